@@ -1,0 +1,1 @@
+"""fabric planner engine: pure Python, no UI imports."""

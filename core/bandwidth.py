@@ -1,0 +1,125 @@
+"""Bandwidth of a sized design: scale-up (NVLink), scale-out, bisection, hops.
+
+Units: NVLink in GB/s (bytes), network in Gb/s or Tb/s (bits); every field
+name says which, and whether it is one direction or both summed.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from core.design import ResolvedDesign
+from core.fabric import FabricPlan
+
+
+class Bandwidth(BaseModel):
+    """Bandwidth figures of a design."""
+
+    model_config = ConfigDict(frozen=True)
+
+    nvlink_gbytes_per_gpu_bidir: float
+    nvlink_gbytes_per_gpu_per_direction: float
+    nvlink_domain_gpus: int
+    scaleout_gbits_per_gpu: float
+    """Scale-out NIC bandwidth per GPU, one direction, all planes [Gb/s]."""
+    injection_tbits_one_direction: float
+    """All NIC ports of all nodes, one direction [Tb/s]."""
+    bisection_tbits_one_direction: float
+    """Worst balanced cut of the nodes, one direction [Tb/s]."""
+    leaf_oversubscription: float
+    spine_oversubscription: float
+    oversubscription: float
+    """Effective end-to-end down:up ratio (1.0 = non-blocking)."""
+    scaleup_to_scaleout_ratio: float
+    """NVLink per GPU (one direction) over scale-out per GPU (one direction), both in bits."""
+    hops_same_rail: int
+    hops_cross_rail: int
+    hops_cross_pod: int
+    cross_fabric_gbits_per_gpu: float
+    """Per-GPU scale-out bandwidth when every GPU sends across the bisection [Gb/s, one direction]."""
+
+
+def tier_capacities_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> dict[str, float]:
+    """Capacity of each fabric stage, one direction, all planes [Gb/s].
+
+    Keys: ``injection`` (all NIC ports), ``leaf_up`` (leaf-to-spine links),
+    ``spine_up`` (spine-to-core links); absent stages are omitted.
+    """
+    speed = resolved.port_speed_gbps * resolved.planes
+    capacities = {"injection": fabric.node_leaf_links * speed}
+    if fabric.tiers >= 2:
+        capacities["leaf_up"] = fabric.leaf_spine_links * speed
+    if fabric.tiers == 3:
+        capacities["spine_up"] = fabric.spine_core_links * speed
+    return capacities
+
+
+def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> float:
+    """Bisection bandwidth, one direction [Gb/s]: the worst balanced cut of the nodes.
+
+    A cut that splits the leaves (or pods) in half crosses half of that tier's
+    uplinks, so the bisection is half the smallest of the injection and the
+    uplink capacities. Where every node reaches every other through one leaf
+    set (a single switch, a single rail-optimized SU, a single ToR leaf) no
+    cut crosses uplinks and the bisection is half the injection. A three-tier
+    fabric with one pod never crosses the core.
+    """
+    capacities = tier_capacities_gbits(resolved, fabric)
+    relevant = [capacities["injection"]]
+    leaves_shared = fabric.tiers == 1 or fabric.group_count == 1
+    if not leaves_shared:
+        relevant.append(capacities["leaf_up"])
+        if fabric.tiers == 3 and fabric.pod_count > 1:
+            relevant.append(capacities["spine_up"])
+    return min(relevant) / 2
+
+
+def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth:
+    """All bandwidth figures for a resolved design and its sized fabric."""
+    per_gpu_gbits = resolved.nics_per_node * resolved.planes * resolved.port_speed_gbps / resolved.gpus_per_node
+    capacities = tier_capacities_gbits(resolved, fabric)
+    injection = capacities["injection"]
+    bisection = bisection_gbits(resolved, fabric)
+
+    leaf_over = spine_over = 1.0
+    if fabric.tiers >= 2 and fabric.leaf_uplinks:
+        busiest_leaf = max(g.down_ports_used for g in fabric.switch_groups if g.role == "leaf")
+        leaf_over = max(1.0, busiest_leaf / fabric.leaf_uplinks)
+    if fabric.tiers == 3 and fabric.spine_uplinks:
+        busiest_spine = max(g.down_ports_used for g in fabric.switch_groups if g.role == "spine")
+        spine_over = max(1.0, busiest_spine / fabric.spine_uplinks)
+    effective = max(1.0, injection / 2 / bisection) if bisection else 1.0
+
+    nvlink_bidir = resolved.nvlink_gbytes_per_gpu_bidir
+    nvlink_dir = nvlink_bidir / 2
+    if resolved.topology == "rail-optimized":
+        same_rail, cross_rail = (1, 1) if fabric.tiers == 1 else (1, 3)
+    else:
+        same_rail = cross_rail = 1 if fabric.tiers == 1 or fabric.leaf_count == 1 else 3
+    cross_pod = 5 if fabric.tiers == 3 and fabric.pod_count > 1 else (3 if fabric.tiers >= 2 else 1)
+    return Bandwidth(
+        nvlink_gbytes_per_gpu_bidir=nvlink_bidir,
+        nvlink_gbytes_per_gpu_per_direction=nvlink_dir,
+        nvlink_domain_gpus=resolved.nvlink_domain_gpus,
+        scaleout_gbits_per_gpu=per_gpu_gbits,
+        injection_tbits_one_direction=injection / 1000,
+        bisection_tbits_one_direction=bisection / 1000,
+        leaf_oversubscription=leaf_over,
+        spine_oversubscription=spine_over,
+        oversubscription=effective,
+        scaleup_to_scaleout_ratio=(nvlink_dir * 8) / per_gpu_gbits if per_gpu_gbits else float("inf"),
+        hops_same_rail=same_rail,
+        hops_cross_rail=cross_rail,
+        hops_cross_pod=cross_pod,
+        cross_fabric_gbits_per_gpu=per_gpu_gbits / effective,
+    )
+
+
+def gbytes_to_gbits(gbytes_per_s: float) -> float:
+    """GB/s (1e9 bytes/s) to Gb/s (1e9 bits/s)."""
+    return gbytes_per_s * 8
+
+
+def gbits_to_gbytes(gbits_per_s: float) -> float:
+    """Gb/s (1e9 bits/s) to GB/s (1e9 bytes/s)."""
+    return gbits_per_s / 8

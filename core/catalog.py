@@ -1,0 +1,309 @@
+"""Hardware catalog: typed, sourced hardware data loaded from ``assets/catalog/*.toml``.
+
+Every entry carries ``source`` (URL or document name) and ``as_of`` (ISO date).
+Every price carries a ``price_basis`` (``list``, ``street`` or ``estimate``) and
+its own ``price_source``; prices are estimates unless the basis says otherwise.
+
+Units, stated once for the whole module:
+
+* NVLink bandwidth in GB/s (1e9 bytes/s); the ``_bidir`` suffix means the sum of
+  both directions, ``_per_direction`` one direction.
+* Network port speeds in Gb/s (1e9 bits/s), always per direction.
+* Power in W, prices in USD, reach in m, memory in GB.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from core.errors import InputError
+
+CATALOG_DIR = Path(__file__).resolve().parent.parent / "assets" / "catalog"
+
+PriceBasis = Literal["list", "street", "estimate"]
+Fabric = Literal["infiniband", "ethernet"]
+
+
+class _Entry(BaseModel):
+    """Fields shared by every catalog entry."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str = Field(description="Identifier users type; matched case-insensitively.")
+    aliases: tuple[str, ...] = ()
+    name: str
+    source: str = Field(description="URL or document name for the technical numbers.")
+    as_of: str = Field(description="ISO date the numbers were checked.")
+    notes: str = ""
+
+    @field_validator("source", "as_of", "name", "id")
+    @classmethod
+    def _non_empty(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+
+class _Priced(_Entry):
+    price_usd: float = Field(ge=0, description="Unit price [USD]; an estimate unless price_basis says list.")
+    price_basis: PriceBasis
+    price_source: str
+    power_w: float = Field(ge=0, description="Typical power per unit [W].")
+    power_source: str
+
+
+class NvlinkGeneration(BaseModel):
+    """One NVLink generation."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    generation: int = Field(ge=1)
+    architecture: str
+    link_gbytes_per_direction: float = Field(gt=0, description="Per link, one direction [GB/s].")
+    max_links_per_gpu: int = Field(ge=1)
+    gpu_gbytes_bidir: float = Field(gt=0, description="Per GPU, both directions summed [GB/s].")
+    source: str
+    as_of: str
+
+    @property
+    def link_gbytes_bidir(self) -> float:
+        """Per link, both directions summed [GB/s]."""
+        return 2 * self.link_gbytes_per_direction
+
+
+class System(_Entry):
+    """A GPU and the system (node) it ships in.
+
+    A *node* is the unit that owns NICs: an 8-GPU HGX/DGX server, or one
+    compute tray (4 GPUs) of an NVL72 rack. ``nvlink_domain_gpus`` is the
+    NVLink (scale-up) domain: 8 for HGX boards, 72 for NVL72 racks.
+    ``node_power_w`` and ``node_price_usd`` are per node; for NVL72 they are the
+    rack's figures divided by its compute trays (NVLink switch trays included).
+    """
+
+    gpu_name: str
+    architecture: str
+    nvlink_generation: int = Field(ge=1)
+    nvlink_links_per_gpu: int = Field(ge=0)
+    nvlink_gbytes_per_gpu_bidir: float = Field(gt=0, description="Both directions summed [GB/s].")
+    nvswitch_chips_per_domain: int = Field(ge=0)
+    nvswitch_generation: int = Field(ge=0, description="0 when the domain has no NVSwitch.")
+    gpus_per_node: int = Field(ge=1)
+    nvlink_domain_gpus: int = Field(ge=1)
+    hbm_gbytes: float = Field(gt=0)
+    hbm_tbytes_per_s: float = Field(gt=0, description="HBM bandwidth [TB/s].")
+    dense_bf16_tflops: float = Field(gt=0, description="Dense BF16 tensor throughput per GPU [TFLOP/s].")
+    gpu_power_w: float = Field(gt=0, description="GPU board power (TGP) [W].")
+    node_power_w: float = Field(gt=0, description="Whole node at maximum [W].")
+    node_price_usd: float = Field(ge=0)
+    price_basis: PriceBasis
+    price_source: str
+    power_source: str
+    node_rack_units: float = Field(gt=0)
+    nodes_per_rack: int = Field(ge=1, description="Default nodes per rack (power and cooling limited).")
+    default_fabric: Fabric
+    default_nic: str
+    default_nics_per_node: int = Field(ge=1)
+    default_port_speed_gbps: int = Field(gt=0, description="Per direction [Gb/s].")
+    node_ports_per_transceiver: int = Field(
+        ge=1, description="NIC ports carried by one node-side transceiver (2 for DGX twin-port OSFP cages)."
+    )
+
+    @property
+    def nvlink_gbytes_per_gpu_per_direction(self) -> float:
+        """NVLink bandwidth per GPU, one direction [GB/s]."""
+        return self.nvlink_gbytes_per_gpu_bidir / 2
+
+    @model_validator(mode="after")
+    def _domain_is_whole_nodes(self) -> "System":
+        if self.nvlink_domain_gpus % self.gpus_per_node and self.nvlink_domain_gpus > self.gpus_per_node:
+            raise ValueError("nvlink_domain_gpus must be a multiple of gpus_per_node")
+        return self
+
+
+class Nic(_Priced):
+    """A network adapter (NIC, SuperNIC or DPU)."""
+
+    fabrics: tuple[Fabric, ...]
+    port_speeds_gbps: tuple[int, ...] = Field(description="Supported speeds per port, per direction [Gb/s].")
+    ports: int = Field(ge=1)
+    host_interface: str
+
+
+class PortMode(BaseModel):
+    """A switch's port count at one per-direction port speed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    speed_gbps: int = Field(gt=0, description="Per direction [Gb/s].")
+    ports: int = Field(ge=1)
+
+
+class Switch(_Priced):
+    """A network switch with its port modes (speed -> port count)."""
+
+    fabric: Fabric
+    generation: str
+    asic: str
+    role: Literal["fabric", "management"] = "fabric"
+    port_modes: tuple[PortMode, ...]
+    cages: int = Field(ge=1, description="Physical cages (OSFP/QSFP); transceivers plug into cages.")
+    cage_type: str
+    capacity_tbps: float = Field(gt=0, description="Switching capacity, one direction summed over ports [Tb/s].")
+    rack_units: float = Field(gt=0)
+
+    def ports_at(self, speed_gbps: int) -> int | None:
+        """Port count at ``speed_gbps`` [Gb/s], or None if the speed is not offered."""
+        for mode in self.port_modes:
+            if mode.speed_gbps == speed_gbps:
+                return mode.ports
+        return None
+
+    def ports_per_cage(self, speed_gbps: int) -> int:
+        """Logical ports one cage (and so one switch-side transceiver) carries at ``speed_gbps``."""
+        ports = self.ports_at(speed_gbps)
+        if ports is None:
+            raise ValueError(f"{self.id} has no {speed_gbps}G mode")
+        return max(1, ports // self.cages)
+
+    @property
+    def speeds_gbps(self) -> tuple[int, ...]:
+        return tuple(sorted(m.speed_gbps for m in self.port_modes))
+
+
+class Transceiver(_Priced):
+    """A pluggable optical transceiver. ``logical_ports`` links ride on one module."""
+
+    form_factor: str
+    fabrics: tuple[Fabric, ...]
+    logical_ports: int = Field(ge=1)
+    port_speed_gbps: int = Field(gt=0, description="Per logical port, per direction [Gb/s].")
+    media: Literal["smf", "mmf"]
+    reach_m: float = Field(gt=0)
+    end: Literal["switch", "node", "any"]
+
+
+class Cable(_Priced):
+    """A cable: copper (DAC passive, ACC active), active optical (AOC) or fibre patch."""
+
+    kind: Literal["dac", "acc", "aoc", "fiber"]
+    fabrics: tuple[Fabric, ...]
+    speed_gbps: int = Field(gt=0, description="Per link, per direction [Gb/s]; 0 means any for fibre.")
+    reach_m: float = Field(gt=0)
+
+
+class Catalog(BaseModel):
+    """The whole catalog, indexed by kind."""
+
+    model_config = ConfigDict(frozen=True)
+
+    nvlink: tuple[NvlinkGeneration, ...]
+    systems: tuple[System, ...]
+    nics: tuple[Nic, ...]
+    switches: tuple[Switch, ...]
+    transceivers: tuple[Transceiver, ...]
+    cables: tuple[Cable, ...]
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> "Catalog":
+        seen: dict[str, str] = {}
+        for kind in ("systems", "nics", "switches", "transceivers", "cables"):
+            for entry in getattr(self, kind):
+                for key in (entry.id, *entry.aliases):
+                    folded = key.casefold()
+                    if folded in seen:
+                        raise ValueError(f"duplicate catalog id {key!r} in {kind} and {seen[folded]}")
+                    seen[folded] = kind
+        return self
+
+    # --- look-ups -------------------------------------------------------------
+    def _find(self, kind: str, key: str):
+        folded = key.strip().casefold()
+        for entry in getattr(self, kind):
+            if folded == entry.id.casefold() or folded in (a.casefold() for a in entry.aliases):
+                return entry
+        known = ", ".join(e.id for e in getattr(self, kind))
+        raise InputError(f"unknown {kind[:-1]} model {key!r}; known: {known}")
+
+    def system(self, key: str) -> System:
+        return self._find("systems", key)
+
+    def nic(self, key: str) -> Nic:
+        return self._find("nics", key)
+
+    def switch(self, key: str) -> Switch:
+        return self._find("switches", key)
+
+    def transceiver(self, key: str) -> Transceiver:
+        return self._find("transceivers", key)
+
+    def cable(self, key: str) -> Cable:
+        return self._find("cables", key)
+
+    def nvlink_generation(self, generation: int) -> NvlinkGeneration:
+        for entry in self.nvlink:
+            if entry.generation == generation:
+                return entry
+        known = ", ".join(str(e.generation) for e in self.nvlink)
+        raise InputError(f"unknown NVLink generation {generation}; known: {known}")
+
+    def fabric_switches(self, fabric: str, speed_gbps: int | None = None) -> list[Switch]:
+        """Fabric-role switches of ``fabric`` that offer ``speed_gbps`` (any speed if None)."""
+        return [
+            s
+            for s in self.switches
+            if s.fabric == fabric and s.role == "fabric" and (speed_gbps is None or s.ports_at(speed_gbps))
+        ]
+
+    def all_entries(self):
+        """Yield ``(kind, entry)`` for every priced or sourced entry."""
+        for kind in ("systems", "nics", "switches", "transceivers", "cables"):
+            for entry in getattr(self, kind):
+                yield kind, entry
+
+
+_FILES = {
+    "nvlink": ("nvlink.toml", "generation"),
+    "systems": ("systems.toml", "system"),
+    "nics": ("nics.toml", "nic"),
+    "switches": ("switches.toml", "switch"),
+    "transceivers": ("optics.toml", "transceiver"),
+    "cables": ("optics.toml", "cable"),
+}
+
+
+def load_catalog_from(directory: Path) -> Catalog:
+    """Load and validate every catalog file under ``directory``.
+
+    Raises
+    ------
+    InputError
+        A file is missing, is not valid TOML, or an entry fails validation; the
+        message names the file and the field.
+    """
+    data: dict[str, list] = {}
+    for kind, (filename, table) in _FILES.items():
+        path = directory / filename
+        try:
+            with path.open("rb") as handle:
+                parsed = tomllib.load(handle)
+        except FileNotFoundError as exc:
+            raise InputError(f"catalog file missing: {path}") from exc
+        except tomllib.TOMLDecodeError as exc:
+            raise InputError(f"catalog file {path.name} is not valid TOML: {exc}") from exc
+        data[kind] = parsed.get(table, [])
+    try:
+        return Catalog.model_validate(data)
+    except ValueError as exc:
+        raise InputError(f"catalog under {directory} is invalid: {exc}") from exc
+
+
+@lru_cache(maxsize=1)
+def load_catalog() -> Catalog:
+    """The bundled catalog (cached; the returned object is immutable)."""
+    return load_catalog_from(CATALOG_DIR)

@@ -1,0 +1,306 @@
+"""Bill of materials, cost and power.
+
+One ``BomRow`` per item with its quantity, unit price [USD], unit power [W]
+and ``why``: the count explained in words. Prices come from the catalog and
+are estimates unless their basis says list; ``Design.price_overrides`` and
+``Design.power_overrides`` (keyed by catalog id) replace them.
+
+Cable media per link class (``Design.cable_media``):
+
+* ``auto``: copper (DAC, or active copper where the speed has no passive DAC)
+  for in-rack links (top-of-rack node-leaf), transceivers + fibre elsewhere.
+* ``copper``: copper for every node-leaf link (leaves placed within copper
+  reach); transceivers + fibre between switches.
+* ``aoc``: active optical cables for node-leaf and leaf-spine; transceivers +
+  fibre for spine-core.
+* ``optics``: transceivers + fibre for every link.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+import pandas as pd
+from pydantic import BaseModel, ConfigDict
+
+from core.catalog import Cable, Catalog, Transceiver
+from core.design import ResolvedDesign
+from core.errors import DesignError
+from core.fabric import FabricPlan
+
+Category = Literal["compute", "NIC", "switch", "transceiver", "cable"]
+NETWORK_CATEGORIES = ("NIC", "switch", "transceiver", "cable")
+HOURS_PER_YEAR = 8760
+
+# Typical run lengths by link class [m]; used to pick media with enough reach.
+LINK_DISTANCE_M = {"in-rack": 2.0, "node-leaf": 30.0, "leaf-spine": 50.0, "spine-core": 150.0}
+
+
+class BomRow(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    category: Category
+    item: str
+    catalog_id: str
+    quantity: int
+    unit_price_usd: float
+    unit_power_w: float
+    price_basis: str
+    why: str
+
+    @property
+    def extended_price_usd(self) -> float:
+        return self.quantity * self.unit_price_usd
+
+    @property
+    def extended_power_w(self) -> float:
+        return self.quantity * self.unit_power_w
+
+
+class CostSummary(BaseModel):
+    """Totals of a bill of materials, with power and energy."""
+
+    model_config = ConfigDict(frozen=True)
+
+    capex_usd: float
+    capex_per_gpu_usd: float
+    network_capex_usd: float
+    network_share: float
+    it_kw: float
+    network_kw: float
+    facility_kw: float
+    pue: float
+    energy_usd_per_year: float
+    tco_years: float
+    tco_usd: float
+    racks_compute: int
+
+
+BOM_COLUMNS = [
+    "category", "item", "catalog_id", "quantity", "unit_price_usd", "extended_price_usd",
+    "unit_power_w", "extended_power_w", "price_basis", "why",
+]
+
+
+def bom_dataframe(rows: tuple[BomRow, ...] | list[BomRow]) -> pd.DataFrame:
+    """The bill of materials as a DataFrame with ``BOM_COLUMNS``."""
+    records = [
+        {
+            **row.model_dump(),
+            "extended_price_usd": row.extended_price_usd,
+            "extended_power_w": row.extended_power_w,
+        }
+        for row in rows
+    ]
+    return pd.DataFrame.from_records(records, columns=BOM_COLUMNS)
+
+
+def _pick_transceiver(catalog: Catalog, resolved: ResolvedDesign, end: str, ports: int, distance_m: float) -> Transceiver:
+    """Cheapest transceiver for ``end`` carrying ``ports`` links at the design's speed with enough reach."""
+    speed = resolved.port_speed_gbps
+    total = ports * speed
+    options = [
+        t for t in catalog.transceivers
+        if resolved.fabric in t.fabrics and t.end in (end, "any") and t.reach_m >= distance_m
+        and t.logical_ports * t.port_speed_gbps == total and t.port_speed_gbps >= speed
+    ]
+    if not options:
+        options = [
+            t for t in catalog.transceivers
+            if resolved.fabric in t.fabrics and t.end in (end, "any") and t.port_speed_gbps == speed
+            and t.reach_m >= distance_m
+        ]
+    if not options:
+        raise DesignError(
+            f"the catalog has no {resolved.fabric} transceiver for {ports}x{speed}G at the {end} end "
+            f"with {distance_m:g} m reach",
+            "Add one to assets/catalog/optics.toml or choose another port speed.",
+        )
+    return min(options, key=lambda t: (t.price_usd, t.reach_m))
+
+
+def _pick_cable(catalog: Catalog, resolved: ResolvedDesign, kinds: tuple[str, ...], distance_m: float) -> Cable | None:
+    """Cheapest cable of ``kinds`` at the design's speed with enough reach, else None."""
+    options = [
+        c for c in catalog.cables
+        if c.kind in kinds and resolved.fabric in c.fabrics and c.speed_gbps == resolved.port_speed_gbps
+        and c.reach_m >= distance_m
+    ]
+    return min(options, key=lambda c: (c.price_usd, c.reach_m)) if options else None
+
+
+def _fiber(catalog: Catalog, resolved: ResolvedDesign, distance_m: float) -> Cable:
+    options = [c for c in catalog.cables if c.kind == "fiber" and c.reach_m >= distance_m]
+    if not options:
+        raise DesignError(f"the catalog has no fibre patch cord reaching {distance_m:g} m",
+                          "Add one to assets/catalog/optics.toml.")
+    return min(options, key=lambda c: c.price_usd)
+
+
+def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> tuple[BomRow, ...]:
+    """Every item of the design with its count explained.
+
+    Switch-side transceivers are counted per switch: ``ceil(ports used / ports
+    per cage)`` (a twin-port OSFP carries two 400G links). Node-side
+    transceivers are counted per node: ``ceil(NIC ports / system's
+    node_ports_per_transceiver)``. Fibre cords: one per optical link.
+    """
+    design = resolved.design
+    system = resolved.system
+    nic = resolved.nic
+    switch = resolved.switch
+    planes = resolved.planes
+    price = lambda entry_id, value: design.price_overrides.get(entry_id, value)  # noqa: E731
+    power = lambda entry_id, value: design.power_overrides.get(entry_id, value)  # noqa: E731
+    rows: list[BomRow] = []
+
+    def add(category, entry, quantity, why, unit_price=None, unit_power=None, basis=None, item=None):
+        if quantity <= 0:
+            return
+        rows.append(
+            BomRow(
+                category=category, item=item or entry.name, catalog_id=entry.id, quantity=quantity,
+                unit_price_usd=price(entry.id, entry.price_usd if unit_price is None else unit_price),
+                unit_power_w=power(entry.id, entry.power_w if unit_power is None else unit_power),
+                price_basis="override" if entry.id in design.price_overrides else (basis or entry.price_basis),
+                why=why,
+            )
+        )
+
+    # --- compute and NICs -------------------------------------------------------------
+    # a NIC serves as many planes as its ports and total speed allow (a 1 x 800G CX-8 runs 2 x 400G)
+    planes_per_nic = max(1, min(planes, (nic.ports * max(nic.port_speeds_gbps)) // resolved.port_speed_gbps))
+    nics_per_node = resolved.nics_per_node * math.ceil(planes / planes_per_nic)
+    nic_count = resolved.nodes * nics_per_node
+    node_price = price(system.id, system.node_price_usd)
+    node_power = power(system.id, system.node_power_w)
+    rows.append(
+        BomRow(
+            category="compute", item=f"{system.name} node", catalog_id=system.id,
+            quantity=resolved.nodes, unit_price_usd=max(0.0, node_price - nics_per_node * price(nic.id, nic.price_usd)),
+            unit_power_w=max(0.0, node_power - nics_per_node * power(nic.id, nic.power_w)),
+            price_basis="override" if system.id in design.price_overrides else system.price_basis,
+            why=f"{resolved.nodes} nodes x {resolved.gpus_per_node} GPUs = {resolved.gpus} GPUs "
+                f"(node price and power less the {nics_per_node} NICs listed separately)",
+        )
+    )
+    add("NIC", nic, nic_count,
+        f"{resolved.nodes} nodes x {nics_per_node} NICs ({resolved.nics_per_node} rails"
+        + (f", {planes} planes on {nic.ports}-port NICs)" if planes > 1 else ")"))
+
+    # --- switches -----------------------------------------------------------------------
+    plane_note = f" x {planes} planes" if planes > 1 else ""
+    if fabric.tiers == 1:
+        add("switch", switch, planes, f"one switch per plane holds all {fabric.node_leaf_links} NIC ports{plane_note}",
+            item=f"{switch.name} (leaf)")
+    else:
+        if resolved.topology == "rail-optimized":
+            leaf_why = f"{fabric.group_count} SU x {fabric.leaves_per_group} rails{plane_note}"
+        else:
+            leaf_why = f"ceil({resolved.nodes} nodes / {fabric.nodes_per_group} per leaf){plane_note}"
+        add("switch", switch, fabric.leaf_count_total, leaf_why, item=f"{switch.name} (leaf)")
+        if fabric.tiers == 2:
+            spine_why = (f"{fabric.leaf_count} leaves x {fabric.leaf_uplinks} uplinks / "
+                         f"{fabric.links_per_leaf_spine_pair} link(s) per spine pair / {fabric.leaf_count} leaves"
+                         f" = {fabric.spine_count}{plane_note}")
+        else:
+            spine_why = f"{fabric.pod_count} pods x {fabric.spines_per_pod} spines{plane_note}"
+        add("switch", switch, fabric.spine_count_total, spine_why, item=f"{switch.name} (spine)")
+        if fabric.tiers == 3:
+            add("switch", switch, fabric.core_count_total,
+                f"{fabric.core_groups} core groups x {fabric.cores_per_group} cores{plane_note}",
+                item=f"{switch.name} (core)")
+
+    # --- links: media per class -----------------------------------------------------------
+    media = design.cable_media
+    node_leaf_in_rack = resolved.topology == "top-of-rack" or fabric.tiers == 1 and resolved.nodes <= resolved.nodes_per_rack
+    classes = [("node-leaf", fabric.node_leaf_links * planes, "in-rack" if node_leaf_in_rack else "node-leaf")]
+    if fabric.tiers >= 2:
+        classes.append(("leaf-spine", fabric.leaf_spine_links * planes, "leaf-spine"))
+    if fabric.tiers == 3:
+        classes.append(("spine-core", fabric.spine_core_links * planes, "spine-core"))
+
+    switch_side_ports = {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0}
+    for link_class, links, distance_key in classes:
+        distance = LINK_DISTANCE_M[distance_key]
+        use_copper = link_class == "node-leaf" and (media == "copper" or (media == "auto" and distance_key == "in-rack"))
+        use_aoc = media == "aoc" and link_class in ("node-leaf", "leaf-spine")
+        cable = None
+        if use_copper:
+            cable = _pick_cable(catalog, resolved, ("dac", "acc"), LINK_DISTANCE_M["in-rack"])
+        elif use_aoc:
+            cable = _pick_cable(catalog, resolved, ("aoc",), distance)
+        if cable is not None:
+            add("cable", cable, links, f"{links:,} {link_class} links, one {cable.kind.upper()} each ({media} media)")
+            continue
+        # optics: transceivers on both ends plus a fibre cord per link
+        switch_side_ports[link_class] = links
+        fiber = _fiber(catalog, resolved, distance)
+        add("cable", fiber, links, f"{links:,} {link_class} optical links, one fibre cord each",
+            item=f"{fiber.name} ({link_class})")
+
+    # switch-side transceivers, per switch group and per link class end
+    ports_per_cage = switch.ports_per_cage(resolved.port_speed_gbps)
+    cage_xcvr = None
+    switch_xcvr_count = 0
+    why_parts = []
+    for group in fabric.switch_groups:
+        optical_ports = 0
+        if group.role == "leaf":
+            optical_ports += group.down_ports_used if switch_side_ports["node-leaf"] else 0
+            optical_ports += group.up_ports_used if switch_side_ports["leaf-spine"] else 0
+        elif group.role == "spine":
+            optical_ports += group.down_ports_used if switch_side_ports["leaf-spine"] else 0
+            optical_ports += group.up_ports_used if switch_side_ports["spine-core"] else 0
+        else:
+            optical_ports += group.down_ports_used if switch_side_ports["spine-core"] else 0
+        if optical_ports:
+            per_switch = math.ceil(optical_ports / ports_per_cage)
+            switch_xcvr_count += per_switch * group.count * planes
+            why_parts.append(f"{group.count * planes} {group.role} x ceil({optical_ports}/{ports_per_cage})")
+    if switch_xcvr_count:
+        longest = max((LINK_DISTANCE_M[k] for c, n, k in classes if switch_side_ports[c]), default=50.0)
+        cage_xcvr = _pick_transceiver(catalog, resolved, "switch", ports_per_cage, longest)
+        add("transceiver", cage_xcvr, switch_xcvr_count,
+            "switch side: " + " + ".join(why_parts) + f" ({ports_per_cage} ports per cage)",
+            item=f"{cage_xcvr.name} (switch side)")
+    if switch_side_ports["node-leaf"]:
+        per_node_ports = resolved.nics_per_node * planes
+        per_xcvr = system.node_ports_per_transceiver
+        node_xcvr = _pick_transceiver(catalog, resolved, "node", per_xcvr, LINK_DISTANCE_M["node-leaf"])
+        per_node = math.ceil(per_node_ports / per_xcvr)
+        add("transceiver", node_xcvr, resolved.nodes * per_node,
+            f"node side: {resolved.nodes} nodes x ceil({per_node_ports} ports / {per_xcvr} per module)",
+            item=f"{node_xcvr.name} (node side)")
+    return tuple(rows)
+
+
+def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSummary:
+    """Capex, power and TCO totals of a bill of materials.
+
+    TCO = capex + years x yearly energy cost, where energy = IT power x PUE x
+    8,760 h x electricity price. Staff, space, maintenance and financing are
+    not included.
+    """
+    design = resolved.design
+    capex = sum(r.extended_price_usd for r in rows)
+    network_capex = sum(r.extended_price_usd for r in rows if r.category in NETWORK_CATEGORIES)
+    it_w = sum(r.extended_power_w for r in rows)
+    network_w = sum(r.extended_power_w for r in rows if r.category in NETWORK_CATEGORIES)
+    facility_kw = it_w / 1000 * design.pue
+    energy = facility_kw * HOURS_PER_YEAR * design.electricity_usd_per_kwh
+    return CostSummary(
+        capex_usd=capex,
+        capex_per_gpu_usd=capex / resolved.gpus,
+        network_capex_usd=network_capex,
+        network_share=network_capex / capex if capex else 0.0,
+        it_kw=it_w / 1000,
+        network_kw=network_w / 1000,
+        facility_kw=facility_kw,
+        pue=design.pue,
+        energy_usd_per_year=energy,
+        tco_years=design.tco_years,
+        tco_usd=capex + design.tco_years * energy,
+        racks_compute=math.ceil(resolved.nodes / resolved.nodes_per_rack),
+    )

@@ -1,0 +1,389 @@
+"""Fabric sizing: leaf, spine and core (super-spine) switches of a folded-Clos fabric.
+
+One algorithm, closed form, no per-GPU loops (planning 131,072 GPUs costs the
+same as 64). Terms:
+
+* **plane**: an independent copy of the fabric; every NIC has one port in each.
+  All counts below are per plane unless a name ends in ``_total``.
+* **group** (scalable unit, SU): the nodes one set of leaves serves. In a
+  rail-optimized fabric an SU holds as many nodes as a leaf has down ports and
+  one leaf per rail (NIC *i* of every node goes to leaf *i*). In a top-of-rack
+  fabric a group is the nodes of one leaf (one rack, or part of one when the
+  rack has more NIC ports than the leaf has down ports).
+* **pod**: in three tiers, the groups whose leaves share one set of spines.
+
+Balance rules (so ECMP spreads evenly and nothing exceeds the radix):
+
+* every leaf has the same number of uplinks ``u`` and the same number of links
+  ``u / S`` to each of the ``S`` spines it connects to (``S`` divides ``u``);
+* every spine has the same number of uplinks ``u2``; spine *j* of every pod
+  connects to core group *j* of ``C`` switches with ``u2 / C`` links to each;
+* no switch uses more ports than its radix ``k`` at the chosen port speed.
+
+Among the balanced choices the fewest switches win (then the fewest links).
+This reproduces the k-ary fat tree (k^2/2 hosts in two tiers, k^3/4 hosts with
+5k^2/4 switches in three) and NVIDIA's DGX SuperPOD compute-fabric tables.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from core.design import ResolvedDesign
+from core.errors import DesignError
+
+Role = Literal["leaf", "spine", "core"]
+
+
+class SwitchGroup(BaseModel):
+    """Switches of one role that are cabled alike (ports per switch, per plane)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    role: Role
+    count: int
+    down_ports_used: int
+    up_ports_used: int
+    radix: int
+    description: str
+
+    @property
+    def ports_used(self) -> int:
+        return self.down_ports_used + self.up_ports_used
+
+    @property
+    def ports_free(self) -> int:
+        return self.radix - self.ports_used
+
+
+class FabricPlan(BaseModel):
+    """The sized fabric. Counts are per plane unless the name ends in ``_total``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tiers: int
+    planes: int
+    topology: str
+    radix: int
+    port_speed_gbps: int
+    leaf_down_ports_max: int
+    nodes_per_group: int
+    leaves_per_group: int
+    group_count: int
+    groups_per_pod: int
+    pod_count: int
+    leaf_count: int
+    leaf_uplinks: int
+    spines_per_pod: int
+    spine_count: int
+    links_per_leaf_spine_pair: int
+    spine_uplinks: int
+    core_groups: int
+    cores_per_group: int
+    core_count: int
+    links_per_spine_core_pair: int
+    node_leaf_links: int
+    leaf_spine_links: int
+    spine_core_links: int
+    switch_groups: tuple[SwitchGroup, ...]
+    explanation: tuple[str, ...]
+
+    @property
+    def switch_count(self) -> int:
+        return self.leaf_count + self.spine_count + self.core_count
+
+    @property
+    def leaf_count_total(self) -> int:
+        return self.leaf_count * self.planes
+
+    @property
+    def spine_count_total(self) -> int:
+        return self.spine_count * self.planes
+
+    @property
+    def core_count_total(self) -> int:
+        return self.core_count * self.planes
+
+    @property
+    def switch_count_total(self) -> int:
+        return self.switch_count * self.planes
+
+
+def down_up_split(radix: int, oversubscription: float) -> tuple[int, int]:
+    """Largest down-port count and its up-port count for a down:up ratio.
+
+    Parameters
+    ----------
+    radix : int
+        Switch ports at the chosen speed.
+    oversubscription : float
+        Down:up ratio, >= 1.
+
+    Returns
+    -------
+    (down, up) : tuple of int
+        ``down = floor(radix * o / (o + 1))`` and ``up = ceil(down / o)``, so
+        ``down + up <= radix`` and ``down / up`` is as close to ``o`` as whole
+        ports allow without exceeding it.
+    """
+    down = math.floor(radix * oversubscription / (oversubscription + 1) + 1e-9)
+    up = math.ceil(down / oversubscription - 1e-9)
+    while down + up > radix:  # guard against rounding at odd radixes
+        down -= 1
+        up = math.ceil(down / oversubscription - 1e-9)
+    return down, up
+
+
+def _balanced_uplinks(
+    lower_switches: int, down_used: int, oversubscription: float, radix: int, upper_down_capacity: int
+) -> tuple[int, int] | None:
+    """Choose uplinks per lower switch ``u`` and upper switches ``n`` for one balanced stage.
+
+    Each of ``lower_switches`` switches has ``down_used`` ports down and ``u``
+    up, spread evenly over ``n`` upper switches (``n`` divides ``u``); each
+    upper switch then uses ``lower_switches * u / n`` ports down, which must
+    not exceed ``upper_down_capacity``. Returns the ``(u, n)`` with the fewest
+    upper switches, then the fewest uplinks; None if nothing fits.
+    """
+    u_min = max(1, math.ceil(down_used / oversubscription - 1e-9))
+    u_max = radix - down_used
+    best: tuple[int, int] | None = None
+    for uplinks in range(u_min, u_max + 1):
+        n_floor = max(1, math.ceil(lower_switches * uplinks / upper_down_capacity))
+        if best is not None and n_floor >= best[1]:
+            break  # n_floor never falls as uplinks grow: no better choice remains
+        n = _smallest_divisor_at_least(uplinks, n_floor)
+        if n is not None and (best is None or n < best[1]):
+            best = (uplinks, n)
+    return best
+
+
+def _smallest_divisor_at_least(number: int, floor: int) -> int | None:
+    """Smallest divisor of ``number`` that is >= ``floor`` (None if floor > number)."""
+    if floor > number:
+        return None
+    divisors = set()
+    for d in range(1, math.isqrt(number) + 1):
+        if number % d == 0:
+            divisors.update((d, number // d))
+    return min(d for d in divisors if d >= floor)
+
+
+def _group_shape(resolved: ResolvedDesign, leaf_down_max: int) -> tuple[int, int, int]:
+    """Nodes per group, leaves per group and down ports one node uses on one leaf."""
+    rails = resolved.nics_per_node
+    nodes_per_domain = max(1, resolved.nvlink_domain_gpus // resolved.gpus_per_node)
+    if resolved.topology == "rail-optimized":
+        nodes_per_group = leaf_down_max
+        if nodes_per_domain > 1 and nodes_per_group >= nodes_per_domain:
+            nodes_per_group -= nodes_per_group % nodes_per_domain  # keep NVLink racks whole in an SU
+        return nodes_per_group, rails, 1
+    nodes_per_leaf = min(resolved.nodes_per_rack, leaf_down_max // rails)
+    if nodes_per_leaf < 1:
+        raise DesignError(
+            f"a node has {rails} NIC ports per plane but a {resolved.switch.id} leaf has only "
+            f"{leaf_down_max} down ports at {resolved.design.oversubscription:g}:1",
+            "Use rail-optimized topology, fewer NICs per node, or a lower oversubscription.",
+        )
+    return nodes_per_leaf, 1, rails
+
+
+def max_nodes(resolved: ResolvedDesign, tiers: int) -> int:
+    """Largest node count ``tiers`` tiers of the chosen switch can serve (per plane)."""
+    radix = resolved.switch_ports
+    leaf_down, _ = down_up_split(radix, resolved.design.oversubscription)
+    nodes_per_group, leaves_per_group, ports_per_node = _group_shape(resolved, leaf_down)
+    if tiers == 1:
+        return radix // resolved.nics_per_node
+    if tiers == 2:
+        return (radix // leaves_per_group) * nodes_per_group
+    spine_down, _ = down_up_split(radix, resolved.design.spine_oversubscription)
+    groups_per_pod = spine_down // leaves_per_group
+    return radix * groups_per_pod * nodes_per_group
+
+
+def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
+    """Size the scale-out fabric of ``resolved``.
+
+    Raises
+    ------
+    DesignError
+        The design needs more tiers than asked (or than three), or a node has
+        more ports than a leaf; the message names the largest size that fits.
+    """
+    design = resolved.design
+    radix = resolved.switch_ports
+    rails = resolved.nics_per_node
+    nodes = resolved.nodes
+    speed = resolved.port_speed_gbps
+    endpoints = nodes * rails
+    leaf_down_max, _ = down_up_split(radix, design.oversubscription)
+    nodes_per_group, leaves_per_group, ports_per_node_per_leaf = _group_shape(resolved, leaf_down_max)
+    group_count = math.ceil(nodes / nodes_per_group)
+    leaf_count = group_count * leaves_per_group
+    spine_down_max, _ = down_up_split(radix, design.spine_oversubscription)
+    groups_per_pod_max = spine_down_max // leaves_per_group
+
+    limit = {t: max_nodes(resolved, t) for t in (1, 2, 3)}
+    if design.tiers == "auto":
+        tiers = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
+        if tiers is None:
+            raise DesignError(
+                f"{nodes:,} nodes need more than three tiers of {resolved.switch.id} at {speed} Gb/s; "
+                f"three tiers hold at most {limit[3]:,} nodes ({limit[3] * resolved.gpus_per_node:,} GPUs) per plane.",
+                "Pick a larger-radix switch, a lower port speed (more ports per switch), or fewer nodes.",
+            )
+    else:
+        tiers = int(design.tiers)
+        if nodes > limit[tiers]:
+            fitting = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
+            hint = (
+                f"Set tiers to auto or {fitting}, or pick a larger-radix switch."
+                if fitting
+                else "Pick a larger-radix switch or fewer nodes."
+            )
+            raise DesignError(
+                f"{tiers} tier{'s' if tiers > 1 else ''} of {resolved.switch.id} at {speed} Gb/s hold at most "
+                f"{limit[tiers]:,} nodes ({limit[tiers] * resolved.gpus_per_node:,} GPUs); this design has {nodes:,}.",
+                hint,
+            )
+    if tiers == 3 and groups_per_pod_max < 1:
+        raise DesignError(
+            f"a pod needs at least {leaves_per_group} leaves but a spine has only {spine_down_max} down ports",
+            "Lower the spine oversubscription or use fewer rails.",
+        )
+
+    why: list[str] = []
+    groups: list[SwitchGroup] = []
+    spines_per_pod = spine_count = leaf_uplinks = 0
+    pair_links = spine_uplinks = core_groups = cores_per_group = core_count = spine_core_pair = 0
+    pod_count = 1
+    groups_per_pod = group_count
+
+    if tiers == 1:
+        leaf_count = 1
+        groups.append(
+            SwitchGroup(
+                role="leaf", count=1, down_ports_used=endpoints, up_ports_used=0, radix=radix,
+                description=f"single switch: {nodes} nodes x {rails} NICs",
+            )
+        )
+        why.append(f"{endpoints} NIC ports fit one {resolved.switch.id} ({radix} x {speed}G): one tier.")
+        return FabricPlan(
+            tiers=1, planes=resolved.planes, topology=resolved.topology, radix=radix, port_speed_gbps=speed,
+            leaf_down_ports_max=radix, nodes_per_group=nodes, leaves_per_group=1, group_count=1,
+            groups_per_pod=1, pod_count=1, leaf_count=1, leaf_uplinks=0, spines_per_pod=0, spine_count=0,
+            links_per_leaf_spine_pair=0, spine_uplinks=0, core_groups=0, cores_per_group=0, core_count=0,
+            links_per_spine_core_pair=0, node_leaf_links=endpoints, leaf_spine_links=0, spine_core_links=0,
+            switch_groups=tuple(groups), explanation=tuple(why),
+        )
+
+    # ports each leaf uses downward: a full group, or the only (partial) group
+    nodes_in_first_group = min(nodes, nodes_per_group)
+    leaf_down_used = nodes_in_first_group * ports_per_node_per_leaf
+    last_group_nodes = nodes - (group_count - 1) * nodes_per_group
+    last_leaf_down = last_group_nodes * ports_per_node_per_leaf
+
+    unit = "scalable unit" if resolved.topology == "rail-optimized" else "top-of-rack leaf"
+    if resolved.topology == "rail-optimized":
+        why.append(
+            f"Rail-optimized: a scalable unit is {nodes_per_group} nodes (one leaf down port each at "
+            f"{design.oversubscription:g}:1), with one leaf per rail ({rails} rails): "
+            f"{group_count} SU x {rails} = {leaf_count} leaves."
+        )
+    else:
+        why.append(
+            f"Top-of-rack: each leaf serves {nodes_per_group} nodes x {rails} NICs = "
+            f"{nodes_per_group * rails} down ports: ceil({nodes} / {nodes_per_group}) = {leaf_count} leaves."
+        )
+
+    if tiers == 2:
+        choice = _balanced_uplinks(leaf_count, leaf_down_used, design.oversubscription, radix, radix)
+        assert choice is not None, "two-tier feasibility was checked against max_nodes"
+        leaf_uplinks, spine_count = choice
+        spines_per_pod = spine_count
+        pair_links = leaf_uplinks // spine_count
+        spine_down = leaf_count * pair_links
+        why.append(
+            f"Each leaf has {leaf_uplinks} uplinks, {pair_links} to each of {spine_count} spines; "
+            f"each spine uses {leaf_count} leaves x {pair_links} = {spine_down} of {radix} ports."
+        )
+        groups.append(
+            SwitchGroup(role="spine", count=spine_count, down_ports_used=spine_down, up_ports_used=0, radix=radix,
+                        description=f"{pair_links} link(s) to each of {leaf_count} leaves")
+        )
+    else:
+        groups_per_pod = min(groups_per_pod_max, group_count)
+        pod_count = math.ceil(group_count / groups_per_pod)
+        leaves_per_pod = groups_per_pod * leaves_per_group
+        choice = _balanced_uplinks(leaves_per_pod, leaf_down_used, design.oversubscription, radix, spine_down_max)
+        assert choice is not None
+        leaf_uplinks, spines_per_pod = choice
+        pair_links = leaf_uplinks // spines_per_pod
+        spine_count = spines_per_pod * pod_count
+        spine_down = leaves_per_pod * pair_links
+        choice2 = _balanced_uplinks(pod_count, spine_down, design.spine_oversubscription, radix, radix)
+        assert choice2 is not None, "three-tier feasibility was checked against max_nodes"
+        spine_uplinks, cores_per_group = choice2
+        core_groups = spines_per_pod
+        core_count = core_groups * cores_per_group
+        spine_core_pair = spine_uplinks // cores_per_group
+        why.append(
+            f"A pod is {groups_per_pod} {unit}(s) = {leaves_per_pod} leaves and {spines_per_pod} spines; "
+            f"ceil({group_count} / {groups_per_pod}) = {pod_count} pods."
+        )
+        why.append(
+            f"Each leaf has {leaf_uplinks} uplinks, {pair_links} to each spine of its pod; "
+            f"each spine has {spine_down} down and {spine_uplinks} up."
+        )
+        why.append(
+            f"Spine j of every pod connects to core group j: {core_groups} groups x {cores_per_group} cores = "
+            f"{core_count} cores, {spine_core_pair} link(s) per spine-core pair, "
+            f"{pod_count * spine_core_pair} of {radix} ports used per core."
+        )
+        last_pod_groups = group_count - (pod_count - 1) * groups_per_pod
+        full_pods = pod_count - (1 if last_pod_groups < groups_per_pod else 0)
+        if full_pods:
+            groups.append(
+                SwitchGroup(role="spine", count=full_pods * spines_per_pod, down_ports_used=spine_down,
+                            up_ports_used=spine_uplinks, radix=radix,
+                            description=f"{pair_links} link(s) to each of {leaves_per_pod} leaves in its pod")
+            )
+        if full_pods < pod_count:
+            partial_down = last_pod_groups * leaves_per_group * pair_links
+            groups.append(
+                SwitchGroup(role="spine", count=spines_per_pod, down_ports_used=partial_down,
+                            up_ports_used=spine_uplinks, radix=radix,
+                            description=f"partial pod: {last_pod_groups} of {groups_per_pod} {unit}s")
+            )
+        groups.append(
+            SwitchGroup(role="core", count=core_count, down_ports_used=pod_count * spine_core_pair, up_ports_used=0,
+                        radix=radix, description=f"{spine_core_pair} link(s) to spine j of each of {pod_count} pods")
+        )
+
+    full_leaves = leaf_count - (leaves_per_group if last_leaf_down < leaf_down_used else 0)
+    leaf_groups = [
+        SwitchGroup(role="leaf", count=full_leaves, down_ports_used=leaf_down_used, up_ports_used=leaf_uplinks,
+                    radix=radix, description=f"full {unit}")
+    ] if full_leaves else []
+    if full_leaves < leaf_count:
+        leaf_groups.append(
+            SwitchGroup(role="leaf", count=leaf_count - full_leaves, down_ports_used=last_leaf_down,
+                        up_ports_used=leaf_uplinks, radix=radix,
+                        description=f"partial {unit}: {last_group_nodes} of {nodes_per_group} nodes")
+        )
+    groups = leaf_groups + groups
+
+    return FabricPlan(
+        tiers=tiers, planes=resolved.planes, topology=resolved.topology, radix=radix, port_speed_gbps=speed,
+        leaf_down_ports_max=leaf_down_max, nodes_per_group=nodes_per_group, leaves_per_group=leaves_per_group,
+        group_count=group_count, groups_per_pod=groups_per_pod, pod_count=pod_count, leaf_count=leaf_count,
+        leaf_uplinks=leaf_uplinks, spines_per_pod=spines_per_pod, spine_count=spine_count,
+        links_per_leaf_spine_pair=pair_links, spine_uplinks=spine_uplinks, core_groups=core_groups,
+        cores_per_group=cores_per_group, core_count=core_count, links_per_spine_core_pair=spine_core_pair,
+        node_leaf_links=endpoints, leaf_spine_links=leaf_count * leaf_uplinks,
+        spine_core_links=spine_count * spine_uplinks, switch_groups=tuple(groups), explanation=tuple(why),
+    )

@@ -1,0 +1,208 @@
+"""NetworkX graphs of a sized fabric: switch-level, and aggregated for drawing.
+
+``fabric_graph``      every switch (and optionally every server, or one node
+                      per scalable unit of servers); edges carry ``links``
+                      (parallel link count) and ``capacity_gbps`` (one
+                      direction). Used to verify the sizing (ports, reach,
+                      min-cut bisection) and to draw small designs.
+``aggregated_graph``  switches and servers bundled by block (scalable unit or
+                      pod) and rail; its size is bounded at any cluster size.
+"""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+
+from core.fabric import FabricPlan
+
+MAX_BLOCKS = 12
+"""Most blocks (SUs or pods) the aggregated graph draws before bundling them."""
+
+
+def _leaf_meta(fabric: FabricPlan, leaf: int) -> tuple[int, int, int]:
+    """(group, rail, pod) of leaf index ``leaf`` in one plane."""
+    group = leaf // fabric.leaves_per_group
+    rail = leaf % fabric.leaves_per_group if fabric.topology == "rail-optimized" else -1
+    pod = group // fabric.groups_per_pod if fabric.tiers == 3 else 0
+    return group, rail, pod
+
+
+def fabric_graph(plan, servers: str = "each", planes: int | None = None) -> nx.Graph:
+    """Switch-level graph of ``plan`` (a ``core.plan.Plan``).
+
+    Parameters
+    ----------
+    plan : core.plan.Plan
+        The planned design.
+    servers : {"each", "grouped", "none"}
+        One vertex per server, one per scalable unit/leaf group, or none.
+    planes : int, optional
+        How many planes to include (default all).
+
+    Returns
+    -------
+    networkx.Graph
+        Vertices have ``role`` (server, leaf, spine, core) and, for switches,
+        ``plane``, ``radix``; leaves also ``group``, ``rail``, ``pod``.
+        Edges have ``links`` and ``capacity_gbps`` (one direction).
+    """
+    fabric: FabricPlan = plan.fabric
+    resolved = plan.resolved
+    speed = fabric.port_speed_gbps
+    rails = resolved.nics_per_node
+    nodes = resolved.nodes
+    graph = nx.Graph(speed_gbps=speed, tiers=fabric.tiers)
+
+    def link(a, b, count):
+        if count <= 0:
+            return
+        if graph.has_edge(a, b):
+            graph[a][b]["links"] += count
+            graph[a][b]["capacity_gbps"] += count * speed
+        else:
+            graph.add_edge(a, b, links=count, capacity_gbps=count * speed)
+
+    if servers == "each":
+        for n in range(nodes):
+            graph.add_node(f"node{n}", role="server", group=n // fabric.nodes_per_group)
+    elif servers == "grouped":
+        for g in range(fabric.group_count):
+            count = min(fabric.nodes_per_group, nodes - g * fabric.nodes_per_group)
+            graph.add_node(f"servers{g}", role="server", group=g, nodes=count)
+
+    for plane in range(planes or fabric.planes):
+        p = f"p{plane}."
+        for leaf in range(fabric.leaf_count):
+            group, rail, pod = _leaf_meta(fabric, leaf)
+            graph.add_node(f"{p}leaf{leaf}", role="leaf", plane=plane, group=group, rail=rail, pod=pod,
+                           radix=fabric.radix)
+        for spine in range(fabric.spine_count):
+            pod = spine // fabric.spines_per_pod if fabric.tiers == 3 else 0
+            graph.add_node(f"{p}spine{spine}", role="spine", plane=plane, pod=pod, radix=fabric.radix)
+        for core in range(fabric.core_count):
+            graph.add_node(f"{p}core{core}", role="core", plane=plane, core_group=core // max(1, fabric.cores_per_group),
+                           radix=fabric.radix)
+
+        # servers to leaves
+        if servers != "none":
+            for group in range(fabric.group_count):
+                first = group * fabric.nodes_per_group
+                members = range(first, min(nodes, first + fabric.nodes_per_group))
+                for r in range(fabric.leaves_per_group):
+                    leaf = f"{p}leaf{0 if fabric.tiers == 1 else group * fabric.leaves_per_group + r}"
+                    per_node = 1 if fabric.topology == "rail-optimized" and fabric.tiers > 1 else rails
+                    if fabric.tiers == 1:
+                        per_node = rails
+                    if servers == "each":
+                        for n in members:
+                            link(f"node{n}", leaf, per_node)
+                    else:
+                        link(f"servers{group}", leaf, per_node * len(members))
+                    if fabric.tiers == 1:
+                        break
+
+        # leaves to spines
+        if fabric.tiers == 2:
+            for leaf in range(fabric.leaf_count):
+                for spine in range(fabric.spine_count):
+                    link(f"{p}leaf{leaf}", f"{p}spine{spine}", fabric.links_per_leaf_spine_pair)
+        elif fabric.tiers == 3:
+            for leaf in range(fabric.leaf_count):
+                _, _, pod = _leaf_meta(fabric, leaf)
+                for j in range(fabric.spines_per_pod):
+                    link(f"{p}leaf{leaf}", f"{p}spine{pod * fabric.spines_per_pod + j}",
+                         fabric.links_per_leaf_spine_pair)
+            for spine in range(fabric.spine_count):
+                j = spine % fabric.spines_per_pod
+                for c in range(fabric.cores_per_group):
+                    link(f"{p}spine{spine}", f"{p}core{j * fabric.cores_per_group + c}",
+                         fabric.links_per_spine_core_pair)
+
+    for vertex, data in graph.nodes(data=True):
+        if data["role"] != "server":
+            used = sum(e["links"] for _, _, e in graph.edges(vertex, data=True))
+            data["ports_used"] = used
+            data["ports_free"] = data["radix"] - used
+    return graph
+
+
+def aggregated_graph(plan) -> nx.Graph:
+    """Bounded graph of one plane for drawing: bundles of servers, leaves, spines and cores.
+
+    Blocks are scalable units (two tiers) or pods (three tiers); past
+    ``MAX_BLOCKS`` consecutive blocks are bundled together. Leaves are split by
+    rail in rail-optimized fabrics. Vertices carry ``role``, ``count`` (switches
+    or servers in the bundle), ``label``, ``block`` and ``rail``; edges carry
+    ``links`` and ``capacity_gbps`` (one direction). At most about
+    ``MAX_BLOCKS * (rails + 2) + 2`` vertices at any size.
+    """
+    fabric: FabricPlan = plan.fabric
+    resolved = plan.resolved
+    speed = fabric.port_speed_gbps
+    nodes = resolved.nodes
+    graph = nx.Graph(speed_gbps=speed, tiers=fabric.tiers, planes=fabric.planes, aggregated=True)
+
+    def add(name, **attrs):
+        if graph.has_node(name):
+            graph.nodes[name]["count"] += attrs["count"]
+        else:
+            graph.add_node(name, **attrs)
+
+    def link(a, b, count):
+        if count <= 0:
+            return
+        if graph.has_edge(a, b):
+            graph[a][b]["links"] += count
+            graph[a][b]["capacity_gbps"] += count * speed
+        else:
+            graph.add_edge(a, b, links=count, capacity_gbps=count * speed)
+
+    if fabric.tiers == 1:
+        add("leaf", role="leaf", count=1, label="switch", block=0, rail=-1)
+        add("servers", role="server", count=nodes, label=f"{nodes} nodes", block=0, rail=-1)
+        link("servers", "leaf", fabric.node_leaf_links)
+        return graph
+
+    groups_per_block = fabric.groups_per_pod if fabric.tiers == 3 else 1
+    blocks = math.ceil(fabric.group_count / groups_per_block)
+    blocks_per_bundle = math.ceil(blocks / MAX_BLOCKS)
+    bundles = math.ceil(blocks / blocks_per_bundle)
+    block_word = "pod" if fabric.tiers == 3 else ("SU" if fabric.topology == "rail-optimized" else "leaf")
+    rails = fabric.leaves_per_group if fabric.topology == "rail-optimized" else 1
+
+    for bundle in range(bundles):
+        first_block = bundle * blocks_per_bundle
+        last_block = min(blocks, first_block + blocks_per_bundle) - 1
+        first_group = first_block * groups_per_block
+        last_group = min(fabric.group_count, (last_block + 1) * groups_per_block) - 1
+        groups = last_group - first_group + 1
+        first_node = first_group * fabric.nodes_per_group
+        node_count = min(nodes, (last_group + 1) * fabric.nodes_per_group) - first_node
+        span = f"{block_word} {first_block + 1}" if first_block == last_block else \
+            f"{block_word}s {first_block + 1}-{last_block + 1}"
+        servers = f"servers{bundle}"
+        add(servers, role="server", count=node_count, label=f"{span}: {node_count} nodes", block=bundle, rail=-1)
+        leaves_per_rail = groups if fabric.topology == "rail-optimized" else groups
+        for r in range(rails):
+            leaf = f"leaf{bundle}.{r}"
+            add(leaf, role="leaf", count=leaves_per_rail,
+                label=f"{span} rail {r + 1}" if rails > 1 else f"{span} leaves", block=bundle, rail=r if rails > 1 else -1)
+            per_node = 1 if fabric.topology == "rail-optimized" else resolved.nics_per_node
+            link(servers, leaf, node_count * per_node)
+            if fabric.tiers == 2:
+                add("spines", role="spine", count=fabric.spine_count, label=f"{fabric.spine_count} spines",
+                    block=-1, rail=-1)
+                link(leaf, "spines", leaves_per_rail * fabric.leaf_uplinks)
+            else:
+                spine = f"spines{bundle}"
+                pods = last_block - first_block + 1
+                add(spine, role="spine", count=0, label=f"{span} spines", block=bundle, rail=-1)
+                link(leaf, spine, leaves_per_rail * fabric.leaf_uplinks)
+                if r == 0:
+                    graph.nodes[spine]["count"] = pods * fabric.spines_per_pod
+                    add("cores", role="core", count=fabric.core_count, label=f"{fabric.core_count} cores",
+                        block=-1, rail=-1)
+                    link(spine, "cores", pods * fabric.spines_per_pod * fabric.spine_uplinks)
+    return graph
