@@ -43,14 +43,20 @@ def tier_capacities_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> dict[
     """Capacity of each fabric stage, one direction, all planes [Gb/s].
 
     Keys: ``injection`` (all NIC ports), ``leaf_up`` (leaf-to-spine links),
-    ``spine_up`` (spine-to-core links); absent stages are omitted.
+    ``spine_up`` (spine-to-core links); absent stages are omitted. An
+    uplink counts only as far as the switch has traffic to fill it: a leaf of
+    a partial scalable unit with 2 nodes and 32 uplinks adds 2 links' worth.
     """
     speed = resolved.port_speed_gbps * resolved.planes
     capacities = {"injection": fabric.node_leaf_links * speed}
+
+    def usable(role: str) -> int:
+        return sum(g.count * min(g.down_ports_used, g.up_ports_used) for g in fabric.switch_groups if g.role == role)
+
     if fabric.tiers >= 2:
-        capacities["leaf_up"] = fabric.leaf_spine_links * speed
+        capacities["leaf_up"] = usable("leaf") * speed
     if fabric.tiers == 3:
-        capacities["spine_up"] = fabric.spine_core_links * speed
+        capacities["spine_up"] = usable("spine") * speed
     return capacities
 
 
@@ -63,6 +69,11 @@ def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> float:
     set (a single switch, a single rail-optimized SU, a single ToR leaf) no
     cut crosses uplinks and the bisection is half the injection. A three-tier
     fabric with one pod never crosses the core.
+
+    Exact when scalable units (leaves, pods) are all full; when the last one
+    is partial the worst cut keeps more traffic inside leaves, so this is a
+    conservative (lower) estimate. Tests cross-check it against a max-flow
+    min-cut on the switch graph.
     """
     capacities = tier_capacities_gbits(resolved, fabric)
     relevant = [capacities["injection"]]

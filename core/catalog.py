@@ -193,7 +193,7 @@ class Cable(_Priced):
 
     kind: Literal["dac", "acc", "aoc", "fiber"]
     fabrics: tuple[Fabric, ...]
-    speed_gbps: int = Field(gt=0, description="Per link, per direction [Gb/s]; 0 means any for fibre.")
+    speed_gbps: int = Field(gt=0, description="Per link, per direction [Gb/s]; for fibre, the fastest link it is rated for.")
     reach_m: float = Field(gt=0)
 
 

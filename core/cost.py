@@ -97,27 +97,25 @@ def bom_dataframe(rows: tuple[BomRow, ...] | list[BomRow]) -> pd.DataFrame:
 
 
 def _pick_transceiver(catalog: Catalog, resolved: ResolvedDesign, end: str, ports: int, distance_m: float) -> Transceiver:
-    """Cheapest transceiver for ``end`` carrying ``ports`` links at the design's speed with enough reach."""
+    """Cheapest transceiver for ``end`` carrying ``ports`` links at the design's speed.
+
+    Prefers modules whose reach covers ``distance_m`` [m]; if none does, the
+    longest-reach module that fits the port is used (the BOM row says so).
+    """
     speed = resolved.port_speed_gbps
-    total = ports * speed
-    options = [
-        t for t in catalog.transceivers
-        if resolved.fabric in t.fabrics and t.end in (end, "any") and t.reach_m >= distance_m
-        and t.logical_ports * t.port_speed_gbps == total and t.port_speed_gbps >= speed
-    ]
+    fits = [t for t in catalog.transceivers if resolved.fabric in t.fabrics and t.end in (end, "any")]
+    options = [t for t in fits if t.logical_ports * t.port_speed_gbps == ports * speed and t.port_speed_gbps >= speed]
     if not options:
-        options = [
-            t for t in catalog.transceivers
-            if resolved.fabric in t.fabrics and t.end in (end, "any") and t.port_speed_gbps == speed
-            and t.reach_m >= distance_m
-        ]
+        options = [t for t in fits if t.port_speed_gbps == speed]
     if not options:
         raise DesignError(
-            f"the catalog has no {resolved.fabric} transceiver for {ports}x{speed}G at the {end} end "
-            f"with {distance_m:g} m reach",
+            f"the catalog has no {resolved.fabric} transceiver for {ports}x{speed}G at the {end} end",
             "Add one to assets/catalog/optics.toml or choose another port speed.",
         )
-    return min(options, key=lambda t: (t.price_usd, t.reach_m))
+    reaching = [t for t in options if t.reach_m >= distance_m]
+    if reaching:
+        return min(reaching, key=lambda t: (t.price_usd, t.reach_m))
+    return max(options, key=lambda t: (t.reach_m, -t.price_usd))
 
 
 def _pick_cable(catalog: Catalog, resolved: ResolvedDesign, kinds: tuple[str, ...], distance_m: float) -> Cable | None:

@@ -52,7 +52,7 @@ class Design(BaseModel):
         Independent parallel fabrics; every NIC has one port in each plane.
     switch : str, optional
         Fabric switch model id; default: the catalog's first switch of the
-        fabric that offers the port speed with the largest radix.
+        fabric that offers the port speed (catalog order is preference order).
     topology : {"rail-optimized", "top-of-rack"}
         Rail-optimized: NIC *i* of every node in a scalable unit goes to leaf *i*.
         Top-of-rack: all NICs of a node go to its rack's leaf.
@@ -194,7 +194,12 @@ class ResolvedDesign(BaseModel):
 
 
 def default_switch(catalog: Catalog, fabric: str, speed_gbps: int) -> Switch:
-    """The catalog's largest-radix fabric switch for ``fabric`` at ``speed_gbps``."""
+    """The default fabric switch for ``fabric`` at ``speed_gbps``: the first in catalog order.
+
+    The catalog lists switches in the order a vendor reference design would
+    pick them (QM8700 for HDR, QM9700 for NDR, Q3400 for XDR, SN5600 for
+    Spectrum-X), so file order is the preference order.
+    """
     candidates = catalog.fabric_switches(fabric, speed_gbps)
     if not candidates:
         speeds = sorted({m.speed_gbps for s in catalog.fabric_switches(fabric) for m in s.port_modes})
@@ -202,7 +207,7 @@ def default_switch(catalog: Catalog, fabric: str, speed_gbps: int) -> Switch:
             f"no {fabric} switch in the catalog offers {speed_gbps} Gb/s ports; offered speeds: "
             + ", ".join(f"{s}" for s in speeds)
         )
-    return max(candidates, key=lambda s: (s.ports_at(speed_gbps), -catalog.switches.index(s)))
+    return candidates[0]
 
 
 def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDesign:

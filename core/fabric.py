@@ -234,7 +234,8 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
             raise DesignError(
                 f"{nodes:,} nodes need more than three tiers of {resolved.switch.id} at {speed} Gb/s; "
                 f"three tiers hold at most {limit[3]:,} nodes ({limit[3] * resolved.gpus_per_node:,} GPUs) per plane.",
-                "Pick a larger-radix switch, a lower port speed (more ports per switch), or fewer nodes.",
+                "Pick a larger-radix switch, a lower port speed (more ports per switch, with more planes "
+                "to keep the bandwidth), or fewer nodes.",
             )
     else:
         tiers = int(design.tiers)

@@ -172,6 +172,11 @@ def aggregated_graph(plan) -> nx.Graph:
     block_word = "pod" if fabric.tiers == 3 else ("SU" if fabric.topology == "rail-optimized" else "leaf")
     rails = fabric.leaves_per_group if fabric.topology == "rail-optimized" else 1
 
+    if fabric.tiers == 2:
+        add("spines", role="spine", count=fabric.spine_count, label=f"{fabric.spine_count} spines", block=-1, rail=-1)
+    else:
+        add("cores", role="core", count=fabric.core_count, label=f"{fabric.core_count} cores", block=-1, rail=-1)
+
     for bundle in range(bundles):
         first_block = bundle * blocks_per_bundle
         last_block = min(blocks, first_block + blocks_per_bundle) - 1
@@ -184,25 +189,19 @@ def aggregated_graph(plan) -> nx.Graph:
             f"{block_word}s {first_block + 1}-{last_block + 1}"
         servers = f"servers{bundle}"
         add(servers, role="server", count=node_count, label=f"{span}: {node_count} nodes", block=bundle, rail=-1)
-        leaves_per_rail = groups if fabric.topology == "rail-optimized" else groups
+        if fabric.tiers == 3:
+            spine = f"spines{bundle}"
+            spines = (last_block - first_block + 1) * fabric.spines_per_pod
+            add(spine, role="spine", count=spines, label=f"{span}: {spines} spines", block=bundle, rail=-1)
+            link(spine, "cores", spines * fabric.spine_uplinks)
+        else:
+            spine = "spines"
+        per_node = 1 if fabric.topology == "rail-optimized" else resolved.nics_per_node
         for r in range(rails):
             leaf = f"leaf{bundle}.{r}"
-            add(leaf, role="leaf", count=leaves_per_rail,
-                label=f"{span} rail {r + 1}" if rails > 1 else f"{span} leaves", block=bundle, rail=r if rails > 1 else -1)
-            per_node = 1 if fabric.topology == "rail-optimized" else resolved.nics_per_node
+            label = f"{span} rail {r + 1}" if rails > 1 else f"{span} leaves"
+            add(leaf, role="leaf", count=groups, label=f"{label}: {groups} leaves", block=bundle,
+                rail=r if rails > 1 else -1)
             link(servers, leaf, node_count * per_node)
-            if fabric.tiers == 2:
-                add("spines", role="spine", count=fabric.spine_count, label=f"{fabric.spine_count} spines",
-                    block=-1, rail=-1)
-                link(leaf, "spines", leaves_per_rail * fabric.leaf_uplinks)
-            else:
-                spine = f"spines{bundle}"
-                pods = last_block - first_block + 1
-                add(spine, role="spine", count=0, label=f"{span} spines", block=bundle, rail=-1)
-                link(leaf, spine, leaves_per_rail * fabric.leaf_uplinks)
-                if r == 0:
-                    graph.nodes[spine]["count"] = pods * fabric.spines_per_pod
-                    add("cores", role="core", count=fabric.core_count, label=f"{fabric.core_count} cores",
-                        block=-1, rail=-1)
-                    link(spine, "cores", pods * fabric.spines_per_pod * fabric.spine_uplinks)
+            link(leaf, spine, groups * fabric.leaf_uplinks)
     return graph

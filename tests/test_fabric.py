@@ -1,0 +1,235 @@
+"""Unit and property tests of fabric sizing, bandwidth and the fabric graphs."""
+
+import math
+
+import networkx as nx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.bandwidth import bisection_gbits
+from core.design import Design
+from core.errors import DesignError
+from core.fabric import down_up_split
+from core.plan import plan
+from core.topology import aggregated_graph, fabric_graph
+
+SWITCH_SPEEDS = [("QM9700", 400, "infiniband"), ("QM9700", 200, "infiniband"), ("QM8700", 200, "infiniband"),
+                 ("Q3400", 800, "infiniband"), ("SN5600", 400, "ethernet"), ("SN5600", 800, "ethernet")]
+
+small_designs = st.builds(
+    lambda nodes, gpn, sw, topo, over, rails, planes, tiers: dict(
+        gpu="H100", nodes=nodes, gpus_per_node=gpn, switch=sw[0], port_speed_gbps=sw[1], fabric=sw[2],
+        topology=topo, oversubscription=over, nics_per_node=min(rails, gpn), planes=planes, tiers=tiers),
+    nodes=st.integers(1, 160),
+    gpn=st.sampled_from([1, 2, 4, 8]),
+    sw=st.sampled_from(SWITCH_SPEEDS),
+    topo=st.sampled_from(["rail-optimized", "top-of-rack"]),
+    over=st.sampled_from([1.0, 1.5, 2.0, 3.0]),
+    rails=st.sampled_from([1, 2, 4, 8]),
+    planes=st.sampled_from([1, 2]),
+    tiers=st.sampled_from(["auto", "auto", 2, 3]),
+)
+
+
+def _plan_or_none(kwargs):
+    try:
+        return plan(Design(**kwargs))
+    except DesignError:
+        return None
+
+
+def test_down_up_split():
+    assert down_up_split(64, 1) == (32, 32)
+    assert down_up_split(64, 2) == (42, 21)
+    assert down_up_split(64, 3) == (48, 16)
+    assert down_up_split(144, 1) == (72, 72)
+    for radix in range(2, 300):
+        for over in (1, 1.5, 2, 3, 4, 7):
+            down, up = down_up_split(radix, over)
+            assert down + up <= radix and down / up <= over + 1e-9
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_designs)
+def test_graph_respects_radix_and_connects_every_node(kwargs):
+    result = _plan_or_none(kwargs)
+    if result is None:
+        return
+    graph = fabric_graph(result, servers="each")
+    fabric = result.fabric
+    # ports never exceed the radix, and the graph agrees with the plan's switch groups
+    for vertex, data in graph.nodes(data=True):
+        if data["role"] != "server":
+            assert 0 <= data["ports_used"] <= fabric.radix, vertex
+    for group in fabric.switch_groups:
+        assert group.ports_used <= fabric.radix
+    by_role = {}
+    for _, data in graph.nodes(data=True):
+        by_role[data["role"]] = by_role.get(data["role"], 0) + 1
+    assert by_role.get("leaf", 0) == fabric.leaf_count_total
+    assert by_role.get("spine", 0) == fabric.spine_count_total
+    assert by_role.get("core", 0) == fabric.core_count_total
+    # every node reaches every other node (so every GPU reaches every other)
+    assert nx.is_connected(graph)
+    # balanced: a leaf has the same number of links to each spine it uses
+    for u, v, data in graph.edges(data=True):
+        roles = {graph.nodes[u]["role"], graph.nodes[v]["role"]}
+        if roles == {"leaf", "spine"}:
+            assert data["links"] == fabric.links_per_leaf_spine_pair
+        if roles == {"spine", "core"}:
+            assert data["links"] == fabric.links_per_spine_core_pair
+    # links in the graph match the plan's link counts
+    links = {"node_leaf": 0, "leaf_spine": 0, "spine_core": 0}
+    for u, v, data in graph.edges(data=True):
+        roles = tuple(sorted((graph.nodes[u]["role"], graph.nodes[v]["role"])))
+        key = {("leaf", "server"): "node_leaf", ("leaf", "spine"): "leaf_spine", ("core", "spine"): "spine_core"}[roles]
+        links[key] += data["links"]
+    summary = result.summary()
+    assert links == summary["links"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(small_designs)
+def test_bisection_never_exceeds_half_the_injection(kwargs):
+    result = _plan_or_none(kwargs)
+    if result is None:
+        return
+    bw = result.bandwidth
+    assert 0 < bw.bisection_tbits_one_direction <= bw.injection_tbits_one_direction / 2 + 1e-9
+    assert bw.oversubscription >= 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    base=small_designs,
+    step=st.integers(1, 400),
+)
+def test_switches_and_capex_never_fall_as_nodes_grow(base, step):
+    base = {**base, "tiers": "auto"}
+    smaller = _plan_or_none(base)
+    larger = _plan_or_none({**base, "nodes": base["nodes"] + step})
+    if smaller is None or larger is None:
+        return
+    for role in ("leaf", "spine", "core", "total"):
+        assert larger.summary()["switches"]["total"] >= smaller.summary()["switches"]["total"], role
+    assert larger.cost.capex_usd >= smaller.cost.capex_usd
+    assert larger.cost.it_kw >= smaller.cost.it_kw
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_designs)
+def test_design_json_round_trip(kwargs):
+    design = Design(**kwargs)
+    assert Design.from_json(design.to_json()) == design
+
+
+def _min_cut_gbits(result, first_half):
+    graph = fabric_graph(result, servers="each")
+    flow = nx.DiGraph()
+    for u, v, data in graph.edges(data=True):
+        flow.add_edge(u, v, capacity=data["capacity_gbps"])
+        flow.add_edge(v, u, capacity=data["capacity_gbps"])
+    for n in range(result.resolved.nodes):
+        if n in first_half:
+            flow.add_edge("SRC", f"node{n}")  # infinite capacity
+        else:
+            flow.add_edge(f"node{n}", "DST")
+    return nx.maximum_flow_value(flow, "SRC", "DST")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(nodes=64, switch="QM9700"),  # 2 SUs, two tiers
+        dict(nodes=84, switch="QM9700", oversubscription=2.0),  # 2 full SUs of 42 nodes
+        dict(nodes=16, topology="top-of-rack", nodes_per_rack=2, oversubscription=3.0),
+        dict(nodes=32, gpus_per_node=1, nics_per_node=1, topology="top-of-rack", nodes_per_rack=4,
+             switch="QM8700", port_speed_gbps=200, tiers=3),
+        dict(nodes=32, switch="QM9700"),  # one SU: everything meets on the rail leaves
+    ],
+)
+def test_bisection_matches_min_cut(kwargs):
+    """The analytic bisection equals the max flow between the two halves of the nodes (in node order,
+    which splits scalable units, leaves and pods evenly for these designs)."""
+    result = plan(Design(gpu="H100", **kwargs))
+    nodes = result.resolved.nodes
+    cut = _min_cut_gbits(result, set(range(nodes // 2)))
+    assert cut == pytest.approx(bisection_gbits(result.resolved, result.fabric))
+
+
+@settings(max_examples=25, deadline=None)
+@given(small_designs)
+def test_bisection_is_conservative_against_a_min_cut(kwargs):
+    """For any design (partial scalable units too) the analytic bisection never exceeds the max flow
+    across the node-order halving, one balanced cut among many."""
+    result = _plan_or_none({**kwargs, "nodes": max(2, kwargs["nodes"] // 2 * 2)})
+    if result is None:
+        return
+    cut = _min_cut_gbits(result, set(range(result.resolved.nodes // 2)))
+    assert bisection_gbits(result.resolved, result.fabric) <= cut + 1e-6
+
+
+def test_three_tier_error_names_largest_size():
+    with pytest.raises(DesignError) as err:
+        plan(Design(gpu="H100", gpus=131072, switch="QM9700"))
+    assert "8,192 nodes" in str(err.value) and "65,536 GPUs" in str(err.value)
+    assert err.value.suggestion
+
+
+def test_forced_two_tiers_too_small_suggests_auto():
+    with pytest.raises(DesignError) as err:
+        plan(Design(gpu="H100", nodes=512, switch="QM9700", tiers=2))
+    assert "2 tiers" in str(err.value) and "256 nodes" in str(err.value)
+    assert "auto" in err.value.suggestion
+
+
+def test_single_switch_when_everything_fits():
+    s = plan(Design(gpu="H100", nodes=8, switch="QM9700")).summary()
+    assert s["tiers"] == 1 and s["switches"]["total"] == 1
+    assert plan(Design(gpu="H100", nodes=9, switch="QM9700")).summary()["tiers"] == 2
+
+
+def test_nvl72_scalable_units_keep_racks_whole():
+    result = plan(Design(gpu="GB200-NVL72", nodes=18 * 8))
+    assert result.fabric.nodes_per_group % 18 == 0
+    assert result.resolved.nvlink_domain_gpus == 72
+
+
+def test_hops():
+    two = plan(Design(gpu="H100", nodes=64)).bandwidth
+    assert (two.hops_same_rail, two.hops_cross_rail, two.hops_cross_pod) == (1, 3, 3)
+    three = plan(Design(gpu="H100", nodes=512)).bandwidth
+    assert three.hops_cross_pod == 5
+
+
+@pytest.mark.parametrize("gpus", [16, 1024, 16384, 65536])
+def test_aggregated_graph_is_bounded(gpus):
+    result = plan(Design(gpu="H100", gpus=gpus))
+    graph = aggregated_graph(result)
+    assert graph.number_of_nodes() + graph.number_of_edges() <= 500
+    # the bundles still account for every switch and server of one plane
+    counts = {}
+    for _, data in graph.nodes(data=True):
+        counts[data["role"]] = counts.get(data["role"], 0) + data["count"]
+    assert counts["server"] == result.resolved.nodes
+    assert counts["leaf"] == result.fabric.leaf_count
+    assert counts.get("spine", 0) == result.fabric.spine_count
+    assert counts.get("core", 0) == result.fabric.core_count
+
+
+def test_per_gpu_bandwidth_units():
+    bw = plan(Design(gpu="H100", nodes=4)).bandwidth
+    assert bw.nvlink_gbytes_per_gpu_bidir == 900
+    assert bw.nvlink_gbytes_per_gpu_per_direction == 450
+    assert bw.scaleout_gbits_per_gpu == 400
+    # 450 GB/s = 3,600 Gb/s per direction, 9x the 400 Gb/s NIC
+    assert bw.scaleup_to_scaleout_ratio == pytest.approx(9.0)
+
+
+def test_oversubscription_reported():
+    bw = plan(Design(gpu="H100", nodes=168, oversubscription=2.0)).bandwidth  # 4 full SUs of 42
+    assert bw.leaf_oversubscription == pytest.approx(2.0)
+    assert bw.oversubscription == pytest.approx(2.0)
+    assert bw.cross_fabric_gbits_per_gpu == pytest.approx(200)
+    assert math.isclose(bw.bisection_tbits_one_direction, bw.injection_tbits_one_direction / 4)
