@@ -184,6 +184,7 @@ class Transceiver(_Priced):
     logical_ports: int = Field(ge=1)
     port_speed_gbps: int = Field(gt=0, description="Per logical port, per direction [Gb/s].")
     media: Literal["smf", "mmf"]
+    connector: Literal["mpo", "lc"] = Field(default="mpo", description="Fibre connector (MPO for DR/SR, LC for FR).")
     reach_m: float = Field(gt=0)
     end: Literal["switch", "node", "any"]
 
@@ -192,6 +193,8 @@ class Cable(_Priced):
     """A cable: copper (DAC passive, ACC active), active optical (AOC) or fibre patch."""
 
     kind: Literal["dac", "acc", "aoc", "fiber"]
+    media: Literal["smf", "mmf", "copper", "aoc"] = Field(description="smf/mmf for fibre cords.")
+    connector: Literal["mpo", "lc", "integrated"] = "integrated"
     fabrics: tuple[Fabric, ...]
     speed_gbps: int = Field(gt=0, description="Per link, per direction [Gb/s]; for fibre, the fastest link it is rated for.")
     reach_m: float = Field(gt=0)

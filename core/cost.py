@@ -96,22 +96,35 @@ def bom_dataframe(rows: tuple[BomRow, ...] | list[BomRow]) -> pd.DataFrame:
     return pd.DataFrame.from_records(records, columns=BOM_COLUMNS)
 
 
-def _pick_transceiver(catalog: Catalog, resolved: ResolvedDesign, end: str, ports: int, distance_m: float) -> Transceiver:
+def _pick_transceiver(
+    catalog: Catalog, resolved: ResolvedDesign, end: str, ports: int, distance_m: float, media: str | None = None
+) -> Transceiver:
     """Cheapest transceiver for ``end`` carrying ``ports`` links at the design's speed.
 
-    Prefers modules whose reach covers ``distance_m`` [m]; if none does, the
-    longest-reach module that fits the port is used (the BOM row says so).
+    Preference: a module with exactly ``ports`` logical ports at the design's
+    speed made for this end; then the same made for the other end (a DGX's
+    twin-port cage takes the switch's twin-port module); then any module of
+    equal total bandwidth. Within that, ``media`` (smf/mmf) is kept when
+    given so both ends of a link match, and the reach must cover
+    ``distance_m`` [m]; if nothing reaches, the longest-reach module is used.
     """
     speed = resolved.port_speed_gbps
-    fits = [t for t in catalog.transceivers if resolved.fabric in t.fabrics and t.end in (end, "any")]
-    options = [t for t in fits if t.logical_ports * t.port_speed_gbps == ports * speed and t.port_speed_gbps >= speed]
-    if not options:
-        options = [t for t in fits if t.port_speed_gbps == speed]
+    usable = [t for t in catalog.transceivers if resolved.fabric in t.fabrics]
+    exact = [t for t in usable if t.logical_ports == ports and t.port_speed_gbps == speed]
+    tiers = [
+        [t for t in exact if t.end in (end, "any")],
+        exact,
+        [t for t in usable if t.end in (end, "any") and t.logical_ports * t.port_speed_gbps == ports * speed],
+        [t for t in usable if t.end in (end, "any") and t.port_speed_gbps == speed],
+    ]
+    options = next((tier for tier in tiers if tier), [])
     if not options:
         raise DesignError(
             f"the catalog has no {resolved.fabric} transceiver for {ports}x{speed}G at the {end} end",
             "Add one to assets/catalog/optics.toml or choose another port speed.",
         )
+    if media and any(t.media == media for t in options):
+        options = [t for t in options if t.media == media]
     reaching = [t for t in options if t.reach_m >= distance_m]
     if reaching:
         return min(reaching, key=lambda t: (t.price_usd, t.reach_m))
@@ -128,12 +141,16 @@ def _pick_cable(catalog: Catalog, resolved: ResolvedDesign, kinds: tuple[str, ..
     return min(options, key=lambda c: (c.price_usd, c.reach_m)) if options else None
 
 
-def _fiber(catalog: Catalog, resolved: ResolvedDesign, distance_m: float) -> Cable:
-    options = [c for c in catalog.cables if c.kind == "fiber" and c.reach_m >= distance_m]
+def _fiber(catalog: Catalog, transceiver: Transceiver, distance_m: float) -> Cable:
+    """Cheapest fibre cord matching the transceiver's media and connector, long enough if possible."""
+    options = [c for c in catalog.cables if c.kind == "fiber" and c.media == transceiver.media
+               and c.connector == transceiver.connector]
     if not options:
-        raise DesignError(f"the catalog has no fibre patch cord reaching {distance_m:g} m",
-                          "Add one to assets/catalog/optics.toml.")
-    return min(options, key=lambda c: c.price_usd)
+        raise DesignError(
+            f"the catalog has no {transceiver.media.upper()} {transceiver.connector.upper()} fibre cord "
+            f"for {transceiver.id}", "Add one to assets/catalog/optics.toml.")
+    reaching = [c for c in options if c.reach_m >= distance_m]
+    return min(reaching or options, key=lambda c: c.price_usd)
 
 
 def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> tuple[BomRow, ...]:
@@ -219,7 +236,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
     if fabric.tiers == 3:
         classes.append(("spine-core", fabric.spine_core_links * planes, "spine-core"))
 
-    switch_side_ports = {"node-leaf": 0, "leaf-spine": 0, "spine-core": 0}
+    optical: list[tuple[str, int, float, str]] = []  # (link class, links, distance [m], fallback note)
     for link_class, links, distance_key in classes:
         distance = LINK_DISTANCE_M[distance_key]
         use_copper = link_class == "node-leaf" and (media == "copper" or (media == "auto" and distance_key == "in-rack"))
@@ -231,46 +248,45 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
             cable = _pick_cable(catalog, resolved, ("aoc",), distance)
         if cable is not None:
             add("cable", cable, links, f"{links:,} {link_class} links, one {cable.kind.upper()} each ({media} media)")
-            continue
-        # optics: transceivers on both ends plus a fibre cord per link
-        switch_side_ports[link_class] = links
-        fiber = _fiber(catalog, resolved, distance)
-        add("cable", fiber, links, f"{links:,} {link_class} optical links, one fibre cord each",
-            item=f"{fiber.name} ({link_class})")
+        else:
+            fallback = " (no AOC/copper at this speed in the catalog)" if use_copper or use_aoc else ""
+            optical.append((link_class, links, distance, fallback))
+    if not optical:
+        return tuple(rows)
 
-    # switch-side transceivers, per switch group and per link class end
+    # one optical family for the whole design, chosen for the longest optical run, so both ends match
     ports_per_cage = switch.ports_per_cage(resolved.port_speed_gbps)
-    cage_xcvr = None
+    longest = max(distance for _, _, distance, _ in optical)
+    cage_xcvr = _pick_transceiver(catalog, resolved, "switch", ports_per_cage, longest)
+    optical_classes = {link_class for link_class, *_ in optical}
     switch_xcvr_count = 0
     why_parts = []
     for group in fabric.switch_groups:
-        optical_ports = 0
-        if group.role == "leaf":
-            optical_ports += group.down_ports_used if switch_side_ports["node-leaf"] else 0
-            optical_ports += group.up_ports_used if switch_side_ports["leaf-spine"] else 0
-        elif group.role == "spine":
-            optical_ports += group.down_ports_used if switch_side_ports["leaf-spine"] else 0
-            optical_ports += group.up_ports_used if switch_side_ports["spine-core"] else 0
-        else:
-            optical_ports += group.down_ports_used if switch_side_ports["spine-core"] else 0
+        down_class, up_class = {"leaf": ("node-leaf", "leaf-spine"), "spine": ("leaf-spine", "spine-core"),
+                                "core": ("spine-core", "")}[group.role]
+        optical_ports = (group.down_ports_used if down_class in optical_classes else 0) + (
+            group.up_ports_used if up_class in optical_classes else 0)
         if optical_ports:
             per_switch = math.ceil(optical_ports / ports_per_cage)
             switch_xcvr_count += per_switch * group.count * planes
             why_parts.append(f"{group.count * planes} {group.role} x ceil({optical_ports}/{ports_per_cage})")
-    if switch_xcvr_count:
-        longest = max((LINK_DISTANCE_M[k] for c, n, k in classes if switch_side_ports[c]), default=50.0)
-        cage_xcvr = _pick_transceiver(catalog, resolved, "switch", ports_per_cage, longest)
-        add("transceiver", cage_xcvr, switch_xcvr_count,
-            "switch side: " + " + ".join(why_parts) + f" ({ports_per_cage} ports per cage)",
-            item=f"{cage_xcvr.name} (switch side)")
-    if switch_side_ports["node-leaf"]:
+    add("transceiver", cage_xcvr, switch_xcvr_count,
+        "switch side: " + " + ".join(why_parts) + f" ({ports_per_cage} port(s) per cage)",
+        item=f"{cage_xcvr.name} (switch side)")
+    fibre_xcvr = cage_xcvr
+    if "node-leaf" in optical_classes:
         per_node_ports = resolved.nics_per_node * planes
         per_xcvr = system.node_ports_per_transceiver
-        node_xcvr = _pick_transceiver(catalog, resolved, "node", per_xcvr, LINK_DISTANCE_M["node-leaf"])
+        node_xcvr = _pick_transceiver(catalog, resolved, "node", per_xcvr, LINK_DISTANCE_M["node-leaf"],
+                                      media=cage_xcvr.media)
         per_node = math.ceil(per_node_ports / per_xcvr)
         add("transceiver", node_xcvr, resolved.nodes * per_node,
             f"node side: {resolved.nodes} nodes x ceil({per_node_ports} ports / {per_xcvr} per module)",
             item=f"{node_xcvr.name} (node side)")
+    for link_class, links, distance, fallback in optical:
+        fiber = _fiber(catalog, fibre_xcvr, distance)
+        add("cable", fiber, links, f"{links:,} {link_class} optical links, one fibre cord each{fallback}",
+            item=f"{fiber.name} ({link_class})")
     return tuple(rows)
 
 

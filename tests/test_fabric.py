@@ -228,8 +228,17 @@ def test_per_gpu_bandwidth_units():
 
 
 def test_oversubscription_reported():
-    bw = plan(Design(gpu="H100", nodes=168, oversubscription=2.0)).bandwidth  # 4 full SUs of 42
-    assert bw.leaf_oversubscription == pytest.approx(2.0)
-    assert bw.oversubscription == pytest.approx(2.0)
-    assert bw.cross_fabric_gbits_per_gpu == pytest.approx(200)
-    assert math.isclose(bw.bisection_tbits_one_direction, bw.injection_tbits_one_direction / 4)
+    # 3:1 on QM9700: 48 down, 16 up per leaf; 4 SUs x 8 rails = 32 leaves x 16 = 512 uplinks = 8 spines.
+    bw = plan(Design(gpu="H100", nodes=192, oversubscription=3.0)).bandwidth
+    assert bw.leaf_oversubscription == pytest.approx(3.0)
+    assert bw.oversubscription == pytest.approx(3.0)
+    assert bw.cross_fabric_gbits_per_gpu == pytest.approx(400 / 3)
+    assert math.isclose(bw.bisection_tbits_one_direction, bw.injection_tbits_one_direction / 6)
+
+
+def test_extra_uplinks_when_they_save_spines():
+    """At 2:1 a leaf needs 21 uplinks, but 21 over 32 leaves only balances on 21 spines; 22 uplinks
+    balance on 11 spines, so the engine cables 22 (fewer switches, slightly better than 2:1)."""
+    result = plan(Design(gpu="H100", nodes=168, oversubscription=2.0))
+    assert (result.fabric.leaf_uplinks, result.fabric.spine_count) == (22, 11)
+    assert result.bandwidth.leaf_oversubscription == pytest.approx(42 / 22)

@@ -1,0 +1,472 @@
+"""Share links: a ``Design`` as a short, stable URL query string, and back.
+
+``encode(design) -> dict[str, str]`` writes only the values that differ from
+the defaults, plus the version key ``v=1``. ``decode(params) -> (design,
+warnings)`` reads such a mapping back; it never raises on user input: every
+unknown, malformed or out-of-range value becomes one warning that names the
+parameter and what it accepts, and the rest of the link still applies.
+``decode(encode(d)) == d`` for every valid design whose model ids are the
+catalog's canonical ids (aliases are canonicalised on decode).
+
+Keys (version 1; never rename a key, add new ones instead)::
+
+    v    link version (1)            g    GPU / system model id
+    n    nodes                       ng   total GPUs (nodes = ceil(ng / gpn))
+    gpn  GPUs per node               nvl  NVLink generation
+    nvd  GPUs per NVLink domain      f    fabric: ib | eth
+    ps   port speed [Gb/s]           nic  NICs per node (rails)
+    pl   planes                      sw   switch model id
+    t    topology: rail | tor        npr  nodes per rack
+    os   leaf oversubscription       sos  spine oversubscription
+    ti   tiers: auto | 1 | 2 | 3     cm   cable media: auto|copper|aoc|optics
+    pue  PUE                         kwh  electricity price [USD/kWh]
+    yrs  TCO years                   px   price overrides  ID:USD,ID:USD
+    pw   power overrides ID:W,ID:W
+
+Extensions (other pages' own keys)
+----------------------------------
+Keys that contain an underscore are reserved for extensions: ``decode`` never
+reads them and never warns about them. A page that wants its own state in the
+link registers a prefix and its parameters once, at import time::
+
+    from core import sharelink
+    PERF = sharelink.register_extension("perf_", [
+        sharelink.Param("model", "model", sharelink.parse_choice(("llama-70b", "gpt-3")),
+                        str, "llama-70b", "llama-70b or gpt-3"),
+        sharelink.Param("mbs", "micro-batch size", sharelink.parse_int(1, 1024), str, 1, "1 to 1024"),
+    ])
+    query = {**sharelink.encode(design), **PERF.encode({"model": "gpt-3", "mbs": 1})}
+    # -> {..., "perf_model": "gpt-3"}  (mbs is the default, so it is left out)
+    values, warnings = PERF.decode(st.query_params.to_dict())
+    # values == {"model": "gpt-3", "mbs": 1}; warnings name e.g. "perf_mbs"
+
+``Extension.encode``/``decode`` follow the same rules as the design codec
+(defaults omitted, one warning per bad value naming the full key).
+``sharelink.extension(prefix)`` returns a registered extension; registering a
+prefix again replaces it (safe on Streamlit reruns).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from pydantic import ValidationError
+
+from core.catalog import Catalog, load_catalog
+from core.design import Design, describe_validation_error
+
+VERSION = "1"
+VERSION_KEY = "v"
+
+_FABRIC_CODES = {"infiniband": "ib", "ethernet": "eth"}
+_TOPOLOGY_CODES = {"rail-optimized": "rail", "top-of-rack": "tor"}
+
+
+class ParamError(ValueError):
+    """A value that a parameter does not accept; the message says what it accepts."""
+
+
+# --- value formatting and parsing ---------------------------------------------------------
+def format_number(value: float | int) -> str:
+    """Shortest text that parses back to exactly ``value`` (``2.0`` -> ``"2"``)."""
+    if isinstance(value, bool):
+        raise TypeError("booleans are not numbers here")
+    if isinstance(value, int):
+        return str(value)
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
+
+
+def parse_int(low: int, high: int) -> Callable[[str], int]:
+    """A parser for whole numbers in ``[low, high]``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise ParamError("not a whole number") from None
+        if not low <= value <= high:
+            raise ParamError("out of range")
+        return value
+
+    return parse
+
+
+def parse_float(low: float, high: float, *, low_open: bool = False) -> Callable[[str], float]:
+    """A parser for finite numbers in ``[low, high]`` (``(low, high]`` if ``low_open``)."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text.strip().replace(" ", "+"))  # '+' in '1e+16' may arrive as a space
+        except ValueError:
+            raise ParamError("not a number") from None
+        if not math.isfinite(value) or value > high or value < low or (low_open and value == low):
+            raise ParamError("out of range")
+        return value
+
+    return parse
+
+
+def parse_choice(choices: Sequence[str], aliases: Mapping[str, str] | None = None) -> Callable[[str], str]:
+    """A parser for one of ``choices`` (case-insensitive), with optional aliases."""
+    table = {c.casefold(): c for c in choices}
+    table.update({k.casefold(): v for k, v in (aliases or {}).items()})
+
+    def parse(text: str) -> str:
+        value = table.get(text.strip().casefold())
+        if value is None:
+            raise ParamError("not one of the choices")
+        return value
+
+    return parse
+
+
+@dataclass(frozen=True)
+class Param:
+    """One URL parameter.
+
+    key       URL key without the extension prefix (short, stable).
+    name      what users call it; warnings say ``key (name)``.
+    parse     text -> value; raises ``ParamError`` (or ValueError) naming what is accepted.
+    fmt       value -> text; ``parse(fmt(x)) == x``.
+    default   value left out of the link.
+    accepted  short description of the accepted values, for warnings and docs.
+    """
+
+    key: str
+    name: str
+    parse: Callable[[str], Any]
+    fmt: Callable[[Any], str]
+    default: Any
+    accepted: str
+
+
+def _warn(key: str, name: str, text: str, problem: str, accepted: str) -> str:
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    return f"Link parameter '{key}' ({name}) = '{shown}' was ignored: {problem}. Accepted: {accepted}."
+
+
+@dataclass(frozen=True)
+class Extension:
+    """A registered set of extra parameters, all keyed ``prefix + Param.key``."""
+
+    prefix: str
+    params: tuple[Param, ...]
+
+    def encode(self, values: Mapping[str, Any]) -> dict[str, str]:
+        """``values`` (by ``Param.key``) as URL parameters; defaults and unknown keys are left out."""
+        out = {}
+        for p in self.params:
+            if p.key in values and values[p.key] != p.default:
+                out[self.prefix + p.key] = p.fmt(values[p.key])
+        return out
+
+    def decode(self, params: Mapping[str, str]) -> tuple[dict[str, Any], list[str]]:
+        """Every parameter's value (default when absent or bad) and one warning per bad value."""
+        values = {p.key: p.default for p in self.params}
+        warnings = []
+        known = {self.prefix + p.key: p for p in self.params}
+        for key, raw in params.items():
+            if not key.startswith(self.prefix):
+                continue
+            text = _text(raw)
+            if key not in known:
+                warnings.append(
+                    f"Link parameter '{key}' is unknown and was ignored. Known: {', '.join(sorted(known))}."
+                )
+                continue
+            p = known[key]
+            try:
+                values[p.key] = p.parse(text)
+            except ValueError as exc:
+                warnings.append(_warn(key, p.name, text, str(exc), p.accepted))
+        return values, warnings
+
+
+_EXTENSIONS: dict[str, Extension] = {}
+
+
+def register_extension(prefix: str, params: Iterable[Param]) -> Extension:
+    """Register (or replace) the parameters of one extension. ``prefix`` must end with ``_``."""
+    if not prefix.endswith("_") or len(prefix) < 2:
+        raise ValueError("an extension prefix ends with '_' and has a name, e.g. 'perf_'")
+    ext = Extension(prefix, tuple(params))
+    _EXTENSIONS[prefix] = ext
+    return ext
+
+
+def extension(prefix: str) -> Extension:
+    """The extension registered under ``prefix`` (KeyError if none)."""
+    return _EXTENSIONS[prefix]
+
+
+def extensions() -> dict[str, Extension]:
+    """All registered extensions by prefix."""
+    return dict(_EXTENSIONS)
+
+
+# --- the design codec -----------------------------------------------------------------------
+def _text(raw: str | list[str] | tuple[str, ...]) -> str:
+    """A query value; a repeated key counts as its last value (as browsers' URLSearchParams.get would not,
+    but as Streamlit's ``st.query_params[key]`` does)."""
+    if isinstance(raw, (list, tuple)):
+        return str(raw[-1]) if raw else ""
+    return str(raw)
+
+
+def _format_overrides(values: Mapping[str, float]) -> str:
+    return ",".join(f"{key}:{format_number(values[key])}" for key in sorted(values))
+
+
+def parse_overrides(text: str, catalog: Catalog | None = None, unit: str = "USD") -> dict[str, float]:
+    """``"ID:number,ID:number"`` (``=`` also accepted) -> {canonical catalog id: number >= 0}.
+
+    Raises ``ParamError`` naming the first bad item.
+    """
+    catalog = catalog or load_catalog()
+    ids = {}
+    for _, entry in catalog.all_entries():
+        for key in (entry.id, *entry.aliases):
+            ids[key.casefold()] = entry.id
+    result: dict[str, float] = {}
+    for item in filter(None, (part.strip() for part in text.replace(";", ",").split(","))):
+        sep = ":" if ":" in item else "="
+        key, found, number = item.partition(sep)
+        if not found:
+            raise ParamError(f"item '{item}' is not ID:{unit}")
+        entry_id = ids.get(key.strip().casefold())
+        if entry_id is None:
+            raise ParamError(f"'{key.strip()}' is not a catalog id")
+        try:
+            value = float(number.strip().replace(" ", "+"))
+        except ValueError:
+            raise ParamError(f"'{number.strip()}' for {entry_id} is not a number") from None
+        if not math.isfinite(value) or value < 0:
+            raise ParamError(f"{entry_id} must be a number >= 0")
+        result[entry_id] = value
+    return result
+
+
+def format_overrides(values: Mapping[str, float]) -> str:
+    """Overrides as the text ``parse_overrides`` reads (sorted by id)."""
+    return _format_overrides(values)
+
+
+def _design_params(catalog: Catalog) -> tuple[Param, ...]:
+    d = Design.model_fields
+    gpus = [s.id for s in catalog.systems]
+    switches = [s.id for s in catalog.switches if s.role == "fabric"]
+
+    def bounds(field: str) -> tuple[float, float]:
+        low = high = None
+        for meta in d[field].metadata:
+            low = getattr(meta, "ge", None) if getattr(meta, "ge", None) is not None else low
+            low = getattr(meta, "gt", None) if getattr(meta, "gt", None) is not None else low
+            high = getattr(meta, "le", None) if getattr(meta, "le", None) is not None else high
+        return low, high
+
+    def int_param(key, field, name, high=None):
+        low, hi = bounds(field)
+        low, hi = int(low), int(high or hi or 10**9)
+        return Param(key, name, parse_int(low, hi), format_number, None, f"a whole number from {low:,} to {hi:,}")
+
+    def float_param(key, field, name, open_low=False):
+        low, high = bounds(field)
+        word = "above" if open_low else "from"
+        return Param(key, name, parse_float(low, high, low_open=open_low), format_number, d[field].default,
+                     f"a number {word} {format_number(low)} to {format_number(high)}")
+
+    def model_parse(kind: str, known: list[str]) -> Callable[[str], str]:
+        def parse(text: str) -> str:
+            try:
+                entry = getattr(catalog, kind)(text)
+            except ValueError:
+                raise ParamError(f"unknown {kind} model") from None
+            if entry.id not in known:
+                raise ParamError(f"{entry.id} is not a fabric switch")
+            return entry.id
+        return parse
+
+    speeds = sorted({m.speed_gbps for s in catalog.switches if s.role == "fabric" for m in s.port_modes})
+    return (
+        Param("g", "GPU model", model_parse("system", gpus), str, "H100", ", ".join(gpus)),
+        int_param("n", "nodes", "nodes"),
+        int_param("ng", "gpus", "total GPUs"),
+        int_param("gpn", "gpus_per_node", "GPUs per node"),
+        Param("nvl", "NVLink generation",
+              parse_choice([str(g.generation) for g in catalog.nvlink]), format_number, None,
+              ", ".join(str(g.generation) for g in catalog.nvlink)),
+        int_param("nvd", "nvlink_domain_gpus", "GPUs per NVLink domain"),
+        Param("f", "fabric", parse_choice(list(_FABRIC_CODES.values()),
+                                          {**{k: v for k, v in _FABRIC_CODES.items()}, "ethernet-roce": "eth",
+                                           "roce": "eth"}), str, None, "ib (InfiniBand) or eth (Ethernet RoCE)"),
+        Param("ps", "port speed [Gb/s]", parse_choice([str(s) for s in speeds]), format_number, None,
+              ", ".join(map(str, speeds))),
+        int_param("nic", "nics_per_node", "NICs per node"),
+        int_param("pl", "planes", "planes"),
+        Param("sw", "switch model", model_parse("switch", switches), str, None, ", ".join(switches)),
+        Param("t", "topology", parse_choice(list(_TOPOLOGY_CODES.values()),
+                                            {k: v for k, v in _TOPOLOGY_CODES.items()}), str, "rail",
+              "rail (rail-optimized) or tor (top-of-rack)"),
+        int_param("npr", "nodes_per_rack", "nodes per rack"),
+        float_param("os", "oversubscription", "leaf oversubscription"),
+        float_param("sos", "spine_oversubscription", "spine oversubscription"),
+        Param("ti", "tiers", parse_choice(["auto", "1", "2", "3"]), str, "auto", "auto, 1, 2 or 3"),
+        Param("cm", "cable media", parse_choice(["auto", "copper", "aoc", "optics"]), str, "auto",
+              "auto, copper, aoc or optics"),
+        float_param("pue", "pue", "PUE"),
+        float_param("kwh", "electricity_usd_per_kwh", "electricity price [USD/kWh]"),
+        float_param("yrs", "tco_years", "TCO years", open_low=True),
+        Param("px", "price overrides", lambda text: parse_overrides(text, catalog, "USD"), _format_overrides, {},
+              "comma-separated catalog ID:USD pairs, e.g. QM9700:30000"),
+        Param("pw", "power overrides", lambda text: parse_overrides(text, catalog, "W"), _format_overrides, {},
+              "comma-separated catalog ID:W pairs, e.g. QM9700:800"),
+    )
+
+
+# URL key -> Design field. Stable: links in the wild depend on it.
+FIELDS = {
+    "g": "gpu", "n": "nodes", "ng": "gpus", "gpn": "gpus_per_node", "nvl": "nvlink_generation",
+    "nvd": "nvlink_domain_gpus", "f": "fabric", "ps": "port_speed_gbps", "nic": "nics_per_node",
+    "pl": "planes", "sw": "switch", "t": "topology", "npr": "nodes_per_rack", "os": "oversubscription",
+    "sos": "spine_oversubscription", "ti": "tiers", "cm": "cable_media", "pue": "pue",
+    "kwh": "electricity_usd_per_kwh", "yrs": "tco_years", "px": "price_overrides", "pw": "power_overrides",
+}
+KEYS = (VERSION_KEY, *FIELDS)
+
+
+def _to_url(field: str, value: Any) -> str:
+    if field == "fabric":
+        return _FABRIC_CODES[value]
+    if field == "topology":
+        return _TOPOLOGY_CODES[value]
+    if field in ("price_overrides", "power_overrides"):
+        return _format_overrides(value)
+    if field == "tiers":
+        return str(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return format_number(value)
+    return str(value)
+
+
+def _from_url(field: str, value: Any) -> Any:
+    if field == "fabric":
+        return {v: k for k, v in _FABRIC_CODES.items()}[value]
+    if field == "topology":
+        return {v: k for k, v in _TOPOLOGY_CODES.items()}[value]
+    if field in ("nvlink_generation", "port_speed_gbps"):
+        return int(value)
+    if field == "tiers":
+        return value if value == "auto" else int(value)
+    return value
+
+
+def encode(design: Design) -> dict[str, str]:
+    """The design as URL parameters: ``v`` plus only the values that differ from ``Design()``.
+
+    ``nodes`` is written whenever ``decode`` would not reproduce it by itself
+    (a design given by ``gpus`` has ``nodes=None``; one with both keeps both).
+    """
+    base = Design()
+    out = {VERSION_KEY: VERSION}
+    for key, field in FIELDS.items():
+        value = getattr(design, field)
+        if field == "nodes":
+            if value is None or (value == base.nodes and design.gpus is None):
+                continue
+        elif value == getattr(base, field) or value is None:
+            continue
+        out[key] = _to_url(field, value)
+    return out
+
+
+def decode(
+    params: Mapping[str, str | list[str]], catalog: Catalog | None = None, ignore: Iterable[str] = ()
+) -> tuple[Design, list[str]]:
+    """Read a design from URL parameters; never raises on user input.
+
+    Parameters
+    ----------
+    params : mapping of str to str (or list of str: the last value counts)
+        The query string, e.g. ``st.query_params.to_dict()``.
+    catalog : Catalog, optional
+        Checks model ids and combinations (default: the bundled catalog).
+    ignore : iterable of str
+        Keys the caller owns (e.g. a tab key); not warned about.
+
+    Returns
+    -------
+    (Design, list of str)
+        The design with every acceptable value applied, and one warning per
+        value that was ignored, naming the key, what it is and what is accepted.
+        Keys containing ``_`` belong to extensions and are skipped silently.
+    """
+    catalog = catalog or load_catalog()
+    specs = {p.key: p for p in _design_params(catalog)}
+    ignored = set(ignore)
+    warnings: list[str] = []
+    data: dict[str, Any] = {}
+    for key, raw in params.items():
+        text = _text(raw)
+        if key in ignored or "_" in key:
+            continue
+        if key == VERSION_KEY:
+            if text.strip() != VERSION:
+                warnings.append(
+                    f"Link parameter 'v' (link version) = '{text[:20]}' is not a version this app knows; "
+                    f"the link was read as version {VERSION}. Accepted: {VERSION}."
+                )
+            continue
+        spec = specs.get(key)
+        if spec is None:
+            shown = key if len(key) <= 20 else key[:17] + "..."
+            warnings.append(f"Link parameter '{shown}' is unknown and was ignored. Known: {', '.join(KEYS)}.")
+            continue
+        try:
+            value = _from_url(FIELDS[key], spec.parse(text))
+        except ValueError as exc:
+            warnings.append(_warn(key, spec.name, text, str(exc), spec.accepted))
+            continue
+        data[FIELDS[key]] = value
+
+    _check_combinations(data, catalog, specs, params, warnings)
+    try:
+        design = Design.model_validate(data)
+    except ValidationError as exc:  # a rule spanning fields; report it and fall back field by field
+        warnings.append(f"Link values do not fit together: {describe_validation_error(exc)}.")
+        design = Design()
+    return design, warnings
+
+
+def _check_combinations(data: dict, catalog: Catalog, specs: dict, params: Mapping, warnings: list[str]) -> None:
+    """Drop the port speed or switch when the hardware does not offer it with the other choices."""
+    system = catalog.system(data.get("gpu", "H100"))
+    fabric = data.get("fabric") or system.default_fabric
+    speeds = sorted({m.speed_gbps for s in catalog.fabric_switches(fabric) for m in s.port_modes}
+                    & {s for n in catalog.nics if fabric in n.fabrics for s in n.port_speeds_gbps})
+    speed = data.get("port_speed_gbps")
+    if speed is not None and speed not in speeds:
+        warnings.append(_warn("ps", specs["ps"].name, _text(params["ps"]),
+                              f"no {fabric} switch and NIC pair in the catalog runs at {speed} Gb/s",
+                              f"with {fabric}: " + ", ".join(map(str, speeds))))
+        del data["port_speed_gbps"]
+        speed = None
+    speed = speed or system.default_port_speed_gbps
+    switch_id = data.get("switch")
+    if switch_id is not None:
+        fitting = [s.id for s in catalog.fabric_switches(fabric, speed)]
+        if switch_id not in fitting:
+            switch = catalog.switch(switch_id)
+            problem = (f"{switch_id} is an {switch.fabric} switch, the fabric is {fabric}"
+                       if switch.fabric != fabric else f"{switch_id} has no {speed} Gb/s ports")
+            warnings.append(_warn("sw", specs["sw"].name, _text(params["sw"]), problem,
+                                  f"with {fabric} at {speed} Gb/s: " + (", ".join(fitting) or "none")))
+            del data["switch"]
+    gpn = data.get("gpus_per_node") or system.gpus_per_node
+    domain = data.get("nvlink_domain_gpus")
+    if domain is not None and not (domain == 1 or (domain >= gpn and domain % gpn == 0)):
+        warnings.append(_warn("nvd", specs["nvd"].name, _text(params["nvd"]),
+                              f"must be 1 or a multiple of GPUs per node ({gpn})",
+                              f"1, {gpn}, {2 * gpn}, ... up to 576"))
+        del data["nvlink_domain_gpus"]

@@ -1,0 +1,139 @@
+"""Catalog validation and cost/BOM arithmetic."""
+
+import re
+import shutil
+from datetime import date
+
+import pytest
+
+from core.catalog import CATALOG_DIR, load_catalog, load_catalog_from
+from core.cost import HOURS_PER_YEAR, NETWORK_CATEGORIES
+from core.design import Design
+from core.errors import InputError
+from core.plan import plan
+
+catalog = load_catalog()
+
+
+def test_every_entry_is_sourced_and_dated():
+    for kind, entry in catalog.all_entries():
+        assert entry.source.strip(), (kind, entry.id)
+        assert date.fromisoformat(entry.as_of) <= date(2026, 12, 31), (kind, entry.id)
+        assert entry.price_basis in ("list", "street", "estimate")
+        assert entry.price_source.strip() and entry.power_source.strip(), (kind, entry.id)
+    for generation in catalog.nvlink:
+        assert generation.source and date.fromisoformat(generation.as_of)
+
+
+def test_published_numbers():
+    """Spot checks against the sources cited in the catalog (hardware-facts.md)."""
+    h100 = catalog.system("h100")
+    assert (h100.nvlink_generation, h100.nvlink_links_per_gpu, h100.nvlink_gbytes_per_gpu_bidir) == (4, 18, 900)
+    assert catalog.system("A100").nvlink_gbytes_per_gpu_bidir == 600
+    assert catalog.system("H800").nvlink_gbytes_per_gpu_bidir == 400
+    assert catalog.system("A800").nvlink_gbytes_per_gpu_bidir == 400
+    nvl72 = catalog.system("GB200-NVL72")
+    assert (nvl72.nvlink_domain_gpus, nvl72.nvswitch_chips_per_domain, nvl72.nvlink_gbytes_per_gpu_bidir) == (72, 18, 1800)
+    assert catalog.switch("QM9700").ports_at(400) == 64 and catalog.switch("QM9700").ports_at(200) == 128
+    assert catalog.switch("Q3400").ports_at(800) == 144
+    assert catalog.switch("SN5600").ports_at(800) == 64 and catalog.switch("SN5600").ports_at(400) == 128
+    assert catalog.switch("QM8700").ports_at(200) == 40
+    for gen, per_link in ((2, 25), (3, 25), (4, 25), (5, 50)):
+        assert catalog.nvlink_generation(gen).link_gbytes_per_direction == per_link
+    # switch capacity is the sum of port speeds in one direction
+    for switch in catalog.switches:
+        top = max(switch.port_modes, key=lambda m: m.speed_gbps)
+        assert switch.capacity_tbps == pytest.approx(top.speed_gbps * top.ports / 1000, rel=0.01), switch.id
+
+
+def test_unknown_model_names_the_known_ones():
+    with pytest.raises(InputError, match="known: .*H100"):
+        catalog.system("H1000")
+
+
+def test_broken_catalog_file_is_a_clear_error(tmp_path):
+    for path in CATALOG_DIR.glob("*.toml"):
+        shutil.copy(path, tmp_path / path.name)
+    (tmp_path / "switches.toml").write_text("[[switch]]\nid = 'X'\n")
+    with pytest.raises(InputError, match="invalid"):
+        load_catalog_from(tmp_path)
+    (tmp_path / "switches.toml").write_text("not = [toml")
+    with pytest.raises(InputError, match="not valid TOML"):
+        load_catalog_from(tmp_path)
+
+
+def test_bom_rows_add_up_and_explain_themselves():
+    result = plan(Design(gpu="H100", nodes=512, cable_media="optics"))
+    frame = result.bom_frame()
+    assert (frame["extended_price_usd"] == frame["quantity"] * frame["unit_price_usd"]).all()
+    assert frame["why"].str.len().min() > 10
+    assert frame["extended_price_usd"].sum() == pytest.approx(result.cost.capex_usd)
+    network = frame[frame["category"].isin(NETWORK_CATEGORIES)]["extended_price_usd"].sum()
+    assert network == pytest.approx(result.cost.network_capex_usd)
+    switches = frame[frame["category"] == "switch"]["quantity"].sum()
+    assert switches == result.summary()["switches"]["total"]
+    # every number the why-column names for switches is the count it explains
+    leaf_row = frame[frame["item"].str.contains(r"\(leaf\)")].iloc[0]
+    assert re.search(r"16 SU x 8 rails", leaf_row["why"])
+
+
+def test_price_and_power_overrides():
+    base = plan(Design(gpu="H100", nodes=64))
+    cheaper = plan(Design(gpu="H100", nodes=64, price_overrides={"QM9700": 1000.0}, power_overrides={"QM9700": 0.0}))
+    switches = base.summary()["switches"]["total"]
+    qm = catalog.switch("QM9700")
+    assert base.cost.capex_usd - cheaper.cost.capex_usd == pytest.approx(switches * (qm.price_usd - 1000))
+    assert base.cost.it_kw - cheaper.cost.it_kw == pytest.approx(switches * qm.power_w / 1000)
+    assert "override" in set(cheaper.bom_frame()["price_basis"])
+
+
+def test_tco_formula():
+    result = plan(Design(gpu="H100", nodes=32, pue=1.5, electricity_usd_per_kwh=0.2, tco_years=4))
+    cost = result.cost
+    assert cost.facility_kw == pytest.approx(cost.it_kw * 1.5)
+    assert cost.energy_usd_per_year == pytest.approx(cost.facility_kw * HOURS_PER_YEAR * 0.2)
+    assert cost.tco_usd == pytest.approx(cost.capex_usd + 4 * cost.energy_usd_per_year)
+    assert cost.capex_per_gpu_usd == pytest.approx(cost.capex_usd / 256)
+
+
+def test_node_price_is_not_double_counted_with_nics():
+    result = plan(Design(gpu="H100", nodes=10))
+    frame = result.bom_frame()
+    compute = frame[frame["category"] == "compute"]["extended_price_usd"].sum()
+    nics = frame[frame["category"] == "NIC"]["extended_price_usd"].sum()
+    assert compute + nics == pytest.approx(10 * catalog.system("H100").node_price_usd)
+
+
+@pytest.mark.parametrize("media,expect", [("copper", "cable"), ("optics", "transceiver")])
+def test_cable_media_policy(media, expect):
+    frame = plan(Design(gpu="H100", nodes=64, cable_media=media)).bom_frame()
+    node_leaf = frame[frame["why"].str.contains("node-leaf") | frame["why"].str.startswith("node side")]
+    assert expect in set(node_leaf["category"])
+    if media == "copper":
+        assert any(frame["catalog_id"].str.startswith(("DAC", "ACC")))
+    if media == "aoc":
+        assert any(frame["catalog_id"].str.startswith("AOC"))
+
+
+def test_every_system_plans_on_its_default_fabric():
+    for system in catalog.systems:
+        result = plan(Design(gpu=system.id, nodes=40))
+        assert result.cost.capex_usd > 0 and result.fabric.tiers >= 1
+
+
+def test_aoc_policy_uses_aoc_where_the_catalog_has_one():
+    frame = plan(Design(gpu="A100", nodes=64, cable_media="aoc")).bom_frame()  # 200G HDR AOC exists
+    assert frame["catalog_id"].str.startswith("AOC").any()
+    # NDR has no AOC in the catalog: optics are used and the row says why
+    frame = plan(Design(gpu="H100", nodes=64, cable_media="aoc")).bom_frame()
+    assert frame["why"].str.contains("no AOC/copper").any()
+
+
+def test_both_ends_and_fibre_share_one_media():
+    from core.catalog import load_catalog
+    cat = load_catalog()
+    for nodes in (64, 600):
+        frame = plan(Design(gpu="H100", nodes=nodes, cable_media="optics")).bom_frame()
+        media = {cat.transceiver(i).media for i in frame[frame["category"] == "transceiver"]["catalog_id"]}
+        fibres = {cat.cable(i).media for i in frame[frame["category"] == "cable"]["catalog_id"]}
+        assert len(media) == 1 and fibres == media
