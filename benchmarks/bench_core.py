@@ -1,0 +1,62 @@
+"""Engine benchmark: median plan time and aggregated-graph time at 64 to 131,072 GPUs.
+
+Run: ``make bench`` (or ``python benchmarks/bench_core.py``). Targets on a 2-core machine:
+planning within 20 ms at every size, the aggregated graph within 100 ms.
+Planning bypasses the engine's result cache (each call plans from scratch).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.catalog import load_catalog  # noqa: E402
+from core.design import Design  # noqa: E402
+from core.plan import _plan  # noqa: E402  (uncached planning)
+from core.topology import aggregated_graph  # noqa: E402
+
+SIZES = [64, 1_024, 16_384, 131_072]
+CONFIGS = {
+    "H100 NDR QM9700 (2 planes x 200G past 64k)": lambda gpus: Design(
+        gpu="H100", gpus=gpus, switch="QM9700",
+        **({"port_speed_gbps": 200, "planes": 2} if gpus > 65_536 else {})),
+    "B300 XDR Q3400": lambda gpus: Design(gpu="B300", gpus=gpus, switch="Q3400"),
+    "B300 Spectrum-X 2 planes": lambda gpus: Design(gpu="B300", gpus=gpus, fabric="ethernet", switch="SN5600",
+                                                    port_speed_gbps=400, planes=2),
+}
+
+
+def median_ms(func, repeat: int = 30) -> float:
+    func()  # warm-up
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        func()
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples)
+
+
+def main() -> None:
+    catalog = load_catalog()
+    print(f"{'design':<44} {'GPUs':>8} {'tiers':>5} {'switches':>9} {'plan ms':>8} {'agg graph ms':>12} {'agg elems':>9}")
+    worst_plan = worst_graph = 0.0
+    for name, make in CONFIGS.items():
+        for gpus in SIZES:
+            design = make(gpus)
+            result = _plan(design, catalog)
+            plan_ms = median_ms(lambda: _plan(design, catalog))
+            graph_ms = median_ms(lambda: aggregated_graph(result), repeat=15)
+            graph = aggregated_graph(result)
+            elements = graph.number_of_nodes() + graph.number_of_edges()
+            worst_plan, worst_graph = max(worst_plan, plan_ms), max(worst_graph, graph_ms)
+            print(f"{name:<44} {gpus:>8,} {result.fabric.tiers:>5} {result.fabric.switch_count_total:>9,} "
+                  f"{plan_ms:>8.2f} {graph_ms:>12.2f} {elements:>9}")
+    print(f"\nworst plan {worst_plan:.2f} ms (target 20 ms); worst aggregated graph {worst_graph:.2f} ms (target 100 ms)")
+
+
+if __name__ == "__main__":
+    main()
