@@ -196,7 +196,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
             quantity=resolved.nodes, unit_price_usd=max(0.0, node_price - nics_per_node * price(nic.id, nic.price_usd)),
             unit_power_w=max(0.0, node_power - nics_per_node * power(nic.id, nic.power_w)),
             price_basis="override" if system.id in design.price_overrides else system.price_basis,
-            why=f"{resolved.nodes} nodes x {resolved.gpus_per_node} GPUs = {resolved.gpus} GPUs "
+            why=f"{resolved.nodes:,} nodes x {resolved.gpus_per_node} GPUs = {resolved.gpus:,} GPUs "
                 f"(node price and power less the {nics_per_node} NICs listed separately)",
         )
     )
@@ -216,9 +216,9 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
             leaf_why = f"ceil({resolved.nodes} nodes / {fabric.nodes_per_group} per leaf){plane_note}"
         add("switch", switch, fabric.leaf_count_total, leaf_why, item=f"{switch.name} (leaf)")
         if fabric.tiers == 2:
-            spine_why = (f"{fabric.leaf_count} leaves x {fabric.leaf_uplinks} uplinks / "
-                         f"{fabric.links_per_leaf_spine_pair} link(s) per spine pair / {fabric.leaf_count} leaves"
-                         f" = {fabric.spine_count}{plane_note}")
+            spine_why = (f"{fabric.leaf_count} leaves x {fabric.leaf_uplinks} uplinks = "
+                         f"{fabric.leaf_spine_links:,} links, {fabric.links_per_leaf_spine_pair} per leaf-spine pair: "
+                         f"{fabric.spine_count} spines{plane_note}")
         else:
             spine_why = f"{fabric.pod_count} pods x {fabric.spines_per_pod} spines{plane_note}"
         add("switch", switch, fabric.spine_count_total, spine_why, item=f"{switch.name} (spine)")

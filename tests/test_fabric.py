@@ -100,7 +100,7 @@ def test_bisection_never_exceeds_half_the_injection(kwargs):
     assert bw.oversubscription >= 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     base=small_designs,
     step=st.integers(1, 400),
@@ -111,8 +111,8 @@ def test_switches_and_capex_never_fall_as_nodes_grow(base, step):
     larger = _plan_or_none({**base, "nodes": base["nodes"] + step})
     if smaller is None or larger is None:
         return
-    for role in ("leaf", "spine", "core", "total"):
-        assert larger.summary()["switches"]["total"] >= smaller.summary()["switches"]["total"], role
+    for role in ("leaf", "spine", "total"):
+        assert larger.summary()["switches"][role] >= smaller.summary()["switches"][role], role
     assert larger.cost.capex_usd >= smaller.cost.capex_usd
     assert larger.cost.it_kw >= smaller.cost.it_kw
 

@@ -1,0 +1,93 @@
+"""The headline numbers as display text, from ``Plan.summary()`` (what ``python -m core plan --format json`` prints).
+
+Building them from the summary dict means the web page and a test reading
+the CLI's JSON produce the same text for the same design.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BANDWIDTH_UNITS = ("GB/s", "Gb/s")
+
+
+@dataclass(frozen=True)
+class KeyNumber:
+    key: str
+    label: str
+    value: str
+    help: str
+
+
+def format_bandwidth(gbits_per_s: float, unit: str = "Gb/s") -> str:
+    """A bandwidth given in Gb/s, shown in ``unit`` ("Gb/s" or "GB/s") with a T/P prefix when large."""
+    if unit not in BANDWIDTH_UNITS:
+        raise ValueError(f"unit must be one of {BANDWIDTH_UNITS}")
+    value = gbits_per_s / 8 if unit == "GB/s" else gbits_per_s
+    letter = unit[1]  # "B" or "b"
+    for scale, prefix in ((1e6, "P"), (1e3, "T")):
+        if abs(value) >= scale:
+            return f"{_num(value / scale)} {prefix}{letter}/s"
+    return f"{_num(value)} G{letter}/s"
+
+
+def _num(value: float) -> str:
+    """Three significant figures at most below 100, whole numbers with separators above."""
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    text = f"{value:.1f}" if abs(value) >= 10 else f"{value:.3g}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def format_usd(usd: float) -> str:
+    """``$1.23 M`` style for large amounts, ``$45,600`` below a million."""
+    if abs(usd) >= 1e9:
+        return f"${usd / 1e9:,.2f} B"
+    if abs(usd) >= 1e6:
+        return f"${usd / 1e6:,.2f} M"
+    return f"${usd:,.0f}"
+
+
+def format_power(kw: float) -> str:
+    """kW below 1 MW, MW above."""
+    return f"{kw / 1000:,.2f} MW" if kw >= 1000 else f"{kw:,.1f} kW"
+
+
+def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
+    """The metrics row: GPUs, switches by tier, links, transceivers, bisection, per-GPU bandwidths, cost, power."""
+    sw = summary["switches"]
+    links = summary["links"]
+    xcvr = summary["transceivers"]
+    bw = summary["bandwidth"]
+    cost = summary["cost"]
+    power = summary["power"]
+    tiers = ["leaf", "spine", "core"][: summary["tiers"]] if summary["tiers"] > 1 else ["leaf"]
+    by_tier = " / ".join(f"{sw[t]:,}" for t in tiers)
+    nvlink_gbits = bw["nvlink_gbytes_per_gpu_bidir"] * 8
+    return [
+        KeyNumber("gpus", "GPUs", f"{summary['gpus']:,}",
+                  f"{summary['nodes']:,} nodes x {summary['gpus_per_node']} {summary['gpu_model']} GPUs"),
+        KeyNumber("switches", "Switches " + "/".join(tiers), by_tier,
+                  f"{sw['total']:,} {summary['switch_model']} switches in total, all {summary['planes']} plane(s); "
+                  f"{summary['tiers']} tier(s)"),
+        KeyNumber("links", "Links", f"{sum(links.values()):,}",
+                  f"node-leaf {links['node_leaf']:,}, leaf-spine {links['leaf_spine']:,}, "
+                  f"spine-core {links['spine_core']:,} (all planes)"),
+        KeyNumber("transceivers", "Transceivers", f"{xcvr['switch_side'] + xcvr['node_side']:,}",
+                  f"switch side {xcvr['switch_side']:,}, node side {xcvr['node_side']:,}"),
+        KeyNumber("bisection", "Bisection (1 dir)", format_bandwidth(bw["bisection_tbits_one_direction"] * 1000, unit),
+                  "worst balanced cut of the nodes, one direction"),
+        KeyNumber("scaleup", "Scale-up / GPU (bidir)", format_bandwidth(nvlink_gbits, unit),
+                  f"NVLink per GPU, both directions summed ({bw['nvlink_gbytes_per_gpu_bidir']:g} GB/s bidir)"),
+        KeyNumber("scaleout", "Scale-out / GPU (1 dir)", format_bandwidth(bw["scaleout_gbits_per_gpu"], unit),
+                  f"NIC bandwidth per GPU, one direction, all planes ({bw['scaleout_gbits_per_gpu']:g} Gb/s); "
+                  f"oversubscription {bw['oversubscription']:g}:1"),
+        KeyNumber("capex", "Capex", format_usd(cost["capex_usd"]),
+                  f"${cost['capex_usd']:,.0f}; network ${cost['network_capex_usd']:,.0f} "
+                  f"({cost['network_share']:.1%}); catalog estimates unless overridden"),
+        KeyNumber("capex_per_gpu", "Capex / GPU", format_usd(cost["capex_per_gpu_usd"]),
+                  f"${cost['capex_per_gpu_usd']:,.0f} per GPU"),
+        KeyNumber("it_power", "IT power", format_power(power["it_kw"]),
+                  f"{power['it_kw']:,.1f} kW IT (network {power['network_kw']:,.1f} kW); facility "
+                  f"{power['facility_kw']:,.1f} kW at PUE {power['pue']:g}"),
+    ]
