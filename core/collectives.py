@@ -39,9 +39,11 @@ reduction crosses a GPU's link 2(n-1)/n times. With NVLink SHARP or InfiniBand S
 the switch does the additions, each GPU sends and receives the array about once, so
 algbw approaches the link rate itself and busbw reaches almost twice it ("the BusBW is
 no longer reflecting any real bandwidth on the system", sjeaugey, NVIDIA/nccl-tests#212).
-``tree`` and ``hierarchical`` on few NVLink domains can also exceed the NIC rate:
-they send only 2(m-1)/m of the array across m domains, not 2(n-1)/n (AddyLaddy,
-NVIDIA/nccl#812: "two nodes Tree BusBW figures that exceed the theoretical limit").
+``hierarchical`` on few NVLink domains can also exceed the NIC rate: it sends only
+2(m-1)/m of the array across m domains, not 2(n-1)/n, so busbw <= line x m/(m-1)
+(the same effect makes NCCL's tree on two nodes exceed the NIC rate, AddyLaddy,
+NVIDIA/nccl#812). ``direct`` all-to-all sends part of the array over NVLink while the
+rest crosses the NIC, so its busbw <= NIC line x (n-1)/(n-d) for d ranks per domain.
 
 Units: sizes in bytes, time in microseconds [us], bandwidth in GB/s (1e9 bytes/s),
 one direction.
@@ -595,11 +597,9 @@ def sweep(
     # ---- tree (all-reduce) -------------------------------------------------------------
     if op == "all-reduce" and want("tree"):
         levels = math.ceil(math.log2(m)) if m > 1 else 0
-        if m == 1:
-            algbw = nvl * 0.5
-        else:
-            algbw = min(nvl, egress * c_uni * (1.0 if m == 2 else 0.5))
-        algbw *= alg.tree_bw_factor
+        # every GPU in the chain and every domain in the tree sends the array up (reduce) and
+        # down (broadcast) in the same direction: algbw is half the bottleneck (NCCL: ratio .5)
+        algbw = 0.5 * (nvl if m == 1 else min(nvl, egress * c_uni)) * alg.tree_bw_factor
         cand = {}
         for pr in protos:
             lat = pr.tree_base_latency_us + 2 * ((d - 1) * pr.tree_nvlink_step_us + levels * (
@@ -622,7 +622,7 @@ def sweep(
             if m > 1:  # NVLS-tree: NVLS inside the domain, a tree between domains
                 levels = math.ceil(math.log2(m))
                 lat += 2 * levels * (alg.nvls_tree_net_latency_us + hop_us)
-                algbw = min(algbw, egress * c_uni * (1.0 if m == 2 else 0.5))
+                algbw = min(algbw, 0.5 * egress * c_uni)
             transfer = S / (algbw * 1e3)
             t = lat + transfer + _fill(alg.nvls_fill_us, transfer)
             curves["nvls"] = AlgorithmCurve("nvls", t, np.full(S.shape, "Simple", dtype=object))
