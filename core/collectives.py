@@ -151,6 +151,8 @@ class PcieConstants(_Strict):
 class TrainingConstants(_Strict):
     compute_efficiency: float = Field(gt=0, le=1)
     compute_efficiency_source: str
+    fp8_compute_efficiency: float = Field(gt=0, le=1)
+    fp8_compute_efficiency_source: str
     moe_compute_efficiency: float = Field(gt=0, le=1)
     moe_compute_efficiency_source: str
     tp_overlap: float = Field(ge=0, le=1)

@@ -1,0 +1,614 @@
+"""Training-step estimator: how long one step of a transformer takes on a planned cluster.
+
+The step is the compute of one pipeline stage over all its micro-batches, plus the
+pipeline bubble, plus the part of each parallelism's communication that is not hidden
+behind compute::
+
+    step = m * t_mb + (pp - 1) / vp * t_mb + sum_x (1 - overlap_x) * comm_x
+
+where ``m = global_batch / (micro_batch * dp)`` micro-batches, ``t_mb`` the compute of
+one micro-batch on one stage (model FLOPs / (peak x achievable fraction)), and
+``comm_x`` the time of tensor (TP), context (CP), pipeline (PP), data (DP) and expert
+(EP) parallel communication on this fabric from ``core.collectives``. Model FLOPs
+follow NVIDIA/dgxc-benchmarking's formula (6 x active parameters + attention scores
++ logits per token). Memory per GPU follows Megatron-Core with the distributed
+optimizer and Korthikanti et al. 2022 for activations. Constants and their sources
+are in ``assets/catalog/collectives.toml`` ``[training]``.
+
+Rank layout (Megatron default order tp-cp-dp-pp): TP ranks are adjacent GPUs, CP
+groups stride TP, DP groups stride TP x CP, pipeline stages stride TP x CP x DP; EP
+groups are carved out of the DP x CP x TP ranks with stride TP x CP.
+
+Units: time in seconds [s] unless a name says us; bytes; FLOP; memory in GB (1e9 B).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from core.collectives import links, load_constants, place, sweep
+from core.design import describe_validation_error
+from core.errors import DesignError, InputError
+from core.plan import Plan
+
+Precision = Literal["bf16", "fp8"]
+Recompute = Literal["none", "selective", "full"]
+SECONDS_PER_DAY = 86400.0
+
+
+class ModelSpec(BaseModel):
+    """A decoder-only transformer, dense or mixture-of-experts.
+
+    Parameters
+    ----------
+    name : str
+    layers, hidden, ffn, heads, kv_heads, vocab : int
+        Architecture; ``ffn`` is the dense MLP width.
+    mlp_matrices : int
+        3 for SwiGLU (gate, up, down), 2 for GELU.
+    tied_embeddings : bool
+        Input and output embeddings share weights.
+    moe_layers, experts, top_k, shared_experts, moe_ffn : int
+        Mixture of experts: layers whose MLP is an expert layer, routed experts,
+        experts per token, always-on shared experts, expert MLP width.
+    q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, v_head_dim : int
+        Multi-head latent attention (DeepSeek); 0 = standard attention.
+    source : str
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = "custom"
+    layers: int = Field(ge=1, le=1000)
+    hidden: int = Field(ge=64, le=200_000)
+    ffn: int = Field(ge=1, le=1_000_000)
+    heads: int = Field(ge=1, le=4096)
+    kv_heads: int = Field(ge=1, le=4096)
+    vocab: int = Field(ge=1, le=10_000_000)
+    mlp_matrices: int = Field(default=3, ge=2, le=3)
+    tied_embeddings: bool = False
+    moe_layers: int = Field(default=0, ge=0)
+    experts: int = Field(default=0, ge=0)
+    top_k: int = Field(default=0, ge=0)
+    shared_experts: int = Field(default=0, ge=0)
+    moe_ffn: int = Field(default=0, ge=0)
+    q_lora_rank: int = Field(default=0, ge=0)
+    kv_lora_rank: int = Field(default=0, ge=0)
+    qk_nope_dim: int = Field(default=0, ge=0)
+    qk_rope_dim: int = Field(default=0, ge=0)
+    v_head_dim: int = Field(default=0, ge=0)
+    source: str = "user-defined"
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "ModelSpec":
+        if self.kv_heads > self.heads or self.heads % self.kv_heads:
+            raise ValueError("heads must be a multiple of kv_heads")
+        if self.moe_layers > self.layers:
+            raise ValueError("moe_layers cannot exceed layers")
+        if self.moe_layers and not (self.experts and self.top_k and self.moe_ffn):
+            raise ValueError("a mixture-of-experts model needs experts, top_k and moe_ffn")
+        if self.top_k > self.experts:
+            raise ValueError("top_k cannot exceed experts")
+        return self
+
+    # --- sizes --------------------------------------------------------------------------
+    @property
+    def is_moe(self) -> bool:
+        return self.moe_layers > 0
+
+    @property
+    def mla(self) -> bool:
+        return self.kv_lora_rank > 0
+
+    @property
+    def head_dim(self) -> int:
+        return self.hidden // self.heads
+
+    @property
+    def qk_dim(self) -> int:
+        return self.qk_nope_dim + self.qk_rope_dim if self.mla else self.head_dim
+
+    @property
+    def v_dim(self) -> int:
+        return self.v_head_dim if self.mla else self.head_dim
+
+    @property
+    def attention_params(self) -> float:
+        """Parameters of one attention block (projections only)."""
+        h, a = self.hidden, self.heads
+        if self.mla:
+            q = (h * self.q_lora_rank + self.q_lora_rank * a * self.qk_dim) if self.q_lora_rank else h * a * self.qk_dim
+            kv = h * (self.kv_lora_rank + self.qk_rope_dim) + self.kv_lora_rank * a * (self.qk_nope_dim + self.v_dim)
+            return float(q + kv + a * self.v_dim * h)
+        return float(h * h * (2 + 2 * self.kv_heads / a))
+
+    @property
+    def dense_mlp_params(self) -> float:
+        return float(self.mlp_matrices * self.hidden * self.ffn)
+
+    @property
+    def expert_params_per_layer(self) -> float:
+        """Routed experts of one MoE layer (sharded by expert parallelism)."""
+        return float(self.experts * 3 * self.hidden * self.moe_ffn)
+
+    @property
+    def moe_layer_dense_params(self) -> float:
+        """Shared experts and router of one MoE layer (replicated like dense weights)."""
+        return float(self.shared_experts * 3 * self.hidden * self.moe_ffn + self.hidden * self.experts)
+
+    @property
+    def embedding_params(self) -> float:
+        return float(self.vocab * self.hidden * (1 if self.tied_embeddings else 2))
+
+    @property
+    def expert_params(self) -> float:
+        return self.moe_layers * self.expert_params_per_layer
+
+    @property
+    def dense_params(self) -> float:
+        """Every parameter that is not a routed expert."""
+        dense_layers = self.layers - self.moe_layers
+        return (self.layers * self.attention_params + dense_layers * self.dense_mlp_params
+                + self.moe_layers * self.moe_layer_dense_params + self.embedding_params)
+
+    @property
+    def total_params(self) -> float:
+        return self.dense_params + self.expert_params
+
+    @property
+    def active_params(self) -> float:
+        """Parameters one token passes through (embeddings counted once)."""
+        routed = self.moe_layers * self.top_k * 3 * self.hidden * self.moe_ffn
+        return self.dense_params - self.vocab * self.hidden * (0 if self.tied_embeddings else 1) + routed
+
+    def flops_per_token(self, seq_len: int) -> float:
+        """Model FLOPs per token for forward + backward (NVIDIA/dgxc-benchmarking formula).
+
+        6 x (active non-embedding parameters) + 6 x vocab x hidden (logits)
+        + 6 x layers x seq x heads x (qk_dim + v_dim) (attention scores, not halved for causal masking).
+        """
+        non_embedding = self.active_params - self.vocab * self.hidden
+        scores = 6.0 * self.layers * seq_len * self.heads * (self.qk_dim + self.v_dim)
+        return 6.0 * non_embedding + 6.0 * self.vocab * self.hidden + scores
+
+
+_LLAMA_SRC = ("meta-llama/llama-models models/sku_list.py and the Llama 3 paper Table 3 "
+              "(dim, layers, heads, kv heads, ffn 14336/28672/53248, vocab 128256)")
+PRESETS: dict[str, ModelSpec] = {
+    "llama3-8b": ModelSpec(name="Llama 3 8B", layers=32, hidden=4096, ffn=14336, heads=32, kv_heads=8,
+                           vocab=128256, source=_LLAMA_SRC),
+    "llama3-70b": ModelSpec(name="Llama 3 70B", layers=80, hidden=8192, ffn=28672, heads=64, kv_heads=8,
+                            vocab=128256, source=_LLAMA_SRC),
+    "llama3-405b": ModelSpec(name="Llama 3.1 405B", layers=126, hidden=16384, ffn=53248, heads=128, kv_heads=8,
+                             vocab=128256, source=_LLAMA_SRC),
+    "gpt3-175b": ModelSpec(name="GPT-3 175B", layers=96, hidden=12288, ffn=49152, heads=96, kv_heads=96,
+                           vocab=51200, mlp_matrices=2, tied_embeddings=True,
+                           source="NVIDIA/dgxc-benchmarking nemo_megatron/README_175b.md (96 layers, hidden 12288, "
+                                  "vocab 51200, FFN 4h); 96 heads per Brown et al. 2020 Table 2.1"),
+    "deepseek-v3": ModelSpec(name="DeepSeek-V3 (671B MoE)", layers=61, hidden=7168, ffn=18432, heads=128,
+                             kv_heads=128, vocab=129280, moe_layers=58, experts=256, top_k=8, shared_experts=1,
+                             moe_ffn=2048, q_lora_rank=1536, kv_lora_rank=512, qk_nope_dim=128, qk_rope_dim=64,
+                             v_head_dim=128,
+                             source="deepseek-ai/DeepSeek-V3 config (hidden 7168, 61 layers, first 3 dense, "
+                                    "256 routed + 1 shared experts of 2048, top-8, MLA ranks 1536/512)"),
+}
+
+
+def model_preset(name: str) -> ModelSpec:
+    key = name.strip().casefold()
+    if key not in PRESETS:
+        raise InputError(f"unknown model {name!r}; presets: {', '.join(PRESETS)} (or give a custom architecture)")
+    return PRESETS[key]
+
+
+class TrainingJob(BaseModel):
+    """What to train and how it is split over GPUs.
+
+    ``dp`` defaults to ``gpus / (tp * pp * cp)``; ``gpus`` defaults to the whole plan.
+    ``compute_efficiency`` is the achievable fraction of the GPU's dense peak for the
+    model's math (default from the constants file, by precision and dense/MoE).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: ModelSpec
+    seq_len: int = Field(default=8192, ge=1, le=10_000_000)
+    global_batch: int = Field(default=1024, ge=1, description="Sequences per step.")
+    micro_batch: int = Field(default=1, ge=1)
+    precision: Precision = "bf16"
+    tp: int = Field(default=8, ge=1, le=1024)
+    pp: int = Field(default=1, ge=1, le=1024)
+    cp: int = Field(default=1, ge=1, le=1024)
+    ep: int = Field(default=1, ge=1, le=4096)
+    vp: int = Field(default=1, ge=1, le=128)
+    dp: int | None = Field(default=None, ge=1)
+    gpus: int | None = Field(default=None, ge=1)
+    recompute: Recompute = "selective"
+    compute_efficiency: float | None = Field(default=None, gt=0, le=1)
+    tokens_to_train: float = Field(default=1e12, gt=0)
+
+
+def parse_job(data: dict) -> TrainingJob:
+    """Validate a mapping into a ``TrainingJob``; ``model`` may be a preset name."""
+    data = dict(data)
+    if isinstance(data.get("model"), str):
+        data["model"] = model_preset(data["model"])
+    try:
+        return TrainingJob.model_validate(data)
+    except ValidationError as exc:
+        raise InputError(describe_validation_error(exc)) from exc
+
+
+@dataclass
+class CommPart:
+    """One parallelism's communication per step on one GPU."""
+
+    kind: str
+    collective: str
+    group_size: int
+    calls: int
+    bytes_per_call: float
+    time_s: float
+    overlap: float
+    algorithm: str
+    fabric_level: str
+
+    @property
+    def volume_bytes(self) -> float:
+        return self.calls * self.bytes_per_call
+
+    @property
+    def exposed_s(self) -> float:
+        return self.time_s * (1 - self.overlap)
+
+
+@dataclass
+class TrainingEstimate:
+    job: TrainingJob
+    gpus: int
+    dp: int
+    microbatches: int
+    tokens_per_step: float
+    flops_per_token: float
+    peak_tflops: float
+    compute_efficiency: float
+    compute_s: float
+    bubble_s: float
+    comm: list[CommPart]
+    memory_gb: dict[str, float]
+    hbm_gb: float
+    cost_usd_per_day: float
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def exposed_comm_s(self) -> float:
+        return sum(c.exposed_s for c in self.comm)
+
+    @property
+    def total_comm_s(self) -> float:
+        return sum(c.time_s for c in self.comm)
+
+    @property
+    def step_time_s(self) -> float:
+        return self.compute_s + self.bubble_s + self.exposed_comm_s
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.tokens_per_step / self.step_time_s
+
+    @property
+    def comm_fraction(self) -> float:
+        """Share of the step spent in communication that compute does not hide."""
+        return self.exposed_comm_s / self.step_time_s
+
+    @property
+    def mfu(self) -> float:
+        return self.tokens_per_s * self.flops_per_token / (self.gpus * self.peak_tflops * 1e12)
+
+    @property
+    def days_to_train(self) -> float:
+        return self.job.tokens_to_train / self.tokens_per_s / SECONDS_PER_DAY
+
+    @property
+    def cost_usd(self) -> float:
+        """Share of the cluster's TCO per day (capex amortised + energy) x days, for this job's GPUs."""
+        return self.cost_usd_per_day * self.days_to_train
+
+    def summary(self) -> dict:
+        """Plain JSON-ready numbers."""
+        return {
+            "model": self.job.model.name,
+            "gpus": self.gpus,
+            "parallelism": {"tp": self.job.tp, "pp": self.job.pp, "cp": self.job.cp, "dp": self.dp,
+                            "ep": self.job.ep, "vp": self.job.vp},
+            "seq_len": self.job.seq_len,
+            "global_batch": self.job.global_batch,
+            "micro_batch": self.job.micro_batch,
+            "microbatches_per_step": self.microbatches,
+            "precision": self.job.precision,
+            "params_b": round(self.job.model.total_params / 1e9, 3),
+            "active_params_b": round(self.job.model.active_params / 1e9, 3),
+            "flops_per_token": self.flops_per_token,
+            "compute_efficiency": self.compute_efficiency,
+            "compute_s": round(self.compute_s, 4),
+            "bubble_s": round(self.bubble_s, 4),
+            "exposed_comm_s": round(self.exposed_comm_s, 4),
+            "total_comm_s": round(self.total_comm_s, 4),
+            "step_time_s": round(self.step_time_s, 4),
+            "tokens_per_step": self.tokens_per_step,
+            "tokens_per_s": round(self.tokens_per_s, 1),
+            "mfu": round(self.mfu, 4),
+            "comm_fraction": round(self.comm_fraction, 4),
+            "tokens_to_train": self.job.tokens_to_train,
+            "days_to_train": round(self.days_to_train, 3),
+            "cost_usd": round(self.cost_usd, 0),
+            "communication": [
+                {"parallelism": c.kind, "collective": c.collective, "group_size": c.group_size, "calls": c.calls,
+                 "bytes_per_call": round(c.bytes_per_call), "volume_gbytes": round(c.volume_bytes / 1e9, 3),
+                 "time_s": round(c.time_s, 4), "overlap": c.overlap, "exposed_s": round(c.exposed_s, 4),
+                 "algorithm": c.algorithm, "fabric_level": c.fabric_level}
+                for c in self.comm
+            ],
+            "memory_gb": {k: round(v, 2) for k, v in self.memory_gb.items()},
+            "hbm_gb": self.hbm_gb,
+            "warnings": list(self.warnings),
+        }
+
+
+def _check_fit(job: TrainingJob, plan: Plan) -> tuple[int, int, int]:
+    """(gpus, dp, microbatches) after checking the split fits the cluster and the model."""
+    r = plan.resolved
+    mdl = job.model
+    gpus = job.gpus or r.gpus
+    if gpus > r.gpus:
+        raise DesignError(f"the job asks for {gpus:,} GPUs but the cluster has {r.gpus:,}.",
+                          f"Plan at least {math.ceil(gpus / r.gpus_per_node):,} nodes or lower gpus.")
+    model_parallel = job.tp * job.pp * job.cp
+    if job.dp is not None:
+        if job.dp * model_parallel != gpus:
+            raise DesignError(
+                f"tp x pp x cp x dp = {job.tp} x {job.pp} x {job.cp} x {job.dp} = {job.dp * model_parallel:,} "
+                f"is not the job's {gpus:,} GPUs.",
+                f"Leave dp unset to derive it, or use {gpus // model_parallel if gpus >= model_parallel else 1} "
+                f"with {model_parallel * max(1, gpus // model_parallel):,} GPUs.")
+        dp = job.dp
+    else:
+        if gpus % model_parallel:
+            fit = (gpus // model_parallel) * model_parallel
+            raise DesignError(
+                f"{gpus:,} GPUs cannot be split into tp x pp x cp = {model_parallel} groups.",
+                f"Use {fit:,} GPUs (dp = {fit // model_parallel})" if fit else
+                f"Lower tp x pp x cp to at most {gpus}.")
+        dp = gpus // model_parallel
+    if mdl.heads % job.tp:
+        raise DesignError(f"{mdl.heads} attention heads do not split over tp = {job.tp}.",
+                          "Pick a tp that divides the head count.")
+    if job.pp * job.vp > mdl.layers:
+        raise DesignError(f"pp x vp = {job.pp * job.vp} stages exceed the model's {mdl.layers} layers.",
+                          "Lower pp or vp.")
+    if job.seq_len % job.cp:
+        raise DesignError(f"sequence length {job.seq_len} does not split over cp = {job.cp}.",
+                          "Pick a cp that divides the sequence length.")
+    if job.ep > 1:
+        if not mdl.is_moe:
+            raise DesignError(f"{mdl.name} is dense: expert parallelism needs a mixture-of-experts model.",
+                              "Set ep to 1.")
+        if mdl.experts % job.ep:
+            raise DesignError(f"{mdl.experts} experts do not split over ep = {job.ep}.",
+                              "Pick an ep that divides the expert count.")
+        if (job.tp * job.cp * dp) % job.ep:
+            raise DesignError(f"ep = {job.ep} must divide tp x cp x dp = {job.tp * job.cp * dp}.",
+                              "Lower ep or raise dp.")
+    per_step = job.micro_batch * dp
+    if job.global_batch % per_step:
+        lower = (job.global_batch // per_step) * per_step
+        raise DesignError(
+            f"global batch {job.global_batch} is not a multiple of micro-batch x dp = {per_step}.",
+            f"Use a global batch of {lower or per_step} or {lower + per_step}.")
+    return gpus, dp, job.global_batch // per_step
+
+
+def _memory(job: TrainingJob, dp: int, microbatches: int) -> dict[str, float]:
+    """Per-GPU memory [GB] on the first pipeline stage (the fullest)."""
+    k = load_constants().training
+    mdl = job.model
+    dense = mdl.dense_params / (job.tp * job.pp)
+    expert = mdl.expert_params / (job.ep * job.pp) if mdl.is_moe else 0.0
+    expert_dp = max(1, job.tp * job.cp * dp // job.ep)
+    params = dense + expert
+    s_local = job.seq_len / job.cp
+    per_layer = s_local * job.micro_batch * mdl.hidden * k.activation_bytes_per_token_hidden / job.tp
+    if job.recompute == "none":
+        per_layer += 5 * mdl.heads * s_local * job.seq_len * job.micro_batch / job.tp
+    elif job.recompute == "full":
+        per_layer = 2 * s_local * job.micro_batch * mdl.hidden / job.tp
+    if mdl.is_moe and job.recompute != "full":  # routed copies of each token: expert input and gate/up/act
+        per_layer += (mdl.moe_layers / mdl.layers) * s_local * job.micro_batch * mdl.top_k * (
+            mdl.hidden + 3 * mdl.moe_ffn) * 2 / job.tp
+    in_flight = min(job.pp, microbatches)
+    interleave = 1 + (job.pp - 1) / (job.pp * job.vp) if job.vp > 1 else 1.0
+    layers_per_stage = math.ceil(mdl.layers / job.pp)
+    return {
+        "weights": params * k.weight_bytes_per_param / 1e9,
+        "gradients": params * k.grad_bytes_per_param / 1e9,
+        "optimizer": (dense * k.optimizer_bytes_per_param / (dp * job.cp)
+                      + expert * k.optimizer_bytes_per_param / expert_dp) / 1e9,
+        "activations": per_layer * layers_per_stage * in_flight * interleave / 1e9,
+    }
+
+
+def _p2p_time_s(plan: Plan, nbytes: float, same_domain: bool) -> float:
+    """One point-to-point send [s]: NCCL ring Simple latency plus bytes over NVLink or the NIC."""
+    c = load_constants()
+    lk = links(plan, c)
+    simple = c.proto("Simple")
+    if same_domain:
+        return (simple.ring_base_latency_us + simple.ring_nvlink_step_us) * 1e-6 + nbytes / (lk.nvlink * 1e9)
+    return (simple.ring_base_latency_us + simple.ring_net_step_us) * 1e-6 + nbytes / (lk.nic_per_gpu * 1e9)
+
+
+def _collective(plan: Plan, op: str, nbytes: float, n: int, stride: int) -> tuple[float, str, str]:
+    """(time [s], fastest algorithm, fabric level) of one collective."""
+    result = sweep(plan, op, [max(1.0, nbytes)], gpus=n, stride=stride)
+    t, alg, _ = result.best()
+    return float(t[0]) * 1e-6, str(alg[0]), result.placement.level
+
+
+def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
+    """Estimate one training step of ``job`` on ``plan``.
+
+    Raises
+    ------
+    DesignError
+        The split does not fit the cluster, the model or GPU memory (the message
+        says what would).
+    """
+    c = load_constants()
+    k = c.training
+    r = plan.resolved
+    mdl = job.model
+    gpus, dp, m = _check_fit(job, plan)
+    warnings: list[str] = []
+    if mdl.layers % (job.pp * job.vp):
+        warnings.append(f"{mdl.layers} layers do not split evenly into pp x vp = {job.pp * job.vp} chunks; "
+                        "the fullest stage sets the pace.")
+
+    # --- memory -----------------------------------------------------------------------------
+    memory = _memory(job, dp, m)
+    usable = r.system.hbm_gbytes * (1 - k.memory_reserve_fraction)
+    needed = sum(memory.values())
+    if needed > usable:
+        biggest = max(memory, key=memory.get)
+        hint = {
+            "activations": "Use full recompute, a larger tp or cp, or a smaller micro-batch.",
+            "weights": "Use a larger tp or pp (or ep for experts).",
+            "gradients": "Use a larger tp or pp (or ep for experts).",
+            "optimizer": "Use more data-parallel ranks, or a larger tp or pp.",
+        }[biggest]
+        raise DesignError(
+            f"{mdl.name} needs about {needed:.0f} GB per GPU with this split ({biggest} "
+            f"{memory[biggest]:.0f} GB), more than the {usable:.0f} GB usable of {r.system.hbm_gbytes:g} GB.", hint)
+
+    # --- compute ------------------------------------------------------------------------------
+    if job.precision == "fp8":
+        if r.system.architecture in ("Volta", "Ampere"):
+            raise DesignError(f"{r.system.gpu_name} has no FP8 tensor cores.", "Use precision bf16.")
+        peak = 2 * r.system.dense_bf16_tflops
+        default_eff = k.fp8_compute_efficiency
+    else:
+        peak = r.system.dense_bf16_tflops
+        default_eff = k.compute_efficiency
+    if mdl.is_moe:
+        default_eff = min(default_eff, k.moe_compute_efficiency)
+    eff = job.compute_efficiency or default_eff
+    flops_token = mdl.flops_per_token(job.seq_len)
+    hw_factor = 4 / 3 if job.recompute == "full" else 1.0
+    layers_per_stage = math.ceil(mdl.layers / job.pp)
+    stage_share = layers_per_stage / mdl.layers
+    mb_flops = flops_token * job.seq_len * job.micro_batch / (job.tp * job.cp) * stage_share * hw_factor
+    t_mb = mb_flops / (peak * 1e12 * eff)
+    compute = m * t_mb
+    bubble = (job.pp - 1) / job.vp * t_mb
+
+    # --- communication --------------------------------------------------------------------------
+    comm: list[CommPart] = []
+    act_bytes = 2.0  # bf16 activations on the wire
+    s_local = job.seq_len / job.cp
+    tokens_mb = s_local * job.micro_batch
+    domain = max(1, r.nvlink_domain_gpus)
+    moe_share = mdl.moe_layers / mdl.layers if mdl.is_moe else 0.0
+    if job.tp > 1:
+        size = tokens_mb * mdl.hidden * act_bytes  # whole activation tensor (nccl-tests S)
+        # sequence parallel: per layer 2 all-gathers + 2 reduce-scatters forward, the same backward;
+        # MoE layers with expert-TP 1 only split attention (half of them)
+        per_layer = 8 * (1 - moe_share) + 4 * moe_share
+        calls = round(per_layer * layers_per_stage * m)
+        t_ag, alg_ag, level = _collective(plan, "all-gather", size, job.tp, 1)
+        t_rs, _, _ = _collective(plan, "reduce-scatter", size, job.tp, 1)
+        comm.append(CommPart("TP", "all-gather + reduce-scatter", job.tp, calls, size,
+                             calls / 2 * (t_ag + t_rs), k.tp_overlap, alg_ag, level))
+    if job.cp > 1:
+        kv_dim = (mdl.kv_lora_rank + mdl.qk_rope_dim) if mdl.mla else 2 * mdl.kv_heads * mdl.head_dim
+        size = tokens_mb * kv_dim * act_bytes / job.tp
+        calls = 3 * (job.cp - 1) * layers_per_stage * m  # ring exchange: forward once, backward twice
+        same = job.tp * job.cp <= domain
+        comm.append(CommPart("CP", "send/recv (ring attention)", job.cp, calls, size,
+                             calls * _p2p_time_s(plan, size, same), k.cp_overlap, "ring",
+                             "nvlink" if same else "fabric"))
+    if job.pp > 1:
+        size = tokens_mb * mdl.hidden * act_bytes / job.tp  # sequence-parallel shard
+        calls = 2 * m * job.vp
+        same = job.tp * job.cp * dp * 2 <= domain
+        comm.append(CommPart("PP", "send/recv", job.pp, calls, size, calls * _p2p_time_s(plan, size, same),
+                             k.pp_overlap, "p2p", "nvlink" if same else "fabric"))
+    if dp * job.cp > 1:
+        dense_grad = mdl.dense_params / (job.tp * job.pp) * k.grad_bytes_per_param
+        n = dp * job.cp
+        t_rs, alg, level = _collective(plan, "reduce-scatter", dense_grad, n, job.tp)
+        t_ag, _, _ = _collective(plan, "all-gather", dense_grad, n, job.tp)
+        comm.append(CommPart("DP", "reduce-scatter + all-gather", n, 2, dense_grad, t_rs + t_ag,
+                             k.dp_overlap, alg, level))
+        if mdl.is_moe:
+            edp = max(1, job.tp * job.cp * dp // job.ep)
+            if edp > 1:
+                exp_grad = mdl.expert_params / (job.ep * job.pp) * k.grad_bytes_per_param
+                # expert-data-parallel peers hold the same experts: one in every ep ranks of a stage
+                t_rs, alg, level = _collective(plan, "reduce-scatter", exp_grad, edp, job.ep)
+                t_ag, _, _ = _collective(plan, "all-gather", exp_grad, edp, job.ep)
+                comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, 2, exp_grad,
+                                     t_rs + t_ag, k.dp_overlap, alg, level))
+    if job.ep > 1:
+        tokens_gpu = tokens_mb / job.tp
+        size = tokens_gpu * mdl.top_k * mdl.hidden * act_bytes  # what one rank sends (nccl-tests S)
+        calls = 4 * math.ceil(mdl.moe_layers / job.pp) * m  # dispatch + combine, forward and backward
+        stride = job.tp * job.cp
+        t, alg, level = _collective(plan, "all-to-all", size, job.ep, stride)
+        comm.append(CommPart("EP", "all-to-all", job.ep, calls, size, calls * t, k.ep_overlap, alg, level))
+
+    cost = plan.cost
+    per_day = cost.tco_usd / (cost.tco_years * 365.0) * gpus / r.gpus
+    return TrainingEstimate(
+        job=job, gpus=gpus, dp=dp, microbatches=m, tokens_per_step=float(job.global_batch * job.seq_len),
+        flops_per_token=flops_token, peak_tflops=peak, compute_efficiency=eff, compute_s=compute,
+        bubble_s=bubble, comm=comm, memory_gb=memory, hbm_gb=r.system.hbm_gbytes, cost_usd_per_day=per_day,
+        warnings=warnings,
+    )
+
+
+def scaling(plan: Plan, job: TrainingJob, gpu_counts: list[int]) -> list[dict]:
+    """Weak scaling: the same per-replica batch on more data-parallel replicas.
+
+    For each GPU count (a multiple of tp x pp x cp that fits the plan) the global
+    batch grows with dp; efficiency = (tokens/s per GPU) / (tokens/s per GPU at the
+    smallest count).
+    """
+    model_parallel = job.tp * job.pp * job.cp
+    base_dp = (job.gpus or plan.resolved.gpus) // model_parallel
+    per_replica = job.global_batch / max(1, base_dp)
+    rows = []
+    for count in gpu_counts:
+        dp = count // model_parallel
+        if dp < 1 or count > plan.resolved.gpus:
+            continue
+        batch = max(job.micro_batch * dp, int(round(per_replica * dp / (job.micro_batch * dp))) * job.micro_batch * dp)
+        try:
+            est = estimate(plan, job.model_copy(update={"gpus": dp * model_parallel, "dp": None,
+                                                        "global_batch": batch}))
+        except DesignError:
+            continue
+        rows.append({"gpus": est.gpus, "dp": est.dp, "global_batch": batch, "step_time_s": est.step_time_s,
+                     "tokens_per_s": est.tokens_per_s, "tokens_per_s_per_gpu": est.tokens_per_s / est.gpus,
+                     "comm_fraction": est.comm_fraction, "mfu": est.mfu})
+    if rows:
+        base = rows[0]["tokens_per_s_per_gpu"]
+        for row in rows:
+            row["scaling_efficiency"] = row["tokens_per_s_per_gpu"] / base
+    return rows
+
+
+__all__ = ["ModelSpec", "PRESETS", "TrainingJob", "TrainingEstimate", "CommPart", "estimate", "model_preset",
+           "parse_job", "scaling", "place"]
