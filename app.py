@@ -1,0 +1,33 @@
+"""fabric planner web app: ``streamlit run app.py`` (or ``make run``).
+
+The design lives in the URL query string (see core/sharelink.py), so any
+number of stateless replicas can serve the app.
+"""
+
+from pathlib import Path
+
+import streamlit as st
+
+from webui import state
+
+HERE = Path(__file__).resolve().parent
+
+st.set_page_config(page_title="Fabric planner", page_icon=":material/hub:", layout="wide",
+                   initial_sidebar_state="expanded")
+
+pages = [
+    st.Page(HERE / "pages" / "1_Designer.py", title="Designer", icon=":material/hub:", default=True),
+    st.Page(HERE / "pages" / "2_Catalog.py", title="Catalog & assumptions", icon=":material/menu_book:",
+            url_path="catalog"),
+]
+performance = HERE / "pages" / "3_Performance.py"
+if performance.exists():
+    pages.append(st.Page(performance, title="Performance", icon=":material/speed:", url_path="performance"))
+
+page = st.navigation(pages, position="sidebar")
+st.session_state["fp_current"] = state.sidebar()
+with st.sidebar:
+    st.markdown("### Share")
+    st.caption("The link holds the whole design. Copy it with the icon at the right of the box.")
+    st.code(state.share_url(), language=None, wrap_lines=True)
+page.run()

@@ -1,0 +1,323 @@
+"""The design state of a browser session: sidebar controls <-> Design <-> URL query string.
+
+Rules (the URL is the only state that matters across sessions):
+
+* At the first run of a session the URL is the truth: ``core.sharelink.decode``
+  reads it, every control is set from the decoded design, and warnings for
+  ignored values are kept to show.
+* On every later run the controls are the truth; the design is built from
+  them and the query string is rewritten to ``core.sharelink.encode(design)``
+  (design keys and this module's ``ui_`` keys only; other pages' ``perf_*``
+  keys and bound widget keys are left alone).
+
+Pages read ``current()``; all arithmetic is in ``core``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from urllib.parse import urlencode, urlsplit
+
+import streamlit as st
+
+from core import sharelink
+from core.catalog import load_catalog
+from core.design import Design, parse_design
+from core.errors import DesignError, InputError
+from core.plan import Plan, plan
+
+CATALOG = load_catalog()
+SYSTEMS = {s.id: s for s in CATALOG.systems}
+FABRICS = {"infiniband": "InfiniBand", "ethernet": "Ethernet RoCE"}
+TOPOLOGIES = {"rail-optimized": "Rail-optimized", "top-of-rack": "Top-of-rack"}
+NODE_STEPS = sorted({*range(1, 17), *[b * m for b in (16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
+                                                        32768, 65536) for m in (1, 1.5) if b * m == int(b * m)],
+                     2 ** 17, 2 ** 18, 500_000, 1_000_000})
+NODE_STEPS = [int(n) for n in NODE_STEPS]
+GPN_STEPS = [1, 2, 4, 8, 16, 32, 72]
+OVERSUB_STEPS = [1.0, 1.25, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 12.0, 16.0]
+BW_UNITS = {"GB/s": "gbyte", "Gb/s": "gbit"}
+
+# the UI's own link keys (a sharelink extension, so decode() leaves them alone)
+UI = sharelink.register_extension("ui_", [
+    sharelink.Param("bw", "bandwidth unit", sharelink.parse_choice(["gbyte", "gbit"]), str, "gbyte",
+                    "gbyte (GB/s) or gbit (Gb/s)"),
+])
+TAB_KEY = "ui_tab"  # the Designer's tabs bind to this query parameter themselves
+
+K = "w_"  # widget key prefix
+
+
+@dataclass
+class Current:
+    design: Design | None
+    plan: Plan | None
+    error: Exception | None
+    warnings: list[str]
+    unit: str  # "GB/s" or "Gb/s"
+
+
+# --- helpers ---------------------------------------------------------------------------------
+def offered_speeds(fabric: str) -> list[int]:
+    """Port speeds with both a fabric switch and a NIC in the catalog for ``fabric``."""
+    switch_speeds = {m.speed_gbps for s in CATALOG.fabric_switches(fabric) for m in s.port_modes}
+    nic_speeds = {sp for n in CATALOG.nics if fabric in n.fabrics for sp in n.port_speeds_gbps}
+    return sorted(switch_speeds & nic_speeds)
+
+
+def _with(options: list, value) -> list:
+    """Options with ``value`` inserted in order (so a link's exact value stays selectable)."""
+    if value is None or value in options:
+        return list(options)
+    return sorted([*options, value])
+
+
+def _set_widgets(design: Design) -> None:
+    """Put every control in the state that reproduces ``design``."""
+    system = CATALOG.system(design.gpu)
+    ss = st.session_state
+    gpn = design.gpus_per_node or system.gpus_per_node
+    ss[K + "gpu"] = system.id
+    ss[K + "nodes"] = math.ceil(design.gpus / gpn) if design.gpus is not None else design.nodes
+    ss[K + "gpn"] = gpn
+    ss[K + "nvl"] = design.nvlink_generation
+    ss[K + "nvd"] = design.nvlink_domain_gpus
+    ss[K + "fabric"] = design.fabric or system.default_fabric
+    ss[K + "speed"] = design.port_speed_gbps
+    ss[K + "switch"] = design.switch and CATALOG.switch(design.switch).id
+    ss[K + "topology"] = design.topology
+    ss[K + "oversub"] = float(design.oversubscription)
+    ss[K + "spine_oversub"] = float(design.spine_oversubscription)
+    ss[K + "planes"] = design.planes
+    ss[K + "tiers"] = design.tiers
+    ss[K + "nics"] = design.nics_per_node
+    ss[K + "npr"] = design.nodes_per_rack
+    ss[K + "media"] = design.cable_media
+    ss[K + "pue"] = float(design.pue)
+    ss[K + "kwh"] = float(design.electricity_usd_per_kwh)
+    ss[K + "years"] = float(design.tco_years)
+    ss[K + "px"] = sharelink.format_overrides(design.price_overrides).replace(",", ", ")
+    ss[K + "pw"] = sharelink.format_overrides(design.power_overrides).replace(",", ", ")
+
+
+def _on_gpu_change() -> None:
+    """A new GPU model: take its defaults for the choices that depend on the system."""
+    system = SYSTEMS[st.session_state[K + "gpu"]]
+    ss = st.session_state
+    ss[K + "gpn"] = system.gpus_per_node
+    ss[K + "fabric"] = system.default_fabric
+    for key in ("nvl", "nvd", "speed", "switch", "nics", "npr"):
+        ss[K + key] = None
+
+
+def reset_design() -> None:
+    _set_widgets(Design())
+    st.session_state[K + "nodes"] = Design().nodes
+
+
+def set_widget(key: str, value) -> None:
+    """Callback helper for "way out" buttons."""
+    st.session_state[K + key] = value
+
+
+def _init_session() -> None:
+    if st.session_state.get("_fp_init"):
+        return
+    params = st.query_params.to_dict()
+    design, warnings = sharelink.decode(params, CATALOG)
+    ui_values, ui_warnings = UI.decode(params)
+    _set_widgets(design)
+    st.session_state[K + "bits"] = ui_values["bw"] == "gbit"
+    st.session_state["_fp_warnings"] = warnings + ui_warnings
+    st.session_state["_fp_init"] = True
+
+
+# --- the sidebar --------------------------------------------------------------------------------
+def sidebar() -> Current:
+    """Draw the design controls in the sidebar and return the current design and plan."""
+    _init_session()
+    ss = st.session_state
+    sb = st.sidebar
+    sb.toggle("Bandwidth in Gb/s (bits)", key=K + "bits", help="Off: GB/s (bytes). Network speeds are per direction.")
+    sb.markdown("### Design")
+    gpu = sb.selectbox("GPU model", list(SYSTEMS), key=K + "gpu", on_change=_on_gpu_change,
+                       format_func=lambda i: f"{i}: {SYSTEMS[i].gpu_name}",
+                       help="GPU and the system it ships in (HGX/DGX node or NVL72 rack) from the catalog.")
+    system = SYSTEMS[gpu]
+    ss[K + "nodes"] = int(ss.get(K + "nodes") or 4)
+    nodes = sb.select_slider("Nodes", options=_with(NODE_STEPS, ss[K + "nodes"]), key=K + "nodes",
+                             help="Servers (or NVL72 compute trays of 4 GPUs). Type an exact count below.")
+    ss[K + "nodes_exact"] = int(nodes)
+    sb.number_input("Exact node count", min_value=1, max_value=1_000_000, step=1, key=K + "nodes_exact",
+                    on_change=_exact_nodes, label_visibility="collapsed",
+                    help="Exact node count (1 to 1,000,000)")
+    ss[K + "gpn"] = int(ss.get(K + "gpn") or system.gpus_per_node)
+    gpn = sb.select_slider("GPUs per node", options=_with(GPN_STEPS, ss[K + "gpn"]), key=K + "gpn",
+                           help=f"{system.id} ships with {system.gpus_per_node} per node.")
+    gens = [g.generation for g in CATALOG.nvlink]
+    nvl = sb.selectbox("NVLink generation", [None, *gens], key=K + "nvl",
+                       format_func=lambda g: f"auto (NVLink {system.nvlink_generation})" if g is None else
+                       f"NVLink {g} ({CATALOG.nvlink_generation(g).architecture})")
+    fabric = sb.selectbox("Fabric", list(FABRICS), key=K + "fabric", format_func=FABRICS.get)
+    speeds = offered_speeds(fabric)
+    if ss.get(K + "speed") not in (None, *speeds):
+        ss[K + "speed"] = None
+    default_speed = system.default_port_speed_gbps
+    speed = sb.selectbox("Port speed", [None, *speeds], key=K + "speed",
+                         format_func=lambda s: f"auto ({default_speed} Gb/s)" if s is None else f"{s} Gb/s",
+                         help=f"NIC and switch port speed per direction. Offered for {FABRICS[fabric]}: "
+                              + ", ".join(f"{s}G" for s in speeds))
+    effective_speed = speed or default_speed
+    fitting = CATALOG.fabric_switches(fabric, effective_speed)
+    if ss.get(K + "switch") not in (None, *[s.id for s in fitting]):
+        ss[K + "switch"] = None
+    auto_switch = max(fitting, key=lambda s: (s.ports_at(effective_speed), -CATALOG.switches.index(s))) \
+        if fitting else None
+    lacking = [s.id for s in CATALOG.fabric_switches(fabric) if s not in fitting]
+    switch = sb.selectbox(
+        "Switch model", [None, *[s.id for s in fitting]], key=K + "switch",
+        format_func=lambda i: (f"auto ({auto_switch.id}, {auto_switch.ports_at(effective_speed)} ports)"
+                               if auto_switch else "auto (none fits)") if i is None else
+        f"{i}: {CATALOG.switch(i).ports_at(effective_speed)} x {effective_speed}G",
+        help="Only switches with the chosen port speed are offered."
+             + (f" Not offered at {effective_speed}G: {', '.join(lacking)}." if lacking else ""))
+    topology = sb.selectbox("Topology", list(TOPOLOGIES), key=K + "topology", format_func=TOPOLOGIES.get,
+                            help="Rail-optimized: NIC i of every node in a scalable unit goes to leaf i. "
+                                 "Top-of-rack: all NICs of a node go to its rack's leaf.")
+    ss[K + "oversub"] = float(ss.get(K + "oversub") or 1.0)
+    oversub = sb.select_slider("Oversubscription (leaf down:up)", options=_with(OVERSUB_STEPS, ss[K + "oversub"]),
+                               key=K + "oversub", format_func=lambda v: f"{v:g}:1")
+    c1, c2 = sb.columns(2)
+    planes = c1.selectbox("Planes", list(range(1, 9)), key=K + "planes",
+                          help="Independent parallel fabrics; every NIC has one port in each.")
+    tiers = c2.selectbox("Tiers", ["auto", 1, 2, 3], key=K + "tiers", help="auto picks the fewest that fit.")
+
+    with sb.expander("Advanced"):
+        default_nics = system.default_nics_per_node if system.default_nics_per_node != system.gpus_per_node \
+            else gpn
+        nics = st.selectbox("NICs per node (rails)", [None, *range(1, 17)], key=K + "nics",
+                            format_func=lambda v: f"auto ({default_nics})" if v is None else str(v))
+        npr = st.selectbox("Nodes per rack", [None, *range(1, 73)], key=K + "npr",
+                           format_func=lambda v: f"auto ({system.nodes_per_rack})" if v is None else str(v))
+        domains = [1, *range(gpn, 577, gpn)]
+        if ss.get(K + "nvd") not in (None, *domains):
+            ss[K + "nvd"] = None
+        nvd = st.selectbox("NVLink domain [GPUs]", [None, *domains], key=K + "nvd",
+                           format_func=lambda v: "auto (system)" if v is None else str(v))
+        ss[K + "spine_oversub"] = float(ss.get(K + "spine_oversub") or 1.0)
+        spine_oversub = st.select_slider("Spine oversubscription (3 tiers)",
+                                         options=_with(OVERSUB_STEPS, ss[K + "spine_oversub"]),
+                                         key=K + "spine_oversub", format_func=lambda v: f"{v:g}:1")
+        media = st.selectbox("Cable media", ["auto", "copper", "aoc", "optics"], key=K + "media",
+                             help="auto: copper inside a rack, optics elsewhere.")
+        pue = st.number_input("PUE", min_value=1.0, max_value=3.0, step=0.05, key=K + "pue")
+        kwh = st.number_input("Electricity [USD/kWh]", min_value=0.0, max_value=2.0, step=0.01, key=K + "kwh")
+        years = st.number_input("TCO years", min_value=0.0, max_value=30.0, step=1.0, key=K + "years")
+        px = st.text_input("Price overrides [USD]", key=K + "px", placeholder="QM9700=30000, CX7=1500",
+                           help="Catalog id = unit price in USD, comma-separated; ids are in Catalog & assumptions.")
+        pw = st.text_input("Power overrides [W]", key=K + "pw", placeholder="QM9700=800",
+                           help="Catalog id = unit power in W, comma-separated.")
+
+    problems = []
+    overrides = {}
+    for key, text, unit in (("price_overrides", px, "USD"), ("power_overrides", pw, "W")):
+        try:
+            overrides[key] = sharelink.parse_overrides(text or "", CATALOG, unit)
+        except ValueError as exc:
+            problems.append(f"{key.replace('_', ' ')}: {exc}; ignored.")
+            overrides[key] = {}
+    data = dict(
+        gpu=gpu, nodes=int(nodes), gpus_per_node=None if gpn == system.gpus_per_node else gpn,
+        nvlink_generation=nvl, nvlink_domain_gpus=nvd, fabric=None if fabric == system.default_fabric else fabric,
+        port_speed_gbps=speed, nics_per_node=nics, planes=planes, switch=switch, topology=topology,
+        nodes_per_rack=npr, oversubscription=oversub, spine_oversubscription=spine_oversub, tiers=tiers,
+        cable_media=media, pue=pue, electricity_usd_per_kwh=kwh, tco_years=years, **overrides,
+    )
+    unit = "Gb/s" if ss.get(K + "bits") else "GB/s"
+    warnings = list(st.session_state.get("_fp_warnings", []))
+    try:
+        design = parse_design({k: v for k, v in data.items() if v is not None})
+    except InputError as exc:
+        return Current(None, None, exc, warnings + problems, unit)
+    for p in problems:
+        sb.warning(p)
+    _sync_url(design, unit)
+    try:
+        result = plan(design)
+    except (DesignError, InputError) as exc:
+        return Current(design, None, exc, warnings, unit)
+    return Current(design, result, None, warnings, unit)
+
+
+def _exact_nodes() -> None:
+    st.session_state[K + "nodes"] = int(st.session_state[K + "nodes_exact"])
+
+
+def link_params(design: Design, unit: str) -> dict[str, str]:
+    """Everything this app puts in the URL for ``design``."""
+    return {**sharelink.encode(design), **UI.encode({"bw": BW_UNITS[unit]})}
+
+
+def _sync_url(design: Design, unit: str) -> None:
+    """Rewrite only what changed: design keys and ui_ keys; leave other extensions' and bound keys alone."""
+    wanted = link_params(design, unit)
+    qp = st.query_params
+    current = qp.to_dict()
+    changes = {k: v for k, v in wanted.items() if current.get(k) != v}
+    if changes:
+        qp.update(changes)
+    owned = tuple(UI.prefix + p.key for p in UI.params)
+    for key in current:
+        if key in wanted:
+            continue
+        if "_" not in key or key in owned:
+            del qp[key]
+
+
+def share_url() -> str:
+    """The full link of the current page with the current query string."""
+    params = st.query_params.to_dict()
+    base = st.context.url or "http://localhost:8501/"
+    parts = urlsplit(base)
+    return f"{parts.scheme}://{parts.netloc}{parts.path}" + (f"?{urlencode(params)}" if params else "")
+
+
+def show_warnings(cur: Current) -> None:
+    """Link warnings (dismissable) at the top of every page."""
+    if cur.warnings:
+        box = st.warning("**Some values in the link were not applied; the rest of the design is shown.**\n\n"
+                         + "\n".join(f"- {w}" for w in cur.warnings), icon=":material/link_off:")
+        if st.button("Dismiss link warnings", key="dismiss_warnings"):
+            st.session_state["_fp_warnings"] = []
+            st.rerun()
+        return box
+
+
+def show_error(cur: Current) -> None:
+    """A design the engine cannot build: its message, what would work, and buttons that get out of it."""
+    exc = cur.error
+    message = getattr(exc, "message", None) or str(exc)
+    suggestion = getattr(exc, "suggestion", "")
+    st.error(f"**This design cannot be built.** {message}" + (f"\n\n**What would work:** {suggestion}"
+                                                                if suggestion else ""), icon=":material/block:")
+    st.caption("Change a control in the sidebar, or:")
+    cols = st.columns(4)
+    ss = st.session_state
+    if ss.get(K + "tiers") != "auto":
+        cols[0].button("Set tiers to auto", on_click=set_widget, args=("tiers", "auto"), key="fix_tiers")
+    if ss.get(K + "switch") is not None or ss.get(K + "speed") is not None:
+        cols[1].button("Auto switch and speed", on_click=_auto_switch, key="fix_switch")
+    if ss.get(K + "fabric") == "infiniband":
+        cols[2].button("Try Ethernet (larger radix)", on_click=_try_ethernet, key="fix_eth")
+    cols[3].button("Reset to defaults", on_click=reset_design, key="fix_reset")
+
+
+def _auto_switch() -> None:
+    st.session_state[K + "switch"] = None
+    st.session_state[K + "speed"] = None
+
+
+def _try_ethernet() -> None:
+    st.session_state[K + "fabric"] = "ethernet"
+    _auto_switch()
