@@ -1,0 +1,64 @@
+"""Golden validation of the training-step estimator against published step times, within 25%.
+
+Sources (NVIDIA DGX Cloud benchmarking recipes, DGX H100 with InfiniBand NDR, Quantum-2 and CX-7):
+
+* GPT-3 175B, NeMo Megatron, TP=4 PP=8 VP=12 MBS=1 seq 2048, GBS = 2 x GPUs:
+  NVIDIA/dgxc-benchmarking nemo_megatron/README_175b.md (commit 0b71cfda): BF16 step 8.309 s
+  (128 GPUs), 8.49 s (2048 GPUs); FP8 5.626 s (128 GPUs).
+* Llama 3.1 405B, NeMo 24.09, TP=8 PP=9 CP=2 VP=7 MBS=1 seq 8192:
+  NVIDIA/dgxc-benchmarking llama3.1/README_405b.md (commit 143b90dd): BF16 17.20 s (576 GPUs,
+  GBS 252), 17.62 s (2304 GPUs, GBS 1008); FP8 11.24 s (576 GPUs).
+* DeepSeek-V3 671B, TP=2 PP=16 EP=64 MBS=1 seq 4096, GBS 8192 on 1024 H100:
+  NVIDIA/dgxc-benchmarking deepseek_v3/pretrain/README.md (commit 14fb6ae6): 52.04 s.
+
+The estimator uses its default constants (assets/catalog/collectives.toml [training]);
+nothing is tuned per case.
+"""
+
+import pytest
+
+from core.design import Design
+from core.plan import plan
+from core.training import estimate, parse_job
+
+pytestmark = pytest.mark.golden
+TOLERANCE = 0.25
+
+GPT3 = dict(model="gpt3-175b", seq_len=2048, tp=4, pp=8, vp=12, micro_batch=1)
+LLAMA405 = dict(model="llama3-405b", seq_len=8192, tp=8, pp=9, cp=2, vp=7, micro_batch=1)
+CASES = [
+    ("gpt3-128-bf16", 128, {**GPT3, "global_batch": 256}, "bf16", 8.309),
+    ("gpt3-2048-bf16", 2048, {**GPT3, "global_batch": 4096}, "bf16", 8.49),
+    ("gpt3-128-fp8", 128, {**GPT3, "global_batch": 256}, "fp8", 5.626),
+    ("llama405-576-bf16", 576, {**LLAMA405, "global_batch": 252}, "bf16", 17.20),
+    ("llama405-2304-bf16", 2304, {**LLAMA405, "global_batch": 1008}, "bf16", 17.62),
+    ("llama405-576-fp8", 576, {**LLAMA405, "global_batch": 252}, "fp8", 11.24),
+    ("deepseek-v3-1024", 1024, dict(model="deepseek-v3", seq_len=4096, tp=2, pp=16, ep=64, global_batch=8192),
+     "bf16", 52.04),
+]
+
+
+@pytest.mark.parametrize("case_id,gpus,job,precision,published_s", CASES, ids=[c[0] for c in CASES])
+def test_step_time_matches_dgxc(case_id, gpus, job, precision, published_s):
+    result = estimate(plan(Design(gpu="H100", gpus=gpus)), parse_job({**job, "gpus": gpus, "precision": precision}))
+    error = result.step_time_s / published_s - 1
+    assert abs(error) <= TOLERANCE, f"{case_id}: {result.step_time_s:.2f} s vs {published_s} s ({error:+.1%})"
+
+
+def test_model_flops_match_dgxc_formula():
+    """dgxc-benchmarking: Llama 3.1 405B model FLOPs per 8192-token sample 2.17e16; GPT-3 175B per 2048-token 2.20e15."""
+    from core.training import PRESETS
+
+    assert PRESETS["llama3-405b"].flops_per_token(8192) * 8192 == pytest.approx(2.17e16, rel=0.02)
+    assert PRESETS["gpt3-175b"].flops_per_token(2048) * 2048 == pytest.approx(2.20e15, rel=0.02)
+
+
+def test_preset_sizes_match_published_parameter_counts():
+    """Llama 3 8B/70B/405B (model cards); DeepSeek-V3 671B total, 37B active (deepseek-ai/DeepSeek-V3 README)."""
+    from core.training import PRESETS
+
+    assert PRESETS["llama3-8b"].total_params == pytest.approx(8.03e9, rel=0.02)
+    assert PRESETS["llama3-70b"].total_params == pytest.approx(70.6e9, rel=0.02)
+    assert PRESETS["llama3-405b"].total_params == pytest.approx(405.9e9, rel=0.02)
+    assert PRESETS["deepseek-v3"].total_params == pytest.approx(671e9, rel=0.02)
+    assert PRESETS["deepseek-v3"].active_params == pytest.approx(37e9, rel=0.05)
