@@ -161,8 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
     cat_parser = sub.add_parser("catalog", help="list the hardware catalog", description="List the catalog.")
     cat_parser.add_argument("--format", choices=["json", "table"], default="table")
     cat_parser.add_argument("--kind", choices=["systems", "nics", "switches", "transceivers", "cables", "nvlink"])
-    for extra in _EXTRA_COMMANDS:
-        extra(sub)
+    from core.cli_perf import register
+
+    register(sub)
     return parser
 
 
