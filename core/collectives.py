@@ -171,6 +171,19 @@ class TrainingConstants(_Strict):
     memory_reserve_source: str
 
 
+class ReferencePoint(_Strict):
+    """Published nccl-tests measurements for one system, GPU count and collective."""
+
+    system: str
+    gpus: int = Field(ge=2)
+    op: Literal["all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadcast"]
+    points: tuple[tuple[float, float], ...] = Field(description="(bytes, busbw GB/s) pairs")
+    algorithm: str
+    label: str
+    source: str
+    nics_per_node: int | None = None
+
+
 class Meta(_Strict):
     as_of: str
     busbw_source: str
@@ -188,6 +201,13 @@ class CollectiveConstants(_Strict):
     sharp: tuple[SharpCapability, ...]
     pcie: PcieConstants
     training: TrainingConstants
+    reference: tuple[ReferencePoint, ...] = ()
+
+    def references(self, system_id: str, gpus: int, op: str, nics_per_node: int | None = None):
+        """Published points for this system, GPU count and collective (NIC count must match when stated)."""
+        return [r for r in self.reference
+                if r.system.casefold() == system_id.casefold() and r.gpus == gpus and r.op == op
+                and (r.nics_per_node is None or r.nics_per_node == nics_per_node)]
 
     def proto(self, name: str) -> ProtocolConstants:
         return next(p for p in self.protocol if p.name == name)

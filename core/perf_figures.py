@@ -1,0 +1,165 @@
+"""Plotly figures of the Performance page: pure functions of engine results, no Streamlit.
+
+``busbw_figure``        bus bandwidth vs message size (log-log), per collective and algorithm,
+                        with published nccl-tests points marked
+``step_figure``         training step broken into compute, bubble and exposed communication
+``scaling_figure``      weak-scaling efficiency and communication share vs GPU count
+``comparison_figure``   the same job on two fabrics: days to train and dollars
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from core.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
+
+FONT = dict(family="Inter, Segoe UI, Helvetica, Arial, sans-serif", size=13)
+ALGO_COLOURS = {"ring": "#2e86c1", "tree": "#117a65", "nvls": "#d35400", "sharp": "#7d3c98",
+                "hierarchical": "#b7950b", "direct": "#5d6d7e"}
+OP_DASH = {"all-reduce": "solid", "reduce-scatter": "dash", "all-gather": "dot", "all-to-all": "dashdot",
+           "broadcast": "longdash"}
+PART_COLOURS = {"compute": "#2e86c1", "pipeline bubble": "#aab7b8", "TP": "#d35400", "CP": "#af601a",
+                "PP": "#7d3c98", "DP": "#117a65", "DP (experts)": "#45b39d", "EP": "#c0392b"}
+REF_SYMBOLS = ("diamond", "square", "triangle-up", "star", "x", "cross")
+
+
+def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
+    fig.update_layout(title=dict(text=title, x=0.0, xanchor="left", font=dict(size=15)), height=height,
+                      margin=dict(l=10, r=10, t=60, b=10), font=FONT, paper_bgcolor="rgba(0,0,0,0)",
+                      plot_bgcolor="rgba(0,0,0,0)", hovermode="closest",
+                      legend=dict(orientation="v", yanchor="top", y=1.0, xanchor="left", x=1.01))
+    return fig
+
+
+def size_ticks(low: float = 8, high: float = 16 * 2**30) -> tuple[list[float], list[str]]:
+    """Tick positions every 8x from ``low`` to ``high`` with nccl-tests style labels."""
+    values, labels, v = [], [], 8.0
+    while v <= high * 1.0001:
+        if v >= low / 1.0001:
+            values.append(v)
+            labels.append(format_size(v).replace(" ", ""))
+        v *= 8
+    return values, labels
+
+
+def busbw_figure(sweeps: list[Sweep], references: list[ReferencePoint] = (), height: int = 520,
+                 show_all_algorithms: bool = True) -> go.Figure:
+    """Bus bandwidth [GB/s] vs message size [bytes], log axes.
+
+    One line per collective and algorithm (colour = algorithm, dash = collective);
+    the fastest algorithm at each size is drawn thick. Published points are markers.
+    """
+    fig = go.Figure()
+    for sw in sweeps:
+        best_t, best_a, best_p = sw.best()
+        if show_all_algorithms:
+            for name, curve in sw.curves.items():
+                fig.add_trace(go.Scatter(
+                    x=sw.sizes, y=sw.busbw(curve.time_us), mode="lines",
+                    name=f"{sw.op} · {name}", legendgroup=f"{sw.op}-{name}",
+                    line=dict(color=ALGO_COLOURS.get(name, "#555"), width=1.5, dash=OP_DASH.get(sw.op, "solid")),
+                    opacity=0.55,
+                    customdata=list(zip(curve.time_us, sw.algbw(curve.time_us), curve.protocol)),
+                    hovertemplate=(f"{sw.op} · {name}" + (" (in-network)" if name in IN_NETWORK else "")
+                                   + "<br>%{x:.3s}B: busbw %{y:.3g} GB/s<br>algbw %{customdata[1]:.3g} GB/s, "
+                                   "time %{customdata[0]:.4g} us (%{customdata[2]})<extra></extra>"),
+                ))
+        fig.add_trace(go.Scatter(
+            x=sw.sizes, y=sw.busbw(best_t), mode="lines", name=f"{sw.op} · fastest",
+            line=dict(color="#1b2631", width=3.2, dash=OP_DASH.get(sw.op, "solid")),
+            customdata=list(zip(best_a, best_p, best_t)),
+            hovertemplate=(f"{sw.op} fastest: %{{customdata[0]}} (%{{customdata[1]}})<br>%{{x:.3s}}B: "
+                           "busbw %{y:.3g} GB/s, time %{customdata[2]:.4g} us<extra></extra>"),
+        ))
+    for i, ref in enumerate(references):
+        xs = [p[0] for p in ref.points]
+        ys = [p[1] for p in ref.points]
+        fig.add_trace(go.Scatter(
+            x=xs, y=ys, mode="markers", name=f"published: {ref.label}",
+            marker=dict(symbol=REF_SYMBOLS[i % len(REF_SYMBOLS)], size=11, color="#e74c3c",
+                        line=dict(color="#641e16", width=1)),
+            hovertemplate=(f"{ref.label} ({ref.op}, {ref.algorithm})<br>%{{x:.3s}}B: busbw %{{y:.4g}} GB/s"
+                           f"<br>{ref.source[:90]}<extra></extra>"),
+        ))
+    ticks, labels = size_ticks()
+    fig.update_xaxes(type="log", title="message size (nccl-tests S)", tickvals=ticks, ticktext=labels,
+                     range=[0.85, 10.35], showgrid=True, gridcolor="rgba(128,128,128,0.2)")
+    fig.update_yaxes(type="log", title="bus bandwidth [GB/s]", showgrid=True, gridcolor="rgba(128,128,128,0.2)",
+                     exponentformat="none")
+    ops = ", ".join(dict.fromkeys(sw.op for sw in sweeps))
+    n = sweeps[0].n if sweeps else 0
+    return _layout(fig, f"Bus bandwidth vs message size: {ops} on {n:,} GPUs", height)
+
+
+def step_figure(estimates: dict, height: int = 320) -> go.Figure:
+    """Horizontal stacked bars: one per labelled estimate; compute, bubble, exposed comm per parallelism [s]."""
+    fig = go.Figure()
+    labels = list(estimates)
+    parts: dict[str, list[float]] = {"compute": [], "pipeline bubble": []}
+    kinds = []
+    for est in estimates.values():
+        for c in est.comm:
+            if c.kind not in kinds:
+                kinds.append(c.kind)
+    for kind in kinds:
+        parts[f"{kind}"] = []
+    for est in estimates.values():
+        parts["compute"].append(est.compute_s)
+        parts["pipeline bubble"].append(est.bubble_s)
+        exposed = {c.kind: c.exposed_s for c in est.comm}
+        for kind in kinds:
+            parts[kind].append(exposed.get(kind, 0.0))
+    for name, values in parts.items():
+        if not any(values):
+            continue
+        label = name if name in ("compute", "pipeline bubble") else f"{name} comm (exposed)"
+        fig.add_trace(go.Bar(
+            y=labels, x=values, orientation="h", name=label, marker_color=PART_COLOURS.get(name, "#888"),
+            hovertemplate=f"{label}: %{{x:.3f}} s<extra>%{{y}}</extra>",
+        ))
+    totals = [est.step_time_s for est in estimates.values()]
+    fig.add_trace(go.Scatter(y=labels, x=totals, mode="text", text=[f"  {t:.2f} s" for t in totals],
+                             textposition="middle right", showlegend=False, hoverinfo="skip"))
+    fig.update_layout(barmode="stack")
+    fig.update_xaxes(title="seconds per step", range=[0, max(totals or [1]) * 1.18])
+    fig.update_yaxes(autorange="reversed")
+    return _layout(fig, "Training step: where the time goes", height)
+
+
+def scaling_figure(rows: list[dict], height: int = 380) -> go.Figure:
+    """Weak-scaling efficiency [%] and exposed communication share [%] vs GPU count (log x)."""
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    gpus = [r["gpus"] for r in rows]
+    fig.add_trace(go.Scatter(x=gpus, y=[100 * r["scaling_efficiency"] for r in rows], mode="lines+markers",
+                             name="scaling efficiency", line=dict(color="#2e86c1", width=3),
+                             customdata=[r["tokens_per_s"] for r in rows],
+                             hovertemplate="%{x:,} GPUs: %{y:.1f}% efficiency, %{customdata:,.0f} tokens/s"
+                                           "<extra></extra>"), secondary_y=False)
+    fig.add_trace(go.Scatter(x=gpus, y=[100 * r["comm_fraction"] for r in rows], mode="lines+markers",
+                             name="communication share of step", line=dict(color="#c0392b", width=2, dash="dot"),
+                             hovertemplate="%{x:,} GPUs: %{y:.1f}% of the step communicating<extra></extra>"),
+                  secondary_y=True)
+    fig.update_xaxes(type="log", title="GPUs (data-parallel replicas added, same batch per replica)",
+                     tickvals=gpus, ticktext=[f"{g:,}" for g in gpus])
+    low = min([100 * r["scaling_efficiency"] for r in rows] or [100])
+    fig.update_yaxes(title_text="scaling efficiency [%]", range=[min(80, low - 5), 102], secondary_y=False)
+    fig.update_yaxes(title_text="communication share [%]", rangemode="tozero", secondary_y=True, showgrid=False)
+    return _layout(fig, "Scaling: tokens/s per GPU relative to the smallest job", height)
+
+
+def comparison_figure(rows: list[dict], height: int = 340) -> go.Figure:
+    """Side-by-side bars per fabric: days to train and training cost [USD]."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=("Days to train", "Cost of the run (share of TCO)"),
+                        horizontal_spacing=0.14)
+    labels = [r["label"] for r in rows]
+    colours = ["#2e86c1", "#d35400", "#117a65", "#7d3c98"][: len(rows)]
+    fig.add_trace(go.Bar(x=labels, y=[r["days"] for r in rows], marker_color=colours, showlegend=False,
+                         text=[f"{r['days']:,.1f} d" for r in rows], textposition="auto",
+                         hovertemplate="%{x}: %{y:,.2f} days<extra></extra>"), row=1, col=1)
+    fig.add_trace(go.Bar(x=labels, y=[r["cost_usd"] for r in rows], marker_color=colours, showlegend=False,
+                         text=[f"${r['cost_usd'] / 1e6:,.2f}M" for r in rows], textposition="auto",
+                         hovertemplate="%{x}: $%{y:,.0f}<extra></extra>"), row=1, col=2)
+    fig.update_yaxes(title_text="days", row=1, col=1, rangemode="tozero")
+    fig.update_yaxes(title_text="USD", row=1, col=2, rangemode="tozero")
+    return _layout(fig, "Same job, two fabrics", height)
