@@ -73,10 +73,15 @@ def full_graph_elements(plan) -> int:
     return vertices + 2 * edges
 
 
+SERVERS_EACH_MAX = 16
+"""Up to this many nodes every server is drawn; above, one vertex per scalable unit / leaf group."""
+
+
 def topology_graph(plan) -> tuple[nx.Graph, bool]:
     """The graph to draw and whether it is aggregated (past ``FULL_GRAPH_LIMIT`` elements)."""
     if full_graph_elements(plan) <= FULL_GRAPH_LIMIT:
-        return fabric_graph(plan, servers="grouped", planes=1), False
+        servers = "each" if plan.resolved.nodes <= SERVERS_EACH_MAX else "grouped"
+        return fabric_graph(plan, servers=servers, planes=1), False
     return aggregated_graph(plan), True
 
 
@@ -108,6 +113,16 @@ def _layer_positions(graph: nx.Graph) -> dict[str, tuple[float, float]]:
         xs = [pos[u][0] for u in graph.neighbors(v) if u in pos]
         pos[v] = (sum(xs) / len(xs) if xs else 0.5, TIER_Y["server"])
     return pos
+
+
+def _vertex_name(graph: nx.Graph, v: str) -> str:
+    """What people call a vertex: its label, else e.g. ``leaf 3`` or ``servers of group 2``."""
+    data = graph.nodes[v]
+    if data.get("label"):
+        return data["label"]
+    if data["role"] == "server":
+        return f"servers of group {data.get('group', 0) + 1}" if "nodes" in data else f"server {int(_index(v)) + 1}"
+    return f"{data['role']} {int(_index(v)) + 1}"
 
 
 def _index(name: str) -> float:
@@ -148,7 +163,7 @@ def _switch_hover(plan, graph: nx.Graph, v: str, data: dict, aggregated: bool) -
     if data.get("pod") is not None and plan.fabric.tiers == 3 and role in ("leaf", "spine"):
         where.append(f"pod {data['pod'] + 1}")
     return "<br>".join([
-        f"<b>{role} {int(_index(v)) + 1}</b>" + (f" ({', '.join(where)})" if where else ""),
+        f"<b>{_vertex_name(graph, v)}</b>" + (f" ({', '.join(where)})" if where else ""),
         f"{switch.name}",
         f"ports used {data['ports_used']} of {data['radix']} at {plan.fabric.port_speed_gbps}G, "
         f"free {data['ports_free']}",
@@ -158,7 +173,7 @@ def _switch_hover(plan, graph: nx.Graph, v: str, data: dict, aggregated: bool) -
 def _server_hover(plan, data: dict, aggregated: bool) -> str:
     r = plan.resolved
     count = data.get("count", data.get("nodes", 1))
-    label = data.get("label") or f"servers of group {data.get('group', 0) + 1}"
+    label = data.get("label") or (f"servers of group {data.get('group', 0) + 1}" if "nodes" in data else "server")
     return "<br>".join([
         f"<b>{label}</b>", f"{count:,} nodes x {r.gpus_per_node} GPUs = {count * r.gpus_per_node:,} {r.system.id}",
         f"{r.nics_per_node} x {r.nic.id} NICs per node at {r.port_speed_gbps}G",
@@ -198,8 +213,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         if selected in (a, b):
             highlight_segments.append(segment)
         buckets[(upper_role, colour, width)].append(segment)
-        name_a = graph.nodes[lower].get("label") or lower
-        name_b = graph.nodes[upper].get("label") or upper
+        name_a, name_b = _vertex_name(graph, lower), _vertex_name(graph, upper)
         hover_points[upper_role].append((
             (pos[lower][0] + pos[upper][0]) / 2, (pos[lower][1] + pos[upper][1]) / 2,
             f"{name_a} - {name_b}<br>{data['links']:,} link(s) x {f.port_speed_gbps}G = "
@@ -258,7 +272,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         ))
 
     planes = f.planes
-    parts = [f"{f.tiers} tier{'s' if f.tiers > 1 else ''}", f"{f.leaf_count:,} leaves"]
+    parts = [f"{f.tiers} tier{'s' if f.tiers > 1 else ''}", f"{f.leaf_count:,} lea{'ves' if f.leaf_count > 1 else 'f'}"]
     if f.spine_count:
         parts.append(f"{f.spine_count:,} spines")
     if f.core_count:
@@ -269,24 +283,24 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     if aggregated:
         title += "<br><sup>Aggregated view: switches and servers bundled by block and rail; numbers are counts</sup>"
     else:
-        title += "<br><sup>Every switch drawn; servers grouped per scalable unit / leaf</sup>"
-    _base_layout(fig, title, height)
+        title += ("<br><sup>Every switch and server drawn</sup>" if plan.resolved.nodes <= SERVERS_EACH_MAX else
+                  "<br><sup>Every switch drawn; servers grouped per scalable unit / leaf</sup>")
     rails = f.leaves_per_group if f.topology == "rail-optimized" and f.tiers > 1 else 0
     if rails > 1:
-        key = "  ".join(f"<span style='color:{rail_colour(r)}'>&#9679;</span> rail {r + 1}" for r in range(rails))
-        fig.add_annotation(text="Leaf colour = rail: " + key, xref="paper", yref="paper", x=0, y=-0.02,
-                           showarrow=False, xanchor="left", yanchor="top", font=dict(size=11))
+        title += "<br><sup>Leaf and link colour = rail: " + "  ".join(
+            f"<span style='color:{rail_colour(r)}'>&#9679;</span> {r + 1}" for r in range(rails)) + "</sup>"
+    _base_layout(fig, title, height)
     top = max(TIER_Y[graph.nodes[v]["role"]] for v in graph.nodes)
     fig.update_layout(
         showlegend=True,
-        legend=dict(orientation="h", x=1, xanchor="right", y=1.02, yanchor="bottom", groupclick="togglegroup",
-                    itemclick="toggle"),
+        legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top", groupclick="togglegroup",
+                    itemclick="toggle", font=dict(size=12)),
         xaxis=dict(visible=False, range=[-0.05, 1.05], fixedrange=False),
         yaxis=dict(tickvals=[TIER_Y[r] for r in TIER_Y if TIER_Y[r] <= top],
                    ticktext=[TIER_NAMES[r] for r in TIER_Y if TIER_Y[r] <= top],
                    range=[-0.5, top + 0.45], showgrid=False, zeroline=False),
         hovermode="closest", clickmode="event+select", dragmode="pan",
-        margin=dict(l=10, r=10, t=80, b=30),
+        margin=dict(l=10, r=10, t=90 if rails > 1 else 70, b=50),
     )
     return fig
 
@@ -534,11 +548,11 @@ def capex_figure(plan) -> go.Figure:
     total = frame.sum()
     fig = go.Figure(go.Bar(
         x=list(frame.index), y=list(frame.values), marker_color=[CATEGORY_COLOURS.get(c, "#999") for c in frame.index],
-        text=[f"{format_usd(v)} ({v / total:.1%})" for v in frame.values], textposition="auto",
+        text=[f"{format_usd(v)} ({v / total:.1%})" for v in frame.values], textposition="outside", cliponaxis=False,
         hovertemplate="%{x}: %{text}<extra></extra>"))
     _base_layout(fig, f"Capex by category: {format_usd(total)} total, "
                       f"{format_usd(plan.cost.capex_per_gpu_usd)} per GPU [USD, estimates]", 360)
-    fig.update_layout(yaxis=dict(title="USD", type="log" if total and frame.min() < total / 200 else "linear"))
+    fig.update_layout(yaxis=dict(title="USD", range=[0, frame.max() * 1.15]))
     return fig
 
 
@@ -551,8 +565,9 @@ def power_figure(plan) -> go.Figure:
     values = list(frame.values) + [overhead]
     fig = go.Figure(go.Bar(
         x=labels, y=values, marker_color=[CATEGORY_COLOURS.get(c, "#999") for c in labels],
-        text=[format_power(v) for v in values], textposition="auto", hovertemplate="%{x}: %{text}<extra></extra>"))
+        text=[format_power(v) for v in values], textposition="outside", cliponaxis=False,
+        hovertemplate="%{x}: %{text}<extra></extra>"))
     _base_layout(fig, f"Power by category: IT {format_power(plan.cost.it_kw)}, facility "
                       f"{format_power(plan.cost.facility_kw)} at PUE {plan.cost.pue:g} [kW]", 360)
-    fig.update_layout(yaxis=dict(title="kW", type="log" if values and min(values) < max(values) / 200 else "linear"))
+    fig.update_layout(yaxis=dict(title="kW", range=[0, max(values) * 1.15]))
     return fig

@@ -50,26 +50,26 @@ def format_usd(usd: float) -> str:
 
 def format_power(kw: float) -> str:
     """kW below 1 MW, MW above."""
-    return f"{kw / 1000:,.2f} MW" if kw >= 1000 else f"{kw:,.1f} kW"
+    return f"{_num(kw / 1000)} MW" if kw >= 1000 else f"{_num(kw)} kW"
 
 
 def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
-    """The metrics row: GPUs, switches by tier, links, transceivers, bisection, per-GPU bandwidths, cost, power."""
+    """The metrics: GPUs, switches per tier (leaf, spine, core), links, transceivers, bisection,
+    per-GPU scale-up and scale-out bandwidth, capex, capex per GPU, IT power (12 numbers)."""
     sw = summary["switches"]
     links = summary["links"]
     xcvr = summary["transceivers"]
     bw = summary["bandwidth"]
     cost = summary["cost"]
     power = summary["power"]
-    tiers = ["leaf", "spine", "core"][: summary["tiers"]] if summary["tiers"] > 1 else ["leaf"]
-    by_tier = " / ".join(f"{sw[t]:,}" for t in tiers)
+    tiers = ["leaf", "spine", "core"][: summary["tiers"]]
     nvlink_gbits = bw["nvlink_gbytes_per_gpu_bidir"] * 8
     return [
         KeyNumber("gpus", "GPUs", f"{summary['gpus']:,}",
                   f"{summary['nodes']:,} nodes x {summary['gpus_per_node']} {summary['gpu_model']} GPUs"),
-        KeyNumber("switches", "Switches " + "/".join(tiers), by_tier,
-                  f"{sw['total']:,} {summary['switch_model']} switches in total, all {summary['planes']} plane(s); "
-                  f"{summary['tiers']} tier(s)"),
+        *[KeyNumber(f"switches_{t}", f"{t.capitalize()} switches", f"{sw[t]:,}",
+                    f"{sw[t]:,} {summary['switch_model']} {t} switches, all {summary['planes']} plane(s); "
+                    f"{sw['total']:,} switches in {summary['tiers']} tier(s)") for t in ("leaf", "spine", "core")],
         KeyNumber("links", "Links", f"{sum(links.values()):,}",
                   f"node-leaf {links['node_leaf']:,}, leaf-spine {links['leaf_spine']:,}, "
                   f"spine-core {links['spine_core']:,} (all planes)"),
@@ -77,10 +77,10 @@ def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
                   f"switch side {xcvr['switch_side']:,}, node side {xcvr['node_side']:,}"),
         KeyNumber("bisection", "Bisection (1 dir)", format_bandwidth(bw["bisection_tbits_one_direction"] * 1000, unit),
                   "worst balanced cut of the nodes, one direction"),
-        KeyNumber("scaleup", "Scale-up / GPU (bidir)", format_bandwidth(nvlink_gbits, unit),
-                  f"NVLink per GPU, both directions summed ({bw['nvlink_gbytes_per_gpu_bidir']:g} GB/s bidir)"),
-        KeyNumber("scaleout", "Scale-out / GPU (1 dir)", format_bandwidth(bw["scaleout_gbits_per_gpu"], unit),
-                  f"NIC bandwidth per GPU, one direction, all planes ({bw['scaleout_gbits_per_gpu']:g} Gb/s); "
+        KeyNumber("scaleup", "NVLink/GPU (bidir)", format_bandwidth(nvlink_gbits, unit),
+                  f"Scale-up: NVLink per GPU, both directions summed ({bw['nvlink_gbytes_per_gpu_bidir']:g} GB/s bidir)"),
+        KeyNumber("scaleout", "NIC/GPU (1 dir)", format_bandwidth(bw["scaleout_gbits_per_gpu"], unit),
+                  f"Scale-out: NIC bandwidth per GPU, one direction, all planes ({bw['scaleout_gbits_per_gpu']:g} Gb/s); "
                   f"oversubscription {bw['oversubscription']:g}:1"),
         KeyNumber("capex", "Capex", format_usd(cost["capex_usd"]),
                   f"${cost['capex_usd']:,.0f}; network ${cost['network_capex_usd']:,.0f} "

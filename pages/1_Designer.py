@@ -28,8 +28,8 @@ key = cur.design.model_dump_json()
 
 # --- key numbers ---------------------------------------------------------------------------------
 numbers = key_numbers(plan.summary(), unit)
-for row in (numbers[:5], numbers[5:]):
-    for col, number in zip(st.columns(len(row)), row):
+for row in (numbers[:6], numbers[6:]):
+    for col, number in zip(st.columns(6), row):
         col.metric(number.label, number.value, help=number.help, border=True)
 
 tabs = st.tabs(["Topology", "Bandwidth", "Cost & power"], key=state.TAB_KEY, bind="query-params")

@@ -44,7 +44,8 @@ UI = sharelink.register_extension("ui_", [
     sharelink.Param("bw", "bandwidth unit", sharelink.parse_choice(["gbyte", "gbit"]), str, "gbyte",
                     "gbyte (GB/s) or gbit (Gb/s)"),
 ])
-TAB_KEY = "ui_tab"  # the Designer's tabs bind to this query parameter themselves
+TAB_KEY = "tab"  # the Designer's tabs bind to this query parameter themselves (st.tabs bind="query-params")
+AUTO = "auto"  # select value meaning "the catalog default" (None in the Design)
 
 K = "w_"  # widget key prefix
 
@@ -81,18 +82,18 @@ def _set_widgets(design: Design) -> None:
     ss[K + "gpu"] = system.id
     ss[K + "nodes"] = math.ceil(design.gpus / gpn) if design.gpus is not None else design.nodes
     ss[K + "gpn"] = gpn
-    ss[K + "nvl"] = design.nvlink_generation
-    ss[K + "nvd"] = design.nvlink_domain_gpus
+    ss[K + "nvl"] = design.nvlink_generation or AUTO
+    ss[K + "nvd"] = design.nvlink_domain_gpus or AUTO
     ss[K + "fabric"] = design.fabric or system.default_fabric
-    ss[K + "speed"] = design.port_speed_gbps
-    ss[K + "switch"] = design.switch and CATALOG.switch(design.switch).id
+    ss[K + "speed"] = design.port_speed_gbps or AUTO
+    ss[K + "switch"] = CATALOG.switch(design.switch).id if design.switch else AUTO
     ss[K + "topology"] = design.topology
     ss[K + "oversub"] = float(design.oversubscription)
     ss[K + "spine_oversub"] = float(design.spine_oversubscription)
     ss[K + "planes"] = design.planes
     ss[K + "tiers"] = design.tiers
-    ss[K + "nics"] = design.nics_per_node
-    ss[K + "npr"] = design.nodes_per_rack
+    ss[K + "nics"] = design.nics_per_node or AUTO
+    ss[K + "npr"] = design.nodes_per_rack or AUTO
     ss[K + "media"] = design.cable_media
     ss[K + "pue"] = float(design.pue)
     ss[K + "kwh"] = float(design.electricity_usd_per_kwh)
@@ -108,7 +109,7 @@ def _on_gpu_change() -> None:
     ss[K + "gpn"] = system.gpus_per_node
     ss[K + "fabric"] = system.default_fabric
     for key in ("nvl", "nvd", "speed", "switch", "nics", "npr"):
-        ss[K + key] = None
+        ss[K + key] = AUTO
 
 
 def reset_design() -> None:
@@ -125,7 +126,7 @@ def _init_session() -> None:
     if st.session_state.get("_fp_init"):
         return
     params = st.query_params.to_dict()
-    design, warnings = sharelink.decode(params, CATALOG)
+    design, warnings = sharelink.decode(params, CATALOG, ignore=(TAB_KEY,))
     ui_values, ui_warnings = UI.decode(params)
     _set_widgets(design)
     st.session_state[K + "bits"] = ui_values["bw"] == "gbit"
@@ -156,29 +157,29 @@ def sidebar() -> Current:
     gpn = sb.select_slider("GPUs per node", options=_with(GPN_STEPS, ss[K + "gpn"]), key=K + "gpn",
                            help=f"{system.id} ships with {system.gpus_per_node} per node.")
     gens = [g.generation for g in CATALOG.nvlink]
-    nvl = sb.selectbox("NVLink generation", [None, *gens], key=K + "nvl",
-                       format_func=lambda g: f"auto (NVLink {system.nvlink_generation})" if g is None else
+    nvl = sb.selectbox("NVLink generation", [AUTO, *gens], key=K + "nvl",
+                       format_func=lambda g: f"auto (NVLink {system.nvlink_generation})" if g == AUTO else
                        f"NVLink {g} ({CATALOG.nvlink_generation(g).architecture})")
     fabric = sb.selectbox("Fabric", list(FABRICS), key=K + "fabric", format_func=FABRICS.get)
     speeds = offered_speeds(fabric)
-    if ss.get(K + "speed") not in (None, *speeds):
-        ss[K + "speed"] = None
+    if ss.get(K + "speed") not in (AUTO, *speeds):
+        ss[K + "speed"] = AUTO
     default_speed = system.default_port_speed_gbps
-    speed = sb.selectbox("Port speed", [None, *speeds], key=K + "speed",
-                         format_func=lambda s: f"auto ({default_speed} Gb/s)" if s is None else f"{s} Gb/s",
+    speed = sb.selectbox("Port speed", [AUTO, *speeds], key=K + "speed",
+                         format_func=lambda s: f"auto ({default_speed} Gb/s)" if s == AUTO else f"{s} Gb/s",
                          help=f"NIC and switch port speed per direction. Offered for {FABRICS[fabric]}: "
                               + ", ".join(f"{s}G" for s in speeds))
-    effective_speed = speed or default_speed
+    effective_speed = default_speed if speed == AUTO else speed
     fitting = CATALOG.fabric_switches(fabric, effective_speed)
-    if ss.get(K + "switch") not in (None, *[s.id for s in fitting]):
-        ss[K + "switch"] = None
+    if ss.get(K + "switch") not in (AUTO, *[s.id for s in fitting]):
+        ss[K + "switch"] = AUTO
     auto_switch = max(fitting, key=lambda s: (s.ports_at(effective_speed), -CATALOG.switches.index(s))) \
         if fitting else None
     lacking = [s.id for s in CATALOG.fabric_switches(fabric) if s not in fitting]
     switch = sb.selectbox(
-        "Switch model", [None, *[s.id for s in fitting]], key=K + "switch",
+        "Switch model", [AUTO, *[s.id for s in fitting]], key=K + "switch",
         format_func=lambda i: (f"auto ({auto_switch.id}, {auto_switch.ports_at(effective_speed)} ports)"
-                               if auto_switch else "auto (none fits)") if i is None else
+                               if auto_switch else "auto (none fits)") if i == AUTO else
         f"{i}: {CATALOG.switch(i).ports_at(effective_speed)} x {effective_speed}G",
         help="Only switches with the chosen port speed are offered."
              + (f" Not offered at {effective_speed}G: {', '.join(lacking)}." if lacking else ""))
@@ -196,15 +197,15 @@ def sidebar() -> Current:
     with sb.expander("Advanced"):
         default_nics = system.default_nics_per_node if system.default_nics_per_node != system.gpus_per_node \
             else gpn
-        nics = st.selectbox("NICs per node (rails)", [None, *range(1, 17)], key=K + "nics",
-                            format_func=lambda v: f"auto ({default_nics})" if v is None else str(v))
-        npr = st.selectbox("Nodes per rack", [None, *range(1, 73)], key=K + "npr",
-                           format_func=lambda v: f"auto ({system.nodes_per_rack})" if v is None else str(v))
+        nics = st.selectbox("NICs per node (rails)", [AUTO, *range(1, 17)], key=K + "nics",
+                            format_func=lambda v: f"auto ({default_nics})" if v == AUTO else str(v))
+        npr = st.selectbox("Nodes per rack", [AUTO, *range(1, 73)], key=K + "npr",
+                           format_func=lambda v: f"auto ({system.nodes_per_rack})" if v == AUTO else str(v))
         domains = [1, *range(gpn, 577, gpn)]
-        if ss.get(K + "nvd") not in (None, *domains):
-            ss[K + "nvd"] = None
-        nvd = st.selectbox("NVLink domain [GPUs]", [None, *domains], key=K + "nvd",
-                           format_func=lambda v: "auto (system)" if v is None else str(v))
+        if ss.get(K + "nvd") not in (AUTO, *domains):
+            ss[K + "nvd"] = AUTO
+        nvd = st.selectbox("NVLink domain [GPUs]", [AUTO, *domains], key=K + "nvd",
+                           format_func=lambda v: f"auto ({system.nvlink_domain_gpus if gpn == system.gpus_per_node else gpn})" if v == AUTO else str(v))
         ss[K + "spine_oversub"] = float(ss.get(K + "spine_oversub") or 1.0)
         spine_oversub = st.select_slider("Spine oversubscription (3 tiers)",
                                          options=_with(OVERSUB_STEPS, ss[K + "spine_oversub"]),
@@ -234,6 +235,7 @@ def sidebar() -> Current:
         nodes_per_rack=npr, oversubscription=oversub, spine_oversubscription=spine_oversub, tiers=tiers,
         cable_media=media, pue=pue, electricity_usd_per_kwh=kwh, tco_years=years, **overrides,
     )
+    data = {k: (None if v == AUTO and k not in ("tiers", "cable_media") else v) for k, v in data.items()}
     unit = "Gb/s" if ss.get(K + "bits") else "GB/s"
     warnings = list(st.session_state.get("_fp_warnings", []))
     try:
@@ -269,7 +271,7 @@ def _sync_url(design: Design, unit: str) -> None:
         qp.update(changes)
     owned = tuple(UI.prefix + p.key for p in UI.params)
     for key in current:
-        if key in wanted:
+        if key in wanted or key == TAB_KEY:
             continue
         if "_" not in key or key in owned:
             del qp[key]
@@ -306,7 +308,7 @@ def show_error(cur: Current) -> None:
     ss = st.session_state
     if ss.get(K + "tiers") != "auto":
         cols[0].button("Set tiers to auto", on_click=set_widget, args=("tiers", "auto"), key="fix_tiers")
-    if ss.get(K + "switch") is not None or ss.get(K + "speed") is not None:
+    if ss.get(K + "switch") != AUTO or ss.get(K + "speed") != AUTO:
         cols[1].button("Auto switch and speed", on_click=_auto_switch, key="fix_switch")
     if ss.get(K + "fabric") == "infiniband":
         cols[2].button("Try Ethernet (larger radix)", on_click=_try_ethernet, key="fix_eth")
@@ -314,8 +316,8 @@ def show_error(cur: Current) -> None:
 
 
 def _auto_switch() -> None:
-    st.session_state[K + "switch"] = None
-    st.session_state[K + "speed"] = None
+    st.session_state[K + "switch"] = AUTO
+    st.session_state[K + "speed"] = AUTO
 
 
 def _try_ethernet() -> None:

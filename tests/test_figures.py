@@ -1,0 +1,134 @@
+"""Figures are pure: built from the engine's plan, bounded in size, and they say what they draw."""
+
+import json
+
+import pytest
+
+from core import figures
+from core.bandwidth import tier_capacities_gbits
+from core.design import Design
+from core.plan import plan
+from core.topology import fabric_graph
+from core.whatif import oversubscription_sweep
+
+SIZES = {
+    "8 GPUs": Design(gpus=8),
+    "2 nodes": Design(nodes=2),
+    "1,024 GPUs": Design(gpus=1024),
+    "top-of-rack": Design(gpus=1024, topology="top-of-rack"),
+    "two planes": Design(gpus=1024, fabric="ethernet", planes=2),
+    "NVL72": Design(gpu="GB200-NVL72", gpus=1152),
+    "8,192 GPUs": Design(gpus=8192),
+    "131,072 GPUs": Design(gpu="B300", gpus=131072),
+    "1M GPUs": Design(gpus=1_000_000, fabric="ethernet", port_speed_gbps=200, switch="TH6"),
+}
+
+
+@pytest.mark.parametrize("name", SIZES)
+def test_topology_is_bounded_and_complete(name):
+    p = plan(SIZES[name])
+    fig = figures.topology_figure(p)
+    assert figures.count_drawn_elements(fig) <= figures.DRAW_BUDGET
+    json.loads(fig.to_json())
+    graph, aggregated = figures.topology_graph(p)
+    assert aggregated == (figures.full_graph_elements(p) > figures.FULL_GRAPH_LIMIT)
+    assert ("Aggregated view" in fig.layout.title.text) == aggregated
+    # every vertex is drawn once and carries its id for selection
+    drawn = [v for t in fig.data if t.customdata is not None for v in t.customdata]
+    assert sorted(drawn) == sorted(graph.nodes)
+    # the drawn bundles carry every link of plane 0
+    assert sum(d["links"] for _, _, d in graph.edges(data=True)) == \
+        p.fabric.node_leaf_links + p.fabric.leaf_spine_links + p.fabric.spine_core_links
+
+
+def test_full_graph_estimate_matches_the_graph():
+    for design in (Design(gpus=1024), Design(gpus=1024, topology="top-of-rack"), Design(gpus=4096)):
+        p = plan(design)
+        g = fabric_graph(p, servers="grouped", planes=1)
+        assert figures.full_graph_elements(p) == g.number_of_nodes() + 2 * g.number_of_edges()
+
+
+def test_tiers_are_legend_groups_and_rails_have_colours():
+    fig = figures.topology_figure(plan(Design(gpus=1024)))
+    legend = {t.legendgroup for t in fig.data if t.showlegend is not False}
+    assert legend == {"server", "leaf", "spine"}
+    leaves = next(t for t in fig.data if t.legendgroup == "leaf" and t.customdata is not None)
+    assert len(set(leaves.marker.color)) == 8  # 8 rails, 8 colours
+    assert "rail" in fig.layout.title.text
+
+
+def test_selection_highlights_the_switch_links():
+    p = plan(Design(gpus=1024))
+    plain = figures.topology_figure(p)
+    lit = figures.topology_figure(p, selected="p0.spine3")
+    highlight = [t for t in lit.data if t.name == "selected links"]
+    assert not [t for t in plain.data if t.name == "selected links"]
+    assert len(highlight) == 1
+    segments = sum(1 for x in highlight[0].x if x is None)
+    assert segments == 32  # a spine links to each of the 32 leaves
+    assert figures.topology_figure(p, selected="no-such-switch").to_json() == plain.to_json()
+
+
+def test_hover_shows_model_ports_and_bandwidth():
+    p = plan(Design(gpus=1024))
+    fig = figures.topology_figure(p, unit="Gb/s")
+    leaf = next(t for t in fig.data if t.legendgroup == "leaf" and t.customdata is not None)
+    assert "QM9700" in leaf.hovertext[0] and "ports used 64 of 64" in leaf.hovertext[0]
+    bundles = [h for t in fig.data if t.name == "spine link bundles" for h in t.hovertext]
+    assert "leaf 1 - spine 1<br>2 link(s) x 400G = 800 Gb/s per direction" in bundles
+    agg = figures.topology_figure(plan(Design(gpu="B300", gpus=131072)), unit="GB/s")
+    assert any("of 144 ports used" in h for t in agg.data if t.customdata is not None for h in t.hovertext)
+
+
+@pytest.mark.parametrize("name", ["8 GPUs", "NVL72", "131,072 GPUs"])
+def test_scaleup_counts_links(name):
+    p = plan(SIZES[name])
+    fig = figures.scaleup_figure(p)
+    assert figures.count_drawn_elements(fig) <= figures.DRAW_BUDGET
+    links = figures.nvlink_links_per_gpu(p)
+    assert links == 18
+    assert f"{links} links per GPU" in fig.layout.title.text
+    if name == "NVL72":
+        assert "72 GPUs" in fig.layout.title.text and "18 compute trays" not in fig.layout.title.text
+        texts = " ".join(h for t in fig.data if t.hovertext is not None for h in t.hovertext)
+        assert "tray 18" in texts and "NVSwitch tray 9" in texts
+
+
+def test_scaleup_without_nvswitch_uses_cube_mesh():
+    fig = figures.scaleup_figure(plan(Design(gpu="V100", nodes=2)))
+    assert "cube-mesh" in fig.layout.annotations[0].text
+    per_gpu = {g: 0 for g in range(8)}
+    for (a, b), count in figures.DGX1_CUBE_MESH.items():
+        per_gpu[a] += count
+        per_gpu[b] += count
+    assert set(per_gpu.values()) == {6}
+
+
+def test_bandwidth_and_cost_figures_use_engine_numbers():
+    p = plan(Design(gpus=1024, oversubscription=2.0))
+    h = figures.bandwidth_hierarchy_figure(p, unit="Gb/s")
+    assert list(h.data[0].x)[::-1] == [p.bandwidth.nvlink_gbytes_per_gpu_per_direction * 8,
+                                      p.bandwidth.scaleout_gbits_per_gpu, p.bandwidth.cross_fabric_gbits_per_gpu]
+    caps = tier_capacities_gbits(p.resolved, p.fabric)
+    t = figures.tier_capacity_figure(p, caps, unit="Gb/s")
+    assert list(t.data[0].y) == pytest.approx([v / 1000 for v in caps.values()] +
+                                              [p.bandwidth.bisection_tbits_one_direction])
+    capex = figures.capex_figure(p)
+    assert sum(capex.data[0].y) == pytest.approx(p.cost.capex_usd)
+    power = figures.power_figure(p)
+    assert sum(power.data[0].y) == pytest.approx(p.cost.facility_kw)
+
+
+def test_oversubscription_sweep_replans():
+    sweep = oversubscription_sweep(Design(gpus=1024, oversubscription=1.25))
+    assert 1.25 in list(sweep["oversubscription"])
+    ok = sweep[sweep["feasible"]]
+    cross = list(ok["cross_fabric_gbits_per_gpu"])
+    assert cross == sorted(cross, reverse=True) and cross[0] == 400
+    for _, row in ok.iterrows():
+        p = plan(Design(gpus=1024, oversubscription=row["oversubscription"]))
+        assert row["cross_fabric_gbits_per_gpu"] == p.bandwidth.cross_fabric_gbits_per_gpu
+    fig = figures.oversubscription_figure(sweep, 1.25)
+    assert any(t.name == "this design" for t in fig.data)
+    bad = oversubscription_sweep(Design(gpus=8192, tiers=2))
+    assert not bad["feasible"].any() and "tiers" in bad["note"].iloc[0]
