@@ -96,9 +96,9 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
     if fabric.tiers >= 2 and fabric.leaf_uplinks:
         busiest_leaf = max(g.down_ports_used for g in fabric.switch_groups if g.role == "leaf")
         leaf_over = max(1.0, busiest_leaf / fabric.leaf_uplinks)
-    if fabric.tiers == 3 and fabric.spine_uplinks:
-        busiest_spine = max(g.down_ports_used for g in fabric.switch_groups if g.role == "spine")
-        spine_over = max(1.0, busiest_spine / fabric.spine_uplinks)
+    if fabric.tiers == 3:
+        spine_over = max([1.0] + [g.down_ports_used / g.up_ports_used for g in fabric.switch_groups
+                                  if g.role == "spine" and g.up_ports_used])
     effective = max(1.0, injection / 2 / bisection) if bisection else 1.0
 
     nvlink_bidir = resolved.nvlink_gbytes_per_gpu_bidir

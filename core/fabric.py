@@ -85,11 +85,28 @@ class FabricPlan(BaseModel):
     cores_per_group: int
     core_count: int
     links_per_spine_core_pair: int
+    partial_pod_spine_uplinks: int
+    """Uplinks of each spine in a partial last pod (0 when every pod is full): only as many as its
+    leaves can fill at the spine oversubscription, rounded up to a multiple of the core group size."""
     node_leaf_links: int
     leaf_spine_links: int
     spine_core_links: int
     switch_groups: tuple[SwitchGroup, ...]
     explanation: tuple[str, ...]
+
+    @property
+    def partial_last_pod(self) -> bool:
+        return self.partial_pod_spine_uplinks > 0
+
+    def spine_uplinks_in_pod(self, pod: int) -> int:
+        """Uplinks of each spine of pod ``pod`` (0-based)."""
+        if self.partial_last_pod and pod == self.pod_count - 1:
+            return self.partial_pod_spine_uplinks
+        return self.spine_uplinks
+
+    def spine_core_pair_links(self, pod: int) -> int:
+        """Links between a spine of pod ``pod`` and each core of its group."""
+        return self.spine_uplinks_in_pod(pod) // self.cores_per_group if self.cores_per_group else 0
 
     @property
     def switch_count(self) -> int:
@@ -263,6 +280,8 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
     pair_links = spine_uplinks = core_groups = cores_per_group = core_count = spine_core_pair = 0
     pod_count = 1
     groups_per_pod = group_count
+    partial_uplinks = 0
+    spine_core_links = 0
 
     if tiers == 1:
         leaf_count = 1
@@ -278,7 +297,8 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
             leaf_down_ports_max=radix, nodes_per_group=nodes, leaves_per_group=1, group_count=1,
             groups_per_pod=1, pod_count=1, leaf_count=1, leaf_uplinks=0, spines_per_pod=0, spine_count=0,
             links_per_leaf_spine_pair=0, spine_uplinks=0, core_groups=0, cores_per_group=0, core_count=0,
-            links_per_spine_core_pair=0, node_leaf_links=endpoints, leaf_spine_links=0, spine_core_links=0,
+            links_per_spine_core_pair=0, partial_pod_spine_uplinks=0, node_leaf_links=endpoints,
+            leaf_spine_links=0, spine_core_links=0,
             switch_groups=tuple(groups), explanation=tuple(why),
         )
 
@@ -340,13 +360,14 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
             f"Each leaf has {leaf_uplinks} uplinks, {pair_links} to each spine of its pod; "
             f"each spine has {spine_down} down and {spine_uplinks} up."
         )
-        why.append(
-            f"Spine j of every pod connects to core group j: {core_groups} groups x {cores_per_group} cores = "
-            f"{core_count} cores, {spine_core_pair} link(s) per spine-core pair, "
-            f"{pod_count * spine_core_pair} of {radix} ports used per core."
-        )
         last_pod_groups = group_count - (pod_count - 1) * groups_per_pod
         full_pods = pod_count - (1 if last_pod_groups < groups_per_pod else 0)
+        core_down = full_pods * spine_core_pair
+        spine_core_links = full_pods * spines_per_pod * spine_uplinks
+        why.append(
+            f"Spine j of every pod connects to core group j: {core_groups} groups x {cores_per_group} cores = "
+            f"{core_count} cores, {spine_core_pair} link(s) per spine-core pair."
+        )
         if full_pods:
             groups.append(
                 SwitchGroup(role="spine", count=full_pods * spines_per_pod, down_ports_used=spine_down,
@@ -355,15 +376,24 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
             )
         if full_pods < pod_count:
             partial_down = last_pod_groups * leaves_per_group * pair_links
+            needed = max(1, math.ceil(partial_down / design.spine_oversubscription - 1e-9))
+            partial_uplinks = min(spine_uplinks, cores_per_group * math.ceil(needed / cores_per_group))
+            core_down += partial_uplinks // cores_per_group
+            spine_core_links += spines_per_pod * partial_uplinks
             groups.append(
                 SwitchGroup(role="spine", count=spines_per_pod, down_ports_used=partial_down,
-                            up_ports_used=spine_uplinks, radix=radix,
+                            up_ports_used=partial_uplinks, radix=radix,
                             description=f"partial pod: {last_pod_groups} of {groups_per_pod} {unit}s")
             )
+            why.append(
+                f"The last pod holds {last_pod_groups} of {groups_per_pod} {unit}s: its spines have {partial_down} "
+                f"down and {partial_uplinks} up ({partial_uplinks // cores_per_group} per core)."
+            )
         groups.append(
-            SwitchGroup(role="core", count=core_count, down_ports_used=pod_count * spine_core_pair, up_ports_used=0,
-                        radix=radix, description=f"{spine_core_pair} link(s) to spine j of each of {pod_count} pods")
+            SwitchGroup(role="core", count=core_count, down_ports_used=core_down, up_ports_used=0,
+                        radix=radix, description=f"links to spine j of each of {pod_count} pods")
         )
+        why.append(f"Each core uses {core_down} of {radix} ports.")
 
     full_leaves = leaf_count - (leaves_per_group if last_leaf_down < leaf_down_used else 0)
     leaf_groups = [
@@ -385,6 +415,7 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
         leaf_uplinks=leaf_uplinks, spines_per_pod=spines_per_pod, spine_count=spine_count,
         links_per_leaf_spine_pair=pair_links, spine_uplinks=spine_uplinks, core_groups=core_groups,
         cores_per_group=cores_per_group, core_count=core_count, links_per_spine_core_pair=spine_core_pair,
-        node_leaf_links=endpoints, leaf_spine_links=leaf_count * leaf_uplinks,
-        spine_core_links=spine_count * spine_uplinks, switch_groups=tuple(groups), explanation=tuple(why),
+        partial_pod_spine_uplinks=partial_uplinks, node_leaf_links=endpoints,
+        leaf_spine_links=leaf_count * leaf_uplinks, spine_core_links=spine_core_links,
+        switch_groups=tuple(groups), explanation=tuple(why),
     )

@@ -116,9 +116,9 @@ def fabric_graph(plan, servers: str = "each", planes: int | None = None) -> nx.G
                          fabric.links_per_leaf_spine_pair)
             for spine in range(fabric.spine_count):
                 j = spine % fabric.spines_per_pod
+                pair = fabric.spine_core_pair_links(spine // fabric.spines_per_pod)
                 for c in range(fabric.cores_per_group):
-                    link(f"{p}spine{spine}", f"{p}core{j * fabric.cores_per_group + c}",
-                         fabric.links_per_spine_core_pair)
+                    link(f"{p}spine{spine}", f"{p}core{j * fabric.cores_per_group + c}", pair)
 
     for vertex, data in graph.nodes(data=True):
         if data["role"] != "server":
@@ -193,7 +193,8 @@ def aggregated_graph(plan) -> nx.Graph:
             spine = f"spines{bundle}"
             spines = (last_block - first_block + 1) * fabric.spines_per_pod
             add(spine, role="spine", count=spines, label=f"{span}: {spines} spines", block=bundle, rail=-1)
-            link(spine, "cores", spines * fabric.spine_uplinks)
+            uplinks = sum(fabric.spine_uplinks_in_pod(pod) for pod in range(first_block, last_block + 1))
+            link(spine, "cores", uplinks * fabric.spines_per_pod)
         else:
             spine = "spines"
         per_node = 1 if fabric.topology == "rail-optimized" else resolved.nics_per_node

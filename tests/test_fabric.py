@@ -78,7 +78,8 @@ def test_graph_respects_radix_and_connects_every_node(kwargs):
         if roles == {"leaf", "spine"}:
             assert data["links"] == fabric.links_per_leaf_spine_pair
         if roles == {"spine", "core"}:
-            assert data["links"] == fabric.links_per_spine_core_pair
+            spine = u if graph.nodes[u]["role"] == "spine" else v
+            assert data["links"] == fabric.spine_core_pair_links(graph.nodes[spine]["pod"])
     # links in the graph match the plan's link counts
     links = {"node_leaf": 0, "leaf_spine": 0, "spine_core": 0}
     for u, v, data in graph.edges(data=True):
@@ -242,3 +243,15 @@ def test_extra_uplinks_when_they_save_spines():
     result = plan(Design(gpu="H100", nodes=168, oversubscription=2.0))
     assert (result.fabric.leaf_uplinks, result.fabric.spine_count) == (22, 11)
     assert result.bandwidth.leaf_oversubscription == pytest.approx(42 / 22)
+
+
+def test_partial_pod_spines_cable_only_what_they_need():
+    """9 SUs of DGX H100 = pods of 4, 4 and 1 SU. The last pod's 32 spines carry 8 leaves x 1 link
+    down, so at 1:1 they need 8 uplinks (4 to each core of their group of 2), not 32."""
+    result = plan(Design(gpu="H100", nodes=288))
+    fabric = result.fabric
+    assert (fabric.pod_count, fabric.spines_per_pod, fabric.cores_per_group) == (3, 32, 2)
+    assert fabric.partial_pod_spine_uplinks == 8
+    assert fabric.spine_core_links == 2 * 32 * 32 + 32 * 8
+    cores = [g for g in fabric.switch_groups if g.role == "core"][0]
+    assert cores.down_ports_used == 2 * 16 + 4
