@@ -115,7 +115,7 @@ def _layer_positions(graph: nx.Graph) -> dict[str, tuple[float, float]]:
     return pos
 
 
-def _vertex_name(graph: nx.Graph, v: str) -> str:
+def vertex_name(graph: nx.Graph, v: str) -> str:
     """What people call a vertex: its label, else e.g. ``leaf 3`` or ``servers of group 2``."""
     data = graph.nodes[v]
     if data.get("label"):
@@ -163,7 +163,7 @@ def _switch_hover(plan, graph: nx.Graph, v: str, data: dict, aggregated: bool) -
     if data.get("pod") is not None and plan.fabric.tiers == 3 and role in ("leaf", "spine"):
         where.append(f"pod {data['pod'] + 1}")
     return "<br>".join([
-        f"<b>{_vertex_name(graph, v)}</b>" + (f" ({', '.join(where)})" if where else ""),
+        f"<b>{vertex_name(graph, v)}</b>" + (f" ({', '.join(where)})" if where else ""),
         f"{switch.name}",
         f"ports used {data['ports_used']} of {data['radix']} at {plan.fabric.port_speed_gbps}G, "
         f"free {data['ports_free']}",
@@ -213,7 +213,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         if selected in (a, b):
             highlight_segments.append(segment)
         buckets[(upper_role, colour, width)].append(segment)
-        name_a, name_b = _vertex_name(graph, lower), _vertex_name(graph, upper)
+        name_a, name_b = vertex_name(graph, lower), vertex_name(graph, upper)
         hover_points[upper_role].append((
             (pos[lower][0] + pos[upper][0]) / 2, (pos[lower][1] + pos[upper][1]) / 2,
             f"{name_a} - {name_b}<br>{data['links']:,} link(s) x {f.port_speed_gbps}G = "

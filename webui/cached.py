@@ -51,7 +51,7 @@ def on_topology_select(key: str) -> None:
 def _vertex_label(key: str, vertex: str) -> str:
     graph, _ = figures.topology_graph(_plan(key))
     data = graph.nodes.get(vertex, {})
-    return figures._vertex_name(graph, vertex) if data else vertex
+    return figures.vertex_name(graph, vertex) if data else vertex
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

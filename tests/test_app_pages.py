@@ -1,0 +1,166 @@
+"""AppTest of every page: defaults, a share link, a bad link, an infeasible design, every tab."""
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core import sharelink
+from core.design import Design
+from core.keynumbers import key_numbers
+from core.plan import plan
+
+ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
+CATALOG_PAGE = "../pages/2_Catalog.py"
+PERF_PAGE = Path(__file__).resolve().parent.parent / "pages" / "3_Performance.py"
+
+
+def app(params: dict | None = None) -> AppTest:
+    at = AppTest.from_file(ENTRY, default_timeout=60)
+    at.query_params.update(params or {})
+    return at.run()
+
+
+def metrics(at) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def charts(at) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def expected(design: Design, unit="GB/s") -> dict[str, str]:
+    return {k.label: k.value for k in key_numbers(plan(design).summary(), unit)}
+
+
+def test_defaults():
+    at = app()
+    assert not at.exception and not at.error and not at.warning
+    assert at.title[0].value == "Fabric planner"
+    assert metrics(at).items() >= expected(Design()).items()
+    assert at.query_params == {"v": "1"}
+    specs = charts(at)
+    assert len(specs) == 2  # topology and scale-up; other tabs are lazy
+    assert "Scale-out fabric" in specs[0]["layout"]["title"]["text"]
+    assert "Scale-up" in specs[1]["layout"]["title"]["text"]
+    link = at.sidebar.code[0].value
+    assert link.startswith("http") and "v=1" in link
+
+
+def test_share_link_restores_every_control():
+    design = Design(gpu="B300", nodes=300, fabric="ethernet", port_speed_gbps=400, switch="TH5", planes=2,
+                    topology="top-of-rack", oversubscription=1.25, tiers=3, nics_per_node=4, nodes_per_rack=8,
+                    cable_media="aoc", pue=1.25, electricity_usd_per_kwh=0.07, tco_years=4.0,
+                    price_overrides={"TH5": 41000.0}, power_overrides={"CX8": 30.5})
+    params = {**sharelink.encode(design), "ui_bw": "gbit"}
+    at = app(params)
+    assert not at.exception and not at.error and not at.warning
+    assert at.session_state["fp_current"].design == design
+    assert dict(at.query_params) == params  # the URL is stable once restored
+    assert metrics(at).items() >= expected(design, "Gb/s").items()
+    assert at.selectbox(key="w_switch").value == "TH5" and at.toggle(key="w_bits").value is True
+    at.switch_page(CATALOG_PAGE).run()  # every page keeps the design in the URL
+    assert not at.exception and dict(at.query_params) == params
+
+
+def test_bad_link_warns_names_the_parameter_and_keeps_working():
+    at = app({"n": "lots", "g": "H999", "os": "0.2", "sw": "QM8700", "zz": "1", "pl": "2"})
+    assert not at.exception
+    text = at.warning[0].value
+    for fragment in ("'n' (nodes)", "whole number from 1", "'g' (GPU model)", "'os' (leaf oversubscription)",
+                     "from 1 to 16", "'sw' (switch model)", "has no 400 Gb/s ports", "'zz' is unknown"):
+        assert fragment in text
+    assert at.session_state["fp_current"].design == Design(planes=2)  # the rest applied
+    assert dict(at.query_params) == {"v": "1", "pl": "2"}  # bad values dropped from the URL
+    assert metrics(at)["GPUs"] == "32"
+    at.button(key="dismiss_warnings").click().run()
+    assert not at.warning
+
+
+def test_infeasible_design_shows_a_way_out():
+    at = app({"n": "2000", "ti": "2"})
+    assert not at.exception
+    error = at.error[0].value
+    assert "cannot be built" in error and "hold at most 256 nodes" in error and "What would work" in error
+    assert not at.metric
+    at.button(key="fix_tiers").click().run()
+    assert not at.error and metrics(at)["GPUs"] == "16,000"
+    assert "ti" not in at.query_params
+
+
+def test_slider_change_updates_numbers_and_url():
+    at = app()
+    at.select_slider(key="w_nodes").set_value(128).run()
+    assert metrics(at)["GPUs"] == "1,024" and at.query_params["n"] == "128"
+    at.selectbox(key="w_fabric").set_value("ethernet").run()
+    assert at.query_params["f"] == "eth" and at.selectbox(key="w_switch").value == "auto"
+    at.number_input(key="w_nodes_exact").set_value(127).run()
+    assert at.query_params["n"] == "127" and metrics(at)["GPUs"] == "1,016"
+
+
+def test_switch_options_fit_the_port_speed():
+    at = app({"ps": "800"})
+    options = at.selectbox(key="w_switch").options
+    assert any("Q3400" in o for o in options) and not any("QM9700" in o for o in options)
+
+
+@pytest.mark.parametrize("tab,charts_expected", [("Bandwidth", 3), ("Cost & power", 2)])
+def test_each_tab_renders(tab, charts_expected):
+    at = app({"n": "128", "tab": tab})
+    assert not at.exception
+    specs = charts(at)
+    assert len(specs) == charts_expected
+    if tab == "Bandwidth":
+        assert "oversubscription" in specs[2]["layout"]["title"]["text"]
+        assert len(at.dataframe) == 1
+    else:
+        bom = at.dataframe[0].value
+        assert "why" in bom.columns and bom["quantity"].sum() > 0
+        labels = [b.label for b in at.get("download_button")]
+        assert labels == ["BOM as CSV", "BOM as XLSX", "Design as JSON"]
+
+
+def test_topology_selection_highlights():
+    at = app({"n": "128"})
+    at.session_state["_fp_selected"] = (at.session_state["fp_current"].design.model_dump_json(), "p0.spine0",
+                                        "spine 1")
+    at.run()
+    spec = charts(at)[0]
+    assert any(t.get("name") == "selected links" for t in spec["data"])
+    assert any("Highlighted" in c.value for c in at.caption)
+
+
+def test_large_design_is_aggregated():
+    at = app({"g": "B300", "n": "16384"})
+    spec = charts(at)[0]
+    assert "Aggregated view" in spec["layout"]["title"]["text"]
+    assert metrics(at)["GPUs"] == "131,072"
+
+
+def test_catalog_page():
+    at = app({"n": "64"})
+    at.switch_page(CATALOG_PAGE).run()
+    assert not at.exception
+    assert at.title[0].value == "Catalog & assumptions"
+    assert len(at.dataframe) == 6
+    for frame in (d.value for d in at.dataframe):
+        assert {"source", "as_of"} <= set(frame.columns)
+    assert [e.label for e in at.expander][:2] == ["Fabric sizing (core/fabric.py)", "Bandwidth (core/bandwidth.py)"]
+    assert any("bisection" in c.value.lower() for c in at.code)
+    assert at.query_params["n"] == "64"
+
+
+def test_catalog_page_bad_link():
+    at = AppTest.from_file(ENTRY, default_timeout=60)
+    at.query_params.update({"n": "x"})
+    at.switch_page(CATALOG_PAGE).run()
+    assert not at.exception and "'n' (nodes)" in at.warning[0].value
+
+
+@pytest.mark.skipif(not PERF_PAGE.exists(), reason="no Performance page")
+def test_performance_page_is_in_navigation_and_keeps_the_design():
+    at = app({"n": "64"})
+    at.switch_page("../pages/3_Performance.py").run()
+    assert not at.exception
+    assert at.query_params["n"] == "64"
