@@ -144,7 +144,9 @@ def scaling_figure(rows: list[dict], height: int = 380) -> go.Figure:
                      tickvals=gpus, ticktext=[f"{g:,}" for g in gpus])
     low = min([100 * r["scaling_efficiency"] for r in rows] or [100])
     fig.update_yaxes(title_text="scaling efficiency [%]", range=[min(80, low - 5), 102], secondary_y=False)
-    fig.update_yaxes(title_text="communication share [%]", rangemode="tozero", secondary_y=True, showgrid=False)
+    top = max([100 * r["comm_fraction"] for r in rows] or [1])
+    fig.update_yaxes(title_text="communication share [%]", range=[0, max(5.0, top * 1.25)], tickformat=".0f",
+                     secondary_y=True, showgrid=False, tickmode="auto")
     return _layout(fig, "Scaling: tokens/s per GPU relative to the smallest job", height)
 
 
