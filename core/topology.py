@@ -21,6 +21,17 @@ MAX_BLOCKS = 12
 """Most blocks (SUs or pods) the aggregated graph draws before bundling them."""
 
 
+def _add_links(graph: nx.Graph, a: str, b: str, count: int, speed_gbps: int) -> None:
+    """Add ``count`` parallel links of ``speed_gbps`` [Gb/s, one direction] between ``a`` and ``b``."""
+    if count <= 0:
+        return
+    if graph.has_edge(a, b):
+        graph[a][b]["links"] += count
+        graph[a][b]["capacity_gbps"] += count * speed_gbps
+    else:
+        graph.add_edge(a, b, links=count, capacity_gbps=count * speed_gbps)
+
+
 def _leaf_meta(fabric: FabricPlan, leaf: int) -> tuple[int, int, int]:
     """(group, rail, pod) of leaf index ``leaf`` in one plane."""
     group = leaf // fabric.leaves_per_group
@@ -56,13 +67,7 @@ def fabric_graph(plan, servers: str = "each", planes: int | None = None) -> nx.G
     graph = nx.Graph(speed_gbps=speed, tiers=fabric.tiers)
 
     def link(a, b, count):
-        if count <= 0:
-            return
-        if graph.has_edge(a, b):
-            graph[a][b]["links"] += count
-            graph[a][b]["capacity_gbps"] += count * speed
-        else:
-            graph.add_edge(a, b, links=count, capacity_gbps=count * speed)
+        _add_links(graph, a, b, count, speed)
 
     if servers == "each":
         for n in range(nodes):
@@ -151,13 +156,7 @@ def aggregated_graph(plan) -> nx.Graph:
             graph.add_node(name, **attrs)
 
     def link(a, b, count):
-        if count <= 0:
-            return
-        if graph.has_edge(a, b):
-            graph[a][b]["links"] += count
-            graph[a][b]["capacity_gbps"] += count * speed
-        else:
-            graph.add_edge(a, b, links=count, capacity_gbps=count * speed)
+        _add_links(graph, a, b, count, speed)
 
     if fabric.tiers == 1:
         add("leaf", role="leaf", count=1, label="switch", block=0, rail=-1)
