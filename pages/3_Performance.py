@@ -167,15 +167,15 @@ else:
             t, a, pr = pick.best()
             for size, tt, aa, pp_, bw, bb in zip(SIZES_SHOWN, t, a, pr, pick.algbw(t), pick.busbw(t)):
                 rows.append({"collective": sw.op, "size": format_size(size), "fastest": f"{aa} ({pp_})",
-                             "time [us]": round(float(tt), 1), "algbw [GB/s]": round(float(bw), 2),
-                             "busbw [GB/s]": round(float(bb), 2)})
+                             "time [us]": round(float(tt), 1), "algbw [GB/s]": float(f"{bw:.4g}"),
+                             "busbw [GB/s]": float(f"{bb:.4g}")})
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     except FabricPlannerError as exc:
         _show_error(exc)
 
 # --- training --------------------------------------------------------------------------------------
 st.subheader("Training step")
-cols = st.columns(6)
+cols = st.columns([1.7, 1, 1, 0.8, 0.8, 1])
 model = cols[0].selectbox("Model", list(PRESETS), key=W + "model", format_func=lambda k: PRESETS[k].name)
 seq = cols[1].number_input("Sequence length", min_value=128, max_value=1_048_576, step=1024, key=W + "seq")
 gbs = cols[2].number_input("Global batch [sequences]", min_value=1, max_value=1_000_000, step=64, key=W + "gbs")
