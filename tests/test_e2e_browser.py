@@ -1,0 +1,176 @@
+"""End to end in real headless Chromium: share links, a slider move, a bad link, screenshots of each tab.
+
+Starts ``streamlit run app.py`` on a free port; screenshots go to test-artifacts/ (gitignored).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from core.keynumbers import key_numbers
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    port = _free_port()
+    log = (ARTIFACTS / f"streamlit-{port}.log")
+    ARTIFACTS.mkdir(exist_ok=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail("streamlit did not start; see " + str(log))
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip("no /usr/bin/chromium (make test installs it)")
+    with playwright.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1600, "height": 1100})
+    p = context.new_page()
+    yield p
+    context.close()
+
+
+def settle(page, timeout=45):
+    """Wait until Streamlit has finished running and the page stopped changing."""
+    page.wait_for_selector("h1", timeout=timeout * 1000)
+    deadline = time.time() + timeout
+    quiet_since = None
+    while time.time() < deadline:
+        running = page.locator("[data-testid='stStatusWidget']").count() > 0 or \
+            page.locator("[data-stale='true']").count() > 0 or \
+            page.locator("[data-testid='stSkeleton']").count() > 0
+        if running:
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = time.time()
+        elif time.time() - quiet_since > 0.8:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the app did not settle")
+
+
+def metric_values(page) -> dict[str, str]:
+    labels = page.locator("[data-testid='stMetricLabel']").all_inner_texts()
+    values = page.locator("[data-testid='stMetricValue']").all_inner_texts()
+    return {label.strip(): value.strip() for label, value in zip(labels, values)}
+
+
+def query(page) -> dict[str, str]:
+    return {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
+
+
+def cli_summary(*args: str) -> dict:
+    out = subprocess.run([sys.executable, "-m", "core", "plan", *args, "--format", "json"], cwd=ROOT,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_share_link_shows_the_cli_numbers(server, page):
+    link = "?v=1&g=B300&n=300&f=eth&ps=400&sw=TH5&pl=2&os=1.5&ui_bw=gbit"
+    summary = cli_summary("--gpu", "B300", "--nodes", "300", "--fabric", "ethernet", "--port-speed", "400",
+                          "--switch", "TH5", "--planes", "2", "--oversubscription", "1.5")
+    page.goto(server + "/" + link)
+    settle(page)
+    shown = metric_values(page)
+    expected = {k.label: k.value for k in key_numbers(summary, "Gb/s")}
+    assert shown == expected
+    assert shown["GPUs"] == f"{summary['gpus']:,}" == "2,400"
+    assert query(page) == {k: v[-1] for k, v in parse_qs(link[1:]).items()}  # the URL keeps the exact link
+    copy_box = page.locator("[data-testid='stSidebar'] [data-testid='stCode']").inner_text()
+    assert "sw=TH5" in copy_box and copy_box.startswith(server)
+    page.screenshot(path=str(ARTIFACTS / "e2e-share-link.png"), full_page=True)
+    # the same link on the catalog page keeps the design
+    page.goto(server + "/catalog" + link)
+    settle(page)
+    assert query(page)["g"] == "B300" and query(page)["n"] == "300"
+    page.screenshot(path=str(ARTIFACTS / "e2e-catalog.png"), full_page=True)
+
+
+def test_slider_move_changes_url_and_numbers(server, page):
+    page.goto(server + "/?n=128")
+    settle(page)
+    before = metric_values(page)
+    assert before["GPUs"] == "1,024"
+    thumb = page.locator("[data-testid='stSidebar'] [data-testid='stSlider'] input[type='range']").first
+    thumb.focus()
+    page.keyboard.press("ArrowRight")
+    deadline = time.time() + 20
+    while time.time() < deadline and query(page).get("n") == "128":
+        time.sleep(0.1)
+    settle(page)
+    n = int(query(page)["n"])
+    assert n > 128
+    after = metric_values(page)
+    assert after["GPUs"] == f"{n * 8:,}"
+    assert after["Capex"] != before["Capex"]
+
+
+def test_bad_link_shows_a_warning(server, page):
+    page.goto(server + "/?n=lots&g=H100&os=0.3&pl=2")
+    settle(page)
+    warning = page.locator("[data-testid='stAlert']").first.inner_text()
+    assert "'n' (nodes)" in warning and "whole number from 1" in warning
+    assert "'os' (leaf oversubscription)" in warning
+    assert metric_values(page)["GPUs"] == "32"  # the rest of the link applied (2 planes, default size)
+    assert query(page) == {"v": "1", "pl": "2"}
+    page.screenshot(path=str(ARTIFACTS / "e2e-bad-link.png"), full_page=True)
+
+
+@pytest.mark.parametrize("tab", ["Topology", "Bandwidth", "Cost & power"])
+def test_tab_screenshots(server, page, tab):
+    page.goto(server + "/?n=128")
+    settle(page)
+    page.get_by_role("tab", name=tab).click()
+    settle(page)
+    assert page.locator(".js-plotly-plot").count() >= 2
+    if tab != "Topology":
+        assert query(page)["tab"] == tab
+    page.screenshot(path=str(ARTIFACTS / f"e2e-tab-{tab.split()[0].lower()}.png"), full_page=True)
