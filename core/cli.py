@@ -161,14 +161,10 @@ def build_parser() -> argparse.ArgumentParser:
     cat_parser = sub.add_parser("catalog", help="list the hardware catalog", description="List the catalog.")
     cat_parser.add_argument("--format", choices=["json", "table"], default="table")
     cat_parser.add_argument("--kind", choices=["systems", "nics", "switches", "transceivers", "cables", "nvlink"])
-    from core.cli_perf import register
+    from core.cli_perf import register  # collective and train sub-commands (imports core.cli)
 
     register(sub)
     return parser
-
-
-# Other modules (collectives, training) register sub-commands here.
-_EXTRA_COMMANDS: list = []
 
 
 def _render_table(summary: dict) -> str:
