@@ -255,7 +255,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
             d = graph.nodes[v]
             colours.append(rail_colour(d.get("rail", -1)) if role == "leaf" else TIER_COLOURS[role])
             count = d.get("count", d.get("nodes", 1)) if role == "server" or aggregated else 1
-            sizes.append(min(34, 12 + 4 * math.log10(max(1, count))) if (aggregated or role == "server") else
+            sizes.append(min(34, 16 + 4 * math.log10(max(1, count))) if (aggregated or role == "server") else
                          (14 if len(vs) <= 64 else 9))
             hovers.append(_server_hover(plan, d, aggregated) if role == "server" else
                           _switch_hover(plan, graph, v, d, aggregated))
@@ -309,7 +309,7 @@ def _legend_name(plan, role: str, drawn: int, graph: nx.Graph, aggregated: bool)
     f = plan.fabric
     total = {"leaf": f.leaf_count, "spine": f.spine_count, "core": f.core_count}.get(role)
     if role == "server":
-        return f"Servers ({plan.resolved.nodes:,} nodes)"
+        return f"Servers ({plan.resolved.nodes:,} node{'s' if plan.resolved.nodes != 1 else ''})"
     return f"{TIER_NAMES[role]} ({total:,} x {plan.resolved.switch.id})"
 
 

@@ -14,7 +14,7 @@ st.title("Fabric planner")
 if cur.plan is not None:
     s = cur.plan.summary()
     st.caption(
-        f"{s['gpus']:,} x {s['gpu_model']} in {s['nodes']:,} nodes · {state.FABRICS[s['fabric']]} "
+        f"{s['gpus']:,} x {s['gpu_model']} in {s['nodes']:,} node{'s' if s['nodes'] != 1 else ''} · {state.FABRICS[s['fabric']]} "
         f"{s['port_speed_gbps']}G · {state.TOPOLOGIES[s['topology']].lower()} · {s['tiers']} tier(s) · "
         f"{s['planes']} plane(s) · switch {s['switch_model']} · NIC {s['nic_model']} · prices are estimates"
     )

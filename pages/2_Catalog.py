@@ -43,7 +43,8 @@ def tables() -> dict[str, pd.DataFrame]:
 st.markdown("#### Price basis")
 basis = pd.Series([e.price_basis for _, e in catalog.all_entries()]).value_counts()
 st.markdown(
-    "- **list**: the vendor's published list price. - **street**: a reseller or reported purchase price. "
+    "- **list**: the vendor's published list price.\n"
+    "- **street**: a reseller or reported purchase price.\n"
     "- **estimate**: no public price found; the figure is an assumption explained in `price_source`.\n\n"
     f"In this catalog: " + ", ".join(f"{n} {b}" for b, n in basis.items()) + ". "
     "Prices are in USD per unit and are **estimates unless the basis says list**. Override any of them in the "
