@@ -131,8 +131,32 @@ class Nic(_Priced):
 
     fabrics: tuple[Fabric, ...]
     port_speeds_gbps: tuple[int, ...] = Field(description="Supported speeds per port, per direction [Gb/s].")
-    ports: int = Field(ge=1)
+    ethernet_port_speeds_gbps: tuple[int, ...] = Field(
+        default=(), description="Speeds on Ethernet when they differ from port_speeds_gbps [Gb/s]."
+    )
+    ports: int = Field(ge=1, description="Physical ports (cages).")
+    split_ports: int = Field(
+        default=1, ge=1, description="On Ethernet, logical ports one cage splits into (ConnectX-8: 2 x 400GbE)."
+    )
     host_interface: str
+
+    def speeds_on(self, fabric: str) -> tuple[int, ...]:
+        """Port speeds offered on ``fabric``, per direction [Gb/s]."""
+        if fabric == "ethernet" and self.ethernet_port_speeds_gbps:
+            return self.ethernet_port_speeds_gbps
+        return self.port_speeds_gbps
+
+    def logical_ports(self, speed_gbps: int, fabric: str) -> int:
+        """Logical ports at ``speed_gbps`` [Gb/s] on ``fabric``: cages x splits that fit the cage bandwidth.
+
+        Each logical port can reach a different plane; 0 if the speed is not offered.
+        """
+        if speed_gbps not in self.speeds_on(fabric):
+            return 0
+        if fabric != "ethernet":
+            return self.ports
+        cage_gbps = max(self.port_speeds_gbps)
+        return self.ports * max(1, min(self.split_ports, cage_gbps // speed_gbps))
 
 
 class PortMode(BaseModel):

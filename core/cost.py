@@ -48,6 +48,8 @@ class BomRow(BaseModel):
     unit_power_w: float
     price_basis: str
     why: str
+    end: Literal["", "switch", "node"] = ""
+    """For transceivers: the end of the link they sit at."""
 
     @property
     def extended_price_usd(self) -> float:
@@ -170,39 +172,39 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
     power = lambda entry_id, value: design.power_overrides.get(entry_id, value)  # noqa: E731
     rows: list[BomRow] = []
 
-    def add(category, entry, quantity, why, unit_price=None, unit_power=None, basis=None, item=None):
+    def add(category, entry, quantity, why, item=None, end=""):
         if quantity <= 0:
             return
         rows.append(
             BomRow(
                 category=category, item=item or entry.name, catalog_id=entry.id, quantity=quantity,
-                unit_price_usd=price(entry.id, entry.price_usd if unit_price is None else unit_price),
-                unit_power_w=power(entry.id, entry.power_w if unit_power is None else unit_power),
-                price_basis="override" if entry.id in design.price_overrides else (basis or entry.price_basis),
-                why=why,
+                unit_price_usd=price(entry.id, entry.price_usd), unit_power_w=power(entry.id, entry.power_w),
+                price_basis="override" if entry.id in design.price_overrides else entry.price_basis,
+                why=why, end=end,
             )
         )
 
     # --- compute and NICs -------------------------------------------------------------
-    # a NIC serves as many planes as its ports and total speed allow (a 1 x 800G CX-8 runs 2 x 400G)
-    planes_per_nic = max(1, min(planes, (nic.ports * max(nic.port_speeds_gbps)) // resolved.port_speed_gbps))
-    nics_per_node = resolved.nics_per_node * math.ceil(planes / planes_per_nic)
-    nic_count = resolved.nodes * nics_per_node
+    # The node's price and power include its standard NICs; list NICs separately and take those out.
+    included_nic = catalog.nic(system.default_nic)
+    included = system.default_nics_per_node
+    nic_count = resolved.nodes * resolved.nics_per_node
     node_price = price(system.id, system.node_price_usd)
     node_power = power(system.id, system.node_power_w)
     rows.append(
         BomRow(
             category="compute", item=f"{system.name} node", catalog_id=system.id,
-            quantity=resolved.nodes, unit_price_usd=max(0.0, node_price - nics_per_node * price(nic.id, nic.price_usd)),
-            unit_power_w=max(0.0, node_power - nics_per_node * power(nic.id, nic.power_w)),
+            quantity=resolved.nodes,
+            unit_price_usd=max(0.0, node_price - included * price(included_nic.id, included_nic.price_usd)),
+            unit_power_w=max(0.0, node_power - included * power(included_nic.id, included_nic.power_w)),
             price_basis="override" if system.id in design.price_overrides else system.price_basis,
             why=f"{resolved.nodes:,} nodes x {resolved.gpus_per_node} GPUs = {resolved.gpus:,} GPUs "
-                f"(node price and power less the {nics_per_node} NICs listed separately)",
+                f"(node price and power less its {included} standard {included_nic.id} NICs, listed below)",
         )
     )
     add("NIC", nic, nic_count,
-        f"{resolved.nodes} nodes x {nics_per_node} NICs ({resolved.nics_per_node} rails"
-        + (f", {planes} planes on {nic.ports}-port NICs)" if planes > 1 else ")"))
+        f"{resolved.nodes:,} nodes x {resolved.nics_per_node} NICs (rails)"
+        + (f"; each NIC has a port in each of {planes} planes" if planes > 1 else ""))
 
     # --- switches -----------------------------------------------------------------------
     plane_note = f" x {planes} planes" if planes > 1 else ""
@@ -254,37 +256,35 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
     if not optical:
         return tuple(rows)
 
-    # one optical family for the whole design, chosen for the longest optical run, so both ends match
+    # optics per link class: a module family with the reach that class needs, the same at both ends
     ports_per_cage = switch.ports_per_cage(resolved.port_speed_gbps)
-    longest = max(distance for _, _, distance, _ in optical)
-    cage_xcvr = _pick_transceiver(catalog, resolved, "switch", ports_per_cage, longest)
-    optical_classes = {link_class for link_class, *_ in optical}
-    switch_xcvr_count = 0
-    why_parts = []
+    modules = {link_class: _pick_transceiver(catalog, resolved, "switch", ports_per_cage, distance)
+               for link_class, _, distance, _ in optical}
+    counts = {link_class: 0 for link_class in modules}
+    why_parts: dict[str, list[str]] = {link_class: [] for link_class in modules}
     for group in fabric.switch_groups:
         down_class, up_class = {"leaf": ("node-leaf", "leaf-spine"), "spine": ("leaf-spine", "spine-core"),
                                 "core": ("spine-core", "")}[group.role]
-        optical_ports = (group.down_ports_used if down_class in optical_classes else 0) + (
-            group.up_ports_used if up_class in optical_classes else 0)
-        if optical_ports:
-            per_switch = math.ceil(optical_ports / ports_per_cage)
-            switch_xcvr_count += per_switch * group.count * planes
-            why_parts.append(f"{group.count * planes} {group.role} x ceil({optical_ports}/{ports_per_cage})")
-    add("transceiver", cage_xcvr, switch_xcvr_count,
-        "switch side: " + " + ".join(why_parts) + f" ({ports_per_cage} port(s) per cage)",
-        item=f"{cage_xcvr.name} (switch side)")
-    fibre_xcvr = cage_xcvr
-    if "node-leaf" in optical_classes:
+        for link_class, ports in ((down_class, group.down_ports_used), (up_class, group.up_ports_used)):
+            if link_class in modules and ports:
+                counts[link_class] += math.ceil(ports / ports_per_cage) * group.count * planes
+                why_parts[link_class].append(f"{group.count * planes} {group.role} x ceil({ports}/{ports_per_cage})")
+    for link_class, module in modules.items():
+        add("transceiver", module, counts[link_class],
+            f"switch side, {link_class}: " + " + ".join(why_parts[link_class])
+            + f" ({ports_per_cage} port(s) per cage)",
+            item=f"{module.name} (switch side, {link_class})", end="switch")
+    if "node-leaf" in modules:
         per_node_ports = resolved.nics_per_node * planes
-        per_xcvr = system.node_ports_per_transceiver
+        per_xcvr = max(system.node_ports_per_transceiver, planes)  # a NIC's cage carries all its planes
         node_xcvr = _pick_transceiver(catalog, resolved, "node", per_xcvr, LINK_DISTANCE_M["node-leaf"],
-                                      media=cage_xcvr.media)
+                                      media=modules["node-leaf"].media)
         per_node = math.ceil(per_node_ports / per_xcvr)
         add("transceiver", node_xcvr, resolved.nodes * per_node,
-            f"node side: {resolved.nodes} nodes x ceil({per_node_ports} ports / {per_xcvr} per module)",
-            item=f"{node_xcvr.name} (node side)")
+            f"node side: {resolved.nodes:,} nodes x ceil({per_node_ports} ports / {per_xcvr} per module)",
+            item=f"{node_xcvr.name} (node side)", end="node")
     for link_class, links, distance, fallback in optical:
-        fiber = _fiber(catalog, fibre_xcvr, distance)
+        fiber = _fiber(catalog, modules[link_class], distance)
         add("cable", fiber, links, f"{links:,} {link_class} optical links, one fibre cord each{fallback}",
             item=f"{fiber.name} ({link_class})")
     return tuple(rows)

@@ -120,6 +120,8 @@ class Design(BaseModel):
 
     @model_validator(mode="after")
     def _size_given(self) -> "Design":
+        if self.nodes is not None and self.gpus is not None:
+            raise ValueError("give nodes or gpus, not both")
         if self.nodes is None and self.gpus is None:
             object.__setattr__(self, "nodes", 4)
         return self
@@ -182,6 +184,8 @@ class ResolvedDesign(BaseModel):
     switch_ports: int
     topology: Topology
     nodes_per_rack: int
+    notes: tuple[str, ...] = ()
+    """Adjustments made while resolving (rounded node counts, speed limits), in words."""
 
     @property
     def rails(self) -> int:
@@ -193,12 +197,13 @@ class ResolvedDesign(BaseModel):
         return self.nodes * self.nics_per_node
 
 
-def default_switch(catalog: Catalog, fabric: str, speed_gbps: int) -> Switch:
-    """The default fabric switch for ``fabric`` at ``speed_gbps``: the first in catalog order.
+def default_switch(catalog: Catalog, fabric: str, speed_gbps: int, nic: Nic | None = None) -> Switch:
+    """The default fabric switch for ``fabric`` at ``speed_gbps`` [Gb/s].
 
-    The catalog lists switches in the order a vendor reference design would
-    pick them (QM8700 for HDR, QM9700 for NDR, Q3400 for XDR, SN5600 for
-    Spectrum-X), so file order is the preference order.
+    Prefers the switch of the NIC's generation (same top speed: ConnectX-6 and
+    QM8700 at 200G, ConnectX-7 and QM9700 at 400G, ConnectX-8 and Q3400 at
+    800G), then catalog order: the catalog lists switches in the order a
+    vendor reference design would pick them.
     """
     candidates = catalog.fabric_switches(fabric, speed_gbps)
     if not candidates:
@@ -207,6 +212,11 @@ def default_switch(catalog: Catalog, fabric: str, speed_gbps: int) -> Switch:
             f"no {fabric} switch in the catalog offers {speed_gbps} Gb/s ports; offered speeds: "
             + ", ".join(f"{s}" for s in speeds)
         )
+    if nic is not None:
+        top = max(nic.port_speeds_gbps)
+        same_generation = [s for s in candidates if max(s.speeds_gbps) == top]
+        if same_generation:
+            return same_generation[0]
     return candidates[0]
 
 
@@ -218,16 +228,18 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     InputError
         An unknown model or a combination the hardware does not offer
         (e.g. a switch without the chosen port speed).
+    DesignError
+        A combination that cannot be built (e.g. more planes than the NIC has ports).
     """
     catalog = catalog or load_catalog()
     system = catalog.system(design.gpu)
+    notes: list[str] = []
     gpus_per_node = design.gpus_per_node or system.gpus_per_node
     if design.gpus is not None:
         nodes = math.ceil(design.gpus / gpus_per_node)
     else:
         nodes = design.nodes  # set by the validator
     assert nodes is not None
-    gpus = nodes * gpus_per_node
 
     nvlink_generation = design.nvlink_generation or system.nvlink_generation
     generation = catalog.nvlink_generation(nvlink_generation)
@@ -245,21 +257,39 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
         )
     if domain > gpus_per_node and domain % gpus_per_node:
         raise InputError(f"nvlink_domain_gpus ({domain}) must be a multiple of gpus_per_node ({gpus_per_node})")
+    nodes_per_domain = max(1, domain // gpus_per_node)
+    if nodes % nodes_per_domain:
+        whole = math.ceil(nodes / nodes_per_domain) * nodes_per_domain
+        notes.append(
+            f"{nodes} nodes rounded up to {whole}: an NVLink domain of {domain} GPUs comes as a whole rack "
+            f"of {nodes_per_domain} nodes (NVLink switch trays, power shelves)."
+        )
+        nodes = whole
+    gpus = nodes * gpus_per_node
+    if gpus > MAX_GPUS:
+        raise InputError(f"at most {MAX_GPUS:,} GPUs are supported (asked for {gpus:,})")
 
     fabric = design.fabric or system.default_fabric
     nic = catalog.nic(system.default_nic)
     if fabric not in nic.fabrics:
         fitting = [n for n in catalog.nics if fabric in n.fabrics]
-        nic = max(fitting, key=lambda n: max(n.port_speeds_gbps))
+        nic = max(fitting, key=lambda n: max(n.speeds_on(fabric)))
     port_speed = design.port_speed_gbps or system.default_port_speed_gbps
-    if port_speed not in nic.port_speeds_gbps:
-        fitting = [n for n in catalog.nics if fabric in n.fabrics and port_speed in n.port_speeds_gbps]
+    if design.port_speed_gbps is None and port_speed not in nic.speeds_on(fabric):
+        port_speed = max(nic.speeds_on(fabric))
+        notes.append(
+            f"{nic.id} runs at most {port_speed} Gb/s per port on {fabric}; "
+            f"{system.id}'s {system.default_port_speed_gbps} Gb/s needs "
+            f"{system.default_port_speed_gbps // port_speed} planes at {port_speed} Gb/s."
+        )
+    if port_speed not in nic.speeds_on(fabric):
+        fitting = [n for n in catalog.nics if fabric in n.fabrics and port_speed in n.speeds_on(fabric)]
         if not fitting:
-            speeds = sorted({s for n in catalog.nics if fabric in n.fabrics for s in n.port_speeds_gbps})
+            speeds = sorted({s for n in catalog.nics if fabric in n.fabrics for s in n.speeds_on(fabric)})
             raise InputError(
                 f"no {fabric} NIC in the catalog runs at {port_speed} Gb/s; offered: {', '.join(map(str, speeds))}"
             )
-        nic = min(fitting, key=lambda n: (max(n.port_speeds_gbps), n.price_usd))
+        nic = min(fitting, key=lambda n: (max(n.speeds_on(fabric)), n.price_usd))
 
     if design.switch:
         switch = catalog.switch(design.switch)
@@ -273,7 +303,7 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
                 + ", ".join(f"{m.ports}x{m.speed_gbps}G" for m in switch.port_modes)
             )
     else:
-        switch = default_switch(catalog, fabric, port_speed)
+        switch = default_switch(catalog, fabric, port_speed, nic)
     switch_ports = switch.ports_at(port_speed)
     assert switch_ports is not None
 
@@ -281,11 +311,16 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     if design.gpus_per_node and not design.nics_per_node and system.default_nics_per_node == system.gpus_per_node:
         nics_per_node = gpus_per_node  # keep one NIC per GPU when the user changes GPUs per node
     nodes_per_rack = design.nodes_per_rack or system.nodes_per_rack
+    if nodes_per_domain > 1 and nodes_per_rack % nodes_per_domain and design.nodes_per_rack is None:
+        nodes_per_rack = nodes_per_domain
 
-    if gpus > MAX_GPUS:
-        raise InputError(f"at most {MAX_GPUS:,} GPUs are supported (asked for {gpus:,})")
-    if nics_per_node * design.planes > nic.ports * 16:
-        raise DesignError(f"{nics_per_node} NICs x {design.planes} planes is more ports than a node holds")
+    ports_per_nic = nic.logical_ports(port_speed, fabric)
+    if design.planes > ports_per_nic:
+        raise DesignError(
+            f"{nic.id} has {ports_per_nic} port(s) at {port_speed} Gb/s, so each rail reaches at most "
+            f"{ports_per_nic} plane(s), not {design.planes}.",
+            "Choose fewer planes, or a NIC and port speed with more ports (ConnectX-8 runs 2 x 400G).",
+        )
 
     return ResolvedDesign(
         design=design,
@@ -305,4 +340,5 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
         switch_ports=switch_ports,
         topology=design.topology,
         nodes_per_rack=nodes_per_rack,
+        notes=tuple(notes),
     )

@@ -42,7 +42,7 @@ class Plan(BaseModel):
         counts = {"switch_side": 0, "node_side": 0}
         for row in self.bom:
             if row.category == "transceiver":
-                counts["node_side" if row.why.startswith("node side") else "switch_side"] += row.quantity
+                counts[f"{row.end}_side"] += row.quantity
         return counts
 
     def summary(self) -> dict:

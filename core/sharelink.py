@@ -366,7 +366,7 @@ def encode(design: Design) -> dict[str, str]:
     """The design as URL parameters: ``v`` plus only the values that differ from ``Design()``.
 
     ``nodes`` is written whenever ``decode`` would not reproduce it by itself
-    (a design given by ``gpus`` has ``nodes=None``; one with both keeps both).
+    (a design given by ``gpus`` has ``nodes=None``).
     """
     base = Design()
     out = {VERSION_KEY: VERSION}
@@ -441,10 +441,14 @@ def decode(
 
 def _check_combinations(data: dict, catalog: Catalog, specs: dict, params: Mapping, warnings: list[str]) -> None:
     """Drop the port speed or switch when the hardware does not offer it with the other choices."""
+    if data.get("nodes") is not None and data.get("gpus") is not None:
+        warnings.append(_warn("n", specs["n"].name, _text(params["n"]), "the link also gives 'ng' (total GPUs)",
+                              "either n or ng; ng was used"))
+        del data["nodes"]
     system = catalog.system(data.get("gpu", "H100"))
     fabric = data.get("fabric") or system.default_fabric
     speeds = sorted({m.speed_gbps for s in catalog.fabric_switches(fabric) for m in s.port_modes}
-                    & {s for n in catalog.nics if fabric in n.fabrics for s in n.port_speeds_gbps})
+                    & {s for n in catalog.nics if fabric in n.fabrics for s in n.speeds_on(fabric)})
     speed = data.get("port_speed_gbps")
     if speed is not None and speed not in speeds:
         warnings.append(_warn("ps", specs["ps"].name, _text(params["ps"]),

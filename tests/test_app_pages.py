@@ -65,14 +65,14 @@ def test_share_link_restores_every_control():
 
 
 def test_bad_link_warns_names_the_parameter_and_keeps_working():
-    at = app({"n": "lots", "g": "H999", "os": "0.2", "sw": "QM8700", "zz": "1", "pl": "2"})
+    at = app({"n": "lots", "g": "H999", "os": "0.2", "sw": "QM8700", "zz": "1", "t": "tor"})
     assert not at.exception
     text = at.warning[0].value
     for fragment in ("'n' (nodes)", "whole number from 1", "'g' (GPU model)", "'os' (leaf oversubscription)",
                      "from 1 to 16", "'sw' (switch model)", "has no 400 Gb/s ports", "'zz' is unknown"):
         assert fragment in text
-    assert at.session_state["fp_current"].design == Design(planes=2)  # the rest applied
-    assert dict(at.query_params) == {"v": "1", "pl": "2"}  # bad values dropped from the URL
+    assert at.session_state["fp_current"].design == Design(topology="top-of-rack")  # the rest applied
+    assert dict(at.query_params) == {"v": "1", "t": "tor"}  # bad values dropped from the URL
     assert metrics(at)["GPUs"] == "32"
     at.button(key="dismiss_warnings").click().run()
     assert not at.warning

@@ -129,11 +129,40 @@ def test_aoc_policy_uses_aoc_where_the_catalog_has_one():
     assert frame["why"].str.contains("no AOC/copper").any()
 
 
-def test_both_ends_and_fibre_share_one_media():
+def test_both_ends_and_fibre_share_one_media_per_link_class():
     from core.catalog import load_catalog
     cat = load_catalog()
     for nodes in (64, 600):
         frame = plan(Design(gpu="H100", nodes=nodes, cable_media="optics")).bom_frame()
-        media = {cat.transceiver(i).media for i in frame[frame["category"] == "transceiver"]["catalog_id"]}
-        fibres = {cat.cable(i).media for i in frame[frame["category"] == "cable"]["catalog_id"]}
-        assert len(media) == 1 and fibres == media
+        for link_class in ("node-leaf", "leaf-spine", "spine-core"):
+            modules = frame[frame["item"].str.endswith(f"(switch side, {link_class})")]
+            fibres = frame[(frame["category"] == "cable") & frame["item"].str.endswith(f"({link_class})")]
+            if modules.empty:
+                assert fibres.empty
+                continue
+            media = {cat.transceiver(i).media for i in modules["catalog_id"]}
+            assert len(media) == 1 and {cat.cable(i).media for i in fibres["catalog_id"]} == media
+            if link_class == "node-leaf":
+                node = frame[frame["item"].str.endswith("(node side)")]
+                assert {cat.transceiver(i).media for i in node["catalog_id"]} == media
+
+
+def test_long_runs_get_long_reach_optics_short_runs_do_not():
+    from core.catalog import load_catalog
+    cat = load_catalog()
+    frame = plan(Design(gpu="H100", gpus=4096, cable_media="optics")).bom_frame()  # three tiers
+    reach = {link_class: cat.transceiver(frame[frame["item"].str.endswith(f"(switch side, {link_class})")]
+                                         ["catalog_id"].iloc[0]).reach_m
+             for link_class in ("node-leaf", "leaf-spine", "spine-core")}
+    assert reach["spine-core"] >= 150 and reach["node-leaf"] < reach["spine-core"]
+
+
+def test_spectrum_x_twin_planes_use_one_twin_port_module_per_nic():
+    """DGX B300 with Spectrum-X: each ConnectX-8 cage carries 2 x 400GbE, one per plane: 8 NICs and
+    8 node-side twin-port modules per node, not 16."""
+    result = plan(Design(gpu="B300", nodes=64, fabric="ethernet", port_speed_gbps=400, planes=2,
+                         cable_media="optics"))
+    frame = result.bom_frame()
+    assert frame[frame["category"] == "NIC"]["quantity"].sum() == 64 * 8
+    assert result.transceiver_counts()["node_side"] == 64 * 8
+    assert result.bandwidth.scaleout_gbits_per_gpu == 800

@@ -15,12 +15,13 @@ from core.plan import plan
 from core.topology import aggregated_graph, fabric_graph
 
 SWITCH_SPEEDS = [("QM9700", 400, "infiniband"), ("QM9700", 200, "infiniband"), ("QM8700", 200, "infiniband"),
-                 ("Q3400", 800, "infiniband"), ("SN5600", 400, "ethernet"), ("SN5600", 800, "ethernet")]
+                 ("Q3400", 800, "infiniband"), ("SN5600", 400, "ethernet"), ("SN5600", 200, "ethernet")]
 
 small_designs = st.builds(
-    lambda nodes, gpn, sw, topo, over, rails, planes, tiers: dict(
-        gpu="H100", nodes=nodes, gpus_per_node=gpn, switch=sw[0], port_speed_gbps=sw[1], fabric=sw[2],
+    lambda gpu, nodes, gpn, sw, topo, over, rails, planes, tiers: dict(
+        gpu=gpu, nodes=nodes, gpus_per_node=gpn, switch=sw[0], port_speed_gbps=sw[1], fabric=sw[2],
         topology=topo, oversubscription=over, nics_per_node=min(rails, gpn), planes=planes, tiers=tiers),
+    gpu=st.sampled_from(["H100", "B300"]),  # B300's ConnectX-8 runs 2 x 400GbE: two planes
     nodes=st.integers(1, 160),
     gpn=st.sampled_from([1, 2, 4, 8]),
     sw=st.sampled_from(SWITCH_SPEEDS),

@@ -16,7 +16,7 @@ SIZES = {
     "2 nodes": Design(nodes=2),
     "1,024 GPUs": Design(gpus=1024),
     "top-of-rack": Design(gpus=1024, topology="top-of-rack"),
-    "two planes": Design(gpus=1024, fabric="ethernet", planes=2),
+    "two planes": Design(gpu="B300", gpus=1024, fabric="ethernet", port_speed_gbps=400, planes=2),
     "NVL72": Design(gpu="GB200-NVL72", gpus=1152),
     "8,192 GPUs": Design(gpus=8192),
     "131,072 GPUs": Design(gpu="B300", gpus=131072),

@@ -129,7 +129,7 @@ def test_superpod_b300_spectrum_x(sus, nodes, gpus, leaf, spine, node_leaf, leaf
     assert s["bandwidth"]["scaleout_gbits_per_gpu"] == 800  # 2 planes x 400G
 
 
-@pytest.mark.parametrize("switch,speed,radix", [("SN5600", 800, 64), ("SN5600", 400, 128), ("QM8700", 200, 40)])
+@pytest.mark.parametrize("switch,speed,radix", [("QM9700", 400, 64), ("SN5600", 400, 128), ("QM8700", 200, 40)])
 def test_fat_tree_formulas(switch, speed, radix):
     """k-ary fat tree (Al-Fares 2008): k^2/2 hosts with 3k/2 switches in two tiers; k^3/4 hosts with
     5k^2/4 switches, (k/2)^2 of them core, in three. One NIC per node, top-of-rack leaves of k/2 hosts."""

@@ -13,7 +13,7 @@ from core.plan import plan
 
 CATALOG = load_catalog()
 SPEEDS = {f: sorted({m.speed_gbps for s in CATALOG.fabric_switches(f) for m in s.port_modes}
-                    & {sp for n in CATALOG.nics if f in n.fabrics for sp in n.port_speeds_gbps})
+                    & {sp for n in CATALOG.nics if f in n.fabrics for sp in n.speeds_on(f)})
           for f in ("infiniband", "ethernet")}
 IDS = [e.id for _, e in CATALOG.all_entries()]
 finite = dict(allow_nan=False, allow_infinity=False)
@@ -29,7 +29,7 @@ def designs(draw):
     gpn = draw(st.one_of(st.none(), st.integers(1, 72)))
     effective_gpn = gpn or system.gpus_per_node
     domains = [1, *range(effective_gpn, 577, effective_gpn)]
-    size = draw(st.sampled_from(["nodes", "gpus", "both"]))
+    size = draw(st.sampled_from(["nodes", "gpus"]))
     nodes = draw(st.integers(1, 1_000_000)) if size != "gpus" else None
     gpus = draw(st.integers(1, 1_000_000)) if size != "nodes" else None
     overrides = st.dictionaries(st.sampled_from(IDS), st.floats(0, 1e9, **finite), max_size=3)
