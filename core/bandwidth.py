@@ -33,8 +33,13 @@ class Bandwidth(BaseModel):
     scaleup_to_scaleout_ratio: float
     """NVLink per GPU (one direction) over scale-out per GPU (one direction), both in bits."""
     hops_same_rail: int
+    """Switches crossed between GPUs on the same rail in the same scalable unit (or the same leaf)."""
+    hops_same_rail_other_su: int
+    """Same rail, different scalable unit (or leaf) in the same pod."""
     hops_cross_rail: int
+    """Different rails, without PXN (rail-optimized traffic between rails goes up to the spines)."""
     hops_cross_pod: int
+    """Between pods (through the core) in three tiers; else the farthest pair."""
     cross_fabric_gbits_per_gpu: float
     """Per-GPU scale-out bandwidth when every GPU sends across the bisection [Gb/s, one direction]."""
 
@@ -103,10 +108,13 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
 
     nvlink_bidir = resolved.nvlink_gbytes_per_gpu_bidir
     nvlink_dir = nvlink_bidir / 2
+    single_leaf_set = fabric.tiers == 1 or fabric.group_count == 1
+    same_rail = 1 if resolved.topology == "rail-optimized" or single_leaf_set else 3
+    other_su = 1 if fabric.tiers == 1 else 3
     if resolved.topology == "rail-optimized":
-        same_rail, cross_rail = (1, 1) if fabric.tiers == 1 else (1, 3)
+        cross_rail = 1 if fabric.tiers == 1 else 3
     else:
-        same_rail = cross_rail = 1 if fabric.tiers == 1 or fabric.leaf_count == 1 else 3
+        cross_rail = same_rail
     cross_pod = 5 if fabric.tiers == 3 and fabric.pod_count > 1 else (3 if fabric.tiers >= 2 else 1)
     return Bandwidth(
         nvlink_gbytes_per_gpu_bidir=nvlink_bidir,
@@ -120,6 +128,7 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
         oversubscription=effective,
         scaleup_to_scaleout_ratio=(nvlink_dir * 8) / per_gpu_gbits if per_gpu_gbits else float("inf"),
         hops_same_rail=same_rail,
+        hops_same_rail_other_su=other_su,
         hops_cross_rail=cross_rail,
         hops_cross_pod=cross_pod,
         cross_fabric_gbits_per_gpu=per_gpu_gbits / effective,

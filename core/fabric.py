@@ -198,7 +198,10 @@ def _group_shape(resolved: ResolvedDesign, leaf_down_max: int) -> tuple[int, int
         if nodes_per_domain > 1 and nodes_per_group >= nodes_per_domain:
             nodes_per_group -= nodes_per_group % nodes_per_domain  # keep NVLink racks whole in an SU
         return nodes_per_group, rails, 1
-    nodes_per_leaf = min(resolved.nodes_per_rack, leaf_down_max // rails)
+    fit = leaf_down_max // rails
+    # leaves never straddle racks: the largest share of a rack that divides it evenly and fits a leaf
+    nodes_per_leaf = max((d for d in range(1, min(fit, resolved.nodes_per_rack) + 1)
+                          if resolved.nodes_per_rack % d == 0), default=0)
     if nodes_per_leaf < 1:
         raise DesignError(
             f"a node has {rails} NIC ports per plane but a {resolved.switch.id} leaf has only "
@@ -268,13 +271,18 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
                 f"{limit[tiers]:,} nodes ({limit[tiers] * resolved.gpus_per_node:,} GPUs); this design has {nodes:,}.",
                 hint,
             )
+    needed = next((t for t in (1, 2, 3) if nodes <= limit[t]), 3)
+    forced_note = (
+        f"Tiers set to {tiers} although {needed} would do; the extra tier adds switches and hops "
+        f"(room to grow to {limit[tiers]:,} nodes)." if tiers > needed else ""
+    )
     if tiers == 3 and groups_per_pod_max < 1:
         raise DesignError(
             f"a pod needs at least {leaves_per_group} leaves but a spine has only {spine_down_max} down ports",
             "Lower the spine oversubscription or use fewer rails.",
         )
 
-    why: list[str] = []
+    why: list[str] = [forced_note] if forced_note else []
     groups: list[SwitchGroup] = []
     spines_per_pod = spine_count = leaf_uplinks = 0
     pair_links = spine_uplinks = core_groups = cores_per_group = core_count = spine_core_pair = 0
@@ -316,9 +324,11 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
             f"{group_count} SU x {rails} = {leaf_count} leaves."
         )
     else:
+        per_rack = resolved.nodes_per_rack // nodes_per_group
+        rack_note = f" ({per_rack} leaves per rack of {resolved.nodes_per_rack} nodes)" if per_rack > 1 else ""
         why.append(
             f"Top-of-rack: each leaf serves {nodes_per_group} nodes x {rails} NICs = "
-            f"{nodes_per_group * rails} down ports: ceil({nodes} / {nodes_per_group}) = {leaf_count} leaves."
+            f"{nodes_per_group * rails} down ports{rack_note}: ceil({nodes} / {nodes_per_group}) = {leaf_count} leaves."
         )
 
     if tiers == 2:

@@ -87,6 +87,7 @@ class Plan(BaseModel):
                 "leaf_oversubscription": round(self.bandwidth.leaf_oversubscription, 4),
                 "scaleup_to_scaleout_ratio": round(self.bandwidth.scaleup_to_scaleout_ratio, 3),
                 "hops_same_rail": self.bandwidth.hops_same_rail,
+                "hops_same_rail_other_su": self.bandwidth.hops_same_rail_other_su,
                 "hops_cross_rail": self.bandwidth.hops_cross_rail,
                 "hops_cross_pod": self.bandwidth.hops_cross_pod,
             },
@@ -105,9 +106,11 @@ class Plan(BaseModel):
                 "network_kw": round(self.cost.network_kw, 3),
                 "facility_kw": round(self.cost.facility_kw, 3),
                 "pue": self.cost.pue,
+                "basis": "nodes at their maximum power, network parts at typical power; "
+                         "energy assumes that draw around the clock (an upper bound)",
             },
             "racks_compute": self.cost.racks_compute,
-            "explanation": list(fabric.explanation),
+            "explanation": list(resolved.notes) + list(fabric.explanation),
         }
 
 

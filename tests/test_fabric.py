@@ -256,3 +256,49 @@ def test_partial_pod_spines_cable_only_what_they_need():
     assert fabric.spine_core_links == 2 * 32 * 32 + 32 * 8
     cores = [g for g in fabric.switch_groups if g.role == "core"][0]
     assert cores.down_ports_used == 2 * 16 + 4
+
+
+def test_top_of_rack_leaves_never_straddle_racks():
+    # 18 GB200 trays per rack x 4 NICs = 72 ports > 32 down ports: 3 leaves of 6 trays per rack
+    result = plan(Design(gpu="GB200-NVL72", nodes=36, topology="top-of-rack"))
+    assert (result.fabric.nodes_per_group, result.fabric.leaf_count) == (6, 6)
+    # 6 DGX H100 per rack x 8 NICs = 48 ports: 2 leaves of 3 nodes per rack
+    result = plan(Design(gpu="H100", nodes=12, nodes_per_rack=6, topology="top-of-rack"))
+    assert (result.fabric.nodes_per_group, result.fabric.leaf_count) == (3, 4)
+
+
+def test_nvl72_rounds_up_to_whole_racks_and_says_so():
+    result = plan(Design(gpu="GB200-NVL72", gpus=100))
+    assert result.resolved.nodes == 36 and result.resolved.gpus == 144
+    assert any("rounded up" in line for line in result.summary()["explanation"])
+
+
+def test_forced_extra_tier_is_explained():
+    result = plan(Design(gpu="H100", nodes=100, tiers=3))
+    assert result.fabric.tiers == 3
+    assert "although 2 would do" in result.fabric.explanation[0]
+
+
+def test_planes_need_nic_ports():
+    with pytest.raises(DesignError, match="at most 1 plane"):
+        plan(Design(gpu="H100", nodes=32, planes=2))
+    ok = plan(Design(gpu="B300", nodes=32, fabric="ethernet", port_speed_gbps=400, planes=2))
+    assert ok.resolved.nics_per_node == 8 and ok.bandwidth.scaleout_gbits_per_gpu == 800
+
+
+def test_b300_on_ethernet_defaults_to_400g_and_says_so():
+    result = plan(Design(gpu="B300", nodes=64, fabric="ethernet"))
+    assert result.resolved.port_speed_gbps == 400
+    assert any("2 planes" in note for note in result.resolved.notes)
+
+
+def test_nodes_or_gpus_not_both():
+    from core.design import parse_design
+    from core.errors import InputError
+    with pytest.raises(InputError, match="not both"):
+        parse_design({"nodes": 10, "gpus": 80})
+
+
+def test_edr_designs_get_an_edr_switch():
+    assert plan(Design(gpu="V100", nodes=40)).resolved.switch.id == "SB7800"
+    assert plan(Design(gpu="H100", nodes=40, port_speed_gbps=200)).resolved.switch.id == "QM9700"
