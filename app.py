@@ -24,6 +24,13 @@ performance = HERE / "pages" / "3_Performance.py"
 if performance.exists():
     pages.append(st.Page(performance, title="Performance", icon=":material/speed:", url_path="performance"))
 
+# Key-number cards: values such as "$45.4M" or "25.4 TB/s" must fit six cards per row.
+st.markdown(
+    "<style>[data-testid='stMetricValue'] {font-size: 1.55rem;} "
+    "[data-testid='stMetricValue'] > div {overflow: visible; text-overflow: clip;}</style>",
+    unsafe_allow_html=True,
+)
+
 page = st.navigation(pages, position="sidebar")
 st.session_state["fp_current"] = state.sidebar()
 with st.sidebar:

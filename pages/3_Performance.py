@@ -134,7 +134,7 @@ st.subheader("Collectives")
 c1, c2, c3 = st.columns([3, 1.2, 1.2])
 ops = c1.multiselect("Collectives", list(OPS), key=W + "op", help="nccl-tests operations; S is the whole array.")
 ss[W + "jg"] = min(int(ss.get(W + "jg") or 0), r.gpus)
-job_gpus = c2.number_input("GPUs in the communicator", min_value=0, max_value=r.gpus, step=1, key=W + "jg",
+job_gpus = c2.number_input("GPUs in the communicator (0 = all)", min_value=0, max_value=r.gpus, step=1, key=W + "jg",
                            help="0 = every GPU of the design. Ranks fill NVLink domains, then nodes, in order.")
 show_all = c3.toggle("Every algorithm", key=W + "all", help="Off: only the fastest algorithm per collective.")
 n = int(job_gpus) or r.gpus
