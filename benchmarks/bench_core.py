@@ -21,9 +21,8 @@ from core.topology import aggregated_graph  # noqa: E402
 
 SIZES = [64, 1_024, 16_384, 131_072]
 CONFIGS = {
-    "H100 NDR QM9700 (2 planes x 200G past 64k)": lambda gpus: Design(
-        gpu="H100", gpus=gpus, switch="QM9700",
-        **({"port_speed_gbps": 200, "planes": 2} if gpus > 65_536 else {})),
+    "H100 RoCE 400G SN5600 (128 ports)": lambda gpus: Design(
+        gpu="H100", gpus=gpus, fabric="ethernet", switch="SN5600", port_speed_gbps=400),
     "B300 XDR Q3400": lambda gpus: Design(gpu="B300", gpus=gpus, switch="Q3400"),
     "B300 Spectrum-X 2 planes": lambda gpus: Design(gpu="B300", gpus=gpus, fabric="ethernet", switch="SN5600",
                                                     port_speed_gbps=400, planes=2),

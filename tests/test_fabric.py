@@ -302,3 +302,16 @@ def test_nodes_or_gpus_not_both():
 def test_edr_designs_get_an_edr_switch():
     assert plan(Design(gpu="V100", nodes=40)).resolved.switch.id == "SB7800"
     assert plan(Design(gpu="H100", nodes=40, port_speed_gbps=200)).resolved.switch.id == "QM9700"
+
+
+def test_benchmark_designs_still_plan():
+    """The designs benchmarks/bench_core.py times must stay buildable (the timing itself is not a test)."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_core.py"
+    spec = importlib.util.spec_from_file_location("bench_core", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    for make in bench.CONFIGS.values():
+        for gpus in bench.SIZES:
+            assert plan(make(gpus)).resolved.gpus == gpus
