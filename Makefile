@@ -19,7 +19,7 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 
 ## Serve the app on http://localhost:$(PORT)
 run: $(VENV)/.runtime
-	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
+	$(BIN)/python -m webui.serve --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
 
 ## Install Debian's chromium for the browser tests when it is missing (CI runs as root)
 chromium:

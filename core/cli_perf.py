@@ -159,7 +159,7 @@ def _cmd_train(args: argparse.Namespace) -> str:
         f"communication {s['comm_fraction']:.1%} of the step",
         f"to train      {s['tokens_to_train']:.3g} tokens: {s['days_to_train']:,.1f} days, "
         f"${s['cost_usd']:,.0f} (share of cluster TCO, estimate)",
-        f"memory/GPU    " + ", ".join(f"{k} {v:.1f}" for k, v in s["memory_gb"].items())
+        "memory/GPU    " + ", ".join(f"{k} {v:.1f}" for k, v in s["memory_gb"].items())
         + f" GB of {s['hbm_gb']:g} GB",
     ]
     for c in s["communication"]:

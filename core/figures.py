@@ -202,7 +202,6 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     hover_points: dict[str, list] = defaultdict(list)
     highlight_segments = []
     for a, b, data in graph.edges(data=True):
-        ra, rb = graph.nodes[a]["role"], graph.nodes[b]["role"]
         lower, upper = sorted((a, b), key=lambda v: TIER_Y[graph.nodes[v]["role"]])
         upper_role = graph.nodes[upper]["role"]
         rail = graph.nodes[lower].get("rail", -1) if graph.nodes[lower]["role"] == "leaf" else \

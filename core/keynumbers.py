@@ -62,7 +62,6 @@ def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
     bw = summary["bandwidth"]
     cost = summary["cost"]
     power = summary["power"]
-    tiers = ["leaf", "spine", "core"][: summary["tiers"]]
     nvlink_gbits = bw["nvlink_gbytes_per_gpu_bidir"] * 8
     return [
         KeyNumber("gpus", "GPUs", f"{summary['gpus']:,}",

@@ -46,7 +46,7 @@ st.markdown(
     "- **list**: the vendor's published list price.\n"
     "- **street**: a reseller or reported purchase price.\n"
     "- **estimate**: no public price found; the figure is an assumption explained in `price_source`.\n\n"
-    f"In this catalog: " + ", ".join(f"{n} {b}" for b, n in basis.items()) + ". "
+    "In this catalog: " + ", ".join(f"{n} {b}" for b, n in basis.items()) + ". "
     "Prices are in USD per unit and are **estimates unless the basis says list**. Override any of them in the "
     "Designer's *Advanced* section (catalog id = USD); overridden rows show basis `override` in the BOM."
 )

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
 
 import pandas as pd
 import streamlit as st
 
 from core import sharelink
-from core.collectives import ALGORITHMS, IN_NETWORK, OPS, format_size, load_constants, size_sweep, sweep
+from core.collectives import IN_NETWORK, OPS, format_size, load_constants, size_sweep, sweep
 from core.design import Design, parse_design
 from core.errors import FabricPlannerError
 from core.perf_figures import busbw_figure, comparison_figure, scaling_figure, step_figure

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.collectives import (
-    ALGORITHMS, IN_NETWORK, OPS, bottleneck_line_gbytes, bus_factor, collective, links, load_constants,
+    IN_NETWORK, OPS, bottleneck_line_gbytes, bus_factor, collective, links, load_constants,
     parse_size, place, size_sweep, sweep,
 )
 from core.design import Design
