@@ -106,6 +106,7 @@ class AlgorithmConstants(_Strict):
     collnet_nvlink_latency_us: float = Field(ge=0)
     collnet_net_latency_us: float = Field(ge=0)
     collnet_efficiency: float = Field(gt=0, le=1)
+    collnet_efficiency_min_compute_capability: float = Field(ge=0)
     collnet_source: str
     ring_fill_us_per_step: float = Field(ge=0)
     ring_fill_source: str
@@ -140,6 +141,14 @@ class FabricConstants(_Strict):
 class SharpCapability(_Strict):
     switch: str
     version: str
+    nccl_collnet: bool = True
+    """NCCL can use it through the SHARP plugin (CollNet); SHARPv1 cannot (Quantum HDR and later only)."""
+    source: str
+
+
+class ArchitectureConstants(_Strict):
+    name: str
+    compute_capability: float = Field(gt=0)
     source: str
 
 
@@ -199,6 +208,7 @@ class CollectiveConstants(_Strict):
     nvls: tuple[NvlsEfficiency, ...]
     fabric: tuple[FabricConstants, ...]
     sharp: tuple[SharpCapability, ...]
+    architecture: tuple[ArchitectureConstants, ...]
     pcie: PcieConstants
     training: TrainingConstants
     reference: tuple[ReferencePoint, ...] = ()
@@ -228,11 +238,28 @@ class CollectiveConstants(_Strict):
     def fabric_constants(self, kind: str) -> FabricConstants:
         return next(f for f in self.fabric if f.kind == kind)
 
-    def sharp_version(self, switch_id: str) -> str | None:
+    def sharp_entry(self, switch_id: str) -> SharpCapability | None:
         for entry in self.sharp:
             if entry.switch.casefold() == switch_id.casefold():
-                return entry.version
+                return entry
         return None
+
+    def sharp_version(self, switch_id: str) -> str | None:
+        """The switch's SHARP version (any), or None."""
+        entry = self.sharp_entry(switch_id)
+        return entry.version if entry else None
+
+    def nccl_sharp_version(self, switch_id: str) -> str | None:
+        """The switch's SHARP version if NCCL can use it for all-reduce (CollNet), else None."""
+        entry = self.sharp_entry(switch_id)
+        return entry.version if entry and entry.nccl_collnet else None
+
+    def compute_capability(self, architecture: str) -> float:
+        """CUDA compute capability of a GPU architecture (0 when unknown)."""
+        for entry in self.architecture:
+            if entry.name.casefold() == architecture.casefold():
+                return entry.compute_capability
+        return 0.0
 
 
 def load_constants_from(path: Path) -> CollectiveConstants:
@@ -330,7 +357,11 @@ class Placement:
     """Where the ``n`` ranks of one communicator sit.
 
     ``stride`` is the GPU distance between consecutive ranks (1 for a whole job;
-    e.g. ``TP`` for a data-parallel group). Ranks fill NVLink domains in order.
+    e.g. ``TP`` for a data-parallel group). Ranks fill NVLink domains in order, so
+    every domain holds ``ranks_per_domain`` ranks except the last, which holds
+    ``ranks_last_domain`` (1 .. ranks_per_domain). A collective runs at the pace of
+    its worst domain: a partly filled last domain has fewer GPUs, so fewer NICs, to
+    carry its share of the fabric traffic.
     """
 
     n: int
@@ -346,6 +377,18 @@ class Placement:
     """Switch hops on the longest fabric path the job uses (0 if it stays in NVLink)."""
     level: str
     """``nvlink``, ``leaf``, ``spine`` or ``core``: the highest fabric level crossed."""
+    ranks_last_domain: int = 0
+    """Ranks in the last NVLink domain (0 = same as ``ranks_per_domain``)."""
+
+    @property
+    def last(self) -> int:
+        """Ranks in the last (possibly partly filled) NVLink domain."""
+        return self.ranks_last_domain or self.ranks_per_domain
+
+    @property
+    def min_ranks_per_domain(self) -> int:
+        """Ranks in the emptiest domain: the NICs it has set the fabric pace."""
+        return min(self.ranks_per_domain, self.last)
 
 
 def place(plan: Plan, gpus: int | None = None, stride: int = 1) -> Placement:
@@ -385,7 +428,8 @@ def place(plan: Plan, gpus: int | None = None, stride: int = 1) -> Placement:
         hops, level = 3, "spine"
     else:
         hops, level = 5, "core"
-    return Placement(n, stride, d, m, nodes, groups, pods, nodes_in_group, nodes_in_pod, hops, level)
+    last = n - (m - 1) * d
+    return Placement(n, stride, d, m, nodes, groups, pods, nodes_in_group, nodes_in_pod, hops, level, last)
 
 
 def _contention(plan: Plan, p: Placement, pattern: str) -> float:
@@ -428,8 +472,10 @@ class Links:
     nic_per_gpu_line: float
     nvls_efficiency: float | None
     sharp: str | None
+    """SHARP version NCCL can use for in-network all-reduce, or None."""
     hop_latency_us: float
     fabric: str
+    compute_capability: float = 0.0
 
 
 def links(plan: Plan, constants: CollectiveConstants | None = None) -> Links:
@@ -444,21 +490,22 @@ def links(plan: Plan, constants: CollectiveConstants | None = None) -> Links:
     fab = c.fabric_constants(r.fabric)
     nic_line = r.nics_per_node * r.planes * r.port_speed_gbps / 8 / r.gpus_per_node
     nvls = c.nvls_efficiency(r.system.nvswitch_generation) if r.nvlink_domain_gpus > 1 else None
-    sharp = c.sharp_version(r.switch.id) if r.fabric == "infiniband" else None
+    sharp = c.nccl_sharp_version(r.switch.id) if r.fabric == "infiniband" else None
     return Links(nvl, nvl_line, nic_line * fab.nic_efficiency, nic_line, nvls, sharp, fab.switch_hop_latency_us,
-                 r.fabric)
+                 r.fabric, c.compute_capability(r.system.architecture))
 
 
 def bottleneck_line_gbytes(plan: Plan, placement: Placement) -> float:
     """Line rate of the slowest link a rank's ring traffic crosses [GB/s, one direction].
 
     NVLink per GPU inside one domain; across domains the smaller of NVLink and the
-    domain's NIC ports serving this communicator (``ranks_per_domain`` x NIC per GPU).
+    NIC ports of the emptiest domain serving this communicator
+    (``min_ranks_per_domain`` x NIC per GPU: a partly filled last domain has fewer NICs).
     """
     lk = links(plan)
     if placement.domains == 1:
         return lk.nvlink_line
-    egress = placement.ranks_per_domain * lk.nic_per_gpu_line
+    egress = placement.min_ranks_per_domain * lk.nic_per_gpu_line
     return min(lk.nvlink_line, egress) if placement.ranks_per_domain > 1 else egress
 
 
@@ -585,12 +632,19 @@ def sweep(
     lk = links(plan, c)
     alg = c.algorithms
     n, d, m = p.n, p.ranks_per_domain, p.domains
+    d_min = p.min_ranks_per_domain  # ranks (and so NICs) of the emptiest domain: it sets the fabric pace
     hop_us = p.hops * lk.hop_latency_us
     nvl = lk.nvlink if d > 1 else math.inf
     nic = lk.nic_per_gpu
-    egress = d * nic
+    egress = d_min * nic  # fabric bandwidth of the worst domain
+    # Ring, tree and NVLS-tree move data between neighbouring domains on the same rail: NCCL
+    # orders ranks by node, so only the few edges that join one leaf group (or pod) to the
+    # next cross the uplinks -> "ring" contention. All-to-all spreads traffic over every
+    # other node -> "uniform" contention. Both assume ideal rank placement and no ECMP
+    # hash collisions, so oversubscription mostly shows in all-to-all (MoE) traffic.
     c_ring = _contention(plan, p, "ring")
     c_uni = _contention(plan, p, "uniform")
+    domain_sizes = sorted({d, p.last}) if m > 1 else [d]
     protos = [c.proto(name) for name in PROTOCOLS]
     notes: list[str] = []
     curves: dict[str, AlgorithmCurve] = {}
@@ -621,7 +675,7 @@ def sweep(
         levels = math.ceil(math.log2(m)) if m > 1 else 0
         # every GPU in the chain and every domain in the tree sends the array up (reduce) and
         # down (broadcast) in the same direction: algbw is half the bottleneck (NCCL: ratio .5)
-        algbw = 0.5 * (nvl if m == 1 else min(nvl, egress * c_uni)) * alg.tree_bw_factor
+        algbw = 0.5 * (nvl if m == 1 else min(nvl, egress * c_ring)) * alg.tree_bw_factor
         cand = {}
         for pr in protos:
             lat = pr.tree_base_latency_us + 2 * ((d - 1) * pr.tree_nvlink_step_us + levels * (
@@ -633,7 +687,12 @@ def sweep(
 
     # ---- NVLink SHARP --------------------------------------------------------------------
     nvls_ok = lk.nvls_efficiency is not None and d > 1
-    nvls_algbw_ar = nvl * (lk.nvls_efficiency or 0) * d / (d + 1) if nvls_ok else 0.0
+
+    def nvls_ar(k: int) -> float:
+        """NVLS all-reduce algbw of a domain holding k ranks (a lone rank needs no NVLink step)."""
+        return nvl * lk.nvls_efficiency * k / (k + 1) if k > 1 else math.inf
+
+    nvls_algbw_ar = min(nvls_ar(k) for k in domain_sizes) if nvls_ok else 0.0
     if want("nvls") and op in ("all-reduce", "reduce-scatter", "all-gather"):
         if not nvls_ok:
             if algorithms is not None and lk.nvls_efficiency is None:
@@ -644,7 +703,7 @@ def sweep(
             if m > 1:  # NVLS-tree: NVLS inside the domain, a tree between domains
                 levels = math.ceil(math.log2(m))
                 lat += 2 * levels * (alg.nvls_tree_net_latency_us + hop_us)
-                algbw = min(algbw, 0.5 * egress * c_uni)
+                algbw = min(algbw, 0.5 * egress * c_ring)
             transfer = S / (algbw * 1e3)
             t = lat + transfer + _fill(alg.nvls_fill_us, transfer)
             curves["nvls"] = AlgorithmCurve("nvls", t, np.full(S.shape, "Simple", dtype=object))
@@ -662,13 +721,15 @@ def sweep(
         else:
             if nvls_ok:
                 intra, lat = nvls_algbw_ar, alg.nvls_nvlink_latency_us
-            else:
-                intra = nvl * d / (2 * (d - 1)) if d > 1 else math.inf
+            else:  # chain reduce up to the NIC rank and broadcast back over NVLink, per domain
+                intra = min((nvl * k / (2 * (k - 1)) if k > 1 else math.inf) for k in domain_sizes)
                 lat = 2 * (alg.collnet_nvlink_latency_us * min(1, d - 1) + (d - 1) * 0.4)
             lat += alg.collnet_net_latency_us + 2 * hop_us
             # each domain sends the array up once and receives it once; reductions shrink traffic
-            # at every switch level, so leaf/spine oversubscription does not apply.
-            algbw = min(intra, egress * alg.collnet_efficiency)
+            # at every switch level, so leaf/spine oversubscription does not apply. NCCL applies
+            # its CollNet efficiency only on compute capability >= 9.0 (tuning.cc).
+            eff = alg.collnet_efficiency if lk.compute_capability >= alg.collnet_efficiency_min_compute_capability else 1.0
+            algbw = min(intra, egress * eff)
             transfer = S / (algbw * 1e3)
             t = lat + transfer + _fill(alg.nvls_fill_us, transfer)
             curves["sharp"] = AlgorithmCurve("sharp", t, np.full(S.shape, "Simple", dtype=object))
@@ -684,7 +745,8 @@ def sweep(
             intra_lat = phases * (pr.ring_base_latency_us + (d - 1) * pr.ring_nvlink_step_us)
             inter_lat = pr.ring_base_latency_us + inter_steps * (pr.ring_net_step_us + hop_us)
             intra_t = phases * (d - 1) / d * S / (nvl * pr.ring_bw_factor * 1e3)
-            inter_t = inter_ratio * (S / d) / (rail * pr.ring_bw_factor * 1e3)
+            # the emptiest domain splits the array over only d_min rails
+            inter_t = inter_ratio * (S / d_min) / (rail * pr.ring_bw_factor * 1e3)
             t = intra_lat + inter_lat + intra_t + inter_t
             if pr.name == "Simple":
                 t = t + _fill(alg.ring_fill_us_per_step * phases * (d - 1), intra_t) + _fill(
@@ -696,7 +758,8 @@ def sweep(
     if op == "all-to-all" and want("direct"):
         lat = alg.alltoall_base_latency_us + (n - 1) * alg.alltoall_peer_latency_us + (hop_us if m > 1 else 0.0)
         t_nvl = S * (d - 1) / n / (nvl * 1e3) if d > 1 else 0.0 * S
-        t_net = S * (n - d) / n / (nic * c_uni * 1e3) if m > 1 else 0.0 * S
+        # the worst rank has the fewest NVLink peers: it sends (and receives) (n - d_min)/n of S on its NIC
+        t_net = S * (n - d_min) / n / (nic * c_uni * 1e3) if m > 1 else 0.0 * S
         t = lat + np.maximum(t_nvl, t_net)
         curves["direct"] = AlgorithmCurve("direct", t, np.full(S.shape, "Simple", dtype=object))
 
