@@ -62,7 +62,7 @@ def register(subparsers) -> None:
     g.add_argument("--size", type=_size, default=parse_size("1GiB"), metavar="SIZE",
                    help="message size: B, KiB, MiB, GiB (binary) or KB, MB, GB (decimal); default 1GiB")
     g.add_argument("--job-gpus", type=_positive_int, metavar="N",
-                   help="GPUs in the communicator (default: every GPU of the design)")
+                   help="GPUs in the communicator (default: --gpus as given, else every GPU of the design)")
     g.add_argument("--algorithm", type=str.lower, choices=ALGORITHMS, help="force one algorithm (default: fastest)")
     col.add_argument("--format", choices=["json", "table"], default="table")
     col.set_defaults(handler=_cmd_collective)
@@ -85,7 +85,8 @@ def register(subparsers) -> None:
         j.add_argument(f"--{name}", type=_positive_int, default=default,
                        help=f"{name.upper()} degree (default {default})")
     j.add_argument("--dp", type=_positive_int, help="data-parallel degree (default: GPUs / (tp x pp x cp))")
-    j.add_argument("--job-gpus", type=_positive_int, metavar="N", help="GPUs the job uses (default: all)")
+    j.add_argument("--job-gpus", type=_positive_int, metavar="N",
+                   help="GPUs the job uses (default: --gpus as given, else every GPU of the design)")
     j.add_argument("--recompute", type=str.lower, choices=["none", "selective", "full"], default="selective")
     j.add_argument("--efficiency", type=_fraction, metavar="FRACTION",
                    help="achievable fraction of dense peak FLOP/s (default from assets/catalog/collectives.toml)")
@@ -94,18 +95,35 @@ def register(subparsers) -> None:
     tr.set_defaults(handler=_cmd_train)
 
 
+def _requested_gpus(args: argparse.Namespace, design) -> int | None:
+    """The job's GPU count: ``--job-gpus``, else the GPU count asked for (``--gpus`` or the design file)."""
+    return args.job_gpus or design.gpus
+
+
+def _cluster_note(requested: int | None, cluster: int, used: int) -> str:
+    if requested is not None and cluster != requested and used == requested:
+        return f"; the cluster has {cluster:,} GPUs ({requested:,} rounded up to whole nodes)"
+    if cluster != used:
+        return f"; the cluster has {cluster:,} GPUs"
+    return ""
+
+
 def _cmd_collective(args: argparse.Namespace) -> str:
     from core.plan import plan
 
-    result = collective(plan(design_from_args(args)), args.op, args.size, gpus=args.job_gpus,
-                        algorithm=args.algorithm)
+    design = design_from_args(args)
+    requested = _requested_gpus(args, design)
+    result = collective(plan(design), args.op, args.size, gpus=requested, algorithm=args.algorithm)
     if args.format == "json":
         return json.dumps(result, indent=2) + "\n"
     p = result["placement"]
+    last = p["gpus_in_last_nvlink_domain"]
     lines = [
         f"{result['op']} of {format_size(result['bytes'])} on {result['gpus']:,} GPUs "
-        f"({p['nvlink_domains']:,} NVLink domain(s) of {p['gpus_per_nvlink_domain']}, {p['nodes']:,} nodes, "
-        f"fabric level {p['fabric_level']})",
+        f"({p['nvlink_domains']:,} NVLink domain(s) of {p['gpus_per_nvlink_domain']}"
+        + (f", the last with {last}" if last != p["gpus_per_nvlink_domain"] else "")
+        + f", {p['nodes']:,} nodes, fabric level {p['fabric_level']})"
+        + _cluster_note(design.gpus, result["cluster_gpus"], result["gpus"]),
         f"fastest       {result['algorithm']} ({result['protocol']})"
         + ("  - in-network reduction: busbw is not a link speed" if result["in_network"] else ""),
         f"time          {result['time_us']:,.1f} us",
@@ -117,7 +135,7 @@ def _cmd_collective(args: argparse.Namespace) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _job_from_args(args: argparse.Namespace):
+def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
     from core.training import ModelSpec, model_preset, parse_job
 
     custom = {k: getattr(args, k) for k in ("layers", "hidden", "ffn", "heads", "kv_heads", "vocab")}
@@ -134,7 +152,7 @@ def _job_from_args(args: argparse.Namespace):
         model = model_preset(args.model)
     return parse_job(dict(model=model, seq_len=args.seq_len, global_batch=args.global_batch,
                           micro_batch=args.micro_batch, precision=args.precision, tp=args.tp, pp=args.pp,
-                          cp=args.cp, ep=args.ep, vp=args.vp, dp=args.dp, gpus=args.job_gpus,
+                          cp=args.cp, ep=args.ep, vp=args.vp, dp=args.dp, gpus=gpus,
                           recompute=args.recompute, compute_efficiency=args.efficiency,
                           tokens_to_train=args.tokens))
 
@@ -143,8 +161,9 @@ def _cmd_train(args: argparse.Namespace) -> str:
     from core.plan import plan
     from core.training import estimate
 
-    job = _job_from_args(args)
-    result = estimate(plan(design_from_args(args)), job)
+    design = design_from_args(args)
+    job = _job_from_args(args, _requested_gpus(args, design))
+    result = estimate(plan(design), job)
     s = result.summary()
     if args.format == "json":
         return json.dumps(s, indent=2) + "\n"
@@ -152,7 +171,8 @@ def _cmd_train(args: argparse.Namespace) -> str:
     lines = [
         f"{s['model']} ({s['params_b']:,.1f}B parameters) on {s['gpus']:,} GPUs: tp {par['tp']} pp {par['pp']} "
         f"cp {par['cp']} dp {par['dp']} ep {par['ep']} vp {par['vp']}; seq {s['seq_len']:,}, "
-        f"global batch {s['global_batch']:,}, {s['precision']}",
+        f"global batch {s['global_batch']:,}, {s['precision']}" + _cluster_note(design.gpus, s["cluster_gpus"],
+                                                                                s["gpus"]),
         f"step time     {s['step_time_s']:.3f} s  (compute {s['compute_s']:.3f}, bubble {s['bubble_s']:.3f}, "
         f"exposed communication {s['exposed_comm_s']:.3f})",
         f"throughput    {s['tokens_per_s']:,.0f} tokens/s, MFU {s['mfu']:.1%}, "
@@ -164,7 +184,7 @@ def _cmd_train(args: argparse.Namespace) -> str:
     ]
     for c in s["communication"]:
         lines.append(f"  {c['parallelism']:<13} {c['collective']:<28} group {c['group_size']:>5}  "
-                     f"{c['volume_gbytes']:>10,.1f} GB  {c['time_s']:>8.3f} s, {c['overlap']:.0%} hidden, "
+                     f"{c['volume_gbytes']:>10,.1f} GB  {c['time_s']:>8.3f} s, {c['hidden_fraction']:.0%} hidden, "
                      f"{c['algorithm']} over {c['fabric_level']}")
     lines += [f"warning: {w}" for w in s["warnings"]]
     return "\n".join(lines) + "\n"

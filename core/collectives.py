@@ -299,22 +299,31 @@ _UNITS = {
 }
 
 
+MAX_SIZE_BYTES = 2**40
+"""Largest message accepted (1 TiB): far beyond any GPU's memory, so larger is a typo."""
+
+
 def parse_size(text: str | int | float) -> int:
     """Bytes from ``"1GiB"``, ``"512MB"``, ``"64K"``, ``"8"`` (K/M/G alone are binary, as in nccl-tests).
 
-    Raises ``InputError`` for anything else or a size below 1 byte.
+    Raises ``InputError`` for anything else: a size that is not positive, not a whole
+    number of bytes (``1.5`` B; ``1.5KiB`` = 1536 B is fine) or above 1 TiB.
     """
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         value = float(text)
     else:
-        match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([a-zA-Z]*)\s*", str(text))
+        match = re.fullmatch(r"\s*([+-]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([a-zA-Z]*)\s*", str(text))
         if not match or match.group(2).casefold() not in _UNITS:
             raise InputError(
                 f"cannot read size {text!r}; use a number with B, KiB, MiB, GiB, KB, MB or GB (e.g. 1GiB)"
             )
         value = float(match.group(1)) * _UNITS[match.group(2).casefold()]
-    if not math.isfinite(value) or value < 1:
-        raise InputError(f"size must be at least 1 byte, got {text!r}")
+    if not math.isfinite(value) or value > MAX_SIZE_BYTES:
+        raise InputError(f"size {text!r} is above the 1 TiB limit; messages are at most a GPU's memory")
+    if value <= 0:
+        raise InputError(f"size must be positive, got {text!r}")
+    if abs(value - round(value)) > 1e-6 * max(1.0, value):
+        raise InputError(f"size {text!r} is {value:g} bytes; a message is a whole number of bytes")
     return int(round(value))
 
 
@@ -770,16 +779,76 @@ def sweep(
     return Sweep(op, n, p, S, curves, notes)
 
 
+_ALGORITHM_OPS = {
+    "ring": ("all-reduce", "reduce-scatter", "all-gather", "broadcast"),
+    "tree": ("all-reduce",),
+    "nvls": ("all-reduce", "reduce-scatter", "all-gather"),
+    "sharp": ("all-reduce",),
+    "hierarchical": ("all-reduce", "reduce-scatter", "all-gather"),
+    "direct": ("all-to-all",),
+}
+
+
+def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None) -> None:
+    """Say why a forced algorithm cannot run.
+
+    ``InputError`` when the algorithm does not implement ``op`` at all (a bad request);
+    ``DesignError`` when the hardware or the job's placement rules it out (the design
+    cannot do it; the message names what would).
+    """
+    if algorithm not in ALGORITHMS:
+        raise InputError(f"unknown algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
+    if op not in _ALGORITHM_OPS[algorithm]:
+        raise InputError(f"{algorithm} does not implement {op}; it applies to {', '.join(_ALGORITHM_OPS[algorithm])}")
+    c = load_constants()
+    r = plan.resolved
+    p = place(plan, gpus)
+    if algorithm == "nvls":
+        if r.nvlink_domain_gpus <= 1 or r.system.nvswitch_generation < 3:
+            raise DesignError(
+                f"nvls (NVLink SHARP) needs NVSwitch generation 3 or later (Hopper and newer); {r.system.id} has "
+                + (f"NVSwitch generation {r.system.nvswitch_generation}." if r.system.nvswitch_generation
+                   else "no NVSwitch."),
+                "Use ring or tree, or an H100/H200/B200/GB200-class system.")
+        if p.ranks_per_domain < 2:
+            raise DesignError("nvls needs at least 2 ranks of the communicator in one NVLink domain.",
+                              "Use a communicator with neighbouring GPUs (stride 1).")
+        if op != "all-reduce" and p.domains > 1:
+            raise DesignError(f"nvls {op} runs inside one NVLink domain; this job spans {p.domains} domains.",
+                              f"Use at most {p.ranks_per_domain} GPUs, or ring or hierarchical.")
+    elif algorithm == "sharp":
+        if r.fabric != "infiniband":
+            raise DesignError("sharp (in-network reduction) needs InfiniBand switches with SHARP; this design's "
+                              "fabric is Ethernet, whose switches do not reduce.",
+                              "Use --fabric infiniband with a Quantum switch (QM8700, QM9700, Q3400), or ring/tree.")
+        entry = c.sharp_entry(r.switch.id)
+        if entry is None:
+            raise DesignError(f"sharp needs InfiniBand switches with SHARP; {r.switch.id} has none in the catalog.",
+                              "Use a Quantum switch (QM8700, QM9700, Q3400), or ring/tree.")
+        if not entry.nccl_collnet:
+            raise DesignError(f"{r.switch.id} has {entry.version}, which NCCL cannot use: NCCL's SHARP plugin needs "
+                              "Quantum HDR switches and ConnectX-6 or later (streaming aggregation).",
+                              "Use a Quantum switch (QM8700, QM9700, Q3400), or ring/tree.")
+        if p.domains < 2:
+            raise DesignError("sharp reduces between NVLink domains; this job fits in one domain.",
+                              f"Use more than {p.ranks_per_domain} GPUs, or nvls/ring inside the domain.")
+    elif algorithm == "hierarchical" and (p.domains < 2 or p.ranks_per_domain < 2):
+        raise DesignError("hierarchical needs a job spanning NVLink domains with at least 2 ranks in each.",
+                          "Use ring or tree for this job.")
+
+
 def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: str | None = None) -> dict:
     """One prediction as plain data: op, algorithm, protocol, bytes, time_us, algbw_gbytes, busbw_gbytes.
 
     ``algorithm`` forces one algorithm; by default the fastest is chosen.
     """
     nbytes = parse_size(size)
+    _check_op(op)
+    if algorithm is not None:
+        _check_algorithm(plan, op, algorithm, gpus)
     result = sweep(plan, op, [nbytes], gpus=gpus, algorithms=(algorithm,) if algorithm else None)
-    if algorithm and algorithm not in result.curves:
-        raise InputError(f"algorithm {algorithm!r} does not apply to {op} on this design"
-                         + (f" ({result.notes[0]})" if result.notes else ""))
+    if algorithm and algorithm not in result.curves:  # pragma: no cover - _check_algorithm covers every case
+        raise InputError(f"algorithm {algorithm!r} does not apply to {op} on this design")
     t, a, pr = result.best()
     p = result.placement
     all_times = {name: round(float(curve.time_us[0]), 3) for name, curve in result.curves.items()}
@@ -789,13 +858,15 @@ def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: st
         "protocol": str(pr[0]),
         "bytes": nbytes,
         "gpus": result.n,
+        "cluster_gpus": plan.resolved.gpus,
         "time_us": round(float(t[0]), 3),
         "algbw_gbytes": round(float(result.algbw(t)[0]), 3),
         "busbw_gbytes": round(float(result.busbw(t)[0]), 3),
         "in_network": str(a[0]) in IN_NETWORK,
         "algorithms_time_us": all_times,
         "placement": {
-            "gpus_per_nvlink_domain": p.ranks_per_domain, "nvlink_domains": p.domains, "nodes": p.nodes,
+            "gpus_per_nvlink_domain": p.ranks_per_domain, "gpus_in_last_nvlink_domain": p.last,
+            "nvlink_domains": p.domains, "nodes": p.nodes,
             "leaf_groups": p.groups, "pods": p.pods, "fabric_level": p.level, "switch_hops": p.hops,
         },
         "bottleneck_line_gbytes": round(bottleneck_line_gbytes(plan, p), 3),

@@ -4,7 +4,22 @@ The step is the compute of one pipeline stage over all its micro-batches, plus t
 pipeline bubble, plus the part of each parallelism's communication that is not hidden
 behind compute::
 
-    step = m * t_mb + (pp - 1) / vp * t_mb + sum_x (1 - overlap_x) * comm_x
+    step = m * t_mb + (pp - 1) / vp * t_mb + sum_x exposed_x
+    exposed_x = max((1 - overlap_x) * comm_x, comm_x - window_x)
+
+``overlap_x`` is the share a framework hides when there is compute enough; ``window_x``
+is the compute that communication can actually run behind:
+
+* TP: the compute of the layers it belongs to (all of the stage's compute);
+* CP: the attention-score compute it is pipelined with;
+* PP: the stage's compute (sends of one micro-batch overlap the next one's math);
+* DP: one micro-batch's forward and backward (Megatron reduces gradients during the
+  last micro-batch's backward and gathers parameters during the first one's forward);
+  DP and expert-DP share that window in proportion to their time;
+* EP: the compute of the mixture-of-experts layers.
+
+Finally no more communication is hidden in total than there is compute, so
+``step >= compute + bubble`` and ``step >= total communication + bubble``.
 
 where ``m = global_batch / (micro_batch * dp)`` micro-batches, ``t_mb`` the compute of
 one micro-batch on one stage (model FLOPs / (peak x achievable fraction)), and
@@ -256,14 +271,24 @@ class CommPart:
     overlap: float
     algorithm: str
     fabric_level: str
+    window_s: float = math.inf
+    """Compute this communication can hide behind [s]."""
+    exposed_s: float = -1.0
+    """Time not hidden [s]; filled by ``estimate`` (default: max((1-overlap) t, t - window))."""
+
+    def __post_init__(self) -> None:
+        if self.exposed_s < 0:
+            self.exposed_s = self.time_s * (1 - self.overlap)
+            if math.isfinite(self.window_s):
+                self.exposed_s = max(self.exposed_s, self.time_s - self.window_s)
 
     @property
     def volume_bytes(self) -> float:
         return self.calls * self.bytes_per_call
 
     @property
-    def exposed_s(self) -> float:
-        return self.time_s * (1 - self.overlap)
+    def hidden_s(self) -> float:
+        return self.time_s - self.exposed_s
 
 
 @dataclass
@@ -283,6 +308,7 @@ class TrainingEstimate:
     hbm_gb: float
     cost_usd_per_day: float
     warnings: list[str] = field(default_factory=list)
+    cluster_gpus: int = 0
 
     @property
     def exposed_comm_s(self) -> float:
@@ -323,6 +349,7 @@ class TrainingEstimate:
         return {
             "model": self.job.model.name,
             "gpus": self.gpus,
+            "cluster_gpus": self.cluster_gpus,
             "parallelism": {"tp": self.job.tp, "pp": self.job.pp, "cp": self.job.cp, "dp": self.dp,
                             "ep": self.job.ep, "vp": self.job.vp},
             "seq_len": self.job.seq_len,
@@ -350,6 +377,8 @@ class TrainingEstimate:
                 {"parallelism": c.kind, "collective": c.collective, "group_size": c.group_size, "calls": c.calls,
                  "bytes_per_call": round(c.bytes_per_call), "volume_gbytes": round(c.volume_bytes / 1e9, 3),
                  "time_s": round(c.time_s, 4), "overlap": c.overlap, "exposed_s": round(c.exposed_s, 4),
+                 "hidden_fraction": round(c.hidden_s / c.time_s, 4) if c.time_s > 0 else 1.0,
+                 "window_s": round(c.window_s, 4) if math.isfinite(c.window_s) else None,
                  "algorithm": c.algorithm, "fabric_level": c.fabric_level}
                 for c in self.comm
             ],
@@ -458,6 +487,30 @@ def _collective(plan: Plan, op: str, nbytes: float, n: int, stride: int) -> tupl
     return float(t[0]) * 1e-6, str(alg[0]), result.placement.level
 
 
+def _expose(comm: list[CommPart], compute_s: float) -> None:
+    """Set each part's exposed time: max((1-overlap) t, t - window), windows shared, hidden <= compute.
+
+    DP and expert-DP overlap the same micro-batch, so they split its window in proportion
+    to their time. No more communication is hidden in total than there is compute: if the
+    hidden parts add up to more, each is scaled down by the same factor.
+    """
+    shared = [c for c in comm if c.kind.startswith("DP")]
+    shared_time = sum(c.time_s for c in shared)
+    for c in comm:
+        window = c.window_s
+        if c in shared and shared_time > 0:
+            window = c.window_s * c.time_s / shared_time
+        exposed = c.time_s * (1 - c.overlap)
+        if math.isfinite(window):
+            exposed = max(exposed, c.time_s - window)
+        c.exposed_s = exposed
+    hidden = sum(c.hidden_s for c in comm)
+    if hidden > compute_s > 0 or (hidden > 0 and compute_s <= 0):
+        scale = max(0.0, compute_s) / hidden
+        for c in comm:
+            c.exposed_s = c.time_s - c.hidden_s * scale
+
+
 def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
     """Estimate one training step of ``job`` on ``plan``.
 
@@ -523,35 +576,38 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
     moe_share = mdl.moe_layers / mdl.layers if mdl.is_moe else 0.0
     if job.tp > 1:
         size = tokens_mb * mdl.hidden * act_bytes  # whole activation tensor (nccl-tests S)
-        # sequence parallel: per layer 2 all-gathers + 2 reduce-scatters forward, the same backward;
+        # sequence parallel: per layer 2 all-gathers + 2 reduce-scatters forward, the same backward,
+        # and with full recompute the forward again before the backward (12 instead of 8);
         # MoE layers with expert-TP 1 only split attention (half of them)
-        per_layer = 8 * (1 - moe_share) + 4 * moe_share
+        dense_calls = 12 if job.recompute == "full" else 8
+        per_layer = dense_calls * (1 - moe_share) + dense_calls / 2 * moe_share
         calls = round(per_layer * layers_per_stage * m)
         t_ag, alg_ag, level = _collective(plan, "all-gather", size, job.tp, 1)
         t_rs, _, _ = _collective(plan, "reduce-scatter", size, job.tp, 1)
         comm.append(CommPart("TP", "all-gather + reduce-scatter", job.tp, calls, size,
-                             calls / 2 * (t_ag + t_rs), k.tp_overlap, alg_ag, level))
+                             calls / 2 * (t_ag + t_rs), k.tp_overlap, alg_ag, level, window_s=compute))
     if job.cp > 1:
         kv_dim = (mdl.kv_lora_rank + mdl.qk_rope_dim) if mdl.mla else 2 * mdl.kv_heads * mdl.head_dim
         size = tokens_mb * kv_dim * act_bytes / job.tp
         calls = 3 * (job.cp - 1) * layers_per_stage * m  # ring exchange: forward once, backward twice
         same = job.tp * job.cp <= domain
+        scores = 6.0 * mdl.layers * job.seq_len * mdl.heads * (mdl.qk_dim + mdl.v_dim)
         comm.append(CommPart("CP", "send/recv (ring attention)", job.cp, calls, size,
                              calls * _p2p_time_s(plan, size, same), k.cp_overlap, "ring",
-                             "nvlink" if same else "fabric"))
+                             "nvlink" if same else "fabric", window_s=compute * scores / flops_token))
     if job.pp > 1:
         size = tokens_mb * mdl.hidden * act_bytes / job.tp  # sequence-parallel shard
         calls = 2 * m * job.vp
         same = job.tp * job.cp * dp * 2 <= domain
         comm.append(CommPart("PP", "send/recv", job.pp, calls, size, calls * _p2p_time_s(plan, size, same),
-                             k.pp_overlap, "p2p", "nvlink" if same else "fabric"))
+                             k.pp_overlap, "p2p", "nvlink" if same else "fabric", window_s=compute))
     if dp * job.cp > 1:
         dense_grad = mdl.dense_params / (job.tp * job.pp) * k.grad_bytes_per_param
         n = dp * job.cp
         t_rs, alg, level = _collective(plan, "reduce-scatter", dense_grad, n, job.tp)
         t_ag, _, _ = _collective(plan, "all-gather", dense_grad, n, job.tp)
         comm.append(CommPart("DP", "reduce-scatter + all-gather", n, 2, dense_grad, t_rs + t_ag,
-                             k.dp_overlap, alg, level))
+                             k.dp_overlap, alg, level, window_s=t_mb))
         if mdl.is_moe:
             edp = max(1, job.tp * job.cp * dp // job.ep)
             if edp > 1:
@@ -560,14 +616,16 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
                 t_rs, alg, level = _collective(plan, "reduce-scatter", exp_grad, edp, job.ep)
                 t_ag, _, _ = _collective(plan, "all-gather", exp_grad, edp, job.ep)
                 comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, 2, exp_grad,
-                                     t_rs + t_ag, k.dp_overlap, alg, level))
+                                     t_rs + t_ag, k.dp_overlap, alg, level, window_s=t_mb))
     if job.ep > 1:
         tokens_gpu = tokens_mb / job.tp
         size = tokens_gpu * mdl.top_k * mdl.hidden * act_bytes  # what one rank sends (nccl-tests S)
         calls = 4 * math.ceil(mdl.moe_layers / job.pp) * m  # dispatch + combine, forward and backward
         stride = job.tp * job.cp
         t, alg, level = _collective(plan, "all-to-all", size, job.ep, stride)
-        comm.append(CommPart("EP", "all-to-all", job.ep, calls, size, calls * t, k.ep_overlap, alg, level))
+        comm.append(CommPart("EP", "all-to-all", job.ep, calls, size, calls * t, k.ep_overlap, alg, level,
+                             window_s=compute * mdl.moe_layers / mdl.layers))
+    _expose(comm, compute)
 
     cost = plan.cost
     per_day = cost.tco_usd / (cost.tco_years * 365.0) * gpus / r.gpus
@@ -575,7 +633,7 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
         job=job, gpus=gpus, dp=dp, microbatches=m, tokens_per_step=float(job.global_batch * job.seq_len),
         flops_per_token=flops_token, peak_tflops=peak, compute_efficiency=eff, compute_s=compute,
         bubble_s=bubble, comm=comm, memory_gb=memory, hbm_gb=r.system.hbm_gbytes, cost_usd_per_day=per_day,
-        warnings=warnings,
+        warnings=warnings, cluster_gpus=r.gpus,
     )
 
 

@@ -147,8 +147,13 @@ else:
         st.plotly_chart(busbw_figure(sweeps, refs, show_all_algorithms=show_all), key="busbw_chart",
                         config={"displaylogo": False})
         p = sweeps[0].placement
-        notes = [f"{n:,} GPUs: {p.domains:,} NVLink domain(s) of {p.ranks_per_domain}, {p.nodes:,} node(s), "
-                 f"{p.groups:,} leaf group(s), {p.pods:,} pod(s); farthest path: {p.level} ({p.hops} switch hops)."]
+        notes = [f"{n:,} GPUs: {p.domains:,} NVLink domain(s) of {p.ranks_per_domain}"
+                 + (f" (the last holds {p.last}, and its NICs set the fabric pace)" if p.last != p.ranks_per_domain
+                    else "")
+                 + f", {p.nodes:,} node(s), {p.groups:,} leaf group(s), {p.pods:,} pod(s); farthest path: "
+                 f"{p.level} ({p.hops} switch hops).",
+                 "Ring and tree all-reduce assume ideal rank placement and no ECMP collisions, so "
+                 "oversubscription mostly affects all-to-all (MoE)."]
         if refs:
             notes.append("Red markers: published nccl-tests measurements (" + "; ".join(
                 f"{ref.label}: {ref.source}" for ref in refs) + ").")
@@ -256,7 +261,8 @@ comm = pd.DataFrame(s["communication"])
 if not comm.empty:
     comm = comm.rename(columns={"parallelism": "parallelism", "volume_gbytes": "volume [GB]", "time_s": "time [s]",
                                 "exposed_s": "exposed [s]", "group_size": "group", "fabric_level": "over"})
-    comm["hidden"] = comm.pop("overlap").map(lambda v: f"{v:.0%}")
+    comm.pop("overlap")
+    comm["hidden"] = comm.pop("hidden_fraction").map(lambda v: f"{v:.0%}")
     st.dataframe(comm[["parallelism", "collective", "group", "calls", "volume [GB]", "time [s]", "hidden",
                        "exposed [s]", "algorithm", "over"]], hide_index=True, width="stretch")
 

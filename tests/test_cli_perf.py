@@ -85,3 +85,38 @@ def test_module_entry_point():
     proc = subprocess.run([sys.executable, "-m", "core", "collective", "--size", "8", "--nodes", "1", "--format",
                            "json"], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and json.loads(proc.stdout)["algorithm"] == "ring"
+
+
+@pytest.mark.parametrize("gpus,cluster", [("2", 8), ("12", 16), ("1024", 1024)])
+def test_collective_communicator_defaults_to_the_requested_gpus(capsys, gpus, cluster):
+    code, out, _ = run(capsys, "collective", "--gpus", gpus, "--size", "8", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["gpus"] == int(gpus) and data["cluster_gpus"] == cluster
+
+
+def test_collective_table_says_the_cluster_was_rounded(capsys):
+    code, out, _ = run(capsys, "collective", "--gpus", "12", "--size", "1GiB")
+    assert code == 0 and "on 12 GPUs" in out and "the last with 4" in out and "12 rounded up" in out
+
+
+def test_train_job_defaults_to_the_requested_gpus(capsys):
+    code, out, _ = run(capsys, "train", "--model", "llama3-8b", "--gpus", "12", "--tp", "4", "--global-batch",
+                       "12", "--seq-len", "2048", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["gpus"] == 12 and data["cluster_gpus"] == 16 and data["parallelism"]["dp"] == 3
+
+
+@pytest.mark.parametrize("argv,reason", [
+    (("collective", "--gpus", "1024", "--fabric", "ethernet", "--algorithm", "sharp"), "InfiniBand switches"),
+    (("collective", "--gpu", "A100", "--algorithm", "nvls"), "NVSwitch generation 3"),
+])
+def test_forced_algorithm_the_design_lacks_exits_3_with_the_reason(capsys, argv, reason):
+    code, out, err = run(capsys, *argv)
+    assert code == 3 and not out and reason in err
+
+
+@pytest.mark.parametrize("size,reason", [("1.5", "whole number of bytes"), ("-1", "must be positive"),
+                                         ("2TiB", "1 TiB")])
+def test_bad_sizes_exit_2_with_the_reason(capsys, size, reason):
+    code, out, err = run(capsys, "collective", "--size", size)
+    assert code == 2 and not out and reason in err

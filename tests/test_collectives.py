@@ -39,10 +39,17 @@ def test_parse_size(text, expected):
     assert parse_size(text) == expected
 
 
-@pytest.mark.parametrize("text", ["", "1XB", "-5", "0", "GiB", "1e999GB"])
-def test_parse_size_rejects(text):
-    with pytest.raises(InputError):
+@pytest.mark.parametrize("text,reason", [("", "cannot read"), ("1XB", "cannot read"), ("-5", "positive"),
+                                         ("-1", "positive"), ("0", "positive"), ("GiB", "cannot read"),
+                                         ("1e999GB", "1 TiB"), ("2TiB", "1 TiB"), ("1.5", "whole number"),
+                                         ("0.5", "whole number"), ("1.0001KiB", "whole number")])
+def test_parse_size_rejects(text, reason):
+    with pytest.raises(InputError, match=reason):
         parse_size(text)
+
+
+def test_parse_size_accepts_fractions_that_are_whole_bytes():
+    assert parse_size("1.5KiB") == 1536 and parse_size("1TiB") == 2**40 and parse_size("2.0") == 2
 
 
 def test_algbw_and_busbw_definitions():
@@ -113,8 +120,20 @@ def test_unknown_op_and_algorithm():
         sweep(H100_1K, "all-sum", [8])
     with pytest.raises(InputError):
         collective(H100_1K, "all-reduce", "1GiB", algorithm="magic")
-    with pytest.raises(InputError):
-        collective(plan(Design(gpu="A100", nodes=1)), "all-reduce", "1GiB", algorithm="nvls")
+    with pytest.raises(InputError, match="does not implement"):
+        collective(H100_1K, "broadcast", "1GiB", algorithm="tree")
+
+
+@pytest.mark.parametrize("design,algorithm,gpus,reason", [
+    (Design(gpu="A100", nodes=1), "nvls", None, "NVSwitch generation 3"),
+    (Design(gpu="H100", nodes=4, fabric="ethernet"), "sharp", None, "InfiniBand switches with SHARP"),
+    (Design(gpu="V100", nodes=4), "sharp", None, "NCCL cannot use"),  # EDR SB7800: SHARPv1 only
+    (Design(gpu="H100", nodes=4), "sharp", 8, "one domain"),
+    (Design(gpu="H100", nodes=4), "hierarchical", 8, "spanning NVLink domains"),
+])
+def test_forced_algorithm_the_hardware_lacks_is_a_design_error(design, algorithm, gpus, reason):
+    with pytest.raises(DesignError, match=reason):
+        collective(plan(design), "all-reduce", "1GiB", gpus=gpus, algorithm=algorithm)
 
 
 # ---- properties --------------------------------------------------------------------------------
