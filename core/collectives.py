@@ -45,6 +45,21 @@ no longer reflecting any real bandwidth on the system", sjeaugey, NVIDIA/nccl-te
 NVIDIA/nccl#812). ``direct`` all-to-all sends part of the array over NVLink while the
 rest crosses the NIC, so its busbw <= NIC line x (n-1)/(n-d) for d ranks per domain.
 
+Placement: ranks fill NVLink domains in order; a job that partly fills its last domain
+runs at the pace of that domain, whose fewer GPUs have fewer NICs (``Placement.last``).
+So 9 GPUs (8 + 1) are slower than 16 (8 + 8): the lone GPU's NIC carries its share.
+Ring, tree and NVLS-tree traffic crosses leaf or pod uplinks only on the few edges that
+join neighbouring groups (NCCL orders ranks by node), so they see "ring" contention;
+all-to-all spreads over every node and sees "uniform" contention. Both assume ideal
+rank placement and no ECMP collisions.
+
+Known gap: NCCL runs fewer channels for small and medium messages, and caps LL and
+LL128 per channel (``tuning.cc`` llMaxBws, perChMaxRingLL128Bws); the model does not,
+so it is optimistic between about 64 KB and 64 MB: all-reduce busbw on 8x A100 is
+predicted 64% (1 MB), 50% (16 MB) and 18% (64 MB) above the Azure ND A100 v4
+measurements; 8x H200 +39% and 4x GB200 +32% at 1 MB; 8x H100 +25% at 64 KB. Large
+messages (>= 256 MB) and multi-node points are within 15% (tests/test_collectives_golden.py).
+
 Units: sizes in bytes, time in microseconds [us], bandwidth in GB/s (1e9 bytes/s),
 one direction.
 """

@@ -6,14 +6,27 @@ busbw = algbw x 2(n-1)/n, reduce-scatter (n-1)/n, with algbw = S / t.
 
 "NCCL" below means the algorithms stock NCCL chooses from without the SHARP plugin
 (ring, tree, NVLS); the model's extra "hierarchical" and "sharp" are excluded so the
-comparison is like for like. Points that were used to *fit* a constant are not
-tested here (see assets/catalog/collectives.toml): the NVLink efficiencies come from
-maintainer statements (NVIDIA/nccl-tests#149, #212), the IB NIC efficiency from
-NVIDIA/nccl#812, the Simple-protocol fill from NVIDIA/nccl#1047 and the NVLS fill from
-the NVIDIA/dgxc-benchmarking curve's large sizes.
+comparison is like for like.
 
-Known gap (not tested, reported): A100 at 1-64 MB is predicted 18-64% above the Azure
-curve; NCCL's per-channel LL/LL128 caps on Ampere are not modelled.
+Two kinds of case, kept apart:
+
+* ``CALIBRATION``: held out. No constant was fitted to these measurements, nor to
+  another copy of the same measurement at the same size. They test the model.
+* ``CONSISTENCY``: the same measurement (or a copy of it: the Azure ND H100 v5 curve
+  matches the NVIDIA/dgxc-benchmarking curve to 0.3%) that a constant in
+  assets/catalog/collectives.toml was set from: NVLink 3/4 efficiency from the
+  maintainer's ~230 GB/s (A100, NVIDIA/nccl-tests#149) and ~370 GB/s (H100, #212); the
+  Simple-protocol fill from the 8x H100 reduce-scatter table (NVIDIA/nccl#1047); the NVLS
+  fill from the dgxc-benchmarking H100 curve at 64 MB-8 GB (H200 has the same NVLink 4
+  and NVSwitch 3, so its 8 GB point is in this group too). They only check that the
+  model still reproduces its own inputs; passing them is not evidence of accuracy.
+
+Known gaps (outside 15%, pinned by ``test_known_gaps_stay_bounded`` so they cannot grow
+unnoticed): all-reduce at small and medium sizes, where NCCL runs fewer channels and the
+LL/LL128 protocols are capped per channel (tuning.cc llMaxBws, perChMaxRingLL128Bws), which
+the model does not represent. A100 at 1-64 MB is predicted 18-64% too fast (Azure ND A100
+v4); H200 at 1 MB +39% and GB200 (4 GPUs) at 1 MB +32% and 16 MB +16% (Azure); H100 at
+64 KB +25% (dgxc-benchmarking). H100 NVLS at 64 MB is -13% (inside the tolerance).
 """
 
 import pytest
@@ -34,10 +47,14 @@ AZURE_H100 = ("Azure/AI-benchmarking-guide 'Azure Results/ND_H100_v5_results.md'
               "8x H100 80GB HBM3, NCCL 2.18.5, all_reduce_perf busbw (NVLS)")
 AZURE_H200 = ("Azure/AI-benchmarking-guide Azure_Results/ND_H200_v5_results.md (commit 7f20e5fa): "
               "8x H200, NCCL 2.20.5, busbw (NVLS)")
+AZURE_GB200 = ("Azure/AI-benchmarking-guide Azure_Results/ND_GB200_v6_results.md (commit 2a370be6): "
+               "4x GB200 in one host, NCCL 2.25.1, busbw (Ring)")
 DGXC_NCCL = ("NVIDIA/dgxc-benchmarking nccl/README.md (commit 46e42015): DGX H100 8 ranks, all_reduce_perf "
              "out-of-place")
 
-CASES = [
+CONSISTENCY_IDS = {"a100-ring-8G", "a100-ring-4G-user", "h100-nvls-64M", "h100-nvls-256M", "h100-nvls-1G",
+                   "h100-nvls-8G", "h100-ring-4G", "h100-nvls-4G", "h100-ring-rs-8G", "h200-nvls-8G"}
+ALL_CASES = [
     # id, design, gpus, op, bytes, algorithms, measured busbw [GB/s], source
     ("a100-ring-256M", Design(gpu="A100", nodes=1), 8, "all-reduce", 256 * MiB, NCCL, 213.87, AZURE_A100),
     ("a100-ring-1G", Design(gpu="A100", nodes=1), 8, "all-reduce", 1 * GiB, NCCL, 228.10, AZURE_A100),
@@ -70,16 +87,56 @@ CASES = [
      "NVIDIA/nccl-tests#283 (2025-01-18): 248 nodes x 8 H200, 8 NICs each (NDR 400G CX-7 per the catalog default), "
      "512M all-reduce 'typically measuring around 350G'"),
 ]
+CALIBRATION = [c for c in ALL_CASES if c[0] not in CONSISTENCY_IDS]
+CONSISTENCY = [c for c in ALL_CASES if c[0] in CONSISTENCY_IDS]
+CASES = ALL_CASES  # every published point, for scripts that report errors
 
 
-@pytest.mark.parametrize("case_id,design,gpus,op,nbytes,algorithms,measured,source", CASES,
-                         ids=[c[0] for c in CASES])
-def test_busbw_matches_published(case_id, design, gpus, op, nbytes, algorithms, measured, source):
+def _error(design, gpus, op, nbytes, algorithms, measured) -> tuple[float, float]:
     result = sweep(plan(design), op, [nbytes], gpus=gpus, algorithms=algorithms)
     time_us, _, _ = result.best()
     predicted = float(result.busbw(time_us)[0])
-    error = predicted / measured - 1
+    return predicted, predicted / measured - 1
+
+
+@pytest.mark.parametrize("case_id,design,gpus,op,nbytes,algorithms,measured,source", CALIBRATION,
+                         ids=[c[0] for c in CALIBRATION])
+def test_busbw_matches_published(case_id, design, gpus, op, nbytes, algorithms, measured, source):
+    """Held-out published points (no constant was fitted to them): within 15%."""
+    predicted, error = _error(design, gpus, op, nbytes, algorithms, measured)
     assert abs(error) <= TOLERANCE, f"{case_id}: predicted {predicted:.1f} vs {measured} GB/s ({error:+.1%}); {source}"
+
+
+@pytest.mark.parametrize("case_id,design,gpus,op,nbytes,algorithms,measured,source", CONSISTENCY,
+                         ids=[c[0] for c in CONSISTENCY])
+def test_busbw_reproduces_the_points_constants_came_from(case_id, design, gpus, op, nbytes, algorithms, measured,
+                                                         source):
+    """Consistency check, not calibration: these measurements set a constant (see the module docstring).
+
+    A failure means a constant or formula changed so the model no longer reproduces its own inputs.
+    """
+    predicted, error = _error(design, gpus, op, nbytes, algorithms, measured)
+    assert abs(error) <= TOLERANCE, f"{case_id}: predicted {predicted:.1f} vs {measured} GB/s ({error:+.1%}); {source}"
+
+
+KNOWN_GAPS = [
+    # id, design, gpus, bytes, measured all-reduce busbw, error bound (today's error rounded up), source
+    ("a100-1M", Design(gpu="A100", nodes=1), 8, 1 * MiB, 36.22, 0.75, AZURE_A100),
+    ("a100-16M", Design(gpu="A100", nodes=1), 8, 16 * MiB, 109.22, 0.60, AZURE_A100),
+    ("a100-64M", Design(gpu="A100", nodes=1), 8, 64 * MiB, 166.63, 0.25, AZURE_A100),
+    ("h200-1M", Design(gpu="H200", nodes=1), 8, 1 * MiB, 52.96, 0.50, AZURE_H200),
+    ("h100-64K", Design(gpu="H100", nodes=1), 8, 64 * KiB, 5.87, 0.35, DGXC_NCCL),
+    ("gb200-4gpu-1M", Design(gpu="GB200-NVL72", nodes=1), 4, 1 * MiB, 80.48, 0.40, AZURE_GB200),
+    ("gb200-4gpu-16M", Design(gpu="GB200-NVL72", nodes=1), 4, 16 * MiB, 331.09, 0.25, AZURE_GB200),
+]
+
+
+@pytest.mark.parametrize("case_id,design,gpus,nbytes,measured,bound,source", KNOWN_GAPS,
+                         ids=[g[0] for g in KNOWN_GAPS])
+def test_known_gaps_stay_bounded(case_id, design, gpus, nbytes, measured, bound, source):
+    """Points outside 15% today (per-channel protocol caps not modelled): the gap must not grow."""
+    predicted, error = _error(design, gpus, "all-reduce", nbytes, NCCL, measured)
+    assert abs(error) <= bound, f"{case_id}: predicted {predicted:.1f} vs {measured} GB/s ({error:+.1%}); {source}"
 
 
 def test_small_message_latency_h100():
