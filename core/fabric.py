@@ -211,10 +211,15 @@ def _group_shape(resolved: ResolvedDesign, leaf_down_max: int) -> tuple[int, int
     return nodes_per_leaf, 1, rails
 
 
-def max_nodes(resolved: ResolvedDesign, tiers: int) -> int:
-    """Largest node count ``tiers`` tiers of the chosen switch can serve (per plane)."""
+def max_nodes(resolved: ResolvedDesign, tiers: int, leaf_down: int | None = None) -> int:
+    """Largest node count ``tiers`` tiers of the chosen switch can serve (per plane).
+
+    ``leaf_down`` is the leaf down ports used per leaf (default: the most the
+    oversubscription allows).
+    """
     radix = resolved.switch_ports
-    leaf_down, _ = down_up_split(radix, resolved.design.oversubscription)
+    if leaf_down is None:
+        leaf_down, _ = down_up_split(radix, resolved.design.oversubscription)
     nodes_per_group, leaves_per_group, ports_per_node = _group_shape(resolved, leaf_down)
     if tiers == 1:
         return radix // resolved.nics_per_node
@@ -225,8 +230,20 @@ def max_nodes(resolved: ResolvedDesign, tiers: int) -> int:
     return radix * groups_per_pod * nodes_per_group
 
 
+MAX_LEAF_DOWN_CANDIDATES = 24
+"""Most leaf down-port counts ``size_fabric`` compares (keeps planning within a few ms)."""
+
+
 def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
     """Size the scale-out fabric of ``resolved``.
+
+    Leaves use as many down ports as the oversubscription allows. When it is
+    above 1:1, a few less may give a design with fewer switches: at 4:1 a
+    64-port leaf can take 51 nodes and 13 uplinks, but 13 uplinks only
+    balance on 13 spines, while 48 nodes and 12 uplinks balance on 6.
+    Candidates then run from the maximum down to three quarters of it; the
+    fewest tiers win, then the fewest switches, then the most nodes per leaf.
+    Non-blocking fabrics keep the standard half-radix scalable unit.
 
     Raises
     ------
@@ -234,20 +251,51 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
         The design needs more tiers than asked (or than three), or a node has
         more ports than a leaf; the message names the largest size that fits.
     """
+    radix = resolved.switch_ports
+    leaf_down_max, _ = down_up_split(radix, resolved.design.oversubscription)
+    fits_one_switch = resolved.nodes * resolved.nics_per_node <= radix and resolved.design.tiers in ("auto", 1)
+    non_blocking = resolved.design.oversubscription <= 1
+    low = max(1, math.ceil(leaf_down_max * 0.75))
+    step = max(1, math.ceil((leaf_down_max - low + 1) / MAX_LEAF_DOWN_CANDIDATES))
+    if fits_one_switch or non_blocking:
+        candidates = [leaf_down_max]
+    else:
+        candidates = list(range(leaf_down_max, low - 1, -step))
+    best: FabricPlan | None = None
+    first_error: DesignError | None = None
+    for leaf_down in candidates:
+        try:
+            candidate = _size_fabric(resolved, leaf_down)
+        except DesignError as exc:
+            first_error = first_error or exc
+            continue
+        if best is None or (candidate.tiers, candidate.switch_count) < (best.tiers, best.switch_count):
+            best = candidate
+    if best is None:
+        assert first_error is not None
+        raise first_error
+    if best.leaf_down_ports_max < leaf_down_max:
+        note = (f"Leaves use at most {best.leaf_down_ports_max} of the {leaf_down_max} down ports "
+                f"{resolved.design.oversubscription:g}:1 allows: that balances on fewer switches.")
+        best = best.model_copy(update={"explanation": (note, *best.explanation)})
+    return best
+
+
+def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int) -> FabricPlan:
+    """Size the fabric with leaves using at most ``leaf_down_max`` down ports."""
     design = resolved.design
     radix = resolved.switch_ports
     rails = resolved.nics_per_node
     nodes = resolved.nodes
     speed = resolved.port_speed_gbps
     endpoints = nodes * rails
-    leaf_down_max, _ = down_up_split(radix, design.oversubscription)
     nodes_per_group, leaves_per_group, ports_per_node_per_leaf = _group_shape(resolved, leaf_down_max)
     group_count = math.ceil(nodes / nodes_per_group)
     leaf_count = group_count * leaves_per_group
     spine_down_max, _ = down_up_split(radix, design.spine_oversubscription)
     groups_per_pod_max = spine_down_max // leaves_per_group
 
-    limit = {t: max_nodes(resolved, t) for t in (1, 2, 3)}
+    limit = {t: max_nodes(resolved, t, leaf_down_max) for t in (1, 2, 3)}
     if design.tiers == "auto":
         tiers = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
         if tiers is None:
