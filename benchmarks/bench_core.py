@@ -24,6 +24,8 @@ CONFIGS = {
     "H100 RoCE 400G SN5600 (128 ports)": lambda gpus: Design(
         gpu="H100", gpus=gpus, fabric="ethernet", switch="SN5600", port_speed_gbps=400),
     "B300 XDR Q3400": lambda gpus: Design(gpu="B300", gpus=gpus, switch="Q3400"),
+    "H100 RoCE 200G TH6 3:1 (leaf search)": lambda gpus: Design(
+        gpu="H100", gpus=gpus, fabric="ethernet", switch="TH6", port_speed_gbps=200, oversubscription=3),
     "B300 Spectrum-X 2 planes": lambda gpus: Design(gpu="B300", gpus=gpus, fabric="ethernet", switch="SN5600",
                                                     port_speed_gbps=400, planes=2),
 }

@@ -197,6 +197,19 @@ class ResolvedDesign(BaseModel):
         return self.nodes * self.nics_per_node
 
 
+def offered_port_speeds(catalog: Catalog, fabric: str) -> list[int]:
+    """Port speeds [Gb/s] the engine can build on ``fabric``, ascending.
+
+    A speed is offered when some NIC runs it on that fabric (``Nic.speeds_on``:
+    ConnectX-8 runs 800G on InfiniBand but 2 x 400GbE on Ethernet) and some
+    fabric switch of that fabric has a port mode at it. The web UI's port-speed
+    list and the share-link check (``core.sharelink``) both use this rule.
+    """
+    switch_speeds = {m.speed_gbps for s in catalog.fabric_switches(fabric) for m in s.port_modes}
+    nic_speeds = {sp for n in catalog.nics if fabric in n.fabrics for sp in n.speeds_on(fabric)}
+    return sorted(switch_speeds & nic_speeds)
+
+
 def default_switch(catalog: Catalog, fabric: str, speed_gbps: int, nic: Nic | None = None) -> Switch:
     """The default fabric switch for ``fabric`` at ``speed_gbps`` [Gb/s].
 

@@ -55,7 +55,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from pydantic import ValidationError
 
 from core.catalog import Catalog, load_catalog
-from core.design import Design, describe_validation_error
+from core.design import Design, describe_validation_error, offered_port_speeds
 
 VERSION = "1"
 VERSION_KEY = "v"
@@ -447,8 +447,7 @@ def _check_combinations(data: dict, catalog: Catalog, specs: dict, params: Mappi
         del data["nodes"]
     system = catalog.system(data.get("gpu", "H100"))
     fabric = data.get("fabric") or system.default_fabric
-    speeds = sorted({m.speed_gbps for s in catalog.fabric_switches(fabric) for m in s.port_modes}
-                    & {s for n in catalog.nics if fabric in n.fabrics for s in n.speeds_on(fabric)})
+    speeds = offered_port_speeds(catalog, fabric)
     speed = data.get("port_speed_gbps")
     if speed is not None and speed not in speeds:
         warnings.append(_warn("ps", specs["ps"].name, _text(params["ps"]),

@@ -23,7 +23,7 @@ import streamlit as st
 
 from core import sharelink
 from core.catalog import load_catalog
-from core.design import Design, parse_design
+from core.design import Design, ResolvedDesign, offered_port_speeds, parse_design, resolve_design
 from core.errors import DesignError, InputError
 from core.plan import Plan, plan
 
@@ -61,10 +61,24 @@ class Current:
 
 # --- helpers ---------------------------------------------------------------------------------
 def offered_speeds(fabric: str) -> list[int]:
-    """Port speeds with both a fabric switch and a NIC in the catalog for ``fabric``."""
-    switch_speeds = {m.speed_gbps for s in CATALOG.fabric_switches(fabric) for m in s.port_modes}
-    nic_speeds = {sp for n in CATALOG.nics if fabric in n.fabrics for sp in n.port_speeds_gbps}
-    return sorted(switch_speeds & nic_speeds)
+    """Port speeds the engine can build on ``fabric`` (``core.design.offered_port_speeds``)."""
+    return offered_port_speeds(CATALOG, fabric)
+
+
+def engine_defaults(gpu: str, gpus_per_node: int, fabric: str, speed: int | None) -> ResolvedDesign | None:
+    """What the engine resolves for these choices with speed (if None) and switch left to it.
+
+    The sidebar's "auto (...)" labels come from here, so they name what the plan uses.
+    None if the engine cannot resolve the combination (the plan's error says why).
+    """
+    system = SYSTEMS[gpu]
+    try:
+        # 72 nodes: a whole number of NVLink racks for every system, so no rounding note
+        return resolve_design(Design(gpu=gpu, nodes=72, fabric=fabric, port_speed_gbps=speed,
+                                     gpus_per_node=None if gpus_per_node == system.gpus_per_node else gpus_per_node),
+                              CATALOG)
+    except (DesignError, InputError):
+        return None
 
 
 def _with(options: list, value) -> list:
@@ -156,25 +170,34 @@ def sidebar() -> Current:
     ss[K + "gpn"] = int(ss.get(K + "gpn") or system.gpus_per_node)
     gpn = sb.select_slider("GPUs per node", options=_with(GPN_STEPS, ss[K + "gpn"]), key=K + "gpn",
                            help=f"{system.id} ships with {system.gpus_per_node} per node.")
-    gens = [g.generation for g in CATALOG.nvlink]
+    # the system's own generation and older ones (a what-if); a newer one only if a link asked for it
+    gens = _with([g.generation for g in CATALOG.nvlink if g.generation <= system.nvlink_generation],
+                 ss.get(K + "nvl") if ss.get(K + "nvl") != AUTO else None)
     nvl = sb.selectbox("NVLink generation", [AUTO, *gens], key=K + "nvl",
                        format_func=lambda g: f"auto (NVLink {system.nvlink_generation})" if g == AUTO else
-                       f"NVLink {g} ({CATALOG.nvlink_generation(g).architecture})")
+                       f"NVLink {g} ({CATALOG.nvlink_generation(g).architecture})",
+                       help=f"{system.id} ships with NVLink {system.nvlink_generation} "
+                            f"({system.nvlink_gbytes_per_gpu_bidir:g} GB/s per GPU, both directions). An older "
+                            "generation models the same GPUs with slower NVLink (its per-link speed times the "
+                            "links per GPU): a what-if for the scale-up share, not a product you can buy. Newer "
+                            "generations are not offered: the GPU does not support them.")
     fabric = sb.selectbox("Fabric", list(FABRICS), key=K + "fabric", format_func=FABRICS.get)
     speeds = offered_speeds(fabric)
     if ss.get(K + "speed") not in (AUTO, *speeds):
         ss[K + "speed"] = AUTO
-    default_speed = system.default_port_speed_gbps
+    auto_speed = engine_defaults(gpu, gpn, fabric, None)
+    default_speed = auto_speed.port_speed_gbps if auto_speed else system.default_port_speed_gbps
     speed = sb.selectbox("Port speed", [AUTO, *speeds], key=K + "speed",
                          format_func=lambda s: f"auto ({default_speed} Gb/s)" if s == AUTO else f"{s} Gb/s",
-                         help=f"NIC and switch port speed per direction. Offered for {FABRICS[fabric]}: "
-                              + ", ".join(f"{s}G" for s in speeds))
+                         help=f"NIC and switch port speed per direction. Offered for {FABRICS[fabric]} (a NIC and a "
+                              "switch in the catalog both run it): " + ", ".join(f"{s}G" for s in speeds)
+                              + (f". {' '.join(auto_speed.notes)}" if auto_speed and auto_speed.notes else ""))
     effective_speed = default_speed if speed == AUTO else speed
     fitting = CATALOG.fabric_switches(fabric, effective_speed)
     if ss.get(K + "switch") not in (AUTO, *[s.id for s in fitting]):
         ss[K + "switch"] = AUTO
-    auto_switch = max(fitting, key=lambda s: (s.ports_at(effective_speed), -CATALOG.switches.index(s))) \
-        if fitting else None
+    resolved = auto_speed if speed == AUTO else engine_defaults(gpu, gpn, fabric, speed)
+    auto_switch = resolved.switch if resolved else None
     lacking = [s.id for s in CATALOG.fabric_switches(fabric) if s not in fitting]
     switch = sb.selectbox(
         "Switch model", [AUTO, *[s.id for s in fitting]], key=K + "switch",
