@@ -105,6 +105,56 @@ def test_switch_options_fit_the_port_speed():
     assert any("Q3400" in o for o in options) and not any("QM9700" in o for o in options)
 
 
+@pytest.mark.parametrize("params", [
+    {},
+    {"f": "eth"},
+    {"g": "A100"},
+    {"g": "A100", "f": "eth"},
+    {"g": "V100"},
+    {"g": "H100", "ps": "100"},
+    {"g": "H100", "f": "eth", "ps": "200"},
+    {"g": "B300"},
+    {"g": "B300", "f": "eth"},
+    {"g": "GB200-NVL72", "n": "18"},
+    {"g": "GB300-NVL72", "n": "18", "f": "eth"},
+])
+def test_auto_labels_name_what_the_plan_uses(params):
+    at = app({"v": "1", **params})
+    assert not at.exception
+    resolved = at.session_state["fp_current"].plan.resolved
+    switch_auto = at.selectbox(key="w_switch").options[0]
+    assert switch_auto.startswith(f"auto ({resolved.switch.id}, {resolved.switch_ports} ports)"), switch_auto
+    if "ps" not in params:
+        assert at.selectbox(key="w_speed").options[0] == f"auto ({resolved.port_speed_gbps} Gb/s)"
+
+
+def test_auto_switch_label_follows_a_fabric_change():
+    at = app({"v": "1", "g": "B300"})
+    at.selectbox(key="w_fabric").set_value("ethernet").run()
+    resolved = at.session_state["fp_current"].plan.resolved
+    assert resolved.fabric == "ethernet"
+    assert at.selectbox(key="w_switch").options[0].startswith(f"auto ({resolved.switch.id},")
+    assert resolved.switch.fabric == "ethernet"
+
+
+def test_port_speeds_are_ones_the_engine_builds():
+    at = app({"v": "1", "g": "B300", "f": "eth"})
+    eth = at.selectbox(key="w_speed").options
+    assert "800 Gb/s" not in eth and "400 Gb/s" in eth  # ConnectX-8 runs 2 x 400GbE on Ethernet
+    at.selectbox(key="w_fabric").set_value("infiniband").run()
+    assert "800 Gb/s" in at.selectbox(key="w_speed").options
+
+
+def test_nvlink_generations_offered_are_the_systems_and_older():
+    at = app({"v": "1", "g": "V100"})
+    assert at.selectbox(key="w_nvl").options == ["auto (NVLink 2)", "NVLink 1 (Pascal (P100))",
+                                                 "NVLink 2 (Volta (V100))"]
+    at = app({"v": "1", "g": "GB200-NVL72", "n": "18"})
+    options = at.selectbox(key="w_nvl").options
+    assert len(options) == 6 and not any(o.startswith("NVLink 6") for o in options)
+    assert "older generation" in at.selectbox(key="w_nvl").help
+
+
 @pytest.mark.parametrize("tab,charts_expected", [("Bandwidth", 3), ("Cost & power", 2)])
 def test_each_tab_renders(tab, charts_expected):
     at = app({"n": "128", "tab": tab})
