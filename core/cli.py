@@ -133,6 +133,8 @@ def design_from_args(args: argparse.Namespace) -> Design:
         value = getattr(args, option)
         if value is not None:
             data[field] = value
+    if args.nodes is not None and args.gpus is not None:
+        raise InputError("give --nodes or --gpus, not both")
     if args.nodes is not None:
         data.pop("gpus", None)
     if args.gpus is not None:

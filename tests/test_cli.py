@@ -79,6 +79,7 @@ def test_table_is_readable(capsys):
         (["plan", "--price", "nothing=3"], "unknown catalog id"),
         (["plan", "--pue", "0.5"], "pue"),
         (["plan", "--design", "/nonexistent.json"], "cannot read design file"),
+        (["plan", "--nodes", "4", "--gpus", "32"], "not both"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(capsys, argv, needle):
