@@ -109,10 +109,40 @@ def _layer_positions(graph: nx.Graph) -> dict[str, tuple[float, float]]:
                                                     _index(v)))
         for v, x in spread(items).items():
             pos[v] = (x, TIER_Y[role])
+    # servers: each its own x. Servers wired to the same switches (a scalable unit in a rail-optimized
+    # fabric, a rack under its top-of-rack leaf) share the span of those switches, spread evenly in it.
+    pitch = 1.0 / max(1, len(leaves) - 1) if len(leaves) > 1 else 1.0
+    clusters: dict[frozenset, list] = defaultdict(list)
     for v in by_role["server"]:
-        xs = [pos[u][0] for u in graph.neighbors(v) if u in pos]
-        pos[v] = (sum(xs) / len(xs) if xs else 0.5, TIER_Y["server"])
+        clusters[frozenset(u for u in graph.neighbors(v) if u in pos)].append(v)
+    for neighbours, servers in clusters.items():
+        xs = [pos[u][0] for u in neighbours] or [0.5]
+        lo, hi = min(xs), max(xs)
+        if hi - lo < 0.8 * pitch:  # one leaf (or a few close ones): use the room around it
+            mid = (lo + hi) / 2
+            lo, hi = mid - 0.4 * pitch, mid + 0.4 * pitch
+        servers.sort(key=_index)
+        n = len(servers)
+        for i, v in enumerate(servers):
+            x = (lo + hi) / 2 if n == 1 else lo + (hi - lo) * i / (n - 1)
+            pos[v] = (x, TIER_Y["server"])
     return pos
+
+
+def server_text(plan, graph: nx.Graph, v: str, drawn: int) -> str:
+    """The label under a server vertex: ``node 3``, ``SU 2: 32 nodes`` (short when many are drawn)."""
+    data = graph.nodes[v]
+    count = data.get("count", data.get("nodes", 1))
+    if data.get("label"):  # aggregated: "pods 1-3: 1944 nodes"
+        span = data["label"].split(":")[0]
+        return data["label"] if drawn <= 5 else f"{span}<br>{count:,} nodes" if drawn <= 12 else f"{count:,}"
+    if "nodes" not in data:  # one server
+        return f"node {int(_index(v)) + 1}" if drawn <= 8 else f"{int(_index(v)) + 1}"
+    group = data.get("group", 0) + 1
+    word = "SU" if plan.fabric.topology == "rail-optimized" and plan.fabric.tiers > 1 else "group"
+    if drawn <= 5:
+        return f"{word} {group}: {count:,} nodes"
+    return f"{word} {group}<br>{count:,} nodes" if drawn <= 12 else f"{count:,}"
 
 
 def vertex_name(graph: nx.Graph, v: str) -> str:
@@ -158,7 +188,9 @@ def _switch_hover(plan, graph: nx.Graph, v: str, data: dict, aggregated: bool) -
     where = []
     if role == "leaf":
         where.append(f"SU/group {data.get('group', 0) + 1}")
-        if rail is not None and rail >= 0:
+        if plan.fabric.tiers == 1 or plan.fabric.topology != "rail-optimized":
+            where.append(f"all {plan.resolved.rails} rails" if plan.resolved.rails > 1 else "1 rail")
+        elif rail is not None and rail >= 0:
             where.append(f"rail {rail + 1}")
     if data.get("pod") is not None and plan.fabric.tiers == 3 and role in ("leaf", "spine"):
         where.append(f"pod {data['pod'] + 1}")
@@ -258,14 +290,15 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
                          (14 if len(vs) <= 64 else 9))
             hovers.append(_server_hover(plan, d, aggregated) if role == "server" else
                           _switch_hover(plan, graph, v, d, aggregated))
-            texts.append(f"{count:,}" if (aggregated and role != "leaf") or role == "server" else "")
+            texts.append(server_text(plan, graph, v, len(vs)) if role == "server" else
+                         f"{count:,}" if aggregated and role != "leaf" else "")
         line_w = [3 if v == selected else 1 for v in vs]
         line_c = [HIGHLIGHT if v == selected else "white" for v in vs]
         symbol = "square" if role == "server" else "circle"
         fig.add_trace(go.Scatter(
             x=[pos[v][0] for v in vs], y=[pos[v][1] for v in vs], mode="markers+text",
             marker=dict(size=sizes, color=colours, symbol=symbol, line=dict(width=line_w, color=line_c)),
-            text=texts, textposition="bottom center" if role == "server" else "top center",
+            text=texts, textposition={"server": "bottom center", "core": "top center"}.get(role, "middle right"),
             textfont=dict(size=11), customdata=vs, hovertext=hovers, hoverinfo="text",
             name=_legend_name(plan, role, len(vs), graph, aggregated), legendgroup=role,
         ))
@@ -294,7 +327,8 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         showlegend=True,
         legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top", groupclick="togglegroup",
                     itemclick="toggle", font=dict(size=12)),
-        xaxis=dict(visible=False, range=[-0.05, 1.05], fixedrange=False),
+        xaxis=dict(visible=False, range=[min(0.0, *(p[0] for p in pos.values())) - 0.05,
+                                         max(1.0, *(p[0] for p in pos.values())) + 0.08], fixedrange=False),
         yaxis=dict(tickvals=[TIER_Y[r] for r in TIER_Y if TIER_Y[r] <= top],
                    ticktext=[TIER_NAMES[r] for r in TIER_Y if TIER_Y[r] <= top],
                    range=[-0.5, top + 0.45], showgrid=False, zeroline=False),

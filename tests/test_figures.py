@@ -132,3 +132,37 @@ def test_oversubscription_sweep_replans():
     assert any(t.name == "this design" for t in fig.data)
     bad = oversubscription_sweep(Design(gpus=8192, tiers=2))
     assert not bad["feasible"].any() and "tiers" in bad["note"].iloc[0]
+
+
+def _server_trace(fig):
+    return next(t for t in fig.data if t.name and t.name.startswith("Servers"))
+
+
+@pytest.mark.parametrize("design,labels", [
+    (Design(nodes=4), ["node 1", "node 2", "node 3", "node 4"]),
+    (Design(nodes=16), [str(i) for i in range(1, 17)]),
+    (Design(nodes=16, topology="top-of-rack"), [str(i) for i in range(1, 17)]),
+    (Design(nodes=127), ["SU 1: 32 nodes", "SU 2: 32 nodes", "SU 3: 32 nodes", "SU 4: 31 nodes"]),
+])
+def test_every_server_or_group_has_its_own_place_and_name(design, labels):
+    fig = figures.topology_figure(plan(design))
+    servers = _server_trace(fig)
+    xs = list(servers.x)
+    assert len(set(round(x, 6) for x in xs)) == len(xs)  # no two drawn at one point
+    assert sorted(xs) == xs  # in order along the row
+    assert list(servers.text) == labels
+    lo, hi = fig.layout.xaxis.range
+    assert lo < min(xs) and max(xs) < hi
+
+
+def test_aggregated_server_groups_are_spread_and_labelled():
+    fig = figures.topology_figure(plan(Design(gpu="B300", gpus=131072)))
+    servers = _server_trace(fig)
+    assert len(set(servers.x)) == len(servers.x) > 1
+    assert all("nodes" in t for t in servers.text)
+
+
+def test_one_tier_leaf_carries_every_rail():
+    fig = figures.topology_figure(plan(Design(nodes=4)))
+    leaf = next(t for t in fig.data if t.name and t.name.startswith("Leaf"))
+    assert "all 8 rails" in leaf.hovertext[0] and "rail 1" not in leaf.hovertext[0]
