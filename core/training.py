@@ -437,7 +437,8 @@ def _check_fit(job: TrainingJob, plan: Plan) -> tuple[int, int, int]:
         lower = (job.global_batch // per_step) * per_step
         raise DesignError(
             f"global batch {job.global_batch} is not a multiple of micro-batch x dp = {per_step}.",
-            f"Use a global batch of {lower or per_step} or {lower + per_step}.")
+            f"Use a global batch of {lower} or {lower + per_step}." if lower else
+            f"Use a global batch of {per_step} (or a multiple), or fewer data-parallel replicas.")
     return gpus, dp, job.global_batch // per_step
 
 
