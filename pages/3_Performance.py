@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 
 import pandas as pd
 import streamlit as st
@@ -13,6 +14,7 @@ from core.errors import FabricPlannerError
 from core.perf_figures import busbw_figure, comparison_figure, scaling_figure, step_figure
 from core.plan import plan as make_plan
 from core.training import PRESETS, estimate, parse_job, scaling
+from webui import state
 
 FABRIC_CHOICES = {
     "eth2": ("Ethernet RoCE, 2:1", dict(fabric="ethernet", oversubscription=2.0)),
@@ -54,12 +56,14 @@ PERF = sharelink.register_extension("perf_", [
       ", ".join(FABRIC_CHOICES)),
 ])
 W = "perf_w_"  # widget keys
+DEFAULTS = {p.key: p.default for p in PERF.params}
 
 
 def _design_and_plan():
     """The design from the app's sidebar (app.py) or, run on its own, from the share link."""
     cur = st.session_state.get("fp_current")
     if cur is not None:
+        state.show_warnings(cur)  # the app's link warnings, as on the other pages
         return cur.design, cur.plan, cur.error, []
     design, warnings = sharelink.decode(st.query_params.to_dict())
     try:
@@ -72,12 +76,95 @@ def _init_widgets() -> list[str]:
     """First run of the session: the link's perf_ values become the widgets' state."""
     if st.session_state.get("_perf_init"):
         return []
-    values, warnings = PERF.decode(st.query_params.to_dict())
+    params = st.query_params.to_dict()
+    values, warnings = PERF.decode(params)
     for key, value in values.items():
         st.session_state[W + key] = list(value) if key == "op" else value
     st.session_state[W + "all"] = values["all"] == "1"
+    # values the link did not set are defaults, refitted to the design (see _fit_defaults)
+    st.session_state["_perf_fitted"] = {k: None for k in FITTED if PERF.prefix + k not in params}
     st.session_state["_perf_init"] = True
     return warnings
+
+
+def _pow2_floor(n: int) -> int:
+    return 1 << (max(1, n).bit_length() - 1)
+
+
+def _split(plan, model: str, fixed: dict) -> dict:
+    """tp, pp and global batch for ``model`` on ``plan``: values in ``fixed`` kept, the others the page's
+    defaults cut to fit (tp x pp x cp within the GPUs, tp within an NVLink domain and dividing the heads,
+    global batch the default rounded up to a multiple of micro-batch x dp)."""
+    r = plan.resolved
+    spec = PRESETS[model]
+    cp, mbs = int(fixed["cp"]), int(fixed["mbs"])
+    gpus = min(int(fixed["tg"] or 0), r.gpus) or r.gpus
+    tp = fixed.get("tp")
+    if tp is None:
+        tp = min(DEFAULTS["tp"], _pow2_floor(gpus // cp))
+        if r.nvlink_domain_gpus > 1:
+            tp = min(tp, _pow2_floor(r.nvlink_domain_gpus))
+        while tp > 1 and spec.heads % tp:
+            tp //= 2
+    pp = fixed.get("pp")
+    if pp is None:
+        pp = max(1, min(DEFAULTS["pp"], _pow2_floor(gpus // (tp * cp)), spec.layers // int(fixed["vp"])))
+    gbs = fixed.get("gbs")
+    if gbs is None:
+        per_step = mbs * max(1, gpus // (tp * pp * cp))
+        gbs = min(math.ceil(DEFAULTS["gbs"] / per_step) * per_step, max(per_step, 1_000_000 // per_step * per_step))
+    return {"model": model, "tp": tp, "pp": pp, "gbs": gbs}
+
+
+def _fits(plan, values: dict, fixed: dict) -> bool:
+    job = dict(model=values["model"], seq_len=int(fixed["seq"]), global_batch=int(values["gbs"]),
+               micro_batch=int(fixed["mbs"]), precision=fixed["prec"], tp=int(values["tp"]), pp=int(values["pp"]),
+               cp=int(fixed["cp"]), ep=int(fixed["ep"]), vp=int(fixed["vp"]),
+               gpus=min(int(fixed["tg"] or 0), plan.resolved.gpus) or None)
+    try:
+        estimate(plan, parse_job(job))
+    except FabricPlannerError:
+        return False
+    return True
+
+
+def fitted_defaults(plan, fixed: dict, free: set[str]) -> dict:
+    """The model, tp, pp and global batch in ``free`` chosen so the job fits ``plan`` (a 2-node and a
+    131,072-GPU design both open without an error): the default model if it fits in memory, else the
+    largest smaller preset that does. ``fixed`` holds the widget values the user or the link set."""
+    default = DEFAULTS["model"]
+    if "model" in free:
+        size = PRESETS[default].total_params
+        models = [default] + sorted((k for k in PRESETS if PRESETS[k].total_params < size),
+                                    key=lambda k: -PRESETS[k].total_params)
+    else:
+        models = [fixed["model"]]
+    first = None
+    for model in models:
+        values = _split(plan, model, {**fixed, **{k: None for k in free if k != "model"}})
+        first = first or values
+        if _fits(plan, values, fixed):
+            return {k: values[k] for k in free}
+    return {k: first[k] for k in free}
+
+
+FITTED = ("model", "tp", "pp", "gbs")
+
+
+def _fit_defaults(plan) -> None:
+    """Keep the defaults the user has not changed fitted to the current design; a value the user or the
+    link set is left alone (it may not fit: the page then says why)."""
+    ss = st.session_state
+    fitted = {k: v for k, v in (ss.get("_perf_fitted") or {}).items() if v is None or ss.get(W + k) == v}
+    design_key = plan.design.model_dump_json()
+    if fitted and (None in fitted.values() or ss.get("_perf_fitted_for") != design_key):
+        fixed = {k: ss.get(W + k) for k in ("model", "tp", "pp", "gbs", "cp", "mbs", "tg", "seq", "prec", "ep",
+                                            "vp")}
+        fit = fitted_defaults(plan, fixed, set(fitted))
+        for key in fitted:
+            ss[W + key] = fitted[key] = fit[key]
+    ss["_perf_fitted"] = fitted
+    ss["_perf_fitted_for"] = design_key
 
 
 def _sync_url(values: dict) -> None:
@@ -119,6 +206,7 @@ if plan is None:
     st.stop()
 
 r = plan.resolved
+_fit_defaults(plan)
 st.caption(
     f"{r.gpus:,} x {r.system.id} in {r.nodes:,} nodes · NVLink domain {r.nvlink_domain_gpus} GPUs · "
     f"{'InfiniBand' if r.fabric == 'infiniband' else 'Ethernet RoCE'} {r.port_speed_gbps}G x {r.nics_per_node} "

@@ -212,5 +212,45 @@ def test_catalog_page_bad_link():
 def test_performance_page_is_in_navigation_and_keeps_the_design():
     at = app({"n": "64"})
     at.switch_page("../pages/3_Performance.py").run()
-    assert not at.exception
+    assert not at.exception and at.title[0].value == "Performance"
     assert at.query_params["n"] == "64"
+
+
+@pytest.mark.skipif(not PERF_PAGE.exists(), reason="no Performance page")
+def test_performance_page_warns_about_a_bad_link():
+    at = AppTest.from_file(ENTRY, default_timeout=60)
+    at.query_params.update({"v": "1", "n": "lots", "sw": "XYZ"})
+    at.run().switch_page("../pages/3_Performance.py").run()
+    assert at.title[0].value == "Performance"
+    assert not at.exception
+    text = at.warning[0].value
+    assert "'n' (nodes)" in text and "'sw' (switch model)" in text
+
+
+@pytest.mark.skipif(not PERF_PAGE.exists(), reason="no Performance page")
+@pytest.mark.parametrize("params,model,tp,pp,gbs", [
+    ({"n": "2"}, "llama3-8b", 8, 2, 512),  # 16 GPUs: pp 4 would need 32, and 70B does not fit in memory
+    ({"g": "B300", "ng": "131072"}, "llama3-70b", 8, 4, 4096),  # dp 4,096: a batch of 512 cannot be split
+    ({"n": "128"}, "llama3-70b", 8, 4, 512),  # fits as it is: the plain defaults
+])
+def test_performance_defaults_fit_the_design(params, model, tp, pp, gbs):
+    at = AppTest.from_file(ENTRY, default_timeout=120)
+    at.query_params.update({"v": "1", **params})
+    at.run().switch_page("../pages/3_Performance.py").run()
+    assert at.title[0].value == "Performance"
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert (at.selectbox(key="perf_w_model").value, at.number_input(key="perf_w_tp").value,
+            at.number_input(key="perf_w_pp").value, at.number_input(key="perf_w_gbs").value) == (model, tp, pp, gbs)
+    assert [m.label for m in at.metric][:2] == ["Step time", "Tokens/s"]
+
+
+@pytest.mark.skipif(not PERF_PAGE.exists(), reason="no Performance page")
+def test_performance_defaults_refit_when_the_design_changes_but_user_values_stay():
+    at = AppTest.from_file(ENTRY, default_timeout=120)
+    at.query_params.update({"v": "1", "n": "128"})
+    at.run().switch_page("../pages/3_Performance.py").run()
+    at.number_input(key="perf_w_tp").set_value(4).run()
+    at.number_input(key="w_nodes_exact").set_value(2).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    assert at.number_input(key="perf_w_tp").value == 4  # the user's choice
+    assert at.number_input(key="perf_w_pp").value == 4  # refitted: 4 x 4 = 16 GPUs
