@@ -376,6 +376,15 @@ def nvlink_links_per_gpu(plan) -> int:
     return max(0, round(r.nvlink_gbytes_per_gpu_bidir / generation.link_gbytes_bidir))
 
 
+def nvswitch_spread_text(links: int, per_chip: list[int]) -> str:
+    """How a GPU's NVLink links spread over the NVSwitch chips, in words."""
+    chips = len(per_chip)
+    if len(set(per_chip)) == 1:
+        each = "one" if per_chip[0] == 1 else str(per_chip[0])
+        return f"{links} links per GPU, {each} to each of {chips} NVSwitch chips"
+    return f"{links} links per GPU spread over {chips} NVSwitch chips ({'+'.join(map(str, per_chip))})"
+
+
 def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     """One NVLink domain: GPUs (or compute trays), NVSwitch chips (or switch trays) and link counts.
 
@@ -457,12 +466,13 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
             count = gpus_per_unit * sum(per_pair[c] for c in chip_ids)
             if count == 0:
                 continue
-            width = _width(count, max_count)
+            dense = gpu_units * chip_units > 64  # e.g. NVL72: 18 trays x 9 switch trays, every pair linked
+            width = 1.0 if dense else _width(count, max_count)
             segments[width].append((top[u], bottom[s]))
             mids.append(((top[u][0] + bottom[s][0]) / 2, 0.5,
                          f"{unit_word} {u + 1} - NVSwitch {'chip' if chips_per_unit == 1 else 'tray'} {s + 1}: "
                          f"{count} link(s) = {format_bandwidth(count * link_bidir * 8, unit)} bidir"))
-    opacity = 0.8 if gpu_units * chip_units <= 64 else 0.35
+    opacity = 0.8 if gpu_units * chip_units <= 64 else 0.45
     for width, segs in segments.items():
         xs, ys = [], []
         for (x0, y0), (x1, y1) in segs:
@@ -489,17 +499,19 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
         hovertext=[f"NVSwitch {'chip' if chips_per_unit == 1 else 'tray'} {s + 1} "
                    f"(gen {system.nvswitch_generation}; {chips_per_unit} chip(s))" for s in bottom],
         hoverinfo="text"))
-    detail = (f"{chips} NVSwitch chips; each GPU has {'/'.join(map(str, sorted(set(per_pair), reverse=True)))} "
-              f"link(s) to each chip")
+    detail = nvswitch_spread_text(links, per_pair)
     if gpus_per_unit > 1:
-        detail += f"; top row: {gpu_units} compute trays of {gpus_per_unit} GPUs, bottom: {chip_units} switch trays"
+        per_tray = gpus_per_unit * sum(per_pair[:chips_per_unit])
+        detail += (f"<br>Top: {gpu_units} compute trays of {gpus_per_unit} GPUs; bottom: {chip_units} NVSwitch trays "
+                   f"of {chips_per_unit} chips<br>Each line: {per_tray} links between a compute tray and a "
+                   f"switch tray")
     # the node's NICs: the rails into the scale-out fabric
     fig.add_annotation(text=detail + f"<br>Scale-out: {r.nics_per_node} x {r.nic.id} at {r.port_speed_gbps}G per "
                        f"{'node' if gpus_per_unit == 1 else 'tray'} ({r.planes} plane(s))",
                        xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left", yanchor="top",
                        align="left", font=dict(size=11))
     fig.update_layout(yaxis=dict(visible=False, range=[-0.45, 1.35]), xaxis=dict(visible=False, range=[-0.08, 1.08]),
-                      margin=dict(l=10, r=10, t=70, b=50))
+                      margin=dict(l=10, r=10, t=70, b=95 if gpus_per_unit > 1 else 50))
     return fig
 
 

@@ -166,3 +166,17 @@ def test_one_tier_leaf_carries_every_rail():
     fig = figures.topology_figure(plan(Design(nodes=4)))
     leaf = next(t for t in fig.data if t.name and t.name.startswith("Leaf"))
     assert "all 8 rails" in leaf.hovertext[0] and "rail 1" not in leaf.hovertext[0]
+
+
+def test_nvl72_scaleup_is_thin_lines_with_a_per_tray_note():
+    fig = figures.scaleup_figure(plan(Design(gpu="GB200-NVL72", gpus=72)))
+    lines = [t for t in fig.data if t.mode == "lines"]
+    assert lines and all(t.line.width <= 1.0 for t in lines)
+    note = fig.layout.annotations[0].text
+    assert "18 links per GPU, one to each of 18 NVSwitch chips" in note
+    assert "Each line: 8 links between a compute tray and a switch tray" in note
+
+
+def test_hgx_scaleup_says_how_links_spread():
+    fig = figures.scaleup_figure(plan(Design(gpus=8)))
+    assert "18 links per GPU spread over 4 NVSwitch chips (5+5+4+4)" in fig.layout.annotations[0].text
