@@ -20,7 +20,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from core.catalog import load_catalog
-from core.keynumbers import format_bandwidth, format_power, format_usd
+from core.keynumbers import _num, format_bandwidth, format_power, format_usd
 from core.topology import aggregated_graph, fabric_graph
 
 DRAW_BUDGET = 2000
@@ -516,6 +516,25 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
 
 
 # --- bandwidth ---------------------------------------------------------------------------------
+def bandwidth_scale(max_gbits: float, unit: str) -> tuple[float, str]:
+    """(divisor of Gb/s, label) putting ``max_gbits`` in G, T or P units of ``unit`` ("GB/s" or "Gb/s"),
+    so an axis and its bar labels share one unit."""
+    per = 8 if unit == "GB/s" else 1
+    letter = unit[1]
+    value = max_gbits / per
+    for scale, prefix in ((1e6, "P"), (1e3, "T")):
+        if abs(value) >= scale:
+            return per * scale, f"{prefix}{letter}/s"
+    return per, f"G{letter}/s"
+
+
+def _scaled(values: list[float], unit: str, prefix: bool = True) -> tuple[list[float], list[str], str]:
+    """Values in Gb/s -> (axis values, bar labels, unit label), all in one unit (G only if not ``prefix``)."""
+    divisor, label = bandwidth_scale(max(values, default=0) if prefix else 0, unit)
+    scaled = [v / divisor for v in values]
+    return scaled, [f"{_num(v)} {label}" for v in scaled], label
+
+
 def bandwidth_hierarchy_figure(plan, unit: str = "GB/s") -> go.Figure:
     """Per-GPU bandwidth, one direction: NVLink, scale-out NICs, and the share of the bisection."""
     bw = plan.bandwidth
@@ -524,14 +543,14 @@ def bandwidth_hierarchy_figure(plan, unit: str = "GB/s") -> go.Figure:
         ("Scale-out NICs", bw.scaleout_gbits_per_gpu, TIER_COLOURS["leaf"]),
         ("Cross-fabric (bisection share)", bw.cross_fabric_gbits_per_gpu, TIER_COLOURS["core"]),
     ]
-    scale = 1 / 8 if unit == "GB/s" else 1
+    values, texts, label = _scaled([r[1] for r in rows], unit, prefix=False)  # NVLink vs a NIC: one G scale
     fig = go.Figure(go.Bar(
-        y=[r[0] for r in rows][::-1], x=[r[1] * scale for r in rows][::-1], orientation="h",
-        marker_color=[r[2] for r in rows][::-1], text=[format_bandwidth(r[1], unit) for r in rows][::-1],
+        y=[r[0] for r in rows][::-1], x=values[::-1], orientation="h",
+        marker_color=[r[2] for r in rows][::-1], text=texts[::-1],
         textposition="auto", hovertemplate="%{y}: %{text} per GPU, one direction<extra></extra>",
     ))
-    _base_layout(fig, f"Bandwidth per GPU, one direction [{unit}]", 300)
-    fig.update_layout(xaxis_title=f"{unit} per GPU, one direction", yaxis=dict(automargin=True))
+    _base_layout(fig, f"Bandwidth per GPU, one direction [{label}]", 300)
+    fig.update_layout(xaxis_title=f"{label} per GPU, one direction", yaxis=dict(automargin=True))
     return fig
 
 
@@ -542,10 +561,8 @@ def tier_capacity_figure(plan, capacities_gbits: dict[str, float], unit: str = "
     values = list(capacities_gbits.values()) + [plan.bandwidth.bisection_tbits_one_direction * 1000]
     colours = [TIER_COLOURS["server"], TIER_COLOURS["leaf"], TIER_COLOURS["spine"]][: len(capacities_gbits)] + [
         TIER_COLOURS["core"]]
-    scale = 1 / 8000 if unit == "GB/s" else 1 / 1000
-    tunit = "TB/s" if unit == "GB/s" else "Tb/s"
-    fig = go.Figure(go.Bar(x=labels, y=[v * scale for v in values], marker_color=colours,
-                           text=[format_bandwidth(v, unit) for v in values], textposition="auto",
+    scaled, texts, tunit = _scaled(values, unit)
+    fig = go.Figure(go.Bar(x=labels, y=scaled, marker_color=colours, text=texts, textposition="auto",
                            hovertemplate="%{x}: %{text}<extra></extra>"))
     _base_layout(fig, f"Capacity per tier, all planes, one direction [{tunit}]", 320)
     fig.update_layout(yaxis_title=tunit)
@@ -576,7 +593,8 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
         xaxis=dict(title="leaf oversubscription (down:up)", tickvals=list(sweep["oversubscription"]),
                    ticktext=[f"{v:g}:1" for v in sweep["oversubscription"]]),
         yaxis=dict(title=f"{unit} per GPU, one direction", rangemode="tozero"),
-        yaxis2=dict(title="network USD per GPU", overlaying="y", side="right", rangemode="tozero", showgrid=False),
+        yaxis2=dict(title="network USD per GPU", overlaying="y", side="right", rangemode="tozero", showgrid=False,
+                    tickprefix="$", tickformat="~s"),
         legend=dict(orientation="h", y=-0.3),
     )
     if len(bad):

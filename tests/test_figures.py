@@ -180,3 +180,24 @@ def test_nvl72_scaleup_is_thin_lines_with_a_per_tray_note():
 def test_hgx_scaleup_says_how_links_spread():
     fig = figures.scaleup_figure(plan(Design(gpus=8)))
     assert "18 links per GPU spread over 4 NVSwitch chips (5+5+4+4)" in fig.layout.annotations[0].text
+
+
+@pytest.mark.parametrize("unit", ["GB/s", "Gb/s"])
+@pytest.mark.parametrize("design", [Design(nodes=4), Design(gpu="B300", gpus=131072)])
+def test_capacity_axis_and_bar_labels_share_one_unit(design, unit):
+    p = plan(design)
+    for fig in (figures.tier_capacity_figure(p, tier_capacities_gbits(p.resolved, p.fabric), unit=unit),
+                figures.bandwidth_hierarchy_figure(p, unit=unit)):
+        bar = fig.data[0]
+        label = fig.layout.title.text.split("[")[-1].rstrip("]")
+        assert label[1:] == unit[1:] and label[0] in "GTP"
+        values = bar.y if bar.orientation != "h" else bar.x
+        for value, text in zip(values, bar.text):
+            assert text.endswith(" " + label)
+            assert abs(float(text.split()[0].replace(",", "")) - value) <= 0.06 * value + 0.01
+
+
+def test_oversubscription_usd_axis_is_formatted():
+    d = Design(nodes=64)
+    fig = figures.oversubscription_figure(oversubscription_sweep(d), 1.0)
+    assert fig.layout.yaxis2.tickprefix == "$" and fig.layout.yaxis2.tickformat == "~s"

@@ -88,7 +88,7 @@ def sweep_table(key: str, unit: str) -> pd.DataFrame:
         "leaf oversubscription": [f"{v:g}:1" for v in frame["oversubscription"]],
         "buildable": frame["feasible"],
         f"cross-fabric per GPU [{unit}]": (frame["cross_fabric_gbits_per_gpu"] * scale).round(3),
-        "bisection [Tb/s]": frame["bisection_tbits"].round(2),
+        f"bisection [T{unit[1]}/s]": (frame["bisection_tbits"] * scale).round(2),
         "tiers": frame["tiers"],
         "switches": frame["switches"],
         "network capex per GPU [USD]": frame["network_capex_per_gpu_usd"].round(0),
