@@ -594,7 +594,7 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
                    ticktext=[f"{v:g}:1" for v in sweep["oversubscription"]]),
         yaxis=dict(title=f"{unit} per GPU, one direction", rangemode="tozero"),
         yaxis2=dict(title="network USD per GPU", overlaying="y", side="right", rangemode="tozero", showgrid=False,
-                    tickprefix="$", tickformat="~s"),
+                    tickprefix="$", tickformat=".3~s"),
         legend=dict(orientation="h", y=-0.3),
     )
     if len(bad):

@@ -95,14 +95,20 @@ with tabs[2]:
         m[4].metric("Compute racks", f"{cost.racks_compute:,}", border=True)
         st.markdown("#### Bill of materials")
         st.dataframe(
-            cached.bom(key), hide_index=True, width="stretch",
+            cached.bom_table(key), hide_index=True, width="stretch",
             column_config={
+                "category": st.column_config.TextColumn("category", width="small"),
+                "item": st.column_config.TextColumn("item", width="large"),
+                "where": st.column_config.TextColumn(
+                    "where", help="Switch role, or the link end and link class a transceiver or cable serves"),
                 "quantity": st.column_config.NumberColumn("qty", format="localized"),
                 "unit_price_usd": st.column_config.NumberColumn("unit USD", format="dollar"),
                 "extended_price_usd": st.column_config.NumberColumn("total USD", format="dollar"),
                 "unit_power_w": st.column_config.NumberColumn("unit W", format="localized"),
                 "extended_power_w": st.column_config.NumberColumn("total W", format="localized"),
                 "why": st.column_config.TextColumn("why (how the count was derived)", width="large"),
+                "price_basis": st.column_config.TextColumn("price basis"),
+                "catalog_id": st.column_config.TextColumn("catalog id"),
             },
         )
         d1, d2, d3, _ = st.columns([1, 1, 1, 2])

@@ -167,6 +167,11 @@ def test_each_tab_renders(tab, charts_expected):
     else:
         bom = at.dataframe[0].value
         assert "why" in bom.columns and bom["quantity"].sum() > 0
+        assert list(bom.columns[:7]) == ["category", "item", "where", "quantity", "unit_price_usd",
+                                         "extended_price_usd", "why"]
+        xcvr = bom[bom["category"] == "transceiver"]
+        assert len(set(zip(xcvr["item"], xcvr["where"]))) == len(xcvr)  # every row tells its end and class
+        assert not any(("switch end" in i or "NIC end" in i) for i in bom["item"])
         labels = [b.label for b in at.get("download_button")]
         assert labels == ["BOM as CSV", "BOM as XLSX", "Design as JSON"]
 

@@ -200,4 +200,4 @@ def test_capacity_axis_and_bar_labels_share_one_unit(design, unit):
 def test_oversubscription_usd_axis_is_formatted():
     d = Design(nodes=64)
     fig = figures.oversubscription_figure(oversubscription_sweep(d), 1.0)
-    assert fig.layout.yaxis2.tickprefix == "$" and fig.layout.yaxis2.tickformat == "~s"
+    assert fig.layout.yaxis2.tickprefix == "$" and fig.layout.yaxis2.tickformat == ".3~s"

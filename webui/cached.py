@@ -8,17 +8,20 @@ without copying; nothing here mutates what it returns.
 from __future__ import annotations
 
 import io
+import re
 
 import pandas as pd
 import streamlit as st
 
 from core import figures
 from core.bandwidth import tier_capacities_gbits
+from core.catalog import load_catalog
 from core.design import Design
 from core.plan import plan
 from core.whatif import oversubscription_sweep
 
 SELECTED = "_fp_selected"
+CATALOG = load_catalog()
 
 
 def _plan(key: str):
@@ -119,6 +122,40 @@ def power(key: str):
 @st.cache_resource(max_entries=64, show_spinner=False)
 def bom(key: str) -> pd.DataFrame:
     return _plan(key).bom_frame()
+
+
+BOM_COLUMNS = ["category", "item", "where", "quantity", "unit_price_usd", "extended_price_usd", "why",
+               "unit_power_w", "extended_power_w", "price_basis", "catalog_id"]
+_END_WORDS = re.compile(r"(,\s*)?\b(?:XDR |NDR )?(?:switch|NIC) end\b")
+
+
+def bom_item_name(name: str) -> str:
+    """A catalog name without its "switch end" / "NIC end" words: the BOM's ``where`` column says which
+    end a row is for (a module sold for the switch end can sit in a node's twin-port cage)."""
+    text = _END_WORDS.sub("", name)
+    text = re.sub(r"\(\s*,\s*", "(", text)
+    text = re.sub(r"\(\s*\)", "", text)
+    return re.sub(r"\s{2,}", " ", text).strip()
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def bom_table(key: str) -> pd.DataFrame:
+    """The BOM as the Designer shows it: what, where, how many and the price first; ids and power last.
+
+    The engine's item text is the catalog name plus where the row sits (``(leaf)``, ``(switch side,
+    node-leaf)``, ``(node side)``); that suffix becomes the ``where`` column.
+    """
+    frame = bom(key).copy()
+    names = {e.id: e.name for _, e in CATALOG.all_entries()}
+    items, wheres = [], []
+    for item, catalog_id in zip(frame["item"], frame["catalog_id"]):
+        name = names.get(catalog_id, "")
+        where = item[len(name):].strip() if name and item.startswith(name) else ""
+        items.append(bom_item_name(name) if where else item)
+        wheres.append(where.strip("()") if where.startswith("(") else where)
+    frame["item"] = items
+    frame["where"] = wheres
+    return frame[BOM_COLUMNS]
 
 
 def bom_csv(key: str) -> str:
