@@ -1,4 +1,8 @@
-"""fabric planner web app: ``streamlit run app.py`` (or ``make run``).
+"""fabric planner web app: serve it with ``python -m webui.serve`` (what ``make run`` does).
+
+A bare ``streamlit run app.py`` also works, but on a freshly started server the
+first deep link (``/catalog?...``) shows Streamlit's "Page not found" dialog;
+``webui.serve`` turns off the legacy ``pages/`` mode that causes it.
 
 The design lives in the URL query string (see core/sharelink.py), so any
 number of stateless replicas can serve the app.
@@ -12,17 +16,17 @@ from webui import state
 
 HERE = Path(__file__).resolve().parent
 
-st.set_page_config(page_title="Fabric planner", page_icon=":material/hub:", layout="wide",
+st.set_page_config(page_title="Fabric planner", page_icon="🕸️", layout="wide",
                    initial_sidebar_state="expanded")
 
 pages = [
-    st.Page(HERE / "pages" / "1_Designer.py", title="Designer", icon=":material/hub:", default=True),
-    st.Page(HERE / "pages" / "2_Catalog.py", title="Catalog & assumptions", icon=":material/menu_book:",
+    st.Page(HERE / "pages" / "1_Designer.py", title="Designer", icon="🕸️", default=True),
+    st.Page(HERE / "pages" / "2_Catalog.py", title="Catalog & assumptions", icon="📖",
             url_path="catalog"),
 ]
 performance = HERE / "pages" / "3_Performance.py"
 if performance.exists():
-    pages.append(st.Page(performance, title="Performance", icon=":material/speed:", url_path="performance"))
+    pages.append(st.Page(performance, title="Performance", icon="⏱️", url_path="performance"))
 
 # Key-number cards: values such as "$45.4M" or "25.4 TB/s" must fit six cards per row.
 st.markdown(

@@ -25,6 +25,8 @@ if cur.plan is None:
 
 plan = cur.plan
 key = cur.design.model_dump_json()
+for note in plan.resolved.notes:  # e.g. nodes rounded up to whole NVL72 racks
+    st.info(note, icon="ℹ️")
 
 # --- key numbers ---------------------------------------------------------------------------------
 numbers = key_numbers(plan.summary(), unit)
@@ -113,10 +115,10 @@ with tabs[2]:
         )
         d1, d2, d3, _ = st.columns([1, 1, 1, 2])
         d1.download_button("BOM as CSV", data=lambda: cached.bom_csv(key), file_name="fabric-bom.csv",
-                           mime="text/csv", icon=":material/download:")
+                           mime="text/csv", icon="⬇️")
         d2.download_button("BOM as XLSX", data=lambda: cached.bom_xlsx(key), file_name="fabric-bom.xlsx",
                            mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                           icon=":material/download:")
+                           icon="⬇️")
         d3.download_button("Design as JSON", data=cur.design.to_json(), file_name="design.json",
-                           mime="application/json", icon=":material/download:",
+                           mime="application/json", icon="⬇️",
                            help="python -m core plan --design design.json reads it")

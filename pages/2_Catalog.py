@@ -48,7 +48,7 @@ st.markdown(
     "- **estimate**: no public price found; the figure is an assumption explained in `price_source`.\n\n"
     "In this catalog: " + ", ".join(f"{n} {b}" for b, n in basis.items()) + ". "
     "Prices are in USD per unit and are **estimates unless the basis says list**. Override any of them in the "
-    "Designer's *Advanced* section (catalog id = USD); overridden rows show basis `override` in the BOM."
+    "Designer's *Advanced* section (catalog id:USD); overridden rows show basis `override` in the BOM."
 )
 
 labels = {"systems": "GPU systems", "nics": "NICs", "switches": "Switches", "transceivers": "Transceivers",

@@ -259,3 +259,17 @@ def test_performance_defaults_refit_when_the_design_changes_but_user_values_stay
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.number_input(key="perf_w_tp").value == 4  # the user's choice
     assert at.number_input(key="perf_w_pp").value == 4  # refitted: 4 x 4 = 16 GPUs
+
+
+def test_small_sidebar_details():
+    at = app({"v": "1", "g": "GB200-NVL72", "n": "128", "px": "QM9700:30000"})
+    assert not at.exception
+    link = at.sidebar.code[0].value
+    assert "/?" in link
+    gpu = at.selectbox(key="w_gpu")
+    assert max(len(o) for o in gpu.options) <= 26 and "GB200-NVL72 · 72 GPUs/rack" in gpu.options
+    px = at.text_input(key="w_px")
+    assert px.value == "QM9700:30000" and ":" in px.placeholder and "=" not in px.placeholder
+    infos = [i.value for i in at.info]
+    assert any("128 nodes rounded up to 144" in i for i in infos)  # the plan's rounding, visibly
+    assert at.session_state["fp_current"].plan.resolved.nodes == 144

@@ -81,6 +81,14 @@ def engine_defaults(gpu: str, gpus_per_node: int, fabric: str, speed: int | None
         return None
 
 
+def _system_label(system_id: str) -> str:
+    """Short enough for the sidebar: ``H100 · 8 GPUs/node``, ``GB200-NVL72 · 72 GPUs/rack``."""
+    system = SYSTEMS[system_id]
+    if system.nvlink_domain_gpus > system.gpus_per_node:
+        return f"{system.id} · {system.nvlink_domain_gpus} GPUs/rack"
+    return f"{system.id} · {system.gpus_per_node} GPUs/node"
+
+
 def _with(options: list, value) -> list:
     """Options with ``value`` inserted in order (so a link's exact value stays selectable)."""
     if value is None or value in options:
@@ -157,8 +165,9 @@ def sidebar() -> Current:
     sb.toggle("Bandwidth in Gb/s (bits)", key=K + "bits", help="Off: GB/s (bytes). Network speeds are per direction.")
     sb.markdown("### Design")
     gpu = sb.selectbox("GPU model", list(SYSTEMS), key=K + "gpu", on_change=_on_gpu_change,
-                       format_func=lambda i: f"{i}: {SYSTEMS[i].gpu_name}",
-                       help="GPU and the system it ships in (HGX/DGX node or NVL72 rack) from the catalog.")
+                       format_func=_system_label,
+                       help="GPU and the system it ships in (HGX/DGX node or NVL72 rack) from the catalog: "
+                            + "; ".join(f"{s.id} = {s.gpu_name}" for s in SYSTEMS.values()))
     system = SYSTEMS[gpu]
     ss[K + "nodes"] = int(ss.get(K + "nodes") or 4)
     nodes = sb.select_slider("Nodes", options=_with(NODE_STEPS, ss[K + "nodes"]), key=K + "nodes",
@@ -238,10 +247,10 @@ def sidebar() -> Current:
         pue = st.number_input("PUE", min_value=1.0, max_value=3.0, step=0.05, key=K + "pue")
         kwh = st.number_input("Electricity [USD/kWh]", min_value=0.0, max_value=2.0, step=0.01, key=K + "kwh")
         years = st.number_input("TCO years", min_value=0.0, max_value=30.0, step=1.0, key=K + "years")
-        px = st.text_input("Price overrides [USD]", key=K + "px", placeholder="QM9700=30000, CX7=1500",
-                           help="Catalog id = unit price in USD, comma-separated; ids are in Catalog & assumptions.")
-        pw = st.text_input("Power overrides [W]", key=K + "pw", placeholder="QM9700=800",
-                           help="Catalog id = unit power in W, comma-separated.")
+        px = st.text_input("Price overrides [USD]", key=K + "px", placeholder="QM9700:30000, CX7:1500",
+                           help="Catalog id:unit price in USD, comma-separated (as the share link writes them; '=' is accepted too); ids are in Catalog & assumptions.")
+        pw = st.text_input("Power overrides [W]", key=K + "pw", placeholder="QM9700:800",
+                           help="Catalog id:unit power in W, comma-separated ('=' is accepted too).")
 
     problems = []
     overrides = {}
@@ -305,14 +314,14 @@ def share_url() -> str:
     params = st.query_params.to_dict()
     base = st.context.url or "http://localhost:8501/"
     parts = urlsplit(base)
-    return f"{parts.scheme}://{parts.netloc}{parts.path}" + (f"?{urlencode(params)}" if params else "")
+    return f"{parts.scheme}://{parts.netloc}{parts.path or '/'}" + (f"?{urlencode(params)}" if params else "")
 
 
 def show_warnings(cur: Current) -> None:
     """Link warnings (dismissable) at the top of every page."""
     if cur.warnings:
         box = st.warning("**Some values in the link were not applied; the rest of the design is shown.**\n\n"
-                         + "\n".join(f"- {w}" for w in cur.warnings), icon=":material/link_off:")
+                         + "\n".join(f"- {w}" for w in cur.warnings), icon="🔗")
         if st.button("Dismiss link warnings", key="dismiss_warnings"):
             st.session_state["_fp_warnings"] = []
             st.rerun()
@@ -325,7 +334,7 @@ def show_error(cur: Current) -> None:
     message = getattr(exc, "message", None) or str(exc)
     suggestion = getattr(exc, "suggestion", "")
     st.error(f"**This design cannot be built.** {message}" + (f"\n\n**What would work:** {suggestion}"
-                                                                if suggestion else ""), icon=":material/block:")
+                                                                if suggestion else ""), icon="⛔")
     st.caption("Change a control in the sidebar, or:")
     cols = st.columns(4)
     ss = st.session_state
