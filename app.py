@@ -16,17 +16,17 @@ from webui import state
 
 HERE = Path(__file__).resolve().parent
 
-st.set_page_config(page_title="Fabric planner", page_icon="🕸️", layout="wide",
+st.set_page_config(page_title="Fabric planner", layout="wide",
                    initial_sidebar_state="expanded")
 
 pages = [
-    st.Page(HERE / "pages" / "1_Designer.py", title="Designer", icon="🕸️", default=True),
-    st.Page(HERE / "pages" / "2_Catalog.py", title="Catalog & assumptions", icon="📖",
+    st.Page(HERE / "pages" / "1_Designer.py", title="Designer", default=True),
+    st.Page(HERE / "pages" / "2_Catalog.py", title="Catalog & assumptions",
             url_path="catalog"),
 ]
 performance = HERE / "pages" / "3_Performance.py"
 if performance.exists():
-    pages.append(st.Page(performance, title="Performance", icon="⏱️", url_path="performance"))
+    pages.append(st.Page(performance, title="Performance", url_path="performance"))
 
 # Key-number cards: values such as "$45.4M" or "25.4 TB/s" must fit six cards per row.
 st.markdown(

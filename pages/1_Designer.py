@@ -26,7 +26,7 @@ if cur.plan is None:
 plan = cur.plan
 key = cur.design.model_dump_json()
 for note in plan.resolved.notes:  # e.g. nodes rounded up to whole NVL72 racks
-    st.info(note, icon="ℹ️")
+    st.info(note)
 
 # --- key numbers ---------------------------------------------------------------------------------
 numbers = key_numbers(plan.summary(), unit)
@@ -115,10 +115,9 @@ with tabs[2]:
         )
         d1, d2, d3, _ = st.columns([1, 1, 1, 2])
         d1.download_button("BOM as CSV", data=lambda: cached.bom_csv(key), file_name="fabric-bom.csv",
-                           mime="text/csv", icon="⬇️")
+                           mime="text/csv")
         d2.download_button("BOM as XLSX", data=lambda: cached.bom_xlsx(key), file_name="fabric-bom.xlsx",
-                           mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                           icon="⬇️")
+                           mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
         d3.download_button("Design as JSON", data=cur.design.to_json(), file_name="design.json",
-                           mime="application/json", icon="⬇️",
+                           mime="application/json",
                            help="python -m core plan --design design.json reads it")

@@ -182,7 +182,7 @@ def _sync_url(values: dict) -> None:
 def _show_error(exc: FabricPlannerError) -> None:
     message = getattr(exc, "message", None) or str(exc)
     suggestion = getattr(exc, "suggestion", "")
-    st.error(message + (f"\n\n**What would work:** {suggestion}" if suggestion else ""), icon="⛔")
+    st.error(message + (f"\n\n**What would work:** {suggestion}" if suggestion else ""))
 
 
 def _alternative(design: Design, choice: str) -> Design:
@@ -200,7 +200,7 @@ st.title("Performance")
 link_warnings = _init_widgets()
 design, plan, error, design_warnings = _design_and_plan()
 for w in design_warnings + link_warnings:
-    st.warning(w, icon="🔗")
+    st.warning(w)
 if plan is None:
     _show_error(error) if isinstance(error, FabricPlannerError) else st.error(str(error))
     st.stop()

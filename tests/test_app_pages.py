@@ -273,3 +273,9 @@ def test_small_sidebar_details():
     infos = [i.value for i in at.info]
     assert any("128 nodes rounded up to 144" in i for i in infos)  # the plan's rounding, visibly
     assert at.session_state["fp_current"].plan.resolved.nodes == 144
+
+
+def test_no_icons_fetched_from_the_internet():
+    root = Path(__file__).resolve().parent.parent
+    for path in [root / "app.py", *(root / "pages").glob("*.py"), *(root / "webui").glob("*.py")]:
+        assert ":material/" not in path.read_text(), path

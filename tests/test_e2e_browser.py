@@ -118,3 +118,36 @@ def test_tab_screenshots(server, page, tab):
     if tab != "Topology":
         assert query(page)["tab"] == tab
     page.screenshot(path=str(ARTIFACTS / f"e2e-tab-{tab.split()[0].lower()}.png"), full_page=True)
+
+
+def _marker_pixel(page, trace_prefix: str, index: int) -> tuple[float, float]:
+    """Page coordinates of point ``index`` of the first trace named ``trace_prefix...`` in the topology chart."""
+    return tuple(page.evaluate("""([prefix, index]) => {
+        const gd = document.querySelector('.js-plotly-plot');
+        const trace = gd._fullData.find(t => (t.name || '').startsWith(prefix));
+        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+        const box = gd.getBoundingClientRect();
+        return [box.left + xa._offset + xa.l2p(trace.x[index]), box.top + ya._offset + ya.l2p(trace.y[index])];
+    }""", [trace_prefix, index]))
+
+
+def test_clicking_a_switch_highlights_its_links(server, page):
+    page.goto(server + "/?v=1&n=128")
+    settle(page)
+    chart = page.locator(".js-plotly-plot").first
+    chart.scroll_into_view_if_needed()
+    settle(page)
+    x, y = _marker_pixel(page, "Spine", 0)
+    page.mouse.move(x, y)
+    time.sleep(0.3)
+    page.mouse.click(x, y)
+    page.wait_for_selector("text=Highlighted:", timeout=30_000)
+    settle(page)
+    caption = page.get_by_text("Highlighted:").inner_text()
+    assert "spine 1" in caption
+    names = page.evaluate("() => document.querySelector('.js-plotly-plot')._fullData.map(t => t.name)")
+    assert "selected links" in names
+    page.screenshot(path=str(ARTIFACTS / "e2e-click-highlight.png"), full_page=True)
+    page.get_by_role("button", name="Clear highlight").click()
+    settle(page)
+    assert page.get_by_text("Highlighted:").count() == 0

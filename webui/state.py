@@ -321,7 +321,7 @@ def show_warnings(cur: Current) -> None:
     """Link warnings (dismissable) at the top of every page."""
     if cur.warnings:
         box = st.warning("**Some values in the link were not applied; the rest of the design is shown.**\n\n"
-                         + "\n".join(f"- {w}" for w in cur.warnings), icon="🔗")
+                         + "\n".join(f"- {w}" for w in cur.warnings))
         if st.button("Dismiss link warnings", key="dismiss_warnings"):
             st.session_state["_fp_warnings"] = []
             st.rerun()
@@ -334,7 +334,7 @@ def show_error(cur: Current) -> None:
     message = getattr(exc, "message", None) or str(exc)
     suggestion = getattr(exc, "suggestion", "")
     st.error(f"**This design cannot be built.** {message}" + (f"\n\n**What would work:** {suggestion}"
-                                                                if suggestion else ""), icon="⛔")
+                                                                if suggestion else ""))
     st.caption("Change a control in the sidebar, or:")
     cols = st.columns(4)
     ss = st.session_state
