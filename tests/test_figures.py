@@ -159,7 +159,7 @@ def test_aggregated_server_groups_are_spread_and_labelled():
     fig = figures.topology_figure(plan(Design(gpu="B300", gpus=131072)))
     servers = _server_trace(fig)
     assert len(set(servers.x)) == len(servers.x) > 1
-    assert all("nodes" in t for t in servers.text)
+    assert all(t.startswith("pods ") and t.split("<br>")[1].replace(",", "").isdigit() for t in servers.text)
 
 
 def test_one_tier_leaf_carries_every_rail():
