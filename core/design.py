@@ -213,10 +213,12 @@ def offered_port_speeds(catalog: Catalog, fabric: str) -> list[int]:
 def default_switch(catalog: Catalog, fabric: str, speed_gbps: int, nic: Nic | None = None) -> Switch:
     """The default fabric switch for ``fabric`` at ``speed_gbps`` [Gb/s].
 
-    Prefers the switch of the NIC's generation (same top speed: ConnectX-6 and
-    QM8700 at 200G, ConnectX-7 and QM9700 at 400G, ConnectX-8 and Q3400 at
-    800G), then catalog order: the catalog lists switches in the order a
-    vendor reference design would pick them.
+    On InfiniBand, prefers the switch of the NIC's generation (same top
+    speed: ConnectX-6 and QM8700 at 200G, ConnectX-7 and QM9700 at 400G,
+    ConnectX-8 and Q3400 at 800G; an EDR HCA does not link with an HDR100
+    port). Otherwise catalog order: the catalog lists switches in the order a
+    vendor reference design would pick them (SN5600 split to 2 x 400GbE is
+    NVIDIA's Spectrum-X choice for 400G GPUs).
     """
     candidates = catalog.fabric_switches(fabric, speed_gbps)
     if not candidates:
@@ -225,7 +227,7 @@ def default_switch(catalog: Catalog, fabric: str, speed_gbps: int, nic: Nic | No
             f"no {fabric} switch in the catalog offers {speed_gbps} Gb/s ports; offered speeds: "
             + ", ".join(f"{s}" for s in speeds)
         )
-    if nic is not None:
+    if nic is not None and fabric == "infiniband":  # IB signalling ties HCA and switch generations
         top = max(nic.port_speeds_gbps)
         same_generation = [s for s in candidates if max(s.speeds_gbps) == top]
         if same_generation:
