@@ -304,6 +304,17 @@ _FILES = {
 }
 
 
+def read_toml(path: Path, what: str) -> dict:
+    """Parse a TOML data file; ``InputError`` says which ``what`` is missing or malformed."""
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError as exc:
+        raise InputError(f"{what} missing: {path}") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{what} {path.name} is not valid TOML: {exc}") from exc
+
+
 def load_catalog_from(directory: Path) -> Catalog:
     """Load and validate every catalog file under ``directory``.
 
@@ -315,15 +326,7 @@ def load_catalog_from(directory: Path) -> Catalog:
     """
     data: dict[str, list] = {}
     for kind, (filename, table) in _FILES.items():
-        path = directory / filename
-        try:
-            with path.open("rb") as handle:
-                parsed = tomllib.load(handle)
-        except FileNotFoundError as exc:
-            raise InputError(f"catalog file missing: {path}") from exc
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(f"catalog file {path.name} is not valid TOML: {exc}") from exc
-        data[kind] = parsed.get(table, [])
+        data[kind] = read_toml(directory / filename, "catalog file").get(table, [])
     try:
         return Catalog.model_validate(data)
     except ValueError as exc:

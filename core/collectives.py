@@ -68,7 +68,6 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -78,7 +77,7 @@ import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.catalog import CATALOG_DIR
+from core.catalog import CATALOG_DIR, read_toml
 from core.errors import DesignError, InputError
 from core.plan import Plan
 
@@ -279,13 +278,7 @@ class CollectiveConstants(_Strict):
 
 def load_constants_from(path: Path) -> CollectiveConstants:
     """Load and validate a collectives constants file; ``InputError`` names the problem."""
-    try:
-        with path.open("rb") as handle:
-            data = tomllib.load(handle)
-    except FileNotFoundError as exc:
-        raise InputError(f"collective constants file missing: {path}") from exc
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{path.name} is not valid TOML: {exc}") from exc
+    data = read_toml(path, "collective constants file")
     try:
         constants = CollectiveConstants.model_validate(data)
     except ValueError as exc:
