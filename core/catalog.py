@@ -135,6 +135,7 @@ class Nic(_Priced):
         default=(), description="Speeds on Ethernet when they differ from port_speeds_gbps [Gb/s]."
     )
     ports: int = Field(ge=1, description="Physical ports (cages).")
+    cage_type: str = Field(default="", description="Cage form factor, e.g. OSFP, QSFP112, QSFP56.")
     split_ports: int = Field(
         default=1, ge=1, description="On Ethernet, logical ports one cage splits into (ConnectX-8: 2 x 400GbE)."
     )
@@ -211,6 +212,11 @@ class Transceiver(_Priced):
     connector: Literal["mpo", "lc"] = Field(default="mpo", description="Fibre connector (MPO for DR/SR, LC for FR).")
     reach_m: float = Field(gt=0)
     end: Literal["switch", "node", "any"]
+
+
+def form_factor_family(text: str) -> str:
+    """First word of a cage or module form factor ("OSFP twin-port (finned)" -> "OSFP")."""
+    return text.split()[0].upper() if text.strip() else ""
 
 
 class Cable(_Priced):

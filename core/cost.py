@@ -24,7 +24,7 @@ from typing import Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from core.catalog import Cable, Catalog, Transceiver
+from core.catalog import Cable, Catalog, Transceiver, form_factor_family
 from core.design import ResolvedDesign
 from core.errors import DesignError
 from core.fabric import FabricPlan
@@ -99,14 +99,16 @@ def bom_dataframe(rows: tuple[BomRow, ...] | list[BomRow]) -> pd.DataFrame:
 
 
 def _pick_transceiver(
-    catalog: Catalog, resolved: ResolvedDesign, end: str, ports: int, distance_m: float, media: str | None = None
+    catalog: Catalog, resolved: ResolvedDesign, end: str, ports: int, distance_m: float, media: str | None = None,
+    cage: str = "",
 ) -> Transceiver:
     """Cheapest transceiver for ``end`` carrying ``ports`` links at the design's speed.
 
     Preference: a module with exactly ``ports`` logical ports at the design's
     speed made for this end; then the same made for the other end (a DGX's
     twin-port cage takes the switch's twin-port module); then any module of
-    equal total bandwidth. Within that, ``media`` (smf/mmf) is kept when
+    equal total bandwidth. A module of the ``cage`` family (OSFP, QSFP56, ...)
+    is preferred, even one run below its top speed. Within that, ``media`` (smf/mmf) is kept when
     given so both ends of a link match, and the reach must cover
     ``distance_m`` [m]; if nothing reaches, the longest-reach module is used.
     """
@@ -120,6 +122,15 @@ def _pick_transceiver(
         [t for t in usable if t.end in (end, "any") and t.port_speed_gbps == speed],
     ]
     options = next((tier for tier in tiers if tier), [])
+    if cage:
+        # keep the module that fits the cage: an OSFP NIC takes an OSFP module, run at a lower
+        # speed if need be (a 400G OSFP runs NDR200), rather than a QSFP56 of the exact speed
+        fitting = [t for t in options if form_factor_family(t.form_factor) == cage]
+        if not fitting:
+            fitting = [t for t in usable if form_factor_family(t.form_factor) == cage
+                       and t.end in (end, "any") and t.logical_ports == ports and t.port_speed_gbps >= speed]
+            fitting = [t for t in fitting if t.port_speed_gbps == min(f.port_speed_gbps for f in fitting)]
+        options = fitting or options
     if not options:
         raise DesignError(
             f"the catalog has no {resolved.fabric} transceiver for {ports}x{speed}G at the {end} end",
@@ -258,7 +269,8 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
 
     # optics per link class: a module family with the reach that class needs, the same at both ends
     ports_per_cage = switch.ports_per_cage(resolved.port_speed_gbps)
-    modules = {link_class: _pick_transceiver(catalog, resolved, "switch", ports_per_cage, distance)
+    switch_cage = form_factor_family(switch.cage_type)
+    modules = {link_class: _pick_transceiver(catalog, resolved, "switch", ports_per_cage, distance, cage=switch_cage)
                for link_class, _, distance, _ in optical}
     counts = {link_class: 0 for link_class in modules}
     why_parts: dict[str, list[str]] = {link_class: [] for link_class in modules}
@@ -278,7 +290,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
         per_node_ports = resolved.nics_per_node * planes
         per_xcvr = max(system.node_ports_per_transceiver, planes)  # a NIC's cage carries all its planes
         node_xcvr = _pick_transceiver(catalog, resolved, "node", per_xcvr, LINK_DISTANCE_M["node-leaf"],
-                                      media=modules["node-leaf"].media)
+                                      media=modules["node-leaf"].media, cage=form_factor_family(nic.cage_type))
         per_node = math.ceil(per_node_ports / per_xcvr)
         add("transceiver", node_xcvr, resolved.nodes * per_node,
             f"node side: {resolved.nodes:,} nodes x ceil({per_node_ports} ports / {per_xcvr} per module)",

@@ -166,3 +166,15 @@ def test_spectrum_x_twin_planes_use_one_twin_port_module_per_nic():
     assert frame[frame["category"] == "NIC"]["quantity"].sum() == 64 * 8
     assert result.transceiver_counts()["node_side"] == 64 * 8
     assert result.bandwidth.scaleout_gbits_per_gpu == 800
+
+
+def test_node_modules_fit_the_nic_cage():
+    """H100 at NDR200: the ConnectX-7 has an OSFP cage, so its module is a 400G OSFP run at 200G,
+    not a QSFP56 HDR module of the exact speed; HDR A100s (ConnectX-6, QSFP56) keep QSFP56."""
+    from core.catalog import form_factor_family, load_catalog
+    cat = load_catalog()
+    for gpu, speed, family in (("H100", 200, "OSFP"), ("H100", 400, "OSFP"), ("A100", 200, "QSFP56"),
+                               ("V100", 100, "QSFP28")):
+        frame = plan(Design(gpu=gpu, nodes=40, port_speed_gbps=speed, cable_media="optics")).bom_frame()
+        node = frame[frame["item"].str.endswith("(node side)")]
+        assert {form_factor_family(cat.transceiver(i).form_factor) for i in node["catalog_id"]} == {family}
