@@ -638,6 +638,45 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
     )
 
 
+def _pow2_floor(n: int) -> int:
+    """Largest power of two <= ``n`` (1 for n < 2)."""
+    return 1 << (max(1, n).bit_length() - 1)
+
+
+def fitting_split(
+    plan: Plan, spec: ModelSpec, *, cp: int, micro_batch: int, vp: int, job_gpus: int | None,
+    tp: int | None = None, pp: int | None = None, global_batch: int | None = None,
+    default_tp: int = 8, default_pp: int = 4, default_global_batch: int = 1024,
+) -> dict[str, int]:
+    """Tensor/pipeline parallel sizes and global batch that fit ``plan`` (values given are kept).
+
+    Defaults are cut to fit: tp x pp x cp within the job's GPUs, tp within an
+    NVLink domain and dividing the attention heads, pp at most the layers per
+    virtual stage, and the global batch rounded up to a multiple of
+    micro-batch x data-parallel size (capped near a million sequences).
+    """
+    r = plan.resolved
+    gpus = min(job_gpus or 0, r.gpus) or r.gpus
+    if tp is None:
+        tp = min(default_tp, _pow2_floor(gpus // cp))
+        if r.nvlink_domain_gpus > 1:
+            tp = min(tp, _pow2_floor(r.nvlink_domain_gpus))
+        while tp > 1 and spec.heads % tp:
+            tp //= 2
+    if pp is None:
+        pp = max(1, min(default_pp, _pow2_floor(gpus // (tp * cp)), spec.layers // vp))
+    if global_batch is None:
+        per_step = micro_batch * max(1, gpus // (tp * pp * cp))
+        global_batch = min(math.ceil(default_global_batch / per_step) * per_step,
+                           max(per_step, 1_000_000 // per_step * per_step))
+    return {"tp": tp, "pp": pp, "global_batch": global_batch}
+
+
+def scaling_gpu_counts(model_parallel: int, cluster_gpus: int, job_gpus: int) -> list[int]:
+    """GPU counts for a weak-scaling sweep: model-parallel size x powers of two, plus the job's own."""
+    return sorted({model_parallel * 2**k for k in range(0, 21) if model_parallel * 2**k <= cluster_gpus} | {job_gpus})
+
+
 def scaling(plan: Plan, job: TrainingJob, gpu_counts: list[int]) -> list[dict]:
     """Weak scaling: the same per-replica batch on more data-parallel replicas.
 

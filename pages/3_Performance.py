@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 
 import pandas as pd
 import streamlit as st
@@ -13,7 +12,7 @@ from core.design import Design, parse_design
 from core.errors import FabricPlannerError
 from core.perf_figures import busbw_figure, comparison_figure, scaling_figure, step_figure
 from core.plan import plan as make_plan
-from core.training import PRESETS, estimate, parse_job, scaling
+from core.training import PRESETS, estimate, fitting_split, parse_job, scaling, scaling_gpu_counts
 from webui import state
 
 FABRIC_CHOICES = {
@@ -87,33 +86,14 @@ def _init_widgets() -> list[str]:
     return warnings
 
 
-def _pow2_floor(n: int) -> int:
-    return 1 << (max(1, n).bit_length() - 1)
-
-
 def _split(plan, model: str, fixed: dict) -> dict:
     """tp, pp and global batch for ``model`` on ``plan``: values in ``fixed`` kept, the others the page's
-    defaults cut to fit (tp x pp x cp within the GPUs, tp within an NVLink domain and dividing the heads,
-    global batch the default rounded up to a multiple of micro-batch x dp)."""
-    r = plan.resolved
-    spec = PRESETS[model]
-    cp, mbs = int(fixed["cp"]), int(fixed["mbs"])
-    gpus = min(int(fixed["tg"] or 0), r.gpus) or r.gpus
-    tp = fixed.get("tp")
-    if tp is None:
-        tp = min(DEFAULTS["tp"], _pow2_floor(gpus // cp))
-        if r.nvlink_domain_gpus > 1:
-            tp = min(tp, _pow2_floor(r.nvlink_domain_gpus))
-        while tp > 1 and spec.heads % tp:
-            tp //= 2
-    pp = fixed.get("pp")
-    if pp is None:
-        pp = max(1, min(DEFAULTS["pp"], _pow2_floor(gpus // (tp * cp)), spec.layers // int(fixed["vp"])))
-    gbs = fixed.get("gbs")
-    if gbs is None:
-        per_step = mbs * max(1, gpus // (tp * pp * cp))
-        gbs = min(math.ceil(DEFAULTS["gbs"] / per_step) * per_step, max(per_step, 1_000_000 // per_step * per_step))
-    return {"model": model, "tp": tp, "pp": pp, "gbs": gbs}
+    defaults cut to fit (see core.training.fitting_split)."""
+    split = fitting_split(
+        plan, PRESETS[model], cp=int(fixed["cp"]), micro_batch=int(fixed["mbs"]), vp=int(fixed["vp"]),
+        job_gpus=int(fixed["tg"] or 0) or None, tp=fixed.get("tp"), pp=fixed.get("pp"), global_batch=fixed.get("gbs"),
+        default_tp=DEFAULTS["tp"], default_pp=DEFAULTS["pp"], default_global_batch=DEFAULTS["gbs"])
+    return {"model": model, "tp": split["tp"], "pp": split["pp"], "gbs": split["global_batch"]}
 
 
 def _fits(plan, values: dict, fixed: dict) -> bool:
@@ -359,7 +339,7 @@ if not comm.empty:
 
 # --- scaling ---------------------------------------------------------------------------------------
 st.subheader("Scaling")
-counts = sorted({model_parallel * 2**k for k in range(0, 21) if model_parallel * 2**k <= r.gpus} | {train_gpus})
+counts = scaling_gpu_counts(model_parallel, r.gpus, train_gpus)
 rows = scaling(plan, job, counts)
 if len(rows) >= 2:
     st.plotly_chart(scaling_figure(rows), key="scaling_chart", config={"displaylogo": False})

@@ -116,3 +116,22 @@ def test_full_recompute_reruns_forward_tensor_parallel_collectives():
     tp_sel = next(c for c in selective.comm if c.kind == "TP")
     tp_full = next(c for c in full.comm if c.kind == "TP")
     assert tp_full.calls == pytest.approx(tp_sel.calls * 12 / 8)
+
+
+def test_fitting_split_fits_small_and_huge_clusters():
+    """The Performance page's defaults come from here: they must fit 2 nodes and 131,072 GPUs."""
+    from core.design import Design
+    from core.plan import plan
+    from core.training import PRESETS, fitting_split, scaling_gpu_counts
+    small = plan(Design(gpu="H100", nodes=2))
+    split = fitting_split(small, PRESETS["llama3-8b"], cp=1, micro_batch=1, vp=1, job_gpus=None)
+    assert split["tp"] * split["pp"] <= 16 and split["tp"] <= 8
+    assert split["global_batch"] % (16 // (split["tp"] * split["pp"])) == 0
+    huge = plan(Design(gpu="B300", gpus=131072, switch="Q3400"))
+    split = fitting_split(huge, PRESETS["llama3-70b"], cp=1, micro_batch=1, vp=1, job_gpus=None,
+                          default_global_batch=1024)
+    dp = 131072 // (split["tp"] * split["pp"])
+    assert split["global_batch"] % dp == 0 and split["global_batch"] >= 1024
+    assert fitting_split(small, PRESETS["llama3-8b"], cp=1, micro_batch=1, vp=1, job_gpus=None, tp=2)["tp"] == 2
+    counts = scaling_gpu_counts(8, 1024, 1000)
+    assert counts[0] == 8 and 1024 in counts and 1000 in counts and counts == sorted(counts)
