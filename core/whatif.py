@@ -52,3 +52,21 @@ def oversubscription_sweep(design: Design, values: tuple[float, ...] = OVERSUBSC
             "note": "",
         })
     return pd.DataFrame.from_records(rows, columns=SWEEP_COLUMNS)
+
+
+def sweep_display_table(frame: pd.DataFrame, unit: str) -> pd.DataFrame:
+    """The oversubscription sweep as shown to people, bandwidth in ``unit`` ("GB/s" bytes or "Gb/s" bits).
+
+    Cross-fabric bandwidth is per GPU, one direction; bisection is one direction in TB/s or Tb/s.
+    """
+    scale = 1 / 8 if unit == "GB/s" else 1  # the sweep is in bits
+    return pd.DataFrame({
+        "leaf oversubscription": [f"{v:g}:1" for v in frame["oversubscription"]],
+        "buildable": frame["feasible"],
+        f"cross-fabric per GPU [{unit}]": (frame["cross_fabric_gbits_per_gpu"] * scale).round(3),
+        f"bisection [T{unit[1]}/s]": (frame["bisection_tbits"] * scale).round(2),
+        "tiers": frame["tiers"],
+        "switches": frame["switches"],
+        "network capex per GPU [USD]": frame["network_capex_per_gpu_usd"].round(0),
+        "note": frame["note"],
+    })

@@ -18,7 +18,7 @@ from core.bandwidth import tier_capacities_gbits
 from core.catalog import load_catalog
 from core.design import Design
 from core.plan import plan
-from core.whatif import oversubscription_sweep
+from core.whatif import oversubscription_sweep, sweep_display_table
 
 SELECTED = "_fp_selected"
 CATALOG = load_catalog()
@@ -85,18 +85,7 @@ def oversubscription(key: str, unit: str):
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def sweep_table(key: str, unit: str) -> pd.DataFrame:
-    frame = sweep(key)
-    scale = 1 / 8 if unit == "GB/s" else 1
-    return pd.DataFrame({
-        "leaf oversubscription": [f"{v:g}:1" for v in frame["oversubscription"]],
-        "buildable": frame["feasible"],
-        f"cross-fabric per GPU [{unit}]": (frame["cross_fabric_gbits_per_gpu"] * scale).round(3),
-        f"bisection [T{unit[1]}/s]": (frame["bisection_tbits"] * scale).round(2),
-        "tiers": frame["tiers"],
-        "switches": frame["switches"],
-        "network capex per GPU [USD]": frame["network_capex_per_gpu_usd"].round(0),
-        "note": frame["note"],
-    })
+    return sweep_display_table(sweep(key), unit)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
