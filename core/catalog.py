@@ -293,6 +293,14 @@ class Catalog(BaseModel):
             if s.fabric == fabric and s.role == "fabric" and (speed_gbps is None or s.ports_at(speed_gbps))
         ]
 
+    def canonical_id(self, key: str) -> str | None:
+        """The catalog id of any entry whose id or alias is ``key`` (case-insensitive), else None."""
+        folded = key.strip().casefold()
+        for _, entry in self.all_entries():
+            if folded == entry.id.casefold() or folded in (a.casefold() for a in entry.aliases):
+                return entry.id
+        return None
+
     def all_entries(self):
         """Yield ``(kind, entry)`` for every priced or sourced entry."""
         for kind in ("systems", "nics", "switches", "transceivers", "cables"):

@@ -102,22 +102,16 @@ _OPTION_FIELDS = {
 
 
 def _overrides(pairs: list[str], what: str) -> dict[str, float]:
-    result = {}
-    catalog = load_catalog()
+    """``--price``/``--power`` ID=NUMBER pairs, read by the share-link codec's override parser."""
+    from core.sharelink import ParamError, parse_overrides
+
     for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
+        if "=" not in pair:
             raise InputError(f"--{what} takes ID=NUMBER, got {pair!r}")
-        try:
-            number = float(value)
-        except ValueError:
-            raise InputError(f"--{what} {key}: expected a number, got {value!r}") from None
-        entry = next((e for _, e in catalog.all_entries()
-                      if key.casefold() in (e.id.casefold(), *(a.casefold() for a in e.aliases))), None)
-        if entry is None:
-            raise InputError(f"--{what}: unknown catalog id {key!r}")
-        result[entry.id] = number
-    return result
+    try:
+        return parse_overrides(",".join(pairs), unit="USD" if what == "price" else "W")
+    except ParamError as exc:
+        raise InputError(f"--{what}: {exc}") from None
 
 
 def design_from_args(args: argparse.Namespace) -> Design:

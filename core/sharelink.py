@@ -215,27 +215,19 @@ def _text(raw: str | list[str] | tuple[str, ...]) -> str:
     return str(raw)
 
 
-def _format_overrides(values: Mapping[str, float]) -> str:
-    return ",".join(f"{key}:{format_number(values[key])}" for key in sorted(values))
-
-
 def parse_overrides(text: str, catalog: Catalog | None = None, unit: str = "USD") -> dict[str, float]:
     """``"ID:number,ID:number"`` (``=`` also accepted) -> {canonical catalog id: number >= 0}.
 
     Raises ``ParamError`` naming the first bad item.
     """
     catalog = catalog or load_catalog()
-    ids = {}
-    for _, entry in catalog.all_entries():
-        for key in (entry.id, *entry.aliases):
-            ids[key.casefold()] = entry.id
     result: dict[str, float] = {}
     for item in filter(None, (part.strip() for part in text.replace(";", ",").split(","))):
         sep = ":" if ":" in item else "="
         key, found, number = item.partition(sep)
         if not found:
             raise ParamError(f"item '{item}' is not ID:{unit}")
-        entry_id = ids.get(key.strip().casefold())
+        entry_id = catalog.canonical_id(key)
         if entry_id is None:
             raise ParamError(f"'{key.strip()}' is not a catalog id")
         try:
@@ -250,7 +242,7 @@ def parse_overrides(text: str, catalog: Catalog | None = None, unit: str = "USD"
 
 def format_overrides(values: Mapping[str, float]) -> str:
     """Overrides as the text ``parse_overrides`` reads (sorted by id)."""
-    return _format_overrides(values)
+    return ",".join(f"{key}:{format_number(values[key])}" for key in sorted(values))
 
 
 def _design_params(catalog: Catalog) -> tuple[Param, ...]:
@@ -318,9 +310,9 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         float_param("pue", "pue", "PUE"),
         float_param("kwh", "electricity_usd_per_kwh", "electricity price [USD/kWh]"),
         float_param("yrs", "tco_years", "TCO years", open_low=True),
-        Param("px", "price overrides", lambda text: parse_overrides(text, catalog, "USD"), _format_overrides, {},
+        Param("px", "price overrides", lambda text: parse_overrides(text, catalog, "USD"), format_overrides, {},
               "comma-separated catalog ID:USD pairs, e.g. QM9700:30000"),
-        Param("pw", "power overrides", lambda text: parse_overrides(text, catalog, "W"), _format_overrides, {},
+        Param("pw", "power overrides", lambda text: parse_overrides(text, catalog, "W"), format_overrides, {},
               "comma-separated catalog ID:W pairs, e.g. QM9700:800"),
     )
 
@@ -342,7 +334,7 @@ def _to_url(field: str, value: Any) -> str:
     if field == "topology":
         return _TOPOLOGY_CODES[value]
     if field in ("price_overrides", "power_overrides"):
-        return _format_overrides(value)
+        return format_overrides(value)
     if field == "tiers":
         return str(value)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
