@@ -8,6 +8,15 @@ if str(ROOT) not in sys.path:
 os.environ.setdefault("PYTHONPATH", str(ROOT))
 
 
+def run_cli(capsys, *argv):
+    """Run ``python -m core`` in-process: (exit code, stdout, stderr)."""
+    from core.cli import main
+
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 # --- shared fixtures for the end-to-end browser tests --------------------------------------------
 import socket  # noqa: E402
 import subprocess  # noqa: E402

@@ -7,15 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from core.cli import main
+from conftest import run_cli as run
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_plan_json_has_the_documented_keys(capsys):
