@@ -94,7 +94,7 @@ def main() -> None:
                                                                port_speed_gbps=200, switch="TH6"))]:
         p = plan(design)
         fig = figures.topology_figure(p)
-        aggregated = figures.full_graph_elements(p) > figures.FULL_GRAPH_LIMIT
+        aggregated = figures.is_aggregated(p)
         print(f"{label:52} {figures.count_drawn_elements(fig):10,} {str(aggregated):>11} {'<= 2,000':>10}")
 
 

@@ -77,9 +77,14 @@ SERVERS_EACH_MAX = 16
 """Up to this many nodes every server is drawn; above, one vertex per scalable unit / leaf group."""
 
 
+def is_aggregated(plan) -> bool:
+    """Whether the diagram draws the aggregated graph (the full one would pass ``FULL_GRAPH_LIMIT``)."""
+    return full_graph_elements(plan) > FULL_GRAPH_LIMIT
+
+
 def topology_graph(plan) -> tuple[nx.Graph, bool]:
-    """The graph to draw and whether it is aggregated (past ``FULL_GRAPH_LIMIT`` elements)."""
-    if full_graph_elements(plan) <= FULL_GRAPH_LIMIT:
+    """The graph to draw and whether it is aggregated (see ``is_aggregated``)."""
+    if not is_aggregated(plan):
         servers = "each" if plan.resolved.nodes <= SERVERS_EACH_MAX else "grouped"
         return fabric_graph(plan, servers=servers, planes=1), False
     return aggregated_graph(plan), True

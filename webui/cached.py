@@ -33,7 +33,7 @@ def topology(key: str, selected: str | None, unit: str):
     """(figure, aggregated?, drawn elements) of the topology diagram."""
     p = _plan(key)
     fig = figures.topology_figure(p, selected=selected, unit=unit)
-    aggregated = figures.full_graph_elements(p) > figures.FULL_GRAPH_LIMIT
+    aggregated = figures.is_aggregated(p)
     return fig, aggregated, figures.count_drawn_elements(fig)
 
 
