@@ -7,10 +7,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.collectives import OPS, size_sweep, sweep  # noqa: E402
+from core.perf.collectives import OPS, size_sweep, sweep  # noqa: E402
 from core.design import Design  # noqa: E402
 from core.plan import plan  # noqa: E402
-from core.training import estimate, parse_job  # noqa: E402
+from core.perf.training import estimate, parse_job  # noqa: E402
 
 
 def timed(fn, repeat=20):

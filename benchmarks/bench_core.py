@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from core.catalog import load_catalog  # noqa: E402
 from core.design import Design  # noqa: E402
 from core.plan import _plan  # noqa: E402  (uncached planning)
-from core.topology import aggregated_graph  # noqa: E402
+from core.fabric.topology import aggregated_graph  # noqa: E402
 
 SIZES = [64, 1_024, 16_384, 131_072]
 CONFIGS = {

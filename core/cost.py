@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict
 from core.catalog import Cable, Catalog, Transceiver, form_factor_family
 from core.design import ResolvedDesign
 from core.errors import DesignError
-from core.fabric import FabricPlan
+from core.fabric.sizing import FabricPlan
 
 Category = Literal["compute", "NIC", "switch", "transceiver", "cable"]
 NETWORK_CATEGORIES = ("NIC", "switch", "transceiver", "cable")

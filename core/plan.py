@@ -11,11 +11,11 @@ from functools import lru_cache
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from core.bandwidth import Bandwidth, compute_bandwidth
+from core.fabric.bandwidth import Bandwidth, compute_bandwidth
 from core.catalog import Catalog, load_catalog
 from core.cost import BomRow, CostSummary, bom_dataframe, build_bom, summarize_cost
 from core.design import Design, ResolvedDesign, resolve_design
-from core.fabric import FabricPlan, size_fabric
+from core.fabric.sizing import FabricPlan, size_fabric
 
 
 class Plan(BaseModel):

@@ -4,7 +4,7 @@ import functools
 
 import streamlit as st
 
-from core.keynumbers import format_usd, key_numbers
+from core.figures.keynumbers import format_usd, key_numbers
 from webui import cached, state
 
 cur: state.Current = st.session_state["fp_current"]

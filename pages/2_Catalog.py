@@ -5,7 +5,10 @@ import inspect
 import pandas as pd
 import streamlit as st
 
-from core import bandwidth, cost, fabric, figures, topology
+from core import cost
+from core.fabric import bandwidth, sizing, topology
+from core.figures import scaleup
+from core.figures import topology as topology_figures
 from core.catalog import load_catalog
 from webui import state
 
@@ -64,11 +67,11 @@ for tab, (kind, frame) in zip(st.tabs(list(labels.values())), tables().items()):
 st.markdown("#### Formulas the engine uses")
 st.caption("Shown from the engine's own documentation (core/), so this page cannot drift from the code.")
 sections = [
-    ("Fabric sizing (core/fabric.py)", [fabric, fabric.down_up_split, fabric.max_nodes, fabric.size_fabric]),
-    ("Bandwidth (core/bandwidth.py)", [bandwidth, bandwidth.tier_capacities_gbits, bandwidth.bisection_gbits,
+    ("Fabric sizing (core/fabric/sizing.py)", [sizing, sizing.down_up_split, sizing.max_nodes, sizing.size_fabric]),
+    ("Bandwidth (core/fabric/bandwidth.py)", [bandwidth, bandwidth.tier_capacities_gbits, bandwidth.bisection_gbits,
                                        bandwidth.Bandwidth]),
     ("Bill of materials, cost and power (core/cost.py)", [cost, cost.build_bom, cost.summarize_cost]),
-    ("Diagram (core/topology.py, core/figures.py)", [topology, figures, figures.scaleup_figure]),
+    ("Diagram (core/fabric/topology.py, core/figures/)", [topology, topology_figures, scaleup.scaleup_figure]),
 ]
 for title, objects in sections:
     with st.expander(title):

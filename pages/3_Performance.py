@@ -6,13 +6,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core import sharelink
-from core.collectives import IN_NETWORK, OPS, format_size, load_constants, size_sweep, sweep
+from core.formats import sharelink
+from core.perf.collectives import IN_NETWORK, OPS, format_size, load_constants, size_sweep, sweep
 from core.design import Design, parse_design
 from core.errors import FabricPlannerError
-from core.perf_figures import busbw_figure, comparison_figure, scaling_figure, step_figure
+from core.figures.perf import busbw_figure, comparison_figure, scaling_figure, step_figure
 from core.plan import plan as make_plan
-from core.training import PRESETS, estimate, fitting_split, parse_job, scaling, scaling_gpu_counts
+from core.perf.training import PRESETS, estimate, fitting_split, parse_job, scaling, scaling_gpu_counts
 from webui import state
 
 FABRIC_CHOICES = {

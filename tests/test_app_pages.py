@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core import sharelink
+from core.formats import sharelink
 from core.design import Design
-from core.keynumbers import key_numbers
+from core.figures.keynumbers import key_numbers
 from core.plan import plan
 
 ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
@@ -201,7 +201,7 @@ def test_catalog_page():
     assert len(at.dataframe) == 6
     for frame in (d.value for d in at.dataframe):
         assert {"source", "as_of"} <= set(frame.columns)
-    assert [e.label for e in at.expander][:2] == ["Fabric sizing (core/fabric.py)", "Bandwidth (core/bandwidth.py)"]
+    assert [e.label for e in at.expander][:2] == ["Fabric sizing (core/fabric/sizing.py)", "Bandwidth (core/fabric/bandwidth.py)"]
     assert any("bisection" in c.value.lower() for c in at.code)
     assert at.query_params["n"] == "64"
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.collectives import (
+from core.perf.collectives import (
     IN_NETWORK, OPS, bottleneck_line_gbytes, bus_factor, collective, links, load_constants,
     parse_size, place, size_sweep, sweep,
 )

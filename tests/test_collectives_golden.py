@@ -31,7 +31,7 @@ v4); H200 at 1 MB +39% and GB200 (4 GPUs) at 1 MB +32% and 16 MB +16% (Azure); H
 
 import pytest
 
-from core.collectives import sweep
+from core.perf.collectives import sweep
 from core.design import Design
 from core.plan import plan
 

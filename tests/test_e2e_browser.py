@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from core.keynumbers import key_numbers
+from core.figures.keynumbers import key_numbers
 
 pytestmark = pytest.mark.e2e
 

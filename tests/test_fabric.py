@@ -7,12 +7,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.bandwidth import bisection_gbits
+from core.fabric.bandwidth import bisection_gbits
 from core.design import Design
 from core.errors import DesignError
-from core.fabric import down_up_split
+from core.fabric.sizing import down_up_split
 from core.plan import plan
-from core.topology import aggregated_graph, fabric_graph
+from core.fabric.topology import aggregated_graph, fabric_graph
 
 SWITCH_SPEEDS = [("QM9700", 400, "infiniband"), ("QM9700", 200, "infiniband"), ("QM8700", 200, "infiniband"),
                  ("Q3400", 800, "infiniband"), ("SN5600", 400, "ethernet"), ("SN5600", 200, "ethernet")]

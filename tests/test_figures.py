@@ -5,11 +5,11 @@ import json
 import pytest
 
 from core import figures
-from core.bandwidth import tier_capacities_gbits
+from core.fabric.bandwidth import tier_capacities_gbits
 from core.design import Design
 from core.plan import plan
-from core.topology import fabric_graph
-from core.whatif import oversubscription_sweep
+from core.fabric.topology import fabric_graph
+from core.analysis.whatif import oversubscription_sweep
 
 SIZES = {
     "8 GPUs": Design(gpus=8),

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import sharelink
+from core.formats import sharelink
 from core.catalog import load_catalog
 from core.design import Design
 from core.plan import plan

@@ -5,7 +5,7 @@ import pytest
 from core.design import Design
 from core.errors import DesignError, InputError
 from core.plan import plan
-from core.training import ModelSpec, estimate, parse_job, scaling
+from core.perf.training import ModelSpec, estimate, parse_job, scaling
 
 P1024 = plan(Design(gpu="H100", gpus=1024))
 
@@ -122,7 +122,7 @@ def test_fitting_split_fits_small_and_huge_clusters():
     """The Performance page's defaults come from here: they must fit 2 nodes and 131,072 GPUs."""
     from core.design import Design
     from core.plan import plan
-    from core.training import PRESETS, fitting_split, scaling_gpu_counts
+    from core.perf.training import PRESETS, fitting_split, scaling_gpu_counts
     small = plan(Design(gpu="H100", nodes=2))
     split = fitting_split(small, PRESETS["llama3-8b"], cp=1, micro_batch=1, vp=1, job_gpus=None)
     assert split["tp"] * split["pp"] <= 16 and split["tp"] <= 8

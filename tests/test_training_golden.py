@@ -19,7 +19,7 @@ import pytest
 
 from core.design import Design
 from core.plan import plan
-from core.training import estimate, parse_job
+from core.perf.training import estimate, parse_job
 
 pytestmark = pytest.mark.golden
 TOLERANCE = 0.25
@@ -47,7 +47,7 @@ def test_step_time_matches_dgxc(case_id, gpus, job, precision, published_s):
 
 def test_model_flops_match_dgxc_formula():
     """dgxc-benchmarking: Llama 3.1 405B model FLOPs per 8192-token sample 2.17e16; GPT-3 175B per 2048-token 2.20e15."""
-    from core.training import PRESETS
+    from core.perf.training import PRESETS
 
     assert PRESETS["llama3-405b"].flops_per_token(8192) * 8192 == pytest.approx(2.17e16, rel=0.02)
     assert PRESETS["gpt3-175b"].flops_per_token(2048) * 2048 == pytest.approx(2.20e15, rel=0.02)
@@ -55,7 +55,7 @@ def test_model_flops_match_dgxc_formula():
 
 def test_preset_sizes_match_published_parameter_counts():
     """Llama 3 8B/70B/405B (model cards); DeepSeek-V3 671B total, 37B active (deepseek-ai/DeepSeek-V3 README)."""
-    from core.training import PRESETS
+    from core.perf.training import PRESETS
 
     assert PRESETS["llama3-8b"].total_params == pytest.approx(8.03e9, rel=0.02)
     assert PRESETS["llama3-70b"].total_params == pytest.approx(70.6e9, rel=0.02)

@@ -14,11 +14,11 @@ import pandas as pd
 import streamlit as st
 
 from core import figures
-from core.bandwidth import tier_capacities_gbits
+from core.fabric.bandwidth import tier_capacities_gbits
 from core.catalog import load_catalog
 from core.design import Design
 from core.plan import plan
-from core.whatif import oversubscription_sweep, sweep_display_table
+from core.analysis.whatif import oversubscription_sweep, sweep_display_table
 
 SELECTED = "_fp_selected"
 CATALOG = load_catalog()

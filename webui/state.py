@@ -21,7 +21,7 @@ from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
-from core import sharelink
+from core.formats import sharelink
 from core.catalog import load_catalog
 from core.design import Design, ResolvedDesign, offered_port_speeds, parse_design, resolve_design
 from core.errors import DesignError, InputError

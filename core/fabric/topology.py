@@ -15,7 +15,7 @@ import math
 
 import networkx as nx
 
-from core.fabric import FabricPlan
+from core.fabric.sizing import FabricPlan
 
 MAX_BLOCKS = 12
 """Most blocks (SUs or pods) the aggregated graph draws before bundling them."""

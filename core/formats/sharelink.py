@@ -29,7 +29,7 @@ Keys that contain an underscore are reserved for extensions: ``decode`` never
 reads them and never warns about them. A page that wants its own state in the
 link registers a prefix and its parameters once, at import time::
 
-    from core import sharelink
+    from core.formats import sharelink
     PERF = sharelink.register_extension("perf_", [
         sharelink.Param("model", "model", sharelink.parse_choice(("llama-70b", "gpt-3")),
                         str, "llama-70b", "llama-70b or gpt-3"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from core.design import ResolvedDesign
-from core.fabric import FabricPlan
+from core.fabric.sizing import FabricPlan
 
 
 class Bandwidth(BaseModel):

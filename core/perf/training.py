@@ -45,7 +45,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from core.collectives import links, load_constants, place, sweep
+from core.perf.collectives import sweep
+from core.perf.constants import load_constants
+from core.perf.placement import links, place
 from core.design import describe_validation_error
 from core.errors import DesignError, InputError
 from core.plan import Plan

@@ -12,9 +12,9 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
+from core.figures.style import FONT
+from core.perf.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
 
-FONT = dict(family="Inter, Segoe UI, Helvetica, Arial, sans-serif", size=13)
 ALGO_COLOURS = {"ring": "#2e86c1", "tree": "#117a65", "nvls": "#d35400", "sharp": "#7d3c98",
                 "hierarchical": "#b7950b", "direct": "#5d6d7e"}
 OP_DASH = {"all-reduce": "solid", "reduce-scatter": "dash", "all-gather": "dot", "all-to-all": "dashdot",

@@ -1,0 +1,99 @@
+"""Bandwidth charts: per-GPU hierarchy, capacity per tier, and the oversubscription what-if."""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from core.figures.keynumbers import _num
+from core.figures.style import CATEGORY_COLOURS, HIGHLIGHT, TIER_COLOURS, base_layout
+
+
+def bandwidth_scale(max_gbits: float, unit: str) -> tuple[float, str]:
+    """(divisor of Gb/s, label) putting ``max_gbits`` in G, T or P units of ``unit`` ("GB/s" or "Gb/s"),
+    so an axis and its bar labels share one unit."""
+    per = 8 if unit == "GB/s" else 1
+    letter = unit[1]
+    value = max_gbits / per
+    for scale, prefix in ((1e6, "P"), (1e3, "T")):
+        if abs(value) >= scale:
+            return per * scale, f"{prefix}{letter}/s"
+    return per, f"G{letter}/s"
+
+
+def _scaled(values: list[float], unit: str, prefix: bool = True) -> tuple[list[float], list[str], str]:
+    """Values in Gb/s -> (axis values, bar labels, unit label), all in one unit (G only if not ``prefix``)."""
+    divisor, label = bandwidth_scale(max(values, default=0) if prefix else 0, unit)
+    scaled = [v / divisor for v in values]
+    return scaled, [f"{_num(v)} {label}" for v in scaled], label
+
+
+def bandwidth_hierarchy_figure(plan, unit: str = "GB/s") -> go.Figure:
+    """Per-GPU bandwidth, one direction: NVLink, scale-out NICs, and the share of the bisection."""
+    bw = plan.bandwidth
+    rows = [
+        ("NVLink (scale-up)", bw.nvlink_gbytes_per_gpu_per_direction * 8, TIER_COLOURS["spine"]),
+        ("Scale-out NICs", bw.scaleout_gbits_per_gpu, TIER_COLOURS["leaf"]),
+        ("Cross-fabric (bisection share)", bw.cross_fabric_gbits_per_gpu, TIER_COLOURS["core"]),
+    ]
+    values, texts, label = _scaled([r[1] for r in rows], unit, prefix=False)  # NVLink vs a NIC: one G scale
+    fig = go.Figure(go.Bar(
+        y=[r[0] for r in rows][::-1], x=values[::-1], orientation="h",
+        marker_color=[r[2] for r in rows][::-1], text=texts[::-1],
+        textposition="auto", hovertemplate="%{y}: %{text} per GPU, one direction<extra></extra>",
+    ))
+    base_layout(fig, f"Bandwidth per GPU, one direction [{label}]", 300)
+    fig.update_layout(xaxis_title=f"{label} per GPU, one direction", yaxis=dict(automargin=True))
+    return fig
+
+
+def tier_capacity_figure(plan, capacities_gbits: dict[str, float], unit: str = "GB/s") -> go.Figure:
+    """Capacity of each fabric stage, all planes, one direction, plus the bisection."""
+    names = {"injection": "Injection (all NIC ports)", "leaf_up": "Leaf -> spine", "spine_up": "Spine -> core"}
+    labels = [names[k] for k in capacities_gbits] + ["Bisection"]
+    values = list(capacities_gbits.values()) + [plan.bandwidth.bisection_tbits_one_direction * 1000]
+    colours = [TIER_COLOURS["server"], TIER_COLOURS["leaf"], TIER_COLOURS["spine"]][: len(capacities_gbits)] + [
+        TIER_COLOURS["core"]]
+    scaled, texts, tunit = _scaled(values, unit)
+    fig = go.Figure(go.Bar(x=labels, y=scaled, marker_color=colours, text=texts, textposition="auto",
+                           hovertemplate="%{x}: %{text}<extra></extra>"))
+    base_layout(fig, f"Capacity per tier, all planes, one direction [{tunit}]", 320)
+    fig.update_layout(yaxis_title=tunit)
+    return fig
+
+
+def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB/s") -> go.Figure:
+    """Per-GPU cross-fabric bandwidth and network capex per GPU against leaf oversubscription."""
+    ok = sweep[sweep["feasible"]]
+    scale = 1 / 8 if unit == "GB/s" else 1
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=ok["oversubscription"], y=ok["cross_fabric_gbits_per_gpu"] * scale, mode="lines+markers",
+        name=f"cross-fabric per GPU [{unit}]", line=dict(color=TIER_COLOURS["leaf"], width=3),
+        hovertemplate="%{x:g}:1 -> %{y:.3g} " + unit + " per GPU<extra></extra>"))
+    fig.add_trace(go.Scatter(
+        x=ok["oversubscription"], y=ok["network_capex_per_gpu_usd"], mode="lines+markers", yaxis="y2",
+        name="network capex per GPU [USD]", line=dict(color=CATEGORY_COLOURS["transceiver"], dash="dot"),
+        hovertemplate="%{x:g}:1 -> $%{y:,.0f} network per GPU<extra></extra>"))
+    here = ok[ok["oversubscription"] == current]
+    if len(here):
+        fig.add_trace(go.Scatter(x=here["oversubscription"], y=here["cross_fabric_gbits_per_gpu"] * scale,
+                                 mode="markers", marker=dict(size=16, color=HIGHLIGHT, symbol="star"),
+                                 name="this design", hovertemplate="this design<extra></extra>"))
+    bad = sweep[~sweep["feasible"]]
+    base_layout(fig, "Cross-fabric bandwidth per GPU vs leaf oversubscription (re-planned by the engine)", 340)
+    fig.update_layout(
+        xaxis=dict(title="leaf oversubscription (down:up)", tickvals=list(sweep["oversubscription"]),
+                   ticktext=[f"{v:g}:1" for v in sweep["oversubscription"]]),
+        yaxis=dict(title=f"{unit} per GPU, one direction", rangemode="tozero"),
+        yaxis2=dict(title="network USD per GPU", overlaying="y", side="right", rangemode="tozero", showgrid=False,
+                    tickprefix="$", tickformat=".3~s"),
+        legend=dict(orientation="h", y=-0.3),
+    )
+    if len(bad):
+        fig.add_annotation(text="not buildable at " + ", ".join(f"{v:g}:1" for v in bad["oversubscription"]),
+                           xref="paper", yref="paper", x=1, y=1.0, showarrow=False, xanchor="right",
+                           font=dict(size=11))
+    return fig
+
+

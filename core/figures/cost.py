@@ -1,0 +1,39 @@
+"""Cost and power charts: capex and power by category."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from core.figures.keynumbers import format_power, format_usd
+from core.figures.style import CATEGORY_COLOURS, base_layout
+
+
+def capex_figure(plan) -> go.Figure:
+    """Capex by category [USD] with shares."""
+    frame = plan.bom_frame().groupby("category", sort=False)["extended_price_usd"].sum()
+    total = frame.sum()
+    fig = go.Figure(go.Bar(
+        x=list(frame.index), y=list(frame.values), marker_color=[CATEGORY_COLOURS.get(c, "#999") for c in frame.index],
+        text=[f"{format_usd(v)} ({v / total:.1%})" for v in frame.values], textposition="outside", cliponaxis=False,
+        hovertemplate="%{x}: %{text}<extra></extra>"))
+    base_layout(fig, f"Capex by category: {format_usd(total)} total, "
+                      f"{format_usd(plan.cost.capex_per_gpu_usd)} per GPU [USD, estimates]", 360)
+    fig.update_layout(yaxis=dict(title="USD", range=[0, frame.max() * 1.15]))
+    return fig
+
+
+def power_figure(plan) -> go.Figure:
+    """IT power by category [kW] plus the facility overhead implied by the PUE."""
+    frame = plan.bom_frame().groupby("category", sort=False)["extended_power_w"].sum() / 1000
+    frame = frame[frame > 0]
+    overhead = plan.cost.facility_kw - plan.cost.it_kw
+    labels = list(frame.index) + ["facility overhead"]
+    values = list(frame.values) + [overhead]
+    fig = go.Figure(go.Bar(
+        x=labels, y=values, marker_color=[CATEGORY_COLOURS.get(c, "#999") for c in labels],
+        text=[format_power(v) for v in values], textposition="outside", cliponaxis=False,
+        hovertemplate="%{x}: %{text}<extra></extra>"))
+    base_layout(fig, f"Power by category: IT {format_power(plan.cost.it_kw)}, facility "
+                      f"{format_power(plan.cost.facility_kw)} at PUE {plan.cost.pue:g} [kW]", 360)
+    fig.update_layout(yaxis=dict(title="kW", range=[0, max(values) * 1.15]))
+    return fig

@@ -1,0 +1,167 @@
+"""One NVLink domain (HGX node or NVL72 rack): GPUs, NVSwitch chips and their links."""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import plotly.graph_objects as go
+
+from core.catalog import load_catalog
+from core.figures.keynumbers import format_bandwidth
+from core.figures.style import TIER_COLOURS, base_layout, line_width
+
+
+# nvidia-smi topo -m of a DGX-1V: NVLink count between GPU pairs (hybrid cube-mesh, 6 links per GPU).
+DGX1_CUBE_MESH = {
+    (0, 1): 1, (0, 2): 1, (0, 3): 2, (0, 4): 2, (1, 2): 2, (1, 3): 1, (1, 5): 2, (2, 3): 2, (2, 6): 1,
+    (3, 7): 1, (4, 5): 1, (4, 6): 1, (4, 7): 2, (5, 6): 2, (5, 7): 1, (6, 7): 2,
+}
+
+
+def nvlink_links_per_gpu(plan) -> int:
+    """NVLink links per GPU for the chosen generation: bidir bandwidth / per-link bidir bandwidth."""
+    r = plan.resolved
+    generation = load_catalog().nvlink_generation(r.nvlink_generation)
+    return max(0, round(r.nvlink_gbytes_per_gpu_bidir / generation.link_gbytes_bidir))
+
+
+def nvswitch_spread_text(links: int, per_chip: list[int]) -> str:
+    """How a GPU's NVLink links spread over the NVSwitch chips, in words."""
+    chips = len(per_chip)
+    if len(set(per_chip)) == 1:
+        each = "one" if per_chip[0] == 1 else str(per_chip[0])
+        return f"{links} links per GPU, {each} to each of {chips} NVSwitch chips"
+    return f"{links} links per GPU spread over {chips} NVSwitch chips ({'+'.join(map(str, per_chip))})"
+
+
+def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
+    """One NVLink domain: GPUs (or compute trays), NVSwitch chips (or switch trays) and link counts.
+
+    The domain is ``resolved.nvlink_domain_gpus`` GPUs; NVSwitch chips come
+    from the system (scaled when the domain differs from the system's); each
+    GPU's ``L`` links spread evenly over the ``C`` chips (``L // C`` each,
+    the first ``L % C`` chips one more). Systems without NVSwitch draw
+    direct GPU-GPU links (the DGX-1V cube-mesh as ``nvidia-smi topo`` shows it).
+    """
+    r = plan.resolved
+    system = r.system
+    generation = load_catalog().nvlink_generation(r.nvlink_generation)
+    link_bidir = generation.link_gbytes_bidir
+    domain, gpn = r.nvlink_domain_gpus, r.gpus_per_node
+    links = nvlink_links_per_gpu(plan)
+    chips = system.nvswitch_chips_per_domain
+    if chips and domain != system.nvlink_domain_gpus:
+        chips = max(1, round(chips * domain / system.nvlink_domain_gpus))
+    fig = go.Figure()
+    title = (f"Scale-up: NVLink {r.nvlink_generation} domain of {domain} GPUs"
+             + (f" ({domain // gpn} nodes/trays of {gpn})" if domain > gpn else "")
+             + f"<br><sup>{links} links per GPU x {format_bandwidth(link_bidir * 8, unit)} bidir = "
+             f"{format_bandwidth(r.nvlink_gbytes_per_gpu_bidir * 8, unit)} per GPU (bidir)</sup>")
+    base_layout(fig, title, height)
+    fig.update_layout(xaxis=dict(visible=False), yaxis=dict(visible=False), showlegend=False, hovermode="closest")
+
+    if domain <= 1 or links == 0:
+        xs = [i / max(1, gpn - 1) for i in range(gpn)]
+        fig.add_trace(go.Scatter(x=xs, y=[1] * gpn, mode="markers+text", text=[f"GPU {i}" for i in range(gpn)],
+                                 textposition="top center", marker=dict(size=26, symbol="square",
+                                                                        color=TIER_COLOURS["server"])))
+        fig.add_annotation(text="No NVLink domain: GPUs talk through the NICs", x=0.5, y=0.6, showarrow=False)
+        return fig
+
+    if not chips:  # direct links
+        n = domain
+        if n == 8 and gpn == 8:
+            pairs = DGX1_CUBE_MESH
+            note = "hybrid cube-mesh, no NVSwitch (DGX-1V as nvidia-smi topo -m shows it)"
+        else:
+            per = max(1, links // max(1, n - 1))
+            pairs = {(i, j): per for i in range(n) for j in range(i + 1, n)}
+            note = "direct GPU-GPU links, schematic"
+        pos = {i: ((i % 4) / 3 if n >= 4 else i / max(1, n - 1), 1.0 if i < 4 else 0.0) for i in range(n)}
+        for (a, b), count in pairs.items():
+            fig.add_trace(go.Scatter(x=[pos[a][0], pos[b][0]], y=[pos[a][1], pos[b][1]], mode="lines",
+                                     line=dict(width=1.5 + 2 * count, color=TIER_COLOURS["spine"]), opacity=0.7,
+                                     hoverinfo="skip"))
+        fig.add_trace(go.Scatter(
+            x=[(pos[a][0] + pos[b][0]) / 2 for a, b in pairs], y=[(pos[a][1] + pos[b][1]) / 2 for a, b in pairs],
+            mode="markers", marker=dict(size=10, color="rgba(0,0,0,0)"), hoverinfo="text",
+            hovertext=[f"GPU {a} - GPU {b}: {c} link(s) = {format_bandwidth(c * link_bidir * 8, unit)} bidir"
+                       for (a, b), c in pairs.items()]))
+        fig.add_trace(go.Scatter(x=[p[0] for p in pos.values()], y=[p[1] for p in pos.values()],
+                                 mode="markers+text", text=[f"GPU {i}" for i in pos], textposition="middle center",
+                                 marker=dict(size=44, symbol="square", color="#d5dbdb",
+                                             line=dict(color=TIER_COLOURS["server"], width=2)),
+                                 hovertext=[f"GPU {i}: {links} NVLink links" for i in pos], hoverinfo="text"))
+        fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left")
+        fig.update_layout(yaxis=dict(visible=False, range=[-0.4, 1.4]), xaxis=dict(visible=False,
+                                                                                   range=[-0.2, 1.2]))
+        return fig
+
+    # NVSwitch: GPUs (or trays) on top, chips (or switch trays) below
+    per_pair = [links // chips + (1 if c < links % chips else 0) for c in range(chips)]
+    gpu_units = domain if domain <= 16 else domain // gpn
+    gpus_per_unit = domain // gpu_units
+    chips_per_unit = 1 if chips <= 8 else 2
+    chip_units = math.ceil(chips / chips_per_unit)
+    unit_word = "GPU" if gpus_per_unit == 1 else "tray"
+    top = {u: (u / max(1, gpu_units - 1), 1.0) for u in range(gpu_units)}
+    bottom = {s: ((s + 0.5) / chip_units if chip_units > 1 else 0.5, 0.0) for s in range(chip_units)}
+    max_count = gpus_per_unit * chips_per_unit * max(per_pair)
+    segments: dict[float, list] = defaultdict(list)
+    mids = []
+    for u in range(gpu_units):
+        for s in range(chip_units):
+            chip_ids = range(s * chips_per_unit, min(chips, (s + 1) * chips_per_unit))
+            count = gpus_per_unit * sum(per_pair[c] for c in chip_ids)
+            if count == 0:
+                continue
+            dense = gpu_units * chip_units > 64  # e.g. NVL72: 18 trays x 9 switch trays, every pair linked
+            width = 1.0 if dense else line_width(count, max_count)
+            segments[width].append((top[u], bottom[s]))
+            mids.append(((top[u][0] + bottom[s][0]) / 2, 0.5,
+                         f"{unit_word} {u + 1} - NVSwitch {'chip' if chips_per_unit == 1 else 'tray'} {s + 1}: "
+                         f"{count} link(s) = {format_bandwidth(count * link_bidir * 8, unit)} bidir"))
+    opacity = 0.8 if gpu_units * chip_units <= 64 else 0.45
+    for width, segs in segments.items():
+        xs, ys = [], []
+        for (x0, y0), (x1, y1) in segs:
+            xs += [x0, x1, None]
+            ys += [y0, y1, None]
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(width=width, color=TIER_COLOURS["spine"]),
+                                 opacity=opacity, hoverinfo="skip"))
+    fig.add_trace(go.Scatter(x=[m[0] for m in mids], y=[m[1] for m in mids], mode="markers",
+                             marker=dict(size=8, color="rgba(0,0,0,0)"), hovertext=[m[2] for m in mids],
+                             hoverinfo="text"))
+    size_top = 40 if gpu_units <= 8 else (24 if gpu_units <= 16 else 16)
+    fig.add_trace(go.Scatter(
+        x=[p[0] for p in top.values()], y=[1.0] * gpu_units, mode="markers+text",
+        text=[f"GPU {u}" if gpus_per_unit == 1 else f"{u + 1}" for u in top] if gpu_units <= 18 else None,
+        textposition="middle center" if gpu_units <= 8 else "top center", textfont=dict(size=10),
+        marker=dict(size=size_top, symbol="square", color="#d5dbdb", line=dict(color=TIER_COLOURS["server"], width=2)),
+        hovertext=[f"{unit_word} {u + 1}: {gpus_per_unit} GPU(s) x {links} NVLink links" for u in top],
+        hoverinfo="text"))
+    fig.add_trace(go.Scatter(
+        x=[p[0] for p in bottom.values()], y=[0.0] * chip_units, mode="markers+text",
+        text=[f"NVSwitch {s + 1}" if chips_per_unit == 1 else f"{s + 1}" for s in bottom],
+        textposition="bottom center", textfont=dict(size=10),
+        marker=dict(size=30 if chip_units <= 8 else 20, symbol="diamond", color=TIER_COLOURS["spine"]),
+        hovertext=[f"NVSwitch {'chip' if chips_per_unit == 1 else 'tray'} {s + 1} "
+                   f"(gen {system.nvswitch_generation}; {chips_per_unit} chip(s))" for s in bottom],
+        hoverinfo="text"))
+    detail = nvswitch_spread_text(links, per_pair)
+    if gpus_per_unit > 1:
+        per_tray = gpus_per_unit * sum(per_pair[:chips_per_unit])
+        detail += (f"<br>Top: {gpu_units} compute trays of {gpus_per_unit} GPUs; bottom: {chip_units} NVSwitch trays "
+                   f"of {chips_per_unit} chips<br>Each line: {per_tray} links between a compute tray and a "
+                   f"switch tray")
+    # the node's NICs: the rails into the scale-out fabric
+    fig.add_annotation(text=detail + f"<br>Scale-out: {r.nics_per_node} x {r.nic.id} at {r.port_speed_gbps}G per "
+                       f"{'node' if gpus_per_unit == 1 else 'tray'} ({r.planes} plane(s))",
+                       xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left", yanchor="top",
+                       align="left", font=dict(size=11))
+    fig.update_layout(yaxis=dict(visible=False, range=[-0.45, 1.35]), xaxis=dict(visible=False, range=[-0.08, 1.08]),
+                      margin=dict(l=10, r=10, t=70, b=95 if gpus_per_unit > 1 else 50))
+    return fig
+
+

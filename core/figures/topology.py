@@ -1,0 +1,330 @@
+"""The spine-leaf / fat-tree diagram of a planned design, built from ``core.fabric.topology`` graphs.
+
+``topology_figure`` draws the switch-level graph of plane 1 up to ``FULL_GRAPH_LIMIT`` elements,
+then the aggregated graph (by scalable unit, pod and rail); ``count_drawn_elements`` counts the
+markers plus line segments a figure draws (the diagram stays <= ``DRAW_BUDGET``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+
+import networkx as nx
+import plotly.graph_objects as go
+
+from core.fabric.topology import aggregated_graph, fabric_graph
+from core.figures.keynumbers import format_bandwidth
+from core.figures.style import HIGHLIGHT, TIER_COLOURS, TIER_NAMES, TIER_Y, base_layout, line_width, rail_colour
+
+DRAW_BUDGET = 2000
+"""Most markers + line segments the topology diagram draws at any size."""
+FULL_GRAPH_LIMIT = 1200
+"""Above this many elements (plane 0, servers grouped) the diagram draws the aggregated graph."""
+
+
+# --- topology ----------------------------------------------------------------------------------
+def full_graph_elements(plan) -> int:
+    """Elements (vertices + 2 per edge: a segment and a hover point) of plane 0's full graph, servers grouped.
+
+    Computed from the sized fabric without building the graph, so the choice
+    between the full and the aggregated drawing costs nothing at any size.
+    """
+    f = plan.fabric
+    if f.tiers == 1:
+        return 2 + 2
+    vertices = f.group_count + f.leaf_count + f.spine_count + f.core_count
+    edges = f.group_count * f.leaves_per_group
+    if f.tiers == 2:
+        edges += f.leaf_count * f.spine_count
+    else:
+        edges += f.leaf_count * f.spines_per_pod + f.spine_count * f.cores_per_group
+    return vertices + 2 * edges
+
+
+SERVERS_EACH_MAX = 16
+"""Up to this many nodes every server is drawn; above, one vertex per scalable unit / leaf group."""
+
+
+def is_aggregated(plan) -> bool:
+    """Whether the diagram draws the aggregated graph (the full one would pass ``FULL_GRAPH_LIMIT``)."""
+    return full_graph_elements(plan) > FULL_GRAPH_LIMIT
+
+
+def topology_graph(plan) -> tuple[nx.Graph, bool]:
+    """The graph to draw and whether it is aggregated (see ``is_aggregated``)."""
+    if not is_aggregated(plan):
+        servers = "each" if plan.resolved.nodes <= SERVERS_EACH_MAX else "grouped"
+        return fabric_graph(plan, servers=servers, planes=1), False
+    return aggregated_graph(plan), True
+
+
+def _layer_positions(graph: nx.Graph) -> dict[str, tuple[float, float]]:
+    """x in [0, 1] per tier (leaves ordered by block then rail); servers under their leaves."""
+    pos: dict[str, tuple[float, float]] = {}
+    by_role: dict[str, list] = defaultdict(list)
+    for v, data in graph.nodes(data=True):
+        by_role[data["role"]].append(v)
+
+    def order(v):
+        d = graph.nodes[v]
+        block = d.get("block", d.get("group", 0))
+        return (block if block is not None else 0, d.get("rail", -1), _index(v))
+
+    def spread(items):
+        n = len(items)
+        return {v: (0.5 if n == 1 else i / (n - 1)) for i, v in enumerate(items)}
+
+    leaves = sorted(by_role["leaf"], key=order)
+    for v, x in spread(leaves).items():
+        pos[v] = (x, TIER_Y["leaf"])
+    for role in ("spine", "core"):
+        items = sorted(by_role[role], key=lambda v: (graph.nodes[v].get("block", graph.nodes[v].get("pod", 0)) or 0,
+                                                    _index(v)))
+        for v, x in spread(items).items():
+            pos[v] = (x, TIER_Y[role])
+    # servers: each its own x. Servers wired to the same switches (a scalable unit in a rail-optimized
+    # fabric, a rack under its top-of-rack leaf) share the span of those switches, spread evenly in it.
+    pitch = 1.0 / max(1, len(leaves) - 1) if len(leaves) > 1 else 1.0
+    clusters: dict[frozenset, list] = defaultdict(list)
+    for v in by_role["server"]:
+        clusters[frozenset(u for u in graph.neighbors(v) if u in pos)].append(v)
+    for neighbours, servers in clusters.items():
+        xs = [pos[u][0] for u in neighbours] or [0.5]
+        lo, hi = min(xs), max(xs)
+        if hi - lo < 0.8 * pitch:  # one leaf (or a few close ones): use the room around it
+            mid = (lo + hi) / 2
+            lo, hi = mid - 0.4 * pitch, mid + 0.4 * pitch
+        servers.sort(key=_index)
+        n = len(servers)
+        for i, v in enumerate(servers):
+            x = (lo + hi) / 2 if n == 1 else lo + (hi - lo) * i / (n - 1)
+            pos[v] = (x, TIER_Y["server"])
+    return pos
+
+
+def server_text(plan, graph: nx.Graph, v: str, drawn: int) -> str:
+    """The label under a server vertex: ``node 3``, ``SU 2: 32 nodes`` (shorter when many are drawn)."""
+    data = graph.nodes[v]
+    count = data.get("count", data.get("nodes", 1))
+    if data.get("label"):  # aggregated: "pods 1-3: 1944 nodes"
+        span = data["label"].split(":")[0]
+        return data["label"] if drawn <= 5 else f"{span}<br>{count:,}" if drawn <= 12 else f"{count:,}"
+    if "nodes" not in data:  # one server
+        return f"node {int(_index(v)) + 1}" if drawn <= 8 else f"{int(_index(v)) + 1}"
+    group = data.get("group", 0) + 1
+    word = "SU" if plan.fabric.topology == "rail-optimized" and plan.fabric.tiers > 1 else "group"
+    if drawn <= 5:
+        return f"{word} {group}: {count:,} nodes"
+    return f"{word} {group}<br>{count:,}" if drawn <= 12 else f"{count:,}"  # the legend says they are nodes
+
+
+def vertex_name(graph: nx.Graph, v: str) -> str:
+    """What people call a vertex: its label, else e.g. ``leaf 3`` or ``servers of group 2``."""
+    data = graph.nodes[v]
+    if data.get("label"):
+        return data["label"]
+    if data["role"] == "server":
+        return f"servers of group {data.get('group', 0) + 1}" if "nodes" in data else f"server {int(_index(v)) + 1}"
+    return f"{data['role']} {int(_index(v)) + 1}"
+
+
+def _index(name: str) -> float:
+    digits = "".join(c if c.isdigit() or c == "." else " " for c in name).split()
+    try:
+        return float(digits[-1]) if digits else 0.0
+    except ValueError:
+        return 0.0
+
+
+
+def _switch_hover(plan, graph: nx.Graph, v: str, data: dict, aggregated: bool) -> str:
+    switch = plan.resolved.switch
+    role = data["role"]
+    if aggregated:
+        group = next((g for g in plan.fabric.switch_groups if g.role == role), None)
+        count = data.get("count", 1)
+        lines = [f"<b>{data.get('label', v)}</b>", f"{count:,} x {switch.id} ({role})"]
+        if group is not None:
+            lines.append(f"per switch: {group.down_ports_used} down + {group.up_ports_used} up = "
+                         f"{group.ports_used} of {group.radix} ports used, {group.ports_free} free"
+                         + (" (full block)" if len([g for g in plan.fabric.switch_groups if g.role == role]) > 1
+                            else ""))
+        return "<br>".join(lines)
+    rail = data.get("rail", -1)
+    where = []
+    if role == "leaf":
+        where.append(f"SU/group {data.get('group', 0) + 1}")
+        if plan.fabric.tiers == 1 or plan.fabric.topology != "rail-optimized":
+            where.append(f"all {plan.resolved.rails} rails" if plan.resolved.rails > 1 else "1 rail")
+        elif rail is not None and rail >= 0:
+            where.append(f"rail {rail + 1}")
+    if data.get("pod") is not None and plan.fabric.tiers == 3 and role in ("leaf", "spine"):
+        where.append(f"pod {data['pod'] + 1}")
+    return "<br>".join([
+        f"<b>{vertex_name(graph, v)}</b>" + (f" ({', '.join(where)})" if where else ""),
+        f"{switch.name}",
+        f"ports used {data['ports_used']} of {data['radix']} at {plan.fabric.port_speed_gbps}G, "
+        f"free {data['ports_free']}",
+    ])
+
+
+def _server_hover(plan, data: dict, aggregated: bool) -> str:
+    r = plan.resolved
+    count = data.get("count", data.get("nodes", 1))
+    label = data.get("label") or (f"servers of group {data.get('group', 0) + 1}" if "nodes" in data else "server")
+    return "<br>".join([
+        f"<b>{label}</b>", f"{count:,} nodes x {r.gpus_per_node} GPUs = {count * r.gpus_per_node:,} {r.system.id}",
+        f"{r.nics_per_node} x {r.nic.id} NICs per node at {r.port_speed_gbps}G",
+    ])
+
+
+def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", height: int = 560) -> go.Figure:
+    """Spine-leaf / fat-tree diagram of plane 0 of ``plan``.
+
+    Tiers are layers (core, spine, leaf, servers); leaves and their links are
+    coloured by rail; line width grows with the links in a bundle; hover shows
+    the model, ports used and free, and bundle bandwidth. ``selected`` (a
+    vertex id, as in ``customdata``) highlights that switch and its links.
+    Legend entries toggle tiers. Past ``FULL_GRAPH_LIMIT`` elements the
+    aggregated graph is drawn and the title says so.
+    """
+    graph, aggregated = topology_graph(plan)
+    f = plan.fabric
+    pos = _layer_positions(graph)
+    if selected is not None and selected not in graph:
+        selected = None
+    max_links = max((d["links"] for _, _, d in graph.edges(data=True)), default=1)
+
+    # edges bucketed into traces by (tier group, colour, width); hover points at the midpoints
+    buckets: dict[tuple, list] = defaultdict(list)
+    hover_points: dict[str, list] = defaultdict(list)
+    highlight_segments = []
+    for a, b, data in graph.edges(data=True):
+        lower, upper = sorted((a, b), key=lambda v: TIER_Y[graph.nodes[v]["role"]])
+        upper_role = graph.nodes[upper]["role"]
+        rail = graph.nodes[lower].get("rail", -1) if graph.nodes[lower]["role"] == "leaf" else \
+            graph.nodes[upper].get("rail", -1)
+        colour = TIER_COLOURS["core"] if upper_role == "core" else rail_colour(rail)
+        width = line_width(data["links"], max_links)
+        segment = (pos[lower], pos[upper])
+        if selected in (a, b):
+            highlight_segments.append(segment)
+        buckets[(upper_role, colour, width)].append(segment)
+        name_a, name_b = vertex_name(graph, lower), vertex_name(graph, upper)
+        hover_points[upper_role].append((
+            (pos[lower][0] + pos[upper][0]) / 2, (pos[lower][1] + pos[upper][1]) / 2,
+            f"{name_a} - {name_b}<br>{data['links']:,} link(s) x {f.port_speed_gbps}G = "
+            f"{format_bandwidth(data['capacity_gbps'], unit)} per direction",
+        ))
+
+    fig = go.Figure()
+    dim = 0.25 if selected else 0.75
+    for (role, colour, width), segments in sorted(buckets.items(), key=lambda kv: (TIER_Y[kv[0][0]], kv[0][2])):
+        xs, ys = [], []
+        for (x0, y0), (x1, y1) in segments:
+            xs += [x0, x1, None]
+            ys += [y0, y1, None]
+        fig.add_trace(go.Scatter(
+            x=xs, y=ys, mode="lines", line=dict(color=colour, width=width), opacity=dim,
+            hoverinfo="skip", legendgroup=role, showlegend=False, name=f"{role} links",
+        ))
+    if highlight_segments:
+        xs, ys = [], []
+        for (x0, y0), (x1, y1) in highlight_segments:
+            xs += [x0, x1, None]
+            ys += [y0, y1, None]
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=HIGHLIGHT, width=4),
+                                 hoverinfo="skip", showlegend=False, name="selected links"))
+    for role, points in hover_points.items():
+        fig.add_trace(go.Scatter(
+            x=[p[0] for p in points], y=[p[1] for p in points], mode="markers",
+            marker=dict(size=10, color="rgba(0,0,0,0)"), hovertext=[p[2] for p in points],
+            hoverinfo="text", legendgroup=role, showlegend=False, name=f"{role} link bundles",
+        ))
+
+    # vertices: one trace per tier, leaves coloured by rail
+    for role in ("server", "leaf", "spine", "core"):
+        vs = [v for v, d in graph.nodes(data=True) if d["role"] == role]
+        if not vs:
+            continue
+        colours, sizes, texts, hovers = [], [], [], []
+        for v in vs:
+            d = graph.nodes[v]
+            colours.append(rail_colour(d.get("rail", -1)) if role == "leaf" else TIER_COLOURS[role])
+            count = d.get("count", d.get("nodes", 1)) if role == "server" or aggregated else 1
+            sizes.append(min(34, 16 + 4 * math.log10(max(1, count))) if (aggregated or role == "server") else
+                         (14 if len(vs) <= 64 else 9))
+            hovers.append(_server_hover(plan, d, aggregated) if role == "server" else
+                          _switch_hover(plan, graph, v, d, aggregated))
+            texts.append(server_text(plan, graph, v, len(vs)) if role == "server" else
+                         f"{count:,}" if aggregated and role != "leaf" else "")
+        line_w = [3 if v == selected else 1 for v in vs]
+        line_c = [HIGHLIGHT if v == selected else "white" for v in vs]
+        symbol = "square" if role == "server" else "circle"
+        fig.add_trace(go.Scatter(
+            x=[pos[v][0] for v in vs], y=[pos[v][1] for v in vs], mode="markers+text",
+            marker=dict(size=sizes, color=colours, symbol=symbol, line=dict(width=line_w, color=line_c)),
+            text=texts, textposition={"server": "bottom center", "core": "top center"}.get(role, "middle right"),
+            textfont=dict(size=11), customdata=vs, hovertext=hovers, hoverinfo="text",
+            name=_legend_name(plan, role, len(vs), graph, aggregated), legendgroup=role,
+        ))
+
+    planes = f.planes
+    parts = [f"{f.tiers} tier{'s' if f.tiers > 1 else ''}", f"{f.leaf_count:,} lea{'ves' if f.leaf_count > 1 else 'f'}"]
+    if f.spine_count:
+        parts.append(f"{f.spine_count:,} spines")
+    if f.core_count:
+        parts.append(f"{f.core_count:,} cores")
+    title = "Scale-out fabric, plane 1 of " + str(planes) + ": " + ", ".join(parts)
+    if planes > 1:
+        title += f" per plane ({planes} identical planes)"
+    if aggregated:
+        title += "<br><sup>Aggregated view: switches and servers bundled by block and rail; numbers are counts</sup>"
+    else:
+        title += ("<br><sup>Every switch and server drawn</sup>" if plan.resolved.nodes <= SERVERS_EACH_MAX else
+                  "<br><sup>Every switch drawn; servers grouped per scalable unit / leaf</sup>")
+    rails = f.leaves_per_group if f.topology == "rail-optimized" and f.tiers > 1 else 0
+    if rails > 1:
+        title += "<br><sup>Leaf and link colour = rail: " + "  ".join(
+            f"<span style='color:{rail_colour(r)}'>&#9679;</span> {r + 1}" for r in range(rails)) + "</sup>"
+    base_layout(fig, title, height)
+    top = max(TIER_Y[graph.nodes[v]["role"]] for v in graph.nodes)
+    fig.update_layout(
+        showlegend=True,
+        legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top", groupclick="togglegroup",
+                    itemclick="toggle", font=dict(size=12)),
+        xaxis=dict(visible=False, range=[min(0.0, *(p[0] for p in pos.values())) - 0.05,
+                                         max(1.0, *(p[0] for p in pos.values())) + 0.08], fixedrange=False),
+        yaxis=dict(tickvals=[TIER_Y[r] for r in TIER_Y if TIER_Y[r] <= top],
+                   ticktext=[TIER_NAMES[r] for r in TIER_Y if TIER_Y[r] <= top],
+                   range=[-0.5, top + 0.45], showgrid=False, zeroline=False),
+        hovermode="closest", clickmode="event+select", dragmode="pan",
+        margin=dict(l=10, r=10, t=90 if rails > 1 else 70, b=50),
+    )
+    return fig
+
+
+def _legend_name(plan, role: str, drawn: int, graph: nx.Graph, aggregated: bool) -> str:
+    f = plan.fabric
+    total = {"leaf": f.leaf_count, "spine": f.spine_count, "core": f.core_count}.get(role)
+    if role == "server":
+        return f"Servers ({plan.resolved.nodes:,} node{'s' if plan.resolved.nodes != 1 else ''})"
+    return f"{TIER_NAMES[role]} ({total:,} x {plan.resolved.switch.id})"
+
+
+def count_drawn_elements(fig: go.Figure) -> int:
+    """Markers plus line segments a figure draws (``None`` gaps split segments)."""
+    total = 0
+    for trace in fig.data:
+        mode = getattr(trace, "mode", None) or ""
+        xs = list(trace.x) if getattr(trace, "x", None) is not None else []
+        if "lines" in mode:
+            total += sum(1 for i in range(1, len(xs)) if xs[i] is not None and xs[i - 1] is not None)
+        if "markers" in mode:
+            total += sum(1 for x in xs if x is not None)
+        if trace.type == "bar":
+            total += len(xs) or len(list(trace.y or []))
+    return total
+
+

@@ -1,0 +1,314 @@
+"""Collective communication on a planned cluster: a latency-bandwidth model of NCCL.
+
+For a job of ``n`` GPUs placed on a ``Plan`` this predicts, per message size, the
+time of all-reduce, reduce-scatter, all-gather, all-to-all and broadcast under each
+algorithm the hardware supports, and which one is fastest:
+
+* ``ring``: NCCL's ring, pipelined over all ranks; crosses the fabric at NVLink-domain
+  boundaries.
+* ``tree``: NCCL's double binary tree between NVLink domains, a chain inside.
+* ``nvls``: NVLink SHARP (multimem reductions in the NVSwitch; Hopper and later). Across
+  domains it becomes NCCL's NVLS-tree (NVLS inside, tree between).
+* ``sharp``: InfiniBand SHARP in-network reduction (NCCL CollNet) between domains,
+  NVLink (NVLS where available) inside; only on InfiniBand switches that support it.
+* ``hierarchical``: reduce-scatter inside the NVLink domain, a ring across domains
+  on each rail, all-gather inside.
+* ``direct``: all-to-all as pairwise sends (with PXN, so traffic stays on its rail).
+
+Every algorithm is evaluated for NCCL's three protocols (LL, LL128, Simple); the
+fastest protocol is reported. Time of one algorithm and protocol::
+
+    t(S) = latency + S / algbw + fill(S)
+
+with NCCL's per-step latencies (``src/graph/tuning.cc``), per-protocol bandwidth
+factors, effective link bandwidths calibrated to published nccl-tests results, and a
+pipeline-fill term for the Simple protocol. All constants live in
+``assets/catalog/collectives.toml`` with their sources.
+
+Bandwidth definitions follow NVIDIA/nccl-tests ``doc/PERFORMANCE.md``
+(https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md)::
+
+    algbw = S / t
+    busbw = algbw * 2(n-1)/n   all-reduce
+    busbw = algbw * (n-1)/n    reduce-scatter, all-gather, all-to-all (S = whole array)
+    busbw = algbw              broadcast
+
+Why ``busbw`` can exceed a link's line rate for ``nvls`` and ``sharp``: busbw applies
+the point-to-point all-reduce factor 2(n-1)/n, which assumes every byte of the
+reduction crosses a GPU's link 2(n-1)/n times. With NVLink SHARP or InfiniBand SHARP
+the switch does the additions, each GPU sends and receives the array about once, so
+algbw approaches the link rate itself and busbw reaches almost twice it ("the BusBW is
+no longer reflecting any real bandwidth on the system", sjeaugey, NVIDIA/nccl-tests#212).
+``hierarchical`` on few NVLink domains can also exceed the NIC rate: it sends only
+2(m-1)/m of the array across m domains, not 2(n-1)/n, so busbw <= line x m/(m-1)
+(the same effect makes NCCL's tree on two nodes exceed the NIC rate, AddyLaddy,
+NVIDIA/nccl#812). ``direct`` all-to-all sends part of the array over NVLink while the
+rest crosses the NIC, so its busbw <= NIC line x (n-1)/(n-d) for d ranks per domain.
+
+Placement: ranks fill NVLink domains in order; a job that partly fills its last domain
+runs at the pace of that domain, whose fewer GPUs have fewer NICs (``Placement.last``).
+So 9 GPUs (8 + 1) are slower than 16 (8 + 8): the lone GPU's NIC carries its share.
+Ring, tree and NVLS-tree traffic crosses leaf or pod uplinks only on the few edges that
+join neighbouring groups (NCCL orders ranks by node), so they see "ring" contention;
+all-to-all spreads over every node and sees "uniform" contention. Both assume ideal
+rank placement and no ECMP collisions.
+
+Known gap: NCCL runs fewer channels for small and medium messages, and caps LL and
+LL128 per channel (``tuning.cc`` llMaxBws, perChMaxRingLL128Bws); the model does not,
+so it is optimistic between about 64 KB and 64 MB: all-reduce busbw on 8x A100 is
+predicted 64% (1 MB), 50% (16 MB) and 18% (64 MB) above the Azure ND A100 v4
+measurements; 8x H200 +39% and 4x GB200 +32% at 1 MB; 8x H100 +25% at 64 KB. Large
+messages (>= 256 MB) and multi-node points are within 15% (tests/test_collectives_golden.py).
+
+Units: sizes in bytes, time in microseconds [us], bandwidth in GB/s (1e9 bytes/s),
+one direction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from core.errors import DesignError, InputError
+from core.perf.algorithms import REGISTRY, AlgorithmCurve, SweepContext
+from core.perf.constants import PROTOCOLS, CollectiveConstants, ReferencePoint, load_constants
+from core.perf.placement import Placement, bottleneck_line_gbytes, contention, links, place
+from core.perf.sizes import format_size, parse_size, size_sweep
+from core.plan import Plan
+
+Op = Literal["all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadcast"]
+OPS: tuple[str, ...] = ("all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadcast")
+ALGORITHMS: tuple[str, ...] = tuple(REGISTRY)
+IN_NETWORK: frozenset[str] = frozenset({"nvls", "sharp"})
+
+__all__ = [
+    "ALGORITHMS", "IN_NETWORK", "OPS", "AlgorithmCurve", "CollectiveConstants", "Placement", "ReferencePoint",
+    "Sweep", "bottleneck_line_gbytes", "bus_factor", "collective", "format_size", "links", "load_constants",
+    "parse_size", "place", "size_sweep", "sweep",
+]
+
+
+def bus_factor(op: str, n: int) -> float:
+    """nccl-tests' busbw / algbw factor for ``op`` on ``n`` ranks (doc/PERFORMANCE.md)."""
+    _check_op(op)
+    if op == "all-reduce":
+        return 2 * (n - 1) / n
+    if op == "broadcast":
+        return 1.0
+    return (n - 1) / n
+
+
+def _check_op(op: str) -> None:
+    if op not in OPS:
+        raise InputError(f"unknown collective {op!r}; known: {', '.join(OPS)}")
+
+
+
+
+@dataclass
+class Sweep:
+    """Predictions for one collective over a range of message sizes."""
+
+    op: str
+    n: int
+    placement: Placement
+    sizes: np.ndarray
+    curves: dict[str, AlgorithmCurve]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def factor(self) -> float:
+        return bus_factor(self.op, self.n)
+
+    def best(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(time_us, algorithm, protocol) of the fastest algorithm at each size."""
+        names = list(self.curves)
+        stack = np.vstack([self.curves[a].time_us for a in names])
+        idx = np.argmin(stack, axis=0)
+        cols = np.arange(stack.shape[1])
+        protos = np.vstack([self.curves[a].protocol for a in names])
+        return stack[idx, cols], np.array(names, dtype=object)[idx], protos[idx, cols]
+
+    def algbw(self, time_us: np.ndarray) -> np.ndarray:
+        """algbw = S / t [GB/s]."""
+        return self.sizes / (time_us * 1e-6) / 1e9
+
+    def busbw(self, time_us: np.ndarray) -> np.ndarray:
+        return self.algbw(time_us) * self.factor
+
+    def frame(self) -> pd.DataFrame:
+        """Long table: one row per size and algorithm, plus ``fastest``."""
+        best_t, best_a, _ = self.best()
+        rows = []
+        for name, curve in self.curves.items():
+            rows.append(pd.DataFrame({
+                "op": self.op, "gpus": self.n, "bytes": self.sizes, "algorithm": name,
+                "protocol": curve.protocol, "time_us": curve.time_us,
+                "algbw_gbytes": self.algbw(curve.time_us), "busbw_gbytes": self.busbw(curve.time_us),
+                "fastest": best_a == name,
+            }))
+        return pd.concat(rows, ignore_index=True)
+
+    def best_frame(self) -> pd.DataFrame:
+        t, a, p = self.best()
+        return pd.DataFrame({
+            "op": self.op, "gpus": self.n, "bytes": self.sizes, "algorithm": a, "protocol": p,
+            "time_us": t, "algbw_gbytes": self.algbw(t), "busbw_gbytes": self.busbw(t),
+        })
+
+
+
+def sweep(
+    plan: Plan,
+    op: str,
+    sizes,
+    gpus: int | None = None,
+    stride: int = 1,
+    algorithms: tuple[str, ...] | None = None,
+    constants: CollectiveConstants | None = None,
+) -> Sweep:
+    """Predict ``op`` for every size in ``sizes`` [bytes] on ``gpus`` ranks of ``plan``.
+
+    Parameters
+    ----------
+    plan : Plan
+        The planned cluster (``core.plan.plan(Design(...))``).
+    op : str
+        One of ``OPS``.
+    sizes : array-like of float
+        Message sizes in bytes, nccl-tests convention (the whole array for
+        reduce-scatter, all-gather and all-to-all).
+    gpus : int, optional
+        Ranks in the communicator (default: every GPU of the plan).
+    stride : int
+        GPU distance between consecutive ranks (e.g. TP for a data-parallel group).
+    algorithms : tuple of str, optional
+        Restrict to these algorithms (those the hardware lacks are skipped).
+
+    Returns
+    -------
+    Sweep
+        Per-algorithm times; ``best()`` gives the fastest per size.
+    """
+    _check_op(op)
+    c = constants or load_constants()
+    S = np.asarray(sizes, dtype=float)
+    if S.ndim == 0:
+        S = S.reshape(1)
+    if S.size == 0 or not np.all(np.isfinite(S)) or np.any(S < 1):
+        raise InputError("message sizes must be finite and at least 1 byte")
+    if algorithms is not None:
+        unknown = [a for a in algorithms if a not in ALGORITHMS]
+        if unknown:
+            raise InputError(f"unknown algorithm {unknown[0]!r}; known: {', '.join(ALGORITHMS)}")
+    p = place(plan, gpus, stride)
+    # Ring, tree and NVLS-tree move data between neighbouring domains on the same rail: NCCL
+    # orders ranks by node, so only the few edges that join one leaf group (or pod) to the
+    # next cross the uplinks -> "ring" contention. All-to-all spreads traffic over every
+    # other node -> "uniform" contention. Both assume ideal rank placement and no ECMP
+    # hash collisions, so oversubscription mostly shows in all-to-all (MoE) traffic.
+    ctx = SweepContext(
+        op=op, sizes=S, placement=p, links=links(plan, c), constants=c,
+        protocols=[c.proto(name) for name in PROTOCOLS],
+        ring_share=contention(plan, p, "ring"), uniform_share=contention(plan, p, "uniform"),
+        forced=algorithms is not None,
+    )
+    curves: dict[str, AlgorithmCurve] = {}
+    for name, algorithm in REGISTRY.items():
+        if op not in algorithm.ops or (algorithms is not None and name not in algorithms):
+            continue
+        curve = algorithm.fn(ctx)
+        if curve is not None:
+            curves[name] = curve
+    if not curves:
+        raise InputError(
+            f"none of the algorithms {', '.join(algorithms or ())} applies to {op} on this design"
+        )
+    return Sweep(op, p.n, p, S, curves, ctx.notes)
+
+
+def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None) -> None:
+    """Say why a forced algorithm cannot run.
+
+    ``InputError`` when the algorithm does not implement ``op`` at all (a bad request);
+    ``DesignError`` when the hardware or the job's placement rules it out (the design
+    cannot do it; the message names what would).
+    """
+    if algorithm not in ALGORITHMS:
+        raise InputError(f"unknown algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
+    if op not in REGISTRY[algorithm].ops:
+        raise InputError(f"{algorithm} does not implement {op}; it applies to {', '.join(REGISTRY[algorithm].ops)}")
+    c = load_constants()
+    r = plan.resolved
+    p = place(plan, gpus)
+    if algorithm == "nvls":
+        if r.nvlink_domain_gpus <= 1 or r.system.nvswitch_generation < 3:
+            raise DesignError(
+                f"nvls (NVLink SHARP) needs NVSwitch generation 3 or later (Hopper and newer); {r.system.id} has "
+                + (f"NVSwitch generation {r.system.nvswitch_generation}." if r.system.nvswitch_generation
+                   else "no NVSwitch."),
+                "Use ring or tree, or an H100/H200/B200/GB200-class system.")
+        if p.ranks_per_domain < 2:
+            raise DesignError("nvls needs at least 2 ranks of the communicator in one NVLink domain.",
+                              "Use a communicator with neighbouring GPUs (stride 1).")
+        if op != "all-reduce" and p.domains > 1:
+            raise DesignError(f"nvls {op} runs inside one NVLink domain; this job spans {p.domains} domains.",
+                              f"Use at most {p.ranks_per_domain} GPUs, or ring or hierarchical.")
+    elif algorithm == "sharp":
+        if r.fabric != "infiniband":
+            raise DesignError("sharp (in-network reduction) needs InfiniBand switches with SHARP; this design's "
+                              "fabric is Ethernet, whose switches do not reduce.",
+                              "Use --fabric infiniband with a Quantum switch (QM8700, QM9700, Q3400), or ring/tree.")
+        entry = c.sharp_entry(r.switch.id)
+        if entry is None:
+            raise DesignError(f"sharp needs InfiniBand switches with SHARP; {r.switch.id} has none in the catalog.",
+                              "Use a Quantum switch (QM8700, QM9700, Q3400), or ring/tree.")
+        if not entry.nccl_collnet:
+            raise DesignError(f"{r.switch.id} has {entry.version}, which NCCL cannot use: NCCL's SHARP plugin needs "
+                              "Quantum HDR switches and ConnectX-6 or later (streaming aggregation).",
+                              "Use a Quantum switch (QM8700, QM9700, Q3400), or ring/tree.")
+        if p.domains < 2:
+            raise DesignError("sharp reduces between NVLink domains; this job fits in one domain.",
+                              f"Use more than {p.ranks_per_domain} GPUs, or nvls/ring inside the domain.")
+    elif algorithm == "hierarchical" and (p.domains < 2 or p.ranks_per_domain < 2):
+        raise DesignError("hierarchical needs a job spanning NVLink domains with at least 2 ranks in each.",
+                          "Use ring or tree for this job.")
+
+
+def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: str | None = None) -> dict:
+    """One prediction as plain data: op, algorithm, protocol, bytes, time_us, algbw_gbytes, busbw_gbytes.
+
+    ``algorithm`` forces one algorithm; by default the fastest is chosen.
+    """
+    nbytes = parse_size(size)
+    _check_op(op)
+    if algorithm is not None:
+        _check_algorithm(plan, op, algorithm, gpus)
+    result = sweep(plan, op, [nbytes], gpus=gpus, algorithms=(algorithm,) if algorithm else None)
+    if algorithm and algorithm not in result.curves:  # pragma: no cover - _check_algorithm covers every case
+        raise InputError(f"algorithm {algorithm!r} does not apply to {op} on this design")
+    t, a, pr = result.best()
+    p = result.placement
+    all_times = {name: round(float(curve.time_us[0]), 3) for name, curve in result.curves.items()}
+    return {
+        "op": op,
+        "algorithm": str(a[0]),
+        "protocol": str(pr[0]),
+        "bytes": nbytes,
+        "gpus": result.n,
+        "cluster_gpus": plan.resolved.gpus,
+        "time_us": round(float(t[0]), 3),
+        "algbw_gbytes": round(float(result.algbw(t)[0]), 3),
+        "busbw_gbytes": round(float(result.busbw(t)[0]), 3),
+        "in_network": str(a[0]) in IN_NETWORK,
+        "algorithms_time_us": all_times,
+        "placement": {
+            "gpus_per_nvlink_domain": p.ranks_per_domain, "gpus_in_last_nvlink_domain": p.last,
+            "nvlink_domains": p.domains, "nodes": p.nodes,
+            "leaf_groups": p.groups, "pods": p.pods, "fabric_level": p.level, "switch_hops": p.hops,
+        },
+        "bottleneck_line_gbytes": round(bottleneck_line_gbytes(plan, p), 3),
+    }

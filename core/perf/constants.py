@@ -1,0 +1,225 @@
+"""The constants of the collective and training models, read from ``assets/catalog/collectives.toml``.
+
+Every value there carries its source (NCCL ``src/graph/tuning.cc``, maintainer statements,
+published nccl-tests runs); this module only validates the file (pydantic, ``extra="forbid"``)
+and answers look-ups (protocol, NVLink and NVLS efficiency, fabric, SHARP capability).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.catalog import CATALOG_DIR, read_toml
+from core.errors import InputError
+
+PROTOCOLS: tuple[str, ...] = ("LL", "LL128", "Simple")
+CONSTANTS_FILE = CATALOG_DIR / "collectives.toml"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ProtocolConstants(_Strict):
+    name: Literal["LL", "LL128", "Simple"]
+    ring_base_latency_us: float = Field(ge=0)
+    tree_base_latency_us: float = Field(ge=0)
+    ring_nvlink_step_us: float = Field(ge=0)
+    tree_nvlink_step_us: float = Field(ge=0)
+    ring_net_step_us: float = Field(ge=0)
+    tree_net_step_us: float = Field(ge=0)
+    ring_bw_factor: float = Field(gt=0, le=1)
+    tree_bw_factor: float = Field(gt=0, le=1)
+    source: str
+
+
+class AlgorithmConstants(_Strict):
+    tree_bw_factor: float = Field(gt=0, le=1)
+    tree_source: str
+    nvls_nvlink_latency_us: float = Field(ge=0)
+    nvls_net_latency_us: float = Field(ge=0)
+    nvls_tree_net_latency_us: float = Field(ge=0)
+    nvls_source: str
+    collnet_nvlink_latency_us: float = Field(ge=0)
+    collnet_net_latency_us: float = Field(ge=0)
+    collnet_efficiency: float = Field(gt=0, le=1)
+    collnet_efficiency_min_compute_capability: float = Field(ge=0)
+    collnet_source: str
+    ring_fill_us_per_step: float = Field(ge=0)
+    ring_fill_source: str
+    nvls_fill_us: float = Field(ge=0)
+    nvls_fill_source: str
+    alltoall_peer_latency_us: float = Field(ge=0)
+    alltoall_base_latency_us: float = Field(ge=0)
+    alltoall_source: str
+    alltoall_pxn: bool
+    alltoall_pxn_note: str
+
+
+class NvlinkEfficiency(_Strict):
+    generation: int = Field(ge=1)
+    efficiency: float = Field(gt=0, le=1)
+    source: str
+
+
+class NvlsEfficiency(_Strict):
+    nvswitch_generation: int = Field(ge=1)
+    efficiency: float = Field(gt=0, le=1)
+    source: str
+
+
+class FabricConstants(_Strict):
+    kind: Literal["infiniband", "ethernet"]
+    nic_efficiency: float = Field(gt=0, le=1)
+    switch_hop_latency_us: float = Field(ge=0)
+    source: str
+
+
+class SharpCapability(_Strict):
+    switch: str
+    version: str
+    nccl_collnet: bool = True
+    """NCCL can use it through the SHARP plugin (CollNet); SHARPv1 cannot (Quantum HDR and later only)."""
+    source: str
+
+
+class ArchitectureConstants(_Strict):
+    name: str
+    compute_capability: float = Field(gt=0)
+    source: str
+
+
+class PcieConstants(_Strict):
+    gbytes_per_direction: float = Field(gt=0)
+    source: str
+
+
+class TrainingConstants(_Strict):
+    compute_efficiency: float = Field(gt=0, le=1)
+    compute_efficiency_source: str
+    fp8_compute_efficiency: float = Field(gt=0, le=1)
+    fp8_compute_efficiency_source: str
+    moe_compute_efficiency: float = Field(gt=0, le=1)
+    moe_compute_efficiency_source: str
+    tp_overlap: float = Field(ge=0, le=1)
+    pp_overlap: float = Field(ge=0, le=1)
+    dp_overlap: float = Field(ge=0, le=1)
+    cp_overlap: float = Field(ge=0, le=1)
+    ep_overlap: float = Field(ge=0, le=1)
+    overlap_source: str
+    weight_bytes_per_param: float = Field(gt=0)
+    grad_bytes_per_param: float = Field(gt=0)
+    optimizer_bytes_per_param: float = Field(ge=0)
+    bytes_per_param_source: str
+    activation_bytes_per_token_hidden: float = Field(gt=0)
+    activation_source: str
+    memory_reserve_fraction: float = Field(ge=0, lt=1)
+    memory_reserve_source: str
+
+
+class ReferencePoint(_Strict):
+    """Published nccl-tests measurements for one system, GPU count and collective."""
+
+    system: str
+    gpus: int = Field(ge=2)
+    op: Literal["all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadcast"]
+    points: tuple[tuple[float, float], ...] = Field(description="(bytes, busbw GB/s) pairs")
+    algorithm: str
+    label: str
+    source: str
+    nics_per_node: int | None = None
+
+
+class Meta(_Strict):
+    as_of: str
+    busbw_source: str
+
+
+class CollectiveConstants(_Strict):
+    """Everything in ``assets/catalog/collectives.toml``."""
+
+    meta: Meta
+    protocol: tuple[ProtocolConstants, ...]
+    algorithms: AlgorithmConstants
+    nvlink: tuple[NvlinkEfficiency, ...]
+    nvls: tuple[NvlsEfficiency, ...]
+    fabric: tuple[FabricConstants, ...]
+    sharp: tuple[SharpCapability, ...]
+    architecture: tuple[ArchitectureConstants, ...]
+    pcie: PcieConstants
+    training: TrainingConstants
+    reference: tuple[ReferencePoint, ...] = ()
+
+    def references(self, system_id: str, gpus: int, op: str, nics_per_node: int | None = None):
+        """Published points for this system, GPU count and collective (NIC count must match when stated)."""
+        return [r for r in self.reference
+                if r.system.casefold() == system_id.casefold() and r.gpus == gpus and r.op == op
+                and (r.nics_per_node is None or r.nics_per_node == nics_per_node)]
+
+    def proto(self, name: str) -> ProtocolConstants:
+        return next(p for p in self.protocol if p.name == name)
+
+    def nvlink_efficiency(self, generation: int) -> float:
+        known = {e.generation: e.efficiency for e in self.nvlink}
+        if generation in known:
+            return known[generation]
+        return known[min(known, key=lambda g: abs(g - generation))]
+
+    def nvls_efficiency(self, nvswitch_generation: int) -> float | None:
+        """NVLS efficiency, or None when the NVSwitch has no multimem reductions (< gen 3)."""
+        if nvswitch_generation < 3:
+            return None
+        known = {e.nvswitch_generation: e.efficiency for e in self.nvls}
+        return known.get(nvswitch_generation, known[max(known)])
+
+    def fabric_constants(self, kind: str) -> FabricConstants:
+        return next(f for f in self.fabric if f.kind == kind)
+
+    def sharp_entry(self, switch_id: str) -> SharpCapability | None:
+        for entry in self.sharp:
+            if entry.switch.casefold() == switch_id.casefold():
+                return entry
+        return None
+
+    def sharp_version(self, switch_id: str) -> str | None:
+        """The switch's SHARP version (any), or None."""
+        entry = self.sharp_entry(switch_id)
+        return entry.version if entry else None
+
+    def nccl_sharp_version(self, switch_id: str) -> str | None:
+        """The switch's SHARP version if NCCL can use it for all-reduce (CollNet), else None."""
+        entry = self.sharp_entry(switch_id)
+        return entry.version if entry and entry.nccl_collnet else None
+
+    def compute_capability(self, architecture: str) -> float:
+        """CUDA compute capability of a GPU architecture (0 when unknown)."""
+        for entry in self.architecture:
+            if entry.name.casefold() == architecture.casefold():
+                return entry.compute_capability
+        return 0.0
+
+
+def load_constants_from(path: Path) -> CollectiveConstants:
+    """Load and validate a collectives constants file; ``InputError`` names the problem."""
+    data = read_toml(path, "collective constants file")
+    try:
+        constants = CollectiveConstants.model_validate(data)
+    except ValueError as exc:
+        raise InputError(f"{path.name} is invalid: {exc}") from exc
+    if {p.name for p in constants.protocol} != set(PROTOCOLS):
+        raise InputError(f"{path.name} must define the protocols {', '.join(PROTOCOLS)}")
+    if {f.kind for f in constants.fabric} != {"infiniband", "ethernet"}:
+        raise InputError(f"{path.name} must define fabric constants for infiniband and ethernet")
+    return constants
+
+
+@lru_cache(maxsize=1)
+def load_constants() -> CollectiveConstants:
+    """The bundled constants (cached, immutable)."""
+    return load_constants_from(CONSTANTS_FILE)
+
+

@@ -1,0 +1,175 @@
+"""Where a communicator's ranks sit on the fabric, and the bandwidths one rank sees.
+
+``place`` fills NVLink domains, nodes, leaf groups and pods in order and reports the farthest
+fabric level crossed; ``contention`` is the share of a node's fabric bandwidth it keeps against
+leaf and spine oversubscription for a traffic pattern; ``links`` gives the effective (calibrated)
+and line-rate NVLink and NIC bandwidths per GPU [GB/s, one direction] and what the hardware
+supports (NVLS, SHARP); ``bottleneck_line_gbytes`` the line rate of the slowest link ring traffic
+crosses.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from core.errors import DesignError, InputError
+from core.perf.constants import CollectiveConstants, load_constants
+from core.plan import Plan
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the ``n`` ranks of one communicator sit.
+
+    ``stride`` is the GPU distance between consecutive ranks (1 for a whole job;
+    e.g. ``TP`` for a data-parallel group). Ranks fill NVLink domains in order, so
+    every domain holds ``ranks_per_domain`` ranks except the last, which holds
+    ``ranks_last_domain`` (1 .. ranks_per_domain). A collective runs at the pace of
+    its worst domain: a partly filled last domain has fewer GPUs, so fewer NICs, to
+    carry its share of the fabric traffic.
+    """
+
+    n: int
+    stride: int
+    ranks_per_domain: int
+    domains: int
+    nodes: int
+    groups: int
+    pods: int
+    nodes_in_group: int
+    nodes_in_pod: int
+    hops: int
+    """Switch hops on the longest fabric path the job uses (0 if it stays in NVLink)."""
+    level: str
+    """``nvlink``, ``leaf``, ``spine`` or ``core``: the highest fabric level crossed."""
+    ranks_last_domain: int = 0
+    """Ranks in the last NVLink domain (0 = same as ``ranks_per_domain``)."""
+
+    @property
+    def last(self) -> int:
+        """Ranks in the last (possibly partly filled) NVLink domain."""
+        return self.ranks_last_domain or self.ranks_per_domain
+
+    @property
+    def min_ranks_per_domain(self) -> int:
+        """Ranks in the emptiest domain: the NICs it has set the fabric pace."""
+        return min(self.ranks_per_domain, self.last)
+
+
+def place(plan: Plan, gpus: int | None = None, stride: int = 1) -> Placement:
+    """Place a communicator of ``gpus`` ranks (default: every GPU) on ``plan``.
+
+    Raises ``InputError`` for fewer than 2 ranks and ``DesignError`` when the job
+    does not fit the cluster.
+    """
+    r = plan.resolved
+    f = plan.fabric
+    n = r.gpus if gpus is None else int(gpus)
+    if n < 2:
+        raise InputError(f"a collective needs at least 2 GPUs, got {n}")
+    if stride < 1:
+        raise InputError(f"stride must be at least 1, got {stride}")
+    span = n * stride
+    if span > r.gpus:
+        raise DesignError(
+            f"a job of {n:,} GPUs{f' spaced {stride} apart' if stride > 1 else ''} needs {span:,} GPUs, "
+            f"but the cluster has {r.gpus:,}.",
+            f"Plan at least {math.ceil(span / r.gpus_per_node):,} nodes or use fewer GPUs.",
+        )
+    domain = r.nvlink_domain_gpus if r.nvlink_domain_gpus > 1 else 1
+    d = max(1, min(n, domain // stride)) if stride < domain else 1
+    m = math.ceil(n / d)
+    nodes = math.ceil(span / r.gpus_per_node)
+    per_group = max(1, f.nodes_per_group) if f.tiers > 1 else max(1, r.nodes)
+    groups = 1 if f.tiers == 1 else math.ceil(nodes / per_group)
+    pods = math.ceil(groups / max(1, f.groups_per_pod)) if f.tiers == 3 else 1
+    nodes_in_group = min(nodes, per_group)
+    nodes_in_pod = min(nodes, per_group * max(1, f.groups_per_pod)) if f.tiers == 3 else nodes
+    if m == 1:
+        hops, level = 0, "nvlink"
+    elif groups == 1:
+        hops, level = 1, "leaf"
+    elif pods == 1:
+        hops, level = 3, "spine"
+    else:
+        hops, level = 5, "core"
+    last = n - (m - 1) * d
+    return Placement(n, stride, d, m, nodes, groups, pods, nodes_in_group, nodes_in_pod, hops, level, last)
+
+
+def contention(plan: Plan, p: Placement, pattern: str) -> float:
+    """Share of a node's fabric bandwidth it keeps when ``pattern`` traffic meets oversubscription.
+
+    A fraction ``f1`` of each node's traffic leaves its leaf group (scalable unit or
+    top-of-rack leaf) and shares the leaf uplinks, which carry 1/o1 of the down
+    capacity; likewise ``f2`` leaves the pod through spines at ``o2``. The node keeps
+    ``min(1, 1/(f1*o1), 1/(f2*o2))``. ``ring``: one node per group and pod sends
+    out; ``uniform``: traffic spread evenly over the job's other nodes (tree, all-to-all).
+    """
+    if p.domains <= 1 or p.nodes <= 1:
+        return 1.0
+    bw = plan.bandwidth
+    o1, o2 = max(1.0, bw.leaf_oversubscription), max(1.0, bw.spine_oversubscription)
+    if pattern == "ring":
+        f1 = 1.0 / p.nodes_in_group if p.groups > 1 else 0.0
+        f2 = 1.0 / p.nodes_in_pod if p.pods > 1 else 0.0
+    else:
+        f1 = (p.nodes - p.nodes_in_group) / (p.nodes - 1) if p.groups > 1 else 0.0
+        f2 = (p.nodes - p.nodes_in_pod) / (p.nodes - 1) if p.pods > 1 else 0.0
+    share = 1.0
+    if f1 > 0:
+        share = min(share, 1.0 / (f1 * o1))
+    if f2 > 0:
+        share = min(share, 1.0 / (f2 * o2))
+    return share
+
+
+# --------------------------------------------------------------------------------------
+# Link bandwidths
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Links:
+    """Effective and line-rate bandwidths one rank sees [GB/s, one direction]."""
+
+    nvlink: float
+    nvlink_line: float
+    nic_per_gpu: float
+    nic_per_gpu_line: float
+    nvls_efficiency: float | None
+    sharp: str | None
+    """SHARP version NCCL can use for in-network all-reduce, or None."""
+    hop_latency_us: float
+    fabric: str
+    compute_capability: float = 0.0
+
+
+def links(plan: Plan, constants: CollectiveConstants | None = None) -> Links:
+    """Effective bandwidths of ``plan``'s NVLink and NICs, and what the hardware supports."""
+    c = constants or load_constants()
+    r = plan.resolved
+    if r.nvlink_domain_gpus > 1:
+        nvl_line = r.nvlink_gbytes_per_gpu_bidir / 2
+        nvl = nvl_line * c.nvlink_efficiency(r.nvlink_generation)
+    else:
+        nvl_line = nvl = c.pcie.gbytes_per_direction
+    fab = c.fabric_constants(r.fabric)
+    nic_line = r.nics_per_node * r.planes * r.port_speed_gbps / 8 / r.gpus_per_node
+    nvls = c.nvls_efficiency(r.system.nvswitch_generation) if r.nvlink_domain_gpus > 1 else None
+    sharp = c.nccl_sharp_version(r.switch.id) if r.fabric == "infiniband" else None
+    return Links(nvl, nvl_line, nic_line * fab.nic_efficiency, nic_line, nvls, sharp, fab.switch_hop_latency_us,
+                 r.fabric, c.compute_capability(r.system.architecture))
+
+
+def bottleneck_line_gbytes(plan: Plan, placement: Placement) -> float:
+    """Line rate of the slowest link a rank's ring traffic crosses [GB/s, one direction].
+
+    NVLink per GPU inside one domain; across domains the smaller of NVLink and the
+    NIC ports of the emptiest domain serving this communicator
+    (``min_ranks_per_domain`` x NIC per GPU: a partly filled last domain has fewer NICs).
+    """
+    lk = links(plan)
+    if placement.domains == 1:
+        return lk.nvlink_line
+    egress = placement.min_ranks_per_domain * lk.nic_per_gpu_line
+    return min(lk.nvlink_line, egress) if placement.ranks_per_domain > 1 else egress
