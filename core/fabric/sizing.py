@@ -28,6 +28,7 @@ This reproduces the k-ary fat tree (k^2/2 hosts in two tiers, k^3/4 hosts with
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -281,21 +282,107 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
     return best
 
 
-def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int) -> FabricPlan:
-    """Size the fabric with leaves using at most ``leaf_down_max`` down ports."""
-    design = resolved.design
-    radix = resolved.switch_ports
-    rails = resolved.nics_per_node
-    nodes = resolved.nodes
-    speed = resolved.port_speed_gbps
-    endpoints = nodes * rails
-    nodes_per_group, leaves_per_group, ports_per_node_per_leaf = _group_shape(resolved, leaf_down_max)
-    group_count = math.ceil(nodes / nodes_per_group)
-    leaf_count = group_count * leaves_per_group
-    spine_down_max, _ = down_up_split(radix, design.spine_oversubscription)
-    groups_per_pod_max = spine_down_max // leaves_per_group
+@dataclass
+class _Stage:
+    """What the steps of one sizing share: the design's shape at one leaf down-port budget, and the
+    explanation and switch groups collected so far (per plane)."""
 
-    limit = {t: max_nodes(resolved, t, leaf_down_max) for t in (1, 2, 3)}
+    resolved: ResolvedDesign
+    leaf_down_max: int
+    nodes_per_group: int
+    leaves_per_group: int
+    ports_per_node_per_leaf: int
+    group_count: int
+    tiers: int = 0
+    why: list[str] = field(default_factory=list)
+
+    @property
+    def design(self):
+        return self.resolved.design
+
+    @property
+    def radix(self) -> int:
+        return self.resolved.switch_ports
+
+    @property
+    def leaf_count(self) -> int:
+        return self.group_count * self.leaves_per_group
+
+    @property
+    def endpoints(self) -> int:
+        return self.resolved.nodes * self.resolved.nics_per_node
+
+    @property
+    def leaf_down_used(self) -> int:
+        """Down ports each leaf of a full group uses (the only group's, if there is one)."""
+        return min(self.resolved.nodes, self.nodes_per_group) * self.ports_per_node_per_leaf
+
+    @property
+    def last_group_nodes(self) -> int:
+        return self.resolved.nodes - (self.group_count - 1) * self.nodes_per_group
+
+    @property
+    def unit(self) -> str:
+        return "scalable unit" if self.resolved.topology == "rail-optimized" else "top-of-rack leaf"
+
+
+@dataclass
+class _Upper:
+    """Spine and core layers of a sizing (all zero in one tier)."""
+
+    leaf_uplinks: int = 0
+    spines_per_pod: int = 0
+    spine_count: int = 0
+    pair_links: int = 0
+    spine_uplinks: int = 0
+    core_groups: int = 0
+    cores_per_group: int = 0
+    core_count: int = 0
+    spine_core_pair: int = 0
+    pod_count: int = 1
+    groups_per_pod: int = 0
+    partial_uplinks: int = 0
+    spine_core_links: int = 0
+    groups: list[SwitchGroup] = field(default_factory=list)
+
+
+def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int) -> FabricPlan:
+    """Size the fabric with leaves using at most ``leaf_down_max`` down ports.
+
+    Steps: group shape (``_group_shape``), tier count (``_choose_tiers``), leaves
+    (``_explain_leaves``), then spines (``_two_tier_spines``) or pods, spines and cores
+    (``_three_tier_pods``, whose partial last pod is ``_partial_pod``), and finally the
+    full and partial leaf groups (``_leaf_groups``).
+    """
+    nodes_per_group, leaves_per_group, ports_per_node = _group_shape(resolved, leaf_down_max)
+    stage = _Stage(resolved, leaf_down_max, nodes_per_group, leaves_per_group, ports_per_node,
+                   group_count=math.ceil(resolved.nodes / nodes_per_group))
+    _choose_tiers(stage)
+    if stage.tiers == 1:
+        return _one_tier(stage)
+    _explain_leaves(stage)
+    upper = _two_tier_spines(stage) if stage.tiers == 2 else _three_tier_pods(stage)
+    groups = _leaf_groups(stage, upper.leaf_uplinks) + upper.groups
+    return FabricPlan(
+        tiers=stage.tiers, planes=resolved.planes, topology=resolved.topology, radix=stage.radix,
+        port_speed_gbps=resolved.port_speed_gbps, leaf_down_ports_max=leaf_down_max,
+        nodes_per_group=nodes_per_group, leaves_per_group=leaves_per_group, group_count=stage.group_count,
+        groups_per_pod=upper.groups_per_pod or stage.group_count, pod_count=upper.pod_count,
+        leaf_count=stage.leaf_count, leaf_uplinks=upper.leaf_uplinks, spines_per_pod=upper.spines_per_pod,
+        spine_count=upper.spine_count, links_per_leaf_spine_pair=upper.pair_links,
+        spine_uplinks=upper.spine_uplinks, core_groups=upper.core_groups, cores_per_group=upper.cores_per_group,
+        core_count=upper.core_count, links_per_spine_core_pair=upper.spine_core_pair,
+        partial_pod_spine_uplinks=upper.partial_uplinks, node_leaf_links=stage.endpoints,
+        leaf_spine_links=stage.leaf_count * upper.leaf_uplinks, spine_core_links=upper.spine_core_links,
+        switch_groups=tuple(groups), explanation=tuple(stage.why),
+    )
+
+
+def _choose_tiers(stage: _Stage) -> None:
+    """Set ``stage.tiers``: the fewest that hold the nodes (auto) or the ones asked for, else a ``DesignError``."""
+    resolved, design = stage.resolved, stage.design
+    nodes, speed = resolved.nodes, resolved.port_speed_gbps
+    limit = {t: max_nodes(resolved, t, stage.leaf_down_max) for t in (1, 2, 3)}
     if design.tiers == "auto":
         tiers = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
         if tiers is None:
@@ -320,160 +407,157 @@ def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int) -> FabricPlan:
                 hint,
             )
     needed = next((t for t in (1, 2, 3) if nodes <= limit[t]), 3)
-    forced_note = (
-        f"Tiers set to {tiers} although {needed} would do; the extra tier adds switches and hops "
-        f"(room to grow to {limit[tiers]:,} nodes)." if tiers > needed else ""
-    )
-    if tiers == 3 and groups_per_pod_max < 1:
+    if tiers > needed:
+        stage.why.append(f"Tiers set to {tiers} although {needed} would do; the extra tier adds switches and hops "
+                         f"(room to grow to {limit[tiers]:,} nodes).")
+    spine_down_max, _ = down_up_split(stage.radix, design.spine_oversubscription)
+    if tiers == 3 and spine_down_max // stage.leaves_per_group < 1:
         raise DesignError(
-            f"a pod needs at least {leaves_per_group} leaves but a spine has only {spine_down_max} down ports",
+            f"a pod needs at least {stage.leaves_per_group} leaves but a spine has only {spine_down_max} down ports",
             "Lower the spine oversubscription or use fewer rails.",
         )
+    stage.tiers = tiers
 
-    why: list[str] = [forced_note] if forced_note else []
-    groups: list[SwitchGroup] = []
-    spines_per_pod = spine_count = leaf_uplinks = 0
-    pair_links = spine_uplinks = core_groups = cores_per_group = core_count = spine_core_pair = 0
-    pod_count = 1
-    groups_per_pod = group_count
-    partial_uplinks = 0
-    spine_core_links = 0
 
-    if tiers == 1:
-        leaf_count = 1
-        groups.append(
-            SwitchGroup(
-                role="leaf", count=1, down_ports_used=endpoints, up_ports_used=0, radix=radix,
-                description=f"single switch: {nodes} nodes x {rails} NICs",
-            )
-        )
-        why.append(f"{endpoints} NIC ports fit one {resolved.switch.id} ({radix} x {speed}G): one tier.")
-        return FabricPlan(
-            tiers=1, planes=resolved.planes, topology=resolved.topology, radix=radix, port_speed_gbps=speed,
-            leaf_down_ports_max=radix, nodes_per_group=nodes, leaves_per_group=1, group_count=1,
-            groups_per_pod=1, pod_count=1, leaf_count=1, leaf_uplinks=0, spines_per_pod=0, spine_count=0,
-            links_per_leaf_spine_pair=0, spine_uplinks=0, core_groups=0, cores_per_group=0, core_count=0,
-            links_per_spine_core_pair=0, partial_pod_spine_uplinks=0, node_leaf_links=endpoints,
-            leaf_spine_links=0, spine_core_links=0,
-            switch_groups=tuple(groups), explanation=tuple(why),
-        )
+def _one_tier(stage: _Stage) -> FabricPlan:
+    """Every NIC port on one switch."""
+    resolved, radix, endpoints = stage.resolved, stage.radix, stage.endpoints
+    nodes, rails, speed = resolved.nodes, resolved.nics_per_node, resolved.port_speed_gbps
+    group = SwitchGroup(role="leaf", count=1, down_ports_used=endpoints, up_ports_used=0, radix=radix,
+                        description=f"single switch: {nodes} nodes x {rails} NICs")
+    stage.why.append(f"{endpoints} NIC ports fit one {resolved.switch.id} ({radix} x {speed}G): one tier.")
+    return FabricPlan(
+        tiers=1, planes=resolved.planes, topology=resolved.topology, radix=radix, port_speed_gbps=speed,
+        leaf_down_ports_max=radix, nodes_per_group=nodes, leaves_per_group=1, group_count=1,
+        groups_per_pod=1, pod_count=1, leaf_count=1, leaf_uplinks=0, spines_per_pod=0, spine_count=0,
+        links_per_leaf_spine_pair=0, spine_uplinks=0, core_groups=0, cores_per_group=0, core_count=0,
+        links_per_spine_core_pair=0, partial_pod_spine_uplinks=0, node_leaf_links=endpoints,
+        leaf_spine_links=0, spine_core_links=0, switch_groups=(group,), explanation=tuple(stage.why),
+    )
 
-    # ports each leaf uses downward: a full group, or the only (partial) group
-    nodes_in_first_group = min(nodes, nodes_per_group)
-    leaf_down_used = nodes_in_first_group * ports_per_node_per_leaf
-    last_group_nodes = nodes - (group_count - 1) * nodes_per_group
-    last_leaf_down = last_group_nodes * ports_per_node_per_leaf
 
-    unit = "scalable unit" if resolved.topology == "rail-optimized" else "top-of-rack leaf"
+def _explain_leaves(stage: _Stage) -> None:
+    """Say how the nodes fill scalable units or top-of-rack leaves."""
+    resolved, design = stage.resolved, stage.design
+    rails, nodes = resolved.nics_per_node, resolved.nodes
     if resolved.topology == "rail-optimized":
-        why.append(
-            f"Rail-optimized: a scalable unit is {nodes_per_group} nodes (one leaf down port each at "
+        stage.why.append(
+            f"Rail-optimized: a scalable unit is {stage.nodes_per_group} nodes (one leaf down port each at "
             f"{design.oversubscription:g}:1), with one leaf per rail ({rails} rails): "
-            f"{group_count} SU x {rails} = {leaf_count} leaves."
+            f"{stage.group_count} SU x {rails} = {stage.leaf_count} leaves."
         )
     else:
-        per_rack = resolved.nodes_per_rack // nodes_per_group
+        per_rack = resolved.nodes_per_rack // stage.nodes_per_group
         rack_note = f" ({per_rack} leaves per rack of {resolved.nodes_per_rack} nodes)" if per_rack > 1 else ""
-        why.append(
-            f"Top-of-rack: each leaf serves {nodes_per_group} nodes x {rails} NICs = "
-            f"{nodes_per_group * rails} down ports{rack_note}: ceil({nodes} / {nodes_per_group}) = {leaf_count} leaves."
+        stage.why.append(
+            f"Top-of-rack: each leaf serves {stage.nodes_per_group} nodes x {rails} NICs = "
+            f"{stage.nodes_per_group * rails} down ports{rack_note}: "
+            f"ceil({nodes} / {stage.nodes_per_group}) = {stage.leaf_count} leaves."
         )
 
-    if tiers == 2:
-        choice = _balanced_uplinks(leaf_count, leaf_down_used, design.oversubscription, radix, radix)
-        assert choice is not None, "two-tier feasibility was checked against max_nodes"
-        leaf_uplinks, spine_count = choice
-        spines_per_pod = spine_count
-        pair_links = leaf_uplinks // spine_count
-        spine_down = leaf_count * pair_links
-        why.append(
-            f"Each leaf has {leaf_uplinks} uplinks, {pair_links} to each of {spine_count} spines; "
-            f"each spine uses {leaf_count} leaves x {pair_links} = {spine_down} of {radix} ports."
-        )
-        groups.append(
-            SwitchGroup(role="spine", count=spine_count, down_ports_used=spine_down, up_ports_used=0, radix=radix,
-                        description=f"{pair_links} link(s) to each of {leaf_count} leaves")
-        )
-    else:
-        groups_per_pod = min(groups_per_pod_max, group_count)
-        pod_count = math.ceil(group_count / groups_per_pod)
-        leaves_per_pod = groups_per_pod * leaves_per_group
-        choice = _balanced_uplinks(leaves_per_pod, leaf_down_used, design.oversubscription, radix, spine_down_max)
-        assert choice is not None
-        leaf_uplinks, spines_per_pod = choice
-        pair_links = leaf_uplinks // spines_per_pod
-        spine_count = spines_per_pod * pod_count
-        spine_down = leaves_per_pod * pair_links
-        choice2 = _balanced_uplinks(pod_count, spine_down, design.spine_oversubscription, radix, radix)
-        assert choice2 is not None, "three-tier feasibility was checked against max_nodes"
-        spine_uplinks, cores_per_group = choice2
-        core_groups = spines_per_pod
-        core_count = core_groups * cores_per_group
-        spine_core_pair = spine_uplinks // cores_per_group
-        why.append(
-            f"A pod is {groups_per_pod} {unit}(s) = {leaves_per_pod} leaves and {spines_per_pod} spines; "
-            f"ceil({group_count} / {groups_per_pod}) = {pod_count} pods."
-        )
-        why.append(
-            f"Each leaf has {leaf_uplinks} uplinks, {pair_links} to each spine of its pod; "
-            f"each spine has {spine_down} down and {spine_uplinks} up."
-        )
-        last_pod_groups = group_count - (pod_count - 1) * groups_per_pod
-        full_pods = pod_count - (1 if last_pod_groups < groups_per_pod else 0)
-        core_down = full_pods * spine_core_pair
-        spine_core_links = full_pods * spines_per_pod * spine_uplinks
-        why.append(
-            f"Spine j of every pod connects to core group j: {core_groups} groups x {cores_per_group} cores = "
-            f"{core_count} cores, {spine_core_pair} link(s) per spine-core pair."
-        )
-        if full_pods:
-            groups.append(
-                SwitchGroup(role="spine", count=full_pods * spines_per_pod, down_ports_used=spine_down,
-                            up_ports_used=spine_uplinks, radix=radix,
-                            description=f"{pair_links} link(s) to each of {leaves_per_pod} leaves in its pod")
-            )
-        if full_pods < pod_count:
-            partial_down = last_pod_groups * leaves_per_group * pair_links
-            needed = max(1, math.ceil(partial_down / design.spine_oversubscription - 1e-9))
-            partial_uplinks = min(spine_uplinks, cores_per_group * math.ceil(needed / cores_per_group))
-            core_down += partial_uplinks // cores_per_group
-            spine_core_links += spines_per_pod * partial_uplinks
-            groups.append(
-                SwitchGroup(role="spine", count=spines_per_pod, down_ports_used=partial_down,
-                            up_ports_used=partial_uplinks, radix=radix,
-                            description=f"partial pod: {last_pod_groups} of {groups_per_pod} {unit}s")
-            )
-            why.append(
-                f"The last pod holds {last_pod_groups} of {groups_per_pod} {unit}s: its spines have {partial_down} "
-                f"down and {partial_uplinks} up ({partial_uplinks // cores_per_group} per core)."
-            )
-        groups.append(
-            SwitchGroup(role="core", count=core_count, down_ports_used=core_down, up_ports_used=0,
-                        radix=radix, description=f"links to spine j of each of {pod_count} pods")
-        )
-        why.append(f"Each core uses {core_down} of {radix} ports.")
 
-    full_leaves = leaf_count - (leaves_per_group if last_leaf_down < leaf_down_used else 0)
-    leaf_groups = [
-        SwitchGroup(role="leaf", count=full_leaves, down_ports_used=leaf_down_used, up_ports_used=leaf_uplinks,
-                    radix=radix, description=f"full {unit}")
+def _two_tier_spines(stage: _Stage) -> _Upper:
+    """Balance every leaf's uplinks over the fewest spines (two tiers)."""
+    radix, leaf_count = stage.radix, stage.leaf_count
+    choice = _balanced_uplinks(leaf_count, stage.leaf_down_used, stage.design.oversubscription, radix, radix)
+    assert choice is not None, "two-tier feasibility was checked against max_nodes"
+    leaf_uplinks, spine_count = choice
+    pair_links = leaf_uplinks // spine_count
+    spine_down = leaf_count * pair_links
+    stage.why.append(
+        f"Each leaf has {leaf_uplinks} uplinks, {pair_links} to each of {spine_count} spines; "
+        f"each spine uses {leaf_count} leaves x {pair_links} = {spine_down} of {radix} ports."
+    )
+    spines = SwitchGroup(role="spine", count=spine_count, down_ports_used=spine_down, up_ports_used=0, radix=radix,
+                         description=f"{pair_links} link(s) to each of {leaf_count} leaves")
+    return _Upper(leaf_uplinks=leaf_uplinks, spines_per_pod=spine_count, spine_count=spine_count,
+                  pair_links=pair_links, groups=[spines])
+
+
+def _three_tier_pods(stage: _Stage) -> _Upper:
+    """Pods of groups under their own spines, spine j of every pod to core group j (three tiers)."""
+    design, radix = stage.design, stage.radix
+    spine_down_max, _ = down_up_split(radix, design.spine_oversubscription)
+    up = _Upper()
+    up.groups_per_pod = min(spine_down_max // stage.leaves_per_group, stage.group_count)
+    up.pod_count = math.ceil(stage.group_count / up.groups_per_pod)
+    leaves_per_pod = up.groups_per_pod * stage.leaves_per_group
+    choice = _balanced_uplinks(leaves_per_pod, stage.leaf_down_used, design.oversubscription, radix, spine_down_max)
+    assert choice is not None
+    up.leaf_uplinks, up.spines_per_pod = choice
+    up.pair_links = up.leaf_uplinks // up.spines_per_pod
+    up.spine_count = up.spines_per_pod * up.pod_count
+    spine_down = leaves_per_pod * up.pair_links
+    choice = _balanced_uplinks(up.pod_count, spine_down, design.spine_oversubscription, radix, radix)
+    assert choice is not None, "three-tier feasibility was checked against max_nodes"
+    up.spine_uplinks, up.cores_per_group = choice
+    up.core_groups = up.spines_per_pod
+    up.core_count = up.core_groups * up.cores_per_group
+    up.spine_core_pair = up.spine_uplinks // up.cores_per_group
+    stage.why.append(
+        f"A pod is {up.groups_per_pod} {stage.unit}(s) = {leaves_per_pod} leaves and {up.spines_per_pod} spines; "
+        f"ceil({stage.group_count} / {up.groups_per_pod}) = {up.pod_count} pods."
+    )
+    stage.why.append(
+        f"Each leaf has {up.leaf_uplinks} uplinks, {up.pair_links} to each spine of its pod; "
+        f"each spine has {spine_down} down and {up.spine_uplinks} up."
+    )
+    last_pod_groups = stage.group_count - (up.pod_count - 1) * up.groups_per_pod
+    full_pods = up.pod_count - (1 if last_pod_groups < up.groups_per_pod else 0)
+    core_down = full_pods * up.spine_core_pair
+    up.spine_core_links = full_pods * up.spines_per_pod * up.spine_uplinks
+    stage.why.append(
+        f"Spine j of every pod connects to core group j: {up.core_groups} groups x {up.cores_per_group} cores = "
+        f"{up.core_count} cores, {up.spine_core_pair} link(s) per spine-core pair."
+    )
+    if full_pods:
+        up.groups.append(
+            SwitchGroup(role="spine", count=full_pods * up.spines_per_pod, down_ports_used=spine_down,
+                        up_ports_used=up.spine_uplinks, radix=radix,
+                        description=f"{up.pair_links} link(s) to each of {leaves_per_pod} leaves in its pod")
+        )
+    if full_pods < up.pod_count:
+        core_down += _partial_pod(stage, up, last_pod_groups)
+    up.groups.append(
+        SwitchGroup(role="core", count=up.core_count, down_ports_used=core_down, up_ports_used=0,
+                    radix=radix, description=f"links to spine j of each of {up.pod_count} pods")
+    )
+    stage.why.append(f"Each core uses {core_down} of {radix} ports.")
+    return up
+
+
+def _partial_pod(stage: _Stage, up: _Upper, last_pod_groups: int) -> int:
+    """Spines of a partial last pod: only as many uplinks as its leaves fill at the spine oversubscription,
+    rounded up to whole core groups. Returns the core ports they use on each core."""
+    partial_down = last_pod_groups * stage.leaves_per_group * up.pair_links
+    needed = max(1, math.ceil(partial_down / stage.design.spine_oversubscription - 1e-9))
+    up.partial_uplinks = min(up.spine_uplinks, up.cores_per_group * math.ceil(needed / up.cores_per_group))
+    up.spine_core_links += up.spines_per_pod * up.partial_uplinks
+    up.groups.append(
+        SwitchGroup(role="spine", count=up.spines_per_pod, down_ports_used=partial_down,
+                    up_ports_used=up.partial_uplinks, radix=stage.radix,
+                    description=f"partial pod: {last_pod_groups} of {up.groups_per_pod} {stage.unit}s")
+    )
+    stage.why.append(
+        f"The last pod holds {last_pod_groups} of {up.groups_per_pod} {stage.unit}s: its spines have {partial_down} "
+        f"down and {up.partial_uplinks} up ({up.partial_uplinks // up.cores_per_group} per core)."
+    )
+    return up.partial_uplinks // up.cores_per_group
+
+
+def _leaf_groups(stage: _Stage, leaf_uplinks: int) -> list[SwitchGroup]:
+    """Leaves of full groups, and those of a partial last group."""
+    last_leaf_down = stage.last_group_nodes * stage.ports_per_node_per_leaf
+    leaf_count = stage.leaf_count
+    full_leaves = leaf_count - (stage.leaves_per_group if last_leaf_down < stage.leaf_down_used else 0)
+    groups = [
+        SwitchGroup(role="leaf", count=full_leaves, down_ports_used=stage.leaf_down_used, up_ports_used=leaf_uplinks,
+                    radix=stage.radix, description=f"full {stage.unit}")
     ] if full_leaves else []
     if full_leaves < leaf_count:
-        leaf_groups.append(
+        groups.append(
             SwitchGroup(role="leaf", count=leaf_count - full_leaves, down_ports_used=last_leaf_down,
-                        up_ports_used=leaf_uplinks, radix=radix,
-                        description=f"partial {unit}: {last_group_nodes} of {nodes_per_group} nodes")
+                        up_ports_used=leaf_uplinks, radix=stage.radix,
+                        description=f"partial {stage.unit}: {stage.last_group_nodes} of {stage.nodes_per_group} nodes")
         )
-    groups = leaf_groups + groups
-
-    return FabricPlan(
-        tiers=tiers, planes=resolved.planes, topology=resolved.topology, radix=radix, port_speed_gbps=speed,
-        leaf_down_ports_max=leaf_down_max, nodes_per_group=nodes_per_group, leaves_per_group=leaves_per_group,
-        group_count=group_count, groups_per_pod=groups_per_pod, pod_count=pod_count, leaf_count=leaf_count,
-        leaf_uplinks=leaf_uplinks, spines_per_pod=spines_per_pod, spine_count=spine_count,
-        links_per_leaf_spine_pair=pair_links, spine_uplinks=spine_uplinks, core_groups=core_groups,
-        cores_per_group=cores_per_group, core_count=core_count, links_per_spine_core_pair=spine_core_pair,
-        partial_pod_spine_uplinks=partial_uplinks, node_leaf_links=endpoints,
-        leaf_spine_links=leaf_count * leaf_uplinks, spine_core_links=spine_core_links,
-        switch_groups=tuple(groups), explanation=tuple(why),
-    )
+    return groups
