@@ -1,0 +1,103 @@
+"""The engine's layout rules, checked from the import graph (docs/architecture.md).
+
+``core`` is layered: each package may import only itself and the layers below it, and nothing in
+``core`` imports Streamlit, ``webui`` or ``pages``. Imports inside functions count too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CORE = ROOT / "core"
+
+# lowest first; a module may import its own layer and any layer before it
+LAYERS = [
+    ("core.errors",),
+    ("core.catalog",),
+    ("core.design",),
+    ("core.fabric",),
+    ("core.cost",),
+    ("core.plan",),
+    ("core.perf",),
+    ("core.analysis",),
+    ("core.figures",),
+    ("core.formats",),
+    ("core.cli", "core.__main__"),
+]
+FORBIDDEN_ANYWHERE = ("streamlit", "webui", "pages", "app")
+
+
+def _layer(module: str) -> int:
+    if module == "core":  # core/__init__.py: the package docstring, imports nothing
+        return 0
+    for index, names in enumerate(LAYERS):
+        if any(module == name or module.startswith(name + ".") for name in names):
+            return index
+    raise AssertionError(f"{module} is in no layer of tests/test_layout.py; add its package to LAYERS")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> list[str]:
+    """Every module ``path`` imports (absolute names; ``from core import x`` counts as ``core.x``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            assert node.level == 0, f"{path}: relative imports are not used in core"
+            if node.module == "core":
+                found += [f"core.{alias.name}" for alias in node.names]
+            elif node.module:
+                found.append(node.module)
+    return found
+
+
+MODULES = sorted(CORE.rglob("*.py"))
+
+
+def test_every_core_module_is_in_a_layer():
+    assert MODULES
+    for path in MODULES:
+        _layer(_module_name(path))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_core_imports_only_downward(path):
+    me = _module_name(path)
+    mine = _layer(me)
+    for name in _imports(path):
+        top = name.split(".")[0]
+        assert top not in FORBIDDEN_ANYWHERE, f"{me} imports {name}: core never imports the UI"
+        if top == "core" and name != "core":
+            assert _layer(name) <= mine, f"{me} (layer {LAYERS[mine][0]}) imports {name}, which sits above it"
+
+
+def test_fabric_never_imports_perf_and_formats_never_import_the_ui():
+    for path in (CORE / "fabric").rglob("*.py"):
+        assert not any(n.startswith("core.perf") for n in _imports(path)), path
+    for path in (CORE / "formats").rglob("*.py"):
+        assert not any(n.split(".")[0] in FORBIDDEN_ANYWHERE for n in _imports(path)), path
+
+
+def test_every_package_says_what_it_holds_and_may_import():
+    for init in CORE.glob("*/__init__.py"):
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        assert "May import" in doc, f"{init} needs a docstring saying what it may import"
+
+
+def test_the_rule_catches_an_upward_import(tmp_path):
+    """The checker itself fails on a bad import (so the tests above can fail)."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("from core.perf.collectives import sweep\nimport streamlit\n")
+    names = _imports(bad)
+    assert _layer("core.perf.collectives") > _layer("core.fabric.sizing")
+    assert "streamlit" in names and "core.perf.collectives" in names
