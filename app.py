@@ -4,7 +4,7 @@ A bare ``streamlit run app.py`` also works, but on a freshly started server the
 first deep link (``/catalog?...``) shows Streamlit's "Page not found" dialog;
 ``webui.serve`` turns off the legacy ``pages/`` mode that causes it.
 
-The design lives in the URL query string (see core/sharelink.py), so any
+The design lives in the URL query string (see core/formats/sharelink.py), so any
 number of stateless replicas can serve the app.
 """
 
@@ -37,8 +37,9 @@ st.markdown(
 
 page = st.navigation(pages, position="sidebar")
 st.session_state["fp_current"] = state.sidebar()
-with st.sidebar:
-    st.markdown("### Share")
-    st.caption("The link holds the whole design. Copy it with the icon at the right of the box.")
-    st.code(state.share_url(), language=None, wrap_lines=True)
-page.run()
+share_slot = st.sidebar.container()
+try:
+    page.run()
+finally:  # the URL and the share box follow what this run showed (pages return early, never st.stop)
+    with share_slot:
+        state.share_box(page.url_path)

@@ -22,10 +22,12 @@ from urllib.parse import urlencode, urlsplit
 import streamlit as st
 
 from core.formats import sharelink
+from core.formats.joblink import JOB
 from core.catalog import load_catalog
 from core.design import Design, ResolvedDesign, offered_port_speeds, parse_design, resolve_design
 from core.errors import DesignError, InputError
 from core.plan import Plan, plan
+from webui import jobstate, safe
 
 CATALOG = load_catalog()
 SYSTEMS = {s.id: s for s in CATALOG.systems}
@@ -45,6 +47,8 @@ UI = sharelink.register_extension("ui_", [
                     "gbyte (GB/s) or gbit (Gb/s)"),
 ])
 TAB_KEY = "tab"  # the Designer's tabs bind to this query parameter themselves (st.tabs bind="query-params")
+DESIGNER_TABS = ("Topology", "Bandwidth", "Cost & power")  # first = default (never in the link)
+DESIGNER_PATH = ""  # the Designer is the default page: its url_path is empty
 AUTO = "auto"  # select value meaning "the catalog default" (None in the Design)
 
 K = "w_"  # widget key prefix
@@ -150,9 +154,10 @@ def _init_session() -> None:
     params = st.query_params.to_dict()
     design, warnings = sharelink.decode(params, CATALOG, ignore=(TAB_KEY,))
     ui_values, ui_warnings = UI.decode(params)
+    job_warnings = jobstate.init(params)
     _set_widgets(design)
     st.session_state[K + "bits"] = ui_values["bw"] == "gbit"
-    st.session_state["_fp_warnings"] = warnings + ui_warnings
+    st.session_state["_fp_warnings"] = warnings + ui_warnings + job_warnings
     st.session_state["_fp_init"] = True
 
 
@@ -275,8 +280,7 @@ def sidebar() -> Current:
     except InputError as exc:
         return Current(None, None, exc, warnings + problems, unit)
     for p in problems:
-        sb.warning(p)
-    _sync_url(design, unit)
+        sb.warning(safe.md(p))
     try:
         result = plan(design)
     except (DesignError, InputError) as exc:
@@ -289,39 +293,72 @@ def _exact_nodes() -> None:
 
 
 def link_params(design: Design, unit: str) -> dict[str, str]:
-    """Everything this app puts in the URL for ``design``."""
+    """Everything this app puts in the URL for ``design`` (design and ``ui_`` keys)."""
     return {**sharelink.encode(design), **UI.encode({"bw": BW_UNITS[unit]})}
 
 
-def _sync_url(design: Design, unit: str) -> None:
-    """Rewrite only what changed: design keys and ui_ keys; leave other extensions' and bound keys alone."""
-    wanted = link_params(design, unit)
+def canonical_params(page_path: str) -> dict[str, str]:
+    """The query string of what is on screen: the design, the UI unit, the Performance settings the
+    session holds, and (on the Designer) the open tab. Nothing a link carried that was not applied."""
+    ss = st.session_state
+    cur: Current | None = ss.get("fp_current")
+    if cur is None or cur.design is None:
+        params = {sharelink.VERSION_KEY: sharelink.VERSION}
+    else:
+        params = link_params(cur.design, cur.unit)
+    job = jobstate.values()
+    if job is not None:
+        params.update(JOB.encode(job))
+    tab = ss.get(TAB_KEY)
+    if page_path == DESIGNER_PATH and tab in DESIGNER_TABS[1:]:
+        params[TAB_KEY] = tab
+    return params
+
+
+def sync_url(page_path: str) -> dict[str, str]:
+    """Make the address bar the canonical link (``canonical_params``); returns it.
+
+    The Designer's tab key is bound to its tabs (Streamlit writes it itself and refuses changes
+    through ``st.query_params``), so it is left alone there.
+    """
+    wanted = canonical_params(page_path)
     qp = st.query_params
     current = qp.to_dict()
-    changes = {k: v for k, v in wanted.items() if current.get(k) != v}
+    changes = {k: v for k, v in wanted.items() if current.get(k) != v and k != TAB_KEY}
     if changes:
         qp.update(changes)
-    owned = tuple(UI.prefix + p.key for p in UI.params)
     for key in current:
-        if key in wanted or key == TAB_KEY:
+        if key in wanted or (key == TAB_KEY and page_path == DESIGNER_PATH):
             continue
-        if "_" not in key or key in owned:
+        try:
             del qp[key]
+        except Exception:  # noqa: BLE001 - a key bound to a widget of another page: Streamlit owns it
+            pass
+    return wanted
 
 
-def share_url() -> str:
-    """The full link of the current page with the current query string."""
-    params = st.query_params.to_dict()
+def share_url(page_path: str, params: dict[str, str]) -> str:
+    """The full link of page ``page_path`` with ``params``: scheme and host as the browser sees them."""
     base = st.context.url or "http://localhost:8501/"
     parts = urlsplit(base)
-    return f"{parts.scheme}://{parts.netloc}{parts.path or '/'}" + (f"?{urlencode(params)}" if params else "")
+    prefix = "/" + st.get_option("server.baseUrlPath").strip("/") if st.get_option("server.baseUrlPath") else ""
+    path = f"{prefix}/{page_path}" if page_path else f"{prefix}/"
+    return f"{parts.scheme}://{parts.netloc}{path}" + (f"?{urlencode(params)}" if params else "")
+
+
+def share_box(page_path: str) -> None:
+    """Sync the URL and show the share link; called after the page ran, so it is never a change behind."""
+    params = sync_url(page_path)
+    st.markdown("### Share")
+    st.caption("The link holds the whole design. Copy it with the icon at the right of the box.")
+    st.code(share_url(page_path, params), language=None, wrap_lines=True)
 
 
 def show_warnings(cur: Current) -> None:
     """Link warnings (dismissable) at the top of every page."""
     if cur.warnings:
         box = st.warning("**Some values in the link were not applied; the rest of the design is shown.**\n\n"
-                         + "\n".join(f"- {w}" for w in cur.warnings))
+                         + "\n".join(f"- {safe.md(w)}" for w in cur.warnings))
         if st.button("Dismiss link warnings", key="dismiss_warnings"):
             st.session_state["_fp_warnings"] = []
             st.rerun()
@@ -330,9 +367,7 @@ def show_warnings(cur: Current) -> None:
 
 def show_error(cur: Current) -> None:
     """A design the engine cannot build: its message, what would work, and buttons that get out of it."""
-    exc = cur.error
-    message = getattr(exc, "message", None) or str(exc)
-    suggestion = getattr(exc, "suggestion", "")
+    message, suggestion = safe.message(cur.error)
     st.error(f"**This design cannot be built.** {message}" + (f"\n\n**What would work:** {suggestion}"
                                                                 if suggestion else ""))
     st.caption("Change a control in the sidebar, or:")

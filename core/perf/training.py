@@ -55,6 +55,8 @@ from core.plan import Plan
 Precision = Literal["bf16", "fp8"]
 Recompute = Literal["none", "selective", "full"]
 SECONDS_PER_DAY = 86400.0
+MAX_GLOBAL_BATCH = 1_000_000
+"""Largest global batch [sequences] the estimator, the share link and the page accept."""
 
 
 class ModelSpec(BaseModel):
@@ -234,7 +236,7 @@ class TrainingJob(BaseModel):
 
     model: ModelSpec
     seq_len: int = Field(default=8192, ge=1, le=10_000_000)
-    global_batch: int = Field(default=1024, ge=1, description="Sequences per step.")
+    global_batch: int = Field(default=1024, ge=1, le=MAX_GLOBAL_BATCH, description="Sequences per step.")
     micro_batch: int = Field(default=1, ge=1)
     precision: Precision = "bf16"
     tp: int = Field(default=8, ge=1, le=1024)
@@ -435,6 +437,14 @@ def _check_fit(job: TrainingJob, plan: Plan) -> tuple[int, int, int]:
             raise DesignError(f"ep = {job.ep} must divide tp x cp x dp = {job.tp * job.cp * dp}.",
                               "Lower ep or raise dp.")
     per_step = job.micro_batch * dp
+    if per_step > MAX_GLOBAL_BATCH:
+        fit_dp = MAX_GLOBAL_BATCH // job.micro_batch
+        raise DesignError(
+            f"micro-batch x dp = {job.micro_batch} x {dp:,} = {per_step:,} sequences per step is above the "
+            f"{MAX_GLOBAL_BATCH:,}-sequence limit of the global batch.",
+            f"Train on at most {fit_dp * model_parallel:,} GPUs (dp {fit_dp:,})"
+            + (f", or lower the micro-batch to {max(1, MAX_GLOBAL_BATCH // dp)}" if dp <= MAX_GLOBAL_BATCH else "")
+            + ".")
     if job.global_batch % per_step:
         lower = (job.global_batch // per_step) * per_step
         raise DesignError(
@@ -668,9 +678,10 @@ def fitting_split(
     if pp is None:
         pp = max(1, min(default_pp, _pow2_floor(gpus // (tp * cp)), spec.layers // vp))
     if global_batch is None:
-        per_step = micro_batch * max(1, gpus // (tp * pp * cp))
+        dp = min(max(1, gpus // (tp * pp * cp)), max(1, MAX_GLOBAL_BATCH // micro_batch))
+        per_step = micro_batch * dp  # the job trains on at most MAX_GLOBAL_BATCH // micro_batch replicas
         global_batch = min(math.ceil(default_global_batch / per_step) * per_step,
-                           max(per_step, 1_000_000 // per_step * per_step))
+                           max(per_step, MAX_GLOBAL_BATCH // per_step * per_step))
     return {"tp": tp, "pp": pp, "global_batch": global_batch}
 
 

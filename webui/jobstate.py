@@ -1,0 +1,83 @@
+"""The Performance page's settings in a browser session: link -> session -> widgets, and back.
+
+Streamlit deletes a widget's state when a run does not draw it (another page was shown), so the
+settings live in ``st.session_state[STORE]`` (a plain dict, never a widget key) and the widgets
+are re-seeded from it whenever their keys are missing. The store is read from the link once per
+session (``init``), follows every widget change (``remember``), and is what the share link
+writes (``webui.state.canonical_params``).
+
+``FITTED_STORE`` records the settings the user has not set (model, tp, pp, global batch): those
+are refitted to the design whenever it changes (``core.perf.jobform.fitted_defaults``).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.formats.joblink import DEFAULTS, JOB
+from core.perf.jobform import FITTED, fitted_defaults
+from core.plan import Plan
+
+STORE = "fp_job"
+FITTED_STORE = "fp_job_fitted"
+FITTED_FOR = "fp_job_fitted_for"
+W = "perf_w_"  # widget key prefix
+
+
+def init(params: dict) -> list[str]:
+    """First run of the session: the link's ``perf_`` values become the store. Returns link warnings."""
+    ss = st.session_state
+    if STORE in ss:
+        return []
+    values, warnings = JOB.decode(params)
+    ss[STORE] = values
+    # values the link did not set are defaults, refitted to the design (see fit)
+    ss[FITTED_STORE] = {k: None for k in FITTED if JOB.prefix + k not in params}
+    return warnings
+
+
+def values() -> dict | None:
+    """The session's settings (None before ``init``)."""
+    return st.session_state.get(STORE)
+
+
+def seed_widgets() -> None:
+    """Give every widget whose state Streamlit dropped its stored value back."""
+    ss = st.session_state
+    for key, value in ss[STORE].items():
+        if W + key not in ss:
+            ss[W + key] = (list(value) if key == "op" else (value == "1") if key == "all" else value)
+
+
+def fit(plan: Plan) -> None:
+    """Keep the settings the user has not changed fitted to the current design; a value the user or
+    the link set is left alone (it may not fit: the page then says why)."""
+    ss = st.session_state
+    store = ss[STORE]
+    fitted = {k: v for k, v in (ss.get(FITTED_STORE) or {}).items() if v is None or store.get(k) == v}
+    design_key = plan.design.model_dump_json()
+    if fitted and (None in fitted.values() or ss.get(FITTED_FOR) != design_key):
+        chosen = fitted_defaults(plan, store, set(fitted), DEFAULTS)
+        for key in fitted:
+            store[key] = fitted[key] = chosen[key]
+            ss[W + key] = chosen[key]
+    ss[FITTED_STORE] = fitted
+    ss[FITTED_FOR] = design_key
+
+
+def remember(current: dict) -> None:
+    """The widgets' values after this run become the stored settings."""
+    st.session_state[STORE] = dict(current)
+
+
+def sync_url_standalone() -> None:
+    """Run as a page of its own (AppTest of the page file): write the perf_ keys into the URL."""
+    wanted = JOB.encode(st.session_state[STORE])
+    qp = st.query_params
+    current = qp.to_dict()
+    changes = {k: v for k, v in wanted.items() if current.get(k) != v}
+    if changes:
+        qp.update(changes)
+    for key in current:
+        if key.startswith(JOB.prefix) and key not in wanted:
+            del qp[key]

@@ -1,0 +1,31 @@
+"""Showing text that may carry user input: escaped for Streamlit's markdown, never interpreted.
+
+Streamlit renders ``st.warning``, ``st.error``, ``st.info``, ``st.caption`` and ``st.markdown`` as
+markdown (links, images, ``$math$``, ``:colour[...]`` directives, emoji shortcodes). A share-link
+value such as ``[expired - click here](//example.org) ![p](/probe)`` must appear as those
+characters, not as a link or an image the browser fetches. ``md`` backslash-escapes every ASCII
+punctuation character (CommonMark allows escaping any of them), so the text shows verbatim;
+``message`` does that for an engine exception's message and suggestion.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
+MAX_SHOWN = 2000
+"""Longest text shown from any one message (engine messages already truncate echoed values)."""
+
+
+def md(text: object) -> str:
+    """``text`` escaped so markdown shows it literally (newlines kept as line breaks)."""
+    value = str(text)
+    if len(value) > MAX_SHOWN:
+        value = value[: MAX_SHOWN - 3] + "..."
+    return _PUNCT.sub(r"\\\1", value).replace("\n", "  \n")
+
+
+def message(exc: BaseException) -> tuple[str, str]:
+    """(message, suggestion) of an engine error, both escaped."""
+    text = getattr(exc, "message", None) or str(exc)
+    return md(text), md(getattr(exc, "suggestion", "") or "")
