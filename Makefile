@@ -3,8 +3,12 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PORT ?= 8501
+# HOST=0.0.0.0 make run serves on every interface; the default is this machine only
+HOST ?= 127.0.0.1
+# MODE=dev make run shows full error details in the browser and reruns on save (see webui/serve.py)
+MODE ?= production
 
-.PHONY: run test test-fast bench chromium clean
+.PHONY: run test test-fast bench chromium nginx clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,9 +21,10 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 	touch $(VENV)/.runtime $@
 
-## Serve the app on http://localhost:$(PORT)
+## Serve the app on http://$(HOST):$(PORT) (default http://127.0.0.1:8501)
 run: $(VENV)/.runtime
-	$(BIN)/python -m webui.serve --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
+	MODE=$(MODE) $(BIN)/python -m webui.serve --server.address $(HOST) --server.port $(PORT) \
+	  --server.headless true --browser.gatherUsageStats false
 
 ## Install Debian's chromium for the browser tests when it is missing (CI runs as root)
 chromium:
@@ -28,16 +33,23 @@ chromium:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
 	fi
 
-## Every test: unit, property, golden, AppTest and end-to-end in headless Chromium
-test: $(VENV)/.dev chromium
+## Install Debian's nginx for the replica test (tests/test_replicas.py) when it is missing
+nginx:
+	@if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nginx >/dev/null; \
+	fi
+
+## Every test: unit, property, golden, AppTest, end-to-end in headless Chromium, replicas behind nginx
+test: $(VENV)/.dev chromium nginx
 	$(BIN)/python -m pytest -n 2 -q
 
 ## Everything except the browser tests
 test-fast: $(VENV)/.dev
 	$(BIN)/python -m pytest -n 2 -q -m "not e2e"
 
-## Benchmarks (not timed tests): planning, graphs, app reruns, collectives
-bench: $(VENV)/.dev
+## Benchmarks (not timed tests): planning, graphs, app reruns, collectives, concurrent sessions
+bench: $(VENV)/.dev chromium
 	$(BIN)/python benchmarks/run.py
 
 clean:
