@@ -116,12 +116,15 @@ def main() -> None:
                 },
             )
             d1, d2, d3, _ = st.columns([1, 1, 1, 2])
-            d1.download_button("BOM as CSV", data=lambda: cached.bom_csv(key), file_name="fabric-bom.csv",
-                               mime="text/csv")
-            d2.download_button("BOM as XLSX", data=lambda: cached.bom_xlsx(key), file_name="fabric-bom.xlsx",
-                               mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+            # bytes, not callables, and no rerun on click: a deferred file is dropped by the next rerun, so
+            # quick successive clicks lost downloads ("MediaFileStorageError: Deferred file ... not found")
+            d1.download_button("BOM as CSV", data=cached.bom_csv(key), file_name="fabric-bom.csv",
+                               mime="text/csv", on_click="ignore", key="dl_csv")
+            d2.download_button("BOM as XLSX", data=cached.bom_xlsx(key), file_name="fabric-bom.xlsx",
+                               mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                               on_click="ignore", key="dl_xlsx")
             d3.download_button("Design as JSON", data=cur.design.to_json(), file_name="design.json",
-                               mime="application/json",
+                               mime="application/json", on_click="ignore", key="dl_json",
                                help="python -m core plan --design design.json reads it")
 
 

@@ -147,10 +147,12 @@ def bom_table(key: str) -> pd.DataFrame:
     return frame[BOM_COLUMNS]
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
 def bom_csv(key: str) -> str:
     return bom(key).to_csv(index=False)
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
 def bom_xlsx(key: str) -> bytes:
     buffer = io.BytesIO()
     p = _plan(key)

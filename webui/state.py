@@ -26,6 +26,7 @@ from core.formats.joblink import JOB
 from core.catalog import load_catalog
 from core.design import Design, ResolvedDesign, offered_port_speeds, parse_design, resolve_design
 from core.errors import DesignError, InputError
+from core.analysis.wayouts import way_outs
 from core.plan import Plan, plan
 from webui import jobstate, safe
 
@@ -251,7 +252,8 @@ def sidebar() -> Current:
                              help="auto: copper inside a rack, optics elsewhere.")
         pue = st.number_input("PUE", min_value=1.0, max_value=3.0, step=0.05, key=K + "pue")
         kwh = st.number_input("Electricity [USD/kWh]", min_value=0.0, max_value=2.0, step=0.01, key=K + "kwh")
-        years = st.number_input("TCO years", min_value=0.0, max_value=30.0, step=1.0, key=K + "years")
+        years = st.number_input("TCO years", min_value=0.5, max_value=30.0, step=1.0, key=K + "years",
+                                help="Years of operation the TCO covers (0.5 to 30).")
         px = st.text_input("Price overrides [USD]", key=K + "px", placeholder="QM9700:30000, CX7:1500",
                            help="Catalog id:unit price in USD, comma-separated (as the share link writes them; '=' is accepted too); ids are in Catalog & assumptions.")
         pw = st.text_input("Power overrides [W]", key=K + "pw", placeholder="QM9700:800",
@@ -365,28 +367,23 @@ def show_warnings(cur: Current) -> None:
         return box
 
 
+_WIDGET_OF = {"tiers": "tiers", "switch": "switch", "port_speed_gbps": "speed", "fabric": "fabric"}
+
+
+def _apply_way_out(changes: dict) -> None:
+    for field, value in changes.items():
+        st.session_state[K + _WIDGET_OF[field]] = AUTO if value is None else value
+
+
 def show_error(cur: Current) -> None:
-    """A design the engine cannot build: its message, what would work, and buttons that get out of it."""
+    """A design the engine cannot build: its message, what would work, and only buttons that get out of
+    it (``core.analysis.wayouts``: each was re-planned and builds)."""
     message, suggestion = safe.message(cur.error)
-    st.error(f"**This design cannot be built.** {message}" + (f"\n\n**What would work:** {suggestion}"
-                                                                if suggestion else ""))
+    heading = "This design cannot be built." if isinstance(cur.error, DesignError) else "This input is not accepted."
+    st.error(f"**{heading}** {message}" + (f"\n\n**What would work:** {suggestion}" if suggestion else ""))
     st.caption("Change a control in the sidebar, or:")
-    cols = st.columns(4)
-    ss = st.session_state
-    if ss.get(K + "tiers") != "auto":
-        cols[0].button("Set tiers to auto", on_click=set_widget, args=("tiers", "auto"), key="fix_tiers")
-    if ss.get(K + "switch") != AUTO or ss.get(K + "speed") != AUTO:
-        cols[1].button("Auto switch and speed", on_click=_auto_switch, key="fix_switch")
-    if ss.get(K + "fabric") == "infiniband":
-        cols[2].button("Try Ethernet (larger radix)", on_click=_try_ethernet, key="fix_eth")
-    cols[3].button("Reset to defaults", on_click=reset_design, key="fix_reset")
-
-
-def _auto_switch() -> None:
-    st.session_state[K + "switch"] = AUTO
-    st.session_state[K + "speed"] = AUTO
-
-
-def _try_ethernet() -> None:
-    st.session_state[K + "fabric"] = "ethernet"
-    _auto_switch()
+    outs = way_outs(cur.design) if cur.design is not None else []
+    cols = st.columns(len(outs) + 1)
+    for col, out in zip(cols, outs):
+        col.button(out.label, on_click=_apply_way_out, args=(out.changes,), key=f"fix_{out.key}")
+    cols[-1].button("Reset to defaults", on_click=reset_design, key="fix_reset")

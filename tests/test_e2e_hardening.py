@@ -1,0 +1,69 @@
+"""Hardening in real headless Chromium: hostile links render as text, quick downloads all arrive,
+the Performance page keeps its inputs across navigation, the share box equals the address bar."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, quote, urlsplit
+
+import pytest
+
+from test_e2e_browser import settle
+
+pytestmark = pytest.mark.e2e
+
+PHISH = "[Your design has expired - click here](//example.org/x) ![p](/probe)"
+
+
+def _query(url: str) -> dict[str, str]:
+    return {k: v[-1] for k, v in parse_qs(urlsplit(url).query).items()}
+
+
+def test_hostile_link_shows_text_not_links_or_images(server, page):
+    probes = []
+    page.on("request", lambda r: probes.append(r.url)
+            if urlsplit(r.url).path.endswith("/probe") or "example.org" in urlsplit(r.url).netloc else None)
+    page.goto(f"{server}/?v=1&px={quote(PHISH)}&sw={quote(PHISH)}&g={quote('$x^2$ :red[boo]')}")
+    settle(page)
+    text = page.locator("body").inner_text()
+    assert "click here" in text  # shown as text ...
+    assert page.locator("a[href*='example.org']").count() == 0  # ... never as a link
+    assert page.locator("img[src*='probe']").count() == 0
+    assert page.locator(".katex").count() == 0  # no math rendering of $...$
+    assert not probes, probes
+
+
+def test_quick_successive_downloads_all_arrive(server, page):
+    page.goto(f"{server}/?v=1&n=16&tab={quote('Cost & power')}")
+    settle(page)
+    button = page.get_by_role("button", name="BOM as CSV")
+    button.wait_for(timeout=60_000)
+    got = []
+    page.on("download", lambda d: got.append(d))
+    for _ in range(10):
+        button.click()
+        page.wait_for_timeout(120)
+    page.wait_for_timeout(3000)
+    assert len(got) == 10
+    for d in got:
+        assert d.failure() is None
+        assert "category" in open(d.path(), encoding="utf-8").read(200)
+
+
+def test_performance_inputs_survive_navigation_in_the_browser(server, page):
+    page.goto(f"{server}/performance?v=1&n=128")
+    settle(page, timeout=90)
+    box = page.get_by_label("PP", exact=True)
+    box.fill("8")
+    box.press("Enter")
+    page.wait_for_function("window.location.search.includes('perf_pp=8')", timeout=30_000)
+    settle(page, timeout=90)
+    page.get_by_role("link", name="Designer").click()
+    settle(page, timeout=90)
+    assert "perf_pp=8" in page.url  # the design link keeps the page's settings
+    page.get_by_role("link", name="Performance").click()
+    settle(page, timeout=90)
+    assert page.get_by_label("PP", exact=True).input_value() == "8"
+    assert page.locator("[data-testid='stException']").count() == 0
+    share = page.locator("[data-testid='stSidebar'] [data-testid='stCode'] code").last.inner_text()
+    assert _query(share) == _query(page.url)
+    assert urlsplit(share).path == urlsplit(page.url).path == "/performance"
