@@ -64,10 +64,10 @@ def designer(params: dict, a: int, b: int, cold_start: int) -> tuple[list[float]
     at.query_params.update(params)
     at.run()
     for value in (b, a):  # first visit of both values fills the caches
-        _time(at, lambda x, v=value: x.select_slider(key="w_nodes").set_value(v))
-    warm = [_time(at, lambda x, v=(b if i % 2 == 0 else a): x.select_slider(key="w_nodes").set_value(v))
+        _time(at, lambda x, v=value: x.select_slider(key="w_count").set_value(v))
+    warm = [_time(at, lambda x, v=(b if i % 2 == 0 else a): x.select_slider(key="w_count").set_value(v))
             for i in range(REPEATS)]
-    cold = [_time(at, lambda x, v=cold_start + i: x.number_input(key="w_nodes_exact").set_value(v))
+    cold = [_time(at, lambda x, v=cold_start + i: x.text_input(key="w_count_exact").input(str(v)))
             for i in range(REPEATS)]
     return warm, cold
 

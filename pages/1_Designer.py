@@ -4,7 +4,7 @@ import functools
 
 import streamlit as st
 
-from core.figures.keynumbers import format_usd, key_numbers
+from core.figures.keynumbers import format_usd, key_numbers, size_caption
 from webui import cached, state
 
 def main() -> None:
@@ -16,7 +16,7 @@ def main() -> None:
     if cur.plan is not None:
         s = cur.plan.summary()
         st.caption(
-            f"{s['gpus']:,} x {s['gpu_model']} in {s['nodes']:,} node{'s' if s['nodes'] != 1 else ''} · {state.FABRICS[s['fabric']]} "
+            f"{size_caption(cur.plan)} · {state.FABRICS[s['fabric']]} "
             f"{s['port_speed_gbps']}G · {state.TOPOLOGIES[s['topology']].lower()} · {s['tiers']} tier(s) · "
             f"{s['planes']} plane(s) · switch {s['switch_model']} · NIC {s['nic_model']} · prices are estimates"
         )

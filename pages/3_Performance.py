@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import FabricPlannerError
+from core.figures.keynumbers import size_caption
 from core.figures.perf import busbw_figure, comparison_figure, scaling_figure, step_figure
 from core.formats import sharelink
 from core.formats.joblink import COMPARE_FABRICS, LIMITS
@@ -60,7 +61,7 @@ def main() -> None:
     for key in ("jg", "tg"):  # the design may have shrunk below the stored GPU counts
         ss[W + key] = min(int(ss.get(W + key) or 0), r.gpus)
     st.caption(
-        f"{r.gpus:,} x {r.system.id} in {r.nodes:,} nodes · NVLink domain {r.nvlink_domain_gpus} GPUs · "
+        f"{size_caption(plan)} · NVLink domain {r.nvlink_domain_gpus} GPUs · "
         f"{'InfiniBand' if r.fabric == 'infiniband' else 'Ethernet RoCE'} {r.port_speed_gbps}G x {r.nics_per_node} "
         f"NICs/node · {plan.fabric.tiers} tier(s) · oversubscription {plan.bandwidth.oversubscription:g}:1 · "
         "NCCL-style latency-bandwidth model; constants and sources: assets/catalog/collectives.toml"

@@ -97,11 +97,11 @@ def test_infeasible_design_shows_a_way_out():
 
 def test_slider_change_updates_numbers_and_url():
     at = app()
-    at.select_slider(key="w_nodes").set_value(128).run()
+    at.select_slider(key="w_count").set_value(128).run()
     assert metrics(at)["GPUs"] == "1,024" and at.query_params["n"] == "128"
     at.selectbox(key="w_fabric").set_value("ethernet").run()
     assert at.query_params["f"] == "eth" and at.selectbox(key="w_switch").value == "auto"
-    at.number_input(key="w_nodes_exact").set_value(127).run()
+    at.text_input(key="w_count_exact").input("127").run()
     assert at.query_params["n"] == "127" and metrics(at)["GPUs"] == "1,016"
 
 
@@ -261,7 +261,7 @@ def test_performance_defaults_refit_when_the_design_changes_but_user_values_stay
     at.query_params.update({"v": "1", "n": "128"})
     at.run().switch_page("../pages/3_Performance.py").run()
     at.number_input(key="perf_w_tp").set_value(4).run()
-    at.number_input(key="w_nodes_exact").set_value(2).run()
+    at.text_input(key="w_count_exact").input("2").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.number_input(key="perf_w_tp").value == 4  # the user's choice
     assert at.number_input(key="perf_w_pp").value == 4  # refitted: 4 x 4 = 16 GPUs

@@ -152,3 +152,57 @@ def test_sidebar_override_box_cannot_inject_markdown():
     texts = _shown_markdown(at)
     assert any("click here" in t for t in texts)
     assert not any(MARKDOWN_LINK.search(t) for t in texts)
+
+
+# --- 9. inputs that silently did nothing ---------------------------------------------------------------
+def _sidebar_warnings(at) -> list[str]:
+    return [str(w.value) for w in at.sidebar.warning]
+
+
+def test_exact_count_out_of_range_says_so_and_keeps_the_design():
+    at = app({"v": "1", "n": "16"})
+    for text in ("2000000", "0", "-3", "abc", "1.5"):
+        at.text_input(key="w_count_exact").input(text).run()
+        assert not at.exception
+        assert at.session_state["fp_current"].design.nodes == 16, text
+        warning = " ".join(_sidebar_warnings(at))
+        assert "16 nodes" in warning.replace("\\", ""), (text, warning)
+
+
+def test_exact_count_reads_what_people_type():
+    at = app({"v": "1", "n": "16"})
+    for text, nodes in (("1e3", 1000), ("2,048", 2048), ("１２８", 128), (" 64 ", 64)):
+        at.text_input(key="w_count_exact").input(text).run()
+        assert not at.exception and not at.error
+        assert at.session_state["fp_current"].design.nodes == nodes, text
+
+
+def test_gpus_as_the_unit_rounds_up_to_whole_nodes_and_says_so():
+    at = app({"v": "1", "n": "16"})
+    at.radio(key="w_unit").set_value("GPUs").run()
+    at.text_input(key="w_count_exact").input("1001").run()
+    assert at.session_state["fp_current"].design.nodes == 126
+    assert any("rounded up" in w for w in _sidebar_warnings(at))
+    assert url(at)["n"] == "126"  # one canonical form in the link
+
+
+# --- 10. NVL72 racks as the unit -------------------------------------------------------------------------
+def test_nvl72_is_sized_in_racks_and_the_sidebar_shows_what_is_built():
+    at = app({"v": "1"})
+    at.selectbox(key="w_gpu").set_value("GB200-NVL72").run()
+    assert not at.exception and not at.error
+    assert at.radio(key="w_unit").value == "racks"
+    assert at.session_state["fp_current"].design.nodes == 18  # one whole rack, not 4 trays
+    caption = at.caption[0].value
+    assert "72 GPUs in 1 GB200-NVL72 rack (18 compute trays of 4 GPUs)" in caption
+    at.select_slider(key="w_count").set_value(8).run()
+    assert at.session_state["fp_current"].plan.resolved.gpus == 576
+    assert "576 GPUs in 8 GB200-NVL72 racks (144 compute trays" in at.caption[0].value
+    assert url(at)["n"] == "144"
+
+
+def test_nvl72_link_opens_in_racks():
+    at = app({"v": "1", "g": "GB200-NVL72", "n": "144"})
+    assert at.radio(key="w_unit").value == "racks"
+    assert at.select_slider(key="w_count").value == 8
+    assert "in 144 nodes" not in at.caption[0].value

@@ -22,9 +22,10 @@ from urllib.parse import urlencode, urlsplit
 import streamlit as st
 
 from core.formats import sharelink
+from core.formats.entry import SIZE_UNITS, count_in, nodes_for, parse_whole
 from core.formats.joblink import JOB
 from core.catalog import load_catalog
-from core.design import Design, ResolvedDesign, offered_port_speeds, parse_design, resolve_design
+from core.design import MAX_GPUS, Design, ResolvedDesign, offered_port_speeds, parse_design, resolve_design
 from core.errors import DesignError, InputError
 from core.analysis.wayouts import way_outs
 from core.plan import Plan, plan
@@ -137,6 +138,13 @@ def _on_gpu_change() -> None:
     ss[K + "fabric"] = system.default_fabric
     for key in ("nvl", "nvd", "speed", "switch", "nics", "npr"):
         ss[K + key] = AUTO
+    gpn, per_rack = _size_shape(system)
+    units = _size_units(system)
+    if ss.get(K + "unit") not in units or (per_rack > 1 and ss.get(K + "unit") == "nodes"):
+        ss[K + "unit"] = "racks" if per_rack > 1 else "nodes"
+    if per_rack > 1:  # NVL72 racks come whole: the sidebar shows what the plan builds
+        ss[K + "nodes"] = nodes_for(count_in(int(ss.get(K + "nodes") or 1), "racks", gpn, per_rack), "racks",
+                                    gpn, per_rack)
 
 
 def reset_design() -> None:
@@ -176,12 +184,8 @@ def sidebar() -> Current:
                             + "; ".join(f"{s.id} = {s.gpu_name}" for s in SYSTEMS.values()))
     system = SYSTEMS[gpu]
     ss[K + "nodes"] = int(ss.get(K + "nodes") or 4)
-    nodes = sb.select_slider("Nodes", options=_with(NODE_STEPS, ss[K + "nodes"]), key=K + "nodes",
-                             help="Servers (or NVL72 compute trays of 4 GPUs). Type an exact count below.")
-    ss[K + "nodes_exact"] = int(nodes)
-    sb.number_input("Exact node count", min_value=1, max_value=1_000_000, step=1, key=K + "nodes_exact",
-                    on_change=_exact_nodes, label_visibility="collapsed",
-                    help="Exact node count (1 to 1,000,000)")
+    size_unit, count = _size_control(sb, system)
+    nodes = ss[K + "nodes"]
     ss[K + "gpn"] = int(ss.get(K + "gpn") or system.gpus_per_node)
     gpn = sb.select_slider("GPUs per node", options=_with(GPN_STEPS, ss[K + "gpn"]), key=K + "gpn",
                            help=f"{system.id} ships with {system.gpus_per_node} per node.")
@@ -290,8 +294,92 @@ def sidebar() -> Current:
     return Current(design, result, None, warnings, unit)
 
 
-def _exact_nodes() -> None:
-    st.session_state[K + "nodes"] = int(st.session_state[K + "nodes_exact"])
+# --- cluster size: nodes, GPUs or racks -----------------------------------------------------------
+RACK_STEPS = sorted({*range(1, 17), 18, 20, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048,
+                     3072, 4096, 6144, 8192, 13888})
+
+
+def _size_shape(system) -> tuple[int, int]:
+    """(GPUs per node, nodes per NVLink rack) as the sidebar's current choices make them."""
+    ss = st.session_state
+    gpn = int(ss.get(K + "gpn") or system.gpus_per_node)
+    nvd = ss.get(K + "nvd", AUTO)
+    domain = nvd if nvd not in (AUTO, None) else (system.nvlink_domain_gpus if gpn == system.gpus_per_node else gpn)
+    return gpn, max(1, int(domain) // gpn) if domain > gpn else 1
+
+
+def _size_units(system) -> list[str]:
+    return list(SIZE_UNITS) if _size_shape(system)[1] > 1 else [u for u in SIZE_UNITS if u != "racks"]
+
+
+def _size_options(unit: str, system) -> list[int]:
+    gpn, per_rack = _size_shape(system)
+    if unit == "GPUs":
+        return [n * gpn for n in NODE_STEPS if n * gpn <= MAX_GPUS]
+    if unit == "racks":
+        return [r for r in RACK_STEPS if r * per_rack * gpn <= MAX_GPUS]
+    return [n for n in NODE_STEPS if n * gpn <= MAX_GPUS]
+
+
+def _on_count_change() -> None:
+    ss = st.session_state
+    system = SYSTEMS[ss[K + "gpu"]]
+    gpn, per_rack = _size_shape(system)
+    ss[K + "nodes"] = nodes_for(int(ss[K + "count"]), ss[K + "unit"], gpn, per_rack)
+
+
+def _on_exact_count() -> None:
+    ss = st.session_state
+    system = SYSTEMS[ss[K + "gpu"]]
+    gpn, per_rack = _size_shape(system)
+    unit = ss[K + "unit"]
+    high = count_in(MAX_GPUS // gpn, unit, gpn, per_rack) if unit != "racks" else MAX_GPUS // (gpn * per_rack)
+    try:
+        value = parse_whole(ss[K + "count_exact"], 1, high, f"the {unit[:-1] if unit != 'GPUs' else 'GPU'} count")
+    except InputError as exc:
+        ss["_fp_size_problem"] = f"{exc} The design keeps {ss[K + 'nodes']:,} nodes."
+        return
+    ss[K + "nodes"] = nodes_for(value, unit, gpn, per_rack)
+    if unit == "GPUs" and ss[K + "nodes"] * gpn != value:
+        ss["_fp_size_problem"] = (f"{value:,} GPUs rounded up to {ss[K + 'nodes']:,} whole nodes "
+                                  f"({ss[K + 'nodes'] * gpn:,} GPUs).")
+
+
+def _on_unit_change() -> None:
+    ss = st.session_state
+    system = SYSTEMS[ss[K + "gpu"]]
+    gpn, per_rack = _size_shape(system)
+    if ss[K + "unit"] == "racks":  # a partial NVLink rack is bought whole
+        ss[K + "nodes"] = nodes_for(count_in(ss[K + "nodes"], "racks", gpn, per_rack), "racks", gpn, per_rack)
+
+
+def _size_control(sb, system) -> tuple[str, int]:
+    """The cluster size in nodes, GPUs or (NVLink racks) racks: a unit choice, a slider and an exact box.
+
+    ``ss[K + "nodes"]`` is the truth (the design stores nodes); the widgets show it in the unit.
+    """
+    ss = st.session_state
+    units = _size_units(system)
+    if ss.get(K + "unit") not in units:
+        ss[K + "unit"] = "racks" if "racks" in units else "nodes"
+    unit = sb.radio("Size in", units, key=K + "unit", horizontal=True, on_change=_on_unit_change,
+                    help="Enter the cluster size in nodes (servers, or NVL72 compute trays of 4 GPUs), in GPUs "
+                         "(rounded up to whole nodes), or in whole NVLink racks. The link stores nodes.")
+    gpn, per_rack = _size_shape(system)
+    count = count_in(ss[K + "nodes"], unit, gpn, per_rack)
+    ss[K + "count"] = count
+    label = {"nodes": "Nodes", "GPUs": "GPUs", "racks": f"Racks ({system.id}: {per_rack} trays each)"}[unit]
+    sb.select_slider(label, options=_with(_size_options(unit, system), count), key=K + "count",
+                     on_change=_on_count_change,
+                     help="Drag for common sizes; type an exact count below.")
+    ss[K + "count_exact"] = f"{count}"
+    word = {"nodes": "node", "GPUs": "GPU", "racks": "rack"}[unit]
+    sb.text_input(f"Exact {word} count", key=K + "count_exact", on_change=_on_exact_count,
+                  label_visibility="collapsed", help=f"Exact {word} count; 1,024 and full-width digits work too")
+    problem = ss.pop("_fp_size_problem", None)
+    if problem:
+        sb.warning(safe.md(problem))
+    return unit, count
 
 
 def link_params(design: Design, unit: str) -> dict[str, str]:

@@ -90,3 +90,15 @@ def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
                   f"{power['it_kw']:,.1f} kW IT (network {power['network_kw']:,.1f} kW); facility "
                   f"{power['facility_kw']:,.1f} kW at PUE {power['pue']:g}"),
     ]
+
+
+def size_caption(plan) -> str:
+    """How big the cluster is, in words a buyer uses: ``1,016 x H100 in 127 nodes``, or for NVLink
+    racks ``576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)``."""
+    r = plan.resolved
+    nodes_per_domain = r.nvlink_domain_gpus // r.gpus_per_node if r.nvlink_domain_gpus > r.gpus_per_node else 1
+    if nodes_per_domain > 1:
+        racks = -(-r.nodes // nodes_per_domain)
+        return (f"{r.gpus:,} GPUs in {racks:,} {r.system.id} rack{'s' if racks != 1 else ''} "
+                f"({r.nodes:,} compute trays of {r.gpus_per_node} GPUs)")
+    return f"{r.gpus:,} x {r.system.id} in {r.nodes:,} node{'s' if r.nodes != 1 else ''}"

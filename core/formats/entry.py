@@ -1,0 +1,68 @@
+"""How people type values: whole numbers in either script, and the units a cluster size is entered in.
+
+``parse_whole`` reads ``"1024"``, ``"1,024"``, ``"1 024"``, ``"1e3"`` and full-width ``"１０２４"``
+(Unicode NFKC folds full-width digits, commas and spaces), and refuses anything that is not a
+whole number in range with a short message naming the range. ``SIZE_UNITS`` are the units a cluster
+is sized in: nodes, GPUs, or racks (whole NVLink domains such as NVL72 racks); ``nodes_for`` and
+``count_in`` convert, always to whole nodes and whole racks (the design stores nodes).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+
+from core.errors import InputError, shown
+
+SIZE_UNITS = ("nodes", "GPUs", "racks")
+_THOUSANDS = re.compile(r"^[+]?\d{1,3}([, ]\d{3})+$")
+_PLAIN = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,3})?$")
+
+
+def normalize(text: str) -> str:
+    """Full-width digits, signs, commas, colons and spaces folded to ASCII (NFKC), trimmed."""
+    return unicodedata.normalize("NFKC", str(text)).replace("\u3000", " ").strip()
+
+
+def parse_whole(text: str, low: int, high: int, what: str = "value") -> int:
+    """A whole number in ``[low, high]`` from typed text; ``InputError`` says what is accepted.
+
+    Accepted: digits with optional thousands separators (``1,024`` or ``1 024``), or a plain
+    decimal/exponent form that is exactly whole (``1e3``, ``2048.0``).
+    """
+    raw = normalize(text)
+    if len(raw) > 40:
+        raise InputError(f"{what} {shown(raw)} is not a whole number from {low:,} to {high:,}")
+    body = raw.replace(",", "").replace(" ", "") if _THOUSANDS.match(raw) else raw
+    if not _PLAIN.match(body):
+        raise InputError(f"{what} {shown(raw)} is not a whole number; enter {low:,} to {high:,}")
+    value = float(body)
+    if not math.isfinite(value) or value != int(value):
+        raise InputError(f"{what} {shown(raw)} is not a whole number; enter {low:,} to {high:,}")
+    number = int(value)
+    if not low <= number <= high:
+        raise InputError(f"{what} {number:,} is out of range; enter {low:,} to {high:,}")
+    return number
+
+
+def nodes_for(count: int, unit: str, gpus_per_node: int, nodes_per_rack_domain: int) -> int:
+    """Nodes for ``count`` ``unit`` (GPUs round up to whole nodes; a rack is one NVLink domain)."""
+    if unit == "nodes":
+        return int(count)
+    if unit == "GPUs":
+        return math.ceil(count / gpus_per_node)
+    if unit == "racks":
+        return int(count) * max(1, nodes_per_rack_domain)
+    raise InputError(f"unknown size unit {shown(unit)}; known: {', '.join(SIZE_UNITS)}")
+
+
+def count_in(nodes: int, unit: str, gpus_per_node: int, nodes_per_rack_domain: int) -> int:
+    """``nodes`` expressed in ``unit`` (racks round up: a partial NVLink rack is bought whole)."""
+    if unit == "nodes":
+        return int(nodes)
+    if unit == "GPUs":
+        return int(nodes) * gpus_per_node
+    if unit == "racks":
+        return math.ceil(nodes / max(1, nodes_per_rack_domain))
+    raise InputError(f"unknown size unit {shown(unit)}; known: {', '.join(SIZE_UNITS)}")
