@@ -3,7 +3,40 @@
 ``InputError``   bad input: unknown model, out-of-range value (CLI exit code 2).
 ``DesignError``  a well-formed design that cannot be built (CLI exit code 3);
                  its message says why and what would work.
+
+``shown(value)`` is how every message echoes user input: repr-like, at most 40 characters of the
+input and ``...``, so a 100 kB value never reaches a terminal or a web page whole.
 """
+
+from __future__ import annotations
+
+import reprlib
+
+SHOWN_LIMIT = 40
+"""Most characters of user input any message echoes."""
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel, _REPR.maxdict, _REPR.maxlist, _REPR.maxtuple, _REPR.maxset = 2, 2, 3, 3, 3
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = SHOWN_LIMIT
+
+
+def shown(value: object, limit: int = SHOWN_LIMIT) -> str:
+    """``value`` as repr-like text echoing at most ``limit`` characters of it, cut with ``...``.
+
+    ``shown("abc") == "'abc'"``; a longer string keeps its first ``limit`` characters:
+    ``'abcd...'``. Safe for anything user input can hold: a 100 kB string, an integer of 5,000
+    digits (whose ``repr`` raises), a list nested 100,000 deep.
+    """
+    if isinstance(value, str):
+        text = repr(value[:limit])  # never build the repr of the whole string
+        return text if len(value) <= limit else text[:-1] + "..." + text[-1]
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
+        return f"<a number of about {int(value.bit_length() * 0.30103):,} digits>"
+    try:
+        text = _REPR.repr(value)
+    except (ValueError, RecursionError, TypeError):  # pragma: no cover - defensive
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 class FabricPlannerError(Exception):
@@ -23,9 +56,15 @@ class DesignError(FabricPlannerError):
         What is wrong, in one sentence.
     suggestion : str
         What would work instead (e.g. "set tiers to auto").
+    fixes : tuple of (phrase, changes)
+        The ways out the suggestion names, as data: ``phrase`` is the part of ``suggestion`` that
+        says it, ``changes`` the ``Design`` fields that make it so (``{"tiers": "auto"}``). Only
+        changes that were checked to give a buildable design are listed (``core.plan`` checks).
     """
 
-    def __init__(self, message: str, suggestion: str = "") -> None:
+    def __init__(self, message: str, suggestion: str = "",
+                 fixes: tuple[tuple[str, dict], ...] = ()) -> None:
         self.message = message
         self.suggestion = suggestion
+        self.fixes = tuple(fixes)
         super().__init__(f"{message} {suggestion}".strip())
