@@ -21,7 +21,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from core.errors import InputError
+from core.errors import InputError, shown
 
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "assets" / "catalog"
 
@@ -261,7 +261,7 @@ class Catalog(BaseModel):
             if folded == entry.id.casefold() or folded in (a.casefold() for a in entry.aliases):
                 return entry
         known = ", ".join(e.id for e in getattr(self, kind))
-        raise InputError(f"unknown {kind[:-1]} model {key!r}; known: {known}")
+        raise InputError(f"unknown {kind[:-1]} model {shown(key)}; known: {known}")
 
     def system(self, key: str) -> System:
         return self._find("systems", key)

@@ -3,7 +3,8 @@
 One ``BomRow`` per item with its quantity, unit price [USD], unit power [W]
 and ``why``: the count explained in words. Prices come from the catalog and
 are estimates unless their basis says list; ``Design.price_overrides`` and
-``Design.power_overrides`` (keyed by catalog id) replace them.
+``Design.power_overrides`` replace them (read canonicalised, as ``ResolvedDesign.price_overrides``
+and ``ResolvedDesign.power_overrides``, so an alias such as ``quantum-2`` applies to ``QM9700``).
 
 Cable media per link class (``Design.cable_media``):
 
@@ -179,8 +180,9 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
     nic = resolved.nic
     switch = resolved.switch
     planes = resolved.planes
-    price = lambda entry_id, value: design.price_overrides.get(entry_id, value)  # noqa: E731
-    power = lambda entry_id, value: design.power_overrides.get(entry_id, value)  # noqa: E731
+    price_overrides, power_overrides = resolved.price_overrides, resolved.power_overrides
+    price = lambda entry_id, value: price_overrides.get(entry_id, value)  # noqa: E731
+    power = lambda entry_id, value: power_overrides.get(entry_id, value)  # noqa: E731
     rows: list[BomRow] = []
 
     def add(category, entry, quantity, why, item=None, end=""):
@@ -190,7 +192,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
             BomRow(
                 category=category, item=item or entry.name, catalog_id=entry.id, quantity=quantity,
                 unit_price_usd=price(entry.id, entry.price_usd), unit_power_w=power(entry.id, entry.power_w),
-                price_basis="override" if entry.id in design.price_overrides else entry.price_basis,
+                price_basis="override" if entry.id in price_overrides else entry.price_basis,
                 why=why, end=end,
             )
         )
@@ -208,7 +210,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
             quantity=resolved.nodes,
             unit_price_usd=max(0.0, node_price - included * price(included_nic.id, included_nic.price_usd)),
             unit_power_w=max(0.0, node_power - included * power(included_nic.id, included_nic.power_w)),
-            price_basis="override" if system.id in design.price_overrides else system.price_basis,
+            price_basis="override" if system.id in price_overrides else system.price_basis,
             why=f"{resolved.nodes:,} nodes x {resolved.gpus_per_node} GPUs = {resolved.gpus:,} GPUs "
                 f"(node price and power less its {included} standard {included_nic.id} NICs, listed below)",
         )

@@ -4,18 +4,36 @@ A ``Design`` holds only the user's choices; ``None`` means "take the default
 from the catalog" (e.g. the GPU system's NIC count). ``resolve_design`` turns
 it into a ``ResolvedDesign`` where every value is concrete and checked against
 the catalog.
+
+Numbers are strict: a whole-number field takes an ``int`` only and a number field
+an ``int`` or ``float`` (never ``True``, never ``"4"``), so a design file's
+``{"nodes": true}`` is an error rather than 1 node. Price overrides are
+0 to ``MAX_PRICE_OVERRIDE_USD`` per unit and power overrides 0 to
+``MAX_POWER_OVERRIDE_W`` per unit, so every result stays finite; their ids are
+checked against the catalog and canonicalised by ``resolve_design`` (one rule for
+design files, CLI flags and share links).
 """
 
 from __future__ import annotations
 
 import json
 import math
-from typing import Literal
+import re
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictFloat,
+    StrictInt,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from core.catalog import Catalog, Nic, Switch, System, load_catalog
-from core.errors import DesignError, InputError
+from core.errors import DesignError, InputError, shown
 
 Topology = Literal["rail-optimized", "top-of-rack"]
 FabricKind = Literal["infiniband", "ethernet"]
@@ -23,6 +41,58 @@ Tiers = Literal["auto", 1, 2, 3]
 CableMedia = Literal["auto", "copper", "aoc", "optics"]
 
 MAX_GPUS = 1_000_000
+MAX_DESIGN_FILE_BYTES = 1_000_000
+"""Largest design file (and design JSON text) read: 1 MB; a design is a few hundred bytes."""
+MAX_JSON_DEPTH = 20
+"""Deepest nesting of arrays and objects a design JSON may have (a design needs 2)."""
+MAX_PRICE_OVERRIDE_USD = 1e9
+"""Largest price override [USD per unit]."""
+MAX_POWER_OVERRIDE_W = 1e7
+"""Largest power override [W per unit]."""
+OVERRIDE_LIMITS = {"USD": MAX_PRICE_OVERRIDE_USD, "W": MAX_POWER_OVERRIDE_W}
+"""Largest override per unit (``"USD"`` for prices, ``"W"`` for power)."""
+
+Number = StrictFloat
+"""A JSON number: an int or a float (strict floats take ints), never a bool or text."""
+
+
+def check_override(key: str, value: float, unit: str) -> float:
+    """The one bound on an override value: finite, 0 to ``OVERRIDE_LIMITS[unit]`` per unit.
+
+    Raises ``InputError`` saying the bound; ``key`` is shown truncated.
+    """
+    high = OVERRIDE_LIMITS[unit]
+    if not (math.isfinite(value) and 0 <= value <= high):
+        raise InputError(f"{shown(key) if len(key) > 40 else key} must be a number >= 0 and at most "
+                         f"{high:,.0f} {unit} per unit (got {_number_text(value)})")
+    return float(value)
+
+
+def canonical_overrides(overrides: dict[str, float], catalog: Catalog, unit: str) -> dict[str, float]:
+    """``overrides`` keyed by canonical catalog id; ``InputError`` names an unknown id or one given twice."""
+    what = "price override" if unit == "USD" else "power override"
+    result: dict[str, float] = {}
+    for key, value in overrides.items():
+        entry_id = catalog.canonical_id(key)
+        if entry_id is None:
+            raise InputError(f"{what} {shown(key)} is not a catalog id (python -m core catalog lists them)")
+        if entry_id in result:
+            raise InputError(f"{what} for {entry_id} is given twice (as {shown(key)} and another name)")
+        result[entry_id] = check_override(entry_id, value, unit)
+    return result
+
+
+def _number_text(value: Any) -> str:
+    """A number as users write it: ``0.0`` -> ``0``, ``1000000`` -> ``1,000,000``, ``0.5`` -> ``0.5``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return shown(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, int):
+        text = f"{value:,}" if value.bit_length() < 160 else shown(value)
+    else:
+        text = f"{int(value):,}" if value.is_integer() and abs(value) < 1e16 else f"{value:g}"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class Design(BaseModel):
@@ -81,40 +151,54 @@ class Design(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     gpu: str = "H100"
-    nodes: int | None = Field(default=None, ge=1, le=MAX_GPUS)
-    gpus: int | None = Field(default=None, ge=1, le=MAX_GPUS)
-    gpus_per_node: int | None = Field(default=None, ge=1, le=72)
-    nvlink_generation: int | None = Field(default=None, ge=1, le=6)
-    nvlink_domain_gpus: int | None = Field(default=None, ge=1, le=576)
+    nodes: StrictInt | None = Field(default=None, ge=1, le=MAX_GPUS)
+    gpus: StrictInt | None = Field(default=None, ge=1, le=MAX_GPUS)
+    gpus_per_node: StrictInt | None = Field(default=None, ge=1, le=72)
+    nvlink_generation: StrictInt | None = Field(default=None, ge=1, le=6)
+    nvlink_domain_gpus: StrictInt | None = Field(default=None, ge=1, le=576)
     fabric: FabricKind | None = None
-    port_speed_gbps: int | None = Field(default=None, gt=0)
-    nics_per_node: int | None = Field(default=None, ge=1, le=16)
-    planes: int = Field(default=1, ge=1, le=8)
+    port_speed_gbps: StrictInt | None = Field(default=None, gt=0, le=100_000)
+    nics_per_node: StrictInt | None = Field(default=None, ge=1, le=16)
+    planes: StrictInt = Field(default=1, ge=1, le=8)
     switch: str | None = None
     topology: Topology = "rail-optimized"
-    nodes_per_rack: int | None = Field(default=None, ge=1, le=72)
-    oversubscription: float = Field(default=1.0, ge=1.0, le=16.0)
-    spine_oversubscription: float = Field(default=1.0, ge=1.0, le=16.0)
+    nodes_per_rack: StrictInt | None = Field(default=None, ge=1, le=72)
+    oversubscription: float = Field(default=1.0, ge=1.0, le=16.0, strict=True, allow_inf_nan=False)
+    spine_oversubscription: float = Field(default=1.0, ge=1.0, le=16.0, strict=True, allow_inf_nan=False)
     tiers: Tiers = "auto"
     cable_media: CableMedia = "auto"
-    pue: float = Field(default=1.3, ge=1.0, le=3.0)
-    electricity_usd_per_kwh: float = Field(default=0.10, ge=0.0, le=2.0)
-    tco_years: float = Field(default=5.0, gt=0.0, le=30.0)
-    price_overrides: dict[str, float] = Field(default_factory=dict)
-    power_overrides: dict[str, float] = Field(default_factory=dict)
+    pue: float = Field(default=1.3, ge=1.0, le=3.0, strict=True, allow_inf_nan=False)
+    electricity_usd_per_kwh: float = Field(default=0.10, ge=0.0, le=2.0, strict=True, allow_inf_nan=False)
+    tco_years: float = Field(default=5.0, gt=0.0, le=30.0, strict=True, allow_inf_nan=False)
+    price_overrides: dict[str, Number] = Field(default_factory=dict)
+    power_overrides: dict[str, Number] = Field(default_factory=dict)
 
     @field_validator("price_overrides", "power_overrides")
     @classmethod
-    def _non_negative(cls, value: dict[str, float]) -> dict[str, float]:
+    def _bounded(cls, value: dict[str, float], info) -> dict[str, float]:
+        unit = "USD" if info.field_name == "price_overrides" else "W"
         for key, number in value.items():
-            if not math.isfinite(number) or number < 0:
-                raise ValueError(f"override for {key!r} must be a finite number >= 0, got {number}")
+            if not key.strip():
+                raise ValueError("an override needs a catalog id, not an empty name")
+            try:
+                check_override(key, number, unit)
+            except InputError as exc:
+                raise ValueError(str(exc)) from None
+        return {key: float(number) for key, number in value.items()}
+
+    @field_validator("gpu", "switch")
+    @classmethod
+    def _names_a_model(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            raise ValueError("must name a catalog model, not be empty")
         return value
 
     @field_validator("tiers", mode="before")
     @classmethod
     def _tiers_from_text(cls, value):
-        if isinstance(value, str) and value.strip().isdigit():
+        if isinstance(value, bool):
+            raise ValueError("must be auto, 1, 2 or 3, not a boolean")
+        if isinstance(value, str) and value.strip() in ("1", "2", "3"):  # the CLI's --tiers is text
             return int(value)
         return value
 
@@ -133,14 +217,72 @@ class Design(BaseModel):
 
     @classmethod
     def from_json(cls, text: str) -> "Design":
-        """Parse a design from JSON; raise ``InputError`` with a readable message."""
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"design file is not valid JSON: {exc}") from exc
-        if not isinstance(data, dict):
-            raise InputError("design file must hold a JSON object")
-        return parse_design(data)
+        """Parse a design from JSON; raise ``InputError`` with a readable one-line message."""
+        return parse_design(load_design_json(text))
+
+
+class _HugeNumber:
+    """A JSON integer too long to be any design value (Python refuses to read over 4,300 digits)."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+    def __repr__(self) -> str:
+        return f"<a {self.digits:,}-digit number>"
+
+
+_JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _json_depth(text: str, limit: int) -> int:
+    """Deepest nesting of arrays and objects in ``text`` (strings skipped), stopping past ``limit``."""
+    depth = deepest = 0
+    for match in _JSON_NESTING.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    break
+        elif token in "]}":
+            depth -= 1
+    return deepest
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
+    data: dict = {}
+    for key, value in pairs:
+        if key in data:
+            raise InputError(f"design file gives {shown(key)} twice")
+        data[key] = value
+    return data
+
+
+def load_design_json(text: str) -> dict:
+    """The JSON object of a design file, checked for size, nesting depth, huge numbers and repeated keys.
+
+    Raises ``InputError`` (one line, input shown truncated) for anything else.
+    """
+    if len(text) > MAX_DESIGN_FILE_BYTES:
+        raise InputError(f"design JSON is larger than 1 MB ({MAX_DESIGN_FILE_BYTES:,} bytes), the most a design "
+                         "may be")
+    if _json_depth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        raise InputError(f"design file is nested more than {MAX_JSON_DEPTH} levels deep (arrays or objects "
+                         "inside each other); a design needs 2")
+    try:
+        data = json.loads(text, object_pairs_hook=_no_duplicate_keys,
+                          parse_int=lambda digits: int(digits) if len(digits) <= 40 else _HugeNumber(len(digits)))
+    except InputError:
+        raise
+    except json.JSONDecodeError as exc:
+        raise InputError(f"design file is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") \
+            from None
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"design file cannot be read as JSON ({type(exc).__name__})") from None
+    if not isinstance(data, dict):
+        raise InputError(f"design file must hold a JSON object, not {shown(data)}")
+    return data
 
 
 def parse_design(data: dict) -> Design:
@@ -148,17 +290,83 @@ def parse_design(data: dict) -> Design:
     try:
         return Design.model_validate(data)
     except ValidationError as exc:
-        raise InputError(describe_validation_error(exc)) from exc
+        raise InputError(describe_validation_error(exc)) from None
+
+
+_TYPE_MESSAGES = {
+    "int_type": "must be a whole number",
+    "int_from_float": "must be a whole number",
+    "float_type": "must be a number",
+    "finite_number": "must be a finite number",
+    "string_type": "must be text",
+    "dict_type": "must be an object of catalog id: number",
+    "extra_forbidden": "is not a design field",
+    "bool_type": "must be true or false",
+}
+_BOUND_TYPES = ("greater_than", "greater_than_equal", "less_than", "less_than_equal")
+MAX_MESSAGE_CHARS = 250
+
+
+def _field_range(model: type[BaseModel], field: str) -> str | None:
+    """``must be from 1 to 16`` / ``must be above 0 and at most 30``: the bounds of a model field."""
+    info = model.model_fields.get(field)
+    if info is None:
+        return None
+    low = high = None
+    low_open = high_open = False
+    for meta in info.metadata:
+        for name in ("ge", "gt", "le", "lt"):
+            bound = getattr(meta, name, None)
+            if bound is None:
+                continue
+            if name in ("ge", "gt"):
+                low, low_open = bound, name == "gt"
+            else:
+                high, high_open = bound, name == "lt"
+    if low is None and high is None:
+        return None
+    lo, hi = _number_text(low) if low is not None else "", _number_text(high) if high is not None else ""
+    if low is not None and high is not None:
+        if not low_open and not high_open:
+            return f"must be from {lo} to {hi}"
+        return f"must be {'above' if low_open else 'at least'} {lo} and {'below' if high_open else 'at most'} {hi}"
+    if low is not None:
+        return f"must be {'above' if low_open else 'at least'} {lo}"
+    return f"must be {'below' if high_open else 'at most'} {hi}"
+
+
+def _bound_message(error: dict) -> str:
+    bound = next(iter((error.get("ctx") or {}).values()), None)
+    word = {"greater_than": "above", "greater_than_equal": "at least", "less_than": "below",
+            "less_than_equal": "at most"}[error["type"]]
+    return f"must be {word} {_number_text(bound)}"
 
 
 def describe_validation_error(exc: ValidationError) -> str:
-    """One line per problem: ``field: message (got value)``."""
-    parts = []
-    for error in exc.errors():
-        field = ".".join(str(p) for p in error["loc"]) or "design"
+    """One short line: ``field: problem (got value)`` per problem, e.g.
+    ``tco_years: must be above 0 and at most 30 (got 0)``; values and names shown truncated."""
+    model = Design if exc.title == Design.__name__ else None
+    parts: list[str] = []
+    errors = exc.errors()
+    for error in errors:
+        loc = [str(p) if isinstance(p, int) else (p if len(p) <= 40 else p[:37] + "...") for p in error["loc"]]
+        field = ".".join(loc) or "design"
+        kind = error["type"]
+        if kind in _BOUND_TYPES:
+            message = (_field_range(model, error["loc"][0]) if model and len(error["loc"]) == 1 else None) \
+                or _bound_message(error)
+        elif kind in _TYPE_MESSAGES:
+            message = _TYPE_MESSAGES[kind]
+        else:
+            message = error["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
+            message = message if len(message) <= 160 else message[:157] + "..."
         got = error.get("input")
-        shown = "" if isinstance(got, dict) else f" (got {got!r})"
-        parts.append(f"{field}: {error['msg']}{shown}")
+        shown_got = "" if isinstance(got, dict) or kind == "extra_forbidden" else f" (got {_number_text(got)})"
+        part = f"{field}: {message}{shown_got}"
+        if parts and len("; ".join([*parts, part])) > MAX_MESSAGE_CHARS:
+            parts.append(f"and {len(errors) - len(parts)} more problem(s)")
+            break
+        parts.append(part)
     return "; ".join(parts)
 
 
@@ -186,6 +394,10 @@ class ResolvedDesign(BaseModel):
     nodes_per_rack: int
     notes: tuple[str, ...] = ()
     """Adjustments made while resolving (rounded node counts, speed limits), in words."""
+    price_overrides: dict[str, float] = {}
+    """``design.price_overrides`` keyed by canonical catalog id [USD per unit]."""
+    power_overrides: dict[str, float] = {}
+    """``design.power_overrides`` keyed by canonical catalog id [W per unit]."""
 
     @property
     def rails(self) -> int:
@@ -235,19 +447,63 @@ def default_switch(catalog: Catalog, fabric: str, speed_gbps: int, nic: Nic | No
     return candidates[0]
 
 
+def resolve_nic_and_speed(
+    catalog: Catalog, system: System, fabric: str, requested_speed: int | None
+) -> tuple[Nic, int, list[str]]:
+    """The NIC and port speed [Gb/s] a design of ``system`` runs on ``fabric``, and notes saying why.
+
+    The one rule for the engine (``resolve_design``) and the share-link check
+    (``core.formats.sharelink``), so a link names the switch the engine plans. The system's NIC
+    is kept when it runs on ``fabric`` (else the fastest NIC that does). With no
+    ``requested_speed`` the system's default speed is used, lowered to the NIC's fastest on
+    ``fabric`` when the NIC does not run it there (ConnectX-8 runs 800G on InfiniBand but
+    2 x 400GbE on Ethernet, so B300 on Ethernet runs at 400G). A requested speed the NIC does
+    not run picks the slowest-generation, cheapest NIC that does.
+
+    Raises
+    ------
+    InputError
+        No NIC of ``fabric`` in the catalog runs ``requested_speed``.
+    """
+    notes: list[str] = []
+    nic = catalog.nic(system.default_nic)
+    if fabric not in nic.fabrics:
+        fitting = [n for n in catalog.nics if fabric in n.fabrics]
+        nic = max(fitting, key=lambda n: max(n.speeds_on(fabric)))
+    port_speed = requested_speed or system.default_port_speed_gbps
+    if requested_speed is None and port_speed not in nic.speeds_on(fabric):
+        port_speed = max(nic.speeds_on(fabric))
+        notes.append(
+            f"{nic.id} runs at most {port_speed} Gb/s per port on {fabric}; "
+            f"{system.id}'s {system.default_port_speed_gbps} Gb/s needs "
+            f"{system.default_port_speed_gbps // port_speed} planes at {port_speed} Gb/s."
+        )
+    if port_speed not in nic.speeds_on(fabric):
+        fitting = [n for n in catalog.nics if fabric in n.fabrics and port_speed in n.speeds_on(fabric)]
+        if not fitting:
+            speeds = sorted({s for n in catalog.nics if fabric in n.fabrics for s in n.speeds_on(fabric)})
+            raise InputError(
+                f"no {fabric} NIC in the catalog runs at {port_speed} Gb/s; offered: {', '.join(map(str, speeds))}"
+            )
+        nic = min(fitting, key=lambda n: (max(n.speeds_on(fabric)), n.price_usd))
+    return nic, port_speed, notes
+
+
 def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDesign:
     """Fill every default from the catalog and check that the pieces fit together.
 
     Raises
     ------
     InputError
-        An unknown model or a combination the hardware does not offer
-        (e.g. a switch without the chosen port speed).
+        An unknown model, an override of an id the catalog does not have, or a
+        combination the hardware does not offer (e.g. a switch without the chosen port speed).
     DesignError
         A combination that cannot be built (e.g. more planes than the NIC has ports).
     """
     catalog = catalog or load_catalog()
     system = catalog.system(design.gpu)
+    price_overrides = canonical_overrides(design.price_overrides, catalog, "USD")
+    power_overrides = canonical_overrides(design.power_overrides, catalog, "W")
     notes: list[str] = []
     gpus_per_node = design.gpus_per_node or system.gpus_per_node
     if design.gpus is not None:
@@ -285,26 +541,8 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
         raise InputError(f"at most {MAX_GPUS:,} GPUs are supported (asked for {gpus:,})")
 
     fabric = design.fabric or system.default_fabric
-    nic = catalog.nic(system.default_nic)
-    if fabric not in nic.fabrics:
-        fitting = [n for n in catalog.nics if fabric in n.fabrics]
-        nic = max(fitting, key=lambda n: max(n.speeds_on(fabric)))
-    port_speed = design.port_speed_gbps or system.default_port_speed_gbps
-    if design.port_speed_gbps is None and port_speed not in nic.speeds_on(fabric):
-        port_speed = max(nic.speeds_on(fabric))
-        notes.append(
-            f"{nic.id} runs at most {port_speed} Gb/s per port on {fabric}; "
-            f"{system.id}'s {system.default_port_speed_gbps} Gb/s needs "
-            f"{system.default_port_speed_gbps // port_speed} planes at {port_speed} Gb/s."
-        )
-    if port_speed not in nic.speeds_on(fabric):
-        fitting = [n for n in catalog.nics if fabric in n.fabrics and port_speed in n.speeds_on(fabric)]
-        if not fitting:
-            speeds = sorted({s for n in catalog.nics if fabric in n.fabrics for s in n.speeds_on(fabric)})
-            raise InputError(
-                f"no {fabric} NIC in the catalog runs at {port_speed} Gb/s; offered: {', '.join(map(str, speeds))}"
-            )
-        nic = min(fitting, key=lambda n: (max(n.speeds_on(fabric)), n.price_usd))
+    nic, port_speed, speed_notes = resolve_nic_and_speed(catalog, system, fabric, design.port_speed_gbps)
+    notes.extend(speed_notes)
 
     if design.switch:
         switch = catalog.switch(design.switch)
@@ -356,4 +594,6 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
         topology=design.topology,
         nodes_per_rack=nodes_per_rack,
         notes=tuple(notes),
+        price_overrides=price_overrides,
+        power_overrides=power_overrides,
     )

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from core.catalog import load_catalog
+from core.cli.common import to_json
 
 
 def register(subparsers) -> None:
@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> str:
     kinds = [args.kind] if args.kind else ["nvlink", "systems", "nics", "switches", "transceivers", "cables"]
     data = {kind: [e.model_dump(mode="json") for e in getattr(catalog, kind)] for kind in kinds}
     if args.format == "json":
-        return json.dumps(data, indent=2)
+        return to_json(data)
     lines = []
     for kind, entries in data.items():
         lines.append(f"[{kind}]")

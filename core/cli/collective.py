@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import json
 
-from core.cli.common import add_design_options, cluster_note, design_from_args, positive_int, size
+from core.cli.common import add_design_options, cluster_note, design_from_args, positive_int, size, to_json
 from core.perf.collectives import ALGORITHMS, OPS, collective
 from core.perf.sizes import format_size, parse_size
 
@@ -35,7 +34,7 @@ def run(args: argparse.Namespace) -> str:
     requested = args.job_gpus or design.gpus
     result = collective(plan(design), args.op, args.size, gpus=requested, algorithm=args.algorithm)
     if args.format == "json":
-        return json.dumps(result, indent=2) + "\n"
+        return to_json(result) + "\n"
     p = result["placement"]
     last = p["gpus_in_last_nvlink_domain"]
     lines = [

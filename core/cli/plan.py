@@ -6,7 +6,7 @@ import argparse
 import io
 import json
 
-from core.cli.common import add_design_options, design_from_args
+from core.cli.common import add_design_options, design_from_args, to_json
 
 
 def register(subparsers) -> None:
@@ -58,5 +58,5 @@ def run(args: argparse.Namespace) -> str:
     if args.format == "json":
         summary["design"] = json.loads(design.model_dump_json(exclude_defaults=True))
         summary["bom"] = json.loads(result.bom_frame().to_json(orient="records"))
-        return json.dumps(summary, indent=2)
+        return to_json(summary)
     return _render_table(summary)

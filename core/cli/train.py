@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import json
 
-from core.cli.common import add_design_options, cluster_note, design_from_args, fraction, positive_int, tokens
+from core.cli.common import (
+    add_design_options,
+    cluster_note,
+    design_from_args,
+    fraction,
+    positive_int,
+    to_json,
+    tokens,
+)
 from core.errors import InputError
 
 
@@ -74,7 +81,7 @@ def run(args: argparse.Namespace) -> str:
     result = estimate(plan(design), job)
     s = result.summary()
     if args.format == "json":
-        return json.dumps(s, indent=2) + "\n"
+        return to_json(s) + "\n"
     par = s["parallelism"]
     lines = [
         f"{s['model']} ({s['params_b']:,.1f}B parameters) on {s['gpus']:,} GPUs: tp {par['tp']} pp {par['pp']} "
