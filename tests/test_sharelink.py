@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from core.formats import sharelink
 from core.catalog import load_catalog
-from core.design import Design
+from core.design import Design, resolve_nic_and_speed
 from core.plan import plan
 
 CATALOG = load_catalog()
@@ -25,14 +25,16 @@ def designs(draw):
     fabric = draw(st.sampled_from([None, "infiniband", "ethernet"]))
     effective_fabric = fabric or system.default_fabric
     speed = draw(st.sampled_from([None, *SPEEDS[effective_fabric]]))
-    switches = [s.id for s in CATALOG.fabric_switches(effective_fabric, speed or system.default_port_speed_gbps)]
+    effective_speed = resolve_nic_and_speed(CATALOG, system, effective_fabric, speed)[1]  # the engine's rule
+    switches = [s.id for s in CATALOG.fabric_switches(effective_fabric, effective_speed)]
     gpn = draw(st.one_of(st.none(), st.integers(1, 72)))
     effective_gpn = gpn or system.gpus_per_node
     domains = [1, *range(effective_gpn, 577, effective_gpn)]
     size = draw(st.sampled_from(["nodes", "gpus"]))
     nodes = draw(st.integers(1, 1_000_000)) if size != "gpus" else None
     gpus = draw(st.integers(1, 1_000_000)) if size != "nodes" else None
-    overrides = st.dictionaries(st.sampled_from(IDS), st.floats(0, 1e9, **finite), max_size=3)
+    prices = st.dictionaries(st.sampled_from(IDS), st.floats(0, 1e9, **finite), max_size=3)
+    powers = st.dictionaries(st.sampled_from(IDS), st.floats(0, 1e7, **finite), max_size=3)  # bound: 1e7 W
     return Design(
         gpu=system.id, nodes=nodes, gpus=gpus, gpus_per_node=gpn,
         nvlink_generation=draw(st.sampled_from([None, *[g.generation for g in CATALOG.nvlink]])),
@@ -46,7 +48,7 @@ def designs(draw):
                                                                                           "optics"])),
         pue=draw(st.floats(1, 3, **finite)), electricity_usd_per_kwh=draw(st.floats(0, 2, **finite)),
         tco_years=draw(st.floats(0, 30, exclude_min=True, **finite)),
-        price_overrides=draw(overrides), power_overrides=draw(overrides),
+        price_overrides=draw(prices), power_overrides=draw(powers),
     )
 
 

@@ -8,6 +8,15 @@ parameter and what it accepts, and the rest of the link still applies.
 ``decode(encode(d)) == d`` for every valid design whose model ids are the
 catalog's canonical ids (aliases are canonicalised on decode).
 
+Hygiene: a link with more than ``MAX_LINK_PARAMS`` parameters, or a key given
+more than once (a list value; the last value counts, as in Streamlit), gets a
+warning saying so; unknown keys are warned about ``MAX_UNKNOWN_WARNINGS`` at a
+time. Override lists (``px``, ``pw``) are read leniently
+(``parse_overrides_lenient``): the good items apply and each bad item gets its
+own warning. Whether a switch fits is judged at the port speed the engine will
+run (``core.design.resolve_nic_and_speed``), so every link the sidebar offers
+reopens as the same design.
+
 Keys (version 1; never rename a key, add new ones instead)::
 
     v    link version (1)            g    GPU / system model id
@@ -49,16 +58,32 @@ prefix again replaces it (safe on Streamlit reruns).
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from pydantic import ValidationError
 
 from core.catalog import Catalog, load_catalog
-from core.design import Design, describe_validation_error, offered_port_speeds
+from core.design import (
+    OVERRIDE_LIMITS,
+    Design,
+    check_override,
+    describe_validation_error,
+    offered_port_speeds,
+    resolve_nic_and_speed,
+)
+from core.errors import InputError, shown
 
 VERSION = "1"
 VERSION_KEY = "v"
+MAX_LINK_PARAMS = 1000
+"""More parameters than this in one link gets a warning (a design link has at most 23)."""
+MAX_UNKNOWN_WARNINGS = 5
+"""Unknown keys warned about one by one; the rest are counted in one more warning."""
+MAX_ITEM_WARNINGS = 10
+"""Bad override items warned about one by one; the rest are counted in one more warning."""
 
 _FABRIC_CODES = {"infiniband": "ib", "ethernet": "eth"}
 _TOPOLOGY_CODES = {"rail-optimized": "rail", "top-of-rack": "tor"}
@@ -143,7 +168,7 @@ class Param:
 
 
 def _warn(key: str, name: str, text: str, problem: str, accepted: str) -> str:
-    shown = text if len(text) <= 40 else text[:37] + "..."
+    shown = text if len(text) <= 40 else text[:40] + "..."  # at most 40 characters of user text
     return f"Link parameter '{key}' ({name}) = '{shown}' was ignored: {problem}. Accepted: {accepted}."
 
 
@@ -215,29 +240,87 @@ def _text(raw: str | list[str] | tuple[str, ...]) -> str:
     return str(raw)
 
 
-def parse_overrides(text: str, catalog: Catalog | None = None, unit: str = "USD") -> dict[str, float]:
-    """``"ID:number,ID:number"`` (``=`` also accepted) -> {canonical catalog id: number >= 0}.
+# A comma is a thousands separator when a digit precedes it and exactly three digits follow it,
+# then a decimal part, a separator or the end ("20,000", "1,234,567.5"); every other comma (and
+# every ';') ends an item.
+_ITEM_SPLIT = re.compile(r";|,(?!(?<=\d,)\d{3}(?:\.\d*)?(?![^,;\s]))")
+_GROUPED = re.compile(r"[+]?\d{1,3}(?:,\d{3})+(?:\.\d*)?")
 
-    Raises ``ParamError`` naming the first bad item.
+
+def _override_items(text: str) -> list[str]:
+    """The items of an override list, after NFKC normalisation (full-width digits, colons, commas)."""
+    normal = unicodedata.normalize("NFKC", text)
+    return [item.strip() for item in _ITEM_SPLIT.split(normal) if item.strip()]
+
+
+def _override_item(item: str, catalog: Catalog, unit: str) -> tuple[str, float]:
+    """One ``ID:number`` (or ``ID=number``) item -> (canonical id, number); ``ParamError`` says why not."""
+    sep = ":" if ":" in item else "="
+    key, found, number = item.partition(sep)
+    if not found:
+        raise ParamError(f"item {shown(item)} is not ID:{unit}")
+    entry_id = catalog.canonical_id(key)
+    if entry_id is None:
+        raise ParamError(f"{shown(key.strip())} is not a catalog id")
+    number = number.strip()
+    if _GROUPED.fullmatch(number):
+        number = number.replace(",", "")
+    try:
+        value = float(number.replace(" ", "+"))  # '+' in '1e+16' may arrive as a space
+    except ValueError:
+        raise ParamError(f"{shown(number)} for {entry_id} is not a number") from None
+    try:
+        return entry_id, check_override(entry_id, value, unit)
+    except InputError as exc:
+        raise ParamError(str(exc)) from None
+
+
+def parse_overrides(text: str, catalog: Catalog | None = None, unit: str = "USD") -> dict[str, float]:
+    """``"ID:number,ID:number"`` (``=`` also accepted) -> {canonical catalog id: number}.
+
+    Numbers may use thousands separators (``20,000``); full-width text is normalised
+    (``QM9700：２００００``). Each number is 0 to ``core.design.OVERRIDE_LIMITS[unit]`` per unit.
+    Raises ``ParamError`` naming the first bad item (shown truncated); ``parse_overrides_lenient``
+    applies the good items instead.
     """
     catalog = catalog or load_catalog()
+    if unit not in OVERRIDE_LIMITS:
+        raise ValueError(f"unit must be one of {', '.join(OVERRIDE_LIMITS)}")
     result: dict[str, float] = {}
-    for item in filter(None, (part.strip() for part in text.replace(";", ",").split(","))):
-        sep = ":" if ":" in item else "="
-        key, found, number = item.partition(sep)
-        if not found:
-            raise ParamError(f"item '{item}' is not ID:{unit}")
-        entry_id = catalog.canonical_id(key)
-        if entry_id is None:
-            raise ParamError(f"'{key.strip()}' is not a catalog id")
-        try:
-            value = float(number.strip().replace(" ", "+"))
-        except ValueError:
-            raise ParamError(f"'{number.strip()}' for {entry_id} is not a number") from None
-        if not math.isfinite(value) or value < 0:
-            raise ParamError(f"{entry_id} must be a number >= 0")
+    for item in _override_items(text):
+        entry_id, value = _override_item(item, catalog, unit)
         result[entry_id] = value
     return result
+
+
+def parse_overrides_lenient(
+    text: str, catalog: Catalog | None = None, unit: str = "USD"
+) -> tuple[dict[str, float], list[str]]:
+    """Like ``parse_overrides``, but the good items apply and each bad item is one warning.
+
+    Returns ``(overrides, warnings)``: each warning is one sentence of at most ~200 characters
+    with the user's text cut to 40; after ``MAX_ITEM_WARNINGS`` bad items the rest are counted
+    in one more warning.
+    """
+    catalog = catalog or load_catalog()
+    if unit not in OVERRIDE_LIMITS:
+        raise ValueError(f"unit must be one of {', '.join(OVERRIDE_LIMITS)}")
+    what = "Price" if unit == "USD" else "Power"
+    result: dict[str, float] = {}
+    warnings: list[str] = []
+    bad = 0
+    for item in _override_items(text):
+        try:
+            entry_id, value = _override_item(item, catalog, unit)
+        except ParamError as exc:
+            bad += 1
+            if bad <= MAX_ITEM_WARNINGS:
+                warnings.append(f"{what} override {shown(item)} was ignored: {exc}.")
+            continue
+        result[entry_id] = value
+    if bad > MAX_ITEM_WARNINGS:
+        warnings.append(f"{bad - MAX_ITEM_WARNINGS:,} more bad {what.lower()} override items were ignored.")
+    return result, warnings
 
 
 def format_overrides(values: Mapping[str, float]) -> str:
@@ -311,9 +394,9 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         float_param("kwh", "electricity_usd_per_kwh", "electricity price [USD/kWh]"),
         float_param("yrs", "tco_years", "TCO years", open_low=True),
         Param("px", "price overrides", lambda text: parse_overrides(text, catalog, "USD"), format_overrides, {},
-              "comma-separated catalog ID:USD pairs, e.g. QM9700:30000"),
+              "comma-separated catalog ID:USD pairs, 0 to 1e9 USD each, e.g. QM9700:30000"),
         Param("pw", "power overrides", lambda text: parse_overrides(text, catalog, "W"), format_overrides, {},
-              "comma-separated catalog ID:W pairs, e.g. QM9700:800"),
+              "comma-separated catalog ID:W pairs, 0 to 1e7 W each, e.g. QM9700:800"),
     )
 
 
@@ -399,35 +482,65 @@ def decode(
     ignored = set(ignore)
     warnings: list[str] = []
     data: dict[str, Any] = {}
+    if len(params) > MAX_LINK_PARAMS:
+        warnings.append(f"The link has {len(params):,} parameters, more than the {MAX_LINK_PARAMS:,} a link may "
+                        "have; only the design's own keys were read.")
+    unknown = 0
     for key, raw in params.items():
-        text = _text(raw)
         if key in ignored or "_" in key:
             continue
+        spec = specs.get(key)
+        if spec is None and key != VERSION_KEY:
+            unknown += 1
+            if unknown <= MAX_UNKNOWN_WARNINGS:
+                warnings.append(f"Link parameter {shown(key, 20)} is unknown and was ignored. "
+                                f"Known: {', '.join(KEYS)}.")
+            continue
+        name = spec.name if spec else "link version"
+        if isinstance(raw, (list, tuple)) and len(raw) != 1:
+            if not raw:
+                warnings.append(f"Link parameter '{key}' ({name}) has no value and was ignored.")
+                continue
+            warnings.append(f"Link parameter '{key}' ({name}) is given {len(raw)} times; the last value, "
+                            f"{shown(str(raw[-1]))}, was used.")
+        text = _text(raw)
         if key == VERSION_KEY:
             if text.strip() != VERSION:
                 warnings.append(
-                    f"Link parameter 'v' (link version) = '{text[:20]}' is not a version this app knows; "
+                    f"Link parameter 'v' (link version) = {shown(text, 20)} is not a version this app knows; "
                     f"the link was read as version {VERSION}. Accepted: {VERSION}."
                 )
             continue
-        spec = specs.get(key)
-        if spec is None:
-            shown = key if len(key) <= 20 else key[:17] + "..."
-            warnings.append(f"Link parameter '{shown}' is unknown and was ignored. Known: {', '.join(KEYS)}.")
+        field = FIELDS[key]
+        if field in ("price_overrides", "power_overrides"):
+            values, problems = parse_overrides_lenient(text, catalog, "USD" if key == "px" else "W")
+            warnings.extend(f"Link parameter '{key}' ({spec.name}): {problem} Accepted: {spec.accepted}."
+                            for problem in problems)
+            if values:
+                data[field] = values
             continue
         try:
-            value = _from_url(FIELDS[key], spec.parse(text))
+            value = _from_url(field, spec.parse(text))
         except ValueError as exc:
             warnings.append(_warn(key, spec.name, text, str(exc), spec.accepted))
             continue
-        data[FIELDS[key]] = value
+        data[field] = value
+    if unknown > MAX_UNKNOWN_WARNINGS:
+        warnings.append(f"{unknown - MAX_UNKNOWN_WARNINGS:,} more unknown link parameters were ignored.")
 
     _check_combinations(data, catalog, specs, params, warnings)
-    try:
-        design = Design.model_validate(data)
-    except ValidationError as exc:  # a rule spanning fields; report it and fall back field by field
-        warnings.append(f"Link values do not fit together: {describe_validation_error(exc)}.")
-        design = Design()
+    design = None
+    while design is None:
+        try:
+            design = Design.model_validate(data)
+        except ValidationError as exc:  # a rule spanning fields: drop the fields it names, keep the rest
+            fields = {e["loc"][0] for e in exc.errors() if e["loc"] and e["loc"][0] in data}
+            warnings.append(f"Link values do not fit together: {describe_validation_error(exc)}; "
+                            + (f"ignored {', '.join(sorted(fields))}." if fields else "the default design is shown."))
+            if not fields:
+                design = Design()
+            for field in fields:
+                del data[field]
     return design, warnings
 
 
@@ -447,7 +560,10 @@ def _check_combinations(data: dict, catalog: Catalog, specs: dict, params: Mappi
                               f"with {fabric}: " + ", ".join(map(str, speeds))))
         del data["port_speed_gbps"]
         speed = None
-    speed = speed or system.default_port_speed_gbps
+    try:  # the speed the engine will run: B300 on Ethernet runs its ConnectX-8 at 400G, not 800G
+        _, speed, _ = resolve_nic_and_speed(catalog, system, fabric, speed)
+    except InputError:
+        speed = speed or system.default_port_speed_gbps
     switch_id = data.get("switch")
     if switch_id is not None:
         fitting = [s.id for s in catalog.fabric_switches(fabric, speed)]
