@@ -28,10 +28,13 @@ performance = HERE / "pages" / "3_Performance.py"
 if performance.exists():
     pages.append(st.Page(performance, title="Performance", url_path="performance"))
 
-# Key-number cards: values such as "$45.4M" or "25.4 TB/s" must fit six cards per row.
+# Key-number cards (webui.state.cards): values such as "$359.69 M" or "131,072" fit a 146 px card, and
+# a long label wraps onto a second line instead of being cut ("Leaf swit...").
 st.markdown(
-    "<style>[data-testid='stMetricValue'] {font-size: 1.55rem;} "
-    "[data-testid='stMetricValue'] > div {overflow: visible; text-overflow: clip;}</style>",
+    "<style>[data-testid='stMetricValue'] {font-size: 1.35rem;} "
+    "[data-testid='stMetricValue'] > div {overflow: visible; text-overflow: clip;} "
+    "[data-testid='stMetricLabel'] p, [data-testid='stMetricLabel'] div {white-space: normal; overflow: visible; "
+    "text-overflow: clip;}</style>",
     unsafe_allow_html=True,
 )
 

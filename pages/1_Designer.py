@@ -32,9 +32,9 @@ def main() -> None:
 
     # --- key numbers ---------------------------------------------------------------------------------
     numbers = key_numbers(plan.summary(), unit)
-    for row in (numbers[:6], numbers[6:]):
-        for col, number in zip(st.columns(6), row):
-            col.metric(number.label, number.value, help=number.help, border=True)
+    with state.cards():
+        for number in numbers:
+            st.metric(number.label, number.value, help=number.help, border=True, width=state.CARD_WIDTH)
 
     tabs = st.tabs(["Topology", "Bandwidth", "Cost & power"], key=state.TAB_KEY, bind="query-params")
 
@@ -89,14 +89,14 @@ def main() -> None:
             c1.plotly_chart(cached.capex(key), key="capex_chart", config={"displaylogo": False})
             c2.plotly_chart(cached.power(key), key="power_chart", config={"displaylogo": False})
             cost = plan.cost
-            m = st.columns(5)
-            m[0].metric("Cost per GPU", format_usd(cost.capex_per_gpu_usd), border=True)
-            m[1].metric("Network share of capex", f"{cost.network_share:.1%}", border=True)
-            m[2].metric("Energy per year", format_usd(cost.energy_usd_per_year), border=True,
+            m = state.cards()
+            m.metric("Cost per GPU", format_usd(cost.capex_per_gpu_usd), border=True, width=state.CARD_WIDTH)
+            m.metric("Network share of capex", f"{cost.network_share:.1%}", border=True, width=state.CARD_WIDTH)
+            m.metric("Energy per year", format_usd(cost.energy_usd_per_year), border=True, width=state.CARD_WIDTH,
                         help=f"facility {cost.facility_kw:,.0f} kW x 8,760 h x ${plan.design.electricity_usd_per_kwh:g}/kWh")
-            m[3].metric(f"TCO ({cost.tco_years:g} years)", format_usd(cost.tco_usd), border=True,
+            m.metric(f"TCO ({cost.tco_years:g} years)", format_usd(cost.tco_usd), border=True, width=state.CARD_WIDTH,
                         help="capex + years x energy; staff, space, maintenance and financing not included")
-            m[4].metric("Compute racks", f"{cost.racks_compute:,}", border=True)
+            m.metric("Compute racks", f"{cost.racks_compute:,}", border=True, width=state.CARD_WIDTH)
             st.markdown("#### Bill of materials")
             st.dataframe(
                 cached.bom_table(key), hide_index=True, width="stretch",

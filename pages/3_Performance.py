@@ -70,7 +70,7 @@ def main() -> None:
 
     # --- collectives ---------------------------------------------------------------------------------
     st.subheader("Collectives")
-    c1, c2, c3 = st.columns([3, 1.2, 1.2])
+    c1, c2, c3 = st.columns([2.2, 1.3, 1.5])
     ops = c1.multiselect("Collectives", list(OPS), key=W + "op", help="nccl-tests operations; S is the whole array.")
     job_gpus = c2.number_input("GPUs in the communicator (0 = all)", min_value=0, max_value=r.gpus, step=1, key=W + "jg",
                                help="0 = every GPU of the design. Ranks fill NVLink domains, then nodes, in order.")
@@ -141,15 +141,15 @@ def main() -> None:
     except FabricPlannerError as exc:
         other_error = exc
 
-    m = st.columns(6)
-    m[0].metric("Step time", f"{here.step_time_s:.2f} s", border=True)
-    m[1].metric("Tokens/s", f"{here.tokens_per_s:,.0f}", border=True)
-    m[2].metric("MFU", f"{here.mfu:.1%}", border=True, help="model FLOPs / (GPUs x dense peak x time)")
-    m[3].metric("Communicating", f"{here.comm_fraction:.1%}", border=True,
+    m = state.cards()
+    m.metric("Step time", f"{here.step_time_s:.2f} s", border=True, width=state.CARD_WIDTH)
+    m.metric("Tokens/s", f"{here.tokens_per_s:,.0f}", border=True, width=state.CARD_WIDTH)
+    m.metric("MFU", f"{here.mfu:.1%}", border=True, width=state.CARD_WIDTH, help="model FLOPs / (GPUs x dense peak x time)")
+    m.metric("Communicating", f"{here.comm_fraction:.1%}", border=True, width=state.CARD_WIDTH,
                 help="share of the step spent in communication that compute does not hide")
-    m[4].metric("Days to train", f"{here.days_to_train:,.1f}", border=True,
+    m.metric("Days to train", f"{here.days_to_train:,.1f}", border=True, width=state.CARD_WIDTH,
                 help=f"{job.tokens_to_train:.3g} tokens at this throughput")
-    m[5].metric("Cost of the run", f"${here.cost_usd / 1e6:,.2f}M", border=True,
+    m.metric("Cost of the run", f"${here.cost_usd / 1e6:,.2f}M", border=True, width=state.CARD_WIDTH,
                 help="share of the cluster's TCO per day (catalog price estimates) x days")
     st.caption(safe.md(jobform.memory_caption(here, PRESETS[model].name, settings)))
 

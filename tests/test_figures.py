@@ -159,7 +159,9 @@ def test_aggregated_server_groups_are_spread_and_labelled():
     fig = figures.topology_figure(plan(Design(gpu="B300", gpus=131072)))
     servers = _server_trace(fig)
     assert len(set(servers.x)) == len(servers.x) > 1
-    assert all(t.startswith("pods ") and t.split("<br>")[1].replace(",", "").isdigit() for t in servers.text)
+    labels = [t.removeprefix("<br><br>") for t in servers.text]  # odd labels sit a row lower
+    assert all(t.startswith("pods ") and t.split("<br>")[1].replace(",", "").isdigit() for t in labels)
+    assert any(t.startswith("<br><br>") for t in servers.text) == (len(labels) > 5)
 
 
 def test_one_tier_leaf_carries_every_rail():
@@ -172,14 +174,29 @@ def test_nvl72_scaleup_is_thin_lines_with_a_per_tray_note():
     fig = figures.scaleup_figure(plan(Design(gpu="GB200-NVL72", gpus=72)))
     lines = [t for t in fig.data if t.mode == "lines"]
     assert lines and all(t.line.width <= 1.0 for t in lines)
-    note = fig.layout.annotations[0].text
+    note = fig.layout.annotations[0].text.replace("<br>", " ")  # wrapped to fit a narrow column
     assert "18 links per GPU, one to each of 18 NVSwitch chips" in note
     assert "Each line: 8 links between a compute tray and a switch tray" in note
 
 
+def test_titles_and_notes_wrap_to_fit_a_narrow_column():
+    from core.figures.style import TITLE_CHARS, wrap_title
+
+    fig = figures.topology_figure(plan(Design(gpu="GB200-NVL72", nodes=1800)))
+    import re
+    for line in fig.layout.title.text.split("<br>"):
+        visible = re.sub(r"<[^>]+>|&#?\w+;", "x", line)
+        assert len(visible) <= TITLE_CHARS * 1.35, line
+    text, lines = wrap_title("a " * 60)
+    assert lines == 3 and all(len(x) <= TITLE_CHARS for x in text.split("<br>"))
+    scale = figures.scaleup_figure(plan(Design(gpu="GB200-NVL72", nodes=18)))
+    assert all(len(x) <= 36 for x in scale.layout.annotations[0].text.split("<br>"))
+    assert scale.layout.margin.t >= 30 + 22 * (scale.layout.title.text.count("<br>") + 1)
+
+
 def test_hgx_scaleup_says_how_links_spread():
     fig = figures.scaleup_figure(plan(Design(gpus=8)))
-    assert "18 links per GPU spread over 4 NVSwitch chips (5+5+4+4)" in fig.layout.annotations[0].text
+    assert "18 links per GPU spread over 4 NVSwitch chips (5+5+4+4)" in fig.layout.annotations[0].text.replace("<br>", " ")
 
 
 @pytest.mark.parametrize("unit", ["GB/s", "Gb/s"])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.figures.style import FONT
+from core.figures.style import base_layout
 from core.perf.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
 
 ALGO_COLOURS = {"ring": "#2e86c1", "tree": "#117a65", "nvls": "#d35400", "sharp": "#7d3c98",
@@ -25,9 +25,8 @@ REF_SYMBOLS = ("diamond", "square", "triangle-up", "star", "x", "cross")
 
 
 def _layout(fig: go.Figure, title: str, height: int) -> go.Figure:
-    fig.update_layout(title=dict(text=title, x=0.0, xanchor="left", font=dict(size=15)), height=height,
-                      margin=dict(l=10, r=10, t=60, b=10), font=FONT, paper_bgcolor="rgba(0,0,0,0)",
-                      plot_bgcolor="rgba(0,0,0,0)", hovermode="closest",
+    base_layout(fig, title, height)
+    fig.update_layout(hovermode="closest",
                       legend=dict(orientation="v", yanchor="top", y=1.0, xanchor="left", x=1.01))
     return fig
 

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from core.catalog import load_catalog
 from core.figures.keynumbers import format_bandwidth
-from core.figures.style import TIER_COLOURS, base_layout, line_width
+from core.figures.style import TIER_COLOURS, base_layout, line_width, wrap_text
 
 
 # nvidia-smi topo -m of a DGX-1V: NVLink count between GPU pairs (hybrid cube-mesh, 6 links per GPU).
@@ -58,7 +58,8 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
              + (f" ({domain // gpn} nodes/trays of {gpn})" if domain > gpn else "")
              + f"<br><sup>{links} links per GPU x {format_bandwidth(link_bidir * 8, unit)} bidir = "
              f"{format_bandwidth(r.nvlink_gbytes_per_gpu_bidir * 8, unit)} per GPU (bidir)</sup>")
-    base_layout(fig, title, height)
+    base_layout(fig, title, height, title_chars=28)
+    title_top = fig.layout.margin.t
     fig.update_layout(xaxis=dict(visible=False), yaxis=dict(visible=False), showlegend=False, hovermode="closest")
 
     if domain <= 1 or links == 0:
@@ -156,12 +157,13 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
                    f"of {chips_per_unit} chips<br>Each line: {per_tray} links between a compute tray and a "
                    f"switch tray")
     # the node's NICs: the rails into the scale-out fabric
-    fig.add_annotation(text=detail + f"<br>Scale-out: {r.nics_per_node} x {r.nic.id} at {r.port_speed_gbps}G per "
-                       f"{'node' if gpus_per_unit == 1 else 'tray'} ({r.planes} plane(s))",
+    note = wrap_text(detail + f"<br>Scale-out: {r.nics_per_node} x {r.nic.id} at {r.port_speed_gbps}G per "
+                     f"{'node' if gpus_per_unit == 1 else 'tray'} ({r.planes} plane(s))", 36)
+    fig.add_annotation(text=note,
                        xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left", yanchor="top",
                        align="left", font=dict(size=11))
     fig.update_layout(yaxis=dict(visible=False, range=[-0.45, 1.35]), xaxis=dict(visible=False, range=[-0.08, 1.08]),
-                      margin=dict(l=10, r=10, t=70, b=95 if gpus_per_unit > 1 else 50))
+                      margin=dict(l=10, r=10, t=title_top + 10, b=24 + 15 * (note.count('<br>') + 1)))
     return fig
 
 

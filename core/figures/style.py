@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import plotly.graph_objects as go
 
@@ -23,11 +24,64 @@ def rail_colour(rail: int) -> str:
     return RAIL_COLOURS[rail % len(RAIL_COLOURS)] if rail is not None and rail >= 0 else TIER_COLOURS["leaf"]
 
 
-def base_layout(fig: go.Figure, title: str, height: int) -> go.Figure:
-    """Title at the left, transparent background, the shared font."""
+TITLE_CHARS = 46
+"""Most visible characters per title line: a chart in half of a 1,024 px page still shows every word."""
+_TAG = re.compile(r"<[^>]+>|&#?\w+;")
+
+
+def _visible(word: str) -> int:
+    return len(_TAG.sub("x", word))
+
+
+_WORD = re.compile(r"(?:<[^>]*>|[^ <])+")
+"""A word: a run of characters and whole HTML tags (``<span style='...'>`` holds spaces)."""
+
+
+def _wrap_words(text: str, width: int) -> list[str]:
+    lines, line = [], ""
+    for word in _WORD.findall(text):
+        if line and _visible(line) + 1 + _visible(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return lines + ([line] if line else [])
+
+
+def wrap_title(title: str, width: int = TITLE_CHARS) -> tuple[str, int]:
+    """A Plotly title broken into lines of at most ``width`` visible characters (Plotly never wraps).
+
+    Segments separated by ``<br>`` are wrapped on their own; a ``<sup>...</sup>`` segment (a
+    subtitle in a smaller font) gets 1.35 x the width and keeps ``<sup>`` on every line.
+    Returns (text, number of lines).
+    """
+    out = []
+    for segment in title.split("<br>"):
+        if segment.startswith("<sup>") and segment.endswith("</sup>"):
+            inner = segment[5:-6]
+            out += [f"<sup>{line}</sup>" for line in _wrap_words(inner, int(width * 1.35))]
+        else:
+            out += _wrap_words(segment, width)
+    return "<br>".join(out), len(out)
+
+
+def wrap_text(text: str, width: int) -> str:
+    """Annotation text wrapped to ``width`` visible characters per line (existing ``<br>`` kept)."""
+    return "<br>".join(line for segment in text.split("<br>") for line in _wrap_words(segment, width))
+
+
+def title_margin(lines: int) -> int:
+    """Top margin [px] that fits ``lines`` title lines."""
+    return max(60, 30 + 22 * lines)
+
+
+def base_layout(fig: go.Figure, title: str, height: int, title_chars: int = TITLE_CHARS) -> go.Figure:
+    """Title at the left (wrapped, see ``wrap_title``), transparent background, the shared font."""
+    text, lines = wrap_title(title, title_chars)
     fig.update_layout(
-        title=dict(text=title, x=0.0, xanchor="left", font=dict(size=15)),
-        height=height, margin=dict(l=10, r=10, t=60, b=10), font=FONT,
+        title=dict(text=text, x=0.0, xanchor="left", font=dict(size=15), yref="container", y=1.0, yanchor="top",
+                   pad=dict(t=14)),
+        height=height + 21 * max(0, lines - 2), margin=dict(l=10, r=10, t=title_margin(lines), b=10), font=FONT,
         paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)",
     )
     return fig

@@ -257,8 +257,11 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
                          (14 if len(vs) <= 64 else 9))
             hovers.append(_server_hover(plan, d, aggregated) if role == "server" else
                           _switch_hover(plan, graph, v, d, aggregated))
-            texts.append(server_text(plan, graph, v, len(vs)) if role == "server" else
-                         f"{count:,}" if aggregated and role != "leaf" else "")
+            label = server_text(plan, graph, v, len(vs)) if role == "server" else \
+                f"{count:,}" if aggregated and role != "leaf" else ""
+            if role == "server" and len(vs) > 5 and "<br>" in label and len(texts) % 2:
+                label = "<br><br>" + label  # two-line labels of neighbours alternate rows, so they never overlap
+            texts.append(label)
         line_w = [3 if v == selected else 1 for v in vs]
         line_c = [HIGHLIGHT if v == selected else "white" for v in vs]
         symbol = "square" if role == "server" else "circle"
@@ -289,6 +292,8 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         title += "<br><sup>Leaf and link colour = rail: " + "  ".join(
             f"<span style='color:{rail_colour(r)}'>&#9679;</span> {r + 1}" for r in range(rails)) + "</sup>"
     base_layout(fig, title, height)
+    title_top = fig.layout.margin.t
+    staggered = any(isinstance(s, str) and s.startswith("<br><br>") for tr in fig.data for s in (tr.text or ()))
     top = max(TIER_Y[graph.nodes[v]["role"]] for v in graph.nodes)
     fig.update_layout(
         showlegend=True,
@@ -298,9 +303,9 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
                                          max(1.0, *(p[0] for p in pos.values())) + 0.08], fixedrange=False),
         yaxis=dict(tickvals=[TIER_Y[r] for r in TIER_Y if TIER_Y[r] <= top],
                    ticktext=[TIER_NAMES[r] for r in TIER_Y if TIER_Y[r] <= top],
-                   range=[-0.5, top + 0.45], showgrid=False, zeroline=False),
+                   range=[-0.85 if staggered else -0.5, top + 0.45], showgrid=False, zeroline=False),
         hovermode="closest", clickmode="event+select", dragmode="pan",
-        margin=dict(l=10, r=10, t=90 if rails > 1 else 70, b=50),
+        margin=dict(l=10, r=10, t=title_top + 10, b=50),
     )
     return fig
 
