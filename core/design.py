@@ -447,6 +447,16 @@ def default_switch(catalog: Catalog, fabric: str, speed_gbps: int, nic: Nic | No
     return candidates[0]
 
 
+def design_nics_per_node(design: Design, system: System) -> int:
+    """NICs per node (rails) of ``design``: as asked, else the system's; one per GPU is kept when
+    only GPUs per node changes (an H100 node of 4 GPUs gets 4 NICs)."""
+    if design.nics_per_node:
+        return design.nics_per_node
+    if design.gpus_per_node and system.default_nics_per_node == system.gpus_per_node:
+        return design.gpus_per_node
+    return system.default_nics_per_node
+
+
 def resolve_nic_and_speed(
     catalog: Catalog, system: System, fabric: str, requested_speed: int | None
 ) -> tuple[Nic, int, list[str]]:
@@ -560,9 +570,7 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     switch_ports = switch.ports_at(port_speed)
     assert switch_ports is not None
 
-    nics_per_node = design.nics_per_node or system.default_nics_per_node
-    if design.gpus_per_node and not design.nics_per_node and system.default_nics_per_node == system.gpus_per_node:
-        nics_per_node = gpus_per_node  # keep one NIC per GPU when the user changes GPUs per node
+    nics_per_node = design_nics_per_node(design, system)
     nodes_per_rack = design.nodes_per_rack or system.nodes_per_rack
     if nodes_per_domain > 1 and nodes_per_rack % nodes_per_domain and design.nodes_per_rack is None:
         nodes_per_rack = nodes_per_domain

@@ -2,20 +2,41 @@
 
 ``plan(design)`` is the one entry point the pages, the CLI and the share
 links call. It is pure and deterministic; results are immutable.
+
+A design that cannot be built raises ``DesignError`` whose suggestion names only
+ways out that were checked: ``ways_out`` tries small changes (tiers to auto, a
+switch with more ports, another port speed, fewer planes, the other topology,
+fewer NICs per node, more leaf oversubscription, fewer nodes), re-plans each and
+keeps the first ``MAX_WAYS_OUT`` that build; ``DesignError.fixes`` holds them as
+design changes. A way out that cannot help (a larger-radix switch when none in
+the catalog holds the nodes) is never offered.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable
 
 import pandas as pd
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.fabric.bandwidth import Bandwidth, compute_bandwidth
 from core.catalog import Catalog, load_catalog
 from core.cost import BomRow, CostSummary, bom_dataframe, build_bom, summarize_cost
-from core.design import Design, ResolvedDesign, resolve_design
+from core.design import (
+    Design,
+    ResolvedDesign,
+    default_switch,
+    design_nics_per_node,
+    offered_port_speeds,
+    resolve_design,
+    resolve_nic_and_speed,
+)
+from core.errors import DesignError, FabricPlannerError
 from core.fabric.sizing import FabricPlan, size_fabric
+
+MAX_WAYS_OUT = 3
+"""Most ways out one error names."""
 
 
 class Plan(BaseModel):
@@ -124,9 +145,138 @@ def plan(design: Design, catalog: Catalog | None = None) -> Plan:
     DesignError
         A design that cannot be built, with what would work.
     """
-    if catalog is None:
-        return _plan_cached(design)
-    return _plan(design, catalog)
+    try:
+        if catalog is None:
+            return _plan_cached(design)
+        return _plan(design, catalog)
+    except DesignError as exc:
+        fixes = _ways_out_cached(design.model_dump_json()) if catalog is None else ways_out(design, catalog)
+        if not fixes:
+            raise DesignError(exc.message, "", ()) from None
+        phrases = [phrase for phrase, _ in fixes]
+        suggestion = ", or ".join(phrases)
+        raise DesignError(exc.message, suggestion[0].upper() + suggestion[1:] + ".", fixes) from None
+
+
+def _changed(design: Design, changes: dict) -> Design | None:
+    data = {**design.model_dump(exclude_defaults=True), **changes}
+    try:
+        return Design.model_validate({k: v for k, v in data.items() if v is not None})
+    except ValidationError:
+        return None
+
+
+def ways_out(design: Design, catalog: Catalog | None = None) -> tuple[tuple[str, dict], ...]:
+    """Small changes that make ``design`` buildable, each checked by planning it: ``(phrase, changes)``.
+
+    ``changes`` are ``Design`` fields (``None`` = back to the default); ``phrase`` says it in words
+    ("set tiers to auto", "plan at most 8,192 nodes (65,536 GPUs)"). At most ``MAX_WAYS_OUT``, in
+    the order of the module docstring (the least change first); empty if the design builds or
+    nothing small helps.
+    """
+    catalog = catalog or load_catalog()
+    run = _plan_cached if catalog is load_catalog() else (lambda d: _plan(d, catalog))
+
+    def builds(changes: dict) -> bool:
+        changed = _changed(design, changes)
+        if changed is None or changed == design:
+            return False
+        try:
+            run(changed)
+        except FabricPlannerError:
+            return False
+        return True
+
+    found: list[tuple[str, dict]] = []
+    for candidates in _candidates(design, catalog, builds):
+        for phrase, changes in candidates():
+            if builds(changes):
+                found.append((phrase, changes))
+                break
+        if len(found) == MAX_WAYS_OUT:
+            break
+    return tuple(found)
+
+
+def _candidates(
+    design: Design, catalog: Catalog, builds: Callable[[dict], bool]
+) -> list[Callable[[], list[tuple[str, dict]]]]:
+    """Groups of candidate changes, least change first; the first that builds in each group is a way out."""
+    try:
+        system = catalog.system(design.gpu)
+        fabric = design.fabric or system.default_fabric
+        nic, speed, _ = resolve_nic_and_speed(catalog, system, fabric, design.port_speed_gbps)
+        switch = catalog.switch(design.switch) if design.switch else default_switch(catalog, fabric, speed, nic)
+    except FabricPlannerError:
+        return []
+    ports = switch.ports_at(speed) or 0
+    rails = design_nics_per_node(design, system)
+
+    def tiers():
+        return [("set tiers to auto", {"tiers": "auto"})] if design.tiers != "auto" else []
+
+    def larger_switch():
+        larger = sorted((s for s in catalog.fabric_switches(fabric, speed) if (s.ports_at(speed) or 0) > ports),
+                        key=lambda s: s.ports_at(speed))
+        return [(f"use the {s.id} switch ({s.ports_at(speed)} x {speed}G)", {"switch": s.id}) for s in larger]
+
+    def other_speed():
+        out = []
+        for other in sorted(offered_port_speeds(catalog, fabric), reverse=True):
+            if other == speed or (design.switch and not switch.ports_at(other)):
+                continue
+            out.append((f"run the ports at {other} Gb/s", {"port_speed_gbps": other}))
+        return out
+
+    def fewer_planes():
+        return [(f"use {p} plane{'s' if p > 1 else ''}", {"planes": p}) for p in range(design.planes - 1, 0, -1)]
+
+    def other_topology():
+        other = "rail-optimized" if design.topology == "top-of-rack" else "top-of-rack"
+        return [(f"use {other} topology", {"topology": other})]
+
+    def fewer_nics():
+        return [(f"use {k} NIC{'s' if k > 1 else ''} per node", {"nics_per_node": k})
+                for k in range(min(rails - 1, 16), 0, -1)]
+
+    def more_oversubscription():
+        steps = (1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0)
+        return [(f"oversubscribe the leaves {o:g}:1", {"oversubscription": o})
+                for o in steps if o > design.oversubscription]
+
+    def fewer_nodes():
+        fewer = _most_nodes(design, catalog, builds)
+        return [fewer] if fewer else []
+
+    return [tiers, larger_switch, other_speed, fewer_planes, other_topology, fewer_nodes, fewer_nics,
+            more_oversubscription]
+
+
+def _most_nodes(design: Design, catalog: Catalog, builds: Callable[[dict], bool]) -> tuple[str, dict] | None:
+    """The way out "plan at most N nodes": the largest node count below the design's that builds."""
+    try:
+        system = catalog.system(design.gpu)
+    except FabricPlannerError:
+        return None
+    gpus_per_node = design.gpus_per_node or system.gpus_per_node
+    nodes = design.nodes if design.gpus is None else -(-design.gpus // gpus_per_node)
+    if nodes is None or nodes <= 1 or not builds({"nodes": 1, "gpus": None}):
+        return None
+    low, high = 1, nodes - 1  # builds(low); find the largest that builds (sizes only shrink the problem)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if builds({"nodes": middle, "gpus": None}):
+            low = middle
+        else:
+            high = middle - 1
+    if low == 1 and not builds({"nodes": low, "gpus": None}):
+        return None
+    return f"plan at most {low:,} nodes ({low * gpus_per_node:,} GPUs)", {"nodes": low, "gpus": None}
+
+
+@lru_cache(maxsize=256)
+def _ways_out_cached(key: str) -> tuple[tuple[str, dict], ...]:
+    return ways_out(Design.model_validate_json(key), load_catalog())
 
 
 def _plan(design: Design, catalog: Catalog) -> Plan:

@@ -88,9 +88,14 @@ def test_bad_input_exits_2_with_one_line(capsys, argv, needle):
 def test_impossible_design_exits_3_and_says_what_works(capsys):
     code, _, err = run(capsys, "plan", "--gpus", "131072", "--switch", "qm9700")
     assert code == 3
-    assert "three tiers hold at most" in err and "larger-radix" in err
+    # no InfiniBand switch in the catalog has more than 64 ports at 400G, so "a larger-radix switch"
+    # (the old suggestion) could not help; the ways out offered are the ones that re-plan
+    assert "three tiers hold at most" in err and "larger-radix" not in err
+    assert "Run the ports at 200 Gb/s" in err and "plan at most 8,192 nodes" in err
+    assert run(capsys, "plan", "--gpus", "131072", "--switch", "qm9700", "--port-speed", "200")[0] == 0
     code, _, err = run(capsys, "plan", "--nodes", "512", "--tiers", "2")
-    assert code == 3 and "auto" in err
+    assert code == 3 and "Set tiers to auto" in err
+    assert run(capsys, "plan", "--nodes", "512", "--tiers", "auto")[0] == 0
 
 
 def test_design_file_round_trip(tmp_path, capsys):

@@ -206,8 +206,8 @@ def _group_shape(resolved: ResolvedDesign, leaf_down_max: int) -> tuple[int, int
     if nodes_per_leaf < 1:
         raise DesignError(
             f"a node has {rails} NIC ports per plane but a {resolved.switch.id} leaf has only "
-            f"{leaf_down_max} down ports at {resolved.design.oversubscription:g}:1",
-            "Use rail-optimized topology, fewer NICs per node, or a lower oversubscription.",
+            f"{leaf_down_max} down ports at {resolved.design.oversubscription:g}:1.",
+            "Use rail-optimized topology, fewer NICs per node, or a higher oversubscription (more down ports).",
         )
     return nodes_per_leaf, 1, rails
 
@@ -379,44 +379,62 @@ def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int) -> FabricPlan:
 
 
 def _choose_tiers(stage: _Stage) -> None:
-    """Set ``stage.tiers``: the fewest that hold the nodes (auto) or the ones asked for, else a ``DesignError``."""
+    """Set ``stage.tiers``: the fewest that hold the nodes (auto) or the ones asked for, else a ``DesignError``.
+
+    ``core.plan.plan`` replaces the suggestion of these errors with ways out it checked by re-planning.
+    """
     resolved, design = stage.resolved, stage.design
     nodes, speed = resolved.nodes, resolved.port_speed_gbps
     limit = {t: max_nodes(resolved, t, stage.leaf_down_max) for t in (1, 2, 3)}
+    size = f"{nodes:,} nodes ({resolved.gpus:,} GPUs)"
     if design.tiers == "auto":
         tiers = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
+        if tiers is None and limit[3] == 0:
+            _too_many_rails(stage, 3, limit)
         if tiers is None:
             raise DesignError(
-                f"{nodes:,} nodes need more than three tiers of {resolved.switch.id} at {speed} Gb/s; "
+                f"{size} need more than three tiers of {resolved.switch.id} at {speed} Gb/s; "
                 f"three tiers hold at most {limit[3]:,} nodes ({limit[3] * resolved.gpus_per_node:,} GPUs) per plane.",
-                "Pick a larger-radix switch, a lower port speed (more ports per switch, with more planes "
-                "to keep the bandwidth), or fewer nodes.",
+                f"Plan at most {limit[3]:,} nodes.",
             )
     else:
         tiers = int(design.tiers)
         if nodes > limit[tiers]:
+            if limit[tiers] == 0:
+                _too_many_rails(stage, tiers, limit)
             fitting = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
-            hint = (
-                f"Set tiers to auto or {fitting}, or pick a larger-radix switch."
-                if fitting
-                else "Pick a larger-radix switch or fewer nodes."
-            )
             raise DesignError(
-                f"{tiers} tier{'s' if tiers > 1 else ''} of {resolved.switch.id} at {speed} Gb/s hold at most "
-                f"{limit[tiers]:,} nodes ({limit[tiers] * resolved.gpus_per_node:,} GPUs); this design has {nodes:,}.",
-                hint,
+                f"{tiers} tier{'s' if tiers > 1 else ''} of {resolved.switch.id} at {speed} Gb/s "
+                f"hold{'s' if tiers == 1 else ''} at most "
+                f"{limit[tiers]:,} nodes ({limit[tiers] * resolved.gpus_per_node:,} GPUs); this design has {size}.",
+                f"Set tiers to auto or {fitting}." if fitting else f"Plan at most {limit[tiers]:,} nodes.",
             )
     needed = next((t for t in (1, 2, 3) if nodes <= limit[t]), 3)
     if tiers > needed:
         stage.why.append(f"Tiers set to {tiers} although {needed} would do; the extra tier adds switches and hops "
                          f"(room to grow to {limit[tiers]:,} nodes).")
-    spine_down_max, _ = down_up_split(stage.radix, design.spine_oversubscription)
-    if tiers == 3 and spine_down_max // stage.leaves_per_group < 1:
-        raise DesignError(
-            f"a pod needs at least {stage.leaves_per_group} leaves but a spine has only {spine_down_max} down ports",
-            "Lower the spine oversubscription or use fewer rails.",
-        )
     stage.tiers = tiers
+
+
+def _too_many_rails(stage: _Stage, tiers: int, limit: dict[int, int]) -> None:
+    """Raise the ``DesignError`` for a node whose NIC ports (rails) exceed what one switch reaches, so
+    ``tiers`` tiers hold no node at all (rather than "hold at most 0 nodes")."""
+    resolved = stage.resolved
+    rails, radix, switch, speed = resolved.nics_per_node, stage.radix, resolved.switch.id, resolved.port_speed_gbps
+    spine_down, _ = down_up_split(radix, stage.design.spine_oversubscription)
+    if tiers == 1 or rails > radix:
+        reach, fit = f"one {switch} has only {radix} ports at {speed} Gb/s", radix
+    else:
+        reach = (f"in three tiers a spine has only {spine_down} down ports at "
+                 f"{stage.design.spine_oversubscription:g}:1 (of {radix} at {speed} Gb/s) and must reach all "
+                 f"{stage.leaves_per_group} rail leaves of a scalable unit")
+        fit = spine_down
+    other = max((t for t in (1, 2, 3) if t != tiers and limit[t]), default=0)
+    held = (f"; {other} tier{'s hold' if other > 1 else ' holds'} at most {limit[other]:,} nodes" if other else "")
+    raise DesignError(
+        f"a node has {rails} NIC ports per plane (rails), but {reach}{held}.",
+        f"Use at most {min(fit, 16)} NICs per node.",
+    )
 
 
 def _one_tier(stage: _Stage) -> FabricPlan:
