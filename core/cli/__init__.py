@@ -3,7 +3,9 @@
 Each sub-command module has ``register(subparsers)``, which adds its parser and sets its handler
 (``run(args) -> str``, the text to print); ``common`` holds what they share (design options,
 number parsers, exit codes). Exit codes: 0 success, 2 bad input (unknown model, bad number,
-unknown option), 3 a design that cannot be built (the message says what would work).
+unknown option, a design file that is not a design), 3 a design that cannot be built (the message
+says what would work: only ways out ``core.plan`` checked by re-planning). An error is one line on
+stderr; bad input is at most ~300 characters and echoes at most 40 characters of what was typed.
 
 May import: anything in ``core``; nothing in ``core`` imports this package.
 """
@@ -39,9 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         sys.stdout.write(args.handler(args))
         return 0
-    except InputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except InputError as exc:  # messages echo input through core.errors.shown; one line, always
+        print("error: " + " ".join(str(exc).split()), file=sys.stderr)
         return EXIT_INPUT
     except DesignError as exc:
-        print(f"cannot build this design: {exc}", file=sys.stderr)
+        print("cannot build this design: " + " ".join(str(exc).split()), file=sys.stderr)
         return EXIT_DESIGN
