@@ -179,6 +179,12 @@ HOSTILE_FLAGS = [
     ["train", "--tokens", BIG],
     ["train", "--efficiency", BIG],
     ["train", "--seq-len", BIG],
+    ["train", "--tokens", "9" * 5000],
+    ["train", "--efficiency", "9" * 5000],
+    ["train", "--model", BIG],
+    ["plan", "--port-speed", "9" * 5000],
+    ["plan", "--port-speed", "99999999999"],
+    ["catalog", "--kind", BIG],
 ]
 
 
