@@ -90,7 +90,7 @@ def test_infeasible_design_shows_a_way_out():
     error = at.error[0].value
     assert "cannot be built" in error and "hold at most 256 nodes" in error and "What would work" in error
     assert not at.metric
-    at.button(key="fix_tiers").click().run()
+    next(b for b in at.button if b.label == "Set tiers to auto").click().run()
     assert not at.error and metrics(at)["GPUs"] == "16,000"
     assert "ti" not in at.query_params
 

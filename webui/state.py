@@ -27,7 +27,6 @@ from core.formats.joblink import JOB
 from core.catalog import load_catalog
 from core.design import MAX_GPUS, Design, ResolvedDesign, offered_port_speeds, parse_design, resolve_design
 from core.errors import DesignError, InputError
-from core.analysis.wayouts import way_outs
 from core.plan import Plan, plan
 from webui import jobstate, safe
 
@@ -266,11 +265,9 @@ def sidebar() -> Current:
     problems = []
     overrides = {}
     for key, text, unit in (("price_overrides", px, "USD"), ("power_overrides", pw, "W")):
-        try:
-            overrides[key] = sharelink.parse_overrides(text or "", CATALOG, unit)
-        except ValueError as exc:
-            problems.append(f"{key.replace('_', ' ')}: {exc}; ignored.")
-            overrides[key] = {}
+        # the good items apply; each bad one is a warning (one bad item no longer drops the list)
+        overrides[key], item_warnings = sharelink.parse_overrides_lenient(text or "", CATALOG, unit)
+        problems += item_warnings
     data = dict(
         gpu=gpu, nodes=int(nodes), gpus_per_node=None if gpn == system.gpus_per_node else gpn,
         nvlink_generation=nvl, nvlink_domain_gpus=nvd, fabric=None if fabric == system.default_fabric else fabric,
@@ -465,23 +462,37 @@ def show_warnings(cur: Current) -> None:
         return box
 
 
-_WIDGET_OF = {"tiers": "tiers", "switch": "switch", "port_speed_gbps": "speed", "fabric": "fabric"}
+_WIDGET_OF = {"tiers": "tiers", "switch": "switch", "port_speed_gbps": "speed", "fabric": "fabric",
+              "planes": "planes", "topology": "topology", "nics_per_node": "nics", "oversubscription": "oversub",
+              "spine_oversubscription": "spine_oversub", "nvlink_domain_gpus": "nvd", "nodes_per_rack": "npr"}
 
 
-def _apply_way_out(changes: dict) -> None:
+def _apply_fix(changes: dict) -> None:
+    """A way-out button: put its changes (``DesignError.fixes``) into the sidebar's controls."""
+    ss = st.session_state
     for field, value in changes.items():
-        st.session_state[K + _WIDGET_OF[field]] = AUTO if value is None else value
+        if field == "nodes" and value is not None:
+            ss[K + "nodes"] = int(value)
+        elif field in _WIDGET_OF:
+            ss[K + _WIDGET_OF[field]] = AUTO if value is None else value
+
+
+def offered_fixes(exc: BaseException | None) -> list[tuple[str, dict]]:
+    """The engine's ways out of a design error (each was re-planned and builds) that the sidebar can apply."""
+    fixes = getattr(exc, "fixes", ()) or ()
+    return [(phrase, changes) for phrase, changes in fixes
+            if all(f in _WIDGET_OF or f in ("nodes", "gpus") for f in changes)]
 
 
 def show_error(cur: Current) -> None:
     """A design the engine cannot build: its message, what would work, and only buttons that get out of
-    it (``core.analysis.wayouts``: each was re-planned and builds)."""
+    it (``DesignError.fixes``: ``core.plan`` re-planned each and it builds)."""
     message, suggestion = safe.message(cur.error)
     heading = "This design cannot be built." if isinstance(cur.error, DesignError) else "This input is not accepted."
     st.error(f"**{heading}** {message}" + (f"\n\n**What would work:** {suggestion}" if suggestion else ""))
     st.caption("Change a control in the sidebar, or:")
-    outs = way_outs(cur.design) if cur.design is not None else []
-    cols = st.columns(len(outs) + 1)
-    for col, out in zip(cols, outs):
-        col.button(out.label, on_click=_apply_way_out, args=(out.changes,), key=f"fix_{out.key}")
+    fixes = offered_fixes(cur.error)
+    cols = st.columns(len(fixes) + 1)
+    for i, (col, (phrase, changes)) in enumerate(zip(cols, fixes)):
+        col.button(phrase[:1].upper() + phrase[1:], on_click=_apply_fix, args=(changes,), key=f"fix_{i}")
     cols[-1].button("Reset to defaults", on_click=reset_design, key="fix_reset")
