@@ -12,6 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from core.figures.keynumbers import CARDS_CSS
 from webui import state
 
 HERE = Path(__file__).resolve().parent
@@ -28,10 +29,11 @@ performance = HERE / "pages" / "3_Performance.py"
 if performance.exists():
     pages.append(st.Page(performance, title="Performance", url_path="performance"))
 
-# Key-number cards (webui.state.cards): values such as "$359.69 M" or "131,072" fit a 146 px card, and
-# a long label wraps onto a second line instead of being cut ("Leaf swit...").
+# Key-number cards: the Designer's are HTML cards (core.figures.keynumbers.cards_html, a wrapping grid that
+# appears with the first text); other pages' st.metric cards (webui.state.cards) get the same size, and a
+# long label wraps onto a second line instead of being cut ("Leaf swit...").
 st.markdown(
-    "<style>[data-testid='stMetricValue'] {font-size: 1.35rem;} "
+    "<style>" + CARDS_CSS + " [data-testid='stMetricValue'] {font-size: 1.35rem;} "
     "[data-testid='stMetricValue'] > div {overflow: visible; text-overflow: clip;} "
     "[data-testid='stMetricLabel'] p, [data-testid='stMetricLabel'] div {white-space: normal; overflow: visible; "
     "text-overflow: clip;}</style>",

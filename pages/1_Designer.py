@@ -4,7 +4,7 @@ import functools
 
 import streamlit as st
 
-from core.figures.keynumbers import format_usd, key_numbers, size_caption
+from core.figures.keynumbers import cards_html, format_usd, key_numbers, size_caption
 from webui import cached, state
 
 def main() -> None:
@@ -32,9 +32,7 @@ def main() -> None:
 
     # --- key numbers ---------------------------------------------------------------------------------
     numbers = key_numbers(plan.summary(), unit)
-    with state.cards():
-        for number in numbers:
-            st.metric(number.label, number.value, help=number.help, border=True, width=state.CARD_WIDTH)
+    st.markdown(cards_html(numbers), unsafe_allow_html=True)  # escaped in core; shows before the charts load
 
     tabs = st.tabs(["Topology", "Bandwidth", "Cost & power"], key=state.TAB_KEY, bind="query-params")
 

@@ -7,6 +7,7 @@ the CLI's JSON produce the same text for the same design.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from html import escape
 
 BANDWIDTH_UNITS = ("GB/s", "Gb/s")
 
@@ -102,3 +103,30 @@ def size_caption(plan) -> str:
         return (f"{r.gpus:,} GPUs in {racks:,} {r.system.id} rack{'s' if racks != 1 else ''} "
                 f"({r.nodes:,} compute trays of {r.gpus_per_node} GPUs)")
     return f"{r.gpus:,} x {r.system.id} in {r.nodes:,} node{'s' if r.nodes != 1 else ''}"
+
+
+def cards_html(numbers: list[KeyNumber]) -> str:
+    """Key numbers as one HTML block of cards (a CSS grid that wraps to the page width; see app.py).
+
+    Drawn as markdown HTML rather than one widget per number so the cards appear with the page's
+    first text, before the browser has loaded the code for charts and inputs. Labels, values and
+    help texts are HTML-escaped; ``data-testid`` names match Streamlit's metric cards so browser
+    tests and tools find them the same way.
+    """
+    cards = "".join(
+        f'<div class="fp-card" data-key="{escape(n.key)}" title="{escape(n.help)}">'
+        f'<div class="fp-label" data-testid="stMetricLabel">{escape(n.label)}</div>'
+        f'<div class="fp-value" data-testid="stMetricValue">{escape(n.value)}</div></div>'
+        for n in numbers)
+    return f'<div class="fp-cards">{cards}</div>'
+
+
+CARDS_CSS = (
+    ".fp-cards {display: grid; grid-template-columns: repeat(auto-fill, minmax(8.2rem, 1fr)); gap: 0.6rem; "
+    "margin: 0.25rem 0 0.75rem;} "
+    ".fp-card {border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem; padding: 0.55rem 0.75rem; "
+    "cursor: help; min-width: 0;} "
+    ".fp-label {font-size: 0.85rem; line-height: 1.25; color: rgba(49, 51, 63, 0.8); overflow-wrap: anywhere;} "
+    ".fp-value {font-size: 1.35rem; line-height: 1.4; white-space: nowrap; padding-top: 0.15rem;}"
+)
+"""The cards' style, one rule set for the app and (later) the report."""

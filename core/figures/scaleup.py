@@ -137,7 +137,7 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     size_top = 40 if gpu_units <= 8 else (24 if gpu_units <= 16 else 16)
     fig.add_trace(go.Scatter(
         x=[p[0] for p in top.values()], y=[1.0] * gpu_units, mode="markers+text",
-        text=[f"GPU {u}" if gpus_per_unit == 1 else f"{u + 1}" for u in top] if gpu_units <= 18 else None,
+        text=[f"{u}" if gpus_per_unit == 1 else f"{u + 1}" for u in top] if gpu_units <= 18 else None,  # GPU index (hover names it)
         textposition="middle center" if gpu_units <= 8 else "top center", textfont=dict(size=10),
         marker=dict(size=size_top, symbol="square", color="#d5dbdb", line=dict(color=TIER_COLOURS["server"], width=2)),
         hovertext=[f"{unit_word} {u + 1}: {gpus_per_unit} GPU(s) x {links} NVLink links" for u in top],
