@@ -88,10 +88,11 @@ def test_a_given_flag_or_environment_variable_wins():
         mode_flags([], {"MODE": "staging"})
 
 
-def test_config_limits_uploads_and_messages():
+def test_config_limits_uploads_and_messages_and_skips_the_gc_per_rerun():
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
     assert config["server"]["maxUploadSize"] <= 5  # MB; only small design JSON files are uploaded
     assert config["server"]["maxMessageSize"] <= 32  # MB; Streamlit's default is 200
+    assert config["runner"]["postScriptGC"] is False  # a full gc.collect() per rerun cost ~70% of its CPU
 
 
 # --- the slow test: replicas behind nginx ---------------------------------------------------------
