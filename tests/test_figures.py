@@ -218,3 +218,16 @@ def test_oversubscription_usd_axis_is_formatted():
     d = Design(nodes=64)
     fig = figures.oversubscription_figure(oversubscription_sweep(d), 1.0)
     assert fig.layout.yaxis2.tickprefix == "$" and fig.layout.yaxis2.tickformat == ".3~s"
+
+
+@pytest.mark.parametrize("design", [Design(nodes=4), Design(nodes=127), Design(gpu="GB200-NVL72", nodes=180),
+                                    Design(gpu="V100", nodes=2)])
+def test_dict_built_figures_equal_validated_ones(design):
+    """FigureSpec skips Plotly's validation for speed: the same figure through go.Figure must give the same JSON."""
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    p = plan(design)
+    for fig in (figures.topology_figure(p, selected="spine:0"), figures.scaleup_figure(p)):
+        validated = go.Figure(fig.to_dict())  # raises on any invalid property
+        assert json.loads(pio.to_json(validated, validate=False)) == json.loads(pio.to_json(fig, validate=False))

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 
 from core.catalog import load_catalog
 from core.figures.keynumbers import format_bandwidth
-from core.figures.style import TIER_COLOURS, base_layout, line_width, wrap_text
+from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, line_width, scatter, wrap_text
 
 
 # nvidia-smi topo -m of a DGX-1V: NVLink count between GPU pairs (hybrid cube-mesh, 6 links per GPU).
@@ -53,22 +53,22 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     chips = system.nvswitch_chips_per_domain
     if chips and domain != system.nvlink_domain_gpus:
         chips = max(1, round(chips * domain / system.nvlink_domain_gpus))
-    fig = go.Figure()
+    fig = FigureSpec()
     title = (f"Scale-up: NVLink {r.nvlink_generation} domain of {domain} GPUs"
              + (f" ({domain // gpn} nodes/trays of {gpn})" if domain > gpn else "")
              + f"<br><sup>{links} links per GPU x {format_bandwidth(link_bidir * 8, unit)} bidir = "
              f"{format_bandwidth(r.nvlink_gbytes_per_gpu_bidir * 8, unit)} per GPU (bidir)</sup>")
     base_layout(fig, title, height, title_chars=28)
-    title_top = fig.layout.margin.t
+    title_top = fig.margin_top
     fig.update_layout(xaxis=dict(visible=False), yaxis=dict(visible=False), showlegend=False, hovermode="closest")
 
     if domain <= 1 or links == 0:
         xs = [i / max(1, gpn - 1) for i in range(gpn)]
-        fig.add_trace(go.Scatter(x=xs, y=[1] * gpn, mode="markers+text", text=[f"GPU {i}" for i in range(gpn)],
+        fig.add_trace(scatter(x=xs, y=[1] * gpn, mode="markers+text", text=[f"GPU {i}" for i in range(gpn)],
                                  textposition="top center", marker=dict(size=26, symbol="square",
                                                                         color=TIER_COLOURS["server"])))
         fig.add_annotation(text="No NVLink domain: GPUs talk through the NICs", x=0.5, y=0.6, showarrow=False)
-        return fig
+        return fig.figure()
 
     if not chips:  # direct links
         n = domain
@@ -81,15 +81,15 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
             note = "direct GPU-GPU links, schematic"
         pos = {i: ((i % 4) / 3 if n >= 4 else i / max(1, n - 1), 1.0 if i < 4 else 0.0) for i in range(n)}
         for (a, b), count in pairs.items():
-            fig.add_trace(go.Scatter(x=[pos[a][0], pos[b][0]], y=[pos[a][1], pos[b][1]], mode="lines",
+            fig.add_trace(scatter(x=[pos[a][0], pos[b][0]], y=[pos[a][1], pos[b][1]], mode="lines",
                                      line=dict(width=1.5 + 2 * count, color=TIER_COLOURS["spine"]), opacity=0.7,
                                      hoverinfo="skip"))
-        fig.add_trace(go.Scatter(
+        fig.add_trace(scatter(
             x=[(pos[a][0] + pos[b][0]) / 2 for a, b in pairs], y=[(pos[a][1] + pos[b][1]) / 2 for a, b in pairs],
             mode="markers", marker=dict(size=10, color="rgba(0,0,0,0)"), hoverinfo="text",
             hovertext=[f"GPU {a} - GPU {b}: {c} link(s) = {format_bandwidth(c * link_bidir * 8, unit)} bidir"
                        for (a, b), c in pairs.items()]))
-        fig.add_trace(go.Scatter(x=[p[0] for p in pos.values()], y=[p[1] for p in pos.values()],
+        fig.add_trace(scatter(x=[p[0] for p in pos.values()], y=[p[1] for p in pos.values()],
                                  mode="markers+text", text=[f"GPU {i}" for i in pos], textposition="middle center",
                                  marker=dict(size=44, symbol="square", color="#d5dbdb",
                                              line=dict(color=TIER_COLOURS["server"], width=2)),
@@ -97,7 +97,7 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
         fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left")
         fig.update_layout(yaxis=dict(visible=False, range=[-0.4, 1.4]), xaxis=dict(visible=False,
                                                                                    range=[-0.2, 1.2]))
-        return fig
+        return fig.figure()
 
     # NVSwitch: GPUs (or trays) on top, chips (or switch trays) below
     per_pair = [links // chips + (1 if c < links % chips else 0) for c in range(chips)]
@@ -129,20 +129,20 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
         for (x0, y0), (x1, y1) in segs:
             xs += [x0, x1, None]
             ys += [y0, y1, None]
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(width=width, color=TIER_COLOURS["spine"]),
+        fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(width=width, color=TIER_COLOURS["spine"]),
                                  opacity=opacity, hoverinfo="skip"))
-    fig.add_trace(go.Scatter(x=[m[0] for m in mids], y=[m[1] for m in mids], mode="markers",
+    fig.add_trace(scatter(x=[m[0] for m in mids], y=[m[1] for m in mids], mode="markers",
                              marker=dict(size=8, color="rgba(0,0,0,0)"), hovertext=[m[2] for m in mids],
                              hoverinfo="text"))
     size_top = 40 if gpu_units <= 8 else (24 if gpu_units <= 16 else 16)
-    fig.add_trace(go.Scatter(
+    fig.add_trace(scatter(
         x=[p[0] for p in top.values()], y=[1.0] * gpu_units, mode="markers+text",
         text=[f"{u}" if gpus_per_unit == 1 else f"{u + 1}" for u in top] if gpu_units <= 18 else None,  # GPU index (hover names it)
         textposition="middle center" if gpu_units <= 8 else "top center", textfont=dict(size=10),
         marker=dict(size=size_top, symbol="square", color="#d5dbdb", line=dict(color=TIER_COLOURS["server"], width=2)),
         hovertext=[f"{unit_word} {u + 1}: {gpus_per_unit} GPU(s) x {links} NVLink links" for u in top],
         hoverinfo="text"))
-    fig.add_trace(go.Scatter(
+    fig.add_trace(scatter(
         x=[p[0] for p in bottom.values()], y=[0.0] * chip_units, mode="markers+text",
         text=[f"NVSwitch {s + 1}" if chips_per_unit == 1 else f"{s + 1}" for s in bottom],
         textposition="bottom center", textfont=dict(size=10),
@@ -164,6 +164,6 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
                        align="left", font=dict(size=11))
     fig.update_layout(yaxis=dict(visible=False, range=[-0.45, 1.35]), xaxis=dict(visible=False, range=[-0.08, 1.08]),
                       margin=dict(l=10, r=10, t=title_top + 10, b=24 + 15 * (note.count('<br>') + 1)))
-    return fig
+    return fig.figure()
 
 

@@ -15,7 +15,9 @@ import plotly.graph_objects as go
 
 from core.fabric.topology import aggregated_graph, fabric_graph
 from core.figures.keynumbers import format_bandwidth
-from core.figures.style import HIGHLIGHT, TIER_COLOURS, TIER_NAMES, TIER_Y, base_layout, line_width, rail_colour
+from core.figures.style import (
+    HIGHLIGHT, TIER_COLOURS, TIER_NAMES, TIER_Y, FigureSpec, base_layout, line_width, rail_colour, scatter,
+)
 
 DRAW_BUDGET = 2000
 """Most markers + line segments the topology diagram draws at any size."""
@@ -218,14 +220,14 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
             f"{format_bandwidth(data['capacity_gbps'], unit)} per direction",
         ))
 
-    fig = go.Figure()
+    fig = FigureSpec()
     dim = 0.25 if selected else 0.75
     for (role, colour, width), segments in sorted(buckets.items(), key=lambda kv: (TIER_Y[kv[0][0]], kv[0][2])):
         xs, ys = [], []
         for (x0, y0), (x1, y1) in segments:
             xs += [x0, x1, None]
             ys += [y0, y1, None]
-        fig.add_trace(go.Scatter(
+        fig.add_trace(scatter(
             x=xs, y=ys, mode="lines", line=dict(color=colour, width=width), opacity=dim,
             hoverinfo="skip", legendgroup=role, showlegend=False, name=f"{role} links",
         ))
@@ -234,10 +236,10 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         for (x0, y0), (x1, y1) in highlight_segments:
             xs += [x0, x1, None]
             ys += [y0, y1, None]
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=HIGHLIGHT, width=4),
+        fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(color=HIGHLIGHT, width=4),
                                  hoverinfo="skip", showlegend=False, name="selected links"))
     for role, points in hover_points.items():
-        fig.add_trace(go.Scatter(
+        fig.add_trace(scatter(
             x=[p[0] for p in points], y=[p[1] for p in points], mode="markers",
             marker=dict(size=10, color="rgba(0,0,0,0)"), hovertext=[p[2] for p in points],
             hoverinfo="text", legendgroup=role, showlegend=False, name=f"{role} link bundles",
@@ -265,7 +267,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         line_w = [3 if v == selected else 1 for v in vs]
         line_c = [HIGHLIGHT if v == selected else "white" for v in vs]
         symbol = "square" if role == "server" else "circle"
-        fig.add_trace(go.Scatter(
+        fig.add_trace(scatter(
             x=[pos[v][0] for v in vs], y=[pos[v][1] for v in vs], mode="markers+text",
             marker=dict(size=sizes, color=colours, symbol=symbol, line=dict(width=line_w, color=line_c)),
             text=texts, textposition={"server": "bottom center", "core": "top center"}.get(role, "middle right"),
@@ -292,8 +294,8 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         title += "<br><sup>Leaf and link colour = rail: " + "  ".join(
             f"<span style='color:{rail_colour(r)}'>&#9679;</span> {r + 1}" for r in range(rails)) + "</sup>"
     base_layout(fig, title, height)
-    title_top = fig.layout.margin.t
-    staggered = any(isinstance(s, str) and s.startswith("<br><br>") for tr in fig.data for s in (tr.text or ()))
+    title_top = fig.margin_top
+    staggered = any(isinstance(s, str) and s.startswith("<br><br>") for tr in fig.data for s in (tr.get("text") or ()))
     top = max(TIER_Y[graph.nodes[v]["role"]] for v in graph.nodes)
     fig.update_layout(
         showlegend=True,
@@ -307,7 +309,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         hovermode="closest", clickmode="event+select", dragmode="pan",
         margin=dict(l=10, r=10, t=title_top + 10, b=50),
     )
-    return fig
+    return fig.figure()
 
 
 def _legend_name(plan, role: str, drawn: int, graph: nx.Graph, aggregated: bool) -> str:
