@@ -57,55 +57,35 @@ class SweepContext:
     forced: bool
     """The caller restricted the algorithms: say why a requested one does not apply."""
     notes: list[str] = field(default_factory=list)
+    # derived once in __post_init__ (plain attributes: every protocol loop reads them)
+    alg: AlgorithmConstants = field(init=False)
+    n: int = field(init=False)
+    d: int = field(init=False)
+    """Ranks per NVLink domain."""
+    m: int = field(init=False)
+    """NVLink domains the communicator spans."""
+    d_min: int = field(init=False)
+    """Ranks (and so NICs) of the emptiest domain."""
+    hop_us: float = field(init=False)
+    nvl: float = field(init=False)
+    """NVLink bandwidth per GPU (infinite for a lone rank per domain: no NVLink step)."""
+    nic: float = field(init=False)
+    egress: float = field(init=False)
+    domain_sizes: list[int] = field(init=False)
+    """Distinct ranks-per-domain counts (a partly filled last domain adds one)."""
+    nvls_ok: bool = field(init=False)
 
-    @property
-    def alg(self) -> AlgorithmConstants:
-        return self.constants.algorithms
-
-    @property
-    def n(self) -> int:
-        return self.placement.n
-
-    @property
-    def d(self) -> int:
-        """Ranks per NVLink domain."""
-        return self.placement.ranks_per_domain
-
-    @property
-    def m(self) -> int:
-        """NVLink domains the communicator spans."""
-        return self.placement.domains
-
-    @property
-    def d_min(self) -> int:
-        """Ranks (and so NICs) of the emptiest domain."""
-        return self.placement.min_ranks_per_domain
-
-    @property
-    def hop_us(self) -> float:
-        return self.placement.hops * self.links.hop_latency_us
-
-    @property
-    def nvl(self) -> float:
-        """NVLink bandwidth per GPU (infinite for a lone rank per domain: no NVLink step)."""
-        return self.links.nvlink if self.d > 1 else math.inf
-
-    @property
-    def nic(self) -> float:
-        return self.links.nic_per_gpu
-
-    @property
-    def egress(self) -> float:
-        return self.d_min * self.nic
-
-    @property
-    def domain_sizes(self) -> list[int]:
-        """Distinct ranks-per-domain counts (a partly filled last domain adds one)."""
-        return sorted({self.d, self.placement.last}) if self.m > 1 else [self.d]
-
-    @property
-    def nvls_ok(self) -> bool:
-        return self.links.nvls_efficiency is not None and self.d > 1
+    def __post_init__(self) -> None:
+        p, lk = self.placement, self.links
+        self.alg = self.constants.algorithms
+        self.n, self.d, self.m = p.n, p.ranks_per_domain, p.domains
+        self.d_min = p.min_ranks_per_domain
+        self.hop_us = p.hops * lk.hop_latency_us
+        self.nvl = lk.nvlink if self.d > 1 else math.inf
+        self.nic = lk.nic_per_gpu
+        self.egress = self.d_min * self.nic
+        self.domain_sizes = sorted({self.d, p.last}) if self.m > 1 else [self.d]
+        self.nvls_ok = lk.nvls_efficiency is not None and self.d > 1
 
     def nvls_allreduce_algbw(self) -> float:
         """NVLS all-reduce algbw of the slowest domain (0 when NVLS is unavailable)."""
