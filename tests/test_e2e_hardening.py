@@ -67,3 +67,11 @@ def test_performance_inputs_survive_navigation_in_the_browser(server, page):
     share = page.locator("[data-testid='stSidebar'] [data-testid='stCode'] code").last.inner_text()
     assert _query(share) == _query(page.url)
     assert urlsplit(share).path == urlsplit(page.url).path == "/performance"
+
+
+def test_share_box_names_a_real_page_for_a_path_that_does_not_exist(server, page):
+    page.goto(f"{server}/no-such-page?v=1&n=16&zz=%3Cscript%3E")
+    settle(page, timeout=90)
+    share = page.locator("[data-testid='stSidebar'] [data-testid='stCode'] code").last.inner_text()
+    assert urlsplit(share).path in ("/", "")
+    assert _query(share) == {"v": "1", "n": "16"}
