@@ -113,17 +113,17 @@ def main() -> None:
                     "catalog_id": st.column_config.TextColumn("catalog id"),
                 },
             )
-            d1, d2, d3, _ = st.columns([1, 1, 1, 2])
+            downloads = st.container(horizontal=True)  # buttons as wide as their labels
             # bytes, not callables, and no rerun on click: a deferred file is dropped by the next rerun, so
             # quick successive clicks lost downloads ("MediaFileStorageError: Deferred file ... not found")
-            d1.download_button("BOM as CSV", data=cached.bom_csv(key), file_name="fabric-bom.csv",
-                               mime="text/csv", on_click="ignore", key="dl_csv")
-            d2.download_button("BOM as XLSX", data=cached.bom_xlsx(key), file_name="fabric-bom.xlsx",
-                               mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                               on_click="ignore", key="dl_xlsx")
-            d3.download_button("Design as JSON", data=cur.design.to_json(), file_name="design.json",
-                               mime="application/json", on_click="ignore", key="dl_json",
-                               help="python -m core plan --design design.json reads it")
+            downloads.download_button("BOM as CSV", data=cached.bom_csv(key), file_name="fabric-bom.csv",
+                                      mime="text/csv", on_click="ignore", key="dl_csv")
+            downloads.download_button("BOM as XLSX", data=cached.bom_xlsx(key), file_name="fabric-bom.xlsx",
+                                      mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                                      on_click="ignore", key="dl_xlsx")
+            downloads.download_button("Design as JSON", data=cur.design.to_json(), file_name="design.json",
+                                      mime="application/json", on_click="ignore", key="dl_json",
+                                      help="python -m core plan --design design.json reads it")
 
 
 main()

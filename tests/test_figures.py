@@ -185,10 +185,11 @@ def test_titles_and_notes_wrap_to_fit_a_narrow_column():
     fig = figures.topology_figure(plan(Design(gpu="GB200-NVL72", nodes=1800)))
     import re
     for line in fig.layout.title.text.split("<br>"):
-        visible = re.sub(r"<[^>]+>|&#?\w+;", "x", line)
+        visible = re.sub(r"&#?\w+;", "x", re.sub(r"</?sup>", "", line))
+        visible = re.sub(r"<[^>]+>", "", visible)
         assert len(visible) <= TITLE_CHARS * 1.35, line
     text, lines = wrap_title("a " * 60)
-    assert lines == 3 and all(len(x) <= TITLE_CHARS for x in text.split("<br>"))
+    assert lines == len(text.split("<br>")) >= 3 and all(len(x) <= TITLE_CHARS for x in text.split("<br>"))
     scale = figures.scaleup_figure(plan(Design(gpu="GB200-NVL72", nodes=18)))
     assert all(len(x) <= 36 for x in scale.layout.annotations[0].text.split("<br>"))
     assert scale.layout.margin.t >= 30 + 22 * (scale.layout.title.text.count("<br>") + 1)

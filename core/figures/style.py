@@ -24,7 +24,7 @@ def rail_colour(rail: int) -> str:
     return RAIL_COLOURS[rail % len(RAIL_COLOURS)] if rail is not None and rail >= 0 else TIER_COLOURS["leaf"]
 
 
-TITLE_CHARS = 46
+TITLE_CHARS = 36
 """Most visible characters per title line: a chart in half of a 1,024 px page still shows every word."""
 _TAG = re.compile(r"<[^>]+>|&#?\w+;")
 
