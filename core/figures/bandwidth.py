@@ -32,9 +32,9 @@ def bandwidth_hierarchy_figure(plan, unit: str = "GB/s") -> go.Figure:
     """Per-GPU bandwidth, one direction: NVLink, scale-out NICs, and the share of the bisection."""
     bw = plan.bandwidth
     rows = [
-        ("NVLink (scale-up)", bw.nvlink_gbytes_per_gpu_per_direction * 8, TIER_COLOURS["spine"]),
-        ("Scale-out NICs", bw.scaleout_gbits_per_gpu, TIER_COLOURS["leaf"]),
-        ("Cross-fabric (bisection share)", bw.cross_fabric_gbits_per_gpu, TIER_COLOURS["core"]),
+        ("NVLink<br>(scale-up)", bw.nvlink_gbytes_per_gpu_per_direction * 8, TIER_COLOURS["spine"]),
+        ("Scale-out<br>NICs", bw.scaleout_gbits_per_gpu, TIER_COLOURS["leaf"]),
+        ("Cross-fabric<br>(bisection share)", bw.cross_fabric_gbits_per_gpu, TIER_COLOURS["core"]),
     ]
     values, texts, label = _scaled([r[1] for r in rows], unit, prefix=False)  # NVLink vs a NIC: one G scale
     fig = go.Figure(go.Bar(
@@ -43,13 +43,13 @@ def bandwidth_hierarchy_figure(plan, unit: str = "GB/s") -> go.Figure:
         textposition="auto", hovertemplate="%{y}: %{text} per GPU, one direction<extra></extra>",
     ))
     base_layout(fig, f"Bandwidth per GPU, one direction [{label}]", 300)
-    fig.update_layout(xaxis_title=f"{label} per GPU, one direction", yaxis=dict(automargin=True))
+    fig.update_layout(xaxis_title=label, yaxis=dict(automargin=True))  # the title says per GPU, one direction
     return fig
 
 
 def tier_capacity_figure(plan, capacities_gbits: dict[str, float], unit: str = "GB/s") -> go.Figure:
     """Capacity of each fabric stage, all planes, one direction, plus the bisection."""
-    names = {"injection": "Injection (all NIC ports)", "leaf_up": "Leaf -> spine", "spine_up": "Spine -> core"}
+    names = {"injection": "Injection<br>(all NIC ports)", "leaf_up": "Leaf -><br>spine", "spine_up": "Spine -><br>core"}
     labels = [names[k] for k in capacities_gbits] + ["Bisection"]
     values = list(capacities_gbits.values()) + [plan.bandwidth.bisection_tbits_one_direction * 1000]
     colours = [TIER_COLOURS["server"], TIER_COLOURS["leaf"], TIER_COLOURS["spine"]][: len(capacities_gbits)] + [

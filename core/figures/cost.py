@@ -14,11 +14,13 @@ def capex_figure(plan) -> go.Figure:
     total = frame.sum()
     fig = go.Figure(go.Bar(
         x=list(frame.index), y=list(frame.values), marker_color=[CATEGORY_COLOURS.get(c, "#999") for c in frame.index],
-        text=[f"{format_usd(v)} ({v / total:.1%})" for v in frame.values], textposition="outside", cliponaxis=False,
-        hovertemplate="%{x}: %{text}<extra></extra>"))
+        text=[f"{v / total:.0%}" for v in frame.values], textposition="outside", cliponaxis=False,
+        customdata=[format_usd(v) for v in frame.values],
+        hovertemplate="%{x}: %{customdata} (%{text} of capex)<extra></extra>"))  # short bar labels stay legible
     base_layout(fig, f"Capex by category: {format_usd(total)} total, "
                       f"{format_usd(plan.cost.capex_per_gpu_usd)} per GPU [USD, estimates]", 360)
-    fig.update_layout(yaxis=dict(title="USD", range=[0, frame.max() * 1.15]))
+    fig.update_layout(yaxis=dict(title="USD", range=[0, frame.max() * 1.15]), xaxis=dict(tickangle=-40),
+                      uniformtext=dict(minsize=10, mode="show"))
     return fig
 
 
@@ -35,5 +37,6 @@ def power_figure(plan) -> go.Figure:
         hovertemplate="%{x}: %{text}<extra></extra>"))
     base_layout(fig, f"Power by category: IT {format_power(plan.cost.it_kw)}, facility "
                       f"{format_power(plan.cost.facility_kw)} at PUE {plan.cost.pue:g} [kW]", 360)
-    fig.update_layout(yaxis=dict(title="kW", range=[0, max(values) * 1.15]))
+    fig.update_layout(yaxis=dict(title="kW", range=[0, max(values) * 1.15]), xaxis=dict(tickangle=-40),
+                      uniformtext=dict(minsize=10, mode="show"))
     return fig

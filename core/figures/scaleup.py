@@ -144,7 +144,7 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
         hoverinfo="text"))
     fig.add_trace(scatter(
         x=[p[0] for p in bottom.values()], y=[0.0] * chip_units, mode="markers+text",
-        text=[f"NVSwitch {s + 1}" if chips_per_unit == 1 else f"{s + 1}" for s in bottom],
+        text=[f"NVSwitch {s + 1}" if chips_per_unit == 1 and chip_units <= 2 else f"{s + 1}" for s in bottom],
         textposition="bottom center", textfont=dict(size=10),
         marker=dict(size=30 if chip_units <= 8 else 20, symbol="diamond", color=TIER_COLOURS["spine"]),
         hovertext=[f"NVSwitch {'chip' if chips_per_unit == 1 else 'tray'} {s + 1} "

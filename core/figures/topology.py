@@ -111,14 +111,14 @@ def server_text(plan, graph: nx.Graph, v: str, drawn: int) -> str:
     count = data.get("count", data.get("nodes", 1))
     if data.get("label"):  # aggregated: "pods 1-3: 1944 nodes"
         span = data["label"].split(":")[0]
-        return data["label"] if drawn <= 5 else f"{span}<br>{count:,}" if drawn <= 12 else f"{count:,}"
+        return f"{span}<br>{count:,} nodes" if drawn <= 4 else f"{span}<br>{count:,}" if drawn <= 7 else f"{count:,}"
     if "nodes" not in data:  # one server
         return f"node {int(_index(v)) + 1}" if drawn <= 8 else f"{int(_index(v)) + 1}"
     group = data.get("group", 0) + 1
     word = "SU" if plan.fabric.topology == "rail-optimized" and plan.fabric.tiers > 1 else "group"
-    if drawn <= 5:
-        return f"{word} {group}: {count:,} nodes"
-    return f"{word} {group}<br>{count:,}" if drawn <= 12 else f"{count:,}"  # the legend says they are nodes
+    if drawn <= 4:  # two short lines: four of them fit under a 300 px chart
+        return f"{word} {group}<br>{count:,} nodes"
+    return f"{word} {group}<br>{count:,}" if drawn <= 7 else f"{count:,}"  # the legend says they are nodes
 
 
 def vertex_name(graph: nx.Graph, v: str) -> str:
