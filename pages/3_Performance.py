@@ -92,28 +92,30 @@ def main() -> None:
 
     # --- training settings ---------------------------------------------------------------------------
     st.subheader("Training step")
-    cols = st.columns([1.7, 1, 1, 0.8, 0.8, 1])
+    # three rows, so every label and value fits half of a 1,024 px page
+    cols = st.columns([2, 1, 1])
     model = cols[0].selectbox("Model", list(PRESETS), key=W + "model", format_func=lambda k: PRESETS[k].name)
     seq = _number(cols[1], "Sequence length", "seq", step=1024)
-    gbs = _number(cols[2], "Global batch [sequences]", "gbs", step=64)
-    mbs = _number(cols[3], "Micro-batch", "mbs")
-    prec = cols[4].selectbox("Precision", ["bf16", "fp8"], key=W + "prec")
-    tokens = cols[5].number_input("Tokens to train [T]", min_value=0.001, max_value=1000.0, step=0.5, key=W + "tok",
-                                  format="%.3g")
-    cols = st.columns(7)
+    gbs = _number(cols[2], "Global batch", "gbs", step=64, help="sequences per step")
+    cols = st.columns(4)
+    mbs = _number(cols[0], "Micro-batch", "mbs")
+    prec = cols[1].selectbox("Precision", ["bf16", "fp8"], key=W + "prec")
+    tokens = cols[2].number_input("Tokens [T]", min_value=0.001, max_value=1000.0, step=0.5, key=W + "tok",
+                                  format="%.3g", help="tokens to train, in trillions")
+    eff = cols[3].number_input("FLOP/s fraction", min_value=0.0, max_value=1.0, step=0.05, key=W + "eff",
+                               help="achievable fraction of dense peak for the math; 0 = default "
+                                    f"({constants.training.compute_efficiency:g} bf16, "
+                                    f"{constants.training.fp8_compute_efficiency:g} fp8, "
+                                    f"{constants.training.moe_compute_efficiency:g} MoE)")
+    cols = st.columns(6)
     tp = _number(cols[0], "TP", "tp", help="tensor parallel")
     pp = _number(cols[1], "PP", "pp", help="pipeline parallel")
     cp = _number(cols[2], "CP", "cp", help="context parallel")
     ep = _number(cols[3], "EP", "ep", help="expert parallel (mixture-of-experts models only)")
     vp = _number(cols[4], "VP", "vp", help="virtual pipeline stages per GPU (interleaving shrinks the bubble)")
-    tg = cols[5].number_input("Training GPUs", min_value=0, max_value=r.gpus, step=8, key=W + "tg",
-                              help="0 = the most GPUs of the design that tp x pp x cp divides (and whose smallest "
-                                   "global batch stays within 1,000,000 sequences)")
-    eff = cols[6].number_input("FLOP/s fraction", min_value=0.0, max_value=1.0, step=0.05, key=W + "eff",
-                               help="achievable fraction of dense peak for the math; 0 = default "
-                                    f"({constants.training.compute_efficiency:g} bf16, "
-                                    f"{constants.training.fp8_compute_efficiency:g} fp8, "
-                                    f"{constants.training.moe_compute_efficiency:g} MoE)")
+    tg = cols[5].number_input("GPUs", min_value=0, max_value=r.gpus, step=8, key=W + "tg",
+                              help="GPUs the training job uses; 0 = the most GPUs of the design that tp x pp x cp "
+                                   "divides (and whose smallest global batch stays within 1,000,000 sequences)")
     choice = st.selectbox("Compare with", list(COMPARE_FABRICS), key=W + "cmp",
                           format_func=lambda k: COMPARE_FABRICS[k][0],
                           help="The same job on this design with another fabric (switch and speed re-chosen).")
@@ -182,7 +184,9 @@ def main() -> None:
             {"label": alt_label, "days": other.days_to_train, "cost_usd": other.cost_usd}]),
             key="compare_chart", config={"displaylogo": False})
         st.dataframe(pd.DataFrame(jobform.comparison_rows([(this_label, here, plan), (alt_label, other, alt_plan)])),
-                     hide_index=True, width="stretch")
+                     hide_index=True, width="stretch",
+                     column_config={c: st.column_config.NumberColumn(c, format="localized")
+                                    for c in ("tokens/s", "run cost [USD]", "cluster capex [USD]")})
         st.caption(f"{alt_label}: {other.days_to_train - here.days_to_train:+,.2f} days and "
                    f"{other.cost_usd - here.cost_usd:+,.0f} USD for this run versus this design. "
                    "Costs are the job's share of each cluster's TCO per day (capex over the TCO years plus energy), "

@@ -366,7 +366,7 @@ def _size_control(sb, system) -> tuple[str, int]:
     count = count_in(ss[K + "nodes"], unit, gpn, per_rack)
     ss[K + "count"] = count
     label = {"nodes": "Nodes", "GPUs": "GPUs", "racks": f"Racks ({system.id}: {per_rack} trays each)"}[unit]
-    sb.select_slider(label, options=_with(_size_options(unit, system), count), key=K + "count",
+    sb.select_slider(label, options=_with(_size_options(unit, system), count), key=K + "count", format_func="{:,}".format,
                      on_change=_on_count_change,
                      help="Drag for common sizes; type an exact count below.")
     ss[K + "count_exact"] = f"{count}"
@@ -441,7 +441,7 @@ def share_box(page_path: str) -> None:
     st.code(share_url(page_path, params), language=None, wrap_lines=True)
 
 
-CARD_WIDTH = 146
+CARD_WIDTH = 164
 """Key-number card width [px]: the longest label ("Leaf switches", "Cost of the run") and value
 ("$359.69 M", "131,072") fit, and the cards wrap to as many per row as the page has room for."""
 

@@ -63,7 +63,7 @@ def sweep_display_table(frame: pd.DataFrame, unit: str) -> pd.DataFrame:
     return pd.DataFrame({
         "leaf oversubscription": [f"{v:g}:1" for v in frame["oversubscription"]],
         "buildable": frame["feasible"],
-        f"cross-fabric per GPU [{unit}]": (frame["cross_fabric_gbits_per_gpu"] * scale).round(3),
+        f"cross-fabric per GPU [{unit}]": (frame["cross_fabric_gbits_per_gpu"] * scale).round(1),
         f"bisection [T{unit[1]}/s]": (frame["bisection_tbits"] * scale).round(2),
         "tiers": frame["tiers"],
         "switches": frame["switches"],

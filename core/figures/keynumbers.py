@@ -126,7 +126,7 @@ CARDS_CSS = (
     "margin: 0.25rem 0 0.75rem;} "
     ".fp-card {border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem; padding: 0.55rem 0.75rem; "
     "cursor: help; min-width: 0;} "
-    ".fp-label {font-size: 0.85rem; line-height: 1.25; color: rgba(49, 51, 63, 0.8); overflow-wrap: anywhere;} "
+    ".fp-label {font-size: 0.85rem; line-height: 1.25; color: rgba(49, 51, 63, 0.8); overflow-wrap: break-word;} "
     ".fp-value {font-size: 1.35rem; line-height: 1.4; white-space: nowrap; padding-top: 0.15rem;}"
 )
 """The cards' style, one rule set for the app and (later) the report."""

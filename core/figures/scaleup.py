@@ -55,7 +55,7 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
         chips = max(1, round(chips * domain / system.nvlink_domain_gpus))
     fig = FigureSpec()
     title = (f"Scale-up: NVLink {r.nvlink_generation} domain of {domain} GPUs"
-             + (f" ({domain // gpn} nodes/trays of {gpn})" if domain > gpn else "")
+             + (f" ({domain // gpn} x {gpn})" if domain > gpn else "")
              + f"<br><sup>{links} links per GPU x {format_bandwidth(link_bidir * 8, unit)} bidir = "
              f"{format_bandwidth(r.nvlink_gbytes_per_gpu_bidir * 8, unit)} per GPU (bidir)</sup>")
     base_layout(fig, title, height, title_chars=28)
@@ -137,7 +137,9 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     size_top = 40 if gpu_units <= 8 else (24 if gpu_units <= 16 else 16)
     fig.add_trace(scatter(
         x=[p[0] for p in top.values()], y=[1.0] * gpu_units, mode="markers+text",
-        text=[f"{u}" if gpus_per_unit == 1 else f"{u + 1}" for u in top] if gpu_units <= 18 else None,  # GPU index (hover names it)
+        # GPU index or tray number (the hover names it); of 18 trays every third, so the numbers never touch
+        text=[(f"{u}" if gpus_per_unit == 1 else f"{u + 1}") if gpu_units <= 9 or u % 3 == 0 or u == gpu_units - 1
+              else "" for u in top] if gpu_units <= 18 else None,
         textposition="middle center" if gpu_units <= 8 else "top center", textfont=dict(size=10),
         marker=dict(size=size_top, symbol="square", color="#d5dbdb", line=dict(color=TIER_COLOURS["server"], width=2)),
         hovertext=[f"{unit_word} {u + 1}: {gpus_per_unit} GPU(s) x {links} NVLink links" for u in top],

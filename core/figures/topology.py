@@ -302,7 +302,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top", groupclick="togglegroup",
                     itemclick="toggle", font=dict(size=12)),
         xaxis=dict(visible=False, range=[min(0.0, *(p[0] for p in pos.values())) - 0.05,
-                                         max(1.0, *(p[0] for p in pos.values())) + 0.08], fixedrange=False),
+                                         max(1.0, *(p[0] for p in pos.values())) + 0.12], fixedrange=False),
         yaxis=dict(tickvals=[TIER_Y[r] for r in TIER_Y if TIER_Y[r] <= top],
                    ticktext=[TIER_NAMES[r] for r in TIER_Y if TIER_Y[r] <= top],
                    range=[-0.85 if staggered else -0.5, top + 0.45], showgrid=False, zeroline=False),
