@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from core.errors import FabricPlannerError
-from core.figures.keynumbers import size_caption
+from core.figures.keynumbers import cards_html, size_caption, training_key_numbers
 from core.figures.perf import busbw_figure, comparison_figure, scaling_figure, step_figure
 from core.formats import sharelink
 from core.formats.joblink import COMPARE_FABRICS, LIMITS
@@ -143,16 +143,7 @@ def main() -> None:
     except FabricPlannerError as exc:
         other_error = exc
 
-    m = state.cards()
-    m.metric("Step time", f"{here.step_time_s:.2f} s", border=True, width=state.CARD_WIDTH)
-    m.metric("Tokens/s", f"{here.tokens_per_s:,.0f}", border=True, width=state.CARD_WIDTH)
-    m.metric("MFU", f"{here.mfu:.1%}", border=True, width=state.CARD_WIDTH, help="model FLOPs / (GPUs x dense peak x time)")
-    m.metric("Communicating", f"{here.comm_fraction:.1%}", border=True, width=state.CARD_WIDTH,
-                help="share of the step spent in communication that compute does not hide")
-    m.metric("Days to train", f"{here.days_to_train:,.1f}", border=True, width=state.CARD_WIDTH,
-                help=f"{job.tokens_to_train:.3g} tokens at this throughput")
-    m.metric("Cost of the run", f"${here.cost_usd / 1e6:,.2f}M", border=True, width=state.CARD_WIDTH,
-                help="share of the cluster's TCO per day (catalog price estimates) x days")
+    st.markdown(cards_html(training_key_numbers(here)), unsafe_allow_html=True)  # escaped in core
     st.caption(safe.md(jobform.memory_caption(here, PRESETS[model].name, settings)))
 
     steps = {this_label: here}

@@ -130,3 +130,19 @@ CARDS_CSS = (
     ".fp-value {font-size: 1.35rem; line-height: 1.4; white-space: nowrap; padding-top: 0.15rem;}"
 )
 """The cards' style, one rule set for the app and (later) the report."""
+
+
+def training_key_numbers(estimate_) -> list[KeyNumber]:
+    """A ``core.perf.training.TrainingEstimate``'s headline numbers as key-number cards (see ``cards_html``)."""
+    e = estimate_
+    return [
+        KeyNumber("step_time", "Step time", f"{e.step_time_s:.2f} s", "seconds per optimizer step"),
+        KeyNumber("tokens_per_s", "Tokens/s", f"{e.tokens_per_s:,.0f}", "tokens trained per second, whole job"),
+        KeyNumber("mfu", "MFU", f"{e.mfu:.1%}", "model FLOPs / (GPUs x dense peak x time)"),
+        KeyNumber("comm", "Communicating", f"{e.comm_fraction:.1%}",
+                  "share of the step spent in communication that compute does not hide"),
+        KeyNumber("days", "Days to train", f"{e.days_to_train:,.1f}",
+                  f"{e.job.tokens_to_train:.3g} tokens at this throughput"),
+        KeyNumber("cost", "Cost of the run", f"${e.cost_usd / 1e6:,.2f}M",
+                  "share of the cluster's TCO per day (catalog price estimates) x days"),
+    ]

@@ -186,4 +186,3 @@ def memory_caption(estimate_: TrainingEstimate, model_name: str, settings: Mappi
             f"{estimate_.dp}; {estimate_.microbatches} micro-batches per step; memory per GPU "
             + ", ".join(f"{k} {v:.1f}" for k, v in estimate_.memory_gb.items())
             + f" GB of {estimate_.hbm_gb:g} GB. " + " ".join(estimate_.warnings))
-
