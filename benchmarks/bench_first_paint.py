@@ -9,15 +9,14 @@ and the first Plotly chart became visible. Prints medians; localhost only, bound
 from __future__ import annotations
 
 import json
-import os
-import socket
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_load import start_server  # noqa: E402
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -36,27 +35,11 @@ OBSERVER = """
 """
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def main() -> dict:
     from playwright.sync_api import sync_playwright
 
-    port = _port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "webui.serve", "--server.port", str(port), "--server.headless", "true"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    server, base = start_server()  # the load benchmark's: webui.serve on a free localhost port
     try:
-        deadline = time.time() + 60
-        while time.time() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                time.sleep(0.2)
         rows = []
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -64,7 +47,7 @@ def main() -> dict:
                 context = browser.new_context(viewport={"width": 1280, "height": 900})
                 page = context.new_page()
                 page.add_init_script(OBSERVER)
-                page.goto(f"http://127.0.0.1:{port}/?v=1&n={120 + visit}", wait_until="commit")
+                page.goto(f"{base}/?v=1&n={120 + visit}", wait_until="commit")
                 page.wait_for_selector(".js-plotly-plot", timeout=90_000)
                 page.wait_for_timeout(300)
                 marks = page.evaluate("window.__fp")
