@@ -16,6 +16,7 @@ import re
 from core.catalog import load_catalog
 from core.design import MAX_DESIGN_FILE_BYTES, MAX_POWER_OVERRIDE_W, MAX_PRICE_OVERRIDE_USD, Design, parse_design
 from core.errors import SHOWN_LIMIT, InputError, shown
+from core.formats.entry import normalize, number_text
 from core.formats.design_file import read_design_file
 from core.perf.sizes import parse_size
 
@@ -57,6 +58,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def positive_int(text: str) -> int:
+    text = number_text(text)  # 1,024 and full-width digits read too
     try:
         value = int(text)
     except ValueError:
@@ -69,8 +71,8 @@ def positive_int(text: str) -> int:
 
 
 def ratio(text: str) -> float:
-    """``X`` or ``X:Y`` (down:up) with positive finite numbers, at least 1 (e.g. ``2``, ``3:1``)."""
-    parts = text.split(":")
+    """``X`` or ``X:Y`` (down:up) with positive finite numbers, at least 1 (e.g. ``2``, ``3:1``, ``２：１``)."""
+    parts = normalize(text).split(":")
     try:
         numbers = [float(part) for part in parts] if len(parts) <= 2 else None
     except ValueError:
@@ -86,7 +88,7 @@ def ratio(text: str) -> float:
 
 def number(text: str) -> float:
     try:
-        value = float(text)
+        value = float(number_text(text))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {shown(text)}") from None
     if not math.isfinite(value) or value < 0:
@@ -218,7 +220,7 @@ def tokens(text: str) -> float:
 
 def fraction(text: str) -> float:
     try:
-        value = float(text)
+        value = float(number_text(text))
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {shown(text)}") from None
     if not 0 < value <= 1:

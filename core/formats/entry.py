@@ -25,6 +25,13 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFKC", str(text)).replace("\u3000", " ").strip()
 
 
+def number_text(text: str) -> str:
+    """Typed number text as Python reads it: NFKC-folded (full-width digits, ``：`` and ``，``), trimmed, and
+    thousands separators dropped where unambiguous (``20,000`` and ``1 024``, not ``1,5``)."""
+    raw = normalize(text)
+    return raw.replace(",", "").replace(" ", "") if _THOUSANDS.match(raw) else raw
+
+
 def parse_whole(text: str, low: int, high: int, what: str = "value") -> int:
     """A whole number in ``[low, high]`` from typed text; ``InputError`` says what is accepted.
 
@@ -34,7 +41,7 @@ def parse_whole(text: str, low: int, high: int, what: str = "value") -> int:
     raw = normalize(text)
     if len(raw) > 40:
         raise InputError(f"{what} {shown(raw)} is not a whole number from {low:,} to {high:,}")
-    body = raw.replace(",", "").replace(" ", "") if _THOUSANDS.match(raw) else raw
+    body = number_text(raw)
     if not _PLAIN.match(body):
         raise InputError(f"{what} {shown(raw)} is not a whole number; enter {low:,} to {high:,}")
     value = float(body)

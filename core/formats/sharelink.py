@@ -66,6 +66,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from pydantic import ValidationError
 
 from core.catalog import Catalog, load_catalog
+from core.formats.entry import number_text
 from core.design import (
     OVERRIDE_LIMITS,
     Design,
@@ -109,7 +110,7 @@ def parse_int(low: int, high: int) -> Callable[[str], int]:
 
     def parse(text: str) -> int:
         try:
-            value = int(text.strip())
+            value = int(number_text(text))  # 1,024 and full-width digits read too
         except ValueError:
             raise ParamError("not a whole number") from None
         if not low <= value <= high:
@@ -123,7 +124,7 @@ def parse_float(low: float, high: float, *, low_open: bool = False) -> Callable[
     """A parser for finite numbers in ``[low, high]`` (``(low, high]`` if ``low_open``)."""
     def parse(text: str) -> float:
         try:
-            value = float(text.strip().replace(" ", "+"))  # '+' in '1e+16' may arrive as a space
+            value = float(number_text(text.replace(" ", "+")))  # '+' in '1e+16' may arrive as a space
         except ValueError:
             raise ParamError("not a number") from None
         if not math.isfinite(value) or value > high or value < low or (low_open and value == low):
