@@ -29,9 +29,8 @@ performance = HERE / "pages" / "3_Performance.py"
 if performance.exists():
     pages.append(st.Page(performance, title="Performance", url_path="performance"))
 
-# Key-number cards: the Designer's are HTML cards (core.figures.keynumbers.cards_html, a wrapping grid that
-# appears with the first text); other pages' st.metric cards (webui.state.cards) get the same size, and a
-# long label wraps onto a second line instead of being cut ("Leaf swit...").
+# Key-number cards are HTML (core.figures.keynumbers.cards_html: a wrapping grid that appears with the first
+# text); any st.metric card gets the same value size, and a long label wraps instead of being cut.
 st.markdown(
     "<style>" + CARDS_CSS + " [data-testid='stMetricValue'] {font-size: 1.35rem;} "
     "[data-testid='stMetricValue'] > div {overflow: visible; text-overflow: clip;} "

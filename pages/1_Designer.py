@@ -4,7 +4,7 @@ import functools
 
 import streamlit as st
 
-from core.figures.keynumbers import cards_html, format_usd, key_numbers, size_caption
+from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, size_caption
 from webui import cached, state
 
 def main() -> None:
@@ -86,15 +86,7 @@ def main() -> None:
             c1, c2 = st.columns(2)
             c1.plotly_chart(cached.capex(key), key="capex_chart", config={"displaylogo": False})
             c2.plotly_chart(cached.power(key), key="power_chart", config={"displaylogo": False})
-            cost = plan.cost
-            m = state.cards()
-            m.metric("Cost per GPU", format_usd(cost.capex_per_gpu_usd), border=True, width=state.CARD_WIDTH)
-            m.metric("Network share of capex", f"{cost.network_share:.1%}", border=True, width=state.CARD_WIDTH)
-            m.metric("Energy per year", format_usd(cost.energy_usd_per_year), border=True, width=state.CARD_WIDTH,
-                        help=f"facility {cost.facility_kw:,.0f} kW x 8,760 h x ${plan.design.electricity_usd_per_kwh:g}/kWh")
-            m.metric(f"TCO ({cost.tco_years:g} years)", format_usd(cost.tco_usd), border=True, width=state.CARD_WIDTH,
-                        help="capex + years x energy; staff, space, maintenance and financing not included")
-            m.metric("Compute racks", f"{cost.racks_compute:,}", border=True, width=state.CARD_WIDTH)
+            st.markdown(cards_html(cost_key_numbers(plan)), unsafe_allow_html=True)
             st.markdown("#### Bill of materials")
             st.dataframe(
                 cached.bom_table(key), hide_index=True, width="stretch",

@@ -441,16 +441,6 @@ def share_box(page_path: str) -> None:
     st.code(share_url(page_path, params), language=None, wrap_lines=True)
 
 
-CARD_WIDTH = 164
-"""Key-number card width [px]: the longest label ("Leaf switches", "Cost of the run") and value
-("$359.69 M", "131,072") fit, and the cards wrap to as many per row as the page has room for."""
-
-
-def cards():
-    """A row of key-number cards that wraps (never clips) at 1,024 px and fills 1,920 px."""
-    return st.container(horizontal=True, wrap=True, gap="small")
-
-
 def show_warnings(cur: Current) -> None:
     """Link warnings (dismissable) at the top of every page."""
     if cur.warnings:

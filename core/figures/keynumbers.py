@@ -146,3 +146,18 @@ def training_key_numbers(estimate_) -> list[KeyNumber]:
         KeyNumber("cost", "Cost of the run", f"${e.cost_usd / 1e6:,.2f}M",
                   "share of the cluster's TCO per day (catalog price estimates) x days"),
     ]
+
+
+def cost_key_numbers(plan) -> list[KeyNumber]:
+    """The Cost & power tab's cards: cost per GPU, network share, energy, TCO, racks."""
+    cost = plan.cost
+    return [
+        KeyNumber("capex_per_gpu", "Cost per GPU", format_usd(cost.capex_per_gpu_usd), "capex / GPUs (estimates)"),
+        KeyNumber("network_share", "Network share of capex", f"{cost.network_share:.1%}",
+                  "NICs, switches, transceivers and cables as a share of capex"),
+        KeyNumber("energy", "Energy per year", format_usd(cost.energy_usd_per_year),
+                  f"facility {cost.facility_kw:,.0f} kW x 8,760 h x ${plan.design.electricity_usd_per_kwh:g}/kWh"),
+        KeyNumber("tco", f"TCO ({cost.tco_years:g} years)", format_usd(cost.tco_usd),
+                  "capex + years x energy; staff, space, maintenance and financing not included"),
+        KeyNumber("racks", "Compute racks", f"{cost.racks_compute:,}", "racks of compute nodes"),
+    ]
