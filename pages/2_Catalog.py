@@ -60,7 +60,7 @@ for tab, (kind, frame) in zip(st.tabs(list(labels.values())), tables().items()):
     with tab:
         st.caption(f"{len(frame)} entries from assets/catalog; units as in the column names "
                    "(GB/s bytes for NVLink, Gb/s bits per direction for ports, W, USD, m).")
-        st.dataframe(frame, hide_index=True, width="stretch",
+        st.dataframe(frame, hide_index=True, width="stretch", height=min(36 * (len(frame) + 1) + 4, 720),
                      column_config={c: st.column_config.TextColumn(c, width="large")
                                     for c in ("source", "price_source", "power_source", "notes") if c in frame})
 
