@@ -45,3 +45,10 @@ def test_cli_flags_read_full_width_and_thousands(capsys):
     assert summary["nodes"] == 1024 and summary["design"]["oversubscription"] == 2.0
     code, _, err = run_cli(capsys, "plan", "--nodes", "1,5")
     assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_override_decimal_comma_is_refused_not_half_applied():
+    values, warnings = sharelink.parse_overrides_lenient("QM9700:1,5")
+    assert values == {} and len(warnings) == 1 and "use a point for decimals" in warnings[0]
+    values, warnings = sharelink.parse_overrides_lenient("QM9700:20 000, CX7:1,500")
+    assert values == {"QM9700": 20000.0, "CX7": 1500.0} and not warnings

@@ -236,3 +236,11 @@ def test_dict_built_figures_equal_validated_ones(design):
     for fig in (figures.topology_figure(p, selected="spine:0"), figures.scaleup_figure(p)):
         validated = go.Figure(fig.to_dict())  # raises on any invalid property
         assert json.loads(pio.to_json(validated, validate=False)) == json.loads(pio.to_json(fig, validate=False))
+
+
+def test_wrap_title_keeps_a_bare_less_than_sign():
+    from core.figures.style import wrap_title
+
+    assert wrap_title("a < b")[0] == "a < b"
+    text, lines = wrap_title("latency < 1 us and bandwidth > 2 and more words here to wrap", 20)
+    assert lines > 1 and "<" in text and ">" in text

@@ -207,3 +207,27 @@ def test_nvl72_link_opens_in_racks():
     assert at.radio(key="w_unit").value == "racks"
     assert at.select_slider(key="w_count").value == 8
     assert "in 144 nodes" not in at.caption[0].value
+
+
+def test_fitted_performance_settings_stay_out_of_the_link():
+    """Settings fitted to one design must not travel in the link as if set by hand (they are refitted)."""
+    at = app({"v": "1", "n": "1"})
+    at.switch_page(PERF).run()
+    assert at.session_state["perf_w_model"] != "llama3-70b"  # fitted down for 8 GPUs
+    assert "perf_model" not in url(at) and "perf_model" not in share_params(at)
+    at.switch_page(DESIGNER_PAGE).run()
+    at.select_slider(key="w_count").set_value(512).run()
+    assert not any(k.startswith("perf_") for k in share_params(at))
+    at.switch_page(PERF).run()  # refitted to 4,096 GPUs
+    assert at.session_state["perf_w_model"] == "llama3-70b"
+    at.number_input(key="perf_w_pp").set_value(2).run()  # set by hand: travels
+    assert share_params(at)["perf_pp"] == "2" == url(at)["perf_pp"]
+
+
+def test_a_nodes_way_out_keeps_whole_nvl72_racks():
+    at = app({"v": "1", "g": "GB200-NVL72", "n": "18000", "ti": "2"})
+    assert at.error
+    fix = next(b for b in at.button if b.label.startswith("Plan at most"))
+    fix.click().run()
+    design = at.session_state["fp_current"].design
+    assert design.nodes % 18 == 0 and not at.error

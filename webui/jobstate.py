@@ -41,6 +41,17 @@ def values() -> dict | None:
     return st.session_state.get(STORE)
 
 
+def link_values() -> dict | None:
+    """The settings the share link carries: those the user or the link set. A setting still fitted to the
+    design (``FITTED_STORE``) is left out, so whoever opens the link fits it to the design the same way."""
+    ss = st.session_state
+    store = ss.get(STORE)
+    if store is None:
+        return None
+    fitted = ss.get(FITTED_STORE) or {}
+    return {k: v for k, v in store.items() if not (k in fitted and (fitted[k] is None or fitted[k] == v))}
+
+
 def seed_widgets() -> None:
     """Give every widget whose state Streamlit dropped its stored value back."""
     ss = st.session_state
@@ -72,7 +83,7 @@ def remember(current: dict) -> None:
 
 def sync_url_standalone() -> None:
     """Run as a page of its own (AppTest of the page file): write the perf_ keys into the URL."""
-    wanted = JOB.encode(st.session_state[STORE])
+    wanted = JOB.encode(link_values())
     qp = st.query_params
     current = qp.to_dict()
     changes = {k: v for k, v in wanted.items() if current.get(k) != v}

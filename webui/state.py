@@ -393,7 +393,7 @@ def canonical_params(page_path: str) -> dict[str, str]:
         params = {sharelink.VERSION_KEY: sharelink.VERSION}
     else:
         params = link_params(cur.design, cur.unit)
-    job = jobstate.values()
+    job = jobstate.link_values()
     if job is not None:
         params.update(JOB.encode(job))
     tab = ss.get(TAB_KEY)
@@ -462,7 +462,11 @@ def _apply_fix(changes: dict) -> None:
     ss = st.session_state
     for field, value in changes.items():
         if field == "nodes" and value is not None:
-            ss[K + "nodes"] = int(value)
+            nodes = int(value)
+            _, per_rack = _size_shape(SYSTEMS[ss[K + "gpu"]])
+            if ss.get(K + "unit") == "racks" and nodes >= per_rack:  # whole NVLink racks, at most the fix's count
+                nodes -= nodes % per_rack
+            ss[K + "nodes"] = nodes
         elif field in _WIDGET_OF:
             ss[K + _WIDGET_OF[field]] = AUTO if value is None else value
 

@@ -26,14 +26,14 @@ def rail_colour(rail: int) -> str:
 
 TITLE_CHARS = 36
 """Most visible characters per title line: a chart in half of a 1,024 px page still shows every word."""
-_TAG = re.compile(r"<[^>]+>|&#?\w+;")
+_TAG = re.compile(r"<[A-Za-z/][^<>]*>|&#?\w+;")
 
 
 def _visible(word: str) -> int:
     return len(_TAG.sub("x", word))
 
 
-_WORD = re.compile(r"(?:<[^>]*>|[^ <])+")
+_WORD = re.compile(r"(?:<[A-Za-z/][^<>]*>|[^ ])+")
 """A word: a run of characters and whole HTML tags (``<span style='...'>`` holds spaces)."""
 
 

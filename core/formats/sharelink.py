@@ -251,7 +251,13 @@ _GROUPED = re.compile(r"[+]?\d{1,3}(?:,\d{3})+(?:\.\d*)?")
 def _override_items(text: str) -> list[str]:
     """The items of an override list, after NFKC normalisation (full-width digits, colons, commas)."""
     normal = unicodedata.normalize("NFKC", text)
-    return [item.strip() for item in _ITEM_SPLIT.split(normal) if item.strip()]
+    items: list[str] = []
+    for item in (part.strip() for part in _ITEM_SPLIT.split(normal)):
+        if items and re.fullmatch(r"[\d.]+", item) and ":" not in items[-1][-1:]:
+            items[-1] += "," + item  # "QM9700:1,5": a decimal comma, not a second item (the number is refused)
+        elif item:
+            items.append(item)
+    return items
 
 
 def _override_item(item: str, catalog: Catalog, unit: str) -> tuple[str, float]:
@@ -267,9 +273,10 @@ def _override_item(item: str, catalog: Catalog, unit: str) -> tuple[str, float]:
     if _GROUPED.fullmatch(number):
         number = number.replace(",", "")
     try:
-        value = float(number.replace(" ", "+"))  # '+' in '1e+16' may arrive as a space
+        value = float(number_text(number).replace(" ", "+"))  # '+' in '1e+16' may arrive as a space
     except ValueError:
-        raise ParamError(f"{shown(number)} for {entry_id} is not a number") from None
+        hint = " (use a point for decimals)" if re.fullmatch(r"\d+,\d+", number) else ""
+        raise ParamError(f"{shown(number)} for {entry_id} is not a number{hint}") from None
     try:
         return entry_id, check_override(entry_id, value, unit)
     except InputError as exc:
