@@ -29,15 +29,8 @@ performance = HERE / "pages" / "3_Performance.py"
 if performance.exists():
     pages.append(st.Page(performance, title="Performance", url_path="performance"))
 
-# Key-number cards are HTML (core.figures.keynumbers.cards_html: a wrapping grid that appears with the first
-# text); any st.metric card gets the same value size, and a long label wraps instead of being cut.
-st.markdown(
-    "<style>" + CARDS_CSS + " [data-testid='stMetricValue'] {font-size: 1.35rem;} "
-    "[data-testid='stMetricValue'] > div {overflow: visible; text-overflow: clip;} "
-    "[data-testid='stMetricLabel'] p, [data-testid='stMetricLabel'] div {white-space: normal; overflow: visible; "
-    "text-overflow: clip;}</style>",
-    unsafe_allow_html=True,
-)
+# Key-number cards are HTML (core.figures.keynumbers.cards_html: a wrapping grid that appears with the first text).
+st.markdown("<style>" + CARDS_CSS + "</style>", unsafe_allow_html=True)
 
 page = st.navigation(pages, position="sidebar")
 st.session_state["fp_current"] = state.sidebar()

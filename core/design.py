@@ -499,6 +499,14 @@ def resolve_nic_and_speed(
     return nic, port_speed, notes
 
 
+def nvlink_domain_size(system: System, gpus_per_node: int | None, requested: int | None) -> int:
+    """GPUs in one NVLink domain: ``requested`` if given, else the system's own domain while the node keeps
+    the system's GPU count, else one node (a changed node is its own NVLink domain)."""
+    if requested:
+        return requested
+    return system.nvlink_domain_gpus if gpus_per_node in (None, system.gpus_per_node) else gpus_per_node
+
+
 def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDesign:
     """Fill every default from the catalog and check that the pieces fit together.
 
@@ -529,9 +537,7 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     else:
         links = min(system.nvlink_links_per_gpu or generation.max_links_per_gpu, generation.max_links_per_gpu)
         nvlink_bidir = links * generation.link_gbytes_bidir
-    domain = design.nvlink_domain_gpus or (
-        system.nvlink_domain_gpus if design.gpus_per_node in (None, system.gpus_per_node) else gpus_per_node
-    )
+    domain = nvlink_domain_size(system, design.gpus_per_node, design.nvlink_domain_gpus)
     if domain < gpus_per_node and domain != 1:
         raise InputError(
             f"nvlink_domain_gpus ({domain}) must be 1 or at least gpus_per_node ({gpus_per_node})"

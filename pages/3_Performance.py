@@ -55,11 +55,8 @@ def main() -> None:
         return
 
     r = plan.resolved
-    ss = st.session_state
     jobstate.fit(plan)
-    jobstate.seed_widgets()
-    for key in ("jg", "tg"):  # the design may have shrunk below the stored GPU counts
-        ss[W + key] = min(int(ss.get(W + key) or 0), r.gpus)
+    jobstate.seed_widgets(r.gpus)
     st.caption(
         f"{size_caption(plan)} · NVLink domain {r.nvlink_domain_gpus} GPUs · "
         f"{'InfiniBand' if r.fabric == 'infiniband' else 'Ethernet RoCE'} {r.port_speed_gbps}G x {r.nics_per_node} "

@@ -36,11 +36,6 @@ def init(params: dict) -> list[str]:
     return warnings
 
 
-def values() -> dict | None:
-    """The session's settings (None before ``init``)."""
-    return st.session_state.get(STORE)
-
-
 def link_values() -> dict | None:
     """The settings the share link carries: those the user or the link set. A setting still fitted to the
     design (``FITTED_STORE``) is left out, so whoever opens the link fits it to the design the same way."""
@@ -52,12 +47,15 @@ def link_values() -> dict | None:
     return {k: v for k, v in store.items() if not (k in fitted and (fitted[k] is None or fitted[k] == v))}
 
 
-def seed_widgets() -> None:
-    """Give every widget whose state Streamlit dropped its stored value back."""
+def seed_widgets(cluster_gpus: int) -> None:
+    """Give every widget whose state Streamlit dropped its stored value back; GPU counts are cut to the
+    design's ``cluster_gpus`` (it may have shrunk since they were set)."""
     ss = st.session_state
     for key, value in ss[STORE].items():
         if W + key not in ss:
             ss[W + key] = (list(value) if key == "op" else (value == "1") if key == "all" else value)
+    for key in ("jg", "tg"):
+        ss[W + key] = min(int(ss.get(W + key) or 0), cluster_gpus)
 
 
 def fit(plan: Plan) -> None:

@@ -25,7 +25,9 @@ from core.formats import sharelink
 from core.formats.entry import SIZE_UNITS, count_in, nodes_for, parse_whole
 from core.formats.joblink import JOB
 from core.catalog import load_catalog
-from core.design import MAX_GPUS, Design, ResolvedDesign, offered_port_speeds, parse_design, resolve_design
+from core.design import (
+    MAX_GPUS, Design, ResolvedDesign, nvlink_domain_size, offered_port_speeds, parse_design, resolve_design,
+)
 from core.errors import DesignError, InputError
 from core.plan import Plan, plan
 from webui import jobstate, safe
@@ -183,7 +185,7 @@ def sidebar() -> Current:
                             + "; ".join(f"{s.id} = {s.gpu_name}" for s in SYSTEMS.values()))
     system = SYSTEMS[gpu]
     ss[K + "nodes"] = int(ss.get(K + "nodes") or 4)
-    size_unit, count = _size_control(sb, system)
+    _size_control(sb, system)
     nodes = ss[K + "nodes"]
     ss[K + "gpn"] = int(ss.get(K + "gpn") or system.gpus_per_node)
     gpn = sb.select_slider("GPUs per node", options=_with(GPN_STEPS, ss[K + "gpn"]), key=K + "gpn",
@@ -301,8 +303,8 @@ def _size_shape(system) -> tuple[int, int]:
     ss = st.session_state
     gpn = int(ss.get(K + "gpn") or system.gpus_per_node)
     nvd = ss.get(K + "nvd", AUTO)
-    domain = nvd if nvd not in (AUTO, None) else (system.nvlink_domain_gpus if gpn == system.gpus_per_node else gpn)
-    return gpn, max(1, int(domain) // gpn) if domain > gpn else 1
+    domain = nvlink_domain_size(system, gpn, None if nvd in (AUTO, None) else int(nvd))
+    return gpn, max(1, domain // gpn) if domain > gpn else 1
 
 
 def _size_units(system) -> list[str]:
@@ -350,7 +352,7 @@ def _on_unit_change() -> None:
         ss[K + "nodes"] = nodes_for(count_in(ss[K + "nodes"], "racks", gpn, per_rack), "racks", gpn, per_rack)
 
 
-def _size_control(sb, system) -> tuple[str, int]:
+def _size_control(sb, system) -> None:
     """The cluster size in nodes, GPUs or (NVLink racks) racks: a unit choice, a slider and an exact box.
 
     ``ss[K + "nodes"]`` is the truth (the design stores nodes); the widgets show it in the unit.
@@ -376,7 +378,6 @@ def _size_control(sb, system) -> tuple[str, int]:
     problem = ss.pop("_fp_size_problem", None)
     if problem:
         sb.warning(safe.md(problem))
-    return unit, count
 
 
 def link_params(design: Design, unit: str) -> dict[str, str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 from core.design import MAX_DESIGN_FILE_BYTES, Design, load_design_json, parse_design
 from core.errors import InputError, shown
 
-__all__ = ["MAX_DESIGN_FILE_BYTES", "read_design_file", "write_design_file"]
+__all__ = ["MAX_DESIGN_FILE_BYTES", "read_design_file"]
 
 
 def read_design_file(path: str | Path) -> Design:
@@ -34,8 +34,3 @@ def read_design_file(path: str | Path) -> Design:
         raise InputError(f"design file {name} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
                          f"{exc.start:,})") from None
     return parse_design(load_design_json(text))
-
-
-def write_design_file(design: Design) -> str:
-    """The design as the JSON text a design file holds (fields that differ from the defaults)."""
-    return design.to_json()
