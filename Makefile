@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # MODE=dev make run shows full error details in the browser and reruns on save (see webui/serve.py)
 MODE ?= production
 
-.PHONY: run test test-fast bench chromium nginx clean
+.PHONY: run test test-fast bench chromium nginx fonts i18n clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +21,24 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/python -m pip install -q --disable-pip-version-check -r requirements-dev.txt
 	touch $(VENV)/.runtime $@
 
+# The compiled translations (core/i18n.py loads them; it compiles in memory when this is missing)
+MO := assets/locales/zh/LC_MESSAGES/messages.mo
+$(MO): assets/locales/zh/LC_MESSAGES/messages.po | $(VENV)/.runtime
+	$(BIN)/pybabel -q compile -d assets/locales -l zh
+
+## Update the translation catalog from the code after changing messages (then translate the new ones)
+i18n: $(VENV)/.runtime
+	$(BIN)/python -m tools.i18n_update
+
+## Install Debian's Noto CJK fonts when missing, so charts and screenshots render Chinese (CI runs as root)
+fonts:
+	@if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq fonts-noto-cjk >/dev/null; \
+	fi
+
 ## Serve the app on http://$(HOST):$(PORT) (default http://127.0.0.1:8501)
-run: $(VENV)/.runtime
+run: $(VENV)/.runtime $(MO)
 	MODE=$(MODE) $(BIN)/python -m webui.serve --server.address $(HOST) --server.port $(PORT) \
 	  --server.headless true --browser.gatherUsageStats false
 
@@ -41,15 +57,15 @@ nginx:
 	fi
 
 ## Every test: unit, property, golden, AppTest, end-to-end in headless Chromium, replicas behind nginx
-test: $(VENV)/.dev chromium nginx
+test: $(VENV)/.dev $(MO) chromium nginx fonts
 	$(BIN)/python -m pytest -n 2 -q
 
 ## Everything except the browser tests
-test-fast: $(VENV)/.dev
+test-fast: $(VENV)/.dev $(MO)
 	$(BIN)/python -m pytest -n 2 -q -m "not e2e"
 
 ## Benchmarks (not timed tests): planning, graphs, app reruns, collectives, concurrent sessions
-bench: $(VENV)/.dev chromium
+bench: $(VENV)/.dev $(MO) chromium fonts
 	$(BIN)/python benchmarks/run.py
 
 clean:

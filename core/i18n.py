@@ -1,0 +1,182 @@
+"""Languages: every user-visible string in English and Simplified Chinese (gettext catalogs, Babel).
+
+The ground floor of ``core`` (imports nothing of the project). Code writes its messages in English
+and wraps them: ``_("Leaf switches")``; with placeholders ``_("{count} leaf switches").format(
+count=n)`` (never an f-string inside ``_()``: the catalog key must be the literal text). Strings
+defined at import time (table headers, dict labels) are marked with ``N_("...")`` and translated
+where they are shown: ``_(LABEL)``.
+
+The catalog is ``assets/locales/zh/LC_MESSAGES/messages.po`` (the English text is the key);
+``make locales`` extracts the messages from the code and the hardware catalog's notes into
+``assets/locales/messages.pot``, merges them into the ``.po`` and compiles the ``.mo`` that this
+module loads (compiled in memory from the ``.po`` when the ``.mo`` is missing or older).
+
+The language is per request: a ``ContextVar`` that the web app sets at the start of every run
+(each browser session runs in its own thread) and the CLI sets from ``--lang``. Anything cached
+across requests that holds translated text must have ``current()`` in its key.
+
+Numbers and money are formatted per locale with Babel (``number``, ``usd``, ``usd_compact``);
+Chinese writes large amounts in 万 / 亿 (10^4 / 10^8), e.g. ``1.2亿美元``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gettext as _gettext
+import io
+import re
+from contextvars import ContextVar
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterator
+
+LANGUAGES = {"en": "English", "zh": "简体中文"}
+"""Language codes the app speaks -> the name of each in itself (the switch's labels)."""
+DEFAULT_LANGUAGE = "en"
+BABEL_LOCALES = {"en": "en_US", "zh": "zh_Hans_CN"}
+HTML_LANG = {"en": "en", "zh": "zh-CN"}
+DOMAIN = "messages"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "assets" / "locales"
+
+_language: ContextVar[str] = ContextVar("fabric_planner_language", default=DEFAULT_LANGUAGE)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for translation without translating it (for text defined at import time)."""
+    return message
+
+
+@lru_cache(maxsize=None)
+def _translations(language: str) -> _gettext.NullTranslations:
+    if language == DEFAULT_LANGUAGE:
+        return _gettext.NullTranslations()
+    folder = LOCALE_DIR / language / "LC_MESSAGES"
+    po, mo = folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+    if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as handle:
+            return _gettext.GNUTranslations(handle)
+    if not po.exists():  # pragma: no cover - a broken checkout
+        return _gettext.NullTranslations()
+    from babel.messages.mofile import write_mo  # only when the .mo was not built (make locales)
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as handle:
+        catalog = read_po(handle, locale=language)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    buffer.seek(0)
+    return _gettext.GNUTranslations(buffer)
+
+
+def current() -> str:
+    """The language of this request: ``"en"`` or ``"zh"``."""
+    return _language.get()
+
+
+def set_language(language: str) -> None:
+    """Speak ``language`` (a key of ``LANGUAGES``) for the rest of this request (thread / context)."""
+    if language not in LANGUAGES:
+        raise ValueError(f"unknown language {language!r}; choose from {', '.join(LANGUAGES)}")
+    _language.set(language)
+
+
+@contextlib.contextmanager
+def language(code: str) -> Iterator[None]:
+    """``with language("zh"): ...`` speaks ``code`` inside the block only."""
+    if code not in LANGUAGES:
+        raise ValueError(f"unknown language {code!r}; choose from {', '.join(LANGUAGES)}")
+    token = _language.set(code)
+    try:
+        yield
+    finally:
+        _language.reset(token)
+
+
+def _(message: str) -> str:
+    """``message`` (English) in the current language; itself when no translation exists."""
+    return _translations(_language.get()).gettext(message)
+
+
+gettext = _
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The singular or plural form for ``count`` in the current language (Chinese has one form)."""
+    return _translations(_language.get()).ngettext(singular, plural, count)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` translated in ``context``, for one English word that needs two translations."""
+    return _translations(_language.get()).pgettext(context, message)
+
+
+# --- choosing the language ---------------------------------------------------------------------
+_LANG_RANGE = re.compile(r"^\s*([A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*|\*)\s*(?:;\s*q\s*=\s*([0-9.]+))?\s*$")
+
+
+def from_locale(accept: str | None) -> str | None:
+    """The app's language for a browser locale or ``Accept-Language`` header, None if neither fits.
+
+    ``"zh-CN"``, ``"zh-Hans"``, ``"zh-TW"`` -> ``"zh"`` (the app has Simplified Chinese only, which
+    Traditional-Chinese readers read better than English); ``"en-GB"`` -> ``"en"``;
+    ``"fr-FR,zh;q=0.8,en;q=0.5"`` -> ``"zh"`` (highest q the app speaks); ``"fr"`` -> None.
+    """
+    if not accept:
+        return None
+    ranked = []
+    for position, item in enumerate(str(accept)[:400].split(",")[:20]):
+        match = _LANG_RANGE.match(item)
+        if not match:
+            continue
+        try:
+            quality = float(match.group(2)) if match.group(2) else 1.0
+        except ValueError:
+            continue
+        primary = match.group(1).split("-")[0].split("_")[0].lower()
+        if primary in LANGUAGES and quality > 0:
+            ranked.append((-quality, position, primary))
+    return min(ranked)[2] if ranked else None
+
+
+# --- numbers and money -------------------------------------------------------------------------
+def babel_locale(code: str | None = None) -> str:
+    return BABEL_LOCALES[code or current()]
+
+
+def number(value: float, digits: int = 0) -> str:
+    """``value`` with the locale's grouping and ``digits`` decimals: ``12,345`` / ``1,234.5``."""
+    from babel.numbers import format_decimal
+
+    pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
+    return format_decimal(value, format=pattern, locale=babel_locale())
+
+
+def usd(value: float) -> str:
+    """A whole-dollar amount: ``$1,234,567`` (en) / ``US$1,234,567`` (zh: the dollar named)."""
+    from babel.numbers import format_currency
+
+    return format_currency(round(value), "USD", format="¤#,##0", currency_digits=False, locale=babel_locale())
+
+
+def usd_compact(value: float) -> str:
+    """A large dollar amount, short: ``$12.3M`` / ``$1.2B`` (en), ``1,230万美元`` / ``12.3亿美元`` (zh)."""
+    magnitude = abs(value)
+    if current() == "zh":
+        for size, suffix in ((1e8, "亿美元"), (1e4, "万美元")):
+            if magnitude >= size:
+                return f"{value / size:,.3g}{suffix}" if value / size < 1000 else f"{value / size:,.0f}{suffix}"
+        return f"{value:,.0f}美元"
+    for size, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if magnitude >= size:
+            return f"${value / size:,.3g}{suffix}" if value / size < 1000 else f"${value / size:,.0f}{suffix}"
+    return f"${value:,.0f}"
+
+
+def join(items: list[str]) -> str:
+    """A list in running text: ``a, b and c`` (en) / ``a、b和c`` (zh)."""
+    items = [str(item) for item in items]
+    if len(items) <= 1:
+        return "".join(items)
+    if current() == "zh":
+        return "、".join(items[:-1]) + "和" + items[-1]
+    return ", ".join(items[:-1]) + " and " + items[-1]

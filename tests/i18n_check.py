@@ -1,0 +1,62 @@
+"""What counts as a string of the other language on a page (used by the language tests).
+
+Chinese pages may keep proper nouns, part names, units and abbreviations in Latin letters
+(``ALLOWED``); any other English word that appears in the message catalog's English texts is a
+leak. English pages may hold no CJK character except the language switch's own label.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from babel.messages.pofile import read_po
+
+from core.i18n import LOCALE_DIR
+
+PO = LOCALE_DIR / "zh" / "LC_MESSAGES" / "messages.po"
+WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
+CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
+ALLOWED_CJK_ON_ENGLISH = ("简体中文",)
+
+# proper nouns, part and protocol names, units, abbreviations: stay as written in Chinese text
+ALLOWED = {w.lower() for w in """
+GPU GPUs NIC NICs NVLink NVSwitch NVLS InfiniBand IB Ethernet RoCE RoCEv2 HDR NDR XDR EDR HDR100 NDR200
+DGX HGX SuperPOD BasePOD NVL NVL72 NVL36 ConnectX BlueField Spectrum Quantum SN SuperNIC NVIDIA Mellanox
+Hopper Blackwell Rubin Ampere Volta Grace H100 H200 B200 B300 GB200 GB300 A100 V100 MI300X AMD Broadcom
+Tomahawk Jericho Arista Cisco Juniper Meta Alibaba DeepSeek Llama GPT Megatron PyTorch
+Gb s GB TB Tb W kW MW kWh MWh USD US m km ms us ns µs Gbps Tbps PB EB B KiB MiB GiB TiB KB MB
+TCO BOM PUE DAC AOC ACC LACC AEC SMF MMF OM OM3 OM4 OM5 OS2 SR SR4 DR DR4 FR FR4 LR QSFP OSFP QSFP112
+NCCL SHARP SHARPv3 LL LL128 Simple Ring Tree CollNet PAT PXN PCIe NUMA CPU HBM FLOP FLOPs TFLOP PFLOP
+EFLOP TFLOPS FP8 FP16 BF16 FP32 FP4 TF32 MFU HFU TP DP PP EP CP SP ZeRO FSDP MoE
+busbw algbw all-reduce allreduce all-gather allgather reduce-scatter reducescatter all-to-all alltoall
+broadcast reduce AllReduce AllGather ReduceScatter AlltoAll
+ToR Pod SU HBD CLI JSON URL CSV XLSX PDF HTML Slurm NetBox Streamlit Plotly PNG SVG API
+token tokens Gb/s GB/s x e g vs id ids auto
+""".split()}
+
+
+@lru_cache(maxsize=1)
+def english_vocabulary() -> frozenset[str]:
+    """Every word of the catalog's English texts (lower case), less the allowed ones."""
+    with PO.open("rb") as handle:
+        catalog = read_po(handle)
+    words = set()
+    for message in catalog:
+        ids = message.id if isinstance(message.id, (list, tuple)) else (message.id,)
+        for text in ids:
+            words |= {w.lower() for w in WORD.findall(re.sub(r"\{[^}]*\}", " ", text or ""))}
+    return frozenset(w for w in words if w not in ALLOWED and len(w) > 1)
+
+
+def english_leaks(text: str) -> list[str]:
+    """English words in ``text`` that a Chinese page should not show (empty when clean)."""
+    vocabulary = english_vocabulary()
+    return sorted({w for w in WORD.findall(text) if w.lower() in vocabulary})
+
+
+def chinese_leaks(text: str) -> list[str]:
+    """CJK characters on an English page (empty when clean)."""
+    for allowed in ALLOWED_CJK_ON_ENGLISH:
+        text = text.replace(allowed, "")
+    return sorted(set(CJK.findall(text)))

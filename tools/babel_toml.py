@@ -1,0 +1,34 @@
+"""Babel extractor for the hardware catalog (``babel.cfg``): every ``notes`` text becomes a message.
+
+Product names, part numbers and the ``source`` / ``price_source`` / ``power_source`` citations are
+not extracted: they are quoted as published. The app translates a note with ``core.i18n._(note)``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from typing import Any, Iterator
+
+FIELDS = ("notes",)
+
+
+def _walk(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key in FIELDS and isinstance(item, str) and item.strip():
+                yield item
+            else:
+                yield from _walk(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _walk(item)
+
+
+def extract_notes(fileobj, keywords, comment_tags, options) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel extraction method: ``(lineno, funcname, message, comments)`` for each note."""
+    text = fileobj.read().decode("utf-8")
+    lines = text.splitlines()
+    for note in _walk(tomllib.loads(text)):
+        first = note.split("\n")[0][:60]
+        lineno = next((n for n, line in enumerate(lines, 1) if first and first in line), 0)
+        yield lineno, None, note, ["catalog note"]
