@@ -180,3 +180,19 @@ def join(items: list[str]) -> str:
     if current() == "zh":
         return "、".join(items[:-1]) + "和" + items[-1]
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+# --- the glossary --------------------------------------------------------------------------------
+GLOSSARY_FILE = Path(__file__).resolve().parent.parent / "assets" / "glossary.toml"
+
+
+@lru_cache(maxsize=1)
+def glossary() -> tuple[dict[str, str], ...]:
+    """The field's terms (``assets/glossary.toml``): dicts with ``en``, ``zh``, ``zh_alt``,
+    ``en_definition``, ``zh_definition`` and ``source`` (where the Chinese term was checked)."""
+    import tomllib
+
+    with GLOSSARY_FILE.open("rb") as handle:
+        data = tomllib.load(handle)
+    keys = ("en", "zh", "zh_alt", "en_definition", "zh_definition", "source")
+    return tuple({key: str(term.get(key, "")) for key in keys} for term in data["term"])
