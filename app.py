@@ -13,21 +13,24 @@ from pathlib import Path
 import streamlit as st
 
 from core.figures.keynumbers import CARDS_CSS
+from core.i18n import _
 from webui import state
 
 HERE = Path(__file__).resolve().parent
 
-st.set_page_config(page_title="Fabric planner", layout="wide",
+language = state.choose_language()  # first: every text below is in this run's language
+st.set_page_config(page_title=_("Fabric planner"), layout="wide",
                    initial_sidebar_state="expanded")
+state.html_lang(language)
 
 pages = [
-    st.Page(HERE / "pages" / "1_Designer.py", title="Designer", default=True),
-    st.Page(HERE / "pages" / "2_Catalog.py", title="Catalog & assumptions",
+    st.Page(HERE / "pages" / "1_Designer.py", title=_("Designer"), default=True),
+    st.Page(HERE / "pages" / "2_Catalog.py", title=_("Catalog & assumptions"),
             url_path="catalog"),
 ]
 performance = HERE / "pages" / "3_Performance.py"
 if performance.exists():
-    pages.append(st.Page(performance, title="Performance", url_path="performance"))
+    pages.append(st.Page(performance, title=_("Performance"), url_path="performance"))
 
 # Key-number cards are HTML (core.figures.keynumbers.cards_html: a wrapping grid that appears with the first text).
 st.markdown("<style>" + CARDS_CSS + "</style>", unsafe_allow_html=True)

@@ -51,7 +51,7 @@ def test_defaults():
     assert not at.exception and not at.error and not at.warning
     assert at.title[0].value == "Fabric planner"
     assert metrics(at).items() >= expected(Design()).items()
-    assert at.query_params == {"v": "1"}
+    assert at.query_params == {"v": "1", "lang": "en"}
     specs = charts(at)
     assert len(specs) == 2  # topology and scale-up; other tabs are lazy
     assert "Scale-out fabric" in specs[0]["layout"]["title"]["text"]
@@ -65,7 +65,7 @@ def test_share_link_restores_every_control():
                     topology="top-of-rack", oversubscription=1.25, tiers=3, nics_per_node=4, nodes_per_rack=8,
                     cable_media="aoc", pue=1.25, electricity_usd_per_kwh=0.07, tco_years=4.0,
                     price_overrides={"TH5": 41000.0}, power_overrides={"CX8": 30.5})
-    params = {**sharelink.encode(design), "ui_bw": "gbit"}
+    params = {**sharelink.encode(design), "ui_bw": "gbit", "lang": "en"}
     at = app(params)
     assert not at.exception and not at.error and not at.warning
     assert at.session_state["fp_current"].design == design
@@ -84,7 +84,7 @@ def test_bad_link_warns_names_the_parameter_and_keeps_working():
                      "from 1 to 16", "'sw' (switch model)", "has no 400 Gb/s ports", "'zz' is unknown"):
         assert fragment in text
     assert at.session_state["fp_current"].design == Design(topology="top-of-rack")  # the rest applied
-    assert dict(at.query_params) == {"v": "1", "t": "tor"}  # bad values dropped from the URL
+    assert dict(at.query_params) == {"v": "1", "t": "tor", "lang": "en"}  # bad values dropped from the URL
     assert metrics(at)["GPUs"] == "32"
     at.button(key="dismiss_warnings").click().run()
     assert not at.warning

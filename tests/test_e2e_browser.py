@@ -104,7 +104,7 @@ def test_bad_link_shows_a_warning(server, page):
     assert "'n' (nodes)" in warning and "whole number from 1" in warning
     assert "'os' (leaf oversubscription)" in warning
     assert metric_values(page)["GPUs"] == "32"  # the rest of the link applied (2 planes, default size)
-    assert query(page) == {"v": "1", "t": "tor"}
+    assert query(page) == {"v": "1", "t": "tor", "lang": "en"}
     page.screenshot(path=str(ARTIFACTS / "e2e-bad-link.png"), full_page=True)
 
 

@@ -74,4 +74,4 @@ def test_share_box_names_a_real_page_for_a_path_that_does_not_exist(server, page
     settle(page, timeout=90)
     share = page.locator("[data-testid='stSidebar'] [data-testid='stCode'] code").last.inner_text()
     assert urlsplit(share).path in ("/", "")
-    assert _query(share) == {"v": "1", "n": "16"}
+    assert _query(share) == {"v": "1", "n": "16", "lang": "en"}

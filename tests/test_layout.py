@@ -16,6 +16,7 @@ CORE = ROOT / "core"
 
 # lowest first; a module may import its own layer and any layer before it
 LAYERS = [
+    ("core.i18n",),
     ("core.errors",),
     ("core.catalog",),
     ("core.design",),

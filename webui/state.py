@@ -21,6 +21,7 @@ from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
 
+from core import i18n
 from core.formats import sharelink
 from core.formats.entry import SIZE_UNITS, count_in, nodes_for, parse_whole
 from core.formats.joblink import JOB
@@ -28,14 +29,16 @@ from core.catalog import load_catalog
 from core.design import (
     MAX_GPUS, Design, ResolvedDesign, nvlink_domain_size, offered_port_speeds, parse_design, resolve_design,
 )
-from core.errors import DesignError, InputError
+from core.errors import DesignError, InputError, shown
+from core.i18n import LANGUAGES, N_, _
 from core.plan import Plan, plan
 from webui import jobstate, safe
 
 CATALOG = load_catalog()
 SYSTEMS = {s.id: s for s in CATALOG.systems}
-FABRICS = {"infiniband": "InfiniBand", "ethernet": "Ethernet RoCE"}
-TOPOLOGIES = {"rail-optimized": "Rail-optimized", "top-of-rack": "Top-of-rack"}
+FABRICS = {"infiniband": "InfiniBand", "ethernet": N_("Ethernet RoCE")}
+TOPOLOGIES = {"rail-optimized": N_("Rail-optimized"), "top-of-rack": N_("Top-of-rack")}
+MEDIA = {"auto": N_("auto"), "copper": N_("copper"), "aoc": N_("active optical (AOC)"), "optics": N_("optics")}
 NODE_STEPS = sorted({*range(1, 17), *[b * m for b in (16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
                                                         32768, 65536) for m in (1, 1.5) if b * m == int(b * m)],
                      2 ** 17, 2 ** 18, 500_000, 1_000_000})
@@ -46,11 +49,13 @@ BW_UNITS = {"GB/s": "gbyte", "Gb/s": "gbit"}
 
 # the UI's own link keys (a sharelink extension, so decode() leaves them alone)
 UI = sharelink.register_extension("ui_", [
-    sharelink.Param("bw", "bandwidth unit", sharelink.parse_choice(["gbyte", "gbit"]), str, "gbyte",
-                    "gbyte (GB/s) or gbit (Gb/s)"),
+    sharelink.Param("bw", N_("bandwidth unit"), sharelink.parse_choice(["gbyte", "gbit"]), str, "gbyte",
+                    N_("gbyte (GB/s) or gbit (Gb/s)")),
 ])
 TAB_KEY = "tab"  # the Designer's tabs bind to this query parameter themselves (st.tabs bind="query-params")
-DESIGNER_TABS = ("Topology", "Bandwidth", "Cost & power")  # first = default (never in the link)
+DESIGNER_TABS = (N_("Topology"), N_("Bandwidth"), N_("Cost & power"))  # first = default (never in the link)
+LANG_KEY = "lang"  # the language in every link: lang=en|zh (core.formats.sharelink leaves it to us)
+LANG_WIDGET = "w_lang"
 DESIGNER_PATH = ""  # the Designer is the default page: its url_path is empty
 AUTO = "auto"  # select value meaning "the catalog default" (None in the Design)
 
@@ -92,8 +97,8 @@ def _system_label(system_id: str) -> str:
     """Short enough for the sidebar: ``H100 · 8 GPUs/node``, ``GB200-NVL72 · 72 GPUs/rack``."""
     system = SYSTEMS[system_id]
     if system.nvlink_domain_gpus > system.gpus_per_node:
-        return f"{system.id} · {system.nvlink_domain_gpus} GPUs/rack"
-    return f"{system.id} · {system.gpus_per_node} GPUs/node"
+        return _("{system} · {count} GPUs/rack").format(system=system.id, count=system.nvlink_domain_gpus)
+    return _("{system} · {count} GPUs/node").format(system=system.id, count=system.gpus_per_node)
 
 
 def _with(options: list, value) -> list:
@@ -158,17 +163,110 @@ def set_widget(key: str, value) -> None:
     st.session_state[K + key] = value
 
 
+def _link_warnings(params: dict) -> list[str]:
+    """Every warning the link ``params`` gives, in the current language (nothing is applied)."""
+    warnings = sharelink.decode(params, CATALOG, ignore=(TAB_KEY, LANG_KEY))[1]
+    problem = st.session_state.get("_fp_lang_problem")
+    if problem is not None:
+        warnings.append(_("Link parameter 'lang' (language) = {value} is not a language this app speaks; the page "
+                          "is shown in {language}. Accepted: en, zh.").format(
+                              value=shown(problem, 20), language=LANGUAGES[i18n.current()]))
+    return warnings + UI.decode(params)[1] + JOB.decode(params)[1]
+
+
 def _init_session() -> None:
     if st.session_state.get("_fp_init"):
         return
     params = st.query_params.to_dict()
-    design, warnings = sharelink.decode(params, CATALOG, ignore=(TAB_KEY,))
-    ui_values, ui_warnings = UI.decode(params)
-    job_warnings = jobstate.init(params)
+    design = sharelink.decode(params, CATALOG, ignore=(TAB_KEY, LANG_KEY))[0]
+    ui_values = UI.decode(params)[0]
+    jobstate.init(params)
     _set_widgets(design)
     st.session_state[K + "bits"] = ui_values["bw"] == "gbit"
-    st.session_state["_fp_warnings"] = warnings + ui_warnings + job_warnings
+    # the link is kept so its warnings can be said again in another language
+    st.session_state["_fp_link"] = params
+    st.session_state["_fp_warnings"] = _link_warnings(params)
+    st.session_state["_fp_warnings_lang"] = i18n.current()
     st.session_state["_fp_init"] = True
+
+
+# --- the language -------------------------------------------------------------------------------
+def browser_language() -> str:
+    """The browser's language if the app speaks it (``st.context.locale``, then the
+    ``Accept-Language`` header), else English."""
+    try:
+        locale = st.context.locale
+    except Exception:  # noqa: BLE001 - no browser (AppTest, bare script run)
+        locale = None
+    found = i18n.from_locale(locale)
+    if found is None:
+        try:
+            found = i18n.from_locale(st.context.headers.get("Accept-Language"))
+        except Exception:  # noqa: BLE001 - no request headers outside a server
+            found = None
+    return found or i18n.DEFAULT_LANGUAGE
+
+
+def choose_language() -> str:
+    """Set this run's language and return it; call first thing in every run (before any text).
+
+    First run of a session: ``lang=`` of the link if the app speaks it (``zh``, ``zh-CN``, ``en``...),
+    else the browser's language (an unknown ``lang`` also gets a warning). Later runs: the sidebar's
+    switch. On a switch the Designer's open tab and the link warnings follow into the new language.
+    """
+    ss = st.session_state
+    if LANG_WIDGET not in ss or ss[LANG_WIDGET] not in LANGUAGES:
+        asked = st.query_params.get(LANG_KEY) if "_fp_init" not in ss else None
+        chosen = i18n.from_locale(asked) if asked and len(asked) <= 35 else None
+        if asked is not None and chosen is None:
+            ss["_fp_lang_problem"] = asked
+        ss[LANG_WIDGET] = chosen or browser_language()
+    language = ss[LANG_WIDGET]
+    i18n.set_language(language)
+    previous = ss.get("_fp_lang_shown")
+    ss["_fp_lang_shown"] = language
+    _follow_tab(language)
+    if previous is not None and previous != language and ss.get("_fp_warnings"):
+        ss["_fp_warnings"] = _link_warnings(ss.get("_fp_link") or {})
+    return language
+
+
+def designer_tabs() -> list[str]:
+    """The Designer's tab labels in the current language (the ``tab=`` link value is the label)."""
+    return [_(tab) for tab in DESIGNER_TABS]
+
+
+def _follow_tab(language: str) -> None:
+    """Keep the Designer's open tab when the language changes (its link value is its label)."""
+    ss = st.session_state
+    label = ss.get(TAB_KEY) or st.query_params.get(TAB_KEY)
+    if not label:
+        return
+    for code in LANGUAGES:
+        with i18n.language(code):
+            labels = [_(tab) for tab in DESIGNER_TABS]
+        if label in labels:
+            wanted = designer_tabs()[labels.index(label)]
+            if wanted != label:
+                ss[TAB_KEY] = wanted
+            return
+
+
+def html_lang(language: str) -> None:
+    """Set the page's ``<html lang>`` (screen readers, fonts, hyphenation) to ``language``.
+
+    Streamlit serves one ``index.html`` with ``lang="en"``; a script element changes it per session.
+    The value comes from ``core.i18n.HTML_LANG`` only, never from the link.
+    """
+    code = i18n.HTML_LANG[language]
+    st.html(f"<script>document.documentElement.lang = '{code}';</script>", unsafe_allow_javascript=True,
+            width=1)
+
+
+def language_switch(sb) -> None:
+    """The sidebar's English / 简体中文 switch (the design and every setting stay as they are)."""
+    sb.radio(_("Language"), list(LANGUAGES), key=LANG_WIDGET, format_func=LANGUAGES.get, horizontal=True,
+             label_visibility="collapsed")
 
 
 # --- the sidebar --------------------------------------------------------------------------------
@@ -177,41 +275,47 @@ def sidebar() -> Current:
     _init_session()
     ss = st.session_state
     sb = st.sidebar
-    sb.toggle("Bandwidth in Gb/s (bits)", key=K + "bits", help="Off: GB/s (bytes). Network speeds are per direction.")
-    sb.markdown("### Design")
-    gpu = sb.selectbox("GPU model", list(SYSTEMS), key=K + "gpu", on_change=_on_gpu_change,
+    language_switch(sb)
+    sb.toggle(_("Bandwidth in Gb/s (bits)"), key=K + "bits",
+              help=_("Off: GB/s (bytes). Network speeds are per direction."))
+    sb.markdown("### " + _("Design"))
+    gpu = sb.selectbox(_("GPU model"), list(SYSTEMS), key=K + "gpu", on_change=_on_gpu_change,
                        format_func=_system_label,
-                       help="GPU and the system it ships in (HGX/DGX node or NVL72 rack) from the catalog: "
-                            + "; ".join(f"{s.id} = {s.gpu_name}" for s in SYSTEMS.values()))
+                       help=_("GPU and the system it ships in (HGX/DGX node or NVL72 rack) from the catalog: {list}")
+                       .format(list="; ".join(f"{s.id} = {s.gpu_name}" for s in SYSTEMS.values())))
     system = SYSTEMS[gpu]
     ss[K + "nodes"] = int(ss.get(K + "nodes") or 4)
     _size_control(sb, system)
     nodes = ss[K + "nodes"]
     ss[K + "gpn"] = int(ss.get(K + "gpn") or system.gpus_per_node)
-    gpn = sb.select_slider("GPUs per node", options=_with(GPN_STEPS, ss[K + "gpn"]), key=K + "gpn",
-                           help=f"{system.id} ships with {system.gpus_per_node} per node.")
+    gpn = sb.select_slider(_("GPUs per node"), options=_with(GPN_STEPS, ss[K + "gpn"]), key=K + "gpn",
+                           help=_("{system} ships with {count} per node.").format(system=system.id,
+                                                                                  count=system.gpus_per_node))
     # the system's own generation and older ones (a what-if); a newer one only if a link asked for it
     gens = _with([g.generation for g in CATALOG.nvlink if g.generation <= system.nvlink_generation],
                  ss.get(K + "nvl") if ss.get(K + "nvl") != AUTO else None)
-    nvl = sb.selectbox("NVLink generation", [AUTO, *gens], key=K + "nvl",
-                       format_func=lambda g: f"auto (NVLink {system.nvlink_generation})" if g == AUTO else
-                       f"NVLink {g} ({CATALOG.nvlink_generation(g).architecture})",
-                       help=f"{system.id} ships with NVLink {system.nvlink_generation} "
-                            f"({system.nvlink_gbytes_per_gpu_bidir:g} GB/s per GPU, both directions). An older "
-                            "generation models the same GPUs with slower NVLink (its per-link speed times the "
-                            "links per GPU): a what-if for the scale-up share, not a product you can buy. Newer "
-                            "generations are not offered: the GPU does not support them.")
-    fabric = sb.selectbox("Fabric", list(FABRICS), key=K + "fabric", format_func=FABRICS.get)
+    nvl = sb.selectbox(_("NVLink generation"), [AUTO, *gens], key=K + "nvl",
+                       format_func=lambda g: _("auto ({choice})").format(choice=f"NVLink {system.nvlink_generation}")
+                       if g == AUTO else f"NVLink {g} ({CATALOG.nvlink_generation(g).architecture})",
+                       help=_("{system} ships with NVLink {generation} ({bandwidth:g} GB/s per GPU, both directions). "
+                              "An older generation models the same GPUs with slower NVLink (its per-link speed times "
+                              "the links per GPU): a what-if for the scale-up share, not a product you can buy. Newer "
+                              "generations are not offered: the GPU does not support them.").format(
+                                  system=system.id, generation=system.nvlink_generation,
+                                  bandwidth=system.nvlink_gbytes_per_gpu_bidir))
+    fabric = sb.selectbox(_("Fabric"), list(FABRICS), key=K + "fabric", format_func=lambda f: _(FABRICS[f]))
     speeds = offered_speeds(fabric)
     if ss.get(K + "speed") not in (AUTO, *speeds):
         ss[K + "speed"] = AUTO
     auto_speed = engine_defaults(gpu, gpn, fabric, None)
     default_speed = auto_speed.port_speed_gbps if auto_speed else system.default_port_speed_gbps
-    speed = sb.selectbox("Port speed", [AUTO, *speeds], key=K + "speed",
-                         format_func=lambda s: f"auto ({default_speed} Gb/s)" if s == AUTO else f"{s} Gb/s",
-                         help=f"NIC and switch port speed per direction. Offered for {FABRICS[fabric]} (a NIC and a "
-                              "switch in the catalog both run it): " + ", ".join(f"{s}G" for s in speeds)
-                              + (f". {' '.join(auto_speed.notes)}" if auto_speed and auto_speed.notes else ""))
+    speed = sb.selectbox(_("Port speed"), [AUTO, *speeds], key=K + "speed",
+                         format_func=lambda s: _("auto ({choice})").format(choice=f"{default_speed} Gb/s")
+                         if s == AUTO else f"{s} Gb/s",
+                         help=_("NIC and switch port speed per direction. Offered for {fabric} (a NIC and a switch in "
+                                "the catalog both run it): {speeds}").format(
+                                    fabric=_(FABRICS[fabric]), speeds=", ".join(f"{s}G" for s in speeds))
+                         + (f". {' '.join(auto_speed.notes)}" if auto_speed and auto_speed.notes else ""))
     effective_speed = default_speed if speed == AUTO else speed
     fitting = CATALOG.fabric_switches(fabric, effective_speed)
     if ss.get(K + "switch") not in (AUTO, *[s.id for s in fitting]):
@@ -220,49 +324,60 @@ def sidebar() -> Current:
     auto_switch = resolved.switch if resolved else None
     lacking = [s.id for s in CATALOG.fabric_switches(fabric) if s not in fitting]
     switch = sb.selectbox(
-        "Switch model", [AUTO, *[s.id for s in fitting]], key=K + "switch",
-        format_func=lambda i: (f"auto ({auto_switch.id}, {auto_switch.ports_at(effective_speed)} ports)"
-                               if auto_switch else "auto (none fits)") if i == AUTO else
+        _("Switch model"), [AUTO, *[s.id for s in fitting]], key=K + "switch",
+        format_func=lambda i: (_("auto ({switch}, {ports} ports)").format(
+            switch=auto_switch.id, ports=auto_switch.ports_at(effective_speed))
+            if auto_switch else _("auto (none fits)")) if i == AUTO else
         f"{i}: {CATALOG.switch(i).ports_at(effective_speed)} x {effective_speed}G",
-        help="Only switches with the chosen port speed are offered."
-             + (f" Not offered at {effective_speed}G: {', '.join(lacking)}." if lacking else ""))
-    topology = sb.selectbox("Topology", list(TOPOLOGIES), key=K + "topology", format_func=TOPOLOGIES.get,
-                            help="Rail-optimized: NIC i of every node in a scalable unit goes to leaf i. "
-                                 "Top-of-rack: all NICs of a node go to its rack's leaf.")
+        help=_("Only switches with the chosen port speed are offered.")
+             + (" " + _("Not offered at {speed}G: {switches}.").format(speed=effective_speed,
+                                                                       switches=", ".join(lacking))
+                if lacking else ""))
+    topology = sb.selectbox(_("Topology"), list(TOPOLOGIES), key=K + "topology",
+                            format_func=lambda t: _(TOPOLOGIES[t]),
+                            help=_("Rail-optimized: NIC i of every node in a scalable unit goes to leaf i. "
+                                   "Top-of-rack: all NICs of a node go to its rack's leaf."))
     ss[K + "oversub"] = float(ss.get(K + "oversub") or 1.0)
-    oversub = sb.select_slider("Oversubscription (leaf down:up)", options=_with(OVERSUB_STEPS, ss[K + "oversub"]),
+    oversub = sb.select_slider(_("Oversubscription (leaf down:up)"), options=_with(OVERSUB_STEPS, ss[K + "oversub"]),
                                key=K + "oversub", format_func=lambda v: f"{v:g}:1")
     c1, c2 = sb.columns(2)
-    planes = c1.selectbox("Planes", list(range(1, 9)), key=K + "planes",
-                          help="Independent parallel fabrics; every NIC has one port in each.")
-    tiers = c2.selectbox("Tiers", ["auto", 1, 2, 3], key=K + "tiers", help="auto picks the fewest that fit.")
+    planes = c1.selectbox(_("Planes"), list(range(1, 9)), key=K + "planes",
+                          help=_("Independent parallel fabrics; every NIC has one port in each."))
+    tiers = c2.selectbox(_("Tiers"), ["auto", 1, 2, 3], key=K + "tiers",
+                         format_func=lambda v: _("auto") if v == "auto" else str(v),
+                         help=_("auto picks the fewest that fit."))
 
-    with sb.expander("Advanced"):
+    with sb.expander(_("Advanced")):
         default_nics = system.default_nics_per_node if system.default_nics_per_node != system.gpus_per_node \
             else gpn
-        nics = st.selectbox("NICs per node (rails)", [AUTO, *range(1, 17)], key=K + "nics",
-                            format_func=lambda v: f"auto ({default_nics})" if v == AUTO else str(v))
-        npr = st.selectbox("Nodes per rack", [AUTO, *range(1, 73)], key=K + "npr",
-                           format_func=lambda v: f"auto ({system.nodes_per_rack})" if v == AUTO else str(v))
+        nics = st.selectbox(_("NICs per node (rails)"), [AUTO, *range(1, 17)], key=K + "nics",
+                            format_func=lambda v: _("auto ({choice})").format(choice=default_nics)
+                            if v == AUTO else str(v))
+        npr = st.selectbox(_("Nodes per rack"), [AUTO, *range(1, 73)], key=K + "npr",
+                           format_func=lambda v: _("auto ({choice})").format(choice=system.nodes_per_rack)
+                           if v == AUTO else str(v))
         domains = [1, *range(gpn, 577, gpn)]
         if ss.get(K + "nvd") not in (AUTO, *domains):
             ss[K + "nvd"] = AUTO
-        nvd = st.selectbox("NVLink domain [GPUs]", [AUTO, *domains], key=K + "nvd",
-                           format_func=lambda v: f"auto ({system.nvlink_domain_gpus if gpn == system.gpus_per_node else gpn})" if v == AUTO else str(v))
+        nvd = st.selectbox(_("NVLink domain [GPUs]"), [AUTO, *domains], key=K + "nvd",
+                           format_func=lambda v: _("auto ({choice})").format(
+                               choice=system.nvlink_domain_gpus if gpn == system.gpus_per_node else gpn)
+                           if v == AUTO else str(v))
         ss[K + "spine_oversub"] = float(ss.get(K + "spine_oversub") or 1.0)
-        spine_oversub = st.select_slider("Spine oversubscription (3 tiers)",
+        spine_oversub = st.select_slider(_("Spine oversubscription (3 tiers)"),
                                          options=_with(OVERSUB_STEPS, ss[K + "spine_oversub"]),
                                          key=K + "spine_oversub", format_func=lambda v: f"{v:g}:1")
-        media = st.selectbox("Cable media", ["auto", "copper", "aoc", "optics"], key=K + "media",
-                             help="auto: copper inside a rack, optics elsewhere.")
+        media = st.selectbox(_("Cable media"), list(MEDIA), key=K + "media", format_func=lambda m: _(MEDIA[m]),
+                             help=_("auto: copper inside a rack, optics elsewhere."))
         pue = st.number_input("PUE", min_value=1.0, max_value=3.0, step=0.05, key=K + "pue")
-        kwh = st.number_input("Electricity [USD/kWh]", min_value=0.0, max_value=2.0, step=0.01, key=K + "kwh")
-        years = st.number_input("TCO years", min_value=0.5, max_value=30.0, step=1.0, key=K + "years",
-                                help="Years of operation the TCO covers (0.5 to 30).")
-        px = st.text_input("Price overrides [USD]", key=K + "px", placeholder="QM9700:30000, CX7:1500",
-                           help="Catalog id:unit price in USD, comma-separated (as the share link writes them; '=' is accepted too); ids are in Catalog & assumptions.")
-        pw = st.text_input("Power overrides [W]", key=K + "pw", placeholder="QM9700:800",
-                           help="Catalog id:unit power in W, comma-separated ('=' is accepted too).")
+        kwh = st.number_input(_("Electricity [USD/kWh]"), min_value=0.0, max_value=2.0, step=0.01, key=K + "kwh")
+        years = st.number_input(_("TCO years"), min_value=0.5, max_value=30.0, step=1.0, key=K + "years",
+                                help=_("Years of operation the TCO covers (0.5 to 30)."))
+        px = st.text_input(_("Price overrides [USD]"), key=K + "px", placeholder="QM9700:30000, CX7:1500",
+                           help=_("Catalog id:unit price in USD, comma-separated (as the share link writes them; '=' "
+                                  "is accepted too); ids are in Catalog & assumptions."))
+        pw = st.text_input(_("Power overrides [W]"), key=K + "pw", placeholder="QM9700:800",
+                           help=_("Catalog id:unit power in W, comma-separated ('=' is accepted too)."))
 
     problems = []
     overrides = {}
@@ -334,14 +449,15 @@ def _on_exact_count() -> None:
     unit = ss[K + "unit"]
     high = count_in(MAX_GPUS // gpn, unit, gpn, per_rack) if unit != "racks" else MAX_GPUS // (gpn * per_rack)
     try:
-        value = parse_whole(ss[K + "count_exact"], 1, high, f"the {unit[:-1] if unit != 'GPUs' else 'GPU'} count")
+        value = parse_whole(ss[K + "count_exact"], 1, high, _(COUNT_WHAT[unit]))
     except InputError as exc:
-        ss["_fp_size_problem"] = f"{exc} The design keeps {ss[K + 'nodes']:,} nodes."
+        ss["_fp_size_problem"] = _("{problem} The design keeps {nodes} nodes.").format(
+            problem=exc, nodes=i18n.number(ss[K + "nodes"]))
         return
     ss[K + "nodes"] = nodes_for(value, unit, gpn, per_rack)
     if unit == "GPUs" and ss[K + "nodes"] * gpn != value:
-        ss["_fp_size_problem"] = (f"{value:,} GPUs rounded up to {ss[K + 'nodes']:,} whole nodes "
-                                  f"({ss[K + 'nodes'] * gpn:,} GPUs).")
+        ss["_fp_size_problem"] = _("{gpus} GPUs rounded up to {nodes} whole nodes ({total} GPUs).").format(
+            gpus=i18n.number(value), nodes=i18n.number(ss[K + "nodes"]), total=i18n.number(ss[K + "nodes"] * gpn))
 
 
 def _on_unit_change() -> None:
@@ -350,6 +466,11 @@ def _on_unit_change() -> None:
     gpn, per_rack = _size_shape(system)
     if ss[K + "unit"] == "racks":  # a partial NVLink rack is bought whole
         ss[K + "nodes"] = nodes_for(count_in(ss[K + "nodes"], "racks", gpn, per_rack), "racks", gpn, per_rack)
+
+
+SIZE_UNIT_LABELS = {"nodes": N_("nodes"), "GPUs": "GPUs", "racks": N_("racks")}
+COUNT_WHAT = {"nodes": N_("the node count"), "GPUs": N_("the GPU count"), "racks": N_("the rack count")}
+EXACT_COUNT = {"nodes": N_("Exact node count"), "GPUs": N_("Exact GPU count"), "racks": N_("Exact rack count")}
 
 
 def _size_control(sb, system) -> None:
@@ -361,28 +482,30 @@ def _size_control(sb, system) -> None:
     units = _size_units(system)
     if ss.get(K + "unit") not in units:
         ss[K + "unit"] = "racks" if "racks" in units else "nodes"
-    unit = sb.radio("Size in", units, key=K + "unit", horizontal=True, on_change=_on_unit_change,
-                    help="Enter the cluster size in nodes (servers, or NVL72 compute trays of 4 GPUs), in GPUs "
-                         "(rounded up to whole nodes), or in whole NVLink racks. The link stores nodes.")
+    unit = sb.radio(_("Size in"), units, key=K + "unit", horizontal=True, on_change=_on_unit_change,
+                    format_func=lambda u: _(SIZE_UNIT_LABELS[u]),
+                    help=_("Enter the cluster size in nodes (servers, or NVL72 compute trays of 4 GPUs), in GPUs "
+                           "(rounded up to whole nodes), or in whole NVLink racks. The link stores nodes."))
     gpn, per_rack = _size_shape(system)
     count = count_in(ss[K + "nodes"], unit, gpn, per_rack)
     ss[K + "count"] = count
-    label = {"nodes": "Nodes", "GPUs": "GPUs", "racks": f"Racks ({system.id}: {per_rack} trays each)"}[unit]
-    sb.select_slider(label, options=_with(_size_options(unit, system), count), key=K + "count", format_func="{:,}".format,
-                     on_change=_on_count_change,
-                     help="Drag for common sizes; type an exact count below.")
+    label = {"nodes": _("Nodes"), "GPUs": "GPUs",
+             "racks": _("Racks ({system}: {trays} trays each)").format(system=system.id, trays=per_rack)}[unit]
+    sb.select_slider(label, options=_with(_size_options(unit, system), count), key=K + "count",
+                     format_func=i18n.number, on_change=_on_count_change,
+                     help=_("Drag for common sizes; type an exact count below."))
     ss[K + "count_exact"] = f"{count}"
-    word = {"nodes": "node", "GPUs": "GPU", "racks": "rack"}[unit]
-    sb.text_input(f"Exact {word} count", key=K + "count_exact", on_change=_on_exact_count,
-                  label_visibility="collapsed", help=f"Exact {word} count; 1,024 and full-width digits work too")
+    exact = _(EXACT_COUNT[unit])
+    sb.text_input(exact, key=K + "count_exact", on_change=_on_exact_count, label_visibility="collapsed",
+                  help=_("{what}; 1,024 and full-width digits work too").format(what=exact))
     problem = ss.pop("_fp_size_problem", None)
     if problem:
         sb.warning(safe.md(problem))
 
 
 def link_params(design: Design, unit: str) -> dict[str, str]:
-    """Everything this app puts in the URL for ``design`` (design and ``ui_`` keys)."""
-    return {**sharelink.encode(design), **UI.encode({"bw": BW_UNITS[unit]})}
+    """Everything this app puts in the URL for ``design`` (design and ``ui_`` keys, and the language)."""
+    return {**sharelink.encode(design), **UI.encode({"bw": BW_UNITS[unit]}), LANG_KEY: i18n.current()}
 
 
 def canonical_params(page_path: str) -> dict[str, str]:
@@ -391,14 +514,14 @@ def canonical_params(page_path: str) -> dict[str, str]:
     ss = st.session_state
     cur: Current | None = ss.get("fp_current")
     if cur is None or cur.design is None:
-        params = {sharelink.VERSION_KEY: sharelink.VERSION}
+        params = {sharelink.VERSION_KEY: sharelink.VERSION, LANG_KEY: i18n.current()}
     else:
         params = link_params(cur.design, cur.unit)
     job = jobstate.link_values()
     if job is not None:
         params.update(JOB.encode(job))
     tab = ss.get(TAB_KEY)
-    if page_path == DESIGNER_PATH and tab in DESIGNER_TABS[1:]:
+    if page_path == DESIGNER_PATH and tab in designer_tabs()[1:]:
         params[TAB_KEY] = tab
     return params
 
@@ -437,17 +560,17 @@ def share_url(page_path: str, params: dict[str, str]) -> str:
 def share_box(page_path: str) -> None:
     """Sync the URL and show the share link; called after the page ran, so it is never a change behind."""
     params = sync_url(page_path)
-    st.markdown("### Share")
-    st.caption("The link holds the whole design. Copy it with the icon at the right of the box.")
+    st.markdown("### " + _("Share"))
+    st.caption(_("The link holds the whole design and the language. Copy it with the icon at the right of the box."))
     st.code(share_url(page_path, params), language=None, wrap_lines=True)
 
 
 def show_warnings(cur: Current) -> None:
     """Link warnings (dismissable) at the top of every page."""
     if cur.warnings:
-        box = st.warning("**Some values in the link were not applied; the rest of the design is shown.**\n\n"
-                         + "\n".join(f"- {safe.md(w)}" for w in cur.warnings))
-        if st.button("Dismiss link warnings", key="dismiss_warnings"):
+        box = st.warning("**" + _("Some values in the link were not applied; the rest of the design is shown.")
+                         + "**\n\n" + "\n".join(f"- {safe.md(w)}" for w in cur.warnings))
+        if st.button(_("Dismiss link warnings"), key="dismiss_warnings"):
             st.session_state["_fp_warnings"] = []
             st.rerun()
         return box
@@ -483,11 +606,12 @@ def show_error(cur: Current) -> None:
     """A design the engine cannot build: its message, what would work, and only buttons that get out of
     it (``DesignError.fixes``: ``core.plan`` re-planned each and it builds)."""
     message, suggestion = safe.message(cur.error)
-    heading = "This design cannot be built." if isinstance(cur.error, DesignError) else "This input is not accepted."
-    st.error(f"**{heading}** {message}" + (f"\n\n**What would work:** {suggestion}" if suggestion else ""))
-    st.caption("Change a control in the sidebar, or:")
+    heading = _("This design cannot be built.") if isinstance(cur.error, DesignError) else \
+        _("This input is not accepted.")
+    st.error(f"**{heading}** {message}" + ("\n\n**" + _("What would work:") + f"** {suggestion}" if suggestion else ""))
+    st.caption(_("Change a control in the sidebar, or:"))
     fixes = offered_fixes(cur.error)
     cols = st.columns(len(fixes) + 1)
     for i, (col, (phrase, changes)) in enumerate(zip(cols, fixes)):
         col.button(phrase[:1].upper() + phrase[1:], on_click=_apply_fix, args=(changes,), key=f"fix_{i}")
-    cols[-1].button("Reset to defaults", on_click=reset_design, key="fix_reset")
+    cols[-1].button(_("Reset to defaults"), on_click=reset_design, key="fix_reset")
