@@ -69,7 +69,7 @@ def update(parts: list[Path]) -> tuple[int, int]:
     with MO.open("wb") as handle:
         write_mo(handle, catalog, use_fuzzy=False)
     messages = [m for m in catalog if m.id]
-    untranslated = [m for m in messages if not (m.string if isinstance(m.string, str) else all(m.string))]
+    untranslated = [m for m in messages if not (all(m.string) if isinstance(m.string, (list, tuple)) else m.string)]
     return len(messages), len(untranslated)
 
 
