@@ -10,6 +10,13 @@ Units, stated once for the whole module:
   both directions, ``_per_direction`` one direction.
 * Network port speeds in Gb/s (1e9 bits/s), always per direction.
 * Power in W, prices in USD, reach in m, memory in GB.
+
+Languages: ids, names, sources and field values (``price_basis``, ``fabric``, ``kind``, ``media``)
+are data and stay as written; display code translates them. ``KIND_LABELS`` (the kinds' names)
+and ``PRICE_BASIS_LABELS`` (the ``price_basis`` values, plus ``override`` for a BOM row whose price
+the user set) are English marked with ``N_()``: show them with ``_(label)``. An entry's ``notes``
+text is in the translation catalog too (``tools/babel_toml.py``): show it with ``_(entry.notes)``.
+Error messages are in the language of the request.
 """
 
 from __future__ import annotations
@@ -22,11 +29,26 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from core.errors import InputError, shown
+from core.i18n import N_, _
 
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "assets" / "catalog"
 
 PriceBasis = Literal["list", "street", "estimate"]
 Fabric = Literal["infiniband", "ethernet"]
+
+KIND_LABELS = {"systems": N_("GPU systems"), "nics": N_("NICs"), "switches": N_("Switches"),
+               "transceivers": N_("Transceivers"), "cables": N_("Cables"), "nvlink": N_("NVLink generations")}
+"""Catalog kind (``Catalog`` field) -> its name, English marked for translation: ``_(KIND_LABELS[kind])``."""
+PRICE_BASIS_LABELS = {"list": N_("list"), "street": N_("street"), "estimate": N_("estimate"),
+                      "override": N_("override")}
+"""``price_basis`` value -> the word shown for it (the value itself, marked): ``_(PRICE_BASIS_LABELS[basis])``."""
+_UNKNOWN_MODEL = {
+    "systems": N_("unknown system model {key}; known: {known}"),
+    "nics": N_("unknown NIC model {key}; known: {known}"),
+    "switches": N_("unknown switch model {key}; known: {known}"),
+    "transceivers": N_("unknown transceiver model {key}; known: {known}"),
+    "cables": N_("unknown cable model {key}; known: {known}"),
+}
 
 
 class _Entry(BaseModel):
@@ -45,7 +67,7 @@ class _Entry(BaseModel):
     @classmethod
     def _non_empty(cls, value: str) -> str:
         if not value.strip():
-            raise ValueError("must not be empty")
+            raise ValueError(_("must not be empty"))
         return value
 
 
@@ -122,7 +144,7 @@ class System(_Entry):
     @model_validator(mode="after")
     def _domain_is_whole_nodes(self) -> "System":
         if self.nvlink_domain_gpus % self.gpus_per_node and self.nvlink_domain_gpus > self.gpus_per_node:
-            raise ValueError("nvlink_domain_gpus must be a multiple of gpus_per_node")
+            raise ValueError(_("nvlink_domain_gpus must be a multiple of gpus_per_node"))
         return self
 
 
@@ -193,7 +215,7 @@ class Switch(_Priced):
         """Logical ports one cage (and so one switch-side transceiver) carries at ``speed_gbps``."""
         ports = self.ports_at(speed_gbps)
         if ports is None:
-            raise ValueError(f"{self.id} has no {speed_gbps}G mode")
+            raise ValueError(_("{switch} has no {speed}G mode").format(switch=self.id, speed=speed_gbps))
         return max(1, ports // self.cages)
 
     @property
@@ -250,7 +272,8 @@ class Catalog(BaseModel):
                 for key in (entry.id, *entry.aliases):
                     folded = key.casefold()
                     if folded in seen:
-                        raise ValueError(f"duplicate catalog id {key!r} in {kind} and {seen[folded]}")
+                        raise ValueError(_("duplicate catalog id {key} in {kind} and {other}").format(
+                            key=repr(key), kind=kind, other=seen[folded]))
                     seen[folded] = kind
         return self
 
@@ -261,7 +284,7 @@ class Catalog(BaseModel):
             if folded == entry.id.casefold() or folded in (a.casefold() for a in entry.aliases):
                 return entry
         known = ", ".join(e.id for e in getattr(self, kind))
-        raise InputError(f"unknown {kind[:-1]} model {shown(key)}; known: {known}")
+        raise InputError(_(_UNKNOWN_MODEL[kind]).format(key=shown(key), known=known))
 
     def system(self, key: str) -> System:
         return self._find("systems", key)
@@ -283,7 +306,8 @@ class Catalog(BaseModel):
             if entry.generation == generation:
                 return entry
         known = ", ".join(str(e.generation) for e in self.nvlink)
-        raise InputError(f"unknown NVLink generation {generation}; known: {known}")
+        raise InputError(_("unknown NVLink generation {generation}; known: {known}").format(
+            generation=generation, known=known))
 
     def fabric_switches(self, fabric: str, speed_gbps: int | None = None) -> list[Switch]:
         """Fabric-role switches of ``fabric`` that offer ``speed_gbps`` (any speed if None)."""
@@ -296,7 +320,7 @@ class Catalog(BaseModel):
     def canonical_id(self, key: str) -> str | None:
         """The catalog id of any entry whose id or alias is ``key`` (case-insensitive), else None."""
         folded = key.strip().casefold()
-        for _, entry in self.all_entries():
+        for _kind, entry in self.all_entries():
             if folded == entry.id.casefold() or folded in (a.casefold() for a in entry.aliases):
                 return entry.id
         return None
@@ -319,14 +343,19 @@ _FILES = {
 
 
 def read_toml(path: Path, what: str) -> dict:
-    """Parse a TOML data file; ``InputError`` says which ``what`` is missing or malformed."""
+    """Parse a TOML data file; ``InputError`` says which ``what`` is missing or malformed.
+
+    ``what`` names the file in English, marked with ``N_()`` by the caller (``N_("catalog file")``);
+    the message shows it translated.
+    """
     try:
         with path.open("rb") as handle:
             return tomllib.load(handle)
     except FileNotFoundError as exc:
-        raise InputError(f"{what} missing: {path}") from exc
+        raise InputError(_("{what} missing: {path}").format(what=_(what), path=path)) from exc
     except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{what} {path.name} is not valid TOML: {exc}") from exc
+        raise InputError(_("{what} {file} is not valid TOML: {error}").format(
+            what=_(what), file=path.name, error=exc)) from exc
 
 
 def load_catalog_from(directory: Path) -> Catalog:
@@ -340,11 +369,12 @@ def load_catalog_from(directory: Path) -> Catalog:
     """
     data: dict[str, list] = {}
     for kind, (filename, table) in _FILES.items():
-        data[kind] = read_toml(directory / filename, "catalog file").get(table, [])
+        data[kind] = read_toml(directory / filename, N_("catalog file")).get(table, [])
     try:
         return Catalog.model_validate(data)
     except ValueError as exc:
-        raise InputError(f"catalog under {directory} is invalid: {exc}") from exc
+        raise InputError(_("catalog under {directory} is invalid: {error}").format(
+            directory=directory, error=exc)) from exc
 
 
 @lru_cache(maxsize=1)

@@ -15,6 +15,15 @@ Cable media per link class (``Design.cable_media``):
 * ``aoc``: active optical cables for node-leaf and leaf-spine; transceivers +
   fibre for spine-core.
 * ``optics``: transceivers + fibre for every link.
+
+Languages: a ``BomRow``'s ``item`` and ``why`` are text in the language of the request
+(``core.i18n``; ``item`` is always the catalog name first, then where the row sits in ASCII
+parentheses, ``"QM9700 (leaf)"``, so display code can split the two). These fields are keys,
+English in every language, for grouping and logic; show them translated with ``_()``:
+``category`` (``CATEGORY_LABELS``: compute, NIC, switch, transceiver, cable), ``price_basis``
+(``core.catalog.PRICE_BASIS_LABELS``: list, street, estimate, override), ``end`` (switch, node)
+and ``catalog_id`` (never translated). Link classes and media in texts: ``LINK_CLASS_LABELS``,
+``MEDIA_LABELS``.
 """
 
 from __future__ import annotations
@@ -26,12 +35,20 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from core.catalog import Cable, Catalog, Transceiver, form_factor_family
-from core.design import ResolvedDesign
+from core.design import ResolvedDesign, fabric_word
 from core.errors import DesignError
-from core.fabric.sizing import FabricPlan
+from core.fabric.sizing import ROLE_LABELS, FabricPlan
+from core.i18n import N_, _
 
 Category = Literal["compute", "NIC", "switch", "transceiver", "cable"]
 NETWORK_CATEGORIES = ("NIC", "switch", "transceiver", "cable")
+CATEGORY_LABELS = {"compute": N_("compute"), "NIC": N_("NIC"), "switch": N_("switch"),
+                   "transceiver": N_("transceiver"), "cable": N_("cable")}
+"""BOM category (a key) -> its name, English marked for translation: ``_(CATEGORY_LABELS[category])``."""
+LINK_CLASS_LABELS = {"node-leaf": N_("node-leaf"), "leaf-spine": N_("leaf-spine"), "spine-core": N_("spine-core")}
+"""Link class (a key) -> its name in texts, marked for translation."""
+MEDIA_LABELS = {"auto": N_("auto"), "copper": N_("copper"), "aoc": N_("aoc"), "optics": N_("optics")}
+"""``Design.cable_media`` value -> its name in texts, marked for translation."""
 HOURS_PER_YEAR = 8760
 
 # Typical run lengths by link class [m]; used to pick media with enough reach.
@@ -133,9 +150,11 @@ def _pick_transceiver(
             fitting = [t for t in fitting if t.port_speed_gbps == min(f.port_speed_gbps for f in fitting)]
         options = fitting or options
     if not options:
+        message = (_("the catalog has no {fabric} transceiver for {ports}x{speed}G at the switch end") if end == "switch"
+                   else _("the catalog has no {fabric} transceiver for {ports}x{speed}G at the node end"))
         raise DesignError(
-            f"the catalog has no {resolved.fabric} transceiver for {ports}x{speed}G at the {end} end",
-            "Add one to assets/catalog/optics.toml or choose another port speed.",
+            message.format(fabric=fabric_word(resolved.fabric), ports=ports, speed=speed),
+            _("Add one to assets/catalog/optics.toml or choose another port speed."),
         )
     if media and any(t.media == media for t in options):
         options = [t for t in options if t.media == media]
@@ -161,8 +180,9 @@ def _fiber(catalog: Catalog, transceiver: Transceiver, distance_m: float) -> Cab
                and c.connector == transceiver.connector]
     if not options:
         raise DesignError(
-            f"the catalog has no {transceiver.media.upper()} {transceiver.connector.upper()} fibre cord "
-            f"for {transceiver.id}", "Add one to assets/catalog/optics.toml.")
+            _("the catalog has no {media} {connector} fibre cord for {transceiver}").format(
+                media=transceiver.media.upper(), connector=transceiver.connector.upper(), transceiver=transceiver.id),
+            _("Add one to assets/catalog/optics.toml."))
     reaching = [c for c in options if c.reach_m >= distance_m]
     return min(reaching or options, key=lambda c: c.price_usd)
 
@@ -206,41 +226,48 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
     node_power = power(system.id, system.node_power_w)
     rows.append(
         BomRow(
-            category="compute", item=f"{system.name} node", catalog_id=system.id,
+            category="compute", item=_("{name} node").format(name=system.name), catalog_id=system.id,
             quantity=resolved.nodes,
             unit_price_usd=max(0.0, node_price - included * price(included_nic.id, included_nic.price_usd)),
             unit_power_w=max(0.0, node_power - included * power(included_nic.id, included_nic.power_w)),
             price_basis="override" if system.id in price_overrides else system.price_basis,
-            why=f"{resolved.nodes:,} nodes x {resolved.gpus_per_node} GPUs = {resolved.gpus:,} GPUs "
-                f"(node price and power less its {included} standard {included_nic.id} NICs, listed below)",
+            why=_("{nodes} nodes x {gpus_per_node} GPUs = {gpus} GPUs (node price and power less its {included} "
+                  "standard {nic} NICs, listed below)").format(
+                nodes=f"{resolved.nodes:,}", gpus_per_node=resolved.gpus_per_node, gpus=f"{resolved.gpus:,}",
+                included=included, nic=included_nic.id),
         )
     )
-    add("NIC", nic, nic_count,
-        f"{resolved.nodes:,} nodes x {resolved.nics_per_node} NICs (rails)"
-        + (f"; each NIC has a port in each of {planes} planes" if planes > 1 else ""))
+    nic_why = (_("{nodes} nodes x {nics} NICs (rails); each NIC has a port in each of {planes} planes") if planes > 1
+               else _("{nodes} nodes x {nics} NICs (rails)"))
+    add("NIC", nic, nic_count, nic_why.format(nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes))
 
     # --- switches -----------------------------------------------------------------------
-    plane_note = f" x {planes} planes" if planes > 1 else ""
+    plane_note = _(" x {planes} planes").format(planes=planes) if planes > 1 else ""
     if fabric.tiers == 1:
-        add("switch", switch, planes, f"one switch per plane holds all {fabric.node_leaf_links} NIC ports{plane_note}",
-            item=f"{switch.name} (leaf)")
+        add("switch", switch, planes, _("one switch per plane holds all {ports} NIC ports{plane_note}").format(
+            ports=fabric.node_leaf_links, plane_note=plane_note), item=_("{name} (leaf)").format(name=switch.name))
     else:
         if resolved.topology == "rail-optimized":
-            leaf_why = f"{fabric.group_count} SU x {fabric.leaves_per_group} rails{plane_note}"
+            leaf_why = _("{sus} SU x {rails} rails{plane_note}").format(
+                sus=fabric.group_count, rails=fabric.leaves_per_group, plane_note=plane_note)
         else:
-            leaf_why = f"ceil({resolved.nodes} nodes / {fabric.nodes_per_group} per leaf){plane_note}"
-        add("switch", switch, fabric.leaf_count_total, leaf_why, item=f"{switch.name} (leaf)")
+            leaf_why = _("ceil({nodes} nodes / {per_leaf} per leaf){plane_note}").format(
+                nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=plane_note)
+        add("switch", switch, fabric.leaf_count_total, leaf_why, item=_("{name} (leaf)").format(name=switch.name))
         if fabric.tiers == 2:
-            spine_why = (f"{fabric.leaf_count} leaves x {fabric.leaf_uplinks} uplinks = "
-                         f"{fabric.leaf_spine_links:,} links, {fabric.links_per_leaf_spine_pair} per leaf-spine pair: "
-                         f"{fabric.spine_count} spines{plane_note}")
+            spine_why = _("{leaves} leaves x {uplinks} uplinks = {links} links, {pair} per leaf-spine pair: "
+                          "{spines} spines{plane_note}").format(
+                leaves=fabric.leaf_count, uplinks=fabric.leaf_uplinks, links=f"{fabric.leaf_spine_links:,}",
+                pair=fabric.links_per_leaf_spine_pair, spines=fabric.spine_count, plane_note=plane_note)
         else:
-            spine_why = f"{fabric.pod_count} pods x {fabric.spines_per_pod} spines{plane_note}"
-        add("switch", switch, fabric.spine_count_total, spine_why, item=f"{switch.name} (spine)")
+            spine_why = _("{pods} pods x {spines} spines{plane_note}").format(
+                pods=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=plane_note)
+        add("switch", switch, fabric.spine_count_total, spine_why, item=_("{name} (spine)").format(name=switch.name))
         if fabric.tiers == 3:
             add("switch", switch, fabric.core_count_total,
-                f"{fabric.core_groups} core groups x {fabric.cores_per_group} cores{plane_note}",
-                item=f"{switch.name} (core)")
+                _("{groups} core groups x {cores} cores{plane_note}").format(
+                    groups=fabric.core_groups, cores=fabric.cores_per_group, plane_note=plane_note),
+                item=_("{name} (core)").format(name=switch.name))
 
     # --- links: media per class -----------------------------------------------------------
     media = design.cable_media
@@ -251,7 +278,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
     if fabric.tiers == 3:
         classes.append(("spine-core", fabric.spine_core_links * planes, "spine-core"))
 
-    optical: list[tuple[str, int, float, str]] = []  # (link class, links, distance [m], fallback note)
+    optical: list[tuple[str, int, float, bool]] = []  # (link class, links, distance [m], no AOC/copper?)
     for link_class, links, distance_key in classes:
         distance = LINK_DISTANCE_M[distance_key]
         use_copper = link_class == "node-leaf" and (media == "copper" or (media == "auto" and distance_key == "in-rack"))
@@ -262,10 +289,11 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
         elif use_aoc:
             cable = _pick_cable(catalog, resolved, ("aoc",), distance)
         if cable is not None:
-            add("cable", cable, links, f"{links:,} {link_class} links, one {cable.kind.upper()} each ({media} media)")
+            add("cable", cable, links, _("{links} {link_class} links, one {kind} each ({media} media)").format(
+                links=f"{links:,}", link_class=_(LINK_CLASS_LABELS[link_class]), kind=cable.kind.upper(),
+                media=_(MEDIA_LABELS[media])))
         else:
-            fallback = " (no AOC/copper at this speed in the catalog)" if use_copper or use_aoc else ""
-            optical.append((link_class, links, distance, fallback))
+            optical.append((link_class, links, distance, use_copper or use_aoc))
     if not optical:
         return tuple(rows)
 
@@ -273,7 +301,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
     ports_per_cage = switch.ports_per_cage(resolved.port_speed_gbps)
     switch_cage = form_factor_family(switch.cage_type)
     modules = {link_class: _pick_transceiver(catalog, resolved, "switch", ports_per_cage, distance, cage=switch_cage)
-               for link_class, _, distance, _ in optical}
+               for link_class, _links, distance, _note in optical}
     counts = {link_class: 0 for link_class in modules}
     why_parts: dict[str, list[str]] = {link_class: [] for link_class in modules}
     for group in fabric.switch_groups:
@@ -282,12 +310,16 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
         for link_class, ports in ((down_class, group.down_ports_used), (up_class, group.up_ports_used)):
             if link_class in modules and ports:
                 counts[link_class] += math.ceil(ports / ports_per_cage) * group.count * planes
-                why_parts[link_class].append(f"{group.count * planes} {group.role} x ceil({ports}/{ports_per_cage})")
+                why_parts[link_class].append(_("{count} {role} x ceil({ports}/{per_cage})").format(
+                    count=group.count * planes, role=_(ROLE_LABELS[group.role]), ports=ports, per_cage=ports_per_cage))
+    items = {"node-leaf": N_("{name} (switch side, node-leaf)"), "leaf-spine": N_("{name} (switch side, leaf-spine)"),
+             "spine-core": N_("{name} (switch side, spine-core)")}
     for link_class, module in modules.items():
         add("transceiver", module, counts[link_class],
-            f"switch side, {link_class}: " + " + ".join(why_parts[link_class])
-            + f" ({ports_per_cage} port(s) per cage)",
-            item=f"{module.name} (switch side, {link_class})", end="switch")
+            _("switch side, {link_class}: {terms} ({per_cage} port(s) per cage)").format(
+                link_class=_(LINK_CLASS_LABELS[link_class]), terms=" + ".join(why_parts[link_class]),
+                per_cage=ports_per_cage),
+            item=_(items[link_class]).format(name=module.name), end="switch")
     if "node-leaf" in modules:
         per_node_ports = resolved.nics_per_node * planes
         per_xcvr = max(system.node_ports_per_transceiver, planes)  # a NIC's cage carries all its planes
@@ -295,12 +327,17 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
                                       media=modules["node-leaf"].media, cage=form_factor_family(nic.cage_type))
         per_node = math.ceil(per_node_ports / per_xcvr)
         add("transceiver", node_xcvr, resolved.nodes * per_node,
-            f"node side: {resolved.nodes:,} nodes x ceil({per_node_ports} ports / {per_xcvr} per module)",
-            item=f"{node_xcvr.name} (node side)", end="node")
-    for link_class, links, distance, fallback in optical:
+            _("node side: {nodes} nodes x ceil({ports} ports / {per_module} per module)").format(
+                nodes=f"{resolved.nodes:,}", ports=per_node_ports, per_module=per_xcvr),
+            item=_("{name} (node side)").format(name=node_xcvr.name), end="node")
+    fiber_items = {"node-leaf": N_("{name} (node-leaf)"), "leaf-spine": N_("{name} (leaf-spine)"),
+                   "spine-core": N_("{name} (spine-core)")}
+    for link_class, links, distance, no_cable in optical:
         fiber = _fiber(catalog, modules[link_class], distance)
-        add("cable", fiber, links, f"{links:,} {link_class} optical links, one fibre cord each{fallback}",
-            item=f"{fiber.name} ({link_class})")
+        why = (_("{links} {link_class} optical links, one fibre cord each (no AOC/copper at this speed in the "
+                 "catalog)") if no_cable else _("{links} {link_class} optical links, one fibre cord each"))
+        add("cable", fiber, links, why.format(links=f"{links:,}", link_class=_(LINK_CLASS_LABELS[link_class])),
+            item=_(fiber_items[link_class]).format(name=fiber.name))
     return tuple(rows)
 
 

@@ -12,6 +12,11 @@ an ``int`` or ``float`` (never ``True``, never ``"4"``), so a design file's
 ``MAX_POWER_OVERRIDE_W`` per unit, so every result stays finite; their ids are
 checked against the catalog and canonicalised by ``resolve_design`` (one rule for
 design files, CLI flags and share links).
+
+Languages: field values (``topology``, ``fabric``, ``tiers``, ``cable_media``) are ids and stay
+English; ``FABRIC_WORDS`` marks the fabric ids for display (``_(FABRIC_WORDS[fabric])``). Error
+messages and ``ResolvedDesign.notes`` are in the language of the request (``core.i18n``), so
+anything that caches a resolved design keys it by ``core.i18n.current()`` too (``core.plan`` does).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from pydantic import (
 
 from core.catalog import Catalog, Nic, Switch, System, load_catalog
 from core.errors import DesignError, InputError, shown
+from core.i18n import N_, _
 
 Topology = Literal["rail-optimized", "top-of-rack"]
 FabricKind = Literal["infiniband", "ethernet"]
@@ -52,6 +58,23 @@ MAX_POWER_OVERRIDE_W = 1e7
 OVERRIDE_LIMITS = {"USD": MAX_PRICE_OVERRIDE_USD, "W": MAX_POWER_OVERRIDE_W}
 """Largest override per unit (``"USD"`` for prices, ``"W"`` for power)."""
 
+FABRIC_WORDS = {"infiniband": N_("infiniband"), "ethernet": N_("ethernet")}
+"""Fabric id -> the word messages use for it, marked for translation (``_(FABRIC_WORDS[fabric])``)."""
+
+
+def fabric_word(fabric: str) -> str:
+    """The fabric id as running text in the current language (``infiniband`` / ``InfiniBand``)."""
+    return _(FABRIC_WORDS[fabric]) if fabric in FABRIC_WORDS else fabric
+
+
+def or_list(items: list[str]) -> str:
+    """``a, b or c`` in the current language (``a、b 或 c``)."""
+    items = [str(item) for item in items]
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{choices} or {last}").format(choices=_(", ").join(items[:-1]), last=items[-1])
+
+
 Number = StrictFloat
 """A JSON number: an int or a float (strict floats take ints), never a bool or text."""
 
@@ -63,21 +86,25 @@ def check_override(key: str, value: float, unit: str) -> float:
     """
     high = OVERRIDE_LIMITS[unit]
     if not (math.isfinite(value) and 0 <= value <= high):
-        raise InputError(f"{shown(key) if len(key) > 40 else key} must be a number >= 0 and at most "
-                         f"{high:,.0f} {unit} per unit (got {_number_text(value)})")
+        raise InputError(_("{key} must be a number >= 0 and at most {limit} {unit} per unit (got {value})").format(
+            key=shown(key) if len(key) > 40 else key, limit=f"{high:,.0f}", unit=unit, value=_number_text(value)))
     return float(value)
 
 
 def canonical_overrides(overrides: dict[str, float], catalog: Catalog, unit: str) -> dict[str, float]:
     """``overrides`` keyed by canonical catalog id; ``InputError`` names an unknown id or one given twice."""
-    what = "price override" if unit == "USD" else "power override"
+    price = unit == "USD"
     result: dict[str, float] = {}
     for key, value in overrides.items():
         entry_id = catalog.canonical_id(key)
         if entry_id is None:
-            raise InputError(f"{what} {shown(key)} is not a catalog id (python -m core catalog lists them)")
+            message = (_("price override {key} is not a catalog id (python -m core catalog lists them)") if price
+                       else _("power override {key} is not a catalog id (python -m core catalog lists them)"))
+            raise InputError(message.format(key=shown(key)))
         if entry_id in result:
-            raise InputError(f"{what} for {entry_id} is given twice (as {shown(key)} and another name)")
+            message = (_("price override for {id} is given twice (as {key} and another name)") if price
+                       else _("power override for {id} is given twice (as {key} and another name)"))
+            raise InputError(message.format(id=entry_id, key=shown(key)))
         result[entry_id] = check_override(entry_id, value, unit)
     return result
 
@@ -179,7 +206,7 @@ class Design(BaseModel):
         unit = "USD" if info.field_name == "price_overrides" else "W"
         for key, number in value.items():
             if not key.strip():
-                raise ValueError("an override needs a catalog id, not an empty name")
+                raise ValueError(_("an override needs a catalog id, not an empty name"))
             try:
                 check_override(key, number, unit)
             except InputError as exc:
@@ -190,14 +217,14 @@ class Design(BaseModel):
     @classmethod
     def _names_a_model(cls, value: str | None) -> str | None:
         if value is not None and not value.strip():
-            raise ValueError("must name a catalog model, not be empty")
+            raise ValueError(_("must name a catalog model, not be empty"))
         return value
 
     @field_validator("tiers", mode="before")
     @classmethod
     def _tiers_from_text(cls, value):
         if isinstance(value, bool):
-            raise ValueError("must be auto, 1, 2 or 3, not a boolean")
+            raise ValueError(_("must be auto, 1, 2 or 3, not a boolean"))
         if isinstance(value, str) and value.strip() in ("1", "2", "3"):  # the CLI's --tiers is text
             return int(value)
         return value
@@ -205,7 +232,7 @@ class Design(BaseModel):
     @model_validator(mode="after")
     def _size_given(self) -> "Design":
         if self.nodes is not None and self.gpus is not None:
-            raise ValueError("give nodes or gpus, not both")
+            raise ValueError(_("give nodes or gpus, not both"))
         if self.nodes is None and self.gpus is None:
             object.__setattr__(self, "nodes", 4)
         return self
@@ -228,7 +255,7 @@ class _HugeNumber:
         self.digits = digits
 
     def __repr__(self) -> str:
-        return f"<a {self.digits:,}-digit number>"
+        return _("<a {digits}-digit number>").format(digits=f"{self.digits:,}")
 
 
 _JSON_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
@@ -254,9 +281,18 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict:
     data: dict = {}
     for key, value in pairs:
         if key in data:
-            raise InputError(f"design file gives {shown(key)} twice")
+            raise InputError(_("design file gives {key} twice").format(key=shown(key)))
         data[key] = value
     return data
+
+
+_JSON_PROBLEMS = {message: message for message in (
+    N_("Expecting value"), N_("Expecting ',' delimiter"), N_("Expecting ':' delimiter"),
+    N_("Expecting property name enclosed in double quotes"), N_("Unterminated string starting at"),
+    N_("Invalid control character at"), N_("Invalid \\escape"), N_("Invalid \\uXXXX escape"), N_("Extra data"),
+    N_("Illegal trailing comma before end of object"), N_("Illegal trailing comma before end of array"),
+)}
+"""The ``json`` module's error messages (``JSONDecodeError.msg``), marked for translation."""
 
 
 def load_design_json(text: str) -> dict:
@@ -265,23 +301,25 @@ def load_design_json(text: str) -> dict:
     Raises ``InputError`` (one line, input shown truncated) for anything else.
     """
     if len(text) > MAX_DESIGN_FILE_BYTES:
-        raise InputError(f"design JSON is larger than 1 MB ({MAX_DESIGN_FILE_BYTES:,} bytes), the most a design "
-                         "may be")
+        raise InputError(_("design JSON is larger than 1 MB ({bytes} bytes), the most a design may be").format(
+            bytes=f"{MAX_DESIGN_FILE_BYTES:,}"))
     if _json_depth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
-        raise InputError(f"design file is nested more than {MAX_JSON_DEPTH} levels deep (arrays or objects "
-                         "inside each other); a design needs 2")
+        raise InputError(_("design file is nested more than {depth} levels deep (arrays or objects inside each "
+                           "other); a design needs 2").format(depth=MAX_JSON_DEPTH))
     try:
         data = json.loads(text, object_pairs_hook=_no_duplicate_keys,
                           parse_int=lambda digits: int(digits) if len(digits) <= 40 else _HugeNumber(len(digits)))
     except InputError:
         raise
     except json.JSONDecodeError as exc:
-        raise InputError(f"design file is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") \
-            from None
+        problem = _(_JSON_PROBLEMS[exc.msg]) if exc.msg in _JSON_PROBLEMS else exc.msg
+        raise InputError(_("design file is not valid JSON: {problem} at line {line} column {column}").format(
+            problem=problem, line=exc.lineno, column=exc.colno)) from None
     except (ValueError, RecursionError) as exc:
-        raise InputError(f"design file cannot be read as JSON ({type(exc).__name__})") from None
+        raise InputError(_("design file cannot be read as JSON ({error})").format(error=type(exc).__name__)) \
+            from None
     if not isinstance(data, dict):
-        raise InputError(f"design file must hold a JSON object, not {shown(data)}")
+        raise InputError(_("design file must hold a JSON object, not {value}").format(value=shown(data)))
     return data
 
 
@@ -294,14 +332,14 @@ def parse_design(data: dict) -> Design:
 
 
 _TYPE_MESSAGES = {
-    "int_type": "must be a whole number",
-    "int_from_float": "must be a whole number",
-    "float_type": "must be a number",
-    "finite_number": "must be a finite number",
-    "string_type": "must be text",
-    "dict_type": "must be an object of catalog id: number",
-    "extra_forbidden": "is not a design field",
-    "bool_type": "must be true or false",
+    "int_type": N_("must be a whole number"),
+    "int_from_float": N_("must be a whole number"),
+    "float_type": N_("must be a number"),
+    "finite_number": N_("must be a finite number"),
+    "string_type": N_("must be text"),
+    "dict_type": N_("must be an object of catalog id: number"),
+    "extra_forbidden": N_("is not a design field"),
+    "bool_type": N_("must be true or false"),
 }
 _BOUND_TYPES = ("greater_than", "greater_than_equal", "less_than", "less_than_equal")
 MAX_MESSAGE_CHARS = 250
@@ -328,18 +366,38 @@ def _field_range(model: type[BaseModel], field: str) -> str | None:
     lo, hi = _number_text(low) if low is not None else "", _number_text(high) if high is not None else ""
     if low is not None and high is not None:
         if not low_open and not high_open:
-            return f"must be from {lo} to {hi}"
-        return f"must be {'above' if low_open else 'at least'} {lo} and {'below' if high_open else 'at most'} {hi}"
+            return _("must be from {low} to {high}").format(low=lo, high=hi)
+        message = {(True, True): _("must be above {low} and below {high}"),
+                   (True, False): _("must be above {low} and at most {high}"),
+                   (False, True): _("must be at least {low} and below {high}")}[low_open, high_open]
+        return message.format(low=lo, high=hi)
     if low is not None:
-        return f"must be {'above' if low_open else 'at least'} {lo}"
-    return f"must be {'below' if high_open else 'at most'} {hi}"
+        return _BOUND_MESSAGES["greater_than" if low_open else "greater_than_equal"]().format(bound=lo)
+    return _BOUND_MESSAGES["less_than" if high_open else "less_than_equal"]().format(bound=hi)
+
+
+_BOUND_MESSAGES = {
+    "greater_than": lambda: _("must be above {bound}"),
+    "greater_than_equal": lambda: _("must be at least {bound}"),
+    "less_than": lambda: _("must be below {bound}"),
+    "less_than_equal": lambda: _("must be at most {bound}"),
+}
 
 
 def _bound_message(error: dict) -> str:
     bound = next(iter((error.get("ctx") or {}).values()), None)
-    word = {"greater_than": "above", "greater_than_equal": "at least", "less_than": "below",
-            "less_than_equal": "at most"}[error["type"]]
-    return f"must be {word} {_number_text(bound)}"
+    return _BOUND_MESSAGES[error["type"]]().format(bound=_number_text(bound))
+
+
+_LITERAL_CHOICES = re.compile(r", | or ")
+
+
+def _literal_message(error: dict) -> str | None:
+    """``must be 'a', 'b' or 'c'`` for a value outside a ``Literal`` (pydantic's ``expected`` list)."""
+    expected = str((error.get("ctx") or {}).get("expected", ""))
+    if not expected:
+        return None
+    return _("must be {choices}").format(choices=or_list(_LITERAL_CHOICES.split(expected)))
 
 
 def describe_validation_error(exc: ValidationError) -> str:
@@ -350,24 +408,33 @@ def describe_validation_error(exc: ValidationError) -> str:
     errors = exc.errors()
     for error in errors:
         loc = [str(p) if isinstance(p, int) else (p if len(p) <= 40 else p[:37] + "...") for p in error["loc"]]
-        field = ".".join(loc) or "design"
+        field = ".".join(loc) or _("design")
         kind = error["type"]
         if kind in _BOUND_TYPES:
             message = (_field_range(model, error["loc"][0]) if model and len(error["loc"]) == 1 else None) \
                 or _bound_message(error)
         elif kind in _TYPE_MESSAGES:
-            message = _TYPE_MESSAGES[kind]
+            message = _(_TYPE_MESSAGES[kind])
+        elif kind == "literal_error" and _literal_message(error):
+            message = _literal_message(error)
         else:
-            message = error["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
+            message = error["msg"].removeprefix("Value error, ").replace("Input should be", _("must be"))
             message = message if len(message) <= 160 else message[:157] + "..."
         got = error.get("input")
-        shown_got = "" if isinstance(got, dict) or kind == "extra_forbidden" else f" (got {_number_text(got)})"
-        part = f"{field}: {message}{shown_got}"
-        if parts and len("; ".join([*parts, part])) > MAX_MESSAGE_CHARS:
-            parts.append(f"and {len(errors) - len(parts)} more problem(s)")
+        if isinstance(got, dict) or kind == "extra_forbidden":
+            part = _("{field}: {problem}").format(field=field, problem=message)
+        else:
+            part = _("{field}: {problem} (got {value})").format(field=field, problem=message, value=_number_text(got))
+        if parts and len(_problems([*parts, part])) > MAX_MESSAGE_CHARS:
+            parts.append(_("and {count} more problem(s)").format(count=len(errors) - len(parts)))
             break
         parts.append(part)
-    return "; ".join(parts)
+    return _problems(parts)
+
+
+def _problems(parts: list[str]) -> str:
+    """Problems one after the other: ``a; b; c`` (``a；b；c``)."""
+    return _("; ").join(parts)
 
 
 class ResolvedDesign(BaseModel):
@@ -435,10 +502,9 @@ def default_switch(catalog: Catalog, fabric: str, speed_gbps: int, nic: Nic | No
     candidates = catalog.fabric_switches(fabric, speed_gbps)
     if not candidates:
         speeds = sorted({m.speed_gbps for s in catalog.fabric_switches(fabric) for m in s.port_modes})
-        raise InputError(
-            f"no {fabric} switch in the catalog offers {speed_gbps} Gb/s ports; offered speeds: "
-            + ", ".join(f"{s}" for s in speeds)
-        )
+        raise InputError(_("no {fabric} switch in the catalog offers {speed} Gb/s ports; offered speeds: "
+                           "{speeds}").format(fabric=fabric_word(fabric), speed=speed_gbps,
+                                              speeds=", ".join(f"{s}" for s in speeds)))
     if nic is not None and fabric == "infiniband":  # IB signalling ties HCA and switch generations
         top = max(nic.port_speeds_gbps)
         same_generation = [s for s in candidates if max(s.speeds_gbps) == top]
@@ -483,18 +549,17 @@ def resolve_nic_and_speed(
     port_speed = requested_speed or system.default_port_speed_gbps
     if requested_speed is None and port_speed not in nic.speeds_on(fabric):
         port_speed = max(nic.speeds_on(fabric))
-        notes.append(
-            f"{nic.id} runs at most {port_speed} Gb/s per port on {fabric}; "
-            f"{system.id}'s {system.default_port_speed_gbps} Gb/s needs "
-            f"{system.default_port_speed_gbps // port_speed} planes at {port_speed} Gb/s."
-        )
+        notes.append(_(
+            "{nic} runs at most {speed} Gb/s per port on {fabric}; {system}'s {system_speed} Gb/s needs "
+            "{planes} planes at {speed} Gb/s."
+        ).format(nic=nic.id, speed=port_speed, fabric=fabric_word(fabric), system=system.id,
+                 system_speed=system.default_port_speed_gbps, planes=system.default_port_speed_gbps // port_speed))
     if port_speed not in nic.speeds_on(fabric):
         fitting = [n for n in catalog.nics if fabric in n.fabrics and port_speed in n.speeds_on(fabric)]
         if not fitting:
             speeds = sorted({s for n in catalog.nics if fabric in n.fabrics for s in n.speeds_on(fabric)})
-            raise InputError(
-                f"no {fabric} NIC in the catalog runs at {port_speed} Gb/s; offered: {', '.join(map(str, speeds))}"
-            )
+            raise InputError(_("no {fabric} NIC in the catalog runs at {speed} Gb/s; offered: {speeds}").format(
+                fabric=fabric_word(fabric), speed=port_speed, speeds=", ".join(map(str, speeds))))
         nic = min(fitting, key=lambda n: (max(n.speeds_on(fabric)), n.price_usd))
     return nic, port_speed, notes
 
@@ -539,22 +604,23 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
         nvlink_bidir = links * generation.link_gbytes_bidir
     domain = nvlink_domain_size(system, design.gpus_per_node, design.nvlink_domain_gpus)
     if domain < gpus_per_node and domain != 1:
-        raise InputError(
-            f"nvlink_domain_gpus ({domain}) must be 1 or at least gpus_per_node ({gpus_per_node})"
-        )
+        raise InputError(_("nvlink_domain_gpus ({domain}) must be 1 or at least gpus_per_node ({gpus_per_node})")
+                         .format(domain=domain, gpus_per_node=gpus_per_node))
     if domain > gpus_per_node and domain % gpus_per_node:
-        raise InputError(f"nvlink_domain_gpus ({domain}) must be a multiple of gpus_per_node ({gpus_per_node})")
+        raise InputError(_("nvlink_domain_gpus ({domain}) must be a multiple of gpus_per_node ({gpus_per_node})")
+                         .format(domain=domain, gpus_per_node=gpus_per_node))
     nodes_per_domain = max(1, domain // gpus_per_node)
     if nodes % nodes_per_domain:
         whole = math.ceil(nodes / nodes_per_domain) * nodes_per_domain
-        notes.append(
-            f"{nodes} nodes rounded up to {whole}: an NVLink domain of {domain} GPUs comes as a whole rack "
-            f"of {nodes_per_domain} nodes (NVLink switch trays, power shelves)."
-        )
+        notes.append(_(
+            "{nodes} nodes rounded up to {whole}: an NVLink domain of {domain} GPUs comes as a whole rack "
+            "of {rack_nodes} nodes (NVLink switch trays, power shelves)."
+        ).format(nodes=nodes, whole=whole, domain=domain, rack_nodes=nodes_per_domain))
         nodes = whole
     gpus = nodes * gpus_per_node
     if gpus > MAX_GPUS:
-        raise InputError(f"at most {MAX_GPUS:,} GPUs are supported (asked for {gpus:,})")
+        raise InputError(_("at most {most} GPUs are supported (asked for {gpus})").format(
+            most=f"{MAX_GPUS:,}", gpus=f"{gpus:,}"))
 
     fabric = design.fabric or system.default_fabric
     nic, port_speed, speed_notes = resolve_nic_and_speed(catalog, system, fabric, design.port_speed_gbps)
@@ -563,14 +629,14 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     if design.switch:
         switch = catalog.switch(design.switch)
         if switch.fabric != fabric:
-            raise InputError(f"switch {switch.id} is {switch.fabric}, but the fabric is {fabric}")
+            raise InputError(_("switch {switch} is {switch_fabric}, but the fabric is {fabric}").format(
+                switch=switch.id, switch_fabric=fabric_word(switch.fabric), fabric=fabric_word(fabric)))
         if switch.role != "fabric":
-            raise InputError(f"switch {switch.id} is a {switch.role} switch, not a fabric switch")
+            raise InputError(_("switch {switch} is a management switch, not a fabric switch").format(switch=switch.id))
         if switch.ports_at(port_speed) is None:
-            raise InputError(
-                f"switch {switch.id} has no {port_speed} Gb/s port mode; it offers "
-                + ", ".join(f"{m.ports}x{m.speed_gbps}G" for m in switch.port_modes)
-            )
+            raise InputError(_("switch {switch} has no {speed} Gb/s port mode; it offers {modes}").format(
+                switch=switch.id, speed=port_speed,
+                modes=", ".join(f"{m.ports}x{m.speed_gbps}G" for m in switch.port_modes)))
     else:
         switch = default_switch(catalog, fabric, port_speed, nic)
     switch_ports = switch.ports_at(port_speed)
@@ -584,9 +650,9 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     ports_per_nic = nic.logical_ports(port_speed, fabric)
     if design.planes > ports_per_nic:
         raise DesignError(
-            f"{nic.id} has {ports_per_nic} port(s) at {port_speed} Gb/s, so each rail reaches at most "
-            f"{ports_per_nic} plane(s), not {design.planes}.",
-            "Choose fewer planes, or a NIC and port speed with more ports (ConnectX-8 runs 2 x 400G).",
+            _("{nic} has {ports} port(s) at {speed} Gb/s, so each rail reaches at most {ports} plane(s), not "
+              "{planes}.").format(nic=nic.id, ports=ports_per_nic, speed=port_speed, planes=design.planes),
+            _("Choose fewer planes, or a NIC and port speed with more ports (ConnectX-8 runs 2 x 400G)."),
         )
 
     return ResolvedDesign(

@@ -6,11 +6,17 @@
 
 ``shown(value)`` is how every message echoes user input: repr-like, at most 40 characters of the
 input and ``...``, so a 100 kB value never reaches a terminal or a web page whole.
+
+Messages are in the language of the request (``core.i18n``): the raiser translates them when it
+raises, so ``str(exc)`` is what the person reads; a ``DesignError``'s ``fixes`` phrases are
+substrings of its ``suggestion`` in either language (``core.plan.plan`` joins them).
 """
 
 from __future__ import annotations
 
 import reprlib
+
+from core.i18n import _
 
 SHOWN_LIMIT = 40
 """Most characters of user input any message echoes."""
@@ -31,7 +37,7 @@ def shown(value: object, limit: int = SHOWN_LIMIT) -> str:
         text = repr(value[:limit])  # never build the repr of the whole string
         return text if len(value) <= limit else text[:-1] + "..." + text[-1]
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 4 * limit:
-        return f"<a number of about {int(value.bit_length() * 0.30103):,} digits>"
+        return _("<a number of about {digits} digits>").format(digits=f"{int(value.bit_length() * 0.30103):,}")
     try:
         text = _REPR.repr(value)
     except (ValueError, RecursionError, TypeError):  # pragma: no cover - defensive

@@ -10,6 +10,12 @@ fewer NICs per node, more leaf oversubscription, fewer nodes), re-plans each and
 keeps the first ``MAX_WAYS_OUT`` that build; ``DesignError.fixes`` holds them as
 design changes. A way out that cannot help (a larger-radix switch when none in
 the catalog holds the nodes) is never offered.
+
+Languages: a plan holds text in the language of the request (notes, explanations, BOM ``why``;
+``core.i18n``), so the caches key by ``core.i18n.current()`` as well as the design. The way-out
+phrases are in that language too and each is a substring of the error's suggestion (capitalised
+first letter aside). ``Plan.summary()`` keeps its keys and ids English (machine-readable output);
+its ``explanation`` lines are text in the current language.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ from core.design import (
     resolve_nic_and_speed,
 )
 from core.errors import DesignError, FabricPlannerError
+from core.i18n import _, current, ngettext
+from core.i18n import language as speaking
 from core.fabric.sizing import FabricPlan, size_fabric
 
 MAX_WAYS_OUT = 3
@@ -147,15 +155,23 @@ def plan(design: Design, catalog: Catalog | None = None) -> Plan:
     """
     try:
         if catalog is None:
-            return _plan_cached(design)
+            return _plan_cached(design, current())
         return _plan(design, catalog)
     except DesignError as exc:
-        fixes = _ways_out_cached(design.model_dump_json()) if catalog is None else ways_out(design, catalog)
+        fixes = (_ways_out_cached(design.model_dump_json(), current()) if catalog is None
+                 else ways_out(design, catalog))
         if not fixes:
             raise DesignError(exc.message, "", ()) from None
-        phrases = [phrase for phrase, _ in fixes]
-        suggestion = ", or ".join(phrases)
-        raise DesignError(exc.message, suggestion[0].upper() + suggestion[1:] + ".", fixes) from None
+        raise DesignError(exc.message, suggestion_of(fixes), fixes) from None
+
+
+def suggestion_of(fixes: tuple[tuple[str, dict], ...]) -> str:
+    """The sentence naming the ways out: ``Set tiers to auto, or use 2 planes.`` (each phrase in it)."""
+    phrases = [phrase for phrase, _changes in fixes]
+    suggestion = phrases[0]
+    for phrase in phrases[1:]:
+        suggestion = _("{ways_out}, or {way_out}").format(ways_out=suggestion, way_out=phrase)
+    return _("{ways_out}.").format(ways_out=suggestion[0].upper() + suggestion[1:])
 
 
 def _changed(design: Design, changes: dict) -> Design | None:
@@ -175,7 +191,8 @@ def ways_out(design: Design, catalog: Catalog | None = None) -> tuple[tuple[str,
     nothing small helps.
     """
     catalog = catalog or load_catalog()
-    run = _plan_cached if catalog is load_catalog() else (lambda d: _plan(d, catalog))
+    language = current()
+    run = (lambda d: _plan_cached(d, language)) if catalog is load_catalog() else (lambda d: _plan(d, catalog))
 
     def builds(changes: dict) -> bool:
         changed = _changed(design, changes)
@@ -205,7 +222,7 @@ def _candidates(
     try:
         system = catalog.system(design.gpu)
         fabric = design.fabric or system.default_fabric
-        nic, speed, _ = resolve_nic_and_speed(catalog, system, fabric, design.port_speed_gbps)
+        nic, speed, _notes = resolve_nic_and_speed(catalog, system, fabric, design.port_speed_gbps)
         switch = catalog.switch(design.switch) if design.switch else default_switch(catalog, fabric, speed, nic)
     except FabricPlannerError:
         return []
@@ -213,35 +230,40 @@ def _candidates(
     rails = design_nics_per_node(design, system)
 
     def tiers():
-        return [("set tiers to auto", {"tiers": "auto"})] if design.tiers != "auto" else []
+        return [(_("set tiers to auto"), {"tiers": "auto"})] if design.tiers != "auto" else []
 
     def larger_switch():
         larger = sorted((s for s in catalog.fabric_switches(fabric, speed) if (s.ports_at(speed) or 0) > ports),
                         key=lambda s: s.ports_at(speed))
-        return [(f"use the {s.id} switch ({s.ports_at(speed)} x {speed}G)", {"switch": s.id}) for s in larger]
+        return [(_("use the {switch} switch ({ports} x {speed}G)").format(switch=s.id, ports=s.ports_at(speed),
+                                                                         speed=speed), {"switch": s.id})
+                for s in larger]
 
     def other_speed():
         out = []
         for other in sorted(offered_port_speeds(catalog, fabric), reverse=True):
             if other == speed or (design.switch and not switch.ports_at(other)):
                 continue
-            out.append((f"run the ports at {other} Gb/s", {"port_speed_gbps": other}))
+            out.append((_("run the ports at {speed} Gb/s").format(speed=other), {"port_speed_gbps": other}))
         return out
 
     def fewer_planes():
-        return [(f"use {p} plane{'s' if p > 1 else ''}", {"planes": p}) for p in range(design.planes - 1, 0, -1)]
+        return [(ngettext("use {planes} plane", "use {planes} planes", p).format(planes=p), {"planes": p})
+                for p in range(design.planes - 1, 0, -1)]
 
     def other_topology():
-        other = "rail-optimized" if design.topology == "top-of-rack" else "top-of-rack"
-        return [(f"use {other} topology", {"topology": other})]
+        if design.topology == "top-of-rack":
+            return [(_("use rail-optimized topology"), {"topology": "rail-optimized"})]
+        return [(_("use top-of-rack topology"), {"topology": "top-of-rack"})]
 
     def fewer_nics():
-        return [(f"use {k} NIC{'s' if k > 1 else ''} per node", {"nics_per_node": k})
+        return [(ngettext("use {count} NIC per node", "use {count} NICs per node", k).format(count=k),
+                 {"nics_per_node": k})
                 for k in range(min(rails - 1, 16), 0, -1)]
 
     def more_oversubscription():
         steps = (1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0)
-        return [(f"oversubscribe the leaves {o:g}:1", {"oversubscription": o})
+        return [(_("oversubscribe the leaves {ratio}:1").format(ratio=f"{o:g}"), {"oversubscription": o})
                 for o in steps if o > design.oversubscription]
 
     def fewer_nodes():
@@ -271,12 +293,15 @@ def _most_nodes(design: Design, catalog: Catalog, builds: Callable[[dict], bool]
             high = middle - 1
     if low == 1 and not builds({"nodes": low, "gpus": None}):
         return None
-    return f"plan at most {low:,} nodes ({low * gpus_per_node:,} GPUs)", {"nodes": low, "gpus": None}
+    return (_("plan at most {nodes} nodes ({gpus} GPUs)").format(nodes=f"{low:,}", gpus=f"{low * gpus_per_node:,}"),
+            {"nodes": low, "gpus": None})
 
 
 @lru_cache(maxsize=256)
-def _ways_out_cached(key: str) -> tuple[tuple[str, dict], ...]:
-    return ways_out(Design.model_validate_json(key), load_catalog())
+def _ways_out_cached(key: str, language: str) -> tuple[tuple[str, dict], ...]:
+    """``ways_out`` of the design JSON ``key``, its phrases in ``language`` (the caller's ``current()``)."""
+    with speaking(language):
+        return ways_out(Design.model_validate_json(key), load_catalog())
 
 
 def _plan(design: Design, catalog: Catalog) -> Plan:
@@ -289,9 +314,12 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
 
 
 @lru_cache(maxsize=256)
-def _plan_cached_key(key: str) -> Plan:
-    return _plan(Design.model_validate_json(key), load_catalog())
+def _plan_cached_key(key: str, language: str) -> Plan:
+    """The plan of the design JSON ``key``, its texts in ``language`` (the caller's ``current()``)."""
+    with speaking(language):
+        return _plan(Design.model_validate_json(key), load_catalog())
 
 
-def _plan_cached(design: Design) -> Plan:
-    return _plan_cached_key(design.model_dump_json())
+def _plan_cached(design: Design, language: str) -> Plan:
+    """``_plan`` of ``design`` with the bundled catalog, cached by the design and ``language`` (``current()``)."""
+    return _plan_cached_key(design.model_dump_json(), language)

@@ -1,6 +1,10 @@
 """What-if sweeps: re-plan a design with one choice varied, through the engine.
 
 The pages plot these; every number comes from ``core.plan.plan``.
+
+Languages: ``oversubscription_sweep`` is data with English column keys (``SWEEP_COLUMNS``); its
+``note`` is the engine's message in the language of the request, so cache it by
+``core.i18n.current()`` too. ``sweep_display_table`` has translated column headers.
 """
 
 from __future__ import annotations
@@ -9,6 +13,7 @@ import pandas as pd
 
 from core.design import Design
 from core.errors import DesignError, InputError
+from core.i18n import _
 from core.plan import plan
 
 OVERSUBSCRIPTION_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
@@ -61,12 +66,12 @@ def sweep_display_table(frame: pd.DataFrame, unit: str) -> pd.DataFrame:
     """
     scale = 1 / 8 if unit == "GB/s" else 1  # the sweep is in bits
     return pd.DataFrame({
-        "leaf oversubscription": [f"{v:g}:1" for v in frame["oversubscription"]],
-        "buildable": frame["feasible"],
-        f"cross-fabric per GPU [{unit}]": (frame["cross_fabric_gbits_per_gpu"] * scale).round(1),
-        f"bisection [T{unit[1]}/s]": (frame["bisection_tbits"] * scale).round(2),
-        "tiers": frame["tiers"],
-        "switches": frame["switches"],
-        "network capex per GPU [USD]": frame["network_capex_per_gpu_usd"].round(0),
-        "note": frame["note"],
+        _("leaf oversubscription"): [f"{v:g}:1" for v in frame["oversubscription"]],
+        _("buildable"): frame["feasible"],
+        _("cross-fabric per GPU [{unit}]").format(unit=unit): (frame["cross_fabric_gbits_per_gpu"] * scale).round(1),
+        _("bisection [{unit}]").format(unit=f"T{unit[1]}/s"): (frame["bisection_tbits"] * scale).round(2),
+        _("tiers"): frame["tiers"],
+        _("switches"): frame["switches"],
+        _("network capex per GPU [USD]"): frame["network_capex_per_gpu_usd"].round(0),
+        _("note"): frame["note"],
     })

@@ -23,6 +23,10 @@ Balance rules (so ECMP spreads evenly and nothing exceeds the radix):
 Among the balanced choices the fewest switches win (then the fewest links).
 This reproduces the k-ary fat tree (k^2/2 hosts in two tiers, k^3/4 hosts with
 5k^2/4 switches in three) and NVIDIA's DGX SuperPOD compute-fabric tables.
+
+Languages: ``FabricPlan.explanation``, ``SwitchGroup.description`` and ``DesignError`` texts are
+in the language of the request (``core.i18n``); ``SwitchGroup.role`` (``leaf``, ``spine``,
+``core``) is a key, shown with ``_(ROLE_LABELS[role])``.
 """
 
 from __future__ import annotations
@@ -35,8 +39,11 @@ from pydantic import BaseModel, ConfigDict
 
 from core.design import ResolvedDesign
 from core.errors import DesignError
+from core.i18n import N_, _, ngettext
 
 Role = Literal["leaf", "spine", "core"]
+ROLE_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core")}
+"""Switch role -> its name, English marked for translation: ``_(ROLE_LABELS[role])``."""
 
 
 class SwitchGroup(BaseModel):
@@ -205,9 +212,10 @@ def _group_shape(resolved: ResolvedDesign, leaf_down_max: int) -> tuple[int, int
                           if resolved.nodes_per_rack % d == 0), default=0)
     if nodes_per_leaf < 1:
         raise DesignError(
-            f"a node has {rails} NIC ports per plane but a {resolved.switch.id} leaf has only "
-            f"{leaf_down_max} down ports at {resolved.design.oversubscription:g}:1.",
-            "Use rail-optimized topology, fewer NICs per node, or a higher oversubscription (more down ports).",
+            _("a node has {rails} NIC ports per plane but a {switch} leaf has only {down} down ports at "
+              "{ratio}:1.").format(rails=rails, switch=resolved.switch.id, down=leaf_down_max,
+                                   ratio=f"{resolved.design.oversubscription:g}"),
+            _("Use rail-optimized topology, fewer NICs per node, or a higher oversubscription (more down ports)."),
         )
     return nodes_per_leaf, 1, rails
 
@@ -220,13 +228,13 @@ def max_nodes(resolved: ResolvedDesign, tiers: int, leaf_down: int | None = None
     """
     radix = resolved.switch_ports
     if leaf_down is None:
-        leaf_down, _ = down_up_split(radix, resolved.design.oversubscription)
+        leaf_down, _up = down_up_split(radix, resolved.design.oversubscription)
     nodes_per_group, leaves_per_group, ports_per_node = _group_shape(resolved, leaf_down)
     if tiers == 1:
         return radix // resolved.nics_per_node
     if tiers == 2:
         return (radix // leaves_per_group) * nodes_per_group
-    spine_down, _ = down_up_split(radix, resolved.design.spine_oversubscription)
+    spine_down, _up = down_up_split(radix, resolved.design.spine_oversubscription)
     groups_per_pod = spine_down // leaves_per_group
     return radix * groups_per_pod * nodes_per_group
 
@@ -253,7 +261,7 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
         more ports than a leaf; the message names the largest size that fits.
     """
     radix = resolved.switch_ports
-    leaf_down_max, _ = down_up_split(radix, resolved.design.oversubscription)
+    leaf_down_max, _up = down_up_split(radix, resolved.design.oversubscription)
     fits_one_switch = resolved.nodes * resolved.nics_per_node <= radix and resolved.design.tiers in ("auto", 1)
     non_blocking = resolved.design.oversubscription <= 1
     low = max(1, math.ceil(leaf_down_max * 0.75))
@@ -276,8 +284,9 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
         assert first_error is not None
         raise first_error
     if best.leaf_down_ports_max < leaf_down_max:
-        note = (f"Leaves use at most {best.leaf_down_ports_max} of the {leaf_down_max} down ports "
-                f"{resolved.design.oversubscription:g}:1 allows: that balances on fewer switches.")
+        note = _("Leaves use at most {used} of the {most} down ports {ratio}:1 allows: that balances on fewer "
+                 "switches.").format(used=best.leaf_down_ports_max, most=leaf_down_max,
+                                     ratio=f"{resolved.design.oversubscription:g}")
         best = best.model_copy(update={"explanation": (note, *best.explanation)})
     return best
 
@@ -322,8 +331,9 @@ class _Stage:
         return self.resolved.nodes - (self.group_count - 1) * self.nodes_per_group
 
     @property
-    def unit(self) -> str:
-        return "scalable unit" if self.resolved.topology == "rail-optimized" else "top-of-rack leaf"
+    def rail(self) -> bool:
+        """Groups are scalable units (rail-optimized), else top-of-rack leaves."""
+        return self.resolved.topology == "rail-optimized"
 
 
 @dataclass
@@ -386,16 +396,17 @@ def _choose_tiers(stage: _Stage) -> None:
     resolved, design = stage.resolved, stage.design
     nodes, speed = resolved.nodes, resolved.port_speed_gbps
     limit = {t: max_nodes(resolved, t, stage.leaf_down_max) for t in (1, 2, 3)}
-    size = f"{nodes:,} nodes ({resolved.gpus:,} GPUs)"
+    size = {"nodes": f"{nodes:,}", "gpus": f"{resolved.gpus:,}", "switch": resolved.switch.id, "speed": speed}
     if design.tiers == "auto":
         tiers = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
         if tiers is None and limit[3] == 0:
             _too_many_rails(stage, 3, limit)
         if tiers is None:
             raise DesignError(
-                f"{size} need more than three tiers of {resolved.switch.id} at {speed} Gb/s; "
-                f"three tiers hold at most {limit[3]:,} nodes ({limit[3] * resolved.gpus_per_node:,} GPUs) per plane.",
-                f"Plan at most {limit[3]:,} nodes.",
+                _("{nodes} nodes ({gpus} GPUs) need more than three tiers of {switch} at {speed} Gb/s; three tiers "
+                  "hold at most {most} nodes ({most_gpus} GPUs) per plane.").format(
+                    most=f"{limit[3]:,}", most_gpus=f"{limit[3] * resolved.gpus_per_node:,}", **size),
+                _("Plan at most {most} nodes.").format(most=f"{limit[3]:,}"),
             )
     else:
         tiers = int(design.tiers)
@@ -404,15 +415,20 @@ def _choose_tiers(stage: _Stage) -> None:
                 _too_many_rails(stage, tiers, limit)
             fitting = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
             raise DesignError(
-                f"{tiers} tier{'s' if tiers > 1 else ''} of {resolved.switch.id} at {speed} Gb/s "
-                f"hold{'s' if tiers == 1 else ''} at most "
-                f"{limit[tiers]:,} nodes ({limit[tiers] * resolved.gpus_per_node:,} GPUs); this design has {size}.",
-                f"Set tiers to auto or {fitting}." if fitting else f"Plan at most {limit[tiers]:,} nodes.",
+                ngettext("{tiers} tier of {switch} at {speed} Gb/s holds at most {most} nodes ({most_gpus} GPUs); "
+                         "this design has {nodes} nodes ({gpus} GPUs).",
+                         "{tiers} tiers of {switch} at {speed} Gb/s hold at most {most} nodes ({most_gpus} GPUs); "
+                         "this design has {nodes} nodes ({gpus} GPUs).", tiers).format(
+                    tiers=tiers, most=f"{limit[tiers]:,}", most_gpus=f"{limit[tiers] * resolved.gpus_per_node:,}",
+                    **size),
+                _("Set tiers to auto or {tiers}.").format(tiers=fitting) if fitting
+                else _("Plan at most {most} nodes.").format(most=f"{limit[tiers]:,}"),
             )
     needed = next((t for t in (1, 2, 3) if nodes <= limit[t]), 3)
     if tiers > needed:
-        stage.why.append(f"Tiers set to {tiers} although {needed} would do; the extra tier adds switches and hops "
-                         f"(room to grow to {limit[tiers]:,} nodes).")
+        stage.why.append(_("Tiers set to {tiers} although {needed} would do; the extra tier adds switches and hops "
+                           "(room to grow to {most} nodes).").format(tiers=tiers, needed=needed,
+                                                                     most=f"{limit[tiers]:,}"))
     stage.tiers = tiers
 
 
@@ -421,19 +437,39 @@ def _too_many_rails(stage: _Stage, tiers: int, limit: dict[int, int]) -> None:
     ``tiers`` tiers hold no node at all (rather than "hold at most 0 nodes")."""
     resolved = stage.resolved
     rails, radix, switch, speed = resolved.nics_per_node, stage.radix, resolved.switch.id, resolved.port_speed_gbps
-    spine_down, _ = down_up_split(radix, stage.design.spine_oversubscription)
-    if tiers == 1 or rails > radix:
-        reach, fit = f"one {switch} has only {radix} ports at {speed} Gb/s", radix
-    else:
-        reach = (f"in three tiers a spine has only {spine_down} down ports at "
-                 f"{stage.design.spine_oversubscription:g}:1 (of {radix} at {speed} Gb/s) and must reach all "
-                 f"{stage.leaves_per_group} rail leaves of a scalable unit")
-        fit = spine_down
+    spine_down, _up = down_up_split(radix, stage.design.spine_oversubscription)
     other = max((t for t in (1, 2, 3) if t != tiers and limit[t]), default=0)
-    held = (f"; {other} tier{'s hold' if other > 1 else ' holds'} at most {limit[other]:,} nodes" if other else "")
+    values = {"rails": rails, "switch": switch, "radix": radix, "speed": speed, "spine_down": spine_down,
+              "ratio": f"{stage.design.spine_oversubscription:g}", "leaves": stage.leaves_per_group,
+              "other": other, "most": f"{limit[other]:,}" if other else "0"}
+    if tiers == 1 or rails > radix:
+        fit = radix
+        if other:
+            message = ngettext(
+                "a node has {rails} NIC ports per plane (rails), but one {switch} has only {radix} ports at {speed} "
+                "Gb/s; {other} tier holds at most {most} nodes.",
+                "a node has {rails} NIC ports per plane (rails), but one {switch} has only {radix} ports at {speed} "
+                "Gb/s; {other} tiers hold at most {most} nodes.", other)
+        else:
+            message = _("a node has {rails} NIC ports per plane (rails), but one {switch} has only {radix} ports at "
+                        "{speed} Gb/s.")
+    else:
+        fit = spine_down
+        if other:
+            message = ngettext(
+                "a node has {rails} NIC ports per plane (rails), but in three tiers a spine has only {spine_down} "
+                "down ports at {ratio}:1 (of {radix} at {speed} Gb/s) and must reach all {leaves} rail leaves of a "
+                "scalable unit; {other} tier holds at most {most} nodes.",
+                "a node has {rails} NIC ports per plane (rails), but in three tiers a spine has only {spine_down} "
+                "down ports at {ratio}:1 (of {radix} at {speed} Gb/s) and must reach all {leaves} rail leaves of a "
+                "scalable unit; {other} tiers hold at most {most} nodes.", other)
+        else:
+            message = _("a node has {rails} NIC ports per plane (rails), but in three tiers a spine has only "
+                        "{spine_down} down ports at {ratio}:1 (of {radix} at {speed} Gb/s) and must reach all "
+                        "{leaves} rail leaves of a scalable unit.")
     raise DesignError(
-        f"a node has {rails} NIC ports per plane (rails), but {reach}{held}.",
-        f"Use at most {min(fit, 16)} NICs per node.",
+        message.format(**values),
+        _("Use at most {most} NICs per node.").format(most=min(fit, 16)),
     )
 
 
@@ -442,8 +478,9 @@ def _one_tier(stage: _Stage) -> FabricPlan:
     resolved, radix, endpoints = stage.resolved, stage.radix, stage.endpoints
     nodes, rails, speed = resolved.nodes, resolved.nics_per_node, resolved.port_speed_gbps
     group = SwitchGroup(role="leaf", count=1, down_ports_used=endpoints, up_ports_used=0, radix=radix,
-                        description=f"single switch: {nodes} nodes x {rails} NICs")
-    stage.why.append(f"{endpoints} NIC ports fit one {resolved.switch.id} ({radix} x {speed}G): one tier.")
+                        description=_("single switch: {nodes} nodes x {rails} NICs").format(nodes=nodes, rails=rails))
+    stage.why.append(_("{ports} NIC ports fit one {switch} ({radix} x {speed}G): one tier.").format(
+        ports=endpoints, switch=resolved.switch.id, radix=radix, speed=speed))
     return FabricPlan(
         tiers=1, planes=resolved.planes, topology=resolved.topology, radix=radix, port_speed_gbps=speed,
         leaf_down_ports_max=radix, nodes_per_group=nodes, leaves_per_group=1, group_count=1,
@@ -459,19 +496,24 @@ def _explain_leaves(stage: _Stage) -> None:
     resolved, design = stage.resolved, stage.design
     rails, nodes = resolved.nics_per_node, resolved.nodes
     if resolved.topology == "rail-optimized":
-        stage.why.append(
-            f"Rail-optimized: a scalable unit is {stage.nodes_per_group} nodes (one leaf down port each at "
-            f"{design.oversubscription:g}:1), with one leaf per rail ({rails} rails): "
-            f"{stage.group_count} SU x {rails} = {stage.leaf_count} leaves."
-        )
+        stage.why.append(_(
+            "Rail-optimized: a scalable unit is {su_nodes} nodes (one leaf down port each at {ratio}:1), with one "
+            "leaf per rail ({rails} rails): {sus} SU x {rails} = {leaves} leaves."
+        ).format(su_nodes=stage.nodes_per_group, ratio=f"{design.oversubscription:g}", rails=rails,
+                 sus=stage.group_count, leaves=stage.leaf_count))
     else:
         per_rack = resolved.nodes_per_rack // stage.nodes_per_group
-        rack_note = f" ({per_rack} leaves per rack of {resolved.nodes_per_rack} nodes)" if per_rack > 1 else ""
-        stage.why.append(
-            f"Top-of-rack: each leaf serves {stage.nodes_per_group} nodes x {rails} NICs = "
-            f"{stage.nodes_per_group * rails} down ports{rack_note}: "
-            f"ceil({nodes} / {stage.nodes_per_group}) = {stage.leaf_count} leaves."
-        )
+        values = {"leaf_nodes": stage.nodes_per_group, "rails": rails, "ports": stage.nodes_per_group * rails,
+                  "per_rack": per_rack, "rack_nodes": resolved.nodes_per_rack, "nodes": nodes,
+                  "leaves": stage.leaf_count}
+        if per_rack > 1:
+            message = _("Top-of-rack: each leaf serves {leaf_nodes} nodes x {rails} NICs = {ports} down ports "
+                        "({per_rack} leaves per rack of {rack_nodes} nodes): ceil({nodes} / {leaf_nodes}) = "
+                        "{leaves} leaves.")
+        else:
+            message = _("Top-of-rack: each leaf serves {leaf_nodes} nodes x {rails} NICs = {ports} down ports: "
+                        "ceil({nodes} / {leaf_nodes}) = {leaves} leaves.")
+        stage.why.append(message.format(**values))
 
 
 def _two_tier_spines(stage: _Stage) -> _Upper:
@@ -482,12 +524,14 @@ def _two_tier_spines(stage: _Stage) -> _Upper:
     leaf_uplinks, spine_count = choice
     pair_links = leaf_uplinks // spine_count
     spine_down = leaf_count * pair_links
-    stage.why.append(
-        f"Each leaf has {leaf_uplinks} uplinks, {pair_links} to each of {spine_count} spines; "
-        f"each spine uses {leaf_count} leaves x {pair_links} = {spine_down} of {radix} ports."
-    )
+    stage.why.append(_(
+        "Each leaf has {uplinks} uplinks, {pair} to each of {spines} spines; each spine uses {leaves} leaves x "
+        "{pair} = {down} of {radix} ports."
+    ).format(uplinks=leaf_uplinks, pair=pair_links, spines=spine_count, leaves=leaf_count, down=spine_down,
+             radix=radix))
     spines = SwitchGroup(role="spine", count=spine_count, down_ports_used=spine_down, up_ports_used=0, radix=radix,
-                         description=f"{pair_links} link(s) to each of {leaf_count} leaves")
+                         description=_("{pair} link(s) to each of {leaves} leaves").format(pair=pair_links,
+                                                                                          leaves=leaf_count))
     return _Upper(leaf_uplinks=leaf_uplinks, spines_per_pod=spine_count, spine_count=spine_count,
                   pair_links=pair_links, groups=[spines])
 
@@ -495,7 +539,7 @@ def _two_tier_spines(stage: _Stage) -> _Upper:
 def _three_tier_pods(stage: _Stage) -> _Upper:
     """Pods of groups under their own spines, spine j of every pod to core group j (three tiers)."""
     design, radix = stage.design, stage.radix
-    spine_down_max, _ = down_up_split(radix, design.spine_oversubscription)
+    spine_down_max, _up = down_up_split(radix, design.spine_oversubscription)
     up = _Upper()
     up.groups_per_pod = min(spine_down_max // stage.leaves_per_group, stage.group_count)
     up.pod_count = math.ceil(stage.group_count / up.groups_per_pod)
@@ -512,35 +556,37 @@ def _three_tier_pods(stage: _Stage) -> _Upper:
     up.core_groups = up.spines_per_pod
     up.core_count = up.core_groups * up.cores_per_group
     up.spine_core_pair = up.spine_uplinks // up.cores_per_group
-    stage.why.append(
-        f"A pod is {up.groups_per_pod} {stage.unit}(s) = {leaves_per_pod} leaves and {up.spines_per_pod} spines; "
-        f"ceil({stage.group_count} / {up.groups_per_pod}) = {up.pod_count} pods."
-    )
-    stage.why.append(
-        f"Each leaf has {up.leaf_uplinks} uplinks, {up.pair_links} to each spine of its pod; "
-        f"each spine has {spine_down} down and {up.spine_uplinks} up."
-    )
+    pod = (_("A pod is {groups} scalable unit(s) = {leaves} leaves and {spines} spines; ceil({all_groups} / "
+             "{groups}) = {pods} pods.") if stage.rail else
+           _("A pod is {groups} top-of-rack leaf(s) = {leaves} leaves and {spines} spines; ceil({all_groups} / "
+             "{groups}) = {pods} pods."))
+    stage.why.append(pod.format(groups=up.groups_per_pod, leaves=leaves_per_pod, spines=up.spines_per_pod,
+                                all_groups=stage.group_count, pods=up.pod_count))
+    stage.why.append(_(
+        "Each leaf has {uplinks} uplinks, {pair} to each spine of its pod; each spine has {down} down and {up} up."
+    ).format(uplinks=up.leaf_uplinks, pair=up.pair_links, down=spine_down, up=up.spine_uplinks))
     last_pod_groups = stage.group_count - (up.pod_count - 1) * up.groups_per_pod
     full_pods = up.pod_count - (1 if last_pod_groups < up.groups_per_pod else 0)
     core_down = full_pods * up.spine_core_pair
     up.spine_core_links = full_pods * up.spines_per_pod * up.spine_uplinks
-    stage.why.append(
-        f"Spine j of every pod connects to core group j: {up.core_groups} groups x {up.cores_per_group} cores = "
-        f"{up.core_count} cores, {up.spine_core_pair} link(s) per spine-core pair."
-    )
+    stage.why.append(_(
+        "Spine j of every pod connects to core group j: {core_groups} groups x {per_group} cores = {cores} cores, "
+        "{pair} link(s) per spine-core pair."
+    ).format(core_groups=up.core_groups, per_group=up.cores_per_group, cores=up.core_count, pair=up.spine_core_pair))
     if full_pods:
         up.groups.append(
             SwitchGroup(role="spine", count=full_pods * up.spines_per_pod, down_ports_used=spine_down,
                         up_ports_used=up.spine_uplinks, radix=radix,
-                        description=f"{up.pair_links} link(s) to each of {leaves_per_pod} leaves in its pod")
+                        description=_("{pair} link(s) to each of {leaves} leaves in its pod").format(
+                            pair=up.pair_links, leaves=leaves_per_pod))
         )
     if full_pods < up.pod_count:
         core_down += _partial_pod(stage, up, last_pod_groups)
     up.groups.append(
         SwitchGroup(role="core", count=up.core_count, down_ports_used=core_down, up_ports_used=0,
-                    radix=radix, description=f"links to spine j of each of {up.pod_count} pods")
+                    radix=radix, description=_("links to spine j of each of {pods} pods").format(pods=up.pod_count))
     )
-    stage.why.append(f"Each core uses {core_down} of {radix} ports.")
+    stage.why.append(_("Each core uses {down} of {radix} ports.").format(down=core_down, radix=radix))
     return up
 
 
@@ -554,12 +600,16 @@ def _partial_pod(stage: _Stage, up: _Upper, last_pod_groups: int) -> int:
     up.groups.append(
         SwitchGroup(role="spine", count=up.spines_per_pod, down_ports_used=partial_down,
                     up_ports_used=up.partial_uplinks, radix=stage.radix,
-                    description=f"partial pod: {last_pod_groups} of {up.groups_per_pod} {stage.unit}s")
+                    description=(_("partial pod: {groups} of {per_pod} scalable units") if stage.rail
+                                 else _("partial pod: {groups} of {per_pod} top-of-rack leafs")).format(
+                        groups=last_pod_groups, per_pod=up.groups_per_pod))
     )
-    stage.why.append(
-        f"The last pod holds {last_pod_groups} of {up.groups_per_pod} {stage.unit}s: its spines have {partial_down} "
-        f"down and {up.partial_uplinks} up ({up.partial_uplinks // up.cores_per_group} per core)."
-    )
+    why = (_("The last pod holds {groups} of {per_pod} scalable units: its spines have {down} down and {up} up "
+             "({per_core} per core).") if stage.rail else
+           _("The last pod holds {groups} of {per_pod} top-of-rack leafs: its spines have {down} down and {up} up "
+             "({per_core} per core)."))
+    stage.why.append(why.format(groups=last_pod_groups, per_pod=up.groups_per_pod, down=partial_down,
+                                up=up.partial_uplinks, per_core=up.partial_uplinks // up.cores_per_group))
     return up.partial_uplinks // up.cores_per_group
 
 
@@ -570,12 +620,14 @@ def _leaf_groups(stage: _Stage, leaf_uplinks: int) -> list[SwitchGroup]:
     full_leaves = leaf_count - (stage.leaves_per_group if last_leaf_down < stage.leaf_down_used else 0)
     groups = [
         SwitchGroup(role="leaf", count=full_leaves, down_ports_used=stage.leaf_down_used, up_ports_used=leaf_uplinks,
-                    radix=stage.radix, description=f"full {stage.unit}")
+                    radix=stage.radix, description=_("full scalable unit") if stage.rail else _("full top-of-rack leaf"))
     ] if full_leaves else []
     if full_leaves < leaf_count:
+        partial = (_("partial scalable unit: {nodes} of {group_nodes} nodes") if stage.rail
+                   else _("partial top-of-rack leaf: {nodes} of {group_nodes} nodes"))
         groups.append(
             SwitchGroup(role="leaf", count=leaf_count - full_leaves, down_ports_used=last_leaf_down,
                         up_ports_used=leaf_uplinks, radix=stage.radix,
-                        description=f"partial {stage.unit}: {stage.last_group_nodes} of {stage.nodes_per_group} nodes")
+                        description=partial.format(nodes=stage.last_group_nodes, group_nodes=stage.nodes_per_group))
         )
     return groups

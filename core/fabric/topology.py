@@ -7,6 +7,11 @@
                       min-cut bisection) and to draw small designs.
 ``aggregated_graph``  switches and servers bundled by block (scalable unit or
                       pod) and rail; its size is bounded at any cluster size.
+
+Languages: vertex ``label`` texts are in the language of the request (``core.i18n``); ``role`` is a
+key (``leaf``, ``spine``, ``core``, ``server``). An aggregated server or spine label is
+``"<span>: <count ...>"`` in both languages (an ASCII colon: figures take the span before it);
+the span alone is the vertex's ``span`` attribute.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import math
 import networkx as nx
 
 from core.fabric.sizing import FabricPlan
+from core.i18n import _
 
 MAX_BLOCKS = 12
 """Most blocks (SUs or pods) the aggregated graph draws before bundling them."""
@@ -115,7 +121,7 @@ def fabric_graph(plan, servers: str = "each", planes: int | None = None) -> nx.G
                     link(f"{p}leaf{leaf}", f"{p}spine{spine}", fabric.links_per_leaf_spine_pair)
         elif fabric.tiers == 3:
             for leaf in range(fabric.leaf_count):
-                _, _, pod = _leaf_meta(fabric, leaf)
+                _group, _rail, pod = _leaf_meta(fabric, leaf)
                 for j in range(fabric.spines_per_pod):
                     link(f"{p}leaf{leaf}", f"{p}spine{pod * fabric.spines_per_pod + j}",
                          fabric.links_per_leaf_spine_pair)
@@ -127,10 +133,19 @@ def fabric_graph(plan, servers: str = "each", planes: int | None = None) -> nx.G
 
     for vertex, data in graph.nodes(data=True):
         if data["role"] != "server":
-            used = sum(e["links"] for _, _, e in graph.edges(vertex, data=True))
+            used = sum(e["links"] for _a, _b, e in graph.edges(vertex, data=True))
             data["ports_used"] = used
             data["ports_free"] = data["radix"] - used
     return graph
+
+
+def _span(word: str, first: int, last: int) -> str:
+    """``SU 3``, ``pods 1-4``, ``leafs 5-8``: the blocks one bundle of the aggregated graph holds."""
+    if first == last:
+        single = {"pod": _("pod {first}"), "SU": _("SU {first}"), "leaf": _("leaf {first}")}[word]
+        return single.format(first=first)
+    several = {"pod": _("pods {first}-{last}"), "SU": _("SUs {first}-{last}"), "leaf": _("leafs {first}-{last}")}[word]
+    return several.format(first=first, last=last)
 
 
 def aggregated_graph(plan) -> nx.Graph:
@@ -159,8 +174,8 @@ def aggregated_graph(plan) -> nx.Graph:
         _add_links(graph, a, b, count, speed)
 
     if fabric.tiers == 1:
-        add("leaf", role="leaf", count=1, label="switch", block=0, rail=-1)
-        add("servers", role="server", count=nodes, label=f"{nodes} nodes", block=0, rail=-1)
+        add("leaf", role="leaf", count=1, label=_("switch"), block=0, rail=-1)
+        add("servers", role="server", count=nodes, label=_("{count} nodes").format(count=nodes), block=0, rail=-1)
         link("servers", "leaf", fabric.node_leaf_links)
         return graph
 
@@ -172,9 +187,11 @@ def aggregated_graph(plan) -> nx.Graph:
     rails = fabric.leaves_per_group if fabric.topology == "rail-optimized" else 1
 
     if fabric.tiers == 2:
-        add("spines", role="spine", count=fabric.spine_count, label=f"{fabric.spine_count} spines", block=-1, rail=-1)
+        add("spines", role="spine", count=fabric.spine_count,
+            label=_("{count} spines").format(count=fabric.spine_count), block=-1, rail=-1)
     else:
-        add("cores", role="core", count=fabric.core_count, label=f"{fabric.core_count} cores", block=-1, rail=-1)
+        add("cores", role="core", count=fabric.core_count,
+            label=_("{count} cores").format(count=fabric.core_count), block=-1, rail=-1)
 
     for bundle in range(bundles):
         first_block = bundle * blocks_per_bundle
@@ -184,14 +201,15 @@ def aggregated_graph(plan) -> nx.Graph:
         groups = last_group - first_group + 1
         first_node = first_group * fabric.nodes_per_group
         node_count = min(nodes, (last_group + 1) * fabric.nodes_per_group) - first_node
-        span = f"{block_word} {first_block + 1}" if first_block == last_block else \
-            f"{block_word}s {first_block + 1}-{last_block + 1}"
+        span = _span(block_word, first_block + 1, last_block + 1)
         servers = f"servers{bundle}"
-        add(servers, role="server", count=node_count, label=f"{span}: {node_count} nodes", block=bundle, rail=-1)
+        add(servers, role="server", count=node_count, label=_("{span}: {count} nodes").format(span=span, count=node_count),
+            span=span, block=bundle, rail=-1)
         if fabric.tiers == 3:
             spine = f"spines{bundle}"
             spines = (last_block - first_block + 1) * fabric.spines_per_pod
-            add(spine, role="spine", count=spines, label=f"{span}: {spines} spines", block=bundle, rail=-1)
+            add(spine, role="spine", count=spines, label=_("{span}: {count} spines").format(span=span, count=spines),
+                span=span, block=bundle, rail=-1)
             uplinks = sum(fabric.spine_uplinks_in_pod(pod) for pod in range(first_block, last_block + 1))
             link(spine, "cores", uplinks * fabric.spines_per_pod)
         else:
@@ -199,9 +217,9 @@ def aggregated_graph(plan) -> nx.Graph:
         per_node = 1 if fabric.topology == "rail-optimized" else resolved.nics_per_node
         for r in range(rails):
             leaf = f"leaf{bundle}.{r}"
-            label = f"{span} rail {r + 1}" if rails > 1 else f"{span} leaves"
-            add(leaf, role="leaf", count=groups, label=f"{label}: {groups} leaves", block=bundle,
-                rail=r if rails > 1 else -1)
+            label = (_("{span} rail {rail}: {count} leaves") if rails > 1 else _("{span} leaves: {count} leaves"))
+            add(leaf, role="leaf", count=groups, label=label.format(span=span, rail=r + 1, count=groups),
+                span=span, block=bundle, rail=r if rails > 1 else -1)
             link(servers, leaf, node_count * per_node)
             link(leaf, spine, groups * fabric.leaf_uplinks)
     return graph
