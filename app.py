@@ -43,3 +43,4 @@ try:
 finally:  # the URL and the share box follow what this run showed (pages return early, never st.stop)
     with share_slot:
         state.share_box(page.url_path)
+    state.remember_widgets()

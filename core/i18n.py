@@ -125,7 +125,7 @@ def from_locale(accept: str | None) -> str | None:
         return None
     ranked = []
     for position, item in enumerate(str(accept)[:400].split(",")[:20]):
-        match = _LANG_RANGE.match(item)
+        match = _LANG_RANGE.match(item.split(".")[0].split("@")[0] if ";" not in item else item)
         if not match:
             continue
         try:

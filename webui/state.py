@@ -225,10 +225,33 @@ def choose_language() -> str:
     i18n.set_language(language)
     previous = ss.get("_fp_lang_shown")
     ss["_fp_lang_shown"] = language
+    if previous is not None and previous != language:
+        _restore_widgets()
+        if ss.get("_fp_warnings"):
+            ss["_fp_warnings"] = _link_warnings(ss.get("_fp_link") or {})
     _follow_tab(language)
-    if previous is not None and previous != language and ss.get("_fp_warnings"):
-        ss["_fp_warnings"] = _link_warnings(ss.get("_fp_link") or {})
     return language
+
+
+SNAPSHOT = "_fp_widgets"
+_SNAPSHOT_PREFIXES = (K, jobstate.W)
+
+
+def remember_widgets() -> None:
+    """At the end of every run: the value of every control, to put back after a language switch.
+
+    The browser sends a select box's value as its label; after a switch the labels are in the other
+    language and would not match, so the switch's run restores the values the last run showed.
+    """
+    ss = st.session_state
+    ss[SNAPSHOT] = {key: (list(value) if isinstance(value, list) else value) for key, value in ss.items()
+                    if isinstance(key, str) and key.startswith(_SNAPSHOT_PREFIXES) and key != LANG_WIDGET}
+
+
+def _restore_widgets() -> None:
+    ss = st.session_state
+    for key, value in (ss.get(SNAPSHOT) or {}).items():
+        ss[key] = list(value) if isinstance(value, list) else value
 
 
 def designer_tabs() -> list[str]:

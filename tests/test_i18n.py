@@ -1,0 +1,253 @@
+"""Both languages, end to end: the catalog is complete, every page speaks one language, switching keeps the design.
+
+* Every message of the code is in ``messages.po`` with a Chinese translation, the same
+  placeholders, and nothing left fuzzy (``tools.i18n_update`` keeps it in step with the code).
+* AppTest renders every page (and every Designer tab) in each language and fails if a text of the
+  other language appears (``tests/i18n_check.py``: product names, units and abbreviations allowed).
+* ``lang=`` in the link picks the language; an unknown value falls back with a warning; the
+  browser's language is the default; the switch keeps the design and the Performance settings.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from google.protobuf import text_format
+from streamlit.testing.v1 import AppTest
+
+from core import i18n
+from core.i18n import _, language
+from tests.i18n_check import PO, chinese_leaks, english_leaks
+from tools.i18n_update import extract
+
+ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
+CATALOG_PAGE = "../pages/2_Catalog.py"
+PERF_PAGE = "../pages/3_Performance.py"
+PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+def _catalog():
+    with PO.open("rb") as handle:
+        return read_po(handle)
+
+
+# --- the catalog -------------------------------------------------------------------------------
+def test_catalog_is_in_step_with_the_code():
+    """Every message the code (and the hardware catalog's notes) holds is in the .po, and no other."""
+    code = {m.id if isinstance(m.id, str) else m.id[0] for m in extract() if m.id}
+    po = {m.id if isinstance(m.id, str) else m.id[0] for m in _catalog() if m.id}
+    assert not code - po, f"run `make i18n`: messages missing from the .po: {sorted(code - po)[:5]}"
+    assert not po - code, f"run `make i18n`: messages no longer in the code: {sorted(po - code)[:5]}"
+
+
+def test_every_message_has_a_chinese_translation():
+    missing = [m.id for m in _catalog()
+               if m.id and not (all(m.string) if isinstance(m.string, (list, tuple)) else m.string)]
+    fuzzy = [m.id for m in _catalog() if m.id and m.fuzzy]
+    assert not missing, f"{len(missing)} untranslated, e.g. {missing[:5]}"
+    assert not fuzzy, f"fuzzy (unchecked) translations: {fuzzy[:5]}"
+
+
+def test_translations_keep_the_placeholders():
+    for message in _catalog():
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, (list, tuple)) else (message.id,)
+        strings = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+        wanted = set(PLACEHOLDER.findall(ids[-1]))
+        for text in strings:
+            if text:  # an empty one is untranslated (the test above)
+                assert set(PLACEHOLDER.findall(text)) == wanted, (message.id, text)
+
+
+def test_chinese_translations_are_chinese():
+    """A msgstr with English words and no Chinese character is a copy of the English, not a translation."""
+    copied = [(m.id, m.string) for m in _catalog() if m.id and isinstance(m.string, str) and m.string
+              and english_leaks(PLACEHOLDER.sub(" ", m.string)) and not chinese_leaks(m.string)]
+    assert not copied, f"{len(copied)} translations are English, e.g. {copied[:3]}"
+
+
+def test_glossary_has_both_languages():
+    terms = i18n.glossary()
+    assert len(terms) >= 25
+    for term in terms:
+        assert term["en"] and term["zh"] and term["en_definition"] and term["zh_definition"] and term["source"]
+        assert chinese_leaks(term["zh"]) and not chinese_leaks(term["en"] + term["en_definition"])
+    wanted = {"leaf switch": "叶交换机", "spine switch": "脊交换机", "oversubscription": "收敛比",
+              "bisection bandwidth": "对分带宽", "single point of failure": "单点故障", "rail-optimized": "轨道优化",
+              "scalable unit (SU)": "可扩展单元", "spine-leaf network": "叶脊网络"}
+    by_en = {t["en"]: t["zh"] for t in terms}
+    assert {k: by_en.get(k) for k in wanted} == wanted
+
+
+def test_language_is_per_context_and_defaults_to_english():
+    assert i18n.current() == "en"
+    with language("zh"):
+        assert _("Share") == "分享"
+        with language("en"):
+            assert _("Share") == "Share"
+        assert i18n.current() == "zh"
+    assert _("Share") == "Share"
+    with pytest.raises(ValueError):
+        i18n.set_language("fr")
+
+
+@pytest.mark.parametrize("header, expected", [
+    ("zh-CN", "zh"), ("zh_CN.UTF-8", "zh"), ("zh-Hant-TW", "zh"), ("en-GB", "en"), ("fr", None), ("", None),
+    (None, None), ("fr-FR,zh;q=0.8,en;q=0.5", "zh"), ("de,en;q=0.9,zh;q=0.8", "en"), ("zh;q=0,en", "en"),
+    ("*", None), ("x" * 5000, None), ("en;q=abc,zh", "zh"),
+])
+def test_from_locale(header, expected):
+    assert i18n.from_locale(header) == expected
+
+
+def test_money_and_numbers_per_locale():
+    assert i18n.number(1234567) == "1,234,567" and i18n.usd(1234567.4) == "$1,234,567"
+    assert i18n.usd_compact(12_300_000) == "$12.3M" and i18n.usd_compact(1.5e9) == "$1.5B"
+    with language("zh"):
+        assert i18n.number(1234567) == "1,234,567" and i18n.usd(1234567) == "US$1,234,567"
+        assert i18n.usd_compact(12_300_000) == "1,230万美元"
+        assert i18n.usd_compact(1.5e9) == "15亿美元" and i18n.usd_compact(2.5e4) == "2.5万美元"
+        assert i18n.join(["a", "b", "c"]) == "a、b和c"
+    assert i18n.join(["a", "b", "c"]) == "a, b and c"
+
+
+# --- every page in each language ------------------------------------------------------------------
+def _nodes(node):
+    children = getattr(node, "children", None)
+    if children is not None:
+        if getattr(node, "proto", None) is not None:
+            yield node
+        for child in children.values():
+            yield from _nodes(child)
+    else:
+        yield node
+
+
+def page_text(at: AppTest) -> str:
+    """Every text a reader can see on the page (labels, help, options, markdown, chart text, table headers
+    and cells), less the share link (a URL) and the engine's verbatim source docs (``st.code``)."""
+    parts = []
+    for node in _nodes(at._tree):
+        kind = getattr(node, "type", "")
+        proto = getattr(node, "proto", None)
+        if proto is None or kind in ("code", "html"):
+            continue
+        if kind == "plotly_chart":
+            parts.append(json.dumps(json.loads(proto.spec), ensure_ascii=False))
+        elif kind == "dataframe":
+            frame = node.value
+            parts.append(" ".join(map(str, frame.columns)))
+            for column in frame.columns:
+                if frame[column].dtype == object:
+                    parts += [str(v) for v in frame[column].tolist()]
+        elif kind == "markdown" and str(node.value).startswith("<style>"):
+            continue
+        else:
+            parts.append(text_format.MessageToString(proto, as_utf8=True))
+    text = "\n".join(parts)
+    text = re.sub(r"https?://\S+", " ", text)  # links and citations' URLs
+    return text.replace("Fabric planner", " ")  # the product's name
+
+
+def unescape(markdown: str) -> str:
+    """What a reader sees of escaped markdown (webui.safe.md backslash-escapes punctuation)."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def rerun(at: AppTest) -> AppTest:
+    """``at.run()`` with this thread speaking the last run's language: AppTest formats the select boxes'
+    values with their ``format_func`` in the test's thread (the server gets labels from the browser)."""
+    with language(at.session_state["_fp_lang_shown"] if "_fp_lang_shown" in at.session_state else "en"):
+        return at.run()
+
+
+def _run(params: dict, page: str | None = None) -> AppTest:
+    at = AppTest.from_file(ENTRY, default_timeout=90)
+    at.query_params.update(params)
+    at.run()
+    if page:
+        at.switch_page(page)
+        rerun(at)
+    return at
+
+
+PAGES = [(None, None), (None, "Bandwidth"), (None, "Cost & power"), (CATALOG_PAGE, None), (PERF_PAGE, None)]
+DESIGNS = {
+    "default": {},
+    "nvl72 ethernet 3 tiers": {"g": "GB200-NVL72", "n": "1152", "f": "eth", "os": "2", "px": "QM9700:20000"},
+    "infeasible": {"n": "4", "ti": "1", "sw": "QM9700", "g": "H100", "s": "400", "t": "tor", "npr": "72"},
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("design", list(DESIGNS))
+@pytest.mark.parametrize("page, tab", PAGES, ids=["designer", "bandwidth", "cost", "catalog", "performance"])
+def test_page_speaks_one_language(lang, design, page, tab):
+    if design != "default" and page == CATALOG_PAGE:
+        pytest.skip("the Catalog page does not depend on the design")
+    with language(lang):
+        tab_param = {"tab": _(tab)} if tab else {}  # the Designer's tab=: its label, in the link's language
+    at = _run({**DESIGNS[design], "lang": lang, **tab_param}, page)
+    if tab:
+        assert at.dataframe, "the tab did not open"
+    assert not at.exception, at.exception
+    assert at.session_state["w_lang"] == lang
+    text = page_text(at)
+    assert len(text) > 500
+    leaks = english_leaks(text) if lang == "zh" else chinese_leaks(text)
+    assert not leaks, f"{lang} page shows text of the other language: {leaks[:30]}"
+
+
+def test_link_language_beats_the_browser_and_is_in_the_link():
+    at = _run({"lang": "zh"})
+    assert at.query_params["lang"] == "zh" and "lang=zh" in at.sidebar.code[0].value
+    assert at.title[0].value == _("Fabric planner") or "规划" in at.title[0].value
+
+
+def test_unknown_lang_falls_back_with_a_warning():
+    at = _run({"lang": "klingon", "n": "16"})
+    assert at.session_state["w_lang"] == "en" and at.query_params["lang"] == "en"
+    assert any("'lang'" in unescape(w.value) and "klingon" in unescape(w.value) for w in at.warning)
+    assert at.session_state["fp_current"].design.nodes == 16  # the rest of the link applies
+
+
+def test_switching_language_keeps_the_design_and_every_setting():
+    at = _run({"g": "B200", "n": "64", "f": "eth", "os": "2", "px": "QM9700:20000", "ui_bw": "gbit"})
+    rerun(at.switch_page(PERF_PAGE))
+    perf_before = dict(at.session_state["fp_job"])
+    design_before = at.session_state["fp_current"].design
+    widgets_before = {k: at.session_state[k] for k in ("w_gpu", "w_nodes", "w_fabric", "w_oversub", "w_px", "w_bits")}
+    at.session_state["w_lang"] = "zh"
+    rerun(at)
+    assert not at.exception
+    assert at.session_state["fp_current"].design == design_before
+    assert dict(at.session_state["fp_job"]) == perf_before
+    assert {k: at.session_state[k] for k in widgets_before} == widgets_before
+    assert at.query_params["lang"] == "zh"
+    assert not english_leaks(page_text(at))
+
+
+def test_warnings_follow_the_language_switch():
+    at = _run({"n": "abc"})
+    assert at.warning and not chinese_leaks(at.warning[0].value)
+    at.session_state["w_lang"] = "zh"
+    rerun(at)
+    assert at.warning and chinese_leaks(at.warning[0].value) and not english_leaks(at.warning[0].value)
+
+
+def test_designer_tab_follows_the_language_switch():
+    at = _run({"tab": "Cost & power"})
+    assert at.session_state["tab"] == "Cost & power" and at.dataframe  # the BOM
+    at.session_state["w_lang"] = "zh"
+    rerun(at)
+    with language("zh"):
+        assert at.session_state["tab"] == _("Cost & power") != "Cost & power"
+    assert at.dataframe and not at.exception
+    at.session_state["w_lang"] = "en"
+    rerun(at)
+    assert at.session_state["tab"] == "Cost & power" and at.dataframe
