@@ -23,6 +23,7 @@ from typing import Callable
 
 import numpy as np
 
+from core.i18n import _
 from core.perf.constants import AlgorithmConstants, CollectiveConstants, ProtocolConstants
 from core.perf.placement import Links, Placement
 
@@ -164,7 +165,7 @@ def nvls(ctx: SweepContext) -> AlgorithmCurve | None:
     alg, S, m = ctx.alg, ctx.sizes, ctx.m
     if not ctx.nvls_ok:
         if ctx.forced and ctx.links.nvls_efficiency is None:
-            ctx.notes.append("nvls needs NVSwitch generation 3 or later (Hopper+) in an NVLink domain")
+            ctx.notes.append(_("nvls needs NVSwitch generation 3 or later (Hopper+) in an NVLink domain"))
         return None
     if ctx.op == "all-reduce":
         lat = alg.nvls_nvlink_latency_us
@@ -187,7 +188,7 @@ def sharp(ctx: SweepContext) -> AlgorithmCurve | None:
     alg, S, d, m = ctx.alg, ctx.sizes, ctx.d, ctx.m
     if ctx.links.sharp is None or m < 2:
         if ctx.forced:
-            ctx.notes.append("sharp needs an InfiniBand switch with SHARP and a job spanning NVLink domains")
+            ctx.notes.append(_("sharp needs an InfiniBand switch with SHARP and a job spanning NVLink domains"))
         return None
     if ctx.nvls_ok:
         intra, lat = ctx.nvls_allreduce_algbw(), alg.nvls_nvlink_latency_us
@@ -260,3 +261,13 @@ REGISTRY: dict[str, Algorithm] = {
     "direct": Algorithm(direct, ("all-to-all",)),
 }
 """Algorithm name -> implementation, in the order the sweep tries them (ties go to the first)."""
+
+
+def algorithm_label(name: str) -> str:
+    """An algorithm's name (a ``REGISTRY`` key, or ``"p2p"``) for display.
+
+    NCCL's own names (ring, tree, nvls, sharp) and p2p read the same in every language; the
+    descriptive ones (hierarchical, direct) are translated.
+    """
+    labels = {"hierarchical": _("hierarchical"), "direct": _("direct")}
+    return labels.get(name, name)

@@ -72,10 +72,11 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from core.errors import DesignError, InputError
-from core.perf.algorithms import REGISTRY, AlgorithmCurve, SweepContext
+from core.errors import DesignError, InputError, shown
+from core.i18n import _
+from core.perf.algorithms import REGISTRY, AlgorithmCurve, SweepContext, algorithm_label
 from core.perf.constants import PROTOCOLS, CollectiveConstants, ReferencePoint, load_constants
-from core.perf.placement import Placement, bottleneck_line_gbytes, contention, links, place
+from core.perf.placement import Placement, bottleneck_line_gbytes, contention, level_label, links, place
 from core.perf.sizes import format_size, parse_size, size_sweep
 from core.plan import Plan
 
@@ -86,8 +87,8 @@ IN_NETWORK: frozenset[str] = frozenset({"nvls", "sharp"})
 
 __all__ = [
     "ALGORITHMS", "IN_NETWORK", "OPS", "AlgorithmCurve", "CollectiveConstants", "Placement", "ReferencePoint",
-    "Sweep", "bottleneck_line_gbytes", "bus_factor", "collective", "format_size", "links", "load_constants",
-    "parse_size", "place", "size_sweep", "sweep",
+    "Sweep", "algorithm_label", "bottleneck_line_gbytes", "bus_factor", "collective", "format_size", "level_label",
+    "links", "load_constants", "parse_size", "place", "size_sweep", "sweep",
 ]
 
 
@@ -103,7 +104,7 @@ def bus_factor(op: str, n: int) -> float:
 
 def _check_op(op: str) -> None:
     if op not in OPS:
-        raise InputError(f"unknown collective {op!r}; known: {', '.join(OPS)}")
+        raise InputError(_("unknown collective {op}; known: {known}").format(op=shown(op), known=", ".join(OPS)))
 
 
 
@@ -141,7 +142,7 @@ class Sweep:
 
     def frame(self) -> pd.DataFrame:
         """Long table: one row per size and algorithm, plus ``fastest``."""
-        best_t, best_a, _ = self.best()
+        best_t, best_a, _protocols = self.best()
         rows = []
         for name, curve in self.curves.items():
             rows.append(pd.DataFrame({
@@ -199,11 +200,12 @@ def sweep(
     if S.ndim == 0:
         S = S.reshape(1)
     if S.size == 0 or not np.all(np.isfinite(S)) or np.any(S < 1):
-        raise InputError("message sizes must be finite and at least 1 byte")
+        raise InputError(_("message sizes must be finite and at least 1 byte"))
     if algorithms is not None:
         unknown = [a for a in algorithms if a not in ALGORITHMS]
         if unknown:
-            raise InputError(f"unknown algorithm {unknown[0]!r}; known: {', '.join(ALGORITHMS)}")
+            raise InputError(_("unknown algorithm {algorithm}; known: {known}").format(
+                algorithm=shown(unknown[0]), known=", ".join(ALGORITHMS)))
     p = place(plan, gpus, stride)
     # Ring, tree and NVLS-tree move data between neighbouring domains on the same rail: NCCL
     # orders ranks by node, so only the few edges that join one leaf group (or pod) to the
@@ -224,9 +226,8 @@ def sweep(
         if curve is not None:
             curves[name] = curve
     if not curves:
-        raise InputError(
-            f"none of the algorithms {', '.join(algorithms or ())} applies to {op} on this design"
-        )
+        raise InputError(_("none of the algorithms {algorithms} applies to {op} on this design").format(
+            algorithms=", ".join(algorithm_label(a) for a in algorithms or ()), op=op))
     return Sweep(op, p.n, p, S, curves, ctx.notes)
 
 
@@ -238,44 +239,54 @@ def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None) -> N
     cannot do it; the message names what would).
     """
     if algorithm not in ALGORITHMS:
-        raise InputError(f"unknown algorithm {algorithm!r}; known: {', '.join(ALGORITHMS)}")
+        raise InputError(_("unknown algorithm {algorithm}; known: {known}").format(
+            algorithm=shown(algorithm), known=", ".join(ALGORITHMS)))
     if op not in REGISTRY[algorithm].ops:
-        raise InputError(f"{algorithm} does not implement {op}; it applies to {', '.join(REGISTRY[algorithm].ops)}")
+        raise InputError(_("{algorithm} does not implement {op}; it applies to {ops}").format(
+            algorithm=algorithm_label(algorithm), op=op, ops=", ".join(REGISTRY[algorithm].ops)))
     c = load_constants()
     r = plan.resolved
     p = place(plan, gpus)
+    quantum = _("Use a Quantum switch (QM8700, QM9700, Q3400), or ring/tree.")
     if algorithm == "nvls":
         if r.nvlink_domain_gpus <= 1 or r.system.nvswitch_generation < 3:
             raise DesignError(
-                f"nvls (NVLink SHARP) needs NVSwitch generation 3 or later (Hopper and newer); {r.system.id} has "
-                + (f"NVSwitch generation {r.system.nvswitch_generation}." if r.system.nvswitch_generation
-                   else "no NVSwitch."),
-                "Use ring or tree, or an H100/H200/B200/GB200-class system.")
+                (_("nvls (NVLink SHARP) needs NVSwitch generation 3 or later (Hopper and newer); {system} has "
+                   "NVSwitch generation {generation}.") if r.system.nvswitch_generation else
+                 _("nvls (NVLink SHARP) needs NVSwitch generation 3 or later (Hopper and newer); {system} has "
+                   "no NVSwitch.")).format(system=r.system.id, generation=r.system.nvswitch_generation),
+                _("Use ring or tree, or an H100/H200/B200/GB200-class system."))
         if p.ranks_per_domain < 2:
-            raise DesignError("nvls needs at least 2 ranks of the communicator in one NVLink domain.",
-                              "Use a communicator with neighbouring GPUs (stride 1).")
+            raise DesignError(_("nvls needs at least 2 ranks of the communicator in one NVLink domain."),
+                              _("Use a communicator with neighbouring GPUs (stride 1)."))
         if op != "all-reduce" and p.domains > 1:
-            raise DesignError(f"nvls {op} runs inside one NVLink domain; this job spans {p.domains} domains.",
-                              f"Use at most {p.ranks_per_domain} GPUs, or ring or hierarchical.")
+            raise DesignError(
+                _("nvls {op} runs inside one NVLink domain; this job spans {domains} domains.").format(
+                    op=op, domains=p.domains),
+                _("Use at most {gpus} GPUs, or ring or hierarchical.").format(gpus=p.ranks_per_domain))
     elif algorithm == "sharp":
         if r.fabric != "infiniband":
-            raise DesignError("sharp (in-network reduction) needs InfiniBand switches with SHARP; this design's "
-                              "fabric is Ethernet, whose switches do not reduce.",
-                              "Use --fabric infiniband with a Quantum switch (QM8700, QM9700, Q3400), or ring/tree.")
+            raise DesignError(_("sharp (in-network reduction) needs InfiniBand switches with SHARP; this design's "
+                                "fabric is Ethernet, whose switches do not reduce."),
+                              _("Use --fabric infiniband with a Quantum switch (QM8700, QM9700, Q3400), "
+                                "or ring/tree."))
         entry = c.sharp_entry(r.switch.id)
         if entry is None:
-            raise DesignError(f"sharp needs InfiniBand switches with SHARP; {r.switch.id} has none in the catalog.",
-                              "Use a Quantum switch (QM8700, QM9700, Q3400), or ring/tree.")
+            raise DesignError(
+                _("sharp needs InfiniBand switches with SHARP; {switch} has none in the catalog.").format(
+                    switch=r.switch.id), quantum)
         if not entry.nccl_collnet:
-            raise DesignError(f"{r.switch.id} has {entry.version}, which NCCL cannot use: NCCL's SHARP plugin needs "
-                              "Quantum HDR switches and ConnectX-6 or later (streaming aggregation).",
-                              "Use a Quantum switch (QM8700, QM9700, Q3400), or ring/tree.")
+            raise DesignError(
+                _("{switch} has {version}, which NCCL cannot use: NCCL's SHARP plugin needs Quantum HDR switches "
+                  "and ConnectX-6 or later (streaming aggregation).").format(switch=r.switch.id,
+                                                                             version=entry.version), quantum)
         if p.domains < 2:
-            raise DesignError("sharp reduces between NVLink domains; this job fits in one domain.",
-                              f"Use more than {p.ranks_per_domain} GPUs, or nvls/ring inside the domain.")
+            raise DesignError(_("sharp reduces between NVLink domains; this job fits in one domain."),
+                              _("Use more than {gpus} GPUs, or nvls/ring inside the domain.").format(
+                                  gpus=p.ranks_per_domain))
     elif algorithm == "hierarchical" and (p.domains < 2 or p.ranks_per_domain < 2):
-        raise DesignError("hierarchical needs a job spanning NVLink domains with at least 2 ranks in each.",
-                          "Use ring or tree for this job.")
+        raise DesignError(_("hierarchical needs a job spanning NVLink domains with at least 2 ranks in each."),
+                          _("Use ring or tree for this job."))
 
 
 def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: str | None = None) -> dict:
@@ -289,7 +300,8 @@ def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: st
         _check_algorithm(plan, op, algorithm, gpus)
     result = sweep(plan, op, [nbytes], gpus=gpus, algorithms=(algorithm,) if algorithm else None)
     if algorithm and algorithm not in result.curves:  # pragma: no cover - _check_algorithm covers every case
-        raise InputError(f"algorithm {algorithm!r} does not apply to {op} on this design")
+        raise InputError(_("algorithm {algorithm} does not apply to {op} on this design").format(
+            algorithm=shown(algorithm), op=op))
     t, a, pr = result.best()
     p = result.placement
     all_times = {name: round(float(curve.time_us[0]), 3) for name, curve in result.curves.items()}

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.catalog import CATALOG_DIR, read_toml
 from core.errors import InputError
+from core.i18n import _
 
 PROTOCOLS: tuple[str, ...] = ("LL", "LL128", "Simple")
 CONSTANTS_FILE = CATALOG_DIR / "collectives.toml"
@@ -205,15 +206,16 @@ class CollectiveConstants(_Strict):
 
 def load_constants_from(path: Path) -> CollectiveConstants:
     """Load and validate a collectives constants file; ``InputError`` names the problem."""
-    data = read_toml(path, "collective constants file")
+    data = read_toml(path, _("collective constants file"))
     try:
         constants = CollectiveConstants.model_validate(data)
     except ValueError as exc:
-        raise InputError(f"{path.name} is invalid: {exc}") from exc
+        raise InputError(_("{file} is invalid: {error}").format(file=path.name, error=exc)) from exc
     if {p.name for p in constants.protocol} != set(PROTOCOLS):
-        raise InputError(f"{path.name} must define the protocols {', '.join(PROTOCOLS)}")
+        raise InputError(_("{file} must define the protocols {protocols}").format(
+            file=path.name, protocols=", ".join(PROTOCOLS)))
     if {f.kind for f in constants.fabric} != {"infiniband", "ethernet"}:
-        raise InputError(f"{path.name} must define fabric constants for infiniband and ethernet")
+        raise InputError(_("{file} must define fabric constants for infiniband and ethernet").format(file=path.name))
     return constants
 
 

@@ -18,15 +18,35 @@ from typing import Mapping
 
 from core.design import Design, parse_design
 from core.errors import DesignError, FabricPlannerError
-from core.perf.collectives import IN_NETWORK, Sweep, sweep
+from core.i18n import N_, _
+from core.perf.collectives import IN_NETWORK, Sweep, algorithm_label, level_label, sweep
 from core.perf.sizes import format_size
-from core.perf.training import MAX_GLOBAL_BATCH, PRESETS, TrainingEstimate, estimate, fitting_split, parse_job
+from core.perf.training import (MAX_GLOBAL_BATCH, PRESETS, TrainingEstimate, comm_collective_label, estimate,
+                                fitting_split, parallelism_label, parse_job)
 from core.plan import Plan, plan as make_plan
 
 FITTED = ("model", "tp", "pp", "gbs")
 """Settings the page refits to the design while the user has not set them."""
 SIZES_SHOWN = (8, 2**20, 64 * 2**20, 2**30, 16 * 2**30)
 """Message sizes [bytes] of the Performance page's table."""
+
+# The tables' column headers (English, marked): the row dicts below are keyed by ``_(header)``, the
+# header in the language of the request. Code that picks a column by name translates it the same way:
+# ``_(jobform.TOKENS_PER_S)``.
+COLLECTIVE_COLUMNS = (N_("collective"), N_("size"), N_("fastest"), N_("time [us]"), N_("algbw [GB/s]"),
+                      N_("busbw [GB/s]"))
+COMMUNICATION_COLUMNS = (N_("parallelism"), N_("collective"), N_("group"), N_("calls"), N_("volume [GB]"),
+                         N_("time [s]"), N_("hidden"), N_("exposed [s]"), N_("algorithm"), N_("over"))
+COMPARISON_COLUMNS = (N_("fabric"), N_("switch"), N_("step [s]"), N_("tokens/s"), N_("communicating"), N_("days"),
+                      N_("run cost [USD]"), N_("cluster capex [USD]"), N_("network share"))
+TOKENS_PER_S, RUN_COST_USD, CLUSTER_CAPEX_USD = N_("tokens/s"), N_("run cost [USD]"), N_("cluster capex [USD]")
+COMPARISON_NUMBER_COLUMNS = (TOKENS_PER_S, RUN_COST_USD, CLUSTER_CAPEX_USD)
+"""Comparison columns the page shows as localized numbers (English; translate with ``_()``)."""
+
+
+def _row(columns: tuple[str, ...], values: tuple) -> dict:
+    """One table row: each marked header in the request's language -> its value."""
+    return {_(column): value for column, value in zip(columns, values, strict=True)}
 
 
 def training_gpus(plan: Plan, settings: Mapping) -> int:
@@ -46,8 +66,9 @@ def job_from_settings(plan: Plan, settings: Mapping):
     gpus = training_gpus(plan, settings)
     model_parallel = int(settings["tp"]) * int(settings["pp"]) * int(settings["cp"])
     if gpus < 1:
-        raise DesignError(f"tp x pp x cp = {model_parallel} is more than the design's {plan.resolved.gpus:,} GPUs.",
-                          "Lower the model-parallel degrees or plan more nodes.")
+        raise DesignError(_("tp x pp x cp = {model_parallel} is more than the design's {gpus} GPUs.").format(
+                              model_parallel=model_parallel, gpus=f"{plan.resolved.gpus:,}"),
+                          _("Lower the model-parallel degrees or plan more nodes."))
     return parse_job(dict(
         model=settings["model"], seq_len=int(settings["seq"]), global_batch=int(settings["gbs"]),
         micro_batch=int(settings["mbs"]), precision=settings["prec"], tp=int(settings["tp"]),
@@ -119,35 +140,42 @@ def collective_rows(plan: Plan, ops, gpus: int, sizes=SIZES_SHOWN) -> list[dict]
         pick = sweep(plan, op, list(sizes), gpus=gpus)
         t, a, pr = pick.best()
         for size, tt, aa, pp_, bw, bb in zip(sizes, t, a, pr, pick.algbw(t), pick.busbw(t)):
-            rows.append({"collective": op, "size": format_size(size), "fastest": f"{aa} ({pp_})",
-                         "time [us]": round(float(tt), 1), "algbw [GB/s]": float(f"{bw:.4g}"),
-                         "busbw [GB/s]": float(f"{bb:.4g}")})
+            fastest = f"{algorithm_label(aa)} ({pp_})"  # names only: ring (LL), hierarchical (Simple)
+            rows.append(_row(COLLECTIVE_COLUMNS, (op, format_size(size), fastest, round(float(tt), 1),
+                                                  float(f"{bw:.4g}"), float(f"{bb:.4g}"))))
     return rows
 
 
 def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: list) -> list[str]:
     """What the busbw chart assumes and shows, in sentences."""
     p = sweeps[0].placement
-    notes = [f"{gpus:,} GPUs: {p.domains:,} NVLink domain(s) of {p.ranks_per_domain}"
-             + (f" (the last holds {p.last}, and its NICs set the fabric pace)" if p.last != p.ranks_per_domain
-                else "")
-             + f", {p.nodes:,} node(s), {p.groups:,} leaf group(s), {p.pods:,} pod(s); farthest path: "
-             f"{p.level} ({p.hops} switch hops).",
-             "Ring and tree all-reduce assume ideal rank placement and no ECMP collisions, so "
-             "oversubscription mostly affects all-to-all (MoE)."]
-    if references:
-        notes.append("Red markers: published nccl-tests measurements (" + "; ".join(
-            f"{ref.label}: {ref.source}" for ref in references) + ").")
-        notes.append("Known gap: between about 64 KB and 64 MB the model is optimistic (8x A100 +18-64%, "
-                     "H200 and GB200 +30-40% at 1 MB, H100 +25% at 64 KB) because it does not model NCCL's "
-                     "per-channel protocol limits; large messages are within 15%.")
+    values = dict(gpus=f"{gpus:,}", domains=f"{p.domains:,}", ranks=p.ranks_per_domain, last=p.last,
+                  nodes=f"{p.nodes:,}", groups=f"{p.groups:,}", pods=f"{p.pods:,}", level=level_label(p.level),
+                  hops=p.hops)
+    if p.last != p.ranks_per_domain:
+        layout = _("{gpus} GPUs: {domains} NVLink domain(s) of {ranks} (the last holds {last}, and its NICs set the "
+                   "fabric pace), {nodes} node(s), {groups} leaf group(s), {pods} pod(s); farthest path: {level} "
+                   "({hops} switch hops).")
     else:
-        notes.append(f"No published nccl-tests points for {gpus:,} x {system_id} in the reference set "
-                     "(8 GPUs of A100, H100, H200, H800; 4 x GB200; 16 x A100 with 4 NICs; 1,984 x H200).")
+        layout = _("{gpus} GPUs: {domains} NVLink domain(s) of {ranks}, {nodes} node(s), {groups} leaf group(s), "
+                   "{pods} pod(s); farthest path: {level} ({hops} switch hops).")
+    notes = [layout.format(**values),
+             _("Ring and tree all-reduce assume ideal rank placement and no ECMP collisions, so "
+               "oversubscription mostly affects all-to-all (MoE).")]
+    if references:  # labels and sources are quoted as published
+        notes.append(_("Red markers: published nccl-tests measurements ({references}).").format(
+            references="; ".join(f"{ref.label}: {ref.source}" for ref in references)))
+        notes.append(_("Known gap: between about 64 KB and 64 MB the model is optimistic (8x A100 +18-64%, "
+                       "H200 and GB200 +30-40% at 1 MB, H100 +25% at 64 KB) because it does not model NCCL's "
+                       "per-channel protocol limits; large messages are within 15%."))
+    else:
+        notes.append(_("No published nccl-tests points for {gpus} x {system} in the reference set "
+                       "(8 GPUs of A100, H100, H200, H800; 4 x GB200; 16 x A100 with 4 NICs; 1,984 x H200).").format(
+            gpus=f"{gpus:,}", system=system_id))
     if any(name in IN_NETWORK for sw in sweeps for name in sw.curves):
-        notes.append("NVLS and SHARP reduce inside the switch, so their busbw (computed with the "
-                     "point-to-point factor 2(n-1)/n, as nccl-tests does) exceeds the link rate: it is the "
-                     "link speed a ring would need to match them, not a real link speed.")
+        notes.append(_("NVLS and SHARP reduce inside the switch, so their busbw (computed with the "
+                       "point-to-point factor 2(n-1)/n, as nccl-tests does) exceeds the link rate: it is the "
+                       "link speed a ring would need to match them, not a real link speed."))
     return notes
 
 
@@ -155,34 +183,37 @@ def communication_rows(estimate_: TrainingEstimate) -> list[dict]:
     """One row per parallelism's communication: group, calls, volume, time, hidden share, exposed time."""
     rows = []
     for c in estimate_.summary()["communication"]:
-        rows.append({"parallelism": c["parallelism"], "collective": c["collective"], "group": c["group_size"],
-                     "calls": c["calls"], "volume [GB]": c["volume_gbytes"], "time [s]": c["time_s"],
-                     "hidden": f"{c['hidden_fraction']:.0%}", "exposed [s]": c["exposed_s"],
-                     "algorithm": c["algorithm"], "over": c["fabric_level"]})
+        rows.append(_row(COMMUNICATION_COLUMNS, (
+            parallelism_label(c["parallelism"]), comm_collective_label(c["collective"]), c["group_size"], c["calls"],
+            c["volume_gbytes"], c["time_s"], f"{c['hidden_fraction']:.0%}", c["exposed_s"],
+            algorithm_label(c["algorithm"]), level_label(c["fabric_level"]))))
     return rows
 
 
 def fabric_label(plan: Plan) -> str:
     r = plan.resolved
-    return (f"This design ({'InfiniBand' if r.fabric == 'infiniband' else 'Ethernet RoCE'}, "
-            f"{plan.bandwidth.oversubscription:g}:1)")
+    return _("This design ({fabric}, {oversubscription}:1)").format(
+        fabric="InfiniBand" if r.fabric == "infiniband" else "Ethernet RoCE",
+        oversubscription=f"{plan.bandwidth.oversubscription:g}")
 
 
 def comparison_rows(runs: list[tuple[str, TrainingEstimate, Plan]]) -> list[dict]:
     """The same job on several designs: step, throughput, days and the run's and cluster's cost."""
     return [
-        {"fabric": label, "switch": p.resolved.switch.id, "step [s]": round(e.step_time_s, 3),
-         "tokens/s": round(e.tokens_per_s), "communicating": f"{e.comm_fraction:.1%}",
-         "days": round(e.days_to_train, 2), "run cost [USD]": round(e.cost_usd),
-         "cluster capex [USD]": round(p.cost.capex_usd), "network share": f"{p.cost.network_share:.1%}"}
+        _row(COMPARISON_COLUMNS, (label, p.resolved.switch.id, round(e.step_time_s, 3), round(e.tokens_per_s),
+                                  f"{e.comm_fraction:.1%}", round(e.days_to_train, 2), round(e.cost_usd),
+                                  round(p.cost.capex_usd), f"{p.cost.network_share:.1%}"))
         for label, e, p in runs]
 
 
 def memory_caption(estimate_: TrainingEstimate, model_name: str, settings: Mapping) -> str:
     """Parameters, the split and memory per GPU in one sentence, plus the estimate's warnings."""
     s = estimate_.summary()
-    return (f"{model_name}: {s['params_b']:,.1f}B parameters ({s['active_params_b']:,.1f}B active), "
-            f"{estimate_.gpus:,} GPUs = tp {settings['tp']} x pp {settings['pp']} x cp {settings['cp']} x dp "
-            f"{estimate_.dp}; {estimate_.microbatches} micro-batches per step; memory per GPU "
-            + ", ".join(f"{k} {v:.1f}" for k, v in estimate_.memory_gb.items())
-            + f" GB of {estimate_.hbm_gb:g} GB. " + " ".join(estimate_.warnings))
+    memory = {k: f"{v:.1f}" for k, v in estimate_.memory_gb.items()}  # weights, gradients, optimizer, activations
+    return (_("{model}: {params}B parameters ({active}B active), {gpus} GPUs = tp {tp} x pp {pp} x cp {cp} x dp "
+              "{dp}; {microbatches} micro-batches per step; memory per GPU weights {weights}, gradients {gradients}, "
+              "optimizer {optimizer}, activations {activations} GB of {hbm} GB. ").format(
+                model=model_name, params=f"{s['params_b']:,.1f}", active=f"{s['active_params_b']:,.1f}",
+                gpus=f"{estimate_.gpus:,}", tp=settings["tp"], pp=settings["pp"], cp=settings["cp"], dp=estimate_.dp,
+                microbatches=estimate_.microbatches, hbm=f"{estimate_.hbm_gb:g}", **memory)
+            + " ".join(estimate_.warnings))

@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass
 
 from core.errors import DesignError, InputError
+from core.i18n import _
 from core.perf.constants import CollectiveConstants, load_constants
 from core.plan import Plan
 
@@ -67,15 +68,18 @@ def place(plan: Plan, gpus: int | None = None, stride: int = 1) -> Placement:
     f = plan.fabric
     n = r.gpus if gpus is None else int(gpus)
     if n < 2:
-        raise InputError(f"a collective needs at least 2 GPUs, got {n}")
+        raise InputError(_("a collective needs at least 2 GPUs, got {n}").format(n=n))
     if stride < 1:
-        raise InputError(f"stride must be at least 1, got {stride}")
+        raise InputError(_("stride must be at least 1, got {stride}").format(stride=stride))
     span = n * stride
     if span > r.gpus:
+        values = dict(n=f"{n:,}", stride=stride, span=f"{span:,}", cluster=f"{r.gpus:,}")
         raise DesignError(
-            f"a job of {n:,} GPUs{f' spaced {stride} apart' if stride > 1 else ''} needs {span:,} GPUs, "
-            f"but the cluster has {r.gpus:,}.",
-            f"Plan at least {math.ceil(span / r.gpus_per_node):,} nodes or use fewer GPUs.",
+            (_("a job of {n} GPUs spaced {stride} apart needs {span} GPUs, but the cluster has {cluster}.")
+             if stride > 1 else _("a job of {n} GPUs needs {span} GPUs, but the cluster has {cluster}.")
+             ).format(**values),
+            _("Plan at least {nodes} nodes or use fewer GPUs.").format(
+                nodes=f"{math.ceil(span / r.gpus_per_node):,}"),
         )
     domain = r.nvlink_domain_gpus if r.nvlink_domain_gpus > 1 else 1
     d = max(1, min(n, domain // stride)) if stride < domain else 1
@@ -96,6 +100,13 @@ def place(plan: Plan, gpus: int | None = None, stride: int = 1) -> Placement:
         hops, level = 5, "core"
     last = n - (m - 1) * d
     return Placement(n, stride, d, m, nodes, groups, pods, nodes_in_group, nodes_in_pod, hops, level, last)
+
+
+def level_label(level: str) -> str:
+    """``Placement.level`` (and ``"fabric"``, a point-to-point send between domains) for display."""
+    labels = {"nvlink": _("nvlink"), "leaf": _("leaf"), "spine": _("spine"), "core": _("core"),
+              "fabric": _("fabric")}
+    return labels.get(level, level)
 
 
 def contention(plan: Plan, p: Placement, pattern: str) -> float:

@@ -10,7 +10,8 @@ import re
 
 import numpy as np
 
-from core.errors import InputError
+from core.errors import InputError, shown
+from core.i18n import _
 
 _UNITS = {
     "": 1, "b": 1,
@@ -35,16 +36,18 @@ def parse_size(text: str | int | float) -> int:
     else:
         match = re.fullmatch(r"\s*([+-]?[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([a-zA-Z]*)\s*", str(text))
         if not match or match.group(2).casefold() not in _UNITS:
-            raise InputError(
-                f"cannot read size {text!r}; use a number with B, KiB, MiB, GiB, KB, MB or GB (e.g. 1GiB)"
-            )
+            raise InputError(_(
+                "cannot read size {text}; use a number with B, KiB, MiB, GiB, KB, MB or GB (e.g. 1GiB)"
+            ).format(text=shown(text)))
         value = float(match.group(1)) * _UNITS[match.group(2).casefold()]
     if not math.isfinite(value) or value > MAX_SIZE_BYTES:
-        raise InputError(f"size {text!r} is above the 1 TiB limit; messages are at most a GPU's memory")
+        raise InputError(_("size {text} is above the 1 TiB limit; messages are at most a GPU's memory").format(
+            text=shown(text)))
     if value <= 0:
-        raise InputError(f"size must be positive, got {text!r}")
+        raise InputError(_("size must be positive, got {text}").format(text=shown(text)))
     if abs(value - round(value)) > 1e-6 * max(1.0, value):
-        raise InputError(f"size {text!r} is {value:g} bytes; a message is a whole number of bytes")
+        raise InputError(_("size {text} is {value} bytes; a message is a whole number of bytes").format(
+            text=shown(text), value=f"{value:g}"))
     return int(round(value))
 
 
@@ -60,5 +63,5 @@ def format_size(nbytes: float) -> str:
 def size_sweep(start: float = 8, stop: float = 16 * 2**30, points: int = 64) -> np.ndarray:
     """``points`` message sizes [bytes], log-spaced from ``start`` to ``stop`` inclusive."""
     if points < 2 or start < 1 or stop <= start:
-        raise InputError("a sweep needs at least 2 points and 1 <= start < stop")
+        raise InputError(_("a sweep needs at least 2 points and 1 <= start < stop"))
     return np.geomspace(start, stop, points)

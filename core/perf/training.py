@@ -49,7 +49,8 @@ from core.perf.collectives import sweep
 from core.perf.constants import load_constants
 from core.perf.placement import links, place
 from core.design import describe_validation_error
-from core.errors import DesignError, InputError
+from core.errors import DesignError, InputError, shown
+from core.i18n import _
 from core.plan import Plan
 
 Precision = Literal["bf16", "fp8"]
@@ -105,13 +106,13 @@ class ModelSpec(BaseModel):
     @model_validator(mode="after")
     def _consistent(self) -> "ModelSpec":
         if self.kv_heads > self.heads or self.heads % self.kv_heads:
-            raise ValueError("heads must be a multiple of kv_heads")
+            raise ValueError(_("heads must be a multiple of kv_heads"))
         if self.moe_layers > self.layers:
-            raise ValueError("moe_layers cannot exceed layers")
+            raise ValueError(_("moe_layers cannot exceed layers"))
         if self.moe_layers and not (self.experts and self.top_k and self.moe_ffn):
-            raise ValueError("a mixture-of-experts model needs experts, top_k and moe_ffn")
+            raise ValueError(_("a mixture-of-experts model needs experts, top_k and moe_ffn"))
         if self.top_k > self.experts:
-            raise ValueError("top_k cannot exceed experts")
+            raise ValueError(_("top_k cannot exceed experts"))
         return self
 
     # --- sizes --------------------------------------------------------------------------
@@ -220,7 +221,8 @@ PRESETS: dict[str, ModelSpec] = {
 def model_preset(name: str) -> ModelSpec:
     key = name.strip().casefold()
     if key not in PRESETS:
-        raise InputError(f"unknown model {name!r}; presets: {', '.join(PRESETS)} (or give a custom architecture)")
+        raise InputError(_("unknown model {name}; presets: {presets} (or give a custom architecture)").format(
+            name=shown(name), presets=", ".join(PRESETS)))
     return PRESETS[key]
 
 
@@ -392,65 +394,97 @@ class TrainingEstimate:
         }
 
 
+def memory_label(part: str) -> str:
+    """A key of ``TrainingEstimate.memory_gb`` (weights, gradients, optimizer, activations) for display."""
+    labels = {"weights": _("weights"), "gradients": _("gradients"), "optimizer": _("optimizer"),
+              "activations": _("activations")}
+    return labels.get(part, part)
+
+
+def parallelism_label(kind: str) -> str:
+    """``CommPart.kind`` (TP, CP, PP, DP, DP (experts), EP) for display."""
+    return _("DP (experts)") if kind == "DP (experts)" else kind
+
+
+def comm_collective_label(name: str) -> str:
+    """``CommPart.collective`` for display: the NCCL operations keep their names, the sends are described."""
+    labels = {"send/recv (ring attention)": _("send/recv (ring attention)"), "send/recv": _("send/recv")}
+    return labels.get(name, name)
+
+
 def _check_fit(job: TrainingJob, plan: Plan) -> tuple[int, int, int]:
     """(gpus, dp, microbatches) after checking the split fits the cluster and the model."""
     r = plan.resolved
     mdl = job.model
     gpus = job.gpus or r.gpus
     if gpus > r.gpus:
-        raise DesignError(f"the job asks for {gpus:,} GPUs but the cluster has {r.gpus:,}.",
-                          f"Plan at least {math.ceil(gpus / r.gpus_per_node):,} nodes or lower gpus.")
+        raise DesignError(_("the job asks for {gpus} GPUs but the cluster has {cluster}.").format(
+                              gpus=f"{gpus:,}", cluster=f"{r.gpus:,}"),
+                          _("Plan at least {nodes} nodes or lower gpus.").format(
+                              nodes=f"{math.ceil(gpus / r.gpus_per_node):,}"))
     model_parallel = job.tp * job.pp * job.cp
     if job.dp is not None:
         if job.dp * model_parallel != gpus:
             raise DesignError(
-                f"tp x pp x cp x dp = {job.tp} x {job.pp} x {job.cp} x {job.dp} = {job.dp * model_parallel:,} "
-                f"is not the job's {gpus:,} GPUs.",
-                f"Leave dp unset to derive it, or use {gpus // model_parallel if gpus >= model_parallel else 1} "
-                f"with {model_parallel * max(1, gpus // model_parallel):,} GPUs.")
+                _("tp x pp x cp x dp = {tp} x {pp} x {cp} x {dp} = {product} is not the job's {gpus} GPUs.").format(
+                    tp=job.tp, pp=job.pp, cp=job.cp, dp=job.dp, product=f"{job.dp * model_parallel:,}",
+                    gpus=f"{gpus:,}"),
+                _("Leave dp unset to derive it, or use {dp} with {gpus} GPUs.").format(
+                    dp=gpus // model_parallel if gpus >= model_parallel else 1,
+                    gpus=f"{model_parallel * max(1, gpus // model_parallel):,}"))
         dp = job.dp
     else:
         if gpus % model_parallel:
             fit = (gpus // model_parallel) * model_parallel
             raise DesignError(
-                f"{gpus:,} GPUs cannot be split into tp x pp x cp = {model_parallel} groups.",
-                f"Use {fit:,} GPUs (dp = {fit // model_parallel})" if fit else
-                f"Lower tp x pp x cp to at most {gpus}.")
+                _("{gpus} GPUs cannot be split into tp x pp x cp = {model_parallel} groups.").format(
+                    gpus=f"{gpus:,}", model_parallel=model_parallel),
+                _("Use {gpus} GPUs (dp = {dp})").format(gpus=f"{fit:,}", dp=fit // model_parallel) if fit else
+                _("Lower tp x pp x cp to at most {gpus}.").format(gpus=gpus))
         dp = gpus // model_parallel
     if mdl.heads % job.tp:
-        raise DesignError(f"{mdl.heads} attention heads do not split over tp = {job.tp}.",
-                          "Pick a tp that divides the head count.")
+        raise DesignError(_("{heads} attention heads do not split over tp = {tp}.").format(heads=mdl.heads, tp=job.tp),
+                          _("Pick a tp that divides the head count."))
     if job.pp * job.vp > mdl.layers:
-        raise DesignError(f"pp x vp = {job.pp * job.vp} stages exceed the model's {mdl.layers} layers.",
-                          "Lower pp or vp.")
+        raise DesignError(_("pp x vp = {stages} stages exceed the model's {layers} layers.").format(
+                              stages=job.pp * job.vp, layers=mdl.layers),
+                          _("Lower pp or vp."))
     if job.seq_len % job.cp:
-        raise DesignError(f"sequence length {job.seq_len} does not split over cp = {job.cp}.",
-                          "Pick a cp that divides the sequence length.")
+        raise DesignError(_("sequence length {seq_len} does not split over cp = {cp}.").format(
+                              seq_len=job.seq_len, cp=job.cp),
+                          _("Pick a cp that divides the sequence length."))
     if job.ep > 1:
         if not mdl.is_moe:
-            raise DesignError(f"{mdl.name} is dense: expert parallelism needs a mixture-of-experts model.",
-                              "Set ep to 1.")
+            raise DesignError(
+                _("{model} is dense: expert parallelism needs a mixture-of-experts model.").format(model=mdl.name),
+                _("Set ep to 1."))
         if mdl.experts % job.ep:
-            raise DesignError(f"{mdl.experts} experts do not split over ep = {job.ep}.",
-                              "Pick an ep that divides the expert count.")
+            raise DesignError(_("{experts} experts do not split over ep = {ep}.").format(
+                                  experts=mdl.experts, ep=job.ep),
+                              _("Pick an ep that divides the expert count."))
         if (job.tp * job.cp * dp) % job.ep:
-            raise DesignError(f"ep = {job.ep} must divide tp x cp x dp = {job.tp * job.cp * dp}.",
-                              "Lower ep or raise dp.")
+            raise DesignError(_("ep = {ep} must divide tp x cp x dp = {product}.").format(
+                                  ep=job.ep, product=job.tp * job.cp * dp),
+                              _("Lower ep or raise dp."))
     per_step = job.micro_batch * dp
     if per_step > MAX_GLOBAL_BATCH:
         fit_dp = MAX_GLOBAL_BATCH // job.micro_batch
+        values = dict(gpus=f"{fit_dp * model_parallel:,}", dp=f"{fit_dp:,}",
+                      micro_batch=max(1, MAX_GLOBAL_BATCH // max(1, dp)))
         raise DesignError(
-            f"micro-batch x dp = {job.micro_batch} x {dp:,} = {per_step:,} sequences per step is above the "
-            f"{MAX_GLOBAL_BATCH:,}-sequence limit of the global batch.",
-            f"Train on at most {fit_dp * model_parallel:,} GPUs (dp {fit_dp:,})"
-            + (f", or lower the micro-batch to {max(1, MAX_GLOBAL_BATCH // dp)}" if dp <= MAX_GLOBAL_BATCH else "")
-            + ".")
+            _("micro-batch x dp = {micro_batch} x {dp} = {per_step} sequences per step is above the "
+              "{limit}-sequence limit of the global batch.").format(
+                micro_batch=job.micro_batch, dp=f"{dp:,}", per_step=f"{per_step:,}", limit=f"{MAX_GLOBAL_BATCH:,}"),
+            (_("Train on at most {gpus} GPUs (dp {dp}), or lower the micro-batch to {micro_batch}.")
+             if dp <= MAX_GLOBAL_BATCH else _("Train on at most {gpus} GPUs (dp {dp}).")).format(**values))
     if job.global_batch % per_step:
         lower = (job.global_batch // per_step) * per_step
         raise DesignError(
-            f"global batch {job.global_batch} is not a multiple of micro-batch x dp = {per_step}.",
-            f"Use a global batch of {lower} or {lower + per_step}." if lower else
-            f"Use a global batch of {per_step} (or a multiple), or fewer data-parallel replicas.")
+            _("global batch {global_batch} is not a multiple of micro-batch x dp = {per_step}.").format(
+                global_batch=job.global_batch, per_step=per_step),
+            _("Use a global batch of {lower} or {higher}.").format(lower=lower, higher=lower + per_step) if lower else
+            _("Use a global batch of {per_step} (or a multiple), or fewer data-parallel replicas.").format(
+                per_step=per_step))
     return gpus, dp, job.global_batch // per_step
 
 
@@ -496,7 +530,7 @@ def _p2p_time_s(plan: Plan, nbytes: float, same_domain: bool) -> float:
 def _collective(plan: Plan, op: str, nbytes: float, n: int, stride: int) -> tuple[float, str, str]:
     """(time [s], fastest algorithm, fabric level) of one collective."""
     result = sweep(plan, op, [max(1.0, nbytes)], gpus=n, stride=stride)
-    t, alg, _ = result.best()
+    t, alg, _protocol = result.best()
     return float(t[0]) * 1e-6, str(alg[0]), result.placement.level
 
 
@@ -540,8 +574,8 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
     gpus, dp, m = _check_fit(job, plan)
     warnings: list[str] = []
     if mdl.layers % (job.pp * job.vp):
-        warnings.append(f"{mdl.layers} layers do not split evenly into pp x vp = {job.pp * job.vp} chunks; "
-                        "the fullest stage sets the pace.")
+        warnings.append(_("{layers} layers do not split evenly into pp x vp = {chunks} chunks; "
+                          "the fullest stage sets the pace.").format(layers=mdl.layers, chunks=job.pp * job.vp))
 
     # --- memory -----------------------------------------------------------------------------
     memory = _memory(job, dp, m)
@@ -550,19 +584,22 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
     if needed > usable:
         biggest = max(memory, key=memory.get)
         hint = {
-            "activations": "Use full recompute, a larger tp or cp, or a smaller micro-batch.",
-            "weights": "Use a larger tp or pp (or ep for experts).",
-            "gradients": "Use a larger tp or pp (or ep for experts).",
-            "optimizer": "Use more data-parallel ranks, or a larger tp or pp.",
+            "activations": _("Use full recompute, a larger tp or cp, or a smaller micro-batch."),
+            "weights": _("Use a larger tp or pp (or ep for experts)."),
+            "gradients": _("Use a larger tp or pp (or ep for experts)."),
+            "optimizer": _("Use more data-parallel ranks, or a larger tp or pp."),
         }[biggest]
         raise DesignError(
-            f"{mdl.name} needs about {needed:.0f} GB per GPU with this split ({biggest} "
-            f"{memory[biggest]:.0f} GB), more than the {usable:.0f} GB usable of {r.system.hbm_gbytes:g} GB.", hint)
+            _("{model} needs about {needed} GB per GPU with this split ({part} {part_gb} GB), more than the "
+              "{usable} GB usable of {hbm} GB.").format(
+                model=mdl.name, needed=f"{needed:.0f}", part=memory_label(biggest), part_gb=f"{memory[biggest]:.0f}",
+                usable=f"{usable:.0f}", hbm=f"{r.system.hbm_gbytes:g}"), hint)
 
     # --- compute ------------------------------------------------------------------------------
     if job.precision == "fp8":
         if r.system.architecture in ("Volta", "Ampere"):
-            raise DesignError(f"{r.system.gpu_name} has no FP8 tensor cores.", "Use precision bf16.")
+            raise DesignError(_("{gpu} has no FP8 tensor cores.").format(gpu=r.system.gpu_name),
+                              _("Use precision bf16."))
         peak = 2 * r.system.dense_bf16_tflops
         default_eff = k.fp8_compute_efficiency
     else:
@@ -596,7 +633,7 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
         per_layer = dense_calls * (1 - moe_share) + dense_calls / 2 * moe_share
         calls = round(per_layer * layers_per_stage * m)
         t_ag, alg_ag, level = _collective(plan, "all-gather", size, job.tp, 1)
-        t_rs, _, _ = _collective(plan, "reduce-scatter", size, job.tp, 1)
+        t_rs, _alg, _level = _collective(plan, "reduce-scatter", size, job.tp, 1)
         comm.append(CommPart("TP", "all-gather + reduce-scatter", job.tp, calls, size,
                              calls / 2 * (t_ag + t_rs), k.tp_overlap, alg_ag, level, window_s=compute))
     if job.cp > 1:
@@ -618,7 +655,7 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
         dense_grad = mdl.dense_params / (job.tp * job.pp) * k.grad_bytes_per_param
         n = dp * job.cp
         t_rs, alg, level = _collective(plan, "reduce-scatter", dense_grad, n, job.tp)
-        t_ag, _, _ = _collective(plan, "all-gather", dense_grad, n, job.tp)
+        t_ag, _alg, _level = _collective(plan, "all-gather", dense_grad, n, job.tp)
         comm.append(CommPart("DP", "reduce-scatter + all-gather", n, 2, dense_grad, t_rs + t_ag,
                              k.dp_overlap, alg, level, window_s=t_mb))
         if mdl.is_moe:
@@ -627,7 +664,7 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
                 exp_grad = mdl.expert_params / (job.ep * job.pp) * k.grad_bytes_per_param
                 # expert-data-parallel peers hold the same experts: one in every ep ranks of a stage
                 t_rs, alg, level = _collective(plan, "reduce-scatter", exp_grad, edp, job.ep)
-                t_ag, _, _ = _collective(plan, "all-gather", exp_grad, edp, job.ep)
+                t_ag, _alg, _level = _collective(plan, "all-gather", exp_grad, edp, job.ep)
                 comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, 2, exp_grad,
                                      t_rs + t_ag, k.dp_overlap, alg, level, window_s=t_mb))
     if job.ep > 1:
@@ -721,5 +758,5 @@ def scaling(plan: Plan, job: TrainingJob, gpu_counts: list[int]) -> list[dict]:
     return rows
 
 
-__all__ = ["ModelSpec", "PRESETS", "TrainingJob", "TrainingEstimate", "CommPart", "estimate", "model_preset",
-           "parse_job", "scaling", "place"]
+__all__ = ["ModelSpec", "PRESETS", "TrainingJob", "TrainingEstimate", "CommPart", "comm_collective_label", "estimate",
+           "memory_label", "model_preset", "parallelism_label", "parse_job", "scaling", "place"]
