@@ -67,7 +67,7 @@ def test_share_link_shows_the_cli_numbers(server, page):
     expected = {k.label: k.value for k in key_numbers(summary, "Gb/s")}
     assert shown == expected
     assert shown["GPUs"] == f"{summary['gpus']:,}" == "2,400"
-    assert query(page) == {k: v[-1] for k, v in parse_qs(link[1:]).items()}  # the URL keeps the exact link
+    assert query(page) == {**{k: v[-1] for k, v in parse_qs(link[1:]).items()}, "lang": "en"}  # the exact link
     copy_box = page.locator("[data-testid='stSidebar'] [data-testid='stCode']").inner_text()
     assert "sw=TH5" in copy_box and copy_box.startswith(server)
     page.screenshot(path=str(ARTIFACTS / "e2e-share-link.png"), full_page=True)
