@@ -35,7 +35,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from core.catalog import Cable, Catalog, Transceiver, form_factor_family
-from core.design import ResolvedDesign, fabric_word
+from core.design import ResolvedDesign, fabric_word, tidy_spaces
 from core.errors import DesignError
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.i18n import N_, _
@@ -153,7 +153,7 @@ def _pick_transceiver(
         message = (_("the catalog has no {fabric} transceiver for {ports}x{speed}G at the switch end") if end == "switch"
                    else _("the catalog has no {fabric} transceiver for {ports}x{speed}G at the node end"))
         raise DesignError(
-            message.format(fabric=fabric_word(resolved.fabric), ports=ports, speed=speed),
+            tidy_spaces(message.format(fabric=fabric_word(resolved.fabric), ports=ports, speed=speed)),
             _("Add one to assets/catalog/optics.toml or choose another port speed."),
         )
     if media and any(t.media == media for t in options):

@@ -67,6 +67,15 @@ def fabric_word(fabric: str) -> str:
     return _(FABRIC_WORDS[fabric]) if fabric in FABRIC_WORDS else fabric
 
 
+_SPACE_BETWEEN_HAN = re.compile(r"(?<=[\u4e00-\u9fff]) (?=[\u4e00-\u9fff])")
+
+
+def tidy_spaces(text: str) -> str:
+    """``text`` without the spaces a placeholder left between two Chinese characters: a message writes
+    ``的 {fabric} 交换机`` for ``InfiniBand`` and gets ``的以太网交换机`` for ``以太网`` (English unchanged)."""
+    return _SPACE_BETWEEN_HAN.sub("", text)
+
+
 def or_list(items: list[str]) -> str:
     """``a, b or c`` in the current language (``a、b 或 c``)."""
     items = [str(item) for item in items]
@@ -502,9 +511,9 @@ def default_switch(catalog: Catalog, fabric: str, speed_gbps: int, nic: Nic | No
     candidates = catalog.fabric_switches(fabric, speed_gbps)
     if not candidates:
         speeds = sorted({m.speed_gbps for s in catalog.fabric_switches(fabric) for m in s.port_modes})
-        raise InputError(_("no {fabric} switch in the catalog offers {speed} Gb/s ports; offered speeds: "
-                           "{speeds}").format(fabric=fabric_word(fabric), speed=speed_gbps,
-                                              speeds=", ".join(f"{s}" for s in speeds)))
+        raise InputError(tidy_spaces(_("no {fabric} switch in the catalog offers {speed} Gb/s ports; offered speeds: "
+                                       "{speeds}").format(fabric=fabric_word(fabric), speed=speed_gbps,
+                                                          speeds=", ".join(f"{s}" for s in speeds))))
     if nic is not None and fabric == "infiniband":  # IB signalling ties HCA and switch generations
         top = max(nic.port_speeds_gbps)
         same_generation = [s for s in candidates if max(s.speeds_gbps) == top]
@@ -549,17 +558,18 @@ def resolve_nic_and_speed(
     port_speed = requested_speed or system.default_port_speed_gbps
     if requested_speed is None and port_speed not in nic.speeds_on(fabric):
         port_speed = max(nic.speeds_on(fabric))
-        notes.append(_(
+        notes.append(tidy_spaces(_(
             "{nic} runs at most {speed} Gb/s per port on {fabric}; {system}'s {system_speed} Gb/s needs "
             "{planes} planes at {speed} Gb/s."
         ).format(nic=nic.id, speed=port_speed, fabric=fabric_word(fabric), system=system.id,
-                 system_speed=system.default_port_speed_gbps, planes=system.default_port_speed_gbps // port_speed))
+                 system_speed=system.default_port_speed_gbps, planes=system.default_port_speed_gbps // port_speed)))
     if port_speed not in nic.speeds_on(fabric):
         fitting = [n for n in catalog.nics if fabric in n.fabrics and port_speed in n.speeds_on(fabric)]
         if not fitting:
             speeds = sorted({s for n in catalog.nics if fabric in n.fabrics for s in n.speeds_on(fabric)})
-            raise InputError(_("no {fabric} NIC in the catalog runs at {speed} Gb/s; offered: {speeds}").format(
-                fabric=fabric_word(fabric), speed=port_speed, speeds=", ".join(map(str, speeds))))
+            raise InputError(tidy_spaces(_("no {fabric} NIC in the catalog runs at {speed} Gb/s; offered: {speeds}")
+                                         .format(fabric=fabric_word(fabric), speed=port_speed,
+                                                 speeds=", ".join(map(str, speeds)))))
         nic = min(fitting, key=lambda n: (max(n.speeds_on(fabric)), n.price_usd))
     return nic, port_speed, notes
 
@@ -629,8 +639,8 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     if design.switch:
         switch = catalog.switch(design.switch)
         if switch.fabric != fabric:
-            raise InputError(_("switch {switch} is {switch_fabric}, but the fabric is {fabric}").format(
-                switch=switch.id, switch_fabric=fabric_word(switch.fabric), fabric=fabric_word(fabric)))
+            raise InputError(tidy_spaces(_("switch {switch} is {switch_fabric}, but the fabric is {fabric}").format(
+                switch=switch.id, switch_fabric=fabric_word(switch.fabric), fabric=fabric_word(fabric))))
         if switch.role != "fabric":
             raise InputError(_("switch {switch} is a management switch, not a fabric switch").format(switch=switch.id))
         if switch.ports_at(port_speed) is None:

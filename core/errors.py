@@ -14,6 +14,7 @@ substrings of its ``suggestion`` in either language (``core.plan.plan`` joins th
 
 from __future__ import annotations
 
+import re
 import reprlib
 
 from core.i18n import _
@@ -45,6 +46,10 @@ def shown(value: object, limit: int = SHOWN_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+_AFTER_CHINESE_STOP = re.compile(r"(?<=[。！？；]) ")
+"""A space after a Chinese full stop (the message and suggestion of a Chinese ``DesignError`` join without it)."""
+
+
 class FabricPlannerError(Exception):
     """Base class of every error the engine raises on purpose."""
 
@@ -73,4 +78,4 @@ class DesignError(FabricPlannerError):
         self.message = message
         self.suggestion = suggestion
         self.fixes = tuple(fixes)
-        super().__init__(f"{message} {suggestion}".strip())
+        super().__init__(_AFTER_CHINESE_STOP.sub("", f"{message} {suggestion}".strip()))
