@@ -15,7 +15,8 @@ from babel.messages.pofile import read_po
 from core.i18n import LOCALE_DIR
 
 PO = LOCALE_DIR / "zh" / "LC_MESSAGES" / "messages.po"
-WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'’]*")  # identifiers (node_ports, CX7) are one token, not words
+# identifiers (node_ports, CX7) are one token; hyphenated names (all-reduce, nccl-tests) are checked whole
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'’]*(?:-[A-Za-z0-9_]+)*")
 CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff00-\uffef]")
 ALLOWED_CJK_ON_ENGLISH = ("简体中文",)
 
@@ -32,7 +33,8 @@ EFLOP TFLOPS FP8 FP16 BF16 FP32 FP4 TF32 MFU HFU TP DP PP EP CP SP ZeRO FSDP MoE
 busbw algbw all-reduce allreduce all-gather allgather reduce-scatter reducescatter all-to-all alltoall
 broadcast reduce AllReduce AllGather ReduceScatter AlltoAll
 ToR Pod SU HBD CLI JSON URL CSV XLSX PDF HTML Slurm NetBox Streamlit Plotly PNG SVG API
-token tokens Gb/s GB/s x e g vs id ids auto
+token tokens Gb/s GB/s x e g vs id ids auto ECMP VP nccl-tests nccl
+p2p send recv Cedar
 """.split()}
 
 
@@ -54,7 +56,37 @@ def english_vocabulary() -> frozenset[str]:
 def english_leaks(text: str) -> list[str]:
     """English words in ``text`` that a Chinese page should not show (empty when clean)."""
     vocabulary = english_vocabulary()
-    return sorted({w for w in WORD.findall(text.replace("Fabric planner", " ")) if w.lower() in vocabulary})
+    found = set()
+    for token in WORD.findall(text.replace("Fabric planner", " ")):
+        if token.lower() in ALLOWED:
+            continue
+        found |= {part for part in token.split("-") if part.lower() in vocabulary}
+    return sorted(found)
+
+
+_PLOTLY_VISIBLE = {"text", "name", "hovertemplate", "hovertext", "ticktext", "customdata", "labels", "texttemplate"}
+
+
+def plotly_text(spec, key: str = "") -> list[str]:
+    """The texts a reader sees in a Plotly figure's JSON (titles, names, hover, annotations, tables), not
+    its ids and keywords (``legendgroup``, ``type: scatter``)."""
+    found = []
+    if isinstance(spec, dict):
+        for name, value in spec.items():
+            if name in ("header", "cells") and isinstance(value, dict):
+                found += plotly_text(value.get("values"), "text")
+            elif name == "title" and isinstance(value, dict):
+                found += plotly_text(value.get("text"), "text")
+            elif name == "title" and isinstance(value, str):
+                found.append(value)
+            else:
+                found += plotly_text(value, name)
+    elif isinstance(spec, list):
+        for item in spec:
+            found += plotly_text(item, key)
+    elif isinstance(spec, str) and key in _PLOTLY_VISIBLE:
+        found.append(re.sub(r"%\{[^}]*\}|<[^>]*>", " ", spec))
+    return found
 
 
 def chinese_leaks(text: str) -> list[str]:

@@ -21,7 +21,7 @@ from streamlit.testing.v1 import AppTest
 
 from core import i18n
 from core.i18n import _, language
-from tests.i18n_check import PO, chinese_leaks, english_leaks
+from tests.i18n_check import PO, chinese_leaks, english_leaks, plotly_text
 from tools.i18n_update import extract
 
 ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
@@ -138,7 +138,7 @@ def page_text(at: AppTest) -> str:
         if proto is None or kind in ("code", "html"):
             continue
         if kind == "plotly_chart":
-            parts.append(json.dumps(json.loads(proto.spec), ensure_ascii=False))
+            parts += plotly_text(json.loads(proto.spec))
         elif kind == "dataframe":
             frame = node.value
             parts.append(" ".join(map(str, frame.columns)))

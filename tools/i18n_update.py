@@ -56,8 +56,8 @@ def update(parts: list[Path]) -> tuple[int, int]:
         for message in load(part):
             if not message.id or not message.string:
                 continue
-            if message.id in catalog:
-                existing = catalog[message.id]
+            existing = catalog.get(message.id, context=message.context)
+            if existing is not None:
                 if isinstance(message.string, (list, tuple)):
                     existing.string = tuple(message.string)
                 else:
