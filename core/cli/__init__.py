@@ -1,11 +1,17 @@
-"""Command line: ``python -m core plan|catalog|collective|train``, one module per sub-command.
+"""Command line: ``python -m core [--lang zh|en] plan|catalog|collective|train``, one module per sub-command.
 
 Each sub-command module has ``register(subparsers)``, which adds its parser and sets its handler
 (``run(args) -> str``, the text to print); ``common`` holds what they share (design options,
 number parsers, exit codes). Exit codes: 0 success, 2 bad input (unknown model, bad number,
-unknown option, a design file that is not a design), 3 a design that cannot be built (the message
-says what would work: only ways out ``core.plan`` checked by re-planning). An error is one line on
-stderr; bad input is at most ~300 characters and echoes at most 40 characters of what was typed.
+unknown option, a design file that is not a design, an unknown ``--lang``), 3 a design that cannot
+be built (the message says what would work: only ways out ``core.plan`` checked by re-planning).
+An error is one line on stderr; bad input is at most ~300 characters and echoes at most 40
+characters of what was typed.
+
+Languages: ``--lang zh|en`` (before or after the sub-command; default from ``LC_ALL``,
+``LC_MESSAGES``, ``LANG``) sets the language before anything is built, so help, the human
+(``--format table``) output and every error are in it. Machine output (``--format json``, ``csv``)
+is English and the same in every language, so scripts do not depend on the shell's locale.
 
 May import: anything in ``core``; nothing in ``core`` imports this package.
 """
@@ -16,34 +22,94 @@ import argparse
 import sys
 
 from core.cli import catalog, collective, plan, train
-from core.cli.common import EXIT_DESIGN, EXIT_INPUT, Parser
+from core.cli.common import (
+    EXIT_DESIGN,
+    EXIT_INPUT,
+    Parser,
+    argparse_language,
+    default_language,
+    language_choice,
+)
 from core.errors import DesignError, InputError
+from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, _, current, language
 
 COMMANDS = (plan, catalog, collective, train)
+MACHINE_FORMATS = ("json", "csv")
+"""``--format`` values for scripts: computed and written in English whatever ``--lang`` says."""
+
+
+def _add_language_option(parser: argparse.ArgumentParser, default) -> None:
+    parser.add_argument("--lang", type=language_choice, default=default, metavar="{zh,en}",
+                        help=_("language of help, messages and table output (default: from LC_ALL, "
+                               "LC_MESSAGES or LANG; now {language}); json and csv output stay English")
+                        .format(language=current()))
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The CLI's parser, its help in the current language (``core.i18n.language``)."""
     parser = Parser(
         prog="python -m core",
-        description="fabric planner: size GPU cluster networks, count every part, estimate cost and power.",
-        epilog="Units: network speeds in Gb/s per direction; NVLink in GB/s (bidir = both directions summed); "
-               "prices in USD are estimates from assets/catalog unless overridden.",
+        description=_("fabric planner: size GPU cluster networks, count every part, estimate cost and power."),
+        epilog=_("Units: network speeds in Gb/s per direction; NVLink in GB/s (bidir = both directions summed); "
+                 "prices in USD are estimates from assets/catalog unless overridden."),
     )
+    _add_language_option(parser, current())
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for command in COMMANDS:
         command.register(sub)
+    for subparser in sub.choices.values():  # --lang after the sub-command too; absent -> the global one
+        _add_language_option(subparser, argparse.SUPPRESS)
     return parser
 
 
+def requested_language(argv: list[str]) -> str | None:
+    """The ``--lang`` value in ``argv`` if it is a language the CLI speaks (the last one counts).
+
+    Read before the parser is built, so that its help and messages are in that language; a bad
+    value is left for the parser to refuse (exit code 2).
+    """
+    found = None
+    for position, item in enumerate(argv):
+        if item == "--":
+            break
+        if item == "--lang" and position + 1 < len(argv):
+            found = argv[position + 1]
+        elif item.startswith("--lang="):
+            found = item.split("=", 1)[1]
+    code = found.strip().lower() if found is not None else None
+    return code if code in LANGUAGES else None
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    code = requested_language(argv) or default_language()
+    with language(code), argparse_language():
+        return _main(argv)
+
+
+def _main(argv: list[str]) -> int:
     try:
-        args = parser.parse_args(argv)
-        sys.stdout.write(args.handler(args))
+        args = build_parser().parse_args(argv)
+        if args.lang != current():  # given in a way the scan did not see (an abbreviation): parse again in it
+            with language(args.lang), argparse_language():
+                return _main(argv)
+        sys.stdout.write(_output(args))
         return 0
     except InputError as exc:  # messages echo input through core.errors.shown; one line, always
-        print("error: " + " ".join(str(exc).split()), file=sys.stderr)
+        print(_("error: {message}").format(message=" ".join(str(exc).split())), file=sys.stderr)
         return EXIT_INPUT
     except DesignError as exc:
-        print("cannot build this design: " + " ".join(str(exc).split()), file=sys.stderr)
+        print(_("cannot build this design: {message}").format(message=" ".join(str(exc).split())),
+              file=sys.stderr)
         return EXIT_DESIGN
+
+
+def _output(args: argparse.Namespace) -> str:
+    """The handler's text; machine formats are computed in English (an error, again in the user's language)."""
+    if getattr(args, "format", None) not in MACHINE_FORMATS or current() == DEFAULT_LANGUAGE:
+        return args.handler(args)
+    try:
+        with language(DEFAULT_LANGUAGE):
+            return args.handler(args)
+    except (InputError, DesignError):
+        return args.handler(args)  # raises the same error, worded in the user's language

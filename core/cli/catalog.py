@@ -5,15 +5,32 @@ from __future__ import annotations
 import argparse
 
 from core.catalog import load_catalog
-from core.cli.common import to_json
+from core.cli.common import add_format_option, to_json
+from core.i18n import DEFAULT_LANGUAGE, N_, _, current, usd
+
+KINDS = ("systems", "nics", "switches", "transceivers", "cables", "nvlink")
+KIND_TITLES = {"systems": N_("GPU systems"), "nics": N_("NICs"), "switches": N_("Switches"),
+               "transceivers": N_("Transceivers"), "cables": N_("Cables"), "nvlink": N_("NVLink generations")}
+"""Section headings of the table in other languages (English keeps the ``--kind`` value, as always)."""
+PRICE_BASIS_LABELS = {"list": N_("list"), "street": N_("street"), "estimate": N_("estimate")}
+"""A catalog price's ``price_basis`` as the table shows it (English: the value itself)."""
 
 
 def register(subparsers) -> None:
     """Add the ``catalog`` sub-command."""
-    parser = subparsers.add_parser("catalog", help="list the hardware catalog", description="List the catalog.")
-    parser.add_argument("--format", choices=["json", "table"], default="table")
-    parser.add_argument("--kind", choices=["systems", "nics", "switches", "transceivers", "cables", "nvlink"])
+    parser = subparsers.add_parser("catalog", help=_("list the hardware catalog"),
+                                   description=_("List the catalog."))
+    add_format_option(parser)
+    parser.add_argument("--kind", choices=list(KINDS), help=_("list only this kind of part (default: all)"))
     parser.set_defaults(handler=run)
+
+
+def _basis(value: str) -> str:
+    return _(PRICE_BASIS_LABELS[value]) if value in PRICE_BASIS_LABELS else value
+
+
+def _heading(kind: str) -> str:
+    return kind if current() == DEFAULT_LANGUAGE else _(KIND_TITLES[kind])
 
 
 def run(args: argparse.Namespace) -> str:
@@ -24,14 +41,17 @@ def run(args: argparse.Namespace) -> str:
         return to_json(data)
     lines = []
     for kind, entries in data.items():
-        lines.append(f"[{kind}]")
+        lines.append(f"[{_heading(kind)}]")
         for e in entries:
             key = e.get("id", e.get("generation"))
-            label = e.get("name", e.get("architecture", ""))
+            label = e.get("name", e.get("architecture", ""))  # product names stay as the catalog writes them
             extra = ""
             if "price_usd" in e:
-                extra = f"  ${e['price_usd']:,.0f} ({e['price_basis']}), {e['power_w']:g} W"
+                extra = "  " + _("{price} ({basis}), {power} W").format(
+                    price=usd(e["price_usd"]), basis=_basis(e["price_basis"]), power=f"{e['power_w']:g}")
             elif "node_price_usd" in e:
-                extra = f"  ${e['node_price_usd']:,.0f}/node ({e['price_basis']}), {e['node_power_w']:g} W/node"
+                extra = "  " + _("{price}/node ({basis}), {power} W/node").format(
+                    price=usd(e["node_price_usd"]), basis=_basis(e["price_basis"]),
+                    power=f"{e['node_power_w']:g}")
             lines.append(f"  {key}: {label}{extra}")
     return "\n".join(lines) + "\n"

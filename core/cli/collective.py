@@ -4,27 +4,48 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli.common import add_design_options, cluster_note, design_from_args, positive_int, size, to_json
+from core.cli.common import (
+    add_design_options,
+    add_format_option,
+    cluster_note,
+    design_from_args,
+    positive_int,
+    row,
+    separator,
+    size,
+    to_json,
+)
+from core.i18n import N_, _
 from core.perf.collectives import ALGORITHMS, OPS, collective
+from core.perf.placement import level_label
 from core.perf.sizes import format_size, parse_size
+
+
+ALGORITHM_LABELS = {"hierarchical": N_("hierarchical"), "direct": N_("direct")}
+"""Algorithm ids as the table shows them (English: the id itself; the others are NCCL's names)."""
+
+
+def algorithm_label(algorithm: str) -> str:
+    return _(ALGORITHM_LABELS[algorithm]) if algorithm in ALGORITHM_LABELS else algorithm
 
 
 def register(subparsers) -> None:
     """Add the ``collective`` sub-command."""
     col = subparsers.add_parser(
-        "collective", help="predict an NCCL collective on the design",
-        description="Predict time, algbw and busbw (nccl-tests definitions) of one collective on the design.")
+        "collective", help=_("predict an NCCL collective on the design"),
+        description=_("Predict time, algbw and busbw (nccl-tests definitions) of one collective on the design."))
     add_design_options(col)
-    g = col.add_argument_group("collective")
-    g.add_argument("--op", type=str.lower, choices=OPS, default="all-reduce", help="collective (default all-reduce)")
+    g = col.add_argument_group(_("collective"))
+    g.add_argument("--op", type=str.lower, choices=OPS, default="all-reduce",
+                   help=_("collective (default all-reduce)"))
     g.add_argument("--size", type=size, default=parse_size("1GiB"), metavar="SIZE",
-                   help="message size: B, KiB, MiB, GiB (binary) or KB, MB, GB (decimal); default 1GiB")
+                   help=_("message size: B, KiB, MiB, GiB (binary) or KB, MB, GB (decimal); default 1GiB"))
     g.add_argument("--job-gpus", type=positive_int, metavar="N",
-                   help="GPUs in the communicator (default: --gpus as given, else every GPU of the design)")
-    g.add_argument("--algorithm", type=str.lower, choices=ALGORITHMS, help="force one algorithm (default: fastest)")
-    col.add_argument("--format", choices=["json", "table"], default="table")
+                   help=_("GPUs in the communicator (default: --gpus as given, else every GPU of the design)"))
+    g.add_argument("--algorithm", type=str.lower, choices=ALGORITHMS,
+                   help=_("force one algorithm (default: fastest)"))
+    add_format_option(col)
     col.set_defaults(handler=run)
-
 
 
 def run(args: argparse.Namespace) -> str:
@@ -37,18 +58,26 @@ def run(args: argparse.Namespace) -> str:
         return to_json(result) + "\n"
     p = result["placement"]
     last = p["gpus_in_last_nvlink_domain"]
+    values = dict(op=result["op"], size=format_size(result["bytes"]), gpus=f"{result['gpus']:,}",
+                  domains=f"{p['nvlink_domains']:,}", per_domain=p["gpus_per_nvlink_domain"], last=last,
+                  nodes=f"{p['nodes']:,}", level=level_label(p["fabric_level"]))
+    if last != p["gpus_per_nvlink_domain"]:
+        head = _("{op} of {size} on {gpus} GPUs ({domains} NVLink domain(s) of {per_domain}, the last with {last}, "
+                 "{nodes} nodes, fabric level {level})").format(**values)
+    else:
+        head = _("{op} of {size} on {gpus} GPUs ({domains} NVLink domain(s) of {per_domain}, {nodes} nodes, "
+                 "fabric level {level})").format(**values)
+    fastest = f"{algorithm_label(result['algorithm'])} ({result['protocol']})"
+    if result["in_network"]:
+        fastest += "  - " + _("in-network reduction: busbw is not a link speed")
     lines = [
-        f"{result['op']} of {format_size(result['bytes'])} on {result['gpus']:,} GPUs "
-        f"({p['nvlink_domains']:,} NVLink domain(s) of {p['gpus_per_nvlink_domain']}"
-        + (f", the last with {last}" if last != p["gpus_per_nvlink_domain"] else "")
-        + f", {p['nodes']:,} nodes, fabric level {p['fabric_level']})"
-        + cluster_note(design.gpus, result["cluster_gpus"], result["gpus"]),
-        f"fastest       {result['algorithm']} ({result['protocol']})"
-        + ("  - in-network reduction: busbw is not a link speed" if result["in_network"] else ""),
-        f"time          {result['time_us']:,.1f} us",
-        f"algbw         {result['algbw_gbytes']:,.2f} GB/s",
-        f"busbw         {result['busbw_gbytes']:,.2f} GB/s (bottleneck link line rate "
-        f"{result['bottleneck_line_gbytes']:,.1f} GB/s)",
-        "all algorithms " + ", ".join(f"{k} {v:,.1f} us" for k, v in result["algorithms_time_us"].items()),
+        head + cluster_note(design.gpus, result["cluster_gpus"], result["gpus"]),
+        row(_("fastest"), fastest),
+        row(_("time"), f"{result['time_us']:,.1f} us"),
+        row(_("algbw"), f"{result['algbw_gbytes']:,.2f} GB/s"),
+        row(_("busbw"), _("{value} GB/s (bottleneck link line rate {line} GB/s)").format(
+            value=f"{result['busbw_gbytes']:,.2f}", line=f"{result['bottleneck_line_gbytes']:,.1f}")),
+        row(_("all algorithms"), separator().join(
+            f"{algorithm_label(k)} {v:,.1f} us" for k, v in result["algorithms_time_us"].items())),
     ]
     return "\n".join(lines) + "\n"

@@ -9,13 +9,18 @@ own messages (unknown option, invalid choice) are cut the same way.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import os
 import re
+import unicodedata
+from typing import Iterator, Mapping
 
 from core.catalog import load_catalog
 from core.design import MAX_DESIGN_FILE_BYTES, MAX_POWER_OVERRIDE_W, MAX_PRICE_OVERRIDE_USD, Design, parse_design
 from core.errors import SHOWN_LIMIT, InputError, shown
+from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, _, current, from_locale
 from core.formats.entry import normalize, number_text
 from core.formats.design_file import read_design_file
 from core.perf.sizes import parse_size
@@ -26,6 +31,85 @@ MAX_ERROR_CHARS = 300
 """Longest error line the CLI prints."""
 
 _LONG_WORD = re.compile(r"\S{%d,}" % (SHOWN_LIMIT + 11))  # longer than a shown() value with its quotes
+
+LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
+"""Where the shell says its language, first set one wins (POSIX order)."""
+
+
+def default_language(environ: Mapping[str, str] | None = None) -> str:
+    """The CLI's language when ``--lang`` is not given: from ``LC_ALL``, ``LC_MESSAGES`` or ``LANG``.
+
+    ``zh_CN.UTF-8`` (or ``zh_TW``, ``zh``) -> ``"zh"``; anything else (``C.UTF-8``, ``en_US``,
+    ``fr_FR``, unset) -> ``"en"``.
+    """
+    environ = os.environ if environ is None else environ
+    for variable in LOCALE_VARIABLES:
+        value = environ.get(variable)
+        if value:
+            return from_locale(value.split(".")[0].split("@")[0]) or DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
+
+
+def language_choice(text: str) -> str:
+    """``--lang``: one of the app's languages (``zh``, ``en``), case-insensitive."""
+    code = text.strip().lower()
+    if code not in LANGUAGES:
+        raise argparse.ArgumentTypeError(_("unknown language {value}; choose from {choices}").format(
+            value=shown(text), choices=", ".join(sorted(LANGUAGES, reverse=True))))
+    return code
+
+
+# argparse's own texts (usage line, group titles, its error messages), translated while the CLI runs
+_ARGPARSE_TEXTS = (
+    N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
+    N_("argument %(argument_name)s: %(message)s"), N_("expected one argument"),
+    N_("expected at most one argument"), N_("expected at least one argument"),
+    N_("invalid %(type)s value: %(value)r"), N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("the following arguments are required: %s"), N_("one of the arguments %s is required"),
+    N_("not allowed with argument %s"), N_("ignored explicit argument %r"), N_("unrecognized arguments: %s"),
+    N_("unexpected option string: %s"), N_("%(prog)s: error: %(message)s\n"),
+)
+
+
+@contextlib.contextmanager
+def argparse_language() -> Iterator[None]:
+    """argparse speaks the current language inside the block (its ``_`` looked up in our catalog).
+
+    English leaves argparse as it is; the module global is restored on the way out.
+    """
+    if current() == DEFAULT_LANGUAGE:
+        yield
+        return
+    original = argparse._
+    argparse._ = _
+    try:
+        yield
+    finally:
+        argparse._ = original
+
+
+def display_width(text: str) -> int:
+    """Terminal columns of ``text`` (a Chinese character takes two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+LABEL_WIDTH = 14
+"""Columns of the label in front of each line of the human (table) output."""
+
+
+def row(label: str, text: str) -> str:
+    """``label`` padded to ``LABEL_WIDTH`` terminal columns (at least one space), then ``text``."""
+    return label + " " * max(1, LABEL_WIDTH - display_width(label)) + text
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` left-aligned in ``width`` terminal columns (as ``f"{text:<width}"`` for ASCII)."""
+    return text + " " * max(0, width - display_width(text))
+
+
+def separator() -> str:
+    """Between the items of a list in the human output: ``, `` (en) / ``，`` (zh)."""
+    return "，" if current() == "zh" else ", "
 
 
 def one_line(message: str, limit: int = MAX_ERROR_CHARS) -> str:
@@ -48,12 +132,19 @@ class Parser(argparse.ArgumentParser):
         # argparse's own message quotes the value whole
         if action.choices is not None and value not in action.choices:
             choices = ", ".join(map(str, action.choices))
-            raise argparse.ArgumentError(action, f"invalid choice: {shown(value)} (choose from {choices})")
+            raise argparse.ArgumentError(action, _("invalid choice: {value} (choose from {choices})").format(
+                value=shown(value), choices=choices))
+
+    def format_help(self) -> str:
+        text = super().format_help()
+        if current() == "zh":  # argparse ends each section heading with its own ':'
+            text = re.sub(r"(?m)^(\S[^\n]*):$", r"\1：", text)
+        return text
 
     def parse_args(self, args=None, namespace=None):
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
-            self.error(f"unrecognized arguments: {shown(' '.join(extras))}")
+            self.error(_("unrecognized arguments: {arguments}").format(arguments=shown(' '.join(extras))))
         return parsed
 
 
@@ -63,10 +154,11 @@ def positive_int(text: str) -> int:
         value = int(text)
     except ValueError:
         if text.strip().isdigit():  # more digits than Python reads (4,300)
-            raise argparse.ArgumentTypeError(f"{shown(text)} is far too large") from None
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {shown(text)}") from None
+            raise argparse.ArgumentTypeError(_("{value} is far too large").format(value=shown(text))) from None
+        raise argparse.ArgumentTypeError(
+            _("expected a whole number, got {value}").format(value=shown(text))) from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {shown(value)}")
+        raise argparse.ArgumentTypeError(_("must be at least 1, got {value}").format(value=shown(value)))
     return value
 
 
@@ -79,10 +171,10 @@ def ratio(text: str) -> float:
         numbers = None
     if numbers is None or not all(math.isfinite(n) and n > 0 for n in numbers):
         raise argparse.ArgumentTypeError(
-            f"expected a ratio X or X:Y of positive numbers, like 2 or 3:1, got {shown(text)}")
+            _("expected a ratio X or X:Y of positive numbers, like 2 or 3:1, got {value}").format(value=shown(text)))
     value = numbers[0] / numbers[1] if len(numbers) == 2 else numbers[0]
     if not (math.isfinite(value) and value >= 1):
-        raise argparse.ArgumentTypeError(f"must be at least 1 (down:up), got {shown(text)}")
+        raise argparse.ArgumentTypeError(_("must be at least 1 (down:up), got {value}").format(value=shown(text)))
     return value
 
 
@@ -90,56 +182,74 @@ def number(text: str) -> float:
     try:
         value = float(number_text(text))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {shown(text)}") from None
+        raise argparse.ArgumentTypeError(_("expected a number, got {value}").format(value=shown(text))) from None
     if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a finite number >= 0, got {shown(text)}")
+        raise argparse.ArgumentTypeError(_("must be a finite number >= 0, got {value}").format(value=shown(text)))
     return value
 
 
 def model_name(text: str) -> str:
     """A catalog model id as typed; an empty or blank value is an error (it would silently mean auto)."""
     if not text.strip():
-        raise argparse.ArgumentTypeError("must name a catalog model, got an empty value "
-                                         "(leave the option out for the default)")
+        raise argparse.ArgumentTypeError(_("must name a catalog model, got an empty value "
+                                           "(leave the option out for the default)"))
     return text
 
 
 def add_design_options(parser: argparse.ArgumentParser) -> None:
-    """Options shared by every command that takes a design."""
-    g = parser.add_argument_group("design (defaults come from the GPU system in the catalog)")
+    """Options shared by every command that takes a design (help in the current language)."""
+    g = parser.add_argument_group(_("design (defaults come from the GPU system in the catalog)"))
     g.add_argument("--design", metavar="FILE.json",
-                   help=f"read the design from a JSON file of at most 1 MB ({MAX_DESIGN_FILE_BYTES:,} bytes); "
-                        "options below override it")
-    g.add_argument("--gpu", type=model_name, help="GPU/system model, case-insensitive (e.g. h100, B200, GB200-NVL72)")
-    g.add_argument("--nodes", type=positive_int, help="number of nodes (servers, or NVL72 compute trays)")
-    g.add_argument("--gpus", type=positive_int, help="total GPU count; sets nodes = ceil(gpus / gpus-per-node)")
-    g.add_argument("--gpus-per-node", type=positive_int, help="GPUs per node")
-    g.add_argument("--nvlink-gen", type=positive_int, help="NVLink generation (1-5)")
-    g.add_argument("--nvlink-domain", type=positive_int, help="GPUs per NVLink domain (8 for HGX, 72 for NVL72)")
-    g.add_argument("--fabric", type=str.lower, choices=["infiniband", "ethernet"], help="scale-out fabric")
+                   help=_("read the design from a JSON file of at most 1 MB ({bytes} bytes); "
+                          "options below override it").format(bytes=f"{MAX_DESIGN_FILE_BYTES:,}"))
+    g.add_argument("--gpu", type=model_name,
+                   help=_("GPU/system model, case-insensitive (e.g. {examples})").format(
+                       examples="h100, B200, GB200-NVL72"))
+    g.add_argument("--nodes", type=positive_int, help=_("number of nodes (servers, or NVL72 compute trays)"))
+    g.add_argument("--gpus", type=positive_int, help=_("total GPU count; sets nodes = ceil(gpus / gpus-per-node)"))
+    g.add_argument("--gpus-per-node", type=positive_int, help=_("GPUs per node"))
+    g.add_argument("--nvlink-gen", type=positive_int, help=_("NVLink generation (1-5)"))
+    g.add_argument("--nvlink-domain", type=positive_int,
+                   help=_("GPUs per NVLink domain (8 for HGX, 72 for NVL72)"))
+    g.add_argument("--fabric", type=str.lower, choices=["infiniband", "ethernet"], help=_("scale-out fabric"))
     g.add_argument("--port-speed", type=positive_int, metavar="GBPS",
-                   help="NIC and switch port speed, per direction [Gb/s], e.g. 400")
-    g.add_argument("--nics-per-node", type=positive_int, help="scale-out NICs per node (rails)")
-    g.add_argument("--planes", type=positive_int, help="independent parallel fabrics; each NIC has a port in each")
-    g.add_argument("--switch", type=model_name, help="fabric switch model, case-insensitive (e.g. QM9700, Q3400, SN5600)")
-    g.add_argument("--topology", type=str.lower, choices=["rail-optimized", "top-of-rack"], help="leaf wiring")
-    g.add_argument("--nodes-per-rack", type=positive_int, help="nodes per rack")
+                   help=_("NIC and switch port speed, per direction [Gb/s], e.g. 400"))
+    g.add_argument("--nics-per-node", type=positive_int, help=_("scale-out NICs per node (rails)"))
+    g.add_argument("--planes", type=positive_int,
+                   help=_("independent parallel fabrics; each NIC has a port in each"))
+    g.add_argument("--switch", type=model_name,
+                   help=_("fabric switch model, case-insensitive (e.g. {examples})").format(
+                       examples="QM9700, Q3400, SN5600"))
+    g.add_argument("--topology", type=str.lower, choices=["rail-optimized", "top-of-rack"], help=_("leaf wiring"))
+    g.add_argument("--nodes-per-rack", type=positive_int, help=_("nodes per rack"))
     g.add_argument("--oversubscription", type=ratio, metavar="RATIO",
-                   help="leaf down:up ratio X or X:Y, >= 1 (e.g. 1, 2 or 3:1)")
+                   help=_("leaf down:up ratio X or X:Y, >= 1 (e.g. 1, 2 or 3:1)"))
     g.add_argument("--spine-oversubscription", type=ratio, metavar="RATIO",
-                   help="spine down:up ratio in three tiers, X or X:Y, >= 1")
-    g.add_argument("--tiers", type=str.lower, choices=["auto", "1", "2", "3"], help="switch tiers (default auto)")
+                   help=_("spine down:up ratio in three tiers, X or X:Y, >= 1"))
+    g.add_argument("--tiers", type=str.lower, choices=["auto", "1", "2", "3"],
+                   help=_("switch tiers (default auto)"))
     g.add_argument("--cable-media", type=str.lower, choices=["auto", "copper", "aoc", "optics"],
-                   help="cable media policy (auto: copper in rack, optics elsewhere)")
-    g.add_argument("--pue", type=number, help="power usage effectiveness, >= 1 (default 1.3)")
-    g.add_argument("--electricity-price", type=number, metavar="USD_PER_KWH", help="electricity price [USD/kWh]")
-    g.add_argument("--tco-years", type=number, metavar="YEARS", help="years of operation for TCO [years]")
+                   help=_("cable media policy (auto: copper in rack, optics elsewhere)"))
+    g.add_argument("--pue", type=number, help=_("power usage effectiveness, >= 1 (default 1.3)"))
+    g.add_argument("--electricity-price", type=number, metavar="USD_PER_KWH",
+                   help=_("electricity price [USD/kWh]"))
+    g.add_argument("--tco-years", type=number, metavar="YEARS", help=_("years of operation for TCO [years]"))
     g.add_argument("--price", action="append", default=[], metavar="ID=USD",
-                   help=f"override a catalog unit price [USD], 0 to {MAX_PRICE_OVERRIDE_USD:,.0f} USD per unit, "
-                        "e.g. --price QM9700=30000 (repeatable)")
+                   help=_("override a catalog unit price [USD], 0 to {limit} USD per unit, "
+                          "e.g. {example} (repeatable)").format(limit=f"{MAX_PRICE_OVERRIDE_USD:,.0f}",
+                                                                example="--price QM9700=30000"))
     g.add_argument("--power", action="append", default=[], metavar="ID=W",
-                   help=f"override a catalog unit power [W], 0 to {MAX_POWER_OVERRIDE_W:,.0f} W per unit "
-                        "(repeatable)")
+                   help=_("override a catalog unit power [W], 0 to {limit} W per unit "
+                          "(repeatable)").format(limit=f"{MAX_POWER_OVERRIDE_W:,.0f}"))
+
+
+def add_format_option(parser: argparse.ArgumentParser, choices: tuple[str, ...] = ("json", "table"),
+                      helptext: str | None = None) -> None:
+    """``--format``: ``table`` (the default) is for people, in the chosen language; ``json`` is for
+    scripts: English keys and texts, the same in every language."""
+    parser.add_argument("--format", choices=list(choices), default="table",
+                        help=helptext or _("table: readable summary (in the --lang language); "
+                                           "json: machine-readable, the same in every language"))
 
 
 _OPTION_FIELDS = {
@@ -159,11 +269,11 @@ def _overrides(pairs: list[str], what: str) -> dict[str, float]:
     result: dict[str, float] = {}
     for pair in pairs:
         if "=" not in pair and ":" not in pair:
-            raise InputError(f"--{what} takes ID=NUMBER, got {shown(pair)}")
+            raise InputError(_("--{option} takes ID=NUMBER, got {value}").format(option=what, value=shown(pair)))
         try:
             result.update(parse_overrides(pair, unit="USD" if what == "price" else "W"))
         except ParamError as exc:
-            raise InputError(f"--{what}: {exc}") from None
+            raise InputError(_("--{option}: {problem}").format(option=what, problem=exc)) from None
     return result
 
 
@@ -177,7 +287,7 @@ def design_from_args(args: argparse.Namespace) -> Design:
         if value is not None:
             data[field] = value
     if args.nodes is not None and args.gpus is not None:
-        raise InputError("give --nodes or --gpus, not both")
+        raise InputError(_("give --nodes or --gpus, not both"))
     if args.nodes is not None:
         data.pop("gpus", None)
     if args.gpus is not None:
@@ -191,11 +301,11 @@ def design_from_args(args: argparse.Namespace) -> Design:
     return design
 
 
-
 def size(text: str) -> int:
     if len(text.strip()) > 24:  # no size is that long ("1.5GiB", "1073741824")
         raise argparse.ArgumentTypeError(
-            f"cannot read size {shown(text)}; use a number with B, KiB, MiB, GiB, KB, MB or GB (e.g. 1GiB)")
+            _("cannot read size {value}; use a number with B, KiB, MiB, GiB, KB, MB or GB (e.g. 1GiB)").format(
+                value=shown(text)))
     try:
         return parse_size(text)
     except InputError as exc:
@@ -212,9 +322,11 @@ def tokens(text: str) -> float:
     try:
         value = float(body) * factor
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a token count like 1T or 15e12, got {shown(text)}") from None
+        raise argparse.ArgumentTypeError(
+            _("expected a token count like 1T or 15e12, got {value}").format(value=shown(text))) from None
     if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"token count must be positive and finite, got {shown(text)}")
+        raise argparse.ArgumentTypeError(
+            _("token count must be positive and finite, got {value}").format(value=shown(text)))
     return value
 
 
@@ -222,9 +334,10 @@ def fraction(text: str) -> float:
     try:
         value = float(number_text(text))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {shown(text)}") from None
+        raise argparse.ArgumentTypeError(
+            _("expected a number between 0 and 1, got {value}").format(value=shown(text))) from None
     if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"must be above 0 and at most 1, got {shown(text)}")
+        raise argparse.ArgumentTypeError(_("must be above 0 and at most 1, got {value}").format(value=shown(text)))
     return value
 
 
@@ -236,7 +349,8 @@ def to_json(data) -> str:
 def cluster_note(requested: int | None, cluster: int, used: int) -> str:
     """Say when the cluster differs from the GPUs the job uses (e.g. rounded up to whole nodes)."""
     if requested is not None and cluster != requested and used == requested:
-        return f"; the cluster has {cluster:,} GPUs ({requested:,} rounded up to whole nodes)"
+        return _("; the cluster has {cluster} GPUs ({requested} rounded up to whole nodes)").format(
+            cluster=f"{cluster:,}", requested=f"{requested:,}")
     if cluster != used:
-        return f"; the cluster has {cluster:,} GPUs"
+        return _("; the cluster has {cluster} GPUs").format(cluster=f"{cluster:,}")
     return ""

@@ -6,42 +6,62 @@ import argparse
 import io
 import json
 
-from core.cli.common import add_design_options, design_from_args, to_json
+from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
+from core.i18n import N_, _, usd
+
+FABRIC_LABELS = {"infiniband": N_("infiniband"), "ethernet": N_("ethernet")}
+"""``Design.fabric`` ids as the table shows them (English: the id itself)."""
+TOPOLOGY_LABELS = {"rail-optimized": N_("rail-optimized"), "top-of-rack": N_("top-of-rack")}
+"""``Design.topology`` ids as the table shows them (English: the id itself)."""
 
 
 def register(subparsers) -> None:
     """Add the ``plan`` sub-command."""
-    parser = subparsers.add_parser("plan", help="plan a cluster design", description="Plan a cluster design.")
+    parser = subparsers.add_parser("plan", help=_("plan a cluster design"), description=_("Plan a cluster design."))
     add_design_options(parser)
-    parser.add_argument("--format", choices=["json", "table", "csv"], default="table",
-                        help="json: summary + BOM; table: readable summary; csv: the bill of materials")
+    add_format_option(parser, ("json", "table", "csv"),
+                      _("json: summary + BOM; table: readable summary; csv: the bill of materials"))
     parser.set_defaults(handler=run)
+
+
+def _label(labels: dict[str, str], value: str) -> str:
+    return _(labels[value]) if value in labels else value
 
 
 def _render_table(summary: dict) -> str:
     out = io.StringIO()
     w = out.write
-    w(f"{summary['gpus']:,} x {summary['gpu_model']} GPUs in {summary['nodes']:,} nodes; "
-      f"{summary['fabric']} {summary['port_speed_gbps']}G, {summary['topology']}, {summary['tiers']} tier(s), "
-      f"{summary['planes']} plane(s), switch {summary['switch_model']}\n")
+    w(_("{gpus} x {model} GPUs in {nodes} nodes; {fabric} {speed}G, {topology}, {tiers} tier(s), "
+        "{planes} plane(s), switch {switch}").format(
+        gpus=f"{summary['gpus']:,}", model=summary["gpu_model"], nodes=f"{summary['nodes']:,}",
+        fabric=_label(FABRIC_LABELS, summary["fabric"]), speed=summary["port_speed_gbps"],
+        topology=_label(TOPOLOGY_LABELS, summary["topology"]), tiers=summary["tiers"], planes=summary["planes"],
+        switch=summary["switch_model"]) + "\n")
     s = summary["switches"]
-    w(f"switches      leaf {s['leaf']:,}  spine {s['spine']:,}  core {s['core']:,}  total {s['total']:,}\n")
+    w(row(_("switches"), _("leaf {leaf}  spine {spine}  core {core}  total {total}").format(
+        leaf=f"{s['leaf']:,}", spine=f"{s['spine']:,}", core=f"{s['core']:,}", total=f"{s['total']:,}")) + "\n")
     li = summary["links"]
-    w(f"links         node-leaf {li['node_leaf']:,}  leaf-spine {li['leaf_spine']:,}  "
-      f"spine-core {li['spine_core']:,}\n")
+    w(row(_("links"), _("node-leaf {node_leaf}  leaf-spine {leaf_spine}  spine-core {spine_core}").format(
+        node_leaf=f"{li['node_leaf']:,}", leaf_spine=f"{li['leaf_spine']:,}",
+        spine_core=f"{li['spine_core']:,}")) + "\n")
     t = summary["transceivers"]
-    w(f"transceivers  switch side {t['switch_side']:,}  node side {t['node_side']:,}\n")
+    w(row(_("transceivers"), _("switch side {switch_side}  node side {node_side}").format(
+        switch_side=f"{t['switch_side']:,}", node_side=f"{t['node_side']:,}")) + "\n")
     b = summary["bandwidth"]
-    w(f"bandwidth     NVLink {b['nvlink_gbytes_per_gpu_bidir']:g} GB/s per GPU (bidir); scale-out "
-      f"{b['scaleout_gbits_per_gpu']:g} Gb/s per GPU (per direction); bisection "
-      f"{b['bisection_tbits_one_direction']:,.1f} Tb/s (one direction); oversubscription "
-      f"{b['oversubscription']:g}:1\n")
+    w(row(_("bandwidth"), _("NVLink {nvlink} GB/s per GPU (bidir); scale-out {scaleout} Gb/s per GPU "
+                            "(per direction); bisection {bisection} Tb/s (one direction); "
+                            "oversubscription {oversubscription}:1").format(
+        nvlink=f"{b['nvlink_gbytes_per_gpu_bidir']:g}", scaleout=f"{b['scaleout_gbits_per_gpu']:g}",
+        bisection=f"{b['bisection_tbits_one_direction']:,.1f}", oversubscription=f"{b['oversubscription']:g}"))
+      + "\n")
     c = summary["cost"]
     p = summary["power"]
-    w(f"cost          capex ${c['capex_usd']:,.0f} (${c['capex_per_gpu_usd']:,.0f} per GPU; network "
-      f"${c['network_capex_usd']:,.0f} = {c['network_share']:.1%}) - estimates\n")
-    w(f"power         IT {p['it_kw']:,.1f} kW (network {p['network_kw']:,.1f} kW), facility "
-      f"{p['facility_kw']:,.1f} kW at PUE {p['pue']:g}\n")
+    w(row(_("cost"), _("capex {capex} ({per_gpu} per GPU; network {network} = {share}) - estimates").format(
+        capex=usd(c["capex_usd"]), per_gpu=usd(c["capex_per_gpu_usd"]), network=usd(c["network_capex_usd"]),
+        share=f"{c['network_share']:.1%}")) + "\n")
+    w(row(_("power"), _("IT {it} kW (network {network} kW), facility {facility} kW at PUE {pue}").format(
+        it=f"{p['it_kw']:,.1f}", network=f"{p['network_kw']:,.1f}", facility=f"{p['facility_kw']:,.1f}",
+        pue=f"{p['pue']:g}")) + "\n")
     for line in summary["explanation"]:
         w(f"  - {line}\n")
     return out.getvalue()

@@ -4,16 +4,37 @@ from __future__ import annotations
 
 import argparse
 
+from core.cli.collective import algorithm_label
 from core.cli.common import (
     add_design_options,
+    add_format_option,
     cluster_note,
     design_from_args,
     fraction,
+    pad,
     positive_int,
+    row,
+    separator,
     to_json,
     tokens,
 )
 from core.errors import InputError
+from core.i18n import N_, _, usd
+from core.perf.placement import level_label
+
+
+CUSTOM_HELP = (("layers", N_("transformer layers")), ("hidden", N_("hidden size")), ("ffn", N_("MLP width")),
+               ("heads", N_("attention heads")), ("kv-heads", N_("key/value heads")), ("vocab", N_("vocabulary")))
+MEMORY_LABELS = {"weights": N_("weights"), "gradients": N_("gradients"), "optimizer": N_("optimizer"),
+                 "activations": N_("activations")}
+"""Parts of the memory per GPU as the table shows them (English: the JSON key itself)."""
+COMMUNICATION_LABELS = {"DP (experts)": N_("DP (experts)"), "send/recv": N_("send/recv"),
+                        "send/recv (ring attention)": N_("send/recv (ring attention)"), "custom": N_("custom")}
+"""Engine texts of the communication rows (and the custom model's name) as the table shows them."""
+
+
+def _shown(value: str) -> str:
+    return _(COMMUNICATION_LABELS[value]) if value in COMMUNICATION_LABELS else value
 
 
 def register(subparsers) -> None:
@@ -21,33 +42,34 @@ def register(subparsers) -> None:
     from core.perf.training import PRESETS
 
     tr = subparsers.add_parser(
-        "train", help="estimate a training step on the design",
-        description="Estimate step time, tokens/s, communication share and days to train on the design.")
+        "train", help=_("estimate a training step on the design"),
+        description=_("Estimate step time, tokens/s, communication share and days to train on the design."))
     add_design_options(tr)
-    m = tr.add_argument_group("model (a preset, or a custom architecture with --layers ... --vocab)")
-    m.add_argument("--model", type=str.lower, choices=list(PRESETS), default="llama3-70b")
-    for name, helptext in (("layers", "transformer layers"), ("hidden", "hidden size"), ("ffn", "MLP width"),
-                           ("heads", "attention heads"), ("kv-heads", "key/value heads"), ("vocab", "vocabulary")):
-        m.add_argument(f"--{name}", type=positive_int, help=f"custom model: {helptext}")
-    j = tr.add_argument_group("job")
-    j.add_argument("--seq-len", type=positive_int, default=8192, help="sequence length [tokens] (default 8192)")
-    j.add_argument("--global-batch", type=positive_int, default=1024, help="sequences per step (default 1024)")
-    j.add_argument("--micro-batch", type=positive_int, default=1)
-    j.add_argument("--precision", type=str.lower, choices=["bf16", "fp8"], default="bf16")
+    m = tr.add_argument_group(_("model (a preset, or a custom architecture with --layers ... --vocab)"))
+    m.add_argument("--model", type=str.lower, choices=list(PRESETS), default="llama3-70b",
+                   help=_("model preset (default llama3-70b)"))
+    for name, helptext in CUSTOM_HELP:
+        m.add_argument(f"--{name}", type=positive_int, help=_("custom model: {what}").format(what=_(helptext)))
+    j = tr.add_argument_group(_("job"))
+    j.add_argument("--seq-len", type=positive_int, default=8192, help=_("sequence length [tokens] (default 8192)"))
+    j.add_argument("--global-batch", type=positive_int, default=1024, help=_("sequences per step (default 1024)"))
+    j.add_argument("--micro-batch", type=positive_int, default=1, help=_("sequences per micro-batch (default 1)"))
+    j.add_argument("--precision", type=str.lower, choices=["bf16", "fp8"], default="bf16",
+                   help=_("training precision (default {default})").format(default="bf16"))
     for name, default in (("tp", 8), ("pp", 1), ("cp", 1), ("ep", 1), ("vp", 1)):
         j.add_argument(f"--{name}", type=positive_int, default=default,
-                       help=f"{name.upper()} degree (default {default})")
-    j.add_argument("--dp", type=positive_int, help="data-parallel degree (default: GPUs / (tp x pp x cp))")
+                       help=_("{name} degree (default {default})").format(name=name.upper(), default=default))
+    j.add_argument("--dp", type=positive_int, help=_("data-parallel degree (default: GPUs / (tp x pp x cp))"))
     j.add_argument("--job-gpus", type=positive_int, metavar="N",
-                   help="GPUs the job uses (default: --gpus as given, else every GPU of the design)")
-    j.add_argument("--recompute", type=str.lower, choices=["none", "selective", "full"], default="selective")
+                   help=_("GPUs the job uses (default: --gpus as given, else every GPU of the design)"))
+    j.add_argument("--recompute", type=str.lower, choices=["none", "selective", "full"], default="selective",
+                   help=_("activation recomputation (default selective)"))
     j.add_argument("--efficiency", type=fraction, metavar="FRACTION",
-                   help="achievable fraction of dense peak FLOP/s (default from assets/catalog/collectives.toml)")
-    j.add_argument("--tokens", type=tokens, default=1e12, help="tokens to train, e.g. 1T or 15e12 (default 1T)")
-    tr.add_argument("--format", choices=["json", "table"], default="table")
+                   help=_("achievable fraction of dense peak FLOP/s (default from assets/catalog/collectives.toml)"))
+    j.add_argument("--tokens", type=tokens, default=1e12,
+                   help=_("tokens to train, e.g. 1T or 15e12 (default 1T)"))
+    add_format_option(tr)
     tr.set_defaults(handler=run)
-
-
 
 
 def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
@@ -57,12 +79,13 @@ def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
     if any(v is not None for v in custom.values()):
         missing = [k.replace("_", "-") for k, v in custom.items() if v is None]
         if missing:
-            raise InputError("a custom model needs --layers --hidden --ffn --heads --kv-heads --vocab; missing: "
-                             + ", ".join(f"--{m}" for m in missing))
+            raise InputError(_("a custom model needs --layers --hidden --ffn --heads --kv-heads --vocab; "
+                               "missing: {missing}").format(missing=", ".join(f"--{m}" for m in missing)))
         try:
             model = ModelSpec(name="custom", **custom)
         except ValueError as exc:
-            raise InputError(f"custom model: {exc.errors()[0]['msg'] if hasattr(exc, 'errors') else exc}") from None
+            problem = exc.errors()[0]["msg"] if hasattr(exc, "errors") else exc
+            raise InputError(_("custom model: {problem}").format(problem=problem)) from None
     else:
         model = model_preset(args.model)
     return parse_job(dict(model=model, seq_len=args.seq_len, global_batch=args.global_batch,
@@ -83,23 +106,30 @@ def run(args: argparse.Namespace) -> str:
     if args.format == "json":
         return to_json(s) + "\n"
     par = s["parallelism"]
+    head = _("{model} ({params}B parameters) on {gpus} GPUs: tp {tp} pp {pp} cp {cp} dp {dp} ep {ep} vp {vp}; "
+             "seq {seq}, global batch {batch}, {precision}").format(
+        model=_shown(s["model"]), params=f"{s['params_b']:,.1f}", gpus=f"{s['gpus']:,}", tp=par["tp"], pp=par["pp"],
+        cp=par["cp"], dp=par["dp"], ep=par["ep"], vp=par["vp"],
+        seq=f"{s['seq_len']:,}", batch=f"{s['global_batch']:,}", precision=s["precision"])
+    memory = separator().join(f"{_(MEMORY_LABELS[k]) if k in MEMORY_LABELS else k} {v:.1f}"
+                              for k, v in s["memory_gb"].items())
     lines = [
-        f"{s['model']} ({s['params_b']:,.1f}B parameters) on {s['gpus']:,} GPUs: tp {par['tp']} pp {par['pp']} "
-        f"cp {par['cp']} dp {par['dp']} ep {par['ep']} vp {par['vp']}; seq {s['seq_len']:,}, "
-        f"global batch {s['global_batch']:,}, {s['precision']}" + cluster_note(design.gpus, s["cluster_gpus"],
-                                                                                s["gpus"]),
-        f"step time     {s['step_time_s']:.3f} s  (compute {s['compute_s']:.3f}, bubble {s['bubble_s']:.3f}, "
-        f"exposed communication {s['exposed_comm_s']:.3f})",
-        f"throughput    {s['tokens_per_s']:,.0f} tokens/s, MFU {s['mfu']:.1%}, "
-        f"communication {s['comm_fraction']:.1%} of the step",
-        f"to train      {s['tokens_to_train']:.3g} tokens: {s['days_to_train']:,.1f} days, "
-        f"${s['cost_usd']:,.0f} (share of cluster TCO, estimate)",
-        "memory/GPU    " + ", ".join(f"{k} {v:.1f}" for k, v in s["memory_gb"].items())
-        + f" GB of {s['hbm_gb']:g} GB",
+        head + cluster_note(design.gpus, s["cluster_gpus"], s["gpus"]),
+        row(_("step time"), _("{step} s  (compute {compute}, bubble {bubble}, exposed communication {exposed})").format(
+            step=f"{s['step_time_s']:.3f}", compute=f"{s['compute_s']:.3f}", bubble=f"{s['bubble_s']:.3f}",
+            exposed=f"{s['exposed_comm_s']:.3f}")),
+        row(_("throughput"), _("{tokens} tokens/s, MFU {mfu}, communication {share} of the step").format(
+            tokens=f"{s['tokens_per_s']:,.0f}", mfu=f"{s['mfu']:.1%}", share=f"{s['comm_fraction']:.1%}")),
+        row(_("to train"), _("{tokens} tokens: {days} days, {cost} (share of cluster TCO, estimate)").format(
+            tokens=f"{s['tokens_to_train']:.3g}", days=f"{s['days_to_train']:,.1f}", cost=usd(s["cost_usd"]))),
+        row(_("memory/GPU"), _("{parts} GB of {hbm} GB").format(parts=memory, hbm=f"{s['hbm_gb']:g}")),
     ]
     for c in s["communication"]:
-        lines.append(f"  {c['parallelism']:<13} {c['collective']:<28} group {c['group_size']:>5}  "
-                     f"{c['volume_gbytes']:>10,.1f} GB  {c['time_s']:>8.3f} s, {c['hidden_fraction']:.0%} hidden, "
-                     f"{c['algorithm']} over {c['fabric_level']}")
-    lines += [f"warning: {w}" for w in s["warnings"]]
+        lines.append("  " + _("{parallelism} {collective} group {group}  {volume} GB  {time} s, {hidden} hidden, "
+                              "{algorithm} over {level}").format(
+            parallelism=pad(_shown(c["parallelism"]), 13), collective=pad(_shown(c["collective"]), 28),
+            group=f"{c['group_size']:>5}", volume=f"{c['volume_gbytes']:>10,.1f}", time=f"{c['time_s']:>8.3f}",
+            hidden=f"{c['hidden_fraction']:.0%}", algorithm=algorithm_label(c["algorithm"]),
+            level=level_label(c["fabric_level"])))
+    lines += [_("warning: {warning}").format(warning=w) for w in s["warnings"]]
     return "\n".join(lines) + "\n"

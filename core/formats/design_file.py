@@ -7,12 +7,28 @@ A design file is UTF-8 JSON of at most ``MAX_DESIGN_FILE_BYTES`` (1 MB), nested 
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 from core.design import MAX_DESIGN_FILE_BYTES, Design, load_design_json, parse_design
 from core.errors import InputError, shown
+from core.i18n import DEFAULT_LANGUAGE, N_, _, current
 
 __all__ = ["MAX_DESIGN_FILE_BYTES", "read_design_file"]
+
+_OS_REASONS = {
+    errno.ENOENT: N_("No such file or directory"), errno.EACCES: N_("Permission denied"),
+    errno.EISDIR: N_("Is a directory"), errno.ENOTDIR: N_("Not a directory"),
+    errno.ENAMETOOLONG: N_("File name too long"), errno.ELOOP: N_("Too many levels of symbolic links"),
+    errno.EPERM: N_("Operation not permitted"), errno.EIO: N_("Input/output error"),
+}
+"""Why a file cannot be opened, in words other languages translate (English: the system's own text)."""
+
+
+def _reason(exc: OSError) -> str:
+    if current() != DEFAULT_LANGUAGE and exc.errno in _OS_REASONS:
+        return _(_OS_REASONS[exc.errno])
+    return exc.strerror or type(exc).__name__
 
 
 def read_design_file(path: str | Path) -> Design:
@@ -22,15 +38,15 @@ def read_design_file(path: str | Path) -> Design:
         with open(path, "rb") as handle:
             data = handle.read(MAX_DESIGN_FILE_BYTES + 1)
     except OSError as exc:
-        raise InputError(f"cannot read design file {name}: {exc.strerror or type(exc).__name__}") from None
+        raise InputError(_("cannot read design file {name}: {reason}").format(name=name, reason=_reason(exc))) from None
     except ValueError:  # e.g. a NUL character in the path
-        raise InputError(f"cannot read design file {name}: not a valid file name") from None
+        raise InputError(_("cannot read design file {name}: not a valid file name").format(name=name)) from None
     if len(data) > MAX_DESIGN_FILE_BYTES:
-        raise InputError(f"design file {name} is larger than 1 MB ({MAX_DESIGN_FILE_BYTES:,} bytes), "
-                         "the most a design file may be")
+        raise InputError(_("design file {name} is larger than 1 MB ({bytes} bytes), the most a design file may be")
+                         .format(name=name, bytes=f"{MAX_DESIGN_FILE_BYTES:,}"))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"design file {name} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
-                         f"{exc.start:,})") from None
+        raise InputError(_("design file {name} is not UTF-8 text (byte 0x{byte} at offset {offset})").format(
+            name=name, byte=f"{data[exc.start]:02x}", offset=f"{exc.start:,}")) from None
     return parse_design(load_design_json(text))

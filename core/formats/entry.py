@@ -14,6 +14,7 @@ import re
 import unicodedata
 
 from core.errors import InputError, shown
+from core.i18n import _
 
 SIZE_UNITS = ("nodes", "GPUs", "racks")
 _THOUSANDS = re.compile(r"^[+]?\d{1,3}([, ]\d{3})+$")
@@ -32,24 +33,30 @@ def number_text(text: str) -> str:
     return raw.replace(",", "").replace(" ", "") if _THOUSANDS.match(raw) else raw
 
 
-def parse_whole(text: str, low: int, high: int, what: str = "value") -> int:
+def parse_whole(text: str, low: int, high: int, what: str | None = None) -> int:
     """A whole number in ``[low, high]`` from typed text; ``InputError`` says what is accepted.
+
+    ``what`` names the value at the start of the message, in the current language (the caller
+    translates it: ``_("the GPU count")``); default "value".
 
     Accepted: digits with optional thousands separators (``1,024`` or ``1 024``), or a plain
     decimal/exponent form that is exactly whole (``1e3``, ``2048.0``).
     """
+    what = _("value") if what is None else what
     raw = normalize(text)
+    limits = dict(what=what, low=f"{low:,}", high=f"{high:,}")
     if len(raw) > 40:
-        raise InputError(f"{what} {shown(raw)} is not a whole number from {low:,} to {high:,}")
+        raise InputError(_("{what} {value} is not a whole number from {low} to {high}").format(
+            value=shown(raw), **limits))
     body = number_text(raw)
-    if not _PLAIN.match(body):
-        raise InputError(f"{what} {shown(raw)} is not a whole number; enter {low:,} to {high:,}")
-    value = float(body)
+    value = float(body) if _PLAIN.match(body) else math.nan
     if not math.isfinite(value) or value != int(value):
-        raise InputError(f"{what} {shown(raw)} is not a whole number; enter {low:,} to {high:,}")
+        raise InputError(_("{what} {value} is not a whole number; enter {low} to {high}").format(
+            value=shown(raw), **limits))
     number = int(value)
     if not low <= number <= high:
-        raise InputError(f"{what} {number:,} is out of range; enter {low:,} to {high:,}")
+        raise InputError(_("{what} {number} is out of range; enter {low} to {high}").format(
+            number=f"{number:,}", **limits))
     return number
 
 
@@ -61,7 +68,7 @@ def nodes_for(count: int, unit: str, gpus_per_node: int, nodes_per_rack_domain: 
         return math.ceil(count / gpus_per_node)
     if unit == "racks":
         return int(count) * max(1, nodes_per_rack_domain)
-    raise InputError(f"unknown size unit {shown(unit)}; known: {', '.join(SIZE_UNITS)}")
+    raise InputError(_("unknown size unit {unit}; known: {units}").format(unit=shown(unit), units=", ".join(SIZE_UNITS)))
 
 
 def count_in(nodes: int, unit: str, gpus_per_node: int, nodes_per_rack_domain: int) -> int:
@@ -72,4 +79,4 @@ def count_in(nodes: int, unit: str, gpus_per_node: int, nodes_per_rack_domain: i
         return int(nodes) * gpus_per_node
     if unit == "racks":
         return math.ceil(nodes / max(1, nodes_per_rack_domain))
-    raise InputError(f"unknown size unit {shown(unit)}; known: {', '.join(SIZE_UNITS)}")
+    raise InputError(_("unknown size unit {unit}; known: {units}").format(unit=shown(unit), units=", ".join(SIZE_UNITS)))

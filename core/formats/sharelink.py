@@ -76,9 +76,13 @@ from core.design import (
     resolve_nic_and_speed,
 )
 from core.errors import InputError, shown
+from core.i18n import N_, _, ngettext
 
 VERSION = "1"
 VERSION_KEY = "v"
+LANG_KEY = "lang"
+"""The page language (``zh`` | ``en``): the web UI reads and writes it; ``decode`` skips it silently
+and ``encode`` never writes it."""
 MAX_LINK_PARAMS = 1000
 """More parameters than this in one link gets a warning (a design link has at most 23)."""
 MAX_UNKNOWN_WARNINGS = 5
@@ -112,9 +116,9 @@ def parse_int(low: int, high: int) -> Callable[[str], int]:
         try:
             value = int(number_text(text))  # 1,024 and full-width digits read too
         except ValueError:
-            raise ParamError("not a whole number") from None
+            raise ParamError(_("not a whole number")) from None
         if not low <= value <= high:
-            raise ParamError("out of range")
+            raise ParamError(_("out of range"))
         return value
 
     return parse
@@ -126,9 +130,9 @@ def parse_float(low: float, high: float, *, low_open: bool = False) -> Callable[
         try:
             value = float(number_text(text.replace(" ", "+")))  # '+' in '1e+16' may arrive as a space
         except ValueError:
-            raise ParamError("not a number") from None
+            raise ParamError(_("not a number")) from None
         if not math.isfinite(value) or value > high or value < low or (low_open and value == low):
-            raise ParamError("out of range")
+            raise ParamError(_("out of range"))
         return value
 
     return parse
@@ -142,7 +146,7 @@ def parse_choice(choices: Sequence[str], aliases: Mapping[str, str] | None = Non
     def parse(text: str) -> str:
         value = table.get(text.strip().casefold())
         if value is None:
-            raise ParamError("not one of the choices")
+            raise ParamError(_("not one of the choices"))
         return value
 
     return parse
@@ -153,11 +157,15 @@ class Param:
     """One URL parameter.
 
     key       URL key without the extension prefix (short, stable).
-    name      what users call it; warnings say ``key (name)``.
-    parse     text -> value; raises ``ParamError`` (or ValueError) naming what is accepted.
+    name      what users call it, in English marked ``N_("...")``; warnings say ``key (name)`` with
+              the name translated (``label()``).
+    parse     text -> value; raises ``ParamError`` (or ValueError) naming what is accepted, in the
+              current language.
     fmt       value -> text; ``parse(fmt(x)) == x``.
     default   value left out of the link.
-    accepted  short description of the accepted values, for warnings and docs.
+    accepted  short description of the accepted values, for warnings and docs: text that needs no
+              translation (ids, numbers), or a function of no arguments that words it in the
+              current language (``lambda: _("{low} to {high}").format(...)``); ``describe()``.
     """
 
     key: str
@@ -165,12 +173,22 @@ class Param:
     parse: Callable[[str], Any]
     fmt: Callable[[Any], str]
     default: Any
-    accepted: str
+    accepted: str | Callable[[], str]
+
+    def label(self) -> str:
+        """``name`` in the current language."""
+        return _(self.name)
+
+    def describe(self) -> str:
+        """``accepted`` in the current language."""
+        return self.accepted() if callable(self.accepted) else self.accepted
 
 
 def _warn(key: str, name: str, text: str, problem: str, accepted: str) -> str:
+    """One warning; ``name``, ``problem`` and ``accepted`` already in the current language."""
     shown = text if len(text) <= 40 else text[:40] + "..."  # at most 40 characters of user text
-    return f"Link parameter '{key}' ({name}) = '{shown}' was ignored: {problem}. Accepted: {accepted}."
+    return _("Link parameter '{key}' ({name}) = '{value}' was ignored: {problem}. Accepted: {accepted}.").format(
+        key=key, name=name, value=shown, problem=problem, accepted=accepted)
 
 
 @dataclass(frozen=True)
@@ -198,15 +216,14 @@ class Extension:
                 continue
             text = _text(raw)
             if key not in known:
-                warnings.append(
-                    f"Link parameter '{key}' is unknown and was ignored. Known: {', '.join(sorted(known))}."
-                )
+                warnings.append(_("Link parameter '{key}' is unknown and was ignored. Known: {known}.").format(
+                    key=key, known=", ".join(sorted(known))))
                 continue
             p = known[key]
             try:
                 values[p.key] = p.parse(text)
             except ValueError as exc:
-                warnings.append(_warn(key, p.name, text, str(exc), p.accepted))
+                warnings.append(_warn(key, p.label(), text, str(exc), p.describe()))
         return values, warnings
 
 
@@ -265,18 +282,20 @@ def _override_item(item: str, catalog: Catalog, unit: str) -> tuple[str, float]:
     sep = ":" if ":" in item else "="
     key, found, number = item.partition(sep)
     if not found:
-        raise ParamError(f"item {shown(item)} is not ID:{unit}")
+        raise ParamError(_("item {item} is not ID:{unit}").format(item=shown(item), unit=unit))
     entry_id = catalog.canonical_id(key)
     if entry_id is None:
-        raise ParamError(f"{shown(key.strip())} is not a catalog id")
+        raise ParamError(_("{value} is not a catalog id").format(value=shown(key.strip())))
     number = number.strip()
     if _GROUPED.fullmatch(number):
         number = number.replace(",", "")
     try:
         value = float(number_text(number).replace(" ", "+"))  # '+' in '1e+16' may arrive as a space
     except ValueError:
-        hint = " (use a point for decimals)" if re.fullmatch(r"\d+,\d+", number) else ""
-        raise ParamError(f"{shown(number)} for {entry_id} is not a number{hint}") from None
+        if re.fullmatch(r"\d+,\d+", number):
+            raise ParamError(_("{value} for {id} is not a number (use a point for decimals)").format(
+                value=shown(number), id=entry_id)) from None
+        raise ParamError(_("{value} for {id} is not a number").format(value=shown(number), id=entry_id)) from None
     try:
         return entry_id, check_override(entry_id, value, unit)
     except InputError as exc:
@@ -313,7 +332,7 @@ def parse_overrides_lenient(
     catalog = catalog or load_catalog()
     if unit not in OVERRIDE_LIMITS:
         raise ValueError(f"unit must be one of {', '.join(OVERRIDE_LIMITS)}")
-    what = "Price" if unit == "USD" else "Power"
+    price = unit == "USD"
     result: dict[str, float] = {}
     warnings: list[str] = []
     bad = 0
@@ -323,11 +342,18 @@ def parse_overrides_lenient(
         except ParamError as exc:
             bad += 1
             if bad <= MAX_ITEM_WARNINGS:
-                warnings.append(f"{what} override {shown(item)} was ignored: {exc}.")
+                message = (_("Price override {item} was ignored: {problem}.") if price
+                           else _("Power override {item} was ignored: {problem}."))
+                warnings.append(message.format(item=shown(item), problem=exc))
             continue
         result[entry_id] = value
     if bad > MAX_ITEM_WARNINGS:
-        warnings.append(f"{bad - MAX_ITEM_WARNINGS:,} more bad {what.lower()} override items were ignored.")
+        more = bad - MAX_ITEM_WARNINGS
+        message = (ngettext("{count} more bad price override item was ignored.",
+                            "{count} more bad price override items were ignored.", more) if price
+                   else ngettext("{count} more bad power override item was ignored.",
+                                 "{count} more bad power override items were ignored.", more))
+        warnings.append(message.format(count=f"{more:,}"))
     return result, warnings
 
 
@@ -352,60 +378,74 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
     def int_param(key, field, name, high=None):
         low, hi = bounds(field)
         low, hi = int(low), int(high or hi or 10**9)
-        return Param(key, name, parse_int(low, hi), format_number, None, f"a whole number from {low:,} to {hi:,}")
+        return Param(key, name, parse_int(low, hi), format_number, None,
+                     lambda: _("a whole number from {low} to {high}").format(low=f"{low:,}", high=f"{hi:,}"))
 
     def float_param(key, field, name, open_low=False):
         low, high = bounds(field)
-        word = "above" if open_low else "from"
+        limits = dict(low=format_number(low), high=format_number(high))
+        accepted = ((lambda: _("a number above {low} to {high}").format(**limits)) if open_low
+                    else (lambda: _("a number from {low} to {high}").format(**limits)))
         return Param(key, name, parse_float(low, high, low_open=open_low), format_number, d[field].default,
-                     f"a number {word} {format_number(low)} to {format_number(high)}")
+                     accepted)
 
     def model_parse(kind: str, known: list[str]) -> Callable[[str], str]:
         def parse(text: str) -> str:
             try:
                 entry = getattr(catalog, kind)(text)
             except ValueError:
-                raise ParamError(f"unknown {kind} model") from None
+                raise ParamError(_("unknown system model") if kind == "system" else _("unknown switch model")) from None
             if entry.id not in known:
-                raise ParamError(f"{entry.id} is not a fabric switch")
+                raise ParamError(_("{id} is not a fabric switch").format(id=entry.id))
             return entry.id
         return parse
 
     speeds = sorted({m.speed_gbps for s in catalog.switches if s.role == "fabric" for m in s.port_modes})
     return (
-        Param("g", "GPU model", model_parse("system", gpus), str, "H100", ", ".join(gpus)),
-        int_param("n", "nodes", "nodes"),
-        int_param("ng", "gpus", "total GPUs"),
-        int_param("gpn", "gpus_per_node", "GPUs per node"),
-        Param("nvl", "NVLink generation",
+        Param("g", N_("GPU model"), model_parse("system", gpus), str, "H100", ", ".join(gpus)),
+        int_param("n", "nodes", N_("nodes")),
+        int_param("ng", "gpus", N_("total GPUs")),
+        int_param("gpn", "gpus_per_node", N_("GPUs per node")),
+        Param("nvl", N_("NVLink generation"),
               parse_choice([str(g.generation) for g in catalog.nvlink]), format_number, None,
               ", ".join(str(g.generation) for g in catalog.nvlink)),
-        int_param("nvd", "nvlink_domain_gpus", "GPUs per NVLink domain"),
-        Param("f", "fabric", parse_choice(list(_FABRIC_CODES.values()),
-                                          {**{k: v for k, v in _FABRIC_CODES.items()}, "ethernet-roce": "eth",
-                                           "roce": "eth"}), str, None, "ib (InfiniBand) or eth (Ethernet RoCE)"),
-        Param("ps", "port speed [Gb/s]", parse_choice([str(s) for s in speeds]), format_number, None,
+        int_param("nvd", "nvlink_domain_gpus", N_("GPUs per NVLink domain")),
+        Param("f", N_("fabric"), parse_choice(list(_FABRIC_CODES.values()),
+                                              {**{k: v for k, v in _FABRIC_CODES.items()}, "ethernet-roce": "eth",
+                                               "roce": "eth"}), str, None,
+              lambda: _("ib (InfiniBand) or eth (Ethernet RoCE)")),
+        Param("ps", N_("port speed [Gb/s]"), parse_choice([str(s) for s in speeds]), format_number, None,
               ", ".join(map(str, speeds))),
-        int_param("nic", "nics_per_node", "NICs per node"),
-        int_param("pl", "planes", "planes"),
-        Param("sw", "switch model", model_parse("switch", switches), str, None, ", ".join(switches)),
-        Param("t", "topology", parse_choice(list(_TOPOLOGY_CODES.values()),
-                                            {k: v for k, v in _TOPOLOGY_CODES.items()}), str, "rail",
-              "rail (rail-optimized) or tor (top-of-rack)"),
-        int_param("npr", "nodes_per_rack", "nodes per rack"),
-        float_param("os", "oversubscription", "leaf oversubscription"),
-        float_param("sos", "spine_oversubscription", "spine oversubscription"),
-        Param("ti", "tiers", parse_choice(["auto", "1", "2", "3"]), str, "auto", "auto, 1, 2 or 3"),
-        Param("cm", "cable media", parse_choice(["auto", "copper", "aoc", "optics"]), str, "auto",
-              "auto, copper, aoc or optics"),
-        float_param("pue", "pue", "PUE"),
-        float_param("kwh", "electricity_usd_per_kwh", "electricity price [USD/kWh]"),
-        float_param("yrs", "tco_years", "TCO years", open_low=True),
-        Param("px", "price overrides", lambda text: parse_overrides(text, catalog, "USD"), format_overrides, {},
-              "comma-separated catalog ID:USD pairs, 0 to 1e9 USD each, e.g. QM9700:30000"),
-        Param("pw", "power overrides", lambda text: parse_overrides(text, catalog, "W"), format_overrides, {},
-              "comma-separated catalog ID:W pairs, 0 to 1e7 W each, e.g. QM9700:800"),
+        int_param("nic", "nics_per_node", N_("NICs per node")),
+        int_param("pl", "planes", N_("planes")),
+        Param("sw", N_("switch model"), model_parse("switch", switches), str, None, ", ".join(switches)),
+        Param("t", N_("topology"), parse_choice(list(_TOPOLOGY_CODES.values()),
+                                                {k: v for k, v in _TOPOLOGY_CODES.items()}), str, "rail",
+              lambda: _("rail (rail-optimized) or tor (top-of-rack)")),
+        int_param("npr", "nodes_per_rack", N_("nodes per rack")),
+        float_param("os", "oversubscription", N_("leaf oversubscription")),
+        float_param("sos", "spine_oversubscription", N_("spine oversubscription")),
+        Param("ti", N_("tiers"), parse_choice(["auto", "1", "2", "3"]), str, "auto", lambda: _("auto, 1, 2 or 3")),
+        Param("cm", N_("cable media"), parse_choice(["auto", "copper", "aoc", "optics"]), str, "auto",
+              lambda: _("auto, copper, aoc or optics")),
+        float_param("pue", "pue", N_("PUE")),
+        float_param("kwh", "electricity_usd_per_kwh", N_("electricity price [USD/kWh]")),
+        float_param("yrs", "tco_years", N_("TCO years"), open_low=True),
+        Param("px", N_("price overrides"), lambda text: parse_overrides(text, catalog, "USD"), format_overrides, {},
+              lambda: _("comma-separated catalog ID:USD pairs, 0 to 1e9 USD each, e.g. {example}").format(
+                  example="QM9700:30000")),
+        Param("pw", N_("power overrides"), lambda text: parse_overrides(text, catalog, "W"), format_overrides, {},
+              lambda: _("comma-separated catalog ID:W pairs, 0 to 1e7 W each, e.g. {example}").format(
+                  example="QM9700:800")),
     )
+
+
+FABRIC_LABELS = {"infiniband": N_("infiniband"), "ethernet": N_("ethernet")}
+"""``Design.fabric`` ids as warnings name them (English: the id itself)."""
+
+
+def _fabric(fabric: str) -> str:
+    return _(FABRIC_LABELS[fabric]) if fabric in FABRIC_LABELS else fabric
 
 
 # URL key -> Design field. Stable: links in the wild depend on it.
@@ -476,7 +516,8 @@ def decode(
     catalog : Catalog, optional
         Checks model ids and combinations (default: the bundled catalog).
     ignore : iterable of str
-        Keys the caller owns (e.g. a tab key); not warned about.
+        Keys the caller owns (e.g. a tab key); not warned about. ``LANG_KEY`` (the page
+        language, which the web UI handles) is always skipped silently.
 
     Returns
     -------
@@ -487,12 +528,13 @@ def decode(
     """
     catalog = catalog or load_catalog()
     specs = {p.key: p for p in _design_params(catalog)}
-    ignored = set(ignore)
+    ignored = {*ignore, LANG_KEY}
     warnings: list[str] = []
     data: dict[str, Any] = {}
     if len(params) > MAX_LINK_PARAMS:
-        warnings.append(f"The link has {len(params):,} parameters, more than the {MAX_LINK_PARAMS:,} a link may "
-                        "have; only the design's own keys were read.")
+        warnings.append(_("The link has {count} parameters, more than the {limit} a link may have; only the "
+                          "design's own keys were read.").format(count=f"{len(params):,}",
+                                                                 limit=f"{MAX_LINK_PARAMS:,}"))
     unknown = 0
     for key, raw in params.items():
         if key in ignored or "_" in key:
@@ -501,40 +543,43 @@ def decode(
         if spec is None and key != VERSION_KEY:
             unknown += 1
             if unknown <= MAX_UNKNOWN_WARNINGS:
-                warnings.append(f"Link parameter {shown(key, 20)} is unknown and was ignored. "
-                                f"Known: {', '.join(KEYS)}.")
+                warnings.append(_("Link parameter {key} is unknown and was ignored. Known: {known}.").format(
+                    key=shown(key, 20), known=", ".join(KEYS)))
             continue
-        name = spec.name if spec else "link version"
+        name = spec.label() if spec else _("link version")
         if isinstance(raw, (list, tuple)) and len(raw) != 1:
             if not raw:
-                warnings.append(f"Link parameter '{key}' ({name}) has no value and was ignored.")
+                warnings.append(_("Link parameter '{key}' ({name}) has no value and was ignored.").format(
+                    key=key, name=name))
                 continue
-            warnings.append(f"Link parameter '{key}' ({name}) is given {len(raw)} times; the last value, "
-                            f"{shown(str(raw[-1]))}, was used.")
+            warnings.append(_("Link parameter '{key}' ({name}) is given {count} times; the last value, {value}, "
+                              "was used.").format(key=key, name=name, count=len(raw), value=shown(str(raw[-1]))))
         text = _text(raw)
         if key == VERSION_KEY:
             if text.strip() != VERSION:
-                warnings.append(
-                    f"Link parameter 'v' (link version) = {shown(text, 20)} is not a version this app knows; "
-                    f"the link was read as version {VERSION}. Accepted: {VERSION}."
-                )
+                warnings.append(_("Link parameter 'v' (link version) = {value} is not a version this app knows; "
+                                  "the link was read as version {version}. Accepted: {version}.").format(
+                    value=shown(text, 20), version=VERSION))
             continue
         field = FIELDS[key]
         if field in ("price_overrides", "power_overrides"):
             values, problems = parse_overrides_lenient(text, catalog, "USD" if key == "px" else "W")
-            warnings.extend(f"Link parameter '{key}' ({spec.name}): {problem} Accepted: {spec.accepted}."
-                            for problem in problems)
+            warnings.extend(_("Link parameter '{key}' ({name}): {problem} Accepted: {accepted}.").format(
+                key=key, name=name, problem=problem, accepted=spec.describe()) for problem in problems)
             if values:
                 data[field] = values
             continue
         try:
             value = _from_url(field, spec.parse(text))
         except ValueError as exc:
-            warnings.append(_warn(key, spec.name, text, str(exc), spec.accepted))
+            warnings.append(_warn(key, name, text, str(exc), spec.describe()))
             continue
         data[field] = value
     if unknown > MAX_UNKNOWN_WARNINGS:
-        warnings.append(f"{unknown - MAX_UNKNOWN_WARNINGS:,} more unknown link parameters were ignored.")
+        more = unknown - MAX_UNKNOWN_WARNINGS
+        warnings.append(ngettext("{count} more unknown link parameter was ignored.",
+                                 "{count} more unknown link parameters were ignored.", more).format(
+            count=f"{more:,}"))
 
     _check_combinations(data, catalog, specs, params, warnings)
     design = None
@@ -543,8 +588,13 @@ def decode(
             design = Design.model_validate(data)
         except ValidationError as exc:  # a rule spanning fields: drop the fields it names, keep the rest
             fields = {e["loc"][0] for e in exc.errors() if e["loc"] and e["loc"][0] in data}
-            warnings.append(f"Link values do not fit together: {describe_validation_error(exc)}; "
-                            + (f"ignored {', '.join(sorted(fields))}." if fields else "the default design is shown."))
+            problem = describe_validation_error(exc)
+            if fields:
+                warnings.append(_("Link values do not fit together: {problem}; ignored {fields}.").format(
+                    problem=problem, fields=", ".join(sorted(fields))))
+            else:
+                warnings.append(_("Link values do not fit together: {problem}; the default design is shown.")
+                                .format(problem=problem))
             if not fields:
                 design = Design()
             for field in fields:
@@ -555,21 +605,23 @@ def decode(
 def _check_combinations(data: dict, catalog: Catalog, specs: dict, params: Mapping, warnings: list[str]) -> None:
     """Drop the port speed or switch when the hardware does not offer it with the other choices."""
     if data.get("nodes") is not None and data.get("gpus") is not None:
-        warnings.append(_warn("n", specs["n"].name, _text(params["n"]), "the link also gives 'ng' (total GPUs)",
-                              "either n or ng; ng was used"))
+        warnings.append(_warn("n", specs["n"].label(), _text(params["n"]), _("the link also gives 'ng' (total GPUs)"),
+                              _("either n or ng; ng was used")))
         del data["nodes"]
     system = catalog.system(data.get("gpu", "H100"))
     fabric = data.get("fabric") or system.default_fabric
     speeds = offered_port_speeds(catalog, fabric)
     speed = data.get("port_speed_gbps")
     if speed is not None and speed not in speeds:
-        warnings.append(_warn("ps", specs["ps"].name, _text(params["ps"]),
-                              f"no {fabric} switch and NIC pair in the catalog runs at {speed} Gb/s",
-                              f"with {fabric}: " + ", ".join(map(str, speeds))))
+        warnings.append(_warn("ps", specs["ps"].label(), _text(params["ps"]),
+                              _("no {fabric} switch and NIC pair in the catalog runs at {speed} Gb/s").format(
+                                  fabric=_fabric(fabric), speed=speed),
+                              _("with {fabric}: {speeds}").format(fabric=_fabric(fabric),
+                                                                  speeds=", ".join(map(str, speeds)))))
         del data["port_speed_gbps"]
         speed = None
     try:  # the speed the engine will run: B300 on Ethernet runs its ConnectX-8 at 400G, not 800G
-        _, speed, _ = resolve_nic_and_speed(catalog, system, fabric, speed)
+        _nic, speed, _media = resolve_nic_and_speed(catalog, system, fabric, speed)
     except InputError:
         speed = speed or system.default_port_speed_gbps
     switch_id = data.get("switch")
@@ -577,15 +629,19 @@ def _check_combinations(data: dict, catalog: Catalog, specs: dict, params: Mappi
         fitting = [s.id for s in catalog.fabric_switches(fabric, speed)]
         if switch_id not in fitting:
             switch = catalog.switch(switch_id)
-            problem = (f"{switch_id} is an {switch.fabric} switch, the fabric is {fabric}"
-                       if switch.fabric != fabric else f"{switch_id} has no {speed} Gb/s ports")
-            warnings.append(_warn("sw", specs["sw"].name, _text(params["sw"]), problem,
-                                  f"with {fabric} at {speed} Gb/s: " + (", ".join(fitting) or "none")))
+            problem = (_("{switch} is an {switch_fabric} switch, the fabric is {fabric}").format(
+                switch=switch_id, switch_fabric=_fabric(switch.fabric), fabric=_fabric(fabric))
+                if switch.fabric != fabric else
+                _("{switch} has no {speed} Gb/s ports").format(switch=switch_id, speed=speed))
+            warnings.append(_warn("sw", specs["sw"].label(), _text(params["sw"]), problem,
+                                  _("with {fabric} at {speed} Gb/s: {switches}").format(
+                                      fabric=_fabric(fabric), speed=speed,
+                                      switches=", ".join(fitting) or _("none"))))
             del data["switch"]
     gpn = data.get("gpus_per_node") or system.gpus_per_node
     domain = data.get("nvlink_domain_gpus")
     if domain is not None and not (domain == 1 or (domain >= gpn and domain % gpn == 0)):
-        warnings.append(_warn("nvd", specs["nvd"].name, _text(params["nvd"]),
-                              f"must be 1 or a multiple of GPUs per node ({gpn})",
-                              f"1, {gpn}, {2 * gpn}, ... up to 576"))
+        warnings.append(_warn("nvd", specs["nvd"].label(), _text(params["nvd"]),
+                              _("must be 1 or a multiple of GPUs per node ({gpn})").format(gpn=gpn),
+                              _("1, {gpn}, {double}, ... up to 576").format(gpn=gpn, double=2 * gpn)))
         del data["nvlink_domain_gpus"]
