@@ -17,8 +17,8 @@ Cable media per link class (``Design.cable_media``):
 * ``optics``: transceivers + fibre for every link.
 
 Languages: a ``BomRow``'s ``item`` and ``why`` are text in the language of the request
-(``core.i18n``; ``item`` is always the catalog name first, then where the row sits in ASCII
-parentheses, ``"QM9700 (leaf)"``, so display code can split the two). These fields are keys,
+(``core.i18n``; ``item`` is always the catalog name first, then where the row sits in parentheses,
+``"<name> (leaf)"``, full-width in Chinese, so display code can split the two). These fields are keys,
 English in every language, for grouping and logic; show them translated with ``_()``:
 ``category`` (``CATEGORY_LABELS``: compute, NIC, switch, transceiver, cable), ``price_basis``
 (``core.catalog.PRICE_BASIS_LABELS``: list, street, estimate, override), ``end`` (switch, node)

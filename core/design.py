@@ -72,12 +72,12 @@ _SPACE_BETWEEN_HAN = re.compile(r"(?<=[\u4e00-\u9fff]) (?=[\u4e00-\u9fff])")
 
 def tidy_spaces(text: str) -> str:
     """``text`` without the spaces a placeholder left between two Chinese characters: a message writes
-    ``的 {fabric} 交换机`` for ``InfiniBand`` and gets ``的以太网交换机`` for ``以太网`` (English unchanged)."""
+    a space on each side of ``{fabric}`` for ``InfiniBand``, none when the word is Chinese (English unchanged)."""
     return _SPACE_BETWEEN_HAN.sub("", text)
 
 
 def or_list(items: list[str]) -> str:
-    """``a, b or c`` in the current language (``a、b 或 c``)."""
+    """``a, b or c`` in the current language (Chinese joins with its enumeration comma and word for "or")."""
     items = [str(item) for item in items]
     if len(items) <= 1:
         return "".join(items)
@@ -442,7 +442,7 @@ def describe_validation_error(exc: ValidationError) -> str:
 
 
 def _problems(parts: list[str]) -> str:
-    """Problems one after the other: ``a; b; c`` (``a；b；c``)."""
+    """Problems one after the other: ``a; b; c`` (a full-width semicolon in Chinese)."""
     return _("; ").join(parts)
 
 

@@ -46,7 +46,7 @@ def shown(value: object, limit: int = SHOWN_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-_AFTER_CHINESE_STOP = re.compile(r"(?<=[。！？；]) ")
+_AFTER_CHINESE_STOP = re.compile("(?<=[\u3002\uff01\uff1f\uff1b]) ")
 """A space after a Chinese full stop (the message and suggestion of a Chinese ``DesignError`` join without it)."""
 
 

@@ -9,9 +9,9 @@
                       pod) and rail; its size is bounded at any cluster size.
 
 Languages: vertex ``label`` texts are in the language of the request (``core.i18n``); ``role`` is a
-key (``leaf``, ``spine``, ``core``, ``server``). An aggregated server or spine label is
-``"<span>: <count ...>"`` in both languages (an ASCII colon: figures take the span before it);
-the span alone is the vertex's ``span`` attribute.
+key (``leaf``, ``spine``, ``core``, ``server``). An aggregated vertex's label is
+``"<span>: <count ...>"`` (a full-width colon in Chinese); the span alone (``SU 3``,
+``pods 1-4``) is its ``span`` attribute.
 """
 
 from __future__ import annotations
