@@ -5,11 +5,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core import i18n
 from core.errors import FabricPlannerError
 from core.figures.keynumbers import cards_html, size_caption, training_key_numbers
 from core.figures.perf import busbw_figure, comparison_figure, scaling_figure, step_figure
 from core.formats import sharelink
 from core.formats.joblink import COMPARE_FABRICS, LIMITS
+from core.i18n import _
 from core.perf import jobform
 from core.perf.collectives import OPS, load_constants, size_sweep, sweep
 from core.perf.training import PRESETS, estimate, scaling, scaling_gpu_counts
@@ -34,7 +36,21 @@ def _design_and_plan():
 
 def _show_error(exc: BaseException) -> None:
     message, suggestion = safe.message(exc)
-    st.error(message + (f"\n\n**What would work:** {suggestion}" if suggestion else ""))
+    st.error(message + ("\n\n**" + _("What would work:") + f"** {suggestion}" if suggestion else ""))
+
+
+def _standalone_language() -> None:
+    """Run as a page of its own (AppTest of the page file), ``lang=`` of the link picks the language;
+    in the app, app.py has set it already."""
+    if "fp_current" not in st.session_state:
+        chosen = i18n.from_locale(st.query_params.get("lang"))
+        if chosen:
+            i18n.set_language(chosen)
+
+
+def _sentences(sentences: list[str]) -> str:
+    """Sentences run together: a space after each in English, none after a Chinese full stop."""
+    return ("" if i18n.current() == "zh" else " ").join(sentences)
 
 
 def _number(col, label: str, key: str, step: int = 1, **kw):
@@ -45,7 +61,8 @@ def _number(col, label: str, key: str, step: int = 1, **kw):
 
 def main() -> None:
     """The page, top to bottom; returns early (instead of st.stop) so app.py can still draw the share box."""
-    st.title("Performance")
+    _standalone_language()
+    st.title(_("Performance"))
     link_warnings = jobstate.init(st.query_params.to_dict())
     design, plan, error, design_warnings, standalone = _design_and_plan()
     for w in design_warnings + link_warnings:
@@ -58,64 +75,71 @@ def main() -> None:
     jobstate.fit(plan)
     jobstate.seed_widgets(r.gpus)
     st.caption(
-        f"{size_caption(plan)} · NVLink domain {r.nvlink_domain_gpus} GPUs · "
-        f"{'InfiniBand' if r.fabric == 'infiniband' else 'Ethernet RoCE'} {r.port_speed_gbps}G x {r.nics_per_node} "
-        f"NICs/node · {plan.fabric.tiers} tier(s) · oversubscription {plan.bandwidth.oversubscription:g}:1 · "
-        "NCCL-style latency-bandwidth model; constants and sources: assets/catalog/collectives.toml"
+        _("{size} · NVLink domain {domain} GPUs · {fabric} {speed}G x {nics} NICs/node · {tiers} tier(s) · "
+          "oversubscription {ratio}:1 · NCCL-style latency-bandwidth model; constants and sources: "
+          "assets/catalog/collectives.toml").format(
+            size=size_caption(plan), domain=r.nvlink_domain_gpus, fabric=_(state.FABRICS[r.fabric]),
+            speed=r.port_speed_gbps, nics=r.nics_per_node, tiers=plan.fabric.tiers,
+            ratio=f"{plan.bandwidth.oversubscription:g}")
     )
     constants = load_constants()
 
     # --- collectives ---------------------------------------------------------------------------------
-    st.subheader("Collectives")
+    st.subheader(_("Collectives"))
     c1, c2, c3 = st.columns([2.2, 1.3, 1.5])
-    ops = c1.multiselect("Collectives", list(OPS), key=W + "op", help="nccl-tests operations; S is the whole array.")
-    job_gpus = c2.number_input("GPUs in the communicator (0 = all)", min_value=0, max_value=r.gpus, step=1, key=W + "jg",
-                               help="0 = every GPU of the design. Ranks fill NVLink domains, then nodes, in order.")
-    show_all = c3.toggle("Every algorithm", key=W + "all", help="Off: only the fastest algorithm per collective.")
+    # the values are NCCL's operation names (the link's perf_op), shown as they are in every language
+    ops = c1.multiselect(_("Collectives"), list(OPS), key=W + "op",
+                         help=_("nccl-tests operations; S is the whole array."))
+    job_gpus = c2.number_input(_("GPUs in the communicator (0 = all)"), min_value=0, max_value=r.gpus, step=1,
+                               key=W + "jg",
+                               help=_("0 = every GPU of the design. Ranks fill NVLink domains, then nodes, in order."))
+    show_all = c3.toggle(_("Every algorithm"), key=W + "all", help=_("Off: only the fastest algorithm per collective."))
 
     n = int(job_gpus) or r.gpus
     if not ops:
-        st.info("Pick at least one collective.")
+        st.info(_("Pick at least one collective."))
     else:
         try:
             sweeps = [sweep(plan, op, size_sweep(8, 16 * 2**30, 64), gpus=n) for op in ops]
             refs = [ref for op in ops for ref in constants.references(r.system.id, n, op, r.nics_per_node)]
             st.plotly_chart(busbw_figure(sweeps, refs, show_all_algorithms=show_all), key="busbw_chart",
                             config={"displaylogo": False})
-            st.caption(safe.md(" ".join(jobform.placement_notes(sweeps, n, r.system.id, refs))))
+            st.caption(safe.md(_sentences(jobform.placement_notes(sweeps, n, r.system.id, refs))))
             st.dataframe(pd.DataFrame(jobform.collective_rows(plan, ops, n)), hide_index=True, width="stretch")
         except FabricPlannerError as exc:
             _show_error(exc)
 
     # --- training settings ---------------------------------------------------------------------------
-    st.subheader("Training step")
-    # three rows, so every label and value fits half of a 1,024 px page
+    st.subheader(_("Training step"))
+    # three rows, so every label and value fits half of a 1,024 px page; select values are ids (the link's),
+    # only their labels are translated, so a language switch keeps every setting
     cols = st.columns([2, 1, 1])
-    model = cols[0].selectbox("Model", list(PRESETS), key=W + "model", format_func=lambda k: PRESETS[k].name)
-    seq = _number(cols[1], "Sequence length", "seq", step=1024)
-    gbs = _number(cols[2], "Global batch", "gbs", step=64, help="sequences per step")
+    model = cols[0].selectbox(_("Model"), list(PRESETS), key=W + "model", format_func=lambda k: PRESETS[k].name)
+    seq = _number(cols[1], _("Sequence length"), "seq", step=1024)
+    gbs = _number(cols[2], _("Global batch"), "gbs", step=64, help=_("sequences per step"))
     cols = st.columns(4)
-    mbs = _number(cols[0], "Micro-batch", "mbs")
-    prec = cols[1].selectbox("Precision", ["bf16", "fp8"], key=W + "prec")
-    tokens = cols[2].number_input("Tokens [T]", min_value=0.001, max_value=1000.0, step=0.5, key=W + "tok",
-                                  format="%.3g", help="tokens to train, in trillions")
-    eff = cols[3].number_input("FLOP/s fraction", min_value=0.0, max_value=1.0, step=0.05, key=W + "eff",
-                               help="achievable fraction of dense peak for the math; 0 = default "
-                                    f"({constants.training.compute_efficiency:g} bf16, "
-                                    f"{constants.training.fp8_compute_efficiency:g} fp8, "
-                                    f"{constants.training.moe_compute_efficiency:g} MoE)")
+    mbs = _number(cols[0], _("Micro-batch"), "mbs")
+    prec = cols[1].selectbox(_("Precision"), ["bf16", "fp8"], key=W + "prec")  # number formats: named alike
+    tokens = cols[2].number_input(_("Tokens [T]"), min_value=0.001, max_value=1000.0, step=0.5, key=W + "tok",
+                                  format="%.3g", help=_("tokens to train, in trillions"))
+    eff = cols[3].number_input(_("FLOP/s fraction"), min_value=0.0, max_value=1.0, step=0.05, key=W + "eff",
+                               help=_("achievable fraction of dense peak for the math; 0 = default ({bf16:g} bf16, "
+                                      "{fp8:g} fp8, {moe:g} MoE)").format(
+                                          bf16=constants.training.compute_efficiency,
+                                          fp8=constants.training.fp8_compute_efficiency,
+                                          moe=constants.training.moe_compute_efficiency))
     cols = st.columns(6)
-    tp = _number(cols[0], "TP", "tp", help="tensor parallel")
-    pp = _number(cols[1], "PP", "pp", help="pipeline parallel")
-    cp = _number(cols[2], "CP", "cp", help="context parallel")
-    ep = _number(cols[3], "EP", "ep", help="expert parallel (mixture-of-experts models only)")
-    vp = _number(cols[4], "VP", "vp", help="virtual pipeline stages per GPU (interleaving shrinks the bubble)")
+    tp = _number(cols[0], "TP", "tp", help=_("tensor parallel"))
+    pp = _number(cols[1], "PP", "pp", help=_("pipeline parallel"))
+    cp = _number(cols[2], "CP", "cp", help=_("context parallel"))
+    ep = _number(cols[3], "EP", "ep", help=_("expert parallel (mixture-of-experts models only)"))
+    vp = _number(cols[4], "VP", "vp", help=_("virtual pipeline stages per GPU (interleaving shrinks the bubble)"))
     tg = cols[5].number_input("GPUs", min_value=0, max_value=r.gpus, step=8, key=W + "tg",
-                              help="GPUs the training job uses; 0 = the most GPUs of the design that tp x pp x cp "
-                                   "divides (and whose smallest global batch stays within 1,000,000 sequences)")
-    choice = st.selectbox("Compare with", list(COMPARE_FABRICS), key=W + "cmp",
-                          format_func=lambda k: COMPARE_FABRICS[k][0],
-                          help="The same job on this design with another fabric (switch and speed re-chosen).")
+                              help=_("GPUs the training job uses; 0 = the most GPUs of the design that tp x pp x cp "
+                                     "divides (and whose smallest global batch stays within 1,000,000 sequences)"))
+    choice = st.selectbox(_("Compare with"), list(COMPARE_FABRICS), key=W + "cmp",
+                          format_func=lambda k: _(COMPARE_FABRICS[k][0]),
+                          help=_("The same job on this design with another fabric (switch and speed re-chosen)."))
     settings = {"op": tuple(ops), "all": "1" if show_all else "0", "jg": int(job_gpus), "model": model, "seq": int(seq),
                 "gbs": int(gbs), "mbs": int(mbs), "prec": prec, "tp": int(tp), "pp": int(pp), "cp": int(cp),
                 "ep": int(ep), "vp": int(vp), "tg": int(tg), "tok": float(tokens), "eff": float(eff), "cmp": choice}
@@ -131,7 +155,7 @@ def main() -> None:
         _show_error(exc)
         return
 
-    alt_label = COMPARE_FABRICS[choice][0]
+    alt_label = _(COMPARE_FABRICS[choice][0])
     this_label = jobform.fabric_label(plan)
     other, other_error, alt_plan = None, None, None
     try:
@@ -152,18 +176,18 @@ def main() -> None:
         st.dataframe(pd.DataFrame(comm), hide_index=True, width="stretch")
 
     # --- scaling ---------------------------------------------------------------------------------------
-    st.subheader("Scaling")
+    st.subheader(_("Scaling"))
     model_parallel = job.tp * job.pp * job.cp
     rows = scaling(plan, job, scaling_gpu_counts(model_parallel, r.gpus, here.gpus))
     if len(rows) >= 2:
         st.plotly_chart(scaling_figure(rows), key="scaling_chart", config={"displaylogo": False})
-        st.caption("Weak scaling: each point adds data-parallel replicas with the same batch per replica; "
-                   "efficiency is tokens/s per GPU relative to the smallest job that fits.")
+        st.caption(_("Weak scaling: each point adds data-parallel replicas with the same batch per replica; "
+                     "efficiency is tokens/s per GPU relative to the smallest job that fits."))
     else:
-        st.info("Scaling needs at least two GPU counts that fit this split; plan more nodes or lower tp x pp x cp.")
+        st.info(_("Scaling needs at least two GPU counts that fit this split; plan more nodes or lower tp x pp x cp."))
 
     # --- two fabrics -------------------------------------------------------------------------------------
-    st.subheader("Two fabrics, same job")
+    st.subheader(_("Two fabrics, same job"))
     if other is None:
         _show_error(other_error)
     else:
@@ -173,12 +197,12 @@ def main() -> None:
             key="compare_chart", config={"displaylogo": False})
         st.dataframe(pd.DataFrame(jobform.comparison_rows([(this_label, here, plan), (alt_label, other, alt_plan)])),
                      hide_index=True, width="stretch",
-                     column_config={c: st.column_config.NumberColumn(c, format="localized")
-                                    for c in ("tokens/s", "run cost [USD]", "cluster capex [USD]")})
-        st.caption(f"{alt_label}: {other.days_to_train - here.days_to_train:+,.2f} days and "
-                   f"{other.cost_usd - here.cost_usd:+,.0f} USD for this run versus this design. "
-                   "Costs are the job's share of each cluster's TCO per day (capex over the TCO years plus energy), "
-                   "from catalog price estimates.")
+                     column_config={_(c): st.column_config.NumberColumn(_(c), format="localized")
+                                    for c in jobform.COMPARISON_NUMBER_COLUMNS})
+        st.caption(_("{fabric}: {days} days and {usd} USD for this run versus this design. Costs are the job's share "
+                     "of each cluster's TCO per day (capex over the TCO years plus energy), from catalog price "
+                     "estimates.").format(fabric=alt_label, days=f"{other.days_to_train - here.days_to_train:+,.2f}",
+                                          usd=f"{other.cost_usd - here.cost_usd:+,.0f}"))
 
 
 main()
