@@ -32,6 +32,13 @@ Keys (version 1; never rename a key, add new ones instead)::
     yrs  TCO years                   px   price overrides  ID:USD,ID:USD
     pw   power overrides ID:W,ID:W
 
+``lang`` (``LANG_KEY``, the page language ``zh`` | ``en``) belongs to the web UI: ``decode`` skips
+it silently whatever its value, ``encode`` never writes it (the web UI adds it to every link).
+
+Languages: warnings are worded in the language of the request (``core.i18n``) when ``decode``
+runs; a ``Param``'s ``name`` is English marked ``N_`` and translated when shown, its ``accepted``
+may be a function that words it then.
+
 Extensions (other pages' own keys)
 ----------------------------------
 Keys that contain an underscore are reserved for extensions: ``decode`` never
@@ -40,9 +47,10 @@ link registers a prefix and its parameters once, at import time::
 
     from core.formats import sharelink
     PERF = sharelink.register_extension("perf_", [
-        sharelink.Param("model", "model", sharelink.parse_choice(("llama-70b", "gpt-3")),
-                        str, "llama-70b", "llama-70b or gpt-3"),
-        sharelink.Param("mbs", "micro-batch size", sharelink.parse_int(1, 1024), str, 1, "1 to 1024"),
+        sharelink.Param("model", N_("model"), sharelink.parse_choice(("llama-70b", "gpt-3")),
+                        str, "llama-70b", "llama-70b, gpt-3"),
+        sharelink.Param("mbs", N_("micro-batch size"), sharelink.parse_int(1, 1024), str, 1,
+                        lambda: _("{low} to {high}").format(low=1, high=1024)),
     ])
     query = {**sharelink.encode(design), **PERF.encode({"model": "gpt-3", "mbs": 1})}
     # -> {..., "perf_model": "gpt-3"}  (mbs is the default, so it is left out)
