@@ -6,7 +6,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from core.figures.keynumbers import _num
-from core.figures.style import CATEGORY_COLOURS, HIGHLIGHT, TIER_COLOURS, base_layout
+from core.figures.style import CATEGORY_COLOURS, HIGHLIGHT, TIER_COLOURS, base_layout, sep
+from core.i18n import N_, _
 
 
 def bandwidth_scale(max_gbits: float, unit: str) -> tuple[float, str]:
@@ -32,32 +33,36 @@ def bandwidth_hierarchy_figure(plan, unit: str = "GB/s") -> go.Figure:
     """Per-GPU bandwidth, one direction: NVLink, scale-out NICs, and the share of the bisection."""
     bw = plan.bandwidth
     rows = [
-        ("NVLink<br>(scale-up)", bw.nvlink_gbytes_per_gpu_per_direction * 8, TIER_COLOURS["spine"]),
-        ("Scale-out<br>NICs", bw.scaleout_gbits_per_gpu, TIER_COLOURS["leaf"]),
-        ("Cross-fabric<br>(bisection share)", bw.cross_fabric_gbits_per_gpu, TIER_COLOURS["core"]),
+        (_("NVLink<br>(scale-up)"), bw.nvlink_gbytes_per_gpu_per_direction * 8, TIER_COLOURS["spine"]),
+        (_("Scale-out<br>NICs"), bw.scaleout_gbits_per_gpu, TIER_COLOURS["leaf"]),
+        (_("Cross-fabric<br>(bisection share)"), bw.cross_fabric_gbits_per_gpu, TIER_COLOURS["core"]),
     ]
     values, texts, label = _scaled([r[1] for r in rows], unit, prefix=False)  # NVLink vs a NIC: one G scale
     fig = go.Figure(go.Bar(
         y=[r[0] for r in rows][::-1], x=values[::-1], orientation="h",
         marker_color=[r[2] for r in rows][::-1], text=texts[::-1],
-        textposition="auto", hovertemplate="%{y}: %{text} per GPU, one direction<extra></extra>",
+        textposition="auto", hovertemplate=_("%{y}: %{text} per GPU, one direction") + "<extra></extra>",
     ))
-    base_layout(fig, f"Bandwidth per GPU, one direction [{label}]", 300)
+    base_layout(fig, _("Bandwidth per GPU, one direction [{unit}]").format(unit=label), 300)
     fig.update_layout(xaxis_title=label, yaxis=dict(automargin=True))  # the title says per GPU, one direction
     return fig
 
 
+STAGE_NAMES = {"injection": N_("Injection<br>(all NIC ports)"), "leaf_up": N_("Leaf -><br>spine"),
+               "spine_up": N_("Spine -><br>core")}
+"""The fabric stages of ``core.fabric.bandwidth.tier_capacities_gbits`` as the capacity chart names them."""
+
+
 def tier_capacity_figure(plan, capacities_gbits: dict[str, float], unit: str = "GB/s") -> go.Figure:
     """Capacity of each fabric stage, all planes, one direction, plus the bisection."""
-    names = {"injection": "Injection<br>(all NIC ports)", "leaf_up": "Leaf -><br>spine", "spine_up": "Spine -><br>core"}
-    labels = [names[k] for k in capacities_gbits] + ["Bisection"]
+    labels = [_(STAGE_NAMES[k]) for k in capacities_gbits] + [_("Bisection")]
     values = list(capacities_gbits.values()) + [plan.bandwidth.bisection_tbits_one_direction * 1000]
     colours = [TIER_COLOURS["server"], TIER_COLOURS["leaf"], TIER_COLOURS["spine"]][: len(capacities_gbits)] + [
         TIER_COLOURS["core"]]
     scaled, texts, tunit = _scaled(values, unit)
     fig = go.Figure(go.Bar(x=labels, y=scaled, marker_color=colours, text=texts, textposition="auto",
                            hovertemplate="%{x}: %{text}<extra></extra>"))
-    base_layout(fig, f"Capacity per tier, all planes, one direction [{tunit}]", 320)
+    base_layout(fig, _("Capacity per tier, all planes, one direction [{unit}]").format(unit=tunit), 320)
     fig.update_layout(yaxis_title=tunit)
     return fig
 
@@ -69,29 +74,30 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
     fig = go.Figure()
     fig.add_trace(go.Scatter(
         x=ok["oversubscription"], y=ok["cross_fabric_gbits_per_gpu"] * scale, mode="lines+markers",
-        name=f"cross-fabric per GPU [{unit}]", line=dict(color=TIER_COLOURS["leaf"], width=3),
-        hovertemplate="%{x:g}:1 -> %{y:.3g} " + unit + " per GPU<extra></extra>"))
+        name=_("cross-fabric per GPU [{unit}]").format(unit=unit), line=dict(color=TIER_COLOURS["leaf"], width=3),
+        hovertemplate=_("%{{x:g}}:1 -> %{{y:.3g}} {unit} per GPU").format(unit=unit) + "<extra></extra>"))
     fig.add_trace(go.Scatter(
         x=ok["oversubscription"], y=ok["network_capex_per_gpu_usd"], mode="lines+markers", yaxis="y2",
-        name="network capex per GPU [USD]", line=dict(color=CATEGORY_COLOURS["transceiver"], dash="dot"),
-        hovertemplate="%{x:g}:1 -> $%{y:,.0f} network per GPU<extra></extra>"))
+        name=_("network capex per GPU [USD]"), line=dict(color=CATEGORY_COLOURS["transceiver"], dash="dot"),
+        hovertemplate=_("%{x:g}:1 -> $%{y:,.0f} network per GPU") + "<extra></extra>"))
     here = ok[ok["oversubscription"] == current]
     if len(here):
         fig.add_trace(go.Scatter(x=here["oversubscription"], y=here["cross_fabric_gbits_per_gpu"] * scale,
                                  mode="markers", marker=dict(size=16, color=HIGHLIGHT, symbol="star"),
-                                 name="this design", hovertemplate="this design<extra></extra>"))
+                                 name=_("this design"), hovertemplate=_("this design") + "<extra></extra>"))
     bad = sweep[~sweep["feasible"]]
-    base_layout(fig, "Cross-fabric bandwidth per GPU vs leaf oversubscription (re-planned by the engine)", 340)
+    base_layout(fig, _("Cross-fabric bandwidth per GPU vs leaf oversubscription (re-planned by the engine)"), 340)
     fig.update_layout(
-        xaxis=dict(title="leaf oversubscription (down:up)", tickvals=list(sweep["oversubscription"]),
+        xaxis=dict(title=_("leaf oversubscription (down:up)"), tickvals=list(sweep["oversubscription"]),
                    ticktext=[f"{v:g}:1" for v in sweep["oversubscription"]]),
-        yaxis=dict(title=f"{unit} per GPU, one direction", rangemode="tozero"),
-        yaxis2=dict(title="network USD per GPU", overlaying="y", side="right", rangemode="tozero", showgrid=False,
+        yaxis=dict(title=_("{unit} per GPU, one direction").format(unit=unit), rangemode="tozero"),
+        yaxis2=dict(title=_("network USD per GPU"), overlaying="y", side="right", rangemode="tozero", showgrid=False,
                     tickprefix="$", tickformat=".3~s"),
         legend=dict(orientation="h", y=-0.3),
     )
     if len(bad):
-        fig.add_annotation(text="not buildable at " + ", ".join(f"{v:g}:1" for v in bad["oversubscription"]),
+        fig.add_annotation(text=_("not buildable at {ratios}").format(
+                               ratios=sep().join(f"{v:g}:1" for v in bad["oversubscription"])),
                            xref="paper", yref="paper", x=1, y=1.0, showarrow=False, xanchor="right",
                            font=dict(size=11))
     return fig

@@ -1,13 +1,17 @@
 """The headline numbers as display text, from ``Plan.summary()`` (what ``python -m core plan --format json`` prints).
 
 Building them from the summary dict means the web page and a test reading
-the CLI's JSON produce the same text for the same design.
+the CLI's JSON produce the same text for the same design. Labels and help texts are in the
+current language (``core.i18n``); in Chinese, large dollar amounts are written in 万 / 亿.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
+
+from core.figures.style import CJK_FONTS
+from core.i18n import N_, _, current, ngettext, usd, usd_compact
 
 BANDWIDTH_UNITS = ("GB/s", "Gb/s")
 
@@ -40,13 +44,16 @@ def _num(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
-def format_usd(usd: float) -> str:
-    """``$1.23 M`` style for large amounts, ``$45,600`` below a million."""
-    if abs(usd) >= 1e9:
-        return f"${usd / 1e9:,.2f} B"
-    if abs(usd) >= 1e6:
-        return f"${usd / 1e6:,.2f} M"
-    return f"${usd:,.0f}"
+def format_usd(amount: float) -> str:
+    """``$1.23 M`` style for large amounts, ``$45,600`` below a million (Chinese: ``1,230万美元``,
+    ``US$45,600``)."""
+    if current() == "zh":
+        return usd_compact(amount) if abs(amount) >= 1e6 else usd(amount)
+    if abs(amount) >= 1e9:
+        return f"${amount / 1e9:,.2f} B"
+    if abs(amount) >= 1e6:
+        return f"${amount / 1e6:,.2f} M"
+    return f"${amount:,.0f}"
 
 
 def format_power(kw: float) -> str:
@@ -65,32 +72,50 @@ def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
     power = summary["power"]
     nvlink_gbits = bw["nvlink_gbytes_per_gpu_bidir"] * 8
     return [
-        KeyNumber("gpus", "GPUs", f"{summary['gpus']:,}",
-                  f"{summary['nodes']:,} nodes x {summary['gpus_per_node']} {summary['gpu_model']} GPUs"),
-        *[KeyNumber(f"switches_{t}", f"{t.capitalize()} switches", f"{sw[t]:,}",
-                    f"{sw[t]:,} {summary['switch_model']} {t} switches, all {summary['planes']} plane(s); "
-                    f"{sw['total']:,} switches in {summary['tiers']} tier(s)") for t in ("leaf", "spine", "core")],
-        KeyNumber("links", "Links", f"{sum(links.values()):,}",
-                  f"node-leaf {links['node_leaf']:,}, leaf-spine {links['leaf_spine']:,}, "
-                  f"spine-core {links['spine_core']:,} (all planes)"),
-        KeyNumber("transceivers", "Transceivers", f"{xcvr['switch_side'] + xcvr['node_side']:,}",
-                  f"switch side {xcvr['switch_side']:,}, node side {xcvr['node_side']:,}"),
-        KeyNumber("bisection", "Bisection (1 dir)", format_bandwidth(bw["bisection_tbits_one_direction"] * 1000, unit),
-                  "worst balanced cut of the nodes, one direction"),
-        KeyNumber("scaleup", "NVLink/GPU (bidir)", format_bandwidth(nvlink_gbits, unit),
-                  f"Scale-up: NVLink per GPU, both directions summed ({bw['nvlink_gbytes_per_gpu_bidir']:g} GB/s bidir)"),
-        KeyNumber("scaleout", "NIC/GPU (1 dir)", format_bandwidth(bw["scaleout_gbits_per_gpu"], unit),
-                  f"Scale-out: NIC bandwidth per GPU, one direction, all planes ({bw['scaleout_gbits_per_gpu']:g} Gb/s); "
-                  f"oversubscription {bw['oversubscription']:g}:1"),
-        KeyNumber("capex", "Capex", format_usd(cost["capex_usd"]),
-                  f"${cost['capex_usd']:,.0f}; network ${cost['network_capex_usd']:,.0f} "
-                  f"({cost['network_share']:.1%}); catalog estimates unless overridden"),
-        KeyNumber("capex_per_gpu", "Capex / GPU", format_usd(cost["capex_per_gpu_usd"]),
-                  f"${cost['capex_per_gpu_usd']:,.0f} per GPU"),
-        KeyNumber("it_power", "IT power", format_power(power["it_kw"]),
-                  f"{power['it_kw']:,.1f} kW IT (network {power['network_kw']:,.1f} kW); facility "
-                  f"{power['facility_kw']:,.1f} kW at PUE {power['pue']:g}"),
+        KeyNumber("gpus", _("GPUs"), f"{summary['gpus']:,}",
+                  _("{nodes} nodes x {gpus_per_node} {model} GPUs").format(
+                      nodes=f"{summary['nodes']:,}", gpus_per_node=summary["gpus_per_node"],
+                      model=summary["gpu_model"])),
+        *[KeyNumber(f"switches_{t}", _(SWITCH_LABELS[t]), f"{sw[t]:,}", _(SWITCH_HELP[t]).format(
+            count=f"{sw[t]:,}", switch=summary["switch_model"], planes=summary["planes"], total=f"{sw['total']:,}",
+            tiers=summary["tiers"])) for t in ("leaf", "spine", "core")],
+        KeyNumber("links", _("Links"), f"{sum(links.values()):,}",
+                  _("node-leaf {node_leaf}, leaf-spine {leaf_spine}, spine-core {spine_core} (all planes)").format(
+                      node_leaf=f"{links['node_leaf']:,}", leaf_spine=f"{links['leaf_spine']:,}",
+                      spine_core=f"{links['spine_core']:,}")),
+        KeyNumber("transceivers", _("Transceivers"), f"{xcvr['switch_side'] + xcvr['node_side']:,}",
+                  _("switch side {switch_side}, node side {node_side}").format(
+                      switch_side=f"{xcvr['switch_side']:,}", node_side=f"{xcvr['node_side']:,}")),
+        KeyNumber("bisection", _("Bisection (1 dir)"),
+                  format_bandwidth(bw["bisection_tbits_one_direction"] * 1000, unit),
+                  _("worst balanced cut of the nodes, one direction")),
+        KeyNumber("scaleup", _("NVLink/GPU (bidir)"), format_bandwidth(nvlink_gbits, unit),
+                  _("Scale-up: NVLink per GPU, both directions summed ({bandwidth} GB/s bidir)").format(
+                      bandwidth=f"{bw['nvlink_gbytes_per_gpu_bidir']:g}")),
+        KeyNumber("scaleout", _("NIC/GPU (1 dir)"), format_bandwidth(bw["scaleout_gbits_per_gpu"], unit),
+                  _("Scale-out: NIC bandwidth per GPU, one direction, all planes ({bandwidth} Gb/s); "
+                    "oversubscription {ratio}:1").format(bandwidth=f"{bw['scaleout_gbits_per_gpu']:g}",
+                                                         ratio=f"{bw['oversubscription']:g}")),
+        KeyNumber("capex", _("Capex"), format_usd(cost["capex_usd"]),
+                  _("{capex}; network {network} ({share}); catalog estimates unless overridden").format(
+                      capex=usd(cost["capex_usd"]), network=usd(cost["network_capex_usd"]),
+                      share=f"{cost['network_share']:.1%}")),
+        KeyNumber("capex_per_gpu", _("Capex / GPU"), format_usd(cost["capex_per_gpu_usd"]),
+                  _("{amount} per GPU").format(amount=usd(cost["capex_per_gpu_usd"]))),
+        KeyNumber("it_power", _("IT power"), format_power(power["it_kw"]),
+                  _("{it} kW IT (network {network} kW); facility {facility} kW at PUE {pue}").format(
+                      it=f"{power['it_kw']:,.1f}", network=f"{power['network_kw']:,.1f}",
+                      facility=f"{power['facility_kw']:,.1f}", pue=f"{power['pue']:g}")),
     ]
+
+
+SWITCH_LABELS = {"leaf": N_("Leaf switches"), "spine": N_("Spine switches"), "core": N_("Core switches")}
+SWITCH_HELP = {
+    "leaf": N_("{count} {switch} leaf switches, all {planes} plane(s); {total} switches in {tiers} tier(s)"),
+    "spine": N_("{count} {switch} spine switches, all {planes} plane(s); {total} switches in {tiers} tier(s)"),
+    "core": N_("{count} {switch} core switches, all {planes} plane(s); {total} switches in {tiers} tier(s)"),
+}
+"""The switch cards' labels and tooltips, per tier."""
 
 
 def size_caption(plan) -> str:
@@ -100,9 +125,12 @@ def size_caption(plan) -> str:
     nodes_per_domain = r.nvlink_domain_gpus // r.gpus_per_node if r.nvlink_domain_gpus > r.gpus_per_node else 1
     if nodes_per_domain > 1:
         racks = -(-r.nodes // nodes_per_domain)
-        return (f"{r.gpus:,} GPUs in {racks:,} {r.system.id} rack{'s' if racks != 1 else ''} "
-                f"({r.nodes:,} compute trays of {r.gpus_per_node} GPUs)")
-    return f"{r.gpus:,} x {r.system.id} in {r.nodes:,} node{'s' if r.nodes != 1 else ''}"
+        return ngettext("{gpus} GPUs in {racks} {system} rack ({nodes} compute trays of {gpus_per_node} GPUs)",
+                        "{gpus} GPUs in {racks} {system} racks ({nodes} compute trays of {gpus_per_node} GPUs)",
+                        racks).format(gpus=f"{r.gpus:,}", racks=f"{racks:,}", system=r.system.id,
+                                      nodes=f"{r.nodes:,}", gpus_per_node=r.gpus_per_node)
+    return ngettext("{gpus} x {system} in {nodes} node", "{gpus} x {system} in {nodes} nodes", r.nodes).format(
+        gpus=f"{r.gpus:,}", system=r.system.id, nodes=f"{r.nodes:,}")
 
 
 def cards_html(numbers: list[KeyNumber]) -> str:
@@ -122,7 +150,8 @@ def cards_html(numbers: list[KeyNumber]) -> str:
 
 
 CARDS_CSS = (
-    ".fp-cards {display: grid; grid-template-columns: repeat(auto-fill, minmax(8.2rem, 1fr)); gap: 0.6rem; "
+    '.fp-cards {font-family: "Source Sans Pro", "Source Sans 3", ' + CJK_FONTS + ', sans-serif; '
+    "display: grid; grid-template-columns: repeat(auto-fill, minmax(8.2rem, 1fr)); gap: 0.6rem; "
     "margin: 0.25rem 0 0.75rem;} "
     ".fp-card {border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem; padding: 0.55rem 0.75rem; "
     "cursor: help; min-width: 0;} "
@@ -135,16 +164,17 @@ CARDS_CSS = (
 def training_key_numbers(estimate_) -> list[KeyNumber]:
     """A ``core.perf.training.TrainingEstimate``'s headline numbers as key-number cards (see ``cards_html``)."""
     e = estimate_
+    cost = usd_compact(e.cost_usd) if current() == "zh" else f"${e.cost_usd / 1e6:,.2f}M"
     return [
-        KeyNumber("step_time", "Step time", f"{e.step_time_s:.2f} s", "seconds per optimizer step"),
-        KeyNumber("tokens_per_s", "Tokens/s", f"{e.tokens_per_s:,.0f}", "tokens trained per second, whole job"),
-        KeyNumber("mfu", "MFU", f"{e.mfu:.1%}", "model FLOPs / (GPUs x dense peak x time)"),
-        KeyNumber("comm", "Communicating", f"{e.comm_fraction:.1%}",
-                  "share of the step spent in communication that compute does not hide"),
-        KeyNumber("days", "Days to train", f"{e.days_to_train:,.1f}",
-                  f"{e.job.tokens_to_train:.3g} tokens at this throughput"),
-        KeyNumber("cost", "Cost of the run", f"${e.cost_usd / 1e6:,.2f}M",
-                  "share of the cluster's TCO per day (catalog price estimates) x days"),
+        KeyNumber("step_time", _("Step time"), f"{e.step_time_s:.2f} s", _("seconds per optimizer step")),
+        KeyNumber("tokens_per_s", _("Tokens/s"), f"{e.tokens_per_s:,.0f}", _("tokens trained per second, whole job")),
+        KeyNumber("mfu", _("MFU"), f"{e.mfu:.1%}", _("model FLOPs / (GPUs x dense peak x time)")),
+        KeyNumber("comm", _("Communicating"), f"{e.comm_fraction:.1%}",
+                  _("share of the step spent in communication that compute does not hide")),
+        KeyNumber("days", _("Days to train"), f"{e.days_to_train:,.1f}",
+                  _("{tokens} tokens at this throughput").format(tokens=f"{e.job.tokens_to_train:.3g}")),
+        KeyNumber("cost", _("Cost of the run"), cost,
+                  _("share of the cluster's TCO per day (catalog price estimates) x days")),
     ]
 
 
@@ -152,12 +182,14 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
     """The Cost & power tab's cards: cost per GPU, network share, energy, TCO, racks."""
     cost = plan.cost
     return [
-        KeyNumber("capex_per_gpu", "Cost per GPU", format_usd(cost.capex_per_gpu_usd), "capex / GPUs (estimates)"),
-        KeyNumber("network_share", "Network share of capex", f"{cost.network_share:.1%}",
-                  "NICs, switches, transceivers and cables as a share of capex"),
-        KeyNumber("energy", "Energy per year", format_usd(cost.energy_usd_per_year),
-                  f"facility {cost.facility_kw:,.0f} kW x 8,760 h x ${plan.design.electricity_usd_per_kwh:g}/kWh"),
-        KeyNumber("tco", f"TCO ({cost.tco_years:g} years)", format_usd(cost.tco_usd),
-                  "capex + years x energy; staff, space, maintenance and financing not included"),
-        KeyNumber("racks", "Compute racks", f"{cost.racks_compute:,}", "racks of compute nodes"),
+        KeyNumber("capex_per_gpu", _("Cost per GPU"), format_usd(cost.capex_per_gpu_usd),
+                  _("capex / GPUs (estimates)")),
+        KeyNumber("network_share", _("Network share of capex"), f"{cost.network_share:.1%}",
+                  _("NICs, switches, transceivers and cables as a share of capex")),
+        KeyNumber("energy", _("Energy per year"), format_usd(cost.energy_usd_per_year),
+                  _("facility {power} kW x 8,760 h x ${price}/kWh").format(
+                      power=f"{cost.facility_kw:,.0f}", price=f"{plan.design.electricity_usd_per_kwh:g}")),
+        KeyNumber("tco", _("TCO ({years} years)").format(years=f"{cost.tco_years:g}"), format_usd(cost.tco_usd),
+                  _("capex + years x energy; staff, space, maintenance and financing not included")),
+        KeyNumber("racks", _("Compute racks"), f"{cost.racks_compute:,}", _("racks of compute nodes")),
     ]

@@ -12,8 +12,12 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.figures.style import base_layout
+from core.figures.keynumbers import format_usd
+from core.figures.style import base_layout, sep
+from core.i18n import _, current
+from core.perf.algorithms import algorithm_label
 from core.perf.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
+from core.perf.training import parallelism_label
 
 ALGO_COLOURS = {"ring": "#2e86c1", "tree": "#117a65", "nvls": "#d35400", "sharp": "#7d3c98",
                 "hierarchical": "#b7950b", "direct": "#5d6d7e"}
@@ -54,41 +58,46 @@ def busbw_figure(sweeps: list[Sweep], references: list[ReferencePoint] = (), hei
         best_t, best_a, best_p = sw.best()
         if show_all_algorithms:
             for name, curve in sw.curves.items():
+                label = f"{sw.op} · {algorithm_label(name)}"
                 fig.add_trace(go.Scatter(
                     x=sw.sizes, y=sw.busbw(curve.time_us), mode="lines",
-                    name=f"{sw.op} · {name}", legendgroup=f"{sw.op}-{name}",
+                    name=label, legendgroup=f"{sw.op}-{name}",
                     line=dict(color=ALGO_COLOURS.get(name, "#555"), width=1.5, dash=OP_DASH.get(sw.op, "solid")),
                     opacity=0.55,
                     customdata=list(zip(curve.time_us, sw.algbw(curve.time_us), curve.protocol)),
-                    hovertemplate=(f"{sw.op} · {name}" + (" (in-network)" if name in IN_NETWORK else "")
-                                   + "<br>%{x:.3s}B: busbw %{y:.3g} GB/s<br>algbw %{customdata[1]:.3g} GB/s, "
-                                   "time %{customdata[0]:.4g} us (%{customdata[2]})<extra></extra>"),
+                    hovertemplate=((_("{name} (in-network)").format(name=label) if name in IN_NETWORK else label)
+                                   + "<br>" + _("%{x:.3s}B: busbw %{y:.3g} GB/s<br>algbw %{customdata[1]:.3g} GB/s, "
+                                                "time %{customdata[0]:.4g} us (%{customdata[2]})")
+                                   + "<extra></extra>"),
                 ))
         fig.add_trace(go.Scatter(
-            x=sw.sizes, y=sw.busbw(best_t), mode="lines", name=f"{sw.op} · fastest",
+            x=sw.sizes, y=sw.busbw(best_t), mode="lines", name=_("{op} · fastest").format(op=sw.op),
             line=dict(color="#1b2631", width=3.2, dash=OP_DASH.get(sw.op, "solid")),
-            customdata=list(zip(best_a, best_p, best_t)),
-            hovertemplate=(f"{sw.op} fastest: %{{customdata[0]}} (%{{customdata[1]}})<br>%{{x:.3s}}B: "
-                           "busbw %{y:.3g} GB/s, time %{customdata[2]:.4g} us<extra></extra>"),
+            customdata=list(zip([algorithm_label(a) for a in best_a], best_p, best_t)),
+            hovertemplate=(_("{op} fastest: %{{customdata[0]}} (%{{customdata[1]}})<br>%{{x:.3s}}B: "
+                             "busbw %{{y:.3g}} GB/s, time %{{customdata[2]:.4g}} us").format(op=sw.op)
+                           + "<extra></extra>"),
         ))
     for i, ref in enumerate(references):
         xs = [p[0] for p in ref.points]
         ys = [p[1] for p in ref.points]
         fig.add_trace(go.Scatter(
-            x=xs, y=ys, mode="markers", name=f"published: {ref.label}",
+            x=xs, y=ys, mode="markers", name=_("published: {label}").format(label=ref.label),
             marker=dict(symbol=REF_SYMBOLS[i % len(REF_SYMBOLS)], size=11, color="#e74c3c",
                         line=dict(color="#641e16", width=1)),
-            hovertemplate=(f"{ref.label} ({ref.op}, {ref.algorithm})<br>%{{x:.3s}}B: busbw %{{y:.4g}} GB/s"
-                           f"<br>{ref.source[:90]}<extra></extra>"),
+            hovertemplate=(_("{label} ({op}, {algorithm})<br>%{{x:.3s}}B: busbw %{{y:.4g}} GB/s<br>{source}").format(
+                label=ref.label, op=ref.op, algorithm=algorithm_label(ref.algorithm), source=ref.source[:90])
+                + "<extra></extra>"),
         ))
     ticks, labels = size_ticks()
-    fig.update_xaxes(type="log", title="message size (nccl-tests S)", tickvals=ticks, ticktext=labels,
-                     range=[0.85, 10.35], showgrid=True, gridcolor="rgba(128,128,128,0.2)")
-    fig.update_yaxes(type="log", title="bus bandwidth [GB/s]", showgrid=True, gridcolor="rgba(128,128,128,0.2)",
+    fig.update_xaxes(type="log", title=_("message size ({tool} S)").format(tool="nccl-tests"), tickvals=ticks,
+                     ticktext=labels, range=[0.85, 10.35], showgrid=True, gridcolor="rgba(128,128,128,0.2)")
+    fig.update_yaxes(type="log", title=_("bus bandwidth [GB/s]"), showgrid=True, gridcolor="rgba(128,128,128,0.2)",
                      exponentformat="none")
-    ops = ", ".join(dict.fromkeys(sw.op for sw in sweeps))
+    ops = sep().join(dict.fromkeys(sw.op for sw in sweeps))
     n = sweeps[0].n if sweeps else 0
-    return _layout(fig, f"Bus bandwidth vs message size: {ops} on {n:,} GPUs", height)
+    return _layout(fig, _("Bus bandwidth vs message size: {ops} on {gpus} GPUs").format(ops=ops, gpus=f"{n:,}"),
+                   height)
 
 
 def step_figure(estimates: dict, height: int = 320) -> go.Figure:
@@ -112,18 +121,21 @@ def step_figure(estimates: dict, height: int = 320) -> go.Figure:
     for name, values in parts.items():
         if not any(values):
             continue
-        label = name if name in ("compute", "pipeline bubble") else f"{name} comm (exposed)"
+        if name in ("compute", "pipeline bubble"):
+            label = _("compute") if name == "compute" else _("pipeline bubble")
+        else:
+            label = _("{kind} comm (exposed)").format(kind=parallelism_label(name))
         fig.add_trace(go.Bar(
             y=labels, x=values, orientation="h", name=label, marker_color=PART_COLOURS.get(name, "#888"),
-            hovertemplate=f"{label}: %{{x:.3f}} s<extra>%{{y}}</extra>",
+            hovertemplate=_("{part}: %{{x:.3f}} s").format(part=label) + "<extra>%{y}</extra>",
         ))
     totals = [est.step_time_s for est in estimates.values()]
     fig.add_trace(go.Scatter(y=labels, x=totals, mode="text", text=[f"  {t:.2f} s" for t in totals],
                              textposition="middle right", showlegend=False, hoverinfo="skip"))
     fig.update_layout(barmode="stack")
-    fig.update_xaxes(title="seconds per step", range=[0, max(totals or [1]) * 1.18])
+    fig.update_xaxes(title=_("seconds per step"), range=[0, max(totals or [1]) * 1.18])
     fig.update_yaxes(autorange="reversed")
-    return _layout(fig, "Training step: where the time goes", height)
+    return _layout(fig, _("Training step: where the time goes"), height)
 
 
 def scaling_figure(rows: list[dict], height: int = 380) -> go.Figure:
@@ -131,36 +143,37 @@ def scaling_figure(rows: list[dict], height: int = 380) -> go.Figure:
     fig = make_subplots(specs=[[{"secondary_y": True}]])
     gpus = [r["gpus"] for r in rows]
     fig.add_trace(go.Scatter(x=gpus, y=[100 * r["scaling_efficiency"] for r in rows], mode="lines+markers",
-                             name="scaling efficiency", line=dict(color="#2e86c1", width=3),
+                             name=_("scaling efficiency"), line=dict(color="#2e86c1", width=3),
                              customdata=[r["tokens_per_s"] for r in rows],
-                             hovertemplate="%{x:,} GPUs: %{y:.1f}% efficiency, %{customdata:,.0f} tokens/s"
-                                           "<extra></extra>"), secondary_y=False)
+                             hovertemplate=_("%{x:,} GPUs: %{y:.1f}% efficiency, %{customdata:,.0f} tokens/s")
+                             + "<extra></extra>"), secondary_y=False)
     fig.add_trace(go.Scatter(x=gpus, y=[100 * r["comm_fraction"] for r in rows], mode="lines+markers",
-                             name="communication share of step", line=dict(color="#c0392b", width=2, dash="dot"),
-                             hovertemplate="%{x:,} GPUs: %{y:.1f}% of the step communicating<extra></extra>"),
+                             name=_("communication share of step"), line=dict(color="#c0392b", width=2, dash="dot"),
+                             hovertemplate=_("%{x:,} GPUs: %{y:.1f}% of the step communicating") + "<extra></extra>"),
                   secondary_y=True)
-    fig.update_xaxes(type="log", title="GPUs (data-parallel replicas added, same batch per replica)",
+    fig.update_xaxes(type="log", title=_("GPUs (data-parallel replicas added, same batch per replica)"),
                      tickvals=gpus, ticktext=[f"{g:,}" for g in gpus])
     low = min([100 * r["scaling_efficiency"] for r in rows] or [100])
-    fig.update_yaxes(title_text="scaling efficiency [%]", range=[min(80, low - 5), 102], secondary_y=False)
+    fig.update_yaxes(title_text=_("scaling efficiency [%]"), range=[min(80, low - 5), 102], secondary_y=False)
     top = max([100 * r["comm_fraction"] for r in rows] or [1])
-    fig.update_yaxes(title_text="communication share [%]", range=[0, max(5.0, top * 1.25)], tickformat=".0f",
+    fig.update_yaxes(title_text=_("communication share [%]"), range=[0, max(5.0, top * 1.25)], tickformat=".0f",
                      secondary_y=True, showgrid=False, tickmode="auto")
-    return _layout(fig, "Scaling: tokens/s per GPU relative to the smallest job", height)
+    return _layout(fig, _("Scaling: tokens/s per GPU relative to the smallest job"), height)
 
 
 def comparison_figure(rows: list[dict], height: int = 340) -> go.Figure:
     """Side-by-side bars per fabric: days to train and training cost [USD]."""
-    fig = make_subplots(rows=1, cols=2, subplot_titles=("Days to train", "Cost of the run (share of TCO)"),
+    fig = make_subplots(rows=1, cols=2, subplot_titles=(_("Days to train"), _("Cost of the run (share of TCO)")),
                         horizontal_spacing=0.14)
     labels = [r["label"] for r in rows]
     colours = ["#2e86c1", "#d35400", "#117a65", "#7d3c98"][: len(rows)]
     fig.add_trace(go.Bar(x=labels, y=[r["days"] for r in rows], marker_color=colours, showlegend=False,
-                         text=[f"{r['days']:,.1f} d" for r in rows], textposition="auto",
-                         hovertemplate="%{x}: %{y:,.2f} days<extra></extra>"), row=1, col=1)
+                         text=[_("{days} d").format(days=f"{r['days']:,.1f}") for r in rows], textposition="auto",
+                         hovertemplate=_("%{x}: %{y:,.2f} days") + "<extra></extra>"), row=1, col=1)
+    zh = current() == "zh"
     fig.add_trace(go.Bar(x=labels, y=[r["cost_usd"] for r in rows], marker_color=colours, showlegend=False,
-                         text=[f"${r['cost_usd'] / 1e6:,.2f}M" for r in rows], textposition="auto",
-                         hovertemplate="%{x}: $%{y:,.0f}<extra></extra>"), row=1, col=2)
-    fig.update_yaxes(title_text="days", row=1, col=1, rangemode="tozero")
+                         text=[format_usd(r["cost_usd"]) if zh else f"${r['cost_usd'] / 1e6:,.2f}M" for r in rows],
+                         textposition="auto", hovertemplate=_("%{x}: $%{y:,.0f}") + "<extra></extra>"), row=1, col=2)
+    fig.update_yaxes(title_text=_("days"), row=1, col=1, rangemode="tozero")
     fig.update_yaxes(title_text="USD", row=1, col=2, rangemode="tozero")
-    return _layout(fig, "Same job, two fabrics", height)
+    return _layout(fig, _("Same job, two fabrics"), height)

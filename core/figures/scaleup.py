@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 from core.catalog import load_catalog
 from core.figures.keynumbers import format_bandwidth
 from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, line_width, scatter, wrap_text
+from core.i18n import _
 
 
 # nvidia-smi topo -m of a DGX-1V: NVLink count between GPU pairs (hybrid cube-mesh, 6 links per GPU).
@@ -30,9 +31,12 @@ def nvswitch_spread_text(links: int, per_chip: list[int]) -> str:
     """How a GPU's NVLink links spread over the NVSwitch chips, in words."""
     chips = len(per_chip)
     if len(set(per_chip)) == 1:
-        each = "one" if per_chip[0] == 1 else str(per_chip[0])
-        return f"{links} links per GPU, {each} to each of {chips} NVSwitch chips"
-    return f"{links} links per GPU spread over {chips} NVSwitch chips ({'+'.join(map(str, per_chip))})"
+        if per_chip[0] == 1:
+            return _("{links} links per GPU, one to each of {chips} NVSwitch chips").format(links=links, chips=chips)
+        return _("{links} links per GPU, {each} to each of {chips} NVSwitch chips").format(
+            links=links, each=per_chip[0], chips=chips)
+    return _("{links} links per GPU spread over {chips} NVSwitch chips ({spread})").format(
+        links=links, chips=chips, spread="+".join(map(str, per_chip)))
 
 
 def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
@@ -54,10 +58,15 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     if chips and domain != system.nvlink_domain_gpus:
         chips = max(1, round(chips * domain / system.nvlink_domain_gpus))
     fig = FigureSpec()
-    title = (f"Scale-up: NVLink {r.nvlink_generation} domain of {domain} GPUs"
-             + (f" ({domain // gpn} x {gpn})" if domain > gpn else "")
-             + f"<br><sup>{links} links per GPU x {format_bandwidth(link_bidir * 8, unit)} bidir = "
-             f"{format_bandwidth(r.nvlink_gbytes_per_gpu_bidir * 8, unit)} per GPU (bidir)</sup>")
+    if domain > gpn:
+        title = _("Scale-up: NVLink {generation} domain of {gpus} GPUs ({nodes} x {gpus_per_node})").format(
+            generation=r.nvlink_generation, gpus=domain, nodes=domain // gpn, gpus_per_node=gpn)
+    else:
+        title = _("Scale-up: NVLink {generation} domain of {gpus} GPUs").format(
+            generation=r.nvlink_generation, gpus=domain)
+    title += "<br><sup>" + _("{links} links per GPU x {link} bidir = {total} per GPU (bidir)").format(
+        links=links, link=format_bandwidth(link_bidir * 8, unit),
+        total=format_bandwidth(r.nvlink_gbytes_per_gpu_bidir * 8, unit)) + "</sup>"
     base_layout(fig, title, height, title_chars=28)
     title_top = fig.margin_top
     fig.update_layout(xaxis=dict(visible=False), yaxis=dict(visible=False), showlegend=False, hovermode="closest")
@@ -67,18 +76,19 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
         fig.add_trace(scatter(x=xs, y=[1] * gpn, mode="markers+text", text=[f"GPU {i}" for i in range(gpn)],
                                  textposition="top center", marker=dict(size=26, symbol="square",
                                                                         color=TIER_COLOURS["server"])))
-        fig.add_annotation(text="No NVLink domain: GPUs talk through the NICs", x=0.5, y=0.6, showarrow=False)
+        fig.add_annotation(text=_("No NVLink domain: GPUs talk through the NICs"), x=0.5, y=0.6, showarrow=False)
         return fig.figure()
 
     if not chips:  # direct links
         n = domain
         if n == 8 and gpn == 8:
             pairs = DGX1_CUBE_MESH
-            note = "hybrid cube-mesh, no NVSwitch (DGX-1V as nvidia-smi topo -m shows it)"
+            note = _("hybrid cube-mesh, no NVSwitch (DGX-1V as {command} shows it)").format(
+                command="nvidia-smi topo -m")
         else:
             per = max(1, links // max(1, n - 1))
             pairs = {(i, j): per for i in range(n) for j in range(i + 1, n)}
-            note = "direct GPU-GPU links, schematic"
+            note = _("direct GPU-GPU links, schematic")
         pos = {i: ((i % 4) / 3 if n >= 4 else i / max(1, n - 1), 1.0 if i < 4 else 0.0) for i in range(n)}
         for (a, b), count in pairs.items():
             fig.add_trace(scatter(x=[pos[a][0], pos[b][0]], y=[pos[a][1], pos[b][1]], mode="lines",
@@ -87,13 +97,15 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
         fig.add_trace(scatter(
             x=[(pos[a][0] + pos[b][0]) / 2 for a, b in pairs], y=[(pos[a][1] + pos[b][1]) / 2 for a, b in pairs],
             mode="markers", marker=dict(size=10, color="rgba(0,0,0,0)"), hoverinfo="text",
-            hovertext=[f"GPU {a} - GPU {b}: {c} link(s) = {format_bandwidth(c * link_bidir * 8, unit)} bidir"
-                       for (a, b), c in pairs.items()]))
+            hovertext=[_("GPU {a} - GPU {b}: {count} link(s) = {bandwidth} bidir").format(
+                a=a, b=b, count=c, bandwidth=format_bandwidth(c * link_bidir * 8, unit))
+                for (a, b), c in pairs.items()]))
         fig.add_trace(scatter(x=[p[0] for p in pos.values()], y=[p[1] for p in pos.values()],
                                  mode="markers+text", text=[f"GPU {i}" for i in pos], textposition="middle center",
                                  marker=dict(size=44, symbol="square", color="#d5dbdb",
                                              line=dict(color=TIER_COLOURS["server"], width=2)),
-                                 hovertext=[f"GPU {i}: {links} NVLink links" for i in pos], hoverinfo="text"))
+                                 hovertext=[_("GPU {n}: {links} NVLink links").format(n=i, links=links) for i in pos],
+                                 hoverinfo="text"))
         fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left")
         fig.update_layout(yaxis=dict(visible=False, range=[-0.4, 1.4]), xaxis=dict(visible=False,
                                                                                    range=[-0.2, 1.2]))
@@ -105,7 +117,13 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     gpus_per_unit = domain // gpu_units
     chips_per_unit = 1 if chips <= 8 else 2
     chip_units = math.ceil(chips / chips_per_unit)
-    unit_word = "GPU" if gpus_per_unit == 1 else "tray"
+
+    def unit_name(u: int) -> str:  # u counts from 0, the name from 1
+        return f"GPU {u + 1}" if gpus_per_unit == 1 else _("tray {n}").format(n=u + 1)
+
+    def switch_name(s: int) -> str:
+        return (_("NVSwitch chip {n}") if chips_per_unit == 1 else _("NVSwitch tray {n}")).format(n=s + 1)
+
     top = {u: (u / max(1, gpu_units - 1), 1.0) for u in range(gpu_units)}
     bottom = {s: ((s + 0.5) / chip_units if chip_units > 1 else 0.5, 0.0) for s in range(chip_units)}
     max_count = gpus_per_unit * chips_per_unit * max(per_pair)
@@ -120,9 +138,9 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
             dense = gpu_units * chip_units > 64  # e.g. NVL72: 18 trays x 9 switch trays, every pair linked
             width = 1.0 if dense else line_width(count, max_count)
             segments[width].append((top[u], bottom[s]))
-            mids.append(((top[u][0] + bottom[s][0]) / 2, 0.5,
-                         f"{unit_word} {u + 1} - NVSwitch {'chip' if chips_per_unit == 1 else 'tray'} {s + 1}: "
-                         f"{count} link(s) = {format_bandwidth(count * link_bidir * 8, unit)} bidir"))
+            hover = _("{a} - {b}: {count} link(s) = {bandwidth} bidir").format(
+                a=unit_name(u), b=switch_name(s), count=count, bandwidth=format_bandwidth(count * link_bidir * 8, unit))
+            mids.append(((top[u][0] + bottom[s][0]) / 2, 0.5, hover))
     opacity = 0.8 if gpu_units * chip_units <= 64 else 0.45
     for width, segs in segments.items():
         xs, ys = [], []
@@ -142,25 +160,31 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
               else "" for u in top] if gpu_units <= 18 else None,
         textposition="middle center" if gpu_units <= 8 else "top center", textfont=dict(size=10),
         marker=dict(size=size_top, symbol="square", color="#d5dbdb", line=dict(color=TIER_COLOURS["server"], width=2)),
-        hovertext=[f"{unit_word} {u + 1}: {gpus_per_unit} GPU(s) x {links} NVLink links" for u in top],
+        hovertext=[_("{unit}: {gpus} GPU(s) x {links} NVLink links").format(unit=unit_name(u), gpus=gpus_per_unit,
+                                                                             links=links) for u in top],
         hoverinfo="text"))
     fig.add_trace(scatter(
         x=[p[0] for p in bottom.values()], y=[0.0] * chip_units, mode="markers+text",
         text=[f"NVSwitch {s + 1}" if chips_per_unit == 1 and chip_units <= 2 else f"{s + 1}" for s in bottom],
         textposition="bottom center", textfont=dict(size=10),
         marker=dict(size=30 if chip_units <= 8 else 20, symbol="diamond", color=TIER_COLOURS["spine"]),
-        hovertext=[f"NVSwitch {'chip' if chips_per_unit == 1 else 'tray'} {s + 1} "
-                   f"(gen {system.nvswitch_generation}; {chips_per_unit} chip(s))" for s in bottom],
+        hovertext=[_("{switch} (gen {generation}; {chips} chip(s))").format(
+            switch=switch_name(s), generation=system.nvswitch_generation, chips=chips_per_unit) for s in bottom],
         hoverinfo="text"))
     detail = nvswitch_spread_text(links, per_pair)
     if gpus_per_unit > 1:
         per_tray = gpus_per_unit * sum(per_pair[:chips_per_unit])
-        detail += (f"<br>Top: {gpu_units} compute trays of {gpus_per_unit} GPUs; bottom: {chip_units} NVSwitch trays "
-                   f"of {chips_per_unit} chips<br>Each line: {per_tray} links between a compute tray and a "
-                   f"switch tray")
+        detail += "<br>" + _("Top: {trays} compute trays of {gpus} GPUs; bottom: {switch_trays} NVSwitch trays of "
+                             "{chips} chips").format(trays=gpu_units, gpus=gpus_per_unit, switch_trays=chip_units,
+                                                     chips=chips_per_unit)
+        detail += "<br>" + _("Each line: {links} links between a compute tray and a switch tray").format(links=per_tray)
     # the node's NICs: the rails into the scale-out fabric
-    note = wrap_text(detail + f"<br>Scale-out: {r.nics_per_node} x {r.nic.id} at {r.port_speed_gbps}G per "
-                     f"{'node' if gpus_per_unit == 1 else 'tray'} ({r.planes} plane(s))", 36)
+    scaleout = dict(nics=r.nics_per_node, nic=r.nic.id, speed=r.port_speed_gbps, planes=r.planes)
+    if gpus_per_unit == 1:
+        detail += "<br>" + _("Scale-out: {nics} x {nic} at {speed}G per node ({planes} plane(s))").format(**scaleout)
+    else:
+        detail += "<br>" + _("Scale-out: {nics} x {nic} at {speed}G per tray ({planes} plane(s))").format(**scaleout)
+    note = wrap_text(detail, 36)
     fig.add_annotation(text=note,
                        xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left", yanchor="top",
                        align="left", font=dict(size=11))

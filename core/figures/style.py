@@ -1,23 +1,42 @@
-"""Shared look of every figure: fonts, tier, rail and category colours, and the base layout."""
+"""Shared look of every figure: fonts, tier, rail and category colours, and the base layout.
+
+Text is measured by its visible width (``text_width``): a CJK character counts as two Latin
+letters, and Chinese breaks between any two characters (not only at spaces), so ``wrap_title`` and
+``wrap_text`` fit Chinese titles to the same column as English ones.
+"""
 
 from __future__ import annotations
 
 import math
 import re
+import unicodedata
 
 import plotly.graph_objects as go
 
+from core.i18n import N_, current
+
 TIER_Y = {"server": 0.0, "leaf": 1.0, "spine": 2.0, "core": 3.0}
 TIER_COLOURS = {"server": "#5d6d7e", "leaf": "#2e86c1", "spine": "#117a65", "core": "#7d3c98"}
-TIER_NAMES = {"server": "Servers", "leaf": "Leaf", "spine": "Spine", "core": "Core"}
+TIER_NAMES = {"server": N_("Servers"), "leaf": N_("Leaf"), "spine": N_("Spine"), "core": N_("Core")}
+"""Axis labels of the topology diagram's tiers (translate where shown: ``_(TIER_NAMES[role])``)."""
 RAIL_COLOURS = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf",
     "#bcbd22", "#393b79", "#ad494a", "#637939", "#7b4173", "#3182bd", "#e6550d", "#31a354",
 )
 HIGHLIGHT = "#f39c12"
-FONT = dict(family="Inter, Segoe UI, Helvetica, Arial, sans-serif", size=13)
+CJK_FONTS = '"Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei"'
+"""Faces with Chinese glyphs (Debian: fonts-noto-cjk; macOS: PingFang; Windows: YaHei), after the Latin ones."""
+FONT_FAMILY = f"Inter, Segoe UI, Helvetica, Arial, {CJK_FONTS}, sans-serif"
+"""The figures' font stack: the Latin faces first (as before), then ``CJK_FONTS``, so a Chinese
+title never shows empty boxes."""
+FONT = dict(family=FONT_FAMILY, size=13)
 CATEGORY_COLOURS = {"compute": "#5d6d7e", "NIC": "#2e86c1", "switch": "#117a65", "transceiver": "#d35400",
                     "cable": "#7d3c98", "facility overhead": "#bdc3c7"}
+
+
+def sep() -> str:
+    """The separator between the items of a list in running text: ``", "`` (en) / ``"、"`` (zh)."""
+    return "、" if current() == "zh" else ", "
 
 
 def rail_colour(rail: int) -> str:
@@ -25,32 +44,143 @@ def rail_colour(rail: int) -> str:
 
 
 TITLE_CHARS = 36
-"""Most visible characters per title line: a chart in half of a 1,024 px page still shows every word."""
+"""Most visible characters per title line: a chart in half of a 1,024 px page still shows every word.
+
+Counted in Latin letters: a CJK character is two (see ``text_width``), so a Chinese line holds 18."""
 _TAG = re.compile(r"<[A-Za-z/][^<>]*>|&#?\w+;")
+_TOKEN = re.compile(r"<[A-Za-z/][^<>]*>|&#?\w+;|.", re.S)
+"""One token of a word: an HTML tag (no width), an entity (one character wide) or one character."""
+NO_LINE_START = set("，。、；：！？）】」』》〉％…·,.;:!?)]}%")
+"""Punctuation that never begins a line: it stays with the character before it."""
+NO_LINE_END = set("（【「『《〈([{")
+"""Punctuation that never ends a line: it goes with the character after it."""
+
+
+def _wide(char: str) -> bool:
+    return unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def _measure(text: str, tag: int) -> int:
+    width = 0
+    for token in _TOKEN.findall(text):
+        if len(token) > 1:
+            width += tag if token.startswith("<") else 1
+        else:
+            width += 2 if _wide(token) else 1
+    return width
+
+
+def text_width(text: str) -> int:
+    """Visible width of ``text`` in Latin letters: HTML tags count nothing, an entity one, a CJK
+    (East Asian wide or full-width) character two."""
+    return _measure(text, 0)
 
 
 def _visible(word: str) -> int:
-    return len(_TAG.sub("x", word))
+    """The width wrapping uses: ``text_width``, but a tag counts one (the margin the titles always had)."""
+    return _measure(word, 1)
 
 
 _WORD = re.compile(r"(?:<[A-Za-z/][^<>]*>|[^ ])+")
 """A word: a run of characters and whole HTML tags (``<span style='...'>`` holds spaces)."""
 
 
-def _wrap_words(text: str, width: int) -> list[str]:
-    lines, line = [], ""
-    for word in _WORD.findall(text):
-        if line and _visible(line) + 1 + _visible(word) > width:
-            lines.append(line)
-            line = word
+def _pieces(word: str) -> list[str]:
+    """A space-free word cut where a line may break: before and after every CJK character
+    (Chinese breaks anywhere), never inside a Latin run; tags stay with their text, closing
+    punctuation with what precedes it and opening punctuation with what follows."""
+    pieces: list[str] = []
+    latin = False  # the last piece is a Latin run that the next Latin character extends
+    pending = ""  # opening tags and punctuation waiting for the next piece
+    for token in _TOKEN.findall(word):
+        if len(token) > 1 and token.startswith("<"):  # a tag
+            if pieces and (latin or token.startswith("</")) and not pending:
+                pieces[-1] += token
+            else:
+                pending += token
+        elif len(token) == 1 and _wide(token):
+            if token in NO_LINE_START and pieces:
+                pieces[-1] += pending + token
+            elif token in NO_LINE_END:
+                pending += token
+                continue
+            else:
+                pieces.append(pending + token)
+            pending, latin = "", False
+        elif pieces and not pending and (latin or token in NO_LINE_START):  # Latin (or an entity) goes on
+            pieces[-1] += token
+        else:  # a Latin character (or an entity) after a CJK character starts a piece
+            pieces.append(pending + token)
+            pending, latin = "", True
+    if pending:
+        if pieces:
+            pieces[-1] += pending
         else:
-            line = f"{line} {word}" if line else word
-    return lines + ([line] if line else [])
+            pieces.append(pending)
+    return pieces
+
+
+BREAK_AFTER = set("，、：；。！？）】」』》")
+"""Chinese punctuation after which a line breaks best (a wrap prefers it to cutting a phrase)."""
+STRONG_BREAK_AFTER = set("，：；。！？")
+"""Of those, the ones ending a clause: a wrap prefers them to an enumeration comma (、) or a bracket."""
+BREAK_BEFORE = set("（【「『《")
+"""Chinese opening brackets before which a line breaks best."""
+GOOD_BREAK_SHARE = 1 / 3
+"""A line ends at the last good break (``_good_break``) when that leaves it at least this full."""
+
+
+def _edge(piece: str, last: bool) -> str:
+    """The last (or first) visible character of ``piece``; ``""`` when it has none."""
+    tokens = [t for t in _TOKEN.findall(piece) if not (len(t) > 1 and t.startswith("<"))]
+    return (tokens[-1] if last else tokens[0])[-1 if last else 0] if tokens else ""
+
+
+def _good_break(before: str, gap: int, after: str) -> bool:
+    """A break between ``before`` and ``after`` that cuts no phrase: after Chinese punctuation, before
+    an opening bracket, or at a space between Latin text (English words). Between two CJK characters
+    or at the space around a number inside Chinese text a line may break too, but only when no good
+    break is near."""
+    a, b = _edge(before, True), _edge(after, False)
+    return a in BREAK_AFTER or b in BREAK_BEFORE or (gap == 1 and not _wide(a) and not _wide(b))
+
+
+def _cut(items: list[tuple[int, str]], width: int, join) -> int:
+    """Where to end the line ``items[:-1]`` (``items[-1]`` does not fit): at the last clause end
+    (``STRONG_BREAK_AFTER``), else the last good break (``_good_break``), that leaves the line at
+    least ``GOOD_BREAK_SHARE`` full; else just before ``items[-1]``. English has only spaces
+    between its words, so it always breaks before the word that does not fit."""
+    least = GOOD_BREAK_SHARE * width
+    breaks = [j for j in range(1, len(items)) if _good_break(items[j - 1][1], items[j][0], items[j][1])
+              and _visible(join(items[:j])) >= least]
+    strong = [j for j in breaks if _edge(items[j - 1][1], True) in STRONG_BREAK_AFTER]
+    return (strong or breaks or [len(items) - 1])[-1]
+
+
+def _wrap_words(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    line: list[tuple[int, str]] = []  # (space before it?, piece) of the line being filled
+
+    def join(items):
+        return "".join((" " if gap and i else "") + piece for i, (gap, piece) in enumerate(items))
+
+    for word in _WORD.findall(text):
+        for i, piece in enumerate(_pieces(word)):
+            gap = 1 if i == 0 else 0  # a space between words; none between the pieces of one word
+            if line and _visible(join(line)) + gap + _visible(piece) > width:
+                cut = _cut(line + [(gap, piece)], width, join)
+                lines.append(join(line[:cut]))
+                line = [(0, p) for _, p in line[cut:][:1]] + line[cut + 1:]
+                line.append((gap if line else 0, piece))
+            else:
+                line.append((gap, piece))
+    return lines + ([join(line)] if line else [])
 
 
 def wrap_title(title: str, width: int = TITLE_CHARS) -> tuple[str, int]:
     """A Plotly title broken into lines of at most ``width`` visible characters (Plotly never wraps).
 
+    Widths are ``text_width``s (a CJK character counts two); Chinese breaks between characters.
     Segments separated by ``<br>`` are wrapped on their own; a ``<sup>...</sup>`` segment (a
     subtitle in a smaller font) gets 1.35 x the width and keeps ``<sup>`` on every line.
     Returns (text, number of lines).

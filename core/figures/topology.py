@@ -16,8 +16,9 @@ import plotly.graph_objects as go
 from core.fabric.topology import aggregated_graph, fabric_graph
 from core.figures.keynumbers import format_bandwidth
 from core.figures.style import (
-    HIGHLIGHT, TIER_COLOURS, TIER_NAMES, TIER_Y, FigureSpec, base_layout, line_width, rail_colour, scatter,
+    HIGHLIGHT, TIER_COLOURS, TIER_NAMES, TIER_Y, FigureSpec, base_layout, line_width, rail_colour, scatter, sep,
 )
+from core.i18n import N_, _, ngettext
 
 DRAW_BUDGET = 2000
 """Most markers + line segments the topology diagram draws at any size."""
@@ -109,16 +110,24 @@ def server_text(plan, graph: nx.Graph, v: str, drawn: int) -> str:
     """The label under a server vertex: ``node 3``, ``SU 2: 32 nodes`` (shorter when many are drawn)."""
     data = graph.nodes[v]
     count = data.get("count", data.get("nodes", 1))
+    nodes = ngettext("{count} node", "{count} nodes", count).format(count=f"{count:,}")
     if data.get("label"):  # aggregated: "pods 1-3: 1944 nodes"
-        span = data["label"].split(":")[0]
-        return f"{span}<br>{count:,} nodes" if drawn <= 4 else f"{span}<br>{count:,}" if drawn <= 7 else f"{count:,}"
+        span = data.get("span") or data["label"].split(":")[0]
+        return f"{span}<br>{nodes}" if drawn <= 4 else f"{span}<br>{count:,}" if drawn <= 7 else f"{count:,}"
     if "nodes" not in data:  # one server
-        return f"node {int(_index(v)) + 1}" if drawn <= 8 else f"{int(_index(v)) + 1}"
+        return _("node {n}").format(n=int(_index(v)) + 1) if drawn <= 8 else f"{int(_index(v)) + 1}"
     group = data.get("group", 0) + 1
-    word = "SU" if plan.fabric.topology == "rail-optimized" and plan.fabric.tiers > 1 else "group"
+    if plan.fabric.topology == "rail-optimized" and plan.fabric.tiers > 1:
+        word = _("SU {n}").format(n=group)
+    else:
+        word = _("group {n}").format(n=group)
     if drawn <= 4:  # two short lines: four of them fit under a 300 px chart
-        return f"{word} {group}<br>{count:,} nodes"
-    return f"{word} {group}<br>{count:,}" if drawn <= 7 else f"{count:,}"  # the legend says they are nodes
+        return f"{word}<br>{nodes}"
+    return f"{word}<br>{count:,}" if drawn <= 7 else f"{count:,}"  # the legend says they are nodes
+
+
+SWITCH_NAMES = {"leaf": N_("leaf {n}"), "spine": N_("spine {n}"), "core": N_("core {n}")}
+"""A switch of a tier by its number, as the hover texts name it."""
 
 
 def vertex_name(graph: nx.Graph, v: str) -> str:
@@ -127,8 +136,11 @@ def vertex_name(graph: nx.Graph, v: str) -> str:
     if data.get("label"):
         return data["label"]
     if data["role"] == "server":
-        return f"servers of group {data.get('group', 0) + 1}" if "nodes" in data else f"server {int(_index(v)) + 1}"
-    return f"{data['role']} {int(_index(v)) + 1}"
+        if "nodes" in data:
+            return _("servers of group {n}").format(n=data.get("group", 0) + 1)
+        return _("server {n}").format(n=int(_index(v)) + 1)
+    role, number = data["role"], int(_index(v)) + 1
+    return _(SWITCH_NAMES[role]).format(n=number) if role in SWITCH_NAMES else f"{role} {number}"
 
 
 def _index(name: str) -> float:
@@ -146,38 +158,57 @@ def _switch_hover(plan, graph: nx.Graph, v: str, data: dict, aggregated: bool) -
     if aggregated:
         group = next((g for g in plan.fabric.switch_groups if g.role == role), None)
         count = data.get("count", 1)
-        lines = [f"<b>{data.get('label', v)}</b>", f"{count:,} x {switch.id} ({role})"]
+        lines = [f"<b>{data.get('label', v)}</b>",
+                 _("{count} x {switch} ({role})").format(count=f"{count:,}", switch=switch.id, role=_role(role))]
         if group is not None:
-            lines.append(f"per switch: {group.down_ports_used} down + {group.up_ports_used} up = "
-                         f"{group.ports_used} of {group.radix} ports used, {group.ports_free} free"
-                         + (" (full block)" if len([g for g in plan.fabric.switch_groups if g.role == role]) > 1
-                            else ""))
+            ports = dict(down=group.down_ports_used, up=group.up_ports_used, used=group.ports_used,
+                         radix=group.radix, free=group.ports_free)
+            if len([g for g in plan.fabric.switch_groups if g.role == role]) > 1:
+                lines.append(_("per switch: {down} down + {up} up = {used} of {radix} ports used, {free} free "
+                               "(full block)").format(**ports))
+            else:
+                lines.append(_("per switch: {down} down + {up} up = {used} of {radix} ports used, "
+                               "{free} free").format(**ports))
         return "<br>".join(lines)
     rail = data.get("rail", -1)
     where = []
     if role == "leaf":
-        where.append(f"SU/group {data.get('group', 0) + 1}")
+        where.append(_("SU/group {n}").format(n=data.get("group", 0) + 1))
         if plan.fabric.tiers == 1 or plan.fabric.topology != "rail-optimized":
-            where.append(f"all {plan.resolved.rails} rails" if plan.resolved.rails > 1 else "1 rail")
+            rails = plan.resolved.rails
+            where.append(_("all {rails} rails").format(rails=rails) if rails > 1 else _("1 rail"))
         elif rail is not None and rail >= 0:
-            where.append(f"rail {rail + 1}")
+            where.append(_("rail {n}").format(n=rail + 1))
     if data.get("pod") is not None and plan.fabric.tiers == 3 and role in ("leaf", "spine"):
-        where.append(f"pod {data['pod'] + 1}")
+        where.append(_("pod {n}").format(n=data["pod"] + 1))
+    name = f"<b>{vertex_name(graph, v)}</b>"
     return "<br>".join([
-        f"<b>{vertex_name(graph, v)}</b>" + (f" ({', '.join(where)})" if where else ""),
+        _("{name} ({where})").format(name=name, where=sep().join(where)) if where else name,
         f"{switch.name}",
-        f"ports used {data['ports_used']} of {data['radix']} at {plan.fabric.port_speed_gbps}G, "
-        f"free {data['ports_free']}",
+        _("ports used {used} of {radix} at {speed}G, free {free}").format(
+            used=data["ports_used"], radix=data["radix"], speed=plan.fabric.port_speed_gbps, free=data["ports_free"]),
     ])
+
+
+ROLE_NAMES = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core")}
+"""A switch tier in running text: ``64 x QM9700 (leaf)``."""
+
+
+def _role(role: str) -> str:
+    return _(ROLE_NAMES[role]) if role in ROLE_NAMES else role
 
 
 def _server_hover(plan, data: dict, aggregated: bool) -> str:
     r = plan.resolved
     count = data.get("count", data.get("nodes", 1))
-    label = data.get("label") or (f"servers of group {data.get('group', 0) + 1}" if "nodes" in data else "server")
+    label = data.get("label") or (_("servers of group {n}").format(n=data.get("group", 0) + 1) if "nodes" in data
+                                  else _("server"))
     return "<br>".join([
-        f"<b>{label}</b>", f"{count:,} nodes x {r.gpus_per_node} GPUs = {count * r.gpus_per_node:,} {r.system.id}",
-        f"{r.nics_per_node} x {r.nic.id} NICs per node at {r.port_speed_gbps}G",
+        f"<b>{label}</b>",
+        _("{count} nodes x {gpus_per_node} GPUs = {gpus} {system}").format(
+            count=f"{count:,}", gpus_per_node=r.gpus_per_node, gpus=f"{count * r.gpus_per_node:,}", system=r.system.id),
+        _("{nics} x {nic} NICs per node at {speed}G").format(nics=r.nics_per_node, nic=r.nic.id,
+                                                             speed=r.port_speed_gbps),
     ])
 
 
@@ -216,8 +247,9 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         name_a, name_b = vertex_name(graph, lower), vertex_name(graph, upper)
         hover_points[upper_role].append((
             (pos[lower][0] + pos[upper][0]) / 2, (pos[lower][1] + pos[upper][1]) / 2,
-            f"{name_a} - {name_b}<br>{data['links']:,} link(s) x {f.port_speed_gbps}G = "
-            f"{format_bandwidth(data['capacity_gbps'], unit)} per direction",
+            f"{name_a} - {name_b}<br>" + _("{links} link(s) x {speed}G = {bandwidth} per direction").format(
+                links=f"{data['links']:,}", speed=f.port_speed_gbps,
+                bandwidth=format_bandwidth(data["capacity_gbps"], unit)),
         ))
 
     fig = FigureSpec()
@@ -229,7 +261,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
             ys += [y0, y1, None]
         fig.add_trace(scatter(
             x=xs, y=ys, mode="lines", line=dict(color=colour, width=width), opacity=dim,
-            hoverinfo="skip", legendgroup=role, showlegend=False, name=f"{role} links",
+            hoverinfo="skip", legendgroup=role, showlegend=False, name=_("{role} links").format(role=_role(role)),
         ))
     if highlight_segments:
         xs, ys = [], []
@@ -237,12 +269,13 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
             xs += [x0, x1, None]
             ys += [y0, y1, None]
         fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(color=HIGHLIGHT, width=4),
-                                 hoverinfo="skip", showlegend=False, name="selected links"))
+                                 hoverinfo="skip", showlegend=False, name=_("selected links")))
     for role, points in hover_points.items():
         fig.add_trace(scatter(
             x=[p[0] for p in points], y=[p[1] for p in points], mode="markers",
             marker=dict(size=10, color="rgba(0,0,0,0)"), hovertext=[p[2] for p in points],
-            hoverinfo="text", legendgroup=role, showlegend=False, name=f"{role} link bundles",
+            hoverinfo="text", legendgroup=role, showlegend=False,
+            name=_("{role} link bundles").format(role=_role(role)),
         ))
 
     # vertices: one trace per tier, leaves coloured by rail
@@ -276,23 +309,28 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         ))
 
     planes = f.planes
-    parts = [f"{f.tiers} tier{'s' if f.tiers > 1 else ''}", f"{f.leaf_count:,} lea{'ves' if f.leaf_count > 1 else 'f'}"]
+    parts = [ngettext("{count} tier", "{count} tiers", f.tiers).format(count=f.tiers),
+             ngettext("{count} leaf", "{count} leaves", f.leaf_count).format(count=f"{f.leaf_count:,}")]
     if f.spine_count:
-        parts.append(f"{f.spine_count:,} spines")
+        parts.append(ngettext("{count} spine", "{count} spines", f.spine_count).format(count=f"{f.spine_count:,}"))
     if f.core_count:
-        parts.append(f"{f.core_count:,} cores")
-    title = "Scale-out fabric, plane 1 of " + str(planes) + ": " + ", ".join(parts)
+        parts.append(ngettext("{count} core", "{count} cores", f.core_count).format(count=f"{f.core_count:,}"))
     if planes > 1:
-        title += f" per plane ({planes} identical planes)"
-    if aggregated:
-        title += "<br><sup>Aggregated view: switches and servers bundled by block and rail; numbers are counts</sup>"
+        title = _("Scale-out fabric, plane 1 of {planes}: {parts} per plane ({planes} identical planes)")
     else:
-        title += ("<br><sup>Every switch and server drawn</sup>" if plan.resolved.nodes <= SERVERS_EACH_MAX else
-                  "<br><sup>Every switch drawn; servers grouped per scalable unit / leaf</sup>")
+        title = _("Scale-out fabric, plane 1 of {planes}: {parts}")
+    title = title.format(planes=planes, parts=sep().join(parts))
+    if aggregated:
+        sub = _("Aggregated view: switches and servers bundled by block and rail; numbers are counts")
+    elif plan.resolved.nodes <= SERVERS_EACH_MAX:
+        sub = _("Every switch and server drawn")
+    else:
+        sub = _("Every switch drawn; servers grouped per scalable unit / leaf")
+    title += f"<br><sup>{sub}</sup>"
     rails = f.leaves_per_group if f.topology == "rail-optimized" and f.tiers > 1 else 0
     if rails > 1:
-        title += "<br><sup>Leaf and link colour = rail: " + "  ".join(
-            f"<span style='color:{rail_colour(r)}'>&#9679;</span> {r + 1}" for r in range(rails)) + "</sup>"
+        dots = "  ".join(f"<span style='color:{rail_colour(r)}'>&#9679;</span> {r + 1}" for r in range(rails))
+        title += "<br><sup>" + _("Leaf and link colour = rail: {rails}").format(rails=dots) + "</sup>"
     base_layout(fig, title, height)
     title_top = fig.margin_top
     staggered = any(isinstance(s, str) and s.startswith("<br><br>") for tr in fig.data for s in (tr.get("text") or ()))
@@ -304,7 +342,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         xaxis=dict(visible=False, range=[min(0.0, *(p[0] for p in pos.values())) - 0.05,
                                          max(1.0, *(p[0] for p in pos.values())) + 0.12], fixedrange=False),
         yaxis=dict(tickvals=[TIER_Y[r] for r in TIER_Y if TIER_Y[r] <= top],
-                   ticktext=[TIER_NAMES[r] for r in TIER_Y if TIER_Y[r] <= top],
+                   ticktext=[_(TIER_NAMES[r]) for r in TIER_Y if TIER_Y[r] <= top],
                    range=[-0.85 if staggered else -0.5, top + 0.45], showgrid=False, zeroline=False),
         hovermode="closest", clickmode="event+select", dragmode="pan",
         margin=dict(l=10, r=10, t=title_top + 10, b=50),
@@ -316,8 +354,14 @@ def _legend_name(plan, role: str, drawn: int, graph: nx.Graph, aggregated: bool)
     f = plan.fabric
     total = {"leaf": f.leaf_count, "spine": f.spine_count, "core": f.core_count}.get(role)
     if role == "server":
-        return f"Servers ({plan.resolved.nodes:,} node{'s' if plan.resolved.nodes != 1 else ''})"
-    return f"{TIER_NAMES[role]} ({total:,} x {plan.resolved.switch.id})"
+        nodes = plan.resolved.nodes
+        return ngettext("Servers ({count} node)", "Servers ({count} nodes)", nodes).format(count=f"{nodes:,}")
+    return _(LEGEND_NAMES[role]).format(count=f"{total:,}", switch=plan.resolved.switch.id)
+
+
+LEGEND_NAMES = {"leaf": N_("Leaf ({count} x {switch})"), "spine": N_("Spine ({count} x {switch})"),
+                "core": N_("Core ({count} x {switch})")}
+"""The legend's entry of a switch tier (English: the tier's axis name, ``TIER_NAMES``, and the count)."""
 
 
 def count_drawn_elements(fig: go.Figure) -> int:
