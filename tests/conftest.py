@@ -82,3 +82,9 @@ def page(browser):
     p = context.new_page()
     yield p
     context.close()
+
+
+# The CLI's default language follows the shell's locale (core.cli): tests expect English unless they say.
+for _name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+    if os.environ.get(_name, "").lower().startswith("zh"):
+        os.environ[_name] = "C.UTF-8"

@@ -34,8 +34,15 @@ busbw algbw all-reduce allreduce all-gather allgather reduce-scatter reducescatt
 broadcast reduce AllReduce AllGather ReduceScatter AlltoAll
 ToR Pod SU HBD CLI JSON URL CSV XLSX PDF HTML Slurm NetBox Streamlit Plotly PNG SVG API
 token tokens Gb/s GB/s x e g vs id ids auto ECMP VP nccl-tests nccl
-p2p send recv Cedar
+p2p send recv Cedar English IT Clos
 """.split()}
+
+
+def _link_keys() -> set[str]:
+    """The share link's keys (``n``, ``ng``, ``sw`` ...): warnings list them as typed."""
+    from core.formats import sharelink
+
+    return {key.lower() for key in sharelink.KEYS}
 
 
 @lru_cache(maxsize=1)
@@ -50,21 +57,63 @@ def english_vocabulary() -> frozenset[str]:
         ids = message.id if isinstance(message.id, (list, tuple)) else (message.id,)
         for text in ids:
             words |= {w.lower() for w in WORD.findall(re.sub(r"\{[^}]*\}", " ", text or ""))}
-    return frozenset(w for w in words if w not in ALLOWED and len(w) > 1 and w.isalpha())
+    return frozenset(w for w in words if w not in ALLOWED | _link_keys() and len(w) > 1 and w.isalpha())
+
+
+@lru_cache(maxsize=1)
+def product_names() -> tuple[str, ...]:
+    """The catalog's product names as published ("NVIDIA Quantum-2 QM9700 NDR InfiniBand switch"), longest first:
+    proper names, quoted as they are in either language."""
+    from core.catalog import load_catalog
+
+    names = set()
+    for _kind, entry in load_catalog().all_entries():
+        for field in ("name", "gpu_name"):
+            value = getattr(entry, field, None)
+            if isinstance(value, str) and value:
+                names.add(value)
+    return tuple(sorted(names, key=len, reverse=True))
 
 
 def english_leaks(text: str) -> list[str]:
     """English words in ``text`` that a Chinese page should not show (empty when clean)."""
     vocabulary = english_vocabulary()
     found = set()
-    for token in WORD.findall(text.replace("Fabric planner", " ")):
+    text = text.replace("Fabric planner", " ")
+    for name in product_names():
+        text = text.replace(name, " ")
+    for token in WORD.findall(text):
         if token.lower() in ALLOWED:
             continue
         found |= {part for part in token.split("-") if part.lower() in vocabulary}
     return sorted(found)
 
 
-_PLOTLY_VISIBLE = {"text", "name", "hovertemplate", "hovertext", "ticktext", "customdata", "labels", "texttemplate"}
+_PLOTLY_VISIBLE = {"text", "name", "hovertemplate", "hovertext", "ticktext", "labels", "texttemplate"}
+_SKIPPED_FIELDS = {"id", "form_id", "key", "user_key", "type", "element_type", "tag", "css_class", "icon"}
+_TITLE_ATTRIBUTE = re.compile(r"""\b(?:title|aria-label|alt)\s*=\s*("([^"]*)"|'([^']*)')""")
+
+
+def html_text(markup: str) -> str:
+    """The visible text of HTML: its text and its tooltips (``title=``), not its tags and attributes."""
+    tips = [m.group(2) or m.group(3) or "" for m in _TITLE_ATTRIBUTE.finditer(markup)]
+    return re.sub(r"<[^>]*>", " ", markup) + " " + " ".join(tips)
+
+
+def proto_text(message) -> list[str]:
+    """Every string value of a protobuf message (labels, help, options, bodies), not its field names."""
+    found = []
+    for field, value in message.ListFields():
+        if field.name in _SKIPPED_FIELDS:
+            continue
+        values = list(value) if getattr(field, "is_repeated", False) or isinstance(value, (list, tuple)) \
+            or type(value).__name__.startswith("Repeated") else [value]
+        for item in values:
+            if field.type == field.TYPE_STRING:
+                found.append(html_text(item) if "<" in item else item)
+            elif field.type == field.TYPE_MESSAGE:
+                found += proto_text(item)
+    return found
 
 
 def plotly_text(spec, key: str = "") -> list[str]:

@@ -16,12 +16,11 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
-from google.protobuf import text_format
 from streamlit.testing.v1 import AppTest
 
 from core import i18n
 from core.i18n import _, language
-from tests.i18n_check import PO, chinese_leaks, english_leaks, plotly_text
+from tests.i18n_check import PO, chinese_leaks, english_leaks, plotly_text, proto_text
 from tools.i18n_update import extract
 
 ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
@@ -148,8 +147,9 @@ def page_text(at: AppTest) -> str:
         elif kind == "markdown" and str(node.value).startswith("<style>"):
             continue
         else:
-            parts.append(text_format.MessageToString(proto, as_utf8=True))
-    text = "\n".join(parts)
+            parts += proto_text(proto)
+    text = unescape("\n".join(parts))  # webui.safe.md escapes punctuation: all\\-reduce reads all-reduce
+    text = re.sub(r"`[^`]*`", " ", text)  # code spans: commands and file names, as typed
     text = re.sub(r"https?://\S+", " ", text)  # links and citations' URLs
     return text.replace("Fabric planner", " ")  # the product's name
 
