@@ -40,9 +40,8 @@ def main() -> None:
     numbers = key_numbers(plan.summary(), unit)
     st.markdown(cards_html(numbers), unsafe_allow_html=True)  # escaped in core; shows before the charts load
 
-    # the labels in this run's language; the link value is the label (webui.state keeps the open tab when the
-    # language changes)
-    tabs = st.tabs([_(tab) for tab in state.DESIGNER_TABS], key=state.TAB_KEY, bind="query-params")
+    # labels in this run's language; the link holds the tab's English name (webui.state.designer_tabs)
+    tabs = state.designer_tabs()
 
     # --- topology ---------------------------------------------------------------------------------
     with tabs[0]:
@@ -143,7 +142,7 @@ def main() -> None:
             downloads.download_button(_("Design as JSON"), data=cur.design.to_json(), file_name="design.json",
                                       mime="application/json", on_click="ignore", key="dl_json",
                                       help=_("{command} reads it").format(
-                                          command="python -m core plan --design design.json"))
+                                          command="`python -m core plan --design design.json`"))
 
 
 main()

@@ -90,7 +90,8 @@ def english_leaks(text: str) -> list[str]:
 
 
 _PLOTLY_VISIBLE = {"text", "name", "hovertemplate", "hovertext", "ticktext", "labels", "texttemplate"}
-_SKIPPED_FIELDS = {"id", "form_id", "key", "user_key", "type", "element_type", "tag", "css_class", "icon"}
+_SKIPPED_FIELDS = {"id", "form_id", "key", "user_key", "type", "element_type", "tag", "css_class", "icon", "url",
+                  "mime", "file_name"}
 _TITLE_ATTRIBUTE = re.compile(r"""\b(?:title|aria-label|alt)\s*=\s*("([^"]*)"|'([^']*)')""")
 
 

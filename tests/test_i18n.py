@@ -190,9 +190,7 @@ DESIGNS = {
 def test_page_speaks_one_language(lang, design, page, tab):
     if design != "default" and page == CATALOG_PAGE:
         pytest.skip("the Catalog page does not depend on the design")
-    with language(lang):
-        tab_param = {"tab": _(tab)} if tab else {}  # the Designer's tab=: its label, in the link's language
-    at = _run({**DESIGNS[design], "lang": lang, **tab_param}, page)
+    at = _run({**DESIGNS[design], "lang": lang, **({"tab": tab} if tab else {})}, page)
     if tab:
         assert at.dataframe, "the tab did not open"
     assert not at.exception, at.exception
@@ -240,14 +238,20 @@ def test_warnings_follow_the_language_switch():
     assert at.warning and chinese_leaks(at.warning[0].value) and not english_leaks(at.warning[0].value)
 
 
-def test_designer_tab_follows_the_language_switch():
+def test_designer_tab_follows_the_language_switch_and_its_link_value_does_not():
     at = _run({"tab": "Cost & power"})
-    assert at.session_state["tab"] == "Cost & power" and at.dataframe  # the BOM
+    assert at.session_state["fp_tab"] == "Cost & power" and at.dataframe  # the BOM
     at.session_state["w_lang"] = "zh"
     rerun(at)
+    assert at.query_params["tab"] == "Cost & power" and at.dataframe and not at.exception
     with language("zh"):
-        assert at.session_state["tab"] == _("Cost & power") != "Cost & power"
-    assert at.dataframe and not at.exception
+        assert [t.label for t in at.tabs][2] == _("Cost & power") != "Cost & power"
     at.session_state["w_lang"] = "en"
     rerun(at)
-    assert at.session_state["tab"] == "Cost & power" and at.dataframe
+    assert at.query_params["tab"] == "Cost & power" and at.dataframe
+
+
+@pytest.mark.parametrize("value", ["Bandwidth", "bandwidth", "带宽"])
+def test_tab_link_value_in_either_language(value):
+    at = _run({"tab": value})
+    assert at.session_state["fp_tab"] == "Bandwidth" and at.query_params["tab"] == "Bandwidth"

@@ -52,7 +52,9 @@ UI = sharelink.register_extension("ui_", [
     sharelink.Param("bw", N_("bandwidth unit"), sharelink.parse_choice(["gbyte", "gbit"]), str, "gbyte",
                     N_("gbyte (GB/s) or gbit (Gb/s)")),
 ])
-TAB_KEY = "tab"  # the Designer's tabs bind to this query parameter themselves (st.tabs bind="query-params")
+TAB_KEY = "tab"  # the Designer's open tab in the link: its English name (tab=Bandwidth) in every language
+TAB_STORE = "fp_tab"  # the open tab's English name, kept while other pages show
+TAB_WIDGET = "fp_tab_widget"  # the tabs' own state: the label in this run's language
 DESIGNER_TABS = (N_("Topology"), N_("Bandwidth"), N_("Cost & power"))  # first = default (never in the link)
 LANG_KEY = "lang"  # the language in every link: lang=en|zh (core.formats.sharelink leaves it to us)
 LANG_WIDGET = "w_lang"
@@ -183,6 +185,7 @@ def _init_session() -> None:
     jobstate.init(params)
     _set_widgets(design)
     st.session_state[K + "bits"] = ui_values["bw"] == "gbit"
+    st.session_state[TAB_STORE] = tab_id(params.get(TAB_KEY)) or DESIGNER_TABS[0]
     # the link is kept so its warnings can be said again in another language
     st.session_state["_fp_link"] = params
     st.session_state["_fp_warnings"] = _link_warnings(params)
@@ -229,7 +232,6 @@ def choose_language() -> str:
         _restore_widgets()
         if ss.get("_fp_warnings"):
             ss["_fp_warnings"] = _link_warnings(ss.get("_fp_link") or {})
-    _follow_tab(language)
     return language
 
 
@@ -254,25 +256,31 @@ def _restore_widgets() -> None:
         ss[key] = list(value) if isinstance(value, list) else value
 
 
-def designer_tabs() -> list[str]:
-    """The Designer's tab labels in the current language (the ``tab=`` link value is the label)."""
-    return [_(tab) for tab in DESIGNER_TABS]
-
-
-def _follow_tab(language: str) -> None:
-    """Keep the Designer's open tab when the language changes (its link value is its label)."""
-    ss = st.session_state
-    label = ss.get(TAB_KEY) or st.query_params.get(TAB_KEY)
-    if not label:
-        return
+def tab_id(value: str | None) -> str | None:
+    """The Designer tab ``value`` names: its English name (any case) or its label in any language."""
+    if not value:
+        return None
+    text = str(value).strip()
+    for tab in DESIGNER_TABS:
+        if text.casefold() == tab.casefold():
+            return tab
     for code in LANGUAGES:
         with i18n.language(code):
-            labels = [_(tab) for tab in DESIGNER_TABS]
-        if label in labels:
-            wanted = designer_tabs()[labels.index(label)]
-            if wanted != label:
-                ss[TAB_KEY] = wanted
-            return
+            for tab in DESIGNER_TABS:
+                if text == _(tab):
+                    return tab
+    return None
+
+
+def designer_tabs():
+    """The Designer's tabs (``st.tabs``), opened on the tab this session shows, labelled in this run's
+    language; the link holds the English name, so a link is the same in both languages."""
+    ss = st.session_state
+    clicked = tab_id(ss.get(TAB_WIDGET))
+    if clicked:
+        ss[TAB_STORE] = clicked
+    ss[TAB_WIDGET] = _(ss.get(TAB_STORE) or DESIGNER_TABS[0])
+    return st.tabs([_(tab) for tab in DESIGNER_TABS], key=TAB_WIDGET, on_change="rerun")
 
 
 def html_lang(language: str) -> None:
@@ -543,8 +551,8 @@ def canonical_params(page_path: str) -> dict[str, str]:
     job = jobstate.link_values()
     if job is not None:
         params.update(JOB.encode(job))
-    tab = ss.get(TAB_KEY)
-    if page_path == DESIGNER_PATH and tab in designer_tabs()[1:]:
+    tab = ss.get(TAB_STORE)
+    if page_path == DESIGNER_PATH and tab in DESIGNER_TABS[1:]:
         params[TAB_KEY] = tab
     return params
 
@@ -552,17 +560,15 @@ def canonical_params(page_path: str) -> dict[str, str]:
 def sync_url(page_path: str) -> dict[str, str]:
     """Make the address bar the canonical link (``canonical_params``); returns it.
 
-    The Designer's tab key is bound to its tabs (Streamlit writes it itself and refuses changes
-    through ``st.query_params``), so it is left alone there.
     """
     wanted = canonical_params(page_path)
     qp = st.query_params
     current = qp.to_dict()
-    changes = {k: v for k, v in wanted.items() if current.get(k) != v and k != TAB_KEY}
+    changes = {k: v for k, v in wanted.items() if current.get(k) != v}
     if changes:
         qp.update(changes)
     for key in current:
-        if key in wanted or (key == TAB_KEY and page_path == DESIGNER_PATH):
+        if key in wanted:
             continue
         try:
             del qp[key]
