@@ -26,11 +26,14 @@ def query(page) -> dict[str, str]:
 
 
 def visible_text(page) -> str:
-    """The page's visible text less the share link box (a URL) and code blocks."""
+    """The page's visible text less the share link box (a URL), code blocks, the glossary table (both
+    languages by design) and Streamlit's own "Skip to main content" link (the framework is English-only)."""
     text = page.evaluate("""() => {
         const root = document.querySelector('[data-testid="stApp"]');
         const clone = root.cloneNode(true);
-        clone.querySelectorAll('[data-testid="stCode"], pre, code, style, script').forEach(e => e.remove());
+        clone.querySelectorAll('[data-testid="stCode"], [data-testid="stTable"], pre, code, style, script')
+            .forEach(e => e.remove());
+        clone.querySelectorAll('a').forEach(e => { if (e.innerText.trim() === 'Skip to main content') e.remove(); });
         document.body.appendChild(clone); clone.style.position = 'absolute'; clone.style.left = '-99999px';
         const t = clone.innerText; clone.remove(); return t; }""")
     return re.sub(r"https?://\S+", " ", text)
