@@ -190,9 +190,18 @@ GLOSSARY_FILE = Path(__file__).resolve().parent.parent / "assets" / "glossary.to
 def glossary() -> tuple[dict[str, str], ...]:
     """The field's terms (``assets/glossary.toml``): dicts with ``en``, ``zh``, ``zh_alt``,
     ``en_definition``, ``zh_definition`` and ``source`` (where the Chinese term was checked)."""
+    keys = ("en", "zh", "zh_alt", "en_definition", "zh_definition", "source")
+    return tuple({key: str(term.get(key, "")) for key in keys} for term in _glossary_data()["term"])
+
+
+@lru_cache(maxsize=1)
+def _glossary_data() -> dict:
     import tomllib
 
     with GLOSSARY_FILE.open("rb") as handle:
-        data = tomllib.load(handle)
-    keys = ("en", "zh", "zh_alt", "en_definition", "zh_definition", "source")
-    return tuple({key: str(term.get(key, "")) for key in keys} for term in data["term"])
+        return tomllib.load(handle)
+
+
+def glossary_sources() -> dict[str, str]:
+    """What each glossary source code (``[seed]``, ``[NVC]`` ...) stands for, quoted as written."""
+    return {str(code): str(text) for code, text in _glossary_data().get("sources", {}).items()}

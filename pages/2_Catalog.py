@@ -251,9 +251,12 @@ def main() -> None:
 
     st.markdown("#### " + _("Glossary"))
     st.caption(_("The terms this app uses in English and Chinese, with the other names Chinese documents use and "
-                 "where the Chinese term was checked (the source codes are listed in assets/glossary.toml)."))
+                 "where the Chinese term was checked (the source codes are explained below the table)."))
     # a static table (every row, long definitions wrapped), not one of the catalog's data frames
     st.table(glossary_table(), hide_index=True, alt=_("Glossary: the terms in English and Chinese"))
+    st.caption(_("Glossary sources"))
+    st.table(pd.DataFrame([{_("Code"): f"[{code}]", _("Source (quoted as published)"): text}
+                           for code, text in i18n.glossary_sources().items()]), hide_index=True)
 
     st.markdown("#### " + _("Formulas the engine uses"))
     st.caption(_("Shown from the engine's own documentation (core/), so this page cannot drift from the code."))

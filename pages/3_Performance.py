@@ -134,7 +134,7 @@ def main() -> None:
     cp = _number(cols[2], "CP", "cp", help=_("context parallel"))
     ep = _number(cols[3], "EP", "ep", help=_("expert parallel (mixture-of-experts models only)"))
     vp = _number(cols[4], "VP", "vp", help=_("virtual pipeline stages per GPU (interleaving shrinks the bubble)"))
-    tg = cols[5].number_input("GPUs", min_value=0, max_value=r.gpus, step=8, key=W + "tg",
+    tg = cols[5].number_input(_("GPUs"), min_value=0, max_value=r.gpus, step=8, key=W + "tg",
                               help=_("GPUs the training job uses; 0 = the most GPUs of the design that tp x pp x cp "
                                      "divides (and whose smallest global batch stays within 1,000,000 sequences)"))
     choice = st.selectbox(_("Compare with"), list(COMPARE_FABRICS), key=W + "cmp",

@@ -80,6 +80,9 @@ def test_glossary_has_both_languages():
               "bisection bandwidth": "对分带宽", "single point of failure": "单点故障", "rail-optimized": "轨道优化",
               "scalable unit (SU)": "可扩展单元", "spine-leaf network": "叶脊网络"}
     by_en = {t["en"]: t["zh"] for t in terms}
+    sources = i18n.glossary_sources()
+    for term in terms:  # every source code a term cites is explained
+        assert set(re.findall(r"\[(\w+)\]", term["source"])) <= set(sources), term
     assert {k: by_en.get(k) for k in wanted} == wanted
 
 

@@ -200,8 +200,10 @@ def test_catalog_notes_are_translated_and_citations_are_not():
 def test_glossary_shows_the_definitions_of_the_language(lang):
     at = run({"n": "64"}, lang, CATALOG_PAGE)
     table = at.get("table")
-    assert len(table) == 1
+    assert len(table) == 2  # the terms, then what their source codes stand for
     frame = table[0].value
+    codes = table[1].value.iloc[:, 0].tolist()
+    assert "[seed]" in codes and "[NVC]" in codes
     with language(lang):
         assert list(frame.columns) == [_("English term"), _("Chinese"), _("other names"), _("definition"), _("source")]
         definition = _("definition")

@@ -193,7 +193,7 @@ def communication_rows(estimate_: TrainingEstimate) -> list[dict]:
 def fabric_label(plan: Plan) -> str:
     r = plan.resolved
     return _("This design ({fabric}, {oversubscription}:1)").format(
-        fabric="InfiniBand" if r.fabric == "infiniband" else "Ethernet RoCE",
+        fabric="InfiniBand" if r.fabric == "infiniband" else _("Ethernet RoCE"),
         oversubscription=f"{plan.bandwidth.oversubscription:g}")
 
 
