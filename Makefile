@@ -24,7 +24,7 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 # The compiled translations (core/i18n.py loads them; it compiles in memory when this is missing)
 MO := assets/locales/zh/LC_MESSAGES/messages.mo
 $(MO): assets/locales/zh/LC_MESSAGES/messages.po | $(VENV)/.runtime
-	$(BIN)/pybabel -q compile -d assets/locales -l zh
+	$(BIN)/python -m tools.i18n_update --compile
 
 ## Update the translation catalog from the code after changing messages (then translate the new ones)
 i18n: $(VENV)/.runtime

@@ -1,5 +1,7 @@
 """Update the translation catalog from the code: ``python -m tools.i18n_update [PART.po ...]``.
 
+``python -m tools.i18n_update --compile`` only compiles the ``.po`` to the ``.mo`` (``make run``).
+
 1. Extracts every message (``_``, ``N_``, ``ngettext``, ``pgettext`` in the code; the hardware
    catalog's notes, ``tools/babel_toml.py``) as ``babel.cfg`` says.
 2. Merges them into ``assets/locales/zh/LC_MESSAGES/messages.po``: new messages are added
@@ -52,6 +54,9 @@ def update(parts: list[Path]) -> tuple[int, int]:
     catalog = load(PO)
     catalog.update(template, no_fuzzy_matching=True)
     catalog.obsolete.clear()
+    for message in catalog:  # Plotly's %{y:.1f}% is not Python %-formatting (Babel guesses it is)
+        if message.id and "%{" in str(message.id):
+            message.flags.discard("python-format")
     for part in parts:
         for message in load(part):
             if not message.id or not message.string:
@@ -73,7 +78,17 @@ def update(parts: list[Path]) -> tuple[int, int]:
     return len(messages), len(untranslated)
 
 
+def compile_only() -> None:
+    """``messages.po`` -> ``messages.mo`` (what ``make run`` and ``make test`` need; no extraction)."""
+    catalog = load(PO)
+    with MO.open("wb") as handle:
+        write_mo(handle, catalog, use_fuzzy=False)
+
+
 def main(argv: list[str]) -> int:
+    if argv == ["--compile"]:
+        compile_only()
+        return 0
     lock = (ROOT / "assets" / "locales" / ".lock").open("w")
     fcntl.flock(lock, fcntl.LOCK_EX)
     try:
