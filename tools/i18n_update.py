@@ -1,6 +1,8 @@
 """Update the translation catalog from the code: ``python -m tools.i18n_update [PART.po ...]``.
 
-``python -m tools.i18n_update --compile`` only compiles the ``.po`` to the ``.mo`` (``make run``).
+``python -m tools.i18n_update --compile`` only compiles the ``.po`` to the ``.mo`` (``make run``). Not
+``pybabel compile``: its python-format check reads Plotly's hover templates (``%{y:.1f}% of``) as
+%-formats and fails; tests/test_i18n.py checks the ``{name}`` placeholders instead.
 
 1. Extracts every message (``_``, ``N_``, ``ngettext``, ``pgettext`` in the code; the hardware
    catalog's notes, ``tools/babel_toml.py``) as ``babel.cfg`` says.
@@ -54,9 +56,6 @@ def update(parts: list[Path]) -> tuple[int, int]:
     catalog = load(PO)
     catalog.update(template, no_fuzzy_matching=True)
     catalog.obsolete.clear()
-    for message in catalog:  # Plotly's %{y:.1f}% is not Python %-formatting (Babel guesses it is)
-        if message.id and "%{" in str(message.id):
-            message.flags.discard("python-format")
     for part in parts:
         for message in load(part):
             if not message.id or not message.string:
