@@ -101,6 +101,7 @@ def main() -> None:
             c2.plotly_chart(cached.power(key, lang), key="power_chart", config={"displaylogo": False})
             st.markdown(cards_html(cost_key_numbers(plan)), unsafe_allow_html=True)
             st.markdown("#### " + _("Bill of materials"))
+            st.caption(_("Part names are the catalog's, quoted as published; ids are in Catalog & assumptions."))
             header = {  # column id -> its header; the ids stay in English (tests and downloads use them)
                 "category": _("category"), "item": _("item"), "where": _("where"), "quantity": _("qty"),
                 "unit_price_usd": _("unit USD"), "extended_price_usd": _("total USD"), "unit_power_w": _("unit W"),
