@@ -102,12 +102,7 @@ def main() -> None:
             st.markdown(cards_html(cost_key_numbers(plan)), unsafe_allow_html=True)
             st.markdown("#### " + _("Bill of materials"))
             st.caption(_("Part names are the catalog's, quoted as published; ids are in Catalog & assumptions."))
-            header = {  # column id -> its header; the ids stay in English (tests and downloads use them)
-                "category": _("category"), "item": _("item"), "where": _("where"), "quantity": _("qty"),
-                "unit_price_usd": _("unit USD"), "extended_price_usd": _("total USD"), "unit_power_w": _("unit W"),
-                "extended_power_w": _("total W"), "why": _("why (how the count was derived)"),
-                "price_basis": _("price basis"), "catalog_id": _("catalog id"),
-            }
+            header = cached.bom_headers()  # column id -> its header; the ids stay (tests and downloads use them)
             bom = cached.bom_table(key, lang)
             if lang != i18n.DEFAULT_LANGUAGE:  # other languages: the frame's own columns carry the headers too
                 bom = bom.rename(columns=header)

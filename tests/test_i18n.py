@@ -258,3 +258,24 @@ def test_designer_tab_follows_the_language_switch_and_its_link_value_does_not():
 def test_tab_link_value_in_either_language(value):
     at = _run({"tab": value})
     assert at.session_state["fp_tab"] == "Bandwidth" and at.query_params["tab"] == "Bandwidth"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_xlsx_export_speaks_the_language(lang):
+    """The XLSX (for people) has sheet names and headers in the page's language; English keeps the column ids
+    (as the CSV, which stays the engine's in every language, for scripts)."""
+    import io
+
+    import openpyxl
+
+    from core.design import Design
+    from webui import cached
+
+    book = openpyxl.load_workbook(io.BytesIO(cached.bom_xlsx(Design(nodes=64).model_dump_json(), lang)))
+    headers = [c.value for c in next(book.worksheets[0].iter_rows(max_row=1))]
+    categories = {row[0].value for row in book.worksheets[0].iter_rows(min_row=2)}
+    if lang == "zh":
+        assert book.sheetnames == ["物料清单", "设计"] and headers[0] == "类别" and "交换机" in categories
+        assert not english_leaks(" ".join(book.sheetnames + headers + sorted(categories)))
+    else:
+        assert book.sheetnames == ["BOM", "design"] and headers[:2] == ["category", "item"] and "switch" in categories

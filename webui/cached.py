@@ -17,6 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from core import figures
+from core import i18n
 from core.i18n import N_, _, language as speaking
 from core.fabric.bandwidth import tier_capacities_gbits
 from core.fabric.sizing import ROLE_LABELS
@@ -202,13 +203,31 @@ def bom_csv(key: str, language: str) -> str:
     return bom(key, language).to_csv(index=False)
 
 
+BOM_HEADERS = {
+    "category": N_("category"), "item": N_("item"), "where": N_("where"), "quantity": N_("qty"),
+    "unit_price_usd": N_("unit USD"), "extended_price_usd": N_("total USD"), "unit_power_w": N_("unit W"),
+    "extended_power_w": N_("total W"), "why": N_("why (how the count was derived)"),
+    "price_basis": N_("price basis"), "catalog_id": N_("catalog id"),
+}
+"""BOM column id -> its header for people (the Designer's table, the XLSX in other languages than English)."""
+
+
+def bom_headers() -> dict[str, str]:
+    return {column: _(header) for column, header in BOM_HEADERS.items()}
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
 def bom_xlsx(key: str, language: str) -> bytes:
-    """The BOM download as an XLSX workbook (a ``BOM`` and a ``design`` sheet), like ``bom_csv``."""
+    """The BOM download as an XLSX workbook (a BOM and a design sheet), for people: in English the engine's
+    frame with its column ids (as ``bom_csv``); in another language the Designer's table with translated
+    headers, categories and price basis, and translated sheet names. The CSV stays the engine's, for scripts."""
     buffer = io.BytesIO()
     with speaking(language):
         p = _plan(key)
+        english = language == i18n.DEFAULT_LANGUAGE
+        frame = bom(key, language) if english else bom_table(key, language).rename(columns=bom_headers())
         with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
-            bom(key, language).to_excel(writer, sheet_name="BOM", index=False)
-            pd.DataFrame({"design (JSON)": [p.design.to_json()]}).to_excel(writer, sheet_name="design", index=False)
+            frame.to_excel(writer, sheet_name="BOM" if english else _("Bill of materials")[:31], index=False)
+            pd.DataFrame({_("design (JSON)"): [p.design.to_json()]}).to_excel(
+                writer, sheet_name="design" if english else _("Design")[:31], index=False)
     return buffer.getvalue()
