@@ -2,7 +2,8 @@
 
 ``place`` fills NVLink domains, nodes, leaf groups and pods in order and reports the farthest
 fabric level crossed; ``contention`` is the share of a node's fabric bandwidth it keeps against
-leaf and spine oversubscription for a traffic pattern; ``links`` gives the effective (calibrated)
+leaf and spine oversubscription and the fabric's routing (``core.perf.congestion``) for a traffic
+pattern, ``p2p_contention`` the same for a pipeline send; ``links`` gives the effective (calibrated)
 and line-rate NVLink and NIC bandwidths per GPU [GB/s, one direction] and what the hardware
 supports (NVLS, SHARP); ``bottleneck_line_gbytes`` the line rate of the slowest link ring traffic
 crosses.
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 from core.errors import DesignError, InputError
 from core.i18n import _
+from core.perf import congestion
 from core.perf.constants import CollectiveConstants, load_constants
 from core.plan import Plan
 
@@ -109,31 +111,92 @@ def level_label(level: str) -> str:
     return labels.get(level, level)
 
 
+def _down_ports(plan: Plan, role: str) -> int:
+    """Ports used downwards on one switch of ``role`` (the flows of a tier share its uplinks)."""
+    for g in plan.fabric.switch_groups:
+        if g.role == role and not getattr(g, "reserved", False) and g.down_ports_used:
+            return int(g.down_ports_used)
+    return max(1, plan.fabric.leaf_down_ports_max)
+
+
+def _tiers_share(plan: Plan, f1: float, f2: float, flows_per_port: float) -> float:
+    """The smaller share kept at the leaf and spine tiers for crossing fractions ``f1``, ``f2``
+    (``core.perf.congestion.tier_share`` under the routing class in force)."""
+    bw = plan.bandwidth
+    routing = congestion.routing_class(plan.resolved)
+    share = 1.0
+    if f1 > 0:
+        share = min(share, congestion.tier_share(routing, f1, max(1.0, bw.leaf_oversubscription),
+                                                 _down_ports(plan, "leaf"), flows_per_port))
+    if f2 > 0:
+        share = min(share, congestion.tier_share(routing, f2, max(1.0, bw.spine_oversubscription),
+                                                 _down_ports(plan, "spine"), flows_per_port))
+    return share
+
+
+def _uniform_fractions(p: Placement) -> tuple[float, float]:
+    f1 = (p.nodes - p.nodes_in_group) / (p.nodes - 1) if p.groups > 1 else 0.0
+    f2 = (p.nodes - p.nodes_in_pod) / (p.nodes - 1) if p.pods > 1 else 0.0
+    return f1, f2
+
+
+def _spread_fractions(plan: Plan) -> tuple[float, float]:
+    """Nodes scattered over the whole cluster: a peer sits in another of the G leaf groups (P pods)
+    with probability 1 - 1/G (1 - 1/P)."""
+    f = plan.fabric
+    groups = max(1, f.group_count) if f.tiers > 1 else 1
+    pods = max(1, f.pod_count) if f.tiers == 3 else 1
+    return (1 - 1 / groups if groups > 1 else 0.0), (1 - 1 / pods if pods > 1 else 0.0)
+
+
 def contention(plan: Plan, p: Placement, pattern: str) -> float:
-    """Share of a node's fabric bandwidth it keeps when ``pattern`` traffic meets oversubscription.
+    """Share of a node's fabric bandwidth it keeps when ``pattern`` traffic meets oversubscription and routing.
 
     A fraction ``f1`` of each node's traffic leaves its leaf group (scalable unit or
     top-of-rack leaf) and shares the leaf uplinks, which carry 1/o1 of the down
-    capacity; likewise ``f2`` leaves the pod through spines at ``o2``. The node keeps
-    ``min(1, 1/(f1*o1), 1/(f2*o2))``. ``ring``: one node per group and pod sends
-    out; ``uniform``: traffic spread evenly over the job's other nodes (tree, all-to-all).
+    capacity; likewise ``f2`` leaves the pod through spines at ``o2``. Each tier keeps
+    ``core.perf.congestion.tier_share`` of that traffic under the fabric's routing class
+    (adaptive routing: about ``min(1, 1/(f o))``; static ECMP: less, by hash collisions);
+    the node keeps the smaller. ``ring``: with packed (topology-ordered) ranks one node per
+    group and pod sends out, on NCCL's channels per NIC. ``uniform``: traffic spread evenly
+    over the job's other nodes (all-to-all), on NCCL's channels per remote peer. With ``spread``
+    placement (``congestion.assumptions``: the nodes scattered over the cluster's G leaf groups,
+    as a busy scheduler leaves them) any peer is in another group with probability 1 - 1/G,
+    for both patterns.
     """
     if p.domains <= 1 or p.nodes <= 1:
         return 1.0
-    bw = plan.bandwidth
-    o1, o2 = max(1.0, bw.leaf_oversubscription), max(1.0, bw.spine_oversubscription)
+    c = congestion.load_constants()
     if pattern == "ring":
         f1 = 1.0 / p.nodes_in_group if p.groups > 1 else 0.0
         f2 = 1.0 / p.nodes_in_pod if p.pods > 1 else 0.0
     else:
-        f1 = (p.nodes - p.nodes_in_group) / (p.nodes - 1) if p.groups > 1 else 0.0
-        f2 = (p.nodes - p.nodes_in_pod) / (p.nodes - 1) if p.pods > 1 else 0.0
-    share = 1.0
-    if f1 > 0:
-        share = min(share, 1.0 / (f1 * o1))
-    if f2 > 0:
-        share = min(share, 1.0 / (f2 * o2))
-    return share
+        f1, f2 = _uniform_fractions(p)
+    if congestion.current().placement == "spread":  # never less crossing than packed ranks
+        s1, s2 = _spread_fractions(plan)
+        f1, f2 = max(f1, s1), max(f2, s2)
+    flows = c.ring_flows_per_port if pattern == "ring" else c.p2p_flows_per_peer * (p.nodes - 1)
+    return _tiers_share(plan, f1, f2, flows)
+
+
+def p2p_contention(plan: Plan, job_gpus: int, distance_gpus: int) -> float:
+    """Share of a node's fabric bandwidth a point-to-point send to the rank ``distance_gpus`` away keeps.
+
+    Pipeline stages sit ``tp x cp x dp`` GPUs apart (Megatron's rank order). With packed ranks a
+    node's peer is ``distance / gpus_per_node`` nodes on, so that fraction of a group's nodes
+    (all of them once the distance reaches the group) send through the leaf uplinks, and likewise
+    for pods; with spread placement, 1 - 1/G as for the collectives. NCCL drives ``p2p_flows_per_peer`` flows.
+    """
+    p = place(plan, min(plan.resolved.gpus, max(2, int(job_gpus))))
+    if p.nodes <= 1 or distance_gpus < plan.resolved.gpus_per_node:
+        return 1.0
+    hop = distance_gpus / plan.resolved.gpus_per_node
+    f1 = min(1.0, hop / p.nodes_in_group) if p.groups > 1 else 0.0
+    f2 = min(1.0, hop / p.nodes_in_pod) if p.pods > 1 else 0.0
+    if congestion.current().placement == "spread":
+        s1, s2 = _spread_fractions(plan)
+        f1, f2 = max(f1, s1), max(f2, s2)
+    return _tiers_share(plan, f1, f2, congestion.load_constants().p2p_flows_per_peer)
 
 
 # --------------------------------------------------------------------------------------
