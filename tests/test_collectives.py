@@ -68,15 +68,54 @@ def test_fastest_is_minimum_of_algorithms():
 
 
 def test_hardware_gates_algorithms():
-    a100 = sweep(plan(Design(gpu="A100", nodes=4)), "all-reduce", [2**30])
+    a100 = sweep(plan(Design(gpu="A100", nodes=4)), "all-reduce", [2**30], sharp=True)
     assert "nvls" not in a100.curves  # NVSwitch gen 2: no multimem reductions
     assert "sharp" in a100.curves  # QM8700 has SHARPv2
-    roce = sweep(plan(Design(gpu="H100", nodes=4, fabric="ethernet")), "all-reduce", [2**30])
+    roce = sweep(plan(Design(gpu="H100", nodes=4, fabric="ethernet")), "all-reduce", [2**30], sharp=True)
     assert "sharp" not in roce.curves and "nvls" in roce.curves
-    single = sweep(plan(Design(gpu="H100", nodes=1)), "all-reduce", [2**30])
+    single = sweep(plan(Design(gpu="H100", nodes=1)), "all-reduce", [2**30], sharp=True)
     assert "sharp" not in single.curves and "hierarchical" not in single.curves
     assert set(sweep(H100_1K, "all-to-all", [2**20]).curves) == {"direct"}
     assert set(sweep(H100_1K, "broadcast", [2**20]).curves) == {"ring"}
+
+
+def test_default_is_stock_nccl_and_sharp_is_opt_in():
+    """A stock NCCL run: ring, tree, NVLS/NVLS-tree (and PAT for one rank per node); CollNet (SHARP)
+    only with the plugin and NCCL_COLLNET_ENABLE=1, so only when asked (tuning.cc disables
+    CollNet when collnetEnable == 0). 'hierarchical' is not an NCCL algorithm: only when forced."""
+    a100 = plan(Design(gpu="A100", nodes=4))
+    default = sweep(a100, "all-reduce", [2**30])
+    assert set(default.curves) == {"ring", "tree"}
+    with_sharp = sweep(a100, "all-reduce", [2**30], sharp=True)
+    assert set(with_sharp.curves) == {"ring", "tree", "sharp"}
+    assert float(with_sharp.best()[0][0]) <= float(default.best()[0][0])
+    h100 = plan(Design(gpu="H100", nodes=4))
+    assert set(sweep(h100, "all-reduce", [2**30]).curves) == {"ring", "tree", "nvls"}
+    assert set(sweep(h100, "reduce-scatter", [2**30]).curves) == {"ring"}  # 8 ranks per node: no PAT
+    assert set(sweep(h100, "all-gather", [2**20], gpus=4, stride=8).curves) == {"ring", "pat"}
+    assert "hierarchical" in sweep(h100, "all-reduce", [2**30], algorithms=("hierarchical",)).curves
+    assert collective(h100, "all-reduce", "1GiB")["sharp"] is False
+    assert collective(h100, "all-reduce", "1GiB", sharp=True)["algorithm"] == "sharp"
+
+
+def test_pat_wins_small_messages_on_many_single_rank_nodes():
+    """PAT's latency grows with log2(nodes) where the ring's grows with the ranks (tuning.cc)."""
+    s = sweep(H100_1K, "all-gather", [64 * 2**10, 2**30], gpus=128, stride=8)
+    _, algorithm, _ = s.best()
+    assert list(algorithm) == ["pat", "ring"]
+
+
+@pytest.mark.parametrize("gpu,nodes", [("A100", 2), ("H100", 2), ("H100", 3), ("H100", 4), ("B200", 2)])
+def test_tree_by_node_count(gpu, nodes):
+    """NCCL's double binary tree: on 2 nodes each node sends the array once (algbw up to the
+    node's NICs); from 3 nodes on interior nodes send it twice (algbw half the NICs)."""
+    p = plan(Design(gpu=gpu, nodes=nodes))
+    s = sweep(p, "all-reduce", [2**33], algorithms=("tree",))
+    lk = links(p)
+    egress = 8 * lk.nic_per_gpu
+    algbw = float(s.algbw(s.curves["tree"].time_us)[0])
+    bound = egress * (1.0 if nodes == 2 else 0.5)
+    assert algbw <= bound * (1 + 1e-9)
 
 
 def test_placement_spans_fabric_levels():

@@ -101,7 +101,10 @@ def test_collective_table_headers_and_cells():
         [r[k] for k in same] for r in en]  # ids, sizes and numbers unchanged
     fastest = [r[zh_headers[2]] for r in zh]
     assert fastest == [r["fastest"].replace("hierarchical", "分层").replace("direct", "直接") for r in en]
-    assert "分层 (LL)" in fastest and "直接 (Simple)" in fastest
+    # 'hierarchical' is no longer a default (not an NCCL algorithm); its label is checked below
+    assert "直接 (Simple)" in fastest
+    with language("zh"):
+        assert algorithm_label("hierarchical") == "分层"
 
 
 def test_communication_and_comparison_tables():

@@ -58,6 +58,8 @@ class SweepContext:
     forced: bool
     """The caller restricted the algorithms: say why a requested one does not apply."""
     notes: list[str] = field(default_factory=list)
+    nic_ports: float = 0.0
+    """NIC ports serving the emptiest NVLink domain (NCCL's tree uses one channel per NIC; 0 = unknown)."""
     # derived once in __post_init__ (plain attributes: every protocol loop reads them)
     alg: AlgorithmConstants = field(init=False)
     n: int = field(init=False)
@@ -88,15 +90,52 @@ class SweepContext:
         self.domain_sizes = sorted({self.d, p.last}) if self.m > 1 else [self.d]
         self.nvls_ok = lk.nvls_efficiency is not None and self.d > 1
 
-    def nvls_allreduce_algbw(self) -> float:
-        """NVLS all-reduce algbw of the slowest domain (0 when NVLS is unavailable)."""
+    def nvls_efficiency(self, k: int) -> float:
+        """NVLS efficiency for a domain of ``k`` ranks: NCCL's nvlsEfficiency, lower on large
+        (multi-node NVLink) domains (``nvls_large_domain_efficiency``, fitted to a full NVL72 rack)."""
+        eff = self.links.nvls_efficiency or 0.0
+        if k > self.alg.nvls_large_domain_gpus:
+            eff = min(eff, self.alg.nvls_large_domain_efficiency)
+        return eff
+
+    def nvls_allreduce_algbw(self, extra_transfers: float = 0.0) -> float:
+        """NVLS all-reduce algbw of the slowest domain (0 when NVLS is unavailable).
+
+        A domain of ``k`` ranks reaches ``nvl x eff x k/(k+1)`` (NVIDIA/nccl-tests#212, sjeaugey:
+        algbw = busbw x n/(n+1)); NVLS-tree passes the network's share once more
+        (``extra_transfers``: k/(k+1+extra)).
+        """
         if not self.nvls_ok:
             return 0.0
 
         def one(k: int) -> float:  # a domain holding k ranks (a lone rank needs no NVLink step)
-            return self.nvl * self.links.nvls_efficiency * k / (k + 1) if k > 1 else math.inf
+            return self.nvl * self.nvls_efficiency(k) * k / (k + 1 + extra_transfers) if k > 1 else math.inf
 
         return min(one(k) for k in self.domain_sizes)
+
+    def nvls_fill_us(self) -> float:
+        """Pipeline fill of NVLS, growing as sqrt(k/8) with the ranks k of the domain (``nvls_fill_scaling``)."""
+        if self.alg.nvls_fill_scaling == "sqrt":
+            return self.alg.nvls_fill_us * math.sqrt(max(1.0, self.d / 8))
+        return self.alg.nvls_fill_us
+
+    def node_index(self) -> int:
+        """NCCL's node-count column of its per-channel tables: 0 for 1 node, 1 for 2, 2 for more."""
+        return 0 if self.m <= 1 else (1 if self.m == 2 else 2)
+
+    def tree_channels(self) -> int:
+        """Channels of NCCL's tree graph: one per NIC of a domain, doubled when a channel carries
+        at least 25 GB/s unless the GPU is newer than Ampere with < 50 GB/s per channel and more
+        than 4 channels (src/graph/search.cc ncclTopoDupChannels), at most MAXCHANNELS."""
+        ch = self.constants.channels
+        nch = max(1, int(round(self.nic_ports)))
+        per_channel = self.egress / nch
+        cc = self.links.compute_capability
+        skip = cc > ch.dup_skip_min_compute_capability and per_channel < ch.dup_skip_below_gbytes \
+            and nch > ch.dup_skip_min_channels
+        if per_channel >= ch.dup_min_gbytes and not skip:
+            nch *= 2
+        return min(nch, ch.max_channels)
 
 
 def best_protocol(candidates: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -143,9 +182,22 @@ def tree(ctx: SweepContext) -> AlgorithmCurve | None:
     """NCCL's double binary tree between NVLink domains, a chain inside (all-reduce)."""
     d, m, S = ctx.d, ctx.m, ctx.sizes
     levels = math.ceil(math.log2(m)) if m > 1 else 0
-    # every GPU in the chain and every domain in the tree sends the array up (reduce) and
-    # down (broadcast) in the same direction: algbw is half the bottleneck (NCCL: ratio .5)
-    algbw = 0.5 * (ctx.nvl if m == 1 else min(ctx.nvl, ctx.egress * ctx.ring_share)) * ctx.alg.tree_bw_factor
+    # NCCL models the tree's algbw as half its channels' bandwidth (ratio .5: the chain and an
+    # interior domain send the array up and down). On 2 domains each is the root of one tree and
+    # the leaf of the other and sends the array once: NCCL raises the intra-node bandwidth to up
+    # to twice the inter-node one and uses it (search.cc, tuning.cc "nNodes <= 2 ? bwIntra"), so
+    # the fabric allows algbw = egress, busbw up to ~2x the NIC rate (AddyLaddy, NVIDIA/nccl#812).
+    # From 3 domains on, interior domains send twice: algbw = egress / 2.
+    if m == 1:
+        algbw = 0.5 * ctx.nvl
+    elif m == 2:
+        algbw = min(0.5 * ctx.nvl, ctx.egress * ctx.ring_share)
+    else:
+        algbw = 0.5 * min(ctx.nvl, ctx.egress * ctx.ring_share)
+    algbw *= ctx.alg.tree_bw_factor
+    if m > 1:  # busBw <= nChannels x perChMaxTreeBw (tuning.cc), algbw = busBw x .5
+        cap = ctx.constants.channel_caps(ctx.links.compute_capability).tree[ctx.node_index()]
+        algbw = min(algbw, 0.5 * ctx.tree_channels() * cap)
     cand = {}
     for pr in ctx.protocols:
         lat = pr.tree_base_latency_us + 2 * ((d - 1) * pr.tree_nvlink_step_us + levels * (
@@ -169,17 +221,26 @@ def nvls(ctx: SweepContext) -> AlgorithmCurve | None:
         return None
     if ctx.op == "all-reduce":
         lat = alg.nvls_nvlink_latency_us
-        algbw = ctx.nvls_allreduce_algbw()
-        if m > 1:  # NVLS-tree: NVLS inside the domain, a tree between domains
+        if m == 1:
+            algbw = ctx.nvls_allreduce_algbw()
+        else:  # NVLS-tree: NVLS inside the domain, a tree between domains
             levels = math.ceil(math.log2(m))
             lat += 2 * levels * (alg.nvls_tree_net_latency_us + ctx.hop_us)
-            algbw = min(algbw, 0.5 * ctx.egress * ctx.ring_share)
+            algbw = ctx.nvls_allreduce_algbw(alg.nvls_tree_extra_transfers)
+            # the tree between domains: on 2 domains each sends the array once (tuning.cc: "Handle
+            # 2 node case of NVLSTree", interBw x 2), from 3 on interior domains send it twice
+            inter = ctx.egress * ctx.ring_share * (1.0 if m == 2 else 0.5)
+            algbw = min(algbw, inter)
+            caps = ctx.constants.channel_caps(ctx.links.compute_capability)
+            per_channel = caps.nvls_tree[ctx.node_index()]
+            if caps.nvls_channels and per_channel > 0:  # busBw <= nvlsChannels x perChMaxNVLSTreeBw
+                algbw = min(algbw, caps.nvls_channels * per_channel * ctx.n / (2 * (ctx.n - 1)))
         transfer = S / (algbw * 1e3)
-        return _simple_only("nvls", lat + transfer + fill(alg.nvls_fill_us, transfer))
+        return _simple_only("nvls", lat + transfer + fill(ctx.nvls_fill_us(), transfer))
     if m == 1:  # NVLS reduce-scatter / all-gather inside one domain: send (or receive) S once
-        algbw = ctx.nvl * ctx.links.nvls_efficiency
+        algbw = ctx.nvl * ctx.nvls_efficiency(ctx.d)
         transfer = S / (algbw * 1e3)
-        return _simple_only("nvls", alg.nvls_nvlink_latency_us + transfer + fill(alg.nvls_fill_us, transfer))
+        return _simple_only("nvls", alg.nvls_nvlink_latency_us + transfer + fill(ctx.nvls_fill_us(), transfer))
     return None
 
 
@@ -204,6 +265,25 @@ def sharp(ctx: SweepContext) -> AlgorithmCurve | None:
     algbw = min(intra, ctx.egress * eff)
     transfer = S / (algbw * 1e3)
     return _simple_only("sharp", lat + transfer + fill(alg.nvls_fill_us, transfer))
+
+
+def pat(ctx: SweepContext) -> AlgorithmCurve | None:
+    """NCCL's PAT (parallel aggregated trees) reduce-scatter / all-gather, one rank per node only.
+
+    NCCL enables it by default when every node holds one rank of the communicator (tuning.cc
+    ncclPatEnable: "PAT only supports 1 GPU per node"), e.g. a data-parallel group strided by
+    the NVLink domain. Bandwidth: busBw x .75 of the NICs, not converted to algbw (tuning.cc);
+    latency: baseLat 8 + log2(nodes) x netLat / 3.5 + 2.8 us per rank (tuning.cc v2.30).
+    """
+    n, m, S, alg = ctx.n, ctx.m, ctx.sizes, ctx.alg
+    if ctx.d != 1 or m < 2 or ctx.op not in ("reduce-scatter", "all-gather"):
+        return None
+    pr = next(p for p in ctx.protocols if p.name == "Simple")
+    levels = math.ceil(math.log2(m))
+    lat = alg.pat_base_latency_us + levels * (pr.tree_net_step_us + ctx.hop_us) / alg.pat_log_latency_divisor \
+        + n * alg.pat_rank_latency_us
+    transfer = S / (alg.pat_bw_factor * ctx.egress * ctx.ring_share * 1e3)
+    return _simple_only("pat", lat + transfer + fill(alg.ring_fill_us_per_step * levels, transfer))
 
 
 def hierarchical(ctx: SweepContext) -> AlgorithmCurve | None:
@@ -246,21 +326,30 @@ def direct(ctx: SweepContext) -> AlgorithmCurve | None:
 # --------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Algorithm:
-    """One registered algorithm: its function and the collectives it implements."""
+    """One registered algorithm: its function, the collectives it implements, and whether a
+    stock NCCL run uses it (``nccl_default``; the others only when asked for)."""
 
     fn: Callable[[SweepContext], AlgorithmCurve | None]
     ops: tuple[str, ...]
+    nccl_default: bool = True
 
 
 REGISTRY: dict[str, Algorithm] = {
     "ring": Algorithm(ring, ("all-reduce", "reduce-scatter", "all-gather", "broadcast")),
     "tree": Algorithm(tree, ("all-reduce",)),
     "nvls": Algorithm(nvls, ("all-reduce", "reduce-scatter", "all-gather")),
-    "sharp": Algorithm(sharp, ("all-reduce",)),
-    "hierarchical": Algorithm(hierarchical, ("all-reduce", "reduce-scatter", "all-gather")),
+    "pat": Algorithm(pat, ("reduce-scatter", "all-gather")),
+    # CollNet needs the SHARP plugin and NCCL_COLLNET_ENABLE=1 (NCCL env docs; tuning.cc
+    # disables CollNet when collnetEnable == 0): an explicit option, never a default
+    "sharp": Algorithm(sharp, ("all-reduce",), nccl_default=False),
+    # not an NCCL algorithm (a two-level scheme some frameworks build from NCCL calls)
+    "hierarchical": Algorithm(hierarchical, ("all-reduce", "reduce-scatter", "all-gather"), nccl_default=False),
     "direct": Algorithm(direct, ("all-to-all",)),
 }
 """Algorithm name -> implementation, in the order the sweep tries them (ties go to the first)."""
+
+NCCL_DEFAULT: tuple[str, ...] = tuple(name for name, a in REGISTRY.items() if a.nccl_default)
+"""What stock NCCL chooses from (NCCL 2.30: ring, tree, NVLS / NVLS-tree, PAT; p2p for all-to-all)."""
 
 
 def algorithm_label(name: str) -> str:

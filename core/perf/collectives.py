@@ -74,7 +74,7 @@ import pandas as pd
 
 from core.errors import DesignError, InputError, shown
 from core.i18n import _
-from core.perf.algorithms import REGISTRY, AlgorithmCurve, SweepContext, algorithm_label
+from core.perf.algorithms import NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label
 from core.perf.constants import PROTOCOLS, CollectiveConstants, ReferencePoint, load_constants
 from core.perf.placement import Placement, bottleneck_line_gbytes, contention, level_label, links, place
 from core.perf.sizes import format_size, parse_size, size_sweep
@@ -86,7 +86,7 @@ ALGORITHMS: tuple[str, ...] = tuple(REGISTRY)
 IN_NETWORK: frozenset[str] = frozenset({"nvls", "sharp"})
 
 __all__ = [
-    "ALGORITHMS", "IN_NETWORK", "OPS", "AlgorithmCurve", "CollectiveConstants", "Placement", "ReferencePoint",
+    "ALGORITHMS", "IN_NETWORK", "NCCL_DEFAULT", "OPS", "AlgorithmCurve", "CollectiveConstants", "Placement", "ReferencePoint",
     "Sweep", "algorithm_label", "bottleneck_line_gbytes", "bus_factor", "collective", "format_size", "level_label",
     "links", "load_constants", "parse_size", "place", "size_sweep", "sweep",
 ]
@@ -170,6 +170,7 @@ def sweep(
     stride: int = 1,
     algorithms: tuple[str, ...] | None = None,
     constants: CollectiveConstants | None = None,
+    sharp: bool = False,
 ) -> Sweep:
     """Predict ``op`` for every size in ``sizes`` [bytes] on ``gpus`` ranks of ``plan``.
 
@@ -187,7 +188,13 @@ def sweep(
     stride : int
         GPU distance between consecutive ranks (e.g. TP for a data-parallel group).
     algorithms : tuple of str, optional
-        Restrict to these algorithms (those the hardware lacks are skipped).
+        Restrict to these algorithms (those the hardware lacks are skipped). Default: what a
+        stock NCCL run chooses from (``NCCL_DEFAULT``: ring, tree, NVLS / NVLS-tree, PAT,
+        pairwise all-to-all), plus ``sharp`` when ``sharp`` is set.
+    sharp : bool
+        Also consider InfiniBand SHARP (NCCL CollNet). Off by default: NCCL uses it only with
+        the SHARP plugin (nccl-rdma-sharp-plugins / HPC-X) installed and NCCL_COLLNET_ENABLE=1,
+        on Quantum HDR or later switches with SHARP enabled (aggregation manager running).
 
     Returns
     -------
@@ -206,7 +213,10 @@ def sweep(
         if unknown:
             raise InputError(_("unknown algorithm {algorithm}; known: {known}").format(
                 algorithm=shown(unknown[0]), known=", ".join(ALGORITHMS)))
+    wanted = set(algorithms) if algorithms is not None else set(NCCL_DEFAULT) | ({"sharp"} if sharp else set())
     p = place(plan, gpus, stride)
+    r = plan.resolved
+    nic_ports = r.nics_per_node * r.planes / max(1, r.gpus_per_node) * p.min_ranks_per_domain
     # Ring, tree and NVLS-tree move data between neighbouring domains on the same rail: NCCL
     # orders ranks by node, so only the few edges that join one leaf group (or pod) to the
     # next cross the uplinks -> "ring" contention. All-to-all spreads traffic over every
@@ -216,11 +226,11 @@ def sweep(
         op=op, sizes=S, placement=p, links=links(plan, c), constants=c,
         protocols=[c.proto(name) for name in PROTOCOLS],
         ring_share=contention(plan, p, "ring"), uniform_share=contention(plan, p, "uniform"),
-        forced=algorithms is not None,
+        forced=algorithms is not None, nic_ports=nic_ports,
     )
     curves: dict[str, AlgorithmCurve] = {}
     for name, algorithm in REGISTRY.items():
-        if op not in algorithm.ops or (algorithms is not None and name not in algorithms):
+        if op not in algorithm.ops or name not in wanted:
             continue
         curve = algorithm.fn(ctx)
         if curve is not None:
@@ -289,16 +299,19 @@ def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None) -> N
                           _("Use ring or tree for this job."))
 
 
-def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: str | None = None) -> dict:
+def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: str | None = None,
+               sharp: bool = False) -> dict:
     """One prediction as plain data: op, algorithm, protocol, bytes, time_us, algbw_gbytes, busbw_gbytes.
 
-    ``algorithm`` forces one algorithm; by default the fastest is chosen.
+    ``algorithm`` forces one algorithm; by default the fastest of stock NCCL's is chosen, and
+    ``sharp=True`` adds InfiniBand SHARP (CollNet; needs the SHARP plugin and
+    NCCL_COLLNET_ENABLE=1, see ``sweep``).
     """
     nbytes = parse_size(size)
     _check_op(op)
     if algorithm is not None:
         _check_algorithm(plan, op, algorithm, gpus)
-    result = sweep(plan, op, [nbytes], gpus=gpus, algorithms=(algorithm,) if algorithm else None)
+    result = sweep(plan, op, [nbytes], gpus=gpus, algorithms=(algorithm,) if algorithm else None, sharp=sharp)
     if algorithm and algorithm not in result.curves:  # pragma: no cover - _check_algorithm covers every case
         raise InputError(_("algorithm {algorithm} does not apply to {op} on this design").format(
             algorithm=shown(algorithm), op=op))
@@ -316,6 +329,7 @@ def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: st
         "algbw_gbytes": round(float(result.algbw(t)[0]), 3),
         "busbw_gbytes": round(float(result.busbw(t)[0]), 3),
         "in_network": str(a[0]) in IN_NETWORK,
+        "sharp": bool(sharp or algorithm == "sharp"),
         "algorithms_time_us": all_times,
         "placement": {
             "gpus_per_nvlink_domain": p.ranks_per_domain, "gpus_in_last_nvlink_domain": p.last,

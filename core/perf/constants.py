@@ -57,8 +57,42 @@ class AlgorithmConstants(_Strict):
     alltoall_peer_latency_us: float = Field(ge=0)
     alltoall_base_latency_us: float = Field(ge=0)
     alltoall_source: str
+    pat_base_latency_us: float = Field(ge=0)
+    pat_log_latency_divisor: float = Field(gt=0)
+    pat_rank_latency_us: float = Field(ge=0)
+    pat_bw_factor: float = Field(gt=0, le=1)
+    pat_source: str
     alltoall_pxn: bool
     alltoall_pxn_note: str
+    nvls_large_domain_gpus: int = Field(ge=2)
+    nvls_large_domain_efficiency: float = Field(gt=0, le=1)
+    nvls_large_domain_source: str
+    nvls_fill_scaling: Literal["sqrt", "none"]
+    nvls_fill_scaling_source: str
+    nvls_tree_extra_transfers: float = Field(ge=0)
+    nvls_tree_source: str
+
+
+class ChannelConstants(_Strict):
+    """How many channels NCCL's tree uses (src/graph/search.cc) and its channel limit."""
+
+    max_channels: int = Field(ge=1)
+    dup_min_gbytes: float = Field(gt=0)
+    dup_skip_min_compute_capability: float = Field(ge=0)
+    dup_skip_below_gbytes: float = Field(gt=0)
+    dup_skip_min_channels: int = Field(ge=1)
+    source: str
+
+
+class ChannelCap(_Strict):
+    """NCCL's per-channel busbw caps for one GPU architecture, by node count (1, 2, more) [GB/s]."""
+
+    name: str
+    compute_capability: float = Field(gt=0)
+    tree: tuple[float, float, float]
+    nvls_tree: tuple[float, float, float]
+    nvls_channels: int = Field(ge=0)
+    source: str
 
 
 class NvlinkEfficiency(_Strict):
@@ -153,7 +187,19 @@ class CollectiveConstants(_Strict):
     architecture: tuple[ArchitectureConstants, ...]
     pcie: PcieConstants
     training: TrainingConstants
+    channels: ChannelConstants
+    channel_cap: tuple[ChannelCap, ...]
     reference: tuple[ReferencePoint, ...] = ()
+
+    def channel_caps(self, compute_capability: float) -> ChannelCap:
+        """The per-channel caps of the newest architecture row at or below ``compute_capability``
+        (NCCL's compCapIndex: Volta below 8.0, Ampere, Hopper from 9.0, Blackwell from 10.0)."""
+        rows = sorted(self.channel_cap, key=lambda c: c.compute_capability)
+        chosen = rows[0]
+        for row in rows:
+            if compute_capability >= row.compute_capability:
+                chosen = row
+        return chosen
 
     def references(self, system_id: str, gpus: int, op: str, nics_per_node: int | None = None):
         """Published points for this system, GPU count and collective (NIC count must match when stated)."""
