@@ -52,11 +52,16 @@ def register(subparsers) -> None:
         m.add_argument(f"--{name}", type=positive_int, help=_("custom model: {what}").format(what=_(helptext)))
     j = tr.add_argument_group(_("job"))
     j.add_argument("--seq-len", type=positive_int, default=8192, help=_("sequence length [tokens] (default 8192)"))
-    j.add_argument("--global-batch", type=positive_int, default=1024, help=_("sequences per step (default 1024)"))
+    j.add_argument("--global-batch", type=positive_int,
+                   help=_("sequences per step (default 1024, rounded up to a multiple of micro-batch x dp)"))
     j.add_argument("--micro-batch", type=positive_int, default=1, help=_("sequences per micro-batch (default 1)"))
     j.add_argument("--precision", type=str.lower, choices=["bf16", "fp8"], default="bf16",
                    help=_("training precision (default {default})").format(default="bf16"))
-    for name, default in (("tp", 8), ("pp", 1), ("cp", 1), ("ep", 1), ("vp", 1)):
+    for name in ("tp", "pp"):
+        j.add_argument(f"--{name}", type=positive_int,
+                       help=_("{name} degree (default: the fastest split that fits; --explain lists them)").format(
+                           name=name.upper()))
+    for name, default in (("cp", 1), ("ep", 1), ("vp", 1)):
         j.add_argument(f"--{name}", type=positive_int, default=default,
                        help=_("{name} degree (default {default})").format(name=name.upper(), default=default))
     j.add_argument("--dp", type=positive_int, help=_("data-parallel degree (default: GPUs / (tp x pp x cp))"))
@@ -64,10 +69,22 @@ def register(subparsers) -> None:
                    help=_("GPUs the job uses (default: --gpus as given, else every GPU of the design)"))
     j.add_argument("--recompute", type=str.lower, choices=["none", "selective", "full"], default="selective",
                    help=_("activation recomputation (default selective)"))
+    j.add_argument("--schedule", type=str.lower, choices=["1f1b", "dualpipe"], default="1f1b",
+                   help=_("pipeline schedule: 1f1b (interleaved when --vp > 1) or DeepSeek's dualpipe "
+                          "(default 1f1b)"))
+    j.add_argument("--balanced-stages", action="store_true",
+                   help=_("first and last pipeline stages hold one layer fewer (as Llama 3 did)"))
+    j.add_argument("--fp8-activations", choices=["auto", "on", "off"], default="auto",
+                   help=_("cache linear-layer inputs in FP8 for the backward pass (default auto: with fp8)"))
+    j.add_argument("--no-distributed-optimizer", action="store_true",
+                   help=_("keep the whole optimizer state on every data-parallel rank (no ZeRO-1 sharding)"))
     j.add_argument("--efficiency", type=fraction, metavar="FRACTION",
-                   help=_("achievable fraction of dense peak FLOP/s (default from assets/catalog/collectives.toml)"))
+                   help=_("achievable fraction of dense peak FLOP/s (default by GPU architecture and dense/MoE, "
+                          "from assets/catalog/training.toml)"))
     j.add_argument("--tokens", type=tokens, default=1e12,
                    help=_("tokens to train, e.g. 1T or 15e12 (default 1T)"))
+    j.add_argument("--explain", action="store_true",
+                   help=_("list the tp/pp splits considered and why the chosen one wins"))
     add_format_option(tr)
     tr.set_defaults(handler=run)
 
@@ -88,22 +105,61 @@ def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
             raise InputError(_("custom model: {problem}").format(problem=problem)) from None
     else:
         model = model_preset(args.model)
-    return parse_job(dict(model=model, seq_len=args.seq_len, global_batch=args.global_batch,
-                          micro_batch=args.micro_batch, precision=args.precision, tp=args.tp, pp=args.pp,
+    fp8_act = {"auto": None, "on": True, "off": False}[getattr(args, "fp8_activations", "auto")]
+    return parse_job(dict(model=model, seq_len=args.seq_len, global_batch=args.global_batch or 1024,
+                          micro_batch=args.micro_batch, precision=args.precision, tp=args.tp or 1, pp=args.pp or 1,
                           cp=args.cp, ep=args.ep, vp=args.vp, dp=args.dp, gpus=gpus,
                           recompute=args.recompute, compute_efficiency=args.efficiency,
-                          tokens_to_train=args.tokens))
+                          tokens_to_train=args.tokens, schedule=args.schedule, balanced_stages=args.balanced_stages,
+                          fp8_activations=fp8_act, distributed_optimizer=not args.no_distributed_optimizer))
+
+
+def _split_lines(choice) -> list[str]:
+    """The splits considered, one line each, and why the chosen one wins."""
+    best = choice.best
+    lines = [_("splits considered ({count}); the fastest step among those that fit wins:").format(
+        count=len(choice.candidates))]
+    for i, c in enumerate(choice.candidates):
+        name = f"tp {c.tp:>2} pp {c.pp:>2}"
+        if c.fits:
+            e = c.estimate
+            if i == choice.chosen:
+                verdict = _("chosen")
+            else:
+                verdict = _("fits, {slower} slower").format(slower=f"{e.step_time_s / best.estimate.step_time_s - 1:.1%}")
+            text = _("dp {dp}, global batch {batch}: step {step} s, MFU {mfu}, {memory} GB/GPU; {verdict}").format(
+                dp=f"{e.dp:,}", batch=f"{c.global_batch:,}", step=f"{e.step_time_s:.3f}", mfu=f"{e.mfu:.1%}",
+                memory=f"{sum(e.memory_gb.values()):.1f}", verdict=verdict)
+        else:
+            text = _("does not fit: {problem}").format(problem=c.problem)
+        if c.page_default:
+            text += " " + _("(the Performance page's default)")
+        lines.append("  " + name + "  " + text)
+    return lines
 
 
 def run(args: argparse.Namespace) -> str:
     from core.plan import plan
-    from core.perf.training import estimate
+    from core.perf.training import choose_split, estimate, fitting_split
 
     design = design_from_args(args)
     job = _job_from_args(args, args.job_gpus or design.gpus)
-    result = estimate(plan(design), job)
+    planned = plan(design)
+    choice = None
+    if args.tp is None or args.pp is None:
+        choice = choose_split(planned, job, tp=args.tp, pp=args.pp, global_batch=args.global_batch)
+        result = choice.best.estimate
+    else:
+        if args.global_batch is None:  # 1024 rounded up to a multiple of micro-batch x dp, as the page does
+            batch = fitting_split(planned, job.model, cp=job.cp, micro_batch=job.micro_batch, vp=job.vp,
+                                  job_gpus=job.gpus, tp=job.tp, pp=job.pp, default_global_batch=1024)["global_batch"]
+            job = job.model_copy(update={"global_batch": batch})
+        result = estimate(planned, job)
     s = result.summary()
     if args.format == "json":
+        if choice is not None:
+            s["split_choice"] = choice.summary() if args.explain else {"chosen": choice.best.summary(),
+                                                                        "rule": "fastest step among the splits that fit"}
         return to_json(s) + "\n"
     par = s["parallelism"]
     head = _("{model} ({params}B parameters) on {gpus} GPUs: tp {tp} pp {pp} cp {cp} dp {dp} ep {ep} vp {vp}; "
@@ -113,8 +169,13 @@ def run(args: argparse.Namespace) -> str:
         seq=f"{s['seq_len']:,}", batch=f"{s['global_batch']:,}", precision=s["precision"])
     memory = separator().join(f"{_(MEMORY_LABELS[k]) if k in MEMORY_LABELS else k} {v:.1f}"
                               for k, v in s["memory_gb"].items())
-    lines = [
-        head + cluster_note(design.gpus, s["cluster_gpus"], s["gpus"]),
+    lines = [head + cluster_note(design.gpus, s["cluster_gpus"], s["gpus"])]
+    if choice is not None:
+        fitting = sum(c.fits for c in choice.candidates)
+        lines.append(row(_("split"), _("tp {tp} pp {pp} chosen: the fastest of {fitting} splits that fit ({count} "
+                                       "considered; --explain lists them)").format(
+            tp=par["tp"], pp=par["pp"], fitting=fitting, count=len(choice.candidates))))
+    lines += [
         row(_("step time"), _("{step} s  (compute {compute}, bubble {bubble}, exposed communication {exposed})").format(
             step=f"{s['step_time_s']:.3f}", compute=f"{s['compute_s']:.3f}", bubble=f"{s['bubble_s']:.3f}",
             exposed=f"{s['exposed_comm_s']:.3f}")),
@@ -132,4 +193,6 @@ def run(args: argparse.Namespace) -> str:
             hidden=f"{c['hidden_fraction']:.0%}", algorithm=algorithm_label(c["algorithm"]),
             level=level_label(c["fabric_level"])))
     lines += [_("warning: {warning}").format(warning=w) for w in s["warnings"]]
+    if choice is not None and args.explain:
+        lines += _split_lines(choice)
     return "\n".join(lines) + "\n"

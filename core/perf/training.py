@@ -48,6 +48,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from core.perf.collectives import sweep
 from core.perf.constants import load_constants
 from core.perf.placement import links, place
+from core.perf.training_constants import load_training_catalog
 from core.design import describe_validation_error
 from core.errors import DesignError, InputError, shown
 from core.i18n import _
@@ -55,6 +56,7 @@ from core.plan import Plan
 
 Precision = Literal["bf16", "fp8"]
 Recompute = Literal["none", "selective", "full"]
+Schedule = Literal["1f1b", "dualpipe"]
 SECONDS_PER_DAY = 86400.0
 MAX_GLOBAL_BATCH = 1_000_000
 """Largest global batch [sequences] the estimator, the share link and the page accept."""
@@ -101,6 +103,10 @@ class ModelSpec(BaseModel):
     qk_nope_dim: int = Field(default=0, ge=0)
     qk_rope_dim: int = Field(default=0, ge=0)
     v_head_dim: int = Field(default=0, ge=0)
+    dropout: bool = False
+    """Dropout after attention and MLP (its masks are saved for backward; Korthikanti et al. count them)."""
+    first_dense_layers: int | None = Field(default=None, ge=0)
+    """Dense layers before the first MoE layer (default: layers - moe_layers)."""
     source: str = "user-defined"
 
     @model_validator(mode="after")
@@ -206,7 +212,7 @@ PRESETS: dict[str, ModelSpec] = {
     "llama3-405b": ModelSpec(name="Llama 3.1 405B", layers=126, hidden=16384, ffn=53248, heads=128, kv_heads=8,
                              vocab=128256, source=_LLAMA_SRC),
     "gpt3-175b": ModelSpec(name="GPT-3 175B", layers=96, hidden=12288, ffn=49152, heads=96, kv_heads=96,
-                           vocab=51200, mlp_matrices=2, tied_embeddings=True,
+                           vocab=51200, mlp_matrices=2, tied_embeddings=True, dropout=True,
                            source="NVIDIA/dgxc-benchmarking nemo_megatron/README_175b.md (96 layers, hidden 12288, "
                                   "vocab 51200, FFN 4h); 96 heads per Brown et al. 2020 Table 2.1"),
     "deepseek-v3": ModelSpec(name="DeepSeek-V3 (671B MoE)", layers=61, hidden=7168, ffn=18432, heads=128,
@@ -251,6 +257,16 @@ class TrainingJob(BaseModel):
     recompute: Recompute = "selective"
     compute_efficiency: float | None = Field(default=None, gt=0, le=1)
     tokens_to_train: float = Field(default=1e12, gt=0)
+    schedule: Schedule = Field(default="1f1b", description=(
+        "Pipeline schedule: 1F1B (interleaved when vp > 1) or DeepSeek's DualPipe."))
+    balanced_stages: bool = Field(default=False, description=(
+        "First and last pipeline stages hold one layer fewer (they also hold the embedding and the loss), "
+        "as Llama 3 did."))
+    fp8_activations: bool | None = Field(default=None, description=(
+        "Cache the inputs of linear layers in FP8 for the backward pass (default: when precision is fp8)."))
+    flash_attention: bool = Field(default=True, description="Fused attention: no s x s score matrix is saved.")
+    distributed_optimizer: bool = Field(default=True, description=(
+        "Shard optimizer state over data-parallel ranks (ZeRO-1 / Megatron distributed optimizer)."))
 
 
 def parse_job(data: dict) -> TrainingJob:
@@ -315,6 +331,8 @@ class TrainingEstimate:
     cost_usd_per_day: float
     warnings: list[str] = field(default_factory=list)
     cluster_gpus: int = 0
+    memory_stage: int = 0
+    """Pipeline stage (0-based) whose memory ``memory_gb`` is: the fullest."""
 
     @property
     def exposed_comm_s(self) -> float:
@@ -389,6 +407,9 @@ class TrainingEstimate:
                 for c in self.comm
             ],
             "memory_gb": {k: round(v, 2) for k, v in self.memory_gb.items()},
+            "memory_stage": self.memory_stage,
+            "schedule": self.job.schedule,
+            "recompute": self.job.recompute,
             "hbm_gb": self.hbm_gb,
             "warnings": list(self.warnings),
         }
@@ -445,7 +466,7 @@ def _check_fit(job: TrainingJob, plan: Plan) -> tuple[int, int, int]:
     if mdl.heads % job.tp:
         raise DesignError(_("{heads} attention heads do not split over tp = {tp}.").format(heads=mdl.heads, tp=job.tp),
                           _("Pick a tp that divides the head count."))
-    if job.pp * job.vp > mdl.layers:
+    if job.pp * job.vp > mdl.layers + (2 if job.balanced_stages and job.pp > 1 else 0):
         raise DesignError(_("pp x vp = {stages} stages exceed the model's {layers} layers.").format(
                               stages=job.pp * job.vp, layers=mdl.layers),
                           _("Lower pp or vp."))
@@ -488,33 +509,166 @@ def _check_fit(job: TrainingJob, plan: Plan) -> tuple[int, int, int]:
     return gpus, dp, job.global_batch // per_step
 
 
-def _memory(job: TrainingJob, dp: int, microbatches: int) -> dict[str, float]:
-    """Per-GPU memory [GB] on the first pipeline stage (the fullest)."""
+def stage_layers(layers: int, pp: int, balanced: bool = False) -> list[int]:
+    """Transformer layers on each pipeline stage.
+
+    Even: ``layers`` split as evenly as possible, the extra layers on the first stages.
+    Balanced (Llama 3, arXiv 2407.21783 sec. 3.3.2): the embedding and the loss each take one
+    layer's place, so the first and the last stage hold one layer fewer (126 layers on 16 stages:
+    7, 8 x 14, 7).
+    """
+    if pp == 1:
+        return [layers]
+    slots = layers + 2 if balanced else layers
+    base, extra = divmod(slots, pp)
+    counts = [base + (1 if i < extra else 0) for i in range(pp)]
+    if balanced:
+        counts[0] -= 1
+        counts[-1] -= 1
+        if min(counts) < 1:
+            return stage_layers(layers, pp, False)
+    return counts
+
+
+def _in_flight(job: TrainingJob, rank: int, microbatches: int) -> float:
+    """Micro-batches whose activations pipeline stage ``rank`` holds at its peak (units: one micro-batch
+    through all of the stage's layers).
+
+    1F1B: ``min(pp - rank, m)`` (Narayanan et al. SC21 sec. 2.2.1). Interleaved (vp > 1): Megatron's
+    warm-up of ``2 (pp - rank - 1) + (vp - 1) pp + 1`` model chunks of 1/vp of the stage each, which for
+    the first stage is Korthikanti et al.'s ``pp (1 + (pp - 1) / (pp vp))``. DualPipe: ``pp + 1`` on
+    every device (DeepSeek-V3 report, Table 2).
+    """
+    pp, vp = job.pp, job.vp
+    if job.schedule == "dualpipe":
+        return float(pp + load_training_catalog().schedule.dualpipe_extra_microbatches)
+    if vp > 1:
+        return min(microbatches * vp, 2 * (pp - rank - 1) + (vp - 1) * pp + 1) / vp
+    return float(min(pp - rank, microbatches))
+
+
+def activation_bytes_per_token(mdl: "ModelSpec", job: TrainingJob, moe_layer: bool) -> float:
+    """Bytes one layer saves for backward per token of a micro-batch, before TP / sequence-parallel sharding.
+
+    Korthikanti et al., 'Reducing Activation Recomputation in Large Transformer Models' (arXiv 2205.05198,
+    sec. 4.1, Eq. 1-2), term by term, generalised to what later models changed:
+
+    * each norm saves its input (2h); each linear layer its input (h x linear bytes: 2, or 1 when
+      linear inputs are cached in FP8 as Transformer Engine and DeepSeek-V3 sec. 3.3.2 do);
+    * attention saves Q, K and V (2 (a + 2 kv) d: grouped-query attention shrinks K and V) and its
+      output; without FlashAttention and without selective recompute also the s x s softmax, its
+      dropout mask and output (5 a s); with it one fp32 log-sum-exp per head;
+    * multi-head latent attention (DeepSeek) under selective recompute saves the compressed latents
+      and recomputes the up-projections (DeepSeek-V3 sec. 3.2.3), else it saves Q, K, V as above;
+    * the MLP saves its first linear layer's output (SwiGLU: gate and up, 2 x ffn; GELU: ffn) and the
+      second linear layer's input (ffn); a MoE layer does so for each of the top-k routed copies of a
+      token and each shared expert, and under selective recompute recomputes the SwiGLU output
+      (DeepSeek-V3 sec. 3.2.3; Megatron-Core's moe_act recompute);
+    * dropout masks (1 B per element) after attention and MLP when the model uses dropout.
+
+    With these, GPT-3 (dropout, GELU, no FlashAttention, no recompute) gives Korthikanti's
+    34 h + 5 a s bytes per token per layer exactly (tested). Full recompute saves only the layer input (2 h).
+    """
+    mc = load_training_catalog().memory
+    h, a = mdl.hidden, mdl.heads
+    if job.recompute == "full":
+        return 2.0 * h
+    fp8 = job.fp8_activations if job.fp8_activations is not None else job.precision == "fp8"
+    lin = 1.0 if fp8 else 2.0
+    mask = 1.0 * h if mdl.dropout else 0.0
+    selective = job.recompute == "selective"
+    # attention block
+    attn = 2.0 * h + lin * h  # norm input, QKV input
+    if mdl.mla:
+        attn += 2.0 * (mdl.q_lora_rank + mdl.kv_lora_rank + mdl.qk_rope_dim)
+        if not selective:
+            attn += 2.0 * a * (2 * mdl.qk_dim + mdl.v_dim)
+    else:
+        attn += 2.0 * (a + 2 * mdl.kv_heads) * mdl.head_dim
+    attn += lin * a * mdl.v_dim + mask  # output projection input, dropout mask
+    if job.flash_attention:
+        attn += mc.lse_bytes_per_head * a
+    elif not selective:
+        attn += 5.0 * a * job.seq_len  # softmax output, dropout mask and output: 5 a s (Korthikanti Eq. 1)
+    # MLP block
+    mlp = 2.0 * h + lin * h + mask  # norm input, first linear input, dropout mask
+    if moe_layer:
+        gate_up = 2 * mdl.moe_ffn
+        per_copy = lin * h + lin * gate_up + (0.0 if selective else lin * mdl.moe_ffn)
+        mlp += (mdl.top_k + mdl.shared_experts) * per_copy
+    else:
+        first_out = mdl.ffn * (2 if mdl.mlp_matrices == 3 else 1)
+        mlp += 2.0 * first_out + lin * mdl.ffn
+    return attn + mlp
+
+
+def _layer_params(mdl: "ModelSpec", moe_layer: bool, job: TrainingJob) -> tuple[float, float]:
+    """(dense, expert) parameters of one layer on one GPU: dense split over TP, routed experts over EP."""
+    if moe_layer:
+        return (mdl.attention_params + mdl.moe_layer_dense_params) / job.tp, mdl.expert_params_per_layer / job.ep
+    return (mdl.attention_params + mdl.dense_mlp_params) / job.tp, 0.0
+
+
+@dataclass
+class StageMemory:
+    """Memory of the fullest pipeline stage [GB] and where it is."""
+
+    parts: dict[str, float]
+    stage: int
+    layers: int
+
+
+def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
+    """Per-GPU memory [GB] of the fullest pipeline stage.
+
+    Each stage: its layers' weights and gradients (bytes per parameter from collectives.toml), the
+    optimizer state sharded over data-parallel ranks (dense over dp x cp, routed experts over the
+    expert-data-parallel group) unless ``distributed_optimizer`` is off, DualPipe's second copy of
+    the parameters, the embedding on the first stage and the output layer (plus fp32 logits) on the
+    last, and activations = in-flight micro-batches (``_in_flight``) x the stage's layers x
+    ``activation_bytes_per_token`` x tokens per micro-batch / (tp x cp).
+    """
     k = load_constants().training
+    tc = load_training_catalog()
     mdl = job.model
-    dense = mdl.dense_params / (job.tp * job.pp)
-    expert = mdl.expert_params / (job.ep * job.pp) if mdl.is_moe else 0.0
+    counts = stage_layers(mdl.layers, job.pp, job.balanced_stages)
+    first_moe = mdl.layers - mdl.moe_layers if mdl.first_dense_layers is None else mdl.first_dense_layers
     expert_dp = max(1, job.tp * job.cp * dp // job.ep)
-    params = dense + expert
-    s_local = job.seq_len / job.cp
-    per_layer = s_local * job.micro_batch * mdl.hidden * k.activation_bytes_per_token_hidden / job.tp
-    if job.recompute == "none":
-        per_layer += 5 * mdl.heads * s_local * job.seq_len * job.micro_batch / job.tp
-    elif job.recompute == "full":
-        per_layer = 2 * s_local * job.micro_batch * mdl.hidden / job.tp
-    if mdl.is_moe and job.recompute != "full":  # routed copies of each token: expert input and gate/up/act
-        per_layer += (mdl.moe_layers / mdl.layers) * s_local * job.micro_batch * mdl.top_k * (
-            mdl.hidden + 3 * mdl.moe_ffn) * 2 / job.tp
-    in_flight = min(job.pp, microbatches)
-    interleave = 1 + (job.pp - 1) / (job.pp * job.vp) if job.vp > 1 else 1.0
-    layers_per_stage = math.ceil(mdl.layers / job.pp)
-    return {
-        "weights": params * k.weight_bytes_per_param / 1e9,
-        "gradients": params * k.grad_bytes_per_param / 1e9,
-        "optimizer": (dense * k.optimizer_bytes_per_param / (dp * job.cp)
-                      + expert * k.optimizer_bytes_per_param / expert_dp) / 1e9,
-        "activations": per_layer * layers_per_stage * in_flight * interleave / 1e9,
-    }
+    dense_dp = dp * job.cp if job.distributed_optimizer else 1
+    expert_dp = expert_dp if job.distributed_optimizer else 1
+    copies = tc.schedule.dualpipe_parameter_copies if job.schedule == "dualpipe" else 1
+    tokens = job.seq_len / job.cp * job.micro_batch / job.tp  # per GPU, sequence-parallel shard
+    act_dense = activation_bytes_per_token(mdl, job, False) if mdl.moe_layers < mdl.layers else 0.0
+    act_moe = activation_bytes_per_token(mdl, job, True) if mdl.is_moe else 0.0
+    embedding = mdl.vocab * mdl.hidden / job.tp
+    best: StageMemory | None = None
+    start = 0
+    for rank, n in enumerate(counts):
+        n_moe = max(0, min(start + n, mdl.moe_layers + first_moe) - max(start, first_moe)) if mdl.is_moe else 0
+        start += n
+        d_dense, _e = _layer_params(mdl, False, job)
+        m_dense, m_expert = _layer_params(mdl, True, job)
+        dense = (n - n_moe) * d_dense + n_moe * m_dense
+        expert = n_moe * m_expert
+        if rank == 0:
+            dense += embedding
+        if rank == job.pp - 1 and (job.pp > 1 or not mdl.tied_embeddings):
+            dense += embedding
+        dense, expert = dense * copies, expert * copies
+        params = dense + expert
+        act = tokens * ((n - n_moe) * act_dense + n_moe * act_moe) * _in_flight(job, rank, microbatches)
+        if rank == job.pp - 1:
+            act += tokens * mdl.vocab * tc.memory.logits_bytes_per_vocab
+        parts = {
+            "weights": params * k.weight_bytes_per_param / 1e9,
+            "gradients": params * k.grad_bytes_per_param / 1e9,
+            "optimizer": (dense * k.optimizer_bytes_per_param / dense_dp
+                          + expert * k.optimizer_bytes_per_param / expert_dp) / 1e9,
+            "activations": act / 1e9,
+        }
+        if best is None or sum(parts.values()) > sum(best.parts.values()):
+            best = StageMemory(parts, rank, n)
+    return best
 
 
 def _p2p_time_s(plan: Plan, nbytes: float, same_domain: bool) -> float:
@@ -573,18 +727,22 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
     mdl = job.model
     gpus, dp, m = _check_fit(job, plan)
     warnings: list[str] = []
-    if mdl.layers % (job.pp * job.vp):
+    slots = mdl.layers + (2 if job.balanced_stages and job.pp > 1 else 0)
+    if slots % (job.pp * job.vp):
         warnings.append(_("{layers} layers do not split evenly into pp x vp = {chunks} chunks; "
                           "the fullest stage sets the pace.").format(layers=mdl.layers, chunks=job.pp * job.vp))
 
     # --- memory -----------------------------------------------------------------------------
-    memory = _memory(job, dp, m)
+    tc = load_training_catalog()
+    stage_memory = _memory(job, dp, m)
+    memory = stage_memory.parts
     usable = r.system.hbm_gbytes * (1 - k.memory_reserve_fraction)
     needed = sum(memory.values())
-    if needed > usable:
+    tolerance = tc.memory.tolerance
+    if needed > usable * (1 + tolerance):
         biggest = max(memory, key=memory.get)
         hint = {
-            "activations": _("Use full recompute, a larger tp or cp, or a smaller micro-batch."),
+            "activations": _("Use full recompute, a larger tp, pp or cp, or a smaller micro-batch."),
             "weights": _("Use a larger tp or pp (or ep for experts)."),
             "gradients": _("Use a larger tp or pp (or ep for experts)."),
             "optimizer": _("Use more data-parallel ranks, or a larger tp or pp."),
@@ -594,6 +752,18 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
               "{usable} GB usable of {hbm} GB.").format(
                 model=mdl.name, needed=f"{needed:.0f}", part=memory_label(biggest), part_gb=f"{memory[biggest]:.0f}",
                 usable=f"{usable:.0f}", hbm=f"{r.system.hbm_gbytes:g}"), hint)
+    if needed > usable:
+        warnings.append(_("Memory is tight: pipeline stage {stage} needs about {needed} GB per GPU, {over} over the "
+                          "{usable} GB usable but within the memory model's {tolerance} tolerance; it may not fit "
+                          "without tuning (e.g. full recompute or a larger pp).").format(
+            stage=stage_memory.stage + 1, needed=f"{needed:.1f}", over=f"{needed / usable - 1:.1%}",
+            usable=f"{usable:.0f}", tolerance=f"{tolerance:.0%}"))
+    elif needed > usable * (1 - tolerance):
+        warnings.append(_("Memory is tight: pipeline stage {stage} needs about {needed} GB per GPU, a margin of "
+                          "{margin} below the {usable} GB usable, within the memory model's {tolerance} "
+                          "tolerance.").format(
+            stage=stage_memory.stage + 1, needed=f"{needed:.1f}", margin=f"{1 - needed / usable:.1%}",
+            usable=f"{usable:.0f}", tolerance=f"{tolerance:.0%}"))
 
     # --- compute ------------------------------------------------------------------------------
     if job.precision == "fp8":
@@ -601,21 +771,23 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
             raise DesignError(_("{gpu} has no FP8 tensor cores.").format(gpu=r.system.gpu_name),
                               _("Use precision bf16."))
         peak = 2 * r.system.dense_bf16_tflops
-        default_eff = k.fp8_compute_efficiency
     else:
         peak = r.system.dense_bf16_tflops
-        default_eff = k.compute_efficiency
-    if mdl.is_moe:
-        default_eff = min(default_eff, k.moe_compute_efficiency)
+    default_eff = tc.compute_efficiency(r.system.architecture, job.precision, mdl.is_moe)
     eff = job.compute_efficiency or default_eff
     flops_token = mdl.flops_per_token(job.seq_len)
     hw_factor = 4 / 3 if job.recompute == "full" else 1.0
-    layers_per_stage = math.ceil(mdl.layers / job.pp)
+    layers_per_stage = max(stage_layers(mdl.layers, job.pp, job.balanced_stages))
     stage_share = layers_per_stage / mdl.layers
     mb_flops = flops_token * job.seq_len * job.micro_batch / (job.tp * job.cp) * stage_share * hw_factor
     t_mb = mb_flops / (peak * 1e12 * eff)
     compute = m * t_mb
-    bubble = (job.pp - 1) / job.vp * t_mb
+    if job.schedule == "dualpipe":
+        sc = tc.schedule
+        fb = sc.forward_share + sc.backward_input_share  # F&B: a forward and a backward chunk overlapped
+        bubble = max(0.0, (job.pp / 2 - 1) * (fb + sc.backward_input_share - 3 * sc.backward_weight_share)) * t_mb
+    else:
+        bubble = (job.pp - 1) / job.vp * t_mb
 
     # --- communication --------------------------------------------------------------------------
     comm: list[CommPart] = []
@@ -673,7 +845,8 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
         calls = 4 * math.ceil(mdl.moe_layers / job.pp) * m  # dispatch + combine, forward and backward
         stride = job.tp * job.cp
         t, alg, level = _collective(plan, "all-to-all", size, job.ep, stride)
-        comm.append(CommPart("EP", "all-to-all", job.ep, calls, size, calls * t, k.ep_overlap, alg, level,
+        ep_overlap = tc.schedule.dualpipe_ep_overlap if job.schedule == "dualpipe" else k.ep_overlap
+        comm.append(CommPart("EP", "all-to-all", job.ep, calls, size, calls * t, ep_overlap, alg, level,
                              window_s=compute * mdl.moe_layers / mdl.layers))
     _expose(comm, compute)
 
@@ -683,7 +856,7 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
         job=job, gpus=gpus, dp=dp, microbatches=m, tokens_per_step=float(job.global_batch * job.seq_len),
         flops_per_token=flops_token, peak_tflops=peak, compute_efficiency=eff, compute_s=compute,
         bubble_s=bubble, comm=comm, memory_gb=memory, hbm_gb=r.system.hbm_gbytes, cost_usd_per_day=per_day,
-        warnings=warnings, cluster_gpus=r.gpus,
+        warnings=warnings, cluster_gpus=r.gpus, memory_stage=stage_memory.stage,
     )
 
 
@@ -722,6 +895,96 @@ def fitting_split(
     return {"tp": tp, "pp": pp, "global_batch": global_batch}
 
 
+@dataclass
+class SplitCandidate:
+    """One tensor/pipeline split ``choose_split`` tried: its estimate, or why it does not fit."""
+
+    tp: int
+    pp: int
+    global_batch: int
+    estimate: "TrainingEstimate | None" = None
+    problem: str = ""
+    """Why the split does not fit (the estimator's message), empty when it does."""
+    page_default: bool = False
+    """The split the Performance page would open with (``fitting_split``'s defaults)."""
+
+    @property
+    def fits(self) -> bool:
+        return self.estimate is not None
+
+    def summary(self) -> dict:
+        e = self.estimate
+        return {"tp": self.tp, "pp": self.pp, "global_batch": self.global_batch, "fits": self.fits,
+                "dp": e.dp if e else None, "step_time_s": round(e.step_time_s, 4) if e else None,
+                "mfu": round(e.mfu, 4) if e else None,
+                "memory_gb": round(sum(e.memory_gb.values()), 2) if e else None,
+                "problem": self.problem, "page_default": self.page_default}
+
+
+@dataclass
+class SplitChoice:
+    """The splits ``choose_split`` considered, in the order tried, and the index of the chosen one."""
+
+    candidates: list[SplitCandidate]
+    chosen: int
+
+    @property
+    def best(self) -> SplitCandidate:
+        return self.candidates[self.chosen]
+
+    def summary(self) -> dict:
+        return {"chosen": self.best.summary(), "rule": "fastest step among the splits that fit",
+                "considered": [c.summary() for c in self.candidates]}
+
+
+def _powers_of_two(limit: int) -> list[int]:
+    return [1 << i for i in range(max(1, limit).bit_length()) if 1 << i <= limit]
+
+
+def choose_split(plan: Plan, job: TrainingJob, *, tp: int | None = None, pp: int | None = None,
+                 global_batch: int | None = None, max_pp: int = 64) -> SplitChoice:
+    """Pick tp and pp (the ones not given) so ``job`` fits ``plan``: the fastest step of those that fit.
+
+    Candidates: the Performance page's default split (``fitting_split``: tp 8, pp 4 cut to the design)
+    first, then every power of two for tp within an NVLink domain that divides the heads and for pp
+    up to the layers per virtual stage (at most ``max_pp``); each with ``fitting_split``'s global batch
+    (``global_batch`` kept when given, else ``job.global_batch`` rounded up to a multiple of
+    micro-batch x dp). Raises the first candidate's ``DesignError`` when none fits.
+    """
+    r = plan.resolved
+    mdl = job.model
+    gpus = min(job.gpus or r.gpus, r.gpus)
+    common = dict(cp=job.cp, micro_batch=job.micro_batch, vp=job.vp, job_gpus=gpus, global_batch=global_batch,
+                  default_global_batch=job.global_batch)
+    default = fitting_split(plan, mdl, tp=tp, pp=pp, **common)
+    domain = max(1, r.nvlink_domain_gpus)
+    tps = [tp] if tp else [t for t in _powers_of_two(min(domain, gpus // job.cp)) if mdl.heads % t == 0]
+    pairs = [(default["tp"], default["pp"])]
+    for t in tps:
+        pps = [pp] if pp else _powers_of_two(min(max_pp, max(1, mdl.layers // job.vp), max(1, gpus // (t * job.cp))))
+        pairs += [(t, p) for p in pps if (t, p) not in pairs]
+    candidates: list[SplitCandidate] = []
+    first_error: DesignError | None = None
+    for t, p in pairs:
+        split = fitting_split(plan, mdl, tp=t, pp=p, **common)
+        cand = SplitCandidate(t, p, split["global_batch"], page_default=(t, p) == pairs[0])
+        try:
+            cand.estimate = estimate(plan, job.model_copy(update={"tp": t, "pp": p, "dp": None, "gpus": gpus,
+                                                                  "global_batch": split["global_batch"]}))
+        except DesignError as exc:
+            cand.problem = exc.message
+            first_error = first_error or exc
+        candidates.append(cand)
+    fitting = [i for i, c in enumerate(candidates) if c.fits]
+    if not fitting:
+        raise DesignError(_("None of the {count} tp/pp splits tried fits; the first ({tp} x {pp}): {problem}").format(
+            count=len(candidates), tp=candidates[0].tp, pp=candidates[0].pp, problem=first_error.message),
+            first_error.suggestion)
+    chosen = min(fitting, key=lambda i: (round(candidates[i].estimate.step_time_s, 6),
+                                         candidates[i].tp * candidates[i].pp))
+    return SplitChoice(candidates, chosen)
+
+
 def scaling_gpu_counts(model_parallel: int, cluster_gpus: int, job_gpus: int) -> list[int]:
     """GPU counts for a weak-scaling sweep: model-parallel size x powers of two, plus the job's own."""
     return sorted({model_parallel * 2**k for k in range(0, 21) if model_parallel * 2**k <= cluster_gpus} | {job_gpus})
@@ -758,5 +1021,6 @@ def scaling(plan: Plan, job: TrainingJob, gpu_counts: list[int]) -> list[dict]:
     return rows
 
 
-__all__ = ["ModelSpec", "PRESETS", "TrainingJob", "TrainingEstimate", "CommPart", "comm_collective_label", "estimate",
+__all__ = ["ModelSpec", "PRESETS", "TrainingJob", "TrainingEstimate", "CommPart", "SplitCandidate", "SplitChoice",
+           "activation_bytes_per_token", "choose_split", "comm_collective_label", "estimate", "stage_layers",
            "memory_label", "model_preset", "parallelism_label", "parse_job", "scaling", "place"]

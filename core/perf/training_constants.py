@@ -1,0 +1,102 @@
+"""The training model's hardware constants, read from ``assets/catalog/training.toml``.
+
+Achievable compute fraction by GPU architecture (dense / MoE, BF16 / FP8), the pipeline schedules'
+forward/backward split and DualPipe's shape, and the memory model's tolerance. Every value in the
+file carries its source; this module validates it (pydantic, ``extra="forbid"``) and answers
+look-ups. The overlap fractions and bytes per parameter stay in ``collectives.toml`` ``[training]``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.catalog import CATALOG_DIR, read_toml
+from core.errors import InputError
+from core.i18n import _
+
+TRAINING_FILE = CATALOG_DIR / "training.toml"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ArchitectureEfficiency(_Strict):
+    """Achievable fraction of dense peak for one GPU architecture."""
+
+    architecture: str
+    dense_bf16: float = Field(gt=0, le=1)
+    dense_fp8: float = Field(gt=0, le=1)
+    moe_bf16: float = Field(gt=0, le=1)
+    moe_fp8: float = Field(gt=0, le=1)
+    source: str
+    as_of: str
+
+
+class ScheduleConstants(_Strict):
+    forward_share: float = Field(gt=0, lt=1)
+    backward_input_share: float = Field(gt=0, lt=1)
+    backward_weight_share: float = Field(gt=0, lt=1)
+    share_source: str
+    dualpipe_parameter_copies: int = Field(ge=1)
+    dualpipe_extra_microbatches: int = Field(ge=0)
+    dualpipe_ep_overlap: float = Field(ge=0, le=1)
+    dualpipe_source: str
+
+
+class MemoryConstants(_Strict):
+    tolerance: float = Field(ge=0, lt=0.5)
+    tolerance_source: str
+    logits_bytes_per_vocab: float = Field(ge=0)
+    logits_source: str
+    lse_bytes_per_head: float = Field(ge=0)
+    lse_source: str
+
+
+class Meta(_Strict):
+    as_of: str
+    note: str
+
+
+class TrainingCatalog(_Strict):
+    meta: Meta
+    efficiency: tuple[ArchitectureEfficiency, ...]
+    schedule: ScheduleConstants
+    memory: MemoryConstants
+
+    def architecture_efficiency(self, architecture: str) -> ArchitectureEfficiency:
+        """The entry for ``architecture`` (case-insensitive); unknown ones get the newest known entry."""
+        for entry in self.efficiency:
+            if entry.architecture.casefold() == architecture.casefold():
+                return entry
+        return self.efficiency[-1]
+
+    def compute_efficiency(self, architecture: str, precision: str, moe: bool) -> float:
+        """Default achievable fraction of dense peak for this architecture, precision and model kind."""
+        entry = self.architecture_efficiency(architecture)
+        return getattr(entry, f"{'moe' if moe else 'dense'}_{'fp8' if precision == 'fp8' else 'bf16'}")
+
+
+def load_training_catalog_from(path: Path) -> TrainingCatalog:
+    """Load and validate a training constants file; ``InputError`` names the problem."""
+    data = read_toml(path, _("training constants file"))
+    try:
+        catalog = TrainingCatalog.model_validate(data)
+    except ValueError as exc:
+        raise InputError(_("{file} is invalid: {error}").format(file=path.name, error=exc)) from exc
+    s = catalog.schedule
+    if abs(s.forward_share + s.backward_input_share + s.backward_weight_share - 1) > 1e-3:
+        raise InputError(_("{file}: the forward and backward shares must add up to 1").format(file=path.name))
+    return catalog
+
+
+@lru_cache(maxsize=1)
+def load_training_catalog() -> TrainingCatalog:
+    """The bundled training constants (cached, immutable)."""
+    return load_training_catalog_from(TRAINING_FILE)
+
+
+__all__ = ["ArchitectureEfficiency", "TrainingCatalog", "load_training_catalog", "load_training_catalog_from"]
