@@ -123,6 +123,12 @@ class SweepContext:
         """NCCL's node-count column of its per-channel tables: 0 for 1 node, 1 for 2, 2 for more."""
         return 0 if self.m <= 1 else (1 if self.m == 2 else 2)
 
+    def ll_max_busbw(self) -> float:
+        """NCCL's cap on the LL protocol's busbw (tuning.cc llMaxBws) [GB/s]."""
+        if self.m <= 1:
+            return self.constants.channel_caps(self.links.compute_capability).ll_max_single_node
+        return self.constants.channels.ll_max_multi_node[0 if self.m == 2 else 1]
+
     def tree_channels(self) -> int:
         """Channels of NCCL's tree graph: one per NIC of a domain, doubled when a channel carries
         at least 25 GB/s unless the GPU is newer than Ampere with < 50 GB/s per channel and more
@@ -172,7 +178,10 @@ def ring(ctx: SweepContext) -> AlgorithmCurve | None:
     for pr in ctx.protocols:
         lat = pr.ring_base_latency_us + (nsteps - inter) * pr.ring_nvlink_step_us + inter * (
             pr.ring_net_step_us + ctx.hop_us)
-        transfer = S / (bw * pr.ring_bw_factor * ratio * 1e3)
+        busbw = bw * pr.ring_bw_factor
+        if pr.name == "LL":  # tuning.cc: busBw = min(llMaxBw, busBw * .5)
+            busbw = min(busbw, ctx.ll_max_busbw())
+        transfer = S / (busbw * ratio * 1e3)
         extra = fill(ctx.alg.ring_fill_us_per_step * nsteps, transfer) if pr.name == "Simple" else 0.0
         cand[pr.name] = lat + transfer + extra
     return AlgorithmCurve("ring", *best_protocol(cand))
@@ -202,7 +211,10 @@ def tree(ctx: SweepContext) -> AlgorithmCurve | None:
     for pr in ctx.protocols:
         lat = pr.tree_base_latency_us + 2 * ((d - 1) * pr.tree_nvlink_step_us + levels * (
             pr.tree_net_step_us + ctx.hop_us))
-        transfer = S / (algbw * pr.tree_bw_factor * 1e3)
+        proto_algbw = algbw * pr.tree_bw_factor
+        if pr.name == "LL":  # tuning.cc: busBw = min(busBw / 3.8, llMaxBw), algbw = busBw x .5
+            proto_algbw = min(proto_algbw, 0.5 * ctx.ll_max_busbw())
+        transfer = S / (proto_algbw * 1e3)
         extra = fill(ctx.alg.ring_fill_us_per_step * 2 * (d - 1 + levels), transfer) if pr.name == "Simple" else 0.0
         cand[pr.name] = lat + transfer + extra
     return AlgorithmCurve("tree", *best_protocol(cand))

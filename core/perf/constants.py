@@ -81,6 +81,8 @@ class ChannelConstants(_Strict):
     dup_skip_min_compute_capability: float = Field(ge=0)
     dup_skip_below_gbytes: float = Field(gt=0)
     dup_skip_min_channels: int = Field(ge=1)
+    ll_max_multi_node: tuple[float, float]
+    """NCCL's llMaxBws for 2 and for more nodes [GB/s of busbw]."""
     source: str
 
 
@@ -91,6 +93,8 @@ class ChannelCap(_Strict):
     compute_capability: float = Field(gt=0)
     tree: tuple[float, float, float]
     nvls_tree: tuple[float, float, float]
+    ll_max_single_node: float = Field(gt=0)
+    """NCCL's llMaxBws on one node [GB/s of busbw]."""
     nvls_channels: int = Field(ge=0)
     source: str
 
