@@ -10,11 +10,12 @@ from core.errors import FabricPlannerError
 from core.figures.keynumbers import cards_html, size_caption, training_key_numbers
 from core.figures.perf import busbw_figure, comparison_figure, scaling_figure, step_figure
 from core.formats import sharelink
-from core.formats.joblink import COMPARE_FABRICS, LIMITS
+from core.formats import joblink
+from core.formats.joblink import COMPARE_CHOICES, COMPARE_FABRICS, COMPARE_LINK, LIMITS, MAX_COMPARE_LINK
 from core.i18n import _
-from core.perf import jobform
+from core.perf import congestion, jobform
 from core.perf.collectives import OPS, load_constants, size_sweep, sweep
-from core.perf.training import PRESETS, estimate, scaling, scaling_gpu_counts
+from core.perf.training import PRESETS, scaling, scaling_gpu_counts
 from core.plan import plan as make_plan
 from webui import jobstate, safe, state
 
@@ -84,9 +85,24 @@ def main() -> None:
     )
     constants = load_constants()
 
+    # --- network assumptions (collectives and training) ------------------------------------------------
+    cols = st.columns(2)
+    routing = cols[0].selectbox(
+        _("Routing"), list(congestion.ROUTINGS), key=W + "rt", format_func=lambda k: _(congestion.ROUTING_LABELS[k]),
+        help=_("From the design: InfiniBand uses adaptive routing; Ethernet on Spectrum-4 with a BlueField-3 SuperNIC "
+               "or ConnectX-8 uses Spectrum-X adaptive routing; other Ethernet is RoCE with static ECMP. An override "
+               "picks between the Ethernet classes."))
+    placement = cols[1].selectbox(
+        _("Rank placement"), list(congestion.PLACEMENTS), key=W + "pl",
+        format_func=lambda k: _(congestion.PLACEMENT_LABELS[k]),
+        help=_("Packed: nodes in topology order (a dedicated or topology-aware scheduler). Spread: nodes scattered "
+               "over the cluster's leaf groups, as a busy shared cluster leaves them."))
+    with congestion.assumptions(routing, placement):
+        routing_in_force = jobform.routing_label(plan)
+
     # --- collectives ---------------------------------------------------------------------------------
     st.subheader(_("Collectives"))
-    c1, c2, c3 = st.columns([2.2, 1.3, 1.5])
+    c1, c2, c3, c4 = st.columns([2.2, 1.3, 1.2, 1.3])
     # the values are NCCL's operation names (the link's perf_op), shown as they are in every language
     ops = c1.multiselect(_("Collectives"), list(OPS), key=W + "op",
                          help=_("nccl-tests operations; S is the whole array."))
@@ -94,18 +110,27 @@ def main() -> None:
                                key=W + "jg",
                                help=_("0 = every GPU of the design. Ranks fill NVLink domains, then nodes, in order."))
     show_all = c3.toggle(_("Every algorithm"), key=W + "all", help=_("Off: only the fastest algorithm per collective."))
+    sharp = c4.toggle(_("InfiniBand SHARP"), key=W + "sharp", disabled=r.fabric != "infiniband",
+                      help=_("Off = what a stock NCCL run does. On: NCCL CollNet in-network reduction, which needs the "
+                             "NCCL SHARP plugin (HPC-X), NCCL_COLLNET_ENABLE=1 and Quantum HDR or later switches with "
+                             "SHARP enabled. InfiniBand only."))
+    use_sharp = bool(sharp) and r.fabric == "infiniband"
 
     n = int(job_gpus) or r.gpus
     if not ops:
         st.info(_("Pick at least one collective."))
     else:
         try:
-            sweeps = [sweep(plan, op, size_sweep(8, 16 * 2**30, 64), gpus=n) for op in ops]
+            with congestion.assumptions(routing, placement):
+                sweeps = [sweep(plan, op, size_sweep(8, 16 * 2**30, 64), gpus=n, **jobform.sharp_option(use_sharp))
+                          for op in ops]
+                rows = jobform.collective_rows(plan, ops, n, sharp=use_sharp)
             refs = [ref for op in ops for ref in constants.references(r.system.id, n, op, r.nics_per_node)]
             st.plotly_chart(busbw_figure(sweeps, refs, show_all_algorithms=show_all), key="busbw_chart",
                             config={"displaylogo": False})
-            st.caption(safe.md(_sentences(jobform.placement_notes(sweeps, n, r.system.id, refs))))
-            st.dataframe(pd.DataFrame(jobform.collective_rows(plan, ops, n)), hide_index=True, width="stretch")
+            st.caption(safe.md(_sentences(jobform.placement_notes(sweeps, n, r.system.id, refs, routing_in_force,
+                                                                  placement))))
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
         except FabricPlannerError as exc:
             _show_error(exc)
 
@@ -137,12 +162,20 @@ def main() -> None:
     tg = cols[5].number_input(_("GPUs"), min_value=0, max_value=r.gpus, step=8, key=W + "tg",
                               help=_("GPUs the training job uses; 0 = the most GPUs of the design that tp x pp x cp "
                                      "divides (and whose smallest global batch stays within 1,000,000 sequences)"))
-    choice = st.selectbox(_("Compare with"), list(COMPARE_FABRICS), key=W + "cmp",
-                          format_func=lambda k: _(COMPARE_FABRICS[k][0]),
-                          help=_("The same job on this design with another fabric (switch and speed re-chosen)."))
+    cols = st.columns([1, 2])
+    choice = cols[0].selectbox(
+        _("Compare with"), list(COMPARE_CHOICES), key=W + "cmp",
+        format_func=lambda k: _("another design (share link)") if k == COMPARE_LINK else _(COMPARE_FABRICS[k][0]),
+        help=_("The same job on this design with another fabric (switch and speed re-chosen), or on any design: "
+               "paste its share link."))
+    link_text = cols[1].text_input(
+        _("Share link of the design to compare with"), key=W + "cmpl", max_chars=MAX_COMPARE_LINK,
+        disabled=choice != COMPARE_LINK, placeholder="https://…/?v=1&g=H100&n=64&f=eth",
+        help=_("Copy the link of any design (the Share box of the app) and paste it here."))
     settings = {"op": tuple(ops), "all": "1" if show_all else "0", "jg": int(job_gpus), "model": model, "seq": int(seq),
                 "gbs": int(gbs), "mbs": int(mbs), "prec": prec, "tp": int(tp), "pp": int(pp), "cp": int(cp),
-                "ep": int(ep), "vp": int(vp), "tg": int(tg), "tok": float(tokens), "eff": float(eff), "cmp": choice}
+                "ep": int(ep), "vp": int(vp), "tg": int(tg), "tok": float(tokens), "eff": float(eff), "cmp": choice,
+                "cmpl": str(link_text or "").strip(), "rt": routing, "pl": placement, "sharp": "1" if sharp else "0"}
     jobstate.remember(settings)
     if standalone:
         jobstate.sync_url_standalone()
@@ -150,17 +183,24 @@ def main() -> None:
     # --- training: results ---------------------------------------------------------------------------
     try:
         job = jobform.job_from_settings(plan, settings)
-        here = estimate(plan, job)
+        here = jobform.estimate_under(plan, job, settings)
     except FabricPlannerError as exc:
         _show_error(exc)
         return
 
-    alt_label = _(COMPARE_FABRICS[choice][0])
     this_label = jobform.fabric_label(plan)
-    other, other_error, alt_plan = None, None, None
+    other, other_error, alt_plan, alt_label = None, None, None, ""
     try:
-        alt_plan = jobform.alternative_plan(design, COMPARE_FABRICS[choice][1], r.fabric)
-        other = estimate(alt_plan, job)
+        if choice == COMPARE_LINK:
+            alt_design, alt_warnings = joblink.compare_design(settings["cmpl"])
+            for w in alt_warnings:
+                st.warning(safe.md(_("Comparison link: {warning}").format(warning=w)))
+            alt_plan = make_plan(alt_design)
+            alt_label = jobform.linked_label(alt_plan)
+        else:
+            alt_label = _(COMPARE_FABRICS[choice][0])
+            alt_plan = jobform.alternative_plan(design, COMPARE_FABRICS[choice][1], r.fabric)
+        other = jobform.estimate_under(alt_plan, job, settings)
     except FabricPlannerError as exc:
         other_error = exc
 
@@ -178,7 +218,8 @@ def main() -> None:
     # --- scaling ---------------------------------------------------------------------------------------
     st.subheader(_("Scaling"))
     model_parallel = job.tp * job.pp * job.cp
-    rows = scaling(plan, job, scaling_gpu_counts(model_parallel, r.gpus, here.gpus))
+    with congestion.assumptions(routing, placement):
+        rows = scaling(plan, job, scaling_gpu_counts(model_parallel, r.gpus, here.gpus))
     if len(rows) >= 2:
         st.plotly_chart(scaling_figure(rows), key="scaling_chart", config={"displaylogo": False})
         st.caption(_("Weak scaling: each point adds data-parallel replicas with the same batch per replica; "
@@ -195,14 +236,16 @@ def main() -> None:
             {"label": this_label, "days": here.days_to_train, "cost_usd": here.cost_usd},
             {"label": alt_label, "days": other.days_to_train, "cost_usd": other.cost_usd}]),
             key="compare_chart", config={"displaylogo": False})
-        st.dataframe(pd.DataFrame(jobform.comparison_rows([(this_label, here, plan), (alt_label, other, alt_plan)])),
-                     hide_index=True, width="stretch",
+        with congestion.assumptions(routing, placement):
+            compared = jobform.comparison_rows([(this_label, here, plan), (alt_label, other, alt_plan)])
+        st.dataframe(pd.DataFrame(compared), hide_index=True, width="stretch",
                      column_config={_(c): st.column_config.NumberColumn(_(c), format="localized")
                                     for c in jobform.COMPARISON_NUMBER_COLUMNS})
         st.caption(_("{fabric}: {days} days and {usd} USD for this run versus this design. Costs are the job's share "
                      "of each cluster's TCO per day (capex over the TCO years plus energy), from catalog price "
                      "estimates.").format(fabric=alt_label, days=f"{other.days_to_train - here.days_to_train:+,.2f}",
                                           usd=f"{other.cost_usd - here.cost_usd:+,.0f}"))
+        st.caption(safe.md(_sentences(jobform.congestion_notes([(this_label, plan), (alt_label, alt_plan)], settings))))
 
 
 main()

@@ -59,3 +59,68 @@ def test_design_that_cannot_be_built_shows_error():
     at = page(n="100000", ti="1")
     assert not at.exception
     assert at.error and not at.get("plotly_chart")
+
+
+def _compare_table(at):
+    frame = at.dataframe[-1].value
+    assert "routing" in frame.columns and "days" in frame.columns
+    return frame
+
+
+def test_compare_with_a_pasted_share_link():
+    """Any second design, as its share link: decoded, warnings shown escaped, the link keeps it."""
+    link = "https://planner.example/?v=1&g=H100&n=128&f=eth&os=2"
+    at = page(n="128", perf_cmp="link", perf_cmpl=link)
+    assert not at.exception and not at.error
+    frame = _compare_table(at)
+    assert frame.iloc[1, 0].startswith("Linked design (1,024 x H100, Ethernet RoCE, 2:1")
+    assert list(frame["routing"]) == ["InfiniBand adaptive routing", "RoCE, static ECMP"]
+    assert str(at.query_params["perf_cmp"]) == "link" and "g=H100" in str(at.query_params["perf_cmpl"])
+    # the presets stay quick choices
+    at.selectbox(key="perf_w_cmp").set_value("eth1").run()
+    assert not at.error and _compare_table(at).iloc[1, 0] == "Ethernet RoCE, non-blocking"
+
+
+def test_bad_comparison_link_warns_escaped_and_keeps_the_page():
+    at = page(n="64", perf_cmp="link", perf_cmpl="?v=1&g=<b>H999</b>&n=64")
+    assert not at.exception
+    warning = " ".join(w.value for w in at.warning)
+    assert "Comparison link" in warning and "<b>" not in warning
+    assert any('data-testid="stMetricLabel">Step time' in str(m.value) for m in at.markdown)
+    empty = page(n="64", perf_cmp="link")
+    assert not empty.exception
+    assert empty.error and "Paste a share link" in empty.error[-1].value
+
+
+def test_too_long_comparison_link_is_a_warning():
+    at = page(n="64", perf_cmp="link", perf_cmpl="?v=1&n=64&" + "x" * 5000)
+    assert not at.exception
+    assert any("cmpl" in w.value and "longer than 4" in w.value for w in at.warning)
+
+
+def test_spread_placement_on_two_to_one_roce_costs_days_and_dollars():
+    """Non-blocking InfiniBand against 2:1 RoCE: the same job differs in step, days and dollars once
+    the nodes are spread over the leaf groups (tests/test_congestion.py holds the sourced bounds)."""
+    at = page(n="512", perf_cmp="link", perf_cmpl="?v=1&n=512&f=eth&os=2", perf_pl="spread", perf_tg="4096",
+              perf_gbs="512")
+    assert not at.exception and not at.error
+    frame = _compare_table(at)
+    ib, roce = frame.iloc[0], frame.iloc[1]
+    assert roce["days"] > 1.05 * ib["days"] and roce["step [s]"] > ib["step [s]"]
+    assert roce["run cost [USD]"] != ib["run cost [USD]"]
+    notes = " ".join(c.value for c in at.caption)
+    assert "static ECMP" in notes and "Meta" in notes and "xAI" in notes
+    assert str(at.query_params["perf_pl"]) == "spread"
+
+
+def test_routing_override_and_sharp_toggle_go_to_the_link():
+    at = page(n="128", f="eth")
+    assert not at.exception and not at.error
+    assert at.toggle(key="perf_w_sharp").disabled  # Ethernet: no SHARP
+    at.selectbox(key="perf_w_rt").set_value("spectrum-x").run()
+    assert not at.error and str(at.query_params["perf_rt"]) == "spectrum-x"
+    assert "Spectrum-X adaptive routing" in list(_compare_table(at)["routing"])
+    ib = page(n="128", perf_sharp="1")
+    assert not ib.exception and not ib.error
+    assert ib.toggle(key="perf_w_sharp").value is True
+    assert str(ib.query_params["perf_sharp"]) == "1"

@@ -1,7 +1,10 @@
 """The Performance page's settings in a share link: the ``perf_`` extension of the share-link codec.
 
 Keys are short and stable (links in the wild depend on them): ``perf_op`` collectives,
-``perf_model`` training model, ``perf_tp`` ... . ``JOB.decode(params)`` gives every value
+``perf_model`` training model, ``perf_tp`` ... ; ``perf_cmp`` the comparison (a preset fabric or
+``link``), ``perf_cmpl`` the compared design's share link (at most ``MAX_COMPARE_LINK`` characters),
+``perf_rt`` the routing class (``auto`` = the design's), ``perf_pl`` the rank placement,
+``perf_sharp`` InfiniBand SHARP (off by default, as in a stock NCCL). ``JOB.decode(params)`` gives every value
 (defaults where absent or bad) and one warning per bad value; ``JOB.encode(values)`` writes only
 what differs from the defaults.
 """
@@ -11,6 +14,7 @@ from __future__ import annotations
 from core.formats import sharelink
 from core.i18n import N_, _
 from core.perf.collectives import OPS
+from core.perf.congestion import PLACEMENTS, ROUTINGS
 from core.perf.training import MAX_GLOBAL_BATCH, PRESETS
 
 COMPARE_FABRICS = {
@@ -21,6 +25,21 @@ COMPARE_FABRICS = {
 }
 """Second fabric the Performance page compares the job on: key -> (label, design changes).
 The label is English, marked ``N_``: show it as ``_(COMPARE_FABRICS[key][0])``."""
+COMPARE_LINK = "link"
+"""``perf_cmp`` value: compare with the design of a pasted share link (``perf_cmpl``)."""
+COMPARE_CHOICES = (*COMPARE_FABRICS, COMPARE_LINK)
+MAX_COMPARE_LINK = 4000
+"""Longest share link [characters] the comparison accepts (the link keeps it in ``perf_cmpl``)."""
+
+
+def parse_compare_link(text: str) -> str:
+    """A pasted share link (a whole URL or just its query), kept as given; bounded in length."""
+    value = text.strip()
+    if len(value) > MAX_COMPARE_LINK:
+        raise sharelink.ParamError(_("longer than {limit} characters").format(limit=f"{MAX_COMPARE_LINK:,}"))
+    if value and "=" not in value:
+        raise sharelink.ParamError(_("not a share link"))
+    return value
 
 
 def parse_ops(text: str) -> tuple[str, ...]:
@@ -74,7 +93,40 @@ JOB = sharelink.register_extension("perf_", [
       _range(0.001, 1000, N_("{low} to {high} (trillions)"))),
     P("eff", N_("achievable FLOP/s fraction (0 = default)"), sharelink.parse_float(0.0, 1.0),
       sharelink.format_number, 0.0, _range(0, 1)),
-    P("cmp", N_("comparison fabric"), sharelink.parse_choice(list(COMPARE_FABRICS)), str, "eth2",
-      ", ".join(COMPARE_FABRICS)),
+    P("cmp", N_("comparison fabric"), sharelink.parse_choice(list(COMPARE_CHOICES)), str, "eth2",
+      ", ".join(COMPARE_CHOICES)),
+    P("cmpl", N_("comparison design (a share link)"), parse_compare_link, str, "",
+      lambda: _("a share link of at most {limit} characters").format(limit=f"{MAX_COMPARE_LINK:,}")),
+    P("rt", N_("routing"), sharelink.parse_choice(list(ROUTINGS)), str, "auto", ", ".join(ROUTINGS)),
+    P("pl", N_("rank placement"), sharelink.parse_choice(list(PLACEMENTS)), str, "packed", ", ".join(PLACEMENTS)),
+    P("sharp", N_("InfiniBand SHARP"), sharelink.parse_choice(["1", "0"]), str, "0",
+      lambda: _("{first} or {second}").format(first="1", second="0")),
 ])
 DEFAULTS = {p.key: p.default for p in JOB.params}
+
+
+def compare_design(text: str):
+    """The design of a pasted share link (a whole URL or its query string) and the link's warnings.
+
+    ``InputError`` when there is nothing to read or the link is too long; every bad value inside
+    the link is a warning (``sharelink.decode``), worded in the language of the request. Returns
+    ``(design, warnings)``.
+    """
+    from urllib.parse import parse_qsl, urlsplit
+
+    from core.errors import InputError
+
+    value = (text or "").strip()
+    if not value:
+        raise InputError(_("Paste a share link of the design to compare with."))
+    try:
+        value = parse_compare_link(value)
+    except sharelink.ParamError as exc:
+        raise InputError(_("The comparison link is {problem}.").format(problem=str(exc))) from None
+    query = urlsplit(value).query if "?" in value else value.lstrip("?#")
+    params: dict[str, str] = {}
+    for key, item in parse_qsl(query, keep_blank_values=True, max_num_fields=sharelink.MAX_LINK_PARAMS + 1):
+        params[key] = item
+    if not params:
+        raise InputError(_("The comparison link is {problem}.").format(problem=_("not a share link")))
+    return sharelink.decode(params)

@@ -8,17 +8,20 @@ The page (and later the Compare page) holds a flat dict of settings, keyed as in
   fits the design (a 2-node and a 131,072-GPU design both open without an error);
 * ``training_gpus`` and ``job_from_settings`` build the ``TrainingJob``;
 * ``alternative_design`` is the same design on another fabric;
-* ``collective_rows``, ``placement_notes``, ``communication_rows`` and ``comparison_rows`` are the
-  page's tables and captions as plain data.
+* ``collective_rows``, ``placement_notes``, ``communication_rows``, ``comparison_rows`` and
+  ``congestion_notes`` are the page's tables and captions as plain data;
+* ``estimate_under`` runs the estimate under the job's routing (``rt``) and placement (``pl``).
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Mapping
 
 from core.design import Design, parse_design
 from core.errors import DesignError, FabricPlannerError
 from core.i18n import N_, _
+from core.perf import congestion
 from core.perf.collectives import IN_NETWORK, Sweep, algorithm_label, level_label, sweep
 from core.perf.sizes import format_size
 from core.perf.training import (MAX_GLOBAL_BATCH, PRESETS, TrainingEstimate, comm_collective_label, estimate,
@@ -37,7 +40,7 @@ COLLECTIVE_COLUMNS = (N_("collective"), N_("size"), N_("fastest"), N_("time [us]
                       N_("busbw [GB/s]"))
 COMMUNICATION_COLUMNS = (N_("parallelism"), N_("collective"), N_("group"), N_("calls"), N_("volume [GB]"),
                          N_("time [s]"), N_("hidden"), N_("exposed [s]"), N_("algorithm"), N_("over"))
-COMPARISON_COLUMNS = (N_("fabric"), N_("switch"), N_("step [s]"), N_("tokens/s"), N_("communicating"), N_("days"),
+COMPARISON_COLUMNS = (N_("fabric"), N_("switch"), N_("routing"), N_("step [s]"), N_("tokens/s"), N_("communicating"), N_("days"),
                       N_("run cost [USD]"), N_("cluster capex [USD]"), N_("network share"))
 TOKENS_PER_S, RUN_COST_USD, CLUSTER_CAPEX_USD = N_("tokens/s"), N_("run cost [USD]"), N_("cluster capex [USD]")
 COMPARISON_NUMBER_COLUMNS = (TOKENS_PER_S, RUN_COST_USD, CLUSTER_CAPEX_USD)
@@ -133,11 +136,19 @@ def alternative_plan(design: Design, changes: Mapping, current_fabric: str) -> P
     return make_plan(alternative_design(design, changes, current_fabric))
 
 
-def collective_rows(plan: Plan, ops, gpus: int, sizes=SIZES_SHOWN) -> list[dict]:
-    """The fastest algorithm, time, algbw and busbw of each collective at each size in ``sizes``."""
+def sharp_option(sharp: bool) -> dict:
+    """``sweep`` keyword for InfiniBand SHARP (off = NCCL's defaults): ``{"sharp": True}`` or nothing
+    (also nothing while the collective API has no ``sharp`` option)."""
+    return {"sharp": True} if sharp and "sharp" in inspect.signature(sweep).parameters else {}
+
+
+def collective_rows(plan: Plan, ops, gpus: int, sizes=SIZES_SHOWN, sharp: bool = False) -> list[dict]:
+    """The fastest algorithm, time, algbw and busbw of each collective at each size in ``sizes``
+    (NCCL's default algorithms, plus SHARP when ``sharp``); call it inside the job's
+    ``congestion.assumptions``."""
     rows = []
     for op in ops:
-        pick = sweep(plan, op, list(sizes), gpus=gpus)
+        pick = sweep(plan, op, list(sizes), gpus=gpus, **sharp_option(sharp))
         t, a, pr = pick.best()
         for size, tt, aa, pp_, bw, bb in zip(sizes, t, a, pr, pick.algbw(t), pick.busbw(t)):
             fastest = f"{algorithm_label(aa)} ({pp_})"  # names only: ring (LL), hierarchical (Simple)
@@ -146,8 +157,9 @@ def collective_rows(plan: Plan, ops, gpus: int, sizes=SIZES_SHOWN) -> list[dict]
     return rows
 
 
-def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: list) -> list[str]:
-    """What the busbw chart assumes and shows, in sentences."""
+def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: list, routing: str = "",
+                    placement: str = "packed") -> list[str]:
+    """What the busbw chart assumes and shows, in sentences (``routing``: the class's label)."""
     p = sweeps[0].placement
     values = dict(gpus=f"{gpus:,}", domains=f"{p.domains:,}", ranks=p.ranks_per_domain, last=p.last,
                   nodes=f"{p.nodes:,}", groups=f"{p.groups:,}", pods=f"{p.pods:,}", level=level_label(p.level),
@@ -160,8 +172,11 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
         layout = _("{gpus} GPUs: {domains} NVLink domain(s) of {ranks}, {nodes} node(s), {groups} leaf group(s), "
                    "{pods} pod(s); farthest path: {level} ({hops} switch hops).")
     notes = [layout.format(**values),
-             _("Ring and tree all-reduce assume ideal rank placement and no ECMP collisions, so "
-               "oversubscription mostly affects all-to-all (MoE).")]
+             (_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic leaves a leaf group "
+                "only between neighbouring groups and oversubscription mostly affects all-to-all (MoE).")
+              if placement == "packed" else
+              _("Routing: {routing}; ranks spread over the cluster's leaf groups, so ring, tree and all-to-all "
+                "traffic all cross the oversubscribed uplinks.")).format(routing=routing or "-")]
     if references:  # labels and sources are quoted as published
         notes.append(_("Red markers: published nccl-tests measurements ({references}).").format(
             references="; ".join(f"{ref.label}: {ref.source}" for ref in references)))
@@ -197,13 +212,61 @@ def fabric_label(plan: Plan) -> str:
         oversubscription=f"{plan.bandwidth.oversubscription:g}")
 
 
+def linked_label(plan: Plan) -> str:
+    """The compared design of a pasted share link, in a few words."""
+    r = plan.resolved
+    return _("Linked design ({gpus} x {system}, {fabric}, {oversubscription}:1)").format(
+        gpus=f"{r.gpus:,}", system=r.system.id, fabric="InfiniBand" if r.fabric == "infiniband" else _("Ethernet RoCE"),
+        oversubscription=f"{plan.bandwidth.oversubscription:g}")
+
+
+def routing_label(plan: Plan) -> str:
+    """The routing class in force for ``plan`` (the design's, or the job's override), for display."""
+    return _(congestion.ROUTING_LABELS[congestion.routing_class(plan.resolved)])
+
+
 def comparison_rows(runs: list[tuple[str, TrainingEstimate, Plan]]) -> list[dict]:
-    """The same job on several designs: step, throughput, days and the run's and cluster's cost."""
+    """The same job on several designs: step, throughput, days and the run's and cluster's cost.
+
+    Call it inside the ``congestion.assumptions`` the estimates were made under (the routing column)."""
     return [
-        _row(COMPARISON_COLUMNS, (label, p.resolved.switch.id, round(e.step_time_s, 3), round(e.tokens_per_s),
-                                  f"{e.comm_fraction:.1%}", round(e.days_to_train, 2), round(e.cost_usd),
-                                  round(p.cost.capex_usd), f"{p.cost.network_share:.1%}"))
+        _row(COMPARISON_COLUMNS, (label, p.resolved.switch.id, routing_label(p), round(e.step_time_s, 3),
+                                  round(e.tokens_per_s), f"{e.comm_fraction:.1%}", round(e.days_to_train, 2),
+                                  round(e.cost_usd), round(p.cost.capex_usd), f"{p.cost.network_share:.1%}"))
         for label, e, p in runs]
+
+
+def estimate_under(plan: Plan, job, settings: Mapping) -> TrainingEstimate:
+    """``estimate(plan, job)`` with the job's routing (``rt``) and placement (``pl``) assumptions."""
+    with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "packed")):
+        return estimate(plan, job)
+
+
+def congestion_notes(plans: list[tuple[str, Plan]], settings: Mapping) -> list[str]:
+    """What the fabric comparison assumes about routing and placement, with sources, in sentences."""
+    notes = [_("Fabric class from the design: InfiniBand uses adaptive routing; Ethernet on a Spectrum-4 switch "
+               "with a BlueField-3 SuperNIC or ConnectX-8 uses Spectrum-X adaptive routing; any other Ethernet "
+               "is RoCE with static ECMP. The Routing setting overrides it for Ethernet designs.")]
+    with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "packed")):
+        seen = []
+        for label, p in plans:
+            routing = congestion.routing_class(p.resolved)
+            notes.append(_("{design}: {routing}.").format(design=label, routing=_(congestion.ROUTING_LABELS[routing])))
+            if routing not in seen:
+                seen.append(routing)
+        notes.extend(congestion.describe(routing) for routing in seen)
+    if settings.get("pl", "packed") == "spread":
+        notes.append(_("Placement spread: the job's nodes are scattered over the cluster's leaf groups, as a busy "
+                       "scheduler leaves them, so any peer is in another group with probability 1 - 1/groups (Meta "
+                       "reports over 30% slower jobs from fragmented placement on its RoCE clusters)."))
+    else:
+        notes.append(_("Placement packed: ranks follow the topology (nodes in order, as a topology-aware scheduler "
+                       "places them), so ring and tree traffic leaves a leaf group only between neighbouring groups; "
+                       "pipeline stages, data-parallel groups and all-to-all still cross it."))
+    notes.append(_("Assumed: flows share a link fairly and a tier is work-conserving, so this is average "
+                   "throughput; a collective waiting for its slowest flow can be slower (Meta measured up to 40% "
+                   "from spreading flows over more queue pairs, the model about 23%)."))
+    return notes
 
 
 def memory_caption(estimate_: TrainingEstimate, model_name: str, settings: Mapping) -> str:
