@@ -1,8 +1,20 @@
 """Hardware catalog: typed, sourced hardware data loaded from ``assets/catalog/*.toml``.
 
 Every entry carries ``source`` (URL or document name) and ``as_of`` (ISO date).
-Every price carries a ``price_basis`` (``list``, ``street`` or ``estimate``) and
-its own ``price_source``; prices are estimates unless the basis says otherwise.
+Every price is a range with its basis and sources (the price book):
+
+* ``price_low_usd`` <= ``price_usd`` (typical) <= ``price_high_usd`` [USD per unit]; for systems
+  ``node_price_low_usd`` / ``node_price_usd`` / ``node_price_high_usd``.
+* ``price_basis`` says what the typical figure is: ``list`` (vendor list), ``street`` (reseller or
+  marketplace price a cluster buyer is quoted), ``hyperscale`` (volume / white-box price) or
+  ``estimate`` (derived or assumed, see ``price_source``).
+* ``price_source`` names the sources of all three numbers.
+
+The range is read by a convention the design's ``price_basis`` setting uses (``PRICE_POINT``):
+``low`` is the lowest public price found (volume, white-box, hyperscale-class deals; real
+hyperscale contract prices are not public), ``typical`` the street price, ``high`` the list price or
+the highest quote found. ``Design.price_basis = "street"`` (default) prices a design at ``typical``,
+``"list"`` at ``high`` and ``"hyperscale"`` at ``low``; the low-high range is shown either way.
 
 Units, stated once for the whole module:
 
@@ -33,14 +45,17 @@ from core.i18n import N_, _
 
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "assets" / "catalog"
 
-PriceBasis = Literal["list", "street", "estimate"]
+PriceBasis = Literal["list", "street", "hyperscale", "estimate"]
+DesignPriceBasis = Literal["street", "list", "hyperscale"]
+PRICE_POINT: dict[str, str] = {"street": "typical", "list": "high", "hyperscale": "low"}
+"""``Design.price_basis`` -> the point of each catalog price range it prices at."""
 Fabric = Literal["infiniband", "ethernet"]
 
 KIND_LABELS = {"systems": N_("GPU systems"), "nics": N_("NICs"), "switches": N_("Switches"),
                "transceivers": N_("Transceivers"), "cables": N_("Cables"), "nvlink": N_("NVLink generations")}
 """Catalog kind (``Catalog`` field) -> its name, English marked for translation: ``_(KIND_LABELS[kind])``."""
-PRICE_BASIS_LABELS = {"list": N_("list"), "street": N_("street"), "estimate": N_("estimate"),
-                      "override": N_("override")}
+PRICE_BASIS_LABELS = {"list": N_("list"), "street": N_("street"), "hyperscale": N_("hyperscale"),
+                      "estimate": N_("estimate"), "override": N_("override")}
 """``price_basis`` value -> the word shown for it (the value itself, marked): ``_(PRICE_BASIS_LABELS[basis])``."""
 _UNKNOWN_MODEL = {
     "systems": N_("unknown system model {key}; known: {known}"),
@@ -71,12 +86,34 @@ class _Entry(BaseModel):
         return value
 
 
+def _check_range(low: float, typical: float, high: float) -> None:
+    if not low <= typical <= high:
+        raise ValueError(_("price range must satisfy low <= typical <= high (got {low}, {typical}, {high})").format(
+            low=low, typical=typical, high=high))
+
+
+def price_point(low: float, typical: float, high: float, basis: str) -> float:
+    """The price of a range at a design ``price_basis`` (``PRICE_POINT``) [USD]."""
+    return {"low": low, "typical": typical, "high": high}[PRICE_POINT.get(basis, "typical")]
+
+
 class _Priced(_Entry):
-    price_usd: float = Field(ge=0, description="Unit price [USD]; an estimate unless price_basis says list.")
+    price_usd: float = Field(ge=0, description="Typical unit price [USD] (street unless price_basis says otherwise).")
+    price_low_usd: float = Field(ge=0, description="Lowest public unit price found [USD].")
+    price_high_usd: float = Field(ge=0, description="List price or highest quote found [USD].")
     price_basis: PriceBasis
     price_source: str
     power_w: float = Field(ge=0, description="Typical power per unit [W].")
     power_source: str
+
+    @model_validator(mode="after")
+    def _ordered_range(self):
+        _check_range(self.price_low_usd, self.price_usd, self.price_high_usd)
+        return self
+
+    def price_at(self, basis: str) -> float:
+        """Unit price at a design ``price_basis`` (street, list, hyperscale) [USD]."""
+        return price_point(self.price_low_usd, self.price_usd, self.price_high_usd, basis)
 
 
 class NvlinkGeneration(BaseModel):
@@ -122,7 +159,9 @@ class System(_Entry):
     dense_bf16_tflops: float = Field(gt=0, description="Dense BF16 tensor throughput per GPU [TFLOP/s].")
     gpu_power_w: float = Field(gt=0, description="GPU board power (TGP) [W].")
     node_power_w: float = Field(gt=0, description="Whole node at maximum [W].")
-    node_price_usd: float = Field(ge=0)
+    node_price_usd: float = Field(ge=0, description="Typical price per node [USD].")
+    node_price_low_usd: float = Field(ge=0, description="Lowest public price per node found [USD].")
+    node_price_high_usd: float = Field(ge=0, description="List price or highest quote per node [USD].")
     price_basis: PriceBasis
     price_source: str
     power_source: str
@@ -135,6 +174,23 @@ class System(_Entry):
     node_ports_per_transceiver: int = Field(
         ge=1, description="NIC ports carried by one node-side transceiver (2 for DGX twin-port OSFP cages)."
     )
+
+    @model_validator(mode="after")
+    def _ordered_range(self) -> "System":
+        _check_range(self.node_price_low_usd, self.node_price_usd, self.node_price_high_usd)
+        return self
+
+    def price_at(self, basis: str) -> float:
+        """Node price at a design ``price_basis`` (street, list, hyperscale) [USD]."""
+        return price_point(self.node_price_low_usd, self.node_price_usd, self.node_price_high_usd, basis)
+
+    def nvswitch_chips_for(self, domain_gpus: int) -> int:
+        """NVSwitch chips in an NVLink domain of ``domain_gpus`` GPUs: the system's count, scaled
+        when the domain differs from the system's (0 when the system has no NVSwitch)."""
+        chips = self.nvswitch_chips_per_domain
+        if chips and domain_gpus != self.nvlink_domain_gpus:
+            chips = max(1, round(chips * domain_gpus / self.nvlink_domain_gpus))
+        return chips
 
     @property
     def nvlink_gbytes_per_gpu_per_direction(self) -> float:

@@ -1,8 +1,12 @@
 """Bill of materials, cost and power.
 
 One ``BomRow`` per item with its quantity, unit price [USD], unit power [W]
-and ``why``: the count explained in words. Prices come from the catalog and
-are estimates unless their basis says list; ``Design.price_overrides`` and
+and ``why``: the count explained in words. Prices come from the catalog's price book: each
+entry has a low / typical / high price (``core.catalog``), and ``Design.price_basis`` picks the
+point a design is priced at (``street`` = typical, ``list`` = high, ``hyperscale`` = low); every row
+also carries the low and high unit prices, so capex is a point with a low-high range
+(``CostSummary.capex_usd_low`` / ``capex_usd_high``). ``price_sensitivity`` ranks the prices that move
+capex most. ``Design.price_overrides`` and
 ``Design.power_overrides`` replace them (read canonicalised, as ``ResolvedDesign.price_overrides``
 and ``ResolvedDesign.power_overrides``, so an alias such as ``quantum-2`` applies to ``QM9700``).
 
@@ -34,7 +38,7 @@ from typing import Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from core.catalog import Cable, Catalog, Transceiver, form_factor_family
+from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver, form_factor_family
 from core.design import ResolvedDesign, fabric_word, tidy_spaces
 from core.errors import DesignError
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
@@ -68,10 +72,24 @@ class BomRow(BaseModel):
     why: str
     end: Literal["", "switch", "node"] = ""
     """For transceivers: the end of the link they sit at."""
+    unit_price_low_usd: float | None = None
+    """Lowest catalog unit price [USD]; None = the unit price (no range)."""
+    unit_price_high_usd: float | None = None
+    """Highest catalog unit price [USD]; None = the unit price (no range)."""
 
     @property
     def extended_price_usd(self) -> float:
         return self.quantity * self.unit_price_usd
+
+    @property
+    def low_usd(self) -> float:
+        """Unit price at the low end of its range [USD]."""
+        return self.unit_price_usd if self.unit_price_low_usd is None else self.unit_price_low_usd
+
+    @property
+    def high_usd(self) -> float:
+        """Unit price at the high end of its range [USD]."""
+        return self.unit_price_usd if self.unit_price_high_usd is None else self.unit_price_high_usd
 
     @property
     def extended_power_w(self) -> float:
@@ -86,6 +104,14 @@ class CostSummary(BaseModel):
     capex_usd: float
     capex_per_gpu_usd: float
     network_capex_usd: float
+    capex_usd_low: float
+    """Capex with every catalog price at the low end of its range [USD]."""
+    capex_usd_high: float
+    """Capex with every catalog price at the high end of its range [USD]."""
+    network_capex_usd_low: float
+    network_capex_usd_high: float
+    price_basis: str = "street"
+    """``Design.price_basis`` the point figures use (street, list, hyperscale)."""
     network_share: float
     it_kw: float
     network_kw: float
@@ -201,17 +227,28 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
     switch = resolved.switch
     planes = resolved.planes
     price_overrides, power_overrides = resolved.price_overrides, resolved.power_overrides
-    price = lambda entry_id, value: price_overrides.get(entry_id, value)  # noqa: E731
+    basis = design_price_basis(resolved)
     power = lambda entry_id, value: power_overrides.get(entry_id, value)  # noqa: E731
     rows: list[BomRow] = []
+
+    def prices(entry) -> tuple[float, float, float]:
+        """(point at the design's basis, low, high) unit prices [USD]; an override is all three."""
+        if entry.id in price_overrides:
+            value = price_overrides[entry.id]
+            return value, value, value
+        if isinstance(entry, System):
+            return entry.price_at(basis), entry.node_price_low_usd, entry.node_price_high_usd
+        return entry.price_at(basis), entry.price_low_usd, entry.price_high_usd
 
     def add(category, entry, quantity, why, item=None, end=""):
         if quantity <= 0:
             return
+        point, low, high = prices(entry)
         rows.append(
             BomRow(
                 category=category, item=item or entry.name, catalog_id=entry.id, quantity=quantity,
-                unit_price_usd=price(entry.id, entry.price_usd), unit_power_w=power(entry.id, entry.power_w),
+                unit_price_usd=point, unit_price_low_usd=low, unit_price_high_usd=high,
+                unit_power_w=power(entry.id, entry.power_w),
                 price_basis="override" if entry.id in price_overrides else entry.price_basis,
                 why=why, end=end,
             )
@@ -222,13 +259,15 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
     included_nic = catalog.nic(system.default_nic)
     included = system.default_nics_per_node
     nic_count = resolved.nodes * resolved.nics_per_node
-    node_price = price(system.id, system.node_price_usd)
+    node_prices, nic_prices = prices(system), prices(included_nic)
+    node_point, node_low, node_high = (max(0.0, n - included * c) for n, c in zip(node_prices, nic_prices))
     node_power = power(system.id, system.node_power_w)
     rows.append(
         BomRow(
             category="compute", item=_("{name} node").format(name=system.name), catalog_id=system.id,
             quantity=resolved.nodes,
-            unit_price_usd=max(0.0, node_price - included * price(included_nic.id, included_nic.price_usd)),
+            unit_price_usd=node_point, unit_price_low_usd=min(node_low, node_point),
+            unit_price_high_usd=max(node_high, node_point),
             unit_power_w=max(0.0, node_power - included * power(included_nic.id, included_nic.power_w)),
             price_basis="override" if system.id in price_overrides else system.price_basis,
             why=_("{nodes} nodes x {gpus_per_node} GPUs = {gpus} GPUs (node price and power less its {included} "
@@ -262,12 +301,13 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
         else:
             spine_why = _("{pods} pods x {spines} spines{plane_note}").format(
                 pods=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=plane_note)
-        add("switch", switch, fabric.spine_count_total, spine_why, item=_("{name} (spine)").format(name=switch.name))
+        spine, core = resolved.tier_switches["spine"], resolved.tier_switches["core"]  # per-tier models
+        add("switch", spine, fabric.spine_count_total, spine_why, item=_("{name} (spine)").format(name=spine.name))
         if fabric.tiers == 3:
-            add("switch", switch, fabric.core_count_total,
+            add("switch", core, fabric.core_count_total,
                 _("{groups} core groups x {cores} cores{plane_note}").format(
                     groups=fabric.core_groups, cores=fabric.cores_per_group, plane_note=plane_note),
-                item=_("{name} (core)").format(name=switch.name))
+                item=_("{name} (core)").format(name=core.name))
 
     # --- links: media per class -----------------------------------------------------------
     media = design.cable_media
@@ -279,6 +319,11 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
         classes.append(("spine-core", fabric.spine_core_links * planes, "spine-core"))
 
     optical: list[tuple[str, int, float, bool]] = []  # (link class, links, distance [m], no AOC/copper?)
+    # uplinks run at the uplink speed on the upper tier's switch (design fields uplink_speed_gbps, *_switch)
+    at_speed = {"node-leaf": resolved, "leaf-spine": resolved.model_copy(update={"port_speed_gbps": resolved.uplink_gbps}),
+                "spine-core": resolved.model_copy(update={"port_speed_gbps": resolved.uplink_gbps})}
+    class_switch = {"node-leaf": switch, "leaf-spine": resolved.tier_switches["spine"],
+                    "spine-core": resolved.tier_switches["core"]}
     for link_class, links, distance_key in classes:
         distance = LINK_DISTANCE_M[distance_key]
         use_copper = link_class == "node-leaf" and (media == "copper" or (media == "auto" and distance_key == "in-rack"))
@@ -287,7 +332,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
         if use_copper:
             cable = _pick_cable(catalog, resolved, ("dac", "acc"), LINK_DISTANCE_M["in-rack"])
         elif use_aoc:
-            cable = _pick_cable(catalog, resolved, ("aoc",), distance)
+            cable = _pick_cable(catalog, at_speed[link_class], ("aoc",), distance)
         if cable is not None:
             add("cable", cable, links, _("{links} {link_class} links, one {kind} each ({media} media)").format(
                 links=f"{links:,}", link_class=_(LINK_CLASS_LABELS[link_class]), kind=cable.kind.upper(),
@@ -298,9 +343,9 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
         return tuple(rows)
 
     # optics per link class: a module family with the reach that class needs, the same at both ends
-    ports_per_cage = switch.ports_per_cage(resolved.port_speed_gbps)
-    switch_cage = form_factor_family(switch.cage_type)
-    modules = {link_class: _pick_transceiver(catalog, resolved, "switch", ports_per_cage, distance, cage=switch_cage)
+    cage_ports = {c: class_switch[c].ports_per_cage(at_speed[c].port_speed_gbps) for c in class_switch}
+    modules = {link_class: _pick_transceiver(catalog, at_speed[link_class], "switch", cage_ports[link_class], distance,
+                                             cage=form_factor_family(class_switch[link_class].cage_type))
                for link_class, _links, distance, _note in optical}
     counts = {link_class: 0 for link_class in modules}
     why_parts: dict[str, list[str]] = {link_class: [] for link_class in modules}
@@ -309,16 +354,17 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
                                 "core": ("spine-core", "")}[group.role]
         for link_class, ports in ((down_class, group.down_ports_used), (up_class, group.up_ports_used)):
             if link_class in modules and ports:
-                counts[link_class] += math.ceil(ports / ports_per_cage) * group.count * planes
+                per_cage = resolved.tier_switches[group.role].ports_per_cage(at_speed[link_class].port_speed_gbps)
+                counts[link_class] += math.ceil(ports / per_cage) * group.count * planes
                 why_parts[link_class].append(_("{count} {role} x ceil({ports}/{per_cage})").format(
-                    count=group.count * planes, role=_(ROLE_LABELS[group.role]), ports=ports, per_cage=ports_per_cage))
+                    count=group.count * planes, role=_(ROLE_LABELS[group.role]), ports=ports, per_cage=per_cage))
     items = {"node-leaf": N_("{name} (switch side, node-leaf)"), "leaf-spine": N_("{name} (switch side, leaf-spine)"),
              "spine-core": N_("{name} (switch side, spine-core)")}
     for link_class, module in modules.items():
         add("transceiver", module, counts[link_class],
             _("switch side, {link_class}: {terms} ({per_cage} port(s) per cage)").format(
                 link_class=_(LINK_CLASS_LABELS[link_class]), terms=" + ".join(why_parts[link_class]),
-                per_cage=ports_per_cage),
+                per_cage=cage_ports[link_class]),
             item=_(items[link_class]).format(name=module.name), end="switch")
     if "node-leaf" in modules:
         per_node_ports = resolved.nics_per_node * planes
@@ -341,6 +387,12 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
     return tuple(rows)
 
 
+def design_price_basis(resolved: ResolvedDesign) -> str:
+    """The design's ``price_basis`` (street, list, hyperscale); ``street`` when the design has none."""
+    basis = getattr(resolved.design, "price_basis", "street")
+    return basis if basis in PRICE_POINT else "street"
+
+
 def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSummary:
     """Capex, power and TCO totals of a bill of materials.
 
@@ -351,6 +403,7 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
     design = resolved.design
     capex = sum(r.extended_price_usd for r in rows)
     network_capex = sum(r.extended_price_usd for r in rows if r.category in NETWORK_CATEGORIES)
+    network = [r for r in rows if r.category in NETWORK_CATEGORIES]
     it_w = sum(r.extended_power_w for r in rows)
     network_w = sum(r.extended_power_w for r in rows if r.category in NETWORK_CATEGORIES)
     facility_kw = it_w / 1000 * design.pue
@@ -359,6 +412,11 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
         capex_usd=capex,
         capex_per_gpu_usd=capex / resolved.gpus,
         network_capex_usd=network_capex,
+        capex_usd_low=sum(r.quantity * r.low_usd for r in rows),
+        capex_usd_high=sum(r.quantity * r.high_usd for r in rows),
+        network_capex_usd_low=sum(r.quantity * r.low_usd for r in network),
+        network_capex_usd_high=sum(r.quantity * r.high_usd for r in network),
+        price_basis=design_price_basis(resolved),
         network_share=network_capex / capex if capex else 0.0,
         it_kw=it_w / 1000,
         network_kw=network_w / 1000,
@@ -369,3 +427,66 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
         tco_usd=capex + design.tco_years * energy,
         racks_compute=math.ceil(resolved.nodes / resolved.nodes_per_rack),
     )
+
+
+class PriceSwing(BaseModel):
+    """How far one catalog price moves capex across its low-high range, all other prices held."""
+
+    model_config = ConfigDict(frozen=True)
+
+    catalog_id: str
+    item: str
+    """Catalog name of the part (the first BOM row's item, before its parenthesised place)."""
+    category: Category
+    quantity: int
+    """Units of the part in the design (all its BOM rows)."""
+    unit_low_usd: float
+    unit_point_usd: float
+    unit_high_usd: float
+    capex_low_usd: float
+    """Capex with this part at its low price [USD]."""
+    capex_high_usd: float
+    """Capex with this part at its high price [USD]."""
+
+    @property
+    def swing_usd(self) -> float:
+        """capex_high_usd - capex_low_usd [USD]."""
+        return self.capex_high_usd - self.capex_low_usd
+
+
+def price_sensitivity(rows: tuple[BomRow, ...] | list[BomRow], top: int = 5) -> list[PriceSwing]:
+    """The ``top`` catalog prices whose low-high range moves capex most (one-at-a-time, tornado style).
+
+    Rows of the same catalog id (a module used at several link classes) are one price. Each part
+    is swung from its low to its high unit price with every other row at its point price;
+    overridden prices have no range and never appear. Ties break by catalog id.
+    """
+    capex = sum(r.extended_price_usd for r in rows)
+    parts: dict[str, list[BomRow]] = {}
+    for row in rows:
+        parts.setdefault(row.catalog_id, []).append(row)
+    swings = []
+    for catalog_id, group in parts.items():
+        point = sum(r.extended_price_usd for r in group)
+        low = sum(r.quantity * r.low_usd for r in group)
+        high = sum(r.quantity * r.high_usd for r in group)
+        if high - low <= 0:
+            continue
+        first = group[0]
+        quantity = sum(r.quantity for r in group)
+        swings.append(PriceSwing(
+            catalog_id=catalog_id, item=_item_name(first.item), category=first.category, quantity=quantity,
+            unit_low_usd=low / quantity, unit_point_usd=point / quantity, unit_high_usd=high / quantity,
+            capex_low_usd=capex - point + low, capex_high_usd=capex - point + high))
+    swings.sort(key=lambda s: (-s.swing_usd, s.catalog_id))
+    return swings[:top]
+
+
+def _item_name(item: str) -> str:
+    """A BOM item without its place: ``"<name> (leaf)"`` -> ``"<name>"`` (half- or full-width brackets)."""
+    for opening in (" (", "（"):
+        if item.endswith(")") or item.endswith("）"):
+            cut = item.rfind(opening)
+            if cut > 0:
+                return item[:cut]
+    return item

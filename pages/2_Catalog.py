@@ -43,6 +43,10 @@ COLUMN_LABELS = {
     "gpu_power_w": N_("GPU power [W]"),
     "node_power_w": N_("node power [W]"),
     "node_price_usd": N_("node price [USD]"),
+    "node_price_low_usd": N_("lowest node price [USD]"),
+    "node_price_high_usd": N_("highest node price [USD]"),
+    "price_low_usd": N_("lowest unit price [USD]"),
+    "price_high_usd": N_("highest unit price [USD]"),
     "price_basis": N_("price basis"),
     "price_source": N_("price source"),
     "power_source": N_("power source"),
@@ -158,6 +162,27 @@ def tables(language: str) -> dict[str, pd.DataFrame]:
     return out
 
 
+PRICE_BOOK_COLUMNS = {"kind": N_("kind"), "id": N_("catalog id"), "name": N_("name"),
+                      "low_usd": N_("low [USD]"), "typical_usd": N_("typical [USD]"), "high_usd": N_("high [USD]"),
+                      "price_basis": N_("price basis"), "price_source": N_("price source")}
+
+
+@st.cache_resource(show_spinner=False)
+def price_book(language: str) -> pd.DataFrame:
+    """Every catalog price as its low / typical / high range with its basis and sources, in ``language``
+    (kinds and bases translated, sources quoted as published), widest range first within each kind."""
+    catalog = load_catalog()
+    with i18n.language(language):
+        rows = []
+        for kind, entry in catalog.all_entries():
+            low, typical, high = ((entry.node_price_low_usd, entry.node_price_usd, entry.node_price_high_usd)
+                                  if kind == "systems" else (entry.price_low_usd, entry.price_usd, entry.price_high_usd))
+            rows.append({"kind": _(TAB_LABELS[kind]), "id": entry.id, "name": entry.name, "low_usd": low,
+                         "typical_usd": typical, "high_usd": high, "price_basis": basis_label(entry.price_basis),
+                         "price_source": entry.price_source})
+    return pd.DataFrame(rows, columns=list(PRICE_BOOK_COLUMNS))
+
+
 def glossary_table() -> pd.DataFrame:
     """The field's terms (``core.i18n.glossary``), the definition in the current language."""
     zh = i18n.current() == "zh"
@@ -220,10 +245,12 @@ def main() -> None:
     catalog = load_catalog()
     st.markdown("#### " + _("Price basis"))
     basis = pd.Series([e.price_basis for _kind, e in catalog.all_entries()]).value_counts()
-    labels = {b: basis_label(b) for b in ("list", "street", "estimate", "override")}
+    labels = {b: basis_label(b) for b in ("list", "street", "hyperscale", "estimate", "override")}
     lines = [
         _("**{list}**: the vendor's published list price.").format(list=labels["list"]),
         _("**{street}**: a reseller or reported purchase price.").format(street=labels["street"]),
+        _("**{hyperscale}**: a volume or white-box price (real hyperscale contract prices are not public).").format(
+            hyperscale=labels["hyperscale"]),
         _("**{estimate}**: no public price found; the figure is an assumption explained in `price_source`.").format(
             estimate=labels["estimate"]),
     ]
@@ -235,6 +262,23 @@ def main() -> None:
             "show basis `{override}` in the BOM.").format(counts=counts, list=labels["list"], advanced=_("Advanced"),
                                                         override=labels["override"])
     )
+
+    st.markdown("#### " + _("Price book"))
+    st.markdown(_(
+        "Every price is a range: **low** is the lowest public price found (volume, white-box, hyperscale-class "
+        "deals), **typical** the street price a cluster buyer is quoted, **high** the list price or the highest "
+        "quote found. The Designer's *{advanced}* section sets the **price basis** of a design: {street} prices "
+        "at typical, {list} at high and {hyperscale} at low; capex is always shown with the whole low-high range, "
+        "and the Cost & power tab shows which five prices move it most. Ranges marked as a band in the price "
+        "source are assumptions, not quotes.").format(advanced=_("Advanced"), street=labels["street"],
+                                                       list=labels["list"], hyperscale=labels["hyperscale"]))
+    book = price_book(lang)
+    book_headers = {} if english else {c: _(label) for c, label in PRICE_BOOK_COLUMNS.items()}
+    money = {book_headers.get(c, c): st.column_config.NumberColumn(book_headers.get(c, c), format="dollar")
+             for c in ("low_usd", "typical_usd", "high_usd")}
+    st.dataframe(book.rename(columns=book_headers), hide_index=True, width="stretch", height=420,
+                 column_config={**money, book_headers.get("price_source", "price_source"): st.column_config.TextColumn(
+                     book_headers.get("price_source", "price_source"), width="large")})
 
     headers = column_labels()
     for tab, (kind, frame) in zip(st.tabs([_(TAB_LABELS[k]) for k in KINDS]), tables(lang).items()):

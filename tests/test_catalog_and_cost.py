@@ -19,7 +19,7 @@ def test_every_entry_is_sourced_and_dated():
     for kind, entry in catalog.all_entries():
         assert entry.source.strip(), (kind, entry.id)
         assert date.fromisoformat(entry.as_of) <= date(2026, 12, 31), (kind, entry.id)
-        assert entry.price_basis in ("list", "street", "estimate")
+        assert entry.price_basis in ("list", "street", "hyperscale", "estimate")
         assert entry.price_source.strip() and entry.power_source.strip(), (kind, entry.id)
     for generation in catalog.nvlink:
         assert generation.source and date.fromisoformat(generation.as_of)

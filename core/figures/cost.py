@@ -1,11 +1,11 @@
-"""Cost and power charts: capex and power by category."""
+"""Cost and power charts: capex and power by category; which prices move capex most."""
 
 from __future__ import annotations
 
 import plotly.graph_objects as go
 
 from core.figures.keynumbers import format_power, format_usd
-from core.cost import CATEGORY_LABELS
+from core.cost import CATEGORY_LABELS, price_sensitivity
 from core.figures.style import CATEGORY_COLOURS, base_layout
 from core.i18n import N_, _
 
@@ -52,4 +52,39 @@ def power_figure(plan) -> go.Figure:
         it=format_power(plan.cost.it_kw), facility=format_power(plan.cost.facility_kw), pue=f"{plan.cost.pue:g}"), 360)
     fig.update_layout(yaxis=dict(title="kW", range=[0, max(values) * 1.15]), xaxis=dict(tickangle=-40),
                       uniformtext=dict(minsize=10, mode="show"))
+    return fig
+
+
+def price_sensitivity_figure(plan, top: int = 5) -> go.Figure:
+    """The ``top`` catalog prices that move capex most (``core.cost.price_sensitivity``), as a tornado.
+
+    Each bar runs from the capex with that one part at the low end of its price range to the capex with it
+    at the high end, every other price held at the design's basis; the axis is the change from the
+    headline capex [USD].
+    """
+    swings = price_sensitivity(plan.bom, top)
+    capex = plan.cost.capex_usd
+    swings = swings[::-1]  # widest on top
+    names = [f"{s.catalog_id}" for s in swings]
+    hover = [_("{item}: {quantity} x {low} to {high} per unit; capex {capex_low} to {capex_high}").format(
+        item=s.item, quantity=f"{s.quantity:,}", low=format_usd(s.unit_low_usd), high=format_usd(s.unit_high_usd),
+        capex_low=format_usd(s.capex_low_usd), capex_high=format_usd(s.capex_high_usd)) for s in swings]
+    fig = go.Figure()
+    fig.add_trace(go.Bar(
+        y=names, x=[s.capex_low_usd - capex for s in swings], orientation="h", name=_("at its low price"),
+        marker_color=[CATEGORY_COLOURS.get(s.category, "#999") for s in swings], opacity=0.55,
+        customdata=hover, hovertemplate="%{customdata}<extra></extra>",
+        text=[format_usd(s.capex_low_usd - capex) for s in swings], textposition="outside", cliponaxis=False))
+    fig.add_trace(go.Bar(
+        y=names, x=[s.capex_high_usd - capex for s in swings], orientation="h", name=_("at its high price"),
+        marker_color=[CATEGORY_COLOURS.get(s.category, "#999") for s in swings],
+        customdata=hover, hovertemplate="%{customdata}<extra></extra>",
+        text=["+" + format_usd(s.capex_high_usd - capex) for s in swings], textposition="outside", cliponaxis=False))
+    base_layout(fig, _("The {count} prices that move capex most [USD]").format(count=len(swings)),
+                140 + 50 * max(1, len(swings)))
+    widest = max([abs(s.capex_low_usd - capex) for s in swings] + [abs(s.capex_high_usd - capex) for s in swings]
+                 + [1.0])
+    fig.update_layout(barmode="overlay", xaxis=dict(title=_("capex change from {capex}, one part at the low or high end of its price range "
+                                                  "[USD]").format(capex=format_usd(capex)), range=[-widest * 1.35, widest * 1.35]),
+                      yaxis=dict(title=None), showlegend=True)
     return fig

@@ -14,6 +14,8 @@ from core.figures.style import CJK_FONTS
 from core.i18n import N_, _, current, ngettext, usd, usd_compact
 
 BANDWIDTH_UNITS = ("GB/s", "Gb/s")
+PRICE_BASIS_WORDS = {"street": N_("street"), "list": N_("list"), "hyperscale": N_("hyperscale")}
+"""``Design.price_basis`` -> the word the capex texts use for it, marked for translation."""
 
 
 @dataclass(frozen=True)
@@ -97,9 +99,13 @@ def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
                     "oversubscription {ratio}:1").format(bandwidth=f"{bw['scaleout_gbits_per_gpu']:g}",
                                                          ratio=f"{bw['oversubscription']:g}")),
         KeyNumber("capex", _("Capex"), format_usd(cost["capex_usd"]),
-                  _("{capex}; network {network} ({share}); catalog estimates unless overridden").format(
+                  _("{capex} at {basis} prices, range {low} to {high} (every catalog price at the low or high "
+                    "end of its range); network {network} ({share})").format(
                       capex=usd(cost["capex_usd"]), network=usd(cost["network_capex_usd"]),
-                      share=f"{cost['network_share']:.1%}")),
+                      share=f"{cost['network_share']:.1%}", basis=_(PRICE_BASIS_WORDS.get(
+                          cost.get("price_basis", "street"), cost.get("price_basis", "street"))),
+                      low=usd(cost.get("capex_usd_low", cost["capex_usd"])),
+                      high=usd(cost.get("capex_usd_high", cost["capex_usd"])))),
         KeyNumber("capex_per_gpu", _("Capex / GPU"), format_usd(cost["capex_per_gpu_usd"]),
                   _("{amount} per GPU").format(amount=usd(cost["capex_per_gpu_usd"]))),
         KeyNumber("it_power", _("IT power"), format_power(power["it_kw"]),
@@ -182,6 +188,12 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
     """The Cost & power tab's cards: cost per GPU, network share, energy, TCO, racks."""
     cost = plan.cost
     return [
+        KeyNumber("capex_range", _("Capex range"),
+                  f"{format_usd(cost.capex_usd_low)} - {format_usd(cost.capex_usd_high)}",
+                  _("every catalog price at the low, then the high end of its range (the price book on the "
+                    "Catalog page); the headline capex {capex} is at {basis} prices; network {low} to {high}").format(
+                      capex=usd(cost.capex_usd), basis=_(PRICE_BASIS_WORDS.get(cost.price_basis, cost.price_basis)),
+                      low=usd(cost.network_capex_usd_low), high=usd(cost.network_capex_usd_high))),
         KeyNumber("capex_per_gpu", _("Cost per GPU"), format_usd(cost.capex_per_gpu_usd),
                   _("capex / GPUs (estimates)")),
         KeyNumber("network_share", _("Network share of capex"), f"{cost.network_share:.1%}",
