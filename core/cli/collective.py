@@ -43,7 +43,11 @@ def register(subparsers) -> None:
     g.add_argument("--job-gpus", type=positive_int, metavar="N",
                    help=_("GPUs in the communicator (default: --gpus as given, else every GPU of the design)"))
     g.add_argument("--algorithm", type=str.lower, choices=ALGORITHMS,
-                   help=_("force one algorithm (default: fastest)"))
+                   help=_("force one algorithm (default: the fastest of those stock NCCL uses)"))
+    g.add_argument("--sharp", action="store_true",
+                   help=_("also consider InfiniBand SHARP in-network reduction (NCCL CollNet); it needs the "
+                          "SHARP plugin, NCCL_COLLNET_ENABLE=1 and Quantum HDR or later switches, so it is off "
+                          "by default"))
     add_format_option(col)
     col.set_defaults(handler=run)
 
@@ -53,7 +57,8 @@ def run(args: argparse.Namespace) -> str:
 
     design = design_from_args(args)
     requested = args.job_gpus or design.gpus
-    result = collective(plan(design), args.op, args.size, gpus=requested, algorithm=args.algorithm)
+    result = collective(plan(design), args.op, args.size, gpus=requested, algorithm=args.algorithm,
+                        sharp=args.sharp)
     if args.format == "json":
         return to_json(result) + "\n"
     p = result["placement"]
@@ -80,4 +85,9 @@ def run(args: argparse.Namespace) -> str:
         row(_("all algorithms"), separator().join(
             f"{algorithm_label(k)} {v:,.1f} us" for k, v in result["algorithms_time_us"].items())),
     ]
+    if result["sharp"]:
+        lines.append(row(_("SHARP"), _("considered (needs the SHARP plugin and NCCL_COLLNET_ENABLE=1)")))
+    elif result["sharp_available"]:
+        lines.append(row(_("SHARP"), _("not considered: stock NCCL; --sharp adds it (needs the SHARP plugin and "
+                                       "NCCL_COLLNET_ENABLE=1)")))
     return "\n".join(lines) + "\n"

@@ -330,6 +330,7 @@ def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: st
         "busbw_gbytes": round(float(result.busbw(t)[0]), 3),
         "in_network": str(a[0]) in IN_NETWORK,
         "sharp": bool(sharp or algorithm == "sharp"),
+        "sharp_available": links(plan).sharp is not None and result.placement.domains > 1,
         "algorithms_time_us": all_times,
         "placement": {
             "gpus_per_nvlink_domain": p.ranks_per_domain, "gpus_in_last_nvlink_domain": p.last,
