@@ -37,11 +37,12 @@ from pydantic import (
     model_validator,
 )
 
-from core.catalog import Catalog, Nic, Switch, System, load_catalog
+from core.catalog import Catalog, DesignPriceBasis, Nic, Switch, System, load_catalog
 from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
 
-Topology = Literal["rail-optimized", "top-of-rack"]
+Topology = Literal["rail-optimized", "top-of-rack", "rail-only"]
+PlaneMode = Literal["per-port", "per-rail"]
 FabricKind = Literal["infiniband", "ethernet"]
 Tiers = Literal["auto", 1, 2, 3]
 CableMedia = Literal["auto", "copper", "aoc", "optics"]
@@ -155,17 +156,39 @@ class Design(BaseModel):
     nics_per_node : int, optional
         Scale-out NICs per node, i.e. rails.
     planes : int
-        Independent parallel fabrics; every NIC has one port in each plane.
+        Independent parallel fabrics. ``plane_mode="per-port"``: every NIC has one port in each plane
+        (two planes of a dual-port NIC = dual-homed to two ToRs, Alibaba HPN-style);
+        ``"per-rail"``: NIC *i* belongs to plane ``i mod planes`` only (DeepSeek MPFT).
+    plane_mode : {"per-port", "per-rail"}
+        How NICs map to planes (see ``planes``).
+    nic : str, optional
+        NIC model id (e.g. ``"CX7"``, ``"BF3-DPU"``); default: the system's, or the one that runs the
+        port speed. Its ports bound the planes.
     switch : str, optional
-        Fabric switch model id; default: the catalog's first switch of the
+        Fabric switch model id for every tier; default: the catalog's first switch of the
         fabric that offers the port speed (catalog order is preference order).
-    topology : {"rail-optimized", "top-of-rack"}
+    leaf_switch, spine_switch, core_switch : str, optional
+        Switch model of one tier, overriding ``switch`` there (e.g. a chassis at the spine).
+    uplink_speed_gbps : int, optional
+        Speed of leaf uplinks and of spine and core ports, per direction [Gb/s]; default the port speed.
+        Leaves then run NIC-facing ports at ``port_speed_gbps`` (a breakout) and uplinks at this speed.
+    topology : {"rail-optimized", "top-of-rack", "rail-only"}
         Rail-optimized: NIC *i* of every node in a scalable unit goes to leaf *i*.
         Top-of-rack: all NICs of a node go to its rack's leaf.
+        Rail-only (Wang et al. 2023): each rail is its own fabric with no spine shared between rails;
+        traffic between rails crosses NVLink inside the node.
+    su_nodes : int, optional
+        Nodes per scalable unit (rail-optimized, rail-only) or at most per leaf (top-of-rack); default
+        as many as a leaf has down ports.
+    pod_sus : int, optional
+        Scalable units (or top-of-rack leaves) per pod in three tiers; default as many as a spine reaches.
+    grow_to : int, optional
+        Final node count the spine and core layers and every leaf's uplinks are sized for; only
+        ``nodes`` are populated now.
     nodes_per_rack : int, optional
         Nodes per rack; default from the system.
     oversubscription : float
-        Leaf down:up port ratio (>= 1; 1 is non-blocking).
+        Leaf down:up bandwidth ratio (>= 0.25; 1 is non-blocking, below 1 more uplink than downlink).
     spine_oversubscription : float
         Spine down:up ratio in three-tier fabrics (>= 1).
     tiers : {"auto", 1, 2, 3}
@@ -182,6 +205,9 @@ class Design(BaseModel):
         Catalog id -> unit price [USD], replacing the catalog estimate.
     power_overrides : dict of str to float
         Catalog id -> unit power [W].
+    price_basis : {"street", "list", "hyperscale"}
+        Which point of each catalog price range the design is priced at: street = typical, list = high,
+        hyperscale = low (``core.catalog.PRICE_POINT``); capex also carries the full low-high range.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -199,7 +225,7 @@ class Design(BaseModel):
     switch: str | None = None
     topology: Topology = "rail-optimized"
     nodes_per_rack: StrictInt | None = Field(default=None, ge=1, le=72)
-    oversubscription: float = Field(default=1.0, ge=1.0, le=16.0, strict=True, allow_inf_nan=False)
+    oversubscription: float = Field(default=1.0, ge=0.25, le=16.0, strict=True, allow_inf_nan=False)
     spine_oversubscription: float = Field(default=1.0, ge=1.0, le=16.0, strict=True, allow_inf_nan=False)
     tiers: Tiers = "auto"
     cable_media: CableMedia = "auto"
@@ -208,6 +234,16 @@ class Design(BaseModel):
     tco_years: float = Field(default=5.0, gt=0.0, le=30.0, strict=True, allow_inf_nan=False)
     price_overrides: dict[str, Number] = Field(default_factory=dict)
     power_overrides: dict[str, Number] = Field(default_factory=dict)
+    nic: str | None = None
+    leaf_switch: str | None = None
+    spine_switch: str | None = None
+    core_switch: str | None = None
+    uplink_speed_gbps: StrictInt | None = Field(default=None, gt=0, le=100_000)
+    plane_mode: PlaneMode = "per-port"
+    su_nodes: StrictInt | None = Field(default=None, ge=1, le=MAX_GPUS)
+    pod_sus: StrictInt | None = Field(default=None, ge=1, le=4096)
+    grow_to: StrictInt | None = Field(default=None, ge=1, le=MAX_GPUS)
+    price_basis: DesignPriceBasis = "street"
 
     @field_validator("price_overrides", "power_overrides")
     @classmethod
@@ -222,7 +258,7 @@ class Design(BaseModel):
                 raise ValueError(str(exc)) from None
         return {key: float(number) for key, number in value.items()}
 
-    @field_validator("gpu", "switch")
+    @field_validator("gpu", "switch", "nic", "leaf_switch", "spine_switch", "core_switch")
     @classmethod
     def _names_a_model(cls, value: str | None) -> str | None:
         if value is not None and not value.strip():
@@ -468,6 +504,26 @@ class ResolvedDesign(BaseModel):
     switch_ports: int
     topology: Topology
     nodes_per_rack: int
+    leaf_switch: Switch | None = None
+    """Leaf model (the same as ``switch``); None only in resolved designs built by hand."""
+    spine_switch: Switch | None = None
+    core_switch: Switch | None = None
+    uplink_speed_gbps: int = 0
+    """Leaf uplinks and spine/core ports, per direction [Gb/s]; 0 = ``port_speed_gbps``."""
+    leaf_uplink_cost: float = 1.0
+    """Leaf ports at ``port_speed_gbps`` one uplink at ``uplink_speed_gbps`` takes (2 when an 800G port
+    carries one uplink but breaks out to 2 x 400G toward NICs)."""
+    spine_ports: int = 0
+    """Spine ports at the uplink speed; 0 = ``switch_ports``."""
+    core_ports: int = 0
+    """Core ports at the uplink speed; 0 = ``switch_ports``."""
+    plane_mode: str = "per-port"
+    islands: int = 1
+    """Independent fabrics per plane: the rails of rail-only, the planes of per-rail plane mode (then
+    ``planes`` is 1 and each island is one plane of its own)."""
+    su_nodes: int | None = None
+    pod_sus: int | None = None
+    grow_to: int | None = None
     notes: tuple[str, ...] = ()
     """Adjustments made while resolving (rounded node counts, speed limits), in words."""
     price_overrides: dict[str, float] = {}
@@ -478,6 +534,30 @@ class ResolvedDesign(BaseModel):
     @property
     def rails(self) -> int:
         return self.nics_per_node
+
+    @property
+    def rails_per_island(self) -> int:
+        """Rails (NICs per node) one island's leaves serve: all of them unless the plane is split."""
+        return self.nics_per_node // self.islands
+
+    @property
+    def uplink_gbps(self) -> int:
+        """Leaf uplink, spine and core port speed, per direction [Gb/s]."""
+        return self.uplink_speed_gbps or self.port_speed_gbps
+
+    @property
+    def spine_radix(self) -> int:
+        return self.spine_ports or self.switch_ports
+
+    @property
+    def core_radix(self) -> int:
+        return self.core_ports or self.switch_ports
+
+    @property
+    def tier_switches(self) -> dict[str, Switch]:
+        """Switch model of each tier (``leaf``, ``spine``, ``core``)."""
+        return {"leaf": self.leaf_switch or self.switch, "spine": self.spine_switch or self.switch,
+                "core": self.core_switch or self.switch}
 
     @property
     def endpoints_per_plane(self) -> int:
@@ -574,6 +654,100 @@ def resolve_nic_and_speed(
     return nic, port_speed, notes
 
 
+def chosen_nic_and_speed(
+    catalog: Catalog, system: System, fabric: str, nic_id: str, requested_speed: int | None
+) -> tuple[Nic, int, list[str]]:
+    """The NIC the design names and its port speed [Gb/s]: the requested speed, else the system's, else the
+    NIC's fastest on ``fabric`` (with a note). ``InputError`` if the NIC is not of ``fabric`` or does not run
+    the requested speed there."""
+    nic = catalog.nic(nic_id)
+    speeds = nic.speeds_on(fabric)
+    if fabric not in nic.fabrics:
+        raise InputError(tidy_spaces(_("NIC {nic} does not run on {fabric}").format(
+            nic=nic.id, fabric=fabric_word(fabric))))
+    notes: list[str] = []
+    if requested_speed is not None:
+        if requested_speed not in speeds:
+            raise InputError(tidy_spaces(_("NIC {nic} does not run {speed} Gb/s on {fabric}; it runs {speeds}").format(
+                nic=nic.id, speed=requested_speed, fabric=fabric_word(fabric), speeds=", ".join(map(str, speeds)))))
+        return nic, requested_speed, notes
+    speed = system.default_port_speed_gbps
+    if speed not in speeds:
+        speed = max(speeds)
+        notes.append(tidy_spaces(_("{nic} runs at most {speed} Gb/s per port on {fabric}; the ports run at {speed} "
+                                   "Gb/s.").format(nic=nic.id, speed=speed, fabric=fabric_word(fabric))))
+    return nic, speed, notes
+
+
+def tier_switch(catalog: Catalog, switch_id: str, fabric: str, speed_gbps: int, tier: str) -> Switch:
+    """The switch ``switch_id`` checked for one tier: of ``fabric``, a fabric switch, with a port mode at
+    ``speed_gbps`` [Gb/s] (``InputError`` for the first two, ``DesignError`` naming its modes for the last)."""
+    switch = catalog.switch(switch_id)
+    if switch.fabric != fabric:
+        raise InputError(tidy_spaces(_("switch {switch} is {switch_fabric}, but the fabric is {fabric}").format(
+            switch=switch.id, switch_fabric=fabric_word(switch.fabric), fabric=fabric_word(fabric))))
+    if switch.role != "fabric":
+        raise InputError(_("switch {switch} is a management switch, not a fabric switch").format(switch=switch.id))
+    if switch.ports_at(speed_gbps) is None:
+        raise DesignError(
+            _("the {tier} switch {switch} has no {speed} Gb/s port mode (no such breakout); it offers "
+              "{modes}.").format(tier=_(TIER_WORDS[tier]), switch=switch.id, speed=speed_gbps,
+                                 modes=", ".join(f"{m.ports}x{m.speed_gbps}G" for m in switch.port_modes)),
+            _("Run that tier at {speeds} Gb/s, or choose a {tier} switch with {speed} Gb/s ports.").format(
+                speeds=or_list([str(m.speed_gbps) for m in switch.port_modes]), tier=_(TIER_WORDS[tier]),
+                speed=speed_gbps),
+        )
+    return switch
+
+
+TIER_WORDS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core")}
+
+
+def _resolve_tiers(catalog: Catalog, design: Design, fabric: str, port_speed: int, leaf: Switch,
+                   leaf_ports: int) -> dict:
+    """Spine and core models, the uplink speed and each tier's port count at it (``ResolvedDesign`` fields)."""
+    uplink = design.uplink_speed_gbps or port_speed
+    shorthand = design.switch if not design.leaf_switch else None
+    if design.uplink_speed_gbps is not None:
+        if leaf.ports_at(uplink) is None:
+            tier_switch(catalog, leaf.id, fabric, uplink, "leaf")  # raises: the leaf has no uplink mode
+    chosen: dict[str, Switch] = {}
+    for tier, asked in (("spine", design.spine_switch), ("core", design.core_switch)):
+        if asked:
+            chosen[tier] = tier_switch(catalog, asked, fabric, uplink, tier)
+        elif shorthand or leaf.ports_at(uplink):
+            chosen[tier] = tier_switch(catalog, shorthand or leaf.id, fabric, uplink, tier)
+        else:
+            chosen[tier] = default_switch(catalog, fabric, uplink)
+    leaf_up_ports = leaf.ports_at(uplink) or leaf_ports
+    return {
+        "leaf_switch": leaf, "spine_switch": chosen["spine"], "core_switch": chosen["core"],
+        "uplink_speed_gbps": uplink if uplink != port_speed else 0,
+        "leaf_uplink_cost": leaf_ports / leaf_up_ports,
+        "spine_ports": chosen["spine"].ports_at(uplink) or 0,
+        "core_ports": chosen["core"].ports_at(uplink) or 0,
+    }
+
+
+def _islands_and_planes(design: Design, nic: Nic, nics_per_node: int) -> tuple[int, int]:
+    """(independent fabrics per plane, planes): rail-only makes each rail an island; per-rail plane mode puts
+    NIC *i* in plane ``i mod planes``, so a plane holds ``nics / planes`` rails and is its own island."""
+    if design.plane_mode == "per-rail":
+        if design.planes > nics_per_node or nics_per_node % design.planes:
+            raise DesignError(
+                _("per-rail planes put NIC i of every node in plane i mod {planes}, so the {nics} NICs per node "
+                  "must fill {planes} planes evenly.").format(planes=design.planes, nics=nics_per_node),
+                _("Use {choices} planes, or plane mode per-port.").format(
+                    choices=or_list([str(p) for p in range(1, min(nics_per_node, 8) + 1) if nics_per_node % p == 0])),
+            )
+        if design.topology == "rail-only":
+            return nics_per_node, 1
+        return design.planes, 1
+    if design.topology == "rail-only":
+        return nics_per_node, design.planes
+    return 1, design.planes
+
+
 def nvlink_domain_size(system: System, gpus_per_node: int | None, requested: int | None) -> int:
     """GPUs in one NVLink domain: ``requested`` if given, else the system's own domain while the node keeps
     the system's GPU count, else one node (a changed node is its own NVLink domain)."""
@@ -633,10 +807,15 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
             most=f"{MAX_GPUS:,}", gpus=f"{gpus:,}"))
 
     fabric = design.fabric or system.default_fabric
-    nic, port_speed, speed_notes = resolve_nic_and_speed(catalog, system, fabric, design.port_speed_gbps)
+    if design.nic:
+        nic, port_speed, speed_notes = chosen_nic_and_speed(catalog, system, fabric, design.nic, design.port_speed_gbps)
+    else:
+        nic, port_speed, speed_notes = resolve_nic_and_speed(catalog, system, fabric, design.port_speed_gbps)
     notes.extend(speed_notes)
 
-    if design.switch:
+    if design.leaf_switch:
+        switch = tier_switch(catalog, design.leaf_switch, fabric, port_speed, "leaf")
+    elif design.switch:
         switch = catalog.switch(design.switch)
         if switch.fabric != fabric:
             raise InputError(tidy_spaces(_("switch {switch} is {switch_fabric}, but the fabric is {fabric}").format(
@@ -657,8 +836,25 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     if nodes_per_domain > 1 and nodes_per_rack % nodes_per_domain and design.nodes_per_rack is None:
         nodes_per_rack = nodes_per_domain
 
+    tiers = _resolve_tiers(catalog, design, fabric, port_speed, switch, switch_ports)
+    islands, planes = _islands_and_planes(design, nic, nics_per_node)
+    if design.grow_to is not None and design.grow_to < nodes:
+        raise DesignError(
+            _("grow_to ({grow_to} nodes) is below the {nodes} nodes planned now.").format(
+                grow_to=f"{design.grow_to:,}", nodes=f"{nodes:,}"),
+            _("Set grow_to to at least {nodes}, or leave it empty.").format(nodes=f"{nodes:,}"))
+    if design.grow_to is not None and design.grow_to > nodes and nodes_per_domain > 1 \
+            and design.grow_to % nodes_per_domain:
+        raise DesignError(
+            _("grow_to ({grow_to} nodes) is not a whole number of NVLink racks of {rack_nodes} nodes.").format(
+                grow_to=f"{design.grow_to:,}", rack_nodes=nodes_per_domain),
+            _("Set grow_to to {whole}.").format(
+                whole=f"{math.ceil(design.grow_to / nodes_per_domain) * nodes_per_domain:,}"))
+
     ports_per_nic = nic.logical_ports(port_speed, fabric)
-    if design.planes > ports_per_nic:
+    if design.plane_mode == "per-rail":
+        pass  # each NIC uses one port, in its own plane (checked by _islands_and_planes)
+    elif design.planes > ports_per_nic:
         raise DesignError(
             _("{nic} has {ports} port(s) at {speed} Gb/s, so each rail reaches at most {ports} plane(s), not "
               "{planes}.").format(nic=nic.id, ports=ports_per_nic, speed=port_speed, planes=design.planes),
@@ -679,10 +875,16 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
         fabric=fabric,
         port_speed_gbps=port_speed,
         nics_per_node=nics_per_node,
-        planes=design.planes,
+        planes=planes,
         switch_ports=switch_ports,
         topology=design.topology,
         nodes_per_rack=nodes_per_rack,
+        **tiers,
+        plane_mode=design.plane_mode,
+        islands=islands,
+        su_nodes=design.su_nodes,
+        pod_sus=design.pod_sus,
+        grow_to=design.grow_to if design.grow_to and design.grow_to > nodes else None,
         notes=tuple(notes),
         price_overrides=price_overrides,
         power_overrides=power_overrides,

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.fabric.bandwidth import Bandwidth, compute_bandwidth
 from core.catalog import Catalog, load_catalog
-from core.cost import BomRow, CostSummary, bom_dataframe, build_bom, summarize_cost
+from core.cost import NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, summarize_cost
 from core.design import (
     Design,
     ResolvedDesign,
@@ -57,6 +57,13 @@ class Plan(BaseModel):
     bandwidth: Bandwidth
     bom: tuple[BomRow, ...]
     cost: CostSummary
+    reserved_bom: tuple[BomRow, ...] = ()
+    """Network items still to buy to grow to ``design.grow_to`` nodes (future leaves, pods' spines, links);
+    ``bom`` is what is installed now, spines and cores for the final size included."""
+
+    @property
+    def reserved_network_capex_usd(self) -> float:
+        return sum(r.extended_price_usd for r in self.reserved_bom)
 
     @property
     def design(self) -> Design:
@@ -74,6 +81,20 @@ class Plan(BaseModel):
                 counts[f"{row.end}_side"] += row.quantity
         return counts
 
+    def nvlink_summary(self) -> dict:
+        """NVLink generation, links per GPU, bandwidth [GB/s] and NVSwitch chips of the scale-up domain."""
+        r = self.resolved
+        generation = load_catalog().nvlink_generation(r.nvlink_generation)
+        return {
+            "generation": r.nvlink_generation,
+            "links_per_gpu": max(0, round(r.nvlink_gbytes_per_gpu_bidir / generation.link_gbytes_bidir)),
+            "link_gbytes_per_direction": generation.link_gbytes_per_direction,
+            "gbytes_per_gpu_bidir": r.nvlink_gbytes_per_gpu_bidir,
+            "domain_gpus": r.nvlink_domain_gpus,
+            "nvswitch_chips": r.system.nvswitch_chips_for(r.nvlink_domain_gpus),
+            "nvswitch_generation": r.system.nvswitch_generation,
+        }
+
     def summary(self) -> dict:
         """The headline numbers as plain JSON-ready data (counts summed over planes)."""
         fabric = self.fabric
@@ -88,12 +109,21 @@ class Plan(BaseModel):
             "fabric": resolved.fabric,
             "topology": resolved.topology,
             "switch_model": resolved.switch.id,
+            "switch_models": {tier: s.id for tier, s in resolved.tier_switches.items()},
             "nic_model": resolved.nic.id,
             "port_speed_gbps": resolved.port_speed_gbps,
+            "uplink_speed_gbps": resolved.uplink_gbps,
+            "plane_mode": resolved.plane_mode,
+            "islands": fabric.islands,
+            "growth": {
+                "grow_to_nodes": fabric.grow_to_nodes or resolved.nodes,
+                "max_nodes_without_recabling": fabric.max_nodes_without_recabling,
+                "reserved_network_capex_usd": round(self.reserved_network_capex_usd, 2),
+            },
             "nics_per_node": resolved.nics_per_node,
             "planes": planes,
             "tiers": fabric.tiers,
-            "scalable_units": fabric.group_count if resolved.topology == "rail-optimized" else None,
+            "scalable_units": fabric.group_count if resolved.topology != "top-of-rack" else None,
             "pods": fabric.pod_count if fabric.tiers == 3 else None,
             "switches": {
                 "leaf": fabric.leaf_count_total,
@@ -128,8 +158,15 @@ class Plan(BaseModel):
                 "energy_usd_per_year": round(self.cost.energy_usd_per_year, 2),
                 "tco_usd": round(self.cost.tco_usd, 2),
                 "tco_years": self.cost.tco_years,
-                "price_note": "estimates from the catalog unless overridden",
+                "capex_usd_low": round(self.cost.capex_usd_low, 2),
+                "capex_usd_high": round(self.cost.capex_usd_high, 2),
+                "network_capex_usd_low": round(self.cost.network_capex_usd_low, 2),
+                "network_capex_usd_high": round(self.cost.network_capex_usd_high, 2),
+                "price_basis": self.cost.price_basis,
+                "price_note": "catalog price book at the design's price_basis (street = typical, list = high, "
+                              "hyperscale = low) unless overridden; low/high: every price at its range's end",
             },
+            "nvlink": self.nvlink_summary(),
             "power": {
                 "it_kw": round(self.cost.it_kw, 3),
                 "network_kw": round(self.cost.network_kw, 3),
@@ -223,7 +260,8 @@ def _candidates(
         system = catalog.system(design.gpu)
         fabric = design.fabric or system.default_fabric
         nic, speed, _notes = resolve_nic_and_speed(catalog, system, fabric, design.port_speed_gbps)
-        switch = catalog.switch(design.switch) if design.switch else default_switch(catalog, fabric, speed, nic)
+        leaf = design.leaf_switch or design.switch
+        switch = catalog.switch(leaf) if leaf else default_switch(catalog, fabric, speed, nic)
     except FabricPlannerError:
         return []
     ports = switch.ports_at(speed) or 0
@@ -235,8 +273,9 @@ def _candidates(
     def larger_switch():
         larger = sorted((s for s in catalog.fabric_switches(fabric, speed) if (s.ports_at(speed) or 0) > ports),
                         key=lambda s: s.ports_at(speed))
+        key = "leaf_switch" if design.leaf_switch else "switch"
         return [(_("use the {switch} switch ({ports} x {speed}G)").format(switch=s.id, ports=s.ports_at(speed),
-                                                                         speed=speed), {"switch": s.id})
+                                                                         speed=speed), {key: s.id})
                 for s in larger]
 
     def other_speed():
@@ -310,7 +349,29 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     bandwidth = compute_bandwidth(resolved, fabric)
     bom = build_bom(resolved, fabric, catalog)
     cost = summarize_cost(resolved, bom)
-    return Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost)
+    return Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost,
+                reserved_bom=_reserved(resolved, bom, catalog))
+
+
+def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalog) -> tuple[BomRow, ...]:
+    """Network rows of the final (``grow_to``) design less those installed now: what growth still buys."""
+    if not resolved.grow_to:
+        return ()
+    final = resolved.model_copy(update={"nodes": resolved.grow_to, "gpus": resolved.grow_to * resolved.gpus_per_node,
+                                        "grow_to": None})
+    now: dict[tuple, int] = {}
+    for row in bom:
+        now[(row.category, row.catalog_id, row.item, row.end)] = row.quantity
+    rows = []
+    for row in build_bom(final, size_fabric(final), catalog):
+        if row.category not in NETWORK_CATEGORIES:
+            continue
+        more = row.quantity - now.get((row.category, row.catalog_id, row.item, row.end), 0)
+        if more > 0:
+            rows.append(row.model_copy(update={"quantity": more, "why": _("reserved for growth to {nodes} nodes: "
+                                                                          "{why}").format(
+                nodes=f"{resolved.grow_to:,}", why=row.why)}))
+    return tuple(rows)
 
 
 @lru_cache(maxsize=256)

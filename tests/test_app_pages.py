@@ -81,7 +81,7 @@ def test_bad_link_warns_names_the_parameter_and_keeps_working():
     assert not at.exception
     text = shown(at.warning[0].value)
     for fragment in ("'n' (nodes)", "whole number from 1", "'g' (GPU model)", "'os' (leaf oversubscription)",
-                     "from 1 to 16", "'sw' (switch model)", "has no 400 Gb/s ports", "'zz' is unknown"):
+                     "from 0.25 to 16", "'sw' (switch model)", "has no 400 Gb/s ports", "'zz' is unknown"):
         assert fragment in text
     assert at.session_state["fp_current"].design == Design(topology="top-of-rack")  # the rest applied
     assert dict(at.query_params) == {"v": "1", "t": "tor", "lang": "en"}  # bad values dropped from the URL

@@ -463,8 +463,8 @@ def test_range_errors_read_well():
         parse_design({"tco_years": 0})
     assert str(info.value) == "tco_years: must be above 0 and at most 30 (got 0)"
     with pytest.raises(InputError) as info:
-        parse_design({"oversubscription": 0.5})
-    assert str(info.value) == "oversubscription: must be from 1 to 16 (got 0.5)"
+        parse_design({"oversubscription": 0.2})  # below 1 is allowed (more uplink than downlink), to 0.25
+    assert str(info.value) == "oversubscription: must be from 0.25 to 16 (got 0.2)"
     with pytest.raises(InputError) as info:
         parse_design({"nodes": 0})
     assert str(info.value) == "nodes: must be from 1 to 1,000,000 (got 0)"

@@ -79,8 +79,8 @@ def test_aliases_canonicalised_and_full_names_accepted():
 @pytest.mark.parametrize("params,key,accepted", [
     ({"n": "abc"}, "'n' (nodes)", "whole number from 1 to 1,000,000"),
     ({"n": "0"}, "'n' (nodes)", "whole number from 1 to 1,000,000"),
-    ({"os": "0.5"}, "'os' (leaf oversubscription)", "from 1 to 16"),
-    ({"os": "nan"}, "'os'", "from 1 to 16"),
+    ({"os": "0.2"}, "'os' (leaf oversubscription)", "from 0.25 to 16"),
+    ({"os": "nan"}, "'os'", "from 0.25 to 16"),
     ({"g": "H999"}, "'g' (GPU model)", "H100"),
     ({"f": "token-ring"}, "'f' (fabric)", "ib (InfiniBand) or eth"),
     ({"ps": "123"}, "'ps' (port speed [Gb/s])", "400"),

@@ -25,7 +25,7 @@ from core import i18n
 from core.formats import sharelink
 from core.formats.entry import SIZE_UNITS, count_in, nodes_for, parse_whole
 from core.formats.joblink import JOB
-from core.catalog import load_catalog
+from core.catalog import PRICE_BASIS_LABELS, load_catalog
 from core.design import (
     MAX_GPUS, Design, ResolvedDesign, nvlink_domain_size, offered_port_speeds, parse_design, resolve_design,
 )
@@ -136,6 +136,7 @@ def _set_widgets(design: Design) -> None:
     ss[K + "years"] = float(design.tco_years)
     ss[K + "px"] = sharelink.format_overrides(design.price_overrides).replace(",", ", ")
     ss[K + "pw"] = sharelink.format_overrides(design.power_overrides).replace(",", ", ")
+    ss[K + "pb"] = design.price_basis
 
 
 def _on_gpu_change() -> None:
@@ -404,6 +405,11 @@ def sidebar() -> Current:
         kwh = st.number_input(_("Electricity [USD/kWh]"), min_value=0.0, max_value=2.0, step=0.01, key=K + "kwh")
         years = st.number_input(_("TCO years"), min_value=0.5, max_value=30.0, step=1.0, key=K + "years",
                                 help=_("Years of operation the TCO covers (0.5 to 30)."))
+        pb = st.selectbox(_("Price basis"), ["street", "list", "hyperscale"], key=K + "pb",
+                          format_func=lambda b: _(PRICE_BASIS_LABELS[b]),
+                          help=_("Which catalog price each part is costed at: street (typical), list (the high end "
+                                 "of its range) or hyperscale (the low end). Capex shows the low-high range either "
+                                 "way; sources are in Catalog & assumptions."))
         px = st.text_input(_("Price overrides [USD]"), key=K + "px", placeholder="QM9700:30000, CX7:1500",
                            help=_("Catalog id:unit price in USD, comma-separated (as the share link writes them; '=' "
                                   "is accepted too); ids are in Catalog & assumptions."))
@@ -422,6 +428,7 @@ def sidebar() -> Current:
         port_speed_gbps=speed, nics_per_node=nics, planes=planes, switch=switch, topology=topology,
         nodes_per_rack=npr, oversubscription=oversub, spine_oversubscription=spine_oversub, tiers=tiers,
         cable_media=media, pue=pue, electricity_usd_per_kwh=kwh, tco_years=years, **overrides,
+        price_basis=pb,
     )
     data = {k: (None if v == AUTO and k not in ("tiers", "cable_media") else v) for k, v in data.items()}
     unit = "Gb/s" if ss.get(K + "bits") else "GB/s"

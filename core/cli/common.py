@@ -162,8 +162,9 @@ def positive_int(text: str) -> int:
     return value
 
 
-def ratio(text: str) -> float:
-    """``X`` or ``X:Y`` (down:up) with positive finite numbers, at least 1 (e.g. ``2``, ``3:1``, ``２：１``)."""
+def ratio(text: str, minimum: float = 1.0) -> float:
+    """``X`` or ``X:Y`` (down:up) with positive finite numbers, at least ``minimum`` (e.g. ``2``, ``3:1``,
+    ``２：１``)."""
     parts = normalize(text).split(":")
     try:
         numbers = [float(part) for part in parts] if len(parts) <= 2 else None
@@ -173,9 +174,17 @@ def ratio(text: str) -> float:
         raise argparse.ArgumentTypeError(
             _("expected a ratio X or X:Y of positive numbers, like 2 or 3:1, got {value}").format(value=shown(text)))
     value = numbers[0] / numbers[1] if len(numbers) == 2 else numbers[0]
-    if not (math.isfinite(value) and value >= 1):
-        raise argparse.ArgumentTypeError(_("must be at least 1 (down:up), got {value}").format(value=shown(text)))
+    if not (math.isfinite(value) and value >= minimum - 1e-12):
+        if minimum == 1.0:
+            raise argparse.ArgumentTypeError(_("must be at least 1 (down:up), got {value}").format(value=shown(text)))
+        raise argparse.ArgumentTypeError(_("must be at least {minimum} (down:up), got {value}").format(
+            minimum=f"{minimum:g}", value=shown(text)))
     return value
+
+
+def leaf_ratio(text: str) -> float:
+    """The leaf's down:up ratio: like ``ratio`` but from 0.25 (1:4, more uplink than downlink)."""
+    return ratio(text, 0.25)
 
 
 def number(text: str) -> float:
@@ -220,16 +229,38 @@ def add_design_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--switch", type=model_name,
                    help=_("fabric switch model, case-insensitive (e.g. {examples})").format(
                        examples="QM9700, Q3400, SN5600"))
-    g.add_argument("--topology", type=str.lower, choices=["rail-optimized", "top-of-rack"], help=_("leaf wiring"))
+    g.add_argument("--topology", type=str.lower, choices=["rail-optimized", "top-of-rack", "rail-only"],
+                   help=_("leaf wiring (rail-only: each rail its own fabric, no spine between rails)"))
     g.add_argument("--nodes-per-rack", type=positive_int, help=_("nodes per rack"))
-    g.add_argument("--oversubscription", type=ratio, metavar="RATIO",
-                   help=_("leaf down:up ratio X or X:Y, >= 1 (e.g. 1, 2 or 3:1)"))
+    g.add_argument("--oversubscription", type=leaf_ratio, metavar="RATIO",
+                   help=_("leaf down:up bandwidth ratio X or X:Y, >= 0.25 (e.g. 1, 2, 3:1, or 1:2 for more "
+                          "uplink than downlink)"))
     g.add_argument("--spine-oversubscription", type=ratio, metavar="RATIO",
                    help=_("spine down:up ratio in three tiers, X or X:Y, >= 1"))
     g.add_argument("--tiers", type=str.lower, choices=["auto", "1", "2", "3"],
                    help=_("switch tiers (default auto)"))
     g.add_argument("--cable-media", type=str.lower, choices=["auto", "copper", "aoc", "optics"],
                    help=_("cable media policy (auto: copper in rack, optics elsewhere)"))
+    a = parser.add_argument_group(_("advanced fabric (defaults: one switch model, one speed, the current rules)"))
+    a.add_argument("--nic", type=model_name,
+                   help=_("NIC model, case-insensitive (e.g. {examples}); its ports bound the planes").format(
+                       examples="CX7, CX8, BF3-DPU"))
+    a.add_argument("--leaf-switch", type=model_name, help=_("leaf switch model (default: --switch)"))
+    a.add_argument("--spine-switch", type=model_name, help=_("spine switch model (default: --switch or the leaf)"))
+    a.add_argument("--core-switch", type=model_name, help=_("core switch model (default: --switch or the leaf)"))
+    a.add_argument("--uplink-speed", type=positive_int, metavar="GBPS",
+                   help=_("leaf uplink, spine and core port speed, per direction [Gb/s], e.g. 800 "
+                          "(default: --port-speed)"))
+    a.add_argument("--plane-mode", type=str.lower, choices=["per-port", "per-rail"],
+                   help=_("per-port: each NIC has a port in every plane; per-rail: NIC i in plane i only, "
+                          "each plane its own fabric"))
+    a.add_argument("--su-nodes", type=positive_int, metavar="NODES",
+                   help=_("nodes per scalable unit [nodes] (default: as many as a leaf has down ports)"))
+    a.add_argument("--pod-sus", type=positive_int, metavar="SUS",
+                   help=_("scalable units per pod in three tiers [SUs] (default: as many as a spine reaches)"))
+    a.add_argument("--grow-to", type=positive_int, metavar="NODES",
+                   help=_("final size [nodes]: spines, cores and leaf uplinks are sized for it, only --nodes "
+                          "are populated"))
     g.add_argument("--pue", type=number, help=_("power usage effectiveness, >= 1 (default 1.3)"))
     g.add_argument("--electricity-price", type=number, metavar="USD_PER_KWH",
                    help=_("electricity price [USD/kWh]"))
@@ -238,6 +269,9 @@ def add_design_options(parser: argparse.ArgumentParser) -> None:
                    help=_("override a catalog unit price [USD], 0 to {limit} USD per unit, "
                           "e.g. {example} (repeatable)").format(limit=f"{MAX_PRICE_OVERRIDE_USD:,.0f}",
                                                                 example="--price QM9700=30000"))
+    g.add_argument("--price-basis", type=str.lower, choices=["street", "list", "hyperscale"],
+                   help=_("which catalog price to use: street (typical, default), list (high end of each "
+                          "range) or hyperscale (low end) [USD]; JSON also gives capex_usd_low/high"))
     g.add_argument("--power", action="append", default=[], metavar="ID=W",
                    help=_("override a catalog unit power [W], 0 to {limit} W per unit "
                           "(repeatable)").format(limit=f"{MAX_POWER_OVERRIDE_W:,.0f}"))
@@ -259,6 +293,9 @@ _OPTION_FIELDS = {
     "topology": "topology", "nodes_per_rack": "nodes_per_rack", "oversubscription": "oversubscription",
     "spine_oversubscription": "spine_oversubscription", "tiers": "tiers", "cable_media": "cable_media",
     "pue": "pue", "electricity_price": "electricity_usd_per_kwh", "tco_years": "tco_years",
+    "nic": "nic", "leaf_switch": "leaf_switch", "spine_switch": "spine_switch", "core_switch": "core_switch",
+    "uplink_speed": "uplink_speed_gbps", "plane_mode": "plane_mode", "su_nodes": "su_nodes", "pod_sus": "pod_sus",
+    "grow_to": "grow_to", "price_basis": "price_basis",
 }
 
 

@@ -42,6 +42,12 @@ class Bandwidth(BaseModel):
     """Between pods (through the core) in three tiers; else the farthest pair."""
     cross_fabric_gbits_per_gpu: float
     """Per-GPU scale-out bandwidth when every GPU sends across the bisection [Gb/s, one direction]."""
+    islands: int = 1
+    """Independent fabrics per plane (rail-only rails, per-rail planes): no switch path joins two of them."""
+    cross_island_via: str = "fabric"
+    """How traffic between NICs of different islands or planes travels: ``fabric`` (a switch path exists),
+    ``nvlink`` (rail-only, per-rail planes: forwarded inside the node over NVLink, or the host's PCIe when
+    the NVLink domain is one GPU)."""
 
 
 def tier_capacities_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> dict[str, float]:
@@ -52,16 +58,18 @@ def tier_capacities_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> dict[
     uplink counts only as far as the switch has traffic to fill it: a leaf of
     a partial scalable unit with 2 nodes and 32 uplinks adds 2 links' worth.
     """
-    speed = resolved.port_speed_gbps * resolved.planes
-    capacities = {"injection": fabric.node_leaf_links * speed}
+    planes = resolved.planes
+    down, up = resolved.port_speed_gbps, resolved.uplink_gbps
+    capacities = {"injection": fabric.node_leaf_links * down * planes}
 
-    def usable(role: str) -> int:
-        return sum(g.count * min(g.down_ports_used, g.up_ports_used) for g in fabric.switch_groups if g.role == role)
+    def usable(role: str, down_speed: int) -> float:
+        return sum(g.count * min(g.down_ports_used * down_speed, g.up_ports_used * up)
+                   for g in fabric.switch_groups if g.role == role)
 
     if fabric.tiers >= 2:
-        capacities["leaf_up"] = usable("leaf") * speed
+        capacities["leaf_up"] = usable("leaf", down) * planes
     if fabric.tiers == 3:
-        capacities["spine_up"] = usable("spine") * speed
+        capacities["spine_up"] = usable("spine", up) * planes
     return capacities
 
 
@@ -93,6 +101,7 @@ def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> float:
 def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth:
     """All bandwidth figures for a resolved design and its sized fabric."""
     per_gpu_gbits = resolved.nics_per_node * resolved.planes * resolved.port_speed_gbps / resolved.gpus_per_node
+    rail = resolved.topology in ("rail-optimized", "rail-only")
     capacities = tier_capacities_gbits(resolved, fabric)
     injection = capacities["injection"]
     bisection = bisection_gbits(resolved, fabric)
@@ -100,7 +109,8 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
     leaf_over = spine_over = 1.0
     if fabric.tiers >= 2 and fabric.leaf_uplinks:
         busiest_leaf = max(g.down_ports_used for g in fabric.switch_groups if g.role == "leaf")
-        leaf_over = max(1.0, busiest_leaf / fabric.leaf_uplinks)
+        leaf_over = busiest_leaf * resolved.port_speed_gbps / (fabric.leaf_uplinks * resolved.uplink_gbps)
+        leaf_over = leaf_over if resolved.design.oversubscription < 1 else max(1.0, leaf_over)
     if fabric.tiers == 3:
         spine_over = max([1.0] + [g.down_ports_used / g.up_ports_used for g in fabric.switch_groups
                                   if g.role == "spine" and g.up_ports_used])
@@ -109,9 +119,11 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
     nvlink_bidir = resolved.nvlink_gbytes_per_gpu_bidir
     nvlink_dir = nvlink_bidir / 2
     single_leaf_set = fabric.tiers == 1 or fabric.group_count == 1
-    same_rail = 1 if resolved.topology == "rail-optimized" or single_leaf_set else 3
+    same_rail = 1 if rail or single_leaf_set else 3
     other_su = 1 if fabric.tiers == 1 else 3
-    if resolved.topology == "rail-optimized":
+    if fabric.islands > 1:
+        cross_rail = same_rail  # forwarded over NVLink to the GPU on the other rail, then its own rail
+    elif rail:
         cross_rail = 1 if fabric.tiers == 1 else 3
     else:
         cross_rail = same_rail
@@ -132,6 +144,8 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
         hops_cross_rail=cross_rail,
         hops_cross_pod=cross_pod,
         cross_fabric_gbits_per_gpu=per_gpu_gbits / effective,
+        islands=fabric.islands,
+        cross_island_via="nvlink" if fabric.islands > 1 else "fabric",
     )
 
 

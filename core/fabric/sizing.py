@@ -57,14 +57,28 @@ class SwitchGroup(BaseModel):
     up_ports_used: int
     radix: int
     description: str
+    switch_id: str = ""
+    """Catalog id of the model (each tier may have its own)."""
+    down_speed_gbps: int = 0
+    up_speed_gbps: int = 0
+    """Port speeds down and up, per direction [Gb/s] (0 = not recorded)."""
+    up_port_cost: float = 1.0
+    """Ports at the down speed one uplink takes (2 when an 800G uplink port would break out to 2 x 400G)."""
+    reserved: bool = False
+    """Installed for growth (``grow_to``) but not yet populated."""
 
     @property
     def ports_used(self) -> int:
         return self.down_ports_used + self.up_ports_used
 
     @property
+    def port_units_used(self) -> float:
+        """Ports used counted at the down speed (what ``radix`` counts)."""
+        return self.down_ports_used + self.up_port_cost * self.up_ports_used
+
+    @property
     def ports_free(self) -> int:
-        return self.radix - self.ports_used
+        return self.radix - math.ceil(self.port_units_used - 1e-9)
 
 
 class FabricPlan(BaseModel):
@@ -101,6 +115,19 @@ class FabricPlan(BaseModel):
     spine_core_links: int
     switch_groups: tuple[SwitchGroup, ...]
     explanation: tuple[str, ...]
+    islands: int = 1
+    """Independent fabrics per plane (rail-only rails, per-rail planes); counts above add them up, while
+    group, pod and per-switch shape fields describe one island."""
+    uplink_speed_gbps: int = 0
+    """Leaf uplink, spine and core port speed [Gb/s] (0 = ``port_speed_gbps``)."""
+    spine_radix: int = 0
+    core_radix: int = 0
+    """Spine and core ports at the uplink speed (0 = ``radix``)."""
+    grow_to_nodes: int = 0
+    """Final node count the upper layers are sized for (0 = the nodes planned)."""
+    max_nodes_without_recabling: int = 0
+    """Nodes the installed spines and cores can take with the leaves' uplink pattern unchanged (per plane,
+    the design's rails per node)."""
 
     @property
     def partial_last_pod(self) -> bool:
@@ -162,8 +189,28 @@ def down_up_split(radix: int, oversubscription: float) -> tuple[int, int]:
     return down, up
 
 
+def leaf_down_up(radix: int, oversubscription: float, speed_ratio: float = 1.0, up_cost: float = 1.0
+                 ) -> tuple[int, int]:
+    """``down_up_split`` with uplinks at another speed: the most down ports ``d`` with
+    ``d + up_cost * u <= radix`` where ``u = ceil(d * speed_ratio / oversubscription)`` uplinks keep the
+    down:up *bandwidth* ratio at most ``oversubscription`` (``speed_ratio`` = down speed / up speed).
+
+    >>> leaf_down_up(128, 1.0, 0.5, 2.0)   # SN5600: 128 x 400G down, 800G uplinks (two 400G ports each)
+    (64, 32)
+    """
+    if speed_ratio == 1.0 and up_cost == 1.0:
+        return down_up_split(radix, oversubscription)
+    down = math.floor(radix * oversubscription / (oversubscription + up_cost * speed_ratio) + 1e-9)
+    up = math.ceil(down * speed_ratio / oversubscription - 1e-9)
+    while down > 0 and down + up_cost * up > radix + 1e-9:
+        down -= 1
+        up = math.ceil(down * speed_ratio / oversubscription - 1e-9)
+    return down, up
+
+
 def _balanced_uplinks(
-    lower_switches: int, down_used: int, oversubscription: float, radix: int, upper_down_capacity: int
+    lower_switches: int, down_used: int, oversubscription: float, radix: int, upper_down_capacity: int,
+    speed_ratio: float = 1.0, up_cost: float = 1.0,
 ) -> tuple[int, int] | None:
     """Choose uplinks per lower switch ``u`` and upper switches ``n`` for one balanced stage.
 
@@ -173,8 +220,8 @@ def _balanced_uplinks(
     not exceed ``upper_down_capacity``. Returns the ``(u, n)`` with the fewest
     upper switches, then the fewest uplinks; None if nothing fits.
     """
-    u_min = max(1, math.ceil(down_used / oversubscription - 1e-9))
-    u_max = radix - down_used
+    u_min = max(1, math.ceil(down_used * speed_ratio / oversubscription - 1e-9))
+    u_max = math.floor((radix - down_used) / up_cost + 1e-9)
     best: tuple[int, int] | None = None
     for uplinks in range(u_min, u_max + 1):
         n_floor = max(1, math.ceil(lower_switches * uplinks / upper_down_capacity))
@@ -197,16 +244,39 @@ def _smallest_divisor_at_least(number: int, floor: int) -> int | None:
     return min(d for d in divisors if d >= floor)
 
 
+def _speed_ratio(resolved: ResolvedDesign) -> float:
+    """Leaf down speed / uplink speed (0.5 for 400G to NICs and 800G up)."""
+    return resolved.port_speed_gbps / resolved.uplink_gbps
+
+
+def _leaf_split(resolved: ResolvedDesign) -> tuple[int, int]:
+    """Most leaf down ports and their uplinks at the design's oversubscription, speeds and breakout."""
+    return leaf_down_up(resolved.switch_ports, resolved.design.oversubscription, _speed_ratio(resolved),
+                        resolved.leaf_uplink_cost)
+
+
 def _group_shape(resolved: ResolvedDesign, leaf_down_max: int) -> tuple[int, int, int]:
     """Nodes per group, leaves per group and down ports one node uses on one leaf."""
     rails = resolved.nics_per_node
     nodes_per_domain = max(1, resolved.nvlink_domain_gpus // resolved.gpus_per_node)
-    if resolved.topology == "rail-optimized":
+    su_nodes = resolved.su_nodes
+    if resolved.topology in ("rail-optimized", "rail-only"):
+        if su_nodes is not None:
+            if su_nodes > leaf_down_max:
+                raise DesignError(
+                    _("a scalable unit of {su_nodes} nodes needs {su_nodes} down ports on each rail leaf, but a "
+                      "{switch} leaf has {down} at {ratio}:1.").format(
+                        su_nodes=su_nodes, switch=resolved.switch.id, down=leaf_down_max,
+                        ratio=f"{resolved.design.oversubscription:g}"),
+                    _("Set su_nodes to at most {down}, or oversubscribe the leaves more.").format(down=leaf_down_max))
+            return su_nodes, rails, 1
         nodes_per_group = leaf_down_max
         if nodes_per_domain > 1 and nodes_per_group >= nodes_per_domain:
             nodes_per_group -= nodes_per_group % nodes_per_domain  # keep NVLink racks whole in an SU
         return nodes_per_group, rails, 1
     fit = leaf_down_max // rails
+    if su_nodes is not None:
+        fit = min(fit, su_nodes)
     # leaves never straddle racks: the largest share of a rack that divides it evenly and fits a leaf
     nodes_per_leaf = max((d for d in range(1, min(fit, resolved.nodes_per_rack) + 1)
                           if resolved.nodes_per_rack % d == 0), default=0)
@@ -228,15 +298,30 @@ def max_nodes(resolved: ResolvedDesign, tiers: int, leaf_down: int | None = None
     """
     radix = resolved.switch_ports
     if leaf_down is None:
-        leaf_down, _up = down_up_split(radix, resolved.design.oversubscription)
+        leaf_down, _up = _leaf_split(resolved)
     nodes_per_group, leaves_per_group, ports_per_node = _group_shape(resolved, leaf_down)
     if tiers == 1:
         return radix // resolved.nics_per_node
     if tiers == 2:
-        return (radix // leaves_per_group) * nodes_per_group
-    spine_down, _up = down_up_split(radix, resolved.design.spine_oversubscription)
-    groups_per_pod = spine_down // leaves_per_group
-    return radix * groups_per_pod * nodes_per_group
+        return (resolved.spine_radix // leaves_per_group) * nodes_per_group
+    return resolved.core_radix * _groups_per_pod(resolved, leaves_per_group) * nodes_per_group
+
+
+def _groups_per_pod(resolved: ResolvedDesign, leaves_per_group: int) -> int:
+    """Scalable units (or ToR leaves) per pod: ``pod_sus`` if set and it fits, else as many as a spine reaches."""
+    spine_down, _up = down_up_split(resolved.spine_radix, resolved.design.spine_oversubscription)
+    most = spine_down // leaves_per_group
+    if resolved.pod_sus is not None and most:
+        if resolved.pod_sus > most:
+            raise DesignError(
+                _("a pod of {pod_sus} scalable units needs {ports} spine down ports ({leaves} leaves each), but a "
+                  "{switch} spine has {down} at {ratio}:1.").format(
+                    pod_sus=resolved.pod_sus, ports=resolved.pod_sus * leaves_per_group, leaves=leaves_per_group,
+                    switch=resolved.tier_switches["spine"].id, down=spine_down,
+                    ratio=f"{resolved.design.spine_oversubscription:g}"),
+                _("Set pod_sus to at most {most}, or choose a spine switch with more ports.").format(most=most))
+        return resolved.pod_sus
+    return most
 
 
 MAX_LEAF_DOWN_CANDIDATES = 24
@@ -244,6 +329,25 @@ MAX_LEAF_DOWN_CANDIDATES = 24
 
 
 def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
+    """Size the scale-out fabric of ``resolved``: per island (``_size_island``), for the final size when the
+    design grows (``grow_to``: ``_populated`` keeps the upper layers and the leaves' uplinks of the final
+    fabric and only the present scalable units), then ``islands`` copies side by side."""
+    island = resolved
+    if resolved.islands > 1:
+        island = resolved.model_copy(update={"nics_per_node": resolved.rails_per_island, "islands": 1})
+    if resolved.grow_to:
+        final = _size_island(island.model_copy(update={"nodes": resolved.grow_to,
+                                                       "gpus": resolved.grow_to * resolved.gpus_per_node}))
+        plan = _populated(island, final, resolved.grow_to)
+    else:
+        plan = _size_island(island)
+    plan = plan.model_copy(update={"max_nodes_without_recabling": _growth_limit(island, plan)})
+    if resolved.islands > 1:
+        plan = _side_by_side(resolved, plan)
+    return plan
+
+
+def _size_island(resolved: ResolvedDesign) -> FabricPlan:
     """Size the scale-out fabric of ``resolved``.
 
     Leaves use as many down ports as the oversubscription allows. When it is
@@ -261,12 +365,12 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
         more ports than a leaf; the message names the largest size that fits.
     """
     radix = resolved.switch_ports
-    leaf_down_max, _up = down_up_split(radix, resolved.design.oversubscription)
+    leaf_down_max, _up = _leaf_split(resolved)
     fits_one_switch = resolved.nodes * resolved.nics_per_node <= radix and resolved.design.tiers in ("auto", 1)
     non_blocking = resolved.design.oversubscription <= 1
     low = max(1, math.ceil(leaf_down_max * 0.75))
     step = max(1, math.ceil((leaf_down_max - low + 1) / MAX_LEAF_DOWN_CANDIDATES))
-    if fits_one_switch or non_blocking:
+    if fits_one_switch or non_blocking or resolved.su_nodes is not None:
         candidates = [leaf_down_max]
     else:
         candidates = list(range(leaf_down_max, low - 1, -step))
@@ -333,7 +437,7 @@ class _Stage:
     @property
     def rail(self) -> bool:
         """Groups are scalable units (rail-optimized), else top-of-rack leaves."""
-        return self.resolved.topology == "rail-optimized"
+        return self.resolved.topology in ("rail-optimized", "rail-only")
 
 
 @dataclass
@@ -384,8 +488,13 @@ def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int) -> FabricPlan:
         core_count=upper.core_count, links_per_spine_core_pair=upper.spine_core_pair,
         partial_pod_spine_uplinks=upper.partial_uplinks, node_leaf_links=stage.endpoints,
         leaf_spine_links=stage.leaf_count * upper.leaf_uplinks, spine_core_links=upper.spine_core_links,
-        switch_groups=tuple(groups), explanation=tuple(stage.why),
+        switch_groups=tuple(groups), explanation=tuple(stage.why), **_speeds(resolved),
     )
+
+
+def _speeds(resolved: ResolvedDesign) -> dict:
+    return {"uplink_speed_gbps": resolved.uplink_gbps, "spine_radix": resolved.spine_radix,
+            "core_radix": resolved.core_radix}
 
 
 def _choose_tiers(stage: _Stage) -> None:
@@ -437,7 +546,7 @@ def _too_many_rails(stage: _Stage, tiers: int, limit: dict[int, int]) -> None:
     ``tiers`` tiers hold no node at all (rather than "hold at most 0 nodes")."""
     resolved = stage.resolved
     rails, radix, switch, speed = resolved.nics_per_node, stage.radix, resolved.switch.id, resolved.port_speed_gbps
-    spine_down, _up = down_up_split(radix, stage.design.spine_oversubscription)
+    spine_down, _up = down_up_split(resolved.spine_radix, stage.design.spine_oversubscription)
     other = max((t for t in (1, 2, 3) if t != tiers and limit[t]), default=0)
     values = {"rails": rails, "switch": switch, "radix": radix, "speed": speed, "spine_down": spine_down,
               "ratio": f"{stage.design.spine_oversubscription:g}", "leaves": stage.leaves_per_group,
@@ -478,7 +587,8 @@ def _one_tier(stage: _Stage) -> FabricPlan:
     resolved, radix, endpoints = stage.resolved, stage.radix, stage.endpoints
     nodes, rails, speed = resolved.nodes, resolved.nics_per_node, resolved.port_speed_gbps
     group = SwitchGroup(role="leaf", count=1, down_ports_used=endpoints, up_ports_used=0, radix=radix,
-                        description=_("single switch: {nodes} nodes x {rails} NICs").format(nodes=nodes, rails=rails))
+                        switch_id=resolved.switch.id, down_speed_gbps=speed, up_speed_gbps=resolved.uplink_gbps,
+                        up_port_cost=resolved.leaf_uplink_cost, description=_("single switch: {nodes} nodes x {rails} NICs").format(nodes=nodes, rails=rails))
     stage.why.append(_("{ports} NIC ports fit one {switch} ({radix} x {speed}G): one tier.").format(
         ports=endpoints, switch=resolved.switch.id, radix=radix, speed=speed))
     return FabricPlan(
@@ -488,6 +598,7 @@ def _one_tier(stage: _Stage) -> FabricPlan:
         links_per_leaf_spine_pair=0, spine_uplinks=0, core_groups=0, cores_per_group=0, core_count=0,
         links_per_spine_core_pair=0, partial_pod_spine_uplinks=0, node_leaf_links=endpoints,
         leaf_spine_links=0, spine_core_links=0, switch_groups=(group,), explanation=tuple(stage.why),
+        **_speeds(resolved),
     )
 
 
@@ -495,7 +606,7 @@ def _explain_leaves(stage: _Stage) -> None:
     """Say how the nodes fill scalable units or top-of-rack leaves."""
     resolved, design = stage.resolved, stage.design
     rails, nodes = resolved.nics_per_node, resolved.nodes
-    if resolved.topology == "rail-optimized":
+    if stage.rail:
         stage.why.append(_(
             "Rail-optimized: a scalable unit is {su_nodes} nodes (one leaf down port each at {ratio}:1), with one "
             "leaf per rail ({rails} rails): {sus} SU x {rails} = {leaves} leaves."
@@ -518,9 +629,12 @@ def _explain_leaves(stage: _Stage) -> None:
 
 def _two_tier_spines(stage: _Stage) -> _Upper:
     """Balance every leaf's uplinks over the fewest spines (two tiers)."""
-    radix, leaf_count = stage.radix, stage.leaf_count
-    choice = _balanced_uplinks(leaf_count, stage.leaf_down_used, stage.design.oversubscription, radix, radix)
-    assert choice is not None, "two-tier feasibility was checked against max_nodes"
+    resolved, leaf_count = stage.resolved, stage.leaf_count
+    radix = resolved.spine_radix
+    choice = _balanced_uplinks(leaf_count, stage.leaf_down_used, stage.design.oversubscription, stage.radix, radix,
+                               _speed_ratio(resolved), resolved.leaf_uplink_cost)
+    if choice is None:
+        _no_uplinks(stage)
     leaf_uplinks, spine_count = choice
     pair_links = leaf_uplinks // spine_count
     spine_down = leaf_count * pair_links
@@ -530,7 +644,7 @@ def _two_tier_spines(stage: _Stage) -> _Upper:
     ).format(uplinks=leaf_uplinks, pair=pair_links, spines=spine_count, leaves=leaf_count, down=spine_down,
              radix=radix))
     spines = SwitchGroup(role="spine", count=spine_count, down_ports_used=spine_down, up_ports_used=0, radix=radix,
-                         description=_("{pair} link(s) to each of {leaves} leaves").format(pair=pair_links,
+                         **_tier(resolved, "spine"), description=_("{pair} link(s) to each of {leaves} leaves").format(pair=pair_links,
                                                                                           leaves=leaf_count))
     return _Upper(leaf_uplinks=leaf_uplinks, spines_per_pod=spine_count, spine_count=spine_count,
                   pair_links=pair_links, groups=[spines])
@@ -538,19 +652,22 @@ def _two_tier_spines(stage: _Stage) -> _Upper:
 
 def _three_tier_pods(stage: _Stage) -> _Upper:
     """Pods of groups under their own spines, spine j of every pod to core group j (three tiers)."""
-    design, radix = stage.design, stage.radix
+    design, resolved = stage.design, stage.resolved
+    radix = resolved.spine_radix
     spine_down_max, _up = down_up_split(radix, design.spine_oversubscription)
     up = _Upper()
-    up.groups_per_pod = min(spine_down_max // stage.leaves_per_group, stage.group_count)
+    up.groups_per_pod = min(_groups_per_pod(resolved, stage.leaves_per_group), stage.group_count)
     up.pod_count = math.ceil(stage.group_count / up.groups_per_pod)
     leaves_per_pod = up.groups_per_pod * stage.leaves_per_group
-    choice = _balanced_uplinks(leaves_per_pod, stage.leaf_down_used, design.oversubscription, radix, spine_down_max)
-    assert choice is not None
+    choice = _balanced_uplinks(leaves_per_pod, stage.leaf_down_used, design.oversubscription, stage.radix,
+                               spine_down_max, _speed_ratio(resolved), resolved.leaf_uplink_cost)
+    if choice is None:
+        _no_uplinks(stage)
     up.leaf_uplinks, up.spines_per_pod = choice
     up.pair_links = up.leaf_uplinks // up.spines_per_pod
     up.spine_count = up.spines_per_pod * up.pod_count
     spine_down = leaves_per_pod * up.pair_links
-    choice = _balanced_uplinks(up.pod_count, spine_down, design.spine_oversubscription, radix, radix)
+    choice = _balanced_uplinks(up.pod_count, spine_down, design.spine_oversubscription, radix, resolved.core_radix)
     assert choice is not None, "three-tier feasibility was checked against max_nodes"
     up.spine_uplinks, up.cores_per_group = choice
     up.core_groups = up.spines_per_pod
@@ -576,7 +693,7 @@ def _three_tier_pods(stage: _Stage) -> _Upper:
     if full_pods:
         up.groups.append(
             SwitchGroup(role="spine", count=full_pods * up.spines_per_pod, down_ports_used=spine_down,
-                        up_ports_used=up.spine_uplinks, radix=radix,
+                        up_ports_used=up.spine_uplinks, radix=radix, **_tier(resolved, "spine"),
                         description=_("{pair} link(s) to each of {leaves} leaves in its pod").format(
                             pair=up.pair_links, leaves=leaves_per_pod))
         )
@@ -584,9 +701,9 @@ def _three_tier_pods(stage: _Stage) -> _Upper:
         core_down += _partial_pod(stage, up, last_pod_groups)
     up.groups.append(
         SwitchGroup(role="core", count=up.core_count, down_ports_used=core_down, up_ports_used=0,
-                    radix=radix, description=_("links to spine j of each of {pods} pods").format(pods=up.pod_count))
+                    radix=resolved.core_radix, **_tier(resolved, "core"), description=_("links to spine j of each of {pods} pods").format(pods=up.pod_count))
     )
-    stage.why.append(_("Each core uses {down} of {radix} ports.").format(down=core_down, radix=radix))
+    stage.why.append(_("Each core uses {down} of {radix} ports.").format(down=core_down, radix=resolved.core_radix))
     return up
 
 
@@ -599,7 +716,8 @@ def _partial_pod(stage: _Stage, up: _Upper, last_pod_groups: int) -> int:
     up.spine_core_links += up.spines_per_pod * up.partial_uplinks
     up.groups.append(
         SwitchGroup(role="spine", count=up.spines_per_pod, down_ports_used=partial_down,
-                    up_ports_used=up.partial_uplinks, radix=stage.radix,
+                    up_ports_used=up.partial_uplinks, radix=stage.resolved.spine_radix,
+                    **_tier(stage.resolved, "spine"),
                     description=(_("partial pod: {groups} of {per_pod} scalable units") if stage.rail
                                  else _("partial pod: {groups} of {per_pod} top-of-rack leafs")).format(
                         groups=last_pod_groups, per_pod=up.groups_per_pod))
@@ -620,14 +738,124 @@ def _leaf_groups(stage: _Stage, leaf_uplinks: int) -> list[SwitchGroup]:
     full_leaves = leaf_count - (stage.leaves_per_group if last_leaf_down < stage.leaf_down_used else 0)
     groups = [
         SwitchGroup(role="leaf", count=full_leaves, down_ports_used=stage.leaf_down_used, up_ports_used=leaf_uplinks,
-                    radix=stage.radix, description=_("full scalable unit") if stage.rail else _("full top-of-rack leaf"))
+                    radix=stage.radix, **_tier(stage.resolved, "leaf"), description=_("full scalable unit") if stage.rail else _("full top-of-rack leaf"))
     ] if full_leaves else []
     if full_leaves < leaf_count:
         partial = (_("partial scalable unit: {nodes} of {group_nodes} nodes") if stage.rail
                    else _("partial top-of-rack leaf: {nodes} of {group_nodes} nodes"))
         groups.append(
             SwitchGroup(role="leaf", count=leaf_count - full_leaves, down_ports_used=last_leaf_down,
-                        up_ports_used=leaf_uplinks, radix=stage.radix,
+                        up_ports_used=leaf_uplinks, radix=stage.radix, **_tier(stage.resolved, "leaf"),
                         description=partial.format(nodes=stage.last_group_nodes, group_nodes=stage.nodes_per_group))
         )
     return groups
+
+
+def _tier(resolved: ResolvedDesign, role: str) -> dict:
+    """The ``SwitchGroup`` fields of one tier's model and port speeds."""
+    down = resolved.port_speed_gbps if role == "leaf" else resolved.uplink_gbps
+    return {"switch_id": resolved.tier_switches[role].id, "down_speed_gbps": down,
+            "up_speed_gbps": resolved.uplink_gbps,
+            "up_port_cost": resolved.leaf_uplink_cost if role == "leaf" else 1.0}
+
+
+def _no_uplinks(stage: _Stage) -> None:
+    """Raise the ``DesignError`` for leaves whose free ports cannot carry the uplinks the ratio asks for
+    (a down:up below 1 on a leaf with too few ports left)."""
+    resolved = stage.resolved
+    raise DesignError(
+        _("a {switch} leaf with {down} down ports has no room for the uplinks {ratio}:1 asks for at {speed} Gb/s "
+          "({radix} ports at {down_speed} Gb/s).").format(
+            switch=resolved.switch.id, down=stage.leaf_down_used, ratio=f"{stage.design.oversubscription:g}",
+            speed=resolved.uplink_gbps, radix=stage.radix, down_speed=resolved.port_speed_gbps),
+        _("Set su_nodes lower, or raise the oversubscription."))
+
+
+def _growth_limit(resolved: ResolvedDesign, plan: FabricPlan) -> int:
+    """Nodes the installed spine and core layers serve with the leaves' uplinks unchanged (one island)."""
+    if plan.tiers == 1:
+        return plan.radix // max(1, resolved.nics_per_node)
+    if plan.tiers == 2:
+        leaves = plan.spine_radix // max(1, plan.links_per_leaf_spine_pair)
+        return (leaves // plan.leaves_per_group) * plan.nodes_per_group
+    pods = plan.core_radix // max(1, plan.links_per_spine_core_pair)
+    return pods * plan.groups_per_pod * plan.nodes_per_group
+
+
+_ISLAND_COUNTS = ("leaf_count", "spine_count", "core_count", "node_leaf_links", "leaf_spine_links",
+                  "spine_core_links")
+
+
+def _side_by_side(resolved: ResolvedDesign, plan: FabricPlan) -> FabricPlan:
+    """``resolved.islands`` copies of the one-island ``plan``: counts multiplied, shapes kept."""
+    islands = resolved.islands
+    groups = tuple(g.model_copy(update={"count": g.count * islands}) for g in plan.switch_groups)
+    why = (_("Rail-only: each of the {islands} rails is its own fabric (no spine between rails); traffic "
+             "between rails crosses NVLink inside the node.") if resolved.topology == "rail-only" else
+           _("Per-rail planes: NIC i of every node is in plane i mod {islands} only; each of the {islands} planes "
+             "is its own fabric with {rails} rail(s); traffic between planes crosses NVLink or the host.")
+           ).format(islands=islands, rails=resolved.rails_per_island)
+    update = {key: getattr(plan, key) * islands for key in _ISLAND_COUNTS}
+    return plan.model_copy(update={**update, "switch_groups": groups, "islands": islands,
+                                   "explanation": (why, *plan.explanation)})
+
+
+def _populated(resolved: ResolvedDesign, final: FabricPlan, final_nodes: int) -> FabricPlan:
+    """The fabric of ``final`` (sized for ``grow_to`` nodes) with only ``resolved.nodes`` populated: every
+    spine and core of the pods in use is installed with all its uplinks, every present leaf has all its
+    uplinks; the scalable units and pods still to come are reserved (``SwitchGroup.reserved``)."""
+    nodes = resolved.nodes
+    npg, lpg = final.nodes_per_group, final.leaves_per_group
+    ppn = max(1, resolved.nics_per_node // lpg)
+    groups_now = math.ceil(nodes / npg)
+    leaves_now = groups_now * lpg
+    last_nodes = nodes - (groups_now - 1) * npg
+    full_down = npg * ppn
+    base = [g for g in final.switch_groups if g.role == "leaf"][0]
+    out: list[SwitchGroup] = []
+    full_leaves = leaves_now - (lpg if last_nodes < npg else 0)
+    if full_leaves:
+        out.append(base.model_copy(update={"count": full_leaves, "down_ports_used": full_down}))
+    if full_leaves < leaves_now:
+        out.append(base.model_copy(update={
+            "count": lpg, "down_ports_used": last_nodes * ppn,
+            "description": _("partial scalable unit: {nodes} of {group_nodes} nodes").format(
+                nodes=last_nodes, group_nodes=npg)}))
+    reserved_leaves = final.leaf_count - leaves_now
+    if reserved_leaves:
+        out.append(base.model_copy(update={"count": reserved_leaves, "down_ports_used": 0, "up_ports_used": 0,
+                                           "reserved": True, "description": _("reserved for growth")}))
+    pair = final.links_per_leaf_spine_pair
+    spine_count = final.spine_count
+    spine_core_links = 0
+    if final.tiers == 2:
+        spine = [g for g in final.switch_groups if g.role == "spine"][0]
+        out.append(spine.model_copy(update={"down_ports_used": leaves_now * pair}))
+    elif final.tiers == 3:
+        pods_now = math.ceil(groups_now / final.groups_per_pod)
+        spine = [g for g in final.switch_groups if g.role == "spine"][0]
+        core = [g for g in final.switch_groups if g.role == "core"][0]
+        core_down = 0
+        for pod in range(pods_now):
+            pod_groups = min(final.groups_per_pod, groups_now - pod * final.groups_per_pod)
+            uplinks = final.spine_uplinks_in_pod(pod)
+            out.append(spine.model_copy(update={"count": final.spines_per_pod, "down_ports_used": pod_groups * lpg * pair,
+                                                "up_ports_used": uplinks}))
+            spine_core_links += final.spines_per_pod * uplinks
+            core_down += final.spine_core_pair_links(pod)
+        spine_count = pods_now * final.spines_per_pod
+        if final.spine_count > spine_count:
+            out.append(spine.model_copy(update={"count": final.spine_count - spine_count, "down_ports_used": 0,
+                                                "up_ports_used": 0, "reserved": True,
+                                                "description": _("reserved for growth")}))
+        out.append(core.model_copy(update={"down_ports_used": core_down}))
+    why = _("Sized for growth to {final} nodes ({final_groups} scalable units): spines, cores and every leaf's "
+            "uplinks are installed for the final size; {nodes} nodes in {groups} scalable unit(s) are populated now."
+            ).format(final=f"{final_nodes:,}", final_groups=final.group_count, nodes=f"{nodes:,}",
+                     groups=groups_now)
+    return final.model_copy(update={
+        "group_count": groups_now, "leaf_count": leaves_now, "spine_count": spine_count,
+        "pod_count": math.ceil(groups_now / final.groups_per_pod) if final.tiers == 3 else 1,
+        "node_leaf_links": nodes * ppn * lpg, "leaf_spine_links": leaves_now * final.leaf_uplinks,
+        "spine_core_links": spine_core_links, "switch_groups": tuple(out),
+        "grow_to_nodes": final_nodes, "explanation": (why, *final.explanation)})

@@ -30,7 +30,7 @@ Keys (version 1; never rename a key, add new ones instead)::
     ti   tiers: auto | 1 | 2 | 3     cm   cable media: auto|copper|aoc|optics
     pue  PUE                         kwh  electricity price [USD/kWh]
     yrs  TCO years                   px   price overrides  ID:USD,ID:USD
-    pw   power overrides ID:W,ID:W
+    pw   power overrides ID:W,ID:W    pb   price basis: street | list | hyperscale
 
 ``lang`` (``LANG_KEY``, the page language ``zh`` | ``en``) belongs to the web UI: ``decode`` skips
 it silently whatever its value, ``encode`` never writes it (the web UI adds it to every link).
@@ -99,7 +99,8 @@ MAX_ITEM_WARNINGS = 10
 """Bad override items warned about one by one; the rest are counted in one more warning."""
 
 _FABRIC_CODES = {"infiniband": "ib", "ethernet": "eth"}
-_TOPOLOGY_CODES = {"rail-optimized": "rail", "top-of-rack": "tor"}
+_TOPOLOGY_CODES = {"rail-optimized": "rail", "top-of-rack": "tor", "rail-only": "ro"}
+_PLANE_MODE_CODES = {"per-port": "port", "per-rail": "rail"}
 
 
 class ParamError(ValueError):
@@ -408,6 +409,14 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
             return entry.id
         return parse
 
+    nics = [n.id for n in catalog.nics]
+
+    def nic_parse(text: str) -> str:
+        try:
+            return catalog.nic(text).id
+        except ValueError:
+            raise ParamError(_("unknown NIC model")) from None
+
     speeds = sorted({m.speed_gbps for s in catalog.switches if s.role == "fabric" for m in s.port_modes})
     return (
         Param("g", N_("GPU model"), model_parse("system", gpus), str, "H100", ", ".join(gpus)),
@@ -429,7 +438,7 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         Param("sw", N_("switch model"), model_parse("switch", switches), str, None, ", ".join(switches)),
         Param("t", N_("topology"), parse_choice(list(_TOPOLOGY_CODES.values()),
                                                 {k: v for k, v in _TOPOLOGY_CODES.items()}), str, "rail",
-              lambda: _("rail (rail-optimized) or tor (top-of-rack)")),
+              lambda: _("rail (rail-optimized), tor (top-of-rack) or ro (rail-only)")),
         int_param("npr", "nodes_per_rack", N_("nodes per rack")),
         float_param("os", "oversubscription", N_("leaf oversubscription")),
         float_param("sos", "spine_oversubscription", N_("spine oversubscription")),
@@ -437,6 +446,17 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         Param("cm", N_("cable media"), parse_choice(["auto", "copper", "aoc", "optics"]), str, "auto",
               lambda: _("auto, copper, aoc or optics")),
         float_param("pue", "pue", N_("PUE")),
+        Param("nm", N_("NIC model"), nic_parse, str, None, ", ".join(nics)),
+        Param("lsw", N_("leaf switch model"), model_parse("switch", switches), str, None, ", ".join(switches)),
+        Param("ssw", N_("spine switch model"), model_parse("switch", switches), str, None, ", ".join(switches)),
+        Param("csw", N_("core switch model"), model_parse("switch", switches), str, None, ", ".join(switches)),
+        Param("us", N_("uplink speed [Gb/s]"), parse_choice([str(s) for s in speeds]), format_number, None,
+              ", ".join(map(str, speeds))),
+        Param("pm", N_("plane mode"), parse_choice(list(_PLANE_MODE_CODES.values())), str, "port",
+              lambda: _("port (every NIC in every plane) or rail (NIC i in plane i)")),
+        int_param("su", "su_nodes", N_("nodes per scalable unit")),
+        int_param("pod", "pod_sus", N_("scalable units per pod")),
+        int_param("gt", "grow_to", N_("grow to [nodes]")),
         float_param("kwh", "electricity_usd_per_kwh", N_("electricity price [USD/kWh]")),
         float_param("yrs", "tco_years", N_("TCO years"), open_low=True),
         Param("px", N_("price overrides"), lambda text: parse_overrides(text, catalog, "USD"), format_overrides, {},
@@ -445,6 +465,8 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         Param("pw", N_("power overrides"), lambda text: parse_overrides(text, catalog, "W"), format_overrides, {},
               lambda: _("comma-separated catalog ID:W pairs, 0 to 1e7 W each, e.g. {example}").format(
                   example="QM9700:800")),
+        Param("pb", N_("price basis"), parse_choice(["street", "list", "hyperscale"]), str, "street",
+              lambda: _("street, list or hyperscale")),
     )
 
 
@@ -463,6 +485,10 @@ FIELDS = {
     "pl": "planes", "sw": "switch", "t": "topology", "npr": "nodes_per_rack", "os": "oversubscription",
     "sos": "spine_oversubscription", "ti": "tiers", "cm": "cable_media", "pue": "pue",
     "kwh": "electricity_usd_per_kwh", "yrs": "tco_years", "px": "price_overrides", "pw": "power_overrides",
+    # issue 10: field fabrics
+    "nm": "nic", "lsw": "leaf_switch", "ssw": "spine_switch", "csw": "core_switch", "us": "uplink_speed_gbps",
+    "pm": "plane_mode", "su": "su_nodes", "pod": "pod_sus", "gt": "grow_to",
+    "pb": "price_basis",  # issue 10: price book
 }
 KEYS = (VERSION_KEY, *FIELDS)
 
@@ -472,6 +498,8 @@ def _to_url(field: str, value: Any) -> str:
         return _FABRIC_CODES[value]
     if field == "topology":
         return _TOPOLOGY_CODES[value]
+    if field == "plane_mode":
+        return _PLANE_MODE_CODES[value]
     if field in ("price_overrides", "power_overrides"):
         return format_overrides(value)
     if field == "tiers":
@@ -486,7 +514,9 @@ def _from_url(field: str, value: Any) -> Any:
         return {v: k for k, v in _FABRIC_CODES.items()}[value]
     if field == "topology":
         return {v: k for k, v in _TOPOLOGY_CODES.items()}[value]
-    if field in ("nvlink_generation", "port_speed_gbps"):
+    if field == "plane_mode":
+        return {v: k for k, v in _PLANE_MODE_CODES.items()}[value]
+    if field in ("nvlink_generation", "port_speed_gbps", "uplink_speed_gbps"):
         return int(value)
     if field == "tiers":
         return value if value == "auto" else int(value)
