@@ -114,3 +114,78 @@ def test_forced_algorithm_the_design_lacks_exits_3_with_the_reason(capsys, argv,
 def test_bad_sizes_exit_2_with_the_reason(capsys, size, reason):
     code, out, err = run(capsys, "collective", "--size", size)
     assert code == 2 and not out and reason in err
+
+
+# --- the split the CLI chooses (issue 11 item 7) -----------------------------------------------------
+
+def test_train_without_tp_pp_chooses_a_fitting_split_and_says_so(capsys):
+    code, out, _ = run(capsys, "train", "--model", "llama3-70b", "--gpus", "1024")
+    assert code == 0
+    assert "split" in out and "chosen: the fastest of" in out and "--explain" in out
+
+
+def test_train_split_choice_is_the_fastest_that_fits(capsys):
+    code, out, _ = run(capsys, "train", "--model", "llama3-70b", "--gpus", "1024", "--explain", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    choice = data["split_choice"]
+    assert set(choice) == {"chosen", "rule", "considered"}
+    fitting = [c for c in choice["considered"] if c["fits"]]
+    assert fitting and all(c["step_time_s"] >= choice["chosen"]["step_time_s"] for c in fitting)
+    assert any(not c["fits"] and c["problem"] for c in choice["considered"])
+    assert sum(c["page_default"] for c in choice["considered"]) == 1
+    assert (data["parallelism"]["tp"], data["parallelism"]["pp"]) == (choice["chosen"]["tp"], choice["chosen"]["pp"])
+    assert data["step_time_s"] == pytest.approx(choice["chosen"]["step_time_s"], rel=1e-3)
+
+
+def test_train_explain_lists_every_split_and_why(capsys):
+    code, out, _ = run(capsys, "train", "--model", "llama3-70b", "--gpus", "1024", "--explain")
+    assert code == 0
+    assert "splits considered" in out and "chosen" in out and "does not fit" in out and "slower" in out
+    assert "the Performance page's default" in out
+
+
+def test_train_keeps_a_given_tp_and_chooses_pp(capsys):
+    code, out, _ = run(capsys, "train", "--model", "llama3-70b", "--gpus", "1024", "--tp", "4", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["parallelism"]["tp"] == 4 and data["split_choice"]["chosen"]["tp"] == 4
+
+
+def test_train_with_tp_and_pp_does_not_search(capsys):
+    code, out, _ = run(capsys, "train", "--model", "llama3-70b", "--gpus", "1024", "--tp", "8", "--pp", "4",
+                       "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and "split_choice" not in data and data["global_batch"] == 1024
+
+
+def test_train_no_split_fits_exits_3_naming_the_search(capsys):
+    code, out, err = run(capsys, "train", "--model", "llama3-405b", "--gpus", "16")
+    assert code == 3 and not out and "splits tried" in err
+
+
+def test_train_published_llama3_405b_split_runs_with_a_memory_warning(capsys):
+    code, out, _ = run(capsys, "train", "--model", "llama3-405b", "--gpus", "8192", "--fabric", "ethernet",
+                       "--tp", "8", "--pp", "16", "--balanced-stages", "--global-batch", "2048")
+    assert code == 0 and "Memory is tight" in out
+
+
+def test_train_schedule_and_fp8_options(capsys):
+    code, out, _ = run(capsys, "train", "--model", "deepseek-v3", "--gpu", "H800", "--gpus", "2048", "--tp", "1",
+                       "--pp", "16", "--ep", "64", "--precision", "fp8", "--schedule", "dualpipe",
+                       "--seq-len", "4096", "--global-batch", "15360", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["schedule"] == "dualpipe" and data["bubble_s"] == 0
+    # without FP8 activation caching DeepSeek-V3 does not fit 80 GB: the flag reaches the memory model
+    code, out2, err = run(capsys, "train", "--model", "deepseek-v3", "--gpu", "H800", "--gpus", "2048", "--tp", "1",
+                          "--pp", "16", "--ep", "64", "--precision", "fp8", "--schedule", "dualpipe",
+                          "--seq-len", "4096", "--global-batch", "15360", "--fp8-activations", "off")
+    assert code == 3 and "activations" in err
+
+
+def test_train_explain_in_chinese_keeps_json_english(capsys):
+    code, zh, _ = run(capsys, "--lang", "zh", "train", "--model", "llama3-70b", "--gpus", "1024", "--explain")
+    assert code == 0 and "splits considered" not in zh and "chosen" not in zh
+    _c, zh_json, _e = run(capsys, "--lang", "zh", "train", "--model", "llama3-70b", "--gpus", "1024", "--explain",
+                          "--format", "json")
+    _c, en_json, _e = run(capsys, "train", "--model", "llama3-70b", "--gpus", "1024", "--explain", "--format", "json")
+    assert zh_json == en_json

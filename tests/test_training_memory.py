@@ -1,0 +1,174 @@
+"""The training estimator's memory model, schedules and compute fractions (core/perf/training.py).
+
+Activation formulas: Korthikanti et al., "Reducing Activation Recomputation in Large Transformer
+Models" (arXiv 2205.05198), sec. 4.1 Eq. 1-2 and Table 2: per layer s b h (34 + 5 a s / h) bytes
+without parallelism or recompute; tensor + sequence parallelism divide everything by t; selective
+recompute drops the 5 a s / h term; interleaving multiplies the first stage by 1 + (p - 1) / (p m).
+"""
+
+import pytest
+
+from core.design import Design
+from core.errors import DesignError
+from core.plan import plan
+from core.perf.training import (PRESETS, ModelSpec, _in_flight, _memory, activation_bytes_per_token, estimate,
+                                parse_job, stage_layers)
+from core.perf.training_constants import load_training_catalog
+
+P1024 = plan(Design(gpu="H100", gpus=1024))
+GPT = ModelSpec(name="gpt", layers=24, hidden=2048, ffn=8192, heads=16, kv_heads=16, vocab=50000, mlp_matrices=2,
+                dropout=True)
+
+
+def job(**kw):
+    return parse_job({"model": "llama3-70b", "seq_len": 8192, "global_batch": 512, "tp": 8, "pp": 4, **kw})
+
+
+def test_korthikanti_34_plus_5as_over_h_exactly():
+    """GPT (GELU, dropout), no FlashAttention, no recompute: 34 h + 5 a s bytes per token per layer."""
+    j = parse_job(dict(model=GPT, seq_len=2048, tp=1, pp=1, recompute="none", flash_attention=False,
+                       global_batch=64))
+    assert activation_bytes_per_token(GPT, j, False) == pytest.approx(34 * 2048 + 5 * 16 * 2048)
+    sel = j.model_copy(update={"recompute": "selective"})
+    assert activation_bytes_per_token(GPT, sel, False) == pytest.approx(34 * 2048)  # Korthikanti Table 2
+    full = j.model_copy(update={"recompute": "full"})
+    assert activation_bytes_per_token(GPT, full, False) == pytest.approx(2 * 2048)
+
+
+def test_flash_attention_saves_no_score_matrix():
+    j = parse_job(dict(model=GPT, seq_len=32768, tp=1, pp=1, recompute="none", global_batch=64))
+    flash = activation_bytes_per_token(GPT, j, False)
+    eager = activation_bytes_per_token(GPT, j.model_copy(update={"flash_attention": False}), False)
+    assert eager - flash == pytest.approx(5 * 16 * 32768 - 4 * 16)  # the s x s terms minus the fp32 log-sum-exp
+
+
+def test_grouped_query_attention_and_swiglu_terms():
+    llama = PRESETS["llama3-405b"]
+    j = job(model="llama3-405b")
+    h, f, d = 16384, 53248, 128
+    expected = (2 * h + 2 * h + 2 * (128 + 2 * 8) * d + 2 * h + 4 * 128) + (2 * h + 2 * h + 2 * 2 * f + 2 * f)
+    assert activation_bytes_per_token(llama, j, False) == pytest.approx(expected)
+    mha = llama.model_copy(update={"kv_heads": 128})
+    assert activation_bytes_per_token(mha, j, False) - expected == pytest.approx(2 * 2 * (128 - 8) * d)
+
+
+def test_fp8_activation_caching_halves_linear_inputs():
+    llama = PRESETS["llama3-70b"]
+    bf16 = activation_bytes_per_token(llama, job(), False)
+    fp8 = activation_bytes_per_token(llama, job(precision="fp8"), False)
+    h, f = 8192, 28672
+    assert bf16 - fp8 == pytest.approx(h + 64 * 128 + h + f)  # QKV, output projection, MLP and down-proj inputs
+    assert activation_bytes_per_token(llama, job(precision="fp8", fp8_activations=False), False) == bf16
+
+
+def test_mla_selective_recompute_keeps_only_the_latents():
+    ds = PRESETS["deepseek-v3"]
+    j = parse_job(dict(model="deepseek-v3", seq_len=4096, tp=1, pp=16, ep=64, global_batch=8192))
+    sel = activation_bytes_per_token(ds, j, False)
+    none = activation_bytes_per_token(ds, j.model_copy(update={"recompute": "none"}), False)
+    assert none - sel == pytest.approx(2 * 128 * (2 * 192 + 128))  # Q, K, V of the up-projections
+    moe = activation_bytes_per_token(ds, j, True)
+    assert moe > sel  # 8 routed copies + 1 shared expert
+
+
+def test_sequence_and_context_parallel_divide_activations():
+    a = _memory(job(tp=8, cp=1), dp=32, microbatches=16).parts["activations"]
+    b = _memory(job(tp=4, cp=2), dp=32, microbatches=16).parts["activations"]
+    assert a == pytest.approx(b, rel=0.02)  # t x cp the same: tokens per GPU the same (logits aside)
+    c = _memory(job(tp=8, cp=2), dp=16, microbatches=32).parts["activations"]
+    assert c == pytest.approx(a / 2, rel=0.02)
+
+
+def test_interleaved_first_stage_is_korthikanti_factor():
+    j = job(pp=8, vp=4)
+    assert _in_flight(j, 0, 64) == pytest.approx(8 * (1 + 7 / (8 * 4)))
+    assert _in_flight(job(pp=8), 0, 64) == 8 and _in_flight(job(pp=8), 7, 64) == 1
+    assert _in_flight(job(pp=8), 0, 3) == 3  # fewer micro-batches than stages
+    assert _in_flight(job(pp=8, schedule="dualpipe"), 5, 64) == 9  # DeepSeek-V3 Table 2: PP + 1
+
+
+def test_balanced_stages_as_llama3():
+    assert stage_layers(126, 16, balanced=True) == [7] + [8] * 14 + [7]
+    assert stage_layers(126, 16) == [8] * 14 + [7] * 2
+    assert sum(stage_layers(61, 16)) == 61 and max(stage_layers(61, 16)) == 4
+    assert stage_layers(3, 2, balanced=True) == [2, 1]  # too few layers to balance: even split
+
+
+def test_dualpipe_keeps_two_parameter_copies_and_hides_expert_all_to_all():
+    base = dict(model="deepseek-v3", seq_len=4096, tp=1, pp=16, ep=64, global_batch=15360, precision="fp8",
+                gpus=2048)
+    p = plan(Design(gpu="H800", gpus=2048))
+    one = estimate(p, parse_job(base))
+    dual = estimate(p, parse_job({**base, "schedule": "dualpipe"}))
+    assert dual.memory_gb["weights"] == pytest.approx(2 * one.memory_gb["weights"])
+    assert dual.bubble_s < one.bubble_s and dual.step_time_s < one.step_time_s
+    ep_one = next(c for c in one.comm if c.kind == "EP")
+    ep_dual = next(c for c in dual.comm if c.kind == "EP")
+    assert ep_dual.exposed_s < ep_one.exposed_s
+
+
+def test_distributed_optimizer_shards_the_optimizer_state():
+    sharded = _memory(job(), dp=32, microbatches=16).parts["optimizer"]
+    whole = _memory(job(distributed_optimizer=False), dp=32, microbatches=16).parts["optimizer"]
+    assert whole == pytest.approx(32 * sharded, rel=1e-6)
+
+
+def test_embedding_sits_on_first_and_last_stage():
+    m = _memory(job(pp=4), dp=32, microbatches=16)
+    assert m.stage == 0  # the first stage holds the most micro-batches and the embedding
+
+
+def test_near_the_limit_is_a_warning_with_the_margin_beyond_it_an_error():
+    """Memory within the model's tolerance (training.toml [memory]) of the usable HBM warns; beyond, refuses."""
+    tol = load_training_catalog().memory.tolerance
+    usable = 80 * 0.95
+    e = estimate(P1024, job(model="llama3-70b", tp=4, pp=4))
+    needed = sum(e.memory_gb.values())
+    assert needed < usable * (1 - tol) and not any("Memory is tight" in w for w in e.warnings)
+    llama = plan(Design(gpu="H100", gpus=8192, fabric="ethernet"))
+    tight = estimate(llama, parse_job(dict(model="llama3-405b", seq_len=8192, tp=8, pp=16, global_batch=2048,
+                                           balanced_stages=True, gpus=8192)))
+    assert usable < sum(tight.memory_gb.values()) <= usable * (1 + tol)
+    assert any("Memory is tight" in w and "%" in w for w in tight.warnings)
+    with pytest.raises(DesignError, match="per GPU"):
+        estimate(llama, parse_job(dict(model="llama3-405b", seq_len=8192, tp=8, pp=16, global_batch=2048,
+                                       gpus=8192, vp=2)))
+
+
+def test_compute_fraction_by_architecture_and_override():
+    cat = load_training_catalog()
+    a100 = estimate(plan(Design(gpu="A800", gpus=64)), job(model="llama3-8b", tp=8, pp=1, global_batch=64))
+    h100 = estimate(plan(Design(gpu="H100", gpus=64)), job(model="llama3-8b", tp=8, pp=1, global_batch=64))
+    b200 = estimate(plan(Design(gpu="B200", gpus=64)), job(model="llama3-8b", tp=8, pp=1, global_batch=64))
+    assert a100.compute_efficiency == cat.compute_efficiency("Ampere", "bf16", False)
+    assert h100.compute_efficiency == cat.compute_efficiency("Hopper", "bf16", False)
+    assert b200.compute_efficiency == cat.compute_efficiency("Blackwell", "bf16", False)
+    assert len({a100.compute_efficiency, h100.compute_efficiency, b200.compute_efficiency}) == 3
+    moe = estimate(P1024, parse_job(dict(model="deepseek-v3", seq_len=4096, global_batch=8192, tp=2, pp=16, ep=64)))
+    assert moe.compute_efficiency == cat.compute_efficiency("Hopper", "bf16", True) < h100.compute_efficiency
+    forced = estimate(plan(Design(gpu="H100", gpus=64)), job(model="llama3-8b", tp=8, pp=1, global_batch=64,
+                                                               compute_efficiency=0.3))
+    assert forced.compute_efficiency == 0.3 and forced.compute_s > h100.compute_s
+
+
+def test_hopper_defaults_match_what_the_page_quotes():
+    """The Performance page's help quotes collectives.toml [training]; the Hopper row must agree with it."""
+    from core.perf.constants import load_constants
+    k = load_constants().training
+    hopper = load_training_catalog().architecture_efficiency("Hopper")
+    assert (hopper.dense_bf16, hopper.dense_fp8, hopper.moe_bf16) == (k.compute_efficiency,
+                                                                       k.fp8_compute_efficiency,
+                                                                       k.moe_compute_efficiency)
+
+
+def test_every_efficiency_row_is_sourced():
+    for entry in load_training_catalog().efficiency:
+        assert entry.source.startswith("[") and len(entry.source) > 40 and entry.as_of
+
+
+def test_memory_grows_with_micro_batch_and_sequence():
+    small = estimate(P1024, job(model="llama3-8b", tp=1, pp=1, seq_len=2048, global_batch=1024))
+    longer = estimate(P1024, job(model="llama3-8b", tp=1, pp=1, seq_len=4096, global_batch=1024))
+    bigger = estimate(P1024, job(model="llama3-8b", tp=1, pp=1, seq_len=2048, global_batch=2048, micro_batch=2))
+    assert longer.memory_gb["activations"] > small.memory_gb["activations"]
+    assert bigger.memory_gb["activations"] > small.memory_gb["activations"]
