@@ -170,7 +170,7 @@ def main() -> None:
                "paste its share link."))
     link_text = cols[1].text_input(
         _("Share link of the design to compare with"), key=W + "cmpl", max_chars=MAX_COMPARE_LINK,
-        disabled=choice != COMPARE_LINK, placeholder="https://…/?v=1&g=H100&n=64&f=eth",
+        disabled=choice != COMPARE_LINK, placeholder="https://…/?v=1&g=H100&n=64",
         help=_("Copy the link of any design (the Share box of the app) and paste it here."))
     settings = {"op": tuple(ops), "all": "1" if show_all else "0", "jg": int(job_gpus), "model": model, "seq": int(seq),
                 "gbs": int(gbs), "mbs": int(mbs), "prec": prec, "tp": int(tp), "pp": int(pp), "cp": int(cp),

@@ -124,3 +124,19 @@ def test_routing_override_and_sharp_toggle_go_to_the_link():
     assert not ib.exception and not ib.error
     assert ib.toggle(key="perf_w_sharp").value is True
     assert str(ib.query_params["perf_sharp"]) == "1"
+
+
+def test_comparison_and_congestion_notes_speak_chinese():
+    """The new settings, notes and comparison table in Chinese: no English words (tests/test_i18n.py's check)."""
+    from i18n_check import english_leaks
+    from test_i18n import page_text
+
+    at = page(n="512", lang="zh", perf_cmp="link", perf_cmpl="?v=1&n=512&f=eth&os=2", perf_pl="spread",
+              perf_tg="4096", perf_gbs="512")
+    assert not at.exception and not at.error
+    text = page_text(at).replace("?v=1&n=512&f=eth&os=2", " ")  # the pasted link is the user's input, as typed
+    assert "静态 ECMP" in text and "分散放置" in text and "链接中的设计" in text
+    assert not english_leaks(text), english_leaks(text)
+    bad = page(n="64", lang="zh", perf_cmp="link", perf_cmpl="?v=1&g=H999")
+    assert not bad.exception
+    assert any("对比链接" in w.value for w in bad.warning)
