@@ -1,0 +1,62 @@
+"""Benchmark: training estimates (target <= 20 ms each) and the CLI's split search.
+
+Cases: the published runs of tests/test_training_published.py (Llama 3 405B on 16,384 H100 over
+RoCE, DeepSeek-V3 on 2,048 H800 with DualPipe), a weak-scaling sweep, and ``choose_split`` (what
+``python -m core train`` without --tp/--pp runs). Plans are built once (as the page caches them);
+the estimate itself is timed, each call from scratch (the collective sweeps are not cached).
+"""
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.design import Design  # noqa: E402
+from core.plan import plan  # noqa: E402
+from core.perf.training import choose_split, estimate, parse_job, scaling, scaling_gpu_counts  # noqa: E402
+
+TARGET_MS = 20.0
+
+
+def timed(fn, repeat=20):
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times), max(times)
+
+
+def main() -> None:
+    status = 0
+    cases = [
+        ("Llama 3 405B, 16,384 x H100 RoCE, tp 8 pp 16", plan(Design(gpu="H100", gpus=16384, fabric="ethernet")),
+         parse_job(dict(model="llama3-405b", seq_len=8192, tp=8, pp=16, global_batch=2048, balanced_stages=True,
+                        gpus=16384))),
+        ("DeepSeek-V3, 2,048 x H800, pp 16 ep 64 fp8 DualPipe", plan(Design(gpu="H800", gpus=2048)),
+         parse_job(dict(model="deepseek-v3", seq_len=4096, tp=1, pp=16, ep=64, global_batch=15360, precision="fp8",
+                        schedule="dualpipe", gpus=2048))),
+    ]
+    for name, p, job in cases:
+        estimate(p, job)
+        med, worst = timed(lambda: estimate(p, job))
+        ok = worst <= TARGET_MS
+        status |= not ok
+        print(f"training estimate {name}: median {med:.2f} ms, max {worst:.2f} ms (target <= {TARGET_MS:g} ms) "
+              f"{'OK' if ok else 'SLOW'}")
+    p, job = cases[0][1], cases[0][2]
+    counts = scaling_gpu_counts(job.tp * job.pp * job.cp, p.resolved.gpus, 16384)
+    med, worst = timed(lambda: scaling(p, job, counts), repeat=5)
+    print(f"weak-scaling sweep ({len(counts)} GPU counts): median {med:.1f} ms, max {worst:.1f} ms")
+    p1024 = plan(Design(gpu="H100", gpus=1024))
+    j = parse_job(dict(model="llama3-70b", seq_len=8192))
+    med, worst = timed(lambda: choose_split(p1024, j), repeat=5)
+    n = len(choose_split(p1024, j).candidates)
+    print(f"choose_split Llama 3 70B on 1,024 x H100 ({n} splits): median {med:.1f} ms, max {worst:.1f} ms")
+    sys.exit(status)
+
+
+if __name__ == "__main__":
+    main()
