@@ -47,7 +47,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from core.perf.collectives import sweep
 from core.perf.constants import load_constants
-from core.perf.placement import links, place
+from core.perf.placement import links, p2p_contention, place
 from core.perf.training_constants import load_training_catalog
 from core.design import describe_validation_error
 from core.errors import DesignError, InputError, shown
@@ -671,14 +671,15 @@ def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
     return best
 
 
-def _p2p_time_s(plan: Plan, nbytes: float, same_domain: bool) -> float:
-    """One point-to-point send [s]: NCCL ring Simple latency plus bytes over NVLink or the NIC."""
+def _p2p_time_s(plan: Plan, nbytes: float, same_domain: bool, share: float = 1.0) -> float:
+    """One point-to-point send [s]: NCCL ring Simple latency plus bytes over NVLink or the NIC
+    (``share``: the NIC bandwidth kept against oversubscription and routing, ``placement.p2p_contention``)."""
     c = load_constants()
     lk = links(plan, c)
     simple = c.proto("Simple")
     if same_domain:
         return (simple.ring_base_latency_us + simple.ring_nvlink_step_us) * 1e-6 + nbytes / (lk.nvlink * 1e9)
-    return (simple.ring_base_latency_us + simple.ring_net_step_us) * 1e-6 + nbytes / (lk.nic_per_gpu * 1e9)
+    return (simple.ring_base_latency_us + simple.ring_net_step_us) * 1e-6 + nbytes / (lk.nic_per_gpu * share * 1e9)
 
 
 def _collective(plan: Plan, op: str, nbytes: float, n: int, stride: int) -> tuple[float, str, str]:
@@ -821,7 +822,8 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
         size = tokens_mb * mdl.hidden * act_bytes / job.tp  # sequence-parallel shard
         calls = 2 * m * job.vp
         same = job.tp * job.cp * dp * 2 <= domain
-        comm.append(CommPart("PP", "send/recv", job.pp, calls, size, calls * _p2p_time_s(plan, size, same),
+        share = 1.0 if same else p2p_contention(plan, gpus, job.tp * job.cp * dp)  # stages sit tp x cp x dp apart
+        comm.append(CommPart("PP", "send/recv", job.pp, calls, size, calls * _p2p_time_s(plan, size, same, share),
                              k.pp_overlap, "p2p", "nvlink" if same else "fabric", window_s=compute))
     if dp * job.cp > 1:
         dense_grad = mdl.dense_params / (job.tp * job.pp) * k.grad_bytes_per_param
