@@ -367,8 +367,9 @@ NCCL_DEFAULT: tuple[str, ...] = tuple(name for name, a in REGISTRY.items() if a.
 def algorithm_label(name: str) -> str:
     """An algorithm's name (a ``REGISTRY`` key, or ``"p2p"``) for display.
 
-    NCCL's own names (ring, tree, nvls, sharp) and p2p read the same in every language; the
-    descriptive ones (hierarchical, direct) are translated.
+    NCCL's own names (ring, tree, nvls, pat, sharp) and p2p read the same in every language; the
+    descriptive ones (hierarchical, direct) and a published point's "default" (NCCL chose) are
+    translated.
     """
-    labels = {"hierarchical": _("hierarchical"), "direct": _("direct")}
+    labels = {"hierarchical": _("hierarchical"), "direct": _("direct"), "default": _("NCCL's choice")}
     return labels.get(name, name)

@@ -2,18 +2,31 @@
 
 For a job of ``n`` GPUs placed on a ``Plan`` this predicts, per message size, the
 time of all-reduce, reduce-scatter, all-gather, all-to-all and broadcast under each
-algorithm the hardware supports, and which one is fastest:
+algorithm the hardware supports, and which one is fastest. By default the candidates are
+what a stock NCCL run chooses from (``NCCL_DEFAULT``; NCCL 2.30.7 src/graph/tuning.cc
+enables every algorithm except CollNet, which needs ``NCCL_COLLNET_ENABLE``, and NVLS-tree
+on a single node; PAT only with one rank per node):
 
 * ``ring``: NCCL's ring, pipelined over all ranks; crosses the fabric at NVLink-domain
   boundaries.
-* ``tree``: NCCL's double binary tree between NVLink domains, a chain inside.
+* ``tree``: NCCL's double binary tree between NVLink domains, a chain inside. On 2 domains
+  each is the root of one tree and the leaf of the other and sends the array once (algbw up
+  to the domain's NICs); from 3 domains on, interior domains send it twice (half). Capped at
+  NCCL's per-channel tree bandwidth x one channel per NIC (tuning.cc perChMaxTreeBws).
 * ``nvls``: NVLink SHARP (multimem reductions in the NVSwitch; Hopper and later). Across
-  domains it becomes NCCL's NVLS-tree (NVLS inside, tree between).
-* ``sharp``: InfiniBand SHARP in-network reduction (NCCL CollNet) between domains,
-  NVLink (NVLS where available) inside; only on InfiniBand switches that support it.
-* ``hierarchical``: reduce-scatter inside the NVLink domain, a ring across domains
-  on each rail, all-gather inside.
+  domains it becomes NCCL's NVLS-tree (NVLS inside, the tree above between domains).
+  Domains of more than 8 ranks (multi-node NVLink, NVL72) use a lower efficiency fitted to
+  a full NVL72 rack, and the pipeline fill grows as sqrt(k/8).
+* ``pat``: NCCL's PAT reduce-scatter / all-gather when each node holds one rank.
 * ``direct``: all-to-all as pairwise sends (with PXN, so traffic stays on its rail).
+
+Only when asked for (``sharp=True`` or ``algorithms=``):
+
+* ``sharp``: InfiniBand SHARP in-network reduction (NCCL CollNet) between domains,
+  NVLink (NVLS where available) inside; only on InfiniBand switches that support it, and
+  in practice only with the SHARP plugin installed and ``NCCL_COLLNET_ENABLE=1``.
+* ``hierarchical``: reduce-scatter inside the NVLink domain, a ring across domains
+  on each rail, all-gather inside (not an NCCL algorithm; frameworks build it from calls).
 
 Every algorithm is evaluated for NCCL's three protocols (LL, LL128, Simple); the
 fastest protocol is reported. Time of one algorithm and protocol::
@@ -53,12 +66,12 @@ join neighbouring groups (NCCL orders ranks by node), so they see "ring" content
 all-to-all spreads over every node and sees "uniform" contention. Both assume ideal
 rank placement and no ECMP collisions.
 
-Known gap: NCCL runs fewer channels for small and medium messages, and caps LL and
-LL128 per channel (``tuning.cc`` llMaxBws, perChMaxRingLL128Bws); the model does not,
-so it is optimistic between about 64 KB and 64 MB: all-reduce busbw on 8x A100 is
-predicted 64% (1 MB), 50% (16 MB) and 18% (64 MB) above the Azure ND A100 v4
-measurements; 8x H200 +39% and 4x GB200 +32% at 1 MB; 8x H100 +25% at 64 KB. Large
-messages (>= 256 MB) and multi-node points are within 15% (tests/test_collectives_golden.py).
+Known gaps (tests/test_collectives_golden.py pins them): single-node all-reduce at 1-64 MB
+stays optimistic even with NCCL's LL cap (llMaxBws): A100 +41% at 1 MB, +50% at 16 MB,
++18% at 64 MB (Azure ND A100 v4); H200 and GB200 (4 GPUs) +24% at 1 MB; H100 +24% at
+64 KB. Many NVL72 racks over InfiniBand (20 racks, coreweave/nccl-tests#48) measure a ~5 ms
+fixed cost the model lacks (+134% at 4 GB): that run used a ring, NVLS-tree beyond 2 nodes
+being slow on Blackwell before NCCL 2.30.3 (NVIDIA/nccl#2035); the model follows NCCL 2.30. Large messages and 2-4 node jobs are within 15%.
 
 Units: sizes in bytes, time in microseconds [us], bandwidth in GB/s (1e9 bytes/s),
 one direction.
