@@ -33,3 +33,21 @@ def test_performance_page_in_chromium(server, browser):
         pg.screenshot(path=str(ARTIFACTS / "performance_e2e.png"), full_page=True)
     finally:
         pg.close()
+
+
+def test_compare_with_a_pasted_link_in_chromium(server, browser):
+    """Paste a second design's share link: the comparison table shows it and the page's link keeps it."""
+    url = f"{server}/performance?v=1&n=128&perf_cmp=link"
+    pg = browser.new_page(viewport={"width": 1500, "height": 1000})
+    try:
+        pg.goto(url, wait_until="domcontentloaded")
+        pg.wait_for_selector("text=Share link of the design to compare with", timeout=60_000)
+        box = pg.get_by_role("textbox", name="Share link of the design to compare with")
+        box.fill(f"{server}/?v=1&n=128&f=eth&os=2")
+        box.press("Enter")
+        pg.wait_for_function("window.location.search.includes('perf_cmpl=')", timeout=30_000)
+        pg.wait_for_selector("text=Linked design", timeout=60_000)
+        assert pg.locator("[data-testid='stException']").count() == 0
+        assert "Traceback" not in pg.content()
+    finally:
+        pg.close()
