@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.perf.collectives import (
-    IN_NETWORK, OPS, bottleneck_line_gbytes, bus_factor, collective, links, load_constants,
-    parse_size, place, size_sweep, sweep,
+    IN_NETWORK, OPS, SHARP_REQUIREMENT, bottleneck_line_gbytes, bus_factor, collective, links, load_constants,
+    parse_size, place, sharp_available, size_sweep, sweep,
 )
 from core.design import Design
 from core.errors import DesignError, InputError
@@ -96,6 +96,10 @@ def test_default_is_stock_nccl_and_sharp_is_opt_in():
     assert "hierarchical" in sweep(h100, "all-reduce", [2**30], algorithms=("hierarchical",)).curves
     assert collective(h100, "all-reduce", "1GiB")["sharp"] is False
     assert collective(h100, "all-reduce", "1GiB", sharp=True)["algorithm"] == "sharp"
+    assert sweep(h100, "all-reduce", [8], sharp=True).sharp and not sweep(h100, "all-reduce", [8]).sharp
+    assert sharp_available(h100) and not sharp_available(h100, 8)
+    assert not sharp_available(plan(Design(gpu="H100", nodes=4, fabric="ethernet")))
+    assert "NCCL_COLLNET_ENABLE=1" in SHARP_REQUIREMENT
 
 
 def test_pat_wins_small_messages_on_many_single_rank_nodes():

@@ -86,7 +86,7 @@ import numpy as np
 import pandas as pd
 
 from core.errors import DesignError, InputError, shown
-from core.i18n import _
+from core.i18n import N_, _
 from core.perf.algorithms import NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label
 from core.perf.constants import PROTOCOLS, CollectiveConstants, ReferencePoint, load_constants
 from core.perf.placement import Placement, bottleneck_line_gbytes, contention, level_label, links, place
@@ -97,11 +97,15 @@ Op = Literal["all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadc
 OPS: tuple[str, ...] = ("all-reduce", "reduce-scatter", "all-gather", "all-to-all", "broadcast")
 ALGORITHMS: tuple[str, ...] = tuple(REGISTRY)
 IN_NETWORK: frozenset[str] = frozenset({"nvls", "sharp"})
+SHARP_REQUIREMENT = N_("InfiniBand SHARP (NCCL CollNet) needs the SHARP plugin (nccl-rdma-sharp-plugins or HPC-X), "
+                       "NCCL_COLLNET_ENABLE=1 and Quantum HDR or later switches with SHARP enabled; stock NCCL does "
+                       "not use it.")
+"""Why ``sharp`` is off by default (translate with ``_()`` where shown)."""
 
 __all__ = [
     "ALGORITHMS", "IN_NETWORK", "NCCL_DEFAULT", "OPS", "AlgorithmCurve", "CollectiveConstants", "Placement", "ReferencePoint",
-    "Sweep", "algorithm_label", "bottleneck_line_gbytes", "bus_factor", "collective", "format_size", "level_label",
-    "links", "load_constants", "parse_size", "place", "size_sweep", "sweep",
+    "SHARP_REQUIREMENT", "Sweep", "algorithm_label", "bottleneck_line_gbytes", "bus_factor", "collective", "format_size", "level_label",
+    "links", "load_constants", "parse_size", "place", "sharp_available", "size_sweep", "sweep",
 ]
 
 
@@ -132,6 +136,8 @@ class Sweep:
     sizes: np.ndarray
     curves: dict[str, AlgorithmCurve]
     notes: list[str] = field(default_factory=list)
+    sharp: bool = False
+    """InfiniBand SHARP was among the candidates (``sweep(..., sharp=True)``)."""
 
     @property
     def factor(self) -> float:
@@ -251,7 +257,13 @@ def sweep(
     if not curves:
         raise InputError(_("none of the algorithms {algorithms} applies to {op} on this design").format(
             algorithms=", ".join(algorithm_label(a) for a in algorithms or ()), op=op))
-    return Sweep(op, p.n, p, S, curves, ctx.notes)
+    return Sweep(op, p.n, p, S, curves, ctx.notes, sharp="sharp" in wanted)
+
+
+def sharp_available(plan: Plan, gpus: int | None = None, stride: int = 1) -> bool:
+    """Whether ``sweep(..., sharp=True)`` can add SHARP here: InfiniBand switches whose SHARP NCCL
+    can use (Quantum HDR or later) and a communicator spanning NVLink domains."""
+    return links(plan).sharp is not None and place(plan, gpus, stride).domains > 1
 
 
 def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None) -> None:
