@@ -245,7 +245,9 @@ def main() -> None:
                      "of each cluster's TCO per day (capex over the TCO years plus energy), from catalog price "
                      "estimates.").format(fabric=alt_label, days=f"{other.days_to_train - here.days_to_train:+,.2f}",
                                           usd=f"{other.cost_usd - here.cost_usd:+,.0f}"))
-        st.caption(safe.md(_sentences(jobform.congestion_notes([(this_label, plan), (alt_label, alt_plan)], settings))))
+        runs = [(this_label, plan), (alt_label, alt_plan)]
+        contrast = jobform.placement_contrast(runs, job, settings)
+        st.caption(safe.md(_sentences(([contrast] if contrast else []) + jobform.congestion_notes(runs, settings))))
 
 
 main()

@@ -242,6 +242,20 @@ def estimate_under(plan: Plan, job, settings: Mapping) -> TrainingEstimate:
         return estimate(plan, job)
 
 
+def placement_contrast(runs: list[tuple[str, Plan]], job, settings: Mapping) -> str:
+    """The same comparison under the other rank placement, in one sentence ("" when it does not fit)."""
+    other = "spread" if settings.get("pl", "packed") == "packed" else "packed"
+    try:
+        days = [estimate_under(p, job, {**settings, "pl": other}).days_to_train for _label, p in runs]
+    except FabricPlannerError:
+        return ""
+    (this, _p1), (alt, _p2) = runs[0], runs[1]
+    return _("With the other placement, {placement}: {this} {this_days} days, {other} {other_days} days "
+             "({difference} days).").format(
+        placement=_(congestion.PLACEMENT_LABELS[other]), this=this, this_days=f"{days[0]:,.2f}", other=alt,
+        other_days=f"{days[1]:,.2f}", difference=f"{days[1] - days[0]:+,.2f}")
+
+
 def congestion_notes(plans: list[tuple[str, Plan]], settings: Mapping) -> list[str]:
     """What the fabric comparison assumes about routing and placement, with sources, in sentences."""
     notes = [_("Fabric class from the design: InfiniBand uses adaptive routing; Ethernet on a Spectrum-4 switch "
