@@ -5,6 +5,7 @@ import functools
 import streamlit as st
 
 from core import i18n
+from core.figures.cost import price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, size_caption
 from core.i18n import _
 from webui import cached, state
@@ -100,6 +101,7 @@ def main() -> None:
             c1.plotly_chart(cached.capex(key, lang), key="capex_chart", config={"displaylogo": False})
             c2.plotly_chart(cached.power(key, lang), key="power_chart", config={"displaylogo": False})
             st.markdown(cards_html(cost_key_numbers(plan)), unsafe_allow_html=True)
+            st.plotly_chart(price_sensitivity_figure(plan), key="sensitivity_chart", config={"displaylogo": False})
             st.markdown("#### " + _("Bill of materials"))
             st.caption(_("Part names are the catalog's, quoted as published; ids are in Catalog & assumptions."))
             header = cached.bom_headers()  # column id -> its header; the ids stay (tests and downloads use them)

@@ -263,6 +263,19 @@ def main() -> None:
                                                         override=labels["override"])
     )
 
+    headers = column_labels()
+    for tab, (kind, frame) in zip(st.tabs([_(TAB_LABELS[k]) for k in KINDS]), tables(lang).items()):
+        with tab:
+            st.caption(_("{count} entries from assets/catalog; units as in the column names (GB/s bytes for NVLink, "
+                         "Gb/s bits per direction for ports, W, USD, m).").format(count=len(frame)))
+            # headers for display only (English: the field names themselves)
+            st.dataframe(frame.rename(columns=headers), hide_index=True, width="stretch",
+                         height=min(36 * (len(frame) + 1) + 4, 720),
+                         column_config={headers.get(c, c): st.column_config.TextColumn(headers.get(c, c), width="large")
+                                        for c in LONG_TEXT if c in frame})
+    st.caption(_("Sources (source, price_source, power_source), product names and specifications are quoted as "
+                 "published."))
+
     st.markdown("#### " + _("Price book"))
     st.markdown(_(
         "Every price is a range: **low** is the lowest public price found (volume, white-box, hyperscale-class "
@@ -279,19 +292,6 @@ def main() -> None:
     st.dataframe(book.rename(columns=book_headers), hide_index=True, width="stretch", height=420,
                  column_config={**money, book_headers.get("price_source", "price_source"): st.column_config.TextColumn(
                      book_headers.get("price_source", "price_source"), width="large")})
-
-    headers = column_labels()
-    for tab, (kind, frame) in zip(st.tabs([_(TAB_LABELS[k]) for k in KINDS]), tables(lang).items()):
-        with tab:
-            st.caption(_("{count} entries from assets/catalog; units as in the column names (GB/s bytes for NVLink, "
-                         "Gb/s bits per direction for ports, W, USD, m).").format(count=len(frame)))
-            # headers for display only (English: the field names themselves)
-            st.dataframe(frame.rename(columns=headers), hide_index=True, width="stretch",
-                         height=min(36 * (len(frame) + 1) + 4, 720),
-                         column_config={headers.get(c, c): st.column_config.TextColumn(headers.get(c, c), width="large")
-                                        for c in LONG_TEXT if c in frame})
-    st.caption(_("Sources (source, price_source, power_source), product names and specifications are quoted as "
-                 "published."))
 
     st.markdown("#### " + _("Glossary"))
     st.caption(_("The terms this app uses in English and Chinese, with the other names Chinese documents use and "

@@ -167,7 +167,7 @@ def test_nvlink_generations_offered_are_the_systems_and_older():
     assert "older generation" in at.selectbox(key="w_nvl").help
 
 
-@pytest.mark.parametrize("tab,charts_expected", [("Bandwidth", 3), ("Cost & power", 2)])
+@pytest.mark.parametrize("tab,charts_expected", [("Bandwidth", 3), ("Cost & power", 3)])  # capex, power, price sensitivity
 def test_each_tab_renders(tab, charts_expected):
     at = app({"n": "128", "tab": tab})
     assert not at.exception
@@ -210,8 +210,11 @@ def test_catalog_page():
     at.switch_page(CATALOG_PAGE).run()
     assert not at.exception
     assert at.title[0].value == "Catalog & assumptions"
-    assert len(at.dataframe) == 6
-    for frame in (d.value for d in at.dataframe):
+    assert len(at.dataframe) == 7  # the six catalog tables, then the price book
+    book = at.dataframe[6].value
+    assert {"low_usd", "typical_usd", "high_usd", "price_basis", "price_source"} <= set(book.columns)
+    assert (book["low_usd"] <= book["typical_usd"]).all() and (book["typical_usd"] <= book["high_usd"]).all()
+    for frame in (d.value for d in at.dataframe[:6]):
         assert {"source", "as_of"} <= set(frame.columns)
     assert [e.label for e in at.expander][:2] == ["Fabric sizing (core/fabric/sizing.py)", "Bandwidth (core/fabric/bandwidth.py)"]
     assert any("bisection" in c.value.lower() for c in at.code)

@@ -119,7 +119,7 @@ def test_catalog_table_translates_its_own_text(capsys):
     assert not english_leaks("\n".join(lines))
     code, en, _ = _run(capsys, "catalog")
     assert code == 0 and not chinese_leaks(en)
-    assert "[systems]" in en and "  QM9700: " in en and "$30,000 (estimate), 747 W" in en
+    assert "[systems]" in en and "  QM9700: " in en and "$43,000 (street), 747 W" in en  # price book 2026-12
 
 
 def test_english_table_is_unchanged(capsys):
@@ -129,7 +129,7 @@ def test_english_table_is_unchanged(capsys):
     assert lines[0] == ("1,024 x H100 GPUs in 128 nodes; infiniband 400G, rail-optimized, 2 tier(s), "
                         "1 plane(s), switch QM9700")
     assert lines[1] == "switches      leaf 32  spine 16  core 0  total 48"
-    assert lines[5].startswith("cost          capex $45,776,640 ($44,704 per GPU; network $5,433,600 = 11.9%)")
+    assert lines[5].startswith("cost          capex $46,400,640 ($45,313 per GPU; network $6,057,600 = 13.1%)")  # price book 2026-12
     code, out, _ = _run(capsys, "collective", "--gpus", "250")
     assert out.splitlines()[-1].startswith("all algorithms ring ")
     code, out, _ = _run(capsys, "train", "--gpus", "1024")
