@@ -189,3 +189,8 @@ def test_train_explain_in_chinese_keeps_json_english(capsys):
                           "--format", "json")
     _c, en_json, _e = run(capsys, "train", "--model", "llama3-70b", "--gpus", "1024", "--explain", "--format", "json")
     assert zh_json == en_json
+
+
+def test_train_explain_with_a_given_split_says_nothing_was_chosen(capsys):
+    code, out, _ = run(capsys, "train", "--gpus", "1024", "--tp", "8", "--pp", "4", "--explain")
+    assert code == 0 and "no split was chosen" in out and "splits considered" not in out

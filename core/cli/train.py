@@ -195,4 +195,6 @@ def run(args: argparse.Namespace) -> str:
     lines += [_("warning: {warning}").format(warning=w) for w in s["warnings"]]
     if choice is not None and args.explain:
         lines += _split_lines(choice)
+    elif args.explain:
+        lines.append(_("--tp and --pp were both given, so no split was chosen (leave one out to compare splits)."))
     return "\n".join(lines) + "\n"

@@ -26,9 +26,19 @@ one micro-batch on one stage (model FLOPs / (peak x achievable fraction)), and
 ``comm_x`` the time of tensor (TP), context (CP), pipeline (PP), data (DP) and expert
 (EP) parallel communication on this fabric from ``core.collectives``. Model FLOPs
 follow NVIDIA/dgxc-benchmarking's formula (6 x active parameters + attention scores
-+ logits per token). Memory per GPU follows Megatron-Core with the distributed
-optimizer and Korthikanti et al. 2022 for activations. Constants and their sources
-are in ``assets/catalog/collectives.toml`` ``[training]``.
++ logits per token); the achievable fraction of peak is by GPU architecture and dense/MoE
+(``assets/catalog/training.toml``) unless the job sets it.
+
+Memory per GPU is that of the fullest pipeline stage (``_memory``): its layers' weights and
+gradients, the optimizer state sharded over data-parallel ranks (Megatron-Core distributed
+optimizer / ZeRO-1; off with ``distributed_optimizer=False``), the embedding and logits on the
+first and last stage, DualPipe's second parameter copy, and activations = micro-batches in
+flight under the schedule (1F1B, interleaved, DualPipe; ``_in_flight``) x per-layer bytes from
+Korthikanti et al. 2022 term by term (``activation_bytes_per_token``: grouped-query attention,
+SwiGLU, FlashAttention, MLA latents, FP8-cached linear inputs, MoE routed copies), split over
+TP (sequence parallel) and CP. Within ``[memory] tolerance`` of the usable HBM a job is a
+warning with its margin; beyond it an error. Overlap and bytes-per-parameter constants are in
+``assets/catalog/collectives.toml`` ``[training]``.
 
 Rank layout (Megatron default order tp-cp-dp-pp): TP ranks are adjacent GPUs, CP
 groups stride TP, DP groups stride TP x CP, pipeline stages stride TP x CP x DP; EP
