@@ -217,7 +217,7 @@ ERRORS = [
     (["plan", "--nodes", "many"], 2),
     (["plan", "--frobnicate"], 2),
     (["plan", "--fabric", "token-ring"], 2),
-    (["plan", "--oversubscription", "0.5"], 2),
+    (["plan", "--oversubscription", "0.2"], 2),
     (["plan", "--oversubscription", "a:b"], 2),
     (["plan", "--price", "QM9700=cheap"], 2),
     (["plan", "--price", "QM9700=1,5"], 2),
@@ -289,7 +289,7 @@ def test_help_speaks_the_chosen_language(capsys, command):
 # --- share links ---------------------------------------------------------------------------------
 BAD_LINKS = [
     {"n": "many"}, {"g": "h900"}, {"f": "token-ring"}, {"ps": "123"}, {"sw": "SN5600"}, {"sw": "Q3400", "ps": "400"},
-    {"os": "0.5"}, {"yrs": "0"}, {"ti": "7"}, {"cm": "fiber"}, {"nvd": "12"}, {"n": "4", "ng": "32"},
+    {"os": "0.2"}, {"yrs": "0"}, {"ti": "7"}, {"cm": "fiber"}, {"nvd": "12"}, {"n": "4", "ng": "32"},
     {"px": "QM9700:cheap,nothing:3,QM9700:1,5"}, {"pw": "QM9700"}, {"v": "9"}, {"zz": "1"},
     {"n": ["1", "2"]}, {"n": []}, {f"x{i}": "1" for i in range(8)}, {"ps": "800", "f": "eth", "g": "B300"},
     {"px": ",".join(f"bad{i}:1" for i in range(13))},

@@ -37,7 +37,8 @@ from webui import jobstate, safe
 CATALOG = load_catalog()
 SYSTEMS = {s.id: s for s in CATALOG.systems}
 FABRICS = {"infiniband": "InfiniBand", "ethernet": N_("Ethernet RoCE")}
-TOPOLOGIES = {"rail-optimized": N_("Rail-optimized"), "top-of-rack": N_("Top-of-rack")}
+TOPOLOGIES = {"rail-optimized": N_("Rail-optimized"), "top-of-rack": N_("Top-of-rack"), "rail-only": N_("Rail-only")}
+PLANE_MODES = {"per-port": N_("Per port (each NIC in every plane)"), "per-rail": N_("Per rail (NIC i in plane i)")}
 MEDIA = {"auto": N_("auto"), "copper": N_("copper"), "aoc": N_("active optical (AOC)"), "optics": N_("optics")}
 NODE_STEPS = sorted({*range(1, 17), *[b * m for b in (16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
                                                         32768, 65536) for m in (1, 1.5) if b * m == int(b * m)],
@@ -45,6 +46,8 @@ NODE_STEPS = sorted({*range(1, 17), *[b * m for b in (16, 32, 64, 128, 256, 512,
 NODE_STEPS = [int(n) for n in NODE_STEPS]
 GPN_STEPS = [1, 2, 4, 8, 16, 32, 72]
 OVERSUB_STEPS = [1.0, 1.25, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 12.0, 16.0]
+LEAF_OVERSUB_STEPS = [0.5, *OVERSUB_STEPS]
+"""The leaf's down:up may go below 1 (more uplink than downlink, as Meta provisions ToRs)."""
 BW_UNITS = {"GB/s": "gbyte", "Gb/s": "gbit"}
 
 # the UI's own link keys (a sharelink extension, so decode() leaves them alone)
@@ -137,6 +140,15 @@ def _set_widgets(design: Design) -> None:
     ss[K + "px"] = sharelink.format_overrides(design.price_overrides).replace(",", ", ")
     ss[K + "pw"] = sharelink.format_overrides(design.power_overrides).replace(",", ", ")
     ss[K + "pb"] = design.price_basis
+    ss[K + "nic_model"] = CATALOG.nic(design.nic).id if design.nic else AUTO
+    for tier in ("leaf", "spine", "core"):
+        chosen = getattr(design, f"{tier}_switch")
+        ss[K + f"{tier}_switch"] = CATALOG.switch(chosen).id if chosen else AUTO
+    ss[K + "uplink"] = design.uplink_speed_gbps or AUTO
+    ss[K + "plane_mode"] = design.plane_mode
+    ss[K + "su"] = design.su_nodes or 0
+    ss[K + "pod"] = design.pod_sus or 0
+    ss[K + "grow"] = design.grow_to or 0
 
 
 def _on_gpu_change() -> None:
@@ -370,7 +382,8 @@ def sidebar() -> Current:
                             help=_("Rail-optimized: NIC i of every node in a scalable unit goes to leaf i. "
                                    "Top-of-rack: all NICs of a node go to its rack's leaf."))
     ss[K + "oversub"] = float(ss.get(K + "oversub") or 1.0)
-    oversub = sb.select_slider(_("Oversubscription (leaf down:up)"), options=_with(OVERSUB_STEPS, ss[K + "oversub"]),
+    oversub = sb.select_slider(_("Oversubscription (leaf down:up)"),
+                               options=_with(LEAF_OVERSUB_STEPS, ss[K + "oversub"]),
                                key=K + "oversub", format_func=lambda v: f"{v:g}:1")
     c1, c2 = sb.columns(2)
     planes = c1.selectbox(_("Planes"), list(range(1, 9)), key=K + "planes",
@@ -416,6 +429,8 @@ def sidebar() -> Current:
         pw = st.text_input(_("Power overrides [W]"), key=K + "pw", placeholder="QM9700:800",
                            help=_("Catalog id:unit power in W, comma-separated ('=' is accepted too)."))
 
+    fabric_fields = _advanced_fabric(sb, fabric, effective_speed, resolved, auto_switch, system)
+
     problems = []
     overrides = {}
     for key, text, unit in (("price_overrides", px, "USD"), ("power_overrides", pw, "W")):
@@ -428,7 +443,7 @@ def sidebar() -> Current:
         port_speed_gbps=speed, nics_per_node=nics, planes=planes, switch=switch, topology=topology,
         nodes_per_rack=npr, oversubscription=oversub, spine_oversubscription=spine_oversub, tiers=tiers,
         cable_media=media, pue=pue, electricity_usd_per_kwh=kwh, tco_years=years, **overrides,
-        price_basis=pb,
+        price_basis=pb, **fabric_fields,
     )
     data = {k: (None if v == AUTO and k not in ("tiers", "cable_media") else v) for k, v in data.items()}
     unit = "Gb/s" if ss.get(K + "bits") else "GB/s"
@@ -444,6 +459,70 @@ def sidebar() -> Current:
     except (DesignError, InputError) as exc:
         return Current(design, None, exc, warnings, unit)
     return Current(design, result, None, warnings, unit)
+
+
+def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | None, auto_switch, system) -> dict:
+    """The "Advanced fabric" expander: NIC, per-tier switches and uplink speed, plane mode, SU and pod size,
+    growth. Returns ``Design`` fields (``AUTO`` or 0 = the engine's default; auto labels name what it picks)."""
+    ss = st.session_state
+    last = ss.get("fp_current")
+    last_plan = getattr(last, "plan", None)
+    with sb.expander(_("Advanced fabric")):
+        nics = [n.id for n in CATALOG.nics if fabric in n.fabrics and speed in n.speeds_on(fabric)]
+        if ss.get(K + "nic_model") not in (AUTO, *nics):
+            ss[K + "nic_model"] = AUTO
+        auto_nic = resolved.nic.id if resolved else system.default_nic
+        nic = st.selectbox(_("NIC model"), [AUTO, *nics], key=K + "nic_model",
+                           format_func=lambda n: _("auto ({choice})").format(choice=auto_nic) if n == AUTO
+                           else f"{n}: {CATALOG.nic(n).logical_ports(speed, fabric)} x {speed}G",
+                           help=_("NICs that run {speed} Gb/s on this fabric; a NIC's ports bound the planes.").format(
+                               speed=speed))
+        uplinks = sorted({m.speed_gbps for s in CATALOG.fabric_switches(fabric) for m in s.port_modes
+                          if m.speed_gbps >= speed})
+        if ss.get(K + "uplink") not in (AUTO, *uplinks):
+            ss[K + "uplink"] = AUTO
+        uplink = st.selectbox(_("Uplink speed"), [AUTO, *uplinks], key=K + "uplink",
+                              format_func=lambda v: _("auto ({choice})").format(choice=f"{speed} Gb/s") if v == AUTO
+                              else f"{v} Gb/s",
+                              help=_("Leaf uplinks and spine/core ports, per direction. Faster than the port speed: "
+                                     "the leaf breaks its ports out toward the NICs (e.g. 2 x 400G of an 800G port)."))
+        up_speed = speed if uplink == AUTO else uplink
+        chosen = {}
+        for tier, label in (("leaf", _("Leaf switch")), ("spine", _("Spine switch")), ("core", _("Core switch"))):
+            tier_speeds = (speed, up_speed) if tier == "leaf" else (up_speed,)
+            fitting = [s.id for s in CATALOG.fabric_switches(fabric) if all(s.ports_at(v) for v in tier_speeds)]
+            if ss.get(K + f"{tier}_switch") not in (AUTO, *fitting):
+                ss[K + f"{tier}_switch"] = AUTO
+            auto_tier = (last_plan.resolved.tier_switches[tier].id if last_plan is not None
+                         else auto_switch.id if auto_switch else None)
+            chosen[tier] = st.selectbox(
+                label, [AUTO, *fitting], key=K + f"{tier}_switch",
+                format_func=lambda i, v=tier_speeds[-1], a=auto_tier: (
+                    _("auto ({choice})").format(choice=a) if a else _("auto")) if i == AUTO
+                else f"{i}: {CATALOG.switch(i).ports_at(v)} x {v}G",
+                help=_("Overrides the switch model on this tier (a chassis at the spine, say)."))
+        mode = st.selectbox(_("Plane mode"), list(PLANE_MODES), key=K + "plane_mode",
+                            format_func=lambda m: _(PLANE_MODES[m]),
+                            help=_("Per rail: NIC i of every node is in plane i mod planes only and each plane is "
+                                   "its own fabric (DeepSeek's multi-plane fat tree); traffic between planes "
+                                   "crosses NVLink."))
+        auto_su = last_plan.fabric.nodes_per_group if last_plan is not None else None
+        auto_pod = last_plan.fabric.groups_per_pod if last_plan is not None and last_plan.fabric.tiers == 3 else None
+        su = st.number_input(_("Nodes per scalable unit (0 = auto)"), min_value=0, max_value=MAX_GPUS, step=1,
+                             key=K + "su",
+                             help=_("auto: as many as a leaf has down ports (now {choice}).").format(
+                                 choice=auto_su if auto_su else "-"))
+        pod = st.number_input(_("Scalable units per pod (0 = auto)"), min_value=0, max_value=4096, step=1,
+                              key=K + "pod",
+                              help=_("Three tiers only. auto: as many as a spine reaches (now {choice}).").format(
+                                  choice=auto_pod if auto_pod else "-"))
+        grow = st.number_input(_("Grow to [nodes] (0 = no growth)"), min_value=0, max_value=MAX_GPUS, step=1,
+                               key=K + "grow",
+                               help=_("Spines, cores and every leaf's uplinks are sized for this many nodes; only "
+                                      "the nodes above are installed. The BOM lists what is reserved."))
+    return dict(nic=nic, leaf_switch=chosen["leaf"], spine_switch=chosen["spine"], core_switch=chosen["core"],
+                uplink_speed_gbps=None if uplink == AUTO or uplink == speed else uplink, plane_mode=mode,
+                su_nodes=int(su) or None, pod_sus=int(pod) or None, grow_to=int(grow) or None)
 
 
 # --- cluster size: nodes, GPUs or racks -----------------------------------------------------------
@@ -614,7 +693,9 @@ def show_warnings(cur: Current) -> None:
 
 _WIDGET_OF = {"tiers": "tiers", "switch": "switch", "port_speed_gbps": "speed", "fabric": "fabric",
               "planes": "planes", "topology": "topology", "nics_per_node": "nics", "oversubscription": "oversub",
-              "spine_oversubscription": "spine_oversub", "nvlink_domain_gpus": "nvd", "nodes_per_rack": "npr"}
+              "spine_oversubscription": "spine_oversub", "nvlink_domain_gpus": "nvd", "nodes_per_rack": "npr",
+              "nic": "nic_model", "leaf_switch": "leaf_switch", "spine_switch": "spine_switch",
+              "core_switch": "core_switch", "uplink_speed_gbps": "uplink", "plane_mode": "plane_mode"}
 
 
 def _apply_fix(changes: dict) -> None:

@@ -856,6 +856,8 @@ def _populated(resolved: ResolvedDesign, final: FabricPlan, final_nodes: int) ->
     return final.model_copy(update={
         "group_count": groups_now, "leaf_count": leaves_now, "spine_count": spine_count,
         "pod_count": math.ceil(groups_now / final.groups_per_pod) if final.tiers == 3 else 1,
+        "partial_pod_spine_uplinks": final.partial_pod_spine_uplinks if final.tiers == 3 and
+        math.ceil(groups_now / final.groups_per_pod) == final.pod_count else 0,
         "node_leaf_links": nodes * ppn * lpg, "leaf_spine_links": leaves_now * final.leaf_uplinks,
         "spine_core_links": spine_core_links, "switch_groups": tuple(out),
         "grow_to_nodes": final_nodes, "explanation": (why, *final.explanation)})

@@ -41,7 +41,7 @@ def _add_links(graph: nx.Graph, a: str, b: str, count: int, speed_gbps: int) -> 
 def _leaf_meta(fabric: FabricPlan, leaf: int) -> tuple[int, int, int]:
     """(group, rail, pod) of leaf index ``leaf`` in one plane."""
     group = leaf // fabric.leaves_per_group
-    rail = leaf % fabric.leaves_per_group if fabric.topology == "rail-optimized" else -1
+    rail = leaf % fabric.leaves_per_group if fabric.topology != "top-of-rack" else -1
     pod = group // fabric.groups_per_pod if fabric.tiers == 3 else 0
     return group, rail, pod
 
@@ -62,18 +62,30 @@ def fabric_graph(plan, servers: str = "each", planes: int | None = None) -> nx.G
     -------
     networkx.Graph
         Vertices have ``role`` (server, leaf, spine, core) and, for switches,
-        ``plane``, ``radix``; leaves also ``group``, ``rail``, ``pod``.
-        Edges have ``links`` and ``capacity_gbps`` (one direction).
+        ``plane``, ``island``, ``radix`` (ports at the switch's down speed); leaves also ``group``,
+        ``rail``, ``pod`` and ``port_units`` (ports used counted at the down speed: an uplink on a
+        broken-out leaf takes ``up_port_cost`` of them). Edges have ``links`` and ``capacity_gbps``
+        (one direction; node-leaf links at the port speed, the others at the uplink speed). Islands
+        (rail-only rails, per-rail planes) are separate components joined only through the servers.
     """
     fabric: FabricPlan = plan.fabric
     resolved = plan.resolved
     speed = fabric.port_speed_gbps
-    rails = resolved.nics_per_node
+    up_speed = fabric.uplink_speed_gbps or speed
+    islands = fabric.islands
+    rails = resolved.nics_per_node // islands
     nodes = resolved.nodes
     graph = nx.Graph(speed_gbps=speed, tiers=fabric.tiers)
+    leaf_cost = resolved.leaf_uplink_cost
+    radix = {"leaf": fabric.radix, "spine": fabric.spine_radix or fabric.radix, "core": fabric.core_radix or fabric.radix}
+    leaf_count, spine_count, core_count = (fabric.leaf_count // islands, fabric.spine_count // islands,
+                                           fabric.core_count // islands)
 
     def link(a, b, count):
         _add_links(graph, a, b, count, speed)
+
+    def uplink(a, b, count):
+        _add_links(graph, a, b, count, up_speed)
 
     if servers == "each":
         for n in range(nodes):
@@ -83,18 +95,18 @@ def fabric_graph(plan, servers: str = "each", planes: int | None = None) -> nx.G
             count = min(fabric.nodes_per_group, nodes - g * fabric.nodes_per_group)
             graph.add_node(f"servers{g}", role="server", group=g, nodes=count)
 
-    for plane in range(planes or fabric.planes):
-        p = f"p{plane}."
-        for leaf in range(fabric.leaf_count):
+    for plane, island in ((p, i) for p in range(planes or fabric.planes) for i in range(islands)):
+        p = f"p{plane}." if islands == 1 else f"p{plane}.i{island}."
+        for leaf in range(leaf_count):
             group, rail, pod = _leaf_meta(fabric, leaf)
-            graph.add_node(f"{p}leaf{leaf}", role="leaf", plane=plane, group=group, rail=rail, pod=pod,
-                           radix=fabric.radix)
-        for spine in range(fabric.spine_count):
+            graph.add_node(f"{p}leaf{leaf}", role="leaf", plane=plane, island=island, group=group, rail=rail, pod=pod,
+                           radix=radix["leaf"])
+        for spine in range(spine_count):
             pod = spine // fabric.spines_per_pod if fabric.tiers == 3 else 0
-            graph.add_node(f"{p}spine{spine}", role="spine", plane=plane, pod=pod, radix=fabric.radix)
-        for core in range(fabric.core_count):
-            graph.add_node(f"{p}core{core}", role="core", plane=plane, core_group=core // max(1, fabric.cores_per_group),
-                           radix=fabric.radix)
+            graph.add_node(f"{p}spine{spine}", role="spine", plane=plane, island=island, pod=pod, radix=radix["spine"])
+        for core in range(core_count):
+            graph.add_node(f"{p}core{core}", role="core", plane=plane, island=island,
+                           core_group=core // max(1, fabric.cores_per_group), radix=radix["core"])
 
         # servers to leaves
         if servers != "none":
@@ -103,7 +115,7 @@ def fabric_graph(plan, servers: str = "each", planes: int | None = None) -> nx.G
                 members = range(first, min(nodes, first + fabric.nodes_per_group))
                 for r in range(fabric.leaves_per_group):
                     leaf = f"{p}leaf{0 if fabric.tiers == 1 else group * fabric.leaves_per_group + r}"
-                    per_node = 1 if fabric.topology == "rail-optimized" and fabric.tiers > 1 else rails
+                    per_node = 1 if fabric.topology != "top-of-rack" and fabric.tiers > 1 else rails
                     if fabric.tiers == 1:
                         per_node = rails
                     if servers == "each":
@@ -116,26 +128,32 @@ def fabric_graph(plan, servers: str = "each", planes: int | None = None) -> nx.G
 
         # leaves to spines
         if fabric.tiers == 2:
-            for leaf in range(fabric.leaf_count):
-                for spine in range(fabric.spine_count):
-                    link(f"{p}leaf{leaf}", f"{p}spine{spine}", fabric.links_per_leaf_spine_pair)
+            for leaf in range(leaf_count):
+                for spine in range(spine_count):
+                    uplink(f"{p}leaf{leaf}", f"{p}spine{spine}", fabric.links_per_leaf_spine_pair)
         elif fabric.tiers == 3:
-            for leaf in range(fabric.leaf_count):
+            for leaf in range(leaf_count):
                 _group, _rail, pod = _leaf_meta(fabric, leaf)
                 for j in range(fabric.spines_per_pod):
-                    link(f"{p}leaf{leaf}", f"{p}spine{pod * fabric.spines_per_pod + j}",
-                         fabric.links_per_leaf_spine_pair)
-            for spine in range(fabric.spine_count):
+                    uplink(f"{p}leaf{leaf}", f"{p}spine{pod * fabric.spines_per_pod + j}",
+                           fabric.links_per_leaf_spine_pair)
+            for spine in range(spine_count):
                 j = spine % fabric.spines_per_pod
                 pair = fabric.spine_core_pair_links(spine // fabric.spines_per_pod)
                 for c in range(fabric.cores_per_group):
-                    link(f"{p}spine{spine}", f"{p}core{j * fabric.cores_per_group + c}", pair)
+                    uplink(f"{p}spine{spine}", f"{p}core{j * fabric.cores_per_group + c}", pair)
 
     for vertex, data in graph.nodes(data=True):
         if data["role"] != "server":
             used = sum(e["links"] for _a, _b, e in graph.edges(vertex, data=True))
             data["ports_used"] = used
-            data["ports_free"] = data["radix"] - used
+            units = used
+            if data["role"] == "leaf":
+                up = sum(e["links"] for a, b, e in graph.edges(vertex, data=True)
+                         if graph.nodes[b if a == vertex else a]["role"] != "server")
+                units = used - up + leaf_cost * up
+            data["port_units"] = units
+            data["ports_free"] = data["radix"] - math.ceil(units - 1e-9)
     return graph
 
 
