@@ -260,3 +260,17 @@ def test_nvlink_counts_in_the_plan_json(gpu, generation, links, gbytes, chips):
 def test_nvswitch_chips_scale_with_a_smaller_domain():
     nvlink = plan(Design(gpu="GB200-NVL72", gpus=576, nvlink_domain_gpus=36)).summary()["nvlink"]
     assert (nvlink["domain_gpus"], nvlink["nvswitch_chips"]) == (36, 9)
+
+
+def test_vera_rubin_nvl72_as_published():
+    """NVIDIA Technical Blog 'Inside the NVIDIA Rubin Platform' (2026-01-06): 3.6 TB/s NVLink 6 per GPU
+    (bidirectional), 14.4 TB/s per compute tray of two superchips, 1.6 Tb/s of ConnectX-9 per GPU; 9 NVLink 6
+    switch trays x 4 chips = 36 per rack (secondary copies, see the catalog entry)."""
+    vr = catalog.system("VR-NVL144")
+    assert vr.id == "VR-NVL72" and vr.nvlink_domain_gpus == 72 and vr.gpus_per_node == 4
+    assert vr.nvlink_gbytes_per_gpu_bidir == 3600 and vr.gpus_per_node * vr.nvlink_gbytes_per_gpu_bidir == 14_400
+    p = plan(Design(gpu="VR-NVL72", gpus=576))
+    s = p.summary()
+    assert s["bandwidth"]["scaleout_gbits_per_gpu"] == 1600  # 2 x ConnectX-9 at 800G per GPU
+    assert (s["nvlink"]["generation"], s["nvlink"]["nvswitch_chips"], s["nvlink"]["links_per_gpu"]) == (6, 36, 36)
+    assert s["nvlink"]["gbytes_per_gpu_bidir"] * 72 / 1000 == pytest.approx(259.2)  # "260 TB/s" per rack
