@@ -274,3 +274,21 @@ def test_vera_rubin_nvl72_as_published():
     assert s["bandwidth"]["scaleout_gbits_per_gpu"] == 1600  # 2 x ConnectX-9 at 800G per GPU
     assert (s["nvlink"]["generation"], s["nvlink"]["nvswitch_chips"], s["nvlink"]["links_per_gpu"]) == (6, 36, 36)
     assert s["nvlink"]["gbytes_per_gpu_bidir"] * 72 / 1000 == pytest.approx(259.2)  # "260 TB/s" per rack
+
+
+@pytest.mark.parametrize("gpu,fabric", [("H100", "infiniband"), ("B200", "ethernet"), ("GB300-NVL72", "infiniband")])
+def test_capex_range_never_falls_as_nodes_grow(gpu, fabric):
+    previous = (0.0, 0.0, 0.0)
+    for gpus in (72, 144, 288, 576, 1152, 2304, 4608, 9216, 18432):
+        cost = plan(Design(gpu=gpu, gpus=gpus, fabric=fabric)).cost
+        now = (cost.capex_usd_low, cost.capex_usd, cost.capex_usd_high)
+        assert all(a <= b for a, b in zip(previous, now)), (gpus, previous, now)
+        previous = now
+
+
+def test_sensitivity_figure_speaks_chinese():
+    from core.figures.cost import price_sensitivity_figure
+    from core.i18n import language
+    with language("zh"):
+        fig = price_sensitivity_figure(plan(Design(gpu="H100", gpus=1024)))
+    assert "资本支出" in fig.layout.title.text and fig.data[0].name == "取其最低价"
