@@ -6,6 +6,7 @@ import argparse
 import io
 import json
 
+from core.catalog import PRICE_BASIS_LABELS
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.i18n import N_, _, usd
 
@@ -56,9 +57,11 @@ def _render_table(summary: dict) -> str:
       + "\n")
     c = summary["cost"]
     p = summary["power"]
-    w(row(_("cost"), _("capex {capex} ({per_gpu} per GPU; network {network} = {share}) - estimates").format(
+    w(row(_("cost"), _("capex {capex} ({per_gpu} per GPU; network {network} = {share}) - estimates at {basis} "
+                       "prices, range {low} to {high}").format(
         capex=usd(c["capex_usd"]), per_gpu=usd(c["capex_per_gpu_usd"]), network=usd(c["network_capex_usd"]),
-        share=f"{c['network_share']:.1%}")) + "\n")
+        share=f"{c['network_share']:.1%}", basis=_(PRICE_BASIS_LABELS.get(c["price_basis"], c["price_basis"])),
+        low=usd(c["capex_usd_low"]), high=usd(c["capex_usd_high"]))) + "\n")
     w(row(_("power"), _("IT {it} kW (network {network} kW), facility {facility} kW at PUE {pue}").format(
         it=f"{p['it_kw']:,.1f}", network=f"{p['network_kw']:,.1f}", facility=f"{p['facility_kw']:,.1f}",
         pue=f"{p['pue']:g}")) + "\n")
