@@ -229,3 +229,19 @@ def test_spectrum_x_design_from_its_supernic_and_what_it_buys():
         share_roce = contention(roce, place(roce, 512, stride=8), "ring")
     assert share_sx == 1.0  # 7/8 of the traffic crosses a non-blocking tier: below adaptive routing's 95% ceiling
     assert 0.6 < share_roce < 0.9
+
+
+@pytest.mark.parametrize("fabric", ["infiniband", "ethernet"])
+@pytest.mark.parametrize("placement", ["packed", "spread"])
+def test_training_step_never_faster_with_more_oversubscription(fabric, placement):
+    """Property of the whole estimate (compute, exposure and overlap included): more congestion never
+    speeds a training step up, for a dense and a mixture-of-experts job."""
+    jobs = [parse_job(LLAMA70B), parse_job(dict(model="deepseek-v3", seq_len=4096, global_batch=4096, micro_batch=1,
+                                                precision="bf16", tp=4, pp=16, cp=1, ep=32, vp=1, gpus=4096))]
+    for job in jobs:
+        steps = []
+        for o in (1.0, 1.5, 2.0, 3.0, 4.0):
+            p = make_plan(Design(fabric=fabric, oversubscription=o, nodes=512))
+            with congestion.assumptions(placement=placement):
+                steps.append(estimate(p, job).step_time_s)
+        assert all(b >= a - 1e-12 for a, b in zip(steps, steps[1:])), steps
