@@ -28,6 +28,17 @@ CONFIGS = {
         gpu="H100", gpus=gpus, fabric="ethernet", switch="TH6", port_speed_gbps=200, oversubscription=3),
     "B300 Spectrum-X 2 planes": lambda gpus: Design(gpu="B300", gpus=gpus, fabric="ethernet", switch="SN5600",
                                                     port_speed_gbps=400, planes=2),
+    # issue 10: field fabrics, every new option
+    "H100 400G down/800G up, SN5600 + 7800R4": lambda gpus: Design(
+        gpu="H100", gpus=gpus, fabric="ethernet", leaf_switch="SN5600", spine_switch="ARISTA-7800R4-576",
+        core_switch="ARISTA-7800R4-576", port_speed_gbps=400, uplink_speed_gbps=800, nic="BF3"),
+    "H800 MPFT per-rail 8 planes": lambda gpus: Design(gpu="H800", gpus=gpus, switch="QM9700",
+                                                       plane_mode="per-rail", planes=8),
+    "H100 rail-only, 1:2 leaves, su 16, pod 16": lambda gpus: Design(
+        gpu="H100", gpus=gpus, topology="rail-only", oversubscription=0.5, su_nodes=16, pod_sus=16, tiers=3),
+    "HPN dual-ToR 200/400G, grow x2": lambda gpus: Design(
+        gpu="H100", gpus=gpus, fabric="ethernet", switch="TH5", nic="CX7-2P", port_speed_gbps=200,
+        uplink_speed_gbps=400, planes=2, grow_to=gpus // 4, spine_oversubscription=15.0),
 }
 
 
