@@ -126,7 +126,9 @@ class CostSummary(BaseModel):
 BOM_COLUMNS = [
     "category", "item", "catalog_id", "quantity", "unit_price_usd", "extended_price_usd",
     "unit_power_w", "extended_power_w", "price_basis", "why",
+    "unit_price_low_usd", "unit_price_high_usd", "extended_price_low_usd", "extended_price_high_usd",
 ]
+"""The BOM frame's columns (CSV and JSON downloads); the last four are each row's price range [USD]."""
 
 
 def bom_dataframe(rows: tuple[BomRow, ...] | list[BomRow]) -> pd.DataFrame:
@@ -136,6 +138,10 @@ def bom_dataframe(rows: tuple[BomRow, ...] | list[BomRow]) -> pd.DataFrame:
             **row.model_dump(),
             "extended_price_usd": row.extended_price_usd,
             "extended_power_w": row.extended_power_w,
+            "unit_price_low_usd": row.low_usd,
+            "unit_price_high_usd": row.high_usd,
+            "extended_price_low_usd": row.quantity * row.low_usd,
+            "extended_price_high_usd": row.quantity * row.high_usd,
         }
         for row in rows
     ]

@@ -292,3 +292,12 @@ def test_sensitivity_figure_speaks_chinese():
     with language("zh"):
         fig = price_sensitivity_figure(plan(Design(gpu="H100", gpus=1024)))
     assert "资本支出" in fig.layout.title.text and fig.data[0].name == "取其最低价"
+
+
+def test_bom_frame_carries_each_rows_range():
+    p = plan(Design(gpu="H100", gpus=1024, fabric="ethernet"))
+    frame = p.bom_frame()
+    assert frame["extended_price_low_usd"].sum() == pytest.approx(p.cost.capex_usd_low)
+    assert frame["extended_price_high_usd"].sum() == pytest.approx(p.cost.capex_usd_high)
+    assert (frame["unit_price_low_usd"] <= frame["unit_price_usd"]).all()
+    assert (frame["unit_price_usd"] <= frame["unit_price_high_usd"]).all()
