@@ -151,22 +151,22 @@ def test_collectives_never_faster_with_more_oversubscription_or_worse_placement(
     times = {}
     for o in (1.0, 2.0, 4.0):
         p = make_plan(Design(fabric=fabric, oversubscription=o, nodes=512))
-        for placement in ("packed", "spread"):
+        for placement in ("topo", "scatter"):
             with congestion.assumptions(placement=placement):
                 for op in ("all-reduce", "reduce-scatter", "all-to-all"):
                     t, _a, _p = sweep(p, op, [2**20, 2**28], gpus=gpus).best()
                     times[(o, placement, op)] = t
     for op in ("all-reduce", "reduce-scatter", "all-to-all"):
-        for placement in ("packed", "spread"):
+        for placement in ("topo", "scatter"):
             assert np.all(times[(2.0, placement, op)] >= times[(1.0, placement, op)] - 1e-9)
             assert np.all(times[(4.0, placement, op)] >= times[(2.0, placement, op)] - 1e-9)
         for o in (1.0, 2.0, 4.0):
-            assert np.all(times[(o, "spread", op)] >= times[(o, "packed", op)] - 1e-9)
+            assert np.all(times[(o, "scatter", op)] >= times[(o, "topo", op)] - 1e-9)
 
 
 def test_ecmp_never_faster_than_adaptive_routing_on_the_same_design():
     p = make_plan(Design(fabric="ethernet", oversubscription=2.0, nodes=512))
-    for placement in ("packed", "spread"):
+    for placement in ("topo", "scatter"):
         with congestion.assumptions(routing="ecmp", placement=placement):
             ecmp = [contention(p, place(p, 4096), pat) for pat in ("ring", "uniform")]
             pp_ecmp = p2p_contention(p, 4096, 1024)
@@ -190,7 +190,7 @@ def _days(fabric, oversubscription, placement):
 
 
 def test_non_blocking_infiniband_is_immune_to_placement():
-    packed, spread = _days("infiniband", 1.0, "packed"), _days("infiniband", 1.0, "spread")
+    packed, spread = _days("infiniband", 1.0, "topo"), _days("infiniband", 1.0, "scatter")
     assert spread.step_time_s == pytest.approx(packed.step_time_s)
 
 
@@ -199,8 +199,8 @@ def test_two_to_one_roce_spread_is_slower_by_what_hpn_and_meta_report():
     polarization; Meta reports >30% degradation of jobs from fragmented placement with collisions.
     Llama 3 70B on 4,096 H100, 2:1 RoCE with scattered nodes versus non-blocking InfiniBand: the
     model puts it 5-25% slower in days (and dearer per run), between those two reports."""
-    ib = _days("infiniband", 1.0, "packed")
-    roce = _days("ethernet", 2.0, "spread")
+    ib = _days("infiniband", 1.0, "topo")
+    roce = _days("ethernet", 2.0, "scatter")
     slower = roce.days_to_train / ib.days_to_train - 1
     assert 0.05 < slower < 0.25
     assert roce.step_time_s > ib.step_time_s
@@ -212,7 +212,7 @@ def test_two_to_one_roce_spread_is_slower_by_what_hpn_and_meta_report():
 def test_packed_ranks_hide_most_of_the_oversubscription_for_a_dense_job():
     """With topology-ordered ranks only one node per leaf group sends a ring's traffic out, so a
     dense job's data-parallel rings barely notice 2:1 (the difference is the RoCE NIC efficiency)."""
-    roce1, roce2 = _days("ethernet", 1.0, "packed"), _days("ethernet", 2.0, "packed")
+    roce1, roce2 = _days("ethernet", 1.0, "topo"), _days("ethernet", 2.0, "topo")
     assert roce2.step_time_s == pytest.approx(roce1.step_time_s, rel=0.01)
 
 
@@ -224,7 +224,7 @@ def test_spectrum_x_design_from_its_supernic_and_what_it_buys():
     roce = make_plan(Design(fabric="ethernet", nodes=512))
     assert congestion.fabric_class(sx.resolved) == "spectrum-x"
     assert congestion.fabric_class(roce.resolved) == "ecmp"
-    with congestion.assumptions(placement="spread"):
+    with congestion.assumptions(placement="scatter"):
         share_sx = contention(sx, place(sx, 512, stride=8), "ring")
         share_roce = contention(roce, place(roce, 512, stride=8), "ring")
     assert share_sx == 1.0  # 7/8 of the traffic crosses a non-blocking tier: below adaptive routing's 95% ceiling
@@ -232,7 +232,7 @@ def test_spectrum_x_design_from_its_supernic_and_what_it_buys():
 
 
 @pytest.mark.parametrize("fabric", ["infiniband", "ethernet"])
-@pytest.mark.parametrize("placement", ["packed", "spread"])
+@pytest.mark.parametrize("placement", ["topo", "scatter"])
 def test_training_step_never_faster_with_more_oversubscription(fabric, placement):
     """Property of the whole estimate (compute, exposure and overlap included): more congestion never
     speeds a training step up, for a dense and a mixture-of-experts job."""

@@ -10,16 +10,16 @@ from core.design import Design
 def test_new_keys_default_and_old_links_load_unchanged():
     values, warnings = joblink.JOB.decode({"perf_cmp": "ib1", "perf_model": "llama3-8b"})
     assert not warnings
-    assert values["cmp"] == "ib1" and values["cmpl"] == "" and values["rt"] == "auto" and values["pl"] == "packed"
+    assert values["cmp"] == "ib1" and values["cmpl"] == "" and values["rt"] == "auto" and values["pl"] == "topo"
     assert values["sharp"] == "0"
     assert joblink.JOB.encode(values) == {"perf_cmp": "ib1", "perf_model": "llama3-8b"}
 
 
 def test_comparison_link_round_trip():
     link = "https://planner.example/?v=1&n=256&f=eth&os=2"
-    values = {**joblink.DEFAULTS, "cmp": "link", "cmpl": link, "rt": "spectrum-x", "pl": "spread", "sharp": "1"}
+    values = {**joblink.DEFAULTS, "cmp": "url", "cmpl": link, "rt": "spectrum-x", "pl": "scatter", "sharp": "1"}
     params = joblink.JOB.encode(values)
-    assert params["perf_cmpl"] == link and params["perf_pl"] == "spread"
+    assert params["perf_cmpl"] == link and params["perf_pl"] == "scatter"
     back, warnings = joblink.JOB.decode(params)
     assert not warnings and back == values
 
@@ -47,5 +47,24 @@ def test_compare_design_refuses_what_is_not_a_link(text, words):
 
 def test_too_long_link_in_the_page_link_is_a_warning_not_an_error():
     values, warnings = joblink.JOB.decode({"perf_cmpl": "?n=1&" + "y" * 5000, "perf_rt": "<script>", "perf_pl": "x"})
-    assert values["cmpl"] == "" and values["rt"] == "auto" and values["pl"] == "packed"
+    assert values["cmpl"] == "" and values["rt"] == "auto" and values["pl"] == "topo"
     assert len(warnings) == 3
+
+
+def test_bad_routing_and_placement_warnings_speak_chinese():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from i18n_check import chinese_leaks, english_leaks
+
+    from core.i18n import language
+
+    with language("zh"):
+        _values, warnings = joblink.JOB.decode({"perf_rt": "magic", "perf_pl": "far", "perf_cmp": "ib9"})
+    assert len(warnings) == 3
+    for warning in warnings:
+        shown = warning.replace("'magic'", "").replace("'far'", "").replace("'ib9'", "")
+        for key in ("perf_rt", "perf_pl", "perf_cmp"):
+            shown = shown.replace(key, "")
+        assert chinese_leaks(warning) and not english_leaks(shown), warning

@@ -37,7 +37,7 @@ def test_performance_page_in_chromium(server, browser):
 
 def test_compare_with_a_pasted_link_in_chromium(server, browser):
     """Paste a second design's share link: the comparison table shows it and the page's link keeps it."""
-    url = f"{server}/performance?v=1&n=128&perf_cmp=link"
+    url = f"{server}/performance?v=1&n=128&perf_cmp=url"
     pg = browser.new_page(viewport={"width": 1500, "height": 1000})
     try:
         pg.goto(url, wait_until="domcontentloaded")

@@ -70,30 +70,30 @@ def _compare_table(at):
 def test_compare_with_a_pasted_share_link():
     """Any second design, as its share link: decoded, warnings shown escaped, the link keeps it."""
     link = "https://planner.example/?v=1&g=H100&n=128&f=eth&os=2"
-    at = page(n="128", perf_cmp="link", perf_cmpl=link)
+    at = page(n="128", perf_cmp="url", perf_cmpl=link)
     assert not at.exception and not at.error
     frame = _compare_table(at)
     assert frame.iloc[1, 0].startswith("Linked design (1,024 x H100, Ethernet RoCE, 2:1")
     assert list(frame["routing"]) == ["InfiniBand adaptive routing", "RoCE, static ECMP"]
-    assert str(at.query_params["perf_cmp"]) == "link" and "g=H100" in str(at.query_params["perf_cmpl"])
+    assert str(at.query_params["perf_cmp"]) == "url" and "g=H100" in str(at.query_params["perf_cmpl"])
     # the presets stay quick choices
     at.selectbox(key="perf_w_cmp").set_value("eth1").run()
     assert not at.error and _compare_table(at).iloc[1, 0] == "Ethernet RoCE, non-blocking"
 
 
 def test_bad_comparison_link_warns_escaped_and_keeps_the_page():
-    at = page(n="64", perf_cmp="link", perf_cmpl="?v=1&g=<b>H999</b>&n=64")
+    at = page(n="64", perf_cmp="url", perf_cmpl="?v=1&g=<b>H999</b>&n=64")
     assert not at.exception
     warning = " ".join(w.value for w in at.warning)
     assert "Comparison link" in warning and "<b>" not in warning
     assert any('data-testid="stMetricLabel">Step time' in str(m.value) for m in at.markdown)
-    empty = page(n="64", perf_cmp="link")
+    empty = page(n="64", perf_cmp="url")
     assert not empty.exception
     assert empty.error and "Paste a share link" in empty.error[-1].value
 
 
 def test_too_long_comparison_link_is_a_warning():
-    at = page(n="64", perf_cmp="link", perf_cmpl="?v=1&n=64&" + "x" * 5000)
+    at = page(n="64", perf_cmp="url", perf_cmpl="?v=1&n=64&" + "x" * 5000)
     assert not at.exception
     assert any("cmpl" in w.value and "longer than 4" in w.value for w in at.warning)
 
@@ -101,7 +101,7 @@ def test_too_long_comparison_link_is_a_warning():
 def test_spread_placement_on_two_to_one_roce_costs_days_and_dollars():
     """Non-blocking InfiniBand against 2:1 RoCE: the same job differs in step, days and dollars once
     the nodes are spread over the leaf groups (tests/test_congestion.py holds the sourced bounds)."""
-    at = page(n="512", perf_cmp="link", perf_cmpl="?v=1&n=512&f=eth&os=2", perf_pl="spread", perf_tg="4096",
+    at = page(n="512", perf_cmp="url", perf_cmpl="?v=1&n=512&f=eth&os=2", perf_pl="scatter", perf_tg="4096",
               perf_gbs="512")
     assert not at.exception and not at.error
     frame = _compare_table(at)
@@ -110,8 +110,8 @@ def test_spread_placement_on_two_to_one_roce_costs_days_and_dollars():
     assert roce["run cost [USD]"] != ib["run cost [USD]"]
     notes = " ".join(c.value for c in at.caption)
     assert "static ECMP" in notes and "Meta" in notes and "xAI" in notes
-    assert "With the other placement, packed (topology-ordered ranks)" in notes
-    assert str(at.query_params["perf_pl"]) == "spread"
+    assert "With the other placement" in notes and "topology" in notes
+    assert str(at.query_params["perf_pl"]) == "scatter"
 
 
 def test_routing_override_and_sharp_toggle_go_to_the_link():
@@ -132,12 +132,12 @@ def test_comparison_and_congestion_notes_speak_chinese():
     from i18n_check import english_leaks
     from test_i18n import page_text
 
-    at = page(n="512", lang="zh", perf_cmp="link", perf_cmpl="?v=1&n=512&f=eth&os=2", perf_pl="spread",
+    at = page(n="512", lang="zh", perf_cmp="url", perf_cmpl="?v=1&n=512&f=eth&os=2", perf_pl="scatter",
               perf_tg="4096", perf_gbs="512")
     assert not at.exception and not at.error
     text = page_text(at).replace("?v=1&n=512&f=eth&os=2", " ")  # the pasted link is the user's input, as typed
     assert "静态 ECMP" in text and "分散放置" in text and "链接中的设计" in text
     assert not english_leaks(text), english_leaks(text)
-    bad = page(n="64", lang="zh", perf_cmp="link", perf_cmpl="?v=1&g=H999")
+    bad = page(n="64", lang="zh", perf_cmp="url", perf_cmpl="?v=1&g=H999")
     assert not bad.exception
     assert any("对比链接" in w.value for w in bad.warning)

@@ -2,7 +2,7 @@
 
 Keys are short and stable (links in the wild depend on them): ``perf_op`` collectives,
 ``perf_model`` training model, ``perf_tp`` ... ; ``perf_cmp`` the comparison (a preset fabric or
-``link``), ``perf_cmpl`` the compared design's share link (at most ``MAX_COMPARE_LINK`` characters),
+``url``), ``perf_cmpl`` the compared design's share link (at most ``MAX_COMPARE_LINK`` characters),
 ``perf_rt`` the routing class (``auto`` = the design's), ``perf_pl`` the rank placement,
 ``perf_sharp`` InfiniBand SHARP (off by default, as in a stock NCCL). ``JOB.decode(params)`` gives every value
 (defaults where absent or bad) and one warning per bad value; ``JOB.encode(values)`` writes only
@@ -25,7 +25,7 @@ COMPARE_FABRICS = {
 }
 """Second fabric the Performance page compares the job on: key -> (label, design changes).
 The label is English, marked ``N_``: show it as ``_(COMPARE_FABRICS[key][0])``."""
-COMPARE_LINK = "link"
+COMPARE_LINK = "url"
 """``perf_cmp`` value: compare with the design of a pasted share link (``perf_cmpl``)."""
 COMPARE_CHOICES = (*COMPARE_FABRICS, COMPARE_LINK)
 MAX_COMPARE_LINK = 4000
@@ -98,7 +98,7 @@ JOB = sharelink.register_extension("perf_", [
     P("cmpl", N_("comparison design (a share link)"), parse_compare_link, str, "",
       lambda: _("a share link of at most {limit} characters").format(limit=f"{MAX_COMPARE_LINK:,}")),
     P("rt", N_("routing"), sharelink.parse_choice(list(ROUTINGS)), str, "auto", ", ".join(ROUTINGS)),
-    P("pl", N_("rank placement"), sharelink.parse_choice(list(PLACEMENTS)), str, "packed", ", ".join(PLACEMENTS)),
+    P("pl", N_("rank placement"), sharelink.parse_choice(list(PLACEMENTS)), str, "topo", ", ".join(PLACEMENTS)),
     P("sharp", N_("InfiniBand SHARP"), sharelink.parse_choice(["1", "0"]), str, "0",
       lambda: _("{first} or {second}").format(first="1", second="0")),
 ])

@@ -9,7 +9,7 @@ Three fabric classes (``fabric_class``; the rule is the design's switch and NIC)
   uplink for its lifetime.
 
 The user may override the class, and how the job's nodes are placed, for one computation
-(``assumptions``): the engine default is the design's class and topology-ordered ("packed")
+(``assumptions``): the engine default is the design's class and topology-ordered ("topo")
 ranks, the placement the nccl-tests calibration points were measured with.
 
 One tier (leaf uplinks, or spine uplinks) at a time. A fraction ``crossing`` of a port's traffic
@@ -61,9 +61,9 @@ ROUTINGS = ("auto", "ib-ar", "spectrum-x", "ecmp")
 ROUTING_LABELS = {"auto": N_("from the design"), "ib-ar": N_("InfiniBand adaptive routing"),
                   "spectrum-x": N_("Spectrum-X adaptive routing"), "ecmp": N_("RoCE, static ECMP")}
 """English, marked: show ``_(ROUTING_LABELS[key])``."""
-PLACEMENTS = ("packed", "spread")
-PLACEMENT_LABELS = {"packed": N_("packed (topology-ordered ranks)"),
-                    "spread": N_("spread (scattered over the leaf groups)")}
+PLACEMENTS = ("topo", "scatter")
+PLACEMENT_LABELS = {"topo": N_("packed (topology-ordered ranks)"),
+                    "scatter": N_("spread (scattered over the leaf groups)")}
 CONSTANTS_FILE = Path(__file__).resolve().parents[2] / "assets" / "catalog" / "congestion.toml"
 
 
@@ -95,7 +95,7 @@ def load_constants() -> CongestionConstants:
 @dataclass(frozen=True)
 class Assumptions:
     routing: str = "auto"
-    placement: str = "packed"
+    placement: str = "topo"
 
 
 _CURRENT: contextvars.ContextVar[Assumptions] = contextvars.ContextVar("fp_congestion", default=Assumptions())
@@ -112,7 +112,7 @@ def check(routing: str, placement: str) -> Assumptions:
 
 
 @contextmanager
-def assumptions(routing: str = "auto", placement: str = "packed"):
+def assumptions(routing: str = "auto", placement: str = "topo"):
     """Within the block, collectives and training estimates assume this routing class and placement."""
     token = _CURRENT.set(check(routing, placement))
     try:

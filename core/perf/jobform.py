@@ -158,7 +158,7 @@ def collective_rows(plan: Plan, ops, gpus: int, sizes=SIZES_SHOWN, sharp: bool =
 
 
 def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: list, routing: str = "",
-                    placement: str = "packed") -> list[str]:
+                    placement: str = "topo") -> list[str]:
     """What the busbw chart assumes and shows, in sentences (``routing``: the class's label)."""
     p = sweeps[0].placement
     values = dict(gpus=f"{gpus:,}", domains=f"{p.domains:,}", ranks=p.ranks_per_domain, last=p.last,
@@ -174,7 +174,7 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
     notes = [layout.format(**values),
              (_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic leaves a leaf group "
                 "only between neighbouring groups and oversubscription mostly affects all-to-all (MoE).")
-              if placement == "packed" else
+              if placement == "topo" else
               _("Routing: {routing}; ranks spread over the cluster's leaf groups, so ring, tree and all-to-all "
                 "traffic all cross the oversubscribed uplinks.")).format(routing=routing or "-")]
     if references:  # labels and sources are quoted as published
@@ -238,13 +238,13 @@ def comparison_rows(runs: list[tuple[str, TrainingEstimate, Plan]]) -> list[dict
 
 def estimate_under(plan: Plan, job, settings: Mapping) -> TrainingEstimate:
     """``estimate(plan, job)`` with the job's routing (``rt``) and placement (``pl``) assumptions."""
-    with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "packed")):
+    with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
         return estimate(plan, job)
 
 
 def placement_contrast(runs: list[tuple[str, Plan]], job, settings: Mapping) -> str:
     """The same comparison under the other rank placement, in one sentence ("" when it does not fit)."""
-    other = "spread" if settings.get("pl", "packed") == "packed" else "packed"
+    other = "scatter" if settings.get("pl", "topo") == "topo" else "topo"
     try:
         days = [estimate_under(p, job, {**settings, "pl": other}).days_to_train for _label, p in runs]
     except FabricPlannerError:
@@ -261,7 +261,7 @@ def congestion_notes(plans: list[tuple[str, Plan]], settings: Mapping) -> list[s
     notes = [_("Fabric class from the design: InfiniBand uses adaptive routing; Ethernet on a Spectrum-4 switch "
                "with a BlueField-3 SuperNIC or ConnectX-8 uses Spectrum-X adaptive routing; any other Ethernet "
                "is RoCE with static ECMP. The Routing setting overrides it for Ethernet designs.")]
-    with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "packed")):
+    with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
         seen = []
         for label, p in plans:
             routing = congestion.routing_class(p.resolved)
@@ -269,7 +269,7 @@ def congestion_notes(plans: list[tuple[str, Plan]], settings: Mapping) -> list[s
             if routing not in seen:
                 seen.append(routing)
         notes.extend(congestion.describe(routing) for routing in seen)
-    if settings.get("pl", "packed") == "spread":
+    if settings.get("pl", "topo") == "scatter":
         notes.append(_("Placement spread: the job's nodes are scattered over the cluster's leaf groups, as a busy "
                        "scheduler leaves them, so any peer is in another group with probability 1 - 1/groups (Meta "
                        "reports over 30% slower jobs from fragmented placement on its RoCE clusters)."))

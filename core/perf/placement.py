@@ -159,7 +159,7 @@ def contention(plan: Plan, p: Placement, pattern: str) -> float:
     (adaptive routing: about ``min(1, 1/(f o))``; static ECMP: less, by hash collisions);
     the node keeps the smaller. ``ring``: with packed (topology-ordered) ranks one node per
     group and pod sends out, on NCCL's channels per NIC. ``uniform``: traffic spread evenly
-    over the job's other nodes (all-to-all), on NCCL's channels per remote peer. With ``spread``
+    over the job's other nodes (all-to-all), on NCCL's channels per remote peer. With ``scatter``
     placement (``congestion.assumptions``: the nodes scattered over the cluster's G leaf groups,
     as a busy scheduler leaves them) any peer is in another group with probability 1 - 1/G,
     for both patterns.
@@ -172,7 +172,7 @@ def contention(plan: Plan, p: Placement, pattern: str) -> float:
         f2 = 1.0 / p.nodes_in_pod if p.pods > 1 else 0.0
     else:
         f1, f2 = _uniform_fractions(p)
-    if congestion.current().placement == "spread":  # never less crossing than packed ranks
+    if congestion.current().placement == "scatter":  # never less crossing than packed ranks
         s1, s2 = _spread_fractions(plan)
         f1, f2 = max(f1, s1), max(f2, s2)
     flows = c.ring_flows_per_port if pattern == "ring" else c.p2p_flows_per_peer * (p.nodes - 1)
@@ -193,7 +193,7 @@ def p2p_contention(plan: Plan, job_gpus: int, distance_gpus: int) -> float:
     hop = distance_gpus / plan.resolved.gpus_per_node
     f1 = min(1.0, hop / p.nodes_in_group) if p.groups > 1 else 0.0
     f2 = min(1.0, hop / p.nodes_in_pod) if p.pods > 1 else 0.0
-    if congestion.current().placement == "spread":
+    if congestion.current().placement == "scatter":
         s1, s2 = _spread_fractions(plan)
         f1, f2 = max(f1, s1), max(f2, s2)
     return _tiers_share(plan, f1, f2, congestion.load_constants().p2p_flows_per_peer)
