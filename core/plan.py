@@ -121,7 +121,7 @@ class Plan(BaseModel):
                 "reserved_network_capex_usd": round(self.reserved_network_capex_usd, 2),
             },
             "nics_per_node": resolved.nics_per_node,
-            "planes": planes,
+            "planes": fabric.islands if resolved.plane_mode == "per-rail" else planes,
             "tiers": fabric.tiers,
             "scalable_units": fabric.group_count if resolved.topology != "top-of-rack" else None,
             "pods": fabric.pod_count if fabric.tiers == 3 else None,

@@ -12,7 +12,7 @@ from core.i18n import N_, _, usd
 
 FABRIC_LABELS = {"infiniband": N_("infiniband"), "ethernet": N_("ethernet")}
 """``Design.fabric`` ids as the table shows them (English: the id itself)."""
-TOPOLOGY_LABELS = {"rail-optimized": N_("rail-optimized"), "top-of-rack": N_("top-of-rack")}
+TOPOLOGY_LABELS = {"rail-optimized": N_("rail-optimized"), "top-of-rack": N_("top-of-rack"), "rail-only": N_("rail-only")}
 """``Design.topology`` ids as the table shows them (English: the id itself)."""
 
 
@@ -38,6 +38,23 @@ def _render_table(summary: dict) -> str:
         fabric=_label(FABRIC_LABELS, summary["fabric"]), speed=summary["port_speed_gbps"],
         topology=_label(TOPOLOGY_LABELS, summary["topology"]), tiers=summary["tiers"], planes=summary["planes"],
         switch=summary["switch_model"]) + "\n")
+    models = summary.get("switch_models", {})
+    if len(set(models.values())) > 1 or summary.get("uplink_speed_gbps", summary["port_speed_gbps"]) != \
+            summary["port_speed_gbps"]:
+        w(row(_("tier models"), _("leaf {leaf} ({down}G down, {up}G up), spine {spine}, core {core}").format(
+            leaf=models["leaf"], spine=models["spine"], core=models["core"], down=summary["port_speed_gbps"],
+            up=summary["uplink_speed_gbps"])) + "\n")
+    if summary.get("islands", 1) > 1:
+        w(row(_("islands"), _("{islands} independent fabrics per plane ({mode}); traffic between them crosses "
+                              "NVLink inside the node").format(
+            islands=summary["islands"], mode=_("rail-only") if summary["topology"] == "rail-only"
+            else _("per-rail planes"))) + "\n")
+    growth = summary.get("growth", {})
+    if growth and growth["grow_to_nodes"] > summary["nodes"]:
+        w(row(_("growth"), _("sized for {grow_to} nodes; reserved network {reserved}; grows to {most} nodes "
+                             "without recabling").format(
+            grow_to=f"{growth['grow_to_nodes']:,}", reserved=usd(growth["reserved_network_capex_usd"]),
+            most=f"{growth['max_nodes_without_recabling']:,}")) + "\n")
     s = summary["switches"]
     w(row(_("switches"), _("leaf {leaf}  spine {spine}  core {core}  total {total}").format(
         leaf=f"{s['leaf']:,}", spine=f"{s['spine']:,}", core=f"{s['core']:,}", total=f"{s['total']:,}")) + "\n")

@@ -174,13 +174,16 @@ def aggregated_graph(plan) -> nx.Graph:
     rail in rail-optimized fabrics. Vertices carry ``role``, ``count`` (switches
     or servers in the bundle), ``label``, ``block`` and ``rail``; edges carry
     ``links`` and ``capacity_gbps`` (one direction). At most about
-    ``MAX_BLOCKS * (rails + 2) + 2`` vertices at any size.
+    ``MAX_BLOCKS * (rails + 2) + 2`` vertices at any size. With islands (rail-only rails, per-rail planes)
+    it draws one island (graph attribute ``islands`` says how many there are).
     """
     fabric: FabricPlan = plan.fabric
     resolved = plan.resolved
     speed = fabric.port_speed_gbps
     nodes = resolved.nodes
-    graph = nx.Graph(speed_gbps=speed, tiers=fabric.tiers, planes=fabric.planes, aggregated=True)
+    islands = fabric.islands
+    graph = nx.Graph(speed_gbps=speed, tiers=fabric.tiers, planes=fabric.planes, aggregated=True, islands=islands)
+    spine_count, core_count = fabric.spine_count // islands, fabric.core_count // islands
 
     def add(name, **attrs):
         if graph.has_node(name):
@@ -194,22 +197,22 @@ def aggregated_graph(plan) -> nx.Graph:
     if fabric.tiers == 1:
         add("leaf", role="leaf", count=1, label=_("switch"), block=0, rail=-1)
         add("servers", role="server", count=nodes, label=_("{count} nodes").format(count=nodes), block=0, rail=-1)
-        link("servers", "leaf", fabric.node_leaf_links)
+        link("servers", "leaf", fabric.node_leaf_links // islands)
         return graph
 
     groups_per_block = fabric.groups_per_pod if fabric.tiers == 3 else 1
     blocks = math.ceil(fabric.group_count / groups_per_block)
     blocks_per_bundle = math.ceil(blocks / MAX_BLOCKS)
     bundles = math.ceil(blocks / blocks_per_bundle)
-    block_word = "pod" if fabric.tiers == 3 else ("SU" if fabric.topology == "rail-optimized" else "leaf")
-    rails = fabric.leaves_per_group if fabric.topology == "rail-optimized" else 1
+    block_word = "pod" if fabric.tiers == 3 else ("SU" if fabric.topology != "top-of-rack" else "leaf")
+    rails = fabric.leaves_per_group if fabric.topology != "top-of-rack" else 1
 
     if fabric.tiers == 2:
-        add("spines", role="spine", count=fabric.spine_count,
-            label=_("{count} spines").format(count=fabric.spine_count), block=-1, rail=-1)
+        add("spines", role="spine", count=spine_count,
+            label=_("{count} spines").format(count=spine_count), block=-1, rail=-1)
     else:
-        add("cores", role="core", count=fabric.core_count,
-            label=_("{count} cores").format(count=fabric.core_count), block=-1, rail=-1)
+        add("cores", role="core", count=core_count,
+            label=_("{count} cores").format(count=core_count), block=-1, rail=-1)
 
     for bundle in range(bundles):
         first_block = bundle * blocks_per_bundle
@@ -232,7 +235,7 @@ def aggregated_graph(plan) -> nx.Graph:
             link(spine, "cores", uplinks * fabric.spines_per_pod)
         else:
             spine = "spines"
-        per_node = 1 if fabric.topology == "rail-optimized" else resolved.nics_per_node
+        per_node = 1 if fabric.topology != "top-of-rack" else resolved.nics_per_node // islands
         for r in range(rails):
             leaf = f"leaf{bundle}.{r}"
             label = (_("{span} rail {rail}: {count} leaves") if rails > 1 else _("{span} leaves: {count} leaves"))

@@ -77,9 +77,10 @@ def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
         KeyNumber("gpus", _("GPUs"), f"{summary['gpus']:,}",
                   _("{nodes} nodes x {gpus_per_node} {model} GPUs").format(
                       nodes=f"{summary['nodes']:,}", gpus_per_node=summary["gpus_per_node"],
-                      model=summary["gpu_model"])),
+                      model=summary["gpu_model"]) + _growth_note(summary)),
         *[KeyNumber(f"switches_{t}", _(SWITCH_LABELS[t]), f"{sw[t]:,}", _(SWITCH_HELP[t]).format(
-            count=f"{sw[t]:,}", switch=summary["switch_model"], planes=summary["planes"], total=f"{sw['total']:,}",
+            count=f"{sw[t]:,}", switch=summary.get("switch_models", {}).get(t, summary["switch_model"]),
+            planes=summary["planes"], total=f"{sw['total']:,}",
             tiers=summary["tiers"])) for t in ("leaf", "spine", "core")],
         KeyNumber("links", _("Links"), f"{sum(links.values()):,}",
                   _("node-leaf {node_leaf}, leaf-spine {leaf_spine}, spine-core {spine_core} (all planes)").format(
@@ -113,6 +114,17 @@ def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
                       it=f"{power['it_kw']:,.1f}", network=f"{power['network_kw']:,.1f}",
                       facility=f"{power['facility_kw']:,.1f}", pue=f"{power['pue']:g}")),
     ]
+
+
+def _growth_note(summary: dict) -> str:
+    """``; grows to N nodes without recabling`` (and the growth target when ``grow_to`` is set); issue 10."""
+    growth = summary.get("growth")
+    if not growth or not growth.get("max_nodes_without_recabling"):
+        return ""
+    if growth["grow_to_nodes"] > summary["nodes"]:
+        return _("; sized for {grow_to} nodes, grows to {most} without recabling").format(
+            grow_to=f"{growth['grow_to_nodes']:,}", most=f"{growth['max_nodes_without_recabling']:,}")
+    return _("; grows to {most} nodes without recabling").format(most=f"{growth['max_nodes_without_recabling']:,}")
 
 
 SWITCH_LABELS = {"leaf": N_("Leaf switches"), "spine": N_("Spine switches"), "core": N_("Core switches")}

@@ -153,8 +153,8 @@ def _index(name: str) -> float:
 
 
 def _switch_hover(plan, graph: nx.Graph, v: str, data: dict, aggregated: bool) -> str:
-    switch = plan.resolved.switch
     role = data["role"]
+    switch = plan.resolved.tier_switches.get(role, plan.resolved.switch)  # each tier may have its own model
     if aggregated:
         group = next((g for g in plan.fabric.switch_groups if g.role == role), None)
         count = data.get("count", 1)
@@ -186,7 +186,8 @@ def _switch_hover(plan, graph: nx.Graph, v: str, data: dict, aggregated: bool) -
         _("{name} ({where})").format(name=name, where=sep().join(where)) if where else name,
         f"{switch.name}",
         _("ports used {used} of {radix} at {speed}G, free {free}").format(
-            used=data["ports_used"], radix=data["radix"], speed=plan.fabric.port_speed_gbps, free=data["ports_free"]),
+            used=data["ports_used"], radix=data["radix"], free=data["ports_free"],
+            speed=plan.fabric.port_speed_gbps if role == "leaf" else plan.resolved.uplink_gbps),
     ])
 
 
@@ -356,7 +357,7 @@ def _legend_name(plan, role: str, drawn: int, graph: nx.Graph, aggregated: bool)
     if role == "server":
         nodes = plan.resolved.nodes
         return ngettext("Servers ({count} node)", "Servers ({count} nodes)", nodes).format(count=f"{nodes:,}")
-    return _(LEGEND_NAMES[role]).format(count=f"{total:,}", switch=plan.resolved.switch.id)
+    return _(LEGEND_NAMES[role]).format(count=f"{total:,}", switch=plan.resolved.tier_switches[role].id)
 
 
 LEGEND_NAMES = {"leaf": N_("Leaf ({count} x {switch})"), "spine": N_("Spine ({count} x {switch})"),
