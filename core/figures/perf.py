@@ -165,7 +165,8 @@ def comparison_figure(rows: list[dict], height: int = 340) -> go.Figure:
     """Side-by-side bars per fabric: days to train and training cost [USD]."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=(_("Days to train"), _("Cost of the run (share of TCO)")),
                         horizontal_spacing=0.14)
-    labels = [r["label"] for r in rows]
+    # a design's details on a second line: "This design<br>(InfiniBand, 1:1)", a linked design's too
+    labels = [r["label"].replace(" (", "<br>(", 1).replace("（", "<br>（", 1) for r in rows]
     colours = ["#2e86c1", "#d35400", "#117a65", "#7d3c98"][: len(rows)]
     fig.add_trace(go.Bar(x=labels, y=[r["days"] for r in rows], marker_color=colours, showlegend=False,
                          text=[_("{days} d").format(days=f"{r['days']:,.1f}") for r in rows], textposition="auto",
