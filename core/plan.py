@@ -309,7 +309,23 @@ def _candidates(
         fewer = _most_nodes(design, catalog, builds)
         return [fewer] if fewer else []
 
-    return [tiers, larger_switch, other_speed, fewer_planes, other_topology, fewer_nodes, fewer_nics,
+    def field_fabric():
+        """Back to the engine's default for each field-fabric option the design sets (issue 10)."""
+        out = []
+        if design.uplink_speed_gbps is not None:
+            out.append((_("run the uplinks at the port speed"), {"uplink_speed_gbps": None}))
+        for field, phrase in (("spine_switch", _("use the default spine switch")),
+                              ("core_switch", _("use the default core switch")),
+                              ("su_nodes", _("let the engine size the scalable units")),
+                              ("pod_sus", _("let the engine size the pods")),
+                              ("grow_to", _("drop the growth target"))):
+            if getattr(design, field) is not None:
+                out.append((phrase, {field: None}))
+        if design.plane_mode == "per-rail":
+            out.append((_("give every NIC a port in every plane"), {"plane_mode": "per-port", "planes": 1}))
+        return out
+
+    return [tiers, field_fabric, larger_switch, other_speed, fewer_planes, other_topology, fewer_nodes, fewer_nics,
             more_oversubscription]
 
 

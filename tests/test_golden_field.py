@@ -382,3 +382,14 @@ def test_property_strategy_mostly_builds():
         assert _plan_or_none(dict(gpu="H100", fabric="ethernet", nodes=example["nodes"], **example["tier"]))
     if PLANNED["all"] > 50:
         assert PLANNED["ok"] / PLANNED["all"] > 0.5, PLANNED
+
+
+def test_field_fabric_errors_offer_checked_ways_out():
+    with pytest.raises(DesignError) as info:
+        plan(Design(gpu="H100", nodes=64, fabric="ethernet", leaf_switch="SN5600", spine_switch="TH4",
+                    port_speed_gbps=400, uplink_speed_gbps=800))
+    assert "spine switch TH4 has no 800 Gb/s port mode" in info.value.message
+    assert ("run the uplinks at the port speed", {"uplink_speed_gbps": None}) in info.value.fixes
+    with pytest.raises(DesignError) as info:
+        plan(Design(gpu="H100", nodes=64, su_nodes=40))
+    assert info.value.fixes[0] == ("let the engine size the scalable units", {"su_nodes": None})

@@ -695,7 +695,10 @@ _WIDGET_OF = {"tiers": "tiers", "switch": "switch", "port_speed_gbps": "speed", 
               "planes": "planes", "topology": "topology", "nics_per_node": "nics", "oversubscription": "oversub",
               "spine_oversubscription": "spine_oversub", "nvlink_domain_gpus": "nvd", "nodes_per_rack": "npr",
               "nic": "nic_model", "leaf_switch": "leaf_switch", "spine_switch": "spine_switch",
-              "core_switch": "core_switch", "uplink_speed_gbps": "uplink", "plane_mode": "plane_mode"}
+              "core_switch": "core_switch", "uplink_speed_gbps": "uplink", "plane_mode": "plane_mode",
+              "su_nodes": "su", "pod_sus": "pod", "grow_to": "grow"}
+_ZERO_IS_AUTO = {"su", "pod", "grow"}
+"""Number inputs where 0 means the engine's default."""
 
 
 def _apply_fix(changes: dict) -> None:
@@ -709,7 +712,8 @@ def _apply_fix(changes: dict) -> None:
                 nodes -= nodes % per_rack
             ss[K + "nodes"] = nodes
         elif field in _WIDGET_OF:
-            ss[K + _WIDGET_OF[field]] = AUTO if value is None else value
+            widget = _WIDGET_OF[field]
+            ss[K + widget] = (0 if widget in _ZERO_IS_AUTO else AUTO) if value is None else value
 
 
 def offered_fixes(exc: BaseException | None) -> list[tuple[str, dict]]:

@@ -505,7 +505,8 @@ def _choose_tiers(stage: _Stage) -> None:
     resolved, design = stage.resolved, stage.design
     nodes, speed = resolved.nodes, resolved.port_speed_gbps
     limit = {t: max_nodes(resolved, t, stage.leaf_down_max) for t in (1, 2, 3)}
-    size = {"nodes": f"{nodes:,}", "gpus": f"{resolved.gpus:,}", "switch": resolved.switch.id, "speed": speed}
+    models = list(dict.fromkeys(s.id for s in resolved.tier_switches.values()))  # leaf / spine / core when they differ
+    size = {"nodes": f"{nodes:,}", "gpus": f"{resolved.gpus:,}", "switch": " / ".join(models), "speed": speed}
     if design.tiers == "auto":
         tiers = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
         if tiers is None and limit[3] == 0:
