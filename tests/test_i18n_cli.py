@@ -129,7 +129,7 @@ def test_english_table_is_unchanged(capsys):
     assert lines[0] == ("1,024 x H100 GPUs in 128 nodes; infiniband 400G, rail-optimized, 2 tier(s), "
                         "1 plane(s), switch QM9700")
     assert lines[1] == "switches      leaf 32  spine 16  core 0  total 48"
-    assert lines[5].startswith("cost          capex $46,400,640 ($45,313 per GPU; network $6,454,912 = 13.9%)")  # price book 2026-12
+    assert lines[5].startswith("cost          capex $46,152,832 ($45,071 per GPU; network $6,207,104 = 13.5%)")  # price book 2026-12
     code, out, _ = _run(capsys, "collective", "--gpus", "250")
     assert out.splitlines()[-1].startswith("all algorithms ring ")
     code, out, _ = _run(capsys, "train", "--gpus", "1024")
