@@ -149,6 +149,8 @@ class Plan(BaseModel):
                 "hops_same_rail_other_su": self.bandwidth.hops_same_rail_other_su,
                 "hops_cross_rail": self.bandwidth.hops_cross_rail,
                 "hops_cross_pod": self.bandwidth.hops_cross_pod,
+                "islands": self.bandwidth.islands,
+                "cross_island_via": self.bandwidth.cross_island_via,
             },
             "cost": {
                 "capex_usd": round(self.cost.capex_usd, 2),

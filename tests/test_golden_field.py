@@ -393,3 +393,33 @@ def test_field_fabric_errors_offer_checked_ways_out():
     with pytest.raises(DesignError) as info:
         plan(Design(gpu="H100", nodes=64, su_nodes=40))
     assert info.value.fixes[0] == ("let the engine size the scalable units", {"su_nodes": None})
+
+
+def test_cli_flags_build_the_design_and_help_gives_units(capsys, tmp_path):
+    import json
+
+    from core.cli import main
+
+    code = main(["plan", "--gpu", "H800", "--nodes", "2048", "--nic", "CX7", "--plane-mode", "per-rail",
+                 "--planes", "8", "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code in (0, None) and out["switches"]["total"] == 768 and out["planes"] == 8
+    assert out["bandwidth"]["cross_island_via"] == "nvlink"
+    assert out["design"]["plane_mode"] == "per-rail" and out["design"]["nic"] == "CX7"
+    main(["plan", "--nodes", "64", "--fabric", "ethernet", "--leaf-switch", "SN5600", "--spine-switch", "TH5",
+          "--uplink-speed", "800", "--port-speed", "400", "--su-nodes", "32", "--grow-to", "128", "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["switch_models"]["spine"] == "TH5" and out["uplink_speed_gbps"] == 800
+    assert out["growth"]["grow_to_nodes"] == 128 and out["growth"]["reserved_network_capex_usd"] > 0
+    design_file = tmp_path / "d.json"
+    design_file.write_text(json.dumps(out["design"]))
+    main(["plan", "--design", str(design_file), "--format", "json"])
+    assert json.loads(capsys.readouterr().out)["design"] == out["design"]   # design files carry the new fields
+    with pytest.raises(SystemExit):
+        main(["plan", "--help"])
+    text = capsys.readouterr().out
+    for flag, unit in (("--uplink-speed", "[Gb/s]"), ("--grow-to", "[nodes]"), ("--su-nodes", "[nodes]"),
+                       ("--pod-sus", "[SUs]")):
+        assert flag in text and unit in text
+    for flag in ("--nic", "--leaf-switch", "--spine-switch", "--core-switch", "--plane-mode", "rail-only"):
+        assert flag in text
