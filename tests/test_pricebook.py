@@ -306,3 +306,16 @@ def test_bom_frame_carries_each_rows_range():
     assert frame["extended_price_high_usd"].sum() == pytest.approx(p.cost.capex_usd_high)
     assert (frame["unit_price_low_usd"] <= frame["unit_price_usd"]).all()
     assert (frame["unit_price_usd"] <= frame["unit_price_high_usd"]).all()
+
+
+def test_sidebar_price_basis_follows_the_link_and_prices_the_design():
+    from tests.test_app_pages import app
+    at = app({"n": "64", "pb": "list", "tab": "Cost & power"})
+    assert not at.exception
+    assert at.selectbox(key="w_pb").value == "list"
+    current = at.session_state["fp_current"]
+    assert current.design.price_basis == "list" and current.plan.cost.price_basis == "list"
+    assert current.plan.cost.capex_usd == pytest.approx(current.plan.cost.capex_usd_high)
+    at.selectbox(key="w_pb").set_value("hyperscale").run()
+    assert at.query_params["pb"] == "hyperscale"
+    assert at.session_state["fp_current"].plan.cost.capex_usd == pytest.approx(current.plan.cost.capex_usd_low)
