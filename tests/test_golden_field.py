@@ -440,3 +440,15 @@ def test_bisection_equals_min_cut_with_full_scalable_units(su, groups, rails, op
     if p is None:
         return
     assert bisection_gbits(p.resolved, p.fabric) == pytest.approx(_min_cut_bisection(p), rel=1e-9)
+
+
+def test_grow_to_reserves_the_future_leaves_and_installs_every_spine():
+    """SuperPOD H100: 4 SUs hold 16 spines; grown to 8 SUs the fabric needs 32 (Table 4) — all installed."""
+    now = plan(Design(gpu="H100", nodes=128, grow_to=256))
+    assert (now.fabric.leaf_count, now.fabric.spine_count, now.fabric.leaf_uplinks) == (32, 32, 32)
+    reserved = {r.item: r.quantity for r in now.reserved_bom if r.category == "switch"}
+    assert list(reserved.values()) == [32]                         # the 4 future SUs' leaves
+    assert now.fabric.max_nodes_without_recabling == 256
+    assert [g.count for g in now.fabric.switch_groups if g.reserved] == [32]
+    spine = [g for g in now.fabric.switch_groups if g.role == "spine"][0]
+    assert (spine.down_ports_used, spine.radix) == (32, 64)        # half the spine ports wait for growth

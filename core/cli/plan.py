@@ -98,5 +98,9 @@ def run(args: argparse.Namespace) -> str:
     if args.format == "json":
         summary["design"] = json.loads(design.model_dump_json(exclude_defaults=True))
         summary["bom"] = json.loads(result.bom_frame().to_json(orient="records"))
+        if result.reserved_bom:  # grow_to: what growth still buys, apart from what is installed now
+            from core.cost import bom_dataframe
+
+            summary["reserved_bom"] = json.loads(bom_dataframe(result.reserved_bom).to_json(orient="records"))
         return to_json(summary)
     return _render_table(summary)
