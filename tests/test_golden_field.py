@@ -443,7 +443,9 @@ def test_bisection_equals_min_cut_with_full_scalable_units(su, groups, rails, op
 
 
 def test_grow_to_reserves_the_future_leaves_and_installs_every_spine():
-    """SuperPOD H100: 4 SUs hold 16 spines; grown to 8 SUs the fabric needs 32 (Table 4) — all installed."""
+    """DGX SuperPOD B200 RA, larger-configuration table (docs.nvidia.com, scalable-infrastructure-b200): 4 SUs
+    take 32 leaves and 16 spines, 8 SUs 64 and 32. Designed for 8 SUs with 4 present, all 32 spines are
+    installed and the 32 leaves of the 4 future SUs are reserved."""
     now = plan(Design(gpu="H100", nodes=128, grow_to=256))
     assert (now.fabric.leaf_count, now.fabric.spine_count, now.fabric.leaf_uplinks) == (32, 32, 32)
     reserved = {r.item: r.quantity for r in now.reserved_bom if r.category == "switch"}
