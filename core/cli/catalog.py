@@ -12,7 +12,8 @@ KINDS = ("systems", "nics", "switches", "transceivers", "cables", "nvlink")
 KIND_TITLES = {"systems": N_("GPU systems"), "nics": N_("NICs"), "switches": N_("Switches"),
                "transceivers": N_("Transceivers"), "cables": N_("Cables"), "nvlink": N_("NVLink generations")}
 """Section headings of the table in other languages (English keeps the ``--kind`` value, as always)."""
-PRICE_BASIS_LABELS = {"list": N_("list"), "street": N_("street"), "estimate": N_("estimate")}
+PRICE_BASIS_LABELS = {"list": N_("list"), "street": N_("street"), "hyperscale": N_("hyperscale"),
+                      "estimate": N_("estimate")}
 """A catalog price's ``price_basis`` as the table shows it (English: the value itself)."""
 
 
@@ -47,11 +48,13 @@ def run(args: argparse.Namespace) -> str:
             label = e.get("name", e.get("architecture", ""))  # product names stay as the catalog writes them
             extra = ""
             if "price_usd" in e:
-                extra = "  " + _("{price} ({basis}), {power} W").format(
-                    price=usd(e["price_usd"]), basis=_basis(e["price_basis"]), power=f"{e['power_w']:g}")
+                extra = "  " + _("{price} ({basis}; {low} to {high}), {power} W").format(
+                    price=usd(e["price_usd"]), basis=_basis(e["price_basis"]), power=f"{e['power_w']:g}",
+                    low=usd(e["price_low_usd"]), high=usd(e["price_high_usd"]))
             elif "node_price_usd" in e:
-                extra = "  " + _("{price}/node ({basis}), {power} W/node").format(
+                extra = "  " + _("{price}/node ({basis}; {low} to {high}), {power} W/node").format(
                     price=usd(e["node_price_usd"]), basis=_basis(e["price_basis"]),
-                    power=f"{e['node_power_w']:g}")
+                    power=f"{e['node_power_w']:g}", low=usd(e["node_price_low_usd"]),
+                    high=usd(e["node_price_high_usd"]))
             lines.append(f"  {key}: {label}{extra}")
     return "\n".join(lines) + "\n"
