@@ -5,6 +5,7 @@ import functools
 import streamlit as st
 
 from core import i18n
+from core.catalog import PRICE_BASIS_LABELS
 from core.figures.cost import price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, size_caption
 from core.i18n import _
@@ -22,10 +23,10 @@ def main() -> None:
         s = cur.plan.summary()
         st.caption(
             _("{size} · {fabric} {speed}G · {topology} · {tiers} tier(s) · {planes} plane(s) · switch {switch} · "
-              "NIC {nic} · prices are estimates").format(
+              "NIC {nic} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
                 size=size_caption(cur.plan), fabric=_(state.FABRICS[s["fabric"]]), speed=s["port_speed_gbps"],
                 topology=_(state.TOPOLOGIES[s["topology"]]).lower(), tiers=s["tiers"], planes=s["planes"],
-                switch=s["switch_model"], nic=s["nic_model"])
+                switch=s["switch_model"], nic=s["nic_model"], basis=_(PRICE_BASIS_LABELS[cur.plan.cost.price_basis]))
         )
     state.show_warnings(cur)
     if cur.plan is None:
