@@ -828,6 +828,10 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
                 modes=", ".join(f"{m.ports}x{m.speed_gbps}G" for m in switch.port_modes)))
     else:
         switch = default_switch(catalog, fabric, port_speed, nic)
+        uplink = design.uplink_speed_gbps
+        if uplink and not switch.ports_at(uplink):  # a default leaf that also runs the uplink speed
+            both = [s for s in catalog.fabric_switches(fabric, port_speed) if s.ports_at(uplink)]
+            switch = both[0] if both else switch
     switch_ports = switch.ports_at(port_speed)
     assert switch_ports is not None
 
