@@ -72,7 +72,33 @@ def product_names() -> tuple[str, ...]:
             value = getattr(entry, field, None)
             if isinstance(value, str) and value:
                 names.add(value)
+    # the published measurements' citations (the Performance page's reference points), quoted as published
+    import tomllib
+
+    from core.catalog import CATALOG_DIR
+
+    with (CATALOG_DIR / "collectives.toml").open("rb") as handle:
+        for point in tomllib.load(handle).get("reference", []):
+            for field in ("source", "label"):
+                if isinstance(point.get(field), str) and point[field]:
+                    names.add(point[field])
     return tuple(sorted(names, key=len, reverse=True))
+
+
+def _strip_quoted(text: str, name: str) -> str:
+    """``text`` without ``name`` and without any cut-off start of it of 30 characters or more (a hover text
+    may show a long citation shortened)."""
+    text = text.replace(name, " ")
+    if len(name) < 30:
+        return text
+    start = text.find(name[:30])
+    while start >= 0:
+        end = start + 30
+        while end < len(text) and end - start < len(name) and text[end] == name[end - start]:
+            end += 1
+        text = text[:start] + " " + text[end:]
+        start = text.find(name[:30])
+    return text
 
 
 def english_leaks(text: str) -> list[str]:
@@ -81,7 +107,7 @@ def english_leaks(text: str) -> list[str]:
     found = set()
     text = text.replace("Fabric planner", " ")
     for name in product_names():
-        text = text.replace(name, " ")
+        text = _strip_quoted(text, name)
     for token in WORD.findall(text):
         if token.lower() in ALLOWED:
             continue
