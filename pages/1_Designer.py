@@ -130,6 +130,14 @@ def main() -> None:
                     col("catalog_id"): st.column_config.TextColumn(header["catalog_id"]),
                 },
             )
+            reserved = cached.reserved_table(key, lang)
+            if len(reserved):
+                st.markdown("#### " + _("Reserved for growth"))
+                st.caption(_("Not in the totals above: what growing to {nodes} nodes still buys, {usd} (the spines, "
+                             "cores and leaf uplinks above are already sized for that size).").format(
+                                 nodes=i18n.number(cur.design.grow_to), usd=i18n.usd(plan.reserved_network_capex_usd)))
+                st.dataframe(reserved.rename(columns=header) if lang != i18n.DEFAULT_LANGUAGE else reserved,
+                             hide_index=True, width="stretch")
             downloads = st.container(horizontal=True)  # buttons as wide as their labels
             # bytes, not callables, and no rerun on click: a deferred file is dropped by the next rerun, so
             # quick successive clicks lost downloads ("MediaFileStorageError: Deferred file ... not found")

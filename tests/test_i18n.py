@@ -279,3 +279,19 @@ def test_xlsx_export_speaks_the_language(lang):
         assert not english_leaks(" ".join(book.sheetnames + headers + sorted(categories)))
     else:
         assert book.sheetnames == ["BOM", "design"] and headers[:2] == ["category", "item"] and "switch" in categories
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_growth_reserve_is_shown_on_the_cost_tab(lang):
+    """grow_to: the Cost tab lists what growth still buys, apart from the installed BOM, in the page's language."""
+    at = _run({"n": "64", "gt": "256", "tab": "Cost & power", "lang": lang})
+    assert not at.exception
+    with language(lang):
+        heading = "#### " + _("Reserved for growth")
+    assert any(m.value == heading for m in at.markdown)
+    reserved = at.dataframe[-1].value
+    assert len(reserved) > 0 and reserved.iloc[:, 2].sum() > 0  # quantities to buy later
+    plan_ = at.session_state["fp_current"].plan
+    assert plan_.reserved_network_capex_usd > 0
+    text = page_text(at)
+    assert not (english_leaks(text) if lang == "zh" else chinese_leaks(text))

@@ -203,6 +203,18 @@ def bom_csv(key: str, language: str) -> str:
     return bom(key, language).to_csv(index=False)
 
 
+@st.cache_data(max_entries=16, show_spinner=False)
+def reserved_table(key: str, language: str) -> pd.DataFrame:
+    """What growth to ``grow_to`` still buys (``Plan.reserved_bom``), as the Designer shows it; empty without it."""
+    with speaking(language):
+        rows = _plan(key).reserved_bom
+        return pd.DataFrame([{
+            "category": category_label(r.category), "item": r.item, "quantity": r.quantity,
+            "unit_price_usd": r.unit_price_usd, "extended_price_usd": r.extended_price_usd, "why": r.why,
+            "catalog_id": r.catalog_id} for r in rows], columns=["category", "item", "quantity", "unit_price_usd",
+                                                                 "extended_price_usd", "why", "catalog_id"])
+
+
 BOM_HEADERS = {
     "category": N_("category"), "item": N_("item"), "where": N_("where"), "quantity": N_("qty"),
     "unit_price_usd": N_("unit USD"), "extended_price_usd": N_("total USD"), "unit_power_w": N_("unit W"),
