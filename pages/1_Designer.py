@@ -136,8 +136,20 @@ def main() -> None:
                 st.caption(_("Not in the totals above: what growing to {nodes} nodes still buys, {usd} (the spines, "
                              "cores and leaf uplinks above are already sized for that size).").format(
                                  nodes=i18n.number(cur.design.grow_to), usd=i18n.usd(plan.reserved_network_capex_usd)))
-                st.dataframe(reserved.rename(columns=header) if lang != i18n.DEFAULT_LANGUAGE else reserved,
-                             hide_index=True, width="stretch")
+                st.dataframe(
+                    reserved.rename(columns=header) if lang != i18n.DEFAULT_LANGUAGE else reserved,
+                    hide_index=True, width="stretch",
+                    column_config={
+                        col("category"): st.column_config.TextColumn(header["category"], width="small"),
+                        col("item"): st.column_config.TextColumn(header["item"], width="large"),
+                        col("quantity"): st.column_config.NumberColumn(header["quantity"], format="localized"),
+                        col("unit_price_usd"): st.column_config.NumberColumn(header["unit_price_usd"],
+                                                                             format="dollar"),
+                        col("extended_price_usd"): st.column_config.NumberColumn(header["extended_price_usd"],
+                                                                                 format="dollar"),
+                        col("why"): st.column_config.TextColumn(header["why"], width="large"),
+                        col("catalog_id"): st.column_config.TextColumn(header["catalog_id"]),
+                    })
             downloads = st.container(horizontal=True)  # buttons as wide as their labels
             # bytes, not callables, and no rerun on click: a deferred file is dropped by the next rerun, so
             # quick successive clicks lost downloads ("MediaFileStorageError: Deferred file ... not found")

@@ -7,6 +7,8 @@ current language (``core.i18n``); in Chinese, large dollar amounts are written i
 
 from __future__ import annotations
 
+import unicodedata
+
 from dataclasses import dataclass
 from html import escape
 
@@ -160,11 +162,20 @@ def cards_html(numbers: list[KeyNumber]) -> str:
     tests and tools find them the same way.
     """
     cards = "".join(
-        f'<div class="fp-card" data-key="{escape(n.key)}" title="{escape(n.help)}">'
+        f'<div class="fp-card{" fp-wide" if _display_width(n.value) > WIDE_VALUE else ""}" '
+        f'data-key="{escape(n.key)}" title="{escape(n.help)}">'
         f'<div class="fp-label" data-testid="stMetricLabel">{escape(n.label)}</div>'
         f'<div class="fp-value" data-testid="stMetricValue">{escape(n.value)}</div></div>'
         for n in numbers)
     return f'<div class="fp-cards">{cards}</div>'
+
+
+WIDE_VALUE = 12
+"""A value wider than this many columns (a CJK character is two) gets a card two grid columns wide."""
+
+
+def _display_width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 CARDS_CSS = (
@@ -174,7 +185,8 @@ CARDS_CSS = (
     ".fp-card {border: 1px solid rgba(49, 51, 63, 0.2); border-radius: 0.5rem; padding: 0.55rem 0.75rem; "
     "cursor: help; min-width: 0;} "
     ".fp-label {font-size: 0.85rem; line-height: 1.25; color: rgba(49, 51, 63, 0.8); overflow-wrap: break-word;} "
-    ".fp-value {font-size: 1.35rem; line-height: 1.4; white-space: nowrap; padding-top: 0.15rem;}"
+    ".fp-value {font-size: 1.35rem; line-height: 1.4; white-space: nowrap; padding-top: 0.15rem;} "
+    ".fp-wide {grid-column: span 2;} .fp-wide .fp-value {white-space: normal;}"
 )
 """The cards' style, one rule set for the app and (later) the report."""
 
@@ -201,7 +213,7 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
     cost = plan.cost
     return [
         KeyNumber("capex_range", _("Capex range"),
-                  f"{format_usd(cost.capex_usd_low)} - {format_usd(cost.capex_usd_high)}",
+                  f"{format_usd(cost.capex_usd_low)} – {format_usd(cost.capex_usd_high)}",
                   _("every catalog price at the low, then the high end of its range (the price book on the "
                     "Catalog page); the headline capex {capex} is at {basis} prices; network {low} to {high}").format(
                       capex=usd(cost.capex_usd), basis=_(PRICE_BASIS_WORDS.get(cost.price_basis, cost.price_basis)),
