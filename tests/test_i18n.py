@@ -295,3 +295,18 @@ def test_growth_reserve_is_shown_on_the_cost_tab(lang):
     assert plan_.reserved_network_capex_usd > 0
     text = page_text(at)
     assert not (english_leaks(text) if lang == "zh" else chinese_leaks(text))
+
+
+def test_growth_key_number():
+    """grow_to: a key number says how far the installed fabric grows without recabling (issue 10, item 6)."""
+    from core.design import Design
+    from core.figures.keynumbers import key_numbers
+    from core.plan import plan
+
+    grown = {k.key: k for k in key_numbers(plan(Design(nodes=64, grow_to=256)).summary())}
+    growth = plan(Design(nodes=64, grow_to=256)).summary()["growth"]
+    assert grown["growth"].value == f"{growth['max_nodes_without_recabling']:,} nodes"
+    assert growth["max_nodes_without_recabling"] >= 256
+    assert "growth" not in {k.key for k in key_numbers(plan(Design(nodes=64)).summary())}
+    with language("zh"):
+        assert key_numbers(plan(Design(nodes=64, grow_to=256)).summary())[-1].value.endswith("个节点")

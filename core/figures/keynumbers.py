@@ -75,6 +75,22 @@ def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
     cost = summary["cost"]
     power = summary["power"]
     nvlink_gbits = bw["nvlink_gbytes_per_gpu_bidir"] * 8
+    return [*_base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits), *_growth_numbers(summary)]
+
+
+def _growth_numbers(summary: dict) -> list[KeyNumber]:
+    """With ``grow_to``: how far the installed spines, cores and leaf uplinks let the cluster grow."""
+    growth = summary.get("growth")
+    if not growth or not growth.get("max_nodes_without_recabling") or growth["grow_to_nodes"] <= summary["nodes"]:
+        return []
+    return [KeyNumber("growth", _("Grows without recabling to"),
+                      _("{nodes} nodes").format(nodes=f"{growth['max_nodes_without_recabling']:,}"),
+                      _("the spines, cores and every leaf's uplinks are installed for {grow_to} nodes; adding nodes "
+                        "up to this count only adds leaves, NICs and their links (the Cost tab lists them)").format(
+                            grow_to=f"{growth['grow_to_nodes']:,}"))]
+
+
+def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits) -> list[KeyNumber]:
     return [
         KeyNumber("gpus", _("GPUs"), f"{summary['gpus']:,}",
                   _("{nodes} nodes x {gpus_per_node} {model} GPUs").format(
