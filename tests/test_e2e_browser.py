@@ -98,7 +98,7 @@ def test_slider_move_changes_url_and_numbers(server, page):
 
 
 def test_bad_link_shows_a_warning(server, page):
-    page.goto(server + "/?n=lots&g=H100&os=0.3&t=tor")
+    page.goto(server + "/?n=lots&g=H100&os=0.2&t=tor")
     settle(page)
     warning = page.locator("[data-testid='stAlert']").first.inner_text()
     assert "'n' (nodes)" in warning and "whole number from 1" in warning
