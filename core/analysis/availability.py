@@ -1,0 +1,322 @@
+"""Availability over time: elements down, the fraction of time a job of N GPUs can run, expected bandwidth.
+
+Method (stated in every result's ``method``):
+
+* Each element of a class fails as a Poisson process at ``afr`` per year and is repaired in
+  ``mttr_hours`` (``assets/catalog/reliability.toml``); at a random instant it is down with the
+  steady-state probability ``q = r / (1 + r)``, ``r = afr x mttr / 8760`` (alternating renewal),
+  independently of every other element.
+* Expected elements down per class: ``count x q`` (closed form, exact under that model).
+* Failures expected in a window (``expected_failures``): ``count x afr x hours / 8760``.
+* The job fraction and the bandwidth: a seeded Monte Carlo over snapshots of the fabric (numpy).
+  Per trial every node, its NICs and node-leaf links, every leaf, spine and core and every
+  leaf-spine and spine-core link is up or down. Node ``i`` of group ``g`` (an SU, or a rack in
+  top-of-rack designs) has its ``k`` node-leaf links on the ``L`` leaves of its group (link ``j`` on
+  leaf ``j mod L``); leaf uplink ``u`` goes to spine ``u mod S`` of its pod; spine uplink ``u`` to
+  core ``u mod C`` of the spine's core group. A node is *usable* when it is up and every one of its
+  links reaches a live leaf (a node with a lost rail is drained: NCCL would reroute through
+  PXN, but the job restarts without it); it is *cut off* when it is down or none of its links
+  reaches a live leaf. A job of N GPUs runs in a trial when ``usable nodes x GPUs per node >= N``.
+  Bandwidth: the healthy share of each switch tier's links (link up, both ends up), the
+  bisection scaled by the smallest share (an aggregate-capacity estimate, not a max-flow).
+* Closed form where one exists: with no shared element failing (leaf, spine, core rates zero),
+  usable nodes are Binomial(nodes, p), ``p = (1-q_node)(1-q_nic)^k(1-q_link)^k``, and the job
+  fraction is its tail ``P(X >= ceil(N / gpus_per_node))`` (``job_fraction_closed_form``); the tests
+  compare the Monte Carlo with it.
+
+Not modelled: correlated failures (a power feed, a firmware bug hitting many switches at once),
+planned maintenance, the time a job needs to restart after a failure (that is goodput, not
+availability), and the several islands of rail-only / per-rail-plane designs beyond their counts.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from core.errors import InputError
+from core.i18n import _
+
+RELIABILITY_FILE = Path(__file__).resolve().parents[2] / "assets" / "catalog" / "reliability.toml"
+HOURS_PER_YEAR = 8760.0
+CLASSES = ("gpu_node", "nic", "link", "switch")
+"""Element classes the availability model fails (transceiver and cable are parts of a link)."""
+METHOD = ("steady-state Poisson failures with repair (q = r/(1+r), r = afr x mttr / 8760), independent "
+          "elements; expected down elements in closed form; job fraction and bandwidth by a seeded Monte "
+          "Carlo over nodes, NICs, links and switches (binomial closed form when no shared switch fails)")
+
+
+class ClassRate(BaseModel):
+    """One element class's failure rate and repair time."""
+
+    model_config = ConfigDict(frozen=True)
+
+    afr: float
+    """Failures per element per year."""
+    mttr_hours: float
+    source: str = ""
+    grade: str = ""
+
+    @property
+    def mtbf_hours(self) -> float:
+        return math.inf if self.afr <= 0 else HOURS_PER_YEAR / self.afr
+
+    @property
+    def unavailability(self) -> float:
+        """Steady-state probability the element is down at a random instant."""
+        r = self.afr * self.mttr_hours / HOURS_PER_YEAR
+        return r / (1.0 + r)
+
+
+@lru_cache(maxsize=1)
+def _raw() -> dict:
+    with RELIABILITY_FILE.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def default_rates() -> dict[str, ClassRate]:
+    """The catalog's rates per element class (``reliability.toml``)."""
+    return {name: ClassRate(afr=e["afr"], mttr_hours=e["mttr_hours"], source=e["source"], grade=e["grade"])
+            for name, e in _raw()["reliability"].items()}
+
+
+def rates_with(overrides: dict[str, dict] | None = None) -> dict[str, ClassRate]:
+    """Default rates with ``{"switch": {"afr": 0.08}, ...}`` applied; unknown classes or bad values refused."""
+    rates = default_rates()
+    for name, change in (overrides or {}).items():
+        if name not in rates:
+            raise InputError(_("unknown element class {name}; use one of {classes}").format(
+                name=str(name)[:40], classes=", ".join(sorted(rates))))
+        for key, value in change.items():
+            if key not in ("afr", "mttr_hours") or not isinstance(value, (int, float)) or value < 0 \
+                    or not math.isfinite(value):
+                raise InputError(_("{name}: {key} must be a number of at least 0").format(
+                    name=name, key=str(key)[:40]))
+        rates[name] = rates[name].model_copy(update=change)
+    return rates
+
+
+class Shape(BaseModel):
+    """The fabric as the availability model sees it (one plane's structure, counts over all planes)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    nodes: int
+    gpus_per_node: int
+    links_per_node: int
+    """Node-leaf links per node (all planes)."""
+    nodes_per_group: int
+    leaves_per_group: int
+    """Leaves a group's nodes attach to (all planes)."""
+    groups: int
+    leaf_uplinks: int
+    spines_per_pod: int
+    groups_per_pod: int
+    spines: int
+    spine_uplinks: int
+    cores_per_group: int
+    cores: int
+    bisection_tbits_one_direction: float = 0.0
+
+    @property
+    def leaves(self) -> int:
+        return self.groups * self.leaves_per_group
+
+
+def shape_of(plan) -> Shape:
+    """The shape of a ``core.plan.Plan`` for the model."""
+    f, r = plan.fabric, plan.resolved
+    nodes = r.nodes
+    per_group = max(1, min(f.nodes_per_group, nodes))
+    groups = math.ceil(nodes / per_group)
+    leaves_per_group = max(1, round(f.leaf_count_total / groups))
+    links_per_node = max(1, round(f.node_leaf_links * f.planes / nodes))
+    pods = max(1, f.pod_count) if f.tiers == 3 else 1
+    spines = f.spine_count_total if f.tiers >= 2 else 0
+    return Shape(
+        nodes=nodes, gpus_per_node=r.gpus_per_node, links_per_node=links_per_node, nodes_per_group=per_group,
+        leaves_per_group=leaves_per_group, groups=groups, leaf_uplinks=f.leaf_uplinks if f.tiers >= 2 else 0,
+        spines_per_pod=max(1, spines // pods // max(1, f.planes)) if spines else 0,
+        groups_per_pod=max(1, math.ceil(groups / pods)), spines=spines,
+        spine_uplinks=f.spine_uplinks if f.tiers == 3 else 0,
+        cores_per_group=max(1, f.cores_per_group) if f.tiers == 3 else 0,
+        cores=f.core_count_total if f.tiers == 3 else 0,
+        bisection_tbits_one_direction=plan.bandwidth.bisection_tbits_one_direction,
+    )
+
+
+def element_counts(shape: Shape) -> dict[str, int]:
+    """Elements per class the model fails."""
+    return {
+        "gpu_node": shape.nodes,
+        "nic": shape.nodes * shape.links_per_node,
+        "link": shape.nodes * shape.links_per_node + shape.leaves * shape.leaf_uplinks
+        + shape.spines * shape.spine_uplinks,
+        "switch": shape.leaves + shape.spines + shape.cores,
+    }
+
+
+def expected_failures(shape: Shape, hours: float, rates: dict[str, ClassRate] | None = None) -> dict[str, float]:
+    """Failures expected per class in ``hours`` of operation (Poisson mean ``count x afr x hours / 8760``)."""
+    rates = rates or default_rates()
+    return {name: count * rates[name].afr * hours / HOURS_PER_YEAR for name, count in element_counts(shape).items()}
+
+
+def job_fraction_closed_form(shape: Shape, job_gpus: int, rates: dict[str, ClassRate]) -> float:
+    """P(usable nodes >= the job's nodes) when only node-local elements fail (Binomial tail)."""
+    k = shape.links_per_node
+    p = (1 - rates["gpu_node"].unavailability) * ((1 - rates["nic"].unavailability)
+                                                  * (1 - rates["link"].unavailability)) ** k
+    need = math.ceil(job_gpus / shape.gpus_per_node)
+    return binomial_tail(shape.nodes, p, need)
+
+
+def binomial_tail(n: int, p: float, at_least: int) -> float:
+    """P(X >= at_least) for X ~ Binomial(n, p), summed in log space (exact to float rounding)."""
+    if at_least <= 0:
+        return 1.0
+    if at_least > n:
+        return 0.0
+    if p >= 1.0:
+        return 1.0
+    if p <= 0.0:
+        return 0.0
+    lp, lq = math.log(p), math.log1p(-p)
+    logs = [math.lgamma(n + 1) - math.lgamma(x + 1) - math.lgamma(n - x + 1) + x * lp + (n - x) * lq
+            for x in range(at_least, n + 1)]
+    top = max(logs)
+    return min(1.0, math.exp(top) * math.fsum(math.exp(v - top) for v in logs))
+
+
+class Availability(BaseModel):
+    """Result of ``availability``; JSON-ready via ``to_json``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    method: str
+    trials: int
+    seed: int
+    job_gpus: int
+    elements: dict[str, int]
+    expected_down: dict[str, float]
+    """Closed form ``count x q`` per class."""
+    mean_down_sampled: dict[str, float]
+    """Monte Carlo mean of nodes and switches down (a check on ``expected_down``)."""
+    job_run_fraction: float
+    job_run_fraction_stderr: float
+    job_run_fraction_closed_form: float | None
+    """The Binomial value when no shared element (switch) can fail, else None."""
+    expected_gpus_usable: float
+    expected_gpus_cut_off: float
+    expected_gpus_degraded: float
+    expected_bandwidth_share: float
+    expected_bisection_tbits_one_direction: float
+    healthy_bisection_tbits_one_direction: float
+    rates: dict[str, dict]
+
+    def to_json(self) -> dict:
+        return self.model_dump(mode="json")
+
+
+def _down(rng: np.random.Generator, shape: tuple[int, ...], q: float) -> np.ndarray:
+    if q <= 0:
+        return np.zeros(shape, dtype=bool)
+    return rng.random(shape, dtype=np.float32) < q
+
+
+def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000, seed: int = 0,
+                 rates: dict[str, ClassRate] | None = None) -> Availability:
+    """Monte Carlo availability of a design (a ``Plan`` or a ``Shape``); see the module docstring."""
+    shape = plan_or_shape if isinstance(plan_or_shape, Shape) else shape_of(plan_or_shape)
+    rates = rates or default_rates()
+    total_gpus = shape.nodes * shape.gpus_per_node
+    job_gpus = total_gpus if job_gpus is None else job_gpus
+    if not isinstance(trials, int) or not 1 <= trials <= 100_000:
+        raise InputError(_("trials must be a whole number from 1 to 100000"))
+    if not isinstance(job_gpus, int) or not 1 <= job_gpus <= total_gpus:
+        raise InputError(_("a job of {job} GPUs does not fit this cluster of {total} GPUs").format(
+            job=job_gpus, total=total_gpus))
+    q = {name: rates[name].unavailability for name in CLASSES}
+    rng = np.random.default_rng(seed)
+    n, k, gpn = shape.nodes, shape.links_per_node, shape.gpus_per_node
+    L, G = shape.leaves_per_group, shape.groups
+    node_group = np.minimum(np.arange(n) // shape.nodes_per_group, G - 1)
+    link_leaf = (node_group[:, None] * L + (np.arange(k) % L)[None, :])  # (n, k) leaf index of each link
+    # leaf-spine and spine-core wiring
+    lu, su = shape.leaf_uplinks, shape.spine_uplinks
+    if shape.spines:
+        pods = max(1, shape.spines // shape.spines_per_pod)
+        leaf_pod = np.minimum(np.arange(shape.leaves) // (shape.groups_per_pod * L), pods - 1)
+        up_spine = leaf_pod[:, None] * shape.spines_per_pod + (np.arange(lu) % shape.spines_per_pod)[None, :]
+        up_spine = np.minimum(up_spine, shape.spines - 1)
+    if shape.cores:
+        core_groups = max(1, shape.cores // shape.cores_per_group)
+        spine_cgroup = np.arange(shape.spines) % shape.spines_per_pod % core_groups
+        up_core = spine_cgroup[:, None] * shape.cores_per_group + (np.arange(su) % shape.cores_per_group)[None, :]
+    need = math.ceil(job_gpus / gpn)
+    chunk = max(1, min(trials, 2_000_000 // max(1, n * k + shape.leaves * lu + shape.spines * su)))
+    runs = []
+    usable_sum = cut_sum = degraded_sum = share_sum = 0.0
+    down_sum = dict.fromkeys(CLASSES, 0.0)
+    done = 0
+    while done < trials:
+        t = min(chunk, trials - done)
+        node_down = _down(rng, (t, n), q["gpu_node"])
+        path_down = _down(rng, (t, n, k), q["nic"]) | _down(rng, (t, n, k), q["link"])
+        leaf_down = _down(rng, (t, shape.leaves), q["switch"])
+        lost = path_down | leaf_down[:, link_leaf]
+        any_lost, all_lost = lost.any(axis=2), lost.all(axis=2)
+        usable = ~node_down & ~any_lost
+        cut = node_down | all_lost
+        n_usable = usable.sum(axis=1)
+        runs.append(n_usable >= need)
+        usable_sum += n_usable.sum()
+        cut_sum += cut.sum()
+        degraded_sum += (~cut & any_lost).sum()
+        down = {"gpu_node": node_down.sum(), "nic": 0, "link": 0, "switch": leaf_down.sum()}
+        share = np.ones(t)
+        if shape.spines:
+            spine_down = _down(rng, (t, shape.spines), q["switch"])
+            ls_down = _down(rng, (t, shape.leaves, lu), q["link"])
+            ls_ok = ~ls_down & ~leaf_down[:, :, None] & ~spine_down[:, up_spine]
+            share = np.minimum(share, ls_ok.mean(axis=(1, 2)))
+            down["switch"] = down["switch"] + spine_down.sum()
+            down["link"] += ls_down.sum()
+            if shape.cores:
+                core_down = _down(rng, (t, shape.cores), q["switch"])
+                sc_down = _down(rng, (t, shape.spines, su), q["link"])
+                sc_ok = ~sc_down & ~spine_down[:, :, None] & ~core_down[:, up_core]
+                share = np.minimum(share, sc_ok.mean(axis=(1, 2)))
+                down["switch"] = down["switch"] + core_down.sum()
+                down["link"] += sc_down.sum()
+        else:  # one tier: a node's bandwidth share is its live links
+            share = np.minimum(share, 1.0 - lost.mean(axis=(1, 2)))
+        share_sum += share.sum()
+        for name in CLASSES:
+            down_sum[name] += float(down[name])
+        done += t
+    ran = np.concatenate(runs)
+    fraction = float(ran.mean())
+    counts = element_counts(shape)
+    shared_zero = q["switch"] == 0
+    return Availability(
+        method=METHOD, trials=trials, seed=seed, job_gpus=job_gpus, elements=counts,
+        expected_down={name: counts[name] * q[name] for name in CLASSES},
+        mean_down_sampled={name: down_sum[name] / trials for name in ("gpu_node", "switch")},
+        job_run_fraction=fraction,
+        job_run_fraction_stderr=math.sqrt(max(fraction * (1 - fraction), 1e-12) / trials),
+        job_run_fraction_closed_form=job_fraction_closed_form(shape, job_gpus, rates) if shared_zero else None,
+        expected_gpus_usable=usable_sum / trials * gpn,
+        expected_gpus_cut_off=cut_sum / trials * gpn,
+        expected_gpus_degraded=degraded_sum / trials * gpn,
+        expected_bandwidth_share=share_sum / trials,
+        expected_bisection_tbits_one_direction=share_sum / trials * shape.bisection_tbits_one_direction,
+        healthy_bisection_tbits_one_direction=shape.bisection_tbits_one_direction,
+        rates={name: {"afr": rates[name].afr, "mttr_hours": rates[name].mttr_hours,
+                      "unavailability": q[name], "grade": rates[name].grade} for name in CLASSES},
+    )

@@ -1,0 +1,110 @@
+"""Monitoring checklist: the counters and thresholds operators watch, for the design's fabric and tiers.
+
+Rows come from ``assets/catalog/monitoring.toml`` (counter names as the tools print them, each row
+with its source and grade); ``checklist(plan)`` keeps the rows of the design's fabric (InfiniBand or
+Ethernet/RoCE, plus the fabric-neutral optics row) and, per row, only the tiers the design has
+(node, leaf, spine when it has two tiers, core when it has three). The threshold and the "why" are
+shown translated (``_()`` of the marked English below); counter names and ids are never translated.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from core.i18n import N_, _
+
+MONITORING_FILE = Path(__file__).resolve().parents[2] / "assets" / "catalog" / "monitoring.toml"
+TIER_LABELS = {"node": N_("node NIC"), "leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core")}
+WHY = {
+    "symbol_errors": N_("Symbol errors rise before a link fails: a dirty connector, a bad cable or a weak "
+                        "transceiver; replace it before the job sees retransmissions."),
+    "ber": N_("A high bit error rate means FEC is working hard; past the limit the link drops packets and slows "
+              "every collective that crosses it."),
+    "fec_uncorrectable": N_("An uncorrectable FEC block is a lost packet: the link is failing."),
+    "link_flaps": N_("A flapping link stalls the whole synchronous job on each flap; drain the port and "
+                     "replace the optic or cable."),
+    "port_errors": N_("Receive errors and discards on one port point at a bad link or a congested egress; one "
+                      "slow port slows the whole job."),
+    "congestion_ib": N_("Time a port waits for credits: congestion or a slow receiver downstream (hot spot, "
+                        "hash collisions, a stuck node)."),
+    "pfc": N_("PFC pauses on RoCE keep the fabric lossless, but a pause storm from one stuck NIC can spread "
+              "through the fabric; the PFC watchdog stops it."),
+    "ecn": N_("ECN marks and congestion notification packets show where congestion control is slowing "
+              "senders; a few NICs far above the rest mean a hot spot."),
+    "roce_drops": N_("Out-of-sequence packets and ACK timeouts mean drops on a fabric meant to be lossless; "
+                     "RoCE recovers with go-back-N, at a large cost in bandwidth."),
+    "optics": N_("Transceivers near their temperature or optical power limits fail next; watch them before "
+                 "they take a link down."),
+}
+THRESHOLDS = (
+    N_("> 0 growth per hour on one port"), N_("> 0 growth per hour"), N_("> 0 growth per minute"),
+    N_("> 0 per hour (flap)"), N_("> 0"), N_("> 5% of port time"),
+    N_("PFC watchdog: queue paused 200 ms with no egress (default detection)"),
+    N_("a steady rise on a few NICs only (hot spot); compare across the job"),
+    N_("any drop on the RoCE priority"), N_("effective BER above 1e-12"),
+    N_("module high-warning flag (vendor EEPROM thresholds, typically about 70 C)"),
+    N_("pre-FEC BER above 1e-5, any uncorrectable codeword"),
+)
+"""Every ``threshold`` text of monitoring.toml, marked for translation (tests check they match)."""
+FABRIC_LABELS = {"infiniband": N_("InfiniBand"), "ethernet": N_("Ethernet (RoCE)")}
+
+
+class Check(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    fabric: str
+    tiers: tuple[str, ...]
+    counter: str
+    threshold: str
+    why_id: str
+    source: str
+
+
+@lru_cache(maxsize=1)
+def all_checks() -> tuple[Check, ...]:
+    with MONITORING_FILE.open("rb") as handle:
+        data = tomllib.load(handle)
+    return tuple(Check(**{**row, "tiers": tuple(row["tiers"])}) for row in data["check"])
+
+
+def design_tiers(tiers: int) -> tuple[str, ...]:
+    """Where counters are read in a design of ``tiers`` switch tiers."""
+    return ("node", "leaf", "spine", "core")[: 1 + max(1, min(3, tiers))]
+
+
+def checklist(plan) -> list[dict]:
+    """The checklist for a plan: one dict per counter (keys English; ``threshold_text``, ``why`` and
+    ``tier_labels`` in the current language)."""
+    return checklist_for(plan.resolved.fabric, plan.fabric.tiers)
+
+
+def checklist_for(fabric: str, tiers: int) -> list[dict]:
+    present = design_tiers(tiers)
+    rows = []
+    for check in all_checks():
+        if check.fabric not in (fabric, "any"):
+            continue
+        where = tuple(t for t in check.tiers if t in present)
+        if not where:
+            continue
+        rows.append({
+            "id": check.id, "fabric": check.fabric, "tiers": list(where), "counter": check.counter,
+            "threshold": check.threshold, "source": check.source,
+            "threshold_text": _(check.threshold), "why": _(WHY[check.why_id]),
+            "tier_labels": [_(TIER_LABELS[t]) for t in where],
+        })
+    return rows
+
+
+def checklist_table(rows: list[dict]) -> str:
+    """The checklist as a plain-text table (current language; counter names as printed by the tools)."""
+    head = (_("where"), _("counter"), _("alarm at"), _("why"))
+    lines = [" | ".join(head), " | ".join("---" for _h in head)]
+    for row in rows:
+        lines.append(" | ".join((", ".join(row["tier_labels"]), row["counter"], row["threshold_text"], row["why"])))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,216 @@
+"""Availability over time (core/analysis/availability.py): closed forms, Monte Carlo, held-out Meta figures.
+
+Held-out golden figures (not used to set any rate they are compared with; see reliability.toml):
+* Llama 3 Herd of Models (Meta, arXiv 2407.21783), sec. 3.3.4 Table 5: 419 unexpected interruptions in a
+  54-day snapshot of pre-training on 16,384 H100 GPUs (2,048 nodes of 8); 35 of them "Network Switch/Cable".
+  Rates compared: gpu_node from Kokolis et al. (arXiv 2410.21680, 6.50 and 2.34 failures / 1000 node-days),
+  switch and link from Alibaba HPN (SIGCOMM 2024 sec. 2.3, 0.051% ToR and 0.057% NIC-ToR links a month).
+* The NIC rate IS taken from Table 5 (7 NIC interruptions), so the NIC row is not a check (pinned below).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from core.analysis.availability import (
+    ClassRate,
+    Shape,
+    availability,
+    binomial_tail,
+    default_rates,
+    element_counts,
+    expected_failures,
+    job_fraction_closed_form,
+    rates_with,
+    shape_of,
+)
+from core.design import Design
+from core.errors import InputError
+from core.plan import plan
+
+LLAMA3_DAYS = 54
+LLAMA3_NODES = 16_384 // 8
+LLAMA3_UNEXPECTED = 419
+LLAMA3_NETWORK_SWITCH_CABLE = 35
+LLAMA3_NIC = 7
+
+
+def small_shape(**change) -> Shape:
+    base = dict(nodes=16, gpus_per_node=8, links_per_node=8, nodes_per_group=4, leaves_per_group=8, groups=4,
+                leaf_uplinks=8, spines_per_pod=8, groups_per_pod=4, spines=8, spine_uplinks=0, cores_per_group=0,
+                cores=0, bisection_tbits_one_direction=10.0)
+    return Shape(**{**base, **change})
+
+
+def only(**rates) -> dict[str, ClassRate]:
+    """Rates with every class at zero but the ones given as unavailability q (mttr 8760 h: afr = q/(1-q))."""
+    out = {}
+    for name in ("gpu_node", "nic", "link", "switch"):
+        q = rates.get(name, 0.0)
+        out[name] = ClassRate(afr=q / (1 - q), mttr_hours=8760.0)
+    return out
+
+
+def test_unavailability_is_the_alternating_renewal_steady_state():
+    # afr 1/year, 24 h repair: r = 24/8760, q = r/(1+r) = 24/8784 (hand arithmetic)
+    assert ClassRate(afr=1.0, mttr_hours=24.0).unavailability == pytest.approx(24 / 8784, rel=1e-12)
+    assert ClassRate(afr=2.0, mttr_hours=1.0).mtbf_hours == 4380.0
+
+
+def test_binomial_tail_matches_direct_sum():
+    for n, p, k in ((16, 0.9, 14), (40, 0.97, 40), (10, 0.5, 3), (2048, 0.995, 2040)):
+        direct = sum(math.comb(n, x) * p ** x * (1 - p) ** (n - x) for x in range(k, n + 1))
+        assert binomial_tail(n, p, k) == pytest.approx(direct, rel=1e-9, abs=1e-15)
+    assert binomial_tail(5, 0.3, 0) == 1.0 and binomial_tail(5, 0.3, 6) == 0.0
+
+
+def test_monte_carlo_matches_binomial_closed_form_when_only_nodes_fail():
+    shape = small_shape()
+    rates = only(gpu_node=0.1)
+    result = availability(shape, job_gpus=14 * 8, trials=20_000, seed=3, rates=rates)
+    exact = binomial_tail(16, 0.9, 14)  # 0.789...
+    assert result.job_run_fraction_closed_form == pytest.approx(exact, rel=1e-12)
+    assert abs(result.job_run_fraction - exact) < 4 * math.sqrt(exact * (1 - exact) / 20_000)
+    assert result.expected_down["gpu_node"] == pytest.approx(1.6)
+    assert result.mean_down_sampled["gpu_node"] == pytest.approx(1.6, abs=0.05)
+    assert result.expected_gpus_usable == pytest.approx(16 * 0.9 * 8, rel=0.01)
+
+
+def test_monte_carlo_counts_a_nic_or_link_loss_as_losing_the_node():
+    shape = small_shape()
+    rates = only(nic=0.01, link=0.02)
+    p = (0.99 * 0.98) ** 8
+    result = availability(shape, job_gpus=16 * 8, trials=20_000, seed=5, rates=rates)
+    assert result.job_run_fraction_closed_form == pytest.approx(p ** 16, rel=1e-9)
+    assert abs(result.job_run_fraction - p ** 16) < 4 * math.sqrt(p ** 16 * (1 - p ** 16) / 20_000)
+    # a lost rail degrades the node, it is not cut off (7 of 8 rails still up)
+    assert result.expected_gpus_cut_off < 1e-3
+    assert result.expected_gpus_degraded == pytest.approx(16 * (1 - p) * 8, rel=0.05)
+
+
+def test_a_shared_leaf_takes_every_node_of_its_group():
+    # top-of-rack: 4 racks of 4 nodes, one ToR each; only ToRs fail. A job needing all 16 nodes runs
+    # when all 4 ToRs are up, (1-q)^4; a job needing 12 runs when at most one is down (Binomial over racks).
+    shape = small_shape(leaves_per_group=1, links_per_node=1, spines=2, spines_per_pod=2, leaf_uplinks=2)
+    q = 0.1
+    rates = only(switch=q)
+    full = availability(shape, job_gpus=16 * 8, trials=20_000, seed=7, rates=rates)
+    assert full.job_run_fraction_closed_form is None  # a shared element fails: no binomial over nodes
+    assert abs(full.job_run_fraction - 0.9 ** 4) < 4 * math.sqrt(0.9 ** 4 * (1 - 0.9 ** 4) / 20_000)
+    twelve = availability(shape, job_gpus=12 * 8, trials=20_000, seed=7, rates=rates)
+    # ToRs down <= 1, spines irrelevant to reachability in this model
+    exact = binomial_tail(4, 0.9, 3)
+    assert abs(twelve.job_run_fraction - exact) < 4 * math.sqrt(exact * (1 - exact) / 20_000)
+    # every GPU of a rack whose ToR is down is cut off: 4 racks x q x 32 GPUs
+    assert full.expected_gpus_cut_off == pytest.approx(4 * q * 32, rel=0.05)
+
+
+def test_expected_bandwidth_share_of_a_two_tier_fabric():
+    # leaf-spine links usable when both ends are up: E[share] = (1-q)^2 with links never failing
+    shape = small_shape()
+    q = 0.05
+    result = availability(shape, job_gpus=8, trials=20_000, seed=11, rates=only(switch=q))
+    assert result.expected_bandwidth_share == pytest.approx((1 - q) ** 2, abs=0.003)
+    assert result.expected_bisection_tbits_one_direction == pytest.approx(10.0 * (1 - q) ** 2, abs=0.03)
+
+
+def test_more_failures_never_help():
+    shape = small_shape()
+    low = availability(shape, job_gpus=15 * 8, trials=4000, seed=1, rates=only(gpu_node=0.02, switch=0.01))
+    high = availability(shape, job_gpus=15 * 8, trials=4000, seed=1, rates=only(gpu_node=0.05, switch=0.03))
+    assert high.job_run_fraction < low.job_run_fraction
+    assert high.expected_bandwidth_share < low.expected_bandwidth_share
+    assert high.expected_gpus_cut_off > low.expected_gpus_cut_off
+
+
+def test_same_seed_same_result_and_seeds_differ():
+    shape = small_shape()
+    a = availability(shape, job_gpus=15 * 8, trials=2000, seed=9, rates=only(gpu_node=0.05))
+    b = availability(shape, job_gpus=15 * 8, trials=2000, seed=9, rates=only(gpu_node=0.05))
+    c = availability(shape, job_gpus=15 * 8, trials=2000, seed=10, rates=only(gpu_node=0.05))
+    assert a == b and a.job_run_fraction != c.job_run_fraction
+
+
+def test_shape_of_a_rail_optimized_plan_counts_the_bom():
+    p = plan(Design(gpus=16_384))
+    shape = shape_of(p)
+    counts = element_counts(shape)
+    assert counts["gpu_node"] == 2048
+    assert counts["nic"] == sum(r.quantity for r in p.bom if r.category == "NIC")
+    assert counts["switch"] == p.fabric.switch_count_total
+    assert counts["link"] == (p.fabric.node_leaf_links + p.fabric.leaf_spine_links + p.fabric.spine_core_links) \
+        * p.fabric.planes
+
+
+def test_llama3_interruptions_held_out_node_rate():
+    """Kokolis et al. node rates -> the Llama 3 cluster's 54 days; Meta published 419 (Table 5).
+
+    Tolerance: the published count must lie between the two clusters' rates (2.34 and 6.50 per 1000
+    node-days), and the default (their mean, 4.42) within 25% of it. Today: 488.7, +16.6%.
+    """
+    node_days = LLAMA3_NODES * LLAMA3_DAYS
+    assert 2.34e-3 * node_days < LLAMA3_UNEXPECTED < 6.50e-3 * node_days  # 258.8 < 419 < 718.8
+    shape = shape_of(plan(Design(gpus=16_384, fabric="ethernet")))
+    predicted = expected_failures(shape, LLAMA3_DAYS * 24)["gpu_node"]
+    assert predicted == pytest.approx(488.7, abs=0.1)
+    assert abs(predicted / LLAMA3_UNEXPECTED - 1) < 0.25
+
+
+def test_llama3_network_interruptions_held_out_switch_and_link_rates():
+    """HPN rates on our 16,384-GPU RoCE design (3 tiers, 49,152 links, 640 switches) vs Meta's 35
+    "Network Switch/Cable" interruptions. HPN's link rate is for NIC-ToR links; applied to node links
+    only it gives 17.2, applied to every link 50.3: the published 35 lies between (tolerance +-50%
+    on the default, which applies it to every link: +43.8% today). Meta's own fabric differs
+    (RoCE AI zones under aggregation switches), which is part of the gap."""
+    shape = shape_of(plan(Design(gpus=16_384, fabric="ethernet")))
+    rates = default_rates()
+    hours = LLAMA3_DAYS * 24
+    full = expected_failures(shape, hours)
+    network = full["switch"] + full["link"]
+    node_links_only = (shape.nodes * shape.links_per_node * rates["link"].afr + element_counts(shape)["switch"]
+                       * rates["switch"].afr) * hours / 8760
+    assert node_links_only < LLAMA3_NETWORK_SWITCH_CABLE < network
+    assert network == pytest.approx(50.3, abs=0.1)
+    assert abs(network / LLAMA3_NETWORK_SWITCH_CABLE - 1) < 0.5
+
+
+def test_nic_rate_is_taken_from_llama3_so_it_is_not_a_check():
+    # pins that the NIC rate reproduces its own source (7 in 54 days on 16,384 NICs) by construction
+    shape = shape_of(plan(Design(gpus=16_384, fabric="ethernet")))
+    assert expected_failures(shape, LLAMA3_DAYS * 24)["nic"] == pytest.approx(LLAMA3_NIC, rel=0.01)
+
+
+def test_every_rate_has_a_source_and_a_grade():
+    for name, rate in default_rates().items():
+        assert rate.source and rate.grade, name
+        assert rate.afr > 0 and rate.mttr_hours > 0
+
+
+def test_bad_input_is_refused_with_a_message():
+    shape = small_shape()
+    with pytest.raises(InputError, match="does not fit"):
+        availability(shape, job_gpus=16 * 8 + 1)
+    with pytest.raises(InputError, match="trials"):
+        availability(shape, trials=0)
+    with pytest.raises(InputError, match="unknown element class"):
+        rates_with({"psu": {"afr": 1}})
+    with pytest.raises(InputError, match="at least 0"):
+        rates_with({"switch": {"afr": -1}})
+    assert rates_with({"switch": {"afr": 0.08}})["switch"].afr == 0.08
+
+
+def test_closed_form_is_used_only_without_shared_failures():
+    shape = small_shape()
+    assert job_fraction_closed_form(shape, 8, only(gpu_node=0.5)) == pytest.approx(1 - 0.5 ** 16)
+    assert availability(shape, trials=10, rates=only(gpu_node=0.1, switch=0.1)).job_run_fraction_closed_form is None
+
+
+def test_json_keys_for_the_cli():
+    data = availability(small_shape(), trials=10, rates=only(gpu_node=0.1)).to_json()
+    for key in ("method", "trials", "seed", "job_gpus", "elements", "expected_down", "job_run_fraction",
+                "job_run_fraction_closed_form", "expected_gpus_cut_off", "expected_gpus_degraded",
+                "expected_bandwidth_share", "expected_bisection_tbits_one_direction",
+                "healthy_bisection_tbits_one_direction", "rates"):
+        assert key in data
