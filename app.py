@@ -31,6 +31,9 @@ pages = [
 performance = HERE / "pages" / "3_Performance.py"
 if performance.exists():
     pages.append(st.Page(performance, title=_("Performance"), url_path="performance"))
+compare = HERE / "pages" / "4_Compare.py"
+if compare.exists():
+    pages.append(st.Page(compare, title=_("Compare"), url_path="compare"))
 
 # Key-number cards are HTML (core.figures.keynumbers.cards_html: a wrapping grid that appears with the first text).
 st.markdown("<style>" + CARDS_CSS + "</style>", unsafe_allow_html=True)

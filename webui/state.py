@@ -62,6 +62,8 @@ DESIGNER_TABS = (N_("Topology"), N_("Bandwidth"), N_("Cost & power"))  # first =
 LANG_KEY = "lang"  # the language in every link: lang=en|zh (core.formats.sharelink leaves it to us)
 LANG_WIDGET = "w_lang"
 DESIGNER_PATH = ""  # the Designer is the default page: its url_path is empty
+COMPARE_PATH = "compare"  # the Compare page: its comparison keys join the link there
+COMPARE_LINK = "fp_cmp_link"  # set by pages/4_Compare.py each run
 AUTO = "auto"  # select value meaning "the catalog default" (None in the Design)
 
 K = "w_"  # widget key prefix
@@ -640,6 +642,8 @@ def canonical_params(page_path: str) -> dict[str, str]:
     tab = ss.get(TAB_STORE)
     if page_path == DESIGNER_PATH and tab in DESIGNER_TABS[1:]:
         params[TAB_KEY] = tab
+    if page_path == COMPARE_PATH:  # the Compare page's designs, names and baseline (core.formats.comparelink)
+        params.update(ss.get(COMPARE_LINK) or {})
     return params
 
 

@@ -1,0 +1,313 @@
+"""Side-by-side comparison of up to four designs: their numbers, deltas against a baseline, BOM differences.
+
+Pure data, no Streamlit: the Compare page (``pages/4_Compare.py``) and tests call it. Every number of
+a column is the single-design number (``Plan.summary()``, ``core.perf.collectives.sweep``,
+``core.perf.training.estimate`` via ``core.perf.jobform``), so a delta is exactly the difference of
+two single-design numbers.
+
+Whether higher or lower is better is data here (``Metric.better``), never decided by the page.
+Units are in the metric keys and labels: ``*_usd`` US dollars, ``*_kw`` kilowatts, ``bisection_tbits``
+terabits per second one direction, ``bisection_gbytes_per_gpu`` GB/s per GPU one direction,
+``busbw_gbytes`` all-reduce bus bandwidth in GB/s (nccl-tests' definition).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Mapping, Sequence
+
+from core.cost import CATEGORY_LABELS
+from core.design import Design
+from core.errors import FabricPlannerError
+from core.i18n import N_, _
+from core.perf import congestion, jobform
+from core.perf.collectives import sweep
+from core.perf.sizes import format_size
+from core.plan import Plan, plan as make_plan
+
+MAX_DESIGNS = 4
+"""At most this many designs side by side."""
+DEFAULT_SIZES = (2**20, 2**30)
+"""All-reduce message sizes [bytes] compared by default: 1 MiB and 1 GiB."""
+MAX_SIZES = 4
+"""At most this many all-reduce sizes."""
+
+HIGHER, LOWER = "higher", "lower"
+
+
+@dataclass(frozen=True)
+class Metric:
+    """One row of the comparison.
+
+    key     stable id (also the column of ``values``); its unit is in the name.
+    label   English, marked ``N_``; show ``_(label)``.
+    better  ``"higher"``, ``"lower"`` or None (neither: a size, not a merit).
+    kind    how to show it: ``count``, ``usd``, ``ratio``, ``share``, ``kw``, ``tbits``, ``gbytes``,
+            ``seconds``, ``days``.
+    """
+
+    key: str
+    label: str
+    better: str | None
+    kind: str
+    group: str
+
+
+GROUPS = {"design": N_("Design"), "cost": N_("Cost and power"), "collectives": N_("Collectives"),
+          "training": N_("Training job")}
+"""Row groups (English, marked)."""
+
+_KEY_METRICS = (
+    Metric("gpus", N_("GPUs"), None, "count", "design"),
+    Metric("switches_leaf", N_("Leaf switches"), LOWER, "count", "design"),
+    Metric("switches_spine", N_("Spine switches"), LOWER, "count", "design"),
+    Metric("switches_core", N_("Core switches"), LOWER, "count", "design"),
+    Metric("switches_total", N_("Switches in total"), LOWER, "count", "design"),
+    Metric("tiers", N_("Tiers"), LOWER, "count", "design"),
+    Metric("links", N_("Links"), LOWER, "count", "design"),
+    Metric("transceivers", N_("Transceivers"), LOWER, "count", "design"),
+    Metric("bisection_tbits", N_("Bisection [Tb/s, 1 dir]"), HIGHER, "tbits", "design"),
+    Metric("bisection_gbytes_per_gpu", N_("Bisection per GPU [GB/s, 1 dir]"), HIGHER, "gbytes", "design"),
+    Metric("scaleout_gbits_per_gpu", N_("NIC bandwidth per GPU [Gb/s, 1 dir]"), HIGHER, "gbytes", "design"),
+    Metric("oversubscription", N_("Oversubscription [:1]"), LOWER, "ratio", "design"),
+    Metric("hops_max", N_("Most switch hops"), LOWER, "count", "design"),
+    Metric("capex_usd", N_("Capex [USD]"), LOWER, "usd", "cost"),
+    Metric("capex_usd_low", N_("Capex, low end [USD]"), LOWER, "usd", "cost"),
+    Metric("capex_usd_high", N_("Capex, high end [USD]"), LOWER, "usd", "cost"),
+    Metric("capex_per_gpu_usd", N_("Capex per GPU [USD]"), LOWER, "usd", "cost"),
+    Metric("network_capex_usd", N_("Network capex [USD]"), LOWER, "usd", "cost"),
+    Metric("network_share", N_("Network share of capex"), LOWER, "share", "cost"),
+    Metric("it_kw", N_("IT power [kW]"), LOWER, "kw", "cost"),
+    Metric("tco_usd", N_("TCO [USD]"), LOWER, "usd", "cost"),
+)
+_TRAINING_METRICS = (
+    Metric("step_time_s", N_("Step time [s]"), LOWER, "seconds", "training"),
+    Metric("tokens_per_s", N_("Tokens/s"), HIGHER, "count", "training"),
+    Metric("days_to_train", N_("Days to train"), LOWER, "days", "training"),
+    Metric("run_cost_usd", N_("Cost of the run [USD]"), LOWER, "usd", "training"),
+)
+
+
+def busbw_key(size: int) -> str:
+    return f"busbw_gbytes_{int(size)}"
+
+
+def metrics(sizes: Sequence[int] = DEFAULT_SIZES) -> tuple[Metric, ...]:
+    """Every row, in order: key numbers, all-reduce busbw at each of ``sizes`` [bytes], the training job."""
+    busbw = tuple(Metric(busbw_key(s), "", HIGHER, "gbytes", "collectives") for s in sizes)
+    return (*_KEY_METRICS, *busbw, *_TRAINING_METRICS)
+
+
+def metric_label(metric: Metric) -> str:
+    """The metric's name in the current language."""
+    if metric.key.startswith("busbw_gbytes_"):
+        return _("All-reduce busbw at {size} [GB/s]").format(size=format_size(int(metric.key.rsplit("_", 1)[1])))
+    return _(metric.label)
+
+
+def key_values(summary: Mapping) -> dict[str, float]:
+    """The key numbers of one design from its ``Plan.summary()`` (the CLI's plan JSON)."""
+    sw, bw, cost = summary["switches"], summary["bandwidth"], summary["cost"]
+    hops = [bw.get(k) for k in ("hops_same_rail", "hops_same_rail_other_su", "hops_cross_rail", "hops_cross_pod")]
+    return {
+        "gpus": summary["gpus"],
+        "switches_leaf": sw["leaf"], "switches_spine": sw["spine"], "switches_core": sw["core"],
+        "switches_total": sw["total"], "tiers": summary["tiers"],
+        "links": sum(summary["links"].values()),
+        "transceivers": summary["transceivers"]["switch_side"] + summary["transceivers"]["node_side"],
+        "bisection_tbits": bw["bisection_tbits_one_direction"],
+        "bisection_gbytes_per_gpu": bw["bisection_tbits_one_direction"] * 1000 / 8 / summary["gpus"],
+        "scaleout_gbits_per_gpu": bw["scaleout_gbits_per_gpu"],
+        "oversubscription": bw["oversubscription"],
+        "hops_max": max((h for h in hops if isinstance(h, (int, float))), default=0),
+        "capex_usd": cost["capex_usd"], "capex_usd_low": cost["capex_usd_low"], "capex_usd_high": cost["capex_usd_high"],
+        "capex_per_gpu_usd": cost["capex_per_gpu_usd"], "network_capex_usd": cost["network_capex_usd"],
+        "network_share": cost["network_share"], "it_kw": summary["power"]["it_kw"], "tco_usd": cost["tco_usd"],
+    }
+
+
+def busbw_values(plan: Plan, sizes: Sequence[int], settings: Mapping | None = None) -> dict[str, float]:
+    """All-reduce busbw [GB/s] of the fastest NCCL default algorithm on every GPU of ``plan`` at each size,
+    under the job's routing and placement (``settings`` ``rt``/``pl``; SHARP off as in a stock NCCL unless
+    ``sharp`` is "1")."""
+    settings = settings or {}
+    if not sizes:
+        return {}
+    with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
+        s = sweep(plan, "all-reduce", [int(x) for x in sizes], gpus=plan.resolved.gpus,
+                  **jobform.sharp_option(str(settings.get("sharp", "0")) == "1" and
+                                         plan.resolved.fabric == "infiniband"))
+        t, _a, _p = s.best()
+        return {busbw_key(size): float(b) for size, b in zip(sizes, s.busbw(t))}
+
+
+def training_values(plan: Plan, settings: Mapping) -> dict[str, float]:
+    """Step time [s], tokens/s, days to train and the run's cost [USD] of the job ``settings`` (the
+    Performance page's settings, ``core.formats.joblink`` keys) on ``plan``; raises when it does not fit."""
+    job = jobform.job_from_settings(plan, settings)
+    e = jobform.estimate_under(plan, job, settings)
+    return {"step_time_s": e.step_time_s, "tokens_per_s": e.tokens_per_s, "days_to_train": e.days_to_train,
+            "run_cost_usd": e.cost_usd}
+
+
+@dataclass
+class Column:
+    """One design of the comparison and everything computed for it."""
+
+    name: str
+    design: Design
+    plan: Plan | None = None
+    error: str | None = None
+    """Why the design cannot be planned (then ``values`` is empty)."""
+    values: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    """Why some values are missing (e.g. the training job does not fit this design)."""
+
+
+@dataclass(frozen=True)
+class Delta:
+    absolute: float
+    percent: float | None
+    """None when the baseline is 0."""
+    verdict: str
+    """``better``, ``worse``, ``same`` or ``neutral`` (the metric has no better direction)."""
+
+
+def delta(value: float, base: float, better: str | None, rel_tol: float = 1e-9) -> Delta:
+    """``value`` against ``base``: difference, percent of ``base`` and whether it is better."""
+    diff = value - base
+    percent = diff / base * 100 if base else None
+    if math.isclose(value, base, rel_tol=rel_tol, abs_tol=1e-12):
+        verdict = "same"
+    elif better is None:
+        verdict = "neutral"
+    else:
+        verdict = "better" if (diff > 0) == (better == HIGHER) else "worse"
+    return Delta(diff, percent, verdict)
+
+
+@dataclass
+class Comparison:
+    columns: list[Column]
+    baseline: int
+    sizes: tuple[int, ...]
+    rows: tuple[Metric, ...]
+
+    def deltas(self) -> list[dict[str, Delta | None]]:
+        """Per column, per metric key: its delta against the baseline column (None where either is missing;
+        the baseline column's own deltas are all None)."""
+        base = self.columns[self.baseline].values
+        out = []
+        for i, col in enumerate(self.columns):
+            row = {}
+            for m in self.rows:
+                if i == self.baseline or m.key not in col.values or m.key not in base:
+                    row[m.key] = None
+                else:
+                    row[m.key] = delta(col.values[m.key], base[m.key], m.better)
+            out.append(row)
+        return out
+
+
+def _evaluate(name: str, design: Design, sizes: Sequence[int], settings: Mapping | None,
+              planner: Callable[[Design], Plan]) -> Column:
+    col = Column(name, design)
+    try:
+        col.plan = planner(design)
+    except FabricPlannerError as exc:
+        col.error = str(exc)
+        return col
+    col.values.update(key_values(col.plan.summary()))
+    try:
+        col.values.update(busbw_values(col.plan, sizes, settings))
+    except FabricPlannerError as exc:
+        col.notes.append(_("Collectives: {problem}").format(problem=str(exc)))
+    if settings is not None:
+        try:
+            col.values.update(training_values(col.plan, settings))
+        except FabricPlannerError as exc:
+            col.notes.append(_("Training job: {problem}").format(problem=str(exc)))
+    return col
+
+
+def compare(designs: Sequence[tuple[str, Design]], baseline: int = 0, settings: Mapping | None = None,
+            sizes: Sequence[int] = DEFAULT_SIZES, planner: Callable[[Design], Plan] = make_plan) -> Comparison:
+    """Plan and measure each ``(name, design)``; ``baseline`` is the index the deltas are taken against
+    (cut into range). ``settings``: the training job (None = no training rows). At most ``MAX_DESIGNS``
+    designs and ``MAX_SIZES`` sizes (``ValueError`` above: the codec and page bound them first)."""
+    if len(designs) > MAX_DESIGNS:
+        raise ValueError(f"at most {MAX_DESIGNS} designs")
+    if len(sizes) > MAX_SIZES:
+        raise ValueError(f"at most {MAX_SIZES} sizes")
+    sizes = tuple(int(s) for s in sizes)
+    columns = [_evaluate(name, design, sizes, settings, planner) for name, design in designs]
+    baseline = min(max(0, int(baseline)), max(0, len(columns) - 1))
+    return Comparison(columns, baseline, sizes, metrics(sizes))
+
+
+# --- bill of materials ------------------------------------------------------------------------------
+BOM_DIFF_COLUMNS = (N_("category"), N_("item"), N_("catalog id"), N_("change"), N_("why"))
+"""Headers of the BOM difference table besides the per-design quantity and price columns (English, marked)."""
+
+
+@dataclass(frozen=True)
+class BomChange:
+    category: str
+    item: str
+    catalog_id: str
+    end: str
+    quantities: tuple[int, ...]
+    """Quantity in each column (0 where the design has none)."""
+    extended_usd: tuple[float, ...]
+    """Extended price [USD] in each column."""
+    why: str
+    """The BOM's reason for the item, from the first design that has it."""
+
+    def quantity_change(self, column: int, baseline: int) -> int:
+        return self.quantities[column] - self.quantities[baseline]
+
+    def usd_change(self, column: int, baseline: int) -> float:
+        return self.extended_usd[column] - self.extended_usd[baseline]
+
+
+def bom_changes(plans: Sequence[Plan | None], baseline: int = 0) -> list[BomChange]:
+    """Every BOM item (category, catalog id, item text with its role, link end) whose quantity differs between the designs, in
+    each design's quantity and extended price; a design that could not be planned counts as empty.
+    Sorted by the largest price swing against the baseline."""
+    keyed: dict[tuple[str, str, str, str], dict] = {}
+    for i, p in enumerate(plans):
+        for row in (p.bom if p is not None else ()):
+            key = (row.category, row.catalog_id, row.item, row.end)
+            entry = keyed.setdefault(key, {"item": row.item, "why": row.why, "q": [0] * len(plans),
+                                           "usd": [0.0] * len(plans)})
+            entry["q"][i] += row.quantity
+            entry["usd"][i] += row.extended_price_usd
+    changes = [BomChange(cat, item, cid, end, tuple(e["q"]), tuple(e["usd"]), e["why"])
+               for (cat, cid, item, end), e in keyed.items() if len(set(e["q"])) > 1 or len(set(e["usd"])) > 1]
+    base = min(max(0, baseline), max(0, len(plans) - 1))
+    return sorted(changes, key=lambda c: -max((abs(c.usd_change(i, base)) for i in range(len(plans))), default=0))
+
+
+def category_capex(p: Plan) -> dict[str, float]:
+    """Capex [USD] per BOM category (``core.cost.CATEGORY_LABELS`` keys)."""
+    out = {c: 0.0 for c in CATEGORY_LABELS}
+    for row in p.bom:
+        out[row.category] += row.extended_price_usd
+    return out
+
+
+def change_text(change: BomChange, column: int, baseline: int) -> str:
+    """``+128 (+$2,560,000)`` style words for one item's change against the baseline, in the current language."""
+    dq = change.quantity_change(column, baseline)
+    du = change.usd_change(column, baseline)
+    if change.quantities[baseline] == 0:
+        return _("new: {quantity} ({usd})").format(quantity=f"{dq:+,}", usd=_signed_usd(du))
+    if change.quantities[column] == 0:
+        return _("removed: {quantity} ({usd})").format(quantity=f"{dq:+,}", usd=_signed_usd(du))
+    return f"{dq:+,} ({_signed_usd(du)})"
+
+
+def _signed_usd(amount: float) -> str:
+    sign = "+" if amount >= 0 else "-"
+    return f"{sign}${abs(amount):,.0f}"

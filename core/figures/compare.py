@@ -1,0 +1,164 @@
+"""Charts of a comparison (``core.analysis.compare.Comparison``), grouped by design: capex by BOM category,
+bandwidth per GPU, days to train. Pure Plotly; text in the current language; designs that could not be
+planned (or whose job does not fit) are left out of a chart rather than drawn as zero."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from core.analysis.compare import Comparison, busbw_key, category_capex
+from core.cost import CATEGORY_LABELS
+from core.figures.cost import category_name
+from core.figures.keynumbers import format_usd
+from core.figures.style import CATEGORY_COLOURS, base_layout
+from core.i18n import _
+from core.perf.sizes import format_size
+
+DESIGN_COLOURS = ("#2e86c1", "#d35400", "#117a65", "#7d3c98")
+
+
+def _names(comparison: Comparison, key: str | None = None) -> list[tuple[int, str]]:
+    return [(i, c.name) for i, c in enumerate(comparison.columns)
+            if c.plan is not None and (key is None or key in c.values)]
+
+
+def cost_figure(comparison: Comparison, height: int = 380) -> go.Figure:
+    """Capex [USD] per design, stacked by BOM category (compute, NIC, switch, transceiver, cable)."""
+    shown = _names(comparison)
+    fig = go.Figure()
+    for category in CATEGORY_LABELS:
+        values = [category_capex(comparison.columns[i].plan)[category] for i, _n in shown]
+        fig.add_trace(go.Bar(x=[n for _i, n in shown], y=values, name=category_name(category),
+                             marker_color=CATEGORY_COLOURS.get(category, "#999"),
+                             customdata=[format_usd(v) for v in values],
+                             hovertemplate="%{x}: %{customdata}<extra>" + category_name(category) + "</extra>"))
+    base_layout(fig, _("Capex by category, per design [USD, estimates]"), height)
+    fig.update_layout(barmode="stack", yaxis=dict(title="USD", rangemode="tozero"),
+                      legend=dict(orientation="h", y=-0.15))
+    return fig
+
+
+def bandwidth_figure(comparison: Comparison, height: int = 380) -> go.Figure:
+    """Per GPU [GB/s, one direction]: NIC bandwidth, bisection share and all-reduce busbw at each size,
+    grouped by design."""
+    series = [("scaleout_gbits_per_gpu", _("NIC bandwidth per GPU"), 1 / 8),
+              ("bisection_gbytes_per_gpu", _("Bisection per GPU"), 1.0)]
+    series += [(busbw_key(s), _("All-reduce busbw at {size}").format(size=format_size(s)), 1.0)
+               for s in comparison.sizes]
+    fig = go.Figure()
+    for (i, name), colour in zip(_names(comparison), DESIGN_COLOURS):
+        values = comparison.columns[i].values
+        keys = [(label, values[key] * scale) for key, label, scale in series if key in values]
+        fig.add_trace(go.Bar(x=[k for k, _v in keys], y=[v for _k, v in keys], name=name, marker_color=colour,
+                             hovertemplate="%{x}: %{y:,.1f} GB/s<extra>" + name.replace("<", "&lt;") + "</extra>"))
+    base_layout(fig, _("Bandwidth per GPU, per design [GB/s, one direction]"), height)
+    fig.update_layout(barmode="group", yaxis=dict(title="GB/s", rangemode="tozero"),
+                      legend=dict(orientation="h", y=-0.2))
+    return fig
+
+
+def days_figure(comparison: Comparison, height: int = 340) -> go.Figure:
+    """Days to train the comparison's job on each design (designs where it does not fit are left out)."""
+    shown = _names(comparison, "days_to_train")
+    days = [comparison.columns[i].values["days_to_train"] for i, _n in shown]
+    fig = go.Figure(go.Bar(x=[n for _i, n in shown], y=days,
+                           marker_color=[DESIGN_COLOURS[i % len(DESIGN_COLOURS)] for i, _n in shown],
+                           text=[_("{days} d").format(days=f"{d:,.1f}") for d in days], textposition="auto",
+                           hovertemplate=_("%{x}: %{y:,.2f} days") + "<extra></extra>"))
+    base_layout(fig, _("Days to train the job, per design"), height)
+    fig.update_layout(yaxis=dict(title=_("days"), rangemode="tozero"), showlegend=False)
+    return fig
+
+
+# --- tables ------------------------------------------------------------------------------------------------
+def format_value(value: float, kind: str) -> str:
+    """One number of the comparison table, in the current language."""
+    if kind == "usd":
+        return format_usd(value)
+    if kind == "share":
+        return f"{value:.1%}"
+    if kind == "ratio":
+        return f"{value:g}:1"
+    if kind in ("tbits", "gbytes", "kw"):
+        return f"{value:,.1f}"
+    if kind == "seconds":
+        return f"{value:,.3f}"
+    if kind == "days":
+        return f"{value:,.2f}"
+    return f"{value:,.0f}"
+
+
+def format_delta(d, kind: str) -> str:
+    """``+1,234 (+5.0%)``; the absolute part in the metric's unit."""
+    if d.verdict == "same":
+        return "="
+    if kind == "usd":
+        absolute = ("+" if d.absolute >= 0 else "-") + format_usd(abs(d.absolute))
+    elif kind == "share":
+        absolute = _("{points} pts").format(points=f"{d.absolute * 100:+.1f}")
+    elif kind == "ratio":
+        absolute = f"{d.absolute:+g}"
+    elif kind in ("tbits", "gbytes", "kw"):
+        absolute = f"{d.absolute:+,.1f}"
+    elif kind == "seconds":
+        absolute = f"{d.absolute:+,.3f}"
+    elif kind == "days":
+        absolute = f"{d.absolute:+,.2f}"
+    else:
+        absolute = f"{d.absolute:+,.0f}"
+    return absolute if d.percent is None else f"{absolute} ({d.percent:+.1f}%)"
+
+
+def design_header(index: int, name: str) -> str:
+    return f"{index + 1}. {name}"
+
+
+def delta_header(index: int) -> str:
+    return _("{number}. vs baseline").format(number=index + 1)
+
+
+def comparison_rows(comparison: Comparison) -> tuple[list[dict], list[dict]]:
+    """The comparison table: one row per metric, per design its value and (except the baseline) its delta.
+
+    Returns ``(rows, verdicts)``: ``verdicts`` has the same shape, ``better``/``worse``/``same``/``neutral``
+    on delta cells and None elsewhere (the page colours by it). A missing value shows as ``-``."""
+    from core.analysis.compare import GROUPS, metric_label
+
+    deltas = comparison.deltas()
+    rows, verdicts = [], []
+    metric_header, group_header = _("metric"), _("group")
+    for m in comparison.rows:
+        row = {group_header: _(GROUPS[m.group]), metric_header: metric_label(m)}
+        verdict = {group_header: None, metric_header: None}
+        for i, col in enumerate(comparison.columns):
+            head = design_header(i, col.name)
+            row[head] = format_value(col.values[m.key], m.kind) if m.key in col.values else "-"
+            verdict[head] = None
+            if i != comparison.baseline:
+                d = deltas[i][m.key]
+                row[delta_header(i)] = format_delta(d, m.kind) if d is not None else "-"
+                verdict[delta_header(i)] = d.verdict if d is not None else None
+        rows.append(row)
+        verdicts.append(verdict)
+    return rows, verdicts
+
+
+def bom_rows(comparison: Comparison) -> list[dict]:
+    """The BOM difference table: every item whose quantity or price differs, per design its quantity, and
+    against the baseline the change in quantity and USD, with the BOM's reason (``core.analysis.compare``)."""
+    from core.analysis.compare import BOM_DIFF_COLUMNS, bom_changes, change_text
+
+    changes = bom_changes([c.plan for c in comparison.columns], comparison.baseline)
+    category, item, catalog_id, change, why = (_(c) for c in BOM_DIFF_COLUMNS)
+    rows = []
+    for ch in changes:
+        row = {category: category_name(ch.category), item: ch.item, catalog_id: ch.catalog_id}
+        for i, col in enumerate(comparison.columns):
+            row[design_header(i, col.name)] = f"{ch.quantities[i]:,}"
+        row[change] = "; ".join(f"{i + 1}: {change_text(ch, i, comparison.baseline)}"
+                                for i in range(len(comparison.columns)) if i != comparison.baseline
+                                and ch.quantity_change(i, comparison.baseline) != 0
+                                or (i != comparison.baseline and ch.usd_change(i, comparison.baseline) != 0))
+        row[why] = ch.why
+        rows.append(row)
+    return rows
