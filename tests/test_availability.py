@@ -214,3 +214,38 @@ def test_json_keys_for_the_cli():
                 "expected_bandwidth_share", "expected_bisection_tbits_one_direction",
                 "healthy_bisection_tbits_one_direction", "rates"):
         assert key in data
+
+
+def test_cli_json(capsys):
+    import json
+
+    from core.cli import main
+
+    assert main(["availability", "--gpus", "256", "--fabric", "ethernet", "--trials", "200",
+                 "--spares", "switch=N+2", "--rate", "switch.afr=0.08", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"availability", "spares", "monitoring"}
+    assert data["availability"]["trials"] == 200 and data["availability"]["rates"]["switch"]["afr"] == 0.08
+    assert all(r["quantity"] == 2 for r in data["spares"]["rows"] if r["category"] == "switch")
+    assert any(r["id"] == "eth_pfc_pause" for r in data["monitoring"])
+    assert main(["--lang", "zh", "availability", "--gpus", "256", "--trials", "50", "--format", "json"]) == 0
+    assert "spares: " in capsys.readouterr().out  # machine output stays English
+
+
+def test_cli_table_in_chinese_and_errors(capsys):
+    import re
+
+    from core.cli import main
+
+    assert main(["--lang", "zh", "availability", "--gpus", "256", "--trials", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "训练任务" in out and "备件" in out
+    prose = re.sub(r"[A-Za-z0-9_*]+_[A-Za-z0-9_*]+|InfiniBand|RoCE|DDM|CMIS|FEC|ECN|PFC|ACK|NIC|GPU|BER|EEPROM|"
+                   r"Tb/s|USD|go-back-N|Rx|Tx|SymbolErrorCounterExtended|eff_ber|ber_threshold|Port\w+|Link\w+|"
+                   r"C\b|ms\b|e-\d+", "", out)
+    assert not re.search(r"\b[a-z]{4,}\b", prose), re.findall(r"\b[a-z]{4,}\b", prose)[:10]
+    for argv, text in ((["--job-gpus", "9999"], "does not fit"), (["--rate", "psu.afr=1"], "unknown element"),
+                       (["--spares", "switch=lots"], "not a percentage"), (["--rate", "switch.afr=x"], "not a number"),
+                       (["--spares", "nothing"], "NAME=VALUE")):
+        assert main(["availability", "--gpus", "256", "--trials", "10", *argv]) == 2
+        assert text in capsys.readouterr().err

@@ -50,6 +50,15 @@ THRESHOLDS = (
     N_("pre-FEC BER above 1e-5, any uncorrectable codeword"),
 )
 """Every ``threshold`` text of monitoring.toml, marked for translation (tests check they match)."""
+COUNTERS = (
+    N_("link_down_events_phy (NIC); interface flap count (switch)"),
+    N_("rx_corrected_bits_phy, rx_err_lane_*_phy (NIC); FEC corrected / uncorrectable codewords (switch)"),
+    N_("rx_prio3_pause, tx_prio3_pause, rx_prio3_pause_duration (NIC); PFC watchdog storm events (switch)"),
+    N_("egress queue drops on the lossless class; ECN marked packets per queue"),
+    N_("module temperature, Rx/Tx power per lane (DDM / CMIS)"),
+)
+"""Counter texts of monitoring.toml that hold words besides counter names, marked for translation (the
+counter names in them stay as printed; a counter text not listed here is names only, never translated)."""
 FABRIC_LABELS = {"infiniband": N_("InfiniBand"), "ethernet": N_("Ethernet (RoCE)")}
 
 
@@ -95,7 +104,8 @@ def checklist_for(fabric: str, tiers: int) -> list[dict]:
         rows.append({
             "id": check.id, "fabric": check.fabric, "tiers": list(where), "counter": check.counter,
             "threshold": check.threshold, "source": check.source,
-            "threshold_text": _(check.threshold), "why": _(WHY[check.why_id]),
+            "threshold_text": _(check.threshold),
+            "counter_text": _(check.counter) if check.counter in COUNTERS else check.counter, "why": _(WHY[check.why_id]),
             "tier_labels": [_(TIER_LABELS[t]) for t in where],
         })
     return rows
@@ -106,5 +116,5 @@ def checklist_table(rows: list[dict]) -> str:
     head = (_("where"), _("counter"), _("alarm at"), _("why"))
     lines = [" | ".join(head), " | ".join("---" for _h in head)]
     for row in rows:
-        lines.append(" | ".join((", ".join(row["tier_labels"]), row["counter"], row["threshold_text"], row["why"])))
+        lines.append(" | ".join((", ".join(row["tier_labels"]), row["counter_text"], row["threshold_text"], row["why"])))
     return "\n".join(lines) + "\n"

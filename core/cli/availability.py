@@ -1,0 +1,101 @@
+"""``python -m core availability``: availability over time, spares in the BOM, the monitoring checklist.
+
+JSON (``--format json``, English): ``availability`` (``core.analysis.availability.Availability``:
+``method``, ``elements``, ``expected_down``, ``job_run_fraction``, ``expected_gpus_cut_off``,
+``expected_bandwidth_share``, ``expected_bisection_tbits_one_direction``, ``rates`` ...), ``spares``
+(``core.analysis.sparing.Spares``: ``rows[]``, ``spares_capex_usd``, ``capex_with_spares_usd`` ...) and
+``monitoring`` (rows with ``id``, ``tiers``, ``counter``, ``threshold``, ``source``).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from core.cli.common import add_design_options, add_format_option, design_from_args, positive_int, row, to_json
+from core.errors import InputError, shown
+from core.i18n import _, usd
+
+
+def register(subparsers) -> None:
+    """Add the ``availability`` sub-command."""
+    parser = subparsers.add_parser(
+        "availability", help=_("availability over time, spares and the monitoring checklist of a design"),
+        description=_("Availability over time (failure rates from assets/catalog/reliability.toml), spares in "
+                      "the bill of materials and the monitoring checklist."))
+    add_design_options(parser)
+    add_format_option(parser)
+    g = parser.add_argument_group(_("availability"))
+    g.add_argument("--job-gpus", type=positive_int, metavar="N",
+                   help=_("GPUs the job needs healthy and reachable (default: the whole cluster)"))
+    g.add_argument("--trials", type=positive_int, default=1000, help=_("Monte Carlo trials (default 1000)"))
+    g.add_argument("--seed", type=int, default=0, help=_("random seed (default 0)"))
+    g.add_argument("--rate", action="append", default=[], metavar="CLASS.FIELD=VALUE",
+                   help=_("override a failure rate, e.g. {example} (afr per year, mttr in hours; repeatable)")
+                   .format(example="switch.afr=0.08"))
+    g.add_argument("--spares", action="append", default=[], metavar="CATEGORY=RULE",
+                   help=_("sparing rule per BOM category, e.g. {example} (repeatable)").format(
+                       example="transceiver=3% switch=N+2"))
+    g.add_argument("--lead-days", type=positive_int, default=90,
+                   help=_("restock lead time for spare coverage [days] (default 90)"))
+    parser.set_defaults(handler=run)
+
+
+def _pairs(items: list[str], what: str) -> dict[str, str]:
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise InputError(_("{what} wants NAME=VALUE, got {value}").format(what=what, value=shown(item)))
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _rates(items: list[str]):
+    from core.analysis.availability import rates_with
+
+    changes: dict[str, dict] = {}
+    for key, value in _pairs(items, "--rate").items():
+        name, _dot, field = key.partition(".")
+        field = {"mttr": "mttr_hours"}.get(field, field)
+        try:
+            number = float(value)
+        except ValueError:
+            raise InputError(_("--rate {key}: {value} is not a number").format(key=shown(key), value=shown(value)))
+        changes.setdefault(name, {})[field] = number
+    return rates_with(changes)
+
+
+def run(args: argparse.Namespace) -> str:
+    from core.analysis.availability import availability
+    from core.analysis.monitoring import checklist, checklist_table
+    from core.analysis.sparing import with_spares
+    from core.plan import plan
+
+    result = plan(design_from_args(args))
+    rates = _rates(args.rate)
+    avail = availability(result, job_gpus=args.job_gpus, trials=args.trials, seed=args.seed, rates=rates)
+    spares = with_spares(result, _pairs(args.spares, "--spares"), lead_days=args.lead_days)
+    checks = checklist(result)
+    if args.format == "json":
+        return to_json({"availability": avail.to_json(), "spares": spares.to_json(),
+                        "monitoring": [{k: v for k, v in c.items() if k in
+                                        ("id", "fabric", "tiers", "counter", "threshold", "source")} for c in checks]})
+    lines = [
+        row(_("job"), _("{job} of {total} GPUs runs {fraction} of the time ({trials} trials, seed {seed})").format(
+            job=f"{avail.job_gpus:,}", total=f"{result.resolved.gpus:,}", fraction=f"{avail.job_run_fraction:.2%}",
+            trials=f"{avail.trials:,}", seed=avail.seed)),
+        row(_("down on average"), _("nodes {nodes:.2f}, NICs {nics:.3f}, links {links:.3f}, switches {switches:.4f}")
+            .format(nodes=avail.expected_down["gpu_node"], nics=avail.expected_down["nic"],
+                    links=avail.expected_down["link"], switches=avail.expected_down["switch"])),
+        row(_("GPUs"), _("usable {usable:,.0f}, cut off {cut:,.1f}, on a lost rail {degraded:,.1f} (expected)").format(
+            usable=avail.expected_gpus_usable, cut=avail.expected_gpus_cut_off, degraded=avail.expected_gpus_degraded)),
+        row(_("bandwidth"), _("expected bisection {expected:,.1f} of {healthy:,.1f} Tb/s (one direction)").format(
+            expected=avail.expected_bisection_tbits_one_direction,
+            healthy=avail.healthy_bisection_tbits_one_direction)),
+        row(_("spares"), _("{count} spare rows, {spend}; capex with spares {capex}").format(
+            count=len(spares.rows), spend=usd(spares.spares_capex_usd), capex=usd(spares.capex_with_spares_usd))),
+        _("method: steady-state failures with repair, independent elements; Monte Carlo over nodes, NICs, links "
+          "and switches"),
+        "",
+    ]
+    return "\n".join(lines) + "\n" + checklist_table(checks)
