@@ -30,11 +30,11 @@ def register(subparsers) -> None:
     g.add_argument("--trials", type=positive_int, default=1000, help=_("Monte Carlo trials (default 1000)"))
     g.add_argument("--seed", type=int, default=0, help=_("random seed (default 0)"))
     g.add_argument("--rate", action="append", default=[], metavar="CLASS.FIELD=VALUE",
-                   help=_("override a failure rate, e.g. {example} (afr per year, mttr in hours; repeatable)")
-                   .format(example="switch.afr=0.08"))
+                   help=_("override a failure rate, e.g. {example} [afr: failures per year; mttr: hours] (repeatable)")
+                   .format(example="--rate=switch.afr=0.08"))
     g.add_argument("--spares", action="append", default=[], metavar="CATEGORY=RULE",
                    help=_("sparing rule per BOM category, e.g. {example} (repeatable)").format(
-                       example="transceiver=3% switch=N+2"))
+                       example="--spares=transceiver=3%% --spares=switch=N+2"))
     g.add_argument("--lead-days", type=positive_int, default=90,
                    help=_("restock lead time for spare coverage [days] (default 90)"))
     parser.set_defaults(handler=run)
