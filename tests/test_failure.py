@@ -34,7 +34,7 @@ SMALL = {
 }
 
 
-def _brute(result, elements):
+def _brute(result, elements, flow=True):
     shape = Shape.of(result)
     graph = fabric_graph(result, servers="each")
     dead_nics = {}
@@ -79,6 +79,8 @@ def _brute(result, elements):
             bad = any(nic in dead_nics.get(n, ()) or port_leaf(n, nic, p) not in main
                       for nic in own for p in range(shape.planes))
             degraded += bad
+    if not flow:
+        return cut_off * gpn, degraded, None
     flow = nx.DiGraph()
     for u, v, data in graph.edges(data=True):
         flow.add_edge(u, v, capacity=data["capacity_gbps"])

@@ -1,0 +1,180 @@
+"""Single points of failure: every element whose loss alone cuts a GPU off or splits the cluster.
+
+``single_points(plan)`` returns a ``SpofResult``: each element (named as in
+``core.fabric.topology.fabric_graph``; see ``core.analysis.failure``) whose single failure leaves GPUs
+outside the component holding the most nodes (``core.analysis.failure.analyse``), with the blast
+radius (GPUs cut off) and a remedy priced from the catalog.
+
+Method: elements that are cabled alike fail alike (every plane, island, rail and full scalable unit is
+a copy of the others), so one representative per class is failed: a leaf of the first and of a partial
+last group, a spine of the first and of a partial last pod, a core, a NIC of the first and of the last
+node. The verdict and blast radius of the representative hold for its whole class, which is then
+listed element by element. Cost: a handful of closed-form what-ifs, whatever the cluster size
+(``tests/test_spof.py`` checks every element of small designs one by one against networkx).
+
+Remedies, each with its capex from the catalog prices of the design's BOM (``price_basis``):
+
+* a leaf / top-of-rack switch, a one-tier fabric's switch, a single-port NIC: one more plane
+  (dual-ToR: each NIC's second port to a second switch, as Alibaba HPN does), priced by re-planning the
+  design with ``planes + 1`` (with a NIC that has the ports when the design's has not): the difference
+  in network capex;
+* a spine or core that is alone in its set: N+1, one more switch of the tier per plane with the links
+  to it, priced as the tier's switch plus the links at the design's per-link cost of that stage.
+
+Not modelled: NVLink switch trays and chips inside an NVLink domain (NVL72: 9 trays of 2 NVSwitch
+chips, every GPU linked to all 18 chips, so one tray lost lowers NVLink bandwidth by 1/9 and cuts off
+nobody), power feeds and cables; the result says so in ``notes``.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from core.analysis.failure import Shape, _element, analyse
+from core.errors import FabricPlannerError
+from core.i18n import N_, _
+from core.i18n import language as speaking
+from core.plan import Plan, plan as make_plan
+
+REMEDY_LABELS = {
+    "plane": N_("one more plane (dual-ToR: a second NIC port to a second switch)"),
+    "n_plus_1": N_("N+1: one more {tier} switch per plane with its links"),
+}
+NOT_MODELLED = N_("NVLink switch trays and chips, power feeds and cables are not modelled; an NVL72 tray "
+                  "lost lowers NVLink bandwidth by 1/9 and cuts off no GPU.")
+
+
+class SpofElement(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    element: str
+    tier: str
+    gpus_lost: int
+    remedy: str
+    """Remedy key: ``plane`` or ``n_plus_1``."""
+    remedy_capex_usd: float | None
+    """Network capex the remedy adds [USD] (None: no buildable variant found)."""
+
+
+class SpofResult(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    elements: tuple[SpofElement, ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def count(self) -> int:
+        return len(self.elements)
+
+    def to_json(self) -> dict:
+        return {"count": self.count,
+                "elements": [{"element": e.element, "tier": e.tier, "gpus_lost": e.gpus_lost, "remedy": e.remedy,
+                              "remedy_capex_usd": None if e.remedy_capex_usd is None else round(e.remedy_capex_usd, 2)}
+                             for e in self.elements],
+                "notes": list(self.notes)}
+
+
+def _classes(shape: Shape):
+    """``(tier, representative key, members)`` where ``members()`` yields every key of the class."""
+    pis = shape.pis()
+    groups = shape.groups if shape.tiers > 1 else 1
+    lrs = [0] if (shape.tor or shape.tiers == 1) else list(range(shape.leaves_per_group))
+    full = [g for g in range(groups) if shape.group_nodes(g) == (shape.nodes_per_group if shape.tiers > 1
+                                                                  else shape.nodes)]
+    partial = [g for g in range(groups) if g not in full]
+    for kind in (full, partial):
+        if kind:
+            yield ("leaf", (0, 0, shape.leaf_of(kind[0], 0)),
+                   lambda kind=kind: ((p, i, shape.leaf_of(g, lr)) for g in kind for lr in lrs for p, i in pis))
+    if shape.tiers == 2:
+        yield ("spine", (0, 0, 0), lambda: ((p, i, k) for p, i in pis for k in range(shape.spines)))
+    if shape.tiers == 3:
+        spp = shape.spines_per_pod
+        last_full = shape.group_nodes(groups - 1) == shape.nodes_per_group and groups % shape.groups_per_pod == 0
+        kinds = [list(range(shape.pods))] if last_full else [list(range(shape.pods - 1)), [shape.pods - 1]]
+        for pods in kinds:
+            if pods:
+                yield ("spine", (0, 0, pods[0] * spp),
+                       lambda pods=pods: ((p, i, pod * spp + j) for pod in pods for j in range(spp) for p, i in pis))
+        yield ("core", (0, 0, 0), lambda: ((p, i, k) for p, i in pis for k in range(shape.cores)))
+    last_nodes = sorted({0, shape.nodes - 1})
+    if len(last_nodes) == 2 and shape.group_nodes(groups - 1) == (shape.nodes_per_group if shape.tiers > 1
+                                                                   else shape.nodes):
+        last_nodes = [0]
+    for index, node in enumerate(last_nodes):
+        if index == 0:
+            nodes = [n for n in range(shape.nodes)
+                     if shape.tiers == 1 or n // shape.nodes_per_group in full]
+        else:
+            nodes = [n for n in range(shape.nodes) if shape.tiers > 1 and n // shape.nodes_per_group in partial]
+        yield ("nic", (node, 0), lambda nodes=nodes: ((n, r) for n in nodes for r in range(shape.nics)))
+
+
+def _plane_remedy_capex(plan: Plan) -> float | None:
+    """Network capex one more plane adds [USD], re-planned (with a NIC that has the ports if needed)."""
+    from core.catalog import load_catalog
+
+    design = plan.design
+    base = plan.cost.network_capex_usd
+    variants = [{"planes": design.planes + 1}]
+    catalog = load_catalog()
+    for nic in catalog.nics:
+        if nic.id != plan.resolved.nic.id:
+            variants.append({"planes": design.planes + 1, "nic": nic.id})
+    for update in variants:
+        try:
+            other = make_plan(design.model_copy(update=update))
+        except FabricPlannerError:
+            continue
+        return other.cost.network_capex_usd - base
+    return None
+
+
+def _n_plus_1_capex(plan: Plan, tier: str, shape: Shape) -> float | None:
+    """One more ``tier`` switch per plane and island with the links it takes [USD], from the design's BOM."""
+    stage = "leaf-spine" if tier == "spine" else "spine-core"
+    with speaking("en"):  # BOM item texts name the role and the stage in English here
+        english = make_plan(plan.design)
+    switch = [r for r in english.bom if r.category == "switch" and r.item.endswith(f"({tier})")]
+    links_total = english.fabric.leaf_spine_links if tier == "spine" else english.fabric.spine_core_links
+    links_total *= english.fabric.planes
+    parts = sum(r.extended_price_usd for r in english.bom
+                if r.category in ("transceiver", "cable") and f"{stage})" in r.item)
+    if not switch or not links_total:
+        return None
+    per_link = parts / links_total
+    if tier == "spine":
+        links = shape.leaves * shape.pair_links if shape.tiers == 2 else \
+            shape.groups_per_pod * shape.leaves_per_group * shape.pair_links * 1
+    else:
+        links = shape.pods * (shape.spine_uplinks[0] // max(1, shape.cores_per_group))
+    return (switch[0].unit_price_usd + links * per_link) * shape.planes * shape.islands
+
+
+def single_points(plan: Plan) -> SpofResult:
+    """Every single point of failure of ``plan`` with its blast radius and a priced remedy (module docstring)."""
+    shape = Shape.of(plan)
+    out: list[SpofElement] = []
+    costs: dict = {}
+    for tier, key, members in _classes(shape):
+        a = analyse(plan, [(tier, key, False)])
+        if a.nodes_disconnected == 0:
+            continue
+        remedy = "n_plus_1" if tier in ("spine", "core") else "plane"
+        if (remedy, tier) not in costs:
+            costs[(remedy, tier)] = (_n_plus_1_capex(plan, tier, shape) if remedy == "n_plus_1"
+                                     else _plane_remedy_capex(plan))
+        lost = a.nodes_disconnected * shape.gpus_per_node
+        for member in members():
+            out.append(SpofElement(element=_element(tier, member, shape), tier=tier, gpus_lost=lost, remedy=remedy,
+                                   remedy_capex_usd=costs[(remedy, tier)]))
+    return SpofResult(elements=tuple(out), notes=(_(NOT_MODELLED),))
+
+
+def remedy_label(element: SpofElement) -> str:
+    """The remedy in words, in the current language."""
+    from core.fabric.sizing import ROLE_LABELS
+
+    if element.remedy == "n_plus_1":
+        return _(REMEDY_LABELS["n_plus_1"]).format(tier=_(ROLE_LABELS[element.tier]))
+    return _(REMEDY_LABELS["plane"])

@@ -1,0 +1,93 @@
+"""Single points of failure (core.analysis.spof) against failing every element one by one on the networkx graph."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.analysis.failure import Shape, _worst_order
+from core.analysis.spof import remedy_label, single_points
+from core.design import Design
+from core.i18n import language
+from core.plan import plan
+from tests.test_failure import SMALL, _brute
+
+
+def _every_element(shape):
+    for tier in ("leaf", "spine", "core", "nic"):
+        if tier == "spine" and shape.tiers < 2 or tier == "core" and shape.tiers < 3:
+            continue
+        yield from ((tier, key) for key in _worst_order(tier, shape))
+
+
+@pytest.mark.parametrize("name", [*SMALL, "3-tier pods"])
+def test_spof_list_matches_failing_each_element_on_the_graph(name):
+    kwargs = SMALL.get(name) or dict(gpu="H100", nodes=160, gpus_per_node=1, nics_per_node=1,
+                                     topology="top-of-rack", nodes_per_rack=4, switch="QM8700",
+                                     port_speed_gbps=200, tiers=3)
+    result = plan(Design(**kwargs))
+    shape = Shape.of(result)
+    listed = {e.element: e.gpus_lost for e in single_points(result).elements}
+    from core.analysis.failure import _element
+
+    expected = {}
+    for tier, key in _every_element(shape):
+        cut_off, _degraded, _bisection = _brute(result, [(tier, key, False)], flow=False)
+        if cut_off:
+            expected[_element(tier, key, shape)] = cut_off
+    assert listed == expected
+
+
+def test_top_of_rack_lists_every_tor_with_its_rack_and_the_lone_spine():
+    result = plan(Design(**SMALL["top-of-rack 3:1"]))
+    spof = single_points(result)
+    tors = [e for e in spof.elements if e.tier == "leaf"]
+    assert len(tors) == result.fabric.leaf_count
+    assert all(e.gpus_lost == 16 and e.remedy == "plane" for e in tors)  # 2 nodes x 8 GPUs per rack
+    assert tors[0].remedy_capex_usd > 0
+    spines = [e for e in spof.elements if e.tier == "spine"]
+    assert result.fabric.spine_count == 1 and len(spines) == 1 and spines[0].gpus_lost == 128 - 16
+    assert spines[0].remedy == "n_plus_1" and spines[0].remedy_capex_usd > 0
+    with language("zh"):
+        assert "脊" in remedy_label(spines[0])
+
+
+def test_dual_tor_has_no_single_point():
+    assert single_points(plan(Design(**SMALL["dual-plane ToR"]))).count == 0
+
+
+def test_one_switch_fabric_lists_the_switch():
+    spof = single_points(plan(Design(**SMALL["one switch"])))
+    assert [(e.element, e.gpus_lost) for e in spof.elements] == [("p0.leaf0", 16)]
+
+
+_nonblocking = st.builds(dict, nodes=st.integers(33, 256), switch=st.sampled_from(["QM9700", "QM8700"]),
+                         planes=st.sampled_from([1, 1]))
+
+
+@settings(max_examples=25, deadline=None)
+@given(_nonblocking)
+def test_nonblocking_multi_spine_fabric_has_no_spine_or_core_spof(kwargs):
+    try:
+        result = plan(Design(gpu="H100", port_speed_gbps=400 if kwargs["switch"] == "QM9700" else 200,
+                             **{k: v for k, v in kwargs.items() if k != "planes"}))
+    except Exception:
+        return
+    shape = Shape.of(result)
+    per = shape.spines_per_pod if shape.tiers == 3 else shape.spines
+    if shape.tiers < 2 or per < 2 or (shape.tiers == 3 and shape.cores_per_group < 2 and shape.spines_per_pod < 2):
+        return
+    assert not [e for e in single_points(result).elements if e.tier in ("spine", "core")]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(2, 40), st.sampled_from([1, 2, 4]))
+def test_one_tor_per_rack_lists_every_tor(racks, per_rack):
+    try:
+        result = plan(Design(gpu="H100", nodes=racks * per_rack, topology="top-of-rack", nodes_per_rack=per_rack,
+                             oversubscription=3.0))
+    except Exception:
+        return
+    tors = [e for e in single_points(result).elements if e.tier == "leaf"]
+    assert len(tors) == result.fabric.leaf_count_total
