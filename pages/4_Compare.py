@@ -15,7 +15,8 @@ from core.figures.keynumbers import size_caption
 from core.formats import comparelink, sharelink
 from core.formats.joblink import DEFAULTS
 from core.i18n import _
-from core.perf.jobform import FITTED, fitted_defaults
+from core.perf.jobform import FITTED
+from core.perf.training import PRESETS
 from core.perf.sizes import format_size
 from webui import jobstate, safe, state
 
@@ -149,17 +150,14 @@ def _on_sizes() -> None:
     st.session_state[STORE]["sizes"] = sorted(chosen) or list(cmp.DEFAULT_SIZES)
 
 
-def _job_settings(baseline_plan) -> dict:
-    """The Performance page's job (the session's, else the link's); settings the user left alone are fitted
-    to the baseline design, as the Performance page fits them to its design."""
+def _job_settings() -> tuple[dict, set[str]]:
+    """The Performance page's job (the session's, else the link's) and the settings the user left alone,
+    which are fitted to each design as the Performance page fits them to its design."""
     ss = st.session_state
     jobstate.init(st.query_params.to_dict())
     store = dict(ss[jobstate.STORE])
     fitted = ss.get(jobstate.FITTED_STORE) or {}
-    free = {k for k in FITTED if k in fitted and (fitted[k] is None or fitted[k] == store.get(k))}
-    if free and baseline_plan is not None:
-        store.update(fitted_defaults(baseline_plan, store, free, DEFAULTS))
-    return store
+    return store, {k for k in FITTED if k in fitted and (fitted[k] is None or fitted[k] == store.get(k))}
 
 
 def _column_header(index: int, name: str) -> str:
@@ -236,9 +234,8 @@ def main() -> None:
 
     # --- the columns -------------------------------------------------------------------------------------
     designs = [(e["name"], Design.model_validate_json(e["design"])) for e in entries]
-    first = cmp.compare(designs[store["baseline"]:store["baseline"] + 1], 0, None, ())
-    settings = _job_settings(first.columns[0].plan)
-    result = cmp.compare(designs, store["baseline"], settings, tuple(store["sizes"]))
+    settings, free = _job_settings()
+    result = cmp.compare(designs, store["baseline"], settings, tuple(store["sizes"]), fit=free, defaults=DEFAULTS)
     cols = st.columns(len(entries))
     for index, (col, entry, column) in enumerate(zip(cols, entries, result.columns)):
         ident = entry["id"]
@@ -252,6 +249,10 @@ def main() -> None:
                     tiers=s["tiers"], switch=s["switch_model"]))
             else:
                 st.error(safe.md(_("This design cannot be built: {problem}").format(problem=column.error)))
+            if column.job is not None and "days_to_train" in column.values:
+                st.caption(_("Job: {model}, tp {tp} x pp {pp}, global batch {gbs}").format(
+                    model=PRESETS[column.job["model"]].name, tp=column.job["tp"], pp=column.job["pp"],
+                    gbs=column.job["gbs"]))
             for note in column.notes:
                 st.caption(safe.md(note))
             b1, b2 = st.columns(2)
@@ -265,7 +266,7 @@ def main() -> None:
                 st.text_input(_("Name"), key=W + f"name_{ident}", max_chars=comparelink.MAX_NAME,
                               on_change=_on_name, args=(ident,))
                 query = _design_link(column.design)
-                if ss.get(W + f"link_for_{ident}") != entry["design"]:  # the box follows the design
+                if W + f"link_{ident}" not in ss or ss.get(W + f"link_for_{ident}") != entry["design"]:  # follows the design
                     ss[W + f"link_{ident}"] = query
                     ss[W + f"link_for_{ident}"] = entry["design"]
                 st.text_area(_("Design link"), key=W + f"link_{ident}", max_chars=comparelink.MAX_LINK, height=90,
@@ -276,9 +277,9 @@ def main() -> None:
     # --- numbers, BOM, charts ---------------------------------------------------------------------------
     st.subheader(_("Numbers"))
     _tables(result)
-    st.caption(_("Training rows: the Performance page's job ({model}, tp {tp} x pp {pp}, global batch {gbs}); "
-                 "change it there. Costs are estimates from the catalog's price book.").format(
-                     model=settings["model"], tp=settings["tp"], pp=settings["pp"], gbs=settings["gbs"]))
+    st.caption(_("Training rows: the Performance page's job on each design; the model, tp, pp and global batch "
+                 "you have not set there are fitted to each design as that page fits them (each column names its "
+                 "split). Costs are estimates from the catalog's price book."))
     if len(entries) > 1:
         st.subheader(_("Bill of materials: what changes"))
         bom = figs.bom_rows(result)

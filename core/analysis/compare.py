@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Collection, Mapping, Sequence
 
 from core.cost import CATEGORY_LABELS
 from core.design import Design
@@ -163,6 +163,8 @@ class Column:
     values: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     """Why some values are missing (e.g. the training job does not fit this design)."""
+    job: dict | None = None
+    """The training job's settings on this design (``job_settings``)."""
 
 
 @dataclass(frozen=True)
@@ -210,8 +212,21 @@ class Comparison:
         return out
 
 
+def job_settings(p: Plan, settings: Mapping, fit: Collection[str] = (), defaults: Mapping | None = None) -> dict:
+    """The job's settings on ``p``: ``settings`` with the keys in ``fit`` (those the user left alone, a subset of
+    ``core.perf.jobform.FITTED``) chosen to fit ``p`` as the Performance page chooses them for its design
+    (``jobform.fitted_defaults`` from ``defaults``, the link defaults ``core.formats.joblink.DEFAULTS``;
+    ``settings`` when None), so a column shows what the Performance page shows for that design."""
+    out = dict(settings)
+    free = set(fit) & set(jobform.FITTED)
+    if free:
+        out.update(jobform.fitted_defaults(p, out, free, defaults if defaults is not None else settings))
+    return out
+
+
 def _evaluate(name: str, design: Design, sizes: Sequence[int], settings: Mapping | None,
-              planner: Callable[[Design], Plan]) -> Column:
+              planner: Callable[[Design], Plan], fit: Collection[str] = (),
+              defaults: Mapping | None = None) -> Column:
     col = Column(name, design)
     try:
         col.plan = planner(design)
@@ -225,23 +240,26 @@ def _evaluate(name: str, design: Design, sizes: Sequence[int], settings: Mapping
         col.notes.append(_("Collectives: {problem}").format(problem=str(exc)))
     if settings is not None:
         try:
-            col.values.update(training_values(col.plan, settings))
+            col.job = job_settings(col.plan, settings, fit, defaults)
+            col.values.update(training_values(col.plan, col.job))
         except FabricPlannerError as exc:
             col.notes.append(_("Training job: {problem}").format(problem=str(exc)))
     return col
 
 
 def compare(designs: Sequence[tuple[str, Design]], baseline: int = 0, settings: Mapping | None = None,
-            sizes: Sequence[int] = DEFAULT_SIZES, planner: Callable[[Design], Plan] = make_plan) -> Comparison:
+            sizes: Sequence[int] = DEFAULT_SIZES, planner: Callable[[Design], Plan] = make_plan,
+            fit: Collection[str] = (), defaults: Mapping | None = None) -> Comparison:
     """Plan and measure each ``(name, design)``; ``baseline`` is the index the deltas are taken against
-    (cut into range). ``settings``: the training job (None = no training rows). At most ``MAX_DESIGNS``
+    (cut into range). ``settings``: the training job, the Performance page's settings (None = no training
+    rows); ``fit``: the settings fitted to each design from ``defaults`` (``job_settings``). At most ``MAX_DESIGNS``
     designs and ``MAX_SIZES`` sizes (``ValueError`` above: the codec and page bound them first)."""
     if len(designs) > MAX_DESIGNS:
         raise ValueError(f"at most {MAX_DESIGNS} designs")
     if len(sizes) > MAX_SIZES:
         raise ValueError(f"at most {MAX_SIZES} sizes")
     sizes = tuple(int(s) for s in sizes)
-    columns = [_evaluate(name, design, sizes, settings, planner) for name, design in designs]
+    columns = [_evaluate(name, design, sizes, settings, planner, fit, defaults) for name, design in designs]
     baseline = min(max(0, int(baseline)), max(0, len(columns) - 1))
     return Comparison(columns, baseline, sizes, metrics(sizes))
 

@@ -1,0 +1,153 @@
+"""AppTest of the Compare page (pages/4_Compare.py) inside the app: columns from a link, add / paste / duplicate /
+edit / remove, the baseline, the whole comparison in the share link (and back), bad input, Chinese."""
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.formats import comparelink
+from tests.test_i18n import english_leaks, page_text, rerun
+
+ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
+PAGE = "../pages/4_Compare.py"
+TWO = {"c1_name": "IB", "c1_n": "64", "c2_name": "RoCE", "c2_n": "64", "c2_f": "eth"}
+
+
+def open_page(params: dict) -> AppTest:
+    at = AppTest.from_file(ENTRY, default_timeout=90)
+    at.query_params.update(params)
+    at.run()
+    at.switch_page(PAGE)
+    rerun(at)
+    assert not at.exception, at.exception
+    return at
+
+
+def columns(at: AppTest) -> list[str]:
+    return [c for c in numbers(at).columns if c[:1].isdigit() and ". " in c and not c.endswith("baseline")]
+
+
+def numbers(at: AppTest):
+    return at.dataframe[0].value
+
+
+def link(at: AppTest) -> dict:
+    return {k: at.query_params[k] for k in at.query_params}
+
+
+def flat(params: dict) -> dict:
+    return {k: (v[-1] if isinstance(v, list) else v) for k, v in params.items()}
+
+
+def test_a_comparison_link_opens_every_design_with_deltas_charts_and_bom():
+    at = open_page({"n": "16", **TWO})
+    assert columns(at) == ["1. IB", "2. RoCE"]
+    frame = numbers(at)
+    assert "2. vs baseline" in frame.columns and "1. vs baseline" not in frame.columns
+    assert len(at.get("plotly_chart")) == 3
+    assert len(at.dataframe) == 2  # numbers and the BOM difference
+    params = flat(link(at))
+    assert {k: params[k] for k in TWO} == TWO and params["n"] == "16"  # the sidebar design stays too
+    assert "c1_n=64" in at.sidebar.code[0].value and "/compare?" in at.sidebar.code[0].value
+
+
+def test_starts_from_the_designer_design_and_adds_it_again():
+    at = open_page({"n": "32"})
+    assert columns(at) == ["1. Design 1"]
+    at.button(key="cmp_w_add").click()
+    rerun(at)
+    assert columns(at) == ["1. Design 1", "2. Design 2"]
+    assert flat(link(at))["c2_n"] == "32"
+
+
+def test_paste_duplicate_edit_remove_and_baseline():
+    at = open_page(TWO)
+    at.text_input(key="cmp_w_paste").set_value("http://elsewhere/?v=1&n=128&f=eth&os=2")
+    at.text_input(key="cmp_w_paste_name").set_value("RoCE 2:1 big")
+    at.button(key="cmp_w_add_link").click()
+    rerun(at)
+    assert columns(at) == ["1. IB", "2. RoCE", "3. RoCE 2:1 big"]
+    params = flat(link(at))
+    assert params["c3_n"] == "128" and params["c3_os"] == "2" and params["c3_name"] == "RoCE 2:1 big"
+    assert at.text_input(key="cmp_w_paste").value == ""
+
+    at.button(key="cmp_w_dup_0").click()  # the first column's id is 0
+    rerun(at)
+    assert columns(at)[-1] == "4. IB (copy)"
+    assert at.button(key="cmp_w_add").disabled and at.button(key="cmp_w_add_link").disabled  # four is the limit
+
+    ident = 3  # the copy
+    at.text_area(key=f"cmp_w_link_{ident}").set_value("?n=64&os=2")
+    at.button(key=f"cmp_w_apply_{ident}").click()
+    rerun(at)
+    assert flat(link(at))["c4_os"] == "2"
+    over = next(r for _i, r in numbers(at).iterrows() if r["metric"] == "Oversubscription [:1]")
+    assert over["4. IB (copy)"] == "2:1" and over["1. IB"] == "1:1"
+
+    at.selectbox(key="cmp_w_base").set_value(1)
+    rerun(at)
+    assert flat(link(at))["cmp_base"] == "2"
+    assert "1. vs baseline" in numbers(at).columns and "2. vs baseline" not in numbers(at).columns
+
+    at.button(key="cmp_w_rm_0").click()  # removing a column before the baseline keeps the same baseline design
+    rerun(at)
+    assert columns(at) == ["1. RoCE", "2. RoCE 2:1 big", "3. IB (copy)"]
+    assert "cmp_base" not in link(at) and "c4_name" not in link(at)
+
+
+def test_a_broken_pasted_link_is_an_escaped_error_and_the_text_stays():
+    at = open_page(TWO)
+    at.text_input(key="cmp_w_paste").set_value("<b>not a link</b>")
+    at.button(key="cmp_w_add_link").click()
+    rerun(at)
+    assert at.error and "not a share link" in at.error[0].value and "<b>" not in at.error[0].value
+    assert at.text_input(key="cmp_w_paste").value == "<b>not a link</b>"
+    assert columns(at) == ["1. IB", "2. RoCE"]
+    at.text_input(key="cmp_w_paste").set_value("?g=H999&n=8")  # a bad value inside: a warning, the rest applies
+    at.button(key="cmp_w_add_link").click()
+    rerun(at)
+    assert any("H999" in w.value for w in at.warning) and len(columns(at)) == 3
+
+
+def test_more_than_four_designs_in_a_link_warn_and_the_page_shows_four():
+    params = {f"c{i}_n": str(8 * i) for i in range(1, 7)}
+    at = open_page(params)
+    assert len(columns(at)) == 4
+    assert any("more than 4 designs" in w.value for w in at.warning)
+
+
+def test_the_link_round_trips_to_identical_numbers():
+    at = open_page({"n": "16", **TWO, "c2_os": "2", "cmp_base": "2", "cmp_sz": "16MiB,4GiB"})
+    first = numbers(at)
+    params = flat(link(at))
+    assert comparelink.decode(params)[1] == []
+    again = open_page(params)
+    assert numbers(again).equals(first)
+    assert flat(link(again)) == params
+
+
+def test_chinese_page_speaks_chinese():
+    at = open_page({**TWO, "lang": "zh"})
+    text = page_text(at)
+    assert "设计对比" in text and "相对基准" in text
+    assert not english_leaks(text), english_leaks(text)[:20]
+
+
+@pytest.mark.parametrize("bad", [{"c1_n": "banana", "c1_name": "x" * 300}, {"c2_ti": "1", "c2_n": "100000"},
+                                 {"c1_name": "<script>alert(1)</script>", "cmp_sz": "nope", "cmp_base": "7"}])
+def test_bad_links_never_crash(bad):
+    at = open_page(bad)
+    assert not at.exception and at.dataframe
+
+
+def test_a_column_shows_what_the_performance_page_shows_for_its_design():
+    at = open_page({**TWO, "perf_tok": "2"})
+    days = next(r for _i, r in numbers(at).iterrows() if r["metric"] == "Days to train")["2. RoCE"]
+    perf = AppTest.from_file(ENTRY, default_timeout=90)
+    perf.query_params.update({"n": "64", "f": "eth", "perf_tok": "2"})
+    perf.run()
+    perf.switch_page("../pages/3_Performance.py")
+    rerun(perf)
+    card = next(str(m.value) for m in perf.markdown if 'data-key="days"' in str(m.value))
+    assert f">{float(days.replace(',', '')):,.1f}<" in card
