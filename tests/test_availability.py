@@ -249,3 +249,13 @@ def test_cli_table_in_chinese_and_errors(capsys):
                        (["--spares", "nothing"], "NAME=VALUE")):
         assert main(["availability", "--gpus", "256", "--trials", "10", *argv]) == 2
         assert text in capsys.readouterr().err
+
+
+def test_spare_nodes_for_99_percent_match_the_binomial_quantile():
+    shape = small_shape(nodes=64, groups=16)
+    q = 0.05
+    result = availability(shape, job_gpus=8, trials=20_000, seed=13, rates=only(gpu_node=q))
+    # smallest s with P(down <= s) >= 0.99, down ~ Binomial(64, 0.05) (mean 3.2): s = 8 (P = 0.9956; s = 7: 0.9858)
+    exact = next(s for s in range(65) if binomial_tail(64, 1 - q, 64 - s) >= 0.99)
+    assert exact == 8
+    assert result.spare_nodes_for_99pct == exact

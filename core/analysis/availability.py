@@ -19,6 +19,8 @@ Method (stated in every result's ``method``):
   reaches a live leaf. A job of N GPUs runs in a trial when ``usable nodes x GPUs per node >= N``.
   Bandwidth: the healthy share of each switch tier's links (link up, both ends up), the
   bisection scaled by the smallest share (an aggregate-capacity estimate, not a max-flow).
+* Spare nodes: the 99th percentile of unusable nodes over the trials (``spare_nodes_for_99pct``): hold
+  that many back and a job on the rest runs 99% of the time.
 * Closed form where one exists: with no shared element failing (leaf, spine, core rates zero),
   usable nodes are Binomial(nodes, p), ``p = (1-q_node)(1-q_nic)^k(1-q_link)^k``, and the job
   fraction is its tail ``P(X >= ceil(N / gpus_per_node))`` (``job_fraction_closed_form``); the tests
@@ -141,7 +143,7 @@ def shape_of(plan) -> Shape:
     return Shape(
         nodes=nodes, gpus_per_node=r.gpus_per_node, links_per_node=links_per_node, nodes_per_group=per_group,
         leaves_per_group=leaves_per_group, groups=groups, leaf_uplinks=f.leaf_uplinks if f.tiers >= 2 else 0,
-        spines_per_pod=max(1, spines // pods // max(1, f.planes)) if spines else 0,
+        spines_per_pod=max(1, spines // pods) if spines else 0,
         groups_per_pod=max(1, math.ceil(groups / pods)), spines=spines,
         spine_uplinks=f.spine_uplinks if f.tiers == 3 else 0,
         cores_per_group=max(1, f.cores_per_group) if f.tiers == 3 else 0,
@@ -212,6 +214,9 @@ class Availability(BaseModel):
     job_run_fraction_closed_form: float | None
     """The Binomial value when no shared element (switch) can fail, else None."""
     expected_gpus_usable: float
+    spare_nodes_for_99pct: int
+    """Nodes to hold back so a job on the rest can run 99% of the time: the 99th percentile of unusable
+    nodes over the trials (Monte Carlo; Binomial quantile when only node-local elements fail)."""
     expected_gpus_cut_off: float
     expected_gpus_degraded: float
     expected_bandwidth_share: float
@@ -260,7 +265,7 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
         up_core = spine_cgroup[:, None] * shape.cores_per_group + (np.arange(su) % shape.cores_per_group)[None, :]
     need = math.ceil(job_gpus / gpn)
     chunk = max(1, min(trials, 2_000_000 // max(1, n * k + shape.leaves * lu + shape.spines * su)))
-    runs = []
+    runs, usable_counts = [], []
     usable_sum = cut_sum = degraded_sum = share_sum = 0.0
     down_sum = dict.fromkeys(CLASSES, 0.0)
     done = 0
@@ -275,6 +280,7 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
         cut = node_down | all_lost
         n_usable = usable.sum(axis=1)
         runs.append(n_usable >= need)
+        usable_counts.append(n_usable)
         usable_sum += n_usable.sum()
         cut_sum += cut.sum()
         degraded_sum += (~cut & any_lost).sum()
@@ -301,6 +307,8 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
             down_sum[name] += float(down[name])
         done += t
     ran = np.concatenate(runs)
+    unusable = n - np.concatenate(usable_counts)
+    spare_nodes = int(np.sort(unusable)[min(trials - 1, math.ceil(0.99 * trials) - 1)])
     fraction = float(ran.mean())
     counts = element_counts(shape)
     shared_zero = q["switch"] == 0
@@ -312,6 +320,7 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
         job_run_fraction_stderr=math.sqrt(max(fraction * (1 - fraction), 1e-12) / trials),
         job_run_fraction_closed_form=job_fraction_closed_form(shape, job_gpus, rates) if shared_zero else None,
         expected_gpus_usable=usable_sum / trials * gpn,
+        spare_nodes_for_99pct=spare_nodes,
         expected_gpus_cut_off=cut_sum / trials * gpn,
         expected_gpus_degraded=degraded_sum / trials * gpn,
         expected_bandwidth_share=share_sum / trials,

@@ -84,6 +84,8 @@ def run(args: argparse.Namespace) -> str:
         row(_("job"), _("{job} of {total} GPUs runs {fraction} of the time ({trials} trials, seed {seed})").format(
             job=f"{avail.job_gpus:,}", total=f"{result.resolved.gpus:,}", fraction=f"{avail.job_run_fraction:.2%}",
             trials=f"{avail.trials:,}", seed=avail.seed)),
+        row(_("spare nodes"), _("hold {nodes} nodes back and a job on the rest runs 99% of the time").format(
+            nodes=f"{avail.spare_nodes_for_99pct:,}")),
         row(_("down on average"), _("nodes {nodes:.2f}, NICs {nics:.3f}, links {links:.3f}, switches {switches:.4f}")
             .format(nodes=avail.expected_down["gpu_node"], nics=avail.expected_down["nic"],
                     links=avail.expected_down["link"], switches=avail.expected_down["switch"])),
