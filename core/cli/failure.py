@@ -1,0 +1,90 @@
+"""``python -m core failure``: fail switches, planes or NICs of the design and compare with the healthy one."""
+
+from __future__ import annotations
+
+import argparse
+
+from core.cli.common import add_design_options, add_format_option, design_from_args, positive_int, row, to_json
+from core.i18n import _, ngettext
+
+
+def register(subparsers) -> None:
+    """Add the ``failure`` sub-command."""
+    parser = subparsers.add_parser(
+        "failure", help=_("what if switches, planes or NICs fail"),
+        description=_("Fail elements of the design and compare with the healthy design: GPUs cut off and "
+                      "degraded, remaining bisection per tier, all-reduce busbw, training step time."))
+    add_design_options(parser)
+    g = parser.add_argument_group(_("failures"))
+    g.add_argument("--fail", action="append", required=True, metavar="TIER:COUNT|TIER:NAME",
+                   help=_("fail elements: a tier and a count (spine:2, leaf:1, nic:1, plane:1, core:1; chosen where "
+                          "they hurt most) or a name (leaf:p0.leaf3, su1-rail3, p1, node5.nic2); repeat the option"))
+    j = parser.add_argument_group(_("training job (optional: adds the step time)"))
+    j.add_argument("--model", type=str.lower, help=_("model preset, e.g. llama3-70b"))
+    j.add_argument("--job-gpus", type=positive_int, metavar="N", help=_("GPUs of the job (default: every GPU)"))
+    j.add_argument("--tp", type=positive_int, default=8, help=_("tensor-parallel degree (default 8)"))
+    j.add_argument("--pp", type=positive_int, default=1, help=_("pipeline-parallel degree (default 1)"))
+    add_format_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def _job(args):
+    if not args.model:
+        return None
+    from core.perf.training import model_preset, parse_job
+
+    return parse_job(dict(model=model_preset(args.model), tp=args.tp, pp=args.pp, gpus=args.job_gpus))
+
+
+def _tb(value: float) -> str:
+    return f"{value:,.2f} Tb/s"
+
+
+def render_table(out: dict) -> str:
+    """The human summary of ``FailureResult.to_json()`` in the current language."""
+    lines = [_("failed: {elements}").format(elements=", ".join(
+        f["element"] + (" *" if f["chosen"] else "") for f in out["failed"]))]
+    if any(f["chosen"] for f in out["failed"]):
+        lines.append(_("(* chosen where the failure hurts most)"))
+    lines.append(row(_("cut off"), _("{gpus} of {total} GPUs ({nodes} nodes)").format(
+        gpus=f"{out['gpus_disconnected']:,}", total=f"{out['gpus']:,}", nodes=f"{out['nodes_disconnected']:,}")))
+    lines.append(row(_("degraded"), _("{gpus} GPUs lost a NIC port ({pxn} over PXN via NVLink)").format(
+        gpus=f"{out['gpus_degraded']:,}", pxn=f"{out['gpus_via_pxn']:,}")))
+    lines.append(row(_("bisection"), _("{now} of {healthy}, one direction").format(
+        now=_tb(out["bisection_tbits_one_direction"]), healthy=_tb(out["healthy"]["bisection_tbits_one_direction"]))))
+    from core.analysis.failure import STAGE_LABELS
+
+    for stage, values in out["stages_tbits_one_direction"].items():
+        lines.append(row("  " + _(STAGE_LABELS[stage]), _("{now} of {healthy} (the damaged half)").format(
+            now=_tb(values["remaining"]), healthy=_tb(values["healthy"]))))
+    healthy_busbw = out["healthy"]["busbw_gbytes"]
+    if out["busbw_gbytes"] is not None and healthy_busbw is not None:
+        lines.append(row(_("busbw"), _("all-reduce 1 GiB: {now} GB/s (healthy {healthy} GB/s)").format(
+            now=f"{out['busbw_gbytes']:,.1f}", healthy=f"{healthy_busbw:,.1f}")))
+    else:
+        lines.append(row(_("busbw"), _("no all-reduce across the connected GPUs")))
+    if out["step_time_s"] is not None:
+        lines.append(row(_("step time"), _("{now} s (healthy {healthy} s)").format(
+            now=f"{out['step_time_s']:,.3f}", healthy=f"{out['healthy']['step_time_s']:,.3f}")))
+    for group in out["ecmp_unbalanced"]:
+        from core.analysis.failure import TIER_LABELS
+
+        lines.append(row(_("ECMP"), ngettext(
+            "{switches} {tier} switch hashes over {remaining} of {healthy} uplink paths",
+            "{switches} {tier} switches hash over {remaining} of {healthy} uplink paths", group["switches"]).format(
+            switches=f"{group['switches']:,}", tier=_(TIER_LABELS[group["tier"]]), remaining=group["remaining_paths"],
+            healthy=group["healthy_paths"])))
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> str:
+    from core.analysis.failure import what_if
+    from core.plan import plan
+
+    design = design_from_args(args)
+    result = what_if(plan(design), args.fail, job=_job(args))
+    data = result.to_json()
+    if args.format == "json":
+        return to_json(data) + "\n"
+    text = render_table(data)
+    return text + "".join(note + "\n" for note in result.notes)

@@ -1,0 +1,45 @@
+"""``python -m core spof``: single points of failure of the design, blast radius and priced remedies."""
+
+from __future__ import annotations
+
+import argparse
+
+from core.cli.common import add_design_options, add_format_option, design_from_args, positive_int, row, to_json
+from core.i18n import _, ngettext, usd
+
+
+def register(subparsers) -> None:
+    """Add the ``spof`` sub-command."""
+    parser = subparsers.add_parser(
+        "spof", help=_("list single points of failure"),
+        description=_("List every element whose loss alone cuts GPUs off or splits the cluster, with the GPUs "
+                      "lost and a remedy priced from the catalog."))
+    add_design_options(parser)
+    parser.add_argument("--limit", type=positive_int, default=20,
+                        help=_("most elements the table lists (default 20; json lists all)"))
+    add_format_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> str:
+    from core.analysis.failure import TIER_LABELS
+    from core.analysis.spof import remedy_label, single_points
+    from core.plan import plan
+
+    result = single_points(plan(design_from_args(args)))
+    if args.format == "json":
+        return to_json(result.to_json()) + "\n"
+    if not result.count:
+        lines = [_("no single point of failure: no one element cuts off a GPU")]
+    else:
+        lines = [ngettext("{count} single point of failure", "{count} single points of failure",
+                          result.count).format(count=f"{result.count:,}")]
+        for e in result.elements[:args.limit]:
+            cost = _("cost unknown") if e.remedy_capex_usd is None else usd(e.remedy_capex_usd)
+            lines.append(row(e.element, _("{tier}: {gpus} GPUs lost; remedy: {remedy} (+{cost} network capex)").format(
+                tier=_(TIER_LABELS[e.tier]), gpus=f"{e.gpus_lost:,}", remedy=remedy_label(e), cost=cost)))
+        if result.count > args.limit:
+            lines.append(_("... and {more} more (--limit, or --format json for all)").format(
+                more=f"{result.count - args.limit:,}"))
+    lines.extend(result.notes)
+    return "\n".join(lines) + "\n"
