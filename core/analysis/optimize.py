@@ -1,0 +1,722 @@
+"""The optimizer: the cheapest design on a stated grid that meets every constraint, and the Pareto front.
+
+``optimize(gpu, gpus, constraints, grid)`` enumerates every combination of the engine's choices on
+``grid`` (fabric, leaf switch, spine/core switch, port speed, uplink speed i.e. breakout, NIC,
+planes and plane mode, topology, tiers, leaf oversubscription), plans each buildable one with the
+engine's own stages (``resolve_design``, ``size_fabric``, ``compute_bandwidth``, ``build_bom``,
+``summarize_cost``: the same functions ``core.plan.plan`` runs, so every number is the full plan's),
+checks the constraints and returns the cheapest feasible design (capex at the design's price basis,
+ties: fewer switches, then grid order), the Pareto front of capex against performance (all-reduce
+busbw [GB/s] at ``constraints.busbw_size``, higher better; or days to train the job, lower better),
+``considered`` (grid candidates), ``feasible``, ``rejected`` (count per reason: the first constraint
+a candidate fails in ``CONSTRAINT_ORDER``, or the engine's ``DesignError``/``InputError`` message)
+and ``seconds``.
+
+Exactness: nothing is approximated. Speed comes from structure that does not change any number:
+
+* a candidate is resolved once; its errors are counted without sizing;
+* design-only checks (tiers above ``max_tiers`` asked explicitly) need no plan; plan-level checks run
+  in stage order (tiers after sizing; oversubscription, bisection and hops after bandwidth; budget
+  and power after the bill of materials), and the collective (the most expensive step after
+  planning) and the training estimate run only for candidates that passed every plan-level check;
+* collectives are memoised by what they read (``_perf_key``), designs by their JSON;
+* large grids are split over the machine's cores (``workers``), each worker running the same code.
+
+The winner is re-planned through ``core.plan.plan`` and re-checked before it is returned
+(``OptimizeResult.best_plan``), so the optimizer never returns what the full plan would reject.
+
+Performance metric of the front: busbw of all-reduce over every GPU of the design at
+``busbw_size`` bytes (stock NCCL algorithms, ``core.perf.collectives.sweep``), GB/s one direction;
+with a job (``constraints.job``) the metric is days to train at the Performance page's default split
+(``core.perf.training.fitting_split``: tp 8, pp 4 cut to the design), one estimate per design.
+
+Languages: reasons and the explanation are in the language of the request (``core.i18n``); the
+result's keys and ids are English.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from core.catalog import Catalog, load_catalog
+from core.cost import NETWORK_CATEGORIES, build_bom, summarize_cost
+from core.design import Design, fabric_word, offered_port_speeds, resolve_design, tidy_spaces
+from core.errors import DesignError, FabricPlannerError, InputError
+from core.fabric.bandwidth import compute_bandwidth
+from core.fabric.sizing import size_fabric
+from core.i18n import N_, _, current
+from core.i18n import language as speaking
+from core.perf.sizes import format_size
+from core.plan import Plan, plan
+
+GIB = 1 << 30
+FABRICS = ("infiniband", "ethernet")
+DEFAULT_OVERSUBSCRIPTION = (1.0, 1.5, 2.0, 3.0)
+"""Leaf down:up ratios of the default grid."""
+PARALLEL_FROM = 400
+"""Candidates from which the search is split over worker processes."""
+
+CONSTRAINT_ORDER = ("max_tiers", "max_oversubscription", "min_bisection_gbytes_per_gpu", "max_hops",
+                    "budget_usd", "max_power_kw", "min_busbw_gbytes", "max_step_s", "max_days")
+"""Order in which constraints are checked; a rejected candidate is counted under the first it fails."""
+
+CONSTRAINT_WORDS = {
+    "fabric": N_("fabric allowed"),
+    "switches": N_("switch models allowed"),
+    "max_tiers": N_("maximum tiers"),
+    "max_oversubscription": N_("maximum oversubscription"),
+    "min_bisection_gbytes_per_gpu": N_("minimum bisection per GPU"),
+    "max_hops": N_("maximum switch hops"),
+    "budget_usd": N_("budget"),
+    "max_power_kw": N_("maximum power"),
+    "min_busbw_gbytes": N_("minimum all-reduce busbw"),
+    "max_step_s": N_("maximum step time"),
+    "max_days": N_("maximum days to train"),
+}
+"""Constraint key -> its name in messages, marked for translation."""
+
+
+def constraint_word(key: str) -> str:
+    return _(CONSTRAINT_WORDS[key]) if key in CONSTRAINT_WORDS else key
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """What the design must meet; ``None`` = no limit.
+
+    Units: ``min_bisection_gbytes_per_gpu`` GB/s per GPU one direction (bisection / GPUs, as the
+    comparison's ``bisection_gbytes_per_gpu``); ``min_busbw_gbytes`` GB/s (nccl-tests busbw) of
+    all-reduce over every GPU at ``busbw_size`` bytes; ``max_power_kw`` facility power with PUE [kW];
+    ``budget_usd`` capex [USD] at the design's price basis; ``max_step_s`` [s] and ``max_days`` [days]
+    for ``job`` (a ``core.perf.training.TrainingJob``); ``max_hops`` the most switches any path crosses.
+    ``fabric`` is ``any``, ``infiniband`` or ``ethernet``; ``switches`` the models allowed at every tier.
+    """
+
+    fabric: str = "any"
+    switches: tuple[str, ...] | None = None
+    max_oversubscription: float | None = None
+    min_bisection_gbytes_per_gpu: float | None = None
+    max_hops: int | None = None
+    min_busbw_gbytes: float | None = None
+    busbw_size: int = GIB
+    max_tiers: int | None = None
+    max_power_kw: float | None = None
+    budget_usd: float | None = None
+    job: object | None = None
+    max_step_s: float | None = None
+    max_days: float | None = None
+
+    def tightened(self, **changes) -> "Constraints":
+        data = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        data.update(changes)
+        return Constraints(**data)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The search space. ``None`` = every catalog value that applies.
+
+    ``uplinks``: ``"same"`` runs leaf uplinks at the port speed; ``"faster"`` at the next faster speed
+    the leaf also offers (a breakout: e.g. 800G uplinks, 2 x 400G toward NICs). ``mixed_tiers``: the
+    spine/core model may differ from the leaf (every fabric switch of the uplink speed), else one model.
+    """
+
+    fabrics: tuple[str, ...] = FABRICS
+    switches: tuple[str, ...] | None = None
+    port_speeds: tuple[int, ...] | None = None
+    uplinks: tuple[str, ...] = ("same", "faster")
+    nics: tuple[str, ...] | None = None
+    """NIC models to try; ``None``: the engine's default NIC for the system, fabric and port speed."""
+    planes: tuple[int, ...] = (1, 2)
+    plane_modes: tuple[str, ...] = ("per-port", "per-rail")
+    topologies: tuple[str, ...] = ("rail-optimized", "top-of-rack", "rail-only")
+    tiers: tuple[int, ...] = (1, 2, 3)
+    oversubscription: tuple[float, ...] = DEFAULT_OVERSUBSCRIPTION
+    mixed_tiers: bool = True
+
+
+@dataclass
+class Candidate:
+    """One evaluated design: its metrics when buildable, the reason when not."""
+
+    index: int
+    design: Design
+    reason: str = ""
+    """Empty when feasible; else a constraint key (``CONSTRAINT_ORDER``) or the engine's message."""
+    capex_usd: float = math.nan
+    network_capex_usd: float = math.nan
+    switches: int = 0
+    tiers: int = 0
+    facility_kw: float = math.nan
+    oversubscription: float = math.nan
+    bisection_gbytes_per_gpu: float = math.nan
+    hops: int = 0
+    busbw_gbytes: float = math.nan
+    step_s: float = math.nan
+    days: float = math.nan
+    network_by_category: dict = field(default_factory=dict)
+    failed: tuple[str, ...] = ()
+    """Every plan-level constraint it fails (those checked before its first failure and that one)."""
+    resolved: object = field(default=None, repr=False, compare=False)
+    """The resolved design while the family is evaluated (``_evaluate_family``), else None."""
+
+    @property
+    def feasible(self) -> bool:
+        return not self.reason
+
+    def metrics(self) -> dict:
+        return {"capex_usd": round(self.capex_usd, 2), "network_capex_usd": round(self.network_capex_usd, 2),
+                "switches": self.switches, "tiers": self.tiers, "facility_kw": round(self.facility_kw, 3),
+                "oversubscription": round(self.oversubscription, 4),
+                "bisection_gbytes_per_gpu": round(self.bisection_gbytes_per_gpu, 4), "hops": self.hops,
+                "busbw_gbytes": None if math.isnan(self.busbw_gbytes) else round(self.busbw_gbytes, 3),
+                "step_time_s": None if math.isnan(self.step_s) else round(self.step_s, 4),
+                "days_to_train": None if math.isnan(self.days) else round(self.days, 3)}
+
+
+@dataclass
+class OptimizeResult:
+    best: Candidate | None
+    best_plan: Plan | None
+    pareto: list[Candidate]
+    considered: int
+    feasible: int
+    rejected: dict[str, int]
+    seconds: float
+    planned: int
+    """Candidates that were sized and costed (the rest failed to resolve or size)."""
+    metric: str
+    """``busbw_gbytes`` (higher better) or ``days`` (lower better): the front's performance axis."""
+    explanation: list[str]
+    other_family: Candidate | None = None
+    """The cheapest feasible design of the other fabric family (InfiniBand vs Ethernet)."""
+    candidates: list[Candidate] = field(default_factory=list, repr=False)
+
+    def summary(self) -> dict:
+        """JSON-ready: ``best.design`` (a design JSON), ``best.summary`` (the plan summary), ``pareto[]``,
+        ``considered``, ``feasible``, ``rejected``, ``seconds``."""
+        best = None
+        if self.best is not None and self.best_plan is not None:
+            best = {"design": json.loads(self.best.design.to_json()), "summary": self.best_plan.summary(),
+                    "metrics": self.best.metrics(), "explanation": self.explanation}
+        return {
+            "best": best,
+            "pareto": [{"design": json.loads(c.design.to_json()), "metrics": c.metrics()} for c in self.pareto],
+            "metric": self.metric,
+            "considered": self.considered, "planned": self.planned, "feasible": self.feasible,
+            "rejected": dict(sorted(self.rejected.items(), key=lambda kv: (-kv[1], kv[0]))),
+            "seconds": round(self.seconds, 3),
+        }
+
+
+# --- the grid -----------------------------------------------------------------------------------
+
+def _fabrics(constraints: Constraints, grid: Grid) -> list[str]:
+    if constraints.fabric not in ("any", *FABRICS):
+        raise InputError(_("fabric must be any, infiniband or ethernet (got {value})").format(
+            value=constraints.fabric))
+    return [f for f in grid.fabrics if constraints.fabric in ("any", f)]
+
+
+def _allowed_switches(catalog: Catalog, constraints: Constraints, grid: Grid) -> set[str] | None:
+    allowed = None
+    for names in (constraints.switches, grid.switches):
+        if names is None:
+            continue
+        ids = set()
+        for name in names:
+            ids.add(catalog.switch(name).id)  # InputError for an unknown model
+        allowed = ids if allowed is None else allowed & ids
+    return allowed
+
+
+def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid | None = None,
+                      catalog: Catalog | None = None) -> list[Design]:
+    """Every design of ``grid`` for ``gpus`` x ``gpu`` that the constraints' fabric and switch lists
+    allow, in a fixed order (the brute-force reference and the optimizer use this same list)."""
+    grid = grid or Grid()
+    catalog = catalog or load_catalog()
+    system = catalog.system(gpu)
+    allowed = _allowed_switches(catalog, constraints, grid)
+    out: list[Design] = []
+    for fabric in _fabrics(constraints, grid):
+        switches = [s for s in catalog.fabric_switches(fabric) if allowed is None or s.id in allowed]
+        speeds = [s for s in offered_port_speeds(catalog, fabric) if grid.port_speeds is None or s in grid.port_speeds]
+        nics = [None] if grid.nics is None else \
+            [n for n in catalog.nics if fabric in n.fabrics and n.id in {catalog.nic(x).id for x in grid.nics}]
+        for speed in speeds:
+            for leaf in switches:
+                if not leaf.ports_at(speed):
+                    continue
+                uplinks = []
+                for mode in grid.uplinks:
+                    if mode == "same":
+                        uplinks.append(None)
+                    else:
+                        faster = sorted(m.speed_gbps for m in leaf.port_modes if m.speed_gbps > speed)
+                        if faster:
+                            uplinks.append(faster[0])
+                for uplink in uplinks:
+                    up_speed = uplink or speed
+                    uppers = [s for s in switches if s.ports_at(up_speed)] if grid.mixed_tiers else \
+                        ([leaf] if leaf.ports_at(up_speed) else [])
+                    for upper in uppers:
+                        for nic in nics:
+                            if nic is not None and speed not in nic.speeds_on(fabric):
+                                continue
+                            for planes, mode, topology, tiers, over in itertools.product(
+                                    grid.planes, grid.plane_modes, grid.topologies, grid.tiers,
+                                    grid.oversubscription):
+                                if planes == 1 and mode == "per-rail":
+                                    continue  # the same fabric as per-port with one plane
+                                out.append(Design(
+                                    gpu=system.id, gpus=gpus, fabric=fabric, port_speed_gbps=speed, nic=nic.id if nic else None,
+                                    leaf_switch=leaf.id, spine_switch=upper.id, core_switch=upper.id,
+                                    uplink_speed_gbps=uplink, planes=planes, plane_mode=mode, topology=topology,
+                                    tiers=tiers, oversubscription=float(over)))
+    return out
+
+
+# --- evaluating one candidate -------------------------------------------------------------------
+
+def _limit(value: float, limit: float | None, most: bool) -> bool:
+    """Whether ``value`` meets ``limit`` (a maximum when ``most``); no limit always meets."""
+    if limit is None:
+        return True
+    return value <= limit * (1 + 1e-9) if most else value >= limit * (1 - 1e-9)
+
+
+def _default_split_job(p: Plan, job):
+    from core.perf.training import fitting_split
+
+    split = fitting_split(p, job.model, cp=job.cp, micro_batch=job.micro_batch, vp=job.vp,
+                          job_gpus=job.gpus, default_global_batch=job.global_batch)
+    return job.model_copy(update={"tp": split["tp"], "pp": split["pp"], "dp": None,
+                                  "global_batch": split["global_batch"]})
+
+
+def _perf_key(p: Plan) -> str:
+    """Everything a collective sweep reads: the resolved design (less the design itself), the fabric plan
+    and the bandwidth (a prediction depends on nothing else)."""
+    r = p.resolved
+    return "|".join((r.model_dump_json(exclude={"design", "notes"}), p.fabric.model_dump_json(
+        exclude={"explanation"}), p.bandwidth.model_dump_json()))
+
+
+class _Evaluator:
+    """Evaluates candidates with memoised collectives (one per process)."""
+
+    def __init__(self, constraints: Constraints, catalog: Catalog):
+        self.c = constraints
+        self.catalog = catalog
+        self.busbw: dict[str, float] = {}
+
+    def plan_of(self, design: Design) -> Plan:
+        resolved = resolve_design(design, self.catalog)
+        fabric = size_fabric(resolved)
+        bandwidth = compute_bandwidth(resolved, fabric)
+        bom = build_bom(resolved, fabric, self.catalog)
+        return Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom,
+                    cost=summarize_cost(resolved, bom))
+
+    def evaluate(self, index: int, design: Design, full: bool = False, keep: bool = False) -> Candidate:
+        """The candidate's metrics and its first failing constraint (``full``: every metric and failure;
+        ``keep``: the resolved design stays on the candidate)."""
+        c = self.c
+        cand = Candidate(index, design)
+        if c.max_tiers is not None and isinstance(design.tiers, int) and design.tiers > c.max_tiers and not full:
+            cand.reason, cand.failed = "max_tiers", ("max_tiers",)
+            return cand
+        try:
+            resolved = resolve_design(design, self.catalog)
+            fabric = size_fabric(resolved)
+        except FabricPlannerError as exc:
+            cand.reason = _reason(exc)
+            return cand
+        cand.tiers = fabric.tiers
+        if keep:
+            cand.resolved = resolved
+        failed: list[str] = []
+        if not _limit(fabric.tiers, c.max_tiers, True):
+            failed.append("max_tiers")
+            if not full:
+                return _rejected(cand, failed)
+        try:
+            bandwidth = compute_bandwidth(resolved, fabric)
+        except FabricPlannerError as exc:
+            cand.reason = _reason(exc)
+            return cand
+        cand.oversubscription = bandwidth.oversubscription
+        cand.bisection_gbytes_per_gpu = bandwidth.bisection_tbits_one_direction * 1000 / 8 / resolved.gpus
+        cand.hops = max(bandwidth.hops_same_rail, bandwidth.hops_same_rail_other_su, bandwidth.hops_cross_rail,
+                        bandwidth.hops_cross_pod)
+        cand.switches = fabric.switch_count_total
+        for key, value, most in (("max_oversubscription", cand.oversubscription, True),
+                                 ("min_bisection_gbytes_per_gpu", cand.bisection_gbytes_per_gpu, False),
+                                 ("max_hops", cand.hops, True)):
+            if not _limit(value, getattr(c, key), most):
+                failed.append(key)
+                if not full:
+                    return _rejected(cand, failed)
+        bom = build_bom(resolved, fabric, self.catalog)
+        cost = summarize_cost(resolved, bom)
+        cand.capex_usd, cand.network_capex_usd, cand.facility_kw = cost.capex_usd, cost.network_capex_usd, cost.facility_kw
+        by_category: dict[str, float] = {}
+        for row in bom:
+            if row.category in NETWORK_CATEGORIES:
+                by_category[row.category] = by_category.get(row.category, 0.0) + row.extended_price_usd
+        cand.network_by_category = by_category
+        for key, value in (("budget_usd", cand.capex_usd), ("max_power_kw", cand.facility_kw)):
+            if not _limit(value, getattr(c, key), True):
+                failed.append(key)
+                if not full:
+                    return _rejected(cand, failed)
+        p = Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost)
+        try:
+            cand.busbw_gbytes = self._busbw(p)
+        except FabricPlannerError as exc:
+            cand.reason = _reason(exc)
+            return cand
+        if not _limit(cand.busbw_gbytes, c.min_busbw_gbytes, False):
+            failed.append("min_busbw_gbytes")
+            if not full:
+                return _rejected(cand, failed)
+        if c.job is not None:
+            from core.perf.training import estimate
+
+            try:
+                result = estimate(p, _default_split_job(p, c.job))
+            except FabricPlannerError as exc:
+                cand.reason = _reason(exc)
+                return cand
+            cand.step_s, cand.days = result.step_time_s, result.days_to_train
+            for key, value in (("max_step_s", cand.step_s), ("max_days", cand.days)):
+                if not _limit(value, getattr(c, key), True):
+                    failed.append(key)
+                    if not full:
+                        return _rejected(cand, failed)
+        if failed:
+            return _rejected(cand, failed)
+        return cand
+
+    def _busbw(self, p: Plan) -> float:
+        from core.perf.collectives import sweep
+
+        key = _perf_key(p)
+        if key not in self.busbw:
+            result = sweep(p, "all-reduce", [self.c.busbw_size])
+            self.busbw[key] = float(result.busbw(result.best()[0])[0])
+        return self.busbw[key]
+
+
+def _rejected(cand: Candidate, failed: list[str]) -> Candidate:
+    cand.failed = tuple(failed)
+    cand.reason = failed[0]
+    return cand
+
+
+def _reason(exc: FabricPlannerError) -> str:
+    message = exc.message if isinstance(exc, DesignError) else str(exc)
+    return " ".join(message.split())[:200]
+
+
+# --- the search ---------------------------------------------------------------------------------
+
+def _family_key(design: Design) -> str:
+    return design.model_copy(update={"tiers": "auto"}).model_dump_json()
+
+
+def _families(designs: list[Design]) -> list[list[int]]:
+    """Indices of ``designs`` grouped by everything but ``tiers`` (grid order kept inside a group)."""
+    groups: dict[str, list[int]] = {}
+    for i, d in enumerate(designs):
+        groups.setdefault(_family_key(d), []).append(i)
+    return list(groups.values())
+
+
+def _too_few_tiers(resolved, tiers: int) -> bool:
+    """Closed form: ``tiers`` explicit tiers cannot hold the nodes at any leaf down-port count the sizing
+    may try (every count from three quarters of the most the oversubscription allows up to it, a superset
+    of ``size_fabric``'s candidates), so sizing would raise. Conservative: any doubt returns False."""
+    from core.fabric.sizing import _leaf_split, max_nodes
+
+    island = resolved
+    if resolved.islands > 1:
+        island = resolved.model_copy(update={"nics_per_node": resolved.rails_per_island, "islands": 1})
+    try:
+        most, _up = _leaf_split(island)
+        low = max(1, math.ceil(most * 0.75))
+        return all(island.nodes > max_nodes(island, tiers, down) for down in range(low, most + 1))
+    except FabricPlannerError:
+        return False
+
+
+def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: list[int]) -> list[Candidate]:
+    """Evaluate one family (designs that differ only in ``tiers``), sizing as few as is exact.
+
+    The family is first planned with ``tiers="auto"``, which picks the fewest tiers ``t0`` that fit. An
+    explicit ``t0`` sizes the same fabric (``size_fabric`` tries the same leaf down-port counts and keeps
+    the same best; the only difference, the one-switch shortcut, applies to both when ``t0`` is 1 or the
+    nodes do not fit one switch), so it takes the auto plan's metrics. Fewer tiers are rejected by the
+    closed-form ``_too_few_tiers`` when it is sure, else sized. More tiers are always sized."""
+    explicit = [i for i in indices if isinstance(designs[i].tiers, int)]
+    out: list[Candidate] = []
+    auto = None
+    if len(explicit) > 1:
+        auto = evaluator.evaluate(-1, designs[explicit[0]].model_copy(update={"tiers": "auto"}), keep=True)
+    for i in indices:
+        d = designs[i]
+        if auto is None or auto.tiers == 0 or not isinstance(d.tiers, int):
+            out.append(evaluator.evaluate(i, d))
+            continue
+        resolved = auto.resolved
+        one_switch = resolved.nodes * resolved.rails_per_island <= resolved.switch_ports
+        if d.tiers == auto.tiers and (auto.tiers == 1 or not one_switch):
+            copy = Candidate(**{k: getattr(auto, k) for k in Candidate.__dataclass_fields__})
+            copy.index, copy.design, copy.resolved = i, d, None
+            out.append(copy)
+        elif d.tiers < auto.tiers and _too_few_tiers(resolved, d.tiers):
+            out.append(Candidate(i, d, reason=_("{tiers} tier(s) cannot hold these nodes (closed form); "
+                                                "{needed} needed").format(tiers=d.tiers, needed=auto.tiers)))
+        else:
+            out.append(evaluator.evaluate(i, d))
+    return out
+
+
+def _evaluate_chunk(args) -> list[Candidate]:
+    designs_json, groups, constraints, language = args
+    with speaking(language):
+        evaluator = _Evaluator(constraints, load_catalog())
+        designs = {i: Design.model_validate_json(text) for i, text in designs_json.items()}
+        out = []
+        for group in groups:
+            out += _evaluate_family(evaluator, designs, group)
+        return out
+
+
+def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Catalog, workers: int) -> list[Candidate]:
+    groups = _families(designs)
+    if workers <= 1 or len(designs) < PARALLEL_FROM or catalog is not load_catalog():
+        evaluator = _Evaluator(constraints, catalog)
+        out = [c for group in groups for c in _evaluate_family(evaluator, designs, group)]
+        return sorted(out, key=lambda c: c.index)
+    import multiprocessing
+
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:  # pragma: no cover - no fork on this platform
+        return _evaluate_all(designs, constraints, catalog, 1)
+    chunks = workers * 4
+    jobs = []
+    for k in range(chunks):
+        part = groups[k::chunks]
+        if part:
+            texts = {i: designs[i].model_dump_json() for group in part for i in group}
+            jobs.append((texts, part, constraints, current()))
+    with context.Pool(workers) as pool:
+        parts = pool.map(_evaluate_chunk, jobs)
+    out = sorted((c for part in parts for c in part), key=lambda c: c.index)
+    for cand in out:  # the parent's own Design objects (identical values)
+        cand.design = designs[cand.index]
+    return out
+
+
+def _order(c: Candidate) -> tuple:
+    return (round(c.capex_usd, 2), c.switches, c.index)
+
+
+def _performance(c: Candidate, metric: str) -> float:
+    """Higher is better."""
+    return c.busbw_gbytes if metric == "busbw_gbytes" else -c.days
+
+
+def pareto_front(cands: Iterable[Candidate], metric: str) -> list[Candidate]:
+    """Feasible candidates no other beats on capex and performance (cheapest first; a tie on both keeps
+    the first in ``_order``)."""
+    front: list[Candidate] = []
+    best_perf = -math.inf
+    for c in sorted((c for c in cands if c.feasible), key=_order):
+        perf = _performance(c, metric)
+        if perf > best_perf + 1e-12 * abs(best_perf) if math.isfinite(best_perf) else perf > best_perf:
+            front.append(c)
+            best_perf = perf
+    return front
+
+
+def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: Grid | None = None,
+             workers: int | None = None, catalog: Catalog | None = None) -> OptimizeResult:
+    """The cheapest design of ``gpus`` x ``gpu`` on ``grid`` meeting ``constraints``, and the front.
+
+    Raises
+    ------
+    InputError
+        An unknown GPU or switch model, a bad fabric name, or an empty grid.
+    DesignError
+        No candidate meets every constraint: the message names the constraint that ruled out the most
+        candidates (and how close the nearest came), the suggestion how to relax it.
+    """
+    started = time.perf_counter()
+    constraints = constraints or Constraints()
+    grid = grid or Grid()
+    catalog = catalog or load_catalog()
+    designs = candidate_designs(gpu, gpus, constraints, grid, catalog)
+    if not designs:
+        raise InputError(_("the search grid is empty: no switch of the allowed fabric and models runs a port "
+                           "speed of the grid"))
+    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+    cands = _evaluate_all(designs, constraints, catalog, workers)
+    metric = "days" if constraints.job is not None else "busbw_gbytes"
+    rejected: dict[str, int] = {}
+    for c in cands:
+        if c.reason:
+            key = constraint_word(c.reason) if c.reason in CONSTRAINT_WORDS else c.reason
+            rejected[key] = rejected.get(key, 0) + 1
+    feasible = [c for c in cands if c.feasible]
+    planned = sum(1 for c in cands if not math.isnan(c.capex_usd) or c.reason in CONSTRAINT_WORDS)
+    if not feasible:
+        raise _infeasible(cands, constraints)
+    best = min(feasible, key=_order)
+    best_plan = plan(best.design)
+    recheck = _Evaluator(constraints, catalog).evaluate(best.index, best.design)
+    if not recheck.feasible or abs(recheck.capex_usd - best_plan.cost.capex_usd) > 0.01:  # pragma: no cover
+        raise AssertionError(f"optimizer winner fails on re-planning: {recheck.reason}")
+    front = pareto_front(feasible, metric)
+    other = [c for c in feasible if c.design.fabric != best.design.fabric]
+    other_best = min(other, key=_order) if other else None
+    explanation = explain(best, other_best, cands, constraints, metric)
+    return OptimizeResult(best=best, best_plan=best_plan, pareto=front, considered=len(cands),
+                          feasible=len(feasible), rejected=rejected, seconds=time.perf_counter() - started,
+                          planned=planned, metric=metric, explanation=explanation, other_family=other_best,
+                          candidates=cands)
+
+
+def _infeasible(cands: list[Candidate], constraints: Constraints) -> DesignError:
+    counts: dict[str, int] = {}
+    for c in cands:
+        if c.reason in CONSTRAINT_WORDS:
+            counts[c.reason] = counts.get(c.reason, 0) + 1
+    if not counts:
+        first = next((c.reason for c in cands if c.reason), "")
+        return DesignError(
+            _("none of the {count} candidate designs can be built: {reason}").format(count=f"{len(cands):,}",
+                                                                                    reason=first),
+            _("Allow more fabrics or switch models, or plan another GPU count."))
+    key = max(counts, key=lambda k: (counts[k], -CONSTRAINT_ORDER.index(k)))
+    nearest = _nearest(cands, key)
+    message = _("no design meets every constraint: {constraint} ruled out {count} of the {total} candidate "
+                "designs").format(constraint=constraint_word(key), count=f"{counts[key]:,}", total=f"{len(cands):,}")
+    if nearest:
+        message += _("; the nearest reaches {value}").format(value=nearest)
+    return DesignError(message + ".", _("Relax {constraint}, or widen the grid (fabrics, switch models).").format(
+        constraint=constraint_word(key)))
+
+
+_METRIC_OF = {"max_tiers": ("tiers", min, "{:g}"), "max_oversubscription": ("oversubscription", min, "{:.2f}:1"),
+              "min_bisection_gbytes_per_gpu": ("bisection_gbytes_per_gpu", max, "{:.1f} GB/s"),
+              "max_hops": ("hops", min, "{:g}"), "budget_usd": ("capex_usd", min, "{:,.0f} USD"),
+              "max_power_kw": ("facility_kw", min, "{:,.1f} kW"), "min_busbw_gbytes": ("busbw_gbytes", max, "{:.1f} GB/s"),
+              "max_step_s": ("step_s", min, "{:.3f} s"), "max_days": ("days", min, "{:.1f}")}
+
+
+def _nearest(cands: list[Candidate], key: str) -> str:
+    """The best value of ``key``'s metric among candidates it rejected, formatted."""
+    attr, pick, fmt = _METRIC_OF[key]
+    values = [getattr(c, attr) for c in cands if c.reason == key and not
+              (isinstance(getattr(c, attr), float) and math.isnan(getattr(c, attr)))]
+    return fmt.format(pick(values)) if values else ""
+
+
+# --- explaining the choice ----------------------------------------------------------------------
+
+def design_label(c: Candidate) -> str:
+    """``QM9700 leaf / QM9700 spine, 2 tiers, 1:1, 400G, rail-optimized, 1 plane``."""
+    d = c.design
+    tiers = _("{tiers} tiers").format(tiers=c.tiers) if c.tiers != 1 else _("1 tier")
+    switches = d.leaf_switch if d.spine_switch == d.leaf_switch or c.tiers == 1 else \
+        _("{leaf} leaf / {spine} spine").format(leaf=d.leaf_switch, spine=d.spine_switch)
+    speed = f"{d.port_speed_gbps}G" + (f"/{d.uplink_speed_gbps}G" if d.uplink_speed_gbps else "")
+    return tidy_spaces(_("{fabric} {switches}, {tiers}, {ratio}, {speed}, {nic}, {topology}, {planes} plane(s) {mode}")
+                       .format(fabric=fabric_word(d.fabric), switches=switches, tiers=tiers,
+                               ratio=f"{d.oversubscription:g}:1", speed=speed, nic=d.nic or _("default NIC"), topology=_(TOPOLOGY_WORDS[d.topology]),
+                               planes=d.planes, mode=_(MODE_WORDS[d.plane_mode])))
+
+
+def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], constraints: Constraints,
+            metric: str) -> list[str]:
+    """Why the winner wins, in words: what it meets, which constraint binds, and the other fabric family."""
+    lines = [_("{design}: {capex} capex, the cheapest of {feasible} designs that meet every constraint.").format(
+        design=design_label(best), capex=f"{best.capex_usd:,.0f} USD",
+        feasible=f"{sum(c.feasible for c in cands):,}")]
+    if constraints.min_busbw_gbytes is not None or metric == "busbw_gbytes":
+        lines.append(_("All-reduce busbw {busbw} GB/s at {size} over {gpus} GPUs.").format(
+            busbw=f"{best.busbw_gbytes:.1f}", size=format_size(constraints.busbw_size),
+            gpus=f"{(best.design.gpus or 0):,}"))
+    if not math.isnan(best.days):
+        lines.append(_("The job trains in {days} days ({step} s per step).").format(
+            days=f"{best.days:.1f}", step=f"{best.step_s:.3f}"))
+    cheaper = [c for c in cands if c.reason in CONSTRAINT_WORDS and not math.isnan(c.capex_usd)
+               and _order(c) < _order(best)]
+    single = [c for c in cheaper if len(c.failed) == 1]
+    if single:
+        nearest = min(single, key=_order)
+        lines.append(_("Binding constraint: {constraint}. The cheapest design it rules out ({design}, {capex}) "
+                       "fails only that one.").format(constraint=constraint_word(nearest.reason),
+                                                      design=design_label(nearest),
+                                                      capex=f"{nearest.capex_usd:,.0f} USD"))
+    elif cheaper:
+        counts: dict[str, int] = {}
+        for c in cheaper:
+            counts[c.reason] = counts.get(c.reason, 0) + 1
+        key = max(counts, key=lambda k: (counts[k], -CONSTRAINT_ORDER.index(k)))
+        lines.append(_("Binding constraint: {constraint} rules out {count} cheaper design(s).").format(
+            constraint=constraint_word(key), count=f"{counts[key]:,}"))
+    else:
+        lines.append(_("No constraint binds: it is the cheapest buildable design costed on the grid."))
+    if other is not None:
+        saving = other.capex_usd - best.capex_usd
+        share = saving / other.capex_usd if other.capex_usd else 0.0
+        lines.append(tidy_spaces(_(
+            "{share} cheaper ({saving}) than the best {fabric} design ({design}); {why}").format(
+            share=f"{share:.1%}", saving=f"{saving:,.0f} USD", fabric=fabric_word(other.design.fabric),
+            design=design_label(other), why=_why_costlier(best, other))))
+    else:
+        families = [f for f in FABRICS if f != best.design.fabric]
+        reasons: dict[str, int] = {}
+        for c in cands:
+            if c.design.fabric in families and c.reason:
+                reasons[c.reason] = reasons.get(c.reason, 0) + 1
+        if reasons:
+            top = max(reasons, key=reasons.get)
+            lines.append(tidy_spaces(_("No {fabric} design meets every constraint; most are ruled out by: {reason}.")
+                                     .format(fabric=fabric_word(families[0]),
+                                             reason=constraint_word(top) if top in CONSTRAINT_WORDS else top)))
+    return lines
+
+
+TOPOLOGY_WORDS = {"rail-optimized": N_("rail-optimized"), "top-of-rack": N_("top-of-rack"),
+                  "rail-only": N_("rail-only")}
+MODE_WORDS = {"per-port": N_("per-port"), "per-rail": N_("per-rail")}
+CATEGORY_WORDS = {"NIC": N_("NICs"), "switch": N_("switches"), "transceiver": N_("transceivers"),
+                  "cable": N_("cables")}
+
+
+def _why_costlier(best: Candidate, other: Candidate) -> str:
+    """The network category whose cost differs most, with the tier and switch counts behind it."""
+    compute_gap = (other.capex_usd - other.network_capex_usd) - (best.capex_usd - best.network_capex_usd)
+    gaps = {k: other.network_by_category.get(k, 0.0) - best.network_by_category.get(k, 0.0)
+            for k in set(other.network_by_category) | set(best.network_by_category)}
+    gaps["compute"] = compute_gap
+    key = max(gaps, key=gaps.get)
+    what = _("compute nodes") if key == "compute" else _(CATEGORY_WORDS.get(key, key))
+    text = _("that one spends {gap} more on {what}").format(gap=f"{gaps[key]:,.0f} USD", what=what)
+    if other.tiers != best.tiers or other.switches != best.switches:
+        text += _(" ({tiers} tiers and {switches} switches against {our_tiers} and {our_switches})").format(
+            tiers=other.tiers, switches=f"{other.switches:,}", our_tiers=best.tiers,
+            our_switches=f"{best.switches:,}")
+    return text + "."

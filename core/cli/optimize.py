@@ -1,0 +1,113 @@
+"""``python -m core optimize``: the cheapest design on the grid that meets the constraints, and the front.
+
+JSON (``--format json``): ``best.design`` (a design JSON ``plan --design`` accepts), ``best.summary``
+(``plan``'s summary keys), ``best.metrics``, ``best.explanation``, ``pareto[]`` (each ``design`` and
+``metrics``), ``metric``, ``considered``, ``planned``, ``feasible``, ``rejected`` (count per reason),
+``seconds``. A constraint set nothing meets exits 3 naming the constraint that ruled most out.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from core.cli.common import add_format_option, model_name, number, positive_int, ratio, row, size, to_json
+from core.i18n import _, usd
+
+
+def register(subparsers) -> None:
+    """Add the ``optimize`` sub-command."""
+    from core.perf.training import PRESETS
+
+    op = subparsers.add_parser(
+        "optimize", help=_("find the cheapest design that meets constraints"),
+        description=_("Search every buildable combination of fabric, switch per tier, port and uplink speed, planes "
+                      "and plane mode, topology, tiers and leaf oversubscription, and print the cheapest design "
+                      "that meets every constraint and the Pareto front of capex against performance."))
+    op.add_argument("--gpu", type=model_name, default="H100", help=_("GPU/system model (default H100)"))
+    op.add_argument("--gpus", type=positive_int, required=True, help=_("total GPU count"))
+    c = op.add_argument_group(_("constraints"))
+    c.add_argument("--fabric", type=str.lower, choices=["any", "infiniband", "ethernet"], default="any",
+                   help=_("fabric allowed (default any)"))
+    c.add_argument("--switches", type=str, metavar="MODEL,MODEL",
+                   help=_("switch models allowed at every tier, comma-separated (default: every fabric switch)"))
+    c.add_argument("--max-oversubscription", type=ratio, metavar="RATIO",
+                   help=_("largest end-to-end down:up ratio, X or X:Y, >= 1"))
+    c.add_argument("--min-bisection-gbytes-per-gpu", type=number, metavar="GBYTES",
+                   help=_("smallest bisection per GPU [GB/s, one direction]"))
+    c.add_argument("--max-hops", type=positive_int, metavar="N", help=_("most switches any path crosses"))
+    c.add_argument("--min-busbw-gbytes", type=number, metavar="GBYTES",
+                   help=_("smallest all-reduce busbw over every GPU [GB/s] at --busbw-size"))
+    c.add_argument("--busbw-size", type=size, default=1 << 30, metavar="SIZE",
+                   help=_("message size of the busbw constraint and of the front (default 1GiB)"))
+    c.add_argument("--max-tiers", type=positive_int, choices=[1, 2, 3], metavar="N", help=_("most switch tiers"))
+    c.add_argument("--max-power-kw", type=number, metavar="KW", help=_("largest facility power with PUE [kW]"))
+    c.add_argument("--budget-usd", type=number, metavar="USD", help=_("largest capex [USD]"))
+    c.add_argument("--model", type=str.lower, choices=list(PRESETS),
+                   help=_("training job's model preset; the front then plots days to train"))
+    c.add_argument("--max-days", type=number, metavar="DAYS", help=_("most days to train the job (needs --model)"))
+    c.add_argument("--max-step-s", type=number, metavar="SECONDS", help=_("longest step time [s] (needs --model)"))
+    c.add_argument("--tokens", type=number, default=1e12, metavar="TOKENS",
+                   help=_("tokens to train the job (default 1e12)"))
+    g = op.add_argument_group(_("grid"))
+    g.add_argument("--oversubscription-grid", type=str, metavar="R,R", default="1,1.5,2,3",
+                   help=_("leaf down:up ratios to try (default 1,1.5,2,3)"))
+    g.add_argument("--single-model", action="store_true",
+                   help=_("one switch model at every tier (default: the spine/core model may differ)"))
+    g.add_argument("--workers", type=positive_int, help=_("worker processes (default: up to 2)"))
+    add_format_option(op)
+    op.set_defaults(handler=run)
+
+
+def _constraints(args: argparse.Namespace):
+    from core.analysis.optimize import Constraints
+    from core.errors import InputError
+    from core.perf.training import parse_job
+
+    if (args.max_days is not None or args.max_step_s is not None) and not args.model:
+        raise InputError(_("--max-days and --max-step-s need --model"))
+    job = parse_job({"model": args.model, "tokens_to_train": args.tokens}) if args.model else None
+    switches = tuple(s.strip() for s in args.switches.split(",") if s.strip()) if args.switches else None
+    return Constraints(fabric=args.fabric, switches=switches, max_oversubscription=args.max_oversubscription,
+                       min_bisection_gbytes_per_gpu=args.min_bisection_gbytes_per_gpu, max_hops=args.max_hops,
+                       min_busbw_gbytes=args.min_busbw_gbytes, busbw_size=args.busbw_size, max_tiers=args.max_tiers,
+                       max_power_kw=args.max_power_kw, budget_usd=args.budget_usd, job=job,
+                       max_days=args.max_days, max_step_s=args.max_step_s)
+
+
+def _grid(args: argparse.Namespace):
+    from core.analysis.optimize import Grid
+    from core.cli.common import leaf_ratio
+    from core.errors import InputError
+
+    try:
+        values = tuple(leaf_ratio(v) for v in args.oversubscription_grid.split(",") if v.strip())
+    except argparse.ArgumentTypeError as exc:
+        raise InputError(_("--oversubscription-grid: {problem}").format(problem=exc)) from None
+    if not values:
+        raise InputError(_("--oversubscription-grid needs at least one ratio"))
+    return Grid(oversubscription=values, mixed_tiers=not args.single_model)
+
+
+def run(args: argparse.Namespace) -> str:
+    from core.analysis.optimize import design_label, optimize
+
+    result = optimize(args.gpu, args.gpus, _constraints(args), _grid(args), workers=args.workers)
+    if args.format == "json":
+        return to_json(result.summary()) + "\n"
+    best = result.best
+    lines = [row(_("best"), design_label(best)),
+             row(_("capex"), _("{capex} ({network} network)").format(capex=usd(best.capex_usd),
+                                                                     network=usd(best.network_capex_usd)))]
+    lines += ["  " + line for line in result.explanation]
+    lines.append(row(_("searched"), _("{considered} candidates, {planned} planned, {feasible} feasible in {seconds} s")
+                     .format(considered=f"{result.considered:,}", planned=f"{result.planned:,}",
+                             feasible=f"{result.feasible:,}", seconds=f"{result.seconds:.2f}")))
+    metric = _("busbw [GB/s]") if result.metric == "busbw_gbytes" else _("days to train")
+    lines.append(row(_("front"), _("capex against {metric}:").format(metric=metric)))
+    for c in result.pareto:
+        value = f"{c.busbw_gbytes:,.1f}" if result.metric == "busbw_gbytes" else f"{c.days:,.1f}"
+        lines.append(f"  {usd(c.capex_usd):>18}  {value:>8}  {design_label(c)}")
+    lines.append(row(_("rejected"), ""))
+    for reason, count in sorted(result.rejected.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:
+        lines.append(f"  {count:>7,}  {reason}")
+    return "\n".join(lines) + "\n"

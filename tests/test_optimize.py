@@ -1,0 +1,215 @@
+"""The optimizer (core/analysis/optimize.py, python -m core optimize): exhaustive over its grid.
+
+A brute force plans every grid design through ``core.plan.plan`` and predicts busbw through
+``core.perf.collectives.collective`` (the public entry points, none of the optimizer's shortcuts),
+then applies the constraints itself; the optimizer must find the same optimum, the same front and
+the same feasible count. Properties: tightening a constraint never lowers the optimum's cost, and
+the winner re-planned meets every constraint.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import run_cli as run
+from core.analysis.optimize import Constraints, Grid, candidate_designs, optimize
+from core.errors import DesignError, FabricPlannerError, InputError
+from core.perf.collectives import collective
+from core.plan import plan
+
+SMALL = Grid(switches=("QM9700", "SN5600", "QM8700"), port_speeds=(200, 400), planes=(1, 2),
+             tiers=(1, 2, 3), oversubscription=(1.0, 2.0))
+"""A grid small enough to brute-force: 3 switch models, 2 speeds, every topology and plane mode."""
+
+
+def _brute(gpu: str, gpus: int, constraints: Constraints, grid: Grid) -> list[dict]:
+    """Every grid design planned through the public engine, with its metrics and whether it meets all."""
+    rows = []
+    for index, design in enumerate(candidate_designs(gpu, gpus, constraints, grid)):
+        try:
+            p = plan(design)
+            busbw = collective(p, "all-reduce", constraints.busbw_size)["busbw_gbytes"]
+        except FabricPlannerError:
+            continue
+        bw = p.bandwidth
+        hops = max(bw.hops_same_rail, bw.hops_same_rail_other_su, bw.hops_cross_rail, bw.hops_cross_pod)
+        metrics = {"capex": p.cost.capex_usd, "busbw": busbw, "tiers": p.fabric.tiers,
+                   "over": bw.oversubscription, "bisection": bw.bisection_tbits_one_direction * 1000 / 8 / p.resolved.gpus,
+                   "hops": hops, "power": p.cost.facility_kw, "switches": p.fabric.switch_count_total}
+        ok = all((
+            constraints.max_tiers is None or metrics["tiers"] <= constraints.max_tiers,
+            constraints.max_oversubscription is None or metrics["over"] <= constraints.max_oversubscription + 1e-9,
+            constraints.min_bisection_gbytes_per_gpu is None
+            or metrics["bisection"] >= constraints.min_bisection_gbytes_per_gpu - 1e-9,
+            constraints.max_hops is None or metrics["hops"] <= constraints.max_hops,
+            constraints.budget_usd is None or metrics["capex"] <= constraints.budget_usd,
+            constraints.max_power_kw is None or metrics["power"] <= constraints.max_power_kw,
+            constraints.min_busbw_gbytes is None or busbw >= constraints.min_busbw_gbytes - 1e-3,
+        ))
+        rows.append({"index": index, "design": design, "ok": ok, **metrics})
+    return rows
+
+
+def _brute_front(rows: list[dict]) -> list[tuple[float, float]]:
+    front, best = [], -math.inf
+    for r in sorted((r for r in rows if r["ok"]), key=lambda r: (round(r["capex"], 2), r["switches"], r["index"])):
+        if r["busbw"] > best + 1e-6:
+            front.append((round(r["capex"], 2), round(r["busbw"], 2)))
+            best = r["busbw"]
+    return front
+
+
+CASES = [
+    ("H100", 512, Constraints()),
+    ("H100", 512, Constraints(min_busbw_gbytes=300)),
+    ("H100", 1024, Constraints(max_tiers=2, max_oversubscription=1.0)),
+    ("B200", 1024, Constraints(fabric="ethernet", min_bisection_gbytes_per_gpu=20, max_hops=3)),
+]
+
+
+@pytest.mark.parametrize("gpu,gpus,constraints", CASES)
+def test_same_optimum_front_and_feasible_count_as_brute_force(gpu, gpus, constraints):
+    rows = _brute(gpu, gpus, constraints, SMALL)
+    result = optimize(gpu, gpus, constraints, SMALL, workers=1)
+    ok = [r for r in rows if r["ok"]]
+    assert result.feasible == len(ok)
+    assert result.considered == len(candidate_designs(gpu, gpus, constraints, SMALL))
+    best = min(ok, key=lambda r: (round(r["capex"], 2), r["switches"], r["index"]))
+    assert result.best.design == best["design"]
+    assert result.best_plan.cost.capex_usd == pytest.approx(best["capex"], abs=0.01)
+    front = [(round(c.capex_usd, 2), round(c.busbw_gbytes, 2)) for c in result.pareto]
+    assert front == _brute_front(rows)
+    assert sum(result.rejected.values()) == result.considered - result.feasible
+
+
+def test_parallel_search_equals_serial():
+    grid = Grid(switches=("QM9700", "SN5600"), oversubscription=(1.0, 1.5, 2.0))
+    serial = optimize("H100", 2048, Constraints(min_busbw_gbytes=300), grid, workers=1)
+    parallel = optimize("H100", 2048, Constraints(min_busbw_gbytes=300), grid, workers=2)
+    assert serial.considered >= 400  # the parallel path runs
+    assert parallel.best.design == serial.best.design
+    assert [c.index for c in parallel.pareto] == [c.index for c in serial.pareto]
+    assert parallel.rejected == serial.rejected and parallel.feasible == serial.feasible
+
+
+def _meets(design, constraints: Constraints) -> bool:
+    p = plan(design)
+    bw = p.bandwidth
+    busbw = collective(p, "all-reduce", constraints.busbw_size)["busbw_gbytes"]
+    hops = max(bw.hops_same_rail, bw.hops_same_rail_other_su, bw.hops_cross_rail, bw.hops_cross_pod)
+    return all((
+        constraints.max_tiers is None or p.fabric.tiers <= constraints.max_tiers,
+        constraints.max_oversubscription is None or bw.oversubscription <= constraints.max_oversubscription + 1e-9,
+        constraints.min_bisection_gbytes_per_gpu is None
+        or bw.bisection_tbits_one_direction * 1000 / 8 / p.resolved.gpus >= constraints.min_bisection_gbytes_per_gpu - 1e-9,
+        constraints.max_hops is None or hops <= constraints.max_hops,
+        constraints.budget_usd is None or p.cost.capex_usd <= constraints.budget_usd,
+        constraints.max_power_kw is None or p.cost.facility_kw <= constraints.max_power_kw,
+        constraints.min_busbw_gbytes is None or busbw >= constraints.min_busbw_gbytes - 1e-3,
+    ))
+
+
+TINY = Grid(switches=("QM9700", "SN5600"), port_speeds=(400,), planes=(1,), topologies=("rail-optimized", "top-of-rack"),
+            tiers=(2, 3), oversubscription=(1.0, 2.0, 3.0))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(busbw=st.sampled_from([None, 200.0, 300.0, 340.0, 360.0]),
+       bisection=st.sampled_from([None, 10.0, 20.0, 40.0]),
+       over=st.sampled_from([None, 1.0, 1.5, 2.0]),
+       hops=st.sampled_from([None, 3, 5]))
+def test_tightening_never_lowers_the_optimum_and_the_winner_meets_every_constraint(busbw, bisection, over, hops):
+    loose = Constraints(min_busbw_gbytes=busbw, min_bisection_gbytes_per_gpu=bisection, max_oversubscription=over,
+                        max_hops=hops)
+    try:
+        base = optimize("H100", 1024, loose, TINY, workers=1)
+    except DesignError:
+        return
+    assert _meets(base.best.design, loose)
+    for tight in (loose.tightened(min_busbw_gbytes=(busbw or 0) + 20),
+                  loose.tightened(min_bisection_gbytes_per_gpu=(bisection or 0) + 10),
+                  loose.tightened(max_oversubscription=1.0),
+                  loose.tightened(max_hops=3),
+                  loose.tightened(budget_usd=base.best.capex_usd * 1.001)):
+        try:
+            result = optimize("H100", 1024, tight, TINY, workers=1)
+        except DesignError:
+            continue
+        assert result.best.capex_usd >= base.best.capex_usd - 0.01
+        assert _meets(result.best.design, tight)
+
+
+def test_explicit_tiers_shortcuts_match_full_sizing():
+    """The family shortcut (explicit tiers = auto's copy, fewer rejected in closed form) agrees with planning."""
+    grid = Grid(switches=("QM9700", "SN5600", "TH5"), port_speeds=(400,), tiers=(1, 2, 3),
+                oversubscription=(1.0, 1.5, 3.0))
+    result = optimize("H100", 4096, Constraints(), grid, workers=1)
+    for cand in result.candidates:
+        try:
+            p = plan(cand.design)
+        except FabricPlannerError:
+            assert not cand.feasible
+            continue
+        assert cand.feasible, cand.reason
+        assert cand.capex_usd == pytest.approx(p.cost.capex_usd, abs=0.01)
+        assert cand.tiers == p.fabric.tiers and cand.switches == p.fabric.switch_count_total
+
+
+def test_explanation_names_the_binding_constraint_and_the_other_family():
+    result = optimize("H100", 2048, Constraints(min_busbw_gbytes=300),
+                      Grid(switches=("QM9700", "SN5600"), oversubscription=(1.0, 2.0)), workers=1)
+    text = " ".join(result.explanation)
+    assert "minimum all-reduce busbw" in text
+    other = result.other_family
+    assert other is not None and other.design.fabric != result.best.design.fabric
+    share = (other.capex_usd - result.best.capex_usd) / other.capex_usd
+    assert f"{share:.1%} cheaper" in text
+    assert other.capex_usd >= result.best.capex_usd
+
+
+def test_infeasible_constraints_name_the_one_that_ruled_everything_out():
+    with pytest.raises(DesignError) as info:
+        optimize("H100", 512, Constraints(min_busbw_gbytes=5000), TINY, workers=1)
+    assert "minimum all-reduce busbw" in info.value.message
+    with pytest.raises(InputError):
+        optimize("H100", 512, Constraints(switches=("NOPE",)), TINY, workers=1)
+
+
+def test_cli_json_keys_and_the_design_plans(capsys, tmp_path):
+    code, out, _err = run(capsys, "optimize", "--gpu", "H100", "--gpus", "512", "--switches", "QM9700,SN5600",
+                          "--min-busbw-gbytes", "300", "--busbw-size", "1GiB", "--max-tiers", "2",
+                          "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert {"best", "pareto", "considered", "feasible", "rejected", "seconds"} <= set(data)
+    assert {"design", "summary", "explanation"} <= set(data["best"])
+    assert {"gpus", "switches", "cost", "bandwidth"} <= set(data["best"]["summary"])
+    assert data["pareto"] and {"design", "metrics"} <= set(data["pareto"][0])
+    path = tmp_path / "best.json"
+    path.write_text(json.dumps(data["best"]["design"]))
+    code, out, _err = run(capsys, "plan", "--design", str(path), "--format", "json")
+    assert code == 0
+    planned = json.loads(out)
+    assert planned["cost"]["capex_usd"] == data["best"]["summary"]["cost"]["capex_usd"]
+    assert planned["tiers"] <= 2
+
+
+def test_cli_infeasible_exits_3_naming_the_constraint(capsys):
+    code, _out, err = run(capsys, "optimize", "--gpus", "512", "--switches", "QM9700", "--budget-usd", "1000",
+                          "--format", "json")
+    assert code == 3
+    assert "budget" in err
+
+
+def test_cli_table_and_bad_input(capsys):
+    code, out, _err = run(capsys, "optimize", "--gpus", "256", "--switches", "QM9700", "--format", "table")
+    assert code == 0 and "QM9700" in out
+    code, _out, err = run(capsys, "optimize", "--gpus", "256", "--switches", "NOPE")
+    assert code == 2
+    code, _out, err = run(capsys, "optimize", "--gpus", "256", "--max-days", "3")
+    assert code == 2 and "--model" in err
