@@ -259,3 +259,19 @@ def test_spare_nodes_for_99_percent_match_the_binomial_quantile():
     exact = next(s for s in range(65) if binomial_tail(64, 1 - q, 64 - s) >= 0.99)
     assert exact == 8
     assert result.spare_nodes_for_99pct == exact
+
+
+def test_llama3_all_classes_together_overcount_and_the_gap_is_pinned():
+    """Node rate + NIC + links + switches for the Llama 3 cluster over 54 days: 546.1 vs 419 published, +30%.
+
+    Outside the 25% tolerance of the node rate alone because Kokolis et al.'s node rate already counts the
+    network faults charged to nodes (IB links were their largest cause), so adding the network classes
+    double counts; the model states it as an upper bound. This test pins the gap until the split is known."""
+    shape = shape_of(plan(Design(gpus=16_384, fabric="ethernet")))
+    total = sum(expected_failures(shape, LLAMA3_DAYS * 24).values())
+    assert total == pytest.approx(546.1, abs=0.2)
+    assert 0.25 < total / LLAMA3_UNEXPECTED - 1 < 0.35
+    result = availability(shape, trials=10, rates=default_rates())
+    assert result.interruptions_per_day == pytest.approx(total / LLAMA3_DAYS, rel=1e-9)
+    # Meta: one interruption every ~3 hours (419 in 54 days = 3.09 h); the model: one every 2.37 h
+    assert 24 / result.interruptions_per_day == pytest.approx(2.37, abs=0.01)

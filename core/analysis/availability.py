@@ -214,6 +214,8 @@ class Availability(BaseModel):
     job_run_fraction_closed_form: float | None
     """The Binomial value when no shared element (switch) can fail, else None."""
     expected_gpus_usable: float
+    interruptions_per_day: float
+    """Failures per day over every element of the cluster (all classes): what interrupts a job spanning it."""
     spare_nodes_for_99pct: int
     """Nodes to hold back so a job on the rest can run 99% of the time: the 99th percentile of unusable
     nodes over the trials (Monte Carlo; Binomial quantile when only node-local elements fail)."""
@@ -321,6 +323,7 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
         job_run_fraction_closed_form=job_fraction_closed_form(shape, job_gpus, rates) if shared_zero else None,
         expected_gpus_usable=usable_sum / trials * gpn,
         spare_nodes_for_99pct=spare_nodes,
+        interruptions_per_day=sum(expected_failures(shape, 24.0, rates).values()),
         expected_gpus_cut_off=cut_sum / trials * gpn,
         expected_gpus_degraded=degraded_sum / trials * gpn,
         expected_bandwidth_share=share_sum / trials,

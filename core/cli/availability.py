@@ -84,6 +84,9 @@ def run(args: argparse.Namespace) -> str:
         row(_("job"), _("{job} of {total} GPUs runs {fraction} of the time ({trials} trials, seed {seed})").format(
             job=f"{avail.job_gpus:,}", total=f"{result.resolved.gpus:,}", fraction=f"{avail.job_run_fraction:.2%}",
             trials=f"{avail.trials:,}", seed=avail.seed)),
+        row(_("interruptions"), _("{per_day:.2f} failures a day across the cluster (one every {hours:.1f} h)").format(
+            per_day=avail.interruptions_per_day, hours=24 / avail.interruptions_per_day if avail.interruptions_per_day
+            else float("inf"))),
         row(_("spare nodes"), _("hold {nodes} nodes back and a job on the rest runs 99% of the time").format(
             nodes=f"{avail.spare_nodes_for_99pct:,}")),
         row(_("down on average"), _("nodes {nodes:.2f}, NICs {nics:.3f}, links {links:.3f}, switches {switches:.4f}")
