@@ -3,6 +3,8 @@ session store -> core.analysis.compare -> core.figures.compare)."""
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import streamlit as st
 
@@ -160,6 +162,25 @@ def _job_settings() -> tuple[dict, set[str]]:
     return store, {k for k in FITTED if k in fitted and (fitted[k] is None or fitted[k] == store.get(k))}
 
 
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _compare(key: str, baseline: int, language: str) -> cmp.Comparison:
+    """``core.analysis.compare.compare`` of the comparison ``key`` (JSON: names, designs, sizes, job, fitted
+    keys) in ``language``; cached (nothing mutates a Comparison)."""
+    data = json.loads(key)
+    with i18n.language(language):
+        designs = [(name, Design.model_validate_json(design)) for name, design in data["designs"]]
+        return cmp.compare(designs, baseline, data["settings"], tuple(data["sizes"]), fit=set(data["free"]),
+                           defaults=DEFAULTS)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _figures(key: str, language: str):
+    """The three charts (they do not depend on the baseline, so a baseline change redraws none)."""
+    result = _compare(key, 0, language)
+    with i18n.language(language):
+        return figs.cost_figure(result), figs.bandwidth_figure(result), figs.days_figure(result)
+
+
 def _column_header(index: int, name: str) -> str:
     return f"{index + 1}. {name}"
 
@@ -233,9 +254,12 @@ def main() -> None:
                           "fastest default algorithm)."))
 
     # --- the columns -------------------------------------------------------------------------------------
-    designs = [(e["name"], Design.model_validate_json(e["design"])) for e in entries]
     settings, free = _job_settings()
-    result = cmp.compare(designs, store["baseline"], settings, tuple(store["sizes"]), fit=free, defaults=DEFAULTS)
+    lang = i18n.current()
+    key = json.dumps({"designs": [(e["name"], e["design"]) for e in entries], "sizes": list(store["sizes"]),
+                      "settings": {k: list(v) if isinstance(v, tuple) else v for k, v in settings.items()},
+                      "free": sorted(free)}, sort_keys=True)
+    result = _compare(key, store["baseline"], lang)
     cols = st.columns(len(entries))
     for index, (col, entry, column) in enumerate(zip(cols, entries, result.columns)):
         ident = entry["id"]
@@ -288,10 +312,11 @@ def main() -> None:
         else:
             st.caption(_("The designs have the same bill of materials."))
     st.subheader(_("Charts"))
+    cost, bandwidth, days = _figures(key, lang)
     g1, g2 = st.columns(2)
-    g1.plotly_chart(figs.cost_figure(result), key="cmp_cost_chart", config={"displaylogo": False})
-    g2.plotly_chart(figs.bandwidth_figure(result), key="cmp_bw_chart", config={"displaylogo": False})
-    st.plotly_chart(figs.days_figure(result), key="cmp_days_chart", config={"displaylogo": False})
+    g1.plotly_chart(cost, key="cmp_cost_chart", config={"displaylogo": False})
+    g2.plotly_chart(bandwidth, key="cmp_bw_chart", config={"displaylogo": False})
+    st.plotly_chart(days, key="cmp_days_chart", config={"displaylogo": False})
     _remember(store)
 
 

@@ -1,0 +1,64 @@
+"""Compare-page benchmark: median AppTest rerun after one change with four designs, against a bare-page floor.
+
+Run: ``python benchmarks/bench_compare.py`` (``make bench`` runs every benchmark).
+
+* floor: the bare Streamlit page of ``bench_app.py`` (one slider, one small Plotly chart), measured in the
+  same process, so machine speed cancels out.
+* Compare page with four designs (64 H100 nodes InfiniBand, 512 nodes RoCE, 2,048 nodes 2:1, 288 GB200-NVL72
+  trays): "baseline" switches the baseline column (every number, delta, the BOM table and three charts are
+  redrawn); "size" changes the all-reduce sizes (every design's collective sweep is recomputed).
+
+Target (issue 12): a rerun within 10x the floor.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from bench_app import ENTRY, REPEATS, _time, floor  # noqa: E402
+
+FOUR = {"n": "64", "c1_name": "IB 64", "c1_n": "64", "c2_name": "RoCE 512", "c2_n": "512", "c2_f": "eth",
+        "c3_name": "IB 2048 2:1", "c3_n": "2048", "c3_os": "2", "c4_name": "NVL72", "c4_g": "GB200-NVL72",
+        "c4_n": "288"}
+
+
+def compare_page() -> tuple[list[float], list[float]]:
+    at = AppTest.from_file(ENTRY, default_timeout=60)
+    at.query_params.update(FOUR)
+    at.run()
+    at.switch_page("../pages/4_Compare.py")
+    at.run()
+    if at.exception:
+        raise RuntimeError(at.exception[0].message)
+    baseline = [_time(at, lambda x, i=i: x.selectbox(key="cmp_w_base").set_value((i + 1) % 4))
+                for i in range(REPEATS)]
+    choices = [[2**20, 2**30], [2**20, 4 * 2**30]]
+    sizes = [_time(at, lambda x, i=i: x.multiselect(key="cmp_w_sizes").set_value(choices[i % 2]))
+             for i in range(REPEATS)]
+    return baseline, sizes
+
+
+def main() -> None:
+    base = statistics.median(floor())
+    baseline, sizes = compare_page()
+    rows = [("floor: bare page, 1 slider + 1 Plotly chart", base, "-"),
+            ("Compare, 4 designs: baseline changed", statistics.median(baseline), f"<= {10 * base:.0f}"),
+            ("Compare, 4 designs: all-reduce sizes changed", statistics.median(sizes), f"<= {10 * base:.0f}")]
+    width = max(len(r[0]) for r in rows)
+    print(f"{'case':<{width}}  median ms  target ms  x floor")
+    for name, ms, target in rows:
+        print(f"{name:<{width}}  {ms:9.1f}  {target:>9}  {ms / base:7.1f}")
+    worst = max(statistics.median(baseline), statistics.median(sizes)) / base
+    sys.exit(0 if worst <= 10 else 1)
+
+
+if __name__ == "__main__":
+    main()
