@@ -468,31 +468,53 @@ def _node_ports(fab: _Fabric, g: int, dead_nics: set) -> list:
 
 
 def _units(fab: _Fabric) -> list[tuple[list[_Unit], int]]:
-    """Pieces that share NVLink: ``(units, nodes)``; a piece's labels are the union of its units'."""
+    """Pieces that share NVLink: ``(units, nodes)``; a piece's labels are the union of its units'.
+
+    A node count below zero means that many separate nodes alike (no NVLink between them). Groups whose
+    leaves all live and reach their plane's spines see the fabric alike (per pod): their ports are
+    computed once, and with one node per NVLink domain their nodes form one piece per pod.
+    """
     s, dead = fab.shape, fab.dead
-    clean: dict[int, list] = {}
+    group_count = s.groups if s.tiers > 1 else 1
+    npg = s.nodes_per_group if s.tiers > 1 else s.nodes
+    dead_leaf_groups = {s.group_of_leaf(k) for _p, _i, k in dead.leaves}
+    isolated_pods = set()
+    if s.tiers == 2:
+        if any(n >= s.spines for n in fab.dead_spines_per_pi.values()):
+            isolated_pods.add(0)
+    elif s.tiers == 3:
+        isolated_pods = {pod for (_p, _i, pod), n in fab.dead_spines_per_pod.items() if n >= s.spines_per_pod}
+    broken_by_group: dict[int, list] = {}
+    for node in dead.nics:
+        broken_by_group.setdefault(node // npg if s.tiers > 1 else 0, []).append(node)
+    clean: dict = {}
 
     def clean_ports(g):
-        if g not in clean:
-            clean[g] = _node_ports(fab, g, set())
-        return clean[g]
+        pod = s.pod_of_group(g)
+        key = g if (g in dead_leaf_groups or pod in isolated_pods) else ("pod", pod)
+        if key not in clean:
+            clean[key] = _node_ports(fab, g, set())
+        return key, clean[key]
 
     def make(ports, count):
         return _Unit(count, ports, frozenset(x[3] for x in ports if x[3] is not None))
 
     pieces = []
-    group_count = s.groups if s.tiers > 1 else 1
-    npg = s.nodes_per_group if s.tiers > 1 else s.nodes
     if s.nodes_per_domain == 1:
+        merged: dict = {}
         for g in range(group_count):
-            first, n = g * npg, s.group_nodes(g)
-            broken = [node for node in dead.nics if first <= node < first + n]
+            n = s.group_nodes(g)
+            broken = broken_by_group.get(g, ())
             if n - len(broken) > 0:
-                pieces.append(([make(clean_ports(g), n - len(broken))], -(n - len(broken))))  # negative: n singletons
+                key, ports = clean_ports(g)
+                merged[key] = (ports, merged.get(key, (ports, 0))[1] + n - len(broken))
             for node in broken:
                 pieces.append(([make(_node_ports(fab, g, dead.nics[node]), 1)], 1))
+        for ports, count in merged.values():
+            pieces.append(([make(ports, count)], -count))  # negative: that many separate nodes
         return pieces
     d = s.nodes_per_domain
+    units_of: dict = {}
     for first in range(0, s.nodes, d):
         last = min(s.nodes, first + d)
         units = []
@@ -500,9 +522,12 @@ def _units(fab: _Fabric) -> list[tuple[list[_Unit], int]]:
         while node < last:
             g = node // npg if s.tiers > 1 else 0
             end = min(last, (g + 1) * npg) if s.tiers > 1 else last
-            broken = [x for x in dead.nics if node <= x < end]
+            broken = [x for x in broken_by_group.get(g, ()) if node <= x < end]
             if end - node - len(broken) > 0:
-                units.append(make(clean_ports(g), end - node - len(broken)))
+                key, ports = clean_ports(g)
+                if key not in units_of:
+                    units_of[key] = make(ports, 0)
+                units.append(_Unit(end - node - len(broken), ports, units_of[key].labels))
             for x in broken:
                 units.append(make(_node_ports(fab, g, dead.nics[x]), 1))
             node = end
@@ -762,7 +787,7 @@ def _ecmp(shape: Shape, fab: _Fabric):
             for (p, i), n_dead in fab.dead_spines_per_pi.items():
                 if p in dead.planes or n_dead >= per:
                     continue
-                live = sum(1 for k in range(s.leaves) if fab.leaf_alive(p, i, k))
+                live = s.leaves - sum(1 for q, j, _k in dead.leaves if (q, j) == (p, i))
                 key = ("leaf", per, per - n_dead)
                 rows[key] = rows.get(key, 0) + live
                 leaf_frac = min(leaf_frac, (per - n_dead) / per)

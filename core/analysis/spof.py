@@ -79,9 +79,9 @@ def _classes(shape: Shape):
     pis = shape.pis()
     groups = shape.groups if shape.tiers > 1 else 1
     lrs = [0] if (shape.tor or shape.tiers == 1) else list(range(shape.leaves_per_group))
-    full = [g for g in range(groups) if shape.group_nodes(g) == (shape.nodes_per_group if shape.tiers > 1
-                                                                  else shape.nodes)]
-    partial = [g for g in range(groups) if g not in full]
+    last_partial = shape.tiers > 1 and shape.group_nodes(groups - 1) < shape.nodes_per_group
+    full = range(groups - 1) if last_partial else range(groups)
+    partial = range(groups - 1, groups) if last_partial else range(0)
     for kind in (full, partial):
         if kind:
             yield ("leaf", (0, 0, shape.leaf_of(kind[0], 0)),
@@ -97,17 +97,12 @@ def _classes(shape: Shape):
                 yield ("spine", (0, 0, pods[0] * spp),
                        lambda pods=pods: ((p, i, pod * spp + j) for pod in pods for j in range(spp) for p, i in pis))
         yield ("core", (0, 0, 0), lambda: ((p, i, k) for p, i in pis for k in range(shape.cores)))
-    last_nodes = sorted({0, shape.nodes - 1})
-    if len(last_nodes) == 2 and shape.group_nodes(groups - 1) == (shape.nodes_per_group if shape.tiers > 1
-                                                                   else shape.nodes):
-        last_nodes = [0]
-    for index, node in enumerate(last_nodes):
-        if index == 0:
-            nodes = [n for n in range(shape.nodes)
-                     if shape.tiers == 1 or n // shape.nodes_per_group in full]
-        else:
-            nodes = [n for n in range(shape.nodes) if shape.tiers > 1 and n // shape.nodes_per_group in partial]
-        yield ("nic", (node, 0), lambda nodes=nodes: ((n, r) for n in nodes for r in range(shape.nics)))
+    npg = shape.nodes_per_group if shape.tiers > 1 else shape.nodes
+    full_nodes = range(0, len(full) * npg)
+    yield ("nic", (0, 0), lambda: ((n, r) for n in full_nodes for r in range(shape.nics)))
+    if last_partial:
+        yield ("nic", (shape.nodes - 1, 0),
+               lambda: ((n, r) for n in range(len(full) * npg, shape.nodes) for r in range(shape.nics)))
 
 
 def _plane_remedy_capex(plan: Plan) -> float | None:
