@@ -1,0 +1,67 @@
+"""The Compare page in real headless Chromium: build a two-design comparison, copy its share link into a fresh
+browser context (no session in common) and see identical numbers, charts and names."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from tests.conftest import ARTIFACTS
+from tests.test_e2e_browser import settle
+
+pytestmark = pytest.mark.e2e
+
+
+def query(url: str) -> dict[str, str]:
+    return {k: v[-1] for k, v in parse_qs(urlsplit(url).query).items()}
+
+
+def cells(page) -> list[str]:
+    """Every cell of the page's tables (Streamlit's data grid exposes them as grid cells)."""
+    return [c.strip() for c in page.locator("[role='gridcell']").all_inner_texts()]
+
+
+def charts(page) -> list:
+    """x and y of every trace of every Plotly chart, as the browser drew them."""
+    return page.evaluate("() => Array.from(document.querySelectorAll('.js-plotly-plot'))"
+                         ".map(e => e.data.map(t => [t.name || null, t.x, t.y]))")
+
+
+def share_link(page) -> str:
+    return page.locator("[data-testid='stSidebar'] [data-testid='stCode']").last.inner_text().strip()
+
+
+def test_a_two_design_comparison_reopens_identically_in_a_fresh_context(server, browser):
+    first = browser.new_context(viewport={"width": 1600, "height": 1100})
+    page = first.new_page()
+    try:
+        page.goto(f"{server}/compare?n=64")
+        settle(page)
+        page.get_by_role("textbox", name="Share link of a design").fill("http://somewhere/?v=1&n=64&f=eth&os=2")
+        page.get_by_role("textbox", name="Name", exact=True).first.fill("RoCE 2:1")
+        page.keyboard.press("Tab")
+        settle(page)
+        page.get_by_role("button", name="Add link").click()
+        settle(page)
+        numbers, drawn = cells(page), charts(page)
+        assert "2. RoCE 2:1" in page.inner_text("[data-testid='stMain']")
+        assert any(c.endswith("%)") for c in numbers)  # a delta against the baseline
+        link = share_link(page)
+        params = query(link)
+        assert params["c1_n"] == "64" and params["c2_f"] == "eth" and params["c2_name"] == "RoCE 2:1"
+        assert urlsplit(link).path.endswith("/compare")
+        page.screenshot(path=str(ARTIFACTS / "e2e-compare.png"), full_page=True)
+    finally:
+        first.close()
+
+    fresh = browser.new_context(viewport={"width": 1600, "height": 1100})
+    other = fresh.new_page()
+    try:
+        other.goto(link)
+        settle(other)
+        assert cells(other) == numbers
+        assert charts(other) == drawn
+        assert query(share_link(other)) == params
+    finally:
+        fresh.close()
