@@ -100,3 +100,16 @@ def test_json_fields():
     for key in ("lead_days", "spares_capex_usd", "capex_usd", "capex_with_spares_usd", "rows"):
         assert key in data
     assert {"category", "catalog_id", "quantity", "installed", "rule", "coverage", "why"} <= set(data["rows"][0])
+
+
+def test_coverage_follows_edited_rates():
+    from core.analysis.availability import rates_with
+
+    p = plan(Design(gpus=1024))
+    base = with_spares(p)
+    worse = with_spares(p, rates=rates_with({"switch": {"afr": 0.5}}))
+    b = next(r for r in base.rows if r.row.category == "switch")
+    w = next(r for r in worse.rows if r.row.category == "switch")
+    assert w.expected_failures_in_lead_time == pytest.approx(b.expected_failures_in_lead_time * 0.5 / 0.00612)
+    assert w.coverage < b.coverage
+    assert worse.spares_capex_usd == base.spares_capex_usd  # the rule, not the rate, sets the count

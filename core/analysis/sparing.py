@@ -125,12 +125,14 @@ def spare_count(kind: str, value: float, installed: int) -> int:
     return int(value)
 
 
-def with_spares(plan, policy: dict[str, str] | None = None, lead_days: float = DEFAULT_LEAD_DAYS) -> Spares:
-    """Spare rows for ``plan``'s BOM under ``policy`` (defaults: reliability.toml), and capex with them."""
+def with_spares(plan, policy: dict[str, str] | None = None, lead_days: float = DEFAULT_LEAD_DAYS,
+                rates: dict | None = None) -> Spares:
+    """Spare rows for ``plan``'s BOM under ``policy`` (defaults: reliability.toml), and capex with them;
+    ``rates`` (``availability.rates_with``) sets the failure rates the coverage uses."""
     if not (isinstance(lead_days, (int, float)) and 0 < lead_days <= 3650):
         raise InputError(_("the restock lead time must be from 1 to 3650 days"))
     rules = parse_policy(policy)
-    rates = default_rates()
+    rates = rates or default_rates()
     out: list[SpareRow] = []
     for row in plan.bom:
         if row.category not in rules:

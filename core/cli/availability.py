@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> str:
     result = plan(design_from_args(args))
     rates = _rates(args.rate)
     avail = availability(result, job_gpus=args.job_gpus, trials=args.trials, seed=args.seed, rates=rates)
-    spares = with_spares(result, _pairs(args.spares, "--spares"), lead_days=args.lead_days)
+    spares = with_spares(result, _pairs(args.spares, "--spares"), lead_days=args.lead_days, rates=rates)
     checks = checklist(result)
     if args.format == "json":
         return to_json({"availability": avail.to_json(), "spares": spares.to_json(),
