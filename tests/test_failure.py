@@ -234,3 +234,42 @@ def test_failing_more_never_helps(name, specs, extra):
     for stage, values in larger.stages_tbits.items():
         assert values["remaining"] <= smaller.stages_tbits[stage]["remaining"] + 1e-9
     assert larger.gpus_disconnected >= smaller.gpus_disconnected
+
+
+def test_cli_failure_json_and_table(capsys):
+    import json
+
+    from core.cli import main
+
+    args = ["failure", "--gpu", "H100", "--nodes", "64", "--switch", "QM9700", "--fail", "spine:2", "--fail",
+            "leaf:1", "--fail", "leaf:p0.leaf9"]
+    assert main(args + ["--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("failed", "gpus_disconnected", "gpus_degraded", "bisection_tbits_one_direction", "busbw_gbytes",
+                "step_time_s"):
+        assert key in out
+    assert out["healthy"]["bisection_tbits_one_direction"] == pytest.approx(102.4)
+    assert [f["element"] for f in out["failed"]] == ["p0.leaf9", "p0.spine0", "p0.spine1", "p0.leaf0"]
+    assert main(["--lang", "zh"] + args + ["--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == out  # machine output is the same in every language
+    assert main(["--lang", "zh"] + args + ["--model", "llama3-8b", "--job-gpus", "256"]) == 0
+    text = capsys.readouterr().out
+    assert "断开" in text and "对分带宽" in text and "cut off" not in text
+    assert main(args[:-2] + ["--fail", "leaf:nosuch"]) == 2
+    assert "unknown element 'nosuch'" in capsys.readouterr().err
+    assert main(args[:-2] + ["--fail", "spine:99"]) == 2
+
+
+def test_cli_spof_json(capsys):
+    import json
+
+    from core.cli import main
+
+    base = ["spof", "--gpu", "H100", "--nodes", "16", "--topology", "top-of-rack", "--nodes-per-rack", "2",
+            "--oversubscription", "3"]
+    assert main(base + ["--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["count"] == len(out["elements"]) == 9
+    assert set(out["elements"][0]) >= {"element", "tier", "gpus_lost", "remedy"}
+    assert main(["--lang", "zh"] + base) == 0
+    assert "单点故障" in capsys.readouterr().out
