@@ -149,6 +149,8 @@ def test_llama3_interruptions_held_out_node_rate():
 
     Tolerance: the published count must lie between the two clusters' rates (2.34 and 6.50 per 1000
     node-days), and the default (their mean, 4.42) within 25% of it. Today: 488.7, +16.6%.
+    Caveat: the plain mean was chosen over the node-weighted mean (5.11: 565, +35%) with this figure in
+    view, so only the bracket is a fully held-out check; the 25% is a tolerance on a choice.
     """
     node_days = LLAMA3_NODES * LLAMA3_DAYS
     assert 2.34e-3 * node_days < LLAMA3_UNEXPECTED < 6.50e-3 * node_days  # 258.8 < 419 < 718.8
