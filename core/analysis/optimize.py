@@ -50,7 +50,7 @@ from core.design import Design, fabric_word, offered_port_speeds, resolve_design
 from core.errors import DesignError, FabricPlannerError, InputError
 from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.sizing import size_fabric
-from core.i18n import N_, _, current
+from core.i18n import N_, _, current, pgettext, usd
 from core.i18n import language as speaking
 from core.perf.sizes import format_size
 from core.plan import Plan, plan
@@ -651,7 +651,7 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
             metric: str) -> list[str]:
     """Why the winner wins, in words: what it meets, which constraint binds, and the other fabric family."""
     lines = [_("{design}: {capex} capex, the cheapest of {feasible} designs that meet every constraint.").format(
-        design=design_label(best), capex=f"{best.capex_usd:,.0f} USD",
+        design=design_label(best), capex=usd(best.capex_usd),
         feasible=f"{sum(c.feasible for c in cands):,}")]
     if constraints.min_busbw_gbytes is not None or metric == "busbw_gbytes":
         lines.append(_("All-reduce busbw {busbw} GB/s at {size} over {gpus} GPUs.").format(
@@ -668,7 +668,7 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
         lines.append(_("Binding constraint: {constraint}. The cheapest design it rules out ({design}, {capex}) "
                        "fails only that one.").format(constraint=constraint_word(nearest.reason),
                                                       design=design_label(nearest),
-                                                      capex=f"{nearest.capex_usd:,.0f} USD"))
+                                                      capex=usd(nearest.capex_usd)))
     elif cheaper:
         counts: dict[str, int] = {}
         for c in cheaper:
@@ -683,7 +683,7 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
         share = saving / other.capex_usd if other.capex_usd else 0.0
         lines.append(tidy_spaces(_(
             "{share} cheaper ({saving}) than the best {fabric} design ({design}); {why}").format(
-            share=f"{share:.1%}", saving=f"{saving:,.0f} USD", fabric=fabric_word(other.design.fabric),
+            share=f"{share:.1%}", saving=usd(saving), fabric=fabric_word(other.design.fabric),
             design=design_label(other), why=_why_costlier(best, other))))
     else:
         families = [f for f in FABRICS if f != best.design.fabric]
@@ -702,8 +702,15 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
 TOPOLOGY_WORDS = {"rail-optimized": N_("rail-optimized"), "top-of-rack": N_("top-of-rack"),
                   "rail-only": N_("rail-only")}
 MODE_WORDS = {"per-port": N_("per-port"), "per-rail": N_("per-rail")}
-CATEGORY_WORDS = {"NIC": N_("NICs"), "switch": N_("switches"), "transceiver": N_("transceivers"),
-                  "cable": N_("cables")}
+CATEGORY_WORDS = {"NIC": "NICs", "switch": "switches", "transceiver": "transceivers", "cable": "cables"}
+"""BOM network category -> the words of the explanation (``pgettext("spends more on", ...)``)."""
+
+
+def _category_word(key: str) -> str:
+    words = {"NIC": pgettext("spends more on", "NICs"), "switch": pgettext("spends more on", "switches"),
+             "transceiver": pgettext("spends more on", "transceivers"),
+             "cable": pgettext("spends more on", "cables"), "compute": pgettext("spends more on", "compute nodes")}
+    return words.get(key, key)
 
 
 def _why_costlier(best: Candidate, other: Candidate) -> str:
@@ -713,10 +720,7 @@ def _why_costlier(best: Candidate, other: Candidate) -> str:
             for k in set(other.network_by_category) | set(best.network_by_category)}
     gaps["compute"] = compute_gap
     key = max(gaps, key=gaps.get)
-    what = _("compute nodes") if key == "compute" else _(CATEGORY_WORDS.get(key, key))
-    text = _("that one spends {gap} more on {what}").format(gap=f"{gaps[key]:,.0f} USD", what=what)
-    if other.tiers != best.tiers or other.switches != best.switches:
-        text += _(" ({tiers} tiers and {switches} switches against {our_tiers} and {our_switches})").format(
-            tiers=other.tiers, switches=f"{other.switches:,}", our_tiers=best.tiers,
-            our_switches=f"{best.switches:,}")
-    return text + "."
+    return _("that one spends {gap} more on {what} ({tiers} tiers and {switches} switches against {our_tiers} "
+             "and {our_switches}).").format(gap=usd(gaps[key]), what=_category_word(key), tiers=other.tiers,
+                                            switches=f"{other.switches:,}", our_tiers=best.tiers,
+                                            our_switches=f"{best.switches:,}")
