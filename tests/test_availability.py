@@ -277,3 +277,67 @@ def test_llama3_all_classes_together_overcount_and_the_gap_is_pinned():
     assert result.interruptions_per_day == pytest.approx(total / LLAMA3_DAYS, rel=1e-9)
     # Meta: one interruption every ~3 hours (419 in 54 days = 3.09 h); the model: one every 2.37 h
     assert 24 / result.interruptions_per_day == pytest.approx(2.37, abs=0.01)
+
+
+WIRING_DESIGNS = [dict(gpus=64), dict(gpus=256), dict(gpus=300), dict(gpus=512, topology="top-of-rack"),
+                  dict(gpus=512, topology="top-of-rack", nodes_per_rack=4), dict(gpus=2048, oversubscription=2),
+                  dict(gpus=4096, tiers="3", su_nodes=8, pod_sus=2), dict(gpu="GB200-NVL72", gpus=288),
+                  dict(gpus=20_000)]
+
+
+@pytest.mark.parametrize("params", WIRING_DESIGNS, ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()))
+def test_model_wiring_is_the_networkx_graphs(params):
+    """The Monte Carlo's node-leaf, leaf-spine and spine-core wiring equals core.fabric.topology.fabric_graph
+    (which the sizing tests check for ports and min-cut): per leaf, its servers and link counts; per leaf,
+    its spines and link counts; per spine, its cores and link counts."""
+    from collections import Counter
+
+    from core.analysis.availability import wiring
+    from core.fabric.topology import fabric_graph
+
+    p = plan(Design(**params))
+    assert p.fabric.planes == 1 and p.fabric.islands == 1
+    shape = shape_of(p)
+    link_leaf, up_spine, up_core = wiring(shape)
+    graph = fabric_graph(p, servers="each")
+
+    def neighbours(vertex, role, word):
+        return Counter({int(u.split(word)[1]): graph.edges[vertex, u]["links"] for u in graph.neighbors(vertex)
+                        if graph.nodes[u]["role"] == role})
+
+    leaves = {int(v.split("leaf")[1]): v for v, d in graph.nodes(data=True) if d["role"] == "leaf"}
+    assert sorted(leaves) == list(range(shape.leaves))
+    ours_servers = {leaf: Counter() for leaf in leaves}
+    for node, row in enumerate(link_leaf):
+        for leaf in row:
+            ours_servers[int(leaf)][node] += 1
+    for leaf, vertex in leaves.items():
+        assert neighbours(vertex, "server", "node") == ours_servers[leaf], leaf
+        if up_spine is not None:
+            assert neighbours(vertex, "spine", "spine") == Counter(int(s) for s in up_spine[leaf]), leaf
+    if up_core is not None:
+        for vertex, d in graph.nodes(data=True):
+            if d["role"] == "spine":
+                spine = int(vertex.split("spine")[1])
+                assert neighbours(vertex, "core", "core") == Counter(int(c) for c in up_core[spine]), spine
+
+
+def test_cut_off_gpus_match_networkx_reachability():
+    """Fail given leaves in a small top-of-rack design; GPUs whose server has no live leaf neighbour in the
+    networkx graph are the ones the model's wiring cuts off."""
+    import networkx as nx
+
+    from core.analysis.availability import wiring
+    from core.fabric.topology import fabric_graph
+
+    p = plan(Design(gpus=512, topology="top-of-rack", nodes_per_rack=4))
+    shape = shape_of(p)
+    link_leaf, _up, _core = wiring(shape)
+    failed = {0, 3, 7}
+    graph = fabric_graph(p, servers="each")
+    graph.remove_nodes_from([f"p0.leaf{i}" for i in failed])
+    spine = next(v for v, d in graph.nodes(data=True) if d["role"] == "spine")
+    reachable = nx.node_connected_component(graph, spine)
+    brute = {n for n in range(shape.nodes) if f"node{n}" not in reachable}
+    model = {n for n in range(shape.nodes) if all(int(leaf) in failed for leaf in link_leaf[n])}
+    assert brute == model and len(brute) == 3 * shape.nodes_per_group

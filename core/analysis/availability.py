@@ -230,6 +230,27 @@ class Availability(BaseModel):
         return self.model_dump(mode="json")
 
 
+def wiring(shape: Shape) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """Index arrays of the model's fabric: the leaf of each node-leaf link ``(nodes, k)``, the spine of each
+    leaf uplink ``(leaves, leaf_uplinks)`` and the core of each spine uplink ``(spines, spine_uplinks)``
+    (None without that tier). The same wiring as ``core.fabric.topology.fabric_graph`` (tests compare them)."""
+    n, k, L, G = shape.nodes, shape.links_per_node, shape.leaves_per_group, shape.groups
+    node_group = np.minimum(np.arange(n) // shape.nodes_per_group, G - 1)
+    link_leaf = node_group[:, None] * L + (np.arange(k) % L)[None, :]
+    up_spine = up_core = None
+    if shape.spines:
+        pods = max(1, shape.spines // shape.spines_per_pod)
+        leaf_pod = np.minimum(np.arange(shape.leaves) // (shape.groups_per_pod * L), pods - 1)
+        up_spine = leaf_pod[:, None] * shape.spines_per_pod + (np.arange(shape.leaf_uplinks) % shape.spines_per_pod)[None, :]
+        up_spine = np.minimum(up_spine, shape.spines - 1)
+    if shape.cores:
+        core_groups = max(1, shape.cores // shape.cores_per_group)
+        spine_cgroup = np.arange(shape.spines) % shape.spines_per_pod % core_groups
+        up_core = spine_cgroup[:, None] * shape.cores_per_group + (np.arange(shape.spine_uplinks)
+                                                                   % shape.cores_per_group)[None, :]
+    return link_leaf, up_spine, up_core
+
+
 def _down(rng: np.random.Generator, shape: tuple[int, ...], q: float) -> np.ndarray:
     if q <= 0:
         return np.zeros(shape, dtype=bool)
@@ -251,20 +272,8 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
     q = {name: rates[name].unavailability for name in CLASSES}
     rng = np.random.default_rng(seed)
     n, k, gpn = shape.nodes, shape.links_per_node, shape.gpus_per_node
-    L, G = shape.leaves_per_group, shape.groups
-    node_group = np.minimum(np.arange(n) // shape.nodes_per_group, G - 1)
-    link_leaf = (node_group[:, None] * L + (np.arange(k) % L)[None, :])  # (n, k) leaf index of each link
-    # leaf-spine and spine-core wiring
+    link_leaf, up_spine, up_core = wiring(shape)
     lu, su = shape.leaf_uplinks, shape.spine_uplinks
-    if shape.spines:
-        pods = max(1, shape.spines // shape.spines_per_pod)
-        leaf_pod = np.minimum(np.arange(shape.leaves) // (shape.groups_per_pod * L), pods - 1)
-        up_spine = leaf_pod[:, None] * shape.spines_per_pod + (np.arange(lu) % shape.spines_per_pod)[None, :]
-        up_spine = np.minimum(up_spine, shape.spines - 1)
-    if shape.cores:
-        core_groups = max(1, shape.cores // shape.cores_per_group)
-        spine_cgroup = np.arange(shape.spines) % shape.spines_per_pod % core_groups
-        up_core = spine_cgroup[:, None] * shape.cores_per_group + (np.arange(su) % shape.cores_per_group)[None, :]
     need = math.ceil(job_gpus / gpn)
     chunk = max(1, min(trials, 2_000_000 // max(1, n * k + shape.leaves * lu + shape.spines * su)))
     runs, usable_counts = [], []
