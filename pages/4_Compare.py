@@ -11,7 +11,8 @@ import streamlit as st
 from core import i18n
 from core.analysis import compare as cmp
 from core.design import Design
-from core.errors import InputError
+from core.design import MAX_GPUS
+from core.errors import FabricPlannerError, InputError
 from core.figures import compare as figs
 from core.figures.keynumbers import size_caption
 from core.formats import comparelink, sharelink
@@ -19,6 +20,7 @@ from core.formats.joblink import DEFAULTS
 from core.i18n import _
 from core.perf.jobform import FITTED
 from core.perf.training import PRESETS
+from core.plan import plan as make_plan
 from core.perf.sizes import format_size
 from webui import jobstate, safe, state
 
@@ -136,6 +138,44 @@ def _on_apply_link(ident: int) -> None:
         return
     entry["design"] = design.model_dump_json()
     ss["fp_cmp_notes"] = [_("{name}: {warning}").format(name=entry["name"], warning=w) for w in warnings]
+
+
+def _on_quick(ident: int, field: str) -> None:
+    """One of a column's quick controls (nodes, fabric, oversubscription) changed: the column's design follows."""
+    ss = st.session_state
+    entry = _entry(ss[STORE], ident)
+    if entry is None:
+        return
+    design = Design.model_validate_json(entry["design"])
+    value = ss.get(W + f"{field}_{ident}")
+    try:
+        current = make_plan(design).resolved.fabric
+    except FabricPlannerError:
+        current = design.fabric or "infiniband"
+    try:
+        entry["design"] = cmp.edited(design, {field: value}, current).model_dump_json()
+    except InputError as exc:
+        ss["fp_cmp_problem"] = _("{name}: {problem}").format(name=entry["name"], problem=str(exc))
+
+
+def _quick_controls(ident: int, entry: dict, column) -> None:
+    """Nodes, fabric and leaf oversubscription of a column, seeded from its design whenever it changes."""
+    ss = st.session_state
+    design = column.design
+    fabric = column.plan.resolved.fabric if column.plan is not None else (design.fabric or "infiniband")
+    nodes = column.plan.resolved.nodes if column.plan is not None else (design.nodes or 1)
+    if ss.get(W + f"quick_for_{ident}") != entry["design"] or W + f"nodes_{ident}" not in ss:
+        ss[W + f"nodes_{ident}"] = int(nodes)
+        ss[W + f"fabric_{ident}"] = fabric
+        ss[W + f"oversubscription_{ident}"] = float(design.oversubscription)
+        ss[W + f"quick_for_{ident}"] = entry["design"]
+    st.number_input(_("Nodes"), min_value=1, max_value=MAX_GPUS, step=1, key=W + f"nodes_{ident}",
+                    on_change=_on_quick, args=(ident, "nodes"))
+    st.selectbox(_("Fabric"), list(state.FABRICS), key=W + f"fabric_{ident}", format_func=lambda f: _(state.FABRICS[f]),
+                 on_change=_on_quick, args=(ident, "fabric"))
+    st.select_slider(_("Oversubscription (leaf down:up)"), key=W + f"oversubscription_{ident}",
+                     options=sorted({*state.LEAF_OVERSUB_STEPS, float(design.oversubscription)}),
+                     format_func=lambda r: f"{r:g}:1", on_change=_on_quick, args=(ident, "oversubscription"))
 
 
 def _design_link(design: Design) -> str:
@@ -285,6 +325,7 @@ def main() -> None:
             b2.button(_("Remove"), key=W + f"rm_{ident}", on_click=_on_remove, args=(ident,), width="stretch")
             st.link_button(_("Open in Designer"), _design_link(column.design), width="stretch")
             with st.expander(_("Edit")):
+                _quick_controls(ident, entry, column)
                 if W + f"name_{ident}" not in ss:
                     ss[W + f"name_{ident}"] = entry["name"]
                 st.text_input(_("Name"), key=W + f"name_{ident}", max_chars=comparelink.MAX_NAME,

@@ -237,3 +237,14 @@ def test_table_has_every_row_and_verdicts_for_deltas(four):
         rows_zh, _v = figs.comparison_rows(four)
         assert rows_zh[0]["指标"] if "指标" in rows_zh[0] else True
     assert not math.isnan(four.columns[0].values["bisection_gbytes_per_gpu"])
+
+
+def test_quick_edits_change_only_their_field_and_a_new_fabric_rechooses_its_switch():
+    d = Design(nodes=64, switch="QM9700", port_speed_gbps=400, oversubscription=2.0)
+    e = cmp.edited(d, {"fabric": "ethernet"}, "infiniband")
+    assert e.fabric == "ethernet" and e.switch is None and e.port_speed_gbps is None and e.oversubscription == 2.0
+    assert plan(e).resolved.switch.fabric == "ethernet"
+    assert cmp.edited(Design(gpus=1000), {"nodes": 16}, "infiniband") == Design(nodes=16)
+    assert cmp.edited(d, {"oversubscription": 3.0}, "infiniband") == d.model_copy(update={"oversubscription": 3.0})
+    with pytest.raises(ValueError):
+        cmp.edited(d, {"tiers": 1}, "infiniband")

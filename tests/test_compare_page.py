@@ -151,3 +151,18 @@ def test_a_column_shows_what_the_performance_page_shows_for_its_design():
     rerun(perf)
     card = next(str(m.value) for m in perf.markdown if 'data-key="days"' in str(m.value))
     assert f">{float(days.replace(',', '')):,.1f}<" in card
+
+
+def test_a_columns_quick_controls_edit_its_design():
+    at = open_page(TWO)
+    at.selectbox(key="cmp_w_fabric_0").set_value("ethernet")
+    rerun(at)
+    assert flat(link(at))["c1_f"] == "eth"
+    at.number_input(key="cmp_w_nodes_1").set_value(128)
+    rerun(at)
+    assert flat(link(at))["c2_n"] == "128"
+    at.select_slider(key="cmp_w_oversubscription_1").set_value(2.0)
+    rerun(at)
+    assert flat(link(at))["c2_os"] == "2"
+    gpus = next(r for _i, r in numbers(at).iterrows() if r["metric"] == "GPUs")
+    assert gpus["2. RoCE"] == "1,024" and gpus["1. IB"] == "512"

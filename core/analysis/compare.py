@@ -224,6 +224,22 @@ def job_settings(p: Plan, settings: Mapping, fit: Collection[str] = (), defaults
     return out
 
 
+EDITABLE = ("nodes", "fabric", "oversubscription")
+"""Design fields a column's quick controls change (``edited``)."""
+
+
+def edited(design: Design, changes: Mapping, current_fabric: str) -> Design:
+    """``design`` with ``changes`` to the fields in ``EDITABLE``; a new fabric (``current_fabric``: the one the
+    engine resolved for ``design``) gets its own switch and port speed (``core.perf.jobform.alternative_design``);
+    a node count replaces a GPU count. ``InputError`` when the result is not a valid design."""
+    unknown = set(changes) - set(EDITABLE)
+    if unknown:
+        raise ValueError(f"not editable here: {', '.join(sorted(unknown))}")
+    if "nodes" in changes:
+        design = design.model_copy(update={"gpus": None})
+    return jobform.alternative_design(design, dict(changes), current_fabric)
+
+
 def _evaluate(name: str, design: Design, sizes: Sequence[int], settings: Mapping | None,
               planner: Callable[[Design], Plan], fit: Collection[str] = (),
               defaults: Mapping | None = None) -> Column:
