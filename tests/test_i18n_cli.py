@@ -266,13 +266,14 @@ def _help_words(text: str) -> str:
     text = re.sub(r"(?<![\w-])-[\w-]+(?:=\S+)?", " ", text)
     text = re.sub(r"\{[^}]*\}|\[[^\]]*\]", " ", text)
     text = re.sub(r"\b[A-Z][A-Z0-9_.]+\b", " ", text)
-    for word in ("plan", "catalog", "collective", "train", "availability", "fabric planner", "bidir", "tp", "pp", "cp",
+    for word in ("plan", "catalog", "collective", "train", "availability", "failure", "spof", "fabric planner", "bidir", "tp", "pp", "cp",
                  "h100", "nccl-tests", "zh", "en"):
         text = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", " ", text)
     return _without_names(text)
 
 
-@pytest.mark.parametrize("command", [[], ["plan"], ["catalog"], ["collective"], ["train"], ["availability"]],
+@pytest.mark.parametrize("command", [[], ["plan"], ["catalog"], ["collective"], ["train"], ["availability"],
+                                     ["failure"], ["spof"]],
                          ids=str)
 def test_help_speaks_the_chosen_language(capsys, command):
     with pytest.raises(SystemExit) as exit_info:
