@@ -91,3 +91,20 @@ def test_one_tor_per_rack_lists_every_tor(racks, per_rack):
         return
     tors = [e for e in single_points(result).elements if e.tier == "leaf"]
     assert len(tors) == result.fabric.leaf_count_total
+
+
+def test_golden_alibaba_hpn_dual_tor_removes_the_tor_single_point():
+    """Alibaba HPN (Qian et al., "Alibaba HPN: A Data Center Network for Large Language Model Training",
+    SIGCOMM 2024, doi 10.1145/3651890.3672265, section "Dual-ToR"): the ToR is the most common single point
+    of failure of a training cluster; each NIC port dual-homed to two independent ToRs leaves none. A 1K-GPU
+    HPN segment (8 x H100 per host, dual-port 2 x 200G NICs, 51.2T single-chip switches): with one ToR per
+    rack every ToR is listed, with both ports' planes (dual-ToR) nothing is."""
+    hpn = dict(gpu="H100", gpus=1024, fabric="ethernet", switch="TH5", nic="CX7-2P", port_speed_gbps=200,
+               topology="top-of-rack", tiers=2)
+    dual = plan(Design(**hpn, planes=2))
+    assert single_points(dual).count == 0
+    single = plan(Design(**hpn, planes=1))
+    tors = [e for e in single_points(single).elements if e.tier == "leaf"]
+    assert len(tors) == single.fabric.leaf_count_total > 0
+    assert all(e.gpus_lost == single.fabric.nodes_per_group * 8 for e in tors)
+    assert tors[0].remedy == "plane" and tors[0].remedy_capex_usd > 0

@@ -26,7 +26,11 @@ Method (closed form over the fabric's symmetry; no per-GPU or per-link loop, so 
   cut off.
 * **Degraded**: a GPU of a connected node whose NIC lost a port (a dead NIC, leaf, plane, or a leaf cut
   off from the rest). When the NIC lost every port, NCCL forwards the GPU's traffic over NVLink to a NIC
-  on another rail (PXN, ``NCCL_PXN_DISABLE=0``, the default since NCCL 2.12): ``gpus_via_pxn``.
+  on another rail (PXN: "inter-node communication using a non-local NIC, using NVLink and an intermediate
+  GPU", NCCL environment-variable docs, ``NCCL_PXN_DISABLE``, on by default since NCCL 2.12):
+  ``gpus_via_pxn``. Nodes of one multi-node NVLink domain (NVL72 trays) are assumed to forward to each
+  other the same way, so a tray without a live NIC is degraded, not cut off, while its rack reaches the
+  fabric.
 * **Bisection** (one direction): per stage (NIC injection, leaf uplinks, spine uplinks) and per plane,
   the worst balanced cut puts every failed leaf, NIC and (with several pods) spine on one side; failed
   spines of a two-tier fabric and failed cores sit above the cut and reduce both sides. The bisection
