@@ -4,6 +4,7 @@ Run: ``python benchmarks/bench_compare.py`` (``make bench`` runs every benchmark
 
 * floor: the bare Streamlit page of ``bench_app.py`` (one slider, one small Plotly chart), measured in the
   same process, so machine speed cancels out.
+* the Designer's warm slider move (``bench_app.py``), for scale: the app's sidebar and page scripts alone.
 * Compare page with four designs (64 H100 nodes InfiniBand, 512 nodes RoCE, 2,048 nodes 2:1, 288 GB200-NVL72
   trays): "baseline" switches the baseline column (every number, delta, the BOM table and three charts are
   redrawn); "size" changes the all-reduce sizes (every design's collective sweep is recomputed).
@@ -23,7 +24,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from bench_app import ENTRY, REPEATS, _time, floor  # noqa: E402
+from bench_app import ENTRY, REPEATS, _time, designer, floor  # noqa: E402
 
 FOUR = {"n": "64", "c1_name": "IB 64", "c1_n": "64", "c2_name": "RoCE 512", "c2_n": "512", "c2_f": "eth",
         "c3_name": "IB 2048 2:1", "c3_n": "2048", "c3_os": "2", "c4_name": "NVL72", "c4_g": "GB200-NVL72",
@@ -49,7 +50,9 @@ def compare_page() -> tuple[list[float], list[float]]:
 def main() -> None:
     base = statistics.median(floor())
     baseline, sizes = compare_page()
+    designer_warm = statistics.median(designer({"n": "128"}, 128, 96, 100)[0])
     rows = [("floor: bare page, 1 slider + 1 Plotly chart", base, "-"),
+            ("Designer 1,024 GPUs, slider move (warm), for scale", designer_warm, "-"),
             ("Compare, 4 designs: baseline changed", statistics.median(baseline), f"<= {10 * base:.0f}"),
             ("Compare, 4 designs: all-reduce sizes changed", statistics.median(sizes), f"<= {10 * base:.0f}")]
     width = max(len(r[0]) for r in rows)

@@ -324,20 +324,32 @@ def main() -> None:
                       disabled=len(entries) >= cmp.MAX_DESIGNS, width="stretch")
             b2.button(_("Remove"), key=W + f"rm_{ident}", on_click=_on_remove, args=(ident,), width="stretch")
             st.link_button(_("Open in Designer"), _design_link(column.design), width="stretch")
-            with st.expander(_("Edit")):
-                _quick_controls(ident, entry, column)
-                if W + f"name_{ident}" not in ss:
-                    ss[W + f"name_{ident}"] = entry["name"]
-                st.text_input(_("Name"), key=W + f"name_{ident}", max_chars=comparelink.MAX_NAME,
-                              on_change=_on_name, args=(ident,))
-                query = _design_link(column.design)
-                if W + f"link_{ident}" not in ss or ss.get(W + f"link_for_{ident}") != entry["design"]:  # follows the design
-                    ss[W + f"link_{ident}"] = query
-                    ss[W + f"link_for_{ident}"] = entry["design"]
-                st.text_area(_("Design link"), key=W + f"link_{ident}", max_chars=comparelink.MAX_LINK, height=90,
-                             help=_("Edit the design's link keys (e.g. `n=128`, `f=eth`, `os=2`) or paste another design's "
-                                    "link, then apply."))
-                st.button(_("Apply"), key=W + f"apply_{ident}", on_click=_on_apply_link, args=(ident,))
+
+    # --- one editor for the column chosen (one set of controls keeps reruns quick with four designs) ----------
+    with st.expander(_("Edit a design"), expanded=False):
+        idents = [e["id"] for e in entries]
+        if ss.get(W + "edit") not in idents:
+            ss[W + "edit"] = idents[0]
+        labels = {e["id"]: _column_header(i, e["name"]) for i, e in enumerate(entries)}
+        ident = st.selectbox(_("Design to edit"), idents, key=W + "edit", format_func=lambda i: labels.get(i, str(i)))
+        index = idents.index(ident)
+        entry, column = entries[index], result.columns[index]
+        e1, e2 = st.columns([1, 2])
+        with e1:
+            if W + f"name_{ident}" not in ss:
+                ss[W + f"name_{ident}"] = entry["name"]
+            st.text_input(_("Name"), key=W + f"name_{ident}", max_chars=comparelink.MAX_NAME,
+                          on_change=_on_name, args=(ident,))
+            _quick_controls(ident, entry, column)
+        with e2:
+            query = _design_link(column.design)
+            if W + f"link_{ident}" not in ss or ss.get(W + f"link_for_{ident}") != entry["design"]:  # follows the design
+                ss[W + f"link_{ident}"] = query
+                ss[W + f"link_for_{ident}"] = entry["design"]
+            st.text_area(_("Design link"), key=W + f"link_{ident}", max_chars=comparelink.MAX_LINK, height=150,
+                         help=_("Edit the design's link keys (e.g. `n=128`, `f=eth`, `os=2`) or paste another design's "
+                                "link, then apply."))
+            st.button(_("Apply"), key=W + f"apply_{ident}", on_click=_on_apply_link, args=(ident,))
 
     # --- numbers, BOM, charts ---------------------------------------------------------------------------
     st.subheader(_("Numbers"))

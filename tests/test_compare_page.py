@@ -78,6 +78,8 @@ def test_paste_duplicate_edit_remove_and_baseline():
     assert at.button(key="cmp_w_add").disabled and at.button(key="cmp_w_add_link").disabled  # four is the limit
 
     ident = 3  # the copy
+    at.selectbox(key="cmp_w_edit").set_value(ident)
+    rerun(at)
     at.text_area(key=f"cmp_w_link_{ident}").set_value("?n=64&os=2")
     at.button(key=f"cmp_w_apply_{ident}").click()
     rerun(at)
@@ -158,6 +160,8 @@ def test_a_columns_quick_controls_edit_its_design():
     at.selectbox(key="cmp_w_fabric_0").set_value("ethernet")
     rerun(at)
     assert flat(link(at))["c1_f"] == "eth"
+    at.selectbox(key="cmp_w_edit").set_value(1)
+    rerun(at)
     at.number_input(key="cmp_w_nodes_1").set_value(128)
     rerun(at)
     assert flat(link(at))["c2_n"] == "128"
