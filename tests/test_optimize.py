@@ -144,10 +144,11 @@ def test_tightening_never_lowers_the_optimum_and_the_winner_meets_every_constrai
         assert _meets(result.best.design, tight)
 
 
-def test_explicit_tiers_shortcuts_match_full_sizing():
-    """The family shortcut (explicit tiers = auto's copy, fewer rejected in closed form) agrees with planning."""
+def test_shortcuts_match_full_planning():
+    """The family shortcut (explicit tiers = auto's copy, fewer rejected in closed form), the sizing memo
+    shared by NIC models and the collective memo agree with planning every design."""
     grid = Grid(switches=("QM9700", "SN5600", "TH5"), port_speeds=(400,), tiers=(1, 2, 3),
-                oversubscription=(1.0, 1.5, 3.0))
+                nics=("CX7", "BF3", "BF3-DPU", "CX8"), oversubscription=(1.0, 1.5, 3.0))
     result = optimize("H100", 4096, Constraints(), grid, workers=1)
     for cand in result.candidates:
         try:
@@ -158,6 +159,7 @@ def test_explicit_tiers_shortcuts_match_full_sizing():
         assert cand.feasible, cand.reason
         assert cand.capex_usd == pytest.approx(p.cost.capex_usd, abs=0.01)
         assert cand.tiers == p.fabric.tiers and cand.switches == p.fabric.switch_count_total
+        assert cand.busbw_gbytes == pytest.approx(collective(p, "all-reduce", 1 << 30)["busbw_gbytes"], abs=1e-3)
 
 
 def test_explanation_names_the_binding_constraint_and_the_other_family():

@@ -63,7 +63,7 @@ PARALLEL_FROM = 400
 """Candidates from which the search is split over worker processes."""
 
 CONSTRAINT_ORDER = ("max_tiers", "max_oversubscription", "min_bisection_gbytes_per_gpu", "max_hops",
-                    "budget_usd", "max_power_kw", "min_busbw_gbytes", "max_step_s", "max_days")
+                    "min_busbw_gbytes", "budget_usd", "max_power_kw", "max_step_s", "max_days")
 """Order in which constraints are checked; a rejected candidate is counted under the first it fails."""
 
 CONSTRAINT_WORDS = {
@@ -191,6 +191,8 @@ class OptimizeResult:
     seconds: float
     planned: int
     """Candidates that were sized and costed (the rest failed to resolve or size)."""
+    sizings: int
+    """Fabric sizings run (``size_fabric``; candidates that differ only in the NIC model share one)."""
     metric: str
     """``busbw_gbytes`` (higher better) or ``days`` (lower better): the front's performance axis."""
     explanation: list[str]
@@ -209,7 +211,8 @@ class OptimizeResult:
             "best": best,
             "pareto": [{"design": json.loads(c.design.to_json()), "metrics": c.metrics()} for c in self.pareto],
             "metric": self.metric,
-            "considered": self.considered, "planned": self.planned, "feasible": self.feasible,
+            "considered": self.considered, "planned": self.planned, "sizings": self.sizings,
+            "feasible": self.feasible,
             "rejected": dict(sorted(self.rejected.items(), key=lambda kv: (-kv[1], kv[0]))),
             "seconds": round(self.seconds, 3),
         }
@@ -301,12 +304,32 @@ def _default_split_job(p: Plan, job):
                                   "global_batch": split["global_batch"]})
 
 
-def _perf_key(p: Plan) -> str:
-    """Everything a collective sweep reads: the resolved design (less the design itself), the fabric plan
-    and the bandwidth (a prediction depends on nothing else)."""
-    r = p.resolved
-    return "|".join((r.model_dump_json(exclude={"design", "notes"}), p.fabric.model_dump_json(
-        exclude={"explanation"}), p.bandwidth.model_dump_json()))
+_NOT_SIZED = frozenset({"design", "nic", "notes", "price_overrides", "power_overrides"})
+"""``ResolvedDesign`` fields that ``size_fabric`` and ``compute_bandwidth`` do not read (they read the rest
+and the design's oversubscription, spine oversubscription and tiers)."""
+
+
+def sizing_key(resolved) -> tuple:
+    """Everything ``size_fabric`` and ``compute_bandwidth`` read: every resolved field but the NIC model,
+    notes and overrides (catalog models by id), and the design's ``oversubscription``,
+    ``spine_oversubscription`` and ``tiers``. Two designs with the same key get the same fabric plan and
+    bandwidth (``tests/test_optimize.py`` checks it against planning)."""
+    values = []
+    for name in type(resolved).model_fields:
+        if name in _NOT_SIZED:
+            continue
+        value = getattr(resolved, name)
+        values.append(getattr(value, "id", value) if value is not None and hasattr(value, "id") else value)
+    d = resolved.design
+    return (*values, d.oversubscription, d.spine_oversubscription, d.tiers)
+
+
+def perf_key(resolved) -> tuple:
+    """Everything a collective sweep reads: the sizing (fabric plan and bandwidth follow from
+    ``sizing_key``) and the routing class, the only thing in ``core.perf`` that reads the NIC model."""
+    from core.perf.congestion import fabric_class
+
+    return (*sizing_key(resolved), fabric_class(resolved))
 
 
 class _Evaluator:
@@ -315,7 +338,22 @@ class _Evaluator:
     def __init__(self, constraints: Constraints, catalog: Catalog):
         self.c = constraints
         self.catalog = catalog
-        self.busbw: dict[str, float] = {}
+        self.busbw: dict[tuple, float] = {}
+        self.sized: dict[tuple, tuple] = {}
+        """``sizing_key`` -> (fabric plan, bandwidth) or the ``DesignError`` sizing raised."""
+
+    def size(self, resolved):
+        key = sizing_key(resolved)
+        if key not in self.sized:
+            try:
+                fabric = size_fabric(resolved)
+                self.sized[key] = (fabric, compute_bandwidth(resolved, fabric))
+            except FabricPlannerError as exc:
+                self.sized[key] = exc
+        found = self.sized[key]
+        if isinstance(found, Exception):
+            raise found
+        return found
 
     def plan_of(self, design: Design) -> Plan:
         resolved = resolve_design(design, self.catalog)
@@ -335,7 +373,7 @@ class _Evaluator:
             return cand
         try:
             resolved = resolve_design(design, self.catalog)
-            fabric = size_fabric(resolved)
+            fabric, bandwidth = self.size(resolved)
         except FabricPlannerError as exc:
             cand.reason = _reason(exc)
             return cand
@@ -347,11 +385,6 @@ class _Evaluator:
             failed.append("max_tiers")
             if not full:
                 return _rejected(cand, failed)
-        try:
-            bandwidth = compute_bandwidth(resolved, fabric)
-        except FabricPlannerError as exc:
-            cand.reason = _reason(exc)
-            return cand
         cand.oversubscription = bandwidth.oversubscription
         cand.bisection_gbytes_per_gpu = bandwidth.bisection_tbits_one_direction * 1000 / 8 / resolved.gpus
         cand.hops = max(bandwidth.hops_same_rail, bandwidth.hops_same_rail_other_su, bandwidth.hops_cross_rail,
@@ -364,6 +397,15 @@ class _Evaluator:
                 failed.append(key)
                 if not full:
                     return _rejected(cand, failed)
+        try:
+            cand.busbw_gbytes = self._busbw(resolved, fabric, bandwidth)
+        except FabricPlannerError as exc:
+            cand.reason = _reason(exc)
+            return cand
+        if not _limit(cand.busbw_gbytes, c.min_busbw_gbytes, False):
+            failed.append("min_busbw_gbytes")
+            if not full:
+                return _rejected(cand, failed)
         bom = build_bom(resolved, fabric, self.catalog)
         cost = summarize_cost(resolved, bom)
         cand.capex_usd, cand.network_capex_usd, cand.facility_kw = cost.capex_usd, cost.network_capex_usd, cost.facility_kw
@@ -377,19 +419,10 @@ class _Evaluator:
                 failed.append(key)
                 if not full:
                     return _rejected(cand, failed)
-        p = Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost)
-        try:
-            cand.busbw_gbytes = self._busbw(p)
-        except FabricPlannerError as exc:
-            cand.reason = _reason(exc)
-            return cand
-        if not _limit(cand.busbw_gbytes, c.min_busbw_gbytes, False):
-            failed.append("min_busbw_gbytes")
-            if not full:
-                return _rejected(cand, failed)
         if c.job is not None:
             from core.perf.training import estimate
 
+            p = Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost)
             try:
                 result = estimate(p, _default_split_job(p, c.job))
             except FabricPlannerError as exc:
@@ -405,11 +438,15 @@ class _Evaluator:
             return _rejected(cand, failed)
         return cand
 
-    def _busbw(self, p: Plan) -> float:
+    def _busbw(self, resolved, fabric, bandwidth) -> float:
+        """All-reduce busbw over every GPU [GB/s]; the sweep reads no bill of materials, so it runs on the
+        plan's fabric and bandwidth before the BOM is built (``Plan.model_construct`` without them)."""
         from core.perf.collectives import sweep
 
-        key = _perf_key(p)
+        key = perf_key(resolved)
         if key not in self.busbw:
+            p = Plan.model_construct(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=(), cost=None,
+                                     reserved_bom=())
             result = sweep(p, "all-reduce", [self.c.busbw_size])
             self.busbw[key] = float(result.busbw(result.best()[0])[0])
         return self.busbw[key]
@@ -428,16 +465,31 @@ def _reason(exc: FabricPlannerError) -> str:
 
 # --- the search ---------------------------------------------------------------------------------
 
-def _family_key(design: Design) -> str:
-    return design.model_copy(update={"tiers": "auto"}).model_dump_json()
+def _fields_key(design: Design, skip: tuple[str, ...]) -> tuple:
+    """Every field of ``design`` but ``skip``, hashable (override mappings as sorted pairs)."""
+    return tuple(tuple(sorted(v.items())) if isinstance(v, dict) else v
+                 for k, v in design.__dict__.items() if k not in skip)
+
+
+def _family_key(design: Design) -> tuple:
+    return _fields_key(design, ("tiers",))
 
 
 def _families(designs: list[Design]) -> list[list[int]]:
-    """Indices of ``designs`` grouped by everything but ``tiers`` (grid order kept inside a group)."""
+    """Indices of ``designs`` grouped by everything but ``tiers`` (grid order kept inside a group), families
+    that differ only in the NIC model next to each other (they share sizings, ``sizing_key``)."""
     groups: dict[str, list[int]] = {}
     for i, d in enumerate(designs):
         groups.setdefault(_family_key(d), []).append(i)
-    return list(groups.values())
+    order: dict[tuple, int] = {}
+    for group in groups.values():
+        order.setdefault(_shared_key(designs[group[0]]), len(order))
+    return sorted(groups.values(), key=lambda g: order[_shared_key(designs[g[0]])])
+
+
+def _shared_key(design: Design) -> tuple:
+    """Designs with the same key may share sizings (only the NIC model and tiers differ)."""
+    return _fields_key(design, ("tiers", "nic"))
 
 
 def _too_few_tiers(resolved, tiers: int) -> bool:
@@ -489,23 +541,31 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
     return out
 
 
+_FORKED: list[Design] = []
+"""The designs of the search under way, inherited by forked workers (nothing is serialised to them)."""
+
+
 def _evaluate_chunk(args) -> list[Candidate]:
-    designs_json, groups, constraints, language = args
+    groups, constraints, language = args
     with speaking(language):
         evaluator = _Evaluator(constraints, load_catalog())
-        designs = {i: Design.model_validate_json(text) for i, text in designs_json.items()}
+        designs = _FORKED
         out = []
         for group in groups:
             out += _evaluate_family(evaluator, designs, group)
-        return out
+        for cand in out:  # the parent has the designs; send back only the numbers
+            cand.design = None
+        return out, len(evaluator.sized)
 
 
-def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Catalog, workers: int) -> list[Candidate]:
+def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Catalog,
+                  workers: int) -> tuple[list[Candidate], int]:
+    """Every candidate evaluated (in grid order) and how many fabric sizings that took."""
     groups = _families(designs)
     if workers <= 1 or len(designs) < PARALLEL_FROM or catalog is not load_catalog():
         evaluator = _Evaluator(constraints, catalog)
         out = [c for group in groups for c in _evaluate_family(evaluator, designs, group)]
-        return sorted(out, key=lambda c: c.index)
+        return sorted(out, key=lambda c: c.index), len(evaluator.sized)
     import multiprocessing
 
     try:
@@ -513,18 +573,27 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
     except ValueError:  # pragma: no cover - no fork on this platform
         return _evaluate_all(designs, constraints, catalog, 1)
     chunks = workers * 4
+    shared: list[list[list[int]]] = []  # runs of families that share sizings stay in one chunk
+    for group in groups:
+        if shared and _shared_key(designs[shared[-1][0][0]]) == _shared_key(designs[group[0]]):
+            shared[-1].append(group)
+        else:
+            shared.append([group])
     jobs = []
     for k in range(chunks):
-        part = groups[k::chunks]
+        part = [group for run in shared[k::chunks] for group in run]
         if part:
-            texts = {i: designs[i].model_dump_json() for group in part for i in group}
-            jobs.append((texts, part, constraints, current()))
-    with context.Pool(workers) as pool:
-        parts = pool.map(_evaluate_chunk, jobs)
-    out = sorted((c for part in parts for c in part), key=lambda c: c.index)
-    for cand in out:  # the parent's own Design objects (identical values)
+            jobs.append((part, constraints, current()))
+    _FORKED[:] = designs
+    try:
+        with context.Pool(workers) as pool:
+            parts = pool.map(_evaluate_chunk, jobs)
+    finally:
+        _FORKED.clear()
+    out = sorted((c for part, _count in parts for c in part), key=lambda c: c.index)
+    for cand in out:  # the parent's own Design objects
         cand.design = designs[cand.index]
-    return out
+    return out, sum(count for _part, count in parts)
 
 
 def _order(c: Candidate) -> tuple:
@@ -570,7 +639,7 @@ def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: 
         raise InputError(_("the search grid is empty: no switch of the allowed fabric and models runs a port "
                            "speed of the grid"))
     workers = workers if workers is not None else min(2, os.cpu_count() or 1)
-    cands = _evaluate_all(designs, constraints, catalog, workers)
+    cands, sizings = _evaluate_all(designs, constraints, catalog, workers)
     metric = "days" if constraints.job is not None else "busbw_gbytes"
     rejected: dict[str, int] = {}
     for c in cands:
@@ -592,7 +661,7 @@ def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: 
     explanation = explain(best, other_best, cands, constraints, metric)
     return OptimizeResult(best=best, best_plan=best_plan, pareto=front, considered=len(cands),
                           feasible=len(feasible), rejected=rejected, seconds=time.perf_counter() - started,
-                          planned=planned, metric=metric, explanation=explanation, other_family=other_best,
+                          planned=planned, sizings=sizings, metric=metric, explanation=explanation, other_family=other_best,
                           candidates=cands)
 
 
@@ -663,19 +732,16 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
     cheaper = [c for c in cands if c.reason in CONSTRAINT_WORDS and not math.isnan(c.capex_usd)
                and _order(c) < _order(best)]
     single = [c for c in cheaper if len(c.failed) == 1]
+    tight = _tightest(best, constraints)
     if single:
         nearest = min(single, key=_order)
         lines.append(_("Binding constraint: {constraint}. The cheapest design it rules out ({design}, {capex}) "
                        "fails only that one.").format(constraint=constraint_word(nearest.reason),
-                                                      design=design_label(nearest),
-                                                      capex=usd(nearest.capex_usd)))
-    elif cheaper:
-        counts: dict[str, int] = {}
-        for c in cheaper:
-            counts[c.reason] = counts.get(c.reason, 0) + 1
-        key = max(counts, key=lambda k: (counts[k], -CONSTRAINT_ORDER.index(k)))
-        lines.append(_("Binding constraint: {constraint} rules out {count} cheaper design(s).").format(
-            constraint=constraint_word(key), count=f"{counts[key]:,}"))
+                                                      design=design_label(nearest), capex=usd(nearest.capex_usd)))
+    elif tight is not None:
+        key, value, limit = tight
+        lines.append(_("Binding constraint: {constraint} (this design {value}, limit {limit}).").format(
+            constraint=constraint_word(key), value=value, limit=limit))
     else:
         lines.append(_("No constraint binds: it is the cheapest buildable design costed on the grid."))
     if other is not None:
@@ -702,6 +768,21 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
 TOPOLOGY_WORDS = {"rail-optimized": N_("rail-optimized"), "top-of-rack": N_("top-of-rack"),
                   "rail-only": N_("rail-only")}
 MODE_WORDS = {"per-port": N_("per-port"), "per-rail": N_("per-rail")}
+def _tightest(best: Candidate, constraints: Constraints) -> tuple[str, str, str] | None:
+    """The constraint with the least relative slack at ``best``: (key, its value, the limit), formatted."""
+    found = None
+    for key in CONSTRAINT_ORDER:
+        limit = getattr(constraints, key)
+        attr, _pick, fmt = _METRIC_OF[key]
+        value = getattr(best, attr)
+        if limit is None or value is None or (isinstance(value, float) and math.isnan(value)):
+            continue
+        slack = abs(value - limit) / max(abs(limit), 1e-12)
+        if found is None or slack < found[0]:
+            found = (slack, key, fmt.format(value), fmt.format(limit))
+    return None if found is None else found[1:]
+
+
 CATEGORY_WORDS = {"NIC": "NICs", "switch": "switches", "transceiver": "transceivers", "cable": "cables"}
 """BOM network category -> the words of the explanation (``pgettext("spends more on", ...)``)."""
 
