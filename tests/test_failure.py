@@ -137,6 +137,30 @@ def test_matches_brute_force(name, failures):
     assert out.healthy_bisection_tbits_one_direction == pytest.approx(result.bandwidth.bisection_tbits_one_direction)
 
 
+@pytest.mark.parametrize("failures", [["leaf:1"], ["nic:4"], ["leaf:4"], ["spine:1"], ["node3.nic0", "node20.nic1"],
+                                      ["leaf:2", "spine:1", "nic:5"]])
+def test_nvl72_trays_forward_over_nvlink(failures):
+    """GB200 NVL72 (2 racks of 18 compute trays, 4 NICs each): a tray whose NICs are all lost still reaches
+    the fabric through the other trays of its NVLink domain (degraded, PXN); the rack's rail leaves all lost
+    cut the rack off. Brute force joins the trays of a rack."""
+    result = plan(Design(gpu="GB200-NVL72", nodes=36))
+    out = what_if(result, failures)
+    cut_off, degraded, bisection = _brute(result, resolve_failures(result, failures))
+    assert (out.gpus_disconnected, out.gpus_degraded) == (cut_off, degraded)
+    assert out.bisection_tbits_one_direction * 1000 == pytest.approx(bisection)
+
+
+@pytest.mark.parametrize("failures", [["leaf:1"], ["spine:1"], ["p0.leaf8"], ["node35.nic0"], ["p0.leaf9", "spine:3"]])
+def test_partial_scalable_unit_is_conservative(failures):
+    """A partial last SU (40 nodes = 32 + 8): counts are exact; the bisection, like the healthy analytic one
+    (core.fabric.bandwidth.bisection_gbits), never exceeds the max flow across the node-order halving."""
+    result = plan(Design(gpu="H100", nodes=40, switch="QM9700"))
+    out = what_if(result, failures)
+    cut_off, degraded, bisection = _brute(result, resolve_failures(result, failures))
+    assert (out.gpus_disconnected, out.gpus_degraded) == (cut_off, degraded)
+    assert out.bisection_tbits_one_direction * 1000 <= bisection + 1e-6
+
+
 def test_three_tier_pods_cut_off_and_rejoin():
     """Three tiers, several pods: failing every spine of pod 0 cuts its nodes off (one NIC each); failing one
     core group's cores leaves ECMP groups short but nobody cut off. Brute force agrees."""

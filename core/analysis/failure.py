@@ -592,9 +592,10 @@ def analyse(plan: Plan, elements) -> Analysis:
     worst_fraction = 1.0
     total_ports = shape.nics * shape.planes
     for units, _n in pieces:
+        labels = [lab for u in units for lab in u.labels]
+        if main is None or not labels or union.find(labels[0]) != main:
+            continue  # the piece (node, or NVLink domain of nodes) is cut off
         for u in units:
-            if main is None or not u.labels or union.find(next(iter(u.labels))) != main:
-                continue
             lost = {}
             for _p, _i, nic, lab in u.ports:
                 ok = lab is not None and union.find(lab) == main
