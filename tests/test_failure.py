@@ -40,9 +40,16 @@ def _brute(result, elements, flow=True):
     dead_nics = {}
     for tier, key, _c in elements:
         if tier in ("leaf", "spine", "core"):
-            graph.remove_node(f"{shape.prefix(key[0], key[1])}{tier}{key[2]}")
+            graph.remove_nodes_from([f"{shape.prefix(key[0], key[1])}{tier}{key[2]}"])
         elif tier == "plane":
             graph.remove_nodes_from([v for v, d in list(graph.nodes(data=True)) if d.get("plane") == key[0]])
+        elif tier == "rack":  # the rack's nodes lose every port; top-of-rack, the switches they hang off go too
+            nodes = range(key[0] * shape.nodes_per_rack, min(shape.nodes, (key[0] + 1) * shape.nodes_per_rack))
+            tors = {leaf for n in nodes for leaf in graph[f"node{n}"]} if shape.tor and shape.tiers > 1 else set()
+            for n in nodes:
+                dead_nics.setdefault(n, set()).update(range(shape.nics))
+                graph.remove_edges_from(list(graph.edges(f"node{n}")))
+            graph.remove_nodes_from(tors)
         else:
             dead_nics.setdefault(key[0], set()).add(key[1])
     npg = shape.nodes_per_group if shape.tiers > 1 else shape.nodes
@@ -121,6 +128,10 @@ CASES = [
     ("dual-plane ToR", ["leaf:2"]),
     ("dual-plane ToR", ["plane:1"]),
     ("dual-plane ToR", ["p1", "nic:1"]),
+    ("top-of-rack 3:1", ["rack:1"]),
+    ("top-of-rack 3:1", ["rack3", "spine:1"]),
+    ("2-tier rail-optimized, 2 SUs", ["rack:2"]),
+    ("dual-plane ToR", ["rack:1", "leaf:2"]),
     ("one switch", ["nic:1"]),
     ("one switch", ["leaf:1"]),
 ]
@@ -232,7 +243,7 @@ def test_bad_specs_are_input_errors(failures, fragment):
 
 _design = st.sampled_from(["2-tier rail-optimized, 2 SUs", "top-of-rack 3:1", "3-tier ToR, 1 GPU nodes",
                            "dual-plane ToR", "2-tier 2:1, 2 SUs"])
-_spec = st.tuples(st.sampled_from(["leaf", "spine", "core", "nic", "plane"]), st.integers(1, 3))
+_spec = st.tuples(st.sampled_from(["leaf", "spine", "core", "nic", "plane", "rack"]), st.integers(1, 3))
 
 
 @settings(max_examples=60, deadline=None)

@@ -8,13 +8,15 @@ collective and training models). Element names are those of ``core.fabric.topolo
   per-rail planes); ``leaf3`` alone means plane 0 (island 0); ``su2-rail4`` is the rail-4 leaf of
   scalable unit 2 (both 1-based, plane 0) in rail-optimized fabrics; a top-of-rack leaf is its rack's ToR;
 * ``p1``: a whole plane;
-* ``node5.nic2``: NIC 2 of node 5 (all its ports, one per plane).
+* ``node5.nic2``: NIC 2 of node 5 (all its ports, one per plane);
+* ``rack3``: rack 3 (0-based) without power: its nodes and, top-of-rack, its ToR switches.
 
 A spec is ``tier:count`` (``spine:2``: that many elements of the tier, chosen where they hurt most:
 a leaf group's leaves before the next group's, so nodes are cut off soonest; a pod's spines before the
 next pod's; a core group's cores before the next; a node's NICs before the next node's; named in
 ``FailureResult.failed``) or ``tier:name`` / ``name``. Tiers: ``leaf`` (alias ``tor``), ``spine``,
-``core``, ``plane``, ``nic``.
+``core``, ``plane``, ``nic``, ``rack`` (``rack3``: the rack's power lost, its nodes and, in top-of-rack
+fabrics, its ToRs).
 
 Method (closed form over the fabric's symmetry; no per-GPU or per-link loop, so it costs the same at
 131,072 GPUs as at 64; ``tests/test_failure.py`` checks it against networkx reachability and max-flow):
@@ -57,9 +59,10 @@ from core.fabric.bandwidth import tier_capacities_gbits
 from core.i18n import N_, _
 from core.plan import Plan
 
-TIERS = ("leaf", "spine", "core", "plane", "nic")
+TIERS = ("leaf", "spine", "core", "plane", "nic", "rack")
 TIER_ALIASES = {"tor": "leaf"}
-TIER_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "plane": N_("plane"), "nic": N_("NIC")}
+TIER_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "plane": N_("plane"), "nic": N_("NIC"),
+               "rack": N_("rack")}
 STAGES = ("injection", "leaf_up", "spine_up")
 STAGE_LABELS = {"injection": N_("NIC injection"), "leaf_up": N_("leaf uplinks"), "spine_up": N_("spine uplinks")}
 BUSBW_BYTES = 1 << 30
@@ -137,6 +140,7 @@ class Shape:
     nodes: int
     gpus_per_node: int
     nodes_per_domain: int
+    nodes_per_rack: int
     leaves: int
     spines: int
     cores: int
@@ -163,7 +167,7 @@ class Shape:
         return Shape(
             tiers=f.tiers, planes=f.planes, islands=islands, rails=r.nics_per_node // islands, nics=r.nics_per_node,
             nodes=r.nodes, gpus_per_node=r.gpus_per_node,
-            nodes_per_domain=max(1, r.nvlink_domain_gpus // r.gpus_per_node),
+            nodes_per_domain=max(1, r.nvlink_domain_gpus // r.gpus_per_node), nodes_per_rack=max(1, r.nodes_per_rack),
             leaves=f.leaf_count // islands, spines=f.spine_count // islands, cores=f.core_count // islands,
             groups=f.group_count, nodes_per_group=f.nodes_per_group, leaves_per_group=f.leaves_per_group,
             groups_per_pod=max(1, f.groups_per_pod), pods=pods, spines_per_pod=f.spines_per_pod,
@@ -198,6 +202,10 @@ class Shape:
         nodes = self.group_nodes(self.group_of_leaf(k))
         return nodes * (self.rails if (self.tor or self.tiers == 1) else 1)
 
+    @property
+    def racks(self) -> int:
+        return -(-self.nodes // self.nodes_per_rack)
+
     def pis(self):
         return [(p, i) for p in range(self.planes) for i in range(self.islands)]
 
@@ -218,6 +226,7 @@ _SWITCH = re.compile(r"^(?:p(\d+)\.)?(?:i(\d+)\.)?(leaf|spine|core)(\d+)$")
 _SU_RAIL = re.compile(r"^(?:p(\d+)\.)?su(\d+)-rail(\d+)$")
 _PLANE = re.compile(r"^p(\d+)$")
 _NIC = re.compile(r"^node(\d+)\.nic(\d+)$")
+_RACK = re.compile(r"^rack(\d+)$")
 
 
 def _unknown(text: str, shape: Shape) -> InputError:
@@ -231,6 +240,8 @@ def _element(tier: str, key: tuple, shape: Shape) -> str:
         return f"p{key[0]}"
     if tier == "nic":
         return f"node{key[0]}.nic{key[1]}"
+    if tier == "rack":
+        return f"rack{key[0]}"
     p, i, k = key
     return f"{shape.prefix(p, i)}{tier}{k}"
 
@@ -256,6 +267,11 @@ def parse_name(text: str, shape: Shape, tier: str | None = None) -> tuple[str, t
         if int(m[1]) >= shape.planes:
             raise _unknown(text, shape)
         return "plane", (int(m[1]),)
+    m = _RACK.match(name)
+    if m and tier in (None, "rack"):
+        if int(m[1]) >= shape.racks:
+            raise _unknown(text, shape)
+        return "rack", (int(m[1]),)
     m = _NIC.match(name)
     if m and tier in (None, "nic"):
         if int(m[1]) >= shape.nodes or int(m[2]) >= shape.nics:
@@ -290,12 +306,17 @@ def _worst_order(tier: str, shape: Shape):
         for n in range(shape.nodes):
             for r in range(shape.nics):
                 yield (n, r)
+    elif tier == "rack":
+        for k in range(shape.racks):
+            yield (k,)
 
 
 def _tier_size(tier: str, shape: Shape) -> int:
     per_pi = {"leaf": shape.leaves, "spine": shape.spines, "core": shape.cores}
     if tier in per_pi:
         return per_pi[tier] * shape.planes * shape.islands
+    if tier == "rack":
+        return shape.racks
     return shape.planes if tier == "plane" else shape.nodes * shape.nics
 
 
@@ -353,6 +374,13 @@ def _dead_of(elements, shape: Shape) -> Dead:
             dead.cores.add(key)
         elif tier == "plane":
             dead.planes.add(key[0])
+        elif tier == "rack":  # the rack's power: its nodes (every NIC) and, top-of-rack, its ToRs
+            first = key[0] * shape.nodes_per_rack
+            for n in range(first, min(shape.nodes, first + shape.nodes_per_rack)):
+                dead.nics.setdefault(n, set()).update(range(shape.nics))
+                if shape.tor and shape.tiers > 1:
+                    for p, i in shape.pis():
+                        dead.leaves.add((p, i, shape.leaf_of(n // shape.nodes_per_group, 0)))
         else:
             dead.nics.setdefault(key[0], set()).add(key[1])
     return dead
