@@ -17,9 +17,23 @@ def query(url: str) -> dict[str, str]:
     return {k: v[-1] for k, v in parse_qs(urlsplit(url).query).items()}
 
 
-def cells(page) -> list[str]:
-    """Every cell of the page's tables (Streamlit's data grid exposes them as grid cells)."""
-    return [c.strip() for c in page.locator("[role='gridcell']").all_inner_texts()]
+def cells(page) -> list[list[str]]:
+    """Every cell of each of the page's tables (Streamlit's data grid exposes them as grid cells once drawn:
+    each table is scrolled into view and read when its cell count has stopped changing)."""
+    tables = []
+    frames = page.locator("[data-testid='stDataFrame']")
+    for i in range(frames.count()):
+        frame = frames.nth(i)
+        frame.scroll_into_view_if_needed()
+        last, texts = -1, []
+        for _attempt in range(50):
+            texts = [c.strip() for c in frame.locator("[role='gridcell']").all_inner_texts()]
+            if texts and len(texts) == last:
+                break
+            last = len(texts)
+            page.wait_for_timeout(100)
+        tables.append(texts)
+    return tables
 
 
 def charts(page) -> list:
@@ -46,7 +60,8 @@ def test_a_two_design_comparison_reopens_identically_in_a_fresh_context(server, 
         settle(page)
         numbers, drawn = cells(page), charts(page)
         assert "2. RoCE 2:1" in page.inner_text("[data-testid='stMain']")
-        assert any(c.endswith("%)") for c in numbers)  # a delta against the baseline
+        assert len(numbers) == 2 and all(numbers)  # the numbers and the BOM difference
+        assert any(c.endswith("%)") for c in numbers[0])  # a delta against the baseline
         link = share_link(page)
         params = query(link)
         assert params["c1_n"] == "64" and params["c2_f"] == "eth" and params["c2_name"] == "RoCE 2:1"
