@@ -85,11 +85,21 @@ def _on_paste() -> None:
             count=cmp.MAX_DESIGNS)
         return
     try:
-        design, warnings = comparelink.design_from_link(text)
+        params = comparelink.parse_link(text)
+        if comparelink.has_columns(params):  # a comparison link: all of its designs, or none
+            pasted, warnings = comparelink.decode(params)
+            room = cmp.MAX_DESIGNS - len(store["entries"])
+            if len(pasted.entries) > room:
+                raise InputError(_("The pasted comparison holds {count} designs and there is room for {room}; "
+                                   "remove designs first.").format(count=len(pasted.entries), room=room))
+            for e in pasted.entries:
+                _add(store, e.name, e.design)
+        else:
+            design, warnings = comparelink.design_from_link(text)
+            _add(store, ss.get(W + "paste_name") or comparelink.default_name(len(store["entries"])), design)
     except InputError as exc:
         ss["fp_cmp_problem"] = str(exc)  # the pasted text stays in the box
         return
-    _add(store, ss.get(W + "paste_name") or comparelink.default_name(len(store["entries"])), design)
     ss["fp_cmp_notes"] = warnings
     ss[W + "paste"] = ""
     ss[W + "paste_name"] = ""
@@ -248,6 +258,9 @@ def main() -> None:
         if warnings:
             st.warning("**" + _("Some values in the comparison link were not applied; the rest is shown.") + "**\n\n"
                        + "\n".join(f"- {safe.md(w)}" for w in warnings))
+            if st.button(_("Dismiss link warnings"), key=W + "dismiss"):
+                ss["fp_cmp_warn"] = False
+                st.rerun()
     cur = ss.get("fp_current")
     st.caption(_("Up to {count} designs side by side: add the Designer's design, paste a share link, or duplicate "
                  "a column and edit it. Deltas are against the baseline column; green is better, red worse.").format(

@@ -170,3 +170,27 @@ def test_a_columns_quick_controls_edit_its_design():
     assert flat(link(at))["c2_os"] == "2"
     gpus = next(r for _i, r in numbers(at).iterrows() if r["metric"] == "GPUs")
     assert gpus["2. RoCE"] == "1,024" and gpus["1. IB"] == "512"
+
+
+def test_pasting_a_comparison_link_adds_all_its_designs_or_none():
+    at = open_page(TWO)
+    pasted = "http://x/compare?v=1&n=8&c1_name=A&c1_n=16&c2_name=B&c2_n=32&c2_f=eth"
+    at.text_input(key="cmp_w_paste").set_value(pasted)
+    at.button(key="cmp_w_add_link").click()
+    rerun(at)
+    assert columns(at) == ["1. IB", "2. RoCE", "3. A", "4. B"]
+    at.button(key="cmp_w_rm_3").click()
+    rerun(at)
+    at.text_input(key="cmp_w_paste").set_value(pasted)  # two designs, room for one: refused, the text kept
+    at.button(key="cmp_w_add_link").click()
+    rerun(at)
+    assert at.error and "room for 1" in at.error[0].value
+    assert at.text_input(key="cmp_w_paste").value == pasted and len(columns(at)) == 3
+
+
+def test_link_warnings_can_be_dismissed():
+    at = open_page({**TWO, "c2_n": "banana"})
+    assert any("banana" in w.value for w in at.warning)
+    at.button(key="cmp_w_dismiss").click()
+    rerun(at)
+    assert not any("banana" in w.value for w in at.warning) and len(columns(at)) == 2

@@ -46,6 +46,11 @@ def prefix_of(key: str) -> bool:
     return bool(_COLUMN_KEY.fullmatch(str(key))) or str(key).startswith("cmp_")
 
 
+def has_columns(params: Mapping) -> bool:
+    """Whether ``params`` hold at least one comparison column (``cN_`` keys)."""
+    return any(_COLUMN_KEY.fullmatch(str(k)) for k in params)
+
+
 def _parse_sizes(text: str) -> tuple[int, ...]:
     items = [t.strip() for t in text.split(",") if t.strip()]
     if not items or len(items) > MAX_SIZES:
