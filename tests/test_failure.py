@@ -218,6 +218,10 @@ def test_spine_failure_ecmp_and_step_time():
     assert out.ecmp_unbalanced == ({"tier": "leaf", "switches": 16, "healthy_paths": 8, "remaining_paths": 6},)
     assert out.step_time_s >= out.healthy_step_time_s > 0
     assert out.stages_tbits["leaf_up"]["remaining"] == pytest.approx(102.4 * 6 / 8)
+    # 6 of 8 spines lost: leaves at 4:1, half of the all-to-all leaves its SU -> the uplinks carry 1/2 of it
+    worse = what_if(result, ["spine:6"])
+    assert worse.alltoall_busbw_gbytes < 0.75 * worse.healthy_alltoall_busbw_gbytes
+    assert worse.busbw_gbytes <= worse.healthy_busbw_gbytes
 
 
 def test_healthy_plan_never_changes():

@@ -38,7 +38,7 @@ Method (closed form over the fabric's symmetry; no per-GPU or per-link loop, so 
   spines of a two-tier fabric and failed cores sit above the cut and reduce both sides. The bisection
   is the sum over planes of each plane's smallest stage, as ``core.fabric.bandwidth.bisection_gbits``
   (exact when the failures fit in one half, as the max-flow tests check).
-* **busbw**: ``core.perf.collectives.collective`` all-reduce of ``BUSBW_BYTES`` on the connected GPUs of a
+* **busbw**: ``core.perf.collectives.collective`` all-reduce and all-to-all of ``BUSBW_BYTES`` on the connected GPUs of a
   degraded copy of the plan whose NIC rate is the slowest connected node's surviving share (a collective
   runs at the pace of its slowest rank; PXN moves a lost rail's share onto another NIC) and whose leaf
   and spine oversubscription are the worst live switch's.
@@ -93,6 +93,9 @@ class FailureResult(BaseModel):
     busbw_gbytes: float | None
     healthy_busbw_gbytes: float | None
     busbw_method: str
+    alltoall_busbw_gbytes: float | None = None
+    healthy_alltoall_busbw_gbytes: float | None = None
+    """All-to-all of ``BUSBW_BYTES`` on the same GPUs and degraded copy [GB/s]."""
     step_time_s: float | None = None
     healthy_step_time_s: float | None = None
     ecmp_unbalanced: tuple[dict, ...] = ()
@@ -115,11 +118,14 @@ class FailureResult(BaseModel):
             "busbw_gbytes": None if self.busbw_gbytes is None else round(self.busbw_gbytes, 3),
             "busbw_bytes": BUSBW_BYTES,
             "busbw_method": self.busbw_method,
+            "alltoall_busbw_gbytes": None if self.alltoall_busbw_gbytes is None else round(self.alltoall_busbw_gbytes, 3),
             "step_time_s": None if self.step_time_s is None else round(self.step_time_s, 6),
             "ecmp_unbalanced": list(self.ecmp_unbalanced),
             "healthy": {
                 "bisection_tbits_one_direction": round(self.healthy_bisection_tbits_one_direction, 6),
                 "busbw_gbytes": None if self.healthy_busbw_gbytes is None else round(self.healthy_busbw_gbytes, 3),
+                "alltoall_busbw_gbytes": None if self.healthy_alltoall_busbw_gbytes is None
+                else round(self.healthy_alltoall_busbw_gbytes, 3),
                 "step_time_s": None if self.healthy_step_time_s is None else round(self.healthy_step_time_s, 6),
             },
             "notes": list(self.notes),
@@ -866,12 +872,12 @@ def degraded_plan(plan: Plan, worst_port_fraction: float, leaf_up_fraction: floa
     return plan.model_copy(update={"resolved": resolved, "bandwidth": bandwidth})
 
 
-def _busbw(plan: Plan, gpus: int) -> float | None:
+def _busbw(plan: Plan, gpus: int, op: str = "all-reduce") -> float | None:
     from core.perf.collectives import collective
 
     if gpus < 2:
         return None
-    return float(collective(plan, "all-reduce", BUSBW_BYTES, gpus=gpus)["busbw_gbytes"])
+    return float(collective(plan, op, BUSBW_BYTES, gpus=gpus)["busbw_gbytes"])
 
 
 def _step(plan: Plan, job, gpus_available: int) -> tuple[float | None, str | None]:
@@ -909,7 +915,9 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     degraded = degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction)
     healthy_busbw = _busbw(plan, gpus)
     busbw = _busbw(degraded, connected_gpus) if a.worst_port_fraction > 0 else None
-    method = ("core.perf all-reduce of 1 GiB on the connected GPUs; NIC rate scaled to the slowest connected "
+    healthy_a2a = _busbw(plan, gpus, "all-to-all")
+    a2a = _busbw(degraded, connected_gpus, "all-to-all") if a.worst_port_fraction > 0 else None
+    method = ("core.perf all-reduce (and all-to-all) of 1 GiB on the connected GPUs; NIC rate scaled to the slowest connected "
               f"node's surviving ports ({a.worst_port_fraction:.3f}); leaf/spine oversubscription divided by the "
               f"worst live switch's surviving uplinks ({a.worst_leaf_up_fraction:.3f} / "
               f"{a.worst_spine_up_fraction:.3f})")
@@ -928,6 +936,7 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
         healthy_bisection_tbits_one_direction=a.healthy_bisection_gbits / 1000,
         stages_tbits={k: {"healthy": v[0] / 1000, "remaining": v[1] / 1000} for k, v in a.stages_gbits.items()},
         busbw_gbytes=busbw, healthy_busbw_gbytes=healthy_busbw, busbw_method=method,
+        alltoall_busbw_gbytes=a2a, healthy_alltoall_busbw_gbytes=healthy_a2a,
         step_time_s=step, healthy_step_time_s=healthy_step, ecmp_unbalanced=tuple(a.ecmp), notes=tuple(notes),
     )
 

@@ -63,6 +63,9 @@ def render_table(out: dict) -> str:
     if out["busbw_gbytes"] is not None and healthy_busbw is not None:
         lines.append(row(_("busbw"), _("all-reduce 1 GiB: {now} GB/s (healthy {healthy} GB/s)").format(
             now=f"{out['busbw_gbytes']:,.1f}", healthy=f"{healthy_busbw:,.1f}")))
+        if out["alltoall_busbw_gbytes"] is not None and out["healthy"]["alltoall_busbw_gbytes"] is not None:
+            lines.append(row("", _("all-to-all 1 GiB: {now} GB/s (healthy {healthy} GB/s)").format(
+                now=f"{out['alltoall_busbw_gbytes']:,.1f}", healthy=f"{out['healthy']['alltoall_busbw_gbytes']:,.1f}")))
     else:
         lines.append(row(_("busbw"), _("no all-reduce across the connected GPUs")))
     if out["step_time_s"] is not None:
