@@ -14,6 +14,8 @@ is reported next to the median.
 
 from __future__ import annotations
 
+import os
+import resource
 import statistics
 import sys
 import time
@@ -33,21 +35,29 @@ GRID = Grid(switches=("QM9700", "Q3400", "SN5600", "TH5", "TH6"), nics=("CX7", "
 CONSTRAINTS = Constraints(min_busbw_gbytes=350.0)
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and its finished children (the forked workers)."""
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
 def main(runs: int = 3) -> int:
     optimize("H100", 64, CONSTRAINTS, Grid(switches=("QM9700",)), workers=1)  # imports and catalog warm
-    times = []
+    times, cpus = [], []
     result = None
     for _ in range(runs):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _cpu()
         result = optimize("H100", GPUS, CONSTRAINTS, GRID)
         times.append(time.perf_counter() - start)
+        cpus.append(_cpu() - cpu)
     assert result is not None
     best = min(times)
     print(f"{result.considered:,} candidates for {GPUS:,} x H100 ({result.sizings:,} fabric sizings, "
           f"{result.planned:,} planned or checked against a plan, {result.feasible:,} feasible, "
           f"{len(result.pareto)} on the front)")
     print(f"time: best {best:.2f} s, median {statistics.median(times):.2f} s of {runs} runs "
-          f"({result.considered / best:,.0f} candidates/s)")
+          f"({result.considered / best:,.0f} candidates/s); CPU {min(cpus):.2f} s over all processes "
+          f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores: other work slows the wall time)")
     p = plan(result.best.design)
     busbw = collective(p, "all-reduce", 1 << 30)["busbw_gbytes"]
     print(f"winner re-planned: capex {p.cost.capex_usd:,.0f} USD, busbw {busbw:.1f} GB/s")

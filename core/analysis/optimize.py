@@ -46,7 +46,7 @@ from typing import Iterable
 
 from core.catalog import Catalog, load_catalog
 from core.cost import NETWORK_CATEGORIES, build_bom, summarize_cost
-from core.design import Design, fabric_word, offered_port_speeds, resolve_design, tidy_spaces
+from core.design import Design, ResolvedDesign, fabric_word, offered_port_speeds, resolve_design, tidy_spaces
 from core.errors import DesignError, FabricPlannerError, InputError
 from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.sizing import size_fabric
@@ -324,12 +324,18 @@ def sizing_key(resolved) -> tuple:
     return (*values, d.oversubscription, d.spine_oversubscription, d.tiers)
 
 
-def perf_key(resolved) -> tuple:
+def perf_key(resolved, sized: tuple | None = None) -> tuple:
     """Everything a collective sweep reads: the sizing (fabric plan and bandwidth follow from
     ``sizing_key``) and the routing class, the only thing in ``core.perf`` that reads the NIC model."""
     from core.perf.congestion import fabric_class
 
-    return (*sizing_key(resolved), fabric_class(resolved))
+    return (sized or sizing_key(resolved), fabric_class(resolved))
+
+
+_PLANES = list(ResolvedDesign.model_fields).index("planes") - sum(
+    1 for name in list(ResolvedDesign.model_fields)[:list(ResolvedDesign.model_fields).index("planes")]
+    if name in _NOT_SIZED)
+"""Position of ``planes`` in ``sizing_key``."""
 
 
 class _Evaluator:
@@ -339,14 +345,30 @@ class _Evaluator:
         self.c = constraints
         self.catalog = catalog
         self.busbw: dict[tuple, float] = {}
+        self.too_few: dict[tuple, bool] = {}
         self.sized: dict[tuple, tuple] = {}
+        self.fabrics: dict[tuple, object] = {}
+        """Sizing key at one plane -> fabric plan (or the error): ``size_fabric`` runs once per entry."""
         """``sizing_key`` -> (fabric plan, bandwidth) or the ``DesignError`` sizing raised."""
 
-    def size(self, resolved):
-        key = sizing_key(resolved)
+    def size(self, resolved, key: tuple):
+        """(fabric plan, bandwidth) of ``resolved`` whose ``sizing_key`` is ``key``. Sizing counts per plane
+        and reads ``planes`` only to store it (``FabricPlan.planes``; totals multiply by it), so one sizing
+        at one plane serves every plane count; the bandwidth is computed for the real count."""
         if key not in self.sized:
+            one = key[:_PLANES] + (1,) + key[_PLANES + 1:]
             try:
-                fabric = size_fabric(resolved)
+                if one not in self.fabrics:
+                    try:
+                        self.fabrics[one] = size_fabric(resolved.model_copy(update={"planes": 1})
+                                                        if resolved.planes != 1 else resolved)
+                    except FabricPlannerError as exc:
+                        self.fabrics[one] = exc
+                fabric = self.fabrics[one]
+                if isinstance(fabric, Exception):
+                    raise fabric
+                if resolved.planes != 1:
+                    fabric = fabric.model_copy(update={"planes": resolved.planes})
                 self.sized[key] = (fabric, compute_bandwidth(resolved, fabric))
             except FabricPlannerError as exc:
                 self.sized[key] = exc
@@ -363,7 +385,8 @@ class _Evaluator:
         return Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom,
                     cost=summarize_cost(resolved, bom))
 
-    def evaluate(self, index: int, design: Design, full: bool = False, keep: bool = False) -> Candidate:
+    def evaluate(self, index: int, design: Design, full: bool = False, keep: bool = False,
+                 resolved=None) -> Candidate:
         """The candidate's metrics and its first failing constraint (``full``: every metric and failure;
         ``keep``: the resolved design stays on the candidate)."""
         c = self.c
@@ -372,8 +395,9 @@ class _Evaluator:
             cand.reason, cand.failed = "max_tiers", ("max_tiers",)
             return cand
         try:
-            resolved = resolve_design(design, self.catalog)
-            fabric, bandwidth = self.size(resolved)
+            resolved = resolved or resolve_design(design, self.catalog)
+            sized = sizing_key(resolved)
+            fabric, bandwidth = self.size(resolved, sized)
         except FabricPlannerError as exc:
             cand.reason = _reason(exc)
             return cand
@@ -398,7 +422,7 @@ class _Evaluator:
                 if not full:
                     return _rejected(cand, failed)
         try:
-            cand.busbw_gbytes = self._busbw(resolved, fabric, bandwidth)
+            cand.busbw_gbytes = self._busbw(resolved, fabric, bandwidth, sized)
         except FabricPlannerError as exc:
             cand.reason = _reason(exc)
             return cand
@@ -438,12 +462,12 @@ class _Evaluator:
             return _rejected(cand, failed)
         return cand
 
-    def _busbw(self, resolved, fabric, bandwidth) -> float:
+    def _busbw(self, resolved, fabric, bandwidth, sized: tuple) -> float:
         """All-reduce busbw over every GPU [GB/s]; the sweep reads no bill of materials, so it runs on the
         plan's fabric and bandwidth before the BOM is built (``Plan.model_construct`` without them)."""
         from core.perf.collectives import sweep
 
-        key = perf_key(resolved)
+        key = perf_key(resolved, sized)
         if key not in self.busbw:
             p = Plan.model_construct(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=(), cost=None,
                                      reserved_bom=())
@@ -465,10 +489,15 @@ def _reason(exc: FabricPlannerError) -> str:
 
 # --- the search ---------------------------------------------------------------------------------
 
+GRID_FIELDS = ("fabric", "port_speed_gbps", "nic", "leaf_switch", "spine_switch", "core_switch", "uplink_speed_gbps",
+               "planes", "plane_mode", "topology", "tiers", "oversubscription")
+"""The design fields ``candidate_designs`` varies; every other field is the same for all candidates."""
+
+
 def _fields_key(design: Design, skip: tuple[str, ...]) -> tuple:
-    """Every field of ``design`` but ``skip``, hashable (override mappings as sorted pairs)."""
-    return tuple(tuple(sorted(v.items())) if isinstance(v, dict) else v
-                 for k, v in design.__dict__.items() if k not in skip)
+    """The grid fields of ``design`` but ``skip`` (the other fields are equal across one search)."""
+    values = design.__dict__
+    return tuple(values[k] for k in GRID_FIELDS if k not in skip)
 
 
 def _family_key(design: Design) -> tuple:
@@ -488,8 +517,15 @@ def _families(designs: list[Design]) -> list[list[int]]:
 
 
 def _shared_key(design: Design) -> tuple:
-    """Designs with the same key may share sizings (only the NIC model and tiers differ)."""
-    return _fields_key(design, ("tiers", "nic"))
+    """Designs with the same key may share sizings (only the NIC model, plane count and tiers differ)."""
+    return _fields_key(design, ("tiers", "nic", "planes"))
+
+
+def _too_few_tiers_memo(evaluator: "_Evaluator", resolved, tiers: int) -> bool:
+    key = (sizing_key(resolved), tiers)
+    if key not in evaluator.too_few:
+        evaluator.too_few[key] = _too_few_tiers(resolved, tiers)
+    return evaluator.too_few[key]
 
 
 def _too_few_tiers(resolved, tiers: int) -> bool:
@@ -533,11 +569,11 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
             copy = Candidate(**{k: getattr(auto, k) for k in Candidate.__dataclass_fields__})
             copy.index, copy.design, copy.resolved = i, d, None
             out.append(copy)
-        elif d.tiers < auto.tiers and _too_few_tiers(resolved, d.tiers):
+        elif d.tiers < auto.tiers and _too_few_tiers_memo(evaluator, resolved, d.tiers):
             out.append(Candidate(i, d, reason=_("{tiers} tier(s) cannot hold these nodes (closed form); "
                                                 "{needed} needed").format(tiers=d.tiers, needed=auto.tiers)))
-        else:
-            out.append(evaluator.evaluate(i, d))
+        else:  # resolving does not read tiers: the family's resolution serves with this design
+            out.append(evaluator.evaluate(i, d, resolved=resolved.model_copy(update={"design": d})))
     return out
 
 
@@ -555,7 +591,7 @@ def _evaluate_chunk(args) -> list[Candidate]:
             out += _evaluate_family(evaluator, designs, group)
         for cand in out:  # the parent has the designs; send back only the numbers
             cand.design = None
-        return out, len(evaluator.sized)
+        return out, len(evaluator.fabrics)
 
 
 def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Catalog,
@@ -565,7 +601,7 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
     if workers <= 1 or len(designs) < PARALLEL_FROM or catalog is not load_catalog():
         evaluator = _Evaluator(constraints, catalog)
         out = [c for group in groups for c in _evaluate_family(evaluator, designs, group)]
-        return sorted(out, key=lambda c: c.index), len(evaluator.sized)
+        return sorted(out, key=lambda c: c.index), len(evaluator.fabrics)
     import multiprocessing
 
     try:
