@@ -768,7 +768,8 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
     cheaper = [c for c in cands if c.reason in CONSTRAINT_WORDS and not math.isnan(c.capex_usd)
                and _order(c) < _order(best)]
     single = [c for c in cheaper if len(c.failed) == 1]
-    tight = _tightest(best, constraints)
+    ruling = {c.reason for c in cands if c.reason in CONSTRAINT_WORDS}
+    tight = _tightest(best, constraints, ruling)
     if single:
         nearest = min(single, key=_order)
         lines.append(_("Binding constraint: {constraint}. The cheapest design it rules out ({design}, {capex}) "
@@ -804,11 +805,14 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
 TOPOLOGY_WORDS = {"rail-optimized": N_("rail-optimized"), "top-of-rack": N_("top-of-rack"),
                   "rail-only": N_("rail-only")}
 MODE_WORDS = {"per-port": N_("per-port"), "per-rail": N_("per-rail")}
-def _tightest(best: Candidate, constraints: Constraints) -> tuple[str, str, str] | None:
-    """The constraint with the least relative slack at ``best``: (key, its value, the limit), formatted."""
+def _tightest(best: Candidate, constraints: Constraints, ruling: set[str]) -> tuple[str, str, str] | None:
+    """Of the constraints in ``ruling`` (those that rejected some candidate), the one with the least relative
+    slack at ``best``: (key, its value, the limit), formatted; None when none rejected anything."""
     found = None
     for key in CONSTRAINT_ORDER:
         limit = getattr(constraints, key)
+        if key not in ruling:
+            continue
         attr, _pick, fmt = _METRIC_OF[key]
         value = getattr(best, attr)
         if limit is None or value is None or (isinstance(value, float) and math.isnan(value)):
@@ -837,7 +841,7 @@ def _why_costlier(best: Candidate, other: Candidate) -> str:
             for k in set(other.network_by_category) | set(best.network_by_category)}
     gaps["compute"] = compute_gap
     key = max(gaps, key=gaps.get)
-    return _("that one spends {gap} more on {what} ({tiers} tiers and {switches} switches against {our_tiers} "
-             "and {our_switches}).").format(gap=usd(gaps[key]), what=_category_word(key), tiers=other.tiers,
+    return _("that one spends {gap} more on {what} (tiers {tiers}, {switches} switches; this design: tiers "
+             "{our_tiers}, {our_switches} switches).").format(gap=usd(gaps[key]), what=_category_word(key), tiers=other.tiers,
                                             switches=f"{other.switches:,}", our_tiers=best.tiers,
                                             our_switches=f"{best.switches:,}")
