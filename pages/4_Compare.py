@@ -174,11 +174,10 @@ def _quick_controls(ident: int, entry: dict, column) -> None:
     design = column.design
     fabric = column.plan.resolved.fabric if column.plan is not None else (design.fabric or "infiniband")
     nodes = column.plan.resolved.nodes if column.plan is not None else (design.nodes or 1)
-    if ss.get(W + f"quick_for_{ident}") != entry["design"] or W + f"nodes_{ident}" not in ss:
-        ss[W + f"nodes_{ident}"] = int(nodes)
-        ss[W + f"fabric_{ident}"] = fabric
-        ss[W + f"oversubscription_{ident}"] = float(design.oversubscription)
-        ss[W + f"quick_for_{ident}"] = entry["design"]
+    # views of the design, set from it on every run (so a language switch, whose labels differ, keeps them)
+    ss[W + f"nodes_{ident}"] = int(nodes)
+    ss[W + f"fabric_{ident}"] = fabric
+    ss[W + f"oversubscription_{ident}"] = float(design.oversubscription)
     st.number_input(_("Nodes"), min_value=1, max_value=MAX_GPUS, step=1, key=W + f"nodes_{ident}",
                     on_change=_on_quick, args=(ident, "nodes"))
     st.selectbox(_("Fabric"), list(state.FABRICS), key=W + f"fabric_{ident}", format_func=lambda f: _(state.FABRICS[f]),

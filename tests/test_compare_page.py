@@ -194,3 +194,17 @@ def test_link_warnings_can_be_dismissed():
     at.button(key="cmp_w_dismiss").click()
     rerun(at)
     assert not any("banana" in w.value for w in at.warning) and len(columns(at)) == 2
+
+
+def test_switching_language_keeps_the_comparison():
+    at = open_page({**TWO, "cmp_base": "2"})
+    at.selectbox(key="cmp_w_edit").set_value(1)
+    rerun(at)
+    before = flat(link(at))
+    at.session_state["w_lang"] = "zh"
+    rerun(at)
+    assert not at.exception
+    after = flat(link(at))
+    assert after.pop("lang") == "zh" and before.pop("lang") == "en"
+    assert after == before
+    assert "2. RoCE" in numbers(at).columns and "1. 相对基准" in numbers(at).columns
