@@ -238,3 +238,18 @@ def test_job_constraint_ranks_the_front_by_days_at_the_default_split():
     with pytest.raises(DesignError) as info:
         optimize("H100", 1024, Constraints(job=job, max_days=fastest * 0.5), grid, workers=1)
     assert "maximum days to train" in info.value.message
+
+
+@pytest.mark.golden
+@pytest.mark.parametrize("gpus,leaf,spine", [(248, 8, 4), (504, 16, 8), (1016, 32, 16)])
+def test_superpod_choices_give_the_published_compute_fabric(gpus, leaf, spine):
+    """NVIDIA DGX SuperPOD with DGX H100, RA-11333-001 V11 (2023-09-22), Table 4 "Compute fabric component
+    count": 1, 2 and 4 SUs (31, 63, 127 DGX H100) take 8/4, 16/8 and 32/16 QM9700 leaves/spines,
+    https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100/latest/ .
+    On the RA's own choices (QM9700 at every tier, 400G, rail-optimized, one plane) and its non-blocking
+    requirement, the cheapest design on tiers 1-3 is that fabric."""
+    grid = Grid(switches=("QM9700",), port_speeds=(400,), planes=(1,), topologies=("rail-optimized",),
+                tiers=(1, 2, 3), oversubscription=(1.0,))
+    result = optimize("H100", gpus, Constraints(fabric="infiniband", max_oversubscription=1.0), grid, workers=1)
+    s = result.best_plan.summary()
+    assert (s["tiers"], s["switches"]["leaf"], s["switches"]["spine"], s["switches"]["core"]) == (2, leaf, spine, 0)
