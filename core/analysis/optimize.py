@@ -521,8 +521,9 @@ def _shared_key(design: Design) -> tuple:
     return _fields_key(design, ("tiers", "nic", "planes"))
 
 
-def _too_few_tiers_memo(evaluator: "_Evaluator", resolved, tiers: int) -> bool:
-    key = (sizing_key(resolved), tiers)
+def _too_few_tiers_memo(evaluator: "_Evaluator", resolved, tiers: int, family: tuple) -> bool:
+    """``_too_few_tiers`` once per sizing (``family``: the sizing key less the tiers)."""
+    key = (family, tiers)
     if key not in evaluator.too_few:
         evaluator.too_few[key] = _too_few_tiers(resolved, tiers)
     return evaluator.too_few[key]
@@ -555,7 +556,7 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
     closed-form ``_too_few_tiers`` when it is sure, else sized. More tiers are always sized."""
     explicit = [i for i in indices if isinstance(designs[i].tiers, int)]
     out: list[Candidate] = []
-    auto = None
+    auto = family = None
     if len(explicit) > 1:
         auto = evaluator.evaluate(-1, designs[explicit[0]].model_copy(update={"tiers": "auto"}), keep=True)
     for i in indices:
@@ -564,12 +565,14 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
             out.append(evaluator.evaluate(i, d))
             continue
         resolved = auto.resolved
+        if family is None:
+            family = sizing_key(resolved)[:-1]
         one_switch = resolved.nodes * resolved.rails_per_island <= resolved.switch_ports
         if d.tiers == auto.tiers and (auto.tiers == 1 or not one_switch):
             copy = Candidate(**{k: getattr(auto, k) for k in Candidate.__dataclass_fields__})
             copy.index, copy.design, copy.resolved = i, d, None
             out.append(copy)
-        elif d.tiers < auto.tiers and _too_few_tiers_memo(evaluator, resolved, d.tiers):
+        elif d.tiers < auto.tiers and _too_few_tiers_memo(evaluator, resolved, d.tiers, family):
             out.append(Candidate(i, d, reason=_("{tiers} tier(s) cannot hold these nodes (closed form); "
                                                 "{needed} needed").format(tiers=d.tiers, needed=auto.tiers)))
         else:  # resolving does not read tiers: the family's resolution serves with this design
