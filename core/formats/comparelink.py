@@ -92,7 +92,7 @@ class Comparison:
 def clean_name(name: str) -> str:
     """A design name as the link keeps it: one line, at most ``MAX_NAME`` characters."""
     text = " ".join(str(name or "").split())
-    return text[:MAX_NAME]
+    return text[:MAX_NAME].rstrip()  # a cut may end on a space, which the link reads back without
 
 
 def design_params(design: Design) -> dict[str, str]:
