@@ -1,25 +1,17 @@
 """Benchmark: a 64-point message-size sweep (target <= 50 ms) and one training estimate."""
 
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from timing import timed  # noqa: E402
 from core.perf.collectives import OPS, size_sweep, sweep  # noqa: E402
 from core.design import Design  # noqa: E402
 from core.plan import plan  # noqa: E402
 from core.perf.training import estimate, parse_job  # noqa: E402
 
 
-def timed(fn, repeat=20):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times), max(times)
 
 
 def main() -> None:

@@ -6,13 +6,12 @@ RoCE, DeepSeek-V3 on 2,048 H800 with DualPipe), a weak-scaling sweep, and ``choo
 the estimate itself is timed, each call from scratch (the collective sweeps are not cached).
 """
 
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from timing import timed  # noqa: E402
 from core.design import Design  # noqa: E402
 from core.plan import plan  # noqa: E402
 from core.perf.training import choose_split, estimate, parse_job, scaling, scaling_gpu_counts  # noqa: E402
@@ -20,13 +19,6 @@ from core.perf.training import choose_split, estimate, parse_job, scaling, scali
 TARGET_MS = 20.0
 
 
-def timed(fn, repeat=20):
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1e3)
-    return statistics.median(times), max(times)
 
 
 def main() -> None:
