@@ -244,7 +244,7 @@ def _tables(result: cmp.Comparison):
     frame = pd.DataFrame(rows)
     colours = pd.DataFrame(verdicts).map(_colour) if verdicts else None
     styled = frame.style.apply(lambda _f: colours, axis=None) if colours is not None else frame
-    st.dataframe(styled, hide_index=True, width="stretch", height=min(38 * (len(rows) + 1), 1100))
+    st.dataframe(styled, hide_index=True, width="stretch", height=min(35 * (len(rows) + 1) + 3, 1400))  # 35 px a row and the header
 
 
 def main() -> None:
