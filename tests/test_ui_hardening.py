@@ -99,6 +99,7 @@ def test_share_box_on_the_designer_keeps_a_real_tab_only():
     assert share_params(at).get("tab") == "Bandwidth"
     at = app({"v": "1", "n": "16", "tab": "Bogus"})
     assert "tab" not in share_params(at)
+    assert any("'tab'" in w.value.replace('\\', '') and "Bogus" in w.value for w in at.warning)  # said, not dropped
 
 
 def test_share_box_after_an_error_still_shows_the_design_link():

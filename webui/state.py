@@ -188,6 +188,11 @@ def _link_warnings(params: dict) -> list[str]:
         warnings.append(_("Link parameter 'lang' (language) = {value} is not a language this app speaks; the page "
                           "is shown in {language}. Accepted: en, zh.").format(
                               value=shown(problem, 20), language=LANGUAGES[i18n.current()]))
+    tab = params.get(TAB_KEY)
+    if tab is not None and tab_id(tab if isinstance(tab, str) else str(tab[-1] if tab else "")) is None:
+        warnings.append(_("Link parameter 'tab' (Designer tab) = {value} is not a tab; the first tab is shown. "
+                          "Accepted: {tabs}.").format(value=shown(tab if isinstance(tab, str) else str(tab), 20),
+                                                      tabs=", ".join(DESIGNER_TABS)))
     return warnings + UI.decode(params)[1] + JOB.decode(params)[1]
 
 
@@ -204,7 +209,6 @@ def _init_session() -> None:
     # the link is kept so its warnings can be said again in another language
     st.session_state["_fp_link"] = params
     st.session_state["_fp_warnings"] = _link_warnings(params)
-    st.session_state["_fp_warnings_lang"] = i18n.current()
     st.session_state["_fp_init"] = True
 
 
