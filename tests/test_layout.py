@@ -21,6 +21,8 @@ LAYERS = [
     ("core.catalog",),
     ("core.design",),
     ("core.fabric",),
+    ("core.networks",),
+    ("core.physical",),
     ("core.cost",),
     ("core.plan",),
     ("core.perf",),
