@@ -1,0 +1,60 @@
+"""The export formats operations teams import, by name: one module per format, registered here.
+
+``exports()`` maps a format name (``slurm``, ``graphml``, ...) to an ``Export``: its module's writer,
+the file name suffix and MIME type, and a one-line description. ``python -m core export --format
+NAME`` and the Designer's download buttons both read it, so a new format is one module in
+``core/formats/`` defining ``EXPORTS = (Export(...), ...)`` and its name in ``FORMAT_MODULES``.
+
+A writer is ``write(plan, out, naming) -> None``: it writes text to ``out`` (a text stream) as it
+goes, so a 131,072-GPU design streams instead of building one huge string; ``naming`` is the
+``core.fabric.naming.NamingScheme`` the user set.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from dataclasses import dataclass
+from typing import Callable, TextIO
+
+from core.fabric.naming import NamingScheme
+
+
+@dataclass(frozen=True)
+class Export:
+    """One export format."""
+
+    name: str
+    """Format name on the command line (``--format NAME``)."""
+    write: Callable[..., None]
+    """``write(plan, out: TextIO, naming: NamingScheme) -> None``."""
+    suffix: str
+    """File name suffix, with the dot (``.conf``)."""
+    mime: str
+    label: str
+    """What it is, in English, marked for translation with ``N_`` (translate where shown)."""
+
+
+FORMAT_MODULES: tuple[str, ...] = ()
+"""Modules of ``core.formats`` that define ``EXPORTS`` (a tuple of ``Export``), in menu order."""
+
+
+def exports() -> dict[str, Export]:
+    """Every export format, by name, in menu order."""
+    found: dict[str, Export] = {}
+    for module in FORMAT_MODULES:
+        for export in importlib.import_module(f"core.formats.{module}").EXPORTS:
+            found[export.name] = export
+    return found
+
+
+def export_text(plan, name: str, naming: NamingScheme | None = None) -> str:
+    """The whole export ``name`` of ``plan`` as one string (for downloads and tests)."""
+    buffer = io.StringIO()
+    exports()[name].write(plan, buffer, naming or NamingScheme())
+    return buffer.getvalue()
+
+
+def write_export(plan, name: str, out: TextIO, naming: NamingScheme | None = None) -> None:
+    """Stream export ``name`` of ``plan`` to ``out``."""
+    exports()[name].write(plan, out, naming or NamingScheme())
