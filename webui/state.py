@@ -648,7 +648,18 @@ def canonical_params(page_path: str) -> dict[str, str]:
         params[TAB_KEY] = tab
     if page_path == COMPARE_PATH:  # the Compare page's designs, names and baseline (core.formats.comparelink)
         params.update(ss.get(COMPARE_LINK) or {})
+    params.update(ss.get(page_link_key(page_path)) or {})  # any other page's own keys (set_page_link)
     return params
+
+
+def page_link_key(page_path: str) -> str:
+    """Session key holding the link keys of page ``page_path`` (its own prefix, e.g. ``sw_``, ``opt_``)."""
+    return f"fp_page_link_{page_path}"
+
+
+def set_page_link(page_path: str, params: dict[str, str]) -> None:
+    """A page's own share-link keys for this run; ``canonical_params(page_path)`` adds them to the link."""
+    st.session_state[page_link_key(page_path)] = dict(params)
 
 
 def sync_url(page_path: str) -> dict[str, str]:
