@@ -34,6 +34,9 @@ if performance.exists():
 compare = HERE / "pages" / "4_Compare.py"
 if compare.exists():
     pages.append(st.Page(compare, title=_("Compare"), url_path="compare"))
+optimize = HERE / "pages" / "7_Optimize.py"
+if optimize.exists():
+    pages.append(st.Page(optimize, title=_("Optimize"), url_path="optimize"))
 
 # Key-number cards are HTML (core.figures.keynumbers.cards_html: a wrapping grid that appears with the first text).
 st.markdown("<style>" + CARDS_CSS + "</style>", unsafe_allow_html=True)
