@@ -52,6 +52,13 @@ MAX_DESIGN_FILE_BYTES = 1_000_000
 """Largest design file (and design JSON text) read: 1 MB; a design is a few hundred bytes."""
 MAX_JSON_DEPTH = 20
 """Deepest nesting of arrays and objects a design JSON may have (a design needs 2)."""
+DESIGN_FILE_VERSION = 1
+"""Format version of a design file (the ``version`` key of ``Design.to_json``): an integer, raised only when
+a file's meaning changes (a field renamed or read differently). Version 1 holds every ``Design`` field,
+defaults included (``null`` = the catalog's default for the chosen system, resolved when planned).
+Files without ``version`` (exports before version 1, hand-written files) are read as version 1; a
+newer version than this is refused with a message (``design_file_fields``)."""
+VERSION_FIELD = "version"
 MAX_PRICE_OVERRIDE_USD = 1e9
 """Largest price override [USD per unit]."""
 MAX_POWER_OVERRIDE_W = 1e7
@@ -284,13 +291,15 @@ class Design(BaseModel):
 
     # --- JSON round trip ------------------------------------------------------
     def to_json(self) -> str:
-        """The design as JSON, only the fields that differ from the defaults."""
-        return json.dumps(self.model_dump(mode="json", exclude_defaults=True), indent=2, sort_keys=True)
+        """The design file: every field, defaults included, and the format ``version`` first
+        (``DESIGN_FILE_VERSION``), so the file means the same when a default changes."""
+        fields = self.model_dump(mode="json")
+        return json.dumps({VERSION_FIELD: DESIGN_FILE_VERSION, **dict(sorted(fields.items()))}, indent=2)
 
     @classmethod
     def from_json(cls, text: str) -> "Design":
-        """Parse a design from JSON; raise ``InputError`` with a readable one-line message."""
-        return parse_design(load_design_json(text))
+        """Parse a design file (with or without ``version``); raise ``InputError`` with a readable one-line message."""
+        return parse_design(design_file_fields(load_design_json(text)))
 
 
 class _HugeNumber:
@@ -366,6 +375,27 @@ def load_design_json(text: str) -> dict:
     if not isinstance(data, dict):
         raise InputError(_("design file must hold a JSON object, not {value}").format(value=shown(data)))
     return data
+
+
+def design_file_fields(data: dict) -> dict:
+    """The design fields of a design file's JSON object: ``version`` checked and removed.
+
+    No ``version``: an older export or a hand-written file, read as version 1. A whole number from 1 to
+    ``DESIGN_FILE_VERSION`` is read; anything else is an ``InputError`` saying which versions are read.
+    """
+    if VERSION_FIELD not in data:
+        return data
+    fields = dict(data)
+    version = fields.pop(VERSION_FIELD)
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise InputError(_("design file version must be a whole number (this app reads version {newest}), "
+                           "not {value}").format(newest=DESIGN_FILE_VERSION, value=_number_text(version)
+                                                 if not isinstance(version, str) else shown(version)))
+    if version > DESIGN_FILE_VERSION:
+        raise InputError(_("design file version {version} is newer than this app reads (version {newest} at most); "
+                           "use a newer fabric planner, or export the design again from the app that wrote it")
+                         .format(version=_number_text(version), newest=DESIGN_FILE_VERSION))
+    return fields
 
 
 def parse_design(data: dict) -> Design:

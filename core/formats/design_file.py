@@ -3,6 +3,15 @@
 A design file is UTF-8 JSON of at most ``MAX_DESIGN_FILE_BYTES`` (1 MB), nested at most
 ``core.design.MAX_JSON_DEPTH`` deep. It is read with one ``read(limit + 1)``, so ``/dev/zero`` or a
 10 GB file costs 1 MB, and every problem is one ``InputError`` line with the input shown truncated.
+
+Format (``Design.to_json``, version ``core.design.DESIGN_FILE_VERSION`` = 1)::
+
+    {"version": 1, "cable_media": "auto", ..., "gpu": "H100", "gpus": 2048, "nodes": null, ...}
+
+``version`` is an integer; every other key is a ``Design`` field, all of them written (defaults
+included; ``null`` = the catalog's default for the system). Files without ``version`` (older
+exports, hand-written files with only some fields) are read as version 1; a newer version is refused.
+An uploaded file (the Designer) and a file on disk (the CLI) go through ``design_from_bytes``.
 """
 
 from __future__ import annotations
@@ -10,11 +19,11 @@ from __future__ import annotations
 import errno
 from pathlib import Path
 
-from core.design import MAX_DESIGN_FILE_BYTES, Design, load_design_json, parse_design
+from core.design import MAX_DESIGN_FILE_BYTES, Design, design_file_fields, load_design_json, parse_design
 from core.errors import InputError, shown
 from core.i18n import DEFAULT_LANGUAGE, N_, _, current
 
-__all__ = ["MAX_DESIGN_FILE_BYTES", "read_design_file"]
+__all__ = ["MAX_DESIGN_FILE_BYTES", "design_from_bytes", "read_design_file"]
 
 _OS_REASONS = {
     errno.ENOENT: N_("No such file or directory"), errno.EACCES: N_("Permission denied"),
@@ -41,6 +50,14 @@ def read_design_file(path: str | Path) -> Design:
         raise InputError(_("cannot read design file {name}: {reason}").format(name=name, reason=_reason(exc))) from None
     except ValueError:  # e.g. a NUL character in the path
         raise InputError(_("cannot read design file {name}: not a valid file name").format(name=name)) from None
+    return design_from_bytes(data, name)
+
+
+def design_from_bytes(data: bytes, name: str) -> Design:
+    """A design file's bytes (at most ``MAX_DESIGN_FILE_BYTES``) -> ``Design``; ``InputError`` in one line.
+
+    ``name`` is how messages name the file, already shortened for display (``core.errors.shown``).
+    """
     if len(data) > MAX_DESIGN_FILE_BYTES:
         raise InputError(_("design file {name} is larger than 1 MB ({bytes} bytes), the most a design file may be")
                          .format(name=name, bytes=f"{MAX_DESIGN_FILE_BYTES:,}"))
@@ -49,4 +66,4 @@ def read_design_file(path: str | Path) -> Design:
     except UnicodeDecodeError as exc:
         raise InputError(_("design file {name} is not UTF-8 text (byte 0x{byte} at offset {offset})").format(
             name=name, byte=f"{data[exc.start]:02x}", offset=f"{exc.start:,}")) from None
-    return parse_design(load_design_json(text))
+    return parse_design(design_file_fields(load_design_json(text)))
