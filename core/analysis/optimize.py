@@ -658,8 +658,12 @@ def pareto_front(cands: Iterable[Candidate], metric: str) -> list[Candidate]:
 
 
 def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: Grid | None = None,
-             workers: int | None = None, catalog: Catalog | None = None) -> OptimizeResult:
+             workers: int | None = None, catalog: Catalog | None = None, strict: bool = True) -> OptimizeResult:
     """The cheapest design of ``gpus`` x ``gpu`` on ``grid`` meeting ``constraints``, and the front.
+
+    With ``strict=False`` a constraint set nothing meets returns a result with ``best`` None, an empty
+    front, every candidate (for ``families``) and the ``DesignError``'s message and suggestion as the
+    explanation, instead of raising.
 
     Raises
     ------
@@ -688,7 +692,13 @@ def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: 
     feasible = [c for c in cands if c.feasible]
     planned = sum(1 for c in cands if not math.isnan(c.capex_usd) or c.reason in CONSTRAINT_WORDS)
     if not feasible:
-        raise _infeasible(cands, constraints)
+        error = _infeasible(cands, constraints)
+        if strict:
+            raise error
+        return OptimizeResult(best=None, best_plan=None, pareto=[], considered=len(cands), feasible=0,
+                              rejected=rejected, seconds=time.perf_counter() - started, planned=planned,
+                              sizings=sizings, metric=metric, explanation=[error.message, error.suggestion],
+                              candidates=cands)
     best = min(feasible, key=_order)
     best_plan = plan(best.design)
     recheck = _Evaluator(constraints, catalog).evaluate(best.index, best.design)
@@ -702,6 +712,47 @@ def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: 
                           feasible=len(feasible), rejected=rejected, seconds=time.perf_counter() - started,
                           planned=planned, sizings=sizings, metric=metric, explanation=explanation, other_family=other_best,
                           candidates=cands)
+
+
+@dataclass(frozen=True)
+class FamilyRow:
+    """One switch family of a search: a fabric, a leaf switch model and a topology.
+
+    ``cheapest`` is its cheapest feasible candidate (None when none is feasible); ``reason`` is then what
+    ruled most of its candidates out (a constraint's words or the engine's message, in the current
+    language) and ``ruled_out`` how many it ruled out.
+    """
+
+    fabric: str
+    switch: str
+    topology: str
+    considered: int
+    feasible: int
+    cheapest: Candidate | None
+    reason: str
+    ruled_out: int
+
+
+def families(cands: Iterable[Candidate]) -> list[FamilyRow]:
+    """Every switch family (fabric, leaf switch, topology) of the searched candidates: feasible families
+    cheapest first, then the families nothing in them met, each with the reason that ruled most out."""
+    groups: dict[tuple[str, str, str], list[Candidate]] = {}
+    for c in cands:
+        d = c.design
+        groups.setdefault((d.fabric or "", d.leaf_switch or d.switch or "", d.topology), []).append(c)
+    rows = []
+    for (fabric, switch, topology), members in groups.items():
+        feasible = [c for c in members if c.feasible]
+        reasons: dict[str, int] = {}
+        for c in members:
+            if c.reason:
+                reasons[c.reason] = reasons.get(c.reason, 0) + 1
+        top = max(reasons, key=lambda k: (reasons[k], k)) if reasons and not feasible else ""
+        rows.append(FamilyRow(fabric=fabric, switch=switch, topology=topology, considered=len(members),
+                              feasible=len(feasible), cheapest=min(feasible, key=_order) if feasible else None,
+                              reason=constraint_word(top) if top else "", ruled_out=reasons.get(top, 0)))
+    return sorted(rows, key=lambda r: (r.cheapest is None, _order(r.cheapest) if r.cheapest else (0, 0, 0),
+                                       r.fabric, r.switch, r.topology))
 
 
 def _infeasible(cands: list[Candidate], constraints: Constraints) -> DesignError:

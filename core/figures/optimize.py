@@ -1,0 +1,102 @@
+"""Charts and tables of an optimizer search (``core.analysis.optimize.OptimizeResult``): every feasible
+design as capex against performance, the Pareto front joined by a line, the cheapest design marked;
+the front and the switch families as rows. Pure Plotly; text in the current language.
+
+A point's ``customdata`` is ``[candidate index, label]``: the page maps a clicked point back to its
+candidate (``result.candidates[index]``) and opens that design.
+"""
+
+from __future__ import annotations
+
+import math
+
+import plotly.graph_objects as go
+
+from core.analysis.optimize import (
+    TOPOLOGY_WORDS,
+    Candidate,
+    OptimizeResult,
+    design_label,
+    families,
+)
+from core.design import fabric_word
+from core.figures.keynumbers import format_usd
+from core.figures.style import base_layout
+from core.i18n import _
+
+MAX_CLOUD = 4000
+"""Most feasible non-front designs drawn as the grey cloud (the cheapest first); the front is always drawn."""
+
+
+def metric_title(metric: str) -> str:
+    """The performance axis: all-reduce busbw [GB/s] or days to train."""
+    return _("All-reduce busbw [GB/s]") if metric == "busbw_gbytes" else _("Days to train")
+
+
+def metric_value(c: Candidate, metric: str) -> float:
+    return c.busbw_gbytes if metric == "busbw_gbytes" else c.days
+
+
+def _hover(metric: str) -> str:
+    value = "%{y:,.1f} GB/s" if metric == "busbw_gbytes" else _("%{y:,.1f} days")
+    return "%{customdata[1]}<br>" + _("capex") + " %{x:$,.3s}<br>" + value + "<extra></extra>"
+
+
+def _trace(cands: list[Candidate], metric: str, **style) -> go.Scatter:
+    return go.Scatter(x=[c.capex_usd for c in cands], y=[metric_value(c, metric) for c in cands],
+                      customdata=[[c.index, design_label(c)] for c in cands], hovertemplate=_hover(metric), **style)
+
+
+def pareto_figure(result: OptimizeResult, height: int = 460) -> go.Figure:
+    """Capex [USD] against the search's performance metric for every feasible design; the front as a line."""
+    fig = go.Figure()
+    front_ids = {c.index for c in result.pareto}
+    cloud = sorted((c for c in result.candidates if c.feasible and c.index not in front_ids
+                    and not math.isnan(metric_value(c, result.metric))), key=lambda c: c.capex_usd)[:MAX_CLOUD]
+    if cloud:
+        fig.add_trace(_trace(cloud, result.metric, mode="markers", name=_("Other designs that meet every constraint"),
+                             marker=dict(size=6, color="rgba(120,120,120,0.35)")))
+    if result.pareto:
+        fig.add_trace(_trace(result.pareto, result.metric, mode="lines+markers", name=_("Pareto front"),
+                             line=dict(color="#2e86c1", width=2, shape="hv"), marker=dict(size=10, color="#2e86c1")))
+    if result.best is not None:
+        fig.add_trace(_trace([result.best], result.metric, mode="markers", name=_("Cheapest design"),
+                             marker=dict(size=16, color="#d35400", symbol="star", line=dict(width=1, color="#fff"))))
+    base_layout(fig, _("Capex against performance: click a point to open its design"), height)
+    fig.update_layout(xaxis=dict(title=_("Capex [USD, estimates]"), tickformat="$,.3s"),
+                      yaxis=dict(title=metric_title(result.metric), rangemode="tozero"),
+                      legend=dict(orientation="h", y=-0.18), clickmode="event+select")
+    return fig
+
+
+def front_rows(result: OptimizeResult) -> list[dict]:
+    """The Pareto front as table rows (cheapest first): design, capex, performance, tiers, switches, power."""
+    rows = []
+    for c in result.pareto:
+        rows.append({"index": c.index, "design": design_label(c), "capex": format_usd(c.capex_usd),
+                     "capex_usd": c.capex_usd, "performance": metric_value(c, result.metric), "tiers": c.tiers,
+                     "switches": c.switches, "power_kw": c.facility_kw,
+                     "oversubscription": c.oversubscription})
+    return rows
+
+
+def family_rows(result: OptimizeResult) -> list[dict]:
+    """One row per switch family (fabric, leaf switch, topology): its cheapest design that meets every
+    constraint, or what ruled the family out."""
+    rows = []
+    for f in families(result.candidates):
+        rows.append({
+            "family": f"{fabric_word(f.fabric)} {f.switch}, {_(TOPOLOGY_WORDS.get(f.topology, f.topology))}",
+            "considered": f.considered, "feasible": f.feasible,
+            "cheapest": format_usd(f.cheapest.capex_usd) if f.cheapest else "",
+            "cheapest_index": f.cheapest.index if f.cheapest else None,
+            "ruled_out_by": "" if f.cheapest else _("{reason} ({count} of {total})").format(
+                reason=f.reason, count=f"{f.ruled_out:,}", total=f"{f.considered:,}"),
+        })
+    return rows
+
+
+def rejected_rows(result: OptimizeResult) -> list[dict]:
+    """Candidates rejected per reason, most first (constraint words or the engine's message)."""
+    return [{"reason": reason, "candidates": count}
+            for reason, count in sorted(result.rejected.items(), key=lambda kv: (-kv[1], kv[0]))]

@@ -1,0 +1,115 @@
+"""The Optimize page's search in a share link: the ``opt_`` extension of the share-link codec.
+
+Keys are short and stable: ``opt_gpu`` system model, ``opt_n`` GPU count, ``opt_fab`` fabric allowed,
+``opt_sw`` switch models allowed (comma-separated, empty = all), and one key per constraint, ``0`` or
+absent meaning no limit: ``opt_os`` largest end-to-end oversubscription, ``opt_bis`` least bisection
+per GPU [GB/s, one direction], ``opt_hops`` most switch hops, ``opt_bus`` least all-reduce busbw
+[GB/s] at ``opt_bsz`` bytes, ``opt_tiers`` most tiers, ``opt_kw`` most facility power [kW],
+``opt_usd`` budget [USD], ``opt_model`` a training preset (the front then plots days to train),
+``opt_days`` most days, ``opt_tok`` tokens to train [trillions]; ``opt_run=1`` runs the search when
+the link opens. ``SEARCH.decode(params)`` gives every value and one warning per bad value;
+``constraints(values)`` turns them into ``core.analysis.optimize.Constraints``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from core.analysis.optimize import Constraints
+from core.catalog import load_catalog
+from core.design import MAX_GPUS
+from core.formats import sharelink
+from core.i18n import N_, _
+from core.perf.sizes import format_size, parse_size
+from core.perf.training import PRESETS, parse_job
+
+GIB = 1 << 30
+FABRIC_CHOICES = ("any", "infiniband", "ethernet")
+
+
+def _systems() -> list[str]:
+    return [s.id for s in load_catalog().systems]
+
+
+def _switches() -> list[str]:
+    return [s.id for s in load_catalog().switches]
+
+
+def parse_switches(text: str) -> tuple[str, ...]:
+    """``"QM9700,SN5600"`` -> the models, each a catalog switch (case as the catalog spells it)."""
+    known = {s.lower(): s for s in _switches()}
+    values = []
+    for item in (v.strip() for v in text.split(",")):
+        if not item:
+            continue
+        if item.lower() not in known:
+            raise sharelink.ParamError(_("{model} is not a catalog switch").format(model=item[:40]))
+        values.append(known[item.lower()])
+    return tuple(dict.fromkeys(values))
+
+
+def _parse_size(text: str) -> int:
+    try:
+        value = parse_size(text)
+    except (ValueError, TypeError) as exc:
+        raise sharelink.ParamError(str(exc)) from None
+    if not 1 <= value <= 64 * GIB:
+        raise sharelink.ParamError(_("not between 1 B and 64 GiB"))
+    return value
+
+
+def _limit(key: str, name: str, high: float, whole: bool = False) -> sharelink.Param:
+    parse = sharelink.parse_int(0, int(high)) if whole else sharelink.parse_float(0.0, high)
+    return sharelink.Param(key, name, parse, str if whole else sharelink.format_number, 0,
+                           lambda: _("0 (no limit) to {high}").format(high=f"{high:,.0f}"))
+
+
+P = sharelink.Param
+SEARCH = sharelink.register_extension("opt_", [
+    P("gpu", N_("GPU model"), lambda text: sharelink.parse_choice(_systems())(text), str, "H100",
+      lambda: ", ".join(_systems())),
+    P("n", N_("GPU count"), sharelink.parse_int(1, MAX_GPUS), str, 1024, f"1 to {MAX_GPUS:,}"),
+    P("fab", N_("fabric allowed"), sharelink.parse_choice(FABRIC_CHOICES), str, "any", ", ".join(FABRIC_CHOICES)),
+    P("sw", N_("switch models allowed"), parse_switches, ",".join, (),
+      lambda: _("comma-separated catalog switches: {models}").format(models=", ".join(_switches()))),
+    _limit("os", N_("maximum oversubscription"), 16.0),
+    _limit("bis", N_("minimum bisection per GPU"), 10_000.0),
+    _limit("hops", N_("maximum switch hops"), 9, whole=True),
+    _limit("bus", N_("minimum all-reduce busbw"), 10_000.0),
+    P("bsz", N_("busbw message size"), _parse_size, format_size, GIB, "1 B to 64 GiB"),
+    _limit("tiers", N_("maximum tiers"), 3, whole=True),
+    _limit("kw", N_("maximum power"), 10_000_000.0),
+    _limit("usd", N_("budget"), 1e13),
+    P("model", N_("training model"), sharelink.parse_choice(["", *PRESETS]), str, "",
+      lambda: _("empty (no job) or one of {models}").format(models=", ".join(PRESETS))),
+    _limit("days", N_("maximum days to train"), 100_000.0),
+    P("tok", N_("tokens to train [T]"), sharelink.parse_float(0.001, 1000.0), sharelink.format_number, 1.0,
+      "0.001 to 1000"),
+    P("run", N_("run the search"), sharelink.parse_choice(["1", "0"]), str, "0", "1, 0"),
+])
+DEFAULTS = {p.key: p.default for p in SEARCH.params}
+
+
+def decode(params: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """Every search setting (defaults where absent or bad) and one warning per bad value."""
+    return SEARCH.decode(params)
+
+
+def encode(values: Mapping[str, Any]) -> dict[str, str]:
+    """The settings that differ from the defaults, as link parameters."""
+    return SEARCH.encode(values)
+
+
+def constraints(values: Mapping[str, Any]) -> Constraints:
+    """The engine's ``Constraints`` of decoded settings (0 = no limit)."""
+    def limit(key):
+        value = values.get(key, 0)
+        return value if value else None
+
+    job = parse_job({"model": values["model"], "tokens_to_train": values.get("tok", 1.0) * 1e12}) \
+        if values.get("model") else None
+    return Constraints(fabric=values.get("fab", "any"), switches=tuple(values.get("sw") or ()) or None,
+                       max_oversubscription=limit("os"), min_bisection_gbytes_per_gpu=limit("bis"),
+                       max_hops=limit("hops"), min_busbw_gbytes=limit("bus"), busbw_size=values.get("bsz", GIB),
+                       max_tiers=limit("tiers"), max_power_kw=limit("kw"), budget_usd=limit("usd"), job=job,
+                       max_days=limit("days") if job is not None else None)

@@ -1,0 +1,143 @@
+"""The optimizer's web view (pages/7_Optimize.py) and what it shows: the search from a link, the cheapest
+design and its link, the Pareto chart whose points carry their candidate, switch families with what ruled
+them out (checked against a brute-force count over the candidates), the link round trip, bad link values,
+an infeasible search, Chinese."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from streamlit.testing.v1 import AppTest
+
+from core.analysis.optimize import Constraints, Grid, families, optimize
+from core.figures.optimize import family_rows, front_rows, pareto_figure
+from core.formats import optimizelink
+from tests.test_i18n import english_leaks, page_text, rerun
+
+ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
+PAGE = "../pages/7_Optimize.py"
+SMALL_GRID = Grid(oversubscription=(1.0, 2.0), planes=(1,), plane_modes=("per-port",))
+
+
+@pytest.fixture(scope="module")
+def search():
+    return optimize("H100", 256, Constraints(max_oversubscription=1.5), SMALL_GRID, workers=1)
+
+
+def test_families_cover_every_candidate_and_name_the_ruling_reason(search):
+    rows = families(search.candidates)
+    assert sum(r.considered for r in rows) == search.considered
+    assert sum(r.feasible for r in rows) == search.feasible
+    for r in rows:
+        members = [c for c in search.candidates
+                   if (c.design.fabric, c.design.leaf_switch, c.design.topology) == (r.fabric, r.switch, r.topology)]
+        assert len(members) == r.considered
+        feasible = [c for c in members if c.feasible]
+        if feasible:
+            assert r.cheapest.capex_usd == min(c.capex_usd for c in feasible) and r.reason == ""
+        else:  # the reason that rejected most of the family, counted by hand
+            counts = {}
+            for c in members:
+                counts[c.reason] = counts.get(c.reason, 0) + 1
+            assert r.ruled_out == max(counts.values()) and r.cheapest is None and r.reason
+
+
+def test_families_list_feasible_ones_cheapest_first(search):
+    rows = families(search.candidates)
+    capex = [r.cheapest.capex_usd for r in rows if r.cheapest]
+    assert capex == sorted(capex) and rows[0].cheapest.capex_usd == search.best.capex_usd
+    seen_infeasible = False
+    for r in rows:
+        seen_infeasible |= r.cheapest is None
+        assert not (seen_infeasible and r.cheapest is not None)
+
+
+def test_pareto_points_carry_their_candidates(search):
+    fig = pareto_figure(search)
+    front = next(t for t in fig.data if t.mode == "lines+markers")
+    by_index = {c.index: c for c in search.candidates}
+    for x, y, (index, _label) in zip(front.x, front.y, front.customdata):
+        assert by_index[index].capex_usd == x and by_index[index].busbw_gbytes == y
+    assert [r["index"] for r in front_rows(search)] == [c.index for c in search.pareto]
+    star = fig.data[-1]
+    assert star.customdata[0][0] == search.best.index
+
+
+def test_an_infeasible_search_keeps_its_candidates_when_not_strict():
+    result = optimize("H100", 256, Constraints(budget_usd=1.0), SMALL_GRID, workers=1, strict=False)
+    assert result.best is None and result.pareto == [] and result.candidates
+    assert "budget" in result.explanation[0]
+    rows = family_rows(result)
+    assert rows and all(r["cheapest"] == "" and "budget" in r["ruled_out_by"] for r in rows)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 100_000), os=st.sampled_from([0.0, 1.0, 1.5, 3.0]), fab=st.sampled_from(["any", "ethernet"]),
+       sw=st.lists(st.sampled_from(["QM9700", "SN5600", "TH5"]), unique=True, max_size=2),
+       model=st.sampled_from(["", "llama3-70b"]), days=st.sampled_from([0.0, 12.5]))
+def test_link_round_trip(n, os, fab, sw, model, days):
+    values = {**optimizelink.DEFAULTS, "n": n, "os": os, "fab": fab, "sw": tuple(sw), "model": model, "days": days,
+              "run": "1"}
+    decoded, warnings = optimizelink.decode(optimizelink.encode(values))
+    assert warnings == [] and decoded == values
+    c = optimizelink.constraints(decoded)
+    assert c.max_oversubscription == (os or None) and c.fabric == fab
+    assert (c.job is None) == (model == "") and (c.max_days == (days or None) if model else c.max_days is None)
+
+
+def test_bad_link_values_are_warned_and_fall_back():
+    values, warnings = optimizelink.decode({"opt_n": "-3", "opt_sw": "QM9700,NOPE<script>", "opt_fab": "x",
+                                            "opt_zz": "1"})
+    assert values["n"] == optimizelink.DEFAULTS["n"] and values["sw"] == () and values["fab"] == "any"
+    assert len(warnings) == 4 and any("opt_zz" in w for w in warnings)
+
+
+def open_page(params: dict) -> AppTest:
+    at = AppTest.from_file(ENTRY, default_timeout=120)
+    at.query_params.update(params)
+    at.run()
+    at.switch_page(PAGE)
+    rerun(at)
+    assert not at.exception, at.exception
+    return at
+
+
+LINK = {"opt_n": "256", "opt_os": "1.5", "opt_fab": "infiniband", "opt_run": "1"}
+
+
+@pytest.mark.slow
+def test_page_runs_the_linked_search_and_links_the_cheapest_design():
+    at = open_page(LINK)
+    best = optimize("H100", 256, Constraints(fabric="infiniband", max_oversubscription=1.5), workers=1)
+    assert any("Cheapest design" in s.value for s in at.success)
+    assert at.get("link_button"), "no Open-in-Designer link"
+    assert len(at.get("plotly_chart")) == 1
+    front, fams = at.dataframe[0].value, at.dataframe[1].value
+    assert front["Capex"].iloc[0] == pytest.approx(best.best.capex_usd)
+    assert len(front) == len(best.pareto)
+    assert fams["Candidates"].sum() == best.considered
+    link = at.sidebar.code[0].value
+    assert "/optimize?" in link and "opt_n=256" in link and "opt_fab=infiniband" in link and "opt_run=1" in link
+
+
+@pytest.mark.slow
+def test_page_form_search_and_infeasible_message():
+    at = open_page({"n": "32"})  # a Designer design of 32 nodes: the search starts from its 256 GPUs
+    assert at.number_input(key="opt_w_n").value == 256 and not at.dataframe
+    at.number_input(key="opt_w_usd").set_value(1000.0)
+    submit = next(b for b in at.button if b.label == "Search")
+    submit.click()
+    rerun(at)
+    assert at.error and "budget" in at.error[0].value
+    assert len(at.dataframe) >= 1  # the families still show what ruled them out
+    assert "opt_usd=1000" in at.sidebar.code[0].value
+
+
+@pytest.mark.slow
+def test_page_in_chinese_has_no_english_leaks():
+    at = open_page({**LINK, "lang": "zh"})
+    assert not at.exception
+    assert not english_leaks(page_text(at)), english_leaks(page_text(at))
