@@ -1,0 +1,96 @@
+"""``python -m core export --format NAME``: write one export of a design (Slurm, GraphML, draw.io, ...).
+
+Every format registered in ``core.formats.exports`` (``exports()``, also ones added later) is a ``--format``
+choice. Output goes to stdout, or to ``--output FILE``, streamed as the writer produces it; the file is
+written in English and the same in every ``--lang``. Device names follow ``--node-prefix``,
+``--switch-prefix`` and ``--min-digits`` (``core.fabric.naming.NamingScheme``). Bad flags and values exit
+with code 2 and one line; a design that cannot be built exits with 3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from pydantic import ValidationError
+
+from core.cli.common import add_design_options, design_from_args, positive_int
+from core.errors import InputError, shown
+from core.fabric.naming import NamingScheme
+from core.formats.exports import exports
+from core.i18n import DEFAULT_LANGUAGE, _, language
+
+
+def register(subparsers) -> None:
+    """Add the ``export`` sub-command."""
+    formats = exports()
+    parser = subparsers.add_parser(
+        "export", help=_("write an export of a design (Slurm topology, GraphML, draw.io, ...)"),
+        description=_("Write one export of a design to stdout or a file. Formats: {formats}.").format(
+            formats=", ".join(formats)))
+    add_design_options(parser)
+    g = parser.add_argument_group(_("export"))
+    g.add_argument("--format", required=True, choices=list(formats), metavar="NAME",
+                   help=_("export format, one of: {formats}").format(formats=", ".join(formats)))
+    g.add_argument("--output", "-o", metavar="FILE",
+                   help=_("write to FILE instead of stdout (replaced if it exists)"))
+    defaults = NamingScheme()
+    g.add_argument("--node-prefix", default=defaults.node_prefix, metavar="PREFIX",
+                   help=_("prefix of server host names (default {default}: {example})").format(
+                       default=defaults.node_prefix, example="gpu001"))
+    g.add_argument("--switch-prefix", default=defaults.switch_prefix, metavar="PREFIX",
+                   help=_("prefix put before every switch name (default none: {example})").format(example="leaf001"))
+    g.add_argument("--min-digits", type=positive_int, default=defaults.min_digits, metavar="N",
+                   help=_("least zero padding of device numbers, 1 to 8 (default {default})").format(
+                       default=defaults.min_digits))
+    parser.set_defaults(handler=run)
+
+
+def naming_from_args(args: argparse.Namespace) -> NamingScheme:
+    """The naming scheme of the flags; a bad prefix or digit count is an ``InputError``."""
+    try:
+        return NamingScheme(node_prefix=args.node_prefix, switch_prefix=args.switch_prefix,
+                            min_digits=args.min_digits)
+    except ValidationError as exc:
+        field = str(exc.errors()[0]["loc"][0]) if exc.errors() else "naming"
+        option = "--" + field.replace("_", "-")
+        value = getattr(args, field, "")
+        if field == "min_digits":
+            raise InputError(_("{option} must be 1 to 8, got {value}").format(option=option, value=shown(value))) \
+                from None
+        raise InputError(_("{option} must start with a letter and hold at most 16 letters, digits, - or _, "
+                           "got {value}").format(option=option, value=shown(value))) from None
+
+
+def run(args: argparse.Namespace) -> str:
+    """Plan the design and stream the export; returns ``""`` (everything is already written)."""
+    from core.plan import plan
+
+    naming = naming_from_args(args)
+    design = design_from_args(args)
+    result = plan(design)  # a design that cannot be built raises here, before any output
+    export = exports()[args.format]
+    if args.output:
+        target = args.output
+        folder = os.path.dirname(os.path.abspath(target))
+        if not os.path.isdir(folder):
+            raise InputError(_("cannot write {file}: no such folder").format(file=shown(target)))
+        if os.path.isdir(target):
+            raise InputError(_("cannot write {file}: it is a folder").format(file=shown(target)))
+        try:
+            handle = open(target, "w", encoding="utf-8", newline="\n")
+        except OSError as exc:
+            raise InputError(_("cannot write {file}: {reason}").format(
+                file=shown(target), reason=exc.strerror or type(exc).__name__)) from None
+        with handle, language(DEFAULT_LANGUAGE):
+            export.write(result, handle, naming)
+        return ""
+    try:
+        with language(DEFAULT_LANGUAGE):
+            export.write(result, sys.stdout, naming)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `... | head`: the reader stopped; nothing is wrong with the design
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return ""

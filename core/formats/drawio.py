@@ -1,0 +1,135 @@
+"""draw.io export: the app's topology diagram as an uncompressed mxGraph file (``.drawio``).
+
+The file is ``<mxfile><diagram><mxGraphModel><root>`` with the two cells draw.io expects (``id="0"``, the
+root, and ``id="1" parent="0"``, the default layer), then one cell per drawn element: a title, a label per
+tier row, one vertex per switch / server (or bundle) and one edge per link bundle (``edge="1"`` with
+``source`` and ``target``). It draws what the Designer's Topology tab draws (``core.figures.topology``):
+plane 1, every switch and server up to ``SERVERS_EACH_MAX`` nodes, servers grouped per scalable unit
+above, and past ``FULL_GRAPH_LIMIT`` elements the aggregated graph (``core.fabric.topology.aggregated_graph``:
+bundles by SU / pod and rail, at most about 200 vertices at any size), in the same positions: tiers in rows,
+core at the top and servers at the bottom, leaves ordered by block then rail, servers under their leaves.
+The title says which view it is. Leaves and their links take the app's rail colours; line width grows with
+the links in a bundle; an edge's label is ``links x speed``.
+
+Names follow ``core.fabric.naming`` (the Slurm, NetBox and GraphML exports use the same). Machine-readable
+hand-off: English whatever the request's language.
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+from xml.sax.saxutils import quoteattr
+
+from core.fabric.naming import Namer, NamingScheme
+from core.figures.style import TIER_COLOURS, TIER_NAMES, TIER_Y, line_width, rail_colour
+from core.figures.topology import SERVERS_EACH_MAX, _layer_positions, topology_graph
+from core.formats.exports import Export
+from core.formats.slurm import compress_hostlist
+from core.i18n import DEFAULT_LANGUAGE, N_, language
+
+ROW_HEIGHT = 170
+"""Vertical distance between tier rows [px]."""
+MIN_PITCH = 70
+"""Least horizontal room per vertex of the fullest row [px]."""
+SIZE = {"server": (70, 44), "leaf": (78, 30), "spine": (78, 30), "core": (78, 30)}
+"""Vertex width, height [px] per role (aggregated bundles are drawn larger)."""
+EDGE_LABELS_MAX = 60
+"""Up to this many edges their labels (``links x speed``) show; above they are kept but hidden."""
+
+
+def _names(plan, graph, namer: Namer) -> dict[str, str]:
+    """The label of each vertex: device names, or what a bundle holds."""
+    f, nodes = plan.fabric, plan.resolved.nodes
+    labels = {}
+    for vertex, data in graph.nodes(data=True):
+        if data.get("label"):  # aggregated bundle (English: written inside language("en"))
+            labels[vertex] = data["label"]
+        elif data["role"] == "server" and "nodes" in data:
+            first = data["group"] * f.nodes_per_group
+            hosts = compress_hostlist(namer.node(n) for n in range(first, min(nodes, first + f.nodes_per_group)))
+            word = "SU" if f.topology == "rail-optimized" and f.tiers > 1 else "group"
+            labels[vertex] = f"{word} {data['group'] + 1}: {data['nodes']} nodes<br>{hosts}"
+        else:
+            labels[vertex] = namer.vertex(vertex)
+    return labels
+
+
+def _style(role: str, colour: str, aggregated: bool) -> str:
+    shape = "rounded=0" if role == "server" else "rounded=1;arcSize=30"
+    return (f"{shape};whiteSpace=wrap;html=1;fillColor={colour};strokeColor=#ffffff;fontColor=#ffffff;"
+            f"fontSize={10 if aggregated else 11};")
+
+
+def write_drawio(plan, out: TextIO, naming: NamingScheme) -> None:
+    """Stream the draw.io file of ``plan`` (plane 1, laid out like the app's diagram) to ``out``."""
+    with language(DEFAULT_LANGUAGE):
+        graph, aggregated = topology_graph(plan)
+        pos = _layer_positions(graph)
+        labels = _names(plan, graph, Namer.of(plan, naming))
+    f = plan.fabric
+    per_row: dict[float, int] = {}
+    for _x, y in pos.values():
+        per_row[y] = per_row.get(y, 0) + 1
+    width = max(900, MIN_PITCH * max(per_row.values(), default=1))
+    top = max(TIER_Y[d["role"]] for _v, d in graph.nodes(data=True))
+    scale = 1.6 if aggregated else 1.0
+    left = 150
+
+    def centre(vertex):
+        x, y = pos[vertex]
+        return left + x * width, 90 + (top - y) * ROW_HEIGHT
+
+    w = out.write
+    w('<mxfile host="fabric-planner" type="device">\n'
+      '  <diagram id="fabric" name="Fabric plane 1">\n'
+      f'    <mxGraphModel dx="{int(width + 2 * left)}" dy="{int(top * ROW_HEIGHT + 260)}" grid="1" gridSize="10" '
+      'guides="1" tooltips="1" connect="1" arrows="0" fold="1" page="0" pageScale="1" math="0" shadow="0">\n'
+      '      <root>\n'
+      '        <mxCell id="0"/>\n'
+      '        <mxCell id="1" parent="0"/>\n')
+    view = ("aggregated view: switches and servers bundled by block and rail; numbers are counts" if aggregated
+            else "every switch and server drawn" if plan.resolved.nodes <= SERVERS_EACH_MAX
+            else "every switch drawn; servers grouped per scalable unit / leaf")
+    title = (f"{plan.resolved.gpus:,} x {plan.resolved.system.id}, {f.topology}, {f.tiers} tier(s): plane 1 of "
+             f"{f.planes}<br>{view}")
+    w(f'        <mxCell id="title" value={quoteattr(title)} style="text;html=1;align=left;verticalAlign=top;'
+      f'fontSize=14;" vertex="1" parent="1"><mxGeometry x="{left}" y="0" width="{int(width)}" height="50" '
+      'as="geometry"/></mxCell>\n')
+    for role, y in TIER_Y.items():
+        if y <= top and any(d["role"] == role for _v, d in graph.nodes(data=True)):
+            w(f'        <mxCell id="row-{role}" value={quoteattr(TIER_NAMES[role])} style="text;html=1;align=right;'
+              f'fontStyle=1;fontSize=13;" vertex="1" parent="1"><mxGeometry x="0" y="{int(75 + (top - y) * ROW_HEIGHT)}" '
+              'width="110" height="30" as="geometry"/></mxCell>\n')
+    ids = {}
+    for index, (vertex, data) in enumerate(graph.nodes(data=True)):
+        ids[vertex] = f"v{index}"
+        role = data["role"]
+        colour = rail_colour(data.get("rail", -1)) if role == "leaf" else TIER_COLOURS[role]
+        vw, vh = (int(s * scale) for s in SIZE[role])
+        if role == "server" and "<br>" in labels[vertex]:
+            vw, vh = int(vw * 1.8), int(vh * 1.3)
+        cx, cy = centre(vertex)
+        w(f'        <mxCell id="v{index}" value={quoteattr(labels[vertex])} style="{_style(role, colour, aggregated)}" '
+          f'vertex="1" parent="1"><mxGeometry x="{cx - vw / 2:.1f}" y="{cy - vh / 2:.1f}" width="{vw}" '
+          f'height="{vh}" as="geometry"/></mxCell>\n')
+    max_links = max((d["links"] for _a, _b, d in graph.edges(data=True)), default=1)
+    text = "" if graph.number_of_edges() <= EDGE_LABELS_MAX else "textOpacity=0;"  # labels kept, hidden when many
+    for index, (a, b, data) in enumerate(graph.edges(data=True)):
+        lower, upper = sorted((a, b), key=lambda v: TIER_Y[graph.nodes[v]["role"]])
+        upper_role = graph.nodes[upper]["role"]
+        rail = graph.nodes[lower].get("rail", -1) if graph.nodes[lower]["role"] == "leaf" else \
+            graph.nodes[upper].get("rail", -1)
+        colour = TIER_COLOURS["core"] if upper_role == "core" else rail_colour(rail)
+        speed = data["capacity_gbps"] // data["links"]
+        label = f"{data['links']:,} x {speed}G"
+        w(f'        <mxCell id="e{index}" value={quoteattr(label)} style="endArrow=none;html=1;strokeColor={colour};'
+          f'strokeWidth={line_width(data["links"], max_links):g};opacity=75;fontSize=9;labelBackgroundColor=#ffffff;'
+          f'{text}" edge="1" parent="1" source="{ids[lower]}" target="{ids[upper]}">'
+          '<mxGeometry relative="1" as="geometry"/></mxCell>\n')
+    w('      </root>\n    </mxGraphModel>\n  </diagram>\n</mxfile>\n')
+
+
+EXPORTS = (
+    Export("drawio", write_drawio, ".drawio", "application/vnd.jgraph.mxfile",
+           N_("draw.io diagram of the fabric, laid out like the Topology tab")),
+)

@@ -1,0 +1,187 @@
+"""GraphML export of the compute fabric: every server and switch of every plane, names from ``core.fabric.naming``.
+
+``graphml_graph(plan, naming)`` is the graph the file holds (a ``networkx.Graph``); ``write_graphml`` streams it
+as GraphML (http://graphml.graphdrawing.org/, the 1.0 schema: ``<key>`` declarations with ``attr.name`` and
+``attr.type``, then ``<graph edgedefault="undirected">`` with ``<node>``, ``<edge>`` and ``<data>``), so
+``networkx.read_graphml`` loads back the same graph (vertices, edges and every attribute with its type).
+
+Vertex attributes:
+  role            ``server``, ``leaf``, ``spine``, ``core``
+  tier            0 servers, 1 leaf, 2 spine, 3 core
+  model           catalog id of the switch model of that tier, or of the GPU system for servers
+  ports           switch ports at the port speed (radix), or NICs of a server
+  port_speed_gbps port speed [Gb/s, per direction]: a leaf's down ports, the uplink speed for spines and
+                  cores, a server's NIC ports
+  bandwidth_gbps  ``ports * port_speed_gbps`` [Gb/s, per direction] (a switch's or server's total)
+  ports_used, ports_free  switches only (a broken-out leaf's uplinks count as the ports they take)
+  plane, island   1-based (switches); group (SU / leaf group), rail, pod: 1-based where they apply
+  x, y            position as the app's diagram lays it out: y the tier row (0 servers .. 3 core), x in
+                  [0, 1] across the row (planes side by side)
+Edge attributes: ``links`` (parallel links), ``speed_gbps`` [Gb/s per link, per direction],
+``capacity_gbps`` (``links * speed_gbps``, per direction).
+Graph attributes: the design's headline (``gpus``, ``nodes``, ``tiers``, ``planes``, ...) and ``aggregated``
+(``"no"``, or why servers are grouped).
+
+Size: a 131,072-GPU design (16,384 servers, about 300,000 edges) writes in a few seconds
+(``benchmarks/bench_exports.py``); past ``MAX_ELEMENTS`` vertices + edges servers are grouped per scalable
+unit (vertex ``servers`` attribute = node count) and the graph attribute ``aggregated`` says so.
+
+Machine-readable: English whatever the request's language.
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+from xml.sax.saxutils import escape, quoteattr
+
+import networkx as nx
+
+from core.fabric.naming import Namer, NamingScheme
+from core.fabric.topology import fabric_graph
+from core.formats.exports import Export
+from core.i18n import DEFAULT_LANGUAGE, N_, language
+
+MAX_ELEMENTS = 2_000_000
+"""Vertices + edges of the full graph (servers each) above which servers are grouped per SU."""
+TIER = {"server": 0, "leaf": 1, "spine": 2, "core": 3}
+
+NODE_KEYS = (("role", "string"), ("tier", "long"), ("model", "string"), ("ports", "long"),
+             ("port_speed_gbps", "long"), ("bandwidth_gbps", "long"), ("ports_used", "long"),
+             ("ports_free", "long"), ("plane", "long"), ("island", "long"), ("group", "long"), ("rail", "long"),
+             ("pod", "long"), ("servers", "long"), ("x", "double"), ("y", "double"))
+EDGE_KEYS = (("links", "long"), ("speed_gbps", "long"), ("capacity_gbps", "long"))
+GRAPH_KEYS = (("name", "string"), ("gpus", "long"), ("nodes", "long"), ("gpu_model", "string"),
+              ("fabric", "string"), ("topology", "string"), ("tiers", "long"), ("planes", "long"),
+              ("islands", "long"), ("port_speed_gbps", "long"), ("uplink_speed_gbps", "long"),
+              ("aggregated", "string"), ("units", "string"))
+
+
+def full_elements(plan) -> int:
+    """Vertices + edges of the full graph, every plane, servers each (from the sizing, without building it)."""
+    f = plan.fabric
+    per_plane = f.leaf_count + f.spine_count + f.core_count + f.node_leaf_links
+    if f.tiers == 2:
+        per_plane += f.leaf_count * (f.spine_count // f.islands)
+    elif f.tiers == 3:
+        per_plane += f.leaf_count * f.spines_per_pod + f.spine_count * f.cores_per_group
+    return plan.resolved.nodes + per_plane * f.planes
+
+
+def graphml_graph(plan, naming: NamingScheme | None = None) -> nx.Graph:
+    """The graph the GraphML file holds: vertices named by ``Namer``, attributes as the module docstring says."""
+    namer = Namer.of(plan, naming)
+    resolved, fabric = plan.resolved, plan.fabric
+    grouped = full_elements(plan) > MAX_ELEMENTS
+    source = fabric_graph(plan, servers="grouped" if grouped else "each")
+    up_speed = fabric.uplink_speed_gbps or fabric.port_speed_gbps
+    speed = {"server": fabric.port_speed_gbps, "leaf": fabric.port_speed_gbps, "spine": up_speed, "core": up_speed}
+    models = {role: switch.id for role, switch in resolved.tier_switches.items()}
+    prefix_digits = namer.scheme.digits(fabric.group_count)
+
+    def name(vertex: str) -> str:
+        if vertex.startswith("servers"):
+            return f"{namer.scheme.node_prefix}-su{int(vertex[7:]) + 1:0{prefix_digits}d}"
+        return namer.vertex(vertex)
+
+    graph = nx.Graph(
+        name=f"{resolved.gpus} x {resolved.system.id}", gpus=resolved.gpus, nodes=resolved.nodes,
+        gpu_model=resolved.system.id, fabric=resolved.fabric, topology=fabric.topology, tiers=fabric.tiers,
+        planes=fabric.planes, islands=fabric.islands, port_speed_gbps=fabric.port_speed_gbps,
+        uplink_speed_gbps=up_speed,
+        aggregated=("servers grouped per scalable unit: the full graph would have "
+                    f"{full_elements(plan):,} vertices + edges (more than {MAX_ELEMENTS:,})") if grouped else "no",
+        units="port_speed_gbps, speed_gbps, capacity_gbps, bandwidth_gbps: Gb/s per direction",
+    )
+    for vertex, data in source.nodes(data=True):
+        role = data["role"]
+        attrs = {"role": role, "tier": TIER[role]}
+        if role == "server":
+            attrs.update(model=resolved.system.id, ports=resolved.nics_per_node, port_speed_gbps=speed[role],
+                         bandwidth_gbps=resolved.nics_per_node * speed[role], group=data["group"] + 1)
+            if "nodes" in data:
+                attrs["servers"] = data["nodes"]
+        else:
+            attrs.update(model=models.get(role, resolved.switch.id), ports=data["radix"],
+                         port_speed_gbps=speed[role], bandwidth_gbps=data["radix"] * speed[role],
+                         ports_used=data["ports_used"], ports_free=data["ports_free"],
+                         plane=data["plane"] + 1, island=data["island"] + 1)
+            if role == "leaf":
+                attrs.update(group=data["group"] + 1, pod=data["pod"] + 1)
+                if data["rail"] >= 0:
+                    attrs["rail"] = data["rail"] + 1
+            elif role == "spine":
+                attrs["pod"] = data["pod"] + 1
+        graph.add_node(name(vertex), **attrs)
+    for a, b, data in source.edges(data=True):
+        graph.add_edge(name(a), name(b), links=data["links"], speed_gbps=data["capacity_gbps"] // data["links"],
+                       capacity_gbps=data["capacity_gbps"])
+    _layout(graph)
+    return graph
+
+
+def _layout(graph: nx.Graph) -> None:
+    """``x``, ``y`` per vertex: tier rows as in the app's diagram, vertices in order across each row."""
+    rows: dict[str, list] = {role: [] for role in TIER}
+    for vertex, data in graph.nodes(data=True):
+        rows[data["role"]].append(vertex)
+    for role, vertices in rows.items():
+        vertices.sort(key=lambda v: (graph.nodes[v].get("plane", 0), graph.nodes[v].get("island", 0),
+                                     graph.nodes[v].get("group", 0), graph.nodes[v].get("rail", 0), v))
+        n = len(vertices)
+        for i, vertex in enumerate(vertices):
+            graph.nodes[vertex]["x"] = 0.5 if n == 1 else round(i / (n - 1), 6)
+            graph.nodes[vertex]["y"] = float(TIER[role])
+
+
+def _value(value) -> str:
+    if isinstance(value, float):
+        return repr(value)
+    return escape(str(value))
+
+
+def write_graphml(plan, out: TextIO, naming: NamingScheme) -> None:
+    """Stream the GraphML file of ``plan`` to ``out``."""
+    with language(DEFAULT_LANGUAGE):
+        graph = graphml_graph(plan, naming)
+    w = out.write
+    w('<?xml version="1.0" encoding="UTF-8"?>\n')
+    w('<!-- Compute fabric written by fabric planner. Speeds and capacities in Gb/s per direction; names follow '
+      'one naming scheme with the Slurm, NetBox and draw.io exports. -->\n')
+    w('<graphml xmlns="http://graphml.graphdrawing.org/xmlns" '
+      'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" '
+      'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
+      'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
+    ids = {}
+    for kind, keys in (("graph", GRAPH_KEYS), ("node", NODE_KEYS), ("edge", EDGE_KEYS)):
+        for index, (attr, kind_type) in enumerate(keys):
+            key = f"{kind[0]}{index}"
+            ids[(kind, attr)] = key
+            w(f'  <key id="{key}" for="{kind}" attr.name="{attr}" attr.type="{kind_type}"/>\n')
+    w('  <graph id="fabric" edgedefault="undirected">\n')
+    for attr, _type in GRAPH_KEYS:
+        if attr in graph.graph:
+            w(f'    <data key="{ids[("graph", attr)]}">{_value(graph.graph[attr])}</data>\n')
+    node_ids = [(attr, ids[("node", attr)]) for attr, _t in NODE_KEYS]
+    edge_ids = [(attr, ids[("edge", attr)]) for attr, _t in EDGE_KEYS]
+    chunk: list[str] = []
+    for vertex, data in graph.nodes(data=True):
+        chunk.append(f'    <node id={quoteattr(vertex)}>'
+                     + "".join(f'<data key="{key}">{_value(data[attr])}</data>' for attr, key in node_ids
+                               if attr in data) + "</node>\n")
+        if len(chunk) >= 2048:
+            w("".join(chunk))
+            chunk.clear()
+    for a, b, data in graph.edges(data=True):
+        chunk.append(f'    <edge source={quoteattr(a)} target={quoteattr(b)}>'
+                     + "".join(f'<data key="{key}">{data[attr]}</data>' for attr, key in edge_ids) + "</edge>\n")
+        if len(chunk) >= 2048:
+            w("".join(chunk))
+            chunk.clear()
+    w("".join(chunk))
+    w("  </graph>\n</graphml>\n")
+
+
+EXPORTS = (
+    Export("graphml", write_graphml, ".graphml", "application/graphml+xml",
+           N_("GraphML: every server and switch with tier, model, ports and bandwidth")),
+)

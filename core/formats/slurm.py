@@ -1,0 +1,387 @@
+"""Slurm topology files of a planned design: ``topology.conf`` (tree or block plugin) and ``topology.yaml``.
+
+Exports (``core.formats.exports``):
+
+``slurm``       ``topology.conf`` for ``TopologyPlugin=topology/tree`` (``SwitchName=... Switches=...`` and
+                ``SwitchName=... Nodes=...`` lines, host lists compressed as ``gpu[001-032]``).
+``slurm-block`` ``topology.conf`` for ``TopologyPlugin=topology/block`` (``BlockName=... Nodes=...`` lines and
+                one ``BlockSizes=`` line).
+``slurm-yaml``  ``topology.yaml`` (Slurm 25.05 and later) with both: a ``tree`` topology (the cluster default)
+                and a ``block`` topology.
+
+Grammar, as documented by SchedMD: topology.conf(5) (https://slurm.schedmd.com/topology.conf.html, sections
+"topology/tree" and "topology/block") and topology.yaml(5) (https://slurm.schedmd.com/topology.yaml.html,
+"Block definitions", "Tree definitions" and its EXAMPLE). A switch name is at most 64 characters; host lists
+use Slurm's hostlist expressions; "Successive BlockSizes must be a power of two larger than the prior values"
+and "each block must have at least the planning base block size count of nodes".
+
+How the fabric maps onto Slurm's single tree
+--------------------------------------------
+Slurm's tree plugin needs a tree: every node under exactly one leaf switch, every switch under at most one
+parent (topology.conf(5): "each line defining a switch name and its children"; NVIDIA's topograph, which
+writes topology.conf from discovered fabrics, models "A switch can have at most one parent switch. A node can
+be attached to at most one switch", github.com/NVIDIA/topograph docs/modeling.md). A rail-optimized fabric is
+not a tree: each node has one NIC on each of the rail leaves of its scalable unit (SU), and each leaf has
+uplinks to every spine. So the export describes *locality*, which is what the scheduler uses it for:
+
+* the rail leaves of one SU (all nodes of the SU reach each other in one hop on every rail) are one Slurm
+  leaf switch, named ``su001``...; a top-of-rack fabric's leaf (one per rack or leaf group) keeps its own
+  name (``leaf001``) when the group has one leaf;
+* two tiers: one top switch (``spines``) stands for all spines of the plane, since every leaf reaches every
+  spine;
+* three tiers: one switch per pod (``pod001``...) stands for the pod's spines, and one top switch
+  (``cores``) for the core tier;
+* one tier: one switch (the plane's only switch) holds every node;
+* planes are identical copies of one fabric (every node has a port in each), so the tree is the one of
+  plane 1; islands (rail-only rails, per-rail planes) are identical too and joined only through the nodes'
+  NVLink, so the tree is the one of island 1. Slurm has no notion of either; a job placed well in one plane
+  is placed well in all.
+
+The file's leading comment lists which real switches each Slurm switch stands for (names from
+``core.fabric.naming``), so an operator can map it back.
+
+Blocks
+------
+The block plugin is for NVLink domains (topology.conf(5): "lower-latency connections between smaller
+blocks of nodes"): a GB200 NVL72 rack of 18 compute trays is one block of 18 nodes. When the design's NVLink
+domain is a single node (HGX/DGX 8-GPU servers), a block of one node says nothing, so the base block is the
+next locality level instead: the SU (the nodes under one Slurm leaf switch above). ``BlockSizes`` lists the
+base block size in nodes and its power-of-two multiples up to the cluster (the sizes of the aggregated blocks
+Slurm forms from contiguous base blocks), at most ``MAX_BLOCK_LEVELS`` of them. When the last SU is partial,
+the base size is the smallest block's node count, so every block holds at least the base size.
+
+Machine-readable: written in English whatever the request's language.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator, TextIO
+
+from core.errors import InputError
+from core.fabric.naming import Namer, NamingScheme
+from core.formats.exports import Export
+from core.i18n import DEFAULT_LANGUAGE, N_, _, language
+
+MAX_BLOCK_LEVELS = 16
+"""Most entries of ``BlockSizes`` written (base block and its doublings)."""
+MAX_SWITCH_NAME = 64
+"""Longest switch name Slurm accepts (topology.conf(5), SwitchName)."""
+
+_TRAILING_DIGITS = re.compile(r"^(.*?)(\d+)$")
+_RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
+
+
+# --- host lists --------------------------------------------------------------------------------
+def compress_hostlist(names: Iterable[str]) -> str:
+    """Slurm hostlist expression of ``names``: ``gpu001 .. gpu032, gpu040`` -> ``gpu[001-032,040]``.
+
+    Names are grouped by the text before their trailing digits and by the digits' width (so padded and
+    unpadded numbers never merge into a range that expands to other names); groups are written in order,
+    joined by commas. A name without trailing digits is written as it is. Duplicates are dropped. The
+    inverse is ``expand_hostlist``.
+    """
+    groups: dict[tuple[str, int], set[int]] = {}
+    plain: set[str] = set()
+    for name in names:
+        match = _TRAILING_DIGITS.match(name)
+        if match is None:
+            plain.add(name)
+        else:
+            groups.setdefault((match.group(1), len(match.group(2))), set()).add(int(match.group(2)))
+    parts = sorted(plain)
+    for (prefix, width), numbers in sorted(groups.items()):
+        ordered = sorted(numbers)
+        if len(ordered) == 1:
+            parts.append(f"{prefix}{ordered[0]:0{width}d}")
+            continue
+        ranges = []
+        start = previous = ordered[0]
+        for number in ordered[1:] + [None]:
+            if number is not None and number == previous + 1 and len(str(number)) <= width:
+                previous = number
+                continue
+            ranges.append(f"{start:0{width}d}" if start == previous else f"{start:0{width}d}-{previous:0{width}d}")
+            if number is not None:
+                start = previous = number
+        parts.append(f"{prefix}[{','.join(ranges)}]")
+    return ",".join(parts)
+
+
+def expand_hostlist(expression: str) -> list[str]:
+    """The names of a hostlist expression with at most one bracket per name (``gpu[001-003,007],leaf1``).
+
+    Zero padding follows each range's first number (Slurm's rule). Raises ``InputError`` on a malformed
+    expression.
+    """
+    names: list[str] = []
+    for item in _split_top_level(expression):
+        if "[" not in item:
+            if not item or "]" in item:
+                raise InputError(_("malformed host list {value}").format(value=expression[:60]))
+            names.append(item)
+            continue
+        prefix, _bracket, rest = item.partition("[")
+        body, _close, suffix = rest.partition("]")
+        if not _close or "[" in body or "[" in suffix or "]" in suffix:
+            raise InputError(_("malformed host list {value}").format(value=expression[:60]))
+        for part in body.split(","):
+            match = _RANGE.match(part)
+            if match is None:
+                raise InputError(_("malformed host list {value}").format(value=expression[:60]))
+            first, last = match.group(1), match.group(2) or match.group(1)
+            width = len(first)
+            if int(last) < int(first):
+                raise InputError(_("malformed host list {value}").format(value=expression[:60]))
+            names.extend(f"{prefix}{n:0{width}d}{suffix}" for n in range(int(first), int(last) + 1))
+    return names
+
+
+def _split_top_level(expression: str) -> list[str]:
+    """Split at commas outside brackets."""
+    items, depth, current = [], 0, []
+    for char in expression:
+        if char == "[":
+            depth += 1
+        elif char == "]":
+            depth -= 1
+        if char == "," and depth == 0:
+            items.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    items.append("".join(current))
+    return items
+
+
+def _range_list(names: list[str]) -> str:
+    """``names`` (consecutive names of one kind) as a hostlist expression."""
+    return compress_hostlist(names)
+
+
+# --- the tree ----------------------------------------------------------------------------------
+@dataclass
+class SlurmSwitch:
+    """One switch of the Slurm tree: a name, the real switches it stands for, and its children."""
+
+    name: str
+    stands_for: str
+    """Hostlist of the real switches (``leaf[001-008]``) or a description."""
+    switches: list[str] = field(default_factory=list)
+    nodes: list[str] = field(default_factory=list)
+    """Node names (for leaf-level switches)."""
+
+
+@dataclass
+class SlurmTree:
+    """The tree Slurm sees, leaves first (Slurm reads children before parents either way)."""
+
+    switches: list[SlurmSwitch]
+    notes: list[str]
+
+
+def _plane_note(plan) -> list[str]:
+    fabric = plan.fabric
+    notes = []
+    if fabric.planes > 1:
+        notes.append(f"The fabric has {fabric.planes} identical planes; this is plane 1 (every node has a port "
+                     f"in each plane, so placement is the same in all).")
+    if fabric.islands > 1:
+        notes.append(f"Each plane has {fabric.islands} identical islands (rails or per-rail planes) joined only "
+                     f"through the nodes; this is island 1.")
+    return notes
+
+
+def slurm_tree(plan, naming: NamingScheme | None = None) -> SlurmTree:
+    """The Slurm tree of ``plan``: one leaf switch per SU / leaf group, pod switches, one top switch.
+
+    See the module docstring for the mapping. Switch names take ``naming.switch_prefix``; node names follow
+    ``core.fabric.naming.Namer``.
+    """
+    namer = Namer.of(plan, naming)
+    scheme = namer.scheme
+    fabric = plan.fabric
+    nodes = plan.resolved.nodes
+    prefix = scheme.switch_prefix
+    digits = scheme.digits(fabric.group_count)
+    notes = _plane_note(plan)
+
+    def real(tier: str, first: int, count: int) -> str:
+        return compress_hostlist(namer.switch(tier, i) for i in range(first, first + count))
+
+    if fabric.tiers == 1:
+        leaf = namer.switch("leaf", 0)
+        return SlurmTree([SlurmSwitch(leaf, leaf, nodes=[namer.node(n) for n in range(nodes)])], notes)
+
+    switches: list[SlurmSwitch] = []
+    group_names: list[str] = []
+    per_group = fabric.leaves_per_group
+    for group in range(fabric.group_count):
+        first = group * fabric.nodes_per_group
+        members = [namer.node(n) for n in range(first, min(nodes, first + fabric.nodes_per_group))]
+        if not members:
+            continue
+        if per_group == 1:
+            name = namer.switch("leaf", group)
+            stands = name
+        else:
+            name = f"{prefix}su{group + 1:0{digits}d}"
+            rails = "rails" if fabric.topology != "top-of-rack" else "leaves"
+            stands = f"{real('leaf', group * per_group, per_group)} ({per_group} {rails} of SU {group + 1})"
+        switches.append(SlurmSwitch(name, stands, nodes=members))
+        group_names.append(name)
+
+    if fabric.tiers == 2:
+        top = f"{prefix}spines"
+        switches.append(SlurmSwitch(top, real("spine", 0, fabric.spine_count // fabric.islands)
+                                    + " (every leaf reaches every spine)", switches=group_names))
+        return SlurmTree(switches, notes)
+
+    pod_digits = scheme.digits(fabric.pod_count)
+    pod_names: list[str] = []
+    for pod in range(fabric.pod_count):
+        members = group_names[pod * fabric.groups_per_pod:(pod + 1) * fabric.groups_per_pod]
+        if not members:
+            continue
+        name = f"{prefix}pod{pod + 1:0{pod_digits}d}"
+        stands = f"{real('spine', pod * fabric.spines_per_pod, fabric.spines_per_pod)} (spines of pod {pod + 1})"
+        switches.append(SlurmSwitch(name, stands, switches=members))
+        pod_names.append(name)
+    top = f"{prefix}cores"
+    switches.append(SlurmSwitch(top, real("core", 0, fabric.core_count // fabric.islands) + " (core tier)",
+                                switches=pod_names))
+    return SlurmTree(switches, notes)
+
+
+# --- blocks ------------------------------------------------------------------------------------
+@dataclass
+class SlurmBlocks:
+    """Blocks of the block plugin: names with their nodes, the ``BlockSizes`` list and what a block is."""
+
+    blocks: list[tuple[str, list[str]]]
+    sizes: list[int]
+    basis: str
+
+
+def slurm_blocks(plan, naming: NamingScheme | None = None) -> SlurmBlocks:
+    """Base blocks of ``plan``: NVLink domains spanning several nodes, else the SUs of the tree."""
+    namer = Namer.of(plan, naming)
+    resolved = plan.resolved
+    nodes = resolved.nodes
+    per_domain = max(1, resolved.nvlink_domain_gpus // max(1, resolved.gpus_per_node))
+    prefix = namer.scheme.switch_prefix
+    if per_domain > 1:
+        count = -(-nodes // per_domain)
+        digits = namer.scheme.digits(count)
+        blocks = [(f"{prefix}nvl{b + 1:0{digits}d}",
+                   [namer.node(n) for n in range(b * per_domain, min(nodes, (b + 1) * per_domain))])
+                  for b in range(count)]
+        basis = (f"one block per NVLink domain of {resolved.nvlink_domain_gpus} GPUs "
+                 f"({per_domain} nodes of {resolved.gpus_per_node} GPUs)")
+    else:
+        tree = slurm_tree(plan, naming)
+        leaves = [s for s in tree.switches if s.nodes]
+        blocks = [(f"{prefix}block{i + 1:0{namer.scheme.digits(len(leaves))}d}", s.nodes) for i, s in enumerate(leaves)]
+        basis = ("the NVLink domain is one node, so one block per scalable unit / leaf group "
+                 "(the nodes under one leaf switch of the tree form)")
+    base = min(len(members) for _name, members in blocks)
+    sizes = [base]
+    while len(sizes) < MAX_BLOCK_LEVELS and sizes[-1] * 2 <= base * len(blocks):
+        sizes.append(sizes[-1] * 2)
+    return SlurmBlocks(blocks, sizes, basis)
+
+
+# --- writers -----------------------------------------------------------------------------------
+def _header(plan, out: TextIO, title: str, plugin: str) -> None:
+    r, f = plan.resolved, plan.fabric
+    out.write(f"# Slurm {title} written by fabric planner ({plugin}).\n")
+    out.write(f"# Design: {r.gpus:,} x {r.system.id} GPUs in {r.nodes:,} nodes; {r.fabric} {f.port_speed_gbps}G, "
+              f"{f.topology}, {f.tiers} tier(s), {f.planes} plane(s), switch {r.switch.id}.\n")
+
+
+def _tree_comment(tree: SlurmTree, out: TextIO) -> None:
+    out.write("# Slurm's tree plugin needs a tree; the rail-optimized / multi-plane fabric is mapped onto it by\n"
+              "# locality: the rail leaves of one scalable unit (SU) are one Slurm switch, all spines of a\n"
+              "# two-tier plane (or of one pod, in three tiers) one switch above them, the core tier the top.\n")
+    for note in tree.notes:
+        out.write(f"# {note}\n")
+    out.write("# Slurm switch = real switches it stands for:\n")
+    for switch in tree.switches:
+        out.write(f"#   {switch.name} = {switch.stands_for}\n")
+
+
+def write_tree_conf(plan, out: TextIO, naming: NamingScheme) -> None:
+    """``topology.conf`` for ``topology/tree``."""
+    with language(DEFAULT_LANGUAGE):
+        tree = slurm_tree(plan, naming)
+        _header(plan, out, "topology.conf", "TopologyPlugin=topology/tree")
+        _tree_comment(tree, out)
+        for switch in tree.switches:
+            if switch.nodes:
+                out.write(f"SwitchName={switch.name} Nodes={_range_list(switch.nodes)}\n")
+            else:
+                out.write(f"SwitchName={switch.name} Switches={_range_list(switch.switches)}\n")
+
+
+def write_block_conf(plan, out: TextIO, naming: NamingScheme) -> None:
+    """``topology.conf`` for ``topology/block``."""
+    with language(DEFAULT_LANGUAGE):
+        blocks = slurm_blocks(plan, naming)
+        _header(plan, out, "topology.conf", "TopologyPlugin=topology/block")
+        out.write(f"# Blocks: {blocks.basis}.\n")
+        out.write(f"# BlockSizes: the base block ({blocks.sizes[0]} nodes) and the aggregated blocks Slurm may form\n"
+                  "# from contiguous base blocks (each a power of two larger), up to the cluster.\n")
+        for name, members in blocks.blocks:
+            out.write(f"BlockName={name} Nodes={_range_list(members)}\n")
+        out.write(f"BlockSizes={','.join(str(s) for s in blocks.sizes)}\n")
+
+
+def write_yaml(plan, out: TextIO, naming: NamingScheme) -> None:
+    """``topology.yaml`` with a ``tree`` topology (cluster default) and a ``block`` topology."""
+    with language(DEFAULT_LANGUAGE):
+        tree = slurm_tree(plan, naming)
+        blocks = slurm_blocks(plan, naming)
+        _header(plan, out, "topology.yaml", "Slurm 25.05+; topology.conf is ignored when this file exists")
+        _tree_comment(tree, out)
+        out.write(f"# Blocks: {blocks.basis}.\n")
+        out.write("- topology: tree\n  cluster_default: true\n  tree:\n    switches:\n")
+        for switch in tree.switches:
+            out.write(f"    - switch: {switch.name}\n")
+            if switch.nodes:
+                out.write(f"      nodes: {_yaml_scalar(_range_list(switch.nodes))}\n")
+            else:
+                out.write(f"      children: {_yaml_scalar(_range_list(switch.switches))}\n")
+        out.write("- topology: block\n  cluster_default: false\n  block:\n    block_sizes:\n")
+        for size in blocks.sizes:
+            out.write(f"      - {size}\n")
+        out.write("    blocks:\n")
+        for name, members in blocks.blocks:
+            out.write(f"    - block: {name}\n      nodes: {_yaml_scalar(_range_list(members))}\n")
+
+
+def _yaml_scalar(text: str) -> str:
+    """A host list as a YAML scalar: quoted, since ``[`` would start a flow sequence."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def tree_lines(text: str) -> Iterator[tuple[str, str, list[str]]]:
+    """``(switch, "Nodes"|"Switches", names)`` of each line of a tree ``topology.conf`` (tests, checks)."""
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        match = re.fullmatch(r"SwitchName=(\S+) (Nodes|Switches)=(\S+)", line)
+        if match is None:
+            raise InputError(_("not a topology/tree line: {value}").format(value=line[:60]))
+        yield match.group(1), match.group(2), expand_hostlist(match.group(3))
+
+
+EXPORTS = (
+    Export("slurm", write_tree_conf, ".conf", "text/plain",
+           N_("Slurm topology.conf (tree plugin): switches and nodes")),
+    Export("slurm-block", write_block_conf, ".conf", "text/plain",
+           N_("Slurm topology.conf (block plugin): NVLink domains as blocks")),
+    Export("slurm-yaml", write_yaml, ".yaml", "application/yaml",
+           N_("Slurm topology.yaml: tree and block topologies")),
+)
