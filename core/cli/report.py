@@ -1,0 +1,105 @@
+"""``python -m core report``: the review pack of a design as one self-contained HTML file or an A4 PDF.
+
+``--format html`` (the default) writes HTML text: to ``--output FILE`` or to stdout. ``--format pdf``
+is binary: it goes to ``--output FILE``, or to stdout only when stdout is not a terminal (a pipe or a
+redirect: ``> review.pdf``); on a terminal it is refused with a message rather than printing bytes.
+With ``--output`` the command prints one line saying what it wrote. The report is in the ``--lang``
+language (the share link it carries too); the PDF needs Chromium (``make chromium``), and a missing
+Chromium is a clear error (exit 2), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from urllib.parse import urlencode, urlsplit
+
+from core.cli.common import add_design_options, design_from_args
+from core.errors import InputError, shown
+from core.i18n import _, current, number
+
+MAX_NAME = 80
+"""Longest ``--name`` [characters]."""
+DEFAULT_LINK_BASE = "http://localhost:8501/"
+
+
+def _name(text: str) -> str:
+    value = " ".join(text.split())
+    if not value:
+        raise argparse.ArgumentTypeError(_("must not be empty"))
+    if len(value) > MAX_NAME:
+        raise argparse.ArgumentTypeError(_("at most {limit} characters, got {count}").format(
+            limit=MAX_NAME, count=f"{len(value):,}"))
+    return value
+
+
+def _link_base(text: str) -> str:
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(_("must be an http(s) address without a query, e.g. {example}, got {value}")
+                                         .format(example="https://planner.example.com/", value=shown(text)))
+    return text.strip()
+
+
+def register(subparsers) -> None:
+    """Add the ``report`` sub-command."""
+    parser = subparsers.add_parser(
+        "report", help=_("write the review pack of a design (HTML or PDF)"),
+        description=_("Write the review pack of a design: key numbers, topology, bandwidth, cost and the bill of "
+                      "materials, performance, resilience and the assumptions with their sources. HTML is one "
+                      "self-contained file; PDF is printed by headless Chromium (A4)."))
+    add_design_options(parser)
+    parser.add_argument("--format", choices=["html", "pdf"], default="html",
+                        help=_("html (default): one self-contained file; pdf: A4, needs Chromium"))
+    parser.add_argument("--name", type=_name, default=None,
+                        help=_("the design's name on the title page, at most {limit} characters (default: the "
+                               "cluster in words)").format(limit=MAX_NAME))
+    parser.add_argument("--output", "-o", metavar="FILE", default=None,
+                        help=_("write to FILE; without it HTML goes to stdout, and PDF too when stdout is not a "
+                               "terminal"))
+    parser.add_argument("--link-base", type=_link_base, default=DEFAULT_LINK_BASE, metavar="URL",
+                        help=_("address of the app the report's share link opens (default {default})").format(
+                            default=DEFAULT_LINK_BASE))
+    parser.set_defaults(handler=run)
+
+
+def share_link(design, base: str = DEFAULT_LINK_BASE) -> str:
+    """The design's share link on the app at ``base``, in the current language."""
+    from core.formats import sharelink
+
+    return base.rstrip("/") + "/?" + urlencode({**sharelink.encode(design), sharelink.LANG_KEY: current()})
+
+
+def run(args: argparse.Namespace) -> str:
+    from core.figures.keynumbers import size_caption
+    from core.formats import report
+    from core.plan import plan
+
+    design = design_from_args(args)
+    p = plan(design)
+    stdout = sys.stdout
+    if args.format == "pdf" and args.output is None and stdout.isatty():
+        raise InputError(_("a PDF is binary: give --output FILE or redirect stdout to a file (> review.pdf)"))
+    name = args.name or size_caption(p)
+    link = share_link(design, args.link_base)
+    if args.format == "pdf":
+        data = report.design_report_pdf(p, name=name, share_link=link)
+    else:
+        data = report.design_report_html(p, name=name, share_link=link).encode("utf-8")
+    if args.output is None:
+        if args.format == "html":
+            return data.decode("utf-8")
+        stdout.flush()
+        buffer = getattr(stdout, "buffer", None)
+        if buffer is None:  # pragma: no cover - a text-only stream (some embedding hosts)
+            raise InputError(_("stdout takes no binary data here: give --output FILE"))
+        buffer.write(data)
+        buffer.flush()
+        return ""
+    try:
+        with open(args.output, "wb") as handle:
+            handle.write(data)
+    except OSError as exc:
+        raise InputError(_("cannot write {path}: {problem}").format(
+            path=shown(args.output), problem=exc.strerror or type(exc).__name__)) from None
+    return _("wrote {path} ({size} bytes)").format(path=args.output, size=number(len(data))) + "\n"

@@ -1,0 +1,740 @@
+"""The review pack: one design (or a comparison) as a self-contained HTML report, and the same as a PDF.
+
+``design_report_html(plan, *, name, share_link, job=None)`` returns one HTML file that needs nothing
+else to open: Plotly's JavaScript is embedded once (``plotly.offline.get_plotlyjs()``), there are no
+external fonts, style sheets or images, so opening it makes no network request at all. Sections, in
+order (each starts on a new A4 page when printed):
+
+1. title page: design name, date, share link (as text and as a link), the cluster in one line;
+2. key numbers (``core.figures.keynumbers``, the Designer's cards) and the cost cards;
+3. topology and scale-up diagrams (``core.figures.topology``, ``core.figures.scaleup``) and how the
+   fabric was sized (the engine's explanation, switch groups);
+4. bandwidth (``core.figures.bandwidth``: per-GPU hierarchy, capacity per tier, the oversubscription
+   what-if);
+5. cost and power (``core.figures.cost``) and the bill of materials with ``why`` and a totals row (its
+   totals are ``Plan.cost``'s: the BOM is the one the costs are summed from);
+6. networks (storage, in-band, out-of-band) when the plan has ``networks`` and physical (racks) when it
+   has ``layout``: written against the contracts of those packages, shown only when present;
+7. performance: all-reduce and all-to-all busbw at a few sizes (``core.perf.jobform.collective_rows``,
+   NCCL's stock algorithms) and the Performance page's training job (``job``: the page's settings,
+   ``core.formats.joblink`` keys; None = the page's defaults with model, tp, pp and global batch fitted
+   to the design exactly as the Performance and Compare pages fit them, ``core.analysis.compare.job_settings``);
+8. resilience: single points of failure (``core.analysis.spof``) and a short availability summary
+   (``core.analysis.availability``, ``AVAILABILITY_TRIALS`` seeded trials);
+9. assumptions and price basis: every catalog entry the BOM uses with its ``source``, ``as_of`` and price
+   source; the plan's notes and the power and price bases.
+
+``design_report_pdf`` prints the same HTML with static charts (``staticPlot``) in headless Chromium
+(Playwright, ``/usr/bin/chromium``) to A4; Chinese needs the Noto CJK fonts (``make fonts``). Chromium
+missing -> ``InputError`` saying how to install it. ``comparison_report_html`` / ``_pdf`` do the same for
+a ``core.analysis.compare.Comparison``: the side-by-side numbers with deltas, the BOM difference, the
+grouped charts and one short section per design.
+
+Every label is in the language of the request (``core.i18n.current()``); the HTML's ``lang`` follows it.
+Charts are drawn ``CHART_WIDTH_PX`` wide, what an A4 page holds inside its margins, so the screen and the
+printout look the same. Everything shown is escaped (names and links come from users).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from html import escape
+from pathlib import Path
+from typing import Mapping
+
+from core.errors import FabricPlannerError, InputError
+from core.i18n import HTML_LANG, _, babel_locale, current, ngettext, number, usd
+
+CHROMIUM = "/usr/bin/chromium"
+"""Debian's Chromium; Playwright cannot download its own browser on these machines."""
+CHROMIUM_ARGS = ("--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic")
+PAGE_MARGIN_MM = 12
+CHART_WIDTH_PX = 700
+"""A4 is 210 mm wide; less two 12 mm margins that is 186 mm = 703 CSS px (96 px per inch)."""
+COLLECTIVE_OPS = ("all-reduce", "all-to-all")
+REPORT_SIZES = (2**20, 64 * 2**20, 2**30, 16 * 2**30)
+"""Message sizes [bytes] of the collectives table: 1 MiB, 64 MiB, 1 GiB, 16 GiB."""
+AVAILABILITY_TRIALS = 200
+"""Monte Carlo trials of the availability summary (seed 0): enough for a summary, 0.1-0.2 s at 16,384 GPUs."""
+MAX_SPOF_ROWS = 12
+"""Single points of failure listed by name; the rest are counted per tier."""
+RENDER_TIMEOUT_MS = 60_000
+"""Longest wait for Chromium to draw every chart before printing."""
+
+
+# --- building blocks -------------------------------------------------------------------------------------
+@dataclass
+class _Doc:
+    """Sections and figures of one report, turned into one HTML file by ``render``."""
+
+    title: str
+    static: bool = False
+    sections: list[tuple[str, str, str]] = field(default_factory=list)
+    figures: list[dict] = field(default_factory=list)
+
+    def figure(self, fig, height: int | None = None, width: int = CHART_WIDTH_PX) -> str:
+        """A placeholder div for ``fig`` (a Plotly figure), drawn by the report's script."""
+        import plotly.io as pio
+
+        ident = f"fp-fig-{len(self.figures)}"
+        fig.update_layout(template="plotly_white")  # white paper, light grid: prints as it shows
+        spec = json.loads(pio.to_json(fig, validate=False))
+        layout = spec.setdefault("layout", {})
+        layout["width"] = width
+        for key, axis in layout.items():  # tick labels (tier names) get room of their own
+            if key.startswith(("xaxis", "yaxis")) and isinstance(axis, dict):
+                axis.setdefault("automargin", True)
+        if height is not None:
+            layout["height"] = height
+        _rewrap_title(layout)
+        h = int(layout.get("height") or 450)
+        self.figures.append({"id": ident, "data": spec.get("data", []), "layout": layout})
+        return f'<div class="fp-chart" id="{ident}" style="width:{width}px;height:{h}px"></div>'
+
+    def section(self, ident: str, title: str, body: str) -> None:
+        self.sections.append((ident, title, body))
+
+    def render(self, title_page: str) -> str:
+        from core.figures.keynumbers import CARDS_CSS
+        from plotly.offline import get_plotlyjs
+
+        config = {"displaylogo": False, "responsive": False, "staticPlot": self.static,
+                  "modeBarButtonsToRemove": ["sendDataToCloud"], "showLink": False}
+        body = [title_page]
+        for ident, title, html in self.sections:
+            body.append(f'<section class="fp-section" id="{escape(ident)}" data-section="{escape(ident)}">'
+                        f"<h2>{escape(title)}</h2>{html}</section>")
+        figures = json.dumps(self.figures, separators=(",", ":")).replace("</", "<\\/")
+        script = (
+            "(function(){var figs=JSON.parse(document.getElementById('fp-figures').textContent);"
+            f"var config={json.dumps(config)};"
+            "var done=function(){document.body.setAttribute('data-rendered','1');window.fpRendered=true;};"
+            "Promise.all(figs.map(function(f){return Plotly.newPlot(f.id,f.data,f.layout,config);}))"
+            ".then(done,function(e){console.error(e);done();});})();"
+        )
+        return (
+            "<!DOCTYPE html>\n"
+            f'<html lang="{HTML_LANG.get(current(), "en")}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{escape(self.title)}</title>"
+            f"<style>{CARDS_CSS}\n{_CSS}</style></head><body>"
+            + "".join(body)
+            + f'<script type="application/json" id="fp-figures">{figures}</script>'
+            + f"<script>{get_plotlyjs()}</script><script>{script}</script></body></html>\n"
+        )
+
+
+TITLE_CHARS_WIDE = 84
+"""Title line length [Latin characters] of a chart as wide as the page (the app's are half as wide)."""
+
+
+def _rewrap_title(layout: dict) -> None:
+    """A title the figure wrapped for half a page, wrapped again for the whole width; its top margin follows."""
+    import re
+
+    from core.figures.style import _wide, title_margin, wrap_title
+
+    title = layout.get("title")
+    text = title.get("text") if isinstance(title, dict) else None
+    if not text:
+        return
+    old = text.split("<br>")
+    merged: list[list[str]] = []
+    for line in old:
+        sup = line.startswith("<sup>") and line.endswith("</sup>")
+        inner = line[5:-6] if sup else line
+        if merged and merged[-1][0] == sup and inner:
+            prev = merged[-1][1]
+            glue = "" if (prev and _wide(prev[-1])) or _wide(inner[0]) else " "
+            merged[-1][1] = prev + glue + inner
+        else:
+            merged.append([sup, inner])
+    joined = "<br>".join(f"<sup>{t}</sup>" if sup else t for sup, t in merged)
+    wrapped, lines = wrap_title(re.sub(r"\s{2,}", " ", joined), TITLE_CHARS_WIDE)
+    title["text"] = wrapped
+    margin = layout.setdefault("margin", {})
+    if "t" in margin:
+        margin["t"] = max(title_margin(lines), margin["t"] - title_margin(len(old)) + title_margin(lines))
+
+
+_FONTS = ('Inter, "Segoe UI", Helvetica, Arial, "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", '
+          '"PingFang SC", "Microsoft YaHei", sans-serif')
+_CSS = f"""
+@page {{ size: A4; margin: {PAGE_MARGIN_MM}mm; }}
+html {{ -webkit-print-color-adjust: exact; print-color-adjust: exact; }}
+body {{ font-family: {_FONTS}; color: #1b2631; max-width: {CHART_WIDTH_PX + 20}px; margin: 0 auto;
+  padding: 0 10px; font-size: 13px; line-height: 1.45; }}
+h1 {{ font-size: 28px; margin: 0 0 0.4em; }}
+h2 {{ font-size: 20px; border-bottom: 2px solid #2e86c1; padding-bottom: 4px; margin: 0.6em 0 0.5em; }}
+h3 {{ font-size: 15px; margin: 1em 0 0.4em; break-after: avoid; page-break-after: avoid; }}
+.fp-title {{ min-height: 240mm; display: flex; flex-direction: column; justify-content: center; }}
+.fp-title .fp-sub {{ font-size: 16px; color: #34495e; margin: 0.2em 0; }}
+.fp-title .fp-link {{ font-size: 11px; word-break: break-all; margin-top: 1.5em; }}
+.fp-title .fp-meta {{ color: #566573; margin-top: 2em; font-size: 12px; }}
+.fp-section {{ break-before: page; page-break-before: always; padding-top: 4px; }}
+.fp-chart {{ margin: 6px 0 10px; break-inside: avoid; page-break-inside: avoid; }}
+table {{ border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 11px; }}
+thead {{ display: table-header-group; }}
+tr {{ break-inside: avoid; page-break-inside: avoid; }}
+th, td {{ border: 1px solid #d5d8dc; padding: 3px 5px; vertical-align: top; text-align: left; }}
+th {{ background: #eaf2f8; }}
+td.num, th.num {{ text-align: right; white-space: nowrap; }}
+tr.fp-total td {{ font-weight: 700; background: #f4f6f7; }}
+td.why {{ font-size: 10px; color: #34495e; overflow-wrap: anywhere; }} td.date {{ white-space: nowrap; }}
+td.better {{ color: #1e8449; font-weight: 600; }} td.worse {{ color: #c0392b; font-weight: 600; }}
+.fp-note {{ color: #566573; font-size: 11.5px; }}
+ul.fp-list {{ margin: 4px 0 10px; padding-left: 20px; }} ul.fp-list li {{ margin: 2px 0; }}
+a {{ color: #1f618d; }}
+.fp-cards {{ grid-template-columns: repeat(4, 1fr); }} .fp-card {{ cursor: default; break-inside: avoid; }}
+@media print {{ body {{ max-width: none; padding: 0; }} a {{ text-decoration: none; }} }}
+"""
+
+
+def _table(headers: list[str], rows: list[list], numeric: set[int] = frozenset(), classes: dict[int, str] = None,
+           total: list | None = None, row_classes: list[list[str | None]] | None = None, total_attrs: str = "") -> str:
+    """An escaped HTML table; ``numeric`` column indexes are right-aligned; ``total`` a bold last row."""
+    classes = classes or {}
+
+    def cell(tag: str, i: int, value, extra: str | None = None) -> str:
+        names = [n for n in (("num" if i in numeric else None), classes.get(i), extra) if n]
+        attr = f' class="{" ".join(names)}"' if names else ""
+        return f"<{tag}{attr}>{escape(str(value))}</{tag}>"
+
+    head = "".join(cell("th", i, h) for i, h in enumerate(headers))
+    body = []
+    for r, values in enumerate(rows):
+        extras = row_classes[r] if row_classes else [None] * len(values)
+        body.append("<tr>" + "".join(cell("td", i, v, extras[i]) for i, v in enumerate(values)) + "</tr>")
+    if total is not None:
+        body.append(f'<tr class="fp-total"{total_attrs}>' + "".join(cell("td", i, v) for i, v in enumerate(total))
+                    + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _frame_table(rows: list[dict], numeric_columns: tuple[str, ...] = ()) -> str:
+    """A table of row dicts (the keys are the headers, already in the request's language)."""
+    if not rows:
+        return ""
+    headers = list(rows[0])
+    numeric = {i for i, h in enumerate(headers) if h in numeric_columns or all(
+        isinstance(r.get(h), (int, float)) and not isinstance(r.get(h), bool) for r in rows)}
+    return _table(headers, [[_plain(r.get(h, "")) for h in headers] for r in rows], numeric)
+
+
+def _plain(value) -> str:
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, int):
+        return number(value)
+    if isinstance(value, float):
+        return f"{value:,.4g}" if abs(value) < 1000 else number(value)
+    return str(value)
+
+
+def _list(items) -> str:
+    items = [i for i in items if i]
+    return '<ul class="fp-list">' + "".join(f"<li>{escape(str(i))}</li>" for i in items) + "</ul>" if items else ""
+
+
+def _p(text: str, note: bool = False) -> str:
+    return f'<p class="fp-note">{escape(text)}</p>' if note else f"<p>{escape(text)}</p>"
+
+
+def _link(url: str) -> str:
+    """A link only for http(s) addresses (a ``javascript:`` link in a name must not become one)."""
+    if url.startswith(("http://", "https://")):
+        return f'<a href="{escape(url, quote=True)}">{escape(url)}</a>'
+    return escape(url)
+
+
+def _date(when: datetime | None) -> str:
+    from babel.dates import format_date
+
+    when = when or datetime.now(timezone.utc)
+    return format_date(when.date(), format="long", locale=babel_locale())
+
+
+def _title_page(title: str, subtitle: list[str], share_link: str, when: datetime | None, kind: str) -> str:
+    subs = "".join(f'<p class="fp-sub">{escape(s)}</p>' for s in subtitle)
+    link = (f'<p class="fp-link"><strong>{escape(_("Share link"))}:</strong> {_link(share_link)}</p>'
+            if share_link else "")
+    meta = _("{kind}, generated by fabric planner on {date}. Prices are estimates from the catalog's price book; "
+             "every number is the engine's.").format(kind=kind, date=_date(when))
+    return (f'<section class="fp-title" data-section="title"><h1>{escape(title)}</h1>{subs}{link}'
+            f'<p class="fp-meta">{escape(meta)}</p></section>')
+
+
+# --- one design ------------------------------------------------------------------------------------------
+def report_job_settings(plan, job: Mapping | None = None) -> dict:
+    """The Performance page's job on ``plan``: ``job``'s settings over the page's defaults
+    (``core.formats.joblink.DEFAULTS``); the model, tp, pp and global batch not in ``job`` are fitted to the
+    design as the Performance page fits them (``core.analysis.compare.job_settings``)."""
+    from core.analysis.compare import job_settings
+    from core.formats.joblink import DEFAULTS
+    from core.perf.jobform import FITTED
+
+    given = dict(job or {})
+    settings = {**DEFAULTS, **given}
+    return job_settings(plan, settings, {k for k in FITTED if k not in given}, DEFAULTS)
+
+
+def _design_line(plan) -> str:
+    from core.figures.keynumbers import size_caption
+
+    r, s = plan.resolved, plan.summary()
+    return _("{size} · {fabric} {speed}G · {topology} · {tiers} tier(s) · {planes} plane(s) · switch {switch} · "
+             "NIC {nic}").format(size=size_caption(plan), fabric=_fabric_word(r.fabric), speed=s["port_speed_gbps"],
+                                 topology=_topology_word(r.topology), tiers=s["tiers"], planes=s["planes"],
+                                 switch=s["switch_model"], nic=s["nic_model"])
+
+
+def _fabric_word(fabric: str) -> str:
+    return {"infiniband": _("InfiniBand"), "ethernet": _("Ethernet")}.get(fabric, fabric)
+
+
+def _topology_word(topology: str) -> str:
+    return {"rail-optimized": _("rail-optimized"), "top-of-rack": _("top-of-rack"),
+            "rail-only": _("rail-only")}.get(topology, topology)
+
+
+def _key_numbers(doc: _Doc, plan) -> None:
+    from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers
+
+    body = cards_html(key_numbers(plan.summary(), "GB/s")) + f"<h3>{escape(_('Cost and power'))}</h3>" + cards_html(
+        cost_key_numbers(plan))
+    rows = [[k.label, k.value, k.help] for k in key_numbers(plan.summary(), "GB/s") + cost_key_numbers(plan)]
+    body += (f"<h3>{escape(_('What each number means'))}</h3>"
+             + _table([_("number"), _("value"), _("meaning")], rows, {1}, {2: "why"}))
+    doc.section("key-numbers", _("Key numbers"), body)
+
+
+def _topology(doc: _Doc, plan) -> None:
+    from core.fabric.sizing import ROLE_LABELS
+    from core.figures.scaleup import scaleup_figure
+    from core.figures.topology import count_drawn_elements, is_aggregated, topology_figure
+
+    fig = topology_figure(plan, unit="Gb/s", height=620)
+    aggregated = is_aggregated(plan)
+    note = (_("Aggregated view by scalable unit, pod and rail: {count} drawn elements.") if aggregated
+            else _("Every switch and node drawn: {count} elements.")).format(count=number(count_drawn_elements(fig)))
+    body = doc.figure(fig, 620) + _p(note, note=True) + doc.figure(scaleup_figure(plan, unit="GB/s", height=560), 560)
+    body += f"<h3>{escape(_('How the fabric was sized'))}</h3>" + _list(plan.fabric.explanation)
+    headers = [_("role"), _("switches per plane"), _("down ports"), _("up ports"), _("free ports"), _("radix"),
+               _("cabling")]
+    rows = [[_(ROLE_LABELS.get(g.role, g.role)), number(g.count), number(g.down_ports_used), number(g.up_ports_used),
+             number(g.ports_free), number(g.radix), g.description] for g in plan.fabric.switch_groups]
+    body += _table(headers, rows, {1, 2, 3, 4, 5}, {6: "why"})
+    doc.section("topology", _("Topology"), body)
+
+
+def _bandwidth(doc: _Doc, plan) -> None:
+    from core.analysis.whatif import oversubscription_sweep, sweep_display_table
+    from core.fabric.bandwidth import tier_capacities_gbits
+    from core.figures.bandwidth import bandwidth_hierarchy_figure, oversubscription_figure, tier_capacity_figure
+
+    bw = plan.bandwidth
+    body = doc.figure(bandwidth_hierarchy_figure(plan, unit="GB/s"), 380)
+    body += doc.figure(tier_capacity_figure(plan, tier_capacities_gbits(plan.resolved, plan.fabric), unit="GB/s"), 360)
+    body += _p(_("Oversubscription leaf {leaf}:1, spine {spine}:1, end to end {total}:1; switches crossed: same rail "
+                 "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; NVLink to scale-out {ratio}:1 per GPU "
+                 "(one direction, bits).").format(
+        leaf=f"{bw.leaf_oversubscription:g}", spine=f"{bw.spine_oversubscription:g}", total=f"{bw.oversubscription:.3g}",
+        same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod,
+        ratio=f"{bw.scaleup_to_scaleout_ratio:.3g}"))
+    try:
+        sweep = oversubscription_sweep(plan.design)
+        body += f"<h3>{escape(_('What if the leaves were oversubscribed'))}</h3>"
+        body += doc.figure(oversubscription_figure(sweep, plan.design.oversubscription, unit="GB/s"), 380)
+        table = sweep_display_table(sweep, "GB/s")
+        body += _frame_table(table.to_dict("records"))
+    except FabricPlannerError:  # a what-if the engine cannot plan is left out, the rest stays
+        pass
+    doc.section("bandwidth", _("Bandwidth"), body)
+
+
+def _bom_rows(rows) -> tuple[list[list], float, float, int]:
+    from core.figures.cost import category_name
+
+    out, usd_total, w_total, count = [], 0.0, 0.0, 0
+    for r in rows:
+        out.append([category_name(r.category), r.item, number(r.quantity), usd(r.unit_price_usd),
+                    usd(r.extended_price_usd), number(r.extended_power_w), r.why, r.catalog_id])
+        usd_total += r.extended_price_usd
+        w_total += r.extended_power_w
+        count += r.quantity
+    return out, usd_total, w_total, count
+
+
+def _bom_headers() -> list[str]:
+    return [_("category"), _("item"), _("qty"), _("unit USD"), _("total USD"), _("total W"),
+            _("why (how the count was derived)"), _("catalog id")]
+
+
+def _cost(doc: _Doc, plan) -> None:
+    from core.figures.cost import capex_figure, power_figure, price_sensitivity_figure
+
+    body = doc.figure(capex_figure(plan), 360) + doc.figure(power_figure(plan), 360)
+    body += doc.figure(price_sensitivity_figure(plan), 360)
+    doc.section("cost", _("Cost and power"), body)
+    rows, total_usd, total_w, _count = _bom_rows(plan.bom)
+    body = _p(_("Part names are the catalog's, quoted as published. Capex {capex} at {basis} prices (range {low} to "
+                 "{high}); IT power {power} kW.").format(
+        capex=usd(plan.cost.capex_usd), basis=_price_basis(plan.cost.price_basis), low=usd(plan.cost.capex_usd_low),
+        high=usd(plan.cost.capex_usd_high), power=number(plan.cost.it_kw, 1)), note=True)
+    total = [_("Total"), "", "", "", usd(total_usd), number(total_w), "", ""]
+    attrs = f' data-total-usd="{total_usd:.2f}" data-total-w="{total_w:.2f}"'
+    table = _table(_bom_headers(), rows, {2, 3, 4, 5}, {6: "why"}, total, total_attrs=attrs)
+    body += f'<div data-bom="compute">{table}</div>'
+    if plan.reserved_bom:
+        rrows, rusd, rw, _c = _bom_rows(plan.reserved_bom)
+        body += f"<h3>{escape(_('Reserved for growth'))}</h3>"
+        body += _p(_("Not in the totals above: what growing to {nodes} nodes still buys, {usd}.").format(
+            nodes=number(plan.design.grow_to), usd=usd(plan.reserved_network_capex_usd)), note=True)
+        body += _table(_bom_headers(), rrows, {2, 3, 4, 5}, {6: "why"},
+                       [_("Total"), "", "", "", usd(rusd), number(rw), "", ""])
+    doc.section("bom", _("Bill of materials"), body)
+
+
+def _price_basis(basis: str) -> str:
+    from core.catalog import PRICE_BASIS_LABELS
+
+    return _(PRICE_BASIS_LABELS[basis]) if basis in PRICE_BASIS_LABELS else basis
+
+
+def _networks(doc: _Doc, plan) -> None:
+    """Storage, in-band and out-of-band networks (``Plan.networks``, ``Plan.summary()["networks"]``), when present."""
+    if getattr(plan, "networks", None) is None:
+        return
+    summary = plan.summary().get("networks") or {}
+    labels = {"compute": _("compute fabric"), "storage": _("storage network"), "inband": _("in-band management"),
+              "oob": _("out-of-band management")}
+    rows = []
+    for key in ("compute", "storage", "inband", "oob"):
+        s = summary.get(key)
+        if not isinstance(s, Mapping):
+            continue
+        rows.append([labels[key], number(s.get("switches", 0)), number(s.get("links", 0)),
+                     number(s.get("transceivers", 0)), usd(s.get("capex_usd", 0.0)), number(s.get("power_kw", 0.0), 1)])
+    body = _table([_("network"), _("switches"), _("links"), _("transceivers"), _("capex USD"), _("power kW")], rows,
+                  {1, 2, 3, 4, 5}) if rows else ""
+    for key in ("storage", "inband", "oob"):
+        own = [r for r in plan.bom if getattr(r, "network", "compute") == key]
+        if own:
+            brows, busd, bw, _c = _bom_rows(own)
+            body += f"<h3>{escape(labels[key])}</h3>" + _table(
+                _bom_headers(), brows, {2, 3, 4, 5}, {6: "why"}, [_("Total"), "", "", "", usd(busd), number(bw), "", ""])
+    doc.section("networks", _("Storage and management networks"), body or _p(_("No other networks sized."), True))
+
+
+def _physical(doc: _Doc, plan) -> None:
+    """Racks and rows (``Plan.layout``, ``Plan.summary()["racks"]``), when present."""
+    layout = getattr(plan, "layout", None)
+    if layout is None:
+        return
+    racks = plan.summary().get("racks") or {}
+    body = ""
+    if isinstance(racks, Mapping) and racks:
+        rows = [[_("compute racks"), number(racks.get("compute", 0))], [_("network racks"), number(racks.get("network", 0))],
+                [_("storage racks"), number(racks.get("storage", 0))], [_("racks in total"), number(racks.get("total", 0))],
+                [_("rows"), number(racks.get("rows", 0))],
+                [_("most power in one rack [kW]"), number(racks.get("max_kw_per_rack", 0.0), 1)]]
+        body += _table([_("racks"), _("count")], rows, {1})
+    listed = list(getattr(layout, "racks", ()) or ())
+    if listed:
+        kinds = {"compute": _("compute"), "network": _("network"), "storage": _("storage"),
+                 "management": _("management")}
+        rows = [[getattr(r, "name", ""), kinds.get(getattr(r, "kind", ""), getattr(r, "kind", "")),
+                 _plain(getattr(r, "row", "")), _plain(getattr(r, "position", "")),
+                 f"{_plain(getattr(r, 'u_used', ''))} / {_plain(getattr(r, 'u_total', ''))}",
+                 number(getattr(r, "kw", 0.0) or 0.0, 1)] for r in listed[:60]]
+        body += f"<h3>{escape(_('Racks'))}</h3>" + _table(
+            [_("rack"), _("kind"), _("row"), _("position"), _("U used / total"), _("kW")], rows, {2, 3, 4, 5})
+        if len(listed) > 60:
+            body += _p(_("... and {count} more racks (the cabling plan and NetBox exports list every one).").format(
+                count=number(len(listed) - 60)), note=True)
+    doc.section("physical", _("Racks and rows"), body or _p(_("No rack layout."), True))
+
+
+def _performance(doc: _Doc, plan, job: Mapping | None) -> None:
+    from core.figures.keynumbers import cards_html, training_key_numbers
+    from core.figures.perf import busbw_figure, step_figure
+    from core.perf import congestion, jobform
+    from core.perf.collectives import size_sweep, sweep
+    from core.perf.training import PRESETS
+
+    settings = report_job_settings(plan, job)
+    r = plan.resolved
+    sharp = str(settings.get("sharp", "0")) == "1" and r.fabric == "infiniband"
+    body = _p(_("NCCL-style latency-bandwidth model on every GPU of the design ({gpus} GPUs), NCCL's stock algorithm "
+                "choice{sharp}; routing: {routing}. Constants and sources: assets/catalog/collectives.toml.").format(
+        gpus=number(r.gpus), sharp=_(", InfiniBand SHARP on") if sharp else "",
+        routing=_routing(plan, settings)), note=True)
+    try:
+        with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
+            rows = jobform.collective_rows(plan, COLLECTIVE_OPS, r.gpus, REPORT_SIZES, sharp=sharp)
+            curves = [sweep(plan, "all-reduce", size_sweep(8, 16 * 2**30, 48), gpus=r.gpus,
+                            **jobform.sharp_option(sharp))]
+        body += f"<h3>{escape(_('Collectives'))}</h3>" + doc.figure(busbw_figure(curves, show_all_algorithms=False,
+                                                                                 height=420), 420)
+        body += _frame_table(rows)
+    except FabricPlannerError as exc:
+        body += _p(_("Collectives: {problem}").format(problem=str(exc)))
+    body += f"<h3>{escape(_('Training step'))}</h3>"
+    try:
+        training = jobform.job_from_settings(plan, settings)
+        estimate = jobform.estimate_under(plan, training, settings)
+    except FabricPlannerError as exc:
+        body += _p(_("Training job: {problem}").format(problem=str(exc)))
+    else:
+        body += _p(_("The Performance page's job: {model}, {gpus} GPUs, tp {tp} x pp {pp} x cp {cp}, global batch {gbs}, "
+                     "sequence {seq}, {precision}, {tokens} T tokens.").format(
+            model=PRESETS[settings["model"]].name, gpus=number(training.gpus), tp=settings["tp"], pp=settings["pp"],
+            cp=settings["cp"], gbs=number(int(settings["gbs"])), seq=number(int(settings["seq"])),
+            precision=settings["prec"], tokens=f"{float(settings['tok']):g}"), note=True)
+        body += cards_html(training_key_numbers(estimate))
+        body += doc.figure(step_figure({jobform.fabric_label(plan): estimate}, height=260), 260)
+        body += _frame_table(jobform.communication_rows(estimate))
+        body += _p(jobform.memory_caption(estimate, PRESETS[settings["model"]].name, settings), note=True)
+    doc.section("performance", _("Performance"), body)
+
+
+def _routing(plan, settings: Mapping) -> str:
+    from core.perf import congestion, jobform
+
+    with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
+        return jobform.routing_label(plan)
+
+
+def _resilience(doc: _Doc, plan) -> None:
+    from core.analysis.availability import availability
+    from core.analysis.failure import TIER_LABELS
+    from core.analysis.spof import remedy_label, single_points
+
+    result = single_points(plan)
+    if not result.count:
+        body = _p(_("No single point of failure: no one element cuts off a GPU."))
+    else:
+        body = _p(ngettext("{count} single point of failure: the loss of any one of these elements cuts GPUs off.",
+                           "{count} single points of failure: the loss of any one of these elements cuts GPUs off.",
+                           result.count).format(count=number(result.count)))
+        tiers: dict[str, list] = {}
+        for e in result.elements:
+            tiers.setdefault(e.tier, []).append(e)
+        rows = [[_(TIER_LABELS.get(t, t)), number(len(es)), number(max(e.gpus_lost for e in es)), remedy_label(es[0]),
+                 _("cost unknown") if es[0].remedy_capex_usd is None else usd(es[0].remedy_capex_usd)]
+                for t, es in tiers.items()]
+        body += _table([_("tier"), _("elements"), _("GPUs lost (most)"), _("remedy"), _("remedy adds (network capex)")],
+                       rows, {1, 2, 4})
+        named = [[e.element, _(TIER_LABELS.get(e.tier, e.tier)), number(e.gpus_lost)]
+                 for e in result.elements[:MAX_SPOF_ROWS]]
+        body += _table([_("element"), _("tier"), _("GPUs lost")], named, {2})
+        if result.count > MAX_SPOF_ROWS:
+            body += _p(_("... and {more} more (python -m core spof --format json lists every one).").format(
+                more=number(result.count - MAX_SPOF_ROWS)), note=True)
+    body += _list(result.notes)
+    try:
+        a = availability(plan, trials=AVAILABILITY_TRIALS, seed=0)
+    except FabricPlannerError:
+        a = None
+    if a is not None:
+        body += f"<h3>{escape(_('Availability'))}</h3>"
+        gpn = plan.resolved.gpus_per_node
+        smaller = plan.resolved.gpus - a.spare_nodes_for_99pct * gpn
+        spared = None
+        if a.spare_nodes_for_99pct and smaller >= gpn:
+            try:
+                spared = availability(plan, job_gpus=smaller, trials=AVAILABILITY_TRIALS, seed=0)
+            except FabricPlannerError:
+                spared = None
+        rows = [[_("share of time a job on every GPU can run"), f"{a.job_run_fraction:.2%}"]]
+        if spared is not None:
+            rows.append([_("share of time a job on {gpus} GPUs (the spare nodes held back) can run").format(
+                gpus=number(smaller)), f"{spared.job_run_fraction:.2%}"])
+        rows += [
+                [_("GPUs usable on average"), number(a.expected_gpus_usable, 1)],
+                [_("failures per day, whole cluster"), f"{a.interruptions_per_day:.3g}"],
+                [_("spare nodes for a job that runs 99% of the time"), number(a.spare_nodes_for_99pct)],
+                [_("bandwidth left on average"), f"{a.expected_bandwidth_share:.2%}"]]
+        body += _table([_("measure"), _("value")], rows, {1})
+        body += _p(_("Seeded Monte Carlo, {trials} trials; failure rates and repair times per element class from "
+                     "assets/catalog/reliability.toml (python -m core availability for more trials).").format(
+            trials=number(a.trials)), note=True)
+    doc.section("resilience", _("Resilience"), body)
+
+
+def _catalog_rows(plan) -> list[list]:
+    from core.catalog import load_catalog
+
+    entries = {e.id: (kind, e) for kind, e in load_catalog().all_entries()}
+    ids = [plan.resolved.system.id] + [r.catalog_id for r in plan.bom]
+    rows = []
+    for ident in dict.fromkeys(ids):
+        if ident not in entries:
+            continue
+        _kind, e = entries[ident]
+        price = getattr(e, "price_source", "")
+        basis = _price_basis(getattr(e, "price_basis", "")) if getattr(e, "price_basis", "") else ""
+        rows.append([e.id, e.name, e.source, e.as_of, basis, price])
+    return rows
+
+
+def _assumptions(doc: _Doc, plan) -> None:
+    rows = _catalog_rows(plan)
+    body = _p(_("Every catalog entry this design's bill of materials uses, with where its numbers come from and when "
+                "they were checked (assets/catalog/*.toml; the Catalog & assumptions page lists the whole catalog)."),
+              note=True)
+    body += _table([_("catalog id"), _("name"), _("source"), _("as of"), _("price basis"), _("price source")], rows,
+                   classes={2: "why", 3: "date", 5: "why"})
+    body += f"<h3>{escape(_('Price and power basis'))}</h3>"
+    body += _list([
+        _("Prices: the catalog's price book at the design's price basis ({basis}: street = typical, list = high, "
+          "hyperscale = low) unless overridden; the low and high capex put every price at its range's end.").format(
+            basis=_price_basis(plan.cost.price_basis)),
+        _("Power: nodes at their maximum power, network parts at typical power; energy assumes that draw around the "
+          "clock (an upper bound), PUE {pue}, {price} USD/kWh, TCO over {years} years (capex + energy; staff, space, "
+          "maintenance and financing not included).").format(
+            pue=f"{plan.cost.pue:g}", price=f"{plan.design.electricity_usd_per_kwh:g}",
+            years=f"{plan.cost.tco_years:g}"),
+        _("Collectives and training: constants and sources in assets/catalog/collectives.toml and training.toml; "
+          "failure rates in reliability.toml."),
+    ])
+    overrides = {**plan.resolved.price_overrides}
+    if overrides:
+        body += _p(_("Price overrides: {items}.").format(items=", ".join(f"{k} = {usd(v)}" for k, v in overrides.items())))
+    notes = list(plan.resolved.notes)
+    if notes:
+        body += f"<h3>{escape(_('Notes on this design'))}</h3>" + _list(notes)
+    doc.section("assumptions", _("Assumptions and price basis"), body)
+
+
+def _design_doc(plan, *, name: str, share_link: str, job: Mapping | None, static: bool,
+                generated: datetime | None) -> str:
+    title = name.strip() or _("Cluster design")
+    doc = _Doc(_("{name}: design review").format(name=title), static=static)
+    _key_numbers(doc, plan)
+    _topology(doc, plan)
+    _bandwidth(doc, plan)
+    _cost(doc, plan)
+    _networks(doc, plan)
+    _physical(doc, plan)
+    _performance(doc, plan, job)
+    _resilience(doc, plan)
+    _assumptions(doc, plan)
+    contents = [t for _i, t, _b in doc.sections]
+    subtitle = [_design_line(plan), _("Contents: {sections}").format(sections=_("; ").join(contents))]
+    return doc.render(_title_page(title, subtitle, share_link, generated, _("Design review")))
+
+
+def design_report_html(plan, *, name: str, share_link: str, job: Mapping | None = None,
+                       generated: datetime | None = None) -> str:
+    """The review pack of one design as one self-contained HTML file (module docstring); ``generated`` is the
+    date on the title page (now, UTC, by default)."""
+    return _design_doc(plan, name=name, share_link=share_link, job=job, static=False, generated=generated)
+
+
+def design_report_pdf(plan, *, name: str, share_link: str, job: Mapping | None = None,
+                      generated: datetime | None = None) -> bytes:
+    """The review pack of one design as an A4 PDF: the same content with static charts, printed by Chromium."""
+    html = _design_doc(plan, name=name, share_link=share_link, job=job, static=True, generated=generated)
+    return html_to_pdf(html)
+
+
+# --- a comparison ----------------------------------------------------------------------------------------
+def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, generated: datetime | None) -> str:
+    from core.figures import compare as figs
+    from core.figures.keynumbers import cards_html, key_numbers
+
+    title = name.strip() or _("Design comparison")
+    doc = _Doc(_("{name}: design comparison").format(name=title), static=static)
+    rows, verdicts = figs.comparison_rows(comparison)
+    if rows:
+        headers = list(rows[0])
+        cells = [[r[h] for h in headers] for r in rows]
+        marks = [[v.get(h) if v.get(h) in ("better", "worse") else None for h in headers] for v in verdicts]
+        body = _p(_("Deltas are against the baseline, {name}; green is better, red worse.").format(
+            name=figs.design_header(comparison.baseline, comparison.columns[comparison.baseline].name)), note=True)
+        body += _table(headers, cells, set(range(2, len(headers))), row_classes=marks)
+    else:
+        body = ""
+    doc.section("numbers", _("Numbers"), body)
+    bom = figs.bom_rows(comparison) if len(comparison.columns) > 1 else []
+    doc.section("bom-changes", _("Bill of materials: what changes"),
+                _frame_table(bom) if bom else _p(_("The designs have the same bill of materials.")))
+    charts = doc.figure(figs.cost_figure(comparison), 380) + doc.figure(figs.bandwidth_figure(comparison), 400)
+    if any("days_to_train" in c.values for c in comparison.columns):
+        charts += doc.figure(figs.days_figure(comparison), 340)
+    doc.section("charts", _("Charts"), charts)
+    for i, column in enumerate(comparison.columns):
+        head = figs.design_header(i, column.name)
+        if column.plan is None:
+            body = _p(_("This design cannot be built: {problem}").format(problem=column.error or ""))
+        else:
+            body = _p(_design_line(column.plan)) + cards_html(key_numbers(column.plan.summary(), "GB/s"))
+            if column.job is not None and "days_to_train" in column.values:
+                from core.perf.training import PRESETS
+
+                body += _p(_("Job: {model}, tp {tp} x pp {pp}, global batch {gbs}").format(
+                    model=PRESETS[column.job["model"]].name, tp=column.job["tp"], pp=column.job["pp"],
+                    gbs=column.job["gbs"]), note=True)
+            body += _list(list(column.plan.resolved.notes) + list(column.notes))
+            body += f"<h3>{escape(_('How the fabric was sized'))}</h3>" + _list(column.plan.fabric.explanation)
+        doc.section(f"design-{i + 1}", head, body)
+    subtitle = [ngettext("{count} design side by side", "{count} designs side by side", len(comparison.columns)).format(
+        count=len(comparison.columns))] + [figs.design_header(i, c.name) for i, c in enumerate(comparison.columns)]
+    return doc.render(_title_page(title, subtitle, share_link, generated, _("Design comparison")))
+
+
+def comparison_report_html(comparison, *, name: str, share_link: str, generated: datetime | None = None) -> str:
+    """A comparison (``core.analysis.compare.Comparison``, as the Compare page builds it) as one self-contained
+    HTML file: the numbers with deltas, the BOM difference, the grouped charts, one short section per design."""
+    return _comparison_doc(comparison, name=name, share_link=share_link, static=False, generated=generated)
+
+
+def comparison_report_pdf(comparison, *, name: str, share_link: str, generated: datetime | None = None) -> bytes:
+    """``comparison_report_html`` as an A4 PDF with static charts, printed by Chromium."""
+    return html_to_pdf(_comparison_doc(comparison, name=name, share_link=share_link, static=True, generated=generated))
+
+
+# --- printing --------------------------------------------------------------------------------------------
+def chromium_problem() -> str | None:
+    """Why a PDF cannot be printed here (None when it can): Playwright or Chromium missing."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return _("The PDF needs the Python package playwright (pip install -r requirements.txt); the HTML report "
+                 "works without it.")
+    if not Path(CHROMIUM).exists():
+        return _("The PDF is printed by Chromium, which is not installed at {path}: run make chromium (or apt-get "
+                 "install chromium); the HTML report works without it.").format(path=CHROMIUM)
+    return None
+
+
+def html_to_pdf(html: str) -> bytes:
+    """Print ``html`` (a report from this module) to an A4 PDF in headless Chromium, once its charts are drawn.
+
+    ``InputError`` when Playwright or Chromium is missing (``chromium_problem``) or Chromium fails."""
+    problem = chromium_problem()
+    if problem:
+        raise InputError(problem)
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+            try:
+                page = browser.new_page()
+                page.route("**/*", lambda route: route.abort() if not route.request.url.startswith(("data:", "about:"))
+                           else route.continue_())
+                page.set_content(html, wait_until="load", timeout=RENDER_TIMEOUT_MS)
+                page.wait_for_function("window.fpRendered === true", timeout=RENDER_TIMEOUT_MS)
+                page.emulate_media(media="print")
+                return page.pdf(format="A4", print_background=True, prefer_css_page_size=True)
+            finally:
+                browser.close()
+    except PlaywrightError as exc:
+        raise InputError(_("Chromium could not print the PDF: {problem}").format(
+            problem=" ".join(str(exc).split())[:200])) from None
