@@ -1,0 +1,85 @@
+"""``python -m core cabling --format csv|xlsx``: the port-to-port cabling plan of a design.
+
+CSV streams to stdout or ``--output FILE`` as the rows come (English ids, the same in every ``--lang``);
+XLSX (a summary sheet and the plan, ``core.formats.cabling.write_xlsx``) is binary and needs ``--output``.
+Device names follow ``--node-prefix``, ``--switch-prefix`` and ``--min-digits``
+(``core.fabric.naming.NamingScheme``). Bad flags and values exit with code 2 and one line; a design that
+cannot be built exits with 3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from core.cli.common import add_design_options, design_from_args, positive_int
+from core.cli.export import naming_from_args
+from core.errors import InputError, shown
+from core.fabric.naming import NamingScheme
+from core.i18n import DEFAULT_LANGUAGE, _, language
+
+
+def register(subparsers) -> None:
+    """Add the ``cabling`` sub-command."""
+    parser = subparsers.add_parser(
+        "cabling", help=_("write the port-to-port cabling plan of a design (CSV or XLSX)"),
+        description=_("Write the port-to-port cabling plan: one row per cable with both ends' rack, U, device "
+                      "and port, media, length and transceivers. CSV goes to stdout or a file; XLSX needs "
+                      "--output."))
+    add_design_options(parser)
+    g = parser.add_argument_group(_("cabling plan"))
+    g.add_argument("--format", choices=["csv", "xlsx"], default="csv",
+                   help=_("csv (default; streamed, English ids) or xlsx (summary sheet and the plan; needs --output)"))
+    g.add_argument("--output", "-o", metavar="FILE",
+                   help=_("write to FILE instead of stdout (replaced if it exists)"))
+    defaults = NamingScheme()
+    g.add_argument("--node-prefix", default=defaults.node_prefix, metavar="PREFIX",
+                   help=_("prefix of server host names (default {default}: {example})").format(
+                       default=defaults.node_prefix, example="gpu001"))
+    g.add_argument("--switch-prefix", default=defaults.switch_prefix, metavar="PREFIX",
+                   help=_("prefix put before every switch name (default none: {example})").format(example="leaf001"))
+    g.add_argument("--min-digits", type=positive_int, default=defaults.min_digits, metavar="N",
+                   help=_("least zero padding of device numbers, 1 to 8 (default {default})").format(
+                       default=defaults.min_digits))
+    parser.set_defaults(handler=run)
+
+
+def _check_target(target: str) -> None:
+    folder = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(folder):
+        raise InputError(_("cannot write {file}: no such folder").format(file=shown(target)))
+    if os.path.isdir(target):
+        raise InputError(_("cannot write {file}: it is a folder").format(file=shown(target)))
+
+
+def run(args: argparse.Namespace) -> str:
+    """Plan the design and write the cabling plan; returns ``""`` (everything is already written)."""
+    from core.formats.cabling import write_csv, write_xlsx
+    from core.plan import plan
+
+    if args.format == "xlsx" and not args.output:
+        raise InputError(_("--format xlsx writes a binary file: give --output FILE.xlsx"))
+    naming = naming_from_args(args)
+    result = plan(design_from_args(args))  # a design that cannot be built raises here, before any output
+    if args.output:
+        _check_target(args.output)
+        try:
+            if args.format == "xlsx":
+                write_xlsx(result, args.output, naming)  # sheet titles in the --lang language
+                return ""
+            handle = open(args.output, "w", encoding="utf-8", newline="\n")
+        except OSError as exc:
+            raise InputError(_("cannot write {file}: {reason}").format(
+                file=shown(args.output), reason=exc.strerror or type(exc).__name__)) from None
+        with handle, language(DEFAULT_LANGUAGE):
+            write_csv(result, handle, naming)
+        return ""
+    try:
+        with language(DEFAULT_LANGUAGE):
+            write_csv(result, sys.stdout, naming)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `... | head`: the reader stopped; nothing is wrong with the design
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return ""

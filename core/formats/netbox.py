@@ -1,0 +1,163 @@
+"""NetBox bulk-import CSVs of a design: devices, the interfaces the cables land on, and cables.
+
+Field names are NetBox's own bulk-import form fields, read from its source: ``netbox/dcim/forms/bulk_import.py``
+of netbox-community/netbox at v4.6.8 (commit 43fe81f9e833228c9869f7ddadb67e6c5f145060, 2026-08-22):
+``DeviceImportForm.Meta.fields``, ``InterfaceImportForm.Meta.fields`` and ``CableImportForm.Meta.fields``;
+choice values from ``netbox/dcim/choices.py`` of the same commit (``DeviceStatusChoices``,
+``DeviceFaceChoices``, ``LinkStatusChoices``, ``CableTypeChoices``, ``CableLengthUnitChoices``,
+``InterfaceTypeChoices``). ``tests/test_netbox.py`` checks every header here against those lists.
+
+* ``netbox-devices``: every server and switch, ``status`` ``planned``, in ``site`` (default
+  ``DEFAULT_SITE``), with rack, position (lowest U) and face when the plan has a rack layout. ``role``,
+  ``manufacturer`` and ``device_type`` name NetBox objects that must exist before the import (NetBox
+  resolves them by name and by device-type ``model``): roles ``GPU server``, ``Leaf switch``,
+  ``Spine switch``, ``Core switch``; manufacturers from the catalog (``NVIDIA`` for NVIDIA's systems and
+  switches); device types by model (``QM9700``, ``DGX H100``).
+* ``netbox-interfaces``: every port the cabling plan uses, named as the cabling plan names it
+  (``core.physical.cabling``), with its type and speed [Kbps, NetBox's unit]. Import it when the device
+  types carry no interface templates with these names.
+* ``netbox-cables``: one row per cable of the cabling plan: A and B ends as ``dcim.interface``
+  terminations, ``type`` from the media (DAC passive/active, AOC, MMF, SMF), ``status`` ``planned``,
+  ``label`` the cable id, and the length in metres when the plan has a layout.
+
+Device names follow ``core.fabric.naming`` (the ``NamingScheme`` the user set). Every field is English.
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import Iterator, TextIO
+
+from core.catalog import Switch, System
+from core.fabric.naming import Namer, NamingScheme
+from core.formats.exports import Export
+from core.i18n import N_
+from core.physical.cabling import CableRow, cabling_rows, position_of
+
+NETBOX_VERSION = "v4.6.8 (commit 43fe81f9e833228c9869f7ddadb67e6c5f145060)"
+DEFAULT_SITE = "gpu-cluster"
+"""Site name when none is given (a NetBox site of this name must exist)."""
+
+DEVICE_FIELDS = ("name", "role", "manufacturer", "device_type", "status", "site", "rack", "position", "face",
+                 "description")
+"""Columns of the devices CSV, all ``DeviceImportForm`` fields."""
+INTERFACE_FIELDS = ("device", "name", "type", "speed", "description")
+"""Columns of the interfaces CSV, all ``InterfaceImportForm`` fields."""
+CABLE_FIELDS = ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
+                "type", "status", "label", "length", "length_unit", "description")
+"""Columns of the cables CSV, all ``CableImportForm`` fields."""
+
+ROLES = {"server": "GPU server", "leaf": "Leaf switch", "spine": "Spine switch", "core": "Core switch"}
+CABLE_TYPES = {"dac": "dac-passive", "acc": "dac-active", "aoc": "aoc", "mmf": "mmf", "smf": "smf"}
+"""Cabling-plan media -> NetBox ``CableTypeChoices`` value."""
+IB_TYPES = {100: "infiniband-edr", 200: "infiniband-hdr", 400: "infiniband-ndr", 800: "infiniband-xdr"}
+ETHERNET_TYPES = {1: "1000base-t", 100: "100gbase-x-qsfp28", 200: "200gbase-x-qsfp56", 400: "400gbase-x-osfp",
+                  800: "800gbase-x-osfp", 1600: "1.6tbase-x-osfp1600"}
+"""Port speed [Gb/s] -> NetBox ``InterfaceTypeChoices`` value; ``other`` for anything else."""
+
+
+def manufacturer(entry: System | Switch) -> str:
+    """Manufacturer of a catalog system or switch, from its name (``NVIDIA`` for DGX/HGX and NVIDIA switches).
+
+    HGX boards ship in many vendors' servers; without the OEM in the catalog they are listed as ``NVIDIA``
+    (the platform's maker), an assumption."""
+    name = entry.name
+    for maker in ("NVIDIA", "Arista", "Cisco", "Broadcom"):
+        if maker in name.split()[:2] or name.startswith(maker):
+            return maker
+    if "HGX" in name or "DGX" in name:
+        return "NVIDIA"
+    return "Generic"
+
+
+def device_type(entry: System | Switch) -> str:
+    """Device-type model of a catalog entry: the switch id (``QM9700``), the system's model (``DGX H100``)."""
+    if isinstance(entry, Switch):
+        return entry.id
+    name = entry.name.removeprefix("NVIDIA ")
+    for stop in (" with ", " (", ","):
+        name = name.split(stop)[0]
+    if "per compute tray" in entry.name:
+        name += " compute tray"
+    return name.strip()
+
+
+def _interface_type(speed: int, fabric: str) -> str:
+    table = IB_TYPES if fabric == "infiniband" else ETHERNET_TYPES
+    return table.get(speed, "other")
+
+
+def devices(plan, naming: NamingScheme | None = None, site: str = DEFAULT_SITE) -> Iterator[tuple]:
+    """Rows of the devices CSV (``DEVICE_FIELDS``): servers, then leaves, spines and cores of every plane."""
+    namer = Namer.of(plan, naming)
+    resolved, fabric = plan.resolved, plan.fabric
+    layout = getattr(plan, "layout", None)
+
+    def where(vertex: str) -> tuple[str, str, str]:
+        rack, u = position_of(layout, vertex)
+        return (rack, str(u), "front") if rack and u is not None else ("", "", "")
+
+    system = resolved.system
+    server = (ROLES["server"], manufacturer(system), device_type(system))
+    for n in range(resolved.nodes):
+        vertex = f"node{n}"
+        yield (namer.node(n), *server, "planned", site, *where(vertex), vertex)
+    islands = fabric.islands
+    counts = {"leaf": fabric.leaf_count // islands, "spine": fabric.spine_count // islands,
+              "core": fabric.core_count // islands}
+    for tier in ("leaf", "spine", "core"):
+        switch = resolved.tier_switches[tier]
+        kind = (ROLES[tier], manufacturer(switch), device_type(switch))
+        for plane in range(fabric.planes):
+            for island in range(islands):
+                p = f"p{plane}." if islands == 1 else f"p{plane}.i{island}."
+                for k in range(counts[tier]):
+                    vertex = f"{p}{tier}{k}"
+                    yield (namer.switch(tier, k, plane, island), *kind, "planned", site, *where(vertex), vertex)
+
+
+def interfaces(plan, naming: NamingScheme | None = None) -> Iterator[tuple]:
+    """Rows of the interfaces CSV (``INTERFACE_FIELDS``): both ends of every cable, in cable order."""
+    fabric = plan.resolved.fabric
+    for row in cabling_rows(plan, naming):
+        kind = _interface_type(row.speed_gbps, fabric)
+        speed_kbps = row.speed_gbps * 1_000_000
+        yield row.a_device, row.a_port, kind, speed_kbps, row.cable_id
+        yield row.z_device, row.z_port, kind, speed_kbps, row.cable_id
+
+
+def cables(plan, naming: NamingScheme | None = None) -> Iterator[tuple]:
+    """Rows of the cables CSV (``CABLE_FIELDS``), one per cable of the cabling plan."""
+    for row in cabling_rows(plan, naming):
+        yield _cable(row)
+
+
+def _cable(row: CableRow) -> tuple:
+    length = "" if row.length_m is None else f"{row.length_m:g}"
+    return (row.a_device, "dcim.interface", row.a_port, row.z_device, "dcim.interface", row.z_port,
+            CABLE_TYPES.get(row.media, ""), "planned", row.cable_id, length, "m" if length else "",
+            f"{row.network} {row.link_class} {row.speed_gbps}G")
+
+
+def _writer(fields: tuple[str, ...], rows):
+    def write(plan, out: TextIO, naming: NamingScheme | None = None, **options) -> None:
+        """Stream the CSV (header, then one line per row) to ``out``; ``options`` go to the row generator."""
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(fields)
+        writer.writerows(rows(plan, naming, **options))
+    return write
+
+
+write_devices = _writer(DEVICE_FIELDS, devices)
+write_interfaces = _writer(INTERFACE_FIELDS, interfaces)
+write_cables = _writer(CABLE_FIELDS, cables)
+
+EXPORTS = (
+    Export(name="netbox-devices", write=write_devices, suffix=".csv", mime="text/csv",
+           label=N_("NetBox devices (bulk-import CSV)")),
+    Export(name="netbox-interfaces", write=write_interfaces, suffix=".csv", mime="text/csv",
+           label=N_("NetBox interfaces the cables use (bulk-import CSV)")),
+    Export(name="netbox-cables", write=write_cables, suffix=".csv", mime="text/csv",
+           label=N_("NetBox cables from the cabling plan (bulk-import CSV)")),
+)
+
