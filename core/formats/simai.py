@@ -1,0 +1,191 @@
+"""SimAI topology file of a design (the ns-3 backend's input), ``--format simai``.
+
+Format followed: what aliyun/SimAI (commit cef83f9d) writes in
+``astra-sim-alibabacloud/inputs/topo/gen_Topo_Template.py`` and reads in
+``astra-sim-alibabacloud/astra-sim/network_frontend/ns3/common.h`` (``SetupNetwork``) and
+``AstraSimNetwork.cc`` (``main``). Whitespace-separated tokens, no comments (the reader has none)::
+
+    <nodes> <gpus_per_server> <nvswitches> <switches> <links> <gpu_type>
+    <the NVSwitch ids> <the network switch ids>
+    <src> <dst> <rate> <latency> <error_rate>        (one line per link, <links> of them)
+
+* ``nodes`` counts every vertex: GPUs, NVSwitches and network switches. GPUs are ids 0 .. G-1 (GPU *g*
+  of server *n* is ``n * gpus_per_node + g``), NVSwitches the next ids (SimAI maps GPU *i* to NVSwitch
+  ``G + i // gpus_per_server``, so there is exactly one NVSwitch vertex per server, as the template's
+  default ``nv_switch_per_server = 1``), then the network switches: leaves, spines, cores, plane by plane.
+* SimAI's "server" is the group of GPUs joined by one NVSwitch, so ``gpus_per_server`` is the NVLink
+  domain (8 for an HGX node, 72 for an NVL72 rack). Each GPU has one NVLink line to its NVSwitch at
+  NVLink per GPU per direction (``Plan.bandwidth``; the template's default is 2880Gbps).
+* SimAI models one NIC per GPU: each GPU has one line to its leaf per plane (two planes = the
+  template's dual-ToR / dual-plane), at the port speed. Leaf-spine and spine-core links as the
+  planner sizes them; several parallel links between the same two switches are one line at their
+  summed rate, because the reader keeps one interface per neighbour pair (``nbr2if[snode][dnode]``),
+  as the template does (one ASW-PSW line at ``ap_bandwidth``).
+* ``rate`` and ``latency`` are ns-3 attribute strings (``400Gbps``, ``0.0005ms``); latencies are the
+  template's defaults (``assets/catalog/simulators.toml``), ``error_rate`` 0 (its default).
+* ``gpu_type`` is the GPU model id; SimAI knows A100, A800, H100, H800 and H20 and treats any other
+  name as ``NONE`` (no model-specific bus bandwidth tables).
+
+Three tiers: the template writes two (ASW, PSW), but the reader takes any link list and routes by
+shortest paths (``CalculateRoute``: breadth-first search with ECMP over switch vertices), so a
+three-tier fabric is written as planned.
+
+Not expressible, raised as ``DesignError`` instead of approximated: fewer (or more) NICs than GPUs in a
+node (SimAI gives every GPU its own NIC), islands (rail-only rails, per-rail planes: SimAI never
+forwards through a GPU, so traffic between rails would have no path), and a design without NVLink
+(SimAI maps every GPU to an NVSwitch).
+
+Streamed: lines are written as they are generated (a 131,072-GPU design is about 300,000 lines).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, TextIO
+
+from core.errors import DesignError
+from core.formats.astrasim import simulator_latencies
+from core.formats.exports import Export
+from core.i18n import N_, _
+
+SIMAI_GPU_TYPES = ("A100", "A800", "H100", "H800", "H20")
+"""GPU types SimAI's reader maps to a model (``common.h`` SetupNetwork; ``AstraParamParse.hh`` also H20)."""
+
+
+def _rate(gbps: float) -> str:
+    text = f"{gbps:.3f}".rstrip("0").rstrip(".")
+    return f"{text}Gbps"
+
+
+def _delay(ns: float) -> str:
+    text = f"{ns / 1e6:.9f}".rstrip("0").rstrip(".")
+    return f"{text}ms"
+
+
+def check_expressible(plan) -> None:
+    """Raise ``DesignError`` when SimAI's format cannot express ``plan`` (see the module docstring)."""
+    r, fabric = plan.resolved, plan.fabric
+    if fabric.islands > 1:
+        raise DesignError(
+            _("SimAI cannot express this fabric: its islands (rail-only rails or per-rail planes) are joined "
+              "only through NVLink inside the node, and SimAI never forwards traffic through a GPU."),
+            _("Use a rail-optimized or top-of-rack topology with per-port planes to export it."))
+    if r.nics_per_node * 1 != r.gpus_per_node:
+        raise DesignError(
+            _("SimAI gives every GPU its own NIC, but this design has {nics} NICs for {gpus} GPUs per node.")
+            .format(nics=r.nics_per_node, gpus=r.gpus_per_node),
+            _("Use {gpus} NICs per node to export it.").format(gpus=r.gpus_per_node))
+    if r.nvlink_domain_gpus < 2:
+        raise DesignError(
+            _("SimAI joins the GPUs of a server through an NVSwitch, but this design has no NVLink domain."),
+            _("Use a GPU system with NVLink to export it."))
+
+
+def _layout(plan):
+    """Ids: GPUs, NVSwitches, then leaves / spines / cores of each plane; returns the counts and id bases."""
+    r, fabric = plan.resolved, plan.fabric
+    gpus = r.gpus
+    domain = r.nvlink_domain_gpus
+    nvswitches = -(-gpus // domain)
+    leaves, spines, cores = fabric.leaf_count, fabric.spine_count, fabric.core_count
+    per_plane = leaves + spines + cores
+    base = gpus + nvswitches
+    return gpus, domain, nvswitches, leaves, spines, cores, per_plane, base
+
+
+def _ids(plan):
+    """Id of switch ``index`` of ``role`` in ``plane``: role-major, plane-minor (all leaves, then all spines, then all
+    cores), as the template's dual-plane writer numbers ``asw_switch_1, asw_switch_2, psw_switch_1, psw_switch_2``."""
+    gpus, _domain, _nv, leaves, spines, cores, _per_plane, base = _layout(plan)
+    planes = plan.fabric.planes
+
+    def leaf(plane: int, index: int) -> int:
+        return base + plane * leaves + index
+
+    def spine(plane: int, index: int) -> int:
+        return base + planes * leaves + plane * spines + index
+
+    def core(plane: int, index: int) -> int:
+        return base + planes * (leaves + spines) + plane * cores + index
+    return leaf, spine, core
+
+
+def _links(plan) -> Iterator[tuple[int, int, float, float]]:
+    """Every line of the link list: ``(src, dst, rate [Gb/s, one direction], latency [ns])``, in the template's order."""
+    r, fabric = plan.resolved, plan.fabric
+    gpus, domain, _nv, leaves, spines, _cores, _per_plane, _base = _layout(plan)
+    leaf_id, spine_id, core_id = _ids(plan)
+    latency = simulator_latencies()
+    nic_ns, nv_ns = latency["simai-nic-link"].ns, latency["simai-nvlink-link"].ns
+    nvlink_gbps = plan.bandwidth.nvlink_gbytes_per_gpu_per_direction * 8
+    speed, up = fabric.port_speed_gbps, fabric.uplink_speed_gbps or fabric.port_speed_gbps
+    gpn = r.gpus_per_node
+    planes = fabric.planes
+    npg = fabric.nodes_per_group
+    for gpu in range(gpus):
+        yield gpu, gpus + gpu // domain, nvlink_gbps, nv_ns
+        node, local = divmod(gpu, gpn)
+        group = node // npg
+        if fabric.tiers == 1:
+            leaf = 0
+        elif fabric.topology == "top-of-rack":
+            leaf = group
+        else:
+            leaf = group * fabric.leaves_per_group + local
+        for plane in range(planes):
+            yield gpu, leaf_id(plane, leaf), speed, nic_ns
+    for plane in range(planes):
+        if fabric.tiers == 2:
+            pair = fabric.links_per_leaf_spine_pair
+            for leaf in range(leaves):
+                for spine in range(spines):
+                    yield leaf_id(plane, leaf), spine_id(plane, spine), pair * up, nic_ns
+        elif fabric.tiers == 3:
+            pair = fabric.links_per_leaf_spine_pair
+            for leaf in range(leaves):
+                pod = (leaf // fabric.leaves_per_group) // fabric.groups_per_pod
+                for j in range(fabric.spines_per_pod):
+                    yield leaf_id(plane, leaf), spine_id(plane, pod * fabric.spines_per_pod + j), pair * up, nic_ns
+            for spine in range(spines):
+                j = spine % fabric.spines_per_pod
+                links = fabric.spine_core_pair_links(spine // fabric.spines_per_pod)
+                if links <= 0:
+                    continue
+                for c in range(fabric.cores_per_group):
+                    yield spine_id(plane, spine), core_id(plane, j * fabric.cores_per_group + c), links * up, nic_ns
+
+
+def link_count(plan) -> int:
+    """Lines of the link list of ``plan``'s SimAI file (parallel switch links counted once per pair)."""
+    r, fabric = plan.resolved, plan.fabric
+    lines = r.gpus * (1 + fabric.planes)
+    if fabric.tiers == 2 and fabric.links_per_leaf_spine_pair > 0:
+        lines += fabric.planes * fabric.leaf_count * fabric.spine_count
+    elif fabric.tiers == 3:
+        if fabric.links_per_leaf_spine_pair > 0:
+            lines += fabric.planes * fabric.leaf_count * fabric.spines_per_pod
+        lines += fabric.planes * fabric.cores_per_group * sum(
+            1 for s in range(fabric.spine_count) if fabric.spine_core_pair_links(s // fabric.spines_per_pod) > 0)
+    return lines
+
+
+def write(plan, out: TextIO, naming=None) -> None:
+    """Stream the SimAI topology file of ``plan`` to ``out`` (``naming`` is not used: SimAI numbers vertices)."""
+    check_expressible(plan)
+    r, fabric = plan.resolved, plan.fabric
+    gpus, domain, nvswitches, _l, _s, _c, per_plane, base = _layout(plan)
+    switches = per_plane * fabric.planes
+    nodes = base + switches
+    gpu_type = r.system.id if r.system.id in SIMAI_GPU_TYPES else r.system.id.replace(" ", "-")
+    out.write(f"{nodes} {domain} {nvswitches} {switches} {link_count(plan)} {gpu_type}\n")
+    out.write(" ".join(str(i) for i in range(gpus, nodes)) + " \n")
+    buffer: list[str] = []
+    for src, dst, gbps, ns in _links(plan):
+        buffer.append(f"{src} {dst} {_rate(gbps)} {_delay(ns)} 0\n")
+        if len(buffer) >= 4096:
+            out.write("".join(buffer))
+            buffer.clear()
+    out.write("".join(buffer))
+
+
+EXPORTS = (Export("simai", write, ".txt", "text/plain",
+                  N_("SimAI topology file for its ns-3 backend")),)
