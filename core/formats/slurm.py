@@ -77,32 +77,39 @@ _RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
 def compress_hostlist(names: Iterable[str]) -> str:
     """Slurm hostlist expression of ``names``: ``gpu001 .. gpu032, gpu040`` -> ``gpu[001-032,040]``.
 
-    Names are grouped by the text before their trailing digits and by the digits' width (so padded and
-    unpadded numbers never merge into a range that expands to other names); groups are written in order,
-    joined by commas. A name without trailing digits is written as it is. Duplicates are dropped. The
-    inverse is ``expand_hostlist``.
+    Names are grouped by the text before their trailing digits and by zero padding: numbers written with a
+    leading zero (``007``) form ranges of that width; numbers without (``7``, ``12``) join a padded group of
+    their own length if there is one, else one unpadded group (``s[0-2,4-8,12]``), so a range never expands
+    to other names. Groups are written in order, joined by commas; a name without trailing digits as it
+    is; duplicates are dropped. The inverse is ``expand_hostlist``.
     """
-    groups: dict[tuple[str, int], set[int]] = {}
+    found: list[tuple[str, str]] = []
     plain: set[str] = set()
     for name in names:
         match = _TRAILING_DIGITS.match(name)
         if match is None:
             plain.add(name)
         else:
-            groups.setdefault((match.group(1), len(match.group(2))), set()).add(int(match.group(2)))
+            found.append((match.group(1), match.group(2)))
+    padded = {(prefix, len(digits)) for prefix, digits in found if len(digits) > 1 and digits[0] == "0"}
+    groups: dict[tuple[str, int], set[int]] = {}
+    for prefix, digits in found:
+        width = len(digits) if (prefix, len(digits)) in padded else 0  # 0: unpadded
+        groups.setdefault((prefix, width), set()).add(int(digits))
     parts = sorted(plain)
     for (prefix, width), numbers in sorted(groups.items()):
         ordered = sorted(numbers)
         if len(ordered) == 1:
-            parts.append(f"{prefix}{ordered[0]:0{width}d}")
+            parts.append(f"{prefix}{ordered[0]:0{width}d}" if width else f"{prefix}{ordered[0]}")
             continue
         ranges = []
         start = previous = ordered[0]
         for number in ordered[1:] + [None]:
-            if number is not None and number == previous + 1 and len(str(number)) <= width:
+            if number is not None and number == previous + 1:
                 previous = number
                 continue
-            ranges.append(f"{start:0{width}d}" if start == previous else f"{start:0{width}d}-{previous:0{width}d}")
+            first, last = (f"{start:0{width}d}", f"{previous:0{width}d}") if width else (str(start), str(previous))
+            ranges.append(first if start == previous else f"{first}-{last}")
             if number is not None:
                 start = previous = number
         parts.append(f"{prefix}[{','.join(ranges)}]")
