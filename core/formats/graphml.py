@@ -59,7 +59,8 @@ GRAPH_KEYS = (("name", "string"), ("gpus", "long"), ("nodes", "long"), ("gpu_mod
 def full_elements(plan) -> int:
     """Vertices + edges of the full graph, every plane, servers each (from the sizing, without building it)."""
     f = plan.fabric
-    per_plane = f.leaf_count + f.spine_count + f.core_count + f.node_leaf_links
+    node_leaf_edges = plan.resolved.nodes * (1 if f.tiers == 1 else f.leaves_per_group) * f.islands
+    per_plane = f.leaf_count + f.spine_count + f.core_count + node_leaf_edges
     if f.tiers == 2:
         per_plane += f.leaf_count * (f.spine_count // f.islands)
     elif f.tiers == 3:
