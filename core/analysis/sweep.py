@@ -1,0 +1,384 @@
+"""Sweep one or two design settings against one metric, the other settings fixed.
+
+``sweep(SweepSpec(...)) -> SweepResult``: every point is the base design with the swept setting(s)
+changed, planned by ``core.plan.plan`` (cached there) and measured exactly as a single design is:
+the key numbers from ``Plan.summary()`` (``core.analysis.compare.key_values``), the all-reduce busbw
+at a size through ``core.perf.collectives`` (``compare.busbw_values``) and the training job's step
+time and days through ``core.perf.training`` (``compare.training_values``; the job's free settings,
+``core.perf.jobform.FITTED``, are fitted once to the *base* design as the Performance page fits them,
+then held fixed, so every point runs the same job). A point the engine cannot build keeps the
+engine's own message (``DesignError`` / ``InputError``) as its ``reason`` and no value.
+
+Settings (``SETTINGS``) are numeric (line chart: nodes, GPUs, oversubscription, port and uplink speed,
+planes, NICs per node, spine oversubscription) or categorical (grouped bars: switch, fabric, topology,
+tiers, GPU model, NIC, plane mode). A new fabric also drops the base's switch and port speed, as the
+Performance page's fabric comparison does (``jobform.alternative_design``), and its NIC, tier switches
+and uplink speed (``FABRIC_SPECIFIC``); a switch model of the other fabric brings its fabric along; a
+node count replaces a GPU count and the other way round.
+
+Metrics (``METRICS``) carry their unit in the key: ``*_usd`` US dollars, ``*_kw`` kilowatts,
+``bisection_gbytes_per_gpu`` GB/s per GPU one direction, ``busbw_gbytes`` all-reduce bus bandwidth
+[GB/s] (nccl-tests' definition) at ``SweepSpec.size`` bytes, ``step_time_s`` seconds, ``days_to_train``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.analysis import compare as cmp
+from core.catalog import load_catalog
+from core.design import MAX_GPUS, Design, parse_design
+from core.errors import FabricPlannerError, InputError
+from core.i18n import N_, _
+from core.perf.sizes import format_size
+from core.plan import Plan, plan as make_plan
+
+MAX_POINTS = 64
+"""Most values of one swept setting."""
+MAX_CELLS = 400
+"""Most points of a two-setting sweep (a 20 x 20 heatmap)."""
+GIB = 1 << 30
+
+NUMERIC, CATEGORICAL = "numeric", "categorical"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A design setting that can be swept.
+
+    key      its name on the command line and in links (``--set KEY=...``); the ``Design`` field it sets
+             is ``field``.
+    label    English, marked ``N_``; show ``_(label)``.
+    kind     ``numeric`` (line chart) or ``categorical`` (grouped bars).
+    whole    numeric values are whole numbers.
+    low, high  bounds of a numeric value (the ``Design`` field's).
+    choices  the values of a categorical setting (a function: some come from the catalog).
+    """
+
+    key: str
+    field: str
+    label: str
+    kind: str
+    whole: bool = True
+    low: float = 0
+    high: float = 0
+    choices: Callable[[], tuple[str, ...]] | None = None
+
+
+def _systems() -> tuple[str, ...]:
+    return tuple(s.id for s in load_catalog().systems)
+
+
+def _switches() -> tuple[str, ...]:
+    return tuple(s.id for s in load_catalog().switches)
+
+
+def _nics() -> tuple[str, ...]:
+    return tuple(n.id for n in load_catalog().nics)
+
+
+SETTINGS: dict[str, Setting] = {s.key: s for s in (
+    Setting("nodes", "nodes", N_("Nodes"), NUMERIC, True, 1, MAX_GPUS),
+    Setting("gpus", "gpus", N_("GPUs"), NUMERIC, True, 1, MAX_GPUS),
+    Setting("oversubscription", "oversubscription", N_("Leaf oversubscription [:1]"), NUMERIC, False, 0.25, 16),
+    Setting("spine_oversubscription", "spine_oversubscription", N_("Spine oversubscription [:1]"), NUMERIC, False,
+            1, 16),
+    Setting("port_speed", "port_speed_gbps", N_("Port speed [Gb/s]"), NUMERIC, True, 1, 100_000),
+    Setting("uplink_speed", "uplink_speed_gbps", N_("Uplink speed [Gb/s]"), NUMERIC, True, 1, 100_000),
+    Setting("planes", "planes", N_("Planes"), NUMERIC, True, 1, 8),
+    Setting("nics_per_node", "nics_per_node", N_("NICs per node"), NUMERIC, True, 1, 16),
+    Setting("switch", "switch", N_("Switch model"), CATEGORICAL, choices=_switches),
+    Setting("fabric", "fabric", N_("Fabric"), CATEGORICAL, choices=lambda: ("infiniband", "ethernet")),
+    Setting("topology", "topology", N_("Topology"), CATEGORICAL,
+            choices=lambda: ("rail-optimized", "top-of-rack", "rail-only")),
+    Setting("tiers", "tiers", N_("Tiers"), CATEGORICAL, choices=lambda: ("auto", "1", "2", "3")),
+    Setting("gpu", "gpu", N_("GPU model"), CATEGORICAL, choices=_systems),
+    Setting("nic", "nic", N_("NIC model"), CATEGORICAL, choices=_nics),
+    Setting("plane_mode", "plane_mode", N_("Plane mode"), CATEGORICAL, choices=lambda: ("per-port", "per-rail")),
+)}
+
+
+@dataclass(frozen=True)
+class SweepMetric:
+    """A metric a sweep can plot: ``key`` (unit in the name), English ``label`` (marked), ``better``
+    (``higher`` / ``lower``), ``kind`` as in ``core.analysis.compare.Metric``, ``needs``: ``plan`` (the key
+    numbers), ``busbw`` (a collective at ``SweepSpec.size``) or ``job`` (the training job)."""
+
+    key: str
+    label: str
+    better: str
+    kind: str
+    needs: str = "plan"
+
+
+METRICS: dict[str, SweepMetric] = {m.key: m for m in (
+    SweepMetric("capex_usd", N_("Capex [USD]"), cmp.LOWER, "usd"),
+    SweepMetric("capex_per_gpu_usd", N_("Capex per GPU [USD]"), cmp.LOWER, "usd"),
+    SweepMetric("network_capex_usd", N_("Network capex [USD]"), cmp.LOWER, "usd"),
+    SweepMetric("network_share", N_("Network share of capex"), cmp.LOWER, "share"),
+    SweepMetric("it_kw", N_("IT power [kW]"), cmp.LOWER, "kw"),
+    SweepMetric("facility_kw", N_("Facility power [kW]"), cmp.LOWER, "kw"),
+    SweepMetric("tco_usd", N_("TCO [USD]"), cmp.LOWER, "usd"),
+    SweepMetric("bisection_tbits", N_("Bisection [Tb/s, 1 dir]"), cmp.HIGHER, "tbits"),
+    SweepMetric("bisection_gbytes_per_gpu", N_("Bisection per GPU [GB/s, 1 dir]"), cmp.HIGHER, "gbytes"),
+    SweepMetric("oversubscription", N_("Oversubscription [:1]"), cmp.LOWER, "ratio"),
+    SweepMetric("switches_total", N_("Switches in total"), cmp.LOWER, "count"),
+    SweepMetric("links", N_("Links"), cmp.LOWER, "count"),
+    SweepMetric("transceivers", N_("Transceivers"), cmp.LOWER, "count"),
+    SweepMetric("tiers", N_("Tiers"), cmp.LOWER, "count"),
+    SweepMetric("hops_max", N_("Most switch hops"), cmp.LOWER, "count"),
+    SweepMetric("busbw_gbytes", N_("All-reduce busbw [GB/s]"), cmp.HIGHER, "gbytes", "busbw"),
+    SweepMetric("step_time_s", N_("Step time [s]"), cmp.LOWER, "seconds", "job"),
+    SweepMetric("tokens_per_s", N_("Tokens/s"), cmp.HIGHER, "count", "job"),
+    SweepMetric("days_to_train", N_("Days to train"), cmp.LOWER, "days", "job"),
+    SweepMetric("run_cost_usd", N_("Cost of the run [USD]"), cmp.LOWER, "usd", "job"),
+)}
+
+
+def metric_label(key: str, size: int = GIB) -> str:
+    """The metric's name in the current language (busbw names its message size)."""
+    if key == "busbw_gbytes":
+        return _("All-reduce busbw at {size} [GB/s]").format(size=format_size(int(size)))
+    return _(METRICS[key].label)
+
+
+def setting_label(key: str) -> str:
+    return _(SETTINGS[key].label)
+
+
+Value = int | float | str
+
+
+class Axis(BaseModel):
+    """One swept setting and its values, in the order given (typed: whole numbers, numbers or choice ids)."""
+
+    model_config = ConfigDict(frozen=True)
+    setting: str
+    values: tuple[Value, ...] = Field(min_length=1)
+
+
+class SweepSpec(BaseModel):
+    """What to sweep.
+
+    base     the design every point starts from.
+    x, y     the swept settings (``y`` None: one setting, a line or bar chart; else a heatmap).
+    metric   a ``METRICS`` key.
+    size     message size of ``busbw_gbytes`` [bytes].
+    job      the training job's settings (``core.formats.joblink`` keys) for the job metrics; ``fit``
+             are the settings (of ``jobform.FITTED``) fitted to the base design, ``defaults`` the link
+             defaults they are fitted from (``core.formats.joblink.DEFAULTS``).
+    routing  ``rt``/``pl``/``sharp`` of the job (``compare.busbw_values``), default the job's.
+    """
+
+    model_config = ConfigDict(frozen=True)
+    base: Design
+    x: Axis
+    y: Axis | None = None
+    metric: str = "capex_per_gpu_usd"
+    size: int = Field(default=GIB, ge=1, le=1 << 40)
+    job: dict[str, Any] | None = None
+    fit: tuple[str, ...] = ()
+    defaults: dict[str, Any] | None = None
+
+
+class SweepPoint(BaseModel):
+    """One point: the swept values, the metric's value or why there is none, and the design."""
+
+    model_config = ConfigDict(frozen=True)
+    x: Value
+    y: Value | None = None
+    value: float | None = None
+    reason: str | None = None
+    """The engine's message when the design cannot be built (or the metric cannot be computed on it)."""
+    design: Design | None = None
+    """The design of this point (None when the swept value itself is not a valid design)."""
+
+
+class SweepResult(BaseModel):
+    """Every point of a sweep, x-major (for each x, every y)."""
+
+    model_config = ConfigDict(frozen=True)
+    spec: SweepSpec
+    points: tuple[SweepPoint, ...]
+    job: dict[str, Any] | None = None
+    """The job the job metrics ran (settings fitted to the base design), None for other metrics."""
+
+    @property
+    def values(self) -> list[float | None]:
+        return [p.value for p in self.points]
+
+    def grid(self) -> list[list[SweepPoint]]:
+        """Rows by y, columns by x (a one-setting sweep is one row)."""
+        ys = self.spec.y.values if self.spec.y else (None,)
+        by = {(p.x, p.y): p for p in self.points}
+        return [[by[(x, y)] for x in self.spec.x.values] for y in ys]
+
+    @property
+    def feasible(self) -> int:
+        return sum(p.value is not None for p in self.points)
+
+
+def check_values(key: str, values: Sequence[Value]) -> tuple[Value, ...]:
+    """``values`` of setting ``key`` typed and checked (bounds, choices, no repeats, at most ``MAX_POINTS``);
+    ``InputError`` naming the setting and what it accepts."""
+    if key not in SETTINGS:
+        raise InputError(_("{setting} cannot be swept; choose one of {settings}.").format(
+            setting=repr(str(key)[:40]), settings=", ".join(SETTINGS)))
+    s = SETTINGS[key]
+    if not values:
+        raise InputError(_("give at least one value of {setting}").format(setting=key))
+    if len(values) > MAX_POINTS:
+        raise InputError(_("at most {count} values of {setting}, not {given}").format(
+            count=MAX_POINTS, setting=key, given=len(values)))
+    out: list[Value] = []
+    for value in values:
+        if s.kind == CATEGORICAL:
+            table = {c.casefold(): c for c in s.choices()}
+            found = table.get(str(value).strip().casefold())
+            if found is None:
+                raise InputError(_("{value} is not a value of {setting}; choose from {choices}.").format(
+                    value=repr(str(value)[:40]), setting=key, choices=", ".join(s.choices())))
+            out.append(found)
+            continue
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise InputError(_("{value} is not a number ({setting})").format(
+                value=repr(str(value)[:40]), setting=key)) from None
+        if s.whole and not number.is_integer():
+            raise InputError(_("{setting} takes whole numbers, not {value}").format(setting=key, value=f"{number:g}"))
+        if not s.low <= number <= s.high:
+            raise InputError(_("{setting} must be from {low} to {high}, not {value}").format(
+                setting=key, low=f"{s.low:g}", high=f"{s.high:,.0f}" if s.high >= 1000 else f"{s.high:g}",
+                value=f"{number:g}"))
+        out.append(int(number) if s.whole else number)
+    if len(set(out)) != len(out):
+        raise InputError(_("a value of {setting} is given twice").format(setting=key))
+    return tuple(out)
+
+
+def design_at(base: Design, changes: Mapping[str, Value], base_fabric: str | None = None) -> Design:
+    """``base`` with each swept setting (``SETTINGS`` key -> value) set; ``InputError`` when that is not a
+    valid design. A new fabric drops the base's switch and port speed (``jobform.alternative_design``)."""
+    data = base.model_dump(exclude_defaults=True)
+    fields: dict[str, Any] = {}
+    for key, value in changes.items():
+        s = SETTINGS[key]
+        if key == "tiers":
+            value = value if value == "auto" else int(value)
+        fields[s.field] = value
+        if key == "nodes":
+            data.pop("gpus", None)
+        elif key == "gpus":
+            data.pop("nodes", None)
+        elif key == "switch":
+            for tier in ("leaf_switch", "spine_switch", "core_switch"):
+                data.pop(tier, None)
+    if "switch" in fields and "fabric" not in fields:  # a switch of the other fabric brings its fabric along
+        switch = next((sw for sw in load_catalog().switches if sw.id == fields["switch"]), None)
+        if switch is not None and switch.fabric != (base_fabric or base.fabric):
+            fields["fabric"] = switch.fabric
+    if "fabric" in fields and fields["fabric"] != (base_fabric or base.fabric):
+        for key in FABRIC_SPECIFIC:
+            data.pop(key, None)
+    data.update(fields)
+    return parse_design(data)
+
+
+FABRIC_SPECIFIC = ("switch", "port_speed_gbps", "leaf_switch", "spine_switch", "core_switch", "nic", "uplink_speed_gbps")
+"""Design fields a new fabric drops (the Performance page's ``jobform.alternative_design`` drops the first two; a
+NIC, tier switches and an uplink speed are of one fabric too). A field swept at the same time is set after."""
+
+
+def measure(p: Plan, metric: str, size: int = GIB, job: Mapping | None = None) -> float:
+    """The value of ``metric`` on plan ``p`` (the job metrics need ``job``, settings already fitted)."""
+    m = METRICS[metric]
+    if m.needs == "plan":
+        summary = p.summary()
+        if metric == "facility_kw":
+            return float(summary["power"]["facility_kw"])
+        return float(cmp.key_values(summary)[metric])
+    if m.needs == "busbw":
+        return float(cmp.busbw_values(p, [int(size)], job or {})[cmp.busbw_key(int(size))])
+    if job is None:
+        raise InputError(_("the metric {metric} needs a training job").format(metric=metric))
+    return float(cmp.training_values(p, job)[metric])
+
+
+def base_job(spec: SweepSpec, planner: Callable[[Design], Plan] = make_plan) -> dict | None:
+    """The job every point runs: ``spec.job`` with ``spec.fit`` fitted to the base design (as the Performance
+    page fits them to its design); the job as given when the base design cannot be built."""
+    if spec.job is None:
+        return None
+    try:
+        return cmp.job_settings(planner(spec.base), spec.job, spec.fit, spec.defaults)
+    except FabricPlannerError:
+        return dict(spec.job)
+
+
+def sweep(spec: SweepSpec, planner: Callable[[Design], Plan] = make_plan) -> SweepResult:
+    """Plan and measure every point of ``spec`` (see the module docstring)."""
+    if spec.metric not in METRICS:
+        raise InputError(_("{metric} is not a sweep metric; choose one of {metrics}.").format(
+            metric=repr(str(spec.metric)[:40]), metrics=", ".join(METRICS)))
+    xs = check_values(spec.x.setting, spec.x.values)
+    ys = check_values(spec.y.setting, spec.y.values) if spec.y else (None,)
+    if spec.y and spec.y.setting == spec.x.setting:
+        raise InputError(_("sweep two different settings, not {setting} twice").format(setting=spec.x.setting))
+    if len(xs) * len(ys) > MAX_CELLS:
+        raise InputError(_("at most {cells} points in a two-setting sweep, not {count}").format(
+            cells=MAX_CELLS, count=len(xs) * len(ys)))
+    needs = METRICS[spec.metric].needs
+    job = base_job(spec, planner) if needs == "job" else None
+    if needs == "job" and job is None:
+        raise InputError(_("the metric {metric} needs a training job").format(metric=spec.metric))
+    try:
+        base_fabric = planner(spec.base).resolved.fabric
+    except FabricPlannerError:
+        base_fabric = spec.base.fabric
+    points = []
+    for x in xs:
+        for y in ys:
+            changes = {spec.x.setting: x}
+            if spec.y:
+                changes[spec.y.setting] = y
+            points.append(_point(spec, changes, x, y, base_fabric, job, planner))
+    return SweepResult(spec=spec.model_copy(update={"x": Axis(setting=spec.x.setting, values=xs),
+                                                    "y": Axis(setting=spec.y.setting, values=ys) if spec.y else None}),
+                       points=tuple(points), job=job)
+
+
+def _point(spec: SweepSpec, changes: dict, x: Value, y: Value | None, base_fabric: str | None,
+           job: Mapping | None, planner: Callable[[Design], Plan]) -> SweepPoint:
+    try:
+        design = design_at(spec.base, changes, base_fabric)
+    except FabricPlannerError as exc:
+        return SweepPoint(x=x, y=y, reason=str(exc))
+    try:
+        p = planner(design)
+        value = measure(p, spec.metric, spec.size, job if job is not None else (spec.job or {}))
+    except FabricPlannerError as exc:
+        return SweepPoint(x=x, y=y, reason=str(exc), design=design)
+    return SweepPoint(x=x, y=y, value=value, design=design)
+
+
+CSV_COLUMNS = ("x", "y", "value", "reason")
+
+
+def csv_rows(result: SweepResult) -> list[dict[str, Any]]:
+    """The sweep as machine-readable rows (English keys: the setting names, the metric key, ``feasible``,
+    ``reason``); one row per point."""
+    spec = result.spec
+    rows = []
+    for p in result.points:
+        row: dict[str, Any] = {spec.x.setting: p.x}
+        if spec.y:
+            row[spec.y.setting] = p.y
+        row[spec.metric] = p.value
+        row["feasible"] = p.value is not None
+        row["reason"] = p.reason or ""
+        rows.append(row)
+    return rows

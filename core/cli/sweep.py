@@ -1,0 +1,119 @@
+"""``python -m core sweep``: one or two design settings against one metric, the other settings fixed."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+
+from core.cli.common import add_design_options, add_format_option, design_from_args, row, size, to_json
+from core.errors import InputError, shown
+from core.i18n import _
+
+
+def _assignment(text: str) -> tuple[str, str]:
+    key, found, values = text.partition("=")
+    if not found or not key.strip():
+        raise argparse.ArgumentTypeError(_("expected SETTING=VALUES, e.g. oversubscription=1,1.5,2,3; got {text}")
+                                         .format(text=shown(text)))
+    return key.strip().lower().replace("-", "_"), values
+
+
+def register(subparsers) -> None:
+    """Add the ``sweep`` sub-command."""
+    from core.analysis.sweep import METRICS, SETTINGS
+    from core.perf.training import PRESETS
+
+    sw = subparsers.add_parser(
+        "sweep", help=_("sweep one or two design settings against a metric"),
+        description=_("Plan the design at every value of one setting (two give a grid), the other settings "
+                      "fixed, and report one metric at each point; a point that cannot be built says why."))
+    add_design_options(sw)
+    g = sw.add_argument_group(_("sweep"))
+    g.add_argument("--set", dest="sweep_x", type=_assignment, required=True, metavar="SETTING=VALUES",
+                   help=_("the swept setting and its values, comma-separated or start:stop:step "
+                          "(settings: {settings})").format(settings=", ".join(SETTINGS)))
+    g.add_argument("--set2", dest="sweep_y", type=_assignment, metavar="SETTING=VALUES",
+                   help=_("a second swept setting: every combination (a grid)"))
+    g.add_argument("--metric", choices=list(METRICS), default="capex_per_gpu_usd",
+                   help=_("what to report at each point (default capex_per_gpu_usd)"))
+    g.add_argument("--size", dest="busbw_size", type=size, default=1 << 30, metavar="SIZE",
+                   help=_("all-reduce message size of busbw_gbytes (default 1GiB)"))
+    g.add_argument("--model", type=str.lower, choices=list(PRESETS),
+                   help=_("training model of the job metrics (default: the Performance page's, fitted to the "
+                          "design)"))
+    g.add_argument("--tokens", type=float, metavar="T",
+                   help=_("tokens to train, in trillions, for days_to_train (default 1)"))
+    add_format_option(sw, ("table", "csv", "json"),
+                      _("table: readable (in the --lang language); csv and json: machine-readable, English"))
+    sw.set_defaults(handler=run)
+
+
+def spec_from_args(args: argparse.Namespace):
+    """The ``SweepSpec`` the flags describe (``InputError`` on a bad setting or value)."""
+    from core.analysis.sweep import METRICS, Axis, SweepSpec
+    from core.formats import sweeplink
+    from core.formats.joblink import DEFAULTS
+    from core.perf.jobform import FITTED
+
+    base = design_from_args(args)
+    x_key, x_text = args.sweep_x
+    axes = [Axis(setting=x_key, values=sweeplink.parse_values(x_key, x_text))]
+    if args.sweep_y:
+        y_key, y_text = args.sweep_y
+        axes.append(Axis(setting=y_key, values=sweeplink.parse_values(y_key, y_text)))
+    job, fit = None, ()
+    if METRICS[args.metric].needs in ("job", "busbw"):
+        job = dict(DEFAULTS)
+        fit = tuple(FITTED)
+        if args.model:
+            job["model"] = args.model
+            fit = tuple(k for k in FITTED if k != "model")
+        if args.tokens is not None:
+            if not 0 < args.tokens <= 1000:
+                raise InputError(_("--tokens must be above 0 and at most 1000 (trillions)"))
+            job["tok"] = float(args.tokens)
+    return SweepSpec(base=base, x=axes[0], y=axes[1] if len(axes) > 1 else None, metric=args.metric,
+                     size=args.busbw_size, job=job, fit=fit, defaults=dict(DEFAULTS))
+
+
+def run(args: argparse.Namespace) -> str:
+    from core.analysis.sweep import csv_rows, metric_label, setting_label, sweep
+    from core.figures.compare import format_value
+    from core.figures.sweep import value_label
+    from core.analysis.sweep import METRICS
+
+    spec = spec_from_args(args)
+    result = sweep(spec)
+    rows = csv_rows(result)
+    if args.format == "csv":
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return out.getvalue()
+    if args.format == "json":
+        return to_json({"setting": spec.x.setting, "values": list(result.spec.x.values),
+                        "setting2": spec.y.setting if spec.y else None,
+                        "values2": list(result.spec.y.values) if spec.y else None,
+                        "metric": spec.metric, "size_bytes": spec.size if spec.metric == "busbw_gbytes" else None,
+                        "points": rows, "feasible": result.feasible, "job": result.job}) + "\n"
+    kind = METRICS[spec.metric].kind
+    head = _("{metric} against {setting}").format(metric=metric_label(spec.metric, spec.size),
+                                                  setting=setting_label(spec.x.setting))
+    if spec.y:
+        head = _("{metric} by {setting} and {other}").format(metric=metric_label(spec.metric, spec.size),
+                                                             setting=setting_label(spec.x.setting),
+                                                             other=setting_label(spec.y.setting))
+    lines = [head, ""]
+    for p in result.points:
+        label = value_label(spec.x.setting, p.x)
+        if spec.y:
+            label = f"{label} / {value_label(spec.y.setting, p.y)}"
+        text = format_value(p.value, kind) if p.value is not None else \
+            _("cannot be built: {reason}").format(reason=" ".join((p.reason or "").split()))
+        lines.append(row(label, text))
+    lines.append("")
+    lines.append(_("{feasible} of {count} points can be built.").format(feasible=result.feasible,
+                                                                       count=len(result.points)))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,142 @@
+"""Figures of a sweep (``core.analysis.sweep``): a line (numeric setting), bars (categorical setting) or a
+heatmap (two settings). Pure Plotly; titles, axes and hovers in the current language.
+
+Infeasible points are gaps: no line segment, no bar, a blank cell. Each carries the engine's reason on
+hover: a grey cross on the axis below the gap (line, bars) or the blank cell itself (heatmap).
+"""
+
+from __future__ import annotations
+
+import html
+
+import plotly.graph_objects as go
+
+from core.analysis.sweep import CATEGORICAL, METRICS, SETTINGS, SweepResult, metric_label, setting_label
+from core.figures.compare import format_value
+from core.figures.style import TIER_COLOURS, base_layout, wrap_text
+from core.i18n import _
+
+LINE_COLOUR = TIER_COLOURS["leaf"]
+GAP_COLOUR = "#a6acaf"
+HOVER_CHARS = 64
+"""Most visible characters per hover line (a reason wraps)."""
+
+
+def value_label(setting: str, value) -> str:
+    """A swept value as shown on the axis: choice ids as they are (product names, ids), numbers grouped."""
+    if value is None:
+        return ""
+    if SETTINGS[setting].kind == CATEGORICAL:
+        if setting == "tiers" and value == "auto":
+            return _("auto")
+        return str(value)
+    return f"{value:,}" if isinstance(value, int) else f"{value:g}"
+
+
+def _reason(text: str | None) -> str:
+    """The reason, escaped and wrapped for a hover box."""
+    return "<br>".join(html.escape(line) for line in wrap_text(text or "", HOVER_CHARS).split("<br>"))
+
+
+def _value_text(result: SweepResult, value: float | None) -> str:
+    return format_value(value, METRICS[result.spec.metric].kind) if value is not None else ""
+
+
+def title(result: SweepResult) -> str:
+    spec = result.spec
+    if spec.y is None:
+        return _("{metric} against {setting}").format(metric=metric_label(spec.metric, spec.size),
+                                                      setting=setting_label(spec.x.setting))
+    return _("{metric} by {setting} and {other}").format(metric=metric_label(spec.metric, spec.size),
+                                                         setting=setting_label(spec.x.setting),
+                                                         other=setting_label(spec.y.setting))
+
+
+def figure(result: SweepResult, height: int = 420) -> go.Figure:
+    """The chart of ``result``: a heatmap for two settings, else a line (numeric) or bars (categorical)."""
+    if result.spec.y is not None:
+        return heatmap_figure(result, height)
+    if SETTINGS[result.spec.x.setting].kind == CATEGORICAL:
+        return bar_figure(result, height)
+    return line_figure(result, height)
+
+
+def _gap_floor(values: list[float | None]) -> float:
+    feasible = [v for v in values if v is not None]
+    return min(0.0, min(feasible)) if feasible else 0.0
+
+
+def _gaps(result: SweepResult, xs: list) -> go.Scatter | None:
+    gaps = [(x, p) for x, p in zip(xs, result.points) if p.value is None]
+    if not gaps:
+        return None
+    floor = _gap_floor(result.values)
+    return go.Scatter(
+        x=[x for x, _p in gaps], y=[floor] * len(gaps), mode="markers", name=_("cannot be built"),
+        marker=dict(symbol="x", size=11, color=GAP_COLOUR, line=dict(width=1, color=GAP_COLOUR)),
+        customdata=[[value_label(result.spec.x.setting, p.x), _reason(p.reason)] for _x, p in gaps],
+        hovertemplate="%{customdata[0]}: " + _("cannot be built") + "<br>%{customdata[1]}<extra></extra>")
+
+
+def line_figure(result: SweepResult, height: int = 420) -> go.Figure:
+    spec = result.spec
+    xs = list(spec.x.values)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=xs, y=result.values, mode="lines+markers", connectgaps=False, name=metric_label(spec.metric, spec.size),
+        line=dict(color=LINE_COLOUR, width=2.5), marker=dict(size=8, color=LINE_COLOUR),
+        customdata=[[value_label(spec.x.setting, p.x), _value_text(result, p.value)] for p in result.points],
+        hovertemplate="%{customdata[0]}: %{customdata[1]}<extra></extra>"))
+    gaps = _gaps(result, xs)
+    if gaps is not None:
+        fig.add_trace(gaps)
+    base_layout(fig, title(result), height)
+    fig.update_layout(showlegend=gaps is not None, legend=dict(orientation="h", y=-0.22, x=0),
+                      xaxis=dict(title=setting_label(spec.x.setting), tickvals=xs,
+                                 ticktext=[value_label(spec.x.setting, x) for x in xs]),
+                      yaxis=dict(title=metric_label(spec.metric, spec.size), rangemode="tozero"))
+    return fig
+
+
+def bar_figure(result: SweepResult, height: int = 420) -> go.Figure:
+    spec = result.spec
+    labels = [value_label(spec.x.setting, x) for x in spec.x.values]
+    fig = go.Figure()
+    fig.add_trace(go.Bar(
+        x=labels, y=result.values, name=metric_label(spec.metric, spec.size), marker_color=LINE_COLOUR,
+        customdata=[_value_text(result, p.value) for p in result.points],
+        hovertemplate="%{x}: %{customdata}<extra></extra>"))
+    gaps = _gaps(result, labels)
+    if gaps is not None:
+        fig.add_trace(gaps)
+    base_layout(fig, title(result), height)
+    fig.update_layout(showlegend=gaps is not None, legend=dict(orientation="h", y=-0.22, x=0), bargap=0.35,
+                      xaxis=dict(title=setting_label(spec.x.setting), type="category", categoryorder="array",
+                                 categoryarray=labels),
+                      yaxis=dict(title=metric_label(spec.metric, spec.size), rangemode="tozero"))
+    return fig
+
+
+def heatmap_figure(result: SweepResult, height: int = 460) -> go.Figure:
+    spec = result.spec
+    grid = result.grid()
+    xs = [value_label(spec.x.setting, x) for x in spec.x.values]
+    ys = [value_label(spec.y.setting, y) for y in spec.y.values]
+    z = [[p.value for p in row] for row in grid]
+    text = [[_value_text(result, p.value) if p.value is not None else _("cannot be built") + "<br>" + _reason(p.reason)
+             for p in row] for row in grid]
+    better_high = METRICS[spec.metric].better == "higher"
+    fig = go.Figure(go.Heatmap(
+        z=z, x=xs, y=ys, text=text, hoverongaps=True, colorscale="Viridis", reversescale=not better_high,
+        colorbar=dict(title=dict(text=METRICS[spec.metric].kind == "usd" and "USD" or "", side="right")),
+        hovertemplate=setting_label(spec.x.setting).replace("%", "%%") + ": %{x}<br>"
+        + setting_label(spec.y.setting).replace("%", "%%") + ": %{y}<br>%{text}<extra></extra>"))
+    if len(xs) * len(ys) <= 100:
+        fig.data[0].update(texttemplate="%{text}", textfont=dict(size=11))
+        fig.data[0].update(text=[[t if p.value is not None else "" for t, p in zip(trow, prow)]
+                                 for trow, prow in zip(text, grid)],
+                           customdata=text, hovertemplate=fig.data[0].hovertemplate.replace("%{text}", "%{customdata}"))
+    base_layout(fig, title(result), height)
+    fig.update_layout(xaxis=dict(title=setting_label(spec.x.setting), type="category"),
+                      yaxis=dict(title=setting_label(spec.y.setting), type="category"))
+    return fig
