@@ -32,14 +32,14 @@ COLUMN_TITLES = {
     "cable_id": N_("Cable ID"), "network": N_("Network"), "link_class": N_("Link class"),
     "a_rack": N_("A rack"), "a_u": N_("A U"), "a_device": N_("A device"), "a_port": N_("A port"),
     "z_rack": N_("Z rack"), "z_u": N_("Z U"), "z_device": N_("Z device"), "z_port": N_("Z port"),
-    "speed_gbps": N_("Speed [Gb/s]"), "media": N_("Media"), "length_m": N_("Length [m]"),
+    "speed_gbps": N_("Speed [Gb/s]"), "media": N_("Media"), "length_m": N_("Length [m]"), "cable_part": N_("Cable part"),
     "a_transceiver": N_("A transceiver"), "z_transceiver": N_("Z transceiver"),
 }
 """Plan sheet column -> its title, English marked for translation."""
 
 _WIDTHS = {"cable_id": 12, "network": 10, "link_class": 12, "a_rack": 10, "a_u": 6, "a_device": 16,
            "a_port": 12, "z_rack": 10, "z_u": 6, "z_device": 18, "z_port": 12, "speed_gbps": 12, "media": 8,
-           "length_m": 11, "a_transceiver": 22, "z_transceiver": 22}
+           "length_m": 11, "cable_part": 22, "a_transceiver": 22, "z_transceiver": 22}
 
 
 def write_csv(plan, out: TextIO, naming: NamingScheme | None = None) -> None:

@@ -71,7 +71,7 @@ CABLE_COLUMNS = (
     "cable_id", "network", "link_class",
     "a_rack", "a_u", "a_device", "a_port",
     "z_rack", "z_u", "z_device", "z_port",
-    "speed_gbps", "media", "length_m", "a_transceiver", "z_transceiver",
+    "speed_gbps", "media", "length_m", "cable_part", "a_transceiver", "z_transceiver",
 )
 """Columns of the cabling plan, in order (CSV header, XLSX plan sheet)."""
 
@@ -100,7 +100,10 @@ class CableRow(NamedTuple):
     media: str
     """``dac``, ``acc``, ``aoc`` (cable with its ends built in), ``mmf`` or ``smf`` (fibre between transceivers)."""
     length_m: float | None
-    """Cable length [m] (slack included, as ``core.physical.lengths`` states), None without a layout."""
+    """Cable length [m] (slack included, as ``core.physical.lengths`` states; rounded up to 0.1 m), None
+    without a layout."""
+    cable_part: str
+    """Catalog id of the cable: the DAC/ACC/AOC itself, or the fibre cord between two transceivers."""
     a_transceiver: str
     """Catalog id of the transceiver in the A port ("" for DAC/ACC/AOC, whose ends are the cable's)."""
     z_transceiver: str
@@ -186,6 +189,7 @@ def uplink_start(layout: PortLayout, down_units: int, up_ports: int, cost: int) 
 # --------------------------------------------------------------------------------------
 class ClassMedia(NamedTuple):
     media: str
+    cable_part: str
     a_transceiver: str
     z_transceiver: str
 
@@ -203,19 +207,19 @@ def class_media(plan, catalog: Catalog | None = None) -> dict[str, ClassMedia]:
              "spine-core": fabric.spine_core_links * planes}
     present = [c for c in LINK_CLASSES if links[c]]
     kinds = {c.id: c for c in catalog.cables}
-    direct: dict[str, str] = {}
+    direct: dict[str, tuple[str, str]] = {}
     switch_side: list[str] = []
     node_side = ""
-    fibres: list[str] = []
+    fibres: list[tuple[str, str]] = []
     for row in plan.bom:
         if row.category == "cable" and row.catalog_id in kinds:
             cable = kinds[row.catalog_id]
             if cable.kind == "fiber":
-                fibres.append(cable.media)
+                fibres.append((cable.media, cable.id))
                 continue
             for c in present:
                 if c not in direct and links[c] == row.quantity:
-                    direct[c] = cable.kind
+                    direct[c] = (cable.kind, cable.id)
                     break
         elif row.category == "transceiver":
             if row.end == "switch":
@@ -226,27 +230,80 @@ def class_media(plan, catalog: Catalog | None = None) -> dict[str, ClassMedia]:
     out: dict[str, ClassMedia] = {}
     for c in present:
         if c in direct:
-            out[c] = ClassMedia(direct[c], "", "")
+            out[c] = ClassMedia(direct[c][0], direct[c][1], "", "")
             continue
         k = optical.index(c)
         module = switch_side[k] if k < len(switch_side) else ""
-        media = fibres[k] if k < len(fibres) else "smf"
+        media, fibre = fibres[k] if k < len(fibres) else ("smf", "")
         a_end = node_side if c == "node-leaf" else module
-        out[c] = ClassMedia(media, a_end, module)
+        out[c] = ClassMedia(media, fibre, a_end, module)
     return out
+
+
+def bin_media(media_bin) -> ClassMedia:
+    """``ClassMedia`` of a ``core.physical.media.MediaBin`` (the layout's media for one length bin)."""
+    if media_bin.cable_id:
+        return ClassMedia(media_bin.kind, media_bin.cable_id, "", "")
+    a_end = media_bin.node_module_id if media_bin.link_class == "node-leaf" else media_bin.switch_module_id
+    return ClassMedia(media_bin.kind, media_bin.fibre_id, a_end, media_bin.switch_module_id)
 
 
 # --------------------------------------------------------------------------------------
 # The plan
 # --------------------------------------------------------------------------------------
 class _Ends:
-    """Rack and lowest U of a device id from ``plan.layout`` (``core.physical.layout.Layout``); empty without one."""
+    """Rack, U and cable length of devices placed by ``plan.layout`` (``core.physical.layout.Layout``).
+
+    Lengths follow ``core.physical.lengths``'s routing rule (same rack: the height difference plus the
+    crossing; other racks: up to the tray, along the trays by the Manhattan distance between the rack
+    centres, down; then the slack), computed per link here with the same constants;
+    ``tests/test_cabling.py`` checks it equals ``core.physical.lengths.length_m``.
+    """
+
+    NOWHERE = ("", None, -1, 0.0, 0.0, 0.0, 0.0)
 
     def __init__(self, plan):
         self.layout = getattr(plan, "layout", None)
+        self.cache: dict[str, tuple] = {}
+        if self.layout is not None:
+            from core.physical.racks import load_racks
 
-    def of(self, device_id: str) -> tuple[str, int | None]:
-        return position_of(self.layout, device_id)
+            routing = load_racks().routing
+            self.u_m = routing.u_mm / 1000
+            self.in_rack_m, self.tray_m = routing.in_rack_m, routing.tray_above_rack_m
+            self.stretch, self.ends_m = 1 + routing.slack_fraction, 2 * routing.slack_end_m
+            self.rack_index = {id(r): i for i, r in enumerate(self.layout.racks)}
+
+    def of(self, device_id: str) -> tuple:
+        """``(rack name, lowest U, rack index, U centre, run up to the tray [m], rack x [m], rack y [m])``;
+        ``NOWHERE`` (rack index -1) when not placed."""
+        found = self.cache.get(device_id)
+        if found is not None:
+            return found
+        found = self.NOWHERE
+        if self.layout is not None:
+            try:
+                rack, slot, offset = self.layout.slot_of(device_id)
+            except (FabricPlannerError, KeyError, ValueError):
+                rack = None
+            if rack is not None:
+                first = slot.first_u + offset * slot.height_u
+                centre = first + slot.height_u / 2 - 1
+                found = (rack.name, int(first), self.rack_index[id(rack)], centre,
+                         (rack.u_total - centre) * self.u_m + self.tray_m, rack.x_m, rack.y_m)
+        if not device_id.startswith("node"):  # switches repeat on many cables; nodes come in runs
+            self.cache[device_id] = found
+        return found
+
+    def length(self, a: tuple, z: tuple) -> float | None:
+        """Cable length [m] between two ``of`` results, rounded up to 0.1 m (None when either is not placed)."""
+        if a[2] < 0 or z[2] < 0:
+            return None
+        if a[2] == z[2]:
+            run = abs(a[3] - z[3]) * self.u_m + self.in_rack_m
+        else:
+            run = a[4] + z[4] + abs(a[5] - z[5]) + abs(a[6] - z[6])
+        return math.ceil((run * self.stretch + self.ends_m) * 10 - 1e-6) / 10
 
 
 def position_of(layout, device_id: str) -> tuple[str, int | None]:
@@ -362,33 +419,52 @@ def cabling_rows(plan, naming: NamingScheme | None = None, catalog: Catalog | No
 
     Compute fabric first (node-leaf, leaf-spine, spine-core; plane by plane), then the storage, in-band and
     out-of-band networks when ``plan.networks`` holds them. Cable ids are ``C`` and a 1-based number padded
-    to the digits of the total (``C000001``).
+    to the digits of the total (``C000001``). With a layout, each cable's media is that of its length bin
+    (``core.physical.media.media_for`` over ``plan.media``); without one, the BOM's media of its class.
     """
     namer = Namer.of(plan, naming)
-    media = class_media(plan, catalog)
+    fallback = class_media(plan, catalog)
+    bins = tuple(getattr(plan, "media", ()) or ())
     ends = _Ends(plan)
-    digits = max(6, len(str(cable_count(plan))))
-    name_cache: dict[str, tuple[str, str, int | None]] = {}
+    id_format = "C%%0%dd" % max(6, len(str(cable_count(plan))))
+    names: dict[str, str] = {}
+    chosen: dict[tuple[str, float], ClassMedia] = {}
+    if bins:
+        from core.physical.media import media_for
+    else:
+        media_for = None
 
-    def describe(vertex: str) -> tuple[str, str, int | None]:
-        found = name_cache.get(vertex)
+    def name(vertex: str) -> str:
+        found = names.get(vertex)
         if found is None:
-            rack, u = ends.of(vertex)
-            found = (namer.vertex(vertex), rack, u)
-            if not vertex.startswith("node"):  # switches repeat, nodes are seen once per plane
-                name_cache[vertex] = found
+            found = namer.vertex(vertex)
+            if not vertex.startswith("node"):
+                names[vertex] = found
+        return found
+
+    def media(link_class: str, length: float | None) -> ClassMedia:
+        if media_for is None or length is None:
+            return fallback[link_class]
+        key = (link_class, length)
+        found = chosen.get(key)
+        if found is None:
+            media_bin = media_for(bins, link_class, length)
+            found = bin_media(media_bin) if media_bin is not None else fallback[link_class]
+            chosen[key] = found
         return found
 
     number = 0
-    last_node = ("", ("", "", None))
+    last = ("", "", _Ends.NOWHERE)
     for link_class, a, a_port, z, z_port, speed in compute_links(plan):
         number += 1
-        if a == last_node[0]:
-            a_name, a_rack, a_u = last_node[1]
+        if a == last[0]:
+            _a, a_name, a_end = last
         else:
-            a_name, a_rack, a_u = describe(a)
-            last_node = (a, (a_name, a_rack, a_u))
-        z_name, z_rack, z_u = describe(z)
-        m = media[link_class]
-        yield CableRow(f"C{number:0{digits}d}", "compute", link_class, a_rack, a_u, a_name, a_port,
-                       z_rack, z_u, z_name, z_port, speed, m.media, None, m.a_transceiver, m.z_transceiver)
+            a_name, a_end = name(a), ends.of(a)
+            last = (a, a_name, a_end)
+        z_end = ends.of(z)
+        length = ends.length(a_end, z_end)
+        m = media(link_class, length)
+        yield CableRow(id_format % number, "compute", link_class, a_end[0], a_end[1], a_name, a_port,
+                       z_end[0], z_end[1], name(z), z_port, speed, m.media, length, m.cable_part,
+                       m.a_transceiver, m.z_transceiver)
