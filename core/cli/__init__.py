@@ -23,6 +23,7 @@ import sys
 
 from core.cli import availability, catalog, collective, export, failure, optimize, plan, report, spof, train
 from core.cli import cabling
+from core.cli import load
 from core.cli import sweep
 from core.cli.common import (
     EXIT_DESIGN,
@@ -35,7 +36,7 @@ from core.cli.common import (
 from core.errors import DesignError, InputError
 from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, _, current, language
 
-COMMANDS = (plan, catalog, collective, train, availability, optimize, failure, spof, export, report, cabling, sweep)
+COMMANDS = (plan, catalog, collective, train, availability, optimize, failure, spof, export, report, cabling, load, sweep)
 MACHINE_FORMATS = ("json", "csv")
 """``--format`` values for scripts: computed and written in English whatever ``--lang`` says."""
 

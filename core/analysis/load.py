@@ -1,0 +1,666 @@
+"""Overload and imbalance: a traffic pattern placed on the cluster, the load on every link and the
+spread of per-GPU achievable bandwidth, under adaptive routing and under static ECMP hashing.
+
+``link_load(plan, pattern, placement, ...)`` returns a ``LoadResult``. Patterns (one communicator
+layout each; ranks as Megatron orders them, tensor parallel fastest):
+
+* ``ring``: ring all-reduce of each data-parallel group (ranks ``stride`` apart, default the GPUs of a
+  node: tensor parallel inside the node); every member sends to the next member.
+* ``tree``: NCCL's double binary tree over the same groups (two trees, the second one the first
+  mirrored; every tree edge carries traffic both ways, half the data per tree).
+* ``alltoall``: all-to-all inside each expert-parallel group of ``group`` ranks ``stride`` apart (default 8
+  ranks a node apart: tensor parallel inside the node, expert parallel across nodes, Megatron's order).
+* ``pp``: pipeline send/recv between ``group`` stages (default 4) ``job / stages`` ranks apart, both ways
+  (activations forward, gradients back).
+* ``uniform``: a uniformly random permutation (each rank sends to one other random rank; seeded).
+* ``job``: the training job's mix: each fabric collective of ``core.perf.training.estimate`` as the
+  pattern above (DP -> ring, PP -> pp, EP -> alltoall, CP -> ring), weighted by its bytes per step.
+
+Placements: ``node`` ranks fill nodes in order and every GPU sends on its own NIC (rail-unaware: a
+flow between different rails crosses the spines of a rail-optimized fabric); ``rail`` the same packed
+ranks with NCCL's rail-aligned routing (PXN, ``NCCL_PXN_DISABLE=0`` by default since NCCL 2.12: a flow
+leaves the node on the NIC of the receiver's rail, after an NVLink hop); ``random`` the job's nodes
+drawn at random from the cluster (a fragmented scheduler; seeded), rail-aligned. Pairs inside one
+NVLink domain use NVLink and load no fabric link. Fabrics with rail islands (rail-only, per-rail
+planes) have no path between rails, so they always route rail-aligned.
+
+Load model (per direction; one plane is computed and the others, cabled alike, carry the same):
+every GPU that has fabric peers offers its NIC share at line rate (``nics x planes x port / gpus per
+node`` Gb/s, split evenly over the planes and over its fabric connections), so the result is the
+saturated case a bandwidth-bound collective is in. Each connection is ``flows`` flows (NCCL's
+channels: ``ring_flows_per_port`` for rings and trees, ``p2p_flows_per_peer`` for point-to-point and
+all-to-all; ``assets/catalog/congestion.toml``).
+
+* Adaptive routing spreads a leaf's (a pod's) upward traffic evenly over all its uplinks, and the
+  traffic into a leaf evenly over the links into it (packet spraying; flows per link are not defined).
+* Static ECMP hashes every flow onto one uplink at each tier (seeded uniform draws, one per flow
+  and tier; the parallel link into the destination too): the balls-into-bins model of
+  ``core.perf.congestion.ecmp_kept``, here per link rather than in expectation.
+* A link offered ``D`` against capacity ``C`` passes the share ``min(1, e C / D)`` of every flow on it
+  (``e`` = ``adaptive_efficiency``, 0.95, on switch-to-switch links, as ``congestion.tier_share``;
+  1 on the NIC links); a flow gets the smallest share along its path (a feasible rate, at most the
+  max-min fair one). As ``congestion.tier_share``, ECMP's share of a flow is never above adaptive
+  routing's. A GPU's achievable bandwidth is the sum of its flows' rates over every plane [Gb/s, one
+  direction].
+
+Cost: arrays of one entry per flow (numpy), no graph: a ring on 131,072 GPUs is 262,144 flows;
+``tests/test_load.py`` checks the loads against explicit shortest-path routing on
+``core.fabric.topology.fabric_graph``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from core.analysis.failure import Shape
+from core.errors import DesignError, InputError, shown
+from core.i18n import N_, _
+from core.perf import congestion
+from core.plan import Plan
+
+PATTERNS = ("ring", "tree", "alltoall", "pp", "uniform", "job")
+PATTERN_LABELS = {"ring": N_("ring all-reduce (data parallel)"), "tree": N_("tree all-reduce (data parallel)"),
+                  "alltoall": N_("all-to-all (expert parallel)"), "pp": N_("pipeline send/recv"),
+                  "uniform": N_("uniform random pairs"), "job": N_("the training job's mix")}
+PLACEMENTS = ("node", "rail", "random")
+PLACEMENT_LABELS = {"node": N_("by node (each GPU on its own NIC)"), "rail": N_("rail-aligned (PXN)"),
+                    "random": N_("random nodes, rail-aligned")}
+TIERS = ("node_leaf", "leaf_spine", "spine_core")
+TIER_LABELS = {"node_leaf": N_("node-leaf"), "leaf_spine": N_("leaf-spine"), "spine_core": N_("spine-core")}
+DIRECTIONS = ("up", "down")
+DIRECTION_LABELS = {"up": N_("up"), "down": N_("down")}
+ROUTING_LABELS = {"ar": N_("adaptive routing"), "ecmp": N_("static ECMP")}
+DEFAULT_ALLTOALL_GROUP = 8
+"""Expert-parallel group [GPUs]; spaced a node apart by default (tensor parallel inside the node, Megatron)."""
+DEFAULT_PP_STAGES = 4
+MAX_FLOWS = 16_000_000
+"""Most flows one computation samples (memory bound: about 8 bytes per flow and array)."""
+HOT_LINKS = 10
+HEAT_BLOCKS = 48
+"""Most blocks (leaf groups or pods, binned) per tier in the heatmap data."""
+HIST_BINS = 40
+
+
+class Spread(BaseModel):
+    """Per-GPU achievable bandwidth [Gb/s, one direction, all planes]."""
+
+    model_config = ConfigDict(frozen=True)
+    min: float
+    median: float
+    max: float
+    mean: float
+
+
+class TierLoad(BaseModel):
+    """One tier and direction: utilisation = offered load / capacity of a link (above 1: overloaded)."""
+
+    model_config = ConfigDict(frozen=True)
+    tier: str
+    direction: str
+    links: int
+    """Links of the tier in one plane."""
+    link_gbps: float
+    offered_gbps: float
+    """Traffic offered to the tier in one plane [Gb/s]."""
+    ar_max: float
+    ar_mean: float
+    ar_overloaded: int
+    ecmp_max: float
+    ecmp_mean: float
+    ecmp_overloaded: int
+    ecmp_max_flows: int
+    ecmp_mean_flows: float
+    """Flows per link over every link of the tier (ECMP)."""
+
+
+class LoadResult(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    pattern: str
+    placement: str
+    job_gpus: int
+    group: int
+    seed: int
+    routing: str
+    """The design's routing class (``core.perf.congestion.fabric_class``)."""
+    nic_gbps_per_gpu: float
+    """Line rate per GPU [Gb/s, one direction, all planes]: the most a GPU can get."""
+    gpus_on_fabric: int
+    """GPUs with at least one fabric peer (the others talk over NVLink only)."""
+    flows: int
+    """Flows of one plane (connections x flows per connection)."""
+    flows_per_connection: int
+    tiers: tuple[TierLoad, ...]
+    ar: Spread | None
+    ecmp: Spread | None
+    hot_links: tuple[dict, ...]
+    """The most loaded links under ECMP: ``{"link", "tier", "direction", "ecmp_util", "ecmp_flows", "ar_util"}``."""
+    blocks: tuple[dict, ...]
+    """Heatmap cells: ``{"tier", "direction", "first", "last", "ar_max", "ecmp_max"}`` per block of leaf groups
+    (pods for spine-core links), 0-based, at most ``HEAT_BLOCKS`` per tier and direction."""
+    histogram: dict
+    """``{"edges": [...], "ar": [...], "ecmp": [...]}``: per-GPU bandwidth histogram [Gb/s]."""
+    mix: tuple[dict, ...] = ()
+    """For ``job``: ``{"kind", "pattern", "group", "weight"}`` per component."""
+    notes: tuple[str, ...] = ()
+    method: str = ""
+
+    def to_json(self) -> dict:
+        def r(x):
+            return round(float(x), 4)
+        return {
+            "pattern": self.pattern, "placement": self.placement, "job_gpus": self.job_gpus, "group": self.group,
+            "seed": self.seed, "routing": self.routing, "nic_gbps_per_gpu": r(self.nic_gbps_per_gpu),
+            "gpus_on_fabric": self.gpus_on_fabric, "flows": self.flows,
+            "flows_per_connection": self.flows_per_connection,
+            "tiers": [{k: (r(v) if isinstance(v, float) else v) for k, v in t.model_dump().items()}
+                      for t in self.tiers],
+            "per_gpu_gbps": {name: None if s is None else {k: r(v) for k, v in s.model_dump().items()}
+                             for name, s in (("adaptive", self.ar), ("ecmp", self.ecmp))},
+            "hot_links": [{k: (r(v) if isinstance(v, float) else v) for k, v in h.items()} for h in self.hot_links],
+            "mix": list(self.mix),
+            "notes": list(self.notes),
+            "method": self.method,
+        }
+
+
+# --------------------------------------------------------------------------------------
+# Pairs of ranks per pattern
+# --------------------------------------------------------------------------------------
+def _ring_pairs(n: int, stride: int, group: int):
+    """Members ``t + stride k`` (k < group) of each of the ``n // (stride group)`` x stride communicators."""
+    ranks = np.arange(n, dtype=np.int64)
+    block = stride * group
+    base = ranks - ranks % block
+    k = (ranks % block) // stride
+    t = ranks % stride
+    nxt = base + ((k + 1) % group) * stride + t
+    keep = ranks < (n // block) * block
+    return ranks[keep], nxt[keep], np.ones(int(keep.sum()))
+
+
+def _tree_pairs(n: int, stride: int, group: int):
+    ranks = np.arange(n, dtype=np.int64)
+    block = stride * group
+    ranks = ranks[ranks < (n // block) * block]
+    base = ranks - ranks % block
+    k = (ranks % block) // stride
+    t = ranks % stride
+    src, dst = [], []
+    for mirror in (False, True):
+        pos = (group - 1 - k) if mirror else k
+        has_parent = pos > 0
+        parent_pos = (pos - 1) // 2
+        parent_k = (group - 1 - parent_pos) if mirror else parent_pos
+        child = ranks[has_parent]
+        parent = (base + parent_k * stride + t)[has_parent]
+        src += [child, parent]
+        dst += [parent, child]
+    s, d = np.concatenate(src), np.concatenate(dst)
+    return s, d, np.full(len(s), 0.5)
+
+
+def _alltoall_pairs(n: int, group: int, limit: int, stride: int = 1):
+    """Every ordered pair of members ``t + stride k`` (k < group) of each communicator."""
+    block = stride * group
+    comms = (n // block) * stride
+    if comms * group * (group - 1) > limit:
+        raise InputError(_("an all-to-all of {group} GPUs over {gpus} GPUs is more than {limit} connections; "
+                           "use a smaller group").format(group=f"{group:,}", gpus=f"{n:,}", limit=f"{limit:,}"))
+    i = np.arange(group, dtype=np.int64)
+    a, b = np.meshgrid(i, i, indexing="ij")
+    off = a != b
+    a, b = a[off] * stride, b[off] * stride
+    c = np.arange(comms, dtype=np.int64)
+    starts = (c // stride) * block + c % stride
+    s = (starts[:, None] + a[None, :]).ravel()
+    d = (starts[:, None] + b[None, :]).ravel()
+    return s, d, np.ones(len(s))
+
+
+def _pp_pairs(n: int, stages: int):
+    dist = n // stages
+    ranks = np.arange(dist * (stages - 1), dtype=np.int64)
+    s = np.concatenate([ranks, ranks + dist])
+    d = np.concatenate([ranks + dist, ranks])
+    return s, d, np.ones(len(s))
+
+
+def _uniform_pairs(n: int, rng: np.random.Generator):
+    perm = rng.permutation(n)
+    # a derangement: shift fixed points to the next rank's target
+    ranks = np.arange(n, dtype=np.int64)
+    fixed = perm == ranks
+    if fixed.any():
+        idx = np.flatnonzero(fixed)
+        perm[idx] = perm[(idx + 1) % n]
+        perm[(idx + 1) % n] = ranks[idx]
+    keep = perm != ranks
+    return ranks[keep], perm[keep].astype(np.int64), np.ones(int(keep.sum()))
+
+
+# --------------------------------------------------------------------------------------
+# The computation
+# --------------------------------------------------------------------------------------
+def _check(pattern: str, placement: str) -> None:
+    if pattern not in PATTERNS:
+        raise InputError(_("unknown pattern {pattern}; known: {known}").format(
+            pattern=shown(pattern), known=", ".join(PATTERNS)))
+    if placement not in PLACEMENTS:
+        raise InputError(_("unknown placement {placement}; known: {known}").format(
+            placement=shown(placement), known=", ".join(PLACEMENTS)))
+
+
+def _pairs(plan: Plan, pattern: str, n: int, group: int | None, stride: int | None, rng, job):
+    """(src ranks, dst ranks, weights, flows per connection, group, mix)."""
+    c = congestion.load_constants()
+    gpn = plan.resolved.gpus_per_node
+    if pattern in ("ring", "tree"):
+        st = stride or min(gpn, n // 2)
+        g = group or n // st
+        if st < 1 or g < 2 or st * g > n:
+            raise InputError(_("a {pattern} group of {group} GPUs spaced {stride} apart does not fit {gpus} GPUs")
+                             .format(pattern=pattern, group=g, stride=st, gpus=f"{n:,}"))
+        s, d, w = (_ring_pairs if pattern == "ring" else _tree_pairs)(n, st, g)
+        return s, d, w, c.ring_flows_per_port, g, ()
+    if pattern == "alltoall":
+        st = stride or (gpn if n >= 2 * gpn else 1)
+        g = group or max(2, min(DEFAULT_ALLTOALL_GROUP, n // st))
+        if st < 1 or g < 2 or g * st > n:
+            raise InputError(_("an all-to-all group of {group} GPUs spaced {stride} apart does not fit {gpus} GPUs")
+                             .format(group=f"{g:,}", stride=st, gpus=f"{n:,}"))
+        s, d, w = _alltoall_pairs(n, g, MAX_FLOWS // max(1, c.p2p_flows_per_peer), st)
+        return s, d, w, c.p2p_flows_per_peer, g, ()
+    if pattern == "pp":
+        g = group or DEFAULT_PP_STAGES
+        if g < 2 or g > n:
+            raise InputError(_("{stages} pipeline stages do not fit {gpus} GPUs").format(stages=g, gpus=f"{n:,}"))
+        s, d, w = _pp_pairs(n, g)
+        return s, d, w, c.p2p_flows_per_peer, g, ()
+    if pattern == "uniform":
+        s, d, w = _uniform_pairs(n, rng)
+        return s, d, w, c.p2p_flows_per_peer, n, ()
+    return _job_pairs(plan, n, rng, job)
+
+
+def _job_pairs(plan: Plan, n: int, rng, job):
+    from core.perf.training import estimate
+
+    if job is None:
+        raise InputError(_("the job pattern needs a training job (model and parallelism)"))
+    est = estimate(plan, job)
+    c = congestion.load_constants()
+    tp, cp, pp, ep = job.tp, job.cp, job.pp, job.ep
+    gpus = est.gpus
+    parts = []
+    for part in est.comm:
+        if part.fabric_level == "nvlink" or part.group_size < 2:
+            continue
+        volume = float(part.bytes_per_call) * float(part.calls)
+        if volume <= 0:
+            continue
+        kind = part.kind
+        if kind.startswith("DP"):
+            stride = tp * cp
+            parts.append((kind, "ring", stride, part.group_size, volume))
+        elif kind == "CP":
+            parts.append((kind, "ring", tp, cp, volume))
+        elif kind == "PP":
+            parts.append((kind, "pp", None, pp, volume))
+        elif kind == "EP":
+            parts.append((kind, "alltoall", tp, ep, volume))
+    if not parts:
+        raise InputError(_("the training job sends nothing over the fabric (every collective stays in NVLink)"))
+    total = sum(p[-1] for p in parts)
+    src, dst, wts, mix = [], [], [], []
+    flows = c.ring_flows_per_port
+    for kind, pattern, stride, group, volume in parts:
+        share = volume / total
+        if pattern == "ring":
+            stride = max(1, stride)
+            group = max(2, min(group, gpus // stride))
+            s, d, w = _ring_pairs(gpus, stride, group)
+        elif pattern == "pp":
+            s, d, w = _pp_pairs(gpus, group)
+        else:
+            group = max(2, min(group, gpus // max(1, stride)))
+            s, d, w = _alltoall_pairs(gpus, group, MAX_FLOWS // max(1, c.p2p_flows_per_peer), max(1, stride))
+            w = w / (group - 1)
+        src.append(s)
+        dst.append(d)
+        wts.append(w * share)
+        mix.append({"kind": kind, "pattern": pattern, "group": int(group), "weight": round(share, 6)})
+    return (np.concatenate(src), np.concatenate(dst), np.concatenate(wts), flows, gpus, tuple(mix))
+
+
+def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job_gpus: int | None = None,
+              group: int | None = None, stride: int | None = None, seed: int = 0, job=None,
+              arrays: dict | None = None) -> LoadResult:
+    """The load of ``pattern`` placed by ``placement`` on ``plan`` (module docstring). ``job`` (a
+    ``core.perf.training.TrainingJob``) is needed for ``pattern="job"``, whose GPUs it sets.
+
+    ``InputError`` for an unknown pattern or placement, a group that does not fit the job, or a job larger
+    than the cluster. ``arrays``, when given, receives the per-link numpy arrays of plane 0 (for checks):
+    ``(tier, direction) -> (ar_load, ecmp_load, ecmp_flows, capacity)`` [Gb/s], ``"pairs"`` ->
+    ``(port_s, port_d, demand)`` per connection, and ``"names"`` -> a function ``(tier, direction, index) -> name``."""
+    _check(pattern, placement)
+    r = plan.resolved
+    shape = Shape.of(plan)
+    gpn, nics, planes = r.gpus_per_node, r.nics_per_node, max(1, r.planes)
+    if pattern == "job":
+        n = r.gpus
+    else:
+        n = r.gpus if job_gpus is None else int(job_gpus)
+    if n < 2:
+        raise InputError(_("a traffic pattern needs at least 2 GPUs, got {n}").format(n=n))
+    if n > r.gpus:
+        raise DesignError(_("a job of {n} GPUs does not fit the cluster's {gpus} GPUs").format(
+            n=f"{n:,}", gpus=f"{r.gpus:,}"), _("Use fewer GPUs or plan more nodes."))
+    rng = np.random.default_rng(seed)
+    src, dst, weight, per_conn, grp, mix = _pairs(plan, pattern, n, group, stride, rng, job)
+    if pattern == "job":
+        n = int(max(src.max(initial=0), dst.max(initial=0)) + 1)
+
+    # ranks -> GPUs
+    job_nodes = math.ceil(n / gpn)
+    if placement == "random":
+        chosen = rng.permutation(shape.nodes)[:job_nodes]
+    else:
+        chosen = np.arange(job_nodes)
+    gpu_s = chosen[src // gpn] * gpn + src % gpn
+    gpu_d = chosen[dst // gpn] * gpn + dst % gpn
+    node_s, node_d = gpu_s // gpn, gpu_d // gpn
+    dom = shape.nodes_per_domain
+    fabric_pair = (node_s // dom) != (node_d // dom)
+    gpu_s, gpu_d, node_s, node_d, weight = (a[fabric_pair] for a in (gpu_s, gpu_d, node_s, node_d, weight))
+    nic_of = (np.arange(gpn) * nics) // gpn
+    nic_s, nic_d = nic_of[gpu_s % gpn], nic_of[gpu_d % gpn]
+    rail_aligned = placement != "node" or shape.islands > 1
+    exit_nic = nic_d if rail_aligned else nic_s
+
+    # demand: each GPU offers its NIC share, per plane, over its fabric connections (weighted)
+    line_per_gpu = nics * planes * r.port_speed_gbps / gpn
+    per_plane = line_per_gpu / planes
+    wsum = np.bincount(gpu_s, weights=weight, minlength=r.gpus)
+    demand = per_plane * weight / np.maximum(wsum[gpu_s], 1e-300)  # per connection [Gb/s]
+
+    notes = []
+    if shape.islands > 1 and placement == "node":
+        notes.append(_("This fabric has no path between rails: traffic is rail-aligned (PXN) whatever the placement."))
+
+    m = len(gpu_s)
+    if m == 0:
+        return _empty(plan, pattern, placement, n, grp, seed, line_per_gpu, per_conn, mix, notes)
+    flows_total = m * per_conn
+    if flows_total > MAX_FLOWS:
+        raise InputError(_("{flows} flows are more than the {limit} this model samples; use a smaller job or group")
+                         .format(flows=f"{flows_total:,}", limit=f"{MAX_FLOWS:,}"))
+
+    # topology indices (one plane)
+    islands = shape.islands
+    tiers = shape.tiers
+    npg = max(1, shape.nodes_per_group) if tiers > 1 else max(1, shape.nodes)
+
+    def leaf_id(node, nic):
+        island, lr = nic % islands, nic // islands
+        if tiers == 1:
+            return island + 0 * node
+        g = node // npg
+        k = g if shape.tor else g * shape.leaves_per_group + lr
+        return island * shape.leaves + k
+
+    port_s = node_s * nics + exit_nic
+    port_d = node_d * nics + nic_d
+    leaf_s, leaf_d = leaf_id(node_s, exit_nic), leaf_id(node_d, nic_d)
+    n_leaves = islands * max(1, shape.leaves)
+    eff = congestion.load_constants().adaptive_efficiency
+    C_port, C_up = float(shape.port_gbps), float(shape.up_gbps)
+
+    def kappa(load, cap, e=1.0):
+        return np.minimum(1.0, e * cap / np.maximum(load, 1e-300))
+
+    n_ports = shape.nodes * nics
+    inj = np.bincount(port_s, weights=demand, minlength=n_ports)
+    ej = np.bincount(port_d, weights=demand, minlength=n_ports)
+    share_nic = np.minimum(kappa(inj[port_s], C_port), kappa(ej[port_d], C_port))
+
+    cross = leaf_s != leaf_d
+    U = shape.leaf_uplinks if tiers > 1 else 0
+    pair = max(1, shape.pair_links)
+    spp = shape.spines_per_pod if tiers == 3 else shape.spines
+    local_leaf_s = leaf_s % max(1, shape.leaves)
+    local_leaf_d = leaf_d % max(1, shape.leaves)
+    if tiers == 3:
+        def pod_of(leaf, local):
+            grp_ = local if shape.tor else local // max(1, shape.leaves_per_group)
+            return (leaf // shape.leaves) * shape.pods + grp_ // max(1, shape.groups_per_pod)
+        pod_s, pod_d = pod_of(leaf_s, local_leaf_s), pod_of(leaf_d, local_leaf_d)
+        cross_pod = cross & (pod_s != pod_d)
+    else:
+        cross_pod = np.zeros(m, dtype=bool)
+
+    ar_share = share_nic.copy()
+    tier_rows = []
+    hot = []
+    blocks = []
+    # --- adaptive routing, per leaf / pod totals
+    if tiers > 1 and U > 0:
+        up_tot = np.bincount(leaf_s[cross], weights=demand[cross], minlength=n_leaves)
+        down_tot = np.bincount(leaf_d[cross], weights=demand[cross], minlength=n_leaves)
+        ar_share[cross] = np.minimum(ar_share[cross], np.minimum(kappa(up_tot[leaf_s[cross]] / U, C_up, eff),
+                                                                 kappa(down_tot[leaf_d[cross]] / U, C_up, eff)))
+        ar_up_link = np.repeat(up_tot / U, U)
+        ar_down_link = np.repeat(down_tot / U, U)
+    n_pods = islands * shape.pods if tiers == 3 else 0
+    S = shape.spine_uplinks[0] if tiers == 3 and shape.spine_uplinks else 0
+    cpair = max(1, S // max(1, shape.cores_per_group)) if S else 1
+    if tiers == 3 and S > 0 and cross_pod.any():
+        pup = np.bincount(pod_s[cross_pod], weights=demand[cross_pod], minlength=n_pods)
+        pdown = np.bincount(pod_d[cross_pod], weights=demand[cross_pod], minlength=n_pods)
+        per_pod_links = spp * S
+        ar_share[cross_pod] = np.minimum(ar_share[cross_pod], np.minimum(
+            kappa(pup[pod_s[cross_pod]] / per_pod_links, C_up, eff),
+            kappa(pdown[pod_d[cross_pod]] / per_pod_links, C_up, eff)))
+        ar_sup_link = np.repeat(pup / per_pod_links, per_pod_links)
+        ar_sdown_link = np.repeat(pdown / per_pod_links, per_pod_links)
+    else:
+        S = 0
+
+    # --- static ECMP: every flow that leaves its leaf hashed (seeded); the others only meet NIC links
+    xc = np.flatnonzero(cross)
+    fl = np.repeat(xc, per_conn)
+    fdem = demand[fl] / per_conn
+    ecmp_share = ar_share[fl]  # never better than adaptive routing (congestion.tier_share)
+    link_sets = []  # (tier, direction, link id per crossing flow (-1: none), links, capacity, AR per-link loads)
+    if tiers > 1 and U > 0 and len(fl):
+        u = rng.integers(0, U, size=len(fl))
+        j = u // pair
+        ls, ld = leaf_s[fl], leaf_d[fl]
+        up_id = ls * U + u
+        down_id = ld * U + j * pair + (rng.integers(0, pair, size=len(fl)) if pair > 1 else 0)
+        link_sets.append(("leaf_spine", "up", up_id, n_leaves * U, C_up, ar_up_link))
+        link_sets.append(("leaf_spine", "down", down_id, n_leaves * U, C_up, ar_down_link))
+        if S > 0:
+            f_cp = cross_pod[fl]
+            v = rng.integers(0, S, size=len(fl))
+            sup_id = np.where(f_cp, (pod_s[fl] * spp + j) * S + v, -1)
+            q2 = rng.integers(0, cpair, size=len(fl)) if cpair > 1 else 0
+            sdown_id = np.where(f_cp, (pod_d[fl] * spp + j) * S + (v // cpair) * cpair + q2, -1)
+            link_sets.append(("spine_core", "up", sup_id, n_pods * spp * S, C_up, ar_sup_link))
+            link_sets.append(("spine_core", "down", sdown_id, n_pods * spp * S, C_up, ar_sdown_link))
+    elif tiers > 1 and U > 0:
+        empty = np.zeros(0, dtype=np.int64)
+        link_sets.append(("leaf_spine", "up", empty, n_leaves * U, C_up, ar_up_link))
+        link_sets.append(("leaf_spine", "down", empty, n_leaves * U, C_up, ar_down_link))
+    ecmp_loads = {}
+    for tier, direction, ids, count, cap, _ar in link_sets:
+        if tier == "spine_core":
+            ok = ids >= 0
+            load = np.bincount(ids[ok], weights=fdem[ok], minlength=count)
+            nflows = np.bincount(ids[ok], minlength=count)
+            ecmp_share[ok] = np.minimum(ecmp_share[ok], kappa(load[ids[ok]], cap, eff))
+        else:
+            load = np.bincount(ids, weights=fdem, minlength=count)
+            nflows = np.bincount(ids, minlength=count)
+            ecmp_share = np.minimum(ecmp_share, kappa(load[ids], cap, eff))
+        ecmp_loads[(tier, direction)] = (load, nflows)
+
+    # --- per GPU
+    planes_f = float(planes)
+    ar_gpu = np.bincount(gpu_s, weights=demand * ar_share, minlength=r.gpus) * planes_f
+    local = ~cross
+    ecmp_gpu = (np.bincount(gpu_s[local], weights=(demand * ar_share)[local], minlength=r.gpus)
+                + np.bincount(gpu_s[fl], weights=fdem * ecmp_share, minlength=r.gpus)) * planes_f
+    active = wsum > 0
+    ar_v, ecmp_v = ar_gpu[active], ecmp_gpu[active]
+
+    # --- tiers
+    def row(tier, direction, links, cap, offered, ar_loads, e_loads, e_flows):
+        ar_u = ar_loads / cap
+        e_u = e_loads / cap
+        return TierLoad(tier=tier, direction=direction, links=int(links), link_gbps=cap, offered_gbps=float(offered),
+                        ar_max=float(ar_u.max(initial=0)), ar_mean=float(ar_u.mean()) if links else 0.0,
+                        ar_overloaded=int((ar_u > 1 + 1e-9).sum()), ecmp_max=float(e_u.max(initial=0)),
+                        ecmp_mean=float(e_u.mean()) if links else 0.0, ecmp_overloaded=int((e_u > 1 + 1e-9).sum()),
+                        ecmp_max_flows=int(e_flows.max(initial=0)),
+                        ecmp_mean_flows=float(e_flows.mean()) if links else 0.0)
+
+    port_flows_s = np.bincount(port_s, minlength=n_ports) * per_conn
+    port_flows_d = np.bincount(port_d, minlength=n_ports) * per_conn
+    tier_rows.append(row("node_leaf", "up", n_ports, C_port, inj.sum(), inj, inj, port_flows_s))
+    tier_rows.append(row("node_leaf", "down", n_ports, C_port, ej.sum(), ej, ej, port_flows_d))
+    for tier, direction, _ids, count, cap, ar_loads in link_sets:
+        load, nflows = ecmp_loads[(tier, direction)]
+        tier_rows.append(row(tier, direction, count, cap, load.sum(), ar_loads, load, nflows))
+
+    # --- hottest links (ECMP)
+    naming = _Names(shape, U, pair, spp, S)
+    if arrays is not None:
+        arrays["pairs"] = (port_s, port_d, demand)
+        arrays["names"] = naming.link
+        arrays[("node_leaf", "up")] = (inj, inj, port_flows_s, C_port)
+        arrays[("node_leaf", "down")] = (ej, ej, port_flows_d, C_port)
+        for tier, direction, _ids, _count, cap, ar_loads in link_sets:
+            load, nflows = ecmp_loads[(tier, direction)]
+            arrays[(tier, direction)] = (ar_loads, load, nflows, cap)
+    cands = []
+    for tier, direction, arr, ar_arr, flows_arr, cap in (
+            [("node_leaf", "up", inj, inj, port_flows_s, C_port), ("node_leaf", "down", ej, ej, port_flows_d, C_port)]
+            + [(t, d, ecmp_loads[(t, d)][0], a, ecmp_loads[(t, d)][1], c) for t, d, _i, _n, c, a in link_sets]):
+        k = min(HOT_LINKS, len(arr))
+        if k == 0:
+            continue
+        top = np.argpartition(-arr, k - 1)[:k]
+        for idx in top:
+            if arr[idx] <= 0:
+                continue
+            cands.append({"link": naming.link(tier, direction, int(idx)), "tier": tier, "direction": direction,
+                          "ecmp_util": float(arr[idx] / cap), "ecmp_flows": int(flows_arr[idx]),
+                          "ar_util": float(ar_arr[idx] / cap)})
+    cands.sort(key=lambda h: (-h["ecmp_util"], h["link"]))
+    hot = tuple(cands[:HOT_LINKS])
+
+    # --- heatmap blocks: leaf groups (node-leaf and leaf-spine links), pods (spine-core)
+    groups = max(1, shape.groups if tiers > 1 else 1)
+    for tier, direction, e_arr, a_arr, per_unit in (
+            [("node_leaf", "up", inj, inj, None), ("node_leaf", "down", ej, ej, None)]
+            + [(t, d, ecmp_loads[(t, d)][0], a, None) for t, d, _i, _n, _c, a in link_sets]):
+        cap = C_port if tier == "node_leaf" else C_up
+        if tier == "node_leaf":
+            unit = (np.arange(n_ports) // nics) // npg  # leaf group of the port's node
+            n_units = groups
+        elif tier == "leaf_spine":
+            leaf = np.arange(n_leaves * U) // U
+            local = leaf % max(1, shape.leaves)
+            unit = (local if shape.tor else local // max(1, shape.leaves_per_group)) if tiers > 1 else local
+            n_units = groups
+        else:
+            unit = (np.arange(len(e_arr)) // (spp * S)) % max(1, shape.pods)
+            n_units = max(1, shape.pods)
+        bins = min(HEAT_BLOCKS, n_units)
+        b = (unit * bins) // max(1, n_units)
+        e_max = np.zeros(bins)
+        a_max = np.zeros(bins)
+        np.maximum.at(e_max, b, e_arr / cap)
+        np.maximum.at(a_max, b, a_arr / cap)
+        for i in range(bins):
+            first = -(-i * n_units // bins)
+            last = -(-(i + 1) * n_units // bins) - 1
+            blocks.append({"tier": tier, "direction": direction, "first": int(first), "last": int(last),
+                           "ar_max": round(float(a_max[i]), 4), "ecmp_max": round(float(e_max[i]), 4)})
+
+    edges = np.linspace(0.0, line_per_gpu, HIST_BINS + 1)
+    hist = {"edges": [round(float(x), 3) for x in edges],
+            "ar": np.histogram(np.clip(ar_v, 0, line_per_gpu), bins=edges)[0].tolist(),
+            "ecmp": np.histogram(np.clip(ecmp_v, 0, line_per_gpu), bins=edges)[0].tolist()}
+
+    def spread(v):
+        return Spread(min=float(v.min()), median=float(np.median(v)), max=float(v.max()), mean=float(v.mean()))
+
+    return LoadResult(
+        pattern=pattern, placement=placement, job_gpus=n, group=int(grp), seed=seed,
+        routing=congestion.fabric_class(r), nic_gbps_per_gpu=line_per_gpu, gpus_on_fabric=int(active.sum()),
+        flows=int(flows_total), flows_per_connection=int(per_conn), tiers=tuple(tier_rows),
+        ar=spread(ar_v), ecmp=spread(ecmp_v), hot_links=hot, blocks=tuple(blocks), histogram=hist, mix=mix,
+        notes=tuple(notes), method=METHOD)
+
+
+METHOD = ("saturated offered load (each GPU with fabric peers offers its NIC line rate); adaptive routing: even "
+          "spread over a leaf's (pod's) uplinks; static ECMP: every flow hashed onto one uplink per tier (seeded); "
+          "a link passes min(1, e C / D) of its flows (e = adaptive_efficiency on switch links); a flow gets the "
+          "smallest share on its path; ECMP never above adaptive routing (core.perf.congestion.tier_share)")
+
+
+def _empty(plan, pattern, placement, n, grp, seed, line, per_conn, mix, notes):
+    notes = list(notes) + [_("Every pair of this pattern sits in one NVLink domain: no fabric link carries it.")]
+    return LoadResult(pattern=pattern, placement=placement, job_gpus=n, group=int(grp), seed=seed,
+                      routing=congestion.fabric_class(plan.resolved), nic_gbps_per_gpu=line, gpus_on_fabric=0,
+                      flows=0, flows_per_connection=int(per_conn), tiers=(), ar=None, ecmp=None, hot_links=(),
+                      blocks=(), histogram={"edges": [], "ar": [], "ecmp": []}, mix=mix, notes=tuple(notes),
+                      method=METHOD)
+
+
+class _Names:
+    """Names of one plane's links, as ``core.fabric.topology.fabric_graph`` names their ends (plane 0)."""
+
+    def __init__(self, shape: Shape, U: int, pair: int, spp: int, S: int):
+        self.s, self.U, self.pair, self.spp, self.S = shape, U, pair, spp, S
+
+    def _leaf(self, leaf: int) -> str:
+        s = self.s
+        island, k = divmod(leaf, max(1, s.leaves))
+        return f"{s.prefix(0, island)}leaf{k}"
+
+    def link(self, tier: str, direction: str, idx: int) -> str:
+        s = self.s
+        arrow = "->"
+        if tier == "node_leaf":
+            node, nic = divmod(idx, s.nics)
+            island, lr = nic % s.islands, nic // s.islands
+            if s.tiers == 1:
+                leaf = island * max(1, s.leaves)
+            else:
+                g = node // max(1, s.nodes_per_group)
+                leaf = island * s.leaves + (g if s.tor else g * s.leaves_per_group + lr)
+            a, b = f"node{node}.nic{nic}", self._leaf(leaf)
+        elif tier == "leaf_spine":
+            leaf, u = divmod(idx, self.U)
+            island, k = divmod(leaf, max(1, s.leaves))
+            j, q = divmod(u, self.pair)
+            pod = s.pod_of_group(s.group_of_leaf(k)) if s.tiers == 3 else 0
+            spine = pod * self.spp + j if s.tiers == 3 else j
+            a, b = self._leaf(leaf), f"{s.prefix(0, island)}spine{spine}" + (f"#{q}" if self.pair > 1 else "")
+        else:
+            spine_g, v = divmod(idx, self.S)
+            island, spine = divmod(spine_g, max(1, s.pods * self.spp))
+            cpair = max(1, self.S // max(1, s.cores_per_group))
+            core = (spine % self.spp) * s.cores_per_group + v // cpair
+            a, b = f"{s.prefix(0, island)}spine{spine}", f"{s.prefix(0, island)}core{core}"
+        return f"{a} {arrow} {b}" if direction == "up" else f"{b} {arrow} {a}"
+
+
+__all__ = ["LoadResult", "PATTERNS", "PATTERN_LABELS", "PLACEMENTS", "PLACEMENT_LABELS", "Spread", "TierLoad",
+           "link_load"]

@@ -1,0 +1,101 @@
+"""``python -m core load``: a traffic pattern placed on the cluster, the load on every tier, the hottest links
+and the spread of per-GPU bandwidth under adaptive routing and static ECMP (``core.analysis.load``).
+
+JSON (``--format json``, English): ``LoadResult.to_json()``: ``pattern``, ``placement``, ``job_gpus``,
+``group``, ``routing``, ``nic_gbps_per_gpu``, ``gpus_on_fabric``, ``flows``, ``tiers[]`` (``tier``, ``direction``,
+``links``, ``link_gbps``, ``ar_max`` / ``ecmp_max`` utilisation, ``ecmp_max_flows`` ...), ``per_gpu_gbps``
+(``adaptive`` and ``ecmp``: ``min``, ``median``, ``max``, ``mean``), ``hot_links[]``, ``mix[]``, ``notes``, ``method``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from core.cli.common import add_design_options, add_format_option, design_from_args, positive_int, row, to_json
+from core.i18n import _
+
+
+def register(subparsers) -> None:
+    """Add the ``load`` sub-command."""
+    from core.analysis.load import PATTERNS, PLACEMENTS
+
+    parser = subparsers.add_parser(
+        "load", help=_("load on every link and per-GPU bandwidth spread for a traffic pattern"),
+        description=_("Place a traffic pattern on the cluster and show the load on every tier, the hottest links, "
+                      "flows per link under static ECMP against adaptive routing, and the spread of per-GPU "
+                      "achievable bandwidth (Gb/s, one direction)."))
+    add_design_options(parser)
+    g = parser.add_argument_group(_("traffic"))
+    g.add_argument("--pattern", type=str.lower, default="ring", choices=PATTERNS,
+                   help=_("traffic pattern (default ring)"))
+    g.add_argument("--placement", type=str.lower, default="rail", choices=PLACEMENTS,
+                   help=_("rank placement: node (each GPU on its own NIC), rail (rail-aligned, PXN) or random "
+                          "(random nodes, rail-aligned); default rail"))
+    g.add_argument("--job-gpus", type=positive_int, metavar="N", help=_("GPUs of the job (default: every GPU)"))
+    g.add_argument("--group", type=positive_int, metavar="N",
+                   help=_("GPUs per communicator: data-parallel group (ring, tree), expert-parallel group "
+                          "(alltoall, default 8), pipeline stages (pp, default 4)"))
+    g.add_argument("--stride", type=positive_int, metavar="N",
+                   help=_("GPUs between members of a communicator (default: GPUs per node)"))
+    g.add_argument("--seed", type=int, default=0, help=_("random seed (default 0)"))
+    j = parser.add_argument_group(_("training job (pattern job)"))
+    j.add_argument("--model", type=str.lower, default="llama3-70b", help=_("model preset (default llama3-70b)"))
+    j.add_argument("--tp", type=positive_int, default=8, help=_("tensor-parallel degree (default 8)"))
+    j.add_argument("--pp", type=positive_int, default=1, help=_("pipeline-parallel degree (default 1)"))
+    j.add_argument("--ep", type=positive_int, default=1, help=_("expert-parallel degree (default 1)"))
+    add_format_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def _job(args, plan):
+    from core.perf.training import model_preset, parse_job
+
+    gpus = args.job_gpus or (plan.resolved.gpus // (args.tp * args.pp)) * args.tp * args.pp
+    return parse_job(dict(model=model_preset(args.model), tp=args.tp, pp=args.pp, ep=args.ep, gpus=gpus))
+
+
+def _gbps(value: float) -> str:
+    return f"{value:,.0f} Gb/s"
+
+
+def render_table(out: dict) -> str:
+    """The human summary of ``LoadResult.to_json()`` in the current language."""
+    from core.analysis.load import DIRECTION_LABELS, PATTERN_LABELS, PLACEMENT_LABELS, TIER_LABELS
+
+    lines = [_("{pattern}, {placement}: {gpus} GPUs, group {group}; {flows} flows ({per} per connection)").format(
+        pattern=_(PATTERN_LABELS[out["pattern"]]), placement=_(PLACEMENT_LABELS[out["placement"]]),
+        gpus=f"{out['job_gpus']:,}", group=f"{out['group']:,}", flows=f"{out['flows']:,}",
+        per=out["flows_per_connection"])]
+    for t in out["tiers"]:
+        lines.append(row(f"{_(TIER_LABELS[t['tier']])} {_(DIRECTION_LABELS[t['direction']])}", _(
+            "max load {ar:.0%} adaptive, {ecmp:.0%} ECMP; ECMP up to {flows} flows per link; {over} of {links} "
+            "links overloaded (ECMP)").format(ar=t["ar_max"], ecmp=t["ecmp_max"], flows=f"{t['ecmp_max_flows']:,}",
+                                               over=f"{t['ecmp_overloaded']:,}", links=f"{t['links']:,}")))
+    spread = out["per_gpu_gbps"]
+    for key, label in (("adaptive", _("adaptive routing")), ("ecmp", _("static ECMP"))):
+        s = spread[key]
+        if s is None:
+            continue
+        lines.append(row(label, _("per GPU min {min}, median {median}, max {max} of {line} (one direction)").format(
+            min=_gbps(s["min"]), median=_gbps(s["median"]), max=_gbps(s["max"]), line=_gbps(out["nic_gbps_per_gpu"]))))
+    if out["hot_links"]:
+        lines.append(_("hottest links (ECMP):"))
+        for h in out["hot_links"][:5]:
+            lines.append(row("  " + h["link"], _("{ecmp:.0%} with {flows} flows (adaptive {ar:.0%})").format(
+                ecmp=h["ecmp_util"], flows=f"{h['ecmp_flows']:,}", ar=h["ar_util"])))
+    lines.extend(out["notes"])
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> str:
+    from core.analysis.load import link_load
+    from core.plan import plan
+
+    p = plan(design_from_args(args))
+    job = _job(args, p) if args.pattern == "job" else None
+    result = link_load(p, args.pattern, args.placement, job_gpus=args.job_gpus, group=args.group,
+                       stride=args.stride, seed=args.seed, job=job)
+    data = result.to_json()
+    if args.format == "json":
+        return to_json(data) + "\n"
+    return render_table(data)
