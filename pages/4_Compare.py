@@ -382,7 +382,45 @@ def main() -> None:
     g1.plotly_chart(cost, key="cmp_cost_chart", config={"displaylogo": False})
     g2.plotly_chart(bandwidth, key="cmp_bw_chart", config={"displaylogo": False})
     st.plotly_chart(days, key="cmp_days_chart", config={"displaylogo": False})
+    _review_pack(store, key, result, lang)
     _remember(store)
+
+
+PACK = "fp_cmp_pack"  # {"for": (comparison key, baseline, language), "html": str, "pdf": bytes | None, "problem": str}
+
+
+def _review_pack(store: dict, key: str, result: cmp.Comparison, lang: str) -> None:
+    """The comparison as a review pack (HTML and PDF, core.formats.report): built on a click, since the PDF takes a
+    Chromium launch, and kept for this comparison, baseline and language (a change shows the button again)."""
+    from core.formats import report
+
+    ss = st.session_state
+    wanted = (key, store["baseline"], lang)
+    st.subheader(_("Review pack"))
+    pack = ss.get(PACK)
+    if pack is None or pack["for"] != wanted:
+        st.caption(_("The comparison as one self-contained HTML file and as an A4 PDF: the numbers with deltas, what "
+                     "changes in the bill of materials, the charts and one section per design."))
+        if st.button(_("Build the review pack"), key=W + "pack"):
+            link = state.share_url(PAGE_PATH, {**comparelink.encode(_comparison(store)), state.LANG_KEY: lang})
+            name = _("Comparison of {count} designs").format(count=len(result.columns))
+            with st.spinner(_("Building the review pack...")):
+                html = report.comparison_report_html(result, name=name, share_link=link)
+                try:
+                    pdf, problem = report.comparison_report_pdf(result, name=name, share_link=link), ""
+                except InputError as exc:  # no Chromium here: the HTML still works
+                    pdf, problem = None, str(exc)
+            ss[PACK] = pack = {"for": wanted, "html": html, "pdf": pdf, "problem": problem}
+        else:
+            return
+    row = st.container(horizontal=True)
+    row.download_button(_("Review pack as HTML"), data=pack["html"], file_name="fabric-comparison.html",
+                        mime="text/html", on_click="ignore", key=W + "pack_html")
+    if pack["pdf"] is not None:
+        row.download_button(_("Review pack as PDF"), data=pack["pdf"], file_name="fabric-comparison.pdf",
+                            mime="application/pdf", on_click="ignore", key=W + "pack_pdf")
+    else:
+        st.warning(safe.md(pack["problem"]))
 
 
 def _remember(store: dict) -> None:

@@ -1,0 +1,361 @@
+"""The review pack (core/formats/report.py, python -m core report, the Compare page's control).
+
+Without a browser: every section is in the HTML, the BOM's totals are ``Plan.cost``'s, the file is
+self-contained (Plotly embedded once, nothing loaded from elsewhere), user text is escaped, the training
+job is the one the Compare page computes for the design, Chinese shows no English, the CLI's exit codes.
+In headless Chromium (``e2e``): the HTML makes no network request and logs no console error and draws
+every chart; the PDF renders to PNG pages (pypdfium2) in the expected page range, in both languages; the
+Compare page builds the pack on a click.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.design import Design
+from core.formats import report
+from core.i18n import language
+from core.plan import plan
+from tests.conftest import run_cli
+from tests.i18n_check import CJK, english_leaks, html_text
+
+SMALL = Design(gpu="H100", nodes=4)
+LARGE = Design(gpu="H100", gpus=16384, tiers="3")
+LINK = "http://localhost:8501/?v=1&n=4"
+DESIGN_SECTIONS = ("title", "key-numbers", "topology", "bandwidth", "cost", "bom", "performance", "resilience",
+                   "assumptions")
+
+
+def sections(html: str) -> list[str]:
+    return re.findall(r'data-section="([^"]+)"', html)
+
+
+def visible(html: str) -> str:
+    """The report's text a reader sees: scripts (Plotly, the figures' JSON) and quoted citations taken out."""
+    body = re.sub(r"<script\b.*?</script>", " ", html, flags=re.S)
+    body = re.sub(r"<style\b.*?</style>", " ", body, flags=re.S)
+    body = re.sub(r'<td class="[^"]*quoted[^"]*">.*?</td>', " ", body, flags=re.S)
+    return html_text(body)
+
+
+@pytest.fixture(scope="module")
+def small_html() -> str:
+    return report.design_report_html(plan(SMALL), name="Lab pod", share_link=LINK)
+
+
+@pytest.fixture(scope="module")
+def large_html() -> str:
+    return report.design_report_html(plan(LARGE), name="Big cluster", share_link=LINK)
+
+
+# --- content ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("which", ["small_html", "large_html"])
+def test_every_section_is_there_in_order(which, request):
+    found = sections(request.getfixturevalue(which))
+    assert [s for s in found if s in DESIGN_SECTIONS] == list(DESIGN_SECTIONS)
+    p = plan(SMALL if which == "small_html" else LARGE)
+    if getattr(p, "networks", None) is not None:  # helper NET's networks, when they are in the plan
+        assert "networks" in found
+    if getattr(p, "layout", None) is not None:  # helper PHYS's racks
+        assert "physical" in found
+
+
+@pytest.mark.parametrize("design", [SMALL, LARGE, Design(gpu="GB200-NVL72", nodes=72),
+                                    Design(gpu="H100", nodes=64, fabric="ethernet", topology="top-of-rack")])
+def test_bom_totals_are_the_plans_cost(design):
+    p = plan(design)
+    html = report.design_report_html(p, name="x", share_link=LINK)
+    (total_usd,) = re.findall(r'data-total-usd="([^"]+)"', html)
+    (total_w,) = re.findall(r'data-total-w="([^"]+)"', html)
+    assert float(total_usd) == pytest.approx(p.cost.capex_usd, abs=0.01)
+    assert float(total_w) / 1000 == pytest.approx(p.cost.it_kw, abs=0.01)
+    # one table row per BOM row (plus group, subtotal and total rows), and each network's subtotal is its rows' sum
+    table = html[html.index('data-bom="all"'):]
+    table = table[:table.index("</table>")]
+    assert table.count("<tr class=\"\">") == len(p.bom)
+    for network, subtotal in re.findall(r'data-network="([^"]+)" data-subtotal-usd="([^"]+)"', table):
+        rows = [r for r in p.bom if getattr(r, "network", "compute") == network]
+        assert float(subtotal) == pytest.approx(sum(r.extended_price_usd for r in rows), abs=0.01)
+    assert escape(f"${p.cost.capex_usd:,.0f}") in table  # the formatted total is shown (en-US: $1,234,567)
+
+
+def test_networks_summary_matches_the_plan(small_html):
+    p = plan(SMALL)
+    if getattr(p, "networks", None) is None:
+        pytest.skip("Plan.networks has not landed")
+    section = small_html[small_html.index('data-section="networks"'):]
+    section = section[:section.index("</section>")]
+    for key, values in p.summary()["networks"].items():
+        assert escape(f"${values['capex_usd']:,.0f}") in section, key
+
+
+def test_catalog_entries_with_sources(small_html):
+    from core.catalog import load_catalog
+
+    p = plan(SMALL)
+    entries = {e.id: e for _kind, e in load_catalog().all_entries()}
+    section = small_html[small_html.index('data-section="assumptions"'):]
+    for ident in {r.catalog_id for r in p.bom} | {p.resolved.system.id}:
+        if ident in entries:
+            assert escape(entries[ident].source) in section, ident
+            assert entries[ident].as_of in section, ident
+
+
+def test_self_contained_plotly_once_no_external_reference(small_html):
+    from plotly.offline import get_plotlyjs
+
+    assert small_html.count(get_plotlyjs()[:400]) == 1
+    assert small_html.count("<script>") == 2  # Plotly, then the figures' drawing
+    tags = re.findall(r"<(?:script|link|img|iframe|source|video|audio|object|embed)\b[^>]*>",
+                      re.sub(r"<script>.*?</script>", "<script>", small_html, flags=re.S))
+    assert not [t for t in tags if re.search(r"\b(?:src|href)\s*=", t)]
+    styles = "".join(re.findall(r"<style>(.*?)</style>", small_html, flags=re.S))
+    assert "@import" not in styles and "url(" not in styles and "@font-face" not in styles
+    figures = re.search(r'<script type="application/json" id="fp-figures">(.*?)</script>', small_html, re.S)
+    import json
+
+    specs = json.loads(figures.group(1))
+    assert len(specs) == small_html.count('class="fp-chart"') >= 8
+    assert all(f["data"] for f in specs)  # no empty chart
+
+
+def test_training_estimate_is_the_compare_pages():
+    """The job the report estimates is the Compare page's for the same design (the Performance page's defaults,
+    model / tp / pp / global batch fitted), so the days shown agree with that page."""
+    from core.analysis import compare as cmp
+    from core.formats.joblink import DEFAULTS
+    from core.perf import jobform
+
+    p = plan(LARGE)
+    column = cmp.compare([("x", LARGE)], settings=DEFAULTS, fit=set(jobform.FITTED), defaults=DEFAULTS).columns[0]
+    settings = report.report_job_settings(p)
+    assert settings == column.job
+    days = jobform.estimate_under(p, jobform.job_from_settings(p, settings), settings).days_to_train
+    assert days == pytest.approx(column.values["days_to_train"])
+    html = report.design_report_html(p, name="x", share_link=LINK)
+    assert f"{days:,.1f}" in html
+    own = report.report_job_settings(p, {**settings, "model": "llama3-8b", "tp": 1, "pp": 1})
+    assert own["model"] == "llama3-8b" and own["tp"] == 1  # a given job is kept, not refitted
+
+
+def test_a_job_that_does_not_fit_is_said_not_raised():
+    p = plan(SMALL)
+    html = report.design_report_html(p, name="x", share_link=LINK, job={"model": "llama3-405b", "tp": 64, "pp": 128,
+                                                                        "gbs": 512})
+    assert "performance" in sections(html) and "Training job:" in html
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(min_size=1, max_size=60), link=st.text(max_size=80))
+def test_names_and_links_are_escaped(name, link):
+    html = _title_only(name, link)
+    if "<" in name:
+        assert name not in html
+    assert 'href="javascript' not in html.lower()
+
+
+def _title_only(name: str, link: str) -> str:
+    """The title page and the document head, where the name and link go (the full report is tested above)."""
+    doc = report._Doc(name)
+    return doc.render(report._title_page(name, [name], link, None, "x"))
+
+
+def test_hostile_name_and_link_in_the_full_report():
+    html = report.design_report_html(plan(SMALL), name='<img src=x onerror="alert(1)">',
+                                     share_link="javascript:alert(document.cookie)")
+    assert "<img src=x" not in html and "&lt;img src=x" in html
+    assert 'href="javascript' not in html
+
+
+def test_chinese_report_has_no_english_leaks():
+    with language("zh"):
+        p = plan(LARGE)
+        html = report.design_report_html(p, name="测试集群", share_link=LINK)
+    assert 'lang="zh-CN"' in html
+    text = visible(html)
+    assert CJK.search(text)
+    assert english_leaks(text) == []
+
+
+def test_english_report_has_no_chinese(small_html):
+    assert not CJK.search(visible(small_html))
+
+
+def test_comparison_report_sections_and_escaping():
+    from core.analysis import compare as cmp
+    from core.formats.joblink import DEFAULTS
+    from core.perf import jobform
+
+    result = cmp.compare([("IB <fast>", Design(gpu="H100", nodes=64)),
+                          ("RoCE", Design(gpu="H100", nodes=64, fabric="ethernet"))],
+                         settings=DEFAULTS, fit=set(jobform.FITTED), defaults=DEFAULTS)
+    html = report.comparison_report_html(result, name="IB vs RoCE", share_link=LINK)
+    assert sections(html) == ["title", "numbers", "bom-changes", "charts", "design-1", "design-2"]
+    assert "IB &lt;fast&gt;" in html and "IB <fast>" not in html.split('id="fp-figures"')[0]
+    assert 'class="better"' in html and 'class="worse"' in html  # deltas coloured
+    with language("zh"):
+        zh = report.comparison_report_html(cmp.compare([("甲", Design(gpu="H100", nodes=64)),
+                                                        ("乙", Design(gpu="H100", nodes=128))]),
+                                           name="对比", share_link=LINK)
+    assert english_leaks(visible(zh)) == []
+
+
+def test_missing_chromium_is_a_clear_message(monkeypatch):
+    from core.errors import InputError
+
+    monkeypatch.setattr(report, "CHROMIUM", "/nonexistent/chromium")
+    with pytest.raises(InputError, match="make chromium"):
+        report.design_report_pdf(plan(SMALL), name="x", share_link=LINK)
+
+
+# --- CLI -------------------------------------------------------------------------------------------------
+def test_cli_html_to_stdout(capsys):
+    code, out, err = run_cli(capsys, "report", "--gpu", "h100", "--nodes", "4", "--name", "Lab")
+    assert code == 0 and err == ""
+    assert out.startswith("<!DOCTYPE html>") and "<h1>Lab</h1>" in out
+    assert "http://localhost:8501/?v=1&amp;n=4&amp;lang=en" in out  # the design's own share link
+
+
+def test_cli_html_to_a_file_in_chinese(capsys, tmp_path):
+    target = tmp_path / "review.html"
+    code, out, err = run_cli(capsys, "--lang", "zh", "report", "--gpu", "h100", "--nodes", "4", "-o", str(target),
+                             "--link-base", "https://planner.example.com/")
+    assert code == 0 and "已写入" in out
+    html = target.read_text(encoding="utf-8")
+    assert 'lang="zh-CN"' in html and "https://planner.example.com/?v=1" in html and "lang=zh" in html
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--format", "docx"], "invalid choice"),
+    (["--name", "x" * 81], "80"),
+    (["--name", "   "], "empty"),
+    (["--link-base", "javascript:alert(1)"], "http"),
+    (["--output", "/nonexistent-dir/x.html"], "cannot write"),
+    (["--gpu", "h999"], "h999"),
+])
+def test_cli_bad_input_exits_2(capsys, args, words):
+    code, out, err = run_cli(capsys, "report", "--nodes", "4", *(["--gpu", "h100"] if "--gpu" not in args else []),
+                             *args)
+    assert code == 2 and out == "" and words in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_cli_design_that_cannot_be_built_exits_3(capsys):
+    code, _out, err = run_cli(capsys, "report", "--gpu", "h100", "--nodes", "100000", "--tiers", "1")
+    assert code == 3 and "cannot build" in err
+
+
+def test_cli_pdf_to_a_terminal_is_refused(capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    code, out, err = run_cli(capsys, "report", "--gpu", "h100", "--nodes", "4", "--format", "pdf")
+    assert code == 2 and "--output" in err
+
+
+def test_cli_pdf_without_chromium_exits_2(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(report, "CHROMIUM", "/nonexistent/chromium")
+    code, _out, err = run_cli(capsys, "report", "--gpu", "h100", "--nodes", "4", "--format", "pdf",
+                              "-o", str(tmp_path / "x.pdf"))
+    assert code == 2 and "make chromium" in err and not (tmp_path / "x.pdf").exists()
+
+
+# --- in headless Chromium --------------------------------------------------------------------------------
+def _pages_png(pdf: bytes, out_prefix: Path) -> tuple[list, str]:
+    pdfium = pytest.importorskip("pypdfium2")
+    doc = pdfium.PdfDocument(pdf)
+    images = []
+    for i in range(len(doc)):
+        image = doc[i].render(scale=1.0).to_pil()
+        image.save(f"{out_prefix}-p{i + 1}.png")
+        images.append(image)
+    text = "".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+    return images, text
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("which", ["small_html", "large_html"])
+def test_html_opens_offline_without_errors_and_draws_every_chart(which, request, browser, tmp_path):
+    html = request.getfixturevalue(which)
+    path = tmp_path / "report.html"
+    path.write_text(html, encoding="utf-8")
+    page = browser.new_page(viewport={"width": 900, "height": 1200})
+    requests, errors = [], []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    page.wait_for_function("window.fpRendered === true", timeout=60_000)
+    charts = page.locator(".fp-chart").count()
+    drawn = page.locator(".fp-chart .main-svg").count()
+    from tests.conftest import ARTIFACTS
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"report-{which}.png"))
+    page.close()
+    assert [u for u in requests if u != path.as_uri()] == []
+    assert errors == []
+    assert charts >= 8 and drawn >= charts  # every chart has its SVG (a chart may have several layers)
+
+
+@pytest.mark.e2e
+@pytest.mark.parametrize("lang, design, pages", [("en", SMALL, (8, 30)), ("zh", LARGE, (10, 40))])
+def test_pdf_renders_to_png_pages(lang, design, pages):
+    from tests.conftest import ARTIFACTS
+
+    if not Path(report.CHROMIUM).exists():
+        pytest.skip("no /usr/bin/chromium (make test installs it)")
+    with language(lang):
+        pdf = report.design_report_pdf(plan(design), name="集群评审" if lang == "zh" else "Cluster review",
+                                       share_link=LINK)
+    assert pdf.startswith(b"%PDF")
+    ARTIFACTS.mkdir(exist_ok=True)
+    images, text = _pages_png(pdf, ARTIFACTS / f"report-{lang}")
+    assert pages[0] <= len(images) <= pages[1]
+    assert images[0].size[0] == pytest.approx(595 * 1.0, abs=2)  # A4 width in points
+    for image in images:  # no blank page
+        low, high = image.convert("L").getextrema()
+        assert low < 128 and high > 200
+    assert ("集群评审" if lang == "zh" else "Cluster review") in text
+    if lang == "zh":
+        assert "物料清单" in text and "\ufffd" not in text
+
+
+@pytest.mark.e2e
+def test_comparison_pdf():
+    from core.analysis import compare as cmp
+
+    if not Path(report.CHROMIUM).exists():
+        pytest.skip("no /usr/bin/chromium")
+    result = cmp.compare([("A", Design(gpu="H100", nodes=16)), ("B", Design(gpu="H100", nodes=32))])
+    pdf = report.comparison_report_pdf(result, name="A vs B", share_link=LINK)
+    images, text = _pages_png(pdf, Path("/tmp") / "fp-report-compare")
+    assert 5 <= len(images) <= 20 and "A vs B" in text
+
+
+@pytest.mark.e2e
+def test_compare_page_builds_the_pack_on_a_click():
+    from streamlit.testing.v1 import AppTest
+
+    if not Path(report.CHROMIUM).exists():
+        pytest.skip("no /usr/bin/chromium")
+    at = AppTest.from_file(str(Path(__file__).with_name("apptest_entry.py")), default_timeout=180)
+    at.query_params.update({"c1_name": "IB", "c1_n": "16", "c2_name": "RoCE", "c2_n": "16", "c2_f": "eth"})
+    at.run()
+    at.switch_page("../pages/4_Compare.py")
+    at.run()
+    assert not at.exception
+    assert not [b for b in at.get("download_button") if "pack" in (b.proto.id or "")]
+    at.button(key="cmp_w_pack").click()
+    at.run()
+    assert not at.exception, at.exception
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert "Review pack as HTML" in labels and "Review pack as PDF" in labels
+    at.run()  # a rerun keeps the pack (no rebuild) while the comparison is the same
+    assert "Review pack as PDF" in [b.proto.label for b in at.get("download_button")]
