@@ -38,7 +38,8 @@ fonts:
 	fi
 
 ## Serve the app on http://$(HOST):$(PORT) (default http://127.0.0.1:8501)
-run: $(VENV)/.runtime $(MO)
+# (chromium and fonts: the review pack's PDF is printed by headless Chromium, Chinese in Noto CJK)
+run: $(VENV)/.runtime $(MO) chromium fonts
 	MODE=$(MODE) $(BIN)/python -m webui.serve --server.address $(HOST) --server.port $(PORT) \
 	  --server.headless true --browser.gatherUsageStats false
 
