@@ -34,6 +34,9 @@ if performance.exists():
 compare = HERE / "pages" / "4_Compare.py"
 if compare.exists():
     pages.append(st.Page(compare, title=_("Compare"), url_path="compare"))
+sweep = HERE / "pages" / "5_Sweep.py"
+if sweep.exists():
+    pages.append(st.Page(sweep, title=_("Sweep"), url_path="sweep"))
 optimize = HERE / "pages" / "7_Optimize.py"
 if optimize.exists():
     pages.append(st.Page(optimize, title=_("Optimize"), url_path="optimize"))

@@ -10,15 +10,13 @@ capex most. ``Design.price_overrides`` and
 ``Design.power_overrides`` replace them (read canonicalised, as ``ResolvedDesign.price_overrides``
 and ``ResolvedDesign.power_overrides``, so an alias such as ``quantum-2`` applies to ``QM9700``).
 
-Cable media per link class (``Design.cable_media``):
-
-* ``auto``: copper (DAC, or active copper where the speed has no passive DAC)
-  for in-rack links (top-of-rack node-leaf), transceivers + fibre elsewhere.
-* ``copper``: copper for every node-leaf link (leaves placed within copper
-  reach); transceivers + fibre between switches.
-* ``aoc``: active optical cables for node-leaf and leaf-spine; transceivers +
-  fibre for spine-core.
-* ``optics``: transceivers + fibre for every link.
+Cables and optics follow each link's length (``core.physical``): the layout places every device in a
+rack, ``core.physical.lengths`` gives each link's length from its ends' positions (routing and slack
+rule there) binned per link class, and ``core.physical.media`` picks the media of each bin by reach
+in the order ``Design.cable_media`` sets (``auto``: passive copper, active copper, multimode, then
+single-mode optics; ``aoc`` adds active optical cables before multimode; ``optics`` no copper;
+``smf`` single-mode only). The BOM lists cables per link class and length bin, transceivers per
+link class and module type, each with a ``why`` naming the links, the bin and the media.
 
 Languages: a ``BomRow``'s ``item`` and ``why`` are text in the language of the request
 (``core.i18n``; ``item`` is always the catalog name first, then where the row sits in parentheses,
@@ -38,11 +36,13 @@ from typing import Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver, form_factor_family
-from core.design import ResolvedDesign, fabric_word, tidy_spaces
-from core.errors import DesignError
+from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver
+from core.design import ResolvedDesign
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.i18n import N_, _
+from core.physical.layout import Layout, place
+from core.physical.lengths import link_lengths
+from core.physical.media import KIND_LABELS, MediaBin, fibre_for, pick_cable, pick_transceiver, select_media
 
 Category = Literal["compute", "NIC", "switch", "transceiver", "cable"]
 NETWORK_CATEGORIES = ("NIC", "switch", "transceiver", "cable")
@@ -51,11 +51,13 @@ CATEGORY_LABELS = {"compute": N_("compute"), "NIC": N_("NIC"), "switch": N_("swi
 """BOM category (a key) -> its name, English marked for translation: ``_(CATEGORY_LABELS[category])``."""
 LINK_CLASS_LABELS = {"node-leaf": N_("node-leaf"), "leaf-spine": N_("leaf-spine"), "spine-core": N_("spine-core")}
 """Link class (a key) -> its name in texts, marked for translation."""
-MEDIA_LABELS = {"auto": N_("auto"), "copper": N_("copper"), "aoc": N_("aoc"), "optics": N_("optics")}
+MEDIA_LABELS = {"auto": N_("auto"), "copper": N_("copper"), "aoc": N_("aoc"), "optics": N_("optics"),
+                "smf": N_("single-mode")}
 """``Design.cable_media`` value -> its name in texts, marked for translation."""
 HOURS_PER_YEAR = 8760
 
-# Typical run lengths by link class [m]; used to pick media with enough reach.
+# Typical run lengths by link class [m]: no longer used to choose media (lengths come from the layout,
+# core.physical.lengths); kept for the Catalog page's assumptions table and old scripts.
 LINK_DISTANCE_M = {"in-rack": 2.0, "node-leaf": 30.0, "leaf-spine": 50.0, "spine-core": 150.0}
 
 
@@ -152,74 +154,24 @@ def _pick_transceiver(
     catalog: Catalog, resolved: ResolvedDesign, end: str, ports: int, distance_m: float, media: str | None = None,
     cage: str = "",
 ) -> Transceiver:
-    """Cheapest transceiver for ``end`` carrying ``ports`` links at the design's speed.
-
-    Preference: a module with exactly ``ports`` logical ports at the design's
-    speed made for this end; then the same made for the other end (a DGX's
-    twin-port cage takes the switch's twin-port module); then any module of
-    equal total bandwidth. A module of the ``cage`` family (OSFP, QSFP56, ...)
-    is preferred, even one run below its top speed. Within that, ``media`` (smf/mmf) is kept when
-    given so both ends of a link match, and the reach must cover
-    ``distance_m`` [m]; if nothing reaches, the longest-reach module is used.
-    """
-    speed = resolved.port_speed_gbps
-    usable = [t for t in catalog.transceivers if resolved.fabric in t.fabrics]
-    exact = [t for t in usable if t.logical_ports == ports and t.port_speed_gbps == speed]
-    tiers = [
-        [t for t in exact if t.end in (end, "any")],
-        exact,
-        [t for t in usable if t.end in (end, "any") and t.logical_ports * t.port_speed_gbps == ports * speed],
-        [t for t in usable if t.end in (end, "any") and t.port_speed_gbps == speed],
-    ]
-    options = next((tier for tier in tiers if tier), [])
-    if cage:
-        # keep the module that fits the cage: an OSFP NIC takes an OSFP module, run at a lower
-        # speed if need be (a 400G OSFP runs NDR200), rather than a QSFP56 of the exact speed
-        fitting = [t for t in options if form_factor_family(t.form_factor) == cage]
-        if not fitting:
-            fitting = [t for t in usable if form_factor_family(t.form_factor) == cage
-                       and t.end in (end, "any") and t.logical_ports == ports and t.port_speed_gbps >= speed]
-            fitting = [t for t in fitting if t.port_speed_gbps == min(f.port_speed_gbps for f in fitting)]
-        options = fitting or options
-    if not options:
-        message = (_("the catalog has no {fabric} transceiver for {ports}x{speed}G at the switch end") if end == "switch"
-                   else _("the catalog has no {fabric} transceiver for {ports}x{speed}G at the node end"))
-        raise DesignError(
-            tidy_spaces(message.format(fabric=fabric_word(resolved.fabric), ports=ports, speed=speed)),
-            _("Add one to assets/catalog/optics.toml or choose another port speed."),
-        )
-    if media and any(t.media == media for t in options):
-        options = [t for t in options if t.media == media]
-    reaching = [t for t in options if t.reach_m >= distance_m]
-    if reaching:
-        return min(reaching, key=lambda t: (t.price_usd, t.reach_m))
-    return max(options, key=lambda t: (t.reach_m, -t.price_usd))
+    """Cheapest transceiver for ``end`` carrying ``ports`` links (``core.physical.media.pick_transceiver``)."""
+    module = pick_transceiver(catalog, resolved, end, ports, distance_m, media=media, cage=cage)
+    assert module is not None
+    return module
 
 
 def _pick_cable(catalog: Catalog, resolved: ResolvedDesign, kinds: tuple[str, ...], distance_m: float) -> Cable | None:
     """Cheapest cable of ``kinds`` at the design's speed with enough reach, else None."""
-    options = [
-        c for c in catalog.cables
-        if c.kind in kinds and resolved.fabric in c.fabrics and c.speed_gbps == resolved.port_speed_gbps
-        and c.reach_m >= distance_m
-    ]
-    return min(options, key=lambda c: (c.price_usd, c.reach_m)) if options else None
+    return pick_cable(catalog, resolved, kinds, distance_m)
 
 
 def _fiber(catalog: Catalog, transceiver: Transceiver, distance_m: float) -> Cable:
     """Cheapest fibre cord matching the transceiver's media and connector, long enough if possible."""
-    options = [c for c in catalog.cables if c.kind == "fiber" and c.media == transceiver.media
-               and c.connector == transceiver.connector]
-    if not options:
-        raise DesignError(
-            _("the catalog has no {media} {connector} fibre cord for {transceiver}").format(
-                media=transceiver.media.upper(), connector=transceiver.connector.upper(), transceiver=transceiver.id),
-            _("Add one to assets/catalog/optics.toml."))
-    reaching = [c for c in options if c.reach_m >= distance_m]
-    return min(reaching or options, key=lambda c: c.price_usd)
+    return fibre_for(catalog, transceiver, distance_m)
 
 
-def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> tuple[BomRow, ...]:
+def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, layout: Layout | None = None,
+              media: tuple[MediaBin, ...] | None = None) -> tuple[BomRow, ...]:
     """Every item of the design with its count explained.
 
     Switch-side transceivers are counted per switch: ``ceil(ports used / ports
@@ -227,9 +179,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
     transceivers are counted per node: ``ceil(NIC ports / system's
     node_ports_per_transceiver)``. Fibre cords: one per optical link.
     """
-    design = resolved.design
     system = resolved.system
-    nic = resolved.nic
     switch = resolved.switch
     planes = resolved.planes
     price_overrides, power_overrides = resolved.price_overrides, resolved.power_overrides
@@ -284,7 +234,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
     )
     nic_why = (_("{nodes} nodes x {nics} NICs (rails); each NIC has a port in each of {planes} planes") if planes > 1
                else _("{nodes} nodes x {nics} NICs (rails)"))
-    add("NIC", nic, nic_count, nic_why.format(nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes))
+    add("NIC", resolved.nic, nic_count, nic_why.format(nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes))
 
     # --- switches -----------------------------------------------------------------------
     plane_note = _(" x {planes} planes").format(planes=planes) if planes > 1 else ""
@@ -315,82 +265,125 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) ->
                     groups=fabric.core_groups, cores=fabric.cores_per_group, plane_note=plane_note),
                 item=_("{name} (core)").format(name=core.name))
 
-    # --- links: media per class -----------------------------------------------------------
-    media = design.cable_media
-    node_leaf_in_rack = resolved.topology == "top-of-rack" or fabric.tiers == 1 and resolved.nodes <= resolved.nodes_per_rack
-    classes = [("node-leaf", fabric.node_leaf_links * planes, "in-rack" if node_leaf_in_rack else "node-leaf")]
-    if fabric.tiers >= 2:
-        classes.append(("leaf-spine", fabric.leaf_spine_links * planes, "leaf-spine"))
-    if fabric.tiers == 3:
-        classes.append(("spine-core", fabric.spine_core_links * planes, "spine-core"))
+    # --- links: media per class and length bin (core.physical: lengths from the layout, media by reach) --
+    if media is None:
+        layout = layout or place(resolved, fabric, None, catalog)
+        media = select_media(catalog, resolved, link_lengths(resolved, fabric, layout))
+    link_rows(resolved, fabric, catalog, media, add_row=add)
+    return tuple(rows)
 
-    optical: list[tuple[str, int, float, bool]] = []  # (link class, links, distance [m], no AOC/copper?)
-    # uplinks run at the uplink speed on the upper tier's switch (design fields uplink_speed_gbps, *_switch)
-    at_speed = {"node-leaf": resolved, "leaf-spine": resolved.model_copy(update={"port_speed_gbps": resolved.uplink_gbps}),
-                "spine-core": resolved.model_copy(update={"port_speed_gbps": resolved.uplink_gbps})}
-    class_switch = {"node-leaf": switch, "leaf-spine": resolved.tier_switches["spine"],
-                    "spine-core": resolved.tier_switches["core"]}
-    for link_class, links, distance_key in classes:
-        distance = LINK_DISTANCE_M[distance_key]
-        use_copper = link_class == "node-leaf" and (media == "copper" or (media == "auto" and distance_key == "in-rack"))
-        use_aoc = media == "aoc" and link_class in ("node-leaf", "leaf-spine")
-        cable = None
-        if use_copper:
-            cable = _pick_cable(catalog, resolved, ("dac", "acc"), LINK_DISTANCE_M["in-rack"])
-        elif use_aoc:
-            cable = _pick_cable(catalog, at_speed[link_class], ("aoc",), distance)
-        if cable is not None:
-            add("cable", cable, links, _("{links} {link_class} links, one {kind} each ({media} media)").format(
-                links=f"{links:,}", link_class=_(LINK_CLASS_LABELS[link_class]), kind=cable.kind.upper(),
-                media=_(MEDIA_LABELS[media])))
-        else:
-            optical.append((link_class, links, distance, use_copper or use_aoc))
-    if not optical:
-        return tuple(rows)
 
-    # optics per link class: a module family with the reach that class needs, the same at both ends
-    cage_ports = {c: class_switch[c].ports_per_cage(at_speed[c].port_speed_gbps) for c in class_switch}
-    modules = {link_class: _pick_transceiver(catalog, at_speed[link_class], "switch", cage_ports[link_class], distance,
-                                             cage=form_factor_family(class_switch[link_class].cage_type))
-               for link_class, _links, distance, _note in optical}
-    counts = {link_class: 0 for link_class in modules}
-    why_parts: dict[str, list[str]] = {link_class: [] for link_class in modules}
+
+ROUTE_LABELS = {"in-rack": N_("in the rack"), "in-row": N_("within a row"), "across-rows": N_("across rows")}
+"""Route of a length bin (``core.physical.lengths.ROUTES``) -> words, marked for translation."""
+
+
+def _bin_words(b: MediaBin) -> str:
+    return _("{links} {link_class} links {route}, {span} (longest {longest} m)").format(
+        links=f"{b.links:,}", link_class=_(LINK_CLASS_LABELS[b.link_class]), route=_(ROUTE_LABELS[b.route]),
+        span=b.label(), longest=f"{b.max_m:g}")
+
+
+def _apportion(total: int, weights: list[int]) -> list[int]:
+    """``total`` split in proportion to ``weights`` (largest remainder; sums to ``total``)."""
+    whole = sum(weights)
+    if whole <= 0:
+        return [0 for _w in weights]
+    shares = [total * w / whole for w in weights]
+    out = [math.floor(x) for x in shares]
+    for i in sorted(range(len(weights)), key=lambda i: (out[i] - shares[i], i))[: total - sum(out)]:
+        out[i] += 1
+    return out
+
+
+def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, media: tuple[MediaBin, ...], *,
+              add_row) -> None:
+    """Cable and transceiver rows of the compute links from their media bins (``add_row`` as in ``build_bom``).
+
+    Cables (DAC, ACC, AOC, fibre cords): one row per link class and length bin, one cable per link.
+    Switch-side transceivers: per link class, counted per switch as before (``ceil(ports used / ports
+    per cage)`` for every switch group), then shared among the optical bins by their link counts and
+    listed by module type; node-side modules likewise (``nodes x ceil(NIC ports / ports per module)``).
+    """
+    system, planes = resolved.system, resolved.planes
+    switches = {"node-leaf": resolved.switch, "leaf-spine": resolved.tier_switches["spine"],
+                "spine-core": resolved.tier_switches["core"]}
+    up = resolved.uplink_gbps
+    speeds = {"node-leaf": resolved.port_speed_gbps, "leaf-spine": up, "spine-core": up}
+    cage_ports = {c: switches[c].ports_per_cage(speeds[c]) for c in switches}
+    policy = resolved.design.cable_media
+    # per class: switch-side module count if every link were optical (as counted per switch group)
+    counts = {c: 0 for c in switches}
+    terms: dict[str, list[str]] = {c: [] for c in switches}
     for group in fabric.switch_groups:
         down_class, up_class = {"leaf": ("node-leaf", "leaf-spine"), "spine": ("leaf-spine", "spine-core"),
                                 "core": ("spine-core", "")}[group.role]
         for link_class, ports in ((down_class, group.down_ports_used), (up_class, group.up_ports_used)):
-            if link_class in modules and ports:
-                per_cage = resolved.tier_switches[group.role].ports_per_cage(at_speed[link_class].port_speed_gbps)
+            if link_class and ports:
+                per_cage = resolved.tier_switches[group.role].ports_per_cage(speeds[link_class])
                 counts[link_class] += math.ceil(ports / per_cage) * group.count * planes
-                why_parts[link_class].append(_("{count} {role} x ceil({ports}/{per_cage})").format(
+                terms[link_class].append(_("{count} {role} x ceil({ports}/{per_cage})").format(
                     count=group.count * planes, role=_(ROLE_LABELS[group.role]), ports=ports, per_cage=per_cage))
+    cables = {c.id: c for c in catalog.cables}
+    modules = {t.id: t for t in catalog.transceivers}
     items = {"node-leaf": N_("{name} (switch side, node-leaf)"), "leaf-spine": N_("{name} (switch side, leaf-spine)"),
              "spine-core": N_("{name} (switch side, spine-core)")}
-    for link_class, module in modules.items():
-        add("transceiver", module, counts[link_class],
-            _("switch side, {link_class}: {terms} ({per_cage} port(s) per cage)").format(
-                link_class=_(LINK_CLASS_LABELS[link_class]), terms=" + ".join(why_parts[link_class]),
-                per_cage=cage_ports[link_class]),
-            item=_(items[link_class]).format(name=module.name), end="switch")
-    if "node-leaf" in modules:
-        per_node_ports = resolved.nics_per_node * planes
-        per_xcvr = max(system.node_ports_per_transceiver, planes)  # a NIC's cage carries all its planes
-        node_xcvr = _pick_transceiver(catalog, resolved, "node", per_xcvr, LINK_DISTANCE_M["node-leaf"],
-                                      media=modules["node-leaf"].media, cage=form_factor_family(nic.cage_type))
-        per_node = math.ceil(per_node_ports / per_xcvr)
-        add("transceiver", node_xcvr, resolved.nodes * per_node,
-            _("node side: {nodes} nodes x ceil({ports} ports / {per_module} per module)").format(
-                nodes=f"{resolved.nodes:,}", ports=per_node_ports, per_module=per_xcvr),
-            item=_("{name} (node side)").format(name=node_xcvr.name), end="node")
-    fiber_items = {"node-leaf": N_("{name} (node-leaf)"), "leaf-spine": N_("{name} (leaf-spine)"),
-                   "spine-core": N_("{name} (spine-core)")}
-    for link_class, links, distance, no_cable in optical:
-        fiber = _fiber(catalog, modules[link_class], distance)
-        why = (_("{links} {link_class} optical links, one fibre cord each (no AOC/copper at this speed in the "
-                 "catalog)") if no_cable else _("{links} {link_class} optical links, one fibre cord each"))
-        add("cable", fiber, links, why.format(links=f"{links:,}", link_class=_(LINK_CLASS_LABELS[link_class])),
-            item=_(fiber_items[link_class]).format(name=fiber.name))
-    return tuple(rows)
+    for link_class in ("node-leaf", "leaf-spine", "spine-core"):
+        bins = [b for b in media if b.link_class == link_class]
+        if not bins:
+            continue
+        class_links = sum(b.links for b in bins)
+        optical = [b for b in bins if not b.cable_id]
+        for b in bins:
+            if b.cable_id:
+                cable = cables[b.cable_id]
+                add_row("cable", cable, b.links, _("{bins}: {media}, {name} (reach {reach} m; cable media {policy})").format(
+                    bins=_bin_words(b), media=_(KIND_LABELS[b.kind]), name=cable.id, reach=f"{cable.reach_m:g}",
+                    policy=_(MEDIA_LABELS.get(policy, policy))),
+                    item=_("{name} ({link_class}, {span})").format(name=cable.name,
+                                                                    link_class=_(LINK_CLASS_LABELS[link_class]),
+                                                                    span=b.label()))
+        if not optical:
+            continue
+        optical_links = sum(b.links for b in optical)
+        switch_total = math.ceil(counts[link_class] * optical_links / class_links) if class_links else 0
+        per_bin = _apportion(switch_total, [b.links for b in optical])
+        by_module: dict[str, list] = {}
+        for b, n in zip(optical, per_bin):
+            by_module.setdefault(b.switch_module_id, []).append((b, n))
+        for module_id, parts in by_module.items():
+            module = modules[module_id]
+            spans = ", ".join(f"{b.label()} {b.links:,}" for b, _n in parts)
+            add_row("transceiver", module, sum(n for _b, n in parts),
+                    _("switch side, {link_class}: {terms} ({per_cage} port(s) per cage); {media} for {links} links "
+                      "by length: {spans}").format(
+                        link_class=_(LINK_CLASS_LABELS[link_class]), terms=" + ".join(terms[link_class]),
+                        per_cage=cage_ports[link_class], media=_(KIND_LABELS[parts[0][0].kind]),
+                        links=f"{sum(b.links for b, _n in parts):,}", spans=spans),
+                    item=_(items[link_class]).format(name=module.name), end="switch")
+        if link_class == "node-leaf":
+            per_node_ports = resolved.nics_per_node * planes
+            per_xcvr = max(system.node_ports_per_transceiver, planes)  # a NIC's cage carries all its planes
+            node_total = math.ceil(resolved.nodes * math.ceil(per_node_ports / per_xcvr) * optical_links / class_links)
+            node_bins = _apportion(node_total, [b.links for b in optical])
+            by_node: dict[str, int] = {}
+            for b, n in zip(optical, node_bins):
+                by_node[b.node_module_id] = by_node.get(b.node_module_id, 0) + n
+            for module_id, quantity in by_node.items():
+                node_xcvr = modules[module_id]
+                add_row("transceiver", node_xcvr, quantity,
+                        _("node side: {nodes} nodes x ceil({ports} ports / {per_module} per module)").format(
+                            nodes=f"{resolved.nodes:,}", ports=per_node_ports, per_module=per_xcvr)
+                        + ("" if optical_links == class_links else _(" for the {links} optical links").format(
+                            links=f"{optical_links:,}")),
+                        item=_("{name} (node side)").format(name=node_xcvr.name), end="node")
+        for b in optical:
+            fiber = cables[b.fibre_id]
+            add_row("cable", fiber, b.links, _("{bins}: {media}, {module} + fibre cord").format(
+                bins=_bin_words(b), media=_(KIND_LABELS[b.kind]), module=b.switch_module_id),
+                item=_("{name} ({link_class}, {span})").format(name=fiber.name,
+                                                                link_class=_(LINK_CLASS_LABELS[link_class]),
+                                                                span=b.label()))
 
 
 def design_price_basis(resolved: ResolvedDesign) -> str:

@@ -45,7 +45,7 @@ Topology = Literal["rail-optimized", "top-of-rack", "rail-only"]
 PlaneMode = Literal["per-port", "per-rail"]
 FabricKind = Literal["infiniband", "ethernet"]
 Tiers = Literal["auto", 1, 2, 3]
-CableMedia = Literal["auto", "copper", "aoc", "optics"]
+CableMedia = Literal["auto", "copper", "aoc", "optics", "smf"]
 
 MAX_GPUS = 1_000_000
 MAX_DESIGN_FILE_BYTES = 1_000_000
@@ -200,8 +200,32 @@ class Design(BaseModel):
         Spine down:up ratio in three-tier fabrics (>= 1).
     tiers : {"auto", 1, 2, 3}
         Switch tiers; ``auto`` picks the fewest that fit.
-    cable_media : {"auto", "copper", "aoc", "optics"}
-        ``auto`` uses copper within a rack and optics elsewhere.
+    cable_media : {"auto", "copper", "aoc", "optics", "smf"}
+        Media by each link's length (``core.physical.media``): ``auto`` and ``copper`` take passive
+        copper up to its reach, then active copper, then multimode, then single-mode optics; ``aoc``
+        puts active optical cables before multimode optics; ``optics`` never copper; ``smf`` single-mode
+        optics for every link.
+    rack_preset : str, optional
+        Compute rack preset id of ``assets/catalog/racks.toml`` (``air-15``, ``superpod-41``,
+        ``dense-60``, ``nvl72-liquid``); default: the smallest that holds the system's default nodes per rack.
+    rack_kw : float, optional
+        Rack power limit [kW per rack], replacing the preset's.
+    rack_units : int, optional
+        Compute rack height [U], replacing the preset's.
+    storage : {"auto", "infiniband", "ethernet", "none"}
+        Storage fabric (``core.networks``): ``auto`` = the compute fabric's kind, ``none`` = no storage
+        network. Default follows the DGX SuperPOD RA (a separate InfiniBand storage fabric).
+    storage_ports_per_node : int, optional
+        Storage fabric ports per node; default the RA's 2 per DGX (0 = no storage ports).
+    storage_port_speed_gbps : int, optional
+        Storage port speed, per direction [Gb/s]; default 400 (the RA's NDR), at most the compute port speed.
+    storage_systems : int, optional
+        Storage systems (appliances) on the storage fabric; default sized from the storage bandwidth per node.
+    storage_oversubscription : float, optional
+        Node-facing storage leaf down:up ratio (>= 1); default the RA's 4:3.
+    management : bool
+        Size the in-band and out-of-band management networks and the management nodes (default on,
+        as in the RA).
     pue : float
         Power usage effectiveness (facility power / IT power, >= 1).
     electricity_usd_per_kwh : float
@@ -251,6 +275,9 @@ class Design(BaseModel):
     pod_sus: StrictInt | None = Field(default=None, ge=1, le=4096)
     grow_to: StrictInt | None = Field(default=None, ge=1, le=MAX_GPUS)
     price_basis: DesignPriceBasis = "street"
+    rack_preset: str | None = Field(default=None, min_length=1, max_length=40)
+    rack_kw: float | None = Field(default=None, gt=0.0, le=1000.0, strict=True, allow_inf_nan=False)
+    rack_units: StrictInt | None = Field(default=None, ge=8, le=60)
 
     @field_validator("price_overrides", "power_overrides")
     @classmethod

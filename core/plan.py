@@ -42,6 +42,10 @@ from core.errors import DesignError, FabricPlannerError
 from core.i18n import _, current, ngettext
 from core.i18n import language as speaking
 from core.fabric.sizing import FabricPlan, size_fabric
+from core.physical.layout import Layout, place
+from core.physical.lengths import LinkLengths, link_lengths
+from core.physical.media import MediaBin, select_media
+from core.physical.racks import load_racks
 
 MAX_WAYS_OUT = 3
 """Most ways out one error names."""
@@ -60,6 +64,12 @@ class Plan(BaseModel):
     reserved_bom: tuple[BomRow, ...] = ()
     """Network items still to buy to grow to ``design.grow_to`` nodes (future leaves, pods' spines, links);
     ``bom`` is what is installed now, spines and cores for the final size included."""
+    layout: Layout | None = None
+    """Racks, rows and every device's position (``core.physical.layout``)."""
+    lengths: tuple[LinkLengths, ...] = ()
+    """Cable length distribution per compute link class (``core.physical.lengths``)."""
+    media: tuple[MediaBin, ...] = ()
+    """Media per link class and length bin (``core.physical.media.select_media``; ``media_for`` looks a link up)."""
 
     @property
     def reserved_network_capex_usd(self) -> float:
@@ -94,6 +104,13 @@ class Plan(BaseModel):
             "nvswitch_chips": r.system.nvswitch_chips_for(r.nvlink_domain_gpus),
             "nvswitch_generation": r.system.nvswitch_generation,
         }
+
+    def racks_summary(self) -> dict:
+        """``{compute, network, storage, total, max_kw_per_rack, rows}`` (+ management, floor area, limit)."""
+        if self.layout is None:
+            return {"compute": self.cost.racks_compute, "network": 0, "storage": 0, "management": 0,
+                    "total": self.cost.racks_compute, "max_kw_per_rack": 0.0, "rows": 0}
+        return self.layout.summary()
 
     def summary(self) -> dict:
         """The headline numbers as plain JSON-ready data (counts summed over planes)."""
@@ -177,7 +194,8 @@ class Plan(BaseModel):
                 "basis": "nodes at their maximum power, network parts at typical power; "
                          "energy assumes that draw around the clock (an upper bound)",
             },
-            "racks_compute": self.cost.racks_compute,
+            "racks_compute": self.layout.counts()["compute"] if self.layout else self.cost.racks_compute,
+            "racks": self.racks_summary(),
             "explanation": list(resolved.notes) + list(fabric.explanation),
         }
 
@@ -327,7 +345,24 @@ def _candidates(
             out.append((_("give every NIC a port in every plane"), {"plane_mode": "per-port", "planes": 1}))
         return out
 
-    return [tiers, field_fabric, larger_switch, other_speed, fewer_planes, other_topology, fewer_nodes, fewer_nics,
+    def rack_fit():
+        """Rack presets with more power, the preset's own limit, fewer nodes per rack (only when set)."""
+        out = []
+        if design.rack_kw is not None:
+            out.append((_("use the rack preset's power limit"), {"rack_kw": None}))
+        if design.rack_units is not None:
+            out.append((_("use the rack preset's height"), {"rack_units": None}))
+        for preset in load_racks().compute_presets:
+            if preset.id != design.rack_preset:
+                out.append((_("use the {preset} rack preset ({kw} kW)").format(preset=preset.id, kw=f"{preset.power_kw:g}"),
+                            {"rack_preset": preset.id, "rack_kw": None, "rack_units": None}))
+        for k in range((design.nodes_per_rack or 1) - 1, 0, -1):
+            out.append((ngettext("put {count} node in a rack", "put {count} nodes in a rack", k).format(count=k),
+                        {"nodes_per_rack": k}))
+        return out
+
+    racks_set = any(getattr(design, f) is not None for f in ("rack_preset", "rack_kw", "rack_units", "nodes_per_rack"))
+    return [tiers, *([rack_fit] if racks_set else []), field_fabric, larger_switch, other_speed, fewer_planes, other_topology, fewer_nodes, fewer_nics,
             more_oversubscription]
 
 
@@ -365,10 +400,14 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     resolved = resolve_design(design, catalog)
     fabric = size_fabric(resolved)
     bandwidth = compute_bandwidth(resolved, fabric)
-    bom = build_bom(resolved, fabric, catalog)
+    layout = place(resolved, fabric, None, catalog)
+    lengths = link_lengths(resolved, fabric, layout)
+    media = select_media(catalog, resolved, lengths)
+    bom = build_bom(resolved, fabric, catalog, layout=layout, media=media)
     cost = summarize_cost(resolved, bom)
+    cost = cost.model_copy(update={"racks_compute": layout.counts()["compute"]})
     return Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost,
-                reserved_bom=_reserved(resolved, bom, catalog))
+                reserved_bom=_reserved(resolved, bom, catalog), layout=layout, lengths=lengths, media=media)
 
 
 def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalog) -> tuple[BomRow, ...]:

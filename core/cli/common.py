@@ -182,6 +182,14 @@ def ratio(text: str, minimum: float = 1.0) -> float:
     return value
 
 
+def positive_float(text: str) -> float:
+    """A finite number above 0 (``40``, ``40.8``, full-width digits too)."""
+    value = number(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(_("must be above 0, got {value}").format(value=shown(text)))
+    return value
+
+
 def leaf_ratio(text: str) -> float:
     """The leaf's down:up ratio: like ``ratio`` but from 0.25 (1:4, more uplink than downlink)."""
     return ratio(text, 0.25)
@@ -239,8 +247,17 @@ def add_design_options(parser: argparse.ArgumentParser) -> None:
                    help=_("spine down:up ratio in three tiers, X or X:Y, >= 1"))
     g.add_argument("--tiers", type=str.lower, choices=["auto", "1", "2", "3"],
                    help=_("switch tiers (default auto)"))
-    g.add_argument("--cable-media", type=str.lower, choices=["auto", "copper", "aoc", "optics"],
-                   help=_("cable media policy (auto: copper in rack, optics elsewhere)"))
+    g.add_argument("--cable-media", type=str.lower, choices=["auto", "copper", "aoc", "optics", "smf"],
+                   help=_("cable media by each link's length (auto: copper where it reaches, then multimode, "
+                          "then single-mode optics; aoc: active optical cables before multimode; optics: no "
+                          "copper; smf: single-mode only)"))
+    g.add_argument("--rack-preset", type=str.lower, metavar="PRESET",
+                   help=_("compute rack preset (air-15, superpod-41, dense-60, nvl72-liquid; default: the "
+                          "smallest that holds the system's default rack)"))
+    g.add_argument("--rack-kw", type=positive_float, metavar="KW",
+                   help=_("rack power limit [kW per rack] (default: the preset's)"))
+    g.add_argument("--rack-units", type=positive_int, metavar="U",
+                   help=_("compute rack height [U] (default: the preset's)"))
     a = parser.add_argument_group(_("advanced fabric (defaults: one switch model, one speed, the current rules)"))
     a.add_argument("--nic", type=model_name,
                    help=_("NIC model, case-insensitive (e.g. {examples}); its ports bound the planes").format(
@@ -296,6 +313,7 @@ _OPTION_FIELDS = {
     "nic": "nic", "leaf_switch": "leaf_switch", "spine_switch": "spine_switch", "core_switch": "core_switch",
     "uplink_speed": "uplink_speed_gbps", "plane_mode": "plane_mode", "su_nodes": "su_nodes", "pod_sus": "pod_sus",
     "grow_to": "grow_to", "price_basis": "price_basis",
+    "rack_preset": "rack_preset", "rack_kw": "rack_kw", "rack_units": "rack_units",
 }
 
 

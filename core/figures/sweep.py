@@ -14,12 +14,19 @@ import plotly.graph_objects as go
 from core.analysis.sweep import CATEGORICAL, METRICS, SETTINGS, SweepResult, metric_label, setting_label
 from core.figures.compare import format_value
 from core.figures.style import TIER_COLOURS, base_layout, wrap_text
-from core.i18n import _
+from core.i18n import N_, _
 
 LINE_COLOUR = TIER_COLOURS["leaf"]
 GAP_COLOUR = "#a6acaf"
 HOVER_CHARS = 64
 """Most visible characters per hover line (a reason wraps)."""
+VALUE_LABELS = {
+    "fabric": {"infiniband": N_("infiniband"), "ethernet": N_("ethernet")},
+    "topology": {"rail-optimized": N_("rail-optimized"), "top-of-rack": N_("top-of-rack"), "rail-only": N_("rail-only")},
+    "plane_mode": {"per-port": N_("per-port"), "per-rail": N_("per-rail")},
+    "tiers": {"auto": N_("auto")},
+}
+"""Categorical values shown as words in the current language (product and model ids are shown as they are)."""
 
 
 def value_label(setting: str, value) -> str:
@@ -27,9 +34,8 @@ def value_label(setting: str, value) -> str:
     if value is None:
         return ""
     if SETTINGS[setting].kind == CATEGORICAL:
-        if setting == "tiers" and value == "auto":
-            return _("auto")
-        return str(value)
+        words = VALUE_LABELS.get(setting, {})
+        return _(words[value]) if value in words else str(value)
     return f"{value:,}" if isinstance(value, int) else f"{value:g}"
 
 

@@ -26,6 +26,7 @@ Keys (version 1; never rename a key, add new ones instead)::
     ps   port speed [Gb/s]           nic  NICs per node (rails)
     pl   planes                      sw   switch model id
     t    topology: rail | tor        npr  nodes per rack
+    rp   rack preset (air-15, ...)   rkw  rack power limit [kW]       ru   rack units [U]
     os   leaf oversubscription       sos  spine oversubscription
     ti   tiers: auto | 1 | 2 | 3     cm   cable media: auto|copper|aoc|optics
     pue  PUE                         kwh  electricity price [USD/kWh]
@@ -84,6 +85,7 @@ from core.design import (
     resolve_nic_and_speed,
 )
 from core.errors import InputError, shown
+from core.physical.racks import load_racks
 from core.i18n import N_, _, ngettext
 
 VERSION = "1"
@@ -375,6 +377,7 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
     d = Design.model_fields
     gpus = [s.id for s in catalog.systems]
     switches = [s.id for s in catalog.switches if s.role == "fabric"]
+    rack_presets = [p.id for p in load_racks().compute_presets]
 
     def bounds(field: str) -> tuple[float, float]:
         low = high = None
@@ -443,8 +446,11 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         float_param("os", "oversubscription", N_("leaf oversubscription")),
         float_param("sos", "spine_oversubscription", N_("spine oversubscription")),
         Param("ti", N_("tiers"), parse_choice(["auto", "1", "2", "3"]), str, "auto", lambda: _("auto, 1, 2 or 3")),
-        Param("cm", N_("cable media"), parse_choice(["auto", "copper", "aoc", "optics"]), str, "auto",
-              lambda: _("auto, copper, aoc or optics")),
+        Param("cm", N_("cable media"), parse_choice(["auto", "copper", "aoc", "optics", "smf"]), str, "auto",
+              lambda: _("auto, copper, aoc, optics or smf")),
+        Param("rp", N_("rack preset"), parse_choice(rack_presets), str, None, ", ".join(rack_presets)),
+        float_param("rkw", "rack_kw", N_("rack power limit [kW]"), open_low=True),
+        int_param("ru", "rack_units", N_("rack units [U]")),
         float_param("pue", "pue", N_("PUE")),
         Param("nm", N_("NIC model"), nic_parse, str, None, ", ".join(nics)),
         Param("lsw", N_("leaf switch model"), model_parse("switch", switches), str, None, ", ".join(switches)),
@@ -489,6 +495,7 @@ FIELDS = {
     "nm": "nic", "lsw": "leaf_switch", "ssw": "spine_switch", "csw": "core_switch", "us": "uplink_speed_gbps",
     "pm": "plane_mode", "su": "su_nodes", "pod": "pod_sus", "gt": "grow_to",
     "pb": "price_basis",  # issue 10: price book
+    "rp": "rack_preset", "rkw": "rack_kw", "ru": "rack_units",  # issue 14: racks
 }
 KEYS = (VERSION_KEY, *FIELDS)
 

@@ -1,0 +1,543 @@
+"""Racks, rows and the hall: where every device of a design sits.
+
+``place(resolved, fabric, networks, catalog) -> Layout``. The rules (following the DGX SuperPOD
+reference architectures; constants and sources in ``assets/catalog/racks.toml``):
+
+* **Compute racks.** A rack preset gives the power limit [kW] and height [U] (``Design.rack_preset``,
+  ``rack_kw``, ``rack_units``; default the smallest preset that holds the system's default nodes per
+  rack). Nodes per rack = the design's (or the system's) count, capped by ``floor(limit / node kW)``
+  and ``floor(usable U / node U)`` (an explicit ``nodes_per_rack`` above that is capped, and
+  ``Layout.notes`` says so); one node above the power limit is a ``DesignError``. An NVL72-class system fills one whole rack per NVLink domain (18 trays, switch
+  trays and power shelves): its limit must hold the whole rack's power.
+* **Scalable units in rows.** Each SU (the fabric's node group) is a block of racks: half its compute
+  racks, its leaf rack(s) in the middle, the other half (the SuperPOD SU: 4 + 1 + 4 racks). Rows hold
+  whole SUs up to ``hall.max_racks_per_row`` racks (an SU longer than that has a row to itself).
+  Top-of-rack leaves sit in their group's first compute rack. A one-switch fabric has its switch in
+  a network rack in the middle of the row.
+* **Central rows.** Spine, core, management and storage racks (network rack preset) stand in rows in
+  the middle of the hall, between the first and second half of the SU rows.
+* **Floor.** Racks of a row side by side (their widths); rows face alternately, so the row pitch is
+  rack depth + (hot + cold aisle) / 2; an end aisle at both ends of the rows. Floor area [m^2] =
+  (longest row + 2 end aisles) x (rows x pitch).
+
+Device ids are the engine's (``core.fabric.topology``): ``node12``, ``p0.leaf3``,
+``p1.i0.spine2``, ``p0.core5``, and the other networks' (``core.networks``): ``storage.leaf0``,
+``inband.spine0``, ``oob.switch0``, ``mgmt.head0``, ``mgmt.ufm0``, ``storage.array0``.
+``Layout.position(device_id) -> Position(rack, row, u, height_u)``: the rack's name, its 0-based row,
+the device's lowest U (1-based, counted from the bottom) and its height [U]. Racks are named
+``R{row}-{position}``, both 1-based and zero-padded (``R01-05``). A rack holds ``slots``: runs of
+identical devices stacked from ``first_u`` with consecutive ids (``prefix`` + index), so a layout of
+131,072 GPUs is a few thousand racks and slots, not one object per device or per U.
+
+Power per rack counts devices at the catalog power the BOM uses (nodes at maximum, switches at
+typical power without optics; pluggable optics add about 1-2% and are not counted here).
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from core.catalog import Catalog, Switch
+from core.design import ResolvedDesign
+from core.errors import DesignError, InputError
+from core.fabric.sizing import FabricPlan
+from core.i18n import _
+from core.physical.racks import RackCatalog, RackPreset, load_racks
+
+RackKind = Literal["compute", "network", "storage", "management"]
+DeviceKind = Literal["node", "leaf", "spine", "core", "storage", "management", "nvl72"]
+
+KIND_ORDER = ("compute", "network", "storage", "management")
+
+
+class Slot(BaseModel):
+    """A run of ``count`` identical devices stacked from ``first_u`` up, ids ``prefix + (start .. start+count-1)``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: DeviceKind
+    model: str
+    prefix: str
+    start: int
+    count: int
+    first_u: int
+    height_u: float
+    watts_each: float
+
+    @property
+    def top_u(self) -> float:
+        return self.first_u + self.count * self.height_u - 1
+
+    def ids(self) -> list[str]:
+        return [f"{self.prefix}{self.start + i}" for i in range(self.count)]
+
+
+class Rack(BaseModel):
+    """One rack: its name, kind, place and what it holds."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    kind: RackKind
+    row: int
+    """0-based row."""
+    position: int
+    """0-based position in its row."""
+    u_total: int
+    u_used: float
+    kw: float
+    kw_limit: float
+    preset: str
+    slots: tuple[Slot, ...]
+    x_m: float
+    """Centre of the rack along its row [m]."""
+    y_m: float
+    """Row line of the rack across the hall [m]."""
+
+    def signature(self) -> tuple:
+        """What makes two racks look the same in a drawing (kind, power, devices by kind and model)."""
+        return (self.kind, round(self.kw, 1), tuple((s.kind, s.model, s.count, s.first_u) for s in self.slots))
+
+
+class Row(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    kind: Literal["compute", "central"]
+    racks: int
+    length_m: float
+    sus: tuple[int, int] = (0, 0)
+    """First and last+1 scalable unit of a compute row."""
+
+
+class Position(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    rack: str
+    row: int
+    u: int
+    height_u: float
+
+
+class Layout(BaseModel):
+    """Where every device sits; see the module docstring for the rules."""
+
+    model_config = ConfigDict(frozen=True)
+
+    preset: str
+    power_limit_kw: float
+    rack_units: int
+    nodes_per_rack: int
+    node_kw: float
+    racks: tuple[Rack, ...]
+    rows: tuple[Row, ...]
+    row_pitch_m: float
+    floor_area_m2: float
+    hall_length_m: float
+    hall_width_m: float
+    notes: tuple[str, ...] = ()
+    index: dict = {}
+    """device prefix -> (sorted starts, slot refs (rack index, slot index)); built by ``place``."""
+
+    def counts(self) -> dict[str, int]:
+        """Racks by kind (compute, network, storage, management) and ``total``."""
+        out = {kind: 0 for kind in KIND_ORDER}
+        for rack in self.racks:
+            out[rack.kind] += 1
+        out["total"] = len(self.racks)
+        return out
+
+    @property
+    def worst_rack(self) -> Rack:
+        """The rack closest to its power limit (ties: the first)."""
+        return max(self.racks, key=lambda r: (r.kw / r.kw_limit, -self.racks.index(r) if len(self.racks) < 50 else 0))
+
+    @property
+    def max_kw_per_rack(self) -> float:
+        return max((r.kw for r in self.racks), default=0.0)
+
+    def summary(self) -> dict:
+        """``{compute, network, storage, management, total, max_kw_per_rack, rows, floor_area_m2}`` (JSON-ready)."""
+        counts = self.counts()
+        return {**counts, "max_kw_per_rack": round(self.max_kw_per_rack, 3), "rows": len(self.rows),
+                "floor_area_m2": round(self.floor_area_m2, 1), "power_limit_kw": self.power_limit_kw,
+                "rack_preset": self.preset, "nodes_per_rack": self.nodes_per_rack}
+
+    def slot_of(self, device_id: str) -> tuple[Rack, Slot, int]:
+        """(rack, slot, offset in slot) of ``device_id``; ``InputError`` for an id the layout does not hold."""
+        match = _ID.match(device_id)
+        if match:
+            prefix, number = match.group(1), int(match.group(2))
+            entry = self.index.get(prefix)
+            if entry:
+                starts, refs = entry
+                k = bisect.bisect_right(starts, number) - 1
+                if k >= 0:
+                    rack_i, slot_i = refs[k]
+                    rack = self.racks[rack_i]
+                    slot = rack.slots[slot_i]
+                    if number < slot.start + slot.count:
+                        return rack, slot, number - slot.start
+        raise InputError(_("unknown device {name}").format(name=device_id[:60]))
+
+    def position(self, device_id: str) -> Position:
+        """Rack name, 0-based row, lowest U (1-based) and height [U] of ``device_id``."""
+        rack, slot, offset = self.slot_of(device_id)
+        return Position(rack=rack.name, row=rack.row, u=int(slot.first_u + offset * slot.height_u),
+                        height_u=slot.height_u)
+
+    def rack(self, name: str) -> Rack:
+        for rack in self.racks:
+            if rack.name == name:
+                return rack
+        raise InputError(_("unknown rack {name}").format(name=name[:40]))
+
+
+_ID = re.compile(r"^(.*?)(\d+)$")
+
+
+# ----------------------------------------------------------------------------------- helpers
+
+
+def _watts(resolved: ResolvedDesign, entry_id: str, value: float) -> float:
+    return resolved.power_overrides.get(entry_id, value)
+
+
+def _nodes_per_domain(resolved: ResolvedDesign) -> int:
+    return max(1, resolved.nvlink_domain_gpus // resolved.gpus_per_node)
+
+
+def _kw(value: float) -> str:
+    return f"{value:,.1f}"
+
+
+def choose_preset(resolved: ResolvedDesign, racks: RackCatalog | None = None) -> RackPreset:
+    """The design's compute rack preset: ``rack_preset``, else the smallest holding the default rack."""
+    racks = racks or load_racks()
+    design = resolved.design
+    preset_id = getattr(design, "rack_preset", None)
+    if preset_id:
+        return racks.preset(preset_id)
+    system = resolved.system
+    node_kw = _watts(resolved, system.id, system.node_power_w) / 1000
+    per_domain = _nodes_per_domain(resolved)
+    wanted = per_domain if per_domain > 1 else resolved.nodes_per_rack
+    need_kw = wanted * node_kw
+    for preset in racks.compute_presets:
+        if preset.power_kw + 1e-9 >= need_kw and (per_domain > 1 or preset.usable_u >= wanted * system.node_rack_units):
+            return preset
+    return racks.compute_presets[-1]
+
+
+def compute_rack_fit(resolved: ResolvedDesign, racks: RackCatalog | None = None) -> tuple[RackPreset, float, int, int]:
+    """(preset, power limit [kW], rack height [U], nodes per rack) of the compute racks.
+
+    Raises ``DesignError`` when one node (or one NVL72 rack) draws more than the limit, or when an
+    explicit ``nodes_per_rack`` exceeds what the power limit and rack units allow.
+    """
+    racks = racks or load_racks()
+    design = resolved.design
+    preset = choose_preset(resolved, racks)
+    limit = getattr(design, "rack_kw", None) or preset.power_kw
+    units = getattr(design, "rack_units", None) or preset.rack_units
+    usable = max(1, units - min(preset.reserved_u, units - 1))
+    system = resolved.system
+    node_kw = _watts(resolved, system.id, system.node_power_w) / 1000
+    per_domain = _nodes_per_domain(resolved)
+    liquid = max(racks.compute_presets, key=lambda p: p.power_kw)
+    if per_domain > 1:
+        rack_kw = per_domain * node_kw
+        if rack_kw > limit + 1e-9:
+            raise DesignError(
+                _("One {system} rack draws {rack_kw} kW, above the {limit} kW rack power limit.").format(
+                    system=system.id, rack_kw=_kw(rack_kw), limit=_kw(limit)),
+                _("Use the {preset} rack preset ({kw} kW) or raise the rack power limit.").format(
+                    preset=liquid.id, kw=_kw(liquid.power_kw)))
+        return preset, limit, units, per_domain
+    by_power = math.floor(limit / node_kw + 1e-9)
+    by_units = math.floor(usable / system.node_rack_units + 1e-9)
+    if by_power < 1:
+        raise DesignError(
+            _("One {system} node draws {node_kw} kW, above the {limit} kW rack power limit.").format(
+                system=system.id, node_kw=_kw(node_kw), limit=_kw(limit)),
+            _("Use a rack preset of at least {need} kW (e.g. {preset}) or raise the rack power limit.").format(
+                need=_kw(node_kw), preset=next(p.id for p in racks.compute_presets if p.power_kw >= node_kw)
+                if any(p.power_kw >= node_kw for p in racks.compute_presets) else liquid.id))
+    if by_units < 1:
+        raise DesignError(
+            _("A {system} node is {node_u}U high; a {units}U rack has {usable}U for devices.").format(
+                system=system.id, node_u=f"{system.node_rack_units:g}", units=units, usable=usable),
+            _("Use taller racks (rack units) or another rack preset."))
+    fits = min(by_power, by_units)
+    return preset, limit, units, min(resolved.nodes_per_rack, fits)
+
+
+# ----------------------------------------------------------------------------------- network devices
+
+
+class NetDevice(BaseModel):
+    """Devices of another network to place: ``count`` of them, ids ``prefix + 0..count-1``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    prefix: str
+    count: int
+    height_u: float
+    watts_each: float
+    kind: Literal["storage", "management"]
+    model: str = ""
+    per_rack: bool = False
+    """One in every rack (an out-of-band switch): placed in each rack's reserved top U, not in a central rack."""
+
+
+def network_devices(networks) -> list[NetDevice]:
+    """The devices of ``core.networks`` sizings to place (empty for ``None``).
+
+    Reads ``networks.devices()`` when the sizing provides it (a list of ``NetDevice`` or of dicts
+    with the same fields); otherwise nothing is placed for the other networks.
+    """
+    if networks is None:
+        return []
+    devices = getattr(networks, "devices", None)
+    if not callable(devices):
+        return []
+    out = []
+    for item in devices():
+        out.append(item if isinstance(item, NetDevice) else NetDevice(**dict(item)))
+    return out
+
+
+# ----------------------------------------------------------------------------------- place
+
+
+class _RackDraft:
+    __slots__ = ("kind", "preset", "u_total", "usable", "kw_limit", "slots", "u_next", "kw", "width")
+
+    def __init__(self, kind: str, preset: RackPreset, u_total: int, kw_limit: float):
+        self.kind = kind
+        self.preset = preset
+        self.u_total = u_total
+        self.usable = u_total - min(preset.reserved_u, u_total - 1)
+        self.kw_limit = kw_limit
+        self.slots: list[Slot] = []
+        self.u_next = 1
+        self.kw = 0.0
+        self.width = preset.width_mm / 1000
+
+    def room(self, height_u: float, watts: float) -> int:
+        """How many more devices of this height and power fit."""
+        by_u = math.floor((self.usable - (self.u_next - 1)) / height_u + 1e-9) if height_u > 0 else 10**9
+        by_kw = math.floor((self.kw_limit - self.kw) * 1000 / watts + 1e-9) if watts > 0 else 10**9
+        return max(0, min(by_u, by_kw))
+
+    def add(self, kind, model, prefix, start, count, height_u, watts):
+        if count <= 0:
+            return
+        self.slots.append(Slot.model_construct(kind=kind, model=model, prefix=prefix, start=start, count=count,
+                                               first_u=int(self.u_next), height_u=height_u, watts_each=watts))
+        self.u_next += count * height_u
+        self.kw += count * watts / 1000
+
+
+def _fill(racks_out: list[_RackDraft], new_rack, kind, model, prefix, start, count, height_u, watts):
+    """Put ``count`` devices into the open rack of ``racks_out`` and new ones as needed."""
+    while count > 0:
+        rack = racks_out[-1] if racks_out else None
+        room = rack.room(height_u, watts) if rack else 0
+        if room <= 0:
+            rack = new_rack()
+            racks_out.append(rack)
+            room = rack.room(height_u, watts)
+            if room <= 0:
+                raise DesignError(
+                    _("A {model} ({height}U, {kw} kW) does not fit in an empty {preset} rack.").format(
+                        model=model, height=f"{height_u:g}", kw=_kw(watts / 1000), preset=rack.preset.id),
+                    _("Use taller racks (rack units) or raise the rack power limit."))
+        take = min(room, count)
+        rack.add(kind, model, prefix, start, take, height_u, watts)
+        start += take
+        count -= take
+
+
+def _switch(resolved: ResolvedDesign, tier: str) -> Switch:
+    return resolved.tier_switches[tier]
+
+
+def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: Catalog | None = None,
+          racks: RackCatalog | None = None) -> Layout:
+    """Lay the design out in racks, rows and a hall (rules in the module docstring)."""
+    racks = racks or load_racks()
+    preset, limit, units, per_rack = compute_rack_fit(resolved, racks)
+    net_preset = racks.network
+    system = resolved.system
+    node_w = _watts(resolved, system.id, system.node_power_w)
+    per_domain = _nodes_per_domain(resolved)
+    nvl = per_domain > 1
+    node_u = units / per_domain if nvl else system.node_rack_units  # an NVL72 tray's share of its rack
+    nodes = resolved.nodes
+    islands = max(1, fabric.islands)
+    planes = fabric.planes
+    leaf_sw, spine_sw, core_sw = _switch(resolved, "leaf"), _switch(resolved, "spine"), _switch(resolved, "core")
+    leaf_w = _watts(resolved, leaf_sw.id, leaf_sw.power_w)
+    spine_w = _watts(resolved, spine_sw.id, spine_sw.power_w)
+    core_w = _watts(resolved, core_sw.id, core_sw.power_w)
+    net_limit = net_preset.power_kw
+    notes: list[str] = []
+    wanted = resolved.nodes_per_rack
+    if not nvl and wanted > per_rack:
+        notes.append(_("{wanted} nodes per rack do not fit a {preset} rack ({limit} kW, {units}U): {fits} per rack "
+                       "placed.").format(wanted=wanted, preset=preset.id, limit=_kw(limit), units=units, fits=per_rack))
+    extra = network_devices(networks)
+
+    def compute_rack():
+        return _RackDraft("compute", preset, units, limit)
+
+    def network_rack(kind="network"):
+        return _RackDraft(kind, net_preset, net_preset.rack_units, net_limit)
+
+    tor = resolved.topology == "top-of-rack" and fabric.tiers > 1
+    groups = max(1, fabric.group_count) if fabric.tiers > 1 else 1
+    per_group = fabric.nodes_per_group if fabric.tiers > 1 else nodes
+    leaves_per_island = fabric.leaf_count // islands  # per plane
+    lpg = fabric.leaves_per_group if fabric.tiers > 1 else 1  # leaves of one group in one island
+
+    def leaf_prefix(plane, island):
+        return f"p{plane}." if islands == 1 else f"p{plane}.i{island}."
+
+    blocks: list[list[_RackDraft]] = []  # one block of racks per SU, in row order
+    for g in range(groups):
+        first = g * per_group
+        count = min(per_group, nodes - first) if fabric.tiers > 1 else nodes
+        if count <= 0:
+            break
+        computes: list[_RackDraft] = []
+        if tor:
+            # the group's leaves (one per plane and island) go into its first compute rack
+            rack = compute_rack()
+            computes.append(rack)
+            for plane in range(planes):
+                for island in range(islands):
+                    _fill(computes, compute_rack, "leaf", leaf_sw.id, leaf_prefix(plane, island) + "leaf", g, 1,
+                          leaf_sw.rack_units, leaf_w)
+        placed = 0
+        while placed < count:
+            if not computes or computes[-1].room(node_u, node_w) <= 0 or \
+                    sum(s.count for s in computes[-1].slots if s.kind in ("node", "nvl72")) >= per_rack:
+                computes.append(compute_rack())
+            rack = computes[-1]
+            in_rack = sum(s.count for s in rack.slots if s.kind in ("node", "nvl72"))
+            take = min(per_rack - in_rack, rack.room(node_u, node_w), count - placed)
+            if take <= 0:
+                computes.append(compute_rack())
+                continue
+            rack.add("nvl72" if nvl else "node", system.id, "node", first + placed, take, node_u, node_w)
+            placed += take
+        leaf_racks: list[_RackDraft] = []
+        if not tor:
+            for plane in range(planes):
+                for island in range(islands):
+                    first_leaf = g * lpg if fabric.tiers > 1 else 0
+                    n_leaves = min(lpg, leaves_per_island - first_leaf) if fabric.tiers > 1 else 1
+                    _fill(leaf_racks, network_rack, "leaf", leaf_sw.id, leaf_prefix(plane, island) + "leaf",
+                          first_leaf, n_leaves, leaf_sw.rack_units, leaf_w)
+        left = (len(computes) + 1) // 2
+        blocks.append(computes[:left] + leaf_racks + computes[left:])
+
+    central: list[_RackDraft] = []
+    if fabric.tiers >= 2:
+        spines_per_island = fabric.spine_count // islands
+        for plane in range(planes):
+            for island in range(islands):
+                _fill(central, network_rack, "spine", spine_sw.id, leaf_prefix(plane, island) + "spine", 0,
+                      spines_per_island, spine_sw.rack_units, spine_w)
+    if fabric.tiers == 3:
+        cores_per_island = fabric.core_count // islands
+        core_racks: list[_RackDraft] = []
+        for plane in range(planes):
+            for island in range(islands):
+                _fill(core_racks, network_rack, "core", core_sw.id, leaf_prefix(plane, island) + "core", 0,
+                      cores_per_island, core_sw.rack_units, core_w)
+        central.extend(core_racks)
+    per_rack_devices = [d for d in extra if d.per_rack]
+    for kind in ("management", "storage"):
+        kind_racks: list[_RackDraft] = []
+        for device in (d for d in extra if d.kind == kind and not d.per_rack):
+            _fill(kind_racks, lambda k=kind: network_rack(k), kind, device.model or device.prefix, device.prefix, 0,
+                  device.count, device.height_u, device.watts_each)
+        central.extend(kind_racks)
+
+    # rows: whole SU blocks up to the row length; central rows in the middle
+    max_row = racks.hall.max_racks_per_row
+    su_rows: list[tuple[int, int]] = []
+    start = 0
+    while start < len(blocks):
+        end, length = start, 0
+        while end < len(blocks) and (end == start or length + len(blocks[end]) <= max_row):
+            length += len(blocks[end])
+            end += 1
+        su_rows.append((start, end))
+        start = end
+    central_rows = [central[i:i + max_row] for i in range(0, len(central), max_row)]
+    half = len(su_rows) // 2 if central_rows else len(su_rows)
+    order: list[tuple[str, object]] = ([("compute", r) for r in su_rows[:half]] + [("central", r) for r in central_rows]
+                                       + [("compute", r) for r in su_rows[half:]])
+    row_racks: list[tuple[str, list[_RackDraft], tuple[int, int]]] = []
+    for kind, item in order:
+        if kind == "compute":
+            a, b = item
+            row_racks.append(("compute", [r for block in blocks[a:b] for r in block], (a, b)))
+        else:
+            row_racks.append(("central", item, (0, 0)))
+
+    # out-of-band (per-rack) devices: one per rack in the rack's reserved top U, in rack order
+    all_drafts = [r for _k, rs, _s in row_racks for r in rs]
+    for device in per_rack_devices:
+        for i in range(min(device.count, len(all_drafts))):
+            rack = all_drafts[i]
+            top = rack.u_total - device.height_u + 1
+            rack.slots.append(Slot.model_construct(kind=device.kind, model=device.model or device.prefix,
+                                                   prefix=device.prefix, start=i, count=1, first_u=int(top),
+                                                   height_u=device.height_u, watts_each=device.watts_each))
+            rack.kw += device.watts_each / 1000
+        if device.count > len(all_drafts):
+            for rest in range(len(all_drafts), device.count):  # more than racks: stack them in a management rack
+                _fill(central, lambda: network_rack("management"), device.kind, device.model or device.prefix,
+                      device.prefix, rest, 1, device.height_u, device.watts_each)
+
+    depth = max(preset.depth_mm, net_preset.depth_mm) / 1000
+    pitch = depth + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
+    end_aisle = racks.hall.end_aisle_mm / 1000
+    digits_row = max(2, len(str(len(row_racks))))
+    digits_pos = max(2, len(str(max((len(rs) for _k, rs, _s in row_racks), default=1))))
+    out: list[Rack] = []
+    rows: list[Row] = []
+    index: dict[str, list] = {}
+    for row_i, (kind, drafts, sus) in enumerate(row_racks):
+        x = 0.0
+        for pos, draft in enumerate(drafts):
+            name = f"R{row_i + 1:0{digits_row}d}-{pos + 1:0{digits_pos}d}"
+            used = sum(s.count * s.height_u for s in draft.slots)
+            rack = Rack.model_construct(
+                name=name, kind=draft.kind, row=row_i, position=pos, u_total=draft.u_total, u_used=used,
+                kw=draft.kw, kw_limit=draft.kw_limit, preset=draft.preset.id, slots=tuple(draft.slots),
+                x_m=x + draft.width / 2, y_m=row_i * pitch)
+            x += draft.width
+            rack_i = len(out)
+            out.append(rack)
+            for slot_i, slot in enumerate(rack.slots):
+                index.setdefault(slot.prefix, []).append((slot.start, rack_i, slot_i))
+        rows.append(Row(index=row_i, kind=kind, racks=len(drafts), length_m=x, sus=sus))
+    built = {prefix: ([e[0] for e in sorted(entries)], [(e[1], e[2]) for e in sorted(entries)])
+             for prefix, entries in index.items()}
+    longest = max((r.length_m for r in rows), default=0.0)
+    hall_length = longest + 2 * end_aisle
+    hall_width = len(rows) * pitch
+    return Layout.model_construct(
+        preset=preset.id, power_limit_kw=limit, rack_units=units, nodes_per_rack=per_rack, node_kw=node_w / 1000,
+        racks=tuple(out), rows=tuple(rows), row_pitch_m=pitch, floor_area_m2=hall_length * hall_width,
+        hall_length_m=hall_length, hall_width_m=hall_width, notes=tuple(notes), index=built)

@@ -1,0 +1,216 @@
+"""Cable lengths from the positions of a link's two ends, and their distribution per link class.
+
+Routing rule (constants in ``assets/catalog/racks.toml`` ``[routing]``, each sourced or an assumption):
+
+* **same rack**: ``|height difference| + in_rack_m`` (the run between the two ports' U centres,
+  ``u_mm`` per U, plus the crossing to the side cable manager);
+* **different racks** (same row or across rows): up from the port to the top of its rack and
+  ``tray_above_rack_m`` to the overhead tray, along the trays by the Manhattan distance between the
+  two racks (along the row, then across rows, rack centres), and down to the other port;
+* **slack**: the run x ``(1 + slack_fraction)`` + ``2 x slack_end_m`` (a service loop at each end).
+
+``length_m(layout, a, z)`` is one link's length [m] (device ids as ``Layout.position`` takes them;
+the cabling plan uses it). ``link_lengths(resolved, fabric, layout)`` gives, per link class
+(node-leaf, leaf-spine, spine-core), every link's length vectorised with numpy over the links the
+fabric graph has (``core.fabric.topology.fabric_graph`` builds the same links one by one), binned
+by ``BIN_EDGES_M``: a bin holds its link count, longest and mean length and whether most of its
+links stay in a rack, in a row or cross rows. Counts over the bins add up to the fabric's link
+counts (summed over planes).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict
+
+from core.design import ResolvedDesign
+from core.fabric.sizing import FabricPlan
+from core.physical.layout import Layout
+from core.physical.racks import RackCatalog, load_racks
+
+BIN_EDGES_M = (0.0, 3.0, 5.0, 10.0, 20.0, 30.0, 50.0, 100.0, 500.0, math.inf)
+"""Length bins [m]: <=3, 3-5, 5-10, 10-20, 20-30, 30-50, 50-100, 100-500, over 500."""
+ROUTES = ("in-rack", "in-row", "across-rows")
+
+
+class LengthBin(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    low_m: float
+    high_m: float
+    """Upper edge [m] (``inf`` for the last bin)."""
+    links: int
+    max_m: float
+    mean_m: float
+    route: str
+    """Where most links of the bin run: in-rack, in-row or across-rows."""
+
+    def label(self) -> str:
+        """``"<= 3 m"``, ``"10-20 m"``, ``"> 500 m"`` (numbers and units: the same in every language)."""
+        if self.low_m <= 0:
+            return f"<= {self.high_m:g} m"
+        if math.isinf(self.high_m):
+            return f"> {self.low_m:g} m"
+        return f"{self.low_m:g}-{self.high_m:g} m"
+
+
+class LinkLengths(BaseModel):
+    """Lengths of one link class (all planes)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    link_class: str
+    links: int
+    bins: tuple[LengthBin, ...]
+    max_m: float
+    mean_m: float
+    total_m: float
+
+
+class _Ends:
+    """Vectorised device lookup: prefix + index arrays -> rack index, U centre."""
+
+    def __init__(self, layout: Layout):
+        self.layout = layout
+        self.x = np.array([r.x_m for r in layout.racks])
+        self.y = np.array([r.y_m for r in layout.racks])
+        self.top = np.array([r.u_total for r in layout.racks], dtype=float)
+        self._tables: dict[str, tuple] = {}
+
+    def table(self, prefix: str):
+        if prefix not in self._tables:
+            starts, refs = self.layout.index[prefix]
+            slots = [self.layout.racks[r].slots[s] for r, s in refs]
+            self._tables[prefix] = (np.array(starts), np.array([r for r, _s in refs]),
+                                    np.array([s.first_u for s in slots], dtype=float),
+                                    np.array([s.height_u for s in slots], dtype=float))
+        return self._tables[prefix]
+
+    def locate(self, prefix: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        starts, racks, first, height = self.table(prefix)
+        k = np.searchsorted(starts, index, side="right") - 1
+        centre = first[k] + (index - starts[k]) * height[k] + height[k] / 2 - 1  # U centre, from the rack floor
+        return racks[k], centre
+
+
+def _lengths(ends: _Ends, routing, ra, ua, rb, ub) -> tuple[np.ndarray, np.ndarray]:
+    """Lengths [m] and route codes (0 in-rack, 1 in-row, 2 across rows) of links between (rack, U centre) pairs."""
+    u_m = routing.u_mm / 1000
+    same = ra == rb
+    in_rack = np.abs(ua - ub) * u_m + routing.in_rack_m
+    up_a = (ends.top[ra] - ua) * u_m + routing.tray_above_rack_m
+    up_b = (ends.top[rb] - ub) * u_m + routing.tray_above_rack_m
+    along = np.abs(ends.x[ra] - ends.x[rb]) + np.abs(ends.y[ra] - ends.y[rb])
+    run = np.where(same, in_rack, up_a + up_b + along)
+    length = run * (1 + routing.slack_fraction) + 2 * routing.slack_end_m
+    route = np.where(same, 0, np.where(ends.y[ra] == ends.y[rb], 1, 2))
+    return length, route
+
+
+def length_m(layout: Layout, a: str, z: str, racks: RackCatalog | None = None) -> float:
+    """Length [m] of the cable between devices ``a`` and ``z`` (ids as ``Layout.position`` takes them)."""
+    routing = (racks or load_racks()).routing
+    ends = _Ends(layout)
+    pa, pz = layout.slot_of(a), layout.slot_of(z)
+    rack_i = {id(r): i for i, r in enumerate(layout.racks)}
+
+    def point(found):
+        rack, slot, offset = found
+        return np.array([rack_i[id(rack)]]), np.array([slot.first_u + offset * slot.height_u + slot.height_u / 2 - 1])
+
+    (ra, ua), (rb, ub) = point(pa), point(pz)
+    return float(_lengths(ends, routing, ra, ua, rb, ub)[0][0])
+
+
+def _prefix(fabric: FabricPlan, plane: int, island: int) -> str:
+    return f"p{plane}." if max(1, fabric.islands) == 1 else f"p{plane}.i{island}."
+
+
+def link_arrays(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout, racks: RackCatalog | None = None
+                ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Per link class: (lengths [m], links per entry, route codes) arrays over the fabric's links."""
+    routing = (racks or load_racks()).routing
+    ends = _Ends(layout)
+    islands = max(1, fabric.islands)
+    nodes = resolved.nodes
+    out: dict[str, list] = {"node-leaf": [], "leaf-spine": [], "spine-core": []}
+
+    def add(link_class, ra, ua, rb, ub, weight):
+        length, route = _lengths(ends, routing, ra, ua, rb, ub)
+        out[link_class].append((length, np.broadcast_to(np.asarray(weight, dtype=np.int64), length.shape), route))
+
+    tor = fabric.topology == "top-of-rack"
+    rails = resolved.nics_per_node // islands
+    node_idx = np.arange(nodes)
+    node_rack, node_u = ends.locate("node", node_idx)
+    group = node_idx // max(1, fabric.nodes_per_group)
+    leaves = fabric.leaf_count // islands
+    spines = fabric.spine_count // islands
+    for plane in range(fabric.planes):
+        for island in range(islands):
+            p = _prefix(fabric, plane, island)
+            # node-leaf: as fabric_graph links them
+            if fabric.tiers == 1:
+                lr, lu = ends.locate(p + "leaf", np.zeros(nodes, dtype=np.int64))
+                add("node-leaf", node_rack, node_u, lr, lu, rails)
+            else:
+                per_node = rails if tor else 1
+                for r in range(fabric.leaves_per_group):
+                    leaf = group * fabric.leaves_per_group + r
+                    lr, lu = ends.locate(p + "leaf", leaf)
+                    add("node-leaf", node_rack, node_u, lr, lu, per_node)
+            if fabric.tiers == 2 and leaves and spines:
+                li = np.repeat(np.arange(leaves), spines)
+                si = np.tile(np.arange(spines), leaves)
+                (lr, lu), (sr, su) = ends.locate(p + "leaf", li), ends.locate(p + "spine", si)
+                add("leaf-spine", lr, lu, sr, su, fabric.links_per_leaf_spine_pair)
+            elif fabric.tiers == 3:
+                spp = fabric.spines_per_pod
+                li = np.repeat(np.arange(leaves), spp)
+                pod = (li // fabric.leaves_per_group) // max(1, fabric.groups_per_pod)
+                si = pod * spp + np.tile(np.arange(spp), leaves)
+                (lr, lu), (sr, su) = ends.locate(p + "leaf", li), ends.locate(p + "spine", si)
+                add("leaf-spine", lr, lu, sr, su, fabric.links_per_leaf_spine_pair)
+                cpg = fabric.cores_per_group
+                if cpg:
+                    si = np.repeat(np.arange(spines), cpg)
+                    ci = (si % spp) * cpg + np.tile(np.arange(cpg), spines)
+                    pair = np.array([fabric.spine_core_pair_links(int(s) // spp) for s in range(spines)])[si]
+                    (sr, su), (cr, cu) = ends.locate(p + "spine", si), ends.locate(p + "core", ci)
+                    add("spine-core", sr, su, cr, cu, pair)
+    merged = {}
+    for link_class, parts in out.items():
+        if parts:
+            merged[link_class] = tuple(np.concatenate([part[i] for part in parts]) for i in range(3))
+    return merged
+
+
+def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, routes: np.ndarray) -> LinkLengths:
+    """``LinkLengths`` of one class from per-entry lengths [m], link counts and route codes."""
+    keep = weights > 0
+    lengths, weights, routes = lengths[keep], weights[keep], routes[keep]
+    edges = np.array(BIN_EDGES_M)
+    which = np.clip(np.searchsorted(edges, lengths, side="left") - 1, 0, len(edges) - 2)
+    bins = []
+    for b in np.unique(which):
+        mask = which == b
+        w = weights[mask]
+        counts = np.bincount(routes[mask], weights=w, minlength=3)
+        bins.append(LengthBin(low_m=float(edges[b]), high_m=float(edges[b + 1]), links=int(w.sum()),
+                              max_m=round(float(lengths[mask].max()), 2),
+                              mean_m=round(float(np.average(lengths[mask], weights=w)), 2),
+                              route=ROUTES[int(np.argmax(counts))]))
+    total = int(weights.sum())
+    return LinkLengths(link_class=link_class, links=total, bins=tuple(bins),
+                       max_m=round(float(lengths.max()), 2) if total else 0.0,
+                       mean_m=round(float(np.average(lengths, weights=weights)), 2) if total else 0.0,
+                       total_m=round(float((lengths * weights).sum()), 1))
+
+
+def link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout, racks: RackCatalog | None = None
+                 ) -> tuple[LinkLengths, ...]:
+    """Length distribution of every compute-fabric link class (all planes), in class order."""
+    arrays = link_arrays(resolved, fabric, layout, racks)
+    return tuple(bin_lengths(c, *arrays[c]) for c in ("node-leaf", "leaf-spine", "spine-core") if c in arrays)

@@ -1,0 +1,248 @@
+"""Media by reach: the cable (or transceiver pair and fibre) a link of a given length takes.
+
+Policy (``Design.cable_media``), each a preference order tried until one reaches the length:
+
+=========  ==========================================================================
+``auto``   passive copper (DAC) -> active copper (ACC/AEC/LACC) -> multimode optics -> single-mode optics
+``copper`` the same order as ``auto`` (kept so old links and files keep working)
+``aoc``    DAC -> ACC -> active optical cable -> multimode optics -> single-mode optics
+``optics`` multimode optics -> single-mode optics (no copper, no AOC)
+``smf``    single-mode optics only
+=========  ==========================================================================
+
+A cable (DAC, ACC, AOC) is taken when the catalog has one of that kind for the fabric and speed
+whose ``reach_m`` covers the length (cheapest first). Optics: the switch-end module of the cage
+family with exactly the cage's ports at the speed (``pick_transceiver``), of that media, whose
+``reach_m`` covers the length (cheapest, then shortest reach). A length nothing covers is a
+``DesignError`` saying so, with a way out.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from core.catalog import Cable, Catalog, Transceiver, form_factor_family
+from core.design import ResolvedDesign, fabric_word, tidy_spaces
+from core.errors import DesignError
+from core.i18n import N_, _
+
+MediaKind = str
+POLICIES: dict[str, tuple[str, ...]] = {
+    "auto": ("dac", "acc", "mmf", "smf"),
+    "copper": ("dac", "acc", "mmf", "smf"),
+    "aoc": ("dac", "acc", "aoc", "mmf", "smf"),
+    "optics": ("mmf", "smf"),
+    "smf": ("smf",),
+}
+"""``Design.cable_media`` -> media kinds in preference order."""
+KIND_LABELS = {"dac": N_("passive copper (DAC)"), "acc": N_("active copper"), "aoc": N_("active optical cable"),
+               "mmf": N_("multimode optics"), "smf": N_("single-mode optics")}
+"""Media kind -> its name in texts, marked for translation."""
+
+
+class MediaChoice(BaseModel):
+    """What one link takes: a cable, or a switch-end transceiver (and fibre) of ``kind``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    cable: Cable | None = None
+    module: Transceiver | None = None
+
+    @property
+    def reach_m(self) -> float:
+        return (self.cable or self.module).reach_m  # type: ignore[union-attr]
+
+
+def pick_cable(catalog: Catalog, resolved: ResolvedDesign, kinds: tuple[str, ...], distance_m: float) -> Cable | None:
+    """Cheapest cable of ``kinds`` at the design's speed whose reach covers ``distance_m`` [m], else None."""
+    options = [
+        c for c in catalog.cables
+        if c.kind in kinds and resolved.fabric in c.fabrics and c.speed_gbps == resolved.port_speed_gbps
+        and c.reach_m >= distance_m
+    ]
+    return min(options, key=lambda c: (c.price_usd, c.reach_m)) if options else None
+
+
+def pick_transceiver(
+    catalog: Catalog, resolved: ResolvedDesign, end: str, ports: int, distance_m: float, media: str | None = None,
+    cage: str = "", strict: bool = False,
+) -> Transceiver | None:
+    """Cheapest transceiver for ``end`` carrying ``ports`` links at the design's speed.
+
+    Preference: a module with exactly ``ports`` logical ports at the design's speed made for this
+    end; then the same made for the other end (a DGX's twin-port cage takes the switch's twin-port
+    module); then any module of equal total bandwidth. A module of the ``cage`` family (OSFP,
+    QSFP56, ...) is preferred, even one run below its top speed. Within that, ``media`` (smf/mmf)
+    is kept when given, and the reach must cover ``distance_m`` [m]. ``strict``: None when no
+    module of ``media`` reaches; otherwise the longest-reach module is used when nothing reaches.
+    Raises ``DesignError`` when the catalog has no module at all for the speed.
+    """
+    speed = resolved.port_speed_gbps
+    usable = [t for t in catalog.transceivers if resolved.fabric in t.fabrics]
+    exact = [t for t in usable if t.logical_ports == ports and t.port_speed_gbps == speed]
+    tiers = [
+        [t for t in exact if t.end in (end, "any")],
+        exact,
+        [t for t in usable if t.end in (end, "any") and t.logical_ports * t.port_speed_gbps == ports * speed],
+        [t for t in usable if t.end in (end, "any") and t.port_speed_gbps == speed],
+    ]
+    options = next((tier for tier in tiers if tier), [])
+    if cage:
+        # keep the module that fits the cage: an OSFP NIC takes an OSFP module, run at a lower
+        # speed if need be (a 400G OSFP runs NDR200), rather than a QSFP56 of the exact speed
+        fitting = [t for t in options if form_factor_family(t.form_factor) == cage]
+        if not fitting:
+            fitting = [t for t in usable if form_factor_family(t.form_factor) == cage
+                       and t.end in (end, "any") and t.logical_ports == ports and t.port_speed_gbps >= speed]
+            fitting = [t for t in fitting if t.port_speed_gbps == min(f.port_speed_gbps for f in fitting)]
+        options = fitting or options
+    if not options:
+        message = (_("the catalog has no {fabric} transceiver for {ports}x{speed}G at the switch end") if end == "switch"
+                   else _("the catalog has no {fabric} transceiver for {ports}x{speed}G at the node end"))
+        raise DesignError(
+            tidy_spaces(message.format(fabric=fabric_word(resolved.fabric), ports=ports, speed=speed)),
+            _("Add one to assets/catalog/optics.toml or choose another port speed."),
+        )
+    if strict:
+        options = [t for t in options if t.media == media]
+    elif media and any(t.media == media for t in options):
+        options = [t for t in options if t.media == media]
+    reaching = [t for t in options if t.reach_m >= distance_m]
+    if reaching:
+        return min(reaching, key=lambda t: (t.price_usd, t.reach_m))
+    if strict or not options:
+        return None
+    return max(options, key=lambda t: (t.reach_m, -t.price_usd))
+
+
+def choose_media(catalog: Catalog, resolved: ResolvedDesign, length_m: float, policy: str, *, cage_ports: int,
+                 cage: str, link_class: str = "") -> MediaChoice:
+    """The first media of ``policy`` whose reach covers ``length_m`` [m] at ``resolved``'s port speed.
+
+    ``cage_ports`` and ``cage`` describe the switch end (links per cage, cage family). Raises
+    ``DesignError`` when nothing in the catalog reaches.
+    """
+    for kind in POLICIES.get(policy, POLICIES["auto"]):
+        if kind in ("dac", "acc", "aoc"):
+            cable = pick_cable(catalog, resolved, (kind,), length_m)
+            if cable is not None:
+                return MediaChoice(kind=kind, cable=cable)
+        else:
+            module = pick_transceiver(catalog, resolved, "switch", cage_ports, length_m, media=kind, cage=cage,
+                                      strict=True)
+            if module is not None:
+                return MediaChoice(kind=kind, module=module)
+    raise DesignError(
+        tidy_spaces(_("No {fabric} media in the catalog reaches {length} m at {speed}G ({link_class} link, cable "
+                      "media {policy}).").format(fabric=fabric_word(resolved.fabric), length=f"{length_m:,.1f}",
+                                                 speed=resolved.port_speed_gbps, link_class=link_class,
+                                                 policy=policy)),
+        _("Set cable media to auto (single-mode optics reach furthest), add a longer-reach transceiver to "
+          "assets/catalog/optics.toml, or use fewer racks per row."))
+
+
+# ----------------------------------------------------------------------------------- per link class and bin
+
+
+class MediaBin(BaseModel):
+    """The media of one length bin of one link class (see ``core.physical.lengths.LengthBin``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    link_class: str
+    low_m: float
+    high_m: float
+    links: int
+    max_m: float
+    mean_m: float
+    route: str
+    kind: str
+    """dac, acc, aoc, mmf or smf."""
+    cable_id: str = ""
+    """Catalog id of the DAC/ACC/AOC cable; empty for optics."""
+    switch_module_id: str = ""
+    """Switch-end transceiver (both ends of a switch-switch link); empty for a cable."""
+    node_module_id: str = ""
+    """Node-end transceiver of an optical node-leaf link."""
+    fibre_id: str = ""
+    """Fibre cord of an optical link."""
+    reach_m: float = 0.0
+    """Reach of the chosen media [m] (covers ``max_m``)."""
+
+    def label(self) -> str:
+        import math
+        if self.low_m <= 0:
+            return f"<= {self.high_m:g} m"
+        if math.isinf(self.high_m):
+            return f"> {self.low_m:g} m"
+        return f"{self.low_m:g}-{self.high_m:g} m"
+
+
+def fibre_for(catalog: Catalog, transceiver: Transceiver, distance_m: float) -> Cable:
+    """Cheapest fibre cord matching the transceiver's media and connector, long enough if possible."""
+    options = [c for c in catalog.cables if c.kind == "fiber" and c.media == transceiver.media
+               and c.connector == transceiver.connector]
+    if not options:
+        raise DesignError(
+            _("the catalog has no {media} {connector} fibre cord for {transceiver}").format(
+                media=transceiver.media.upper(), connector=transceiver.connector.upper(), transceiver=transceiver.id),
+            _("Add one to assets/catalog/optics.toml."))
+    reaching = [c for c in options if c.reach_m >= distance_m]
+    return min(reaching or options, key=lambda c: c.price_usd)
+
+
+def class_speeds(resolved: ResolvedDesign) -> dict[str, ResolvedDesign]:
+    """Link class -> the resolved design at that class's port speed (uplinks at the uplink speed)."""
+    up = resolved.model_copy(update={"port_speed_gbps": resolved.uplink_gbps})
+    return {"node-leaf": resolved, "leaf-spine": up, "spine-core": up}
+
+
+def class_switches(resolved: ResolvedDesign) -> dict:
+    """Link class -> the switch model at its switch end (the upper tier for uplinks)."""
+    return {"node-leaf": resolved.switch, "leaf-spine": resolved.tier_switches["spine"],
+            "spine-core": resolved.tier_switches["core"]}
+
+
+def select_media(catalog: Catalog, resolved: ResolvedDesign, lengths) -> tuple[MediaBin, ...]:
+    """Media of every length bin of every link class (``lengths``: ``core.physical.lengths.LinkLengths``s).
+
+    A bin takes the first media of ``Design.cable_media``'s order whose reach covers the bin's
+    longest link. Optical node-leaf bins also name the node-end module (the NIC's cage family, the
+    switch module's media).
+    """
+    policy = resolved.design.cable_media
+    speeds, switches = class_speeds(resolved), class_switches(resolved)
+    out: list[MediaBin] = []
+    system, nic = resolved.system, resolved.nic
+    for lengths_of in lengths:
+        c = lengths_of.link_class
+        at = speeds[c]
+        cage_ports = switches[c].ports_per_cage(at.port_speed_gbps)
+        cage = form_factor_family(switches[c].cage_type)
+        for b in lengths_of.bins:
+            choice = choose_media(catalog, at, b.max_m, policy, cage_ports=cage_ports, cage=cage, link_class=c)
+            fields = dict(link_class=c, low_m=b.low_m, high_m=b.high_m, links=b.links, max_m=b.max_m,
+                          mean_m=b.mean_m, route=b.route, kind=choice.kind, reach_m=choice.reach_m)
+            if choice.cable is not None:
+                out.append(MediaBin(**fields, cable_id=choice.cable.id))
+                continue
+            module = choice.module
+            node_id = ""
+            if c == "node-leaf":
+                per_xcvr = max(system.node_ports_per_transceiver, resolved.planes)
+                node = pick_transceiver(catalog, resolved, "node", per_xcvr, b.max_m, media=module.media,
+                                        cage=form_factor_family(nic.cage_type))
+                node_id = node.id
+            fibre = fibre_for(catalog, module, b.max_m)
+            out.append(MediaBin(**fields, switch_module_id=module.id, node_module_id=node_id, fibre_id=fibre.id))
+    return tuple(out)
+
+
+def media_for(bins: tuple[MediaBin, ...], link_class: str, length_m: float) -> MediaBin | None:
+    """The media bin of ``link_class`` that a link of ``length_m`` [m] falls in (the cabling plan's lookup)."""
+    for b in bins:
+        if b.link_class == link_class and (b.low_m < length_m <= b.high_m or (b.low_m == 0 and length_m <= b.high_m)):
+            return b
+    candidates = [b for b in bins if b.link_class == link_class and b.reach_m >= length_m]
+    return min(candidates, key=lambda b: b.reach_m) if candidates else None

@@ -1,0 +1,197 @@
+"""Sweep: one design setting (or two, a heatmap) against one metric, the sidebar's design fixed otherwise (thin:
+widgets -> core.formats.sweeplink -> core.analysis.sweep -> core.figures.sweep)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pandas as pd
+import streamlit as st
+
+from core import i18n
+from core.analysis import sweep as sw
+from core.design import Design
+from core.errors import FabricPlannerError, InputError
+from core.figures import sweep as figs
+from core.figures.compare import format_value
+from core.formats import sweeplink
+from core.formats.joblink import DEFAULTS
+from core.i18n import _
+from core.perf.jobform import FITTED
+from core.perf.sizes import format_size
+from webui import jobstate, safe, state
+
+PAGE_PATH = "sweep"
+STORE = "fp_sw"  # this session's sweep settings (sweeplink.decode's values)
+W = "sw_w_"  # widget key prefix
+SIZE_CHOICES = (64 * 2**10, 2**20, 16 * 2**20, 256 * 2**20, 2**30, 4 * 2**30, 16 * 2**30)
+NONE = ""
+
+
+def _store() -> dict:
+    """The sweep settings; read from the link at the session's first run of this page."""
+    ss = st.session_state
+    if STORE not in ss:
+        params = ss.get("_fp_link") or st.query_params.to_dict()
+        values, _warnings = sweeplink.decode(params)
+        ss[STORE] = values
+        ss["fp_sw_params"] = {k: v for k, v in params.items() if str(k).startswith(sweeplink.SWEEP.prefix)}
+    return ss[STORE]
+
+
+def _warnings() -> list[str]:
+    """The link's warnings, in this run's language."""
+    return sweeplink.decode(st.session_state.get("fp_sw_params") or {})[1]
+
+
+def _job() -> tuple[dict, tuple[str, ...]]:
+    """The Performance page's job (the session's, else the link's) and the settings the user left alone there,
+    which are fitted to the sweep's base design as that page fits them."""
+    ss = st.session_state
+    jobstate.init(st.query_params.to_dict())
+    store = dict(ss[jobstate.STORE])
+    fitted = ss.get(jobstate.FITTED_STORE) or {}
+    return store, tuple(k for k in FITTED if k in fitted and (fitted[k] is None or fitted[k] == store.get(k)))
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _sweep(key: str, language: str):
+    """The sweep of ``key`` (the spec as JSON) in ``language``, with its figure; or the input error."""
+    with i18n.language(language):
+        try:
+            result = sw.sweep(sw.SweepSpec.model_validate_json(key))
+        except InputError as exc:
+            return exc, None
+        return result, figs.figure(result)
+
+
+def _axis_controls(store: dict, axis: str, column, optional: bool) -> None:
+    """Setting and values of one axis (``x`` or ``y``); the store keeps the last valid values."""
+    ss = st.session_state
+    setting_key, values_key = axis, axis + "v"
+    options = ([NONE] if optional else []) + list(sw.SETTINGS)
+    if W + axis not in ss or ss[W + axis] not in options:
+        ss[W + axis] = store[setting_key] if store[setting_key] in options else options[0]
+    label = _("Second setting (heatmap)") if optional else _("Setting")
+    chosen = column.selectbox(label, options, key=W + axis,
+                              format_func=lambda k: _("none") if k == NONE else sw.setting_label(k))
+    if chosen != store[setting_key]:  # a new setting starts from its default values
+        store[setting_key] = chosen
+        store[values_key] = sweeplink.default_values(chosen) if chosen else ()
+        ss.pop(W + values_key, None)
+    if not chosen:
+        return
+    setting = sw.SETTINGS[chosen]
+    if setting.kind == sw.CATEGORICAL:  # ids as values, words in the current language as labels
+        choices = list(setting.choices())
+        if W + values_key not in ss:
+            ss[W + values_key] = [v for v in store[values_key] if v in choices]
+        picked = column.multiselect(_("Values"), choices, key=W + values_key,
+                                    format_func=lambda v: figs.value_label(chosen, v))
+        store[values_key] = tuple(v for v in choices if v in picked)
+        return
+    if W + values_key not in ss:
+        ss[W + values_key] = sweeplink.format_values(store[values_key]).replace(",", ", ")
+    text = column.text_input(_("Values"), key=W + values_key, max_chars=sweeplink.MAX_TEXT,
+                             help=_("comma-separated, or start:stop:step (e.g. 64:512:64)"))
+    try:
+        store[values_key] = sweeplink.parse_values(chosen, text)
+    except InputError as exc:
+        column.error(safe.md(str(exc)))
+
+
+def _controls(store: dict) -> None:
+    ss = st.session_state
+    c1, c2, c3 = st.columns([1, 1, 1])
+    _axis_controls(store, "x", c1, optional=False)
+    _axis_controls(store, "y", c2, optional=True)
+    metrics = list(sw.METRICS)
+    if W + "m" not in ss or ss[W + "m"] not in metrics:
+        ss[W + "m"] = store["m"]
+    store["m"] = c3.selectbox(_("Metric"), metrics, key=W + "m",
+                              format_func=lambda k: sw.metric_label(k, store["sz"]) if k != "busbw_gbytes"
+                              else _("All-reduce busbw [GB/s]"))
+    if store["m"] == "busbw_gbytes":
+        sizes = list(dict.fromkeys([*SIZE_CHOICES, store["sz"]]))
+        if W + "sz" not in ss or ss[W + "sz"] not in sizes:
+            ss[W + "sz"] = store["sz"]
+        store["sz"] = c3.selectbox(_("at message size"), sizes, key=W + "sz", format_func=format_size)
+
+
+def _spec(store: dict, design: Design) -> sw.SweepSpec:
+    job, fit = _job() if sw.METRICS[store["m"]].needs in ("job", "busbw") else (None, ())
+    y = sw.Axis(setting=store["y"], values=tuple(store["yv"])) if store["y"] and store["yv"] else None
+    return sw.SweepSpec(base=design, x=sw.Axis(setting=store["x"], values=tuple(store["xv"])), y=y,
+                        metric=store["m"], size=int(store["sz"]), job=job, fit=fit, defaults=dict(DEFAULTS))
+
+
+def _slug(cur) -> str:
+    try:
+        from core.formats.filenames import design_slug
+        return design_slug(cur.plan)
+    except (ImportError, AttributeError):  # the plan did not build: the design's own words
+        d = cur.design
+        return f"fabric-{str(d.gpu).lower()}-{d.gpus or d.nodes}"
+
+
+def _csv(result: sw.SweepResult) -> str:
+    rows = sw.csv_rows(result)
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def _table(result: sw.SweepResult) -> None:
+    spec = result.spec
+    kind = sw.METRICS[spec.metric].kind
+    rows = []
+    for p in result.points:
+        row = {sw.setting_label(spec.x.setting): figs.value_label(spec.x.setting, p.x)}
+        if spec.y:
+            row[sw.setting_label(spec.y.setting)] = figs.value_label(spec.y.setting, p.y)
+        row[sw.metric_label(spec.metric, spec.size)] = format_value(p.value, kind) if p.value is not None else "-"
+        row[_("Why it cannot be built")] = p.reason or ""
+        rows.append(row)
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def main() -> None:
+    store = _store()
+    st.title(_("Sweep"))
+    st.caption(_("One setting of the sidebar's design against one metric, every other setting fixed; a second "
+                 "setting gives a heatmap. Each point is planned by the engine; a point that cannot be built is a "
+                 "gap, with the reason on hover. Costs are estimates from the catalog's price book."))
+    for warning in _warnings():
+        st.warning(safe.md(warning))
+    cur = st.session_state.get("fp_current")
+    if cur is None or cur.design is None:
+        st.info(_("Set a valid design in the sidebar first."))
+        return
+    if cur.plan is None and cur.error is not None:
+        st.caption(_("The sidebar's design itself cannot be built; the sweep starts from it anyway."))
+    _controls(store)
+    state.set_page_link(PAGE_PATH, sweeplink.encode(store))
+    if not store["xv"]:
+        st.info(_("Choose at least one value to sweep."))
+        return
+    spec = _spec(store, cur.design)
+    if sw.METRICS[spec.metric].needs == "job":
+        st.caption(_("Training metrics: the Performance page's job, its unset settings fitted once to the sidebar's "
+                     "design, then the same job at every point."))
+    with st.spinner(_("Planning the points ...")):
+        result, fig = _sweep(spec.model_dump_json(), i18n.current())
+    if isinstance(result, FabricPlannerError):
+        st.error(safe.md(str(result)))
+        return
+    st.plotly_chart(fig, key=W + "chart", config={"displaylogo": False})
+    st.caption(_("{feasible} of {count} points can be built.").format(feasible=result.feasible,
+                                                                       count=len(result.points)))
+    _table(result)
+    st.download_button(_("Download CSV"), _csv(result), file_name=f"{_slug(cur)}-sweep-{spec.metric}.csv",
+                       mime="text/csv", key=W + "csv")
+
+
+main()
