@@ -1,15 +1,31 @@
-"""Designer: key numbers, topology, bandwidth, cost & power of the design in the sidebar."""
+"""Designer: key numbers, topology, bandwidth, cost & power and the hand-offs of the design in the sidebar."""
 
 import functools
+import importlib.util
 
 import streamlit as st
+from pydantic import ValidationError
 
 from core import i18n
 from core.catalog import PRICE_BASIS_LABELS
+from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
+from core.errors import DesignError, InputError, shown
+from core.fabric.naming import Namer, NamingScheme
 from core.figures.cost import price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, size_caption
+from core.formats import filenames
+from core.formats.design_file import design_from_bytes
+from core.formats.exports import exports
 from core.i18n import _
-from webui import cached, state
+from webui import cached, safe, state
+
+XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+# Up to this many GPUs every export is built when the Hand-off tab shows (all of them take well under a
+# second at 4,096 GPUs, once per design: cached); above it each is built when its button is pressed.
+EAGER_EXPORT_GPUS = 4096
+UPLOAD_COUNTER = "_fp_upload_n"  # a new uploader key after each file, so the same file can be loaded again
+UPLOAD_RESULT = "_fp_upload_result"
+BUILT = "_fp_handoff_built"  # files built on a button press: {(what, design key, ...): bytes}
 
 
 def main() -> None:
@@ -31,6 +47,8 @@ def main() -> None:
     state.show_warnings(cur)
     if cur.plan is None:
         state.show_error(cur)
+        with st.expander(_("Load a design file"), expanded=UPLOAD_RESULT in st.session_state):
+            _upload_box(cur, heading=False)  # a way out too: a file that builds
         return
 
     plan = cur.plan
@@ -43,11 +61,11 @@ def main() -> None:
     st.markdown(cards_html(numbers), unsafe_allow_html=True)  # escaped in core; shows before the charts load
 
     # labels in this run's language; the link holds the tab's English name (webui.state.designer_tabs)
-    tabs = state.designer_tabs()
+    tabs = dict(zip(state.DESIGNER_TABS, state.designer_tabs()))  # by English name (helpers may add tabs)
 
     # --- topology ---------------------------------------------------------------------------------
-    with tabs[0]:
-        if tabs[0].open:
+    with tabs["Topology"]:
+        if tabs["Topology"].open:
             sel_key = "_fp_selected"
             selected = st.session_state.get(sel_key)
             if selected and selected[0] != key:
@@ -77,8 +95,8 @@ def main() -> None:
                 st.dataframe(cached.switch_groups(key, lang), hide_index=True, width="stretch")
 
     # --- bandwidth --------------------------------------------------------------------------------
-    with tabs[1]:
-        if tabs[1].open:
+    with tabs["Bandwidth"]:
+        if tabs["Bandwidth"].open:
             c1, c2 = st.columns(2)
             c1.plotly_chart(cached.bandwidth_hierarchy(key, unit, lang), key="bw_hierarchy",
                             config={"displaylogo": False})
@@ -96,8 +114,8 @@ def main() -> None:
             st.dataframe(cached.sweep_table(key, unit, lang), hide_index=True, width="stretch")
 
     # --- cost & power -----------------------------------------------------------------------------
-    with tabs[2]:
-        if tabs[2].open:
+    with tabs["Cost & power"]:
+        if tabs["Cost & power"].open:
             c1, c2 = st.columns(2)
             c1.plotly_chart(cached.capex(key, lang), key="capex_chart", config={"displaylogo": False})
             c2.plotly_chart(cached.power(key, lang), key="power_chart", config={"displaylogo": False})
@@ -153,15 +171,254 @@ def main() -> None:
             downloads = st.container(horizontal=True)  # buttons as wide as their labels
             # bytes, not callables, and no rerun on click: a deferred file is dropped by the next rerun, so
             # quick successive clicks lost downloads ("MediaFileStorageError: Deferred file ... not found")
-            downloads.download_button(_("BOM as CSV"), data=cached.bom_csv(key, lang), file_name="fabric-bom.csv",
-                                      mime="text/csv", on_click="ignore", key="dl_csv")
-            downloads.download_button(_("BOM as XLSX"), data=cached.bom_xlsx(key, lang), file_name="fabric-bom.xlsx",
-                                      mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-                                      on_click="ignore", key="dl_xlsx")
-            downloads.download_button(_("Design as JSON"), data=cur.design.to_json(), file_name="design.json",
-                                      mime="application/json", on_click="ignore", key="dl_json",
-                                      help=_("{command} reads it").format(
-                                          command="`python -m core plan --design design.json`"))
+            _bom_downloads(downloads, cur, key, lang)
+            st.caption(_("The review pack, the exports operations teams import (Slurm, NetBox, simulators) and "
+                         "loading a design file are on the Hand-off tab."))
+
+    # --- hand-off ---------------------------------------------------------------------------------
+    if "Hand-off" in tabs:
+        with tabs["Hand-off"]:
+            if tabs["Hand-off"].open:
+                handoff_tab(cur, key, lang)
+
+
+def _share_link() -> str:
+    """The link of what is on screen (the share box shows the same), for the files that carry it."""
+    return state.share_url(state.DESIGNER_PATH, state.canonical_params(state.DESIGNER_PATH))
+
+
+def _bom_downloads(box, cur: state.Current, key: str, lang: str, prefix: str = "dl") -> None:
+    """BOM CSV (for scripts: the engine's columns), XLSX (for a review) and the design file, named after the design."""
+    plan = cur.plan
+    box.download_button(_("BOM as CSV"), data=cached.bom_csv(key, lang),
+                        file_name=filenames.file_name(plan, "bom-csv"), mime="text/csv", on_click="ignore",
+                        key=f"{prefix}_csv", help=_("The engine's column names and ids, for scripts."))
+    box.download_button(_("BOM as XLSX"), data=cached.bom_xlsx(key, lang, _share_link()),
+                        file_name=filenames.file_name(plan, "xlsx"), mime=XLSX_MIME, on_click="ignore",
+                        key=f"{prefix}_xlsx",
+                        help=_("For a review: summary, BOM with totals, the design as a table."))
+    name = filenames.file_name(plan, "json")
+    box.download_button(_("Design as JSON"), data=cur.design.to_json(), file_name=name,
+                        mime="application/json", on_click="ignore", key=f"{prefix}_json",
+                        help=_("{command} reads it, and so does this page's Hand-off tab.").format(
+                            command="`python -m core plan --design design.json`"))
+
+
+# --- the hand-off tab ------------------------------------------------------------------------------
+def handoff_tab(cur: state.Current, key: str, lang: str) -> None:
+    """Files for people (review pack, XLSX), for scripts and operations (CSV, design JSON, exports) and
+    loading a design file back."""
+    plan = cur.plan
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.markdown("#### " + _("For a review"))
+        st.caption(_("Files named after the design ({name}); prices are catalog estimates.").format(
+            name=filenames.design_slug(plan)))
+        files = st.container(horizontal=True)
+        _bom_downloads(files, cur, key, lang, prefix="ho")
+        _review_pack(cur, key, lang)
+    with right:
+        _upload_box(cur)
+    st.divider()
+    _exports(cur, key, lang)
+
+
+def _review_pack(cur: state.Current, key: str, lang: str) -> None:
+    """The review pack (helper module ``core.formats.report``), built on a button press."""
+    if importlib.util.find_spec("core.formats.report") is None:
+        return
+    from core.formats import report
+
+    plan = cur.plan
+    link = _share_link()
+    built = st.session_state.setdefault(BUILT, {})
+    wanted = ("report", key, lang, link)
+    if st.button(_("Build the review pack (HTML and PDF)"), key="ho_report_build",
+                 help=_("Title page, key numbers, diagrams, charts, the BOM, assumptions and sources; it takes a "
+                        "few seconds (the PDF is printed by a headless browser).")):
+        try:
+            with st.spinner(_("Building the review pack...")):
+                name = filenames.design_slug(plan)
+                html = report.design_report_html(plan, name=name, share_link=link)
+                pdf = report.design_report_pdf(plan, name=name, share_link=link)
+            _keep(built, wanted, (html.encode("utf-8"), pdf))
+        except (InputError, DesignError, OSError, RuntimeError) as exc:
+            st.error(safe.md(_("The review pack could not be built: {problem}").format(problem=exc)))
+    if wanted in built:
+        html, pdf = built[wanted]
+        row = st.container(horizontal=True)
+        row.download_button(_("Review pack (HTML)"), data=html, file_name=filenames.file_name(plan, "report-html"),
+                            mime="text/html", on_click="ignore", key="ho_report_html")
+        if pdf:
+            row.download_button(_("Review pack (PDF)"), data=pdf, file_name=filenames.file_name(plan, "report-pdf"),
+                                mime="application/pdf", on_click="ignore", key="ho_report_pdf")
+
+
+# --- loading a design file ---------------------------------------------------------------------------
+def _on_upload(widget: str) -> None:
+    """A design file was chosen: read it (size, UTF-8, JSON, version, fields, catalog ids) and, if it is a
+    design, put it into the sidebar as a share link is applied; else keep the design and say why."""
+    ss = st.session_state
+    upload = ss.get(widget)
+    if upload is None:
+        return
+    name = shown(upload.name, 60)
+    try:
+        if upload.size > MAX_DESIGN_FILE_BYTES:
+            raise InputError(_("design file {name} is larger than 1 MB ({bytes} bytes), the most a design file may "
+                               "be").format(name=name, bytes=f"{MAX_DESIGN_FILE_BYTES:,}"))
+        design = design_from_bytes(upload.getvalue(), name)
+        try:
+            resolve_design(design, state.CATALOG)  # unknown model or override id -> InputError, before applying
+        except DesignError:
+            pass  # a design the engine cannot build still loads: the page says why and offers the ways out
+    except InputError as exc:
+        ss[UPLOAD_RESULT] = ("error", str(exc), None, [])
+    else:
+        ss[UPLOAD_RESULT] = ("ok", name, design.model_dump_json(), state.apply_design(design))
+    ss[UPLOAD_COUNTER] = ss.get(UPLOAD_COUNTER, 0) + 1  # an empty uploader again (the message names the file)
+
+
+def _comparable(design: Design, nodes: int | None) -> dict:
+    """A design's fields with its size as nodes (the sidebar keeps nodes, a file may give GPUs)."""
+    data = design.model_dump()
+    if nodes is not None:
+        data.update(nodes=nodes, gpus=None)
+    return data
+
+
+def _upload_box(cur: state.Current, heading: bool = True) -> None:
+    ss = st.session_state
+    if heading:
+        st.markdown("#### " + _("Load a design file"))
+    widget = f"ho_upload_{ss.get(UPLOAD_COUNTER, 0)}"
+    st.file_uploader(
+        _("Design JSON (at most 1 MB)"), type=["json"], key=widget, on_change=_on_upload, args=(widget,),
+        max_upload_size=1,
+        help=_("A design file as this app writes it (Design as JSON) and {command} reads it; it replaces the "
+               "design in the sidebar and the link. Files of at most 1 MB ({bytes} bytes).").format(
+                   command="`python -m core plan --design design.json`", bytes=f"{MAX_DESIGN_FILE_BYTES:,}"))
+    result = ss.pop(UPLOAD_RESULT, None)  # said once, on the run right after the file was chosen
+    if not result:
+        return
+    if result[0] == "error":
+        st.error(safe.md(_("This file was not loaded; the design is unchanged. {problem}").format(problem=result[1])))
+        return
+    _kind, name, loaded, warnings = result
+    loaded_design = Design.model_validate_json(loaded)
+    nodes = cur.plan.resolved.nodes if cur.plan is not None else cur.design.nodes if cur.design else None
+    missed = [] if cur.design is None else [field for field, value in _comparable(loaded_design, nodes).items()
+                                            if _comparable(cur.design, nodes).get(field) != value]
+    if missed or warnings:
+        st.warning(safe.md(_("Loaded {name}, but these settings could not be set in the sidebar: {fields}").format(
+            name=name, fields=", ".join(missed + warnings))))
+    else:
+        st.success(safe.md(_("Loaded {name}: the sidebar and the link now hold its design.").format(name=name)))
+
+
+# --- exports for operations teams ----------------------------------------------------------------
+NAMING_WIDGETS = {"np": "ho_nm_np", "sp": "ho_nm_sp", "nd": "ho_nm_nd"}
+
+
+def _on_naming_change() -> None:
+    """Keep a valid naming scheme in the session store (the link's ``nm_`` keys); a bad one is said, not kept."""
+    ss = st.session_state
+    values = {"np": str(ss.get(NAMING_WIDGETS["np"], "")).strip(), "sp": str(ss.get(NAMING_WIDGETS["sp"], "")).strip(),
+              "nd": int(ss.get(NAMING_WIDGETS["nd"], 3) or 3)}
+    try:
+        NamingScheme(node_prefix=values["np"], switch_prefix=values["sp"], min_digits=values["nd"])
+    except ValidationError:
+        ss["_fp_naming_problem"] = _("Names start with a letter, then up to 15 letters, digits, - or _ (the "
+                                     "switch prefix may be empty); the exports keep {node} and {switch}.").format(
+            node=ss.get(state.NAMING_STORE, {}).get("np", "gpu"),
+            switch=ss.get(state.NAMING_STORE, {}).get("sp", "") or _("no switch prefix"))
+        return
+    ss[state.NAMING_STORE] = values
+
+
+def _naming(cur: state.Current) -> NamingScheme:
+    ss = st.session_state
+    store = ss.setdefault(state.NAMING_STORE, {"np": "gpu", "sp": "", "nd": 3})
+    for field, widget in NAMING_WIDGETS.items():  # a tab not shown drops its widgets' state: set it again
+        if widget not in ss:
+            ss[widget] = store.get(field, state.NAMING.params[list(NAMING_WIDGETS).index(field)].default)
+    c1, c2, c3 = st.columns(3)
+    c1.text_input(_("Node name prefix"), key=NAMING_WIDGETS["np"], on_change=_on_naming_change, max_chars=16,
+                  help=_("Servers are named prefix + number: gpu001, gpu002, ..."))
+    c2.text_input(_("Switch name prefix"), key=NAMING_WIDGETS["sp"], on_change=_on_naming_change, max_chars=16,
+                  help=_("Put before every switch name (sw- gives sw-leaf01); may be empty."))
+    c3.number_input(_("Digits"), min_value=1, max_value=8, step=1, key=NAMING_WIDGETS["nd"],
+                    on_change=_on_naming_change, help=_("Least zero padding of the numbers (more when needed)."))
+    problem = ss.pop("_fp_naming_problem", None)
+    if problem:
+        st.warning(safe.md(problem))
+    scheme = NamingScheme(node_prefix=store["np"], switch_prefix=store["sp"], min_digits=store["nd"])
+    namer = Namer.of(cur.plan, scheme)
+    examples = [namer.node(0), namer.node(cur.plan.resolved.nodes - 1), namer.switch("leaf", 0)]
+    st.caption(_("Names in every export: {examples}, ... (every export and the cabling plan use the same "
+                 "ones).").format(examples=", ".join(f"`{e}`" for e in examples)))
+    return scheme
+
+
+def _exports(cur: state.Current, key: str, lang: str) -> None:
+    """Every registered export format (``core.formats.exports``): built now for small designs, on a press
+    for large ones; UTF-8 files named after the design."""
+    registry = exports()
+    st.markdown("#### " + _("Exports for operations teams"))
+    if not registry:
+        st.caption(_("No export formats are installed."))
+        return
+    scheme = _naming(cur)
+    naming = scheme.model_dump_json()
+    plan = cur.plan
+    eager = plan.resolved.gpus <= EAGER_EXPORT_GPUS
+    built = st.session_state.setdefault(BUILT, {})
+    if not eager:
+        st.caption(_("{gpus} GPUs: each file is built when you press its button (large files take a few "
+                     "seconds).").format(gpus=i18n.number(plan.resolved.gpus)))
+    row = st.container(horizontal=True)
+    for name, export in registry.items():
+        file_name = filenames.export_file_name(plan, name, export.suffix)
+        label, hint = name, _(export.label)
+        wanted = ("export", key, name, naming)
+        data = None
+        if eager:
+            data = _export_or_problem(key, name, naming, lang)
+        elif wanted in built:
+            data = built[wanted]
+        elif row.button(_("Build {format}").format(format=name), key=f"ho_build_{name}", help=hint):
+            with st.spinner(_("Building {format}...").format(format=name)):
+                data = _export_or_problem(key, name, naming, lang)
+            if isinstance(data, bytes):
+                _keep(built, wanted, data)
+        if isinstance(data, bytes):
+            row.download_button(label, data=data, file_name=file_name, mime=export.mime, on_click="ignore",
+                                key=f"ho_export_{name}", help=f"{hint} ({file_name}, {_size(len(data))})")
+        elif isinstance(data, str):
+            row.button(label, key=f"ho_export_{name}", disabled=True, help=data)
+
+
+def _keep(built: dict, wanted: tuple, data) -> None:
+    """Remember a file built on a press (at most a few per session: they can be megabytes)."""
+    while len(built) >= 6:
+        built.pop(next(iter(built)))
+    built[wanted] = data
+
+
+def _export_or_problem(key: str, name: str, naming: str, lang: str):
+    """The export's bytes, or the reason (text) it cannot be written for this design."""
+    try:
+        return cached.export_bytes(key, name, naming, lang)
+    except (InputError, DesignError) as exc:
+        return str(exc)
+
+
+def _size(count: int) -> str:
+    if count >= 1_000_000:
+        return f"{count / 1_000_000:.1f} MB"
+    if count >= 1_000:
+        return f"{count / 1_000:.0f} kB"
+    return f"{count} B"
 
 
 main()

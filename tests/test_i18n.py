@@ -263,8 +263,8 @@ def test_tab_link_value_in_either_language(value):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_xlsx_export_speaks_the_language(lang):
-    """The XLSX (for people) has sheet names and headers in the page's language; English keeps the column ids
-    (as the CSV, which stays the engine's in every language, for scripts)."""
+    """The XLSX (for people) has sheet names, headers and categories in the page's language (the CSV stays
+    the engine's in every language, for scripts); core.formats.xlsx builds it, webui.cached caches it."""
     import io
 
     import openpyxl
@@ -273,13 +273,15 @@ def test_xlsx_export_speaks_the_language(lang):
     from webui import cached
 
     book = openpyxl.load_workbook(io.BytesIO(cached.bom_xlsx(Design(nodes=64).model_dump_json(), lang)))
-    headers = [c.value for c in next(book.worksheets[0].iter_rows(max_row=1))]
-    categories = {row[0].value for row in book.worksheets[0].iter_rows(min_row=2)}
+    bom = book.worksheets[1]
+    headers = [c.value for c in next(bom.iter_rows(max_row=1))]
+    categories = {row[0].value for row in bom.iter_rows(min_row=2)}
     if lang == "zh":
-        assert book.sheetnames == ["物料清单", "设计"] and headers[0] == "类别" and "交换机" in categories
-        assert not english_leaks(" ".join(book.sheetnames + headers + sorted(categories)))
+        assert book.sheetnames[:3] == ["摘要", "物料清单", "设计"] and headers[0] == "类别" and "交换机" in categories
+        assert not english_leaks(" ".join(book.sheetnames[:3] + headers + sorted(categories)))
     else:
-        assert book.sheetnames == ["BOM", "design"] and headers[:2] == ["category", "item"] and "switch" in categories
+        assert book.sheetnames[:3] == ["Summary", "Bill of materials", "Design"]
+        assert headers[:2] == ["category", "item"] and "switch" in categories
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

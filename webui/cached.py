@@ -10,20 +10,18 @@ passes ``core.i18n.current()``): it is part of the cache key and the body runs i
 
 from __future__ import annotations
 
-import io
-import re
-
 import pandas as pd
 import streamlit as st
 
 from core import figures
-from core import i18n
 from core.i18n import N_, _, language as speaking
 from core.fabric.bandwidth import tier_capacities_gbits
 from core.fabric.sizing import ROLE_LABELS
-from core.catalog import PRICE_BASIS_LABELS, load_catalog
-from core.cost import CATEGORY_LABELS
+from core.catalog import load_catalog
 from core.design import Design
+from core.fabric.naming import NamingScheme
+from core.formats import xlsx
+from core.formats.exports import export_text
 from core.plan import plan
 from core.analysis.whatif import oversubscription_sweep, sweep_display_table
 
@@ -146,54 +144,20 @@ def bom(key: str, language: str) -> pd.DataFrame:
         return _plan(key).bom_frame()
 
 
-BOM_COLUMNS = ["category", "item", "where", "quantity", "unit_price_usd", "extended_price_usd", "why",
-               "unit_power_w", "extended_power_w", "price_basis", "catalog_id"]
-
-
-def category_label(category: str) -> str:
-    """A BOM category in the current language (``compute`` -> 计算)."""
-    return _(CATEGORY_LABELS[category]) if category in CATEGORY_LABELS else category
-
-
-def price_basis_label(basis: str) -> str:
-    """A price basis in the current language (``estimate`` -> 估算)."""
-    return _(PRICE_BASIS_LABELS[basis]) if basis in PRICE_BASIS_LABELS else basis
-
-
-_END_WORDS = re.compile(r"(,\s*)?\b(?:XDR |NDR )?(?:switch|NIC) end\b")
-
-
-def bom_item_name(name: str) -> str:
-    """A catalog name without its "switch end" / "NIC end" words: the BOM's ``where`` column says which
-    end a row is for (a module sold for the switch end can sit in a node's twin-port cage)."""
-    text = _END_WORDS.sub("", name)
-    text = re.sub(r"\(\s*,\s*", "(", text)
-    text = re.sub(r"\(\s*\)", "", text)
-    return re.sub(r"\s{2,}", " ", text).strip()
+# the people's BOM table lives in core (the XLSX and the review pack use it too); re-exported for the page
+BOM_COLUMNS = xlsx.BOM_COLUMNS
+BOM_HEADERS = xlsx.BOM_HEADERS
+category_label = xlsx.category_label
+price_basis_label = xlsx.price_basis_label
+bom_item_name = xlsx.bom_item_name
+bom_headers = xlsx.bom_headers
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def bom_table(key: str, language: str) -> pd.DataFrame:
-    """The BOM as the Designer shows it: what, where, how many and the price first; ids and power last.
-
-    The engine's item text is the catalog name plus where the row sits (``(leaf)``, ``(switch side,
-    node-leaf)``, ``(node side)``); that suffix becomes the ``where`` column. The columns keep their
-    ids (the page labels them); category and price basis are shown in ``language``.
-    """
+    """The BOM as the Designer shows it (``core.formats.xlsx.bom_table``), in ``language``."""
     with speaking(language):
-        frame = bom(key, language).copy()
-        names = {e.id: e.name for _entry_kind, e in CATALOG.all_entries()}
-        items, wheres = [], []
-        for item, catalog_id in zip(frame["item"], frame["catalog_id"]):
-            name = names.get(catalog_id, "")
-            where = item[len(name):].strip() if name and item.startswith(name) else ""
-            items.append(bom_item_name(name) if where else item)
-            wheres.append(where[1:-1].strip() if where[:1] in "(（" and where[-1:] in ")）" and where else where)
-        frame["item"] = items
-        frame["where"] = wheres
-        frame["category"] = [category_label(c) for c in frame["category"]]
-        frame["price_basis"] = [price_basis_label(b) for b in frame["price_basis"]]
-        return frame[BOM_COLUMNS]
+        return xlsx.bom_table(_plan(key))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -215,31 +179,17 @@ def reserved_table(key: str, language: str) -> pd.DataFrame:
                                                                  "extended_price_usd", "why", "catalog_id"])
 
 
-BOM_HEADERS = {
-    "category": N_("category"), "item": N_("item"), "where": N_("where"), "quantity": N_("qty"),
-    "unit_price_usd": N_("unit USD"), "extended_price_usd": N_("total USD"), "unit_power_w": N_("unit W"),
-    "extended_power_w": N_("total W"), "why": N_("why (how the count was derived)"),
-    "price_basis": N_("price basis"), "catalog_id": N_("catalog id"),
-}
-"""BOM column id -> its header for people (the Designer's table, the XLSX in other languages than English)."""
-
-
-def bom_headers() -> dict[str, str]:
-    return {column: _(header) for column, header in BOM_HEADERS.items()}
-
-
 @st.cache_data(max_entries=16, show_spinner=False)
-def bom_xlsx(key: str, language: str) -> bytes:
-    """The BOM download as an XLSX workbook (a BOM and a design sheet), for people: in English the engine's
-    frame with its column ids (as ``bom_csv``); in another language the Designer's table with translated
-    headers, categories and price basis, and translated sheet names. The CSV stays the engine's, for scripts."""
-    buffer = io.BytesIO()
+def bom_xlsx(key: str, language: str, share_link: str | None = None) -> bytes:
+    """The review workbook (``core.formats.xlsx.design_xlsx``) in ``language``, with the design's share link."""
     with speaking(language):
-        p = _plan(key)
-        english = language == i18n.DEFAULT_LANGUAGE
-        frame = bom(key, language) if english else bom_table(key, language).rename(columns=bom_headers())
-        with pd.ExcelWriter(buffer, engine="openpyxl") as writer:
-            frame.to_excel(writer, sheet_name="BOM" if english else _("Bill of materials")[:31], index=False)
-            pd.DataFrame({_("design (JSON)"): [p.design.to_json()]}).to_excel(
-                writer, sheet_name="design" if english else _("Design")[:31], index=False)
-    return buffer.getvalue()
+        return xlsx.design_xlsx(_plan(key), share_link=share_link)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def export_bytes(key: str, name: str, naming: str, language: str) -> bytes:
+    """Export ``name`` (``core.formats.exports``) of the design under the naming scheme ``naming`` (its JSON),
+    as UTF-8 bytes. Exports are English (machine-readable); ``language`` keys the cache only because a
+    writer may word a comment in it."""
+    with speaking(language):
+        return export_text(_plan(key), name, NamingScheme.model_validate_json(naming)).encode("utf-8")

@@ -16,6 +16,7 @@ Pages read ``current()``; all arithmetic is in ``core``.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from urllib.parse import urlencode, urlsplit
 
@@ -55,10 +56,40 @@ UI = sharelink.register_extension("ui_", [
     sharelink.Param("bw", N_("bandwidth unit"), sharelink.parse_choice(["gbyte", "gbit"]), str, "gbyte",
                     N_("gbyte (GB/s) or gbit (Gb/s)")),
 ])
+
+
+def _parse_prefix(text: str) -> str:
+    """A device-name prefix of the link (``core.fabric.naming``: a letter, then letters, digits, - or _)."""
+    value = text.strip()
+    if not re.fullmatch(NAME_PREFIX, value):
+        raise sharelink.ParamError(_("not a name prefix"))
+    return value
+
+
+def _parse_digits(text: str) -> int:
+    if not text.strip().isdigit() or not 1 <= int(text.strip()) <= 8:
+        raise sharelink.ParamError(_("not a whole number from 1 to 8"))
+    return int(text.strip())
+
+
+def _prefix_words() -> str:
+    return _("a letter, then up to 15 letters, digits, - or _")
+
+
+NAME_PREFIX = r"[A-Za-z][A-Za-z0-9_-]{0,15}"
+"""What ``core.fabric.naming.NamingScheme`` accepts as a prefix (the switch prefix may also be empty)."""
+# the export naming scheme in the link (Designer's hand-off options; defaults = NamingScheme())
+NAMING = sharelink.register_extension("nm_", [
+    sharelink.Param("np", N_("node name prefix"), _parse_prefix, str, "gpu", _prefix_words),
+    sharelink.Param("sp", N_("switch name prefix"), lambda t: "" if not t.strip() else _parse_prefix(t), str, "",
+                    _prefix_words),
+    sharelink.Param("nd", N_("name digits"), _parse_digits, str, 3, "1-8"),
+])
+NAMING_STORE = "fp_naming"  # the naming scheme's link values, kept while other pages show
 TAB_KEY = "tab"  # the Designer's open tab in the link: its English name (tab=Bandwidth) in every language
 TAB_STORE = "fp_tab"  # the open tab's English name, kept while other pages show
 TAB_WIDGET = "fp_tab_widget"  # the tabs' own state: the label in this run's language
-DESIGNER_TABS = (N_("Topology"), N_("Bandwidth"), N_("Cost & power"))  # first = default (never in the link)
+DESIGNER_TABS = (N_("Topology"), N_("Bandwidth"), N_("Cost & power"), N_("Hand-off"))  # first = default (never in the link)
 LANG_KEY = "lang"  # the language in every link: lang=en|zh (core.formats.sharelink leaves it to us)
 LANG_WIDGET = "w_lang"
 DESIGNER_PATH = ""  # the Designer is the default page: its url_path is empty
@@ -170,6 +201,19 @@ def _on_gpu_change() -> None:
                                     gpn, per_rack)
 
 
+def apply_design(design: Design) -> list[str]:
+    """Put ``design`` (an uploaded design file) into the sidebar's controls the way a share link is applied:
+    through the link codec (``encode`` then ``decode``, so every value is checked as a link's is) and
+    ``_set_widgets``. Returns the codec's warnings (values it could not apply); the old link's
+    warnings are dropped (they were about the link, not this design)."""
+    params = sharelink.encode(design)
+    decoded, warnings = sharelink.decode(params, CATALOG)
+    _set_widgets(decoded)
+    st.session_state["_fp_link"] = params
+    st.session_state["_fp_warnings"] = []
+    return warnings
+
+
 def reset_design() -> None:
     _set_widgets(Design())
     st.session_state[K + "nodes"] = Design().nodes
@@ -193,7 +237,7 @@ def _link_warnings(params: dict) -> list[str]:
         warnings.append(_("Link parameter 'tab' (Designer tab) = {value} is not a tab; the first tab is shown. "
                           "Accepted: {tabs}.").format(value=shown(tab if isinstance(tab, str) else str(tab), 20),
                                                       tabs=", ".join(DESIGNER_TABS)))
-    return warnings + UI.decode(params)[1] + JOB.decode(params)[1]
+    return warnings + UI.decode(params)[1] + JOB.decode(params)[1] + NAMING.decode(params)[1]
 
 
 def _init_session() -> None:
@@ -205,6 +249,7 @@ def _init_session() -> None:
     jobstate.init(params)
     _set_widgets(design)
     st.session_state[K + "bits"] = ui_values["bw"] == "gbit"
+    st.session_state[NAMING_STORE] = NAMING.decode(params)[0]
     st.session_state[TAB_STORE] = tab_id(params.get(TAB_KEY)) or DESIGNER_TABS[0]
     # the link is kept so its warnings can be said again in another language
     st.session_state["_fp_link"] = params
@@ -643,6 +688,7 @@ def canonical_params(page_path: str) -> dict[str, str]:
     job = jobstate.link_values()
     if job is not None:
         params.update(JOB.encode(job))
+    params.update(NAMING.encode(ss.get(NAMING_STORE) or {}))
     tab = ss.get(TAB_STORE)
     if page_path == DESIGNER_PATH and tab in DESIGNER_TABS[1:]:
         params[TAB_KEY] = tab

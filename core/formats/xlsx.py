@@ -1,0 +1,541 @@
+"""The XLSX workbook for a review: summary, bill of materials, the design as a table, other networks.
+
+``design_xlsx(plan, *, name, share_link, when) -> bytes`` writes (openpyxl), in the current language
+(``core.i18n``; sheet names, headers, labels and categories translated, part names and ids as
+published):
+
+* **Summary**: design name, date (UTC), share link, the key numbers with their units, totals by BOM
+  category (quantity, capex at the design's price basis, low and high end of the catalog price
+  ranges, power), capex low / typical / high and power (IT, network, facility with PUE).
+* **BOM**: the Designer's bill of materials (``bom_table``) with number formats (USD, W, whole numbers
+  with thousands separators), column widths, a frozen header, an autofilter and a totals row whose
+  values equal ``plan.cost`` (capex, low, high) and the IT power [W]. Totals are values, not
+  formulas, so every reader (pandas, a mail preview) sees them.
+* **Design**: every ``Design`` field, defaults included, as setting / value / JSON key; a setting left
+  to the engine says what it picked (``auto (QM9700)``).
+* **One sheet per other network** (storage, in-band, out-of-band management) when the plan has
+  ``networks`` (``core.networks``): its BOM rows and its sizing as a two-column table.
+
+The BOM CSV download stays the engine's frame (``Plan.bom_frame``) with English column ids, for scripts.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import datetime, timezone
+
+import pandas as pd
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+
+from core.catalog import PRICE_BASIS_LABELS, load_catalog
+from core.cost import CATEGORY_LABELS
+from core.design import Design
+from core.formats.filenames import design_slug
+from core.i18n import N_, _
+
+# --- the BOM as people read it ---------------------------------------------------------------------
+BOM_COLUMNS = ["category", "item", "where", "quantity", "unit_price_usd", "extended_price_usd", "why",
+               "unit_power_w", "extended_power_w", "price_basis", "catalog_id"]
+"""Columns of the people's BOM table (the Designer's table and the XLSX), ids."""
+
+BOM_HEADERS = {
+    "category": N_("category"), "item": N_("item"), "where": N_("where"), "quantity": N_("qty"),
+    "unit_price_usd": N_("unit USD"), "extended_price_usd": N_("total USD"), "unit_power_w": N_("unit W"),
+    "extended_power_w": N_("total W"), "why": N_("why (how the count was derived)"),
+    "price_basis": N_("price basis"), "catalog_id": N_("catalog id"),
+    "extended_price_low_usd": N_("total USD (low)"), "extended_price_high_usd": N_("total USD (high)"),
+    "network": N_("network"),
+}
+"""BOM column id -> its header for people (marked; ``bom_headers()`` translates)."""
+
+NETWORK_LABELS = {"compute": N_("compute fabric"), "storage": N_("storage network"),
+                  "inband": N_("in-band management network"), "oob": N_("out-of-band management network")}
+"""``BomRow.network`` / ``Plan.networks`` attribute -> its name for people."""
+OTHER_NETWORKS = ("storage", "inband", "oob")
+
+
+def bom_headers() -> dict[str, str]:
+    """BOM column id -> header in the current language."""
+    return {column: _(header) for column, header in BOM_HEADERS.items()}
+
+
+def category_label(category: str) -> str:
+    """A BOM category in the current language (``compute`` -> 计算)."""
+    return _(CATEGORY_LABELS[category]) if category in CATEGORY_LABELS else category
+
+
+def price_basis_label(basis: str) -> str:
+    """A price basis in the current language (``estimate`` -> 估算)."""
+    return _(PRICE_BASIS_LABELS[basis]) if basis in PRICE_BASIS_LABELS else basis
+
+
+def network_label(network: str) -> str:
+    return _(NETWORK_LABELS[network]) if network in NETWORK_LABELS else network
+
+
+_END_WORDS = re.compile(r"(,\s*)?\b(?:XDR |NDR )?(?:switch|NIC) end\b")
+
+
+def bom_item_name(name: str) -> str:
+    """A catalog name without its "switch end" / "NIC end" words: the BOM's ``where`` column says which
+    end a row is for (a module sold for the switch end can sit in a node's twin-port cage)."""
+    text = _END_WORDS.sub("", name)
+    text = re.sub(r"\(\s*,\s*", "(", text)
+    text = re.sub(r"\(\s*\)", "", text)
+    return re.sub(r"\s{2,}", " ", text).strip()
+
+
+def _catalog_names() -> dict[str, str]:
+    return {e.id: e.name for _kind, e in load_catalog().all_entries()}
+
+
+def bom_table(plan, *, ranges: bool = False) -> pd.DataFrame:
+    """The BOM as the Designer shows it: what, where, how many and the price first; ids and power last.
+
+    The engine's item text is the catalog name plus where the row sits (``(leaf)``, ``(switch side,
+    node-leaf)``, ``(node side)``); that suffix becomes the ``where`` column. Columns keep their ids
+    (``bom_headers()`` labels them); category and price basis are in the current language.
+    ``ranges``: also each row's total at the low and high end of its price range [USD], and the
+    ``network`` column when a row is not on the compute fabric.
+    """
+    frame = plan.bom_frame().copy()
+    names = _catalog_names()
+    items, wheres = [], []
+    for item, catalog_id in zip(frame["item"], frame["catalog_id"]):
+        name = names.get(catalog_id, "")
+        where = item[len(name):].strip() if name and item.startswith(name) else ""
+        items.append(bom_item_name(name) if where else item)
+        wheres.append(where[1:-1].strip() if where[:1] in "(（" and where[-1:] in ")）" and where else where)
+    frame["item"] = items
+    frame["where"] = wheres
+    frame["category"] = [category_label(c) for c in frame["category"]]
+    frame["price_basis"] = [price_basis_label(b) for b in frame["price_basis"]]
+    columns = list(BOM_COLUMNS)
+    if ranges:
+        columns[6:6] = ["extended_price_low_usd", "extended_price_high_usd"]
+        networks = [getattr(row, "network", "compute") for row in plan.bom]
+        if any(n != "compute" for n in networks):
+            frame["network"] = [network_label(n) for n in networks]
+            columns.insert(1, "network")
+    return frame[columns]
+
+
+# --- cell formats -----------------------------------------------------------------------------------
+USD = '"$"#,##0'
+"""Whole US dollars with thousands separators (catalog prices are whole dollars)."""
+WATTS = '#,##0" W"'
+KILOWATTS = '#,##0.0" kW"'
+WHOLE = "#,##0"
+PERCENT = "0.0%"
+_FORMATS = {"quantity": WHOLE, "unit_price_usd": USD, "extended_price_usd": USD, "extended_price_low_usd": USD,
+            "extended_price_high_usd": USD, "unit_power_w": WATTS, "extended_power_w": WATTS}
+_WIDTHS = {"category": 12, "network": 22, "item": 46, "where": 26, "quantity": 10, "unit_price_usd": 13,
+           "extended_price_usd": 16, "extended_price_low_usd": 16, "extended_price_high_usd": 16, "why": 80,
+           "unit_power_w": 11, "extended_power_w": 14, "price_basis": 12, "catalog_id": 24}
+_TOTALLED = ("quantity", "extended_price_usd", "extended_price_low_usd", "extended_price_high_usd",
+             "extended_power_w")
+BOLD = Font(bold=True)
+TITLE = Font(bold=True, size=14)
+HEADER_FILL = PatternFill("solid", fgColor="DDE3EA")
+TOTAL_FILL = PatternFill("solid", fgColor="F1F3F5")
+WRAP = Alignment(wrap_text=True, vertical="top")
+TOP = Alignment(vertical="top")
+
+SHEET_NAMES = {"summary": N_("Summary"), "bom": N_("Bill of materials"), "design": N_("Design")}
+"""Sheet id -> its name (marked; at most 31 characters in every language, Excel's limit)."""
+
+
+def sheet_name(text: str) -> str:
+    """An Excel-safe sheet name: no ``[]:*?/\\``, at most 31 characters."""
+    return re.sub(r"[\[\]:*?/\\]", " ", text)[:31].strip() or "Sheet"
+
+
+def _header(ws, row: int, labels: list[str]) -> None:
+    for col, label in enumerate(labels, start=1):
+        cell = ws.cell(row=row, column=col, value=label)
+        cell.font = BOLD
+        cell.fill = HEADER_FILL
+        cell.alignment = WRAP
+
+
+def _cell(ws, row: int, column: int, value):
+    """Write ``value``; text is always text: a part name, note or link starting with ``=`` is never
+    stored as a formula a spreadsheet would run."""
+    cell = ws.cell(row=row, column=column, value=value)
+    if isinstance(value, str) and cell.data_type == "f":
+        cell.data_type = "s"
+    return cell
+
+
+# --- sheets ----------------------------------------------------------------------------------------
+def _bom_sheet(ws, frame: pd.DataFrame, plan_totals: dict[str, float] | None) -> None:
+    """A BOM frame (``bom_table(..., ranges=True)``) as a formatted sheet with a totals row."""
+    headers = bom_headers()
+    columns = list(frame.columns)
+    _header(ws, 1, [headers.get(c, c) for c in columns])
+    for r, values in enumerate(frame.itertuples(index=False), start=2):
+        for c, (column, value) in enumerate(zip(columns, values), start=1):
+            if isinstance(value, float) and column == "quantity":
+                value = int(value)
+            cell = _cell(ws, r, c, (value.item() if hasattr(value, "item") else value))
+            if column in _FORMATS:
+                cell.number_format = _FORMATS[column]
+            cell.alignment = WRAP if column in ("why", "item", "where") else TOP
+    total_row = len(frame) + 2
+    label = ws.cell(row=total_row, column=1, value=_("Total"))
+    label.font = BOLD
+    for c, column in enumerate(columns, start=1):
+        cell = ws.cell(row=total_row, column=c)
+        cell.fill = TOTAL_FILL
+        if column in _TOTALLED:
+            total = (plan_totals or {}).get(column)
+            if total is None:
+                total = float(frame[column].sum())
+            cell.value = int(total) if column == "quantity" else total
+            cell.number_format = _FORMATS[column]
+            cell.font = BOLD
+    for c, column in enumerate(columns, start=1):
+        ws.column_dimensions[get_column_letter(c)].width = _WIDTHS.get(column, 14)
+    ws.freeze_panes = "A2"
+    ws.auto_filter.ref = f"A1:{get_column_letter(len(columns))}{max(1, len(frame) + 1)}"
+    ws.row_dimensions[1].height = 30
+
+
+def _bom_totals(plan) -> dict[str, float]:
+    """The BOM sheet's totals row: ``plan.cost``'s capex (at the basis, low, high) and the IT power [W]."""
+    cost = plan.cost
+    return {"quantity": sum(row.quantity for row in plan.bom), "extended_price_usd": cost.capex_usd,
+            "extended_price_low_usd": cost.capex_usd_low, "extended_price_high_usd": cost.capex_usd_high,
+            "extended_power_w": cost.it_kw * 1000.0}
+
+
+FIELD_LABELS = {
+    "gpu": N_("GPU model"), "nodes": N_("Nodes"), "gpus": N_("GPUs"), "gpus_per_node": N_("GPUs per node"),
+    "nvlink_generation": N_("NVLink generation"), "nvlink_domain_gpus": N_("NVLink domain [GPUs]"),
+    "fabric": N_("Fabric"), "port_speed_gbps": N_("Port speed"), "nics_per_node": N_("NICs per node (rails)"),
+    "planes": N_("Planes"), "plane_mode": N_("Plane mode"), "nic": N_("NIC model"), "switch": N_("Switch model"),
+    "leaf_switch": N_("Leaf switch"), "spine_switch": N_("Spine switch"), "core_switch": N_("Core switch"),
+    "uplink_speed_gbps": N_("Uplink speed"), "topology": N_("Topology"),
+    "su_nodes": N_("Nodes per scalable unit"), "pod_sus": N_("Scalable units per pod"),
+    "grow_to": N_("Grow to [nodes]"), "nodes_per_rack": N_("Nodes per rack"),
+    "oversubscription": N_("Oversubscription (leaf down:up)"),
+    "spine_oversubscription": N_("Spine oversubscription (3 tiers)"), "tiers": N_("Tiers"),
+    "cable_media": N_("Cable media"), "pue": "PUE", "electricity_usd_per_kwh": N_("Electricity [USD/kWh]"),
+    "tco_years": N_("TCO years"), "price_overrides": N_("Price overrides [USD]"),
+    "power_overrides": N_("Power overrides [W]"), "price_basis": N_("Price basis"),
+    "rack_preset": N_("Rack preset"), "rack_kw": N_("Rack power limit [kW]"), "rack_units": N_("Rack height [U]"),
+    "storage": N_("Storage network"), "storage_ports_per_node": N_("Storage ports per node"),
+    "storage_port_speed_gbps": N_("Storage port speed"), "storage_systems": N_("Storage systems"),
+    "storage_oversubscription": N_("Storage oversubscription"), "management": N_("Management networks"),
+}
+"""Every ``Design`` field -> its setting's name (the sidebar's labels); a field added later without a label
+shows its JSON key (tests name the missing ones)."""
+
+_VALUE_WORDS = {
+    "topology": {"rail-optimized": N_("Rail-optimized"), "top-of-rack": N_("Top-of-rack"),
+                 "rail-only": N_("Rail-only")},
+    "fabric": {"ethernet": N_("Ethernet RoCE")},
+    "storage": {"ethernet": N_("Ethernet RoCE"), "none": N_("none")},
+    "plane_mode": {"per-port": N_("Per port (each NIC in every plane)"),
+                   "per-rail": N_("Per rail (NIC i in plane i)")},
+    "cable_media": {"auto": N_("auto"), "copper": N_("copper"), "aoc": N_("active optical (AOC)"),
+                    "optics": N_("optics")},
+    "price_basis": PRICE_BASIS_LABELS,
+}
+_UNITS = {"port_speed_gbps": "Gb/s", "uplink_speed_gbps": "Gb/s", "storage_port_speed_gbps": "Gb/s"}
+
+
+def _planned(plan, field: str):
+    """What the engine uses for a field the design leaves to it (``None`` = nothing to say)."""
+    r, fabric = plan.resolved, plan.fabric
+    tiers = r.tier_switches
+    found = {
+        "nodes": r.nodes, "gpus": r.gpus, "gpus_per_node": r.gpus_per_node, "nvlink_generation": r.nvlink_generation,
+        "nvlink_domain_gpus": r.nvlink_domain_gpus, "fabric": r.fabric, "port_speed_gbps": r.port_speed_gbps,
+        "nics_per_node": r.nics_per_node, "nic": r.nic.id, "switch": r.switch.id,
+        "leaf_switch": tiers["leaf"].id if "leaf" in tiers else None,
+        "spine_switch": tiers["spine"].id if "spine" in tiers and fabric.tiers >= 2 else None,
+        "core_switch": tiers["core"].id if "core" in tiers and fabric.tiers >= 3 else None, "uplink_speed_gbps": r.uplink_gbps,
+        "nodes_per_rack": r.nodes_per_rack, "tiers": fabric.tiers,
+        "su_nodes": fabric.nodes_per_group if r.topology != "top-of-rack" else None,
+        "pod_sus": fabric.groups_per_pod if fabric.tiers == 3 else None,
+    }
+    return found.get(field)
+
+
+def _value_text(field: str, value) -> str | int | float:
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if field in ("fabric", "storage") and value == "infiniband":
+        return "InfiniBand"  # a product name, the same in every language
+    if field in _VALUE_WORDS and isinstance(value, str):
+        words = _VALUE_WORDS[field]
+        return _(words[value]) if value in words else value
+    if isinstance(value, dict):
+        return ", ".join(f"{key}: {number:g}" for key, number in sorted(value.items())) or _("none")
+    if field in _UNITS and isinstance(value, int):
+        return f"{value} {_UNITS[field]}"
+    if isinstance(value, float) and value.is_integer() and field not in ("pue",):
+        return value
+    return value
+
+
+def design_rows(plan) -> list[tuple[str, str | int | float, str]]:
+    """(setting, value, JSON key) for every ``Design`` field, defaults included; ``auto`` says what was picked."""
+    design = plan.design
+    rows = []
+    for field in Design.model_fields:
+        value = getattr(design, field)
+        if field not in FIELD_LABELS:
+            label = field
+        else:
+            label = FIELD_LABELS[field] if field == "pue" else _(FIELD_LABELS[field])  # PUE: the same in every language
+        if field == "gpus" and value is None and design.nodes is not None:
+            shown_value = _("from nodes ({choice})").format(choice=f"{plan.resolved.gpus:,}")
+        elif field == "nodes" and value is None:
+            shown_value = _("from GPUs ({choice})").format(choice=f"{plan.resolved.nodes:,}")
+        elif field == "grow_to" and value is None:
+            shown_value = _("no growth")
+        elif value is None or value == "auto":
+            picked = _planned(plan, field)
+            if picked is not None and field in _UNITS:
+                picked = f"{picked} {_UNITS[field]}"
+            elif picked is not None and field in _VALUE_WORDS:
+                picked = _value_text(field, picked)
+            shown_value = _("auto ({choice})").format(choice=picked) if picked is not None else _("auto")
+        else:
+            shown_value = _value_text(field, value)
+        rows.append((label, shown_value, field))
+    return rows
+
+
+def _design_sheet(ws, plan) -> None:
+    _header(ws, 1, [_("setting"), _("value"), _("JSON key")])
+    for r, (label, value, field) in enumerate(design_rows(plan), start=2):
+        ws.cell(row=r, column=1, value=label).alignment = TOP
+        cell = _cell(ws, r, 2, value)
+        cell.alignment = Alignment(horizontal="left", vertical="top", wrap_text=True)
+        if isinstance(value, float):
+            cell.number_format = "0.###"
+        ws.cell(row=r, column=3, value=field).font = Font(color="6B7280")
+    ws.column_dimensions["A"].width = 36
+    ws.column_dimensions["B"].width = 44
+    ws.column_dimensions["C"].width = 26
+    ws.freeze_panes = "A2"
+
+
+def key_number_rows(plan) -> list[tuple[str, float | int | str, str, str | None]]:
+    """(label, value, unit, cell format) of the Summary's key numbers; values are numbers where they can be."""
+    s = plan.summary()
+    sw, links, xcvr, bw, cost, power = (s["switches"], s["links"], s["transceivers"], s["bandwidth"], s["cost"],
+                                        s["power"])
+    fabric = "InfiniBand" if s["fabric"] == "infiniband" else _("Ethernet RoCE")
+    rows = [
+        (_("GPUs"), s["gpus"], "", WHOLE),
+        (_("Nodes"), s["nodes"], "", WHOLE),
+        (_("GPU model"), s["gpu_model"], "", None),
+        (_("Fabric"), f"{fabric} {s['port_speed_gbps']}G", "", None),
+        (_("Topology"), _(_VALUE_WORDS["topology"].get(s["topology"], s["topology"])), "", None),
+        (_("Tiers"), s["tiers"], "", WHOLE),
+        (_("Planes"), s["planes"], "", WHOLE),
+        (_("Leaf switches"), sw["leaf"], s["switch_models"].get("leaf", s["switch_model"]), WHOLE),
+        (_("Spine switches"), sw["spine"], s["switch_models"].get("spine", "") if sw["spine"] else "", WHOLE),
+        (_("Core switches"), sw["core"], s["switch_models"].get("core", "") if sw["core"] else "", WHOLE),
+        (_("Switches in total"), sw["total"], "", WHOLE),
+        (_("Links"), sum(links.values()), "", WHOLE),
+        (_("Transceivers"), xcvr["switch_side"] + xcvr["node_side"], "", WHOLE),
+        (_("NVLink per GPU (both directions)"), bw["nvlink_gbytes_per_gpu_bidir"], "GB/s", "#,##0"),
+        (_("Scale-out per GPU (per direction)"), bw["scaleout_gbits_per_gpu"], "Gb/s", "#,##0"),
+        (_("Bisection bandwidth (one direction)"), bw["bisection_tbits_one_direction"], "Tb/s", "#,##0.0"),
+        (_("Oversubscription (end to end)"), f"{bw['oversubscription']:.3g}:1", "", None),
+        (_("Capex at {basis} prices").format(basis=price_basis_label(cost["price_basis"])), cost["capex_usd"],
+         "USD", USD),
+        (_("Capex, low end of the price ranges"), cost["capex_usd_low"], "USD", USD),
+        (_("Capex, high end of the price ranges"), cost["capex_usd_high"], "USD", USD),
+        (_("Cost per GPU"), cost["capex_per_gpu_usd"], "USD", USD),
+        (_("Network capex"), cost["network_capex_usd"], "USD", USD),
+        (_("Network share of capex"), cost["network_share"], "", PERCENT),
+        (_("IT power"), power["it_kw"], "kW", "#,##0.0"),
+        (_("Network power"), power["network_kw"], "kW", "#,##0.0"),
+        (_("Facility power (PUE {pue})").format(pue=f"{power['pue']:g}"), power["facility_kw"], "kW", "#,##0.0"),
+        (_("Energy per year"), cost["energy_usd_per_year"], "USD", USD),
+        (_("TCO ({years} years)").format(years=f"{cost['tco_years']:g}"), cost["tco_usd"], "USD", USD),
+        (_("Compute racks"), plan.cost.racks_compute, "", WHOLE),
+    ]
+    racks = s.get("racks")
+    if isinstance(racks, dict) and racks.get("total") is not None:
+        rows.append((_("Racks in total"), racks["total"], "", WHOLE))
+    return rows
+
+
+def category_totals(plan) -> list[tuple[str, int, float, float, float, float]]:
+    """(category, quantity, capex [USD] at the basis, low, high, power [W]) per BOM category, catalog order."""
+    totals: dict[str, list[float]] = {}
+    for row in plan.bom:
+        t = totals.setdefault(row.category, [0, 0.0, 0.0, 0.0, 0.0])
+        t[0] += row.quantity
+        t[1] += row.extended_price_usd
+        t[2] += row.quantity * row.low_usd
+        t[3] += row.quantity * row.high_usd
+        t[4] += row.extended_power_w
+    order = [c for c in CATEGORY_LABELS if c in totals] + [c for c in totals if c not in CATEGORY_LABELS]
+    return [(category, int(totals[category][0]), *totals[category][1:]) for category in order]
+
+
+def _summary_sheet(ws, plan, *, name: str, share_link: str | None, when: datetime) -> None:
+    _cell(ws, 1, 1, name).font = TITLE
+    ws.cell(row=2, column=1, value=_("Date")).font = BOLD
+    ws.cell(row=2, column=2, value=when.strftime("%Y-%m-%d %H:%M UTC"))
+    ws.cell(row=3, column=1, value=_("Share link")).font = BOLD
+    if share_link:
+        cell = _cell(ws, 3, 2, share_link)
+        if share_link.startswith(("http://", "https://")):
+            cell.hyperlink = share_link
+            cell.font = Font(color="1D4ED8", underline="single")
+    else:
+        ws.cell(row=3, column=2, value="-")
+    ws.cell(row=4, column=1, value=_("Prices")).font = BOLD
+    ws.cell(row=4, column=2, value=_("catalog estimates at {basis} prices; ranges below (sources on the Catalog "
+                                     "& assumptions page)").format(basis=price_basis_label(plan.cost.price_basis)))
+
+    row = 6
+    ws.cell(row=row, column=1, value=_("Key numbers")).font = TITLE
+    row += 1
+    _header(ws, row, [_("metric"), _("value"), _("unit or model")])
+    for label, value, unit, fmt in key_number_rows(plan):
+        row += 1
+        ws.cell(row=row, column=1, value=label)
+        cell = ws.cell(row=row, column=2, value=value)
+        cell.alignment = Alignment(horizontal="right")
+        if fmt:
+            cell.number_format = fmt
+        ws.cell(row=row, column=3, value=unit)
+
+    row += 2
+    ws.cell(row=row, column=1, value=_("Totals by category")).font = TITLE
+    row += 1
+    _header(ws, row, [_("category"), _("qty"), _("capex USD"), _("capex USD (low)"), _("capex USD (high)"),
+                      _("power W")])
+    for category, quantity, usd, low, high, watts in category_totals(plan):
+        row += 1
+        ws.cell(row=row, column=1, value=category_label(category))
+        for col, (value, fmt) in enumerate(((quantity, WHOLE), (usd, USD), (low, USD), (high, USD),
+                                            (watts, WATTS)), start=2):
+            ws.cell(row=row, column=col, value=value).number_format = fmt
+    row += 1
+    cost = plan.cost
+    ws.cell(row=row, column=1, value=_("Total")).font = BOLD
+    for col, (value, fmt) in enumerate(((sum(r.quantity for r in plan.bom), WHOLE), (cost.capex_usd, USD),
+                                        (cost.capex_usd_low, USD), (cost.capex_usd_high, USD),
+                                        (cost.it_kw * 1000.0, WATTS)), start=2):
+        cell = ws.cell(row=row, column=col, value=value)
+        cell.number_format = fmt
+        cell.font = BOLD
+        cell.fill = TOTAL_FILL
+
+    networks = plan.summary().get("networks")
+    if isinstance(networks, dict) and networks:
+        row += 2
+        ws.cell(row=row, column=1, value=_("Networks")).font = TITLE
+        row += 1
+        _header(ws, row, [_("network"), _("switches"), _("links"), _("transceivers"), _("capex USD"), _("power kW")])
+        for network, numbers in networks.items():
+            if not isinstance(numbers, dict):
+                continue
+            row += 1
+            ws.cell(row=row, column=1, value=network_label(network))
+            for col, (key, fmt) in enumerate((("switches", WHOLE), ("links", WHOLE), ("transceivers", WHOLE),
+                                              ("capex_usd", USD), ("power_kw", "#,##0.0")), start=2):
+                value = numbers.get(key)
+                if isinstance(value, dict):
+                    value = sum(v for v in value.values() if isinstance(v, (int, float)))
+                ws.cell(row=row, column=col, value=value).number_format = fmt
+
+    for col, width in zip("ABCDEF", (42, 22, 22, 18, 18, 16)):
+        ws.column_dimensions[col].width = width
+
+
+def _flatten(value, prefix: str = "") -> list[tuple[str, object]]:
+    """A sizing model (pydantic / dict / list) as (path, scalar) rows, for a two-column sheet."""
+    if hasattr(value, "model_dump"):
+        value = value.model_dump(mode="json")
+    if isinstance(value, dict):
+        rows = []
+        for key, item in value.items():
+            rows += _flatten(item, f"{prefix}.{key}" if prefix else str(key))
+        return rows
+    if isinstance(value, (list, tuple)):
+        rows = []
+        for i, item in enumerate(value):
+            rows += _flatten(item, f"{prefix}[{i}]")
+        return rows
+    return [(prefix, value)]
+
+
+def _network_sheet(ws, plan, network: str, sizing) -> None:
+    """One other network: its BOM rows (when ``BomRow.network`` says so) and its sizing, flattened."""
+    ws.cell(row=1, column=1, value=network_label(network)).font = TITLE
+    rows = [r for r in plan.bom if getattr(r, "network", "compute") == network]
+    start = 3
+    if rows:
+        from core.cost import bom_dataframe  # the same frame shape as the main BOM, for these rows only
+
+        frame = bom_dataframe(rows)
+        frame["where"] = ""
+        frame["category"] = [category_label(c) for c in frame["category"]]
+        frame["price_basis"] = [price_basis_label(b) for b in frame["price_basis"]]
+        columns = [c for c in BOM_COLUMNS if c in frame.columns]
+        headers = bom_headers()
+        _header(ws, start, [headers.get(c, c) for c in columns])
+        for r, values in enumerate(frame[columns].itertuples(index=False), start=start + 1):
+            for c, (column, value) in enumerate(zip(columns, values), start=1):
+                cell = _cell(ws, r, c, (value.item() if hasattr(value, "item") else value))
+                if column in _FORMATS:
+                    cell.number_format = _FORMATS[column]
+        total_row = start + 1 + len(frame)
+        ws.cell(row=total_row, column=1, value=_("Total")).font = BOLD
+        for c, column in enumerate(columns, start=1):
+            if column in ("quantity", "extended_price_usd", "extended_power_w"):
+                cell = ws.cell(row=total_row, column=c, value=float(frame[column].sum()))
+                cell.number_format = _FORMATS[column]
+                cell.font = BOLD
+        for c, column in enumerate(columns, start=1):
+            ws.column_dimensions[get_column_letter(c)].width = _WIDTHS.get(column, 14)
+        start = total_row + 2
+    ws.cell(row=start, column=1, value=_("Sizing")).font = BOLD
+    _header(ws, start + 1, [_("setting"), _("value")])
+    for r, (path, value) in enumerate(_flatten(sizing), start=start + 2):
+        ws.cell(row=r, column=1, value=path)
+        _cell(ws, r, 2, (value if isinstance(value, (int, float, str)) or value is None
+                                                  else str(value)))
+    ws.column_dimensions["A"].width = max(ws.column_dimensions["A"].width or 0, 40)
+    ws.column_dimensions["B"].width = max(ws.column_dimensions["B"].width or 0, 30)
+
+
+def design_xlsx(plan, *, name: str | None = None, share_link: str | None = None,
+                when: datetime | None = None) -> bytes:
+    """The review workbook of ``plan`` (see the module docstring) in the current language, as XLSX bytes.
+
+    ``name``: the design's name on the Summary (default ``design_slug(plan)``); ``share_link``: the link
+    that restores the design; ``when``: the date written (default now, UTC).
+    """
+    book = Workbook()
+    summary = book.active
+    summary.title = sheet_name(_(SHEET_NAMES["summary"]))
+    _summary_sheet(summary, plan, name=name or design_slug(plan), share_link=share_link,
+                   when=(when or datetime.now(timezone.utc)).astimezone(timezone.utc))
+    _bom_sheet(book.create_sheet(sheet_name(_(SHEET_NAMES["bom"]))), bom_table(plan, ranges=True), _bom_totals(plan))
+    _design_sheet(book.create_sheet(sheet_name(_(SHEET_NAMES["design"]))), plan)
+    networks = getattr(plan, "networks", None)
+    if networks is not None:
+        for network in OTHER_NETWORKS:
+            sizing = getattr(networks, network, None)
+            if sizing is not None:
+                _network_sheet(book.create_sheet(sheet_name(network_label(network).capitalize())), plan, network,
+                               sizing)
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()

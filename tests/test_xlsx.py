@@ -1,0 +1,214 @@
+"""The review workbook (core.formats.xlsx): sheets, number formats, frozen header, autofilter, totals that
+equal plan.cost, a complete design sheet, both languages, and a golden design read back from the file."""
+
+from __future__ import annotations
+
+import io
+from datetime import datetime, timezone
+
+import openpyxl
+import pytest
+
+from core.design import Design
+from core.formats import xlsx
+from core.i18n import _, language
+from core.plan import plan
+
+from i18n_check import english_leaks
+
+
+def book_of(design: Design, lang: str = "en", **kwargs) -> openpyxl.Workbook:
+    with language(lang):
+        data = xlsx.design_xlsx(plan(design), **kwargs)
+    assert data[:2] == b"PK"  # a zip container, as every XLSX
+    return openpyxl.load_workbook(io.BytesIO(data))
+
+
+def rows(ws) -> list[tuple]:
+    return [r for r in ws.iter_rows(values_only=True)]
+
+
+def labelled(ws, column: int = 2) -> dict:
+    """Summary sheet: label in column A -> value in ``column``."""
+    return {r[0]: r[column - 1] for r in rows(ws) if r and isinstance(r[0], str)}
+
+
+@pytest.fixture(scope="module")
+def en_book():
+    return book_of(Design(gpus=2048, oversubscription=2.0, price_overrides={"QM9700": 25000.0}),
+                   name="Customer A, hall 2", share_link="https://planner.example/?v=1&n=256",
+                   when=datetime(2026, 3, 4, 5, 6, tzinfo=timezone.utc))
+
+
+def test_sheets_and_summary_head(en_book):
+    assert en_book.sheetnames[:3] == ["Summary", "Bill of materials", "Design"]
+    ws = en_book["Summary"]
+    assert ws["A1"].value == "Customer A, hall 2" and ws["A1"].font.bold
+    head = labelled(ws)
+    assert head["Date"] == "2026-03-04 05:06 UTC"
+    assert head["Share link"] == "https://planner.example/?v=1&n=256"
+    assert ws["B3"].hyperlink.target == "https://planner.example/?v=1&n=256"
+
+
+def test_bom_sheet_formats_header_filter_and_totals_equal_the_plan(en_book):
+    p = plan(Design(gpus=2048, oversubscription=2.0, price_overrides={"QM9700": 25000.0}))
+    ws = en_book["Bill of materials"]
+    data = rows(ws)
+    header = list(data[0])
+    assert header[:4] == ["category", "item", "where", "qty"]
+    assert ws.freeze_panes == "A2"
+    assert ws.auto_filter.ref == f"A1:{openpyxl.utils.get_column_letter(len(header))}{len(p.bom) + 1}"
+    body, total = data[1:-1], data[-1]
+    assert len(body) == len(p.bom) and total[0] == "Total"
+    col = {h: i for i, h in enumerate(header)}
+    assert total[col["total USD"]] == pytest.approx(p.cost.capex_usd)
+    assert total[col["total USD (low)"]] == pytest.approx(p.cost.capex_usd_low)
+    assert total[col["total USD (high)"]] == pytest.approx(p.cost.capex_usd_high)
+    assert total[col["total W"]] == pytest.approx(p.cost.it_kw * 1000)
+    # the rows themselves add up to the totals (the totals row is not a separate claim)
+    assert sum(r[col["total USD"]] for r in body) == pytest.approx(p.cost.capex_usd)
+    assert sum(r[col["qty"]] for r in body) == total[col["qty"]] == sum(r.quantity for r in p.bom)
+    # number formats: dollars, watts, whole numbers with thousands separators
+    second = 2
+    assert ws.cell(second, col["unit USD"] + 1).number_format == xlsx.USD == '"$"#,##0'
+    assert ws.cell(second, col["total W"] + 1).number_format == xlsx.WATTS
+    assert ws.cell(second, col["qty"] + 1).number_format == "#,##0"
+    assert ws.cell(len(data), col["total USD"] + 1).number_format == xlsx.USD
+    assert isinstance(ws.cell(second, col["qty"] + 1).value, int)
+    # widths: the long text columns are wide, the numbers narrow
+    assert ws.column_dimensions["B"].width >= 40 and ws.column_dimensions["D"].width <= 12
+    why = ws.cell(second, col["why (how the count was derived)"] + 1)
+    assert why.alignment.wrap_text and ws.column_dimensions[why.column_letter].width >= 60
+    assert "QM9700" in {r[col["catalog id"]] for r in body}
+    assert {r[col["price basis"]] for r in body if r[col["catalog id"]] == "QM9700"} == {"override"}
+
+
+def test_summary_totals_by_category_and_key_numbers(en_book):
+    p = plan(Design(gpus=2048, oversubscription=2.0, price_overrides={"QM9700": 25000.0}))
+    data = rows(en_book["Summary"])
+    start = next(i for i, r in enumerate(data) if r[0] == "Totals by category")
+    header = data[start + 1]
+    assert header[:3] == ("category", "qty", "capex USD")
+    table = {}
+    for r in data[start + 2:]:
+        if r[0] is None:
+            break
+        table[r[0]] = r
+    assert set(table) == {"compute", "NIC", "switch", "transceiver", "cable", "Total"}
+    assert table["Total"][2] == pytest.approx(p.cost.capex_usd)
+    assert table["Total"][3] == pytest.approx(p.cost.capex_usd_low)
+    assert table["Total"][4] == pytest.approx(p.cost.capex_usd_high)
+    assert sum(r[2] for k, r in table.items() if k != "Total") == pytest.approx(p.cost.capex_usd)
+    network = sum(r[2] for k, r in table.items() if k in ("NIC", "switch", "transceiver", "cable"))
+    assert network == pytest.approx(p.cost.network_capex_usd)
+    numbers = labelled(en_book["Summary"])
+    s = p.summary()
+    assert numbers["GPUs"] == 2048 and numbers["Leaf switches"] == s["switches"]["leaf"]
+    assert numbers["Capex at street prices"] == pytest.approx(p.cost.capex_usd)
+    assert numbers["Capex, low end of the price ranges"] == pytest.approx(p.cost.capex_usd_low)
+    assert numbers["Capex, high end of the price ranges"] == pytest.approx(p.cost.capex_usd_high)
+    assert numbers["IT power"] == pytest.approx(p.cost.it_kw)
+    assert numbers["Facility power (PUE 1.3)"] == pytest.approx(p.cost.facility_kw)
+    assert numbers["Oversubscription (end to end)"] == f"{s['bandwidth']['oversubscription']:.3g}:1" == "1.92:1"
+    ws = en_book["Summary"]
+    capex_row = next(c.row for c in ws["A"] if c.value == "Capex at street prices")
+    assert ws.cell(capex_row, 2).number_format == xlsx.USD
+
+
+def test_design_sheet_lists_every_field_with_defaults(en_book):
+    ws = en_book["Design"]
+    data = rows(ws)
+    assert data[0] == ("setting", "value", "JSON key") and ws.freeze_panes == "A2"
+    keys = [r[2] for r in data[1:]]
+    assert keys == list(Design.model_fields)  # every field, in the model's order, defaults included
+    by_key = {r[2]: r for r in data[1:]}
+    assert by_key["gpus"][1] == 2048 and by_key["nodes"][1] == "from GPUs (256)"
+    assert by_key["oversubscription"][1] == 2 and by_key["pue"][1] == 1.3  # defaults are written too
+    assert by_key["switch"][1] == "auto (QM9700)"  # what the engine picked
+    assert by_key["topology"][1] == "Rail-optimized" and by_key["price_overrides"][1] == "QM9700: 25000"
+    assert by_key["grow_to"][1] == "no growth"
+    # readable labels, not JSON text
+    assert by_key["gpu"][0] == "GPU model" and not any(str(r[1]).startswith("{") for r in data[1:])
+    missing = [k for k in Design.model_fields if k not in xlsx.FIELD_LABELS]
+    assert not missing, f"Design fields without a label in core.formats.xlsx.FIELD_LABELS: {missing}"
+
+
+def test_chinese_workbook_speaks_chinese_and_keeps_numbers():
+    design = Design(nodes=64)
+    en, zh = book_of(design, "en"), book_of(design, "zh")
+    with language("zh"):
+        names = [_("Summary"), _("Bill of materials"), _("Design")]
+    assert zh.sheetnames[:3] == names == ["摘要", "物料清单", "设计"]
+    en_bom, zh_bom = rows(en.worksheets[1]), rows(zh.worksheets[1])
+    assert [r[3] for r in en_bom[1:]] == [r[3] for r in zh_bom[1:]]  # quantities
+    assert [r[-1] for r in en_bom[1:-1]] == [r[-1] for r in zh_bom[1:-1]]  # catalog ids
+    summary = " ".join(str(c) for r in rows(zh.worksheets[0])[4:] for c in r[:1] if isinstance(c, str))
+    assert not english_leaks(summary), english_leaks(summary)
+    design_labels = " ".join(r[0] for r in rows(zh.worksheets[2])[1:])
+    assert not english_leaks(design_labels), english_leaks(design_labels)
+    headers = " ".join(str(c) for c in zh_bom[0])
+    assert not english_leaks(headers), english_leaks(headers)
+
+
+def test_text_that_looks_like_a_formula_stays_text():
+    """A name or link starting with '=' is written as text (never a formula a spreadsheet would run)."""
+    book = book_of(Design(nodes=8), name='=HYPERLINK("http://evil.example","x")',
+                   share_link="=1+1")
+    ws = book["Summary"]
+    assert ws["A1"].data_type == "s" and ws["A1"].value.startswith("=HYPERLINK")
+    assert ws["B3"].data_type == "s" and ws["B3"].hyperlink is None
+
+
+def test_golden_superpod_h100_4su_from_the_workbook():
+    """NVIDIA DGX SuperPOD with DGX H100, RA-11333-001 V11, Table 4 "Compute fabric component count",
+    4 SU / 127 nodes: 32 leaf and 16 spine QM9700 switches and 1,024 spine-leaf cables (the engine's
+    node-leaf links are the RA's 1,020 cables less its 4 UFM links). Read back from the XLSX Summary.
+    https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-infrastructure-h100/latest/"""
+    book = book_of(Design(gpu="H100", nodes=127, switch="QM9700", port_speed_gbps=400, fabric="infiniband"))
+    numbers = labelled(book["Summary"])
+    units = labelled(book["Summary"], column=3)
+    assert numbers["GPUs"] == 1016 and numbers["Nodes"] == 127
+    assert numbers["Leaf switches"] == 32 and numbers["Spine switches"] == 16 and numbers["Core switches"] == 0
+    assert numbers["Switches in total"] == 48 and units["Leaf switches"] == "QM9700"
+    assert numbers["Links"] == 1016 + 1024
+    bom = rows(book["Bill of materials"])
+    switches = sum(r[3] for r in bom[1:-1] if r[-1] == "QM9700")
+    assert switches == 48
+
+
+class _Sizing:
+    """A stand-in for a core.networks sizing (the real ones are pydantic models: model_dump)."""
+
+    def model_dump(self, mode="json"):
+        return {"switches": {"leaf": 2}, "links": [{"speed_gbps": 200, "count": 64}]}
+
+
+class _Networks:
+    storage = _Sizing()
+    inband = None
+    oob = _Sizing()
+
+
+def test_other_networks_get_a_sheet_each_when_the_plan_has_them():
+    p = plan(Design(nodes=16))
+    if getattr(p, "networks", None) is None:  # until core.networks lands in Plan: a stand-in
+        p = p.model_copy()
+        object.__setattr__(p, "networks", _Networks())
+    with language("en"):
+        book = openpyxl.load_workbook(io.BytesIO(xlsx.design_xlsx(p)))
+    extra = book.sheetnames[3:]
+    assert "Storage network" in extra and "Out-of-band management network" in extra
+    ws = book["Storage network"]
+    assert ws["A1"].value == "storage network"
+    values = [r for r in rows(ws) if r and r[0] is not None]
+    assert any(r[0] == _("Sizing") for r in values)
+
+
+def test_every_sheet_name_fits_excel():
+    for lang in ("en", "zh"):
+        with language(lang):
+            for sheet in xlsx.SHEET_NAMES.values():
+                assert len(_(sheet)) <= 31
+            for network in xlsx.NETWORK_LABELS.values():
+                assert len(xlsx.sheet_name(_(network))) <= 31
+    assert xlsx.sheet_name("a/b[c]:d*e?f\\g") == "a b c  d e f g"
