@@ -95,6 +95,8 @@ LANG_WIDGET = "w_lang"
 DESIGNER_PATH = ""  # the Designer is the default page: its url_path is empty
 COMPARE_PATH = "compare"  # the Compare page: its comparison keys join the link there
 COMPARE_LINK = "fp_cmp_link"  # set by pages/4_Compare.py each run
+RESILIENCE_PATH = "resilience"  # the Resilience page: its rs_ keys join the link there
+RESILIENCE_LINK = "fp_rs_link"  # set by pages/6_Resilience.py each run (core.formats.resiliencelink)
 AUTO = "auto"  # select value meaning "the catalog default" (None in the Design)
 
 K = "w_"  # widget key prefix
@@ -694,6 +696,8 @@ def canonical_params(page_path: str) -> dict[str, str]:
         params[TAB_KEY] = tab
     if page_path == COMPARE_PATH:  # the Compare page's designs, names and baseline (core.formats.comparelink)
         params.update(ss.get(COMPARE_LINK) or {})
+    if page_path == RESILIENCE_PATH:  # failed elements, sparing policy, rates, load pattern (resiliencelink)
+        params.update(ss.get(RESILIENCE_LINK) or {})
     params.update(ss.get(page_link_key(page_path)) or {})  # any other page's own keys (set_page_link)
     return params
 

@@ -20,7 +20,7 @@ from typing import BinaryIO, TextIO
 
 from core.fabric.naming import NamingScheme
 from core.i18n import N_, _
-from core.physical.cabling import CABLE_COLUMNS, CableRow, cabling_rows
+from core.physical.cabling import CABLE_COLUMNS, cabling_rows
 
 EXCEL_MAX_ROWS = 1_048_576
 """Rows of one Excel worksheet (header included)."""
@@ -46,13 +46,7 @@ def write_csv(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
     """Stream the cabling plan of ``plan`` to ``out`` as CSV (header ``CABLE_COLUMNS``; empty = unknown)."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CABLE_COLUMNS)
-    writer.writerows(_csv_row(row) for row in cabling_rows(plan, naming))
-
-
-def _csv_row(row: CableRow) -> tuple:
-    if row.a_u is None or row.z_u is None or row.length_m is None:
-        return tuple("" if value is None else value for value in row)
-    return row
+    writer.writerows(cabling_rows(plan, naming))  # csv writes None as an empty field
 
 
 def length_bin(length_m: float | None) -> str:

@@ -62,6 +62,8 @@ def manufacturer(entry: System | Switch) -> str:
     HGX boards ship in many vendors' servers; without the OEM in the catalog they are listed as ``NVIDIA``
     (the platform's maker), an assumption."""
     name = entry.name
+    if name.startswith("Generic"):  # a white-box class entry: the box's maker is not known
+        return "Generic"
     for maker in ("NVIDIA", "Arista", "Cisco", "Broadcom"):
         if maker in name.split()[:2] or name.startswith(maker):
             return maker

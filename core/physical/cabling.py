@@ -455,16 +455,18 @@ def cabling_rows(plan, naming: NamingScheme | None = None, catalog: Catalog | No
 
     number = 0
     last = ("", "", _Ends.NOWHERE)
+    switches: dict[str, tuple[str, tuple]] = {}  # upper end: (name, position), looked up once per switch
+    length_of, row = ends.length, CableRow
     for link_class, a, a_port, z, z_port, speed in compute_links(plan):
         number += 1
-        if a == last[0]:
-            _a, a_name, a_end = last
-        else:
-            a_name, a_end = name(a), ends.of(a)
-            last = (a, a_name, a_end)
-        z_end = ends.of(z)
-        length = ends.length(a_end, z_end)
+        if a != last[0]:
+            last = (a, name(a), ends.of(a))
+        a_end = last[2]
+        upper = switches.get(z)
+        if upper is None:
+            upper = switches[z] = (name(z), ends.of(z))
+        z_end = upper[1]
+        length = length_of(a_end, z_end)
         m = media(link_class, length)
-        yield CableRow(id_format % number, "compute", link_class, a_end[0], a_end[1], a_name, a_port,
-                       z_end[0], z_end[1], name(z), z_port, speed, m.media, length, m.cable_part,
-                       m.a_transceiver, m.z_transceiver)
+        yield row(id_format % number, "compute", link_class, a_end[0], a_end[1], last[1], a_port,
+                  z_end[0], z_end[1], upper[0], z_port, speed, m[0], length, m[1], m[2], m[3])
