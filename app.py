@@ -37,6 +37,9 @@ if compare.exists():
 sweep = HERE / "pages" / "5_Sweep.py"
 if sweep.exists():
     pages.append(st.Page(sweep, title=_("Sweep"), url_path="sweep"))
+resilience = HERE / "pages" / "6_Resilience.py"
+if resilience.exists():
+    pages.append(st.Page(resilience, title=_("Resilience"), url_path="resilience"))
 optimize = HERE / "pages" / "7_Optimize.py"
 if optimize.exists():
     pages.append(st.Page(optimize, title=_("Optimize"), url_path="optimize"))

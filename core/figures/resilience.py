@@ -1,0 +1,160 @@
+"""Figures of the Resilience page: the topology with failed elements marked, healthy against failed key
+numbers, the load heatmap on the topology's blocks and the per-GPU bandwidth histogram. Pure Plotly; text in
+the current language (every caller caches per language).
+
+* ``failed_vertices(plan, result)``: the drawn vertex ids a ``FailureResult`` failed (switches by name, a
+  plane's switches, the nodes of a failed NIC or rack when nodes are drawn one by one).
+* ``failure_topology_figure``: ``core.figures.topology.topology_figure`` with a red cross on each failed
+  vertex (the same vertex ids as ``customdata``, so a click on a cross names the switch too).
+* ``healthy_vs_failed_figure``: each number of the failed design as a share of the healthy one [%].
+* ``load_heatmap_figure`` / ``bandwidth_histogram_figure``: ``core.analysis.load.LoadResult``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import plotly.graph_objects as go
+
+from core.analysis.failure import FailureResult
+from core.analysis.load import DIRECTION_LABELS, TIER_LABELS, LoadResult
+from core.figures.style import base_layout
+from core.figures.topology import topology_figure, topology_graph
+from core.i18n import _
+
+FAILED_COLOUR = "#c0392b"
+HEALTHY_COLOUR = "#2e86c1"
+ECMP_COLOUR = "#d35400"
+_NIC = re.compile(r"^node(\d+)\.nic\d+$")
+_RACK = re.compile(r"^rack(\d+)$")
+_PLANE = re.compile(r"^p(\d+)$")
+
+
+def failed_vertices(plan, result: FailureResult | None) -> set[str]:
+    """Vertex ids of the drawn topology that ``result`` failed."""
+    if result is None:
+        return set()
+    graph, _aggregated = topology_graph(plan)
+    out: set[str] = set()
+    nodes_per_rack = max(1, plan.resolved.nodes_per_rack)
+    for item in result.failed:
+        name = item["element"]
+        if name in graph:
+            out.add(name)
+        elif m := _PLANE.match(name):
+            plane = int(m[1])
+            out.update(v for v, d in graph.nodes(data=True) if d.get("plane") == plane and d.get("role") != "server")
+        elif m := _NIC.match(name):
+            if f"node{m[1]}" in graph:
+                out.add(f"node{m[1]}")
+        elif m := _RACK.match(name):
+            first = int(m[1]) * nodes_per_rack
+            out.update(f"node{n}" for n in range(first, first + nodes_per_rack) if f"node{n}" in graph)
+    return out
+
+
+def failure_topology_figure(plan, failed: set[str], unit: str = "Gb/s", height: int = 560) -> go.Figure:
+    """The topology diagram with a red cross on every failed vertex; click a switch to fail or restore it."""
+    fig = topology_figure(plan, selected=None, unit=unit, height=height)
+    xs, ys, ids = [], [], []
+    for trace in fig.data:
+        data = getattr(trace, "customdata", None)
+        if data is None or trace.x is None:
+            continue
+        for x, y, c in zip(trace.x, trace.y, data):
+            vertex = c[0] if isinstance(c, (list, tuple)) else c
+            if vertex in failed and vertex not in ids:
+                xs.append(x)
+                ys.append(y)
+                ids.append(vertex)
+    if ids:
+        fig.add_trace(go.Scatter(
+            x=xs, y=ys, mode="markers", customdata=ids, hovertext=[_("{name}: failed").format(name=v) for v in ids],
+            hoverinfo="text", marker=dict(symbol="x", size=18, color=FAILED_COLOUR, line=dict(width=1, color="white")),
+            name=_("failed ({count})").format(count=len(ids)), showlegend=True))
+    return fig
+
+
+def healthy_vs_failed_figure(result: FailureResult, height: int = 360) -> go.Figure:
+    """Failed against healthy, each as a share of the healthy value [%]; the hover has both values."""
+    rows = []
+    connected = result.gpus - result.gpus_disconnected
+    rows.append((_("GPUs connected"), result.gpus, connected, "{:,.0f}"))
+    rows.append((_("bisection [Tb/s]"), result.healthy_bisection_tbits_one_direction,
+                 result.bisection_tbits_one_direction, "{:,.2f}"))
+    if result.healthy_busbw_gbytes:
+        rows.append((_("all-reduce busbw [GB/s]"), result.healthy_busbw_gbytes, result.busbw_gbytes or 0.0,
+                     "{:,.1f}"))
+    if result.healthy_alltoall_busbw_gbytes:
+        rows.append((_("all-to-all busbw [GB/s]"), result.healthy_alltoall_busbw_gbytes,
+                     result.alltoall_busbw_gbytes or 0.0, "{:,.1f}"))
+    if result.healthy_step_time_s and result.step_time_s:
+        # speed (1 / step time): lower is worse, like the other bars
+        rows.append((_("training speed (1 / step time)"), 1 / result.healthy_step_time_s, 1 / result.step_time_s,
+                     "{:,.4f}"))
+    labels = [r[0] for r in rows]
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=labels, y=[100.0] * len(rows), name=_("healthy"), marker_color=HEALTHY_COLOUR,
+                         customdata=[r[3].format(r[1]) for r in rows], hovertemplate="%{x}: %{customdata}<extra></extra>"))
+    shares = [100.0 * r[2] / r[1] if r[1] else 0.0 for r in rows]
+    fig.add_trace(go.Bar(x=labels, y=shares, name=_("failed"), marker_color=FAILED_COLOUR,
+                         text=[f"{s:.0f}%" for s in shares], textposition="outside",
+                         customdata=[r[3].format(r[2]) for r in rows],
+                         hovertemplate="%{x}: %{customdata}<extra></extra>"))
+    base_layout(fig, _("Failed design against the healthy one [% of healthy]"), height)
+    fig.update_layout(barmode="group", yaxis=dict(title="%", range=[0, 115]), legend=dict(orientation="h", y=-0.25))
+    return fig
+
+
+def _row_label(tier: str, direction: str) -> str:
+    return _("{tier} {direction}").format(tier=_(TIER_LABELS[tier]), direction=_(DIRECTION_LABELS[direction]))
+
+
+def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int = 340) -> go.Figure:
+    """Worst link load per block of the topology (leaf groups; pods for spine-core links) [% of capacity]."""
+    key = "ecmp_max" if routing == "ecmp" else "ar_max"
+    rows: dict[tuple[str, str], list[dict]] = {}
+    for b in result.blocks:
+        rows.setdefault((b["tier"], b["direction"]), []).append(b)
+    order = [(t, d) for t in ("spine_core", "leaf_spine", "node_leaf") for d in ("down", "up") if (t, d) in rows]
+    width = max((len(v) for v in rows.values()), default=0)
+    z, text, ylabels = [], [], []
+    for t, d in order:
+        cells = rows[(t, d)]
+        values = [100.0 * c[key] for c in cells] + [None] * (width - len(cells))
+        z.append(values)
+        text.append([(_("blocks {first}-{last}").format(first=c["first"], last=c["last"]) if c["last"] > c["first"]
+                      else _("block {first}").format(first=c["first"])) + f": {100 * c[key]:.0f}%" for c in cells]
+                    + [""] * (width - len(cells)))
+        ylabels.append(_row_label(t, d))
+    fig = go.Figure(go.Heatmap(
+        z=z, y=ylabels, x=list(range(width)), text=text, hoverinfo="text", zmin=0, zmax=max(200.0, max(
+            (v for r in z for v in r if v is not None), default=100.0)),
+        colorscale=[[0, "#eaf2f8"], [0.5, "#f5b041"], [1, FAILED_COLOUR]], colorbar=dict(title="%")))
+    title = (_("Worst link load per block, static ECMP [% of link capacity]") if routing == "ecmp" else
+             _("Worst link load per block, adaptive routing [% of link capacity]"))
+    base_layout(fig, title, height)
+    fig.update_layout(xaxis=dict(title=_("block of leaf groups (pods for spine-core), left to right"),
+                                 showticklabels=False), yaxis=dict(automargin=True))
+    return fig
+
+
+def bandwidth_histogram_figure(result: LoadResult, height: int = 340) -> go.Figure:
+    """How many GPUs achieve how much bandwidth, adaptive routing against static ECMP [Gb/s, one direction]."""
+    edges = result.histogram.get("edges") or []
+    centres = [(a + b) / 2 for a, b in zip(edges, edges[1:])]
+    width = (edges[1] - edges[0]) if len(edges) > 1 else 1.0
+    fig = go.Figure()
+    for key, name, colour in (("ar", _("adaptive routing"), HEALTHY_COLOUR), ("ecmp", _("static ECMP"), ECMP_COLOUR)):
+        fig.add_trace(go.Bar(x=centres, y=result.histogram.get(key) or [], width=width, name=name,
+                             marker_color=colour, opacity=0.7,
+                             hovertemplate="%{x:,.0f} Gb/s: %{y:,} GPUs<extra>" + name + "</extra>"))
+    base_layout(fig, _("Per-GPU achievable bandwidth [Gb/s, one direction; NIC line rate {line:,.0f}]").format(
+        line=result.nic_gbps_per_gpu), height)
+    fig.update_layout(barmode="overlay", xaxis=dict(title="Gb/s", range=[0, result.nic_gbps_per_gpu * 1.02]),
+                      yaxis=dict(title=_("GPUs")), legend=dict(orientation="h", y=-0.25))
+    return fig
+
+
+__all__ = ["bandwidth_histogram_figure", "failed_vertices", "failure_topology_figure", "healthy_vs_failed_figure",
+           "load_heatmap_figure"]

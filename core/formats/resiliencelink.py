@@ -1,0 +1,210 @@
+"""The Resilience page's settings in a share link: the ``rs_`` extension of the share-link codec.
+
+Keys (short and stable; only values that differ from the defaults are written):
+
+* ``rs_fail``: the failed elements, comma-separated failure specs of ``core.analysis.failure``
+  (``p0.spine3``, ``leaf:2``, ``p1``, ``node5.nic2``, ``rack3``, ``su1-rail3``), at most ``MAX_FAILED`` items;
+* ``rs_sp_switch``, ``rs_sp_transceiver``, ``rs_sp_cable``, ``rs_sp_nic``: the sparing rule of a BOM
+  category (``2%`` or ``N+1``; defaults from ``reliability.toml``, ``core.analysis.sparing.default_policy``);
+* ``rs_rate``: failure-rate overrides, ``switch.afr=0.08,nic.mttr=4`` (afr failures per year, mttr hours);
+* ``rs_jg``: GPUs of the job the availability is computed for (0: every GPU);
+* ``rs_lead``: restock lead time of the spares [days];
+* ``rs_pat``, ``rs_pl``, ``rs_grp``: traffic pattern, rank placement and group size of the load model
+  (``core.analysis.load``; group 0: the pattern's default);
+* ``rs_tab``: the open section (its English name).
+
+``decode(params)`` never raises on user input: every bad value is one warning (escaped, at most 40
+characters of what was typed) and the default applies. ``check_failures(plan, specs)`` checks the failed
+elements against a design: an element the design does not have is a warning and is dropped, the rest apply.
+``decode(encode(v)) == v`` for every value ``decode`` returns.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping
+
+from core.errors import InputError, shown
+from core.formats import sharelink
+from core.i18n import N_, _
+
+PREFIX = "rs_"
+MAX_FAILED = 64
+"""Most failed elements the link keeps."""
+TABS = (N_("Failure what-if"), N_("Single points of failure"), N_("Availability"), N_("Spares"),
+        N_("Overload & imbalance"))
+"""The page's sections (English; the first is the default, never written)."""
+SPARE_KEYS = {"switch": "switch", "transceiver": "transceiver", "cable": "cable", "nic": "NIC"}
+"""Link key suffix -> BOM category of ``core.analysis.sparing``."""
+_SPEC = re.compile(r"^(?:(leaf|tor|spine|core|plane|nic|rack):)?([a-z0-9.\-]{1,40})$")
+_RATE_CLASSES = ("gpu_node", "nic", "link", "switch", "transceiver", "cable")
+
+
+def parse_failures(text: str) -> tuple[str, ...]:
+    """``"p0.spine3, leaf:2"`` -> ``("p0.spine3", "leaf:2")``: lower case, without repeats; checks the form only."""
+    items = tuple(dict.fromkeys(t.strip().lower() for t in str(text).split(",") if t.strip()))
+    if len(items) > MAX_FAILED:
+        raise sharelink.ParamError(_("more than {count} elements").format(count=MAX_FAILED))
+    for item in items:
+        if not _SPEC.match(item):
+            raise sharelink.ParamError(_("{item} is not an element name or a tier and a count").format(
+                item=shown(item, 20)))
+    return items
+
+
+def _parse_rule(category: str):
+    def parse(text: str) -> str:
+        from core.analysis.sparing import parse_rule
+
+        try:
+            kind, value = parse_rule(category, text)
+        except InputError:
+            raise sharelink.ParamError(_("not a percentage (2%) or N+k (N+1)")) from None
+        return f"{value:g}%" if kind == "percent" else f"N+{int(value)}"
+    return parse
+
+
+def parse_rates(text: str) -> tuple[tuple[str, str, float], ...]:
+    """``"switch.afr=0.08,nic.mttr=4"`` -> ``(("nic", "mttr_hours", 4.0), ("switch", "afr", 0.08))`` (sorted)."""
+    out: dict[tuple[str, str], float] = {}
+    for item in (t.strip() for t in str(text).split(",")):
+        if not item:
+            continue
+        key, sep, value = item.partition("=")
+        name, _dot, field = key.strip().lower().partition(".")
+        field = {"mttr": "mttr_hours"}.get(field, field)
+        if not sep or name not in _RATE_CLASSES or field not in ("afr", "mttr_hours"):
+            raise sharelink.ParamError(_("{item} is not CLASS.afr=NUMBER or CLASS.mttr=NUMBER").format(
+                item=shown(item, 20)))
+        try:
+            number = float(value.strip())
+        except ValueError:
+            raise sharelink.ParamError(_("{item} is not CLASS.afr=NUMBER or CLASS.mttr=NUMBER").format(
+                item=shown(item, 20))) from None
+        if not (0 <= number <= 1e6):
+            raise sharelink.ParamError(_("{item}: the number must be from 0 to 1000000").format(item=shown(item, 20)))
+        out[(name, field)] = number
+    return tuple((n, f, v) for (n, f), v in sorted(out.items()))
+
+
+def format_rates(rates) -> str:
+    return ",".join(f"{n}.{'mttr' if f == 'mttr_hours' else f}={sharelink.format_number(v)}" for n, f, v in rates)
+
+
+def rate_overrides(rates) -> dict[str, dict]:
+    """The link's rates as ``core.analysis.availability.rates_with`` overrides."""
+    out: dict[str, dict] = {}
+    for name, field, value in rates:
+        out.setdefault(name, {})[field] = float(value)
+    return out
+
+
+def _tab(text: str) -> str:
+    value = str(text).strip().casefold()
+    for tab in TABS:
+        if value == tab.casefold():
+            return tab
+    raise sharelink.ParamError(_("not a section of the page"))
+
+
+def _default_policy() -> dict[str, str]:
+    from core.analysis.sparing import default_policy
+
+    return default_policy()
+
+
+def _params():
+    from core.analysis.load import PATTERNS, PLACEMENTS
+
+    P = sharelink.Param
+    policy = _default_policy()
+    params = [
+        P("fail", N_("failed elements"), parse_failures, ",".join, (),
+          lambda: _("comma-separated element names or tier:count, e.g. {example}").format(
+              example="p0.spine3,leaf:2")),
+        P("rate", N_("failure rates"), parse_rates, format_rates, (),
+          lambda: _("comma-separated CLASS.afr=NUMBER or CLASS.mttr=NUMBER, classes {classes}").format(
+              classes=", ".join(_RATE_CLASSES))),
+        P("jg", N_("availability job GPUs (0 = all)"), sharelink.parse_int(0, 1_000_000), str, 0,
+          lambda: _("{low} to {high}").format(low=0, high="1,000,000")),
+        P("lead", N_("restock lead time [days]"), sharelink.parse_int(1, 3650), str, 90,
+          lambda: _("{low} to {high}").format(low=1, high="3,650")),
+        P("pat", N_("traffic pattern"), sharelink.parse_choice(list(PATTERNS)), str, "ring", ", ".join(PATTERNS)),
+        P("pl", N_("rank placement"), sharelink.parse_choice(list(PLACEMENTS)), str, "rail", ", ".join(PLACEMENTS)),
+        P("grp", N_("group size (0 = the pattern's default)"), sharelink.parse_int(0, 1_000_000), str, 0,
+          lambda: _("{low} to {high}").format(low=0, high="1,000,000")),
+        P("tab", N_("Resilience section"), _tab, str, TABS[0], ", ".join(TABS)),
+    ]
+    for key, category in SPARE_KEYS.items():
+        params.append(P("sp_" + key, N_("sparing rule"), _parse_rule(category), str, policy[category],
+                        lambda: _("a percentage (2%) or N+k (N+1)")))
+    return params
+
+
+RS = sharelink.register_extension(PREFIX, _params())
+DEFAULTS = {p.key: p.default for p in RS.params}
+_KNOWN = {PREFIX + p.key for p in RS.params}
+
+
+def prefix_of(key: str) -> bool:
+    return str(key).startswith(PREFIX)
+
+
+def decode(params: Mapping[str, str | list[str]]) -> tuple[dict, list[str]]:
+    """Every ``rs_`` value (defaults where absent or bad) and one warning per bad or unknown key."""
+    mine = {k: v for k, v in params.items() if prefix_of(k)}
+    warnings = []
+    unknown = [k for k in mine if k not in _KNOWN]
+    for key in unknown[:5]:
+        warnings.append(_("Link parameter {key} is unknown and was ignored. Known: {known}.").format(
+            key=shown(key, 20), known=", ".join(sorted(_KNOWN))))
+    raw_fail = mine.pop(PREFIX + "fail", None)
+    values, problems = RS.decode({k: v for k, v in mine.items() if k in _KNOWN})
+    if raw_fail is not None:  # leniently: each bad item is one warning, the good ones apply
+        items = [t.strip().lower() for t in sharelink._text(raw_fail).split(",") if t.strip()]
+        good = []
+        for item in dict.fromkeys(items):
+            if not _SPEC.match(item):
+                problems.append(_("Link parameter 'rs_fail' (failed elements): {item} was ignored: it is not an "
+                                  "element name or a tier and a count (e.g. {example}).").format(
+                                      item=shown(item, 40), example="p0.spine3, leaf:2"))
+            elif len(good) >= MAX_FAILED:
+                problems.append(_("Link parameter 'rs_fail' (failed elements) names more than {count} elements; "
+                                  "the first {count} apply.").format(count=MAX_FAILED))
+                break
+            else:
+                good.append(item)
+        values["fail"] = tuple(good)
+    return values, warnings + problems
+
+
+def encode(values: Mapping) -> dict[str, str]:
+    """The settings as URL parameters; defaults left out."""
+    return RS.encode(values)
+
+
+def policy(values: Mapping) -> dict[str, str]:
+    """The sparing policy of ``values`` (``core.analysis.sparing`` categories -> rule)."""
+    return {category: values["sp_" + key] for key, category in SPARE_KEYS.items()}
+
+
+def check_failures(plan, specs) -> tuple[tuple[str, ...], list[str]]:
+    """The failure specs that ``plan`` has (in order) and one warning per spec it has not, or that fails more
+    elements than the tier holds; the warning names the element and what the design accepts."""
+    from core.analysis.failure import resolve_failures
+
+    good: list[str] = []
+    warnings = []
+    for spec in specs:
+        try:
+            resolve_failures(plan, [*good, spec])
+        except InputError as exc:
+            warnings.append(_("Link parameter 'rs_fail' (failed elements): {item} was ignored: {problem}").format(
+                item=shown(spec, 40), problem=str(exc)))
+            continue
+        good.append(spec)
+    return tuple(good), warnings
+
+
+__all__ = ["DEFAULTS", "MAX_FAILED", "RS", "TABS", "check_failures", "decode", "encode", "parse_failures",
+           "policy", "rate_overrides"]

@@ -1,0 +1,486 @@
+"""Resilience: failure what-if (a form, or clicks on the diagram), single points of failure, availability over
+time, spares in the BOM, and overload & imbalance of a traffic pattern (thin: session store ->
+core.analysis -> core.figures.resilience). Every setting is in the share link (``rs_`` keys,
+core.formats.resiliencelink)."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import streamlit as st
+
+from core import i18n
+from core.analysis import availability as avail
+from core.analysis import failure, load
+from core.errors import InputError
+from core.figures.keynumbers import size_caption
+from core.formats import resiliencelink as rl
+from core.i18n import _
+from webui import jobstate, safe, state
+from webui import resilience_cache as cache
+
+STORE = "fp_rs"  # the page's settings (resiliencelink keys -> values), kept while other pages show
+PAGE_PATH = "resilience"  # app.py registers the page under this url_path
+W = "rs_w_"  # widget key prefix
+CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
+NOTICE = "fp_rs_notice"
+CONFIG = {"displaylogo": False}
+
+
+def _store() -> dict:
+    """This session's settings; read from the link at the session's first run of this page."""
+    ss = st.session_state
+    if STORE not in ss:
+        params = ss.get("_fp_link") or st.query_params.to_dict()
+        values, _warnings = rl.decode(params)
+        ss[STORE] = dict(values)
+        ss["fp_rs_params"] = {k: v for k, v in params.items() if rl.prefix_of(k)}
+        ss["fp_rs_warn"] = bool(_warnings) or bool(values["fail"])
+    return ss[STORE]
+
+
+def _settings_json() -> str | None:
+    """The Performance page's job settings (webui.jobstate), as the cache key of the step time."""
+    settings = st.session_state.get(jobstate.STORE)
+    return json.dumps(settings, sort_keys=True, default=list) if settings else None
+
+
+# --- callbacks ---------------------------------------------------------------------------------------
+def _add(specs: list[str]) -> None:
+    store = st.session_state[STORE]
+    cur = st.session_state.get("fp_current")
+    merged = list(store["fail"])
+    problems = []
+    for spec in specs:
+        spec = spec.strip().lower()
+        if not spec or spec in merged:
+            continue
+        if len(merged) >= rl.MAX_FAILED:
+            problems.append(_("At most {count} elements can fail at once.").format(count=rl.MAX_FAILED))
+            break
+        try:
+            failure.resolve_failures(cur.plan, [*merged, spec])
+        except InputError as exc:
+            problems.append(str(exc))
+            continue
+        merged.append(spec)
+    store["fail"] = tuple(merged)
+    if problems:
+        st.session_state[NOTICE] = problems
+
+
+def _on_add_count() -> None:
+    ss = st.session_state
+    _add([f"{ss[W + 'tier']}:{int(ss[W + 'count'])}"])
+
+
+def _on_add_names() -> None:
+    ss = st.session_state
+    _add(str(ss.get(W + "names") or "").split(","))
+    ss[W + "names"] = ""
+
+
+def _on_failed_edit() -> None:
+    st.session_state[STORE]["fail"] = tuple(st.session_state[W + "failed"])
+
+
+def _on_clear() -> None:
+    st.session_state[STORE]["fail"] = ()
+
+
+def _on_click(chart_key: str) -> None:
+    """A click on the diagram fails the clicked switch, or restores it when it has failed."""
+    ss = st.session_state
+    event = ss.get(chart_key) or {}
+    points = (event.get("selection") or {}).get("points") or []
+    for point in points:
+        vertex = point.get("customdata")
+        if isinstance(vertex, list):
+            vertex = vertex[0] if vertex else None
+        if not isinstance(vertex, str) or vertex.startswith(("servers", "node")):
+            continue
+        store = ss[STORE]
+        ss[CHART] = ss.get(CHART, 0) + 1  # a fresh chart: the next click on the same switch toggles it back
+        if vertex in store["fail"]:
+            store["fail"] = tuple(v for v in store["fail"] if v != vertex)
+            return
+        cur = ss.get("fp_current")
+        try:
+            failure.resolve_failures(cur.plan, [*store["fail"], vertex])
+        except InputError:
+            ss[NOTICE] = [_("{name} is a bundle of switches in this aggregated view; name one switch in the form "
+                            "(e.g. {example}) or give a tier and a count.").format(name=vertex, example="p0.spine0")]
+            return
+        store["fail"] = (*store["fail"], vertex)
+        return
+
+
+def _on_value(name: str) -> None:
+    st.session_state[STORE][name] = st.session_state[W + name]
+
+
+def _on_rule(key: str) -> None:
+    ss = st.session_state
+    text = str(ss.get(W + "sp_" + key) or "")
+    try:
+        ss[STORE]["sp_" + key] = rl.RS.params[[p.key for p in rl.RS.params].index("sp_" + key)].parse(text)
+    except ValueError:
+        ss[NOTICE + "_sp"] = _("Sparing rule {value} is not a percentage (2%) or N+k (N+1); the previous rule "
+                               "applies.").format(value=safe.md(text[:40]))
+        ss[W + "sp_" + key] = ss[STORE]["sp_" + key]
+
+
+def _on_rate(name: str, field: str) -> None:
+    ss = st.session_state
+    value = float(ss[W + f"{field}_{name}"])
+    default = getattr(avail.default_rates()[name], field)
+    rates = {(n, f): v for n, f, v in ss[STORE]["rate"]}
+    if abs(value - default) <= 1e-12:
+        rates.pop((name, field), None)
+    else:
+        rates[(name, field)] = value
+    ss[STORE]["rate"] = tuple((n, f, v) for (n, f), v in sorted(rates.items()))
+
+
+# --- sections ----------------------------------------------------------------------------------------------
+def _failure_section(cur, store: dict, key: str, lang: str) -> None:
+    st.caption(_("Fail switches, planes, NICs or racks by the form or by clicking a switch in the diagram (click "
+                 "again to restore it), and compare with the healthy design. The healthy design is never changed."))
+    c1, c2, c3, c4, c5 = st.columns([1.1, 0.8, 0.7, 2.2, 0.9], vertical_alignment="bottom")
+    c1.selectbox(_("Tier"), list(failure.TIERS), key=W + "tier", format_func=lambda t: _(failure.TIER_LABELS[t]),
+                 help=_("A tier and a count fail that many elements of the tier, chosen where they hurt most."))
+    c2.number_input(_("Count"), min_value=1, max_value=failure.MAX_FAILURES, step=1, key=W + "count")
+    c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")
+    c4.text_input(_("Element names"), key=W + "names", max_chars=400, placeholder="p0.spine3, p1, node5.nic2, rack3",
+                  help=_("Comma-separated: a switch (p0.leaf3, p0.spine1, su1-rail3), a plane (p1), a NIC of a node "
+                         "(node5.nic2) or a rack (rack3: its power lost)."))
+    c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
+    for problem in st.session_state.pop(NOTICE, None) or []:
+        st.error(safe.md(problem))
+
+    failed = tuple(store["fail"])
+    st.session_state[W + "failed"] = list(failed)
+    f1, f2 = st.columns([5, 1], vertical_alignment="bottom")
+    f1.multiselect(_("Failed elements"), list(failed), key=W + "failed", on_change=_on_failed_edit,
+                   placeholder=_("Nothing failed yet"), help=_("Remove an element to restore it."))
+    f2.button(_("Restore all"), key=W + "clear", on_click=_on_clear, disabled=not failed, width="stretch")
+
+    left, right = st.columns([3, 2], gap="medium")
+    settings_json = _settings_json()
+    with left:
+        fig, _vertices, aggregated = cache.topology(key, failed, cur.unit, lang)
+        chart_key = f"rs_topology_{st.session_state.get(CHART, 0)}"
+        st.plotly_chart(fig, key=chart_key, on_select=functools.partial(_on_click, chart_key),
+                        selection_mode=("points",), config={**CONFIG, "scrollZoom": True})
+        st.caption(_("Red crosses mark failed elements.") + " " + (
+            _("This view is aggregated: a click names a bundle of switches, so fail single switches by the form.")
+            if aggregated else _("Click a leaf, spine or core switch to fail it; click it again to restore it.")))
+    if not failed:
+        right.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
+        return
+    result, tokens_per_step, tokens = cache.what_if(key, failed, settings_json, lang)
+    with right:
+        chosen = [f["element"] for f in result.failed if f["chosen"]]
+        if chosen:
+            st.caption(_("Chosen where it hurts most: {elements}").format(elements=", ".join(chosen[:20])))
+        m1, m2 = st.columns(2)
+        m1.metric(_("GPUs cut off"), i18n.number(result.gpus_disconnected),
+                  help=_("{nodes} nodes outside the part of the fabric holding the most nodes").format(
+                      nodes=i18n.number(result.nodes_disconnected)))
+        m2.metric(_("GPUs on a degraded path"), i18n.number(result.gpus_degraded),
+                  help=_("GPUs of connected nodes whose NIC lost a port; {pxn} of them lost every port and "
+                         "reach the fabric over NVLink through another rail's NIC (PXN)").format(
+                      pxn=i18n.number(result.gpus_via_pxn)))
+        m3, m4 = st.columns(2)
+        m3.metric(_("Bisection [Tb/s, one direction]"), f"{result.bisection_tbits_one_direction:,.2f}",
+                  delta=f"{result.bisection_tbits_one_direction - result.healthy_bisection_tbits_one_direction:,.2f}")
+        if result.busbw_gbytes is not None and result.healthy_busbw_gbytes:
+            m4.metric(_("All-reduce busbw [GB/s]"), f"{result.busbw_gbytes:,.1f}",
+                      delta=f"{result.busbw_gbytes - result.healthy_busbw_gbytes:,.1f}",
+                      help=_("1 GiB on the connected GPUs; healthy {healthy} GB/s").format(
+                          healthy=f"{result.healthy_busbw_gbytes:,.1f}"))
+        st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang), key="rs_bars", config=CONFIG)
+
+    rows = [
+        (_("GPUs cut off"), "0", i18n.number(result.gpus_disconnected)),
+        (_("nodes cut off"), "0", i18n.number(result.nodes_disconnected)),
+        (_("GPUs on a degraded path"), "0", i18n.number(result.gpus_degraded)),
+        (_("bisection [Tb/s, one direction]"), f"{result.healthy_bisection_tbits_one_direction:,.2f}",
+         f"{result.bisection_tbits_one_direction:,.2f}"),
+    ]
+    if result.healthy_busbw_gbytes is not None:
+        rows.append((_("all-reduce busbw, 1 GiB [GB/s]"), f"{result.healthy_busbw_gbytes:,.1f}",
+                     "-" if result.busbw_gbytes is None else f"{result.busbw_gbytes:,.1f}"))
+    if result.healthy_alltoall_busbw_gbytes is not None:
+        rows.append((_("all-to-all busbw, 1 GiB [GB/s]"), f"{result.healthy_alltoall_busbw_gbytes:,.1f}",
+                     "-" if result.alltoall_busbw_gbytes is None else f"{result.alltoall_busbw_gbytes:,.1f}"))
+    if result.healthy_step_time_s is not None:
+        rows.append((_("training step [s] (the Performance page's job)"), f"{result.healthy_step_time_s:,.3f}",
+                     "-" if result.step_time_s is None else f"{result.step_time_s:,.3f}"))
+        if tokens and tokens_per_step:
+            def days(step):
+                return tokens / tokens_per_step * step / 86400
+            rows.append((_("days to train"), f"{days(result.healthy_step_time_s):,.1f}",
+                         "-" if result.step_time_s is None else f"{days(result.step_time_s):,.1f}"))
+    else:
+        rows.append((_("training step [s] (the Performance page's job)"), "-", "-"))
+    st.dataframe({_("number"): [r[0] for r in rows], _("healthy"): [r[1] for r in rows],
+                  _("failed"): [r[2] for r in rows]}, hide_index=True, width="stretch")
+    s1, s2 = st.columns(2)
+    with s1:
+        st.markdown("##### " + _("Remaining bisection per stage"))
+        st.dataframe(cache.stage_table(result), hide_index=True, width="stretch",
+                     column_config={c: st.column_config.NumberColumn(format="%.2f")
+                                    for c in (_("healthy [Tb/s]"), _("remaining [Tb/s]"))})
+        st.caption(_("The damaged half of the worst balanced cut, one direction."))
+    with s2:
+        st.markdown("##### " + _("Unbalanced ECMP groups"))
+        if result.ecmp_unbalanced:
+            for g in result.ecmp_unbalanced:
+                st.markdown("- " + i18n.ngettext(
+                    "{switches} {tier} switch hashes over {remaining} of {healthy} uplink paths",
+                    "{switches} {tier} switches hash over {remaining} of {healthy} uplink paths",
+                    g["switches"]).format(switches=i18n.number(g["switches"]), tier=_(failure.TIER_LABELS[g["tier"]]),
+                                          remaining=g["remaining_paths"], healthy=g["healthy_paths"]))
+        else:
+            st.caption(_("No switch lost only some of its uplink paths."))
+    for note in result.notes:
+        st.info(safe.md(note))
+    st.caption(_("Method: closed form over the fabric's symmetry, checked against networkx reachability and "
+                 "max-flow on small designs; busbw and step time from the collective and training models on a "
+                 "degraded copy of the design (core.analysis.failure)."))
+
+
+def _spof_section(cur, key: str, lang: str) -> None:
+    table, notes = cache.spof_table(key, lang)
+    if table.empty:
+        st.success(_("No single point of failure: no one element cuts off a GPU."))
+    else:
+        st.markdown(i18n.ngettext("**{count}** single point of failure", "**{count}** single points of failure",
+                                  len(table)).format(count=i18n.number(len(table))))
+        st.dataframe(table, hide_index=True, width="stretch", column_config={
+            _("GPUs lost"): st.column_config.NumberColumn(format="localized"),
+            _("remedy capex [USD]"): st.column_config.NumberColumn(format="dollar"),
+            _("remedy"): st.column_config.TextColumn(width="large")})
+    st.caption(_("Every element whose loss alone cuts GPUs off or splits the cluster, with the GPUs lost and a "
+                 "remedy priced from the catalog (network capex it adds)."))
+    for note in notes:
+        st.caption(safe.md(note))
+
+
+def _availability_section(cur, store: dict, key: str, lang: str) -> None:
+    plan = cur.plan
+    gpus = plan.resolved.gpus
+    ss = st.session_state
+    ss[W + "jg"] = min(int(store["jg"]), gpus)
+    c1, c2 = st.columns([1, 2])
+    c1.number_input(_("GPUs the job needs (0 = all)"), min_value=0, max_value=gpus, step=plan.resolved.gpus_per_node,
+                    key=W + "jg", on_change=_on_value, args=("jg",),
+                    help=_("The job runs while at least this many GPUs are healthy and reachable."))
+    trials = cache.trials_for(gpus)
+    c2.caption(_("Monte Carlo over the fabric graph, {trials} trials, seed 0; failure rates from "
+                 "assets/catalog/reliability.toml, editable below.").format(trials=i18n.number(trials)))
+    defaults = avail.default_rates()
+    overrides = {(n, f): v for n, f, v in store["rate"]}
+    with st.expander(_("Failure rates"), expanded=False):
+        for name in avail.CLASSES + tuple(c for c in defaults if c not in avail.CLASSES):
+            rate = defaults[name]
+            r1, r2, r3 = st.columns([1, 1, 3])
+            for col, field, label, step in ((r1, "afr", _("{name}: failures per year").format(name=name), 0.001),
+                                             (r2, "mttr_hours", _("{name}: repair [h]").format(name=name), 1.0)):
+                ss[W + f"{field}_{name}"] = float(overrides.get((name, field), getattr(rate, field)))
+                col.number_input(label, min_value=0.0, max_value=1e6, step=step, format="%.4f" if field == "afr"
+                                 else "%.1f", key=W + f"{field}_{name}", on_change=_on_rate, args=(name, field))
+            r3.caption(safe.md(rate.source)[:400])
+    try:
+        result = cache.availability(key, int(store["jg"]), tuple(store["rate"]), lang)
+    except InputError as exc:
+        st.error(safe.md(str(exc)))
+        return
+    m = st.columns(4)
+    m[0].metric(_("Job can run"), f"{result.job_run_fraction:.2%}",
+                help=_("Fraction of time at least {gpus} GPUs are healthy and reachable (± {err:.2%})").format(
+                    gpus=i18n.number(result.job_gpus), err=result.job_run_fraction_stderr))
+    m[1].metric(_("GPUs usable (expected)"), i18n.number(round(result.expected_gpus_usable)))
+    m[2].metric(_("Expected bandwidth"), f"{result.expected_bandwidth_share:.2%}",
+                help=_("Expected share of the fabric's uplink bandwidth alive; bisection {now:,.1f} of {healthy:,.1f} "
+                       "Tb/s (one direction)").format(now=result.expected_bisection_tbits_one_direction,
+                                                     healthy=result.healthy_bisection_tbits_one_direction))
+    m[3].metric(_("Interruptions per day"), f"{result.interruptions_per_day:,.2f}",
+                help=_("Failures per day over every element of the cluster"))
+    rows = [{_("element class"): name, _("elements"): result.elements.get(name, 0),
+             _("expected down"): result.expected_down.get(name, 0.0),
+             _("failures per year"): result.rates[name]["afr"], _("repair [h]"): result.rates[name]["mttr_hours"],
+             _("unavailability"): result.rates[name]["unavailability"]} for name in result.expected_down]
+    st.dataframe(rows, hide_index=True, width="stretch", column_config={
+        _("expected down"): st.column_config.NumberColumn(format="%.3f"),
+        _("unavailability"): st.column_config.NumberColumn(format="%.2e")})
+    st.caption(_("Expected GPUs cut off {cut:,.1f}, degraded {deg:,.1f}; nodes to hold back so the job runs 99% of "
+                 "the time: {spare}. Method: {method}").format(
+        cut=result.expected_gpus_cut_off, deg=result.expected_gpus_degraded,
+        spare=i18n.number(result.spare_nodes_for_99pct), method=result.method))
+
+
+def _spares_section(cur, store: dict, key: str, lang: str) -> None:
+    ss = st.session_state
+    st.caption(_("A sparing policy per BOM category: a percentage of the installed count (rounded up) or N+k (k per "
+                 "model and tier). Defaults from assets/catalog/reliability.toml."))
+    cols = st.columns(5)
+    labels = {"switch": _("Switches"), "transceiver": _("Transceivers"), "cable": _("Cables"), "nic": _("NICs")}
+    for col, key_ in zip(cols, rl.SPARE_KEYS):
+        ss.setdefault(W + "sp_" + key_, store["sp_" + key_])
+        col.text_input(labels[key_], key=W + "sp_" + key_, max_chars=12, on_change=_on_rule, args=(key_,),
+                       help=_("e.g. 2% or N+1"))
+    ss[W + "lead"] = int(store["lead"])
+    cols[4].number_input(_("Restock lead time [days]"), min_value=1, max_value=3650, step=1, key=W + "lead",
+                         on_change=_on_value, args=("lead",))
+    problem = ss.pop(NOTICE + "_sp", None)
+    if problem:
+        st.error(problem)
+    policy = tuple(sorted(rl.policy(store).items()))
+    result, table = cache.spares(key, policy, int(store["lead"]), tuple(store["rate"]), lang)
+    m = st.columns(3)
+    m[0].metric(_("Capex without spares"), i18n.usd(result.capex_usd))
+    m[1].metric(_("Spares"), i18n.usd(result.spares_capex_usd))
+    m[2].metric(_("Capex with spares"), i18n.usd(result.capex_with_spares_usd),
+                help=_("Range {low} to {high} (catalog price ranges)").format(
+                    low=i18n.usd(result.capex_with_spares_usd_low), high=i18n.usd(result.capex_with_spares_usd_high)))
+    st.dataframe(table, hide_index=True, width="stretch", column_config={
+        _("installed"): st.column_config.NumberColumn(format="localized"),
+        _("spares"): st.column_config.NumberColumn(format="localized"),
+        _("unit price [USD]"): st.column_config.NumberColumn(format="dollar"),
+        _("spares price [USD]"): st.column_config.NumberColumn(format="dollar"),
+        _("coverage in lead time"): st.column_config.NumberColumn(format="percent",
+                                                                 help=_("Poisson probability that the failures "
+                                                                        "during the lead time do not exceed the "
+                                                                        "spares")),
+        _("why"): st.column_config.TextColumn(width="large")})
+
+
+def _load_section(cur, store: dict, key: str, lang: str) -> None:
+    ss = st.session_state
+    plan = cur.plan
+    for name in ("pat", "pl", "grp"):
+        ss[W + name] = store[name]
+    c1, c2, c3, c4 = st.columns([1.6, 1.6, 1, 1.2])
+    c1.selectbox(_("Traffic pattern"), list(load.PATTERNS), key=W + "pat", on_change=_on_value, args=("pat",),
+                 format_func=lambda k: _(load.PATTERN_LABELS[k]),
+                 help=_("The job's mix weights each fabric collective of the Performance page's job by its bytes "
+                        "per step."))
+    c2.selectbox(_("Rank placement"), list(load.PLACEMENTS), key=W + "pl", on_change=_on_value, args=("pl",),
+                 format_func=lambda k: _(load.PLACEMENT_LABELS[k]),
+                 help=_("By node: ranks fill nodes in order, each GPU sends on its own NIC. Rail-aligned: the same "
+                        "ranks, NCCL's PXN sends on the receiver's rail. Random: the job's nodes drawn at random."))
+    c3.number_input(_("Group size (0 = default)"), min_value=0, max_value=plan.resolved.gpus, step=1, key=W + "grp",
+                    on_change=_on_value, args=("grp",),
+                    help=_("GPUs of a data-parallel group (ring, tree; default all nodes), an expert-parallel group "
+                           "(all-to-all; default 8, a node apart) or pipeline stages (default 4)."))
+    routing = c4.radio(_("Heatmap"), ["ecmp", "ar"], key=W + "hm", horizontal=True,
+                       format_func=lambda k: _(load.ROUTING_LABELS[k]))
+    settings_json = _settings_json() if store["pat"] == "job" else None
+    try:
+        result = cache.load_result(key, store["pat"], store["pl"], int(store["grp"]), settings_json, lang)
+    except (InputError, Exception) as exc:  # noqa: BLE001 - a pattern that does not fit: say why
+        st.error(safe.md(str(exc)))
+        return
+    if result.ar is None:
+        for note in result.notes:
+            st.info(safe.md(note))
+        return
+    line = result.nic_gbps_per_gpu
+    m = st.columns(4)
+    m[0].metric(_("Per-GPU min, adaptive"), f"{result.ar.min:,.0f} Gb/s",
+                help=_("median {median:,.0f}, max {max:,.0f} Gb/s").format(median=result.ar.median, max=result.ar.max))
+    m[1].metric(_("Per-GPU min, ECMP"), f"{result.ecmp.min:,.0f} Gb/s",
+                help=_("median {median:,.0f}, max {max:,.0f} Gb/s").format(median=result.ecmp.median,
+                                                                          max=result.ecmp.max))
+    m[2].metric(_("Median, ECMP"), f"{result.ecmp.median:,.0f} Gb/s", delta=f"{result.ecmp.median - line:,.0f}",
+                help=_("NIC line rate per GPU: {line:,.0f} Gb/s (one direction)").format(line=line))
+    m[3].metric(_("Flows"), i18n.number(result.flows),
+                help=_("{per} per connection (NCCL channels); {gpus} GPUs use the fabric").format(
+                    per=result.flows_per_connection, gpus=i18n.number(result.gpus_on_fabric)))
+    heat, hist = cache.load_figures(key, store["pat"], store["pl"], int(store["grp"]), settings_json, routing, lang)
+    h1, h2 = st.columns(2)
+    h1.plotly_chart(heat, key="rs_heat", config=CONFIG)
+    h2.plotly_chart(hist, key="rs_hist", config=CONFIG)
+    st.dataframe(cache.tier_table(result), hide_index=True, width="stretch", column_config={
+        c: st.column_config.NumberColumn(format="percent") for c in (
+            _("worst load, adaptive"), _("worst load, ECMP"), _("mean load"))})
+    if result.hot_links:
+        st.markdown("##### " + _("Hottest links (static ECMP)"))
+        st.dataframe({_("link"): [h["link"] for h in result.hot_links],
+                      _("load, ECMP"): [h["ecmp_util"] for h in result.hot_links],
+                      _("flows, ECMP"): [h["ecmp_flows"] for h in result.hot_links],
+                      _("load, adaptive"): [h["ar_util"] for h in result.hot_links]}, hide_index=True, width="stretch",
+                     column_config={_("load, ECMP"): st.column_config.NumberColumn(format="percent"),
+                                    _("load, adaptive"): st.column_config.NumberColumn(format="percent")})
+    if result.mix:
+        st.caption(_("Job mix: {parts}").format(parts=", ".join(
+            f"{m_['kind']} {m_['weight']:.0%}" for m_ in result.mix)))
+    for note in result.notes:
+        st.info(safe.md(note))
+    st.caption(_("Loads are offered traffic over capacity with every GPU sending at its NIC line rate, one plane "
+                 "(the others are cabled alike). Adaptive routing spreads a group's traffic evenly over its "
+                 "uplinks; static ECMP hashes every flow onto one uplink per tier (seeded); a flow gets the smallest "
+                 "share along its path. This is where a placement or a 2:1 leaf leaves GPUs idle "
+                 "(core.analysis.load)."))
+
+
+def main() -> None:
+    """The page, top to bottom; returns early (instead of st.stop) so app.py can still draw the share box."""
+    st.title(_("Resilience"))
+    ss = st.session_state
+    cur = ss.get("fp_current")
+    if cur is None:
+        return
+    state.show_warnings(cur)
+    store = _store()
+    if cur.plan is None:
+        state.show_error(cur)
+        state.set_page_link(PAGE_PATH, rl.encode(store))
+        return
+    plan = cur.plan
+    key = cur.design.model_dump_json()
+    lang = i18n.current()
+    jobstate.init(st.query_params.to_dict())
+    jobstate.fit(plan)
+
+    # link warnings (said again in the language shown) and failed elements this design does not have
+    warnings = []
+    if ss.get("fp_rs_warn"):
+        warnings = rl.decode(ss.get("fp_rs_params") or {})[1]
+    good, problems = rl.check_failures(plan, store["fail"])
+    if problems:
+        store["fail"] = good
+        ss["fp_rs_dropped"] = problems
+    warnings += ss.get("fp_rs_dropped") or []
+    if warnings:
+        st.warning("**" + _("Some values in the Resilience link were not applied; the rest is shown.") + "**\n\n"
+                   + "\n".join(f"- {safe.md(w)}" for w in warnings))
+        if st.button(_("Dismiss link warnings"), key=W + "dismiss"):
+            ss["fp_rs_warn"] = False
+            ss["fp_rs_dropped"] = []
+            st.rerun()
+
+    st.caption(_("{size} · what happens when elements fail, what single element cuts GPUs off, how often a job can "
+                 "run, which spares to stock, and where traffic overloads links.").format(size=size_caption(plan)))
+
+    clicked = ss.get(W + "tab")
+    if clicked:
+        for tab in rl.TABS:
+            if clicked == _(tab) or clicked == tab:
+                store["tab"] = tab
+    ss[W + "tab"] = _(store["tab"])
+    tabs = st.tabs([_(t) for t in rl.TABS], key=W + "tab", on_change="rerun")
+    sections = (lambda: _failure_section(cur, store, key, lang), lambda: _spof_section(cur, key, lang),
+                lambda: _availability_section(cur, store, key, lang), lambda: _spares_section(cur, store, key, lang),
+                lambda: _load_section(cur, store, key, lang))
+    for tab, draw in zip(tabs, sections):
+        with tab:
+            if tab.open:
+                draw()
+    state.set_page_link(PAGE_PATH, rl.encode(store))  # webui.state.canonical_params adds them to the link
+
+
+main()
