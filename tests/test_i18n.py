@@ -27,6 +27,7 @@ ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
 CATALOG_PAGE = "../pages/2_Catalog.py"
 PERF_PAGE = "../pages/3_Performance.py"
 COMPARE_PAGE = "../pages/4_Compare.py"
+SWEEP_PAGE = "../pages/5_Sweep.py"
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 
@@ -180,7 +181,8 @@ def _run(params: dict, page: str | None = None) -> AppTest:
     return at
 
 
-PAGES = [(None, None), (None, "Bandwidth"), (None, "Cost & power"), (CATALOG_PAGE, None), (PERF_PAGE, None), (COMPARE_PAGE, None)]
+PAGES = [(None, None), (None, "Bandwidth"), (None, "Cost & power"), (CATALOG_PAGE, None), (PERF_PAGE, None), (COMPARE_PAGE, None),
+         (SWEEP_PAGE, None)]
 DESIGNS = {
     "default": {},
     "nvl72 ethernet 3 tiers": {"g": "GB200-NVL72", "n": "1152", "f": "eth", "os": "2", "px": "QM9700:20000"},
@@ -190,7 +192,7 @@ DESIGNS = {
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("design", list(DESIGNS))
-@pytest.mark.parametrize("page, tab", PAGES, ids=["designer", "bandwidth", "cost", "catalog", "performance", "compare"])
+@pytest.mark.parametrize("page, tab", PAGES, ids=["designer", "bandwidth", "cost", "catalog", "performance", "compare", "sweep"])
 def test_page_speaks_one_language(lang, design, page, tab):
     if design != "default" and page == CATALOG_PAGE:
         pytest.skip("the Catalog page does not depend on the design")
