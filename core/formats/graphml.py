@@ -68,70 +68,88 @@ def full_elements(plan) -> int:
     return plan.resolved.nodes + per_plane * f.planes
 
 
+class _Records:
+    """What the file holds, computed once: graph attributes, vertices (name -> attributes) in order, and the
+    engine graph's edges with their endpoints' names (edges are read on demand: about 300,000 at 131,072 GPUs)."""
+
+    def __init__(self, plan, naming: NamingScheme | None):
+        namer = Namer.of(plan, naming)
+        resolved, fabric = plan.resolved, plan.fabric
+        grouped = full_elements(plan) > MAX_ELEMENTS
+        self.source = fabric_graph(plan, servers="grouped" if grouped else "each")
+        up_speed = fabric.uplink_speed_gbps or fabric.port_speed_gbps
+        speed = {"server": fabric.port_speed_gbps, "leaf": fabric.port_speed_gbps, "spine": up_speed,
+                 "core": up_speed}
+        models = {role: switch.id for role, switch in resolved.tier_switches.items()}
+        group_digits = namer.scheme.digits(fabric.group_count)
+        self.graph = dict(
+            name=f"{resolved.gpus} x {resolved.system.id}", gpus=resolved.gpus, nodes=resolved.nodes,
+            gpu_model=resolved.system.id, fabric=resolved.fabric, topology=fabric.topology, tiers=fabric.tiers,
+            planes=fabric.planes, islands=fabric.islands, port_speed_gbps=fabric.port_speed_gbps,
+            uplink_speed_gbps=up_speed,
+            aggregated=("servers grouped per scalable unit: the full graph would have "
+                        f"{full_elements(plan):,} vertices + edges (more than {MAX_ELEMENTS:,})") if grouped else "no",
+            units="port_speed_gbps, speed_gbps, capacity_gbps, bandwidth_gbps: Gb/s per direction",
+        )
+        self.names: dict[str, str] = {}
+        self.vertices: dict[str, dict] = {}
+        for vertex, data in self.source.nodes(data=True):
+            role = data["role"]
+            if vertex.startswith("servers"):
+                name = f"{namer.scheme.node_prefix}-su{int(vertex[7:]) + 1:0{group_digits}d}"
+            else:
+                name = namer.vertex(vertex)
+            attrs = {"role": role, "tier": TIER[role]}
+            if role == "server":
+                attrs.update(model=resolved.system.id, ports=resolved.nics_per_node, port_speed_gbps=speed[role],
+                             bandwidth_gbps=resolved.nics_per_node * speed[role], group=data["group"] + 1)
+                if "nodes" in data:
+                    attrs["servers"] = data["nodes"]
+            else:
+                attrs.update(model=models.get(role, resolved.switch.id), ports=data["radix"],
+                             port_speed_gbps=speed[role], bandwidth_gbps=data["radix"] * speed[role],
+                             ports_used=data["ports_used"], ports_free=data["ports_free"],
+                             plane=data["plane"] + 1, island=data["island"] + 1)
+                if role == "leaf":
+                    attrs.update(group=data["group"] + 1, pod=data["pod"] + 1)
+                    if data["rail"] >= 0:
+                        attrs["rail"] = data["rail"] + 1
+                elif role == "spine":
+                    attrs["pod"] = data["pod"] + 1
+            self.names[vertex] = name
+            self.vertices[name] = attrs
+        _layout(self.vertices)
+
+    def edges(self):
+        """``(a, b, links, speed_gbps, capacity_gbps)`` with vertex names, in the engine graph's order."""
+        names = self.names
+        for a, b, data in self.source.edges(data=True):
+            links, capacity = data["links"], data["capacity_gbps"]
+            yield names[a], names[b], links, capacity // links, capacity
+
+
 def graphml_graph(plan, naming: NamingScheme | None = None) -> nx.Graph:
     """The graph the GraphML file holds: vertices named by ``Namer``, attributes as the module docstring says."""
-    namer = Namer.of(plan, naming)
-    resolved, fabric = plan.resolved, plan.fabric
-    grouped = full_elements(plan) > MAX_ELEMENTS
-    source = fabric_graph(plan, servers="grouped" if grouped else "each")
-    up_speed = fabric.uplink_speed_gbps or fabric.port_speed_gbps
-    speed = {"server": fabric.port_speed_gbps, "leaf": fabric.port_speed_gbps, "spine": up_speed, "core": up_speed}
-    models = {role: switch.id for role, switch in resolved.tier_switches.items()}
-    prefix_digits = namer.scheme.digits(fabric.group_count)
-
-    def name(vertex: str) -> str:
-        if vertex.startswith("servers"):
-            return f"{namer.scheme.node_prefix}-su{int(vertex[7:]) + 1:0{prefix_digits}d}"
-        return namer.vertex(vertex)
-
-    graph = nx.Graph(
-        name=f"{resolved.gpus} x {resolved.system.id}", gpus=resolved.gpus, nodes=resolved.nodes,
-        gpu_model=resolved.system.id, fabric=resolved.fabric, topology=fabric.topology, tiers=fabric.tiers,
-        planes=fabric.planes, islands=fabric.islands, port_speed_gbps=fabric.port_speed_gbps,
-        uplink_speed_gbps=up_speed,
-        aggregated=("servers grouped per scalable unit: the full graph would have "
-                    f"{full_elements(plan):,} vertices + edges (more than {MAX_ELEMENTS:,})") if grouped else "no",
-        units="port_speed_gbps, speed_gbps, capacity_gbps, bandwidth_gbps: Gb/s per direction",
-    )
-    for vertex, data in source.nodes(data=True):
-        role = data["role"]
-        attrs = {"role": role, "tier": TIER[role]}
-        if role == "server":
-            attrs.update(model=resolved.system.id, ports=resolved.nics_per_node, port_speed_gbps=speed[role],
-                         bandwidth_gbps=resolved.nics_per_node * speed[role], group=data["group"] + 1)
-            if "nodes" in data:
-                attrs["servers"] = data["nodes"]
-        else:
-            attrs.update(model=models.get(role, resolved.switch.id), ports=data["radix"],
-                         port_speed_gbps=speed[role], bandwidth_gbps=data["radix"] * speed[role],
-                         ports_used=data["ports_used"], ports_free=data["ports_free"],
-                         plane=data["plane"] + 1, island=data["island"] + 1)
-            if role == "leaf":
-                attrs.update(group=data["group"] + 1, pod=data["pod"] + 1)
-                if data["rail"] >= 0:
-                    attrs["rail"] = data["rail"] + 1
-            elif role == "spine":
-                attrs["pod"] = data["pod"] + 1
-        graph.add_node(name(vertex), **attrs)
-    for a, b, data in source.edges(data=True):
-        graph.add_edge(name(a), name(b), links=data["links"], speed_gbps=data["capacity_gbps"] // data["links"],
-                       capacity_gbps=data["capacity_gbps"])
-    _layout(graph)
+    records = _Records(plan, naming)
+    graph = nx.Graph(**records.graph)
+    graph.add_nodes_from(records.vertices.items())
+    graph.add_edges_from((a, b, {"links": links, "speed_gbps": speed, "capacity_gbps": capacity})
+                         for a, b, links, speed, capacity in records.edges())
     return graph
 
 
-def _layout(graph: nx.Graph) -> None:
+def _layout(vertices: dict[str, dict]) -> None:
     """``x``, ``y`` per vertex: tier rows as in the app's diagram, vertices in order across each row."""
     rows: dict[str, list] = {role: [] for role in TIER}
-    for vertex, data in graph.nodes(data=True):
-        rows[data["role"]].append(vertex)
-    for role, vertices in rows.items():
-        vertices.sort(key=lambda v: (graph.nodes[v].get("plane", 0), graph.nodes[v].get("island", 0),
-                                     graph.nodes[v].get("group", 0), graph.nodes[v].get("rail", 0), v))
-        n = len(vertices)
-        for i, vertex in enumerate(vertices):
-            graph.nodes[vertex]["x"] = 0.5 if n == 1 else round(i / (n - 1), 6)
-            graph.nodes[vertex]["y"] = float(TIER[role])
+    for name, data in vertices.items():
+        rows[data["role"]].append(name)
+    for role, names in rows.items():
+        names.sort(key=lambda v: (vertices[v].get("plane", 0), vertices[v].get("island", 0),
+                                  vertices[v].get("group", 0), vertices[v].get("rail", 0), v))
+        n = len(names)
+        for i, name in enumerate(names):
+            vertices[name]["x"] = 0.5 if n == 1 else round(i / (n - 1), 6)
+            vertices[name]["y"] = float(TIER[role])
 
 
 def _value(value) -> str:
@@ -143,7 +161,7 @@ def _value(value) -> str:
 def write_graphml(plan, out: TextIO, naming: NamingScheme) -> None:
     """Stream the GraphML file of ``plan`` to ``out``."""
     with language(DEFAULT_LANGUAGE):
-        graph = graphml_graph(plan, naming)
+        records = _Records(plan, naming)
     w = out.write
     w('<?xml version="1.0" encoding="UTF-8"?>\n')
     w('<!-- Compute fabric written by fabric planner. Speeds and capacities in Gb/s per direction; names follow '
@@ -160,22 +178,24 @@ def write_graphml(plan, out: TextIO, naming: NamingScheme) -> None:
             w(f'  <key id="{key}" for="{kind}" attr.name="{attr}" attr.type="{kind_type}"/>\n')
     w('  <graph id="fabric" edgedefault="undirected">\n')
     for attr, _type in GRAPH_KEYS:
-        if attr in graph.graph:
-            w(f'    <data key="{ids[("graph", attr)]}">{_value(graph.graph[attr])}</data>\n')
+        if attr in records.graph:
+            w(f'    <data key="{ids[("graph", attr)]}">{_value(records.graph[attr])}</data>\n')
     node_ids = [(attr, ids[("node", attr)]) for attr, _t in NODE_KEYS]
-    edge_ids = [(attr, ids[("edge", attr)]) for attr, _t in EDGE_KEYS]
+    quoted = {}
     chunk: list[str] = []
-    for vertex, data in graph.nodes(data=True):
-        chunk.append(f'    <node id={quoteattr(vertex)}>'
+    for name, data in records.vertices.items():
+        quoted[name] = quoteattr(name)
+        chunk.append(f'    <node id={quoted[name]}>'
                      + "".join(f'<data key="{key}">{_value(data[attr])}</data>' for attr, key in node_ids
                                if attr in data) + "</node>\n")
-        if len(chunk) >= 2048:
+        if len(chunk) >= 4096:
             w("".join(chunk))
             chunk.clear()
-    for a, b, data in graph.edges(data=True):
-        chunk.append(f'    <edge source={quoteattr(a)} target={quoteattr(b)}>'
-                     + "".join(f'<data key="{key}">{data[attr]}</data>' for attr, key in edge_ids) + "</edge>\n")
-        if len(chunk) >= 2048:
+    links_key, speed_key, capacity_key = (ids[("edge", attr)] for attr, _t in EDGE_KEYS)
+    for a, b, links, speed, capacity in records.edges():
+        chunk.append(f'    <edge source={quoted[a]} target={quoted[b]}><data key="{links_key}">{links}</data>'
+                     f'<data key="{speed_key}">{speed}</data><data key="{capacity_key}">{capacity}</data></edge>\n')
+        if len(chunk) >= 4096:
             w("".join(chunk))
             chunk.clear()
     w("".join(chunk))
