@@ -175,7 +175,7 @@ body {{ font-family: {_FONTS}; color: #1b2631; max-width: {CHART_WIDTH_PX + 20}p
 h1 {{ font-size: 28px; margin: 0 0 0.4em; }}
 h2 {{ font-size: 20px; border-bottom: 2px solid #2e86c1; padding-bottom: 4px; margin: 0.6em 0 0.5em; }}
 h3 {{ font-size: 15px; margin: 1em 0 0.4em; break-after: avoid; page-break-after: avoid; }}
-.fp-title {{ min-height: 240mm; display: flex; flex-direction: column; justify-content: center; }}
+.fp-title {{ padding: 48px 0 24px; display: flex; flex-direction: column; justify-content: center; }}
 .fp-title .fp-sub {{ font-size: 16px; color: #34495e; margin: 0.2em 0; }}
 .fp-title .fp-link {{ font-size: 11px; word-break: break-all; margin-top: 1.5em; }}
 .fp-title .fp-meta {{ color: #566573; margin-top: 2em; font-size: 12px; }}
@@ -196,7 +196,8 @@ td.better {{ color: #1e8449; font-weight: 600; }} td.worse {{ color: #c0392b; fo
 ul.fp-list {{ margin: 4px 0 10px; padding-left: 20px; }} ul.fp-list li {{ margin: 2px 0; }}
 a {{ color: #1f618d; }}
 .fp-cards {{ grid-template-columns: repeat(4, 1fr); }} .fp-card {{ cursor: default; break-inside: avoid; }}
-@media print {{ body {{ max-width: none; padding: 0; }} a {{ text-decoration: none; }} }}
+@media print {{ body {{ max-width: none; padding: 0; }} a {{ text-decoration: none; }}
+  .fp-title {{ min-height: 240mm; padding: 0; }} }}
 """
 
 
