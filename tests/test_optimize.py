@@ -253,3 +253,43 @@ def test_superpod_choices_give_the_published_compute_fabric(gpus, leaf, spine):
     result = optimize("H100", gpus, Constraints(fabric="infiniband", max_oversubscription=1.0), grid, workers=1)
     s = result.best_plan.summary()
     assert (s["tiers"], s["switches"]["leaf"], s["switches"]["spine"], s["switches"]["core"]) == (2, leaf, spine, 0)
+
+
+# --- required planes and sizing from a budget or power envelope (issue 12 item 3) ---------------------------
+ENVELOPE_GRID = Grid(fabrics=("infiniband",), oversubscription=(1.0,), planes=(1,), plane_modes=("per-port",),
+                     topologies=("rail-optimized",))
+
+
+def test_required_planes_rule_out_fewer_planes_and_never_lower_the_cost():
+    from core.analysis.optimize import optimize as search
+
+    grid = Grid(fabrics=("infiniband",), oversubscription=(1.0,), planes=(1, 2), topologies=("rail-optimized",))
+    free = search("H100", 512, Constraints(fabric="infiniband"), grid, workers=1)
+    two = search("H100", 512, Constraints(fabric="infiniband", min_planes=2), grid, workers=1)
+    assert two.best.design.planes >= 2 and all(c.design.planes >= 2 for c in two.candidates if c.feasible)
+    assert two.best.capex_usd >= free.best.capex_usd
+    assert two.rejected.get("required planes", 0) > 0  # the one-plane candidates, by name
+
+
+def test_largest_within_a_budget_matches_brute_force_over_sizes():
+    from core.analysis.optimize import largest_within, optimize as search
+
+    budget = 9e6
+    found = largest_within("H100", Constraints(budget_usd=budget), ENVELOPE_GRID, workers=1)
+    fits = [n for n in range(8, 400, 8)
+            if search("H100", n, Constraints(budget_usd=budget), ENVELOPE_GRID, workers=1, strict=False).best]
+    assert found.gpus == max(fits) and found.step_gpus == 8
+    assert found.result.best.capex_usd <= budget and found.next_gpus == found.gpus + 8
+    assert "budget" in found.next_reason
+    assert found.searches <= 15
+
+
+def test_largest_within_a_power_envelope_and_bad_input():
+    from core.analysis.optimize import largest_within
+
+    found = largest_within("H100", Constraints(max_power_kw=300.0), ENVELOPE_GRID, workers=1)
+    assert found.result.best.facility_kw <= 300.0 and found.gpus % 8 == 0 and found.gpus >= 8
+    with pytest.raises(InputError):
+        largest_within("H100", Constraints(), ENVELOPE_GRID, workers=1)
+    with pytest.raises(DesignError):
+        largest_within("H100", Constraints(budget_usd=1000.0), ENVELOPE_GRID, workers=1)

@@ -105,13 +105,14 @@ def open_page(params: dict) -> AppTest:
     return at
 
 
-LINK = {"opt_n": "256", "opt_os": "1.5", "opt_fab": "infiniband", "opt_run": "1"}
+LINK = {"opt_n": "256", "opt_os": "1.5", "opt_fab": "infiniband", "opt_sw": "QM9700,Q3400", "opt_run": "1"}
 
 
 @pytest.mark.slow
 def test_page_runs_the_linked_search_and_links_the_cheapest_design():
     at = open_page(LINK)
-    best = optimize("H100", 256, Constraints(fabric="infiniband", max_oversubscription=1.5), workers=1)
+    best = optimize("H100", 256, Constraints(fabric="infiniband", switches=("QM9700", "Q3400"),
+                                             max_oversubscription=1.5), workers=1)
     assert any("Cheapest design" in s.value for s in at.success)
     assert at.get("link_button"), "no Open-in-Designer link"
     assert len(at.get("plotly_chart")) == 1
@@ -128,6 +129,7 @@ def test_page_form_search_and_infeasible_message():
     at = open_page({"n": "32"})  # a Designer design of 32 nodes: the search starts from its 256 GPUs
     assert at.number_input(key="opt_w_n").value == 256 and not at.dataframe
     at.number_input(key="opt_w_usd").set_value(1000.0)
+    at.multiselect(key="opt_w_sw").set_value(["QM9700"])  # a small search: one switch model
     submit = next(b for b in at.button if b.label == "Search")
     submit.click()
     rerun(at)

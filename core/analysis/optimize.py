@@ -46,7 +46,7 @@ from typing import Iterable
 
 from core.catalog import Catalog, load_catalog
 from core.cost import NETWORK_CATEGORIES, build_bom, summarize_cost
-from core.design import Design, ResolvedDesign, fabric_word, offered_port_speeds, resolve_design, tidy_spaces
+from core.design import MAX_GPUS, Design, ResolvedDesign, fabric_word, offered_port_speeds, resolve_design, tidy_spaces
 from core.errors import DesignError, FabricPlannerError, InputError
 from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.sizing import size_fabric
@@ -62,13 +62,14 @@ DEFAULT_OVERSUBSCRIPTION = (1.0, 1.5, 2.0, 3.0)
 PARALLEL_FROM = 400
 """Candidates from which the search is split over worker processes."""
 
-CONSTRAINT_ORDER = ("max_tiers", "max_oversubscription", "min_bisection_gbytes_per_gpu", "max_hops",
+CONSTRAINT_ORDER = ("min_planes", "max_tiers", "max_oversubscription", "min_bisection_gbytes_per_gpu", "max_hops",
                     "min_busbw_gbytes", "budget_usd", "max_power_kw", "max_step_s", "max_days")
 """Order in which constraints are checked; a rejected candidate is counted under the first it fails."""
 
 CONSTRAINT_WORDS = {
     "fabric": N_("fabric allowed"),
     "switches": N_("switch models allowed"),
+    "min_planes": N_("required planes"),
     "max_tiers": N_("maximum tiers"),
     "max_oversubscription": N_("maximum oversubscription"),
     "min_bisection_gbytes_per_gpu": N_("minimum bisection per GPU"),
@@ -111,6 +112,9 @@ class Constraints:
     job: object | None = None
     max_step_s: float | None = None
     max_days: float | None = None
+    min_planes: int | None = None
+    """Fewest network planes (redundancy: a design of ``n`` planes keeps running on ``n - 1`` when a plane's
+    switch fails); the grid then also tries this plane count."""
 
     def tightened(self, **changes) -> "Constraints":
         data = {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -169,6 +173,10 @@ class Candidate:
     @property
     def feasible(self) -> bool:
         return not self.reason
+
+    @property
+    def planes(self) -> int:
+        return self.design.planes
 
     def metrics(self) -> dict:
         return {"capex_usd": round(self.capex_usd, 2), "network_capex_usd": round(self.network_capex_usd, 2),
@@ -247,6 +255,7 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
     catalog = catalog or load_catalog()
     system = catalog.system(gpu)
     allowed = _allowed_switches(catalog, constraints, grid)
+    plane_counts = tuple(sorted({*grid.planes, constraints.min_planes})) if constraints.min_planes else grid.planes
     out: list[Design] = []
     for fabric in _fabrics(constraints, grid):
         switches = [s for s in catalog.fabric_switches(fabric) if allowed is None or s.id in allowed]
@@ -274,7 +283,7 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
                             if nic is not None and speed not in nic.speeds_on(fabric):
                                 continue
                             for planes, mode, topology, tiers, over in itertools.product(
-                                    grid.planes, grid.plane_modes, grid.topologies, grid.tiers,
+                                    plane_counts, grid.plane_modes, grid.topologies, grid.tiers,
                                     grid.oversubscription):
                                 if planes == 1 and mode == "per-rail":
                                     continue  # the same fabric as per-port with one plane
@@ -391,6 +400,9 @@ class _Evaluator:
         ``keep``: the resolved design stays on the candidate)."""
         c = self.c
         cand = Candidate(index, design)
+        if c.min_planes is not None and design.planes < c.min_planes:
+            cand.reason, cand.failed = "min_planes", ("min_planes",)
+            return cand
         if c.max_tiers is not None and isinstance(design.tiers, int) and design.tiers > c.max_tiers and not full:
             cand.reason, cand.failed = "max_tiers", ("max_tiers",)
             return cand
@@ -714,6 +726,118 @@ def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: 
                           candidates=cands)
 
 
+MAX_ENVELOPE_SEARCHES = 14
+"""Most optimizer runs ``largest_within`` makes (each a full search at one GPU count)."""
+
+
+@dataclass
+class Envelope:
+    """What ``largest_within`` found: the most GPUs whose cheapest design meets every constraint.
+
+    ``gpus`` the largest feasible GPU count (a multiple of ``step_gpus``, the smallest buildable unit: a
+    node, or an NVLink rack); ``result`` its search; ``next_gpus`` the next size up and ``next_reason``
+    why it fails (the constraint that ruled its cheapest candidates out); ``searches`` optimizer runs made.
+    """
+
+    gpus: int
+    step_gpus: int
+    result: OptimizeResult
+    next_gpus: int
+    next_reason: str
+    searches: int
+
+    def summary(self) -> dict:
+        return {"gpus": self.gpus, "step_gpus": self.step_gpus, "next_gpus": self.next_gpus,
+                "next_reason": self.next_reason, "searches": self.searches, **self.result.summary()}
+
+
+def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None, workers: int | None = None,
+                   catalog: Catalog | None = None) -> Envelope:
+    """The most GPUs of ``gpu`` whose cheapest design meets ``constraints``, sized from a budget
+    (``budget_usd``) or a power envelope (``max_power_kw``), at least one of which must be set.
+
+    Method: an upper bound from the compute cost (or power) per GPU of the smallest design (the network
+    only adds), then searches at shrinking sizes (proportional to how far the cheapest candidate misses
+    the budget or power) until one is feasible, then bisection between the largest feasible and the
+    smallest infeasible size, at most ``MAX_ENVELOPE_SEARCHES`` optimizer runs. It assumes the cheapest
+    feasible capex and power grow with the GPU count (a larger cluster is never cheaper), which holds
+    for the engine's cost model: every BOM count is non-decreasing in the node count.
+
+    Raises
+    ------
+    InputError
+        Neither a budget nor a power envelope given.
+    DesignError
+        Not even the smallest unit (one node or NVLink rack) meets the constraints.
+    """
+    if constraints.budget_usd is None and constraints.max_power_kw is None:
+        raise InputError(_("sizing from an envelope needs a budget or a maximum power"))
+    catalog = catalog or load_catalog()
+    smallest = plan(Design(gpu=gpu, gpus=1), catalog)
+    step = smallest.resolved.gpus
+    compute_usd = (smallest.cost.capex_usd - smallest.cost.network_capex_usd) / step
+    compute_kw = (smallest.cost.facility_kw - smallest.cost.network_kw * smallest.cost.pue) / step
+    bounds = []
+    if constraints.budget_usd is not None and compute_usd > 0:
+        bounds.append(constraints.budget_usd / compute_usd)
+    if constraints.max_power_kw is not None and compute_kw > 0:
+        bounds.append(constraints.max_power_kw / compute_kw)
+    high = max(step, int(min(bounds) // step) * step) if bounds else step
+    high = min(high, (MAX_GPUS // step) * step)
+    searches = 0
+    results: dict[int, OptimizeResult] = {}
+
+    def run(gpus: int) -> OptimizeResult:
+        nonlocal searches
+        if gpus not in results:
+            searches += 1
+            results[gpus] = optimize(gpu, gpus, constraints, grid, workers, catalog, strict=False)
+        return results[gpus]
+
+    feasible, infeasible = 0, high + step
+    gpus = high
+    while searches < MAX_ENVELOPE_SEARCHES:
+        r = run(gpus)
+        if r.best is not None:
+            feasible = gpus
+            break
+        infeasible = gpus
+        costed = [c for c in r.candidates if not math.isnan(c.capex_usd)]
+        ratios = []
+        if constraints.budget_usd is not None and costed:
+            ratios.append(constraints.budget_usd / min(c.capex_usd for c in costed))
+        if constraints.max_power_kw is not None and costed:
+            ratios.append(constraints.max_power_kw / min(c.facility_kw for c in costed))
+        shrunk = int(gpus * min(ratios) // step) * step if ratios and min(ratios) < 1 else gpus // 2 // step * step
+        gpus = max(step, min(shrunk, gpus - step))
+        if infeasible == step:
+            break
+    if not feasible:
+        r = run(step)
+        if r.best is None:
+            raise DesignError(_("not even {gpus} {gpu} GPUs meet every constraint: {reason}").format(
+                gpus=step, gpu=gpu, reason=r.explanation[0] if r.explanation else ""),
+                r.explanation[1] if len(r.explanation) > 1 else _("Raise the budget or the power envelope."))
+        feasible = step
+    while infeasible - feasible > step and searches < MAX_ENVELOPE_SEARCHES:
+        middle = (feasible + infeasible) // 2 // step * step
+        if middle <= feasible:
+            break
+        if run(middle).best is not None:
+            feasible = middle
+        else:
+            infeasible = middle
+    best = results[feasible]
+    following = results.get(feasible + step)
+    if following is None and searches < MAX_ENVELOPE_SEARCHES + 1:
+        following = run(feasible + step)
+    reason = ""
+    if following is not None and following.best is None and following.explanation:
+        reason = following.explanation[0]
+    return Envelope(gpus=feasible, step_gpus=step, result=best, next_gpus=feasible + step, next_reason=reason,
+                    searches=searches)
+
+
 @dataclass(frozen=True)
 class FamilyRow:
     """One switch family of a search: a fabric, a leaf switch model and a topology.
@@ -776,7 +900,7 @@ def _infeasible(cands: list[Candidate], constraints: Constraints) -> DesignError
         constraint=constraint_word(key)))
 
 
-_METRIC_OF = {"max_tiers": ("tiers", min, "{:g}"), "max_oversubscription": ("oversubscription", min, "{:.2f}:1"),
+_METRIC_OF = {"min_planes": ("planes", max, "{:g}"), "max_tiers": ("tiers", min, "{:g}"), "max_oversubscription": ("oversubscription", min, "{:.2f}:1"),
               "min_bisection_gbytes_per_gpu": ("bisection_gbytes_per_gpu", max, "{:.1f} GB/s"),
               "max_hops": ("hops", min, "{:g}"), "budget_usd": ("capex_usd", min, "{:,.0f} USD"),
               "max_power_kw": ("facility_kw", min, "{:,.1f} kW"), "min_busbw_gbytes": ("busbw_gbytes", max, "{:.1f} GB/s"),

@@ -24,7 +24,9 @@ def register(subparsers) -> None:
                       "and plane mode, topology, tiers and leaf oversubscription, and print the cheapest design "
                       "that meets every constraint and the Pareto front of capex against performance."))
     op.add_argument("--gpu", type=model_name, default="H100", help=_("GPU/system model (default H100)"))
-    op.add_argument("--gpus", type=positive_int, required=True, help=_("total GPU count"))
+    op.add_argument("--gpus", type=positive_int,
+                    help=_("total GPU count; leave it out with --budget-usd or --max-power-kw to find the most GPUs "
+                           "whose cheapest design fits"))
     c = op.add_argument_group(_("constraints"))
     c.add_argument("--fabric", type=str.lower, choices=["any", "infiniband", "ethernet"], default="any",
                    help=_("fabric allowed (default any)"))
@@ -40,6 +42,8 @@ def register(subparsers) -> None:
     c.add_argument("--busbw-size", type=size, default=1 << 30, metavar="SIZE",
                    help=_("message size of the busbw constraint and of the front (default 1GiB)"))
     c.add_argument("--max-tiers", type=positive_int, choices=[1, 2, 3], metavar="N", help=_("most switch tiers"))
+    c.add_argument("--min-planes", type=positive_int, metavar="N",
+                   help=_("fewest network planes (redundancy: the fabric keeps running when a plane fails)"))
     c.add_argument("--max-power-kw", type=number, metavar="KW", help=_("largest facility power with PUE [kW]"))
     c.add_argument("--budget-usd", type=number, metavar="USD", help=_("largest capex [USD]"))
     c.add_argument("--model", type=str.lower, choices=list(PRESETS),
@@ -71,7 +75,7 @@ def _constraints(args: argparse.Namespace):
                        min_bisection_gbytes_per_gpu=args.min_bisection_gbytes_per_gpu, max_hops=args.max_hops,
                        min_busbw_gbytes=args.min_busbw_gbytes, busbw_size=args.busbw_size, max_tiers=args.max_tiers,
                        max_power_kw=args.max_power_kw, budget_usd=args.budget_usd, job=job,
-                       max_days=args.max_days, max_step_s=args.max_step_s)
+                       max_days=args.max_days, max_step_s=args.max_step_s, min_planes=args.min_planes)
 
 
 def _grid(args: argparse.Namespace):
@@ -89,13 +93,26 @@ def _grid(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> str:
-    from core.analysis.optimize import design_label, optimize
+    from core.analysis.optimize import design_label, largest_within, optimize
+    from core.errors import InputError
 
-    result = optimize(args.gpu, args.gpus, _constraints(args), _grid(args), workers=args.workers)
+    envelope = None
+    if args.gpus is None:
+        if args.budget_usd is None and args.max_power_kw is None:
+            raise InputError(_("give --gpus, or --budget-usd or --max-power-kw to find the most GPUs that fit"))
+        envelope = largest_within(args.gpu, _constraints(args), _grid(args), workers=args.workers)
+        result = envelope.result
+    else:
+        result = optimize(args.gpu, args.gpus, _constraints(args), _grid(args), workers=args.workers)
     if args.format == "json":
-        return to_json(result.summary()) + "\n"
+        return to_json(envelope.summary() if envelope else result.summary()) + "\n"
     best = result.best
-    lines = [row(_("best"), design_label(best)),
+    lines = []
+    if envelope is not None:
+        lines.append(row(_("most GPUs"), _("{gpus} {gpu} GPUs ({searches} searches); {next} GPUs do not fit: {reason}")
+                         .format(gpus=f"{envelope.gpus:,}", gpu=args.gpu, searches=envelope.searches,
+                                 next=f"{envelope.next_gpus:,}", reason=envelope.next_reason or "-")))
+    lines += [row(_("best"), design_label(best)),
              row(_("capex"), _("{capex} ({network} network)").format(capex=usd(best.capex_usd),
                                                                      network=usd(best.network_capex_usd)))]
     lines += ["  " + line for line in result.explanation]
