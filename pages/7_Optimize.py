@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from core import i18n
-from core.analysis.optimize import design_label, optimize
+from core.analysis.optimize import design_label, largest_within, optimize
 from core.catalog import load_catalog
 from core.errors import FabricPlannerError
 from core.figures import optimize as figs
@@ -53,6 +53,8 @@ def _search(key: str, language: str):
     values = json.loads(key)
     with i18n.language(language):
         try:
+            if values["mode"] == "envelope":
+                return largest_within(values["gpu"], optimizelink.constraints(values), workers=1)
             return optimize(values["gpu"], values["n"], optimizelink.constraints(values), workers=1, strict=False)
         except FabricPlannerError as exc:
             return exc
@@ -72,22 +74,28 @@ def _form(values: dict) -> None:
     systems = [s.id for s in catalog.systems]
     switches = [s.id for s in catalog.switches]
     with st.form(W + "form", border=True):
-        c1, c2, c3 = st.columns([1, 1, 2])
+        c1, c2, c3, c4 = st.columns([1, 1, 1, 2])
         gpu = c1.selectbox(_("GPU model"), systems, index=systems.index(values["gpu"]) if values["gpu"] in systems
                            else 0, key=W + "gpu")
-        gpus = c2.number_input(_("GPUs"), min_value=1, max_value=1_000_000, value=int(values["n"]), step=64,
-                               key=W + "n")
-        fabric = c3.radio(_("Fabric allowed"), list(FABRIC_LABELS), index=list(FABRIC_LABELS).index(values["fab"]),
+        modes = {"gpus": _("a GPU count"), "envelope": _("the most GPUs within the budget or power")}
+        mode = c2.radio(_("Size by"), list(modes), index=list(modes).index(values["mode"]),
+                        format_func=lambda m: modes[m], key=W + "mode")
+        gpus = c3.number_input(_("GPUs"), min_value=1, max_value=1_000_000, value=int(values["n"]), step=64,
+                               key=W + "n", help=_("Used when sizing by a GPU count."))
+        fabric = c4.radio(_("Fabric allowed"), list(FABRIC_LABELS), index=list(FABRIC_LABELS).index(values["fab"]),
                           format_func=lambda f: FABRIC_LABELS[f], horizontal=True, key=W + "fab")
         allowed = st.multiselect(_("Switch models allowed (empty: every switch of the fabric)"), switches,
                                  default=[s for s in values["sw"] if s in switches], key=W + "sw")
         st.caption(_("Constraints: 0 means no limit."))
-        d1, d2, d3, d4 = st.columns(4)
+        d1, d2, d3, d4, d5 = st.columns(5)
         oversub = d1.number_input(_("Max. oversubscription (x:1)"), 0.0, 16.0, float(values["os"]), 0.5, key=W + "os")
         bisection = d2.number_input(_("Min. bisection per GPU [GB/s]"), 0.0, 10_000.0, float(values["bis"]), 5.0,
                                     key=W + "bis")
         hops = d3.number_input(_("Max. switch hops"), 0, 9, int(values["hops"]), 1, key=W + "hops")
         tiers = d4.number_input(_("Max. tiers"), 0, 3, int(values["tiers"]), 1, key=W + "tiers")
+        planes = d5.number_input(_("Required planes"), 0, 8, int(values["pl"]), 1, key=W + "pl",
+                                 help=_("Redundancy: with 2 or more planes the fabric keeps running when a plane's "
+                                        "switch fails."))
         e1, e2, e3, e4 = st.columns(4)
         busbw = e1.number_input(_("Min. all-reduce busbw [GB/s]"), 0.0, 10_000.0, float(values["bus"]), 10.0,
                                 key=W + "bus")
@@ -106,7 +114,7 @@ def _form(values: dict) -> None:
         days = f2.number_input(_("Max. days to train"), 0.0, 100_000.0, float(values["days"]), 1.0, key=W + "days")
         tokens = f3.number_input(_("Tokens to train [T]"), 0.001, 1000.0, float(values["tok"]), 0.5, key=W + "tok")
         if st.form_submit_button(_("Search"), type="primary"):
-            values.update(gpu=gpu, n=int(gpus), fab=fabric, sw=tuple(allowed), os=float(oversub), bis=float(bisection),
+            values.update(gpu=gpu, mode=mode, n=int(gpus), pl=int(planes), fab=fabric, sw=tuple(allowed), os=float(oversub), bis=float(bisection),
                           hops=int(hops), tiers=int(tiers), bus=float(busbw), bsz=int(size), kw=float(power),
                           usd=float(budget), model=model, days=float(days), tok=float(tokens), run="1")
 
@@ -182,6 +190,12 @@ def main() -> None:
         message, suggestion = safe.message(result)
         st.error(message + ("  \n" + suggestion if suggestion else ""))
         return
+    if values["mode"] == "envelope":
+        envelope, result = result, result.result
+        st.info(_("Most GPUs whose cheapest design meets every constraint: **{gpus}** {gpu} GPUs ({searches} "
+                  "searches). {next} GPUs do not fit: {reason}").format(
+                      gpus=i18n.number(envelope.gpus), gpu=values["gpu"], searches=envelope.searches,
+                      next=i18n.number(envelope.next_gpus), reason=safe.md(envelope.next_reason or "-")))
     st.caption(_("{considered} candidates, {planned} planned, {feasible} meet every constraint; searched in "
                  "{seconds} s.").format(considered=i18n.number(result.considered), planned=i18n.number(result.planned),
                                        feasible=i18n.number(result.feasible), seconds=f"{result.seconds:.1f}"))

@@ -143,3 +143,17 @@ def test_page_in_chinese_has_no_english_leaks():
     at = open_page({**LINK, "lang": "zh"})
     assert not at.exception
     assert not english_leaks(page_text(at)), english_leaks(page_text(at))
+
+
+@pytest.mark.slow
+def test_page_sizes_from_a_budget_and_asks_for_one_when_missing():
+    at = open_page({"opt_mode": "envelope", "opt_usd": "9000000", "opt_fab": "infiniband", "opt_sw": "QM9700",
+                    "opt_os": "1", "opt_run": "1"})
+    from core.analysis.optimize import largest_within
+
+    expected = largest_within("H100", Constraints(fabric="infiniband", switches=("QM9700",), max_oversubscription=1.0,
+                                                  budget_usd=9e6), workers=1)
+    assert any(f"**{expected.gpus:,}** H100" in i.value for i in at.info)
+    assert at.dataframe[0].value["Capex"].iloc[0] == pytest.approx(expected.result.pareto[0].capex_usd)
+    at = open_page({"opt_mode": "envelope", "opt_run": "1"})
+    assert at.error and "budget" in at.error[0].value

@@ -6,8 +6,9 @@ absent meaning no limit: ``opt_os`` largest end-to-end oversubscription, ``opt_b
 per GPU [GB/s, one direction], ``opt_hops`` most switch hops, ``opt_bus`` least all-reduce busbw
 [GB/s] at ``opt_bsz`` bytes, ``opt_tiers`` most tiers, ``opt_kw`` most facility power [kW],
 ``opt_usd`` budget [USD], ``opt_model`` a training preset (the front then plots days to train),
-``opt_days`` most days, ``opt_tok`` tokens to train [trillions]; ``opt_run=1`` runs the search when
-the link opens. ``SEARCH.decode(params)`` gives every value and one warning per bad value;
+``opt_days`` most days, ``opt_tok`` tokens to train [trillions], ``opt_pl`` fewest planes
+(redundancy); ``opt_mode=envelope`` finds the most GPUs within the budget or power instead of using
+``opt_n``; ``opt_run=1`` runs the search when the link opens. ``SEARCH.decode(params)`` gives every value and one warning per bad value;
 ``constraints(values)`` turns them into ``core.analysis.optimize.Constraints``.
 """
 
@@ -78,6 +79,8 @@ SEARCH = sharelink.register_extension("opt_", [
     _limit("bus", N_("minimum all-reduce busbw"), 10_000.0),
     P("bsz", N_("busbw message size"), _parse_size, format_size, GIB, "1 B to 64 GiB"),
     _limit("tiers", N_("maximum tiers"), 3, whole=True),
+    _limit("pl", N_("required planes"), 8, whole=True),
+    P("mode", N_("size by"), sharelink.parse_choice(["gpus", "envelope"]), str, "gpus", "gpus, envelope"),
     _limit("kw", N_("maximum power"), 10_000_000.0),
     _limit("usd", N_("budget"), 1e13),
     P("model", N_("training model"), sharelink.parse_choice(["", *PRESETS]), str, "",
@@ -112,4 +115,4 @@ def constraints(values: Mapping[str, Any]) -> Constraints:
                        max_oversubscription=limit("os"), min_bisection_gbytes_per_gpu=limit("bis"),
                        max_hops=limit("hops"), min_busbw_gbytes=limit("bus"), busbw_size=values.get("bsz", GIB),
                        max_tiers=limit("tiers"), max_power_kw=limit("kw"), budget_usd=limit("usd"), job=job,
-                       max_days=limit("days") if job is not None else None)
+                       max_days=limit("days") if job is not None else None, min_planes=limit("pl"))
