@@ -1,0 +1,196 @@
+"""AppTest of the Designer's Hand-off tab: downloads named after the design (their bytes), every registered
+export, the naming scheme in the link, large designs built on a press, and the design upload: a valid file
+restores the design and the key numbers; wrong, hostile and oversized files are refused and change nothing."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import openpyxl
+import pytest
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+from core.design import MAX_DESIGN_FILE_BYTES, Design
+from core.figures.keynumbers import key_numbers
+from core.formats.exports import exports
+from core.i18n import _, language
+from core.plan import plan
+from test_app_pages import app, metrics, shown
+
+HANDOFF = {"tab": "Hand-off"}
+
+
+@pytest.fixture
+def files(monkeypatch) -> dict[str, bytes]:
+    """Every file a download button was given in the run: file name -> bytes."""
+    found: dict[str, bytes] = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def record(self, path_or_data, mimetype, kind, filename=None):
+        if filename and isinstance(path_or_data, (bytes, str)):
+            found[filename] = path_or_data.encode() if isinstance(path_or_data, str) else path_or_data
+        return original(self, path_or_data, mimetype, kind, filename)
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", record)
+    return found
+
+
+def labels(at) -> list[str]:
+    return [b.label for b in at.get("download_button")]
+
+
+def test_handoff_tab_offers_every_file_named_after_the_design(files):
+    at = app({"n": "256", **HANDOFF})
+    assert not at.exception
+    shown_labels = labels(at)
+    assert shown_labels[:3] == ["BOM as CSV", "BOM as XLSX", "Design as JSON"]
+    assert shown_labels[3:] == list(exports())  # whatever formats are registered, in menu order
+    assert "fabric-h100-2048-ib-bom.csv" in files and "fabric-h100-2048-ib.xlsx" in files
+    design = Design.from_json(files["fabric-h100-2048-ib.json"].decode())
+    assert plan(design).summary()["gpus"] == 2048
+    book = openpyxl.load_workbook(io.BytesIO(files["fabric-h100-2048-ib.xlsx"]))
+    assert book.sheetnames[:3] == ["Summary", "Bill of materials", "Design"]
+    link = book["Summary"]["B3"].value
+    assert link.startswith("http") and "n=256" in link  # the share link of the design on screen
+    for name, export in exports().items():
+        data = files[f"fabric-h100-2048-ib-{name}{export.suffix}"]
+        assert data  # every export wrote something
+    assert files["fabric-h100-2048-ib-bom.csv"].startswith(b"category,item,catalog_id")
+
+
+def test_naming_scheme_goes_into_the_exports_and_the_link(files):
+    at = app({"n": "16", **HANDOFF})
+    at.text_input(key="ho_nm_np").set_value("node").run()
+    at.text_input(key="ho_nm_sp").set_value("sw-").run()
+    at.number_input(key="ho_nm_nd").set_value(4).run()
+    assert not at.exception
+    assert at.query_params["nm_np"] == ["node"] or at.query_params["nm_np"] == "node"
+    params = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert params["nm_np"] == "node" and params["nm_sp"] == "sw-" and params["nm_nd"] == "4"
+    assert any("`node0001`" in c.value and "`sw-leaf0001`" in c.value for c in at.caption)
+    if "slurm" in exports():
+        text = files["fabric-h100-128-ib-slurm.conf"].decode()
+        assert "node[0001-0016]" in text and "sw-leaf" in text
+    # a bad prefix is said and not kept
+    at.text_input(key="ho_nm_np").set_value("1 bad; rm").run()
+    assert any("Names start with a letter" in shown(w.value) for w in at.warning)
+    params = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert params["nm_np"] == "node"
+
+
+def test_naming_from_a_link_and_a_bad_link_value():
+    at = app({"n": "16", "nm_np": "host", "nm_nd": "2", **HANDOFF})
+    assert not at.exception and at.text_input(key="ho_nm_np").value == "host"
+    assert any("`host01`" in c.value for c in at.caption)
+    bad = app({"n": "16", "nm_np": "<b>x</b>", "nm_nd": "99"})
+    text = " ".join(shown(w.value) for w in bad.warning)
+    assert "nm_np" in text and "nm_nd" in text and "<b>x</b>" in text  # named and shown as typed
+
+
+def test_large_designs_build_each_export_on_a_press():
+    at = app({"g": "GB200-NVL72", "n": "2304", **HANDOFF})  # 9,216 GPUs: above the eager limit
+    assert not at.exception
+    names = list(exports())
+    if not names:
+        pytest.skip("no export formats registered")
+    assert labels(at) == ["BOM as CSV", "BOM as XLSX", "Design as JSON"]
+    first = names[0]
+    at.button(key=f"ho_build_{first}").click().run()
+    assert not at.exception and first in labels(at)
+    at.run()  # a later run keeps the built file (no rebuild, no lost download)
+    assert first in labels(at)
+
+
+def _upload(at, name: str, data: bytes):
+    at.file_uploader[0].set_value((name, data, "application/json")).run()
+    return at
+
+
+def test_valid_upload_restores_the_design_and_the_key_numbers():
+    at = app({"n": "16", **HANDOFF})
+    design = Design(gpu="B200", gpus=2048, oversubscription=2.0, cable_media="optics", price_overrides={"QM9700": 25000.0},
+                    pue=1.4, grow_to=512)
+    _upload(at, "fabric-b200-2048-ib.json", design.to_json().encode())
+    assert not at.exception and not at.error
+    assert any("Loaded" in shown(s.value) for s in at.success)
+    current = at.session_state["fp_current"]
+    expected = plan(design)
+    assert current.plan.summary() == expected.summary()
+    numbers = metrics(at)
+    for card in key_numbers(expected.summary(), "GB/s"):
+        assert numbers[card.label] == card.value
+    params = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
+    assert params["g"] == "B200" and params["n"] == "256" and params["os"] == "2" and params["px"] == "QM9700:25000"
+    # the same file again (a fresh uploader) loads again
+    at.session_state["w_nodes"] = 4
+    at.run()
+    _upload(at, "fabric-b200-2048-ib.json", design.to_json().encode())
+    assert at.session_state["fp_current"].plan.summary() == expected.summary()
+
+
+def test_an_older_file_without_version_loads():
+    at = app({"n": "16", **HANDOFF})
+    _upload(at, "old.json", json.dumps({"gpu": "H100", "nodes": 127, "switch": "QM9700"}).encode())
+    s = at.session_state["fp_current"].plan.summary()
+    assert s["switches"]["leaf"] == 32 and s["switches"]["spine"] == 16  # DGX SuperPOD H100 RA Table 4, 4 SU
+
+
+HOSTILE = {
+    "oversized.json": (b'{"nodes": 8' + b" " * MAX_DESIGN_FILE_BYTES + b"}", "larger than 1 MB"),
+    "latin1.json": ('{"gpu": "H100", "nodes": 8, "x": "café"}'.encode("latin-1"), "not UTF-8"),
+    "deep.json": (b"[" * 100_000 + b"]" * 100_000, "nested more than"),
+    "huge.json": (b'{"nodes": 1' + b"0" * 10_000 + b"}", "digit number"),
+    "unknown.json": (b'{"nodes": 8, "rm_rf": true}', "is not a design field"),
+    "xss.json": (b'{"gpu": "<img src=x onerror=alert(1)>[click](//evil.example)", "nodes": 8}', "unknown system model"),
+    "future.json": (b'{"version": 99, "nodes": 8}', "newer than this app reads"),
+    "list.json": (b"[1, 2, 3]", "must hold a JSON object"),
+    "bom.csv.json": (b"category,item,quantity\nswitch,QM9700,4\n", "not valid JSON"),
+    "bad-number.json": (b'{"nodes": -4}', "nodes"),
+    "bad-override.json": (b'{"nodes": 8, "price_overrides": {"NOT-A-PART": 5}}', "not a catalog id"),
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_wrong_hostile_and_oversized_files_are_refused_and_change_nothing(name):
+    data, words = HOSTILE[name]
+    at = app({"n": "64", "os": "2", **HANDOFF})
+    before = at.session_state["fp_current"].plan.summary()
+    params = dict(at.query_params.items())
+    _upload(at, name, data)
+    assert not at.exception
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and "This file was not loaded; the design is unchanged." in shown(errors[0])
+    assert words in shown(errors[0]), shown(errors[0])
+    assert len(errors[0]) < 3000
+    assert at.session_state["fp_current"].plan.summary() == before
+    assert dict(at.query_params.items()) == params
+    # user text is escaped markdown: no link, no image, no HTML
+    assert "<img" not in errors[0].replace("\\<img", "") and "](" not in errors[0].replace("\\]\\(", "")
+    at.run()  # the message is said once; the design stays
+    assert not at.error and at.session_state["fp_current"].plan.summary() == before
+
+
+def test_a_file_the_engine_cannot_build_loads_with_its_ways_out_and_the_upload_stays_reachable():
+    at = app({"n": "16", **HANDOFF})
+    _upload(at, "three.json", Design(nodes=512, tiers=2).to_json().encode())  # QM9700 2 tiers hold 32 x 64 / 2 ...
+    assert not at.exception
+    cur = at.session_state["fp_current"]
+    if cur.plan is not None:
+        pytest.skip("this design builds in the current catalog")
+    assert any(b.label == "Set tiers to auto" for b in at.button)
+    assert at.file_uploader  # a good file is a way out too
+    _upload(at, "ok.json", Design(nodes=64).to_json().encode())
+    assert at.session_state["fp_current"].plan.summary()["nodes"] == 64
+
+
+def test_handoff_tab_in_chinese():
+    at = app({"n": "64", "lang": "zh", "tab": "Hand-off"})
+    assert not at.exception
+    with language("zh"):
+        wanted = [_("BOM as CSV"), _("BOM as XLSX"), _("Design as JSON")]
+        heading = "#### " + _("Exports for operations teams")
+        tab = _("Hand-off")
+    assert labels(at)[:3] == wanted and any(m.value == heading for m in at.markdown)
+    assert tab in [t.label for t in at.tabs] and tab != "Hand-off"
+    assert at.file_uploader[0].label == "设计 JSON（最大 1 MB）"
