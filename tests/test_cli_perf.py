@@ -194,3 +194,51 @@ def test_train_explain_in_chinese_keeps_json_english(capsys):
 def test_train_explain_with_a_given_split_says_nothing_was_chosen(capsys):
     code, out, _ = run(capsys, "train", "--gpus", "1024", "--tp", "8", "--pp", "4", "--explain")
     assert code == 0 and "no split was chosen" in out and "splits considered" not in out
+
+
+# --- congestion assumptions and SHARP on the command line (issue 11: the page's settings, in the CLI) ----------
+def _train(capsys, *extra):
+    code, out, err = run(capsys, "train", "--gpu", "H100", "--gpus", "2048", "--model", "llama3-70b", "--tp", "8",
+                         "--pp", "4", "--format", "json", *extra)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_train_routing_and_placement_flags_match_the_engine_under_those_assumptions(capsys):
+    from core.design import Design
+    from core.perf.congestion import assumptions
+    from core.perf.training import estimate, parse_job
+    from core.plan import plan
+
+    flags = ("--fabric", "ethernet", "--oversubscription", "2")
+    packed = _train(capsys, *flags)
+    spread = _train(capsys, *flags, "--placement", "scatter")
+    assert packed["assumptions"] == {"routing": "auto", "placement": "topo"}
+    assert spread["assumptions"]["placement"] == "scatter"
+    p = plan(Design(gpu="H100", gpus=2048, fabric="ethernet", oversubscription=2.0))
+    job = parse_job({"model": "llama3-70b", "tp": 8, "pp": 4, "gpus": 2048, "global_batch": spread["global_batch"]})
+    with assumptions("auto", "scatter"):
+        assert estimate(p, job).step_time_s == pytest.approx(spread["step_time_s"], abs=1e-4)
+    assert spread["step_time_s"] > packed["step_time_s"]  # a 2:1 leaf shows once ranks spread over leaf groups
+
+
+def test_train_sharp_speeds_up_an_all_reduce_of_gradients_only(capsys):
+    base = _train(capsys, "--fabric", "infiniband", "--no-distributed-optimizer")
+    sharp = _train(capsys, "--fabric", "infiniband", "--no-distributed-optimizer", "--sharp")
+    dp = [c for c in sharp["communication"] if c["parallelism"] == "DP"][0]
+    assert sharp["sharp"] is True and base["sharp"] is False and dp["algorithm"] == "sharp"
+    assert dp["time_s"] < [c for c in base["communication"] if c["parallelism"] == "DP"][0]["time_s"]
+    zero1 = _train(capsys, "--fabric", "infiniband", "--sharp")  # reduce-scatter + all-gather: SHARP does not apply
+    assert all(c["algorithm"] != "sharp" for c in zero1["communication"])
+
+
+def test_collective_placement_flag_and_bad_values(capsys):
+    args = ("collective", "--op", "all-to-all", "--gpus", "1024", "--fabric", "ethernet", "--oversubscription", "2",
+            "--format", "json")
+    code, out, _ = run(capsys, *args)
+    packed = json.loads(out)
+    code, out, _ = run(capsys, *args, "--placement", "scatter")
+    assert code == 0 and json.loads(out)["assumptions"]["placement"] == "scatter"
+    code, _out, err = run(capsys, "train", "--routing", "nope")
+    assert code == 2 and "--routing" in err and "Traceback" not in err
+    assert packed["assumptions"] == {"routing": "auto", "placement": "topo"}

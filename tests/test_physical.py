@@ -230,8 +230,9 @@ def test_media_for_looks_a_link_up_by_length():
 
 def test_bom_lists_cables_by_bin_and_optics_by_type():
     p = plan(Design(gpu="H100", nodes=127))
-    cables = [r for r in p.bom if r.category == "cable"]
-    assert all(" m)" in r.item for r in cables)
+    cables = [r for r in p.bom if r.category == "cable" and getattr(r, "network", "compute") == "compute"
+              and ("node-leaf" in r.item or "leaf-spine" in r.item)]  # the compute fabric's links
+    assert all(r.item.endswith(" m)") for r in cables)
     assert any("leaf-spine links across rows" in r.why and "multimode" in r.why for r in cables)
     assert sum(r.quantity for r in cables) == 1016 + 1024
     assert p.summary()["racks"]["total"] == 37 and p.summary()["racks_compute"] == 32

@@ -48,8 +48,29 @@ def register(subparsers) -> None:
                    help=_("also consider InfiniBand SHARP in-network reduction (NCCL CollNet); it needs the "
                           "SHARP plugin, NCCL_COLLNET_ENABLE=1 and Quantum HDR or later switches, so it is off "
                           "by default"))
+    add_congestion_options(g)
     add_format_option(col)
     col.set_defaults(handler=run)
+
+
+def add_congestion_options(group) -> None:
+    """``--routing`` and ``--placement``: the congestion assumptions (``core.perf.congestion``), as the
+    Performance page's Routing and Rank placement settings."""
+    from core.perf.congestion import PLACEMENTS, ROUTINGS
+
+    group.add_argument("--routing", type=str.lower, choices=ROUTINGS, default="auto",
+                       help=_("routing class: auto (from the design: InfiniBand adaptive routing, Spectrum-X adaptive "
+                              "routing, or RoCE with static ECMP), ib-ar, spectrum-x, ecmp (default auto)"))
+    group.add_argument("--placement", type=str.lower, choices=PLACEMENTS, default="topo",
+                       help=_("rank placement: topo (packed in topology order) or scatter (spread over the leaf "
+                              "groups) (default topo)"))
+
+
+def congestion_of(args: argparse.Namespace):
+    """The ``core.perf.congestion.assumptions`` block of ``--routing`` and ``--placement``."""
+    from core.perf.congestion import assumptions
+
+    return assumptions(args.routing, args.placement)
 
 
 def run(args: argparse.Namespace) -> str:
@@ -57,8 +78,10 @@ def run(args: argparse.Namespace) -> str:
 
     design = design_from_args(args)
     requested = args.job_gpus or design.gpus
-    result = collective(plan(design), args.op, args.size, gpus=requested, algorithm=args.algorithm,
-                        sharp=args.sharp)
+    with congestion_of(args):
+        result = collective(plan(design), args.op, args.size, gpus=requested, algorithm=args.algorithm,
+                            sharp=args.sharp)
+    result["assumptions"] = {"routing": args.routing, "placement": args.placement}
     if args.format == "json":
         return to_json(result) + "\n"
     p = result["placement"]

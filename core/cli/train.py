@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli.collective import algorithm_label
+from core.cli.collective import add_congestion_options, algorithm_label, congestion_of
 from core.cli.common import (
     add_design_options,
     add_format_option,
@@ -85,6 +85,11 @@ def register(subparsers) -> None:
                    help=_("tokens to train, e.g. 1T or 15e12 (default 1T)"))
     j.add_argument("--explain", action="store_true",
                    help=_("list the tp/pp splits considered and why the chosen one wins"))
+    f = tr.add_argument_group(_("fabric assumptions"))
+    f.add_argument("--sharp", action="store_true",
+                   help=_("let the job's collectives use InfiniBand SHARP (NCCL CollNet); it needs the SHARP plugin, "
+                          "NCCL_COLLNET_ENABLE=1 and Quantum HDR or later switches, so it is off by default"))
+    add_congestion_options(f)
     add_format_option(tr)
     tr.set_defaults(handler=run)
 
@@ -111,7 +116,8 @@ def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
                           cp=args.cp, ep=args.ep, vp=args.vp, dp=args.dp, gpus=gpus,
                           recompute=args.recompute, compute_efficiency=args.efficiency,
                           tokens_to_train=args.tokens, schedule=args.schedule, balanced_stages=args.balanced_stages,
-                          fp8_activations=fp8_act, distributed_optimizer=not args.no_distributed_optimizer))
+                          fp8_activations=fp8_act, distributed_optimizer=not args.no_distributed_optimizer,
+                          sharp=args.sharp))
 
 
 def _split_lines(choice) -> list[str]:
@@ -139,6 +145,11 @@ def _split_lines(choice) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> str:
+    with congestion_of(args):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> str:
     from core.plan import plan
     from core.perf.training import choose_split, estimate, fitting_split
 
@@ -156,6 +167,7 @@ def run(args: argparse.Namespace) -> str:
             job = job.model_copy(update={"global_batch": batch})
         result = estimate(planned, job)
     s = result.summary()
+    s["assumptions"] = {"routing": args.routing, "placement": args.placement}
     if args.format == "json":
         if choice is not None:
             s["split_choice"] = choice.summary() if args.explain else {"chosen": choice.best.summary(),

@@ -77,7 +77,8 @@ def job_from_settings(plan: Plan, settings: Mapping):
         micro_batch=int(settings["mbs"]), precision=settings["prec"], tp=int(settings["tp"]),
         pp=int(settings["pp"]), cp=int(settings["cp"]), ep=int(settings["ep"]), vp=int(settings["vp"]),
         gpus=gpus, compute_efficiency=float(settings.get("eff") or 0) or None,
-        tokens_to_train=float(settings.get("tok", 1.0)) * 1e12))
+        tokens_to_train=float(settings.get("tok", 1.0)) * 1e12,
+        sharp=str(settings.get("sharp", "0")) == "1" and plan.resolved.fabric == "infiniband"))
 
 
 def _split(plan: Plan, model: str, fixed: Mapping, defaults: Mapping) -> dict:

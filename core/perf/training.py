@@ -275,6 +275,11 @@ class TrainingJob(BaseModel):
     fp8_activations: bool | None = Field(default=None, description=(
         "Cache the inputs of linear layers in FP8 for the backward pass (default: when precision is fp8)."))
     flash_attention: bool = Field(default=True, description="Fused attention: no s x s score matrix is saved.")
+    sharp: bool = Field(default=False, description=(
+        "Let NCCL use InfiniBand SHARP (CollNet) for the job's collectives: needs the SHARP plugin, "
+        "NCCL_COLLNET_ENABLE=1 and Quantum HDR or later switches; off as in a stock NCCL run. The model applies "
+        "SHARP to all-reduce only (NCCL CollNet), so it speeds up the data-parallel gradients when the "
+        "distributed optimizer is off (one all-reduce), not the default reduce-scatter + all-gather."))
     distributed_optimizer: bool = Field(default=True, description=(
         "Shard optimizer state over data-parallel ranks (ZeRO-1 / Megatron distributed optimizer)."))
 
@@ -391,6 +396,7 @@ class TrainingEstimate:
             "micro_batch": self.job.micro_batch,
             "microbatches_per_step": self.microbatches,
             "precision": self.job.precision,
+            "sharp": self.job.sharp,
             "params_b": round(self.job.model.total_params / 1e9, 3),
             "active_params_b": round(self.job.model.active_params / 1e9, 3),
             "flops_per_token": self.flops_per_token,
@@ -692,9 +698,9 @@ def _p2p_time_s(plan: Plan, nbytes: float, same_domain: bool, share: float = 1.0
     return (simple.ring_base_latency_us + simple.ring_net_step_us) * 1e-6 + nbytes / (lk.nic_per_gpu * share * 1e9)
 
 
-def _collective(plan: Plan, op: str, nbytes: float, n: int, stride: int) -> tuple[float, str, str]:
-    """(time [s], fastest algorithm, fabric level) of one collective."""
-    result = sweep(plan, op, [max(1.0, nbytes)], gpus=n, stride=stride)
+def _collective(plan: Plan, op: str, nbytes: float, n: int, stride: int, sharp: bool = False) -> tuple[float, str, str]:
+    """(time [s], fastest algorithm, fabric level) of one collective (``sharp``: SHARP allowed too)."""
+    result = sweep(plan, op, [max(1.0, nbytes)], gpus=n, stride=stride, sharp=sharp)
     t, alg, _protocol = result.best()
     return float(t[0]) * 1e-6, str(alg[0]), result.placement.level
 
@@ -815,8 +821,8 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
         dense_calls = 12 if job.recompute == "full" else 8
         per_layer = dense_calls * (1 - moe_share) + dense_calls / 2 * moe_share
         calls = round(per_layer * layers_per_stage * m)
-        t_ag, alg_ag, level = _collective(plan, "all-gather", size, job.tp, 1)
-        t_rs, _alg, _level = _collective(plan, "reduce-scatter", size, job.tp, 1)
+        t_ag, alg_ag, level = _collective(plan, "all-gather", size, job.tp, 1, job.sharp)
+        t_rs, _alg, _level = _collective(plan, "reduce-scatter", size, job.tp, 1, job.sharp)
         comm.append(CommPart("TP", "all-gather + reduce-scatter", job.tp, calls, size,
                              calls / 2 * (t_ag + t_rs), k.tp_overlap, alg_ag, level, window_s=compute))
     if job.cp > 1:
@@ -838,17 +844,22 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
     if dp * job.cp > 1:
         dense_grad = mdl.dense_params / (job.tp * job.pp) * k.grad_bytes_per_param
         n = dp * job.cp
-        t_rs, alg, level = _collective(plan, "reduce-scatter", dense_grad, n, job.tp)
-        t_ag, _alg, _level = _collective(plan, "all-gather", dense_grad, n, job.tp)
-        comm.append(CommPart("DP", "reduce-scatter + all-gather", n, 2, dense_grad, t_rs + t_ag,
-                             k.dp_overlap, alg, level, window_s=t_mb))
+        if job.distributed_optimizer:  # ZeRO-1: gradients reduce-scattered, updated parameters all-gathered
+            t_rs, alg, level = _collective(plan, "reduce-scatter", dense_grad, n, job.tp, job.sharp)
+            t_ag, _alg, _level = _collective(plan, "all-gather", dense_grad, n, job.tp, job.sharp)
+            comm.append(CommPart("DP", "reduce-scatter + all-gather", n, 2, dense_grad, t_rs + t_ag,
+                                 k.dp_overlap, alg, level, window_s=t_mb))
+        else:  # every rank keeps the whole optimizer: one all-reduce of the gradients (SHARP applies to it)
+            t_ar, alg, level = _collective(plan, "all-reduce", dense_grad, n, job.tp, job.sharp)
+            comm.append(CommPart("DP", "all-reduce", n, 1, dense_grad, t_ar, k.dp_overlap, alg, level,
+                                 window_s=t_mb))
         if mdl.is_moe:
             edp = max(1, job.tp * job.cp * dp // job.ep)
             if edp > 1:
                 exp_grad = mdl.expert_params / (job.ep * job.pp) * k.grad_bytes_per_param
                 # expert-data-parallel peers hold the same experts: one in every ep ranks of a stage
-                t_rs, alg, level = _collective(plan, "reduce-scatter", exp_grad, edp, job.ep)
-                t_ag, _alg, _level = _collective(plan, "all-gather", exp_grad, edp, job.ep)
+                t_rs, alg, level = _collective(plan, "reduce-scatter", exp_grad, edp, job.ep, job.sharp)
+                t_ag, _alg, _level = _collective(plan, "all-gather", exp_grad, edp, job.ep, job.sharp)
                 comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, 2, exp_grad,
                                      t_rs + t_ag, k.dp_overlap, alg, level, window_s=t_mb))
     if job.ep > 1:
@@ -856,7 +867,7 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
         size = tokens_gpu * mdl.top_k * mdl.hidden * act_bytes  # what one rank sends (nccl-tests S)
         calls = 4 * math.ceil(mdl.moe_layers / job.pp) * m  # dispatch + combine, forward and backward
         stride = job.tp * job.cp
-        t, alg, level = _collective(plan, "all-to-all", size, job.ep, stride)
+        t, alg, level = _collective(plan, "all-to-all", size, job.ep, stride, job.sharp)
         ep_overlap = tc.schedule.dualpipe_ep_overlap if job.schedule == "dualpipe" else k.ep_overlap
         comm.append(CommPart("EP", "all-to-all", job.ep, calls, size, calls * t, ep_overlap, alg, level,
                              window_s=compute * mdl.moe_layers / mdl.layers))

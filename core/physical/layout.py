@@ -38,7 +38,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -55,12 +55,13 @@ DeviceKind = Literal["node", "leaf", "spine", "core", "storage", "management", "
 KIND_ORDER = ("compute", "network", "storage", "management")
 
 
-class Slot(BaseModel):
-    """A run of ``count`` identical devices stacked from ``first_u`` up, ids ``prefix + (start .. start+count-1)``."""
+class Slot(NamedTuple):
+    """A run of ``count`` identical devices stacked from ``first_u`` up, ids ``prefix + (start .. start+count-1)``.
 
-    model_config = ConfigDict(frozen=True)
+    (A named tuple, not a pydantic model: a layout of 131,072 GPUs holds thousands of them.)"""
 
-    kind: DeviceKind
+    kind: str
+    """node, nvl72, leaf, spine, core, storage or management."""
     model: str
     prefix: str
     start: int
@@ -77,13 +78,11 @@ class Slot(BaseModel):
         return [f"{self.prefix}{self.start + i}" for i in range(self.count)]
 
 
-class Rack(BaseModel):
-    """One rack: its name, kind, place and what it holds."""
-
-    model_config = ConfigDict(frozen=True)
+class Rack(NamedTuple):
+    """One rack: its name, kind (compute, network, storage, management), place and what it holds."""
 
     name: str
-    kind: RackKind
+    kind: str
     row: int
     """0-based row."""
     position: int
@@ -93,7 +92,8 @@ class Rack(BaseModel):
     kw: float
     kw_limit: float
     preset: str
-    slots: tuple[Slot, ...]
+    slots: tuple
+    """``Slot``s, lowest first."""
     x_m: float
     """Centre of the rack along its row [m]."""
     y_m: float
@@ -338,8 +338,7 @@ class _RackDraft:
     def add(self, kind, model, prefix, start, count, height_u, watts):
         if count <= 0:
             return
-        self.slots.append(Slot.model_construct(kind=kind, model=model, prefix=prefix, start=start, count=count,
-                                               first_u=int(self.u_next), height_u=height_u, watts_each=watts))
+        self.slots.append(Slot(kind, model, prefix, start, count, int(self.u_next), height_u, watts))
         self.u_next += count * height_u
         self.kw += count * watts / 1000
 
@@ -500,9 +499,8 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
         for i in range(min(device.count, len(all_drafts))):
             rack = all_drafts[i]
             top = rack.u_total - device.height_u + 1
-            rack.slots.append(Slot.model_construct(kind=device.kind, model=device.model or device.prefix,
-                                                   prefix=device.prefix, start=i, count=1, first_u=int(top),
-                                                   height_u=device.height_u, watts_each=device.watts_each))
+            rack.slots.append(Slot(device.kind, device.model or device.prefix, device.prefix, i, 1, int(top),
+                                   device.height_u, device.watts_each))
             rack.kw += device.watts_each / 1000
         if device.count > len(all_drafts):
             for rest in range(len(all_drafts), device.count):  # more than racks: stack them in a management rack
@@ -522,10 +520,8 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
         for pos, draft in enumerate(drafts):
             name = f"R{row_i + 1:0{digits_row}d}-{pos + 1:0{digits_pos}d}"
             used = sum(s.count * s.height_u for s in draft.slots)
-            rack = Rack.model_construct(
-                name=name, kind=draft.kind, row=row_i, position=pos, u_total=draft.u_total, u_used=used,
-                kw=draft.kw, kw_limit=draft.kw_limit, preset=draft.preset.id, slots=tuple(draft.slots),
-                x_m=x + draft.width / 2, y_m=row_i * pitch)
+            rack = Rack(name, draft.kind, row_i, pos, draft.u_total, used, draft.kw, draft.kw_limit, draft.preset.id,
+                        tuple(draft.slots), x + draft.width / 2, row_i * pitch)
             x += draft.width
             rack_i = len(out)
             out.append(rack)

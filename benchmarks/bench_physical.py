@@ -1,0 +1,62 @@
+"""Benchmark: rack layout and cable lengths of a 131,072-GPU design (issue 14: within 1 s).
+
+Times ``core.physical.layout.place`` and ``core.physical.lengths.link_lengths`` (every compute link's
+length, binned) and the media choice per bin (``core.physical.media.select_media``) for 131,072 GPUs
+(16,384 B300 nodes, three tiers, about 395,000 links) and for 65,536 H100 GPUs (three tiers of QM9700).
+Median of several runs (``benchmarks/timing.py``). ``python benchmarks/bench_physical.py``; ``make bench``
+runs it with the others.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from timing import timed  # noqa: E402
+from core.catalog import load_catalog  # noqa: E402
+from core.design import Design, resolve_design  # noqa: E402
+from core.fabric.sizing import size_fabric  # noqa: E402
+from core.physical.layout import place  # noqa: E402
+from core.physical.lengths import link_lengths  # noqa: E402
+from core.physical.media import select_media  # noqa: E402
+
+TARGET_MS = 1000.0
+
+
+def main() -> int:
+    catalog = load_catalog()
+    failed = False
+    for label, design in (("131,072 GPUs (B300)", Design(gpu="B300", gpus=131_072)),
+                          ("65,536 GPUs (H100)", Design(gpu="H100", gpus=65_536))):
+        resolved = resolve_design(design, catalog)
+        fabric = size_fabric(resolved)
+        state = {}
+
+        def layout():
+            state["layout"] = place(resolved, fabric, None, catalog)
+
+        def lengths():
+            state["lengths"] = link_lengths(resolved, fabric, state["layout"])
+
+        def both():
+            layout()
+            lengths()
+            select_media(catalog, resolved, state["lengths"])
+
+        layout_ms, _ = timed(layout, 5)
+        lengths_ms, _ = timed(lengths, 5)
+        total_ms, worst_ms = timed(both, 5)
+        links = sum(x.links for x in state["lengths"])
+        counts = state["layout"].counts()
+        print(f"{label}: {counts['total']:,} racks, {links:,} links; layout {layout_ms:.0f} ms, lengths {lengths_ms:.0f} ms, "
+              f"layout + lengths + media {total_ms:.0f} ms median ({worst_ms:.0f} ms worst), target <= {TARGET_MS:.0f} ms")
+        failed |= total_ms > TARGET_MS
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
