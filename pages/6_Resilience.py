@@ -188,17 +188,19 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         m1.metric(_("GPUs cut off"), i18n.number(result.gpus_disconnected),
                   help=_("{nodes} nodes outside the part of the fabric holding the most nodes").format(
                       nodes=i18n.number(result.nodes_disconnected)))
-        m2.metric(_("GPUs on a degraded path"), i18n.number(result.gpus_degraded),
+        m2.metric(_("GPUs degraded"), i18n.number(result.gpus_degraded),
                   help=_("GPUs of connected nodes whose NIC lost a port; {pxn} of them lost every port and "
                          "reach the fabric over NVLink through another rail's NIC (PXN)").format(
                       pxn=i18n.number(result.gpus_via_pxn)))
         m3, m4 = st.columns(2)
-        m3.metric(_("Bisection [Tb/s, one direction]"), f"{result.bisection_tbits_one_direction:,.2f}",
+        m3.metric(_("Bisection [Tb/s]"), f"{result.bisection_tbits_one_direction:,.2f}",
+                  help=_("One direction; healthy {healthy} Tb/s").format(
+                      healthy=f"{result.healthy_bisection_tbits_one_direction:,.2f}"),
                   delta=f"{result.bisection_tbits_one_direction - result.healthy_bisection_tbits_one_direction:,.2f}")
         if result.busbw_gbytes is not None and result.healthy_busbw_gbytes:
-            m4.metric(_("All-reduce busbw [GB/s]"), f"{result.busbw_gbytes:,.1f}",
+            m4.metric(_("All-reduce [GB/s]"), f"{result.busbw_gbytes:,.1f}",
                       delta=f"{result.busbw_gbytes - result.healthy_busbw_gbytes:,.1f}",
-                      help=_("1 GiB on the connected GPUs; healthy {healthy} GB/s").format(
+                      help=_("busbw of 1 GiB on the connected GPUs; healthy {healthy} GB/s").format(
                           healthy=f"{result.healthy_busbw_gbytes:,.1f}"))
         st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang), key="rs_bars", config=CONFIG)
 
@@ -259,7 +261,7 @@ def _spof_section(cur, key: str, lang: str) -> None:
     else:
         st.markdown(i18n.ngettext("**{count}** single point of failure", "**{count}** single points of failure",
                                   len(table)).format(count=i18n.number(len(table))))
-        st.dataframe(table, hide_index=True, width="stretch", column_config={
+        st.dataframe(table, hide_index=True, width="stretch", height=cache.table_height(len(table)), column_config={
             _("GPUs lost"): st.column_config.NumberColumn(format="localized"),
             _("remedy capex [USD]"): st.column_config.NumberColumn(format="dollar"),
             _("remedy"): st.column_config.TextColumn(width="large")})
@@ -287,12 +289,13 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
         for name in avail.CLASSES + tuple(c for c in defaults if c not in avail.CLASSES):
             rate = defaults[name]
             r1, r2, r3 = st.columns([1, 1, 3])
-            for col, field, label, step in ((r1, "afr", _("{name}: failures per year").format(name=name), 0.001),
-                                             (r2, "mttr_hours", _("{name}: repair [h]").format(name=name), 1.0)):
+            for col, field, label, step in ((r1, "afr", _("{name}: failures per year").format(name=cache.class_label(name)), 0.001),
+                                             (r2, "mttr_hours", _("{name}: repair [h]").format(
+                                                 name=cache.class_label(name)), 1.0)):
                 ss[W + f"{field}_{name}"] = float(overrides.get((name, field), getattr(rate, field)))
                 col.number_input(label, min_value=0.0, max_value=1e6, step=step, format="%.4f" if field == "afr"
                                  else "%.1f", key=W + f"{field}_{name}", on_change=_on_rate, args=(name, field))
-            r3.caption(safe.md(rate.source)[:400])
+            r3.caption(cache.class_label(name) + ": " + safe.md(rate.source)[:400])
     try:
         result = cache.availability(key, int(store["jg"]), tuple(store["rate"]), lang)
     except InputError as exc:
@@ -309,7 +312,7 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
                                                      healthy=result.healthy_bisection_tbits_one_direction))
     m[3].metric(_("Interruptions per day"), f"{result.interruptions_per_day:,.2f}",
                 help=_("Failures per day over every element of the cluster"))
-    rows = [{_("element class"): name, _("elements"): result.elements.get(name, 0),
+    rows = [{_("element class"): cache.class_label(name), _("elements"): result.elements.get(name, 0),
              _("expected down"): result.expected_down.get(name, 0.0),
              _("failures per year"): result.rates[name]["afr"], _("repair [h]"): result.rates[name]["mttr_hours"],
              _("unavailability"): result.rates[name]["unavailability"]} for name in result.expected_down]
@@ -317,9 +320,12 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
         _("expected down"): st.column_config.NumberColumn(format="%.3f"),
         _("unavailability"): st.column_config.NumberColumn(format="%.2e")})
     st.caption(_("Expected GPUs cut off {cut:,.1f}, degraded {deg:,.1f}; nodes to hold back so the job runs 99% of "
-                 "the time: {spare}. Method: {method}").format(
-        cut=result.expected_gpus_cut_off, deg=result.expected_gpus_degraded,
-        spare=i18n.number(result.spare_nodes_for_99pct), method=result.method))
+                 "the time: {spare}.").format(cut=result.expected_gpus_cut_off, deg=result.expected_gpus_degraded,
+                                              spare=i18n.number(result.spare_nodes_for_99pct)))
+    st.caption(_("Method: each element is down with its steady-state probability q = r / (1 + r), r = AFR x MTTR / "
+                 "8760, independently; the expected elements down in closed form; the job's run fraction and the "
+                 "bandwidth by a seeded Monte Carlo over nodes, NICs, links and switches (the Binomial closed form "
+                 "when no shared switch can fail) (core.analysis.availability)."))
 
 
 def _spares_section(cur, store: dict, key: str, lang: str) -> None:
@@ -346,7 +352,8 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
     m[2].metric(_("Capex with spares"), i18n.usd(result.capex_with_spares_usd),
                 help=_("Range {low} to {high} (catalog price ranges)").format(
                     low=i18n.usd(result.capex_with_spares_usd_low), high=i18n.usd(result.capex_with_spares_usd_high)))
-    st.dataframe(table, hide_index=True, width="stretch", column_config={
+    st.dataframe(table, hide_index=True, width="stretch", height=cache.table_height(len(table)), column_config={
+        _("item"): st.column_config.TextColumn(width="medium"),
         _("installed"): st.column_config.NumberColumn(format="localized"),
         _("spares"): st.column_config.NumberColumn(format="localized"),
         _("unit price [USD]"): st.column_config.NumberColumn(format="dollar"),

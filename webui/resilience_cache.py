@@ -14,7 +14,7 @@ from core.analysis import failure, load, sparing, spof
 from core.design import Design
 from core.figures import resilience as figs
 from core.fabric.sizing import ROLE_LABELS
-from core.i18n import _, language as speaking
+from core.i18n import N_, _, language as speaking
 from core.perf import congestion, jobform
 from core.plan import plan
 
@@ -109,10 +109,10 @@ def spares(key: str, policy: tuple, lead_days: int, rates: tuple, language: str)
 
         rows = [{_("category"): _(CATEGORY_LABELS.get(r.row.category, r.row.category)), _("item"): r.row.item,
                  _("installed"): r.installed, _("spares"): r.row.quantity, _("rule"): r.rule,
-                 _("unit price [USD]"): r.row.unit_price_usd, _("spares price [USD]"): r.row.extended_price_usd,
-                 _("coverage in lead time"): r.coverage, _("why"): r.row.why} for r in result.rows]
-        columns = [_("category"), _("item"), _("installed"), _("spares"), _("rule"), _("unit price [USD]"),
-                   _("spares price [USD]"), _("coverage in lead time"), _("why")]
+                 _("coverage in lead time"): r.coverage, _("spares price [USD]"): r.row.extended_price_usd,
+                 _("unit price [USD]"): r.row.unit_price_usd, _("why"): r.row.why} for r in result.rows]
+        columns = [_("category"), _("item"), _("installed"), _("spares"), _("rule"), _("coverage in lead time"),
+                   _("spares price [USD]"), _("unit price [USD]"), _("why")]
         return result, pd.DataFrame(rows, columns=columns)
 
 
@@ -151,3 +151,17 @@ def stage_table(result) -> pd.DataFrame:
 
 def role_label(role: str) -> str:
     return _(ROLE_LABELS.get(role, role))
+
+
+CLASS_LABELS = {"gpu_node": N_("GPU node"), "nic": N_("NIC"), "link": N_("link"), "switch": N_("switch"),
+                "transceiver": N_("transceiver"), "cable": N_("cable")}
+"""Element classes of ``reliability.toml`` (ids) in words."""
+
+
+def class_label(name: str) -> str:
+    return _(CLASS_LABELS[name]) if name in CLASS_LABELS else name
+
+
+def table_height(rows: int, limit: int = 560) -> int:
+    """Pixels that show ``rows`` table rows without blank space (at most ``limit``)."""
+    return min(limit, 35 * (rows + 1) + 3)

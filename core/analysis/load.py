@@ -137,7 +137,8 @@ class LoadResult(BaseModel):
     ar: Spread | None
     ecmp: Spread | None
     hot_links: tuple[dict, ...]
-    """The most loaded links under ECMP: ``{"link", "tier", "direction", "ecmp_util", "ecmp_flows", "ar_util"}``."""
+    """The most loaded links under ECMP: ``{"link", "tier", "direction", "ecmp_util", "ecmp_flows", "ar_util"}``
+    (NIC links only when overloaded: at saturated load every NIC link runs at line rate)."""
     blocks: tuple[dict, ...]
     """Heatmap cells: ``{"tier", "direction", "first", "last", "ar_max", "ecmp_max"}`` per block of leaf groups
     (pods for spine-core links), 0-based, at most ``HEAT_BLOCKS`` per tier and direction."""
@@ -555,7 +556,8 @@ def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job
             continue
         top = np.argpartition(-arr, k - 1)[:k]
         for idx in top:
-            if arr[idx] <= 0:
+            # a NIC link is always at line rate under saturated load: listed only when overloaded
+            if arr[idx] <= 0 or (tier == "node_leaf" and arr[idx] <= cap * (1 + 1e-9)):
                 continue
             cands.append({"link": naming.link(tier, direction, int(idx)), "tier": tier, "direction": direction,
                           "ecmp_util": float(arr[idx] / cap), "ecmp_flows": int(flows_arr[idx]),

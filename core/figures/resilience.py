@@ -92,17 +92,20 @@ def healthy_vs_failed_figure(result: FailureResult, height: int = 360) -> go.Fig
         # speed (1 / step time): lower is worse, like the other bars
         rows.append((_("training speed (1 / step time)"), 1 / result.healthy_step_time_s, 1 / result.step_time_s,
                      "{:,.4f}"))
-    labels = [r[0] for r in rows]
+    labels = [r[0] for r in rows][::-1]
+    rows = rows[::-1]
     fig = go.Figure()
-    fig.add_trace(go.Bar(x=labels, y=[100.0] * len(rows), name=_("healthy"), marker_color=HEALTHY_COLOUR,
-                         customdata=[r[3].format(r[1]) for r in rows], hovertemplate="%{x}: %{customdata}<extra></extra>"))
+    fig.add_trace(go.Bar(y=labels, x=[100.0] * len(rows), name=_("healthy"), marker_color=HEALTHY_COLOUR,
+                         orientation="h", customdata=[r[3].format(r[1]) for r in rows],
+                         hovertemplate="%{y}: %{customdata}<extra></extra>"))
     shares = [100.0 * r[2] / r[1] if r[1] else 0.0 for r in rows]
-    fig.add_trace(go.Bar(x=labels, y=shares, name=_("failed"), marker_color=FAILED_COLOUR,
-                         text=[f"{s:.0f}%" for s in shares], textposition="outside",
+    fig.add_trace(go.Bar(y=labels, x=shares, name=_("failed"), marker_color=FAILED_COLOUR, orientation="h",
+                         text=[f"{s:.0f}%" for s in shares], textposition="outside", cliponaxis=False,
                          customdata=[r[3].format(r[2]) for r in rows],
-                         hovertemplate="%{x}: %{customdata}<extra></extra>"))
+                         hovertemplate="%{y}: %{customdata}<extra></extra>"))
     base_layout(fig, _("Failed design against the healthy one [% of healthy]"), height)
-    fig.update_layout(barmode="group", yaxis=dict(title="%", range=[0, 115]), legend=dict(orientation="h", y=-0.25))
+    fig.update_layout(barmode="group", xaxis=dict(title="%", range=[0, 118]), yaxis=dict(automargin=True),
+                      legend=dict(orientation="h", y=-0.2, traceorder="reversed"), bargap=0.25)
     return fig
 
 
@@ -130,12 +133,14 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
     fig = go.Figure(go.Heatmap(
         z=z, y=ylabels, x=list(range(width)), text=text, hoverinfo="text", zmin=0, zmax=max(200.0, max(
             (v for r in z for v in r if v is not None), default=100.0)),
-        colorscale=[[0, "#eaf2f8"], [0.5, "#f5b041"], [1, FAILED_COLOUR]], colorbar=dict(title="%")))
+        colorscale=[[0, "#eaf2f8"], [0.5, "#f5b041"], [1, FAILED_COLOUR]], colorbar=dict(title="%"),
+        xgap=2, ygap=2))
     title = (_("Worst link load per block, static ECMP [% of link capacity]") if routing == "ecmp" else
              _("Worst link load per block, adaptive routing [% of link capacity]"))
     base_layout(fig, title, height)
+    ticks = list(range(width)) if width <= 16 else list(range(0, width, max(1, width // 8)))
     fig.update_layout(xaxis=dict(title=_("block of leaf groups (pods for spine-core), left to right"),
-                                 showticklabels=False), yaxis=dict(automargin=True))
+                                 tickvals=ticks, ticktext=[str(t + 1) for t in ticks]), yaxis=dict(automargin=True))
     return fig
 
 

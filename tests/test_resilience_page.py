@@ -1,0 +1,175 @@
+"""AppTest of the Resilience page (pages/6_Resilience.py) inside the app: failures by the form and from the link
+(``rs_fail`` round trip), bad ``rs_`` values warned, the SPOF table, availability, spares, overload & imbalance,
+both languages on every section; and the link codec (core.formats.resiliencelink)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from streamlit.testing.v1 import AppTest
+
+from core.formats import resiliencelink as rl
+from tests.i18n_check import chinese_leaks
+from tests.test_i18n import english_leaks, page_text, rerun
+
+ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
+PAGE = "../pages/6_Resilience.py"
+DESIGN = {"n": "64", "sw": "QM9700"}
+TOR = {"n": "16", "t": "tor", "npr": "2", "os": "3"}
+
+
+def open_page(params: dict) -> AppTest:
+    at = AppTest.from_file(ENTRY, default_timeout=120)
+    at.query_params.update(params)
+    at.run()
+    at.switch_page(PAGE)
+    rerun(at)
+    assert not at.exception, at.exception
+    return at
+
+
+def link(at: AppTest) -> dict:
+    return {k: (v[-1] if isinstance(v, list) else v) for k, v in ((k, at.query_params[k]) for k in at.query_params)}
+
+
+def share(at: AppTest) -> str:
+    return at.sidebar.code[0].value
+
+
+def test_failures_from_the_link_show_the_failed_design_and_stay_in_the_link():
+    at = open_page({**DESIGN, "rs_fail": "p0.spine3,leaf:1"})
+    assert at.multiselect(key="rs_w_failed").value == ["p0.spine3", "leaf:1"]
+    labels = {m.label: m.value for m in at.metric}
+    assert labels["GPUs degraded"] == "32" and "Bisection [Tb/s]" in labels
+    assert len(at.get("plotly_chart")) == 2  # the topology with crosses and healthy vs failed
+    frame = at.dataframe[0].value
+    assert "healthy" in frame.columns and "failed" in frame.columns
+    assert link(at)["rs_fail"] == "p0.spine3,leaf:1"
+    assert "/resilience?" in share(at) and "rs_fail=p0.spine3%2Cleaf%3A1" in share(at)
+
+
+def test_the_form_fails_a_tier_count_and_names_and_restores_them():
+    at = open_page(DESIGN)
+    assert at.info and "Nothing has failed" in at.info[0].value
+    at.selectbox(key="rs_w_tier").set_value("spine")
+    at.number_input(key="rs_w_count").set_value(2)
+    at.button(key="rs_w_add_count").click()
+    rerun(at)
+    assert link(at)["rs_fail"] == "spine:2"
+    at.text_input(key="rs_w_names").set_value("p0.leaf1, NODE5.NIC2")
+    at.button(key="rs_w_add_names").click()
+    rerun(at)
+    assert link(at)["rs_fail"] == "spine:2,p0.leaf1,node5.nic2"
+    at.text_input(key="rs_w_names").set_value("p7.spine0")  # no plane 7: an error, the rest stays
+    at.button(key="rs_w_add_names").click()
+    rerun(at)
+    assert at.error and "unknown element" in at.error[0].value
+    assert link(at)["rs_fail"] == "spine:2,p0.leaf1,node5.nic2"
+    at.button(key="rs_w_clear").click()
+    rerun(at)
+    assert "rs_fail" not in link(at)
+
+
+def test_bad_rs_values_are_warned_escaped_and_the_rest_applies():
+    at = open_page({**DESIGN, "rs_fail": "p0.spine1,<b>x</b>,p9.spine0", "rs_sp_switch": "lots", "rs_zz": "1",
+                    "rs_pat": "nope"})
+    text = "\n".join(w.value for w in at.warning)
+    assert "Resilience link" in text
+    assert "rs\\_zz" in text and "rs\\_sp\\_switch" in text and "rs\\_pat" in text
+    assert "\\<b\\>x\\<\\/b\\>" in text and "<b>" not in text.replace("\\<b\\>", "")  # escaped, never markup
+    assert "p9.spine0" in text.replace("\\", "")
+    assert at.multiselect(key="rs_w_failed").value == ["p0.spine1"]
+    params = link(at)
+    assert params["rs_fail"] == "p0.spine1" and "rs_zz" not in params and "rs_sp_switch" not in params
+
+
+def test_spof_table_lists_every_tor_with_its_remedy():
+    at = open_page({**TOR, "rs_tab": "Single points of failure"})
+    from core.analysis.spof import single_points
+    from core.formats.sharelink import decode
+    from core.plan import plan
+
+    frame = at.dataframe[0].value
+    engine = single_points(plan(decode(TOR)[0]))
+    assert list(frame["element"]) == [e.element for e in engine.elements]
+    leaves = frame[frame["tier"] == "leaf"]
+    assert len(leaves) == 8 and (leaves["GPUs lost"] == 16).all()  # one ToR per rack of 2 nodes
+    assert frame["remedy capex [USD]"].notna().all() and "dual-ToR" in leaves["remedy"].iloc[0]
+
+
+def test_availability_rates_are_editable_and_in_the_link():
+    at = open_page({**DESIGN, "rs_tab": "Availability"})
+    before = {m.label: m.value for m in at.metric}["Job can run"]
+    at.number_input(key="rs_w_afr_gpu_node").set_value(0.0)
+    rerun(at)
+    assert link(at)["rs_rate"] == "gpu_node.afr=0"
+    after = {m.label: m.value for m in at.metric}["Job can run"]
+    assert after != before
+    at2 = open_page({**DESIGN, "rs_tab": "Availability", "rs_rate": "gpu_node.afr=0", "rs_jg": "256"})
+    assert at2.number_input(key="rs_w_afr_gpu_node").value == 0.0
+    assert at2.number_input(key="rs_w_jg").value == 256
+
+
+def test_spares_policy_changes_rows_and_capex_and_goes_in_the_link():
+    at = open_page({**DESIGN, "rs_tab": "Spares"})
+    frame = at.dataframe[0].value
+    assert "why" in frame.columns and frame["why"].str.contains("sparing policy").all()
+    switches = frame[frame["category"] == "switch"]["spares"].sum()
+    at.text_input(key="rs_w_sp_switch").set_value("n+2")
+    rerun(at)
+    assert link(at)["rs_sp_switch"] == "N+2"
+    frame = at.dataframe[0].value
+    assert frame[frame["category"] == "switch"]["spares"].sum() == 2 * switches
+    at.text_input(key="rs_w_sp_switch").set_value("many")
+    rerun(at)
+    assert at.error and link(at)["rs_sp_switch"] == "N+2"
+
+
+def test_overload_section_pattern_in_the_link():
+    at = open_page({**DESIGN, "rs_tab": "Overload & imbalance", "rs_pat": "uniform", "rs_pl": "node"})
+    labels = {m.label: m.value for m in at.metric}
+    assert labels["Per-GPU min, ECMP"].endswith("Gb/s")
+    assert len(at.get("plotly_chart")) == 2 and len(at.dataframe) == 2
+    at.selectbox(key="rs_w_pat").set_value("alltoall")
+    rerun(at)
+    assert link(at)["rs_pat"] == "alltoall" and link(at)["rs_tab"] == "Overload & imbalance"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("tab", rl.TABS)
+def test_each_section_speaks_one_language(lang, tab):
+    design = TOR if tab == "Single points of failure" else DESIGN
+    at = open_page({**design, "lang": lang, "rs_tab": tab, "rs_fail": "p0.spine1,leaf:1",
+                    **({"rs_pat": "uniform"} if tab.startswith("Overload") else {})})
+    text = page_text(at)
+    assert len(text) > 500
+    leaks = english_leaks(text) if lang == "zh" else chinese_leaks(text)
+    assert not leaks, f"{lang} {tab} shows text of the other language: {leaks[:30]}"
+
+
+# --- the link codec ------------------------------------------------------------------------------------
+_item = st.sampled_from(["p0.spine3", "leaf:2", "p1", "node5.nic2", "rack3", "su1-rail3", "spine:1", "core:1"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(_item, max_size=6, unique=True), st.sampled_from(["2%", "N+1", "0%", "N+3", "7.5%"]),
+       st.sampled_from(rl.TABS), st.integers(0, 4096),
+       st.lists(st.tuples(st.sampled_from(["switch", "nic", "link"]), st.sampled_from(["afr", "mttr_hours"]),
+                          st.floats(0, 100, allow_nan=False).map(lambda x: round(x, 3))), max_size=3))
+def test_link_round_trip(fail, rule, tab, jg, rates):
+    values = dict(rl.DEFAULTS, fail=tuple(fail), sp_cable=rule, tab=tab, jg=jg,
+                  rate=tuple(sorted({(n, f): v for n, f, v in rates}.items())))
+    values["rate"] = tuple((n, f, v) for (n, f), v in values["rate"])
+    decoded, warnings = rl.decode(rl.encode(values))
+    assert not warnings
+    assert decoded == values
+
+
+def test_decode_never_raises_and_bounds_what_it_echoes():
+    values, warnings = rl.decode({"rs_fail": "x" * 5000, "rs_" + "k" * 300: "1", "rs_rate": "gpu.afr=-1",
+                                  "rs_lead": "0", "rs_tab": "nowhere"})
+    assert values == {**rl.DEFAULTS}
+    assert len(warnings) == 5 and all(len(w) < 400 for w in warnings)
