@@ -18,6 +18,7 @@ from core.formats.design_file import design_from_bytes
 from core.formats.exports import exports
 from core.i18n import _
 from webui import cached, safe, state
+from webui.physical_tab import physical_tab
 
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 # Up to this many GPUs every export is built when the Hand-off tab shows (all of them take well under a
@@ -174,6 +175,12 @@ def main() -> None:
             _bom_downloads(downloads, cur, key, lang)
             st.caption(_("The review pack, the exports operations teams import (Slurm, NetBox, simulators) and "
                          "loading a design file are on the Hand-off tab."))
+
+    # --- racks & cabling (webui/physical_tab.py) ------------------------------------------------
+    if "Racks & cabling" in tabs:
+        with tabs["Racks & cabling"]:
+            if tabs["Racks & cabling"].open:
+                physical_tab(cur, key, lang)
 
     # --- hand-off ---------------------------------------------------------------------------------
     if "Hand-off" in tabs:

@@ -32,15 +32,18 @@ from core.design import (
 )
 from core.errors import DesignError, InputError, shown
 from core.i18n import LANGUAGES, N_, _
+from core.physical.racks import load_racks
 from core.plan import Plan, plan
 from webui import jobstate, safe
 
 CATALOG = load_catalog()
+RACKS = load_racks()
 SYSTEMS = {s.id: s for s in CATALOG.systems}
 FABRICS = {"infiniband": "InfiniBand", "ethernet": N_("Ethernet RoCE")}
 TOPOLOGIES = {"rail-optimized": N_("Rail-optimized"), "top-of-rack": N_("Top-of-rack"), "rail-only": N_("Rail-only")}
 PLANE_MODES = {"per-port": N_("Per port (each NIC in every plane)"), "per-rail": N_("Per rail (NIC i in plane i)")}
-MEDIA = {"auto": N_("auto"), "copper": N_("copper"), "aoc": N_("active optical (AOC)"), "optics": N_("optics")}
+MEDIA = {"auto": N_("auto"), "copper": N_("copper"), "aoc": N_("active optical (AOC)"), "optics": N_("optics"),
+         "smf": N_("single-mode optics")}
 NODE_STEPS = sorted({*range(1, 17), *[b * m for b in (16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
                                                         32768, 65536) for m in (1, 1.5) if b * m == int(b * m)],
                      2 ** 17, 2 ** 18, 500_000, 1_000_000})
@@ -89,7 +92,7 @@ NAMING_STORE = "fp_naming"  # the naming scheme's link values, kept while other 
 TAB_KEY = "tab"  # the Designer's open tab in the link: its English name (tab=Bandwidth) in every language
 TAB_STORE = "fp_tab"  # the open tab's English name, kept while other pages show
 TAB_WIDGET = "fp_tab_widget"  # the tabs' own state: the label in this run's language
-DESIGNER_TABS = (N_("Topology"), N_("Bandwidth"), N_("Cost & power"), N_("Hand-off"))  # first = default (never in the link)
+DESIGNER_TABS = (N_("Topology"), N_("Bandwidth"), N_("Cost & power"), N_("Racks & cabling"), N_("Hand-off"))  # first = default (never in the link)
 LANG_KEY = "lang"  # the language in every link: lang=en|zh (core.formats.sharelink leaves it to us)
 LANG_WIDGET = "w_lang"
 DESIGNER_PATH = ""  # the Designer is the default page: its url_path is empty
@@ -168,6 +171,9 @@ def _set_widgets(design: Design) -> None:
     ss[K + "tiers"] = design.tiers
     ss[K + "nics"] = design.nics_per_node or AUTO
     ss[K + "npr"] = design.nodes_per_rack or AUTO
+    ss[K + "rp"] = design.rack_preset or AUTO
+    ss[K + "rkw"] = design.rack_kw
+    ss[K + "ru"] = design.rack_units or AUTO
     ss[K + "media"] = design.cable_media
     ss[K + "pue"] = float(design.pue)
     ss[K + "kwh"] = float(design.electricity_usd_per_kwh)
@@ -454,6 +460,21 @@ def sidebar() -> Current:
         npr = st.selectbox(_("Nodes per rack"), [AUTO, *range(1, 73)], key=K + "npr",
                            format_func=lambda v: _("auto ({choice})").format(choice=system.nodes_per_rack)
                            if v == AUTO else str(v))
+        presets = [p.id for p in RACKS.compute_presets]
+        if ss.get(K + "rp") not in (AUTO, *presets):
+            ss[K + "rp"] = AUTO
+        rack_preset = st.selectbox(
+            _("Rack preset"), [AUTO, *presets], key=K + "rp",
+            format_func=lambda v: _("auto") if v == AUTO else _("{preset} ({kw} kW, {units}U)").format(
+                preset=v, kw=f"{RACKS.preset(v).power_kw:g}", units=RACKS.preset(v).rack_units),
+            help=_("Power and cooling a compute rack carries, and its height; auto takes the smallest preset "
+                   "that holds the system's default rack. Sources in assets/catalog/racks.toml."))
+        rack_kw = st.number_input(_("Rack power limit [kW]"), min_value=0.5, max_value=1000.0, step=1.0, value=None,
+                                  key=K + "rkw", placeholder=_("the preset's"),
+                                  help=_("IT power per rack [kW]; fewer nodes go in a rack when it is lower. "
+                                         "Empty: the preset's."))
+        rack_units = st.selectbox(_("Rack units"), [AUTO, 42, 45, 47, 48, 51, 52, 54, 58], key=K + "ru",
+                                  format_func=lambda v: _("auto") if v == AUTO else f"{v}U")
         domains = [1, *range(gpn, 577, gpn)]
         if ss.get(K + "nvd") not in (AUTO, *domains):
             ss[K + "nvd"] = AUTO
@@ -466,7 +487,9 @@ def sidebar() -> Current:
                                          options=_with(OVERSUB_STEPS, ss[K + "spine_oversub"]),
                                          key=K + "spine_oversub", format_func=lambda v: f"{v:g}:1")
         media = st.selectbox(_("Cable media"), list(MEDIA), key=K + "media", format_func=lambda m: _(MEDIA[m]),
-                             help=_("auto: copper inside a rack, optics elsewhere."))
+                             help=_("By each link's length: auto takes copper where it reaches, then multimode, "
+                                    "then single-mode optics; AOC puts active optical cables before multimode; "
+                                    "optics never copper; single-mode optics everywhere."))
         pue = st.number_input("PUE", min_value=1.0, max_value=3.0, step=0.05, key=K + "pue")
         kwh = st.number_input(_("Electricity [USD/kWh]"), min_value=0.0, max_value=2.0, step=0.01, key=K + "kwh")
         years = st.number_input(_("TCO years"), min_value=0.5, max_value=30.0, step=1.0, key=K + "years",
@@ -497,6 +520,7 @@ def sidebar() -> Current:
         nodes_per_rack=npr, oversubscription=oversub, spine_oversubscription=spine_oversub, tiers=tiers,
         cable_media=media, pue=pue, electricity_usd_per_kwh=kwh, tco_years=years, **overrides,
         price_basis=pb, **fabric_fields,
+        rack_preset=rack_preset, rack_kw=float(rack_kw) if rack_kw is not None else None, rack_units=rack_units,
     )
     data = {k: (None if v == AUTO and k not in ("tiers", "cable_media") else v) for k, v in data.items()}
     unit = "Gb/s" if ss.get(K + "bits") else "GB/s"
@@ -765,7 +789,8 @@ _WIDGET_OF = {"tiers": "tiers", "switch": "switch", "port_speed_gbps": "speed", 
               "spine_oversubscription": "spine_oversub", "nvlink_domain_gpus": "nvd", "nodes_per_rack": "npr",
               "nic": "nic_model", "leaf_switch": "leaf_switch", "spine_switch": "spine_switch",
               "core_switch": "core_switch", "uplink_speed_gbps": "uplink", "plane_mode": "plane_mode",
-              "su_nodes": "su", "pod_sus": "pod", "grow_to": "grow"}
+              "su_nodes": "su", "pod_sus": "pod", "grow_to": "grow", "rack_preset": "rp", "rack_kw": "rkw",
+              "rack_units": "ru"}
 _ZERO_IS_AUTO = {"su", "pod", "grow"}
 """Number inputs where 0 means the engine's default."""
 
@@ -782,6 +807,9 @@ def _apply_fix(changes: dict) -> None:
             ss[K + "nodes"] = nodes
         elif field in _WIDGET_OF:
             widget = _WIDGET_OF[field]
+            if widget == "rkw":  # a number input: empty (None) is the preset's limit
+                ss[K + widget] = value
+                continue
             ss[K + widget] = (0 if widget in _ZERO_IS_AUTO else AUTO) if value is None else value
 
 

@@ -243,5 +243,47 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
                       power=f"{cost.facility_kw:,.0f}", price=f"{plan.design.electricity_usd_per_kwh:g}")),
         KeyNumber("tco", _("TCO ({years} years)").format(years=f"{cost.tco_years:g}"), format_usd(cost.tco_usd),
                   _("capex + years x energy; staff, space, maintenance and financing not included")),
-        KeyNumber("racks", _("Compute racks"), f"{cost.racks_compute:,}", _("racks of compute nodes")),
+        KeyNumber("racks", _("Compute racks"), f"{cost.racks_compute:,}", _racks_help(plan)),
     ]
+
+
+def _racks_help(plan) -> str:
+    layout = getattr(plan, "layout", None)
+    if layout is None:
+        return _("racks of compute nodes")
+    counts = layout.counts()
+    return _("racks of compute nodes; {total} racks in all ({network} network), at most {kw} kW per rack of "
+             "{limit} kW (Racks & cabling tab)").format(
+        total=f"{counts['total']:,}", network=f"{counts['network']:,}", kw=f"{layout.max_kw_per_rack:,.1f}",
+        limit=f"{layout.power_limit_kw:g}")
+
+
+def rack_key_numbers(plan) -> list[KeyNumber]:
+    """The Racks & cabling tab's cards: racks by kind, the worst rack's power, rows, floor area."""
+    from core.physical.racks import load_racks
+
+    layout = plan.layout
+    counts = layout.counts()
+    worst = layout.worst_rack
+    numbers = [
+        KeyNumber("racks_total", _("Racks"), f"{counts['total']:,}",
+                  _("{compute} compute, {network} network, {storage} storage, {management} management").format(
+                      **{k: f"{v:,}" for k, v in counts.items()})),
+        KeyNumber("nodes_per_rack", _("Nodes per rack"), f"{layout.nodes_per_rack:,}",
+                  _("under the {limit} kW and {units}U rack limits ({preset})").format(
+                      limit=f"{layout.power_limit_kw:g}", units=layout.rack_units, preset=layout.preset)),
+        KeyNumber("max_kw", _("Most power in a rack"), f"{worst.kw:,.1f} kW",
+                  _("{rack}, {share:.0%} of its {limit} kW limit").format(
+                      rack=worst.name, share=worst.kw / worst.kw_limit, limit=f"{worst.kw_limit:g}")),
+        KeyNumber("rows", _("Rows"), f"{len(layout.rows):,}",
+                  _("scalable units in rows of up to {most} racks; spine, core and management racks in the middle")
+                  .format(most=load_racks().hall.max_racks_per_row)),
+        KeyNumber("floor", _("Floor area"), f"{layout.floor_area_m2:,.0f} m²",
+                  _("{length} m x {width} m with aisles").format(
+                      length=f"{layout.hall_length_m:,.1f}", width=f"{layout.hall_width_m:,.1f}")),
+    ]
+    longest = max((item.max_m for item in plan.lengths), default=0.0)
+    if plan.lengths:
+        numbers.append(KeyNumber("longest_cable", _("Longest cable"), f"{longest:,.1f} m",
+                                 _("slack included; by link class in the chart below")))
+    return numbers

@@ -1,0 +1,218 @@
+"""Racks and the hall: a rack-elevation drawing, a floor plan and a cable-length chart (Plotly, pure).
+
+Readable at any size by grouping: the elevation draws each distinct rack once (same kind, power and
+devices) with how many racks look like it ("x 2,048"); the floor plan draws runs of identical rows
+once ("rows 3-120, x 118"), at most ``MAX_ROWS`` lines and ``MAX_RACK_TYPES`` elevations.
+Colours are by device and rack kind; a rack's power shows as its marker's text and in the hover.
+"""
+
+from __future__ import annotations
+
+import math
+
+import plotly.graph_objects as go
+
+from core.figures.style import base_layout
+from core.i18n import N_, _
+from core.physical.layout import Layout, Rack
+
+MAX_RACK_TYPES = 8
+"""Most distinct racks the elevation draws side by side."""
+MAX_ROWS = 14
+"""Most row lines the floor plan draws (identical rows bundled first, then the rest summarised)."""
+DEVICE_COLOURS = {"node": "#5d6d7e", "nvl72": "#34495e", "leaf": "#2e86c1", "spine": "#117a65", "core": "#7d3c98",
+                  "storage": "#d35400", "management": "#b7950b"}
+RACK_COLOURS = {"compute": "#5d6d7e", "network": "#2e86c1", "storage": "#d35400", "management": "#b7950b"}
+DEVICE_LABELS = {"node": N_("node"), "nvl72": N_("NVL72 compute tray"), "leaf": N_("leaf switch"),
+                 "spine": N_("spine switch"), "core": N_("core switch"), "storage": N_("storage"),
+                 "management": N_("management")}
+"""Device kind (a key) -> its name, marked for translation."""
+RACK_LABELS = {"compute": N_("compute"), "network": N_("network"), "storage": N_("storage"),
+               "management": N_("management")}
+"""Rack kind (a key) -> its name, marked for translation."""
+
+
+def _kw(value: float) -> str:
+    return f"{value:,.1f}"
+
+
+def rack_types(layout: Layout) -> list[tuple[Rack, int]]:
+    """Distinct racks (the first of each kind of content) with how many racks share it, most common first
+    within each rack kind (compute, network, storage, management)."""
+    seen: dict[tuple, list] = {}
+    for rack in layout.racks:
+        key = rack.signature()
+        if key in seen:
+            seen[key][1] += 1
+        else:
+            seen[key] = [rack, 1]
+    order = {"compute": 0, "network": 1, "storage": 2, "management": 3}
+    return sorted(((r, n) for r, n in seen.values()), key=lambda item: (order[item[0].kind], -item[1]))
+
+
+def _slot_names(slot, offset_first: int, count: int) -> str:
+    first, last = slot.start + offset_first, slot.start + offset_first + count - 1
+    return f"{slot.prefix}{first}" if first == last else f"{slot.prefix}{first} .. {slot.prefix}{last}"
+
+
+def rack_elevation_figure(layout: Layout) -> go.Figure:
+    """Each distinct rack U by U (bottom = U1), devices coloured by kind; hover: names, model, kW."""
+    fig = go.Figure()
+    types = rack_types(layout)
+    shown = types[:MAX_RACK_TYPES]
+    columns = []
+    legend_done: set[str] = set()
+    for x, (rack, count) in enumerate(shown):
+        columns.append(_("{rack}<br>{kind}, x {count}").format(rack=rack.name, kind=_(RACK_LABELS[rack.kind]),
+                                                              count=f"{count:,}"))
+        for slot in rack.slots:
+            bases = [slot.first_u - 1 + i * slot.height_u for i in range(slot.count)]
+            hover = [_("{names}<br>{model}, {kind}<br>U{u}, {height}U, {kw} kW").format(
+                names=_slot_names(slot, i, 1), model=slot.model, kind=_(DEVICE_LABELS[slot.kind]),
+                u=int(slot.first_u + i * slot.height_u), height=f"{slot.height_u:g}", kw=_kw(slot.watts_each / 1000))
+                for i in range(slot.count)]
+            fig.add_trace(go.Bar(
+                x=[x] * slot.count, y=[slot.height_u] * slot.count, base=bases, width=0.7,
+                marker=dict(color=DEVICE_COLOURS[slot.kind], line=dict(color="white", width=1)),
+                name=_(DEVICE_LABELS[slot.kind]), legendgroup=slot.kind, showlegend=slot.kind not in legend_done,
+                hovertext=hover, hoverinfo="text"))
+            legend_done.add(slot.kind)
+        # the empty frame of the rack and its power
+        fig.add_shape(type="rect", x0=x - 0.4, x1=x + 0.4, y0=0, y1=rack.u_total, line=dict(color="#95a5a6", width=1))
+        fig.add_annotation(x=x, y=rack.u_total, yshift=12, showarrow=False,
+                           text=_("{kw} / {limit} kW").format(kw=_kw(rack.kw), limit=_kw(rack.kw_limit)),
+                           font=dict(size=11))
+    more = len(types) - len(shown)
+    title = _("Rack elevations: {types} distinct racks of {racks}").format(types=f"{len(types):,}",
+                                                                           racks=f"{len(layout.racks):,}")
+    if more > 0:
+        title += "<br><sup>" + _("{more} more rack types not drawn").format(more=more) + "</sup>"
+    fig = base_layout(fig, title, 460, title_chars=70)
+    top = max((r.u_total for r, _n in shown), default=48)
+    fig.update_layout(barmode="overlay", bargap=0.3, showlegend=True,
+                      legend=dict(orientation="h", yanchor="bottom", y=-0.25, x=0),
+                      xaxis=dict(tickmode="array", tickvals=list(range(len(shown))), ticktext=columns,
+                                 range=[-0.6, max(len(shown), 3) - 0.4]),
+                      yaxis=dict(title=_("rack unit [U]"), range=[0, top + 3], dtick=4, gridcolor="#ecf0f1"))
+    return fig
+
+
+def _row_groups(layout: Layout) -> list[tuple[int, int]]:
+    """Runs of consecutive identical rows: (first row, last row), 0-based."""
+    groups: list[tuple[int, int]] = []
+    signature = None
+    for row in layout.rows:
+        key = (row.kind, row.racks, _row_signature(layout, row.index))
+        if groups and key == signature:
+            groups[-1] = (groups[-1][0], row.index)
+        else:
+            groups.append((row.index, row.index))
+            signature = key
+    return groups
+
+
+def _row_signature(layout: Layout, row: int) -> tuple:
+    starts = _row_starts(layout)
+    return tuple(r.signature() for r in layout.racks[starts[row]:starts[row + 1]])
+
+
+def _row_starts(layout: Layout) -> list[int]:
+    starts = [0]
+    for row in layout.rows:
+        starts.append(starts[-1] + row.racks)
+    return starts
+
+
+def floor_plan_figure(layout: Layout) -> go.Figure:
+    """Rows of racks seen from above, coloured by kind, each rack's kW as text; identical rows bundled."""
+    fig = go.Figure()
+    groups = _row_groups(layout)
+    drawn = groups[:MAX_ROWS]
+    starts = _row_starts(layout)
+    labels = []
+    by_kind: dict[str, dict[str, list]] = {}
+    for line, (first, last) in enumerate(drawn):
+        racks = layout.racks[starts[first]:starts[first + 1]]
+        n = last - first + 1
+        labels.append(_("Row {row}").format(row=first + 1) if n == 1 else
+                      _("Rows {first}-{last} (x {count})").format(first=first + 1, last=last + 1, count=n))
+        for rack in racks:
+            d = by_kind.setdefault(rack.kind, {"x": [], "y": [], "text": [], "hover": [], "fill": []})
+            d["x"].append(rack.position + 1)
+            d["y"].append(line)
+            d["text"].append(f"{rack.kw:.0f}")
+            d["fill"].append(min(1.0, rack.kw / rack.kw_limit) if rack.kw_limit else 0)
+            devices = ", ".join(f"{s.count} x {s.model}" for s in rack.slots) or _("empty")
+            d["hover"].append(_("{rack} ({kind}){also}<br>{kw} of {limit} kW, {used} of {units}U<br>{devices}").format(
+                rack=rack.name, kind=_(RACK_LABELS[rack.kind]),
+                also="" if n == 1 else " " + _("(the same in {count} rows)").format(count=n),
+                kw=_kw(rack.kw), limit=_kw(rack.kw_limit), used=f"{rack.u_used:g}", units=rack.u_total,
+                devices=devices))
+    for kind in ("compute", "network", "storage", "management"):
+        if kind not in by_kind:
+            continue
+        d = by_kind[kind]
+        fig.add_trace(go.Scatter(
+            x=d["x"], y=d["y"], mode="markers+text", text=d["text"], textposition="middle center",
+            textfont=dict(size=9, color="white"), hovertext=d["hover"], hoverinfo="text",
+            marker=dict(symbol="square", size=22, color=RACK_COLOURS[kind],
+                        opacity=[0.45 + 0.55 * f for f in d["fill"]], line=dict(color="white", width=1)),
+            name=_(RACK_LABELS[kind])))
+    hidden = sum(last - first + 1 for first, last in groups[MAX_ROWS:])
+    counts = layout.counts()
+    title = _("Floor plan: {racks} racks in {rows} rows, {area} m² (kW per rack on each rack)").format(
+        racks=f"{counts['total']:,}", rows=f"{len(layout.rows):,}", area=f"{layout.floor_area_m2:,.0f}")
+    if hidden:
+        title += "<br><sup>" + _("{rows} more rows not drawn").format(rows=f"{hidden:,}") + "</sup>"
+    longest = max((r.racks for r in layout.rows), default=1)
+    fig = base_layout(fig, title, 120 + 34 * len(drawn), title_chars=70)
+    fig.update_layout(
+        legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"),
+        xaxis=dict(title=_("position in row"), range=[0.3, longest + 0.7], dtick=1 if longest <= 24 else 5,
+                   showgrid=False, zeroline=False),
+        yaxis=dict(tickmode="array", tickvals=list(range(len(drawn))), ticktext=labels, autorange="reversed",
+                   showgrid=False, zeroline=False))
+    return fig
+
+
+def lengths_figure(lengths, media=()) -> go.Figure:
+    """Links per length bin and link class (stacked bars), hover: the media each bin takes."""
+    from core.cost import LINK_CLASS_LABELS
+    from core.physical.media import KIND_LABELS
+
+    fig = go.Figure()
+    colours = {"node-leaf": "#2e86c1", "leaf-spine": "#117a65", "spine-core": "#7d3c98"}
+    labels: list[str] = []
+    for item in lengths:
+        for b in item.bins:
+            if b.label() not in labels:
+                labels.append(b.label())
+    order = sorted(labels, key=lambda t: _bin_low(t))
+    kinds = {(m.link_class, m.low_m): m for m in media}
+    for item in lengths:
+        by_label = {b.label(): b for b in item.bins}
+        ys, hover = [], []
+        for label in order:
+            b = by_label.get(label)
+            ys.append(b.links if b else 0)
+            m = kinds.get((item.link_class, b.low_m)) if b else None
+            what = (m.cable_id or m.switch_module_id) if m else ""
+            hover.append("" if not b else _("{links} {link_class} links, {span}, longest {longest} m: {media} {what}")
+                         .format(links=f"{b.links:,}", link_class=_(LINK_CLASS_LABELS[item.link_class]), span=label,
+                                 longest=f"{b.max_m:g}", media=_(KIND_LABELS[m.kind]) if m else "", what=what))
+        fig.add_trace(go.Bar(x=order, y=ys, name=_(LINK_CLASS_LABELS[item.link_class]),
+                             marker_color=colours.get(item.link_class), hovertext=hover, hoverinfo="text"))
+    fig = base_layout(fig, _("Cable lengths by link class (slack included)"), 320, title_chars=70)
+    fig.update_layout(barmode="stack", legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"),
+                      xaxis=dict(title=_("length [m]"), type="category"), yaxis=dict(title=_("links")))
+    return fig
+
+
+def _bin_low(label: str) -> float:
+    text = label.replace("<=", "").replace(">", "").replace("m", "").strip()
+    first = text.split("-")[0].strip()
+    try:
+        value = float(first)
+    except ValueError:
+        return math.inf
+    return value + (1e6 if label.startswith(">") else 0) - (1e6 if label.startswith("<=") else 0)
