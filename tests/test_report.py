@@ -36,11 +36,17 @@ def sections(html: str) -> list[str]:
     return re.findall(r'data-section="([^"]+)"', html)
 
 
-def visible(html: str) -> str:
-    """The report's text a reader sees: scripts (Plotly, the figures' JSON) and quoted citations taken out."""
+def visible(html: str, own: bool = False) -> str:
+    """The report's text a reader sees: scripts (Plotly, the figures' JSON) and quoted citations taken out;
+    ``own``: only the report's own words (the engine's notes, explanations, BOM items and whys taken out too)."""
     body = re.sub(r"<script\b.*?</script>", " ", html, flags=re.S)
     body = re.sub(r"<style\b.*?</style>", " ", body, flags=re.S)
-    body = re.sub(r'<td class="[^"]*quoted[^"]*">.*?</td>', " ", body, flags=re.S)
+    body = re.sub(r'<td class="[^"]*\b(?:quoted|id)\b[^"]*">.*?</td>', " ", body, flags=re.S)  # as published
+    body = re.sub(r"https?://[^\s<\"']+", " ", body)  # links
+    if own:
+        body = re.sub(r'<td class="[^"]*\b(?:why|engine)\b[^"]*">.*?</td>', " ", body, flags=re.S)
+        body = re.sub(r'<ul class="fp-list engine">.*?</ul>', " ", body, flags=re.S)
+        body = re.sub(r'<div class="fp-card[^"]*"[^>]*title="[^"]*"', "<div", body)  # card tooltips: core.figures'
     return html_text(body)
 
 
@@ -173,14 +179,24 @@ def test_hostile_name_and_link_in_the_full_report():
     assert 'href="javascript' not in html
 
 
-def test_chinese_report_has_no_english_leaks():
+@pytest.fixture(scope="module")
+def chinese_html() -> str:
     with language("zh"):
-        p = plan(LARGE)
-        html = report.design_report_html(p, name="测试集群", share_link=LINK)
-    assert 'lang="zh-CN"' in html
-    text = visible(html)
-    assert CJK.search(text)
+        return report.design_report_html(plan(LARGE), name="测试集群", share_link=LINK)
+
+
+def test_chinese_report_labels_have_no_english(chinese_html):
+    """The report's own headings, tables and sentences (the engine's texts are checked below and by their tests)."""
+    assert 'lang="zh-CN"' in chinese_html
+    text = visible(chinese_html, own=True)
+    assert CJK.search(text) and "物料清单" in text and "单点故障" in text
     assert english_leaks(text) == []
+
+
+def test_chinese_report_has_no_english_leaks(chinese_html):
+    """Everything a reader sees, the engine's notes, BOM items and whys included (names and citations quoted
+    as published aside)."""
+    assert english_leaks(visible(chinese_html)) == []
 
 
 def test_english_report_has_no_chinese(small_html):
@@ -198,12 +214,12 @@ def test_comparison_report_sections_and_escaping():
     html = report.comparison_report_html(result, name="IB vs RoCE", share_link=LINK)
     assert sections(html) == ["title", "numbers", "bom-changes", "charts", "design-1", "design-2"]
     assert "IB &lt;fast&gt;" in html and "IB <fast>" not in html.split('id="fp-figures"')[0]
-    assert 'class="better"' in html and 'class="worse"' in html  # deltas coloured
+    assert re.search(r'<td class="[^"]*\bbetter\b', html) and re.search(r'<td class="[^"]*\bworse\b', html)
     with language("zh"):
         zh = report.comparison_report_html(cmp.compare([("甲", Design(gpu="H100", nodes=64)),
                                                         ("乙", Design(gpu="H100", nodes=128))]),
                                            name="对比", share_link=LINK)
-    assert english_leaks(visible(zh)) == []
+    assert english_leaks(visible(zh, own=True)) == []
 
 
 def test_missing_chromium_is_a_clear_message(monkeypatch):
@@ -219,7 +235,18 @@ def test_cli_html_to_stdout(capsys):
     code, out, err = run_cli(capsys, "report", "--gpu", "h100", "--nodes", "4", "--name", "Lab")
     assert code == 0 and err == ""
     assert out.startswith("<!DOCTYPE html>") and "<h1>Lab</h1>" in out
-    assert "http://localhost:8501/?v=1&amp;n=4&amp;lang=en" in out  # the design's own share link
+    from html import unescape
+    from urllib.parse import parse_qsl, urlsplit
+
+    from core.formats import sharelink
+
+    (href,) = re.findall(r'class="fp-link"><strong>[^<]*</strong> <a href="([^"]+)"', out)
+    url = urlsplit(unescape(href))
+    assert url.netloc == "localhost:8501"
+    params = dict(parse_qsl(url.query))
+    assert params["lang"] == "en"
+    design, warnings = sharelink.decode(params)  # the link opens this very design
+    assert warnings == [] and plan(design).summary() == plan(Design(gpu="h100", nodes=4)).summary()
 
 
 def test_cli_html_to_a_file_in_chinese(capsys, tmp_path):
