@@ -21,8 +21,6 @@ from typing import TextIO
 from xml.sax.saxutils import quoteattr
 
 from core.fabric.naming import Namer, NamingScheme
-from core.figures.style import TIER_COLOURS, TIER_NAMES, TIER_Y, line_width, rail_colour
-from core.figures.topology import SERVERS_EACH_MAX, _layer_positions, topology_graph
 from core.formats.exports import Export
 from core.formats.slurm import compress_hostlist
 from core.i18n import DEFAULT_LANGUAGE, N_, language
@@ -62,6 +60,10 @@ def _style(role: str, colour: str, aggregated: bool) -> str:
 
 def write_drawio(plan, out: TextIO, naming: NamingScheme) -> None:
     """Stream the draw.io file of ``plan`` (plane 1, laid out like the app's diagram) to ``out``."""
+    # imported here: the figures package loads Plotly, which the CLI's parser (it lists every format) need not
+    from core.figures.style import TIER_COLOURS, TIER_NAMES, TIER_Y, line_width, rail_colour
+    from core.figures.topology import SERVERS_EACH_MAX, _layer_positions, topology_graph
+
     with language(DEFAULT_LANGUAGE):
         graph, aggregated = topology_graph(plan)
         pos = _layer_positions(graph)
