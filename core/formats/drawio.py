@@ -72,9 +72,10 @@ def write_drawio(plan, out: TextIO, naming: NamingScheme) -> None:
     per_row: dict[float, int] = {}
     for _x, y in pos.values():
         per_row[y] = per_row.get(y, 0) + 1
-    width = max(900, MIN_PITCH * max(per_row.values(), default=1))
-    top = max(TIER_Y[d["role"]] for _v, d in graph.nodes(data=True))
     scale = 1.6 if aggregated else 1.0
+    pitch = max(MIN_PITCH, int(SIZE["leaf"][0] * scale) + 12)  # boxes of the fullest row never overlap
+    width = max(900, pitch * max(per_row.values(), default=1))
+    top = max(TIER_Y[d["role"]] for _v, d in graph.nodes(data=True))
     left = 150
 
     def centre(vertex):
