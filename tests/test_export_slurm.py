@@ -365,3 +365,27 @@ def test_slurmctld_loads_the_tree(key, tmp_path: Path):
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)
+
+
+# --- any design that plans -----------------------------------------------------------------------
+@settings(max_examples=25, deadline=None)
+@given(gpu=st.sampled_from(["H100", "B200", "GB200-NVL72"]), nodes=st.integers(1, 700),
+       topology=st.sampled_from(["rail-optimized", "top-of-rack", "rail-only"]))
+def test_any_design_gives_a_valid_tree_and_blocks(gpu, nodes, topology):
+    from hypothesis import assume
+
+    from core.errors import DesignError
+
+    try:
+        p = plan(Design(gpu=gpu, nodes=nodes, topology=topology))
+    except (DesignError, InputError):
+        assume(False)
+        return
+    namer = Namer.of(p)
+    every = [namer.node(n) for n in range(p.resolved.nodes)]
+    switches = _parse_tree(export_text(p, "slurm"))
+    under = sorted(n for kind, children in switches.values() if kind == "Nodes" for n in children)
+    assert under == sorted(every)
+    children = [c for kind, cs in switches.values() if kind == "Switches" for c in cs]
+    assert len(children) == len(set(children)) == len(switches) - 1  # a tree: one root, one parent each
+    _check_block_grammar(export_text(p, "slurm-block"), every)
