@@ -52,7 +52,8 @@ PRICE_POINT: dict[str, str] = {"street": "typical", "list": "high", "hyperscale"
 Fabric = Literal["infiniband", "ethernet"]
 
 KIND_LABELS = {"systems": N_("GPU systems"), "nics": N_("NICs"), "switches": N_("Switches"),
-               "transceivers": N_("Transceivers"), "cables": N_("Cables"), "nvlink": N_("NVLink generations")}
+               "transceivers": N_("Transceivers"), "cables": N_("Cables"), "nvlink": N_("NVLink generations"),
+               "appliances": N_("Appliances")}
 """Catalog kind (``Catalog`` field) -> its name, English marked for translation: ``_(KIND_LABELS[kind])``."""
 PRICE_BASIS_LABELS = {"list": N_("list"), "street": N_("street"), "hyperscale": N_("hyperscale"),
                       "estimate": N_("estimate"), "override": N_("override")}
@@ -63,6 +64,7 @@ _UNKNOWN_MODEL = {
     "switches": N_("unknown switch model {key}; known: {known}"),
     "transceivers": N_("unknown transceiver model {key}; known: {known}"),
     "cables": N_("unknown cable model {key}; known: {known}"),
+    "appliances": N_("unknown appliance model {key}; known: {known}"),
 }
 
 
@@ -300,12 +302,29 @@ def form_factor_family(text: str) -> str:
 class Cable(_Priced):
     """A cable: copper (DAC passive, ACC active), active optical (AOC) or fibre patch."""
 
-    kind: Literal["dac", "acc", "aoc", "fiber"]
+    kind: Literal["dac", "acc", "aoc", "fiber", "utp"]
     media: Literal["smf", "mmf", "copper", "aoc"] = Field(description="smf/mmf for fibre cords.")
     connector: Literal["mpo", "lc", "integrated"] = "integrated"
     fabrics: tuple[Fabric, ...]
     speed_gbps: int = Field(gt=0, description="Per link, per direction [Gb/s]; for fibre, the fastest link it is rated for.")
     reach_m: float = Field(gt=0)
+
+
+class Appliance(_Priced):
+    """An end device of the storage and management networks (``assets/catalog/networks.toml``): a
+    storage system, a UFM appliance, a management (head) node or user (NFS) storage.
+
+    Ports per unit: ``fabric_ports`` at ``fabric_port_speed_gbps`` [Gb/s, per direction] on its
+    InfiniBand or Ethernet fabric (storage systems: the storage fabric; UFM: the fabric it manages),
+    ``inband_ports`` on the in-band management network, ``oob_ports`` 1GbE on the out-of-band one.
+    """
+
+    kind: Literal["storage", "ufm", "head", "nfs"]
+    rack_units: float = Field(gt=0)
+    fabric_ports: int = Field(default=0, ge=0)
+    fabric_port_speed_gbps: int = Field(default=0, ge=0, description="Per direction [Gb/s].")
+    inband_ports: int = Field(default=0, ge=0)
+    oob_ports: int = Field(default=0, ge=0)
 
 
 class Catalog(BaseModel):
@@ -319,11 +338,12 @@ class Catalog(BaseModel):
     switches: tuple[Switch, ...]
     transceivers: tuple[Transceiver, ...]
     cables: tuple[Cable, ...]
+    appliances: tuple[Appliance, ...] = ()
 
     @model_validator(mode="after")
     def _unique_ids(self) -> "Catalog":
         seen: dict[str, str] = {}
-        for kind in ("systems", "nics", "switches", "transceivers", "cables"):
+        for kind in ("systems", "nics", "switches", "transceivers", "cables", "appliances"):
             for entry in getattr(self, kind):
                 for key in (entry.id, *entry.aliases):
                     folded = key.casefold()
@@ -357,6 +377,9 @@ class Catalog(BaseModel):
     def cable(self, key: str) -> Cable:
         return self._find("cables", key)
 
+    def appliance(self, key: str) -> Appliance:
+        return self._find("appliances", key)
+
     def nvlink_generation(self, generation: int) -> NvlinkGeneration:
         for entry in self.nvlink:
             if entry.generation == generation:
@@ -383,7 +406,7 @@ class Catalog(BaseModel):
 
     def all_entries(self):
         """Yield ``(kind, entry)`` for every priced or sourced entry."""
-        for kind in ("systems", "nics", "switches", "transceivers", "cables"):
+        for kind in ("systems", "nics", "switches", "transceivers", "cables", "appliances"):
             for entry in getattr(self, kind):
                 yield kind, entry
 
@@ -395,6 +418,7 @@ _FILES = {
     "switches": ("switches.toml", "switch"),
     "transceivers": ("optics.toml", "transceiver"),
     "cables": ("optics.toml", "cable"),
+    "appliances": ("networks.toml", "appliance"),
 }
 
 

@@ -40,13 +40,15 @@ from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver
 from core.design import ResolvedDesign
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.i18n import N_, _
+from core.networks import NETWORK_LABELS, ClusterNetworks, size_networks
+from core.networks.model import LINK_KIND_LABELS, SWITCH_ROLE_LABELS
 from core.physical.layout import Layout, place
 from core.physical.lengths import link_lengths
 from core.physical.media import KIND_LABELS, MediaBin, fibre_for, pick_cable, pick_transceiver, select_media
 
-Category = Literal["compute", "NIC", "switch", "transceiver", "cable"]
+Category = Literal["compute", "NIC", "switch", "transceiver", "cable", "appliance"]
 NETWORK_CATEGORIES = ("NIC", "switch", "transceiver", "cable")
-CATEGORY_LABELS = {"compute": N_("compute"), "NIC": N_("NIC"), "switch": N_("switch"),
+CATEGORY_LABELS = {"compute": N_("compute"), "NIC": N_("NIC"), "switch": N_("switch"), "appliance": N_("appliance"),
                    "transceiver": N_("transceiver"), "cable": N_("cable")}
 """BOM category (a key) -> its name, English marked for translation: ``_(CATEGORY_LABELS[category])``."""
 LINK_CLASS_LABELS = {"node-leaf": N_("node-leaf"), "leaf-spine": N_("leaf-spine"), "spine-core": N_("spine-core")}
@@ -74,6 +76,8 @@ class BomRow(BaseModel):
     why: str
     end: Literal["", "switch", "node"] = ""
     """For transceivers: the end of the link they sit at."""
+    network: Literal["compute", "storage", "inband", "oob"] = "compute"
+    """The network the row belongs to (``core.networks``: storage, in-band, out-of-band; else compute)."""
     unit_price_low_usd: float | None = None
     """Lowest catalog unit price [USD]; None = the unit price (no range)."""
     unit_price_high_usd: float | None = None
@@ -128,7 +132,7 @@ class CostSummary(BaseModel):
 BOM_COLUMNS = [
     "category", "item", "catalog_id", "quantity", "unit_price_usd", "extended_price_usd",
     "unit_power_w", "extended_power_w", "price_basis", "why",
-    "unit_price_low_usd", "unit_price_high_usd", "extended_price_low_usd", "extended_price_high_usd",
+    "unit_price_low_usd", "unit_price_high_usd", "extended_price_low_usd", "extended_price_high_usd", "network",
 ]
 """The BOM frame's columns (CSV and JSON downloads); the last four are each row's price range [USD]."""
 
@@ -171,7 +175,8 @@ def _fiber(catalog: Catalog, transceiver: Transceiver, distance_m: float) -> Cab
 
 
 def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, layout: Layout | None = None,
-              media: tuple[MediaBin, ...] | None = None) -> tuple[BomRow, ...]:
+              media: tuple[MediaBin, ...] | None = None, networks: ClusterNetworks | None = None
+              ) -> tuple[BomRow, ...]:
     """Every item of the design with its count explained.
 
     Switch-side transceivers are counted per switch: ``ceil(ports used / ports
@@ -270,8 +275,53 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
         layout = layout or place(resolved, fabric, None, catalog)
         media = select_media(catalog, resolved, link_lengths(resolved, fabric, layout))
     link_rows(resolved, fabric, catalog, media, add_row=add)
+    network_rows(catalog, size_networks(resolved, fabric, catalog) if networks is None else networks, add, rows)
     return tuple(rows)
 
+
+def network_rows(catalog: Catalog, networks: ClusterNetworks, add, rows: list[BomRow]) -> None:
+    """The storage, in-band and out-of-band networks' rows (``core.networks``), and the compute fabric's
+    UFM appliances and links: switches, appliances, cables and transceivers, each row tagged with its
+    ``network``. ``add(category, entry, quantity, why, item=None, end="")`` prices a row as the compute
+    fabric's are priced (overrides, price basis); rack PDUs are the racks' and not bought here. The
+    nodes' storage and in-band ports are on the node (the DGX's two dual-port ConnectX-7 / BlueField-3,
+    H100 RA Figure 4), so no NIC rows."""
+    def tagged(network: str, category: str, entry, quantity: int, why: str, item: str, end: str = "") -> None:
+        before = len(rows)
+        add(category, entry, quantity, why, item=item, end=end)
+        if len(rows) > before:
+            rows[-1] = rows[-1].model_copy(update={"network": network})
+
+    groups = [("compute", networks.compute_devices, networks.compute_links, ())]
+    groups += [(n.network, n.devices, n.links, n.switches) for n in networks.sized()]
+    for network, devices, links, switches in groups:
+        label = _(NETWORK_LABELS[network])
+        for group in switches:
+            entry = catalog.switch(group.model)
+            tagged(network, "switch", entry, group.count,
+                   _("{description}: {count} x {ports} of {radix} ports used").format(
+                       description=group.description, count=group.count, ports=group.ports_used, radix=group.radix),
+                   _("{name} ({place})").format(name=entry.name, place=_("{network}, {role}").format(
+                       network=label, role=_(SWITCH_ROLE_LABELS[group.role]))))
+        for device in devices:
+            if not device.model:
+                continue
+            entry = catalog.appliance(device.model)
+            tagged(network, "appliance", entry, device.count, device.description,
+                   _("{name} ({place})").format(name=entry.name, place=label))
+        for link in links:
+            if link.cable and link.count:
+                entry = catalog.cable(link.cable)
+                tagged(network, "cable", entry, link.count,
+                       _("{count} links: {description}").format(count=f"{link.count:,}", description=link.description),
+                       _("{name} ({place})").format(name=entry.name, place=_("{network}, {link_class}").format(
+                           network=label, link_class=_(LINK_KIND_LABELS.get(link.kind, link.kind)))))
+            for use in link.transceivers:
+                entry = catalog.transceiver(use.model)
+                tagged(network, "transceiver", entry, use.count, use.why,
+                       _("{name} ({place})").format(name=entry.name, place=_("{network}, {link_class}").format(
+                           network=label, link_class=_(LINK_KIND_LABELS.get(link.kind, link.kind)))),
+                       end="" if use.end == "device" else use.end)
 
 
 ROUTE_LABELS = {"in-rack": N_("in the rack"), "in-row": N_("within a row"), "across-rows": N_("across rows")}
@@ -401,10 +451,12 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
     """
     design = resolved.design
     capex = sum(r.extended_price_usd for r in rows)
-    network_capex = sum(r.extended_price_usd for r in rows if r.category in NETWORK_CATEGORIES)
-    network = [r for r in rows if r.category in NETWORK_CATEGORIES]
+    # network_* = the compute fabric's network parts; the storage and management networks (BomRow.network)
+    # are in capex and power and split out by Plan.networks_summary()
+    network = [r for r in rows if r.category in NETWORK_CATEGORIES and r.network == "compute"]
+    network_capex = sum(r.extended_price_usd for r in network)
     it_w = sum(r.extended_power_w for r in rows)
-    network_w = sum(r.extended_power_w for r in rows if r.category in NETWORK_CATEGORIES)
+    network_w = sum(r.extended_power_w for r in network)
     facility_kw = it_w / 1000 * design.pue
     energy = facility_kw * HOURS_PER_YEAR * design.electricity_usd_per_kwh
     return CostSummary(

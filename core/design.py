@@ -46,6 +46,8 @@ PlaneMode = Literal["per-port", "per-rail"]
 FabricKind = Literal["infiniband", "ethernet"]
 Tiers = Literal["auto", 1, 2, 3]
 CableMedia = Literal["auto", "copper", "aoc", "optics", "smf"]
+StorageFabric = Literal["auto", "infiniband", "ethernet", "none"]
+"""``Design.storage``: the storage fabric's kind (``auto`` = the compute fabric's) or none."""
 
 MAX_GPUS = 1_000_000
 MAX_DESIGN_FILE_BYTES = 1_000_000
@@ -278,6 +280,12 @@ class Design(BaseModel):
     rack_preset: str | None = Field(default=None, min_length=1, max_length=40)
     rack_kw: float | None = Field(default=None, gt=0.0, le=1000.0, strict=True, allow_inf_nan=False)
     rack_units: StrictInt | None = Field(default=None, ge=8, le=60)
+    storage: StorageFabric = "auto"
+    storage_ports_per_node: StrictInt | None = Field(default=None, ge=0, le=16)
+    storage_port_speed_gbps: StrictInt | None = Field(default=None, gt=0, le=100_000)
+    storage_systems: StrictInt | None = Field(default=None, ge=0, le=100_000)
+    storage_oversubscription: float | None = Field(default=None, ge=1.0, le=16.0, strict=True, allow_inf_nan=False)
+    management: bool = True
 
     @field_validator("price_overrides", "power_overrides")
     @classmethod

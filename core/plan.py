@@ -42,6 +42,7 @@ from core.errors import DesignError, FabricPlannerError
 from core.i18n import _, current, ngettext
 from core.i18n import language as speaking
 from core.fabric.sizing import FabricPlan, size_fabric
+from core.networks import NETWORKS, ClusterNetworks, size_networks
 from core.physical.layout import Layout, place
 from core.physical.lengths import LinkLengths, link_lengths
 from core.physical.media import MediaBin, select_media
@@ -70,6 +71,8 @@ class Plan(BaseModel):
     """Cable length distribution per compute link class (``core.physical.lengths``)."""
     media: tuple[MediaBin, ...] = ()
     """Media per link class and length bin (``core.physical.media.select_media``; ``media_for`` looks a link up)."""
+    networks: ClusterNetworks | None = None
+    """Storage, in-band and out-of-band networks (``core.networks.size_networks``)."""
 
     @property
     def reserved_network_capex_usd(self) -> float:
@@ -87,7 +90,7 @@ class Plan(BaseModel):
         """Transceivers at the switch end and at the node end."""
         counts = {"switch_side": 0, "node_side": 0}
         for row in self.bom:
-            if row.category == "transceiver":
+            if row.category == "transceiver" and row.network == "compute" and row.end:
                 counts[f"{row.end}_side"] += row.quantity
         return counts
 
@@ -104,6 +107,28 @@ class Plan(BaseModel):
             "nvswitch_chips": r.system.nvswitch_chips_for(r.nvlink_domain_gpus),
             "nvswitch_generation": r.system.nvswitch_generation,
         }
+
+    def networks_summary(self) -> dict:
+        """``{compute, storage, inband, oob: {switches, links, transceivers, capex_usd, power_kw}}``: each
+        network's switches, links, transceivers, capex [USD] and power [kW] from the BOM (compute holds the
+        nodes, their NICs and the compute fabric's UFM appliances); their sum is the design's total."""
+        out = {}
+        for network in NETWORKS:
+            rows = [r for r in self.bom if r.network == network]
+            out[network] = {
+                "switches": sum(r.quantity for r in rows if r.category == "switch"),
+                "links": 0,
+                "transceivers": sum(r.quantity for r in rows if r.category == "transceiver"),
+                "capex_usd": round(sum(r.extended_price_usd for r in rows), 2),
+                "power_kw": round(sum(r.extended_power_w for r in rows) / 1000, 3),
+            }
+        f = self.fabric
+        out["compute"]["links"] = (f.node_leaf_links + f.leaf_spine_links + f.spine_core_links) * f.planes
+        if self.networks is not None:
+            out["compute"]["links"] += sum(link.count for link in self.networks.compute_links)
+            for sized in self.networks.sized():
+                out[sized.network]["links"] = sized.link_count
+        return out
 
     def racks_summary(self) -> dict:
         """``{compute, network, storage, total, max_kw_per_rack, rows}`` (+ management, floor area, limit)."""
@@ -196,6 +221,7 @@ class Plan(BaseModel):
             },
             "racks_compute": self.layout.counts()["compute"] if self.layout else self.cost.racks_compute,
             "racks": self.racks_summary(),
+            "networks": self.networks_summary(),
             "explanation": list(resolved.notes) + list(fabric.explanation),
         }
 
@@ -400,14 +426,16 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     resolved = resolve_design(design, catalog)
     fabric = size_fabric(resolved)
     bandwidth = compute_bandwidth(resolved, fabric)
-    layout = place(resolved, fabric, None, catalog)
+    networks = size_networks(resolved, fabric, catalog)
+    layout = place(resolved, fabric, networks, catalog)
     lengths = link_lengths(resolved, fabric, layout)
     media = select_media(catalog, resolved, lengths)
-    bom = build_bom(resolved, fabric, catalog, layout=layout, media=media)
+    bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks)
     cost = summarize_cost(resolved, bom)
     cost = cost.model_copy(update={"racks_compute": layout.counts()["compute"]})
     return Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost,
-                reserved_bom=_reserved(resolved, bom, catalog), layout=layout, lengths=lengths, media=media)
+                reserved_bom=_reserved(resolved, bom, catalog), layout=layout, lengths=lengths, media=media,
+                networks=networks)
 
 
 def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalog) -> tuple[BomRow, ...]:

@@ -116,7 +116,8 @@ def value_labels() -> dict[str, str]:
 KEY_COLUMNS = ("fabrics", "default_fabric", "fabric", "media", "connector", "end", "kind", "role")  # value_labels
 KINDS = ("systems", "nics", "switches", "transceivers", "cables", "nvlink")
 TAB_LABELS = {"systems": N_("GPU systems"), "nics": N_("NICs"), "switches": N_("Switches"),
-              "transceivers": N_("Transceivers"), "cables": N_("Cables"), "nvlink": N_("NVLink generations")}
+              "transceivers": N_("Transceivers"), "cables": N_("Cables"), "nvlink": N_("NVLink generations"),
+              "appliances": N_("Appliances")}  # price book rows only (networks.toml)
 IN_RACK = N_("in-rack")
 
 

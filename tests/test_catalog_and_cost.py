@@ -70,7 +70,8 @@ def test_bom_rows_add_up_and_explain_themselves():
     assert frame["extended_price_usd"].sum() == pytest.approx(result.cost.capex_usd)
     network = frame[frame["category"].isin(NETWORK_CATEGORIES)]["extended_price_usd"].sum()
     assert network == pytest.approx(result.cost.network_capex_usd)
-    switches = frame[frame["category"] == "switch"]["quantity"].sum()
+    compute = frame["network"] == "compute"  # the storage and management networks' switches are their own
+    switches = frame[(frame["category"] == "switch") & compute]["quantity"].sum()
     assert switches == result.summary()["switches"]["total"]
     # every number the why-column names for switches is the count it explains
     leaf_row = frame[frame["item"].str.contains(r"\(leaf\)")].iloc[0]
@@ -80,7 +81,8 @@ def test_bom_rows_add_up_and_explain_themselves():
 def test_price_and_power_overrides():
     base = plan(Design(gpu="H100", nodes=64))
     cheaper = plan(Design(gpu="H100", nodes=64, price_overrides={"QM9700": 1000.0}, power_overrides={"QM9700": 0.0}))
-    switches = base.summary()["switches"]["total"]
+    # the QM9700 override reaches the storage fabric's QM9700 too (core.networks)
+    switches = base.summary()["switches"]["total"] + base.summary()["networks"]["storage"]["switches"]
     qm = catalog.switch("QM9700")
     assert base.cost.capex_usd - cheaper.cost.capex_usd == pytest.approx(switches * (qm.price_usd - 1000))
     assert base.cost.it_kw - cheaper.cost.it_kw == pytest.approx(switches * qm.power_w / 1000)

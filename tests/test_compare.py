@@ -216,7 +216,8 @@ def test_a_pasted_link_reads_the_design_and_skips_other_keys():
 # --- figures and the table --------------------------------------------------------------------------------
 def test_figures_group_by_design(four):
     cost = figs.cost_figure(four)
-    assert len(cost.data) == 5 and list(cost.data[0].x) == ["IB", "RoCE", "IB 2:1", "big"]
+    # 6 categories: compute, NIC, switch, transceiver, cable and the networks' appliances (core.networks)
+    assert len(cost.data) == 6 and list(cost.data[0].x) == ["IB", "RoCE", "IB 2:1", "big"]
     for trace, column in zip(figs.bandwidth_figure(four).data, four.columns):
         assert trace.name == column.name
         assert trace.y[0] == pytest.approx(column.values["scaleout_gbits_per_gpu"] / 8)

@@ -39,7 +39,9 @@ catalog = load_catalog()
 
 
 def _fabric_usd(p, categories=("switch", "transceiver", "cable")) -> float:
-    return sum(r.extended_price_usd for r in p.bom if r.category in categories)
+    """The compute fabric's parts [USD] (the storage and management networks, BomRow.network, are not in
+    the published fabric figures)."""
+    return sum(r.extended_price_usd for r in p.bom if r.category in categories and r.network == "compute")
 
 
 # --- the price book ---------------------------------------------------------------------------------
@@ -98,7 +100,7 @@ def test_range_is_the_sum_of_row_ranges():
     p = plan(Design(gpu="GB200-NVL72", gpus=576))
     assert p.cost.capex_usd_low == pytest.approx(sum(r.quantity * r.low_usd for r in p.bom))
     assert p.cost.capex_usd_high == pytest.approx(sum(r.quantity * r.high_usd for r in p.bom))
-    network = [r for r in p.bom if r.category in NETWORK_CATEGORIES]
+    network = [r for r in p.bom if r.category in NETWORK_CATEGORIES and r.network == "compute"]
     assert p.cost.network_capex_usd_high == pytest.approx(sum(r.quantity * r.high_usd for r in network))
 
 
@@ -180,7 +182,7 @@ def test_tech_talk_cto_connectors_and_cables():
     does not itemise its optics). The gap is pinned, not hidden."""
     p = plan(Design(gpu="H100", gpus=1024, fabric="infiniband"))
     assert p.summary()["switches"]["total"] == 48
-    rows = [r for r in p.bom if r.category in ("transceiver", "cable")]
+    rows = [r for r in p.bom if r.category in ("transceiver", "cable") and r.network == "compute"]
     low, point, high = (sum(r.quantity * r.low_usd for r in rows), _fabric_usd(p, ("transceiver", "cable")),
                         sum(r.quantity * r.high_usd for r in rows))
     assert low <= 2_621_440 <= high

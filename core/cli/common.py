@@ -162,6 +162,23 @@ def positive_int(text: str) -> int:
     return value
 
 
+def non_negative_int(text: str) -> int:
+    """A whole number from 0 (``0`` turns a count off, e.g. ``--storage-ports-per-node 0``)."""
+    if number_text(text).strip() == "0":
+        return 0
+    return positive_int(text)
+
+
+def on_off(text: str) -> bool:
+    """``on`` or ``off`` (also yes/no, true/false, 1/0)."""
+    folded = normalize(text).strip().lower()
+    if folded in ("on", "yes", "true", "1"):
+        return True
+    if folded in ("off", "no", "false", "0"):
+        return False
+    raise argparse.ArgumentTypeError(_("expected on or off, got {value}").format(value=shown(text)))
+
+
 def ratio(text: str, minimum: float = 1.0) -> float:
     """``X`` or ``X:Y`` (down:up) with positive finite numbers, at least ``minimum`` (e.g. ``2``, ``3:1``,
     ``２：１``)."""
@@ -278,6 +295,21 @@ def add_design_options(parser: argparse.ArgumentParser) -> None:
     a.add_argument("--grow-to", type=positive_int, metavar="NODES",
                    help=_("final size [nodes]: spines, cores and leaf uplinks are sized for it, only --nodes "
                           "are populated"))
+    n = parser.add_argument_group(_("storage and management networks (defaults: the DGX SuperPOD reference "
+                                    "architecture)"))
+    n.add_argument("--storage", type=str.lower, choices=["auto", "infiniband", "ethernet", "none"],
+                   help=_("storage fabric: auto (the compute fabric's kind, default), infiniband, ethernet or none"))
+    n.add_argument("--storage-ports-per-node", type=non_negative_int, metavar="PORTS",
+                   help=_("storage ports per node (default 2, as a DGX; 0 = no storage network)"))
+    n.add_argument("--storage-port-speed", type=positive_int, metavar="GBPS",
+                   help=_("storage port speed, per direction [Gb/s] (default 400, at most the compute port speed)"))
+    n.add_argument("--storage-systems", type=non_negative_int, metavar="COUNT",
+                   help=_("storage systems on the storage fabric (default: sized from 150 Gb/s per node)"))
+    n.add_argument("--storage-oversubscription", type=ratio, metavar="RATIO",
+                   help=_("node-facing storage leaf down:up ratio, >= 1 (default 4:3)"))
+    n.add_argument("--management", type=on_off, metavar="on|off",
+                   help=_("size the in-band and out-of-band management networks and management nodes "
+                          "(default on)"))
     g.add_argument("--pue", type=number, help=_("power usage effectiveness, >= 1 (default 1.3)"))
     g.add_argument("--electricity-price", type=number, metavar="USD_PER_KWH",
                    help=_("electricity price [USD/kWh]"))
@@ -314,6 +346,9 @@ _OPTION_FIELDS = {
     "uplink_speed": "uplink_speed_gbps", "plane_mode": "plane_mode", "su_nodes": "su_nodes", "pod_sus": "pod_sus",
     "grow_to": "grow_to", "price_basis": "price_basis",
     "rack_preset": "rack_preset", "rack_kw": "rack_kw", "rack_units": "rack_units",
+    "storage": "storage", "storage_ports_per_node": "storage_ports_per_node",
+    "storage_port_speed": "storage_port_speed_gbps", "storage_systems": "storage_systems",
+    "storage_oversubscription": "storage_oversubscription", "management": "management",
 }
 
 

@@ -32,6 +32,8 @@ Keys (version 1; never rename a key, add new ones instead)::
     pue  PUE                         kwh  electricity price [USD/kWh]
     yrs  TCO years                   px   price overrides  ID:USD,ID:USD
     pw   power overrides ID:W,ID:W    pb   price basis: street | list | hyperscale
+    st   storage: auto|ib|eth|none   spn  storage ports per node       sps  storage port speed [Gb/s]
+    sts  storage systems             sto  storage oversubscription     mg   management networks: on | off
 
 ``lang`` (``LANG_KEY``, the page language ``zh`` | ``en``) belongs to the web UI: ``decode`` skips
 it silently whatever its value, ``encode`` never writes it (the web UI adds it to every link).
@@ -473,6 +475,15 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
                   example="QM9700:800")),
         Param("pb", N_("price basis"), parse_choice(["street", "list", "hyperscale"]), str, "street",
               lambda: _("street, list or hyperscale")),
+        # issue 14: storage and management networks (core.networks)
+        Param("st", N_("storage fabric"), parse_choice(["auto", "ib", "eth", "none"]), str, "auto",
+              lambda: _("auto, ib, eth or none")),
+        int_param("spn", "storage_ports_per_node", N_("storage ports per node")),
+        Param("sps", N_("storage port speed [Gb/s]"), parse_choice([str(s) for s in speeds]), format_number, None,
+              ", ".join(map(str, speeds))),
+        int_param("sts", "storage_systems", N_("storage systems")),
+        float_param("sto", "storage_oversubscription", N_("storage oversubscription")),
+        Param("mg", N_("management networks"), parse_choice(["on", "off"]), str, "on", lambda: _("on or off")),
     )
 
 
@@ -496,7 +507,10 @@ FIELDS = {
     "pm": "plane_mode", "su": "su_nodes", "pod": "pod_sus", "gt": "grow_to",
     "pb": "price_basis",  # issue 10: price book
     "rp": "rack_preset", "rkw": "rack_kw", "ru": "rack_units",  # issue 14: racks
+    "st": "storage", "spn": "storage_ports_per_node", "sps": "storage_port_speed_gbps", "sts": "storage_systems",
+    "sto": "storage_oversubscription", "mg": "management",  # issue 14: storage and management networks
 }
+_STORAGE_CODES = {"auto": "auto", "infiniband": "ib", "ethernet": "eth", "none": "none"}
 KEYS = (VERSION_KEY, *FIELDS)
 
 
@@ -507,6 +521,10 @@ def _to_url(field: str, value: Any) -> str:
         return _TOPOLOGY_CODES[value]
     if field == "plane_mode":
         return _PLANE_MODE_CODES[value]
+    if field == "storage":
+        return _STORAGE_CODES[value]
+    if field == "management":
+        return "on" if value else "off"
     if field in ("price_overrides", "power_overrides"):
         return format_overrides(value)
     if field == "tiers":
@@ -523,7 +541,11 @@ def _from_url(field: str, value: Any) -> Any:
         return {v: k for k, v in _TOPOLOGY_CODES.items()}[value]
     if field == "plane_mode":
         return {v: k for k, v in _PLANE_MODE_CODES.items()}[value]
-    if field in ("nvlink_generation", "port_speed_gbps", "uplink_speed_gbps"):
+    if field == "storage":
+        return {v: k for k, v in _STORAGE_CODES.items()}[value]
+    if field == "management":
+        return value == "on"
+    if field in ("nvlink_generation", "port_speed_gbps", "uplink_speed_gbps", "storage_port_speed_gbps"):
         return int(value)
     if field == "tiers":
         return value if value == "auto" else int(value)

@@ -1,4 +1,93 @@
 """The cluster's other networks, sized like the compute fabric: storage, in-band and out-of-band management.
 
 May import: ``core.fabric`` and the ground floor (``catalog``, ``design``, ``errors``, ``i18n``).
+
+API: ``size_networks(resolved, fabric, catalog) -> ClusterNetworks`` (frozen pydantic) with ``.storage``,
+``.inband`` and ``.oob`` (each a ``NetworkSizing``, or None when the design has none: ``Design.storage =
+"none"``, ``Design.management = False``) and the compute fabric's UFM appliances and links
+(``.compute_devices``, ``.compute_links``). Each sizing holds switches by role and model
+(``SwitchSet``: count, ports used, radix, port speed [Gb/s]), link classes (``LinkSet``: count, speed,
+the cable and transceivers the BOM buys), end devices (``DeviceSet``: storage systems, UFM appliances,
+head nodes, NFS storage, PDUs), its oversubscription, uplinks to the site and an ``explanation`` (one
+sentence per sizing step, in the current language). Device ids: ``storage.leaf0``, ``storage.spine0``,
+``storage.array0``, ``inband.leaf0``, ``inband.spine0``, ``oob.switch0``, ``mgmt.head0``, ``mgmt.ufm0``
+(compute fabric's first, then the storage fabric's), ``mgmt.nfs0``, ``pdu0``; all 0-based.
+
+Modules: ``storage`` (the storage fabric), ``management`` (in-band, out-of-band, management nodes),
+``policy`` (the sourced rules and defaults of ``assets/catalog/networks.toml``), ``media`` (storage
+optics), ``model`` (the types). The reference is NVIDIA's DGX SuperPOD H100 RA (RA-11333-001 V11),
+Appendix A Tables 7 and 8; ``tests/test_golden_networks.py`` reproduces its 4-SU counts.
 """
+
+from __future__ import annotations
+
+from core.catalog import Catalog
+from core.design import ResolvedDesign
+from core.fabric.sizing import FabricPlan
+from core.networks.management import compute_ufm, head_nodes, nfs_systems, size_inband, size_oob
+from core.networks.model import (
+    NETWORK_LABELS,
+    NETWORKS,
+    ClusterNetworks,
+    DeviceSet,
+    LinkSet,
+    NetworkSizing,
+    SwitchSet,
+    TransceiverUse,
+)
+from core.networks.storage import scalable_units, size_storage
+
+__all__ = ["NETWORKS", "NETWORK_LABELS", "ClusterNetworks", "DeviceSet", "LinkSet", "NetworkSizing", "SwitchSet",
+           "TransceiverUse", "size_networks"]
+
+
+def size_networks(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> ClusterNetworks:
+    """Size the storage, in-band and out-of-band networks of a planned design (closed form)."""
+    management = resolved.design.management
+    storage, storage_ufm = size_storage(resolved, fabric, catalog, ufm=management)
+    if not management:
+        return _physical(ClusterNetworks(storage=storage), catalog)
+    compute_devices, compute_links, compute_why = compute_ufm(resolved, catalog)
+    first = sum(d.count for d in compute_devices)
+    if storage is not None and storage_ufm:  # storage UFMs number after the compute fabric's
+        moved = tuple(d.model_copy(update={"first": first}) if d.kind == "ufm" else d for d in storage.devices)
+        storage = storage.model_copy(update={"devices": moved})
+    sus = scalable_units(resolved, fabric)
+    heads = head_nodes(sus)
+    nfs = nfs_systems(resolved.nodes)
+    ufms = first + sum(d.count for d in storage_ufm)
+    systems = storage.devices_of("storage") if storage is not None else 0
+    storage_switches = storage.switch_count if storage is not None else 0
+    oob_switches = 0
+    for _round in range(10):  # in-band <-> OOB: a fixed point, reached in two or three rounds
+        inband = size_inband(resolved, catalog, heads, nfs, oob_switches)
+        oob, _uplinks = size_oob(resolved, fabric, catalog, sus=sus, other_switches=storage_switches + inband.switch_count,
+                                 heads=heads, ufms=ufms, storage_systems=systems, nfs=nfs)
+        if oob.switch_count == oob_switches:
+            break
+        oob_switches = oob.switch_count
+    return _physical(ClusterNetworks(storage=storage, inband=inband, oob=oob, compute_devices=compute_devices,
+                                     compute_links=compute_links, compute_explanation=compute_why), catalog)
+
+
+def _physical(networks: ClusterNetworks, catalog: Catalog) -> ClusterNetworks:
+    """Fill each switch and device set's rack units [U] and typical power [W] from the catalog."""
+    def switch_set(group: SwitchSet) -> SwitchSet:
+        entry = catalog.switch(group.model)
+        return group.model_copy(update={"height_u": entry.rack_units, "watts_each": entry.power_w})
+
+    def device_set(group: DeviceSet) -> DeviceSet:
+        if not group.model:
+            return group
+        entry = catalog.appliance(group.model)
+        return group.model_copy(update={"height_u": entry.rack_units, "watts_each": entry.power_w})
+
+    def sized(network: NetworkSizing | None) -> NetworkSizing | None:
+        if network is None:
+            return None
+        return network.model_copy(update={"switches": tuple(map(switch_set, network.switches)),
+                                          "devices": tuple(map(device_set, network.devices))})
+
+    return networks.model_copy(update={"storage": sized(networks.storage), "inband": sized(networks.inband),
+                                       "oob": sized(networks.oob),
+                                       "compute_devices": tuple(map(device_set, networks.compute_devices))})

@@ -1,0 +1,207 @@
+"""In-band and out-of-band management networks and the management nodes, sized as the DGX SuperPOD
+H100 RA (RA-11333-001 V11, Tables 7 and 8) cables them; every rule and default is a ``[[policy]]`` of
+``assets/catalog/networks.toml`` with its source.
+
+**Management nodes.** Head (BCM / Slurm) nodes: 4 up to 4 SUs (RA Table 7), 2 more per further 16 SUs
+(assumption); user (NFS) storage: one per 128 nodes (assumption); UFM appliances: an HA pair per
+InfiniBand fabric (RA Table 7: 4 for compute + storage), 2 ports each on the compute fabric (Table 4's
+"Compute + UFM" cables = node links + 4).
+
+**In-band (SN4600C, 100GbE).** Ports: 2 per node, 2 per head node, 8 for the NFS storage, 2 uplinks
+per OOB switch (Table 8). Leaves come in MLAG pairs (2 ISL cables per pair) with 4 uplinks each, so a
+leaf takes at most ``radix - 4 - 2`` ports; two spines when there is more than one pair, each with 2
+uplinks to the site network (Table 8: 4 CWDM4 uplinks); a pod is at most as many leaf pairs as two
+spines hold, and larger clusters get more pods (each uplinked to the site).
+
+**Out-of-band (SN2201, 48 x 1GbE).** One port per node BMC, per switch of every network (compute,
+storage, in-band), per UFM and head node, 2 per storage system and NFS system, and per rack PDU
+(3 per compute rack, 2 per other rack; racks estimated before the layout exists); switches =
+``ceil(ports / 48)``, each with 2 100G uplinks to the in-band network; a Cat5e back-to-back cable per
+UFM pair (Table 8: 127 + 64 + 8 + 8 + 2 + 108 cables and 16 uplinks at 4 SUs).
+
+In-band and OOB depend on each other (OOB uplinks take in-band ports; in-band switches take OOB ports);
+the sizing repeats until the counts stop changing (two or three rounds).
+"""
+
+from __future__ import annotations
+
+import math
+
+from core.catalog import Catalog
+from core.design import ResolvedDesign
+from core.fabric.sizing import FabricPlan
+from core.i18n import _, ngettext
+from core.networks.model import DeviceSet, LinkSet, NetworkSizing, SwitchSet, TransceiverUse
+from core.networks.policy import ipolicy
+
+INBAND_SWITCH = "SN4600C"
+OOB_SWITCH = "SN2201"
+HEAD_NODE = "HEAD-NODE"
+NFS_STORAGE = "NFS-STORAGE"
+
+
+def head_nodes(sus: int) -> int:
+    """Management (head) nodes for ``sus`` scalable units."""
+    extra = math.ceil(max(0, sus - 4) / 16)
+    return ipolicy("head_nodes_base") + ipolicy("head_nodes_extra_per_16_sus") * extra
+
+
+def nfs_systems(nodes: int) -> int:
+    return math.ceil(nodes / ipolicy("nodes_per_nfs"))
+
+
+def size_inband(resolved: ResolvedDesign, catalog: Catalog, heads: int, nfs: int, oob_switches: int) -> NetworkSizing:
+    """The in-band management network for the nodes, head nodes, NFS storage and OOB uplinks."""
+    switch = catalog.switch(INBAND_SWITCH)
+    speed = ipolicy("inband_port_speed_gbps")
+    radix = switch.ports_at(speed) or 64
+    per_node = ipolicy("inband_ports_per_node")
+    node_ports = resolved.nodes * per_node
+    head_ports = heads * ipolicy("head_node_inband_ports")
+    nfs_ports = nfs * ipolicy("nfs_inband_ports")
+    oob_ports = oob_switches * ipolicy("oob_uplinks_per_switch")
+    ports = node_ports + head_ports + nfs_ports + oob_ports
+    up = ipolicy("inband_leaf_uplinks")
+    isl = ipolicy("inband_isl_per_pair")
+    site_per_top = ipolicy("inband_site_uplinks_per_spine")
+    down_max = radix - up - isl
+    pairs = max(1, math.ceil(ports / (2 * down_max)))
+    leaves = 2 * pairs
+    why = [_("In-band management ({switch}, {speed}GbE): {nodes} nodes x {per_node} + {heads} head nodes x {head_each} "
+             "+ {nfs_ports} NFS storage ports + {oob_ports} OOB uplinks = {ports} ports.").format(
+        switch=switch.id, speed=speed, nodes=f"{resolved.nodes:,}", per_node=per_node, heads=heads,
+        head_each=ipolicy("head_node_inband_ports"), nfs_ports=nfs_ports, oob_ports=oob_ports, ports=f"{ports:,}")]
+    switches: list[SwitchSet] = []
+    links: list[LinkSet] = []
+    down = math.ceil(ports / leaves)
+    if pairs == 1:
+        spines, pods, site = 0, 1, site_per_top * leaves
+        why.append(_("One leaf pair ({down} ports each, {isl} ISL cables) uplinked to the site network with {site} "
+                     "links.").format(down=down, isl=isl, site=site))
+        switches.append(SwitchSet(role="leaf", model=switch.id, count=2, id_prefix="inband.leaf", down_ports_used=down,
+                                  up_ports_used=site_per_top, peer_ports_used=isl // 2 if isl else 0, radix=radix,
+                                  port_speed_gbps=speed, description=_("in-band leaf")))
+        leaf_spine = 0
+    else:
+        spine_down_max = radix - site_per_top
+        pairs_per_pod = max(1, spine_down_max * 2 // (2 * up))  # two spines take (2 x up) links per leaf pair
+        pods = math.ceil(pairs / pairs_per_pod)
+        spines = 2 * pods
+        site = site_per_top * spines
+        leaf_spine = leaves * up
+        spine_down = math.ceil(leaf_spine / spines)
+        why.append(_("{leaves} leaves in MLAG pairs of at most {down_max} ports ({down} used), {up} uplinks each "
+                     "and {isl} ISL cables per pair; {spines} spines with {site} uplinks to the site network.").format(
+            leaves=leaves, down_max=down_max, down=down, up=up, isl=isl, spines=spines, site=site))
+        if pods > 1:
+            why.append(ngettext("{pods} in-band pod of at most {pairs} leaf pairs, each uplinked to the site.",
+                                "{pods} in-band pods of at most {pairs} leaf pairs, each uplinked to the site.",
+                                pods).format(pods=pods, pairs=pairs_per_pod))
+        switches.append(SwitchSet(role="leaf", model=switch.id, count=leaves, id_prefix="inband.leaf",
+                                  down_ports_used=down, up_ports_used=up, peer_ports_used=isl // 2 if isl else 0,
+                                  radix=radix, port_speed_gbps=speed, description=_("in-band leaf")))
+        switches.append(SwitchSet(role="spine", model=switch.id, count=spines, id_prefix="inband.spine",
+                                  down_ports_used=spine_down, up_ports_used=site_per_top, radix=radix,
+                                  port_speed_gbps=speed, description=_("in-band spine")))
+    cwdm4 = catalog.transceiver("QSFP28-100G-CWDM4")
+    links.append(LinkSet(kind="node-leaf", count=node_ports, speed_gbps=speed, cable="AOC-200G",
+                         description=_("node in-band ports (the RA's 200G QSFP56 AOC)")))
+    if head_ports:
+        links.append(LinkSet(kind="head-leaf", count=head_ports, speed_gbps=speed, cable="AOC-100G",
+                             description=_("head nodes to leaves")))
+    if nfs_ports:
+        links.append(LinkSet(kind="nfs-leaf", count=nfs_ports, speed_gbps=speed, cable="AOC-100G",
+                             description=_("NFS storage to leaves")))
+    if oob_ports:
+        links.append(LinkSet(kind="oob-uplink", count=oob_ports, speed_gbps=speed, cable="AOC-100G",
+                             description=_("OOB switch uplinks to leaves")))
+    links.append(LinkSet(kind="isl", count=pairs * isl, speed_gbps=speed, cable="DAC-100G",
+                         description=_("inter-switch links of leaf pairs")))
+    if leaf_spine:
+        links.append(LinkSet(kind="leaf-spine", count=leaf_spine, speed_gbps=speed, cable="AOC-100G",
+                             description=_("leaves to spines")))
+    links.append(LinkSet(kind="site-uplink", count=site, speed_gbps=speed, cable="", transceivers=(
+        TransceiverUse(model=cwdm4.id, count=site, end="switch", why=_("our end of each site uplink")),),
+        description=_("uplinks to the site network (the far end is the site's)")))
+    devices = [DeviceSet(kind="head", model=HEAD_NODE, count=heads, id_prefix="mgmt.head",
+                         description=_("management (head) nodes"))]
+    if nfs:
+        devices.append(DeviceSet(kind="nfs", model=NFS_STORAGE, count=nfs, id_prefix="mgmt.nfs",
+                                 description=_("user (NFS) storage")))
+    return NetworkSizing(network="inband", fabric="ethernet", port_speed_gbps=speed, tiers=1 if pairs == 1 else 2,
+                         islands=pods, oversubscription=down / up if up else 1.0, switches=tuple(switches),
+                         links=tuple(links), devices=tuple(devices), site_uplinks=site, explanation=tuple(why))
+
+
+def rack_estimate(resolved: ResolvedDesign, sus: int) -> tuple[int, int]:
+    """(compute racks, other racks) before the layout exists: ``ceil(nodes / nodes per rack)`` and one
+    network rack per SU plus ``other_racks_base`` management racks (policy; the RA's 32 + 6 at 4 SUs)."""
+    return math.ceil(resolved.nodes / resolved.nodes_per_rack), sus + ipolicy("other_racks_base")
+
+
+def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, sus: int, other_switches: int,
+             heads: int, ufms: int, storage_systems: int, nfs: int) -> tuple[NetworkSizing, int]:
+    """The out-of-band network and its uplinks to the in-band one; ``other_switches`` = switches of every
+    other network but the compute fabric (their management ports)."""
+    switch = catalog.switch(OOB_SWITCH)
+    radix = ipolicy("oob_switch_ports")
+    bmc = resolved.nodes
+    switch_mgmt = fabric.switch_count_total + other_switches
+    device_mgmt = ufms + heads + storage_systems * ipolicy("storage_array_oob_ports") + \
+        nfs * catalog.appliance(NFS_STORAGE).oob_ports
+    compute_racks, other_racks = rack_estimate(resolved, sus)
+    pdus = compute_racks * ipolicy("pdus_per_compute_rack") + other_racks * ipolicy("pdus_per_other_rack")
+    ports = bmc + switch_mgmt + device_mgmt + pdus
+    count = math.ceil(ports / radix)
+    uplinks = count * ipolicy("oob_uplinks_per_switch")
+    b2b = ufms // 2
+    why = [
+        _("Out-of-band management ({switch}, 1GbE): {bmc} node BMCs + {switches} switch management ports + {devices} "
+          "appliance ports + {pdus} rack PDUs ({compute_racks} compute racks x {per_compute} + {other_racks} other "
+          "racks x {per_other}, estimated) = {ports} ports.").format(
+            switch=switch.id, bmc=f"{bmc:,}", switches=f"{switch_mgmt:,}", devices=device_mgmt, pdus=f"{pdus:,}",
+            compute_racks=f"{compute_racks:,}", per_compute=ipolicy("pdus_per_compute_rack"),
+            other_racks=other_racks, per_other=ipolicy("pdus_per_other_rack"), ports=f"{ports:,}"),
+        _("{count} switches = ceil({ports} / {radix}), each with {per} 100G uplinks to the in-band network.").format(
+            count=count, ports=f"{ports:,}", radix=radix, per=ipolicy("oob_uplinks_per_switch")),
+    ]
+    down = math.ceil(ports / count) if count else 0
+    links = [LinkSet(kind="bmc", count=bmc, speed_gbps=1, cable="CAT5E-1G", description=_("node BMC ports")),
+             LinkSet(kind="switch-mgmt", count=switch_mgmt, speed_gbps=1, cable="CAT5E-1G",
+                     description=_("switch management ports")),
+             LinkSet(kind="device-mgmt", count=device_mgmt, speed_gbps=1, cable="CAT5E-1G",
+                     description=_("UFM, head node and storage management ports")),
+             LinkSet(kind="pdu-mgmt", count=pdus, speed_gbps=1, cable="CAT5E-1G", description=_("rack PDUs"))]
+    if b2b:
+        links.append(LinkSet(kind="ufm-b2b", count=b2b, speed_gbps=1, cable="CAT5E-1G",
+                             description=_("UFM HA pairs, back to back")))
+        why.append(ngettext("{count} Cat5e cable joins each UFM pair back to back.",
+                            "{count} Cat5e cables join the UFM pairs back to back.", b2b).format(count=b2b))
+    devices = (DeviceSet(kind="pdu", model="", count=pdus, id_prefix="pdu",
+                         description=_("rack PDUs (bought with the racks)")),)
+    return NetworkSizing(
+        network="oob", fabric="ethernet", port_speed_gbps=1, tiers=1, oversubscription=1.0,
+        switches=(SwitchSet(role="switch", model=switch.id, count=count, id_prefix="oob.switch", down_ports_used=down,
+                            up_ports_used=0, radix=radix, port_speed_gbps=1,
+                            description=_("out-of-band switch (its 100G uplinks are separate QSFP28 ports)")),),
+        links=tuple(links), devices=devices, site_uplinks=0, explanation=tuple(why),
+    ), uplinks
+
+
+def compute_ufm(resolved: ResolvedDesign, catalog: Catalog) -> tuple[tuple[DeviceSet, ...], tuple[LinkSet, ...], tuple[str, ...]]:
+    """The compute fabric's UFM HA pair and its links (InfiniBand only)."""
+    if resolved.fabric != "infiniband":
+        return (), (), ()
+    count = ipolicy("ufm_per_infiniband_fabric")
+    ports = count * ipolicy("ufm_ports_compute")
+    ufm_module = catalog.transceiver("QSFP56-200G-SR4")
+    cord = catalog.cable("FIBER-MMF-OM4-MPO12")
+    devices = (DeviceSet(kind="ufm", model="UFM-APPLIANCE", count=count, id_prefix="mgmt.ufm",
+                         description=_("UFM appliances of the compute fabric (HA pair)")),)
+    links = (LinkSet(kind="ufm-leaf", count=ports, speed_gbps=200, cable=cord.id, transceivers=(
+        TransceiverUse(model=ufm_module.id, count=ports, end="device",
+                       why=_("UFM side; the leaf side uses a spare half of a twin-port cage")),),
+        description=_("UFM appliances to compute leaves")),)
+    why = (_("{count} UFM appliances manage the compute fabric (an HA pair), {ports} links to its leaves.").format(
+        count=count, ports=ports),)
+    return devices, links, why

@@ -1,0 +1,278 @@
+"""The storage fabric: nodes' storage ports and the storage systems on their own leaf-spine fabric.
+
+Sizing, one step per sentence of ``explanation`` (all rules and defaults in ``assets/catalog/networks.toml``
+with their sources; the reference is the DGX SuperPOD H100 RA, RA-11333-001 V11, Tables 7 and 8):
+
+1. **Kind and speed.** ``Design.storage`` (``auto`` = the compute fabric's kind); ports per node (RA: 2
+   per DGX) at the storage port speed (RA: 400G NDR, at most the compute port speed); the switch is the
+   catalog's first fabric switch of that kind offering the speed (QM9700 for NDR, as in the RA).
+2. **Storage systems.** ``Design.storage_systems`` or ``ceil(nodes x storage_gbps_per_node / system
+   port bandwidth)``; their ports land on switch ports of the storage speed through splitters
+   (``ceil(system ports x system speed / switch speed)``; the RA's "NDR Cables, 2x 200 Gbps").
+3. **One tier** when node, storage and UFM ports fit one switch.
+4. **Node leaves**: at most ``down_up_split(radix, o)`` node ports each (``core.fabric.sizing``; ``o`` =
+   storage oversubscription, RA "near 4:3"); the ports spread evenly, uplinks ``ceil(down / o)``.
+5. **Storage leaves** at 1:1 (RA: "storage devices are connected at a 1:1 port to uplink ratio"): at
+   least enough for the storage ports, and one per scalable unit while each stays at least half full
+   (policy ``storage_leaves_per_su``). UFM appliances take spare down ports there (no uplinks of
+   their own: management traffic).
+6. **Spines**: the fewest ``S >= ceil(uplinks / radix)`` such that every leaf's uplinks, rounded up to
+   a multiple of ``S`` (never below its oversubscription), fit the leaf and every spine's ports fit.
+7. If two tiers cannot hold the ports, the fabric is split into the fewest equal **storage pods** that
+   fit (a third tier is not modelled); each pod has its share of the storage systems.
+
+Counts are totals over pods. The default 127-node H100 design reproduces the RA's 16 storage QM9700
+(8 node leaves, 4 storage leaves, 4 spines) and its 494 node-leaf + leaf-spine storage cables.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from core.catalog import Catalog, Switch
+from core.design import ResolvedDesign
+from core.errors import DesignError, InputError
+from core.fabric.sizing import FabricPlan, down_up_split
+from core.i18n import _, ngettext
+from core.networks.media import fibre, module
+from core.networks.model import DeviceSet, LinkSet, NetworkSizing, SwitchSet, TransceiverUse
+from core.networks.policy import ipolicy, policy
+
+STORAGE_APPLIANCE = "STORAGE-PFS-8x200"
+UFM_APPLIANCE = "UFM-APPLIANCE"
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """One pod's storage fabric."""
+
+    tiers: int
+    node_leaves: int = 0
+    node_down: int = 0
+    node_up: int = 0
+    storage_leaves: int = 0
+    storage_down: int = 0
+    storage_up: int = 0
+    spines: int = 0
+    spine_down: int = 0
+    ufm_ports: int = 0
+
+
+def scalable_units(resolved: ResolvedDesign, fabric: FabricPlan) -> int:
+    """Scalable units of the compute fabric (top-of-rack: groups of 32 nodes, the RA's SU size)."""
+    if resolved.topology != "top-of-rack" and fabric.group_count:
+        return max(1, fabric.group_count * max(1, fabric.islands if resolved.topology == "rail-only" else 1))
+    return max(1, math.ceil(resolved.nodes / 32))
+
+
+def storage_switch(catalog: Catalog, kind: str, speed: int) -> Switch:
+    """The catalog's first fabric switch of ``kind`` offering ``speed`` [Gb/s] (catalog order = preference)."""
+    options = catalog.fabric_switches(kind, speed)
+    if not options:
+        offered = sorted({m.speed_gbps for s in catalog.fabric_switches(kind) for m in s.port_modes})
+        raise InputError(_("no {fabric} switch in the catalog offers {speed}G storage ports; set the storage port "
+                           "speed to one of {speeds} Gb/s").format(fabric=kind, speed=speed,
+                                                                  speeds=", ".join(map(str, offered))))
+    return options[0]
+
+
+def _two_tier(node_ports: int, storage_ports: int, ufm_ports: int, radix: int, o: float, sus: int) -> _Shape | None:
+    """The smallest balanced two-tier shape for one pod, or None if two tiers cannot hold it.
+
+    Node leaves start at the fewest that hold the node ports at ``down_up_split(radix, o)``; when the
+    uplinks rounded to a multiple of the spine count do not fit, one more node leaf is tried (fewer
+    ports each), up to ``radix`` more."""
+    down_max, _up = down_up_split(radix, o)
+    if down_max < 1:
+        return None
+    st_max, _st = down_up_split(radix, 1.0)
+    attached = storage_ports + ufm_ports
+    need = math.ceil(attached / st_max) if attached else 0
+    half_full = math.ceil(attached / max(1, st_max // 2)) if attached else 0
+    storage_leaves = max(need, min(sus * ipolicy("storage_leaves_per_su"), half_full))
+    storage_down = math.ceil(storage_ports / storage_leaves) if storage_leaves else 0
+    ufm_per_leaf = math.ceil(ufm_ports / storage_leaves) if storage_leaves else 0
+    storage_up = storage_down
+    fewest = math.ceil(node_ports / down_max) if node_ports else 0
+    for node_leaves in range(fewest, fewest + radix + 1):
+        node_down = math.ceil(node_ports / node_leaves) if node_leaves else 0
+        node_up = math.ceil(node_down / o - 1e-9) if node_down else 0
+        total_up = node_leaves * node_up + storage_leaves * storage_up
+        if total_up == 0:
+            return None
+        for spines in range(max(1, math.ceil(total_up / radix)), radix + 1):
+            n_up = math.ceil(node_up / spines) * spines if node_up else 0
+            s_up = math.ceil(storage_up / spines) * spines if storage_up else 0
+            if node_down + n_up > radix or storage_down + ufm_per_leaf + s_up > radix:
+                break  # rounding only grows with the spine count: try one more node leaf
+            per_spine = (node_leaves * n_up + storage_leaves * s_up) // spines
+            if per_spine <= radix:
+                return _Shape(2, node_leaves, node_down, n_up, storage_leaves, storage_down, s_up, spines, per_spine,
+                              ufm_ports)
+    return None
+
+
+def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, ufm: bool
+                 ) -> tuple[NetworkSizing | None, tuple[DeviceSet, ...]]:
+    """The storage fabric of a design and its UFM appliances (``ufm``: management on, InfiniBand),
+    or ``(None, ())`` when the design has none."""
+    design = resolved.design
+    if design.storage == "none":
+        return None, ()
+    kind = resolved.fabric if design.storage == "auto" else design.storage
+    per_node = design.storage_ports_per_node
+    per_node = ipolicy("storage_ports_per_node") if per_node is None else per_node
+    if per_node == 0:
+        return None, ()
+    speed = design.storage_port_speed_gbps or min(ipolicy("storage_port_speed_gbps"),
+                                                  resolved.system.default_port_speed_gbps)
+    switch = storage_switch(catalog, kind, speed)
+    radix = switch.ports_at(speed) or 0
+    o = design.storage_oversubscription or policy("storage_oversubscription")
+    nodes = resolved.nodes
+    node_ports = nodes * per_node
+    appliance = catalog.appliance(STORAGE_APPLIANCE)
+    system_gbps = appliance.fabric_ports * appliance.fabric_port_speed_gbps
+    systems = design.storage_systems
+    sized_systems = systems is None
+    if systems is None:
+        systems = math.ceil(nodes * policy("storage_gbps_per_node") / system_gbps - 1e-9)
+    storage_ports = math.ceil(systems * system_gbps / speed - 1e-9) if systems else 0
+    ufm_count = ipolicy("ufm_per_infiniband_fabric") if ufm and kind == "infiniband" else 0
+    ufm_ports = ufm_count * ipolicy("ufm_ports_storage")
+    sus = scalable_units(resolved, fabric)
+    why = [
+        _("Storage fabric ({fabric}): {nodes} nodes x {per_node} storage ports at {speed}G = {ports} node ports "
+          "on {switch} switches ({radix} ports at {speed}G).").format(
+            fabric=kind, nodes=f"{nodes:,}", per_node=per_node, speed=speed, ports=f"{node_ports:,}",
+            switch=switch.id, radix=radix),
+    ]
+    if sized_systems:
+        why.append(_("{systems} storage systems = ceil({nodes} nodes x {per_node_gbps} Gb/s per node / {system_gbps} "
+                     "Gb/s per system), {ports} switch ports at {speed}G.").format(
+            systems=systems, nodes=f"{nodes:,}", per_node_gbps=f"{policy('storage_gbps_per_node'):g}",
+            system_gbps=system_gbps, ports=storage_ports, speed=speed))
+    else:
+        why.append(_("{systems} storage systems as set, {ports} switch ports at {speed}G.").format(
+            systems=systems, ports=storage_ports, speed=speed))
+
+    pods = 1
+    shape: _Shape | None
+    if node_ports + storage_ports + ufm_ports <= radix:
+        shape = _Shape(1, ufm_ports=ufm_ports)
+        why.append(_("One tier: all {ports} ports fit one switch.").format(ports=node_ports + storage_ports + ufm_ports))
+    else:
+        shape = None
+        while shape is None:
+            pod_nodes = math.ceil(nodes / pods)
+            if pod_nodes < 1 or pods > nodes:
+                raise DesignError(_("the storage fabric does not fit two tiers of {switch}").format(switch=switch.id),
+                                  _("Use fewer storage ports per node or a storage switch with more ports."))
+            shape = _two_tier(pod_nodes * per_node, math.ceil(storage_ports / pods), math.ceil(ufm_ports / pods),
+                              radix, o, math.ceil(sus / pods))
+            if shape is None:
+                pods += 1
+        why.append(_("{leaves} node leaves of at most {down_max} node ports: {down} down and ceil({down} / {o}) = "
+                     "{up} up each (oversubscription {ratio}:1).").format(
+            leaves=shape.node_leaves * pods, down_max=down_up_split(radix, o)[0], down=shape.node_down,
+            o=f"{o:.3g}", up=shape.node_up, ratio=f"{shape.node_down / shape.node_up:.3g}" if shape.node_up else "1"))
+        if shape.storage_leaves:
+            why.append(_("{leaves} storage leaves at 1:1 (at least one per scalable unit while half full): {down} "
+                         "storage ports and {up} uplinks each; UFM ports use spare ports there.").format(
+                leaves=shape.storage_leaves * pods, down=shape.storage_down, up=shape.storage_up))
+        why.append(_("{spines} spines: {uplinks} leaf uplinks spread evenly, {per_spine} ports used per spine.").format(
+            spines=shape.spines * pods, uplinks=f"{(shape.node_leaves * shape.node_up + shape.storage_leaves * shape.storage_up) * pods:,}",
+            per_spine=shape.spine_down))
+        if pods > 1:
+            why.append(ngettext("Split into {pods} storage pod: two tiers of {switch} do not hold the ports (a third "
+                                "tier is not modelled).",
+                                "Split into {pods} storage pods: two tiers of {switch} do not hold the ports (a third "
+                                "tier is not modelled).", pods).format(pods=pods, switch=switch.id))
+
+    switches: list[SwitchSet] = []
+    if shape.tiers == 1:
+        switches.append(SwitchSet(role="switch", model=switch.id, count=1, id_prefix="storage.leaf",
+                                  down_ports_used=node_ports + storage_ports + ufm_ports, up_ports_used=0, radix=radix,
+                                  port_speed_gbps=speed, description=_("single storage switch")))
+        leaf_spine = 0
+    else:
+        switches.append(SwitchSet(role="leaf", model=switch.id, count=shape.node_leaves * pods, id_prefix="storage.leaf",
+                                  down_ports_used=shape.node_down, up_ports_used=shape.node_up, radix=radix,
+                                  port_speed_gbps=speed, description=_("node-facing storage leaf")))
+        if shape.storage_leaves:
+            ufm_per_leaf = math.ceil(shape.ufm_ports / shape.storage_leaves)
+            switches.append(SwitchSet(role="storage-leaf", model=switch.id, count=shape.storage_leaves * pods,
+                                      id_prefix="storage.leaf", first=shape.node_leaves * pods,
+                                      down_ports_used=shape.storage_down + ufm_per_leaf, up_ports_used=shape.storage_up,
+                                      radix=radix, port_speed_gbps=speed, description=_("storage-system leaf")))
+        switches.append(SwitchSet(role="spine", model=switch.id, count=shape.spines * pods, id_prefix="storage.spine",
+                                  down_ports_used=shape.spine_down, up_ports_used=0, radix=radix,
+                                  port_speed_gbps=speed, description=_("storage spine")))
+        leaf_spine = (shape.node_leaves * shape.node_up + shape.storage_leaves * shape.storage_up) * pods
+
+    # --- media: switch-side modules per switch (twin-port cages), node-side per port, a fibre per link
+    per_cage = switch.ports_per_cage(speed)
+    switch_module = module(catalog, kind, speed, per_cage, "switch", switch.cage_type)
+    node_module = module(catalog, kind, speed, 1, "node", "QSFP112" if speed == 400 else "")
+    cord = fibre(catalog, switch_module)
+
+    def cages(ports: int, count: int) -> int:
+        return math.ceil(ports / per_cage) * count
+
+    leaves = [s for s in switches if s.role in ("leaf", "switch")]
+    st_leaves = [s for s in switches if s.role == "storage-leaf"]
+    spines = [s for s in switches if s.role == "spine"]
+    if shape.tiers == 1:
+        node_side_cages = cages(node_ports, 1)
+        storage_side_cages = cages(storage_ports, 1) if storage_ports else 0
+    else:
+        node_side_cages = sum(cages(s.down_ports_used, s.count) for s in leaves)
+        storage_side_cages = sum(cages(shape.storage_down, s.count) for s in st_leaves)
+    up_cages = sum(cages(s.up_ports_used, s.count) for s in (*leaves, *st_leaves)) + \
+        sum(cages(s.down_ports_used, s.count) for s in spines)
+    ufm_module = module(catalog, kind, 200, 1, "node") if ufm_ports and kind == "infiniband" else None
+    links = [
+        LinkSet(kind="node-leaf", count=node_ports, speed_gbps=speed, cable=cord.id, transceivers=(
+            TransceiverUse(model=switch_module.id, count=node_side_cages, end="switch",
+                           why=_("storage leaves' node ports, {per_cage} per cage").format(per_cage=per_cage)),
+            TransceiverUse(model=node_module.id, count=node_ports, end="node",
+                           why=_("one per node storage port")),
+        ), description=_("node storage ports to leaves")),
+    ]
+    if storage_ports:
+        links.append(LinkSet(kind="storage-leaf", count=storage_ports, speed_gbps=speed, cable=cord.id, transceivers=(
+            TransceiverUse(model=switch_module.id, count=storage_side_cages, end="switch",
+                           why=_("storage-system ports, {per_cage} per cage; the systems' own optics are in their "
+                                 "price").format(per_cage=per_cage)),
+        ), description=_("storage-system ports to leaves (splitters to {speed}G system ports)").format(
+            speed=appliance.fabric_port_speed_gbps)))
+    if ufm_ports:
+        links.append(LinkSet(kind="ufm-leaf", count=ufm_ports, speed_gbps=200, cable=cord.id, transceivers=(
+            (TransceiverUse(model=ufm_module.id, count=ufm_ports, end="device",
+                            why=_("UFM side; the leaf side uses a spare half of a twin-port cage")),) if ufm_module else ()
+        ), description=_("UFM appliances to storage leaves")))
+    if leaf_spine:
+        links.append(LinkSet(kind="leaf-spine", count=leaf_spine, speed_gbps=speed, cable=cord.id, transceivers=(
+            TransceiverUse(model=switch_module.id, count=up_cages, end="switch",
+                           why=_("leaf uplinks and spine ports, {per_cage} per cage").format(per_cage=per_cage)),
+        ), description=_("storage leaves to spines")))
+
+    devices = []
+    if systems:
+        devices.append(DeviceSet(kind="storage", model=appliance.id, count=systems, id_prefix="storage.array",
+                                 description=_("storage systems")))
+    ufm_devices: tuple[DeviceSet, ...] = ()
+    if ufm_count:
+        ufm_devices = (DeviceSet(kind="ufm", model=UFM_APPLIANCE, count=ufm_count, id_prefix="mgmt.ufm",
+                                 description=_("UFM appliances of the storage fabric (HA pair)")),)
+        devices.extend(ufm_devices)
+        why.append(_("{count} UFM appliances manage the storage fabric (an HA pair, {ports} port each).").format(
+            count=ufm_count, ports=ipolicy("ufm_ports_storage")))
+    node_down = shape.node_down if shape.tiers == 2 else node_ports
+    node_up = shape.node_up if shape.tiers == 2 else 0
+    return NetworkSizing(
+        network="storage", fabric=kind, port_speed_gbps=speed, tiers=shape.tiers, islands=pods,
+        oversubscription=(node_down / node_up) if node_up else 1.0,
+        switches=tuple(switches), links=tuple(links), devices=tuple(devices), explanation=tuple(why),
+    ), ufm_devices
