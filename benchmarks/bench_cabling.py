@@ -1,9 +1,11 @@
 """Benchmark: the cabling plan of a 131,072-GPU design streamed to CSV (issue 14: within 10 s, a few hundred MB).
 
 Streams ``core.formats.cabling.write_csv`` of a 131,072-GPU B300 design (three tiers, about 400,000 cables,
-every one with its rack, U, length and media from the layout) to a file, times it, and reports the
+every one with its rack, U, length and media from the layout, the storage, in-band and out-of-band networks
+included) to a file, times it, and reports the
 process's peak resident memory (``resource.getrusage``, ru_maxrss) before and after, and the Python heap's
-peak during the write (tracemalloc, in a second run, since tracing slows it). Run by ``make bench``
+peak during the write (tracemalloc, in a second run, since tracing slows it). The time target is judged on
+wall time, or on CPU time when the load average exceeds the machine's cores (shared machines). Run by ``make bench``
 (``benchmarks/run.py`` runs every ``bench_*.py``); ``python benchmarks/bench_cabling.py``.
 """
 
@@ -58,8 +60,11 @@ def main() -> int:
           f"written; load average {cpu:.1f} on {os.cpu_count()} cores")
     print(f"peak RSS {before:.0f} MB before, {after:.0f} MB after the write; Python heap peak during the write "
           f"{heap_peak / 1e6:.1f} MB (tracemalloc)")
-    ok = seconds <= LIMIT_S and after <= LIMIT_MB
-    print(("OK" if ok else "OVER") + f": targets {LIMIT_S:g} s and {LIMIT_MB:g} MB")
+    busy = cpu > (os.cpu_count() or 1)
+    judged = cpu_s if busy else seconds  # on a machine busier than its cores, wall time measures the others
+    ok = judged <= LIMIT_S and after <= LIMIT_MB
+    print(("OK" if ok else "OVER") + f": targets {LIMIT_S:g} s and {LIMIT_MB:g} MB, judged on "
+          + ("CPU time (the load average exceeds the cores)" if busy else "wall time"))
     return 0 if ok else 1
 
 

@@ -34,6 +34,7 @@ from core.i18n import _
 from core.formats.cabling import COLUMN_TITLES, length_bin, summarize, write_csv, write_xlsx
 from core.physical.cabling import (
     CABLE_COLUMNS,
+    SITE,
     PortLayout,
     cable_count,
     cabling_rows,
@@ -116,6 +117,29 @@ def check_plan(p) -> None:
             assert len(ports) == 1, ports
 
 
+def check_all_networks(p) -> None:
+    """The whole plan (every network): each (device, port) once, per (network, link class) counts equal the
+    sizing's link sets (``core.networks``), ids numbered 1..n, and every cable end a device of the design."""
+    rows = list(cabling_rows(p))
+    assert len(rows) == cable_count(p)
+    assert [r.cable_id for r in rows] == [f"C{n:0{len(rows[0].cable_id) - 1}d}" for n in range(1, len(rows) + 1)]
+    used = Counter()
+    for r in rows:
+        used[(r.a_device, r.a_port)] += 1
+        if r.z_device != SITE:
+            used[(r.z_device, r.z_port)] += 1
+    assert max(used.values()) == 1, [k for k, v in used.items() if v > 1][:5]
+    got = Counter((r.network, r.link_class) for r in rows if r.network != "compute" or r.link_class == "ufm-leaf")
+    want: Counter = Counter()
+    if p.networks is not None:
+        for link in p.networks.compute_links:
+            want[("compute", link.kind)] += link.count
+        for network in p.networks.sized():
+            for link in network.links:
+                want[("oob" if link.kind == "oob-uplink" else network.network, link.kind)] += link.count
+    assert got == +want
+
+
 DESIGNS = st.fixed_dictionaries({
     "gpu": st.sampled_from(["H100", "B200", "GB200-NVL72"]),
     "nodes": st.integers(1, 160),
@@ -138,6 +162,7 @@ def test_cabling_properties(kw):
     except (FabricPlannerError, ValueError):
         assume(False)
     check_plan(p)
+    check_all_networks(p)
 
 
 @pytest.mark.parametrize("kw", [
@@ -151,7 +176,9 @@ def test_cabling_properties(kw):
     dict(gpu="H100", nodes=64, grow_to=200),                                     # growth: reserved capacity
 ])
 def test_cabling_properties_named_designs(kw):
-    check_plan(plan(Design(**kw)))
+    p = plan(Design(**kw))
+    check_plan(p)
+    check_all_networks(p)
 
 
 # ----------------------------------------------------------------------------------------- golden
@@ -160,19 +187,24 @@ def test_superpod_h100_4su_cabling_golden():
     4 UFM cables, which the engine does not model) and 1,024 spine-leaf cables; Appendix A Table 8: 1,536
     switch-side OSFP transceivers = every one of the 32 cages of each of the 48 switches is cabled."""
     p = plan(Design(gpu="H100", nodes=127, switch="QM9700", port_speed_gbps=400, fabric="infiniband"))
-    rows = list(cabling_rows(p))
+    every = list(cabling_rows(p))
+    rows = [r for r in every if r.network == "compute" and r.link_class != "ufm-leaf"]
     by_class = Counter(r.link_class for r in rows)
     assert by_class["node-leaf"] == 1020 - 4
+    # the RA's 4 UFM cables: on the last SU's free leaf ports (its 32nd DGX position), 1/16/2
+    ufm = [r for r in every if r.link_class == "ufm-leaf" and r.network == "compute"]
+    assert len(ufm) == 4 and {r.z_port for r in ufm} == {"1/16/2"}
+    assert {r.z_device for r in ufm} <= {f"leaf{k:03d}" for k in range(25, 33)}
     assert by_class["leaf-spine"] == 1024
     cages = {(r.z_device, cage_of(r.z_port)) for r in rows} | {
         (r.a_device, cage_of(r.a_port)) for r in rows if r.link_class != "node-leaf"}
     assert len({d for d, _c in cages}) == 48
     assert len(cages) == 1536
     # DGX k of an SU on leaf port k of each of its 8 rail leaves; downlinks in cages 1-16, uplinks in 17-32
-    first = [r for r in rows if r.a_device == "gpu001"]
+    first = [r for r in rows if r.a_device == "gpu001" and r.link_class == "node-leaf"]
     assert [r.z_device for r in first] == [f"leaf{k:03d}" for k in range(1, 9)]
     assert {r.z_port for r in first} == {"1/1/1"}
-    assert {r.z_port for r in rows if r.a_device == "gpu032"} == {"1/16/2"}
+    assert {r.z_port for r in rows if r.a_device == "gpu032" and r.link_class == "node-leaf"} == {"1/16/2"}
     assert {r.a_device for r in rows if r.a_device.startswith("gpu")} == {f"gpu{n:03d}" for n in range(1, 128)}
     up = [r for r in rows if r.link_class == "leaf-spine"]
     assert min(cage_of(r.a_port) for r in up) == 17 and max(cage_of(r.a_port) for r in up) == 32
@@ -210,8 +242,8 @@ def test_golden_breakout_ports():
     cages from swp33 up, as Cumulus names them."""
     text = (GOLDEN / "b300-sn5600-400g-800g-up-4-nodes.csv").read_text(encoding="utf-8")
     rows = list(csv.DictReader(io.StringIO(text)))
-    down = [r for r in rows if r["link_class"] == "node-leaf"]
-    up = [r for r in rows if r["link_class"] == "leaf-spine"]
+    down = [r for r in rows if r["link_class"] == "node-leaf" and r["network"] == "compute"]
+    up = [r for r in rows if r["link_class"] == "leaf-spine" and r["network"] == "compute"]
     assert [r["z_port"] for r in down if r["z_device"] == "leaf001"] == ["swp1s0", "swp1s1", "swp2s0", "swp2s1"]
     assert {r["a_port"] for r in up} == {"swp33", "swp34"}
     assert {r["speed_gbps"] for r in up} == {"800"} and {r["speed_gbps"] for r in down} == {"400"}
@@ -260,11 +292,15 @@ def test_length_bins():
 def test_rows_are_typed_and_named_by_the_scheme():
     p = plan(Design(gpu="B300", fabric="ethernet", switch="SN5600", port_speed_gbps=400, planes=2, nodes=4))
     rows = list(cabling_rows(p, NamingScheme(node_prefix="dgx", switch_prefix="sw-", min_digits=2)))
-    assert len(rows) == cable_count(p) == 64  # 4 nodes x 8 NICs x 2 planes, one switch per plane
+    compute = [r for r in rows if r.network == "compute"]
+    assert len(rows) == cable_count(p) and len(compute) == 64  # 4 nodes x 8 NICs x 2 planes, a switch per plane
     assert rows[0]._fields == CABLE_COLUMNS
     assert rows[0].a_device == "dgx01" and rows[0].z_device == "sw-p1-leaf01"
-    assert rows[-1].a_port == "nic8/port2" and rows[-1].cable_id == "C000064" and rows[-1].z_device == "sw-p2-leaf01"
-    assert {r.network for r in rows} == {"compute"}
+    assert compute[-1].a_port == "nic8/port2" and compute[-1].cable_id == "C000064"
+    assert compute[-1].z_device == "sw-p2-leaf01"
+    assert {r.network for r in rows} == {"compute", "inband", "oob"} | ({"storage"} if p.networks.storage else set())
+    oob = next(r for r in rows if r.link_class == "switch-mgmt")
+    assert oob.a_device.startswith("sw-") and oob.z_device.startswith("sw-oob-switch")  # the switch prefix too
 
 
 def test_streamed_not_listed():
@@ -291,17 +327,19 @@ def test_xlsx_summary_and_split(tmp_path):
     target = tmp_path / "plan.xlsx"
     write_xlsx(p, target, rows_per_sheet=40)
     book = load_workbook(target)
-    assert book.sheetnames == ["Summary", "Cabling plan", "Cabling plan 2", "Cabling plan 3"]
     sheets = [book[n] for n in book.sheetnames[1:]]
-    assert [s.max_row for s in sheets] == [41, 41, 17]  # 96 cables over sheets of 40, each with its header
+    assert book.sheetnames[:3] == ["Summary", "Cabling plan", "Cabling plan 2"]
+    total = cable_count(p)
+    full, rest = divmod(total, 40)
+    assert [s.max_row for s in sheets] == [41] * full + ([rest + 1] if rest else [])  # sheets of 40 + header
     assert sheets[0].freeze_panes == "A2" and sheets[0].auto_filter.ref == "A1:Q41"
     assert [c.value for c in sheets[0][1]][:3] == ["Cable ID", "Network", "Link class"]
     ids = [row[0] for s in sheets for row in s.iter_rows(min_row=2, values_only=True)]
-    assert ids == [f"C{n:06d}" for n in range(1, 97)]
-    counts, total = summarize(p)
-    assert total == 96 and sum(counts.values()) == 96
+    assert ids == [f"C{n:06d}" for n in range(1, total + 1)]
+    counts, counted = summarize(p)
+    assert counted == total and sum(counts.values()) == total
     summary = [r for r in book["Summary"].iter_rows(values_only=True)]
-    assert summary[0][0] == "Cabling plan: 96 cables"
+    assert summary[0][0] == f"Cabling plan: {total:,} cables"
     assert sum(r[4] for r in summary[3:] if r and r[0] == "compute" and r[1] == "node-leaf") == 48
 
 

@@ -56,7 +56,7 @@ NETBOX_CABLE_IMPORT_FIELDS = (
 NETBOX_DEVICE_REQUIRED = ("name", "role", "manufacturer", "device_type", "status", "site")
 NETBOX_CABLE_REQUIRED = ("side_a_type", "side_a_name", "side_b_type", "side_b_name")
 # netbox/dcim/choices.py @ 43fe81f9
-NETBOX_CABLE_TYPES = {"dac-active", "dac-passive", "aoc", "mmf", "smf", "mmf-om4", "smf-os2", "cat6"}
+NETBOX_CABLE_TYPES = {"dac-active", "dac-passive", "aoc", "mmf", "smf", "mmf-om4", "smf-os2", "cat5e", "cat6"}
 NETBOX_INTERFACE_TYPES = {"infiniband-edr", "infiniband-hdr", "infiniband-ndr", "infiniband-xdr", "1000base-t",
                           "100gbase-x-qsfp28", "200gbase-x-qsfp56", "400gbase-x-osfp", "800gbase-x-osfp",
                           "1.6tbase-x-osfp1600", "other"}
@@ -94,7 +94,8 @@ def test_devices_csv(small):
     rows = _rows(export_text(small, "netbox-devices"))
     assert tuple(rows[0]) == DEVICE_FIELDS
     s = small.summary()
-    assert len(rows) == s["nodes"] + s["switches"]["total"]
+    others = sum(1 for _ in small.networks.device_ids()) if small.networks is not None else 0
+    assert len(rows) == s["nodes"] + s["switches"]["total"] + others
     names = [r["name"] for r in rows]
     assert len(set(names)) == len(names)
     assert {r["status"] for r in rows} <= NETBOX_DEVICE_STATUS and {r["face"] for r in rows} <= NETBOX_FACES | {""}
@@ -103,8 +104,9 @@ def test_devices_csv(small):
         "gpu001", "GPU server", "NVIDIA", "DGX H100")
     leaf = next(r for r in rows if r["name"] == "leaf001")
     assert (leaf["role"], leaf["manufacturer"], leaf["device_type"]) == ("Leaf switch", "NVIDIA", "QM9700")
-    if small.layout is not None:  # rack and position from the layout
-        assert all(r["rack"] and int(r["position"]) >= 1 and r["face"] == "front" for r in rows)
+    if small.layout is not None:  # rack and position from the layout (rack PDUs are not placed)
+        assert all(r["rack"] and int(r["position"]) >= 1 and r["face"] == "front" for r in rows
+                   if r["role"] != "PDU")
         position = small.layout.position("node0")
         assert (first["rack"], int(first["position"])) == (position.rack, position.u)
 
@@ -118,8 +120,10 @@ def test_devices_site_parameter(small):
 
 def test_cables_and_interfaces_match_the_cabling_plan(small):
     cables = _rows(export_text(small, "netbox-cables"))
-    plan_rows = list(cabling_rows(small))
-    assert tuple(cables[0]) == CABLE_FIELDS and len(cables) == len(plan_rows) == cable_count(small)
+    every = list(cabling_rows(small))
+    plan_rows = [r for r in every if r.z_port]  # site uplinks end at the site network, not a design device
+    assert len(every) == cable_count(small) and {r.link_class for r in every if not r.z_port} <= {"site-uplink"}
+    assert tuple(cables[0]) == CABLE_FIELDS and len(cables) == len(plan_rows)
     for row, cable in zip(plan_rows, cables):
         assert (cable["side_a_device"], cable["side_a_name"], cable["side_b_device"], cable["side_b_name"]) == (
             row.a_device, row.a_port, row.z_device, row.z_port)
@@ -131,8 +135,13 @@ def test_cables_and_interfaces_match_the_cabling_plan(small):
     interfaces = _rows(export_text(small, "netbox-interfaces"))
     assert tuple(interfaces[0]) == INTERFACE_FIELDS
     keys = [(i["device"], i["name"]) for i in interfaces]
-    assert len(keys) == 2 * len(cables) and len(set(keys)) == len(keys)  # every port once
-    assert {i["type"] for i in interfaces} == {"infiniband-ndr"} and {i["speed"] for i in interfaces} == {"400000000"}
+    assert len(keys) == 2 * len(cables) + len(every) - len(plan_rows)  # site uplinks: their switch end only
+    assert len(set(keys)) == len(keys)  # every port once
+    by_port = {(i["device"], i["name"]): i for i in interfaces}
+    compute = [by_port[(r.z_device, r.z_port)] for r in plan_rows if r.network == "compute"
+               and r.link_class != "ufm-leaf"]
+    assert {i["type"] for i in compute} == {"infiniband-ndr"} and {i["speed"] for i in compute} == {"400000000"}
+    assert {i["type"] for i in interfaces} <= NETBOX_INTERFACE_TYPES
     devices = {r["name"] for r in _rows(export_text(small, "netbox-devices"))}
     assert {d for d, _n in keys} <= devices  # every cable end is an exported device
 
@@ -146,7 +155,9 @@ def test_ethernet_types_and_manufacturers():
     assert device_type(catalog.system("GB200-NVL72")) == "GB200 NVL72 rack compute tray"
     p = plan(Design(gpu="B300", fabric="ethernet", switch="SN5600", port_speed_gbps=400, uplink_speed_gbps=800,
                     nodes=4, tiers=2))
-    kinds = {(i["speed"], i["type"]) for i in _rows(export_text(p, "netbox-interfaces"))}
+    by_port = {(i["device"], i["name"]): i for i in _rows(export_text(p, "netbox-interfaces"))}
+    kinds = {(by_port[(r.z_device, r.z_port)]["speed"], by_port[(r.z_device, r.z_port)]["type"])
+             for r in cabling_rows(p) if r.network == "compute"}
     assert kinds == {("400000000", "400gbase-x-osfp"), ("800000000", "800gbase-x-osfp")}
 
 

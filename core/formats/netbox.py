@@ -28,11 +28,12 @@ from __future__ import annotations
 import csv
 from typing import Iterator, TextIO
 
-from core.catalog import Switch, System
+from core.catalog import Switch, System, load_catalog
+from core.errors import FabricPlannerError
 from core.fabric.naming import Namer, NamingScheme
 from core.formats.exports import Export
 from core.i18n import N_
-from core.physical.cabling import CableRow, cabling_rows, position_of
+from core.physical.cabling import CableRow, cabling_rows, network_device_counts, other_name, position_of
 
 NETBOX_VERSION = "v4.6.8 (commit 43fe81f9e833228c9869f7ddadb67e6c5f145060)"
 DEFAULT_SITE = "gpu-cluster"
@@ -48,7 +49,11 @@ CABLE_FIELDS = ("side_a_device", "side_a_type", "side_a_name", "side_b_device", 
 """Columns of the cables CSV, all ``CableImportForm`` fields."""
 
 ROLES = {"server": "GPU server", "leaf": "Leaf switch", "spine": "Spine switch", "core": "Core switch"}
-CABLE_TYPES = {"dac": "dac-passive", "acc": "dac-active", "aoc": "aoc", "mmf": "mmf", "smf": "smf"}
+NETWORK_ROLE_WORDS = {"storage": "Storage", "inband": "In-band", "oob": "OOB", "compute": "Compute"}
+DEVICE_ROLES = {"storage": "Storage system", "ufm": "UFM appliance", "head": "Head node", "nfs": "NFS storage",
+                "pdu": "PDU"}
+"""NetBox device roles of the other networks' switches (``<network> <role> switch``) and end devices."""
+CABLE_TYPES = {"dac": "dac-passive", "acc": "dac-active", "aoc": "aoc", "mmf": "mmf", "smf": "smf", "utp": "cat5e"}
 """Cabling-plan media -> NetBox ``CableTypeChoices`` value."""
 IB_TYPES = {100: "infiniband-edr", 200: "infiniband-hdr", 400: "infiniband-ndr", 800: "infiniband-xdr"}
 ETHERNET_TYPES = {1: "1000base-t", 100: "100gbase-x-qsfp28", 200: "200gbase-x-qsfp56", 400: "400gbase-x-osfp",
@@ -56,7 +61,7 @@ ETHERNET_TYPES = {1: "1000base-t", 100: "100gbase-x-qsfp28", 200: "200gbase-x-qs
 """Port speed [Gb/s] -> NetBox ``InterfaceTypeChoices`` value; ``other`` for anything else."""
 
 
-def manufacturer(entry: System | Switch) -> str:
+def manufacturer(entry) -> str:
     """Manufacturer of a catalog system or switch, from its name (``NVIDIA`` for DGX/HGX and NVIDIA switches).
 
     HGX boards ship in many vendors' servers; without the OEM in the catalog they are listed as ``NVIDIA``
@@ -116,22 +121,62 @@ def devices(plan, naming: NamingScheme | None = None, site: str = DEFAULT_SITE) 
                 for k in range(counts[tier]):
                     vertex = f"{p}{tier}{k}"
                     yield (namer.switch(tier, k, plane, island), *kind, "planned", site, *where(vertex), vertex)
+    yield from _network_devices(plan, naming or NamingScheme(), site, where)
+
+
+def _network_devices(plan, scheme: NamingScheme, site: str, where) -> Iterator[tuple]:
+    """Devices of ``plan.networks``: the storage, in-band and OOB switches, storage systems, UFM appliances,
+    head nodes, NFS storage and rack PDUs (named by ``core.physical.cabling.other_name``)."""
+    networks = getattr(plan, "networks", None)
+    if networks is None:
+        return
+    catalog = load_catalog()
+    counts = network_device_counts(plan)
+    appliances = {a.id: a for a in getattr(catalog, "appliances", ())}
+    seen: set[str] = set()
+    groups = [("compute", g) for g in networks.compute_devices]
+    groups += [(n.network, g) for n in networks.sized() for g in (*n.switches, *n.devices)]
+    for network, group in groups:
+        role = getattr(group, "role", None)
+        if role is not None:
+            role_name = f"{NETWORK_ROLE_WORDS.get(network, network)} {role.replace('-', ' ')} switch"
+            try:
+                entry = catalog.switch(group.model)
+                maker, model = manufacturer(entry), device_type(entry)
+            except FabricPlannerError:
+                maker, model = "Generic", group.model
+        else:
+            role_name = DEVICE_ROLES.get(group.kind, group.kind)
+            entry = appliances.get(group.model)
+            maker = manufacturer(entry) if entry is not None else "Generic"
+            model = group.model or "PDU"
+        for device in group.ids():
+            if device in seen:
+                continue
+            seen.add(device)
+            yield (other_name(device, scheme, counts), role_name, maker, model, "planned", site, *where(device),
+                   device)
 
 
 def interfaces(plan, naming: NamingScheme | None = None) -> Iterator[tuple]:
     """Rows of the interfaces CSV (``INTERFACE_FIELDS``): both ends of every cable, in cable order."""
-    fabric = plan.resolved.fabric
+    networks = getattr(plan, "networks", None)
+    fabrics = {"compute": plan.resolved.fabric, "inband": "ethernet", "oob": "ethernet",
+               "storage": networks.storage.fabric if networks is not None and networks.storage else "ethernet"}
     for row in cabling_rows(plan, naming):
-        kind = _interface_type(row.speed_gbps, fabric)
+        kind = _interface_type(row.speed_gbps, fabrics.get(row.network, "ethernet"))
         speed_kbps = row.speed_gbps * 1_000_000
         yield row.a_device, row.a_port, kind, speed_kbps, row.cable_id
-        yield row.z_device, row.z_port, kind, speed_kbps, row.cable_id
+        if row.z_port:  # a site uplink's far end is the site network's, not a device of the design
+            yield row.z_device, row.z_port, kind, speed_kbps, row.cable_id
 
 
 def cables(plan, naming: NamingScheme | None = None) -> Iterator[tuple]:
-    """Rows of the cables CSV (``CABLE_FIELDS``), one per cable of the cabling plan."""
+    """Rows of the cables CSV (``CABLE_FIELDS``), one per cable of the cabling plan between two devices of the
+    design (site uplinks, whose far end is the site network's, are left to the site's own records)."""
     for row in cabling_rows(plan, naming):
-        yield _cable(row)
+        if row.z_port:
+            yield _cable(row)
 
 
 def _cable(row: CableRow) -> tuple:

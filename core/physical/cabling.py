@@ -58,7 +58,9 @@ Languages: every field of a row is machine-readable English (ids, port names, me
 
 from __future__ import annotations
 
+import heapq
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, NamedTuple
@@ -76,6 +78,7 @@ CABLE_COLUMNS = (
 """Columns of the cabling plan, in order (CSV header, XLSX plan sheet)."""
 
 LINK_CLASSES = ("node-leaf", "leaf-spine", "spine-core")
+_COMPUTE_ID = re.compile(r"^(?:node\d+|p\d+\.(?:i\d+\.)?(?:leaf|spine|core)\d+)$")
 
 
 class CableRow(NamedTuple):
@@ -318,9 +321,15 @@ def position_of(layout, device_id: str) -> tuple[str, int | None]:
 
 
 def cable_count(plan) -> int:
-    """Cables of the compute fabric (every plane): node-leaf + leaf-spine + spine-core links."""
+    """Cables of the plan: the compute fabric's (every plane: node-leaf + leaf-spine + spine-core links) and,
+    when ``plan.networks`` holds them, the compute fabric's UFM links and every link of the other networks."""
     f = plan.fabric
-    return (f.node_leaf_links + f.leaf_spine_links + f.spine_core_links) * f.planes
+    count = (f.node_leaf_links + f.leaf_spine_links + f.spine_core_links) * f.planes
+    networks = getattr(plan, "networks", None)
+    if networks is not None:
+        count += sum(link.count for link in networks.compute_links)
+        count += sum(network.link_count for network in networks.sized())
+    return count
 
 
 def compute_links(plan) -> Iterator[tuple[str, str, str, str, str, int]]:
@@ -414,6 +423,312 @@ def compute_links(plan) -> Iterator[tuple[str, str, str, str, str, int]]:
                                core_names[pod * full_core_pair + x], up_speed)
 
 
+# --------------------------------------------------------------------------------------
+# The other networks (storage, in-band, out-of-band) and the compute fabric's UFM links
+# --------------------------------------------------------------------------------------
+SITE = "site-network"
+"""Z device of a link to the site (data-centre) network: the far end is the site's, not the design's."""
+_NODE_PORTS = {"storage": "stor", "inband": "inband"}
+"""Node port name stem on the storage and in-band networks (``stor1``, ``stor2``, ``inband1``, ...)."""
+
+
+class _Ports:
+    """Hands out each device's ports once: switches from their port layout (downlinks from port 1, uplinks
+    from ``up_start``), hosts and appliances by a stem and a 1-based number (``mgmt1``)."""
+
+    def __init__(self, catalog: Catalog):
+        self.catalog = catalog
+        self.next: dict[tuple[str, str], int] = {}
+
+    def take(self, device: str, side: str, start: int = 0) -> int:
+        key = (device, side)
+        index = self.next.get(key, start)
+        self.next[key] = index + 1
+        return index
+
+
+_MODEL_LAYOUTS: dict[tuple[int, str, int], tuple] = {}
+
+
+def _model_layout(catalog: Catalog, model: str, speed: int) -> tuple[Switch | None, PortLayout | None]:
+    """The catalog switch ``model`` and its port layout at ``speed`` (None, None when the catalog lacks it);
+    memoised by the catalog's identity (hashing a whole catalog per port would cost more than the lookup)."""
+    key = (id(catalog), model, speed)
+    found = _MODEL_LAYOUTS.get(key)
+    if found is None:
+        try:
+            switch = catalog.switch(model)
+        except FabricPlannerError:
+            switch = None
+        layout = port_layout(switch, speed) if switch is not None and switch.ports_at(speed) is not None else None
+        found = _MODEL_LAYOUTS[key] = (switch, layout)
+        if len(_MODEL_LAYOUTS) > 1024:
+            _MODEL_LAYOUTS.clear()
+    return found
+
+
+def _switch_port(catalog: Catalog, model: str, speed: int, index: int) -> str:
+    """Port ``index`` (0-based) of a catalog switch at ``speed``; ``port<n>`` for a model the catalog lacks.
+
+    An SN2201's four 100G uplinks follow its 48 RJ45 ports (``swp49``..``swp52``, Cumulus numbering;
+    that they continue the access ports' numbers is an assumption)."""
+    switch, layout = _model_layout(catalog, model, speed)
+    if switch is None:
+        return f"port{index + 1}"
+    if layout is None:  # e.g. the SN2201's QSFP28 uplinks: after its access ports
+        return f"swp{switch.cages + index + 1}" if port_style(switch)[0] == "cumulus" else f"port{index + 1}"
+    return layout.name(index) if index < layout.units else f"port{index + 1}"
+
+
+def _spread(ends: list[str], count: int) -> list[str]:
+    """``count`` link ends over ``ends``: each end in turn, as many times as it takes (0 ends: none)."""
+    if not ends:
+        return []
+    per = -(-count // len(ends))
+    return [ends[i // per] for i in range(count)]
+
+
+def network_links(plan, catalog: Catalog | None = None) -> Iterator[tuple]:
+    """Links of ``plan.networks``: ``(network, link class, A id, A port, Z id, Z port, speed, LinkSet)``.
+
+    ``core.networks`` sizes each link set by count and speed; who connects to whom is assigned here, in order:
+
+    * host and appliance links to leaves (``node-leaf``, ``storage-leaf``, ``ufm-leaf``, ``head-leaf``,
+      ``nfs-leaf``): a device with ``p`` links to a network puts port ``k`` on leaf ``g * p + k`` of its
+      group ``g`` of consecutive devices (so a node's two in-band or storage ports land on two leaves, as in
+      the SuperPOD RAs' dual-homed nodes); the compute fabric's UFM links take the last scalable unit's free
+      leaf ports (the RA's 32nd DGX position);
+    * ``leaf-spine``: each leaf's uplinks in turn over the spines; ``isl``: leaf pairs (0-1, 2-3, ...);
+      ``oob-uplink``: OOB switches over the in-band leaves; ``site-uplink``: spines (or leaves) to
+      ``SITE``;
+    * out-of-band (``bmc``, ``switch-mgmt``, ``device-mgmt``, ``pdu-mgmt``): blocks of consecutive devices
+      per OOB switch; ``ufm-b2b``: UFM pairs back to back.
+
+    A link set whose count exceeds what its devices list gives (``device-mgmt``: appliances with several
+    management ports) goes round the devices again (``mgmt2``). This assignment is the planner's, not a
+    published cabling guide's.
+    """
+    networks = getattr(plan, "networks", None)
+    if networks is None:
+        return
+    catalog = catalog or load_catalog()
+    ports = _Ports(catalog)
+    nodes = [f"node{n}" for n in range(plan.resolved.nodes)]
+    fabric = plan.fabric
+
+    def ids(groups, *roles_or_kinds) -> list[str]:
+        return [i for g in groups if (getattr(g, "role", None) or g.kind) in roles_or_kinds for i in g.ids()]
+
+    def models(network) -> dict[str, tuple[str, int, int]]:
+        """id -> (catalog model, port speed, first uplink port) of the network's switches."""
+        out = {}
+        for group in network.switches:
+            for i in group.ids():
+                out[i] = (group.model, group.port_speed_gbps, group.down_ports_used,
+                          group.down_ports_used + group.up_ports_used)
+        return out
+
+    def switch_end(sw: dict, device: str, side: str, speed: int) -> str:
+        """Next free port of a network switch: one port at the switch set's speed per link (a slower link runs
+        on it); a speed the model has no mode for (an SN2201's 100G uplinks) on its uplink cages."""
+        model, port_speed, up, _peer = sw[device]
+        switch, _layout = _model_layout(catalog, model, port_speed)
+        if switch is not None and speed != port_speed and switch.ports_at(speed) is None:
+            return _switch_port(catalog, model, speed, ports.take(device, "uplink-cage"))
+        upper_start = ports.next.get((device, "upper-start"))
+        if side == "down" and (upper_start is None or ports.next.get((device, "ports"), 0) < upper_start):
+            index = ports.take(device, "ports")
+        else:  # uplinks and peer links (and a downlink past them) share the ports above the downlinks
+            if upper_start is None:
+                ports.next[(device, "upper-start")] = max(up, ports.next.get((device, "ports"), 0))
+            index = ports.take(device, "upper", ports.next[(device, "upper-start")])
+        return _switch_port(catalog, model, port_speed, index)
+
+    def host_end(device: str, stem: str) -> str:
+        return f"{stem}{ports.take(device, stem) + 1}"
+
+    def homed(hosts: list[str], leaves: list[str], count: int, balance: bool = True) -> Iterator[tuple[str, str]]:
+        """(host, leaf) per link, each host's links on different leaves where it has several. ``balance``:
+        each link to the leaf with the fewest ports taken so far; otherwise host ``i``'s ``k``-th link to
+        leaf ``g * per_host + k`` of its group ``g`` of consecutive hosts (the first link class on empty
+        leaves: the same balance, in order)."""
+        if not hosts or not leaves:
+            return
+        per_host = max(1, -(-count // len(hosts)))
+        groups = max(1, len(leaves) // per_host)
+        per_group = -(-len(hosts) // groups)
+        heap = [(ports.next.get((leaf, "ports"), 0), i, leaf) for i, leaf in enumerate(leaves)]
+        heapq.heapify(heap)
+        mine: dict[str, set] = {}
+        for i in range(count):
+            h, k = divmod(i, per_host)
+            if h >= len(hosts):
+                h, k = i % len(hosts), per_host + i // len(hosts)
+            host = hosts[h]
+            if not balance:
+                yield host, leaves[((h // per_group) * per_host + k) % len(leaves)]
+                continue
+            taken = mine.setdefault(host, set())
+            if len(taken) >= len(leaves):
+                taken.clear()
+            skipped = []
+            while True:  # the least-loaded leaf this host is not on yet
+                load, position, leaf = heapq.heappop(heap)
+                if leaf not in taken:
+                    break
+                skipped.append((load, position, leaf))
+            for entry in skipped:
+                heapq.heappush(heap, entry)
+            heapq.heappush(heap, (load + 1, position, leaf))
+            taken.add(leaf)
+            yield host, leaf
+
+    # the compute fabric's UFM appliances: free down ports of the last scalable unit's leaves (plane 0)
+    ufms = [i for d in networks.compute_devices if d.kind == "ufm" for i in d.ids()]
+    for link in networks.compute_links:
+        if link.kind != "ufm-leaf" or not ufms:
+            continue
+        islands = fabric.islands
+        last_group = max(0, fabric.group_count - 1)
+        first_leaf = last_group * fabric.leaves_per_group if fabric.tiers > 1 else 0
+        leaves = [f"p0.leaf{first_leaf + r}" if islands == 1 else f"p0.i{i}.leaf{first_leaf + r}"
+                  for i in range(islands) for r in range(fabric.leaves_per_group if fabric.tiers > 1 else 1)]
+        in_last = plan.resolved.nodes - last_group * fabric.nodes_per_group
+        per_node = plan.resolved.nics_per_node // islands if (fabric.topology == "top-of-rack" or fabric.tiers == 1) else 1
+        leaf_layout = port_layout(plan.resolved.tier_switches["leaf"], fabric.port_speed_gbps)
+        first_free = in_last * per_node
+        down_max = leaf_layout.units if fabric.tiers == 1 else max(fabric.leaf_down_ports_max,
+                                                                   fabric.nodes_per_group * per_node)
+        cost = max(1, round(plan.resolved.leaf_uplink_cost))
+        above = (uplink_start(leaf_layout, down_max, fabric.leaf_uplinks, cost) + fabric.leaf_uplinks * cost
+                 if fabric.tiers > 1 else leaf_layout.units)  # the first port above the uplinks
+        for ufm, leaf in homed(ufms, leaves, link.count, balance=False):
+            index = ports.take(leaf, "ufm", first_free)
+            if down_max <= index < above:  # the free down ports are used up: the ports above the uplinks
+                index = ports.next[(leaf, "ufm")] = above
+                ports.next[(leaf, "ufm")] += 1
+            name = leaf_layout.name(index) if index < leaf_layout.units else f"port{index + 1}"
+            yield "compute", "ufm-leaf", ufm, host_end(ufm, "ib"), leaf, name, link.speed_gbps, link
+
+    for network in networks.sized():
+        sw = models(network)
+        switches = ids(network.switches, "switch")
+        leaves = ids(network.switches, "leaf") or (switches if network.network != "oob" else [])  # one tier
+        storage_leaves = ids(network.switches, "storage-leaf") or leaves
+        spines = ids(network.switches, "spine")
+        devices = {kind: ids(network.devices, kind) for kind in ("storage", "ufm", "head", "nfs", "pdu")}
+        for link in network.links:
+            kind, count, speed = link.kind, link.count, link.speed_gbps
+            name = network.network
+            if kind == "node-leaf":
+                for host, leaf in homed(nodes, leaves, count, balance=False):
+                    yield (name, kind, host, host_end(host, _NODE_PORTS.get(name, name)), leaf,
+                           switch_end(sw, leaf, "down", speed), speed, link)
+            elif kind in ("storage-leaf", "ufm-leaf", "head-leaf", "nfs-leaf"):
+                hosts = devices[{"storage-leaf": "storage", "ufm-leaf": "ufm", "head-leaf": "head",
+                                 "nfs-leaf": "nfs"}[kind]]
+                if kind == "ufm-leaf" and not hosts:
+                    hosts = ufms
+                targets = storage_leaves if kind in ("storage-leaf", "ufm-leaf") else leaves
+                stem = "mgmt" if name == "oob" else ("ib" if network.fabric == "infiniband" else "eth")
+                for host, leaf in homed(hosts, targets, count):
+                    yield (name, kind, host, host_end(host, stem), leaf, switch_end(sw, leaf, "down", speed),
+                           speed, link)
+            elif kind == "leaf-spine":
+                lower = leaves + [s for s in storage_leaves if s not in leaves]
+                for i, leaf in enumerate(_spread(lower, count)):
+                    spine = spines[i % len(spines)] if spines else SITE
+                    yield (name, kind, leaf, switch_end(sw, leaf, "up", speed), spine,
+                           switch_end(sw, spine, "down", speed), speed, link)
+            elif kind == "isl":
+                pairs = [(leaves[i], leaves[i + 1]) for i in range(0, len(leaves) - 1, 2)]
+                for a, z in _spread(pairs, count):
+                    yield (name, kind, a, switch_end(sw, a, "peer", speed), z, switch_end(sw, z, "peer", speed),
+                           speed, link)
+            elif kind == "site-uplink":
+                for device in _spread(spines or leaves or switches, count):
+                    yield name, kind, device, switch_end(sw, device, "up", speed), SITE, "", speed, link
+            elif kind == "oob-uplink":  # sized with the in-band network: OOB switches up to its leaves
+                oob = networks.oob
+                lower = ids(oob.switches, "switch") if oob is not None else []
+                oob_sw = models(oob) if oob is not None else {}
+                for i, device in enumerate(_spread(lower, count)):
+                    z = leaves[i % len(leaves)] if leaves else SITE
+                    z_port = switch_end(sw, z, "down", speed) if z in sw else ""
+                    yield ("oob", kind, device, switch_end(oob_sw, device, "up", speed), z, z_port, speed, link)
+            elif kind in ("bmc", "switch-mgmt", "device-mgmt", "pdu-mgmt"):
+                if kind == "bmc":
+                    hosts = nodes
+                elif kind == "switch-mgmt":
+                    hosts = [*_compute_switch_ids(plan), *(i for n in networks.sized() for g in n.switches
+                                                           for i in g.ids())]
+                elif kind == "device-mgmt":
+                    hosts = [*ufms, *(i for n in networks.sized() for g in n.devices if g.kind != "pdu"
+                                      for i in g.ids())]
+                else:
+                    hosts = devices["pdu"]
+                if not hosts:
+                    continue
+                order = [hosts[i % len(hosts)] for i in range(count)]
+                for device, oob in zip(order, _spread(switches, count)):
+                    stem = "bmc" if kind == "bmc" else "mgmt"
+                    yield name, kind, device, host_end(device, stem), oob, switch_end(sw, oob, "down", speed), speed, link
+            elif kind == "ufm-b2b":
+                all_ufms = [*ufms, *(i for n in networks.sized() for g in n.devices if g.kind == "ufm"
+                                     for i in g.ids())]
+                pairs = [(all_ufms[i], all_ufms[i + 1]) for i in range(0, len(all_ufms) - 1, 2)]
+                for a, z in _spread(pairs, count):
+                    yield name, kind, a, host_end(a, "ha"), z, host_end(z, "ha"), speed, link
+
+
+def _compute_switch_ids(plan) -> Iterator[str]:
+    fabric = plan.fabric
+    islands = fabric.islands
+    for tier, count in (("leaf", fabric.leaf_count), ("spine", fabric.spine_count), ("core", fabric.core_count)):
+        for plane in range(fabric.planes):
+            for island in range(islands):
+                p = f"p{plane}." if islands == 1 else f"p{plane}.i{island}."
+                for k in range(count // islands):
+                    yield f"{p}{tier}{k}"
+
+
+def link_set_media(link, catalog: Catalog, a_is_switch: bool) -> ClassMedia:
+    """``ClassMedia`` of a ``core.networks`` link set: its cable's kind (or fibre media) and transceivers."""
+    cable = next((c for c in catalog.cables if c.id == link.cable), None) if link.cable else None
+    media = "" if cable is None else (cable.media if cable.kind == "fiber" else cable.kind)
+    switch_module = next((t.model for t in link.transceivers if t.end == "switch"), "")
+    host_module = next((t.model for t in link.transceivers if t.end in ("node", "device")), "")
+    if not media and (switch_module or host_module):
+        module = next((t for t in catalog.transceivers if t.id in (switch_module, host_module)), None)
+        media = module.media if module is not None else ""
+    return ClassMedia(media, link.cable, switch_module if a_is_switch else host_module, switch_module)
+
+
+def other_name(device_id: str, scheme: NamingScheme, counts: dict[str, int]) -> str:
+    """Name of a device of the other networks: ``storage.leaf0`` -> ``storage-leaf001`` (switches get the
+    scheme's switch prefix), ``mgmt.ufm1`` -> ``mgmt-ufm002``, ``pdu3`` -> ``pdu004``; 1-based and padded as
+    ``core.fabric.naming`` pads (the digits of the largest index of that kind, at least ``min_digits``)."""
+    if device_id == SITE:
+        return SITE
+    head, number = device_id.rstrip("0123456789"), device_id[len(device_id.rstrip("0123456789")):]
+    stem = head.replace(".", "-")
+    digits = scheme.digits(counts.get(head, 1))
+    switch = any(head.endswith(role) for role in (".leaf", ".spine", ".switch"))
+    return f"{scheme.switch_prefix if switch else ''}{stem}{int(number or 0) + 1:0{digits}d}"
+
+
+def network_device_counts(plan) -> dict[str, int]:
+    """Devices per id prefix of ``plan.networks`` (for the names' padding)."""
+    counts: dict[str, int] = {}
+    networks = getattr(plan, "networks", None)
+    if networks is None:
+        return counts
+    groups = [*networks.compute_devices, *(g for n in networks.sized() for g in (*n.switches, *n.devices))]
+    for group in groups:
+        counts[group.id_prefix] = max(counts.get(group.id_prefix, 0), group.first + group.count)
+    return counts
+
+
 def cabling_rows(plan, naming: NamingScheme | None = None, catalog: Catalog | None = None) -> Iterator[CableRow]:
     """The cabling plan of ``plan`` (a ``core.plan.Plan``), one ``CableRow`` per cable, streamed.
 
@@ -470,3 +785,24 @@ def cabling_rows(plan, naming: NamingScheme | None = None, catalog: Catalog | No
         m = media(link_class, length)
         yield row(id_format % number, "compute", link_class, a_end[0], a_end[1], last[1], a_port,
                   z_end[0], z_end[1], upper[0], z_port, speed, m[0], length, m[1], m[2], m[3])
+
+    catalog = catalog or load_catalog()
+    scheme = naming or NamingScheme()
+    counts = network_device_counts(plan)
+    compute_vertex = _COMPUTE_ID.match
+
+    def any_name(device: str) -> str:
+        return name(device) if compute_vertex(device) else other_name(device, scheme, counts)
+
+    set_media: dict[tuple[int, bool], ClassMedia] = {}
+    for network, link_class, a, a_port, z, z_port, speed, link in network_links(plan, catalog):
+        number += 1
+        a_end, z_end = ends.of(a), ends.of(z)
+        a_switch = bool(re.search(r"(leaf|spine|core|switch)\d+$", a))
+        key = (id(link), a_switch)
+        m = set_media.get(key)
+        if m is None:
+            m = set_media[key] = link_set_media(link, catalog, a_switch)
+        yield row(id_format % number, network, link_class, a_end[0], a_end[1], any_name(a), a_port,
+                  z_end[0], z_end[1], any_name(z), z_port, speed, m[0], length_of(a_end, z_end), m[1], m[2],
+                  m[3] if z != SITE else "")
