@@ -143,6 +143,11 @@ def _on_rate(name: str, field: str) -> None:
     ss[STORE]["rate"] = tuple((n, f, v) for (n, f), v in sorted(rates.items()))
 
 
+def _delta(value: float, digits: int) -> str | None:
+    """A metric's change as text; None (no arrow) when it rounds to zero."""
+    return None if round(value, digits) == 0 else f"{value:,.{digits}f}"
+
+
 # --- sections ----------------------------------------------------------------------------------------------
 def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     st.caption(_("Fail switches, planes, NICs or racks by the form or by clicking a switch in the diagram (click "
@@ -196,10 +201,10 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         m3.metric(_("Bisection [Tb/s]"), f"{result.bisection_tbits_one_direction:,.2f}",
                   help=_("One direction; healthy {healthy} Tb/s").format(
                       healthy=f"{result.healthy_bisection_tbits_one_direction:,.2f}"),
-                  delta=f"{result.bisection_tbits_one_direction - result.healthy_bisection_tbits_one_direction:,.2f}")
+                  delta=_delta(result.bisection_tbits_one_direction - result.healthy_bisection_tbits_one_direction, 2))
         if result.busbw_gbytes is not None and result.healthy_busbw_gbytes:
             m4.metric(_("All-reduce [GB/s]"), f"{result.busbw_gbytes:,.1f}",
-                      delta=f"{result.busbw_gbytes - result.healthy_busbw_gbytes:,.1f}",
+                      delta=_delta(result.busbw_gbytes - result.healthy_busbw_gbytes, 1),
                       help=_("busbw of 1 GiB on the connected GPUs; healthy {healthy} GB/s").format(
                           healthy=f"{result.healthy_busbw_gbytes:,.1f}"))
         st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang), key="rs_bars", config=CONFIG)
