@@ -143,6 +143,15 @@ def _on_rate(name: str, field: str) -> None:
     ss[STORE]["rate"] = tuple((n, f, v) for (n, f), v in sorted(rates.items()))
 
 
+def _spec_label(spec: str) -> str:
+    """A failure spec as shown: ``spine:2`` in words (its tier translated); names as they are (ids)."""
+    tier, sep, rest = spec.partition(":")
+    tier = failure.TIER_ALIASES.get(tier, tier)
+    if sep and rest.isdigit() and tier in failure.TIER_LABELS:
+        return _("{count} x {tier} (where it hurts most)").format(count=rest, tier=_(failure.TIER_LABELS[tier]))
+    return rest if sep else spec
+
+
 def _delta(value: float, digits: int) -> str | None:
     """A metric's change as text; None (no arrow) when it rounds to zero."""
     return None if round(value, digits) == 0 else f"{value:,.{digits}f}"
@@ -168,6 +177,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     st.session_state[W + "failed"] = list(failed)
     f1, f2 = st.columns([5, 1], vertical_alignment="bottom")
     f1.multiselect(_("Failed elements"), list(failed), key=W + "failed", on_change=_on_failed_edit,
+                   format_func=_spec_label,
                    placeholder=_("Nothing failed yet"), help=_("Remove an element to restore it."))
     f2.button(_("Restore all"), key=W + "clear", on_click=_on_clear, disabled=not failed, width="stretch")
 
@@ -254,9 +264,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
             st.caption(_("No switch lost only some of its uplink paths."))
     for note in result.notes:
         st.info(safe.md(note))
-    st.caption(_("Method: closed form over the fabric's symmetry, checked against networkx reachability and "
+    st.caption(_("Method: closed form over the fabric's symmetry, checked against `networkx` reachability and "
                  "max-flow on small designs; busbw and step time from the collective and training models on a "
-                 "degraded copy of the design (core.analysis.failure)."))
+                 "degraded copy of the design (`core.analysis.failure`)."))
 
 
 def _spof_section(cur, key: str, lang: str) -> None:
@@ -287,7 +297,7 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
                     help=_("The job runs while at least this many GPUs are healthy and reachable."))
     trials = cache.trials_for(gpus)
     c2.caption(_("Monte Carlo over the fabric graph, {trials} trials, seed 0; failure rates from "
-                 "assets/catalog/reliability.toml, editable below.").format(trials=i18n.number(trials)))
+                 "`assets/catalog/reliability.toml`, editable below.").format(trials=i18n.number(trials)))
     defaults = avail.default_rates()
     overrides = {(n, f): v for n, f, v in store["rate"]}
     with st.expander(_("Failure rates"), expanded=False):
@@ -300,7 +310,8 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
                 ss[W + f"{field}_{name}"] = float(overrides.get((name, field), getattr(rate, field)))
                 col.number_input(label, min_value=0.0, max_value=1e6, step=step, format="%.4f" if field == "afr"
                                  else "%.1f", key=W + f"{field}_{name}", on_change=_on_rate, args=(name, field))
-            r3.caption(cache.class_label(name) + ": " + safe.md(rate.source)[:400])
+            r3.caption(_("{afr} failures per year, repaired in {mttr} h by default").format(
+                afr=f"{rate.afr:g}", mttr=f"{rate.mttr_hours:g}"))
     try:
         result = cache.availability(key, int(store["jg"]), tuple(store["rate"]), lang)
     except InputError as exc:
@@ -327,16 +338,17 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
     st.caption(_("Expected GPUs cut off {cut:,.1f}, degraded {deg:,.1f}; nodes to hold back so the job runs 99% of "
                  "the time: {spare}.").format(cut=result.expected_gpus_cut_off, deg=result.expected_gpus_degraded,
                                               spare=i18n.number(result.spare_nodes_for_99pct)))
-    st.caption(_("Method: each element is down with its steady-state probability q = r / (1 + r), r = AFR x MTTR / "
-                 "8760, independently; the expected elements down in closed form; the job's run fraction and the "
+    st.caption(_("Method: each element is down with its steady-state probability `q = r / (1 + r)`, `r = AFR x MTTR / "
+                 "8760`, independently; the expected elements down in closed form; the job's run fraction and the "
                  "bandwidth by a seeded Monte Carlo over nodes, NICs, links and switches (the Binomial closed form "
-                 "when no shared switch can fail) (core.analysis.availability)."))
+                 "when no shared switch can fail) (`core.analysis.availability`). Rates and their sources: "
+                 "`assets/catalog/reliability.toml`."))
 
 
 def _spares_section(cur, store: dict, key: str, lang: str) -> None:
     ss = st.session_state
     st.caption(_("A sparing policy per BOM category: a percentage of the installed count (rounded up) or N+k (k per "
-                 "model and tier). Defaults from assets/catalog/reliability.toml."))
+                 "model and tier). Defaults from `assets/catalog/reliability.toml`."))
     cols = st.columns(5)
     labels = {"switch": _("Switches"), "transceiver": _("Transceivers"), "cable": _("Cables"), "nic": _("NICs")}
     for col, key_ in zip(cols, rl.SPARE_KEYS):
@@ -436,7 +448,7 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
                  "(the others are cabled alike). Adaptive routing spreads a group's traffic evenly over its "
                  "uplinks; static ECMP hashes every flow onto one uplink per tier (seeded); a flow gets the smallest "
                  "share along its path. This is where a placement or a 2:1 leaf leaves GPUs idle "
-                 "(core.analysis.load)."))
+                 "(`core.analysis.load`)."))
 
 
 def main() -> None:
