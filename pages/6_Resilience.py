@@ -181,25 +181,14 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                    placeholder=_("Nothing failed yet"), help=_("Remove an element to restore it."))
     f2.button(_("Restore all"), key=W + "clear", on_click=_on_clear, disabled=not failed, width="stretch")
 
-    left, right = st.columns([3, 2], gap="medium")
     settings_json = _settings_json()
-    with left:
-        fig, _vertices, aggregated = cache.topology(key, failed, cur.unit, lang)
-        chart_key = f"rs_topology_{st.session_state.get(CHART, 0)}"
-        st.plotly_chart(fig, key=chart_key, on_select=functools.partial(_on_click, chart_key),
-                        selection_mode=("points",), config={**CONFIG, "scrollZoom": True})
-        st.caption(_("Red crosses mark failed elements.") + " " + (
-            _("This view is aggregated: a click names a bundle of switches, so fail single switches by the form.")
-            if aggregated else _("Click a leaf, spine or core switch to fail it; click it again to restore it.")))
-    if not failed:
-        right.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
-        return
-    result, tokens_per_step, tokens = cache.what_if(key, failed, settings_json, lang)
-    with right:
+    result = tokens_per_step = tokens = None
+    if failed:
+        result, tokens_per_step, tokens = cache.what_if(key, failed, settings_json, lang)
         chosen = [f["element"] for f in result.failed if f["chosen"]]
         if chosen:
             st.caption(_("Chosen where it hurts most: {elements}").format(elements=", ".join(chosen[:20])))
-        m1, m2 = st.columns(2)
+        m1, m2, m3, m4 = st.columns(4)
         m1.metric(_("GPUs cut off"), i18n.number(result.gpus_disconnected),
                   help=_("{nodes} nodes outside the part of the fabric holding the most nodes").format(
                       nodes=i18n.number(result.nodes_disconnected)))
@@ -207,7 +196,6 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                   help=_("GPUs of connected nodes whose NIC lost a port; {pxn} of them lost every port and "
                          "reach the fabric over NVLink through another rail's NIC (PXN)").format(
                       pxn=i18n.number(result.gpus_via_pxn)))
-        m3, m4 = st.columns(2)
         m3.metric(_("Bisection [Tb/s]"), f"{result.bisection_tbits_one_direction:,.2f}",
                   help=_("One direction; healthy {healthy} Tb/s").format(
                       healthy=f"{result.healthy_bisection_tbits_one_direction:,.2f}"),
@@ -217,6 +205,19 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                       delta=_delta(result.busbw_gbytes - result.healthy_busbw_gbytes, 1),
                       help=_("busbw of 1 GiB on the connected GPUs; healthy {healthy} GB/s").format(
                           healthy=f"{result.healthy_busbw_gbytes:,.1f}"))
+    left, right = st.columns([3, 2], gap="medium")
+    with left:
+        fig, _vertices, aggregated = cache.topology(key, failed, cur.unit, lang)
+        chart_key = f"rs_topology_{st.session_state.get(CHART, 0)}"
+        st.plotly_chart(fig, key=chart_key, on_select=functools.partial(_on_click, chart_key),
+                        selection_mode=("points",), config={**CONFIG, "scrollZoom": True})
+        st.caption(_("Red crosses mark failed elements.") + " " + (
+            _("This view is aggregated: a click names a bundle of switches, so fail single switches by the form.")
+            if aggregated else _("Click a leaf, spine or core switch to fail it; click it again to restore it.")))
+    if result is None:
+        right.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
+        return
+    with right:
         st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang), key="rs_bars", config=CONFIG)
 
     rows = [

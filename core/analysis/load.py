@@ -537,6 +537,9 @@ def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job
         load, nflows = ecmp_loads[(tier, direction)]
         tier_rows.append(row(tier, direction, count, cap, load.sum(), ar_loads, load, nflows))
 
+    if rail_aligned and inj.max(initial=0) > C_port * (1 + 1e-9):
+        notes.append(_("Several GPUs of a node send to peers on the same rail: rail-aligned (PXN) their traffic shares "
+                       "that rail's NIC, which is overloaded; placed by node each GPU sends on its own NIC."))
     # --- hottest links (ECMP)
     naming = _Names(shape, U, pair, spp, S)
     if arrays is not None:

@@ -75,7 +75,7 @@ def failure_topology_figure(plan, failed: set[str], unit: str = "Gb/s", height: 
     return fig
 
 
-def healthy_vs_failed_figure(result: FailureResult, height: int = 360) -> go.Figure:
+def healthy_vs_failed_figure(result: FailureResult, height: int = 420) -> go.Figure:
     """Failed against healthy, each as a share of the healthy value [%]; the hover has both values."""
     rows = []
     connected = result.gpus - result.gpus_disconnected
@@ -90,7 +90,7 @@ def healthy_vs_failed_figure(result: FailureResult, height: int = 360) -> go.Fig
                      result.alltoall_busbw_gbytes or 0.0, "{:,.1f}"))
     if result.healthy_step_time_s and result.step_time_s:
         # speed (1 / step time): lower is worse, like the other bars
-        rows.append((_("training speed (1 / step time)"), 1 / result.healthy_step_time_s, 1 / result.step_time_s,
+        rows.append((_("training speed"), 1 / result.healthy_step_time_s, 1 / result.step_time_s,
                      "{:,.4f}"))
     labels = [r[0] for r in rows][::-1]
     rows = rows[::-1]
@@ -104,7 +104,7 @@ def healthy_vs_failed_figure(result: FailureResult, height: int = 360) -> go.Fig
                          customdata=[r[3].format(r[2]) for r in rows],
                          hovertemplate="%{y}: %{customdata}<extra></extra>"))
     base_layout(fig, _("Failed design against the healthy one [% of healthy]"), height)
-    fig.update_layout(barmode="group", xaxis=dict(title="%", range=[0, 118]), yaxis=dict(automargin=True),
+    fig.update_layout(barmode="group", xaxis=dict(title="%", range=[0, 132]), yaxis=dict(automargin=True),
                       legend=dict(orientation="h", y=-0.2, traceorder="reversed"), bargap=0.25)
     return fig
 
