@@ -344,7 +344,7 @@ def key_number_rows(plan) -> list[tuple[str, float | int | str, str, str | None]
         (_("Leaf switches"), sw["leaf"], s["switch_models"].get("leaf", s["switch_model"]), WHOLE),
         (_("Spine switches"), sw["spine"], s["switch_models"].get("spine", "") if sw["spine"] else "", WHOLE),
         (_("Core switches"), sw["core"], s["switch_models"].get("core", "") if sw["core"] else "", WHOLE),
-        (_("Switches in total"), sw["total"], "", WHOLE),
+        (_("Switches in total (compute fabric)"), sw["total"], "", WHOLE),
         (_("Links"), sum(links.values()), "", WHOLE),
         (_("Transceivers"), xcvr["switch_side"] + xcvr["node_side"], "", WHOLE),
         (_("NVLink per GPU (both directions)"), bw["nvlink_gbytes_per_gpu_bidir"], "GB/s", "#,##0"),
@@ -477,7 +477,7 @@ def _flatten(value, prefix: str = "") -> list[tuple[str, object]]:
 
 def _network_sheet(ws, plan, network: str, sizing) -> None:
     """One other network: its BOM rows (when ``BomRow.network`` says so) and its sizing, flattened."""
-    ws.cell(row=1, column=1, value=network_label(network)).font = TITLE
+    ws.cell(row=1, column=1, value=network_label(network).capitalize()).font = TITLE
     rows = [r for r in plan.bom if getattr(r, "network", "compute") == network]
     start = 3
     if rows:
