@@ -383,26 +383,28 @@ def _exports(cur: state.Current, key: str, lang: str) -> None:
     if not eager:
         st.caption(_("{gpus} GPUs: each file is built when you press its button (large files take a few "
                      "seconds).").format(gpus=i18n.number(plan.resolved.gpus)))
-    row = st.container(horizontal=True)
-    for name, export in registry.items():
+    columns = st.columns(2, gap="medium")
+    for i, (name, export) in enumerate(registry.items()):
+        row = columns[i % 2].container(horizontal=True, vertical_alignment="center", wrap=False)
         file_name = filenames.export_file_name(plan, name, export.suffix)
-        label, hint = name, _(export.label)
+        hint = _(export.label)
         wanted = ("export", key, name, naming)
         data = None
         if eager:
             data = _export_or_problem(key, name, naming, lang)
         elif wanted in built:
             data = built[wanted]
-        elif row.button(_("Build {format}").format(format=name), key=f"ho_build_{name}", help=hint):
+        elif row.button(_("Build {format}").format(format=name), key=f"ho_build_{name}", help=file_name):
             with st.spinner(_("Building {format}...").format(format=name)):
                 data = _export_or_problem(key, name, naming, lang)
             if isinstance(data, bytes):
                 _keep(built, wanted, data)
         if isinstance(data, bytes):
-            row.download_button(label, data=data, file_name=file_name, mime=export.mime, on_click="ignore",
-                                key=f"ho_export_{name}", help=f"{hint} ({file_name}, {_size(len(data))})")
+            row.download_button(name, data=data, file_name=file_name, mime=export.mime, on_click="ignore",
+                                key=f"ho_export_{name}", help=f"{file_name}, {_size(len(data))}")
         elif isinstance(data, str):
-            row.button(label, key=f"ho_export_{name}", disabled=True, help=data)
+            row.button(name, key=f"ho_export_{name}", disabled=True, help=safe.md(data))
+        row.caption(hint)
 
 
 def _keep(built: dict, wanted: tuple, data) -> None:
