@@ -103,7 +103,7 @@ def _axis_controls(store: dict, axis: str, column, optional: bool) -> None:
 
 def _controls(store: dict) -> None:
     ss = st.session_state
-    c1, c2, c3 = st.columns([1, 1, 1])
+    c1, c2, c3 = st.columns([1, 1, 1.3])
     _axis_controls(store, "x", c1, optional=False)
     _axis_controls(store, "y", c2, optional=True)
     metrics = list(sw.METRICS)

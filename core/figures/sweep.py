@@ -8,6 +8,7 @@ hover: a grey cross on the axis below the gap (line, bars) or the blank cell its
 from __future__ import annotations
 
 import html
+import math
 
 import plotly.graph_objects as go
 
@@ -21,8 +22,8 @@ GAP_COLOUR = "#a6acaf"
 HOVER_CHARS = 64
 """Most visible characters per hover line (a reason wraps)."""
 VALUE_LABELS = {
-    "fabric": {"infiniband": N_("infiniband"), "ethernet": N_("ethernet")},
-    "topology": {"rail-optimized": N_("rail-optimized"), "top-of-rack": N_("top-of-rack"), "rail-only": N_("rail-only")},
+    "fabric": {"infiniband": N_("InfiniBand"), "ethernet": N_("Ethernet")},
+    "topology": {"rail-optimized": N_("Rail-optimized"), "top-of-rack": N_("Top-of-rack"), "rail-only": N_("Rail-only")},
     "plane_mode": {"per-port": N_("per-port"), "per-rail": N_("per-rail")},
     "tiers": {"auto": N_("auto")},
 }
@@ -42,6 +43,34 @@ def value_label(setting: str, value) -> str:
 def _reason(text: str | None) -> str:
     """The reason, escaped and wrapped for a hover box."""
     return "<br>".join(html.escape(line) for line in wrap_text(text or "", HOVER_CHARS).split("<br>"))
+
+
+def nice_ticks(values: list[float | None], count: int = 5) -> list[float]:
+    """About ``count`` round tick values from 0 (or the smallest value, if negative) to the largest value."""
+    feasible = [v for v in values if v is not None]
+    if not feasible:
+        return []
+    low, high = min(0.0, min(feasible)), max(feasible)
+    if high <= low:
+        return [low]
+    raw = (high - low) / max(1, count - 1)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    first = math.floor(low / step) * step
+    return [round(first + i * step, 10) for i in range(int(math.ceil((high - first) / step)) + 1)]
+
+
+def _axis_ticks(result: SweepResult, values: list[float | None], axis: bool = True) -> dict:
+    """Tick values and their text in the metric's unit and the current language (money: 万 / 亿 in Chinese);
+    an ``axis`` also spans its ticks (so the top one shows)."""
+    ticks = nice_ticks(values)
+    if not ticks:
+        return {}
+    kind = METRICS[result.spec.metric].kind
+    out = dict(tickvals=ticks, ticktext=[format_value(t, kind) for t in ticks])
+    if axis and len(ticks) > 1:
+        out["range"] = [ticks[0], ticks[-1] + 0.03 * (ticks[-1] - ticks[0])]
+    return out
 
 
 def _value_text(result: SweepResult, value: float | None) -> str:
@@ -78,10 +107,20 @@ def _gaps(result: SweepResult, xs: list) -> go.Scatter | None:
         return None
     floor = _gap_floor(result.values)
     return go.Scatter(
-        x=[x for x, _p in gaps], y=[floor] * len(gaps), mode="markers", name=_("cannot be built"),
-        marker=dict(symbol="x", size=11, color=GAP_COLOUR, line=dict(width=1, color=GAP_COLOUR)),
+        x=[x for x, _p in gaps], y=[floor] * len(gaps), mode="markers", name=_("cannot be built"), cliponaxis=False,
+        marker=dict(symbol="x", size=14, color=GAP_COLOUR, line=dict(width=1, color=GAP_COLOUR)),
         customdata=[[value_label(result.spec.x.setting, p.x), _reason(p.reason)] for _x, p in gaps],
         hovertemplate="%{customdata[0]}: " + _("cannot be built") + "<br>%{customdata[1]}<extra></extra>")
+
+
+LOG_SPAN = 20
+"""A numeric axis whose largest value is at least this many times its smallest (all above 0) is drawn on a log scale."""
+
+
+def x_scale(xs: list) -> str:
+    """``log`` when the swept values span ``LOG_SPAN`` or more (16 to 20,000 nodes), else ``linear``."""
+    numbers = [float(x) for x in xs]
+    return "log" if numbers and min(numbers) > 0 and max(numbers) / min(numbers) >= LOG_SPAN else "linear"
 
 
 def line_figure(result: SweepResult, height: int = 420) -> go.Figure:
@@ -98,9 +137,10 @@ def line_figure(result: SweepResult, height: int = 420) -> go.Figure:
         fig.add_trace(gaps)
     base_layout(fig, title(result), height)
     fig.update_layout(showlegend=gaps is not None, legend=dict(orientation="h", y=-0.22, x=0),
-                      xaxis=dict(title=setting_label(spec.x.setting), tickvals=xs,
+                      xaxis=dict(title=setting_label(spec.x.setting), tickvals=xs, type=x_scale(xs),
                                  ticktext=[value_label(spec.x.setting, x) for x in xs]),
-                      yaxis=dict(title=metric_label(spec.metric, spec.size), rangemode="tozero"))
+                      yaxis=dict(title=metric_label(spec.metric, spec.size),
+                                 **_axis_ticks(result, result.values)))
     return fig
 
 
@@ -119,7 +159,8 @@ def bar_figure(result: SweepResult, height: int = 420) -> go.Figure:
     fig.update_layout(showlegend=gaps is not None, legend=dict(orientation="h", y=-0.22, x=0), bargap=0.35,
                       xaxis=dict(title=setting_label(spec.x.setting), type="category", categoryorder="array",
                                  categoryarray=labels),
-                      yaxis=dict(title=metric_label(spec.metric, spec.size), rangemode="tozero"))
+                      yaxis=dict(title=metric_label(spec.metric, spec.size),
+                                 **_axis_ticks(result, result.values)))
     return fig
 
 
@@ -134,7 +175,8 @@ def heatmap_figure(result: SweepResult, height: int = 460) -> go.Figure:
     better_high = METRICS[spec.metric].better == "higher"
     fig = go.Figure(go.Heatmap(
         z=z, x=xs, y=ys, text=text, hoverongaps=True, colorscale="Viridis", reversescale=not better_high,
-        colorbar=dict(title=dict(text=METRICS[spec.metric].kind == "usd" and "USD" or "", side="right")),
+        colorbar=dict(title=dict(text="USD" if METRICS[spec.metric].kind == "usd" else "", side="right"),
+                      **_axis_ticks(result, [v for row in z for v in row], axis=False)),
         hovertemplate=setting_label(spec.x.setting).replace("%", "%%") + ": %{x}<br>"
         + setting_label(spec.y.setting).replace("%", "%%") + ": %{y}<br>%{text}<extra></extra>"))
     if len(xs) * len(ys) <= 100:
@@ -142,6 +184,13 @@ def heatmap_figure(result: SweepResult, height: int = 460) -> go.Figure:
         fig.data[0].update(text=[[t if p.value is not None else "" for t, p in zip(trow, prow)]
                                  for trow, prow in zip(text, grid)],
                            customdata=text, hovertemplate=fig.data[0].hovertemplate.replace("%{text}", "%{customdata}"))
+    gaps = [(x, y, p) for row, y in zip(grid, ys) for p, x in zip(row, xs) if p.value is None]
+    if gaps:  # a grey cross in each blank cell, the reason on hover
+        fig.add_trace(go.Scatter(
+            x=[x for x, _y, _p in gaps], y=[y for _x, y, _p in gaps], mode="markers", showlegend=False,
+            marker=dict(symbol="x", size=12, color=GAP_COLOUR),
+            customdata=[_reason(p.reason) for _x, _y, p in gaps],
+            hovertemplate="%{x} / %{y}: " + _("cannot be built") + "<br>%{customdata}<extra></extra>"))
     base_layout(fig, title(result), height)
     fig.update_layout(xaxis=dict(title=setting_label(spec.x.setting), type="category"),
                       yaxis=dict(title=setting_label(spec.y.setting), type="category"))
