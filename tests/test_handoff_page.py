@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import openpyxl
 import pytest
@@ -16,6 +17,7 @@ from core.figures.keynumbers import key_numbers
 from core.formats.exports import exports
 from core.i18n import _, language
 from core.plan import plan
+from i18n_check import english_leaks
 from test_app_pages import app, metrics, shown
 
 HANDOFF = {"tab": "Hand-off"}
@@ -208,3 +210,22 @@ def test_handoff_tab_in_chinese():
     assert labels(at)[:3] == wanted and any(m.value == heading for m in at.markdown)
     assert tab in [t.label for t in at.tabs] and tab != "Hand-off"
     assert at.file_uploader[0].label == "设计 JSON（最大 1 MB）"
+    # this tab's own words (the export formats' descriptions are their modules', checked with them)
+    with language("zh"):
+        hints = {_(e.label) for e in exports().values()}
+    texts = [m.value for m in at.main.markdown if m.value.startswith("#")]
+    texts += [c.value for c in at.main.caption if c.value not in hints]
+    for widget in (*at.main.text_input, *at.main.number_input, *at.file_uploader, *at.main.button,
+                   *at.main.get("download_button")[:3]):
+        texts += [widget.label, widget.help or ""]
+    text = re.sub(r"fabric-[a-z0-9-]+|`[^`]*`|python -m core plan --design design.json", " ", "\n".join(texts))
+    leaks = english_leaks(re.sub(r"\\(.)", r"\1", text))
+    assert not leaks, leaks
+
+
+def test_handoff_tab_in_english_shows_no_chinese():
+    from i18n_check import chinese_leaks
+    from test_i18n import page_text
+
+    at = app({"n": "64", "lang": "en", "tab": "Hand-off"})
+    assert not at.exception and not chinese_leaks(page_text(at))
