@@ -11,7 +11,7 @@ from core.catalog import PRICE_BASIS_LABELS
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.errors import DesignError, InputError, shown
 from core.fabric.naming import Namer, NamingScheme
-from core.figures.cost import price_sensitivity_figure
+from core.figures.cost import networks_figure, networks_table, price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, size_caption
 from core.formats import filenames
 from core.formats.design_file import design_from_bytes
@@ -169,6 +169,12 @@ def main() -> None:
                         col("why"): st.column_config.TextColumn(header["why"], width="large"),
                         col("catalog_id"): st.column_config.TextColumn(header["catalog_id"]),
                     })
+            if plan.networks is not None and any(plan.networks.sized()):  # storage and management (core.networks)
+                st.markdown("#### " + _("By network"))
+                st.plotly_chart(networks_figure(plan), key="networks_chart", config={"displaylogo": False})
+                table = networks_table(plan)
+                st.dataframe(table, hide_index=True, width="stretch", column_config={
+                    c: st.column_config.NumberColumn(format="localized") for c in table.columns[1:]})
             downloads = st.container(horizontal=True)  # buttons as wide as their labels
             # bytes, not callables, and no rerun on click: a deferred file is dropped by the next rerun, so
             # quick successive clicks lost downloads ("MediaFileStorageError: Deferred file ... not found")
@@ -262,6 +268,17 @@ def _review_pack(cur: state.Current, key: str, lang: str) -> None:
 
 
 # --- loading a design file ---------------------------------------------------------------------------
+def _in_session_language(callback):
+    """Run a widget callback in the session's language (callbacks run before app.py sets this run's)."""
+    @functools.wraps(callback)
+    def run(*args):
+        code = st.session_state.get(state.LANG_WIDGET)
+        with i18n.language(code if code in i18n.LANGUAGES else i18n.DEFAULT_LANGUAGE):
+            return callback(*args)
+    return run
+
+
+@_in_session_language
 def _on_upload(widget: str) -> None:
     """A design file was chosen: read it (size, UTF-8, JSON, version, fields, catalog ids) and, if it is a
     design, put it into the sidebar as a share link is applied; else keep the design and say why."""
@@ -327,6 +344,7 @@ def _upload_box(cur: state.Current, heading: bool = True) -> None:
 NAMING_WIDGETS = {"np": "ho_nm_np", "sp": "ho_nm_sp", "nd": "ho_nm_nd"}
 
 
+@_in_session_language
 def _on_naming_change() -> None:
     """Keep a valid naming scheme in the session store (the link's ``nm_`` keys); a bad one is said, not kept."""
     ss = st.session_state

@@ -167,7 +167,7 @@ def test_nvlink_generations_offered_are_the_systems_and_older():
     assert "older generation" in at.selectbox(key="w_nvl").help
 
 
-@pytest.mark.parametrize("tab,charts_expected", [("Bandwidth", 3), ("Cost & power", 3)])  # capex, power, price sensitivity
+@pytest.mark.parametrize("tab,charts_expected", [("Bandwidth", 3), ("Cost & power", 4)])  # capex, power, networks, price sensitivity
 def test_each_tab_renders(tab, charts_expected):
     at = app({"n": "128", "tab": tab})
     assert not at.exception

@@ -180,3 +180,16 @@ def test_share_link_round_trips_the_network_fields(storage, ports, speed, system
 def test_old_links_keep_working():
     design, warnings = sharelink.decode({"v": "1", "n": "127", "g": "H100"})
     assert not warnings and design.storage == "auto" and design.management is True
+
+
+def test_networks_figure_and_table():
+    from core.figures.cost import networks_figure, networks_table
+    p = plan(Design(gpu="H100", nodes=127))
+    fig = networks_figure(p)
+    for trace in fig.data[:2]:  # capex, then IT power: shares of the totals, stacked to 100%
+        assert sum(trace.x) == pytest.approx(100.0)
+    table = networks_table(p)
+    assert list(table.iloc[:, 1]) == [48, 16, 8, 8]  # switches: compute, storage, in-band, OOB
+    assert table.iloc[:, 4].sum() == pytest.approx(p.cost.capex_usd, abs=0.05)
+    with language("zh"):
+        assert networks_table(p).columns[0] == "网络"

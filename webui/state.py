@@ -175,6 +175,12 @@ def _set_widgets(design: Design) -> None:
     ss[K + "rkw"] = design.rack_kw
     ss[K + "ru"] = design.rack_units or AUTO
     ss[K + "media"] = design.cable_media
+    ss[K + "storage"] = design.storage
+    ss[K + "spn"] = AUTO if design.storage_ports_per_node is None else design.storage_ports_per_node
+    ss[K + "sps"] = design.storage_port_speed_gbps or AUTO
+    ss[K + "sts"] = design.storage_systems
+    ss[K + "sto"] = AUTO if design.storage_oversubscription is None else float(design.storage_oversubscription)
+    ss[K + "mg"] = design.management
     ss[K + "pue"] = float(design.pue)
     ss[K + "kwh"] = float(design.electricity_usd_per_kwh)
     ss[K + "years"] = float(design.tco_years)
@@ -475,6 +481,7 @@ def sidebar() -> Current:
                                          "Empty: the preset's."))
         rack_units = st.selectbox(_("Rack units"), [AUTO, 42, 45, 47, 48, 51, 52, 54, 58], key=K + "ru",
                                   format_func=lambda v: _("auto") if v == AUTO else f"{v}U")
+        storage_fields = _storage_widgets(ss)
         domains = [1, *range(gpn, 577, gpn)]
         if ss.get(K + "nvd") not in (AUTO, *domains):
             ss[K + "nvd"] = AUTO
@@ -521,6 +528,7 @@ def sidebar() -> Current:
         cable_media=media, pue=pue, electricity_usd_per_kwh=kwh, tco_years=years, **overrides,
         price_basis=pb, **fabric_fields,
         rack_preset=rack_preset, rack_kw=float(rack_kw) if rack_kw is not None else None, rack_units=rack_units,
+        **storage_fields,
     )
     data = {k: (None if v == AUTO and k not in ("tiers", "cable_media") else v) for k, v in data.items()}
     unit = "Gb/s" if ss.get(K + "bits") else "GB/s"
@@ -536,6 +544,40 @@ def sidebar() -> Current:
     except (DesignError, InputError) as exc:
         return Current(design, None, exc, warnings, unit)
     return Current(design, result, None, warnings, unit)
+
+
+STORAGE_KINDS = {"auto": N_("auto (as the compute fabric)"), "infiniband": N_("InfiniBand"), "ethernet": N_("Ethernet"),
+                 "none": N_("none")}
+STORAGE_OVERSUB = (1.0, 4 / 3, 1.5, 2.0, 3.0, 4.0)
+
+
+def _storage_widgets(ss) -> dict:
+    """Storage fabric and management networks (core.networks) in the "Advanced" expander; AUTO = the RA's."""
+    if ss.get(K + "sto") not in (AUTO, *STORAGE_OVERSUB):
+        ss[K + "sto"] = AUTO
+    ss.setdefault(K + "mg", True)
+    storage = st.selectbox(_("Storage fabric"), list(STORAGE_KINDS), key=K + "storage",
+                           format_func=lambda v: _(STORAGE_KINDS[v]),
+                           help=_("A storage network of its own, sized as the DGX SuperPOD reference architecture "
+                                  "(2 storage ports per node, storage systems at 1:1, node leaves near 4:3)."))
+    c1, c2 = st.columns(2)
+    spn = c1.selectbox(_("Storage ports per node"), [AUTO, *range(0, 9)], key=K + "spn",
+                       format_func=lambda v: _("auto ({choice})").format(choice=2) if v == AUTO else str(v))
+    sps = c2.selectbox(_("Storage port speed"), [AUTO, 100, 200, 400, 800], key=K + "sps",
+                       format_func=lambda v: _("auto") if v == AUTO else f"{v}G")
+    sts = st.number_input(_("Storage systems"), min_value=0, max_value=100_000, step=1, value=None, key=K + "sts",
+                          placeholder=_("auto (150 Gb/s per node)"),
+                          help=_("Storage appliances on the storage fabric (8 x 200G each); empty: sized from "
+                                 "150 Gb/s per node, as in the reference architecture's 4-SU build."))
+    sto = st.selectbox(_("Storage oversubscription"), [AUTO, *STORAGE_OVERSUB], key=K + "sto",
+                       format_func=lambda v: _("auto ({choice})").format(choice="4:3") if v == AUTO
+                       else ("4:3" if abs(v - 4 / 3) < 1e-9 else f"{v:g}:1"))
+    management = st.toggle(_("Management networks"), key=K + "mg",
+                           help=_("In-band (SN4600C) and out-of-band (SN2201) management networks, head nodes, "
+                                  "UFM appliances and user storage, as in the reference architecture."))
+    return dict(storage=storage, storage_ports_per_node=spn, storage_port_speed_gbps=sps,
+                storage_systems=int(sts) if sts is not None else None, storage_oversubscription=sto,
+                management=bool(management))
 
 
 def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | None, auto_switch, system) -> dict:
@@ -790,7 +832,9 @@ _WIDGET_OF = {"tiers": "tiers", "switch": "switch", "port_speed_gbps": "speed", 
               "nic": "nic_model", "leaf_switch": "leaf_switch", "spine_switch": "spine_switch",
               "core_switch": "core_switch", "uplink_speed_gbps": "uplink", "plane_mode": "plane_mode",
               "su_nodes": "su", "pod_sus": "pod", "grow_to": "grow", "rack_preset": "rp", "rack_kw": "rkw",
-              "rack_units": "ru"}
+              "rack_units": "ru", "storage": "storage", "storage_ports_per_node": "spn",
+              "storage_port_speed_gbps": "sps", "storage_systems": "sts", "storage_oversubscription": "sto",
+              "management": "mg"}
 _ZERO_IS_AUTO = {"su", "pod", "grow"}
 """Number inputs where 0 means the engine's default."""
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import plotly.graph_objects as go
 
 from core.figures.keynumbers import format_power, format_usd
@@ -44,10 +45,11 @@ def power_figure(plan) -> go.Figure:
     overhead = plan.cost.facility_kw - plan.cost.it_kw
     labels = list(frame.index) + ["facility overhead"]
     values = list(frame.values) + [overhead]
-    fig = go.Figure(go.Bar(
+    top = max(values) if values else 1.0
+    fig = go.Figure(go.Bar(  # labels of bars under 5% of the tallest only on hover: they would overlap
         x=[category_name(c) for c in labels], y=values, marker_color=[CATEGORY_COLOURS.get(c, "#999") for c in labels],
-        text=[format_power(v) for v in values], textposition="outside", cliponaxis=False,
-        hovertemplate="%{x}: %{text}<extra></extra>"))
+        text=[format_power(v) if v >= 0.05 * top else "" for v in values], textposition="outside", cliponaxis=False,
+        customdata=[format_power(v) for v in values], hovertemplate="%{x}: %{customdata}<extra></extra>"))
     base_layout(fig, _("Power by category: IT {it}, facility {facility} at PUE {pue} [kW]").format(
         it=format_power(plan.cost.it_kw), facility=format_power(plan.cost.facility_kw), pue=f"{plan.cost.pue:g}"), 360)
     fig.update_layout(yaxis=dict(title="kW", range=[0, max(values) * 1.15]), xaxis=dict(tickangle=-40),
@@ -88,3 +90,45 @@ def price_sensitivity_figure(plan, top: int = 5) -> go.Figure:
                                                   "[USD]").format(capex=format_usd(capex)), range=[-widest * 1.35, widest * 1.35]),
                       yaxis=dict(title=None), showlegend=True)
     return fig
+
+
+NETWORK_NAMES = {"compute": N_("compute (nodes and fabric)"), "storage": N_("storage fabric"),
+                 "inband": N_("in-band management"), "oob": N_("out-of-band management")}
+"""``Plan.summary()["networks"]`` keys -> the names the networks chart and table show."""
+
+
+def networks_figure(plan) -> go.Figure:
+    """Capex [USD] and IT power [kW] by network (``Plan.summary()["networks"]``: compute with its nodes, the
+    storage fabric, in-band and out-of-band management), side by side as shares of the totals."""
+    networks = plan.summary()["networks"]
+    keys = [k for k in ("oob", "inband", "storage", "compute") if k in networks]
+    capex = sum(networks[k]["capex_usd"] for k in keys) or 1.0
+    power = sum(networks[k]["power_kw"] for k in keys) or 1.0
+    names = [_(NETWORK_NAMES[k]) for k in keys]
+    colours = {"compute": "#5d6d7e", "storage": "#2e86c1", "inband": "#117a65", "oob": "#d35400"}
+    fig = go.Figure()
+    for metric, total, label, shown in (("capex_usd", capex, _("capex"), format_usd),
+                                        ("power_kw", power, _("IT power"), format_power)):
+        values = [networks[k][metric] for k in keys]
+        fig.add_trace(go.Bar(
+            y=[label] * len(keys), x=[v / total * 100 for v in values], orientation="h", name=label,
+            marker_color=[colours[k] for k in keys], showlegend=False,
+            customdata=[[n, shown(v)] for n, v in zip(names, values)],
+            text=[f"{v / total:.0%}" if v / total >= 0.04 else "" for v in values], textposition="inside",
+            hovertemplate="%{customdata[0]}: %{customdata[1]} (%{x:.1f}%)<extra></extra>"))
+    for k, name in zip(keys, names):  # a legend entry per network (the bars carry one colour each)
+        fig.add_trace(go.Bar(y=[None], x=[None], orientation="h", name=name, marker_color=colours[k],
+                             hoverinfo="skip"))
+    base_layout(fig, _("Capex and IT power by network [% of the totals]"), 230)
+    fig.update_layout(barmode="stack", xaxis=dict(title=None, range=[0, 100], ticksuffix="%"), yaxis=dict(title=None),
+                      legend=dict(orientation="h", y=-0.3, traceorder="reversed"))
+    return fig
+
+
+def networks_table(plan) -> pd.DataFrame:
+    """Switches, links, transceivers, capex [USD] and IT power [kW] per network, headers in the current language."""
+    networks = plan.summary()["networks"]
+    rows = [{_("Network"): _(NETWORK_NAMES[k]), _("Switches"): v["switches"], _("Links"): v["links"],
+             _("Transceivers"): v["transceivers"], _("Capex [USD]"): v["capex_usd"], _("IT power [kW]"): v["power_kw"]}
+            for k, v in networks.items()]
+    return pd.DataFrame(rows)

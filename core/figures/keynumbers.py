@@ -12,7 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 from html import escape
 
-from core.figures.style import CJK_FONTS
+from core.figures.style import CJK_FONTS, sep
 from core.i18n import N_, _, current, ngettext, usd, usd_compact
 
 BANDWIDTH_UNITS = ("GB/s", "Gb/s")
@@ -124,14 +124,32 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
                       share=f"{cost['network_share']:.1%}", basis=_(PRICE_BASIS_WORDS.get(
                           cost.get("price_basis", "street"), cost.get("price_basis", "street"))),
                       low=usd(cost.get("capex_usd_low", cost["capex_usd"])),
-                      high=usd(cost.get("capex_usd_high", cost["capex_usd"])))),
+                      high=usd(cost.get("capex_usd_high", cost["capex_usd"]))) + _network_split(summary, "capex_usd")),
         KeyNumber("capex_per_gpu", _("Capex / GPU"), format_usd(cost["capex_per_gpu_usd"]),
                   _("{amount} per GPU").format(amount=usd(cost["capex_per_gpu_usd"]))),
         KeyNumber("it_power", _("IT power"), format_power(power["it_kw"]),
                   _("{it} kW IT (network {network} kW); facility {facility} kW at PUE {pue}").format(
                       it=f"{power['it_kw']:,.1f}", network=f"{power['network_kw']:,.1f}",
-                      facility=f"{power['facility_kw']:,.1f}", pue=f"{power['pue']:g}")),
+                      facility=f"{power['facility_kw']:,.1f}", pue=f"{power['pue']:g}")
+                  + _network_split(summary, "power_kw")),
     ]
+
+
+NETWORK_WORDS = {"compute": N_("compute fabric"), "storage": N_("storage fabric"),
+                 "inband": N_("in-band management"), "oob": N_("out-of-band management")}
+"""``Plan.summary()["networks"]`` keys -> their names (as ``core.networks.NETWORK_LABELS``)."""
+
+
+def _network_split(summary: dict, key: str) -> str:
+    """``; by network: compute fabric $45.9 M, storage fabric $4.32 M, ...`` (capex) or the same in kW (power);
+    empty when the design has only the compute fabric."""
+    networks = summary.get("networks") or {}
+    if not any(v.get(key) for n, v in networks.items() if n != "compute"):
+        return ""
+    shown = usd if key == "capex_usd" else (lambda kw: f"{kw:,.1f} kW")
+    parts = [_("{network} {amount}").format(network=_(NETWORK_WORDS.get(n, n)), amount=shown(v[key]))
+             for n, v in networks.items() if v.get(key)]
+    return _("; by network: {parts}").format(parts=sep().join(parts))
 
 
 def _growth_note(summary: dict) -> str:

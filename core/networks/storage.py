@@ -213,7 +213,11 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
 
     # --- media: switch-side modules per switch (twin-port cages), node-side per port, a fibre per link
     per_cage = switch.ports_per_cage(speed)
-    switch_module = module(catalog, kind, speed, per_cage, "switch", switch.cage_type)
+    try:
+        switch_module = module(catalog, kind, speed, per_cage, "switch", switch.cage_type)
+    except DesignError:  # no module carries a whole cage at this speed (4 x 200G): one module per port
+        per_cage = 1
+        switch_module = module(catalog, kind, speed, 1, "switch", switch.cage_type)
     node_module = module(catalog, kind, speed, 1, "node", "QSFP112" if speed == 400 else "")
     cord = fibre(catalog, switch_module)
 
