@@ -223,6 +223,20 @@ def test_handoff_tab_in_chinese():
     assert not leaks, leaks
 
 
+def test_upload_and_naming_messages_speak_the_page_language():
+    """Callbacks run before the run sets its language: their messages still come in the session's."""
+    at = app({"n": "64", "lang": "zh", "tab": "Hand-off"})
+    with language("zh"):  # AppTest formats select values with format_func in this thread
+        _upload(at, "bad.json", b'{"gpu": "NOPE", "nodes": 8}')
+    message = shown(at.error[0].value)
+    with language("zh"):
+        assert message.startswith(_("This file was not loaded; the design is unchanged. {problem}").format(problem=""))
+    assert "unknown system model" not in message and "NOPE" in message
+    with language("zh"):
+        at.text_input(key="ho_nm_np").set_value("9x").run()
+    assert not english_leaks(shown(at.warning[-1].value).replace("9x", "")), at.warning[-1].value
+
+
 def test_handoff_tab_in_english_shows_no_chinese():
     from i18n_check import chinese_leaks
     from test_i18n import page_text
