@@ -108,7 +108,9 @@ def test_node_price_is_not_double_counted_with_nics():
 
 @pytest.mark.parametrize("media,expect", [("copper", "cable"), ("optics", "transceiver")])
 def test_cable_media_policy(media, expect):
-    frame = plan(Design(gpu="H100", nodes=64, cable_media=media)).bom_frame()
+    # top-of-rack: the leaf sits in the rack, so node-leaf links are within copper reach (issue 14: media
+    # follow each link's length; a rail-optimized SU's 5-10 m node-leaf runs take optics even with "copper")
+    frame = plan(Design(gpu="H100", nodes=64, topology="top-of-rack", cable_media=media)).bom_frame()
     node_leaf = frame[frame["why"].str.contains("node-leaf") | frame["why"].str.startswith("node side")]
     assert expect in set(node_leaf["category"])
     if media == "copper":
@@ -126,37 +128,40 @@ def test_every_system_plans_on_its_default_fabric():
 def test_aoc_policy_uses_aoc_where_the_catalog_has_one():
     frame = plan(Design(gpu="A100", nodes=64, cable_media="aoc")).bom_frame()  # 200G HDR AOC exists
     assert frame["catalog_id"].str.startswith("AOC").any()
-    # NDR has no AOC in the catalog: optics are used and the row says why
-    frame = plan(Design(gpu="H100", nodes=64, cable_media="aoc")).bom_frame()
-    assert frame["why"].str.contains("no AOC/copper").any()
+    # NDR has no AOC in the catalog: optics are used, and each optical row says which media
+    result = plan(Design(gpu="H100", nodes=64, cable_media="aoc"))
+    assert result.media and all(m.kind in ("dac", "acc", "mmf", "smf") for m in result.media)  # compute links
+    assert result.bom_frame()["why"].str.contains("multimode optics|single-mode optics").any()
 
 
 def test_both_ends_and_fibre_share_one_media_per_link_class():
+    """Issue 14: media are chosen per link class and length bin; within a bin the switch module, the node
+    module and the fibre cord are of one media (a class may mix multimode bins and longer single-mode ones)."""
     from core.catalog import load_catalog
     cat = load_catalog()
     for nodes in (64, 600):
-        frame = plan(Design(gpu="H100", nodes=nodes, cable_media="optics")).bom_frame()
-        for link_class in ("node-leaf", "leaf-spine", "spine-core"):
-            modules = frame[frame["item"].str.endswith(f"(switch side, {link_class})")]
-            fibres = frame[(frame["category"] == "cable") & frame["item"].str.endswith(f"({link_class})")]
-            if modules.empty:
-                assert fibres.empty
-                continue
-            media = {cat.transceiver(i).media for i in modules["catalog_id"]}
-            assert len(media) == 1 and {cat.cable(i).media for i in fibres["catalog_id"]} == media
-            if link_class == "node-leaf":
-                node = frame[frame["item"].str.endswith("(node side)")]
-                assert {cat.transceiver(i).media for i in node["catalog_id"]} == media
+        result = plan(Design(gpu="H100", nodes=nodes, cable_media="optics"))
+        frame = result.bom_frame()
+        for m in result.media:
+            assert not m.cable_id and m.switch_module_id and m.fibre_id
+            media = cat.transceiver(m.switch_module_id).media
+            assert cat.cable(m.fibre_id).media == media == m.kind
+            if m.link_class == "node-leaf":
+                assert cat.transceiver(m.node_module_id).media == media
+            fibres = frame[(frame["category"] == "cable") & frame["item"].str.endswith(f"({m.link_class}, {m.label()})")]
+            assert set(fibres["catalog_id"]) == {m.fibre_id}
 
 
 def test_long_runs_get_long_reach_optics_short_runs_do_not():
+    """Each bin's module reaches its longest link; the shortest bin does not get the longest-reach module."""
     from core.catalog import load_catalog
     cat = load_catalog()
-    frame = plan(Design(gpu="H100", gpus=4096, cable_media="optics")).bom_frame()  # three tiers
-    reach = {link_class: cat.transceiver(frame[frame["item"].str.endswith(f"(switch side, {link_class})")]
-                                         ["catalog_id"].iloc[0]).reach_m
-             for link_class in ("node-leaf", "leaf-spine", "spine-core")}
-    assert reach["spine-core"] >= 150 and reach["node-leaf"] < reach["spine-core"]
+    result = plan(Design(gpu="H100", gpus=4096, cable_media="optics"))  # three tiers
+    assert result.fabric.tiers == 3
+    for m in result.media:
+        assert cat.transceiver(m.switch_module_id).reach_m >= m.max_m
+    shortest = min(result.media, key=lambda m: m.max_m)
+    assert cat.transceiver(shortest.switch_module_id).reach_m < max(t.reach_m for t in cat.transceivers)
 
 
 def test_spectrum_x_twin_planes_use_one_twin_port_module_per_nic():

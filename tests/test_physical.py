@@ -235,7 +235,9 @@ def test_bom_lists_cables_by_bin_and_optics_by_type():
     assert all(r.item.endswith(" m)") for r in cables)
     assert any("leaf-spine links across rows" in r.why and "multimode" in r.why for r in cables)
     assert sum(r.quantity for r in cables) == 1016 + 1024
-    assert p.summary()["racks"]["total"] == 37 and p.summary()["racks_compute"] == 32
+    racks = p.summary()["racks"]
+    assert (racks["compute"], racks["network"], p.summary()["racks_compute"]) == (32, 5, 32)
+    assert racks["total"] == sum(racks[k] for k in ("compute", "network", "storage", "management"))
 
 
 # ---------------------------------------------------------------------------------------------- properties

@@ -282,7 +282,7 @@ def rack_key_numbers(plan) -> list[KeyNumber]:
 
     layout = plan.layout
     counts = layout.counts()
-    worst = layout.worst_rack
+    worst = max(layout.racks, key=lambda r: r.kw)  # the most power in one rack (ties: the first)
     numbers = [
         KeyNumber("racks_total", _("Racks"), f"{counts['total']:,}",
                   _("{compute} compute, {network} network, {storage} storage, {management} management").format(

@@ -17,8 +17,10 @@ reference architectures; constants and sources in ``assets/catalog/racks.toml``)
 * **Central rows.** Spine, core, management and storage racks (network rack preset) stand in rows in
   the middle of the hall, between the first and second half of the SU rows.
 * **Floor.** Racks of a row side by side (their widths); rows face alternately, so the row pitch is
-  rack depth + (hot + cold aisle) / 2; an end aisle at both ends of the rows. Floor area [m^2] =
-  (longest row + 2 end aisles) x (rows x pitch).
+  rack depth + (hot + cold aisle) / 2; an end aisle at both ends of each row. Rows stand in columns
+  of ``ceil(sqrt(rows x row span / pitch))`` rows, so a large hall is about square rather than one
+  line of hundreds of rows (row span = longest row + 2 end aisles). Floor area [m^2] = (columns x row
+  span) x (rows per column x pitch). ``Rack.x_m`` / ``y_m`` are the rack centre's coordinates.
 
 Device ids are the engine's (``core.fabric.topology``): ``node12``, ``p0.leaf3``,
 ``p1.i0.spine2``, ``p0.core5``, and the other networks' (``core.networks``): ``storage.leaf0``,
@@ -252,6 +254,7 @@ def compute_rack_fit(resolved: ResolvedDesign, racks: RackCatalog | None = None)
     liquid = max(racks.compute_presets, key=lambda p: p.power_kw)
     if per_domain > 1:
         rack_kw = per_domain * node_kw
+        liquid = next((p for p in racks.compute_presets if p.power_kw + 1e-9 >= rack_kw), liquid)
         if rack_kw > limit + 1e-9:
             raise DesignError(
                 _("One {system} rack draws {rack_kw} kW, above the {limit} kW rack power limit.").format(
@@ -259,7 +262,7 @@ def compute_rack_fit(resolved: ResolvedDesign, racks: RackCatalog | None = None)
                 _("Use the {preset} rack preset ({kw} kW) or raise the rack power limit.").format(
                     preset=liquid.id, kw=_kw(liquid.power_kw)))
         return preset, limit, units, per_domain
-    by_power = math.floor(limit / node_kw + 1e-9)
+    by_power = math.floor(limit / node_kw + 1e-9) if node_kw > 0 else 10**6  # a 0 W power override
     by_units = math.floor(usable / system.node_rack_units + 1e-9)
     if by_power < 1:
         raise DesignError(
@@ -510,18 +513,25 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
     depth = max(preset.depth_mm, net_preset.depth_mm) / 1000
     pitch = depth + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
     end_aisle = racks.hall.end_aisle_mm / 1000
+    # rows side by side in columns so the hall is about square: rows_per_column x pitch ~ columns x row length
+    widths = [sum(d.width for d in drafts) for _k, drafts, _s in row_racks]
+    row_span = max(widths, default=0.0) + 2 * end_aisle
+    per_column = max(1, math.ceil(math.sqrt(len(row_racks) * row_span / pitch))) if row_racks else 1
+    per_column = min(per_column, max(1, len(row_racks)))
     digits_row = max(2, len(str(len(row_racks))))
     digits_pos = max(2, len(str(max((len(rs) for _k, rs, _s in row_racks), default=1))))
     out: list[Rack] = []
     rows: list[Row] = []
     index: dict[str, list] = {}
     for row_i, (kind, drafts, sus) in enumerate(row_racks):
+        column, line = divmod(row_i, per_column)
+        x0 = column * row_span + end_aisle
         x = 0.0
         for pos, draft in enumerate(drafts):
             name = f"R{row_i + 1:0{digits_row}d}-{pos + 1:0{digits_pos}d}"
             used = sum(s.count * s.height_u for s in draft.slots)
             rack = Rack(name, draft.kind, row_i, pos, draft.u_total, used, draft.kw, draft.kw_limit, draft.preset.id,
-                        tuple(draft.slots), x + draft.width / 2, row_i * pitch)
+                        tuple(draft.slots), x0 + x + draft.width / 2, line * pitch)
             x += draft.width
             rack_i = len(out)
             out.append(rack)
@@ -530,9 +540,9 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
         rows.append(Row(index=row_i, kind=kind, racks=len(drafts), length_m=x, sus=sus))
     built = {prefix: ([e[0] for e in sorted(entries)], [(e[1], e[2]) for e in sorted(entries)])
              for prefix, entries in index.items()}
-    longest = max((r.length_m for r in rows), default=0.0)
-    hall_length = longest + 2 * end_aisle
-    hall_width = len(rows) * pitch
+    columns = math.ceil(len(rows) / per_column) if rows else 1
+    hall_length = columns * row_span
+    hall_width = min(len(rows), per_column) * pitch
     return Layout.model_construct(
         preset=preset.id, power_limit_kw=limit, rack_units=units, nodes_per_rack=per_rack, node_kw=node_w / 1000,
         racks=tuple(out), rows=tuple(rows), row_pitch_m=pitch, floor_area_m2=hall_length * hall_width,

@@ -77,6 +77,7 @@ class _Ends:
         self.x = np.array([r.x_m for r in layout.racks])
         self.y = np.array([r.y_m for r in layout.racks])
         self.top = np.array([r.u_total for r in layout.racks], dtype=float)
+        self.row = np.array([r.row for r in layout.racks])
         self._tables: dict[str, tuple] = {}
 
     def table(self, prefix: str):
@@ -105,7 +106,7 @@ def _lengths(ends: _Ends, routing, ra, ua, rb, ub) -> tuple[np.ndarray, np.ndarr
     along = np.abs(ends.x[ra] - ends.x[rb]) + np.abs(ends.y[ra] - ends.y[rb])
     run = np.where(same, in_rack, up_a + up_b + along)
     length = run * (1 + routing.slack_fraction) + 2 * routing.slack_end_m
-    route = np.where(same, 0, np.where(ends.y[ra] == ends.y[rb], 1, 2))
+    route = np.where(same, 0, np.where(ends.row[ra] == ends.row[rb], 1, 2))
     return length, route
 
 
