@@ -47,11 +47,18 @@ leaf's lower ports and spine uplinks the upper half):
 * ports are counted in units of the switch's down-speed port (what the radix counts): an 800G uplink on a
   leaf whose 800G cages break out to 2 x 400G toward the NICs takes a whole cage (``swp33``).
 
-Positions, lengths and media: rack and U come from ``Plan.layout`` when the plan has one (the racks and
-rows of ``core.physical.layout``), lengths and media from ``core.physical.lengths`` / ``media`` when
-present; otherwise rack, U and length are empty and the media and transceiver parts are those of the
-plan's bill of materials for the link class (one module family per class, as ``core.cost`` picks them).
-Links of the storage, in-band and out-of-band networks come from ``Plan.networks`` when present.
+Positions, lengths and media: rack and U come from ``Plan.layout`` (``core.physical.layout``), each
+cable's length from its two ends by ``core.physical.lengths``'s routing rule (rounded up to 0.1 m), and
+its media, cable part and transceivers from the media of its length bin (``Plan.media``,
+``core.physical.media.media_for``). Without a layout (a plan built by hand), rack, U and length are empty
+and the media are those of the plan's bill of materials for the link class. Devices no rack holds (rack
+PDUs) and the far end of a site uplink (``SITE``) have no rack, U or length.
+
+The other networks (``Plan.networks``: storage, in-band, out-of-band, and the compute fabric's UFM
+links) follow the compute fabric; ``core.networks`` sizes their link sets by count and speed, and
+``network_links`` assigns the ends (its docstring; the planner's assignment, not a published cabling
+guide's). Their devices are named by ``other_name`` (``storage-leaf001``, ``mgmt-ufm002``, ``pdu004``),
+padded as ``core.fabric.naming`` pads, because ``Namer`` names the compute fabric only.
 
 Languages: every field of a row is machine-readable English (ids, port names, media keys).
 """
