@@ -129,6 +129,6 @@ def networks_table(plan) -> pd.DataFrame:
     """Switches, links, transceivers, capex [USD] and IT power [kW] per network, headers in the current language."""
     networks = plan.summary()["networks"]
     rows = [{_("Network"): _(NETWORK_NAMES[k]), _("Switches"): v["switches"], _("Links"): v["links"],
-             _("Transceivers"): v["transceivers"], _("Capex [USD]"): v["capex_usd"], _("IT power [kW]"): v["power_kw"]}
+             _("Transceivers"): v["transceivers"], _("Capex [USD]"): v["capex_usd"], _("IT power [kW]"): round(v["power_kw"], 1)}
             for k, v in networks.items()]
     return pd.DataFrame(rows)
