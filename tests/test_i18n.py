@@ -285,7 +285,7 @@ def test_xlsx_export_speaks_the_language(lang):
         assert not english_leaks(" ".join(book.sheetnames[:3] + headers + sorted(categories)))
     else:
         assert book.sheetnames[:3] == ["Summary", "Bill of materials", "Design"]
-        assert headers[:2] == ["category", "item"] and "switch" in categories
+        assert headers[0] == "category" and "item" in headers and "switch" in categories
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
