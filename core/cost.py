@@ -271,11 +271,12 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
                 item=_("{name} (core)").format(name=core.name))
 
     # --- links: media per class and length bin (core.physical: lengths from the layout, media by reach) --
-    if media is None:
-        layout = layout or place(resolved, fabric, None, catalog)
+    networks = size_networks(resolved, fabric, catalog) if networks is None else networks
+    if media is None:  # the layout holds the other networks' racks too, as Plan's does (same cable lengths)
+        layout = layout or place(resolved, fabric, networks, catalog)
         media = select_media(catalog, resolved, link_lengths(resolved, fabric, layout))
     link_rows(resolved, fabric, catalog, media, add_row=add)
-    network_rows(catalog, size_networks(resolved, fabric, catalog) if networks is None else networks, add, rows)
+    network_rows(catalog, networks, add, rows)
     return tuple(rows)
 
 

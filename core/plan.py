@@ -449,7 +449,7 @@ def _reserved(resolved: ResolvedDesign, bom: tuple[BomRow, ...], catalog: Catalo
         now[(row.category, row.catalog_id, row.item, row.end)] = row.quantity
     rows = []
     for row in build_bom(final, size_fabric(final), catalog):
-        if row.category not in NETWORK_CATEGORIES:
+        if row.category not in NETWORK_CATEGORIES or row.network != "compute":  # the compute fabric's growth
             continue
         more = row.quantity - now.get((row.category, row.catalog_id, row.item, row.end), 0)
         if more > 0:

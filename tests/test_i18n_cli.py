@@ -129,7 +129,8 @@ def test_english_table_is_unchanged(capsys):
     assert lines[0] == ("1,024 x H100 GPUs in 128 nodes; infiniband 400G, rail-optimized, 2 tier(s), "
                         "1 plane(s), switch QM9700")
     assert lines[1] == "switches      leaf 32  spine 16  core 0  total 48"
-    assert lines[5].startswith("cost          capex $46,152,832 ($45,071 per GPU; network $6,207,104 = 13.5%)")  # price book 2026-12
+    # price book 2026-12; capex includes the storage and management networks (core.networks), network = compute fabric
+    assert lines[5].startswith("cost          capex $51,182,676 ($49,983 per GPU; network $6,208,304 = 12.1%)")
     code, out, _ = _run(capsys, "collective", "--gpus", "250")
     assert any(line.startswith("all algorithms ring ") for line in out.splitlines())
     code, out, _ = _run(capsys, "train", "--gpus", "1024")

@@ -307,9 +307,9 @@ def add_design_options(parser: argparse.ArgumentParser) -> None:
                    help=_("storage systems on the storage fabric (default: sized from 150 Gb/s per node)"))
     n.add_argument("--storage-oversubscription", type=ratio, metavar="RATIO",
                    help=_("node-facing storage leaf down:up ratio, >= 1 (default 4:3)"))
-    n.add_argument("--management", type=on_off, metavar="on|off",
-                   help=_("size the in-band and out-of-band management networks and management nodes "
-                          "(default on)"))
+    n.add_argument("--management", type=on_off, metavar="1|0",
+                   help=_("size the in-band and out-of-band management networks and management nodes: 1 (default) "
+                          "or 0"))
     g.add_argument("--pue", type=number, help=_("power usage effectiveness, >= 1 (default 1.3)"))
     g.add_argument("--electricity-price", type=number, metavar="USD_PER_KWH",
                    help=_("electricity price [USD/kWh]"))
