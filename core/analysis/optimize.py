@@ -775,8 +775,11 @@ def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None,
     catalog = catalog or load_catalog()
     smallest = plan(Design(gpu=gpu, gpus=1), catalog)
     step = smallest.resolved.gpus
-    compute_usd = (smallest.cost.capex_usd - smallest.cost.network_capex_usd) / step
-    compute_kw = (smallest.cost.facility_kw - smallest.cost.network_kw * smallest.cost.pue) / step
+    # the nodes' own cost bounds the size: neither the compute fabric nor the storage and management networks
+    # (core.networks, whose fixed part would make a one-node "per GPU" figure far too high)
+    nodes_only = [r for r in smallest.bom if r.category == "compute"]
+    compute_usd = sum(r.extended_price_usd for r in nodes_only) / step
+    compute_kw = sum(r.extended_power_w for r in nodes_only) / 1000 * smallest.cost.pue / step
     bounds = []
     if constraints.budget_usd is not None and compute_usd > 0:
         bounds.append(constraints.budget_usd / compute_usd)
