@@ -26,7 +26,9 @@ def test_percent_rounds_up_and_n_plus_k_is_per_row(big):
     compute = [r for r in spares.rows if r.row.network == "compute"]  # the storage / management networks' spares aside
     by_installed = {(r.row.category, r.installed): r.row.quantity for r in compute}
     assert by_installed[("transceiver", 8192)] == 164  # ceil(163.84)
-    assert by_installed[("transceiver", 16384)] == 328  # ceil(327.68)
+    # the 16,384 leaf-side modules of the spine links, split by media into their length bins: a rule per row
+    assert by_installed[("transceiver", 12556)] == 252  # ceil(251.12)
+    assert by_installed[("transceiver", 3828)] == 77  # ceil(76.56)
     assert by_installed[("cable", 16384)] == 164
     assert by_installed[("NIC", 16384)] == 164
     switch_rows = [r for r in compute if r.row.category == "switch"]

@@ -42,6 +42,10 @@ SYSTEMS = {s.id: s for s in CATALOG.systems}
 FABRICS = {"infiniband": "InfiniBand", "ethernet": N_("Ethernet RoCE")}
 TOPOLOGIES = {"rail-optimized": N_("Rail-optimized"), "top-of-rack": N_("Top-of-rack"), "rail-only": N_("Rail-only")}
 PLANE_MODES = {"per-port": N_("Per port (each NIC in every plane)"), "per-rail": N_("Per rail (NIC i in plane i)")}
+RACK_PRESET_LABELS = {"air-15": N_("air-cooled"), "superpod-41": N_("SuperPOD air-cooled"),
+                      "dense-60": N_("high-density air-cooled"), "nvl72-liquid": N_("liquid-cooled NVL72"),
+                      "liquid-230": N_("liquid-cooled, Vera Rubin class")}
+"""Rack presets (``assets/catalog/racks.toml`` ids) as the sidebar names them."""
 MEDIA = {"auto": N_("auto"), "copper": N_("copper"), "aoc": N_("active optical (AOC)"), "optics": N_("optics"),
          "smf": N_("single-mode optics")}
 NODE_STEPS = sorted({*range(1, 17), *[b * m for b in (16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
@@ -472,9 +476,10 @@ def sidebar() -> Current:
         rack_preset = st.selectbox(
             _("Rack preset"), [AUTO, *presets], key=K + "rp",
             format_func=lambda v: _("auto") if v == AUTO else _("{preset} ({kw} kW, {units}U)").format(
-                preset=v, kw=f"{RACKS.preset(v).power_kw:g}", units=RACKS.preset(v).rack_units),
+                preset=_(RACK_PRESET_LABELS[v]) if v in RACK_PRESET_LABELS else v,
+                kw=f"{RACKS.preset(v).power_kw:g}", units=RACKS.preset(v).rack_units),
             help=_("Power and cooling a compute rack carries, and its height; auto takes the smallest preset "
-                   "that holds the system's default rack. Sources in assets/catalog/racks.toml."))
+                   "that holds the system's default rack. Sources in the hardware catalog."))
         rack_kw = st.number_input(_("Rack power limit [kW]"), min_value=0.5, max_value=1000.0, step=1.0, value=None,
                                   key=K + "rkw", placeholder=_("the preset's"),
                                   help=_("IT power per rack [kW]; fewer nodes go in a rack when it is lower. "
