@@ -85,7 +85,8 @@ def _form(values: dict) -> None:
         fabric = c4.radio(_("Fabric allowed"), list(FABRIC_LABELS), index=list(FABRIC_LABELS).index(values["fab"]),
                           format_func=lambda f: FABRIC_LABELS[f], horizontal=True, key=W + "fab")
         allowed = st.multiselect(_("Switch models allowed (empty: every switch of the fabric)"), switches,
-                                 default=[s for s in values["sw"] if s in switches], key=W + "sw")
+                                 default=[s for s in values["sw"] if s in switches], key=W + "sw",
+                                 placeholder=_("every switch of the fabric"))
         st.caption(_("Constraints: 0 means no limit."))
         d1, d2, d3, d4, d5 = st.columns(5)
         oversub = d1.number_input(_("Max. oversubscription (x:1)"), 0.0, 16.0, float(values["os"]), 0.5, key=W + "os")
@@ -148,12 +149,12 @@ def _tables(result) -> None:
     rows = figs.front_rows(result)
     frame = pd.DataFrame([{
         _("Design"): r["design"], _("Capex"): r["capex_usd"], figs.metric_title(result.metric): r["performance"],
-        _("Tiers"): r["tiers"], _("Switches"): r["switches"], _("Power [kW]"): r["power_kw"],
-        _("Open"): _design_link(by_index[r["index"]].design)} for r in rows])
+        _("Open"): _design_link(by_index[r["index"]].design), _("Tiers"): r["tiers"], _("Switches"): r["switches"],
+        _("Power [kW]"): r["power_kw"]} for r in rows])
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
         _("Capex"): st.column_config.NumberColumn(format="dollar"),
         figs.metric_title(result.metric): st.column_config.NumberColumn(format="%.1f"),
-        _("Power [kW]"): st.column_config.NumberColumn(format="localized"),
+        _("Power [kW]"): st.column_config.NumberColumn(format="%.0f"),
         _("Open"): st.column_config.LinkColumn(display_text=_("open in Designer")),
     })
     st.markdown("#### " + _("Switch families"))

@@ -62,7 +62,7 @@ def pareto_figure(result: OptimizeResult, height: int = 460) -> go.Figure:
     if result.best is not None:
         fig.add_trace(_trace([result.best], result.metric, mode="markers", name=_("Cheapest design"),
                              marker=dict(size=16, color="#d35400", symbol="star", line=dict(width=1, color="#fff"))))
-    base_layout(fig, _("Capex against performance: click a point to open its design"), height)
+    base_layout(fig, _("Capex against performance: click a point to open its design"), height, title_chars=90)
     fig.update_layout(xaxis=dict(title=_("Capex [USD, estimates]"), tickformat="$,.3s"),
                       yaxis=dict(title=metric_title(result.metric), rangemode="tozero"),
                       legend=dict(orientation="h", y=-0.18), clickmode="event+select")
@@ -80,13 +80,18 @@ def front_rows(result: OptimizeResult) -> list[dict]:
     return rows
 
 
+def _fabric_name(fabric: str) -> str:
+    """The fabric as a table shows it (``InfiniBand``, ``Ethernet``), in the current language."""
+    return {"infiniband": "InfiniBand", "ethernet": _("Ethernet")}.get(fabric, fabric_word(fabric))
+
+
 def family_rows(result: OptimizeResult) -> list[dict]:
     """One row per switch family (fabric, leaf switch, topology): its cheapest design that meets every
     constraint, or what ruled the family out."""
     rows = []
     for f in families(result.candidates):
         rows.append({
-            "family": f"{fabric_word(f.fabric)} {f.switch}, {_(TOPOLOGY_WORDS.get(f.topology, f.topology))}",
+            "family": f"{_fabric_name(f.fabric)} {f.switch}, {_(TOPOLOGY_WORDS.get(f.topology, f.topology))}",
             "considered": f.considered, "feasible": f.feasible,
             "cheapest": format_usd(f.cheapest.capex_usd) if f.cheapest else "",
             "cheapest_index": f.cheapest.index if f.cheapest else None,

@@ -19,6 +19,7 @@ from collections import Counter
 from typing import BinaryIO, TextIO
 
 from core.fabric.naming import NamingScheme
+from core.formats.exports import Export
 from core.i18n import N_, _
 from core.physical.cabling import CABLE_COLUMNS, cabling_rows
 
@@ -47,6 +48,13 @@ def write_csv(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CABLE_COLUMNS)
     writer.writerows(cabling_rows(plan, naming))  # csv writes None as an empty field
+
+
+EXPORTS = (Export(name="cabling", write=write_csv, suffix=".csv", mime="text/csv",
+                  label=N_("Port-to-port cabling plan of every network (CSV; python -m core cabling also writes "
+                           "XLSX)")),)
+"""The cabling plan among the export formats (``core.formats.exports``), as ``python -m core export --format
+cabling`` and the Designer's Hand-off tab offer it."""
 
 
 def length_bin(length_m: float | None) -> str:
