@@ -13,10 +13,9 @@ import argparse
 import os
 import sys
 
-from core.cli.common import add_design_options, design_from_args, positive_int
-from core.cli.export import naming_from_args
+from core.cli.common import add_design_options, design_from_args
+from core.cli.export import add_naming_options, naming_from_args
 from core.errors import InputError, shown
-from core.fabric.naming import NamingScheme
 from core.i18n import DEFAULT_LANGUAGE, _, language
 
 
@@ -33,15 +32,7 @@ def register(subparsers) -> None:
                    help=_("csv (default; streamed, English ids) or xlsx (summary sheet and the plan; needs --output)"))
     g.add_argument("--output", "-o", metavar="FILE",
                    help=_("write to FILE instead of stdout (replaced if it exists)"))
-    defaults = NamingScheme()
-    g.add_argument("--node-prefix", default=defaults.node_prefix, metavar="PREFIX",
-                   help=_("prefix of server host names (default {default}: {example})").format(
-                       default=defaults.node_prefix, example="gpu001"))
-    g.add_argument("--switch-prefix", default=defaults.switch_prefix, metavar="PREFIX",
-                   help=_("prefix put before every switch name (default none: {example})").format(example="leaf001"))
-    g.add_argument("--min-digits", type=positive_int, default=defaults.min_digits, metavar="N",
-                   help=_("least zero padding of device numbers, 1 to 8 (default {default})").format(
-                       default=defaults.min_digits))
+    add_naming_options(g)
     parser.set_defaults(handler=run)
 
 

@@ -35,16 +35,22 @@ def register(subparsers) -> None:
                    help=_("export format, one of: {formats}").format(formats=", ".join(formats)))
     g.add_argument("--output", "-o", metavar="FILE",
                    help=_("write to FILE instead of stdout (replaced if it exists)"))
-    defaults = NamingScheme()
-    g.add_argument("--node-prefix", default=defaults.node_prefix, metavar="PREFIX",
-                   help=_("prefix of server host names (default {default}: {example})").format(
-                       default=defaults.node_prefix, example="gpu001"))
-    g.add_argument("--switch-prefix", default=defaults.switch_prefix, metavar="PREFIX",
-                   help=_("prefix put before every switch name (default none: {example})").format(example="leaf001"))
-    g.add_argument("--min-digits", type=positive_int, default=defaults.min_digits, metavar="N",
-                   help=_("least zero padding of device numbers, 1 to 8 (default {default})").format(
-                       default=defaults.min_digits))
+    add_naming_options(g)
     parser.set_defaults(handler=run)
+
+
+def add_naming_options(group) -> None:
+    """``--node-prefix``, ``--switch-prefix``, ``--min-digits``: the naming scheme (``naming_from_args``)."""
+    defaults = NamingScheme()
+    group.add_argument("--node-prefix", default=defaults.node_prefix, metavar="PREFIX",
+                       help=_("prefix of server host names (default {default}: {example})").format(
+                           default=defaults.node_prefix, example="gpu001"))
+    group.add_argument("--switch-prefix", default=defaults.switch_prefix, metavar="PREFIX",
+                       help=_("prefix put before every switch name (default none: {example})").format(
+                           example="leaf001"))
+    group.add_argument("--min-digits", type=positive_int, default=defaults.min_digits, metavar="N",
+                       help=_("least zero padding of device numbers, 1 to 8 (default {default})").format(
+                           default=defaults.min_digits))
 
 
 def naming_from_args(args: argparse.Namespace) -> NamingScheme:

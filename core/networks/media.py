@@ -38,8 +38,9 @@ def module(catalog: Catalog, fabric: str, speed_gbps: int, ports: int, end: str,
     return min(reaching, key=lambda t: (t.price_usd, t.reach_m, t.id))
 
 
-def fibre(catalog: Catalog, transceiver: Transceiver) -> Cable:
-    """Cheapest fibre cord of the module's media and connector that reaches ``DISTANCE_M``."""
+def fibre_for(catalog: Catalog, transceiver: Transceiver, distance_m: float) -> Cable:
+    """Cheapest fibre cord of the module's media and connector that reaches ``distance_m`` [m] (the longest
+    there is when none does); every network's optical links take their cords here."""
     options = [c for c in catalog.cables if c.kind == "fiber" and c.media == transceiver.media
                and c.connector == transceiver.connector]
     if not options:
@@ -47,5 +48,10 @@ def fibre(catalog: Catalog, transceiver: Transceiver) -> Cable:
             _("the catalog has no {media} {connector} fibre cord for {transceiver}").format(
                 media=transceiver.media.upper(), connector=transceiver.connector.upper(), transceiver=transceiver.id),
             _("Add one to assets/catalog/optics.toml."))
-    reaching = [c for c in options if c.reach_m >= DISTANCE_M] or options
+    reaching = [c for c in options if c.reach_m >= distance_m] or options
     return min(reaching, key=lambda c: (c.price_usd, c.id))
+
+
+def fibre(catalog: Catalog, transceiver: Transceiver) -> Cable:
+    """Cheapest fibre cord of the module's media and connector that reaches ``DISTANCE_M``."""
+    return fibre_for(catalog, transceiver, DISTANCE_M)

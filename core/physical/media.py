@@ -25,6 +25,7 @@ from core.catalog import Cable, Catalog, Transceiver, form_factor_family
 from core.design import ResolvedDesign, fabric_word, tidy_spaces
 from core.errors import DesignError
 from core.i18n import N_, _
+from core.networks.media import fibre_for  # noqa: F401 - one fibre rule for every network; core.cost uses it from here
 
 MediaKind = str
 POLICIES: dict[str, tuple[str, ...]] = {
@@ -177,19 +178,6 @@ class MediaBin(BaseModel):
         if math.isinf(self.high_m):
             return f"> {self.low_m:g} m"
         return f"{self.low_m:g}-{self.high_m:g} m"
-
-
-def fibre_for(catalog: Catalog, transceiver: Transceiver, distance_m: float) -> Cable:
-    """Cheapest fibre cord matching the transceiver's media and connector, long enough if possible."""
-    options = [c for c in catalog.cables if c.kind == "fiber" and c.media == transceiver.media
-               and c.connector == transceiver.connector]
-    if not options:
-        raise DesignError(
-            _("the catalog has no {media} {connector} fibre cord for {transceiver}").format(
-                media=transceiver.media.upper(), connector=transceiver.connector.upper(), transceiver=transceiver.id),
-            _("Add one to assets/catalog/optics.toml."))
-    reaching = [c for c in options if c.reach_m >= distance_m]
-    return min(reaching or options, key=lambda c: c.price_usd)
 
 
 def class_speeds(resolved: ResolvedDesign) -> dict[str, ResolvedDesign]:
