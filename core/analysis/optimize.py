@@ -50,6 +50,10 @@ from core.design import MAX_GPUS, Design, ResolvedDesign, fabric_word, offered_p
 from core.errors import DesignError, FabricPlannerError, InputError
 from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.sizing import size_fabric
+from core.networks import size_networks
+from core.physical.layout import place
+from core.physical.lengths import link_lengths
+from core.physical.media import select_media
 from core.i18n import N_, _, current, pgettext, usd
 from core.i18n import language as speaking
 from core.perf.sizes import format_size
@@ -356,6 +360,8 @@ class _Evaluator:
         self.busbw: dict[tuple, float] = {}
         self.too_few: dict[tuple, bool] = {}
         self.sized: dict[tuple, tuple] = {}
+        self.physical: dict[tuple, tuple] = {}
+        """Sizing key -> (other networks, link lengths) (``physical_of``)."""
         self.fabrics: dict[tuple, object] = {}
         """Sizing key at one plane -> fabric plan (or the error): ``size_fabric`` runs once per entry."""
         """``sizing_key`` -> (fabric plan, bandwidth) or the ``DesignError`` sizing raised."""
@@ -385,6 +391,19 @@ class _Evaluator:
         if isinstance(found, Exception):
             raise found
         return found
+
+    def physical_of(self, resolved, fabric, sized: tuple) -> dict:
+        """``build_bom``'s networks and media for ``resolved``: the other networks, the rack layout and the
+        link lengths are memoised by the sizing key (they read no NIC model, the only resolved field the
+        key leaves out besides notes and overrides, and the search varies no other design field); the
+        media per length bin (which reads the NIC's cage) are chosen for each candidate."""
+        key = (sized, tuple(sorted(resolved.power_overrides.items())))
+        if key not in self.physical:
+            networks = size_networks(resolved, fabric, self.catalog)
+            self.physical[key] = (networks, link_lengths(resolved, fabric, place(resolved, fabric, networks,
+                                                                                   self.catalog)))
+        networks, lengths = self.physical[key]
+        return {"networks": networks, "media": select_media(self.catalog, resolved, lengths)}
 
     def plan_of(self, design: Design) -> Plan:
         resolved = resolve_design(design, self.catalog)
@@ -442,7 +461,7 @@ class _Evaluator:
             failed.append("min_busbw_gbytes")
             if not full:
                 return _rejected(cand, failed)
-        bom = build_bom(resolved, fabric, self.catalog)
+        bom = build_bom(resolved, fabric, self.catalog, **self.physical_of(resolved, fabric, sized))
         cost = summarize_cost(resolved, bom)
         cand.capex_usd, cand.network_capex_usd, cand.facility_kw = cost.capex_usd, cost.network_capex_usd, cost.facility_kw
         by_category: dict[str, float] = {}
