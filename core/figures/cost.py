@@ -57,6 +57,12 @@ def power_figure(plan) -> go.Figure:
     return fig
 
 
+def _label_position(value: float, widest: float) -> str:
+    """A bar's label inside it when the bar takes most of its half of the axis (outside it would run into the
+    part names on the left or off the chart on the right), else just beyond its end."""
+    return "inside" if widest > 0 and abs(value) > 0.6 * widest else "outside"
+
+
 def price_sensitivity_figure(plan, top: int = 5) -> go.Figure:
     """The ``top`` catalog prices that move capex most (``core.cost.price_sensitivity``), as a tornado.
 
@@ -71,21 +77,23 @@ def price_sensitivity_figure(plan, top: int = 5) -> go.Figure:
     hover = [_("{item}: {quantity} x {low} to {high} per unit; capex {capex_low} to {capex_high}").format(
         item=s.item, quantity=f"{s.quantity:,}", low=format_usd(s.unit_low_usd), high=format_usd(s.unit_high_usd),
         capex_low=format_usd(s.capex_low_usd), capex_high=format_usd(s.capex_high_usd)) for s in swings]
+    widest = max([abs(s.capex_low_usd - capex) for s in swings] + [abs(s.capex_high_usd - capex) for s in swings]
+                 + [1.0])
     fig = go.Figure()
     fig.add_trace(go.Bar(
         y=names, x=[s.capex_low_usd - capex for s in swings], orientation="h", name=_("at its low price"),
         marker_color=[CATEGORY_COLOURS.get(s.category, "#999") for s in swings], opacity=0.55,
         customdata=hover, hovertemplate="%{customdata}<extra></extra>",
-        text=[format_usd(s.capex_low_usd - capex) for s in swings], textposition="outside", cliponaxis=False))
+        text=[format_usd(s.capex_low_usd - capex) for s in swings], cliponaxis=False,
+        textposition=[_label_position(s.capex_low_usd - capex, widest) for s in swings]))
     fig.add_trace(go.Bar(
         y=names, x=[s.capex_high_usd - capex for s in swings], orientation="h", name=_("at its high price"),
         marker_color=[CATEGORY_COLOURS.get(s.category, "#999") for s in swings],
         customdata=hover, hovertemplate="%{customdata}<extra></extra>",
-        text=["+" + format_usd(s.capex_high_usd - capex) for s in swings], textposition="outside", cliponaxis=False))
+        text=["+" + format_usd(s.capex_high_usd - capex) for s in swings], cliponaxis=False,
+        textposition=[_label_position(s.capex_high_usd - capex, widest) for s in swings]))
     base_layout(fig, _("The {count} prices that move capex most [USD]").format(count=len(swings)),
                 140 + 50 * max(1, len(swings)))
-    widest = max([abs(s.capex_low_usd - capex) for s in swings] + [abs(s.capex_high_usd - capex) for s in swings]
-                 + [1.0])
     fig.update_layout(barmode="overlay", xaxis=dict(title=_("capex change from {capex}, one part at the low or high end of its price range "
                                                   "[USD]").format(capex=format_usd(capex)), range=[-widest * 1.35, widest * 1.35]),
                       yaxis=dict(title=None), showlegend=True)
