@@ -161,9 +161,26 @@ def test_a_job_that_does_not_fit_is_said_not_raised():
 @given(name=st.text(min_size=1, max_size=60), link=st.text(max_size=80))
 def test_names_and_links_are_escaped(name, link):
     html = _title_only(name, link)
-    if "<" in name:
-        assert name not in html
+    # escaped text never makes markup: the same elements and attributes as with a plain name and link
+    assert _markup(html) == _markup(_title_only("x", link))
+    # and a link is a link or plain text, never more
+    assert _markup(html) in (_markup(_title_only("x", "")), _markup(_title_only("x", "https://example.org/?v=1")),
+                             _markup(_title_only("x", "not a link")))
     assert 'href="javascript' not in html.lower()
+
+
+def _markup(document: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The start tags of ``document`` with their attribute names, in order (text and values left out)."""
+    from html.parser import HTMLParser
+
+    found: list[tuple[str, tuple[str, ...]]] = []
+
+    class Tags(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            found.append((tag, tuple(name for name, _value in attrs)))
+
+    Tags(convert_charrefs=True).feed(document)
+    return found
 
 
 def _title_only(name: str, link: str) -> str:
