@@ -28,21 +28,11 @@ pages = [
     st.Page(HERE / "pages" / "2_Catalog.py", title=_("Catalog & assumptions"),
             url_path="catalog"),
 ]
-performance = HERE / "pages" / "3_Performance.py"
-if performance.exists():
-    pages.append(st.Page(performance, title=_("Performance"), url_path="performance"))
-compare = HERE / "pages" / "4_Compare.py"
-if compare.exists():
-    pages.append(st.Page(compare, title=_("Compare"), url_path="compare"))
-sweep = HERE / "pages" / "5_Sweep.py"
-if sweep.exists():
-    pages.append(st.Page(sweep, title=_("Sweep"), url_path="sweep"))
-resilience = HERE / "pages" / "6_Resilience.py"
-if resilience.exists():
-    pages.append(st.Page(resilience, title=_("Resilience"), url_path="resilience"))
-optimize = HERE / "pages" / "7_Optimize.py"
-if optimize.exists():
-    pages.append(st.Page(optimize, title=_("Optimize"), url_path="optimize"))
+for file, title, path in (("3_Performance.py", _("Performance"), "performance"), ("4_Compare.py", _("Compare"), "compare"),
+                          ("5_Sweep.py", _("Sweep"), "sweep"), ("6_Resilience.py", _("Resilience"), "resilience"),
+                          ("7_Optimize.py", _("Optimize"), "optimize")):
+    if (HERE / "pages" / file).exists():
+        pages.append(st.Page(HERE / "pages" / file, title=title, url_path=path))
 
 # Key-number cards are HTML (core.figures.keynumbers.cards_html: a wrapping grid that appears with the first text).
 st.markdown("<style>" + CARDS_CSS + "</style>", unsafe_allow_html=True)
