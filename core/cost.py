@@ -45,6 +45,7 @@ from core.networks.model import LINK_KIND_LABELS, SWITCH_ROLE_LABELS
 from core.physical.layout import Layout, place
 from core.physical.lengths import link_lengths
 from core.physical.media import KIND_LABELS, MediaBin, fibre_for, pick_cable, pick_transceiver, select_media
+from core.spares import spare_rows
 
 Category = Literal["compute", "NIC", "switch", "transceiver", "cable", "appliance"]
 NETWORK_CATEGORIES = ("NIC", "switch", "transceiver", "cable")
@@ -82,6 +83,9 @@ class BomRow(BaseModel):
     """Lowest catalog unit price [USD]; None = the unit price (no range)."""
     unit_price_high_usd: float | None = None
     """Highest catalog unit price [USD]; None = the unit price (no range)."""
+    spare: bool = False
+    """A spare of the installed row of the same catalog id and place (``core.spares``, ``Design.spares``):
+    on a shelf, so no power; listed after every installed row."""
 
     @property
     def extended_price_usd(self) -> float:
@@ -127,14 +131,20 @@ class CostSummary(BaseModel):
     tco_years: float
     tco_usd: float
     racks_compute: int
+    spares_capex_usd: float = 0.0
+    """Capex of the spare rows (``BomRow.spare``, ``Design.spares``) [USD]; included in ``capex_usd``."""
+    spares_capex_usd_low: float = 0.0
+    spares_capex_usd_high: float = 0.0
 
 
 BOM_COLUMNS = [
     "category", "item", "catalog_id", "quantity", "unit_price_usd", "extended_price_usd",
     "unit_power_w", "extended_power_w", "price_basis", "why",
     "unit_price_low_usd", "unit_price_high_usd", "extended_price_low_usd", "extended_price_high_usd", "network",
+    "spare",
 ]
-"""The BOM frame's columns (CSV and JSON downloads); the last four are each row's price range [USD]."""
+"""The BOM frame's columns (CSV and JSON downloads); ``unit_price_low_usd`` to ``extended_price_high_usd`` are
+each row's price range [USD]; ``spare`` is true for the sparing policy's rows (``Design.spares``)."""
 
 
 def bom_dataframe(rows: tuple[BomRow, ...] | list[BomRow]) -> pd.DataFrame:
@@ -182,7 +192,8 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
     Switch-side transceivers are counted per switch: ``ceil(ports used / ports
     per cage)`` (a twin-port OSFP carries two 400G links). Node-side
     transceivers are counted per node: ``ceil(NIC ports / system's
-    node_ports_per_transceiver)``. Fibre cords: one per optical link.
+    node_ports_per_transceiver)``. Fibre cords: one per optical link. With ``Design.spares`` on, the
+    spare rows (``core.spares.spare_rows``, ``BomRow.spare``) follow the installed ones.
     """
     system = resolved.system
     switch = resolved.switch
@@ -277,6 +288,8 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
         media = select_media(catalog, resolved, link_lengths(resolved, fabric, layout))
     link_rows(resolved, fabric, catalog, media, add_row=add)
     network_rows(catalog, networks, add, rows)
+    # Design.spares (core.spares): the spare rows after every installed row
+    rows += spare_rows(rows, resolved.design.spares, lambda: {e.id: e.name for _kind, e in catalog.all_entries()})
     return tuple(rows)
 
 
@@ -448,7 +461,8 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
 
     TCO = capex + years x yearly energy cost, where energy = IT power x PUE x
     8,760 h x electricity price. Staff, space, maintenance and financing are
-    not included.
+    not included. Spare rows (``BomRow.spare``) are in capex (and its network part when they are
+    network parts) at no power; ``spares_capex_usd`` says how much of capex they are.
     """
     design = resolved.design
     capex = sum(r.extended_price_usd for r in rows)
@@ -478,6 +492,9 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
         tco_years=design.tco_years,
         tco_usd=capex + design.tco_years * energy,
         racks_compute=math.ceil(resolved.nodes / resolved.nodes_per_rack),
+        spares_capex_usd=sum(r.extended_price_usd for r in rows if r.spare),
+        spares_capex_usd_low=sum(r.quantity * r.low_usd for r in rows if r.spare),
+        spares_capex_usd_high=sum(r.quantity * r.high_usd for r in rows if r.spare),
     )
 
 

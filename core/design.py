@@ -40,6 +40,7 @@ from pydantic import (
 from core.catalog import Catalog, DesignPriceBasis, Nic, Switch, System, load_catalog
 from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
+from core.spares import canonical_setting
 
 Topology = Literal["rail-optimized", "top-of-rack", "rail-only"]
 PlaneMode = Literal["per-port", "per-rail"]
@@ -241,6 +242,11 @@ class Design(BaseModel):
     price_basis : {"street", "list", "hyperscale"}
         Which point of each catalog price range the design is priced at: street = typical, list = high,
         hyperscale = low (``core.catalog.PRICE_POINT``); capex also carries the full low-high range.
+    spares : str
+        Sparing policy (``core.spares``): ``"off"`` (default: no spare rows), ``"default"`` (the
+        catalog's, ``reliability.toml [sparing.*]``) or ``"switch=N+1,transceiver=2%,cable=1%,NIC=1%"``
+        (percent of the installed count rounded up, or N+k per model and tier; categories not named
+        take the catalog default). Spare rows are in the BOM and capex, at no power.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -286,6 +292,7 @@ class Design(BaseModel):
     storage_systems: StrictInt | None = Field(default=None, ge=0, le=100_000)
     storage_oversubscription: float | None = Field(default=None, ge=1.0, le=16.0, strict=True, allow_inf_nan=False)
     management: bool = True
+    spares: str = "off"
 
     @field_validator("price_overrides", "power_overrides")
     @classmethod
@@ -299,6 +306,14 @@ class Design(BaseModel):
             except InputError as exc:
                 raise ValueError(str(exc)) from None
         return {key: float(number) for key, number in value.items()}
+
+    @field_validator("spares", mode="before")
+    @classmethod
+    def _spares_setting(cls, value):
+        try:
+            return canonical_setting(value)
+        except InputError as exc:
+            raise ValueError(str(exc)) from None
 
     @field_validator("gpu", "switch", "nic", "leaf_switch", "spine_switch", "core_switch")
     @classmethod

@@ -87,10 +87,10 @@ class Plan(BaseModel):
         return bom_dataframe(self.bom)
 
     def transceiver_counts(self) -> dict[str, int]:
-        """Transceivers at the switch end and at the node end."""
+        """Transceivers installed at the switch end and at the node end (spares on the shelf not counted)."""
         counts = {"switch_side": 0, "node_side": 0}
         for row in self.bom:
-            if row.category == "transceiver" and row.network == "compute" and row.end:
+            if row.category == "transceiver" and row.network == "compute" and row.end and not row.spare:
                 counts[f"{row.end}_side"] += row.quantity
         return counts
 
@@ -111,14 +111,15 @@ class Plan(BaseModel):
     def networks_summary(self) -> dict:
         """``{compute, storage, inband, oob: {switches, links, transceivers, capex_usd, power_kw}}``: each
         network's switches, links, transceivers, capex [USD] and power [kW] from the BOM (compute holds the
-        nodes, their NICs and the compute fabric's UFM appliances); their sum is the design's total."""
+        nodes, their NICs and the compute fabric's UFM appliances); their sum is the design's total. Counts
+        are installed parts; capex includes the network's spares (``Design.spares``)."""
         out = {}
         for network in NETWORKS:
             rows = [r for r in self.bom if r.network == network]
             out[network] = {
-                "switches": sum(r.quantity for r in rows if r.category == "switch"),
+                "switches": sum(r.quantity for r in rows if r.category == "switch" and not r.spare),
                 "links": 0,
-                "transceivers": sum(r.quantity for r in rows if r.category == "transceiver"),
+                "transceivers": sum(r.quantity for r in rows if r.category == "transceiver" and not r.spare),
                 "capex_usd": round(sum(r.extended_price_usd for r in rows), 2),
                 "power_kw": round(sum(r.extended_power_w for r in rows) / 1000, 3),
             }
@@ -207,6 +208,10 @@ class Plan(BaseModel):
                 "network_capex_usd_low": round(self.cost.network_capex_usd_low, 2),
                 "network_capex_usd_high": round(self.cost.network_capex_usd_high, 2),
                 "price_basis": self.cost.price_basis,
+                "spares": resolved.design.spares,
+                "spares_capex_usd": round(self.cost.spares_capex_usd, 2),
+                "spares_capex_usd_low": round(self.cost.spares_capex_usd_low, 2),
+                "spares_capex_usd_high": round(self.cost.spares_capex_usd_high, 2),
                 "price_note": "catalog price book at the design's price_basis (street = typical, list = high, "
                               "hyperscale = low) unless overridden; low/high: every price at its range's end",
             },

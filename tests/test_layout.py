@@ -18,7 +18,7 @@ CORE = ROOT / "core"
 LAYERS = [
     ("core.i18n",),
     ("core.errors",),
-    ("core.catalog",),
+    ("core.catalog", "core.spares"),
     ("core.design",),
     ("core.fabric",),
     ("core.networks",),

@@ -40,7 +40,7 @@ def test_spares_are_costed_at_the_row_price_without_power(big):
     installed = {(r.category, r.catalog_id, r.item): r for r in big.bom}
     total = 0.0
     for spare in spares.rows:
-        source = installed[(spare.row.category, spare.row.catalog_id, spare.row.item)]
+        source = installed[(spare.row.category, spare.row.catalog_id, spare.row.item.replace(", spare)", ")").replace(" (spare)", ""))]
         assert spare.row.unit_price_usd == source.unit_price_usd
         assert spare.row.unit_power_w == 0.0
         assert "spares" in spare.row.why and spare.row.why != source.why

@@ -32,9 +32,6 @@ def register(subparsers) -> None:
     g.add_argument("--rate", action="append", default=[], metavar="CLASS.FIELD=VALUE",
                    help=_("override a failure rate, e.g. {example} [afr: failures per year; mttr: hours] (repeatable)")
                    .format(example="--rate=switch.afr=0.08"))
-    g.add_argument("--spares", action="append", default=[], metavar="CATEGORY=RULE",
-                   help=_("sparing rule per BOM category, e.g. {example} (repeatable)").format(
-                       example="--spares=transceiver=3%% --spares=switch=N+2"))
     g.add_argument("--lead-days", type=positive_int, default=90,
                    help=_("restock lead time for spare coverage [days] (default 90)"))
     parser.set_defaults(handler=run)
@@ -68,13 +65,14 @@ def _rates(items: list[str]):
 def run(args: argparse.Namespace) -> str:
     from core.analysis.availability import availability
     from core.analysis.monitoring import checklist, checklist_table
-    from core.analysis.sparing import with_spares
+    from core.analysis.sparing import setting_policy, with_spares
     from core.plan import plan
 
     result = plan(design_from_args(args))
     rates = _rates(args.rate)
     avail = availability(result, job_gpus=args.job_gpus, trials=args.trials, seed=args.seed, rates=rates)
-    spares = with_spares(result, _pairs(args.spares, "--spares"), lead_days=args.lead_days, rates=rates)
+    # the design's --spares policy (core.cli.common; the catalog's when off), each spare row with its coverage
+    spares = with_spares(result, setting_policy(result.design.spares) or {}, lead_days=args.lead_days, rates=rates)
     checks = checklist(result)
     if args.format == "json":
         return to_json({"availability": avail.to_json(), "spares": spares.to_json(),

@@ -321,6 +321,12 @@ def add_design_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--price-basis", type=str.lower, choices=["street", "list", "hyperscale"],
                    help=_("which catalog price to use: street (typical, default), list (high end of each "
                           "range) or hyperscale (low end) [USD]; JSON also gives capex_usd_low/high"))
+    g.add_argument("--spares", action="append", default=[], metavar="off|default|POLICY",
+                   help=_("spare parts in the BOM and capex (no power): off (default), default (the catalog's "
+                          "policy, assets/catalog/reliability.toml) or CATEGORY=RULE pairs, e.g. {example} (a "
+                          "percentage of the installed count rounded up, or N+k per model and tier; categories "
+                          "not named take the catalog's rule; repeatable)").format(
+                              example="--spares switch=N+1,transceiver=2%%"))
     g.add_argument("--power", action="append", default=[], metavar="ID=W",
                    help=_("override a catalog unit power [W], 0 to {limit} W per unit "
                           "(repeatable)").format(limit=f"{MAX_POWER_OVERRIDE_W:,.0f}"))
@@ -386,6 +392,8 @@ def design_from_args(args: argparse.Namespace) -> Design:
         data["price_overrides"] = {**data.get("price_overrides", {}), **_overrides(args.price, "price")}
     if args.power:
         data["power_overrides"] = {**data.get("power_overrides", {}), **_overrides(args.power, "power")}
+    if getattr(args, "spares", None):  # --spares a=1% --spares b=N+1 is one policy
+        data["spares"] = ",".join(args.spares)
     design = parse_design(data)
     load_catalog().system(design.gpu)  # unknown model -> InputError now, not later
     return design

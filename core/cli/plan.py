@@ -79,6 +79,10 @@ def _render_table(summary: dict) -> str:
         capex=usd(c["capex_usd"]), per_gpu=usd(c["capex_per_gpu_usd"]), network=usd(c["network_capex_usd"]),
         share=f"{c['network_share']:.1%}", basis=_(PRICE_BASIS_LABELS.get(c["price_basis"], c["price_basis"])),
         low=usd(c["capex_usd_low"]), high=usd(c["capex_usd_high"]))) + "\n")
+    if c.get("spares", "off") != "off":
+        w(row(_("spares"), _("{spend} of the capex above ({policy}; on a shelf, no power)").format(
+            spend=usd(c["spares_capex_usd"]),
+            policy=_("the catalog's policy") if c["spares"] == "default" else c["spares"])) + "\n")
     w(row(_("power"), _("IT {it} kW (network {network} kW), facility {facility} kW at PUE {pue}").format(
         it=f"{p['it_kw']:,.1f}", network=f"{p['network_kw']:,.1f}", facility=f"{p['facility_kw']:,.1f}",
         pue=f"{p['pue']:g}")) + "\n")

@@ -34,6 +34,7 @@ Keys (version 1; never rename a key, add new ones instead)::
     pw   power overrides ID:W,ID:W    pb   price basis: street | list | hyperscale
     st   storage: auto|ib|eth|none   spn  storage ports per node       sps  storage port speed [Gb/s]
     sts  storage systems             sto  storage oversubscription     mg   management networks: on | off
+    sp   spares: off | default | CATEGORY=RULE,... (switch=N+1,transceiver=2%; ``core.spares``)
 
 ``lang`` (``LANG_KEY``, the page language ``zh`` | ``en``) belongs to the web UI: ``decode`` skips
 it silently whatever its value, ``encode`` never writes it (the web UI adds it to every link).
@@ -89,6 +90,7 @@ from core.design import (
 from core.errors import InputError, shown
 from core.physical.racks import load_racks
 from core.i18n import N_, _, ngettext
+from core.spares import canonical_setting
 
 VERSION = "1"
 VERSION_KEY = "v"
@@ -484,7 +486,18 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         int_param("sts", "storage_systems", N_("storage systems")),
         float_param("sto", "storage_oversubscription", N_("storage oversubscription")),
         Param("mg", N_("management networks"), parse_choice(["on", "off"]), str, "on", lambda: _("on or off")),
+        Param("sp", N_("spares"), _parse_spares, str, "off",
+              lambda: _("off, default (the catalog's policy) or CATEGORY=RULE pairs such as {example}").format(
+                  example="switch=N+1,transceiver=2%,cable=1%,NIC=1%")),
     )
+
+
+def _parse_spares(text: str) -> str:
+    """The ``sp`` value: ``Design.spares`` (``core.spares.canonical_setting``); ``ParamError`` says why not."""
+    try:
+        return canonical_setting(text)
+    except InputError as exc:
+        raise ParamError(str(exc)) from None
 
 
 FABRIC_LABELS = {"infiniband": N_("infiniband"), "ethernet": N_("ethernet")}
@@ -509,6 +522,7 @@ FIELDS = {
     "rp": "rack_preset", "rkw": "rack_kw", "ru": "rack_units",  # issue 14: racks
     "st": "storage", "spn": "storage_ports_per_node", "sps": "storage_port_speed_gbps", "sts": "storage_systems",
     "sto": "storage_oversubscription", "mg": "management",  # issue 14: storage and management networks
+    "sp": "spares",  # issue 13: spares in the BOM
 }
 _STORAGE_CODES = {"auto": "auto", "infiniband": "ib", "ethernet": "eth", "none": "none"}
 KEYS = (VERSION_KEY, *FIELDS)

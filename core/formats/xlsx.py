@@ -230,6 +230,7 @@ FIELD_LABELS = {
     "storage": N_("Storage network"), "storage_ports_per_node": N_("Storage ports per node"),
     "storage_port_speed_gbps": N_("Storage port speed"), "storage_systems": N_("Storage systems"),
     "storage_oversubscription": N_("Storage oversubscription"), "management": N_("Management networks"),
+    "spares": N_("Spares"),
 }
 """Every ``Design`` field -> its setting's name (the sidebar's labels); a field added later without a label
 shows its JSON key (tests name the missing ones)."""
@@ -244,6 +245,7 @@ _VALUE_WORDS = {
     "cable_media": {"auto": N_("auto"), "copper": N_("copper"), "aoc": N_("active optical (AOC)"),
                     "optics": N_("optics")},
     "price_basis": PRICE_BASIS_LABELS,
+    "spares": {"off": N_("off"), "default": N_("the catalog's sparing policy")},
 }
 _UNITS = {"port_speed_gbps": "Gb/s", "uplink_speed_gbps": "Gb/s", "storage_port_speed_gbps": "Gb/s"}
 
@@ -355,6 +357,8 @@ def key_number_rows(plan) -> list[tuple[str, float | int | str, str, str | None]
          "USD", USD),
         (_("Capex, low end of the price ranges"), cost["capex_usd_low"], "USD", USD),
         (_("Capex, high end of the price ranges"), cost["capex_usd_high"], "USD", USD),
+        *([(_("Spares (in the capex above, no power)"), cost["spares_capex_usd"], "USD", USD)]
+          if cost.get("spares", "off") != "off" else []),
         (_("Cost per GPU"), cost["capex_per_gpu_usd"], "USD", USD),
         (_("Network capex"), cost["network_capex_usd"], "USD", USD),
         (_("Network share of capex"), cost["network_share"], "", PERCENT),
