@@ -165,7 +165,8 @@ def test_train_no_split_fits_exits_3_naming_the_search(capsys):
 
 def test_train_published_llama3_405b_split_runs_with_a_memory_warning(capsys):
     code, out, _ = run(capsys, "train", "--model", "llama3-405b", "--gpus", "8192", "--fabric", "ethernet",
-                       "--tp", "8", "--pp", "16", "--balanced-stages", "--global-batch", "2048")
+                       "--tp", "8", "--pp", "16", "--balanced-stages", "--global-batch", "2048", "--vp", "8",
+                       "--shard-gradients")
     assert code == 0 and "Memory is tight" in out
 
 

@@ -126,8 +126,8 @@ def test_near_the_limit_is_a_warning_with_the_margin_beyond_it_an_error():
     needed = sum(e.memory_gb.values())
     assert needed < usable * (1 - tol) and not any("Memory is tight" in w for w in e.warnings)
     llama = plan(Design(gpu="H100", gpus=8192, fabric="ethernet"))
-    tight = estimate(llama, parse_job(dict(model="llama3-405b", seq_len=8192, tp=8, pp=16, global_batch=2048,
-                                           balanced_stages=True, gpus=8192)))
+    tight = estimate(llama, parse_job(dict(model="llama3-405b", seq_len=8192, tp=8, pp=16, vp=8, global_batch=2048,
+                                           balanced_stages=True, shard_gradients=True, gpus=8192)))
     assert usable < sum(tight.memory_gb.values()) <= usable * (1 + tol)
     assert any("Memory is tight" in w and "%" in w for w in tight.warnings)
     with pytest.raises(DesignError, match="per GPU"):

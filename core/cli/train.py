@@ -78,6 +78,9 @@ def register(subparsers) -> None:
                    help=_("cache linear-layer inputs in FP8 for the backward pass (default auto: with fp8)"))
     j.add_argument("--no-distributed-optimizer", action="store_true",
                    help=_("keep the whole optimizer state on every data-parallel rank (no ZeRO-1 sharding)"))
+    j.add_argument("--shard-gradients", action="store_true",
+                   help=_("shard the gradients over data-parallel ranks too (ZeRO-2, FSDP as Llama 3: fp32 shards, "
+                          "one model chunk's accumulator, a reduce-scatter per chunk and group of micro-batches)"))
     j.add_argument("--efficiency", type=fraction, metavar="FRACTION",
                    help=_("achievable fraction of dense peak FLOP/s (default by GPU architecture and dense/MoE, "
                           "from assets/catalog/training.toml)"))
@@ -117,7 +120,7 @@ def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
                           recompute=args.recompute, compute_efficiency=args.efficiency,
                           tokens_to_train=args.tokens, schedule=args.schedule, balanced_stages=args.balanced_stages,
                           fp8_activations=fp8_act, distributed_optimizer=not args.no_distributed_optimizer,
-                          sharp=args.sharp))
+                          shard_gradients=args.shard_gradients, sharp=args.sharp))
 
 
 def _split_lines(choice) -> list[str]:

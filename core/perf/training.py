@@ -44,7 +44,9 @@ Rank layout (Megatron default order tp-cp-dp-pp): TP ranks are adjacent GPUs, CP
 groups stride TP, DP groups stride TP x CP, pipeline stages stride TP x CP x DP; EP
 groups are carved out of the DP x CP x TP ranks with stride TP x CP.
 
-Units: time in seconds [s] unless a name says us; bytes; FLOP; memory in GB (1e9 B).
+Units: time in seconds [s] unless a name says us; bytes; FLOP; memory in GB of HBM, counted as GiB
+(2^30 B), the unit GPU memory is sold in (an "80 GB" H100 reports 81,559 MiB; ``[memory] capacity_unit_bytes``
+in training.toml); communication volumes in GB (1e9 B).
 """
 
 from __future__ import annotations
@@ -282,6 +284,11 @@ class TrainingJob(BaseModel):
         "distributed optimizer is off (one all-reduce), not the default reduce-scatter + all-gather."))
     distributed_optimizer: bool = Field(default=True, description=(
         "Shard optimizer state over data-parallel ranks (ZeRO-1 / Megatron distributed optimizer)."))
+    shard_gradients: bool = Field(default=False, description=(
+        "Shard the gradients over data-parallel ranks too (ZeRO-2; FSDP without resharding the parameters after "
+        "forward, as Llama 3 did): each GPU keeps its shard of fp32 gradients and the accumulator of the model chunk "
+        "in backward, and reduce-scatters each chunk's gradients once per group of micro-batches. Implies the "
+        "optimizer sharding."))
 
 
 def parse_job(data: dict) -> TrainingJob:
@@ -552,8 +559,12 @@ def _in_flight(job: TrainingJob, rank: int, microbatches: int) -> float:
 
     1F1B: ``min(pp - rank, m)`` (Narayanan et al. SC21 sec. 2.2.1). Interleaved (vp > 1): Megatron's
     warm-up of ``2 (pp - rank - 1) + (vp - 1) pp + 1`` model chunks of 1/vp of the stage each, which for
-    the first stage is Korthikanti et al.'s ``pp (1 + (pp - 1) / (pp vp))``. DualPipe: ``pp + 1`` on
-    every device (DeepSeek-V3 report, Table 2).
+    the first stage is Korthikanti et al.'s ``pp (1 + (pp - 1) / (pp vp))``, capped at all ``m x vp`` chunks:
+    with as few micro-batches as stages (m = pp, Llama 3 405B on 16,384 GPUs) the warm-up covers the whole
+    step on the first half of the ranks, which then run every forward before any backward and hold all m
+    micro-batches whatever vp is (1F1B holds pp - rank). Megatron and Llama 3 group the micro-batches of a
+    chunk by pp ("N", arXiv 2407.21783 sec. 3.3.2), which is the ``(vp - 1) pp`` term. DualPipe: ``pp + 1``
+    on every device (DeepSeek-V3 report, Table 2).
     """
     pp, vp = job.pp, job.vp
     if job.schedule == "dualpipe":
@@ -635,9 +646,11 @@ class StageMemory:
 
 
 def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
-    """Per-GPU memory [GB] of the fullest pipeline stage.
+    """Per-GPU memory [GB of HBM, counted in GiB] of the fullest pipeline stage.
 
-    Each stage: its layers' weights and gradients (bytes per parameter from collectives.toml), the
+    Each stage: its layers' weights and gradients (bytes per parameter from collectives.toml; with
+    ``shard_gradients`` a 1/(dp x cp) shard of fp32 gradients plus the fp32 accumulator of one model
+    chunk, 1/vp of the stage: Llama 3's FSDP, training.toml ``[memory]``), the
     optimizer state sharded over data-parallel ranks (dense over dp x cp, routed experts over the
     expert-data-parallel group) unless ``distributed_optimizer`` is off, DualPipe's second copy of
     the parameters, the embedding on the first stage and the output layer (plus fp32 logits) on the
@@ -646,12 +659,14 @@ def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
     """
     k = load_constants().training
     tc = load_training_catalog()
+    unit = tc.memory.capacity_unit_bytes
     mdl = job.model
     counts = stage_layers(mdl.layers, job.pp, job.balanced_stages)
     first_moe = mdl.layers - mdl.moe_layers if mdl.first_dense_layers is None else mdl.first_dense_layers
-    expert_dp = max(1, job.tp * job.cp * dp // job.ep)
-    dense_dp = dp * job.cp if job.distributed_optimizer else 1
-    expert_dp = expert_dp if job.distributed_optimizer else 1
+    expert_group = max(1, job.tp * job.cp * dp // job.ep)
+    sharded_optimizer = job.distributed_optimizer or job.shard_gradients
+    dense_dp = dp * job.cp if sharded_optimizer else 1
+    expert_dp = expert_group if sharded_optimizer else 1
     copies = tc.schedule.dualpipe_parameter_copies if job.schedule == "dualpipe" else 1
     tokens = job.seq_len / job.cp * job.micro_batch / job.tp  # per GPU, sequence-parallel shard
     act_dense = activation_bytes_per_token(mdl, job, False) if mdl.moe_layers < mdl.layers else 0.0
@@ -675,12 +690,17 @@ def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
         act = tokens * ((n - n_moe) * act_dense + n_moe * act_moe) * _in_flight(job, rank, microbatches)
         if rank == job.pp - 1:
             act += tokens * mdl.vocab * tc.memory.logits_bytes_per_vocab
+        if job.shard_gradients:  # ZeRO-2: a shard of each, plus the unsharded accumulator of one model chunk
+            g = tc.memory.sharded_gradient_bytes_per_param
+            grads = g * (dense / (dp * job.cp) + expert / expert_group + params / job.vp)
+        else:
+            grads = params * k.grad_bytes_per_param
         parts = {
-            "weights": params * k.weight_bytes_per_param / 1e9,
-            "gradients": params * k.grad_bytes_per_param / 1e9,
+            "weights": params * k.weight_bytes_per_param / unit,
+            "gradients": grads / unit,
             "optimizer": (dense * k.optimizer_bytes_per_param / dense_dp
-                          + expert * k.optimizer_bytes_per_param / expert_dp) / 1e9,
-            "activations": act / 1e9,
+                          + expert * k.optimizer_bytes_per_param / expert_dp) / unit,
+            "activations": act / unit,
         }
         if best is None or sum(parts.values()) > sum(best.parts.values()):
             best = StageMemory(parts, rank, n)
@@ -844,7 +864,20 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
     if dp * job.cp > 1:
         dense_grad = mdl.dense_params / (job.tp * job.pp) * k.grad_bytes_per_param
         n = dp * job.cp
-        if job.distributed_optimizer:  # ZeRO-1: gradients reduce-scattered, updated parameters all-gathered
+        if job.shard_gradients:
+            # ZeRO-2 / FSDP as Llama 3: each model chunk's fp32 gradients are reduce-scattered when the backward of
+            # its group of micro-batches ends (groups of pp in the interleaved schedule: ceil(m / pp) per step;
+            # 1F1B: once), the bf16 parameters all-gathered once; each round hides behind a micro-batch's backward
+            g_bytes = tc.memory.sharded_gradient_bytes_per_param
+            rounds = math.ceil(m / job.pp) if job.vp > 1 else 1
+            params_gpu = mdl.dense_params / (job.tp * job.pp)
+            t_rs, alg, level = _collective(plan, "reduce-scatter", params_gpu * g_bytes, n, job.tp, job.sharp)
+            t_ag, _alg, _level = _collective(plan, "all-gather", params_gpu * k.weight_bytes_per_param, n, job.tp,
+                                             job.sharp)
+            per_call = params_gpu * (rounds * g_bytes + k.weight_bytes_per_param) / (rounds + 1)
+            comm.append(CommPart("DP", "reduce-scatter + all-gather", n, rounds + 1, per_call, rounds * t_rs + t_ag,
+                                 k.dp_overlap, alg, level, window_s=rounds * t_mb))
+        elif job.distributed_optimizer:  # ZeRO-1: gradients reduce-scattered, updated parameters all-gathered
             t_rs, alg, level = _collective(plan, "reduce-scatter", dense_grad, n, job.tp, job.sharp)
             t_ag, _alg, _level = _collective(plan, "all-gather", dense_grad, n, job.tp, job.sharp)
             comm.append(CommPart("DP", "reduce-scatter + all-gather", n, 2, dense_grad, t_rs + t_ag,

@@ -54,6 +54,12 @@ class MemoryConstants(_Strict):
     logits_source: str
     lse_bytes_per_head: float = Field(ge=0)
     lse_source: str
+    capacity_unit_bytes: float = Field(gt=0)
+    """Bytes in one unit of the catalog's ``hbm_gbytes`` (2^30: HBM is sold in GiB); memory is counted in it."""
+    capacity_unit_source: str
+    sharded_gradient_bytes_per_param: float = Field(gt=0)
+    """Gradient bytes per parameter when gradients are sharded (FSDP / ZeRO-2; fp32 as Llama 3)."""
+    sharded_gradient_source: str
 
 
 class Meta(_Strict):
