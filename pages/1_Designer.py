@@ -6,7 +6,7 @@ import importlib.util
 import streamlit as st
 from pydantic import ValidationError
 
-from core import i18n
+from core import i18n, spares
 from core.catalog import PRICE_BASIS_LABELS
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.errors import DesignError, InputError, shown
@@ -16,7 +16,7 @@ from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, s
 from core.formats import filenames
 from core.formats.design_file import design_from_bytes
 from core.formats.exports import exports
-from core.i18n import _
+from core.i18n import N_, _
 from webui import cached, safe, state
 from webui.physical_tab import physical_tab
 
@@ -121,6 +121,7 @@ def main() -> None:
             c1.plotly_chart(cached.capex(key, lang), key="capex_chart", config={"displaylogo": False})
             c2.plotly_chart(cached.power(key, lang), key="power_chart", config={"displaylogo": False})
             st.markdown(cards_html(cost_key_numbers(plan)), unsafe_allow_html=True)
+            _spares_control(cur)
             st.plotly_chart(price_sensitivity_figure(plan), key="sensitivity_chart", config={"displaylogo": False})
             st.markdown("#### " + _("Bill of materials"))
             st.caption(_("Part names are the catalog's, quoted as published; ids are in Catalog & assumptions."))
@@ -193,6 +194,73 @@ def main() -> None:
         with tabs["Hand-off"]:
             if tabs["Hand-off"].open:
                 handoff_tab(cur, key, lang)
+
+
+# --- spares (Design.spares, core.spares): a design setting set here, not in the sidebar -------------
+SPARES_MODES = {"off": N_("off"), "default": N_("catalog default"), "custom": N_("custom per category")}
+SPARES_LABELS = {"switch": N_("Switches"), "transceiver": N_("Transceivers"), "cable": N_("Cables"), "NIC": N_("NICs")}
+SPARES_W = "w_sp_"  # widget keys; the design's value is in state.SPARES_STORE (the sidebar reads it)
+SPARES_NOTICE = "_fp_sp_notice"
+
+
+def _custom_policy() -> dict[str, str]:
+    """The custom policy the category fields hold (the catalog's rule where a field is not set yet)."""
+    ss = st.session_state
+    return {c: str(ss.get(SPARES_W + c) or rule) for c, rule in spares.default_policy().items()}
+
+
+def _on_spares_mode() -> None:
+    ss = st.session_state
+    mode = ss[SPARES_W + "mode"]
+    ss[state.SPARES_STORE] = spares.format_policy(_custom_policy()) if mode == "custom" else mode
+
+
+def _on_spares_rule(category: str) -> None:
+    ss = st.session_state
+    text = str(ss.get(SPARES_W + category) or "")
+    before = spares.setting_policy(ss.get(state.SPARES_STORE, "off")) or {}
+    try:
+        ss[SPARES_W + category] = spares.rule_text(*spares.parse_rule(category, text))
+    except InputError:
+        ss[SPARES_NOTICE] = _("Sparing rule {value} is not a percentage (2%) or N+k (N+1); the previous rule "
+                              "applies.").format(value=safe.md(text[:40]))
+        ss[SPARES_W + category] = before.get(category) or spares.default_policy()[category]
+    ss[state.SPARES_STORE] = spares.format_policy(_custom_policy())
+
+
+def _spares_control(cur: state.Current) -> None:
+    """Spares in the BOM and capex: off, the catalog's policy or a rule per category (percent or N+k). The
+    design holds it (share link ``sp``, design file ``spares``, CLI ``--spares``); the widgets follow it."""
+    ss = st.session_state
+    setting = cur.design.spares
+    mode = setting if setting in ("off", "default") else "custom"
+    policy = {**spares.default_policy(), **(spares.setting_policy(setting) or {})}
+    ss[SPARES_W + "mode"] = mode
+    for category, rule in policy.items():  # the design is the truth (a callback has already written it)
+        ss[SPARES_W + category] = rule
+    catalog_words = ", ".join(f"{_(SPARES_LABELS[c])} {r}" for c, r in spares.default_policy().items())
+    cols = st.columns([2, 1, 1, 1, 1] if mode == "custom" else [2, 4])
+    cols[0].selectbox(
+        _("Spares"), list(SPARES_MODES), key=SPARES_W + "mode", on_change=_on_spares_mode,
+        format_func=lambda m: _(SPARES_MODES[m]),
+        help=_("Spare switches, transceivers, cables and NICs as their own BOM rows, costed at the installed row's "
+               "price, no power (on a shelf): a percentage of the installed count rounded up, or N+k (k per model "
+               "and tier). Catalog default: {policy} (assets/catalog/reliability.toml, assumed). In the share link "
+               "as sp.").format(policy=catalog_words))
+    if mode == "custom":
+        for col, category in zip(cols[1:], spares.SPARED_CATEGORIES):
+            col.text_input(_(SPARES_LABELS[category]), key=SPARES_W + category, max_chars=12,
+                           on_change=_on_spares_rule, args=(category,), help=_("e.g. 2% or N+1"))
+    problem = ss.pop(SPARES_NOTICE, None)
+    if problem:
+        st.error(problem)
+    if mode != "off":
+        cost = cur.plan.cost
+        spare_rows = [r for r in cur.plan.bom if r.spare]
+        st.caption(_("Capex includes {usd} of spares ({rows} BOM rows at the end of the bill of materials; range "
+                     "{low} to {high}); the Resilience page shows how well they cover failures.").format(
+                         usd=i18n.usd(cost.spares_capex_usd), rows=i18n.number(len(spare_rows)),
+                         low=i18n.usd(cost.spares_capex_usd_low), high=i18n.usd(cost.spares_capex_usd_high)))
 
 
 def _share_link() -> str:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from urllib.parse import urlencode, urlsplit
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from core import i18n
 from core.formats import sharelink
@@ -31,6 +32,7 @@ from core.design import (
     MAX_GPUS, Design, ResolvedDesign, nvlink_domain_size, offered_port_speeds, parse_design, resolve_design,
 )
 from core.errors import DesignError, InputError, shown
+from core.figures.keynumbers import size_caption
 from core.i18n import LANGUAGES, N_, _
 from core.physical.racks import load_racks
 from core.plan import Plan, plan
@@ -104,6 +106,7 @@ COMPARE_PATH = "compare"  # the Compare page: its comparison keys join the link 
 COMPARE_LINK = "fp_cmp_link"  # set by pages/4_Compare.py each run
 RESILIENCE_PATH = "resilience"  # the Resilience page: its rs_ keys join the link there
 RESILIENCE_LINK = "fp_rs_link"  # set by pages/6_Resilience.py each run (core.formats.resiliencelink)
+SPARES_STORE = "fp_spares"  # Design.spares: set by the Designer's Cost & power tab (pages/1_Designer.py), links, files
 AUTO = "auto"  # select value meaning "the catalog default" (None in the Design)
 
 K = "w_"  # widget key prefix
@@ -185,6 +188,7 @@ def _set_widgets(design: Design) -> None:
     ss[K + "sts"] = design.storage_systems
     ss[K + "sto"] = AUTO if design.storage_oversubscription is None else float(design.storage_oversubscription)
     ss[K + "mg"] = design.management
+    ss[SPARES_STORE] = design.spares  # not a sidebar widget: the Designer's Cost & power tab sets it
     ss[K + "pue"] = float(design.pue)
     ss[K + "kwh"] = float(design.electricity_usd_per_kwh)
     ss[K + "years"] = float(design.tco_years)
@@ -533,7 +537,7 @@ def sidebar() -> Current:
         cable_media=media, pue=pue, electricity_usd_per_kwh=kwh, tco_years=years, **overrides,
         price_basis=pb, **fabric_fields,
         rack_preset=rack_preset, rack_kw=float(rack_kw) if rack_kw is not None else None, rack_units=rack_units,
-        **storage_fields,
+        **storage_fields, spares=ss.get(SPARES_STORE, "off"),
     )
     data = {k: (None if v == AUTO and k not in ("tiers", "cable_media") else v) for k, v in data.items()}
     unit = "Gb/s" if ss.get(K + "bits") else "GB/s"
@@ -549,6 +553,57 @@ def sidebar() -> Current:
     except (DesignError, InputError) as exc:
         return Current(design, None, exc, warnings, unit)
     return Current(design, result, None, warnings, unit)
+
+
+def compare_sidebar() -> Current:
+    """The Compare page's sidebar: the language switch and the Designer's design in one line, not its controls.
+
+    The Compare page edits its own columns, never this design, and its rerun with four designs was about 2x its
+    target with the Designer's ~45 controls drawn (issue 12: each is a message Streamlit builds on every run).
+    The controls' values stay in the session for the Designer (Streamlit drops the state of a widget a run does
+    not draw, so each is written back), and the design is the one the last full sidebar built; at a session's
+    first run, the link's, in the form the sidebar gives it (``sidebar_form``), so the share link and "Add the
+    Designer's design" are what the full sidebar would give (tests/test_compare_page.py checks both).
+    """
+    _init_session()
+    ss = st.session_state
+    sb = st.sidebar
+    language_switch(sb)
+    for key in [k for k in ss if isinstance(k, str) and k.startswith(K) and k != LANG_WIDGET]:
+        try:
+            ss[key] = ss[key]
+        except StreamlitAPIException:  # a button's state cannot be written (and needs no keeping)
+            pass
+    unit = "Gb/s" if ss.get(K + "bits") else "GB/s"
+    warnings = list(ss.get("_fp_warnings", []))
+    last: Current | None = ss.get("fp_current")
+    if last is not None and last.design is None:  # the sidebar's input is not accepted: as the Designer left it
+        return Current(None, None, last.error, warnings, unit)
+    design = last.design if last is not None else sidebar_form(
+        sharelink.decode(ss.get("_fp_link") or {}, CATALOG, ignore=(TAB_KEY, LANG_KEY))[0])
+    try:
+        result = plan(design)
+    except (DesignError, InputError) as exc:
+        sb.caption(_("The Designer's design cannot be built; the Designer page says why."))
+        return Current(design, None, exc, warnings, unit)
+    sb.caption(_("The Designer's design: {size}. Change it on the Designer page; this page edits its own "
+                 "columns.").format(size=size_caption(result)))
+    return Current(design, result, None, warnings, unit)
+
+
+def sidebar_form(design: Design) -> Design:
+    """``design`` as the sidebar's controls give it back: nodes rather than a GPU count, and no GPUs per node or
+    fabric when they are the system's own (the link ``ng=1000`` and the sidebar's ``n=125`` are one design)."""
+    system = CATALOG.system(design.gpu)
+    gpn = design.gpus_per_node or system.gpus_per_node
+    changes = {}
+    if design.gpus is not None:
+        changes.update(gpus=None, nodes=math.ceil(design.gpus / gpn))
+    if design.gpus_per_node == system.gpus_per_node:
+        changes["gpus_per_node"] = None
+    if design.fabric == system.default_fabric:
+        changes["fabric"] = None
+    return Design.model_validate({**design.model_dump(), **changes}) if changes else design
 
 
 STORAGE_KINDS = {"auto": N_("auto (as the compute fabric)"), "infiniband": N_("InfiniBand"), "ethernet": N_("Ethernet"),

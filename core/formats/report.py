@@ -472,6 +472,11 @@ def _cost(doc: _Doc, plan) -> None:
                 "{high}); IT power {power} kW.").format(
         capex=usd(plan.cost.capex_usd), basis=_price_basis(plan.cost.price_basis), low=usd(plan.cost.capex_usd_low),
         high=usd(plan.cost.capex_usd_high), power=number(plan.cost.it_kw, 1)), note=True)
+    if plan.cost.spares_capex_usd:  # Design.spares: spare rows follow each network's installed rows
+        body += _p(_("Capex includes {usd} of spares (sparing policy {policy}): their rows follow the installed "
+                     "ones, each with its rule in its why, at no power (on a shelf).").format(
+            usd=usd(plan.cost.spares_capex_usd),
+            policy=_("the catalog's") if plan.design.spares == "default" else plan.design.spares), note=True)
     body += _bom_table(plan.bom)
     if plan.reserved_bom:
         rrows, rusd, rw, _c = _bom_rows(plan.reserved_bom)
