@@ -38,8 +38,33 @@ def _brute(result, elements, flow=True):
     shape = Shape.of(result)
     graph = fabric_graph(result, servers="each")
     dead_nics = {}
-    for tier, key, _c in elements:
-        if tier in ("leaf", "spine", "core"):
+    feeds, chips, expanded = {}, {}, []
+    for tier, key, c in elements:  # feeds: both lost = the rack; HGX NVSwitch chip: the node (Fabric Manager)
+        if tier == "feed":
+            feeds.setdefault(key[0], set()).add(key[1])
+            if len(feeds[key[0]]) == shape.feeds:
+                expanded.append(("rack", (key[0],), c))
+        elif tier in ("nvswitch", "tray") and shape.nodes_per_domain == 1:
+            expanded.append(("nic-all", (key[0],), c))
+        elif tier in ("nvswitch", "tray"):
+            chips.setdefault(key[0], set()).update([key[1]] if tier == "nvswitch" else shape.chips_of_tray(key[1]))
+        else:
+            expanded.append((tier, key, c))
+    for tier, key, _c in expanded:
+        if tier == "link":  # take the bundle's lost cables off the edge; the edge goes with the last cable
+            kind, p, i, a, b, cable = key
+            pre = shape.prefix(p, i)
+            u, v = (f"{pre}leaf{a}", f"{pre}spine{b}") if kind == "ls" else (f"{pre}spine{a}", f"{pre}core{b}")
+            if graph.has_edge(u, v):
+                e = graph[u][v]
+                lost = 1 if cable is not None else e["links"]
+                e["capacity_gbps"] -= lost * e["capacity_gbps"] / e["links"]
+                e["links"] -= lost
+                if e["links"] <= 0:
+                    graph.remove_edge(u, v)
+        elif tier == "nic-all":
+            dead_nics.setdefault(key[0], set()).update(range(shape.nics))
+        elif tier in ("leaf", "spine", "core"):
             graph.remove_nodes_from([f"{shape.prefix(key[0], key[1])}{tier}{key[2]}"])
         elif tier == "plane":
             graph.remove_nodes_from([v for v, d in list(graph.nodes(data=True)) if d.get("plane") == key[0]])
@@ -71,6 +96,8 @@ def _brute(result, elements, flow=True):
     reach = graph.copy()
     d = shape.nodes_per_domain
     for first in range(0, shape.nodes, d):
+        if len(chips.get(first // d, ())) >= max(1, shape.nvl_chips):
+            continue  # every NVLink switch chip of the domain lost: its nodes no longer forward to each other
         for n in range(first + 1, min(shape.nodes, first + d)):
             reach.add_edge(f"node{first}", f"node{n}")
     components = [c for c in nx.connected_components(reach) if any(not v.startswith("node") for v in c)]
@@ -215,7 +242,8 @@ def test_spine_failure_ecmp_and_step_time():
     result = plan(Design(gpu="H100", nodes=64, switch="QM9700"))
     job = parse_job(dict(model=model_preset("llama3-8b"), tp=8, gpus=256))
     out = what_if(result, ["spine:2"], job=job)
-    assert out.ecmp_unbalanced == ({"tier": "leaf", "switches": 16, "healthy_paths": 8, "remaining_paths": 6},)
+    assert out.ecmp_unbalanced == ({"tier": "leaf", "switches": 16, "healthy_paths": 8, "remaining_paths": 6,
+                                    "unit": "switches"},)
     assert out.step_time_s >= out.healthy_step_time_s > 0
     assert out.stages_tbits["leaf_up"]["remaining"] == pytest.approx(102.4 * 6 / 8)
     # 6 of 8 spines lost: leaves at 4:1, half of the all-to-all leaves its SU -> the uplinks carry 1/2 of it

@@ -9,14 +9,39 @@ collective and training models). Element names are those of ``core.fabric.topolo
   scalable unit 2 (both 1-based, plane 0) in rail-optimized fabrics; a top-of-rack leaf is its rack's ToR;
 * ``p1``: a whole plane;
 * ``node5.nic2``: NIC 2 of node 5 (all its ports, one per plane);
-* ``rack3``: rack 3 (0-based) without power: its nodes and, top-of-rack, its ToR switches.
+* ``rack3``: rack 3 (0-based) without power: its nodes and, top-of-rack, its ToR switches;
+* ``rack3.feedA`` / ``rack3.feedB``: one power feed of rack 3. The rack presets take two feeds with N+N
+  supplies (``[[power_feed]]`` in ``assets/catalog/racks.toml``, sourced or an assumption), so one feed lost
+  loses nothing (the result says "redundant"); both feeds are ``rack3``; a one-feed preset loses the rack;
+* ``p0.leaf3-spine1`` / ``p0.spine2-core5``: the bundle of parallel links between a leaf and a spine, or a
+  spine and a core (``#2``: cable 2 of the bundle, 0-based, alone);
+* ``node5.nvswitch1``: NVSwitch chip 1 of node 5's HGX baseboard; ``rack3.nvswitch7`` and
+  ``rack3.nvswitch-tray2``: chip 7 and switch tray 2 (its chips) of the NVLink domain of several nodes in
+  rack 3 (an NVL72: 9 trays of 2 chips; ``nvl3.`` instead of ``rack3.`` when a rack holds several domains).
 
 A spec is ``tier:count`` (``spine:2``: that many elements of the tier, chosen where they hurt most:
 a leaf group's leaves before the next group's, so nodes are cut off soonest; a pod's spines before the
-next pod's; a core group's cores before the next; a node's NICs before the next node's; named in
+next pod's; a core group's cores before the next; a node's NICs before the next node's; one leaf's
+uplink bundles before the next leaf's; one NVLink domain's switch chips (or trays) before the next,
+except on HGX baseboards, where each chip takes its node; a rack's feeds before the next rack's; named in
 ``FailureResult.failed``) or ``tier:name`` / ``name``. Tiers: ``leaf`` (alias ``tor``), ``spine``,
-``core``, ``plane``, ``nic``, ``rack`` (``rack3``: the rack's power lost, its nodes and, in top-of-rack
-fabrics, its ToRs).
+``core``, ``plane``, ``nic``, ``rack``, ``link``, ``nvswitch``, ``tray``, ``feed``.
+
+NVLink switches (sources in ``NVSWITCH_SOURCES``):
+
+* **HGX / DGX baseboard** (one node per NVLink domain): NVIDIA Fabric Manager's default
+  ``NVSWITCH_FAILURE_MODE=0`` "aborts and leaves the system uninitialized, and all CUDA application launches
+  will fail" when an NVSwitch fails; only HGX A100 has a degraded mode (its peer disabled too, "5/6" of the
+  bandwidth), and several failures fall back to mode 0. So a lost chip takes its node's GPUs out: they count
+  as cut off.
+* **Multi-node domain** (NVL72): every GPU has one link to each switch chip (GB200 SuperPOD RA), so a GPU keeps
+  ``(links - links on the lost chips) / links`` of its NVLink bandwidth, ``(18 - k) / 18`` with ``k`` of 18
+  chips lost; a tray is 2 chips. Assumed: the NVLink partition runs in NMX's Adaptive Bandwidth resiliency
+  mode ("all of the GPUs will be able to communicate with one-another in a degraded bandwidth capacity"; in
+  Full Bandwidth mode "a loss of a switch" makes the partition unhealthy), and NCCL keeps NVLS on the
+  remaining chips at the same share (not documented). With every chip lost the domain's nodes no longer
+  forward to each other over NVLink. The collectives and the step time run at the slowest domain's pace: the
+  degraded copy's NVLink bandwidth per GPU is the worst connected domain's.
 
 Method (closed form over the fabric's symmetry; no per-GPU or per-link loop, so it costs the same at
 131,072 GPUs as at 64; ``tests/test_failure.py`` checks it against networkx reachability and max-flow):
@@ -44,25 +69,50 @@ Method (closed form over the fabric's symmetry; no per-GPU or per-link loop, so 
   and spine oversubscription are the worst live switch's.
 * **Step time**: ``core.perf.training.estimate`` of the job on the same degraded copy.
 * **ECMP**: a live switch whose uplinks lost some (not all) of their next hops while others of its tier
-  kept all of theirs: its flows hash onto fewer paths (upward groups).
+  kept all of theirs: its flows hash onto fewer paths (upward groups, ``unit`` ``switches``); a live switch
+  that lost cables of its uplink bundles hashes over fewer links (``unit`` ``links``).
+* **Link bundles**: a whole bundle lost takes that next hop from the leaf (or spine); the leaf's component
+  is found by a union over the plane's spines and cores, with the untouched leaves of a pod (and the
+  untouched spines of a core group) as one block each, so the cost stays per pod, not per link. A lost
+  cable lowers the leaf's (spine's) live uplinks, hence its stage of the bisection and the degraded copy's
+  oversubscription.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 
 from core.errors import DesignError, InputError, shown
 from core.fabric.bandwidth import tier_capacities_gbits
-from core.i18n import N_, _
+from core.i18n import N_, _, ngettext
 from core.plan import Plan
 
-TIERS = ("leaf", "spine", "core", "plane", "nic", "rack")
-TIER_ALIASES = {"tor": "leaf"}
+TIERS = ("leaf", "spine", "core", "plane", "nic", "rack", "link", "nvswitch", "tray", "feed")
+TIER_ALIASES = {"tor": "leaf", "bundle": "link", "nvlink-switch": "nvswitch"}
 TIER_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "plane": N_("plane"), "nic": N_("NIC"),
-               "rack": N_("rack")}
+               "rack": N_("rack"), "link": N_("link bundle"), "nvswitch": N_("NVSwitch chip"),
+               "tray": N_("NVLink switch tray"), "feed": N_("rack power feed")}
+NVSWITCH_SOURCES = (
+    "NVIDIA Fabric Manager User Guide, 'NVSwitch Failure', bare metal: NVSWITCH_FAILURE_MODE=0 'FM aborts and "
+    "leaves the system uninitialized, and all CUDA application launches will fail with a cudaErrorSystemNotReady "
+    "status'; =1 (DGX/HGX A100 only) 'the NVSwitch will be disabled with its peer NVSwitch. This will reduce the "
+    "available bandwidth to 5/6' (https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html)",
+    "GB200 SuperPOD RA network fabrics: 18 compute trays, 9 NVLink switch trays of 2 NVLink switch chips, each "
+    "GPU's 18 links one to each chip (https://docs.nvidia.com/dgx-superpod/reference-architecture-scalable-"
+    "infrastructure-gb200/latest/network-fabrics.html), as systems.toml cites",
+    "NMX Manager documentation, Partition Health: Adaptive Bandwidth mode 'all of the GPUs will be able to "
+    "communicate with one-another in a degraded bandwidth capacity'; Full Bandwidth mode: 'a loss of a switch' "
+    "makes the partition UNHEALTHY (https://docs.nvidia.com/networking/display/nmxmv8511000/partition+health)",
+)
+"""Where the NVSwitch failure rules come from (module docstring)."""
+NVL_TRAYS = 9
+"""NVLink switch trays of a multi-node domain whose chip count is a multiple of 9: GB200/GB300 NVL72 (18 chips,
+2 per tray, GB200 SuperPOD RA) and Vera Rubin NVL72 (36 chips, 4 per tray, nvlink.toml's stored copies);
+any other multi-node domain is taken as one chip per tray."""
 STAGES = ("injection", "leaf_up", "spine_up")
 STAGE_LABELS = {"injection": N_("NIC injection"), "leaf_up": N_("leaf uplinks"), "spine_up": N_("spine uplinks")}
 BUSBW_BYTES = 1 << 30
@@ -77,7 +127,8 @@ class FailureResult(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     failed: tuple[dict, ...]
-    """``{"element", "tier", "chosen"}``: ``chosen`` when picked by a ``tier:count`` spec."""
+    """``{"element", "tier", "chosen", "redundant"}``: ``chosen`` when picked by a ``tier:count`` spec;
+    ``redundant`` when its loss lost nothing (a rack feed whose other feed lives)."""
     gpus: int
     nodes: int
     gpus_disconnected: int
@@ -99,7 +150,17 @@ class FailureResult(BaseModel):
     step_time_s: float | None = None
     healthy_step_time_s: float | None = None
     ecmp_unbalanced: tuple[dict, ...] = ()
-    """``{"tier", "switches", "healthy_paths", "remaining_paths"}`` per tier and remaining next-hop count."""
+    """``{"tier", "switches", "healthy_paths", "remaining_paths", "unit"}`` per tier and remaining next-hop
+    count; ``unit`` ``switches`` (next-hop switches) or ``links`` (cables of the uplink bundles)."""
+    gpus_nvlink_degraded: int = 0
+    """GPUs of connected NVLink domains that lost NVLink switch chips (lower NVLink bandwidth)."""
+    nvlink_gbytes_per_gpu_one_direction: float | None = None
+    healthy_nvlink_gbytes_per_gpu_one_direction: float | None = None
+    """NVLink line rate per GPU [GB/s, one direction]: the worst connected domain's, and healthy."""
+    domain_busbw_gbytes: float | None = None
+    healthy_domain_busbw_gbytes: float | None = None
+    """All-reduce of ``BUSBW_BYTES`` inside one NVLink domain (a tensor-parallel group) [GB/s]: the worst
+    connected domain, and healthy (None without a multi-GPU NVLink domain)."""
     notes: tuple[str, ...] = ()
 
     def to_json(self) -> dict:
@@ -121,15 +182,24 @@ class FailureResult(BaseModel):
             "alltoall_busbw_gbytes": None if self.alltoall_busbw_gbytes is None else round(self.alltoall_busbw_gbytes, 3),
             "step_time_s": None if self.step_time_s is None else round(self.step_time_s, 6),
             "ecmp_unbalanced": list(self.ecmp_unbalanced),
+            "gpus_nvlink_degraded": self.gpus_nvlink_degraded,
+            "nvlink_gbytes_per_gpu_one_direction": _r(self.nvlink_gbytes_per_gpu_one_direction, 3),
+            "domain_busbw_gbytes": _r(self.domain_busbw_gbytes, 3),
             "healthy": {
                 "bisection_tbits_one_direction": round(self.healthy_bisection_tbits_one_direction, 6),
                 "busbw_gbytes": None if self.healthy_busbw_gbytes is None else round(self.healthy_busbw_gbytes, 3),
                 "alltoall_busbw_gbytes": None if self.healthy_alltoall_busbw_gbytes is None
                 else round(self.healthy_alltoall_busbw_gbytes, 3),
                 "step_time_s": None if self.healthy_step_time_s is None else round(self.healthy_step_time_s, 6),
+                "nvlink_gbytes_per_gpu_one_direction": _r(self.healthy_nvlink_gbytes_per_gpu_one_direction, 3),
+                "domain_busbw_gbytes": _r(self.healthy_domain_busbw_gbytes, 3),
             },
             "notes": list(self.notes),
         }
+
+
+def _r(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
 
 
 # --------------------------------------------------------------------------------------
@@ -164,13 +234,25 @@ class Shape:
     pair_links: int
     spine_uplinks: tuple[int, ...]
     """Uplinks of each spine, per pod."""
+    spine_core_pairs: tuple[int, ...] = ()
+    """Links between a spine and each core of its group, per pod."""
+    nvl_chips: int = 0
+    """NVSwitch chips per NVLink domain (0: no NVSwitch)."""
+    nvl_links: int = 0
+    """NVLink links per GPU."""
+    feeds: int = 2
+    """Power feeds per compute rack (``[[power_feed]]`` of racks.toml)."""
 
     @staticmethod
     def of(plan: Plan) -> "Shape":
         f, r = plan.fabric, plan.resolved
         islands = f.islands
         pods = f.pod_count if f.tiers == 3 else 1
+        nvl = plan.nvlink_summary() if r.nvlink_domain_gpus > 1 else {"nvswitch_chips": 0, "links_per_gpu": 0}
         return Shape(
+            spine_core_pairs=tuple(f.spine_core_pair_links(p) for p in range(pods)) if f.tiers == 3 else (),
+            nvl_chips=int(nvl["nvswitch_chips"] or 0), nvl_links=int(nvl["links_per_gpu"] or 0),
+            feeds=rack_power_feeds(plan)[0],
             tiers=f.tiers, planes=f.planes, islands=islands, rails=r.nics_per_node // islands, nics=r.nics_per_node,
             nodes=r.nodes, gpus_per_node=r.gpus_per_node,
             nodes_per_domain=max(1, r.nvlink_domain_gpus // r.gpus_per_node), nodes_per_rack=max(1, r.nodes_per_rack),
@@ -212,6 +294,51 @@ class Shape:
     def racks(self) -> int:
         return -(-self.nodes // self.nodes_per_rack)
 
+    # NVLink domains ------------------------------------------------------------------
+    @property
+    def domains(self) -> int:
+        return -(-self.nodes // self.nodes_per_domain)
+
+    @property
+    def trays(self) -> int:
+        """NVLink switch trays per multi-node domain (0 on HGX baseboards)."""
+        if self.nodes_per_domain == 1 or not self.nvl_chips:
+            return 0
+        return NVL_TRAYS if self.nvl_chips % NVL_TRAYS == 0 else self.nvl_chips
+
+    def chips_of_tray(self, t: int) -> range:
+        per = self.nvl_chips // max(1, self.trays)
+        return range(t * per, (t + 1) * per)
+
+    def chip_links(self, c: int) -> int:
+        """Links of one GPU to chip ``c``: ``links // chips`` each, the remainder on the outer chips first
+        (0, last, 1, ...), so the DGX H100 baseboard's 18 links over 4 chips are 5 / 4 / 4 / 5."""
+        chips, links = self.nvl_chips, self.nvl_links
+        base, extra = divmod(links, chips)
+        outer = list(dict.fromkeys(x for pair in zip(range(chips), reversed(range(chips))) for x in pair))
+        return base + (1 if c in outer[:extra] else 0)
+
+    def domain_name(self, d: int) -> str:
+        if self.nodes_per_domain == 1:
+            return f"node{d}"
+        return f"rack{d}" if self.nodes_per_rack == self.nodes_per_domain else f"nvl{d}"
+
+    def domain_gpus(self, d: int) -> int:
+        return (min(self.nodes, (d + 1) * self.nodes_per_domain) - d * self.nodes_per_domain) * self.gpus_per_node
+
+    def pod_of_spine(self, k: int) -> int:
+        return k // self.spines_per_pod if self.tiers == 3 else 0
+
+    def spines_of_leaf(self, k: int) -> range:
+        if self.tiers == 3:
+            pod = self.pod_of_group(self.group_of_leaf(k))
+            return range(pod * self.spines_per_pod, (pod + 1) * self.spines_per_pod)
+        return range(self.spines)
+
+    def cores_of_spine(self, k: int) -> range:
+        j = k % self.spines_per_pod
+        return range(j * self.cores_per_group, (j + 1) * self.cores_per_group)
+
     def pis(self):
         return [(p, i) for p in range(self.planes) for i in range(self.islands)]
 
@@ -223,6 +350,45 @@ class Dead:
     cores: set = field(default_factory=set)
     planes: set = field(default_factory=set)
     nics: dict = field(default_factory=dict)  # node -> set of NICs (0 .. nics-1)
+    bundles: dict = field(default_factory=dict)  # (p, i, leaf, spine) -> set of lost cables
+    core_bundles: dict = field(default_factory=dict)  # (p, i, spine, core) -> set of lost cables
+    chips: dict = field(default_factory=dict)  # multi-node NVLink domain -> set of lost switch chips
+    nodes_without_nvswitch: set = field(default_factory=set)  # HGX nodes that lost an NVSwitch chip
+    feeds: dict = field(default_factory=dict)  # rack -> set of lost feeds (0 = A, 1 = B)
+    racks_down: set = field(default_factory=set)  # racks without power (named, or every feed lost)
+
+
+# --------------------------------------------------------------------------------------
+# Rack power feeds (racks.toml [[power_feed]])
+# --------------------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def _feed_table() -> dict:
+    from core.catalog import CATALOG_DIR, read_toml
+
+    rows = read_toml(CATALOG_DIR / "racks.toml", N_("catalog file")).get("power_feed", [])
+    out = {}
+    for row in rows:
+        if not (row.get("source") and row.get("as_of")) or int(row.get("power_feeds", 0)) not in (1, 2):
+            raise InputError(_("racks.toml: power_feed {preset} needs power_feeds 1 or 2, a source and as_of").format(
+                preset=shown(str(row.get("preset")))))
+        out[str(row["preset"])] = (int(row["power_feeds"]), str(row.get("psu_redundancy", "")))
+    return out
+
+
+def _feeds_for(preset: str) -> tuple[int, str]:
+    """``(power feeds, supply redundancy)`` of a rack preset; two feeds N+N when the table has no row."""
+    return _feed_table().get(preset, (2, "N+N"))
+
+
+def rack_power_feeds(plan: Plan) -> tuple[int, str]:
+    """Power feeds of the design's compute racks and how their supplies share them."""
+    if plan.layout is not None:
+        preset = plan.layout.preset
+    else:
+        from core.physical.layout import choose_preset
+
+        preset = choose_preset(plan.resolved).id
+    return _feeds_for(preset)
 
 
 # --------------------------------------------------------------------------------------
@@ -233,12 +399,31 @@ _SU_RAIL = re.compile(r"^(?:p(\d+)\.)?su(\d+)-rail(\d+)$")
 _PLANE = re.compile(r"^p(\d+)$")
 _NIC = re.compile(r"^node(\d+)\.nic(\d+)$")
 _RACK = re.compile(r"^rack(\d+)$")
+_BUNDLE = re.compile(r"^(?:p(\d+)\.)?(?:i(\d+)\.)?(leaf|spine)(\d+)-(spine|core)(\d+)(?:#(\d+))?$")
+_CHIP = re.compile(r"^(node|rack|nvl)(\d+)\.nvswitch(\d+)$")
+_TRAY = re.compile(r"^(rack|nvl)(\d+)\.nvswitch-tray(\d+)$")
+_FEED = re.compile(r"^rack(\d+)\.feed([ab])$")
 
 
 def _unknown(text: str, shape: Shape) -> InputError:
-    return InputError(_("unknown element {name}; name a switch like {example}, a plane p0-p{last}, or a NIC like "
-                        "node0.nic0, or give a tier and a count like spine:2").format(
-        name=shown(text), example=shape.prefix(0, 0) + "leaf0", last=shape.planes - 1))
+    return InputError(_("unknown element {name}; name a switch like {example}, a plane p0-p{last}, a NIC like "
+                        "node0.nic0, a link bundle like {bundle}, a rack or its feed like rack0.feedA, or give a "
+                        "tier and a count like spine:2").format(
+        name=shown(text), example=shape.prefix(0, 0) + "leaf0", last=shape.planes - 1,
+        bundle=shape.prefix(0, 0) + "leaf0-spine0"))
+
+
+def _no_nvswitch(text: str, shape: Shape) -> InputError:
+    if not shape.nvl_chips:
+        return InputError(_("{name}: this design's NVLink domain has no NVSwitch chips").format(name=shown(text)))
+    if shape.nodes_per_domain == 1:
+        return InputError(_("unknown NVSwitch chip {name}; an HGX node has chips {first} to {last}, like "
+                            "{example}").format(name=shown(text), first="nvswitch0",
+                                                last=f"nvswitch{shape.nvl_chips - 1}", example="node0.nvswitch0"))
+    return InputError(_("unknown NVLink switch element {name}; a domain has chips 0 to {chips} and trays 0 to "
+                        "{trays}, like {chip} or {tray}").format(
+        name=shown(text), chips=shape.nvl_chips - 1, trays=shape.trays - 1,
+        chip=f"{shape.domain_name(0)}.nvswitch0", tray=f"{shape.domain_name(0)}.nvswitch-tray0"))
 
 
 def _element(tier: str, key: tuple, shape: Shape) -> str:
@@ -248,8 +433,43 @@ def _element(tier: str, key: tuple, shape: Shape) -> str:
         return f"node{key[0]}.nic{key[1]}"
     if tier == "rack":
         return f"rack{key[0]}"
+    if tier == "feed":
+        return f"rack{key[0]}.feed{'AB'[key[1]]}"
+    if tier == "nvswitch":
+        return f"{shape.domain_name(key[0])}.nvswitch{key[1]}"
+    if tier == "tray":
+        return f"{shape.domain_name(key[0])}.nvswitch-tray{key[1]}"
+    if tier == "link":
+        kind, p, i, a, b, cable = key
+        lower, upper = ("leaf", "spine") if kind == "ls" else ("spine", "core")
+        return f"{shape.prefix(p, i)}{lower}{a}-{upper}{b}" + ("" if cable is None else f"#{cable}")
     p, i, k = key
     return f"{shape.prefix(p, i)}{tier}{k}"
+
+
+def _pair_links(shape: Shape, kind: str, a: int) -> int:
+    """Cables of one bundle: leaf-spine, or spine ``a``-core."""
+    return shape.pair_links if kind == "ls" else shape.spine_core_pairs[shape.pod_of_spine(a)]
+
+
+def _parse_bundle(m, text: str, shape: Shape) -> tuple[str, tuple]:
+    p, i, lower, a, upper, b = int(m[1] or 0), int(m[2] or 0), m[3], int(m[4]), m[5], int(m[6])
+    cable = None if m[7] is None else int(m[7])
+    if p >= shape.planes or i >= shape.islands or shape.tiers == 1:
+        raise _unknown(text, shape)
+    if (lower, upper) == ("leaf", "spine"):
+        kind, cabled = "ls", a < shape.leaves and b in shape.spines_of_leaf(a) and b < shape.spines
+    elif (lower, upper) == ("spine", "core") and shape.tiers == 3:
+        kind, cabled = "sc", a < shape.spines and b in shape.cores_of_spine(a) and b < shape.cores
+    else:
+        raise _unknown(text, shape)
+    if not cabled:
+        raise InputError(_("{name}: no such bundle; the two switches are not cabled to each other in this "
+                           "design").format(name=shown(text)))
+    if cable is not None and cable >= _pair_links(shape, kind, a):
+        raise InputError(_("{name}: the bundle has {count} cables, #0 to #{last}").format(
+            name=shown(text), count=_pair_links(shape, kind, a), last=_pair_links(shape, kind, a) - 1))
+    return "link", (kind, p, i, a, b, cable)
 
 
 def parse_name(text: str, shape: Shape, tier: str | None = None) -> tuple[str, tuple]:
@@ -278,11 +498,37 @@ def parse_name(text: str, shape: Shape, tier: str | None = None) -> tuple[str, t
         if int(m[1]) >= shape.racks:
             raise _unknown(text, shape)
         return "rack", (int(m[1]),)
+    m = _FEED.match(name)
+    if m and tier in (None, "feed", "rack"):
+        r, f = int(m[1]), "ab".index(m[2])
+        if r >= shape.racks:
+            raise _unknown(text, shape)
+        if f >= shape.feeds:
+            raise InputError(_("{name}: the racks of this design have one power feed, rack{rack}.feedA").format(
+                name=shown(text), rack=r))
+        return "feed", (r, f)
     m = _NIC.match(name)
     if m and tier in (None, "nic"):
         if int(m[1]) >= shape.nodes or int(m[2]) >= shape.nics:
             raise _unknown(text, shape)
         return "nic", (int(m[1]), int(m[2]))
+    m = _BUNDLE.match(name)
+    if m and tier in (None, "link"):
+        return _parse_bundle(m, text, shape)
+    m = _CHIP.match(name)
+    if m and tier in (None, "nvswitch"):
+        single = shape.nodes_per_domain == 1
+        d, c = int(m[2]), int(m[3])
+        if not shape.nvl_chips or (m[1] == "node") != single or c >= shape.nvl_chips or d >= shape.domains or \
+                (not single and m[1] != shape.domain_name(0)[:-1]):
+            raise _no_nvswitch(text, shape)
+        return "nvswitch", (d, c)
+    m = _TRAY.match(name)
+    if m and tier in (None, "tray", "nvswitch"):
+        d, t = int(m[2]), int(m[3])
+        if not shape.trays or t >= shape.trays or d >= shape.domains or m[1] != shape.domain_name(0)[:-1]:
+            raise _no_nvswitch(text, shape)
+        return "tray", (d, t)
     raise _unknown(text, shape)
 
 
@@ -315,15 +561,59 @@ def _worst_order(tier: str, shape: Shape):
     elif tier == "rack":
         for k in range(shape.racks):
             yield (k,)
+    elif tier == "feed":
+        for k in range(shape.racks):
+            for f in range(shape.feeds):
+                yield (k, f)
+    elif tier == "link" and shape.tiers > 1:  # one leaf's bundles before the next leaf's, then spines' to cores
+        for p, i, k in _worst_order("leaf", shape):
+            for sp in shape.spines_of_leaf(k):
+                yield ("ls", p, i, k, sp, None)
+        if shape.tiers == 3:
+            for p, i, k in _worst_order("spine", shape):
+                for c in shape.cores_of_spine(k):
+                    yield ("sc", p, i, k, c, None)
+    elif tier == "nvswitch" and shape.nvl_chips:
+        chips = sorted(range(shape.nvl_chips), key=lambda c: -shape.chip_links(c))
+        if shape.nodes_per_domain == 1:  # each chip takes its node: one per node first
+            for c in chips:
+                for n in range(shape.nodes):
+                    yield (n, c)
+        else:
+            for d in range(shape.domains):
+                for c in chips:
+                    yield (d, c)
+    elif tier == "tray" and shape.trays:
+        for d in range(shape.domains):
+            for t in range(shape.trays):
+                yield (d, t)
 
 
 def _tier_size(tier: str, shape: Shape) -> int:
     per_pi = {"leaf": shape.leaves, "spine": shape.spines, "core": shape.cores}
+    npi = shape.planes * shape.islands
     if tier in per_pi:
-        return per_pi[tier] * shape.planes * shape.islands
+        return per_pi[tier] * npi
     if tier == "rack":
         return shape.racks
+    if tier == "feed":
+        return shape.racks * shape.feeds
+    if tier == "link":
+        if shape.tiers == 1:
+            return 0
+        per_leaf = shape.spines_per_pod if shape.tiers == 3 else shape.spines
+        return npi * (shape.leaves * per_leaf + (shape.spines * shape.cores_per_group if shape.tiers == 3 else 0))
+    if tier == "nvswitch":
+        return shape.domains * shape.nvl_chips
+    if tier == "tray":
+        return shape.domains * shape.trays
     return shape.planes if tier == "plane" else shape.nodes * shape.nics
+
+
+def tiers_for(plan: Plan) -> tuple[str, ...]:
+    """The tiers ``plan`` has elements of (a one-tier fabric has no spines, an HGX node no trays, ...)."""
+    shape = Shape.of(plan)
+    return tuple(t for t in TIERS if _tier_size(t, shape) > 0)
 
 
 def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
@@ -369,6 +659,17 @@ def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
     return out
 
 
+def _rack_down(dead: Dead, rack: int, shape: Shape) -> None:
+    """The rack's power lost: its nodes (every NIC) and, top-of-rack, its ToRs."""
+    dead.racks_down.add(rack)
+    first = rack * shape.nodes_per_rack
+    for n in range(first, min(shape.nodes, first + shape.nodes_per_rack)):
+        dead.nics.setdefault(n, set()).update(range(shape.nics))
+        if shape.tor and shape.tiers > 1:
+            for p, i in shape.pis():
+                dead.leaves.add((p, i, shape.leaf_of(n // shape.nodes_per_group, 0)))
+
+
 def _dead_of(elements, shape: Shape) -> Dead:
     dead = Dead()
     for tier, key, _chosen in elements:
@@ -380,15 +681,27 @@ def _dead_of(elements, shape: Shape) -> Dead:
             dead.cores.add(key)
         elif tier == "plane":
             dead.planes.add(key[0])
-        elif tier == "rack":  # the rack's power: its nodes (every NIC) and, top-of-rack, its ToRs
-            first = key[0] * shape.nodes_per_rack
-            for n in range(first, min(shape.nodes, first + shape.nodes_per_rack)):
-                dead.nics.setdefault(n, set()).update(range(shape.nics))
-                if shape.tor and shape.tiers > 1:
-                    for p, i in shape.pis():
-                        dead.leaves.add((p, i, shape.leaf_of(n // shape.nodes_per_group, 0)))
+        elif tier == "rack":
+            _rack_down(dead, key[0], shape)
+        elif tier == "feed":
+            dead.feeds.setdefault(key[0], set()).add(key[1])
+        elif tier == "link":
+            kind, p, i, a, b, cable = key
+            cables = set(range(_pair_links(shape, kind, a))) if cable is None else {cable}
+            target = dead.bundles if kind == "ls" else dead.core_bundles
+            target.setdefault((p, i, a, b), set()).update(cables)
+        elif tier in ("nvswitch", "tray"):
+            chips = [key[1]] if tier == "nvswitch" else list(shape.chips_of_tray(key[1]))
+            if shape.nodes_per_domain == 1:  # Fabric Manager's default: the baseboard stays uninitialised
+                dead.nodes_without_nvswitch.add(key[0])
+                dead.nics.setdefault(key[0], set()).update(range(shape.nics))
+            else:
+                dead.chips.setdefault(key[0], set()).update(chips)
         else:
             dead.nics.setdefault(key[0], set()).add(key[1])
+    for rack, lost in dead.feeds.items():
+        if len(lost) >= shape.feeds:
+            _rack_down(dead, rack, shape)
     return dead
 
 
@@ -435,6 +748,25 @@ class _Fabric:
             touched = {(p, i) for p, i, _k in dead.spines} | {(p, i) for p, i, _k in dead.cores}
             for pi in touched:
                 self.pod_root[pi] = self._pod_components(*pi)
+        # link bundles: cables lost per leaf (to which spine) and per spine (to which core, from which leaf)
+        self.leaf_lost: dict = {}  # (p, i, leaf) -> [(spine, cables lost)]
+        self.spine_down_lost: dict = {}  # (p, i, spine) -> [(leaf, cables lost)]
+        self.spine_up_lost: dict = {}  # (p, i, spine) -> [(core, cables lost)]
+        self.cut_leaf_spine: set = set()  # (p, i, leaf, spine) whose whole bundle is lost
+        self.cut_spine_core: set = set()
+        for (p, i, a, b), cables in dead.bundles.items():
+            self.leaf_lost.setdefault((p, i, a), []).append((b, len(cables)))
+            self.spine_down_lost.setdefault((p, i, b), []).append((a, len(cables)))
+            if len(cables) >= shape.pair_links:
+                self.cut_leaf_spine.add((p, i, a, b))
+        for (p, i, a, b), cables in dead.core_bundles.items():
+            self.spine_up_lost.setdefault((p, i, a), []).append((b, len(cables)))
+            if len(cables) >= _pair_links(shape, "sc", a):
+                self.cut_spine_core.add((p, i, a, b))
+        self.bundle_root: dict = {}  # (p, i) -> {("L", pod) | ("k", leaf): root} where whole bundles are lost
+        for pi in {(p, i) for p, i, _a, _b in self.cut_leaf_spine} | {(p, i) for p, i, _a, _b in self.cut_spine_core}:
+            if pi[0] not in dead.planes:
+                self.bundle_root[pi] = self._bundle_components(*pi)
 
     def leaf_alive(self, p: int, i: int, k: int) -> bool:
         return p not in self.dead.planes and (p, i, k) not in self.dead.leaves
@@ -450,7 +782,69 @@ class _Fabric:
         pod = s.pod_of_group(s.group_of_leaf(k))
         dead = (self.dead_spines_per_pod.get((p, i, pod), 0) if s.tiers == 3 else self.dead_spines_per_pi.get((p, i), 0))
         per = s.spines_per_pod if s.tiers == 3 else s.spines
-        return (per - dead) * s.pair_links
+        lost = sum(n for sp, n in self.leaf_lost.get((p, i, k), ()) if self.spine_alive(p, i, sp))
+        return (per - dead) * s.pair_links - lost
+
+    def live_spine_uplinks(self, p: int, i: int, k: int) -> int:
+        """Cables of spine ``k`` to live cores of its group (the spine itself assumed alive)."""
+        s = self.shape
+        pair = s.spine_core_pairs[s.pod_of_spine(k)]
+        alive = [c for c in s.cores_of_spine(k) if (p, i, c) not in self.dead.cores]
+        lost = sum(n for c, n in self.spine_up_lost.get((p, i, k), ()) if (p, i, c) not in self.dead.cores)
+        return len(alive) * pair - lost
+
+    def _bundle_components(self, p: int, i: int) -> dict:
+        """Switch components of a plane that lost whole bundles (module docstring: blocks per pod / core group)."""
+        s, dead = self.shape, self.dead
+        union = _Union()
+        pods = s.pods if s.tiers == 3 else 1
+        per = s.spines_per_pod if s.tiers == 3 else s.spines
+        cut_leaves: dict = {}
+        for pp, ii, a, b in self.cut_leaf_spine:
+            if (pp, ii) == (p, i):
+                cut_leaves.setdefault(a, set()).add(b)
+        dead_here = {k for pp, ii, k in dead.leaves if (pp, ii) == (p, i)}
+        out: dict = {}
+        for pod in range(pods):
+            spines = [sp for sp in range(pod * per, (pod + 1) * per) if self.spine_alive(p, i, sp)]
+            groups = range(pod * s.groups_per_pod, min(s.groups, (pod + 1) * s.groups_per_pod)) if s.tiers == 3 \
+                else range(s.groups)
+            leaves = len(groups) * s.leaves_per_group
+            mine = {k for k in cut_leaves if s.tiers < 3 or s.pod_of_group(s.group_of_leaf(k)) == pod}
+            dead_pod = {k for k in dead_here if s.tiers < 3 or s.pod_of_group(s.group_of_leaf(k)) == pod}
+            if leaves - len(mine | dead_pod) > 0 and spines:
+                for sp in spines:
+                    union.union(("L", pod), ("s", sp))
+                out[("L", pod)] = ("L", pod)
+            for k in mine - dead_pod:
+                union.find(("k", k))
+                for sp in spines:
+                    if sp not in cut_leaves[k]:
+                        union.union(("k", k), ("s", sp))
+                out[("k", k)] = ("k", k)
+        if s.tiers == 3:
+            cut_spines: dict = {}
+            for pp, ii, a, b in self.cut_spine_core:
+                if (pp, ii) == (p, i):
+                    cut_spines.setdefault(a, set()).add(b)
+            for j in range(s.spines_per_pod):
+                cores = [c for c in range(j * s.cores_per_group, (j + 1) * s.cores_per_group)
+                         if (p, i, c) not in dead.cores]
+                if not cores:
+                    continue
+                live = [pod * s.spines_per_pod + j for pod in range(s.pods)
+                        if self.spine_alive(p, i, pod * s.spines_per_pod + j)]
+                untouched = [sp for sp in live if sp not in cut_spines]
+                if untouched:
+                    for c in cores:
+                        union.union(("C", j), ("c", c))
+                    for sp in untouched:
+                        union.union(("C", j), ("s", sp))
+                for sp in live:
+                    for c in cores:
+                        if sp in cut_spines and c not in cut_spines[sp]:
+                            union.union(("s", sp), ("c", c))
+        return {key: union.find(key) for key in out}
 
     def _pod_components(self, p: int, i: int) -> dict:
         s = self.shape
@@ -472,13 +866,18 @@ class _Fabric:
         s = self.shape
         if s.tiers == 1:
             return ("f", p, i)
+        pod = s.pod_of_group(s.group_of_leaf(k))
         if s.tiers == 2:
             if self.dead_spines_per_pi.get((p, i), 0) >= s.spines:
                 return ("l", p, i, k)
-            return ("f", p, i)
-        pod = s.pod_of_group(s.group_of_leaf(k))
-        if self.dead_spines_per_pod.get((p, i, pod), 0) >= s.spines_per_pod:
+        elif self.dead_spines_per_pod.get((p, i, pod), 0) >= s.spines_per_pod:
             return ("l", p, i, k)
+        bundles = self.bundle_root.get((p, i))
+        if bundles is not None:
+            root = bundles.get(("k", k)) or bundles.get(("L", pod))
+            return ("b", p, i, root) if root is not None else ("l", p, i, k)
+        if s.tiers == 2:
+            return ("f", p, i)
         roots = self.pod_root.get((p, i))
         return ("f", p, i, roots[pod] if roots else 0)
 
@@ -505,17 +904,20 @@ def _node_ports(fab: _Fabric, g: int, dead_nics: set) -> list:
     return ports
 
 
-def _units(fab: _Fabric) -> list[tuple[list[_Unit], int]]:
-    """Pieces that share NVLink: ``(units, nodes)``; a piece's labels are the union of its units'.
+def _units(fab: _Fabric) -> list[tuple[list[_Unit], int, int | None]]:
+    """Pieces that share NVLink: ``(units, nodes, NVLink domain or None)``; a piece's labels are the union
+    of its units'.
 
     A node count below zero means that many separate nodes alike (no NVLink between them). Groups whose
     leaves all live and reach their plane's spines see the fabric alike (per pod): their ports are
-    computed once, and with one node per NVLink domain their nodes form one piece per pod.
+    computed once, and with one node per NVLink domain their nodes form one piece per pod. A multi-node
+    domain that lost every NVLink switch chip falls apart into its nodes.
     """
     s, dead = fab.shape, fab.dead
     group_count = s.groups if s.tiers > 1 else 1
     npg = s.nodes_per_group if s.tiers > 1 else s.nodes
     dead_leaf_groups = {s.group_of_leaf(k) for _p, _i, k in dead.leaves}
+    dead_leaf_groups |= {s.group_of_leaf(k) for _p, _i, k, _b in fab.cut_leaf_spine}
     isolated_pods = set()
     if s.tiers == 2:
         if any(n >= s.spines for n in fab.dead_spines_per_pi.values()):
@@ -547,14 +949,21 @@ def _units(fab: _Fabric) -> list[tuple[list[_Unit], int]]:
                 key, ports = clean_ports(g)
                 merged[key] = (ports, merged.get(key, (ports, 0))[1] + n - len(broken))
             for node in broken:
-                pieces.append(([make(_node_ports(fab, g, dead.nics[node]), 1)], 1))
+                pieces.append(([make(_node_ports(fab, g, dead.nics[node]), 1)], 1, None))
         for ports, count in merged.values():
-            pieces.append(([make(ports, count)], -count))  # negative: that many separate nodes
+            pieces.append(([make(ports, count)], -count, None))  # negative: that many separate nodes
         return pieces
     d = s.nodes_per_domain
     units_of: dict = {}
+    split = {dom for dom, chips in dead.chips.items() if len(chips) >= s.nvl_chips}
+    spans = []
     for first in range(0, s.nodes, d):
         last = min(s.nodes, first + d)
+        if first // d in split:
+            spans.extend((n, n + 1, first // d) for n in range(first, last))
+        else:
+            spans.append((first, last, first // d))
+    for first, last, domain in spans:
         units = []
         node = first
         while node < last:
@@ -569,7 +978,7 @@ def _units(fab: _Fabric) -> list[tuple[list[_Unit], int]]:
             for x in broken:
                 units.append(make(_node_ports(fab, g, dead.nics[x]), 1))
             node = end
-        pieces.append((units, last - first))
+        pieces.append((units, last - first, domain))
     return pieces
 
 
@@ -590,6 +999,14 @@ class Analysis:
     ecmp: list
     worst_leaf_up_fraction: float
     worst_spine_up_fraction: float
+    nvlink_fraction: float = 1.0
+    """NVLink bandwidth per GPU left in the worst connected NVLink domain (1: no switch chip lost)."""
+    gpus_nvlink_degraded: int = 0
+    """GPUs of connected NVLink domains that lost switch chips."""
+    nodes_without_nvswitch: int = 0
+    """HGX nodes that lost an NVSwitch chip (their GPUs are counted cut off)."""
+    redundant: tuple = ()
+    """Failed elements whose loss lost nothing (a rack feed whose partner lives)."""
 
 
 def _gpu_nics(shape: Shape) -> list[tuple[int, ...]]:
@@ -607,12 +1024,12 @@ def analyse(plan: Plan, elements) -> Analysis:
 
     # components: labels joined by pieces; pieces with no live port stand alone
     union = _Union()
-    for units, _n in pieces:
+    for units, _n, _d in pieces:
         labels = [lab for u in units for lab in u.labels]
         for lab in labels[1:]:
             union.union(labels[0], lab)
     size: dict = {}
-    for units, n in pieces:
+    for units, n, _d in pieces:
         labels = [lab for u in units for lab in u.labels]
         if labels:  # a piece with no live port reaches no switch: cut off, never the main component
             root = union.find(labels[0])
@@ -625,10 +1042,16 @@ def analyse(plan: Plan, elements) -> Analysis:
     degraded = pxn = 0
     worst_fraction = 1.0
     total_ports = shape.nics * shape.planes
-    for units, _n in pieces:
+    nvlink_fraction = 1.0
+    nvl_degraded: dict = {}
+    for units, _n, domain in pieces:
         labels = [lab for u in units for lab in u.labels]
         if main is None or not labels or union.find(labels[0]) != main:
             continue  # the piece (node, or NVLink domain of nodes) is cut off
+        if domain is not None and domain in dead.chips:
+            lost_links = sum(shape.chip_links(c) for c in dead.chips[domain])
+            nvlink_fraction = min(nvlink_fraction, max(0.0, 1 - lost_links / max(1, shape.nvl_links)))
+            nvl_degraded[domain] = nvl_degraded.get(domain, 0) + sum(u.count for u in units) * shape.gpus_per_node
         for u in units:
             lost = {}
             for _p, _i, nic, lab in u.ports:
@@ -646,8 +1069,10 @@ def analyse(plan: Plan, elements) -> Analysis:
 
     stages, bisection, healthy = _bisection(plan, shape, fab)
     ecmp, leaf_frac, spine_frac = _ecmp(shape, fab)
+    redundant = tuple((t, k) for t, k, _c in elements if t == "feed" and k[0] not in dead.racks_down)
     return Analysis(nodes_disconnected, degraded, pxn, worst_fraction, stages, bisection, healthy, ecmp,
-                    leaf_frac, spine_frac)
+                    leaf_frac, spine_frac, nvlink_fraction, sum(nvl_degraded.values()),
+                    len(dead.nodes_without_nvswitch), redundant)
 
 
 def _bisection(plan: Plan, shape: Shape, fab: _Fabric):
@@ -742,6 +1167,7 @@ def _bisection(plan: Plan, shape: Shape, fab: _Fabric):
             for nic in nics:
                 for p in range(s.planes):
                     touched.add((p, nic % s.islands, s.leaf_of(g, nic // s.islands)))
+        touched |= set(fab.leaf_lost)
         if not two_tier_shared:
             for (p, i, pod), _c in fab.dead_spines_per_pod.items():
                 for g in range(pod * s.groups_per_pod, min(s.groups, (pod + 1) * s.groups_per_pod)):
@@ -770,7 +1196,7 @@ def _bisection(plan: Plan, shape: Shape, fab: _Fabric):
 
     # spine uplinks (three tiers, several pods): a dead spine, or a spine whose leaves lost down capacity
     if "spine_up" in relevant:
-        touched_spines = set(dead.spines)
+        touched_spines = set(dead.spines) | set(fab.spine_up_lost) | set(fab.spine_down_lost)
         for p, i, k in dead.leaves:
             pod = s.pod_of_group(s.group_of_leaf(k))
             for j in range(s.spines_per_pod):
@@ -790,7 +1216,9 @@ def _bisection(plan: Plan, shape: Shape, fab: _Fabric):
             else:
                 dead_leaves = sum(1 for g in range(pod * s.groups_per_pod, pod * s.groups_per_pod + pod_groups)
                                   for lr in range(s.leaves_per_group) if (p, i, s.leaf_of(g, lr)) in dead.leaves)
-                now = min(down_links - dead_leaves * s.pair_links, up) * s.up_gbps
+                lost_down = sum(n for leaf, n in fab.spine_down_lost.get((p, i, k), ()) if fab.leaf_alive(p, i, leaf))
+                lost_up = sum(n for c, n in fab.spine_up_lost.get((p, i, k), ()) if (p, i, c) not in dead.cores)
+                now = min(down_links - dead_leaves * s.pair_links - lost_down, up - lost_up) * s.up_gbps
             hurt(pi, "spine_up", ("pod", pod), max(0.0, base - now))
 
     stages = {}
@@ -847,24 +1275,53 @@ def _ecmp(shape: Shape, fab: _Fabric):
             key = ("spine", s.cores_per_group, s.cores_per_group - n_dead)
             rows[key] = rows.get(key, 0) + live
             spine_frac = min(spine_frac, (s.cores_per_group - n_dead) / s.cores_per_group)
-    out = [{"tier": t, "switches": n, "healthy_paths": h, "remaining_paths": r}
+    out = [{"tier": t, "switches": n, "healthy_paths": h, "remaining_paths": r, "unit": "switches"}
            for (t, h, r), n in sorted(rows.items()) if n]
+    # lost cables of uplink bundles: the switch hashes over fewer links
+    links: dict = {}
+    if s.tiers >= 2:
+        per = s.spines_per_pod if s.tiers == 3 else s.spines
+        for p, i, k in fab.leaf_lost:
+            if not fab.leaf_alive(p, i, k):
+                continue
+            healthy, live = per * s.pair_links, fab.live_uplinks(p, i, k)
+            if 0 < live < healthy:
+                links[("leaf", healthy, live)] = links.get(("leaf", healthy, live), 0) + 1
+                leaf_frac = min(leaf_frac, live / healthy)
+    if s.tiers == 3:
+        for p, i, k in fab.spine_up_lost:
+            if not fab.spine_alive(p, i, k):
+                continue
+            healthy = s.spine_core_pairs[s.pod_of_spine(k)] * s.cores_per_group
+            live = fab.live_spine_uplinks(p, i, k)
+            if 0 < live < healthy:
+                links[("spine", healthy, live)] = links.get(("spine", healthy, live), 0) + 1
+                spine_frac = min(spine_frac, live / healthy)
+    out += [{"tier": t, "switches": n, "healthy_paths": h, "remaining_paths": r, "unit": "links"}
+            for (t, h, r), n in sorted(links.items())]
     return out, leaf_frac, spine_frac
 
 
 # --------------------------------------------------------------------------------------
 # what_if
 # --------------------------------------------------------------------------------------
-def degraded_plan(plan: Plan, worst_port_fraction: float, leaf_up_fraction: float, spine_up_fraction: float) -> Plan:
-    """A copy of ``plan`` with the failed state's slowest NIC share and worst switch oversubscription.
+def degraded_plan(plan: Plan, worst_port_fraction: float, leaf_up_fraction: float, spine_up_fraction: float,
+                  nvlink_fraction: float = 1.0) -> Plan:
+    """A copy of ``plan`` with the failed state's slowest NIC share, worst switch oversubscription and NVLink.
 
     The NIC rate per port is scaled by ``worst_port_fraction`` (the slowest connected node's surviving
     ports: a collective runs at its slowest rank's pace, and PXN puts a lost rail's share on another NIC);
-    leaf and spine oversubscription are divided by the worst live switch's surviving uplink share.
+    leaf and spine oversubscription are divided by the worst live switch's surviving uplink share; the
+    NVLink bandwidth per GPU is scaled by ``nvlink_fraction`` (the worst connected NVLink domain's surviving
+    links; at 0 the domain has no NVLink left and GPUs talk over PCIe and the NICs).
     ``plan`` itself is not changed.
     """
-    resolved = plan.resolved.model_copy(update={"port_speed_gbps": plan.resolved.port_speed_gbps
-                                                * worst_port_fraction})
+    update = {"port_speed_gbps": plan.resolved.port_speed_gbps * worst_port_fraction}
+    if nvlink_fraction < 1:
+        update["nvlink_gbytes_per_gpu_bidir"] = plan.resolved.nvlink_gbytes_per_gpu_bidir * nvlink_fraction
+        if nvlink_fraction <= 0:
+            update["nvlink_domain_gpus"] = 1
+    resolved = plan.resolved.model_copy(update=update)
     bw = plan.bandwidth
     bandwidth = bw.model_copy(update={
         "leaf_oversubscription": bw.leaf_oversubscription / max(leaf_up_fraction, 1e-9),
@@ -912,7 +1369,17 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     if a.gpus_via_pxn:
         notes.append(_("{gpus} GPUs lost every port of their NIC: NCCL's PXN sends their traffic over NVLink to a "
                        "NIC on another rail, which then carries two GPUs' share.").format(gpus=f"{a.gpus_via_pxn:,}"))
-    degraded = degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction)
+    notes.extend(_scaleup_notes(a, shape))
+    degraded = degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction,
+                             a.nvlink_fraction)
+    domain = plan.resolved.nvlink_domain_gpus
+    healthy_nvl = plan.resolved.nvlink_gbytes_per_gpu_bidir / 2 if domain > 1 else None
+    healthy_domain = _busbw(plan, domain) if domain > 1 else None
+    if a.nvlink_fraction < 1:
+        nvl = healthy_nvl * a.nvlink_fraction
+        domain_busbw = _busbw(degraded, domain)
+    else:
+        nvl, domain_busbw = healthy_nvl, healthy_domain
     healthy_busbw = _busbw(plan, gpus)
     busbw = _busbw(degraded, connected_gpus) if a.worst_port_fraction > 0 else None
     healthy_a2a = _busbw(plan, gpus, "all-to-all")
@@ -927,8 +1394,10 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
         step, why = _step(degraded, job, connected_gpus)
         if why:
             notes.append(why)
+    redundant = set(a.redundant)
     return FailureResult(
-        failed=tuple({"element": _element(t, k, shape), "tier": t, "chosen": c} for t, k, c in elements),
+        failed=tuple({"element": _element(t, k, shape), "tier": t, "chosen": c, "redundant": (t, k) in redundant}
+                     for t, k, c in elements),
         gpus=gpus, nodes=shape.nodes,
         gpus_disconnected=a.nodes_disconnected * shape.gpus_per_node, nodes_disconnected=a.nodes_disconnected,
         gpus_degraded=a.gpus_degraded, gpus_via_pxn=a.gpus_via_pxn,
@@ -937,8 +1406,36 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
         stages_tbits={k: {"healthy": v[0] / 1000, "remaining": v[1] / 1000} for k, v in a.stages_gbits.items()},
         busbw_gbytes=busbw, healthy_busbw_gbytes=healthy_busbw, busbw_method=method,
         alltoall_busbw_gbytes=a2a, healthy_alltoall_busbw_gbytes=healthy_a2a,
-        step_time_s=step, healthy_step_time_s=healthy_step, ecmp_unbalanced=tuple(a.ecmp), notes=tuple(notes),
+        step_time_s=step, healthy_step_time_s=healthy_step, ecmp_unbalanced=tuple(a.ecmp),
+        gpus_nvlink_degraded=a.gpus_nvlink_degraded, nvlink_gbytes_per_gpu_one_direction=nvl,
+        healthy_nvlink_gbytes_per_gpu_one_direction=healthy_nvl, domain_busbw_gbytes=domain_busbw,
+        healthy_domain_busbw_gbytes=healthy_domain, notes=tuple(notes),
     )
 
 
-__all__ = ["FailureResult", "Shape", "TIERS", "analyse", "degraded_plan", "parse_name", "resolve_failures", "what_if"]
+def _scaleup_notes(a: Analysis, shape: Shape) -> list[str]:
+    """What the NVLink-switch and power-feed failures did, in words (module docstring for the rules)."""
+    notes = []
+    if a.nodes_without_nvswitch:
+        notes.append(ngettext(
+            "{nodes} node lost an NVSwitch chip: with Fabric Manager's default NVSWITCH_FAILURE_MODE=0 its "
+            "baseboard stays uninitialised and CUDA cannot start, so its GPUs count as cut off (only HGX A100 "
+            "has a degraded mode, at 5/6 of the NVLink bandwidth).",
+            "{nodes} nodes lost an NVSwitch chip: with Fabric Manager's default NVSWITCH_FAILURE_MODE=0 their "
+            "baseboards stay uninitialised and CUDA cannot start, so their GPUs count as cut off (only HGX A100 "
+            "has a degraded mode, at 5/6 of the NVLink bandwidth).", a.nodes_without_nvswitch).format(
+            nodes=f"{a.nodes_without_nvswitch:,}"))
+    if a.gpus_nvlink_degraded:
+        notes.append(_("{gpus} GPUs are in NVLink domains that lost switch chips: every GPU has one link to each "
+                       "chip, so the worst domain keeps {share} of its NVLink bandwidth per GPU. Assumed: the NVLink "
+                       "partition runs in NMX's Adaptive Bandwidth resiliency mode (in Full Bandwidth mode a lost "
+                       "switch makes the partition unhealthy) and NCCL keeps NVLS on the remaining chips.").format(
+            gpus=f"{a.gpus_nvlink_degraded:,}", share=f"{a.nvlink_fraction:.1%}"))
+    for _tier, key in a.redundant:
+        notes.append(_("{element}: redundant, no element lost (the rack's other power feed carries its N+N "
+                       "supplies).").format(element=_element("feed", key, shape)))
+    return notes
+
+
+__all__ = ["FailureResult", "NVSWITCH_SOURCES", "Shape", "TIERS", "analyse", "degraded_plan", "parse_name",
+           "rack_power_feeds", "resolve_failures", "tiers_for", "what_if"]

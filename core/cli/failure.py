@@ -1,4 +1,5 @@
-"""``python -m core failure``: fail switches, planes or NICs of the design and compare with the healthy one."""
+"""``python -m core failure``: fail switches, link bundles, NVLink switches, planes, NICs or rack power of the design
+and compare with the healthy one."""
 
 from __future__ import annotations
 
@@ -11,16 +12,18 @@ from core.i18n import _, ngettext
 def register(subparsers) -> None:
     """Add the ``failure`` sub-command."""
     parser = subparsers.add_parser(
-        "failure", help=_("what if switches, planes or NICs fail"),
+        "failure", help=_("what if switches, links, NVLink switches, planes, NICs or rack power fail"),
         description=_("Fail elements of the design and compare with the healthy design: GPUs cut off and "
-                      "degraded, remaining bisection per tier, all-reduce busbw, training step time."))
+                      "degraded, remaining bisection per tier, NVLink bandwidth, all-reduce busbw, training "
+                      "step time."))
     add_design_options(parser)
     g = parser.add_argument_group(_("failures"))
     g.add_argument("--fail", action="append", required=True, metavar="TIER:COUNT|TIER:NAME",
                    help=_("fail elements: a tier and a count {counts} (chosen where they hurt most) or a name "
                           "{names}; repeat the option").format(
-                       counts="[spine:2 leaf:1 tor:1 nic:1 plane:1 core:1 rack:1]",
-                       names="[leaf:p0.leaf3 su1-rail3 p1 node5.nic2 rack3]"))
+                       counts="[spine:2 leaf:1 tor:1 nic:1 plane:1 core:1 rack:1 link:1 nvswitch:1 tray:1 feed:1]",
+                       names="[leaf:p0.leaf3 su1-rail3 p1 node5.nic2 rack3 p0.leaf3-spine1 p0.leaf3-spine1#2 "
+                             "p0.spine2-core5 node5.nvswitch1 rack3.nvswitch-tray2 rack3.feedA]"))
     j = parser.add_argument_group(_("training job (optional: adds the step time)"))
     j.add_argument("--model", type=str.lower, help=_("model preset, e.g. llama3-70b"))
     j.add_argument("--job-gpus", type=positive_int, metavar="N", help=_("GPUs of the job (default: every GPU)"))
@@ -45,9 +48,11 @@ def _tb(value: float) -> str:
 def render_table(out: dict) -> str:
     """The human summary of ``FailureResult.to_json()`` in the current language."""
     lines = [_("failed: {elements}").format(elements=", ".join(
-        f["element"] + (" *" if f["chosen"] else "") for f in out["failed"]))]
+        f["element"] + (" *" if f["chosen"] else "") + (" (=)" if f.get("redundant") else "") for f in out["failed"]))]
     if any(f["chosen"] for f in out["failed"]):
         lines.append(_("(* chosen where the failure hurts most)"))
+    if any(f.get("redundant") for f in out["failed"]):
+        lines.append(_("(= redundant: no element lost)"))
     lines.append(row(_("cut off"), _("{gpus} of {total} GPUs ({nodes} nodes)").format(
         gpus=f"{out['gpus_disconnected']:,}", total=f"{out['gpus']:,}", nodes=f"{out['nodes_disconnected']:,}")))
     lines.append(row(_("degraded"), _("{gpus} GPUs lost a NIC port ({pxn} over PXN via NVLink)").format(
@@ -68,15 +73,27 @@ def render_table(out: dict) -> str:
                 now=f"{out['alltoall_busbw_gbytes']:,.1f}", healthy=f"{out['healthy']['alltoall_busbw_gbytes']:,.1f}")))
     else:
         lines.append(row(_("busbw"), _("no all-reduce across the connected GPUs")))
+    nvl, healthy_nvl = out["nvlink_gbytes_per_gpu_one_direction"], out["healthy"]["nvlink_gbytes_per_gpu_one_direction"]
+    if out["gpus_nvlink_degraded"] and nvl is not None and healthy_nvl is not None:
+        lines.append(row(_("NVLink"), _("{gpus} GPUs at {now} GB/s per GPU, one direction (healthy {healthy} GB/s)")
+                         .format(gpus=f"{out['gpus_nvlink_degraded']:,}", now=f"{nvl:,.1f}", healthy=f"{healthy_nvl:,.1f}")))
+        if out["domain_busbw_gbytes"] is not None and out["healthy"]["domain_busbw_gbytes"] is not None:
+            lines.append(row("", _("all-reduce 1 GiB inside one NVLink domain: {now} GB/s (healthy {healthy} GB/s)")
+                             .format(now=f"{out['domain_busbw_gbytes']:,.1f}",
+                                     healthy=f"{out['healthy']['domain_busbw_gbytes']:,.1f}")))
     if out["step_time_s"] is not None:
         lines.append(row(_("step time"), _("{now} s (healthy {healthy} s)").format(
             now=f"{out['step_time_s']:,.3f}", healthy=f"{out['healthy']['step_time_s']:,.3f}")))
     for group in out["ecmp_unbalanced"]:
         from core.analysis.failure import TIER_LABELS
 
-        lines.append(row(_("ECMP"), ngettext(
+        links = group.get("unit") == "links"
+        lines.append(row(_("ECMP"), (ngettext(
+            "{switches} {tier} switch hashes over {remaining} of {healthy} uplink cables",
+            "{switches} {tier} switches hash over {remaining} of {healthy} uplink cables", group["switches"])
+            if links else ngettext(
             "{switches} {tier} switch hashes over {remaining} of {healthy} uplink paths",
-            "{switches} {tier} switches hash over {remaining} of {healthy} uplink paths", group["switches"]).format(
+            "{switches} {tier} switches hash over {remaining} of {healthy} uplink paths", group["switches"])).format(
             switches=f"{group['switches']:,}", tier=_(TIER_LABELS[group["tier"]]), remaining=group["remaining_paths"],
             healthy=group["healthy_paths"])))
     return "\n".join(lines) + "\n"

@@ -3,7 +3,9 @@
 Keys (short and stable; only values that differ from the defaults are written):
 
 * ``rs_fail``: the failed elements, comma-separated failure specs of ``core.analysis.failure``
-  (``p0.spine3``, ``leaf:2``, ``p1``, ``node5.nic2``, ``rack3``, ``su1-rail3``), at most ``MAX_FAILED`` items;
+  (``p0.spine3``, ``leaf:2``, ``p1``, ``node5.nic2``, ``rack3``, ``su1-rail3``, ``p0.leaf3-spine1``,
+  ``p0.leaf3-spine1#2``, ``node5.nvswitch1``, ``rack3.nvswitch-tray2``, ``rack3.feeda``, ``tray:1``), at most
+  ``MAX_FAILED`` items;
 * ``rs_sp_switch``, ``rs_sp_transceiver``, ``rs_sp_cable``, ``rs_sp_nic``: the sparing rule of a BOM
   category (``2%`` or ``N+1``; defaults from ``reliability.toml``, ``core.analysis.sparing.default_policy``);
 * ``rs_rate``: failure-rate overrides, ``switch.afr=0.08,nic.mttr=4`` (afr failures per year, mttr hours);
@@ -36,7 +38,8 @@ TABS = (N_("Failure what-if"), N_("Single points of failure"), N_("Availability"
 """The page's sections (English; the first is the default, never written)."""
 SPARE_KEYS = {"switch": "switch", "transceiver": "transceiver", "cable": "cable", "nic": "NIC"}
 """Link key suffix -> BOM category of ``core.analysis.sparing``."""
-_SPEC = re.compile(r"^(?:(leaf|tor|spine|core|plane|nic|rack):)?([a-z0-9.\-]{1,40})$")
+_SPEC = re.compile(r"^(?:(leaf|tor|spine|core|plane|nic|rack|link|bundle|nvswitch|nvlink-switch|tray|feed):)?"
+                   r"([a-z0-9.\-]{1,40}(?:#\d{1,3})?)$")
 _RATE_CLASSES = ("gpu_node", "nic", "link", "switch", "transceiver", "cable")
 
 
