@@ -38,7 +38,8 @@ for file, title, path in (("3_Performance.py", _("Performance"), "performance"),
 st.markdown("<style>" + CARDS_CSS + "</style>", unsafe_allow_html=True)
 
 page = st.navigation(pages, position="sidebar")
-st.session_state["fp_current"] = state.sidebar()
+# the Compare page edits its own columns: its sidebar names the Designer's design instead of drawing its controls
+st.session_state["fp_current"] = state.compare_sidebar() if page.url_path == state.COMPARE_PATH else state.sidebar()
 share_slot = st.sidebar.container()
 try:
     page.run()
