@@ -24,9 +24,10 @@ TARGET_MS = 20.0
 def main() -> None:
     status = 0
     cases = [
-        ("Llama 3 405B, 16,384 x H100 RoCE, tp 8 pp 16", plan(Design(gpu="H100", gpus=16384, fabric="ethernet")),
-         parse_job(dict(model="llama3-405b", seq_len=8192, tp=8, pp=16, global_batch=2048, balanced_stages=True,
-                        gpus=16384))),
+        ("Llama 3 405B, 16,384 x H100 RoCE, tp 8 pp 16 vp 8, sharded gradients",
+         plan(Design(gpu="H100", gpus=16384, fabric="ethernet")),
+         parse_job(dict(model="llama3-405b", seq_len=8192, tp=8, pp=16, vp=8, global_batch=2048, balanced_stages=True,
+                        shard_gradients=True, gpus=16384))),
         ("DeepSeek-V3, 2,048 x H800, pp 16 ep 64 fp8 DualPipe", plan(Design(gpu="H800", gpus=2048)),
          parse_job(dict(model="deepseek-v3", seq_len=4096, tp=1, pp=16, ep=64, global_batch=15360, precision="fp8",
                         schedule="dualpipe", gpus=2048))),

@@ -61,9 +61,12 @@ def register(subparsers) -> None:
         j.add_argument(f"--{name}", type=positive_int,
                        help=_("{name} degree (default: the fastest split that fits; --explain lists them)").format(
                            name=name.upper()))
-    for name, default in (("cp", 1), ("ep", 1), ("vp", 1)):
+    for name, default in (("cp", 1), ("vp", 1)):
         j.add_argument(f"--{name}", type=positive_int, default=default,
                        help=_("{name} degree (default {default})").format(name=name.upper(), default=default))
+    j.add_argument("--ep", type=positive_int,
+                   help=_("EP degree (default 1; for a mixture-of-experts model the fastest that fits, searched with "
+                          "the split; --explain lists them)"))
     j.add_argument("--dp", type=positive_int, help=_("data-parallel degree (default: GPUs / (tp x pp x cp))"))
     j.add_argument("--job-gpus", type=positive_int, metavar="N",
                    help=_("GPUs the job uses (default: --gpus as given, else every GPU of the design)"))
@@ -116,7 +119,7 @@ def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
     fp8_act = {"auto": None, "on": True, "off": False}[getattr(args, "fp8_activations", "auto")]
     return parse_job(dict(model=model, seq_len=args.seq_len, global_batch=args.global_batch or 1024,
                           micro_batch=args.micro_batch, precision=args.precision, tp=args.tp or 1, pp=args.pp or 1,
-                          cp=args.cp, ep=args.ep, vp=args.vp, dp=args.dp, gpus=gpus,
+                          cp=args.cp, ep=args.ep or 1, vp=args.vp, dp=args.dp, gpus=gpus,
                           recompute=args.recompute, compute_efficiency=args.efficiency,
                           tokens_to_train=args.tokens, schedule=args.schedule, balanced_stages=args.balanced_stages,
                           fp8_activations=fp8_act, distributed_optimizer=not args.no_distributed_optimizer,
@@ -128,8 +131,9 @@ def _split_lines(choice) -> list[str]:
     best = choice.best
     lines = [_("splits considered ({count}); the fastest step among those that fit wins:").format(
         count=len(choice.candidates))]
+    with_ep = len({c.ep for c in choice.candidates}) > 1
     for i, c in enumerate(choice.candidates):
-        name = f"tp {c.tp:>2} pp {c.pp:>2}"
+        name = f"tp {c.tp:>2} pp {c.pp:>2}" + (f" ep {c.ep:>3}" if with_ep else "")
         if c.fits:
             e = c.estimate
             if i == choice.chosen:
@@ -160,8 +164,10 @@ def _run(args: argparse.Namespace) -> str:
     job = _job_from_args(args, args.job_gpus or design.gpus)
     planned = plan(design)
     choice = None
-    if args.tp is None or args.pp is None:
-        choice = choose_split(planned, job, tp=args.tp, pp=args.pp, global_batch=args.global_batch)
+    search_ep = args.ep is None and job.model.is_moe
+    if args.tp is None or args.pp is None or search_ep:
+        choice = choose_split(planned, job, tp=args.tp, pp=args.pp, global_batch=args.global_batch,
+                              search_ep=search_ep)
         result = choice.best.estimate
     else:
         if args.global_batch is None:  # 1024 rounded up to a multiple of micro-batch x dp, as the page does
@@ -187,9 +193,14 @@ def _run(args: argparse.Namespace) -> str:
     lines = [head + cluster_note(design.gpus, s["cluster_gpus"], s["gpus"])]
     if choice is not None:
         fitting = sum(c.fits for c in choice.candidates)
-        lines.append(row(_("split"), _("tp {tp} pp {pp} chosen: the fastest of {fitting} splits that fit ({count} "
-                                       "considered; --explain lists them)").format(
-            tp=par["tp"], pp=par["pp"], fitting=fitting, count=len(choice.candidates))))
+        if len({c.ep for c in choice.candidates}) > 1:
+            text = _("tp {tp} pp {pp} ep {ep} chosen: the fastest of {fitting} splits that fit ({count} considered; "
+                     "--explain lists them)")
+        else:
+            text = _("tp {tp} pp {pp} chosen: the fastest of {fitting} splits that fit ({count} considered; "
+                     "--explain lists them)")
+        lines.append(row(_("split"), text.format(tp=par["tp"], pp=par["pp"], ep=par["ep"], fitting=fitting,
+                                                 count=len(choice.candidates))))
     lines += [
         row(_("step time"), _("{step} s  (compute {compute}, bubble {bubble}, exposed communication {exposed})").format(
             step=f"{s['step_time_s']:.3f}", compute=f"{s['compute_s']:.3f}", bubble=f"{s['bubble_s']:.3f}",

@@ -963,6 +963,8 @@ class SplitCandidate:
     """Why the split does not fit (the estimator's message), empty when it does."""
     page_default: bool = False
     """The split the Performance page would open with (``fitting_split``'s defaults)."""
+    ep: int = 1
+    """Expert-parallel degree (searched too for a mixture-of-experts model when ``search_ep``)."""
 
     @property
     def fits(self) -> bool:
@@ -970,7 +972,7 @@ class SplitCandidate:
 
     def summary(self) -> dict:
         e = self.estimate
-        return {"tp": self.tp, "pp": self.pp, "global_batch": self.global_batch, "fits": self.fits,
+        return {"tp": self.tp, "pp": self.pp, "ep": self.ep, "global_batch": self.global_batch, "fits": self.fits,
                 "dp": e.dp if e else None, "step_time_s": round(e.step_time_s, 4) if e else None,
                 "mfu": round(e.mfu, 4) if e else None,
                 "memory_gb": round(sum(e.memory_gb.values()), 2) if e else None,
@@ -998,14 +1000,17 @@ def _powers_of_two(limit: int) -> list[int]:
 
 
 def choose_split(plan: Plan, job: TrainingJob, *, tp: int | None = None, pp: int | None = None,
-                 global_batch: int | None = None, max_pp: int = 64) -> SplitChoice:
+                 global_batch: int | None = None, max_pp: int = 64, search_ep: bool = False) -> SplitChoice:
     """Pick tp and pp (the ones not given) so ``job`` fits ``plan``: the fastest step of those that fit.
 
     Candidates: the Performance page's default split (``fitting_split``: tp 8, pp 4 cut to the design)
     first, then every power of two for tp within an NVLink domain that divides the heads and for pp
     up to the layers per virtual stage (at most ``max_pp``); each with ``fitting_split``'s global batch
     (``global_batch`` kept when given, else ``job.global_batch`` rounded up to a multiple of
-    micro-batch x dp). Raises the first candidate's ``DesignError`` when none fits.
+    micro-batch x dp). With ``search_ep`` a mixture-of-experts model also tries, for each of these,
+    every power of two for ep that divides the experts and tp x cp x dp (else ``job.ep`` is kept).
+    Ties go to the smaller tp x pp, then the smaller ep. Raises the first candidate's ``DesignError``
+    when none fits.
     """
     r = plan.resolved
     mdl = job.model
@@ -1017,27 +1022,33 @@ def choose_split(plan: Plan, job: TrainingJob, *, tp: int | None = None, pp: int
     tps = [tp] if tp else [t for t in _powers_of_two(min(domain, gpus // job.cp)) if mdl.heads % t == 0]
     pairs = [(default["tp"], default["pp"])]
     for t in tps:
-        pps = [pp] if pp else _powers_of_two(min(max_pp, max(1, mdl.layers // job.vp), max(1, gpus // (t * job.cp))))
+        slots = mdl.layers + (2 if job.balanced_stages else 0)  # balanced stages: embedding and loss take a layer's place
+        pps = [pp] if pp else _powers_of_two(min(max_pp, max(1, slots // job.vp), max(1, gpus // (t * job.cp))))
         pairs += [(t, p) for p in pps if (t, p) not in pairs]
     candidates: list[SplitCandidate] = []
     first_error: DesignError | None = None
     for t, p in pairs:
         split = fitting_split(plan, mdl, tp=t, pp=p, **common)
-        cand = SplitCandidate(t, p, split["global_batch"], page_default=(t, p) == pairs[0])
-        try:
-            cand.estimate = estimate(plan, job.model_copy(update={"tp": t, "pp": p, "dp": None, "gpus": gpus,
-                                                                  "global_batch": split["global_batch"]}))
-        except DesignError as exc:
-            cand.problem = exc.message
-            first_error = first_error or exc
-        candidates.append(cand)
+        eps = [job.ep]
+        if search_ep and mdl.is_moe:
+            ranks = t * job.cp * max(1, gpus // (t * p * job.cp))  # tp x cp x dp: the ranks EP groups come from
+            eps = [e for e in _powers_of_two(min(mdl.experts, ranks)) if mdl.experts % e == 0 and ranks % e == 0]
+        for e in eps:
+            cand = SplitCandidate(t, p, split["global_batch"], page_default=(t, p) == pairs[0] and e == job.ep, ep=e)
+            try:
+                cand.estimate = estimate(plan, job.model_copy(update={
+                    "tp": t, "pp": p, "ep": e, "dp": None, "gpus": gpus, "global_batch": split["global_batch"]}))
+            except DesignError as exc:
+                cand.problem = exc.message
+                first_error = first_error or exc
+            candidates.append(cand)
     fitting = [i for i, c in enumerate(candidates) if c.fits]
     if not fitting:
         raise DesignError(_("None of the {count} tp/pp splits tried fits; the first ({tp} x {pp}): {problem}").format(
             count=len(candidates), tp=candidates[0].tp, pp=candidates[0].pp, problem=first_error.message),
             first_error.suggestion)
     chosen = min(fitting, key=lambda i: (round(candidates[i].estimate.step_time_s, 6),
-                                         candidates[i].tp * candidates[i].pp))
+                                         candidates[i].tp * candidates[i].pp, candidates[i].ep))
     return SplitChoice(candidates, chosen)
 
 

@@ -1,0 +1,70 @@
+"""``python -m core train`` chooses the split (issue 11 item 7): published jobs without --tp/--pp/--ep.
+
+* Llama 3 405B on 16,384 H100 over RoCE (arXiv 2407.21783 Table 4: TP 8, PP 16, 2,048 sequences):
+  with Meta's schedule and sharding (--vp 8 --balanced-stages --shard-gradients) the search lands on
+  the published TP 8 x PP 16; without them it still finds a split that fits and says which.
+* DeepSeek-V3 on 2,048 H800 (arXiv 2412.19437): a mixture-of-experts model needs expert parallelism
+  to fit at all; without --ep the search tries ep too and --explain lists it.
+"""
+
+import json
+
+from conftest import run_cli as run
+
+LLAMA_16K = ("train", "--model", "llama3-405b", "--gpus", "16384", "--fabric", "ethernet", "--global-batch", "2048")
+META = ("--vp", "8", "--balanced-stages", "--shard-gradients")
+DEEPSEEK = ("train", "--model", "deepseek-v3", "--gpu", "H800", "--gpus", "2048")
+
+
+def test_llama3_405b_on_16k_without_a_split_picks_one_that_fits(capsys):
+    code, out, _ = run(capsys, *LLAMA_16K, "--format", "json")
+    data = json.loads(out)
+    chosen = data["split_choice"]["chosen"]
+    assert code == 0 and chosen["fits"] and chosen["memory_gb"] < 80 * 1.0
+    assert (data["parallelism"]["tp"], data["parallelism"]["pp"]) == (chosen["tp"], chosen["pp"])
+
+
+def test_llama3_405b_with_metas_schedule_picks_the_published_split(capsys):
+    code, out, _ = run(capsys, *LLAMA_16K, *META, "--explain")
+    assert code == 0
+    assert "tp 8 pp 16 chosen: the fastest of" in out
+    assert "  tp  8 pp 16  dp 128, global batch 2,048" in out  # the published DP 128
+    assert "  tp  8 pp  8  dp 256" in out and "slower" in out  # the runner-up and why it loses
+    assert "does not fit" in out
+
+
+def test_llama3_405b_explain_json_lists_every_split_with_its_reason(capsys):
+    code, out, _ = run(capsys, *LLAMA_16K, *META, "--explain", "--format", "json")
+    choice = json.loads(out)["split_choice"]
+    assert code == 0 and choice["rule"] == "fastest step among the splits that fit"
+    fits = [c for c in choice["considered"] if c["fits"]]
+    assert choice["chosen"]["step_time_s"] == min(c["step_time_s"] for c in fits)
+    assert all(c["problem"] for c in choice["considered"] if not c["fits"])
+
+
+def test_deepseek_v3_without_ep_searches_expert_parallelism(capsys):
+    code, out, _ = run(capsys, *DEEPSEEK, "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["parallelism"]["ep"] > 1 and data["split_choice"]["chosen"]["ep"] == data[
+        "parallelism"]["ep"]
+    code, text, _ = run(capsys, *DEEPSEEK, "--explain")
+    assert code == 0 and " ep " in text.splitlines()[1] and "chosen: the fastest of" in text
+    assert "  tp  8 pp  4 ep   1  does not fit" in text  # the page's default split without experts sharded
+
+
+def test_deepseek_v3_published_setup_is_among_the_fitting_splits(capsys):
+    """tp 1, pp 16, ep 64, FP8, DualPipe, seq 4,096, 15,360 sequences (DeepSeek-V3 report sec. 3.2, 3.3)."""
+    code, out, _ = run(capsys, *DEEPSEEK, "--precision", "fp8", "--schedule", "dualpipe", "--seq-len", "4096",
+                       "--global-batch", "15360", "--explain", "--format", "json")
+    considered = json.loads(out)["split_choice"]["considered"]
+    published = [c for c in considered if (c["tp"], c["pp"], c["ep"]) == (1, 16, 64)]
+    assert code == 0 and len(published) == 1 and published[0]["fits"]
+
+
+def test_a_given_ep_is_kept_and_a_dense_model_is_not_searched_over_ep(capsys):
+    code, out, _ = run(capsys, *DEEPSEEK, "--ep", "64", "--format", "json")
+    assert code == 0 and json.loads(out)["parallelism"]["ep"] == 64
+    assert {c["ep"] for c in json.loads(run(capsys, *DEEPSEEK, "--ep", "64", "--explain", "--format", "json")[1])[
+        "split_choice"]["considered"]} == {64}
+    code, out, _ = run(capsys, "train", "--model", "llama3-70b", "--gpus", "1024", "--explain")
+    assert code == 0 and " ep " not in out.splitlines()[1]
