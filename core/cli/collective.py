@@ -48,6 +48,10 @@ def register(subparsers) -> None:
                    help=_("also consider InfiniBand SHARP in-network reduction (NCCL CollNet); it needs the "
                           "SHARP plugin, NCCL_COLLNET_ENABLE=1 and Quantum HDR or later switches, so it is off "
                           "by default"))
+    g.add_argument("--nccl-version", metavar="X.Y.Z",
+                   help=_("the NCCL release to model, as NCCL prints it (e.g. 2.26.2; default: the current stock "
+                          "release); releases differ in their tuning caps and, before 2.30.3, in NVLS-tree on "
+                          "Blackwell across 4 or more NVLink domains"))
     add_congestion_options(g)
     add_format_option(col)
     col.set_defaults(handler=run)
@@ -80,7 +84,8 @@ def run(args: argparse.Namespace) -> str:
     requested = args.job_gpus or design.gpus
     with congestion_of(args):
         result = collective(plan(design), args.op, args.size, gpus=requested, algorithm=args.algorithm,
-                            sharp=args.sharp)
+                            sharp=args.sharp, nccl_version=args.nccl_version)
+    notes = result.pop("notes", [])
     result["assumptions"] = {"routing": args.routing, "placement": args.placement}
     if args.format == "json":
         return to_json(result) + "\n"
@@ -107,7 +112,9 @@ def run(args: argparse.Namespace) -> str:
             value=f"{result['busbw_gbytes']:,.2f}", line=f"{result['bottleneck_line_gbytes']:,.1f}")),
         row(_("all algorithms"), separator().join(
             f"{algorithm_label(k)} {v:,.1f} us" for k, v in result["algorithms_time_us"].items())),
+        row("NCCL", result["nccl_version"]),
     ]
+    lines.extend(row(_("note"), note) for note in notes)
     if result["sharp"]:
         lines.append(row(_("SHARP"), _("considered (needs the SHARP plugin and NCCL_COLLNET_ENABLE=1)")))
     elif result["sharp_available"]:

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Callable
 
 import numpy as np
 
 from core.i18n import _
-from core.perf.constants import AlgorithmConstants, CollectiveConstants, ProtocolConstants
+from core.perf.constants import (AlgorithmConstants, ChannelCap, CollectiveConstants, ProtocolConstants,
+                                 parse_nccl_version)
 from core.perf.placement import Links, Placement
 
 
@@ -35,6 +37,10 @@ class AlgorithmCurve:
     algorithm: str
     time_us: np.ndarray
     protocol: np.ndarray  # protocol name per size
+    nccl_picks: np.ndarray | None = None
+    """Sizes at which NCCL's tuner prefers this algorithm to the ring (None = all). The curve is what
+    the algorithm does when forced (NCCL_ALGO); when the ring is also a candidate, ``Sweep.best``
+    only picks it where this is true."""
 
 
 @dataclass
@@ -60,6 +66,8 @@ class SweepContext:
     notes: list[str] = field(default_factory=list)
     nic_ports: float = 0.0
     """NIC ports serving the emptiest NVLink domain (NCCL's tree uses one channel per NIC; 0 = unknown)."""
+    nccl_version: tuple[int, int, int] = ()  # type: ignore[assignment]
+    """The NCCL release modelled (``core.perf.constants.nccl_version_of``; empty = the catalog default)."""
     # derived once in __post_init__ (plain attributes: every protocol loop reads them)
     alg: AlgorithmConstants = field(init=False)
     n: int = field(init=False)
@@ -77,6 +85,8 @@ class SweepContext:
     domain_sizes: list[int] = field(init=False)
     """Distinct ranks-per-domain counts (a partly filled last domain adds one)."""
     nvls_ok: bool = field(init=False)
+    caps: ChannelCap = field(init=False)
+    """NCCL's per-channel caps for this GPU architecture in the modelled release."""
 
     def __post_init__(self) -> None:
         p, lk = self.placement, self.links
@@ -89,6 +99,9 @@ class SweepContext:
         self.egress = self.d_min * self.nic
         self.domain_sizes = sorted({self.d, p.last}) if self.m > 1 else [self.d]
         self.nvls_ok = lk.nvls_efficiency is not None and self.d > 1
+        if not self.nccl_version:
+            self.nccl_version = parse_nccl_version(self.constants.nccl.default_version)
+        self.caps = self.constants.channel_caps(lk.compute_capability, self.nccl_version)
 
     def nvls_efficiency(self, k: int) -> float:
         """NVLS efficiency for a domain of ``k`` ranks: NCCL's nvlsEfficiency, lower on large
@@ -126,7 +139,7 @@ class SweepContext:
     def ll_max_busbw(self) -> float:
         """NCCL's cap on the LL protocol's busbw (tuning.cc llMaxBws) [GB/s]."""
         if self.m <= 1:
-            return self.constants.channel_caps(self.links.compute_capability).ll_max_single_node
+            return self.caps.ll_max_single_node
         return self.constants.channels.ll_max_multi_node[0 if self.m == 2 else 1]
 
     def tree_channels(self) -> int:
@@ -142,6 +155,82 @@ class SweepContext:
         if per_channel >= ch.dup_min_gbytes and not skip:
             nch *= 2
         return min(nch, ch.max_channels)
+
+    def ring_intra_step_us(self, pr: ProtocolConstants) -> float:
+        """Latency of one intra-domain ring step: NCCL's NVLink hwLat, at least the network post overhead
+        once the ring leaves the domain (tuning.cc: intraLat = max(intraLat, netOverhead), x3 for Simple)."""
+        if self.m <= 1:
+            return pr.ring_nvlink_step_us
+        overhead = self.alg.ring_net_overhead_us * (self.alg.ring_net_overhead_simple_factor
+                                                    if pr.name == "Simple" else 1.0)
+        return max(pr.ring_nvlink_step_us, overhead)
+
+    def tree_inter_share(self) -> float:
+        """Fabric algbw of NCCL's double binary tree between domains, as a share of the domain's egress.
+
+        Each of the two trees carries half the array; a domain sends (and receives) that half once
+        per tree neighbour (parent and children: reduce up, broadcast down), so the busiest domain
+        moves S x (its neighbours in both trees) / 2 per direction (``dtree_max_degree``): 1 on 2
+        domains (root of one tree, leaf of the other), 2/3 on 3, 1/2 from 4 on.
+        """
+        return 2.0 / dtree_max_degree(self.m) if self.m > 1 else 1.0
+
+    def blackwell_nvls_tree_slow(self) -> bool:
+        """NVLS-tree on Blackwell across ``blackwell_nvls_tree_slow_domains`` or more domains in a release
+        before ``blackwell_nvls_tree_fixed`` (NVIDIA/nccl#2035, fixed in 2.30.3)."""
+        nc = self.constants.nccl
+        return (self.links.compute_capability >= 10.0 and self.m >= nc.blackwell_nvls_tree_slow_domains
+                and self.nccl_version < parse_nccl_version(nc.blackwell_nvls_tree_fixed))
+
+
+@lru_cache(maxsize=512)
+def _btree(nranks: int, rank: int) -> tuple[int, int, int]:
+    """(parent, child0, child1) of ``rank`` in NCCL's binary tree (src/graph/trees.cc ncclGetBtree; -1 = none)."""
+    bit = 1
+    while bit < nranks:
+        if bit & rank:
+            break
+        bit <<= 1
+    if rank == 0:
+        return -1, -1, (bit >> 1 if nranks > 1 else -1)
+    up = (rank ^ bit) | (bit << 1)
+    if up >= nranks:
+        up = rank ^ bit
+    lowbit = bit >> 1
+    down0 = -1 if lowbit == 0 else rank - lowbit
+    down1 = -1 if lowbit == 0 else rank + lowbit
+    while down1 >= nranks:
+        down1 = -1 if lowbit == 0 else rank + lowbit
+        lowbit >>= 1
+    return up, down0, down1
+
+
+@lru_cache(maxsize=512)
+def dtree_max_degree(nranks: int) -> int:
+    """Most tree neighbours (parent + children, both trees) of any rank in NCCL's double binary tree.
+
+    src/graph/trees.cc ncclGetDtree (NCCL 2.30.7, identical since 2.4): the first tree is
+    ncclGetBtree, the second its mirror (even count) or its shift by one (odd count). 2 for 2
+    ranks, 3 for 3, 4 from 4 on (an interior rank of one tree is a leaf of the other). Above 4,096
+    ranks the value for 4,096 is used (it is 4 for every count >= 4).
+    """
+    if nranks <= 1:
+        return 0
+    if nranks > 4096:
+        return dtree_max_degree(4096)
+
+    def degree(tree: tuple[int, int, int]) -> int:
+        return sum(1 for x in tree if x != -1)
+
+    best = 0
+    for rank in range(nranks):
+        first = degree(_btree(nranks, rank))
+        if nranks % 2:
+            second = degree(_btree(nranks, (rank - 1 + nranks) % nranks))
+        else:
+            second = degree(_btree(nranks, nranks - 1 - rank))
+        best = max(best, first + second)
+    return best
 
 
 def best_protocol(candidates: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -176,7 +265,7 @@ def ring(ctx: SweepContext) -> AlgorithmCurve | None:
     bw = ctx.nvl if m == 1 else min(ctx.nvl, ctx.egress * ctx.ring_share)
     cand = {}
     for pr in ctx.protocols:
-        lat = pr.ring_base_latency_us + (nsteps - inter) * pr.ring_nvlink_step_us + inter * (
+        lat = pr.ring_base_latency_us + (nsteps - inter) * ctx.ring_intra_step_us(pr) + inter * (
             pr.ring_net_step_us + ctx.hop_us)
         busbw = bw * pr.ring_bw_factor
         if pr.name == "LL":  # tuning.cc: busBw = min(llMaxBw, busBw * .5)
@@ -191,22 +280,20 @@ def tree(ctx: SweepContext) -> AlgorithmCurve | None:
     """NCCL's double binary tree between NVLink domains, a chain inside (all-reduce)."""
     d, m, S = ctx.d, ctx.m, ctx.sizes
     levels = math.ceil(math.log2(m)) if m > 1 else 0
-    # NCCL models the tree's algbw as half its channels' bandwidth (ratio .5: the chain and an
-    # interior domain send the array up and down). On 2 domains each is the root of one tree and
-    # the leaf of the other and sends the array once: NCCL raises the intra-node bandwidth to up
-    # to twice the inter-node one and uses it (search.cc, tuning.cc "nNodes <= 2 ? bwIntra"), so
-    # the fabric allows algbw = egress, busbw up to ~2x the NIC rate (AddyLaddy, NVIDIA/nccl#812).
-    # From 3 domains on, interior domains send twice: algbw = egress / 2.
+    # The chain inside a domain sends the array up and down (algbw nvl / 2). Between domains the
+    # busiest domain sends S x (its tree neighbours) / 2 (tree_inter_share, from NCCL's own tree
+    # construction): on 2 domains each is the root of one tree and the leaf of the other and sends
+    # the array once (NCCL raises the intra bandwidth to up to twice the inter one for this case,
+    # search.cc, tuning.cc "nNodes <= 2 ? bwIntra"; busbw up to ~2x the NIC rate, AddyLaddy,
+    # NVIDIA/nccl#812); on 3 domains 1.5 times (NVIDIA/nccl#1801: 3 GB200 partitions, tree busbw
+    # 1.2x the ring's); from 4 on twice (algbw = egress / 2).
     if m == 1:
         algbw = 0.5 * ctx.nvl
-    elif m == 2:
-        algbw = min(0.5 * ctx.nvl, ctx.egress * ctx.ring_share)
     else:
-        algbw = 0.5 * min(ctx.nvl, ctx.egress * ctx.ring_share)
+        algbw = min(0.5 * ctx.nvl, ctx.egress * ctx.ring_share * ctx.tree_inter_share())
     algbw *= ctx.alg.tree_bw_factor
     if m > 1:  # busBw <= nChannels x perChMaxTreeBw (tuning.cc), algbw = busBw x .5
-        cap = ctx.constants.channel_caps(ctx.links.compute_capability).tree[ctx.node_index()]
-        algbw = min(algbw, 0.5 * ctx.tree_channels() * cap)
+        algbw = min(algbw, 0.5 * ctx.tree_channels() * ctx.caps.tree[ctx.node_index()])
     cand = {}
     for pr in ctx.protocols:
         lat = pr.tree_base_latency_us + 2 * ((d - 1) * pr.tree_nvlink_step_us + levels * (
@@ -217,7 +304,39 @@ def tree(ctx: SweepContext) -> AlgorithmCurve | None:
         transfer = S / (proto_algbw * 1e3)
         extra = fill(ctx.alg.ring_fill_us_per_step * 2 * (d - 1 + levels), transfer) if pr.name == "Simple" else 0.0
         cand[pr.name] = lat + transfer + extra
-    return AlgorithmCurve("tree", *best_protocol(cand))
+    time_us, protocol = best_protocol(cand)
+    return AlgorithmCurve("tree", time_us, protocol, _nccl_tree_picks(ctx) if m > 2 else None)
+
+
+def _nccl_tree_picks(ctx: SweepContext) -> np.ndarray:
+    """Sizes at which NCCL's tuner prefers the tree to the ring beyond 2 domains.
+
+    NCCL's tuning model (tuning.cc ncclTopoTuneModel, every release since 2.5) gives both the same
+    graph bandwidth B per channel but converts the tree's busbw to algbw with ratio .5 after a .92
+    refinement, the ring's with n / 2(n-1): beyond 2 nodes it always rates the ring faster for
+    large messages, although the real tree moves less data on 3 domains (NVIDIA/nccl#1801: NCCL
+    chose the ring, NCCL_ALGO=TREE was 19-23% faster). The tree is then NCCL's choice only where
+    its logarithmic latency wins. Same latencies and protocol factors as ``ring`` and ``tree``.
+    """
+    n, d, m, S = ctx.n, ctx.d, ctx.m, ctx.sizes
+    bw = min(ctx.nvl, ctx.egress * ctx.ring_share)
+    nsteps, inter = 2 * (n - 1), min(2 * (n - 1), 2 * m)
+    levels = math.ceil(math.log2(m))
+    cap = 0.5 * ctx.tree_channels() * ctx.caps.tree[ctx.node_index()]
+    ring_t, tree_t = [], []
+    for pr in ctx.protocols:
+        ring_bus = bw * pr.ring_bw_factor
+        tree_alg = min(0.5 * bw * ctx.alg.tree_bw_factor, cap) * pr.tree_bw_factor
+        if pr.name == "LL":
+            ring_bus = min(ring_bus, ctx.ll_max_busbw())
+            tree_alg = min(tree_alg, 0.5 * ctx.ll_max_busbw())
+        ring_lat = pr.ring_base_latency_us + (nsteps - inter) * ctx.ring_intra_step_us(pr) + inter * (
+            pr.ring_net_step_us + ctx.hop_us)
+        tree_lat = pr.tree_base_latency_us + 2 * ((d - 1) * pr.tree_nvlink_step_us + levels * (
+            pr.tree_net_step_us + ctx.hop_us))
+        ring_t.append(ring_lat + S / (ring_bus * n / nsteps * 1e3))
+        tree_t.append(tree_lat + S / (tree_alg * 1e3))
+    return np.min(np.vstack(tree_t), axis=0) < np.min(np.vstack(ring_t), axis=0)
 
 
 def nvls(ctx: SweepContext) -> AlgorithmCurve | None:
@@ -232,6 +351,11 @@ def nvls(ctx: SweepContext) -> AlgorithmCurve | None:
             ctx.notes.append(_("nvls needs NVSwitch generation 3 or later (Hopper+) in an NVLink domain"))
         return None
     if ctx.op == "all-reduce":
+        if m > 1 and ctx.blackwell_nvls_tree_slow():
+            ctx.notes.append(_("NVLS-tree across {domains} NVLink domains on Blackwell is left out: before NCCL "
+                               "2.30.3 it ran far below the ring there (NVIDIA/nccl#2035) and its speed is not "
+                               "modelled; the prediction uses ring or tree.").format(domains=m))
+            return None
         lat = alg.nvls_nvlink_latency_us
         if m == 1:
             algbw = ctx.nvls_allreduce_algbw()
@@ -240,10 +364,10 @@ def nvls(ctx: SweepContext) -> AlgorithmCurve | None:
             lat += 2 * levels * (alg.nvls_tree_net_latency_us + ctx.hop_us)
             algbw = ctx.nvls_allreduce_algbw(alg.nvls_tree_extra_transfers)
             # the tree between domains: on 2 domains each sends the array once (tuning.cc: "Handle
-            # 2 node case of NVLSTree", interBw x 2), from 3 on interior domains send it twice
-            inter = ctx.egress * ctx.ring_share * (1.0 if m == 2 else 0.5)
+            # 2 node case of NVLSTree", interBw x 2), on 3 the busiest 1.5 times, from 4 on twice
+            inter = ctx.egress * ctx.ring_share * ctx.tree_inter_share()
             algbw = min(algbw, inter)
-            caps = ctx.constants.channel_caps(ctx.links.compute_capability)
+            caps = ctx.caps
             per_channel = caps.nvls_tree[ctx.node_index()]
             if caps.nvls_channels and per_channel > 0:  # busBw <= nvlsChannels x perChMaxNVLSTreeBw
                 algbw = min(algbw, caps.nvls_channels * per_channel * ctx.n / (2 * (ctx.n - 1)))

@@ -88,7 +88,8 @@ import pandas as pd
 from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
 from core.perf.algorithms import NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label
-from core.perf.constants import PROTOCOLS, CollectiveConstants, ReferencePoint, load_constants
+from core.perf.constants import (PROTOCOLS, CollectiveConstants, ReferencePoint, load_constants, nccl_version_of,
+                                 parse_nccl_version)
 from core.perf.placement import Placement, bottleneck_line_gbytes, contention, level_label, links, place
 from core.perf.sizes import format_size, parse_size, size_sweep
 from core.plan import Plan
@@ -138,19 +139,27 @@ class Sweep:
     notes: list[str] = field(default_factory=list)
     sharp: bool = False
     """InfiniBand SHARP was among the candidates (``sweep(..., sharp=True)``)."""
+    nccl_version: str = ""
+    """The NCCL release modelled, e.g. ``"2.30.7"``."""
 
     @property
     def factor(self) -> float:
         return bus_factor(self.op, self.n)
 
     def best(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(time_us, algorithm, protocol) of the fastest algorithm at each size."""
+        """(time_us, algorithm, protocol) of NCCL's choice at each size: the fastest algorithm among those
+        NCCL's tuner would consider there (``AlgorithmCurve.nccl_picks``: NCCL prefers the ring to the
+        tree at some sizes even where the tree is faster; only when the ring is a candidate)."""
         names = list(self.curves)
-        stack = np.vstack([self.curves[a].time_us for a in names])
+        ring = "ring" in self.curves
+        stack = np.vstack([self.curves[a].time_us if self.curves[a].nccl_picks is None or not ring
+                           else np.where(self.curves[a].nccl_picks, self.curves[a].time_us, np.inf)
+                           for a in names])
         idx = np.argmin(stack, axis=0)
         cols = np.arange(stack.shape[1])
         protos = np.vstack([self.curves[a].protocol for a in names])
-        return stack[idx, cols], np.array(names, dtype=object)[idx], protos[idx, cols]
+        times = np.vstack([self.curves[a].time_us for a in names])
+        return times[idx, cols], np.array(names, dtype=object)[idx], protos[idx, cols]
 
     def algbw(self, time_us: np.ndarray) -> np.ndarray:
         """algbw = S / t [GB/s]."""
@@ -190,6 +199,7 @@ def sweep(
     algorithms: tuple[str, ...] | None = None,
     constants: CollectiveConstants | None = None,
     sharp: bool = False,
+    nccl_version: str | None = None,
 ) -> Sweep:
     """Predict ``op`` for every size in ``sizes`` [bytes] on ``gpus`` ranks of ``plan``.
 
@@ -214,6 +224,11 @@ def sweep(
         Also consider InfiniBand SHARP (NCCL CollNet). Off by default: NCCL uses it only with
         the SHARP plugin (nccl-rdma-sharp-plugins / HPC-X) installed and NCCL_COLLNET_ENABLE=1,
         on Quantum HDR or later switches with SHARP enabled (aggregation manager running).
+    nccl_version : str, optional
+        The NCCL release to model (``"2.26.2"``; default: the current stock release,
+        ``nccl.default_version`` in collectives.toml). It selects the release's per-channel tuning
+        caps (tree, NVLS-tree) and, before 2.30.3, leaves out NVLS-tree on Blackwell across 4 or
+        more NVLink domains (slow there, NVIDIA/nccl#2035). ``InputError`` for an unknown release.
 
     Returns
     -------
@@ -233,6 +248,7 @@ def sweep(
             raise InputError(_("unknown algorithm {algorithm}; known: {known}").format(
                 algorithm=shown(unknown[0]), known=", ".join(ALGORITHMS)))
     wanted = set(algorithms) if algorithms is not None else set(NCCL_DEFAULT) | ({"sharp"} if sharp else set())
+    version = nccl_version_of(nccl_version, c)
     p = place(plan, gpus, stride)
     r = plan.resolved
     nic_ports = r.nics_per_node * r.planes / max(1, r.gpus_per_node) * p.min_ranks_per_domain
@@ -245,7 +261,7 @@ def sweep(
         op=op, sizes=S, placement=p, links=links(plan, c), constants=c,
         protocols=[c.proto(name) for name in PROTOCOLS],
         ring_share=contention(plan, p, "ring"), uniform_share=contention(plan, p, "uniform"),
-        forced=algorithms is not None, nic_ports=nic_ports,
+        forced=algorithms is not None, nic_ports=nic_ports, nccl_version=version,
     )
     curves: dict[str, AlgorithmCurve] = {}
     for name, algorithm in REGISTRY.items():
@@ -257,7 +273,8 @@ def sweep(
     if not curves:
         raise InputError(_("none of the algorithms {algorithms} applies to {op} on this design").format(
             algorithms=", ".join(algorithm_label(a) for a in algorithms or ()), op=op))
-    return Sweep(op, p.n, p, S, curves, ctx.notes, sharp="sharp" in wanted)
+    return Sweep(op, p.n, p, S, curves, ctx.notes, sharp="sharp" in wanted,
+                 nccl_version=".".join(str(x) for x in version))
 
 
 def sharp_available(plan: Plan, gpus: int | None = None, stride: int = 1) -> bool:
@@ -266,7 +283,7 @@ def sharp_available(plan: Plan, gpus: int | None = None, stride: int = 1) -> boo
     return links(plan).sharp is not None and place(plan, gpus, stride).domains > 1
 
 
-def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None) -> None:
+def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None, nccl_version: str | None = None) -> None:
     """Say why a forced algorithm cannot run.
 
     ``InputError`` when the algorithm does not implement ``op`` at all (a bad request);
@@ -299,6 +316,16 @@ def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None) -> N
                 _("nvls {op} runs inside one NVLink domain; this job spans {domains} domains.").format(
                     op=op, domains=p.domains),
                 _("Use at most {gpus} GPUs, or ring or hierarchical.").format(gpus=p.ranks_per_domain))
+        version = nccl_version_of(nccl_version, c)
+        fixed = parse_nccl_version(c.nccl.blackwell_nvls_tree_fixed)
+        if (c.compute_capability(r.system.architecture) >= 10.0 and version < fixed
+                and p.domains >= c.nccl.blackwell_nvls_tree_slow_domains):
+            raise DesignError(
+                _("NVLS-tree across {domains} NVLink domains on Blackwell was slow before NCCL {fixed} "
+                  "(NVIDIA/nccl#2035); the model does not predict its speed in NCCL {version}.").format(
+                    domains=p.domains, fixed=c.nccl.blackwell_nvls_tree_fixed,
+                    version=".".join(str(x) for x in version)),
+                _("Model NCCL {fixed} or later, or use ring or tree.").format(fixed=c.nccl.blackwell_nvls_tree_fixed))
     elif algorithm == "sharp":
         if r.fabric != "infiniband":
             raise DesignError(_("sharp (in-network reduction) needs InfiniBand switches with SHARP; this design's "
@@ -325,18 +352,20 @@ def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None) -> N
 
 
 def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: str | None = None,
-               sharp: bool = False) -> dict:
+               sharp: bool = False, nccl_version: str | None = None) -> dict:
     """One prediction as plain data: op, algorithm, protocol, bytes, time_us, algbw_gbytes, busbw_gbytes.
 
     ``algorithm`` forces one algorithm; by default the fastest of stock NCCL's is chosen, and
     ``sharp=True`` adds InfiniBand SHARP (CollNet; needs the SHARP plugin and
-    NCCL_COLLNET_ENABLE=1, see ``sweep``).
+    NCCL_COLLNET_ENABLE=1, see ``sweep``); ``nccl_version`` the NCCL release modelled (``sweep``).
+    ``notes`` are display sentences in the request's language (callers writing JSON drop them).
     """
     nbytes = parse_size(size)
     _check_op(op)
     if algorithm is not None:
-        _check_algorithm(plan, op, algorithm, gpus)
-    result = sweep(plan, op, [nbytes], gpus=gpus, algorithms=(algorithm,) if algorithm else None, sharp=sharp)
+        _check_algorithm(plan, op, algorithm, gpus, nccl_version)
+    result = sweep(plan, op, [nbytes], gpus=gpus, algorithms=(algorithm,) if algorithm else None, sharp=sharp,
+                   nccl_version=nccl_version)
     if algorithm and algorithm not in result.curves:  # pragma: no cover - _check_algorithm covers every case
         raise InputError(_("algorithm {algorithm} does not apply to {op} on this design").format(
             algorithm=shown(algorithm), op=op))
@@ -357,6 +386,8 @@ def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: st
         "sharp": bool(sharp or algorithm == "sharp"),
         "sharp_available": links(plan).sharp is not None and result.placement.domains > 1,
         "algorithms_time_us": all_times,
+        "nccl_version": result.nccl_version,
+        "notes": list(result.notes),
         "placement": {
             "gpus_per_nvlink_domain": p.ranks_per_domain, "gpus_in_last_nvlink_domain": p.last,
             "nvlink_domains": p.domains, "nodes": p.nodes,

@@ -7,6 +7,7 @@ and answers look-ups (protocol, NVLink and NVLS efficiency, fabric, SHARP capabi
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -14,7 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.catalog import CATALOG_DIR, read_toml
-from core.errors import InputError
+from core.errors import InputError, shown
 from core.i18n import _
 
 PROTOCOLS: tuple[str, ...] = ("LL", "LL128", "Simple")
@@ -52,6 +53,9 @@ class AlgorithmConstants(_Strict):
     collnet_source: str
     ring_fill_us_per_step: float = Field(ge=0)
     ring_fill_source: str
+    ring_net_overhead_us: float = Field(ge=0)
+    ring_net_overhead_simple_factor: float = Field(ge=1)
+    ring_net_overhead_source: str
     nvls_fill_us: float = Field(ge=0)
     nvls_fill_source: str
     alltoall_peer_latency_us: float = Field(ge=0)
@@ -96,6 +100,24 @@ class ChannelCap(_Strict):
     ll_max_single_node: float = Field(gt=0)
     """NCCL's llMaxBws on one node [GB/s of busbw]."""
     nvls_channels: int = Field(ge=0)
+    nccl_from: str = "0.0.0"
+    """First NCCL release whose tuning.cc has these values (inclusive)."""
+    nccl_before: str | None = None
+    """First NCCL release that changed them (exclusive; None = still current)."""
+    source: str
+
+
+class NcclConstants(_Strict):
+    """The NCCL release the model follows by default, and the releases whose behaviour differs."""
+
+    default_version: str
+    """The current stock release (the sweep's default ``nccl_version``)."""
+    oldest_version: str
+    """The oldest release accepted; older ones are refused (their tables were not checked)."""
+    blackwell_nvls_tree_fixed: str
+    """First release whose NVLS-tree is fast on Blackwell beyond ``blackwell_nvls_tree_slow_domains`` - 1 domains."""
+    blackwell_nvls_tree_slow_domains: int = Field(ge=2)
+    """From this many NVLink domains on, NVLS-tree on Blackwell before ``blackwell_nvls_tree_fixed`` was slow."""
     source: str
 
 
@@ -193,12 +215,18 @@ class CollectiveConstants(_Strict):
     training: TrainingConstants
     channels: ChannelConstants
     channel_cap: tuple[ChannelCap, ...]
+    nccl: NcclConstants
     reference: tuple[ReferencePoint, ...] = ()
 
-    def channel_caps(self, compute_capability: float) -> ChannelCap:
+    def channel_caps(self, compute_capability: float, nccl_version: tuple[int, ...] | None = None) -> ChannelCap:
         """The per-channel caps of the newest architecture row at or below ``compute_capability``
-        (NCCL's compCapIndex: Volta below 8.0, Ampere, Hopper from 9.0, Blackwell from 10.0)."""
-        rows = sorted(self.channel_cap, key=lambda c: c.compute_capability)
+        (NCCL's compCapIndex: Volta below 8.0, Ampere, Hopper from 9.0, Blackwell from 10.0) in
+        the tables of NCCL release ``nccl_version`` (default: ``nccl.default_version``)."""
+        version = nccl_version or parse_nccl_version(self.nccl.default_version)
+        rows = sorted((c for c in self.channel_cap
+                       if parse_nccl_version(c.nccl_from) <= version
+                       and (c.nccl_before is None or version < parse_nccl_version(c.nccl_before))),
+                      key=lambda c: c.compute_capability)
         chosen = rows[0]
         for row in rows:
             if compute_capability >= row.compute_capability:
@@ -252,6 +280,34 @@ class CollectiveConstants(_Strict):
             if entry.name.casefold() == architecture.casefold():
                 return entry.compute_capability
         return 0.0
+
+
+def parse_nccl_version(text: str | tuple[int, ...]) -> tuple[int, int, int]:
+    """``"2.26.2"`` (also ``"v2.26.2-1"``, ``"2.26"``) -> ``(2, 26, 2)``; ``InputError`` for anything else."""
+    if isinstance(text, tuple):
+        return (tuple(int(x) for x in text) + (0, 0, 0))[:3]  # type: ignore[return-value]
+    match = re.fullmatch(r"\s*v?(\d{1,2})\.(\d{1,3})(?:\.(\d{1,3}))?(?:-\d{1,3})?\s*", str(text))
+    if not match:
+        raise InputError(_("cannot read NCCL version {text}; write it as NCCL prints it, e.g. 2.26.2").format(
+            text=shown(text)))
+    return int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
+
+
+def nccl_version_of(text: str | None, constants: "CollectiveConstants") -> tuple[int, int, int]:
+    """The NCCL release a prediction models: ``text`` parsed, or the catalog's default (the current
+    stock release). ``InputError`` for a release older than ``nccl.oldest_version`` (its tuning
+    tables were not checked) or newer than the default (not known yet)."""
+    default = parse_nccl_version(constants.nccl.default_version)
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return default
+    version = parse_nccl_version(text)
+    oldest = parse_nccl_version(constants.nccl.oldest_version)
+    if version < oldest or version > default:
+        raise InputError(_("NCCL {version} is outside the releases the model knows ({oldest} to {newest}); "
+                           "use one of those.").format(version=".".join(map(str, version)),
+                                                      oldest=constants.nccl.oldest_version,
+                                                      newest=constants.nccl.default_version))
+    return version
 
 
 def load_constants_from(path: Path) -> CollectiveConstants:
