@@ -172,3 +172,68 @@ def test_memory_grows_with_micro_batch_and_sequence():
     bigger = estimate(P1024, job(model="llama3-8b", tp=1, pp=1, seq_len=2048, global_batch=2048, micro_batch=2))
     assert longer.memory_gb["activations"] > small.memory_gb["activations"]
     assert bigger.memory_gb["activations"] > small.memory_gb["activations"]
+
+
+# --- gradient sharding (ZeRO-2 / FSDP as Llama 3; training.toml [memory] sharded_gradient_*) -----------------
+def test_sharded_gradients_are_a_fp32_shard_plus_one_chunk_accumulator():
+    """arXiv 2407.21783 sec. 3.3.2: FSDP 'shards optimizer states and gradients', FP32 accumulation."""
+    mc = load_training_catalog().memory
+    base = job(model="llama3-70b", tp=8, pp=4, vp=5)
+    plain = _memory(base, dp=32, microbatches=16)
+    sharded = _memory(base.model_copy(update={"shard_gradients": True}), dp=32, microbatches=16)
+    params = plain.parts["gradients"] * mc.capacity_unit_bytes / 2.0  # bf16 gradients: 2 B per parameter
+    expected = mc.sharded_gradient_bytes_per_param * params * (1 / 32 + 1 / 5) / mc.capacity_unit_bytes
+    assert sharded.parts["gradients"] == pytest.approx(expected, rel=1e-6)
+    for part in ("weights", "optimizer", "activations"):
+        assert sharded.parts[part] == pytest.approx(plain.parts[part])
+
+
+def test_sharded_gradients_do_not_pay_without_interleaving():
+    """With one model chunk (vp 1) the fp32 accumulator is the whole stage: more than bf16 gradients."""
+    base = job(model="llama3-70b", tp=8, pp=4)
+    plain = _memory(base, dp=32, microbatches=16).parts["gradients"]
+    assert _memory(base.model_copy(update={"shard_gradients": True}), dp=32, microbatches=16).parts["gradients"] > plain
+
+
+def test_sharded_gradients_imply_the_optimizer_sharding():
+    whole = job(model="llama3-70b", distributed_optimizer=False)
+    assert (_memory(whole.model_copy(update={"shard_gradients": True}), dp=32, microbatches=16).parts["optimizer"]
+            == pytest.approx(_memory(job(model="llama3-70b"), dp=32, microbatches=16).parts["optimizer"]))
+
+
+def test_sharded_gradients_reduce_scatter_once_per_group_of_pp_micro_batches():
+    p = plan(Design(gpu="H100", gpus=512))
+    for vp, gbs in ((1, 512), (5, 256), (5, 512)):  # dp 16: m = 16 or 32 with pp 4: 4 or 8 rounds with vp > 1
+        e = estimate(p, job(model="llama3-70b", tp=8, pp=4, vp=vp, global_batch=gbs, shard_gradients=True, gpus=512))
+        dp_part = next(c for c in e.comm if c.kind == "DP")
+        m = e.microbatches
+        rounds = -(-m // 4) if vp > 1 else 1
+        assert dp_part.calls == rounds + 1, (vp, gbs, m)
+
+
+def test_hbm_is_counted_in_binary_units():
+    """An 'H100 80GB' reports 81,559 MiB (NVIDIA/nccl#1264): memory is counted in GiB against 80."""
+    assert load_training_catalog().memory.capacity_unit_bytes == 2**30
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None)
+@given(pp=st.sampled_from([2, 4, 8, 16]), vp=st.sampled_from([2, 3, 4, 5]), m=st.integers(1, 64),
+       rank=st.integers(0, 15))
+def test_interleaving_never_holds_fewer_micro_batches_than_1f1b(pp, vp, m, rank):
+    """Megatron's interleaved warm-up holds at least what 1F1B holds on every rank (never less memory)."""
+    rank = rank % pp
+    inter = _in_flight(job(pp=pp, vp=vp), rank, m)
+    one = _in_flight(job(pp=pp), rank, m)
+    assert inter >= one - 1e-9 and inter <= m + 1e-9
+
+
+@settings(max_examples=20, deadline=None)
+@given(vp=st.sampled_from([1, 2, 4, 8]), dp_exp=st.integers(3, 7))
+def test_gradient_sharding_never_grows_with_more_data_parallel_ranks(vp, dp_exp):
+    j = job(model="llama3-70b", tp=8, pp=4, vp=vp, shard_gradients=True)
+    fewer = _memory(j, dp=2**dp_exp, microbatches=16).parts["gradients"]
+    more = _memory(j, dp=2**(dp_exp + 1), microbatches=16).parts["gradients"]
+    assert more <= fewer

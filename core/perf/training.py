@@ -889,12 +889,23 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
         if mdl.is_moe:
             edp = max(1, job.tp * job.cp * dp // job.ep)
             if edp > 1:
-                exp_grad = mdl.expert_params / (job.ep * job.pp) * k.grad_bytes_per_param
+                exp_params = mdl.expert_params / (job.ep * job.pp)
+                exp_grad = exp_params * k.grad_bytes_per_param
                 # expert-data-parallel peers hold the same experts: one in every ep ranks of a stage
-                t_rs, alg, level = _collective(plan, "reduce-scatter", exp_grad, edp, job.ep, job.sharp)
-                t_ag, _alg, _level = _collective(plan, "all-gather", exp_grad, edp, job.ep, job.sharp)
-                comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, 2, exp_grad,
-                                     t_rs + t_ag, k.dp_overlap, alg, level, window_s=t_mb))
+                if job.shard_gradients:  # as the dense part: fp32 reduce-scatter per round, bf16 all-gather once
+                    g_bytes = tc.memory.sharded_gradient_bytes_per_param
+                    rounds = math.ceil(m / job.pp) if job.vp > 1 else 1
+                    t_rs, alg, level = _collective(plan, "reduce-scatter", exp_params * g_bytes, edp, job.ep, job.sharp)
+                    t_ag, _alg, _level = _collective(plan, "all-gather", exp_params * k.weight_bytes_per_param, edp,
+                                                     job.ep, job.sharp)
+                    per_call = exp_params * (rounds * g_bytes + k.weight_bytes_per_param) / (rounds + 1)
+                    comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, rounds + 1, per_call,
+                                         rounds * t_rs + t_ag, k.dp_overlap, alg, level, window_s=rounds * t_mb))
+                else:
+                    t_rs, alg, level = _collective(plan, "reduce-scatter", exp_grad, edp, job.ep, job.sharp)
+                    t_ag, _alg, _level = _collective(plan, "all-gather", exp_grad, edp, job.ep, job.sharp)
+                    comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, 2, exp_grad,
+                                         t_rs + t_ag, k.dp_overlap, alg, level, window_s=t_mb))
     if job.ep > 1:
         tokens_gpu = tokens_mb / job.tp
         size = tokens_gpu * mdl.top_k * mdl.hidden * act_bytes  # what one rank sends (nccl-tests S)
