@@ -12,7 +12,7 @@ import streamlit as st
 
 from core import i18n
 from core.analysis import availability as avail
-from core.analysis import failure, load
+from core.analysis import failure, load, sparing
 from core.errors import InputError
 from core.figures.keynumbers import size_caption
 from core.formats import resiliencelink as rl
@@ -25,6 +25,7 @@ PAGE_PATH = "resilience"  # app.py registers the page under this url_path
 W = "rs_w_"  # widget key prefix
 CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
+SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
 CONFIG = {"displaylogo": False}
 
 
@@ -125,6 +126,7 @@ def _on_rule(key: str) -> None:
     text = str(ss.get(W + "sp_" + key) or "")
     try:
         ss[STORE]["sp_" + key] = rl.RS.params[[p.key for p in rl.RS.params].index("sp_" + key)].parse(text)
+        ss[SP_EDITED] = {*ss.get(SP_EDITED, ()), key}  # set here: no longer the design's rule (_spares_section)
     except ValueError:
         ss[NOTICE + "_sp"] = _("Sparing rule {value} is not a percentage (2%) or N+k (N+1); the previous rule "
                                "applies.").format(value=safe.md(text[:40]))
@@ -350,10 +352,23 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
     ss = st.session_state
     st.caption(_("A sparing policy per BOM category: a percentage of the installed count (rounded up) or N+k (k per "
                  "model and tier). Defaults from `assets/catalog/reliability.toml`."))
+    # the design's own policy (Design.spares, the Designer's Cost & power tab) is the starting point: a rule not
+    # set on this page and left at the catalog default by the rs_sp_ keys takes the design's
+    design_rules = sparing.design_policy(cur.plan)
+    edited = ss.get(SP_EDITED, set())
+    if design_rules:
+        st.caption(_("Starting point: the design's sparing policy ({policy}), set on the Designer's Cost & power "
+                     "tab, whose spares are already in the design's capex; a rule changed here applies on this "
+                     "page only.").format(policy=", ".join(f"{c} {r}" for c, r in design_rules.items())))
+    effective = {}
+    for key_, category in rl.SPARE_KEYS.items():
+        rule = store["sp_" + key_]
+        own = key_ in edited or rule != rl.DEFAULTS["sp_" + key_]
+        effective[key_] = design_rules[category] if design_rules and not own else rule
     cols = st.columns(5)
     labels = {"switch": _("Switches"), "transceiver": _("Transceivers"), "cable": _("Cables"), "nic": _("NICs")}
     for col, key_ in zip(cols, rl.SPARE_KEYS):
-        ss.setdefault(W + "sp_" + key_, store["sp_" + key_])
+        ss[W + "sp_" + key_] = effective[key_]
         col.text_input(labels[key_], key=W + "sp_" + key_, max_chars=12, on_change=_on_rule, args=(key_,),
                        help=_("e.g. 2% or N+1"))
     ss[W + "lead"] = int(store["lead"])
@@ -362,7 +377,7 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
     problem = ss.pop(NOTICE + "_sp", None)
     if problem:
         st.error(problem)
-    policy = tuple(sorted(rl.policy(store).items()))
+    policy = tuple(sorted(rl.policy({**store, **{"sp_" + k: v for k, v in effective.items()}}).items()))
     result, table = cache.spares(key, policy, int(store["lead"]), tuple(store["rate"]), lang)
     m = st.columns(3)
     m[0].metric(_("Capex without spares"), i18n.usd(result.capex_usd))

@@ -246,3 +246,27 @@ def test_xlsx_and_review_pack_totals_include_spares():
     page = design_report_html(p, name="spares", share_link="https://example.test/")
     assert ", spare)" in page and f'data-total-usd="{p.cost.capex_usd:.2f}"' in page
     assert "Capex includes" in page
+
+
+# --- sweep and compare follow plan.cost ---------------------------------------------------------------
+def test_sweep_costs_the_base_designs_spares():
+    from core.analysis.sweep import Axis, SweepSpec, sweep
+
+    spec = lambda base: SweepSpec(base=base, x=Axis(setting="nodes", values=(16, 64)), metric="capex_usd")  # noqa: E731
+    off = sweep(spec(Design(nodes=16)))
+    on = sweep(spec(Design(nodes=16, spares="default")))
+    for a, b, nodes in zip(off.points, on.points, (16, 64)):
+        extra = plan(Design(nodes=nodes, spares="default")).cost.spares_capex_usd
+        assert extra > 0 and b.value == pytest.approx(a.value + extra)
+
+
+def test_compare_bom_difference_lists_spare_rows_apart():
+    from core.analysis.compare import bom_changes
+
+    off, on = plan(Design(gpus=256)), plan(Design(gpus=256, spares="switch=N+2"))
+    changes = bom_changes([off, on])
+    spare = [c for c in changes if c.item.endswith("spare)")]
+    assert len(spare) == sum(1 for r in on.bom if r.spare) > 0
+    assert all(c.quantities[0] == 0 and c.quantities[1] > 0 for c in spare)
+    assert not [c for c in changes if not c.item.endswith("spare)")]  # the installed rows are the same
+    assert sum(c.usd_change(1, 0) for c in changes) == pytest.approx(on.cost.capex_usd - off.cost.capex_usd)

@@ -92,3 +92,29 @@ def test_bad_link_value_is_a_warning():
     assert not at.exception
     assert any("'sp'" in re.sub(r"\\(.)", r"\1", w.value) for w in at.warning)  # shown escaped (webui.safe)
     assert at.session_state["fp_current"].design.spares == "off"
+
+
+def test_resilience_spares_start_from_the_designs_policy():
+    from core.analysis.sparing import with_spares
+    from tests.test_i18n import rerun
+
+    at = AppTest.from_file(ENTRY, default_timeout=120)
+    at.query_params.update({"n": "64", "sp": "switch=N+3,transceiver=5%", "rs_tab": "Spares"})
+    at.run()
+    at.switch_page("../pages/6_Resilience.py")
+    rerun(at)
+    assert not at.exception, at.exception
+    assert at.text_input(key="rs_w_sp_switch").value == "N+3"
+    assert at.text_input(key="rs_w_sp_transceiver").value == "5%"
+    assert at.text_input(key="rs_w_sp_cable").value == "1%"  # not named by the design: the catalog's
+    p = plan(Design(nodes=64, spares="switch=N+3,transceiver=5%"))
+    expect = with_spares(p, {"switch": "N+3", "transceiver": "5%", "cable": "1%", "NIC": "1%"})
+    assert expect.capex_usd == pytest.approx(p.cost.capex_usd - p.cost.spares_capex_usd)
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["Spares"] == i18n.usd(expect.spares_capex_usd) == i18n.usd(p.cost.spares_capex_usd)
+    assert shown["Capex with spares"] == i18n.usd(p.cost.capex_usd)  # the Designer's capex, spares in
+    assert any("Starting point: the design's sparing policy" in c.value for c in at.caption)
+    at.text_input(key="rs_w_sp_switch").set_value("N+1")  # a rule changed here wins on this page
+    rerun(at)
+    frame = at.dataframe[0].value
+    assert set(frame[frame["category"] == "switch"]["spares"]) == {1}
