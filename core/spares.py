@@ -32,11 +32,13 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from core.errors import InputError, shown
-from core.i18n import _
+from core.i18n import N_, _
 
 RELIABILITY_FILE = Path(__file__).resolve().parents[1] / "assets" / "catalog" / "reliability.toml"
 SPARED_CATEGORIES = ("switch", "transceiver", "cable", "NIC")
 """BOM categories a policy spares, in the order a policy text is written."""
+CATEGORY_WORDS = {"switch": N_("switch"), "transceiver": N_("transceiver"), "cable": N_("cable"), "NIC": N_("NIC")}
+"""A spared category in texts (the BOM's category names, ``core.cost.CATEGORY_LABELS``), marked for translation."""
 OFF = "off"
 DEFAULT = "default"
 MAX_SETTING_CHARS = 200
@@ -131,6 +133,17 @@ def canonical_setting(text: Any) -> str:
     if value.casefold() in (DEFAULT, "catalog", "on"):
         return DEFAULT
     return format_policy(policy_of_text(value))
+
+
+def policy_words(setting: str) -> str:
+    """A ``Design.spares`` value for people, in the current language: ``off``, ``the catalog's policy`` or
+    ``switch N+2, NIC 1%`` (categories translated, the others at the catalog's rule left out)."""
+    policy = setting_policy(canonical_setting(setting))
+    if policy is None:
+        return _("off")
+    if not policy:
+        return _("the catalog's policy")
+    return ", ".join(f"{_(CATEGORY_WORDS[c])} {rule}" for c, rule in policy.items())
 
 
 def setting_policy(setting: str) -> dict[str, str] | None:

@@ -238,7 +238,7 @@ def _spares_control(cur: state.Current) -> None:
     ss[SPARES_W + "mode"] = mode
     for category, rule in policy.items():  # the design is the truth (a callback has already written it)
         ss[SPARES_W + category] = rule
-    catalog_words = ", ".join(f"{_(SPARES_LABELS[c])} {r}" for c, r in spares.default_policy().items())
+    catalog_words = spares.policy_words(spares.format_policy(spares.default_policy()))
     cols = st.columns([2, 1, 1, 1, 1] if mode == "custom" else [2, 4])
     cols[0].selectbox(
         _("Spares"), list(SPARES_MODES), key=SPARES_W + "mode", on_change=_on_spares_mode,

@@ -13,6 +13,7 @@ import streamlit as st
 from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
+from core.spares import policy_words
 from core.errors import InputError
 from core.figures.keynumbers import size_caption
 from core.formats import resiliencelink as rl
@@ -359,7 +360,7 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
     if design_rules:
         st.caption(_("Starting point: the design's sparing policy ({policy}), set on the Designer's Cost & power "
                      "tab, whose spares are already in the design's capex; a rule changed here applies on this "
-                     "page only.").format(policy=", ".join(f"{c} {r}" for c, r in design_rules.items())))
+                     "page only.").format(policy=policy_words(cur.design.spares)))
     effective = {}
     for key_, category in rl.SPARE_KEYS.items():
         rule = store["sp_" + key_]

@@ -9,6 +9,7 @@ import json
 from core.catalog import PRICE_BASIS_LABELS
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.i18n import N_, _, usd
+from core.spares import policy_words
 
 FABRIC_LABELS = {"infiniband": N_("infiniband"), "ethernet": N_("ethernet")}
 """``Design.fabric`` ids as the table shows them (English: the id itself)."""
@@ -82,7 +83,7 @@ def _render_table(summary: dict) -> str:
     if c.get("spares", "off") != "off":
         w(row(_("spares"), _("{spend} of the capex above ({policy}; on a shelf, no power)").format(
             spend=usd(c["spares_capex_usd"]),
-            policy=_("the catalog's policy") if c["spares"] == "default" else c["spares"])) + "\n")
+            policy=policy_words(c["spares"]))) + "\n")
     w(row(_("power"), _("IT {it} kW (network {network} kW), facility {facility} kW at PUE {pue}").format(
         it=f"{p['it_kw']:,.1f}", network=f"{p['network_kw']:,.1f}", facility=f"{p['facility_kw']:,.1f}",
         pue=f"{p['pue']:g}")) + "\n")

@@ -48,6 +48,7 @@ from typing import Mapping
 
 from core.errors import FabricPlannerError, InputError
 from core.i18n import HTML_LANG, _, babel_locale, current, ngettext, number, usd
+from core.spares import policy_words
 
 CHROMIUM = "/usr/bin/chromium"
 """Debian's Chromium; Playwright cannot download its own browser on these machines."""
@@ -476,7 +477,7 @@ def _cost(doc: _Doc, plan) -> None:
         body += _p(_("Capex includes {usd} of spares (sparing policy {policy}): their rows follow the installed "
                      "ones, each with its rule in its why, at no power (on a shelf).").format(
             usd=usd(plan.cost.spares_capex_usd),
-            policy=_("the catalog's") if plan.design.spares == "default" else plan.design.spares), note=True)
+            policy=policy_words(plan.design.spares)), note=True)
     body += _bom_table(plan.bom)
     if plan.reserved_bom:
         rrows, rusd, rw, _c = _bom_rows(plan.reserved_bom)
