@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Callable
 
 import numpy as np
@@ -27,7 +26,7 @@ import numpy as np
 from core.i18n import _
 from core.perf.constants import (AlgorithmConstants, ChannelCap, CollectiveConstants, ProtocolConstants,
                                  parse_nccl_version)
-from core.perf.placement import Links, Placement
+from core.perf.placement import Links, Placement, dtree_max_degree
 
 
 @dataclass
@@ -66,6 +65,8 @@ class SweepContext:
     notes: list[str] = field(default_factory=list)
     nic_ports: float = 0.0
     """NIC ports serving the emptiest NVLink domain (NCCL's tree uses one channel per NIC; 0 = unknown)."""
+    tree_share: float | None = None
+    """Share kept by NCCL's tree traffic (``contention(..., "tree")``; None = ``ring_share``)."""
     nccl_version: tuple[int, int, int] = ()  # type: ignore[assignment]
     """The NCCL release modelled (``core.perf.constants.nccl_version_of``; empty = the catalog default)."""
     # derived once in __post_init__ (plain attributes: every protocol loop reads them)
@@ -99,6 +100,8 @@ class SweepContext:
         self.egress = self.d_min * self.nic
         self.domain_sizes = sorted({self.d, p.last}) if self.m > 1 else [self.d]
         self.nvls_ok = lk.nvls_efficiency is not None and self.d > 1
+        if self.tree_share is None:
+            self.tree_share = self.ring_share
         if not self.nccl_version:
             self.nccl_version = parse_nccl_version(self.constants.nccl.default_version)
         self.caps = self.constants.channel_caps(lk.compute_capability, self.nccl_version)
@@ -183,56 +186,6 @@ class SweepContext:
                 and self.nccl_version < parse_nccl_version(nc.blackwell_nvls_tree_fixed))
 
 
-@lru_cache(maxsize=512)
-def _btree(nranks: int, rank: int) -> tuple[int, int, int]:
-    """(parent, child0, child1) of ``rank`` in NCCL's binary tree (src/graph/trees.cc ncclGetBtree; -1 = none)."""
-    bit = 1
-    while bit < nranks:
-        if bit & rank:
-            break
-        bit <<= 1
-    if rank == 0:
-        return -1, -1, (bit >> 1 if nranks > 1 else -1)
-    up = (rank ^ bit) | (bit << 1)
-    if up >= nranks:
-        up = rank ^ bit
-    lowbit = bit >> 1
-    down0 = -1 if lowbit == 0 else rank - lowbit
-    down1 = -1 if lowbit == 0 else rank + lowbit
-    while down1 >= nranks:
-        down1 = -1 if lowbit == 0 else rank + lowbit
-        lowbit >>= 1
-    return up, down0, down1
-
-
-@lru_cache(maxsize=512)
-def dtree_max_degree(nranks: int) -> int:
-    """Most tree neighbours (parent + children, both trees) of any rank in NCCL's double binary tree.
-
-    src/graph/trees.cc ncclGetDtree (NCCL 2.30.7, identical since 2.4): the first tree is
-    ncclGetBtree, the second its mirror (even count) or its shift by one (odd count). 2 for 2
-    ranks, 3 for 3, 4 from 4 on (an interior rank of one tree is a leaf of the other). Above 4,096
-    ranks the value for 4,096 is used (it is 4 for every count >= 4).
-    """
-    if nranks <= 1:
-        return 0
-    if nranks > 4096:
-        return dtree_max_degree(4096)
-
-    def degree(tree: tuple[int, int, int]) -> int:
-        return sum(1 for x in tree if x != -1)
-
-    best = 0
-    for rank in range(nranks):
-        first = degree(_btree(nranks, rank))
-        if nranks % 2:
-            second = degree(_btree(nranks, (rank - 1 + nranks) % nranks))
-        else:
-            second = degree(_btree(nranks, nranks - 1 - rank))
-        best = max(best, first + second)
-    return best
-
-
 def best_protocol(candidates: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """(time, protocol name) of the fastest protocol at each size."""
     names = list(candidates)
@@ -290,7 +243,7 @@ def tree(ctx: SweepContext) -> AlgorithmCurve | None:
     if m == 1:
         algbw = 0.5 * ctx.nvl
     else:
-        algbw = min(0.5 * ctx.nvl, ctx.egress * ctx.ring_share * ctx.tree_inter_share())
+        algbw = min(0.5 * ctx.nvl, ctx.egress * ctx.tree_share * ctx.tree_inter_share())
     algbw *= ctx.alg.tree_bw_factor
     if m > 1:  # busBw <= nChannels x perChMaxTreeBw (tuning.cc), algbw = busBw x .5
         algbw = min(algbw, 0.5 * ctx.tree_channels() * ctx.caps.tree[ctx.node_index()])
@@ -320,13 +273,14 @@ def _nccl_tree_picks(ctx: SweepContext) -> np.ndarray:
     """
     n, d, m, S = ctx.n, ctx.d, ctx.m, ctx.sizes
     bw = min(ctx.nvl, ctx.egress * ctx.ring_share)
+    tree_bw = min(ctx.nvl, ctx.egress * ctx.tree_share)
     nsteps, inter = 2 * (n - 1), min(2 * (n - 1), 2 * m)
     levels = math.ceil(math.log2(m))
     cap = 0.5 * ctx.tree_channels() * ctx.caps.tree[ctx.node_index()]
     ring_t, tree_t = [], []
     for pr in ctx.protocols:
         ring_bus = bw * pr.ring_bw_factor
-        tree_alg = min(0.5 * bw * ctx.alg.tree_bw_factor, cap) * pr.tree_bw_factor
+        tree_alg = min(0.5 * tree_bw * ctx.alg.tree_bw_factor, cap) * pr.tree_bw_factor
         if pr.name == "LL":
             ring_bus = min(ring_bus, ctx.ll_max_busbw())
             tree_alg = min(tree_alg, 0.5 * ctx.ll_max_busbw())
@@ -365,7 +319,7 @@ def nvls(ctx: SweepContext) -> AlgorithmCurve | None:
             algbw = ctx.nvls_allreduce_algbw(alg.nvls_tree_extra_transfers)
             # the tree between domains: on 2 domains each sends the array once (tuning.cc: "Handle
             # 2 node case of NVLSTree", interBw x 2), on 3 the busiest 1.5 times, from 4 on twice
-            inter = ctx.egress * ctx.ring_share * ctx.tree_inter_share()
+            inter = ctx.egress * ctx.tree_share * ctx.tree_inter_share()
             algbw = min(algbw, inter)
             caps = ctx.caps
             per_channel = caps.nvls_tree[ctx.node_index()]

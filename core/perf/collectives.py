@@ -9,10 +9,14 @@ on a single node; PAT only with one rank per node):
 
 * ``ring``: NCCL's ring, pipelined over all ranks; crosses the fabric at NVLink-domain
   boundaries.
-* ``tree``: NCCL's double binary tree between NVLink domains, a chain inside. On 2 domains
-  each is the root of one tree and the leaf of the other and sends the array once (algbw up
-  to the domain's NICs); from 3 domains on, interior domains send it twice (half). Capped at
-  NCCL's per-channel tree bandwidth x one channel per NIC (tuning.cc perChMaxTreeBws).
+* ``tree``: NCCL's double binary tree between NVLink domains, a chain inside. The busiest
+  domain sends the array once per tree neighbour over 2 (NCCL's own trees, src/graph/trees.cc):
+  algbw up to the domain's NICs on 2 domains (root of one tree, leaf of the other), 2/3 of them on
+  3, half from 4 on. Capped at NCCL's per-channel tree bandwidth x one channel per NIC (tuning.cc
+  perChMaxTreeBws of the modelled release). Beyond 2 domains NCCL's tuner rates the ring faster
+  at large sizes (its tree ratio .5 x .92 against the ring's n/2(n-1)), so the tree is NCCL's
+  choice only where its latency wins, although forced (NCCL_ALGO=TREE) it is faster on 3 domains
+  (NVIDIA/nccl#1801); ``Sweep.best`` follows NCCL's choice, the curve is the forced tree.
 * ``nvls``: NVLink SHARP (multimem reductions in the NVSwitch; Hopper and later). Across
   domains it becomes NCCL's NVLS-tree (NVLS inside, the tree above between domains).
   Domains of more than 8 ranks (multi-node NVLink, NVL72) use a lower efficiency fitted to
@@ -27,6 +31,12 @@ Only when asked for (``sharp=True`` or ``algorithms=``):
   in practice only with the SHARP plugin installed and ``NCCL_COLLNET_ENABLE=1``.
 * ``hierarchical``: reduce-scatter inside the NVLink domain, a ring across domains
   on each rail, all-gather inside (not an NCCL algorithm; frameworks build it from calls).
+
+The NCCL release is a model input (``nccl_version``; default the current stock release,
+``[nccl] default_version`` in collectives.toml): it selects the release's per-channel tuning
+caps, and before 2.30.3 NVLS-tree on Blackwell across 4 or more NVLink domains is left out (it ran
+far below the ring there, NVIDIA/nccl#2035; its speed is not modelled), so such a job is
+predicted with ring or tree.
 
 Every algorithm is evaluated for NCCL's three protocols (LL, LL128, Simple); the
 fastest protocol is reported. Time of one algorithm and protocol::
@@ -61,17 +71,21 @@ rest crosses the NIC, so its busbw <= NIC line x (n-1)/(n-d) for d ranks per dom
 Placement: ranks fill NVLink domains in order; a job that partly fills its last domain
 runs at the pace of that domain, whose fewer GPUs have fewer NICs (``Placement.last``).
 So 9 GPUs (8 + 1) are slower than 16 (8 + 8): the lone GPU's NIC carries its share.
-Ring, tree and NVLS-tree traffic crosses leaf or pod uplinks only on the few edges that
-join neighbouring groups (NCCL orders ranks by node), so they see "ring" contention;
-all-to-all spreads over every node and sees "uniform" contention. Both assume ideal
-rank placement and no ECMP collisions.
+Ring traffic crosses leaf or pod uplinks only on the few edges that join neighbouring groups
+(NCCL orders ranks by node): "ring" contention. Tree and NVLS-tree traffic follows NCCL's double
+binary tree, whose edges join domains 1, 2, 4, ... apart, on 4 flows per port: "tree" contention
+(``core.perf.placement.tree_crossing``). All-to-all spreads over every node: "uniform"
+contention. Routing and ECMP hash collisions as ``core.perf.congestion`` models them.
 
 Known gaps (tests/test_collectives_golden.py pins them): single-node all-reduce at 1-64 MB
 stays optimistic even with NCCL's LL cap (llMaxBws): A100 +41% at 1 MB, +50% at 16 MB,
 +18% at 64 MB (Azure ND A100 v4); H200 and GB200 (4 GPUs) +24% at 1 MB; H100 +24% at
-64 KB. Many NVL72 racks over InfiniBand (20 racks, coreweave/nccl-tests#48) measure a ~5 ms
-fixed cost the model lacks (+134% at 4 GB): that run used a ring, NVLS-tree beyond 2 nodes
-being slow on Blackwell before NCCL 2.30.3 (NVIDIA/nccl#2035); the model follows NCCL 2.30. Large messages and 2-4 node jobs are within 15%.
+64 KB. Two NVL72 racks over InfiniBand (NVLS-tree) +31% at 512 MB to +15% at 2 GB (within 10%
+from 4 GB). Twenty NVL72 racks (coreweave/nccl-tests#48, NCCL 2.26.2): the measured curve is a
+ring (its ~4.4-5.4 ms fixed cost is the ring's step latency in NCCL's own model); with NVLS-tree
+left out for that release the model predicts the tree (+46% at 16 GB to +148% at 1 GB; NCCL
+chose the ring there, which the model's tuner rule does not reproduce on 72-GPU domains), and
+its ring alone is -3% to +40%. Large messages and 2-4 node jobs are within 15%.
 
 Units: sizes in bytes, time in microseconds [us], bandwidth in GB/s (1e9 bytes/s),
 one direction.
@@ -79,6 +93,8 @@ one direction.
 
 from __future__ import annotations
 
+import contextvars
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -106,8 +122,24 @@ SHARP_REQUIREMENT = N_("InfiniBand SHARP (NCCL CollNet) needs the SHARP plugin (
 __all__ = [
     "ALGORITHMS", "IN_NETWORK", "NCCL_DEFAULT", "OPS", "AlgorithmCurve", "CollectiveConstants", "Placement", "ReferencePoint",
     "SHARP_REQUIREMENT", "Sweep", "algorithm_label", "bottleneck_line_gbytes", "bus_factor", "collective", "format_size", "level_label",
-    "links", "load_constants", "parse_size", "place", "sharp_available", "size_sweep", "sweep",
+    "links", "load_constants", "nccl_release", "parse_size", "place", "sharp_available", "size_sweep", "sweep",
 ]
+
+
+_NCCL_RELEASE: contextvars.ContextVar[str | None] = contextvars.ContextVar("fp_nccl_release", default=None)
+
+
+@contextmanager
+def nccl_release(version: str | None):
+    """Within the block, ``sweep`` (and so training estimates, which call it) models NCCL ``version``
+    unless a call names its own; None = the catalog default. ``InputError`` for an unknown release."""
+    if version is not None:
+        nccl_version_of(version, load_constants())  # fail early, with the message
+    token = _NCCL_RELEASE.set(version)
+    try:
+        yield version
+    finally:
+        _NCCL_RELEASE.reset(token)
 
 
 def bus_factor(op: str, n: int) -> float:
@@ -229,6 +261,7 @@ def sweep(
         ``nccl.default_version`` in collectives.toml). It selects the release's per-channel tuning
         caps (tree, NVLS-tree) and, before 2.30.3, leaves out NVLS-tree on Blackwell across 4 or
         more NVLink domains (slow there, NVIDIA/nccl#2035). ``InputError`` for an unknown release.
+        None: the release set by an enclosing ``nccl_release(...)`` block, else the default.
 
     Returns
     -------
@@ -248,19 +281,21 @@ def sweep(
             raise InputError(_("unknown algorithm {algorithm}; known: {known}").format(
                 algorithm=shown(unknown[0]), known=", ".join(ALGORITHMS)))
     wanted = set(algorithms) if algorithms is not None else set(NCCL_DEFAULT) | ({"sharp"} if sharp else set())
-    version = nccl_version_of(nccl_version, c)
+    version = nccl_version_of(nccl_version if nccl_version is not None else _NCCL_RELEASE.get(), c)
     p = place(plan, gpus, stride)
     r = plan.resolved
     nic_ports = r.nics_per_node * r.planes / max(1, r.gpus_per_node) * p.min_ranks_per_domain
-    # Ring, tree and NVLS-tree move data between neighbouring domains on the same rail: NCCL
-    # orders ranks by node, so only the few edges that join one leaf group (or pod) to the
-    # next cross the uplinks -> "ring" contention. All-to-all spreads traffic over every
+    # Ring traffic moves between neighbouring domains on the same rail: NCCL orders ranks by
+    # node, so only the few edges that join one leaf group (or pod) to the next cross the
+    # uplinks -> "ring" contention. Tree and NVLS-tree follow NCCL's double binary tree (edges
+    # 1, 2, 4, ... domains apart, 4 flows per port) -> "tree" contention. All-to-all spreads traffic over every
     # other node -> "uniform" contention. Both assume ideal rank placement and no ECMP
     # hash collisions, so oversubscription mostly shows in all-to-all (MoE) traffic.
     ctx = SweepContext(
         op=op, sizes=S, placement=p, links=links(plan, c), constants=c,
         protocols=[c.proto(name) for name in PROTOCOLS],
         ring_share=contention(plan, p, "ring"), uniform_share=contention(plan, p, "uniform"),
+        tree_share=contention(plan, p, "tree"),
         forced=algorithms is not None, nic_ports=nic_ports, nccl_version=version,
     )
     curves: dict[str, AlgorithmCurve] = {}
@@ -316,7 +351,7 @@ def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None, nccl
                 _("nvls {op} runs inside one NVLink domain; this job spans {domains} domains.").format(
                     op=op, domains=p.domains),
                 _("Use at most {gpus} GPUs, or ring or hierarchical.").format(gpus=p.ranks_per_domain))
-        version = nccl_version_of(nccl_version, c)
+        version = nccl_version_of(nccl_version if nccl_version is not None else _NCCL_RELEASE.get(), c)
         fixed = parse_nccl_version(c.nccl.blackwell_nvls_tree_fixed)
         if (c.compute_capability(r.system.architecture) >= 10.0 and version < fixed
                 and p.domains >= c.nccl.blackwell_nvls_tree_slow_domains):

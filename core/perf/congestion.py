@@ -34,7 +34,8 @@ Assumptions, stated on the Performance page: flows share a link fairly and the t
 work-conserving (a flow on a lightly loaded uplink finishes early), so this is the *average*
 throughput; a bulk-synchronous collective waits for its slowest flow and can do worse (the gap to
 Meta's measurement is pinned in tests/test_congestion.py). Uplinks run at the NIC port speed. Flows
-per NIC port follow NCCL's defaults: 2 channels per NIC for rings and trees, 2 per remote peer for
+per NIC port follow NCCL's defaults: 2 channels per NIC for rings, 4 flows for trees (2 channels, each to
+about 2 tree neighbours over the network), 2 per remote peer for
 point-to-point (``NCCL_NCHANNELS_PER_NET_PEER``), one queue pair per connection
 (``NCCL_IB_QPS_PER_CONNECTION=1``). Constants and sources: ``assets/catalog/congestion.toml``.
 
@@ -72,7 +73,9 @@ class CongestionConstants:
     adaptive_efficiency: float
     """Share of a saturated tier's capacity adaptive routing delivers."""
     ring_flows_per_port: int
-    """Flows (NCCL channels) a ring or tree drives on each NIC port."""
+    """Flows (NCCL channels) a ring drives on each NIC port."""
+    tree_flows_per_port: int
+    """Flows NCCL's double binary tree drives on each NIC port (channels x network peers per channel)."""
     p2p_flows_per_peer: int
     """Flows per remote peer of point-to-point and all-to-all traffic."""
     spectrum_x_switch_asics: tuple[str, ...]
@@ -85,6 +88,7 @@ def load_constants() -> CongestionConstants:
     v = {k: (entry["value"] if isinstance(entry, dict) else entry) for k, entry in data["congestion"].items()}
     return CongestionConstants(
         adaptive_efficiency=float(v["adaptive_efficiency"]), ring_flows_per_port=int(v["ring_flows_per_port"]),
+        tree_flows_per_port=int(v["tree_flows_per_port"]),
         p2p_flows_per_peer=int(v["p2p_flows_per_peer"]),
         spectrum_x_switch_asics=tuple(v["spectrum_x_switch_asics"]), spectrum_x_nics=tuple(v["spectrum_x_nics"]))
 

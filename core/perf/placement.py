@@ -3,7 +3,8 @@
 ``place`` fills NVLink domains, nodes, leaf groups and pods in order and reports the farthest
 fabric level crossed; ``contention`` is the share of a node's fabric bandwidth it keeps against
 leaf and spine oversubscription and the fabric's routing (``core.perf.congestion``) for a traffic
-pattern, ``p2p_contention`` the same for a pipeline send; ``links`` gives the effective (calibrated)
+pattern (ring, NCCL's double binary tree, all-to-all), ``p2p_contention`` the same for a pipeline
+send; ``dtree_max_degree`` and ``tree_crossing`` read NCCL's tree construction (src/graph/trees.cc); ``links`` gives the effective (calibrated)
 and line-rate NVLink and NIC bandwidths per GPU [GB/s, one direction] and what the hardware
 supports (NVLS, SHARP); ``bottleneck_line_gbytes`` the line rate of the slowest link ring traffic
 crosses.
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from core.errors import DesignError, InputError
 from core.i18n import _
@@ -104,6 +106,95 @@ def place(plan: Plan, gpus: int | None = None, stride: int = 1) -> Placement:
     return Placement(n, stride, d, m, nodes, groups, pods, nodes_in_group, nodes_in_pod, hops, level, last)
 
 
+@lru_cache(maxsize=512)
+def _btree(nranks: int, rank: int) -> tuple[int, int, int]:
+    """(parent, child0, child1) of ``rank`` in NCCL's binary tree (src/graph/trees.cc ncclGetBtree; -1 = none)."""
+    bit = 1
+    while bit < nranks:
+        if bit & rank:
+            break
+        bit <<= 1
+    if rank == 0:
+        return -1, -1, (bit >> 1 if nranks > 1 else -1)
+    up = (rank ^ bit) | (bit << 1)
+    if up >= nranks:
+        up = rank ^ bit
+    lowbit = bit >> 1
+    down0 = -1 if lowbit == 0 else rank - lowbit
+    down1 = -1 if lowbit == 0 else rank + lowbit
+    while down1 >= nranks:
+        down1 = -1 if lowbit == 0 else rank + lowbit
+        lowbit >>= 1
+    return up, down0, down1
+
+
+@lru_cache(maxsize=512)
+def dtree_max_degree(nranks: int) -> int:
+    """Most tree neighbours (parent + children, both trees) of any rank in NCCL's double binary tree.
+
+    src/graph/trees.cc ncclGetDtree (NCCL 2.30.7, identical since 2.4): the first tree is
+    ncclGetBtree, the second its mirror (even count) or its shift by one (odd count). 2 for 2
+    ranks, 3 for 3, 4 from 4 on (an interior rank of one tree is a leaf of the other). Above 4,096
+    ranks the value for 4,096 is used (it is 4 for every count >= 4).
+    """
+    if nranks <= 1:
+        return 0
+    if nranks > 4096:
+        return dtree_max_degree(4096)
+
+    def degree(tree: tuple[int, int, int]) -> int:
+        return sum(1 for x in tree if x != -1)
+
+    best = 0
+    for rank in range(nranks):
+        first = degree(_btree(nranks, rank))
+        if nranks % 2:
+            second = degree(_btree(nranks, (rank - 1 + nranks) % nranks))
+        else:
+            second = degree(_btree(nranks, nranks - 1 - rank))
+        best = max(best, first + second)
+    return best
+
+
+def _dtree_parents(nranks: int, rank: int) -> tuple[int, int]:
+    """``rank``'s parent in each of NCCL's two trees (ncclGetDtree: the second is the first mirrored
+    for an even count, shifted by one for an odd count; -1 = root)."""
+    first = _btree(nranks, rank)[0]
+    if nranks % 2:
+        up = _btree(nranks, (rank - 1 + nranks) % nranks)[0]
+        second = -1 if up == -1 else (up + 1) % nranks
+    else:
+        up = _btree(nranks, nranks - 1 - rank)[0]
+        second = -1 if up == -1 else nranks - 1 - up
+    return first, second
+
+
+@lru_cache(maxsize=256)
+def tree_crossing(nranks: int, block: int) -> float:
+    """Share of the edges of NCCL's double binary tree over ``nranks`` ranks (NVLink domains) whose two
+    ends sit in different blocks of ``block`` consecutive ranks (leaf groups, pods).
+
+    Every edge carries the same half-array each way, so this is the share of tree traffic that leaves
+    a block. Tree edges join ranks 1, 2, 4, ... apart; subtrees are aligned to powers of two, so
+    with power-of-two counts few more edges leave a block than a ring's 1 / block, with others up to
+    twice as many: 256 ranks in blocks of 32 cross on 4.3% of the edges, 1,000 ranks on 6.2%, 24
+    ranks in blocks of 8 on 13% (a ring: 3.1%, 3.1%, 12.5%). Above 16,384 ranks the value for
+    16,384 is used.
+    """
+    if nranks <= 1 or block >= nranks:
+        return 0.0
+    if nranks > 16384:
+        return tree_crossing(16384, block)
+    block = max(1, block)
+    crossing = 0
+    for rank in range(nranks):
+        for parent in _dtree_parents(nranks, rank):
+            if parent != -1 and parent // block != rank // block:
+                crossing += 1
+    return crossing / (2 * (nranks - 1))
+
+
+
 def level_label(level: str) -> str:
     """``Placement.level`` (and ``"fabric"``, a point-to-point send between domains) for display."""
     labels = {"nvlink": _("nvlink"), "leaf": _("leaf"), "spine": _("spine"), "core": _("core"),
@@ -159,7 +250,10 @@ def contention(plan: Plan, p: Placement, pattern: str) -> float:
     (adaptive routing: about ``min(1, 1/(f o))``; static ECMP: less, by hash collisions);
     the node keeps the smaller. ``ring``: with packed (topology-ordered) ranks one node per
     group and pod sends out, on NCCL's channels per NIC. ``uniform``: traffic spread evenly
-    over the job's other nodes (all-to-all), on NCCL's channels per remote peer. With ``scatter``
+    over the job's other nodes (all-to-all), on NCCL's channels per remote peer. ``tree``: NCCL's
+    double binary tree between the domains (``tree_crossing``: its edges join domains 1, 2, 4, ...
+    apart, up to 2x a ring's share of them leaves a group), on ``tree_flows_per_port`` flows (each
+    tree channel talks to a parent and children). With ``scatter``
     placement (``congestion.assumptions``: the nodes scattered over the cluster's G leaf groups,
     as a busy scheduler leaves them) any peer is in another group with probability 1 - 1/G,
     for both patterns.
@@ -170,12 +264,17 @@ def contention(plan: Plan, p: Placement, pattern: str) -> float:
     if pattern == "ring":
         f1 = 1.0 / p.nodes_in_group if p.groups > 1 else 0.0
         f2 = 1.0 / p.nodes_in_pod if p.pods > 1 else 0.0
+    elif pattern == "tree":  # NCCL's double binary tree over the domains, blocks of a group's (pod's) domains
+        per_domain = max(1.0, p.nodes / p.domains)
+        f1 = tree_crossing(p.domains, max(1, round(p.nodes_in_group / per_domain))) if p.groups > 1 else 0.0
+        f2 = tree_crossing(p.domains, max(1, round(p.nodes_in_pod / per_domain))) if p.pods > 1 else 0.0
     else:
         f1, f2 = _uniform_fractions(p)
     if congestion.current().placement == "scatter":  # never less crossing than packed ranks
         s1, s2 = _spread_fractions(plan)
         f1, f2 = max(f1, s1), max(f2, s2)
-    flows = c.ring_flows_per_port if pattern == "ring" else c.p2p_flows_per_peer * (p.nodes - 1)
+    flows = {"ring": c.ring_flows_per_port, "tree": c.tree_flows_per_port}.get(
+        pattern, c.p2p_flows_per_peer * (p.nodes - 1))
     return _tiers_share(plan, f1, f2, flows)
 
 
