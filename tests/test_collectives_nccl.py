@@ -234,3 +234,11 @@ def test_nccl_release_block_sets_the_default_for_nested_calls():
     with pytest.raises(InputError):
         with nccl_release("9.9"):
             pass
+
+
+@pytest.mark.parametrize("nranks", list(range(2, 70)) + [255, 256, 257, 1000, 1440])
+def test_vectorised_trees_equal_the_port_of_trees_cc(nranks):
+    from core.perf.placement import dtree_parents
+    first, second = dtree_parents(nranks)
+    assert [int(x) for x in first] == [_btree(nranks, r)[0] for r in range(nranks)]
+    assert [int(x) for x in second] == [_dtree_parents(nranks, r)[1] for r in range(nranks)]

@@ -16,6 +16,8 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 from core.errors import DesignError, InputError
 from core.i18n import _
 from core.perf import congestion
@@ -128,32 +130,40 @@ def _btree(nranks: int, rank: int) -> tuple[int, int, int]:
     return up, down0, down1
 
 
+def dtree_parents(nranks: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every rank's parent in NCCL's two trees (-1 = root), vectorised: ``_btree`` for all ranks at once
+    (the parent of rank r > 0 is (r ^ b) | (b << 1), or r ^ b when that is out of range, b = r's lowest
+    set bit), the second tree the first mirrored (even count) or shifted by one (odd count)."""
+    r = np.arange(nranks, dtype=np.int64)
+    bit = r & -r
+    up = (r ^ bit) | (bit << 1)
+    first = np.where(up >= nranks, r ^ bit, up)
+    first[0] = -1
+    if nranks % 2:
+        moved = first[(r - 1) % nranks]
+        second = np.where(moved == -1, -1, (moved + 1) % nranks)
+    else:
+        moved = first[nranks - 1 - r]
+        second = np.where(moved == -1, -1, nranks - 1 - moved)
+    return first, second
+
+
 @lru_cache(maxsize=512)
 def dtree_max_degree(nranks: int) -> int:
     """Most tree neighbours (parent + children, both trees) of any rank in NCCL's double binary tree.
 
     src/graph/trees.cc ncclGetDtree (NCCL 2.30.7, identical since 2.4): the first tree is
     ncclGetBtree, the second its mirror (even count) or its shift by one (odd count). 2 for 2
-    ranks, 3 for 3, 4 from 4 on (an interior rank of one tree is a leaf of the other). Above 4,096
-    ranks the value for 4,096 is used (it is 4 for every count >= 4).
+    ranks, 3 for 3, 4 from 4 on (an interior rank of one tree is a leaf of the other).
     """
     if nranks <= 1:
         return 0
-    if nranks > 4096:
-        return dtree_max_degree(4096)
-
-    def degree(tree: tuple[int, int, int]) -> int:
-        return sum(1 for x in tree if x != -1)
-
-    best = 0
-    for rank in range(nranks):
-        first = degree(_btree(nranks, rank))
-        if nranks % 2:
-            second = degree(_btree(nranks, (rank - 1 + nranks) % nranks))
-        else:
-            second = degree(_btree(nranks, nranks - 1 - rank))
-        best = max(best, first + second)
-    return best
+    degree = np.zeros(nranks, dtype=np.int64)
+    for parents in dtree_parents(nranks):
+        has = parents != -1
+        degree += has
+        degree += np.bincount(parents[has], minlength=nranks)
+    return int(degree.max())
 
 
 def _dtree_parents(nranks: int, rank: int) -> tuple[int, int]:
@@ -178,21 +188,17 @@ def tree_crossing(nranks: int, block: int) -> float:
     a block. Tree edges join ranks 1, 2, 4, ... apart; subtrees are aligned to powers of two, so
     with power-of-two counts few more edges leave a block than a ring's 1 / block, with others up to
     twice as many: 256 ranks in blocks of 32 cross on 4.3% of the edges, 1,000 ranks on 6.2%, 24
-    ranks in blocks of 8 on 13% (a ring: 3.1%, 3.1%, 12.5%). Above 16,384 ranks the value for
-    16,384 is used.
+    ranks in blocks of 8 on 13% (a ring: 3.1%, 3.1%, 12.5%).
     """
     if nranks <= 1 or block >= nranks:
         return 0.0
-    if nranks > 16384:
-        return tree_crossing(16384, block)
     block = max(1, block)
+    r = np.arange(nranks, dtype=np.int64)
     crossing = 0
-    for rank in range(nranks):
-        for parent in _dtree_parents(nranks, rank):
-            if parent != -1 and parent // block != rank // block:
-                crossing += 1
+    for parents in dtree_parents(nranks):
+        has = parents != -1
+        crossing += int(np.count_nonzero(parents[has] // block != r[has] // block))
     return crossing / (2 * (nranks - 1))
-
 
 
 def level_label(level: str) -> str:
