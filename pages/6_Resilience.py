@@ -162,16 +162,24 @@ def _delta(value: float, digits: int) -> str | None:
 
 # --- sections ----------------------------------------------------------------------------------------------
 def _failure_section(cur, store: dict, key: str, lang: str) -> None:
-    st.caption(_("Fail switches, planes, NICs or racks by the form or by clicking a switch in the diagram (click "
-                 "again to restore it), and compare with the healthy design. The healthy design is never changed."))
+    st.caption(_("Fail switches, link bundles, NVLink switches, planes, NICs, racks or their power feeds by the form, "
+                 "or switches by clicking them in the diagram (click again to restore one), and compare with the "
+                 "healthy design. The healthy design is never changed."))
     c1, c2, c3, c4, c5 = st.columns([1.1, 0.8, 0.7, 2.2, 0.9], vertical_alignment="bottom")
-    c1.selectbox(_("Tier"), list(failure.TIERS), key=W + "tier", format_func=lambda t: _(failure.TIER_LABELS[t]),
+    tiers = list(failure.tiers_for(cur.plan))
+    if st.session_state.get(W + "tier") not in tiers:
+        st.session_state[W + "tier"] = tiers[0]
+    c1.selectbox(_("Tier"), tiers, key=W + "tier", format_func=lambda t: _(failure.TIER_LABELS[t]),
                  help=_("A tier and a count fail that many elements of the tier, chosen where they hurt most."))
     c2.number_input(_("Count"), min_value=1, max_value=failure.MAX_FAILURES, step=1, key=W + "count")
     c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")
-    c4.text_input(_("Element names"), key=W + "names", max_chars=400, placeholder="p0.spine3, p1, node5.nic2, rack3",
+    c4.text_input(_("Element names"), key=W + "names", max_chars=400,
+                  placeholder="p0.spine3, p0.leaf3-spine1, node5.nvswitch1, rack3.feedA",
                   help=_("Comma-separated: a switch (p0.leaf3, p0.spine1, su1-rail3), a plane (p1), a NIC of a node "
-                         "(node5.nic2) or a rack (rack3: its power lost)."))
+                         "(node5.nic2), a link bundle (p0.leaf3-spine1, p0.spine2-core5; #2 for one cable), an "
+                         "NVSwitch chip of a node (node5.nvswitch1) or of an NVL72 rack (rack3.nvswitch7), an NVLink "
+                         "switch tray (rack3.nvswitch-tray2), a rack (rack3: its power lost) or one of its power "
+                         "feeds (rack3.feedA)."))
     c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
     for problem in st.session_state.pop(NOTICE, None) or []:
         st.error(safe.md(problem))
@@ -236,6 +244,15 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     if result.healthy_alltoall_busbw_gbytes is not None:
         rows.append((_("all-to-all busbw, 1 GiB [GB/s]"), f"{result.healthy_alltoall_busbw_gbytes:,.1f}",
                      "-" if result.alltoall_busbw_gbytes is None else f"{result.alltoall_busbw_gbytes:,.1f}"))
+    if result.healthy_nvlink_gbytes_per_gpu_one_direction is not None:
+        rows.append((_("NVLink per GPU, worst domain [GB/s, one direction]"),
+                     f"{result.healthy_nvlink_gbytes_per_gpu_one_direction:,.1f}",
+                     f"{result.nvlink_gbytes_per_gpu_one_direction or 0:,.1f}"))
+        rows.append((_("GPUs with less NVLink bandwidth"), "0", i18n.number(result.gpus_nvlink_degraded)))
+    if result.healthy_domain_busbw_gbytes is not None:
+        rows.append((_("all-reduce busbw in one NVLink domain, 1 GiB [GB/s]"),
+                     f"{result.healthy_domain_busbw_gbytes:,.1f}",
+                     "-" if result.domain_busbw_gbytes is None else f"{result.domain_busbw_gbytes:,.1f}"))
     if result.healthy_step_time_s is not None:
         rows.append((_("training step [s] (the Performance page's job)"), f"{result.healthy_step_time_s:,.3f}",
                      "-" if result.step_time_s is None else f"{result.step_time_s:,.3f}"))
@@ -259,10 +276,13 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         st.markdown("##### " + _("Unbalanced ECMP groups"))
         if result.ecmp_unbalanced:
             for g in result.ecmp_unbalanced:
-                st.markdown("- " + i18n.ngettext(
+                st.markdown("- " + (i18n.ngettext(
+                    "{switches} {tier} switch hashes over {remaining} of {healthy} uplink cables",
+                    "{switches} {tier} switches hash over {remaining} of {healthy} uplink cables",
+                    g["switches"]) if g.get("unit") == "links" else i18n.ngettext(
                     "{switches} {tier} switch hashes over {remaining} of {healthy} uplink paths",
                     "{switches} {tier} switches hash over {remaining} of {healthy} uplink paths",
-                    g["switches"]).format(switches=i18n.number(g["switches"]), tier=_(failure.TIER_LABELS[g["tier"]]),
+                    g["switches"])).format(switches=i18n.number(g["switches"]), tier=_(failure.TIER_LABELS[g["tier"]]),
                                           remaining=g["remaining_paths"], healthy=g["healthy_paths"]))
         else:
             st.caption(_("No switch lost only some of its uplink paths."))

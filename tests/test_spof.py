@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.analysis.failure import Shape, _worst_order
+from core.analysis.failure import Shape, _pair_links, _worst_order
 from core.analysis.spof import remedy_label, single_points
 from core.design import Design
 from core.i18n import language
@@ -15,10 +15,13 @@ from tests.test_failure import SMALL, _brute
 
 
 def _every_element(shape):
-    for tier in ("leaf", "spine", "core", "nic"):
+    for tier in ("leaf", "spine", "core", "nic", "link", "feed"):
         if tier == "spine" and shape.tiers < 2 or tier == "core" and shape.tiers < 3:
             continue
-        yield from ((tier, key) for key in _worst_order(tier, shape))
+        for key in _worst_order(tier, shape):
+            if tier == "link" and _pair_links(shape, key[0], key[3]) > 1:
+                key = (*key[:5], 0)  # a bundle of several cables: its single cable is the element that fails alone
+            yield tier, key
 
 
 @pytest.mark.parametrize("name", [*SMALL, "3-tier pods"])
@@ -108,3 +111,58 @@ def test_golden_alibaba_hpn_dual_tor_removes_the_tor_single_point():
     assert len(tors) == single.fabric.leaf_count_total > 0
     assert all(e.gpus_lost == single.fabric.nodes_per_group * 8 for e in tors)
     assert tors[0].remedy == "plane" and tors[0].remedy_capex_usd > 0
+
+
+def test_nvl72_trays_degrade_and_are_not_single_points():
+    """GB200 NVL72 (GB200 SuperPOD RA: 9 switch trays of 2 chips, each GPU one link to each of the 18 chips):
+    a tray lost leaves 16/18 of every GPU's NVLink bandwidth and cuts nobody off, so it is listed as degrading,
+    never as a single point."""
+    result = single_points(plan(Design(gpu="GB200-NVL72", nodes=36)))
+    assert not [e for e in result.elements if e.tier in ("tray", "nvswitch")]
+    rows = {d.tier: d for d in result.degrading}
+    assert rows["tray"].count == 2 * 9 and rows["tray"].example == "rack0.nvswitch-tray0"
+    assert rows["tray"].share_left == pytest.approx(16 / 18) and rows["tray"].gpus_affected == 72
+    assert rows["nvswitch"].share_left == pytest.approx(17 / 18) and rows["nvswitch"].count == 36
+    assert rows["feed"].effect == "none"
+    out = result.to_json()
+    assert {d["tier"] for d in out["degrading"]} >= {"tray", "nvswitch", "feed"}
+    with language("zh"):
+        from core.analysis.spof import degrading_label
+
+        assert "NVLink" in degrading_label(rows["tray"]) and "88.9%" in degrading_label(rows["tray"])
+
+
+def test_hgx_nvswitch_is_listed_as_node_internal():
+    result = single_points(plan(Design(gpu="H100", nodes=64, switch="QM9700")))
+    rows = {d.tier: d for d in result.degrading}
+    assert rows["nvswitch"].effect == "node_unusable" and rows["nvswitch"].gpus_affected == 8
+    assert rows["nvswitch"].count == 64 * 4 and rows["link"].effect == "uplink_capacity"
+    assert result.count == 0  # every leaf has 8 spines, every NIC a rail: nothing in the fabric is a single point
+
+
+def test_one_feed_racks_list_their_feed(monkeypatch):
+    from core.analysis import failure
+
+    monkeypatch.setattr(failure, "_feeds_for", lambda preset: (1, "N"))
+    result = plan(Design(**SMALL["top-of-rack 3:1"]))
+    feeds = [e for e in single_points(result).elements if e.tier == "feed"]
+    assert [e.element for e in feeds] == [f"rack{r}.feedA" for r in range(8)]
+    assert all(e.gpus_lost == 16 and e.remedy == "feed" and e.remedy_capex_usd is None for e in feeds)
+    with language("zh"):
+        assert remedy_label(feeds[0]) != "a second power feed with N+N supplies"
+
+
+def test_one_cable_uplink_to_a_lone_spine_is_a_single_point():
+    """A top-of-rack fabric with one spine and one cable per ToR uplink: every cable cuts its rack off (brute
+    force agrees in test_spof_list_matches_failing_each_element_on_the_graph for the SMALL designs)."""
+    from core.analysis.failure import Shape
+
+    result = plan(Design(gpu="H100", nodes=16, gpus_per_node=1, nics_per_node=1, topology="top-of-rack",
+                         nodes_per_rack=2, switch="QM8700", port_speed_gbps=200, oversubscription=2.0, tiers=2))
+    shape = Shape.of(result)
+    assert (shape.tiers, shape.pair_links, shape.spines, shape.leaves) == (2, 1, 1, 8)
+    listed = {e.element: e.gpus_lost for e in single_points(result).elements if e.tier == "link"}
+    assert listed == {f"p0.leaf{k}-spine0": 2 for k in range(8)}
+    for k in (0, 7):
+        cut_off, _d, _b = _brute(result, [("link", ("ls", 0, 0, k, 0, None), False)], flow=False)
+        assert cut_off == 2

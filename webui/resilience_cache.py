@@ -84,7 +84,10 @@ def spof_table(key: str, language: str) -> tuple[pd.DataFrame, tuple[str, ...]]:
                  _("remedy"): spof.remedy_label(e), _("remedy capex [USD]"): e.remedy_capex_usd}
                 for e in result.elements]
         columns = [_("element"), _("tier"), _("GPUs lost"), _("remedy"), _("remedy capex [USD]")]
-        return pd.DataFrame(rows, columns=columns), tuple(result.notes)
+        degrading = tuple(_("Degrading, not a single point: {example} ({tier}, {count} like it) {effect}.").format(
+            example=d.example, tier=_(failure.TIER_LABELS[d.tier]), count=f"{d.count:,}",
+            effect=spof.degrading_label(d)) for d in result.degrading)
+        return pd.DataFrame(rows, columns=columns), degrading + tuple(result.notes)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

@@ -21,9 +21,22 @@ Remedies, each with its capex from the catalog prices of the design's BOM (``pri
 * a spine or core that is alone in its set: N+1, one more switch of the tier per plane with the links
   to it, priced as the tier's switch plus the links at the design's per-link cost of that stage.
 
-Not modelled: NVLink switch trays and chips inside an NVLink domain (NVL72: 9 trays of 2 NVSwitch
-chips, every GPU linked to all 18 chips, so one tray lost lowers NVLink bandwidth by 1/9 and cuts off
-nobody), power feeds and cables; the result says so in ``notes``.
+* a rack's only power feed (a preset with ``power_feeds = 1``): a second feed with N+N supplies; no price in
+  the catalog (``remedy_capex_usd`` None).
+
+Link bundles: a cable is a single point only when its bundle is one cable (``links_per_leaf_spine_pair`` 1)
+and its loss cuts GPUs off; such cables are listed like switches (``tier`` ``link``).
+
+Elements that degrade without cutting a GPU off are listed apart, one row per class, in ``degrading``
+(never silently left out): an NVL72 rack's switch trays and chips (every GPU keeps the other chips' links:
+``(18 - 2) / 18`` of its NVLink bandwidth per tray; NMX Adaptive Bandwidth mode assumed), a leaf's uplink
+bundle of several cables, a rack's feed when it has two (N+N: nothing lost), and an HGX baseboard's NVSwitch
+chip, whose loss leaves the node unusable (Fabric Manager's default ``NVSWITCH_FAILURE_MODE=0``): a
+node-internal single point like its GPUs, listed there and not among the fabric's single points.
+
+Not modelled (``NOT_MODELLED``, also in ``notes``): single NVLink links and cables inside a node or an NVL72
+rack, switch power supplies and fans, the room's power and cooling beyond a rack's feeds, and the storage and
+management networks.
 """
 
 from __future__ import annotations
@@ -39,9 +52,18 @@ from core.plan import Plan, plan as make_plan
 REMEDY_LABELS = {
     "plane": N_("one more plane (dual-ToR: a second NIC port to a second switch)"),
     "n_plus_1": N_("N+1: one more {tier} switch per plane with its links"),
+    "feed": N_("a second power feed with N+N supplies"),
 }
-NOT_MODELLED = N_("NVLink switch trays and chips, power feeds and cables are not modelled; an NVL72 tray "
-                  "lost lowers NVLink bandwidth by 1/9 and cuts off no GPU.")
+NOT_MODELLED = N_("Not modelled: single NVLink links and the cables inside a node or an NVL72 rack, switch power "
+                  "supplies and fans, the room's power and cooling beyond a rack's two feeds, and the storage and "
+                  "management networks. Elements that only lower bandwidth are listed apart as degrading.")
+EFFECT_LABELS = {
+    "nvlink_bandwidth": N_("lowers the NVLink bandwidth of its domain's {gpus} GPUs to {share}; cuts off no GPU"),
+    "node_unusable": N_("leaves its node's {gpus} GPUs unusable (Fabric Manager's default): part of the node, "
+                        "like its GPUs"),
+    "uplink_capacity": N_("lowers its leaf's uplinks to {share}; cuts off no GPU"),
+    "none": N_("redundant: the rack's other feed carries it; nothing lost"),
+}
 
 
 class SpofElement(BaseModel):
@@ -51,9 +73,27 @@ class SpofElement(BaseModel):
     tier: str
     gpus_lost: int
     remedy: str
-    """Remedy key: ``plane`` or ``n_plus_1``."""
+    """Remedy key: ``plane``, ``n_plus_1`` or ``feed``."""
     remedy_capex_usd: float | None
     """Network capex the remedy adds [USD] (None: no buildable variant found)."""
+
+
+class Degrading(BaseModel):
+    """A class of elements whose single loss degrades bandwidth (or only its node) without cutting a GPU off."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tier: str
+    example: str
+    """The first element of the class, e.g. ``rack0.nvswitch-tray0``."""
+    count: int
+    """Elements in the class."""
+    effect: str
+    """Key of ``EFFECT_LABELS``: ``nvlink_bandwidth``, ``node_unusable``, ``uplink_capacity`` or ``none``."""
+    gpus_affected: int
+    """GPUs whose bandwidth (or node) one such loss touches."""
+    share_left: float
+    """Bandwidth share the affected GPUs keep (NVLink per GPU, or the leaf's uplinks); 0 for a lost node."""
 
 
 class SpofResult(BaseModel):
@@ -61,6 +101,7 @@ class SpofResult(BaseModel):
 
     elements: tuple[SpofElement, ...]
     notes: tuple[str, ...] = ()
+    degrading: tuple[Degrading, ...] = ()
 
     @property
     def count(self) -> int:
@@ -71,6 +112,9 @@ class SpofResult(BaseModel):
                 "elements": [{"element": e.element, "tier": e.tier, "gpus_lost": e.gpus_lost, "remedy": e.remedy,
                               "remedy_capex_usd": None if e.remedy_capex_usd is None else round(e.remedy_capex_usd, 2)}
                              for e in self.elements],
+                "degrading": [{"tier": d.tier, "example": d.example, "count": d.count, "effect": d.effect,
+                               "gpus_affected": d.gpus_affected, "share_left": round(d.share_left, 6)}
+                              for d in self.degrading],
                 "notes": list(self.notes)}
 
 
@@ -103,6 +147,24 @@ def _classes(shape: Shape):
     if last_partial:
         yield ("nic", (shape.nodes - 1, 0),
                lambda: ((n, r) for n in range(len(full) * npg, shape.nodes) for r in range(shape.nics)))
+    # one-cable bundles: alike per leaf class (first / partial last group), then spine-core per pod class
+    if shape.tiers > 1 and shape.pair_links == 1:
+        for kind in (full, partial):
+            if kind:
+                k0 = shape.leaf_of(kind[0], 0)
+                yield ("link", ("ls", 0, 0, k0, shape.spines_of_leaf(k0)[0], None),
+                       lambda kind=kind: (("ls", p, i, shape.leaf_of(g, lr), sp, None) for g in kind for lr in lrs
+                                          for p, i in pis for sp in shape.spines_of_leaf(shape.leaf_of(g, lr))))
+    if shape.tiers == 3:
+        spp = shape.spines_per_pod
+        for pod in range(shape.pods):
+            if shape.spine_core_pairs[pod] == 1:
+                sp0 = pod * spp
+                yield ("link", ("sc", 0, 0, sp0, shape.cores_of_spine(sp0)[0], None),
+                       lambda pod=pod: (("sc", p, i, pod * spp + j, c, None) for j in range(spp) for p, i in pis
+                                        for c in shape.cores_of_spine(pod * spp + j)))
+    if shape.feeds == 1:
+        yield ("feed", (0, 0), lambda: ((r, 0) for r in range(shape.racks)))
 
 
 def _plane_remedy_capex(plan: Plan) -> float | None:
@@ -155,15 +217,55 @@ def single_points(plan: Plan) -> SpofResult:
         a = analyse(plan, [(tier, key, False)])
         if a.nodes_disconnected == 0:
             continue
-        remedy = "n_plus_1" if tier in ("spine", "core") else "plane"
+        remedy = "n_plus_1" if tier in ("spine", "core") else ("feed" if tier == "feed" else "plane")
         if (remedy, tier) not in costs:
             costs[(remedy, tier)] = (_n_plus_1_capex(plan, tier, shape) if remedy == "n_plus_1"
-                                     else _plane_remedy_capex(plan))
+                                     else None if remedy == "feed" else _plane_remedy_capex(plan))
         lost = a.nodes_disconnected * shape.gpus_per_node
         for member in members():
             out.append(SpofElement(element=_element(tier, member, shape), tier=tier, gpus_lost=lost, remedy=remedy,
                                    remedy_capex_usd=costs[(remedy, tier)]))
-    return SpofResult(elements=tuple(out), notes=(_(NOT_MODELLED),))
+    return SpofResult(elements=tuple(out), notes=(_(NOT_MODELLED),), degrading=_degrading(plan, shape))
+
+
+def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
+    """Classes of elements whose single loss cuts no GPU off but lowers bandwidth (or takes only its node)."""
+    out = []
+    if shape.nvl_chips and shape.nodes_per_domain > 1:
+        domain_gpus = shape.nodes_per_domain * shape.gpus_per_node
+        if shape.trays:
+            lost = sum(shape.chip_links(c) for c in shape.chips_of_tray(0))
+            out.append(Degrading(tier="tray", example=_element("tray", (0, 0), shape), count=shape.domains * shape.trays,
+                                 effect="nvlink_bandwidth", gpus_affected=domain_gpus,
+                                 share_left=1 - lost / max(1, shape.nvl_links)))
+        worst = max(range(shape.nvl_chips), key=shape.chip_links)
+        out.append(Degrading(tier="nvswitch", example=_element("nvswitch", (0, worst), shape),
+                             count=shape.domains * shape.nvl_chips, effect="nvlink_bandwidth", gpus_affected=domain_gpus,
+                             share_left=1 - shape.chip_links(worst) / max(1, shape.nvl_links)))
+    elif shape.nvl_chips:
+        out.append(Degrading(tier="nvswitch", example=_element("nvswitch", (0, 0), shape),
+                             count=shape.nodes * shape.nvl_chips, effect="node_unusable",
+                             gpus_affected=shape.gpus_per_node, share_left=0.0))
+    if shape.tiers > 1:
+        key = ("ls", 0, 0, shape.leaf_of(0, 0), shape.spines_of_leaf(shape.leaf_of(0, 0))[0], None)
+        a = analyse(plan, [("link", key, False)])
+        if a.nodes_disconnected == 0:
+            per = len(shape.spines_of_leaf(shape.leaf_of(0, 0)))
+            out.append(Degrading(tier="link", example=_element("link", key, shape),
+                                 count=shape.planes * shape.islands * shape.leaves * per, effect="uplink_capacity",
+                                 gpus_affected=shape.nodes_per_group * shape.gpus_per_node // max(1, shape.rails)
+                                 if not shape.tor else shape.nodes_per_group * shape.gpus_per_node,
+                                 share_left=(per - 1) / per))
+    if shape.feeds >= 2:
+        out.append(Degrading(tier="feed", example=_element("feed", (0, 0), shape), count=shape.racks * shape.feeds,
+                             effect="none", gpus_affected=0, share_left=1.0))
+    return tuple(out)
+
+
+def degrading_label(row: Degrading) -> str:
+    """What one loss of the class does, in the current language."""
+    share = f"{row.share_left:.1%}"
+    return _(EFFECT_LABELS[row.effect]).format(gpus=f"{row.gpus_affected:,}", share=share)
 
 
 def remedy_label(element: SpofElement) -> str:
@@ -172,4 +274,4 @@ def remedy_label(element: SpofElement) -> str:
 
     if element.remedy == "n_plus_1":
         return _(REMEDY_LABELS["n_plus_1"]).format(tier=_(ROLE_LABELS[element.tier]))
-    return _(REMEDY_LABELS["plane"])
+    return _(REMEDY_LABELS.get(element.remedy, REMEDY_LABELS["plane"]))

@@ -13,7 +13,8 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "spof", help=_("list single points of failure"),
         description=_("List every element whose loss alone cuts GPUs off or splits the cluster, with the GPUs "
-                      "lost and a remedy priced from the catalog."))
+                      "lost and a remedy priced from the catalog, and the elements whose loss only lowers "
+                      "bandwidth (NVLink switch trays, link bundles, a rack's second power feed)."))
     add_design_options(parser)
     parser.add_argument("--limit", type=positive_int, default=20,
                         help=_("most elements the table lists (default 20; json lists all)"))
@@ -23,7 +24,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> str:
     from core.analysis.failure import TIER_LABELS
-    from core.analysis.spof import remedy_label, single_points
+    from core.analysis.spof import degrading_label, remedy_label, single_points
     from core.plan import plan
 
     result = single_points(plan(design_from_args(args)))
@@ -41,5 +42,11 @@ def run(args: argparse.Namespace) -> str:
         if result.count > args.limit:
             lines.append(_("... and {more} more (--limit, or --format json for all)").format(
                 more=f"{result.count - args.limit:,}"))
+    if result.degrading:
+        lines.append(_("Degrading, not single points (one loss cuts off no GPU):"))
+        for d in result.degrading:
+            lines.append(row(d.example, ngettext("{tier}, {count} element like it: {effect}",
+                                                 "{tier}, {count} elements like it: {effect}", d.count).format(
+                tier=_(TIER_LABELS[d.tier]), count=f"{d.count:,}", effect=degrading_label(d))))
     lines.extend(result.notes)
     return "\n".join(lines) + "\n"

@@ -3,7 +3,9 @@ numbers, the load heatmap on the topology's blocks and the per-GPU bandwidth his
 the current language (every caller caches per language).
 
 * ``failed_vertices(plan, result)``: the drawn vertex ids a ``FailureResult`` failed (switches by name, a
-  plane's switches, the nodes of a failed NIC or rack when nodes are drawn one by one).
+  plane's switches, the nodes of a failed NIC or rack, of a rack whose feeds are all lost, or of an HGX node that
+  lost an NVSwitch chip, when nodes are drawn one by one). Link bundles and NVL72 switch trays are not drawn as
+  vertices (the topology has no NVLink level): they are failed by the form only.
 * ``failure_topology_figure``: ``core.figures.topology.topology_figure`` with a red cross on each failed
   vertex (the same vertex ids as ``customdata``, so a click on a cross names the switch too).
 * ``healthy_vs_failed_figure``: each number of the failed design as a share of the healthy one [%].
@@ -28,6 +30,8 @@ ECMP_COLOUR = "#d35400"
 _NIC = re.compile(r"^node(\d+)\.nic\d+$")
 _RACK = re.compile(r"^rack(\d+)$")
 _PLANE = re.compile(r"^p(\d+)$")
+_HGX_CHIP = re.compile(r"^node(\d+)\.nvswitch\d+$")
+_FEED = re.compile(r"^rack(\d+)\.feed[ab]$", re.IGNORECASE)
 
 
 def failed_vertices(plan, result: FailureResult | None) -> set[str]:
@@ -48,6 +52,11 @@ def failed_vertices(plan, result: FailureResult | None) -> set[str]:
             if f"node{m[1]}" in graph:
                 out.add(f"node{m[1]}")
         elif m := _RACK.match(name):
+            first = int(m[1]) * nodes_per_rack
+            out.update(f"node{n}" for n in range(first, first + nodes_per_rack) if f"node{n}" in graph)
+        elif (m := _HGX_CHIP.match(name)) and f"node{m[1]}" in graph:  # the node is out (Fabric Manager)
+            out.add(f"node{m[1]}")
+        elif (m := _FEED.match(name)) and not item.get("redundant"):  # every feed of the rack lost: the rack
             first = int(m[1]) * nodes_per_rack
             out.update(f"node{n}" for n in range(first, first + nodes_per_rack) if f"node{n}" in graph)
     return out
@@ -88,6 +97,9 @@ def healthy_vs_failed_figure(result: FailureResult, height: int = 420) -> go.Fig
     if result.healthy_alltoall_busbw_gbytes:
         rows.append((_("all-to-all busbw [GB/s]"), result.healthy_alltoall_busbw_gbytes,
                      result.alltoall_busbw_gbytes or 0.0, "{:,.1f}"))
+    if result.healthy_nvlink_gbytes_per_gpu_one_direction and result.gpus_nvlink_degraded:
+        rows.append((_("NVLink per GPU, worst domain [GB/s]"), result.healthy_nvlink_gbytes_per_gpu_one_direction,
+                     result.nvlink_gbytes_per_gpu_one_direction or 0.0, "{:,.1f}"))
     if result.healthy_step_time_s and result.step_time_s:
         # speed (1 / step time): lower is worse, like the other bars
         rows.append((_("training speed"), 1 / result.healthy_step_time_s, 1 / result.step_time_s,
