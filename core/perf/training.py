@@ -30,7 +30,8 @@ follow NVIDIA/dgxc-benchmarking's formula (6 x active parameters + attention sco
 (``assets/catalog/training.toml``) unless the job sets it.
 
 Memory per GPU is that of the fullest pipeline stage (``_memory``): its layers' weights and
-gradients, the optimizer state sharded over data-parallel ranks (Megatron-Core distributed
+gradients (with ``shard_gradients``, ZeRO-2 / FSDP as Llama 3 ran it: an fp32 shard and one model
+chunk's fp32 accumulator), the optimizer state sharded over data-parallel ranks (Megatron-Core distributed
 optimizer / ZeRO-1; off with ``distributed_optimizer=False``), the embedding and logits on the
 first and last stage, DualPipe's second parameter copy, and activations = micro-batches in
 flight under the schedule (1F1B, interleaved, DualPipe; ``_in_flight``) x per-layer bytes from
