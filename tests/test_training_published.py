@@ -140,6 +140,20 @@ def test_llama3_405b_without_gradient_sharding_needs_more_at_8k():
         _llama(8192, shard_gradients=False)
 
 
+def test_llama3_405b_long_context_cp16_is_a_known_gap():
+    """Table 4, third row: 16,384 H100, TP 8, CP 16, PP 16, DP 8, sequences of 131,072 tokens, 16M tokens per
+    batch (128 sequences, 16 per DP group): 380 TFLOP/s, 38% MFU. With the 8K rows' schedule (vp 8, assumed) the
+    estimate is about 37% above it. Known gap, pinned: Meta's context parallelism all-gathers K and V and
+    'the all-gather communication latency is exposed in the critical path' (sec. 3.3.2), while ours is ring
+    attention hidden behind the score compute; at 128K the attention scores are 57% of the model FLOPs
+    (PaLM's 12 L H Q T term, the MFU convention Meta cites, not halved for causal masking), so their kernel
+    efficiency under document masks, which the estimate does not model, weighs most."""
+    e = _llama(16384, seq_len=131072, cp=16, global_batch=128)
+    assert e.microbatches == 16 and e.dp == 8
+    error = e.mfu / 0.38 - 1
+    assert 0.25 < error < 0.50, f"gap changed: {error:+.1%}; update the README's error band"
+
+
 def test_deepseek_v3_tokens_per_gpu_hour():
     e = estimate(plan(Design(gpu="H800", gpus=2048)), parse_job(dict(
         model="deepseek-v3", seq_len=4096, tp=1, pp=16, ep=64, global_batch=15360, precision="fp8",
