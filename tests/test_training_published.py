@@ -148,7 +148,7 @@ def test_llama3_405b_long_context_cp16_is_a_known_gap():
     and the estimate runs them at the same achievable fraction as the GEMMs, with no document mask and no
     CP load imbalance: the likeliest cause. Meta's all-gather context parallelism ('latency is exposed in
     the critical path', sec. 3.3.2) differs from our hidden ring attention too, but exposing all of it
-    (K and V are 1/16 of Q with GQA: about 67 MB per layer and micro-batch) would cost only ~0.4 s of 11 s."""
+    (K and V together are 1/8 of Q with GQA: about 67 MB per layer and micro-batch) would cost only ~0.4 s of 11 s."""
     e = _llama(16384, seq_len=131072, cp=16, global_batch=128)
     assert e.microbatches == 16 and e.dp == 8
     error = e.mfu / 0.38 - 1
