@@ -179,7 +179,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                          "(node5.nic2), a link bundle (p0.leaf3-spine1, p0.spine2-core5; #2 for one cable), an "
                          "NVSwitch chip of a node (node5.nvswitch1) or of an NVL72 rack (rack3.nvswitch7), an NVLink "
                          "switch tray (rack3.nvswitch-tray2), a rack (rack3: its power lost) or one of its power "
-                         "feeds (rack3.feedA)."))
+                         "feeds ({feed}).").format(feed="rack3.feedA"))
     c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
     for problem in st.session_state.pop(NOTICE, None) or []:
         st.error(safe.md(problem))

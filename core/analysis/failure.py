@@ -407,10 +407,10 @@ _FEED = re.compile(r"^rack(\d+)\.feed([ab])$")
 
 def _unknown(text: str, shape: Shape) -> InputError:
     return InputError(_("unknown element {name}; name a switch like {example}, a plane p0-p{last}, a NIC like "
-                        "node0.nic0, a link bundle like {bundle}, a rack or its feed like rack0.feedA, or give a "
+                        "node0.nic0, a link bundle like {bundle}, a rack or its feed like {feed}, or give a "
                         "tier and a count like spine:2").format(
         name=shown(text), example=shape.prefix(0, 0) + "leaf0", last=shape.planes - 1,
-        bundle=shape.prefix(0, 0) + "leaf0-spine0"))
+        bundle=shape.prefix(0, 0) + "leaf0-spine0", feed="rack0.feedA"))
 
 
 def _no_nvswitch(text: str, shape: Shape) -> InputError:
@@ -504,8 +504,8 @@ def parse_name(text: str, shape: Shape, tier: str | None = None) -> tuple[str, t
         if r >= shape.racks:
             raise _unknown(text, shape)
         if f >= shape.feeds:
-            raise InputError(_("{name}: the racks of this design have one power feed, rack{rack}.feedA").format(
-                name=shown(text), rack=r))
+            raise InputError(_("{name}: the racks of this design have one power feed, {feed}").format(
+                name=shown(text), feed=f"rack{r}.feedA"))
         return "feed", (r, f)
     m = _NIC.match(name)
     if m and tier in (None, "nic"):
