@@ -11,10 +11,10 @@ from core.figures.keynumbers import cards_html, size_caption, training_key_numbe
 from core.figures.perf import busbw_figure, comparison_figure, scaling_figure, step_figure
 from core.formats import sharelink
 from core.formats import joblink
-from core.formats.joblink import COMPARE_CHOICES, COMPARE_FABRICS, COMPARE_LINK, LIMITS, MAX_COMPARE_LINK
+from core.formats.joblink import COMPARE_CHOICES, COMPARE_FABRICS, COMPARE_LINK, LIMITS, MAX_COMPARE_LINK, NCCL_RELEASES
 from core.i18n import _
 from core.perf import congestion, jobform
-from core.perf.collectives import OPS, load_constants, size_sweep, sweep
+from core.perf.collectives import OPS, load_constants, nccl_release_scope, set_nccl_release, size_sweep, sweep
 from core.perf.training import PRESETS, scaling, scaling_gpu_counts
 from core.plan import plan as make_plan
 from webui import jobstate, safe, state
@@ -86,7 +86,7 @@ def main() -> None:
     constants = load_constants()
 
     # --- network assumptions (collectives and training) ------------------------------------------------
-    cols = st.columns(2)
+    cols = st.columns(3)
     routing = cols[0].selectbox(
         _("Routing"), list(congestion.ROUTINGS), key=W + "rt", format_func=lambda k: _(congestion.ROUTING_LABELS[k]),
         help=_("From the design: InfiniBand uses adaptive routing; Ethernet on Spectrum-4 with a BlueField-3 SuperNIC "
@@ -97,6 +97,14 @@ def main() -> None:
         format_func=lambda k: _(congestion.PLACEMENT_LABELS[k]),
         help=_("Packed: nodes in topology order (a dedicated or topology-aware scheduler). Spread: nodes scattered "
                "over the cluster's leaf groups, as a busy shared cluster leaves them."))
+    nccl = cols[2].selectbox(
+        _("NCCL release"), list(NCCL_RELEASES), key=W + "nccl",
+        format_func=lambda v: _("{release} (current)").format(release=v) if v == NCCL_RELEASES[0] else v,
+        help=_("The NCCL the prediction models. Releases differ in their tuning caps (tree, NVLS-tree) and, "
+               "before 2.30.3, in NVLS-tree on Blackwell across 4 or more NVLink domains, which ran far below "
+               "the ring (NVIDIA/nccl#2035) and is left out. Pick the release a measurement used to compare "
+               "with it."))
+    set_nccl_release(nccl)  # for everything below (main runs inside nccl_release_scope)
     with congestion.assumptions(routing, placement):
         routing_in_force = jobform.routing_label(plan)
 
@@ -128,8 +136,9 @@ def main() -> None:
             refs = [ref for op in ops for ref in constants.references(r.system.id, n, op, r.nics_per_node)]
             st.plotly_chart(busbw_figure(sweeps, refs, show_all_algorithms=show_all), key="busbw_chart",
                             config={"displaylogo": False})
+            release_notes = list(dict.fromkeys(note for s in sweeps for note in s.notes))
             st.caption(safe.md(_sentences(jobform.placement_notes(sweeps, n, r.system.id, refs, routing_in_force,
-                                                                  placement))))
+                                                                  placement) + release_notes)))
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
         except FabricPlannerError as exc:
             _show_error(exc)
@@ -175,7 +184,8 @@ def main() -> None:
     settings = {"op": tuple(ops), "all": "1" if show_all else "0", "jg": int(job_gpus), "model": model, "seq": int(seq),
                 "gbs": int(gbs), "mbs": int(mbs), "prec": prec, "tp": int(tp), "pp": int(pp), "cp": int(cp),
                 "ep": int(ep), "vp": int(vp), "tg": int(tg), "tok": float(tokens), "eff": float(eff), "cmp": choice,
-                "cmpl": str(link_text or "").strip(), "rt": routing, "pl": placement, "sharp": "1" if sharp else "0"}
+                "cmpl": str(link_text or "").strip(), "rt": routing, "pl": placement, "sharp": "1" if sharp else "0",
+                "nccl": nccl}
     jobstate.remember(settings)
     if standalone:
         jobstate.sync_url_standalone()
@@ -250,4 +260,5 @@ def main() -> None:
         st.caption(safe.md(_sentences(([contrast] if contrast else []) + jobform.congestion_notes(runs, settings))))
 
 
-main()
+with nccl_release_scope():  # the NCCL release widget's choice holds for this run only
+    main()

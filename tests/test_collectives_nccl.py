@@ -242,3 +242,37 @@ def test_vectorised_trees_equal_the_port_of_trees_cc(nranks):
     first, second = dtree_parents(nranks)
     assert [int(x) for x in first] == [_btree(nranks, r)[0] for r in range(nranks)]
     assert [int(x) for x in second] == [_dtree_parents(nranks, r)[1] for r in range(nranks)]
+
+
+# --- the Performance page's NCCL release (link key perf_nccl) ---------------------------------------
+def test_perf_nccl_link_round_trip():
+    from core.formats import joblink
+    assert joblink.NCCL_RELEASES[0] == load_constants().nccl.default_version
+    for release in joblink.NCCL_RELEASES:
+        values, warnings = joblink.JOB.decode(joblink.JOB.encode(dict(joblink.DEFAULTS, nccl=release)))
+        assert not warnings and values["nccl"] == release
+    assert "perf_nccl" not in joblink.JOB.encode(dict(joblink.DEFAULTS))  # the default stays out of links
+    values, warnings = joblink.JOB.decode({"perf_nccl": "<img src=x>"})
+    assert values["nccl"] == joblink.NCCL_RELEASES[0] and len(warnings) == 1 and "perf_nccl" in warnings[0]
+
+
+def test_performance_page_models_the_chosen_release():
+    """perf_nccl=2.26.2 on 20 NVL72 racks: the page's sweep leaves NVLS-tree out and says why; the
+    widget change goes back into the link; afterwards the default release holds again."""
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    page = str(Path(__file__).resolve().parent.parent / "pages" / "3_Performance.py")
+    at = AppTest.from_file(page, default_timeout=90)
+    at.query_params["g"] = "GB200-NVL72"
+    at.query_params["n"] = "360"
+    at.query_params["perf_nccl"] = "2.26.2"
+    at.run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="perf_w_nccl").value == "2.26.2"
+    assert any("2035" in str(c.value) for c in at.caption)
+    at.selectbox(key="perf_w_nccl").set_value("2.30.7").run()
+    assert not at.error and "perf_nccl" not in at.query_params
+    assert not any("2035" in str(c.value) for c in at.caption)
+    assert sweep(GB200_1440, "all-reduce", [GiB], gpus=1440).nccl_version == "2.30.7"  # nothing leaked

@@ -4,7 +4,8 @@ Keys are short and stable (links in the wild depend on them): ``perf_op`` collec
 ``perf_model`` training model, ``perf_tp`` ... ; ``perf_cmp`` the comparison (a preset fabric or
 ``url``), ``perf_cmpl`` the compared design's share link (at most ``MAX_COMPARE_LINK`` characters),
 ``perf_rt`` the routing class (``auto`` = the design's), ``perf_pl`` the rank placement,
-``perf_sharp`` InfiniBand SHARP (off by default, as in a stock NCCL). ``JOB.decode(params)`` gives every value
+``perf_sharp`` InfiniBand SHARP (off by default, as in a stock NCCL), ``perf_nccl`` the NCCL release
+modelled (one of ``NCCL_RELEASES``; the current stock release by default). ``JOB.decode(params)`` gives every value
 (defaults where absent or bad) and one warning per bad value; ``JOB.encode(values)`` writes only
 what differs from the defaults.
 """
@@ -15,6 +16,7 @@ from core.formats import sharelink
 from core.i18n import N_, _
 from core.perf.collectives import OPS
 from core.perf.congestion import PLACEMENTS, ROUTINGS
+from core.perf.constants import load_constants
 from core.perf.training import MAX_GLOBAL_BATCH, PRESETS
 
 COMPARE_FABRICS = {
@@ -69,6 +71,9 @@ def _whole(key: str, name: str, default: int) -> sharelink.Param:
     return sharelink.Param(key, name, sharelink.parse_int(low, high), str, default, _range(low, high))
 
 
+NCCL_RELEASES: tuple[str, ...] = load_constants().nccl.releases
+"""NCCL releases the page offers (collectives.toml ``[nccl] releases``; the first is the default)."""
+
 P = sharelink.Param
 JOB = sharelink.register_extension("perf_", [
     P("op", N_("collectives"), parse_ops, ",".join, ("all-reduce",),
@@ -101,6 +106,8 @@ JOB = sharelink.register_extension("perf_", [
     P("pl", N_("rank placement"), sharelink.parse_choice(list(PLACEMENTS)), str, "topo", ", ".join(PLACEMENTS)),
     P("sharp", N_("InfiniBand SHARP"), sharelink.parse_choice(["1", "0"]), str, "0",
       lambda: _("{first} or {second}").format(first="1", second="0")),
+    P("nccl", N_("NCCL release"), sharelink.parse_choice(list(NCCL_RELEASES)), str, NCCL_RELEASES[0],
+      ", ".join(NCCL_RELEASES)),
 ])
 DEFAULTS = {p.key: p.default for p in JOB.params}
 

@@ -122,7 +122,8 @@ SHARP_REQUIREMENT = N_("InfiniBand SHARP (NCCL CollNet) needs the SHARP plugin (
 __all__ = [
     "ALGORITHMS", "IN_NETWORK", "NCCL_DEFAULT", "OPS", "AlgorithmCurve", "CollectiveConstants", "Placement", "ReferencePoint",
     "SHARP_REQUIREMENT", "Sweep", "algorithm_label", "bottleneck_line_gbytes", "bus_factor", "collective", "format_size", "level_label",
-    "links", "load_constants", "nccl_release", "parse_size", "place", "sharp_available", "size_sweep", "sweep",
+    "links", "load_constants", "nccl_release", "nccl_release_scope", "parse_size", "place", "set_nccl_release", "sharp_available", "size_sweep",
+    "sweep",
 ]
 
 
@@ -140,6 +141,24 @@ def nccl_release(version: str | None):
         yield version
     finally:
         _NCCL_RELEASE.reset(token)
+
+
+@contextmanager
+def nccl_release_scope():
+    """A block within which ``set_nccl_release`` may set the modelled release (restored on exit); for a
+    script that learns the release part-way through, such as a page reading its widget."""
+    token = _NCCL_RELEASE.set(_NCCL_RELEASE.get())
+    try:
+        yield
+    finally:
+        _NCCL_RELEASE.reset(token)
+
+
+def set_nccl_release(version: str | None) -> None:
+    """Model NCCL ``version`` for the rest of the enclosing ``nccl_release_scope`` (None = the default)."""
+    if version is not None:
+        nccl_version_of(version, load_constants())
+    _NCCL_RELEASE.set(version)
 
 
 def bus_factor(op: str, n: int) -> float:

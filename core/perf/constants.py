@@ -118,6 +118,8 @@ class NcclConstants(_Strict):
     """First release whose NVLS-tree is fast on Blackwell beyond ``blackwell_nvls_tree_slow_domains`` - 1 domains."""
     blackwell_nvls_tree_slow_domains: int = Field(ge=2)
     """From this many NVLink domains on, NVLS-tree on Blackwell before ``blackwell_nvls_tree_fixed`` was slow."""
+    releases: tuple[str, ...] = Field(min_length=1)
+    """Releases a page offers, the default first (each must lie in oldest_version .. default_version)."""
     source: str
 
 
@@ -320,6 +322,10 @@ def load_constants_from(path: Path) -> CollectiveConstants:
     if {p.name for p in constants.protocol} != set(PROTOCOLS):
         raise InputError(_("{file} must define the protocols {protocols}").format(
             file=path.name, protocols=", ".join(PROTOCOLS)))
+    if constants.nccl.releases[0] != constants.nccl.default_version:
+        raise InputError(_("{file}: the first NCCL release offered must be the default").format(file=path.name))
+    for release in constants.nccl.releases:
+        nccl_version_of(release, constants)
     if {f.kind for f in constants.fabric} != {"infiniband", "ethernet"}:
         raise InputError(_("{file} must define fabric constants for infiniband and ethernet").format(file=path.name))
     return constants
