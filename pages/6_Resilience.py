@@ -152,7 +152,8 @@ def _spec_label(spec: str) -> str:
     tier = failure.TIER_ALIASES.get(tier, tier)
     if sep and rest.isdigit() and tier in failure.TIER_LABELS:
         return _("{count} x {tier} (where it hurts most)").format(count=rest, tier=_(failure.TIER_LABELS[tier]))
-    return rest if sep else spec
+    name = rest if sep else spec
+    return name[:-1] + name[-1].upper() if name.endswith((".feeda", ".feedb")) else name  # rack3.feedA
 
 
 def _delta(value: float, digits: int) -> str | None:
@@ -264,7 +265,8 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     else:
         rows.append((_("training step [s] (the Performance page's job)"), "-", "-"))
     st.dataframe({_("number"): [r[0] for r in rows], _("healthy"): [r[1] for r in rows],
-                  _("failed"): [r[2] for r in rows]}, hide_index=True, width="stretch")
+                  _("failed"): [r[2] for r in rows]}, hide_index=True, width="stretch",
+                 height=cache.table_height(len(rows)))
     s1, s2 = st.columns(2)
     with s1:
         st.markdown("##### " + _("Remaining bisection per stage"))
