@@ -208,3 +208,100 @@ def test_switching_language_keeps_the_comparison():
     assert after.pop("lang") == "zh" and before.pop("lang") == "en"
     assert after == before
     assert "2. RoCE" in numbers(at).columns and "1. 相对基准" in numbers(at).columns
+
+
+# --- the Compare page's own sidebar (issue 12: the Designer's controls are not drawn here) ------------------------
+DESIGNER_PAGE = "../pages/1_Designer.py"
+SIDEBAR_LINKS = [
+    {"ng": "1000"},  # a GPU count: the sidebar keeps nodes (n=125)
+    {"f": "ib", "gpn": "8", "n": "16"},  # the system's own fabric and GPUs per node: left out by the sidebar
+    {"g": "GB200-NVL72", "n": "290", "f": "eth", "os": "2", "ti": "3"},
+    {"n": "64", "px": "QM9700:30000", "rp": "air-15", "rkw": "20", "st": "eth", "mg": "off", "ui_bw": "gbit",
+     "pb": "list", "cm": "optics", "sos": "2", "sp": "default"},
+    {"n": "4", "ti": "1", "sw": "QM9700", "t": "tor", "npr": "72"},  # cannot be built
+    {"n": "banana", "g": "H999"},  # warnings, the defaults apply
+]
+
+
+def design_keys(params: dict) -> dict:
+    """The Designer design's keys of a link (the comparison's own keys and the language left out)."""
+    return {k: v for k, v in flat(params).items() if not comparelink.prefix_of(k) and k != "lang"}
+
+
+@pytest.mark.parametrize("params", SIDEBAR_LINKS, ids=lambda p: "&".join(f"{k}={v}" for k, v in p.items()))
+def test_a_link_opened_on_compare_holds_the_design_the_full_sidebar_builds(params):
+    """A session that starts on the Compare page has no full sidebar run yet: its design (the share link's design
+    keys, and the first column, which starts from it) is the one the Designer's sidebar builds from the same link."""
+    designer = AppTest.from_file(ENTRY, default_timeout=90)
+    designer.query_params.update(params)
+    designer.run()
+    assert not designer.exception, designer.exception
+    wanted = design_keys(link(designer))
+    at = AppTest.from_file(ENTRY, default_timeout=90)
+    at.query_params.update(params)
+    at.run()  # AppTest finds a page by its url_path only after a first run ...
+    del at.session_state["fp_current"]  # ... so the Compare page runs as a session's first run does: no sidebar yet
+    at.switch_page(PAGE)
+    rerun(at)
+    assert not at.exception, at.exception
+    assert design_keys(link(at)) == wanted
+    first = {k[3:]: v for k, v in flat(link(at)).items() if k.startswith("c1_") and k != "c1_name"}
+    assert first == {k: v for k, v in wanted.items() if k not in ("v", "ui_bw")}
+    assert [w.key for w in at.sidebar if getattr(w, "key", None)] == ["w_lang"]  # no design control here
+
+
+def test_the_designer_controls_survive_a_visit_to_the_compare_page():
+    params = {"g": "H200", "n": "96", "os": "2", "nvl": "3", "px": "QM9700:30000", "rp": "air-15", "st": "eth",
+              "mg": "off", "pue": "1.3", "ui_bw": "gbit"}
+    at = AppTest.from_file(ENTRY, default_timeout=90)
+    at.query_params.update(params)
+    at.run()
+    at.select_slider(key="w_count").set_value(128)  # a change made in the Designer's sidebar
+    rerun(at)
+    at.selectbox(key="w_topology").set_value("top-of-rack")
+    rerun(at)
+    controls = {k: at.session_state[k] for k in at.session_state if k.startswith("w_")}
+    designer_link = design_keys(link(at))
+    assert designer_link["n"] == "128" and designer_link["t"] == "tor"
+    at.switch_page(PAGE)
+    rerun(at)
+    assert design_keys(link(at)) == designer_link  # the share link on the Compare page holds the same design
+    assert "128 nodes" in " ".join(c.value for c in at.sidebar.caption)
+    at.button(key="cmp_w_add").click()  # adds the Designer's design as it was left
+    rerun(at)
+    assert {k[3:]: v for k, v in flat(link(at)).items() if k.startswith("c2_") and k != "c2_name"} == {
+        k: v for k, v in designer_link.items() if k not in ("v", "ui_bw")}
+    at.selectbox(key="cmp_w_base").set_value(1)
+    rerun(at)
+    at.switch_page(DESIGNER_PAGE)
+    rerun(at)
+    assert not at.exception, at.exception
+    assert {k: at.session_state[k] for k in controls} == controls
+    assert design_keys(link(at)) == designer_link
+
+
+def snapshot(at: AppTest) -> list[bytes]:
+    """The numbers table, the BOM difference and the charts as the messages the browser gets."""
+    return [node.proto.SerializeToString() for node in (*at.dataframe, *at.get("plotly_chart"))]
+
+
+def test_replayed_tables_and_charts_are_the_drawn_ones(monkeypatch):
+    """The tables and charts come from a cached function that Streamlit replays: a return to a baseline already
+    shown sends the same messages as drawing them, without building the table again."""
+    from core.figures import compare as figs
+    from webui import compare_page
+
+    compare_page._results.clear()
+    built = []
+    rows = figs.comparison_rows
+    monkeypatch.setattr(figs, "comparison_rows", lambda result: built.append(1) or rows(result))
+    at = open_page({**TWO, "c3_name": "2:1", "c3_n": "64", "c3_os": "2"})
+    drawn = snapshot(at)
+    assert len(built) == 1 and len(drawn) == 5  # numbers, BOM difference, three charts
+    at.selectbox(key="cmp_w_base").set_value(2)
+    rerun(at)
+    assert len(built) == 2 and snapshot(at) != drawn  # another baseline: other deltas
+    at.selectbox(key="cmp_w_base").set_value(0)
+    rerun(at)
+    assert len(built) == 2  # replayed, not built
+    assert snapshot(at) == drawn

@@ -10,7 +10,7 @@ from core.analysis.compare import Comparison, busbw_key, category_capex
 from core.cost import CATEGORY_LABELS
 from core.figures.cost import category_name
 from core.figures.keynumbers import format_usd
-from core.figures.style import CATEGORY_COLOURS, base_layout
+from core.figures.style import CATEGORY_COLOURS, base_layout, wrap_text
 from core.i18n import _
 from core.perf.sizes import format_size
 
@@ -33,8 +33,8 @@ def cost_figure(comparison: Comparison, height: int = 380) -> go.Figure:
                              customdata=[format_usd(v) for v in values],
                              hovertemplate="%{x}: %{customdata}<extra>" + category_name(category) + "</extra>"))
     base_layout(fig, _("Capex by category, per design [USD, estimates]"), height)
-    fig.update_layout(barmode="stack", yaxis=dict(title="USD", rangemode="tozero"),
-                      legend=dict(orientation="h", y=-0.15))
+    fig.update_layout(barmode="stack", yaxis=dict(title="USD", rangemode="tozero"), xaxis=dict(automargin=True),
+                      legend=dict(orientation="h", yref="container", y=0, yanchor="bottom"))  # under slanted names
     return fig
 
 
@@ -49,11 +49,15 @@ def bandwidth_figure(comparison: Comparison, height: int = 380) -> go.Figure:
     for (i, name), colour in zip(_names(comparison), DESIGN_COLOURS):
         values = comparison.columns[i].values
         keys = [(label, values[key] * scale) for key, label, scale in series if key in values]
-        fig.add_trace(go.Bar(x=[k for k, _v in keys], y=[v for _k, v in keys], name=name, marker_color=colour,
-                             hovertemplate="%{x}: %{y:,.1f} GB/s<extra>" + name.replace("<", "&lt;") + "</extra>"))
+        # labels on at most two lines, so they slant only in a narrow chart
+        fig.add_trace(go.Bar(x=[wrap_text(k, 16) for k, _v in keys], y=[v for _k, v in keys], name=name,
+                             marker_color=colour, customdata=[k for k, _v in keys],
+                             hovertemplate="%{customdata}: %{y:,.1f} GB/s<extra>" + name.replace("<", "&lt;")
+                             + "</extra>"))
     base_layout(fig, _("Bandwidth per GPU, per design [GB/s, one direction]"), height)
-    fig.update_layout(barmode="group", yaxis=dict(title="GB/s", rangemode="tozero"),
-                      legend=dict(orientation="h", y=-0.2))
+    # the legend at the foot of the figure, under the axis labels however many lines they take
+    fig.update_layout(barmode="group", yaxis=dict(title="GB/s", rangemode="tozero"), xaxis=dict(automargin=True),
+                      legend=dict(orientation="h", yref="container", y=0, yanchor="bottom"))
     return fig
 
 
