@@ -10,7 +10,7 @@ from core.perf.collectives import OPS, size_sweep, sweep  # noqa: E402
 from core.design import Design  # noqa: E402
 from core.plan import plan  # noqa: E402
 from core.perf.training import estimate, parse_job  # noqa: E402
-from core.perf.placement import dtree_max_degree, tree_crossing  # noqa: E402
+from core.perf.placement import dtree_max_degree  # noqa: E402
 
 
 
@@ -30,7 +30,6 @@ def main() -> None:
     huge = plan(Design(gpu="H100", gpus=65536))
 
     def cold() -> None:  # NCCL's tree over 8,192 domains rebuilt (trees.cc port, vectorised)
-        tree_crossing.cache_clear()
         dtree_max_degree.cache_clear()
         sweep(huge, "all-reduce", sizes)
 

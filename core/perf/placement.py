@@ -4,7 +4,8 @@
 fabric level crossed; ``contention`` is the share of a node's fabric bandwidth it keeps against
 leaf and spine oversubscription and the fabric's routing (``core.perf.congestion``) for a traffic
 pattern (ring, NCCL's double binary tree, all-to-all), ``p2p_contention`` the same for a pipeline
-send; ``dtree_max_degree`` and ``tree_crossing`` read NCCL's tree construction (src/graph/trees.cc); ``links`` gives the effective (calibrated)
+send; ``dtree_parents``, ``dtree_max_degree`` and ``tree_crossing`` follow NCCL's tree construction
+(src/graph/trees.cc); ``links`` gives the effective (calibrated)
 and line-rate NVLink and NIC bandwidths per GPU [GB/s, one direction] and what the hardware
 supports (NVLS, SHARP); ``bottleneck_line_gbytes`` the line rate of the slowest link ring traffic
 crosses.
@@ -179,26 +180,21 @@ def _dtree_parents(nranks: int, rank: int) -> tuple[int, int]:
     return first, second
 
 
-@lru_cache(maxsize=256)
-def tree_crossing(nranks: int, block: int) -> float:
-    """Share of the edges of NCCL's double binary tree over ``nranks`` ranks (NVLink domains) whose two
-    ends sit in different blocks of ``block`` consecutive ranks (leaf groups, pods).
+def tree_crossing(block: float) -> float:
+    """Share of NCCL's double-binary-tree traffic that leaves a block of ``block`` consecutive domains
+    (a leaf group or pod), for a job not aligned to the blocks.
 
-    Every edge carries the same half-array each way, so this is the share of tree traffic that leaves
-    a block. Tree edges join ranks 1, 2, 4, ... apart; subtrees are aligned to powers of two, so
-    with power-of-two counts few more edges leave a block than a ring's 1 / block, with others up to
-    twice as many: 256 ranks in blocks of 32 cross on 4.3% of the edges, 1,000 ranks on 6.2%, 24
-    ranks in blocks of 8 on 13% (a ring: 3.1%, 3.1%, 12.5%).
+    In ncclGetBtree a share 2^-(k+1) of the edges join ranks 2^k apart, and an edge d ranks long
+    crosses a block boundary at an arbitrary offset with probability min(1, d / block); every edge
+    carries the same half-array. Summed: (log2(block) / 2 + 1) / block for a power of two (e.g.
+    0.5 for blocks of 4, 0.11 for 32), against a ring's 1 / block (0.25, 0.03): the tree's long
+    edges leave a group more often. The same for every job size that spans blocks, so a growing job
+    never sees less crossing; checked against the exact average over NCCL's own trees
+    (tests/test_collectives_nccl.py).
     """
-    if nranks <= 1 or block >= nranks:
-        return 0.0
-    block = max(1, block)
-    r = np.arange(nranks, dtype=np.int64)
-    crossing = 0
-    for parents in dtree_parents(nranks):
-        has = parents != -1
-        crossing += int(np.count_nonzero(parents[has] // block != r[has] // block))
-    return crossing / (2 * (nranks - 1))
+    if block <= 1:
+        return 1.0
+    return min(1.0, (math.log2(block) / 2 + 1) / block)
 
 
 def level_label(level: str) -> str:
@@ -258,7 +254,7 @@ def contention(plan: Plan, p: Placement, pattern: str) -> float:
     group and pod sends out, on NCCL's channels per NIC. ``uniform``: traffic spread evenly
     over the job's other nodes (all-to-all), on NCCL's channels per remote peer. ``tree``: NCCL's
     double binary tree between the domains (``tree_crossing``: its edges join domains 1, 2, 4, ...
-    apart, up to 2x a ring's share of them leaves a group), on ``tree_flows_per_port`` flows (each
+    apart, so 2-3.5x a ring's share of its traffic leaves a group), on ``tree_flows_per_port`` flows (each
     tree channel talks to a parent and children). With ``scatter``
     placement (``congestion.assumptions``: the nodes scattered over the cluster's G leaf groups,
     as a busy scheduler leaves them) any peer is in another group with probability 1 - 1/G,
@@ -272,8 +268,8 @@ def contention(plan: Plan, p: Placement, pattern: str) -> float:
         f2 = 1.0 / p.nodes_in_pod if p.pods > 1 else 0.0
     elif pattern == "tree":  # NCCL's double binary tree over the domains, blocks of a group's (pod's) domains
         per_domain = max(1.0, p.nodes / p.domains)
-        f1 = tree_crossing(p.domains, max(1, round(p.nodes_in_group / per_domain))) if p.groups > 1 else 0.0
-        f2 = tree_crossing(p.domains, max(1, round(p.nodes_in_pod / per_domain))) if p.pods > 1 else 0.0
+        f1 = tree_crossing(p.nodes_in_group / per_domain) if p.groups > 1 else 0.0
+        f2 = tree_crossing(p.nodes_in_pod / per_domain) if p.pods > 1 else 0.0
     else:
         f1, f2 = _uniform_fractions(p)
     if congestion.current().placement == "scatter":  # never less crossing than packed ranks
