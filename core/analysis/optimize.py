@@ -51,7 +51,7 @@ from core.errors import DesignError, FabricPlannerError, InputError
 from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.sizing import size_fabric
 from core.networks import size_networks
-from core.physical.layout import place
+from core.physical.layout import arrange
 from core.physical.lengths import link_lengths
 from core.physical.media import select_media
 from core.i18n import N_, _, current, pgettext, usd
@@ -399,9 +399,14 @@ class _Evaluator:
         media per length bin (which reads the NIC's cage) are chosen for each candidate."""
         key = (sized, tuple(sorted(resolved.power_overrides.items())))
         if key not in self.physical:
-            networks = size_networks(resolved, fabric, self.catalog)
-            self.physical[key] = (networks, link_lengths(resolved, fabric, place(resolved, fabric, networks,
-                                                                                   self.catalog)))
+            try:
+                networks = size_networks(resolved, fabric, self.catalog)
+                # the rack arrangement gives the layout's cable lengths without building its racks
+                self.physical[key] = (networks, link_lengths(resolved, fabric, arrange(resolved, fabric, networks)))
+            except FabricPlannerError as exc:
+                self.physical[key] = exc
+        if isinstance(self.physical[key], Exception):
+            raise self.physical[key]
         networks, lengths = self.physical[key]
         return {"networks": networks, "media": select_media(self.catalog, resolved, lengths)}
 
@@ -461,7 +466,11 @@ class _Evaluator:
             failed.append("min_busbw_gbytes")
             if not full:
                 return _rejected(cand, failed)
-        bom = build_bom(resolved, fabric, self.catalog, **self.physical_of(resolved, fabric, sized))
+        try:  # the rack layout raises for a device no rack holds (as planning the design does)
+            bom = build_bom(resolved, fabric, self.catalog, **self.physical_of(resolved, fabric, sized))
+        except FabricPlannerError as exc:
+            cand.reason = _reason(exc)
+            return cand
         cost = summarize_cost(resolved, bom)
         cand.capex_usd, cand.network_capex_usd, cand.facility_kw = cost.capex_usd, cost.network_capex_usd, cost.facility_kw
         by_category: dict[str, float] = {}

@@ -38,10 +38,12 @@ typical power without optics; pluggable optics add about 1-2% and are not counte
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import re
 from typing import Literal, NamedTuple
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from core.catalog import Catalog, Switch
@@ -373,6 +375,13 @@ def _switch(resolved: ResolvedDesign, tier: str) -> Switch:
 def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: Catalog | None = None,
           racks: RackCatalog | None = None) -> Layout:
     """Lay the design out in racks, rows and a hall (rules in the module docstring)."""
+    return arrange(resolved, fabric, networks, racks).layout()
+
+
+def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: RackCatalog | None = None
+            ) -> "Arrangement":
+    """The rack arrangement ``place`` turns into a ``Layout``: the racks of each distinct SU size once, the
+    rows as references to them with each SU's device numbers (``Arrangement``)."""
     racks = racks or load_racks()
     preset, limit, units, per_rack = compute_rack_fit(resolved, racks)
     net_preset = racks.network
@@ -411,12 +420,9 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
     def leaf_prefix(plane, island):
         return f"p{plane}." if islands == 1 else f"p{plane}.i{island}."
 
-    blocks: list[list[_RackDraft]] = []  # one block of racks per SU, in row order
-    for g in range(groups):
-        first = g * per_group
-        count = min(per_group, nodes - first) if fabric.tiers > 1 else nodes
-        if count <= 0:
-            break
+    def su_block(count: int, n_leaves: int) -> list[_RackDraft]:
+        """The racks of one SU of ``count`` nodes and ``n_leaves`` leaves per plane and island, its first node
+        and leaf numbered 0 (each SU refers to it with its own first node and leaf)."""
         computes: list[_RackDraft] = []
         if tor:
             # the group's leaves (one per plane and island) go into its first compute rack
@@ -424,7 +430,7 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
             computes.append(rack)
             for plane in range(planes):
                 for island in range(islands):
-                    _fill(computes, compute_rack, "leaf", leaf_sw.id, leaf_prefix(plane, island) + "leaf", g, 1,
+                    _fill(computes, compute_rack, "leaf", leaf_sw.id, leaf_prefix(plane, island) + "leaf", 0, 1,
                           leaf_sw.rack_units, leaf_w)
         placed = 0
         while placed < count:
@@ -437,18 +443,34 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
             if take <= 0:
                 computes.append(compute_rack())
                 continue
-            rack.add("nvl72" if nvl else "node", system.id, "node", first + placed, take, node_u, node_w)
+            rack.add("nvl72" if nvl else "node", system.id, "node", placed, take, node_u, node_w)
             placed += take
         leaf_racks: list[_RackDraft] = []
         if not tor:
             for plane in range(planes):
                 for island in range(islands):
-                    first_leaf = g * lpg if fabric.tiers > 1 else 0
-                    n_leaves = min(lpg, leaves_per_island - first_leaf) if fabric.tiers > 1 else 1
                     _fill(leaf_racks, network_rack, "leaf", leaf_sw.id, leaf_prefix(plane, island) + "leaf",
-                          first_leaf, n_leaves, leaf_sw.rack_units, leaf_w)
+                          0, n_leaves, leaf_sw.rack_units, leaf_w)
         left = (len(computes) + 1) // 2
-        blocks.append(computes[:left] + leaf_racks + computes[left:])
+        return computes[:left] + leaf_racks + computes[left:]
+
+    # SUs of the same size have the same racks: one block per size, copied with each SU's device numbers
+    blocks: list[list[_RackDraft]] = []  # one block of racks per SU, in row order
+    templates: dict[tuple[int, int], list[_RackDraft]] = {}
+    su_meta: list[tuple[tuple[int, int], int, int]] = []  # per SU: its template, first node, first leaf
+    for g in range(groups):
+        first = g * per_group
+        count = min(per_group, nodes - first) if fabric.tiers > 1 else nodes
+        if count <= 0:
+            break
+        first_leaf = g * lpg if fabric.tiers > 1 else 0
+        n_leaves = min(lpg, leaves_per_island - first_leaf) if fabric.tiers > 1 else 1
+        template = templates.get((count, n_leaves))
+        if template is None:
+            template = templates[(count, n_leaves)] = su_block(count, n_leaves)
+        leaf_start = g if tor else first_leaf
+        blocks.append([(draft, first, leaf_start) for draft in template])
+        su_meta.append(((count, n_leaves), first, leaf_start))
 
     central: list[_RackDraft] = []
     if fabric.tiers >= 2:
@@ -484,29 +506,33 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
             end += 1
         su_rows.append((start, end))
         start = end
-    central_rows = [central[i:i + max_row] for i in range(0, len(central), max_row)]
+    central_rows = [[(draft, 0, 0) for draft in central[i:i + max_row]] for i in range(0, len(central), max_row)]
     half = len(su_rows) // 2 if central_rows else len(su_rows)
     order: list[tuple[str, object]] = ([("compute", r) for r in su_rows[:half]] + [("central", r) for r in central_rows]
                                        + [("compute", r) for r in su_rows[half:]])
     row_racks: list[tuple[str, list[_RackDraft], tuple[int, int]]] = []
+    instances: list[tuple[tuple[int, int], int, int, int]] = []  # per SU: template, first rack, first node, leaf
+    singles: list[tuple[int, _RackDraft]] = []  # (rack index, draft) of the central racks
+    offset = 0
     for kind, item in order:
         if kind == "compute":
             a, b = item
-            row_racks.append(("compute", [r for block in blocks[a:b] for r in block], (a, b)))
+            row: list = []
+            for g in range(a, b):
+                key, first, leaf_start = su_meta[g]
+                instances.append((key, offset + len(row), first, leaf_start))
+                row.extend(blocks[g])
+            row_racks.append(("compute", row, (a, b)))
         else:
+            singles.extend((offset + i, draft) for i, (draft, _n, _l) in enumerate(item))
             row_racks.append(("central", item, (0, 0)))
+        offset += len(row_racks[-1][1])
 
     # out-of-band (per-rack) devices: one per rack in the rack's reserved top U, in rack order
-    all_drafts = [r for _k, rs, _s in row_racks for r in rs]
-    for device in per_rack_devices:
-        for i in range(min(device.count, len(all_drafts))):
-            rack = all_drafts[i]
-            top = rack.u_total - device.height_u + 1
-            rack.slots.append(Slot(device.kind, device.model or device.prefix, device.prefix, i, 1, int(top),
-                                   device.height_u, device.watts_each))
-            rack.kw += device.watts_each / 1000
-        if device.count > len(all_drafts):
-            for rest in range(len(all_drafts), device.count):  # more than racks: stack them in a management rack
+    total = sum(len(rs) for _k, rs, _s in row_racks)
+    for device in per_rack_devices:  # placed in ``Arrangement.layout``
+        if device.count > total:
+            for rest in range(total, device.count):  # more than racks: stack them in a management rack
                 _fill(central, lambda: network_rack("management"), device.kind, device.model or device.prefix,
                       device.prefix, rest, 1, device.height_u, device.watts_each)
 
@@ -514,36 +540,143 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
     pitch = depth + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
     end_aisle = racks.hall.end_aisle_mm / 1000
     # rows side by side in columns so the hall is about square: rows_per_column x pitch ~ columns x row length
-    widths = [sum(d.width for d in drafts) for _k, drafts, _s in row_racks]
+    widths = [sum(d.width for d, _n, _l in drafts) for _k, drafts, _s in row_racks]
     row_span = max(widths, default=0.0) + 2 * end_aisle
     per_column = max(1, math.ceil(math.sqrt(len(row_racks) * row_span / pitch))) if row_racks else 1
     per_column = min(per_column, max(1, len(row_racks)))
-    digits_row = max(2, len(str(len(row_racks))))
-    digits_pos = max(2, len(str(max((len(rs) for _k, rs, _s in row_racks), default=1))))
-    out: list[Rack] = []
-    rows: list[Row] = []
-    index: dict[str, list] = {}
-    for row_i, (kind, drafts, sus) in enumerate(row_racks):
-        column, line = divmod(row_i, per_column)
-        x0 = column * row_span + end_aisle
-        x = 0.0
-        for pos, draft in enumerate(drafts):
-            name = f"R{row_i + 1:0{digits_row}d}-{pos + 1:0{digits_pos}d}"
-            used = sum(s.count * s.height_u for s in draft.slots)
-            rack = Rack(name, draft.kind, row_i, pos, draft.u_total, used, draft.kw, draft.kw_limit, draft.preset.id,
-                        tuple(draft.slots), x0 + x + draft.width / 2, line * pitch)
-            x += draft.width
-            rack_i = len(out)
-            out.append(rack)
-            for slot_i, slot in enumerate(rack.slots):
-                index.setdefault(slot.prefix, []).append((slot.start, rack_i, slot_i))
-        rows.append(Row(index=row_i, kind=kind, racks=len(drafts), length_m=x, sus=sus))
-    built = {prefix: ([e[0] for e in sorted(entries)], [(e[1], e[2]) for e in sorted(entries)])
-             for prefix, entries in index.items()}
-    columns = math.ceil(len(rows) / per_column) if rows else 1
-    hall_length = columns * row_span
-    hall_width = min(len(rows), per_column) * pitch
-    return Layout.model_construct(
-        preset=preset.id, power_limit_kw=limit, rack_units=units, nodes_per_rack=per_rack, node_kw=node_w / 1000,
-        racks=tuple(out), rows=tuple(rows), row_pitch_m=pitch, floor_area_m2=hall_length * hall_width,
-        hall_length_m=hall_length, hall_width_m=hall_width, notes=tuple(notes), index=built)
+    return Arrangement(preset=preset.id, power_limit_kw=limit, rack_units=units, nodes_per_rack=per_rack,
+                       node_kw=node_w / 1000, rows=row_racks, templates=templates, instances=instances,
+                       singles=singles, per_rack=tuple(per_rack_devices), pitch=pitch,
+                       end_aisle=end_aisle, row_span=row_span, per_column=per_column, notes=tuple(notes))
+
+
+class Arrangement(NamedTuple):
+    """Racks in rows before they become a ``Layout``: each row a list of (rack draft, first node, first leaf),
+    the draft shared by every SU of its size (its node and leaf slots numbered from 0), and the out-of-band
+    devices that go one per rack in rack order. ``layout()`` builds the ``Layout``; ``rack_arrays()`` only the
+    rack positions and device tables the cable lengths read (``core.physical.lengths``), without one Python
+    object per rack."""
+
+    preset: str
+    power_limit_kw: float
+    rack_units: int
+    nodes_per_rack: int
+    node_kw: float
+    rows: list
+    """(kind, [(draft, node shift, leaf shift), ...], (first SU, last SU + 1)) per row."""
+    templates: dict
+    """(SU nodes, leaves per plane and island) -> the SU's drafts, its first node and leaf numbered 0."""
+    instances: list
+    """Per SU: (its template's key, index of its first rack, its first node, its first leaf)."""
+    singles: list
+    """(rack index, draft) of every central rack."""
+    per_rack: tuple
+    """``NetDevice``s placed one per rack (rack i takes number i) in each rack's reserved top U."""
+    pitch: float
+    end_aisle: float
+    row_span: float
+    per_column: int
+    notes: tuple
+
+    def rack_arrays(self, prefixes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """What ``core.physical.lengths`` reads of the layout, the same numbers ``layout()`` gives: per rack in
+        rack order its centre x [m], row line y [m], height [U] and row, and for each device prefix starting
+        with one of ``prefixes`` its slots as arrays (starts, rack indices, first U, height [U]) ordered by
+        start (the out-of-band devices are not among them). Vectorised over the racks that share a draft."""
+        row_span, end_aisle, pitch, per_column = self.row_span, self.end_aisle, self.pitch, self.per_column
+        xs: list[float] = []
+        ys: list[float] = []
+        rows: list[int] = []
+        for row_i, (_kind, drafts, _sus) in enumerate(self.rows):
+            column, line = divmod(row_i, per_column)
+            x0 = column * row_span + end_aisle
+            widths = [draft.width for draft, _n, _l in drafts]
+            # the same additions as layout(): x0 + (running sum of the widths before) + half this width
+            xs.extend([x0 + x + w / 2 for x, w in zip(itertools.accumulate(widths, initial=0.0), widths)])
+            ys.extend([line * pitch] * len(drafts))
+            rows.extend([row_i] * len(drafts))
+        placed = [entry for _kind, drafts, _sus in self.rows for entry in drafts]
+        tops = np.array([draft.u_total for draft, _n, _l in placed], dtype=float)
+        parts: dict[str, list] = {}
+        by_template: dict[tuple[int, int], list] = {}
+        for key, rack_i, first, leaf_start in self.instances:
+            by_template.setdefault(key, []).append((rack_i, first, leaf_start))
+        for key, found in by_template.items():  # the SUs of one size at once
+            at, node_shift, leaf_shift = (np.array(column, dtype=np.int64) for column in zip(*found))
+            for k, draft in enumerate(self.templates[key]):
+                for slot in draft.slots:
+                    if slot.prefix.startswith(prefixes):
+                        parts.setdefault(slot.prefix, []).append(
+                            (slot.start + (leaf_shift if slot.kind == "leaf" else node_shift), at + k, slot.first_u,
+                             slot.height_u))
+        single: dict[str, tuple[list, list, list, list]] = {}  # the central racks' slots, one by one
+        for rack_i, draft in self.singles:
+            for slot in draft.slots:
+                if slot.prefix.startswith(prefixes):
+                    starts, racks_, first, height = single.setdefault(slot.prefix, ([], [], [], []))
+                    starts.append(slot.start)
+                    racks_.append(rack_i)
+                    first.append(slot.first_u)
+                    height.append(slot.height_u)
+        tables = {}
+        for prefix in dict.fromkeys([*parts, *single]):
+            found = parts.get(prefix, [])
+            one = single.get(prefix, ([], [], [], []))
+            starts = np.concatenate([p[0] for p in found] + [np.array(one[0], dtype=np.int64)])
+            racks_ = np.concatenate([p[1] for p in found] + [np.array(one[1], dtype=np.int64)])
+            first = np.concatenate([np.full(len(p[1]), p[2], dtype=float) for p in found] + [np.array(one[2], dtype=float)])
+            height = np.concatenate([np.full(len(p[1]), p[3], dtype=float) for p in found]
+                                    + [np.array(one[3], dtype=float)])
+            order = np.argsort(starts, kind="stable")  # by device number, as Layout.index
+            tables[prefix] = (starts[order], racks_[order], first[order], height[order])
+        return np.array(xs), np.array(ys), tops, np.array(rows), tables
+
+    def layout(self) -> Layout:
+        row_racks, pitch, row_span, end_aisle, per_column = (self.rows, self.pitch, self.row_span, self.end_aisle,
+                                                             self.per_column)
+        digits_row = max(2, len(str(len(row_racks))))
+        digits_pos = max(2, len(str(max((len(rs) for _k, rs, _s in row_racks), default=1))))
+        total = sum(len(rs) for _k, rs, _s in row_racks)
+        per_rack = [(device, min(device.count, total)) for device in self.per_rack]
+        out: list[Rack] = []
+        rows: list[Row] = []
+        index: dict[str, list] = {}
+        for row_i, (kind, drafts, sus) in enumerate(row_racks):
+            column, line = divmod(row_i, per_column)
+            x0 = column * row_span + end_aisle
+            x = 0.0
+            for pos, (draft, node_shift, leaf_shift) in enumerate(drafts):
+                rack_i = len(out)
+                if node_shift or leaf_shift:
+                    slots = [Slot(s.kind, s.model, s.prefix, s.start + (leaf_shift if s.kind == "leaf" else node_shift),
+                                  s.count, s.first_u, s.height_u, s.watts_each) for s in draft.slots]
+                else:
+                    slots = list(draft.slots)
+                kw = draft.kw
+                for device, count in per_rack:
+                    if rack_i < count:
+                        slots.append(Slot(device.kind, device.model or device.prefix, device.prefix, rack_i, 1,
+                                          int(draft.u_total - device.height_u + 1), device.height_u,
+                                          device.watts_each))
+                        kw += device.watts_each / 1000
+                name = f"R{row_i + 1:0{digits_row}d}-{pos + 1:0{digits_pos}d}"
+                used = sum(s.count * s.height_u for s in slots)
+                rack = Rack(name, draft.kind, row_i, pos, draft.u_total, used, kw, draft.kw_limit, draft.preset.id,
+                            tuple(slots), x0 + x + draft.width / 2, line * pitch)
+                x += draft.width
+                out.append(rack)
+                for slot_i, slot in enumerate(slots):
+                    index.setdefault(slot.prefix, []).append((slot.start, rack_i, slot_i))
+            rows.append(Row(index=row_i, kind=kind, racks=len(drafts), length_m=x, sus=sus))
+        built = {}
+        for prefix, entries in index.items():
+            entries.sort()
+            built[prefix] = ([e[0] for e in entries], [(e[1], e[2]) for e in entries])
+        columns = math.ceil(len(rows) / per_column) if rows else 1
+        hall_length = columns * row_span
+        hall_width = min(len(rows), per_column) * pitch
+        return Layout.model_construct(
+            preset=self.preset, power_limit_kw=self.power_limit_kw, rack_units=self.rack_units,
+            nodes_per_rack=self.nodes_per_rack, node_kw=self.node_kw, racks=tuple(out), rows=tuple(rows),
+            row_pitch_m=pitch, floor_area_m2=hall_length * hall_width, hall_length_m=hall_length,
+            hall_width_m=hall_width, notes=self.notes, index=built)
