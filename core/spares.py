@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from core.errors import InputError, shown
-from core.i18n import N_, _
+from core.i18n import N_, _, current
 
 RELIABILITY_FILE = Path(__file__).resolve().parents[1] / "assets" / "catalog" / "reliability.toml"
 SPARED_CATEGORIES = ("switch", "transceiver", "cable", "NIC")
@@ -143,7 +143,7 @@ def policy_words(setting: str) -> str:
         return _("off")
     if not policy:
         return _("the catalog's policy")
-    return ", ".join(f"{_(CATEGORY_WORDS[c])} {rule}" for c, rule in policy.items())
+    return ("、" if current() == "zh" else ", ").join(f"{_(CATEGORY_WORDS[c])} {rule}" for c, rule in policy.items())
 
 
 def setting_policy(setting: str) -> dict[str, str] | None:

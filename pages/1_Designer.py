@@ -245,8 +245,8 @@ def _spares_control(cur: state.Current) -> None:
         format_func=lambda m: _(SPARES_MODES[m]),
         help=_("Spare switches, transceivers, cables and NICs as their own BOM rows, costed at the installed row's "
                "price, no power (on a shelf): a percentage of the installed count rounded up, or N+k (k per model "
-               "and tier). Catalog default: {policy} (assets/catalog/reliability.toml, assumed). In the share link "
-               "as sp.").format(policy=catalog_words))
+               "and tier). Catalog default: {policy} (assumed: no operator publishes a sparing policy). In the "
+               "share link as `sp`.").format(policy=catalog_words))
     if mode == "custom":
         for col, category in zip(cols[1:], spares.SPARED_CATEGORIES):
             col.text_input(_(SPARES_LABELS[category]), key=SPARES_W + category, max_chars=12,

@@ -180,11 +180,14 @@ def test_share_link_round_trip(setting):
     assert "sp" not in sharelink.encode(Design(gpus=2048))
 
 
-def test_bad_link_value_is_one_escaped_warning():
-    design, warnings = sharelink.decode({"v": "1", "n": "8", "sp": "<b>switch=9000%</b>"})
+def test_bad_link_value_is_one_warning():
+    design, warnings = sharelink.decode({"v": "1", "n": "8", "sp": "switch=9000%"})
     assert design == Design(nodes=8) and len(warnings) == 1
     assert "'sp' (spares)" in warnings[0] and "Accepted: off, default" in warnings[0]
-    assert "not a percentage (2%) or N+k (N+1)" in warnings[0]  # the UI shows it through webui.safe.md
+    assert "not a percentage (2%) or N+k (N+1)" in warnings[0]
+    design, warnings = sharelink.decode({"v": "1", "sp": "<b>" + "x" * 100 + "=1%"})  # the UI escapes (webui.safe)
+    assert design == Design() and len(warnings) == 1 and "no sparing for" in warnings[0]
+    assert "x" * 41 not in warnings[0]  # the user's text is cut to 40 characters
 
 
 def test_design_file_round_trip_and_old_files():

@@ -321,12 +321,13 @@ def add_design_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--price-basis", type=str.lower, choices=["street", "list", "hyperscale"],
                    help=_("which catalog price to use: street (typical, default), list (high end of each "
                           "range) or hyperscale (low end) [USD]; JSON also gives capex_usd_low/high"))
-    g.add_argument("--spares", action="append", default=[], metavar="off|default|POLICY",
-                   help=_("spare parts in the BOM and capex (no power): off (default), default (the catalog's "
-                          "policy, assets/catalog/reliability.toml) or CATEGORY=RULE pairs, e.g. {example} (a "
-                          "percentage of the installed count rounded up, or N+k per model and tier; categories "
-                          "not named take the catalog's rule; repeatable)").format(
-                              example="--spares switch=N+1,transceiver=2%%"))
+    g.add_argument("--spares", action="append", default=[], metavar="POLICY",
+                   help=_("spare parts in the BOM and capex (no power): none ({off}, the default), the catalog's "
+                          "sparing policy ({default}), or a rule per category such as {example} (a percentage of the "
+                          "installed count rounded up, or N+k per model and tier; categories not named take the "
+                          "catalog's rule; repeatable)").format(
+                              off="--spares=off", default="--spares=default",
+                              example="--spares=switch=N+1,transceiver=2%%"))
     g.add_argument("--power", action="append", default=[], metavar="ID=W",
                    help=_("override a catalog unit power [W], 0 to {limit} W per unit "
                           "(repeatable)").format(limit=f"{MAX_POWER_OVERRIDE_W:,.0f}"))
