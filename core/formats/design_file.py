@@ -11,6 +11,8 @@ Format (``Design.to_json``, version ``core.design.DESIGN_FILE_VERSION`` = 1)::
 ``version`` is an integer; every other key is a ``Design`` field, all of them written (defaults
 included; ``null`` = the catalog's default for the system). Files without ``version`` (older
 exports, hand-written files with only some fields) are read as version 1; a newer version is refused.
+A field added to ``Design`` later is simply absent from older files and takes its default there (e.g.
+``spares``: ``"off"``, no spare rows), so the version stays 1.
 An uploaded file (the Designer) and a file on disk (the CLI) go through ``design_from_bytes``.
 """
 
