@@ -296,3 +296,25 @@ def test_cli_accepts_the_new_elements(capsys):
     assert "NVLink" in text
     assert main(args[:-2] + ["--fail", "rack0.nvswitch-tray9"]) == 2
     assert "trays 0 to 8" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("gpu,chips,split", [
+    ("H100", 4, [4, 4, 5, 5]),  # "every GPU has four NVLinks that connect to two of the NVSwitches, and five ... two"
+    ("A100", 6, [2] * 6),  # "each A100 GPU has two NVLink connections to each NVSwitch"
+    ("B200", 2, [9, 9]),  # "two NVSwitch ASICs ... nine NVLinks from each GPU connected to an NVSwitch"
+])
+def test_golden_baseboard_link_split_from_the_fabric_manager_guide(gpu, chips, split):
+    """NVIDIA Fabric Manager User Guide, 'NVSwitch-Based Systems' (docs.nvidia.com/datacenter/tesla/
+    fabric-manager-user-guide): how each GPU's NVLinks spread over its baseboard's NVSwitch chips. Held out: the
+    spread rule (links // chips, the remainder on the outer chips) was not fitted to these rows."""
+    shape = Shape.of(plan(Design(gpu=gpu, nodes=4)))
+    assert shape.nvl_chips == chips
+    assert sorted(shape.chip_links(c) for c in range(chips)) == split
+
+
+def test_golden_a100_share_rule_gives_fabric_managers_five_sixths():
+    """Fabric Manager User Guide, 'NVSwitch Failure', NVSWITCH_FAILURE_MODE=1 on HGX A100: one NVSwitch failed
+    (disabled with its peer) 'will reduce the available bandwidth to 5/6'. The surviving-link share rule the
+    NVL72 model uses gives the same 10 / 12 links for any one of the six chips."""
+    shape = Shape.of(plan(Design(gpu="A100", nodes=4)))
+    assert [1 - shape.chip_links(c) / shape.nvl_links for c in range(shape.nvl_chips)] == [pytest.approx(5 / 6)] * 6

@@ -312,7 +312,9 @@ class Shape:
 
     def chip_links(self, c: int) -> int:
         """Links of one GPU to chip ``c``: ``links // chips`` each, the remainder on the outer chips first
-        (0, last, 1, ...), so the DGX H100 baseboard's 18 links over 4 chips are 5 / 4 / 4 / 5."""
+        (0, last, 1, ...), so the HGX H100 baseboard's 18 links over 4 chips are 5 / 4 / 4 / 5 (Fabric Manager User
+        Guide: "four NVLinks that connect to two of the NVSwitches, and five NVLinks that connect to the remaining
+        two"; which two is not stated), HGX A100 2 to each of 6, HGX B200 9 to each of 2, NVL72 1 to each of 18."""
         chips, links = self.nvl_chips, self.nvl_links
         base, extra = divmod(links, chips)
         outer = list(dict.fromkeys(x for pair in zip(range(chips), reversed(range(chips))) for x in pair))
