@@ -247,15 +247,20 @@ def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
                              count=shape.nodes * shape.nvl_chips, effect="node_unusable",
                              gpus_affected=shape.gpus_per_node, share_left=0.0))
     if shape.tiers > 1:
-        key = ("ls", 0, 0, shape.leaf_of(0, 0), shape.spines_of_leaf(shape.leaf_of(0, 0))[0], None)
-        a = analyse(plan, [("link", key, False)])
-        if a.nodes_disconnected == 0:
-            per = len(shape.spines_of_leaf(shape.leaf_of(0, 0)))
-            out.append(Degrading(tier="link", example=_element("link", key, shape),
-                                 count=shape.planes * shape.islands * shape.leaves * per, effect="uplink_capacity",
-                                 gpus_affected=shape.nodes_per_group * shape.gpus_per_node // max(1, shape.rails)
-                                 if not shape.tor else shape.nodes_per_group * shape.gpus_per_node,
+        # closed form: a leaf with several spines keeps the others when a whole bundle goes; a leaf with one spine
+        # keeps (cables - 1) / cables of it when one cable goes (the whole bundle would cut it off)
+        leaf = shape.leaf_of(0, 0)
+        per = len(shape.spines_of_leaf(leaf))
+        bundles = shape.planes * shape.islands * shape.leaves * per
+        gpus = shape.group_nodes(0) * shape.gpus_per_node // (1 if (shape.tor or shape.tiers == 1) else shape.rails)
+        if per > 1:
+            out.append(Degrading(tier="link", example=_element("link", ("ls", 0, 0, leaf, 0, None), shape),
+                                 count=bundles, effect="uplink_capacity", gpus_affected=gpus,
                                  share_left=(per - 1) / per))
+        elif shape.pair_links > 1:
+            out.append(Degrading(tier="link", example=_element("link", ("ls", 0, 0, leaf, 0, 0), shape),
+                                 count=bundles * shape.pair_links, effect="uplink_capacity", gpus_affected=gpus,
+                                 share_left=(shape.pair_links - 1) / shape.pair_links))
     if shape.feeds >= 2:
         out.append(Degrading(tier="feed", example=_element("feed", (0, 0), shape), count=shape.racks * shape.feeds,
                              effect="none", gpus_affected=0, share_left=1.0))
