@@ -52,7 +52,7 @@ from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.sizing import size_fabric
 from core.networks import size_networks
 from core.physical.layout import arrange
-from core.physical.lengths import link_lengths
+from core.physical.lengths import memo_link_lengths
 from core.physical.media import select_media
 from core.i18n import N_, _, current, pgettext, usd
 from core.i18n import language as speaking
@@ -362,6 +362,8 @@ class _Evaluator:
         self.sized: dict[tuple, tuple] = {}
         self.physical: dict[tuple, tuple] = {}
         """Sizing key -> (other networks, link lengths) (``physical_of``)."""
+        self.lengths: dict[tuple, tuple] = {}
+        """Link lengths by what they read (``core.physical.lengths.memo_link_lengths``)."""
         self.fabrics: dict[tuple, object] = {}
         """Sizing key at one plane -> fabric plan (or the error): ``size_fabric`` runs once per entry."""
         """``sizing_key`` -> (fabric plan, bandwidth) or the ``DesignError`` sizing raised."""
@@ -402,7 +404,8 @@ class _Evaluator:
             try:
                 networks = size_networks(resolved, fabric, self.catalog)
                 # the rack arrangement gives the layout's cable lengths without building its racks
-                self.physical[key] = (networks, link_lengths(resolved, fabric, arrange(resolved, fabric, networks)))
+                self.physical[key] = (networks, memo_link_lengths(resolved, fabric, arrange(resolved, fabric, networks),
+                                                                  self.lengths))
             except FabricPlannerError as exc:
                 self.physical[key] = exc
         if isinstance(self.physical[key], Exception):

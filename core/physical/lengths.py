@@ -140,8 +140,31 @@ def link_arrays(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout | A
                 racks: RackCatalog | None = None) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Per link class: (lengths [m], links per entry, route codes) arrays over the fabric's links (``layout``:
     a ``Layout`` or the ``Arrangement`` of ``core.physical.layout.arrange``, the same numbers)."""
-    routing = (racks or load_racks()).routing
-    ends = _Ends(layout)
+    return _link_arrays(resolved, fabric, layout if isinstance(layout, _Ends) else _Ends(layout),
+                        (racks or load_racks()).routing)
+
+
+def _pair_links(fabric: FabricPlan) -> list[int]:
+    """Links of each spine-core pair, per pod of one plane and island (three tiers; ``spine_core_pair_links``)."""
+    spines = fabric.spine_count // max(1, fabric.islands)
+    return [fabric.spine_core_pair_links(pod) for pod in range(-(-spines // fabric.spines_per_pod))]
+
+
+def _link_key(resolved: ResolvedDesign, fabric: FabricPlan, ends: _Ends, routing) -> tuple:
+    """Everything ``_link_arrays`` reads (keep the two in step): the routing constants, the nodes and their
+    NIC ports, the fabric's link pattern (not its switch models, speeds or explanation) and the ends'
+    positions and device tables, byte for byte. Two designs with the same key get the same lengths."""
+    f = fabric
+    pattern = (resolved.nodes, resolved.nics_per_node, f.islands, f.planes, f.tiers, f.topology, f.nodes_per_group,
+               f.leaves_per_group, f.leaf_count, f.spine_count, f.links_per_leaf_spine_pair, f.spines_per_pod,
+               f.groups_per_pod, f.cores_per_group, tuple(_pair_links(f)) if f.tiers == 3 and f.cores_per_group else ())
+    tables = tuple((prefix, tuple(a.tobytes() for a in table)) for prefix, table in sorted(ends._tables.items()))
+    return (routing, pattern, ends.x.tobytes(), ends.y.tobytes(), ends.top.tobytes(), ends.row.tobytes(), tables)
+
+
+def _link_arrays(resolved: ResolvedDesign, fabric: FabricPlan, ends: _Ends, routing
+                 ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``link_arrays`` over prepared ends (what it reads is ``_link_key``)."""
     islands = max(1, fabric.islands)
     nodes = resolved.nodes
     out: dict[str, list] = {"node-leaf": [], "leaf-spine": [], "spine-core": []}
@@ -186,7 +209,7 @@ def link_arrays(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout | A
                 if cpg:
                     si = np.repeat(np.arange(spines), cpg)
                     ci = (si % spp) * cpg + np.tile(np.arange(cpg), spines)
-                    per_pod = np.array([fabric.spine_core_pair_links(pod) for pod in range(-(-spines // spp))])
+                    per_pod = np.array(_pair_links(fabric))
                     pair = per_pod[si // spp]
                     (sr, su), (cr, cu) = ends.locate(p + "spine", si), ends.locate(p + "core", ci)
                     add("spine-core", sr, su, cr, cu, pair)
@@ -203,16 +226,23 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
     lengths, weights, routes = lengths[keep], weights[keep], routes[keep]
     edges = np.array(BIN_EDGES_M)
     which = np.clip(np.searchsorted(edges, lengths, side="left") - 1, 0, len(edges) - 2)
+    # entries grouped by bin, in their order within a bin (a stable sort): each bin a slice holding exactly
+    # what a boolean mask of the bin would select, in the same order (so the same sums)
+    order = np.argsort(which, kind="stable")
+    by_bin_l, by_bin_w, by_bin_r = lengths[order], weights[order], routes[order]
+    ends = np.cumsum(np.bincount(which, minlength=len(edges) - 1))
     bins = []
-    for b in np.flatnonzero(np.bincount(which, minlength=len(edges) - 1)):  # the bins used, ascending (np.unique
-        # sorts: 40 times slower here)
-        mask = which == b
-        w = weights[mask]
-        counts = np.bincount(routes[mask], weights=w, minlength=3)
+    start = 0
+    for b, end in enumerate(ends.tolist()):
+        if end == start:
+            continue
+        ls, w = by_bin_l[start:end], by_bin_w[start:end]
+        counts = np.bincount(by_bin_r[start:end], weights=w, minlength=3)
         bins.append(LengthBin(low_m=float(edges[b]), high_m=float(edges[b + 1]), links=int(w.sum()),
-                              max_m=round(float(lengths[mask].max()), 2),
-                              mean_m=round(float(np.average(lengths[mask], weights=w)), 2),
+                              max_m=round(float(ls.max()), 2),
+                              mean_m=round(float(np.average(ls, weights=w)), 2),
                               route=ROUTES[int(np.argmax(counts))]))
+        start = end
     total = int(weights.sum())
     return LinkLengths(link_class=link_class, links=total, bins=tuple(bins),
                        max_m=round(float(lengths.max()), 2) if total else 0.0,
@@ -224,5 +254,23 @@ def link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout | 
                  racks: RackCatalog | None = None) -> tuple[LinkLengths, ...]:
     """Length distribution of every compute-fabric link class (all planes), in class order (``layout``: a
     ``Layout`` or its ``Arrangement``)."""
-    arrays = link_arrays(resolved, fabric, layout, racks)
+    return _binned(link_arrays(resolved, fabric, layout, racks))
+
+
+def _binned(arrays: dict) -> tuple[LinkLengths, ...]:
     return tuple(bin_lengths(c, *arrays[c]) for c in ("node-leaf", "leaf-spine", "spine-core") if c in arrays)
+
+
+def memo_link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, arrangement: Arrangement, memo: dict,
+                      racks: RackCatalog | None = None) -> tuple[LinkLengths, ...]:
+    """``link_lengths`` of an ``Arrangement``, memoised in ``memo`` by what it reads (``_link_key``): designs
+    whose racks stand in the same places and whose links join the same devices share one computation (the
+    optimizer's candidates that differ in switch model, power or speed but not in where things are)."""
+    if not isinstance(arrangement, Arrangement):  # a Layout's ends build their device tables lazily
+        raise TypeError("memo_link_lengths takes an Arrangement (core.physical.layout.arrange)")
+    routing = (racks or load_racks()).routing
+    ends = _Ends(arrangement)
+    key = _link_key(resolved, fabric, ends, routing)
+    if key not in memo:
+        memo[key] = _binned(_link_arrays(resolved, fabric, ends, routing))
+    return memo[key]
