@@ -7,6 +7,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.formats import comparelink
+from tests import pagetest
 from tests.test_i18n import english_leaks, page_text, rerun
 
 ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
@@ -14,14 +15,7 @@ PAGE = "../pages/4_Compare.py"
 TWO = {"c1_name": "IB", "c1_n": "64", "c2_name": "RoCE", "c2_n": "64", "c2_f": "eth"}
 
 
-def open_page(params: dict) -> AppTest:
-    at = AppTest.from_file(ENTRY, default_timeout=90)
-    at.query_params.update(params)
-    at.run()
-    at.switch_page(PAGE)
-    rerun(at)
-    assert not at.exception, at.exception
-    return at
+open_page = pagetest.opener(PAGE)  # the app opened from a link, then this page (tests/pagetest.py)
 
 
 def columns(at: AppTest) -> list[str]:

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from streamlit.testing.v1 import AppTest
 
 from core.analysis.optimize import Constraints, Grid, families, optimize
 from core.figures.optimize import family_rows, front_rows, pareto_figure
 from core.formats import optimizelink
+from tests import pagetest
 from tests.test_i18n import english_leaks, page_text, rerun
 
 ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
@@ -95,14 +95,7 @@ def test_bad_link_values_are_warned_and_fall_back():
     assert len(warnings) == 4 and any("opt_zz" in w for w in warnings)
 
 
-def open_page(params: dict) -> AppTest:
-    at = AppTest.from_file(ENTRY, default_timeout=120)
-    at.query_params.update(params)
-    at.run()
-    at.switch_page(PAGE)
-    rerun(at)
-    assert not at.exception, at.exception
-    return at
+open_page = pagetest.opener(PAGE)  # the app opened from a link, then this page (tests/pagetest.py)
 
 
 LINK = {"opt_n": "256", "opt_os": "1.5", "opt_fab": "infiniband", "opt_sw": "QM9700,Q3400", "opt_run": "1"}

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
 from core.formats import resiliencelink as rl
+from tests import pagetest
 from tests.i18n_check import chinese_leaks
 from tests.test_i18n import english_leaks, page_text, rerun
 
@@ -22,14 +23,7 @@ DESIGN = {"n": "64", "sw": "QM9700"}
 TOR = {"n": "16", "t": "tor", "npr": "2", "os": "3"}
 
 
-def open_page(params: dict) -> AppTest:
-    at = AppTest.from_file(ENTRY, default_timeout=120)
-    at.query_params.update(params)
-    at.run()
-    at.switch_page(PAGE)
-    rerun(at)
-    assert not at.exception, at.exception
-    return at
+open_page = pagetest.opener(PAGE)  # the app opened from a link, then this page (tests/pagetest.py)
 
 
 def link(at: AppTest) -> dict:

@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.design import Design
 from core.plan import plan
+from tests import pagetest
 from tests.i18n_check import chinese_leaks, english_leaks
 from tests.test_i18n import page_text, rerun, unescape
 
@@ -15,14 +16,7 @@ ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
 PAGE = "../pages/5_Sweep.py"
 
 
-def open_page(params: dict) -> AppTest:
-    at = AppTest.from_file(ENTRY, default_timeout=120)
-    at.query_params.update(params)
-    at.run()
-    at.switch_page(PAGE)
-    rerun(at)
-    assert not at.exception, at.exception
-    return at
+open_page = pagetest.opener(PAGE)  # the app opened from a link, then this page (tests/pagetest.py)
 
 
 class _Main:
