@@ -166,7 +166,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     st.caption(_("Fail switches, link bundles, NVLink switches, planes, NICs, racks or their power feeds by the form, "
                  "or switches by clicking them in the diagram (click again to restore one), and compare with the "
                  "healthy design. The healthy design is never changed."))
-    c1, c2, c3, c4, c5 = st.columns([1.1, 0.8, 0.7, 2.2, 0.9], vertical_alignment="bottom")
+    c1, c2, c3, c4, c5 = st.columns([1.5, 0.7, 0.7, 1.9, 0.9], vertical_alignment="bottom")
     tiers = list(failure.tiers_for(cur.plan))
     if st.session_state.get(W + "tier") not in tiers:
         st.session_state[W + "tier"] = tiers[0]

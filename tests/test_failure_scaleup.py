@@ -318,3 +318,29 @@ def test_golden_a100_share_rule_gives_fabric_managers_five_sixths():
     NVL72 model uses gives the same 10 / 12 links for any one of the six chips."""
     shape = Shape.of(plan(Design(gpu="A100", nodes=4)))
     assert [1 - shape.chip_links(c) / shape.nvl_links for c in range(shape.nvl_chips)] == [pytest.approx(5 / 6)] * 6
+
+
+def test_resilience_page_form_offers_the_designs_tiers_and_shows_nvlink():
+    """AppTest: an NVL72 design offers trays, chips, bundles and feeds in the form; a tray and a bundle cable from
+    the link show the NVLink rows and the redundant feed's note; an HGX design offers no trays."""
+    from tests import pagetest
+    from tests.test_i18n import rerun
+
+    open_page = pagetest.opener("../pages/6_Resilience.py")
+    at = open_page({"g": "GB200-NVL72", "n": "36", "rs_fail": "tray:1,p0.leaf0-spine1#2,rack1.feeda"})
+    options = at.selectbox(key="rs_w_tier").options
+    assert {"NVLink switch tray", "NVSwitch chip", "link bundle", "rack power feed"} <= set(options)
+    assert at.multiselect(key="rs_w_failed").value == ["tray:1", "p0.leaf0-spine1#2", "rack1.feeda"]
+    frame = at.dataframe[0].value
+    rows = dict(zip(frame[frame.columns[0]], frame[frame.columns[2]]))
+    assert rows["NVLink per GPU, worst domain [GB/s, one direction]"] == "800.0"
+    assert rows["GPUs with less NVLink bandwidth"] == "72"
+    assert any("redundant" in i.value for i in at.info)
+    at.selectbox(key="rs_w_tier").set_value("nvswitch")
+    at.number_input(key="rs_w_count").set_value(2)
+    at.button(key="rs_w_add_count").click()
+    rerun(at)
+    assert at.multiselect(key="rs_w_failed").value[-1] == "nvswitch:2"
+    hgx = open_page({"n": "64", "sw": "QM9700"})
+    assert "NVLink switch tray" not in hgx.selectbox(key="rs_w_tier").options
+    assert "NVSwitch chip" in hgx.selectbox(key="rs_w_tier").options
