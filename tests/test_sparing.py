@@ -116,3 +116,13 @@ def test_coverage_follows_edited_rates():
     assert w.expected_failures_in_lead_time == pytest.approx(b.expected_failures_in_lead_time * 0.5 / 0.00612)
     assert w.coverage < b.coverage
     assert worse.spares_capex_usd == base.spares_capex_usd  # the rule, not the rate, sets the count
+
+
+def test_every_sparing_default_says_where_it_comes_from_and_when():
+    """Every catalog number has its source and date; the sparing defaults are assumptions and say so."""
+    from datetime import date
+
+    from core.spares import reliability_table
+    for category, entry in reliability_table()["sparing"].items():
+        assert entry["source"].startswith("[A]"), category
+        assert date.fromisoformat(entry["as_of"] + "-01") <= date(2026, 12, 31), category
