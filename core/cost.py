@@ -212,7 +212,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
             return entry.price_at(basis), entry.node_price_low_usd, entry.node_price_high_usd
         return entry.price_at(basis), entry.price_low_usd, entry.price_high_usd
 
-    def add(category, entry, quantity, why, item=None, end=""):
+    def add(category, entry, quantity, why, item=None, end="", network="compute"):
         if quantity <= 0:
             return
         point, low, high = prices(entry)
@@ -222,7 +222,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
                 unit_price_usd=point, unit_price_low_usd=low, unit_price_high_usd=high,
                 unit_power_w=power(entry.id, entry.power_w),
                 price_basis="override" if entry.id in price_overrides else entry.price_basis,
-                why=why, end=end,
+                why=why, end=end, network=network,
             )
         )
 
@@ -297,14 +297,11 @@ def network_rows(catalog: Catalog, networks: ClusterNetworks, add, rows: list[Bo
     """The storage, in-band and out-of-band networks' rows (``core.networks``), and the compute fabric's
     UFM appliances and links: switches, appliances, cables and transceivers, each row tagged with its
     ``network``. ``add(category, entry, quantity, why, item=None, end="")`` prices a row as the compute
-    fabric's are priced (overrides, price basis); rack PDUs are the racks' and not bought here. The
+    fabric's are priced (overrides, price basis; ``network=`` tags the row); rack PDUs are the racks' and not bought here. The
     nodes' storage and in-band ports are on the node (the DGX's two dual-port ConnectX-7 / BlueField-3,
     H100 RA Figure 4), so no NIC rows."""
     def tagged(network: str, category: str, entry, quantity: int, why: str, item: str, end: str = "") -> None:
-        before = len(rows)
-        add(category, entry, quantity, why, item=item, end=end)
-        if len(rows) > before:
-            rows[-1] = rows[-1].model_copy(update={"network": network})
+        add(category, entry, quantity, why, item=item, end=end, network=network)
 
     groups = [("compute", networks.compute_devices, networks.compute_links, ())]
     groups += [(n.network, n.devices, n.links, n.switches) for n in networks.sized()]

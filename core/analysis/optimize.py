@@ -261,6 +261,19 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
     allowed = _allowed_switches(catalog, constraints, grid)
     plane_counts = tuple(sorted({*grid.planes, constraints.min_planes})) if constraints.min_planes else grid.planes
     out: list[Design] = []
+    base = Design(gpu=system.id, gpus=gpus)
+    checked: set[tuple] = set()
+
+    def design(**fields) -> Design:
+        """``Design(gpu=..., gpus=..., **fields)``: each field's validators run once per distinct value (they read
+        no other field), then a copy of the validated base with the fields set (same values, no re-validation
+        of the 11,000 designs of a large grid)."""
+        for key, value in fields.items():
+            if (key, value) not in checked:
+                Design(gpu=system.id, gpus=gpus, **{key: value})
+                checked.add((key, value))
+        return base.model_copy(update=fields)
+
     for fabric in _fabrics(constraints, grid):
         switches = [s for s in catalog.fabric_switches(fabric) if allowed is None or s.id in allowed]
         speeds = [s for s in offered_port_speeds(catalog, fabric) if grid.port_speeds is None or s in grid.port_speeds]
@@ -291,8 +304,8 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
                                     grid.oversubscription):
                                 if planes == 1 and mode == "per-rail":
                                     continue  # the same fabric as per-port with one plane
-                                out.append(Design(
-                                    gpu=system.id, gpus=gpus, fabric=fabric, port_speed_gbps=speed, nic=nic.id if nic else None,
+                                out.append(design(
+                                    fabric=fabric, port_speed_gbps=speed, nic=nic.id if nic else None,
                                     leaf_switch=leaf.id, spine_switch=upper.id, core_switch=upper.id,
                                     uplink_speed_gbps=uplink, planes=planes, plane_mode=mode, topology=topology,
                                     tiers=tiers, oversubscription=float(over)))
@@ -362,6 +375,8 @@ class _Evaluator:
         self.sized: dict[tuple, tuple] = {}
         self.physical: dict[tuple, tuple] = {}
         """Sizing key -> (other networks, link lengths) (``physical_of``)."""
+        self.media: dict[tuple, tuple] = {}
+        """Media bins by what ``select_media`` reads (``_media_key``)."""
         self.lengths: dict[tuple, tuple] = {}
         """Link lengths by what they read (``core.physical.lengths.memo_link_lengths``)."""
         self.fabrics: dict[tuple, object] = {}
@@ -411,7 +426,10 @@ class _Evaluator:
         if isinstance(self.physical[key], Exception):
             raise self.physical[key]
         networks, lengths = self.physical[key]
-        return {"networks": networks, "media": select_media(self.catalog, resolved, lengths)}
+        media_key = _media_key(resolved, lengths)
+        if media_key not in self.media:
+            self.media[media_key] = select_media(self.catalog, resolved, lengths)
+        return {"networks": networks, "media": self.media[media_key]}
 
     def plan_of(self, design: Design) -> Plan:
         resolved = resolve_design(design, self.catalog)
@@ -517,6 +535,16 @@ class _Evaluator:
             result = sweep(p, "all-reduce", [self.c.busbw_size])
             self.busbw[key] = float(result.busbw(result.best()[0])[0])
         return self.busbw[key]
+
+
+def _media_key(resolved, lengths: tuple) -> tuple:
+    """Everything ``core.physical.media.select_media`` reads: the lengths (by identity: the evaluator keeps them),
+    the cable media policy, fabric, port and uplink speeds, the switch model of each tier, the system (its node
+    ports per transceiver), the planes and the NIC's cage (the only thing of the NIC it reads)."""
+    tiers = resolved.tier_switches
+    return (id(lengths), resolved.design.cable_media, resolved.fabric, resolved.port_speed_gbps, resolved.uplink_gbps,
+            resolved.switch.id, tiers["spine"].id, tiers["core"].id, resolved.system.id, resolved.planes,
+            resolved.nic.cage_type)
 
 
 def _rejected(cand: Candidate, failed: list[str]) -> Candidate:
@@ -635,9 +663,15 @@ def _evaluate_chunk(args) -> list[Candidate]:
         out = []
         for group in groups:
             out += _evaluate_family(evaluator, designs, group)
-        for cand in out:  # the parent has the designs; send back only the numbers
-            cand.design = None
-        return out, len(evaluator.fabrics)
+        # the parent has the designs; send back only the numbers, as tuples (a fifth of the pickling)
+        return [tuple(getattr(cand, name) for name in _SENT) for cand in out], len(evaluator.fabrics)
+
+
+_SENT = tuple(name for name in Candidate.__dataclass_fields__ if name not in ("design", "resolved"))
+"""The ``Candidate`` fields a worker sends back: every one but the design and the resolved design, in field
+order (``index`` first, ``design`` second in the dataclass)."""
+assert _SENT[0] == "index" and tuple(Candidate.__dataclass_fields__)[1] == "design"
+assert tuple(Candidate.__dataclass_fields__)[-1] == "resolved"
 
 
 def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Catalog,
@@ -672,9 +706,8 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
             parts = pool.map(_evaluate_chunk, jobs)
     finally:
         _FORKED.clear()
-    out = sorted((c for part, _count in parts for c in part), key=lambda c: c.index)
-    for cand in out:  # the parent's own Design objects
-        cand.design = designs[cand.index]
+    out = sorted((Candidate(sent[0], designs[sent[0]], *sent[1:]) for part, _count in parts for sent in part),
+                 key=lambda c: c.index)  # with the parent's own Design objects
     return out, sum(count for _part, count in parts)
 
 
