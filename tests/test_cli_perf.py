@@ -58,6 +58,7 @@ def test_train_custom_model_table(capsys):
     ("train", "--layers", "4"),
     ("train", "--tokens", "lots"),
     ("train", "--efficiency", "2"),
+    ("train", "--nccl-version", "9.9.9"),
 ])
 def test_bad_input_exits_2_with_one_line(capsys, argv):
     code, out, err = run(capsys, *argv)
@@ -214,7 +215,7 @@ def test_train_routing_and_placement_flags_match_the_engine_under_those_assumpti
     flags = ("--fabric", "ethernet", "--oversubscription", "2")
     packed = _train(capsys, *flags)
     spread = _train(capsys, *flags, "--placement", "scatter")
-    assert packed["assumptions"] == {"routing": "auto", "placement": "topo"}
+    assert packed["assumptions"] == {"routing": "auto", "placement": "topo", "nccl_version": "2.30.7"}
     assert spread["assumptions"]["placement"] == "scatter"
     p = plan(Design(gpu="H100", gpus=2048, fabric="ethernet", oversubscription=2.0))
     job = parse_job({"model": "llama3-70b", "tp": 8, "pp": 4, "gpus": 2048, "global_batch": spread["global_batch"]})
@@ -243,3 +244,13 @@ def test_collective_placement_flag_and_bad_values(capsys):
     code, _out, err = run(capsys, "train", "--routing", "nope")
     assert code == 2 and "--routing" in err and "Traceback" not in err
     assert packed["assumptions"] == {"routing": "auto", "placement": "topo"}
+
+
+def test_train_models_the_nccl_release_it_is_given(capsys):
+    """``train --nccl-version`` models that release (as ``collective`` does) and says which in the JSON."""
+    argv = ("train", "--gpu", "GB200-NVL72", "--gpus", "1440", "--model", "llama3-70b", "--tp", "8", "--pp", "4",
+            "--format", "json")
+    code, out, _ = run(capsys, *argv)
+    assert code == 0 and json.loads(out)["assumptions"]["nccl_version"] == "2.30.7"
+    code, out, _ = run(capsys, *argv, "--nccl-version", "2.26.2")
+    assert code == 0 and json.loads(out)["assumptions"]["nccl_version"] == "2.26.2"

@@ -48,13 +48,18 @@ def register(subparsers) -> None:
                    help=_("also consider InfiniBand SHARP in-network reduction (NCCL CollNet); it needs the "
                           "SHARP plugin, NCCL_COLLNET_ENABLE=1 and Quantum HDR or later switches, so it is off "
                           "by default"))
-    g.add_argument("--nccl-version", metavar="X.Y.Z",
-                   help=_("the NCCL release to model, as NCCL prints it (e.g. 2.26.2; default: the current stock "
-                          "release); releases differ in their tuning caps and, before 2.30.3, in NVLS-tree on "
-                          "Blackwell across 4 or more NVLink domains"))
+    add_nccl_version_option(g)
     add_congestion_options(g)
     add_format_option(col)
     col.set_defaults(handler=run)
+
+
+def add_nccl_version_option(group) -> None:
+    """``--nccl-version X.Y.Z`` (collective and train)."""
+    group.add_argument("--nccl-version", metavar="X.Y.Z",
+                       help=_("the NCCL release to model, as NCCL prints it (e.g. 2.26.2; default: the current stock "
+                              "release); releases differ in their tuning caps and, before 2.30.3, in NVLS-tree on "
+                              "Blackwell across 4 or more NVLink domains"))
 
 
 def add_congestion_options(group) -> None:

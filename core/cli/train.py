@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli.collective import add_congestion_options, algorithm_label, congestion_of
+from core.cli.collective import add_congestion_options, add_nccl_version_option, algorithm_label, congestion_of
 from core.cli.common import (
     add_design_options,
     add_format_option,
@@ -95,6 +95,7 @@ def register(subparsers) -> None:
     f.add_argument("--sharp", action="store_true",
                    help=_("let the job's collectives use InfiniBand SHARP (NCCL CollNet); it needs the SHARP plugin, "
                           "NCCL_COLLNET_ENABLE=1 and Quantum HDR or later switches, so it is off by default"))
+    add_nccl_version_option(f)
     add_congestion_options(f)
     add_format_option(tr)
     tr.set_defaults(handler=run)
@@ -152,7 +153,9 @@ def _split_lines(choice) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> str:
-    with congestion_of(args):
+    from core.perf.collectives import nccl_release
+
+    with congestion_of(args), nccl_release(args.nccl_version):
         return _run(args)
 
 
@@ -176,7 +179,10 @@ def _run(args: argparse.Namespace) -> str:
             job = job.model_copy(update={"global_batch": batch})
         result = estimate(planned, job)
     s = result.summary()
-    s["assumptions"] = {"routing": args.routing, "placement": args.placement}
+    from core.perf.constants import load_constants, nccl_version_of
+
+    s["assumptions"] = {"routing": args.routing, "placement": args.placement,
+                        "nccl_version": ".".join(map(str, nccl_version_of(args.nccl_version, load_constants())))}
     if args.format == "json":
         if choice is not None:
             s["split_choice"] = choice.summary() if args.explain else {"chosen": choice.best.summary(),
