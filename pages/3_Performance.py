@@ -171,7 +171,7 @@ def main() -> None:
     tg = cols[5].number_input(_("GPUs"), min_value=0, max_value=r.gpus, step=8, key=W + "tg",
                               help=_("GPUs the training job uses; 0 = the most GPUs of the design that tp x pp x cp "
                                      "divides (and whose smallest global batch stays within 1,000,000 sequences)"))
-    cols = st.columns([1, 2])
+    cols = st.columns([1, 2, 1])
     choice = cols[0].selectbox(
         _("Compare with"), list(COMPARE_CHOICES), key=W + "cmp",
         format_func=lambda k: _("another design (share link)") if k == COMPARE_LINK else _(COMPARE_FABRICS[k][0]),
@@ -181,11 +181,15 @@ def main() -> None:
         _("Share link of the design to compare with"), key=W + "cmpl", max_chars=MAX_COMPARE_LINK,
         disabled=choice != COMPARE_LINK, placeholder="https://…/?v=1&g=H100&n=64",
         help=_("Copy the link of any design (the Share box of the app) and paste it here."))
+    shard = cols[2].toggle(_("Shard gradients"), key=W + "zg",
+                           help=_("ZeRO-2 / FSDP as Llama 3 was trained: each GPU keeps an fp32 shard of the "
+                                  "gradients plus one model chunk's accumulator, reduced by reduce-scatter; off = "
+                                  "full gradients with the distributed optimizer (ZeRO-1)."))
     settings = {"op": tuple(ops), "all": "1" if show_all else "0", "jg": int(job_gpus), "model": model, "seq": int(seq),
                 "gbs": int(gbs), "mbs": int(mbs), "prec": prec, "tp": int(tp), "pp": int(pp), "cp": int(cp),
                 "ep": int(ep), "vp": int(vp), "tg": int(tg), "tok": float(tokens), "eff": float(eff), "cmp": choice,
                 "cmpl": str(link_text or "").strip(), "rt": routing, "pl": placement, "sharp": "1" if sharp else "0",
-                "nccl": nccl}
+                "nccl": nccl, "zg": "1" if shard else "0"}
     jobstate.remember(settings)
     if standalone:
         jobstate.sync_url_standalone()

@@ -141,3 +141,31 @@ def test_comparison_and_congestion_notes_speak_chinese():
     bad = page(n="64", lang="zh", perf_cmp="url", perf_cmpl="?v=1&g=H999")
     assert not bad.exception
     assert any("对比链接" in w.value for w in bad.warning)
+
+
+def test_gradient_sharding_toggle_reaches_the_estimate_and_the_link():
+    """Issue 11 item 5: ZeRO-2 / FSDP gradient sharding (as Llama 3 ran) is a job setting on the page."""
+    from test_i18n import page_text
+
+    at = page(n="128", perf_model="llama3-70b")
+    assert not at.exception and not at.error
+    assert at.toggle(key="perf_w_zg").value is False and "perf_zg" not in at.query_params
+    before = page_text(at)
+    at.toggle(key="perf_w_zg").set_value(True).run()
+    assert not at.exception and not at.error
+    assert str(at.query_params["perf_zg"]) == "1"
+    assert page_text(at) != before  # the memory per GPU and the step changed
+    again = page(n="128", perf_model="llama3-70b", perf_zg="1")
+    assert again.toggle(key="perf_w_zg").value is True
+
+
+def test_gradient_sharding_setting_makes_a_sharded_job():
+    from core.design import Design
+    from core.formats.joblink import DEFAULTS
+    from core.perf.jobform import job_from_settings
+    from core.plan import plan
+
+    p = plan(Design(gpu="H100", nodes=128))
+    settings = {**DEFAULTS, "model": "llama3-70b"}
+    assert not job_from_settings(p, settings).shard_gradients
+    assert job_from_settings(p, {**settings, "zg": "1"}).shard_gradients

@@ -53,7 +53,7 @@ def seed_widgets(cluster_gpus: int) -> None:
     ss = st.session_state
     for key, value in ss[STORE].items():
         if W + key not in ss:
-            ss[W + key] = (list(value) if key == "op" else (value == "1") if key in ("all", "sharp") else value)
+            ss[W + key] = (list(value) if key == "op" else (value == "1") if key in ("all", "sharp", "zg") else value)
     for key in ("jg", "tg"):
         ss[W + key] = min(int(ss.get(W + key) or 0), cluster_gpus)
 

@@ -5,7 +5,8 @@ Keys are short and stable (links in the wild depend on them): ``perf_op`` collec
 ``url``), ``perf_cmpl`` the compared design's share link (at most ``MAX_COMPARE_LINK`` characters),
 ``perf_rt`` the routing class (``auto`` = the design's), ``perf_pl`` the rank placement,
 ``perf_sharp`` InfiniBand SHARP (off by default, as in a stock NCCL), ``perf_nccl`` the NCCL release
-modelled (one of ``NCCL_RELEASES``; the current stock release by default). ``JOB.decode(params)`` gives every value
+modelled (one of ``NCCL_RELEASES``; the current stock release by default), ``perf_zg`` gradient
+sharding (ZeRO-2 / FSDP, off by default). ``JOB.decode(params)`` gives every value
 (defaults where absent or bad) and one warning per bad value; ``JOB.encode(values)`` writes only
 what differs from the defaults.
 """
@@ -105,6 +106,8 @@ JOB = sharelink.register_extension("perf_", [
     P("rt", N_("routing"), sharelink.parse_choice(list(ROUTINGS)), str, "auto", ", ".join(ROUTINGS)),
     P("pl", N_("rank placement"), sharelink.parse_choice(list(PLACEMENTS)), str, "topo", ", ".join(PLACEMENTS)),
     P("sharp", N_("InfiniBand SHARP"), sharelink.parse_choice(["1", "0"]), str, "0",
+      lambda: _("{first} or {second}").format(first="1", second="0")),
+    P("zg", N_("gradient sharding (ZeRO-2 / FSDP)"), sharelink.parse_choice(["1", "0"]), str, "0",
       lambda: _("{first} or {second}").format(first="1", second="0")),
     P("nccl", N_("NCCL release"), sharelink.parse_choice(list(NCCL_RELEASES)), str, NCCL_RELEASES[0],
       ", ".join(NCCL_RELEASES)),
