@@ -134,7 +134,7 @@ def test_english_table_is_unchanged(capsys):
     code, out, _ = _run(capsys, "collective", "--gpus", "250")
     assert any(line.startswith("all algorithms ring ") for line in out.splitlines())
     code, out, _ = _run(capsys, "train", "--gpus", "1024")
-    assert "memory/GPU    weights " in out and " GB of 80 GB" in out
+    assert "memory/GPU    weights " in out and " GiB of 80 GiB" in out
 
 
 def test_chinese_table_lines_up(capsys):

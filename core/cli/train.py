@@ -141,7 +141,7 @@ def _split_lines(choice) -> list[str]:
                 verdict = _("chosen")
             else:
                 verdict = _("fits, {slower} slower").format(slower=f"{e.step_time_s / best.estimate.step_time_s - 1:.1%}")
-            text = _("dp {dp}, global batch {batch}: step {step} s, MFU {mfu}, {memory} GB/GPU; {verdict}").format(
+            text = _("dp {dp}, global batch {batch}: step {step} s, MFU {mfu}, {memory} GiB/GPU; {verdict}").format(
                 dp=f"{e.dp:,}", batch=f"{c.global_batch:,}", step=f"{e.step_time_s:.3f}", mfu=f"{e.mfu:.1%}",
                 memory=f"{sum(e.memory_gb.values()):.1f}", verdict=verdict)
         else:
@@ -215,7 +215,7 @@ def _run(args: argparse.Namespace) -> str:
             tokens=f"{s['tokens_per_s']:,.0f}", mfu=f"{s['mfu']:.1%}", share=f"{s['comm_fraction']:.1%}")),
         row(_("to train"), _("{tokens} tokens: {days} days, {cost} (share of cluster TCO, estimate)").format(
             tokens=f"{s['tokens_to_train']:.3g}", days=f"{s['days_to_train']:,.1f}", cost=usd(s["cost_usd"]))),
-        row(_("memory/GPU"), _("{parts} GB of {hbm} GB").format(parts=memory, hbm=f"{s['hbm_gb']:g}")),
+        row(_("memory/GPU"), _("{parts} GiB of {hbm} GiB").format(parts=memory, hbm=f"{s['hbm_gb']:g}")),
     ]
     for c in s["communication"]:
         lines.append("  " + _("{parallelism} {collective} group {group}  {volume} GB  {time} s, {hidden} hidden, "

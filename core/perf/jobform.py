@@ -292,7 +292,7 @@ def memory_caption(estimate_: TrainingEstimate, model_name: str, settings: Mappi
     memory = {k: f"{v:.1f}" for k, v in estimate_.memory_gb.items()}  # weights, gradients, optimizer, activations
     return (_("{model}: {params}B parameters ({active}B active), {gpus} GPUs = tp {tp} x pp {pp} x cp {cp} x dp "
               "{dp}; {microbatches} micro-batches per step; memory per GPU weights {weights}, gradients {gradients}, "
-              "optimizer {optimizer}, activations {activations} GB of {hbm} GB. ").format(
+              "optimizer {optimizer}, activations {activations} GiB of {hbm} GiB. ").format(
                 model=model_name, params=f"{s['params_b']:,.1f}", active=f"{s['active_params_b']:,.1f}",
                 gpus=f"{estimate_.gpus:,}", tp=settings["tp"], pp=settings["pp"], cp=settings["cp"], dp=estimate_.dp,
                 microbatches=estimate_.microbatches, hbm=f"{estimate_.hbm_gb:g}", **memory)

@@ -786,19 +786,19 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
             "optimizer": _("Use more data-parallel ranks, or a larger tp or pp."),
         }[biggest]
         raise DesignError(
-            _("{model} needs about {needed} GB per GPU with this split ({part} {part_gb} GB), more than the "
-              "{usable} GB usable of {hbm} GB.").format(
+            _("{model} needs about {needed} GiB per GPU with this split ({part} {part_gb} GiB), more than the "
+              "{usable} GiB usable of {hbm} GiB.").format(
                 model=mdl.name, needed=f"{needed:.0f}", part=memory_label(biggest), part_gb=f"{memory[biggest]:.0f}",
                 usable=f"{usable:.0f}", hbm=f"{r.system.hbm_gbytes:g}"), hint)
     if needed > usable:
-        warnings.append(_("Memory is tight: pipeline stage {stage} needs about {needed} GB per GPU, {over} over the "
-                          "{usable} GB usable but within the memory model's {tolerance} tolerance; it may not fit "
+        warnings.append(_("Memory is tight: pipeline stage {stage} needs about {needed} GiB per GPU, {over} over the "
+                          "{usable} GiB usable but within the memory model's {tolerance} tolerance; it may not fit "
                           "without tuning (e.g. full recompute or a larger pp).").format(
             stage=stage_memory.stage + 1, needed=f"{needed:.1f}", over=f"{needed / usable - 1:.1%}",
             usable=f"{usable:.0f}", tolerance=f"{tolerance:.0%}"))
     elif needed > usable * (1 - tolerance):
-        warnings.append(_("Memory is tight: pipeline stage {stage} needs about {needed} GB per GPU, a margin of "
-                          "{margin} below the {usable} GB usable, within the memory model's {tolerance} "
+        warnings.append(_("Memory is tight: pipeline stage {stage} needs about {needed} GiB per GPU, a margin of "
+                          "{margin} below the {usable} GiB usable, within the memory model's {tolerance} "
                           "tolerance.").format(
             stage=stage_memory.stage + 1, needed=f"{needed:.1f}", margin=f"{1 - needed / usable:.1%}",
             usable=f"{usable:.0f}", tolerance=f"{tolerance:.0%}"))
