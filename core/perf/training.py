@@ -350,7 +350,9 @@ class TrainingEstimate:
     bubble_s: float
     comm: list[CommPart]
     memory_gb: dict[str, float]
+    """Memory per GPU of the fullest stage by part [GiB = 2^30 B] (the key keeps its old name: links and scripts use it)."""
     hbm_gb: float
+    """HBM per GPU as the catalog lists it ("80 GB" parts hold 80 GiB) [GiB]."""
     cost_usd_per_day: float
     warnings: list[str] = field(default_factory=list)
     cluster_gpus: int = 0
