@@ -57,13 +57,24 @@ rates stay below NCCL's own tuning model at 1-64 MB, which the model follows: A1
 Two NVL72 racks at 512 MB-2 GB (+31%, +23%, +15%): the measured NVLS-tree reaches its plateau
 later than the model's fill (about 0.7-1.4 ms of fixed cost against the model's 0.4 ms); no
 second source to set a multi-domain NVLS fill from. Twenty NVL72 racks (coreweave/nccl-tests#48,
-NCCL 2.26.2): the measured curve is a ring (``test_20_racks_fixed_cost_is_nccls_ring_latency``:
-its 4.4-5.4 ms fixed cost is the ring's step latency in NCCL's own model, 2 x 1,439 steps;
-a tree or NVLS-tree would cost under 1 ms). With NVLS-tree left out for 2.26.2 the model predicts
-the tree there (+235% at 512 MB, +148% at 1 GB, +66% at 4 GB, +46% at 16 GB; it was +134% at 4 GB
-and +223% at 1 GB with NVLS-tree of NCCL 2.30); NCCL chose the ring, which the model's copy of
-NCCL's tuner does not reproduce on 72-GPU domains (the tree and ring graphs' channel counts come
-from NCCL's topology search, not modelled). The ring alone is -3% to +8% at 512 MB-1 GB and
+NCCL 2.26.2; its script, commit 5ceab10, sets NCCL_NVLS_ENABLE=0 and NCCL_NET_GDR_C2C=1): the
+measured curve is a ring (``test_20_racks_fixed_cost_is_nccls_ring_latency``: its 4.4-5.4 ms
+fixed cost is the ring's step latency, 2 x 1,439 steps; a tree would cost under 1 ms). With
+NVLS-tree left out for 2.26.2 the model predicts the tree there (+235% at 512 MB, +148% at 1 GB,
++66% at 4 GB, +46% at 16 GB); NCCL chose the ring, and why is not settled. Read at v2.26.2-1
+(f44ac759) and ruled out: the tree is not disabled across MNNVL cliques (tuning.cc:408-421
+disables only NVLS-tree on one node, CollNet and multi-node NVLS; enqueue.cc:1665-1675 the
+same); nNodes is 20 cliques, not 360 hosts (topo.cc:1346-1350 fuses a clique's topology,
+init.cc:917-931 counts one node per fused topology; 405 GB/s at 16 GB is also above the 50 GB/s
+per GPU of 4 x 400 Gb/s per host, so multi-node NVLink was on); treeCorrectionFactor stops below
+512 MB (tuning.cc:538, log2(S/64) < 23). What stays: NCCL's tuner rates both from their own
+graph's nChannels x bwInter (tuning.cc:250; init.cc:1010 gives both the same nChannels) with
+Simple only (tuning.cc:429: LL128 needs the NIC path <= PXN, GB200's goes through the Grace CPU,
+PHB by paths.cc:96-97; LL128 over C2C came in 2.27.3), so it picks the ring at 512 MB only if
+the tree graph's bwInter is below about 5-30% of the ring graph's (its 14.3 ms Simple ring
+latency, plateau x1.4, against the tree's 0.7 ms). Those bandwidths come from NCCL's topology
+search on the fused 72-GPU topology; neither the run's topology nor its NCCL_DEBUG=TUNING table
+is published, so nothing in the model was changed. The ring alone is -3% to +8% at 512 MB-1 GB and
 +20% to +40% at 2-16 GB (the ring's bandwidth on 72-GPU domains, same search). H100 NVLS at
 64 MB is -13% (inside the tolerance).
 """
@@ -268,7 +279,10 @@ def test_20_racks_fixed_cost_is_nccls_ring_latency():
     Straight lines through neighbouring points of the measured time put the fixed cost at 4.4 ms
     (512 MB-1 GB) to 5.4 ms (8-16 GB): the LL128 ring's baseLat + (nsteps - 2(nNodes-1)) x 1.9 us
     + 2(nNodes-1) x 4.0 us for 2 x 1,439 steps is 5.6 ms; a tree (2 x (71 x 1.25 + log2(20) x 8.5)
-    us) or NVLS-tree would cost well under 1 ms. So the run used a ring, and the ring alone, with
+    us) or NVLS-tree would cost well under 1 ms. (NCCL 2.26.2 itself keeps LL128 off on this path,
+    tuning.cc:429, NIC behind the Grace CPU = PHB; its own Simple ring latency is 10.2 ms, so the
+    real per-step cost is below NCCL's Simple figure and near its LL128 one: the model's ring uses
+    the latter.) So the run used a ring, and the ring alone, with
     NCCL 2.26.2 (NVLS-tree left out, NVIDIA/nccl#2035), is within 15% at 512 MB-1 GB; its larger
     error above (+20% at 2 GB to +40% at 16 GB) is the ring's bandwidth on 72-GPU domains, whose
     channel search the model does not reproduce (pinned in KNOWN_GAPS through NCCL's choice).

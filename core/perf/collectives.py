@@ -83,9 +83,12 @@ stays optimistic even with NCCL's LL cap (llMaxBws): A100 +41% at 1 MB, +50% at 
 64 KB. Two NVL72 racks over InfiniBand (NVLS-tree) +31% at 512 MB to +15% at 2 GB (within 10%
 from 4 GB). Twenty NVL72 racks (coreweave/nccl-tests#48, NCCL 2.26.2): the measured curve is a
 ring (its ~4.4-5.4 ms fixed cost is the ring's step latency in NCCL's own model); with NVLS-tree
-left out for that release the model predicts the tree (+46% at 16 GB to +235% at 512 MB; NCCL
-chose the ring there, which the model's tuner rule does not reproduce on 72-GPU domains), and
-its ring alone is -3% to +40%. Large messages inside one NVLink domain, 2-4 node H100, A100 and B200
+left out for that release (the run also set NCCL_NVLS_ENABLE=0) the model predicts the tree (+46%
+at 16 GB to +235% at 512 MB). Why NCCL chose the ring is not settled: its 2.26.2 source neither
+disables the tree across multi-node NVLink cliques nor counts hosts as nodes (20 nodes); its
+tuner would pick the ring only if its topology search gave the tree graph well under a third
+of the ring graph's bandwidth, which needs the run's topology to check (test docstring). The
+ring alone is -3% to +40%. Large messages inside one NVLink domain, 2-4 node H100, A100 and B200
 jobs, 3 GB200 partitions and 2 NVL72 racks from 4 GB are within 15%.
 
 Units: sizes in bytes, time in microseconds [us], bandwidth in GB/s (1e9 bytes/s),
