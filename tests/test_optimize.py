@@ -293,3 +293,115 @@ def test_largest_within_a_power_envelope_and_bad_input():
         largest_within("H100", Constraints(), ENVELOPE_GRID, workers=1)
     with pytest.raises(DesignError):
         largest_within("H100", Constraints(budget_usd=1000.0), ENVELOPE_GRID, workers=1)
+
+
+# --- speed without changing a number (issue 12 speed target) ------------------------------------------------
+EXACT = Grid(switches=("QM9700", "SN5600", "TH5"), nics=("CX7", "BF3", "CX8"), port_speeds=(400,), uplinks=("same",),
+             planes=(1, 2), tiers=(1, 2, 3), oversubscription=(1.0, 2.0))
+"""Two fabrics, switch models of equal and different height, two NIC cages, one and two planes per-port and
+per-rail, every topology, tiers 1-3 and two ratios: the memoised lengths and media are shared between
+candidates here (the test checks that they are), and the family shortcuts run."""
+
+
+def test_memoised_evaluator_equals_an_unmemoised_plan_of_every_candidate_exactly():
+    """Every candidate the optimizer costs has, to the cent and to the last bit of every metric, what
+    ``core.plan.plan`` (its own layout, lengths from the built racks, media per design) and an all-reduce sweep
+    of that plan give; candidates it rejects for an engine error are those planning rejects."""
+    from core.analysis import optimize as opt
+    from core.cost import NETWORK_CATEGORIES
+    from core.perf.collectives import sweep
+
+    result = optimize("H100", 2048, Constraints(), EXACT, workers=1)
+    costed = [c for c in result.candidates if not math.isnan(c.capex_usd)]
+    assert len(costed) >= 150 and result.feasible == len(costed)
+    for cand in result.candidates:
+        try:
+            p = plan(cand.design)
+        except FabricPlannerError:
+            assert not cand.feasible and math.isnan(cand.capex_usd)
+            continue
+        assert cand.feasible, (cand.design, cand.reason)
+        bw, cost = p.bandwidth, p.cost
+        swept = sweep(p, "all-reduce", [1 << 30])
+        by_category: dict[str, float] = {}
+        for row in p.bom:
+            if row.category in NETWORK_CATEGORIES:
+                by_category[row.category] = by_category.get(row.category, 0.0) + row.extended_price_usd
+        assert (cand.capex_usd, cand.network_capex_usd, cand.facility_kw) == \
+            (cost.capex_usd, cost.network_capex_usd, cost.facility_kw)
+        assert round(cand.capex_usd, 2) == round(cost.capex_usd, 2)
+        assert cand.network_by_category == by_category
+        assert (cand.tiers, cand.switches, cand.oversubscription, cand.hops) == (
+            p.fabric.tiers, p.fabric.switch_count_total, bw.oversubscription,
+            max(bw.hops_same_rail, bw.hops_same_rail_other_su, bw.hops_cross_rail, bw.hops_cross_pod))
+        assert cand.bisection_gbytes_per_gpu == bw.bisection_tbits_one_direction * 1000 / 8 / p.resolved.gpus
+        assert cand.busbw_gbytes == float(swept.busbw(swept.best()[0])[0])
+    # the memos were shared (fewer length and media computations than designs costed), so the test covers them
+    evaluator = opt._Evaluator(Constraints(), opt.load_catalog())
+    designs = candidate_designs("H100", 2048, Constraints(), EXACT)
+    for group in opt._families(designs):
+        opt._evaluate_family(evaluator, designs, group)
+    assert len(evaluator.lengths) < len(evaluator.physical) and len(evaluator.media) < len(costed)
+
+
+def test_grid_designs_are_the_validated_designs():
+    """``candidate_designs`` validates each grid value once and copies a validated base: the designs equal
+    the ones built field by field (values, their types, the design file)."""
+    from core.analysis.optimize import GRID_FIELDS
+    from core.design import Design
+
+    for gpu, gpus, grid in (("H100", 512, Grid()), ("GB200", 1152, EXACT)):
+        fast = candidate_designs(gpu, gpus, Constraints(min_planes=3), grid)
+        for d in fast:
+            full = Design(gpu=d.gpu, gpus=d.gpus, **{k: getattr(d, k) for k in GRID_FIELDS})
+            assert d == full and d.to_json() == full.to_json()
+            assert all(type(d.__dict__[k]) is type(full.__dict__[k]) for k in full.__dict__)
+    with pytest.raises(ValueError):  # a value no design takes is refused as before (pydantic's error)
+        candidate_designs("H100", 512, Constraints(), Grid(switches=("QM9700",), oversubscription=(-1.0,)))
+
+
+@pytest.mark.parametrize("gpu,gpus,changes", [
+    ("H100", 16384, {"tiers": 3, "oversubscription": 2.0}),
+    ("H100", 2048, {"topology": "top-of-rack", "fabric": "ethernet", "leaf_switch": "SN5600"}),
+    ("H100", 4096, {"planes": 2, "plane_mode": "per-rail", "tiers": 3}),
+    ("H100", 1024, {"planes": 2, "plane_mode": "per-rail", "topology": "rail-only"}),
+    ("GB200", 4608, {}),
+    ("H100", 8, {}),
+])
+def test_the_rack_arrangement_gives_the_layouts_cable_lengths(gpu, gpus, changes):
+    """The optimizer's lengths (``arrange`` + ``memo_link_lengths``, no racks built) equal the plan's (from the
+    ``Layout``), and ``place`` is the arrangement's layout."""
+    from core.catalog import load_catalog
+    from core.design import Design, resolve_design
+    from core.fabric.sizing import size_fabric
+    from core.networks import size_networks
+    from core.physical.layout import arrange, place
+    from core.physical.lengths import link_lengths, memo_link_lengths
+
+    catalog = load_catalog()
+    r = resolve_design(Design(gpu=gpu, gpus=gpus, **changes), catalog)
+    f = size_fabric(r)
+    networks = size_networks(r, f, catalog)
+    layout = place(r, f, networks, catalog)
+    arrangement = arrange(r, f, networks)
+    assert arrangement.layout() == layout
+    memo: dict = {}
+    assert memo_link_lengths(r, f, arrangement, memo) == link_lengths(r, f, layout)
+    assert memo_link_lengths(r, f, arrange(r, f, networks), memo) is next(iter(memo.values())) and len(memo) == 1
+    p = plan(Design(gpu=gpu, gpus=gpus, **changes))
+    assert p.layout == layout and p.lengths == link_lengths(r, f, layout)
+    with pytest.raises(TypeError):
+        memo_link_lengths(r, f, layout, memo)
+
+
+def test_a_device_no_rack_holds_rejects_the_candidate_as_planning_does():
+    """A 47U chassis leaf at the top of a dense compute rack: planning raises, the search counts the reason
+    and goes on (it used to stop with the error)."""
+    grid = Grid(switches=("ARISTA-7800R3-576", "SN5600"), topologies=("top-of-rack",), port_speeds=(400,),
+                planes=(1,), tiers=(2,), oversubscription=(1.0,))
+    result = optimize("B200", 2048, Constraints(fabric="ethernet"), grid, workers=1)
+    chassis = [c for c in result.candidates if c.design.leaf_switch == "ARISTA-7800R3-576"]
+    assert chassis and all("does not fit" in c.reason for c in chassis)
+    with pytest.raises(DesignError):
+        plan(chassis[0].design)
+    assert result.best is not None and result.best.design.leaf_switch == "SN5600"
