@@ -238,6 +238,14 @@ def choose_preset(resolved: ResolvedDesign, racks: RackCatalog | None = None) ->
     return racks.compute_presets[-1]
 
 
+def how_many(capacity: float, each: float, most: int) -> int:
+    """Whole items of size ``each`` that fit in ``capacity`` (same unit), at most ``most``: an item of
+    no (or next to no) size, such as a 0 W power override, fits ``most`` times."""
+    if each <= 0 or capacity / each >= most:
+        return most
+    return math.floor(capacity / each + 1e-9)
+
+
 def compute_rack_fit(resolved: ResolvedDesign, racks: RackCatalog | None = None) -> tuple[RackPreset, float, int, int]:
     """(preset, power limit [kW], rack height [U], nodes per rack) of the compute racks.
 
@@ -264,7 +272,7 @@ def compute_rack_fit(resolved: ResolvedDesign, racks: RackCatalog | None = None)
                 _("Use the {preset} rack preset ({kw} kW) or raise the rack power limit.").format(
                     preset=liquid.id, kw=_kw(liquid.power_kw)))
         return preset, limit, units, per_domain
-    by_power = math.floor(limit / node_kw + 1e-9) if node_kw > 0 else 10**6  # a 0 W power override
+    by_power = how_many(limit, node_kw, 10**6)  # a 0 W power override: power never limits the rack
     by_units = math.floor(usable / system.node_rack_units + 1e-9)
     if by_power < 1:
         raise DesignError(
@@ -336,8 +344,8 @@ class _RackDraft:
 
     def room(self, height_u: float, watts: float) -> int:
         """How many more devices of this height and power fit."""
-        by_u = math.floor((self.usable - (self.u_next - 1)) / height_u + 1e-9) if height_u > 0 else 10**9
-        by_kw = math.floor((self.kw_limit - self.kw) * 1000 / watts + 1e-9) if watts > 0 else 10**9
+        by_u = how_many(self.usable - (self.u_next - 1), height_u, 10**9)
+        by_kw = how_many((self.kw_limit - self.kw) * 1000, watts, 10**9)
         return max(0, min(by_u, by_kw))
 
     def add(self, kind, model, prefix, start, count, height_u, watts):
