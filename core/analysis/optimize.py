@@ -375,6 +375,8 @@ class _Evaluator:
         self.sized: dict[tuple, tuple] = {}
         self.physical: dict[tuple, tuple] = {}
         """Sizing key -> (other networks, link lengths) (``physical_of``)."""
+        self.unresolved: dict[tuple, Exception] = {}
+        """Family key -> the error resolving its designs raised (``resolve``)."""
         self.media: dict[tuple, tuple] = {}
         """Media bins by what ``select_media`` reads (``_media_key``)."""
         self.lengths: dict[tuple, tuple] = {}
@@ -431,6 +433,19 @@ class _Evaluator:
             self.media[media_key] = select_media(self.catalog, resolved, lengths)
         return {"networks": networks, "media": self.media[media_key]}
 
+    def resolve(self, design: Design):
+        """``resolve_design``, its errors memoised per family (resolving reads no ``tiers``; every other field
+        but the grid's is the same across one search, ``_family_key``)."""
+        key = _family_key(design)
+        error = self.unresolved.get(key)
+        if error is not None:
+            raise error
+        try:
+            return resolve_design(design, self.catalog)
+        except FabricPlannerError as exc:
+            self.unresolved[key] = exc
+            raise
+
     def plan_of(self, design: Design) -> Plan:
         resolved = resolve_design(design, self.catalog)
         fabric = size_fabric(resolved)
@@ -452,15 +467,15 @@ class _Evaluator:
             cand.reason, cand.failed = "max_tiers", ("max_tiers",)
             return cand
         try:
-            resolved = resolved or resolve_design(design, self.catalog)
+            resolved = resolved or self.resolve(design)
+            if keep:
+                cand.resolved = resolved
             sized = sizing_key(resolved)
             fabric, bandwidth = self.size(resolved, sized)
         except FabricPlannerError as exc:
             cand.reason = _reason(exc)
             return cand
         cand.tiers = fabric.tiers
-        if keep:
-            cand.resolved = resolved
         failed: list[str] = []
         if not _limit(fabric.tiers, c.max_tiers, True):
             failed.append("max_tiers")
@@ -632,10 +647,13 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
         auto = evaluator.evaluate(-1, designs[explicit[0]].model_copy(update={"tiers": "auto"}), keep=True)
     for i in indices:
         d = designs[i]
-        if auto is None or auto.tiers == 0 or not isinstance(d.tiers, int):
+        if auto is None or auto.resolved is None or not isinstance(d.tiers, int):
             out.append(evaluator.evaluate(i, d))
             continue
         resolved = auto.resolved
+        if auto.tiers == 0:  # auto did not size: each explicit tier count on its own, with the family's resolution
+            out.append(evaluator.evaluate(i, d, resolved=resolved.model_copy(update={"design": d})))
+            continue
         if family is None:
             family = sizing_key(resolved)[:-1]
         one_switch = resolved.nodes * resolved.rails_per_island <= resolved.switch_ports
