@@ -102,6 +102,20 @@ class _Ends:
         centre = first[k] + (index - starts[k]) * height[k] + height[k] / 2 - 1  # U centre, from the rack floor
         return racks[k], centre
 
+    def locate_many(self, prefixes: list[str], which: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``locate`` of device ``index[i]`` of ``prefixes[which[i]]`` for every i at once (the same slots and
+        numbers: each prefix's table numbered from ``which x stride`` on in one table)."""
+        if len(prefixes) == 1:
+            return self.locate(prefixes[0], index)
+        tables = [self.table(p) for p in prefixes]
+        stride = max(int(index.max(initial=0)), *(int(t[0][-1]) for t in tables if len(t[0]))) + 1
+        starts = np.concatenate([t[0] for t in tables])
+        placed = np.concatenate([t[0] + k * stride for k, t in enumerate(tables)])
+        racks, first, height = (np.concatenate([t[i] for t in tables]) for i in (1, 2, 3))
+        k = np.searchsorted(placed, which * stride + index, side="right") - 1
+        centre = first[k] + (index - starts[k]) * height[k] + height[k] / 2 - 1  # U centre, from the rack floor
+        return racks[k], centre
+
 
 def _lengths(ends: _Ends, routing, ra, ua, rb, ub) -> tuple[np.ndarray, np.ndarray]:
     """Lengths [m] and route codes (0 in-rack, 1 in-row, 2 across rows) of links between (rack, U centre) pairs."""
@@ -180,39 +194,49 @@ def _link_arrays(resolved: ResolvedDesign, fabric: FabricPlan, ends: _Ends, rout
     group = node_idx // max(1, fabric.nodes_per_group)
     leaves = fabric.leaf_count // islands
     spines = fabric.spine_count // islands
-    for plane in range(fabric.planes):
-        for island in range(islands):
-            p = _prefix(fabric, plane, island)
-            # node-leaf: as fabric_graph links them
-            if fabric.tiers == 1:
-                lr, lu = ends.locate(p + "leaf", np.zeros(nodes, dtype=np.int64))
-                add("node-leaf", node_rack, node_u, lr, lu, rails)
-            else:
-                per_node = rails if tor else 1
-                lpg = fabric.leaves_per_group  # every node to leaf r of its group, r = 0 .. lpg-1 (r major)
-                leaf = (group[None, :] * lpg + np.arange(lpg)[:, None]).ravel()
-                lr, lu = ends.locate(p + "leaf", leaf)
-                add("node-leaf", np.tile(node_rack, lpg), np.tile(node_u, lpg), lr, lu, per_node)
-            if fabric.tiers == 2 and leaves and spines:
-                li = np.repeat(np.arange(leaves), spines)
-                si = np.tile(np.arange(spines), leaves)
-                (lr, lu), (sr, su) = ends.locate(p + "leaf", li), ends.locate(p + "spine", si)
-                add("leaf-spine", lr, lu, sr, su, fabric.links_per_leaf_spine_pair)
-            elif fabric.tiers == 3:
-                spp = fabric.spines_per_pod
-                li = np.repeat(np.arange(leaves), spp)
-                pod = (li // fabric.leaves_per_group) // max(1, fabric.groups_per_pod)
-                si = pod * spp + np.tile(np.arange(spp), leaves)
-                (lr, lu), (sr, su) = ends.locate(p + "leaf", li), ends.locate(p + "spine", si)
-                add("leaf-spine", lr, lu, sr, su, fabric.links_per_leaf_spine_pair)
-                cpg = fabric.cores_per_group
-                if cpg:
-                    si = np.repeat(np.arange(spines), cpg)
-                    ci = (si % spp) * cpg + np.tile(np.arange(cpg), spines)
-                    per_pod = np.array(_pair_links(fabric))
-                    pair = per_pod[si // spp]
-                    (sr, su), (cr, cu) = ends.locate(p + "spine", si), ends.locate(p + "core", ci)
-                    add("spine-core", sr, su, cr, cu, pair)
+    # every plane and island at once, in plane then island order (as one loop over them would append them):
+    # the same links of each, to its own devices (prefix p{plane}. or p{plane}.i{island}.)
+    prefixes = [_prefix(fabric, plane, island) for plane in range(fabric.planes) for island in range(islands)]
+    copies = len(prefixes)
+
+    def each(index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(which prefix, device index) of ``index`` repeated for every plane and island."""
+        return np.repeat(np.arange(copies), len(index)), np.tile(index, copies)
+
+    def at(kind: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        which, devices = each(index)
+        return ends.locate_many([p + kind for p in prefixes], which, devices)
+
+    # node-leaf: as fabric_graph links them
+    if fabric.tiers == 1:
+        lr, lu = at("leaf", np.zeros(nodes, dtype=np.int64))
+        add("node-leaf", np.tile(node_rack, copies), np.tile(node_u, copies), lr, lu, rails)
+    else:
+        per_node = rails if tor else 1
+        lpg = fabric.leaves_per_group  # every node to leaf r of its group, r = 0 .. lpg-1 (r major)
+        leaf = (group[None, :] * lpg + np.arange(lpg)[:, None]).ravel()
+        lr, lu = at("leaf", leaf)
+        add("node-leaf", np.tile(node_rack, lpg * copies), np.tile(node_u, lpg * copies), lr, lu, per_node)
+    if fabric.tiers == 2 and leaves and spines:
+        li = np.repeat(np.arange(leaves), spines)
+        si = np.tile(np.arange(spines), leaves)
+        (lr, lu), (sr, su) = at("leaf", li), at("spine", si)
+        add("leaf-spine", lr, lu, sr, su, fabric.links_per_leaf_spine_pair)
+    elif fabric.tiers == 3:
+        spp = fabric.spines_per_pod
+        li = np.repeat(np.arange(leaves), spp)
+        pod = (li // fabric.leaves_per_group) // max(1, fabric.groups_per_pod)
+        si = pod * spp + np.tile(np.arange(spp), leaves)
+        (lr, lu), (sr, su) = at("leaf", li), at("spine", si)
+        add("leaf-spine", lr, lu, sr, su, fabric.links_per_leaf_spine_pair)
+        cpg = fabric.cores_per_group
+        if cpg:
+            si = np.repeat(np.arange(spines), cpg)
+            ci = (si % spp) * cpg + np.tile(np.arange(cpg), spines)
+            per_pod = np.array(_pair_links(fabric))
+            pair = np.tile(per_pod[si // spp], copies)
+            (sr, su), (cr, cu) = at("spine", si), at("core", ci)
+            add("spine-core", sr, su, cr, cu, pair)
     merged = {}
     for link_class, parts in out.items():
         if parts:
