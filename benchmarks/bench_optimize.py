@@ -10,6 +10,14 @@ and mixed (spine model may differ), every port speed the NICs and switches share
 1-2 planes per-port and per-rail, 3 topologies, tiers 1-3, leaf oversubscription 1, 1.5, 2, 3;
 constraint: all-reduce busbw >= 350 GB/s at 1 GiB. The machine is shared, so the best of a few runs
 is reported next to the median.
+
+Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the
+physical layer's speed-up best 5.12-5.23 s, median 5.22-5.30 s, 9.4-9.8 s CPU over all processes; after
+it (same code otherwise) best 3.23-3.31 s, median 3.35-3.52 s, 6.0-6.1 s CPU (1.5x wall, 1.6x CPU), every
+candidate's numbers unchanged (``tests/test_optimize.py``). The 2 s target is still missed: of the CPU
+left about a fifth each goes to fabric sizing (``core.fabric.sizing``, 880 sizings), the collective sweeps
+(``core.perf``, 1,649) and the cable lengths (146 distinct of 259 layouts), a tenth to the bills of
+materials (735), and 6% to catalog look-ups by id (``Catalog._find`` scans every entry).
 """
 
 from __future__ import annotations

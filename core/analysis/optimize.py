@@ -20,7 +20,17 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   and power after the bill of materials), and the collective (the most expensive step after
   planning) and the training estimate run only for candidates that passed every plan-level check;
 * collectives are memoised by what they read (``_perf_key``), designs by their JSON;
-* large grids are split over the machine's cores (``workers``), each worker running the same code.
+* the physical layer per sizing key: the other networks and the rack arrangement
+  (``core.physical.layout.arrange``, the racks of one SU size once, no rack objects built), the cable
+  lengths memoised by what they read (rack positions and device tables byte for byte and the link
+  pattern, ``core.physical.lengths.memo_link_lengths``: candidates whose racks stand in the same places
+  share them), the media bins by what ``select_media`` reads (``_media_key``), resolution errors per
+  family (resolving reads no tiers);
+* large grids are split over the machine's cores (``workers``), each worker running the same code and
+  sending back tuples of numbers.
+
+``tests/test_optimize.py`` checks every costed candidate against an unmemoised ``core.plan.plan`` and sweep
+of its design, to the cent and bit for bit.
 
 The winner is re-planned through ``core.plan.plan`` and re-checked before it is returned
 (``OptimizeResult.best_plan``), so the optimizer never returns what the full plan would reject.
