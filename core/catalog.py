@@ -38,7 +38,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from core.errors import InputError, shown
 from core.i18n import N_, _
@@ -339,6 +339,9 @@ class Catalog(BaseModel):
     transceivers: tuple[Transceiver, ...]
     cables: tuple[Cable, ...]
     appliances: tuple[Appliance, ...] = ()
+    # Look-up index per kind: (the kind's tuple it was built from, folded id/alias -> entry). Rebuilt
+    # when the tuple is not the same object (a copy with other entries), so it never goes stale.
+    _index: dict = PrivateAttr(default_factory=dict)
 
     @model_validator(mode="after")
     def _unique_ids(self) -> "Catalog":
@@ -355,10 +358,18 @@ class Catalog(BaseModel):
 
     # --- look-ups -------------------------------------------------------------
     def _find(self, kind: str, key: str):
-        folded = key.strip().casefold()
-        for entry in getattr(self, kind):
-            if folded == entry.id.casefold() or folded in (a.casefold() for a in entry.aliases):
-                return entry
+        entries = getattr(self, kind)
+        index = self.__pydantic_private__["_index"]  # (not self._index: pydantic's slow private-attribute path)
+        built = index.get(kind)
+        if built is None or built[0] is not entries:
+            table: dict = {}
+            for entry in entries:  # first match wins, as a scan in order would (ids are unique anyway)
+                for name in (entry.id, *entry.aliases):
+                    table.setdefault(name.casefold(), entry)
+            built = index[kind] = (entries, table)
+        entry = built[1].get(key.strip().casefold())
+        if entry is not None:
+            return entry
         known = ", ".join(e.id for e in getattr(self, kind))
         raise InputError(_(_UNKNOWN_MODEL[kind]).format(key=shown(key), known=known))
 

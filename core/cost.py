@@ -185,8 +185,8 @@ def _fiber(catalog: Catalog, transceiver: Transceiver, distance_m: float) -> Cab
 
 
 def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, layout: Layout | None = None,
-              media: tuple[MediaBin, ...] | None = None, networks: ClusterNetworks | None = None
-              ) -> tuple[BomRow, ...]:
+              media: tuple[MediaBin, ...] | None = None, networks: ClusterNetworks | None = None,
+              network_rows_memo: dict | None = None) -> tuple[BomRow, ...]:
     """Every item of the design with its count explained.
 
     Switch-side transceivers are counted per switch: ``ceil(ports used / ports
@@ -194,6 +194,9 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
     transceivers are counted per node: ``ceil(NIC ports / system's
     node_ports_per_transceiver)``. Fibre cords: one per optical link. With ``Design.spares`` on, the
     spare rows (``core.spares.spare_rows``, ``BomRow.spare``) follow the installed ones.
+
+    ``network_rows_memo`` (the optimizer's, for one catalog): the other networks' rows kept per
+    ``networks`` object and what pricing them reads (price basis, price and power overrides), the same rows.
     """
     system = resolved.system
     switch = resolved.switch
@@ -287,7 +290,17 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
         layout = layout or place(resolved, fabric, networks, catalog)
         media = select_media(catalog, resolved, link_lengths(resolved, fabric, layout))
     link_rows(resolved, fabric, catalog, media, add_row=add)
-    network_rows(catalog, networks, add, rows)
+    if network_rows_memo is None:
+        network_rows(catalog, networks, add, rows)
+    else:
+        key = (id(networks), basis, tuple(sorted(price_overrides.items())), tuple(sorted(power_overrides.items())))
+        kept = network_rows_memo.get(key)
+        if kept is not None and kept[0] is networks:  # (the object is held, so its id is not reused)
+            rows += kept[1]
+        else:
+            start = len(rows)
+            network_rows(catalog, networks, add, rows)
+            network_rows_memo[key] = (networks, rows[start:])
     # Design.spares (core.spares): the spare rows after every installed row
     rows += spare_rows(rows, resolved.design.spares, lambda: {e.id: e.name for _kind, e in catalog.all_entries()})
     return tuple(rows)

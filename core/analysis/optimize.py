@@ -389,6 +389,8 @@ class _Evaluator:
         """Family key -> the error resolving its designs raised (``resolve``)."""
         self.media: dict[tuple, tuple] = {}
         """Media bins by what ``select_media`` reads (``_media_key``)."""
+        self.network_rows: dict[tuple, tuple] = {}
+        """The other networks' BOM rows per networks object and pricing (``build_bom``'s ``network_rows_memo``)."""
         self.lengths: dict[tuple, tuple] = {}
         """Link lengths by what they read (``core.physical.lengths.memo_link_lengths``)."""
         self.fabrics: dict[tuple, object] = {}
@@ -441,7 +443,7 @@ class _Evaluator:
         media_key = _media_key(resolved, lengths)
         if media_key not in self.media:
             self.media[media_key] = select_media(self.catalog, resolved, lengths)
-        return {"networks": networks, "media": self.media[media_key]}
+        return {"networks": networks, "media": self.media[media_key], "network_rows_memo": self.network_rows}
 
     def resolve(self, design: Design):
         """``resolve_design``, its errors memoised per family (resolving reads no ``tiers``; every other field

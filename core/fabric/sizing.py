@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -208,6 +209,7 @@ def leaf_down_up(radix: int, oversubscription: float, speed_ratio: float = 1.0, 
     return down, up
 
 
+@lru_cache(maxsize=1 << 16)  # pure in its numbers; the optimizer asks the same few thousand many times
 def _balanced_uplinks(
     lower_switches: int, down_used: int, oversubscription: float, radix: int, upper_down_capacity: int,
     speed_ratio: float = 1.0, up_cost: float = 1.0,
@@ -233,6 +235,7 @@ def _balanced_uplinks(
     return best
 
 
+@lru_cache(maxsize=1 << 16)
 def _smallest_divisor_at_least(number: int, floor: int) -> int | None:
     """Smallest divisor of ``number`` that is >= ``floor`` (None if floor > number)."""
     if floor > number:
@@ -376,14 +379,25 @@ def _size_island(resolved: ResolvedDesign) -> FabricPlan:
         candidates = list(range(leaf_down_max, low - 1, -step))
     best: FabricPlan | None = None
     first_error: DesignError | None = None
-    for leaf_down in candidates:
+    if len(candidates) == 1:
         try:
-            candidate = _size_fabric(resolved, leaf_down)
+            best = _size_fabric(resolved, candidates[0])
         except DesignError as exc:
-            first_error = first_error or exc
-            continue
-        if best is None or (candidate.tiers, candidate.switch_count) < (best.tiers, best.switch_count):
-            best = candidate
+            first_error = exc
+    else:
+        # compare by (tiers, switches) only, then size the winner in full (its groups and explanation):
+        # the same plan as sizing each in full and keeping the first of the fewest (tiers, switches)
+        best_score, best_down = None, None
+        for leaf_down in candidates:
+            try:
+                score = _size_fabric(resolved, leaf_down, score_only=True)
+            except DesignError as exc:
+                first_error = first_error or exc
+                continue
+            if best_score is None or score < best_score:
+                best_score, best_down = score, leaf_down
+        if best_down is not None:
+            best = _size_fabric(resolved, best_down)
     if best is None:
         assert first_error is not None
         raise first_error
@@ -460,8 +474,9 @@ class _Upper:
     groups: list[SwitchGroup] = field(default_factory=list)
 
 
-def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int) -> FabricPlan:
-    """Size the fabric with leaves using at most ``leaf_down_max`` down ports.
+def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int, score_only: bool = False):
+    """Size the fabric with leaves using at most ``leaf_down_max`` down ports (``score_only``: return just
+    ``(tiers, switch_count)`` of that plan, what ``_size_island`` compares, raising the same errors).
 
     Steps: group shape (``_group_shape``), tier count (``_choose_tiers``), leaves
     (``_explain_leaves``), then spines (``_two_tier_spines``) or pods, spines and cores
@@ -473,9 +488,12 @@ def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int) -> FabricPlan:
                    group_count=math.ceil(resolved.nodes / nodes_per_group))
     _choose_tiers(stage)
     if stage.tiers == 1:
-        return _one_tier(stage)
-    _explain_leaves(stage)
+        return (1, 1) if score_only else _one_tier(stage)
+    if not score_only:
+        _explain_leaves(stage)
     upper = _two_tier_spines(stage) if stage.tiers == 2 else _three_tier_pods(stage)
+    if score_only:
+        return stage.tiers, stage.leaf_count + upper.spine_count + upper.core_count
     groups = _leaf_groups(stage, upper.leaf_uplinks) + upper.groups
     return FabricPlan(
         tiers=stage.tiers, planes=resolved.planes, topology=resolved.topology, radix=stage.radix,
@@ -504,9 +522,15 @@ def _choose_tiers(stage: _Stage) -> None:
     """
     resolved, design = stage.resolved, stage.design
     nodes, speed = resolved.nodes, resolved.port_speed_gbps
-    limit = {t: max_nodes(resolved, t, stage.leaf_down_max) for t in (1, 2, 3)}
-    models = list(dict.fromkeys(s.id for s in resolved.tier_switches.values()))  # leaf / spine / core when they differ
-    size = {"nodes": f"{nodes:,}", "gpus": f"{resolved.gpus:,}", "switch": " / ".join(models), "speed": speed}
+    # max_nodes(resolved, t, stage.leaf_down_max) for t = 1, 2, 3, from the group shape the stage already has
+    limit = {1: stage.radix // resolved.nics_per_node,
+             2: (resolved.spine_radix // stage.leaves_per_group) * stage.nodes_per_group,
+             3: resolved.core_radix * _groups_per_pod(resolved, stage.leaves_per_group) * stage.nodes_per_group}
+
+    def sized() -> dict:  # the values of the error messages (built only for one)
+        models = list(dict.fromkeys(s.id for s in resolved.tier_switches.values()))  # leaf / spine / core when they differ
+        return {"nodes": f"{nodes:,}", "gpus": f"{resolved.gpus:,}", "switch": " / ".join(models), "speed": speed}
+
     if design.tiers == "auto":
         tiers = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
         if tiers is None and limit[3] == 0:
@@ -515,7 +539,7 @@ def _choose_tiers(stage: _Stage) -> None:
             raise DesignError(
                 _("{nodes} nodes ({gpus} GPUs) need more than three tiers of {switch} at {speed} Gb/s; three tiers "
                   "hold at most {most} nodes ({most_gpus} GPUs) per plane.").format(
-                    most=f"{limit[3]:,}", most_gpus=f"{limit[3] * resolved.gpus_per_node:,}", **size),
+                    most=f"{limit[3]:,}", most_gpus=f"{limit[3] * resolved.gpus_per_node:,}", **sized()),
                 _("Plan at most {most} nodes.").format(most=f"{limit[3]:,}"),
             )
     else:
@@ -530,7 +554,7 @@ def _choose_tiers(stage: _Stage) -> None:
                          "{tiers} tiers of {switch} at {speed} Gb/s hold at most {most} nodes ({most_gpus} GPUs); "
                          "this design has {nodes} nodes ({gpus} GPUs).", tiers).format(
                     tiers=tiers, most=f"{limit[tiers]:,}", most_gpus=f"{limit[tiers] * resolved.gpus_per_node:,}",
-                    **size),
+                    **sized()),
                 _("Set tiers to auto or {tiers}.").format(tiers=fitting) if fitting
                 else _("Plan at most {most} nodes.").format(most=f"{limit[tiers]:,}"),
             )
