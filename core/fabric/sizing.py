@@ -491,7 +491,7 @@ def _size_fabric(resolved: ResolvedDesign, leaf_down_max: int, score_only: bool 
         return (1, 1) if score_only else _one_tier(stage)
     if not score_only:
         _explain_leaves(stage)
-    upper = _two_tier_spines(stage) if stage.tiers == 2 else _three_tier_pods(stage)
+    upper = _two_tier_spines(stage, score_only) if stage.tiers == 2 else _three_tier_pods(stage, score_only)
     if score_only:
         return stage.tiers, stage.leaf_count + upper.spine_count + upper.core_count
     groups = _leaf_groups(stage, upper.leaf_uplinks) + upper.groups
@@ -652,8 +652,8 @@ def _explain_leaves(stage: _Stage) -> None:
         stage.why.append(message.format(**values))
 
 
-def _two_tier_spines(stage: _Stage) -> _Upper:
-    """Balance every leaf's uplinks over the fewest spines (two tiers)."""
+def _two_tier_spines(stage: _Stage, counts_only: bool = False) -> _Upper:
+    """Balance every leaf's uplinks over the fewest spines (two tiers); ``counts_only``: just the spine count."""
     resolved, leaf_count = stage.resolved, stage.leaf_count
     radix = resolved.spine_radix
     choice = _balanced_uplinks(leaf_count, stage.leaf_down_used, stage.design.oversubscription, stage.radix, radix,
@@ -661,6 +661,8 @@ def _two_tier_spines(stage: _Stage) -> _Upper:
     if choice is None:
         _no_uplinks(stage)
     leaf_uplinks, spine_count = choice
+    if counts_only:
+        return _Upper(spine_count=spine_count)
     pair_links = leaf_uplinks // spine_count
     spine_down = leaf_count * pair_links
     stage.why.append(_(
@@ -675,8 +677,9 @@ def _two_tier_spines(stage: _Stage) -> _Upper:
                   pair_links=pair_links, groups=[spines])
 
 
-def _three_tier_pods(stage: _Stage) -> _Upper:
-    """Pods of groups under their own spines, spine j of every pod to core group j (three tiers)."""
+def _three_tier_pods(stage: _Stage, counts_only: bool = False) -> _Upper:
+    """Pods of groups under their own spines, spine j of every pod to core group j (three tiers);
+    ``counts_only``: just the spine and core counts (the rest adds groups and explanation)."""
     design, resolved = stage.design, stage.resolved
     radix = resolved.spine_radix
     spine_down_max, _up = down_up_split(radix, design.spine_oversubscription)
@@ -697,6 +700,8 @@ def _three_tier_pods(stage: _Stage) -> _Upper:
     up.spine_uplinks, up.cores_per_group = choice
     up.core_groups = up.spines_per_pod
     up.core_count = up.core_groups * up.cores_per_group
+    if counts_only:
+        return up
     up.spine_core_pair = up.spine_uplinks // up.cores_per_group
     pod = (_("A pod is {groups} scalable unit(s) = {leaves} leaves and {spines} spines; ceil({all_groups} / "
              "{groups}) = {pods} pods.") if stage.rail else
