@@ -405,3 +405,104 @@ def test_a_device_no_rack_holds_rejects_the_candidate_as_planning_does():
     with pytest.raises(DesignError):
         plan(chassis[0].design)
     assert result.best is not None and result.best.design.leaf_switch == "SN5600"
+
+
+def _size_island_by_full_plans(resolved):
+    """``core.fabric.sizing._size_island`` as it was before its speed-up: every leaf down-port candidate sized
+    in full, the first of the fewest (tiers, switches) kept, and the note for fewer down ports."""
+    from core.fabric import sizing
+
+    leaf_down_max, _up = sizing._leaf_split(resolved)
+    low = max(1, math.ceil(leaf_down_max * 0.75))
+    step = max(1, math.ceil((leaf_down_max - low + 1) / sizing.MAX_LEAF_DOWN_CANDIDATES))
+    one = resolved.nodes * resolved.nics_per_node <= resolved.switch_ports and resolved.design.tiers in ("auto", 1)
+    if one or resolved.design.oversubscription <= 1 or resolved.su_nodes is not None:
+        candidates = [leaf_down_max]
+    else:
+        candidates = list(range(leaf_down_max, low - 1, -step))
+    best, first_error = None, None
+    for leaf_down in candidates:
+        try:
+            candidate = sizing._size_fabric(resolved, leaf_down)
+        except DesignError as exc:
+            first_error = first_error or exc
+            continue
+        if best is None or (candidate.tiers, candidate.switch_count) < (best.tiers, best.switch_count):
+            best = candidate
+    if best is None:
+        raise first_error
+    if best.leaf_down_ports_max < leaf_down_max:
+        note = ("Leaves use at most {used} of the {most} down ports {ratio}:1 allows: that balances on fewer "
+                "switches.").format(used=best.leaf_down_ports_max, most=leaf_down_max,
+                                    ratio=f"{resolved.design.oversubscription:g}")
+        best = best.model_copy(update={"explanation": (note, *best.explanation)})
+    return best
+
+
+@pytest.mark.parametrize("gpu, gpus", [("H100", 16384), ("H100", 3000), ("B200", 2048), ("GB200", 4608)])
+def test_sizing_scores_leaf_candidates_as_their_full_plans_do(gpu, gpus):
+    """The losing leaf down-port counts are compared by (tiers, switches) without building their groups and
+    explanation; each score is its full plan's, and the plan chosen (explanation, groups, every field) is the one
+    sizing every candidate in full gives, errors included (oversubscribed grids: several candidates each)."""
+    import random
+
+    from core.catalog import load_catalog
+    from core.design import resolve_design
+    from core.fabric import sizing
+
+    catalog = load_catalog()
+    grid = Grid(oversubscription=(1.5, 2.0, 3.0, 4.0), uplinks=("same", "fastest"))
+    designs = candidate_designs(gpu, gpus, Constraints(), grid, catalog)
+    random.Random(gpus).shuffle(designs)
+    several = 0
+    for design in designs[:120]:
+        try:
+            resolved = resolve_design(design, catalog)
+        except FabricPlannerError:
+            continue
+        try:
+            expected = _size_island_by_full_plans(resolved)
+        except DesignError as exc:
+            with pytest.raises(DesignError) as got:
+                sizing._size_island(resolved)
+            assert (got.value.message, got.value.suggestion) == (exc.message, exc.suggestion)
+            continue
+        assert sizing._size_island(resolved).model_dump() == expected.model_dump()
+        leaf_down_max, _up = sizing._leaf_split(resolved)
+        for leaf_down in range(leaf_down_max, max(1, math.ceil(leaf_down_max * 0.75)) - 1, -1):
+            several += 1
+            try:
+                full = sizing._size_fabric(resolved, leaf_down)
+            except DesignError as exc:
+                with pytest.raises(DesignError) as got:
+                    sizing._size_fabric(resolved, leaf_down, score_only=True)
+                assert got.value.message == exc.message
+                continue
+            assert sizing._size_fabric(resolved, leaf_down, score_only=True) == (full.tiers, full.switch_count)
+    assert several > 200
+
+
+def test_catalog_lookup_index_equals_a_scan_and_follows_a_copy():
+    """``Catalog._find`` by its id/alias index finds what a scan in order finds (case and surrounding spaces
+    ignored), unknown keys still raise the message listing the known ids, and a copy with other entries
+    finds only its own."""
+    from core.catalog import load_catalog
+
+    catalog = load_catalog()
+    for kind, find in (("systems", catalog.system), ("nics", catalog.nic), ("switches", catalog.switch),
+                       ("transceivers", catalog.transceiver), ("cables", catalog.cable),
+                       ("appliances", catalog.appliance)):
+        entries = getattr(catalog, kind)
+        for entry in entries:
+            for key in (entry.id, *entry.aliases):
+                scanned = next(e for e in entries if key.casefold() in
+                               (e.id.casefold(), *(a.casefold() for a in e.aliases)))
+                assert find(f" {key.upper()} ") is scanned is entry
+        with pytest.raises(InputError, match="known: " + entries[0].id):
+            find("no-such-model")
+    first, second = catalog.switches[:2]
+    copy = catalog.model_copy(update={"switches": (first,)})
+    assert copy.switch(first.id) is first
+    with pytest.raises(InputError):
+        copy.switch(second.id)
+    assert catalog.switch(second.id) is second
