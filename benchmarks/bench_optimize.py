@@ -18,6 +18,15 @@ candidate's numbers unchanged (``tests/test_optimize.py``). The 2 s target is st
 left about a fifth each goes to fabric sizing (``core.fabric.sizing``, 880 sizings), the collective sweeps
 (``core.perf``, 1,649) and the cable lengths (146 distinct of 259 layouts), a tenth to the bills of
 materials (735), and 6% to catalog look-ups by id (``Catalog._find`` scans every entry).
+
+Then (2026-12-01, 18:25 UTC, load average 1.6-1.8, before/after alternately, 3 runs each three times): catalog
+look-ups by an id/alias index, the losing leaf down-port candidates of a sizing compared by (tiers, switches)
+without their groups and explanation, the uplink balancing memoised, the other networks' BOM rows shared per
+networks object: before best 3.12-3.15 s, median 3.14-3.27 s, 5.7-5.8 s CPU; after best 2.31-2.44 s, median
+2.33-2.48 s, 4.3-4.6 s CPU (1.3x), every candidate's numbers, every plan and sizing unchanged. Still above 2 s.
+Of one process's time under cProfile (7.9 s) the physical layer takes 37% (cable lengths 17%, the rack
+arrangement 10%, the other networks 6%, media 4%), the collective sweeps 19% (1,649 distinct), fabric sizing 13%,
+the BOM 9%; the two workers are busy 2.1 s each of the 2.3-2.5 s wall (pool start and the parent's 0.15 s the rest).
 """
 
 from __future__ import annotations
