@@ -110,7 +110,7 @@ def main() -> None:
 
     # --- collectives ---------------------------------------------------------------------------------
     st.subheader(_("Collectives"))
-    c1, c2, c3, c4 = st.columns([2.2, 1.3, 1.2, 1.3])
+    c1, c2, c3 = st.columns([2.2, 1.3, 2.0])  # the two toggles stacked: their labels fit at 1,024 px
     # the values are NCCL's operation names (the link's perf_op), shown as they are in every language
     ops = c1.multiselect(_("Collectives"), list(OPS), key=W + "op",
                          help=_("nccl-tests operations; S is the whole array."))
@@ -118,7 +118,7 @@ def main() -> None:
                                key=W + "jg",
                                help=_("0 = every GPU of the design. Ranks fill NVLink domains, then nodes, in order."))
     show_all = c3.toggle(_("Every algorithm"), key=W + "all", help=_("Off: only the fastest algorithm per collective."))
-    sharp = c4.toggle(_("InfiniBand SHARP"), key=W + "sharp", disabled=r.fabric != "infiniband",
+    sharp = c3.toggle(_("InfiniBand SHARP"), key=W + "sharp", disabled=r.fabric != "infiniband",
                       help=_("Off = what a stock NCCL run does. On: NCCL CollNet in-network reduction, which needs the "
                              "NCCL SHARP plugin (HPC-X), NCCL_COLLNET_ENABLE=1 and Quantum HDR or later switches with "
                              "SHARP enabled. InfiniBand only."))
