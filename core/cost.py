@@ -134,7 +134,9 @@ class CostSummary(BaseModel):
     spares_capex_usd: float = 0.0
     """Capex of the spare rows (``BomRow.spare``, ``Design.spares``) [USD]; included in ``capex_usd``."""
     spares_capex_usd_low: float = 0.0
+    """The spare rows at their lowest catalog prices [USD]."""
     spares_capex_usd_high: float = 0.0
+    """The spare rows at their highest catalog prices [USD]."""
 
 
 BOM_COLUMNS = [

@@ -34,17 +34,14 @@ availability), and the several islands of rail-only / per-rail-plane designs bey
 from __future__ import annotations
 
 import math
-import tomllib
-from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from core.errors import InputError
 from core.i18n import _
+from core.spares import reliability_table
 
-RELIABILITY_FILE = Path(__file__).resolve().parents[2] / "assets" / "catalog" / "reliability.toml"
 HOURS_PER_YEAR = 8760.0
 CLASSES = ("gpu_node", "nic", "link", "switch")
 """Element classes the availability model fails (transceiver and cable are parts of a link)."""
@@ -75,16 +72,10 @@ class ClassRate(BaseModel):
         return r / (1.0 + r)
 
 
-@lru_cache(maxsize=1)
-def _raw() -> dict:
-    with RELIABILITY_FILE.open("rb") as handle:
-        return tomllib.load(handle)
-
-
 def default_rates() -> dict[str, ClassRate]:
     """The catalog's rates per element class (``reliability.toml``)."""
     return {name: ClassRate(afr=e["afr"], mttr_hours=e["mttr_hours"], source=e["source"], grade=e["grade"])
-            for name, e in _raw()["reliability"].items()}
+            for name, e in reliability_table()["reliability"].items()}
 
 
 def rates_with(overrides: dict[str, dict] | None = None) -> dict[str, ClassRate]:
