@@ -194,9 +194,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     f2.button(_("Restore all"), key=W + "clear", on_click=_on_clear, disabled=not failed, width="stretch")
 
     settings_json = _settings_json()
-    result = tokens_per_step = tokens = None
+    result = None
     if failed:
-        result, tokens_per_step, tokens = cache.what_if(key, failed, settings_json, lang)
+        result = cache.what_if(key, failed, settings_json, lang)
         chosen = [f["element"] for f in result.failed if f["chosen"]]
         if chosen:
             st.caption(_("Chosen where it hurts most: {elements}").format(elements=", ".join(chosen[:20])))
@@ -257,11 +257,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     if result.healthy_step_time_s is not None:
         rows.append((_("training step [s] (the Performance page's job)"), f"{result.healthy_step_time_s:,.3f}",
                      "-" if result.step_time_s is None else f"{result.step_time_s:,.3f}"))
-        if tokens and tokens_per_step:
-            def days(step):
-                return tokens / tokens_per_step * step / 86400
-            rows.append((_("days to train"), f"{days(result.healthy_step_time_s):,.1f}",
-                         "-" if result.step_time_s is None else f"{days(result.step_time_s):,.1f}"))
+        if result.healthy_days_to_train is not None:
+            rows.append((_("days to train"), f"{result.healthy_days_to_train:,.1f}",
+                         "-" if result.days_to_train is None else f"{result.days_to_train:,.1f}"))
     else:
         rows.append((_("training step [s] (the Performance page's job)"), "-", "-"))
     st.dataframe({_("number"): [r[0] for r in rows], _("healthy"): [r[1] for r in rows],

@@ -245,6 +245,11 @@ def test_spine_failure_ecmp_and_step_time():
     assert out.ecmp_unbalanced == ({"tier": "leaf", "switches": 16, "healthy_paths": 8, "remaining_paths": 6,
                                     "unit": "switches"},)
     assert out.step_time_s >= out.healthy_step_time_s > 0
+    from core.perf.training import estimate
+    assert out.healthy_days_to_train == pytest.approx(estimate(result, job).days_to_train)
+    # the same steps at the failed step time: days scale with the step
+    assert out.days_to_train == pytest.approx(out.healthy_days_to_train * out.step_time_s / out.healthy_step_time_s)
+    assert out.to_json()["days_to_train"] == pytest.approx(out.days_to_train, rel=1e-3)
     assert out.stages_tbits["leaf_up"]["remaining"] == pytest.approx(102.4 * 6 / 8)
     # 6 of 8 spines lost: leaves at 4:1, half of the all-to-all leaves its SU -> the uplinks carry 1/2 of it
     worse = what_if(result, ["spine:6"])

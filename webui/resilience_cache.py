@@ -42,19 +42,13 @@ def job_of(p, settings_json: str | None):
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def what_if(key: str, failures: tuple[str, ...], settings_json: str | None, language: str):
-    """(FailureResult, tokens per step of the healthy job or None, tokens to train or None)."""
+    """The ``FailureResult`` of the Performance page's job (its step time and days too)."""
     with speaking(language):
         p = _plan(key)
         job = job_of(p, settings_json)
         settings = json.loads(settings_json) if settings_json else {}
         with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
-            result = failure.what_if(p, list(failures), job=job)
-            tokens = None
-            if job is not None and result.healthy_step_time_s:
-                from core.perf.training import estimate
-
-                tokens = estimate(p, job).tokens_per_step
-        return result, tokens, (job.tokens_to_train if job is not None else None)
+            return failure.what_if(p, list(failures), job=job)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -72,7 +66,7 @@ def topology(key: str, failed: tuple[str, ...], unit: str, language: str):
 @st.cache_resource(max_entries=64, show_spinner=False)
 def healthy_vs_failed(key: str, failures: tuple[str, ...], settings_json: str | None, language: str):
     with speaking(language):
-        return figs.healthy_vs_failed_figure(what_if(key, failures, settings_json, language)[0])
+        return figs.healthy_vs_failed_figure(what_if(key, failures, settings_json, language))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

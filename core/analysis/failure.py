@@ -149,6 +149,9 @@ class FailureResult(BaseModel):
     """All-to-all of ``BUSBW_BYTES`` on the same GPUs and degraded copy [GB/s]."""
     step_time_s: float | None = None
     healthy_step_time_s: float | None = None
+    days_to_train: float | None = None
+    """Days to train the job's ``tokens_to_train`` at ``step_time_s`` (``TrainingEstimate.days_to_train``) [days]."""
+    healthy_days_to_train: float | None = None
     ecmp_unbalanced: tuple[dict, ...] = ()
     """``{"tier", "switches", "healthy_paths", "remaining_paths", "unit"}`` per tier and remaining next-hop
     count; ``unit`` ``switches`` (next-hop switches) or ``links`` (cables of the uplink bundles)."""
@@ -181,6 +184,7 @@ class FailureResult(BaseModel):
             "busbw_method": self.busbw_method,
             "alltoall_busbw_gbytes": None if self.alltoall_busbw_gbytes is None else round(self.alltoall_busbw_gbytes, 3),
             "step_time_s": None if self.step_time_s is None else round(self.step_time_s, 6),
+            "days_to_train": _r(self.days_to_train, 4),
             "ecmp_unbalanced": list(self.ecmp_unbalanced),
             "gpus_nvlink_degraded": self.gpus_nvlink_degraded,
             "nvlink_gbytes_per_gpu_one_direction": _r(self.nvlink_gbytes_per_gpu_one_direction, 3),
@@ -191,6 +195,7 @@ class FailureResult(BaseModel):
                 "alltoall_busbw_gbytes": None if self.healthy_alltoall_busbw_gbytes is None
                 else round(self.healthy_alltoall_busbw_gbytes, 3),
                 "step_time_s": None if self.healthy_step_time_s is None else round(self.healthy_step_time_s, 6),
+                "days_to_train": _r(self.healthy_days_to_train, 4),
                 "nvlink_gbytes_per_gpu_one_direction": _r(self.healthy_nvlink_gbytes_per_gpu_one_direction, 3),
                 "domain_busbw_gbytes": _r(self.healthy_domain_busbw_gbytes, 3),
             },
@@ -1339,7 +1344,8 @@ def _busbw(plan: Plan, gpus: int, op: str = "all-reduce") -> float | None:
     return float(collective(plan, op, BUSBW_BYTES, gpus=gpus)["busbw_gbytes"])
 
 
-def _step(plan: Plan, job, gpus_available: int) -> tuple[float | None, str | None]:
+def _step(plan: Plan, job, gpus_available: int):
+    """(the job's ``TrainingEstimate`` on ``plan`` or None, why not or None)."""
     from core.perf.training import estimate
 
     gpus = job.gpus or plan.resolved.gpus
@@ -1347,7 +1353,7 @@ def _step(plan: Plan, job, gpus_available: int) -> tuple[float | None, str | Non
         return None, _("the job's {gpus} GPUs no longer fit: {left} GPUs are still connected").format(
             gpus=f"{gpus:,}", left=f"{gpus_available:,}")
     try:
-        return estimate(plan, job).step_time_s, None
+        return estimate(plan, job), None
     except DesignError as exc:
         return None, str(exc)
 
@@ -1390,10 +1396,10 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
               f"node's surviving ports ({a.worst_port_fraction:.3f}); leaf/spine oversubscription divided by the "
               f"worst live switch's surviving uplinks ({a.worst_leaf_up_fraction:.3f} / "
               f"{a.worst_spine_up_fraction:.3f})")
-    step = healthy_step = None
+    healthy_run = failed_run = None
     if job is not None:
-        healthy_step, _why = _step(plan, job, gpus)
-        step, why = _step(degraded, job, connected_gpus)
+        healthy_run, _why = _step(plan, job, gpus)
+        failed_run, why = _step(degraded, job, connected_gpus)
         if why:
             notes.append(why)
     redundant = set(a.redundant)
@@ -1408,7 +1414,9 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
         stages_tbits={k: {"healthy": v[0] / 1000, "remaining": v[1] / 1000} for k, v in a.stages_gbits.items()},
         busbw_gbytes=busbw, healthy_busbw_gbytes=healthy_busbw, busbw_method=method,
         alltoall_busbw_gbytes=a2a, healthy_alltoall_busbw_gbytes=healthy_a2a,
-        step_time_s=step, healthy_step_time_s=healthy_step, ecmp_unbalanced=tuple(a.ecmp),
+        step_time_s=failed_run and failed_run.step_time_s, healthy_step_time_s=healthy_run and healthy_run.step_time_s,
+        days_to_train=failed_run and failed_run.days_to_train,
+        healthy_days_to_train=healthy_run and healthy_run.days_to_train, ecmp_unbalanced=tuple(a.ecmp),
         gpus_nvlink_degraded=a.gpus_nvlink_degraded, nvlink_gbytes_per_gpu_one_direction=nvl,
         healthy_nvlink_gbytes_per_gpu_one_direction=healthy_nvl, domain_busbw_gbytes=domain_busbw,
         healthy_domain_busbw_gbytes=healthy_domain, notes=tuple(notes),
