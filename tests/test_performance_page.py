@@ -169,3 +169,14 @@ def test_gradient_sharding_setting_makes_a_sharded_job():
     settings = {**DEFAULTS, "model": "llama3-70b"}
     assert not job_from_settings(p, settings).shard_gradients
     assert job_from_settings(p, {**settings, "zg": "1"}).shard_gradients
+
+
+def test_a_bad_gradient_sharding_value_is_a_warning_and_the_default():
+    from core.formats import joblink
+
+    values, warnings = joblink.JOB.decode({"perf_zg": "<b>yes</b>" * 20})
+    assert values["zg"] == "0" and len(warnings) == 1
+    assert "<b>yes</b>" * 20 not in warnings[0]  # shown cut short (the page escapes it too)
+    assert joblink.JOB.decode(joblink.JOB.encode({**joblink.DEFAULTS, "zg": "1"}))[0]["zg"] == "1"
+    at = page(n="128", perf_zg="maybe")
+    assert not at.exception and any("gradient sharding" in w.value for w in at.warning)
