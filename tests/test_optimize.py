@@ -506,3 +506,31 @@ def test_catalog_lookup_index_equals_a_scan_and_follows_a_copy():
     with pytest.raises(InputError):
         copy.switch(second.id)
     assert catalog.switch(second.id) is second
+
+
+def test_sizing_key_holds_every_sized_field_and_catalog_models_by_id():
+    """``sizing_key`` reads the fields by a precomputed list: it equals the generic form (every resolved
+    field but ``_NOT_SIZED``, catalog models by id) and each catalog model field is among those it turns to ids."""
+    from core.analysis import optimize as opt
+    from core.design import resolve_design
+
+    catalog = opt.load_catalog()
+    checked = 0
+    for design in candidate_designs("H100", 2048, Constraints(), Grid(switches=("QM9700", "SN5600")))[::17]:
+        try:
+            resolved = resolve_design(design, catalog)
+        except FabricPlannerError:
+            continue
+        checked += 1
+        generic = []
+        for name in type(resolved).model_fields:
+            if name in opt._NOT_SIZED:
+                continue
+            value = getattr(resolved, name)
+            generic.append(value.id if hasattr(value, "id") else value)
+        d = resolved.design
+        assert opt.sizing_key(resolved) == (*generic, d.oversubscription, d.spine_oversubscription, d.tiers)
+        for i, name in enumerate(opt._SIZED):
+            if hasattr(getattr(resolved, name), "id"):
+                assert i in opt._SIZED_MODELS, name
+    assert checked >= 20

@@ -49,6 +49,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import operator
 import os
 import time
 from dataclasses import dataclass, field
@@ -345,17 +346,23 @@ _NOT_SIZED = frozenset({"design", "nic", "notes", "price_overrides", "power_over
 and the design's oversubscription, spine oversubscription and tiers)."""
 
 
+_SIZED = tuple(name for name in ResolvedDesign.model_fields if name not in _NOT_SIZED)
+"""The ``ResolvedDesign`` fields in ``sizing_key``, in field order."""
+_SIZED_MODELS = tuple(i for i, name in enumerate(_SIZED)
+                      if name in ("system", "switch", "leaf_switch", "spine_switch", "core_switch"))
+"""Positions in ``_SIZED`` of catalog models (the key holds their ids)."""
+
+
 def sizing_key(resolved) -> tuple:
     """Everything ``size_fabric`` and ``compute_bandwidth`` read: every resolved field but the NIC model,
     notes and overrides (catalog models by id), and the design's ``oversubscription``,
     ``spine_oversubscription`` and ``tiers``. Two designs with the same key get the same fabric plan and
     bandwidth (``tests/test_optimize.py`` checks it against planning)."""
-    values = []
-    for name in type(resolved).model_fields:
-        if name in _NOT_SIZED:
-            continue
-        value = getattr(resolved, name)
-        values.append(getattr(value, "id", value) if value is not None and hasattr(value, "id") else value)
+    fields = resolved.__dict__
+    values = [fields[name] for name in _SIZED]
+    for i in _SIZED_MODELS:
+        if values[i] is not None:
+            values[i] = values[i].id
     d = resolved.design
     return (*values, d.oversubscription, d.spine_oversubscription, d.tiers)
 
@@ -594,8 +601,14 @@ GRID_FIELDS = ("fabric", "port_speed_gbps", "nic", "leaf_switch", "spine_switch"
 
 def _fields_key(design: Design, skip: tuple[str, ...]) -> tuple:
     """The grid fields of ``design`` but ``skip`` (the other fields are equal across one search)."""
-    values = design.__dict__
-    return tuple(values[k] for k in GRID_FIELDS if k not in skip)
+    getter = _GETTERS.get(skip)
+    if getter is None:
+        getter = _GETTERS[skip] = operator.itemgetter(*(k for k in GRID_FIELDS if k not in skip))
+    return getter(design.__dict__)
+
+
+_GETTERS: dict[tuple[str, ...], operator.itemgetter] = {}
+"""``_fields_key``'s field getters by the fields it skips (more than one field is always left, so a tuple)."""
 
 
 def _family_key(design: Design) -> tuple:

@@ -159,9 +159,13 @@ def ecmp_kept(flows: int, uplinks: int, slots: float) -> float:
 
     Each uplink serves ``slots`` flows at full rate; an uplink hashed ``L`` flows delivers
     ``min(L, slots)`` flows' worth. ``L ~ Binomial(flows, 1/uplinks)``, so the kept share is
-    ``uplinks * E[min(L, slots)] / flows`` (exact).
+    ``uplinks * E[min(L, slots)] / flows`` (exact). A pure function of its three numbers, memoised.
     """
-    flows, uplinks = int(flows), int(uplinks)
+    return _ecmp_kept(int(flows), int(uplinks), float(slots))
+
+
+@lru_cache(maxsize=8192)
+def _ecmp_kept(flows: int, uplinks: int, slots: float) -> float:
     if flows < 1:
         return 1.0
     if uplinks <= 1:

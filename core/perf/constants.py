@@ -288,6 +288,11 @@ def parse_nccl_version(text: str | tuple[int, ...]) -> tuple[int, int, int]:
     """``"2.26.2"`` (also ``"v2.26.2-1"``, ``"2.26"``) -> ``(2, 26, 2)``; ``InputError`` for anything else."""
     if isinstance(text, tuple):
         return (tuple(int(x) for x in text) + (0, 0, 0))[:3]  # type: ignore[return-value]
+    return _parse_nccl_text(str(text))
+
+
+@lru_cache(maxsize=256)
+def _parse_nccl_text(text: str) -> tuple[int, int, int]:
     match = re.fullmatch(r"\s*v?(\d{1,2})\.(\d{1,3})(?:\.(\d{1,3}))?(?:-\d{1,3})?\s*", str(text))
     if not match:
         raise InputError(_("cannot read NCCL version {text}; write it as NCCL prints it, e.g. 2.26.2").format(
