@@ -534,3 +534,32 @@ def test_sizing_key_holds_every_sized_field_and_catalog_models_by_id():
             if hasattr(getattr(resolved, name), "id"):
                 assert i in opt._SIZED_MODELS, name
     assert checked >= 20
+
+
+def test_sweep_curves_memo_gives_what_a_fresh_sweep_gives():
+    """``sweep(..., curves_memo=)`` shares the algorithms' curves between plans whose sweep context is the
+    same: every time, pick and note equals a sweep without the memo, in both languages, and plans that
+    differ in what the algorithms read do not share an entry."""
+    from core.i18n import language
+    from core.perf.collectives import sweep
+
+    designs = candidate_designs("H100", 2048, Constraints(), Grid(switches=("QM9700", "SN5600"), nics=("CX7", "CX8"),
+                                                                 tiers=(2, 3), oversubscription=(1.0, 2.0)))[::7]
+    memo: dict = {}
+    swept = 0
+    for lang in ("en", "zh"):
+        with language(lang):
+            for design in designs:
+                try:
+                    p = plan(design)
+                except FabricPlannerError:
+                    continue
+                for size in ([1 << 20, 1 << 30], [1 << 30]):
+                    fresh = sweep(p, "all-reduce", size)
+                    shared = sweep(p, "all-reduce", size, curves_memo=memo)
+                    t, a, pr = fresh.best()
+                    t2, a2, pr2 = shared.best()
+                    assert (t.tolist(), list(a), list(pr)) == (t2.tolist(), list(a2), list(pr2))
+                    assert fresh.notes == shared.notes
+                    swept += 1
+    assert swept >= 40 and 4 < len(memo) < swept

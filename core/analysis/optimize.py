@@ -46,12 +46,14 @@ result's keys and ids are English.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import json
 import math
 import operator
 import os
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -275,14 +277,16 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
     base = Design(gpu=system.id, gpus=gpus)
     checked: set[tuple] = set()
 
-    def design(**fields) -> Design:
-        """``Design(gpu=..., gpus=..., **fields)``: each field's validators run once per distinct value (they read
-        no other field), then a copy of the validated base with the fields set (same values, no re-validation
-        of the 11,000 designs of a large grid)."""
+    def check(**fields) -> None:
+        """Run each field's validators once per distinct value (they read no other field)."""
         for key, value in fields.items():
             if (key, value) not in checked:
                 Design(gpu=system.id, gpus=gpus, **{key: value})
                 checked.add((key, value))
+
+    def design(**fields) -> Design:
+        """``Design(gpu=..., gpus=..., **fields)`` for values ``check`` has validated: a copy of the validated
+        base with the fields set (same values, no re-validation of the 11,000 designs of a large grid)."""
         return base.model_copy(update=fields)
 
     for fabric in _fabrics(constraints, grid):
@@ -310,6 +314,14 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
                         for nic in nics:
                             if nic is not None and speed not in nic.speeds_on(fabric):
                                 continue
+                            check(fabric=fabric, port_speed_gbps=speed, nic=nic.id if nic else None,
+                                  leaf_switch=leaf.id, spine_switch=upper.id, core_switch=upper.id,
+                                  uplink_speed_gbps=uplink)
+                            if not out:  # the values of the innermost loops, once (when a design takes them)
+                                for values in itertools.product(plane_counts, grid.plane_modes, grid.topologies,
+                                                                grid.tiers, grid.oversubscription):
+                                    check(**dict(zip(("planes", "plane_mode", "topology", "tiers"), values)),
+                                          oversubscription=float(values[-1]))
                             for planes, mode, topology, tiers, over in itertools.product(
                                     plane_counts, grid.plane_modes, grid.topologies, grid.tiers,
                                     grid.oversubscription):
@@ -388,6 +400,8 @@ class _Evaluator:
         self.c = constraints
         self.catalog = catalog
         self.busbw: dict[tuple, float] = {}
+        self.curves: dict[tuple, tuple] = {}
+        """The collective algorithms' curves by everything they read (``core.perf.collectives.sweep``'s memo)."""
         self.too_few: dict[tuple, bool] = {}
         self.sized: dict[tuple, tuple] = {}
         self.physical: dict[tuple, tuple] = {}
@@ -566,7 +580,7 @@ class _Evaluator:
         if key not in self.busbw:
             p = Plan.model_construct(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=(), cost=None,
                                      reserved_bom=())
-            result = sweep(p, "all-reduce", [self.c.busbw_size])
+            result = sweep(p, "all-reduce", [self.c.busbw_size], curves_memo=self.curves)
             self.busbw[key] = float(result.busbw(result.best()[0])[0])
         return self.busbw[key]
 
@@ -744,10 +758,12 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
         if part:
             jobs.append((part, constraints, current()))
     _FORKED[:] = designs
+    gc.freeze()  # the parent's objects stay out of the workers' collections (and their pages unwritten)
     try:
-        with context.Pool(workers) as pool:
+        with context.Pool(workers, initializer=gc.disable) as pool:  # the workers live for one search
             parts = pool.map(_evaluate_chunk, jobs)
     finally:
+        gc.unfreeze()
         _FORKED.clear()
     out = sorted((Candidate(sent[0], designs[sent[0]], *sent[1:]) for part, _count in parts for sent in part),
                  key=lambda c: c.index)  # with the parent's own Design objects
@@ -792,6 +808,27 @@ def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: 
         No candidate meets every constraint: the message names the constraint that ruled out the most
         candidates (and how close the nearest came), the suggestion how to relax it.
     """
+    with _collector_paused():
+        return _optimize(gpu, gpus, constraints, grid, workers, catalog, strict)
+
+
+@contextmanager
+def _collector_paused():
+    """Python's cyclic garbage collector off for one search: a search builds tens of thousands of short-lived
+    objects and no cycles worth collecting, and each full collection walks every object of the process (a
+    tenth of a 16,384-GPU search's serial time). Reference counting still frees everything; the collector's
+    state is restored at the end (nested searches, ``largest_within``, leave it as they found it)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid | None, workers: int | None,
+              catalog: Catalog | None, strict: bool) -> OptimizeResult:
     started = time.perf_counter()
     constraints = constraints or Constraints()
     grid = grid or Grid()

@@ -107,6 +107,7 @@ import pandas as pd
 
 from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
+from core.i18n import current as current_language
 from core.perf.algorithms import NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label
 from core.perf.constants import (PROTOCOLS, CollectiveConstants, ReferencePoint, load_constants, nccl_version_of,
                                  parse_nccl_version)
@@ -255,6 +256,7 @@ def sweep(
     constants: CollectiveConstants | None = None,
     sharp: bool = False,
     nccl_version: str | None = None,
+    curves_memo: dict | None = None,
 ) -> Sweep:
     """Predict ``op`` for every size in ``sizes`` [bytes] on ``gpus`` ranks of ``plan``.
 
@@ -285,6 +287,10 @@ def sweep(
         caps (tree, NVLS-tree) and, before 2.30.3, leaves out NVLS-tree on Blackwell across 4 or
         more NVLink domains (slow there, NVIDIA/nccl#2035). ``InputError`` for an unknown release.
         None: the release set by an enclosing ``nccl_release(...)`` block, else the default.
+    curves_memo : dict, optional
+        A memo of the algorithms' curves and notes by everything they read (the ``SweepContext``'s inputs,
+        the algorithms asked and the language; ``_curves_key``): plans that differ but give the same
+        context share one computation (the optimizer's candidates). The curves are shared, not copied.
 
     Returns
     -------
@@ -321,18 +327,35 @@ def sweep(
         tree_share=contention(plan, p, "tree"),
         forced=algorithms is not None, nic_ports=nic_ports, nccl_version=version,
     )
-    curves: dict[str, AlgorithmCurve] = {}
-    for name, algorithm in REGISTRY.items():
-        if op not in algorithm.ops or name not in wanted:
-            continue
-        curve = algorithm.fn(ctx)
-        if curve is not None:
-            curves[name] = curve
+    key = _curves_key(ctx, wanted) if curves_memo is not None else None
+    if key is not None and key in curves_memo:
+        curves, notes, _constants = curves_memo[key]
+        ctx.notes.extend(notes)
+    else:
+        curves = {}
+        for name, algorithm in REGISTRY.items():
+            if op not in algorithm.ops or name not in wanted:
+                continue
+            curve = algorithm.fn(ctx)
+            if curve is not None:
+                curves[name] = curve
+        if key is not None:
+            curves_memo[key] = (curves, tuple(ctx.notes), ctx.constants)
     if not curves:
         raise InputError(_("none of the algorithms {algorithms} applies to {op} on this design").format(
             algorithms=", ".join(algorithm_label(a) for a in algorithms or ()), op=op))
     return Sweep(op, p.n, p, S, curves, ctx.notes, sharp="sharp" in wanted,
                  nccl_version=".".join(str(x) for x in version))
+
+
+def _curves_key(ctx: SweepContext, wanted: set[str]) -> tuple:
+    """Everything the algorithms read: the context's inputs (every field ``SweepContext.__post_init__``
+    derives the rest from: the placement and links are frozen dataclasses of numbers, the protocols follow
+    from the constants, keyed by identity: the memo's entries hold them), the algorithms wanted and the
+    language of the notes."""
+    return (ctx.op, ctx.sizes.tobytes(), ctx.placement, ctx.links, id(ctx.constants),
+            ctx.ring_share, ctx.uniform_share, ctx.tree_share, ctx.forced, ctx.nic_ports, ctx.nccl_version,
+            frozenset(wanted), current_language())
 
 
 def sharp_available(plan: Plan, gpus: int | None = None, stride: int = 1) -> bool:
