@@ -193,3 +193,36 @@ def test_networks_figure_and_table():
     assert table.iloc[:, 4].sum() == pytest.approx(p.cost.capex_usd, abs=0.05)
     with language("zh"):
         assert networks_table(p).columns[0] == "网络"
+
+
+def test_networks_key_holds_everything_sizing_the_networks_reads():
+    """Designs with the same ``networks_key`` get the same networks, field for field, over an optimizer grid
+    (switch models, speeds, NICs, planes, topologies, tiers, ratios) crossed with the storage and
+    management settings, in both languages; and designs whose networks differ have different keys."""
+    from core.analysis.optimize import Constraints, Grid, candidate_designs
+    from core.i18n import language
+    from core.networks import networks_key
+
+    catalog = load_catalog()
+    grid = Grid(switches=("QM9700", "Q3400", "SN5600"), nics=("CX7", "CX8"), oversubscription=(1.0, 2.0))
+    settings_ = ({}, {"storage": "none"}, {"storage": "ethernet", "storage_ports_per_node": 1},
+                 {"management": False}, {"storage_systems": 3, "storage_oversubscription": 2.0},
+                 {"storage_port_speed_gbps": 400})
+    seen: dict[tuple, str] = {}
+    checked = 0
+    for gpus in (256, 2048):
+        for extra in settings_:
+            for design in candidate_designs("H100", gpus, Constraints(), grid)[::7]:
+                design = design.model_copy(update=extra)
+                for lang in ("en", "zh"):
+                    with language(lang):
+                        try:
+                            resolved = resolve_design(design, catalog)
+                            fabric = size_fabric(resolved)
+                            networks = size_networks(resolved, fabric, catalog).model_dump_json()
+                        except FabricPlannerError:
+                            continue
+                        key = networks_key(resolved, fabric)
+                    assert seen.setdefault(key, networks) == networks, (design, key)
+                    checked += 1
+    assert len(seen) >= 40 and checked - len(seen) >= checked // 4  # a quarter of the designs share a key

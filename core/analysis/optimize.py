@@ -63,7 +63,7 @@ from core.design import MAX_GPUS, Design, ResolvedDesign, fabric_word, offered_p
 from core.errors import DesignError, FabricPlannerError, InputError
 from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.sizing import size_fabric
-from core.networks import size_networks
+from core.networks import networks_key, size_networks
 from core.physical.layout import arrange
 from core.physical.lengths import memo_link_lengths
 from core.physical.media import select_media
@@ -410,6 +410,8 @@ class _Evaluator:
         """Family key -> the error resolving its designs raised (``resolve``)."""
         self.media: dict[tuple, tuple] = {}
         """Media bins by what ``select_media`` reads (``_media_key``)."""
+        self.networks: dict[tuple, object] = {}
+        """``core.networks.networks_key`` -> the other networks (or the error sizing them raised)."""
         self.network_rows: dict[tuple, tuple] = {}
         """The other networks' BOM rows per networks object and pricing (``build_bom``'s ``network_rows_memo``)."""
         self.lengths: dict[tuple, tuple] = {}
@@ -452,7 +454,7 @@ class _Evaluator:
         key = (sized, tuple(sorted(resolved.power_overrides.items())))
         if key not in self.physical:
             try:
-                networks = size_networks(resolved, fabric, self.catalog)
+                networks = self.networks_of(resolved, fabric)
                 # the rack arrangement gives the layout's cable lengths without building its racks
                 self.physical[key] = (networks, memo_link_lengths(resolved, fabric, arrange(resolved, fabric, networks),
                                                                   self.lengths))
@@ -465,6 +467,21 @@ class _Evaluator:
         if media_key not in self.media:
             self.media[media_key] = select_media(self.catalog, resolved, lengths)
         return {"networks": networks, "media": self.media[media_key], "network_rows_memo": self.network_rows}
+
+    def networks_of(self, resolved, fabric):
+        """``size_networks``, memoised by what it reads (``core.networks.networks_key``): sizings that differ only
+        in what the other networks do not read share one object (and so its BOM rows, ``network_rows``)."""
+        key = networks_key(resolved, fabric)
+        found = self.networks.get(key)
+        if found is None:
+            try:
+                found = size_networks(resolved, fabric, self.catalog)
+            except FabricPlannerError as exc:
+                found = exc
+            self.networks[key] = found
+        if isinstance(found, Exception):
+            raise found
+        return found
 
     def resolve(self, design: Design):
         """``resolve_design``, its errors memoised per family (resolving reads no ``tiers``; every other field

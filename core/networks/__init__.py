@@ -24,6 +24,7 @@ from __future__ import annotations
 from core.catalog import Catalog
 from core.design import ResolvedDesign
 from core.fabric.sizing import FabricPlan
+from core.i18n import current as current_language
 from core.networks.management import compute_ufm, head_nodes, nfs_systems, size_inband, size_oob
 from core.networks.model import (
     NETWORK_LABELS,
@@ -38,7 +39,20 @@ from core.networks.model import (
 from core.networks.storage import scalable_units, size_storage
 
 __all__ = ["NETWORKS", "NETWORK_LABELS", "ClusterNetworks", "DeviceSet", "LinkSet", "NetworkSizing", "SwitchSet",
-           "TransceiverUse", "size_networks"]
+           "TransceiverUse", "networks_key", "size_networks"]
+
+
+def networks_key(resolved: ResolvedDesign, fabric: FabricPlan) -> tuple:
+    """Everything ``size_networks`` reads of the design and its fabric plan (keep the two in step): the
+    design's storage and management settings, the fabric kind, nodes, nodes per rack, topology and the
+    system's default port speed, the plan's leaf groups, islands and switch count, and the language of the
+    explanations. Two designs with the same key (and catalog) get the same networks
+    (``tests/test_networks.py`` checks it over an optimizer grid)."""
+    d = resolved.design
+    return (d.management, d.storage, d.storage_ports_per_node, d.storage_port_speed_gbps, d.storage_oversubscription,
+            d.storage_systems, resolved.fabric, resolved.nodes, resolved.nodes_per_rack, resolved.topology,
+            resolved.system.default_port_speed_gbps, fabric.group_count, fabric.islands, fabric.switch_count_total,
+            current_language())
 
 
 def size_networks(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> ClusterNetworks:
