@@ -294,3 +294,32 @@ def test_lengths_of_131072_gpus_are_fast():
     assert sum(x.links for x in lengths) == (fabric.node_leaf_links + fabric.leaf_spine_links
                                             + fabric.spine_core_links) * fabric.planes
     assert took < 5.0  # the benchmark measures the median (target 1 s); this only guards against a blow-up
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.sampled_from([0.0, *BIN_EDGES_M[1:-1]]), st.floats(0.0, 900.0)),
+                          st.integers(0, 12), st.integers(0, 2)), min_size=1, max_size=60))
+def test_bin_lengths_equals_the_bins_counted_one_by_one(entries):
+    """Each bin holds the lengths in (edge, next edge] (the first also 0): its links, longest and link-weighted
+    mean, and the route most of its links take (the first on a tie), as a plain loop over the entries counts
+    them; lengths exactly on an edge go to the lower bin."""
+    lengths = np.array([e[0] for e in entries])
+    weights = np.array([e[1] for e in entries], dtype=np.int64)
+    routes = np.array([e[2] for e in entries], dtype=np.int64)
+    got = bin_lengths("node-leaf", lengths, weights, routes)
+    expected: dict[int, list] = {}
+    for length, weight, route in entries:
+        if weight <= 0:
+            continue
+        b = next(i for i in range(len(BIN_EDGES_M) - 1) if length <= BIN_EDGES_M[i + 1])
+        expected.setdefault(b, []).append((length, weight, route))
+    assert [(x.low_m, x.high_m) for x in got.bins] == [(BIN_EDGES_M[b], BIN_EDGES_M[b + 1]) for b in sorted(expected)]
+    for x, b in zip(got.bins, sorted(expected)):
+        part = expected[b]
+        links = sum(w for _l, w, _r in part)
+        by_route = [sum(w for _l, w, r in part if r == k) for k in range(3)]
+        assert x.links == links
+        assert x.max_m == round(max(length for length, _w, _r in part), 2)
+        assert math.isclose(x.mean_m, round(sum(length * w for length, w, _r in part) / links, 2), abs_tol=0.0100001)
+        assert x.route == ("in-rack", "in-row", "across-rows")[by_route.index(max(by_route))]
+    assert got.links == int(weights.sum())

@@ -102,6 +102,17 @@ class _Ends:
         centre = first[k] + (index - starts[k]) * height[k] + height[k] / 2 - 1  # U centre, from the rack floor
         return racks[k], centre
 
+    def locate_all(self, prefixes: list[str], count: int) -> tuple[np.ndarray, np.ndarray]:
+        """``locate`` of devices ``0 .. count-1`` of every prefix: (rack indices, U centres), each of shape
+        (prefixes, count), so a link's end is one look-up (``[which, index]``) instead of a search (the same
+        formula and operands as ``locate``, so the same numbers)."""
+        index = np.arange(count)
+        racks = np.empty((len(prefixes), count), dtype=np.int64)
+        centres = np.empty((len(prefixes), count), dtype=float)
+        for row, prefix in enumerate(prefixes):
+            racks[row], centres[row] = self.locate(prefix, index)
+        return racks, centres
+
     def locate_many(self, prefixes: list[str], which: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``locate`` of device ``index[i]`` of ``prefixes[which[i]]`` for every i at once (the same slots and
         numbers: each prefix's table numbered from ``which x stride`` on in one table)."""
@@ -204,8 +215,12 @@ def _link_arrays(resolved: ResolvedDesign, fabric: FabricPlan, ends: _Ends, rout
         return np.repeat(np.arange(copies), len(index)), np.tile(index, copies)
 
     def at(kind: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        which, devices = each(index)
-        return ends.locate_many([p + kind for p in prefixes], which, devices)
+        """(rack, U centre) of device ``index`` of ``kind`` in every plane and island, plane-major (as ``each``)."""
+        if not len(index):
+            which, devices = each(index)
+            return ends.locate_many([p + kind for p in prefixes], which, devices)
+        racks, centres = ends.locate_all([p + kind for p in prefixes], int(index.max()) + 1)
+        return racks[:, index].ravel(), centres[:, index].ravel()
 
     # node-leaf: as fabric_graph links them
     if fabric.tiers == 1:
@@ -245,33 +260,38 @@ def _link_arrays(resolved: ResolvedDesign, fabric: FabricPlan, ends: _Ends, rout
 
 
 def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, routes: np.ndarray) -> LinkLengths:
-    """``LinkLengths`` of one class from per-entry lengths [m], link counts and route codes."""
+    """``LinkLengths`` of one class from per-entry lengths [m], link counts and route codes.
+
+    Per bin (``BIN_EDGES_M``: bin b holds lengths in (edge b, edge b+1], the first also what is not
+    longer than 0): links, longest and link-weighted mean length, and the route most of its links take.
+    Counts and the longest are exact; the means are sums over the bin's entries (``np.bincount``) divided
+    by its links, rounded to the centimetre."""
     keep = weights > 0
-    lengths, weights, routes = lengths[keep], weights[keep], routes[keep]
-    edges = np.array(BIN_EDGES_M)
-    which = np.clip(np.searchsorted(edges, lengths, side="left") - 1, 0, len(edges) - 2)
-    # entries grouped by bin, in their order within a bin (a stable sort): each bin a slice holding exactly
-    # what a boolean mask of the bin would select, in the same order (so the same sums)
-    order = np.argsort(which, kind="stable")
-    by_bin_l, by_bin_w, by_bin_r = lengths[order], weights[order], routes[order]
-    ends = np.cumsum(np.bincount(which, minlength=len(edges) - 1))
+    if not keep.all():
+        lengths, weights, routes = lengths[keep], weights[keep], routes[keep]
+    bins_n = len(_EDGES) - 1
+    # the bin of each entry: how many inner edges lie below it (searchsorted(edges, l, "left") - 1, clipped)
+    which = (lengths[None, :] > _INNER_EDGES[:, None]).sum(axis=0)
+    links = np.bincount(which, weights=weights, minlength=bins_n)
+    length_sums = np.bincount(which, weights=lengths * weights, minlength=bins_n)
+    by_route = np.bincount(which * len(ROUTES) + routes, weights=weights,
+                           minlength=bins_n * len(ROUTES)).reshape(bins_n, len(ROUTES))
+    longest = np.full(bins_n, -np.inf)
+    np.maximum.at(longest, which, lengths)
     bins = []
-    start = 0
-    for b, end in enumerate(ends.tolist()):
-        if end == start:
-            continue
-        ls, w = by_bin_l[start:end], by_bin_w[start:end]
-        counts = np.bincount(by_bin_r[start:end], weights=w, minlength=3)
-        bins.append(LengthBin(low_m=float(edges[b]), high_m=float(edges[b + 1]), links=int(w.sum()),
-                              max_m=round(float(ls.max()), 2),
-                              mean_m=round(float(np.average(ls, weights=w)), 2),
-                              route=ROUTES[int(np.argmax(counts))]))
-        start = end
+    for b in np.flatnonzero(links > 0).tolist():
+        bins.append(LengthBin(low_m=float(_EDGES[b]), high_m=float(_EDGES[b + 1]), links=int(links[b]),
+                              max_m=round(float(longest[b]), 2), mean_m=round(float(length_sums[b] / links[b]), 2),
+                              route=ROUTES[int(np.argmax(by_route[b]))]))
     total = int(weights.sum())
     return LinkLengths(link_class=link_class, links=total, bins=tuple(bins),
                        max_m=round(float(lengths.max()), 2) if total else 0.0,
                        mean_m=round(float(np.average(lengths, weights=weights)), 2) if total else 0.0,
                        total_m=round(float((lengths * weights).sum()), 1))
+
+
+_EDGES = np.array(BIN_EDGES_M)
+_INNER_EDGES = _EDGES[1:-1]
 
 
 def link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout | Arrangement,
