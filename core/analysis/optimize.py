@@ -729,16 +729,25 @@ _FORKED: list[Design] = []
 """The designs of the search under way, inherited by forked workers (nothing is serialised to them)."""
 
 
+_WORKER: dict = {}
+"""A worker's evaluator for the search under way (search token -> evaluator): the chunks one worker takes share
+its memos."""
+
+
 def _evaluate_chunk(args) -> list[Candidate]:
-    groups, constraints, language = args
+    groups, constraints, language, search = args
     with speaking(language):
-        evaluator = _Evaluator(constraints, load_catalog())
+        evaluator = _WORKER.get(search)
+        if evaluator is None:
+            _WORKER.clear()
+            evaluator = _WORKER[search] = _Evaluator(constraints, load_catalog())
+        sized = len(evaluator.fabrics)
         designs = _FORKED
         out = []
         for group in groups:
             out += _evaluate_family(evaluator, designs, group)
         # the parent has the designs; send back only the numbers, as tuples (a fifth of the pickling)
-        return [tuple(getattr(cand, name) for name in _SENT) for cand in out], len(evaluator.fabrics)
+        return [tuple(getattr(cand, name) for name in _SENT) for cand in out], len(evaluator.fabrics) - sized
 
 
 _SENT = tuple(name for name in Candidate.__dataclass_fields__ if name not in ("design", "resolved"))
@@ -746,6 +755,10 @@ _SENT = tuple(name for name in Candidate.__dataclass_fields__ if name not in ("d
 order (``index`` first, ``design`` second in the dataclass)."""
 assert _SENT[0] == "index" and tuple(Candidate.__dataclass_fields__)[1] == "design"
 assert tuple(Candidate.__dataclass_fields__)[-1] == "resolved"
+
+
+CHUNKS_PER_WORKER = 12
+"""Chunks of a parallel search per worker (runs of families striped over them), handed out as workers free up."""
 
 
 def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Catalog,
@@ -762,7 +775,7 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
         context = multiprocessing.get_context("fork")
     except ValueError:  # pragma: no cover - no fork on this platform
         return _evaluate_all(designs, constraints, catalog, 1)
-    chunks = workers * 4
+    chunks = workers * CHUNKS_PER_WORKER
     shared: list[list[list[int]]] = []  # runs of families that share sizings stay in one chunk
     for group in groups:
         if shared and _shared_key(designs[shared[-1][0][0]]) == _shared_key(designs[group[0]]):
@@ -770,15 +783,17 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
         else:
             shared.append([group])
     jobs = []
+    search = (os.getpid(), time.perf_counter_ns())
     for k in range(chunks):
         part = [group for run in shared[k::chunks] for group in run]
         if part:
-            jobs.append((part, constraints, current()))
+            jobs.append((part, constraints, current(), search))
     _FORKED[:] = designs
     gc.freeze()  # the parent's objects stay out of the workers' collections (and their pages unwritten)
     try:
         with context.Pool(workers, initializer=gc.disable) as pool:  # the workers live for one search
-            parts = pool.map(_evaluate_chunk, jobs)
+            # one chunk at a time to whichever worker is free: a slow chunk (or a busy core) does not hold the rest
+            parts = list(pool.imap_unordered(_evaluate_chunk, jobs))
     finally:
         gc.unfreeze()
         _FORKED.clear()
