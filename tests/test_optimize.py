@@ -563,3 +563,28 @@ def test_sweep_curves_memo_gives_what_a_fresh_sweep_gives():
                     assert fresh.notes == shared.notes
                     swept += 1
     assert swept >= 40 and 4 < len(memo) < swept
+
+
+def test_memoised_resolution_equals_resolving_each_design():
+    """Resolving reads neither ``tiers`` nor ``oversubscription``: the evaluator's shared resolution, with each
+    design put in, equals ``resolve_design`` of that design (every field), and errors are the same errors."""
+    from core.analysis import optimize as opt
+    from core.design import resolve_design
+
+    catalog = opt.load_catalog()
+    evaluator = opt._Evaluator(Constraints(), catalog)
+    designs = candidate_designs("H100", 1024, Constraints(), Grid(switches=("QM9700", "SN5600", "TH5"),
+                                                                 oversubscription=(1.0, 1.5, 3.0)))
+    resolved = 0
+    for design in designs:
+        try:
+            expected = resolve_design(design, catalog)
+        except FabricPlannerError as exc:
+            with pytest.raises(type(exc)) as raised:
+                evaluator.resolve(design)
+            assert str(raised.value) == str(exc)
+            continue
+        got = evaluator.resolve(design)
+        assert got == expected and got.design is design
+        resolved += 1
+    assert resolved > 100 and len(evaluator.resolved) * 4 < len(designs)  # one resolution served many designs

@@ -406,8 +406,9 @@ class _Evaluator:
         self.sized: dict[tuple, tuple] = {}
         self.physical: dict[tuple, tuple] = {}
         """Sizing key -> (other networks, link lengths) (``physical_of``)."""
-        self.unresolved: dict[tuple, Exception] = {}
-        """Family key -> the error resolving its designs raised (``resolve``)."""
+        self.resolved: dict[tuple, object] = {}
+        """Grid fields but tiers and oversubscription -> the resolved design or the error resolving raised
+        (``resolve``)."""
         self.media: dict[tuple, tuple] = {}
         """Media bins by what ``select_media`` reads (``_media_key``)."""
         self.networks: dict[tuple, object] = {}
@@ -484,17 +485,20 @@ class _Evaluator:
         return found
 
     def resolve(self, design: Design):
-        """``resolve_design``, its errors memoised per family (resolving reads no ``tiers``; every other field
-        but the grid's is the same across one search, ``_family_key``)."""
-        key = _family_key(design)
-        error = self.unresolved.get(key)
-        if error is not None:
-            raise error
-        try:
-            return resolve_design(design, self.catalog)
-        except FabricPlannerError as exc:
-            self.unresolved[key] = exc
-            raise
+        """``resolve_design`` memoised by every grid field but ``tiers`` and ``oversubscription`` (resolving reads
+        neither, and every other field is the same across one search, ``_UNRESOLVED``): the memo's resolution with
+        this design in it, or the error it raised."""
+        key = _fields_key(design, _UNRESOLVED)
+        found = self.resolved.get(key)
+        if found is None:
+            try:
+                found = resolve_design(design, self.catalog)
+            except FabricPlannerError as exc:
+                found = exc
+            self.resolved[key] = found
+        if isinstance(found, Exception):
+            raise found
+        return found if found.design is design else found.model_copy(update={"design": design})
 
     def plan_of(self, design: Design) -> Plan:
         resolved = resolve_design(design, self.catalog)
@@ -640,6 +644,10 @@ def _fields_key(design: Design, skip: tuple[str, ...]) -> tuple:
 
 _GETTERS: dict[tuple[str, ...], operator.itemgetter] = {}
 """``_fields_key``'s field getters by the fields it skips (more than one field is always left, so a tuple)."""
+
+
+_UNRESOLVED = ("tiers", "oversubscription")
+"""Grid fields ``resolve_design`` does not read (``tests/test_optimize.py`` checks it over a grid)."""
 
 
 def _family_key(design: Design) -> tuple:
