@@ -40,6 +40,7 @@ from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver
 from core.design import ResolvedDesign
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.i18n import N_, _
+from core.i18n import current as current_language
 from core.networks import NETWORK_LABELS, ClusterNetworks, size_networks
 from core.networks.model import LINK_KIND_LABELS, SWITCH_ROLE_LABELS
 from core.physical.layout import Layout, place
@@ -198,7 +199,8 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
     spare rows (``core.spares.spare_rows``, ``BomRow.spare``) follow the installed ones.
 
     ``network_rows_memo`` (the optimizer's, for one catalog): the other networks' rows kept per
-    ``networks`` object and what pricing them reads (price basis, price and power overrides), the same rows.
+    ``networks`` object and what pricing them reads (price basis, price and power overrides), and the compute
+    links' rows per media tuple and what ``link_rows`` reads (``_link_rows_key``): the same rows.
     """
     system = resolved.system
     switch = resolved.switch
@@ -291,7 +293,18 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
     if media is None:  # the layout holds the other networks' racks too, as Plan's does (same cable lengths)
         layout = layout or place(resolved, fabric, networks, catalog)
         media = select_media(catalog, resolved, link_lengths(resolved, fabric, layout))
-    link_rows(resolved, fabric, catalog, media, add_row=add)
+    if network_rows_memo is None:
+        link_rows(resolved, fabric, catalog, media, add_row=add)
+    else:  # the optimizer's: candidates with the same media and link-row inputs (e.g. other NICs) share the rows
+        key = ("links", id(media), _link_rows_key(resolved, fabric), basis, tuple(sorted(price_overrides.items())),
+               tuple(sorted(power_overrides.items())), current_language())
+        kept = network_rows_memo.get(key)
+        if kept is not None and kept[0] is media:  # (the media tuple is held, so its id is not reused)
+            rows += kept[1]
+        else:
+            start = len(rows)
+            link_rows(resolved, fabric, catalog, media, add_row=add)
+            network_rows_memo[key] = (media, rows[start:])
     if network_rows_memo is None:
         network_rows(catalog, networks, add, rows)
     else:
@@ -370,6 +383,16 @@ def _apportion(total: int, weights: list[int]) -> list[int]:
     for i in sorted(range(len(weights)), key=lambda i: (out[i] - shares[i], i))[: total - sum(out)]:
         out[i] += 1
     return out
+
+
+def _link_rows_key(resolved: ResolvedDesign, fabric: FabricPlan) -> tuple:
+    """Everything ``link_rows`` reads but the media, the catalog and the pricing (keep the two in step): the
+    system, planes, each tier's switch, the port and uplink speeds, the cable media policy, NICs per node,
+    nodes and the fabric's switch groups' ports."""
+    tiers = resolved.tier_switches
+    return (resolved.system.id, resolved.planes, resolved.switch.id, tiers["spine"].id, tiers["core"].id,
+            resolved.port_speed_gbps, resolved.uplink_gbps, resolved.design.cable_media, resolved.nics_per_node,
+            resolved.nodes, tuple((g.role, g.count, g.down_ports_used, g.up_ports_used) for g in fabric.switch_groups))
 
 
 def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, media: tuple[MediaBin, ...], *,

@@ -805,8 +805,11 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
     finally:
         gc.unfreeze()
         _FORKED.clear()
-    out = sorted((Candidate(sent[0], designs[sent[0]], *sent[1:]) for part, _count in parts for sent in part),
-                 key=lambda c: c.index)  # with the parent's own Design objects
+    out: list = [None] * len(designs)  # in grid order, with the parent's own Design objects
+    for part, _count in parts:
+        for sent in part:
+            out[sent[0]] = Candidate(sent[0], designs[sent[0]], *sent[1:])
+    assert all(c is not None for c in out), "a candidate was not evaluated"  # the families cover every design
     return out, sum(count for _part, count in parts)
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from core.catalog import Catalog, Switch
 from core.design import ResolvedDesign
@@ -77,8 +78,10 @@ def storage_switch(catalog: Catalog, kind: str, speed: int) -> Switch:
     return options[0]
 
 
+@lru_cache(maxsize=1024)
 def _two_tier(node_ports: int, storage_ports: int, ufm_ports: int, radix: int, o: float, sus: int) -> _Shape | None:
-    """The smallest balanced two-tier shape for one pod, or None if two tiers cannot hold it.
+    """The smallest balanced two-tier shape for one pod, or None if two tiers cannot hold it (a pure function
+    of its numbers and the policy, memoised; the shape is frozen).
 
     Node leaves start at the fewest that hold the node ports at ``down_up_split(radix, o)``; when the
     uplinks rounded to a multiple of the spine count do not fit, one more node leaf is tried (fewer
