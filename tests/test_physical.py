@@ -323,3 +323,32 @@ def test_bin_lengths_equals_the_bins_counted_one_by_one(entries):
         assert math.isclose(x.mean_m, round(sum(length * w for length, w, _r in part) / links, 2), abs_tol=0.0100001)
         assert x.route == ("in-rack", "in-row", "across-rows")[by_route.index(max(by_route))]
     assert got.links == int(weights.sum())
+
+
+def test_arrangements_with_the_same_structure_give_the_same_rack_arrays():
+    """``Arrangement.structure`` holds everything ``rack_arrays`` reads: arrangements of an optimizer grid (switch
+    models of different power and height, speeds, planes, topologies, tiers, ratios) with the same structure
+    have the same rack positions and device tables byte for byte, and the structure is shared between designs."""
+    from core.analysis.optimize import Constraints, Grid, candidate_designs
+    from core.networks import size_networks
+    from core.physical.layout import arrange
+
+    catalog = load_catalog()
+    prefixes = ("node", "p")
+    seen: dict[tuple, tuple] = {}
+    arranged = 0
+    for gpu, gpus in (("H100", 2048), ("GB200", 1152)):
+        grid = Grid(switches=("QM9700", "Q3400", "SN5600", "TH5"), nics=("CX7",), oversubscription=(1.0, 2.0))
+        for design in candidate_designs(gpu, gpus, Constraints(), grid)[::3]:
+            try:
+                resolved = resolve_design(design, catalog)
+                fabric = size_fabric(resolved)
+                arrangement = arrange(resolved, fabric, size_networks(resolved, fabric, catalog))
+            except (DesignError, InputError):
+                continue
+            x, y, top, row, tables = arrangement.rack_arrays(prefixes)
+            arrays = (x.tobytes(), y.tobytes(), top.tobytes(), row.tobytes(),
+                      tuple((p, tuple(a.tobytes() for a in t)) for p, t in sorted(tables.items())))
+            assert seen.setdefault(arrangement.structure(prefixes), arrays) == arrays, design
+            arranged += 1
+    assert len(seen) >= 30 and arranged - len(seen) >= arranged // 4

@@ -586,6 +586,22 @@ class Arrangement(NamedTuple):
     per_column: int
     notes: tuple
 
+    def structure(self, prefixes: tuple[str, ...]) -> tuple:
+        """Everything ``rack_arrays(prefixes)`` reads, as a hashable key (keep the two in step): the hall geometry,
+        each row's kind, SUs and rack count, each SU's template and first rack, node and leaf, and of each
+        template rack and central rack its height, width and the slots of the prefixes (not their models: a
+        model is a label). Arrangements with the same structure give the same arrays, at a fraction of the
+        cost of computing them (``core.physical.lengths.memo_link_lengths``)."""
+        def draft_key(draft: _RackDraft) -> tuple:
+            return (draft.u_total, draft.width, tuple((s.kind == "leaf", s.prefix, s.start, s.first_u, s.height_u)
+                                                      for s in draft.slots if s.prefix.startswith(prefixes)))
+
+        templates = tuple((key, tuple(map(draft_key, drafts))) for key, drafts in self.templates.items())
+        singles = tuple((rack_i, draft_key(draft)) for rack_i, draft in self.singles)
+        rows = tuple((kind, sus, len(drafts)) for kind, drafts, sus in self.rows)
+        return (self.row_span, self.end_aisle, self.pitch, self.per_column, rows, tuple(self.instances), templates,
+                singles)
+
     def rack_arrays(self, prefixes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """What ``core.physical.lengths`` reads of the layout, the same numbers ``layout()`` gives: per rack in
         rack order its centre x [m], row line y [m], height [U] and row, and for each device prefix starting

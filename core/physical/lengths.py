@@ -69,6 +69,10 @@ class LinkLengths(BaseModel):
     total_m: float
 
 
+_END_PREFIXES = ("node", "p")
+"""Device id prefixes whose positions the compute links read (nodes and every plane's switches)."""
+
+
 class _Ends:
     """Vectorised device lookup: prefix + index arrays -> rack index, U centre.
 
@@ -79,7 +83,7 @@ class _Ends:
         self._tables: dict[str, tuple] = {}
         if isinstance(layout, Arrangement):
             self.layout = None
-            self.x, self.y, self.top, self.row, self._tables = layout.rack_arrays(("node", "p"))
+            self.x, self.y, self.top, self.row, self._tables = layout.rack_arrays(_END_PREFIXES)
             return
         self.layout = layout
         self.x = np.array([r.x_m for r in layout.racks])
@@ -179,12 +183,18 @@ def _link_key(resolved: ResolvedDesign, fabric: FabricPlan, ends: _Ends, routing
     """Everything ``_link_arrays`` reads (keep the two in step): the routing constants, the nodes and their
     NIC ports, the fabric's link pattern (not its switch models, speeds or explanation) and the ends'
     positions and device tables, byte for byte. Two designs with the same key get the same lengths."""
-    f = fabric
-    pattern = (resolved.nodes, resolved.nics_per_node, f.islands, f.planes, f.tiers, f.topology, f.nodes_per_group,
-               f.leaves_per_group, f.leaf_count, f.spine_count, f.links_per_leaf_spine_pair, f.spines_per_pod,
-               f.groups_per_pod, f.cores_per_group, tuple(_pair_links(f)) if f.tiers == 3 and f.cores_per_group else ())
     tables = tuple((prefix, tuple(a.tobytes() for a in table)) for prefix, table in sorted(ends._tables.items()))
-    return (routing, pattern, ends.x.tobytes(), ends.y.tobytes(), ends.top.tobytes(), ends.row.tobytes(), tables)
+    return (routing, _pattern(resolved, fabric), ends.x.tobytes(), ends.y.tobytes(), ends.top.tobytes(),
+            ends.row.tobytes(), tables)
+
+
+def _pattern(resolved: ResolvedDesign, fabric: FabricPlan) -> tuple:
+    """What ``_link_arrays`` reads of the design and fabric plan: the nodes and their NIC ports and the fabric's
+    link pattern (not its switch models, speeds or explanation)."""
+    f = fabric
+    return (resolved.nodes, resolved.nics_per_node, f.islands, f.planes, f.tiers, f.topology, f.nodes_per_group,
+            f.leaves_per_group, f.leaf_count, f.spine_count, f.links_per_leaf_spine_pair, f.spines_per_pod,
+            f.groups_per_pod, f.cores_per_group, tuple(_pair_links(f)) if f.tiers == 3 and f.cores_per_group else ())
 
 
 def _link_arrays(resolved: ResolvedDesign, fabric: FabricPlan, ends: _Ends, routing
@@ -313,8 +323,14 @@ def memo_link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, arrangement:
     if not isinstance(arrangement, Arrangement):  # a Layout's ends build their device tables lazily
         raise TypeError("memo_link_lengths takes an Arrangement (core.physical.layout.arrange)")
     routing = (racks or load_racks()).routing
-    ends = _Ends(arrangement)
-    key = _link_key(resolved, fabric, ends, routing)
-    if key not in memo:
-        memo[key] = _binned(_link_arrays(resolved, fabric, ends, routing))
-    return memo[key]
+    # first by the arrangement's structure (cheap: no positions computed), then by the positions themselves
+    # (arrangements built differently may still put every rack and device in the same place)
+    structure = ("structure", routing, _pattern(resolved, fabric), arrangement.structure(_END_PREFIXES))
+    found = memo.get(structure)
+    if found is None:
+        ends = _Ends(arrangement)
+        key = _link_key(resolved, fabric, ends, routing)
+        if key not in memo:
+            memo[key] = _binned(_link_arrays(resolved, fabric, ends, routing))
+        found = memo[structure] = memo[key]
+    return found
