@@ -500,23 +500,40 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
     network parts) at no power; ``spares_capex_usd`` says how much of capex they are.
     """
     design = resolved.design
-    capex = sum(r.extended_price_usd for r in rows)
     # network_* = the compute fabric's network parts; the storage and management networks (BomRow.network)
-    # are in capex and power and split out by Plan.networks_summary()
-    network = [r for r in rows if r.category in NETWORK_CATEGORIES and r.network == "compute"]
-    network_capex = sum(r.extended_price_usd for r in network)
-    it_w = sum(r.extended_power_w for r in rows)
-    network_w = sum(r.extended_power_w for r in network)
+    # are in capex and power and split out by Plan.networks_summary(). One pass over the rows, each total
+    # added up in row order from 0 (the same sums as one ``sum()`` per total).
+    capex = low = high = network_capex = network_low = network_high = it_w = network_w = 0
+    spares = spares_low = spares_high = 0
+    for r in rows:
+        quantity, point = r.quantity, r.unit_price_usd
+        price = quantity * point
+        price_low = quantity * (point if r.unit_price_low_usd is None else r.unit_price_low_usd)
+        price_high = quantity * (point if r.unit_price_high_usd is None else r.unit_price_high_usd)
+        power = quantity * r.unit_power_w
+        capex += price
+        low += price_low
+        high += price_high
+        it_w += power
+        if r.category in NETWORK_CATEGORIES and r.network == "compute":
+            network_capex += price
+            network_low += price_low
+            network_high += price_high
+            network_w += power
+        if r.spare:
+            spares += price
+            spares_low += price_low
+            spares_high += price_high
     facility_kw = it_w / 1000 * design.pue
     energy = facility_kw * HOURS_PER_YEAR * design.electricity_usd_per_kwh
     return CostSummary(
         capex_usd=capex,
         capex_per_gpu_usd=capex / resolved.gpus,
         network_capex_usd=network_capex,
-        capex_usd_low=sum(r.quantity * r.low_usd for r in rows),
-        capex_usd_high=sum(r.quantity * r.high_usd for r in rows),
-        network_capex_usd_low=sum(r.quantity * r.low_usd for r in network),
-        network_capex_usd_high=sum(r.quantity * r.high_usd for r in network),
+        capex_usd_low=low,
+        capex_usd_high=high,
+        network_capex_usd_low=network_low,
+        network_capex_usd_high=network_high,
         price_basis=design_price_basis(resolved),
         network_share=network_capex / capex if capex else 0.0,
         it_kw=it_w / 1000,
@@ -527,9 +544,9 @@ def summarize_cost(resolved: ResolvedDesign, rows: tuple[BomRow, ...]) -> CostSu
         tco_years=design.tco_years,
         tco_usd=capex + design.tco_years * energy,
         racks_compute=math.ceil(resolved.nodes / resolved.nodes_per_rack),
-        spares_capex_usd=sum(r.extended_price_usd for r in rows if r.spare),
-        spares_capex_usd_low=sum(r.quantity * r.low_usd for r in rows if r.spare),
-        spares_capex_usd_high=sum(r.quantity * r.high_usd for r in rows if r.spare),
+        spares_capex_usd=spares,
+        spares_capex_usd_low=spares_low,
+        spares_capex_usd_high=spares_high,
     )
 
 

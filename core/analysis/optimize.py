@@ -400,6 +400,8 @@ class _Evaluator:
         self.c = constraints
         self.catalog = catalog
         self.busbw: dict[tuple, float] = {}
+        self.curves_busbw: dict[int, tuple] = {}
+        """id of a shared curves dict -> (the dict, the best all-reduce busbw it gives [GB/s])."""
         self.curves: dict[tuple, tuple] = {}
         """The collective algorithms' curves by everything they read (``core.perf.collectives.sweep``'s memo)."""
         self.too_few: dict[tuple, bool] = {}
@@ -602,7 +604,12 @@ class _Evaluator:
             p = Plan.model_construct(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=(), cost=None,
                                      reserved_bom=())
             result = sweep(p, "all-reduce", [self.c.busbw_size], curves_memo=self.curves)
-            self.busbw[key] = float(result.busbw(result.best()[0])[0])
+            # shared curves (the memo's object: same op, ranks and sizes) have the same best busbw
+            found = self.curves_busbw.get(id(result.curves))
+            if found is None or found[0] is not result.curves:
+                found = self.curves_busbw[id(result.curves)] = (result.curves,
+                                                                float(result.busbw(result.best()[0])[0]))
+            self.busbw[key] = found[1]
         return self.busbw[key]
 
 
