@@ -14,23 +14,29 @@ and ``seconds``.
 
 Exactness: nothing is approximated. Speed comes from structure that does not change any number:
 
-* a candidate is resolved once; its errors are counted without sizing;
+* a resolution serves every design that differs only in tiers or oversubscription (resolving reads
+  neither, ``_UNRESOLVED``), its errors counted without sizing;
 * design-only checks (tiers above ``max_tiers`` asked explicitly) need no plan; plan-level checks run
   in stage order (tiers after sizing; oversubscription, bisection and hops after bandwidth; budget
   and power after the bill of materials), and the collective (the most expensive step after
   planning) and the training estimate run only for candidates that passed every plan-level check;
-* collectives are memoised by what they read (``_perf_key``), designs by their JSON;
-* the physical layer per sizing key: the other networks and the rack arrangement
-  (``core.physical.layout.arrange``, the racks of one SU size once, no rack objects built), the cable
-  lengths memoised by what they read (rack positions and device tables byte for byte and the link
-  pattern, ``core.physical.lengths.memo_link_lengths``: candidates whose racks stand in the same places
-  share them), the media bins by what ``select_media`` reads (``_media_key``), resolution errors per
-  family (resolving reads no tiers);
-* large grids are split over the machine's cores (``workers``), each worker running the same code and
-  sending back tuples of numbers.
+* collectives are memoised by what they read (``perf_key``), and below that the algorithms' curves by
+  their sweep context (``core.perf.collectives.sweep(curves_memo=)``);
+* the physical layer per sizing key: the other networks by what sizing them reads
+  (``core.networks.networks_key``), the rack arrangement (``core.physical.layout.arrange``, the racks of
+  one SU size once, no rack objects built), the cable lengths memoised by what they read, first the
+  arrangement's structure, then the rack positions and device tables byte for byte, with the link
+  pattern (``core.physical.lengths.memo_link_lengths``: candidates whose racks stand in the same places
+  share them), the media bins by what ``select_media`` reads (``_media_key``), the compute links' and
+  the other networks' BOM rows by what they read (``build_bom(network_rows_memo=)``);
+* the collector is paused for a search (``_collector_paused``): it builds tens of thousands of short-lived
+  objects and no cycles;
+* large grids are split over the machine's cores (``workers``) in chunks handed to whichever worker is
+  free, each worker running the same code and sending back tuples of numbers.
 
-``tests/test_optimize.py`` checks every costed candidate against an unmemoised ``core.plan.plan`` and sweep
-of its design, to the cent and bit for bit.
+Each memo key is tested against the step it skips (``tests/test_optimize.py``, ``tests/test_networks.py``,
+``tests/test_physical.py``), and ``tests/test_optimize.py`` checks every costed candidate against an
+unmemoised ``core.plan.plan`` and sweep of its design, to the cent and bit for bit.
 
 The winner is re-planned through ``core.plan.plan`` and re-checked before it is returned
 (``OptimizeResult.best_plan``), so the optimizer never returns what the full plan would reject.
