@@ -27,6 +27,20 @@ networks object: before best 3.12-3.15 s, median 3.14-3.27 s, 5.7-5.8 s CPU; aft
 Of one process's time under cProfile (7.9 s) the physical layer takes 37% (cable lengths 17%, the rack
 arrangement 10%, the other networks 6%, media 4%), the collective sweeps 19% (1,649 distinct), fabric sizing 13%,
 the BOM 9%; the two workers are busy 2.1 s each of the 2.3-2.5 s wall (pool start and the parent's 0.15 s the rest).
+
+Then (2026-12-01, 19:10-20:05 UTC, the previous revision and this one alternately, 3 runs each, load average
+0.9-1.9 on a host whose speed varied by a quarter within the hour): memos keyed by what each step reads (the
+other networks, resolutions shared across tiers and ratios, the collective curves by sweep context, the
+compute-link BOM rows by media, the cable lengths by the arrangement's structure before its positions), pure
+number functions memoised, link ends looked up per device, length bins counted without sorting, the cost summary
+in one pass, the collector paused during a search, chunks handed to whichever worker is free. Previous revision
+best 2.49-2.96 s, median 2.54-3.20 s; this one best 1.58-2.06 s, median 1.59-2.06 s in the same minutes (ratio
+0.63-0.79), and best 1.55-1.67 s, median 1.56-1.72 s, 2.9-3.1 s CPU over all processes at load average 1.0
+(20:05). Every candidate of nine searches (this one and eight others: small grids, Ethernet, per-rail planes,
+GB200, budgets) unchanged, to the bit. Where the time goes now, one worker's 1.5 s: the physical layer 45%
+(cable length arrays and bins 18%, the rack arrangement 7%, media 5%), the collective sweeps 13%, fabric sizing
+9%, the BOM 8%; the parent's serial part (grid, families, fork, gathering, re-planning the winner) 0.15 s.
+PASS needs the median within 2 s.
 """
 
 from __future__ import annotations
@@ -80,8 +94,9 @@ def main(runs: int = 3) -> int:
     print(f"winner re-planned: capex {p.cost.capex_usd:,.0f} USD, busbw {busbw:.1f} GB/s")
     for line in result.explanation:
         print("  " + line)
-    ok = result.considered >= TARGET_CANDIDATES and best <= TARGET_SECONDS
-    print(("PASS" if ok else "MISS") + f": target {TARGET_CANDIDATES:,} candidates within {TARGET_SECONDS:g} s")
+    ok = result.considered >= TARGET_CANDIDATES and statistics.median(times) <= TARGET_SECONDS
+    print(("PASS" if ok else "MISS") + f": target {TARGET_CANDIDATES:,} candidates within {TARGET_SECONDS:g} s "
+          "(median of the runs)")
     return 0 if ok else 1
 
 
