@@ -189,7 +189,7 @@ def _fiber(catalog: Catalog, transceiver: Transceiver, distance_m: float) -> Cab
 
 def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, layout: Layout | None = None,
               media: tuple[MediaBin, ...] | None = None, networks: ClusterNetworks | None = None,
-              network_rows_memo: dict | None = None) -> tuple[BomRow, ...]:
+              rows_memo: dict | None = None) -> tuple[BomRow, ...]:
     """Every item of the design with its count explained.
 
     Switch-side transceivers are counted per switch: ``ceil(ports used / ports
@@ -198,9 +198,9 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
     node_ports_per_transceiver)``. Fibre cords: one per optical link. With ``Design.spares`` on, the
     spare rows (``core.spares.spare_rows``, ``BomRow.spare``) follow the installed ones.
 
-    ``network_rows_memo`` (the optimizer's, for one catalog): the other networks' rows kept per
-    ``networks`` object and what pricing them reads (price basis, price and power overrides), and the compute
-    links' rows per media tuple and what ``link_rows`` reads (``_link_rows_key``): the same rows.
+    ``rows_memo`` (the optimizer's, for one catalog): the compute links' rows kept per media tuple and what
+    ``link_rows`` reads (``_link_rows_key``), the other networks' rows per ``networks`` object, each with
+    what pricing them reads (price basis, price and power overrides, language): the same rows.
     """
     system = resolved.system
     switch = resolved.switch
@@ -293,29 +293,13 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
     if media is None:  # the layout holds the other networks' racks too, as Plan's does (same cable lengths)
         layout = layout or place(resolved, fabric, networks, catalog)
         media = select_media(catalog, resolved, link_lengths(resolved, fabric, layout))
-    if network_rows_memo is None:
-        link_rows(resolved, fabric, catalog, media, add_row=add)
-    else:  # the optimizer's: candidates with the same media and link-row inputs (e.g. other NICs) share the rows
-        key = ("links", id(media), _link_rows_key(resolved, fabric), basis, tuple(sorted(price_overrides.items())),
-               tuple(sorted(power_overrides.items())), current_language())
-        kept = network_rows_memo.get(key)
-        if kept is not None and kept[0] is media:  # (the media tuple is held, so its id is not reused)
-            rows += kept[1]
-        else:
-            start = len(rows)
-            link_rows(resolved, fabric, catalog, media, add_row=add)
-            network_rows_memo[key] = (media, rows[start:])
-    if network_rows_memo is None:
-        network_rows(catalog, networks, add, rows)
-    else:
-        key = (id(networks), basis, tuple(sorted(price_overrides.items())), tuple(sorted(power_overrides.items())))
-        kept = network_rows_memo.get(key)
-        if kept is not None and kept[0] is networks:  # (the object is held, so its id is not reused)
-            rows += kept[1]
-        else:
-            start = len(rows)
-            network_rows(catalog, networks, add, rows)
-            network_rows_memo[key] = (networks, rows[start:])
+    pricing = (basis, tuple(sorted(price_overrides.items())), tuple(sorted(power_overrides.items())),
+               current_language())
+    # the optimizer's memo: candidates with the same media and link-row inputs (e.g. other NICs) share the
+    # compute links' rows, those with the same networks object the other networks' rows
+    _memo_rows(rows_memo, rows, ("links", _link_rows_key(resolved, fabric), *pricing), media,
+               lambda: link_rows(resolved, fabric, catalog, media, add_row=add))
+    _memo_rows(rows_memo, rows, ("networks", *pricing), networks, lambda: network_rows(catalog, networks, add, rows))
     # Design.spares (core.spares): the spare rows after every installed row
     rows += spare_rows(rows, resolved.design.spares, lambda: {e.id: e.name for _kind, e in catalog.all_entries()})
     return tuple(rows)
@@ -383,6 +367,23 @@ def _apportion(total: int, weights: list[int]) -> list[int]:
     for i in sorted(range(len(weights)), key=lambda i: (out[i] - shares[i], i))[: total - sum(out)]:
         out[i] += 1
     return out
+
+
+def _memo_rows(memo: dict | None, rows: list, key: tuple, held, build) -> None:
+    """Add to ``rows`` what ``build()`` adds, from ``memo`` when it holds them under ``key`` and the object
+    ``held`` (the media tuple or the networks object they were built from: the entry keeps it alive, so its
+    id in the key is not reused). Without a memo, ``build()`` runs."""
+    if memo is None:
+        build()
+        return
+    key = (id(held), *key)
+    kept = memo.get(key)
+    if kept is not None and kept[0] is held:
+        rows += kept[1]
+        return
+    start = len(rows)
+    build()
+    memo[key] = (held, rows[start:])
 
 
 def _link_rows_key(resolved: ResolvedDesign, fabric: FabricPlan) -> tuple:

@@ -28,7 +28,7 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   arrangement's structure, then the rack positions and device tables byte for byte, with the link
   pattern (``core.physical.lengths.memo_link_lengths``: candidates whose racks stand in the same places
   share them), the media bins by what ``select_media`` reads (``_media_key``), the compute links' and
-  the other networks' BOM rows by what they read (``build_bom(network_rows_memo=)``);
+  the other networks' BOM rows by what they read (``build_bom(rows_memo=)``);
 * the collector is paused for a search (``_collector_paused``): it builds tens of thousands of short-lived
   objects and no cycles;
 * large grids are split over the machine's cores (``workers``) in chunks handed to whichever worker is
@@ -282,6 +282,7 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
     out: list[Design] = []
     base = Design(gpu=system.id, gpus=gpus)
     checked: set[tuple] = set()
+    inner_checked = False
 
     def check(**fields) -> None:
         """Run each field's validators once per distinct value (they read no other field)."""
@@ -323,11 +324,18 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
                             check(fabric=fabric, port_speed_gbps=speed, nic=nic.id if nic else None,
                                   leaf_switch=leaf.id, spine_switch=upper.id, core_switch=upper.id,
                                   uplink_speed_gbps=uplink)
-                            if not out:  # the values of the innermost loops, once (when a design takes them)
-                                for values in itertools.product(plane_counts, grid.plane_modes, grid.topologies,
-                                                                grid.tiers, grid.oversubscription):
-                                    check(**dict(zip(("planes", "plane_mode", "topology", "tiers"), values)),
-                                          oversubscription=float(values[-1]))
+                            if not inner_checked:  # the innermost loops' values, once, when designs take them
+                                for planes in plane_counts:
+                                    check(planes=planes)
+                                for mode in grid.plane_modes:
+                                    check(plane_mode=mode)
+                                for topology in grid.topologies:
+                                    check(topology=topology)
+                                for tiers in grid.tiers:
+                                    check(tiers=tiers)
+                                for over in grid.oversubscription:
+                                    check(oversubscription=float(over))
+                                inner_checked = True
                             for planes, mode, topology, tiers, over in itertools.product(
                                     plane_counts, grid.plane_modes, grid.topologies, grid.tiers,
                                     grid.oversubscription):
@@ -421,8 +429,9 @@ class _Evaluator:
         """Media bins by what ``select_media`` reads (``_media_key``)."""
         self.networks: dict[tuple, object] = {}
         """``core.networks.networks_key`` -> the other networks (or the error sizing them raised)."""
-        self.network_rows: dict[tuple, tuple] = {}
-        """The other networks' BOM rows per networks object and pricing (``build_bom``'s ``network_rows_memo``)."""
+        self.bom_rows: dict[tuple, tuple] = {}
+        """BOM rows shared between candidates: the compute links' per media tuple, the other networks' per
+        networks object (``build_bom``'s ``rows_memo``)."""
         self.lengths: dict[tuple, tuple] = {}
         """Link lengths by what they read (``core.physical.lengths.memo_link_lengths``)."""
         self.fabrics: dict[tuple, object] = {}
@@ -475,11 +484,11 @@ class _Evaluator:
         media_key = _media_key(resolved, lengths)
         if media_key not in self.media:
             self.media[media_key] = select_media(self.catalog, resolved, lengths)
-        return {"networks": networks, "media": self.media[media_key], "network_rows_memo": self.network_rows}
+        return {"networks": networks, "media": self.media[media_key], "rows_memo": self.bom_rows}
 
     def networks_of(self, resolved, fabric):
         """``size_networks``, memoised by what it reads (``core.networks.networks_key``): sizings that differ only
-        in what the other networks do not read share one object (and so its BOM rows, ``network_rows``)."""
+        in what the other networks do not read share one object (and so its BOM rows, ``bom_rows``)."""
         key = networks_key(resolved, fabric)
         found = self.networks.get(key)
         if found is None:
