@@ -24,7 +24,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Literal
+from dataclasses import dataclass, field as dataclass_field
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -37,6 +38,7 @@ from pydantic import (
     model_validator,
 )
 
+from core import vocab
 from core.catalog import Catalog, DesignPriceBasis, Nic, Switch, System, load_catalog
 from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
@@ -140,6 +142,89 @@ def _number_text(value: Any) -> str:
     else:
         text = f"{int(value):,}" if value.is_integer() and abs(value) < 1e16 else f"{value:g}"
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+SYSTEM_DEFAULT = "system default"
+"""``Surface.widget_none``: the sidebar shows the GPU system's own value when the field is ``None``."""
+AUTO = "auto"
+"""``Surface.widget_none`` default: the sidebar's select value meaning "the catalog default" (``None``)."""
+FIELD_KINDS = ("value", "ratio", "system", "switch", "nic", "nvlink", "speed", "rack_preset", "overrides", "spares")
+"""``Surface.kind``: how a field's text is read where it is typed (link, CLI) beyond its type and bounds:
+``value`` a plain number or text; ``ratio`` a down:up ratio (``3`` or ``3:1``); ``system``, ``switch``, ``nic`` a
+catalog model id; ``nvlink`` a catalog NVLink generation; ``speed`` a port speed some catalog switch runs;
+``rack_preset`` a rack preset id; ``overrides`` catalog id: number pairs in ``unit``; ``spares`` a sparing
+policy (``core.spares``). A field with a ``vocab`` takes that vocabulary's ids."""
+CLI_GROUPS = ("design", "advanced", "networks")
+"""``Surface.group``: the CLI help group of a design option."""
+
+
+@dataclass(frozen=True)
+class Surface:
+    """Where a ``Design`` field shows up, declared once beside the field (``Annotated[type, Surface(...)]``).
+
+    The share-link codec (``core.formats.sharelink``), the CLI's design options (``core.cli.common``), the
+    design table of the XLSX and the review pack (``core.formats.xlsx.design_rows``) and the sidebar's value
+    sync (``webui.state``) are generated from these declarations; ``FIELDS`` lists them by field.
+
+    link
+        Share-link key (version 1 keys are frozen: never rename one).
+    flag
+        CLI option, e.g. ``--gpu``.
+    label
+        The setting's name (sidebar, XLSX, report, link warnings), English marked ``N_``.
+    help
+        CLI help, marked ``N_``; ``{name}`` placeholders are filled from ``help_args``.
+    unit
+        Unit of the value where it has one (``Gb/s``, ``USD``, ``W``).
+    vocab
+        The ``core.vocab.Vocabulary`` of its ids (a choice), else ``None``.
+    kind
+        How its text is read (``FIELD_KINDS``).
+    metavar, cli
+        CLI metavar; ``cli`` names a parser of ``core.cli.common`` replacing the one derived from the type.
+    group
+        CLI help group (``CLI_GROUPS``).
+    widget, widget_none
+        The sidebar widget's key (without its ``w_`` prefix; ``None``: not a sidebar widget) and what the
+        widget holds when the field is ``None`` (``AUTO``, ``0``, ``None`` or ``SYSTEM_DEFAULT``).
+    translated
+        ``False`` for a label that is the same in every language (``PUE``).
+    """
+
+    link: str
+    flag: str
+    label: str
+    help: str
+    unit: str | None = None
+    vocab: vocab.Vocabulary | None = None
+    kind: str = "value"
+    metavar: str | None = None
+    cli: str | None = None
+    group: str = "design"
+    widget: str | None = None
+    widget_none: Any = AUTO
+    translated: bool = True
+    help_args: dict = dataclass_field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.kind not in FIELD_KINDS or self.group not in CLI_GROUPS:
+            raise ValueError(f"Surface {self.link}: kind {self.kind!r} or group {self.group!r} is not declared")
+
+    def title(self) -> str:
+        """The label in the current language."""
+        return _(self.label) if self.translated else self.label
+
+    def help_text(self) -> str:
+        """The CLI help in the current language."""
+        return _(self.help).format(**self.help_args) if self.help_args else _(self.help)
+
+    def value_label(self, value: Any) -> str:
+        """A value of this field as the settings show it: a vocabulary's label, a number with its unit."""
+        if self.vocab is not None and value in self.vocab:
+            return self.vocab.label(value)
+        if self.unit and self.kind == "speed" and isinstance(value, int):
+            return f"{value} {self.unit}"
+        return str(value)
 
 
 class Design(BaseModel):
@@ -251,48 +336,165 @@ class Design(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    gpu: str = "H100"
-    nodes: StrictInt | None = Field(default=None, ge=1, le=MAX_GPUS)
-    gpus: StrictInt | None = Field(default=None, ge=1, le=MAX_GPUS)
-    gpus_per_node: StrictInt | None = Field(default=None, ge=1, le=72)
-    nvlink_generation: StrictInt | None = Field(default=None, ge=1, le=6)
-    nvlink_domain_gpus: StrictInt | None = Field(default=None, ge=1, le=576)
-    fabric: FabricKind | None = None
-    port_speed_gbps: StrictInt | None = Field(default=None, gt=0, le=100_000)
-    nics_per_node: StrictInt | None = Field(default=None, ge=1, le=16)
-    planes: StrictInt = Field(default=1, ge=1, le=8)
-    switch: str | None = None
-    topology: Topology = "rail-optimized"
-    nodes_per_rack: StrictInt | None = Field(default=None, ge=1, le=72)
-    oversubscription: float = Field(default=1.0, ge=0.25, le=16.0, strict=True, allow_inf_nan=False)
-    spine_oversubscription: float = Field(default=1.0, ge=1.0, le=16.0, strict=True, allow_inf_nan=False)
-    tiers: Tiers = "auto"
-    cable_media: CableMedia = "auto"
-    pue: float = Field(default=1.3, ge=1.0, le=3.0, strict=True, allow_inf_nan=False)
-    electricity_usd_per_kwh: float = Field(default=0.10, ge=0.0, le=2.0, strict=True, allow_inf_nan=False)
-    tco_years: float = Field(default=5.0, gt=0.0, le=30.0, strict=True, allow_inf_nan=False)
-    price_overrides: dict[str, Number] = Field(default_factory=dict)
-    power_overrides: dict[str, Number] = Field(default_factory=dict)
-    nic: str | None = None
-    leaf_switch: str | None = None
-    spine_switch: str | None = None
-    core_switch: str | None = None
-    uplink_speed_gbps: StrictInt | None = Field(default=None, gt=0, le=100_000)
-    plane_mode: PlaneMode = "per-port"
-    su_nodes: StrictInt | None = Field(default=None, ge=1, le=MAX_GPUS)
-    pod_sus: StrictInt | None = Field(default=None, ge=1, le=4096)
-    grow_to: StrictInt | None = Field(default=None, ge=1, le=MAX_GPUS)
-    price_basis: DesignPriceBasis = "street"
-    rack_preset: str | None = Field(default=None, min_length=1, max_length=40)
-    rack_kw: float | None = Field(default=None, gt=0.0, le=1000.0, strict=True, allow_inf_nan=False)
-    rack_units: StrictInt | None = Field(default=None, ge=8, le=60)
-    storage: StorageFabric = "auto"
-    storage_ports_per_node: StrictInt | None = Field(default=None, ge=0, le=16)
-    storage_port_speed_gbps: StrictInt | None = Field(default=None, gt=0, le=100_000)
-    storage_systems: StrictInt | None = Field(default=None, ge=0, le=100_000)
-    storage_oversubscription: float | None = Field(default=None, ge=1.0, le=16.0, strict=True, allow_inf_nan=False)
-    management: bool = True
-    spares: str = "off"
+    gpu: Annotated[str, Surface(
+        "g", "--gpu", N_("GPU model"), N_("GPU/system model, case-insensitive (e.g. {examples})"), kind="system",
+        help_args={"examples": "h100, B200, GB200-NVL72"}, widget="gpu")] = "H100"
+    nodes: Annotated[StrictInt | None, Surface(
+        "n", "--nodes", N_("Nodes"), N_("number of nodes (servers, or NVL72 compute trays)"),
+        widget="nodes")] = Field(default=None, ge=1, le=MAX_GPUS)
+    gpus: Annotated[StrictInt | None, Surface(
+        "ng", "--gpus", N_("GPUs"), N_("total GPU count; sets nodes = ceil(gpus / gpus-per-node)"),
+        widget="nodes")] = Field(default=None, ge=1, le=MAX_GPUS)
+    gpus_per_node: Annotated[StrictInt | None, Surface(
+        "gpn", "--gpus-per-node", N_("GPUs per node"), N_("GPUs per node"), widget="gpn",
+        widget_none=SYSTEM_DEFAULT)] = Field(default=None, ge=1, le=72)
+    nvlink_generation: Annotated[StrictInt | None, Surface(
+        "nvl", "--nvlink-gen", N_("NVLink generation"), N_("NVLink generation (1-5)"), kind="nvlink",
+        widget="nvl")] = Field(default=None, ge=1, le=6)
+    nvlink_domain_gpus: Annotated[StrictInt | None, Surface(
+        "nvd", "--nvlink-domain", N_("NVLink domain [GPUs]"), N_("GPUs per NVLink domain (8 for HGX, 72 for NVL72)"),
+        widget="nvd")] = Field(default=None, ge=1, le=576)
+    fabric: Annotated[FabricKind | None, Surface(
+        "f", "--fabric", N_("Fabric"), N_("scale-out fabric"), vocab=vocab.FABRIC, widget="fabric",
+        widget_none=SYSTEM_DEFAULT)] = None
+    port_speed_gbps: Annotated[StrictInt | None, Surface(
+        "ps", "--port-speed", N_("Port speed"), N_("NIC and switch port speed, per direction [Gb/s], e.g. 400"),
+        unit="Gb/s", kind="speed", metavar="GBPS", widget="speed")] = Field(default=None, gt=0, le=100_000)
+    nics_per_node: Annotated[StrictInt | None, Surface(
+        "nic", "--nics-per-node", N_("NICs per node (rails)"), N_("scale-out NICs per node (rails)"),
+        widget="nics")] = Field(default=None, ge=1, le=16)
+    planes: Annotated[StrictInt, Surface(
+        "pl", "--planes", N_("Planes"), N_("independent parallel fabrics; each NIC has a port in each"),
+        widget="planes")] = Field(default=1, ge=1, le=8)
+    switch: Annotated[str | None, Surface(
+        "sw", "--switch", N_("Switch model"), N_("fabric switch model, case-insensitive (e.g. {examples})"),
+        kind="switch", help_args={"examples": "QM9700, Q3400, SN5600"}, widget="switch")] = None
+    topology: Annotated[Topology, Surface(
+        "t", "--topology", N_("Topology"),
+        N_("leaf wiring (rail-only: each rail its own fabric, no spine between rails)"), vocab=vocab.TOPOLOGY,
+        widget="topology")] = "rail-optimized"
+    nodes_per_rack: Annotated[StrictInt | None, Surface(
+        "npr", "--nodes-per-rack", N_("Nodes per rack"), N_("nodes per rack"),
+        widget="npr")] = Field(default=None, ge=1, le=72)
+    oversubscription: Annotated[float, Surface(
+        "os", "--oversubscription", N_("Oversubscription (leaf down:up)"),
+        N_("leaf down:up bandwidth ratio X or X:Y, >= 0.25 (e.g. 1, 2, 3:1, or 1:2 for more uplink than downlink)"),
+        kind="ratio", metavar="RATIO", widget="oversub")] = Field(
+        default=1.0, ge=0.25, le=16.0, strict=True, allow_inf_nan=False)
+    spine_oversubscription: Annotated[float, Surface(
+        "sos", "--spine-oversubscription", N_("Spine oversubscription (3 tiers)"),
+        N_("spine down:up ratio in three tiers, X or X:Y, >= 1"), kind="ratio", metavar="RATIO",
+        widget="spine_oversub")] = Field(default=1.0, ge=1.0, le=16.0, strict=True, allow_inf_nan=False)
+    tiers: Annotated[Tiers, Surface(
+        "ti", "--tiers", N_("Tiers"), N_("switch tiers (default auto)"), vocab=vocab.TIERS,
+        widget="tiers")] = "auto"
+    cable_media: Annotated[CableMedia, Surface(
+        "cm", "--cable-media", N_("Cable media"),
+        N_("cable media by each link's length (auto: copper where it reaches, then multimode, then single-mode "
+           "optics; aoc: active optical cables before multimode; optics: no copper; smf: single-mode only)"),
+        vocab=vocab.CABLE_MEDIA, widget="media")] = "auto"
+    pue: Annotated[float, Surface(
+        "pue", "--pue", "PUE", N_("power usage effectiveness, >= 1 (default 1.3)"), translated=False,
+        widget="pue")] = Field(default=1.3, ge=1.0, le=3.0, strict=True, allow_inf_nan=False)
+    electricity_usd_per_kwh: Annotated[float, Surface(
+        "kwh", "--electricity-price", N_("Electricity [USD/kWh]"), N_("electricity price [USD/kWh]"),
+        metavar="USD_PER_KWH", widget="kwh")] = Field(default=0.10, ge=0.0, le=2.0, strict=True, allow_inf_nan=False)
+    tco_years: Annotated[float, Surface(
+        "yrs", "--tco-years", N_("TCO years"), N_("years of operation for TCO [years]"), metavar="YEARS",
+        widget="years")] = Field(default=5.0, gt=0.0, le=30.0, strict=True, allow_inf_nan=False)
+    price_overrides: Annotated[dict[str, Number], Surface(
+        "px", "--price", N_("Price overrides [USD]"),
+        N_("override a catalog unit price [USD], 0 to {limit} USD per unit, e.g. {example} (repeatable)"),
+        kind="overrides", unit="USD", metavar="ID=USD", widget="px",
+        help_args={"limit": f"{MAX_PRICE_OVERRIDE_USD:,.0f}", "example": "--price QM9700=30000"})] = Field(
+        default_factory=dict)
+    power_overrides: Annotated[dict[str, Number], Surface(
+        "pw", "--power", N_("Power overrides [W]"),
+        N_("override a catalog unit power [W], 0 to {limit} W per unit (repeatable)"), kind="overrides", unit="W",
+        metavar="ID=W", widget="pw", help_args={"limit": f"{MAX_POWER_OVERRIDE_W:,.0f}"})] = Field(
+        default_factory=dict)
+    nic: Annotated[str | None, Surface(
+        "nm", "--nic", N_("NIC model"), N_("NIC model, case-insensitive (e.g. {examples}); its ports bound the planes"),
+        kind="nic", group="advanced", help_args={"examples": "CX7, CX8, BF3-DPU"}, widget="nic_model")] = None
+    leaf_switch: Annotated[str | None, Surface(
+        "lsw", "--leaf-switch", N_("Leaf switch"), N_("leaf switch model (default: --switch)"), kind="switch",
+        group="advanced", widget="leaf_switch")] = None
+    spine_switch: Annotated[str | None, Surface(
+        "ssw", "--spine-switch", N_("Spine switch"), N_("spine switch model (default: --switch or the leaf)"),
+        kind="switch", group="advanced", widget="spine_switch")] = None
+    core_switch: Annotated[str | None, Surface(
+        "csw", "--core-switch", N_("Core switch"), N_("core switch model (default: --switch or the leaf)"),
+        kind="switch", group="advanced", widget="core_switch")] = None
+    uplink_speed_gbps: Annotated[StrictInt | None, Surface(
+        "us", "--uplink-speed", N_("Uplink speed"),
+        N_("leaf uplink, spine and core port speed, per direction [Gb/s], e.g. 800 (default: --port-speed)"),
+        unit="Gb/s", kind="speed", metavar="GBPS", group="advanced", widget="uplink")] = Field(
+        default=None, gt=0, le=100_000)
+    plane_mode: Annotated[PlaneMode, Surface(
+        "pm", "--plane-mode", N_("Plane mode"),
+        N_("per-port: each NIC has a port in every plane; per-rail: NIC i in plane i only, each plane its own fabric"),
+        vocab=vocab.PLANE_MODE, group="advanced", widget="plane_mode")] = "per-port"
+    su_nodes: Annotated[StrictInt | None, Surface(
+        "su", "--su-nodes", N_("Nodes per scalable unit"),
+        N_("nodes per scalable unit [nodes] (default: as many as a leaf has down ports)"), metavar="NODES",
+        group="advanced", widget="su", widget_none=0)] = Field(default=None, ge=1, le=MAX_GPUS)
+    pod_sus: Annotated[StrictInt | None, Surface(
+        "pod", "--pod-sus", N_("Scalable units per pod"),
+        N_("scalable units per pod in three tiers [SUs] (default: as many as a spine reaches)"), metavar="SUS",
+        group="advanced", widget="pod", widget_none=0)] = Field(default=None, ge=1, le=4096)
+    grow_to: Annotated[StrictInt | None, Surface(
+        "gt", "--grow-to", N_("Grow to [nodes]"),
+        N_("final size [nodes]: spines, cores and leaf uplinks are sized for it, only --nodes are populated"),
+        metavar="NODES", group="advanced", widget="grow", widget_none=0)] = Field(default=None, ge=1, le=MAX_GPUS)
+    price_basis: Annotated[DesignPriceBasis, Surface(
+        "pb", "--price-basis", N_("Price basis"),
+        N_("which catalog price to use: street (typical, default), list (high end of each range) or hyperscale "
+           "(low end) [USD]; JSON also gives capex_usd_low/high"), vocab=vocab.PRICE_BASIS,
+        widget="pb")] = "street"
+    rack_preset: Annotated[str | None, Surface(
+        "rp", "--rack-preset", N_("Rack preset"),
+        N_("compute rack preset (air-15, superpod-41, dense-60, nvl72-liquid; default: the smallest that holds the "
+           "system's default rack)"), kind="rack_preset", metavar="PRESET", widget="rp")] = Field(
+        default=None, min_length=1, max_length=40)
+    rack_kw: Annotated[float | None, Surface(
+        "rkw", "--rack-kw", N_("Rack power limit [kW]"), N_("rack power limit [kW per rack] (default: the preset's)"),
+        metavar="KW", cli="positive_float", widget="rkw", widget_none=None)] = Field(
+        default=None, gt=0.0, le=1000.0, strict=True, allow_inf_nan=False)
+    rack_units: Annotated[StrictInt | None, Surface(
+        "ru", "--rack-units", N_("Rack height [U]"), N_("compute rack height [U] (default: the preset's)"),
+        metavar="U", widget="ru")] = Field(default=None, ge=8, le=60)
+    storage: Annotated[StorageFabric, Surface(
+        "st", "--storage", N_("Storage network"),
+        N_("storage fabric: auto (the compute fabric's kind, default), infiniband, ethernet or none"),
+        vocab=vocab.STORAGE, group="networks", widget="storage")] = "auto"
+    storage_ports_per_node: Annotated[StrictInt | None, Surface(
+        "spn", "--storage-ports-per-node", N_("Storage ports per node"),
+        N_("storage ports per node (default 2, as a DGX; 0 = no storage network)"), metavar="PORTS",
+        group="networks", widget="spn")] = Field(default=None, ge=0, le=16)
+    storage_port_speed_gbps: Annotated[StrictInt | None, Surface(
+        "sps", "--storage-port-speed", N_("Storage port speed"),
+        N_("storage port speed, per direction [Gb/s] (default 400, at most the compute port speed)"), unit="Gb/s",
+        kind="speed", metavar="GBPS", group="networks", widget="sps")] = Field(default=None, gt=0, le=100_000)
+    storage_systems: Annotated[StrictInt | None, Surface(
+        "sts", "--storage-systems", N_("Storage systems"),
+        N_("storage systems on the storage fabric (default: sized from 150 Gb/s per node)"), metavar="COUNT",
+        group="networks", widget="sts", widget_none=None)] = Field(default=None, ge=0, le=100_000)
+    storage_oversubscription: Annotated[float | None, Surface(
+        "sto", "--storage-oversubscription", N_("Storage oversubscription"),
+        N_("node-facing storage leaf down:up ratio, >= 1 (default 4:3)"), kind="ratio", metavar="RATIO",
+        group="networks", widget="sto")] = Field(default=None, ge=1.0, le=16.0, strict=True, allow_inf_nan=False)
+    management: Annotated[bool, Surface(
+        "mg", "--management", N_("Management networks"),
+        N_("size the in-band and out-of-band management networks and management nodes: 1 (default) or 0"),
+        vocab=vocab.ON_OFF, metavar="1|0", group="networks", widget="mg")] = True
+    spares: Annotated[str, Surface(
+        "sp", "--spares", N_("Spares"),
+        N_("spare parts in the BOM and capex (no power): none ({off}, the default), the catalog's sparing policy "
+           "({default}), or a rule per category such as {example} (a percentage of the installed count rounded up, "
+           "or N+k per model and tier; categories not named take the catalog's rule; repeatable)"),
+        kind="spares", metavar="POLICY", widget=None,
+        help_args={"off": "--spares=off", "default": "--spares=default",
+                   "example": "--spares=switch=N+1,transceiver=2%%"})] = "off"
 
     @field_validator("price_overrides", "power_overrides")
     @classmethod
@@ -350,6 +552,59 @@ class Design(BaseModel):
     def from_json(cls, text: str) -> "Design":
         """Parse a design file (with or without ``version``); raise ``InputError`` with a readable one-line message."""
         return parse_design(design_file_fields(load_design_json(text)))
+
+
+def _surfaces() -> dict[str, Surface]:
+    """Every ``Design`` field's ``Surface``, in field order; refuses a field without one, or two fields that share
+    a link key, a CLI flag or a sidebar widget (checked at import, so such a field cannot ship)."""
+    found: dict[str, Surface] = {}
+    for name, info in Design.model_fields.items():
+        surfaces = [meta for meta in info.metadata if isinstance(meta, Surface)]
+        if len(surfaces) != 1:
+            raise TypeError(f"Design.{name} must declare exactly one Surface (link key, flag, label, ...)")
+        found[name] = surfaces[0]
+    for attribute in ("link", "flag"):
+        values = [getattr(surface, attribute) for surface in found.values()]
+        if len(values) != len(set(values)):
+            raise TypeError(f"two Design fields share a Surface.{attribute}: {sorted(values)}")
+    return found
+
+
+FIELDS: dict[str, Surface] = _surfaces()
+"""``Design`` field -> its ``Surface`` (link key, CLI flag, label, help, unit, vocabulary, sidebar widget)."""
+
+
+def field_bounds(field: str) -> tuple[float | None, float | None, bool, bool]:
+    """(low, high, low_open, high_open) of a ``Design`` field's numeric bounds (``None`` = unbounded)."""
+    return _model_bounds(Design, field)
+
+
+def _model_bounds(model: type[BaseModel], field: str) -> tuple[float | None, float | None, bool, bool]:
+    """(low, high, low_open, high_open) of a model field's numeric bounds (``None`` = unbounded)."""
+    low = high = None
+    low_open = high_open = False
+    for meta in model.model_fields[field].metadata:
+        for name in ("ge", "gt", "le", "lt"):
+            bound = getattr(meta, name, None)
+            if bound is None:
+                continue
+            if name in ("ge", "gt"):
+                low, low_open = bound, name == "gt"
+            else:
+                high, high_open = bound, name == "lt"
+    return low, high, low_open, high_open
+
+
+def field_type(field: str) -> type:
+    """The value type of a ``Design`` field without ``None``: ``int``, ``float``, ``bool``, ``str`` or ``dict``."""
+    annotation = Design.model_fields[field].annotation
+    if getattr(annotation, "__origin__", None) is dict:
+        return dict
+    args = [a for a in getattr(annotation, "__args__", (annotation,)) if a is not type(None)]
+    for kind in (bool, int, float, dict):
+        if any(a is kind or getattr(a, "__origin__", None) is kind for a in args):
+            return kind
+    return str
 
 
 class _HugeNumber:
@@ -472,20 +727,9 @@ MAX_MESSAGE_CHARS = 250
 
 def _field_range(model: type[BaseModel], field: str) -> str | None:
     """``must be from 1 to 16`` / ``must be above 0 and at most 30``: the bounds of a model field."""
-    info = model.model_fields.get(field)
-    if info is None:
+    if field not in model.model_fields:
         return None
-    low = high = None
-    low_open = high_open = False
-    for meta in info.metadata:
-        for name in ("ge", "gt", "le", "lt"):
-            bound = getattr(meta, name, None)
-            if bound is None:
-                continue
-            if name in ("ge", "gt"):
-                low, low_open = bound, name == "gt"
-            else:
-                high, high_open = bound, name == "lt"
+    low, high, low_open, high_open = _model_bounds(model, field)
     if low is None and high is None:
         return None
     lo, hi = _number_text(low) if low is not None else "", _number_text(high) if high is not None else ""

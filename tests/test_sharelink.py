@@ -77,21 +77,21 @@ def test_aliases_canonicalised_and_full_names_accepted():
 
 
 @pytest.mark.parametrize("params,key,accepted", [
-    ({"n": "abc"}, "'n' (nodes)", "whole number from 1 to 1,000,000"),
-    ({"n": "0"}, "'n' (nodes)", "whole number from 1 to 1,000,000"),
-    ({"os": "0.2"}, "'os' (leaf oversubscription)", "from 0.25 to 16"),
+    ({"n": "abc"}, "'n' (Nodes)", "whole number from 1 to 1,000,000"),
+    ({"n": "0"}, "'n' (Nodes)", "whole number from 1 to 1,000,000"),
+    ({"os": "0.2"}, "'os' (Oversubscription (leaf down:up))", "from 0.25 to 16"),
     ({"os": "nan"}, "'os'", "from 0.25 to 16"),
     ({"g": "H999"}, "'g' (GPU model)", "H100"),
-    ({"f": "token-ring"}, "'f' (fabric)", "ib (InfiniBand) or eth"),
-    ({"ps": "123"}, "'ps' (port speed [Gb/s])", "400"),
-    ({"sw": "QM8700"}, "'sw' (switch model)", "QM9700"),  # no 400G mode on the default fabric/speed
-    ({"sw": "SN4600C"}, "'sw' (switch model)", "QM9700"),  # a management switch
-    ({"f": "eth", "sw": "QM9700"}, "'sw' (switch model)", "SN5600"),
-    ({"ti": "4"}, "'ti' (tiers)", "auto, 1, 2 or 3"),
-    ({"px": "QM9700:cheap"}, "'px' (price overrides)", "ID:USD"),
-    ({"px": "NOPE:1"}, "'px' (price overrides)", "ID:USD"),
+    ({"f": "token-ring"}, "'f' (Fabric)", "ib (InfiniBand) or eth"),
+    ({"ps": "123"}, "'ps' (Port speed [Gb/s])", "400"),
+    ({"sw": "QM8700"}, "'sw' (Switch model)", "QM9700"),  # no 400G mode on the default fabric/speed
+    ({"sw": "SN4600C"}, "'sw' (Switch model)", "QM9700"),  # a management switch
+    ({"f": "eth", "sw": "QM9700"}, "'sw' (Switch model)", "SN5600"),
+    ({"ti": "4"}, "'ti' (Tiers)", "auto, 1, 2 or 3"),
+    ({"px": "QM9700:cheap"}, "'px' (Price overrides [USD])", "ID:USD"),
+    ({"px": "NOPE:1"}, "'px' (Price overrides [USD])", "ID:USD"),
     ({"yrs": "0"}, "'yrs' (TCO years)", "above 0 to 30"),
-    ({"nvd": "12"}, "'nvd' (GPUs per NVLink domain)", "multiple"),
+    ({"nvd": "12"}, "'nvd' (NVLink domain [GPUs])", "multiple"),
     ({"zz": "1"}, "'zz' is unknown", "Known: v, g, n"),
     ({"v": "9"}, "'v' (link version)", "Accepted: 1"),
 ])

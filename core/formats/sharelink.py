@@ -79,12 +79,18 @@ from pydantic import ValidationError
 
 from core.catalog import Catalog, load_catalog
 from core.formats.entry import number_text
+from core import vocab
+from core.design import FIELDS as DESIGN_FIELDS
 from core.design import (
     OVERRIDE_LIMITS,
     Design,
+    Surface,
     check_override,
     describe_validation_error,
+    field_bounds,
+    field_type,
     offered_port_speeds,
+    or_list,
     resolve_nic_and_speed,
 )
 from core.errors import InputError, shown
@@ -104,9 +110,6 @@ MAX_UNKNOWN_WARNINGS = 5
 MAX_ITEM_WARNINGS = 10
 """Bad override items warned about one by one; the rest are counted in one more warning."""
 
-_FABRIC_CODES = {"infiniband": "ib", "ethernet": "eth"}
-_TOPOLOGY_CODES = {"rail-optimized": "rail", "top-of-rack": "tor", "rail-only": "ro"}
-_PLANE_MODE_CODES = {"per-port": "port", "per-rail": "rail"}
 
 
 class ParamError(ValueError):
@@ -181,6 +184,8 @@ class Param:
     accepted  short description of the accepted values, for warnings and docs: text that needs no
               translation (ids, numbers), or a function of no arguments that words it in the
               current language (``lambda: _("{low} to {high}").format(...)``); ``describe()``.
+    unit      the value's unit, shown after the name in warnings (``label()``), or ``None``.
+    translated  ``False`` when ``name`` is the same in every language (``PUE``).
     """
 
     key: str
@@ -189,10 +194,13 @@ class Param:
     fmt: Callable[[Any], str]
     default: Any
     accepted: str | Callable[[], str]
+    unit: str | None = None
+    translated: bool = True
 
     def label(self) -> str:
-        """``name`` in the current language."""
-        return _(self.name)
+        """``name`` in the current language, with ``[unit]`` when it has one and the name does not say it."""
+        name = _(self.name) if self.translated else self.name
+        return f"{name} [{self.unit}]" if self.unit and "[" not in name else name
 
     def describe(self) -> str:
         """``accepted`` in the current language."""
@@ -377,119 +385,104 @@ def format_overrides(values: Mapping[str, float]) -> str:
     return ",".join(f"{key}:{format_number(values[key])}" for key in sorted(values))
 
 
+def _accepted_range(field: str, whole: bool) -> Callable[[], str]:
+    """What a numeric field's link value accepts, worded when shown (bounds from the field's declaration)."""
+    low, high, low_open, _high_open = field_bounds(field)
+    if whole:
+        lo, hi = int(low), int(high if high is not None else 10**9)
+        return lambda: _("a whole number from {low} to {high}").format(low=f"{lo:,}", high=f"{hi:,}")
+    limits = dict(low=format_number(low), high=format_number(high))
+    if low_open:
+        return lambda: _("a number above {low} to {high}").format(**limits)
+    return lambda: _("a number from {low} to {high}").format(**limits)
+
+
+def _vocab_param(surface: Surface, default: Any) -> Param:
+    """A field that takes a vocabulary's ids: read by link code or alias, written as its code."""
+    words = surface.vocab
+
+    def parse(text: str) -> Any:
+        try:
+            return words.from_code(text)
+        except KeyError:
+            raise ParamError(_("not one of the choices")) from None
+
+    def accepted() -> str:  # "ib (InfiniBand) or eth (Ethernet RoCE)": the code, and its name where they differ
+        def name(term) -> str:
+            label = words.label(term.id)
+            return words.word(term.id) if "(" in label else label
+        return or_list([term.code if term.code == str(term.id) else
+                        _("{code} ({name})").format(code=term.code, name=name(term)) for term in words])
+
+    return Param(surface.link, surface.label, parse, words.code, default, accepted, surface.unit,
+                 surface.translated)
+
+
 def _design_params(catalog: Catalog) -> tuple[Param, ...]:
-    d = Design.model_fields
-    gpus = [s.id for s in catalog.systems]
+    """The design's link parameters, generated from each field's declaration (``core.design.FIELDS``)."""
     switches = [s.id for s in catalog.switches if s.role == "fabric"]
-    rack_presets = [p.id for p in load_racks().compute_presets]
+    speeds = sorted({m.speed_gbps for s in catalog.switches if s.role == "fabric" for m in s.port_modes})
+    presets = [p.id for p in load_racks().compute_presets]
+    generations = [str(g.generation) for g in catalog.nvlink]
 
-    def bounds(field: str) -> tuple[float, float]:
-        low = high = None
-        for meta in d[field].metadata:
-            low = getattr(meta, "ge", None) if getattr(meta, "ge", None) is not None else low
-            low = getattr(meta, "gt", None) if getattr(meta, "gt", None) is not None else low
-            high = getattr(meta, "le", None) if getattr(meta, "le", None) is not None else high
-        return low, high
+    def model(kind: str, known: list[str] | None) -> Callable[[str], str]:
+        unknown = {"system": N_("unknown system model"), "switch": N_("unknown switch model"),
+                   "nic": N_("unknown NIC model")}[kind]
 
-    def int_param(key, field, name, high=None):
-        low, hi = bounds(field)
-        low, hi = int(low), int(high or hi or 10**9)
-        return Param(key, name, parse_int(low, hi), format_number, None,
-                     lambda: _("a whole number from {low} to {high}").format(low=f"{low:,}", high=f"{hi:,}"))
-
-    def float_param(key, field, name, open_low=False):
-        low, high = bounds(field)
-        limits = dict(low=format_number(low), high=format_number(high))
-        accepted = ((lambda: _("a number above {low} to {high}").format(**limits)) if open_low
-                    else (lambda: _("a number from {low} to {high}").format(**limits)))
-        return Param(key, name, parse_float(low, high, low_open=open_low), format_number, d[field].default,
-                     accepted)
-
-    def model_parse(kind: str, known: list[str]) -> Callable[[str], str]:
         def parse(text: str) -> str:
             try:
                 entry = getattr(catalog, kind)(text)
             except ValueError:
-                raise ParamError(_("unknown system model") if kind == "system" else _("unknown switch model")) from None
-            if entry.id not in known:
+                raise ParamError(_(unknown)) from None
+            if known is not None and entry.id not in known:
                 raise ParamError(_("{id} is not a fabric switch").format(id=entry.id))
             return entry.id
         return parse
 
-    nics = [n.id for n in catalog.nics]
+    def chosen(values: list[str]) -> Callable[[str], int | str]:
+        parse = parse_choice(values)
+        return (lambda text: int(parse(text))) if values and values[0].isdigit() else parse
 
-    def nic_parse(text: str) -> str:
-        try:
-            return catalog.nic(text).id
-        except ValueError:
-            raise ParamError(_("unknown NIC model")) from None
-
-    speeds = sorted({m.speed_gbps for s in catalog.switches if s.role == "fabric" for m in s.port_modes})
-    return (
-        Param("g", N_("GPU model"), model_parse("system", gpus), str, "H100", ", ".join(gpus)),
-        int_param("n", "nodes", N_("nodes")),
-        int_param("ng", "gpus", N_("total GPUs")),
-        int_param("gpn", "gpus_per_node", N_("GPUs per node")),
-        Param("nvl", N_("NVLink generation"),
-              parse_choice([str(g.generation) for g in catalog.nvlink]), format_number, None,
-              ", ".join(str(g.generation) for g in catalog.nvlink)),
-        int_param("nvd", "nvlink_domain_gpus", N_("GPUs per NVLink domain")),
-        Param("f", N_("fabric"), parse_choice(list(_FABRIC_CODES.values()),
-                                              {**{k: v for k, v in _FABRIC_CODES.items()}, "ethernet-roce": "eth",
-                                               "roce": "eth"}), str, None,
-              lambda: _("ib (InfiniBand) or eth (Ethernet RoCE)")),
-        Param("ps", N_("port speed [Gb/s]"), parse_choice([str(s) for s in speeds]), format_number, None,
-              ", ".join(map(str, speeds))),
-        int_param("nic", "nics_per_node", N_("NICs per node")),
-        int_param("pl", "planes", N_("planes")),
-        Param("sw", N_("switch model"), model_parse("switch", switches), str, None, ", ".join(switches)),
-        Param("t", N_("topology"), parse_choice(list(_TOPOLOGY_CODES.values()),
-                                                {k: v for k, v in _TOPOLOGY_CODES.items()}), str, "rail",
-              lambda: _("rail (rail-optimized), tor (top-of-rack) or ro (rail-only)")),
-        int_param("npr", "nodes_per_rack", N_("nodes per rack")),
-        float_param("os", "oversubscription", N_("leaf oversubscription")),
-        float_param("sos", "spine_oversubscription", N_("spine oversubscription")),
-        Param("ti", N_("tiers"), parse_choice(["auto", "1", "2", "3"]), str, "auto", lambda: _("auto, 1, 2 or 3")),
-        Param("cm", N_("cable media"), parse_choice(["auto", "copper", "aoc", "optics", "smf"]), str, "auto",
-              lambda: _("auto, copper, aoc, optics or smf")),
-        Param("rp", N_("rack preset"), parse_choice(rack_presets), str, None, ", ".join(rack_presets)),
-        float_param("rkw", "rack_kw", N_("rack power limit [kW]"), open_low=True),
-        int_param("ru", "rack_units", N_("rack units [U]")),
-        float_param("pue", "pue", N_("PUE")),
-        Param("nm", N_("NIC model"), nic_parse, str, None, ", ".join(nics)),
-        Param("lsw", N_("leaf switch model"), model_parse("switch", switches), str, None, ", ".join(switches)),
-        Param("ssw", N_("spine switch model"), model_parse("switch", switches), str, None, ", ".join(switches)),
-        Param("csw", N_("core switch model"), model_parse("switch", switches), str, None, ", ".join(switches)),
-        Param("us", N_("uplink speed [Gb/s]"), parse_choice([str(s) for s in speeds]), format_number, None,
-              ", ".join(map(str, speeds))),
-        Param("pm", N_("plane mode"), parse_choice(list(_PLANE_MODE_CODES.values())), str, "port",
-              lambda: _("port (every NIC in every plane) or rail (NIC i in plane i)")),
-        int_param("su", "su_nodes", N_("nodes per scalable unit")),
-        int_param("pod", "pod_sus", N_("scalable units per pod")),
-        int_param("gt", "grow_to", N_("grow to [nodes]")),
-        float_param("kwh", "electricity_usd_per_kwh", N_("electricity price [USD/kWh]")),
-        float_param("yrs", "tco_years", N_("TCO years"), open_low=True),
-        Param("px", N_("price overrides"), lambda text: parse_overrides(text, catalog, "USD"), format_overrides, {},
-              lambda: _("comma-separated catalog ID:USD pairs, 0 to 1e9 USD each, e.g. {example}").format(
-                  example="QM9700:30000")),
-        Param("pw", N_("power overrides"), lambda text: parse_overrides(text, catalog, "W"), format_overrides, {},
-              lambda: _("comma-separated catalog ID:W pairs, 0 to 1e7 W each, e.g. {example}").format(
-                  example="QM9700:800")),
-        Param("pb", N_("price basis"), parse_choice(["street", "list", "hyperscale"]), str, "street",
-              lambda: _("street, list or hyperscale")),
-        # issue 14: storage and management networks (core.networks)
-        Param("st", N_("storage fabric"), parse_choice(["auto", "ib", "eth", "none"]), str, "auto",
-              lambda: _("auto, ib, eth or none")),
-        int_param("spn", "storage_ports_per_node", N_("storage ports per node")),
-        Param("sps", N_("storage port speed [Gb/s]"), parse_choice([str(s) for s in speeds]), format_number, None,
-              ", ".join(map(str, speeds))),
-        int_param("sts", "storage_systems", N_("storage systems")),
-        float_param("sto", "storage_oversubscription", N_("storage oversubscription")),
-        Param("mg", N_("management networks"), parse_choice(["on", "off"]), str, "on", lambda: _("on or off")),
-        Param("sp", N_("spares"), _parse_spares, str, "off",
-              lambda: _("off, default (the catalog's policy) or CATEGORY=RULE pairs such as {example}").format(
-                  example="switch=N+1,transceiver=2%,cable=1%,NIC=1%")),
-    )
+    readers = {
+        "system": lambda: (model("system", None), ", ".join(s.id for s in catalog.systems)),
+        "switch": lambda: (model("switch", switches), ", ".join(switches)),
+        "nic": lambda: (model("nic", None), ", ".join(n.id for n in catalog.nics)),
+        "nvlink": lambda: (chosen(generations), ", ".join(generations)),
+        "speed": lambda: (chosen([str(v) for v in speeds]), ", ".join(map(str, speeds))),
+        "rack_preset": lambda: (chosen(presets), ", ".join(presets)),
+        "spares": lambda: (_parse_spares, lambda: _(
+            "off, default (the catalog's policy) or CATEGORY=RULE pairs such as {example}").format(
+                example="switch=N+1,transceiver=2%,cable=1%,NIC=1%")),
+    }
+    params = []
+    for field, surface in DESIGN_FIELDS.items():
+        info = Design.model_fields[field]
+        default = None if info.default_factory is not None else info.default
+        kind, whole = surface.kind, field_type(field) is int
+        if surface.vocab is not None:
+            params.append(_vocab_param(surface, default))
+            continue
+        if kind == "overrides":
+            unit = surface.unit
+            limit = "1e9" if unit == "USD" else "1e7"
+            example = "QM9700:30000" if unit == "USD" else "QM9700:800"
+            params.append(Param(surface.link, surface.label, lambda text, u=unit: parse_overrides(text, catalog, u),
+                                format_overrides, {},
+                                lambda u=unit, lim=limit, ex=example: _(
+                                    "comma-separated catalog ID:{unit} pairs, 0 to {limit} {unit} each, e.g. {example}"
+                                ).format(unit=u, limit=lim, example=ex), None, surface.translated))
+            continue
+        if kind in readers:
+            parse, accepted = readers[kind]()
+            params.append(Param(surface.link, surface.label, parse, _link_text, default, accepted, surface.unit,
+                                surface.translated))
+            continue
+        low, high, low_open, _high_open = field_bounds(field)
+        parse = (parse_int(int(low), int(high if high is not None else 10**9)) if whole
+                 else parse_float(low, high, low_open=low_open))
+        params.append(Param(surface.link, surface.label, parse, format_number, default,
+                            _accepted_range(field, whole), surface.unit, surface.translated))
+    return tuple(params)
 
 
 def _parse_spares(text: str) -> str:
@@ -500,70 +493,30 @@ def _parse_spares(text: str) -> str:
         raise ParamError(str(exc)) from None
 
 
-FABRIC_LABELS = {"infiniband": N_("infiniband"), "ethernet": N_("ethernet")}
-"""``Design.fabric`` ids as warnings name them (English: the id itself)."""
-
-
 def _fabric(fabric: str) -> str:
-    return _(FABRIC_LABELS[fabric]) if fabric in FABRIC_LABELS else fabric
+    return vocab.FABRIC.word(fabric)
 
 
-# URL key -> Design field. Stable: links in the wild depend on it.
-FIELDS = {
-    "g": "gpu", "n": "nodes", "ng": "gpus", "gpn": "gpus_per_node", "nvl": "nvlink_generation",
-    "nvd": "nvlink_domain_gpus", "f": "fabric", "ps": "port_speed_gbps", "nic": "nics_per_node",
-    "pl": "planes", "sw": "switch", "t": "topology", "npr": "nodes_per_rack", "os": "oversubscription",
-    "sos": "spine_oversubscription", "ti": "tiers", "cm": "cable_media", "pue": "pue",
-    "kwh": "electricity_usd_per_kwh", "yrs": "tco_years", "px": "price_overrides", "pw": "power_overrides",
-    # issue 10: field fabrics
-    "nm": "nic", "lsw": "leaf_switch", "ssw": "spine_switch", "csw": "core_switch", "us": "uplink_speed_gbps",
-    "pm": "plane_mode", "su": "su_nodes", "pod": "pod_sus", "gt": "grow_to",
-    "pb": "price_basis",  # issue 10: price book
-    "rp": "rack_preset", "rkw": "rack_kw", "ru": "rack_units",  # issue 14: racks
-    "st": "storage", "spn": "storage_ports_per_node", "sps": "storage_port_speed_gbps", "sts": "storage_systems",
-    "sto": "storage_oversubscription", "mg": "management",  # issue 14: storage and management networks
-    "sp": "spares",  # issue 13: spares in the BOM
-}
-_STORAGE_CODES = {"auto": "auto", "infiniband": "ib", "ethernet": "eth", "none": "none"}
+FIELDS = {surface.link: field for field, surface in DESIGN_FIELDS.items()}
+"""URL key -> Design field, from each field's declaration (``core.design.FIELDS``). Stable: links in the wild
+depend on it (version 1 keys are frozen)."""
 KEYS = (VERSION_KEY, *FIELDS)
 
 
-def _to_url(field: str, value: Any) -> str:
-    if field == "fabric":
-        return _FABRIC_CODES[value]
-    if field == "topology":
-        return _TOPOLOGY_CODES[value]
-    if field == "plane_mode":
-        return _PLANE_MODE_CODES[value]
-    if field == "storage":
-        return _STORAGE_CODES[value]
-    if field == "management":
-        return "on" if value else "off"
-    if field in ("price_overrides", "power_overrides"):
-        return format_overrides(value)
-    if field == "tiers":
-        return str(value)
+def _link_text(value: Any) -> str:
+    """A value as its link text: a number in its shortest exact form, anything else as text."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return format_number(value)
     return str(value)
 
 
-def _from_url(field: str, value: Any) -> Any:
-    if field == "fabric":
-        return {v: k for k, v in _FABRIC_CODES.items()}[value]
-    if field == "topology":
-        return {v: k for k, v in _TOPOLOGY_CODES.items()}[value]
-    if field == "plane_mode":
-        return {v: k for k, v in _PLANE_MODE_CODES.items()}[value]
-    if field == "storage":
-        return {v: k for k, v in _STORAGE_CODES.items()}[value]
-    if field == "management":
-        return value == "on"
-    if field in ("nvlink_generation", "port_speed_gbps", "uplink_speed_gbps", "storage_port_speed_gbps"):
-        return int(value)
-    if field == "tiers":
-        return value if value == "auto" else int(value)
-    return value
+def _to_url(field: str, value: Any) -> str:
+    surface = DESIGN_FIELDS[field]
+    if surface.vocab is not None:
+        return surface.vocab.code(value)
+    if surface.kind == "overrides":
+        return format_overrides(value)
+    return _link_text(value)
 
 
 def encode(design: Design) -> dict[str, str]:
@@ -643,15 +596,15 @@ def decode(
                     value=shown(text, 20), version=VERSION))
             continue
         field = FIELDS[key]
-        if field in ("price_overrides", "power_overrides"):
-            values, problems = parse_overrides_lenient(text, catalog, "USD" if key == "px" else "W")
+        if DESIGN_FIELDS[field].kind == "overrides":
+            values, problems = parse_overrides_lenient(text, catalog, DESIGN_FIELDS[field].unit)
             warnings.extend(_("Link parameter '{key}' ({name}): {problem} Accepted: {accepted}.").format(
                 key=key, name=name, problem=problem, accepted=spec.describe()) for problem in problems)
             if values:
                 data[field] = values
             continue
         try:
-            value = _from_url(field, spec.parse(text))
+            value = spec.parse(text)
         except ValueError as exc:
             warnings.append(_warn(key, name, text, str(exc), spec.describe()))
             continue

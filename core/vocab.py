@@ -1,0 +1,159 @@
+"""Vocabularies: every set of ids a design field takes, declared once with its words.
+
+A ``Vocabulary`` holds, for each id (the value a ``Design`` field stores, language-neutral):
+
+``code``
+    its share-link code (version 1 links are frozen: never change a code, add aliases instead);
+``label``
+    its name where a setting is chosen or listed (sidebar, XLSX, report, compare), English marked
+    ``N_`` and translated when shown (``Vocabulary.label(id)``);
+``word``
+    its name in running text (messages, explanations: lower case in English), also marked;
+``aliases``
+    other spellings a link or a CLI flag may use for it (case-insensitive).
+
+Every page, export, report and the CLI reads these tables; nothing else spells the ids' names.
+``core.design`` attaches a vocabulary to each field that takes one (``core.design.FIELDS``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from core.i18n import N_, _
+
+
+@dataclass(frozen=True)
+class Term:
+    """One id of a vocabulary (see the module docstring)."""
+
+    id: Any
+    code: str
+    label: str
+    word: str
+    aliases: tuple[str, ...] = ()
+    translated: bool = True
+    """``False`` for product names (``InfiniBand``), shown as they are in every language."""
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """An ordered set of ``Term`` (the first is the default where a field has one)."""
+
+    name: str
+    terms: tuple[Term, ...]
+    _by_id: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_id.update({term.id: term for term in self.terms})
+
+    def __iter__(self) -> Iterator[Term]:
+        return iter(self.terms)
+
+    def __contains__(self, value: Any) -> bool:
+        return value in self._by_id
+
+    @property
+    def ids(self) -> tuple:
+        """Every id, in order."""
+        return tuple(term.id for term in self.terms)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        """Every link code, in order."""
+        return tuple(term.code for term in self.terms)
+
+    def term(self, value: Any) -> Term:
+        return self._by_id[value]
+
+    def code(self, value: Any) -> str:
+        """The link code of ``value``."""
+        return self._by_id[value].code
+
+    def from_code(self, code: str) -> Any:
+        """The id of a link code or alias (case-insensitive); ``KeyError`` when none."""
+        wanted = code.strip().casefold()
+        for term in self.terms:
+            if wanted == term.code.casefold() or wanted in (a.casefold() for a in term.aliases):
+                return term.id
+        raise KeyError(code)
+
+    def label(self, value: Any) -> str:
+        """The name of ``value`` where a setting is shown, in the current language (the value itself if unknown)."""
+        term = self._by_id.get(value)
+        if term is None:
+            return str(value)
+        return _(term.label) if term.translated else term.label
+
+    def word(self, value: Any) -> str:
+        """The name of ``value`` in running text, in the current language (the value itself if unknown)."""
+        term = self._by_id.get(value)
+        if term is None:
+            return str(value)
+        return _(term.word) if term.translated else term.word
+
+    def labels(self) -> dict:
+        """id -> label in the current language."""
+        return {term.id: self.label(term.id) for term in self.terms}
+
+
+FABRIC = Vocabulary("fabric", (
+    Term("infiniband", "ib", N_("InfiniBand"), N_("infiniband"), ("infiniband",)),
+    Term("ethernet", "eth", N_("Ethernet RoCE"), N_("ethernet"), ("ethernet", "ethernet-roce", "roce")),
+))
+"""``Design.fabric``: the scale-out fabric's kind."""
+
+TOPOLOGY = Vocabulary("topology", (
+    Term("rail-optimized", "rail", N_("Rail-optimized"), N_("rail-optimized"), ("rail-optimized",)),
+    Term("top-of-rack", "tor", N_("Top-of-rack"), N_("top-of-rack"), ("top-of-rack",)),
+    Term("rail-only", "ro", N_("Rail-only"), N_("rail-only"), ("rail-only",)),
+))
+"""``Design.topology``: how nodes are wired to leaves."""
+
+PLANE_MODE = Vocabulary("plane_mode", (
+    Term("per-port", "port", N_("Per port (each NIC in every plane)"), N_("per-port"), ("per-port",)),
+    Term("per-rail", "rail", N_("Per rail (NIC i in plane i)"), N_("per-rail"), ("per-rail",)),
+))
+"""``Design.plane_mode``: how NICs map to planes."""
+
+TIERS = Vocabulary("tiers", (
+    Term("auto", "auto", N_("auto"), N_("auto")),
+    Term(1, "1", "1", "1", translated=False),
+    Term(2, "2", "2", "2", translated=False),
+    Term(3, "3", "3", "3", translated=False),
+))
+"""``Design.tiers``: switch tiers, ``auto`` = the fewest that fit."""
+
+CABLE_MEDIA = Vocabulary("cable_media", (
+    Term("auto", "auto", N_("auto"), N_("auto")),
+    Term("copper", "copper", N_("copper"), N_("copper")),
+    Term("aoc", "aoc", N_("active optical (AOC)"), N_("aoc")),
+    Term("optics", "optics", N_("optics"), N_("optics")),
+    Term("smf", "smf", N_("single-mode optics"), N_("single-mode")),
+))
+"""``Design.cable_media``: the media preference by link length (``core.physical.media``)."""
+
+PRICE_BASIS = Vocabulary("price_basis", (
+    Term("street", "street", N_("street"), N_("street")),
+    Term("list", "list", N_("list"), N_("list")),
+    Term("hyperscale", "hyperscale", N_("hyperscale"), N_("hyperscale")),
+))
+"""``Design.price_basis``: which point of each catalog price range a design is priced at."""
+
+STORAGE = Vocabulary("storage", (
+    Term("auto", "auto", N_("auto (as the compute fabric)"), N_("auto")),
+    Term("infiniband", "ib", N_("InfiniBand"), N_("infiniband"), ("infiniband",)),
+    Term("ethernet", "eth", N_("Ethernet"), N_("ethernet"), ("ethernet",)),
+    Term("none", "none", N_("none"), N_("none")),
+))
+"""``Design.storage``: the storage fabric's kind, or none."""
+
+ON_OFF = Vocabulary("on_off", (
+    Term(True, "on", N_("on"), N_("on")),
+    Term(False, "off", N_("off"), N_("off")),
+))
+"""A yes/no setting (``Design.management``)."""
+
+VOCABULARIES = {v.name: v for v in (FABRIC, TOPOLOGY, PLANE_MODE, TIERS, CABLE_MEDIA, PRICE_BASIS, STORAGE, ON_OFF)}
+"""Every vocabulary by name."""
