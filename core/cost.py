@@ -25,7 +25,7 @@ English in every language, for grouping and logic; show them translated with ``_
 ``category`` (``CATEGORY_LABELS``: compute, NIC, switch, transceiver, cable), ``price_basis``
 (``core.catalog.PRICE_BASIS_LABELS``: list, street, estimate, override), ``end`` (switch, node)
 and ``catalog_id`` (never translated). Link classes and media in texts: ``LINK_CLASS_LABELS``,
-``MEDIA_LABELS``.
+``core.vocab.CABLE_MEDIA``.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from typing import Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
+from core import vocab
 from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver
 from core.design import ResolvedDesign
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
@@ -55,9 +56,6 @@ CATEGORY_LABELS = {"compute": N_("compute"), "NIC": N_("NIC"), "switch": N_("swi
 """BOM category (a key) -> its name, English marked for translation: ``_(CATEGORY_LABELS[category])``."""
 LINK_CLASS_LABELS = {"node-leaf": N_("node-leaf"), "leaf-spine": N_("leaf-spine"), "spine-core": N_("spine-core")}
 """Link class (a key) -> its name in texts, marked for translation."""
-MEDIA_LABELS = {"auto": N_("auto"), "copper": N_("copper"), "aoc": N_("aoc"), "optics": N_("optics"),
-                "smf": N_("single-mode")}
-"""``Design.cable_media`` value -> its name in texts, marked for translation."""
 HOURS_PER_YEAR = 8760
 
 # Typical run lengths by link class [m]: no longer used to choose media (lengths come from the layout,
@@ -439,7 +437,7 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
                 cable = cables[b.cable_id]
                 add_row("cable", cable, b.links, _("{bins}: {media}, {name} (reach {reach} m; cable media {policy})").format(
                     bins=_bin_words(b), media=_(KIND_LABELS[b.kind]), name=cable.id, reach=f"{cable.reach_m:g}",
-                    policy=_(MEDIA_LABELS.get(policy, policy))),
+                    policy=vocab.CABLE_MEDIA.word(policy)),
                     item=_("{name} ({link_class}, {span})").format(name=cable.name,
                                                                     link_class=_(LINK_CLASS_LABELS[link_class]),
                                                                     span=b.label()))

@@ -14,7 +14,7 @@ checked against the catalog and canonicalised by ``resolve_design`` (one rule fo
 design files, CLI flags and share links).
 
 Languages: field values (``topology``, ``fabric``, ``tiers``, ``cable_media``) are ids and stay
-English; ``FABRIC_WORDS`` marks the fabric ids for display (``_(FABRIC_WORDS[fabric])``). Error
+English; ``core.vocab`` names every id set for display (``vocab.FABRIC.label(fabric)``). Error
 messages and ``ResolvedDesign.notes`` are in the language of the request (``core.i18n``), so
 anything that caches a resolved design keys it by ``core.i18n.current()`` too (``core.plan`` does).
 """
@@ -71,13 +71,11 @@ MAX_POWER_OVERRIDE_W = 1e7
 OVERRIDE_LIMITS = {"USD": MAX_PRICE_OVERRIDE_USD, "W": MAX_POWER_OVERRIDE_W}
 """Largest override per unit (``"USD"`` for prices, ``"W"`` for power)."""
 
-FABRIC_WORDS = {"infiniband": N_("infiniband"), "ethernet": N_("ethernet")}
-"""Fabric id -> the word messages use for it, marked for translation (``_(FABRIC_WORDS[fabric])``)."""
 
 
 def fabric_word(fabric: str) -> str:
     """The fabric id as running text in the current language (``infiniband`` / ``InfiniBand``)."""
-    return _(FABRIC_WORDS[fabric]) if fabric in FABRIC_WORDS else fabric
+    return vocab.FABRIC.word(fabric)
 
 
 _SPACE_BETWEEN_HAN = re.compile(r"(?<=[\u4e00-\u9fff]) (?=[\u4e00-\u9fff])")

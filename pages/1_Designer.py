@@ -7,7 +7,7 @@ import streamlit as st
 from pydantic import ValidationError
 
 from core import i18n, spares
-from core.catalog import PRICE_BASIS_LABELS
+from core import vocab
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.errors import DesignError, InputError, shown
 from core.fabric.naming import Namer, NamingScheme
@@ -41,9 +41,9 @@ def main() -> None:
         st.caption(
             _("{size} · {fabric} {speed}G · {topology} · {tiers} tier(s) · {planes} plane(s) · switch {switch} · "
               "NIC {nic} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
-                size=size_caption(cur.plan), fabric=_(state.FABRICS[s["fabric"]]), speed=s["port_speed_gbps"],
-                topology=_(state.TOPOLOGIES[s["topology"]]).lower(), tiers=s["tiers"], planes=s["planes"],
-                switch=s["switch_model"], nic=s["nic_model"], basis=_(PRICE_BASIS_LABELS[cur.plan.cost.price_basis]))
+                size=size_caption(cur.plan), fabric=vocab.FABRIC.label(s["fabric"]), speed=s["port_speed_gbps"],
+                topology=vocab.TOPOLOGY.word(s["topology"]), tiers=s["tiers"], planes=s["planes"],
+                switch=s["switch_model"], nic=s["nic_model"], basis=vocab.PRICE_BASIS.label(cur.plan.cost.price_basis))
         )
     state.show_warnings(cur)
     if cur.plan is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core import vocab
 from core import i18n
 from core.errors import FabricPlannerError
 from core.figures.keynumbers import cards_html, size_caption, training_key_numbers
@@ -79,7 +80,7 @@ def main() -> None:
         _("{size} · NVLink domain {domain} GPUs · {fabric} {speed}G x {nics} NICs/node · {tiers} tier(s) · "
           "oversubscription {ratio}:1 · NCCL-style latency-bandwidth model; constants and sources: "
           "assets/catalog/collectives.toml").format(
-            size=size_caption(plan), domain=r.nvlink_domain_gpus, fabric=_(state.FABRICS[r.fabric]),
+            size=size_caption(plan), domain=r.nvlink_domain_gpus, fabric=vocab.FABRIC.label(r.fabric),
             speed=r.port_speed_gbps, nics=r.nics_per_node, tiers=plan.fabric.tiers,
             ratio=f"{plan.bandwidth.oversubscription:g}")
     )

@@ -80,8 +80,8 @@ def test_bad_link_warns_names_the_parameter_and_keeps_working():
     at = app({"n": "lots", "g": "H999", "os": "0.2", "sw": "QM8700", "zz": "1", "t": "tor"})
     assert not at.exception
     text = shown(at.warning[0].value)
-    for fragment in ("'n' (nodes)", "whole number from 1", "'g' (GPU model)", "'os' (leaf oversubscription)",
-                     "from 0.25 to 16", "'sw' (switch model)", "has no 400 Gb/s ports", "'zz' is unknown"):
+    for fragment in ("'n' (Nodes)", "whole number from 1", "'g' (GPU model)", "'os' (Oversubscription (leaf down:up))",
+                     "from 0.25 to 16", "'sw' (Switch model)", "has no 400 Gb/s ports", "'zz' is unknown"):
         assert fragment in text
     assert at.session_state["fp_current"].design == Design(topology="top-of-rack")  # the rest applied
     assert dict(at.query_params) == {"v": "1", "t": "tor", "lang": "en"}  # bad values dropped from the URL
@@ -225,7 +225,7 @@ def test_catalog_page_bad_link():
     at = AppTest.from_file(ENTRY, default_timeout=60)
     at.query_params.update({"n": "x"})
     at.switch_page(CATALOG_PAGE).run()
-    assert not at.exception and "'n' (nodes)" in shown(at.warning[0].value)
+    assert not at.exception and "'n' (Nodes)" in shown(at.warning[0].value)
 
 
 @pytest.mark.skipif(not PERF_PAGE.exists(), reason="no Performance page")
@@ -244,7 +244,7 @@ def test_performance_page_warns_about_a_bad_link():
     assert at.title[0].value == "Performance"
     assert not at.exception
     text = shown(at.warning[0].value)
-    assert "'n' (nodes)" in text and "'sw' (switch model)" in text
+    assert "'n' (Nodes)" in text and "'sw' (Switch model)" in text
 
 
 @pytest.mark.skipif(not PERF_PAGE.exists(), reason="no Performance page")

@@ -101,8 +101,8 @@ def test_bad_link_shows_a_warning(server, page):
     page.goto(server + "/?n=lots&g=H100&os=0.2&t=tor")
     settle(page)
     warning = page.locator("[data-testid='stAlert']").first.inner_text()
-    assert "'n' (nodes)" in warning and "whole number from 1" in warning
-    assert "'os' (leaf oversubscription)" in warning
+    assert "'n' (Nodes)" in warning and "whole number from 1" in warning
+    assert "'os' (Oversubscription (leaf down:up))" in warning
     assert metric_values(page)["GPUs"] == "32"  # the rest of the link applied (2 planes, default size)
     assert query(page) == {"v": "1", "t": "tor", "lang": "en"}
     page.screenshot(path=str(ARTIFACTS / "e2e-bad-link.png"), full_page=True)

@@ -349,12 +349,12 @@ def test_link_warnings_speak_the_chosen_language(params):
 def test_english_link_warnings_are_unchanged():
     _, warnings = sharelink.decode({"n": "many", "zz": "1"})
     assert warnings == [
-        "Link parameter 'n' (nodes) = 'many' was ignored: not a whole number. "
+        "Link parameter 'n' (Nodes) = 'many' was ignored: not a whole number. "
         "Accepted: a whole number from 1 to 1,000,000.",
         "Link parameter 'zz' is unknown and was ignored. Known: " + ", ".join(sharelink.KEYS) + ".",
     ]
     _, warnings = sharelink.decode({"px": "QM9700:cheap"})
-    assert warnings == ["Link parameter 'px' (price overrides): Price override 'QM9700:cheap' was ignored: "
+    assert warnings == ["Link parameter 'px' (Price overrides [USD]): Price override 'QM9700:cheap' was ignored: "
                         "'cheap' for QM9700 is not a number. Accepted: comma-separated catalog ID:USD pairs, "
                         "0 to 1e9 USD each, e.g. QM9700:30000."]
 

@@ -10,7 +10,8 @@ import pytest
 
 from core.analysis.whatif import oversubscription_sweep, sweep_display_table
 from core.catalog import KIND_LABELS, PRICE_BASIS_LABELS, load_catalog
-from core.cost import CATEGORY_LABELS, LINK_CLASS_LABELS, MEDIA_LABELS
+from core import vocab
+from core.cost import CATEGORY_LABELS, LINK_CLASS_LABELS
 from core.design import Design, load_design_json, parse_design, resolve_design
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.sizing import ROLE_LABELS
@@ -228,7 +229,7 @@ def test_whatif_table_headers_and_notes():
 
 def test_labels_marked_for_display_are_translated():
     labels = [*KIND_LABELS.values(), *PRICE_BASIS_LABELS.values(), *CATEGORY_LABELS.values(),
-              *LINK_CLASS_LABELS.values(), *MEDIA_LABELS.values(), *ROLE_LABELS.values()]
+              *LINK_CLASS_LABELS.values(), *[t.word for t in vocab.CABLE_MEDIA], *ROLE_LABELS.values()]
     with language("zh"):
         shown_labels = [_(label) for label in labels]
     for english, chinese in zip(labels, shown_labels):

@@ -18,6 +18,7 @@ CORE = ROOT / "core"
 LAYERS = [
     ("core.i18n",),
     ("core.errors",),
+    ("core.vocab",),
     ("core.catalog", "core.spares"),
     ("core.design",),
     ("core.fabric",),

@@ -116,7 +116,7 @@ def test_share_link_round_trips_the_rack_fields_and_old_links_still_work():
     old, warnings = sharelink.decode({"v": "1", "g": "H100", "n": "64", "cm": "copper"})
     assert old.cable_media == "copper" and not warnings
     _bad, warnings = sharelink.decode({"v": "1", "rp": "bogus"})
-    assert warnings and "rack preset" in warnings[0]
+    assert warnings and "Rack preset" in warnings[0]
 
 
 # ---------------------------------------------------------------------------------------------- positions

@@ -183,7 +183,7 @@ def test_share_link_round_trip(setting):
 def test_bad_link_value_is_one_warning():
     design, warnings = sharelink.decode({"v": "1", "n": "8", "sp": "switch=9000%"})
     assert design == Design(nodes=8) and len(warnings) == 1
-    assert "'sp' (spares)" in warnings[0] and "Accepted: off, default" in warnings[0]
+    assert "'sp' (Spares)" in warnings[0] and "Accepted: off, default" in warnings[0]
     assert "not a percentage (2%) or N+k (N+1)" in warnings[0]
     design, warnings = sharelink.decode({"v": "1", "sp": "<b>" + "x" * 100 + "=1%"})  # the UI escapes (webui.safe)
     assert design == Design() and len(warnings) == 1 and "no sparing for" in warnings[0]
@@ -245,7 +245,7 @@ def test_xlsx_and_review_pack_totals_include_spares():
     summary = [tuple(c.value for c in row) for row in book["Summary"].iter_rows()]
     assert any(r[0] == "Spares (in the capex above, no power)" and r[1] == pytest.approx(p.cost.spares_capex_usd)
                for r in summary)
-    assert {r[2]: r[1] for r in xlsx.design_rows(p)}["spares"] == "the catalog's sparing policy"
+    assert {r[2]: r[1] for r in xlsx.design_rows(p)}["spares"] == "the catalog's policy"
     page = design_report_html(p, name="spares", share_link="https://example.test/")
     assert ", spare)" in page and f'data-total-usd="{p.cost.capex_usd:.2f}"' in page
     assert "Capex includes" in page

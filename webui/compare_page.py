@@ -13,6 +13,7 @@ import json
 import pandas as pd
 import streamlit as st
 
+from core import vocab
 from core import i18n
 from core.analysis import compare as cmp
 from core.design import Design
@@ -185,7 +186,7 @@ def _quick_controls(ident: int, entry: dict, column) -> None:
     ss[W + f"oversubscription_{ident}"] = float(design.oversubscription)
     st.number_input(_("Nodes"), min_value=1, max_value=MAX_GPUS, step=1, key=W + f"nodes_{ident}",
                     on_change=_on_quick, args=(ident, "nodes"))
-    st.selectbox(_("Fabric"), list(state.FABRICS), key=W + f"fabric_{ident}", format_func=lambda f: _(state.FABRICS[f]),
+    st.selectbox(_("Fabric"), list(vocab.FABRIC.ids), key=W + f"fabric_{ident}", format_func=vocab.FABRIC.label,
                  on_change=_on_quick, args=(ident, "fabric"))
     st.select_slider(_("Oversubscription (leaf down:up)"), key=W + f"oversubscription_{ident}",
                      options=sorted({*state.LEAF_OVERSUB_STEPS, float(design.oversubscription)}),
@@ -358,7 +359,7 @@ def main() -> None:
             if column.plan is not None:
                 s = column.plan.summary()
                 st.caption(_("{size} · {fabric} {speed}G · {tiers} tier(s) · switch {switch}").format(
-                    size=size_caption(column.plan), fabric=_(state.FABRICS[s["fabric"]]), speed=s["port_speed_gbps"],
+                    size=size_caption(column.plan), fabric=vocab.FABRIC.label(s["fabric"]), speed=s["port_speed_gbps"],
                     tiers=s["tiers"], switch=s["switch_model"]))
             else:
                 st.error(safe.md(_("This design cannot be built: {problem}").format(problem=column.error)))

@@ -27,7 +27,10 @@ from core import i18n
 from core.formats import sharelink
 from core.formats.entry import SIZE_UNITS, count_in, nodes_for, parse_whole
 from core.formats.joblink import JOB
-from core.catalog import PRICE_BASIS_LABELS, load_catalog
+from core import vocab
+from core.catalog import load_catalog
+from core.design import FIELDS as DESIGN_FIELDS
+from core.design import SYSTEM_DEFAULT, Surface, field_type
 from core.design import (
     MAX_GPUS, Design, ResolvedDesign, nvlink_domain_size, offered_port_speeds, parse_design, resolve_design,
 )
@@ -41,15 +44,10 @@ from webui import jobstate, safe
 CATALOG = load_catalog()
 RACKS = load_racks()
 SYSTEMS = {s.id: s for s in CATALOG.systems}
-FABRICS = {"infiniband": "InfiniBand", "ethernet": N_("Ethernet RoCE")}
-TOPOLOGIES = {"rail-optimized": N_("Rail-optimized"), "top-of-rack": N_("Top-of-rack"), "rail-only": N_("Rail-only")}
-PLANE_MODES = {"per-port": N_("Per port (each NIC in every plane)"), "per-rail": N_("Per rail (NIC i in plane i)")}
 RACK_PRESET_LABELS = {"air-15": N_("air-cooled"), "superpod-41": N_("SuperPOD air-cooled"),
                       "dense-60": N_("high-density air-cooled"), "nvl72-liquid": N_("liquid-cooled NVL72"),
                       "liquid-230": N_("liquid-cooled, Vera Rubin class")}
 """Rack presets (``assets/catalog/racks.toml`` ids) as the sidebar names them."""
-MEDIA = {"auto": N_("auto"), "copper": N_("copper"), "aoc": N_("active optical (AOC)"), "optics": N_("optics"),
-         "smf": N_("single-mode optics")}
 NODE_STEPS = sorted({*range(1, 17), *[b * m for b in (16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
                                                         32768, 65536) for m in (1, 1.5) if b * m == int(b * m)],
                      2 ** 17, 2 ** 18, 500_000, 1_000_000})
@@ -158,52 +156,62 @@ def _with(options: list, value) -> list:
     return sorted([*options, value])
 
 
-def _set_widgets(design: Design) -> None:
-    """Put every control in the state that reproduces ``design``."""
+SYSTEM_DEFAULTS = {"gpus_per_node": lambda system: system.gpus_per_node,
+                   "fabric": lambda system: system.default_fabric}
+"""Fields whose sidebar widget shows the GPU system's own value when the design leaves them to it
+(``Surface.widget_none == SYSTEM_DEFAULT``)."""
+
+
+def _widget_value(field: str, surface: Surface, value, system):
+    """What a field's sidebar widget holds for ``value`` (its declaration says how ``None`` is shown)."""
+    if value is None:
+        return SYSTEM_DEFAULTS[field](system) if surface.widget_none == SYSTEM_DEFAULT else surface.widget_none
+    if surface.kind in ("system", "switch", "nic"):
+        return getattr(CATALOG, surface.kind)(value).id
+    if surface.kind == "overrides":
+        return sharelink.format_overrides(value).replace(",", ", ")
+    return float(value) if field_type(field) is float else value
+
+
+def _set_widgets(design: Design, ss=None) -> None:
+    """Put every control in the state that reproduces ``design``: each field's widget from its declaration
+    (``core.design.FIELDS``); the size is the nodes widget whichever of nodes and GPUs the design gives.
+    ``ss``: the session state (default ``st.session_state``; tests pass a dict)."""
     system = CATALOG.system(design.gpu)
-    ss = st.session_state
-    gpn = design.gpus_per_node or system.gpus_per_node
-    ss[K + "gpu"] = system.id
+    ss = st.session_state if ss is None else ss
+    for field, surface in DESIGN_FIELDS.items():
+        if surface.widget is not None and field not in ("nodes", "gpus"):
+            ss[K + surface.widget] = _widget_value(field, surface, getattr(design, field), system)
+    gpn = ss[K + DESIGN_FIELDS["gpus_per_node"].widget]
     ss[K + "nodes"] = math.ceil(design.gpus / gpn) if design.gpus is not None else design.nodes
-    ss[K + "gpn"] = gpn
-    ss[K + "nvl"] = design.nvlink_generation or AUTO
-    ss[K + "nvd"] = design.nvlink_domain_gpus or AUTO
-    ss[K + "fabric"] = design.fabric or system.default_fabric
-    ss[K + "speed"] = design.port_speed_gbps or AUTO
-    ss[K + "switch"] = CATALOG.switch(design.switch).id if design.switch else AUTO
-    ss[K + "topology"] = design.topology
-    ss[K + "oversub"] = float(design.oversubscription)
-    ss[K + "spine_oversub"] = float(design.spine_oversubscription)
-    ss[K + "planes"] = design.planes
-    ss[K + "tiers"] = design.tiers
-    ss[K + "nics"] = design.nics_per_node or AUTO
-    ss[K + "npr"] = design.nodes_per_rack or AUTO
-    ss[K + "rp"] = design.rack_preset or AUTO
-    ss[K + "rkw"] = design.rack_kw
-    ss[K + "ru"] = design.rack_units or AUTO
-    ss[K + "media"] = design.cable_media
-    ss[K + "storage"] = design.storage
-    ss[K + "spn"] = AUTO if design.storage_ports_per_node is None else design.storage_ports_per_node
-    ss[K + "sps"] = design.storage_port_speed_gbps or AUTO
-    ss[K + "sts"] = design.storage_systems
-    ss[K + "sto"] = AUTO if design.storage_oversubscription is None else float(design.storage_oversubscription)
-    ss[K + "mg"] = design.management
     ss[SPARES_STORE] = design.spares  # not a sidebar widget: the Designer's Cost & power tab sets it
-    ss[K + "pue"] = float(design.pue)
-    ss[K + "kwh"] = float(design.electricity_usd_per_kwh)
-    ss[K + "years"] = float(design.tco_years)
-    ss[K + "px"] = sharelink.format_overrides(design.price_overrides).replace(",", ", ")
-    ss[K + "pw"] = sharelink.format_overrides(design.power_overrides).replace(",", ", ")
-    ss[K + "pb"] = design.price_basis
-    ss[K + "nic_model"] = CATALOG.nic(design.nic).id if design.nic else AUTO
-    for tier in ("leaf", "spine", "core"):
-        chosen = getattr(design, f"{tier}_switch")
-        ss[K + f"{tier}_switch"] = CATALOG.switch(chosen).id if chosen else AUTO
-    ss[K + "uplink"] = design.uplink_speed_gbps or AUTO
-    ss[K + "plane_mode"] = design.plane_mode
-    ss[K + "su"] = design.su_nodes or 0
-    ss[K + "pod"] = design.pod_sus or 0
-    ss[K + "grow"] = design.grow_to or 0
+
+
+def _design_data(ss, system, speed: int) -> tuple[dict, list[str]]:
+    """The ``Design`` fields the sidebar's widgets hold (the reverse of ``_set_widgets``), and a warning per bad
+    override item. ``speed`` is the port speed in use (an uplink at that speed is no separate choice)."""
+    data, problems = {}, []
+    for field, surface in DESIGN_FIELDS.items():
+        if surface.widget is None or field == "gpus":
+            continue
+        value = ss.get(K + surface.widget)
+        if surface.kind == "overrides":
+            # the good items apply; each bad one is a warning (one bad item no longer drops the list)
+            value, item_warnings = sharelink.parse_overrides_lenient(value or "", CATALOG, surface.unit)
+            problems += item_warnings
+        elif surface.widget_none == SYSTEM_DEFAULT:
+            value = None if value == SYSTEM_DEFAULTS[field](system) else value
+        elif value == surface.widget_none or (value == AUTO and (surface.vocab is None or AUTO not in surface.vocab)):
+            value = None
+        elif field_type(field) is float:
+            value = float(value)
+        elif field_type(field) is int and not isinstance(value, bool):
+            value = int(value)
+        data[field] = value
+    if data.get("uplink_speed_gbps") == speed:
+        data["uplink_speed_gbps"] = None
+    data["spares"] = ss.get(SPARES_STORE, "off")
+    return data, problems
 
 
 def _on_gpu_change() -> None:
@@ -403,7 +411,6 @@ def sidebar() -> Current:
     system = SYSTEMS[gpu]
     ss[K + "nodes"] = int(ss.get(K + "nodes") or 4)
     _size_control(sb, system)
-    nodes = ss[K + "nodes"]
     ss[K + "gpn"] = int(ss.get(K + "gpn") or system.gpus_per_node)
     gpn = sb.select_slider(_("GPUs per node"), options=_with(GPN_STEPS, ss[K + "gpn"]), key=K + "gpn",
                            help=_("{system} ships with {count} per node.").format(system=system.id,
@@ -411,7 +418,7 @@ def sidebar() -> Current:
     # the system's own generation and older ones (a what-if); a newer one only if a link asked for it
     gens = _with([g.generation for g in CATALOG.nvlink if g.generation <= system.nvlink_generation],
                  ss.get(K + "nvl") if ss.get(K + "nvl") != AUTO else None)
-    nvl = sb.selectbox(_("NVLink generation"), [AUTO, *gens], key=K + "nvl",
+    sb.selectbox(_("NVLink generation"), [AUTO, *gens], key=K + "nvl",
                        format_func=lambda g: _("auto ({choice})").format(choice=f"NVLink {system.nvlink_generation}")
                        if g == AUTO else f"NVLink {g} ({CATALOG.nvlink_generation(g).architecture})",
                        help=_("{system} ships with NVLink {generation} ({bandwidth:g} GB/s per GPU, both directions). "
@@ -420,7 +427,7 @@ def sidebar() -> Current:
                               "generations are not offered: the GPU does not support them.").format(
                                   system=system.id, generation=system.nvlink_generation,
                                   bandwidth=system.nvlink_gbytes_per_gpu_bidir))
-    fabric = sb.selectbox(_("Fabric"), list(FABRICS), key=K + "fabric", format_func=lambda f: _(FABRICS[f]))
+    fabric = sb.selectbox(_("Fabric"), list(vocab.FABRIC.ids), key=K + "fabric", format_func=vocab.FABRIC.label)
     speeds = offered_speeds(fabric)
     if ss.get(K + "speed") not in (AUTO, *speeds):
         ss[K + "speed"] = AUTO
@@ -431,7 +438,7 @@ def sidebar() -> Current:
                          if s == AUTO else f"{s} Gb/s",
                          help=_("NIC and switch port speed per direction. Offered for {fabric} (a NIC and a switch in "
                                 "the catalog both run it): {speeds}").format(
-                                    fabric=_(FABRICS[fabric]), speeds=", ".join(f"{s}G" for s in speeds))
+                                    fabric=vocab.FABRIC.label(fabric), speeds=", ".join(f"{s}G" for s in speeds))
                          + (f". {' '.join(auto_speed.notes)}" if auto_speed and auto_speed.notes else ""))
     effective_speed = default_speed if speed == AUTO else speed
     fitting = CATALOG.fabric_switches(fabric, effective_speed)
@@ -450,96 +457,80 @@ def sidebar() -> Current:
              + (" " + _("Not offered at {speed}G: {switches}.").format(speed=effective_speed,
                                                                        switches=", ".join(lacking))
                 if lacking else ""))
-    topology = sb.selectbox(_("Topology"), list(TOPOLOGIES), key=K + "topology",
-                            format_func=lambda t: _(TOPOLOGIES[t]),
+    sb.selectbox(_("Topology"), list(vocab.TOPOLOGY.ids), key=K + "topology",
+                            format_func=vocab.TOPOLOGY.label,
                             help=_("Rail-optimized: NIC i of every node in a scalable unit goes to leaf i. "
                                    "Top-of-rack: all NICs of a node go to its rack's leaf."))
     ss[K + "oversub"] = float(ss.get(K + "oversub") or 1.0)
-    oversub = sb.select_slider(_("Oversubscription (leaf down:up)"),
+    sb.select_slider(_("Oversubscription (leaf down:up)"),
                                options=_with(LEAF_OVERSUB_STEPS, ss[K + "oversub"]),
                                key=K + "oversub", format_func=lambda v: f"{v:g}:1")
     c1, c2 = sb.columns(2)
-    planes = c1.selectbox(_("Planes"), list(range(1, 9)), key=K + "planes",
+    c1.selectbox(_("Planes"), list(range(1, 9)), key=K + "planes",
                           help=_("Independent parallel fabrics; every NIC has one port in each."))
-    tiers = c2.selectbox(_("Tiers"), ["auto", 1, 2, 3], key=K + "tiers",
+    c2.selectbox(_("Tiers"), ["auto", 1, 2, 3], key=K + "tiers",
                          format_func=lambda v: _("auto") if v == "auto" else str(v),
                          help=_("auto picks the fewest that fit."))
 
     with sb.expander(_("Advanced")):
         default_nics = system.default_nics_per_node if system.default_nics_per_node != system.gpus_per_node \
             else gpn
-        nics = st.selectbox(_("NICs per node (rails)"), [AUTO, *range(1, 17)], key=K + "nics",
+        st.selectbox(_("NICs per node (rails)"), [AUTO, *range(1, 17)], key=K + "nics",
                             format_func=lambda v: _("auto ({choice})").format(choice=default_nics)
                             if v == AUTO else str(v))
-        npr = st.selectbox(_("Nodes per rack"), [AUTO, *range(1, 73)], key=K + "npr",
+        st.selectbox(_("Nodes per rack"), [AUTO, *range(1, 73)], key=K + "npr",
                            format_func=lambda v: _("auto ({choice})").format(choice=system.nodes_per_rack)
                            if v == AUTO else str(v))
         presets = [p.id for p in RACKS.compute_presets]
         if ss.get(K + "rp") not in (AUTO, *presets):
             ss[K + "rp"] = AUTO
-        rack_preset = st.selectbox(
+        st.selectbox(
             _("Rack preset"), [AUTO, *presets], key=K + "rp",
             format_func=lambda v: _("auto") if v == AUTO else _("{preset} ({kw} kW, {units}U)").format(
                 preset=_(RACK_PRESET_LABELS[v]) if v in RACK_PRESET_LABELS else v,
                 kw=f"{RACKS.preset(v).power_kw:g}", units=RACKS.preset(v).rack_units),
             help=_("Power and cooling a compute rack carries, and its height; auto takes the smallest preset "
                    "that holds the system's default rack. Sources in the hardware catalog."))
-        rack_kw = st.number_input(_("Rack power limit [kW]"), min_value=0.5, max_value=1000.0, step=1.0, value=None,
+        st.number_input(_("Rack power limit [kW]"), min_value=0.5, max_value=1000.0, step=1.0, value=None,
                                   key=K + "rkw", placeholder=_("the preset's"),
                                   help=_("IT power per rack [kW]; fewer nodes go in a rack when it is lower. "
                                          "Empty: the preset's."))
-        rack_units = st.selectbox(_("Rack units"), [AUTO, 42, 45, 47, 48, 51, 52, 54, 58], key=K + "ru",
+        st.selectbox(_("Rack units"), [AUTO, 42, 45, 47, 48, 51, 52, 54, 58], key=K + "ru",
                                   format_func=lambda v: _("auto") if v == AUTO else f"{v}U")
-        storage_fields = _storage_widgets(ss)
+        _storage_widgets(ss)
         domains = [1, *range(gpn, 577, gpn)]
         if ss.get(K + "nvd") not in (AUTO, *domains):
             ss[K + "nvd"] = AUTO
-        nvd = st.selectbox(_("NVLink domain [GPUs]"), [AUTO, *domains], key=K + "nvd",
+        st.selectbox(_("NVLink domain [GPUs]"), [AUTO, *domains], key=K + "nvd",
                            format_func=lambda v: _("auto ({choice})").format(
                                choice=system.nvlink_domain_gpus if gpn == system.gpus_per_node else gpn)
                            if v == AUTO else str(v))
         ss[K + "spine_oversub"] = float(ss.get(K + "spine_oversub") or 1.0)
-        spine_oversub = st.select_slider(_("Spine oversubscription (3 tiers)"),
+        st.select_slider(_("Spine oversubscription (3 tiers)"),
                                          options=_with(OVERSUB_STEPS, ss[K + "spine_oversub"]),
                                          key=K + "spine_oversub", format_func=lambda v: f"{v:g}:1")
-        media = st.selectbox(_("Cable media"), list(MEDIA), key=K + "media", format_func=lambda m: _(MEDIA[m]),
+        st.selectbox(_("Cable media"), list(vocab.CABLE_MEDIA.ids), key=K + "media", format_func=vocab.CABLE_MEDIA.label,
                              help=_("By each link's length: auto takes copper where it reaches, then multimode, "
                                     "then single-mode optics; AOC puts active optical cables before multimode; "
                                     "optics never copper; single-mode optics everywhere."))
-        pue = st.number_input("PUE", min_value=1.0, max_value=3.0, step=0.05, key=K + "pue")
-        kwh = st.number_input(_("Electricity [USD/kWh]"), min_value=0.0, max_value=2.0, step=0.01, key=K + "kwh")
-        years = st.number_input(_("TCO years"), min_value=0.5, max_value=30.0, step=1.0, key=K + "years",
+        st.number_input("PUE", min_value=1.0, max_value=3.0, step=0.05, key=K + "pue")
+        st.number_input(_("Electricity [USD/kWh]"), min_value=0.0, max_value=2.0, step=0.01, key=K + "kwh")
+        st.number_input(_("TCO years"), min_value=0.5, max_value=30.0, step=1.0, key=K + "years",
                                 help=_("Years of operation the TCO covers (0.5 to 30)."))
-        pb = st.selectbox(_("Price basis"), ["street", "list", "hyperscale"], key=K + "pb",
-                          format_func=lambda b: _(PRICE_BASIS_LABELS[b]),
+        st.selectbox(_("Price basis"), list(vocab.PRICE_BASIS.ids), key=K + "pb",
+                          format_func=vocab.PRICE_BASIS.label,
                           help=_("Which catalog price each part is costed at: street (typical), list (the high end "
                                  "of its range) or hyperscale (the low end). Capex shows the low-high range either "
                                  "way; sources are in Catalog & assumptions."))
-        px = st.text_input(_("Price overrides [USD]"), key=K + "px", placeholder="QM9700:30000, CX7:1500",
+        st.text_input(_("Price overrides [USD]"), key=K + "px", placeholder="QM9700:30000, CX7:1500",
                            help=_("Catalog id:unit price in USD, comma-separated (as the share link writes them; '=' "
                                   "is accepted too); ids are in Catalog & assumptions."))
-        pw = st.text_input(_("Power overrides [W]"), key=K + "pw", placeholder="QM9700:800",
+        st.text_input(_("Power overrides [W]"), key=K + "pw", placeholder="QM9700:800",
                            help=_("Catalog id:unit power in W, comma-separated ('=' is accepted too)."))
 
-    fabric_fields = _advanced_fabric(sb, fabric, effective_speed, resolved, auto_switch, system)
+    _advanced_fabric(sb, fabric, effective_speed, resolved, auto_switch, system)
 
-    problems = []
-    overrides = {}
-    for key, text, unit in (("price_overrides", px, "USD"), ("power_overrides", pw, "W")):
-        # the good items apply; each bad one is a warning (one bad item no longer drops the list)
-        overrides[key], item_warnings = sharelink.parse_overrides_lenient(text or "", CATALOG, unit)
-        problems += item_warnings
-    data = dict(
-        gpu=gpu, nodes=int(nodes), gpus_per_node=None if gpn == system.gpus_per_node else gpn,
-        nvlink_generation=nvl, nvlink_domain_gpus=nvd, fabric=None if fabric == system.default_fabric else fabric,
-        port_speed_gbps=speed, nics_per_node=nics, planes=planes, switch=switch, topology=topology,
-        nodes_per_rack=npr, oversubscription=oversub, spine_oversubscription=spine_oversub, tiers=tiers,
-        cable_media=media, pue=pue, electricity_usd_per_kwh=kwh, tco_years=years, **overrides,
-        price_basis=pb, **fabric_fields,
-        rack_preset=rack_preset, rack_kw=float(rack_kw) if rack_kw is not None else None, rack_units=rack_units,
-        **storage_fields, spares=ss.get(SPARES_STORE, "off"),
-    )
-    data = {k: (None if v == AUTO and k not in ("tiers", "cable_media") else v) for k, v in data.items()}
+    data, problems = _design_data(ss, system, effective_speed)
     unit = "Gb/s" if ss.get(K + "bits") else "GB/s"
     warnings = list(st.session_state.get("_fp_warnings", []))
     try:
@@ -606,43 +597,40 @@ def sidebar_form(design: Design) -> Design:
     return Design.model_validate({**design.model_dump(), **changes}) if changes else design
 
 
-STORAGE_KINDS = {"auto": N_("auto (as the compute fabric)"), "infiniband": N_("InfiniBand"), "ethernet": N_("Ethernet"),
-                 "none": N_("none")}
 STORAGE_OVERSUB = (1.0, 4 / 3, 1.5, 2.0, 3.0, 4.0)
 
 
-def _storage_widgets(ss) -> dict:
-    """Storage fabric and management networks (core.networks) in the "Advanced" expander; AUTO = the RA's."""
+def _storage_widgets(ss) -> None:
+    """Storage fabric and management networks (core.networks) in the "Advanced" expander; AUTO = the RA's.
+    Their values are read with every other widget's (``_design_data``)."""
     if ss.get(K + "sto") not in (AUTO, *STORAGE_OVERSUB):
         ss[K + "sto"] = AUTO
     ss.setdefault(K + "mg", True)
-    storage = st.selectbox(_("Storage fabric"), list(STORAGE_KINDS), key=K + "storage",
-                           format_func=lambda v: _(STORAGE_KINDS[v]),
+    st.selectbox(_("Storage fabric"), list(vocab.STORAGE.ids), key=K + "storage",
+                           format_func=vocab.STORAGE.label,
                            help=_("A storage network of its own, sized as the DGX SuperPOD reference architecture "
                                   "(2 storage ports per node, storage systems at 1:1, node leaves near 4:3)."))
     c1, c2 = st.columns(2)
-    spn = c1.selectbox(_("Storage ports per node"), [AUTO, *range(0, 9)], key=K + "spn",
+    c1.selectbox(_("Storage ports per node"), [AUTO, *range(0, 9)], key=K + "spn",
                        format_func=lambda v: _("auto ({choice})").format(choice=2) if v == AUTO else str(v))
-    sps = c2.selectbox(_("Storage port speed"), [AUTO, 100, 200, 400, 800], key=K + "sps",
+    c2.selectbox(_("Storage port speed"), [AUTO, 100, 200, 400, 800], key=K + "sps",
                        format_func=lambda v: _("auto") if v == AUTO else f"{v}G")
-    sts = st.number_input(_("Storage systems"), min_value=0, max_value=100_000, step=1, value=None, key=K + "sts",
+    st.number_input(_("Storage systems"), min_value=0, max_value=100_000, step=1, value=None, key=K + "sts",
                           placeholder=_("auto (150 Gb/s per node)"),
                           help=_("Storage appliances on the storage fabric (8 x 200G each); empty: sized from "
                                  "150 Gb/s per node, as in the reference architecture's 4-SU build."))
-    sto = st.selectbox(_("Storage oversubscription"), [AUTO, *STORAGE_OVERSUB], key=K + "sto",
+    st.selectbox(_("Storage oversubscription"), [AUTO, *STORAGE_OVERSUB], key=K + "sto",
                        format_func=lambda v: _("auto ({choice})").format(choice="4:3") if v == AUTO
                        else ("4:3" if abs(v - 4 / 3) < 1e-9 else f"{v:g}:1"))
-    management = st.toggle(_("Management networks"), key=K + "mg",
+    st.toggle(_("Management networks"), key=K + "mg",
                            help=_("In-band (SN4600C) and out-of-band (SN2201) management networks, head nodes, "
                                   "UFM appliances and user storage, as in the reference architecture."))
-    return dict(storage=storage, storage_ports_per_node=spn, storage_port_speed_gbps=sps,
-                storage_systems=int(sts) if sts is not None else None, storage_oversubscription=sto,
-                management=bool(management))
 
 
-def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | None, auto_switch, system) -> dict:
+def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | None, auto_switch, system) -> None:
     """The "Advanced fabric" expander: NIC, per-tier switches and uplink speed, plane mode, SU and pod size,
-    growth. Returns ``Design`` fields (``AUTO`` or 0 = the engine's default; auto labels name what it picks)."""
+    growth (``AUTO`` or 0 = the engine's default; auto labels name what it picks). Their values are read with
+    every other widget's (``_design_data``)."""
     ss = st.session_state
     last = ss.get("fp_current")
     last_plan = getattr(last, "plan", None)
@@ -680,8 +668,8 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
                     _("auto ({choice})").format(choice=a) if a else _("auto")) if i == AUTO
                 else f"{i}: {CATALOG.switch(i).ports_at(v)} x {v}G",
                 help=_("Overrides the switch model on this tier (a chassis at the spine, say)."))
-        mode = st.selectbox(_("Plane mode"), list(PLANE_MODES), key=K + "plane_mode",
-                            format_func=lambda m: _(PLANE_MODES[m]),
+        mode = st.selectbox(_("Plane mode"), list(vocab.PLANE_MODE.ids), key=K + "plane_mode",
+                            format_func=vocab.PLANE_MODE.label,
                             help=_("Per rail: NIC i of every node is in plane i mod planes only and each plane is "
                                    "its own fabric (DeepSeek's multi-plane fat tree); traffic between planes "
                                    "crosses NVLink."))
@@ -699,9 +687,6 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
                                key=K + "grow",
                                help=_("Spines, cores and every leaf's uplinks are sized for this many nodes; only "
                                       "the nodes above are installed. The BOM lists what is reserved."))
-    return dict(nic=nic, leaf_switch=chosen["leaf"], spine_switch=chosen["spine"], core_switch=chosen["core"],
-                uplink_speed_gbps=None if uplink == AUTO or uplink == speed else uplink, plane_mode=mode,
-                su_nodes=int(su) or None, pod_sus=int(pod) or None, grow_to=int(grow) or None)
 
 
 # --- cluster size: nodes, GPUs or racks -----------------------------------------------------------

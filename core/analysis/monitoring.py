@@ -59,7 +59,6 @@ COUNTERS = (
 )
 """Counter texts of monitoring.toml that hold words besides counter names, marked for translation (the
 counter names in them stay as printed; a counter text not listed here is names only, never translated)."""
-FABRIC_LABELS = {"infiniband": N_("InfiniBand"), "ethernet": N_("Ethernet (RoCE)")}
 
 
 class Check(BaseModel):

@@ -18,7 +18,8 @@ import unicodedata
 from typing import Iterator, Mapping
 
 from core.catalog import load_catalog
-from core.design import MAX_DESIGN_FILE_BYTES, MAX_POWER_OVERRIDE_W, MAX_PRICE_OVERRIDE_USD, Design, parse_design
+from core import vocab
+from core.design import FIELDS, MAX_DESIGN_FILE_BYTES, Design, Surface, field_bounds, field_type, parse_design
 from core.errors import SHOWN_LIMIT, InputError, shown
 from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, _, current, from_locale
 from core.formats.entry import normalize, number_text
@@ -236,101 +237,60 @@ def add_design_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--design", metavar="FILE.json",
                    help=_("read the design from a JSON file of at most 1 MB ({bytes} bytes); "
                           "options below override it").format(bytes=f"{MAX_DESIGN_FILE_BYTES:,}"))
-    g.add_argument("--gpu", type=model_name,
-                   help=_("GPU/system model, case-insensitive (e.g. {examples})").format(
-                       examples="h100, B200, GB200-NVL72"))
-    g.add_argument("--nodes", type=positive_int, help=_("number of nodes (servers, or NVL72 compute trays)"))
-    g.add_argument("--gpus", type=positive_int, help=_("total GPU count; sets nodes = ceil(gpus / gpus-per-node)"))
-    g.add_argument("--gpus-per-node", type=positive_int, help=_("GPUs per node"))
-    g.add_argument("--nvlink-gen", type=positive_int, help=_("NVLink generation (1-5)"))
-    g.add_argument("--nvlink-domain", type=positive_int,
-                   help=_("GPUs per NVLink domain (8 for HGX, 72 for NVL72)"))
-    g.add_argument("--fabric", type=str.lower, choices=["infiniband", "ethernet"], help=_("scale-out fabric"))
-    g.add_argument("--port-speed", type=positive_int, metavar="GBPS",
-                   help=_("NIC and switch port speed, per direction [Gb/s], e.g. 400"))
-    g.add_argument("--nics-per-node", type=positive_int, help=_("scale-out NICs per node (rails)"))
-    g.add_argument("--planes", type=positive_int,
-                   help=_("independent parallel fabrics; each NIC has a port in each"))
-    g.add_argument("--switch", type=model_name,
-                   help=_("fabric switch model, case-insensitive (e.g. {examples})").format(
-                       examples="QM9700, Q3400, SN5600"))
-    g.add_argument("--topology", type=str.lower, choices=["rail-optimized", "top-of-rack", "rail-only"],
-                   help=_("leaf wiring (rail-only: each rail its own fabric, no spine between rails)"))
-    g.add_argument("--nodes-per-rack", type=positive_int, help=_("nodes per rack"))
-    g.add_argument("--oversubscription", type=leaf_ratio, metavar="RATIO",
-                   help=_("leaf down:up bandwidth ratio X or X:Y, >= 0.25 (e.g. 1, 2, 3:1, or 1:2 for more "
-                          "uplink than downlink)"))
-    g.add_argument("--spine-oversubscription", type=ratio, metavar="RATIO",
-                   help=_("spine down:up ratio in three tiers, X or X:Y, >= 1"))
-    g.add_argument("--tiers", type=str.lower, choices=["auto", "1", "2", "3"],
-                   help=_("switch tiers (default auto)"))
-    g.add_argument("--cable-media", type=str.lower, choices=["auto", "copper", "aoc", "optics", "smf"],
-                   help=_("cable media by each link's length (auto: copper where it reaches, then multimode, "
-                          "then single-mode optics; aoc: active optical cables before multimode; optics: no "
-                          "copper; smf: single-mode only)"))
-    g.add_argument("--rack-preset", type=str.lower, metavar="PRESET",
-                   help=_("compute rack preset (air-15, superpod-41, dense-60, nvl72-liquid; default: the "
-                          "smallest that holds the system's default rack)"))
-    g.add_argument("--rack-kw", type=positive_float, metavar="KW",
-                   help=_("rack power limit [kW per rack] (default: the preset's)"))
-    g.add_argument("--rack-units", type=positive_int, metavar="U",
-                   help=_("compute rack height [U] (default: the preset's)"))
-    a = parser.add_argument_group(_("advanced fabric (defaults: one switch model, one speed, the current rules)"))
-    a.add_argument("--nic", type=model_name,
-                   help=_("NIC model, case-insensitive (e.g. {examples}); its ports bound the planes").format(
-                       examples="CX7, CX8, BF3-DPU"))
-    a.add_argument("--leaf-switch", type=model_name, help=_("leaf switch model (default: --switch)"))
-    a.add_argument("--spine-switch", type=model_name, help=_("spine switch model (default: --switch or the leaf)"))
-    a.add_argument("--core-switch", type=model_name, help=_("core switch model (default: --switch or the leaf)"))
-    a.add_argument("--uplink-speed", type=positive_int, metavar="GBPS",
-                   help=_("leaf uplink, spine and core port speed, per direction [Gb/s], e.g. 800 "
-                          "(default: --port-speed)"))
-    a.add_argument("--plane-mode", type=str.lower, choices=["per-port", "per-rail"],
-                   help=_("per-port: each NIC has a port in every plane; per-rail: NIC i in plane i only, "
-                          "each plane its own fabric"))
-    a.add_argument("--su-nodes", type=positive_int, metavar="NODES",
-                   help=_("nodes per scalable unit [nodes] (default: as many as a leaf has down ports)"))
-    a.add_argument("--pod-sus", type=positive_int, metavar="SUS",
-                   help=_("scalable units per pod in three tiers [SUs] (default: as many as a spine reaches)"))
-    a.add_argument("--grow-to", type=positive_int, metavar="NODES",
-                   help=_("final size [nodes]: spines, cores and leaf uplinks are sized for it, only --nodes "
-                          "are populated"))
-    n = parser.add_argument_group(_("storage and management networks (defaults: the DGX SuperPOD reference "
-                                    "architecture)"))
-    n.add_argument("--storage", type=str.lower, choices=["auto", "infiniband", "ethernet", "none"],
-                   help=_("storage fabric: auto (the compute fabric's kind, default), infiniband, ethernet or none"))
-    n.add_argument("--storage-ports-per-node", type=non_negative_int, metavar="PORTS",
-                   help=_("storage ports per node (default 2, as a DGX; 0 = no storage network)"))
-    n.add_argument("--storage-port-speed", type=positive_int, metavar="GBPS",
-                   help=_("storage port speed, per direction [Gb/s] (default 400, at most the compute port speed)"))
-    n.add_argument("--storage-systems", type=non_negative_int, metavar="COUNT",
-                   help=_("storage systems on the storage fabric (default: sized from 150 Gb/s per node)"))
-    n.add_argument("--storage-oversubscription", type=ratio, metavar="RATIO",
-                   help=_("node-facing storage leaf down:up ratio, >= 1 (default 4:3)"))
-    n.add_argument("--management", type=on_off, metavar="1|0",
-                   help=_("size the in-band and out-of-band management networks and management nodes: 1 (default) "
-                          "or 0"))
-    g.add_argument("--pue", type=number, help=_("power usage effectiveness, >= 1 (default 1.3)"))
-    g.add_argument("--electricity-price", type=number, metavar="USD_PER_KWH",
-                   help=_("electricity price [USD/kWh]"))
-    g.add_argument("--tco-years", type=number, metavar="YEARS", help=_("years of operation for TCO [years]"))
-    g.add_argument("--price", action="append", default=[], metavar="ID=USD",
-                   help=_("override a catalog unit price [USD], 0 to {limit} USD per unit, "
-                          "e.g. {example} (repeatable)").format(limit=f"{MAX_PRICE_OVERRIDE_USD:,.0f}",
-                                                                example="--price QM9700=30000"))
-    g.add_argument("--price-basis", type=str.lower, choices=["street", "list", "hyperscale"],
-                   help=_("which catalog price to use: street (typical, default), list (high end of each "
-                          "range) or hyperscale (low end) [USD]; JSON also gives capex_usd_low/high"))
-    g.add_argument("--spares", action="append", default=[], metavar="POLICY",
-                   help=_("spare parts in the BOM and capex (no power): none ({off}, the default), the catalog's "
-                          "sparing policy ({default}), or a rule per category such as {example} (a percentage of the "
-                          "installed count rounded up, or N+k per model and tier; categories not named take the "
-                          "catalog's rule; repeatable)").format(
-                              off="--spares=off", default="--spares=default",
-                              example="--spares=switch=N+1,transceiver=2%%"))
-    g.add_argument("--power", action="append", default=[], metavar="ID=W",
-                   help=_("override a catalog unit power [W], 0 to {limit} W per unit "
-                          "(repeatable)").format(limit=f"{MAX_POWER_OVERRIDE_W:,.0f}"))
+    groups = {"design": g, "advanced": parser.add_argument_group(
+        _("advanced fabric (defaults: one switch model, one speed, the current rules)")),
+        "networks": parser.add_argument_group(
+            _("storage and management networks (defaults: the DGX SuperPOD reference architecture)"))}
+    for field, surface in FIELDS.items():
+        groups[surface.group].add_argument(surface.flag, dest=field, metavar=surface.metavar,
+                                           help=surface.help_text(), **_option_reader(field, surface))
+
+
+_READERS = {"positive_int": positive_int, "non_negative_int": non_negative_int, "number": number,
+            "positive_float": positive_float}
+"""Parsers a ``Surface.cli`` may name."""
+
+
+def _option_reader(field: str, surface: Surface) -> dict:
+    """``add_argument`` keywords that read a design option: from its declaration (vocabulary, kind, type, bounds)."""
+    if surface.kind in ("overrides", "spares"):
+        return {"action": "append", "default": []}  # --price a=1 --price b=2; --spares a=1% --spares b=N+1
+    if surface.cli is not None:
+        return {"type": _READERS[surface.cli]}
+    if surface.vocab is vocab.ON_OFF:
+        return {"type": on_off}
+    if surface.vocab is not None:
+        return {"type": str.lower, "choices": [str(value) for value in surface.vocab.ids]}
+    if surface.kind in ("system", "switch", "nic"):
+        return {"type": model_name}
+    if surface.kind == "rack_preset":
+        return {"type": str.lower}
+    if surface.kind == "ratio":
+        low = field_bounds(field)[0]
+        return {"type": leaf_ratio if low < 1 else ratio}
+    if field_type(field) is int:
+        return {"type": non_negative_int if field_bounds(field)[0] == 0 else positive_int}
+    return {"type": number}
+
+
+def design_args(design: Design) -> list[str]:
+    """The CLI options that give ``design`` (the values that differ from ``Design()``), from each field's
+    declaration: ``design_from_args(parser.parse_args(design_args(d))) == d``."""
+    base, args = Design(), []
+    for field, surface in FIELDS.items():
+        value = getattr(design, field)
+        if value == getattr(base, field) and not (field == "nodes" and design.gpus is None and value is not None
+                                                  and value != base.nodes):
+            continue
+        if value is None:
+            continue
+        if surface.kind == "overrides":
+            args += [f"{surface.flag}={key}={number!r}" for key, number in sorted(value.items())]
+        elif surface.vocab is vocab.ON_OFF:
+            args.append(f"{surface.flag}={int(value)}")
+        else:
+            args.append(f"{surface.flag}={value!r}" if isinstance(value, float) else f"{surface.flag}={value}")
+    return args
 
 
 def add_format_option(parser: argparse.ArgumentParser, choices: tuple[str, ...] = ("json", "table"),
@@ -340,23 +300,6 @@ def add_format_option(parser: argparse.ArgumentParser, choices: tuple[str, ...] 
     parser.add_argument("--format", choices=list(choices), default="table",
                         help=helptext or _("table: readable summary (in the --lang language); "
                                            "json: machine-readable, the same in every language"))
-
-
-_OPTION_FIELDS = {
-    "gpu": "gpu", "nodes": "nodes", "gpus": "gpus", "gpus_per_node": "gpus_per_node",
-    "nvlink_gen": "nvlink_generation", "nvlink_domain": "nvlink_domain_gpus", "fabric": "fabric",
-    "port_speed": "port_speed_gbps", "nics_per_node": "nics_per_node", "planes": "planes", "switch": "switch",
-    "topology": "topology", "nodes_per_rack": "nodes_per_rack", "oversubscription": "oversubscription",
-    "spine_oversubscription": "spine_oversubscription", "tiers": "tiers", "cable_media": "cable_media",
-    "pue": "pue", "electricity_price": "electricity_usd_per_kwh", "tco_years": "tco_years",
-    "nic": "nic", "leaf_switch": "leaf_switch", "spine_switch": "spine_switch", "core_switch": "core_switch",
-    "uplink_speed": "uplink_speed_gbps", "plane_mode": "plane_mode", "su_nodes": "su_nodes", "pod_sus": "pod_sus",
-    "grow_to": "grow_to", "price_basis": "price_basis",
-    "rack_preset": "rack_preset", "rack_kw": "rack_kw", "rack_units": "rack_units",
-    "storage": "storage", "storage_ports_per_node": "storage_ports_per_node",
-    "storage_port_speed": "storage_port_speed_gbps", "storage_systems": "storage_systems",
-    "storage_oversubscription": "storage_oversubscription", "management": "management",
-}
 
 
 def _overrides(pairs: list[str], what: str) -> dict[str, float]:
@@ -379,9 +322,13 @@ def design_from_args(args: argparse.Namespace) -> Design:
     data: dict = {}
     if args.design:
         data = read_design_file(args.design).model_dump(exclude_defaults=True)
-    for option, field in _OPTION_FIELDS.items():
-        value = getattr(args, option)
-        if value is not None:
+    for field, surface in FIELDS.items():
+        value = getattr(args, field)
+        if surface.kind == "overrides" and value:
+            data[field] = {**data.get(field, {}), **_overrides(value, surface.flag.lstrip("-"))}
+        elif surface.kind == "spares" and value:  # --spares a=1% --spares b=N+1 is one policy
+            data[field] = ",".join(value)
+        elif surface.kind not in ("overrides", "spares") and value is not None:
             data[field] = value
     if args.nodes is not None and args.gpus is not None:
         raise InputError(_("give --nodes or --gpus, not both"))
@@ -389,12 +336,6 @@ def design_from_args(args: argparse.Namespace) -> Design:
         data.pop("gpus", None)
     if args.gpus is not None:
         data.pop("nodes", None)
-    if args.price:
-        data["price_overrides"] = {**data.get("price_overrides", {}), **_overrides(args.price, "price")}
-    if args.power:
-        data["power_overrides"] = {**data.get("power_overrides", {}), **_overrides(args.power, "power")}
-    if getattr(args, "spares", None):  # --spares a=1% --spares b=N+1 is one policy
-        data["spares"] = ",".join(args.spares)
     design = parse_design(data)
     load_catalog().system(design.gpu)  # unknown model -> InputError now, not later
     return design

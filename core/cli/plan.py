@@ -6,15 +6,12 @@ import argparse
 import io
 import json
 
+from core import vocab
 from core.catalog import PRICE_BASIS_LABELS
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
-from core.i18n import N_, _, usd
+from core.i18n import _, usd
 from core.spares import policy_words
 
-FABRIC_LABELS = {"infiniband": N_("infiniband"), "ethernet": N_("ethernet")}
-"""``Design.fabric`` ids as the table shows them (English: the id itself)."""
-TOPOLOGY_LABELS = {"rail-optimized": N_("rail-optimized"), "top-of-rack": N_("top-of-rack"), "rail-only": N_("rail-only")}
-"""``Design.topology`` ids as the table shows them (English: the id itself)."""
 
 
 def register(subparsers) -> None:
@@ -26,18 +23,14 @@ def register(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
-def _label(labels: dict[str, str], value: str) -> str:
-    return _(labels[value]) if value in labels else value
-
-
 def _render_table(summary: dict) -> str:
     out = io.StringIO()
     w = out.write
     w(_("{gpus} x {model} GPUs in {nodes} nodes; {fabric} {speed}G, {topology}, {tiers} tier(s), "
         "{planes} plane(s), switch {switch}").format(
         gpus=f"{summary['gpus']:,}", model=summary["gpu_model"], nodes=f"{summary['nodes']:,}",
-        fabric=_label(FABRIC_LABELS, summary["fabric"]), speed=summary["port_speed_gbps"],
-        topology=_label(TOPOLOGY_LABELS, summary["topology"]), tiers=summary["tiers"], planes=summary["planes"],
+        fabric=vocab.FABRIC.word(summary["fabric"]), speed=summary["port_speed_gbps"],
+        topology=vocab.TOPOLOGY.word(summary["topology"]), tiers=summary["tiers"], planes=summary["planes"],
         switch=summary["switch_model"]) + "\n")
     models = summary.get("switch_models", {})
     if len(set(models.values())) > 1 or summary.get("uplink_speed_gbps", summary["port_speed_gbps"]) != \

@@ -12,12 +12,11 @@ import unicodedata
 from dataclasses import dataclass
 from html import escape
 
+from core import vocab
 from core.figures.style import CJK_FONTS, sep
 from core.i18n import N_, _, current, ngettext, usd, usd_compact
 
 BANDWIDTH_UNITS = ("GB/s", "Gb/s")
-PRICE_BASIS_WORDS = {"street": N_("street"), "list": N_("list"), "hyperscale": N_("hyperscale")}
-"""``Design.price_basis`` -> the word the capex texts use for it, marked for translation."""
 
 
 @dataclass(frozen=True)
@@ -121,8 +120,8 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
                   _("{capex} at {basis} prices, range {low} to {high} (every catalog price at the low or high "
                     "end of its range); network {network} ({share})").format(
                       capex=usd(cost["capex_usd"]), network=usd(cost["network_capex_usd"]),
-                      share=f"{cost['network_share']:.1%}", basis=_(PRICE_BASIS_WORDS.get(
-                          cost.get("price_basis", "street"), cost.get("price_basis", "street"))),
+                      share=f"{cost['network_share']:.1%}", basis=vocab.PRICE_BASIS.word(
+                          cost.get("price_basis", "street")),
                       low=usd(cost.get("capex_usd_low", cost["capex_usd"])),
                       high=usd(cost.get("capex_usd_high", cost["capex_usd"]))) + _network_split(summary, "capex_usd")),
         KeyNumber("capex_per_gpu", _("Capex / GPU"), format_usd(cost["capex_per_gpu_usd"]),
@@ -250,7 +249,7 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
                   f"{format_usd(cost.capex_usd_low)} – {format_usd(cost.capex_usd_high)}",
                   _("every catalog price at the low, then the high end of its range (the price book on the "
                     "Catalog page); the headline capex {capex} is at {basis} prices; network {low} to {high}").format(
-                      capex=usd(cost.capex_usd), basis=_(PRICE_BASIS_WORDS.get(cost.price_basis, cost.price_basis)),
+                      capex=usd(cost.capex_usd), basis=vocab.PRICE_BASIS.word(cost.price_basis),
                       low=usd(cost.network_capex_usd_low), high=usd(cost.network_capex_usd_high))),
         KeyNumber("capex_per_gpu", _("Cost per GPU"), format_usd(cost.capex_per_gpu_usd),
                   _("capex / GPUs (estimates)")),

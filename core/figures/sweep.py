@@ -12,22 +12,16 @@ import math
 
 import plotly.graph_objects as go
 
+from core.design import FIELDS
 from core.analysis.sweep import CATEGORICAL, METRICS, SETTINGS, SweepResult, metric_label, setting_label
 from core.figures.compare import format_value
 from core.figures.style import TIER_COLOURS, base_layout, wrap_text
-from core.i18n import N_, _
+from core.i18n import _
 
 LINE_COLOUR = TIER_COLOURS["leaf"]
 GAP_COLOUR = "#a6acaf"
 HOVER_CHARS = 64
 """Most visible characters per hover line (a reason wraps)."""
-VALUE_LABELS = {
-    "fabric": {"infiniband": N_("InfiniBand"), "ethernet": N_("Ethernet")},
-    "topology": {"rail-optimized": N_("Rail-optimized"), "top-of-rack": N_("Top-of-rack"), "rail-only": N_("Rail-only")},
-    "plane_mode": {"per-port": N_("per-port"), "per-rail": N_("per-rail")},
-    "tiers": {"auto": N_("auto")},
-}
-"""Categorical values shown as words in the current language (product and model ids are shown as they are)."""
 
 
 def value_label(setting: str, value) -> str:
@@ -35,8 +29,8 @@ def value_label(setting: str, value) -> str:
     if value is None:
         return ""
     if SETTINGS[setting].kind == CATEGORICAL:
-        words = VALUE_LABELS.get(setting, {})
-        return _(words[value]) if value in words else str(value)
+        field = FIELDS.get(setting)  # a design field's vocabulary names its ids; model ids are shown as they are
+        return field.vocab.label(value) if field is not None and field.vocab is not None else str(value)
     return f"{value:,}" if isinstance(value, int) else f"{value:g}"
 
 

@@ -46,6 +46,7 @@ from html import escape
 from pathlib import Path
 from typing import Mapping
 
+from core import vocab
 from core.errors import FabricPlannerError, InputError
 from core.i18n import HTML_LANG, _, babel_locale, current, ngettext, number, usd
 from core.spares import policy_words
@@ -332,18 +333,9 @@ def _design_line(plan) -> str:
 
     r, s = plan.resolved, _summary(plan)
     return _("{size} · {fabric} {speed}G · {topology} · {tiers} tier(s) · {planes} plane(s) · switch {switch} · "
-             "NIC {nic}").format(size=size_caption(plan), fabric=_fabric_word(r.fabric), speed=s["port_speed_gbps"],
-                                 topology=_topology_word(r.topology), tiers=s["tiers"], planes=s["planes"],
+             "NIC {nic}").format(size=size_caption(plan), fabric=vocab.FABRIC.label(r.fabric), speed=s["port_speed_gbps"],
+                                 topology=vocab.TOPOLOGY.word(r.topology), tiers=s["tiers"], planes=s["planes"],
                                  switch=s["switch_model"], nic=s["nic_model"])
-
-
-def _fabric_word(fabric: str) -> str:
-    return {"infiniband": _("InfiniBand"), "ethernet": _("Ethernet")}.get(fabric, fabric)
-
-
-def _topology_word(topology: str) -> str:
-    return {"rail-optimized": _("rail-optimized"), "top-of-rack": _("top-of-rack"),
-            "rail-only": _("rail-only")}.get(topology, topology)
 
 
 def _key_numbers(doc: _Doc, plan) -> None:
@@ -516,7 +508,7 @@ def _networks(doc: _Doc, plan) -> None:
             continue
         body += _h3(_network_label(key))
         body += _p(_("{fabric} {speed}G, {tiers} tier(s), oversubscription {ratio}:1").format(
-            fabric=_fabric_word(getattr(sizing, "fabric", "")), speed=getattr(sizing, "port_speed_gbps", ""),
+            fabric=vocab.FABRIC.label(getattr(sizing, "fabric", "")), speed=getattr(sizing, "port_speed_gbps", ""),
             tiers=getattr(sizing, "tiers", ""), ratio=f"{float(getattr(sizing, 'oversubscription', 1.0)):g}"))
         switches = [[sw.model, number(sw.count), number(sw.down_ports_used), number(sw.up_ports_used),
                      number(sw.radix), sw.description] for sw in getattr(sizing, "switches", ())]

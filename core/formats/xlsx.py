@@ -32,9 +32,11 @@ from openpyxl.utils import get_column_letter
 
 from core.catalog import PRICE_BASIS_LABELS, load_catalog
 from core.cost import CATEGORY_LABELS
-from core.design import Design
+from core import vocab
+from core.design import FIELDS
 from core.formats.filenames import design_slug
 from core.i18n import N_, _
+from core.spares import policy_words
 
 # --- the BOM as people read it ---------------------------------------------------------------------
 BOM_COLUMNS = ["category", "item", "where", "quantity", "unit_price_usd", "extended_price_usd", "why",
@@ -212,44 +214,6 @@ def _bom_totals(plan) -> dict[str, float]:
             "extended_power_w": cost.it_kw * 1000.0}
 
 
-FIELD_LABELS = {
-    "gpu": N_("GPU model"), "nodes": N_("Nodes"), "gpus": N_("GPUs"), "gpus_per_node": N_("GPUs per node"),
-    "nvlink_generation": N_("NVLink generation"), "nvlink_domain_gpus": N_("NVLink domain [GPUs]"),
-    "fabric": N_("Fabric"), "port_speed_gbps": N_("Port speed"), "nics_per_node": N_("NICs per node (rails)"),
-    "planes": N_("Planes"), "plane_mode": N_("Plane mode"), "nic": N_("NIC model"), "switch": N_("Switch model"),
-    "leaf_switch": N_("Leaf switch"), "spine_switch": N_("Spine switch"), "core_switch": N_("Core switch"),
-    "uplink_speed_gbps": N_("Uplink speed"), "topology": N_("Topology"),
-    "su_nodes": N_("Nodes per scalable unit"), "pod_sus": N_("Scalable units per pod"),
-    "grow_to": N_("Grow to [nodes]"), "nodes_per_rack": N_("Nodes per rack"),
-    "oversubscription": N_("Oversubscription (leaf down:up)"),
-    "spine_oversubscription": N_("Spine oversubscription (3 tiers)"), "tiers": N_("Tiers"),
-    "cable_media": N_("Cable media"), "pue": "PUE", "electricity_usd_per_kwh": N_("Electricity [USD/kWh]"),
-    "tco_years": N_("TCO years"), "price_overrides": N_("Price overrides [USD]"),
-    "power_overrides": N_("Power overrides [W]"), "price_basis": N_("Price basis"),
-    "rack_preset": N_("Rack preset"), "rack_kw": N_("Rack power limit [kW]"), "rack_units": N_("Rack height [U]"),
-    "storage": N_("Storage network"), "storage_ports_per_node": N_("Storage ports per node"),
-    "storage_port_speed_gbps": N_("Storage port speed"), "storage_systems": N_("Storage systems"),
-    "storage_oversubscription": N_("Storage oversubscription"), "management": N_("Management networks"),
-    "spares": N_("Spares"),
-}
-"""Every ``Design`` field -> its setting's name (the sidebar's labels); a field added later without a label
-shows its JSON key (tests name the missing ones)."""
-
-_VALUE_WORDS = {
-    "topology": {"rail-optimized": N_("Rail-optimized"), "top-of-rack": N_("Top-of-rack"),
-                 "rail-only": N_("Rail-only")},
-    "fabric": {"ethernet": N_("Ethernet RoCE")},
-    "storage": {"ethernet": N_("Ethernet RoCE"), "none": N_("none")},
-    "plane_mode": {"per-port": N_("Per port (each NIC in every plane)"),
-                   "per-rail": N_("Per rail (NIC i in plane i)")},
-    "cable_media": {"auto": N_("auto"), "copper": N_("copper"), "aoc": N_("active optical (AOC)"),
-                    "optics": N_("optics")},
-    "price_basis": PRICE_BASIS_LABELS,
-    "spares": {"off": N_("off"), "default": N_("the catalog's sparing policy")},
-}
-_UNITS = {"port_speed_gbps": "Gb/s", "uplink_speed_gbps": "Gb/s", "storage_port_speed_gbps": "Gb/s"}
-
-
 def _planned(plan, field: str):
     """What the engine uses for a field the design leaves to it (``None`` = nothing to say)."""
     r, fabric = plan.resolved, plan.fabric
@@ -269,32 +233,26 @@ def _planned(plan, field: str):
 
 
 def _value_text(field: str, value) -> str | int | float:
-    if isinstance(value, bool):
-        return _("yes") if value else _("no")
-    if field in ("fabric", "storage") and value == "infiniband":
-        return "InfiniBand"  # a product name, the same in every language
-    if field in _VALUE_WORDS and isinstance(value, str):
-        words = _VALUE_WORDS[field]
-        return _(words[value]) if value in words else value
+    """A design value as the settings show it (``core.design.FIELDS``: vocabulary labels, units)."""
+    surface = FIELDS[field]
+    if field == "spares":
+        return policy_words(value)
+    if isinstance(value, bool) or (surface.vocab is not None and isinstance(value, str)):
+        return surface.value_label(value)
     if isinstance(value, dict):
         return ", ".join(f"{key}: {number:g}" for key, number in sorted(value.items())) or _("none")
-    if field in _UNITS and isinstance(value, int):
-        return f"{value} {_UNITS[field]}"
-    if isinstance(value, float) and value.is_integer() and field not in ("pue",):
-        return value
+    if surface.kind == "speed" and isinstance(value, int):
+        return surface.value_label(value)
     return value
 
 
 def design_rows(plan) -> list[tuple[str, str | int | float, str]]:
-    """(setting, value, JSON key) for every ``Design`` field, defaults included; ``auto`` says what was picked."""
+    """(setting, value, JSON key) for every ``Design`` field, defaults included; ``auto`` says what was picked.
+    Settings are named by each field's declaration (``core.design.FIELDS``)."""
     design = plan.design
     rows = []
-    for field in Design.model_fields:
+    for field, surface in FIELDS.items():
         value = getattr(design, field)
-        if field not in FIELD_LABELS:
-            label = field
-        else:
-            label = FIELD_LABELS[field] if field == "pue" else _(FIELD_LABELS[field])  # PUE: the same in every language
         if field == "gpus" and value is None and design.nodes is not None:
             shown_value = _("from nodes ({choice})").format(choice=f"{plan.resolved.gpus:,}")
         elif field == "nodes" and value is None:
@@ -303,14 +261,12 @@ def design_rows(plan) -> list[tuple[str, str | int | float, str]]:
             shown_value = _("no growth")
         elif value is None or value == "auto":
             picked = _planned(plan, field)
-            if picked is not None and field in _UNITS:
-                picked = f"{picked} {_UNITS[field]}"
-            elif picked is not None and field in _VALUE_WORDS:
+            if picked is not None:
                 picked = _value_text(field, picked)
             shown_value = _("auto ({choice})").format(choice=picked) if picked is not None else _("auto")
         else:
             shown_value = _value_text(field, value)
-        rows.append((label, shown_value, field))
+        rows.append((surface.title(), shown_value, field))
     return rows
 
 
@@ -334,13 +290,13 @@ def key_number_rows(plan) -> list[tuple[str, float | int | str, str, str | None]
     s = plan.summary()
     sw, links, xcvr, bw, cost, power = (s["switches"], s["links"], s["transceivers"], s["bandwidth"], s["cost"],
                                         s["power"])
-    fabric = "InfiniBand" if s["fabric"] == "infiniband" else _("Ethernet RoCE")
+    fabric = vocab.FABRIC.label(s["fabric"])
     rows = [
         (_("GPUs"), s["gpus"], "", WHOLE),
         (_("Nodes"), s["nodes"], "", WHOLE),
         (_("GPU model"), s["gpu_model"], "", None),
         (_("Fabric"), f"{fabric} {s['port_speed_gbps']}G", "", None),
-        (_("Topology"), _(_VALUE_WORDS["topology"].get(s["topology"], s["topology"])), "", None),
+        (_("Topology"), vocab.TOPOLOGY.label(s["topology"]), "", None),
         (_("Tiers"), s["tiers"], "", WHOLE),
         (_("Planes"), s["planes"], "", WHOLE),
         (_("Leaf switches"), sw["leaf"], s["switch_models"].get("leaf", s["switch_model"]), WHOLE),
