@@ -3,7 +3,7 @@
 The text between the ``<!-- cli-options:start -->`` and ``<!-- cli-options:end -->`` markers of
 docs/cli.md is generated: the design options once (as ``python -m core plan --help`` prints them), then
 every sub-command with its description and the options it adds, each list formatted by argparse exactly
-as ``python -m core <command> --help`` formats it (English, 100 columns). ``--check`` exits 1 when the file
+as ``COLUMNS=100 python -m core --lang en <command> --help`` formats it. ``--check`` exits 1 when the file
 is not in step with the code (tests/test_docs.py checks the same); without it the file is rewritten.
 """
 
@@ -22,7 +22,7 @@ WIDTH = 100
 
 def _options_text(parser: argparse.ArgumentParser, keep) -> str:
     """The option sections of ``parser``'s help, only the actions ``keep`` accepts, as argparse prints them."""
-    formatter = parser.formatter_class(prog=parser.prog, width=WIDTH)
+    formatter = parser.formatter_class(prog=parser.prog, width=WIDTH - 2)  # argparse takes 2 off the terminal's width
     for group in parser._action_groups:  # noqa: SLF001 - argparse keeps its groups here; format_help reads them too
         actions = [action for action in group._group_actions if keep(action)]  # noqa: SLF001
         if not actions:
