@@ -354,7 +354,7 @@ def test_xlsx_in_chinese(tmp_path):
         names = [_("Summary"), _("Cabling plan")]
         title = _(COLUMN_TITLES["cable_id"])
     book = load_workbook(target)
-    assert book.sheetnames == names and names[0] != "Summary"  # translated (i18n_parts/cabling.po)
+    assert book.sheetnames == names and names[0] != "Summary"  # translated (messages.po)
     assert book[names[1]]["A1"].value == title
     assert book[book.sheetnames[1]]["A2"].value == "C000001"  # values stay English ids
 

@@ -1,6 +1,6 @@
 """Golden tests: the engine reproduces published reference designs.
 
-Sources (read through stored copies; see assets/catalog and README for URLs):
+Sources (read through stored copies; see assets/catalog for URLs):
 
 * NVIDIA DGX SuperPOD with DGX H100, RA-11333-001 V11 (2023-09-22):
   Table 4 "Compute fabric component count" (network-fabrics page) and Table 3
