@@ -17,24 +17,12 @@ own warning. Whether a switch fits is judged at the port speed the engine will
 run (``core.design.resolve_nic_and_speed``), so every link the sidebar offers
 reopens as the same design.
 
-Keys (version 1; never rename a key, add new ones instead)::
-
-    v    link version (1)            g    GPU / system model id
-    n    nodes                       ng   total GPUs (nodes = ceil(ng / gpn))
-    gpn  GPUs per node               nvl  NVLink generation
-    nvd  GPUs per NVLink domain      f    fabric: ib | eth
-    ps   port speed [Gb/s]           nic  NICs per node (rails)
-    pl   planes                      sw   switch model id
-    t    topology: rail | tor        npr  nodes per rack
-    rp   rack preset (air-15, ...)   rkw  rack power limit [kW]       ru   rack units [U]
-    os   leaf oversubscription       sos  spine oversubscription
-    ti   tiers: auto | 1 | 2 | 3     cm   cable media: auto|copper|aoc|optics
-    pue  PUE                         kwh  electricity price [USD/kWh]
-    yrs  TCO years                   px   price overrides  ID:USD,ID:USD
-    pw   power overrides ID:W,ID:W    pb   price basis: street | list | hyperscale
-    st   storage: auto|ib|eth|none   spn  storage ports per node       sps  storage port speed [Gb/s]
-    sts  storage systems             sto  storage oversubscription     mg   management networks: on | off
-    sp   spares: off | default | CATEGORY=RULE,... (switch=N+1,transceiver=2%; ``core.spares``)
+Keys (version 1; never rename a key, add new ones instead): ``v`` (link version, 1) and one key per
+``Design`` field, declared with the field (``core.design.Surface.link``; ``FIELDS`` maps key -> field,
+``python -m core plan --help`` and ``docs/cli.md`` list the fields). Choice values are their vocabulary's
+codes (``core.vocab``: ``f=ib|eth``, ``t=rail|tor|ro``, ``pm=port|rail``, ``st=auto|ib|eth|none``,
+``mg=on|off``); numbers are written in their shortest exact form; ``px``/``pw`` are ``ID:number`` lists;
+``sp`` is a sparing policy (``core.spares``). ``tests/test_design_fields.py`` freezes the version 1 keys.
 
 ``lang`` (``LANG_KEY``, the page language ``zh`` | ``en``) belongs to the web UI: ``decode`` skips
 it silently whatever its value, ``encode`` never writes it (the web UI adds it to every link).
