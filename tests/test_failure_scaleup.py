@@ -238,7 +238,7 @@ def test_one_feed_loses_nothing_and_both_are_the_rack():
 
 
 def test_a_one_feed_rack_loses_everything_with_its_feed(monkeypatch):
-    monkeypatch.setattr(failure, "_feeds_for", lambda preset: (1, "N"))
+    monkeypatch.setattr(failure.power, "_feeds_for", lambda preset: (1, "N"))
     result = plan(Design(**SMALL["top-of-rack 3:1"]))
     assert Shape.of(result).feeds == 1
     assert what_if(result, ["rack3.feedA"]).gpus_disconnected == what_if(result, ["rack3"]).gpus_disconnected == 16

@@ -143,7 +143,7 @@ def test_hgx_nvswitch_is_listed_as_node_internal():
 def test_one_feed_racks_list_their_feed(monkeypatch):
     from core.analysis import failure
 
-    monkeypatch.setattr(failure, "_feeds_for", lambda preset: (1, "N"))
+    monkeypatch.setattr(failure.power, "_feeds_for", lambda preset: (1, "N"))
     result = plan(Design(**SMALL["top-of-rack 3:1"]))
     feeds = [e for e in single_points(result).elements if e.tier == "feed"]
     assert [e.element for e in feeds] == [f"rack{r}.feedA" for r in range(8)]

@@ -337,20 +337,10 @@ def _job_pairs(plan: Plan, n: int, rng, job):
     return (np.concatenate(src), np.concatenate(dst), np.concatenate(wts), flows, gpus, tuple(mix))
 
 
-def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job_gpus: int | None = None,
-              group: int | None = None, stride: int | None = None, seed: int = 0, job=None,
-              arrays: dict | None = None) -> LoadResult:
-    """The load of ``pattern`` placed by ``placement`` on ``plan`` (module docstring). ``job`` (a
-    ``core.perf.training.TrainingJob``) is needed for ``pattern="job"``, whose GPUs it sets.
-
-    ``InputError`` for an unknown pattern or placement, a group that does not fit the job, or a job larger
-    than the cluster. ``arrays``, when given, receives the per-link numpy arrays of plane 0 (for checks):
-    ``(tier, direction) -> (ar_load, ecmp_load, ecmp_flows, capacity)`` [Gb/s], ``"pairs"`` ->
-    ``(port_s, port_d, demand)`` per connection, and ``"names"`` -> a function ``(tier, direction, index) -> name``."""
-    _check(pattern, placement)
+def _job_size(plan: Plan, pattern: str, job_gpus: int | None) -> int:
+    """GPUs the pattern runs on (the whole cluster for ``job``, whose pairs may use fewer); raises when fewer than
+    2 or more than the cluster has."""
     r = plan.resolved
-    shape = Shape.of(plan)
-    gpn, nics, planes = r.gpus_per_node, r.nics_per_node, max(1, r.planes)
     if pattern == "job":
         n = r.gpus
     else:
@@ -360,33 +350,276 @@ def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job
     if n > r.gpus:
         raise DesignError(_("a job of {n} GPUs does not fit the cluster's {gpus} GPUs").format(
             n=f"{n:,}", gpus=f"{r.gpus:,}"), _("Use fewer GPUs or plan more nodes."))
+    return n
+
+
+def _kappa(load, cap, e=1.0):
+    """Share of its flows a link passes: ``min(1, e C / D)`` for offered load ``load`` on capacity ``cap`` [Gb/s]."""
+    return np.minimum(1.0, e * cap / np.maximum(load, 1e-300))
+
+
+class _Flows:
+    """The fabric connections of one plane: ranks placed on GPUs, NICs and leaves, and each connection's demand.
+
+    Arrays are per connection (a source GPU and a destination GPU in different NVLink domains): ``gpu_s``,
+    ``gpu_d``, ``node_s``, ``node_d``, ``weight``, ``port_s`` / ``port_d`` (node * NICs + NIC), ``leaf_s`` /
+    ``leaf_d`` (island * leaves + leaf), ``cross`` (leaves differ), ``pod_s`` / ``pod_d`` and ``cross_pod``
+    (three tiers), ``demand`` [Gb/s, per plane]; ``wsum`` per GPU, ``line_per_gpu`` [Gb/s, all planes]."""
+
+    def __init__(self, plan: Plan, shape: Shape, src, dst, weight, n: int, placement: str, rng):
+        r = plan.resolved
+        gpn, nics, planes = r.gpus_per_node, r.nics_per_node, max(1, r.planes)
+        self._place(shape, src, dst, weight, n, gpn, nics, placement, rng)
+        # demand: each GPU offers its NIC share, per plane, over its fabric connections (weighted)
+        self.line_per_gpu = nics * planes * r.port_speed_gbps / gpn
+        per_plane = self.line_per_gpu / planes
+        self.wsum = np.bincount(self.gpu_s, weights=self.weight, minlength=r.gpus)
+        self.demand = per_plane * self.weight / np.maximum(self.wsum[self.gpu_s], 1e-300)  # per connection [Gb/s]
+
+    def _place(self, shape: Shape, src, dst, weight, n: int, gpn: int, nics: int, placement: str, rng) -> None:
+        """Ranks -> GPUs (the job's nodes in order, or a random choice of nodes), keeping only the pairs in
+        different NVLink domains; each GPU's NIC, and the NIC a pair leaves by (the destination's rail when
+        rail-aligned)."""
+        job_nodes = math.ceil(n / gpn)
+        if placement == "random":
+            chosen = rng.permutation(shape.nodes)[:job_nodes]
+        else:
+            chosen = np.arange(job_nodes)
+        gpu_s = chosen[src // gpn] * gpn + src % gpn
+        gpu_d = chosen[dst // gpn] * gpn + dst % gpn
+        node_s, node_d = gpu_s // gpn, gpu_d // gpn
+        dom = shape.nodes_per_domain
+        fabric_pair = (node_s // dom) != (node_d // dom)
+        gpu_s, gpu_d, node_s, node_d, weight = (a[fabric_pair] for a in (gpu_s, gpu_d, node_s, node_d, weight))
+        nic_of = (np.arange(gpn) * nics) // gpn
+        nic_s, nic_d = nic_of[gpu_s % gpn], nic_of[gpu_d % gpn]
+        self.rail_aligned = placement != "node" or shape.islands > 1
+        self.exit_nic = nic_d if self.rail_aligned else nic_s
+        self.nic_d = nic_d
+        self.gpu_s, self.gpu_d, self.node_s, self.node_d, self.weight = gpu_s, gpu_d, node_s, node_d, weight
+
+    def index(self, shape: Shape, nics: int) -> None:
+        """Topology indices of one plane: ports, leaves, pods, and which connections cross leaves and pods."""
+        islands, tiers = shape.islands, shape.tiers
+        npg = max(1, shape.nodes_per_group) if tiers > 1 else max(1, shape.nodes)
+
+        def leaf_id(node, nic):
+            island, lr = nic % islands, nic // islands
+            if tiers == 1:
+                return island + 0 * node
+            g = node // npg
+            k = g if shape.tor else g * shape.leaves_per_group + lr
+            return island * shape.leaves + k
+
+        self.npg = npg
+        self.port_s = self.node_s * nics + self.exit_nic
+        self.port_d = self.node_d * nics + self.nic_d
+        self.leaf_s, self.leaf_d = leaf_id(self.node_s, self.exit_nic), leaf_id(self.node_d, self.nic_d)
+        self.cross = self.leaf_s != self.leaf_d
+        local_leaf_s = self.leaf_s % max(1, shape.leaves)
+        local_leaf_d = self.leaf_d % max(1, shape.leaves)
+        self.pod_s = self.pod_d = None
+        if tiers == 3:
+            def pod_of(leaf, local):
+                grp_ = local if shape.tor else local // max(1, shape.leaves_per_group)
+                return (leaf // shape.leaves) * shape.pods + grp_ // max(1, shape.groups_per_pod)
+            self.pod_s, self.pod_d = pod_of(self.leaf_s, local_leaf_s), pod_of(self.leaf_d, local_leaf_d)
+            self.cross_pod = self.cross & (self.pod_s != self.pod_d)
+        else:
+            self.cross_pod = np.zeros(len(self.gpu_s), dtype=bool)
+
+
+class _Links:
+    """One plane's link counts: ``U`` uplinks per leaf, ``pair`` cables per leaf-spine pair, ``spp`` spines per
+    pod, ``S`` uplinks per spine (0: no spine-core stage carries traffic), ``cpair`` cables per spine-core pair,
+    ``n_leaves``, ``n_pods``, ``n_ports``; link speeds ``C_port`` and ``C_up`` [Gb/s]; ``eff`` adaptive efficiency."""
+
+    def __init__(self, shape: Shape, nics: int):
+        tiers = shape.tiers
+        self.n_leaves = shape.islands * max(1, shape.leaves)
+        self.eff = congestion.load_constants().adaptive_efficiency
+        self.C_port, self.C_up = float(shape.port_gbps), float(shape.up_gbps)
+        self.n_ports = shape.nodes * nics
+        self.U = shape.leaf_uplinks if tiers > 1 else 0
+        self.pair = max(1, shape.pair_links)
+        self.spp = shape.spines_per_pod if tiers == 3 else shape.spines
+        self.n_pods = shape.islands * shape.pods if tiers == 3 else 0
+        self.S = shape.spine_uplinks[0] if tiers == 3 and shape.spine_uplinks else 0
+        self.cpair = max(1, self.S // max(1, shape.cores_per_group)) if self.S else 1
+
+
+def _adaptive_routing(shape: Shape, f: _Flows, k: _Links, share_nic):
+    """Adaptive routing: each connection's share [0, 1] (its NIC links' and its leaf's and pod's uplinks spread
+    evenly), and the even per-link loads [Gb/s] of the leaf-spine and spine-core links, up and down (None where
+    the stage carries nothing); sets ``k.S`` to 0 when no connection crosses pods."""
+    ar_share = share_nic.copy()
+    cross, cross_pod, demand, U, C_up, eff = f.cross, f.cross_pod, f.demand, k.U, k.C_up, k.eff
+    ar_up_link = ar_down_link = ar_sup_link = ar_sdown_link = None
+    if shape.tiers > 1 and U > 0:
+        up_tot = np.bincount(f.leaf_s[cross], weights=demand[cross], minlength=k.n_leaves)
+        down_tot = np.bincount(f.leaf_d[cross], weights=demand[cross], minlength=k.n_leaves)
+        ar_share[cross] = np.minimum(ar_share[cross], np.minimum(_kappa(up_tot[f.leaf_s[cross]] / U, C_up, eff),
+                                                                 _kappa(down_tot[f.leaf_d[cross]] / U, C_up, eff)))
+        ar_up_link = np.repeat(up_tot / U, U)
+        ar_down_link = np.repeat(down_tot / U, U)
+    if shape.tiers == 3 and k.S > 0 and cross_pod.any():
+        pup = np.bincount(f.pod_s[cross_pod], weights=demand[cross_pod], minlength=k.n_pods)
+        pdown = np.bincount(f.pod_d[cross_pod], weights=demand[cross_pod], minlength=k.n_pods)
+        per_pod_links = k.spp * k.S
+        ar_share[cross_pod] = np.minimum(ar_share[cross_pod], np.minimum(
+            _kappa(pup[f.pod_s[cross_pod]] / per_pod_links, C_up, eff),
+            _kappa(pdown[f.pod_d[cross_pod]] / per_pod_links, C_up, eff)))
+        ar_sup_link = np.repeat(pup / per_pod_links, per_pod_links)
+        ar_sdown_link = np.repeat(pdown / per_pod_links, per_pod_links)
+    else:
+        k.S = 0
+    return ar_share, (ar_up_link, ar_down_link, ar_sup_link, ar_sdown_link)
+
+
+def _static_ecmp(shape: Shape, f: _Flows, k: _Links, ar_share, ar_links, per_conn: int, rng):
+    """Static ECMP: every flow that leaves its leaf hashed onto one uplink per tier (seeded draws, in this order).
+
+    Returns ``(fl, fdem, ecmp_share, link_sets, ecmp_loads)``: the connection of each crossing flow, its demand
+    [Gb/s], its share [0, 1] (never above adaptive routing), ``(tier, direction, link id per flow (-1: none),
+    links, capacity, AR per-link loads)`` per switch stage, and ``(tier, direction) -> (load [Gb/s], flows)``."""
+    ar_up_link, ar_down_link, ar_sup_link, ar_sdown_link = ar_links
+    U, pair, S, spp, C_up = k.U, k.pair, k.S, k.spp, k.C_up
+    xc = np.flatnonzero(f.cross)
+    fl = np.repeat(xc, per_conn)
+    fdem = f.demand[fl] / per_conn
+    ecmp_share = ar_share[fl]  # never better than adaptive routing (congestion.tier_share)
+    link_sets = []  # (tier, direction, link id per crossing flow (-1: none), links, capacity, AR per-link loads)
+    if shape.tiers > 1 and U > 0 and len(fl):
+        u = rng.integers(0, U, size=len(fl))
+        j = u // pair
+        ls, ld = f.leaf_s[fl], f.leaf_d[fl]
+        up_id = ls * U + u
+        down_id = ld * U + j * pair + (rng.integers(0, pair, size=len(fl)) if pair > 1 else 0)
+        link_sets.append(("leaf_spine", "up", up_id, k.n_leaves * U, C_up, ar_up_link))
+        link_sets.append(("leaf_spine", "down", down_id, k.n_leaves * U, C_up, ar_down_link))
+        if S > 0:
+            f_cp = f.cross_pod[fl]
+            v = rng.integers(0, S, size=len(fl))
+            sup_id = np.where(f_cp, (f.pod_s[fl] * spp + j) * S + v, -1)
+            q2 = rng.integers(0, k.cpair, size=len(fl)) if k.cpair > 1 else 0
+            sdown_id = np.where(f_cp, (f.pod_d[fl] * spp + j) * S + (v // k.cpair) * k.cpair + q2, -1)
+            link_sets.append(("spine_core", "up", sup_id, k.n_pods * spp * S, C_up, ar_sup_link))
+            link_sets.append(("spine_core", "down", sdown_id, k.n_pods * spp * S, C_up, ar_sdown_link))
+    elif shape.tiers > 1 and U > 0:
+        empty = np.zeros(0, dtype=np.int64)
+        link_sets.append(("leaf_spine", "up", empty, k.n_leaves * U, C_up, ar_up_link))
+        link_sets.append(("leaf_spine", "down", empty, k.n_leaves * U, C_up, ar_down_link))
+    ecmp_loads = {}
+    for tier, direction, ids, count, cap, _ar in link_sets:
+        if tier == "spine_core":
+            ok = ids >= 0
+            load = np.bincount(ids[ok], weights=fdem[ok], minlength=count)
+            nflows = np.bincount(ids[ok], minlength=count)
+            ecmp_share[ok] = np.minimum(ecmp_share[ok], _kappa(load[ids[ok]], cap, k.eff))
+        else:
+            load = np.bincount(ids, weights=fdem, minlength=count)
+            nflows = np.bincount(ids, minlength=count)
+            ecmp_share = np.minimum(ecmp_share, _kappa(load[ids], cap, k.eff))
+        ecmp_loads[(tier, direction)] = (load, nflows)
+    return fl, fdem, ecmp_share, link_sets, ecmp_loads
+
+
+def _tier_row(tier, direction, links, cap, offered, ar_loads, e_loads, e_flows) -> TierLoad:
+    """One tier and direction's row: utilisation (load / capacity ``cap`` [Gb/s]) under AR and ECMP, flows."""
+    ar_u = ar_loads / cap
+    e_u = e_loads / cap
+    return TierLoad(tier=tier, direction=direction, links=int(links), link_gbps=cap, offered_gbps=float(offered),
+                    ar_max=float(ar_u.max(initial=0)), ar_mean=float(ar_u.mean()) if links else 0.0,
+                    ar_overloaded=int((ar_u > 1 + 1e-9).sum()), ecmp_max=float(e_u.max(initial=0)),
+                    ecmp_mean=float(e_u.mean()) if links else 0.0, ecmp_overloaded=int((e_u > 1 + 1e-9).sum()),
+                    ecmp_max_flows=int(e_flows.max(initial=0)),
+                    ecmp_mean_flows=float(e_flows.mean()) if links else 0.0)
+
+
+def _hot_links(naming: "_Names", stages: list) -> tuple[dict, ...]:
+    """The ``HOT_LINKS`` links of highest ECMP utilisation (NIC links only when overloaded); ``stages`` are
+    ``(tier, direction, ECMP loads, AR loads, flows, capacity)`` [Gb/s]."""
+    cands = []
+    for tier, direction, arr, ar_arr, flows_arr, cap in stages:
+        k = min(HOT_LINKS, len(arr))
+        if k == 0:
+            continue
+        top = np.argpartition(-arr, k - 1)[:k]
+        for idx in top:
+            # a NIC link is always at line rate under saturated load: listed only when overloaded
+            if arr[idx] <= 0 or (tier == "node_leaf" and arr[idx] <= cap * (1 + 1e-9)):
+                continue
+            cands.append({"link": naming.link(tier, direction, int(idx)), "tier": tier, "direction": direction,
+                          "ecmp_util": float(arr[idx] / cap), "ecmp_flows": int(flows_arr[idx]),
+                          "ar_util": float(ar_arr[idx] / cap)})
+    cands.sort(key=lambda h: (-h["ecmp_util"], h["link"]))
+    return tuple(cands[:HOT_LINKS])
+
+
+def _heat_blocks(shape: Shape, k: _Links, nics: int, npg: int, stages: list) -> list[dict]:
+    """Heatmap blocks: the worst utilisation under ECMP and AR per block of leaf groups (node-leaf and leaf-spine
+    links) or pods (spine-core), at most ``HEAT_BLOCKS`` per tier; ``stages`` are ``(tier, direction, ECMP loads,
+    AR loads)`` [Gb/s]."""
+    blocks = []
+    tiers = shape.tiers
+    groups = max(1, shape.groups if tiers > 1 else 1)
+    for tier, direction, e_arr, a_arr in stages:
+        cap = k.C_port if tier == "node_leaf" else k.C_up
+        if tier == "node_leaf":
+            unit = (np.arange(k.n_ports) // nics) // npg  # leaf group of the port's node
+            n_units = groups
+        elif tier == "leaf_spine":
+            leaf = np.arange(k.n_leaves * k.U) // k.U
+            local = leaf % max(1, shape.leaves)
+            unit = (local if shape.tor else local // max(1, shape.leaves_per_group)) if tiers > 1 else local
+            n_units = groups
+        else:
+            unit = (np.arange(len(e_arr)) // (k.spp * k.S)) % max(1, shape.pods)
+            n_units = max(1, shape.pods)
+        bins = min(HEAT_BLOCKS, n_units)
+        b = (unit * bins) // max(1, n_units)
+        e_max = np.zeros(bins)
+        a_max = np.zeros(bins)
+        np.maximum.at(e_max, b, e_arr / cap)
+        np.maximum.at(a_max, b, a_arr / cap)
+        for i in range(bins):
+            first = -(-i * n_units // bins)
+            last = -(-(i + 1) * n_units // bins) - 1
+            blocks.append({"tier": tier, "direction": direction, "first": int(first), "last": int(last),
+                           "ar_max": round(float(a_max[i]), 4), "ecmp_max": round(float(e_max[i]), 4)})
+    return blocks
+
+
+def _spread(v) -> Spread:
+    """Min, median, max and mean of per-GPU throughputs ``v`` [Gb/s]."""
+    return Spread(min=float(v.min()), median=float(np.median(v)), max=float(v.max()), mean=float(v.mean()))
+
+
+def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job_gpus: int | None = None,
+              group: int | None = None, stride: int | None = None, seed: int = 0, job=None,
+              arrays: dict | None = None) -> LoadResult:
+    """The load of ``pattern`` placed by ``placement`` on ``plan`` (module docstring). ``job`` (a
+    ``core.perf.training.TrainingJob``) is needed for ``pattern="job"``, whose GPUs it sets.
+
+    ``InputError`` for an unknown pattern or placement, a group that does not fit the job, or a job larger
+    than the cluster. ``arrays``, when given, receives the per-link numpy arrays of plane 0 (for checks):
+    ``(tier, direction) -> (ar_load, ecmp_load, ecmp_flows, capacity)`` [Gb/s], ``"pairs"`` ->
+    ``(port_s, port_d, demand)`` per connection, and ``"names"`` -> a function ``(tier, direction, index) -> name``.
+
+    Steps: the pairs of the pattern, placed on GPUs with their demand (``_Flows``); the NIC links' share; adaptive
+    routing (``_adaptive_routing``) and static ECMP (``_static_ecmp``); per-GPU throughput; per-tier rows, the
+    hottest links, the heatmap blocks and the histogram."""
+    _check(pattern, placement)
+    r = plan.resolved
+    shape = Shape.of(plan)
+    gpn, nics, planes = r.gpus_per_node, r.nics_per_node, max(1, r.planes)
+    n = _job_size(plan, pattern, job_gpus)
     rng = np.random.default_rng(seed)
     src, dst, weight, per_conn, grp, mix = _pairs(plan, pattern, n, group, stride, rng, job)
     if pattern == "job":
         n = int(max(src.max(initial=0), dst.max(initial=0)) + 1)
-
-    # ranks -> GPUs
-    job_nodes = math.ceil(n / gpn)
-    if placement == "random":
-        chosen = rng.permutation(shape.nodes)[:job_nodes]
-    else:
-        chosen = np.arange(job_nodes)
-    gpu_s = chosen[src // gpn] * gpn + src % gpn
-    gpu_d = chosen[dst // gpn] * gpn + dst % gpn
-    node_s, node_d = gpu_s // gpn, gpu_d // gpn
-    dom = shape.nodes_per_domain
-    fabric_pair = (node_s // dom) != (node_d // dom)
-    gpu_s, gpu_d, node_s, node_d, weight = (a[fabric_pair] for a in (gpu_s, gpu_d, node_s, node_d, weight))
-    nic_of = (np.arange(gpn) * nics) // gpn
-    nic_s, nic_d = nic_of[gpu_s % gpn], nic_of[gpu_d % gpn]
-    rail_aligned = placement != "node" or shape.islands > 1
-    exit_nic = nic_d if rail_aligned else nic_s
-
-    # demand: each GPU offers its NIC share, per plane, over its fabric connections (weighted)
-    line_per_gpu = nics * planes * r.port_speed_gbps / gpn
-    per_plane = line_per_gpu / planes
-    wsum = np.bincount(gpu_s, weights=weight, minlength=r.gpus)
-    demand = per_plane * weight / np.maximum(wsum[gpu_s], 1e-300)  # per connection [Gb/s]
+    f = _Flows(plan, shape, src, dst, weight, n, placement, rng)
+    line_per_gpu, demand, gpu_s = f.line_per_gpu, f.demand, f.gpu_s
 
     notes = []
     if shape.islands > 1 and placement == "node":
@@ -400,148 +633,39 @@ def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job
         raise InputError(_("{flows} flows are more than the {limit} this model samples; use a smaller job or group")
                          .format(flows=f"{flows_total:,}", limit=f"{MAX_FLOWS:,}"))
 
-    # topology indices (one plane)
-    islands = shape.islands
-    tiers = shape.tiers
-    npg = max(1, shape.nodes_per_group) if tiers > 1 else max(1, shape.nodes)
-
-    def leaf_id(node, nic):
-        island, lr = nic % islands, nic // islands
-        if tiers == 1:
-            return island + 0 * node
-        g = node // npg
-        k = g if shape.tor else g * shape.leaves_per_group + lr
-        return island * shape.leaves + k
-
-    port_s = node_s * nics + exit_nic
-    port_d = node_d * nics + nic_d
-    leaf_s, leaf_d = leaf_id(node_s, exit_nic), leaf_id(node_d, nic_d)
-    n_leaves = islands * max(1, shape.leaves)
-    eff = congestion.load_constants().adaptive_efficiency
-    C_port, C_up = float(shape.port_gbps), float(shape.up_gbps)
-
-    def kappa(load, cap, e=1.0):
-        return np.minimum(1.0, e * cap / np.maximum(load, 1e-300))
-
-    n_ports = shape.nodes * nics
-    inj = np.bincount(port_s, weights=demand, minlength=n_ports)
-    ej = np.bincount(port_d, weights=demand, minlength=n_ports)
-    share_nic = np.minimum(kappa(inj[port_s], C_port), kappa(ej[port_d], C_port))
-
-    cross = leaf_s != leaf_d
-    U = shape.leaf_uplinks if tiers > 1 else 0
-    pair = max(1, shape.pair_links)
-    spp = shape.spines_per_pod if tiers == 3 else shape.spines
-    local_leaf_s = leaf_s % max(1, shape.leaves)
-    local_leaf_d = leaf_d % max(1, shape.leaves)
-    if tiers == 3:
-        def pod_of(leaf, local):
-            grp_ = local if shape.tor else local // max(1, shape.leaves_per_group)
-            return (leaf // shape.leaves) * shape.pods + grp_ // max(1, shape.groups_per_pod)
-        pod_s, pod_d = pod_of(leaf_s, local_leaf_s), pod_of(leaf_d, local_leaf_d)
-        cross_pod = cross & (pod_s != pod_d)
-    else:
-        cross_pod = np.zeros(m, dtype=bool)
-
-    ar_share = share_nic.copy()
-    tier_rows = []
-    hot = []
-    blocks = []
-    # --- adaptive routing, per leaf / pod totals
-    if tiers > 1 and U > 0:
-        up_tot = np.bincount(leaf_s[cross], weights=demand[cross], minlength=n_leaves)
-        down_tot = np.bincount(leaf_d[cross], weights=demand[cross], minlength=n_leaves)
-        ar_share[cross] = np.minimum(ar_share[cross], np.minimum(kappa(up_tot[leaf_s[cross]] / U, C_up, eff),
-                                                                 kappa(down_tot[leaf_d[cross]] / U, C_up, eff)))
-        ar_up_link = np.repeat(up_tot / U, U)
-        ar_down_link = np.repeat(down_tot / U, U)
-    n_pods = islands * shape.pods if tiers == 3 else 0
-    S = shape.spine_uplinks[0] if tiers == 3 and shape.spine_uplinks else 0
-    cpair = max(1, S // max(1, shape.cores_per_group)) if S else 1
-    if tiers == 3 and S > 0 and cross_pod.any():
-        pup = np.bincount(pod_s[cross_pod], weights=demand[cross_pod], minlength=n_pods)
-        pdown = np.bincount(pod_d[cross_pod], weights=demand[cross_pod], minlength=n_pods)
-        per_pod_links = spp * S
-        ar_share[cross_pod] = np.minimum(ar_share[cross_pod], np.minimum(
-            kappa(pup[pod_s[cross_pod]] / per_pod_links, C_up, eff),
-            kappa(pdown[pod_d[cross_pod]] / per_pod_links, C_up, eff)))
-        ar_sup_link = np.repeat(pup / per_pod_links, per_pod_links)
-        ar_sdown_link = np.repeat(pdown / per_pod_links, per_pod_links)
-    else:
-        S = 0
-
-    # --- static ECMP: every flow that leaves its leaf hashed (seeded); the others only meet NIC links
-    xc = np.flatnonzero(cross)
-    fl = np.repeat(xc, per_conn)
-    fdem = demand[fl] / per_conn
-    ecmp_share = ar_share[fl]  # never better than adaptive routing (congestion.tier_share)
-    link_sets = []  # (tier, direction, link id per crossing flow (-1: none), links, capacity, AR per-link loads)
-    if tiers > 1 and U > 0 and len(fl):
-        u = rng.integers(0, U, size=len(fl))
-        j = u // pair
-        ls, ld = leaf_s[fl], leaf_d[fl]
-        up_id = ls * U + u
-        down_id = ld * U + j * pair + (rng.integers(0, pair, size=len(fl)) if pair > 1 else 0)
-        link_sets.append(("leaf_spine", "up", up_id, n_leaves * U, C_up, ar_up_link))
-        link_sets.append(("leaf_spine", "down", down_id, n_leaves * U, C_up, ar_down_link))
-        if S > 0:
-            f_cp = cross_pod[fl]
-            v = rng.integers(0, S, size=len(fl))
-            sup_id = np.where(f_cp, (pod_s[fl] * spp + j) * S + v, -1)
-            q2 = rng.integers(0, cpair, size=len(fl)) if cpair > 1 else 0
-            sdown_id = np.where(f_cp, (pod_d[fl] * spp + j) * S + (v // cpair) * cpair + q2, -1)
-            link_sets.append(("spine_core", "up", sup_id, n_pods * spp * S, C_up, ar_sup_link))
-            link_sets.append(("spine_core", "down", sdown_id, n_pods * spp * S, C_up, ar_sdown_link))
-    elif tiers > 1 and U > 0:
-        empty = np.zeros(0, dtype=np.int64)
-        link_sets.append(("leaf_spine", "up", empty, n_leaves * U, C_up, ar_up_link))
-        link_sets.append(("leaf_spine", "down", empty, n_leaves * U, C_up, ar_down_link))
-    ecmp_loads = {}
-    for tier, direction, ids, count, cap, _ar in link_sets:
-        if tier == "spine_core":
-            ok = ids >= 0
-            load = np.bincount(ids[ok], weights=fdem[ok], minlength=count)
-            nflows = np.bincount(ids[ok], minlength=count)
-            ecmp_share[ok] = np.minimum(ecmp_share[ok], kappa(load[ids[ok]], cap, eff))
-        else:
-            load = np.bincount(ids, weights=fdem, minlength=count)
-            nflows = np.bincount(ids, minlength=count)
-            ecmp_share = np.minimum(ecmp_share, kappa(load[ids], cap, eff))
-        ecmp_loads[(tier, direction)] = (load, nflows)
+    f.index(shape, nics)
+    k = _Links(shape, nics)
+    port_s, port_d, C_port = f.port_s, f.port_d, k.C_port
+    inj = np.bincount(port_s, weights=demand, minlength=k.n_ports)
+    ej = np.bincount(port_d, weights=demand, minlength=k.n_ports)
+    share_nic = np.minimum(_kappa(inj[port_s], C_port), _kappa(ej[port_d], C_port))
+    ar_share, ar_links = _adaptive_routing(shape, f, k, share_nic)
+    fl, fdem, ecmp_share, link_sets, ecmp_loads = _static_ecmp(shape, f, k, ar_share, ar_links, per_conn, rng)
 
     # --- per GPU
     planes_f = float(planes)
     ar_gpu = np.bincount(gpu_s, weights=demand * ar_share, minlength=r.gpus) * planes_f
-    local = ~cross
+    local = ~f.cross
     ecmp_gpu = (np.bincount(gpu_s[local], weights=(demand * ar_share)[local], minlength=r.gpus)
                 + np.bincount(gpu_s[fl], weights=fdem * ecmp_share, minlength=r.gpus)) * planes_f
-    active = wsum > 0
+    active = f.wsum > 0
     ar_v, ecmp_v = ar_gpu[active], ecmp_gpu[active]
 
     # --- tiers
-    def row(tier, direction, links, cap, offered, ar_loads, e_loads, e_flows):
-        ar_u = ar_loads / cap
-        e_u = e_loads / cap
-        return TierLoad(tier=tier, direction=direction, links=int(links), link_gbps=cap, offered_gbps=float(offered),
-                        ar_max=float(ar_u.max(initial=0)), ar_mean=float(ar_u.mean()) if links else 0.0,
-                        ar_overloaded=int((ar_u > 1 + 1e-9).sum()), ecmp_max=float(e_u.max(initial=0)),
-                        ecmp_mean=float(e_u.mean()) if links else 0.0, ecmp_overloaded=int((e_u > 1 + 1e-9).sum()),
-                        ecmp_max_flows=int(e_flows.max(initial=0)),
-                        ecmp_mean_flows=float(e_flows.mean()) if links else 0.0)
-
-    port_flows_s = np.bincount(port_s, minlength=n_ports) * per_conn
-    port_flows_d = np.bincount(port_d, minlength=n_ports) * per_conn
-    tier_rows.append(row("node_leaf", "up", n_ports, C_port, inj.sum(), inj, inj, port_flows_s))
-    tier_rows.append(row("node_leaf", "down", n_ports, C_port, ej.sum(), ej, ej, port_flows_d))
+    tier_rows = []
+    port_flows_s = np.bincount(port_s, minlength=k.n_ports) * per_conn
+    port_flows_d = np.bincount(port_d, minlength=k.n_ports) * per_conn
+    tier_rows.append(_tier_row("node_leaf", "up", k.n_ports, C_port, inj.sum(), inj, inj, port_flows_s))
+    tier_rows.append(_tier_row("node_leaf", "down", k.n_ports, C_port, ej.sum(), ej, ej, port_flows_d))
     for tier, direction, _ids, count, cap, ar_loads in link_sets:
         load, nflows = ecmp_loads[(tier, direction)]
-        tier_rows.append(row(tier, direction, count, cap, load.sum(), ar_loads, load, nflows))
+        tier_rows.append(_tier_row(tier, direction, count, cap, load.sum(), ar_loads, load, nflows))
 
-    if rail_aligned and inj.max(initial=0) > C_port * (1 + 1e-9):
+    if f.rail_aligned and inj.max(initial=0) > C_port * (1 + 1e-9):
         notes.append(_("Several GPUs of a node send to peers on the same rail: rail-aligned (PXN) their traffic shares "
                        "that rail's NIC, which is overloaded; placed by node each GPU sends on its own NIC."))
     # --- hottest links (ECMP)
-    naming = _Names(shape, U, pair, spp, S)
+    naming = _Names(shape, k.U, k.pair, k.spp, k.S)
     if arrays is not None:
         arrays["pairs"] = (port_s, port_d, demand)
         arrays["names"] = naming.link
@@ -550,66 +674,24 @@ def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job
         for tier, direction, _ids, _count, cap, ar_loads in link_sets:
             load, nflows = ecmp_loads[(tier, direction)]
             arrays[(tier, direction)] = (ar_loads, load, nflows, cap)
-    cands = []
-    for tier, direction, arr, ar_arr, flows_arr, cap in (
-            [("node_leaf", "up", inj, inj, port_flows_s, C_port), ("node_leaf", "down", ej, ej, port_flows_d, C_port)]
-            + [(t, d, ecmp_loads[(t, d)][0], a, ecmp_loads[(t, d)][1], c) for t, d, _i, _n, c, a in link_sets]):
-        k = min(HOT_LINKS, len(arr))
-        if k == 0:
-            continue
-        top = np.argpartition(-arr, k - 1)[:k]
-        for idx in top:
-            # a NIC link is always at line rate under saturated load: listed only when overloaded
-            if arr[idx] <= 0 or (tier == "node_leaf" and arr[idx] <= cap * (1 + 1e-9)):
-                continue
-            cands.append({"link": naming.link(tier, direction, int(idx)), "tier": tier, "direction": direction,
-                          "ecmp_util": float(arr[idx] / cap), "ecmp_flows": int(flows_arr[idx]),
-                          "ar_util": float(ar_arr[idx] / cap)})
-    cands.sort(key=lambda h: (-h["ecmp_util"], h["link"]))
-    hot = tuple(cands[:HOT_LINKS])
+    hot = _hot_links(naming, [("node_leaf", "up", inj, inj, port_flows_s, C_port),
+                              ("node_leaf", "down", ej, ej, port_flows_d, C_port)]
+                     + [(t, d, ecmp_loads[(t, d)][0], a, ecmp_loads[(t, d)][1], c) for t, d, _i, _n, c, a in link_sets])
 
     # --- heatmap blocks: leaf groups (node-leaf and leaf-spine links), pods (spine-core)
-    groups = max(1, shape.groups if tiers > 1 else 1)
-    for tier, direction, e_arr, a_arr, per_unit in (
-            [("node_leaf", "up", inj, inj, None), ("node_leaf", "down", ej, ej, None)]
-            + [(t, d, ecmp_loads[(t, d)][0], a, None) for t, d, _i, _n, _c, a in link_sets]):
-        cap = C_port if tier == "node_leaf" else C_up
-        if tier == "node_leaf":
-            unit = (np.arange(n_ports) // nics) // npg  # leaf group of the port's node
-            n_units = groups
-        elif tier == "leaf_spine":
-            leaf = np.arange(n_leaves * U) // U
-            local = leaf % max(1, shape.leaves)
-            unit = (local if shape.tor else local // max(1, shape.leaves_per_group)) if tiers > 1 else local
-            n_units = groups
-        else:
-            unit = (np.arange(len(e_arr)) // (spp * S)) % max(1, shape.pods)
-            n_units = max(1, shape.pods)
-        bins = min(HEAT_BLOCKS, n_units)
-        b = (unit * bins) // max(1, n_units)
-        e_max = np.zeros(bins)
-        a_max = np.zeros(bins)
-        np.maximum.at(e_max, b, e_arr / cap)
-        np.maximum.at(a_max, b, a_arr / cap)
-        for i in range(bins):
-            first = -(-i * n_units // bins)
-            last = -(-(i + 1) * n_units // bins) - 1
-            blocks.append({"tier": tier, "direction": direction, "first": int(first), "last": int(last),
-                           "ar_max": round(float(a_max[i]), 4), "ecmp_max": round(float(e_max[i]), 4)})
+    blocks = _heat_blocks(shape, k, nics, f.npg, [("node_leaf", "up", inj, inj), ("node_leaf", "down", ej, ej)]
+                          + [(t, d, ecmp_loads[(t, d)][0], a) for t, d, _i, _n, _c, a in link_sets])
 
     edges = np.linspace(0.0, line_per_gpu, HIST_BINS + 1)
     hist = {"edges": [round(float(x), 3) for x in edges],
             "ar": np.histogram(np.clip(ar_v, 0, line_per_gpu), bins=edges)[0].tolist(),
             "ecmp": np.histogram(np.clip(ecmp_v, 0, line_per_gpu), bins=edges)[0].tolist()}
 
-    def spread(v):
-        return Spread(min=float(v.min()), median=float(np.median(v)), max=float(v.max()), mean=float(v.mean()))
-
     return LoadResult(
         pattern=pattern, placement=placement, job_gpus=n, group=int(grp), seed=seed,
         routing=congestion.fabric_class(r), nic_gbps_per_gpu=line_per_gpu, gpus_on_fabric=int(active.sum()),
         flows=int(flows_total), flows_per_connection=int(per_conn), tiers=tuple(tier_rows),
-        ar=spread(ar_v), ecmp=spread(ecmp_v), hot_links=hot, blocks=tuple(blocks), histogram=hist, mix=mix,
+        ar=_spread(ar_v), ecmp=_spread(ecmp_v), hot_links=hot, blocks=tuple(blocks), histogram=hist, mix=mix,
         notes=tuple(notes), method=METHOD)
 
 

@@ -39,6 +39,41 @@ def nvswitch_spread_text(links: int, per_chip: list[int]) -> str:
         links=links, chips=chips, spread="+".join(map(str, per_chip)))
 
 
+def _direct_links(fig: FigureSpec, domain: int, gpn: int, links: int, link_bidir: float, unit: str) -> go.Figure:
+    """A domain without NVSwitch: GPU-GPU links (the DGX-1V hybrid cube-mesh, else schematic all-to-all),
+    ``link_bidir`` [GB/s per link, bidirectional] shown in ``unit``."""
+    n = domain
+    if n == 8 and gpn == 8:
+        pairs = DGX1_CUBE_MESH
+        note = _("hybrid cube-mesh, no NVSwitch (DGX-1V as {command} shows it)").format(
+            command="nvidia-smi topo -m")
+    else:
+        per = max(1, links // max(1, n - 1))
+        pairs = {(i, j): per for i in range(n) for j in range(i + 1, n)}
+        note = _("direct GPU-GPU links, schematic")
+    pos = {i: ((i % 4) / 3 if n >= 4 else i / max(1, n - 1), 1.0 if i < 4 else 0.0) for i in range(n)}
+    for (a, b), count in pairs.items():
+        fig.add_trace(scatter(x=[pos[a][0], pos[b][0]], y=[pos[a][1], pos[b][1]], mode="lines",
+                                 line=dict(width=1.5 + 2 * count, color=TIER_COLOURS["spine"]), opacity=0.7,
+                                 hoverinfo="skip"))
+    fig.add_trace(scatter(
+        x=[(pos[a][0] + pos[b][0]) / 2 for a, b in pairs], y=[(pos[a][1] + pos[b][1]) / 2 for a, b in pairs],
+        mode="markers", marker=dict(size=10, color="rgba(0,0,0,0)"), hoverinfo="text",
+        hovertext=[_("GPU {a} - GPU {b}: {count} link(s) = {bandwidth} bidir").format(
+            a=a, b=b, count=c, bandwidth=format_bandwidth(c * link_bidir * 8, unit))
+            for (a, b), c in pairs.items()]))
+    fig.add_trace(scatter(x=[p[0] for p in pos.values()], y=[p[1] for p in pos.values()],
+                             mode="markers+text", text=[f"GPU {i}" for i in pos], textposition="middle center",
+                             marker=dict(size=44, symbol="square", color="#d5dbdb",
+                                         line=dict(color=TIER_COLOURS["server"], width=2)),
+                             hovertext=[_("GPU {n}: {links} NVLink links").format(n=i, links=links) for i in pos],
+                             hoverinfo="text"))
+    fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left")
+    fig.update_layout(yaxis=dict(visible=False, range=[-0.4, 1.4]), xaxis=dict(visible=False,
+                                                                               range=[-0.2, 1.2]))
+    return fig.figure()
+
+
 def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     """One NVLink domain: GPUs (or compute trays), NVSwitch chips (or switch trays) and link counts.
 
@@ -80,36 +115,7 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
         return fig.figure()
 
     if not chips:  # direct links
-        n = domain
-        if n == 8 and gpn == 8:
-            pairs = DGX1_CUBE_MESH
-            note = _("hybrid cube-mesh, no NVSwitch (DGX-1V as {command} shows it)").format(
-                command="nvidia-smi topo -m")
-        else:
-            per = max(1, links // max(1, n - 1))
-            pairs = {(i, j): per for i in range(n) for j in range(i + 1, n)}
-            note = _("direct GPU-GPU links, schematic")
-        pos = {i: ((i % 4) / 3 if n >= 4 else i / max(1, n - 1), 1.0 if i < 4 else 0.0) for i in range(n)}
-        for (a, b), count in pairs.items():
-            fig.add_trace(scatter(x=[pos[a][0], pos[b][0]], y=[pos[a][1], pos[b][1]], mode="lines",
-                                     line=dict(width=1.5 + 2 * count, color=TIER_COLOURS["spine"]), opacity=0.7,
-                                     hoverinfo="skip"))
-        fig.add_trace(scatter(
-            x=[(pos[a][0] + pos[b][0]) / 2 for a, b in pairs], y=[(pos[a][1] + pos[b][1]) / 2 for a, b in pairs],
-            mode="markers", marker=dict(size=10, color="rgba(0,0,0,0)"), hoverinfo="text",
-            hovertext=[_("GPU {a} - GPU {b}: {count} link(s) = {bandwidth} bidir").format(
-                a=a, b=b, count=c, bandwidth=format_bandwidth(c * link_bidir * 8, unit))
-                for (a, b), c in pairs.items()]))
-        fig.add_trace(scatter(x=[p[0] for p in pos.values()], y=[p[1] for p in pos.values()],
-                                 mode="markers+text", text=[f"GPU {i}" for i in pos], textposition="middle center",
-                                 marker=dict(size=44, symbol="square", color="#d5dbdb",
-                                             line=dict(color=TIER_COLOURS["server"], width=2)),
-                                 hovertext=[_("GPU {n}: {links} NVLink links").format(n=i, links=links) for i in pos],
-                                 hoverinfo="text"))
-        fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left")
-        fig.update_layout(yaxis=dict(visible=False, range=[-0.4, 1.4]), xaxis=dict(visible=False,
-                                                                                   range=[-0.2, 1.2]))
-        return fig.figure()
+        return _direct_links(fig, domain, gpn, links, link_bidir, unit)
 
     # NVSwitch: GPUs (or trays) on top, chips (or switch trays) below
     per_pair = [links // chips + (1 if c < links % chips else 0) for c in range(chips)]

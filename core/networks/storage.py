@@ -116,6 +116,72 @@ def _two_tier(node_ports: int, storage_ports: int, ufm_ports: int, radix: int, o
     return None
 
 
+def _storage_shape(nodes: int, per_node: int, node_ports: int, storage_ports: int, ufm_ports: int, radix: int,
+                   o: float, sus: int, switch, why: list[str]) -> tuple[_Shape, int]:
+    """``(shape, pods)`` of the storage fabric: one switch when every port fits, else two tiers split into as
+    few pods as hold the ports; the reasons are appended to ``why``."""
+    pods = 1
+    shape: _Shape | None
+    if node_ports + storage_ports + ufm_ports <= radix:
+        shape = _Shape(1, ufm_ports=ufm_ports)
+        why.append(_("One tier: all {ports} ports fit one switch.").format(ports=node_ports + storage_ports + ufm_ports))
+    else:
+        shape = None
+        while shape is None:
+            pod_nodes = math.ceil(nodes / pods)
+            if pod_nodes < 1 or pods > nodes:
+                raise DesignError(_("the storage fabric does not fit two tiers of {switch}").format(switch=switch.id),
+                                  _("Use fewer storage ports per node or a storage switch with more ports."))
+            shape = _two_tier(pod_nodes * per_node, math.ceil(storage_ports / pods), math.ceil(ufm_ports / pods),
+                              radix, o, math.ceil(sus / pods))
+            if shape is None:
+                pods += 1
+        why.append(_("{leaves} node leaves of at most {down_max} node ports: {down} down and ceil({down} / {o}) = "
+                     "{up} up each (oversubscription {ratio}:1).").format(
+            leaves=shape.node_leaves * pods, down_max=down_up_split(radix, o)[0], down=shape.node_down,
+            o=f"{o:.3g}", up=shape.node_up, ratio=f"{shape.node_down / shape.node_up:.3g}" if shape.node_up else "1"))
+        if shape.storage_leaves:
+            why.append(_("{leaves} storage leaves at 1:1 (at least one per scalable unit while half full): {down} "
+                         "storage ports and {up} uplinks each; UFM ports use spare ports there.").format(
+                leaves=shape.storage_leaves * pods, down=shape.storage_down, up=shape.storage_up))
+        why.append(_("{spines} spines: {uplinks} leaf uplinks spread evenly, {per_spine} ports used per spine.").format(
+            spines=shape.spines * pods, uplinks=f"{(shape.node_leaves * shape.node_up + shape.storage_leaves * shape.storage_up) * pods:,}",
+            per_spine=shape.spine_down))
+        if pods > 1:
+            why.append(ngettext("Split into {pods} storage pod: two tiers of {switch} do not hold the ports (a third "
+                                "tier is not modelled).",
+                                "Split into {pods} storage pods: two tiers of {switch} do not hold the ports (a third "
+                                "tier is not modelled).", pods).format(pods=pods, switch=switch.id))
+    return shape, pods
+
+
+def _storage_switches(shape: _Shape, pods: int, switch, speed: int, radix: int, node_ports: int, storage_ports: int,
+                      ufm_ports: int) -> tuple[list[SwitchSet], int]:
+    """``(switch sets, leaf-spine links)`` of the storage fabric: a single switch, or node leaves, storage leaves
+    (with the UFM ports) and spines per pod."""
+    switches: list[SwitchSet] = []
+    if shape.tiers == 1:
+        switches.append(SwitchSet(role="switch", model=switch.id, count=1, id_prefix="storage.leaf",
+                                  down_ports_used=node_ports + storage_ports + ufm_ports, up_ports_used=0, radix=radix,
+                                  port_speed_gbps=speed, description=_("single storage switch")))
+        leaf_spine = 0
+    else:
+        switches.append(SwitchSet(role="leaf", model=switch.id, count=shape.node_leaves * pods, id_prefix="storage.leaf",
+                                  down_ports_used=shape.node_down, up_ports_used=shape.node_up, radix=radix,
+                                  port_speed_gbps=speed, description=_("node-facing storage leaf")))
+        if shape.storage_leaves:
+            ufm_per_leaf = math.ceil(shape.ufm_ports / shape.storage_leaves)
+            switches.append(SwitchSet(role="storage-leaf", model=switch.id, count=shape.storage_leaves * pods,
+                                      id_prefix="storage.leaf", first=shape.node_leaves * pods,
+                                      down_ports_used=shape.storage_down + ufm_per_leaf, up_ports_used=shape.storage_up,
+                                      radix=radix, port_speed_gbps=speed, description=_("storage-system leaf")))
+        switches.append(SwitchSet(role="spine", model=switch.id, count=shape.spines * pods, id_prefix="storage.spine",
+                                  down_ports_used=shape.spine_down, up_ports_used=0, radix=radix,
+                                  port_speed_gbps=speed, description=_("storage spine")))
+        leaf_spine = (shape.node_leaves * shape.node_up + shape.storage_leaves * shape.storage_up) * pods
+    return switches, leaf_spine
+
+
 def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, ufm: bool
                  ) -> tuple[NetworkSizing | None, tuple[DeviceSet, ...]]:
     """The storage fabric of a design and its UFM appliances (``ufm``: management on, InfiniBand),
@@ -160,59 +226,8 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
         why.append(_("{systems} storage systems as set, {ports} switch ports at {speed}G.").format(
             systems=systems, ports=storage_ports, speed=speed))
 
-    pods = 1
-    shape: _Shape | None
-    if node_ports + storage_ports + ufm_ports <= radix:
-        shape = _Shape(1, ufm_ports=ufm_ports)
-        why.append(_("One tier: all {ports} ports fit one switch.").format(ports=node_ports + storage_ports + ufm_ports))
-    else:
-        shape = None
-        while shape is None:
-            pod_nodes = math.ceil(nodes / pods)
-            if pod_nodes < 1 or pods > nodes:
-                raise DesignError(_("the storage fabric does not fit two tiers of {switch}").format(switch=switch.id),
-                                  _("Use fewer storage ports per node or a storage switch with more ports."))
-            shape = _two_tier(pod_nodes * per_node, math.ceil(storage_ports / pods), math.ceil(ufm_ports / pods),
-                              radix, o, math.ceil(sus / pods))
-            if shape is None:
-                pods += 1
-        why.append(_("{leaves} node leaves of at most {down_max} node ports: {down} down and ceil({down} / {o}) = "
-                     "{up} up each (oversubscription {ratio}:1).").format(
-            leaves=shape.node_leaves * pods, down_max=down_up_split(radix, o)[0], down=shape.node_down,
-            o=f"{o:.3g}", up=shape.node_up, ratio=f"{shape.node_down / shape.node_up:.3g}" if shape.node_up else "1"))
-        if shape.storage_leaves:
-            why.append(_("{leaves} storage leaves at 1:1 (at least one per scalable unit while half full): {down} "
-                         "storage ports and {up} uplinks each; UFM ports use spare ports there.").format(
-                leaves=shape.storage_leaves * pods, down=shape.storage_down, up=shape.storage_up))
-        why.append(_("{spines} spines: {uplinks} leaf uplinks spread evenly, {per_spine} ports used per spine.").format(
-            spines=shape.spines * pods, uplinks=f"{(shape.node_leaves * shape.node_up + shape.storage_leaves * shape.storage_up) * pods:,}",
-            per_spine=shape.spine_down))
-        if pods > 1:
-            why.append(ngettext("Split into {pods} storage pod: two tiers of {switch} do not hold the ports (a third "
-                                "tier is not modelled).",
-                                "Split into {pods} storage pods: two tiers of {switch} do not hold the ports (a third "
-                                "tier is not modelled).", pods).format(pods=pods, switch=switch.id))
-
-    switches: list[SwitchSet] = []
-    if shape.tiers == 1:
-        switches.append(SwitchSet(role="switch", model=switch.id, count=1, id_prefix="storage.leaf",
-                                  down_ports_used=node_ports + storage_ports + ufm_ports, up_ports_used=0, radix=radix,
-                                  port_speed_gbps=speed, description=_("single storage switch")))
-        leaf_spine = 0
-    else:
-        switches.append(SwitchSet(role="leaf", model=switch.id, count=shape.node_leaves * pods, id_prefix="storage.leaf",
-                                  down_ports_used=shape.node_down, up_ports_used=shape.node_up, radix=radix,
-                                  port_speed_gbps=speed, description=_("node-facing storage leaf")))
-        if shape.storage_leaves:
-            ufm_per_leaf = math.ceil(shape.ufm_ports / shape.storage_leaves)
-            switches.append(SwitchSet(role="storage-leaf", model=switch.id, count=shape.storage_leaves * pods,
-                                      id_prefix="storage.leaf", first=shape.node_leaves * pods,
-                                      down_ports_used=shape.storage_down + ufm_per_leaf, up_ports_used=shape.storage_up,
-                                      radix=radix, port_speed_gbps=speed, description=_("storage-system leaf")))
-        switches.append(SwitchSet(role="spine", model=switch.id, count=shape.spines * pods, id_prefix="storage.spine",
-                                  down_ports_used=shape.spine_down, up_ports_used=0, radix=radix,
-                                  port_speed_gbps=speed, description=_("storage spine")))
-        leaf_spine = (shape.node_leaves * shape.node_up + shape.storage_leaves * shape.storage_up) * pods
+    shape, pods = _storage_shape(nodes, per_node, node_ports, storage_ports, ufm_ports, radix, o, sus, switch, why)
+    switches, leaf_spine = _storage_switches(shape, pods, switch, speed, radix, node_ports, storage_ports, ufm_ports)
 
     # --- media: switch-side modules per switch (twin-port cages), node-side per port, a fibre per link
     per_cage = switch.ports_per_cage(speed)

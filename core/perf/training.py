@@ -752,27 +752,12 @@ def _expose(comm: list[CommPart], compute_s: float) -> None:
             c.exposed_s = c.time_s - c.hidden_s * scale
 
 
-def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
-    """Estimate one training step of ``job`` on ``plan``.
-
-    Raises
-    ------
-    DesignError
-        The split does not fit the cluster, the model or GPU memory (the message
-        says what would).
-    """
-    c = load_constants()
-    k = c.training
+def _check_memory(job: TrainingJob, plan: Plan, dp: int, m: int, warnings: list[str]) -> StageMemory:
+    """Memory of the fullest pipeline stage [GiB per GPU] against the HBM left after the reserve: ``DesignError``
+    (with the biggest part's remedy) beyond the memory model's tolerance, a warning when within it."""
+    k = load_constants().training
     r = plan.resolved
     mdl = job.model
-    gpus, dp, m = _check_fit(job, plan)
-    warnings: list[str] = []
-    slots = mdl.layers + (2 if job.balanced_stages and job.pp > 1 else 0)
-    if slots % (job.pp * job.vp):
-        warnings.append(_("{layers} layers do not split evenly into pp x vp = {chunks} chunks; "
-                          "the fullest stage sets the pace.").format(layers=mdl.layers, chunks=job.pp * job.vp))
-
-    # --- memory -----------------------------------------------------------------------------
     tc = load_training_catalog()
     stage_memory = _memory(job, dp, m)
     memory = stage_memory.parts
@@ -804,8 +789,30 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
                           "tolerance.").format(
             stage=stage_memory.stage + 1, needed=f"{needed:.1f}", margin=f"{1 - needed / usable:.1%}",
             usable=f"{usable:.0f}", tolerance=f"{tolerance:.0%}"))
+    return stage_memory
 
-    # --- compute ------------------------------------------------------------------------------
+
+@dataclass
+class _Compute:
+    """One step's compute: ``peak`` [dense TFLOP/s per GPU at the job's precision], ``eff`` (fraction of it),
+    ``flops_token`` [FLOP per token], ``layers_per_stage`` (the fullest stage's), ``t_mb`` [s per micro-batch on
+    one stage], ``compute`` [s: ``m`` micro-batches], ``bubble`` [s: the pipeline schedule's idle time]."""
+
+    peak: float
+    eff: float
+    flops_token: float
+    layers_per_stage: int
+    t_mb: float
+    compute: float
+    bubble: float
+
+
+def _compute_time(job: TrainingJob, plan: Plan, m: int) -> _Compute:
+    """Compute and pipeline bubble of one step of ``m`` micro-batches; ``DesignError`` for FP8 on a GPU without
+    FP8 tensor cores."""
+    r = plan.resolved
+    mdl = job.model
+    tc = load_training_catalog()
     if job.precision == "fp8":
         if r.system.architecture in ("Volta", "Ampere"):
             raise DesignError(_("{gpu} has no FP8 tensor cores.").format(gpu=r.system.gpu_name),
@@ -828,105 +835,164 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
         bubble = max(0.0, (job.pp / 2 - 1) * (fb + sc.backward_input_share - 3 * sc.backward_weight_share)) * t_mb
     else:
         bubble = (job.pp - 1) / job.vp * t_mb
+    return _Compute(peak, eff, flops_token, layers_per_stage, t_mb, compute, bubble)
 
-    # --- communication --------------------------------------------------------------------------
+
+_ACT_BYTES = 2.0
+"""Bytes per activation element on the wire (bf16)."""
+
+
+def _model_parallel_comm(job: TrainingJob, plan: Plan, gpus: int, dp: int, m: int, cp: _Compute) -> list[CommPart]:
+    """Tensor-parallel (sequence parallel), context-parallel (ring attention) and pipeline (send/recv) traffic of
+    one step: calls, bytes per call and time [s]."""
+    k = load_constants().training
+    r = plan.resolved
+    mdl = job.model
     comm: list[CommPart] = []
-    act_bytes = 2.0  # bf16 activations on the wire
     s_local = job.seq_len / job.cp
     tokens_mb = s_local * job.micro_batch
     domain = max(1, r.nvlink_domain_gpus)
     moe_share = mdl.moe_layers / mdl.layers if mdl.is_moe else 0.0
     if job.tp > 1:
-        size = tokens_mb * mdl.hidden * act_bytes  # whole activation tensor (nccl-tests S)
+        size = tokens_mb * mdl.hidden * _ACT_BYTES  # whole activation tensor (nccl-tests S)
         # sequence parallel: per layer 2 all-gathers + 2 reduce-scatters forward, the same backward,
         # and with full recompute the forward again before the backward (12 instead of 8);
         # MoE layers with expert-TP 1 only split attention (half of them)
         dense_calls = 12 if job.recompute == "full" else 8
         per_layer = dense_calls * (1 - moe_share) + dense_calls / 2 * moe_share
-        calls = round(per_layer * layers_per_stage * m)
+        calls = round(per_layer * cp.layers_per_stage * m)
         t_ag, alg_ag, level = _collective(plan, "all-gather", size, job.tp, 1, job.sharp)
         t_rs, _alg, _level = _collective(plan, "reduce-scatter", size, job.tp, 1, job.sharp)
         comm.append(CommPart("TP", "all-gather + reduce-scatter", job.tp, calls, size,
-                             calls / 2 * (t_ag + t_rs), k.tp_overlap, alg_ag, level, window_s=compute))
+                             calls / 2 * (t_ag + t_rs), k.tp_overlap, alg_ag, level, window_s=cp.compute))
     if job.cp > 1:
         kv_dim = (mdl.kv_lora_rank + mdl.qk_rope_dim) if mdl.mla else 2 * mdl.kv_heads * mdl.head_dim
-        size = tokens_mb * kv_dim * act_bytes / job.tp
-        calls = 3 * (job.cp - 1) * layers_per_stage * m  # ring exchange: forward once, backward twice
+        size = tokens_mb * kv_dim * _ACT_BYTES / job.tp
+        calls = 3 * (job.cp - 1) * cp.layers_per_stage * m  # ring exchange: forward once, backward twice
         same = job.tp * job.cp <= domain
         scores = 6.0 * mdl.layers * job.seq_len * mdl.heads * (mdl.qk_dim + mdl.v_dim)
         comm.append(CommPart("CP", "send/recv (ring attention)", job.cp, calls, size,
                              calls * _p2p_time_s(plan, size, same), k.cp_overlap, "ring",
-                             "nvlink" if same else "fabric", window_s=compute * scores / flops_token))
+                             "nvlink" if same else "fabric", window_s=cp.compute * scores / cp.flops_token))
     if job.pp > 1:
-        size = tokens_mb * mdl.hidden * act_bytes / job.tp  # sequence-parallel shard
+        size = tokens_mb * mdl.hidden * _ACT_BYTES / job.tp  # sequence-parallel shard
         calls = 2 * m * job.vp
         same = job.tp * job.cp * dp * 2 <= domain
         share = 1.0 if same else p2p_contention(plan, gpus, job.tp * job.cp * dp)  # stages sit tp x cp x dp apart
         comm.append(CommPart("PP", "send/recv", job.pp, calls, size, calls * _p2p_time_s(plan, size, same, share),
-                             k.pp_overlap, "p2p", "nvlink" if same else "fabric", window_s=compute))
+                             k.pp_overlap, "p2p", "nvlink" if same else "fabric", window_s=cp.compute))
+    return comm
+
+
+def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Compute) -> list[CommPart]:
+    """Data-parallel gradient (and parameter) traffic of one step over ``dp x cp`` ranks, and of the experts over
+    their expert-data-parallel peers: ZeRO-2 rounds, ZeRO-1 reduce-scatter + all-gather, or one all-reduce."""
+    k = load_constants().training
+    mdl = job.model
+    tc = load_training_catalog()
+    comm: list[CommPart] = []
+    t_mb = cp.t_mb
+    dense_grad = mdl.dense_params / (job.tp * job.pp) * k.grad_bytes_per_param
+    n = dp * job.cp
+    if job.shard_gradients:
+        # ZeRO-2 / FSDP as Llama 3: each model chunk's fp32 gradients are reduce-scattered when the backward of
+        # its group of micro-batches ends (groups of pp in the interleaved schedule: ceil(m / pp) per step;
+        # 1F1B: once), the bf16 parameters all-gathered once; each round hides behind a micro-batch's backward
+        g_bytes = tc.memory.sharded_gradient_bytes_per_param
+        rounds = math.ceil(m / job.pp) if job.vp > 1 else 1
+        params_gpu = mdl.dense_params / (job.tp * job.pp)
+        t_rs, alg, level = _collective(plan, "reduce-scatter", params_gpu * g_bytes, n, job.tp, job.sharp)
+        t_ag, _alg, _level = _collective(plan, "all-gather", params_gpu * k.weight_bytes_per_param, n, job.tp,
+                                         job.sharp)
+        per_call = params_gpu * (rounds * g_bytes + k.weight_bytes_per_param) / (rounds + 1)
+        comm.append(CommPart("DP", "reduce-scatter + all-gather", n, rounds + 1, per_call, rounds * t_rs + t_ag,
+                             k.dp_overlap, alg, level, window_s=rounds * t_mb))
+    elif job.distributed_optimizer:  # ZeRO-1: gradients reduce-scattered, updated parameters all-gathered
+        t_rs, alg, level = _collective(plan, "reduce-scatter", dense_grad, n, job.tp, job.sharp)
+        t_ag, _alg, _level = _collective(plan, "all-gather", dense_grad, n, job.tp, job.sharp)
+        comm.append(CommPart("DP", "reduce-scatter + all-gather", n, 2, dense_grad, t_rs + t_ag,
+                             k.dp_overlap, alg, level, window_s=t_mb))
+    else:  # every rank keeps the whole optimizer: one all-reduce of the gradients (SHARP applies to it)
+        t_ar, alg, level = _collective(plan, "all-reduce", dense_grad, n, job.tp, job.sharp)
+        comm.append(CommPart("DP", "all-reduce", n, 1, dense_grad, t_ar, k.dp_overlap, alg, level,
+                             window_s=t_mb))
+    if mdl.is_moe:
+        edp = max(1, job.tp * job.cp * dp // job.ep)
+        if edp > 1:
+            exp_params = mdl.expert_params / (job.ep * job.pp)
+            exp_grad = exp_params * k.grad_bytes_per_param
+            # expert-data-parallel peers hold the same experts: one in every ep ranks of a stage
+            if job.shard_gradients:  # as the dense part: fp32 reduce-scatter per round, bf16 all-gather once
+                g_bytes = tc.memory.sharded_gradient_bytes_per_param
+                rounds = math.ceil(m / job.pp) if job.vp > 1 else 1
+                t_rs, alg, level = _collective(plan, "reduce-scatter", exp_params * g_bytes, edp, job.ep, job.sharp)
+                t_ag, _alg, _level = _collective(plan, "all-gather", exp_params * k.weight_bytes_per_param, edp,
+                                                 job.ep, job.sharp)
+                per_call = exp_params * (rounds * g_bytes + k.weight_bytes_per_param) / (rounds + 1)
+                comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, rounds + 1, per_call,
+                                     rounds * t_rs + t_ag, k.dp_overlap, alg, level, window_s=rounds * t_mb))
+            else:
+                t_rs, alg, level = _collective(plan, "reduce-scatter", exp_grad, edp, job.ep, job.sharp)
+                t_ag, _alg, _level = _collective(plan, "all-gather", exp_grad, edp, job.ep, job.sharp)
+                comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, 2, exp_grad,
+                                     t_rs + t_ag, k.dp_overlap, alg, level, window_s=t_mb))
+    return comm
+
+
+def _expert_parallel_comm(job: TrainingJob, plan: Plan, m: int, cp: _Compute) -> list[CommPart]:
+    """Expert-parallel all-to-all of one step (dispatch and combine, forward and backward, per MoE layer of a
+    stage)."""
+    k = load_constants().training
+    mdl = job.model
+    tc = load_training_catalog()
+    tokens_mb = job.seq_len / job.cp * job.micro_batch
+    tokens_gpu = tokens_mb / job.tp
+    size = tokens_gpu * mdl.top_k * mdl.hidden * _ACT_BYTES  # what one rank sends (nccl-tests S)
+    calls = 4 * math.ceil(mdl.moe_layers / job.pp) * m  # dispatch + combine, forward and backward
+    stride = job.tp * job.cp
+    t, alg, level = _collective(plan, "all-to-all", size, job.ep, stride, job.sharp)
+    ep_overlap = tc.schedule.dualpipe_ep_overlap if job.schedule == "dualpipe" else k.ep_overlap
+    return [CommPart("EP", "all-to-all", job.ep, calls, size, calls * t, ep_overlap, alg, level,
+                     window_s=cp.compute * mdl.moe_layers / mdl.layers)]
+
+
+def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
+    """Estimate one training step of ``job`` on ``plan``.
+
+    Steps: the split's fit (``_check_fit``), memory (``_check_memory``), compute and bubble (``_compute_time``),
+    then the communication of each parallelism (``_model_parallel_comm``, ``_data_parallel_comm``,
+    ``_expert_parallel_comm``) and what of it the compute does not hide (``_expose``).
+
+    Raises
+    ------
+    DesignError
+        The split does not fit the cluster, the model or GPU memory (the message
+        says what would).
+    """
+    r = plan.resolved
+    mdl = job.model
+    gpus, dp, m = _check_fit(job, plan)
+    warnings: list[str] = []
+    slots = mdl.layers + (2 if job.balanced_stages and job.pp > 1 else 0)
+    if slots % (job.pp * job.vp):
+        warnings.append(_("{layers} layers do not split evenly into pp x vp = {chunks} chunks; "
+                          "the fullest stage sets the pace.").format(layers=mdl.layers, chunks=job.pp * job.vp))
+    stage_memory = _check_memory(job, plan, dp, m, warnings)
+    cp = _compute_time(job, plan, m)
+    comm = _model_parallel_comm(job, plan, gpus, dp, m, cp)
     if dp * job.cp > 1:
-        dense_grad = mdl.dense_params / (job.tp * job.pp) * k.grad_bytes_per_param
-        n = dp * job.cp
-        if job.shard_gradients:
-            # ZeRO-2 / FSDP as Llama 3: each model chunk's fp32 gradients are reduce-scattered when the backward of
-            # its group of micro-batches ends (groups of pp in the interleaved schedule: ceil(m / pp) per step;
-            # 1F1B: once), the bf16 parameters all-gathered once; each round hides behind a micro-batch's backward
-            g_bytes = tc.memory.sharded_gradient_bytes_per_param
-            rounds = math.ceil(m / job.pp) if job.vp > 1 else 1
-            params_gpu = mdl.dense_params / (job.tp * job.pp)
-            t_rs, alg, level = _collective(plan, "reduce-scatter", params_gpu * g_bytes, n, job.tp, job.sharp)
-            t_ag, _alg, _level = _collective(plan, "all-gather", params_gpu * k.weight_bytes_per_param, n, job.tp,
-                                             job.sharp)
-            per_call = params_gpu * (rounds * g_bytes + k.weight_bytes_per_param) / (rounds + 1)
-            comm.append(CommPart("DP", "reduce-scatter + all-gather", n, rounds + 1, per_call, rounds * t_rs + t_ag,
-                                 k.dp_overlap, alg, level, window_s=rounds * t_mb))
-        elif job.distributed_optimizer:  # ZeRO-1: gradients reduce-scattered, updated parameters all-gathered
-            t_rs, alg, level = _collective(plan, "reduce-scatter", dense_grad, n, job.tp, job.sharp)
-            t_ag, _alg, _level = _collective(plan, "all-gather", dense_grad, n, job.tp, job.sharp)
-            comm.append(CommPart("DP", "reduce-scatter + all-gather", n, 2, dense_grad, t_rs + t_ag,
-                                 k.dp_overlap, alg, level, window_s=t_mb))
-        else:  # every rank keeps the whole optimizer: one all-reduce of the gradients (SHARP applies to it)
-            t_ar, alg, level = _collective(plan, "all-reduce", dense_grad, n, job.tp, job.sharp)
-            comm.append(CommPart("DP", "all-reduce", n, 1, dense_grad, t_ar, k.dp_overlap, alg, level,
-                                 window_s=t_mb))
-        if mdl.is_moe:
-            edp = max(1, job.tp * job.cp * dp // job.ep)
-            if edp > 1:
-                exp_params = mdl.expert_params / (job.ep * job.pp)
-                exp_grad = exp_params * k.grad_bytes_per_param
-                # expert-data-parallel peers hold the same experts: one in every ep ranks of a stage
-                if job.shard_gradients:  # as the dense part: fp32 reduce-scatter per round, bf16 all-gather once
-                    g_bytes = tc.memory.sharded_gradient_bytes_per_param
-                    rounds = math.ceil(m / job.pp) if job.vp > 1 else 1
-                    t_rs, alg, level = _collective(plan, "reduce-scatter", exp_params * g_bytes, edp, job.ep, job.sharp)
-                    t_ag, _alg, _level = _collective(plan, "all-gather", exp_params * k.weight_bytes_per_param, edp,
-                                                     job.ep, job.sharp)
-                    per_call = exp_params * (rounds * g_bytes + k.weight_bytes_per_param) / (rounds + 1)
-                    comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, rounds + 1, per_call,
-                                         rounds * t_rs + t_ag, k.dp_overlap, alg, level, window_s=rounds * t_mb))
-                else:
-                    t_rs, alg, level = _collective(plan, "reduce-scatter", exp_grad, edp, job.ep, job.sharp)
-                    t_ag, _alg, _level = _collective(plan, "all-gather", exp_grad, edp, job.ep, job.sharp)
-                    comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, 2, exp_grad,
-                                         t_rs + t_ag, k.dp_overlap, alg, level, window_s=t_mb))
+        comm += _data_parallel_comm(job, plan, dp, m, cp)
     if job.ep > 1:
-        tokens_gpu = tokens_mb / job.tp
-        size = tokens_gpu * mdl.top_k * mdl.hidden * act_bytes  # what one rank sends (nccl-tests S)
-        calls = 4 * math.ceil(mdl.moe_layers / job.pp) * m  # dispatch + combine, forward and backward
-        stride = job.tp * job.cp
-        t, alg, level = _collective(plan, "all-to-all", size, job.ep, stride, job.sharp)
-        ep_overlap = tc.schedule.dualpipe_ep_overlap if job.schedule == "dualpipe" else k.ep_overlap
-        comm.append(CommPart("EP", "all-to-all", job.ep, calls, size, calls * t, ep_overlap, alg, level,
-                             window_s=compute * mdl.moe_layers / mdl.layers))
-    _expose(comm, compute)
+        comm += _expert_parallel_comm(job, plan, m, cp)
+    _expose(comm, cp.compute)
 
     cost = plan.cost
     per_day = cost.tco_usd / (cost.tco_years * 365.0) * gpus / r.gpus
     return TrainingEstimate(
         job=job, gpus=gpus, dp=dp, microbatches=m, tokens_per_step=float(job.global_batch * job.seq_len),
-        flops_per_token=flops_token, peak_tflops=peak, compute_efficiency=eff, compute_s=compute,
-        bubble_s=bubble, comm=comm, memory_gb=memory, hbm_gb=r.system.hbm_gbytes, cost_usd_per_day=per_day,
-        warnings=warnings, cluster_gpus=r.gpus, memory_stage=stage_memory.stage,
+        flops_per_token=cp.flops_token, peak_tflops=cp.peak, compute_efficiency=cp.eff, compute_s=cp.compute,
+        bubble_s=cp.bubble, comm=comm, memory_gb=stage_memory.parts, hbm_gb=r.system.hbm_gbytes,
+        cost_usd_per_day=per_day, warnings=warnings, cluster_gpus=r.gpus, memory_stage=stage_memory.stage,
     )
 
 

@@ -453,6 +453,64 @@ class _Ports:
         self.next[key] = index + 1
         return index
 
+    def switch_end(self, sw: dict, device: str, side: str, speed: int) -> str:
+        """Next free port of a network switch: one port at the switch set's speed per link (a slower link runs
+        on it); a speed the model has no mode for (an SN2201's 100G uplinks) on its uplink cages."""
+        model, port_speed, up, _peer = sw[device]
+        switch, _layout = _model_layout(self.catalog, model, port_speed)
+        if switch is not None and speed != port_speed and switch.ports_at(speed) is None:
+            return _switch_port(self.catalog, model, speed, self.take(device, "uplink-cage"))
+        upper_start = self.next.get((device, "upper-start"))
+        if side == "down" and (upper_start is None or self.next.get((device, "ports"), 0) < upper_start):
+            index = self.take(device, "ports")
+        else:  # uplinks and peer links (and a downlink past them) share the ports above the downlinks
+            if upper_start is None:
+                self.next[(device, "upper-start")] = max(up, self.next.get((device, "ports"), 0))
+            index = self.take(device, "upper", self.next[(device, "upper-start")])
+        return _switch_port(self.catalog, model, port_speed, index)
+
+    def host_end(self, device: str, stem: str) -> str:
+        """The next port of host ``device`` named ``stem`` and a 1-based number (``mgmt1``)."""
+        return f"{stem}{self.take(device, stem) + 1}"
+
+    def homed(self, hosts: list[str], leaves: list[str], count: int,
+              balance: bool = True) -> Iterator[tuple[str, str]]:
+        """(host, leaf) per link, each host's links on different leaves where it has several. ``balance``:
+        each link to the leaf with the fewest ports taken so far; otherwise host ``i``'s ``k``-th link to
+        leaf ``g * per_host + k`` of its group ``g`` of consecutive hosts (the first link class on empty
+        leaves: the same balance, in order)."""
+        if not hosts or not leaves:
+            return
+        per_host = max(1, -(-count // len(hosts)))
+        groups = max(1, len(leaves) // per_host)
+        per_group = -(-len(hosts) // groups)
+        heap = [(self.next.get((leaf, "ports"), 0), i, leaf) for i, leaf in enumerate(leaves)]
+        heapq.heapify(heap)
+        mine: dict[str, set] = {}
+        for i in range(count):
+            h, k = divmod(i, per_host)
+            if h >= len(hosts):
+                h, k = i % len(hosts), per_host + i // len(hosts)
+            host = hosts[h]
+            if not balance:
+                yield host, leaves[((h // per_group) * per_host + k) % len(leaves)]
+                continue
+            taken = mine.setdefault(host, set())
+            if len(taken) >= len(leaves):
+                taken.clear()
+            skipped = []
+            while True:  # the least-loaded leaf this host is not on yet
+                load, position, leaf = heapq.heappop(heap)
+                if leaf not in taken:
+                    break
+                skipped.append((load, position, leaf))
+            for entry in skipped:
+                heapq.heappush(heap, entry)
+            heapq.heappush(heap, (load + 1, position, leaf))
+            taken.add(leaf)
+            yield host, leaf
+
+
 
 _MODEL_LAYOUTS: dict[tuple[int, str, int], tuple] = {}
 
@@ -495,6 +553,128 @@ def _spread(ends: list[str], count: int) -> list[str]:
     return [ends[i // per] for i in range(count)]
 
 
+def _ids(groups, *roles_or_kinds) -> list[str]:
+    """Device ids of the groups whose role (or kind) is one of ``roles_or_kinds``."""
+    return [i for g in groups if (getattr(g, "role", None) or g.kind) in roles_or_kinds for i in g.ids()]
+
+
+def _switch_models(network) -> dict[str, tuple[str, int, int]]:
+    """id -> (catalog model, port speed, first uplink port) of the network's switches."""
+    out = {}
+    for group in network.switches:
+        for i in group.ids():
+            out[i] = (group.model, group.port_speed_gbps, group.down_ports_used,
+                      group.down_ports_used + group.up_ports_used)
+    return out
+
+
+def _compute_ufm_links(plan, networks, ports: _Ports, ufms: list[str]) -> Iterator[tuple]:
+    """The compute fabric's UFM appliances' links (``ufm-leaf``): free down ports of the last scalable unit's
+    leaves (plane 0), then the ports above the uplinks when those are used up."""
+    fabric = plan.fabric
+    for link in networks.compute_links:
+        if link.kind != "ufm-leaf" or not ufms:
+            continue
+        islands = fabric.islands
+        last_group = max(0, fabric.group_count - 1)
+        first_leaf = last_group * fabric.leaves_per_group if fabric.tiers > 1 else 0
+        leaves = [f"p0.leaf{first_leaf + r}" if islands == 1 else f"p0.i{i}.leaf{first_leaf + r}"
+                  for i in range(islands) for r in range(fabric.leaves_per_group if fabric.tiers > 1 else 1)]
+        in_last = plan.resolved.nodes - last_group * fabric.nodes_per_group
+        per_node = plan.resolved.nics_per_node // islands if (fabric.topology == "top-of-rack" or fabric.tiers == 1) else 1
+        leaf_layout = port_layout(plan.resolved.tier_switches["leaf"], fabric.port_speed_gbps)
+        first_free = in_last * per_node
+        down_max = leaf_layout.units if fabric.tiers == 1 else max(fabric.leaf_down_ports_max,
+                                                                   fabric.nodes_per_group * per_node)
+        cost = max(1, round(plan.resolved.leaf_uplink_cost))
+        above = (uplink_start(leaf_layout, down_max, fabric.leaf_uplinks, cost) + fabric.leaf_uplinks * cost
+                 if fabric.tiers > 1 else leaf_layout.units)  # the first port above the uplinks
+        for ufm, leaf in ports.homed(ufms, leaves, link.count, balance=False):
+            index = ports.take(leaf, "ufm", first_free)
+            if down_max <= index < above:  # the free down ports are used up: the ports above the uplinks
+                index = ports.next[(leaf, "ufm")] = above
+                ports.next[(leaf, "ufm")] += 1
+            name = leaf_layout.name(index) if index < leaf_layout.units else f"port{index + 1}"
+            yield "compute", "ufm-leaf", ufm, ports.host_end(ufm, "ib"), leaf, name, link.speed_gbps, link
+
+
+def _management_hosts(kind: str, plan, networks, ufms: list[str], devices: dict, nodes: list[str]) -> list[str]:
+    """The devices an out-of-band link class serves: nodes' BMCs, every switch's management port, the appliances'
+    management ports, or the PDUs."""
+    if kind == "bmc":
+        return nodes
+    if kind == "switch-mgmt":
+        return [*_compute_switch_ids(plan), *(i for n in networks.sized() for g in n.switches for i in g.ids())]
+    if kind == "device-mgmt":
+        return [*ufms, *(i for n in networks.sized() for g in n.devices if g.kind != "pdu" for i in g.ids())]
+    return devices["pdu"]
+
+
+def _sized_network_links(plan, networks, network, ports: _Ports, nodes: list[str],
+                         ufms: list[str]) -> Iterator[tuple]:
+    """Links of one sized network (``network_links``' rules, in its order), ends assigned from ``ports``."""
+    sw = _switch_models(network)
+    switches = _ids(network.switches, "switch")
+    leaves = _ids(network.switches, "leaf") or (switches if network.network != "oob" else [])  # one tier
+    storage_leaves = _ids(network.switches, "storage-leaf") or leaves
+    spines = _ids(network.switches, "spine")
+    devices = {kind: _ids(network.devices, kind) for kind in ("storage", "ufm", "head", "nfs", "pdu")}
+    for link in network.links:
+        kind, count, speed = link.kind, link.count, link.speed_gbps
+        name = network.network
+        if kind == "node-leaf":
+            for host, leaf in ports.homed(nodes, leaves, count, balance=False):
+                yield (name, kind, host, ports.host_end(host, _NODE_PORTS.get(name, name)), leaf,
+                       ports.switch_end(sw, leaf, "down", speed), speed, link)
+        elif kind in ("storage-leaf", "ufm-leaf", "head-leaf", "nfs-leaf"):
+            hosts = devices[{"storage-leaf": "storage", "ufm-leaf": "ufm", "head-leaf": "head",
+                             "nfs-leaf": "nfs"}[kind]]
+            if kind == "ufm-leaf" and not hosts:
+                hosts = ufms
+            targets = storage_leaves if kind in ("storage-leaf", "ufm-leaf") else leaves
+            stem = "mgmt" if name == "oob" else ("ib" if network.fabric == "infiniband" else "eth")
+            for host, leaf in ports.homed(hosts, targets, count):
+                yield (name, kind, host, ports.host_end(host, stem), leaf,
+                       ports.switch_end(sw, leaf, "down", speed), speed, link)
+        elif kind == "leaf-spine":
+            lower = leaves + [s for s in storage_leaves if s not in leaves]
+            for i, leaf in enumerate(_spread(lower, count)):
+                spine = spines[i % len(spines)] if spines else SITE
+                yield (name, kind, leaf, ports.switch_end(sw, leaf, "up", speed), spine,
+                       ports.switch_end(sw, spine, "down", speed), speed, link)
+        elif kind == "isl":
+            pairs = [(leaves[i], leaves[i + 1]) for i in range(0, len(leaves) - 1, 2)]
+            for a, z in _spread(pairs, count):
+                yield (name, kind, a, ports.switch_end(sw, a, "peer", speed), z,
+                       ports.switch_end(sw, z, "peer", speed), speed, link)
+        elif kind == "site-uplink":
+            for device in _spread(spines or leaves or switches, count):
+                yield name, kind, device, ports.switch_end(sw, device, "up", speed), SITE, "", speed, link
+        elif kind == "oob-uplink":  # sized with the in-band network: OOB switches up to its leaves
+            oob = networks.oob
+            lower = _ids(oob.switches, "switch") if oob is not None else []
+            oob_sw = _switch_models(oob) if oob is not None else {}
+            for i, device in enumerate(_spread(lower, count)):
+                z = leaves[i % len(leaves)] if leaves else SITE
+                z_port = ports.switch_end(sw, z, "down", speed) if z in sw else ""
+                yield ("oob", kind, device, ports.switch_end(oob_sw, device, "up", speed), z, z_port, speed, link)
+        elif kind in ("bmc", "switch-mgmt", "device-mgmt", "pdu-mgmt"):
+            hosts = _management_hosts(kind, plan, networks, ufms, devices, nodes)
+            if not hosts:
+                continue
+            order = [hosts[i % len(hosts)] for i in range(count)]
+            for device, oob in zip(order, _spread(switches, count)):
+                stem = "bmc" if kind == "bmc" else "mgmt"
+                yield (name, kind, device, ports.host_end(device, stem), oob, ports.switch_end(sw, oob, "down", speed),
+                       speed, link)
+        elif kind == "ufm-b2b":
+            all_ufms = [*ufms, *(i for n in networks.sized() for g in n.devices if g.kind == "ufm"
+                                 for i in g.ids())]
+            pairs = [(all_ufms[i], all_ufms[i + 1]) for i in range(0, len(all_ufms) - 1, 2)]
+            for a, z in _spread(pairs, count):
+                yield name, kind, a, ports.host_end(a, "ha"), z, ports.host_end(z, "ha"), speed, link
+
+
 def network_links(plan, catalog: Catalog | None = None) -> Iterator[tuple]:
     """Links of ``plan.networks``: ``(network, link class, A id, A port, Z id, Z port, speed, LinkSet)``.
 
@@ -521,171 +701,10 @@ def network_links(plan, catalog: Catalog | None = None) -> Iterator[tuple]:
     catalog = catalog or load_catalog()
     ports = _Ports(catalog)
     nodes = [f"node{n}" for n in range(plan.resolved.nodes)]
-    fabric = plan.fabric
-
-    def ids(groups, *roles_or_kinds) -> list[str]:
-        return [i for g in groups if (getattr(g, "role", None) or g.kind) in roles_or_kinds for i in g.ids()]
-
-    def models(network) -> dict[str, tuple[str, int, int]]:
-        """id -> (catalog model, port speed, first uplink port) of the network's switches."""
-        out = {}
-        for group in network.switches:
-            for i in group.ids():
-                out[i] = (group.model, group.port_speed_gbps, group.down_ports_used,
-                          group.down_ports_used + group.up_ports_used)
-        return out
-
-    def switch_end(sw: dict, device: str, side: str, speed: int) -> str:
-        """Next free port of a network switch: one port at the switch set's speed per link (a slower link runs
-        on it); a speed the model has no mode for (an SN2201's 100G uplinks) on its uplink cages."""
-        model, port_speed, up, _peer = sw[device]
-        switch, _layout = _model_layout(catalog, model, port_speed)
-        if switch is not None and speed != port_speed and switch.ports_at(speed) is None:
-            return _switch_port(catalog, model, speed, ports.take(device, "uplink-cage"))
-        upper_start = ports.next.get((device, "upper-start"))
-        if side == "down" and (upper_start is None or ports.next.get((device, "ports"), 0) < upper_start):
-            index = ports.take(device, "ports")
-        else:  # uplinks and peer links (and a downlink past them) share the ports above the downlinks
-            if upper_start is None:
-                ports.next[(device, "upper-start")] = max(up, ports.next.get((device, "ports"), 0))
-            index = ports.take(device, "upper", ports.next[(device, "upper-start")])
-        return _switch_port(catalog, model, port_speed, index)
-
-    def host_end(device: str, stem: str) -> str:
-        return f"{stem}{ports.take(device, stem) + 1}"
-
-    def homed(hosts: list[str], leaves: list[str], count: int, balance: bool = True) -> Iterator[tuple[str, str]]:
-        """(host, leaf) per link, each host's links on different leaves where it has several. ``balance``:
-        each link to the leaf with the fewest ports taken so far; otherwise host ``i``'s ``k``-th link to
-        leaf ``g * per_host + k`` of its group ``g`` of consecutive hosts (the first link class on empty
-        leaves: the same balance, in order)."""
-        if not hosts or not leaves:
-            return
-        per_host = max(1, -(-count // len(hosts)))
-        groups = max(1, len(leaves) // per_host)
-        per_group = -(-len(hosts) // groups)
-        heap = [(ports.next.get((leaf, "ports"), 0), i, leaf) for i, leaf in enumerate(leaves)]
-        heapq.heapify(heap)
-        mine: dict[str, set] = {}
-        for i in range(count):
-            h, k = divmod(i, per_host)
-            if h >= len(hosts):
-                h, k = i % len(hosts), per_host + i // len(hosts)
-            host = hosts[h]
-            if not balance:
-                yield host, leaves[((h // per_group) * per_host + k) % len(leaves)]
-                continue
-            taken = mine.setdefault(host, set())
-            if len(taken) >= len(leaves):
-                taken.clear()
-            skipped = []
-            while True:  # the least-loaded leaf this host is not on yet
-                load, position, leaf = heapq.heappop(heap)
-                if leaf not in taken:
-                    break
-                skipped.append((load, position, leaf))
-            for entry in skipped:
-                heapq.heappush(heap, entry)
-            heapq.heappush(heap, (load + 1, position, leaf))
-            taken.add(leaf)
-            yield host, leaf
-
-    # the compute fabric's UFM appliances: free down ports of the last scalable unit's leaves (plane 0)
     ufms = [i for d in networks.compute_devices if d.kind == "ufm" for i in d.ids()]
-    for link in networks.compute_links:
-        if link.kind != "ufm-leaf" or not ufms:
-            continue
-        islands = fabric.islands
-        last_group = max(0, fabric.group_count - 1)
-        first_leaf = last_group * fabric.leaves_per_group if fabric.tiers > 1 else 0
-        leaves = [f"p0.leaf{first_leaf + r}" if islands == 1 else f"p0.i{i}.leaf{first_leaf + r}"
-                  for i in range(islands) for r in range(fabric.leaves_per_group if fabric.tiers > 1 else 1)]
-        in_last = plan.resolved.nodes - last_group * fabric.nodes_per_group
-        per_node = plan.resolved.nics_per_node // islands if (fabric.topology == "top-of-rack" or fabric.tiers == 1) else 1
-        leaf_layout = port_layout(plan.resolved.tier_switches["leaf"], fabric.port_speed_gbps)
-        first_free = in_last * per_node
-        down_max = leaf_layout.units if fabric.tiers == 1 else max(fabric.leaf_down_ports_max,
-                                                                   fabric.nodes_per_group * per_node)
-        cost = max(1, round(plan.resolved.leaf_uplink_cost))
-        above = (uplink_start(leaf_layout, down_max, fabric.leaf_uplinks, cost) + fabric.leaf_uplinks * cost
-                 if fabric.tiers > 1 else leaf_layout.units)  # the first port above the uplinks
-        for ufm, leaf in homed(ufms, leaves, link.count, balance=False):
-            index = ports.take(leaf, "ufm", first_free)
-            if down_max <= index < above:  # the free down ports are used up: the ports above the uplinks
-                index = ports.next[(leaf, "ufm")] = above
-                ports.next[(leaf, "ufm")] += 1
-            name = leaf_layout.name(index) if index < leaf_layout.units else f"port{index + 1}"
-            yield "compute", "ufm-leaf", ufm, host_end(ufm, "ib"), leaf, name, link.speed_gbps, link
-
+    yield from _compute_ufm_links(plan, networks, ports, ufms)
     for network in networks.sized():
-        sw = models(network)
-        switches = ids(network.switches, "switch")
-        leaves = ids(network.switches, "leaf") or (switches if network.network != "oob" else [])  # one tier
-        storage_leaves = ids(network.switches, "storage-leaf") or leaves
-        spines = ids(network.switches, "spine")
-        devices = {kind: ids(network.devices, kind) for kind in ("storage", "ufm", "head", "nfs", "pdu")}
-        for link in network.links:
-            kind, count, speed = link.kind, link.count, link.speed_gbps
-            name = network.network
-            if kind == "node-leaf":
-                for host, leaf in homed(nodes, leaves, count, balance=False):
-                    yield (name, kind, host, host_end(host, _NODE_PORTS.get(name, name)), leaf,
-                           switch_end(sw, leaf, "down", speed), speed, link)
-            elif kind in ("storage-leaf", "ufm-leaf", "head-leaf", "nfs-leaf"):
-                hosts = devices[{"storage-leaf": "storage", "ufm-leaf": "ufm", "head-leaf": "head",
-                                 "nfs-leaf": "nfs"}[kind]]
-                if kind == "ufm-leaf" and not hosts:
-                    hosts = ufms
-                targets = storage_leaves if kind in ("storage-leaf", "ufm-leaf") else leaves
-                stem = "mgmt" if name == "oob" else ("ib" if network.fabric == "infiniband" else "eth")
-                for host, leaf in homed(hosts, targets, count):
-                    yield (name, kind, host, host_end(host, stem), leaf, switch_end(sw, leaf, "down", speed),
-                           speed, link)
-            elif kind == "leaf-spine":
-                lower = leaves + [s for s in storage_leaves if s not in leaves]
-                for i, leaf in enumerate(_spread(lower, count)):
-                    spine = spines[i % len(spines)] if spines else SITE
-                    yield (name, kind, leaf, switch_end(sw, leaf, "up", speed), spine,
-                           switch_end(sw, spine, "down", speed), speed, link)
-            elif kind == "isl":
-                pairs = [(leaves[i], leaves[i + 1]) for i in range(0, len(leaves) - 1, 2)]
-                for a, z in _spread(pairs, count):
-                    yield (name, kind, a, switch_end(sw, a, "peer", speed), z, switch_end(sw, z, "peer", speed),
-                           speed, link)
-            elif kind == "site-uplink":
-                for device in _spread(spines or leaves or switches, count):
-                    yield name, kind, device, switch_end(sw, device, "up", speed), SITE, "", speed, link
-            elif kind == "oob-uplink":  # sized with the in-band network: OOB switches up to its leaves
-                oob = networks.oob
-                lower = ids(oob.switches, "switch") if oob is not None else []
-                oob_sw = models(oob) if oob is not None else {}
-                for i, device in enumerate(_spread(lower, count)):
-                    z = leaves[i % len(leaves)] if leaves else SITE
-                    z_port = switch_end(sw, z, "down", speed) if z in sw else ""
-                    yield ("oob", kind, device, switch_end(oob_sw, device, "up", speed), z, z_port, speed, link)
-            elif kind in ("bmc", "switch-mgmt", "device-mgmt", "pdu-mgmt"):
-                if kind == "bmc":
-                    hosts = nodes
-                elif kind == "switch-mgmt":
-                    hosts = [*_compute_switch_ids(plan), *(i for n in networks.sized() for g in n.switches
-                                                           for i in g.ids())]
-                elif kind == "device-mgmt":
-                    hosts = [*ufms, *(i for n in networks.sized() for g in n.devices if g.kind != "pdu"
-                                      for i in g.ids())]
-                else:
-                    hosts = devices["pdu"]
-                if not hosts:
-                    continue
-                order = [hosts[i % len(hosts)] for i in range(count)]
-                for device, oob in zip(order, _spread(switches, count)):
-                    stem = "bmc" if kind == "bmc" else "mgmt"
-                    yield name, kind, device, host_end(device, stem), oob, switch_end(sw, oob, "down", speed), speed, link
-            elif kind == "ufm-b2b":
-                all_ufms = [*ufms, *(i for n in networks.sized() for g in n.devices if g.kind == "ufm"
-                                     for i in g.ids())]
-                pairs = [(all_ufms[i], all_ufms[i + 1]) for i in range(0, len(all_ufms) - 1, 2)]
-                for a, z in _spread(pairs, count):
-                    yield name, kind, a, host_end(a, "ha"), z, host_end(z, "ha"), speed, link
+        yield from _sized_network_links(plan, networks, network, ports, nodes, ufms)
 
 
 def _compute_switch_ids(plan) -> Iterator[str]:

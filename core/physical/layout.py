@@ -386,6 +386,73 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
     return arrange(resolved, fabric, networks, racks).layout()
 
 
+def _central_racks(fabric: FabricPlan, extra, network_rack, leaf_prefix, spine_sw, spine_w: float, core_sw,
+                   core_w: float) -> list[_RackDraft]:
+    """The racks outside the SUs, in order: spines and cores of every plane and island, then the management and
+    storage devices that are not one per rack (``extra``: ``network_devices``); ``spine_w``, ``core_w`` [W]."""
+    islands = max(1, fabric.islands)
+    planes = fabric.planes
+    central: list[_RackDraft] = []
+    if fabric.tiers >= 2:
+        spines_per_island = fabric.spine_count // islands
+        for plane in range(planes):
+            for island in range(islands):
+                _fill(central, network_rack, "spine", spine_sw.id, leaf_prefix(plane, island) + "spine", 0,
+                      spines_per_island, spine_sw.rack_units, spine_w)
+    if fabric.tiers == 3:
+        cores_per_island = fabric.core_count // islands
+        core_racks: list[_RackDraft] = []
+        for plane in range(planes):
+            for island in range(islands):
+                _fill(core_racks, network_rack, "core", core_sw.id, leaf_prefix(plane, island) + "core", 0,
+                      cores_per_island, core_sw.rack_units, core_w)
+        central.extend(core_racks)
+    for kind in ("management", "storage"):
+        kind_racks: list[_RackDraft] = []
+        for device in (d for d in extra if d.kind == kind and not d.per_rack):
+            _fill(kind_racks, lambda k=kind: network_rack(k), kind, device.model or device.prefix, device.prefix, 0,
+                  device.count, device.height_u, device.watts_each)
+        central.extend(kind_racks)
+    return central
+
+
+def _rows(blocks: list, su_meta: list, central: list[_RackDraft], max_row: int):
+    """``(rows, instances, singles)``: whole SU blocks in rows of at most ``max_row`` racks (a longer block alone),
+    the central racks' rows in the middle; per SU its template, first rack, first node and first leaf; the
+    central racks' indices."""
+    su_rows: list[tuple[int, int]] = []
+    start = 0
+    while start < len(blocks):
+        end, length = start, 0
+        while end < len(blocks) and (end == start or length + len(blocks[end]) <= max_row):
+            length += len(blocks[end])
+            end += 1
+        su_rows.append((start, end))
+        start = end
+    central_rows = [[(draft, 0, 0) for draft in central[i:i + max_row]] for i in range(0, len(central), max_row)]
+    half = len(su_rows) // 2 if central_rows else len(su_rows)
+    order: list[tuple[str, object]] = ([("compute", r) for r in su_rows[:half]] + [("central", r) for r in central_rows]
+                                       + [("compute", r) for r in su_rows[half:]])
+    row_racks: list[tuple[str, list[_RackDraft], tuple[int, int]]] = []
+    instances: list[tuple[tuple[int, int], int, int, int]] = []  # per SU: template, first rack, first node, leaf
+    singles: list[tuple[int, _RackDraft]] = []  # (rack index, draft) of the central racks
+    offset = 0
+    for kind, item in order:
+        if kind == "compute":
+            a, b = item
+            row: list = []
+            for g in range(a, b):
+                key, first, leaf_start = su_meta[g]
+                instances.append((key, offset + len(row), first, leaf_start))
+                row.extend(blocks[g])
+            row_racks.append(("compute", row, (a, b)))
+        else:
+            singles.extend((offset + i, draft) for i, (draft, _n, _l) in enumerate(item))
+            row_racks.append(("central", item, (0, 0)))
+        offset += len(row_racks[-1][1])
+    return row_racks, instances, singles
+
+
 def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: RackCatalog | None = None
             ) -> "Arrangement":
     """The rack arrangement ``place`` turns into a ``Layout``: the racks of each distinct SU size once, the
@@ -480,61 +547,11 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
         blocks.append([(draft, first, leaf_start) for draft in template])
         su_meta.append(((count, n_leaves), first, leaf_start))
 
-    central: list[_RackDraft] = []
-    if fabric.tiers >= 2:
-        spines_per_island = fabric.spine_count // islands
-        for plane in range(planes):
-            for island in range(islands):
-                _fill(central, network_rack, "spine", spine_sw.id, leaf_prefix(plane, island) + "spine", 0,
-                      spines_per_island, spine_sw.rack_units, spine_w)
-    if fabric.tiers == 3:
-        cores_per_island = fabric.core_count // islands
-        core_racks: list[_RackDraft] = []
-        for plane in range(planes):
-            for island in range(islands):
-                _fill(core_racks, network_rack, "core", core_sw.id, leaf_prefix(plane, island) + "core", 0,
-                      cores_per_island, core_sw.rack_units, core_w)
-        central.extend(core_racks)
+    central = _central_racks(fabric, extra, network_rack, leaf_prefix, spine_sw, spine_w, core_sw, core_w)
     per_rack_devices = [d for d in extra if d.per_rack]
-    for kind in ("management", "storage"):
-        kind_racks: list[_RackDraft] = []
-        for device in (d for d in extra if d.kind == kind and not d.per_rack):
-            _fill(kind_racks, lambda k=kind: network_rack(k), kind, device.model or device.prefix, device.prefix, 0,
-                  device.count, device.height_u, device.watts_each)
-        central.extend(kind_racks)
 
     # rows: whole SU blocks up to the row length; central rows in the middle
-    max_row = racks.hall.max_racks_per_row
-    su_rows: list[tuple[int, int]] = []
-    start = 0
-    while start < len(blocks):
-        end, length = start, 0
-        while end < len(blocks) and (end == start or length + len(blocks[end]) <= max_row):
-            length += len(blocks[end])
-            end += 1
-        su_rows.append((start, end))
-        start = end
-    central_rows = [[(draft, 0, 0) for draft in central[i:i + max_row]] for i in range(0, len(central), max_row)]
-    half = len(su_rows) // 2 if central_rows else len(su_rows)
-    order: list[tuple[str, object]] = ([("compute", r) for r in su_rows[:half]] + [("central", r) for r in central_rows]
-                                       + [("compute", r) for r in su_rows[half:]])
-    row_racks: list[tuple[str, list[_RackDraft], tuple[int, int]]] = []
-    instances: list[tuple[tuple[int, int], int, int, int]] = []  # per SU: template, first rack, first node, leaf
-    singles: list[tuple[int, _RackDraft]] = []  # (rack index, draft) of the central racks
-    offset = 0
-    for kind, item in order:
-        if kind == "compute":
-            a, b = item
-            row: list = []
-            for g in range(a, b):
-                key, first, leaf_start = su_meta[g]
-                instances.append((key, offset + len(row), first, leaf_start))
-                row.extend(blocks[g])
-            row_racks.append(("compute", row, (a, b)))
-        else:
-            singles.extend((offset + i, draft) for i, (draft, _n, _l) in enumerate(item))
-            row_racks.append(("central", item, (0, 0)))
-        offset += len(row_racks[-1][1])
+    row_racks, instances, singles = _rows(blocks, su_meta, central, racks.hall.max_racks_per_row)
 
     # out-of-band (per-rack) devices: one per rack in the rack's reserved top U, in rack order
     total = sum(len(rs) for _k, rs, _s in row_racks)

@@ -1,0 +1,281 @@
+"""The failure-spec language of a failure what-if (``core.analysis.failure``, module docstring there).
+
+Element names (``p0.leaf3``, ``su2-rail4``, ``p1``, ``node5.nic2``, ``rack3``, ``rack3.feedA``,
+``p0.leaf3-spine1#2``, ``node5.nvswitch1``, ``rack3.nvswitch-tray2``) parsed to ``(tier, key)`` and back;
+``tier:count`` specs resolved to elements in the order that hurts most (``_worst_order``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.analysis.failure.shape import Shape, _pair_links
+from core.errors import InputError, shown
+from core.i18n import N_, _
+from core.plan import Plan
+
+TIERS = ("leaf", "spine", "core", "plane", "nic", "rack", "link", "nvswitch", "tray", "feed")
+TIER_ALIASES = {"tor": "leaf", "bundle": "link", "nvlink-switch": "nvswitch"}
+TIER_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "plane": N_("plane"), "nic": N_("NIC"),
+               "rack": N_("rack"), "link": N_("link bundle"), "nvswitch": N_("NVSwitch chip"),
+               "tray": N_("NVLink switch tray"), "feed": N_("rack power feed")}
+MAX_FAILURES = 10_000
+"""Most elements one what-if fails."""
+
+_SWITCH = re.compile(r"^(?:p(\d+)\.)?(?:i(\d+)\.)?(leaf|spine|core)(\d+)$")
+_SU_RAIL = re.compile(r"^(?:p(\d+)\.)?su(\d+)-rail(\d+)$")
+_PLANE = re.compile(r"^p(\d+)$")
+_NIC = re.compile(r"^node(\d+)\.nic(\d+)$")
+_RACK = re.compile(r"^rack(\d+)$")
+_BUNDLE = re.compile(r"^(?:p(\d+)\.)?(?:i(\d+)\.)?(leaf|spine)(\d+)-(spine|core)(\d+)(?:#(\d+))?$")
+_CHIP = re.compile(r"^(node|rack|nvl)(\d+)\.nvswitch(\d+)$")
+_TRAY = re.compile(r"^(rack|nvl)(\d+)\.nvswitch-tray(\d+)$")
+_FEED = re.compile(r"^rack(\d+)\.feed([ab])$")
+
+
+def _unknown(text: str, shape: Shape) -> InputError:
+    return InputError(_("unknown element {name}; name a switch like {example}, a plane p0-p{last}, a NIC like "
+                        "node0.nic0, a link bundle like {bundle}, a rack or its feed like {feed}, or give a "
+                        "tier and a count like spine:2").format(
+        name=shown(text), example=shape.prefix(0, 0) + "leaf0", last=shape.planes - 1,
+        bundle=shape.prefix(0, 0) + "leaf0-spine0", feed="rack0.feedA"))
+
+
+def _no_nvswitch(text: str, shape: Shape) -> InputError:
+    if not shape.nvl_chips:
+        return InputError(_("{name}: this design's NVLink domain has no NVSwitch chips").format(name=shown(text)))
+    if shape.nodes_per_domain == 1:
+        return InputError(_("unknown NVSwitch chip {name}; an HGX node has chips {first} to {last}, like "
+                            "{example}").format(name=shown(text), first="nvswitch0",
+                                                last=f"nvswitch{shape.nvl_chips - 1}", example="node0.nvswitch0"))
+    return InputError(_("unknown NVLink switch element {name}; a domain has chips 0 to {chips} and trays 0 to "
+                        "{trays}, like {chip} or {tray}").format(
+        name=shown(text), chips=shape.nvl_chips - 1, trays=shape.trays - 1,
+        chip=f"{shape.domain_name(0)}.nvswitch0", tray=f"{shape.domain_name(0)}.nvswitch-tray0"))
+
+
+def _element(tier: str, key: tuple, shape: Shape) -> str:
+    if tier == "plane":
+        return f"p{key[0]}"
+    if tier == "nic":
+        return f"node{key[0]}.nic{key[1]}"
+    if tier == "rack":
+        return f"rack{key[0]}"
+    if tier == "feed":
+        return f"rack{key[0]}.feed{'AB'[key[1]]}"
+    if tier == "nvswitch":
+        return f"{shape.domain_name(key[0])}.nvswitch{key[1]}"
+    if tier == "tray":
+        return f"{shape.domain_name(key[0])}.nvswitch-tray{key[1]}"
+    if tier == "link":
+        kind, p, i, a, b, cable = key
+        lower, upper = ("leaf", "spine") if kind == "ls" else ("spine", "core")
+        return f"{shape.prefix(p, i)}{lower}{a}-{upper}{b}" + ("" if cable is None else f"#{cable}")
+    p, i, k = key
+    return f"{shape.prefix(p, i)}{tier}{k}"
+
+def _parse_bundle(m, text: str, shape: Shape) -> tuple[str, tuple]:
+    p, i, lower, a, upper, b = int(m[1] or 0), int(m[2] or 0), m[3], int(m[4]), m[5], int(m[6])
+    cable = None if m[7] is None else int(m[7])
+    if p >= shape.planes or i >= shape.islands or shape.tiers == 1:
+        raise _unknown(text, shape)
+    if (lower, upper) == ("leaf", "spine"):
+        kind, cabled = "ls", a < shape.leaves and b in shape.spines_of_leaf(a) and b < shape.spines
+    elif (lower, upper) == ("spine", "core") and shape.tiers == 3:
+        kind, cabled = "sc", a < shape.spines and b in shape.cores_of_spine(a) and b < shape.cores
+    else:
+        raise _unknown(text, shape)
+    if not cabled:
+        raise InputError(_("{name}: no such bundle; the two switches are not cabled to each other in this "
+                           "design").format(name=shown(text)))
+    if cable is not None and cable >= _pair_links(shape, kind, a):
+        raise InputError(_("{name}: the bundle has {count} cables, #0 to #{last}").format(
+            name=shown(text), count=_pair_links(shape, kind, a), last=_pair_links(shape, kind, a) - 1))
+    return "link", (kind, p, i, a, b, cable)
+
+
+def parse_name(text: str, shape: Shape, tier: str | None = None) -> tuple[str, tuple]:
+    """``(tier, key)`` of an element name; ``InputError`` for a name the design does not have."""
+    name = text.strip().lower()
+    m = _SWITCH.match(name)
+    if m:
+        p, i, role, k = int(m[1] or 0), int(m[2] or 0), m[3], int(m[4])
+        count = {"leaf": shape.leaves, "spine": shape.spines, "core": shape.cores}[role]
+        if p >= shape.planes or i >= shape.islands or k >= count or (tier and tier != role):
+            raise _unknown(text, shape)
+        return role, (p, i, k)
+    m = _SU_RAIL.match(name)
+    if m and not shape.tor and shape.tiers > 1 and shape.islands == 1:
+        p, g, r = int(m[1] or 0), int(m[2]) - 1, int(m[3]) - 1
+        if p >= shape.planes or not (0 <= g < shape.groups) or not (0 <= r < shape.rails) or tier not in (None, "leaf"):
+            raise _unknown(text, shape)
+        return "leaf", (p, 0, shape.leaf_of(g, r))
+    m = _PLANE.match(name)
+    if m and tier in (None, "plane"):
+        if int(m[1]) >= shape.planes:
+            raise _unknown(text, shape)
+        return "plane", (int(m[1]),)
+    m = _RACK.match(name)
+    if m and tier in (None, "rack"):
+        if int(m[1]) >= shape.racks:
+            raise _unknown(text, shape)
+        return "rack", (int(m[1]),)
+    m = _FEED.match(name)
+    if m and tier in (None, "feed", "rack"):
+        r, f = int(m[1]), "ab".index(m[2])
+        if r >= shape.racks:
+            raise _unknown(text, shape)
+        if f >= shape.feeds:
+            raise InputError(_("{name}: the racks of this design have one power feed, {feed}").format(
+                name=shown(text), feed=f"rack{r}.feedA"))
+        return "feed", (r, f)
+    m = _NIC.match(name)
+    if m and tier in (None, "nic"):
+        if int(m[1]) >= shape.nodes or int(m[2]) >= shape.nics:
+            raise _unknown(text, shape)
+        return "nic", (int(m[1]), int(m[2]))
+    m = _BUNDLE.match(name)
+    if m and tier in (None, "link"):
+        return _parse_bundle(m, text, shape)
+    m = _CHIP.match(name)
+    if m and tier in (None, "nvswitch"):
+        single = shape.nodes_per_domain == 1
+        d, c = int(m[2]), int(m[3])
+        if not shape.nvl_chips or (m[1] == "node") != single or c >= shape.nvl_chips or d >= shape.domains or \
+                (not single and m[1] != shape.domain_name(0)[:-1]):
+            raise _no_nvswitch(text, shape)
+        return "nvswitch", (d, c)
+    m = _TRAY.match(name)
+    if m and tier in (None, "tray", "nvswitch"):
+        d, t = int(m[2]), int(m[3])
+        if not shape.trays or t >= shape.trays or d >= shape.domains or m[1] != shape.domain_name(0)[:-1]:
+            raise _no_nvswitch(text, shape)
+        return "tray", (d, t)
+    raise _unknown(text, shape)
+
+
+def _worst_order(tier: str, shape: Shape):
+    """Elements of ``tier`` in the order a count fails them: where they hurt most first."""
+    pis = shape.pis()
+    if tier == "leaf":
+        for g in range(shape.groups if shape.tiers > 1 else 1):
+            lrs = [0] if (shape.tor or shape.tiers == 1) else range(shape.leaves_per_group)
+            for lr in lrs:
+                for p, i in pis:
+                    yield (p, i, shape.leaf_of(g, lr))
+    elif tier == "spine":
+        per_pod = shape.spines_per_pod if shape.tiers == 3 else shape.spines
+        for pod in range(shape.pods if shape.tiers == 3 else 1):
+            for p, i in pis:
+                for j in range(per_pod):
+                    yield (p, i, pod * per_pod + j)
+    elif tier == "core":
+        for p, i in pis:
+            for k in range(shape.cores):
+                yield (p, i, k)
+    elif tier == "plane":
+        for p in range(shape.planes):
+            yield (p,)
+    elif tier == "nic":
+        for n in range(shape.nodes):
+            for r in range(shape.nics):
+                yield (n, r)
+    elif tier == "rack":
+        for k in range(shape.racks):
+            yield (k,)
+    elif tier == "feed":
+        for k in range(shape.racks):
+            for f in range(shape.feeds):
+                yield (k, f)
+    elif tier == "link" and shape.tiers > 1:  # one leaf's bundles before the next leaf's, then spines' to cores
+        for p, i, k in _worst_order("leaf", shape):
+            for sp in shape.spines_of_leaf(k):
+                yield ("ls", p, i, k, sp, None)
+        if shape.tiers == 3:
+            for p, i, k in _worst_order("spine", shape):
+                for c in shape.cores_of_spine(k):
+                    yield ("sc", p, i, k, c, None)
+    elif tier == "nvswitch" and shape.nvl_chips:
+        chips = sorted(range(shape.nvl_chips), key=lambda c: -shape.chip_links(c))
+        if shape.nodes_per_domain == 1:  # each chip takes its node: one per node first
+            for c in chips:
+                for n in range(shape.nodes):
+                    yield (n, c)
+        else:
+            for d in range(shape.domains):
+                for c in chips:
+                    yield (d, c)
+    elif tier == "tray" and shape.trays:
+        for d in range(shape.domains):
+            for t in range(shape.trays):
+                yield (d, t)
+
+
+def _tier_size(tier: str, shape: Shape) -> int:
+    per_pi = {"leaf": shape.leaves, "spine": shape.spines, "core": shape.cores}
+    npi = shape.planes * shape.islands
+    if tier in per_pi:
+        return per_pi[tier] * npi
+    if tier == "rack":
+        return shape.racks
+    if tier == "feed":
+        return shape.racks * shape.feeds
+    if tier == "link":
+        if shape.tiers == 1:
+            return 0
+        per_leaf = shape.spines_per_pod if shape.tiers == 3 else shape.spines
+        return npi * (shape.leaves * per_leaf + (shape.spines * shape.cores_per_group if shape.tiers == 3 else 0))
+    if tier == "nvswitch":
+        return shape.domains * shape.nvl_chips
+    if tier == "tray":
+        return shape.domains * shape.trays
+    return shape.planes if tier == "plane" else shape.nodes * shape.nics
+
+
+def tiers_for(plan: Plan) -> tuple[str, ...]:
+    """The tiers ``plan`` has elements of (a one-tier fabric has no spines, an HGX node no trays, ...)."""
+    shape = Shape.of(plan)
+    return tuple(t for t in TIERS if _tier_size(t, shape) > 0)
+
+
+def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
+    """``(tier, key, chosen)`` of every element the specs name or choose; ``InputError`` for bad specs."""
+    shape = Shape.of(plan)
+    named: list[tuple[str, tuple]] = []
+    counts: list[tuple[str, int]] = []
+    for spec in failures:
+        text = str(spec).strip()
+        tier, _sep, rest = text.partition(":") if ":" in text else ("", "", text)
+        tier = TIER_ALIASES.get(tier.strip().lower(), tier.strip().lower())
+        if tier and tier not in TIERS:
+            raise InputError(_("unknown tier {tier}; known: {known}").format(tier=shown(tier),
+                                                                           known=", ".join(TIERS + ("tor",))))
+        rest = rest.strip()
+        if tier and rest.isdigit():
+            count = int(rest)
+            if count < 1:
+                raise InputError(_("fail at least 1 element, got {value}").format(value=shown(text)))
+            counts.append((tier, count))
+        else:
+            named.append(parse_name(rest, shape, tier or None))
+    out: list[tuple[str, tuple, bool]] = []
+    seen = set()
+    for tier, key in named:
+        if (tier, key) not in seen:
+            seen.add((tier, key))
+            out.append((tier, key, False))
+    for tier, count in counts:
+        size = _tier_size(tier, shape)
+        taken = sum(1 for t, _k in seen if t == tier)
+        if count + taken > size or count > MAX_FAILURES:
+            raise InputError(_("cannot fail {count} {tier} elements: the design has {size} ({taken} already "
+                               "named)").format(count=count, tier=tier, size=size, taken=taken))
+        for key in _worst_order(tier, shape):
+            if count == 0:
+                break
+            if (tier, key) in seen:
+                continue
+            seen.add((tier, key))
+            out.append((tier, key, True))
+            count -= 1
+    return out

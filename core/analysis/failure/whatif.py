@@ -1,0 +1,240 @@
+"""The failure what-if: ``what_if(plan, failures)`` and its ``FailureResult`` (``core.analysis.failure``).
+
+The failed state (``connectivity.analyse``) feeds a degraded copy of the plan (``degraded_plan``), whose
+collectives (``BUSBW_BYTES``) and training step are compared with the healthy plan's.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from core.analysis.failure.connectivity import Analysis, analyse
+from core.analysis.failure.shape import Shape
+from core.analysis.failure.spec import _element, resolve_failures
+from core.errors import DesignError, InputError
+from core.i18n import _, ngettext
+from core.plan import Plan
+
+BUSBW_BYTES = 1 << 30
+"""Message size of the all-reduce busbw figure (1 GiB, large enough to be bandwidth-bound)."""
+
+
+class FailureResult(BaseModel):
+    """The failed design against the healthy one. Bandwidths one direction; Tb/s = 1e12 bit/s, GB/s = 1e9 byte/s."""
+
+    model_config = ConfigDict(frozen=True)
+
+    failed: tuple[dict, ...]
+    """``{"element", "tier", "chosen", "redundant"}``: ``chosen`` when picked by a ``tier:count`` spec;
+    ``redundant`` when its loss lost nothing (a rack feed whose other feed lives)."""
+    gpus: int
+    nodes: int
+    gpus_disconnected: int
+    nodes_disconnected: int
+    gpus_degraded: int
+    """GPUs of connected nodes whose NIC lost at least one port."""
+    gpus_via_pxn: int
+    """Of those, GPUs whose NIC lost every port: their traffic crosses NVLink to another rail's NIC (PXN)."""
+    bisection_tbits_one_direction: float
+    healthy_bisection_tbits_one_direction: float
+    stages_tbits: dict
+    """Per stage: ``{"healthy", "remaining"}`` bisection-side capacity [Tb/s, one direction] (the damaged half)."""
+    busbw_gbytes: float | None
+    healthy_busbw_gbytes: float | None
+    busbw_method: str
+    alltoall_busbw_gbytes: float | None = None
+    healthy_alltoall_busbw_gbytes: float | None = None
+    """All-to-all of ``BUSBW_BYTES`` on the same GPUs and degraded copy [GB/s]."""
+    step_time_s: float | None = None
+    healthy_step_time_s: float | None = None
+    days_to_train: float | None = None
+    """Days to train the job's ``tokens_to_train`` at ``step_time_s`` (``TrainingEstimate.days_to_train``) [days]."""
+    healthy_days_to_train: float | None = None
+    ecmp_unbalanced: tuple[dict, ...] = ()
+    """``{"tier", "switches", "healthy_paths", "remaining_paths", "unit"}`` per tier and remaining next-hop
+    count; ``unit`` ``switches`` (next-hop switches) or ``links`` (cables of the uplink bundles)."""
+    gpus_nvlink_degraded: int = 0
+    """GPUs of connected NVLink domains that lost NVLink switch chips (lower NVLink bandwidth)."""
+    nvlink_gbytes_per_gpu_one_direction: float | None = None
+    healthy_nvlink_gbytes_per_gpu_one_direction: float | None = None
+    """NVLink line rate per GPU [GB/s, one direction]: the worst connected domain's, and healthy."""
+    domain_busbw_gbytes: float | None = None
+    healthy_domain_busbw_gbytes: float | None = None
+    """All-reduce of ``BUSBW_BYTES`` inside one NVLink domain (a tensor-parallel group) [GB/s]: the worst
+    connected domain, and healthy (None without a multi-GPU NVLink domain)."""
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict:
+        """Machine-readable keys (English), as ``python -m core failure --format json`` prints them."""
+        return {
+            "failed": list(self.failed),
+            "gpus": self.gpus,
+            "nodes": self.nodes,
+            "gpus_disconnected": self.gpus_disconnected,
+            "nodes_disconnected": self.nodes_disconnected,
+            "gpus_degraded": self.gpus_degraded,
+            "gpus_via_pxn": self.gpus_via_pxn,
+            "bisection_tbits_one_direction": round(self.bisection_tbits_one_direction, 6),
+            "stages_tbits_one_direction": {k: {kk: round(vv, 6) for kk, vv in v.items()}
+                                           for k, v in self.stages_tbits.items()},
+            "busbw_gbytes": None if self.busbw_gbytes is None else round(self.busbw_gbytes, 3),
+            "busbw_bytes": BUSBW_BYTES,
+            "busbw_method": self.busbw_method,
+            "alltoall_busbw_gbytes": None if self.alltoall_busbw_gbytes is None else round(self.alltoall_busbw_gbytes, 3),
+            "step_time_s": None if self.step_time_s is None else round(self.step_time_s, 6),
+            "days_to_train": _r(self.days_to_train, 4),
+            "ecmp_unbalanced": list(self.ecmp_unbalanced),
+            "gpus_nvlink_degraded": self.gpus_nvlink_degraded,
+            "nvlink_gbytes_per_gpu_one_direction": _r(self.nvlink_gbytes_per_gpu_one_direction, 3),
+            "domain_busbw_gbytes": _r(self.domain_busbw_gbytes, 3),
+            "healthy": {
+                "bisection_tbits_one_direction": round(self.healthy_bisection_tbits_one_direction, 6),
+                "busbw_gbytes": None if self.healthy_busbw_gbytes is None else round(self.healthy_busbw_gbytes, 3),
+                "alltoall_busbw_gbytes": None if self.healthy_alltoall_busbw_gbytes is None
+                else round(self.healthy_alltoall_busbw_gbytes, 3),
+                "step_time_s": None if self.healthy_step_time_s is None else round(self.healthy_step_time_s, 6),
+                "days_to_train": _r(self.healthy_days_to_train, 4),
+                "nvlink_gbytes_per_gpu_one_direction": _r(self.healthy_nvlink_gbytes_per_gpu_one_direction, 3),
+                "domain_busbw_gbytes": _r(self.healthy_domain_busbw_gbytes, 3),
+            },
+            "notes": list(self.notes),
+        }
+
+
+def _r(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def degraded_plan(plan: Plan, worst_port_fraction: float, leaf_up_fraction: float, spine_up_fraction: float,
+                  nvlink_fraction: float = 1.0) -> Plan:
+    """A copy of ``plan`` with the failed state's slowest NIC share, worst switch oversubscription and NVLink.
+
+    The NIC rate per port is scaled by ``worst_port_fraction`` (the slowest connected node's surviving
+    ports: a collective runs at its slowest rank's pace, and PXN puts a lost rail's share on another NIC);
+    leaf and spine oversubscription are divided by the worst live switch's surviving uplink share; the
+    NVLink bandwidth per GPU is scaled by ``nvlink_fraction`` (the worst connected NVLink domain's surviving
+    links; at 0 the domain has no NVLink left and GPUs talk over PCIe and the NICs).
+    ``plan`` itself is not changed.
+    """
+    update = {"port_speed_gbps": plan.resolved.port_speed_gbps * worst_port_fraction}
+    if nvlink_fraction < 1:
+        update["nvlink_gbytes_per_gpu_bidir"] = plan.resolved.nvlink_gbytes_per_gpu_bidir * nvlink_fraction
+        if nvlink_fraction <= 0:
+            update["nvlink_domain_gpus"] = 1
+    resolved = plan.resolved.model_copy(update=update)
+    bw = plan.bandwidth
+    bandwidth = bw.model_copy(update={
+        "leaf_oversubscription": bw.leaf_oversubscription / max(leaf_up_fraction, 1e-9),
+        "spine_oversubscription": bw.spine_oversubscription / max(spine_up_fraction, 1e-9)})
+    return plan.model_copy(update={"resolved": resolved, "bandwidth": bandwidth})
+
+
+def _busbw(plan: Plan, gpus: int, op: str = "all-reduce") -> float | None:
+    from core.perf.collectives import collective
+
+    if gpus < 2:
+        return None
+    return float(collective(plan, op, BUSBW_BYTES, gpus=gpus)["busbw_gbytes"])
+
+
+def _step(plan: Plan, job, gpus_available: int):
+    """(the job's ``TrainingEstimate`` on ``plan`` or None, why not or None)."""
+    from core.perf.training import estimate
+
+    gpus = job.gpus or plan.resolved.gpus
+    if gpus > gpus_available:
+        return None, _("the job's {gpus} GPUs no longer fit: {left} GPUs are still connected").format(
+            gpus=f"{gpus:,}", left=f"{gpus_available:,}")
+    try:
+        return estimate(plan, job), None
+    except DesignError as exc:
+        return None, str(exc)
+
+
+def what_if(plan: Plan, failures, job=None) -> FailureResult:
+    """Fail ``failures`` (specs: ``tier:count``, ``tier:name`` or a name; module docstring) on ``plan``.
+
+    ``job`` (a ``core.perf.training.TrainingJob``) adds the training step time, healthy and failed.
+    Raises ``InputError`` for an unknown element or tier, or more failures than the tier has.
+    """
+    failures = list(failures)
+    if not failures:
+        raise InputError(_("name at least one element to fail, like spine:1 or {example}").format(
+            example=Shape.of(plan).prefix(0, 0) + "leaf0"))
+    shape = Shape.of(plan)
+    elements = resolve_failures(plan, failures)
+    a = analyse(plan, elements)
+    gpus = plan.resolved.gpus
+    connected_gpus = gpus - a.nodes_disconnected * shape.gpus_per_node
+    notes = []
+    if a.gpus_via_pxn:
+        notes.append(_("{gpus} GPUs lost every port of their NIC: NCCL's PXN sends their traffic over NVLink to a "
+                       "NIC on another rail, which then carries two GPUs' share.").format(gpus=f"{a.gpus_via_pxn:,}"))
+    notes.extend(_scaleup_notes(a, shape))
+    degraded = degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction,
+                             a.nvlink_fraction)
+    domain = plan.resolved.nvlink_domain_gpus
+    healthy_nvl = plan.resolved.nvlink_gbytes_per_gpu_bidir / 2 if domain > 1 else None
+    healthy_domain = _busbw(plan, domain) if domain > 1 else None
+    if a.nvlink_fraction < 1:
+        nvl = healthy_nvl * a.nvlink_fraction
+        domain_busbw = _busbw(degraded, domain)
+    else:
+        nvl, domain_busbw = healthy_nvl, healthy_domain
+    healthy_busbw = _busbw(plan, gpus)
+    busbw = _busbw(degraded, connected_gpus) if a.worst_port_fraction > 0 else None
+    healthy_a2a = _busbw(plan, gpus, "all-to-all")
+    a2a = _busbw(degraded, connected_gpus, "all-to-all") if a.worst_port_fraction > 0 else None
+    method = ("core.perf all-reduce (and all-to-all) of 1 GiB on the connected GPUs; NIC rate scaled to the slowest connected "
+              f"node's surviving ports ({a.worst_port_fraction:.3f}); leaf/spine oversubscription divided by the "
+              f"worst live switch's surviving uplinks ({a.worst_leaf_up_fraction:.3f} / "
+              f"{a.worst_spine_up_fraction:.3f})")
+    healthy_run = failed_run = None
+    if job is not None:
+        healthy_run, _why = _step(plan, job, gpus)
+        failed_run, why = _step(degraded, job, connected_gpus)
+        if why:
+            notes.append(why)
+    redundant = set(a.redundant)
+    return FailureResult(
+        failed=tuple({"element": _element(t, k, shape), "tier": t, "chosen": c, "redundant": (t, k) in redundant}
+                     for t, k, c in elements),
+        gpus=gpus, nodes=shape.nodes,
+        gpus_disconnected=a.nodes_disconnected * shape.gpus_per_node, nodes_disconnected=a.nodes_disconnected,
+        gpus_degraded=a.gpus_degraded, gpus_via_pxn=a.gpus_via_pxn,
+        bisection_tbits_one_direction=a.bisection_gbits / 1000,
+        healthy_bisection_tbits_one_direction=a.healthy_bisection_gbits / 1000,
+        stages_tbits={k: {"healthy": v[0] / 1000, "remaining": v[1] / 1000} for k, v in a.stages_gbits.items()},
+        busbw_gbytes=busbw, healthy_busbw_gbytes=healthy_busbw, busbw_method=method,
+        alltoall_busbw_gbytes=a2a, healthy_alltoall_busbw_gbytes=healthy_a2a,
+        step_time_s=failed_run and failed_run.step_time_s, healthy_step_time_s=healthy_run and healthy_run.step_time_s,
+        days_to_train=failed_run and failed_run.days_to_train,
+        healthy_days_to_train=healthy_run and healthy_run.days_to_train, ecmp_unbalanced=tuple(a.ecmp),
+        gpus_nvlink_degraded=a.gpus_nvlink_degraded, nvlink_gbytes_per_gpu_one_direction=nvl,
+        healthy_nvlink_gbytes_per_gpu_one_direction=healthy_nvl, domain_busbw_gbytes=domain_busbw,
+        healthy_domain_busbw_gbytes=healthy_domain, notes=tuple(notes),
+    )
+
+
+def _scaleup_notes(a: Analysis, shape: Shape) -> list[str]:
+    """What the NVLink-switch and power-feed failures did, in words (module docstring for the rules)."""
+    notes = []
+    if a.nodes_without_nvswitch:
+        notes.append(ngettext(
+            "{nodes} node lost an NVSwitch chip: with Fabric Manager's default NVSWITCH_FAILURE_MODE=0 its "
+            "baseboard stays uninitialised and CUDA cannot start, so its GPUs count as cut off (only HGX A100 "
+            "has a degraded mode, at 5/6 of the NVLink bandwidth).",
+            "{nodes} nodes lost an NVSwitch chip: with Fabric Manager's default NVSWITCH_FAILURE_MODE=0 their "
+            "baseboards stay uninitialised and CUDA cannot start, so their GPUs count as cut off (only HGX A100 "
+            "has a degraded mode, at 5/6 of the NVLink bandwidth).", a.nodes_without_nvswitch).format(
+            nodes=f"{a.nodes_without_nvswitch:,}"))
+    if a.gpus_nvlink_degraded:
+        notes.append(_("{gpus} GPUs are in NVLink domains that lost switch chips: every GPU has one link to each "
+                       "chip, so the worst domain keeps {share} of its NVLink bandwidth per GPU. Assumed: the NVLink "
+                       "partition runs in NMX's Adaptive Bandwidth resiliency mode (in Full Bandwidth mode a lost "
+                       "switch makes the partition unhealthy) and NCCL keeps NVLS on the remaining chips.").format(
+            gpus=f"{a.gpus_nvlink_degraded:,}", share=f"{a.nvlink_fraction:.1%}"))
+    for _tier, key in a.redundant:
+        notes.append(_("{element}: redundant, no element lost (the rack's other power feed carries its N+N "
+                       "supplies).").format(element=_element("feed", key, shape)))
+    return notes
