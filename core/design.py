@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, field as dataclass_field
 from typing import Annotated, Any, Literal
 
@@ -53,6 +54,8 @@ StorageFabric = Literal["auto", "infiniband", "ethernet", "none"]
 """``Design.storage``: the storage fabric's kind (``auto`` = the compute fabric's) or none."""
 
 MAX_GPUS = 1_000_000
+MAX_NAME_CHARS = 80
+"""Longest design name [characters]."""
 MAX_DESIGN_FILE_BYTES = 1_000_000
 """Largest design file (and design JSON text) read: 1 MB; a design is a few hundred bytes."""
 MAX_JSON_DEPTH = 20
@@ -129,6 +132,21 @@ def canonical_overrides(overrides: dict[str, float], catalog: Catalog, unit: str
     return result
 
 
+def check_name(text: str) -> str:
+    """A design name as kept: one line (runs of spaces, tabs and newlines become one space, none at the ends),
+    not empty, at most ``MAX_NAME_CHARS`` characters, no control or format characters (a right-to-left
+    override would reorder what people read). Raises ``InputError`` saying which rule it breaks."""
+    value = " ".join(text.split())
+    if not value:
+        raise InputError(_("must not be empty"))
+    if len(value) > MAX_NAME_CHARS:
+        raise InputError(_("at most {limit} characters, got {count}").format(limit=MAX_NAME_CHARS,
+                                                                          count=f"{len(value):,}"))
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co") for c in value):
+        raise InputError(_("must be text without control or format characters"))
+    return value
+
+
 def _number_text(value: Any) -> str:
     """A number as users write it: ``0.0`` -> ``0``, ``1000000`` -> ``1,000,000``, ``0.5`` -> ``0.5``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -146,12 +164,13 @@ SYSTEM_DEFAULT = "system default"
 """``Surface.widget_none``: the sidebar shows the GPU system's own value when the field is ``None``."""
 AUTO = "auto"
 """``Surface.widget_none`` default: the sidebar's select value meaning "the catalog default" (``None``)."""
-FIELD_KINDS = ("value", "ratio", "system", "switch", "nic", "nvlink", "speed", "rack_preset", "overrides", "spares")
+FIELD_KINDS = ("value", "ratio", "system", "switch", "nic", "nvlink", "speed", "rack_preset", "overrides", "spares",
+               "text")
 """``Surface.kind``: how a field's text is read where it is typed (link, CLI) beyond its type and bounds:
 ``value`` a plain number or text; ``ratio`` a down:up ratio (``3`` or ``3:1``); ``system``, ``switch``, ``nic`` a
 catalog model id; ``nvlink`` a catalog NVLink generation; ``speed`` a port speed some catalog switch runs;
 ``rack_preset`` a rack preset id; ``overrides`` catalog id: number pairs in ``unit``; ``spares`` a sparing
-policy (``core.spares``). A field with a ``vocab`` takes that vocabulary's ids."""
+policy (``core.spares``); ``text`` free text people type (a name: one line, shown escaped everywhere). A field with a ``vocab`` takes that vocabulary's ids."""
 CLI_GROUPS = ("design", "advanced", "networks")
 """``Surface.group``: the CLI help group of a design option."""
 
@@ -325,6 +344,9 @@ class Design(BaseModel):
     price_basis : {"street", "list", "hyperscale"}
         Which point of each catalog price range the design is priced at: street = typical, list = high,
         hyperscale = low (``core.catalog.PRICE_POINT``); capex also carries the full low-high range.
+    name : str, optional
+        The design's name (free text, one line, at most ``MAX_NAME_CHARS`` characters; spaces at the ends
+        dropped): the review pack's title. It changes no number.
     spares : str
         Sparing policy (``core.spares``): ``"off"`` (default: no spare rows), ``"default"`` (the
         catalog's, ``reliability.toml [sparing.*]``) or ``"switch=N+1,transceiver=2%,cable=1%,NIC=1%"``
@@ -493,6 +515,11 @@ class Design(BaseModel):
         kind="spares", metavar="POLICY", widget=None,
         help_args={"off": "--spares=off", "default": "--spares=default",
                    "example": "--spares=switch=N+1,transceiver=2%%"})] = "off"
+    name: Annotated[str | None, Surface(
+        "name", "--name", N_("Design name"),
+        N_("a name for the design, at most {limit} characters of text (the review pack's title)"), kind="text",
+        metavar="TEXT", widget="name", widget_none="", help_args={"limit": MAX_NAME_CHARS})] = Field(
+        default=None)
 
     @field_validator("price_overrides", "power_overrides")
     @classmethod
@@ -521,6 +548,16 @@ class Design(BaseModel):
         if value is not None and not value.strip():
             raise ValueError(_("must name a catalog model, not be empty"))
         return value
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _one_line_of_text(cls, value):
+        if not isinstance(value, str):
+            return value
+        try:
+            return check_name(value)
+        except InputError as exc:
+            raise ValueError(str(exc)) from None
 
     @field_validator("tiers", mode="before")
     @classmethod

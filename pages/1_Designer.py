@@ -319,7 +319,7 @@ def _review_pack(cur: state.Current, key: str, lang: str) -> None:
                         "few seconds (the PDF is printed by a headless browser).")):
         try:
             with st.spinner(_("Building the review pack...")):
-                name = filenames.design_slug(plan)
+                name = plan.design.name or size_caption(plan)  # the title page: the design's name
                 html = report.design_report_html(plan, name=name, share_link=link)
                 pdf = report.design_report_pdf(plan, name=name, share_link=link)
             _keep(built, wanted, (html.encode("utf-8"), pdf))

@@ -50,7 +50,7 @@ def test_every_field_declares_every_surface():
 
 
 def test_v1_link_keys_and_codes_are_frozen():
-    assert sharelink.FIELDS == V1_LINK_KEYS
+    assert V1_LINK_KEYS.items() <= sharelink.FIELDS.items()  # new fields add keys; none is renamed or reused
     for field, codes in V1_CODES.items():
         assert FIELDS[field].vocab.codes == codes
 
@@ -116,6 +116,8 @@ def designs(draw) -> Design:
         "power_overrides": draw(st.dictionaries(st.sampled_from(["QM9700", "CX7"]),
                                                 st.integers(0, 10**4).map(float), max_size=2)),
         "spares": draw(st.sampled_from(["off", "default", "switch=N+1", "switch=N+2,transceiver=2%"])),
+        "name": draw(st.one_of(st.none(), st.text(st.sampled_from("ab Z09<>&\"'/:@.-_%[]()$*# 集群"), min_size=1,
+                                                  max_size=80).map(lambda t: " ".join(t.split()) or None))),
     }
     for tier in ("leaf_switch", "spine_switch", "core_switch"):
         data[tier] = draw(st.sampled_from([None, *all_switches]))

@@ -265,6 +265,8 @@ def _option_reader(field: str, surface: Surface) -> dict:
         return {"type": model_name}
     if surface.kind == "rack_preset":
         return {"type": str.lower}
+    if surface.kind == "text":
+        return {"type": str}
     if surface.kind == "ratio":
         low = field_bounds(field)[0]
         return {"type": leaf_ratio if low < 1 else ratio}

@@ -18,19 +18,7 @@ from core.cli.common import add_design_options, design_from_args
 from core.errors import InputError, shown
 from core.i18n import _, current, number
 
-MAX_NAME = 80
-"""Longest ``--name`` [characters]."""
 DEFAULT_LINK_BASE = "http://localhost:8501/"
-
-
-def _name(text: str) -> str:
-    value = " ".join(text.split())
-    if not value:
-        raise argparse.ArgumentTypeError(_("must not be empty"))
-    if len(value) > MAX_NAME:
-        raise argparse.ArgumentTypeError(_("at most {limit} characters, got {count}").format(
-            limit=MAX_NAME, count=f"{len(value):,}"))
-    return value
 
 
 def _link_base(text: str) -> str:
@@ -51,9 +39,6 @@ def register(subparsers) -> None:
     add_design_options(parser)
     parser.add_argument("--format", choices=["html", "pdf"], default="html",
                         help=_("html (default): one self-contained file; pdf: A4, needs Chromium"))
-    parser.add_argument("--name", type=_name, default=None,
-                        help=_("the design's name on the title page, at most {limit} characters (default: the "
-                               "cluster in words)").format(limit=MAX_NAME))
     parser.add_argument("--output", "-o", metavar="FILE", default=None,
                         help=_("write to FILE; without it HTML goes to stdout, and PDF too when stdout is not a "
                                "terminal"))
@@ -80,7 +65,7 @@ def run(args: argparse.Namespace) -> str:
     stdout = sys.stdout
     if args.format == "pdf" and args.output is None and stdout.isatty():
         raise InputError(_("a PDF is binary: give --output FILE or redirect stdout to a file (> review.pdf)"))
-    name = args.name or size_caption(p)
+    name = p.design.name or size_caption(p)  # --name is a design option (Design.name)
     link = share_link(design, args.link_base)
     if args.format == "pdf":
         data = report.design_report_pdf(p, name=name, share_link=link)

@@ -70,9 +70,11 @@ from core.formats.entry import number_text
 from core import vocab
 from core.design import FIELDS as DESIGN_FIELDS
 from core.design import (
+    MAX_NAME_CHARS,
     OVERRIDE_LIMITS,
     Design,
     Surface,
+    check_name,
     check_override,
     describe_validation_error,
     field_bounds,
@@ -438,6 +440,7 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         "nvlink": lambda: (chosen(generations), ", ".join(generations)),
         "speed": lambda: (chosen([str(v) for v in speeds]), ", ".join(map(str, speeds))),
         "rack_preset": lambda: (chosen(presets), ", ".join(presets)),
+        "text": lambda: (_parse_text, lambda: _("text of at most {limit} characters").format(limit=MAX_NAME_CHARS)),
         "spares": lambda: (_parse_spares, lambda: _(
             "off, default (the catalog's policy) or CATEGORY=RULE pairs such as {example}").format(
                 example="switch=N+1,transceiver=2%,cable=1%,NIC=1%")),
@@ -471,6 +474,14 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         params.append(Param(surface.link, surface.label, parse, format_number, default,
                             _accepted_range(field, whole), surface.unit, surface.translated))
     return tuple(params)
+
+
+def _parse_text(text: str) -> str:
+    """A free-text value (``Design.name``): checked as the design checks it; ``ParamError`` says why not."""
+    try:
+        return check_name(text)
+    except InputError as exc:
+        raise ParamError(str(exc)) from None
 
 
 def _parse_spares(text: str) -> str:
