@@ -426,6 +426,7 @@ def sidebar() -> Current:
         ss[K + "speed"] = AUTO
     auto_speed = engine_defaults(gpu, gpn, fabric, None)
     default_speed = auto_speed.port_speed_gbps if auto_speed else system.default_port_speed_gbps
+    show_auto_label(K + "speed", _("auto ({choice})").format(choice=f"{default_speed} Gb/s"))
     speed = sb.selectbox(_("Port speed"), [AUTO, *speeds], key=K + "speed",
                          format_func=lambda s: _("auto ({choice})").format(choice=f"{default_speed} Gb/s")
                          if s == AUTO else f"{s} Gb/s",
@@ -443,6 +444,7 @@ def sidebar() -> Current:
     switch_slot = sb.empty()  # drawn below, once this run's design is planned: its "auto" names the plan's switch
 
     def draw_switch(labels: SwitchLabels) -> None:
+        show_auto_label(K + "switch", labels.main)
         switch_slot.selectbox(
             _("Switch model"), [AUTO, *[s.id for s in fitting]], key=K + "switch",
             format_func=lambda i: labels.main if i == AUTO else
@@ -561,6 +563,21 @@ def sidebar() -> Current:
     draw_switch(labels)
     draw_tiers(labels)
     return Current(design, result, error, warnings, unit)
+
+
+AUTO_LABELS = "_fp_auto_labels"
+
+
+def show_auto_label(key: str, label: str) -> None:
+    """Call before drawing select box ``key`` whose ``AUTO`` entry reads ``label``. The browser shows a select
+    box's value as the label it last received and Streamlit sends a value only when it changed, so after
+    Fabric -> RoCE the box would still read "auto (QM9700, ...)" while the plan uses SN5600 (checked in headless
+    Chromium). Writing the value back when the label changed makes Streamlit send the new one."""
+    ss = st.session_state
+    shown = ss.setdefault(AUTO_LABELS, {})
+    if ss.get(key) == AUTO and shown.get(key) not in (None, label):
+        ss[key] = AUTO
+    shown[key] = label
 
 
 @dataclass
@@ -704,6 +721,7 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
         if ss.get(K + "nic_model") not in (AUTO, *nics):
             ss[K + "nic_model"] = AUTO
         auto_nic = resolved.nic.id if resolved else system.default_nic
+        show_auto_label(K + "nic_model", _("auto ({choice})").format(choice=auto_nic))
         nic = st.selectbox(_("NIC model"), [AUTO, *nics], key=K + "nic_model",
                            format_func=lambda n: _("auto ({choice})").format(choice=auto_nic) if n == AUTO
                            else f"{n}: {CATALOG.nic(n).logical_ports(speed, fabric)} x {speed}G",
@@ -750,6 +768,7 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
     def draw_tiers(labels: SwitchLabels) -> None:
         for slot, tier, label, fitting, v in boxes:
             auto = labels.tiers.get(tier)
+            show_auto_label(K + f"{tier}_switch", _("auto ({choice})").format(choice=auto) if auto else _("auto"))
             slot.selectbox(
                 label, [AUTO, *fitting], key=K + f"{tier}_switch",
                 format_func=lambda i, v=v, a=auto: (
