@@ -63,3 +63,18 @@ def test_switch_box_labels_in_chinese():
     at = app({"lang": "zh", "f": "eth"})
     assert not at.exception
     assert "SN5600" in at.selectbox(key="w_switch").options[0]
+
+
+def test_the_optimizers_winning_design_reads_its_own_switch():
+    """The cheapest design of ``python -m core optimize --gpus 16384`` (every tier TH5 at 100G, 200G uplinks),
+    opened by its link as the Optimize page's "open in Design" does."""
+    from core.formats import sharelink
+
+    design = Design(gpus=16384, fabric="ethernet", leaf_switch="TH5", spine_switch="TH5", core_switch="TH5",
+                    port_speed_gbps=100, uplink_speed_gbps=200, oversubscription=3.0, tiers=2)
+    at = app(sharelink.encode(design))
+    assert not at.exception and not at.error
+    resolved = plan(design).resolved
+    main, tiers = auto_labels(at)
+    assert "switch TH5" in at.caption[0].value
+    assert main == f"auto (TH5, {resolved.switch_ports} ports)"
