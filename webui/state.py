@@ -600,7 +600,7 @@ def _resolved_auto(design: Design, result: Plan | None, fields: tuple[str, ...])
 
 def switch_labels(design: Design | None, result: Plan | None, fallback, speed: int) -> SwitchLabels:
     """What "auto" plans in each switch box: the switch model of this run's design with that box left to the
-    engine (its per-tier models, the NIC, the uplink speed and the plane mode count), not a default design's.
+    engine (so the other tiers' models, the NIC and the uplink speed count), not a default design's.
     The main box names one model and its ports, or each tier's model in use when they differ;
     ``fallback`` (the system's default switch) when the design cannot be resolved."""
     resolved = _resolved_auto(design, result, ("switch",)) if design is not None else None
