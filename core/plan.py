@@ -402,8 +402,8 @@ def _candidates(
         return out
 
     racks_set = any(getattr(design, f) is not None for f in ("rack_preset", "rack_kw", "rack_units", "nodes_per_rack"))
-    return [tiers, *([rack_fit] if racks_set else []), per_rail_planes, field_fabric, larger_switch, other_speed, fewer_planes, other_topology, fewer_nodes, fewer_nics,
-            more_oversubscription]
+    return [tiers, *([rack_fit] if racks_set else []), per_rail_planes, field_fabric, larger_switch, other_speed,
+            fewer_planes, other_topology, fewer_nodes, fewer_nics, more_oversubscription]
 
 
 def _most_nodes(design: Design, catalog: Catalog, builds: Callable[[dict], bool]) -> tuple[str, dict] | None:

@@ -106,7 +106,8 @@ def test_switch_box_names_the_planned_switch_after_fabric_roce(server, page):
     page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").filter(has_text="Fabric").first.click()
     page.get_by_role("option", name="Ethernet RoCE").click()
     settle(page, timeout=90)
-    assert "switch SN5600" in page.locator("[data-testid='stMain'] [data-testid='stCaptionContainer']").first.inner_text()
+    caption = page.locator("[data-testid='stMain'] [data-testid='stCaptionContainer']").first
+    assert "switch SN5600" in caption.inner_text()
     assert _select_text(page, "Switch model") == "auto (SN5600, 128 ports)"
     page.goto(f"{server}/?v=1&lang=en&n=512&f=eth&lsw=TH5")
     settle(page, timeout=90)
