@@ -4,8 +4,8 @@
 links call. It is pure and deterministic; results are immutable.
 
 A design that cannot be built raises ``DesignError`` whose suggestion names only
-ways out that were checked: ``ways_out`` tries small changes (tiers to auto, a
-switch with more ports, another port speed, fewer planes, the other topology,
+ways out that were checked: ``ways_out`` tries small changes (tiers to auto, per-rail
+planes that fill the NICs evenly, a switch with more ports, another port speed, fewer planes, the other topology,
 fewer NICs per node, more leaf oversubscription, fewer nodes), re-plans each and
 keeps the first ``MAX_WAYS_OUT`` that build; ``DesignError.fixes`` holds them as
 design changes. A way out that cannot help (a larger-radix switch when none in
