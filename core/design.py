@@ -1200,6 +1200,11 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
         nodes_per_rack = nodes_per_domain
 
     tiers = _resolve_tiers(catalog, design, fabric, port_speed, switch, switch_ports)
+    if design.plane_mode == "per-rail" and design.planes == 1:  # NIC i in plane i mod 1: not planes at all
+        raise DesignError(
+            _("Plane mode per-rail with 1 plane puts every NIC in the same plane: one ordinary fabric, not "
+              "separate planes."),
+            _("Use {nics} planes (one per NIC), or plane mode per-port.").format(nics=min(nics_per_node, 8)))
     islands, planes = _islands_and_planes(design, nic, nics_per_node)
     if design.grow_to is not None and design.grow_to < nodes:
         raise DesignError(

@@ -4,8 +4,8 @@
 links call. It is pure and deterministic; results are immutable.
 
 A design that cannot be built raises ``DesignError`` whose suggestion names only
-ways out that were checked: ``ways_out`` tries small changes (tiers to auto, a
-switch with more ports, another port speed, fewer planes, the other topology,
+ways out that were checked: ``ways_out`` tries small changes (tiers to auto, per-rail
+planes that fill the NICs evenly, a switch with more ports, another port speed, fewer planes, the other topology,
 fewer NICs per node, more leaf oversubscription, fewer nodes), re-plans each and
 keeps the first ``MAX_WAYS_OUT`` that build; ``DesignError.fixes`` holds them as
 design changes. A way out that cannot help (a larger-radix switch when none in
@@ -341,6 +341,15 @@ def _candidates(
         return [(ngettext("use {planes} plane", "use {planes} planes", p).format(planes=p), {"planes": p})
                 for p in range(design.planes - 1, 0, -1)]
 
+    def per_rail_planes():
+        """Per-rail planes that fill the NICs evenly (NIC i in plane i mod planes), one plane per NIC first."""
+        if design.plane_mode != "per-rail":
+            return []
+        counts = [p for p in range(min(rails, 8), 1, -1) if rails % p == 0 and p != design.planes]
+        return [(_("use {planes} planes, one per NIC").format(planes=p) if p == rails else
+                 ngettext("use {planes} plane", "use {planes} planes", p).format(planes=p), {"planes": p})
+                for p in counts]
+
     def other_topology():
         if design.topology == "top-of-rack":
             return [(_("use rail-optimized topology"), {"topology": "rail-optimized"})]
@@ -393,8 +402,8 @@ def _candidates(
         return out
 
     racks_set = any(getattr(design, f) is not None for f in ("rack_preset", "rack_kw", "rack_units", "nodes_per_rack"))
-    return [tiers, *([rack_fit] if racks_set else []), field_fabric, larger_switch, other_speed, fewer_planes, other_topology, fewer_nodes, fewer_nics,
-            more_oversubscription]
+    return [tiers, *([rack_fit] if racks_set else []), per_rail_planes, field_fabric, larger_switch, other_speed,
+            fewer_planes, other_topology, fewer_nodes, fewer_nics, more_oversubscription]
 
 
 def _most_nodes(design: Design, catalog: Catalog, builds: Callable[[dict], bool]) -> tuple[str, dict] | None:

@@ -55,7 +55,7 @@ def main() -> None:
     plan = cur.plan
     key = cur.design.model_dump_json()
     for note in plan.resolved.notes:  # e.g. nodes rounded up to whole NVL72 racks
-        st.info(note)
+        st.info(safe.md(note))
 
     # --- key numbers ---------------------------------------------------------------------------------
     numbers = key_numbers(plan.summary(), unit)

@@ -75,3 +75,40 @@ def test_share_box_names_a_real_page_for_a_path_that_does_not_exist(server, page
     share = page.locator("[data-testid='stSidebar'] [data-testid='stCode'] code").last.inner_text()
     assert urlsplit(share).path in ("/", "")
     assert _query(share) == {"v": "1", "n": "16", "lang": "en"}
+
+
+def test_bare_urls_and_html_names_from_a_link_are_never_links(server, page):
+    """Issue 22: GFM turns a bare URL in a warning into a link, and Plotly reads <a href> in a name."""
+    page.goto(f"{server}/?v=1&lang=en&n=https://evil.example/login")
+    settle(page)
+    assert page.locator("a[href*='evil.example'], a[*|href*='evil.example']").count() == 0
+    assert "https://evil.example/login" in page.locator("body").inner_text().replace("\u2060", "")
+    name = quote('<a href="https://ev.il/x">Log in</a>')
+    page.goto(f"{server}/compare?v=1&lang=en&c1_name={name}&c1_ng=64&c2_ng=128")
+    settle(page, timeout=120)
+    page.locator(".js-plotly-plot").first.wait_for(timeout=90_000)
+    assert page.locator("a[href*='ev.il'], a[*|href*='ev.il']").count() == 0  # *|href: Plotly's SVG <a xlink:href>
+    assert 'Log in</a>' in page.locator("body").inner_text()  # the name is shown as typed
+    assert page.locator(".js-plotly-plot text", has_text="Log in</a>").count() > 0  # the chart shows it as text
+
+
+def _select_text(page, label: str) -> str:
+    """What a sidebar select box shows (its input holds the chosen option's label)."""
+    box = page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").filter(has_text=label).first
+    return box.locator("input").first.input_value()
+
+
+def test_switch_box_names_the_planned_switch_after_fabric_roce(server, page):
+    """Issue 22, reproduction 2: the browser keeps a select box's last label unless Streamlit sends the value."""
+    page.goto(f"{server}/?v=1&lang=en")
+    settle(page, timeout=90)
+    assert _select_text(page, "Switch model") == "auto (QM9700, 64 ports)"
+    page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").filter(has_text="Fabric").first.click()
+    page.get_by_role("option", name="Ethernet RoCE").click()
+    settle(page, timeout=90)
+    caption = page.locator("[data-testid='stMain'] [data-testid='stCaptionContainer']").first
+    assert "switch SN5600" in caption.inner_text()
+    assert _select_text(page, "Switch model") == "auto (SN5600, 128 ports)"
+    page.goto(f"{server}/?v=1&lang=en&n=512&f=eth&lsw=TH5")
+    settle(page, timeout=90)
+    assert _select_text(page, "Switch model") == "auto (TH5, 128 ports)"

@@ -18,7 +18,8 @@ ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
     {"v": "1", "n": "1000000", "ti": "3"},
     {"v": "1", "n": "16384"},
     {"v": "1", "pl": "8"},
-], ids=["tiers", "switch", "cap", "three-tiers", "planes"])
+    {"v": "1", "pm": "rail"},
+], ids=["tiers", "switch", "cap", "three-tiers", "planes", "per-rail-one-plane"])
 def test_every_button_on_the_error_page_builds(params):
     at = AppTest.from_file(ENTRY, default_timeout=90)
     at.query_params.update(params)

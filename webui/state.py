@@ -433,6 +433,7 @@ def sidebar() -> Current:
         ss[K + "speed"] = AUTO
     auto_speed = engine_defaults(gpu, gpn, fabric, None)
     default_speed = auto_speed.port_speed_gbps if auto_speed else system.default_port_speed_gbps
+    show_auto_label(K + "speed", _("auto ({choice})").format(choice=f"{default_speed} Gb/s"))
     speed = sb.selectbox(_("Port speed"), [AUTO, *speeds], key=K + "speed",
                          format_func=lambda s: _("auto ({choice})").format(choice=f"{default_speed} Gb/s")
                          if s == AUTO else f"{s} Gb/s",
@@ -447,18 +448,20 @@ def sidebar() -> Current:
     resolved = auto_speed if speed == AUTO else engine_defaults(gpu, gpn, fabric, speed)
     auto_switch = resolved.switch if resolved else None
     lacking = [s.id for s in CATALOG.fabric_switches(fabric) if s not in fitting]
-    switch = sb.selectbox(
-        _("Switch model"), [AUTO, *[s.id for s in fitting]], key=K + "switch",
-        format_func=lambda i: (_("auto ({switch}, {ports} ports)").format(
-            switch=auto_switch.id, ports=auto_switch.ports_at(effective_speed))
-            if auto_switch else _("auto (none fits)")) if i == AUTO else
-        f"{i}: {CATALOG.switch(i).ports_at(effective_speed)} x {effective_speed}G",
-        help=_("Only switches with the chosen port speed are offered.")
-             + (" " + _("Not offered at {speed}G: {switches}.").format(speed=effective_speed,
-                                                                       switches=", ".join(lacking))
-                if lacking else ""))
+    switch_slot = sb.empty()  # drawn below, once this run's design is planned: its "auto" names the plan's switch
+
+    def draw_switch(labels: SwitchLabels) -> None:
+        show_auto_label(K + "switch", labels.main)
+        switch_slot.selectbox(
+            _("Switch model"), [AUTO, *[s.id for s in fitting]], key=K + "switch",
+            format_func=lambda i: labels.main if i == AUTO else
+            f"{i}: {CATALOG.switch(i).ports_at(effective_speed)} x {effective_speed}G",
+            help=_("Only switches with the chosen port speed are offered.")
+            + (" " + _("Not offered at {speed}G: {switches}.").format(speed=effective_speed,
+                                                                      switches=", ".join(lacking))
+               if lacking else ""))
     sb.selectbox(_("Topology"), list(vocab.TOPOLOGY.ids), key=K + "topology",
-                            format_func=vocab.TOPOLOGY.label,
+                 format_func=vocab.TOPOLOGY.label,
                             help=_("Rail-optimized: NIC i of every node in a scalable unit goes to leaf i. "
                                    "Top-of-rack: all NICs of a node go to its rack's leaf."))
     ss[K + "oversub"] = float(ss.get(K + "oversub") or 1.0)
@@ -528,7 +531,7 @@ def sidebar() -> Current:
         st.text_input(_("Power overrides [W]"), key=K + "pw", placeholder="QM9700:800",
                            help=_("Catalog id:unit power in W, comma-separated ('=' is accepted too)."))
 
-    _advanced_fabric(sb, fabric, effective_speed, resolved, auto_switch, system)
+    draw_tiers = _advanced_fabric(sb, fabric, effective_speed, resolved, system)
 
     data, problems = _design_data(ss, system, effective_speed)
     unit = "Gb/s" if ss.get(K + "bits") else "GB/s"
@@ -536,14 +539,79 @@ def sidebar() -> Current:
     try:
         design = parse_design({k: v for k, v in data.items() if v is not None})
     except InputError as exc:
+        labels = switch_labels(None, None, auto_switch, effective_speed)
+        draw_switch(labels)
+        draw_tiers(labels)
         return Current(None, None, exc, warnings + problems, unit)
     for p in problems:
         sb.warning(safe.md(p))
     try:
-        result = plan(design)
+        result, error = plan(design), None
     except (DesignError, InputError) as exc:
-        return Current(design, None, exc, warnings, unit)
-    return Current(design, result, None, warnings, unit)
+        result, error = None, exc
+    labels = switch_labels(design, result, auto_switch, effective_speed)
+    draw_switch(labels)
+    draw_tiers(labels)
+    return Current(design, result, error, warnings, unit)
+
+
+AUTO_LABELS = "_fp_auto_labels"
+
+
+def show_auto_label(key: str, label: str) -> None:
+    """Call before drawing select box ``key`` whose ``AUTO`` entry reads ``label``. The browser shows a select
+    box's value as the label it last received and Streamlit sends a value only when it changed, so after
+    Fabric -> RoCE the box would still read "auto (QM9700, ...)" while the plan uses SN5600 (checked in headless
+    Chromium). Writing the value back when the label changed makes Streamlit send the new one."""
+    ss = st.session_state
+    shown = ss.setdefault(AUTO_LABELS, {})
+    if ss.get(key) == AUTO and shown.get(key) not in (None, label):
+        ss[key] = AUTO
+    shown[key] = label
+
+
+@dataclass
+class SwitchLabels:
+    """The "auto" entries of the switch boxes, named from this run's design (``switch_labels``)."""
+
+    main: str
+    tiers: dict[str, str | None]  # tier -> the model its "auto" plans, None if it cannot be resolved
+
+
+def _resolved_auto(design: Design, result: Plan | None, fields: tuple[str, ...]) -> ResolvedDesign | None:
+    """``design`` resolved with ``fields`` left to the engine: the plan's own when they already are."""
+    if result is not None and all(getattr(design, f) is None for f in fields):
+        return result.resolved
+    try:
+        return resolve_design(design.model_copy(update={f: None for f in fields}), CATALOG)
+    except (DesignError, InputError):
+        return None
+
+
+def switch_labels(design: Design | None, result: Plan | None, fallback, speed: int) -> SwitchLabels:
+    """What "auto" plans in each switch box: the switch model of this run's design with that box left to the
+    engine (so the other tiers' models, the NIC and the uplink speed count), not a default design's.
+    The main box names one model and its ports, or each tier's model in use when they differ;
+    ``fallback`` (the system's default switch) when the design cannot be resolved."""
+    resolved = _resolved_auto(design, result, ("switch",)) if design is not None else None
+    if resolved is None:
+        main = (_("auto ({switch}, {ports} ports)").format(switch=fallback.id, ports=fallback.ports_at(speed))
+                if fallback else _("auto (none fits)"))
+        return SwitchLabels(main, {t: fallback.id if fallback else None for t in ("leaf", "spine", "core")})
+    tiers = result.fabric.tiers if result is not None else design.tiers if isinstance(design.tiers, int) else 3
+    models = resolved.tier_switches
+    if len({models[t].id for t in ("leaf", "spine", "core")[:tiers]}) == 1:
+        main = _("auto ({switch}, {ports} ports)").format(switch=resolved.switch.id, ports=resolved.switch_ports)
+    else:
+        ids = {t: models[t].id for t in ("leaf", "spine", "core")}
+        main = _("auto ({choice})").format(choice=(
+            _("leaf {leaf}, spine {spine}") if tiers == 2 else _("leaf {leaf}, spine {spine}, core {core}")
+        ).format(**ids))
+    per_tier = {}
+    for tier in ("leaf", "spine", "core"):
+        tier_resolved = _resolved_auto(design, result, (f"{tier}_switch",))
+        per_tier[tier] = tier_resolved.tier_switches[tier].id if tier_resolved else None
+    return SwitchLabels(main, per_tier)
 
 
 def compare_sidebar() -> Current:
@@ -627,10 +695,11 @@ def _storage_widgets(ss) -> None:
                                   "UFM appliances and user storage, as in the reference architecture."))
 
 
-def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | None, auto_switch, system) -> None:
+def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | None, system):
     """The "Advanced fabric" expander: NIC, per-tier switches and uplink speed, plane mode, SU and pod size,
     growth (``AUTO`` or 0 = the engine's default; auto labels name what it picks). Their values are read with
-    every other widget's (``_design_data``)."""
+    every other widget's (``_design_data``). Returns the function that draws the per-tier switch boxes once the
+    design is planned (``SwitchLabels``)."""
     ss = st.session_state
     last = ss.get("fp_current")
     last_plan = getattr(last, "plan", None)
@@ -639,7 +708,8 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
         if ss.get(K + "nic_model") not in (AUTO, *nics):
             ss[K + "nic_model"] = AUTO
         auto_nic = resolved.nic.id if resolved else system.default_nic
-        nic = st.selectbox(_("NIC model"), [AUTO, *nics], key=K + "nic_model",
+        show_auto_label(K + "nic_model", _("auto ({choice})").format(choice=auto_nic))
+        st.selectbox(_("NIC model"), [AUTO, *nics], key=K + "nic_model",
                            format_func=lambda n: _("auto ({choice})").format(choice=auto_nic) if n == AUTO
                            else f"{n}: {CATALOG.nic(n).logical_ports(speed, fabric)} x {speed}G",
                            help=_("NICs that run {speed} Gb/s on this fabric; a NIC's ports bound the planes.").format(
@@ -654,39 +724,45 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
                               help=_("Leaf uplinks and spine/core ports, per direction. Faster than the port speed: "
                                      "the leaf breaks its ports out toward the NICs (e.g. 2 x 400G of an 800G port)."))
         up_speed = speed if uplink == AUTO else uplink
-        chosen = {}
+        boxes = []
         for tier, label in (("leaf", _("Leaf switch")), ("spine", _("Spine switch")), ("core", _("Core switch"))):
             tier_speeds = (speed, up_speed) if tier == "leaf" else (up_speed,)
             fitting = [s.id for s in CATALOG.fabric_switches(fabric) if all(s.ports_at(v) for v in tier_speeds)]
             if ss.get(K + f"{tier}_switch") not in (AUTO, *fitting):
                 ss[K + f"{tier}_switch"] = AUTO
-            auto_tier = (last_plan.resolved.tier_switches[tier].id if last_plan is not None
-                         else auto_switch.id if auto_switch else None)
-            chosen[tier] = st.selectbox(
-                label, [AUTO, *fitting], key=K + f"{tier}_switch",
-                format_func=lambda i, v=tier_speeds[-1], a=auto_tier: (
-                    _("auto ({choice})").format(choice=a) if a else _("auto")) if i == AUTO
-                else f"{i}: {CATALOG.switch(i).ports_at(v)} x {v}G",
-                help=_("Overrides the switch model on this tier (a chassis at the spine, say)."))
-        mode = st.selectbox(_("Plane mode"), list(vocab.PLANE_MODE.ids), key=K + "plane_mode",
-                            format_func=vocab.PLANE_MODE.label,
+            boxes.append((st.empty(), tier, label, fitting, tier_speeds[-1]))  # drawn by draw_tiers
+        st.selectbox(_("Plane mode"), list(vocab.PLANE_MODE.ids), key=K + "plane_mode",
+                     format_func=vocab.PLANE_MODE.label,
                             help=_("Per rail: NIC i of every node is in plane i mod planes only and each plane is "
                                    "its own fabric (DeepSeek's multi-plane fat tree); traffic between planes "
                                    "crosses NVLink."))
         auto_su = last_plan.fabric.nodes_per_group if last_plan is not None else None
         auto_pod = last_plan.fabric.groups_per_pod if last_plan is not None and last_plan.fabric.tiers == 3 else None
-        su = st.number_input(_("Nodes per scalable unit (0 = auto)"), min_value=0, max_value=MAX_GPUS, step=1,
+        st.number_input(_("Nodes per scalable unit (0 = auto)"), min_value=0, max_value=MAX_GPUS, step=1,
                              key=K + "su",
                              help=_("auto: as many as a leaf has down ports (now {choice}).").format(
                                  choice=auto_su if auto_su else "-"))
-        pod = st.number_input(_("Scalable units per pod (0 = auto)"), min_value=0, max_value=4096, step=1,
+        st.number_input(_("Scalable units per pod (0 = auto)"), min_value=0, max_value=4096, step=1,
                               key=K + "pod",
                               help=_("Three tiers only. auto: as many as a spine reaches (now {choice}).").format(
                                   choice=auto_pod if auto_pod else "-"))
-        grow = st.number_input(_("Grow to [nodes] (0 = no growth)"), min_value=0, max_value=MAX_GPUS, step=1,
+        st.number_input(_("Grow to [nodes] (0 = no growth)"), min_value=0, max_value=MAX_GPUS, step=1,
                                key=K + "grow",
                                help=_("Spines, cores and every leaf's uplinks are sized for this many nodes; only "
                                       "the nodes above are installed. The BOM lists what is reserved."))
+
+    def draw_tiers(labels: SwitchLabels) -> None:
+        for slot, tier, label, fitting, v in boxes:
+            auto = labels.tiers.get(tier)
+            show_auto_label(K + f"{tier}_switch", _("auto ({choice})").format(choice=auto) if auto else _("auto"))
+            slot.selectbox(
+                label, [AUTO, *fitting], key=K + f"{tier}_switch",
+                format_func=lambda i, v=v, a=auto: (
+                    _("auto ({choice})").format(choice=a) if a else _("auto")) if i == AUTO
+                else f"{i}: {CATALOG.switch(i).ports_at(v)} x {v}G",
+                help=_("Overrides the switch model on this tier (a chassis at the spine, say)."))
+
+    return draw_tiers
 
 
 # --- cluster size: nodes, GPUs or racks -----------------------------------------------------------

@@ -10,7 +10,7 @@ from core.analysis.compare import Comparison, busbw_key, category_capex
 from core.cost import CATEGORY_LABELS
 from core.figures.cost import category_name
 from core.figures.keynumbers import format_usd
-from core.figures.style import CATEGORY_COLOURS, base_layout, wrap_text
+from core.figures.style import CATEGORY_COLOURS, base_layout, plain, wrap_text
 from core.i18n import _
 from core.perf.sizes import format_size
 
@@ -18,7 +18,8 @@ DESIGN_COLOURS = ("#2e86c1", "#d35400", "#117a65", "#7d3c98")
 
 
 def _names(comparison: Comparison, key: str | None = None) -> list[tuple[int, str]]:
-    return [(i, c.name) for i, c in enumerate(comparison.columns)
+    """(index, name) of the designs drawn; the names are the user's, so ``plain`` (shown as typed, never as HTML)."""
+    return [(i, plain(c.name)) for i, c in enumerate(comparison.columns)
             if c.plan is not None and (key is None or key in c.values)]
 
 
@@ -52,8 +53,7 @@ def bandwidth_figure(comparison: Comparison, height: int = 380) -> go.Figure:
         # labels on at most two lines, so they slant only in a narrow chart
         fig.add_trace(go.Bar(x=[wrap_text(k, 16) for k, _v in keys], y=[v for _k, v in keys], name=name,
                              marker_color=colour, customdata=[k for k, _v in keys],
-                             hovertemplate="%{customdata}: %{y:,.1f} GB/s<extra>" + name.replace("<", "&lt;")
-                             + "</extra>"))
+                             hovertemplate="%{customdata}: %{y:,.1f} GB/s<extra>" + name + "</extra>"))
     base_layout(fig, _("Bandwidth per GPU, per design [GB/s, one direction]"), height)
     # the legend at the foot of the figure, under the axis labels however many lines they take
     fig.update_layout(barmode="group", yaxis=dict(title="GB/s", rangemode="tozero"), xaxis=dict(automargin=True),

@@ -39,6 +39,13 @@ def sep() -> str:
     return "、" if current() == "zh" else ", "
 
 
+def plain(text: object) -> str:
+    """``text`` as Plotly shows it literally: ``&``, ``<`` and ``>`` as entities, so a user-given name in a title,
+    legend, axis label or hover text is never read as Plotly's HTML subset (``<a href>``, ``<span style>``, ``<b>``,
+    ``<br>``). Use it wherever a name the user typed or a link gave reaches a figure."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def rail_colour(rail: int) -> str:
     return RAIL_COLOURS[rail % len(RAIL_COLOURS)] if rail is not None and rail >= 0 else TIER_COLOURS["leaf"]
 
