@@ -98,3 +98,23 @@ def test_old_bisection_link_key_still_applies_and_the_new_one_round_trips():
     assert not warnings
     c = optimizelink.constraints(values)
     assert c.min_bisection_gbytes_per_gpu == 20 and c.max_bisection_ratio == 1.5
+
+
+def test_cli_objective_and_bisection_ratio(capsys):
+    import json
+
+    from conftest import run_cli as run
+
+    common = ("optimize", "--gpus", "256", "--switches", "QM9700,SN5600", "--single-model",
+              "--oversubscription-grid", "1,2", "--max-bisection-ratio", "1:1", "--workers", "1")
+    code, out, _err = run(capsys, *common, "--objective", "compute", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["objective"] == "compute"
+    assert all(p["metrics"]["bisection_ratio"] <= 1.0 + 1e-9 for p in data["pareto"])
+    fabric = [p["metrics"]["network_capex_usd"] for p in data["pareto"]]
+    assert fabric == sorted(fabric) and data["best"]["metrics"]["network_capex_usd"] == fabric[0]
+    code, out, _err = run(capsys, *common, "--format", "table")
+    assert code == 0 and "cheapest by whole-cluster capex" in out and "256 x H100 in 32 nodes" in out
+    code, _out, err = run(capsys, *common, "--objective", "nodes")
+    assert code != 0 and "--objective" in err
