@@ -199,3 +199,13 @@ def test_sidebar_fields_the_search_does_not_set_are_kept():
     assert {d.tiers for d in designs} == set(SMALL_GRID.tiers)  # searched: the sidebar's own value is not used
     with pytest.raises(InputError):
         candidate_designs("H100", 32, Constraints(), SMALL_GRID, base=sidebar)
+
+
+def test_a_search_from_a_sidebar_design_prices_the_sidebars_fields():
+    sidebar = Design(gpu="H100", nodes=32, price_basis="list", management=False, storage="none")
+    result = optimize("H100", 256, Constraints(switches=("QM9700",)), SMALL_GRID, workers=1, base=sidebar)
+    default = optimize("H100", 256, Constraints(switches=("QM9700",)), SMALL_GRID, workers=1)
+    best = result.best.design
+    assert best.price_basis == "list" and best.management is False and best.storage == "none"
+    assert result.best.capex_usd == pytest.approx(plan(best).cost.capex_usd)
+    assert result.best.capex_usd != pytest.approx(default.best.capex_usd)

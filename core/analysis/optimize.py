@@ -1,12 +1,15 @@
 """The optimizer: the cheapest design on a stated grid that meets every constraint, and the Pareto front.
 
-``optimize(gpu, gpus, constraints, grid)`` enumerates every combination of the engine's choices on
+``optimize(gpu, gpus, constraints, grid, base=design)`` starts every candidate from ``base`` (the web app passes
+the sidebar's design: every field the grid does not set is kept, ``base_design``) and enumerates every
+combination of the engine's choices on
 ``grid`` (fabric, leaf switch, spine/core switch, port speed, uplink speed i.e. breakout, NIC,
 planes and plane mode, topology, tiers, leaf oversubscription), plans each buildable one with the
 engine's own stages (``resolve_design``, ``size_fabric``, ``compute_bandwidth``, ``build_bom``,
 ``summarize_cost``: the same functions ``core.plan.plan`` runs, so every number is the full plan's),
-checks the constraints and returns the cheapest feasible design (capex at the design's price basis,
-ties: fewer switches, then grid order), the Pareto front of capex against performance (all-reduce
+checks the constraints and returns the cheapest feasible design (capex at the design's price basis, of the
+whole cluster or of the compute fabric alone as ``objective`` says, ``OBJECTIVES``; ties: fewer switches, then
+grid order), the Pareto front of capex against performance (all-reduce
 busbw [GB/s] at ``constraints.busbw_size``, higher better; or days to train the job, lower better),
 ``considered`` (grid candidates), ``feasible``, ``rejected`` (count per reason: the first constraint
 a candidate fails in ``CONSTRAINT_ORDER``, or the engine's ``DesignError``/``InputError`` message)
