@@ -137,6 +137,21 @@ class CostSummary(BaseModel):
     spares_capex_usd_high: float = 0.0
     """The spare rows at their highest catalog prices [USD]."""
 
+    @property
+    def compute_fabric_capex_usd(self) -> float:
+        """Capex of the compute fabric alone [USD]: its switches, transceivers, cables and the nodes' compute
+        NICs (BOM rows of ``NETWORK_CATEGORIES`` whose ``network`` is ``compute``, spares of those included).
+        Not included: the GPU nodes themselves, racks, the storage fabric (switches and appliances) and the
+        in-band and out-of-band management networks. The same figure as ``network_capex_usd``, named for
+        what it is next to ``cluster_capex_usd``."""
+        return self.network_capex_usd
+
+    @property
+    def cluster_capex_usd(self) -> float:
+        """Capex of the whole cluster [USD]: every BOM row (GPU nodes, the compute fabric, the storage fabric
+        and its appliances, the management networks, racks, spares); the same figure as ``capex_usd``."""
+        return self.capex_usd
+
 
 BOM_COLUMNS = [
     "category", "item", "catalog_id", "quantity", "unit_price_usd", "extended_price_usd",

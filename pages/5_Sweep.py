@@ -15,6 +15,7 @@ from core.design import Design
 from core.errors import FabricPlannerError, InputError
 from core.figures import sweep as figs
 from core.figures.compare import format_value
+from core.figures.keynumbers import size_caption
 from core.formats import sweeplink
 from core.formats.joblink import DEFAULTS
 from core.i18n import _
@@ -158,6 +159,15 @@ def _table(result: sw.SweepResult) -> None:
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
+def _base_size(cur) -> str:
+    """The sidebar design's GPU model and size in words (``1,024 x H100 in 128 nodes``)."""
+    if cur.plan is not None:
+        return size_caption(cur.plan)
+    d = cur.design
+    return _("{gpus} x {system}").format(gpus=i18n.number(d.gpus), system=d.gpu) if d.gpus else \
+        _("{nodes} nodes of {system}").format(nodes=i18n.number(d.nodes or 0), system=d.gpu)
+
+
 def main() -> None:
     store = _store()
     st.title(_("Sweep"))
@@ -187,8 +197,11 @@ def main() -> None:
         st.error(safe.md(str(result)))
         return
     st.plotly_chart(fig, key=W + "chart", config={"displaylogo": False})
-    st.caption(_("{feasible} of {count} points can be built.").format(feasible=result.feasible,
-                                                                       count=len(result.points)))
+    swept = [sw.setting_label(spec.x.setting)] + ([sw.setting_label(spec.y.setting)] if spec.y else [])
+    st.caption(_("Each point is the sidebar's design, {size}, with {swept} set to the point's value. {feasible} of "
+                 "{count} points can be built.").format(
+                     size=_base_size(cur), swept=" / ".join(swept), feasible=result.feasible,
+                     count=len(result.points)))
     _table(result)
     st.download_button(_("Download CSV"), _csv(result), file_name=f"{_slug(cur)}-sweep-{spec.metric}.csv",
                        mime="text/csv", key=W + "csv")

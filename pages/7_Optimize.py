@@ -1,6 +1,10 @@
 """Optimize: the cheapest design that meets the user's constraints, the Pareto front of capex against
 performance (each point opens its design) and, per switch family, what ruled it out (thin: form ->
-core.formats.optimizelink -> core.analysis.optimize -> core.figures.optimize)."""
+core.formats.optimizelink -> core.analysis.optimize -> core.figures.optimize).
+
+It plans the sidebar's design: its GPU model, size (unless sizing from a budget or power, which varies the
+GPU count and says so) and every field the search does not set; the search sets fabric, switch per tier,
+port and uplink speed, NIC, planes and plane mode, topology, tiers and leaf oversubscription."""
 
 from __future__ import annotations
 
@@ -10,12 +14,14 @@ import pandas as pd
 import streamlit as st
 
 from core import i18n
-from core.analysis.optimize import design_label, largest_within, optimize
+from core.analysis.optimize import capex_of, design_label, largest_within, objective_word, optimize
 from core.catalog import load_catalog
+from core.design import Design, resolve_design
 from core.errors import FabricPlannerError
 from core.figures import optimize as figs
+from core.figures.keynumbers import size_caption
 from core.formats import optimizelink, sharelink
-from core.i18n import _
+from core.i18n import N_, _
 from core.perf.sizes import format_size
 from core.perf.training import PRESETS
 from webui import safe, state
@@ -25,6 +31,8 @@ STORE = "fp_opt"  # the search settings of this session (optimizelink's keys -> 
 W = "opt_w_"  # widget key prefix
 SIZE_CHOICES = (2**20, 16 * 2**20, 256 * 2**20, 2**30, 4 * 2**30)
 FABRIC_LABELS = {"any": _("InfiniBand or Ethernet"), "infiniband": _("InfiniBand only"), "ethernet": _("Ethernet only")}
+OBJECTIVE_LABELS = {"cluster": N_("whole-cluster capex"), "compute": N_("compute-fabric capex")}
+SEARCHED = N_("searched: the page tries every value")
 
 
 def _store() -> dict:
@@ -32,12 +40,7 @@ def _store() -> dict:
     ss = st.session_state
     if STORE not in ss:
         params = ss.get("_fp_link") or st.query_params.to_dict()
-        values, warnings = optimizelink.decode(params)
-        cur = ss.get("fp_current")
-        if not any(k.startswith(optimizelink.SEARCH.prefix) for k in params) and cur is not None \
-                and cur.plan is not None:  # start from the Designer's design
-            values["gpu"], values["n"] = cur.plan.resolved.system.id, cur.plan.resolved.gpus
-        ss[STORE] = values
+        ss[STORE] = optimizelink.decode(params)[0]
         ss["fp_opt_params"] = {k: v for k, v in params.items() if k.startswith(optimizelink.SEARCH.prefix)}
     return ss[STORE]
 
@@ -47,56 +50,91 @@ def _warnings() -> list[str]:
     return optimizelink.decode(st.session_state.get("fp_opt_params") or {})[1]
 
 
+def _sidebar_design() -> tuple[Design, int, str] | None:
+    """The sidebar's design, its GPU count and its size in words (``16,384 x B300 in 2,048 nodes``); None (and
+    the reason shown) when the sidebar has no design the engine can resolve."""
+    cur: state.Current | None = st.session_state.get("fp_current")
+    if cur is None or cur.design is None:
+        st.error(_("The sidebar has no valid design; fix it there first (the Optimize page plans the sidebar's "
+                   "GPU model and size)."))
+        return None
+    if cur.plan is not None:
+        return cur.design, cur.plan.resolved.gpus, size_caption(cur.plan)
+    try:
+        resolved = resolve_design(cur.design)
+    except FabricPlannerError as exc:
+        message, _suggestion = safe.message(exc)
+        st.error(_("The sidebar's design cannot be resolved: {message}").format(message=message))
+        return None
+    return cur.design, resolved.gpus, _("{gpus} x {system}").format(gpus=i18n.number(resolved.gpus),
+                                                                      system=resolved.system.id)
+
+
 @st.cache_resource(max_entries=8, show_spinner=False)
 def _search(key: str, language: str):
-    """The search of ``key`` (the settings as JSON); the result, or the domain error when it cannot run."""
-    values = json.loads(key)
+    """The search of ``key`` (the settings and the sidebar's design as JSON); the result, or the domain error
+    when it cannot run."""
+    data = json.loads(key)
+    values, base = data["values"], Design.model_validate_json(data["design"])
     with i18n.language(language):
         try:
             if values["mode"] == "envelope":
-                return largest_within(values["gpu"], optimizelink.constraints(values), workers=1)
-            return optimize(values["gpu"], values["n"], optimizelink.constraints(values), workers=1, strict=False)
+                return largest_within(base.gpu, optimizelink.constraints(values), workers=1, objective=values["obj"],
+                                      base=base)
+            return optimize(base.gpu, data["gpus"], optimizelink.constraints(values), workers=1, strict=False,
+                            objective=values["obj"], base=base)
         except FabricPlannerError as exc:
             return exc
 
 
-def _key(values: dict) -> str:
-    return json.dumps({k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items() if k != "run"},
-                      sort_keys=True)
+def _key(values: dict, design: Design, gpus: int) -> str:
+    settings = {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items() if k != "run"}
+    return json.dumps({"values": settings, "design": design.model_dump_json(), "gpus": gpus}, sort_keys=True)
 
 
 def _design_link(design) -> str:
     return state.share_url(state.DESIGNER_PATH, {**sharelink.encode(design), state.LANG_KEY: i18n.current()})
 
 
-def _form(values: dict) -> None:
+def _form(values: dict, size: str, gpus: int) -> None:
     catalog = load_catalog()
-    systems = [s.id for s in catalog.systems]
     switches = [s.id for s in catalog.switches]
+    searched = _(SEARCHED)
     with st.form(W + "form", border=True):
-        c1, c2, c3, c4 = st.columns([1, 1, 1, 2])
-        gpu = c1.selectbox(_("GPU model"), systems, index=systems.index(values["gpu"]) if values["gpu"] in systems
-                           else 0, key=W + "gpu")
-        modes = {"gpus": _("a GPU count"), "envelope": _("the most GPUs within the budget or power")}
-        mode = c2.radio(_("Size by"), list(modes), index=list(modes).index(values["mode"]),
+        st.markdown(_("Plans the sidebar's design: **{size}**; every setting the search does not vary (GPUs per "
+                      "node, NVLink domain, racks, cable media, prices, power, storage, management, spares, growth) is "
+                      "the sidebar's. Change the GPU model or size in the sidebar.").format(size=safe.md(size)))
+        st.caption(_("Searched, so the sidebar's values of these are not used: fabric, switch per tier, port and "
+                     "uplink speed, NIC, planes and plane mode, topology, tiers, leaf oversubscription."))
+        c1, c2, c3 = st.columns([2, 1, 2])
+        modes = {"gpus": _("the sidebar's size ({gpus} GPUs)").format(gpus=i18n.number(gpus)),
+                 "envelope": _("the most GPUs within the budget or power (searched: the GPU count varies)")}
+        mode = c1.radio(_("Size by"), list(modes), index=list(modes).index(values["mode"]),
                         format_func=lambda m: modes[m], key=W + "mode")
-        gpus = c3.number_input(_("GPUs"), min_value=1, max_value=1_000_000, value=int(values["n"]), step=64,
-                               key=W + "n", help=_("Used when sizing by a GPU count."))
-        fabric = c4.radio(_("Fabric allowed"), list(FABRIC_LABELS), index=list(FABRIC_LABELS).index(values["fab"]),
-                          format_func=lambda f: FABRIC_LABELS[f], horizontal=True, key=W + "fab")
+        objective = c2.selectbox(_("Cheapest by"), list(OBJECTIVE_LABELS),
+                                 index=list(OBJECTIVE_LABELS).index(values["obj"]),
+                                 format_func=lambda o: _(OBJECTIVE_LABELS[o]), key=W + "obj",
+                                 help=_("Whole cluster: every BOM row (GPU nodes, compute fabric, storage fabric, "
+                                        "management networks; the default). Compute fabric: its switches, "
+                                        "transceivers, cables and NICs only. The budget is on the whole cluster."))
+        fabric = c3.radio(_("Fabric allowed"), list(FABRIC_LABELS), index=list(FABRIC_LABELS).index(values["fab"]),
+                          format_func=lambda f: FABRIC_LABELS[f], horizontal=True, key=W + "fab", help=searched)
         allowed = st.multiselect(_("Switch models allowed (empty: every switch of the fabric)"), switches,
                                  default=[s for s in values["sw"] if s in switches], key=W + "sw",
-                                 placeholder=_("every switch of the fabric"))
+                                 placeholder=_("every switch of the fabric"), help=searched)
         st.caption(_("Constraints: 0 means no limit."))
         d1, d2, d3, d4, d5 = st.columns(5)
-        oversub = d1.number_input(_("Max. oversubscription (x:1)"), 0.0, 16.0, float(values["os"]), 0.5, key=W + "os")
-        bisection = d2.number_input(_("Min. bisection per GPU [GB/s]"), 0.0, 10_000.0, float(values["bis"]), 5.0,
-                                    key=W + "bis")
+        oversub = d1.number_input(_("Max. oversubscription (x:1)"), 0.0, 16.0, float(values["os"]), 0.5, key=W + "os",
+                                  help=searched)
+        ratio = d2.number_input(_("Max. bisection ratio (x:1)"), 0.0, 16.0, float(values["bisr"]), 0.25,
+                                key=W + "bisr", help=_("Half of all GPUs' injection bandwidth over the bisection "
+                                                       "bandwidth: 1 = 1:1, non-blocking; 2 = 2:1, a GPU gets half "
+                                                       "its NIC rate across the worst balanced cut."))
         hops = d3.number_input(_("Max. switch hops"), 0, 9, int(values["hops"]), 1, key=W + "hops")
-        tiers = d4.number_input(_("Max. tiers"), 0, 3, int(values["tiers"]), 1, key=W + "tiers")
+        tiers = d4.number_input(_("Max. tiers"), 0, 3, int(values["tiers"]), 1, key=W + "tiers", help=searched)
         planes = d5.number_input(_("Required planes"), 0, 8, int(values["pl"]), 1, key=W + "pl",
-                                 help=_("Redundancy: with 2 or more planes the fabric keeps running when a plane's "
-                                        "switch fails."))
+                                 help=searched + " " + _("Redundancy: with 2 or more planes the fabric keeps running "
+                                                         "when a plane's switch fails."))
         e1, e2, e3, e4 = st.columns(4)
         busbw = e1.number_input(_("Min. all-reduce busbw [GB/s]"), 0.0, 10_000.0, float(values["bus"]), 10.0,
                                 key=W + "bus")
@@ -105,8 +143,8 @@ def _form(values: dict) -> None:
                             key=W + "bsz")
         power = e3.number_input(_("Max. facility power [kW]"), 0.0, 10_000_000.0, float(values["kw"]), 100.0,
                                 key=W + "kw")
-        budget = e4.number_input(_("Budget [USD]"), 0.0, 1e13, float(values["usd"]), 1e6, format="%.0f",
-                                 key=W + "usd")
+        budget = e4.number_input(_("Budget, whole cluster [USD]"), 0.0, 1e13, float(values["usd"]), 1e6,
+                                 format="%.0f", key=W + "usd")
         f1, f2, f3 = st.columns([2, 1, 1])
         models = ["", *PRESETS]
         model = f1.selectbox(_("Training job (the front then plots days to train)"), models,
@@ -115,15 +153,19 @@ def _form(values: dict) -> None:
         days = f2.number_input(_("Max. days to train"), 0.0, 100_000.0, float(values["days"]), 1.0, key=W + "days")
         tokens = f3.number_input(_("Tokens to train [T]"), 0.001, 1000.0, float(values["tok"]), 0.5, key=W + "tok")
         if st.form_submit_button(_("Search"), type="primary"):
-            values.update(gpu=gpu, mode=mode, n=int(gpus), pl=int(planes), fab=fabric, sw=tuple(allowed), os=float(oversub), bis=float(bisection),
-                          hops=int(hops), tiers=int(tiers), bus=float(busbw), bsz=int(size), kw=float(power),
+            values.update(mode=mode, obj=objective, pl=int(planes), fab=fabric, sw=tuple(allowed),
+                          os=float(oversub), bisr=float(ratio), hops=int(hops), tiers=int(tiers), bus=float(busbw), bsz=int(size), kw=float(power),
                           usd=float(budget), model=model, days=float(days), tok=float(tokens), run="1")
 
 
 def _best(result) -> None:
     best = result.best
-    st.success(_("Cheapest design that meets every constraint: **{design}**, {capex}.").format(
-        design=safe.md(design_label(best)), capex=i18n.usd(best.capex_usd)))
+    other = "compute" if result.objective == "cluster" else "cluster"
+    st.success(_("Cheapest design for **{size}** that meets every constraint: **{design}**, {capex} {objective} "
+                 "({other_capex} {other_objective}).").format(
+        size=safe.md(size_caption(result.best_plan)), design=safe.md(design_label(best)),
+        capex=i18n.usd(capex_of(best, result.objective)), objective=objective_word(result.objective),
+        other_capex=i18n.usd(capex_of(best, other)), other_objective=objective_word(other)))
     for line in result.explanation:
         st.markdown("- " + safe.md(line))
     st.link_button(_("Open the cheapest design in the Designer"), _design_link(best.design), type="primary")
@@ -138,8 +180,9 @@ def _chart(result) -> None:
         chosen = next((c for c in result.candidates if c.index == index), None)
         if chosen is not None:
             c1, c2 = st.columns([4, 1])
-            c1.markdown(_("Selected: **{design}**, {capex}.").format(design=safe.md(design_label(chosen)),
-                                                                     capex=i18n.usd(chosen.capex_usd)))
+            c1.markdown(_("Selected: **{design}**, {capex} {objective}.").format(
+                design=safe.md(design_label(chosen)), capex=i18n.usd(capex_of(chosen, result.objective)),
+                objective=objective_word(result.objective)))
             c2.link_button(_("Open in Designer"), _design_link(chosen.design), width="stretch")
 
 
@@ -147,12 +190,13 @@ def _tables(result) -> None:
     by_index = {c.index: c for c in result.candidates}
     st.markdown("#### " + _("Pareto front"))
     rows = figs.front_rows(result)
+    capex = figs.capex_title(result.objective)
     frame = pd.DataFrame([{
-        _("Design"): r["design"], _("Capex"): r["capex_usd"], figs.metric_title(result.metric): r["performance"],
+        _("Design"): r["design"], capex: r["capex_usd"], figs.metric_title(result.metric): r["performance"],
         _("Open"): _design_link(by_index[r["index"]].design), _("Tiers"): r["tiers"], _("Switches"): r["switches"],
         _("Power [kW]"): r["power_kw"]} for r in rows])
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
-        _("Capex"): st.column_config.NumberColumn(format="dollar"),
+        capex: st.column_config.NumberColumn(format="dollar"),
         figs.metric_title(result.metric): st.column_config.NumberColumn(format="%.1f"),
         _("Power [kW]"): st.column_config.NumberColumn(format="%.0f"),
         _("Open"): st.column_config.LinkColumn(display_text=_("open in Designer")),
@@ -176,17 +220,30 @@ def main() -> None:
     values = _store()
     st.title(_("Optimize"))
     st.caption(_("Searches every buildable combination of fabric, switch per tier, port and uplink speed, NIC, "
-                 "planes and plane mode, topology, tiers and leaf oversubscription (1, 1.5, 2, 3:1) for the GPU "
-                 "count, and keeps the designs that meet every constraint. Capex at street prices (estimates)."))
+                 "planes and plane mode, topology, tiers and leaf oversubscription (1, 1.5, 2, 3:1) for the "
+                 "sidebar's design, and keeps the designs that meet every constraint. Capex at the design's "
+                 "prices (estimates)."))
     for warning in _warnings():
         st.warning(safe.md(warning))
-    _form(values)
+    sidebar = _sidebar_design()
+    if sidebar is None:
+        state.set_page_link(PAGE_PATH, optimizelink.encode(values))
+        return
+    design, gpus, size = sidebar
+    for note in optimizelink.legacy_notes(st.session_state.pop("fp_opt_legacy", None) or {}, design.gpu, size):
+        st.warning(safe.md(note))  # once: the old link's keys are the sidebar's now
+    if values.get("bis"):
+        st.warning(safe.md(_("This link sets the older constraint minimum bisection per GPU (bisection / all GPUs, "
+                             "which reads half the NIC rate for a non-blocking fabric) = {value} GB/s; it still "
+                             "applies. The page's constraint is now the maximum bisection ratio (1:1 = "
+                             "non-blocking).").format(value=f"{values['bis']:g}")))
+    _form(values, size, gpus)
     state.set_page_link(PAGE_PATH, optimizelink.encode(values))
     if values.get("run") != "1":
         st.info(_("Set the constraints and press Search. A search of a few thousand designs takes seconds."))
         return
     with st.spinner(_("Searching the designs ...")):
-        result = _search(_key(values), i18n.current())
+        result = _search(_key(values, design, gpus), i18n.current())
     if isinstance(result, FabricPlannerError):
         message, suggestion = safe.message(result)
         st.error(message + ("  \n" + suggestion if suggestion else ""))
@@ -195,13 +252,13 @@ def main() -> None:
         envelope, result = result, result.result
         st.info(_("Most GPUs whose cheapest design meets every constraint: **{gpus}** {gpu} GPUs ({searches} "
                   "searches). {next} GPUs do not fit: {reason}").format(
-                      gpus=i18n.number(envelope.gpus), gpu=values["gpu"], searches=envelope.searches,
+                      gpus=i18n.number(envelope.gpus), gpu=design.gpu, searches=envelope.searches,
                       next=i18n.number(envelope.next_gpus), reason=safe.md(envelope.next_reason or "-")))
     st.caption(_("{considered} candidates, {planned} planned, {feasible} meet every constraint; searched in "
                  "{seconds} s.").format(considered=i18n.number(result.considered), planned=i18n.number(result.planned),
                                        feasible=i18n.number(result.feasible), seconds=f"{result.seconds:.1f}"))
     if result.best is None:
-        st.error(safe.md(" ".join(result.explanation)))
+        st.error(safe.md(_("{size}: {explanation}").format(size=size, explanation=" ".join(result.explanation))))
     else:
         _best(result)
         _chart(result)

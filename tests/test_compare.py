@@ -230,9 +230,9 @@ def test_figures_group_by_design(four):
 def test_table_has_every_row_and_verdicts_for_deltas(four):
     rows, verdicts = figs.comparison_rows(four)
     assert len(rows) == len(four.rows) == len(cmp.metrics((2**20, 2**30)))
-    capex = next(r for r in rows if r["metric"] == "Capex [USD]")
+    capex = next(r for r in rows if r["metric"] == "Capex, whole cluster [USD]")
     assert capex["1. IB"].startswith("$") and "%" in capex["3. vs baseline"]
-    v = next(v for r, v in zip(rows, verdicts) if r["metric"] == "Capex [USD]")
+    v = next(v for r, v in zip(rows, verdicts) if r["metric"] == "Capex, whole cluster [USD]")
     assert v["3. vs baseline"] == "better" and v["1. IB"] is None
     with language("zh"):
         rows_zh, _v = figs.comparison_rows(four)

@@ -94,7 +94,7 @@ def test_slider_move_changes_url_and_numbers(server, page):
     assert n > 128
     after = metric_values(page)
     assert after["GPUs"] == f"{n * 8:,}"
-    assert after["Capex"] != before["Capex"]
+    assert after["Capex, whole cluster"] != before["Capex, whole cluster"]
 
 
 def test_bad_link_shows_a_warning(server, page):

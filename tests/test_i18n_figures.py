@@ -237,7 +237,7 @@ def test_english_texts_are_as_before():
         "576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)"
     labels = [k.label for k in kn.key_numbers(p.summary())]
     assert labels == ["GPUs", "Leaf switches", "Spine switches", "Core switches", "Links", "Transceivers",
-                      "Bisection (1 dir)", "NVLink/GPU (bidir)", "NIC/GPU (1 dir)", "Capex", "Capex / GPU",
+                      "Bisection (1 dir)", "NVLink/GPU (bidir)", "NIC/GPU (1 dir)", "Capex, whole cluster", "Capex, compute fabric", "Capex / GPU",
                       "IT power"]
     assert kn.format_usd(45_776_640) == "$45.78 M" and kn.format_usd(44_704) == "$44,704"
     title = figures.topology_figure(p).layout.title.text
@@ -262,7 +262,7 @@ def test_switching_language_keeps_every_number(design):
     en_cards = {c.key: c.value for c in _cards(design)}
     with language("zh"):
         zh_cards = {c.key: c.value for c in _cards(design)}
-    money = {"capex", "capex_per_gpu", "energy", "tco", "capex_range"}
+    money = {"capex", "capex_fabric", "capex_per_gpu", "energy", "tco", "capex_range"}
     assert {k: v for k, v in en_cards.items() if k not in money} == \
         {k: v for k, v in zh_cards.items() if k not in money}
 

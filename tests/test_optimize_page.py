@@ -11,9 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.analysis.optimize import Constraints, Grid, families, optimize
+from core.analysis.optimize import Constraints, Grid, candidate_designs, families, optimize
+from core.design import Design
+from core.errors import InputError
 from core.figures.optimize import family_rows, front_rows, pareto_figure
 from core.formats import optimizelink
+from core.plan import plan
 from tests import pagetest
 from tests.test_i18n import english_leaks, page_text, rerun
 
@@ -79,26 +82,27 @@ def test_an_infeasible_search_keeps_its_candidates_when_not_strict():
        sw=st.lists(st.sampled_from(["QM9700", "SN5600", "TH5"]), unique=True, max_size=2),
        model=st.sampled_from(["", "llama3-70b"]), days=st.sampled_from([0.0, 12.5]))
 def test_link_round_trip(n, os, fab, sw, model, days):
-    values = {**optimizelink.DEFAULTS, "n": n, "os": os, "fab": fab, "sw": tuple(sw), "model": model, "days": days,
-              "run": "1"}
+    values = {**optimizelink.DEFAULTS, "os": os, "fab": fab, "sw": tuple(sw), "model": model, "days": days,
+              "bisr": os, "obj": "compute" if n % 2 else "cluster", "run": "1"}
     decoded, warnings = optimizelink.decode(optimizelink.encode(values))
     assert warnings == [] and decoded == values
     c = optimizelink.constraints(decoded)
-    assert c.max_oversubscription == (os or None) and c.fabric == fab
+    assert c.max_oversubscription == (os or None) and c.fabric == fab and c.max_bisection_ratio == (os or None)
     assert (c.job is None) == (model == "") and (c.max_days == (days or None) if model else c.max_days is None)
 
 
 def test_bad_link_values_are_warned_and_fall_back():
-    values, warnings = optimizelink.decode({"opt_n": "-3", "opt_sw": "QM9700,NOPE<script>", "opt_fab": "x",
-                                            "opt_zz": "1"})
-    assert values["n"] == optimizelink.DEFAULTS["n"] and values["sw"] == () and values["fab"] == "any"
-    assert len(warnings) == 4 and any("opt_zz" in w for w in warnings)
+    values, warnings = optimizelink.decode({"opt_hops": "-3", "opt_sw": "QM9700,NOPE<script>", "opt_fab": "x",
+                                            "opt_zz": "1", "opt_obj": "gpus"})
+    assert values["hops"] == optimizelink.DEFAULTS["hops"] and values["sw"] == () and values["fab"] == "any"
+    assert values["obj"] == "cluster"
+    assert len(warnings) == 5 and any("opt_zz" in w for w in warnings)
 
 
 open_page = pagetest.opener(PAGE)  # the app opened from a link, then this page (tests/pagetest.py)
 
 
-LINK = {"opt_n": "256", "opt_os": "1.5", "opt_fab": "infiniband", "opt_sw": "QM9700,Q3400", "opt_run": "1"}
+LINK = {"ng": "256", "opt_os": "1.5", "opt_fab": "infiniband", "opt_sw": "QM9700,Q3400", "opt_run": "1"}
 
 
 @pytest.mark.slow
@@ -110,17 +114,17 @@ def test_page_runs_the_linked_search_and_links_the_cheapest_design():
     assert at.get("link_button"), "no Open-in-Designer link"
     assert len(at.get("plotly_chart")) == 1
     front, fams = at.dataframe[0].value, at.dataframe[1].value
-    assert front["Capex"].iloc[0] == pytest.approx(best.best.capex_usd)
+    assert front["Capex, whole cluster [USD]"].iloc[0] == pytest.approx(best.best.capex_usd)
     assert len(front) == len(best.pareto)
     assert fams["Candidates"].sum() == best.considered
     link = at.sidebar.code[0].value
-    assert "/optimize?" in link and "opt_n=256" in link and "opt_fab=infiniband" in link and "opt_run=1" in link
+    assert "/optimize?" in link and "n=32" in link and "opt_fab=infiniband" in link and "opt_run=1" in link
 
 
 @pytest.mark.slow
 def test_page_form_search_and_infeasible_message():
-    at = open_page({"n": "32"})  # a Designer design of 32 nodes: the search starts from its 256 GPUs
-    assert at.number_input(key="opt_w_n").value == 256 and not at.dataframe
+    at = open_page({"n": "32"})  # a Designer design of 32 nodes: the search plans its 256 GPUs
+    assert any("256 x H100 in 32 nodes" in m.value for m in at.markdown) and not at.dataframe
     at.number_input(key="opt_w_usd").set_value(1000.0)
     at.multiselect(key="opt_w_sw").set_value(["QM9700"])  # a small search: one switch model
     submit = next(b for b in at.button if b.label == "Search")
@@ -147,6 +151,61 @@ def test_page_sizes_from_a_budget_and_asks_for_one_when_missing():
     expected = largest_within("H100", Constraints(fabric="infiniband", switches=("QM9700",), max_oversubscription=1.0,
                                                   budget_usd=9e6), workers=1)
     assert any(f"**{expected.gpus:,}** H100" in i.value for i in at.info)
-    assert at.dataframe[0].value["Capex"].iloc[0] == pytest.approx(expected.result.pareto[0].capex_usd)
+    assert at.dataframe[0].value["Capex, whole cluster [USD]"].iloc[0] == pytest.approx(
+        expected.result.pareto[0].capex_usd)
     at = open_page({"opt_mode": "envelope", "opt_run": "1"})
     assert at.error and "budget" in at.error[0].value
+
+
+REPRO = {"v": "1", "lang": "en", "opt_n": "16384", "g": "B300", "opt_bus": "400", "opt_run": "1"}
+"""Issue 22's reproduction: an old link with the page's own GPU count and the sidebar's GPU (B300)."""
+
+
+@pytest.mark.slow
+def test_old_link_plans_the_sidebars_gpu_and_names_it():
+    at = open_page(REPRO)
+    # the sidebar and the page plan one design: 16,384 B300 (the old opt_n moved onto the sidebar's size)
+    assert not [w for w in at.get("selectbox") if w.label == "GPU model" and w.key and w.key.startswith("opt_")]
+    assert any("16,384 x B300 in 2,048 nodes" in m.value.replace("\\", "") for m in at.markdown)
+    success = at.success[0].value.replace("\\", "")
+    assert "16,384 x B300 in 2,048 nodes" in success, success
+    base = plan(Design(gpu="B300", gpus=16384))
+    expected = optimize("B300", 16384, Constraints(min_busbw_gbytes=400), workers=1, base=base.design)
+    assert at.dataframe[0].value["Capex, whole cluster [USD]"].iloc[0] == pytest.approx(expected.best.capex_usd)
+    h100 = optimize("H100", 16384, Constraints(min_busbw_gbytes=400), workers=1)
+    assert expected.best.capex_usd > h100.best.capex_usd * 1.1  # what the old page planned: the H100 price
+    notes = [w.value.replace("\\", "") for w in at.warning]
+    assert any("'opt_n'" in n and "now the sidebar's GPU count" in n for n in notes), notes
+    assert "ng=16384" in at.sidebar.code[0].value or "n=2048" in at.sidebar.code[0].value
+    assert "opt_n" not in at.sidebar.code[0].value
+
+
+def test_old_link_keys_move_to_the_sidebar_or_are_ignored():
+    moved, legacy = optimizelink.sidebar_params({"opt_gpu": "B300", "opt_n": "512", "opt_os": "2"})
+    assert moved == {"g": "B300", "ng": "512", "opt_os": "2"}
+    assert legacy == {"opt_gpu": ("B300", "moved"), "opt_n": ("512", "moved")}
+    kept, legacy = optimizelink.sidebar_params({"opt_gpu": "H100", "g": "B300", "opt_n": "512", "n": "8"})
+    assert kept == {"g": "B300", "n": "8"} and {fate for _v, fate in legacy.values()} == {"ignored"}
+    assert optimizelink.decode({"opt_gpu": "H100", "opt_n": "5"}) == (optimizelink.DEFAULTS, [])
+
+
+def test_sidebar_fields_the_search_does_not_set_are_kept():
+    sidebar = Design(gpu="B300", nodes=8, gpus_per_node=4, pue=1.5, price_basis="list", switch="QM9700",
+                     tiers=3, oversubscription=2.0, management=False)
+    designs = candidate_designs("B300", 32, Constraints(), SMALL_GRID, base=sidebar)
+    assert designs and all(d.gpus == 32 and d.nodes is None and d.gpus_per_node == 4 and d.pue == 1.5
+                           and d.price_basis == "list" and d.management is False and d.switch is None
+                           for d in designs)
+    assert {d.tiers for d in designs} == set(SMALL_GRID.tiers)  # searched: the sidebar's own value is not used
+    with pytest.raises(InputError):
+        candidate_designs("H100", 32, Constraints(), SMALL_GRID, base=sidebar)
+
+
+def test_a_search_from_a_sidebar_design_prices_the_sidebars_fields():
+    sidebar = Design(gpu="H100", nodes=32, price_basis="list", management=False, storage="none")
+    result = optimize("H100", 256, Constraints(switches=("QM9700",)), SMALL_GRID, workers=1, base=sidebar)
+    default = optimize("H100", 256, Constraints(switches=("QM9700",)), SMALL_GRID, workers=1)
+    best = result.best.design
+    assert best.price_basis == "list" and best.management is False and best.storage == "none"
+    assert result.best.capex_usd == pytest.approx(plan(best).cost.capex_usd)
+    assert result.best.capex_usd != pytest.approx(default.best.capex_usd)

@@ -42,7 +42,7 @@ def test_toggle_spares_on_the_cost_tab(lang):
     on = plan(Design(nodes=32, spares="default"))
     spare_rows = sum(1 for r in on.bom if r.spare)
     with i18n.language(lang):  # AppTest formats select values with format_func in this thread
-        capex_label = i18n._("Capex")
+        capex_label = i18n._("Capex, whole cluster")
         marker = i18n._("{name} ({place}, spare)").format(name="", place="")[-3:-1]  # "re" / "备件"
         caption = i18n._("Capex includes {usd} of spares ({rows} BOM rows at the end of the bill of materials; "
                          "range {low} to {high}); the Resilience page shows how well they cover "

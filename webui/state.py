@@ -24,7 +24,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from core import i18n
-from core.formats import sharelink
+from core.formats import optimizelink, sharelink
 from core.formats.entry import SIZE_UNITS, count_in, nodes_for, parse_whole
 from core.formats.joblink import JOB
 from core import vocab
@@ -273,7 +273,8 @@ def _link_warnings(params: dict) -> list[str]:
 def _init_session() -> None:
     if st.session_state.get("_fp_init"):
         return
-    params = st.query_params.to_dict()
+    # an old Optimize link's own GPU model and count become the sidebar's (the page plans the sidebar's design)
+    params, st.session_state["fp_opt_legacy"] = optimizelink.sidebar_params(st.query_params.to_dict())
     design = sharelink.decode(params, CATALOG, ignore=(TAB_KEY, LANG_KEY))[0]
     ui_values = UI.decode(params)[0]
     jobstate.init(params)

@@ -1,12 +1,15 @@
 """The optimizer: the cheapest design on a stated grid that meets every constraint, and the Pareto front.
 
-``optimize(gpu, gpus, constraints, grid)`` enumerates every combination of the engine's choices on
+``optimize(gpu, gpus, constraints, grid, base=design)`` starts every candidate from ``base`` (the web app passes
+the sidebar's design: every field the grid does not set is kept, ``base_design``) and enumerates every
+combination of the engine's choices on
 ``grid`` (fabric, leaf switch, spine/core switch, port speed, uplink speed i.e. breakout, NIC,
 planes and plane mode, topology, tiers, leaf oversubscription), plans each buildable one with the
 engine's own stages (``resolve_design``, ``size_fabric``, ``compute_bandwidth``, ``build_bom``,
 ``summarize_cost``: the same functions ``core.plan.plan`` runs, so every number is the full plan's),
-checks the constraints and returns the cheapest feasible design (capex at the design's price basis,
-ties: fewer switches, then grid order), the Pareto front of capex against performance (all-reduce
+checks the constraints and returns the cheapest feasible design (capex at the design's price basis, of the
+whole cluster or of the compute fabric alone as ``objective`` says, ``OBJECTIVES``; ties: fewer switches, then
+grid order), the Pareto front of capex against performance (all-reduce
 busbw [GB/s] at ``constraints.busbw_size``, higher better; or days to train the job, lower better),
 ``considered`` (grid candidates), ``feasible``, ``rejected`` (count per reason: the first constraint
 a candidate fails in ``CONSTRAINT_ORDER``, or the engine's ``DesignError``/``InputError`` message)
@@ -85,7 +88,8 @@ DEFAULT_OVERSUBSCRIPTION = (1.0, 1.5, 2.0, 3.0)
 PARALLEL_FROM = 400
 """Candidates from which the search is split over worker processes."""
 
-CONSTRAINT_ORDER = ("min_planes", "max_tiers", "max_oversubscription", "min_bisection_gbytes_per_gpu", "max_hops",
+CONSTRAINT_ORDER = ("min_planes", "max_tiers", "max_oversubscription", "max_bisection_ratio",
+                    "min_bisection_gbytes_per_gpu", "max_hops",
                     "min_busbw_gbytes", "budget_usd", "max_power_kw", "max_step_s", "max_days")
 """Order in which constraints are checked; a rejected candidate is counted under the first it fails."""
 
@@ -95,7 +99,8 @@ CONSTRAINT_WORDS = {
     "min_planes": N_("required planes"),
     "max_tiers": N_("maximum tiers"),
     "max_oversubscription": N_("maximum oversubscription"),
-    "min_bisection_gbytes_per_gpu": N_("minimum bisection per GPU"),
+    "max_bisection_ratio": N_("maximum bisection ratio"),
+    "min_bisection_gbytes_per_gpu": N_("minimum bisection per GPU (bisection / all GPUs)"),
     "max_hops": N_("maximum switch hops"),
     "budget_usd": N_("budget"),
     "max_power_kw": N_("maximum power"),
@@ -110,12 +115,35 @@ def constraint_word(key: str) -> str:
     return _(CONSTRAINT_WORDS[key]) if key in CONSTRAINT_WORDS else key
 
 
+OBJECTIVES = ("cluster", "compute")
+"""What the optimizer minimises: ``cluster`` the whole cluster's capex (``CostSummary.cluster_capex_usd``: GPU
+nodes, compute fabric, storage and management networks, racks; the default, as before), ``compute`` the compute
+fabric's capex (``CostSummary.compute_fabric_capex_usd``: its switches, transceivers, cables and the nodes' NICs,
+without the GPU nodes)."""
+OBJECTIVE_WORDS = {"cluster": N_("whole-cluster capex"), "compute": N_("compute-fabric capex")}
+"""Objective -> its words in messages (what the capex figures of the result are)."""
+
+
+def objective_word(objective: str) -> str:
+    return _(OBJECTIVE_WORDS[objective])
+
+
+def _check_objective(objective: str) -> str:
+    if objective not in OBJECTIVES:
+        raise InputError(_("objective must be cluster or compute (got {value})").format(value=objective))
+    return objective
+
+
 @dataclass(frozen=True)
 class Constraints:
     """What the design must meet; ``None`` = no limit.
 
-    Units: ``min_bisection_gbytes_per_gpu`` GB/s per GPU one direction (bisection / GPUs, as the
-    comparison's ``bisection_gbytes_per_gpu``); ``min_busbw_gbytes`` GB/s (nccl-tests busbw) of
+    Units: ``max_bisection_ratio`` the bisection ratio, dimensionless, ``Bandwidth.bisection_ratio``
+    (``core.fabric.bandwidth.bisection_ratio``: half of all GPUs' injection bandwidth over the bisection
+    bandwidth, both one direction; 1.0 reads 1:1 = non-blocking, 2.0 reads 2:1, a GPU gets half its NIC rate
+    across the worst balanced cut); ``min_bisection_gbytes_per_gpu`` the older constraint, kept so old links and
+    scripts mean what they meant: GB/s per GPU one direction as bisection / all GPUs (the comparison's
+    ``bisection_gbytes_per_gpu``, which reads half the NIC rate for a non-blocking fabric); ``min_busbw_gbytes`` GB/s (nccl-tests busbw) of
     all-reduce over every GPU at ``busbw_size`` bytes; ``max_power_kw`` facility power with PUE [kW];
     ``budget_usd`` capex [USD] at the design's price basis; ``max_step_s`` [s] and ``max_days`` [days]
     for ``job`` (a ``core.perf.training.TrainingJob``); ``max_hops`` the most switches any path crosses.
@@ -126,6 +154,7 @@ class Constraints:
     switches: tuple[str, ...] | None = None
     max_oversubscription: float | None = None
     min_bisection_gbytes_per_gpu: float | None = None
+    max_bisection_ratio: float | None = None
     max_hops: int | None = None
     min_busbw_gbytes: float | None = None
     busbw_size: int = GIB
@@ -183,6 +212,7 @@ class Candidate:
     facility_kw: float = math.nan
     oversubscription: float = math.nan
     bisection_gbytes_per_gpu: float = math.nan
+    bisection_ratio: float = math.nan
     hops: int = 0
     busbw_gbytes: float = math.nan
     step_s: float = math.nan
@@ -205,7 +235,8 @@ class Candidate:
         return {"capex_usd": round(self.capex_usd, 2), "network_capex_usd": round(self.network_capex_usd, 2),
                 "switches": self.switches, "tiers": self.tiers, "facility_kw": round(self.facility_kw, 3),
                 "oversubscription": round(self.oversubscription, 4),
-                "bisection_gbytes_per_gpu": round(self.bisection_gbytes_per_gpu, 4), "hops": self.hops,
+                "bisection_gbytes_per_gpu": round(self.bisection_gbytes_per_gpu, 4),
+                "bisection_ratio": round(self.bisection_ratio, 4), "hops": self.hops,
                 "busbw_gbytes": None if math.isnan(self.busbw_gbytes) else round(self.busbw_gbytes, 3),
                 "step_time_s": None if math.isnan(self.step_s) else round(self.step_s, 4),
                 "days_to_train": None if math.isnan(self.days) else round(self.days, 3)}
@@ -230,6 +261,8 @@ class OptimizeResult:
     other_family: Candidate | None = None
     """The cheapest feasible design of the other fabric family (InfiniBand vs Ethernet)."""
     candidates: list[Candidate] = field(default_factory=list, repr=False)
+    objective: str = "cluster"
+    """What ``best`` minimises and the front's capex axis is (``OBJECTIVES``)."""
 
     def summary(self) -> dict:
         """JSON-ready: ``best.design`` (a design JSON), ``best.summary`` (the plan summary), ``pareto[]``,
@@ -241,7 +274,7 @@ class OptimizeResult:
         return {
             "best": best,
             "pareto": [{"design": json.loads(c.design.to_json()), "metrics": c.metrics()} for c in self.pareto],
-            "metric": self.metric,
+            "metric": self.metric, "objective": self.objective,
             "considered": self.considered, "planned": self.planned, "sizings": self.sizings,
             "feasible": self.feasible,
             "rejected": dict(sorted(self.rejected.items(), key=lambda kv: (-kv[1], kv[0]))),
@@ -270,17 +303,38 @@ def _allowed_switches(catalog: Catalog, constraints: Constraints, grid: Grid) ->
     return allowed
 
 
+def base_design(gpu: str, gpus: int, base: Design | None = None, catalog: Catalog | None = None) -> Design:
+    """The design every candidate starts from: ``base`` (e.g. the web app's sidebar design) with its GPU model
+    ``gpu`` and ``gpus`` GPUs, and the fields the search sets (``GRID_FIELDS``, and ``switch``, which the per-tier
+    models replace) back at their defaults; every other field (GPUs per node, NVLink domain, nodes per rack, spine
+    oversubscription, cable media, prices, power, storage, management, spares, growth, ...) is ``base``'s.
+    Without ``base``: ``Design(gpu=gpu, gpus=gpus)``."""
+    catalog = catalog or load_catalog()
+    system = catalog.system(gpu)
+    if base is None:
+        return Design(gpu=system.id, gpus=gpus)
+    if base.gpu != system.id:
+        raise InputError(_("the base design's GPU ({base}) is not the GPU searched ({gpu})").format(
+            base=base.gpu, gpu=system.id))
+    defaults = Design.model_fields
+    searched = {name: defaults[name].get_default(call_default_factory=True) for name in (*GRID_FIELDS, "switch")}
+    data = {**base.model_dump(), **searched, "nodes": None, "gpus": gpus}
+    return Design(**data)
+
+
 def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid | None = None,
-                      catalog: Catalog | None = None) -> list[Design]:
+                      catalog: Catalog | None = None, base: Design | None = None) -> list[Design]:
     """Every design of ``grid`` for ``gpus`` x ``gpu`` that the constraints' fabric and switch lists
-    allow, in a fixed order (the brute-force reference and the optimizer use this same list)."""
+    allow, in a fixed order (the brute-force reference and the optimizer use this same list); each is
+    ``base_design(gpu, gpus, base)`` with the grid's fields set."""
     grid = grid or Grid()
     catalog = catalog or load_catalog()
     system = catalog.system(gpu)
     allowed = _allowed_switches(catalog, constraints, grid)
     plane_counts = tuple(sorted({*grid.planes, constraints.min_planes})) if constraints.min_planes else grid.planes
     out: list[Design] = []
-    base = Design(gpu=system.id, gpus=gpus)
+    base = base_design(system.id, gpus, base, catalog)
+    base_data = base.model_dump()
     checked: set[tuple] = set()
     inner_checked = False
 
@@ -288,7 +342,7 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
         """Run each field's validators once per distinct value (they read no other field)."""
         for key, value in fields.items():
             if (key, value) not in checked:
-                Design(gpu=system.id, gpus=gpus, **{key: value})
+                Design(**{**base_data, key: value})
                 checked.add((key, value))
 
     def design(**fields) -> Design:
@@ -554,10 +608,12 @@ class _Evaluator:
                 return _rejected(cand, failed)
         cand.oversubscription = bandwidth.oversubscription
         cand.bisection_gbytes_per_gpu = bandwidth.bisection_tbits_one_direction * 1000 / 8 / resolved.gpus
+        cand.bisection_ratio = bandwidth.bisection_ratio
         cand.hops = max(bandwidth.hops_same_rail, bandwidth.hops_same_rail_other_su, bandwidth.hops_cross_rail,
                         bandwidth.hops_cross_pod)
         cand.switches = fabric.switch_count_total
         for key, value, most in (("max_oversubscription", cand.oversubscription, True),
+                                 ("max_bisection_ratio", cand.bisection_ratio, True),
                                  ("min_bisection_gbytes_per_gpu", cand.bisection_gbytes_per_gpu, False),
                                  ("max_hops", cand.hops, True)):
             if not _limit(value, getattr(c, key), most):
@@ -835,7 +891,17 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
     return out, sum(count for _part, count in parts)
 
 
-def _order(c: Candidate) -> tuple:
+def capex_of(c: Candidate, objective: str = "cluster") -> float:
+    """The candidate's capex the objective minimises [USD]: whole cluster (``capex_usd``) or compute fabric
+    (``network_capex_usd``: the compute fabric's switches, transceivers, cables and NICs, no GPU nodes)."""
+    return c.network_capex_usd if objective == "compute" else c.capex_usd
+
+
+def _order(c: Candidate, objective: str = "cluster") -> tuple:
+    """Cheapest first by the objective's capex; ties: the whole cluster's capex (for ``compute``), fewer
+    switches, grid order."""
+    if objective == "compute":
+        return (round(c.network_capex_usd, 2), round(c.capex_usd, 2), c.switches, c.index)
     return (round(c.capex_usd, 2), c.switches, c.index)
 
 
@@ -844,12 +910,12 @@ def _performance(c: Candidate, metric: str) -> float:
     return c.busbw_gbytes if metric == "busbw_gbytes" else -c.days
 
 
-def pareto_front(cands: Iterable[Candidate], metric: str) -> list[Candidate]:
-    """Feasible candidates no other beats on capex and performance (cheapest first; a tie on both keeps
-    the first in ``_order``)."""
+def pareto_front(cands: Iterable[Candidate], metric: str, objective: str = "cluster") -> list[Candidate]:
+    """Feasible candidates no other beats on capex (the objective's, ``capex_of``) and performance (cheapest
+    first; a tie on both keeps the first in ``_order``)."""
     front: list[Candidate] = []
     best_perf = -math.inf
-    for c in sorted((c for c in cands if c.feasible), key=_order):
+    for c in sorted((c for c in cands if c.feasible), key=lambda c: _order(c, objective)):
         perf = _performance(c, metric)
         if perf > best_perf + 1e-12 * abs(best_perf) if math.isfinite(best_perf) else perf > best_perf:
             front.append(c)
@@ -858,8 +924,15 @@ def pareto_front(cands: Iterable[Candidate], metric: str) -> list[Candidate]:
 
 
 def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: Grid | None = None,
-             workers: int | None = None, catalog: Catalog | None = None, strict: bool = True) -> OptimizeResult:
+             workers: int | None = None, catalog: Catalog | None = None, strict: bool = True,
+             objective: str = "cluster", base: Design | None = None) -> OptimizeResult:
     """The cheapest design of ``gpus`` x ``gpu`` on ``grid`` meeting ``constraints``, and the front.
+
+    ``objective`` (``OBJECTIVES``) is the capex "cheapest" minimises and the front's capex axis: ``cluster``
+    (default, as before this parameter existed) the whole cluster's, ``compute`` the compute fabric's (its
+    switches, transceivers, cables and NICs; the GPU nodes, storage and management networks left out). The
+    budget constraint is always on the whole cluster's capex. ``base``: the design the candidates start from
+    (``base_design``: every field the search does not set is ``base``'s; its GPU model must be ``gpu``).
 
     With ``strict=False`` a constraint set nothing meets returns a result with ``best`` None, an empty
     front, every candidate (for ``families``) and the ``DesignError``'s message and suggestion as the
@@ -874,7 +947,7 @@ def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: 
         candidates (and how close the nearest came), the suggestion how to relax it.
     """
     with _collector_paused():
-        return _optimize(gpu, gpus, constraints, grid, workers, catalog, strict)
+        return _optimize(gpu, gpus, constraints, grid, workers, catalog, strict, _check_objective(objective), base)
 
 
 @contextmanager
@@ -893,12 +966,13 @@ def _collector_paused():
 
 
 def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid | None, workers: int | None,
-              catalog: Catalog | None, strict: bool) -> OptimizeResult:
+              catalog: Catalog | None, strict: bool, objective: str = "cluster",
+              base: Design | None = None) -> OptimizeResult:
     started = time.perf_counter()
     constraints = constraints or Constraints()
     grid = grid or Grid()
     catalog = catalog or load_catalog()
-    designs = candidate_designs(gpu, gpus, constraints, grid, catalog)
+    designs = candidate_designs(gpu, gpus, constraints, grid, catalog, base)
     if not designs:
         raise InputError(_("the search grid is empty: no switch of the allowed fabric and models runs a port "
                            "speed of the grid"))
@@ -919,20 +993,20 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
         return OptimizeResult(best=None, best_plan=None, pareto=[], considered=len(cands), feasible=0,
                               rejected=rejected, seconds=time.perf_counter() - started, planned=planned,
                               sizings=sizings, metric=metric, explanation=[error.message, error.suggestion],
-                              candidates=cands)
-    best = min(feasible, key=_order)
+                              candidates=cands, objective=objective)
+    best = min(feasible, key=lambda c: _order(c, objective))
     best_plan = plan(best.design)
     recheck = _Evaluator(constraints, catalog).evaluate(best.index, best.design)
     if not recheck.feasible or abs(recheck.capex_usd - best_plan.cost.capex_usd) > 0.01:  # pragma: no cover
         raise AssertionError(f"optimizer winner fails on re-planning: {recheck.reason}")
-    front = pareto_front(feasible, metric)
+    front = pareto_front(feasible, metric, objective)
     other = [c for c in feasible if c.design.fabric != best.design.fabric]
-    other_best = min(other, key=_order) if other else None
-    explanation = explain(best, other_best, cands, constraints, metric)
+    other_best = min(other, key=lambda c: _order(c, objective)) if other else None
+    explanation = explain(best, other_best, cands, constraints, metric, objective)
     return OptimizeResult(best=best, best_plan=best_plan, pareto=front, considered=len(cands),
                           feasible=len(feasible), rejected=rejected, seconds=time.perf_counter() - started,
                           planned=planned, sizings=sizings, metric=metric, explanation=explanation, other_family=other_best,
-                          candidates=cands)
+                          candidates=cands, objective=objective)
 
 
 MAX_ENVELOPE_SEARCHES = 14
@@ -961,7 +1035,8 @@ class Envelope:
 
 
 def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None, workers: int | None = None,
-                   catalog: Catalog | None = None) -> Envelope:
+                   catalog: Catalog | None = None, objective: str = "cluster",
+                   base: Design | None = None) -> Envelope:
     """The most GPUs of ``gpu`` whose cheapest design meets ``constraints``, sized from a budget
     (``budget_usd``) or a power envelope (``max_power_kw``), at least one of which must be set.
 
@@ -970,7 +1045,8 @@ def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None,
     the budget or power) until one is feasible, then bisection between the largest feasible and the
     smallest infeasible size, at most ``MAX_ENVELOPE_SEARCHES`` optimizer runs. It assumes the cheapest
     feasible capex and power grow with the GPU count (a larger cluster is never cheaper), which holds
-    for the engine's cost model: every BOM count is non-decreasing in the node count.
+    for the engine's cost model: every BOM count is non-decreasing in the node count. ``objective`` and
+    ``base`` as ``optimize``'s (the size is what this search varies; ``base``'s own size is not used).
 
     Raises
     ------
@@ -982,7 +1058,8 @@ def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None,
     if constraints.budget_usd is None and constraints.max_power_kw is None:
         raise InputError(_("sizing from an envelope needs a budget or a maximum power"))
     catalog = catalog or load_catalog()
-    smallest = plan(Design(gpu=gpu, gpus=1), catalog)
+    _check_objective(objective)
+    smallest = plan(base_design(gpu, 1, base, catalog), catalog)
     step = smallest.resolved.gpus
     # the nodes' own cost bounds the size: neither the compute fabric nor the storage and management networks
     # (core.networks, whose fixed part would make a one-node "per GPU" figure far too high)
@@ -1003,7 +1080,8 @@ def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None,
         nonlocal searches
         if gpus not in results:
             searches += 1
-            results[gpus] = optimize(gpu, gpus, constraints, grid, workers, catalog, strict=False)
+            results[gpus] = optimize(gpu, gpus, constraints, grid, workers, catalog, strict=False,
+                                     objective=objective, base=base)
         return results[gpus]
 
     feasible, infeasible = 0, high + step
@@ -1069,9 +1147,11 @@ class FamilyRow:
     ruled_out: int
 
 
-def families(cands: Iterable[Candidate]) -> list[FamilyRow]:
+def families(cands: Iterable[Candidate], objective: str = "cluster") -> list[FamilyRow]:
     """Every switch family (fabric, leaf switch, topology) of the searched candidates: feasible families
-    cheapest first, then the families nothing in them met, each with the reason that ruled most out."""
+    cheapest first (by the objective's capex), then the families nothing in them met, each with the reason
+    that ruled most out."""
+    order = lambda c: _order(c, objective)  # noqa: E731
     groups: dict[tuple[str, str, str], list[Candidate]] = {}
     for c in cands:
         d = c.design
@@ -1085,9 +1165,9 @@ def families(cands: Iterable[Candidate]) -> list[FamilyRow]:
                 reasons[c.reason] = reasons.get(c.reason, 0) + 1
         top = max(reasons, key=lambda k: (reasons[k], k)) if reasons and not feasible else ""
         rows.append(FamilyRow(fabric=fabric, switch=switch, topology=topology, considered=len(members),
-                              feasible=len(feasible), cheapest=min(feasible, key=_order) if feasible else None,
+                              feasible=len(feasible), cheapest=min(feasible, key=order) if feasible else None,
                               reason=constraint_word(top) if top else "", ruled_out=reasons.get(top, 0)))
-    return sorted(rows, key=lambda r: (r.cheapest is None, _order(r.cheapest) if r.cheapest else (0, 0, 0),
+    return sorted(rows, key=lambda r: (r.cheapest is None, order(r.cheapest) if r.cheapest else (0, 0, 0, 0),
                                        r.fabric, r.switch, r.topology))
 
 
@@ -1114,6 +1194,7 @@ def _infeasible(cands: list[Candidate], constraints: Constraints) -> DesignError
 
 _METRIC_OF = {"min_planes": ("planes", max, "{:g}"), "max_tiers": ("tiers", min, "{:g}"), "max_oversubscription": ("oversubscription", min, "{:.2f}:1"),
               "min_bisection_gbytes_per_gpu": ("bisection_gbytes_per_gpu", max, "{:.1f} GB/s"),
+              "max_bisection_ratio": ("bisection_ratio", min, "{:.2f}:1"),
               "max_hops": ("hops", min, "{:g}"), "budget_usd": ("capex_usd", min, "{:,.0f} USD"),
               "max_power_kw": ("facility_kw", min, "{:,.1f} kW"), "min_busbw_gbytes": ("busbw_gbytes", max, "{:.1f} GB/s"),
               "max_step_s": ("step_s", min, "{:.3f} s"), "max_days": ("days", min, "{:.1f}")}
@@ -1143,11 +1224,14 @@ def design_label(c: Candidate) -> str:
 
 
 def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], constraints: Constraints,
-            metric: str) -> list[str]:
-    """Why the winner wins, in words: what it meets, which constraint binds, and the other fabric family."""
-    lines = [_("{design}: {capex} capex, the cheapest of {feasible} designs that meet every constraint.").format(
-        design=design_label(best), capex=usd(best.capex_usd),
+            metric: str, objective: str = "cluster") -> list[str]:
+    """Why the winner wins, in words: what it meets, which constraint binds, and the other fabric family
+    (capex figures are the objective's, named)."""
+    lines = [_("{design}: {capex} {objective}, the cheapest of {feasible} designs that meet every constraint.").format(
+        design=design_label(best), capex=usd(capex_of(best, objective)), objective=objective_word(objective),
         feasible=f"{sum(c.feasible for c in cands):,}")]
+    if objective == "compute":
+        lines.append(_("Whole-cluster capex {capex}.").format(capex=usd(best.capex_usd)))
     if constraints.min_busbw_gbytes is not None or metric == "busbw_gbytes":
         lines.append(_("All-reduce busbw {busbw} GB/s at {size} over {gpus} GPUs.").format(
             busbw=f"{best.busbw_gbytes:.1f}", size=format_size(constraints.busbw_size),
@@ -1156,15 +1240,16 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
         lines.append(_("The job trains in {days} days ({step} s per step).").format(
             days=f"{best.days:.1f}", step=f"{best.step_s:.3f}"))
     cheaper = [c for c in cands if c.reason in CONSTRAINT_WORDS and not math.isnan(c.capex_usd)
-               and _order(c) < _order(best)]
+               and _order(c, objective) < _order(best, objective)]
     single = [c for c in cheaper if len(c.failed) == 1]
     ruling = {c.reason for c in cands if c.reason in CONSTRAINT_WORDS}
     tight = _tightest(best, constraints, ruling)
     if single:
-        nearest = min(single, key=_order)
+        nearest = min(single, key=lambda c: _order(c, objective))
         lines.append(_("Binding constraint: {constraint}. The cheapest design it rules out ({design}, {capex}) "
                        "fails only that one.").format(constraint=constraint_word(nearest.reason),
-                                                      design=design_label(nearest), capex=usd(nearest.capex_usd)))
+                                                      design=design_label(nearest),
+                                                      capex=usd(capex_of(nearest, objective))))
     elif tight is not None:
         key, value, limit = tight
         lines.append(_("Binding constraint: {constraint} (this design {value}, limit {limit}).").format(
@@ -1172,12 +1257,12 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
     else:
         lines.append(_("No constraint binds: it is the cheapest buildable design costed on the grid."))
     if other is not None:
-        saving = other.capex_usd - best.capex_usd
-        share = saving / other.capex_usd if other.capex_usd else 0.0
+        saving = capex_of(other, objective) - capex_of(best, objective)
+        share = saving / capex_of(other, objective) if capex_of(other, objective) else 0.0
         lines.append(tidy_spaces(_(
             "{share} cheaper ({saving}) than the best {fabric} design ({design}); {why}").format(
             share=f"{share:.1%}", saving=usd(saving), fabric=fabric_word(other.design.fabric),
-            design=design_label(other), why=_why_costlier(best, other))))
+            design=design_label(other), why=_why_costlier(best, other, objective))))
     else:
         families = [f for f in FABRICS if f != best.design.fabric]
         reasons: dict[str, int] = {}
@@ -1224,12 +1309,14 @@ def _category_word(key: str) -> str:
     return words.get(key, key)
 
 
-def _why_costlier(best: Candidate, other: Candidate) -> str:
-    """The network category whose cost differs most, with the tier and switch counts behind it."""
+def _why_costlier(best: Candidate, other: Candidate, objective: str = "cluster") -> str:
+    """The network category whose cost differs most, with the tier and switch counts behind it (the rest of the
+    cluster, "compute nodes", only when the objective counts it)."""
     compute_gap = (other.capex_usd - other.network_capex_usd) - (best.capex_usd - best.network_capex_usd)
     gaps = {k: other.network_by_category.get(k, 0.0) - best.network_by_category.get(k, 0.0)
             for k in set(other.network_by_category) | set(best.network_by_category)}
-    gaps["compute"] = compute_gap
+    if objective != "compute":
+        gaps["compute"] = compute_gap
     key = max(gaps, key=gaps.get)
     return _("that one spends {gap} more on {what} (tiers {tiers}, {switches} switches; this design: tiers "
              "{our_tiers}, {our_switches} switches).").format(gap=usd(gaps[key]), what=_category_word(key), tiers=other.tiers,

@@ -34,8 +34,12 @@ def register(subparsers) -> None:
                    help=_("switch models allowed at every tier, comma-separated (default: every fabric switch)"))
     c.add_argument("--max-oversubscription", type=ratio, metavar="RATIO",
                    help=_("largest end-to-end down:up ratio, X or X:Y, >= 1"))
+    c.add_argument("--max-bisection-ratio", type=ratio, metavar="RATIO",
+                   help=_("largest bisection ratio, X or X:Y: half of all GPUs' injection bandwidth over the "
+                          "bisection bandwidth (1 = 1:1, non-blocking)"))
     c.add_argument("--min-bisection-gbytes-per-gpu", type=number, metavar="GBYTES",
-                   help=_("smallest bisection per GPU [GB/s, one direction]"))
+                   help=_("older constraint, kept for scripts: smallest bisection / all GPUs [GB/s, one direction]; "
+                          "reads half the NIC rate for a non-blocking fabric (prefer --max-bisection-ratio)"))
     c.add_argument("--max-hops", type=positive_int, metavar="N", help=_("most switches any path crosses"))
     c.add_argument("--min-busbw-gbytes", type=number, metavar="GBYTES",
                    help=_("smallest all-reduce busbw over every GPU [GB/s] at --busbw-size"))
@@ -45,13 +49,17 @@ def register(subparsers) -> None:
     c.add_argument("--min-planes", type=positive_int, metavar="N",
                    help=_("fewest network planes (redundancy: the fabric keeps running when a plane fails)"))
     c.add_argument("--max-power-kw", type=number, metavar="KW", help=_("largest facility power with PUE [kW]"))
-    c.add_argument("--budget-usd", type=number, metavar="USD", help=_("largest capex [USD]"))
+    c.add_argument("--budget-usd", type=number, metavar="USD", help=_("largest capex of the whole cluster [USD]"))
     c.add_argument("--model", type=str.lower, choices=list(PRESETS),
                    help=_("training job's model preset; the front then plots days to train"))
     c.add_argument("--max-days", type=number, metavar="DAYS", help=_("most days to train the job (needs --model)"))
     c.add_argument("--max-step-s", type=number, metavar="SECONDS", help=_("longest step time [s] (needs --model)"))
     c.add_argument("--tokens", type=number, default=1e12, metavar="TOKENS",
                    help=_("tokens to train the job (default 1e12)"))
+    op.add_argument("--objective", choices=["cluster", "compute"], default="cluster",
+                    help=_("capex the cheapest design minimises: cluster = the whole cluster (GPU nodes, compute "
+                           "fabric, storage and management networks; the default), compute = the compute fabric "
+                           "alone (its switches, transceivers, cables and NICs)"))
     g = op.add_argument_group(_("grid"))
     g.add_argument("--oversubscription-grid", type=str, metavar="R,R", default="1,1.5,2,3",
                    help=_("leaf down:up ratios to try (default 1,1.5,2,3)"))
@@ -72,7 +80,8 @@ def _constraints(args: argparse.Namespace):
     job = parse_job({"model": args.model, "tokens_to_train": args.tokens}) if args.model else None
     switches = tuple(s.strip() for s in args.switches.split(",") if s.strip()) if args.switches else None
     return Constraints(fabric=args.fabric, switches=switches, max_oversubscription=args.max_oversubscription,
-                       min_bisection_gbytes_per_gpu=args.min_bisection_gbytes_per_gpu, max_hops=args.max_hops,
+                       min_bisection_gbytes_per_gpu=args.min_bisection_gbytes_per_gpu,
+                       max_bisection_ratio=args.max_bisection_ratio, max_hops=args.max_hops,
                        min_busbw_gbytes=args.min_busbw_gbytes, busbw_size=args.busbw_size, max_tiers=args.max_tiers,
                        max_power_kw=args.max_power_kw, budget_usd=args.budget_usd, job=job,
                        max_days=args.max_days, max_step_s=args.max_step_s, min_planes=args.min_planes)
@@ -93,17 +102,20 @@ def _grid(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> str:
-    from core.analysis.optimize import design_label, largest_within, optimize
+    from core.analysis.optimize import capex_of, design_label, largest_within, objective_word, optimize
     from core.errors import InputError
+    from core.figures.keynumbers import size_caption
 
     envelope = None
     if args.gpus is None:
         if args.budget_usd is None and args.max_power_kw is None:
             raise InputError(_("give --gpus, or --budget-usd or --max-power-kw to find the most GPUs that fit"))
-        envelope = largest_within(args.gpu, _constraints(args), _grid(args), workers=args.workers)
+        envelope = largest_within(args.gpu, _constraints(args), _grid(args), workers=args.workers,
+                                  objective=args.objective)
         result = envelope.result
     else:
-        result = optimize(args.gpu, args.gpus, _constraints(args), _grid(args), workers=args.workers)
+        result = optimize(args.gpu, args.gpus, _constraints(args), _grid(args), workers=args.workers,
+                          objective=args.objective)
     if args.format == "json":
         return to_json(envelope.summary() if envelope else result.summary()) + "\n"
     best = result.best
@@ -112,18 +124,20 @@ def run(args: argparse.Namespace) -> str:
         lines.append(row(_("most GPUs"), _("{gpus} {gpu} GPUs ({searches} searches); {next} GPUs do not fit: {reason}")
                          .format(gpus=f"{envelope.gpus:,}", gpu=args.gpu, searches=envelope.searches,
                                  next=f"{envelope.next_gpus:,}", reason=envelope.next_reason or "-")))
-    lines += [row(_("best"), design_label(best)),
-             row(_("capex"), _("{capex} ({network} network)").format(capex=usd(best.capex_usd),
-                                                                     network=usd(best.network_capex_usd)))]
+    lines += [row(_("plans"), size_caption(result.best_plan)), row(_("best"), design_label(best)),
+              row(_("capex"), _("{capex} whole cluster, {network} compute fabric; cheapest by {objective}").format(
+                  capex=usd(best.capex_usd), network=usd(best.network_capex_usd),
+                  objective=objective_word(result.objective)))]
     lines += ["  " + line for line in result.explanation]
     lines.append(row(_("searched"), _("{considered} candidates, {planned} planned, {feasible} feasible in {seconds} s")
                      .format(considered=f"{result.considered:,}", planned=f"{result.planned:,}",
                              feasible=f"{result.feasible:,}", seconds=f"{result.seconds:.2f}")))
     metric = _("busbw [GB/s]") if result.metric == "busbw_gbytes" else _("days to train")
-    lines.append(row(_("front"), _("capex against {metric}:").format(metric=metric)))
+    lines.append(row(_("front"), _("{objective} against {metric}:").format(objective=objective_word(result.objective),
+                                                                           metric=metric)))
     for c in result.pareto:
         value = f"{c.busbw_gbytes:,.1f}" if result.metric == "busbw_gbytes" else f"{c.days:,.1f}"
-        lines.append(f"  {usd(c.capex_usd):>18}  {value:>8}  {design_label(c)}")
+        lines.append(f"  {usd(capex_of(c, result.objective)):>18}  {value:>8}  {design_label(c)}")
     lines.append(row(_("rejected"), ""))
     for reason, count in sorted(result.rejected.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:
         lines.append(f"  {count:>7,}  {reason}")

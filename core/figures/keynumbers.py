@@ -66,7 +66,8 @@ def format_power(kw: float) -> str:
 
 def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
     """The metrics: GPUs, switches per tier (leaf, spine, core), links, transceivers, bisection,
-    per-GPU scale-up and scale-out bandwidth, capex, capex per GPU, IT power (12 numbers)."""
+    per-GPU scale-up and scale-out bandwidth, capex of the compute fabric and of the whole cluster, capex per
+    GPU, IT power (13 numbers)."""
     sw = summary["switches"]
     links = summary["links"]
     xcvr = summary["transceivers"]
@@ -116,14 +117,19 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
                   _("Scale-out: NIC bandwidth per GPU, one direction, all planes ({bandwidth} Gb/s); "
                     "oversubscription {ratio}:1").format(bandwidth=f"{bw['scaleout_gbits_per_gpu']:g}",
                                                          ratio=f"{bw['oversubscription']:g}")),
-        KeyNumber("capex", _("Capex"), format_usd(cost["capex_usd"]),
+        KeyNumber("capex", _("Capex, whole cluster"), format_usd(cost["capex_usd"]),
                   _("{capex} at {basis} prices, range {low} to {high} (every catalog price at the low or high "
-                    "end of its range); network {network} ({share})").format(
+                    "end of its range); compute fabric {network} ({share})").format(
                       capex=usd(cost["capex_usd"]), network=usd(cost["network_capex_usd"]),
                       share=f"{cost['network_share']:.1%}", basis=vocab.PRICE_BASIS.word(
                           cost.get("price_basis", "street")),
                       low=usd(cost.get("capex_usd_low", cost["capex_usd"])),
                       high=usd(cost.get("capex_usd_high", cost["capex_usd"]))) + _network_split(summary, "capex_usd")),
+        KeyNumber("capex_fabric", _("Capex, compute fabric"), format_usd(cost["network_capex_usd"]),
+                  _("{network} for the compute fabric alone: its switches, transceivers, cables and the nodes' NICs "
+                    "({share} of the whole cluster). Not included: the GPU nodes, racks, the storage fabric and "
+                    "the management networks.").format(network=usd(cost["network_capex_usd"]),
+                                                       share=f"{cost['network_share']:.1%}")),
         KeyNumber("capex_per_gpu", _("Capex / GPU"), format_usd(cost["capex_per_gpu_usd"]),
                   _("{amount} per GPU").format(amount=usd(cost["capex_per_gpu_usd"]))),
         KeyNumber("it_power", _("IT power"), format_power(power["it_kw"]),
@@ -134,7 +140,7 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
     ]
 
 
-NETWORK_WORDS = {"compute": N_("compute fabric"), "storage": N_("storage fabric"),
+NETWORK_WORDS = {"compute": N_("GPU nodes and compute fabric"), "storage": N_("storage fabric"),
                  "inband": N_("in-band management"), "oob": N_("out-of-band management")}
 """``Plan.summary()["networks"]`` keys -> their names (as ``core.networks.NETWORK_LABELS``)."""
 
@@ -253,7 +259,7 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
                       low=usd(cost.network_capex_usd_low), high=usd(cost.network_capex_usd_high))),
         KeyNumber("capex_per_gpu", _("Cost per GPU"), format_usd(cost.capex_per_gpu_usd),
                   _("capex / GPUs (estimates)")),
-        KeyNumber("network_share", _("Network share of capex"), f"{cost.network_share:.1%}",
+        KeyNumber("network_share", _("Compute fabric share of capex"), f"{cost.network_share:.1%}",
                   _("NICs, switches, transceivers and cables as a share of capex")),
         KeyNumber("energy", _("Energy per year"), format_usd(cost.energy_usd_per_year),
                   _("facility {power} kW x 8,760 h x ${price}/kWh").format(

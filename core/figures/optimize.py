@@ -16,6 +16,7 @@ from core.analysis.optimize import (
     TOPOLOGY_WORDS,
     Candidate,
     OptimizeResult,
+    capex_of,
     design_label,
     families,
 )
@@ -42,8 +43,13 @@ def _hover(metric: str) -> str:
     return "%{customdata[1]}<br>" + _("capex") + " %{x:$,.3s}<br>" + value + "<extra></extra>"
 
 
-def _trace(cands: list[Candidate], metric: str, **style) -> go.Scatter:
-    return go.Scatter(x=[c.capex_usd for c in cands], y=[metric_value(c, metric) for c in cands],
+def capex_title(objective: str) -> str:
+    """The capex axis / column: the whole cluster's or the compute fabric's (``OptimizeResult.objective``)."""
+    return _("Capex, compute fabric [USD]") if objective == "compute" else _("Capex, whole cluster [USD]")
+
+
+def _trace(cands: list[Candidate], metric: str, objective: str = "cluster", **style) -> go.Scatter:
+    return go.Scatter(x=[capex_of(c, objective) for c in cands], y=[metric_value(c, metric) for c in cands],
                       customdata=[[c.index, design_label(c)] for c in cands], hovertemplate=_hover(metric), **style)
 
 
@@ -52,18 +58,18 @@ def pareto_figure(result: OptimizeResult, height: int = 460) -> go.Figure:
     fig = go.Figure()
     front_ids = {c.index for c in result.pareto}
     cloud = sorted((c for c in result.candidates if c.feasible and c.index not in front_ids
-                    and not math.isnan(metric_value(c, result.metric))), key=lambda c: c.capex_usd)[:MAX_CLOUD]
+                    and not math.isnan(metric_value(c, result.metric))), key=lambda c: capex_of(c, result.objective))[:MAX_CLOUD]
     if cloud:
-        fig.add_trace(_trace(cloud, result.metric, mode="markers", name=_("Other designs that meet every constraint"),
+        fig.add_trace(_trace(cloud, result.metric, result.objective, mode="markers", name=_("Other designs that meet every constraint"),
                              marker=dict(size=6, color="rgba(120,120,120,0.35)")))
     if result.pareto:
-        fig.add_trace(_trace(result.pareto, result.metric, mode="lines+markers", name=_("Pareto front"),
+        fig.add_trace(_trace(result.pareto, result.metric, result.objective, mode="lines+markers", name=_("Pareto front"),
                              line=dict(color="#2e86c1", width=2, shape="hv"), marker=dict(size=10, color="#2e86c1")))
     if result.best is not None:
-        fig.add_trace(_trace([result.best], result.metric, mode="markers", name=_("Cheapest design"),
+        fig.add_trace(_trace([result.best], result.metric, result.objective, mode="markers", name=_("Cheapest design"),
                              marker=dict(size=16, color="#d35400", symbol="star", line=dict(width=1, color="#fff"))))
     base_layout(fig, _("Capex against performance: click a point to open its design"), height, title_chars=90)
-    fig.update_layout(xaxis=dict(title=_("Capex [USD, estimates]"), tickformat="$,.3s"),
+    fig.update_layout(xaxis=dict(title=capex_title(result.objective) + " " + _("(estimates)"), tickformat="$,.3s"),
                       yaxis=dict(title=metric_title(result.metric), rangemode="tozero"),
                       legend=dict(orientation="h", y=-0.18), clickmode="event+select")
     return fig
@@ -73,8 +79,8 @@ def front_rows(result: OptimizeResult) -> list[dict]:
     """The Pareto front as table rows (cheapest first): design, capex, performance, tiers, switches, power."""
     rows = []
     for c in result.pareto:
-        rows.append({"index": c.index, "design": design_label(c), "capex": format_usd(c.capex_usd),
-                     "capex_usd": c.capex_usd, "performance": metric_value(c, result.metric), "tiers": c.tiers,
+        rows.append({"index": c.index, "design": design_label(c), "capex": format_usd(capex_of(c, result.objective)),
+                     "capex_usd": capex_of(c, result.objective), "cluster_capex_usd": c.capex_usd, "performance": metric_value(c, result.metric), "tiers": c.tiers,
                      "switches": c.switches, "power_kw": c.facility_kw,
                      "oversubscription": c.oversubscription})
     return rows
@@ -89,11 +95,11 @@ def family_rows(result: OptimizeResult) -> list[dict]:
     """One row per switch family (fabric, leaf switch, topology): its cheapest design that meets every
     constraint, or what ruled the family out."""
     rows = []
-    for f in families(result.candidates):
+    for f in families(result.candidates, result.objective):
         rows.append({
             "family": f"{_fabric_name(f.fabric)} {f.switch}, {_(TOPOLOGY_WORDS.get(f.topology, f.topology))}",
             "considered": f.considered, "feasible": f.feasible,
-            "cheapest": format_usd(f.cheapest.capex_usd) if f.cheapest else "",
+            "cheapest": format_usd(capex_of(f.cheapest, result.objective)) if f.cheapest else "",
             "cheapest_index": f.cheapest.index if f.cheapest else None,
             "ruled_out_by": "" if f.cheapest else _("{reason} ({count} of {total})").format(
                 reason=f.reason, count=f"{f.ruled_out:,}", total=f"{f.considered:,}"),

@@ -1,14 +1,24 @@
 """The Optimize page's search in a share link: the ``opt_`` extension of the share-link codec.
 
-Keys are short and stable: ``opt_gpu`` system model, ``opt_n`` GPU count, ``opt_fab`` fabric allowed,
-``opt_sw`` switch models allowed (comma-separated, empty = all), and one key per constraint, ``0`` or
-absent meaning no limit: ``opt_os`` largest end-to-end oversubscription, ``opt_bis`` least bisection
-per GPU [GB/s, one direction], ``opt_hops`` most switch hops, ``opt_bus`` least all-reduce busbw
+The page plans the sidebar's design (its GPU model, size and every field the search does not set; the
+design's own share-link keys carry them). Keys are short and stable: ``opt_fab`` fabric allowed,
+``opt_sw`` switch models allowed (comma-separated, empty = all), ``opt_obj`` the objective (``cluster``:
+whole-cluster capex, the default; ``compute``: compute-fabric capex, ``core.analysis.optimize.OBJECTIVES``),
+and one key per constraint, ``0`` or absent meaning no limit: ``opt_os`` largest end-to-end oversubscription,
+``opt_bisr`` largest bisection ratio (half of all GPUs' injection over the bisection, 1 = 1:1 = non-blocking),
+``opt_bis`` the older least bisection per GPU (bisection / all GPUs [GB/s, one direction]; still applied as
+given, the page no longer offers it), ``opt_hops`` most switch hops, ``opt_bus`` least all-reduce busbw
 [GB/s] at ``opt_bsz`` bytes, ``opt_tiers`` most tiers, ``opt_kw`` most facility power [kW],
-``opt_usd`` budget [USD], ``opt_model`` a training preset (the front then plots days to train),
+``opt_usd`` budget [USD, whole cluster], ``opt_model`` a training preset (the front then plots days to train),
 ``opt_days`` most days, ``opt_tok`` tokens to train [trillions], ``opt_pl`` fewest planes
 (redundancy); ``opt_mode=envelope`` finds the most GPUs within the budget or power instead of using
-``opt_n``; ``opt_run=1`` runs the search when the link opens. ``SEARCH.decode(params)`` gives every value and one warning per bad value;
+the
+sidebar's size; ``opt_run=1`` runs the search when the link opens.
+
+Old links: ``opt_gpu`` (the page's own GPU model) and ``opt_n`` (its GPU count), from before the page planned the
+sidebar's design, are moved onto the sidebar's keys ``g`` and ``ng`` when the link does not set them itself, and
+ignored otherwise (``sidebar_params``, which the web app runs on every link before decoding it; the page says
+which, once). ``SEARCH.decode(params)`` gives every value and one warning per bad value;
 ``constraints(values)`` turns them into ``core.analysis.optimize.Constraints``.
 """
 
@@ -18,7 +28,7 @@ from typing import Any, Mapping
 
 from core.analysis.optimize import Constraints
 from core.catalog import load_catalog
-from core.design import MAX_GPUS
+from core.errors import shown
 from core.formats import sharelink
 from core.i18n import N_, _
 from core.perf.sizes import format_size, parse_size
@@ -26,10 +36,48 @@ from core.perf.training import PRESETS, parse_job
 
 GIB = 1 << 30
 FABRIC_CHOICES = ("any", "infiniband", "ethernet")
+OBJECTIVE_CHOICES = ("cluster", "compute")
+LEGACY_SIDEBAR_KEYS = {"opt_gpu": ("g",), "opt_n": ("ng", "n")}
+"""Old keys of the page's own GPU model and count -> the sidebar's keys that replace them (the first is where the
+value moves; any of them set in the link means the link's sidebar wins)."""
 
 
-def _systems() -> list[str]:
-    return [s.id for s in load_catalog().systems]
+def sidebar_params(params: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, tuple[str, str]]]:
+    """``params`` with the old ``opt_gpu``/``opt_n`` moved onto the sidebar's ``g``/``ng`` (when the link sets none
+    of the sidebar keys that replace them) or dropped (when it does), and what became of each: ``{old key:
+    (its value, "moved" | "ignored")}``. The values are checked where they land (the design codec warns about a
+    bad ``g`` or ``ng``)."""
+    out = dict(params)
+    legacy: dict[str, tuple[str, str]] = {}
+    for old, new in LEGACY_SIDEBAR_KEYS.items():
+        if old not in out:
+            continue
+        raw = out.pop(old)
+        value = raw if isinstance(raw, str) else str(raw[-1] if raw else "")
+        if any(k in out for k in new):
+            legacy[old] = (value, "ignored")
+        else:
+            out[new[0]] = value
+            legacy[old] = (value, "moved")
+    return out, legacy
+
+
+def legacy_notes(legacy: Mapping[str, tuple[str, str]], gpu: str, size: str) -> list[str]:
+    """What ``sidebar_params`` did with an old link's keys, in the current language (``gpu`` and ``size``: the
+    sidebar design's GPU model and size, as the page names them)."""
+    notes = []
+    for old, (value, fate) in legacy.items():
+        what = _("GPU model") if old == "opt_gpu" else _("GPU count")
+        if fate == "moved":
+            notes.append(_("Link parameter '{key}' = {value} (the Optimize page's own {what}, from before the page "
+                           "planned the sidebar's design) is now the sidebar's {what}: the page plans {size}.").format(
+                               key=old, value=shown(value, 40), what=what, size=size))
+        else:
+            notes.append(_("Link parameter '{key}' = {value} (the Optimize page's own {what}, from before the page "
+                           "planned the sidebar's design) is ignored: the link also sets the sidebar's, and the page "
+                           "plans the sidebar's design, {size}.").format(
+                               key=old, value=shown(value, 40), what=what, size=size))
+    return notes
 
 
 def _switches() -> list[str]:
@@ -67,14 +115,12 @@ def _limit(key: str, name: str, high: float, whole: bool = False) -> sharelink.P
 
 P = sharelink.Param
 SEARCH = sharelink.register_extension("opt_", [
-    P("gpu", N_("GPU model"), lambda text: sharelink.parse_choice(_systems())(text), str, "H100",
-      lambda: ", ".join(_systems())),
-    P("n", N_("GPU count"), sharelink.parse_int(1, MAX_GPUS), str, 1024, f"1 to {MAX_GPUS:,}"),
     P("fab", N_("fabric allowed"), sharelink.parse_choice(FABRIC_CHOICES), str, "any", ", ".join(FABRIC_CHOICES)),
     P("sw", N_("switch models allowed"), parse_switches, ",".join, (),
       lambda: _("comma-separated catalog switches: {models}").format(models=", ".join(_switches()))),
     _limit("os", N_("maximum oversubscription"), 16.0),
-    _limit("bis", N_("minimum bisection per GPU"), 10_000.0),
+    _limit("bis", N_("minimum bisection per GPU (bisection / all GPUs)"), 10_000.0),
+    _limit("bisr", N_("maximum bisection ratio"), 16.0),
     _limit("hops", N_("maximum switch hops"), 9, whole=True),
     _limit("bus", N_("minimum all-reduce busbw"), 10_000.0),
     P("bsz", N_("busbw message size"), _parse_size, format_size, GIB, "1 B to 64 GiB"),
@@ -88,14 +134,17 @@ SEARCH = sharelink.register_extension("opt_", [
     _limit("days", N_("maximum days to train"), 100_000.0),
     P("tok", N_("tokens to train [T]"), sharelink.parse_float(0.001, 1000.0), sharelink.format_number, 1.0,
       "0.001 to 1000"),
+    P("obj", N_("objective"), sharelink.parse_choice(list(OBJECTIVE_CHOICES)), str, "cluster",
+      ", ".join(OBJECTIVE_CHOICES)),
     P("run", N_("run the search"), sharelink.parse_choice(["1", "0"]), str, "0", "1, 0"),
 ])
 DEFAULTS = {p.key: p.default for p in SEARCH.params}
 
 
 def decode(params: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """Every search setting (defaults where absent or bad) and one warning per bad value."""
-    return SEARCH.decode(params)
+    """Every search setting (defaults where absent or bad) and one warning per bad value (the old ``opt_gpu`` and
+    ``opt_n`` are left to ``sidebar_params``)."""
+    return SEARCH.decode({k: v for k, v in params.items() if k not in LEGACY_SIDEBAR_KEYS})
 
 
 def encode(values: Mapping[str, Any]) -> dict[str, str]:
@@ -113,6 +162,7 @@ def constraints(values: Mapping[str, Any]) -> Constraints:
         if values.get("model") else None
     return Constraints(fabric=values.get("fab", "any"), switches=tuple(values.get("sw") or ()) or None,
                        max_oversubscription=limit("os"), min_bisection_gbytes_per_gpu=limit("bis"),
+                       max_bisection_ratio=limit("bisr"),
                        max_hops=limit("hops"), min_busbw_gbytes=limit("bus"), busbw_size=values.get("bsz", GIB),
                        max_tiers=limit("tiers"), max_power_kw=limit("kw"), budget_usd=limit("usd"), job=job,
                        max_days=limit("days") if job is not None else None, min_planes=limit("pl"))
