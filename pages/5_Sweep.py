@@ -21,7 +21,7 @@ from core.formats.joblink import DEFAULTS
 from core.i18n import _
 from core.perf.jobform import FITTED
 from core.perf.sizes import format_size
-from webui import jobstate, safe, state
+from webui import jobstate, pagestate, safe, state
 
 PAGE_PATH = "sweep"
 STORE = "fp_sw"  # this session's sweep settings (sweeplink.decode's values)
@@ -30,20 +30,8 @@ SIZE_CHOICES = (64 * 2**10, 2**20, 16 * 2**20, 256 * 2**20, 2**30, 4 * 2**30, 16
 NONE = ""
 
 
-def _store() -> dict:
-    """The sweep settings; read from the link at the session's first run of this page."""
-    ss = st.session_state
-    if STORE not in ss:
-        params = ss.get("_fp_link") or st.query_params.to_dict()
-        values, _warnings = sweeplink.decode(params)
-        ss[STORE] = values
-        ss["fp_sw_params"] = {k: v for k, v in params.items() if str(k).startswith(sweeplink.SWEEP.prefix)}
-    return ss[STORE]
-
-
-def _warnings() -> list[str]:
-    """The link's warnings, in this run's language."""
-    return sweeplink.decode(st.session_state.get("fp_sw_params") or {})[1]
+# The sweep settings in the link (webui.pagestate)
+LINK = pagestate.PageLink(STORE, sweeplink.decode, lambda key: key.startswith(sweeplink.SWEEP.prefix))
 
 
 def _job() -> tuple[dict, tuple[str, ...]]:
@@ -169,13 +157,12 @@ def _base_size(cur) -> str:
 
 
 def main() -> None:
-    store = _store()
+    store = LINK.values()
     st.title(_("Sweep"))
     st.caption(_("One setting of the sidebar's design against one metric, every other setting fixed; a second "
                  "setting gives a heatmap. Each point is planned by the engine; a point that cannot be built is a "
                  "gap, with the reason on hover. Costs are estimates from the catalog's price book."))
-    for warning in _warnings():
-        st.warning(safe.md(warning))
+    LINK.show_warnings(_("Some values in the sweep link were not applied; the rest is shown."))
     cur = st.session_state.get("fp_current")
     if cur is None or cur.design is None:
         st.info(_("Set a valid design in the sidebar first."))

@@ -18,7 +18,7 @@ from core.errors import InputError
 from core.figures.keynumbers import size_caption
 from core.formats import resiliencelink as rl
 from core.i18n import _
-from webui import jobstate, safe, state
+from webui import jobstate, pagestate, safe, state
 from webui import resilience_cache as cache
 
 STORE = "fp_rs"  # the page's settings (resiliencelink keys -> values), kept while other pages show
@@ -30,16 +30,13 @@ SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others star
 CONFIG = {"displaylogo": False}
 
 
+# This session's settings in the link (webui.pagestate)
+LINK = pagestate.PageLink(STORE, rl.decode, lambda key: bool(rl.prefix_of(key)))
+
+
 def _store() -> dict:
     """This session's settings; read from the link at the session's first run of this page."""
-    ss = st.session_state
-    if STORE not in ss:
-        params = ss.get("_fp_link") or st.query_params.to_dict()
-        values, _warnings = rl.decode(params)
-        ss[STORE] = dict(values)
-        ss["fp_rs_params"] = {k: v for k, v in params.items() if rl.prefix_of(k)}
-        ss["fp_rs_warn"] = bool(_warnings) or bool(values["fail"])
-    return ss[STORE]
+    return LINK.values(lambda values, _params: dict(values))
 
 
 def _settings_json() -> str | None:
@@ -508,21 +505,13 @@ def main() -> None:
     jobstate.fit(plan)
 
     # link warnings (said again in the language shown) and failed elements this design does not have
-    warnings = []
-    if ss.get("fp_rs_warn"):
-        warnings = rl.decode(ss.get("fp_rs_params") or {})[1]
     good, problems = rl.check_failures(plan, store["fail"])
     if problems:
         store["fail"] = good
         ss["fp_rs_dropped"] = problems
-    warnings += ss.get("fp_rs_dropped") or []
-    if warnings:
-        st.warning("**" + _("Some values in the Resilience link were not applied; the rest is shown.") + "**\n\n"
-                   + "\n".join(f"- {safe.md(w)}" for w in warnings))
-        if st.button(_("Dismiss link warnings"), key=W + "dismiss"):
-            ss["fp_rs_warn"] = False
-            ss["fp_rs_dropped"] = []
-            st.rerun()
+    LINK.show_warnings(_("Some values in the Resilience link were not applied; the rest is shown."),
+                       extra=ss.get("fp_rs_dropped") or [], dismiss_key=W + "dismiss",
+                       on_dismiss=lambda: ss.__setitem__("fp_rs_dropped", []))
 
     st.caption(_("{size} · what happens when elements fail, what single element cuts GPUs off, how often a job can "
                  "run, which spares to stock, and where traffic overloads links.").format(size=size_caption(plan)))

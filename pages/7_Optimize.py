@@ -24,7 +24,7 @@ from core.formats import optimizelink, sharelink
 from core.i18n import N_, _
 from core.perf.sizes import format_size
 from core.perf.training import PRESETS
-from webui import safe, state
+from webui import pagestate, safe, state
 
 PAGE_PATH = "optimize"
 STORE = "fp_opt"  # the search settings of this session (optimizelink's keys -> values)
@@ -35,19 +35,8 @@ OBJECTIVE_LABELS = {"cluster": N_("whole-cluster capex"), "compute": N_("compute
 SEARCHED = N_("searched: the page tries every value")
 
 
-def _store() -> dict:
-    """The search settings; read from the link at the session's first run of this page."""
-    ss = st.session_state
-    if STORE not in ss:
-        params = ss.get("_fp_link") or st.query_params.to_dict()
-        ss[STORE] = optimizelink.decode(params)[0]
-        ss["fp_opt_params"] = {k: v for k, v in params.items() if k.startswith(optimizelink.SEARCH.prefix)}
-    return ss[STORE]
-
-
-def _warnings() -> list[str]:
-    """The link's warnings, in this run's language."""
-    return optimizelink.decode(st.session_state.get("fp_opt_params") or {})[1]
+# The search settings in the link (webui.pagestate)
+LINK = pagestate.PageLink(STORE, optimizelink.decode, lambda key: key.startswith(optimizelink.SEARCH.prefix))
 
 
 def _sidebar_design() -> tuple[Design, int, str] | None:
@@ -217,14 +206,13 @@ def _tables(result) -> None:
 
 
 def main() -> None:
-    values = _store()
+    values = LINK.values()
     st.title(_("Optimize"))
     st.caption(_("Searches every buildable combination of fabric, switch per tier, port and uplink speed, NIC, "
                  "planes and plane mode, topology, tiers and leaf oversubscription (1, 1.5, 2, 3:1) for the "
                  "sidebar's design, and keeps the designs that meet every constraint. Capex at the design's "
                  "prices (estimates)."))
-    for warning in _warnings():
-        st.warning(safe.md(warning))
+    LINK.show_warnings(_("Some values in the search link were not applied; the rest is shown."))
     sidebar = _sidebar_design()
     if sidebar is None:
         state.set_page_link(PAGE_PATH, optimizelink.encode(values))

@@ -28,7 +28,7 @@ from core.perf.jobform import FITTED
 from core.perf.training import PRESETS
 from core.plan import plan as make_plan
 from core.perf.sizes import format_size
-from webui import jobstate, safe, state
+from webui import jobstate, pagestate, safe, state
 
 STORE = "fp_cmp"  # {"entries": [{"id", "name", "design" (JSON)}], "baseline": int, "sizes": [bytes], "next": int}
 LINK = state.COMPARE_LINK  # the comparison's keys for the share link (webui.state.canonical_params adds them)
@@ -44,23 +44,26 @@ def _standalone_language() -> None:
             i18n.set_language(chosen)
 
 
+PAGE_LINK = pagestate.PageLink(STORE, comparelink.decode, lambda key: bool(comparelink.prefix_of(key)),
+                               params_key="fp_cmp_params", warn_key="fp_cmp_warn")
+"""The comparison in the link (``webui.pagestate``)."""
+
+
+def _from_link(comparison: comparelink.Comparison, _params) -> dict:
+    """The session's comparison as kept: its designs as JSON; with none in the link, the sidebar's design."""
+    store = {"entries": [{"id": i, "name": e.name, "design": e.design.model_dump_json()}
+                         for i, e in enumerate(comparison.entries)],
+             "baseline": comparison.baseline, "sizes": list(comparison.sizes), "next": len(comparison.entries)}
+    cur = st.session_state.get("fp_current")
+    if not comparison.entries and cur is not None and cur.design is not None:  # start from the Designer's
+        _add(store, comparelink.default_name(0), cur.design)
+    return store
+
+
 def _store() -> dict:
-    """The comparison of this session; read from the link at the session's first run of this page."""
-    ss = st.session_state
-    if STORE not in ss:
-        # the session's first link (webui.state keeps it): a comparison link opened on another page still counts
-        params = ss.get("_fp_link") or st.query_params.to_dict()
-        comparison, _warnings = comparelink.decode(params)
-        ss[STORE] = {"entries": [{"id": i, "name": e.name, "design": e.design.model_dump_json()}
-                                 for i, e in enumerate(comparison.entries)],
-                     "baseline": comparison.baseline, "sizes": list(comparison.sizes),
-                     "next": len(comparison.entries)}
-        cur = ss.get("fp_current")
-        if not comparison.entries and cur is not None and cur.design is not None:  # start from the Designer's
-            _add(ss[STORE], comparelink.default_name(0), cur.design)
-        ss["fp_cmp_params"] = {k: v for k, v in params.items() if comparelink.prefix_of(k)}
-        ss["fp_cmp_warn"] = bool(_warnings)
-    return ss[STORE]
+    """The comparison of this session; read from the session's first link at the page's first run (a comparison
+    link opened on another page still counts)."""
+    return PAGE_LINK.values(_from_link)
 
 
 def _comparison(store: dict) -> comparelink.Comparison:
@@ -290,14 +293,8 @@ def main() -> None:
     st.title(_("Compare designs"))
     ss = st.session_state
     store = _store()
-    if ss.get("fp_cmp_warn"):
-        _comparison_, warnings = comparelink.decode(ss.get("fp_cmp_params") or {})
-        if warnings:
-            st.warning("**" + _("Some values in the comparison link were not applied; the rest is shown.") + "**\n\n"
-                       + "\n".join(f"- {safe.md(w)}" for w in warnings))
-            if st.button(_("Dismiss link warnings"), key=W + "dismiss"):
-                ss["fp_cmp_warn"] = False
-                st.rerun()
+    PAGE_LINK.show_warnings(_("Some values in the comparison link were not applied; the rest is shown."),
+                            dismiss_key=W + "dismiss")
     cur = ss.get("fp_current")
     st.caption(_("Up to {count} designs side by side: add the Designer's design, paste a share link, or duplicate "
                  "a column and edit it. Deltas are against the baseline column; green is better, red worse.").format(

@@ -78,14 +78,18 @@ class PageLink:
             return []
         return list(self.decode(ss.get(self._key(self.params_key, "_params")) or {})[1])
 
-    def show_warnings(self, title: str, extra: list[str] | None = None, dismiss_key: str | None = None) -> None:
-        """One warning box: ``title`` and a line per problem (escaped), and a button that dismisses them."""
+    def show_warnings(self, title: str, extra: list[str] | None = None, dismiss_key: str | None = None,
+                      on_dismiss: Callable[[], None] | None = None) -> None:
+        """One warning box: ``title`` and a line per problem (escaped), and a button that dismisses them
+        (``on_dismiss`` also forgets the ``extra`` problems the page keeps)."""
         problems = self.warnings() + list(extra or [])
         if not problems:
             return
         st.warning("**" + safe.md(title) + "**\n\n" + "\n".join(f"- {safe.md(p)}" for p in problems))
         if st.button(_("Dismiss link warnings"), key=dismiss_key or self.store + "_dismiss"):
             self.dismiss()
+            if on_dismiss is not None:
+                on_dismiss()
             st.rerun()
 
     def dismiss(self) -> None:
