@@ -189,3 +189,39 @@ def test_xlsx_design_table_labels_every_field_from_its_declaration():
     assert all(label == FIELDS[key].title() for label, _value, key in rows)
     by_key = {r[2]: r[1] for r in rows}
     assert by_key["fabric"] == "Ethernet RoCE" and by_key["management"] == "off"
+
+
+# --- a field added by one declaration: Design.name ------------------------------------------------
+def test_the_design_name_reaches_link_cli_file_sidebar_and_the_review_packs_title(capsys):
+    from core.cli import main
+    from core.formats.report import design_report_html
+    from core.plan import plan
+
+    design = Design(nodes=8, name="Pod A <b>for</b> ACME https://x.example")
+    assert sharelink.encode(design)["name"] == design.name
+    assert sharelink.decode({"name": "  Pod\nA  "})[0].name == "Pod A"  # one line
+    assert Design(name=" x ").name == "x"
+    for bad in ("", "   ", "x" * 81, "a\u202eb"):
+        assert sharelink.decode({"name": bad})[0].name is None
+        assert len(sharelink.decode({"name": bad})[1]) == 1
+    html = design_report_html(plan(design), name=design.name, share_link="https://example.test/?name=x")
+    assert "Pod A &lt;b&gt;for&lt;/b&gt; ACME" in html and "<b>for</b>" not in html
+    assert main(["report", "--nodes", "8", "--name", "x" * 81]) == 2
+    assert "80" in capsys.readouterr().err
+
+
+def test_the_sidebar_names_the_design_from_the_link():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.pagetest import ENTRY
+
+    at = AppTest.from_file(ENTRY, default_timeout=60)
+    at.query_params.update({"v": "1", "n": "8", "name": "Pod A"})
+    at.run()
+    assert not at.exception
+    assert at.session_state["fp_current"].design.name == "Pod A"
+    assert at.sidebar.text_input(key="w_name").value == "Pod A"
+    at.sidebar.text_input(key="w_name").set_value("Pod B").run()
+    assert at.session_state["fp_current"].design.name == "Pod B"
+    at.sidebar.text_input(key="w_name").set_value("").run()
+    assert at.session_state["fp_current"].design.name is None

@@ -30,7 +30,7 @@ from core.formats.joblink import JOB
 from core import vocab
 from core.catalog import load_catalog
 from core.design import FIELDS as DESIGN_FIELDS
-from core.design import SYSTEM_DEFAULT, Surface, field_type
+from core.design import MAX_NAME_CHARS, SYSTEM_DEFAULT, Surface, field_type
 from core.design import (
     MAX_GPUS, Design, ResolvedDesign, nvlink_domain_size, offered_port_speeds, parse_design, resolve_design,
 )
@@ -160,6 +160,11 @@ SYSTEM_DEFAULTS = {"gpus_per_node": lambda system: system.gpus_per_node,
                    "fabric": lambda system: system.default_fabric}
 """Fields whose sidebar widget shows the GPU system's own value when the design leaves them to it
 (``Surface.widget_none == SYSTEM_DEFAULT``)."""
+
+
+def _label(field: str) -> str:
+    """A design field's setting name, as declared (``core.design.FIELDS``), in the current language."""
+    return DESIGN_FIELDS[field].title()
 
 
 def _widget_value(field: str, surface: Surface, value, system):
@@ -405,7 +410,9 @@ def sidebar() -> Current:
     sb.toggle(_("Bandwidth in Gb/s (bits)"), key=K + "bits",
               help=_("Off: GB/s (bytes). Network speeds are per direction."))
     sb.markdown("### " + _("Design"))
-    gpu = sb.selectbox(_("GPU model"), list(SYSTEMS), key=K + "gpu", on_change=_on_gpu_change,
+    sb.text_input(_label("name"), key=K + "name", max_chars=MAX_NAME_CHARS, placeholder=_("optional, e.g. Pod A"),
+                  help=_("The review pack's title; in the share link and the design file. It changes no number."))
+    gpu = sb.selectbox(_label("gpu"), list(SYSTEMS), key=K + "gpu", on_change=_on_gpu_change,
                        format_func=_system_label,
                        help=_("GPU and the system it ships in (HGX/DGX node or NVL72 rack) from the catalog: {list}")
                        .format(list="; ".join(f"{s.id} = {s.gpu_name}" for s in SYSTEMS.values())))
@@ -413,13 +420,13 @@ def sidebar() -> Current:
     ss[K + "nodes"] = int(ss.get(K + "nodes") or 4)
     _size_control(sb, system)
     ss[K + "gpn"] = int(ss.get(K + "gpn") or system.gpus_per_node)
-    gpn = sb.select_slider(_("GPUs per node"), options=_with(GPN_STEPS, ss[K + "gpn"]), key=K + "gpn",
+    gpn = sb.select_slider(_label("gpus_per_node"), options=_with(GPN_STEPS, ss[K + "gpn"]), key=K + "gpn",
                            help=_("{system} ships with {count} per node.").format(system=system.id,
                                                                                   count=system.gpus_per_node))
     # the system's own generation and older ones (a what-if); a newer one only if a link asked for it
     gens = _with([g.generation for g in CATALOG.nvlink if g.generation <= system.nvlink_generation],
                  ss.get(K + "nvl") if ss.get(K + "nvl") != AUTO else None)
-    sb.selectbox(_("NVLink generation"), [AUTO, *gens], key=K + "nvl",
+    sb.selectbox(_label("nvlink_generation"), [AUTO, *gens], key=K + "nvl",
                        format_func=lambda g: _("auto ({choice})").format(choice=f"NVLink {system.nvlink_generation}")
                        if g == AUTO else f"NVLink {g} ({CATALOG.nvlink_generation(g).architecture})",
                        help=_("{system} ships with NVLink {generation} ({bandwidth:g} GB/s per GPU, both directions). "
@@ -428,14 +435,14 @@ def sidebar() -> Current:
                               "generations are not offered: the GPU does not support them.").format(
                                   system=system.id, generation=system.nvlink_generation,
                                   bandwidth=system.nvlink_gbytes_per_gpu_bidir))
-    fabric = sb.selectbox(_("Fabric"), list(vocab.FABRIC.ids), key=K + "fabric", format_func=vocab.FABRIC.label)
+    fabric = sb.selectbox(_label("fabric"), list(vocab.FABRIC.ids), key=K + "fabric", format_func=vocab.FABRIC.label)
     speeds = offered_speeds(fabric)
     if ss.get(K + "speed") not in (AUTO, *speeds):
         ss[K + "speed"] = AUTO
     auto_speed = engine_defaults(gpu, gpn, fabric, None)
     default_speed = auto_speed.port_speed_gbps if auto_speed else system.default_port_speed_gbps
     show_auto_label(K + "speed", _("auto ({choice})").format(choice=f"{default_speed} Gb/s"))
-    speed = sb.selectbox(_("Port speed"), [AUTO, *speeds], key=K + "speed",
+    speed = sb.selectbox(_label("port_speed_gbps"), [AUTO, *speeds], key=K + "speed",
                          format_func=lambda s: _("auto ({choice})").format(choice=f"{default_speed} Gb/s")
                          if s == AUTO else f"{s} Gb/s",
                          help=_("NIC and switch port speed per direction. Offered for {fabric} (a NIC and a switch in "
@@ -454,82 +461,82 @@ def sidebar() -> Current:
     def draw_switch(labels: SwitchLabels) -> None:
         show_auto_label(K + "switch", labels.main)
         switch_slot.selectbox(
-            _("Switch model"), [AUTO, *[s.id for s in fitting]], key=K + "switch",
+            _label("switch"), [AUTO, *[s.id for s in fitting]], key=K + "switch",
             format_func=lambda i: labels.main if i == AUTO else
             f"{i}: {CATALOG.switch(i).ports_at(effective_speed)} x {effective_speed}G",
             help=_("Only switches with the chosen port speed are offered.")
             + (" " + _("Not offered at {speed}G: {switches}.").format(speed=effective_speed,
                                                                       switches=", ".join(lacking))
                if lacking else ""))
-    sb.selectbox(_("Topology"), list(vocab.TOPOLOGY.ids), key=K + "topology",
+    sb.selectbox(_label("topology"), list(vocab.TOPOLOGY.ids), key=K + "topology",
                  format_func=vocab.TOPOLOGY.label,
                             help=_("Rail-optimized: NIC i of every node in a scalable unit goes to leaf i. "
                                    "Top-of-rack: all NICs of a node go to its rack's leaf."))
     ss[K + "oversub"] = float(ss.get(K + "oversub") or 1.0)
-    sb.select_slider(_("Oversubscription (leaf down:up)"),
+    sb.select_slider(_label("oversubscription"),
                                options=_with(LEAF_OVERSUB_STEPS, ss[K + "oversub"]),
                                key=K + "oversub", format_func=lambda v: f"{v:g}:1")
     c1, c2 = sb.columns(2)
-    c1.selectbox(_("Planes"), list(range(1, 9)), key=K + "planes",
+    c1.selectbox(_label("planes"), list(range(1, 9)), key=K + "planes",
                           help=_("Independent parallel fabrics; every NIC has one port in each."))
-    c2.selectbox(_("Tiers"), ["auto", 1, 2, 3], key=K + "tiers",
+    c2.selectbox(_label("tiers"), ["auto", 1, 2, 3], key=K + "tiers",
                          format_func=lambda v: _("auto") if v == "auto" else str(v),
                          help=_("auto picks the fewest that fit."))
 
     with sb.expander(_("Advanced")):
         default_nics = system.default_nics_per_node if system.default_nics_per_node != system.gpus_per_node \
             else gpn
-        st.selectbox(_("NICs per node (rails)"), [AUTO, *range(1, 17)], key=K + "nics",
+        st.selectbox(_label("nics_per_node"), [AUTO, *range(1, 17)], key=K + "nics",
                             format_func=lambda v: _("auto ({choice})").format(choice=default_nics)
                             if v == AUTO else str(v))
-        st.selectbox(_("Nodes per rack"), [AUTO, *range(1, 73)], key=K + "npr",
+        st.selectbox(_label("nodes_per_rack"), [AUTO, *range(1, 73)], key=K + "npr",
                            format_func=lambda v: _("auto ({choice})").format(choice=system.nodes_per_rack)
                            if v == AUTO else str(v))
         presets = [p.id for p in RACKS.compute_presets]
         if ss.get(K + "rp") not in (AUTO, *presets):
             ss[K + "rp"] = AUTO
         st.selectbox(
-            _("Rack preset"), [AUTO, *presets], key=K + "rp",
+            _label("rack_preset"), [AUTO, *presets], key=K + "rp",
             format_func=lambda v: _("auto") if v == AUTO else _("{preset} ({kw} kW, {units}U)").format(
                 preset=_(RACK_PRESET_LABELS[v]) if v in RACK_PRESET_LABELS else v,
                 kw=f"{RACKS.preset(v).power_kw:g}", units=RACKS.preset(v).rack_units),
             help=_("Power and cooling a compute rack carries, and its height; auto takes the smallest preset "
                    "that holds the system's default rack. Sources in the hardware catalog."))
-        st.number_input(_("Rack power limit [kW]"), min_value=0.5, max_value=1000.0, step=1.0, value=None,
+        st.number_input(_label("rack_kw"), min_value=0.5, max_value=1000.0, step=1.0, value=None,
                                   key=K + "rkw", placeholder=_("the preset's"),
                                   help=_("IT power per rack [kW]; fewer nodes go in a rack when it is lower. "
                                          "Empty: the preset's."))
-        st.selectbox(_("Rack units"), [AUTO, 42, 45, 47, 48, 51, 52, 54, 58], key=K + "ru",
+        st.selectbox(_label("rack_units"), [AUTO, 42, 45, 47, 48, 51, 52, 54, 58], key=K + "ru",
                                   format_func=lambda v: _("auto") if v == AUTO else f"{v}U")
         _storage_widgets(ss)
         domains = [1, *range(gpn, 577, gpn)]
         if ss.get(K + "nvd") not in (AUTO, *domains):
             ss[K + "nvd"] = AUTO
-        st.selectbox(_("NVLink domain [GPUs]"), [AUTO, *domains], key=K + "nvd",
+        st.selectbox(_label("nvlink_domain_gpus"), [AUTO, *domains], key=K + "nvd",
                            format_func=lambda v: _("auto ({choice})").format(
                                choice=system.nvlink_domain_gpus if gpn == system.gpus_per_node else gpn)
                            if v == AUTO else str(v))
         ss[K + "spine_oversub"] = float(ss.get(K + "spine_oversub") or 1.0)
-        st.select_slider(_("Spine oversubscription (3 tiers)"),
+        st.select_slider(_label("spine_oversubscription"),
                                          options=_with(OVERSUB_STEPS, ss[K + "spine_oversub"]),
                                          key=K + "spine_oversub", format_func=lambda v: f"{v:g}:1")
-        st.selectbox(_("Cable media"), list(vocab.CABLE_MEDIA.ids), key=K + "media", format_func=vocab.CABLE_MEDIA.label,
+        st.selectbox(_label("cable_media"), list(vocab.CABLE_MEDIA.ids), key=K + "media", format_func=vocab.CABLE_MEDIA.label,
                              help=_("By each link's length: auto takes copper where it reaches, then multimode, "
                                     "then single-mode optics; AOC puts active optical cables before multimode; "
                                     "optics never copper; single-mode optics everywhere."))
-        st.number_input("PUE", min_value=1.0, max_value=3.0, step=0.05, key=K + "pue")
-        st.number_input(_("Electricity [USD/kWh]"), min_value=0.0, max_value=2.0, step=0.01, key=K + "kwh")
-        st.number_input(_("TCO years"), min_value=0.5, max_value=30.0, step=1.0, key=K + "years",
+        st.number_input(_label("pue"), min_value=1.0, max_value=3.0, step=0.05, key=K + "pue")
+        st.number_input(_label("electricity_usd_per_kwh"), min_value=0.0, max_value=2.0, step=0.01, key=K + "kwh")
+        st.number_input(_label("tco_years"), min_value=0.5, max_value=30.0, step=1.0, key=K + "years",
                                 help=_("Years of operation the TCO covers (0.5 to 30)."))
-        st.selectbox(_("Price basis"), list(vocab.PRICE_BASIS.ids), key=K + "pb",
+        st.selectbox(_label("price_basis"), list(vocab.PRICE_BASIS.ids), key=K + "pb",
                           format_func=vocab.PRICE_BASIS.label,
                           help=_("Which catalog price each part is costed at: street (typical), list (the high end "
                                  "of its range) or hyperscale (the low end). Capex shows the low-high range either "
                                  "way; sources are in Catalog & assumptions."))
-        st.text_input(_("Price overrides [USD]"), key=K + "px", placeholder="QM9700:30000, CX7:1500",
+        st.text_input(_label("price_overrides"), key=K + "px", placeholder="QM9700:30000, CX7:1500",
                            help=_("Catalog id:unit price in USD, comma-separated (as the share link writes them; '=' "
                                   "is accepted too); ids are in Catalog & assumptions."))
-        st.text_input(_("Power overrides [W]"), key=K + "pw", placeholder="QM9700:800",
+        st.text_input(_label("power_overrides"), key=K + "pw", placeholder="QM9700:800",
                            help=_("Catalog id:unit power in W, comma-separated ('=' is accepted too)."))
 
     draw_tiers = _advanced_fabric(sb, fabric, effective_speed, resolved, system)
@@ -675,23 +682,23 @@ def _storage_widgets(ss) -> None:
     if ss.get(K + "sto") not in (AUTO, *STORAGE_OVERSUB):
         ss[K + "sto"] = AUTO
     ss.setdefault(K + "mg", True)
-    st.selectbox(_("Storage fabric"), list(vocab.STORAGE.ids), key=K + "storage",
+    st.selectbox(_label("storage"), list(vocab.STORAGE.ids), key=K + "storage",
                            format_func=vocab.STORAGE.label,
                            help=_("A storage network of its own, sized as the DGX SuperPOD reference architecture "
                                   "(2 storage ports per node, storage systems at 1:1, node leaves near 4:3)."))
     c1, c2 = st.columns(2)
-    c1.selectbox(_("Storage ports per node"), [AUTO, *range(0, 9)], key=K + "spn",
+    c1.selectbox(_label("storage_ports_per_node"), [AUTO, *range(0, 9)], key=K + "spn",
                        format_func=lambda v: _("auto ({choice})").format(choice=2) if v == AUTO else str(v))
-    c2.selectbox(_("Storage port speed"), [AUTO, 100, 200, 400, 800], key=K + "sps",
+    c2.selectbox(_label("storage_port_speed_gbps"), [AUTO, 100, 200, 400, 800], key=K + "sps",
                        format_func=lambda v: _("auto") if v == AUTO else f"{v}G")
-    st.number_input(_("Storage systems"), min_value=0, max_value=100_000, step=1, value=None, key=K + "sts",
+    st.number_input(_label("storage_systems"), min_value=0, max_value=100_000, step=1, value=None, key=K + "sts",
                           placeholder=_("auto (150 Gb/s per node)"),
                           help=_("Storage appliances on the storage fabric (8 x 200G each); empty: sized from "
                                  "150 Gb/s per node, as in the reference architecture's 4-SU build."))
-    st.selectbox(_("Storage oversubscription"), [AUTO, *STORAGE_OVERSUB], key=K + "sto",
+    st.selectbox(_label("storage_oversubscription"), [AUTO, *STORAGE_OVERSUB], key=K + "sto",
                        format_func=lambda v: _("auto ({choice})").format(choice="4:3") if v == AUTO
                        else ("4:3" if abs(v - 4 / 3) < 1e-9 else f"{v:g}:1"))
-    st.toggle(_("Management networks"), key=K + "mg",
+    st.toggle(_label("management"), key=K + "mg",
                            help=_("In-band (SN4600C) and out-of-band (SN2201) management networks, head nodes, "
                                   "UFM appliances and user storage, as in the reference architecture."))
 
@@ -710,7 +717,7 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
             ss[K + "nic_model"] = AUTO
         auto_nic = resolved.nic.id if resolved else system.default_nic
         show_auto_label(K + "nic_model", _("auto ({choice})").format(choice=auto_nic))
-        st.selectbox(_("NIC model"), [AUTO, *nics], key=K + "nic_model",
+        st.selectbox(_label("nic"), [AUTO, *nics], key=K + "nic_model",
                            format_func=lambda n: _("auto ({choice})").format(choice=auto_nic) if n == AUTO
                            else f"{n}: {CATALOG.nic(n).logical_ports(speed, fabric)} x {speed}G",
                            help=_("NICs that run {speed} Gb/s on this fabric; a NIC's ports bound the planes.").format(
@@ -719,20 +726,20 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
                           if m.speed_gbps >= speed})
         if ss.get(K + "uplink") not in (AUTO, *uplinks):
             ss[K + "uplink"] = AUTO
-        uplink = st.selectbox(_("Uplink speed"), [AUTO, *uplinks], key=K + "uplink",
+        uplink = st.selectbox(_label("uplink_speed_gbps"), [AUTO, *uplinks], key=K + "uplink",
                               format_func=lambda v: _("auto ({choice})").format(choice=f"{speed} Gb/s") if v == AUTO
                               else f"{v} Gb/s",
                               help=_("Leaf uplinks and spine/core ports, per direction. Faster than the port speed: "
                                      "the leaf breaks its ports out toward the NICs (e.g. 2 x 400G of an 800G port)."))
         up_speed = speed if uplink == AUTO else uplink
         boxes = []
-        for tier, label in (("leaf", _("Leaf switch")), ("spine", _("Spine switch")), ("core", _("Core switch"))):
+        for tier, label in (("leaf", _label("leaf_switch")), ("spine", _label("spine_switch")), ("core", _label("core_switch"))):
             tier_speeds = (speed, up_speed) if tier == "leaf" else (up_speed,)
             fitting = [s.id for s in CATALOG.fabric_switches(fabric) if all(s.ports_at(v) for v in tier_speeds)]
             if ss.get(K + f"{tier}_switch") not in (AUTO, *fitting):
                 ss[K + f"{tier}_switch"] = AUTO
             boxes.append((st.empty(), tier, label, fitting, tier_speeds[-1]))  # drawn by draw_tiers
-        st.selectbox(_("Plane mode"), list(vocab.PLANE_MODE.ids), key=K + "plane_mode",
+        st.selectbox(_label("plane_mode"), list(vocab.PLANE_MODE.ids), key=K + "plane_mode",
                      format_func=vocab.PLANE_MODE.label,
                             help=_("Per rail: NIC i of every node is in plane i mod planes only and each plane is "
                                    "its own fabric (DeepSeek's multi-plane fat tree); traffic between planes "
