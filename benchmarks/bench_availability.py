@@ -1,4 +1,4 @@
-"""Benchmark: availability Monte Carlo (issue 13: 1,000 trials of a 16,384-GPU design within 2 s), spares and
+"""Benchmark: availability Monte Carlo (1,000 trials of a 16,384-GPU design within 2 s), spares and
 the monitoring checklist.
 
 Cases: 16,384 H100 on InfiniBand (3 tiers, 1,280 switches, 49,152 links) and on RoCE (3 tiers, 640 switches),

@@ -1,4 +1,4 @@
-"""Benchmark: the cabling plan of a 131,072-GPU design streamed to CSV (issue 14: within 10 s, a few hundred MB).
+"""Benchmark: the cabling plan of a 131,072-GPU design streamed to CSV (within 10 s, a few hundred MB).
 
 Streams ``core.formats.cabling.write_csv`` of a 131,072-GPU B300 design (three tiers, about 400,000 cables,
 every one with its rack, U, length and media from the layout, the storage, in-band and out-of-band networks

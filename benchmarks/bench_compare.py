@@ -9,7 +9,7 @@ Run: ``python benchmarks/bench_compare.py`` (``make bench`` runs every benchmark
   trays): "baseline" switches the baseline column (every number, delta, the BOM table and three charts are
   redrawn); "size" changes the all-reduce sizes (every design's collective sweep is recomputed).
 
-Target (issue 12): a rerun within 10x the floor (median of ``REPEATS`` = 15 reruns each). The load average is
+Target: a rerun within 10x the floor (median of ``REPEATS`` = 15 reruns each). The load average is
 printed with the numbers: on the shared 2-core machine the floor itself moves with it.
 
 Where a Compare rerun's time went (thread CPU, 2 cores, before -> after the issue-12 work):

@@ -28,7 +28,7 @@ CONFIGS = {
         gpu="H100", gpus=gpus, fabric="ethernet", switch="TH6", port_speed_gbps=200, oversubscription=3),
     "B300 Spectrum-X 2 planes": lambda gpus: Design(gpu="B300", gpus=gpus, fabric="ethernet", switch="SN5600",
                                                     port_speed_gbps=400, planes=2),
-    # issue 10: field fabrics, every new option
+    # field fabrics, every new option
     "H100 400G down/800G up, SN5600 + 7800R4": lambda gpus: Design(
         gpu="H100", gpus=gpus, fabric="ethernet", leaf_switch="SN5600", spine_switch="ARISTA-7800R4-576",
         core_switch="ARISTA-7800R4-576", port_speed_gbps=400, uplink_speed_gbps=800, nic="BF3"),

@@ -1,4 +1,4 @@
-"""Every export format of 131,072-GPU designs: time and size per format (issue 15: within 10 s each, or
+"""Every export format of 131,072-GPU designs: time and size per format (within 10 s each, or
 aggregated with the reason stated in the file).
 
 Run: ``python benchmarks/bench_exports.py`` (``make bench`` runs it too). Each format is written to a null

@@ -1,4 +1,4 @@
-"""Failure what-if and single points of failure at 131,072 GPUs (issue 13).
+"""Failure what-if and single points of failure at 131,072 GPUs.
 
 Run: ``python benchmarks/bench_failure.py`` (``make bench`` runs it too). Targets: a single-failure
 what-if within 100 ms, the SPOF list within 1 s. Both work in closed form over the fabric's symmetry

@@ -1,4 +1,4 @@
-"""Overload and imbalance (core.analysis.load) at 131,072 GPUs (issue 13 item 4).
+"""Overload and imbalance (core.analysis.load) at 131,072 GPUs.
 
 Run: ``python benchmarks/bench_load_imbalance.py`` (``make bench`` runs it too). Target: about 1 s per pattern
 and placement at 131,072 GPUs on 2 cores. Timed: ``link_load`` (pairs, placement, adaptive-routing loads, one

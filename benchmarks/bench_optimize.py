@@ -1,6 +1,6 @@
 """Optimizer benchmark: candidate designs evaluated for a 16,384-GPU H100 cluster, and the time taken.
 
-Run: ``make bench`` (or ``python benchmarks/bench_optimize.py``). Target (issue 12) on a 2-core machine:
+Run: ``make bench`` (or ``python benchmarks/bench_optimize.py``). Target on a 2-core machine:
 at least 10,000 candidates within 2 s, each decided exactly (planned through the engine's stages, or
 shown equal to one that was: see ``core/analysis/optimize.py``), with all-reduce busbw at 1 GiB per
 candidate that passes the plan-level checks.

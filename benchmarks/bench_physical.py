@@ -1,4 +1,4 @@
-"""Benchmark: rack layout and cable lengths of a 131,072-GPU design (issue 14: within 1 s).
+"""Benchmark: rack layout and cable lengths of a 131,072-GPU design (within 1 s).
 
 Times ``core.physical.layout.place`` and ``core.physical.lengths.link_lengths`` (every compute link's
 length, binned) and the media choice per bin (``core.physical.media.select_media``) for 131,072 GPUs

@@ -370,7 +370,7 @@ def _candidates(
         return [fewer] if fewer else []
 
     def field_fabric():
-        """Back to the engine's default for each field-fabric option the design sets (issue 10)."""
+        """Back to the engine's default for each field-fabric option the design sets."""
         out = []
         if design.uplink_speed_gbps is not None:
             out.append((_("run the uplinks at the port speed"), {"uplink_speed_gbps": None}))

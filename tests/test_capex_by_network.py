@@ -1,4 +1,4 @@
-"""Issue 22: capex by network (the compute fabric apart from the whole cluster) in the cost summary, the
+"""capex by network (the compute fabric apart from the whole cluster) in the cost summary, the
 Designer's headline, Compare's rows and the optimizer's objective; the optimizer's bisection-ratio constraint."""
 
 from __future__ import annotations

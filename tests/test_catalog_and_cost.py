@@ -108,7 +108,7 @@ def test_node_price_is_not_double_counted_with_nics():
 
 @pytest.mark.parametrize("media,expect", [("copper", "cable"), ("optics", "transceiver")])
 def test_cable_media_policy(media, expect):
-    # top-of-rack: the leaf sits in the rack, so node-leaf links are within copper reach (issue 14: media
+    # top-of-rack: the leaf sits in the rack, so node-leaf links are within copper reach (media
     # follow each link's length; a rail-optimized SU's 5-10 m node-leaf runs take optics even with "copper")
     frame = plan(Design(gpu="H100", nodes=64, topology="top-of-rack", cable_media=media)).bom_frame()
     node_leaf = frame[frame["why"].str.contains("node-leaf") | frame["why"].str.startswith("node side")]
@@ -135,7 +135,7 @@ def test_aoc_policy_uses_aoc_where_the_catalog_has_one():
 
 
 def test_both_ends_and_fibre_share_one_media_per_link_class():
-    """Issue 14: media are chosen per link class and length bin; within a bin the switch module, the node
+    """media are chosen per link class and length bin; within a bin the switch module, the node
     module and the fibre cord are of one media (a class may mix multimode bins and longer single-mode ones)."""
     from core.catalog import load_catalog
     cat = load_catalog()

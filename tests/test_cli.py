@@ -68,7 +68,7 @@ def test_table_is_readable(capsys):
         (["plan", "--frobnicate"], "unrecognized arguments"),
         (["plan", "--switch", "qm9700", "--fabric", "ethernet"], "infiniband"),
         (["plan", "--switch", "q3400", "--port-speed", "400"], "no 400 Gb/s port mode"),
-        (["plan", "--oversubscription", "0.2"], "at least 0.25"),  # below 1 is allowed down to 1:4 (issue 10)
+        (["plan", "--oversubscription", "0.2"], "at least 0.25"),  # below 1 is allowed down to 1:4
         (["plan", "--price", "QM9700=cheap"], "not a number"),
         (["plan", "--price", "QM9700=-4"], ">= 0"),
         (["plan", "--price", "nothing=3"], "not a catalog id"),

@@ -117,7 +117,7 @@ def test_bad_sizes_exit_2_with_the_reason(capsys, size, reason):
     assert code == 2 and not out and reason in err
 
 
-# --- the split the CLI chooses (issue 11 item 7) -----------------------------------------------------
+# --- the split the CLI chooses -----------------------------------------------------
 
 def test_train_without_tp_pp_chooses_a_fitting_split_and_says_so(capsys):
     code, out, _ = run(capsys, "train", "--model", "llama3-70b", "--gpus", "1024")
@@ -198,7 +198,7 @@ def test_train_explain_with_a_given_split_says_nothing_was_chosen(capsys):
     assert code == 0 and "no split was chosen" in out and "splits considered" not in out
 
 
-# --- congestion assumptions and SHARP on the command line (issue 11: the page's settings, in the CLI) ----------
+# --- congestion assumptions and SHARP on the command line (the page's settings, in the CLI) ----------
 def _train(capsys, *extra):
     code, out, err = run(capsys, "train", "--gpu", "H100", "--gpus", "2048", "--model", "llama3-70b", "--tp", "8",
                          "--pp", "4", "--format", "json", *extra)

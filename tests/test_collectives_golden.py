@@ -146,7 +146,7 @@ ALL_CASES = [
     ("ndr-248nodes-h200", Design(gpu="H200", nodes=248), 1984, "all-reduce", 512 * MiB, NCCL, 350.0,
      "NVIDIA/nccl-tests#283 (2025-01-18): 248 nodes x 8 H200, 8 NICs each (NDR 400G CX-7 per the catalog default), "
      "512M all-reduce 'typically measuring around 350G'", None),
-    # ---- issue 11: small multi-node jobs (NVLS-tree / tree by node count) -------------------------
+    # ---- small multi-node jobs (NVLS-tree / tree by node count) -------------------------
     ("h100-ndr-2nodes-coreweave", Design(gpu="H100", nodes=2), 16, "all-reduce", 8 * GiB, NCCL, 440.58,
      "coreweave/nccl-tests#92 (wimarkuske, 2026-05-26): 'H100 8-GPU x 2-node base MPIJob ... 440.58 GB/s busbw "
      "@ 8G allreduce' (CoreWeave H100: 8x 400G InfiniBand per node)", None),
@@ -164,7 +164,7 @@ ALL_CASES = [
      "(size not stated; evaluated at 8 GB)", "2.26.2"),
     ("h100-roce-4nodes", Design(gpu="H100", nodes=4, fabric="ethernet"), 32, "all-reduce", 8 * GiB, NCCL, 320.0,
      "NVIDIA/nccl#1221 (2024-03-13): 4 nodes of 8x H100 + 8x 400Gb RoCE 'same busbw 320GB' with or without NVLS", "2.19.3"),
-    # ---- issue 11: large NVLink domains (NVLS on NVLink 5) -----------------------------------------
+    # ---- large NVLink domains (NVLS on NVLink 5) -----------------------------------------
     ("gb200-mnnvl-8gpus", Design(gpu="GB200-NVL72", gpus=72), 8, "all-reduce", 8 * GiB, NCCL, 811.0,
      "lixueduan.com 'GB200 MNNVL 实测带宽提升 10 倍' (posts/ai/13-gb200-mnnvl-nccl-test): 2 GB200 compute trays "
      "(8 GPUs) of one NVL72 over MNNVL, all_reduce_perf '实测带宽 811GB/s' (peak; evaluated at 8 GB)", None),

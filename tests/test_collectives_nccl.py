@@ -1,5 +1,5 @@
 """The NCCL release as a model input, NCCL's double binary tree by domain count, and the tree's own
-contention (issue 11, items 1-3).
+contention.
 
 Sources: NVIDIA/nccl src/graph/trees.cc (ncclGetBtree / ncclGetDtree) and src/graph/tuning.cc at the
 tags named in assets/catalog/collectives.toml; NVIDIA/nccl#2035 (NVLS-tree on Blackwell beyond 2

@@ -204,7 +204,7 @@ def test_switching_language_keeps_the_comparison():
     assert "2. RoCE" in numbers(at).columns and "1. 相对基准" in numbers(at).columns
 
 
-# --- the Compare page's own sidebar (issue 12: the Designer's controls are not drawn here) ------------------------
+# --- the Compare page's own sidebar (the Designer's controls are not drawn here) ------------------------
 DESIGNER_PAGE = "../pages/1_Designer.py"
 SIDEBAR_LINKS = [
     {"ng": "1000"},  # a GPU count: the sidebar keeps nodes (n=125)

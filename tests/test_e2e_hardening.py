@@ -78,7 +78,7 @@ def test_share_box_names_a_real_page_for_a_path_that_does_not_exist(server, page
 
 
 def test_bare_urls_and_html_names_from_a_link_are_never_links(server, page):
-    """Issue 22: GFM turns a bare URL in a warning into a link, and Plotly reads <a href> in a name."""
+    """GFM turns a bare URL in a warning into a link, and Plotly reads <a href> in a name."""
     page.goto(f"{server}/?v=1&lang=en&n=https://evil.example/login")
     settle(page)
     assert page.locator("a[href*='evil.example'], a[*|href*='evil.example']").count() == 0
@@ -99,7 +99,7 @@ def _select_text(page, label: str) -> str:
 
 
 def test_switch_box_names_the_planned_switch_after_fabric_roce(server, page):
-    """Issue 22, reproduction 2: the browser keeps a select box's last label unless Streamlit sends the value."""
+    """The browser keeps a select box's last label unless Streamlit sends the value."""
     page.goto(f"{server}/?v=1&lang=en")
     settle(page, timeout=90)
     assert _select_text(page, "Switch model") == "auto (QM9700, 64 ports)"

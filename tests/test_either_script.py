@@ -1,5 +1,5 @@
 """Numbers typed in either script: full-width digits, colons and commas, and thousands separators where
-unambiguous, in share links, CLI flags and the sidebar's count box (issue 9, item 4)."""
+unambiguous, in share links, CLI flags and the sidebar's count box."""
 
 from __future__ import annotations
 

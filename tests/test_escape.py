@@ -1,4 +1,4 @@
-"""Issue 22, item 6: an echoed value never becomes a link. Streamlit's markdown (GFM) turns bare URLs,
+"""An echoed value never becomes a link. Streamlit's markdown (GFM) turns bare URLs,
 ``www.`` and e-mail addresses into links even when every punctuation character is escaped, and Plotly reads
 ``<a href>`` in a trace name; ``webui.safe.md`` and ``core.figures.style.plain`` show them as text.
 (The browser check is tests/test_e2e_hardening.py::test_bare_urls_and_html_names_from_a_link_are_never_links.)"""

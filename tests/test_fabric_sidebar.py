@@ -1,4 +1,4 @@
-"""AppTest of the sidebar's "Advanced fabric" section (issue 10): a link with the new keys restores the
+"""AppTest of the sidebar's "Advanced fabric" section: a link with the new keys restores the
 widgets and the URL is stable; a widget change reaches the design."""
 
 from pathlib import Path

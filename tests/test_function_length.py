@@ -1,4 +1,4 @@
-"""No function or method in ``core`` is longer than ``MAX_LINES`` lines (issue 22: a readable tree).
+"""No function or method in ``core`` is longer than ``MAX_LINES`` lines (a readable tree).
 
 A function's length is counted from its ``def`` line to its last line (``end_lineno - lineno + 1``),
 decorators excluded, docstring and nested functions included; a nested function counts in its own

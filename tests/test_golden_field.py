@@ -1,4 +1,4 @@
-"""Golden tests of published field fabrics (issue 10) and property tests of the options they need.
+"""Golden tests of published field fabrics and property tests of the options they need.
 
 Sources (counts quoted as the sources state them; [P] primary, [S] secondary copy, [D] derived here):
 

@@ -305,7 +305,7 @@ def test_growth_reserve_is_shown_on_the_cost_tab(lang):
 
 
 def test_growth_key_number():
-    """grow_to: a key number says how far the installed fabric grows without recabling (issue 10, item 6)."""
+    """grow_to: a key number says how far the installed fabric grows without recabling."""
     from core.design import Design
     from core.figures.keynumbers import key_numbers
     from core.plan import plan

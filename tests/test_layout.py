@@ -148,3 +148,16 @@ def test_no_core_modules_import_each_other_in_a_cycle():
     assert "core.analysis.failure.whatif" in graph["core.analysis.failure"]
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]  # the checker works
     assert _cycle(graph) == []
+
+
+def test_the_code_names_no_issue_numbers():
+    """Comments and docstrings say what the code does, not which tracker issue asked for it."""
+    import re
+
+    pattern = re.compile(r"\bissue \d+", re.IGNORECASE)
+    found = [f"{path.relative_to(ROOT)}:{number}" for folder in ("core", "webui", "pages", "tests", "benchmarks", "tools")
+             for path in sorted((ROOT / folder).rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if pattern.search(line) and path.name != "test_layout.py"]
+    assert not found, found
+    assert pattern.search("see issue 22") and not pattern.search("an issue with ports")  # the check itself

@@ -255,7 +255,7 @@ def test_superpod_choices_give_the_published_compute_fabric(gpus, leaf, spine):
     assert (s["tiers"], s["switches"]["leaf"], s["switches"]["spine"], s["switches"]["core"]) == (2, leaf, spine, 0)
 
 
-# --- required planes and sizing from a budget or power envelope (issue 12 item 3) ---------------------------
+# --- required planes and sizing from a budget or power envelope ---------------------------
 ENVELOPE_GRID = Grid(fabrics=("infiniband",), oversubscription=(1.0,), planes=(1,), plane_modes=("per-port",),
                      topologies=("rail-optimized",))
 
@@ -295,7 +295,7 @@ def test_largest_within_a_power_envelope_and_bad_input():
         largest_within("H100", Constraints(budget_usd=1000.0), ENVELOPE_GRID, workers=1)
 
 
-# --- speed without changing a number (issue 12 speed target) ------------------------------------------------
+# --- speed without changing a number ------------------------------------------------
 EXACT = Grid(switches=("QM9700", "SN5600", "TH5"), nics=("CX7", "BF3", "CX8"), port_speeds=(400,), uplinks=("same",),
              planes=(1, 2), tiers=(1, 2, 3), oversubscription=(1.0, 2.0))
 """Two fabrics, switch models of equal and different height, two NIC cages, one and two planes per-port and

@@ -158,7 +158,7 @@ def test_page_sizes_from_a_budget_and_asks_for_one_when_missing():
 
 
 REPRO = {"v": "1", "lang": "en", "opt_n": "16384", "g": "B300", "opt_bus": "400", "opt_run": "1"}
-"""Issue 22's reproduction: an old link with the page's own GPU count and the sidebar's GPU (B300)."""
+"""An old link with the page's own GPU count and the sidebar's GPU (B300)."""
 
 
 @pytest.mark.slow

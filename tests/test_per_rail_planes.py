@@ -1,4 +1,4 @@
-"""Issue 22, item 6: per-rail plane mode with one plane is not a silent no-op. NIC i goes to plane i mod planes,
+"""Per-rail plane mode with one plane is not a silent no-op. NIC i goes to plane i mod planes,
 so one plane puts every NIC in the same fabric: refused with ways out (one plane per NIC, or per-port), on the
 CLI and in the Designer; planes that divide the NICs (2 of 8: NIC i in plane i mod 2) still plan."""
 

@@ -144,7 +144,7 @@ def test_comparison_and_congestion_notes_speak_chinese():
 
 
 def test_gradient_sharding_toggle_reaches_the_estimate_and_the_link():
-    """Issue 11 item 5: ZeRO-2 / FSDP gradient sharding (as Llama 3 ran) is a job setting on the page."""
+    """ZeRO-2 / FSDP gradient sharding (as Llama 3 ran) is a job setting on the page."""
     from test_i18n import page_text
 
     at = page(n="128", perf_model="llama3-70b")

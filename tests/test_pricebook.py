@@ -1,5 +1,5 @@
 """The price book (low / typical / high, basis, sources), price_basis, capex ranges, the sensitivity
-view, catalog completeness (issue 10 items 7 and 8) and their golden cases.
+view, catalog completeness and their golden cases.
 
 Golden sources, held out from every catalog price (no price was fitted to them):
 

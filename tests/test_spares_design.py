@@ -1,4 +1,4 @@
-"""Spares as a design setting (issue 13 item 5): ``Design.spares`` puts spare rows in ``Plan.bom`` and
+"""Spares as a design setting: ``Design.spares`` puts spare rows in ``Plan.bom`` and
 ``Plan.cost`` (core/spares.py, core/cost.py), the share link (``sp``), the design file, the CLI
 (``--spares``), the XLSX and the review pack carry it; off by default changes nothing."""
 

@@ -45,7 +45,7 @@ def test_default_sweep_of_the_sidebar_design():
     assert len(at.get("plotly_chart")) == 1
     assert at.get("download_button")
     assert "/sweep?" in at.sidebar.code[0].value
-    # the result names the sidebar design it is about (issue 22)
+    # the result names the sidebar design it is about
     assert any("512 x H100 in 64 nodes" in c.value for c in at.caption)
 
 

@@ -1,4 +1,4 @@
-"""Issue 22, reproduction 2: the sidebar's switch boxes name the switch the plan of this run uses. After
+"""The sidebar's switch boxes name the switch the plan of this run uses. After
 Fabric -> RoCE they read SN5600 (not the InfiniBand default), and a design with per-tier switches (the optimizer's
 winners set them) reads the leaf model it plans, each tier's when they differ, not a default design's."""
 

@@ -1,4 +1,4 @@
-"""``python -m core train`` chooses the split (issue 11 item 7): published jobs without --tp/--pp/--ep.
+"""``python -m core train`` chooses the split: published jobs without --tp/--pp/--ep.
 
 * Llama 3 405B on 16,384 H100 over RoCE (arXiv 2407.21783 Table 4: TP 8, PP 16, 2,048 sequences):
   with Meta's schedule and sharding (--vp 8 --balanced-stages --shard-gradients) the search lands on

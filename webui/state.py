@@ -626,7 +626,7 @@ def compare_sidebar() -> Current:
     """The Compare page's sidebar: the language switch and the Designer's design in one line, not its controls.
 
     The Compare page edits its own columns, never this design, and its rerun with four designs was about 2x its
-    target with the Designer's ~45 controls drawn (issue 12: each is a message Streamlit builds on every run).
+    target with the Designer's ~45 controls drawn (each is a message Streamlit builds on every run).
     The controls' values stay in the session for the Designer (Streamlit drops the state of a widget a run does
     not draw, so each is written back), and the design is the one the last full sidebar built; at a session's
     first run, the link's, in the form the sidebar gives it (``sidebar_form``), so the share link and "Add the

@@ -158,7 +158,7 @@ def _network_split(summary: dict, key: str) -> str:
 
 
 def _growth_note(summary: dict) -> str:
-    """``; grows to N nodes without recabling`` (and the growth target when ``grow_to`` is set); issue 10."""
+    """``; grows to N nodes without recabling`` (and the growth target when ``grow_to`` is set)."""
     growth = summary.get("growth")
     if not growth or not growth.get("max_nodes_without_recabling"):
         return ""
