@@ -30,6 +30,8 @@ class Bandwidth(BaseModel):
     spine_oversubscription: float
     oversubscription: float
     """Effective end-to-end down:up ratio (1.0 = non-blocking)."""
+    bisection_ratio: float = 1.0
+    """Half the injection over the bisection, see :func:`bisection_ratio` (1.0 = non-blocking, 2.0 = 2:1)."""
     scaleup_to_scaleout_ratio: float
     """NVLink per GPU (one direction) over scale-out per GPU (one direction), both in bits."""
     hops_same_rail: int
@@ -98,6 +100,40 @@ def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> float:
     return min(relevant) / 2
 
 
+def bisection_ratio(injection_gbits: float, bisection_gbits: float) -> float:
+    """Bisection ratio, down:up style: half the injection over the bisection.
+
+    The bisection (:func:`bisection_gbits`) is the worst balanced cut of the
+    nodes, one direction. When every GPU of one half sends to the other half,
+    the cut must carry half the injection of all GPUs, so::
+
+        bisection_ratio = (injection_gbits / 2) / bisection_gbits
+
+    1.0 reads "1:1", non-blocking: every GPU can send at its full NIC rate
+    across the cut. 2.0 reads "2:1": it gets half its NIC rate. A fabric
+    with more bisection than half its injection (oversubscription below 1)
+    is still non-blocking for the GPUs; the ratio is floored at 1.0.
+
+    Parameters
+    ----------
+    injection_gbits : float
+        All NIC ports of all nodes, all planes, one direction [Gb/s]
+        (``tier_capacities_gbits(...)["injection"]``).
+    bisection_gbits : float
+        Bisection bandwidth, one direction [Gb/s], as :func:`bisection_gbits`.
+        Any common unit works for both arguments (the ratio has none).
+
+    Returns
+    -------
+    float
+        The ratio, >= 1.0 (dimensionless); 1.0 when there is no bisection
+        to speak of (``bisection_gbits <= 0``: no network).
+    """
+    if bisection_gbits <= 0:
+        return 1.0
+    return max(1.0, injection_gbits / 2 / bisection_gbits)
+
+
 def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth:
     """All bandwidth figures for a resolved design and its sized fabric."""
     per_gpu_gbits = resolved.nics_per_node * resolved.planes * resolved.port_speed_gbps / resolved.gpus_per_node
@@ -114,7 +150,7 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
     if fabric.tiers == 3:
         spine_over = max([1.0] + [g.down_ports_used / g.up_ports_used for g in fabric.switch_groups
                                   if g.role == "spine" and g.up_ports_used])
-    effective = max(1.0, injection / 2 / bisection) if bisection else 1.0
+    effective = bisection_ratio(injection, bisection)
 
     nvlink_bidir = resolved.nvlink_gbytes_per_gpu_bidir
     nvlink_dir = nvlink_bidir / 2
@@ -138,6 +174,7 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
         leaf_oversubscription=leaf_over,
         spine_oversubscription=spine_over,
         oversubscription=effective,
+        bisection_ratio=effective,
         scaleup_to_scaleout_ratio=(nvlink_dir * 8) / per_gpu_gbits if per_gpu_gbits else float("inf"),
         hops_same_rail=same_rail,
         hops_same_rail_other_su=other_su,
