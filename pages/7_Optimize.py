@@ -18,7 +18,7 @@ from core.formats import optimizelink, sharelink
 from core.i18n import _
 from core.perf.sizes import format_size
 from core.perf.training import PRESETS
-from webui import safe, state
+from webui import safe, state, tables
 
 PAGE_PATH = "optimize"
 STORE = "fp_opt"  # the search settings of this session (optimizelink's keys -> values)
@@ -130,7 +130,7 @@ def _best(result) -> None:
 
 
 def _chart(result) -> None:
-    event = st.plotly_chart(figs.pareto_figure(result), key=W + "pareto", on_select="rerun",
+    event = st.plotly_chart(figs.pareto_figure(result, unit=state.bandwidth_unit()), key=W + "pareto", on_select="rerun",
                             selection_mode=("points",), config={"displaylogo": False})
     points = (event or {}).get("selection", {}).get("points", []) if event else []
     if points:
@@ -146,14 +146,15 @@ def _chart(result) -> None:
 def _tables(result) -> None:
     by_index = {c.index: c for c in result.candidates}
     st.markdown("#### " + _("Pareto front"))
-    rows = figs.front_rows(result)
+    unit = state.bandwidth_unit()
+    rows = figs.front_rows(result, unit)
     frame = pd.DataFrame([{
-        _("Design"): r["design"], _("Capex"): r["capex_usd"], figs.metric_title(result.metric): r["performance"],
+        _("Design"): r["design"], _("Capex"): r["capex"], figs.metric_title(result.metric, unit): r["performance"],
         _("Open"): _design_link(by_index[r["index"]].design), _("Tiers"): r["tiers"], _("Switches"): r["switches"],
         _("Power [kW]"): r["power_kw"]} for r in rows])
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
-        _("Capex"): st.column_config.NumberColumn(format="dollar"),
-        figs.metric_title(result.metric): st.column_config.NumberColumn(format="%.1f"),
+        _("Capex"): tables.money_column(),
+        figs.metric_title(result.metric, unit): st.column_config.NumberColumn(format="%.1f"),
         _("Power [kW]"): st.column_config.NumberColumn(format="%.0f"),
         _("Open"): st.column_config.LinkColumn(display_text=_("open in Designer")),
     })

@@ -13,7 +13,6 @@ May import: the ground floor, ``core.fabric``, ``core.cost``, ``core.plan``, ``c
 
 from core.figures.bandwidth import (
     bandwidth_hierarchy_figure,
-    bandwidth_scale,
     oversubscription_figure,
     tier_capacity_figure,
 )
@@ -31,7 +30,7 @@ from core.figures.topology import (
 )
 
 __all__ = [
-    "DGX1_CUBE_MESH", "DRAW_BUDGET", "FULL_GRAPH_LIMIT", "bandwidth_hierarchy_figure", "bandwidth_scale",
+    "DGX1_CUBE_MESH", "DRAW_BUDGET", "FULL_GRAPH_LIMIT", "bandwidth_hierarchy_figure",
     "capex_figure", "count_drawn_elements", "full_graph_elements", "is_aggregated", "nvlink_links_per_gpu",
     "nvswitch_spread_text", "oversubscription_figure", "power_figure", "scaleup_figure", "tier_capacity_figure",
     "topology_figure", "topology_graph", "vertex_name",
