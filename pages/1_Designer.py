@@ -275,7 +275,7 @@ def _bom_downloads(box, cur: state.Current, key: str, lang: str, prefix: str = "
     box.download_button(_("BOM as CSV"), data=cached.bom_csv(key, lang),
                         file_name=filenames.file_name(plan, "bom-csv"), mime="text/csv", on_click="ignore",
                         key=f"{prefix}_csv", help=_("The engine's column names and ids, for scripts."))
-    box.download_button(_("BOM as XLSX"), data=cached.bom_xlsx(key, lang, _share_link()),
+    box.download_button(_("BOM as XLSX"), data=cached.bom_xlsx(key, lang, _share_link(), cur.unit),
                         file_name=filenames.file_name(plan, "xlsx"), mime=XLSX_MIME, on_click="ignore",
                         key=f"{prefix}_xlsx",
                         help=_("For a review: summary, BOM with totals, the design as a table."))

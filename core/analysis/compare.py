@@ -11,8 +11,8 @@ terabits per second one direction, ``scaleout_gbits_per_gpu`` (injection per GPU
 ``busbw_gbytes`` all-reduce bus bandwidth in GB/s (nccl-tests' definition); ``oversubscription`` is the
 bisection ratio (``core.fabric.bandwidth.bisection_ratio``, 1.0 = non-blocking). Bandwidth labels carry no
 unit: the display (``core.figures.compare.format_value``) writes each value with the user's unit.
-``bisection_gbytes_per_gpu`` (bisection / all GPUs) stays a value for the optimizer, not a row: it reads
-as 2:1 on a non-blocking fabric.
+No row is "bisection per GPU" (bisection / all GPUs): it is half the injection on a non-blocking fabric and
+reads as 2:1.
 """
 
 from __future__ import annotations
@@ -120,7 +120,6 @@ def key_values(summary: Mapping) -> dict[str, float]:
         "links": sum(summary["links"].values()),
         "transceivers": summary["transceivers"]["switch_side"] + summary["transceivers"]["node_side"],
         "bisection_tbits": bw["bisection_tbits_one_direction"],
-        "bisection_gbytes_per_gpu": bw["bisection_tbits_one_direction"] * 1000 / 8 / summary["gpus"],
         "scaleout_gbits_per_gpu": bw["scaleout_gbits_per_gpu"],
         "oversubscription": bw["oversubscription"],
         "hops_max": max((h for h in hops if isinstance(h, (int, float))), default=0),
