@@ -81,15 +81,6 @@ def signed_bandwidth(gbits: float, unit: str) -> str:
     return ("-" if gbits < 0 else "+" if gbits > 0 else "") + text
 
 
-def header(label: str, gbits_max: float, unit: str, one_direction: bool = True) -> str:
-    """A column or axis title with its unit: ``Bisection [TB/s, one direction]``; ``label`` translated."""
-    from core.i18n import _
-
-    unit_label = scale(gbits_max, unit)[1]
-    return _("{label} [{unit}, one direction]").format(label=label, unit=unit_label) if one_direction \
-        else _("{label} [{unit}]").format(label=label, unit=unit_label)
-
-
 # --- money ------------------------------------------------------------------------------------------------
 def money_ticks(top: float, bottom: float = 0.0, count: int = 5) -> list[float]:
     """About ``count`` round tick values from ``bottom`` to ``top`` [USD] (1, 2, 2.5 or 5 x 10^n apart)."""
