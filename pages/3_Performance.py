@@ -77,6 +77,7 @@ def main() -> None:
     st.title(_("Performance"))
     link_warnings = jobstate.init(st.query_params.to_dict())
     design, plan, error, design_warnings, standalone = _design_and_plan()
+    unit = state.bandwidth_unit()
     for w in design_warnings + link_warnings:
         st.warning(safe.md(w))
     if plan is None:
@@ -145,12 +146,12 @@ def main() -> None:
                           for op in ops]
                 rows = jobform.collective_rows(plan, ops, n, sharp=use_sharp)
             refs = [ref for op in ops for ref in constants.references(r.system.id, n, op, r.nics_per_node)]
-            st.plotly_chart(busbw_figure(sweeps, refs, show_all_algorithms=show_all, unit=cur.unit), key="busbw_chart",
+            st.plotly_chart(busbw_figure(sweeps, refs, show_all_algorithms=show_all, unit=unit), key="busbw_chart",
                             config={"displaylogo": False})
             release_notes = list(dict.fromkeys(note for s in sweeps for note in s.notes))
             st.caption(safe.md(_sentences(jobform.placement_notes(sweeps, n, r.system.id, refs, routing_in_force,
                                                                   placement) + release_notes)))
-            st.dataframe(_collective_table(rows, cur.unit), hide_index=True, width="stretch")
+            st.dataframe(_collective_table(rows, unit), hide_index=True, width="stretch")
         except FabricPlannerError as exc:
             _show_error(exc)
 
