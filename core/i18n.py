@@ -161,7 +161,7 @@ def _significant(value: float, digits: int) -> str:
     return f"{value:,.0f}"
 
 
-def usd(value: float, signed: bool = False) -> str:
+def usd(value: float, signed: bool = False, exact: bool = False) -> str:
     """The one money format, in the current language (cards, axes, hover, tables, report, CLI text).
 
     English: whole dollars below a million (``$49,983``), three significant figures in millions from
@@ -171,13 +171,14 @@ def usd(value: float, signed: bool = False) -> str:
     (``4.998万美元``, ``5,118万美元``) and three in 亿 from 1e8 (``11.0亿美元``).
     Negative amounts carry a minus sign (``-$1.10 B``, ``-4.998万美元``); ``signed`` adds ``+`` to positive
     ones (deltas). Amounts that round to zero dollars are ``$0`` / ``0美元``; no amount (None, NaN) is ``-``.
-    ``value`` in US dollars.
+    ``exact``: whole dollars at any size (``$51,182,676`` / ``51,182,676美元``), for the CLI's text, which a
+    script may read back and whose numbers are the same in both languages. ``value`` in US dollars.
     """
     if value is None or value != value or value in (float("inf"), float("-inf")):
         return "-"
     magnitude = abs(value)
     zh = current() == "zh"
-    steps = ((1e8, 3, "亿美元"), (1e4, 4, "万美元")) if zh else ((1e9, 3, " B"), (1e6, 3, " M"))
+    steps = () if exact else ((1e8, 3, "亿美元"), (1e4, 4, "万美元")) if zh else ((1e9, 3, " B"), (1e6, 3, " M"))
     body = None
     for size, digits, suffix in steps:
         text = _significant(magnitude / size, digits)

@@ -98,7 +98,7 @@ def test_networks_summary_matches_the_plan(small_html):
     section = small_html[small_html.index('data-section="networks"'):]
     section = section[:section.index("</section>")]
     for key, values in p.summary()["networks"].items():
-        assert escape(f"${values['capex_usd']:,.0f}") in section, key
+        assert escape(usd(values['capex_usd'])) in section, key
 
 
 def test_catalog_entries_with_sources(small_html):

@@ -113,8 +113,8 @@ def run(args: argparse.Namespace) -> str:
                          .format(gpus=f"{envelope.gpus:,}", gpu=args.gpu, searches=envelope.searches,
                                  next=f"{envelope.next_gpus:,}", reason=envelope.next_reason or "-")))
     lines += [row(_("best"), design_label(best)),
-             row(_("capex"), _("{capex} ({network} network)").format(capex=usd(best.capex_usd),
-                                                                     network=usd(best.network_capex_usd)))]
+             row(_("capex"), _("{capex} ({network} network)").format(capex=usd(best.capex_usd, exact=True),
+                                                                     network=usd(best.network_capex_usd, exact=True)))]
     lines += ["  " + line for line in result.explanation]
     lines.append(row(_("searched"), _("{considered} candidates, {planned} planned, {feasible} feasible in {seconds} s")
                      .format(considered=f"{result.considered:,}", planned=f"{result.planned:,}",
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> str:
     lines.append(row(_("front"), _("capex against {metric}:").format(metric=metric)))
     for c in result.pareto:
         value = f"{c.busbw_gbytes:,.1f}" if result.metric == "busbw_gbytes" else f"{c.days:,.1f}"
-        lines.append(f"  {usd(c.capex_usd):>18}  {value:>8}  {design_label(c)}")
+        lines.append(f"  {usd(c.capex_usd, exact=True):>18}  {value:>8}  {design_label(c)}")
     lines.append(row(_("rejected"), ""))
     for reason, count in sorted(result.rejected.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:
         lines.append(f"  {count:>7,}  {reason}")

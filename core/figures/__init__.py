@@ -4,8 +4,9 @@ The pages and (later) the review report draw with these. One module per view:
 ``topology`` (spine-leaf / fat-tree diagram), ``scaleup`` (one NVLink domain), ``bandwidth``
 (per-GPU hierarchy, capacity per tier, oversubscription what-if), ``cost`` (capex and power),
 ``perf`` (collectives, training step, scaling, two fabrics), ``keynumbers`` (the formatted key
-numbers and unit formatting) and ``style`` (fonts and colours). Bandwidths arrive in Gb/s from the
-engine and are shown in the unit the caller asks for ("Gb/s" or "GB/s").
+numbers), ``units`` (the one bandwidth format and the money axes) and ``style`` (fonts and colours).
+Bandwidths arrive in Gb/s from the engine and are shown in the unit the caller asks for ("Gb/s" or
+"GB/s", the user's ``ui_bw``); money is ``core.i18n.usd``.
 
 May import: the ground floor, ``core.fabric``, ``core.cost``, ``core.plan``, ``core.perf`` and
 ``core.analysis``; never ``core.formats``, ``core.cli``, ``webui``, ``pages`` or Streamlit.
