@@ -130,7 +130,8 @@ def _best(result) -> None:
 
 
 def _chart(result) -> None:
-    event = st.plotly_chart(figs.pareto_figure(result, unit=state.bandwidth_unit()), key=W + "pareto", on_select="rerun",
+    event = st.plotly_chart(figs.pareto_figure(result, unit=state.bandwidth_unit()), key=W + "pareto",
+                            on_select="rerun",
                             selection_mode=("points",), config={"displaylogo": False})
     points = (event or {}).get("selection", {}).get("points", []) if event else []
     if points:

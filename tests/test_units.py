@@ -108,7 +108,8 @@ ALLOWED = {
     ("webui/state.py", 'f"{speed} Gb/s"'), ("webui/state.py", 'f"{v} Gb/s"'),
     ("webui/state.py", '"NICs that run {speed} Gb/s on this fabric; a NIC\'s ports bound the planes."'),
     # the optimizer's constraint inputs are in the link's unit (the optimize part of issue 22 owns them)
-    ("pages/7_Optimize.py", '"Min. bisection per GPU [GB/s]"'), ("pages/7_Optimize.py", '"Min. all-reduce busbw [GB/s]"'),
+    ("pages/7_Optimize.py", '"Min. bisection per GPU [GB/s]"'),
+    ("pages/7_Optimize.py", '"Min. all-reduce busbw [GB/s]"'),
 }
 RULES = [
     (re.compile(r"[TP][bB]/s"), "a T/P-prefixed bandwidth unit"),

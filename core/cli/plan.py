@@ -77,7 +77,8 @@ def _render_table(summary: dict) -> str:
     p = summary["power"]
     w(row(_("cost"), _("capex {capex} ({per_gpu} per GPU; network {network} = {share}) - estimates at {basis} "
                        "prices, range {low} to {high}").format(
-        capex=usd(c["capex_usd"], exact=True), per_gpu=usd(c["capex_per_gpu_usd"], exact=True), network=usd(c["network_capex_usd"], exact=True),
+        capex=usd(c["capex_usd"], exact=True), per_gpu=usd(c["capex_per_gpu_usd"], exact=True),
+        network=usd(c["network_capex_usd"], exact=True),
         share=f"{c['network_share']:.1%}", basis=_(PRICE_BASIS_LABELS.get(c["price_basis"], c["price_basis"])),
         low=usd(c["capex_usd_low"], exact=True), high=usd(c["capex_usd_high"], exact=True))) + "\n")
     if c.get("spares", "off") != "off":

@@ -77,7 +77,8 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
         KeyNumber("bisection", _("Bisection (1 dir)"),
                   bandwidth(from_tbits(bw["bisection_tbits_one_direction"]), unit),
                   _("worst balanced cut of the nodes, one direction; bisection ratio {ratio}:1 (half the injection "
-                    "of all GPUs over the bisection; 1:1 = non-blocking)").format(ratio=f"{bw['oversubscription']:.3g}")),
+                    "of all GPUs over the bisection; 1:1 = non-blocking)").format(
+                      ratio=f"{bw['oversubscription']:.3g}")),
         KeyNumber("scaleup", _("NVLink/GPU (bidir)"), bandwidth(nvlink_gbits, unit),
                   _("Scale-up: NVLink per GPU, both directions summed ({bandwidth})").format(
                       bandwidth=bandwidth(from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit))),

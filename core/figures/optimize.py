@@ -61,7 +61,8 @@ def pareto_figure(result: OptimizeResult, height: int = 460, unit: str = "GB/s")
     cloud = sorted((c for c in result.candidates if c.feasible and c.index not in front_ids
                     and not math.isnan(metric_value(c, result.metric, unit))), key=lambda c: c.capex_usd)[:MAX_CLOUD]
     if cloud:
-        fig.add_trace(_trace(cloud, result.metric, unit, mode="markers", name=_("Other designs that meet every constraint"),
+        fig.add_trace(_trace(cloud, result.metric, unit, mode="markers",
+                             name=_("Other designs that meet every constraint"),
                              marker=dict(size=6, color="rgba(120,120,120,0.35)")))
     if result.pareto:
         fig.add_trace(_trace(result.pareto, result.metric, unit, mode="lines+markers", name=_("Pareto front"),

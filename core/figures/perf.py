@@ -81,7 +81,8 @@ def busbw_figure(sweeps: list[Sweep], references: list[ReferencePoint] = (), hei
             line=dict(color="#1b2631", width=3.2, dash=OP_DASH.get(sw.op, "solid")),
             customdata=list(zip([algorithm_label(a) for a in best_a], best_p, best_t)),
             hovertemplate=(_("{op} fastest: %{{customdata[0]}} (%{{customdata[1]}})<br>%{{x:.3s}}B: "
-                             "busbw %{{y:.3g}} {unit}, time %{{customdata[2]:.4g}} us").format(op=sw.op, unit=label_unit)
+                             "busbw %{{y:.3g}} {unit}, time %{{customdata[2]:.4g}} us").format(
+                               op=sw.op, unit=label_unit)
                            + "<extra></extra>"),
         ))
     for i, ref in enumerate(references):
@@ -99,7 +100,8 @@ def busbw_figure(sweeps: list[Sweep], references: list[ReferencePoint] = (), hei
     ticks, labels = size_ticks()
     fig.update_xaxes(type="log", title=_("message size ({tool} S)").format(tool="nccl-tests"), tickvals=ticks,
                      ticktext=labels, range=[0.85, 10.35], showgrid=True, gridcolor="rgba(128,128,128,0.2)")
-    fig.update_yaxes(type="log", title=_("bus bandwidth [{unit}]").format(unit=label_unit), showgrid=True, gridcolor="rgba(128,128,128,0.2)",
+    fig.update_yaxes(type="log", title=_("bus bandwidth [{unit}]").format(unit=label_unit), showgrid=True,
+                     gridcolor="rgba(128,128,128,0.2)",
                      exponentformat="none")
     ops = sep().join(dict.fromkeys(sw.op for sw in sweeps))
     n = sweeps[0].n if sweeps else 0

@@ -107,8 +107,9 @@ def money_axis(top: float, bottom: float = 0.0, **extra) -> dict:
 
 def excel_money_format(language: str | None = None) -> str:
     """An XLSX number format reading like ``core.i18n.usd`` in ``language`` (default: the current one):
-    ``$1.10 B`` / ``$853.1 M`` / ``$49,983``; ``11.00亿美元`` / ``5118.0万美元`` / ``9,500美元``. Excel scales by
-    thousands only, so 亿 and 万 use the literal-point trick (``0!.00,,`` is value / 1e8 to two decimals)."""
+    ``$1.10 B`` / ``$853.1 M`` / ``$49,983``; ``11.00亿美元`` / ``5118.0万美元`` / ``9,500美元``. Excel
+    scales by thousands only, so 亿 and 万 use the literal-point trick (``0!.00,,`` is value / 1e8 to two
+    decimals)."""
     if (language or current()) == "zh":
         return '[>=100000000]0!.00,,"亿美元";[>=10000]0!.0,"万美元";#,##0"美元"'
     return '[>=1000000000]"$"#,##0.00,,," B";[>=1000000]"$"#,##0.0,," M";"$"#,##0'

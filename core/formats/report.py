@@ -385,7 +385,8 @@ def _bandwidth(doc: _Doc, plan) -> None:
 
     bw = plan.bandwidth
     body = doc.figure(bandwidth_hierarchy_figure(plan, unit=doc.unit), 380)
-    body += doc.figure(tier_capacity_figure(plan, tier_capacities_gbits(plan.resolved, plan.fabric), unit=doc.unit), 360)
+    capacities = tier_capacities_gbits(plan.resolved, plan.fabric)
+    body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)
     body += _p(_("Oversubscription leaf {leaf}:1, spine {spine}:1, end to end {total}:1; switches crossed: same rail "
                  "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; NVLink to scale-out {ratio}:1 per GPU "
                  "(one direction, bits).").format(
@@ -813,7 +814,8 @@ def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, gen
     bom = figs.bom_rows(comparison) if len(comparison.columns) > 1 else []
     doc.section("bom-changes", _("Bill of materials: what changes"),
                 _frame_table(bom) if bom else _p(_("The designs have the same bill of materials.")))
-    charts = doc.figure(figs.cost_figure(comparison), 380) + doc.figure(figs.bandwidth_figure(comparison, unit=unit), 400)
+    charts = (doc.figure(figs.cost_figure(comparison), 380)
+              + doc.figure(figs.bandwidth_figure(comparison, unit=unit), 400))
     if any("days_to_train" in c.values for c in comparison.columns):
         charts += doc.figure(figs.days_figure(comparison), 340)
     doc.section("charts", _("Charts"), charts)
