@@ -186,3 +186,30 @@ def test_no_hand_written_money_or_bandwidth_formats():
         if name not in EXEMPT_FILES:
             found += hand_written_formats(path.read_text(encoding="utf-8"), name)
     assert not found, "\n".join(found)
+
+
+# --- the review pack and the workbook take the unit as a parameter -----------------------------------------
+def _section(html: str, ident: str) -> str:
+    part = html[html.index(f'data-section="{ident}"'):]
+    return part[:part.index("</section>")]
+
+
+@pytest.fixture(scope="module")
+def small_plan():
+    from core.design import Design
+    from core.plan import plan
+
+    return plan(Design(nodes=64))
+
+
+@pytest.mark.parametrize("unit, other", [("Gb/s", r"\d\s*[GTP]B/s"), ("GB/s", r"\d\s*[GTP]b/s")])
+def test_review_pack_and_workbook_use_the_unit_asked_for(small_plan, unit, other):
+    from core.formats import report, xlsx
+
+    html = report.design_report_html(small_plan, name="units", share_link="https://example.test/", unit=unit)
+    for ident in ("key-numbers", "bandwidth"):
+        text = _section(html, ident)
+        assert not re.findall(other, text), (ident, re.findall(r".{0,40}" + other, text)[:5])
+        assert "T" + unit[1:] in text, ident  # the bisection (card, table header), in the same system
+    rows = {label: shown for label, _v, shown, _f in xlsx.key_number_rows(small_plan, unit) if "/s" in shown}
+    assert len(rows) == 3 and all(shown[1:] == unit[1:] for shown in rows.values()), rows
