@@ -15,7 +15,7 @@ The language is per request: a ``ContextVar`` that the web app sets at the start
 (each browser session runs in its own thread) and the CLI sets from ``--lang``. Anything cached
 across requests that holds translated text must have ``current()`` in its key.
 
-Numbers and money are formatted per locale with Babel (``number``, ``usd``, ``usd_compact``);
+Numbers are formatted per locale with Babel (``number``), money by ``usd``, the one money format;
 Chinese writes large amounts in 万 / 亿 (10^4 / 10^8), e.g. ``1.2亿美元``.
 """
 
@@ -151,25 +151,47 @@ def number(value: float, digits: int = 0) -> str:
     return format_decimal(value, format=pattern, locale=babel_locale())
 
 
-def usd(value: float) -> str:
-    """A whole-dollar amount: ``$1,234,567`` (en) / ``US$1,234,567`` (zh: the dollar named)."""
-    from babel.numbers import format_currency
+def _significant(value: float, digits: int) -> str:
+    """``value`` (>= 0) with ``digits`` significant figures, trailing zeros kept, separators from 1,000:
+    ``1.10``, ``85.3``, ``853``, ``1,234`` (three digits)."""
+    for decimals in range(digits - 1, 0, -1):
+        text = f"{value:.{decimals}f}"
+        if float(text) < 10 ** (digits - decimals):  # 9.996 rounds to 10.00: one decimal fewer
+            return text
+    return f"{value:,.0f}"
 
-    return format_currency(round(value), "USD", format="¤#,##0", currency_digits=False, locale=babel_locale())
 
+def usd(value: float, signed: bool = False, exact: bool = False) -> str:
+    """The one money format, in the current language (cards, axes, hover, tables, report, CLI text).
 
-def usd_compact(value: float) -> str:
-    """A large dollar amount, short: ``$12.3M`` / ``$1.2B`` (en), ``1,230万美元`` / ``12.3亿美元`` (zh)."""
+    English: whole dollars below a million (``$49,983``), three significant figures in millions from
+    1e6 (``$8.53 M``, ``$853 M``) and in billions from 1e9 (``$1.10 B``, ``$1,234 B``); an amount that
+    rounds to 1.00 of the larger unit is written in it (``$999,700`` is ``$1.00 M``).
+    Chinese: whole dollars below 1 万 (``9,500美元``), four significant figures in 万 from 1e4
+    (``4.998万美元``, ``5,118万美元``) and three in 亿 from 1e8 (``11.0亿美元``).
+    Negative amounts carry a minus sign (``-$1.10 B``, ``-4.998万美元``); ``signed`` adds ``+`` to positive
+    ones (deltas). Amounts that round to zero dollars are ``$0`` / ``0美元``; no amount (None, NaN) is ``-``.
+    ``exact``: whole dollars at any size (``$51,182,676`` / ``51,182,676美元``), for the CLI's text, which a
+    script may read back and whose numbers are the same in both languages. ``value`` in US dollars.
+    """
+    if value is None or value != value or value in (float("inf"), float("-inf")):
+        return "-"
     magnitude = abs(value)
-    if current() == "zh":
-        for size, suffix in ((1e8, "亿美元"), (1e4, "万美元")):
-            if magnitude >= size:
-                return f"{value / size:,.3g}{suffix}" if value / size < 1000 else f"{value / size:,.0f}{suffix}"
-        return f"{value:,.0f}美元"
-    for size, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
-        if magnitude >= size:
-            return f"${value / size:,.3g}{suffix}" if value / size < 1000 else f"${value / size:,.0f}{suffix}"
-    return f"${value:,.0f}"
+    zh = current() == "zh"
+    steps = () if exact else ((1e8, 3, "亿美元"), (1e4, 4, "万美元")) if zh else ((1e9, 3, " B"), (1e6, 3, " M"))
+    body = None
+    for size, digits, suffix in steps:
+        text = _significant(magnitude / size, digits)
+        if float(text.replace(",", "")) >= 1:  # from what rounds to 1.00 of the unit: $995,000 is $1.00 M
+            body = text + suffix
+            break
+    if body is None:
+        magnitude = round(magnitude)
+        body = f"{magnitude:,.0f}" + ("美元" if zh else "")
+    sign = "-" if value < 0 and magnitude else ("+" if signed and value > 0 and magnitude else "")
+    if zh:
+        return sign + body
+    return sign + "$" + body
 
 
 def join(items: list[str]) -> str:

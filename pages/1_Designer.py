@@ -17,7 +17,7 @@ from core.formats import filenames
 from core.formats.design_file import design_from_bytes
 from core.formats.exports import exports
 from core.i18n import N_, _
-from webui import cached, safe, state
+from webui import cached, safe, state, tables
 from webui.physical_tab import physical_tab
 
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -130,6 +130,7 @@ def main() -> None:
             if lang != i18n.DEFAULT_LANGUAGE:  # other languages: the frame's own columns carry the headers too
                 bom = bom.rename(columns=header)
             col = (lambda c: c) if lang == i18n.DEFAULT_LANGUAGE else header.get
+            bom = tables.money(bom, [col("unit_price_usd"), col("extended_price_usd")])
             st.dataframe(
                 bom, hide_index=True, width="stretch",
                 column_config={
@@ -139,9 +140,8 @@ def main() -> None:
                         header["where"], help=_("Switch role, or the link end and link class a transceiver or "
                                                 "cable serves")),
                     col("quantity"): st.column_config.NumberColumn(header["quantity"], format="localized"),
-                    col("unit_price_usd"): st.column_config.NumberColumn(header["unit_price_usd"], format="dollar"),
-                    col("extended_price_usd"): st.column_config.NumberColumn(header["extended_price_usd"],
-                                                                             format="dollar"),
+                    col("unit_price_usd"): tables.money_column(header["unit_price_usd"]),
+                    col("extended_price_usd"): tables.money_column(header["extended_price_usd"]),
                     col("unit_power_w"): st.column_config.NumberColumn(header["unit_power_w"], format="localized"),
                     col("extended_power_w"): st.column_config.NumberColumn(header["extended_power_w"],
                                                                            format="localized"),
@@ -157,16 +157,15 @@ def main() -> None:
                              "cores and leaf uplinks above are already sized for that size).").format(
                                  nodes=i18n.number(cur.design.grow_to), usd=i18n.usd(plan.reserved_network_capex_usd)))
                 st.dataframe(
-                    reserved.rename(columns=header) if lang != i18n.DEFAULT_LANGUAGE else reserved,
+                    tables.money(reserved.rename(columns=header) if lang != i18n.DEFAULT_LANGUAGE else reserved,
+                                 [col("unit_price_usd"), col("extended_price_usd")]),
                     hide_index=True, width="stretch",
                     column_config={
                         col("category"): st.column_config.TextColumn(header["category"], width="small"),
                         col("item"): st.column_config.TextColumn(header["item"], width="large"),
                         col("quantity"): st.column_config.NumberColumn(header["quantity"], format="localized"),
-                        col("unit_price_usd"): st.column_config.NumberColumn(header["unit_price_usd"],
-                                                                             format="dollar"),
-                        col("extended_price_usd"): st.column_config.NumberColumn(header["extended_price_usd"],
-                                                                                 format="dollar"),
+                        col("unit_price_usd"): tables.money_column(header["unit_price_usd"]),
+                        col("extended_price_usd"): tables.money_column(header["extended_price_usd"]),
                         col("why"): st.column_config.TextColumn(header["why"], width="large"),
                         col("catalog_id"): st.column_config.TextColumn(header["catalog_id"]),
                     })
@@ -174,8 +173,10 @@ def main() -> None:
                 st.markdown("#### " + _("By network"))
                 st.plotly_chart(networks_figure(plan), key="networks_chart", config={"displaylogo": False})
                 table = networks_table(plan)
-                st.dataframe(table, hide_index=True, width="stretch", column_config={
-                    c: st.column_config.NumberColumn(format="localized") for c in table.columns[1:]})
+                money_header = _("Capex [USD]")
+                st.dataframe(tables.money(table, [money_header]), hide_index=True, width="stretch", column_config={
+                    c: tables.money_column() if c == money_header else st.column_config.NumberColumn(format="localized")
+                    for c in table.columns[1:]})
             downloads = st.container(horizontal=True)  # buttons as wide as their labels
             # bytes, not callables, and no rerun on click: a deferred file is dropped by the next rerun, so
             # quick successive clicks lost downloads ("MediaFileStorageError: Deferred file ... not found")
@@ -274,7 +275,7 @@ def _bom_downloads(box, cur: state.Current, key: str, lang: str, prefix: str = "
     box.download_button(_("BOM as CSV"), data=cached.bom_csv(key, lang),
                         file_name=filenames.file_name(plan, "bom-csv"), mime="text/csv", on_click="ignore",
                         key=f"{prefix}_csv", help=_("The engine's column names and ids, for scripts."))
-    box.download_button(_("BOM as XLSX"), data=cached.bom_xlsx(key, lang, _share_link()),
+    box.download_button(_("BOM as XLSX"), data=cached.bom_xlsx(key, lang, _share_link(), cur.unit),
                         file_name=filenames.file_name(plan, "xlsx"), mime=XLSX_MIME, on_click="ignore",
                         key=f"{prefix}_xlsx",
                         help=_("For a review: summary, BOM with totals, the design as a table."))
@@ -313,15 +314,15 @@ def _review_pack(cur: state.Current, key: str, lang: str) -> None:
     plan = cur.plan
     link = _share_link()
     built = st.session_state.setdefault(BUILT, {})
-    wanted = ("report", key, lang, link)
+    wanted = ("report", key, lang, link, cur.unit)
     if st.button(_("Build the review pack (HTML and PDF)"), key="ho_report_build",
                  help=_("Title page, key numbers, diagrams, charts, the BOM, assumptions and sources; it takes a "
                         "few seconds (the PDF is printed by a headless browser).")):
         try:
             with st.spinner(_("Building the review pack...")):
                 name = plan.design.name or size_caption(plan)  # the title page: the design's name
-                html = report.design_report_html(plan, name=name, share_link=link)
-                pdf = report.design_report_pdf(plan, name=name, share_link=link)
+                html = report.design_report_html(plan, name=name, share_link=link, unit=cur.unit)
+                pdf = report.design_report_pdf(plan, name=name, share_link=link, unit=cur.unit)
             _keep(built, wanted, (html.encode("utf-8"), pdf))
         except (InputError, DesignError, OSError, RuntimeError) as exc:
             st.error(safe.md(_("The review pack could not be built: {problem}").format(problem=exc)))

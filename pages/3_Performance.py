@@ -9,6 +9,7 @@ from core import vocab
 from core import i18n
 from core.errors import FabricPlannerError
 from core.figures.keynumbers import cards_html, size_caption, training_key_numbers
+from core.figures import units
 from core.figures.perf import busbw_figure, comparison_figure, scaling_figure, step_figure
 from core.formats import sharelink
 from core.formats import joblink
@@ -18,7 +19,7 @@ from core.perf import congestion, jobform
 from core.perf.collectives import OPS, load_constants, nccl_release_scope, set_nccl_release, size_sweep, sweep
 from core.perf.training import PRESETS, scaling, scaling_gpu_counts
 from core.plan import plan as make_plan
-from webui import jobstate, safe, state
+from webui import jobstate, safe, state, tables
 
 W = jobstate.W
 
@@ -61,12 +62,23 @@ def _number(col, label: str, key: str, step: int = 1, **kw):
 
 
 
+def _collective_table(rows: list[dict], unit: str) -> pd.DataFrame:
+    """The collectives table with algbw and busbw (the engine's GB/s) as text in ``unit``, headers without one."""
+    frame = pd.DataFrame(rows)
+    names = {_(jobform.COLLECTIVE_COLUMNS[4]): _("algbw"), _(jobform.COLLECTIVE_COLUMNS[5]): _("busbw")}
+    for column in names:
+        if column in frame.columns:
+            frame[column] = [units.bandwidth(units.from_gbytes(v), unit) for v in frame[column]]
+    return frame.rename(columns=names)
+
+
 def main() -> None:
     """The page, top to bottom; returns early (instead of st.stop) so app.py can still draw the share box."""
     _standalone_language()
     st.title(_("Performance"))
     link_warnings = jobstate.init(st.query_params.to_dict())
     design, plan, error, design_warnings, standalone = _design_and_plan()
+    unit = state.bandwidth_unit()
     for w in design_warnings + link_warnings:
         st.warning(safe.md(w))
     if plan is None:
@@ -135,12 +147,12 @@ def main() -> None:
                           for op in ops]
                 rows = jobform.collective_rows(plan, ops, n, sharp=use_sharp)
             refs = [ref for op in ops for ref in constants.references(r.system.id, n, op, r.nics_per_node)]
-            st.plotly_chart(busbw_figure(sweeps, refs, show_all_algorithms=show_all), key="busbw_chart",
+            st.plotly_chart(busbw_figure(sweeps, refs, show_all_algorithms=show_all, unit=unit), key="busbw_chart",
                             config={"displaylogo": False})
             release_notes = list(dict.fromkeys(note for s in sweeps for note in s.notes))
             st.caption(safe.md(_sentences(jobform.placement_notes(sweeps, n, r.system.id, refs, routing_in_force,
                                                                   placement) + release_notes)))
-            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+            st.dataframe(_collective_table(rows, unit), hide_index=True, width="stretch")
         except FabricPlannerError as exc:
             _show_error(exc)
 
@@ -253,13 +265,15 @@ def main() -> None:
             key="compare_chart", config={"displaylogo": False})
         with congestion.assumptions(routing, placement):
             compared = jobform.comparison_rows([(this_label, here, plan), (alt_label, other, alt_plan)])
-        st.dataframe(pd.DataFrame(compared), hide_index=True, width="stretch",
-                     column_config={_(c): st.column_config.NumberColumn(_(c), format="localized")
+        money_columns = [_(c) for c in (jobform.RUN_COST_USD, jobform.CLUSTER_CAPEX_USD)]
+        st.dataframe(tables.money(compared, money_columns), hide_index=True, width="stretch",
+                     column_config={_(c): tables.money_column(_(c)) if _(c) in money_columns
+                                    else st.column_config.NumberColumn(_(c), format="localized")
                                     for c in jobform.COMPARISON_NUMBER_COLUMNS})
-        st.caption(_("{fabric}: {days} days and {usd} USD for this run versus this design. Costs are the job's share "
+        st.caption(_("{fabric}: {days} days and {usd} for this run versus this design. Costs are the job's share "
                      "of each cluster's TCO per day (capex over the TCO years plus energy), from catalog price "
                      "estimates.").format(fabric=alt_label, days=f"{other.days_to_train - here.days_to_train:+,.2f}",
-                                          usd=f"{other.cost_usd - here.cost_usd:+,.0f}"))
+                                          usd=i18n.usd(other.cost_usd - here.cost_usd, signed=True)))
         runs = [(this_label, plan), (alt_label, alt_plan)]
         contrast = jobform.placement_contrast(runs, job, settings)
         st.caption(safe.md(_sentences(([contrast] if contrast else []) + jobform.congestion_notes(runs, settings))))

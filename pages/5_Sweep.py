@@ -45,14 +45,15 @@ def _job() -> tuple[dict, tuple[str, ...]]:
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _sweep(key: str, language: str):
-    """The sweep of ``key`` (the spec as JSON) in ``language``, with its figure; or the input error."""
+def _sweep(key: str, language: str, unit: str):
+    """The sweep of ``key`` (the spec as JSON) in ``language``, with its figure (bandwidth in ``unit``); or the
+    input error."""
     with i18n.language(language):
         try:
             result = sw.sweep(sw.SweepSpec.model_validate_json(key))
         except InputError as exc:
             return exc, None
-        return result, figs.figure(result)
+        return result, figs.figure(result, unit=unit)
 
 
 def _axis_controls(store: dict, axis: str, column, optional: bool) -> None:
@@ -100,7 +101,7 @@ def _controls(store: dict) -> None:
         ss[W + "m"] = store["m"]
     store["m"] = c3.selectbox(_("Metric"), metrics, key=W + "m",
                               format_func=lambda k: sw.metric_label(k, store["sz"]) if k != "busbw_gbytes"
-                              else _("All-reduce busbw [GB/s]"))
+                              else _("All-reduce busbw"))
     if store["m"] == "busbw_gbytes":
         sizes = list(dict.fromkeys([*SIZE_CHOICES, store["sz"]]))
         if W + "sz" not in ss or ss[W + "sz"] not in sizes:
@@ -133,7 +134,7 @@ def _csv(result: sw.SweepResult) -> str:
     return out.getvalue()
 
 
-def _table(result: sw.SweepResult) -> None:
+def _table(result: sw.SweepResult, unit: str) -> None:
     spec = result.spec
     kind = sw.METRICS[spec.metric].kind
     rows = []
@@ -141,7 +142,7 @@ def _table(result: sw.SweepResult) -> None:
         row = {sw.setting_label(spec.x.setting): figs.value_label(spec.x.setting, p.x)}
         if spec.y:
             row[sw.setting_label(spec.y.setting)] = figs.value_label(spec.y.setting, p.y)
-        row[sw.metric_label(spec.metric, spec.size)] = format_value(p.value, kind) if p.value is not None else "-"
+        row[sw.metric_label(spec.metric, spec.size)] = format_value(p.value, kind, unit) if p.value is not None else "-"
         row[_("Why it cannot be built")] = p.reason or ""
         rows.append(row)
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
@@ -179,7 +180,7 @@ def main() -> None:
         st.caption(_("Training metrics: the Performance page's job, its unset settings fitted once to the sidebar's "
                      "design, then the same job at every point."))
     with st.spinner(_("Planning the points ...")):
-        result, fig = _sweep(spec.model_dump_json(), i18n.current())
+        result, fig = _sweep(spec.model_dump_json(), i18n.current(), cur.unit)
     if isinstance(result, FabricPlannerError):
         st.error(safe.md(str(result)))
         return
@@ -189,7 +190,7 @@ def main() -> None:
                  "{count} points can be built.").format(
                      size=_base_size(cur), swept=" / ".join(swept), feasible=result.feasible,
                      count=len(result.points)))
-    _table(result)
+    _table(result, cur.unit)
     st.download_button(_("Download CSV"), _csv(result), file_name=f"{_slug(cur)}-sweep-{spec.metric}.csv",
                        mime="text/csv", key=W + "csv")
 

@@ -15,10 +15,12 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.spares import policy_words
 from core.errors import InputError
+from core.figures import units
 from core.figures.keynumbers import size_caption
+from core.figures.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.i18n import _
-from webui import jobstate, pagestate, safe, state
+from webui import jobstate, pagestate, safe, state, tables
 from webui import resilience_cache as cache
 
 STORE = "fp_rs"  # the page's settings (resiliencelink keys -> values), kept while other pages show
@@ -153,9 +155,9 @@ def _spec_label(spec: str) -> str:
     return name[:-1] + name[-1].upper() if name.endswith((".feeda", ".feedb")) else name  # rack3.feedA
 
 
-def _delta(value: float, digits: int) -> str | None:
-    """A metric's change as text; None (no arrow) when it rounds to zero."""
-    return None if round(value, digits) == 0 else f"{value:,.{digits}f}"
+def _delta(gbits: float, unit: str) -> str | None:
+    """A bandwidth's change [Gb/s] as text in ``unit``; None (no arrow) when it is below 0.01 Gb/s."""
+    return None if abs(gbits) < 0.01 else units.signed_bandwidth(gbits, unit)
 
 
 # --- sections ----------------------------------------------------------------------------------------------
@@ -205,15 +207,17 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                   help=_("GPUs of connected nodes whose NIC lost a port; {pxn} of them lost every port and "
                          "reach the fabric over NVLink through another rail's NIC (PXN)").format(
                       pxn=i18n.number(result.gpus_via_pxn)))
-        m3.metric(_("Bisection [Tb/s]"), f"{result.bisection_tbits_one_direction:,.2f}",
-                  help=_("One direction; healthy {healthy} Tb/s").format(
-                      healthy=f"{result.healthy_bisection_tbits_one_direction:,.2f}"),
-                  delta=_delta(result.bisection_tbits_one_direction - result.healthy_bisection_tbits_one_direction, 2))
+        unit = cur.unit
+        m3.metric(_("Bisection (1 dir)"), units.bandwidth(from_tbits(result.bisection_tbits_one_direction), unit),
+                  help=_("One direction; healthy {healthy}").format(
+                      healthy=units.bandwidth(from_tbits(result.healthy_bisection_tbits_one_direction), unit)),
+                  delta=_delta(from_tbits(result.bisection_tbits_one_direction
+                                          - result.healthy_bisection_tbits_one_direction), unit))
         if result.busbw_gbytes is not None and result.healthy_busbw_gbytes:
-            m4.metric(_("All-reduce [GB/s]"), f"{result.busbw_gbytes:,.1f}",
-                      delta=_delta(result.busbw_gbytes - result.healthy_busbw_gbytes, 1),
-                      help=_("busbw of 1 GiB on the connected GPUs; healthy {healthy} GB/s").format(
-                          healthy=f"{result.healthy_busbw_gbytes:,.1f}"))
+            m4.metric(_("All-reduce busbw"), units.bandwidth(from_gbytes(result.busbw_gbytes), unit),
+                      delta=_delta(from_gbytes(result.busbw_gbytes - result.healthy_busbw_gbytes), unit),
+                      help=_("busbw of 1 GiB on the connected GPUs; healthy {healthy}").format(
+                          healthy=units.bandwidth(from_gbytes(result.healthy_busbw_gbytes), unit)))
     left, right = st.columns([3, 2], gap="medium")
     with left:
         fig, _vertices, aggregated = cache.topology(key, failed, cur.unit, lang)
@@ -227,30 +231,34 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         right.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
         return
     with right:
-        st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang), key="rs_bars", config=CONFIG)
+        st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang, cur.unit), key="rs_bars",
+                        config=CONFIG)
+
+    unit = cur.unit
+
+    def gbytes(value: float | None) -> str:
+        return "-" if value is None else units.bandwidth(from_gbytes(value), unit)
 
     rows = [
         (_("GPUs cut off"), "0", i18n.number(result.gpus_disconnected)),
         (_("nodes cut off"), "0", i18n.number(result.nodes_disconnected)),
         (_("GPUs on a degraded path"), "0", i18n.number(result.gpus_degraded)),
-        (_("bisection [Tb/s, one direction]"), f"{result.healthy_bisection_tbits_one_direction:,.2f}",
-         f"{result.bisection_tbits_one_direction:,.2f}"),
+        (_("bisection, one direction"), units.bandwidth(from_tbits(result.healthy_bisection_tbits_one_direction), unit),
+         units.bandwidth(from_tbits(result.bisection_tbits_one_direction), unit)),
     ]
     if result.healthy_busbw_gbytes is not None:
-        rows.append((_("all-reduce busbw, 1 GiB [GB/s]"), f"{result.healthy_busbw_gbytes:,.1f}",
-                     "-" if result.busbw_gbytes is None else f"{result.busbw_gbytes:,.1f}"))
+        rows.append((_("all-reduce busbw, 1 GiB"), gbytes(result.healthy_busbw_gbytes), gbytes(result.busbw_gbytes)))
     if result.healthy_alltoall_busbw_gbytes is not None:
-        rows.append((_("all-to-all busbw, 1 GiB [GB/s]"), f"{result.healthy_alltoall_busbw_gbytes:,.1f}",
-                     "-" if result.alltoall_busbw_gbytes is None else f"{result.alltoall_busbw_gbytes:,.1f}"))
+        rows.append((_("all-to-all busbw, 1 GiB"), gbytes(result.healthy_alltoall_busbw_gbytes),
+                     gbytes(result.alltoall_busbw_gbytes)))
     if result.healthy_nvlink_gbytes_per_gpu_one_direction is not None:
-        rows.append((_("NVLink per GPU, worst domain [GB/s, one direction]"),
-                     f"{result.healthy_nvlink_gbytes_per_gpu_one_direction:,.1f}",
-                     f"{result.nvlink_gbytes_per_gpu_one_direction or 0:,.1f}"))
+        rows.append((_("NVLink per GPU, worst domain, one direction"),
+                     gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
+                     gbytes(result.nvlink_gbytes_per_gpu_one_direction or 0)))
         rows.append((_("GPUs with less NVLink bandwidth"), "0", i18n.number(result.gpus_nvlink_degraded)))
     if result.healthy_domain_busbw_gbytes is not None:
-        rows.append((_("all-reduce busbw in one NVLink domain, 1 GiB [GB/s]"),
-                     f"{result.healthy_domain_busbw_gbytes:,.1f}",
-                     "-" if result.domain_busbw_gbytes is None else f"{result.domain_busbw_gbytes:,.1f}"))
+        rows.append((_("all-reduce busbw in one NVLink domain, 1 GiB"), gbytes(result.healthy_domain_busbw_gbytes),
+                     gbytes(result.domain_busbw_gbytes)))
     if result.healthy_step_time_s is not None:
         rows.append((_("training step [s] (the Performance page's job)"), f"{result.healthy_step_time_s:,.3f}",
                      "-" if result.step_time_s is None else f"{result.step_time_s:,.3f}"))
@@ -265,9 +273,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     s1, s2 = st.columns(2)
     with s1:
         st.markdown("##### " + _("Remaining bisection per stage"))
-        st.dataframe(cache.stage_table(result), hide_index=True, width="stretch",
-                     column_config={c: st.column_config.NumberColumn(format="%.2f")
-                                    for c in (_("healthy [Tb/s]"), _("remaining [Tb/s]"))})
+        st.dataframe(cache.stage_table(result, unit), hide_index=True, width="stretch")
         st.caption(_("The damaged half of the worst balanced cut, one direction."))
     with s2:
         st.markdown("##### " + _("Unbalanced ECMP groups"))
@@ -297,9 +303,10 @@ def _spof_section(cur, key: str, lang: str) -> None:
     else:
         st.markdown(i18n.ngettext("**{count}** single point of failure", "**{count}** single points of failure",
                                   len(table)).format(count=i18n.number(len(table))))
-        st.dataframe(table, hide_index=True, width="stretch", height=cache.table_height(len(table)), column_config={
+        st.dataframe(tables.money(table, [_("remedy capex [USD]")]), hide_index=True, width="stretch",
+                     height=cache.table_height(len(table)), column_config={
             _("GPUs lost"): st.column_config.NumberColumn(format="localized"),
-            _("remedy capex [USD]"): st.column_config.NumberColumn(format="dollar"),
+            _("remedy capex [USD]"): tables.money_column(),
             _("remedy"): st.column_config.TextColumn(width="large")})
     st.caption(_("Every element whose loss alone cuts GPUs off or splits the cluster, with the GPUs lost and a "
                  "remedy priced from the catalog (network capex it adds)."))
@@ -344,9 +351,10 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
                     gpus=i18n.number(result.job_gpus), err=result.job_run_fraction_stderr))
     m[1].metric(_("GPUs usable (expected)"), i18n.number(round(result.expected_gpus_usable)))
     m[2].metric(_("Expected bandwidth"), f"{result.expected_bandwidth_share:.2%}",
-                help=_("Expected share of the fabric's uplink bandwidth alive; bisection {now:,.1f} of {healthy:,.1f} "
-                       "Tb/s (one direction)").format(now=result.expected_bisection_tbits_one_direction,
-                                                     healthy=result.healthy_bisection_tbits_one_direction))
+                help=_("Expected share of the fabric's uplink bandwidth alive; bisection {now} of {healthy} "
+                       "(one direction)").format(
+                    now=units.bandwidth(from_tbits(result.expected_bisection_tbits_one_direction), cur.unit),
+                    healthy=units.bandwidth(from_tbits(result.healthy_bisection_tbits_one_direction), cur.unit)))
     m[3].metric(_("Interruptions per day"), f"{result.interruptions_per_day:,.2f}",
                 help=_("Failures per day over every element of the cluster"))
     rows = [{_("element class"): cache.class_label(name), _("elements"): result.elements.get(name, 0),
@@ -403,12 +411,13 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
     m[2].metric(_("Capex with spares"), i18n.usd(result.capex_with_spares_usd),
                 help=_("Range {low} to {high} (catalog price ranges)").format(
                     low=i18n.usd(result.capex_with_spares_usd_low), high=i18n.usd(result.capex_with_spares_usd_high)))
-    st.dataframe(table, hide_index=True, width="stretch", height=cache.table_height(len(table)), column_config={
+    st.dataframe(tables.money(table, [_("unit price [USD]"), _("spares price [USD]")]), hide_index=True,
+                 width="stretch", height=cache.table_height(len(table)), column_config={
         _("item"): st.column_config.TextColumn(width="medium"),
         _("installed"): st.column_config.NumberColumn(format="localized"),
         _("spares"): st.column_config.NumberColumn(format="localized"),
-        _("unit price [USD]"): st.column_config.NumberColumn(format="dollar"),
-        _("spares price [USD]"): st.column_config.NumberColumn(format="dollar"),
+        _("unit price [USD]"): tables.money_column(),
+        _("spares price [USD]"): tables.money_column(),
         _("coverage in lead time"): st.column_config.NumberColumn(format="percent",
                                                                  help=_("Poisson probability that the failures "
                                                                         "during the lead time do not exceed the "
@@ -446,23 +455,24 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
         for note in result.notes:
             st.info(safe.md(note))
         return
-    line = result.nic_gbps_per_gpu
+    line, unit = result.nic_gbps_per_gpu, cur.unit
+    bw = functools.partial(units.bandwidth, unit=unit)
     m = st.columns(4)
-    m[0].metric(_("Per-GPU min, adaptive"), f"{result.ar.min:,.0f} Gb/s",
-                help=_("median {median:,.0f}, max {max:,.0f} Gb/s").format(median=result.ar.median, max=result.ar.max))
-    m[1].metric(_("Per-GPU min, ECMP"), f"{result.ecmp.min:,.0f} Gb/s",
-                help=_("median {median:,.0f}, max {max:,.0f} Gb/s").format(median=result.ecmp.median,
-                                                                          max=result.ecmp.max))
-    m[2].metric(_("Median, ECMP"), f"{result.ecmp.median:,.0f} Gb/s", delta=f"{result.ecmp.median - line:,.0f}",
-                help=_("NIC line rate per GPU: {line:,.0f} Gb/s (one direction)").format(line=line))
+    m[0].metric(_("Per-GPU min, adaptive"), bw(result.ar.min),
+                help=_("median {median}, max {max}").format(median=bw(result.ar.median), max=bw(result.ar.max)))
+    m[1].metric(_("Per-GPU min, ECMP"), bw(result.ecmp.min),
+                help=_("median {median}, max {max}").format(median=bw(result.ecmp.median), max=bw(result.ecmp.max)))
+    m[2].metric(_("Median, ECMP"), bw(result.ecmp.median), delta=_delta(result.ecmp.median - line, unit),
+                help=_("NIC line rate per GPU: {line} (one direction)").format(line=bw(line)))
     m[3].metric(_("Flows"), i18n.number(result.flows),
                 help=_("{per} per connection (NCCL channels); {gpus} GPUs use the fabric").format(
                     per=result.flows_per_connection, gpus=i18n.number(result.gpus_on_fabric)))
-    heat, hist = cache.load_figures(key, store["pat"], store["pl"], int(store["grp"]), settings_json, routing, lang)
+    heat, hist = cache.load_figures(key, store["pat"], store["pl"], int(store["grp"]), settings_json, routing, lang,
+                                    unit)
     h1, h2 = st.columns(2)
     h1.plotly_chart(heat, key="rs_heat", config=CONFIG)
     h2.plotly_chart(hist, key="rs_hist", config=CONFIG)
-    st.dataframe(cache.tier_table(result), hide_index=True, width="stretch", column_config={
+    st.dataframe(cache.tier_table(result, unit), hide_index=True, width="stretch", column_config={
         c: st.column_config.NumberColumn(format="percent") for c in (
             _("worst load, adaptive"), _("worst load, ECMP"), _("mean load"))})
     if result.hot_links:

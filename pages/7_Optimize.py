@@ -24,7 +24,7 @@ from core.formats import optimizelink, sharelink
 from core.i18n import N_, _
 from core.perf.sizes import format_size
 from core.perf.training import PRESETS
-from webui import pagestate, safe, state
+from webui import pagestate, safe, state, tables
 
 PAGE_PATH = "optimize"
 STORE = "fp_opt"  # the search settings of this session (optimizelink's keys -> values)
@@ -161,7 +161,8 @@ def _best(result) -> None:
 
 
 def _chart(result) -> None:
-    event = st.plotly_chart(figs.pareto_figure(result), key=W + "pareto", on_select="rerun",
+    event = st.plotly_chart(figs.pareto_figure(result, unit=state.bandwidth_unit()), key=W + "pareto",
+                            on_select="rerun",
                             selection_mode=("points",), config={"displaylogo": False})
     points = (event or {}).get("selection", {}).get("points", []) if event else []
     if points:
@@ -178,15 +179,16 @@ def _chart(result) -> None:
 def _tables(result) -> None:
     by_index = {c.index: c for c in result.candidates}
     st.markdown("#### " + _("Pareto front"))
-    rows = figs.front_rows(result)
+    unit = state.bandwidth_unit()
+    rows = figs.front_rows(result, unit)
     capex = figs.capex_title(result.objective)
     frame = pd.DataFrame([{
-        _("Design"): r["design"], capex: r["capex_usd"], figs.metric_title(result.metric): r["performance"],
+        _("Design"): r["design"], capex: r["capex"], figs.metric_title(result.metric, unit): r["performance"],
         _("Open"): _design_link(by_index[r["index"]].design), _("Tiers"): r["tiers"], _("Switches"): r["switches"],
         _("Power [kW]"): r["power_kw"]} for r in rows])
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
-        capex: st.column_config.NumberColumn(format="dollar"),
-        figs.metric_title(result.metric): st.column_config.NumberColumn(format="%.1f"),
+        capex: tables.money_column(),
+        figs.metric_title(result.metric, unit): st.column_config.NumberColumn(format="%.1f"),
         _("Power [kW]"): st.column_config.NumberColumn(format="%.0f"),
         _("Open"): st.column_config.LinkColumn(display_text=_("open in Designer")),
     })

@@ -9,6 +9,7 @@ comparison link round-trips exactly.
 """
 
 import math
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -237,7 +238,16 @@ def test_table_has_every_row_and_verdicts_for_deltas(four):
     with language("zh"):
         rows_zh, _v = figs.comparison_rows(four)
         assert rows_zh[0]["指标"] if "指标" in rows_zh[0] else True
-    assert not math.isnan(four.columns[0].values["bisection_gbytes_per_gpu"])
+    assert not math.isnan(four.columns[0].values["scaleout_gbits_per_gpu"])
+    # bandwidth in the one unit the user chose, never "bisection per GPU" (it reads as 2:1 when non-blocking)
+    assert not any("Bisection per GPU" in r["metric"] for r in rows)
+    for unit, letter in (("GB/s", "B"), ("Gb/s", "b")):
+        shown, _v = figs.comparison_rows(four, unit)
+        for metric in ("Bisection, one direction", "Injection per GPU, one direction", "All-reduce busbw at 1 GiB"):
+            row = next(r for r in shown if r["metric"] == metric)
+            assert re.fullmatch(rf"[\d.,]+ [GTP]{letter}/s", row["1. IB"]), (metric, row["1. IB"])
+    ratio = next(r for r in rows if r["metric"] == "Bisection ratio (1:1 = non-blocking)")
+    assert ratio["1. IB"].endswith(":1")
 
 
 def test_quick_edits_change_only_their_field_and_a_new_fabric_rechooses_its_switch():

@@ -78,7 +78,7 @@ def test_paste_duplicate_edit_remove_and_baseline():
     at.button(key=f"cmp_w_apply_{ident}").click()
     rerun(at)
     assert flat(link(at))["c4_os"] == "2"
-    over = next(r for _i, r in numbers(at).iterrows() if r["metric"] == "Oversubscription [:1]")
+    over = next(r for _i, r in numbers(at).iterrows() if r["metric"] == "Bisection ratio (1:1 = non-blocking)")
     assert over["4. IB (copy)"] == "2:1" and over["1. IB"] == "1:1"
 
     at.selectbox(key="cmp_w_base").set_value(1)
@@ -288,7 +288,7 @@ def test_replayed_tables_and_charts_are_the_drawn_ones(monkeypatch):
     compare_page._results.clear()
     built = []
     rows = figs.comparison_rows
-    monkeypatch.setattr(figs, "comparison_rows", lambda result: built.append(1) or rows(result))
+    monkeypatch.setattr(figs, "comparison_rows", lambda result, *unit: built.append(1) or rows(result, *unit))
     at = open_page({**TWO, "c3_name": "2:1", "c3_n": "64", "c3_os": "2"})
     drawn = snapshot(at)
     assert len(built) == 1 and len(drawn) == 5  # numbers, BOM difference, three charts

@@ -333,7 +333,7 @@ def test_resilience_page_form_offers_the_designs_tiers_and_shows_nvlink():
     assert at.multiselect(key="rs_w_failed").value == ["tray:1", "p0.leaf0-spine1#2", "rack1.feeda"]
     frame = at.dataframe[0].value
     rows = dict(zip(frame[frame.columns[0]], frame[frame.columns[2]]))
-    assert rows["NVLink per GPU, worst domain [GB/s, one direction]"] == "800.0"
+    assert rows["NVLink per GPU, worst domain, one direction"] == "800 GB/s"
     assert rows["GPUs with less NVLink bandwidth"] == "72"
     assert any("redundant" in i.value for i in at.info)
     at.selectbox(key="rs_w_tier").set_value("nvswitch")

@@ -111,12 +111,13 @@ def test_from_locale(header, expected):
 
 
 def test_money_and_numbers_per_locale():
-    assert i18n.number(1234567) == "1,234,567" and i18n.usd(1234567.4) == "$1,234,567"
-    assert i18n.usd_compact(12_300_000) == "$12.3M" and i18n.usd_compact(1.5e9) == "$1.5B"
+    assert i18n.number(1234567) == "1,234,567" and i18n.usd(123456.4) == "$123,456"
+    assert i18n.usd(1234567.4) == "$1.23 M" and i18n.usd(12_300_000) == "$12.3 M" and i18n.usd(1.5e9) == "$1.50 B"
+    assert not hasattr(i18n, "usd_compact")  # one money format
     with language("zh"):
-        assert i18n.number(1234567) == "1,234,567" and i18n.usd(1234567) == "US$1,234,567"
-        assert i18n.usd_compact(12_300_000) == "1,230万美元"
-        assert i18n.usd_compact(1.5e9) == "15亿美元" and i18n.usd_compact(2.5e4) == "2.5万美元"
+        assert i18n.number(1234567) == "1,234,567" and i18n.usd(1234567) == "123.5万美元"
+        assert i18n.usd(12_300_000) == "1,230万美元"
+        assert i18n.usd(1.5e9) == "15.0亿美元" and i18n.usd(2.5e4) == "2.500万美元"
         assert i18n.join(["a", "b", "c"]) == "a、b和c"
     assert i18n.join(["a", "b", "c"]) == "a, b and c"
 

@@ -18,7 +18,7 @@ from core.fabric.bandwidth import tier_capacities_gbits
 from core.figures import keynumbers as kn
 from core.figures import perf as pf
 from core.figures.style import CJK_FONTS, FONT, TITLE_CHARS, text_width, wrap_text, wrap_title
-from core.i18n import current, language
+from core.i18n import current, language, usd
 from core.perf.collectives import OPS, load_constants, size_sweep, sweep
 from core.perf.training import estimate, parse_job, scaling, scaling_gpu_counts
 from core.plan import plan
@@ -237,9 +237,10 @@ def test_english_texts_are_as_before():
         "576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)"
     labels = [k.label for k in kn.key_numbers(p.summary())]
     assert labels == ["GPUs", "Leaf switches", "Spine switches", "Core switches", "Links", "Transceivers",
-                      "Bisection (1 dir)", "NVLink/GPU (bidir)", "NIC/GPU (1 dir)", "Capex, whole cluster", "Capex, compute fabric", "Capex / GPU",
+                      "Bisection (1 dir)", "NVLink/GPU (bidir)", "Injection/GPU (1 dir)", "Capex, whole cluster",
+                      "Capex, compute fabric", "Capex / GPU",
                       "IT power"]
-    assert kn.format_usd(45_776_640) == "$45.78 M" and kn.format_usd(44_704) == "$44,704"
+    assert usd(45_776_640) == "$45.8 M" and usd(44_704) == "$44,704"
     title = figures.topology_figure(p).layout.title.text
     assert title.startswith("Scale-out fabric, plane 1 of 1: 2<br>tiers, 32 leaves")
     assert list(figures.capex_figure(p).data[0].x)[0] == "compute"
@@ -269,11 +270,12 @@ def test_switching_language_keeps_every_number(design):
 
 def test_chinese_money_is_written_in_wan_and_yi():
     with language("zh"):
-        assert kn.format_usd(45_776_640) == "4,578万美元"
-        assert kn.format_usd(9_880_555_520) == "98.8亿美元"
-        assert kn.format_usd(44_704) == "US$44,704"
+        assert usd(45_776_640) == "4,578万美元"
+        assert usd(9_880_555_520) == "98.8亿美元"
+        assert usd(44_704) == "4.470万美元"
         cards = {c.key: c for c in kn.key_numbers(plan(Design(gpus=8192)).summary())}
-        assert cards["capex"].value.endswith("亿美元") and "US$" in cards["capex"].help
+        assert cards["capex"].value.endswith("亿美元") and "亿美元" in cards["capex"].help
+        assert "US$" not in cards["capex"].help
         p = plan(Design(nodes=4))
         run = kn.training_key_numbers(estimate(p, _job(p)))
         assert next(c for c in run if c.key == "cost").value.endswith("美元")

@@ -15,7 +15,9 @@ from core.analysis.optimize import Constraints, Grid, candidate_designs, familie
 from core.design import Design
 from core.errors import InputError
 from core.figures.optimize import family_rows, front_rows, pareto_figure
+from core.figures.units import bandwidth
 from core.formats import optimizelink
+from core.i18n import usd
 from core.plan import plan
 from tests import pagetest
 from tests.test_i18n import english_leaks, page_text, rerun
@@ -62,8 +64,9 @@ def test_pareto_points_carry_their_candidates(search):
     fig = pareto_figure(search)
     front = next(t for t in fig.data if t.mode == "lines+markers")
     by_index = {c.index: c for c in search.candidates}
-    for x, y, (index, _label) in zip(front.x, front.y, front.customdata):
+    for x, y, (index, _label, capex, busbw) in zip(front.x, front.y, front.customdata):
         assert by_index[index].capex_usd == x and by_index[index].busbw_gbytes == y
+        assert capex == usd(x) and busbw == bandwidth(y * 8, "GB/s")  # hover: the one money and bandwidth format
     assert [r["index"] for r in front_rows(search)] == [c.index for c in search.pareto]
     star = fig.data[-1]
     assert star.customdata[0][0] == search.best.index
@@ -114,7 +117,7 @@ def test_page_runs_the_linked_search_and_links_the_cheapest_design():
     assert at.get("link_button"), "no Open-in-Designer link"
     assert len(at.get("plotly_chart")) == 1
     front, fams = at.dataframe[0].value, at.dataframe[1].value
-    assert front["Capex, whole cluster [USD]"].iloc[0] == pytest.approx(best.best.capex_usd)
+    assert front["Capex, whole cluster [USD]"].iloc[0] == usd(best.best.capex_usd)
     assert len(front) == len(best.pareto)
     assert fams["Candidates"].sum() == best.considered
     link = at.sidebar.code[0].value
@@ -151,8 +154,7 @@ def test_page_sizes_from_a_budget_and_asks_for_one_when_missing():
     expected = largest_within("H100", Constraints(fabric="infiniband", switches=("QM9700",), max_oversubscription=1.0,
                                                   budget_usd=9e6), workers=1)
     assert any(f"**{expected.gpus:,}** H100" in i.value for i in at.info)
-    assert at.dataframe[0].value["Capex, whole cluster [USD]"].iloc[0] == pytest.approx(
-        expected.result.pareto[0].capex_usd)
+    assert at.dataframe[0].value["Capex, whole cluster [USD]"].iloc[0] == usd(expected.result.pareto[0].capex_usd)
     at = open_page({"opt_mode": "envelope", "opt_run": "1"})
     assert at.error and "budget" in at.error[0].value
 

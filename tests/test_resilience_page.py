@@ -38,7 +38,7 @@ def test_failures_from_the_link_show_the_failed_design_and_stay_in_the_link():
     at = open_page({**DESIGN, "rs_fail": "p0.spine3,leaf:1"})
     assert at.multiselect(key="rs_w_failed").value == ["p0.spine3", "leaf:1"]
     labels = {m.label: m.value for m in at.metric}
-    assert labels["GPUs degraded"] == "32" and "Bisection [Tb/s]" in labels
+    assert labels["GPUs degraded"] == "32" and labels["Bisection (1 dir)"].endswith(" TB/s")  # the link's unit
     assert len(at.get("plotly_chart")) == 2  # the topology with crosses and healthy vs failed
     frame = at.dataframe[0].value
     assert "healthy" in frame.columns and "failed" in frame.columns
@@ -126,7 +126,7 @@ def test_spares_policy_changes_rows_and_capex_and_goes_in_the_link():
 def test_overload_section_pattern_in_the_link():
     at = open_page({**DESIGN, "rs_tab": "Overload & imbalance", "rs_pat": "uniform", "rs_pl": "node"})
     labels = {m.label: m.value for m in at.metric}
-    assert labels["Per-GPU min, ECMP"].endswith("Gb/s")
+    assert labels["Per-GPU min, ECMP"].endswith(" GB/s")  # the unit of the link (ui_bw, GB/s by default)
     assert len(at.get("plotly_chart")) == 2 and len(at.dataframe) == 2
     at.selectbox(key="rs_w_pat").set_value("alltoall")
     rerun(at)

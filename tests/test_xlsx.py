@@ -10,6 +10,7 @@ import openpyxl
 import pytest
 
 from core.design import Design
+from core.figures.units import excel_money_format
 from core.formats import xlsx
 from core.i18n import _, language
 from core.plan import plan
@@ -72,10 +73,11 @@ def test_bom_sheet_formats_header_filter_and_totals_equal_the_plan(en_book):
     assert sum(r[col["qty"]] for r in body) == total[col["qty"]] == sum(r.quantity for r in p.bom)
     # number formats: dollars, watts, whole numbers with thousands separators
     second = 2
-    assert ws.cell(second, col["unit USD"] + 1).number_format == xlsx.USD == '"$"#,##0'
+    money = xlsx.number_format(xlsx.USD)
+    assert ws.cell(second, col["unit USD"] + 1).number_format == money == excel_money_format("en")
     assert ws.cell(second, col["total W"] + 1).number_format == xlsx.WATTS
     assert ws.cell(second, col["qty"] + 1).number_format == "#,##0"
-    assert ws.cell(len(data), col["total USD"] + 1).number_format == xlsx.USD
+    assert ws.cell(len(data), col["total USD"] + 1).number_format == money
     assert isinstance(ws.cell(second, col["qty"] + 1).value, int)
     # widths: the long text columns are wide, the numbers narrow
     letter = lambda name: openpyxl.utils.get_column_letter(col[name] + 1)  # noqa: E731
@@ -111,10 +113,10 @@ def test_summary_totals_by_category_and_key_numbers(en_book):
     assert numbers["Capex, high end of the price ranges"] == pytest.approx(p.cost.capex_usd_high)
     assert numbers["IT power"] == pytest.approx(p.cost.it_kw)
     assert numbers["Facility power (PUE 1.3)"] == pytest.approx(p.cost.facility_kw)
-    assert numbers["Oversubscription (end to end)"] == f"{s['bandwidth']['oversubscription']:.3g}:1" == "1.92:1"
+    assert numbers["Bisection ratio (1:1 = non-blocking)"] == f"{s['bandwidth']['oversubscription']:.3g}:1" == "1.92:1"
     ws = en_book["Summary"]
     capex_row = next(c.row for c in ws["A"] if c.value == "Capex at street prices")
-    assert ws.cell(capex_row, 2).number_format == xlsx.USD
+    assert ws.cell(capex_row, 2).number_format == excel_money_format("en")
 
 
 def test_design_sheet_lists_every_field_with_defaults(en_book):

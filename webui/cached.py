@@ -180,10 +180,11 @@ def reserved_table(key: str, language: str) -> pd.DataFrame:
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def bom_xlsx(key: str, language: str, share_link: str | None = None) -> bytes:
-    """The review workbook (``core.formats.xlsx.design_xlsx``) in ``language``, with the design's share link."""
+def bom_xlsx(key: str, language: str, share_link: str | None = None, unit: str = "GB/s") -> bytes:
+    """The review workbook (``core.formats.xlsx.design_xlsx``) in ``language``, with the design's share link,
+    bandwidth in ``unit``."""
     with speaking(language):
-        return xlsx.design_xlsx(_plan(key), share_link=share_link)
+        return xlsx.design_xlsx(_plan(key), share_link=share_link, unit=unit)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

@@ -232,11 +232,12 @@ def _compare(key: str, baseline: int, language: str) -> cmp.Comparison:
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _figures(key: str, language: str):
-    """The three charts (they do not depend on the baseline, so a baseline change redraws none)."""
+def _figures(key: str, language: str, unit: str):
+    """The three charts (they do not depend on the baseline, so a baseline change redraws none); bandwidth in
+    ``unit``."""
     result = _compare(key, 0, language)
     with i18n.language(language):
-        return figs.cost_figure(result), figs.bandwidth_figure(result), figs.days_figure(result)
+        return figs.cost_figure(result), figs.bandwidth_figure(result, unit=unit), figs.days_figure(result)
 
 
 def _column_header(index: int, name: str) -> str:
@@ -248,8 +249,8 @@ def _colour(verdict: str | None) -> str:
         verdict or "", "")
 
 
-def _tables(result: cmp.Comparison):
-    rows, verdicts = figs.comparison_rows(result)
+def _tables(result: cmp.Comparison, unit: str):
+    rows, verdicts = figs.comparison_rows(result, unit)
     frame = pd.DataFrame(rows)
     colours = pd.DataFrame(verdicts).map(_colour) if verdicts else None
     styled = frame.style.apply(lambda _f: colours, axis=None) if colours is not None else frame
@@ -257,9 +258,9 @@ def _tables(result: cmp.Comparison):
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _results(key: str, baseline: int, language: str) -> None:
+def _results(key: str, baseline: int, language: str, unit: str) -> None:
     """The numbers table, the BOM difference and the three charts of the comparison ``key`` against ``baseline``
-    in ``language``.
+    in ``language``, bandwidth in ``unit``.
 
     Cached with its elements: Streamlit records the elements a cached function draws and replays their messages
     on a hit (https://docs.streamlit.io/develop/concepts/architecture/caching, "Using Streamlit commands in cached
@@ -269,7 +270,7 @@ def _results(key: str, baseline: int, language: str) -> None:
     result = _compare(key, baseline, language)
     with i18n.language(language):
         st.subheader(_("Numbers"))
-        _tables(result)
+        _tables(result, unit)
         st.caption(_("Training rows: the Performance page's job on each design; the model, tp, pp and global batch "
                      "you have not set there are fitted to each design as that page fits them (each column names its "
                      "split). Costs are estimates from the catalog's price book."))
@@ -281,7 +282,7 @@ def _results(key: str, baseline: int, language: str) -> None:
             else:
                 st.caption(_("The designs have the same bill of materials."))
         st.subheader(_("Charts"))
-        cost, bandwidth, days = _figures(key, language)
+        cost, bandwidth, days = _figures(key, language, unit)
         g1, g2 = st.columns(2)
         g1.plotly_chart(cost, key="cmp_cost_chart", config={"displaylogo": False})
         g2.plotly_chart(bandwidth, key="cmp_bw_chart", config={"displaylogo": False})
@@ -402,21 +403,22 @@ def main() -> None:
             st.button(_("Apply"), key=W + f"apply_{ident}", on_click=_on_apply_link, args=(ident,))
 
     # --- numbers, BOM, charts: drawn once per comparison, baseline and language, replayed after ------------
-    _results(key, store["baseline"], lang)
-    _review_pack(store, key, result, lang)
+    unit = state.bandwidth_unit()
+    _results(key, store["baseline"], lang, unit)
+    _review_pack(store, key, result, lang, unit)
     _remember(store)
 
 
 PACK = "fp_cmp_pack"  # {"for": (comparison key, baseline, language), "html": str, "pdf": bytes | None, "problem": str}
 
 
-def _review_pack(store: dict, key: str, result: cmp.Comparison, lang: str) -> None:
+def _review_pack(store: dict, key: str, result: cmp.Comparison, lang: str, unit: str) -> None:
     """The comparison as a review pack (HTML and PDF, core.formats.report): built on a click, since the PDF takes a
     Chromium launch, and kept for this comparison, baseline and language (a change shows the button again)."""
     from core.formats import report
 
     ss = st.session_state
-    wanted = (key, store["baseline"], lang)
+    wanted = (key, store["baseline"], lang, unit)
     st.subheader(_("Review pack"))
     pack = ss.get(PACK)
     if pack is None or pack["for"] != wanted:
@@ -426,9 +428,9 @@ def _review_pack(store: dict, key: str, result: cmp.Comparison, lang: str) -> No
             link = state.share_url(PAGE_PATH, {**comparelink.encode(_comparison(store)), state.LANG_KEY: lang})
             name = _("Comparison of {count} designs").format(count=len(result.columns))
             with st.spinner(_("Building the review pack...")):
-                html = report.comparison_report_html(result, name=name, share_link=link)
+                html = report.comparison_report_html(result, name=name, share_link=link, unit=unit)
                 try:
-                    pdf, problem = report.comparison_report_pdf(result, name=name, share_link=link), ""
+                    pdf, problem = report.comparison_report_pdf(result, name=name, share_link=link, unit=unit), ""
                 except InputError as exc:  # no Chromium here: the HTML still works
                     pdf, problem = None, str(exc)
             ss[PACK] = pack = {"for": wanted, "html": html, "pdf": pdf, "problem": problem}

@@ -13,6 +13,8 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing, spof
 from core.design import Design
 from core.figures import resilience as figs
+from core.figures import units
+from core.figures.units import from_tbits
 from core.fabric.sizing import ROLE_LABELS
 from core.i18n import N_, _, language as speaking
 from core.perf import congestion, jobform
@@ -64,9 +66,9 @@ def topology(key: str, failed: tuple[str, ...], unit: str, language: str):
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def healthy_vs_failed(key: str, failures: tuple[str, ...], settings_json: str | None, language: str):
+def healthy_vs_failed(key: str, failures: tuple[str, ...], settings_json: str | None, language: str, unit: str):
     with speaking(language):
-        return figs.healthy_vs_failed_figure(what_if(key, failures, settings_json, language))
+        return figs.healthy_vs_failed_figure(what_if(key, failures, settings_json, language), unit=unit)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -123,26 +125,28 @@ def load_result(key: str, pattern: str, placement: str, group: int, settings_jso
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def load_figures(key: str, pattern: str, placement: str, group: int, settings_json: str | None, routing: str,
-                 language: str):
+                 language: str, unit: str):
     with speaking(language):
         result = load_result(key, pattern, placement, group, settings_json, language)
-        return figs.load_heatmap_figure(result, routing), figs.bandwidth_histogram_figure(result)
+        return figs.load_heatmap_figure(result, routing), figs.bandwidth_histogram_figure(result, unit=unit)
 
 
-def tier_table(result) -> pd.DataFrame:
-    """The load model's tiers, headers in the current language."""
+def tier_table(result, unit: str) -> pd.DataFrame:
+    """The load model's tiers, headers in the current language, link speeds in ``unit``."""
     rows = [{_("tier"): _("{tier} {direction}").format(tier=_(load.TIER_LABELS[t.tier]),
                                                        direction=_(load.DIRECTION_LABELS[t.direction])),
-             _("links"): t.links, _("link [Gb/s]"): t.link_gbps,
+             _("links"): t.links, _("link speed"): units.bandwidth(t.link_gbps, unit),
              _("worst load, adaptive"): t.ar_max, _("worst load, ECMP"): t.ecmp_max,
              _("mean load"): t.ecmp_mean, _("overloaded links, ECMP"): t.ecmp_overloaded,
              _("most flows on a link, ECMP"): t.ecmp_max_flows} for t in result.tiers]
     return pd.DataFrame(rows)
 
 
-def stage_table(result) -> pd.DataFrame:
-    rows = [{_("stage"): _(failure.STAGE_LABELS[stage]), _("healthy [Tb/s]"): v["healthy"],
-             _("remaining [Tb/s]"): v["remaining"]} for stage, v in result.stages_tbits.items()]
+def stage_table(result, unit: str) -> pd.DataFrame:
+    """The bisection's stages, healthy and remaining, one direction, in ``unit``."""
+    rows = [{_("stage"): _(failure.STAGE_LABELS[stage]), _("healthy"): units.bandwidth(from_tbits(v["healthy"]), unit),
+             _("remaining"): units.bandwidth(from_tbits(v["remaining"]), unit)}
+            for stage, v in result.stages_tbits.items()]
     return pd.DataFrame(rows)
 
 

@@ -35,8 +35,10 @@ from core.design import (
     MAX_GPUS, Design, ResolvedDesign, nvlink_domain_size, offered_port_speeds, parse_design, resolve_design,
 )
 from core.errors import DesignError, InputError, shown
+from core.figures import units
 from core.figures.keynumbers import size_caption
 from core.i18n import LANGUAGES, N_, _
+from core.networks.policy import policy
 from core.physical.racks import load_racks
 from core.plan import Plan, plan
 from webui import jobstate, safe
@@ -63,6 +65,15 @@ UI = sharelink.register_extension("ui_", [
     sharelink.Param("bw", N_("bandwidth unit"), sharelink.parse_choice(["gbyte", "gbit"]), str, "gbyte",
                     N_("gbyte (GB/s) or gbit (Gb/s)")),
 ])
+
+
+def bandwidth_unit() -> str:
+    """The bandwidth unit every page shows ("GB/s" or "Gb/s"): the sidebar's toggle once the session has one,
+    else the link's ``ui_bw`` (a page run on its own)."""
+    ss = st.session_state
+    if K + "bits" in ss:
+        return "Gb/s" if ss[K + "bits"] else "GB/s"
+    return "Gb/s" if UI.decode(st.query_params.to_dict())[0]["bw"] == "gbit" else "GB/s"
 
 
 def _parse_prefix(text: str) -> str:
@@ -429,12 +440,13 @@ def sidebar() -> Current:
     sb.selectbox(_label("nvlink_generation"), [AUTO, *gens], key=K + "nvl",
                        format_func=lambda g: _("auto ({choice})").format(choice=f"NVLink {system.nvlink_generation}")
                        if g == AUTO else f"NVLink {g} ({CATALOG.nvlink_generation(g).architecture})",
-                       help=_("{system} ships with NVLink {generation} ({bandwidth:g} GB/s per GPU, both directions). "
+                       help=_("{system} ships with NVLink {generation} ({bandwidth} per GPU, both directions). "
                               "An older generation models the same GPUs with slower NVLink (its per-link speed times "
                               "the links per GPU): a what-if for the scale-up share, not a product you can buy. Newer "
                               "generations are not offered: the GPU does not support them.").format(
                                   system=system.id, generation=system.nvlink_generation,
-                                  bandwidth=system.nvlink_gbytes_per_gpu_bidir))
+                                  bandwidth=units.bandwidth(units.from_gbytes(system.nvlink_gbytes_per_gpu_bidir),
+                                                            bandwidth_unit())))
     fabric = sb.selectbox(_label("fabric"), list(vocab.FABRIC.ids), key=K + "fabric", format_func=vocab.FABRIC.label)
     speeds = offered_speeds(fabric)
     if ss.get(K + "speed") not in (AUTO, *speeds):
@@ -542,7 +554,7 @@ def sidebar() -> Current:
     draw_tiers = _advanced_fabric(sb, fabric, effective_speed, resolved, system)
 
     data, problems = _design_data(ss, system, effective_speed)
-    unit = "Gb/s" if ss.get(K + "bits") else "GB/s"
+    unit = bandwidth_unit()
     warnings = list(st.session_state.get("_fp_warnings", []))
     try:
         design = parse_design({k: v for k, v in data.items() if v is not None})
@@ -641,7 +653,7 @@ def compare_sidebar() -> Current:
             ss[key] = ss[key]
         except StreamlitAPIException:  # a button's state cannot be written (and needs no keeping)
             pass
-    unit = "Gb/s" if ss.get(K + "bits") else "GB/s"
+    unit = bandwidth_unit()
     warnings = list(ss.get("_fp_warnings", []))
     last: Current | None = ss.get("fp_current")
     if last is not None and last.design is None:  # the sidebar's input is not accepted: as the Designer left it
@@ -692,9 +704,11 @@ def _storage_widgets(ss) -> None:
     c2.selectbox(_label("storage_port_speed_gbps"), [AUTO, 100, 200, 400, 800], key=K + "sps",
                        format_func=lambda v: _("auto") if v == AUTO else f"{v}G")
     st.number_input(_label("storage_systems"), min_value=0, max_value=100_000, step=1, value=None, key=K + "sts",
-                          placeholder=_("auto (150 Gb/s per node)"),
+                          placeholder=_("auto ({bandwidth} per node)").format(
+                              bandwidth=units.bandwidth(policy("storage_gbps_per_node"), bandwidth_unit())),
                           help=_("Storage appliances on the storage fabric (8 x 200G each); empty: sized from "
-                                 "150 Gb/s per node, as in the reference architecture's 4-SU build."))
+                                 "{bandwidth} per node, as in the reference architecture's 4-SU build.").format(
+                              bandwidth=units.bandwidth(policy("storage_gbps_per_node"), bandwidth_unit())))
     st.selectbox(_label("storage_oversubscription"), [AUTO, *STORAGE_OVERSUB], key=K + "sto",
                        format_func=lambda v: _("auto ({choice})").format(choice="4:3") if v == AUTO
                        else ("4:3" if abs(v - 4 / 3) < 1e-9 else f"{v:g}:1"))

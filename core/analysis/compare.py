@@ -6,9 +6,13 @@ a column is the single-design number (``Plan.summary()``, ``core.perf.collective
 two single-design numbers.
 
 Whether higher or lower is better is data here (``Metric.better``), never decided by the page.
-Units are in the metric keys and labels: ``*_usd`` US dollars, ``*_kw`` kilowatts, ``bisection_tbits``
-terabits per second one direction, ``bisection_gbytes_per_gpu`` GB/s per GPU one direction,
-``busbw_gbytes`` all-reduce bus bandwidth in GB/s (nccl-tests' definition).
+Units are in the metric keys and kinds: ``*_usd`` US dollars, ``*_kw`` kilowatts, ``bisection_tbits``
+terabits per second one direction, ``scaleout_gbits_per_gpu`` (injection per GPU) Gb/s one direction,
+``busbw_gbytes`` all-reduce bus bandwidth in GB/s (nccl-tests' definition); ``oversubscription`` is the
+bisection ratio (``core.fabric.bandwidth.bisection_ratio``, 1.0 = non-blocking). Bandwidth labels carry no
+unit: the display (``core.figures.compare.format_value``) writes each value with the user's unit.
+No row is "bisection per GPU" (bisection / all GPUs): it is half the injection on a non-blocking fabric and
+reads as 2:1.
 """
 
 from __future__ import annotations
@@ -67,10 +71,9 @@ _KEY_METRICS = (
     Metric("tiers", N_("Tiers"), LOWER, "count", "design"),
     Metric("links", N_("Links"), LOWER, "count", "design"),
     Metric("transceivers", N_("Transceivers"), LOWER, "count", "design"),
-    Metric("bisection_tbits", N_("Bisection [Tb/s, 1 dir]"), HIGHER, "tbits", "design"),
-    Metric("bisection_gbytes_per_gpu", N_("Bisection per GPU [GB/s, 1 dir]"), HIGHER, "gbytes", "design"),
-    Metric("scaleout_gbits_per_gpu", N_("NIC bandwidth per GPU [Gb/s, 1 dir]"), HIGHER, "gbytes", "design"),
-    Metric("oversubscription", N_("Oversubscription [:1]"), LOWER, "ratio", "design"),
+    Metric("bisection_tbits", N_("Bisection, one direction"), HIGHER, "tbits", "design"),
+    Metric("scaleout_gbits_per_gpu", N_("Injection per GPU, one direction"), HIGHER, "gbits", "design"),
+    Metric("oversubscription", N_("Bisection ratio (1:1 = non-blocking)"), LOWER, "ratio", "design"),
     Metric("hops_max", N_("Most switch hops"), LOWER, "count", "design"),
     Metric("capex_usd", N_("Capex, whole cluster [USD]"), LOWER, "usd", "cost"),
     Metric("capex_usd_low", N_("Capex, low end [USD]"), LOWER, "usd", "cost"),
@@ -102,7 +105,7 @@ def metrics(sizes: Sequence[int] = DEFAULT_SIZES) -> tuple[Metric, ...]:
 def metric_label(metric: Metric) -> str:
     """The metric's name in the current language."""
     if metric.key.startswith("busbw_gbytes_"):
-        return _("All-reduce busbw at {size} [GB/s]").format(size=format_size(int(metric.key.rsplit("_", 1)[1])))
+        return _("All-reduce busbw at {size}").format(size=format_size(int(metric.key.rsplit("_", 1)[1])))
     return _(metric.label)
 
 
@@ -117,7 +120,6 @@ def key_values(summary: Mapping) -> dict[str, float]:
         "links": sum(summary["links"].values()),
         "transceivers": summary["transceivers"]["switch_side"] + summary["transceivers"]["node_side"],
         "bisection_tbits": bw["bisection_tbits_one_direction"],
-        "bisection_gbytes_per_gpu": bw["bisection_tbits_one_direction"] * 1000 / 8 / summary["gpus"],
         "scaleout_gbits_per_gpu": bw["scaleout_gbits_per_gpu"],
         "oversubscription": bw["oversubscription"],
         "hops_max": max((h for h in hops if isinstance(h, (int, float))), default=0),

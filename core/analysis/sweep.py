@@ -17,7 +17,8 @@ and uplink speed (``FABRIC_SPECIFIC``); a switch model of the other fabric bring
 node count replaces a GPU count and the other way round.
 
 Metrics (``METRICS``) carry their unit in the key: ``*_usd`` US dollars, ``*_kw`` kilowatts,
-``bisection_gbytes_per_gpu`` GB/s per GPU one direction, ``busbw_gbytes`` all-reduce bus bandwidth
+``bisection_tbits`` Tb/s one direction, ``scaleout_gbits_per_gpu`` (injection per GPU) Gb/s one direction,
+``oversubscription`` the bisection ratio (1.0 = non-blocking), ``busbw_gbytes`` all-reduce bus bandwidth
 [GB/s] (nccl-tests' definition) at ``SweepSpec.size`` bytes, ``step_time_s`` seconds, ``days_to_train``.
 """
 
@@ -122,15 +123,15 @@ METRICS: dict[str, SweepMetric] = {m.key: m for m in (
     SweepMetric("it_kw", N_("IT power [kW]"), cmp.LOWER, "kw"),
     SweepMetric("facility_kw", N_("Facility power [kW]"), cmp.LOWER, "kw"),
     SweepMetric("tco_usd", N_("TCO [USD]"), cmp.LOWER, "usd"),
-    SweepMetric("bisection_tbits", N_("Bisection [Tb/s, 1 dir]"), cmp.HIGHER, "tbits"),
-    SweepMetric("bisection_gbytes_per_gpu", N_("Bisection per GPU [GB/s, 1 dir]"), cmp.HIGHER, "gbytes"),
-    SweepMetric("oversubscription", N_("Oversubscription [:1]"), cmp.LOWER, "ratio"),
+    SweepMetric("bisection_tbits", N_("Bisection, one direction"), cmp.HIGHER, "tbits"),
+    SweepMetric("scaleout_gbits_per_gpu", N_("Injection per GPU, one direction"), cmp.HIGHER, "gbits"),
+    SweepMetric("oversubscription", N_("Bisection ratio (1:1 = non-blocking)"), cmp.LOWER, "ratio"),
     SweepMetric("switches_total", N_("Switches in total"), cmp.LOWER, "count"),
     SweepMetric("links", N_("Links"), cmp.LOWER, "count"),
     SweepMetric("transceivers", N_("Transceivers"), cmp.LOWER, "count"),
     SweepMetric("tiers", N_("Tiers"), cmp.LOWER, "count"),
     SweepMetric("hops_max", N_("Most switch hops"), cmp.LOWER, "count"),
-    SweepMetric("busbw_gbytes", N_("All-reduce busbw [GB/s]"), cmp.HIGHER, "gbytes", "busbw"),
+    SweepMetric("busbw_gbytes", N_("All-reduce busbw"), cmp.HIGHER, "gbytes", "busbw"),
     SweepMetric("step_time_s", N_("Step time [s]"), cmp.LOWER, "seconds", "job"),
     SweepMetric("tokens_per_s", N_("Tokens/s"), cmp.HIGHER, "count", "job"),
     SweepMetric("days_to_train", N_("Days to train"), cmp.LOWER, "days", "job"),
@@ -141,7 +142,7 @@ METRICS: dict[str, SweepMetric] = {m.key: m for m in (
 def metric_label(key: str, size: int = GIB) -> str:
     """The metric's name in the current language (busbw names its message size)."""
     if key == "busbw_gbytes":
-        return _("All-reduce busbw at {size} [GB/s]").format(size=format_size(int(size)))
+        return _("All-reduce busbw at {size}").format(size=format_size(int(size)))
     return _(METRICS[key].label)
 
 

@@ -96,7 +96,8 @@ def run(args: argparse.Namespace) -> str:
             expected=avail.expected_bisection_tbits_one_direction,
             healthy=avail.healthy_bisection_tbits_one_direction)),
         row(_("spares"), _("{count} spare rows, {spend}; capex with spares {capex}").format(
-            count=len(spares.rows), spend=usd(spares.spares_capex_usd), capex=usd(spares.capex_with_spares_usd))),
+            count=len(spares.rows), spend=usd(spares.spares_capex_usd, exact=True),
+            capex=usd(spares.capex_with_spares_usd, exact=True))),
         _("method: steady-state failures with repair, independent elements; Monte Carlo over nodes, NICs, links "
           "and switches"),
         "",

@@ -49,12 +49,12 @@ def run(args: argparse.Namespace) -> str:
             extra = ""
             if "price_usd" in e:
                 extra = "  " + _("{price} ({basis}; {low} to {high}), {power} W").format(
-                    price=usd(e["price_usd"]), basis=_basis(e["price_basis"]), power=f"{e['power_w']:g}",
-                    low=usd(e["price_low_usd"]), high=usd(e["price_high_usd"]))
+                    price=usd(e["price_usd"], exact=True), basis=_basis(e["price_basis"]), power=f"{e['power_w']:g}",
+                    low=usd(e["price_low_usd"], exact=True), high=usd(e["price_high_usd"], exact=True))
             elif "node_price_usd" in e:
                 extra = "  " + _("{price}/node ({basis}; {low} to {high}), {power} W/node").format(
-                    price=usd(e["node_price_usd"]), basis=_basis(e["price_basis"]),
-                    power=f"{e['node_power_w']:g}", low=usd(e["node_price_low_usd"]),
-                    high=usd(e["node_price_high_usd"]))
+                    price=usd(e["node_price_usd"], exact=True), basis=_basis(e["price_basis"]),
+                    power=f"{e['node_power_w']:g}", low=usd(e["node_price_low_usd"], exact=True),
+                    high=usd(e["node_price_high_usd"], exact=True))
             lines.append(f"  {key}: {label}{extra}")
     return "\n".join(lines) + "\n"

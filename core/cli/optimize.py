@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> str:
                                  next=f"{envelope.next_gpus:,}", reason=envelope.next_reason or "-")))
     lines += [row(_("plans"), size_caption(result.best_plan)), row(_("best"), design_label(best)),
               row(_("capex"), _("{capex} whole cluster, {network} compute fabric; cheapest by {objective}").format(
-                  capex=usd(best.capex_usd), network=usd(best.network_capex_usd),
+                  capex=usd(best.capex_usd, exact=True), network=usd(best.network_capex_usd, exact=True),
                   objective=objective_word(result.objective)))]
     lines += ["  " + line for line in result.explanation]
     lines.append(row(_("searched"), _("{considered} candidates, {planned} planned, {feasible} feasible in {seconds} s")
@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> str:
                                                                            metric=metric)))
     for c in result.pareto:
         value = f"{c.busbw_gbytes:,.1f}" if result.metric == "busbw_gbytes" else f"{c.days:,.1f}"
-        lines.append(f"  {usd(capex_of(c, result.objective)):>18}  {value:>8}  {design_label(c)}")
+        lines.append(f"  {usd(capex_of(c, result.objective), exact=True):>18}  {value:>8}  {design_label(c)}")
     lines.append(row(_("rejected"), ""))
     for reason, count in sorted(result.rejected.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:
         lines.append(f"  {count:>7,}  {reason}")

@@ -47,7 +47,7 @@ def _render_table(summary: dict) -> str:
     if growth and growth["grow_to_nodes"] > summary["nodes"]:
         w(row(_("growth"), _("sized for {grow_to} nodes; reserved network {reserved}; grows to {most} nodes "
                              "without recabling").format(
-            grow_to=f"{growth['grow_to_nodes']:,}", reserved=usd(growth["reserved_network_capex_usd"]),
+            grow_to=f"{growth['grow_to_nodes']:,}", reserved=usd(growth["reserved_network_capex_usd"], exact=True),
             most=f"{growth['max_nodes_without_recabling']:,}")) + "\n")
     s = summary["switches"]
     w(row(_("switches"), _("leaf {leaf}  spine {spine}  core {core}  total {total}").format(
@@ -70,12 +70,13 @@ def _render_table(summary: dict) -> str:
     p = summary["power"]
     w(row(_("cost"), _("capex {capex} ({per_gpu} per GPU; network {network} = {share}) - estimates at {basis} "
                        "prices, range {low} to {high}").format(
-        capex=usd(c["capex_usd"]), per_gpu=usd(c["capex_per_gpu_usd"]), network=usd(c["network_capex_usd"]),
+        capex=usd(c["capex_usd"], exact=True), per_gpu=usd(c["capex_per_gpu_usd"], exact=True),
+        network=usd(c["network_capex_usd"], exact=True),
         share=f"{c['network_share']:.1%}", basis=_(PRICE_BASIS_LABELS.get(c["price_basis"], c["price_basis"])),
-        low=usd(c["capex_usd_low"]), high=usd(c["capex_usd_high"]))) + "\n")
+        low=usd(c["capex_usd_low"], exact=True), high=usd(c["capex_usd_high"], exact=True))) + "\n")
     if c.get("spares", "off") != "off":
         w(row(_("spares"), _("{spend} of the capex above ({policy}; on a shelf, no power)").format(
-            spend=usd(c["spares_capex_usd"]),
+            spend=usd(c["spares_capex_usd"], exact=True),
             policy=policy_words(c["spares"]))) + "\n")
     w(row(_("power"), _("IT {it} kW (network {network} kW), facility {facility} kW at PUE {pue}").format(
         it=f"{p['it_kw']:,.1f}", network=f"{p['network_kw']:,.1f}", facility=f"{p['facility_kw']:,.1f}",

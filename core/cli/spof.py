@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> str:
         lines = [ngettext("{count} single point of failure", "{count} single points of failure",
                           result.count).format(count=f"{result.count:,}")]
         for e in result.elements[:args.limit]:
-            cost = _("cost unknown") if e.remedy_capex_usd is None else usd(e.remedy_capex_usd)
+            cost = _("cost unknown") if e.remedy_capex_usd is None else usd(e.remedy_capex_usd, exact=True)
             lines.append(row(e.element, _("{tier}: {gpus} GPUs lost; remedy: {remedy} (+{cost} network capex)").format(
                 tier=_(TIER_LABELS[e.tier]), gpus=f"{e.gpus_lost:,}", remedy=remedy_label(e), cost=cost)))
         if result.count > args.limit:

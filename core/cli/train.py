@@ -214,7 +214,8 @@ def _run(args: argparse.Namespace) -> str:
         row(_("throughput"), _("{tokens} tokens/s, MFU {mfu}, communication {share} of the step").format(
             tokens=f"{s['tokens_per_s']:,.0f}", mfu=f"{s['mfu']:.1%}", share=f"{s['comm_fraction']:.1%}")),
         row(_("to train"), _("{tokens} tokens: {days} days, {cost} (share of cluster TCO, estimate)").format(
-            tokens=f"{s['tokens_to_train']:.3g}", days=f"{s['days_to_train']:,.1f}", cost=usd(s["cost_usd"]))),
+            tokens=f"{s['tokens_to_train']:.3g}", days=f"{s['days_to_train']:,.1f}",
+            cost=usd(s["cost_usd"], exact=True))),
         row(_("memory/GPU"), _("{parts} GiB of {hbm} GiB").format(parts=memory, hbm=f"{s['hbm_gb']:g}")),
     ]
     for c in s["communication"]:

@@ -4,8 +4,9 @@ The pages and (later) the review report draw with these. One module per view:
 ``topology`` (spine-leaf / fat-tree diagram), ``scaleup`` (one NVLink domain), ``bandwidth``
 (per-GPU hierarchy, capacity per tier, oversubscription what-if), ``cost`` (capex and power),
 ``perf`` (collectives, training step, scaling, two fabrics), ``keynumbers`` (the formatted key
-numbers and unit formatting) and ``style`` (fonts and colours). Bandwidths arrive in Gb/s from the
-engine and are shown in the unit the caller asks for ("Gb/s" or "GB/s").
+numbers), ``units`` (the one bandwidth format and the money axes) and ``style`` (fonts and colours).
+Bandwidths arrive in Gb/s from the engine and are shown in the unit the caller asks for ("Gb/s" or
+"GB/s", the user's ``ui_bw``); money is ``core.i18n.usd``.
 
 May import: the ground floor, ``core.fabric``, ``core.cost``, ``core.plan``, ``core.perf`` and
 ``core.analysis``; never ``core.formats``, ``core.cli``, ``webui``, ``pages`` or Streamlit.
@@ -13,7 +14,6 @@ May import: the ground floor, ``core.fabric``, ``core.cost``, ``core.plan``, ``c
 
 from core.figures.bandwidth import (
     bandwidth_hierarchy_figure,
-    bandwidth_scale,
     oversubscription_figure,
     tier_capacity_figure,
 )
@@ -31,7 +31,7 @@ from core.figures.topology import (
 )
 
 __all__ = [
-    "DGX1_CUBE_MESH", "DRAW_BUDGET", "FULL_GRAPH_LIMIT", "bandwidth_hierarchy_figure", "bandwidth_scale",
+    "DGX1_CUBE_MESH", "DRAW_BUDGET", "FULL_GRAPH_LIMIT", "bandwidth_hierarchy_figure",
     "capex_figure", "count_drawn_elements", "full_graph_elements", "is_aggregated", "nvlink_links_per_gpu",
     "nvswitch_spread_text", "oversubscription_figure", "power_figure", "scaleup_figure", "tier_capacity_figure",
     "topology_figure", "topology_graph", "vertex_name",

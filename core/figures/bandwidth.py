@@ -5,28 +5,15 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from core.figures.keynumbers import _num
+from core.figures import units
 from core.figures.style import CATEGORY_COLOURS, HIGHLIGHT, TIER_COLOURS, base_layout, sep
-from core.i18n import N_, _
-
-
-def bandwidth_scale(max_gbits: float, unit: str) -> tuple[float, str]:
-    """(divisor of Gb/s, label) putting ``max_gbits`` in G, T or P units of ``unit`` ("GB/s" or "Gb/s"),
-    so an axis and its bar labels share one unit."""
-    per = 8 if unit == "GB/s" else 1
-    letter = unit[1]
-    value = max_gbits / per
-    for scale, prefix in ((1e6, "P"), (1e3, "T")):
-        if abs(value) >= scale:
-            return per * scale, f"{prefix}{letter}/s"
-    return per, f"G{letter}/s"
+from core.i18n import N_, _, usd
 
 
 def _scaled(values: list[float], unit: str, prefix: bool = True) -> tuple[list[float], list[str], str]:
     """Values in Gb/s -> (axis values, bar labels, unit label), all in one unit (G only if not ``prefix``)."""
-    divisor, label = bandwidth_scale(max(values, default=0) if prefix else 0, unit)
-    scaled = [v / divisor for v in values]
-    return scaled, [f"{_num(v)} {label}" for v in scaled], label
+    divisor, label = units.scale(max(values, default=0), unit, prefix)
+    return [v / divisor for v in values], [f"{units.bandwidth_in(v, divisor)} {label}" for v in values], label
 
 
 def bandwidth_hierarchy_figure(plan, unit: str = "GB/s") -> go.Figure:
@@ -70,19 +57,21 @@ def tier_capacity_figure(plan, capacities_gbits: dict[str, float], unit: str = "
 def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB/s") -> go.Figure:
     """Per-GPU cross-fabric bandwidth and network capex per GPU against leaf oversubscription."""
     ok = sweep[sweep["feasible"]]
-    scale = 1 / 8 if unit == "GB/s" else 1
+    divisor, label = units.scale(max(ok["cross_fabric_gbits_per_gpu"], default=0), unit)
     fig = go.Figure()
     fig.add_trace(go.Scatter(
-        x=ok["oversubscription"], y=ok["cross_fabric_gbits_per_gpu"] * scale, mode="lines+markers",
-        name=_("cross-fabric per GPU [{unit}]").format(unit=unit), line=dict(color=TIER_COLOURS["leaf"], width=3),
-        hovertemplate=_("%{{x:g}}:1 -> %{{y:.3g}} {unit} per GPU").format(unit=unit) + "<extra></extra>"))
+        x=ok["oversubscription"], y=ok["cross_fabric_gbits_per_gpu"] / divisor, mode="lines+markers",
+        name=_("cross-fabric per GPU [{unit}]").format(unit=label), line=dict(color=TIER_COLOURS["leaf"], width=3),
+        customdata=[units.bandwidth(v, unit) for v in ok["cross_fabric_gbits_per_gpu"]],
+        hovertemplate=_("%{x:g}:1 -> %{customdata} per GPU") + "<extra></extra>"))
     fig.add_trace(go.Scatter(
         x=ok["oversubscription"], y=ok["network_capex_per_gpu_usd"], mode="lines+markers", yaxis="y2",
         name=_("network capex per GPU [USD]"), line=dict(color=CATEGORY_COLOURS["transceiver"], dash="dot"),
-        hovertemplate=_("%{x:g}:1 -> $%{y:,.0f} network per GPU") + "<extra></extra>"))
+        customdata=[usd(v) for v in ok["network_capex_per_gpu_usd"]],
+        hovertemplate=_("%{x:g}:1 -> %{customdata} network per GPU") + "<extra></extra>"))
     here = ok[ok["oversubscription"] == current]
     if len(here):
-        fig.add_trace(go.Scatter(x=here["oversubscription"], y=here["cross_fabric_gbits_per_gpu"] * scale,
+        fig.add_trace(go.Scatter(x=here["oversubscription"], y=here["cross_fabric_gbits_per_gpu"] / divisor,
                                  mode="markers", marker=dict(size=16, color=HIGHLIGHT, symbol="star"),
                                  name=_("this design"), hovertemplate=_("this design") + "<extra></extra>"))
     bad = sweep[~sweep["feasible"]]
@@ -90,9 +79,9 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
     fig.update_layout(
         xaxis=dict(title=_("leaf oversubscription (down:up)"), tickvals=list(sweep["oversubscription"]),
                    ticktext=[f"{v:g}:1" for v in sweep["oversubscription"]]),
-        yaxis=dict(title=_("{unit} per GPU, one direction").format(unit=unit), rangemode="tozero"),
-        yaxis2=dict(title=_("network USD per GPU"), overlaying="y", side="right", rangemode="tozero", showgrid=False,
-                    tickprefix="$", tickformat=".3~s"),
+        yaxis=dict(title=_("{unit} per GPU, one direction").format(unit=label), rangemode="tozero"),
+        yaxis2=units.money_axis(max(ok["network_capex_per_gpu_usd"], default=0) * 1.05, title=_("network USD per GPU"),
+                                overlaying="y", side="right", rangemode="tozero", showgrid=False),
         legend=dict(orientation="h", y=-0.3),
     )
     if len(bad):

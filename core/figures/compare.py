@@ -9,9 +9,9 @@ import plotly.graph_objects as go
 from core.analysis.compare import Comparison, busbw_key, category_capex
 from core.cost import CATEGORY_LABELS
 from core.figures.cost import category_name
-from core.figures.keynumbers import format_usd
+from core.figures import units
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, wrap_text
-from core.i18n import _
+from core.i18n import _, usd
 from core.perf.sizes import format_size
 
 DESIGN_COLOURS = ("#2e86c1", "#d35400", "#117a65", "#7d3c98")
@@ -31,32 +31,39 @@ def cost_figure(comparison: Comparison, height: int = 380) -> go.Figure:
         values = [category_capex(comparison.columns[i].plan)[category] for i, _n in shown]
         fig.add_trace(go.Bar(x=[n for _i, n in shown], y=values, name=category_name(category),
                              marker_color=CATEGORY_COLOURS.get(category, "#999"),
-                             customdata=[format_usd(v) for v in values],
+                             customdata=[usd(v) for v in values],
                              hovertemplate="%{x}: %{customdata}<extra>" + category_name(category) + "</extra>"))
     base_layout(fig, _("Capex by category, per design [USD, estimates]"), height)
-    fig.update_layout(barmode="stack", yaxis=dict(title="USD", rangemode="tozero"), xaxis=dict(automargin=True),
+    top = max((sum(category_capex(comparison.columns[i].plan).values()) for i, _n in shown), default=0.0)
+    fig.update_layout(barmode="stack", yaxis=units.money_axis(top * 1.05, title="USD", rangemode="tozero"),
+                      xaxis=dict(automargin=True),
                       legend=dict(orientation="h", yref="container", y=0, yanchor="bottom"))  # under slanted names
     return fig
 
 
-def bandwidth_figure(comparison: Comparison, height: int = 380) -> go.Figure:
-    """Per GPU [GB/s, one direction]: NIC bandwidth, bisection share and all-reduce busbw at each size,
-    grouped by design."""
-    series = [("scaleout_gbits_per_gpu", _("NIC bandwidth per GPU"), 1 / 8),
-              ("bisection_gbytes_per_gpu", _("Bisection per GPU"), 1.0)]
-    series += [(busbw_key(s), _("All-reduce busbw at {size}").format(size=format_size(s)), 1.0)
-               for s in comparison.sizes]
+def bandwidth_figure(comparison: Comparison, height: int = 380, unit: str = "GB/s") -> go.Figure:
+    """Per GPU, one direction, in ``unit`` ("GB/s" or "Gb/s", one prefix for the whole axis): injection (the
+    GPU's scale-out NIC bandwidth) and all-reduce busbw at each size, grouped by design. (Bisection / all GPUs
+    is not drawn: it is half the injection on a non-blocking fabric and reads as 2:1; the table has the
+    bisection ratio.)"""
+    series = [("scaleout_gbits_per_gpu", _("Injection per GPU"), 1.0)]
+    series += [(busbw_key(s), _("All-reduce busbw at {size}").format(size=format_size(s)), 8.0)
+               for s in comparison.sizes]  # busbw in GB/s: x 8 to Gb/s
+    shown = _names(comparison)
+    gbits = {i: [(label, comparison.columns[i].values[key] * to_gbits) for key, label, to_gbits in series
+                 if key in comparison.columns[i].values] for i, _n in shown}
+    divisor, label = units.scale(max((v for rows in gbits.values() for _k, v in rows), default=0.0), unit)
     fig = go.Figure()
-    for (i, name), colour in zip(_names(comparison), DESIGN_COLOURS):
-        values = comparison.columns[i].values
-        keys = [(label, values[key] * scale) for key, label, scale in series if key in values]
+    for (i, name), colour in zip(shown, DESIGN_COLOURS):
+        keys = gbits[i]
         # labels on at most two lines, so they slant only in a narrow chart
-        fig.add_trace(go.Bar(x=[wrap_text(k, 16) for k, _v in keys], y=[v for _k, v in keys], name=name,
-                             marker_color=colour, customdata=[k for k, _v in keys],
-                             hovertemplate="%{customdata}: %{y:,.1f} GB/s<extra>" + name + "</extra>"))
-    base_layout(fig, _("Bandwidth per GPU, per design [GB/s, one direction]"), height)
+        fig.add_trace(go.Bar(x=[wrap_text(k, 16) for k, _v in keys], y=[v / divisor for _k, v in keys], name=name,
+                             marker_color=colour, customdata=[[k, units.bandwidth(v, unit)] for k, v in keys],
+                             hovertemplate="%{customdata[0]}: %{customdata[1]}<extra>" + plain(name)
+                             + "</extra>"))
+    base_layout(fig, _("Bandwidth per GPU, per design [{unit}, one direction]").format(unit=label), height)
     # the legend at the foot of the figure, under the axis labels however many lines they take
-    fig.update_layout(barmode="group", yaxis=dict(title="GB/s", rangemode="tozero"), xaxis=dict(automargin=True),
+    fig.update_layout(barmode="group", yaxis=dict(title=label, rangemode="tozero"), xaxis=dict(automargin=True),
                       legend=dict(orientation="h", yref="container", y=0, yanchor="bottom"))
     return fig
 
@@ -75,15 +82,24 @@ def days_figure(comparison: Comparison, height: int = 340) -> go.Figure:
 
 
 # --- tables ------------------------------------------------------------------------------------------------
-def format_value(value: float, kind: str) -> str:
-    """One number of the comparison table, in the current language."""
+BANDWIDTH_KINDS = {"tbits": units.from_tbits, "gbits": float, "gbytes": units.from_gbytes}
+"""Bandwidth kinds of ``core.analysis.compare.Metric`` -> to Gb/s."""
+NATIVE_UNITS = {"tbits": "Gb/s", "gbits": "Gb/s", "gbytes": "GB/s"}
+"""The unit a bandwidth kind is shown in when the caller names none (the CLI)."""
+
+
+def format_value(value: float, kind: str, unit: str | None = None) -> str:
+    """One number of the comparison table, in the current language; a bandwidth with its unit, in ``unit``
+    ("GB/s" or "Gb/s"; default the kind's own system), money in ``core.i18n.usd``."""
     if kind == "usd":
-        return format_usd(value)
+        return usd(value)
+    if kind in BANDWIDTH_KINDS:
+        return units.bandwidth(BANDWIDTH_KINDS[kind](value), unit or NATIVE_UNITS[kind])
     if kind == "share":
         return f"{value:.1%}"
     if kind == "ratio":
-        return f"{value:g}:1"
-    if kind in ("tbits", "gbytes", "kw"):
+        return f"{value:.3g}:1"
+    if kind == "kw":
         return f"{value:,.1f}"
     if kind == "seconds":
         return f"{value:,.3f}"
@@ -92,17 +108,19 @@ def format_value(value: float, kind: str) -> str:
     return f"{value:,.0f}"
 
 
-def format_delta(d, kind: str) -> str:
+def format_delta(d, kind: str, unit: str | None = None) -> str:
     """``+1,234 (+5.0%)``; the absolute part in the metric's unit."""
     if d.verdict == "same":
         return "="
     if kind == "usd":
-        absolute = ("+" if d.absolute >= 0 else "-") + format_usd(abs(d.absolute))
+        absolute = usd(d.absolute, signed=True)
+    elif kind in BANDWIDTH_KINDS:
+        absolute = units.signed_bandwidth(BANDWIDTH_KINDS[kind](d.absolute), unit or NATIVE_UNITS[kind])
     elif kind == "share":
         absolute = _("{points} pts").format(points=f"{d.absolute * 100:+.1f}")
     elif kind == "ratio":
-        absolute = f"{d.absolute:+g}"
-    elif kind in ("tbits", "gbytes", "kw"):
+        absolute = f"{d.absolute:+.3g}"
+    elif kind == "kw":
         absolute = f"{d.absolute:+,.1f}"
     elif kind == "seconds":
         absolute = f"{d.absolute:+,.3f}"
@@ -121,11 +139,12 @@ def delta_header(index: int) -> str:
     return _("{number}. vs baseline").format(number=index + 1)
 
 
-def comparison_rows(comparison: Comparison) -> tuple[list[dict], list[dict]]:
+def comparison_rows(comparison: Comparison, unit: str = "GB/s") -> tuple[list[dict], list[dict]]:
     """The comparison table: one row per metric, per design its value and (except the baseline) its delta.
 
     Returns ``(rows, verdicts)``: ``verdicts`` has the same shape, ``better``/``worse``/``same``/``neutral``
-    on delta cells and None elsewhere (the page colours by it). A missing value shows as ``-``."""
+    on delta cells and None elsewhere (the page colours by it). A missing value shows as ``-``; bandwidth in
+    ``unit`` ("GB/s" or "Gb/s")."""
     from core.analysis.compare import GROUPS, metric_label
 
     deltas = comparison.deltas()
@@ -136,11 +155,11 @@ def comparison_rows(comparison: Comparison) -> tuple[list[dict], list[dict]]:
         verdict = {group_header: None, metric_header: None}
         for i, col in enumerate(comparison.columns):
             head = design_header(i, col.name)
-            row[head] = format_value(col.values[m.key], m.kind) if m.key in col.values else "-"
+            row[head] = format_value(col.values[m.key], m.kind, unit) if m.key in col.values else "-"
             verdict[head] = None
             if i != comparison.baseline:
                 d = deltas[i][m.key]
-                row[delta_header(i)] = format_delta(d, m.kind) if d is not None else "-"
+                row[delta_header(i)] = format_delta(d, m.kind, unit) if d is not None else "-"
                 verdict[delta_header(i)] = d.verdict if d is not None else None
         rows.append(row)
         verdicts.append(verdict)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from core.figures.keynumbers import format_power, format_usd
+from core.figures.keynumbers import format_power
+from core.figures.units import money_axis
 from core.cost import CATEGORY_LABELS, price_sensitivity
 from core.figures.style import CATEGORY_COLOURS, base_layout
-from core.i18n import N_, _
+from core.i18n import N_, _, usd
 
 FACILITY_OVERHEAD = N_("facility overhead")
 """The power chart's last bar: facility power above the IT load (cooling, conversion), from the PUE."""
@@ -29,11 +30,12 @@ def capex_figure(plan) -> go.Figure:
         x=[category_name(c) for c in frame.index], y=list(frame.values),
         marker_color=[CATEGORY_COLOURS.get(c, "#999") for c in frame.index],
         text=[f"{v / total:.0%}" for v in frame.values], textposition="outside", cliponaxis=False,
-        customdata=[format_usd(v) for v in frame.values],
+        customdata=[usd(v) for v in frame.values],
         hovertemplate=_("%{x}: %{customdata} (%{text} of capex)") + "<extra></extra>"))  # short bar labels stay legible
     base_layout(fig, _("Capex by category: {total} total, {per_gpu} per GPU [USD, estimates]").format(
-        total=format_usd(total), per_gpu=format_usd(plan.cost.capex_per_gpu_usd)), 360)
-    fig.update_layout(yaxis=dict(title="USD", range=[0, frame.max() * 1.15]), xaxis=dict(tickangle=-40),
+        total=usd(total), per_gpu=usd(plan.cost.capex_per_gpu_usd)), 360)
+    fig.update_layout(yaxis=money_axis(frame.max() * 1.15, title="USD", range=[0, frame.max() * 1.15]),
+                      xaxis=dict(tickangle=-40),
                       uniformtext=dict(minsize=10, mode="show"))
     return fig
 
@@ -75,8 +77,8 @@ def price_sensitivity_figure(plan, top: int = 5) -> go.Figure:
     swings = swings[::-1]  # widest on top
     names = [f"{s.catalog_id}" for s in swings]
     hover = [_("{item}: {quantity} x {low} to {high} per unit; capex {capex_low} to {capex_high}").format(
-        item=s.item, quantity=f"{s.quantity:,}", low=format_usd(s.unit_low_usd), high=format_usd(s.unit_high_usd),
-        capex_low=format_usd(s.capex_low_usd), capex_high=format_usd(s.capex_high_usd)) for s in swings]
+        item=s.item, quantity=f"{s.quantity:,}", low=usd(s.unit_low_usd), high=usd(s.unit_high_usd),
+        capex_low=usd(s.capex_low_usd), capex_high=usd(s.capex_high_usd)) for s in swings]
     widest = max([abs(s.capex_low_usd - capex) for s in swings] + [abs(s.capex_high_usd - capex) for s in swings]
                  + [1.0])
     fig = go.Figure()
@@ -84,18 +86,20 @@ def price_sensitivity_figure(plan, top: int = 5) -> go.Figure:
         y=names, x=[s.capex_low_usd - capex for s in swings], orientation="h", name=_("at its low price"),
         marker_color=[CATEGORY_COLOURS.get(s.category, "#999") for s in swings], opacity=0.55,
         customdata=hover, hovertemplate="%{customdata}<extra></extra>",
-        text=[format_usd(s.capex_low_usd - capex) for s in swings], cliponaxis=False,
+        text=[usd(s.capex_low_usd - capex) for s in swings], cliponaxis=False,
         textposition=[_label_position(s.capex_low_usd - capex, widest) for s in swings]))
     fig.add_trace(go.Bar(
         y=names, x=[s.capex_high_usd - capex for s in swings], orientation="h", name=_("at its high price"),
         marker_color=[CATEGORY_COLOURS.get(s.category, "#999") for s in swings],
         customdata=hover, hovertemplate="%{customdata}<extra></extra>",
-        text=["+" + format_usd(s.capex_high_usd - capex) for s in swings], cliponaxis=False,
+        text=[usd(s.capex_high_usd - capex, signed=True) for s in swings], cliponaxis=False,
         textposition=[_label_position(s.capex_high_usd - capex, widest) for s in swings]))
     base_layout(fig, _("The {count} prices that move capex most [USD]").format(count=len(swings)),
                 140 + 50 * max(1, len(swings)))
-    fig.update_layout(barmode="overlay", xaxis=dict(title=_("capex change from {capex}, one part at the low or high end of its price range "
-                                                  "[USD]").format(capex=format_usd(capex)), range=[-widest * 1.35, widest * 1.35]),
+    fig.update_layout(barmode="overlay", xaxis=money_axis(
+        widest * 1.35, -widest * 1.35, range=[-widest * 1.35, widest * 1.35],
+        title=_("capex change from {capex}, one part at the low or high end of its price range [USD]").format(
+            capex=usd(capex))),
                       yaxis=dict(title=None), showlegend=True)
     return fig
 
@@ -115,7 +119,7 @@ def networks_figure(plan) -> go.Figure:
     names = [_(NETWORK_NAMES[k]) for k in keys]
     colours = {"compute": "#5d6d7e", "storage": "#2e86c1", "inband": "#117a65", "oob": "#d35400"}
     fig = go.Figure()
-    for metric, total, label, shown in (("capex_usd", capex, _("capex"), format_usd),
+    for metric, total, label, shown in (("capex_usd", capex, _("capex"), usd),
                                         ("power_kw", power, _("IT power"), format_power)):
         values = [networks[k][metric] for k in keys]
         fig.add_trace(go.Bar(

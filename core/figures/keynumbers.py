@@ -14,9 +14,8 @@ from html import escape
 
 from core import vocab
 from core.figures.style import CJK_FONTS, sep
-from core.i18n import N_, _, current, ngettext, usd, usd_compact
-
-BANDWIDTH_UNITS = ("GB/s", "Gb/s")
+from core.figures.units import bandwidth, from_gbytes, from_tbits, number
+from core.i18n import N_, _, ngettext, usd
 
 
 @dataclass(frozen=True)
@@ -27,41 +26,9 @@ class KeyNumber:
     help: str
 
 
-def format_bandwidth(gbits_per_s: float, unit: str = "Gb/s") -> str:
-    """A bandwidth given in Gb/s, shown in ``unit`` ("Gb/s" or "GB/s") with a T/P prefix when large."""
-    if unit not in BANDWIDTH_UNITS:
-        raise ValueError(f"unit must be one of {BANDWIDTH_UNITS}")
-    value = gbits_per_s / 8 if unit == "GB/s" else gbits_per_s
-    letter = unit[1]  # "B" or "b"
-    for scale, prefix in ((1e6, "P"), (1e3, "T")):
-        if abs(value) >= scale:
-            return f"{_num(value / scale)} {prefix}{letter}/s"
-    return f"{_num(value)} G{letter}/s"
-
-
-def _num(value: float) -> str:
-    """Three significant figures at most below 100, whole numbers with separators above."""
-    if abs(value) >= 100:
-        return f"{value:,.0f}"
-    text = f"{value:.1f}" if abs(value) >= 10 else f"{value:.3g}"
-    return text[:-2] if text.endswith(".0") else text
-
-
-def format_usd(amount: float) -> str:
-    """``$1.23 M`` style for large amounts, ``$45,600`` below a million (Chinese: ``1,230万美元``,
-    ``US$45,600``)."""
-    if current() == "zh":
-        return usd_compact(amount) if abs(amount) >= 1e6 else usd(amount)
-    if abs(amount) >= 1e9:
-        return f"${amount / 1e9:,.2f} B"
-    if abs(amount) >= 1e6:
-        return f"${amount / 1e6:,.2f} M"
-    return f"${amount:,.0f}"
-
-
 def format_power(kw: float) -> str:
     """kW below 1 MW, MW above."""
-    return f"{_num(kw / 1000)} MW" if kw >= 1000 else f"{_num(kw)} kW"
+    return f"{number(kw / 1000)} MW" if kw >= 1000 else f"{number(kw)} kW"
 
 
 def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
@@ -108,16 +75,18 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
                   _("switch side {switch_side}, node side {node_side}").format(
                       switch_side=f"{xcvr['switch_side']:,}", node_side=f"{xcvr['node_side']:,}")),
         KeyNumber("bisection", _("Bisection (1 dir)"),
-                  format_bandwidth(bw["bisection_tbits_one_direction"] * 1000, unit),
-                  _("worst balanced cut of the nodes, one direction")),
-        KeyNumber("scaleup", _("NVLink/GPU (bidir)"), format_bandwidth(nvlink_gbits, unit),
-                  _("Scale-up: NVLink per GPU, both directions summed ({bandwidth} GB/s bidir)").format(
-                      bandwidth=f"{bw['nvlink_gbytes_per_gpu_bidir']:g}")),
-        KeyNumber("scaleout", _("NIC/GPU (1 dir)"), format_bandwidth(bw["scaleout_gbits_per_gpu"], unit),
-                  _("Scale-out: NIC bandwidth per GPU, one direction, all planes ({bandwidth} Gb/s); "
-                    "oversubscription {ratio}:1").format(bandwidth=f"{bw['scaleout_gbits_per_gpu']:g}",
-                                                         ratio=f"{bw['oversubscription']:g}")),
-        KeyNumber("capex", _("Capex, whole cluster"), format_usd(cost["capex_usd"]),
+                  bandwidth(from_tbits(bw["bisection_tbits_one_direction"]), unit),
+                  _("worst balanced cut of the nodes, one direction; bisection ratio {ratio}:1 (half the injection "
+                    "of all GPUs over the bisection; 1:1 = non-blocking)").format(
+                      ratio=f"{bw['oversubscription']:.3g}")),
+        KeyNumber("scaleup", _("NVLink/GPU (bidir)"), bandwidth(nvlink_gbits, unit),
+                  _("Scale-up: NVLink per GPU, both directions summed ({bandwidth})").format(
+                      bandwidth=bandwidth(from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit))),
+        KeyNumber("scaleout", _("Injection/GPU (1 dir)"), bandwidth(bw["scaleout_gbits_per_gpu"], unit),
+                  _("Injection per GPU: its scale-out NIC bandwidth, one direction, all planes ({bandwidth}); "
+                    "bisection ratio {ratio}:1").format(bandwidth=bandwidth(bw["scaleout_gbits_per_gpu"], unit),
+                                                        ratio=f"{bw['oversubscription']:.3g}")),
+        KeyNumber("capex", _("Capex, whole cluster"), usd(cost["capex_usd"]),
                   _("{capex} at {basis} prices, range {low} to {high} (every catalog price at the low or high "
                     "end of its range); compute fabric {network} ({share})").format(
                       capex=usd(cost["capex_usd"]), network=usd(cost["network_capex_usd"]),
@@ -125,12 +94,12 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
                           cost.get("price_basis", "street")),
                       low=usd(cost.get("capex_usd_low", cost["capex_usd"])),
                       high=usd(cost.get("capex_usd_high", cost["capex_usd"]))) + _network_split(summary, "capex_usd")),
-        KeyNumber("capex_fabric", _("Capex, compute fabric"), format_usd(cost["network_capex_usd"]),
+        KeyNumber("capex_fabric", _("Capex, compute fabric"), usd(cost["network_capex_usd"]),
                   _("{network} for the compute fabric alone: its switches, transceivers, cables and the nodes' NICs "
                     "({share} of the whole cluster). Not included: the GPU nodes, racks, the storage fabric and "
                     "the management networks.").format(network=usd(cost["network_capex_usd"]),
                                                        share=f"{cost['network_share']:.1%}")),
-        KeyNumber("capex_per_gpu", _("Capex / GPU"), format_usd(cost["capex_per_gpu_usd"]),
+        KeyNumber("capex_per_gpu", _("Capex / GPU"), usd(cost["capex_per_gpu_usd"]),
                   _("{amount} per GPU").format(amount=usd(cost["capex_per_gpu_usd"]))),
         KeyNumber("it_power", _("IT power"), format_power(power["it_kw"]),
                   _("{it} kW IT (network {network} kW); facility {facility} kW at PUE {pue}").format(
@@ -233,7 +202,7 @@ CARDS_CSS = (
 def training_key_numbers(estimate_) -> list[KeyNumber]:
     """A ``core.perf.training.TrainingEstimate``'s headline numbers as key-number cards (see ``cards_html``)."""
     e = estimate_
-    cost = usd_compact(e.cost_usd) if current() == "zh" else f"${e.cost_usd / 1e6:,.2f}M"
+    cost = usd(e.cost_usd)
     return [
         KeyNumber("step_time", _("Step time"), f"{e.step_time_s:.2f} s", _("seconds per optimizer step")),
         KeyNumber("tokens_per_s", _("Tokens/s"), f"{e.tokens_per_s:,.0f}", _("tokens trained per second, whole job")),
@@ -252,19 +221,19 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
     cost = plan.cost
     return [
         KeyNumber("capex_range", _("Capex range"),
-                  f"{format_usd(cost.capex_usd_low)} – {format_usd(cost.capex_usd_high)}",
+                  f"{usd(cost.capex_usd_low)} – {usd(cost.capex_usd_high)}",
                   _("every catalog price at the low, then the high end of its range (the price book on the "
                     "Catalog page); the headline capex {capex} is at {basis} prices; network {low} to {high}").format(
                       capex=usd(cost.capex_usd), basis=vocab.PRICE_BASIS.word(cost.price_basis),
                       low=usd(cost.network_capex_usd_low), high=usd(cost.network_capex_usd_high))),
-        KeyNumber("capex_per_gpu", _("Cost per GPU"), format_usd(cost.capex_per_gpu_usd),
+        KeyNumber("capex_per_gpu", _("Cost per GPU"), usd(cost.capex_per_gpu_usd),
                   _("capex / GPUs (estimates)")),
         KeyNumber("network_share", _("Compute fabric share of capex"), f"{cost.network_share:.1%}",
                   _("NICs, switches, transceivers and cables as a share of capex")),
-        KeyNumber("energy", _("Energy per year"), format_usd(cost.energy_usd_per_year),
-                  _("facility {power} kW x 8,760 h x ${price}/kWh").format(
+        KeyNumber("energy", _("Energy per year"), usd(cost.energy_usd_per_year),
+                  _("facility {power} kW x 8,760 h x {price} USD/kWh").format(
                       power=f"{cost.facility_kw:,.0f}", price=f"{plan.design.electricity_usd_per_kwh:g}")),
-        KeyNumber("tco", _("TCO ({years} years)").format(years=f"{cost.tco_years:g}"), format_usd(cost.tco_usd),
+        KeyNumber("tco", _("TCO ({years} years)").format(years=f"{cost.tco_years:g}"), usd(cost.tco_usd),
                   _("capex + years x energy; staff, space, maintenance and financing not included")),
         KeyNumber("racks", _("Compute racks"), f"{cost.racks_compute:,}", _racks_help(plan)),
     ]

@@ -21,26 +21,30 @@ from core.analysis.optimize import (
     families,
 )
 from core.design import fabric_word
-from core.figures.keynumbers import format_usd
+from core.figures import units
 from core.figures.style import base_layout
-from core.i18n import _
+from core.i18n import _, usd
 
 MAX_CLOUD = 4000
 """Most feasible non-front designs drawn as the grey cloud (the cheapest first); the front is always drawn."""
 
 
-def metric_title(metric: str) -> str:
-    """The performance axis: all-reduce busbw [GB/s] or days to train."""
-    return _("All-reduce busbw [GB/s]") if metric == "busbw_gbytes" else _("Days to train")
+def metric_title(metric: str, unit: str = "GB/s") -> str:
+    """The performance axis: all-reduce busbw [in ``unit``, always G] or days to train."""
+    return _("All-reduce busbw [{unit}]").format(unit=units.scale(0.0, unit, prefix=False)[1]) \
+        if metric == "busbw_gbytes" else _("Days to train")
 
 
-def metric_value(c: Candidate, metric: str) -> float:
-    return c.busbw_gbytes if metric == "busbw_gbytes" else c.days
+def metric_value(c: Candidate, metric: str, unit: str = "GB/s") -> float:
+    """Days, or busbw in ``unit`` (G prefix)."""
+    if metric != "busbw_gbytes":
+        return c.days
+    return units.from_gbytes(c.busbw_gbytes) / units.scale(0.0, unit, prefix=False)[0]
 
 
 def _hover(metric: str) -> str:
-    value = "%{y:,.1f} GB/s" if metric == "busbw_gbytes" else _("%{y:,.1f} days")
-    return "%{customdata[1]}<br>" + _("capex") + " %{x:$,.3s}<br>" + value + "<extra></extra>"
+    value = "%{customdata[3]}" if metric == "busbw_gbytes" else _("%{y:,.1f} days")
+    return "%{customdata[1]}<br>" + _("capex") + " %{customdata[2]}<br>" + value + "<extra></extra>"
 
 
 def capex_title(objective: str) -> str:
@@ -48,39 +52,51 @@ def capex_title(objective: str) -> str:
     return _("Capex, compute fabric [USD]") if objective == "compute" else _("Capex, whole cluster [USD]")
 
 
-def _trace(cands: list[Candidate], metric: str, objective: str = "cluster", **style) -> go.Scatter:
-    return go.Scatter(x=[capex_of(c, objective) for c in cands], y=[metric_value(c, metric) for c in cands],
-                      customdata=[[c.index, design_label(c)] for c in cands], hovertemplate=_hover(metric), **style)
+def _trace(cands: list[Candidate], metric: str, objective: str = "cluster", unit: str = "GB/s",
+           **style) -> go.Scatter:
+    return go.Scatter(x=[capex_of(c, objective) for c in cands], y=[metric_value(c, metric, unit) for c in cands],
+                      customdata=[[c.index, design_label(c), usd(capex_of(c, objective)),
+                                   units.bandwidth(units.from_gbytes(c.busbw_gbytes), unit)
+                                   if metric == "busbw_gbytes" and c.busbw_gbytes == c.busbw_gbytes else ""]
+                                  for c in cands], hovertemplate=_hover(metric), **style)
 
 
-def pareto_figure(result: OptimizeResult, height: int = 460) -> go.Figure:
+def pareto_figure(result: OptimizeResult, height: int = 460, unit: str = "GB/s") -> go.Figure:
     """Capex [USD] against the search's performance metric for every feasible design; the front as a line."""
     fig = go.Figure()
     front_ids = {c.index for c in result.pareto}
     cloud = sorted((c for c in result.candidates if c.feasible and c.index not in front_ids
-                    and not math.isnan(metric_value(c, result.metric))), key=lambda c: capex_of(c, result.objective))[:MAX_CLOUD]
+                    and not math.isnan(metric_value(c, result.metric, unit))),
+                   key=lambda c: capex_of(c, result.objective))[:MAX_CLOUD]
     if cloud:
-        fig.add_trace(_trace(cloud, result.metric, result.objective, mode="markers", name=_("Other designs that meet every constraint"),
+        fig.add_trace(_trace(cloud, result.metric, result.objective, unit, mode="markers",
+                             name=_("Other designs that meet every constraint"),
                              marker=dict(size=6, color="rgba(120,120,120,0.35)")))
     if result.pareto:
-        fig.add_trace(_trace(result.pareto, result.metric, result.objective, mode="lines+markers", name=_("Pareto front"),
+        fig.add_trace(_trace(result.pareto, result.metric, result.objective, unit, mode="lines+markers",
+                             name=_("Pareto front"),
                              line=dict(color="#2e86c1", width=2, shape="hv"), marker=dict(size=10, color="#2e86c1")))
     if result.best is not None:
-        fig.add_trace(_trace([result.best], result.metric, result.objective, mode="markers", name=_("Cheapest design"),
+        fig.add_trace(_trace([result.best], result.metric, result.objective, unit, mode="markers",
+                             name=_("Cheapest design"),
                              marker=dict(size=16, color="#d35400", symbol="star", line=dict(width=1, color="#fff"))))
     base_layout(fig, _("Capex against performance: click a point to open its design"), height, title_chars=90)
-    fig.update_layout(xaxis=dict(title=capex_title(result.objective) + " " + _("(estimates)"), tickformat="$,.3s"),
-                      yaxis=dict(title=metric_title(result.metric), rangemode="tozero"),
+    shown = cloud + list(result.pareto)
+    fig.update_layout(xaxis=units.money_axis(max((capex_of(c, result.objective) for c in shown), default=0.0) * 1.02,
+                                             min((capex_of(c, result.objective) for c in shown), default=0.0),
+                                             title=capex_title(result.objective) + " " + _("(estimates)")),
+                      yaxis=dict(title=metric_title(result.metric, unit), rangemode="tozero"),
                       legend=dict(orientation="h", y=-0.18), clickmode="event+select")
     return fig
 
 
-def front_rows(result: OptimizeResult) -> list[dict]:
+def front_rows(result: OptimizeResult, unit: str = "GB/s") -> list[dict]:
     """The Pareto front as table rows (cheapest first): design, capex, performance, tiers, switches, power."""
     rows = []
     for c in result.pareto:
-        rows.append({"index": c.index, "design": design_label(c), "capex": format_usd(capex_of(c, result.objective)),
-                     "capex_usd": capex_of(c, result.objective), "cluster_capex_usd": c.capex_usd, "performance": metric_value(c, result.metric), "tiers": c.tiers,
+        rows.append({"index": c.index, "design": design_label(c), "capex": usd(capex_of(c, result.objective)),
+                     "capex_usd": capex_of(c, result.objective), "cluster_capex_usd": c.capex_usd,
+                     "performance": metric_value(c, result.metric, unit), "tiers": c.tiers,
                      "switches": c.switches, "power_kw": c.facility_kw,
                      "oversubscription": c.oversubscription})
     return rows
@@ -99,7 +115,7 @@ def family_rows(result: OptimizeResult) -> list[dict]:
         rows.append({
             "family": f"{_fabric_name(f.fabric)} {f.switch}, {_(TOPOLOGY_WORDS.get(f.topology, f.topology))}",
             "considered": f.considered, "feasible": f.feasible,
-            "cheapest": format_usd(capex_of(f.cheapest, result.objective)) if f.cheapest else "",
+            "cheapest": usd(capex_of(f.cheapest, result.objective)) if f.cheapest else "",
             "cheapest_index": f.cheapest.index if f.cheapest else None,
             "ruled_out_by": "" if f.cheapest else _("{reason} ({count} of {total})").format(
                 reason=f.reason, count=f"{f.ruled_out:,}", total=f"{f.considered:,}"),

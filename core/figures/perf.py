@@ -12,9 +12,10 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.figures.keynumbers import format_usd
+from core.figures import units
+from core.figures.units import money_axis
 from core.figures.style import base_layout, sep
-from core.i18n import _, current
+from core.i18n import _, usd
 from core.perf.algorithms import algorithm_label
 from core.perf.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
 from core.perf.training import parallelism_label
@@ -47,12 +48,15 @@ def size_ticks(low: float = 8, high: float = 16 * 2**30) -> tuple[list[float], l
 
 
 def busbw_figure(sweeps: list[Sweep], references: list[ReferencePoint] = (), height: int = 520,
-                 show_all_algorithms: bool = True) -> go.Figure:
-    """Bus bandwidth [GB/s] vs message size [bytes], log axes.
+                 show_all_algorithms: bool = True, unit: str = "GB/s") -> go.Figure:
+    """Bus bandwidth vs message size [bytes], log axes; bandwidth in ``unit`` ("GB/s", nccl-tests' own, or
+    "Gb/s"), always in G (a log axis spans the prefixes).
 
     One line per collective and algorithm (colour = algorithm, dash = collective);
     the fastest algorithm at each size is drawn thick. Published points are markers.
     """
+    per, label_unit = units.scale(0.0, unit, prefix=False)
+    factor = 8 / per  # the engine's GB/s -> Gb/s -> the unit
     fig = go.Figure()
     for sw in sweeps:
         best_t, best_a, best_p = sw.best()
@@ -60,39 +64,44 @@ def busbw_figure(sweeps: list[Sweep], references: list[ReferencePoint] = (), hei
             for name, curve in sw.curves.items():
                 label = f"{sw.op} · {algorithm_label(name)}"
                 fig.add_trace(go.Scatter(
-                    x=sw.sizes, y=sw.busbw(curve.time_us), mode="lines",
+                    x=sw.sizes, y=[v * factor for v in sw.busbw(curve.time_us)], mode="lines",
                     name=label, legendgroup=f"{sw.op}-{name}",
                     line=dict(color=ALGO_COLOURS.get(name, "#555"), width=1.5, dash=OP_DASH.get(sw.op, "solid")),
                     opacity=0.55,
-                    customdata=list(zip(curve.time_us, sw.algbw(curve.time_us), curve.protocol)),
+                    customdata=list(zip(curve.time_us, [v * factor for v in sw.algbw(curve.time_us)], curve.protocol)),
                     hovertemplate=((_("{name} (in-network)").format(name=label) if name in IN_NETWORK else label)
-                                   + "<br>" + _("%{x:.3s}B: busbw %{y:.3g} GB/s<br>algbw %{customdata[1]:.3g} GB/s, "
-                                                "time %{customdata[0]:.4g} us (%{customdata[2]})")
+                                   + "<br>" + _("%{{x:.3s}}B: busbw %{{y:.3g}} {unit}<br>algbw %{{customdata[1]:.3g}} "
+                                                "{unit}, time %{{customdata[0]:.4g}} us (%{{customdata[2]}})").format(
+                                       unit=label_unit)
                                    + "<extra></extra>"),
                 ))
         fig.add_trace(go.Scatter(
-            x=sw.sizes, y=sw.busbw(best_t), mode="lines", name=_("{op} · fastest").format(op=sw.op),
+            x=sw.sizes, y=[v * factor for v in sw.busbw(best_t)], mode="lines",
+            name=_("{op} · fastest").format(op=sw.op),
             line=dict(color="#1b2631", width=3.2, dash=OP_DASH.get(sw.op, "solid")),
             customdata=list(zip([algorithm_label(a) for a in best_a], best_p, best_t)),
             hovertemplate=(_("{op} fastest: %{{customdata[0]}} (%{{customdata[1]}})<br>%{{x:.3s}}B: "
-                             "busbw %{{y:.3g}} GB/s, time %{{customdata[2]:.4g}} us").format(op=sw.op)
+                             "busbw %{{y:.3g}} {unit}, time %{{customdata[2]:.4g}} us").format(
+                               op=sw.op, unit=label_unit)
                            + "<extra></extra>"),
         ))
     for i, ref in enumerate(references):
         xs = [p[0] for p in ref.points]
-        ys = [p[1] for p in ref.points]
+        ys = [p[1] * factor for p in ref.points]
         fig.add_trace(go.Scatter(
             x=xs, y=ys, mode="markers", name=_("published: {label}").format(label=ref.label),
             marker=dict(symbol=REF_SYMBOLS[i % len(REF_SYMBOLS)], size=11, color="#e74c3c",
                         line=dict(color="#641e16", width=1)),
-            hovertemplate=(_("{label} ({op}, {algorithm})<br>%{{x:.3s}}B: busbw %{{y:.4g}} GB/s<br>{source}").format(
-                label=ref.label, op=ref.op, algorithm=algorithm_label(ref.algorithm), source=ref.source[:90])
+            hovertemplate=(_("{label} ({op}, {algorithm})<br>%{{x:.3s}}B: busbw %{{y:.4g}} {unit}<br>{source}").format(
+                label=ref.label, op=ref.op, algorithm=algorithm_label(ref.algorithm), source=ref.source[:90],
+                unit=label_unit)
                 + "<extra></extra>"),
         ))
     ticks, labels = size_ticks()
     fig.update_xaxes(type="log", title=_("message size ({tool} S)").format(tool="nccl-tests"), tickvals=ticks,
                      ticktext=labels, range=[0.85, 10.35], showgrid=True, gridcolor="rgba(128,128,128,0.2)")
-    fig.update_yaxes(type="log", title=_("bus bandwidth [GB/s]"), showgrid=True, gridcolor="rgba(128,128,128,0.2)",
+    fig.update_yaxes(type="log", title=_("bus bandwidth [{unit}]").format(unit=label_unit), showgrid=True,
+                     gridcolor="rgba(128,128,128,0.2)",
                      exponentformat="none")
     ops = sep().join(dict.fromkeys(sw.op for sw in sweeps))
     n = sweeps[0].n if sweeps else 0
@@ -171,10 +180,10 @@ def comparison_figure(rows: list[dict], height: int = 340) -> go.Figure:
     fig.add_trace(go.Bar(x=labels, y=[r["days"] for r in rows], marker_color=colours, showlegend=False,
                          text=[_("{days} d").format(days=f"{r['days']:,.1f}") for r in rows], textposition="auto",
                          hovertemplate=_("%{x}: %{y:,.2f} days") + "<extra></extra>"), row=1, col=1)
-    zh = current() == "zh"
-    fig.add_trace(go.Bar(x=labels, y=[r["cost_usd"] for r in rows], marker_color=colours, showlegend=False,
-                         text=[format_usd(r["cost_usd"]) if zh else f"${r['cost_usd'] / 1e6:,.2f}M" for r in rows],
-                         textposition="auto", hovertemplate=_("%{x}: $%{y:,.0f}") + "<extra></extra>"), row=1, col=2)
+    costs = [r["cost_usd"] for r in rows]
+    fig.add_trace(go.Bar(x=labels, y=costs, marker_color=colours, showlegend=False,
+                         text=[usd(c) for c in costs], customdata=[usd(c) for c in costs],
+                         textposition="auto", hovertemplate="%{x}: %{customdata}<extra></extra>"), row=1, col=2)
     fig.update_yaxes(title_text=_("days"), row=1, col=1, rangemode="tozero")
-    fig.update_yaxes(title_text="USD", row=1, col=2, rangemode="tozero")
+    fig.update_yaxes(title_text="USD", row=1, col=2, rangemode="tozero", **money_axis(max(costs, default=0) * 1.1))
     return _layout(fig, _("Same job, two fabrics"), height)

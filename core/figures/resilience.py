@@ -14,13 +14,16 @@ the current language (every caller caches per language).
 
 from __future__ import annotations
 
+import functools
 import re
 
 import plotly.graph_objects as go
 
 from core.analysis.failure import FailureResult
 from core.analysis.load import DIRECTION_LABELS, TIER_LABELS, LoadResult
+from core.figures import units
 from core.figures.style import base_layout
+from core.figures.units import from_gbytes, from_tbits
 from core.figures.topology import topology_figure, topology_graph
 from core.i18n import _
 
@@ -84,41 +87,48 @@ def failure_topology_figure(plan, failed: set[str], unit: str = "Gb/s", height: 
     return fig
 
 
-def healthy_vs_failed_figure(result: FailureResult, height: int = 420) -> go.Figure:
-    """Failed against healthy, each as a share of the healthy value [%]; the hover has both values."""
+def healthy_vs_failed_figure(result: FailureResult, height: int = 420, unit: str = "GB/s") -> go.Figure:
+    """Failed against healthy, each as a share of the healthy value [%]; the hover has both values (bandwidth
+    in ``unit``)."""
     rows = []
     connected = result.gpus - result.gpus_disconnected
-    rows.append((_("GPUs connected"), result.gpus, connected, "{:,.0f}"))
-    rows.append((_("bisection [Tb/s]"), result.healthy_bisection_tbits_one_direction,
-                 result.bisection_tbits_one_direction, "{:,.2f}"))
+    count = "{:,.0f}".format
+    rows.append((_("GPUs connected"), result.gpus, connected, count))
+    gbits = functools.partial(_bandwidth_text, unit=unit)
+    rows.append((_("bisection"), from_tbits(result.healthy_bisection_tbits_one_direction),
+                 from_tbits(result.bisection_tbits_one_direction), gbits))
     if result.healthy_busbw_gbytes:
-        rows.append((_("all-reduce busbw [GB/s]"), result.healthy_busbw_gbytes, result.busbw_gbytes or 0.0,
-                     "{:,.1f}"))
+        rows.append((_("all-reduce busbw"), from_gbytes(result.healthy_busbw_gbytes),
+                     from_gbytes(result.busbw_gbytes or 0.0), gbits))
     if result.healthy_alltoall_busbw_gbytes:
-        rows.append((_("all-to-all busbw [GB/s]"), result.healthy_alltoall_busbw_gbytes,
-                     result.alltoall_busbw_gbytes or 0.0, "{:,.1f}"))
+        rows.append((_("all-to-all busbw"), from_gbytes(result.healthy_alltoall_busbw_gbytes),
+                     from_gbytes(result.alltoall_busbw_gbytes or 0.0), gbits))
     if result.healthy_nvlink_gbytes_per_gpu_one_direction and result.gpus_nvlink_degraded:
-        rows.append((_("NVLink per GPU, worst domain [GB/s]"), result.healthy_nvlink_gbytes_per_gpu_one_direction,
-                     result.nvlink_gbytes_per_gpu_one_direction or 0.0, "{:,.1f}"))
+        rows.append((_("NVLink per GPU, worst domain"), from_gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
+                     from_gbytes(result.nvlink_gbytes_per_gpu_one_direction or 0.0), gbits))
     if result.healthy_step_time_s and result.step_time_s:
         # speed (1 / step time): lower is worse, like the other bars
         rows.append((_("training speed"), 1 / result.healthy_step_time_s, 1 / result.step_time_s,
-                     "{:,.4f}"))
+                     "{:,.4f}".format))
     labels = [r[0] for r in rows][::-1]
     rows = rows[::-1]
     fig = go.Figure()
     fig.add_trace(go.Bar(y=labels, x=[100.0] * len(rows), name=_("healthy"), marker_color=HEALTHY_COLOUR,
-                         orientation="h", customdata=[r[3].format(r[1]) for r in rows],
+                         orientation="h", customdata=[r[3](r[1]) for r in rows],
                          hovertemplate="%{y}: %{customdata}<extra></extra>"))
     shares = [100.0 * r[2] / r[1] if r[1] else 0.0 for r in rows]
     fig.add_trace(go.Bar(y=labels, x=shares, name=_("failed"), marker_color=FAILED_COLOUR, orientation="h",
                          text=[f"{s:.0f}%" for s in shares], textposition="outside", cliponaxis=False,
-                         customdata=[r[3].format(r[2]) for r in rows],
+                         customdata=[r[3](r[2]) for r in rows],
                          hovertemplate="%{y}: %{customdata}<extra></extra>"))
     base_layout(fig, _("Failed design against the healthy one [% of healthy]"), height)
     fig.update_layout(barmode="group", xaxis=dict(title="%", range=[0, 132]), yaxis=dict(automargin=True),
                       legend=dict(orientation="h", y=-0.2, traceorder="reversed"), bargap=0.25)
     return fig
+
+
+def _bandwidth_text(gbits: float, unit: str) -> str:
+    return units.bandwidth(gbits, unit)
 
 
 def _row_label(tier: str, direction: str) -> str:
@@ -156,19 +166,23 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
     return fig
 
 
-def bandwidth_histogram_figure(result: LoadResult, height: int = 340) -> go.Figure:
-    """How many GPUs achieve how much bandwidth, adaptive routing against static ECMP [Gb/s, one direction]."""
+def bandwidth_histogram_figure(result: LoadResult, height: int = 340, unit: str = "GB/s") -> go.Figure:
+    """How many GPUs achieve how much bandwidth, adaptive routing against static ECMP [one direction, in
+    ``unit``]."""
     edges = result.histogram.get("edges") or []
+    line = result.nic_gbps_per_gpu
+    divisor, label = units.scale(line, unit)
     centres = [(a + b) / 2 for a, b in zip(edges, edges[1:])]
     width = (edges[1] - edges[0]) if len(edges) > 1 else 1.0
     fig = go.Figure()
     for key, name, colour in (("ar", _("adaptive routing"), HEALTHY_COLOUR), ("ecmp", _("static ECMP"), ECMP_COLOUR)):
-        fig.add_trace(go.Bar(x=centres, y=result.histogram.get(key) or [], width=width, name=name,
-                             marker_color=colour, opacity=0.7,
-                             hovertemplate="%{x:,.0f} Gb/s: %{y:,} GPUs<extra>" + name + "</extra>"))
-    base_layout(fig, _("Per-GPU achievable bandwidth [Gb/s, one direction; NIC line rate {line:,.0f}]").format(
-        line=result.nic_gbps_per_gpu), height)
-    fig.update_layout(barmode="overlay", xaxis=dict(title="Gb/s", range=[0, result.nic_gbps_per_gpu * 1.02]),
+        fig.add_trace(go.Bar(x=[c / divisor for c in centres], y=result.histogram.get(key) or [], width=width / divisor,
+                             name=name, marker_color=colour, opacity=0.7,
+                             customdata=[units.bandwidth(c, unit) for c in centres],
+                             hovertemplate=_("%{customdata}: %{y:,} GPUs") + "<extra>" + name + "</extra>"))
+    base_layout(fig, _("Per-GPU achievable bandwidth [{unit}, one direction; NIC line rate {line}]").format(
+        unit=label, line=units.bandwidth(line, unit)), height)
+    fig.update_layout(barmode="overlay", xaxis=dict(title=label, range=[0, line / divisor * 1.02]),
                       yaxis=dict(title=_("GPUs")), legend=dict(orientation="h", y=-0.25))
     return fig
 

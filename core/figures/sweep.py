@@ -54,21 +54,21 @@ def nice_ticks(values: list[float | None], count: int = 5) -> list[float]:
     return [round(first + i * step, 10) for i in range(int(math.ceil((high - first) / step)) + 1)]
 
 
-def _axis_ticks(result: SweepResult, values: list[float | None], axis: bool = True) -> dict:
+def _axis_ticks(result: SweepResult, values: list[float | None], axis: bool = True, unit: str | None = None) -> dict:
     """Tick values and their text in the metric's unit and the current language (money: 万 / 亿 in Chinese);
     an ``axis`` also spans its ticks (so the top one shows)."""
     ticks = nice_ticks(values)
     if not ticks:
         return {}
     kind = METRICS[result.spec.metric].kind
-    out = dict(tickvals=ticks, ticktext=[format_value(t, kind) for t in ticks])
+    out = dict(tickvals=ticks, ticktext=[format_value(t, kind, unit) for t in ticks])
     if axis and len(ticks) > 1:
         out["range"] = [ticks[0], ticks[-1] + 0.03 * (ticks[-1] - ticks[0])]
     return out
 
 
-def _value_text(result: SweepResult, value: float | None) -> str:
-    return format_value(value, METRICS[result.spec.metric].kind) if value is not None else ""
+def _value_text(result: SweepResult, value: float | None, unit: str | None = None) -> str:
+    return format_value(value, METRICS[result.spec.metric].kind, unit) if value is not None else ""
 
 
 def title(result: SweepResult) -> str:
@@ -81,13 +81,13 @@ def title(result: SweepResult) -> str:
                                                          other=setting_label(spec.y.setting))
 
 
-def figure(result: SweepResult, height: int = 420) -> go.Figure:
+def figure(result: SweepResult, height: int = 420, unit: str | None = None) -> go.Figure:
     """The chart of ``result``: a heatmap for two settings, else a line (numeric) or bars (categorical)."""
     if result.spec.y is not None:
-        return heatmap_figure(result, height)
+        return heatmap_figure(result, height, unit)
     if SETTINGS[result.spec.x.setting].kind == CATEGORICAL:
-        return bar_figure(result, height)
-    return line_figure(result, height)
+        return bar_figure(result, height, unit)
+    return line_figure(result, height, unit)
 
 
 def _gap_floor(values: list[float | None]) -> float:
@@ -117,14 +117,14 @@ def x_scale(xs: list) -> str:
     return "log" if numbers and min(numbers) > 0 and max(numbers) / min(numbers) >= LOG_SPAN else "linear"
 
 
-def line_figure(result: SweepResult, height: int = 420) -> go.Figure:
+def line_figure(result: SweepResult, height: int = 420, unit: str | None = None) -> go.Figure:
     spec = result.spec
     xs = list(spec.x.values)
     fig = go.Figure()
     fig.add_trace(go.Scatter(
         x=xs, y=result.values, mode="lines+markers", connectgaps=False, name=metric_label(spec.metric, spec.size),
         line=dict(color=LINE_COLOUR, width=2.5), marker=dict(size=8, color=LINE_COLOUR),
-        customdata=[[value_label(spec.x.setting, p.x), _value_text(result, p.value)] for p in result.points],
+        customdata=[[value_label(spec.x.setting, p.x), _value_text(result, p.value, unit)] for p in result.points],
         hovertemplate="%{customdata[0]}: %{customdata[1]}<extra></extra>"))
     gaps = _gaps(result, xs)
     if gaps is not None:
@@ -134,17 +134,17 @@ def line_figure(result: SweepResult, height: int = 420) -> go.Figure:
                       xaxis=dict(title=setting_label(spec.x.setting), tickvals=xs, type=x_scale(xs),
                                  ticktext=[value_label(spec.x.setting, x) for x in xs]),
                       yaxis=dict(title=metric_label(spec.metric, spec.size),
-                                 **_axis_ticks(result, result.values)))
+                                 **_axis_ticks(result, result.values, unit=unit)))
     return fig
 
 
-def bar_figure(result: SweepResult, height: int = 420) -> go.Figure:
+def bar_figure(result: SweepResult, height: int = 420, unit: str | None = None) -> go.Figure:
     spec = result.spec
     labels = [value_label(spec.x.setting, x) for x in spec.x.values]
     fig = go.Figure()
     fig.add_trace(go.Bar(
         x=labels, y=result.values, name=metric_label(spec.metric, spec.size), marker_color=LINE_COLOUR,
-        customdata=[_value_text(result, p.value) for p in result.points],
+        customdata=[_value_text(result, p.value, unit) for p in result.points],
         hovertemplate="%{x}: %{customdata}<extra></extra>"))
     gaps = _gaps(result, labels)
     if gaps is not None:
@@ -154,23 +154,23 @@ def bar_figure(result: SweepResult, height: int = 420) -> go.Figure:
                       xaxis=dict(title=setting_label(spec.x.setting), type="category", categoryorder="array",
                                  categoryarray=labels),
                       yaxis=dict(title=metric_label(spec.metric, spec.size),
-                                 **_axis_ticks(result, result.values)))
+                                 **_axis_ticks(result, result.values, unit=unit)))
     return fig
 
 
-def heatmap_figure(result: SweepResult, height: int = 460) -> go.Figure:
+def heatmap_figure(result: SweepResult, height: int = 460, unit: str | None = None) -> go.Figure:
     spec = result.spec
     grid = result.grid()
     xs = [value_label(spec.x.setting, x) for x in spec.x.values]
     ys = [value_label(spec.y.setting, y) for y in spec.y.values]
     z = [[p.value for p in row] for row in grid]
-    text = [[_value_text(result, p.value) if p.value is not None else _("cannot be built") + "<br>" + _reason(p.reason)
+    text = [[_value_text(result, p.value, unit) if p.value is not None else _("cannot be built") + "<br>" + _reason(p.reason)
              for p in row] for row in grid]
     better_high = METRICS[spec.metric].better == "higher"
     fig = go.Figure(go.Heatmap(
         z=z, x=xs, y=ys, text=text, hoverongaps=True, colorscale="Viridis", reversescale=not better_high,
         colorbar=dict(title=dict(text="USD" if METRICS[spec.metric].kind == "usd" else "", side="right"),
-                      **_axis_ticks(result, [v for row in z for v in row], axis=False)),
+                      **_axis_ticks(result, [v for row in z for v in row], axis=False, unit=unit)),
         hovertemplate=setting_label(spec.x.setting).replace("%", "%%") + ": %{x}<br>"
         + setting_label(spec.y.setting).replace("%", "%%") + ": %{y}<br>%{text}<extra></extra>"))
     if len(xs) * len(ys) <= 100:

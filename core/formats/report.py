@@ -85,6 +85,8 @@ class _Doc:
 
     title: str
     static: bool = False
+    unit: str = "GB/s"
+    """Bandwidth unit of every card, chart and table ("GB/s" or "Gb/s", the user's ``ui_bw``)."""
     sections: list[tuple[str, str, str]] = field(default_factory=list)
     figures: list[dict] = field(default_factory=list)
 
@@ -341,7 +343,7 @@ def _design_line(plan) -> str:
 def _key_numbers(doc: _Doc, plan) -> None:
     from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers
 
-    numbers, costs = key_numbers(_summary(plan), "GB/s"), cost_key_numbers(plan)
+    numbers, costs = key_numbers(_summary(plan), doc.unit), cost_key_numbers(plan)
     body = cards_html(numbers) + _h3(_("Cost and power")) + cards_html(costs)
     rows = [[k.label, k.value, k.help] for k in numbers + costs]
     body += (_h3(_("What each number means"))
@@ -354,11 +356,11 @@ def _topology(doc: _Doc, plan) -> None:
     from core.figures.scaleup import scaleup_figure
     from core.figures.topology import count_drawn_elements, is_aggregated, topology_figure
 
-    fig = topology_figure(plan, unit="Gb/s", height=620)
+    fig = topology_figure(plan, unit=doc.unit, height=620)
     aggregated = is_aggregated(plan)
     note = (_("Aggregated view by scalable unit, pod and rail: {count} drawn elements.") if aggregated
             else _("Every switch and node drawn: {count} elements.")).format(count=number(count_drawn_elements(fig)))
-    body = doc.figure(fig, 620) + _p(note, note=True) + doc.figure(scaleup_figure(plan, unit="GB/s", height=560), 560)
+    body = doc.figure(fig, 620) + _p(note, note=True) + doc.figure(scaleup_figure(plan, unit=doc.unit, height=560), 560)
     body += _h3(_("How the fabric was sized")) + _list(plan.fabric.explanation)
     headers = [_("role"), _("switches per plane"), _("down ports"), _("up ports"), _("free ports"), _("radix"),
                _("cabling")]
@@ -374,8 +376,9 @@ def _bandwidth(doc: _Doc, plan) -> None:
     from core.figures.bandwidth import bandwidth_hierarchy_figure, oversubscription_figure, tier_capacity_figure
 
     bw = plan.bandwidth
-    body = doc.figure(bandwidth_hierarchy_figure(plan, unit="GB/s"), 380)
-    body += doc.figure(tier_capacity_figure(plan, tier_capacities_gbits(plan.resolved, plan.fabric), unit="GB/s"), 360)
+    body = doc.figure(bandwidth_hierarchy_figure(plan, unit=doc.unit), 380)
+    capacities = tier_capacities_gbits(plan.resolved, plan.fabric)
+    body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)
     body += _p(_("Oversubscription leaf {leaf}:1, spine {spine}:1, end to end {total}:1; switches crossed: same rail "
                  "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; NVLink to scale-out {ratio}:1 per GPU "
                  "(one direction, bits).").format(
@@ -390,8 +393,8 @@ def _bandwidth(doc: _Doc, plan) -> None:
     try:
         sweep = oversubscription_sweep(plan.design)
         body += _h3(_("What if the leaves were oversubscribed"))
-        body += doc.figure(oversubscription_figure(sweep, plan.design.oversubscription, unit="GB/s"), 380)
-        table = sweep_display_table(sweep, "GB/s")
+        body += doc.figure(oversubscription_figure(sweep, plan.design.oversubscription, unit=doc.unit), 380)
+        table = sweep_display_table(sweep, doc.unit)
         body += _frame_table(table.to_dict("records"))
     except FabricPlannerError:  # a what-if the engine cannot plan is left out, the rest stays
         pass
@@ -750,9 +753,9 @@ def _assumptions(doc: _Doc, plan) -> None:
 
 
 def _design_doc(plan, *, name: str, share_link: str, job: Mapping | None, static: bool,
-                generated: datetime | None) -> str:
+                generated: datetime | None, unit: str = "GB/s") -> str:
     title = name.strip() or _("Cluster design")
-    doc = _Doc(_("{name}: design review").format(name=title), static=static)
+    doc = _Doc(_("{name}: design review").format(name=title), static=static, unit=unit)
     _key_numbers(doc, plan)
     _topology(doc, plan)
     _bandwidth(doc, plan)
@@ -768,27 +771,28 @@ def _design_doc(plan, *, name: str, share_link: str, job: Mapping | None, static
 
 
 def design_report_html(plan, *, name: str, share_link: str, job: Mapping | None = None,
-                       generated: datetime | None = None) -> str:
+                       generated: datetime | None = None, unit: str = "GB/s") -> str:
     """The review pack of one design as one self-contained HTML file (module docstring); ``generated`` is the
-    date on the title page (now, UTC, by default)."""
-    return _design_doc(plan, name=name, share_link=share_link, job=job, static=False, generated=generated)
+    date on the title page (now, UTC, by default); bandwidth in ``unit`` ("GB/s" or "Gb/s")."""
+    return _design_doc(plan, name=name, share_link=share_link, job=job, static=False, generated=generated, unit=unit)
 
 
 def design_report_pdf(plan, *, name: str, share_link: str, job: Mapping | None = None,
-                      generated: datetime | None = None) -> bytes:
+                      generated: datetime | None = None, unit: str = "GB/s") -> bytes:
     """The review pack of one design as an A4 PDF: the same content with static charts, printed by Chromium."""
-    html = _design_doc(plan, name=name, share_link=share_link, job=job, static=True, generated=generated)
+    html = _design_doc(plan, name=name, share_link=share_link, job=job, static=True, generated=generated, unit=unit)
     return html_to_pdf(html)
 
 
 # --- a comparison ----------------------------------------------------------------------------------------
-def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, generated: datetime | None) -> str:
+def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, generated: datetime | None,
+                    unit: str = "GB/s") -> str:
     from core.figures import compare as figs
     from core.figures.keynumbers import cards_html, key_numbers
 
     title = name.strip() or _("Design comparison")
-    doc = _Doc(_("{name}: design comparison").format(name=title), static=static)
-    rows, verdicts = figs.comparison_rows(comparison)
+    doc = _Doc(_("{name}: design comparison").format(name=title), static=static, unit=unit)
+    rows, verdicts = figs.comparison_rows(comparison, unit)
     if rows:
         headers = list(rows[0])
         cells = [[r[h] for h in headers] for r in rows]
@@ -802,7 +806,8 @@ def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, gen
     bom = figs.bom_rows(comparison) if len(comparison.columns) > 1 else []
     doc.section("bom-changes", _("Bill of materials: what changes"),
                 _frame_table(bom) if bom else _p(_("The designs have the same bill of materials.")))
-    charts = doc.figure(figs.cost_figure(comparison), 380) + doc.figure(figs.bandwidth_figure(comparison), 400)
+    charts = (doc.figure(figs.cost_figure(comparison), 380)
+              + doc.figure(figs.bandwidth_figure(comparison, unit=unit), 400))
     if any("days_to_train" in c.values for c in comparison.columns):
         charts += doc.figure(figs.days_figure(comparison), 340)
     doc.section("charts", _("Charts"), charts)
@@ -811,7 +816,7 @@ def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, gen
         if column.plan is None:
             body = _p(_("This design cannot be built: {problem}").format(problem=column.error or ""))
         else:
-            body = _p(_design_line(column.plan)) + cards_html(key_numbers(_summary(column.plan), "GB/s"))
+            body = _p(_design_line(column.plan)) + cards_html(key_numbers(_summary(column.plan), unit))
             if column.job is not None and "days_to_train" in column.values:
                 from core.perf.training import PRESETS
 
@@ -826,15 +831,20 @@ def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, gen
     return doc.render(_title_page(title, subtitle, share_link, generated, _("Design comparison")))
 
 
-def comparison_report_html(comparison, *, name: str, share_link: str, generated: datetime | None = None) -> str:
+def comparison_report_html(comparison, *, name: str, share_link: str, generated: datetime | None = None,
+                           unit: str = "GB/s") -> str:
     """A comparison (``core.analysis.compare.Comparison``, as the Compare page builds it) as one self-contained
-    HTML file: the numbers with deltas, the BOM difference, the grouped charts, one short section per design."""
-    return _comparison_doc(comparison, name=name, share_link=share_link, static=False, generated=generated)
+    HTML file: the numbers with deltas, the BOM difference, the grouped charts, one short section per design;
+    bandwidth in ``unit`` ("GB/s" or "Gb/s")."""
+    return _comparison_doc(comparison, name=name, share_link=share_link, static=False, generated=generated,
+                           unit=unit)
 
 
-def comparison_report_pdf(comparison, *, name: str, share_link: str, generated: datetime | None = None) -> bytes:
+def comparison_report_pdf(comparison, *, name: str, share_link: str, generated: datetime | None = None,
+                          unit: str = "GB/s") -> bytes:
     """``comparison_report_html`` as an A4 PDF with static charts, printed by Chromium."""
-    return html_to_pdf(_comparison_doc(comparison, name=name, share_link=share_link, static=True, generated=generated))
+    return html_to_pdf(_comparison_doc(comparison, name=name, share_link=share_link, static=True, generated=generated,
+                                       unit=unit))
 
 
 # --- printing --------------------------------------------------------------------------------------------

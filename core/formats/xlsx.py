@@ -34,6 +34,8 @@ from core.catalog import PRICE_BASIS_LABELS, load_catalog
 from core.cost import CATEGORY_LABELS
 from core import vocab
 from core.design import FIELDS
+from core.figures import units
+from core.figures.units import excel_money_format
 from core.formats.filenames import design_slug
 from core.i18n import N_, _
 from core.spares import policy_words
@@ -126,8 +128,9 @@ def bom_table(plan, *, ranges: bool = False) -> pd.DataFrame:
 
 
 # --- cell formats -----------------------------------------------------------------------------------
-USD = '"$"#,##0'
-"""Whole US dollars with thousands separators (catalog prices are whole dollars)."""
+USD = "usd"
+"""Money: written as ``core.figures.units.excel_money_format()`` of the workbook's language (``$1.10 B``, ``$853.1 M``,
+``$49,983``; ``11.00亿美元``, ``5118.0万美元``), read as ``core.i18n.usd`` writes it on the pages."""
 WATTS = '#,##0" W"'
 KILOWATTS = '#,##0.0" kW"'
 WHOLE = "#,##0"
@@ -140,6 +143,11 @@ _WIDTHS = {"category": 12, "network": 22, "item": 46, "where": 26, "quantity": 1
 _TOTALLED = ("quantity", "extended_price_usd", "extended_price_low_usd", "extended_price_high_usd",
              "extended_power_w")
 BOLD = Font(bold=True)
+
+
+def number_format(fmt: str) -> str:
+    """The Excel number format of ``fmt``: the money format of the current language for ``USD``."""
+    return excel_money_format() if fmt == USD else fmt
 TITLE = Font(bold=True, size=14)
 HEADER_FILL = PatternFill("solid", fgColor="DDE3EA")
 TOTAL_FILL = PatternFill("solid", fgColor="F1F3F5")
@@ -184,7 +192,7 @@ def _bom_sheet(ws, frame: pd.DataFrame, plan_totals: dict[str, float] | None) ->
                 value = int(value)
             cell = _cell(ws, r, c, (value.item() if hasattr(value, "item") else value))
             if column in _FORMATS:
-                cell.number_format = _FORMATS[column]
+                cell.number_format = number_format(_FORMATS[column])
             cell.alignment = WRAP if column in ("why", "item", "where") else TOP
     total_row = len(frame) + 2
     label = ws.cell(row=total_row, column=1, value=_("Total"))
@@ -197,7 +205,7 @@ def _bom_sheet(ws, frame: pd.DataFrame, plan_totals: dict[str, float] | None) ->
             if total is None:
                 total = float(frame[column].sum())
             cell.value = int(total) if column == "quantity" else total
-            cell.number_format = _FORMATS[column]
+            cell.number_format = number_format(_FORMATS[column])
             cell.font = BOLD
     for c, column in enumerate(columns, start=1):
         ws.column_dimensions[get_column_letter(c)].width = _WIDTHS.get(column, 14)
@@ -285,8 +293,15 @@ def _design_sheet(ws, plan) -> None:
     ws.freeze_panes = "A2"
 
 
-def key_number_rows(plan) -> list[tuple[str, float | int | str, str, str | None]]:
-    """(label, value, unit, cell format) of the Summary's key numbers; values are numbers where they can be."""
+def _bandwidth_row(label: str, gbits: float, unit: str) -> tuple[str, float, str, str]:
+    """A bandwidth row of the Summary in ``unit`` ("GB/s" or "Gb/s") with its own prefix, as on the cards."""
+    divisor, unit_label = units.scale(gbits, unit)
+    return label, round(gbits / divisor, 3), unit_label, "#,##0.0##"
+
+
+def key_number_rows(plan, unit: str = "GB/s") -> list[tuple[str, float | int | str, str, str | None]]:
+    """(label, value, unit, cell format) of the Summary's key numbers; values are numbers where they can be;
+    bandwidth in ``unit`` ("GB/s" or "Gb/s", the user's ``ui_bw``)."""
     s = plan.summary()
     sw, links, xcvr, bw, cost, power = (s["switches"], s["links"], s["transceivers"], s["bandwidth"], s["cost"],
                                         s["power"])
@@ -305,10 +320,12 @@ def key_number_rows(plan) -> list[tuple[str, float | int | str, str, str | None]
         (_("Switches in total (compute fabric)"), sw["total"], "", WHOLE),
         (_("Links"), sum(links.values()), "", WHOLE),
         (_("Transceivers"), xcvr["switch_side"] + xcvr["node_side"], "", WHOLE),
-        (_("NVLink per GPU (both directions)"), bw["nvlink_gbytes_per_gpu_bidir"], "GB/s", "#,##0"),
-        (_("Scale-out per GPU (per direction)"), bw["scaleout_gbits_per_gpu"], "Gb/s", "#,##0"),
-        (_("Bisection bandwidth (one direction)"), bw["bisection_tbits_one_direction"], "Tb/s", "#,##0.0"),
-        (_("Oversubscription (end to end)"), f"{bw['oversubscription']:.3g}:1", "", None),
+        _bandwidth_row(_("NVLink per GPU (both directions)"), units.from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]),
+                       unit),
+        _bandwidth_row(_("Injection per GPU (one direction)"), bw["scaleout_gbits_per_gpu"], unit),
+        _bandwidth_row(_("Bisection bandwidth (one direction)"), units.from_tbits(bw["bisection_tbits_one_direction"]),
+                       unit),
+        (_("Bisection ratio (1:1 = non-blocking)"), f"{bw['oversubscription']:.3g}:1", "", None),
         (_("Capex at {basis} prices").format(basis=price_basis_label(cost["price_basis"])), cost["capex_usd"],
          "USD", USD),
         (_("Capex, low end of the price ranges"), cost["capex_usd_low"], "USD", USD),
@@ -345,7 +362,8 @@ def category_totals(plan) -> list[tuple[str, int, float, float, float, float]]:
     return [(category, int(totals[category][0]), *totals[category][1:]) for category in order]
 
 
-def _summary_sheet(ws, plan, *, name: str, share_link: str | None, when: datetime) -> None:
+def _summary_sheet(ws, plan, *, name: str, share_link: str | None, when: datetime,
+                   bandwidth_unit: str = "GB/s") -> None:
     _cell(ws, 1, 1, name).font = TITLE
     ws.cell(row=2, column=1, value=_("Date")).font = BOLD
     ws.cell(row=2, column=2, value=when.strftime("%Y-%m-%d %H:%M UTC"))
@@ -365,13 +383,13 @@ def _summary_sheet(ws, plan, *, name: str, share_link: str | None, when: datetim
     ws.cell(row=row, column=1, value=_("Key numbers")).font = TITLE
     row += 1
     _header(ws, row, [_("metric"), _("value"), _("unit or model")])
-    for label, value, unit, fmt in key_number_rows(plan):
+    for label, value, unit, fmt in key_number_rows(plan, bandwidth_unit):
         row += 1
         ws.cell(row=row, column=1, value=label)
         cell = ws.cell(row=row, column=2, value=value)
         cell.alignment = Alignment(horizontal="right")
         if fmt:
-            cell.number_format = fmt
+            cell.number_format = number_format(fmt)
         ws.cell(row=row, column=3, value=unit)
 
     row += 2
@@ -384,7 +402,7 @@ def _summary_sheet(ws, plan, *, name: str, share_link: str | None, when: datetim
         ws.cell(row=row, column=1, value=category_label(category))
         for col, (value, fmt) in enumerate(((quantity, WHOLE), (usd, USD), (low, USD), (high, USD),
                                             (watts, WATTS)), start=2):
-            ws.cell(row=row, column=col, value=value).number_format = fmt
+            ws.cell(row=row, column=col, value=value).number_format = number_format(fmt)
     row += 1
     cost = plan.cost
     ws.cell(row=row, column=1, value=_("Total")).font = BOLD
@@ -392,7 +410,7 @@ def _summary_sheet(ws, plan, *, name: str, share_link: str | None, when: datetim
                                         (cost.capex_usd_low, USD), (cost.capex_usd_high, USD),
                                         (cost.it_kw * 1000.0, WATTS)), start=2):
         cell = ws.cell(row=row, column=col, value=value)
-        cell.number_format = fmt
+        cell.number_format = number_format(fmt)
         cell.font = BOLD
         cell.fill = TOTAL_FILL
 
@@ -412,7 +430,7 @@ def _summary_sheet(ws, plan, *, name: str, share_link: str | None, when: datetim
                 value = numbers.get(key)
                 if isinstance(value, dict):
                     value = sum(v for v in value.values() if isinstance(v, (int, float)))
-                ws.cell(row=row, column=col, value=value).number_format = fmt
+                ws.cell(row=row, column=col, value=value).number_format = number_format(fmt)
 
     for col, width in zip("ABCDEF", (42, 22, 22, 18, 18, 16)):
         ws.column_dimensions[col].width = width
@@ -454,13 +472,13 @@ def _network_sheet(ws, plan, network: str, sizing) -> None:
             for c, (column, value) in enumerate(zip(columns, values), start=1):
                 cell = _cell(ws, r, c, (value.item() if hasattr(value, "item") else value))
                 if column in _FORMATS:
-                    cell.number_format = _FORMATS[column]
+                    cell.number_format = number_format(_FORMATS[column])
         total_row = start + 1 + len(frame)
         ws.cell(row=total_row, column=1, value=_("Total")).font = BOLD
         for c, column in enumerate(columns, start=1):
             if column in ("quantity", "extended_price_usd", "extended_power_w"):
                 cell = ws.cell(row=total_row, column=c, value=float(frame[column].sum()))
-                cell.number_format = _FORMATS[column]
+                cell.number_format = number_format(_FORMATS[column])
                 cell.font = BOLD
         for c, column in enumerate(columns, start=1):
             ws.column_dimensions[get_column_letter(c)].width = _WIDTHS.get(column, 14)
@@ -476,8 +494,9 @@ def _network_sheet(ws, plan, network: str, sizing) -> None:
 
 
 def design_xlsx(plan, *, name: str | None = None, share_link: str | None = None,
-                when: datetime | None = None) -> bytes:
-    """The review workbook of ``plan`` (see the module docstring) in the current language, as XLSX bytes.
+                when: datetime | None = None, unit: str = "GB/s") -> bytes:
+    """The review workbook of ``plan`` (see the module docstring) in the current language, as XLSX bytes;
+    bandwidth in ``unit`` ("GB/s" or "Gb/s"), money in the language's format (``number_format``).
 
     ``name``: the design's name on the Summary (default ``design_slug(plan)``); ``share_link``: the link
     that restores the design; ``when``: the date written (default now, UTC).
@@ -486,7 +505,7 @@ def design_xlsx(plan, *, name: str | None = None, share_link: str | None = None,
     summary = book.active
     summary.title = sheet_name(_(SHEET_NAMES["summary"]))
     _summary_sheet(summary, plan, name=name or design_slug(plan), share_link=share_link,
-                   when=(when or datetime.now(timezone.utc)).astimezone(timezone.utc))
+                   when=(when or datetime.now(timezone.utc)).astimezone(timezone.utc), bandwidth_unit=unit)
     _bom_sheet(book.create_sheet(sheet_name(_(SHEET_NAMES["bom"]))), bom_table(plan, ranges=True), _bom_totals(plan))
     _design_sheet(book.create_sheet(sheet_name(_(SHEET_NAMES["design"]))), plan)
     networks = getattr(plan, "networks", None)

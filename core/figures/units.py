@@ -1,0 +1,115 @@
+"""The one bandwidth format and the money axes: every page, chart, table, export header and the review
+pack show bandwidth and money through this module (tests/test_units.py greps for any other).
+
+Bandwidth. The unit system is chosen once, by the user (the link's ``ui_bw``: ``gbyte`` -> "GB/s",
+``gbit`` -> "Gb/s"), and passed down as ``unit``. Values arrive in Gb/s (1e9 bits/s); callers convert the
+engine's other fields with :func:`from_tbits` (``*_tbits_*``) and :func:`from_gbytes` (``*_gbytes_*``).
+One scaling rule everywhere: the value in the chosen unit, with the prefix G, T (from 1,000) or P (from
+1,000,000) that keeps it below 1,000 -- for a single number its own size, for an axis or a table column the
+largest value in it (so the column shares one prefix). Network figures are per direction; a label says
+so. Numbers: three significant figures below 100, whole numbers with separators from 100.
+
+Money. ``core.i18n.usd`` is the one money format (English ``$1.10 B`` / ``$853 M`` / ``$49,983``,
+Chinese ``11.0亿美元`` / ``4.998万美元``); Plotly axes get their tick labels from it
+(:func:`money_axis`), hover texts get it as ``customdata``, and XLSX cells a number format that reads
+the same way (:func:`excel_money_format`).
+"""
+
+from __future__ import annotations
+
+import math
+
+from core.i18n import current, usd
+
+BANDWIDTH_UNITS = ("GB/s", "Gb/s")
+LINK_UNITS = {"gbyte": "GB/s", "gbit": "Gb/s"}
+"""The link's ``ui_bw`` value -> the unit."""
+_PREFIXES = ((1e6, "P"), (1e3, "T"))
+
+
+def check_unit(unit: str) -> str:
+    if unit not in BANDWIDTH_UNITS:
+        raise ValueError(f"unit must be one of {BANDWIDTH_UNITS}")
+    return unit
+
+
+def from_tbits(tbits: float) -> float:
+    """Tb/s -> Gb/s."""
+    return tbits * 1000
+
+
+def from_gbytes(gbytes: float) -> float:
+    """GB/s (bytes) -> Gb/s (bits)."""
+    return gbytes * 8
+
+
+def scale(max_gbits: float, unit: str, prefix: bool = True) -> tuple[float, str]:
+    """(divisor of Gb/s, unit label) putting ``max_gbits`` in the G, T or P unit of ``unit`` that keeps it
+    below 1,000 (always G if not ``prefix``): an axis, a column and its labels share it."""
+    per = 8 if check_unit(unit) == "GB/s" else 1
+    letter = unit[1]
+    value = max_gbits / per
+    if prefix:
+        for size, name in _PREFIXES:
+            if abs(value) >= size:
+                return per * size, f"{name}{letter}/s"
+    return per, f"G{letter}/s"
+
+
+def number(value: float) -> str:
+    """Three significant figures at most below 100, whole numbers with separators from 100."""
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    text = f"{value:.1f}" if abs(value) >= 10 else f"{value:.3g}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def bandwidth(gbits: float, unit: str) -> str:
+    """A bandwidth given in Gb/s, in ``unit`` with its own prefix: ``50 GB/s``, ``1.6 TB/s``, ``400 Gb/s``."""
+    divisor, label = scale(gbits, unit)
+    return f"{number(gbits / divisor)} {label}"
+
+
+def bandwidth_in(gbits: float, divisor: float) -> str:
+    """The number alone, in a unit chosen by :func:`scale` (a table column, a bar label)."""
+    return number(gbits / divisor)
+
+
+def signed_bandwidth(gbits: float, unit: str) -> str:
+    """A change of bandwidth: ``+1.6 TB/s``, ``-400 Gb/s``, ``0 GB/s``."""
+    text = bandwidth(abs(gbits), unit)
+    return ("-" if gbits < 0 else "+" if gbits > 0 else "") + text
+
+
+# --- money ------------------------------------------------------------------------------------------------
+def money_ticks(top: float, bottom: float = 0.0, count: int = 5) -> list[float]:
+    """About ``count`` round tick values from ``bottom`` to ``top`` [USD] (1, 2, 2.5 or 5 x 10^n apart)."""
+    span = top - bottom
+    if span <= 0:
+        return [bottom]
+    raw = span / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+    first = math.ceil(bottom / step) * step
+    ticks, value = [], first
+    while value <= top + step * 1e-9:
+        ticks.append(0.0 if abs(value) < step * 1e-9 else value)
+        value += step
+    return ticks
+
+
+def money_axis(top: float, bottom: float = 0.0, **extra) -> dict:
+    """A Plotly axis [USD] whose tick labels are ``core.i18n.usd`` texts (Plotly's own d3 formats write
+    ``$1.00G``): ``fig.update_layout(yaxis=money_axis(max(values), title=...))``."""
+    ticks = money_ticks(top, bottom)
+    return dict(tickmode="array", tickvals=ticks, ticktext=[usd(v) for v in ticks], **extra)
+
+
+def excel_money_format(language: str | None = None) -> str:
+    """An XLSX number format reading like ``core.i18n.usd`` in ``language`` (default: the current one):
+    ``$1.10 B`` / ``$853.1 M`` / ``$49,983``; ``11.00亿美元`` / ``5118.0万美元`` / ``9,500美元``. Excel
+    scales by thousands only, so 亿 and 万 use the literal-point trick (``0!.00,,`` is value / 1e8 to two
+    decimals)."""
+    if (language or current()) == "zh":
+        return '[>=100000000]0!.00,,"亿美元";[>=10000]0!.0,"万美元";#,##0"美元"'
+    return '[>=1000000000]"$"#,##0.00,,," B";[>=1000000]"$"#,##0.0,," M";"$"#,##0'

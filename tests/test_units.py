@@ -1,0 +1,215 @@
+"""One bandwidth format and one money format (issue 22, item 3).
+
+``core.i18n.usd`` writes every amount of money and ``core.figures.units`` every bandwidth, in the unit the
+user chose once (``ui_bw``); a grep over the display code finds any other hand-written format.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from core.figures import units
+from core.i18n import language, usd
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# --- money ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("value, en, zh", [
+    (0, "$0", "0美元"),
+    (0.4, "$0", "0美元"),
+    (-0.4, "$0", "0美元"),
+    (999, "$999", "999美元"),
+    (1e3, "$1,000", "1,000美元"),
+    (9_994, "$9,994", "9,994美元"),
+    (49_983, "$49,983", "4.998万美元"),
+    (994_999, "$994,999", "99.50万美元"),
+    (999_999.6, "$1.00 M", "100.0万美元"),
+    (1e6, "$1.00 M", "100.0万美元"),
+    (8_534_000, "$8.53 M", "853.4万美元"),
+    (51_180_000, "$51.2 M", "5,118万美元"),
+    (853_064_232, "$853 M", "8.53亿美元"),
+    (999_700_000, "$1.00 B", "10.0亿美元"),
+    (1e9, "$1.00 B", "10.0亿美元"),
+    (1.1e9, "$1.10 B", "11.0亿美元"),
+    (1.2345e12, "$1,234 B", "12,345亿美元"),
+    (-1.1e9, "-$1.10 B", "-11.0亿美元"),
+    (-49_983, "-$49,983", "-4.998万美元"),
+    (-853_064_232, "-$853 M", "-8.53亿美元"),
+])
+def test_money_format_both_languages(value, en, zh):
+    assert usd(value) == en
+    with language("zh"):
+        assert usd(value) == zh
+
+
+def test_money_deltas_carry_their_sign():
+    assert usd(1.1e9, signed=True) == "+$1.10 B" and usd(-1.1e9, signed=True) == "-$1.10 B"
+    assert usd(0, signed=True) == "$0"
+    with language("zh"):
+        assert usd(49_983, signed=True) == "+4.998万美元"
+    assert usd(float("nan")) == usd(None) == "-"
+
+
+def test_money_axis_ticks_are_the_money_format():
+    axis = units.money_axis(1.2e9, title="USD")
+    assert axis["tickvals"][0] == 0 and axis["tickvals"][-1] <= 1.2e9
+    assert axis["ticktext"] == [usd(v) for v in axis["tickvals"]]
+    assert "$1.00 B" in axis["ticktext"] and "tickformat" not in axis and "tickprefix" not in axis
+    with language("zh"):
+        assert units.money_axis(1.2e9)["ticktext"][-1].endswith("亿美元")
+
+
+def test_excel_money_format_per_language():
+    assert units.excel_money_format("en").count('" B"') == 1 and '" M"' in units.excel_money_format("en")
+    assert "亿美元" in units.excel_money_format("zh") and "万美元" in units.excel_money_format("zh")
+    with language("zh"):
+        assert units.excel_money_format() == units.excel_money_format("zh")
+
+
+# --- bandwidth --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("gbits, unit, text", [
+    (0, "GB/s", "0 GB/s"),
+    (0.5, "Gb/s", "0.5 Gb/s"),
+    (400, "GB/s", "50 GB/s"),
+    (400, "Gb/s", "400 Gb/s"),
+    (1e3, "Gb/s", "1 Tb/s"),
+    (8e3, "GB/s", "1 TB/s"),
+    (1e6, "Gb/s", "1 Pb/s"),
+    (409_600, "GB/s", "51.2 TB/s"),
+    (409_600, "Gb/s", "410 Tb/s"),
+    (8e9, "GB/s", "1,000 PB/s"),
+])
+def test_bandwidth_format(gbits, unit, text):
+    assert units.bandwidth(gbits, unit) == text
+
+
+def test_bandwidth_scale_and_deltas():
+    assert units.scale(409_600, "GB/s") == (8000, "TB/s")
+    assert units.scale(409_600, "Gb/s") == (1000, "Tb/s")
+    assert units.scale(409_600, "Gb/s", prefix=False) == (1, "Gb/s")
+    assert units.signed_bandwidth(-400, "GB/s") == "-50 GB/s" and units.signed_bandwidth(8e3, "Gb/s") == "+8 Tb/s"
+    with pytest.raises(ValueError):
+        units.bandwidth(1, "TB/s")
+
+
+# --- no hand-written formats outside the formatters --------------------------------------------------------
+SCANNED = [*sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "webui").glob("*.py")),
+           *sorted((ROOT / "core" / "figures").glob("*.py")), ROOT / "core" / "formats" / "report.py"]
+EXEMPT_FILES = {"core/figures/units.py",  # the formatter itself
+                "pages/2_Catalog.py"}  # the raw catalog: its columns are named with the catalog's own units
+ALLOWED = {
+    # a port type is named by its line rate (400G Ethernet), not a bandwidth figure of the design
+    ("webui/state.py", 'f"{s} Gb/s"'), ("webui/state.py", 'f"{default_speed} Gb/s"'),
+    ("webui/state.py", 'f"{speed} Gb/s"'), ("webui/state.py", 'f"{v} Gb/s"'),
+    ("webui/state.py", '"NICs that run {speed} Gb/s on this fabric; a NIC\'s ports bound the planes."'),
+    # the optimizer's constraint inputs are in the link's unit (the optimize part of issue 22 owns them)
+    ("pages/7_Optimize.py", '"Min. bisection per GPU [GB/s]"'),
+    ("pages/7_Optimize.py", '"Min. all-reduce busbw [GB/s]"'),
+}
+RULES = [
+    (re.compile(r"[TP][bB]/s"), "a T/P-prefixed bandwidth unit"),
+    (re.compile(r"(\}|\d)\s*G[bB]/s"), "a number followed by GB/s or Gb/s"),
+    (re.compile(r"\[\s*G[bB]/s"), "a header with a hard-coded GB/s or Gb/s"),
+    (re.compile(r"\$%?\{"), "a number after a dollar sign"),
+    (re.compile(r"\$,|,\.\d*s\b.*\$|\$[^\"']*\.\d*s\}"), "a d3 money format"),
+    (re.compile(r"\}\s*USD\b(?!/)"), "a number followed by USD"),  # a rate (USD/kWh) is not an amount
+    (re.compile(r"US\$|美元"), "a hand-written dollar name"),
+]
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    ids = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                ids.add(id(body[0].value))
+        if isinstance(node, (ast.Module, ast.ClassDef)):  # attribute docstrings: a string right after an assignment
+            for a, b in zip(node.body, node.body[1:]):
+                if isinstance(a, (ast.Assign, ast.AnnAssign)) and isinstance(b, ast.Expr) \
+                        and isinstance(b.value, ast.Constant):
+                    ids.add(id(b.value))
+    return ids
+
+
+def hand_written_formats(source: str, name: str = "<source>") -> list[str]:
+    """Every string literal (not a docstring) or keyword in ``source`` that formats money or bandwidth by hand."""
+    tree = ast.parse(source)
+    skip = _docstrings(tree)
+    inner = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.keyword) and node.arg == "tickprefix":
+            found.append(f"{name}:{node.lineno}: tickprefix (Plotly's own money format)")
+        if isinstance(node, ast.keyword) and node.arg == "format" and isinstance(node.value, ast.Constant) \
+                and node.value.value == "dollar":
+            found.append(f"{name}:{node.lineno}: format='dollar' (Streamlit's own money format)")
+        if not (isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)):
+            continue
+        if id(node) in skip or id(node) in inner:
+            continue
+        text = ast.get_source_segment(source, node) or ""
+        if (name, text) in ALLOWED:
+            continue
+        if isinstance(node, ast.Constant) and node.value == "$":
+            found.append(f"{name}:{node.lineno}: a bare '$' (a prefix or a hand-made amount)")
+        for pattern, what in RULES:
+            if pattern.search(text):
+                found.append(f"{name}:{node.lineno}: {what}: {text[:80]}")
+    return found
+
+
+def test_the_grep_finds_hand_written_formats():
+    bad = [
+        'x = f"{v:,.2f} Tb/s"', 'x = "bisection [TB/s]"', 'x = f"{v:,.0f} Gb/s"', 'x = _("busbw [GB/s]")',
+        'x = f"${v:,.0f}"', 'x = "%{y}: $%{y:,.0f}"', 'x = dict(tickformat="$,.3s")', 'x = dict(tickprefix="$")',
+        'x = f"{v:,.0f} USD"', 'x = "US$" + str(v)', 'x = f"{v}万美元"', 'x = C(format="dollar")',
+        'x = "$" + str(v)', 'x = "{a} GB/s".format(a=1)',
+    ]
+    for snippet in bad:
+        assert hand_written_formats(snippet), snippet
+    good = ['"""A docstring may say Tb/s and $1.10 B."""', 'x = units.bandwidth(v, unit)', 'x = usd(v)',
+            'x = _("Capex [USD]")', 'x = _("{label} [{unit}, one direction]")', 'x = f"{v:.1%}"']
+    for snippet in good:
+        assert not hand_written_formats(snippet), snippet
+
+
+def test_no_hand_written_money_or_bandwidth_formats():
+    found = []
+    for path in SCANNED:
+        name = path.relative_to(ROOT).as_posix()
+        if name not in EXEMPT_FILES:
+            found += hand_written_formats(path.read_text(encoding="utf-8"), name)
+    assert not found, "\n".join(found)
+
+
+# --- the review pack and the workbook take the unit as a parameter -----------------------------------------
+def _section(html: str, ident: str) -> str:
+    part = html[html.index(f'data-section="{ident}"'):]
+    return part[:part.index("</section>")]
+
+
+@pytest.fixture(scope="module")
+def small_plan():
+    from core.design import Design
+    from core.plan import plan
+
+    return plan(Design(nodes=64))
+
+
+@pytest.mark.parametrize("unit, other", [("Gb/s", r"\d\s*[GTP]B/s"), ("GB/s", r"\d\s*[GTP]b/s")])
+def test_review_pack_and_workbook_use_the_unit_asked_for(small_plan, unit, other):
+    from core.formats import report, xlsx
+
+    html = report.design_report_html(small_plan, name="units", share_link="https://example.test/", unit=unit)
+    for ident in ("key-numbers", "bandwidth"):
+        text = _section(html, ident)
+        assert not re.findall(other, text), (ident, re.findall(r".{0,40}" + other, text)[:5])
+        assert "T" + unit[1:] in text, ident  # the bisection (card, table header), in the same system
+    rows = {label: shown for label, _v, shown, _f in xlsx.key_number_rows(small_plan, unit) if "/s" in shown}
+    assert len(rows) == 3 and all(shown[1:] == unit[1:] for shown in rows.values()), rows
