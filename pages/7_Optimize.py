@@ -18,6 +18,7 @@ from core.analysis.optimize import capex_of, design_label, largest_within, objec
 from core.catalog import load_catalog
 from core.design import Design, resolve_design
 from core.errors import FabricPlannerError
+from core.figures import units
 from core.figures import optimize as figs
 from core.figures.keynumbers import size_caption
 from core.formats import optimizelink, sharelink
@@ -224,9 +225,9 @@ def main() -> None:
         st.warning(safe.md(note))  # once: the old link's keys are the sidebar's now
     if values.get("bis"):
         st.warning(safe.md(_("This link sets the older constraint minimum bisection per GPU (bisection / all GPUs, "
-                             "which reads half the NIC rate for a non-blocking fabric) = {value} GB/s; it still "
+                             "which reads half the NIC rate for a non-blocking fabric) = {value}; it still "
                              "applies. The page's constraint is now the maximum bisection ratio (1:1 = "
-                             "non-blocking).").format(value=f"{values['bis']:g}")))
+                             "non-blocking).").format(value=units.bandwidth(units.from_gbytes(values["bis"]), state.bandwidth_unit()))))
     _form(values, size, gpus)
     state.set_page_link(PAGE_PATH, optimizelink.encode(values))
     if values.get("run") != "1":

@@ -1,4 +1,4 @@
-"""One bandwidth format and one money format (issue 22, item 3).
+"""One bandwidth format and one money format.
 
 ``core.i18n.usd`` writes every amount of money and ``core.figures.units`` every bandwidth, in the unit the
 user chose once (``ui_bw``); a grep over the display code finds any other hand-written format.
@@ -107,7 +107,7 @@ ALLOWED = {
     ("webui/state.py", 'f"{s} Gb/s"'), ("webui/state.py", 'f"{default_speed} Gb/s"'),
     ("webui/state.py", 'f"{speed} Gb/s"'), ("webui/state.py", 'f"{v} Gb/s"'),
     ("webui/state.py", '"NICs that run {speed} Gb/s on this fabric; a NIC\'s ports bound the planes."'),
-    # the optimizer's constraint inputs are in the link's unit (the optimize part of issue 22 owns them)
+    # the optimizer's constraint inputs are in the link's unit (the Optimize page owns them)
     ("pages/7_Optimize.py", '"Min. bisection per GPU [GB/s]"'),
     ("pages/7_Optimize.py", '"Min. all-reduce busbw [GB/s]"'),
 }

@@ -1,5 +1,5 @@
 """AppTest: the bandwidth unit chosen once (the link's ``ui_bw``) is the unit of the Designer, Compare and
-Resilience pages (issue 22, item 3: the Designer showed TB/s, Compare Tb/s next to GB/s, Resilience Tb/s)."""
+Resilience pages (the Designer showed TB/s, Compare Tb/s next to GB/s, Resilience Tb/s)."""
 
 from __future__ import annotations
 

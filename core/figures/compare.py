@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from core.analysis.compare import Comparison, busbw_key, category_capex
 from core.cost import CATEGORY_LABELS
 from core.figures.cost import category_name
-from core.figures import units
+import core.figures.units as units
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, wrap_text
 from core.i18n import _, usd
 from core.perf.sizes import format_size
@@ -59,7 +59,7 @@ def bandwidth_figure(comparison: Comparison, height: int = 380, unit: str = "GB/
         # labels on at most two lines, so they slant only in a narrow chart
         fig.add_trace(go.Bar(x=[wrap_text(k, 16) for k, _v in keys], y=[v / divisor for _k, v in keys], name=name,
                              marker_color=colour, customdata=[[k, units.bandwidth(v, unit)] for k, v in keys],
-                             hovertemplate="%{customdata[0]}: %{customdata[1]}<extra>" + plain(name)
+                             hovertemplate="%{customdata[0]}: %{customdata[1]}<extra>" + name
                              + "</extra>"))
     base_layout(fig, _("Bandwidth per GPU, per design [{unit}, one direction]").format(unit=label), height)
     # the legend at the foot of the figure, under the axis labels however many lines they take

@@ -21,7 +21,7 @@ from core.analysis.optimize import (
     families,
 )
 from core.design import fabric_word
-from core.figures import units
+import core.figures.units as units
 from core.figures.style import base_layout
 from core.i18n import _, usd
 

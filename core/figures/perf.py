@@ -12,7 +12,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from core.figures import units
+import core.figures.units as units
 from core.figures.units import money_axis
 from core.figures.style import base_layout, sep
 from core.i18n import _, usd

@@ -34,7 +34,7 @@ from core.catalog import PRICE_BASIS_LABELS, load_catalog
 from core.cost import CATEGORY_LABELS
 from core import vocab
 from core.design import FIELDS
-from core.figures import units
+import core.figures.units as units
 from core.figures.units import excel_money_format
 from core.formats.filenames import design_slug
 from core.i18n import N_, _
