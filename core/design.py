@@ -21,6 +21,7 @@ anything that caches a resolved design keys it by ``core.i18n.current()`` too (`
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -609,6 +610,7 @@ FIELDS: dict[str, Surface] = _surfaces()
 """``Design`` field -> its ``Surface`` (link key, CLI flag, label, help, unit, vocabulary, sidebar widget)."""
 
 
+@functools.cache
 def field_bounds(field: str) -> tuple[float | None, float | None, bool, bool]:
     """(low, high, low_open, high_open) of a ``Design`` field's numeric bounds (``None`` = unbounded)."""
     return _model_bounds(Design, field)
@@ -630,6 +632,7 @@ def _model_bounds(model: type[BaseModel], field: str) -> tuple[float | None, flo
     return low, high, low_open, high_open
 
 
+@functools.cache
 def field_type(field: str) -> type:
     """The value type of a ``Design`` field without ``None``: ``int``, ``float``, ``bool``, ``str`` or ``dict``."""
     annotation = Design.model_fields[field].annotation
