@@ -103,7 +103,9 @@ def test_switch_box_names_the_planned_switch_after_fabric_roce(server, page):
     page.goto(f"{server}/?v=1&lang=en")
     settle(page, timeout=90)
     assert _select_text(page, "Switch model") == "auto (QM9700, 64 ports)"
-    page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").filter(has_text="Fabric").first.click()
+    fabric = page.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").filter(has_text="Fabric").first
+    fabric.evaluate("box => box.scrollIntoView({block: 'center'})")  # room below it for its options
+    fabric.locator("input").first.click()
     page.get_by_role("option", name="Ethernet RoCE").click()
     settle(page, timeout=90)
     caption = page.locator("[data-testid='stMain'] [data-testid='stCaptionContainer']").first
