@@ -1,4 +1,4 @@
-"""One design, one set of numbers: the same key numbers are equal on every surface that shows them (issue 22, 5).
+"""One design, one set of numbers: the same key numbers are equal on every surface that shows them.
 
 For each design below, ONE reference is built from the engine (``core.plan.plan`` and its summary, the Performance
 page's job fitted by ``core.formats.report.report_job_settings``, the all-reduce busbw of
