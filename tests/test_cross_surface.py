@@ -23,20 +23,24 @@ IT power               x         n (6)    -           -            x       n    
 busbw at 1 GiB         -         x        -           x            x       -     n (7)     -
 step time, default job -         n (8)    -           x            x       -     n (9)     -
 availability           -         -        x           -            x       -     n (10)    -
-switch model           x (11)    x (12)   -           -            x (13)   x     n         x (2)
+switch model           x (11)    x (12)   -           -            x (13)  x     n         x (2)
 =====================  ========  =======  ==========  ===========  ======  ====  ========  =======
 
 (1) in the size caption (``32 x H100 in 4 nodes``). (2) the Slurm (tree, block, YAML) and ASTRA-sim headers:
-GPUs, nodes, tiers, planes, switch; GraphML's graph data: GPUs, nodes, tiers, planes; SimAI's first line: GPUs
-and network switches (its link count merges parallel links, so it is not the plan's link count); NetBox, draw.io
-and the cabling CSV write no header with counts. SimAI refuses rail-only and per-rail-plane designs (no path
-between rails). (3) SimAI: switches in total. (4) the Links card's help. (5) the healthy bisection in the
-"Expected bandwidth" help. (6) kW with one decimal in a [kW] row. (7) ``collective --size 1GiB``, busbw in GB/s.
-(8) seconds with three decimals in a [s] row; the Performance card writes two. (9) ``train`` with the page's job
-(model, tp, pp, global batch, sequence, micro-batch, precision, GPUs): the CLI's own default job searches the
-fastest split and differs on purpose. (10) ``availability --trials N --seed 0`` with the page's N.
+GPUs, nodes, tiers, planes, switch; GraphML's graph data: GPUs, nodes, tiers, planes; the draw.io title: GPUs,
+tiers; SimAI's first line: GPUs and network switches (its link count merges parallel links, so it is not the plan's
+link count); NetBox and the cabling CSV write no header with counts. SimAI refuses rail-only and per-rail-plane
+designs (no path between rails). (3) SimAI: switches in total. (4) the Links card's help. (5) the healthy
+bisection in the "Expected bandwidth" help. (6) kW with one decimal in a [kW] row. (7) ``collective --size
+1GiB``, busbw in GB/s. (8) seconds with three decimals in a [s] row; the Performance card writes two. (9) ``train``
+with the page's job (model, tp, pp, global batch, sequence, micro-batch, precision, GPUs); without them the CLI
+searches its own fastest split (xfail below). (10) ``availability --trials N --seed 0`` with the page's N.
 (11) the sidebar's Switch-model box (every page shares it; read on the Designer). (12) the column's caption
 ``switch X``. (13) the design line under the title.
+
+Money in the workbook: the cells hold exact dollars in the language's money number format; that Excel format cannot
+write three significant figures (``$2.2 M`` for ``$2.17 M``): an xfail below says so. The CLI's ``train`` without job
+options plans its own fastest split, not the page's job: an xfail below says so.
 """
 
 from __future__ import annotations
@@ -240,7 +244,7 @@ def test_compare_column(case, pages):
     assert float(column[label["it_kw"]].replace(",", "")) == round(ref.value["it_kw"], 1)
     assert float(column[label["step_time_s"]].replace(",", "")) == round(ref.value["step_time_s"], 3)
     caption = " ".join(c.value for c in at.caption)
-    assert f"switch {ref.summary['switch_model']}" in caption or ref.summary["switch_model"] in caption
+    assert re.search(rf"\b{re.escape(ref.summary['switch_model'])}\b", caption)  # "switch QM9700" in the column
 
 
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
@@ -411,9 +415,77 @@ def test_export_headers(case):
     text = export_text(ref.plan, "graphml")
     data = {graph[k]: v for k, v in re.findall(r'<data key="(g\d+)">([^<]*)</data>', text) if k in graph}
     assert (int(data["gpus"]), int(data["nodes"]), int(data["tiers"]), int(data["planes"])) == expected[:4]
+    title = re.search(r'id="title" value="([\d,]+) x [^,]+, [^,]+, (\d+) tier\(s\)', export_text(ref.plan, "drawio"))
+    assert (int(title.group(1).replace(",", "")), int(title.group(2))) == (s["gpus"], s["tiers"])
     try:
         first = export_text(ref.plan, "simai").split("\n", 1)[0].split()
     except DesignError:
         return
     vertices, _per_server, nvswitches, switches = (int(x) for x in first[:4])
     assert (vertices - nvswitches - switches, switches) == (s["gpus"], s["switches"]["total"])
+
+
+def _excel_shows(fmt: str, value: float) -> str:
+    """What Excel shows for ``value`` in a conditional number format of the shapes ``excel_money_format`` writes
+    (``[>=N]`` sections, quoted literals, digit placeholders, thousands scaling by trailing commas, the ``0!.00``
+    literal point); enough for those two formats, not a general Excel formatter."""
+    sections = fmt.split(";")
+    for section in sections:
+        condition = re.match(r"\[>=(\d+)\]", section)
+        if condition is None or value >= float(condition.group(1)):
+            break
+    body = re.sub(r"^\[[^\]]*\]", "", section)
+    parts = re.findall(r'"([^"]*)"|([#0,.!]+)', body)
+    out = []
+    for literal, pattern in parts:
+        if literal or not pattern:
+            out.append(literal)
+            continue
+        commas = len(pattern) - len(pattern.rstrip(","))
+        pattern = pattern.rstrip(",")
+        scaled = value / 1000 ** commas
+        if "!." in pattern:  # integer digits with a literal point before the last ones
+            decimals = len(pattern.split("!.")[1])
+            digits = str(round(scaled)).rjust(decimals + 1, "0")
+            out.append(digits[:-decimals] + "." + digits[-decimals:])
+        else:
+            decimals = len(pattern.split(".")[1]) if "." in pattern else 0
+            out.append(f"{scaled:{',' if ',' in pattern else ''}.{decimals}f}")
+    return "".join(out)
+
+
+@pytest.mark.xfail(strict=True, reason="an Excel number format scales by thousands and writes fixed decimals, so the "
+                   "workbook's money cells read $2.2 M / 5118.0万美元 where core.i18n.usd writes $2.17 M / 5,118万美元 "
+                   "(three or four significant figures); the cells hold the exact dollars")
+def test_workbook_money_reads_as_the_one_money_format():
+    differ = []
+    for case in CASES:
+        ref = reference(case.id)
+        with language(case.lang):
+            fmt = units.excel_money_format(case.lang)
+            for key in ("capex", "capex_fabric"):
+                if _excel_shows(fmt, ref.value[key]) != ref.text[key]:
+                    differ.append((case.id, key, _excel_shows(fmt, ref.value[key]), ref.text[key]))
+    assert not differ, differ
+
+
+def test_the_excel_rendering_of_the_test_reads_the_formats():
+    """The small renderer above reads the money formats as their docstring (``excel_money_format``) says Excel
+    shows them."""
+    en, zh = units.excel_money_format("en"), units.excel_money_format("zh")
+    assert [_excel_shows(en, v) for v in (1.1e9, 853.06e6, 49_983)] == ["$1.10 B", "$853.1 M", "$49,983"]
+    assert [_excel_shows(zh, v) for v in (1.1e9, 51.18e6, 9_500)] == ["11.00亿美元", "5118.0万美元", "9,500美元"]
+
+
+@pytest.mark.xfail(strict=True, reason="python -m core train without job options searches the fastest tp/pp split at a "
+                   "global batch of 1,024 (its --explain lists them), while the Performance, Compare pages and the "
+                   "review pack fit the page's default split; the CLI's default is a product decision, not a "
+                   "formatting fix (with the page's job given, the step times agree: test_cli_json)")
+def test_cli_train_default_job_is_the_pages(design_files):
+    differ = []
+    for case in CASES[:3]:
+        ref = reference(case.id)
+        t = cli_json("train", "--design", design_files(case), "--format", "json")
+        if t["step_time_s"] != pytest.approx(ref.value["step_time_s"], abs=1e-4):
+            differ.append((case.id, t["step_time_s"], ref.value["step_time_s"]))
+    assert not differ, differ
