@@ -82,6 +82,12 @@ class Plan(BaseModel):
     def design(self) -> Design:
         return self.resolved.design
 
+    @property
+    def planes(self) -> int:
+        """The design's planes, as every surface names them: per-rail planes are the fabric's islands (the engine
+        sizes them as one structure of ``fabric.planes`` = 1)."""
+        return self.fabric.islands if self.resolved.plane_mode == "per-rail" else self.fabric.planes
+
     def bom_frame(self) -> pd.DataFrame:
         """The bill of materials as a pandas DataFrame (one row per item)."""
         return bom_dataframe(self.bom)
@@ -164,7 +170,7 @@ class Plan(BaseModel):
                 "reserved_network_capex_usd": round(self.reserved_network_capex_usd, 2),
             },
             "nics_per_node": resolved.nics_per_node,
-            "planes": fabric.islands if resolved.plane_mode == "per-rail" else planes,
+            "planes": self.planes,
             "tiers": fabric.tiers,
             "scalable_units": fabric.group_count if resolved.topology != "top-of-rack" else None,
             "pods": fabric.pod_count if fabric.tiers == 3 else None,

@@ -10,7 +10,7 @@ from core import i18n
 from core.errors import FabricPlannerError
 from core.figures.keynumbers import cards_html, size_caption, training_key_numbers
 from core.figures import units
-from core.figures.perf import busbw_figure, comparison_figure, scaling_figure, step_figure
+from core.figures.perf import busbw_figure, collective_table_rows, comparison_figure, scaling_figure, step_figure
 from core.formats import sharelink
 from core.formats import joblink
 from core.formats.joblink import COMPARE_CHOICES, COMPARE_FABRICS, COMPARE_LINK, LIMITS, MAX_COMPARE_LINK, NCCL_RELEASES
@@ -64,12 +64,7 @@ def _number(col, label: str, key: str, step: int = 1, **kw):
 
 def _collective_table(rows: list[dict], unit: str) -> pd.DataFrame:
     """The collectives table with algbw and busbw (the engine's GB/s) as text in ``unit``, headers without one."""
-    frame = pd.DataFrame(rows)
-    names = {_(jobform.COLLECTIVE_COLUMNS[4]): _("algbw"), _(jobform.COLLECTIVE_COLUMNS[5]): _("busbw")}
-    for column in names:
-        if column in frame.columns:
-            frame[column] = [units.bandwidth(units.from_gbytes(v), unit) for v in frame[column]]
-    return frame.rename(columns=names)
+    return pd.DataFrame(collective_table_rows(rows, unit))
 
 
 def main() -> None:

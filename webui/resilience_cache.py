@@ -20,8 +20,6 @@ from core.i18n import N_, _, language as speaking
 from core.perf import congestion, jobform
 from core.plan import plan
 
-TRIALS_SMALL, TRIALS_LARGE, LARGE_GPUS = 1000, 200, 32_768
-"""Monte Carlo trials of the availability: fewer past ``LARGE_GPUS`` GPUs, so the page stays quick."""
 
 
 def _plan(key: str):
@@ -29,7 +27,8 @@ def _plan(key: str):
 
 
 def trials_for(gpus: int) -> int:
-    return TRIALS_SMALL if gpus <= LARGE_GPUS else TRIALS_LARGE
+    """The availability's trials (``core.analysis.availability.shown_trials``: the review pack shows the same)."""
+    return avail.shown_trials(gpus)
 
 
 def job_of(p, settings_json: str | None):

@@ -248,6 +248,16 @@ def _down(rng: np.random.Generator, shape: tuple[int, ...], q: float) -> np.ndar
     return rng.random(shape, dtype=np.float32) < q
 
 
+SHOWN_TRIALS, SHOWN_TRIALS_LARGE, LARGE_GPUS = 1000, 200, 32_768
+"""Monte Carlo trials of the availability every surface shows (the Resilience page, the review pack; seed 0):
+fewer past ``LARGE_GPUS`` GPUs, so the page stays quick."""
+
+
+def shown_trials(gpus: int) -> int:
+    """The trials of the availability the app and the review pack show for a design of ``gpus`` GPUs."""
+    return SHOWN_TRIALS if gpus <= LARGE_GPUS else SHOWN_TRIALS_LARGE
+
+
 def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000, seed: int = 0,
                  rates: dict[str, ClassRate] | None = None) -> Availability:
     """Monte Carlo availability of a design (a ``Plan`` or a ``Shape``); see the module docstring."""

@@ -176,7 +176,7 @@ def write(plan, out: TextIO, naming=None) -> None:
     r, b = plan.resolved, plan.bandwidth
     out.write("# ASTRA-sim 2.x analytical network configuration (--network-configuration), written by fabric planner\n")
     out.write(f"# design: {r.gpus:,} x {r.system.id} in {r.nodes:,} nodes; {r.fabric} {r.port_speed_gbps}G, "
-              f"{r.topology}, {plan.fabric.tiers} tier(s), {plan.fabric.planes} plane(s), switch {r.switch.id}\n")
+              f"{r.topology}, {plan.fabric.tiers} tier(s), {plan.planes} plane(s), switch {r.switch.id}\n")
     out.write("# format: astra-network-analytical common/network-parser/NetworkParser.cpp; one entry per dimension,\n")
     out.write("#   innermost first; the NPU count is the product of npus_count.\n")
     out.write("# bandwidth: per NPU link, per direction, in ASTRA-sim's GB/s = 2^30 B/s (NetworkFunction.cpp\n")

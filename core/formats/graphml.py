@@ -87,7 +87,7 @@ class _Records:
         self.graph = dict(
             name=f"{resolved.gpus} x {resolved.system.id}", gpus=resolved.gpus, nodes=resolved.nodes,
             gpu_model=resolved.system.id, fabric=resolved.fabric, topology=fabric.topology, tiers=fabric.tiers,
-            planes=fabric.planes, islands=fabric.islands, port_speed_gbps=fabric.port_speed_gbps,
+            planes=plan.planes, islands=fabric.islands, port_speed_gbps=fabric.port_speed_gbps,
             uplink_speed_gbps=up_speed,
             aggregated=("servers grouped per scalable unit: the full graph would have "
                         f"{full_elements(plan):,} vertices + edges (more than {MAX_ELEMENTS:,})") if grouped else "no",

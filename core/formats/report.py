@@ -20,7 +20,7 @@ order (each starts on a new A4 page when printed):
    ``core.formats.joblink`` keys; None = the page's defaults with model, tp, pp and global batch fitted
    to the design exactly as the Performance and Compare pages fit them, ``core.analysis.compare.job_settings``);
 8. resilience: single points of failure (``core.analysis.spof``) and a short availability summary
-   (``core.analysis.availability``, ``AVAILABILITY_TRIALS`` seeded trials);
+   (``core.analysis.availability``, the Resilience page's seeded trials, ``shown_trials``);
 9. assumptions and price basis: every catalog entry the BOM uses with its ``source``, ``as_of`` and price
    source; the plan's notes and the power and price bases.
 
@@ -61,11 +61,6 @@ CHART_WIDTH_PX = 700
 COLLECTIVE_OPS = ("all-reduce", "all-to-all")
 REPORT_SIZES = (2**20, 64 * 2**20, 2**30, 16 * 2**30)
 """Message sizes [bytes] of the collectives table: 1 MiB, 64 MiB, 1 GiB, 16 GiB."""
-AVAILABILITY_TRIALS = 200
-"""Monte Carlo trials of the availability summary (seed 0) up to ``LARGE_GPUS``: enough for a summary."""
-LARGE_TRIALS = 50
-"""Trials above ``LARGE_GPUS`` (a trial of 131,072 GPUs draws every element of the cluster)."""
-LARGE_GPUS = 32_768
 SWEEP_MAX_GPUS = 32_768
 """Above this many GPUs the oversubscription what-if (seven more plans) is left out of the report."""
 NETWORK_ORDER = ("compute", "storage", "inband", "oob")
@@ -601,7 +596,7 @@ def _physical(doc: _Doc, plan) -> None:
 
 def _performance(doc: _Doc, plan, job: Mapping | None) -> None:
     from core.figures.keynumbers import cards_html, training_key_numbers
-    from core.figures.perf import busbw_figure, step_figure
+    from core.figures.perf import busbw_figure, collective_table_rows, step_figure
     from core.perf import congestion, jobform
     from core.perf.collectives import size_sweep, sweep
     from core.perf.training import PRESETS
@@ -620,7 +615,7 @@ def _performance(doc: _Doc, plan, job: Mapping | None) -> None:
                             **jobform.sharp_option(sharp))]
         body += _h3(_("Collectives")) + doc.figure(busbw_figure(curves, show_all_algorithms=False,
                                                                                  height=420), 420)
-        body += _frame_table(rows)
+        body += _frame_table(collective_table_rows(rows, doc.unit))  # as the Performance page writes it
     except FabricPlannerError as exc:
         body += _p(_("Collectives: {problem}").format(problem=str(exc)))
     body += _h3(_("Training step"))
@@ -650,7 +645,7 @@ def _routing(plan, settings: Mapping) -> str:
 
 
 def _resilience(doc: _Doc, plan) -> None:
-    from core.analysis.availability import availability
+    from core.analysis.availability import availability, shown_trials
     from core.analysis.failure import TIER_LABELS
     from core.analysis.spof import remedy_label, single_points
 
@@ -677,7 +672,7 @@ def _resilience(doc: _Doc, plan) -> None:
                 more=number(result.count - MAX_SPOF_ROWS)), note=True)
     body += _list(result.notes)
     try:
-        trials = AVAILABILITY_TRIALS if plan.resolved.gpus <= LARGE_GPUS else LARGE_TRIALS
+        trials = shown_trials(plan.resolved.gpus)  # the Resilience page's trials and seed: the same figure
         a = availability(plan, trials=trials, seed=0)
     except FabricPlannerError:
         a = None

@@ -304,7 +304,7 @@ def _header(plan, out: TextIO, title: str, plugin: str) -> None:
     r, f = plan.resolved, plan.fabric
     out.write(f"# Slurm {title} written by fabric planner ({plugin}).\n")
     out.write(f"# Design: {r.gpus:,} x {r.system.id} GPUs in {r.nodes:,} nodes; {r.fabric} {f.port_speed_gbps}G, "
-              f"{f.topology}, {f.tiers} tier(s), {f.planes} plane(s), switch {r.switch.id}.\n")
+              f"{f.topology}, {f.tiers} tier(s), {plan.planes} plane(s), switch {r.switch.id}.\n")
 
 
 def _tree_comment(tree: SlurmTree, out: TextIO) -> None:

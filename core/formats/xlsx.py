@@ -333,8 +333,8 @@ def key_number_rows(plan, unit: str = "GB/s") -> list[tuple[str, float | int | s
         *([(_("Spares (in the capex above, no power)"), cost["spares_capex_usd"], "USD", USD)]
           if cost.get("spares", "off") != "off" else []),
         (_("Cost per GPU"), cost["capex_per_gpu_usd"], "USD", USD),
-        (_("Network capex"), cost["network_capex_usd"], "USD", USD),
-        (_("Network share of capex"), cost["network_share"], "", PERCENT),
+        (_("Capex, compute fabric"), cost["network_capex_usd"], "USD", USD),
+        (_("Compute fabric share of capex"), cost["network_share"], "", PERCENT),
         (_("IT power"), power["it_kw"], "kW", "#,##0.0"),
         (_("Network power"), power["network_kw"], "kW", "#,##0.0"),
         (_("Facility power (PUE {pue})").format(pue=f"{power['pue']:g}"), power["facility_kw"], "kW", "#,##0.0"),

@@ -155,7 +155,7 @@ def collective_rows(plan: Plan, ops, gpus: int, sizes=SIZES_SHOWN, sharp: bool =
         for size, tt, aa, pp_, bw, bb in zip(sizes, t, a, pr, pick.algbw(t), pick.busbw(t)):
             fastest = f"{algorithm_label(aa)} ({pp_})"  # names only: ring (LL), hierarchical (Simple)
             rows.append(_row(COLLECTIVE_COLUMNS, (op, format_size(size), fastest, round(float(tt), 1),
-                                                  float(f"{bw:.4g}"), float(f"{bb:.4g}"))))
+                                                  float(bw), float(bb))))  # rounded once, where shown
     return rows
 
 
