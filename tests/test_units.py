@@ -213,3 +213,12 @@ def test_review_pack_and_workbook_use_the_unit_asked_for(small_plan, unit, other
         assert "T" + unit[1:] in text, ident  # the bisection (card, table header), in the same system
     rows = {label: shown for label, _v, shown, _f in xlsx.key_number_rows(small_plan, unit) if "/s" in shown}
     assert len(rows) == 3 and all(shown[1:] == unit[1:] for shown in rows.values()), rows
+
+
+def test_small_bandwidths_are_decimals_not_exponents():
+    """The Performance page's collectives table showed algbw ``7.3e-05 GB/s`` beside busbw ``0.000146 GB/s``."""
+    assert units.number(7.3e-05) == "0.000073"
+    assert units.number(0.000146) == "0.000146"
+    assert units.number(-1.234e-06) == "-0.00000123"
+    assert units.bandwidth(units.from_gbytes(7.3e-05), "GB/s") == "0.000073 GB/s"
+    assert units.number(0.0) == "0" and units.number(0.5) == "0.5" and units.number(12.34) == "12.3"
