@@ -474,8 +474,9 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
     h1.plotly_chart(heat, key="rs_heat", config=CONFIG)
     h2.plotly_chart(hist, key="rs_hist", config=CONFIG)
     st.dataframe(cache.tier_table(result, unit), hide_index=True, width="stretch", column_config={
-        c: st.column_config.NumberColumn(format="percent") for c in (
-            _("worst load, adaptive"), _("worst load, ECMP"), _("mean load"))})
+        _("links"): st.column_config.NumberColumn(format="localized"),  # 2,048 links, as on every page
+        **{c: st.column_config.NumberColumn(format="percent") for c in (
+            _("worst load, adaptive"), _("worst load, ECMP"), _("mean load"))}})
     if result.hot_links:
         st.markdown("##### " + _("Hottest links (static ECMP)"))
         st.dataframe({_("link"): [h["link"] for h in result.hot_links],

@@ -110,11 +110,14 @@ def test_availability_rates_are_editable_and_in_the_link():
 
 
 def test_availability_counts_have_thousands_separators():
-    """The availability table wrote 4096 links, every other table and card 4,096."""
+    """The availability and link-load tables wrote 4096 links, every other table and card 4,096."""
     at = open_page({**DESIGN, "rs_tab": "Availability"})
     table = next(d for d in at.dataframe if "elements" in d.value.columns)
     config = json.loads(table.proto.columns or "{}")
     assert config["elements"]["type_config"]["format"] == "localized"
+    at = open_page({**DESIGN, "rs_tab": "Overload & imbalance"})
+    table = next(d for d in at.dataframe if "links" in d.value.columns)
+    assert json.loads(table.proto.columns or "{}")["links"]["type_config"]["format"] == "localized"
 
 
 def test_spares_policy_changes_rows_and_capex_and_goes_in_the_link():
