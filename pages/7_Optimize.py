@@ -34,6 +34,7 @@ SIZE_CHOICES = (2**20, 16 * 2**20, 256 * 2**20, 2**30, 4 * 2**30)
 FABRIC_LABELS = {"any": _("InfiniBand or Ethernet"), "infiniband": _("InfiniBand only"), "ethernet": _("Ethernet only")}
 OBJECTIVE_LABELS = {"cluster": N_("whole-cluster capex"), "compute": N_("compute-fabric capex")}
 SEARCHED = N_("searched: the page tries every value")
+COUNT = st.column_config.NumberColumn(format="localized")  # 1,080 candidates, as every count on every page
 
 
 # The search settings in the link (webui.pagestate)
@@ -96,7 +97,7 @@ def _form(values: dict, size: str, gpus: int) -> None:
                       "the sidebar's. Change the GPU model or size in the sidebar.").format(size=safe.md(size)))
         st.caption(_("Searched, so the sidebar's values of these are not used: fabric, switch per tier, port and "
                      "uplink speed, NIC, planes and plane mode, topology, tiers, leaf oversubscription."))
-        c1, c2, c3 = st.columns([2, 1, 2])
+        c1, c2, c3 = st.columns([2, 1.5, 1.5])  # the objective whole ("whole-cluster capex") at 1,024 px
         modes = {"gpus": _("the sidebar's size ({gpus} GPUs)").format(gpus=i18n.number(gpus)),
                  "envelope": _("the most GPUs within the budget or power (searched: the GPU count varies)")}
         mode = c1.radio(_("Size by"), list(modes), index=list(modes).index(values["mode"]),
@@ -202,10 +203,12 @@ def _tables(result) -> None:
         _("Cheapest"): r["cheapest"], _("Ruled out by"): r["ruled_out_by"],
         _("Open"): _design_link(by_index[r["cheapest_index"]].design) if r["cheapest_index"] is not None else None,
     } for r in fam]), hide_index=True, width="stretch", column_config={
+        _("Candidates"): COUNT, _("Meet every constraint"): COUNT,
         _("Open"): st.column_config.LinkColumn(display_text=_("open cheapest"))})
     with st.expander(_("Rejected candidates by reason"), expanded=False):
         st.dataframe(pd.DataFrame([{_("Reason"): r["reason"], _("Candidates"): r["candidates"]}
-                                   for r in figs.rejected_rows(result)]), hide_index=True, width="stretch")
+                                   for r in figs.rejected_rows(result)]), hide_index=True, width="stretch",
+                     column_config={_("Candidates"): COUNT})
 
 
 def main() -> None:

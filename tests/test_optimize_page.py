@@ -5,6 +5,7 @@ an infeasible search, Chinese."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,7 @@ from core.errors import InputError
 from core.figures.optimize import family_rows, front_rows, pareto_figure
 from core.figures.units import bandwidth
 from core.formats import optimizelink
-from core.i18n import usd
+from core.i18n import language, usd
 from core.plan import plan
 from tests import pagetest
 from tests.test_i18n import english_leaks, page_text, rerun
@@ -58,6 +59,13 @@ def test_families_list_feasible_ones_cheapest_first(search):
     for r in rows:
         seen_infeasible |= r.cheapest is None
         assert not (seen_infeasible and r.cheapest is not None)
+
+
+def test_family_names_use_the_languages_comma(search):
+    assert all(", " in r["family"] for r in family_rows(search))
+    with language("zh"):
+        names = [r["family"] for r in family_rows(search)]
+    assert names and all("，" in n and ", " not in n for n in names)  # 以太网 TH5，仅轨道, as the design labels
 
 
 def test_pareto_points_carry_their_candidates(search):
@@ -120,6 +128,9 @@ def test_page_runs_the_linked_search_and_links_the_cheapest_design():
     assert front["Capex, whole cluster [USD]"].iloc[0] == usd(best.best.capex_usd)
     assert len(front) == len(best.pareto)
     assert fams["Candidates"].sum() == best.considered
+    config = json.loads(at.dataframe[1].proto.columns or "{}")  # 1,080 candidates, as every count on every page
+    assert config["Candidates"]["type_config"]["format"] == config["Meet every constraint"]["type_config"]["format"] \
+        == "localized"
     link = at.sidebar.code[0].value
     assert "/optimize?" in link and "n=32" in link and "opt_fab=infiniband" in link and "opt_run=1" in link
 

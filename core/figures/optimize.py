@@ -113,7 +113,8 @@ def family_rows(result: OptimizeResult) -> list[dict]:
     rows = []
     for f in families(result.candidates, result.objective):
         rows.append({
-            "family": f"{_fabric_name(f.fabric)} {f.switch}, {_(TOPOLOGY_WORDS.get(f.topology, f.topology))}",
+            "family": _("{fabric} {switch}, {topology}").format(  # zh: a full-width comma, as in design labels
+                fabric=_fabric_name(f.fabric), switch=f.switch, topology=_(TOPOLOGY_WORDS.get(f.topology, f.topology))),
             "considered": f.considered, "feasible": f.feasible,
             "cheapest": usd(capex_of(f.cheapest, result.objective)) if f.cheapest else "",
             "cheapest_index": f.cheapest.index if f.cheapest else None,
