@@ -127,8 +127,11 @@ def _form(values: dict, size: str, gpus: int) -> None:
                                  help=searched + " " + _("Redundancy: with 2 or more planes the fabric keeps running "
                                                          "when a plane's switch fails."))
         e1, e2, e3, e4 = st.columns(4)
-        busbw = e1.number_input(_("Min. all-reduce busbw [GB/s]"), 0.0, 10_000.0, float(values["bus"]), 10.0,
-                                key=W + "bus")
+        unit = state.bandwidth_unit()  # the link holds GB/s (opt_bus); the box speaks the sidebar's unit
+        per_gbyte = units.from_gbytes(1.0) if unit == "Gb/s" else 1.0
+        busbw = e1.number_input(_("Min. all-reduce busbw [{unit}]").format(unit=unit), 0.0, 10_000.0 * per_gbyte,
+                                float(values["bus"]) * per_gbyte, 10.0 * per_gbyte,
+                                key=W + "bus" + ("_bits" if unit == "Gb/s" else ""))
         sizes = list(dict.fromkeys([*SIZE_CHOICES, values["bsz"]]))
         size = e2.selectbox(_("at message size"), sizes, index=sizes.index(values["bsz"]), format_func=format_size,
                             key=W + "bsz")
@@ -145,7 +148,7 @@ def _form(values: dict, size: str, gpus: int) -> None:
         tokens = f3.number_input(_("Tokens to train [T]"), 0.001, 1000.0, float(values["tok"]), 0.5, key=W + "tok")
         if st.form_submit_button(_("Search"), type="primary"):
             values.update(mode=mode, obj=objective, pl=int(planes), fab=fabric, sw=tuple(allowed),
-                          os=float(oversub), bisr=float(ratio), hops=int(hops), tiers=int(tiers), bus=float(busbw), bsz=int(size), kw=float(power),
+                          os=float(oversub), bisr=float(ratio), hops=int(hops), tiers=int(tiers), bus=float(busbw) / per_gbyte, bsz=int(size), kw=float(power),
                           usd=float(budget), model=model, days=float(days), tok=float(tokens), run="1")
 
 
