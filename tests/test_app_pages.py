@@ -184,6 +184,8 @@ def test_each_tab_renders(tab, charts_expected):
         xcvr = bom[bom["category"] == "transceiver"]
         assert len(set(zip(xcvr["item"], xcvr["where"]))) == len(xcvr)  # every row tells its end and class
         assert not any(("switch end" in i or "NIC end" in i) for i in bom["item"])
+        config = json.loads(at.dataframe[0].proto.columns or "{}")  # quantity and prices in view at 1,024 px
+        assert config["item"]["width"] == "medium"
         labels = [b.label for b in at.get("download_button")]
         assert labels == ["BOM as CSV", "BOM as XLSX", "Design as JSON"]
 
