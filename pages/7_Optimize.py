@@ -191,12 +191,12 @@ def _tables(result) -> None:
     frame = pd.DataFrame([{
         _("Design"): r["design"], capex: r["capex"], figs.metric_title(result.metric, unit): r["performance"],
         _("Open"): _design_link(by_index[r["index"]].design), _("Tiers"): r["tiers"], _("Switches"): r["switches"],
-        _("Power [kW]"): r["power_kw"]} for r in rows])
+        _("Power [kW]"): round(r["power_kw"])} for r in rows])
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
         _("Design"): st.column_config.TextColumn(width="medium"),  # capex and performance in view at 1,024 px
         capex: tables.money_column(),
         figs.metric_title(result.metric, unit): st.column_config.NumberColumn(format="%.1f"),
-        _("Power [kW]"): st.column_config.NumberColumn(format="%.0f"),
+        _("Power [kW]"): COUNT,  # whole kW with separators: 3,536
         _("Open"): st.column_config.LinkColumn(display_text=_("open in Designer")),
     })
     st.markdown("#### " + _("Switch families"))
