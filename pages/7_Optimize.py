@@ -193,7 +193,7 @@ def _tables(result) -> None:
         _("Open"): _design_link(by_index[r["index"]].design), _("Tiers"): r["tiers"], _("Switches"): r["switches"],
         _("Power [kW]"): round(r["power_kw"])} for r in rows])
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
-        _("Design"): st.column_config.TextColumn(width="medium"),  # capex and performance in view at 1,024 px
+        _("Design"): st.column_config.TextColumn(width=320),  # capex and busbw in view at 1,024 px, the label at 1,280
         capex: tables.money_column(),
         figs.metric_title(result.metric, unit): st.column_config.NumberColumn(format="%.1f"),
         _("Power [kW]"): COUNT,  # whole kW with separators: 3,536

@@ -154,7 +154,7 @@ def test_page_runs_the_linked_search_and_links_the_cheapest_design():
     assert len(front) == len(best.pareto)
     assert fams["Candidates"].sum() == best.considered
     front_config = json.loads(at.dataframe[0].proto.columns or "{}")
-    assert front_config["Design"]["width"] == "medium"  # capex and busbw in view at 1,024 px
+    assert front_config["Design"]["width"] == 320  # capex and busbw in view at 1,024 px
     assert front_config["Power [kW]"]["type_config"]["format"] == "localized"  # 3,536 kW, not 3536
     config = json.loads(at.dataframe[1].proto.columns or "{}")  # 1,080 candidates, as every count on every page
     assert config["Candidates"]["type_config"]["format"] == config["Meet every constraint"]["type_config"]["format"] \
