@@ -16,7 +16,7 @@ from core.analysis import failure, load, sparing
 from core.spares import policy_words
 from core.errors import InputError
 from core.figures import units
-from core.figures.keynumbers import size_caption
+from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.figures.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.i18n import _
@@ -406,12 +406,14 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
         st.error(problem)
     policy = tuple(sorted(rl.policy({**store, **{"sp_" + k: v for k, v in effective.items()}}).items()))
     result, table = cache.spares(key, policy, int(store["lead"]), tuple(store["rate"]), lang)
-    m = st.columns(3)
-    m[0].metric(_("Capex without spares"), i18n.usd(result.capex_usd))
-    m[1].metric(_("Spares"), i18n.usd(result.spares_capex_usd))
-    m[2].metric(_("Capex with spares"), i18n.usd(result.capex_with_spares_usd),
-                help=_("Range {low} to {high} (catalog price ranges)").format(
-                    low=i18n.usd(result.capex_with_spares_usd_low), high=i18n.usd(result.capex_with_spares_usd_high)))
+    # the Designer's wrapping cards: a metric column cut "42.13万美元" to "42.13万..." at 1,024 px
+    st.markdown(cards_html([
+        KeyNumber("capex_without_spares", _("Capex without spares"), i18n.usd(result.capex_usd), ""),
+        KeyNumber("spares", _("Spares"), i18n.usd(result.spares_capex_usd), ""),
+        KeyNumber("capex_with_spares", _("Capex with spares"), i18n.usd(result.capex_with_spares_usd),
+                  _("Range {low} to {high} (catalog price ranges)").format(
+                      low=i18n.usd(result.capex_with_spares_usd_low), high=i18n.usd(result.capex_with_spares_usd_high)))]),
+        unsafe_allow_html=True)
     st.dataframe(tables.money(table, [_("unit price [USD]"), _("spares price [USD]")]), hide_index=True,
                  width="stretch", height=cache.table_height(len(table)), column_config={
         _("item"): st.column_config.TextColumn(width="medium"),
