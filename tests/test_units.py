@@ -107,9 +107,8 @@ ALLOWED = {
     ("webui/state.py", 'f"{s} Gb/s"'), ("webui/state.py", 'f"{default_speed} Gb/s"'),
     ("webui/state.py", 'f"{speed} Gb/s"'), ("webui/state.py", 'f"{v} Gb/s"'),
     ("webui/state.py", '"NICs that run {speed} Gb/s on this fabric; a NIC\'s ports bound the planes."'),
-    # the optimizer's constraint inputs are in the link's unit (the Optimize page owns them)
+    # the older link's constraint, in its own unit (the busbw box speaks the sidebar's unit)
     ("pages/7_Optimize.py", '"Min. bisection per GPU [GB/s]"'),
-    ("pages/7_Optimize.py", '"Min. all-reduce busbw [GB/s]"'),
 }
 RULES = [
     (re.compile(r"[TP][bB]/s"), "a T/P-prefixed bandwidth unit"),
