@@ -135,7 +135,8 @@ def main() -> None:
                 bom, hide_index=True, width="stretch",
                 column_config={
                     col("category"): st.column_config.TextColumn(header["category"], width="small"),
-                    col("item"): st.column_config.TextColumn(header["item"], width="large"),
+                    # medium: at 1,024 px a large item column pushed the quantity and prices out of view
+                    col("item"): st.column_config.TextColumn(header["item"], width="medium"),
                     col("where"): st.column_config.TextColumn(
                         header["where"], help=_("Switch role, or the link end and link class a transceiver or "
                                                 "cable serves")),
@@ -162,7 +163,7 @@ def main() -> None:
                     hide_index=True, width="stretch",
                     column_config={
                         col("category"): st.column_config.TextColumn(header["category"], width="small"),
-                        col("item"): st.column_config.TextColumn(header["item"], width="large"),
+                        col("item"): st.column_config.TextColumn(header["item"], width="medium"),
                         col("quantity"): st.column_config.NumberColumn(header["quantity"], format="localized"),
                         col("unit_price_usd"): tables.money_column(header["unit_price_usd"]),
                         col("extended_price_usd"): tables.money_column(header["extended_price_usd"]),

@@ -13,6 +13,7 @@ from core.figures import scaleup
 from core.figures import topology as topology_figures
 from core.i18n import N_, _
 from webui import state
+from webui import tables as tables_fmt
 
 # NB: a bare string at the top level of a page is shown by Streamlit ("magic"): comments only here
 CITATIONS = ("source", "price_source", "power_source")  # columns quoted as published (never translated)
@@ -272,8 +273,10 @@ def main() -> None:
             # headers for display only (English: the field names themselves)
             st.dataframe(frame.rename(columns=headers), hide_index=True, width="stretch",
                          height=min(36 * (len(frame) + 1) + 4, 720),
-                         column_config={headers.get(c, c): st.column_config.TextColumn(headers.get(c, c), width="large")
-                                        for c in LONG_TEXT if c in frame})
+                         column_config={headers.get("id", "id"): st.column_config.TextColumn(  # GB300-NVL72 whole
+                                            headers.get("id", "id"), width="medium", pinned=True),
+                                        **{headers.get(c, c): st.column_config.TextColumn(headers.get(c, c), width="large")
+                                           for c in LONG_TEXT if c in frame}})
     st.caption(_("Sources (source, price_source, power_source), product names and specifications are quoted as "
                  "published."))
 
@@ -288,9 +291,10 @@ def main() -> None:
                                                        list=labels["list"], hyperscale=labels["hyperscale"]))
     book = price_book(lang)
     book_headers = {} if english else {c: _(label) for c, label in PRICE_BOOK_COLUMNS.items()}
-    money = {book_headers.get(c, c): st.column_config.NumberColumn(book_headers.get(c, c), format="dollar")
-             for c in ("low_usd", "typical_usd", "high_usd")}
-    st.dataframe(book.rename(columns=book_headers), hide_index=True, width="stretch", height=420,
+    prices = [book_headers.get(c, c) for c in ("low_usd", "typical_usd", "high_usd")]
+    money = {c: tables_fmt.money_column(c) for c in prices}  # the one money format (core.i18n.usd), as in the BOM
+    st.dataframe(tables_fmt.money(book.rename(columns=book_headers), prices), hide_index=True, width="stretch",
+                 height=420,
                  column_config={**money, book_headers.get("price_source", "price_source"): st.column_config.TextColumn(
                      book_headers.get("price_source", "price_source"), width="large")})
 

@@ -16,7 +16,7 @@ from core.analysis import failure, load, sparing
 from core.spares import policy_words
 from core.errors import InputError
 from core.figures import units
-from core.figures.keynumbers import size_caption
+from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.figures.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.i18n import _
@@ -362,6 +362,7 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
              _("failures per year"): result.rates[name]["afr"], _("repair [h]"): result.rates[name]["mttr_hours"],
              _("unavailability"): result.rates[name]["unavailability"]} for name in result.expected_down]
     st.dataframe(rows, hide_index=True, width="stretch", column_config={
+        _("elements"): st.column_config.NumberColumn(format="localized"),  # 4,096 links, as on every page
         _("expected down"): st.column_config.NumberColumn(format="%.3f"),
         _("unavailability"): st.column_config.NumberColumn(format="%.2e")})
     st.caption(_("Expected GPUs cut off {cut:,.1f}, degraded {deg:,.1f}; nodes to hold back so the job runs 99% of "
@@ -405,12 +406,14 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
         st.error(problem)
     policy = tuple(sorted(rl.policy({**store, **{"sp_" + k: v for k, v in effective.items()}}).items()))
     result, table = cache.spares(key, policy, int(store["lead"]), tuple(store["rate"]), lang)
-    m = st.columns(3)
-    m[0].metric(_("Capex without spares"), i18n.usd(result.capex_usd))
-    m[1].metric(_("Spares"), i18n.usd(result.spares_capex_usd))
-    m[2].metric(_("Capex with spares"), i18n.usd(result.capex_with_spares_usd),
-                help=_("Range {low} to {high} (catalog price ranges)").format(
-                    low=i18n.usd(result.capex_with_spares_usd_low), high=i18n.usd(result.capex_with_spares_usd_high)))
+    # the Designer's wrapping cards: a metric column cut "42.13万美元" to "42.13万..." at 1,024 px
+    st.markdown(cards_html([
+        KeyNumber("capex_without_spares", _("Capex without spares"), i18n.usd(result.capex_usd), ""),
+        KeyNumber("spares", _("Spares"), i18n.usd(result.spares_capex_usd), ""),
+        KeyNumber("capex_with_spares", _("Capex with spares"), i18n.usd(result.capex_with_spares_usd),
+                  _("Range {low} to {high} (catalog price ranges)").format(
+                      low=i18n.usd(result.capex_with_spares_usd_low), high=i18n.usd(result.capex_with_spares_usd_high)))]),
+        unsafe_allow_html=True)
     st.dataframe(tables.money(table, [_("unit price [USD]"), _("spares price [USD]")]), hide_index=True,
                  width="stretch", height=cache.table_height(len(table)), column_config={
         _("item"): st.column_config.TextColumn(width="medium"),
@@ -473,8 +476,9 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
     h1.plotly_chart(heat, key="rs_heat", config=CONFIG)
     h2.plotly_chart(hist, key="rs_hist", config=CONFIG)
     st.dataframe(cache.tier_table(result, unit), hide_index=True, width="stretch", column_config={
-        c: st.column_config.NumberColumn(format="percent") for c in (
-            _("worst load, adaptive"), _("worst load, ECMP"), _("mean load"))})
+        _("links"): st.column_config.NumberColumn(format="localized"),  # 2,048 links, as on every page
+        **{c: st.column_config.NumberColumn(format="percent") for c in (
+            _("worst load, adaptive"), _("worst load, ECMP"), _("mean load"))}})
     if result.hot_links:
         st.markdown("##### " + _("Hottest links (static ECMP)"))
         st.dataframe({_("link"): [h["link"] for h in result.hot_links],

@@ -34,6 +34,7 @@ SIZE_CHOICES = (2**20, 16 * 2**20, 256 * 2**20, 2**30, 4 * 2**30)
 FABRIC_LABELS = {"any": _("InfiniBand or Ethernet"), "infiniband": _("InfiniBand only"), "ethernet": _("Ethernet only")}
 OBJECTIVE_LABELS = {"cluster": N_("whole-cluster capex"), "compute": N_("compute-fabric capex")}
 SEARCHED = N_("searched: the page tries every value")
+COUNT = st.column_config.NumberColumn(format="localized")  # 1,080 candidates, as every count on every page
 
 
 # The search settings in the link (webui.pagestate)
@@ -96,7 +97,7 @@ def _form(values: dict, size: str, gpus: int) -> None:
                       "the sidebar's. Change the GPU model or size in the sidebar.").format(size=safe.md(size)))
         st.caption(_("Searched, so the sidebar's values of these are not used: fabric, switch per tier, port and "
                      "uplink speed, NIC, planes and plane mode, topology, tiers, leaf oversubscription."))
-        c1, c2, c3 = st.columns([2, 1, 2])
+        c1, c2, c3 = st.columns([1.4, 1.6, 1.3])  # the objective whole ("whole-cluster capex") at 1,024 px
         modes = {"gpus": _("the sidebar's size ({gpus} GPUs)").format(gpus=i18n.number(gpus)),
                  "envelope": _("the most GPUs within the budget or power (searched: the GPU count varies)")}
         mode = c1.radio(_("Size by"), list(modes), index=list(modes).index(values["mode"]),
@@ -109,11 +110,15 @@ def _form(values: dict, size: str, gpus: int) -> None:
                                         "transceivers, cables and NICs only. The budget is on the whole cluster."))
         fabric = c3.radio(_("Fabric allowed"), list(FABRIC_LABELS), index=list(FABRIC_LABELS).index(values["fab"]),
                           format_func=lambda f: FABRIC_LABELS[f], horizontal=True, key=W + "fab", help=searched)
-        allowed = st.multiselect(_("Switch models allowed (empty: every switch of the fabric)"), switches,
+        s1, s2 = st.columns([3, 1])  # four constraints a row below: five broke "oversubscription" at 1,024 px
+        allowed = s1.multiselect(_("Switch models allowed (empty: every switch of the fabric)"), switches,
                                  default=[s for s in values["sw"] if s in switches], key=W + "sw",
                                  placeholder=_("every switch of the fabric"), help=searched)
+        planes = s2.number_input(_("Required planes"), 0, 8, int(values["pl"]), 1, key=W + "pl",
+                                 help=searched + " " + _("Redundancy: with 2 or more planes the fabric keeps running "
+                                                         "when a plane's switch fails."))
         st.caption(_("Constraints: 0 means no limit."))
-        d1, d2, d3, d4, d5 = st.columns(5)
+        d1, d2, d3, d4 = st.columns(4)
         oversub = d1.number_input(_("Max. oversubscription (x:1)"), 0.0, 16.0, float(values["os"]), 0.5, key=W + "os",
                                   help=searched)
         ratio = d2.number_input(_("Max. bisection ratio (x:1)"), 0.0, 16.0, float(values["bisr"]), 0.25,
@@ -122,12 +127,12 @@ def _form(values: dict, size: str, gpus: int) -> None:
                                                        "its NIC rate across the worst balanced cut."))
         hops = d3.number_input(_("Max. switch hops"), 0, 9, int(values["hops"]), 1, key=W + "hops")
         tiers = d4.number_input(_("Max. tiers"), 0, 3, int(values["tiers"]), 1, key=W + "tiers", help=searched)
-        planes = d5.number_input(_("Required planes"), 0, 8, int(values["pl"]), 1, key=W + "pl",
-                                 help=searched + " " + _("Redundancy: with 2 or more planes the fabric keeps running "
-                                                         "when a plane's switch fails."))
         e1, e2, e3, e4 = st.columns(4)
-        busbw = e1.number_input(_("Min. all-reduce busbw [GB/s]"), 0.0, 10_000.0, float(values["bus"]), 10.0,
-                                key=W + "bus")
+        unit = state.bandwidth_unit()  # the link holds GB/s (opt_bus); the box speaks the sidebar's unit
+        per_gbyte = units.from_gbytes(1.0) if unit == "Gb/s" else 1.0
+        busbw = e1.number_input(_("Min. all-reduce busbw [{unit}]").format(unit=unit), 0.0, 10_000.0 * per_gbyte,
+                                float(values["bus"]) * per_gbyte, 10.0 * per_gbyte,
+                                key=W + "bus" + ("_bits" if unit == "Gb/s" else ""))
         sizes = list(dict.fromkeys([*SIZE_CHOICES, values["bsz"]]))
         size = e2.selectbox(_("at message size"), sizes, index=sizes.index(values["bsz"]), format_func=format_size,
                             key=W + "bsz")
@@ -144,7 +149,7 @@ def _form(values: dict, size: str, gpus: int) -> None:
         tokens = f3.number_input(_("Tokens to train [T]"), 0.001, 1000.0, float(values["tok"]), 0.5, key=W + "tok")
         if st.form_submit_button(_("Search"), type="primary"):
             values.update(mode=mode, obj=objective, pl=int(planes), fab=fabric, sw=tuple(allowed),
-                          os=float(oversub), bisr=float(ratio), hops=int(hops), tiers=int(tiers), bus=float(busbw), bsz=int(size), kw=float(power),
+                          os=float(oversub), bisr=float(ratio), hops=int(hops), tiers=int(tiers), bus=float(busbw) / per_gbyte, bsz=int(size), kw=float(power),
                           usd=float(budget), model=model, days=float(days), tok=float(tokens), run="1")
 
 
@@ -186,11 +191,12 @@ def _tables(result) -> None:
     frame = pd.DataFrame([{
         _("Design"): r["design"], capex: r["capex"], figs.metric_title(result.metric, unit): r["performance"],
         _("Open"): _design_link(by_index[r["index"]].design), _("Tiers"): r["tiers"], _("Switches"): r["switches"],
-        _("Power [kW]"): r["power_kw"]} for r in rows])
+        _("Power [kW]"): round(r["power_kw"])} for r in rows])
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
+        _("Design"): st.column_config.TextColumn(width=320),  # capex and busbw in view at 1,024 px, the label at 1,280
         capex: tables.money_column(),
         figs.metric_title(result.metric, unit): st.column_config.NumberColumn(format="%.1f"),
-        _("Power [kW]"): st.column_config.NumberColumn(format="%.0f"),
+        _("Power [kW]"): COUNT,  # whole kW with separators: 3,536
         _("Open"): st.column_config.LinkColumn(display_text=_("open in Designer")),
     })
     st.markdown("#### " + _("Switch families"))
@@ -202,10 +208,12 @@ def _tables(result) -> None:
         _("Cheapest"): r["cheapest"], _("Ruled out by"): r["ruled_out_by"],
         _("Open"): _design_link(by_index[r["cheapest_index"]].design) if r["cheapest_index"] is not None else None,
     } for r in fam]), hide_index=True, width="stretch", column_config={
+        _("Candidates"): COUNT, _("Meet every constraint"): COUNT,
         _("Open"): st.column_config.LinkColumn(display_text=_("open cheapest"))})
     with st.expander(_("Rejected candidates by reason"), expanded=False):
         st.dataframe(pd.DataFrame([{_("Reason"): r["reason"], _("Candidates"): r["candidates"]}
-                                   for r in figs.rejected_rows(result)]), hide_index=True, width="stretch")
+                                   for r in figs.rejected_rows(result)]), hide_index=True, width="stretch",
+                     column_config={_("Candidates"): COUNT})
 
 
 def main() -> None:

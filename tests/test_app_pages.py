@@ -184,6 +184,8 @@ def test_each_tab_renders(tab, charts_expected):
         xcvr = bom[bom["category"] == "transceiver"]
         assert len(set(zip(xcvr["item"], xcvr["where"]))) == len(xcvr)  # every row tells its end and class
         assert not any(("switch end" in i or "NIC end" in i) for i in bom["item"])
+        config = json.loads(at.dataframe[0].proto.columns or "{}")  # quantity and prices in view at 1,024 px
+        assert config["item"]["width"] == "medium"
         labels = [b.label for b in at.get("download_button")]
         assert labels == ["BOM as CSV", "BOM as XLSX", "Design as JSON"]
 
@@ -213,7 +215,15 @@ def test_catalog_page():
     assert len(at.dataframe) == 7  # the six catalog tables, then the price book
     book = at.dataframe[6].value
     assert {"low_usd", "typical_usd", "high_usd", "price_basis", "price_source"} <= set(book.columns)
-    assert (book["low_usd"] <= book["typical_usd"]).all() and (book["typical_usd"] <= book["high_usd"]).all()
+    # the one money format (core.i18n.usd), as in the BOM: "$329,580", not Streamlit's "$329,580.00"
+    for column in ("low_usd", "typical_usd", "high_usd"):
+        assert all(re.fullmatch(r"\$\d{1,3}(,\d{3})*|\$\d+(\.\d+)? [MB]", v) for v in book[column]), column
+
+    def dollars(text):
+        number, _, unit = text[1:].partition(" ")
+        return float(number.replace(",", "")) * {"": 1, "M": 1e6, "B": 1e9}[unit]
+    value = {c: [dollars(v) for v in book[c]] for c in ("low_usd", "typical_usd", "high_usd")}
+    assert all(lo <= ty <= hi for lo, ty, hi in zip(value["low_usd"], value["typical_usd"], value["high_usd"]))
     for frame in (d.value for d in at.dataframe[:6]):
         assert {"source", "as_of"} <= set(frame.columns)
     assert [e.label for e in at.expander][:2] == ["Fabric sizing (core/fabric/sizing.py)", "Bandwidth (core/fabric/bandwidth.py)"]

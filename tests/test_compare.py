@@ -237,7 +237,8 @@ def test_table_has_every_row_and_verdicts_for_deltas(four):
     assert v["3. vs baseline"] == "better" and v["1. IB"] is None
     with language("zh"):
         rows_zh, _v = figs.comparison_rows(four)
-        assert rows_zh[0]["指标"] if "指标" in rows_zh[0] else True
+        # the metric's group is 分组, not the communicator's group size (组大小, the same English word)
+        assert list(rows_zh[0])[:2] == ["分组", "指标"] and rows_zh[0]["分组"] == "设计"
     assert not math.isnan(four.columns[0].values["scaleout_gbits_per_gpu"])
     # bandwidth in the one unit the user chose, never "bisection per GPU" (it reads as 2:1 when non-blocking)
     assert not any("Bisection per GPU" in r["metric"] for r in rows)

@@ -5,19 +5,20 @@ an infeasible search, Chinese."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.analysis.optimize import Constraints, Grid, candidate_designs, families, optimize
+from core.analysis.optimize import Constraints, Grid, candidate_designs, design_label, families, optimize
 from core.design import Design
 from core.errors import InputError
 from core.figures.optimize import family_rows, front_rows, pareto_figure
 from core.figures.units import bandwidth
 from core.formats import optimizelink
-from core.i18n import usd
+from core.i18n import language, usd
 from core.plan import plan
 from tests import pagetest
 from tests.test_i18n import english_leaks, page_text, rerun
@@ -58,6 +59,38 @@ def test_families_list_feasible_ones_cheapest_first(search):
     for r in rows:
         seen_infeasible |= r.cheapest is None
         assert not (seen_infeasible and r.cheapest is not None)
+
+
+def test_family_names_use_the_languages_comma(search):
+    assert all(", " in r["family"] for r in family_rows(search))
+    with language("zh"):
+        names = [r["family"] for r in family_rows(search)]
+    assert names and all("，" in n and ", " not in n for n in names)  # 以太网 TH5，仅轨道, as the design labels
+
+
+def test_design_labels_name_the_fabric_as_the_families_do(search):
+    """Design labels and the explanation said ``ethernet TH5`` / ``the best infiniband design`` beside the families'
+    ``Ethernet TH5``: the fabric's name, not its id."""
+    labels = [design_label(c) for c in search.candidates]
+    assert labels and all(label.split(" ")[0] in ("InfiniBand", "Ethernet") for label in labels)
+    assert not any(word in line for line in search.explanation for word in ("infiniband", "ethernet"))
+    with language("zh"):
+        assert all(design_label(c).startswith(("InfiniBand", "以太网")) for c in search.candidates)
+
+
+def test_busbw_box_speaks_the_sidebars_unit_and_the_link_stays_in_gbytes():
+    at = open_page({"ng": "64", "ui_bw": "gbit", "opt_bus": "50"})
+    box = at.number_input(key="opt_w_bus_bits")
+    assert box.label == "Min. all-reduce busbw [Gb/s]" and box.value == 400.0
+    box.set_value(800.0)
+    at.number_input(key="opt_w_usd").set_value(1000.0)  # a quick search: nothing fits the budget
+    at.multiselect(key="opt_w_sw").set_value(["QM9700"])
+    next(b for b in at.button if b.label == "Search").click()
+    rerun(at)
+    assert "opt_bus=100" in at.sidebar.code[0].value  # 800 Gb/s = 100 GB/s in the link
+    at = open_page({"ng": "64", "opt_bus": "50"})
+    assert at.number_input(key="opt_w_bus").label == "Min. all-reduce busbw [GB/s]"
+    assert at.number_input(key="opt_w_bus").value == 50.0
 
 
 def test_pareto_points_carry_their_candidates(search):
@@ -120,6 +153,12 @@ def test_page_runs_the_linked_search_and_links_the_cheapest_design():
     assert front["Capex, whole cluster [USD]"].iloc[0] == usd(best.best.capex_usd)
     assert len(front) == len(best.pareto)
     assert fams["Candidates"].sum() == best.considered
+    front_config = json.loads(at.dataframe[0].proto.columns or "{}")
+    assert front_config["Design"]["width"] == 320  # capex and busbw in view at 1,024 px
+    assert front_config["Power [kW]"]["type_config"]["format"] == "localized"  # 3,536 kW, not 3536
+    config = json.loads(at.dataframe[1].proto.columns or "{}")  # 1,080 candidates, as every count on every page
+    assert config["Candidates"]["type_config"]["format"] == config["Meet every constraint"]["type_config"]["format"] \
+        == "localized"
     link = at.sidebar.code[0].value
     assert "/optimize?" in link and "n=32" in link and "opt_fab=infiniband" in link and "opt_run=1" in link
 

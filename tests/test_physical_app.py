@@ -25,6 +25,8 @@ def test_racks_tab_draws_floor_plan_elevations_and_lengths(lang, title):
     assert any(title in spec["layout"]["title"]["text"] for spec in specs)
     assert len(specs) >= 3  # floor plan, rack elevations, cable lengths
     assert at.dataframe  # media per link class and length bin
+    links = "Links" if lang == "en" else "链路"  # 2,048 links with a separator, as on every page
+    assert json.loads(at.dataframe[0].proto.columns or "{}")[links]["type_config"]["format"] == "localized"
     cards = " ".join(str(m.value) for m in at.markdown)
     assert ("Floor area" if lang == "en" else "占地面积") in cards
 

@@ -4,6 +4,7 @@ both languages on every section; and the link codec (core.formats.resiliencelink
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -106,6 +107,17 @@ def test_availability_rates_are_editable_and_in_the_link():
     at2 = open_page({**DESIGN, "rs_tab": "Availability", "rs_rate": "gpu_node.afr=0", "rs_jg": "256"})
     assert at2.number_input(key="rs_w_afr_gpu_node").value == 0.0
     assert at2.number_input(key="rs_w_jg").value == 256
+
+
+def test_availability_counts_have_thousands_separators():
+    """The availability and link-load tables wrote 4096 links, every other table and card 4,096."""
+    at = open_page({**DESIGN, "rs_tab": "Availability"})
+    table = next(d for d in at.dataframe if "elements" in d.value.columns)
+    config = json.loads(table.proto.columns or "{}")
+    assert config["elements"]["type_config"]["format"] == "localized"
+    at = open_page({**DESIGN, "rs_tab": "Overload & imbalance"})
+    table = next(d for d in at.dataframe if "links" in d.value.columns)
+    assert json.loads(table.proto.columns or "{}")["links"]["type_config"]["format"] == "localized"
 
 
 def test_spares_policy_changes_rows_and_capex_and_goes_in_the_link():

@@ -107,9 +107,8 @@ ALLOWED = {
     ("webui/state.py", 'f"{s} Gb/s"'), ("webui/state.py", 'f"{default_speed} Gb/s"'),
     ("webui/state.py", 'f"{speed} Gb/s"'), ("webui/state.py", 'f"{v} Gb/s"'),
     ("webui/state.py", '"NICs that run {speed} Gb/s on this fabric; a NIC\'s ports bound the planes."'),
-    # the optimizer's constraint inputs are in the link's unit (the Optimize page owns them)
+    # the older link's constraint, in its own unit (the busbw box speaks the sidebar's unit)
     ("pages/7_Optimize.py", '"Min. bisection per GPU [GB/s]"'),
-    ("pages/7_Optimize.py", '"Min. all-reduce busbw [GB/s]"'),
 }
 RULES = [
     (re.compile(r"[TP][bB]/s"), "a T/P-prefixed bandwidth unit"),
@@ -213,3 +212,12 @@ def test_review_pack_and_workbook_use_the_unit_asked_for(small_plan, unit, other
         assert "T" + unit[1:] in text, ident  # the bisection (card, table header), in the same system
     rows = {label: shown for label, _v, shown, _f in xlsx.key_number_rows(small_plan, unit) if "/s" in shown}
     assert len(rows) == 3 and all(shown[1:] == unit[1:] for shown in rows.values()), rows
+
+
+def test_small_bandwidths_are_decimals_not_exponents():
+    """The Performance page's collectives table showed algbw ``7.3e-05 GB/s`` beside busbw ``0.000146 GB/s``."""
+    assert units.number(7.3e-05) == "0.000073"
+    assert units.number(0.000146) == "0.000146"
+    assert units.number(-1.234e-06) == "-0.00000123"
+    assert units.bandwidth(units.from_gbytes(7.3e-05), "GB/s") == "0.000073 GB/s"
+    assert units.number(0.0) == "0" and units.number(0.5) == "0.5" and units.number(12.34) == "12.3"

@@ -70,4 +70,5 @@ def physical_tab(cur, key: str, lang: str) -> None:
                      slack=routing.slack_fraction, end=f"{routing.slack_end_m:g}"))
     if plan.lengths:
         st.plotly_chart(lengths, key="cable_lengths_chart", config=CONFIG)
-        st.dataframe(media_table(key, lang), hide_index=True, width="stretch")
+        st.dataframe(media_table(key, lang), hide_index=True, width="stretch",  # 2,048 links, as on every page
+                     column_config={_("Links"): st.column_config.NumberColumn(format="localized")})

@@ -1210,6 +1210,12 @@ def _nearest(cands: list[Candidate], key: str) -> str:
 
 # --- explaining the choice ----------------------------------------------------------------------
 
+def fabric_name(fabric: str) -> str:
+    """The fabric as a label names it (``InfiniBand``, ``Ethernet`` / 以太网), as the Optimize page's families
+    do; ``fabric_word`` is the id in running text (``infiniband``)."""
+    return {"infiniband": "InfiniBand", "ethernet": _("Ethernet")}.get(fabric) or fabric_word(fabric)
+
+
 def design_label(c: Candidate) -> str:
     """``QM9700 leaf / QM9700 spine, 2 tiers, 1:1, 400G, rail-optimized, 1 plane``."""
     d = c.design
@@ -1218,7 +1224,7 @@ def design_label(c: Candidate) -> str:
         _("{leaf} leaf / {spine} spine").format(leaf=d.leaf_switch, spine=d.spine_switch)
     speed = f"{d.port_speed_gbps}G" + (f"/{d.uplink_speed_gbps}G" if d.uplink_speed_gbps else "")
     return tidy_spaces(_("{fabric} {switches}, {tiers}, {ratio}, {speed}, {nic}, {topology}, {planes} plane(s) {mode}")
-                       .format(fabric=fabric_word(d.fabric), switches=switches, tiers=tiers,
+                       .format(fabric=fabric_name(d.fabric), switches=switches, tiers=tiers,
                                ratio=f"{d.oversubscription:g}:1", speed=speed, nic=d.nic or _("default NIC"), topology=_(TOPOLOGY_WORDS[d.topology]),
                                planes=d.planes, mode=_(MODE_WORDS[d.plane_mode])))
 
@@ -1261,7 +1267,7 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
         share = saving / capex_of(other, objective) if capex_of(other, objective) else 0.0
         lines.append(tidy_spaces(_(
             "{share} cheaper ({saving}) than the best {fabric} design ({design}); {why}").format(
-            share=f"{share:.1%}", saving=usd(saving), fabric=fabric_word(other.design.fabric),
+            share=f"{share:.1%}", saving=usd(saving), fabric=fabric_name(other.design.fabric),
             design=design_label(other), why=_why_costlier(best, other, objective))))
     else:
         families = [f for f in FABRICS if f != best.design.fabric]
@@ -1272,7 +1278,7 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
         if reasons:
             top = max(reasons, key=reasons.get)
             lines.append(tidy_spaces(_("No {fabric} design meets every constraint; most are ruled out by: {reason}.")
-                                     .format(fabric=fabric_word(families[0]),
+                                     .format(fabric=fabric_name(families[0]),
                                              reason=constraint_word(top) if top in CONSTRAINT_WORDS else top)))
     return lines
 

@@ -11,7 +11,7 @@ from core.cost import CATEGORY_LABELS
 from core.figures.cost import category_name
 import core.figures.units as units
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, wrap_text
-from core.i18n import _, usd
+from core.i18n import _, pgettext, usd
 from core.perf.sizes import format_size
 
 DESIGN_COLOURS = ("#2e86c1", "#d35400", "#117a65", "#7d3c98")
@@ -149,7 +149,8 @@ def comparison_rows(comparison: Comparison, unit: str = "GB/s") -> tuple[list[di
 
     deltas = comparison.deltas()
     rows, verdicts = [], []
-    metric_header, group_header = _("metric"), _("group")
+    # the metric's group (Design, Cost and power, ...), not the communicator group size "group" of core.perf
+    metric_header, group_header = _("metric"), pgettext("comparison table", "group")
     for m in comparison.rows:
         row = {group_header: _(GROUPS[m.group]), metric_header: metric_label(m)}
         verdict = {group_header: None, metric_header: None}

@@ -18,9 +18,9 @@ from core.analysis.optimize import (
     OptimizeResult,
     capex_of,
     design_label,
+    fabric_name,
     families,
 )
-from core.design import fabric_word
 import core.figures.units as units
 from core.figures.style import base_layout
 from core.i18n import _, usd
@@ -104,7 +104,7 @@ def front_rows(result: OptimizeResult, unit: str = "GB/s") -> list[dict]:
 
 def _fabric_name(fabric: str) -> str:
     """The fabric as a table shows it (``InfiniBand``, ``Ethernet``), in the current language."""
-    return {"infiniband": "InfiniBand", "ethernet": _("Ethernet")}.get(fabric, fabric_word(fabric))
+    return fabric_name(fabric)
 
 
 def family_rows(result: OptimizeResult) -> list[dict]:
@@ -113,7 +113,8 @@ def family_rows(result: OptimizeResult) -> list[dict]:
     rows = []
     for f in families(result.candidates, result.objective):
         rows.append({
-            "family": f"{_fabric_name(f.fabric)} {f.switch}, {_(TOPOLOGY_WORDS.get(f.topology, f.topology))}",
+            "family": _("{fabric} {switch}, {topology}").format(  # zh: a full-width comma, as in design labels
+                fabric=_fabric_name(f.fabric), switch=f.switch, topology=_(TOPOLOGY_WORDS.get(f.topology, f.topology))),
             "considered": f.considered, "feasible": f.feasible,
             "cheapest": usd(capex_of(f.cheapest, result.objective)) if f.cheapest else "",
             "cheapest_index": f.cheapest.index if f.cheapest else None,

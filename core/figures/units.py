@@ -60,6 +60,8 @@ def number(value: float) -> str:
     """Three significant figures at most below 100, whole numbers with separators from 100."""
     if abs(value) >= 100:
         return f"{value:,.0f}"
+    if 0 < abs(value) < 1e-3:  # decimals, not ``7.3e-05`` beside ``0.000146`` in one column
+        return f"{value:.{2 - math.floor(math.log10(abs(value)))}f}".rstrip("0")
     text = f"{value:.1f}" if abs(value) >= 10 else f"{value:.3g}"
     return text[:-2] if text.endswith(".0") else text
 
