@@ -9,7 +9,6 @@ from core import vocab
 from core import i18n
 from core.errors import FabricPlannerError
 from core.figures.keynumbers import cards_html, size_caption, training_key_numbers
-from core.figures import units
 from core.figures.perf import busbw_figure, collective_table_rows, comparison_figure, scaling_figure, step_figure
 from core.formats import sharelink
 from core.formats import joblink

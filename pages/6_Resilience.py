@@ -15,9 +15,9 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.spares import policy_words
 from core.errors import InputError
-from core.figures import units
+from core import units
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
-from core.figures.units import from_gbytes, from_tbits
+from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.i18n import _
 from webui import jobstate, pagestate, safe, state, tables

@@ -18,7 +18,7 @@ from core.analysis.optimize import capex_of, design_label, largest_within, objec
 from core.catalog import load_catalog
 from core.design import Design, resolve_design
 from core.errors import FabricPlannerError
-from core.figures import units
+from core import units
 from core.figures import optimize as figs
 from core.figures.keynumbers import size_caption
 from core.formats import optimizelink, sharelink
@@ -161,7 +161,7 @@ def _best(result) -> None:
         size=safe.md(size_caption(result.best_plan)), design=safe.md(design_label(best)),
         capex=i18n.usd(capex_of(best, result.objective)), objective=objective_word(result.objective),
         other_capex=i18n.usd(capex_of(best, other)), other_objective=objective_word(other)))
-    for line in result.explanation:
+    for line in result.explained(state.bandwidth_unit()):
         st.markdown("- " + safe.md(line))
     st.link_button(_("Open the cheapest design in the Designer"), _design_link(best.design), type="primary")
 

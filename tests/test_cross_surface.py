@@ -4,7 +4,7 @@ For each design below, ONE reference is built from the engine (``core.plan.plan`
 page's job fitted by ``core.formats.report.report_job_settings``, the all-reduce busbw of
 ``core.analysis.compare.busbw_values``, the availability of ``core.analysis.availability`` at the page's trials and
 seed), written as text by the one money formatter (``core.i18n.usd``), the one bandwidth formatter
-(``core.figures.units.bandwidth``) and the one count formatter (``core.i18n.number``), in the design's language and
+(``core.units.bandwidth``) and the one count formatter (``core.i18n.number``), in the design's language and
 bandwidth unit. Every surface must show exactly that text (machine-readable surfaces: that number).
 
 Which surface carries which number (x = checked as text, n = checked as a number, - = the surface does not show it):
@@ -59,7 +59,7 @@ from core import i18n
 from core.analysis import availability as avail
 from core.analysis.compare import busbw_values, metric_label, metrics
 from core.design import Design
-from core.figures import units
+from core import units
 from core.figures.keynumbers import format_power, training_key_numbers
 from core.formats import sharelink
 from core.formats.exports import export_text

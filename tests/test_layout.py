@@ -17,6 +17,7 @@ CORE = ROOT / "core"
 # lowest first; a module may import its own layer and any layer before it
 LAYERS = [
     ("core.i18n",),
+    ("core.units",),
     ("core.errors",),
     ("core.vocab",),
     ("core.catalog", "core.spares"),

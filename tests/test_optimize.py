@@ -172,6 +172,12 @@ def test_explanation_names_the_binding_constraint_and_the_other_family():
     share = (other.capex_usd - result.best.capex_usd) / other.capex_usd
     assert f"{share:.1%} cheaper" in text
     assert other.capex_usd >= result.best.capex_usd
+    # the explanation is worded again in the user's bandwidth unit, not searched again
+    from core import units
+    busbw = [line for line in result.explained("Gb/s") if line.startswith("All-reduce busbw")]
+    assert busbw == [f"All-reduce busbw {units.bandwidth(units.from_gbytes(result.best.busbw_gbytes), 'Gb/s')} "
+                     f"at 1 GiB over 2,048 GPUs."] and "b/s" in busbw[0]
+    assert result.explained("GB/s") == result.explanation
 
 
 def test_infeasible_constraints_name_the_one_that_ruled_everything_out():

@@ -16,7 +16,7 @@ from core.analysis.optimize import Constraints, Grid, candidate_designs, design_
 from core.design import Design
 from core.errors import InputError
 from core.figures.optimize import family_rows, front_rows, pareto_figure
-from core.figures.units import bandwidth
+from core.units import bandwidth
 from core.formats import optimizelink
 from core.i18n import language, usd
 from core.plan import plan

@@ -10,7 +10,7 @@ import openpyxl
 import pytest
 
 from core.design import Design
-from core.figures.units import excel_money_format
+from core.units import excel_money_format
 from core.formats import xlsx
 from core.i18n import _, language
 from core.plan import plan

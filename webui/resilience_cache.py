@@ -13,8 +13,8 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing, spof
 from core.design import Design
 from core.figures import resilience as figs
-from core.figures import units
-from core.figures.units import from_tbits
+from core import units
+from core.units import from_tbits
 from core.fabric.sizing import ROLE_LABELS
 from core.i18n import N_, _, language as speaking
 from core.perf import congestion, jobform

@@ -35,7 +35,7 @@ from core.design import (
     MAX_GPUS, Design, ResolvedDesign, nvlink_domain_size, offered_port_speeds, parse_design, resolve_design,
 )
 from core.errors import DesignError, InputError, shown
-from core.figures import units
+from core import units
 from core.figures.keynumbers import size_caption
 from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy

@@ -66,9 +66,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from core import units, vocab
 from core.catalog import Catalog, load_catalog
 from core.cost import NETWORK_CATEGORIES, build_bom, summarize_cost
-from core.design import MAX_GPUS, Design, ResolvedDesign, fabric_word, offered_port_speeds, resolve_design, tidy_spaces
+from core.design import MAX_GPUS, Design, ResolvedDesign, offered_port_speeds, resolve_design, tidy_spaces
 from core.errors import DesignError, FabricPlannerError, InputError
 from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.sizing import size_fabric
@@ -263,6 +264,16 @@ class OptimizeResult:
     candidates: list[Candidate] = field(default_factory=list, repr=False)
     objective: str = "cluster"
     """What ``best`` minimises and the front's capex axis is (``OBJECTIVES``)."""
+    constraints: Constraints | None = field(default=None, repr=False)
+    """The constraints searched under (what ``explained`` words the choice against)."""
+
+    def explained(self, unit: str = "GB/s") -> list[str]:
+        """``explanation`` with bandwidth in ``unit`` (``GB/s`` or ``Gb/s``, the user's choice; the search
+        itself is unit-free, so a cached result is worded again rather than searched again)."""
+        if self.best is None or self.constraints is None:
+            return list(self.explanation)
+        return explain(self.best, self.other_family, self.candidates, self.constraints, self.metric,
+                       self.objective, unit)
 
     def summary(self) -> dict:
         """JSON-ready: ``best.design`` (a design JSON), ``best.summary`` (the plan summary), ``pareto[]``,
@@ -1006,7 +1017,7 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
     return OptimizeResult(best=best, best_plan=best_plan, pareto=front, considered=len(cands),
                           feasible=len(feasible), rejected=rejected, seconds=time.perf_counter() - started,
                           planned=planned, sizings=sizings, metric=metric, explanation=explanation, other_family=other_best,
-                          candidates=cands, objective=objective)
+                          candidates=cands, objective=objective, constraints=constraints)
 
 
 MAX_ENVELOPE_SEARCHES = 14
@@ -1210,12 +1221,6 @@ def _nearest(cands: list[Candidate], key: str) -> str:
 
 # --- explaining the choice ----------------------------------------------------------------------
 
-def fabric_name(fabric: str) -> str:
-    """The fabric as a label names it (``InfiniBand``, ``Ethernet`` / 以太网), as the Optimize page's families
-    do; ``fabric_word`` is the id in running text (``infiniband``)."""
-    return {"infiniband": "InfiniBand", "ethernet": _("Ethernet")}.get(fabric) or fabric_word(fabric)
-
-
 def design_label(c: Candidate) -> str:
     """``QM9700 leaf / QM9700 spine, 2 tiers, 1:1, 400G, rail-optimized, 1 plane``."""
     d = c.design
@@ -1224,23 +1229,23 @@ def design_label(c: Candidate) -> str:
         _("{leaf} leaf / {spine} spine").format(leaf=d.leaf_switch, spine=d.spine_switch)
     speed = f"{d.port_speed_gbps}G" + (f"/{d.uplink_speed_gbps}G" if d.uplink_speed_gbps else "")
     return tidy_spaces(_("{fabric} {switches}, {tiers}, {ratio}, {speed}, {nic}, {topology}, {planes} plane(s) {mode}")
-                       .format(fabric=fabric_name(d.fabric), switches=switches, tiers=tiers,
-                               ratio=f"{d.oversubscription:g}:1", speed=speed, nic=d.nic or _("default NIC"), topology=_(TOPOLOGY_WORDS[d.topology]),
-                               planes=d.planes, mode=_(MODE_WORDS[d.plane_mode])))
+                       .format(fabric=vocab.FABRIC.label(d.fabric), switches=switches, tiers=tiers,
+                               ratio=f"{d.oversubscription:g}:1", speed=speed, nic=d.nic or _("default NIC"), topology=vocab.TOPOLOGY.word(d.topology),
+                               planes=d.planes, mode=vocab.PLANE_MODE.word(d.plane_mode)))
 
 
 def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], constraints: Constraints,
-            metric: str, objective: str = "cluster") -> list[str]:
+            metric: str, objective: str = "cluster", unit: str = "GB/s") -> list[str]:
     """Why the winner wins, in words: what it meets, which constraint binds, and the other fabric family
-    (capex figures are the objective's, named)."""
+    (capex figures are the objective's, named; bandwidth in ``unit``, ``core.units``)."""
     lines = [_("{design}: {capex} {objective}, the cheapest of {feasible} designs that meet every constraint.").format(
         design=design_label(best), capex=usd(capex_of(best, objective)), objective=objective_word(objective),
         feasible=f"{sum(c.feasible for c in cands):,}")]
     if objective == "compute":
         lines.append(_("Whole-cluster capex {capex}.").format(capex=usd(best.capex_usd)))
     if constraints.min_busbw_gbytes is not None or metric == "busbw_gbytes":
-        lines.append(_("All-reduce busbw {busbw} GB/s at {size} over {gpus} GPUs.").format(
-            busbw=f"{best.busbw_gbytes:.1f}", size=format_size(constraints.busbw_size),
+        lines.append(_("All-reduce busbw {busbw} at {size} over {gpus} GPUs.").format(
+            busbw=units.bandwidth(units.from_gbytes(best.busbw_gbytes), unit), size=format_size(constraints.busbw_size),
             gpus=f"{(best.design.gpus or 0):,}"))
     if not math.isnan(best.days):
         lines.append(_("The job trains in {days} days ({step} s per step).").format(
@@ -1267,7 +1272,7 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
         share = saving / capex_of(other, objective) if capex_of(other, objective) else 0.0
         lines.append(tidy_spaces(_(
             "{share} cheaper ({saving}) than the best {fabric} design ({design}); {why}").format(
-            share=f"{share:.1%}", saving=usd(saving), fabric=fabric_name(other.design.fabric),
+            share=f"{share:.1%}", saving=usd(saving), fabric=vocab.FABRIC.label(other.design.fabric),
             design=design_label(other), why=_why_costlier(best, other, objective))))
     else:
         families = [f for f in FABRICS if f != best.design.fabric]
@@ -1278,14 +1283,11 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
         if reasons:
             top = max(reasons, key=reasons.get)
             lines.append(tidy_spaces(_("No {fabric} design meets every constraint; most are ruled out by: {reason}.")
-                                     .format(fabric=fabric_name(families[0]),
+                                     .format(fabric=vocab.FABRIC.label(families[0]),
                                              reason=constraint_word(top) if top in CONSTRAINT_WORDS else top)))
     return lines
 
 
-TOPOLOGY_WORDS = {"rail-optimized": N_("rail-optimized"), "top-of-rack": N_("top-of-rack"),
-                  "rail-only": N_("rail-only")}
-MODE_WORDS = {"per-port": N_("per-port"), "per-rail": N_("per-rail")}
 def _tightest(best: Candidate, constraints: Constraints, ruling: set[str]) -> tuple[str, str, str] | None:
     """Of the constraints in ``ruling`` (those that rejected some candidate), the one with the least relative
     slack at ``best``: (key, its value, the limit), formatted; None when none rejected anything."""

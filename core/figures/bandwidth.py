@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-import core.figures.units as units
+from core import units
 from core.figures.style import CATEGORY_COLOURS, HIGHLIGHT, TIER_COLOURS, base_layout, sep
 from core.i18n import N_, _, usd
 

@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 from core.analysis.compare import Comparison, busbw_key, category_capex
 from core.cost import CATEGORY_LABELS
 from core.figures.cost import category_name
-import core.figures.units as units
+from core import units
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, wrap_text
 from core.i18n import _, pgettext, usd
 from core.perf.sizes import format_size

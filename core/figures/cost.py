@@ -6,7 +6,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from core.figures.keynumbers import format_power
-from core.figures.units import money_axis
+from core.units import money_axis
 from core.cost import CATEGORY_LABELS, price_sensitivity
 from core.figures.style import CATEGORY_COLOURS, base_layout
 from core.i18n import N_, _, usd

@@ -14,7 +14,7 @@ from html import escape
 
 from core import vocab
 from core.figures.style import CJK_FONTS, sep
-from core.figures.units import bandwidth, from_gbytes, from_tbits, number
+from core.units import bandwidth, from_gbytes, from_tbits, number
 from core.i18n import N_, _, ngettext, usd
 
 

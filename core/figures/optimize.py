@@ -13,15 +13,13 @@ import math
 import plotly.graph_objects as go
 
 from core.analysis.optimize import (
-    TOPOLOGY_WORDS,
     Candidate,
     OptimizeResult,
     capex_of,
     design_label,
-    fabric_name,
     families,
 )
-import core.figures.units as units
+from core import units, vocab
 from core.figures.style import base_layout
 from core.i18n import _, usd
 
@@ -102,11 +100,6 @@ def front_rows(result: OptimizeResult, unit: str = "GB/s") -> list[dict]:
     return rows
 
 
-def _fabric_name(fabric: str) -> str:
-    """The fabric as a table shows it (``InfiniBand``, ``Ethernet``), in the current language."""
-    return fabric_name(fabric)
-
-
 def family_rows(result: OptimizeResult) -> list[dict]:
     """One row per switch family (fabric, leaf switch, topology): its cheapest design that meets every
     constraint, or what ruled the family out."""
@@ -114,7 +107,7 @@ def family_rows(result: OptimizeResult) -> list[dict]:
     for f in families(result.candidates, result.objective):
         rows.append({
             "family": _("{fabric} {switch}, {topology}").format(  # zh: a full-width comma, as in design labels
-                fabric=_fabric_name(f.fabric), switch=f.switch, topology=_(TOPOLOGY_WORDS.get(f.topology, f.topology))),
+                fabric=vocab.FABRIC.label(f.fabric), switch=f.switch, topology=vocab.TOPOLOGY.word(f.topology)),
             "considered": f.considered, "feasible": f.feasible,
             "cheapest": usd(capex_of(f.cheapest, result.objective)) if f.cheapest else "",
             "cheapest_index": f.cheapest.index if f.cheapest else None,

@@ -12,8 +12,8 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-import core.figures.units as units
-from core.figures.units import money_axis
+from core import units
+from core.units import money_axis
 from core.figures.style import base_layout, sep
 from core.i18n import _, usd
 from core.perf.algorithms import algorithm_label

@@ -21,9 +21,9 @@ import plotly.graph_objects as go
 
 from core.analysis.failure import FailureResult
 from core.analysis.load import DIRECTION_LABELS, TIER_LABELS, LoadResult
-import core.figures.units as units
+from core import units
 from core.figures.style import base_layout
-from core.figures.units import from_gbytes, from_tbits
+from core.units import from_gbytes, from_tbits
 from core.figures.topology import topology_figure, topology_graph
 from core.i18n import _
 

@@ -8,7 +8,7 @@ from collections import defaultdict
 import plotly.graph_objects as go
 
 from core.catalog import load_catalog
-from core.figures.units import bandwidth as format_bandwidth
+from core.units import bandwidth as format_bandwidth
 from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, line_width, scatter, wrap_text
 from core.i18n import _
 

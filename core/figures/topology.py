@@ -14,7 +14,7 @@ import networkx as nx
 import plotly.graph_objects as go
 
 from core.fabric.topology import aggregated_graph, fabric_graph
-from core.figures.units import bandwidth as format_bandwidth
+from core.units import bandwidth as format_bandwidth
 from core.figures.style import (
     HIGHLIGHT, TIER_COLOURS, TIER_NAMES, TIER_Y, FigureSpec, base_layout, line_width, rail_colour, scatter, sep,
 )

@@ -34,8 +34,8 @@ from core.catalog import PRICE_BASIS_LABELS, load_catalog
 from core.cost import CATEGORY_LABELS
 from core import vocab
 from core.design import FIELDS
-import core.figures.units as units
-from core.figures.units import excel_money_format
+from core import units
+from core.units import excel_money_format
 from core.formats.filenames import design_slug
 from core.i18n import N_, _
 from core.spares import policy_words
@@ -129,7 +129,7 @@ def bom_table(plan, *, ranges: bool = False) -> pd.DataFrame:
 
 # --- cell formats -----------------------------------------------------------------------------------
 USD = "usd"
-"""Money: written as ``core.figures.units.excel_money_format()`` of the workbook's language (``$1.10 B``, ``$853.1 M``,
+"""Money: written as ``core.units.excel_money_format()`` of the workbook's language (``$1.10 B``, ``$853.1 M``,
 ``$49,983``; ``11.00亿美元``, ``5118.0万美元``), read as ``core.i18n.usd`` writes it on the pages."""
 WATTS = '#,##0" W"'
 KILOWATTS = '#,##0.0" kW"'
