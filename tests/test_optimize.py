@@ -178,6 +178,7 @@ def test_explanation_names_the_binding_constraint_and_the_other_family():
     assert busbw == [f"All-reduce busbw {units.bandwidth(units.from_gbytes(result.best.busbw_gbytes), 'Gb/s')} "
                      f"at 1 GiB over 2,048 GPUs."] and "b/s" in busbw[0]
     assert result.explained("GB/s") == result.explanation
+    assert "GB/s" not in " ".join(result.explained("Gb/s"))  # constraint values too
 
 
 def test_infeasible_constraints_name_the_one_that_ruled_everything_out():

@@ -44,3 +44,13 @@ def test_ui_bw_gbyte_shows_bytes_everywhere_on_the_page(page, params):
     text = PORT_SPEED.sub(" ", visible(pagetest.open_page(page, {**params, "ui_bw": "gbyte", "lang": "en"})))
     assert not BITS.findall(text), sorted(set(re.findall(r".{0,40}\d\s*[GTP]b/s.{0,10}", text)))[:8]
     assert re.search(r"\d\s*TB/s", text)
+
+
+def test_the_unit_switch_is_on_the_compare_pages_sidebar_too():
+    """Compare draws its own short sidebar; the one unit switch is in it, and flipping it re-words the page."""
+    at = pagetest.open_page(COMPARE, {**PAGES[1][1], "lang": "en"})
+    assert BYTES.search(visible(at)) and not BITS.search(PORT_SPEED.sub(" ", visible(at)))
+    at.sidebar.toggle(key="w_bits").set_value(True).run()
+    assert not at.exception
+    text = visible(at)
+    assert not BYTES.findall(text) and re.search(r"\d\s*[TP]b/s", text)

@@ -67,6 +67,12 @@ UI = sharelink.register_extension("ui_", [
 ])
 
 
+def unit_toggle(sb) -> None:
+    """The one bandwidth-unit switch, in every sidebar (the Designer's and Compare's); ``bandwidth_unit`` reads it."""
+    sb.toggle(_("Bandwidth in Gb/s (bits)"), key=K + "bits",
+              help=_("Off: GB/s (bytes). Network speeds are per direction."))
+
+
 def bandwidth_unit() -> str:
     """The bandwidth unit every page shows ("GB/s" or "Gb/s"): the sidebar's toggle once the session has one,
     else the link's ``ui_bw`` (a page run on its own)."""
@@ -418,8 +424,7 @@ def sidebar() -> Current:
     ss = st.session_state
     sb = st.sidebar
     language_switch(sb)
-    sb.toggle(_("Bandwidth in Gb/s (bits)"), key=K + "bits",
-              help=_("Off: GB/s (bytes). Network speeds are per direction."))
+    unit_toggle(sb)
     sb.markdown("### " + _("Design"))
     sb.text_input(_label("name"), key=K + "name", max_chars=MAX_NAME_CHARS, placeholder=_("optional, e.g. Pod A"),
                   help=_("The review pack's title; in the share link and the design file. It changes no number."))
@@ -653,6 +658,7 @@ def compare_sidebar() -> Current:
             ss[key] = ss[key]
         except StreamlitAPIException:  # a button's state cannot be written (and needs no keeping)
             pass
+    unit_toggle(sb)
     unit = bandwidth_unit()
     warnings = list(ss.get("_fp_warnings", []))
     last: Current | None = ss.get("fp_current")

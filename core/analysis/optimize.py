@@ -1254,7 +1254,7 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
                and _order(c, objective) < _order(best, objective)]
     single = [c for c in cheaper if len(c.failed) == 1]
     ruling = {c.reason for c in cands if c.reason in CONSTRAINT_WORDS}
-    tight = _tightest(best, constraints, ruling)
+    tight = _tightest(best, constraints, ruling, unit)
     if single:
         nearest = min(single, key=lambda c: _order(c, objective))
         lines.append(_("Binding constraint: {constraint}. The cheapest design it rules out ({design}, {capex}) "
@@ -1288,9 +1288,11 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
     return lines
 
 
-def _tightest(best: Candidate, constraints: Constraints, ruling: set[str]) -> tuple[str, str, str] | None:
+def _tightest(best: Candidate, constraints: Constraints, ruling: set[str],
+              unit: str = "GB/s") -> tuple[str, str, str] | None:
     """Of the constraints in ``ruling`` (those that rejected some candidate), the one with the least relative
-    slack at ``best``: (key, its value, the limit), formatted; None when none rejected anything."""
+    slack at ``best``: (key, its value, the limit), formatted (bandwidth in ``unit``); None when none rejected
+    anything."""
     found = None
     for key in CONSTRAINT_ORDER:
         limit = getattr(constraints, key)
@@ -1302,7 +1304,9 @@ def _tightest(best: Candidate, constraints: Constraints, ruling: set[str]) -> tu
             continue
         slack = abs(value - limit) / max(abs(limit), 1e-12)
         if found is None or slack < found[0]:
-            found = (slack, key, fmt.format(value), fmt.format(limit))
+            shown = ((lambda v: units.bandwidth(units.from_gbytes(v), unit)) if fmt.endswith("GB/s")
+                     else fmt.format)
+            found = (slack, key, shown(value), shown(limit))
     return None if found is None else found[1:]
 
 
