@@ -4,57 +4,18 @@ and the sidebar's Switch-model box names the switch the plan uses."""
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from urllib.parse import urlencode
 
 import pytest
 
-from tests.conftest import ARTIFACTS, ROOT
+from tests.conftest import ARTIFACTS
 from tests.test_cross_surface import CASES, params, reference
 from tests.test_e2e_browser import settle
 from tests.test_e2e_compare import cells
 
 pytestmark = pytest.mark.e2e
 
-PORTS = range(8660, 8670)
 CHOSEN = ("per-rail-planes", "chinese")
-
-
-@pytest.fixture(scope="module")
-def server():
-    """The app served by ``python -m webui.serve`` on the first free port of 8660-8669."""
-    for port in PORTS:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) != 0:
-                break
-    else:
-        pytest.skip("ports 8660-8669 are all taken")
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = ARTIFACTS / f"streamlit-{port}.log"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "webui.serve", "--server.headless", "true", "--server.port", str(port),
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("streamlit did not start; see " + str(log))
-    yield f"http://127.0.0.1:{port}"
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
 
 
 def card(page, key: str) -> str:
