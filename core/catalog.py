@@ -40,6 +40,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
+from core import vocab
 from core.errors import InputError, shown
 from core.i18n import N_, _
 
@@ -55,9 +56,8 @@ KIND_LABELS = {"systems": N_("GPU systems"), "nics": N_("NICs"), "switches": N_(
                "transceivers": N_("Transceivers"), "cables": N_("Cables"), "nvlink": N_("NVLink generations"),
                "appliances": N_("Appliances")}
 """Catalog kind (``Catalog`` field) -> its name, English marked for translation: ``_(KIND_LABELS[kind])``."""
-PRICE_BASIS_LABELS = {"list": N_("list"), "street": N_("street"), "hyperscale": N_("hyperscale"),
-                      "estimate": N_("estimate"), "override": N_("override")}
-"""``price_basis`` value -> the word shown for it (the value itself, marked): ``_(PRICE_BASIS_LABELS[basis])``."""
+PRICE_BASIS_LABELS = {term.id: term.label for term in vocab.PRICE_BASES}
+"""``price_basis`` value -> its word, marked (``core.vocab.PRICE_BASES``, which ``vocab.PRICE_BASES.label`` shows)."""
 _UNKNOWN_MODEL = {
     "systems": N_("unknown system model {key}; known: {known}"),
     "nics": N_("unknown NIC model {key}; known: {known}"),

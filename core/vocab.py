@@ -141,6 +141,14 @@ PRICE_BASIS = Vocabulary("price_basis", (
 ))
 """``Design.price_basis``: which point of each catalog price range a design is priced at."""
 
+PRICE_BASES = Vocabulary("price_bases", (
+    *PRICE_BASIS.terms,
+    Term("estimate", "estimate", N_("estimate"), N_("estimate")),
+    Term("override", "override", N_("override"), N_("override")),
+))
+"""A price's basis as a BOM row or a catalog entry carries it: a design's ``PRICE_BASIS``, a catalog
+``estimate`` (no published price), or a user's ``override``."""
+
 STORAGE = Vocabulary("storage", (
     Term("auto", "auto", N_("auto (as the compute fabric)"), N_("auto")),
     Term("infiniband", "ib", N_("InfiniBand"), N_("infiniband"), ("infiniband",)),
@@ -155,5 +163,6 @@ ON_OFF = Vocabulary("on_off", (
 ))
 """A yes/no setting (``Design.management``)."""
 
-VOCABULARIES = {v.name: v for v in (FABRIC, TOPOLOGY, PLANE_MODE, TIERS, CABLE_MEDIA, PRICE_BASIS, STORAGE, ON_OFF)}
+VOCABULARIES = {v.name: v for v in (FABRIC, TOPOLOGY, PLANE_MODE, TIERS, CABLE_MEDIA, PRICE_BASIS, PRICE_BASES,
+                                     STORAGE, ON_OFF)}
 """Every vocabulary by name."""

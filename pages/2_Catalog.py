@@ -6,8 +6,9 @@ import inspect
 import pandas as pd
 import streamlit as st
 
+from core import vocab
 from core import cost, i18n
-from core.catalog import PRICE_BASIS_LABELS, load_catalog
+from core.catalog import load_catalog
 from core.fabric import bandwidth, sizing, topology
 from core.figures import scaleup
 from core.figures import topology as topology_figures
@@ -122,10 +123,6 @@ TAB_LABELS = {"systems": N_("GPU systems"), "nics": N_("NICs"), "switches": N_("
 IN_RACK = N_("in-rack")
 
 
-def basis_label(basis: str) -> str:
-    return _(PRICE_BASIS_LABELS[basis]) if basis in PRICE_BASIS_LABELS else basis
-
-
 def series(items: list[str]) -> str:
     """A list of counts in running text: ``9 estimate, 2 street`` / ``估算 9 项、市场价 2 项``."""
     return ("、" if i18n.current() == "zh" else ", ").join(items)
@@ -152,7 +149,7 @@ def tables(language: str) -> dict[str, pd.DataFrame]:
                         v = ", ".join(map(str, v))
                     row[k] = v
                 if row.get("price_basis"):
-                    row["price_basis"] = basis_label(row["price_basis"])
+                    row["price_basis"] = vocab.PRICE_BASES.label(row["price_basis"])
                 if row.get("notes"):
                     row["notes"] = _(row["notes"])  # the catalog's notes are in the translation catalog
                 rows.append(row)
@@ -180,7 +177,7 @@ def price_book(language: str) -> pd.DataFrame:
             low, typical, high = ((entry.node_price_low_usd, entry.node_price_usd, entry.node_price_high_usd)
                                   if kind == "systems" else (entry.price_low_usd, entry.price_usd, entry.price_high_usd))
             rows.append({"kind": _(TAB_LABELS[kind]), "id": entry.id, "name": entry.name, "low_usd": low,
-                         "typical_usd": typical, "high_usd": high, "price_basis": basis_label(entry.price_basis),
+                         "typical_usd": typical, "high_usd": high, "price_basis": vocab.PRICE_BASES.label(entry.price_basis),
                          "price_source": entry.price_source})
     return pd.DataFrame(rows, columns=list(PRICE_BOOK_COLUMNS))
 
@@ -247,7 +244,7 @@ def main() -> None:
     catalog = load_catalog()
     st.markdown("#### " + _("Price basis"))
     basis = pd.Series([e.price_basis for _kind, e in catalog.all_entries()]).value_counts()
-    labels = {b: basis_label(b) for b in ("list", "street", "hyperscale", "estimate", "override")}
+    labels = {b: vocab.PRICE_BASES.label(b) for b in vocab.PRICE_BASES.ids}
     lines = [
         _("**{list}**: the vendor's published list price.").format(list=labels["list"]),
         _("**{street}**: a reseller or reported purchase price.").format(street=labels["street"]),
@@ -256,7 +253,7 @@ def main() -> None:
         _("**{estimate}**: no public price found; the figure is an assumption explained in `price_source`.").format(
             estimate=labels["estimate"]),
     ]
-    counts = series([_("{count} {basis}").format(count=n, basis=basis_label(b)) for b, n in basis.items()])
+    counts = series([_("{count} {basis}").format(count=n, basis=vocab.PRICE_BASES.label(b)) for b, n in basis.items()])
     st.markdown(
         "- " + "\n- ".join(lines) + "\n\n"
         + _("In this catalog: {counts}. Prices are in USD per unit and are **estimates unless the basis says "

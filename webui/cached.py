@@ -148,7 +148,6 @@ def bom(key: str, language: str) -> pd.DataFrame:
 BOM_COLUMNS = xlsx.BOM_COLUMNS
 BOM_HEADERS = xlsx.BOM_HEADERS
 category_label = xlsx.category_label
-price_basis_label = xlsx.price_basis_label
 bom_item_name = xlsx.bom_item_name
 bom_headers = xlsx.bom_headers
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from core import vocab
 from core.catalog import load_catalog
 from core.cli.common import add_format_option, to_json
 from core.i18n import DEFAULT_LANGUAGE, N_, _, current, usd
@@ -12,9 +13,6 @@ KINDS = ("systems", "nics", "switches", "transceivers", "cables", "nvlink")
 KIND_TITLES = {"systems": N_("GPU systems"), "nics": N_("NICs"), "switches": N_("Switches"),
                "transceivers": N_("Transceivers"), "cables": N_("Cables"), "nvlink": N_("NVLink generations")}
 """Section headings of the table in other languages (English keeps the ``--kind`` value, as always)."""
-PRICE_BASIS_LABELS = {"list": N_("list"), "street": N_("street"), "hyperscale": N_("hyperscale"),
-                      "estimate": N_("estimate")}
-"""A catalog price's ``price_basis`` as the table shows it (English: the value itself)."""
 
 
 def register(subparsers) -> None:
@@ -24,10 +22,6 @@ def register(subparsers) -> None:
     add_format_option(parser)
     parser.add_argument("--kind", choices=list(KINDS), help=_("list only this kind of part (default: all)"))
     parser.set_defaults(handler=run)
-
-
-def _basis(value: str) -> str:
-    return _(PRICE_BASIS_LABELS[value]) if value in PRICE_BASIS_LABELS else value
 
 
 def _heading(kind: str) -> str:
@@ -49,11 +43,11 @@ def run(args: argparse.Namespace) -> str:
             extra = ""
             if "price_usd" in e:
                 extra = "  " + _("{price} ({basis}; {low} to {high}), {power} W").format(
-                    price=usd(e["price_usd"], exact=True), basis=_basis(e["price_basis"]), power=f"{e['power_w']:g}",
+                    price=usd(e["price_usd"], exact=True), basis=vocab.PRICE_BASES.label(e["price_basis"]), power=f"{e['power_w']:g}",
                     low=usd(e["price_low_usd"], exact=True), high=usd(e["price_high_usd"], exact=True))
             elif "node_price_usd" in e:
                 extra = "  " + _("{price}/node ({basis}; {low} to {high}), {power} W/node").format(
-                    price=usd(e["node_price_usd"], exact=True), basis=_basis(e["price_basis"]),
+                    price=usd(e["node_price_usd"], exact=True), basis=vocab.PRICE_BASES.label(e["price_basis"]),
                     power=f"{e['node_power_w']:g}", low=usd(e["node_price_low_usd"], exact=True),
                     high=usd(e["node_price_high_usd"], exact=True))
             lines.append(f"  {key}: {label}{extra}")

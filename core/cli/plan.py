@@ -7,7 +7,6 @@ import io
 import json
 
 from core import vocab
-from core.catalog import PRICE_BASIS_LABELS
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.i18n import _, usd
 from core.spares import policy_words
@@ -72,7 +71,7 @@ def _render_table(summary: dict) -> str:
                        "prices, range {low} to {high}").format(
         capex=usd(c["capex_usd"], exact=True), per_gpu=usd(c["capex_per_gpu_usd"], exact=True),
         network=usd(c["network_capex_usd"], exact=True),
-        share=f"{c['network_share']:.1%}", basis=_(PRICE_BASIS_LABELS.get(c["price_basis"], c["price_basis"])),
+        share=f"{c['network_share']:.1%}", basis=vocab.PRICE_BASES.label(c["price_basis"]),
         low=usd(c["capex_usd_low"], exact=True), high=usd(c["capex_usd_high"], exact=True))) + "\n")
     if c.get("spares", "off") != "off":
         w(row(_("spares"), _("{spend} of the capex above ({policy}; on a shelf, no power)").format(

@@ -461,7 +461,7 @@ def _cost(doc: _Doc, plan) -> None:
     doc.section("cost", _("Cost and power"), body)
     body = _p(_("Part names are the catalog's, quoted as published. Capex {capex} at {basis} prices (range {low} to "
                 "{high}); IT power {power} kW.").format(
-        capex=usd(plan.cost.capex_usd), basis=_price_basis(plan.cost.price_basis), low=usd(plan.cost.capex_usd_low),
+        capex=usd(plan.cost.capex_usd), basis=vocab.PRICE_BASES.label(plan.cost.price_basis), low=usd(plan.cost.capex_usd_low),
         high=usd(plan.cost.capex_usd_high), power=number(plan.cost.it_kw, 1)), note=True)
     if plan.cost.spares_capex_usd:  # Design.spares: spare rows follow each network's installed rows
         body += _p(_("Capex includes {usd} of spares (sparing policy {policy}): their rows follow the installed "
@@ -477,12 +477,6 @@ def _cost(doc: _Doc, plan) -> None:
         body += _table(_bom_headers(), rrows, {2, 3, 4, 5}, {6: "why"},
                        [_("Total"), "", "", "", usd(rusd), number(rw), "", ""])
     doc.section("bom", _("Bill of materials"), body)
-
-
-def _price_basis(basis: str) -> str:
-    from core.catalog import PRICE_BASIS_LABELS
-
-    return _(PRICE_BASIS_LABELS[basis]) if basis in PRICE_BASIS_LABELS else basis
 
 
 def _networks(doc: _Doc, plan) -> None:
@@ -713,7 +707,7 @@ def _catalog_rows(plan) -> list[list]:
             continue
         _kind, e = entries[ident]
         price = getattr(e, "price_source", "")
-        basis = _price_basis(getattr(e, "price_basis", "")) if getattr(e, "price_basis", "") else ""
+        basis = vocab.PRICE_BASES.label(getattr(e, "price_basis", "")) if getattr(e, "price_basis", "") else ""
         rows.append([e.id, e.name, e.source, e.as_of, basis, price])
     return rows
 
@@ -729,7 +723,7 @@ def _assumptions(doc: _Doc, plan) -> None:
     body += _list(own=True, items=[
         _("Prices: the catalog's price book at the design's price basis ({basis}: street = typical, list = high, "
           "hyperscale = low) unless overridden; the low and high capex put every price at its range's end.").format(
-            basis=_price_basis(plan.cost.price_basis)),
+            basis=vocab.PRICE_BASES.label(plan.cost.price_basis)),
         _("Power: nodes at their maximum power, network parts at typical power; energy assumes that draw around the "
           "clock (an upper bound), PUE {pue}, {price} USD/kWh, TCO over {years} years (capex + energy; staff, space, "
           "maintenance and financing not included).").format(

@@ -30,7 +30,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 
-from core.catalog import PRICE_BASIS_LABELS, load_catalog
+from core.catalog import load_catalog
 from core.cost import CATEGORY_LABELS
 from core import vocab
 from core.design import FIELDS
@@ -69,11 +69,6 @@ def bom_headers() -> dict[str, str]:
 def category_label(category: str) -> str:
     """A BOM category in the current language (``compute`` -> 计算)."""
     return _(CATEGORY_LABELS[category]) if category in CATEGORY_LABELS else category
-
-
-def price_basis_label(basis: str) -> str:
-    """A price basis in the current language (``estimate`` -> 估算)."""
-    return _(PRICE_BASIS_LABELS[basis]) if basis in PRICE_BASIS_LABELS else basis
 
 
 def network_label(network: str) -> str:
@@ -116,7 +111,7 @@ def bom_table(plan, *, ranges: bool = False) -> pd.DataFrame:
     frame["item"] = items
     frame["where"] = wheres
     frame["category"] = [category_label(c) for c in frame["category"]]
-    frame["price_basis"] = [price_basis_label(b) for b in frame["price_basis"]]
+    frame["price_basis"] = [vocab.PRICE_BASES.label(b) for b in frame["price_basis"]]
     columns = list(BOM_COLUMNS)
     if ranges:
         columns[6:6] = ["extended_price_low_usd", "extended_price_high_usd"]
@@ -326,7 +321,7 @@ def key_number_rows(plan, unit: str = "GB/s") -> list[tuple[str, float | int | s
         _bandwidth_row(_("Bisection bandwidth (one direction)"), units.from_tbits(bw["bisection_tbits_one_direction"]),
                        unit),
         (_("Bisection ratio (1:1 = non-blocking)"), f"{bw['oversubscription']:.3g}:1", "", None),
-        (_("Capex at {basis} prices").format(basis=price_basis_label(cost["price_basis"])), cost["capex_usd"],
+        (_("Capex at {basis} prices").format(basis=vocab.PRICE_BASES.label(cost["price_basis"])), cost["capex_usd"],
          "USD", USD),
         (_("Capex, low end of the price ranges"), cost["capex_usd_low"], "USD", USD),
         (_("Capex, high end of the price ranges"), cost["capex_usd_high"], "USD", USD),
@@ -377,7 +372,7 @@ def _summary_sheet(ws, plan, *, name: str, share_link: str | None, when: datetim
         ws.cell(row=3, column=2, value="-")
     ws.cell(row=4, column=1, value=_("Prices")).font = BOLD
     ws.cell(row=4, column=2, value=_("catalog estimates at {basis} prices; ranges below (sources on the Catalog "
-                                     "& assumptions page)").format(basis=price_basis_label(plan.cost.price_basis)))
+                                     "& assumptions page)").format(basis=vocab.PRICE_BASES.label(plan.cost.price_basis)))
 
     row = 6
     ws.cell(row=row, column=1, value=_("Key numbers")).font = TITLE
@@ -464,7 +459,7 @@ def _network_sheet(ws, plan, network: str, sizing) -> None:
         frame = bom_dataframe(rows)
         frame["where"] = ""
         frame["category"] = [category_label(c) for c in frame["category"]]
-        frame["price_basis"] = [price_basis_label(b) for b in frame["price_basis"]]
+        frame["price_basis"] = [vocab.PRICE_BASES.label(b) for b in frame["price_basis"]]
         columns = [c for c in BOM_COLUMNS if c in frame.columns]
         headers = bom_headers()
         _header(ws, start, [headers.get(c, c) for c in columns])
