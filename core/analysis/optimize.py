@@ -1203,20 +1203,32 @@ def _infeasible(cands: list[Candidate], constraints: Constraints) -> DesignError
         constraint=constraint_word(key)))
 
 
-_METRIC_OF = {"min_planes": ("planes", max, "{:g}"), "max_tiers": ("tiers", min, "{:g}"), "max_oversubscription": ("oversubscription", min, "{:.2f}:1"),
-              "min_bisection_gbytes_per_gpu": ("bisection_gbytes_per_gpu", max, "{:.1f} GB/s"),
-              "max_bisection_ratio": ("bisection_ratio", min, "{:.2f}:1"),
-              "max_hops": ("hops", min, "{:g}"), "budget_usd": ("capex_usd", min, "{:,.0f} USD"),
-              "max_power_kw": ("facility_kw", min, "{:,.1f} kW"), "min_busbw_gbytes": ("busbw_gbytes", max, "{:.1f} GB/s"),
-              "max_step_s": ("step_s", min, "{:.3f} s"), "max_days": ("days", min, "{:.1f}")}
+_METRIC_OF = {"min_planes": ("planes", max, "count"), "max_tiers": ("tiers", min, "count"),
+              "max_oversubscription": ("oversubscription", min, "ratio"),
+              "min_bisection_gbytes_per_gpu": ("bisection_gbytes_per_gpu", max, "gbytes"),
+              "max_bisection_ratio": ("bisection_ratio", min, "ratio"), "max_hops": ("hops", min, "count"),
+              "budget_usd": ("capex_usd", min, "usd"), "max_power_kw": ("facility_kw", min, "kw"),
+              "min_busbw_gbytes": ("busbw_gbytes", max, "gbytes"), "max_step_s": ("step_s", min, "s"),
+              "max_days": ("days", min, "days")}
+"""Constraint key -> (the candidate's metric, the better of two values, how the value is shown)."""
+
+
+def _metric_text(kind: str, value: float, unit: str = "GB/s") -> str:
+    """A constraint's value as the explanation shows it: bandwidth [GB/s per direction in the engine] in
+    ``unit`` (``core.units``), money in the one money format, the rest with their own unit."""
+    if kind == "gbytes":
+        return units.bandwidth(units.from_gbytes(value), unit)
+    if kind == "usd":
+        return usd(value)
+    return {"ratio": "{:.2f}:1", "kw": "{:,.1f} kW", "s": "{:.3f} s", "days": "{:.1f}"}.get(kind, "{:g}").format(value)
 
 
 def _nearest(cands: list[Candidate], key: str) -> str:
     """The best value of ``key``'s metric among candidates it rejected, formatted."""
-    attr, pick, fmt = _METRIC_OF[key]
+    attr, pick, kind = _METRIC_OF[key]
     values = [getattr(c, attr) for c in cands if c.reason == key and not
               (isinstance(getattr(c, attr), float) and math.isnan(getattr(c, attr)))]
-    return fmt.format(pick(values)) if values else ""
+    return _metric_text(kind, pick(values)) if values else ""
 
 
 # --- explaining the choice ----------------------------------------------------------------------
@@ -1298,15 +1310,13 @@ def _tightest(best: Candidate, constraints: Constraints, ruling: set[str],
         limit = getattr(constraints, key)
         if key not in ruling:
             continue
-        attr, _pick, fmt = _METRIC_OF[key]
+        attr, _pick, kind = _METRIC_OF[key]
         value = getattr(best, attr)
         if limit is None or value is None or (isinstance(value, float) and math.isnan(value)):
             continue
         slack = abs(value - limit) / max(abs(limit), 1e-12)
         if found is None or slack < found[0]:
-            shown = ((lambda v: units.bandwidth(units.from_gbytes(v), unit)) if fmt.endswith("GB/s")
-                     else fmt.format)
-            found = (slack, key, shown(value), shown(limit))
+            found = (slack, key, _metric_text(kind, value, unit), _metric_text(kind, limit, unit))
     return None if found is None else found[1:]
 
 
