@@ -429,16 +429,16 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
             return entry.id
         return parse
 
-    def chosen(values: list[str]) -> Callable[[str], int | str]:
+    def chosen(values: list[str], kind: type = str) -> Callable[[str], int | str]:
         parse = parse_choice(values)
-        return (lambda text: int(parse(text))) if values and values[0].isdigit() else parse
+        return (lambda text: kind(parse(text))) if kind is not str else parse
 
     readers = {
         "system": lambda: (model("system", None), ", ".join(s.id for s in catalog.systems)),
         "switch": lambda: (model("switch", switches), ", ".join(switches)),
         "nic": lambda: (model("nic", None), ", ".join(n.id for n in catalog.nics)),
-        "nvlink": lambda: (chosen(generations), ", ".join(generations)),
-        "speed": lambda: (chosen([str(v) for v in speeds]), ", ".join(map(str, speeds))),
+        "nvlink": lambda: (chosen(generations, int), ", ".join(generations)),
+        "speed": lambda: (chosen([str(v) for v in speeds], int), ", ".join(map(str, speeds))),
         "rack_preset": lambda: (chosen(presets), ", ".join(presets)),
         "text": lambda: (_parse_text, lambda: _("text of at most {limit} characters").format(limit=MAX_NAME_CHARS)),
         "spares": lambda: (_parse_spares, lambda: _(
