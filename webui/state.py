@@ -496,8 +496,7 @@ def sidebar() -> Current:
     c1, c2 = sb.columns(2)
     c1.selectbox(_label("planes"), list(range(1, 9)), key=K + "planes",
                           help=_("Independent parallel fabrics; every NIC has one port in each."))
-    c2.selectbox(_label("tiers"), ["auto", 1, 2, 3], key=K + "tiers",
-                         format_func=lambda v: _("auto") if v == "auto" else str(v),
+    c2.selectbox(_label("tiers"), list(vocab.TIERS.ids), key=K + "tiers", format_func=vocab.TIERS.label,
                          help=_("auto picks the fewest that fit."))
 
     with sb.expander(_("Advanced")):
