@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from core import i18n
-from core.analysis.optimize import capex_of, design_label, largest_within, objective_word, optimize
+from core.analysis.optimize import OBJECTIVES, capex_of, design_label, largest_within, objective_word, optimize
 from core.catalog import load_catalog
 from core.design import Design, resolve_design
 from core.errors import FabricPlannerError
@@ -32,7 +32,6 @@ STORE = "fp_opt"  # the search settings of this session (optimizelink's keys -> 
 W = "opt_w_"  # widget key prefix
 SIZE_CHOICES = (2**20, 16 * 2**20, 256 * 2**20, 2**30, 4 * 2**30)
 FABRIC_LABELS = {"any": _("InfiniBand or Ethernet"), "infiniband": _("InfiniBand only"), "ethernet": _("Ethernet only")}
-OBJECTIVE_LABELS = {"cluster": N_("whole-cluster capex"), "compute": N_("compute-fabric capex")}
 SEARCHED = N_("searched: the page tries every value")
 COUNT = st.column_config.NumberColumn(format="localized")  # 1,080 candidates, as every count on every page
 
@@ -102,9 +101,9 @@ def _form(values: dict, size: str, gpus: int) -> None:
                  "envelope": _("the most GPUs within the budget or power (searched: the GPU count varies)")}
         mode = c1.radio(_("Size by"), list(modes), index=list(modes).index(values["mode"]),
                         format_func=lambda m: modes[m], key=W + "mode")
-        objective = c2.selectbox(_("Cheapest by"), list(OBJECTIVE_LABELS),
-                                 index=list(OBJECTIVE_LABELS).index(values["obj"]),
-                                 format_func=lambda o: _(OBJECTIVE_LABELS[o]), key=W + "obj",
+        objective = c2.selectbox(_("Cheapest by"), list(OBJECTIVES),
+                                 index=list(OBJECTIVES).index(values["obj"]),
+                                 format_func=objective_word, key=W + "obj",
                                  help=_("Whole cluster: every BOM row (GPU nodes, compute fabric, storage fabric, "
                                         "management networks; the default). Compute fabric: its switches, "
                                         "transceivers, cables and NICs only. The budget is on the whole cluster."))
