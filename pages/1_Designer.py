@@ -2,6 +2,7 @@
 
 import functools
 import importlib.util
+import json
 
 import streamlit as st
 from pydantic import ValidationError
@@ -17,7 +18,7 @@ from core.formats import filenames
 from core.formats.design_file import design_from_bytes
 from core.formats.exports import exports
 from core.i18n import N_, _
-from webui import cached, safe, state, tables
+from webui import cached, jobs, jobwork, safe, state, tables
 from webui.physical_tab import physical_tab
 
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -26,7 +27,7 @@ XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 EAGER_EXPORT_GPUS = 4096
 UPLOAD_COUNTER = "_fp_upload_n"  # a new uploader key after each file, so the same file can be loaded again
 UPLOAD_RESULT = "_fp_upload_result"
-BUILT = "_fp_handoff_built"  # files built on a button press: {(what, design key, ...): bytes}
+REPORT_ASKED = "_fp_handoff_report"  # the review pack the user asked for: (what, design key, language, link, unit)
 
 
 def main() -> None:
@@ -307,34 +308,36 @@ def handoff_tab(cur: state.Current, key: str, lang: str) -> None:
 
 
 def _review_pack(cur: state.Current, key: str, lang: str) -> None:
-    """The review pack (helper module ``core.formats.report``), built on a button press."""
+    """The review pack (``core.formats.report``), built on a button press by a worker process (``webui.jobs``)
+    and kept by the server's bounded job cache, not by the session."""
     if importlib.util.find_spec("core.formats.report") is None:
         return
-    from core.formats import report
-
     plan = cur.plan
     link = _share_link()
-    built = st.session_state.setdefault(BUILT, {})
     wanted = ("report", key, lang, link, cur.unit)
     if st.button(_("Build the review pack (HTML and PDF)"), key="ho_report_build",
                  help=_("Title page, key numbers, diagrams, charts, the BOM, assumptions and sources; it takes a "
                         "few seconds (the PDF is printed by a headless browser).")):
-        try:
-            with st.spinner(_("Building the review pack...")):
-                name = plan.design.name or size_caption(plan)  # the title page: the design's name
-                html = report.design_report_html(plan, name=name, share_link=link, unit=cur.unit)
-                pdf = report.design_report_pdf(plan, name=name, share_link=link, unit=cur.unit)
-            _keep(built, wanted, (html.encode("utf-8"), pdf))
-        except (InputError, DesignError, OSError, RuntimeError) as exc:
-            st.error(safe.md(_("The review pack could not be built: {problem}").format(problem=exc)))
-    if wanted in built:
-        html, pdf = built[wanted]
-        row = st.container(horizontal=True)
-        row.download_button(_("Review pack (HTML)"), data=html, file_name=filenames.file_name(plan, "report-html"),
-                            mime="text/html", on_click="ignore", key="ho_report_html")
-        if pdf:
-            row.download_button(_("Review pack (PDF)"), data=pdf, file_name=filenames.file_name(plan, "report-pdf"),
-                                mime="application/pdf", on_click="ignore", key="ho_report_pdf")
+        st.session_state[REPORT_ASKED] = wanted
+    if st.session_state.get(REPORT_ASKED) != wanted:
+        return
+    name = plan.design.name or size_caption(plan)  # the title page: the design's name
+    finished, value = jobs.result("report", json.dumps([key, name, link, cur.unit]), jobwork.design_report, key,
+                                  name, link, cur.unit, what=_("Building the review pack"))
+    if not finished:
+        return
+    if isinstance(value, (InputError, DesignError)):
+        st.error(safe.md(_("The review pack could not be built: {problem}").format(problem=value)))
+        return
+    html, pdf, problem = value
+    row = st.container(horizontal=True)
+    row.download_button(_("Review pack (HTML)"), data=html, file_name=filenames.file_name(plan, "report-html"),
+                        mime="text/html", on_click="ignore", key="ho_report_html")
+    if pdf:
+        row.download_button(_("Review pack (PDF)"), data=pdf, file_name=filenames.file_name(plan, "report-pdf"),
+                            mime="application/pdf", on_click="ignore", key="ho_report_pdf")
+    else:
+        st.warning(safe.md(_("The review pack could not be built: {problem}").format(problem=problem)))
 
 
 # --- loading a design file ---------------------------------------------------------------------------
@@ -456,8 +459,9 @@ def _naming(cur: state.Current) -> NamingScheme:
 
 
 def _exports(cur: state.Current, key: str, lang: str) -> None:
-    """Every registered export format (``core.formats.exports``): built now for small designs, on a press
-    for large ones; UTF-8 files named after the design."""
+    """Every registered export format (``core.formats.exports``): built now for small designs; for large ones
+    built when its button is pressed, by a worker process (``webui.jobs``), and streamed to the browser, not kept
+    in the session. UTF-8 files named after the design."""
     registry = exports()
     st.markdown("#### " + _("Exports for operations teams"))
     if not registry:
@@ -467,39 +471,38 @@ def _exports(cur: state.Current, key: str, lang: str) -> None:
     naming = scheme.model_dump_json()
     plan = cur.plan
     eager = plan.resolved.gpus <= EAGER_EXPORT_GPUS
-    built = st.session_state.setdefault(BUILT, {})
     if not eager:
         st.caption(_("{gpus} GPUs: each file is built when you press its button (large files take a few "
                      "seconds).").format(gpus=i18n.number(plan.resolved.gpus)))
     columns = st.columns(2, gap="medium")
+    session = jobs.session_id()
     for i, (name, export) in enumerate(registry.items()):
         row = columns[i % 2].container(horizontal=True, vertical_alignment="center", wrap=False)
         file_name = filenames.export_file_name(plan, name, export.suffix)
         hint = _(export.label)
-        wanted = ("export", key, name, naming)
-        data = None
-        if eager:
-            data = _export_or_problem(key, name, naming, lang)
-        elif wanted in built:
-            data = built[wanted]
-        elif row.button(_("Build {format}").format(format=name), key=f"ho_build_{name}", help=file_name):
-            with st.spinner(_("Building {format}...").format(format=name)):
-                data = _export_or_problem(key, name, naming, lang)
-            if isinstance(data, bytes):
-                _keep(built, wanted, data)
+        if not eager:
+            row.download_button(name, data=functools.partial(_export_job, key, name, naming, lang, session),
+                                file_name=file_name, mime=export.mime, on_click="ignore", key=f"ho_export_{name}",
+                                help=file_name)
+            row.caption(hint)
+            continue
+        data = _export_or_problem(key, name, naming, lang)
         if isinstance(data, bytes):
             row.download_button(name, data=data, file_name=file_name, mime=export.mime, on_click="ignore",
                                 key=f"ho_export_{name}", help=f"{file_name}, {_size(len(data))}")
-        elif isinstance(data, str):
+        else:
             row.button(name, key=f"ho_export_{name}", disabled=True, help=safe.md(data))
         row.caption(hint)
 
 
-def _keep(built: dict, wanted: tuple, data) -> None:
-    """Remember a file built on a press (at most a few per session: they can be megabytes)."""
-    while len(built) >= 6:
-        built.pop(next(iter(built)))
-    built[wanted] = data
+def _export_job(key: str, name: str, naming: str, lang: str, session: str | None) -> bytes:
+    """A large design's export, built by a worker when its download is pressed (Streamlit calls this on a
+    thread of its own); an export that cannot be written for the design is a short text file saying why."""
+    try:
+        return jobs.run_now("export", json.dumps([key, name, naming]), jobwork.export_bytes, key, name, naming,
+                            session=session, language=lang)
+    except (InputError, DesignError, jobs.Busy, jobs.Stopped) as exc:
+        return (str(exc) + "\n").encode("utf-8")
 
 
 def _export_or_problem(key: str, name: str, naming: str, lang: str):

@@ -21,7 +21,7 @@ from core.formats.joblink import DEFAULTS
 from core.i18n import _
 from core.perf.jobform import FITTED
 from core.perf.sizes import format_size
-from webui import jobstate, pagestate, safe, state
+from webui import jobs, jobstate, jobwork, pagestate, safe, state
 
 PAGE_PATH = "sweep"
 STORE = "fp_sw"  # this session's sweep settings (sweeplink.decode's values)
@@ -45,15 +45,10 @@ def _job() -> tuple[dict, tuple[str, ...]]:
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
-def _sweep(key: str, language: str, unit: str):
-    """The sweep of ``key`` (the spec as JSON) in ``language``, with its figure (bandwidth in ``unit``); or the
-    input error."""
+def _figure(key: str, language: str, unit: str, _result: sw.SweepResult):
+    """The figure of ``_result``, the sweep of ``key`` (the spec as JSON), bandwidth in ``unit``."""
     with i18n.language(language):
-        try:
-            result = sw.sweep(sw.SweepSpec.model_validate_json(key))
-        except InputError as exc:
-            return exc, None
-        return result, figs.figure(result, unit=unit)
+        return figs.figure(_result, unit=unit)
 
 
 def _axis_controls(store: dict, axis: str, column, optional: bool) -> None:
@@ -179,11 +174,14 @@ def main() -> None:
     if sw.METRICS[spec.metric].needs == "job":
         st.caption(_("Training metrics: the Performance page's job, its unset settings fitted once to the sidebar's "
                      "design, then the same job at every point."))
-    with st.spinner(_("Planning the points ...")):
-        result, fig = _sweep(spec.model_dump_json(), i18n.current(), cur.unit)
+    key = spec.model_dump_json()
+    finished, result = jobs.result("sweep", key, jobwork.sweep, key, what=_("Planning the points"))
+    if not finished:
+        return
     if isinstance(result, FabricPlannerError):
         st.error(safe.md(str(result)))
         return
+    fig = _figure(key, i18n.current(), cur.unit, result)
     st.plotly_chart(fig, key=W + "chart", config={"displaylogo": False})
     swept = [sw.setting_label(spec.x.setting)] + ([sw.setting_label(spec.y.setting)] if spec.y else [])
     st.caption(_("Each point is the sidebar's design, {size}, with {swept} set to the point's value. {feasible} of "

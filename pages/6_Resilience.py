@@ -20,7 +20,7 @@ from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.i18n import _
-from webui import jobstate, pagestate, safe, state, tables
+from webui import jobstate, jobwork, pagestate, safe, state, tables
 from webui import resilience_cache as cache
 
 STORE = "fp_rs"  # the page's settings (resiliencelink keys -> values), kept while other pages show
@@ -195,7 +195,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     settings_json = _settings_json()
     result = None
     if failed:
-        result = cache.what_if(key, failed, settings_json, lang)
+        finished, result = cache.what_if(key, failed, settings_json)
+        if not finished:
+            return
         chosen = [f["element"] for f in result.failed if f["chosen"]]
         if chosen:
             st.caption(_("Chosen where it hurts most: {elements}").format(elements=", ".join(chosen[:20])))
@@ -220,7 +222,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                           healthy=units.bandwidth(from_gbytes(result.healthy_busbw_gbytes), unit)))
     left, right = st.columns([3, 2], gap="medium")
     with left:
-        fig, _vertices, aggregated = cache.topology(key, failed, cur.unit, lang)
+        fig, _vertices, aggregated = cache.topology(key, failed, cur.unit, lang, result)
         chart_key = f"rs_topology_{st.session_state.get(CHART, 0)}"
         st.plotly_chart(fig, key=chart_key, on_select=functools.partial(_on_click, chart_key),
                         selection_mode=("points",), config={**CONFIG, "scrollZoom": True})
@@ -231,7 +233,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         right.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
         return
     with right:
-        st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang, cur.unit), key="rs_bars",
+        st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang, cur.unit, result), key="rs_bars",
                         config=CONFIG)
 
     unit = cur.unit
@@ -297,7 +299,10 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
 
 
 def _spof_section(cur, key: str, lang: str) -> None:
-    table, notes = cache.spof_table(key, lang)
+    finished, result = cache.outcome("spof", jobwork.single_points, key)
+    if not finished:
+        return
+    table, notes = cache.spof_table(key, lang, result)
     if table.empty:
         st.success(_("No single point of failure: no one element cuts off a GPU."))
     else:
@@ -340,10 +345,8 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
                                  else "%.1f", key=W + f"{field}_{name}", on_change=_on_rate, args=(name, field))
             r3.caption(_("{afr} failures per year, repaired in {mttr} h by default").format(
                 afr=f"{rate.afr:g}", mttr=f"{rate.mttr_hours:g}"))
-    try:
-        result = cache.availability(key, int(store["jg"]), tuple(store["rate"]), lang)
-    except InputError as exc:
-        st.error(safe.md(str(exc)))
+    finished, result = cache.availability(key, int(store["jg"]), tuple(store["rate"]), gpus)
+    if not finished:
         return
     m = st.columns(4)
     m[0].metric(_("Job can run"), f"{result.job_run_fraction:.2%}",
@@ -449,10 +452,8 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
     routing = c4.radio(_("Heatmap"), ["ecmp", "ar"], key=W + "hm", horizontal=True,
                        format_func=lambda k: _(load.ROUTING_LABELS[k]))
     settings_json = _settings_json() if store["pat"] == "job" else None
-    try:
-        result = cache.load_result(key, store["pat"], store["pl"], int(store["grp"]), settings_json, lang)
-    except (InputError, Exception) as exc:  # noqa: BLE001 - a pattern that does not fit: say why
-        st.error(safe.md(str(exc)))
+    finished, result = cache.load_result(key, store["pat"], store["pl"], int(store["grp"]), settings_json)
+    if not finished:
         return
     if result.ar is None:
         for note in result.notes:
@@ -471,7 +472,7 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
                 help=_("{per} per connection (NCCL channels); {gpus} GPUs use the fabric").format(
                     per=result.flows_per_connection, gpus=i18n.number(result.gpus_on_fabric)))
     heat, hist = cache.load_figures(key, store["pat"], store["pl"], int(store["grp"]), settings_json, routing, lang,
-                                    unit)
+                                    unit, result)
     h1, h2 = st.columns(2)
     h1.plotly_chart(heat, key="rs_heat", config=CONFIG)
     h2.plotly_chart(hist, key="rs_hist", config=CONFIG)

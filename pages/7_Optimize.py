@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from core import i18n
-from core.analysis.optimize import OBJECTIVES, capex_of, design_label, largest_within, objective_word, optimize
+from core.analysis.optimize import OBJECTIVES, capex_of, design_label, objective_word
 from core.catalog import load_catalog
 from core.design import Design, resolve_design
 from core.errors import FabricPlannerError
@@ -25,7 +25,7 @@ from core.formats import optimizelink, sharelink
 from core.i18n import N_, _
 from core.perf.sizes import format_size
 from core.perf.training import PRESETS
-from webui import pagestate, safe, state, tables
+from webui import jobs, jobwork, pagestate, safe, state, tables
 
 PAGE_PATH = "optimize"
 STORE = "fp_opt"  # the search settings of this session (optimizelink's keys -> values)
@@ -60,24 +60,8 @@ def _sidebar_design() -> tuple[Design, int, str] | None:
                                                                       system=resolved.system.id)
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
-def _search(key: str, language: str):
-    """The search of ``key`` (the settings and the sidebar's design as JSON); the result, or the domain error
-    when it cannot run."""
-    data = json.loads(key)
-    values, base = data["values"], Design.model_validate_json(data["design"])
-    with i18n.language(language):
-        try:
-            if values["mode"] == "envelope":
-                return largest_within(base.gpu, optimizelink.constraints(values), workers=1, objective=values["obj"],
-                                      base=base)
-            return optimize(base.gpu, data["gpus"], optimizelink.constraints(values), workers=1, strict=False,
-                            objective=values["obj"], base=base)
-        except FabricPlannerError as exc:
-            return exc
-
-
 def _key(values: dict, design: Design, gpus: int) -> str:
+    """The search's settings, the sidebar's design and its GPU count, as JSON (``webui.jobwork.optimize_search``)."""
     settings = {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items() if k != "run"}
     return json.dumps({"values": settings, "design": design.model_dump_json(), "gpus": gpus}, sort_keys=True)
 
@@ -240,8 +224,10 @@ def main() -> None:
     if values.get("run") != "1":
         st.info(_("Set the constraints and press Search. A search of a few thousand designs takes seconds."))
         return
-    with st.spinner(_("Searching the designs ...")):
-        result = _search(_key(values, design, gpus), i18n.current())
+    finished, result = jobs.result("optimize", _key(values, design, gpus), jobwork.optimize_search,
+                                   _key(values, design, gpus), what=_("Searching the designs"))
+    if not finished:
+        return
     if isinstance(result, FabricPlannerError):
         message, suggestion = safe.message(result)
         st.error(message + ("  \n" + suggestion if suggestion else ""))

@@ -88,3 +88,13 @@ def page(browser):
 for _name in ("LC_ALL", "LC_MESSAGES", "LANG"):
     if os.environ.get(_name, "").lower().startswith("zh"):
         os.environ[_name] = "C.UTF-8"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _jobs_answer_in_the_run():
+    """AppTest does not run a page's timers, so a page waits for its job (``webui.jobs``) within the run here;
+    tests/test_jobs.py checks the progress path with the server's own wait."""
+    from webui import jobs
+
+    jobs.INLINE_WAIT_S = jobs.FIRST_WAIT_S = 300.0
+    yield

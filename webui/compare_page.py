@@ -28,7 +28,7 @@ from core.perf.jobform import FITTED
 from core.perf.training import PRESETS
 from core.plan import plan as make_plan
 from core.perf.sizes import format_size
-from webui import jobstate, pagestate, safe, state
+from webui import jobs, jobstate, jobwork, pagestate, safe, state
 
 STORE = "fp_cmp"  # {"entries": [{"id", "name", "design" (JSON)}], "baseline": int, "sizes": [bytes], "next": int}
 LINK = state.COMPARE_LINK  # the comparison's keys for the share link (webui.state.canonical_params adds them)
@@ -409,41 +409,37 @@ def main() -> None:
     _remember(store)
 
 
-PACK = "fp_cmp_pack"  # {"for": (comparison key, baseline, language), "html": str, "pdf": bytes | None, "problem": str}
+PACK = "fp_cmp_pack"  # the review pack asked for: (comparison key, baseline, language, unit)
 
 
 def _review_pack(store: dict, key: str, result: cmp.Comparison, lang: str, unit: str) -> None:
-    """The comparison as a review pack (HTML and PDF, core.formats.report): built on a click, since the PDF takes a
-    Chromium launch, and kept for this comparison, baseline and language (a change shows the button again)."""
-    from core.formats import report
-
+    """The comparison as a review pack (HTML and PDF, core.formats.report): built on a click by a worker process
+    (``webui.jobs``; the PDF takes a Chromium launch), for this comparison, baseline and language (a change shows
+    the button again)."""
     ss = st.session_state
     wanted = (key, store["baseline"], lang, unit)
     st.subheader(_("Review pack"))
-    pack = ss.get(PACK)
-    if pack is None or pack["for"] != wanted:
+    if ss.get(PACK) != wanted:
         st.caption(_("The comparison as one self-contained HTML file and as an A4 PDF: the numbers with deltas, what "
                      "changes in the bill of materials, the charts and one section per design."))
-        if st.button(_("Build the review pack"), key=W + "pack"):
-            link = state.share_url(PAGE_PATH, {**comparelink.encode(_comparison(store)), state.LANG_KEY: lang})
-            name = _("Comparison of {count} designs").format(count=len(result.columns))
-            with st.spinner(_("Building the review pack...")):
-                html = report.comparison_report_html(result, name=name, share_link=link, unit=unit)
-                try:
-                    pdf, problem = report.comparison_report_pdf(result, name=name, share_link=link, unit=unit), ""
-                except InputError as exc:  # no Chromium here: the HTML still works
-                    pdf, problem = None, str(exc)
-            ss[PACK] = pack = {"for": wanted, "html": html, "pdf": pdf, "problem": problem}
-        else:
+        if not st.button(_("Build the review pack"), key=W + "pack"):
             return
+        ss[PACK] = wanted
+    link = state.share_url(PAGE_PATH, {**comparelink.encode(_comparison(store)), state.LANG_KEY: lang})
+    name = _("Comparison of {count} designs").format(count=len(result.columns))
+    finished, pack = jobs.result("report", json.dumps([key, store["baseline"], link, unit]), jobwork.comparison_report,
+                                 result, name, link, unit, what=_("Building the review pack"))
+    if not finished:
+        return
+    html, pdf, problem = pack
     row = st.container(horizontal=True)
-    row.download_button(_("Review pack as HTML"), data=pack["html"], file_name="fabric-comparison.html",
+    row.download_button(_("Review pack as HTML"), data=html, file_name="fabric-comparison.html",
                         mime="text/html", on_click="ignore", key=W + "pack_html")
-    if pack["pdf"] is not None:
-        row.download_button(_("Review pack as PDF"), data=pack["pdf"], file_name="fabric-comparison.pdf",
+    if pdf is not None:
+        row.download_button(_("Review pack as PDF"), data=pdf, file_name="fabric-comparison.pdf",
                             mime="application/pdf", on_click="ignore", key=W + "pack_pdf")
     else:
-        st.warning(safe.md(pack["problem"]))
+        st.warning(safe.md(problem))
 
 
 def _remember(store: dict) -> None:

@@ -17,8 +17,9 @@ from core import units
 from core.units import from_tbits
 from core.fabric.sizing import ROLE_LABELS
 from core.i18n import N_, _, language as speaking
-from core.perf import congestion, jobform
+from core.errors import FabricPlannerError
 from core.plan import plan
+from webui import jobs, jobwork, safe
 
 
 
@@ -31,33 +32,29 @@ def trials_for(gpus: int) -> int:
     return avail.shown_trials(gpus)
 
 
-def job_of(p, settings_json: str | None):
-    """The Performance page's job on ``p`` (None when it does not fit the design)."""
-    if not settings_json:
-        return None
-    try:
-        return jobform.job_from_settings(p, json.loads(settings_json))
-    except Exception:  # noqa: BLE001 - a job that does not fit: no step time, said on the page
-        return None
+def outcome(kind: str, fn, *args) -> tuple[bool, object]:
+    """``(True, value)`` of the engine's ``fn(*args)`` (``webui.jobwork``) run as a job of ``kind``
+    (``webui.jobs``), or ``(False, None)`` while it runs or when it stopped (the page then says so); an engine
+    error is shown here and counts as not finished."""
+    finished, value = jobs.result(kind, json.dumps([fn.__name__, args]), fn, *args)
+    if finished and isinstance(value, FabricPlannerError):
+        st.error(safe.md(str(value)))
+        return False, None
+    return finished, value
+
+
+def what_if(key: str, failures: tuple[str, ...], settings_json: str | None):
+    """(finished, ``FailureResult``) of the Performance page's job (its step time and days too)."""
+    return outcome("failure", jobwork.what_if, key, tuple(failures), settings_json)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def what_if(key: str, failures: tuple[str, ...], settings_json: str | None, language: str):
-    """The ``FailureResult`` of the Performance page's job (its step time and days too)."""
+def topology(key: str, failed: tuple[str, ...], unit: str, language: str, _result=None):
+    """(figure with failed elements marked, failed vertex ids, aggregated?); ``_result`` is the what-if of
+    ``failed`` (None when nothing failed)."""
     with speaking(language):
         p = _plan(key)
-        job = job_of(p, settings_json)
-        settings = json.loads(settings_json) if settings_json else {}
-        with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
-            return failure.what_if(p, list(failures), job=job)
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def topology(key: str, failed: tuple[str, ...], unit: str, language: str):
-    """(figure with failed elements marked, failed vertex ids, aggregated?)."""
-    with speaking(language):
-        p = _plan(key)
-        result = failure.what_if(p, list(failed)) if failed else None
+        result = _result if failed else None
         vertices = figs.failed_vertices(p, result)
         from core.figures import is_aggregated
 
@@ -65,16 +62,19 @@ def topology(key: str, failed: tuple[str, ...], unit: str, language: str):
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def healthy_vs_failed(key: str, failures: tuple[str, ...], settings_json: str | None, language: str, unit: str):
+def healthy_vs_failed(key: str, failures: tuple[str, ...], settings_json: str | None, language: str, unit: str,
+                      _result=None):
+    """The bars of ``_result``, the what-if of ``failures`` (the other arguments key the cache)."""
     with speaking(language):
-        return figs.healthy_vs_failed_figure(what_if(key, failures, settings_json, language), unit=unit)
+        return figs.healthy_vs_failed_figure(_result, unit=unit)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def spof_table(key: str, language: str) -> tuple[pd.DataFrame, tuple[str, ...]]:
-    """Single points of failure, one row each, headers in ``language``; and the notes."""
+def spof_table(key: str, language: str, _result=None) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """Single points of failure of ``_result`` (``spof.single_points`` of the design ``key``), one row each,
+    headers in ``language``; and the notes."""
     with speaking(language):
-        result = spof.single_points(_plan(key))
+        result = _result
         rows = [{_("element"): e.element, _("tier"): _(failure.TIER_LABELS[e.tier]), _("GPUs lost"): e.gpus_lost,
                  _("remedy"): spof.remedy_label(e), _("remedy capex [USD]"): e.remedy_capex_usd}
                 for e in result.elements]
@@ -85,14 +85,9 @@ def spof_table(key: str, language: str) -> tuple[pd.DataFrame, tuple[str, ...]]:
         return pd.DataFrame(rows, columns=columns), degrading + tuple(result.notes)
 
 
-@st.cache_resource(max_entries=64, show_spinner=False)
-def availability(key: str, job_gpus: int, rates: tuple, language: str):
-    from core.formats.resiliencelink import rate_overrides
-
-    with speaking(language):
-        p = _plan(key)
-        return avail.availability(p, job_gpus=job_gpus or None, trials=trials_for(p.resolved.gpus), seed=0,
-                                  rates=avail.rates_with(rate_overrides(rates)))
+def availability(key: str, job_gpus: int, rates: tuple, gpus: int):
+    """(finished, ``Availability``) of the design ``key`` of ``gpus`` GPUs."""
+    return outcome("availability", jobwork.availability, key, job_gpus, trials_for(gpus), tuple(rates))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -114,19 +109,17 @@ def spares(key: str, policy: tuple, lead_days: int, rates: tuple, language: str)
         return result, pd.DataFrame(rows, columns=columns)
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
-def load_result(key: str, pattern: str, placement: str, group: int, settings_json: str | None, language: str):
-    with speaking(language):
-        p = _plan(key)
-        job = job_of(p, settings_json) if pattern == "job" else None
-        return load.link_load(p, pattern, placement, group=group or None, seed=0, job=job)
+def load_result(key: str, pattern: str, placement: str, group: int, settings_json: str | None):
+    """(finished, ``LoadResult``)."""
+    return outcome("load", jobwork.link_load, key, pattern, placement, group, settings_json)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def load_figures(key: str, pattern: str, placement: str, group: int, settings_json: str | None, routing: str,
-                 language: str, unit: str):
+                 language: str, unit: str, _result=None):
+    """The heatmap and histogram of ``_result`` (the load of the other arguments)."""
     with speaking(language):
-        result = load_result(key, pattern, placement, group, settings_json, language)
+        result = _result
         return figs.load_heatmap_figure(result, routing), figs.bandwidth_histogram_figure(result, unit=unit)
 
 

@@ -1,0 +1,115 @@
+"""The work ``webui.jobs`` runs in worker processes: one module-level function per heavy operation (a worker
+receives the function by reference), each taking plain, picklable arguments (a design or settings as JSON) and
+returning the engine's result; an engine error is raised (the job's outcome is then that error).
+
+Importing this module is the worker server's preload: it imports the engine and loads the bundled catalog
+once, so each job's process starts with both ready. It never imports Streamlit.
+"""
+
+from __future__ import annotations
+
+import json
+
+from core.analysis import availability as avail
+from core.analysis import failure, load, spof
+from core.analysis import sweep as sw
+from core.analysis.optimize import largest_within, optimize
+from core.catalog import load_catalog
+from core.design import Design
+from core.errors import InputError
+from core.fabric.naming import NamingScheme
+from core.formats import optimizelink
+from core.formats.exports import export_text
+from core.perf import congestion, jobform
+from core.plan import plan
+
+load_catalog()  # preloaded: every job's process has the catalog parsed
+
+
+def _plan(key: str):
+    return plan(Design.model_validate_json(key))
+
+
+def optimize_search(key: str):
+    """The Optimize page's search of ``key`` (its settings, the sidebar's design and GPU count, as JSON):
+    ``OptimizeResult``, or ``Envelope`` in envelope mode."""
+    data = json.loads(key)
+    values, base = data["values"], Design.model_validate_json(data["design"])
+    if values["mode"] == "envelope":
+        return largest_within(base.gpu, optimizelink.constraints(values), workers=1, objective=values["obj"],
+                              base=base)
+    return optimize(base.gpu, data["gpus"], optimizelink.constraints(values), workers=1, strict=False,
+                    objective=values["obj"], base=base)
+
+
+def sweep(spec_json: str):
+    """The Sweep page's sweep of the spec ``spec_json``; an ``InputError`` (a point set that cannot be swept) is
+    returned, not raised, as the page shows it in place of the chart."""
+    try:
+        return sw.sweep(sw.SweepSpec.model_validate_json(spec_json))
+    except InputError as exc:
+        return exc
+
+
+def _job_of(p, settings_json: str | None):
+    """The Performance page's job on ``p`` (None when there is none or it does not fit the design)."""
+    if not settings_json:
+        return None
+    try:
+        return jobform.job_from_settings(p, json.loads(settings_json))
+    except Exception:  # noqa: BLE001 - a job that does not fit: no step time, said on the page
+        return None
+
+
+def what_if(key: str, failures: tuple[str, ...], settings_json: str | None):
+    """``failure.what_if`` of the design ``key`` with ``failures``, with the Performance page's job."""
+    p = _plan(key)
+    settings = json.loads(settings_json) if settings_json else {}
+    with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
+        return failure.what_if(p, list(failures), job=_job_of(p, settings_json))
+
+
+def single_points(key: str):
+    return spof.single_points(_plan(key))
+
+
+def availability(key: str, job_gpus: int, trials: int, rates: tuple):
+    from core.formats.resiliencelink import rate_overrides
+
+    return avail.availability(_plan(key), job_gpus=job_gpus or None, trials=trials, seed=0,
+                              rates=avail.rates_with(rate_overrides(rates)))
+
+
+def link_load(key: str, pattern: str, placement: str, group: int, settings_json: str | None):
+    p = _plan(key)
+    job = _job_of(p, settings_json) if pattern == "job" else None
+    return load.link_load(p, pattern, placement, group=group or None, seed=0, job=job)
+
+
+def export_bytes(key: str, name: str, naming: str) -> bytes:
+    """Export ``name`` of the design ``key`` under the naming scheme ``naming`` (JSON), UTF-8."""
+    return export_text(_plan(key), name, NamingScheme.model_validate_json(naming)).encode("utf-8")
+
+
+def design_report(key: str, name: str, link: str, unit: str) -> tuple[bytes, bytes | None, str]:
+    """The design's review pack: (HTML, PDF or None, why there is no PDF)."""
+    from core.formats import report
+
+    p = _plan(key)
+    html = report.design_report_html(p, name=name, share_link=link, unit=unit).encode("utf-8")
+    try:
+        return html, report.design_report_pdf(p, name=name, share_link=link, unit=unit), ""
+    except (InputError, OSError, RuntimeError) as exc:  # no Chromium here: the HTML still works
+        return html, None, str(exc)
+
+
+def comparison_report(comparison, name: str, link: str, unit: str) -> tuple[bytes, bytes | None, str]:
+    """A comparison's review pack (``comparison``: ``core.analysis.compare.Comparison``): (HTML, PDF or None,
+    why there is no PDF)."""
+    from core.formats import report
+
+    html = report.comparison_report_html(comparison, name=name, share_link=link, unit=unit).encode("utf-8")
+    try:
+        return html, report.comparison_report_pdf(comparison, name=name, share_link=link, unit=unit), ""
+    except (InputError, OSError, RuntimeError) as exc:
+        return html, None, str(exc)
