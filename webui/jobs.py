@@ -116,7 +116,18 @@ def rss_bytes(pid: int) -> int:
 
 
 def _die_with_parent() -> None:
-    """Linux: this process is killed when its parent (the forkserver, which dies with the server) dies."""
+    """Linux: this process is killed when its parent (the forkserver) dies. The forkserver exits when every
+    holder of its "alive" pipe has gone: the server and every worker (each gets a copy), so the worker drops
+    its copy first; then the server's death ends the forkserver, and that ends the worker."""
+    try:
+        from multiprocessing import forkserver
+
+        fd = forkserver._forkserver._forkserver_alive_fd
+        if fd is not None:
+            os.close(fd)
+            forkserver._forkserver._forkserver_alive_fd = None
+    except (AttributeError, OSError):  # pragma: no cover - another Python's forkserver
+        pass
     try:
         import ctypes
 
@@ -352,23 +363,34 @@ class Runner:
                  s["workers_rss"] / 2**20)
 
     def _start_queued(self) -> None:
-        with self._lock:
-            while self._queued and len(self._running) < self.workers and not self._closed:
+        while True:
+            with self._lock:
+                if not self._queued or len(self._running) >= self.workers or self._closed:
+                    return
                 job = self._queued.pop(0)
-                receive, send = self._ctx.Pipe(duplex=False)
-                process = self._ctx.Process(target=_child, args=(send, job.fn, job.args, job.language), daemon=True,
-                                            name=f"fabric-planner-{job.kind}")
-                try:
-                    process.start()
-                except Exception as exc:  # noqa: BLE001 - the job fails, the server goes on
-                    send.close()
+                self._running.append(job)  # counted and found (``find``) while its process starts
+            receive, send = self._ctx.Pipe(duplex=False)
+            process = self._ctx.Process(target=_child, args=(send, job.fn, job.args, job.language), daemon=True,
+                                        name=f"fabric-planner-{job.kind}")
+            try:
+                process.start()  # outside the lock: the first start also starts the worker server
+            except Exception as exc:  # noqa: BLE001 - the job fails, the server goes on
+                send.close()
+                receive.close()
+                with self._lock:
+                    if job.state == QUEUED:
+                        self._finish(job, STOPPED, problem=_stopped_message(job.kind, "failed", job.language,
+                                                                            problem=str(exc)[:200]), keep=False)
+                continue
+            send.close()  # the child holds the sending end
+            with self._lock:
+                if job.state != QUEUED:  # stopped while starting (superseded, cancelled, page closed)
+                    process.kill()
+                    process.join(1.0)
                     receive.close()
-                    self._finish(job, STOPPED, problem=_stopped_message(job.kind, "failed", job.language,
-                                                                        problem=str(exc)[:200]), keep=False)
                     continue
-                send.close()  # the child holds the sending end
                 job.process, job.conn, job.state, job.started = process, receive, RUNNING, time.monotonic()
-                self._running.append(job)
+                self.ready = True
 
     def _collect(self) -> None:
         for job in list(self._running):
