@@ -14,10 +14,11 @@ import streamlit as st
 
 from core.figures.keynumbers import CARDS_CSS
 from core.i18n import _
-from webui import state
+from webui import jobs, state
 
 HERE = Path(__file__).resolve().parent
 
+jobs.runner()  # the server's worker pool for heavy work (webui.jobs): started once, before the first job
 language = state.choose_language()  # first: every text below is in this run's language
 st.set_page_config(page_title=_("Fabric planner"), layout="wide",
                    initial_sidebar_state="expanded")

@@ -18,7 +18,7 @@ CORE = ROOT / "core"
 LAYERS = [
     ("core.i18n",),
     ("core.units",),
-    ("core.errors",),
+    ("core.errors", "core.memo"),
     ("core.vocab",),
     ("core.catalog", "core.spares"),
     ("core.design",),

@@ -22,7 +22,7 @@ limits per job
     the outcome (with the limit in words) is kept so that a reload does not repeat it. A job whose session
     closed (the tab was closed) is stopped within ``POLL_S`` + the session check (< 2 s).
 outcome cache
-    Finished jobs by key, bounded in bytes (the pickled result's size; ``FP_JOB_CACHE_MB``, default 256 MB),
+    Finished jobs by key, bounded in bytes (the pickled result's size; ``FP_JOB_CACHE_MB``, default 64 MB),
     least recently used first out.
 
 The server's memory, the jobs running and queued and the cache's size go to the log every ``LOG_EVERY_S``.
@@ -48,6 +48,12 @@ from core.errors import FabricPlannerError
 from core.i18n import N_, _
 
 log = logging.getLogger("fabric_planner.jobs")
+if not log.handlers:  # the server's log (stderr): its state every LOG_EVERY_S, and failed jobs
+    _handler = logging.StreamHandler()
+    _handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    log.addHandler(_handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
 
 
 @dataclass(frozen=True)
@@ -88,7 +94,7 @@ def _cores() -> int:
 
 WORKERS = _env_int("FP_JOB_WORKERS", max(1, _cores() - 1), 1, 64)
 QUEUE = _env_int("FP_JOB_QUEUE", 8, 0, 1000)
-CACHE_BYTES = _env_int("FP_JOB_CACHE_MB", 256, 0, 1 << 20) << 20
+CACHE_BYTES = _env_int("FP_JOB_CACHE_MB", 64, 0, 1 << 20) << 20
 POLL_S = 0.05
 """How often the monitor looks at running jobs (results, time, memory) [s]."""
 SESSION_CHECK_S = 0.5
@@ -357,10 +363,13 @@ class Runner:
                 log.exception("job monitor")
 
     def _log_state(self) -> None:
-        s = self.stats()
-        log.info("server rss %.0f MB; jobs running %d, queued %d; outcomes kept %d (%.1f MB); workers rss %.0f MB",
-                 rss_bytes(os.getpid()) / 2**20, s["running"], s["queued"], s["kept"], s["kept_bytes"] / 2**20,
-                 s["workers_rss"] / 2**20)
+        from core.plan import _plan_cached_key
+
+        s, plans = self.stats(), _plan_cached_key.cache.info()
+        log.info("server rss %.0f MB; jobs running %d, queued %d, outcomes kept %d (%.1f MB), "
+                    "workers rss %.0f MB; plans cached %d (%.1f of %.0f MB)",
+                    rss_bytes(os.getpid()) / 2**20, s["running"], s["queued"], s["kept"], s["kept_bytes"] / 2**20,
+                    s["workers_rss"] / 2**20, plans["entries"], plans["bytes"] / 2**20, plans["max_bytes"] / 2**20)
 
     def _start_queued(self) -> None:
         while True:
