@@ -224,6 +224,11 @@ def main() -> None:
     if values.get("run") != "1":
         st.info(_("Set the constraints and press Search. A search of a few thousand designs takes seconds."))
         return
+    refused = jobs.too_large("optimize", gpus) if values["mode"] != "envelope" else None
+    if refused:
+        st.error(safe.md(refused + " " + _("For example: python -m core optimize --gpu {gpu} --gpus {gpus}").format(
+            gpu=design.gpu, gpus=gpus)))
+        return
     finished, result = jobs.result("optimize", _key(values, design, gpus), jobwork.optimize_search,
                                    _key(values, design, gpus), what=_("Searching the designs"))
     if not finished:

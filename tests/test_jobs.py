@@ -177,3 +177,15 @@ def test_a_page_that_does_not_wait_shows_the_job_and_then_its_answer(monkeypatch
     assert run.find(next(k for k in keys if k.startswith("sweep|"))).wait(60)
     at.run()
     assert not at.exception and at.get("plotly_chart")
+
+
+def test_the_optimize_page_refuses_a_search_beyond_its_size_at_once():
+    """65,536 GPUs: a search would take minutes and over 1 GB; the page says the limit and the CLI command."""
+    from tests import pagetest
+
+    before = jobs.runner().stats()
+    t0 = time.process_time()
+    at = pagetest.open_page("../pages/7_Optimize.py", {"v": "1", "n": "8192", "opt_run": "1"})
+    text = " ".join(e.value for e in at.error).replace("\\", "")  # shown through webui.safe.md
+    assert "up to 32,768 GPUs" in text and "65,536" in text and "python -m core optimize --gpu H100 --gpus 65536" in text
+    assert jobs.runner().stats()["running"] == before["running"] and time.process_time() - t0 < 10

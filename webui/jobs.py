@@ -62,10 +62,11 @@ class Limit:
     seconds: float
     memory_mb: int
     what: str  # the operation in words (translated where shown), e.g. "the optimizer search"
+    max_gpus: int | None = None  # larger designs are refused before any work (``too_large``)
 
 
 LIMITS: dict[str, Limit] = {
-    "optimize": Limit(120.0, 1024, N_("the optimizer search")),
+    "optimize": Limit(120.0, 1024, N_("the optimizer search"), max_gpus=32_768),  # 32,768 H100: 22 s CPU, 0.8 GB
     "sweep": Limit(90.0, 1024, N_("the sweep")),
     "failure": Limit(60.0, 1024, N_("the failure what-if")),
     "spof": Limit(60.0, 1024, N_("the single-point-of-failure analysis")),
@@ -106,6 +107,23 @@ NICE = 10
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 QUEUED, RUNNING, DONE, STOPPED = "queued", "running", "done", "stopped"
+
+
+def _capital(text: str) -> str:
+    """``text`` starting a sentence (its first letter upper case; Chinese unchanged)."""
+    return text[:1].upper() + text[1:]
+
+
+def too_large(kind: str, gpus: int) -> str | None:
+    """Why a design of ``gpus`` GPUs is refused for ``kind`` on this server (its ``max_gpus``), in words with the
+    way out; None when it is not."""
+    limit = LIMITS[kind].max_gpus
+    if limit is None or gpus <= limit:
+        return None
+    return _("{what} runs on designs of up to {limit} GPUs on this server (this one has {gpus}): a larger one takes "
+             "minutes and more than {mb} MB. Use the command line (python -m core, no limit), or plan a part of the "
+             "cluster here.").format(what=_capital(_(LIMITS[kind].what)), limit=i18n.number(limit), gpus=i18n.number(gpus),
+                                     mb=i18n.number(LIMITS[kind].memory_mb))
 
 
 class Busy(RuntimeError):
@@ -228,8 +246,8 @@ def _stopped_message(kind: str, reason: str, language: str, **values) -> str:
             return _("Stopped {what}: the server is shutting down.").format(what=what)
         if reason == "died":
             return _("{what} ended without an answer (its worker exited with code {code}).").format(
-                what=what[:1].upper() + what[1:], code=values.get("code"))
-        return _("{what} failed: {problem}").format(what=what[:1].upper() + what[1:], problem=values.get("problem"))
+                what=_capital(what), code=values.get("code"))
+        return _("{what} failed: {problem}").format(what=_capital(what), problem=values.get("problem"))
 
 
 def _session_open(session: str | None) -> bool:
