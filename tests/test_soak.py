@@ -1,0 +1,108 @@
+"""Memory with a ceiling, through real sessions of a real server (``tests/wsclient.py``): after a warm-up, 200
+designs of mixed sizes (a tenth of them 131,072 GPUs) and the heavy operations (searches, sweeps, every
+Resilience analysis, at every size) leave the server's resident memory within 20% of its warm baseline once
+the sessions have closed, and no request takes more than 1 GB.
+
+Before the byte bounds (plan cache of 256 whole plans, built downloads kept per session, searches in the
+script thread) the same run grew the server by hundreds of MB."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from test_e2e_jobs import _alive, _children, _free_port  # noqa: F401 - the process helpers
+from wsclient import visit_all
+
+pytestmark = pytest.mark.slow
+
+TTL_S = 2  # the test server drops a closed session's state after this (production: 120 s, Streamlit's default)
+MARGIN = 1.20
+
+
+def _status(pid: int, field: str) -> int:
+    """A ``/proc/<pid>/status`` field [kB]."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def _server(tmp_path):
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    port = _free_port()
+    log = tmp_path / "server.log"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "webui.serve", "--server.headless", "true", "--server.port", str(port),
+         "--browser.gatherUsageStats", "false", "--server.disconnectedSessionTTL", str(TTL_S)],
+        cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return proc, f"http://127.0.0.1:{port}"
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    pytest.fail("the server did not start")
+
+
+def _links(seed: int, designs: int) -> list[str]:
+    """``designs`` visits: Designer pages of random sizes (one in ten of 131,072 GPUs), and every tenth visit a
+    heavy page (a search, a sweep, the Resilience page with its analyses) of the same design."""
+    rng = random.Random(seed)
+    heavy = ("/optimize?v=1&{d}&opt_run=1&opt_pl=1&opt_fab=infiniband", "/sweep?v=1&{d}",
+             "/resilience?v=1&{d}&rs_fail=p0.leaf1", "/resilience?v=1&{d}&rs_tab=Availability",
+             "/resilience?v=1&{d}&rs_tab=Single+points+of+failure", "/resilience?v=1&{d}&rs_tab=Overload+%26+imbalance")
+    links = []
+    for i in range(designs):
+        if i % 10 == 9:
+            design = f"n={16384 - rng.randrange(200)}&f=ethernet"
+        else:
+            design = f"n={rng.randrange(2, 600)}"
+        links.append(f"/?v=1&{design}")
+        if i % 10 == 4:
+            small = f"n={rng.randrange(2, 64)}"
+            links.append(rng.choice(heavy).format(d=small if "optimize" in links[-1] or rng.random() < 0.5
+                                                  else design))
+    return links
+
+
+def _settle(proc, seconds: float = 120.0) -> None:
+    """Wait until no job worker runs and closed sessions are dropped."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        workers = [c for f in _children(proc.pid) for c in _children(f)]
+        if not any(_alive(w) for w in workers):
+            break
+        time.sleep(0.5)
+    time.sleep(TTL_S + 4)  # the runtime's session sweep runs on its own timer
+
+
+def test_memory_returns_to_its_warm_baseline(tmp_path):
+    proc, url = _server(tmp_path)
+    try:
+        warm = visit_all(url, _links(0, 60))
+        assert not any(r["exception"] for r in warm), [r["exception"] for r in warm if r["exception"]][:1]
+        _settle(proc)
+        baseline = _status(proc.pid, "VmRSS")
+        soak = visit_all(url, _links(1, 200))
+        assert not any(r["exception"] for r in soak), [r["exception"] for r in soak if r["exception"]][:1]
+        _settle(proc)
+        after = _status(proc.pid, "VmRSS")
+        peak = _status(proc.pid, "VmHWM")
+        print(f"server rss: warm baseline {baseline / 1024:.0f} MB, after 200 designs {after / 1024:.0f} MB, "
+              f"peak {peak / 1024:.0f} MB")
+        assert after <= MARGIN * baseline, (baseline, after)
+        assert peak - baseline < 1024 * 1024  # no request took a GB
+    finally:
+        proc.kill()
