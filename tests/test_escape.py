@@ -43,7 +43,7 @@ def test_md_leaves_ordinary_text_alone():
 
 def test_plain_escapes_plotly_html():
     assert plain('<a href="https://ev.il/x">Log in</a> & <b>') == \
-        '&lt;a href="https://ev.il/x"&gt;Log in&lt;/a&gt; &amp; &lt;b&gt;'
+        '&lt;a href="https:' + WORD_JOINER + '//ev.il/x"&gt;Log in&lt;/a&gt; &amp; &lt;b&gt;'
     assert plain("IB 2:1") == "IB 2:1"
 
 
