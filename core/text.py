@@ -6,8 +6,10 @@ Each surface has one escaper, built on the rules here: Streamlit's markdown ``we
 
 Escaping alone does not stop autolinking: GFM's renderer (remark-gfm) finds bare ``https://...``, ``www.`` and
 e-mail addresses after the escapes are resolved, and so do PDF viewers in a printed page's text. ``unlinked``
-puts an invisible WORD JOINER (U+2060) after the colon of ``://``, after ``@`` and between ``www`` and its dot:
-the reader sees the same characters, and none of the three patterns matches.
+puts an invisible ZERO WIDTH JOINER (U+200D) after the colon of ``://``, after ``@`` and between ``www`` and its
+dot: the reader sees the same characters, and none of the three patterns matches. (The WORD JOINER U+2060 does as
+much in a browser, but Chromium leaves it out of a printed PDF's text, where pdfium, the viewer of Chrome, then
+links the address again; the zero width joiner stays in the PDF's text: tests/test_free_text.py.)
 
 Control and format characters (a right-to-left override reorders what people read, a zero-width space hides
 a difference between two names) are never part of a name: ``core.design.check_name`` refuses them,
@@ -20,8 +22,9 @@ import html
 import re
 import unicodedata
 
-WORD_JOINER = "\u2060"
-"""Invisible, zero width, no line break: splits an autolink pattern without changing what is shown."""
+LINK_BREAK = "\u200d"
+"""ZERO WIDTH JOINER: invisible, no line break; splits an autolink pattern without changing what is shown, in a
+browser and in a printed PDF's text."""
 _AUTOLINK = re.compile(r"(?<=:)(?=//)|(?<=@)|(?i:(?<=www)(?=\.))")
 """Where an autolinker would start: after ``:`` of ``://``, after ``@``, between ``www`` and ``.``."""
 HIDDEN_CATEGORIES = ("Cc", "Cf", "Cs", "Co")
@@ -29,8 +32,8 @@ HIDDEN_CATEGORIES = ("Cc", "Cf", "Cs", "Co")
 
 
 def unlinked(text: object) -> str:
-    """``text`` with a word joiner wherever an autolinker (GFM, a PDF viewer) would start a link."""
-    return _AUTOLINK.sub(WORD_JOINER, str(text))
+    """``text`` with ``LINK_BREAK`` wherever an autolinker (GFM, a PDF viewer) would start a link."""
+    return _AUTOLINK.sub(LINK_BREAK, str(text))
 
 
 def hidden(char: str) -> bool:

@@ -21,7 +21,7 @@ from core.figures import compare as compare_figures
 from core.figures.style import plain
 from core.formats import comparelink, report
 from core.plan import plan
-from core.text import WORD_JOINER, html_text, unlinked, visible
+from core.text import LINK_BREAK, html_text, unlinked, visible
 from tests import pagetest
 from webui.safe import md
 
@@ -96,7 +96,7 @@ def assert_figure_is_text(spec: dict, own_templates: bool = True) -> int:
 @pytest.mark.parametrize("name", HOSTILE)
 def test_plotly_shows_the_name_as_typed_and_evaluates_nothing(name):
     text = plain(name)
-    assert plotly_shows(text).replace(WORD_JOINER, "") == name  # the same characters, no tag
+    assert plotly_shows(text).replace(LINK_BREAK, "") == name  # the same characters, no tag
     assert not TEMPLATE.search(text)  # no field of a hover or text template
     assert "$" not in text  # nothing MathJax would typeset
     assert not AUTOLINK.search(text)  # nor a PDF viewer link (the review pack prints the charts)
@@ -105,9 +105,9 @@ def test_plotly_shows_the_name_as_typed_and_evaluates_nothing(name):
 @pytest.mark.parametrize("name", HOSTILE)
 def test_markdown_shows_the_name_as_typed_and_links_nothing(name):
     shown = re.sub(r"\\(.)", r"\1", md(name))  # what the renderer sees after the escapes
-    assert shown.replace(WORD_JOINER, "") == name
+    assert shown.replace(LINK_BREAK, "") == name
     assert not AUTOLINK.search(shown)
-    assert not re.search(r"(?<!\\)[<\[*_`$:]", md(name).replace(WORD_JOINER, ""))  # every markup character escaped
+    assert not re.search(r"(?<!\\)[<\[*_`$:]", md(name).replace(LINK_BREAK, ""))  # every markup character escaped
 
 
 @pytest.mark.parametrize("name", HOSTILE)
@@ -116,7 +116,7 @@ def test_html_shows_the_name_as_typed_and_links_nothing(name):
 
     text = html_text(name)
     assert "<" not in text and ">" not in text and '"' not in text
-    assert html.unescape(text).replace(WORD_JOINER, "") == name
+    assert html.unescape(text).replace(LINK_BREAK, "") == name
     assert not AUTOLINK.search(html.unescape(text))
 
 
@@ -128,7 +128,7 @@ def test_invisible_characters_never_stay_in_a_name():
     assert comparelink.clean_name(INVISIBLE) == "evil zerowidthx"  # a column's name: cleaned (a link never fails)
     comparison, _warnings = comparelink.decode({"c1_name": INVISIBLE, "c1_ng": "8"})
     assert comparison.entries[0].name == "evil zerowidthx"
-    assert unlinked("a://b") == "a:" + WORD_JOINER + "//b"
+    assert unlinked("a://b") == "a:" + LINK_BREAK + "//b"
 
 
 # --- figures -------------------------------------------------------------------------------------------------
@@ -243,9 +243,39 @@ def test_design_review_pack_carries_no_foreign_link_or_markup(name):
 
 def test_a_javascript_share_link_is_never_a_link():
     markup = _Markup()
-    markup.feed(report.design_report_html(plan(Design(gpu="H100", nodes=4)), name="x", share_link="javascript:alert(1)"))
+    markup.feed(report.design_report_html(plan(Design(gpu="H100", nodes=4)), name="x",
+                                          share_link="javascript:alert(1)"))
     assert not [attrs for tag, attrs in markup.tags if tag == "a"]
     assert any("javascript:alert(1)" in t for t in markup.text)  # shown as text
+
+
+def _pdf_links(pdf: bytes) -> tuple[list[str], list[str]]:
+    """(addresses a PDF viewer links in the pages' text, the link annotations' targets), as pdfium (the viewer of
+    Chrome) finds them."""
+    import ctypes
+
+    pdfium = pytest.importorskip("pypdfium2")
+    raw = pytest.importorskip("pypdfium2.raw")
+    detected = []
+    for page in pdfium.PdfDocument(pdf):
+        links = raw.FPDFLink_LoadWebLinks(page.get_textpage())
+        for k in range(raw.FPDFLink_CountWebLinks(links)):
+            size = raw.FPDFLink_GetURL(links, k, None, 0)
+            buffer = (ctypes.c_ushort * size)()
+            raw.FPDFLink_GetURL(links, k, buffer, size)
+            detected.append(bytes(buffer).decode("utf-16-le").rstrip("\x00"))
+        raw.FPDFLink_CloseWebLinks(links)
+    return detected, [m.decode() for m in re.findall(rb"/URI ?\(([^)]*)\)", pdf)]
+
+
+def test_comparison_pdf_links_nothing_but_the_share_link():
+    if report.chromium_problem():
+        pytest.skip("no Chromium to print the PDF")
+    comparison = cmp.compare([(HOSTILE[0], Design(gpu="H100", nodes=8)), (HOSTILE[5], Design(gpu="H100", nodes=16))],
+                             sizes=(2**20,))
+    detected, annotations = _pdf_links(report.comparison_report_pdf(comparison, name=HOSTILE[4], share_link=LINK))
+    assert detected == []  # no address in the printed text becomes a link in the viewer (the old pack: 27)
+    assert annotations and all(urlsplit(a).netloc == "planner.example" for a in annotations)
 
 
 def test_xlsx_keeps_the_name_as_text():
@@ -290,7 +320,7 @@ def test_compare_page_from_a_hostile_link_shows_text_only():
             continue  # HTML the app writes itself (escaped in core)
         seen = re.sub(r"\\(.)", r"\1", text)
         assert not AUTOLINK.search(seen), text  # ... and none is a live link
-        assert not re.search(r"(?<!\\)[<\[]", text.replace(WORD_JOINER, "")), text  # nor raw HTML or a link
+        assert not re.search(r"(?<!\\)[<\[]", text.replace(LINK_BREAK, "")), text  # nor raw HTML or a link
         assert "\u202e" not in text
     charts = [e for e in _elements(at._tree) if getattr(e, "type", None) == "plotly_chart"]
     assert len(charts) == 3  # capex, bandwidth, days

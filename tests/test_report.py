@@ -43,7 +43,7 @@ def visible(html: str, own: bool = False) -> str:
     body = re.sub(r"<script\b.*?</script>", " ", html, flags=re.S)
     body = re.sub(r"<style\b.*?</style>", " ", body, flags=re.S)
     body = re.sub(r'<td class="[^"]*\b(?:quoted|id)\b[^"]*">.*?</td>', " ", body, flags=re.S)  # as published
-    body = re.sub(r"https?:\u2060?//[^\s<\"']+", " ", body)  # links (in a text, a word joiner after the colon)
+    body = re.sub(r"https?:\u200d?//[^\s<\"']+", " ", body)  # links (in a text, core.text.LINK_BREAK after the colon)
     if own:
         body = re.sub(r'<td class="[^"]*\b(?:why|engine)\b[^"]*">.*?</td>', " ", body, flags=re.S)
         body = re.sub(r'<ul class="fp-list engine">.*?</ul>', " ", body, flags=re.S)

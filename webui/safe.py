@@ -10,7 +10,7 @@ punctuation character (CommonMark allows escaping any of them), so the text show
 Escaping alone does not stop GFM's autolink literals: the renderer (remark-gfm) finds bare
 ``https://...``, ``www.`` and e-mail addresses in the text after the escapes are resolved, and so do
 HTML entities (``&#58;`` is a colon by then). ``md`` therefore breaks them with
-``core.text.unlinked`` (an invisible word joiner; the reader sees the same characters; checked in headless
+``core.text.unlinked`` (an invisible zero width joiner; the reader sees the same characters; checked in headless
 Chromium: tests/test_e2e_hardening.py).
 """
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 
-from core.text import WORD_JOINER, unlinked
+from core.text import LINK_BREAK, unlinked
 
-__all__ = ["MAX_SHOWN", "WORD_JOINER", "md", "message"]
+__all__ = ["LINK_BREAK", "MAX_SHOWN", "md", "message"]
 
 _PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
 MAX_SHOWN = 2000
