@@ -16,7 +16,6 @@ import pytest
 
 from core.analysis import compare as cmp
 from core.design import Design
-from core.errors import InputError
 from core.figures import compare as compare_figures
 from core.figures.style import plain
 from core.formats import comparelink, report
