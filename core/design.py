@@ -25,7 +25,6 @@ import functools
 import json
 import math
 import re
-import unicodedata
 from dataclasses import dataclass, field as dataclass_field
 from typing import Annotated, Any, Literal
 
@@ -45,6 +44,7 @@ from core.catalog import Catalog, DesignPriceBasis, Nic, Switch, System, load_ca
 from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
 from core.spares import canonical_setting
+from core.text import hidden
 
 Topology = Literal["rail-optimized", "top-of-rack", "rail-only"]
 PlaneMode = Literal["per-port", "per-rail"]
@@ -143,7 +143,7 @@ def check_name(text: str) -> str:
     if len(value) > MAX_NAME_CHARS:
         raise InputError(_("at most {limit} characters, got {count}").format(limit=MAX_NAME_CHARS,
                                                                           count=f"{len(value):,}"))
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co") for c in value):
+    if any(hidden(c) for c in value):
         raise InputError(_("must be text without control or format characters"))
     return value
 

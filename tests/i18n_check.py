@@ -124,9 +124,10 @@ _TITLE_ATTRIBUTE = re.compile(r"""\b(?:title|aria-label|alt)\s*=\s*("([^"]*)"|'(
 
 
 def html_text(markup: str) -> str:
-    """The visible text of HTML: its text and its tooltips (``title=``), not its tags and attributes."""
+    """The visible text of HTML: its text and its tooltips (``title=``), not its tags and attributes, nor the
+    invisible zero width joiners that keep a URL in a text from becoming a link (``core.text.unlinked``)."""
     tips = [m.group(2) or m.group(3) or "" for m in _TITLE_ATTRIBUTE.finditer(markup)]
-    return re.sub(r"<[^>]*>", " ", markup) + " " + " ".join(tips)
+    return (re.sub(r"<[^>]*>", " ", markup) + " " + " ".join(tips)).replace("\u200d", "")
 
 
 def proto_text(message) -> list[str]:

@@ -14,7 +14,7 @@ from core.design import Design
 from core.figures import compare as figs
 from core.figures.style import plain
 from tests import pagetest
-from webui.safe import WORD_JOINER, md
+from webui.safe import LINK_BREAK, md
 
 URLS = ["https://evil.example/login", "HTTP://evil.example", "www.evil.example/x", "WWW.evil.example",
         "a@b.example", "mailto:a@b.example", "see https://x.example and www.y.example or c.d@e.example"]
@@ -24,7 +24,7 @@ AUTOLINK = re.compile(r"(?i)(?:https?://|www\.)[-.\w]|[-.\w+]+@[-\w]+\.", re.ASC
 
 
 def seen(markdown: str) -> str:
-    """The text the renderer's autolinker scans: backslash escapes resolved (the word joiner stays)."""
+    """The text the renderer's autolinker scans: backslash escapes resolved (core.text.LINK_BREAK stays)."""
     return re.sub(r"\\(.)", r"\1", markdown)
 
 
@@ -33,17 +33,17 @@ def test_md_breaks_every_autolink_and_shows_the_same_characters(value):
     assert AUTOLINK.search(value)  # the pattern finds the raw value ...
     shown = seen(md(value))
     assert not AUTOLINK.search(shown)  # ... and nothing in what md hands the renderer
-    assert shown.replace(WORD_JOINER, "") == value  # the reader sees the same characters
+    assert shown.replace(LINK_BREAK, "") == value  # the reader sees the same characters
 
 
 def test_md_leaves_ordinary_text_alone():
-    assert md("nodes: 64 @ 400G") == "nodes\\: 64 \\@" + WORD_JOINER + " 400G"
+    assert md("nodes: 64 @ 400G") == "nodes\\: 64 \\@" + LINK_BREAK + " 400G"
     assert md("plain words 1.5") == "plain words 1\\.5"
 
 
 def test_plain_escapes_plotly_html():
     assert plain('<a href="https://ev.il/x">Log in</a> & <b>') == \
-        '&lt;a href="https://ev.il/x"&gt;Log in&lt;/a&gt; &amp; &lt;b&gt;'
+        '&lt;a href="https:' + LINK_BREAK + '//ev.il/x"&gt;Log in&lt;/a&gt; &amp; &lt;b&gt;'
     assert plain("IB 2:1") == "IB 2:1"
 
 
@@ -78,7 +78,7 @@ def _shown_markdown(at) -> list[str]:
 def test_echoed_link_values_are_shown_but_never_autolinked(page, params, echoed):
     at = pagetest.open_page(page, {"v": "1", "lang": "en", **params})
     texts = [seen(t) for t in _shown_markdown(at)]
-    assert any(echoed in t.replace(WORD_JOINER, "") for t in texts), texts  # the value is shown ...
+    assert any(echoed in t.replace(LINK_BREAK, "") for t in texts), texts  # the value is shown ...
     for text in texts:
         if 'class="fp-cards"' in text or text.startswith("<style>"):
             continue  # HTML the app writes itself (escaped in core), no user text

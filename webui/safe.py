@@ -9,21 +9,20 @@ punctuation character (CommonMark allows escaping any of them), so the text show
 
 Escaping alone does not stop GFM's autolink literals: the renderer (remark-gfm) finds bare
 ``https://...``, ``www.`` and e-mail addresses in the text after the escapes are resolved, and so do
-HTML entities (``&#58;`` is a colon by then). ``md`` therefore puts an invisible WORD JOINER
-(U+2060) after the colon of ``://``, after ``@`` and between ``www`` and its dot: the reader sees
-the same characters, and none of the three patterns matches (checked in headless Chromium:
-tests/test_e2e_hardening.py).
+HTML entities (``&#58;`` is a colon by then). ``md`` therefore breaks them with
+``core.text.unlinked`` (an invisible zero width joiner; the reader sees the same characters; checked in headless
+Chromium: tests/test_e2e_hardening.py).
 """
 
 from __future__ import annotations
 
 import re
 
+from core.text import LINK_BREAK, unlinked
+
+__all__ = ["LINK_BREAK", "MAX_SHOWN", "md", "message"]
+
 _PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
-WORD_JOINER = "\u2060"
-"""Invisible, zero width, no line break: splits an autolink pattern without changing what is shown."""
-_AUTOLINK = re.compile(r"(?<=:)(?=//)|(?<=@)|(?i:(?<=www)(?=\.))")
-"""Where GFM would start an autolink literal: after ``:`` of ``://``, after ``@``, between ``www`` and ``.``."""
 MAX_SHOWN = 2000
 """Longest text shown from any one message (engine messages already truncate echoed values)."""
 
@@ -33,7 +32,7 @@ def md(text: object) -> str:
     value = str(text)
     if len(value) > MAX_SHOWN:
         value = value[: MAX_SHOWN - 3] + "..."
-    value = _AUTOLINK.sub(WORD_JOINER, value)
+    value = unlinked(value)
     return _PUNCT.sub(r"\\\1", value).replace("\n", "  \n")
 
 

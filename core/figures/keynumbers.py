@@ -10,10 +10,10 @@ from __future__ import annotations
 import unicodedata
 
 from dataclasses import dataclass
-from html import escape
 
 from core import vocab
 from core.figures.style import CJK_FONTS, sep
+from core.text import html_text
 from core.units import bandwidth, from_gbytes, from_tbits, number
 from core.i18n import N_, _, ngettext, usd
 
@@ -171,9 +171,9 @@ def cards_html(numbers: list[KeyNumber]) -> str:
     """
     cards = "".join(
         f'<div class="fp-card{" fp-wide" if _display_width(n.value) > WIDE_VALUE else ""}" '
-        f'data-key="{escape(n.key)}" title="{escape(n.help)}">'
-        f'<div class="fp-label" data-testid="stMetricLabel">{escape(n.label)}</div>'
-        f'<div class="fp-value" data-testid="stMetricValue">{escape(n.value)}</div></div>'
+        f'data-key="{html_text(n.key)}" title="{html_text(n.help)}">'
+        f'<div class="fp-label" data-testid="stMetricLabel">{html_text(n.label)}</div>'
+        f'<div class="fp-value" data-testid="stMetricValue">{html_text(n.value)}</div></div>'
         for n in numbers)
     return f'<div class="fp-cards">{cards}</div>'
 

@@ -14,6 +14,7 @@ import unicodedata
 import plotly.graph_objects as go
 
 from core.i18n import N_, current
+from core.text import unlinked
 
 TIER_Y = {"server": 0.0, "leaf": 1.0, "spine": 2.0, "core": 3.0}
 TIER_COLOURS = {"server": "#5d6d7e", "leaf": "#2e86c1", "spine": "#117a65", "core": "#7d3c98"}
@@ -40,10 +41,15 @@ def sep() -> str:
 
 
 def plain(text: object) -> str:
-    """``text`` as Plotly shows it literally: ``&``, ``<`` and ``>`` as entities, so a user-given name in a title,
-    legend, axis label or hover text is never read as Plotly's HTML subset (``<a href>``, ``<span style>``, ``<b>``,
-    ``<br>``). Use it wherever a name the user typed or a link gave reaches a figure."""
-    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """``text`` as Plotly shows it literally, the one escaper of Plotly text: ``&``, ``<`` and ``>`` as entities,
+    so a user-given name in a title, legend, axis label or hover text is never read as Plotly's HTML subset
+    (``<a href>``, ``<span style>``, ``<b>``, ``<br>``); ``%{`` as ``&#37;{``, so a name inside a hover or text
+    template is never evaluated as one of its fields (``%{x}``, ``%{customdata}``); ``$`` as ``&#36;``, so it is
+    never typeset as LaTeX where MathJax is loaded; bare URLs broken (``core.text.unlinked``: a printed chart is
+    read by PDF viewers, which link them). Plotly turns the entities back into the characters when it draws.
+    Use it wherever a name the user typed or a link gave reaches a figure."""
+    value = unlinked(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return value.replace("%{", "&#37;{").replace("$", "&#36;")
 
 
 def rail_colour(rail: int) -> str:

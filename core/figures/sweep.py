@@ -7,7 +7,6 @@ hover: a grey cross on the axis below the gap (line, bars) or the blank cell its
 
 from __future__ import annotations
 
-import html
 import math
 
 import plotly.graph_objects as go
@@ -15,7 +14,7 @@ import plotly.graph_objects as go
 from core.design import FIELDS
 from core.analysis.sweep import CATEGORICAL, METRICS, SETTINGS, SweepResult, metric_label, setting_label
 from core.figures.compare import format_value
-from core.figures.style import TIER_COLOURS, base_layout, wrap_text
+from core.figures.style import TIER_COLOURS, base_layout, plain, wrap_text
 from core.i18n import _
 
 LINE_COLOUR = TIER_COLOURS["leaf"]
@@ -35,8 +34,8 @@ def value_label(setting: str, value) -> str:
 
 
 def _reason(text: str | None) -> str:
-    """The reason, escaped and wrapped for a hover box."""
-    return "<br>".join(html.escape(line) for line in wrap_text(text or "", HOVER_CHARS).split("<br>"))
+    """The reason, wrapped for a hover box and shown as text (``plain``)."""
+    return "<br>".join(plain(line) for line in wrap_text(text or "", HOVER_CHARS).split("<br>"))
 
 
 def nice_ticks(values: list[float | None], count: int = 5) -> list[float]:

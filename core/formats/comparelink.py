@@ -27,6 +27,7 @@ from core.errors import InputError
 from core.formats import sharelink
 from core.i18n import N_, _
 from core.perf.sizes import format_size, parse_size
+from core.text import visible
 
 MAX_NAME = 40
 """Longest design name [characters]; longer names are cut."""
@@ -90,8 +91,9 @@ class Comparison:
 
 
 def clean_name(name: str) -> str:
-    """A design name as the link keeps it: one line, at most ``MAX_NAME`` characters."""
-    text = " ".join(str(name or "").split())
+    """A design name as the link keeps it: one line, at most ``MAX_NAME`` characters, no control or format
+    characters (``core.text.visible``: a right-to-left override would reorder what people read)."""
+    text = " ".join(visible(name or "").split())
     return text[:MAX_NAME].rstrip()  # a cut may end on a space, which the link reads back without
 
 

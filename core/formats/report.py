@@ -32,7 +32,8 @@ grouped charts and one short section per design.
 
 Every label is in the language of the request (``core.i18n.current()``); the HTML's ``lang`` follows it.
 Charts are drawn ``CHART_WIDTH_PX`` wide, what an A4 page holds inside its margins, so the screen and the
-printout look the same. Everything shown is escaped (names and links come from users).
+printout look the same. Everything shown is escaped by ``core.text.html_text`` (names and links come from
+users): shown as typed, and no bare URL in a text becomes a link, not even in a PDF viewer.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ import math
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
-from html import escape
+from html import escape as escape_url
 from pathlib import Path
 from typing import Mapping
 
@@ -50,6 +51,7 @@ from core import vocab
 from core.errors import FabricPlannerError, InputError
 from core.i18n import HTML_LANG, _, babel_locale, current, ngettext, number, usd
 from core.spares import policy_words
+from core.text import html_text
 
 CHROMIUM = "/usr/bin/chromium"
 """Debian's Chromium; Playwright cannot download its own browser on these machines."""
@@ -115,9 +117,11 @@ class _Doc:
                   "modeBarButtonsToRemove": ["sendDataToCloud"], "showLink": False}
         body = [title_page]
         for ident, title, html in self.sections:
-            body.append(f'<section class="fp-section" id="{escape(ident)}" data-section="{escape(ident)}">'
-                        f"<h2>{escape(title)}</h2>{html}</section>")
-        figures = json.dumps(self.figures, separators=(",", ":")).replace("</", "<\\/")
+            body.append(f'<section class="fp-section" id="{html_text(ident)}" data-section="{html_text(ident)}">'
+                        f"<h2>{html_text(title)}</h2>{html}</section>")
+        # no "<" at all in the script element (JSON reads \u003c as "<"): "</script>" or "<!--" in a text cannot end
+        # it or change how the HTML parser reads it
+        figures = json.dumps(self.figures, separators=(",", ":")).replace("<", "\\u003c")
         script = (
             "(function(){var figs=JSON.parse(document.getElementById('fp-figures').textContent);"
             f"var config={json.dumps(config)};"
@@ -129,7 +133,7 @@ class _Doc:
             "<!DOCTYPE html>\n"
             f'<html lang="{HTML_LANG.get(current(), "en")}"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{escape(self.title)}</title>"
+            f"<title>{html_text(self.title)}</title>"
             f"<style>{CARDS_CSS}\n{_CSS}</style></head><body>"
             + "".join(body)
             + f'<script type="application/json" id="fp-figures">{figures}</script>'
@@ -224,7 +228,7 @@ def _table(headers: list[str], rows: list[list], numeric: set[int] = frozenset()
     def cell(tag: str, i: int, value, extra: str | None = None) -> str:
         names = [n for n in (("num" if i in numeric else None), classes.get(i), extra) if n]
         attr = f' class="{" ".join(names)}"' if names else ""
-        return f"<{tag}{attr}>{escape(str(value))}</{tag}>"
+        return f"<{tag}{attr}>{html_text(str(value))}</{tag}>"
 
     head = "".join(cell("th", i, h) for i, h in enumerate(headers))
     body = []
@@ -263,22 +267,22 @@ def _list(items, own: bool = False) -> str:
     """A bullet list; ``own`` = this module's text, else the engine's (notes, explanations: class ``engine``)."""
     items = [i for i in items if i]
     kind = "fp-list" if own else "fp-list engine"
-    return f'<ul class="{kind}">' + "".join(f"<li>{escape(str(i))}</li>" for i in items) + "</ul>" if items else ""
+    return f'<ul class="{kind}">' + "".join(f"<li>{html_text(str(i))}</li>" for i in items) + "</ul>" if items else ""
 
 
 def _h3(text: str) -> str:
-    return f"<h3>{escape(text)}</h3>"
+    return f"<h3>{html_text(text)}</h3>"
 
 
 def _p(text: str, note: bool = False) -> str:
-    return f'<p class="fp-note">{escape(text)}</p>' if note else f"<p>{escape(text)}</p>"
+    return f'<p class="fp-note">{html_text(text)}</p>' if note else f"<p>{html_text(text)}</p>"
 
 
 def _link(url: str) -> str:
     """A link only for http(s) addresses (a ``javascript:`` link in a name must not become one)."""
     if url.startswith(("http://", "https://")):
-        return f'<a href="{escape(url, quote=True)}">{escape(url)}</a>'
-    return escape(url)
+        return f'<a href="{escape_url(url, quote=True)}">{html_text(url)}</a>'
+    return html_text(url)
 
 
 def _date(when: datetime | None) -> str:
@@ -289,13 +293,13 @@ def _date(when: datetime | None) -> str:
 
 
 def _title_page(title: str, subtitle: list[str], share_link: str, when: datetime | None, kind: str) -> str:
-    subs = "".join(f'<p class="fp-sub">{escape(s)}</p>' for s in subtitle)
-    label = escape(_("Share link:"))
+    subs = "".join(f'<p class="fp-sub">{html_text(s)}</p>' for s in subtitle)
+    label = html_text(_("Share link:"))
     link = f'<p class="fp-link"><strong>{label}</strong> {_link(share_link)}</p>' if share_link else ""
     meta = _("{kind}, generated by fabric planner on {date}. Prices are estimates from the catalog's price book; "
              "every number is the engine's.").format(kind=kind, date=_date(when))
-    return (f'<section class="fp-title" data-section="title"><h1>{escape(title)}</h1>{subs}{link}'
-            f'<p class="fp-meta">{escape(meta)}</p></section>')
+    return (f'<section class="fp-title" data-section="title"><h1>{html_text(title)}</h1>{subs}{link}'
+            f'<p class="fp-meta">{html_text(meta)}</p></section>')
 
 
 # --- one design ------------------------------------------------------------------------------------------
@@ -421,7 +425,7 @@ def _bom_table(bom) -> str:
 
     def tr(values: list, cls: str = "", attrs: str = "") -> str:
         kinds = {0: "engine", 1: "engine", 6: "why", 7: "id"}  # category, item, why: the engine's words (core.cost)
-        cells = "".join(f'<td class="{"num" if i in numeric else kinds.get(i, "")}">{escape(str(v))}</td>'
+        cells = "".join(f'<td class="{"num" if i in numeric else kinds.get(i, "")}">{html_text(str(v))}</td>'
                         for i, v in enumerate(values))
         return f'<tr class="{cls}"{attrs}>{cells}</tr>'
 
@@ -431,15 +435,15 @@ def _bom_table(bom) -> str:
         total_usd += usd_sum
         total_w += w_sum
         if len(order) > 1:
-            body.append(f'<tr class="fp-group" data-network="{escape(key)}"><td colspan="{len(headers)}">'
-                        f"{escape(_network_label(key))}</td></tr>")
+            body.append(f'<tr class="fp-group" data-network="{html_text(key)}"><td colspan="{len(headers)}">'
+                        f"{html_text(_network_label(key))}</td></tr>")
         body += [tr(r) for r in rows]
         if len(order) > 1:
             body.append(tr([_("Subtotal"), _network_label(key), "", "", usd(usd_sum), number(w_sum), "", ""],
-                           "fp-subtotal", f' data-network="{escape(key)}" data-subtotal-usd="{usd_sum:.2f}"'))
+                           "fp-subtotal", f' data-network="{html_text(key)}" data-subtotal-usd="{usd_sum:.2f}"'))
     body.append(tr([_("Total"), "", "", "", usd(total_usd), number(total_w), "", ""], "fp-total",
                    f' data-total-usd="{total_usd:.2f}" data-total-w="{total_w:.2f}"'))
-    head = "".join(f'<th class="{"num" if i in numeric else ""}">{escape(h)}</th>' for i, h in enumerate(headers))
+    head = "".join(f'<th class="{"num" if i in numeric else ""}">{html_text(h)}</th>' for i, h in enumerate(headers))
     return f'<table data-bom="all"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 

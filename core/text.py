@@ -1,0 +1,51 @@
+"""Free text is text: what a user typed or a link gave (a design's name, a comparison's column names, an echoed
+value) is shown as the same characters on every surface, never read as markup or turned into a link.
+
+Each surface has one escaper, built on the rules here: Streamlit's markdown ``webui.safe.md``, Plotly's text
+``core.figures.style.plain``, HTML (the review pack, its PDF, the key-number cards) ``html_text``.
+
+Escaping alone does not stop autolinking: GFM's renderer (remark-gfm) finds bare ``https://...``, ``www.`` and
+e-mail addresses after the escapes are resolved, and so do PDF viewers in a printed page's text. ``unlinked``
+puts an invisible ZERO WIDTH JOINER (U+200D) after the colon of ``://``, after ``@`` and between ``www`` and its
+dot: the reader sees the same characters, and none of the three patterns matches. (The WORD JOINER U+2060 does as
+much in a browser, but Chromium leaves it out of a printed PDF's text, where pdfium, the viewer of Chrome, then
+links the address again; the zero width joiner stays in the PDF's text: tests/test_free_text.py.)
+
+Control and format characters (a right-to-left override reorders what people read, a zero-width space hides
+a difference between two names) are never part of a name: ``core.design.check_name`` refuses them,
+``visible`` drops them where a value is cleaned instead of refused (a comparison's column name).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+LINK_BREAK = "\u200d"
+"""ZERO WIDTH JOINER: invisible, no line break; splits an autolink pattern without changing what is shown, in a
+browser and in a printed PDF's text."""
+_AUTOLINK = re.compile(r"(?<=:)(?=//)|(?<=@)|(?i:(?<=www)(?=\.))")
+"""Where an autolinker would start: after ``:`` of ``://``, after ``@``, between ``www`` and ``.``."""
+HIDDEN_CATEGORIES = ("Cc", "Cf", "Cs", "Co")
+"""Unicode categories never kept in a name: control, format (bidi overrides, zero-width), surrogate, private use."""
+
+
+def unlinked(text: object) -> str:
+    """``text`` with ``LINK_BREAK`` wherever an autolinker (GFM, a PDF viewer) would start a link."""
+    return _AUTOLINK.sub(LINK_BREAK, str(text))
+
+
+def hidden(char: str) -> bool:
+    """Whether ``char`` is a control or format character (``HIDDEN_CATEGORIES``)."""
+    return unicodedata.category(char) in HIDDEN_CATEGORIES
+
+
+def visible(text: object) -> str:
+    """``text`` without its control and format characters."""
+    return "".join(c for c in str(text) if not hidden(c))
+
+
+def html_text(value: object) -> str:
+    """``value`` as HTML text or an attribute value (quotes escaped), shown literally and never autolinked."""
+    return html.escape(unlinked(value), quote=True)
