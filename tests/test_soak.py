@@ -1,5 +1,5 @@
 """Memory with a ceiling, through real sessions of a real server (``tests/wsclient.py``): after a warm-up, 200
-designs of mixed sizes (a tenth of them 131,072 GPUs) and the heavy operations (searches, sweeps, every
+designs of mixed sizes (a quarter of them about 131,072 GPUs) and the heavy operations (searches, sweeps, every
 Resilience analysis, at every size) leave the server's resident memory within 20% of its warm baseline once
 the sessions have closed, and no request takes more than 1 GB.
 
@@ -57,7 +57,7 @@ def _server(tmp_path):
 
 
 def _links(seed: int, designs: int) -> list[str]:
-    """``designs`` visits: Designer pages of random sizes (one in ten of 131,072 GPUs), and every tenth visit a
+    """``designs`` visits: Designer pages of random sizes (one in four of about 131,072 GPUs), and every tenth visit a
     heavy page (a search, a sweep, the Resilience page with its analyses) of the same design."""
     rng = random.Random(seed)
     heavy = ("/optimize?v=1&{d}&opt_run=1&opt_pl=1&opt_fab=infiniband", "/sweep?v=1&{d}",
@@ -65,8 +65,8 @@ def _links(seed: int, designs: int) -> list[str]:
              "/resilience?v=1&{d}&rs_tab=Single+points+of+failure", "/resilience?v=1&{d}&rs_tab=Overload+%26+imbalance")
     links = []
     for i in range(designs):
-        if i % 10 == 9:
-            design = f"n={16384 - rng.randrange(200)}&f=ethernet"
+        if i % 4 == 3:
+            design = f"n={16384 - rng.randrange(400)}&f=ethernet"
         else:
             design = f"n={rng.randrange(2, 600)}"
         links.append(f"/?v=1&{design}")
