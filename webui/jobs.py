@@ -595,7 +595,13 @@ def _session_id() -> str | None:
     return ctx.session_id if ctx is not None else None
 
 
-def _progress_body(key: str, what: str) -> None:
+def _progress_body(key: str, what: str, language: str) -> None:
+    """What runs, redrawn every half second (a fragment: app.py, which sets the run's language, does not run)."""
+    with i18n.language(language):
+        _progress_lines(key, what)
+
+
+def _progress_lines(key: str, what: str) -> None:
     import streamlit as st
 
     from webui import safe
@@ -627,7 +633,7 @@ def _progress(key: str, what: str) -> None:
     global _FRAGMENT
     if _FRAGMENT is None:
         _FRAGMENT = st.fragment(run_every=0.5)(_progress_body)
-    _FRAGMENT(key, what)
+    _FRAGMENT(key, what, i18n.current())
 
 
 _FRAGMENT = None
