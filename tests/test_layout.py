@@ -16,7 +16,7 @@ CORE = ROOT / "core"
 
 # lowest first; a module may import its own layer and any layer before it
 LAYERS = [
-    ("core.i18n", "core.text"),
+    ("core.i18n", "core.text", "core.progress"),
     ("core.units",),
     ("core.errors", "core.memo"),
     ("core.vocab",),

@@ -161,15 +161,22 @@ def _die_with_parent() -> None:
         pass
 
 
-def _child(conn, fn: Callable, args: tuple, language: str) -> None:
-    """The worker: run ``fn(*args)`` in ``language`` and send back ("ok", value) or a failure, pickled."""
+def _child(conn, fn: Callable, args: tuple, language: str, done=None) -> None:
+    """The worker: run ``fn(*args)`` in ``language`` and send back ("ok", value) or a failure, pickled; the
+    engine's progress reports (``core.progress``) go to the shared ``done`` (0..1)."""
+    from core import progress
+
     _die_with_parent()
     try:
         os.nice(NICE)
     except OSError:  # pragma: no cover
         pass
+    def tell(fraction: float) -> None:
+        if done is not None:
+            done.value = fraction
+
     try:
-        with i18n.language(language):
+        with i18n.language(language), progress.reporting(tell):
             payload = ("ok", fn(*args))
     except FabricPlannerError as exc:
         payload = ("domain", exc)
@@ -207,6 +214,7 @@ class Job:
     peak_rss: int = 0
     process: Any = None
     conn: Any = None
+    done: Any = None  # the share of the work done (0..1), as the engine reports it (a shared double)
     event: threading.Event = field(default_factory=threading.Event)
 
     @property
@@ -218,6 +226,11 @@ class Job:
         if self.started is None:
             return 0.0
         return (self.finished or time.monotonic()) - self.started
+
+    def fraction(self) -> float | None:
+        """The share of the work done as the engine reported it (None when it has not reported)."""
+        value = self.done.value if self.done is not None else -1.0
+        return value if value >= 0 else None
 
     def wait(self, seconds: float) -> bool:
         """Wait up to ``seconds`` for the job to end; True when it has."""
@@ -397,8 +410,9 @@ class Runner:
                 job = self._queued.pop(0)
                 self._running.append(job)  # counted and found (``find``) while its process starts
             receive, send = self._ctx.Pipe(duplex=False)
-            process = self._ctx.Process(target=_child, args=(send, job.fn, job.args, job.language), daemon=True,
-                                        name=f"fabric-planner-{job.kind}")
+            job.done = self._ctx.Value("d", -1.0, lock=False)
+            process = self._ctx.Process(target=_child, args=(send, job.fn, job.args, job.language, job.done),
+                                        daemon=True, name=f"fabric-planner-{job.kind}")
             try:
                 process.start()  # outside the lock: the first start also starts the worker server
             except Exception as exc:  # noqa: BLE001 - the job fails, the server goes on
@@ -618,10 +632,14 @@ def _progress_lines(key: str, what: str) -> None:
             what=what, place=i18n.number(place))
         st.progress(0.0, text=safe.md(text))
     else:
-        elapsed = job.elapsed()
+        elapsed, fraction = job.elapsed(), job.fraction()
         text = _("{what}: running for {elapsed} s (stopped after {limit} s). The rest of the app stays usable.").format(
             what=what, elapsed=f"{elapsed:.0f}", limit=f"{limit.seconds:.0f}")
-        st.progress(min(1.0, elapsed / limit.seconds), text=safe.md(text))
+        if fraction is not None:
+            text = _("{what}: {percent} done, running for {elapsed} s (stopped after {limit} s). The rest of the app "
+                     "stays usable.").format(what=what, percent=f"{fraction:.0%}", elapsed=f"{elapsed:.0f}",
+                                             limit=f"{limit.seconds:.0f}")
+        st.progress(fraction if fraction is not None else min(1.0, elapsed / limit.seconds), text=safe.md(text))
     if st.button(_("Cancel"), key="fp_job_cancel_" + _digest(key)):
         run.cancel(job)
         st.rerun(scope="app")

@@ -70,6 +70,7 @@ from core import units, vocab
 from core.catalog import Catalog, load_catalog
 from core.cost import NETWORK_CATEGORIES, build_bom, summarize_cost
 from core.design import MAX_GPUS, Design, ResolvedDesign, offered_port_speeds, resolve_design, tidy_spaces
+from core import progress
 from core.errors import DesignError, FabricPlannerError, InputError
 from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.sizing import size_fabric
@@ -864,7 +865,10 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
     groups = _families(designs)
     if workers <= 1 or len(designs) < PARALLEL_FROM or catalog is not load_catalog():
         evaluator = _Evaluator(constraints, catalog)
-        out = [c for group in groups for c in _evaluate_family(evaluator, designs, group)]
+        out = []
+        for done, group in enumerate(groups, 1):
+            out += _evaluate_family(evaluator, designs, group)
+            progress.report(done, len(groups))
         return sorted(out, key=lambda c: c.index), len(evaluator.fabrics)
     import multiprocessing
 

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.analysis import compare as cmp
 from core.catalog import load_catalog
 from core.design import MAX_GPUS, Design, parse_design
+from core import progress
 from core.errors import FabricPlannerError, InputError
 from core.i18n import N_, _
 from core.perf.sizes import format_size
@@ -347,6 +348,7 @@ def sweep(spec: SweepSpec, planner: Callable[[Design], Plan] = make_plan) -> Swe
             if spec.y:
                 changes[spec.y.setting] = y
             points.append(_point(spec, changes, x, y, base_fabric, job, planner))
+            progress.report(len(points), len(xs) * len(ys))
     return SweepResult(spec=spec.model_copy(update={"x": Axis(setting=spec.x.setting, values=xs),
                                                     "y": Axis(setting=spec.y.setting, values=ys) if spec.y else None}),
                        points=tuple(points), job=job)
