@@ -10,12 +10,11 @@ with code 2 and one line; a design that cannot be built exits with 3.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from pydantic import ValidationError
 
-from core.cli.common import add_design_options, design_from_args, positive_int
+from core.cli.common import add_design_options, check_output, design_from_args, positive_int
 from core.errors import InputError, shown
 from core.fabric.naming import NamingScheme
 from core.formats.exports import exports
@@ -78,25 +77,10 @@ def run(args: argparse.Namespace) -> str:
     result = plan(design)  # a design that cannot be built raises here, before any output
     export = exports()[args.format]
     if args.output:
-        target = args.output
-        folder = os.path.dirname(os.path.abspath(target))
-        if not os.path.isdir(folder):
-            raise InputError(_("cannot write {file}: no such folder").format(file=shown(target)))
-        if os.path.isdir(target):
-            raise InputError(_("cannot write {file}: it is a folder").format(file=shown(target)))
-        try:
-            handle = open(target, "w", encoding="utf-8", newline="\n")
-        except OSError as exc:
-            raise InputError(_("cannot write {file}: {reason}").format(
-                file=shown(target), reason=exc.strerror or type(exc).__name__)) from None
-        with handle, language(DEFAULT_LANGUAGE):
-            export.write(result, handle, naming)
+        check_output(args.output)
+        with open(args.output, "w", encoding="utf-8", newline="\n") as handle, language(DEFAULT_LANGUAGE):
+            export.write(result, handle, naming)  # a failed write (full disk, ...): core.cli._fail says it
         return ""
-    try:
-        with language(DEFAULT_LANGUAGE):
-            export.write(result, sys.stdout, naming)
-        sys.stdout.flush()
-    except BrokenPipeError:  # `... | head`: the reader stopped; nothing is wrong with the design
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    with language(DEFAULT_LANGUAGE):  # a closed pipe (`... | head`) or a full disk: core.cli._fail
+        export.write(result, sys.stdout, naming)
     return ""
