@@ -210,3 +210,44 @@ def test_workers_die_with_their_parent(tmp_path):
         if parent.poll() is None:
             parent.kill()
             parent.wait()
+
+
+def test_a_budget_beyond_the_largest_design_answers_at_the_limit(monkeypatch):
+    """``--budget-usd 1e13`` buys more than the 1,000,000-GPU limit of a design: the search answers with the limit
+    after one search (counted, not timed) and never asks for a design past it (it failed on 1,000,008 GPUs)."""
+    from core.analysis import optimize as engine
+    from core.design import field_bounds
+
+    asked: list[int] = []
+    real = engine.optimize
+
+    def counted(gpu, gpus, *args, **kwargs):
+        asked.append(gpus)
+        return real(gpu, gpus, *args, **kwargs)
+
+    monkeypatch.setattr(engine, "optimize", counted)
+    grid = engine.Grid(fabrics=("infiniband",), switches=("QM9700",), port_speeds=(200,), uplinks=("same",),
+                       oversubscription=(1.0,), planes=(2,), plane_modes=("per-rail",),
+                       topologies=("rail-optimized",), tiers=(3,), mixed_tiers=False)
+    most = int(field_bounds("gpus")[1])
+    envelope = engine.largest_within("H100", engine.Constraints(budget_usd=1e13), grid, workers=1)
+    assert envelope.at_limit and envelope.gpus == most and envelope.result.best is not None
+    assert asked == [most] and envelope.searches == 1  # the upper bound first, and nothing past it
+    assert f"{most:,}" in envelope.next_reason and envelope.summary()["at_limit"] is True
+    assert envelope.result.considered <= 4  # the grid's candidates, each evaluated once
+
+
+def test_the_envelope_search_never_steps_past_the_limit(monkeypatch):
+    """However the search moves (shrinking, bisecting, the next size up), every size it asks for is a design."""
+    from core.analysis import optimize as engine
+    from core.design import field_bounds
+
+    asked: list[int] = []
+    real = engine.optimize
+    monkeypatch.setattr(engine, "optimize", lambda gpu, gpus, *a, **k: asked.append(gpus) or real(gpu, gpus, *a, **k))
+    grid = engine.Grid(fabrics=("infiniband",), switches=("QM9700",), port_speeds=(400,), uplinks=("same",),
+                       oversubscription=(1.0,), planes=(1,), plane_modes=("per-port",),
+                       topologies=("rail-optimized",), tiers=(3,), mixed_tiers=False)
+    envelope = engine.largest_within("H100", engine.Constraints(budget_usd=1e13), grid, workers=1)
+    assert not envelope.at_limit and 0 < envelope.gpus < field_bounds("gpus")[1]
+    assert max(asked) <= field_bounds("gpus")[1] and len(asked) <= engine.MAX_ENVELOPE_SEARCHES + 1
