@@ -1,4 +1,4 @@
-"""Every sub-command of ``python -m core`` ends hostile input with one short line and exit code 2 (issue 30).
+"""Every sub-command of ``python -m core`` ends hostile input with one short line and exit code 2.
 
 The sub-commands are read from the parser (``core.cli.build_parser``), so a new one is tested here without a
 change; its options decide which hostile values it gets: a negative ``--seed``, absurd ``--planes`` and

@@ -42,8 +42,9 @@ def run(args: argparse.Namespace) -> str:
 
     if args.format == "xlsx" and not args.output:
         raise InputError(_("--format xlsx writes a binary file: give --output FILE.xlsx"))
-    naming = naming_from_args(args)
+    naming_from_args(args)  # a bad prefix is said before the work
     result = plan(design_from_args(args))  # a design that cannot be built raises here, before any output
+    naming = naming_from_args(args, result)  # and names that collide in this design (its other networks)
     if args.output:
         check_output(args.output)
         if args.format == "xlsx":
