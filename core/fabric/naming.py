@@ -32,7 +32,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.errors import InputError, shown
 from core.i18n import N_, _
 
-_PREFIX = r"^[A-Za-z][A-Za-z0-9_-]{0,15}$|^$"
+PREFIX = r"[A-Za-z][A-Za-z0-9_-]{0,15}"
+"""A name prefix: a letter, then at most 15 letters, digits, ``-`` or ``_`` (the switch prefix may also be empty)."""
+_PREFIX = rf"^{PREFIX}$|^$"
 _VERTEX = re.compile(r"^(?:node(\d+)|p(\d+)\.(?:i(\d+)\.)?(leaf|spine|core)(\d+))$")
 
 
