@@ -129,6 +129,22 @@ def test_stdout_on_a_full_disk_exits_2_with_one_line(name, capsys):
     assert "No space left on device" in err
 
 
+@pytest.mark.parametrize("name", [None, *sorted(COMMANDS)])
+def test_help_on_a_full_disk_exits_2_with_one_line(name, capsys):
+    """argparse swallowed the failed write of --help and exited 0."""
+    argv = ["--lang", "en", *([name] if name else []), "--help"]
+    full = open("/dev/full", "w")
+    try:
+        code, err = _run(capsys, argv, stdout=full)
+    finally:
+        try:
+            full.close()
+        except OSError:
+            pass
+    assert code == 2, (argv, err)
+    _one_line(err, argv)
+
+
 def test_a_write_error_is_said_in_the_users_language(capsys):
     code, err = _run(capsys, ["--lang", "zh", "export", "--format", "slurm", *SMALL, "--output", "/dev/full"])
     assert code == 2 and "Traceback" not in err and "/dev/full" in err

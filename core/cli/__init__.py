@@ -98,7 +98,11 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str]) -> int:
     args = None
     try:
-        args = build_parser().parse_args(argv)
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit:  # --help printed: a failed write of it is said like any other
+            sys.stdout.flush()
+            raise
         if args.lang != current():  # given in a way the scan did not see (an abbreviation): parse again in it
             with language(args.lang), argparse_language():
                 return _main(argv)

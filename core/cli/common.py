@@ -14,6 +14,7 @@ import json
 import math
 import os
 import re
+import sys
 import unicodedata
 from typing import Iterator, Mapping
 
@@ -135,6 +136,11 @@ class Parser(argparse.ArgumentParser):
             choices = ", ".join(map(str, action.choices))
             raise argparse.ArgumentError(action, _("invalid choice: {value} (choose from {choices})").format(
                 value=shown(value), choices=choices))
+
+    def _print_message(self, message: str, file=None) -> None:
+        # argparse swallows a failed write (a full disk under --help); the CLI's error handler says it instead
+        if message:
+            (file or sys.stderr).write(message)
 
     def format_help(self) -> str:
         text = super().format_help()
