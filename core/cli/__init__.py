@@ -3,10 +3,13 @@
 Each sub-command module has ``register(subparsers)``, which adds its parser and sets its handler
 (``run(args) -> str``, the text to print); ``common`` holds what they share (design options,
 number parsers, exit codes). Exit codes: 0 success, 2 bad input (unknown model, bad number,
-unknown option, a design file that is not a design, an unknown ``--lang``), 3 a design that cannot
-be built (the message says what would work: only ways out ``core.plan`` checked by re-planning).
-An error is one line on stderr; bad input is at most ~300 characters and echoes at most 40
-characters of what was typed.
+unknown option, a design file that is not a design, an unknown ``--lang``, a value the engine's
+models refuse) or a failed write (``--output`` or stdout: a full disk, no permission, a folder, a
+missing folder), 3 a design that cannot be built (the message says what would work: only ways out
+``core.plan`` checked by re-planning). ``_fail`` is the one place that turns every sub-command's
+errors into one line on stderr and its exit code, so a new sub-command gets it for free; bad input is
+at most ~300 characters and echoes at most 40 characters of what was typed. A pipe closed by its
+reader on stdout (``... | head``) ends quietly with 0: the reader stopped on purpose.
 
 Languages: ``--lang zh|en`` (before or after the sub-command; default from ``LC_ALL``,
 ``LC_MESSAGES``, ``LANG``) sets the language before anything is built, so help, the human
