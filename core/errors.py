@@ -14,10 +14,11 @@ substrings of its ``suggestion`` in either language (``core.plan.plan`` joins th
 
 from __future__ import annotations
 
+import errno
 import re
 import reprlib
 
-from core.i18n import _
+from core.i18n import DEFAULT_LANGUAGE, N_, _, current
 
 SHOWN_LIMIT = 40
 """Most characters of user input any message echoes."""
@@ -44,6 +45,25 @@ def shown(value: object, limit: int = SHOWN_LIMIT) -> str:
     except (ValueError, RecursionError, TypeError):  # pragma: no cover - defensive
         text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+_OS_REASONS = {
+    errno.ENOENT: N_("No such file or directory"), errno.EACCES: N_("Permission denied"),
+    errno.EISDIR: N_("Is a directory"), errno.ENOTDIR: N_("Not a directory"),
+    errno.ENAMETOOLONG: N_("File name too long"), errno.ELOOP: N_("Too many levels of symbolic links"),
+    errno.EPERM: N_("Operation not permitted"), errno.EIO: N_("Input/output error"),
+    errno.ENOSPC: N_("No space left on device"), errno.EPIPE: N_("Broken pipe"),
+    errno.EROFS: N_("Read-only file system"), errno.EFBIG: N_("File too large"),
+    errno.EDQUOT: N_("Disk quota exceeded"),
+}
+"""Why a file cannot be read or written, in words other languages translate (English: the system's own text)."""
+
+
+def os_reason(exc: OSError) -> str:
+    """Why ``exc`` happened, in the current language (English: the system's own text, ``strerror``)."""
+    if current() != DEFAULT_LANGUAGE and exc.errno in _OS_REASONS:
+        return _(_OS_REASONS[exc.errno])
+    return exc.strerror or type(exc).__name__
 
 
 _AFTER_CHINESE_STOP = re.compile("(?<=[\u3002\uff01\uff1f\uff1b]) ")

@@ -5,13 +5,12 @@ import importlib.util
 import json
 
 import streamlit as st
-from pydantic import ValidationError
 
 from core import i18n, spares
 from core import vocab
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.errors import DesignError, InputError, shown
-from core.fabric.naming import Namer, NamingScheme
+from core.fabric.naming import Namer, NamingError, NamingScheme, naming_scheme
 from core.figures.cost import networks_figure, networks_table, price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, size_caption
 from core.formats import filenames
@@ -424,11 +423,10 @@ def _on_naming_change() -> None:
     values = {"np": str(ss.get(NAMING_WIDGETS["np"], "")).strip(), "sp": str(ss.get(NAMING_WIDGETS["sp"], "")).strip(),
               "nd": int(ss.get(NAMING_WIDGETS["nd"], 3) or 3)}
     try:
-        NamingScheme(node_prefix=values["np"], switch_prefix=values["sp"], min_digits=values["nd"])
-    except ValidationError:
-        ss["_fp_naming_problem"] = _("Names start with a letter, then up to 15 letters, digits, - or _ (the "
-                                     "switch prefix may be empty); the exports keep {node} and {switch}.").format(
-            node=ss.get(state.NAMING_STORE, {}).get("np", "gpu"),
+        naming_scheme(values["np"], values["sp"], values["nd"])  # the settings as a whole (core.fabric.naming)
+    except NamingError as exc:
+        ss["_fp_naming_problem"] = _("{problem}. The exports keep {node} and {switch}.").format(
+            problem=exc, node=ss.get(state.NAMING_STORE, {}).get("np", "gpu"),
             switch=ss.get(state.NAMING_STORE, {}).get("sp", "") or _("no switch prefix"))
         return
     ss[state.NAMING_STORE] = values
@@ -450,7 +448,11 @@ def _naming(cur: state.Current) -> NamingScheme:
     problem = ss.pop("_fp_naming_problem", None)
     if problem:
         st.warning(safe.md(problem))
-    scheme = NamingScheme(node_prefix=store["np"], switch_prefix=store["sp"], min_digits=store["nd"])
+    try:  # with this design's devices too (its storage and management networks)
+        scheme = naming_scheme(store["np"], store["sp"], int(store["nd"]), cur.plan)
+    except NamingError as exc:
+        st.error(safe.md(_("{problem}. The exports use the default names instead.").format(problem=exc)))
+        scheme = NamingScheme()
     namer = Namer.of(cur.plan, scheme)
     examples = [namer.node(0), namer.node(cur.plan.resolved.nodes - 1), namer.switch("leaf", 0)]
     st.caption(_("Names in every export: {examples}, ... (every export and the cabling plan use the same "

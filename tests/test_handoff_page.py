@@ -76,7 +76,7 @@ def test_naming_scheme_goes_into_the_exports_and_the_link(files):
         assert "node[0001-0016]" in text and "sw-leaf" in text
     # a bad prefix is said and not kept
     at.text_input(key="ho_nm_np").set_value("1 bad; rm").run()
-    assert any("Names start with a letter" in shown(w.value) for w in at.warning)
+    assert any("a prefix starts with a letter" in shown(w.value) for w in at.warning)
     params = {k: (v[0] if isinstance(v, list) else v) for k, v in at.query_params.items()}
     assert params["nm_np"] == "node"
 
@@ -244,3 +244,21 @@ def test_handoff_tab_in_english_shows_no_chinese():
 
     at = app({"n": "64", "lang": "en", "tab": "Hand-off"})
     assert not at.exception and not chinese_leaks(page_text(at))
+
+
+def test_naming_that_would_give_two_devices_one_name_is_refused_on_every_surface():
+    """`nm_np=leaf` named servers like the leaf switches (NetBox got 8 to 128 duplicate devices): the link says
+    which value was dropped and the exports use the default names; typed in the tab, it is said and not kept;
+    a prefix that only this design's other networks take (`pdu`) is an error in the tab, with the default names."""
+    at = app({"n": "16", "nm_np": "leaf", **HANDOFF})
+    assert not at.exception
+    text = " ".join(shown(w.value) for w in at.warning)
+    assert "nm_np='leaf'" in text and "default names" in text
+    assert any("`gpu001`" in c.value for c in at.caption)  # the default naming, not leaf001 twice
+    at.text_input(key="ho_nm_np").set_value("LEAF").run()
+    assert any("names two kinds of devices alike" in shown(w.value) for w in at.warning)
+    assert not any("`LEAF001`" in c.value for c in at.caption)
+    at = app({"n": "16", "nm_np": "pdu", **HANDOFF})
+    assert not at.exception
+    assert any("pdu001" in shown(e.value) and "default names" in shown(e.value) for e in at.error)
+    assert any("`gpu001`" in c.value for c in at.caption)

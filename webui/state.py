@@ -35,6 +35,7 @@ from core.design import (
     MAX_GPUS, Design, ResolvedDesign, nvlink_domain_size, offered_port_speeds, parse_design, resolve_design,
 )
 from core.errors import DesignError, InputError, shown
+from core.fabric import naming
 from core import units
 from core.figures.keynumbers import size_caption
 from core.i18n import LANGUAGES, N_, _
@@ -100,7 +101,7 @@ def _prefix_words() -> str:
     return _("a letter, then up to 15 letters, digits, - or _")
 
 
-NAME_PREFIX = r"[A-Za-z][A-Za-z0-9_-]{0,15}"
+NAME_PREFIX = naming.PREFIX
 """What ``core.fabric.naming.NamingScheme`` accepts as a prefix (the switch prefix may also be empty)."""
 # the export naming scheme in the link (Designer's hand-off options; defaults = NamingScheme())
 NAMING = sharelink.register_extension("nm_", [
@@ -110,6 +111,25 @@ NAMING = sharelink.register_extension("nm_", [
     sharelink.Param("nd", N_("name digits"), _parse_digits, str, 3, "1-8"),
 ])
 NAMING_STORE = "fp_naming"  # the naming scheme's link values, kept while other pages show
+
+
+def naming_from_link(params: dict) -> tuple[dict, list[str]]:
+    """The link's naming values (``nm_`` keys) and its warnings: each value read by its parser, then the settings
+    checked as a whole (``core.fabric.naming.naming_scheme``); settings refused as a whole give way to the default
+    naming, and the warning says which values were dropped and why."""
+    values, warnings = NAMING.decode(params)
+    try:
+        naming.naming_scheme(values["np"], values["sp"], int(values["nd"]))
+    except naming.NamingError as exc:
+        defaults = {p.key: p.default for p in NAMING.params}
+        dropped = ", ".join(f"nm_{key}={shown(str(values[key]), 20)}" for key in defaults
+                            if values[key] != defaults[key])
+        warnings.append(_("Link parameters {values} were not used: {problem}. The exports use the default names "
+                          "({example}, ...).").format(values=dropped, problem=exc,
+                                                      example=f"{defaults['np']}{1:0{defaults['nd']}d}"))
+        values = defaults
+    return values, warnings
+
 TAB_KEY = "tab"  # the Designer's open tab in the link: its English name (tab=Bandwidth) in every language
 TAB_STORE = "fp_tab"  # the open tab's English name, kept while other pages show
 TAB_WIDGET = "fp_tab_widget"  # the tabs' own state: the label in this run's language
@@ -289,7 +309,7 @@ def _link_warnings(params: dict) -> list[str]:
         warnings.append(_("Link parameter 'tab' (Designer tab) = {value} is not a tab; the first tab is shown. "
                           "Accepted: {tabs}.").format(value=shown(tab if isinstance(tab, str) else str(tab), 20),
                                                       tabs=", ".join(DESIGNER_TABS)))
-    return warnings + UI.decode(params)[1] + JOB.decode(params)[1] + NAMING.decode(params)[1]
+    return warnings + UI.decode(params)[1] + JOB.decode(params)[1] + naming_from_link(params)[1]
 
 
 def _init_session() -> None:
@@ -302,7 +322,7 @@ def _init_session() -> None:
     jobstate.init(params)
     _set_widgets(design)
     st.session_state[K + "bits"] = ui_values["bw"] == "gbit"
-    st.session_state[NAMING_STORE] = NAMING.decode(params)[0]
+    st.session_state[NAMING_STORE] = naming_from_link(params)[0]
     st.session_state[TAB_STORE] = tab_id(params.get(TAB_KEY)) or DESIGNER_TABS[0]
     # the link is kept so its warnings can be said again in another language
     st.session_state["_fp_link"] = params

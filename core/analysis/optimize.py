@@ -61,6 +61,7 @@ import json
 import math
 import operator
 import os
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -69,9 +70,10 @@ from typing import Iterable
 from core import units, vocab
 from core.catalog import Catalog, load_catalog
 from core.cost import NETWORK_CATEGORIES, build_bom, summarize_cost
-from core.design import MAX_GPUS, Design, ResolvedDesign, offered_port_speeds, resolve_design, tidy_spaces
+from core.design import (Design, ResolvedDesign, field_bounds, offered_port_speeds, resolve_design,
+                         tidy_spaces)
 from core import progress
-from core.errors import DesignError, FabricPlannerError, InputError
+from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.sizing import size_fabric
 from core.networks import networks_key, size_networks
@@ -343,6 +345,10 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
     catalog = catalog or load_catalog()
     system = catalog.system(gpu)
     allowed = _allowed_switches(catalog, constraints, grid)
+    most_planes = int(field_bounds("planes")[1])
+    if constraints.min_planes is not None and not 1 <= constraints.min_planes <= most_planes:
+        raise InputError(_("fewest planes must be from 1 to {most} (a design has at most {most} planes), got {value}")
+                         .format(most=most_planes, value=shown(constraints.min_planes)))
     plane_counts = tuple(sorted({*grid.planes, constraints.min_planes})) if constraints.min_planes else grid.planes
     out: list[Design] = []
     base = base_design(system.id, gpus, base, catalog)
@@ -855,6 +861,33 @@ assert _SENT[0] == "index" and tuple(Candidate.__dataclass_fields__)[1] == "desi
 assert tuple(Candidate.__dataclass_fields__)[-1] == "resolved"
 
 
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask, else the machine's count): the most worker processes a
+    search starts (more only queue for the same cores, each a forked copy of the parent's memory)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - no affinity call (macOS, Windows)
+        return max(1, os.cpu_count() or 1)
+
+
+def _worker_start(parent: int) -> None:
+    """A search worker's start: it dies with the parent (Linux: ``prctl(PR_SET_PDEATHSIG, SIGKILL)``), so killing
+    the parent (even with ``kill -9``) leaves no orphans computing; and its cyclic collector is off."""
+    gc.disable()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            PR_SET_PDEATHSIG = 1
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the parent check below still holds
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was asked for: nobody will read our work
+        os._exit(1)
+
+
 CHUNKS_PER_WORKER = 12
 """Chunks of a parallel search per worker (runs of families striped over them), handed out as workers free up."""
 
@@ -863,6 +896,7 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
                   workers: int) -> tuple[list[Candidate], int]:
     """Every candidate evaluated (in grid order) and how many fabric sizings that took."""
     groups = _families(designs)
+    workers = min(workers, usable_cpus())  # never more processes than the CPUs this process may use
     if workers <= 1 or len(designs) < PARALLEL_FROM or catalog is not load_catalog():
         evaluator = _Evaluator(constraints, catalog)
         out = []
@@ -892,7 +926,7 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
     _FORKED[:] = designs
     gc.freeze()  # the parent's objects stay out of the workers' collections (and their pages unwritten)
     try:
-        with context.Pool(workers, initializer=gc.disable) as pool:  # the workers live for one search
+        with context.Pool(workers, initializer=_worker_start, initargs=(os.getpid(),)) as pool:  # for one search
             # one chunk at a time to whichever worker is free: a slow chunk (or a busy core) does not hold the rest
             parts = list(pool.imap_unordered(_evaluate_chunk, jobs))
     finally:
@@ -991,7 +1025,7 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
     if not designs:
         raise InputError(_("the search grid is empty: no switch of the allowed fabric and models runs a port "
                            "speed of the grid"))
-    workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+    workers = workers if workers is not None else min(2, usable_cpus())
     cands, sizings = _evaluate_all(designs, constraints, catalog, workers)
     metric = "days" if constraints.job is not None else "busbw_gbytes"
     rejected: dict[str, int] = {}
@@ -1043,10 +1077,14 @@ class Envelope:
     next_gpus: int
     next_reason: str
     searches: int
+    at_limit: bool = False
+    """The budget or power buys more than the largest design allowed (``core.design`` bounds ``gpus``): ``gpus``
+    is that limit, ``next_gpus`` is past it and was not searched."""
 
     def summary(self) -> dict:
         return {"gpus": self.gpus, "step_gpus": self.step_gpus, "next_gpus": self.next_gpus,
-                "next_reason": self.next_reason, "searches": self.searches, **self.result.summary()}
+                "next_reason": self.next_reason, "searches": self.searches, "at_limit": self.at_limit,
+                **self.result.summary()}
 
 
 def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None, workers: int | None = None,
@@ -1087,7 +1125,8 @@ def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None,
     if constraints.max_power_kw is not None and compute_kw > 0:
         bounds.append(constraints.max_power_kw / compute_kw)
     high = max(step, int(min(bounds) // step) * step) if bounds else step
-    high = min(high, (MAX_GPUS // step) * step)
+    largest = int(field_bounds("gpus")[1]) // step * step  # the design's declared limit: no search goes past it
+    high = min(high, largest)
     searches = 0
     results: dict[int, OptimizeResult] = {}
 
@@ -1133,6 +1172,12 @@ def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None,
         else:
             infeasible = middle
     best = results[feasible]
+    if feasible == largest:  # the envelope holds more than the largest design: say so, search no further
+        return Envelope(gpus=feasible, step_gpus=step, result=best, next_gpus=feasible + step, searches=searches,
+                        next_reason=_("a design has at most {most} GPUs; the budget or power envelope buys more, "
+                                      "and the largest design is shown").format(
+                                          most=f"{int(field_bounds('gpus')[1]):,}"),
+                        at_limit=True)
     following = results.get(feasible + step)
     if following is None and searches < MAX_ENVELOPE_SEARCHES + 1:
         following = run(feasible + step)

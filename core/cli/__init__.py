@@ -3,10 +3,13 @@
 Each sub-command module has ``register(subparsers)``, which adds its parser and sets its handler
 (``run(args) -> str``, the text to print); ``common`` holds what they share (design options,
 number parsers, exit codes). Exit codes: 0 success, 2 bad input (unknown model, bad number,
-unknown option, a design file that is not a design, an unknown ``--lang``), 3 a design that cannot
-be built (the message says what would work: only ways out ``core.plan`` checked by re-planning).
-An error is one line on stderr; bad input is at most ~300 characters and echoes at most 40
-characters of what was typed.
+unknown option, a design file that is not a design, an unknown ``--lang``, a value the engine's
+models refuse) or a failed write (``--output`` or stdout: a full disk, no permission, a folder, a
+missing folder), 3 a design that cannot be built (the message says what would work: only ways out
+``core.plan`` checked by re-planning). ``_fail`` is the one place that turns every sub-command's
+errors into one line on stderr and its exit code, so a new sub-command gets it for free; bad input is
+at most ~300 characters and echoes at most 40 characters of what was typed. A pipe closed by its
+reader on stdout (``... | head``) ends quietly with 0: the reader stopped on purpose.
 
 Languages: ``--lang zh|en`` (before or after the sub-command; default from ``LC_ALL``,
 ``LC_MESSAGES``, ``LANG``) sets the language before anything is built, so help, the human
@@ -19,7 +22,10 @@ May import: anything in ``core``; nothing in ``core`` imports this package.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+
+from pydantic import ValidationError
 
 from core.cli import availability, catalog, collective, export, failure, optimize, plan, report, spof, train
 from core.cli import cabling
@@ -32,8 +38,10 @@ from core.cli.common import (
     argparse_language,
     default_language,
     language_choice,
+    one_line,
 )
-from core.errors import DesignError, InputError
+from core.design import describe_validation_error
+from core.errors import DesignError, InputError, os_reason, shown
 from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, _, current, language
 
 COMMANDS = (plan, catalog, collective, train, availability, optimize, failure, spof, export, report, cabling, load, sweep)
@@ -91,20 +99,50 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
+    args = None
     try:
-        args = build_parser().parse_args(argv)
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit:  # --help printed: a failed write of it is said like any other
+            sys.stdout.flush()
+            raise
         if args.lang != current():  # given in a way the scan did not see (an abbreviation): parse again in it
             with language(args.lang), argparse_language():
                 return _main(argv)
         sys.stdout.write(_output(args))
+        sys.stdout.flush()  # a full disk or a closed pipe on stdout is said here, not at the interpreter's exit
         return 0
-    except InputError as exc:  # messages echo input through core.errors.shown; one line, always
-        print(_("error: {message}").format(message=" ".join(str(exc).split())), file=sys.stderr)
-        return EXIT_INPUT
-    except DesignError as exc:
-        print(_("cannot build this design: {message}").format(message=" ".join(str(exc).split())),
-              file=sys.stderr)
-        return EXIT_DESIGN
+    except BrokenPipeError as exc:
+        if getattr(exc, "filename", None) is None and not getattr(args, "output", None):
+            # `... | head`: the reader stopped on purpose; nothing is wrong, nothing more to say
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            return 0
+        return _fail(exc, args)
+    except (InputError, DesignError, ValidationError, OSError) as exc:
+        return _fail(exc, args)
+
+
+def _fail(exc: Exception, args: argparse.Namespace | None) -> int:
+    """The one place every sub-command's error becomes one line on stderr and an exit code: bad input (a flag,
+    a value the engine refuses, a write to ``--output`` or stdout that fails: a full disk, no permission, a
+    folder, a closed pipe) exits 2, a design that cannot be built 3. A new sub-command gets this for free."""
+    if isinstance(exc, (InputError, DesignError)):  # the engine's own messages: echoes already cut (core.errors)
+        print((_("cannot build this design: {message}") if isinstance(exc, DesignError) else _("error: {message}"))
+              .format(message=" ".join(str(exc).split())), file=sys.stderr)
+        return EXIT_DESIGN if isinstance(exc, DesignError) else EXIT_INPUT
+    if isinstance(exc, ValidationError):  # a value the engine's models refuse (e.g. more planes than a design has)
+        message = _("error: {message}").format(message=describe_validation_error(exc))
+    else:  # OSError: writing (or opening) a file or stdout failed
+        output = getattr(args, "output", None)
+        if exc.filename is not None and str(exc.filename) != str(output):
+            message = _("error: cannot open {file}: {reason}").format(file=shown(str(exc.filename)),
+                                                                    reason=os_reason(exc))
+        else:
+            message = _("error: cannot write {file}: {reason}").format(
+                file=shown(str(output)) if output is not None else _("the output"), reason=os_reason(exc))
+    print(one_line(message), file=sys.stderr)
+    return EXIT_INPUT
 
 
 def _output(args: argparse.Namespace) -> str:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli.common import add_design_options, add_format_option, design_from_args, positive_int, row, to_json
+from core.cli.common import (MAX_SEED, add_design_options, add_format_option, design_from_args, positive_int, row,
+                             seed, to_json)
 from core.errors import InputError, shown
 from core.i18n import _, usd
 
@@ -28,7 +29,8 @@ def register(subparsers) -> None:
     g.add_argument("--job-gpus", type=positive_int, metavar="N",
                    help=_("GPUs the job needs healthy and reachable (default: the whole cluster)"))
     g.add_argument("--trials", type=positive_int, default=1000, help=_("Monte Carlo trials (default 1000)"))
-    g.add_argument("--seed", type=int, default=0, help=_("random seed (default 0)"))
+    g.add_argument("--seed", type=seed, default=0,
+                   help=_("random seed, 0 to {most} (default 0)").format(most=f"{MAX_SEED:,}"))
     g.add_argument("--rate", action="append", default=[], metavar="CLASS.FIELD=VALUE",
                    help=_("override a failure rate, e.g. {example} [afr: failures per year; mttr: hours] (repeatable)")
                    .format(example="--rate=switch.afr=0.08"))

@@ -10,12 +10,11 @@ cannot be built exits with 3.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
-from core.cli.common import add_design_options, design_from_args
+from core.cli.common import add_design_options, check_output, design_from_args
 from core.cli.export import add_naming_options, naming_from_args
-from core.errors import InputError, shown
+from core.errors import InputError
 from core.i18n import DEFAULT_LANGUAGE, _, language
 
 
@@ -36,14 +35,6 @@ def register(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
-def _check_target(target: str) -> None:
-    folder = os.path.dirname(os.path.abspath(target))
-    if not os.path.isdir(folder):
-        raise InputError(_("cannot write {file}: no such folder").format(file=shown(target)))
-    if os.path.isdir(target):
-        raise InputError(_("cannot write {file}: it is a folder").format(file=shown(target)))
-
-
 def run(args: argparse.Namespace) -> str:
     """Plan the design and write the cabling plan; returns ``""`` (everything is already written)."""
     from core.formats.cabling import write_csv, write_xlsx
@@ -51,26 +42,17 @@ def run(args: argparse.Namespace) -> str:
 
     if args.format == "xlsx" and not args.output:
         raise InputError(_("--format xlsx writes a binary file: give --output FILE.xlsx"))
-    naming = naming_from_args(args)
+    naming_from_args(args)  # a bad prefix is said before the work
     result = plan(design_from_args(args))  # a design that cannot be built raises here, before any output
+    naming = naming_from_args(args, result)  # and names that collide in this design (its other networks)
     if args.output:
-        _check_target(args.output)
-        try:
-            if args.format == "xlsx":
-                write_xlsx(result, args.output, naming)  # sheet titles in the --lang language
-                return ""
-            handle = open(args.output, "w", encoding="utf-8", newline="\n")
-        except OSError as exc:
-            raise InputError(_("cannot write {file}: {reason}").format(
-                file=shown(args.output), reason=exc.strerror or type(exc).__name__)) from None
-        with handle, language(DEFAULT_LANGUAGE):
-            write_csv(result, handle, naming)
+        check_output(args.output)
+        if args.format == "xlsx":
+            write_xlsx(result, args.output, naming)  # sheet titles in the --lang language
+            return ""
+        with open(args.output, "w", encoding="utf-8", newline="\n") as handle, language(DEFAULT_LANGUAGE):
+            write_csv(result, handle, naming)  # a failed write (full disk, ...): core.cli._fail says it
         return ""
-    try:
-        with language(DEFAULT_LANGUAGE):
-            write_csv(result, sys.stdout, naming)
-        sys.stdout.flush()
-    except BrokenPipeError:  # `... | head`: the reader stopped; nothing is wrong with the design
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    with language(DEFAULT_LANGUAGE):  # a closed pipe (`... | head`) or a full disk: core.cli._fail
+        write_csv(result, sys.stdout, naming)
     return ""

@@ -14,6 +14,7 @@ import json
 import math
 import os
 import re
+import sys
 import unicodedata
 from typing import Iterator, Mapping
 
@@ -136,6 +137,11 @@ class Parser(argparse.ArgumentParser):
             raise argparse.ArgumentError(action, _("invalid choice: {value} (choose from {choices})").format(
                 value=shown(value), choices=choices))
 
+    def _print_message(self, message: str, file=None) -> None:
+        # argparse swallows a failed write (a full disk under --help); the CLI's error handler says it instead
+        if message:
+            (file or sys.stderr).write(message)
+
     def format_help(self) -> str:
         text = super().format_help()
         if current() == "zh":  # argparse ends each section heading with its own ':'
@@ -168,6 +174,19 @@ def non_negative_int(text: str) -> int:
     if number_text(text).strip() == "0":
         return 0
     return positive_int(text)
+
+
+MAX_SEED = 2**32 - 1
+"""Largest ``--seed`` (the random generators take any whole number from 0; this is the usual 32-bit range)."""
+
+
+def seed(text: str) -> int:
+    """``--seed``: a whole number from 0 to ``MAX_SEED``."""
+    value = non_negative_int(text) if not number_text(text).strip().startswith("-") else -1
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(_("must be a whole number from 0 to {most}, got {value}").format(
+            most=f"{MAX_SEED:,}", value=shown(text)))
+    return value
 
 
 def on_off(text: str) -> bool:
@@ -381,6 +400,16 @@ def fraction(text: str) -> float:
     if not 0 < value <= 1:
         raise argparse.ArgumentTypeError(_("must be above 0 and at most 1, got {value}").format(value=shown(text)))
     return value
+
+
+def check_output(target: str) -> None:
+    """Refuse an ``--output`` path whose folder does not exist or that is a folder, before any work; a write that
+    fails later (a full disk, no permission) is said by the CLI's one error handler (``core.cli._fail``)."""
+    folder = os.path.dirname(os.path.abspath(target))
+    if not os.path.isdir(folder):
+        raise InputError(_("cannot write {file}: no such folder").format(file=shown(target)))
+    if os.path.isdir(target):
+        raise InputError(_("cannot write {file}: it is a folder").format(file=shown(target)))
 
 
 def to_json(data) -> str:

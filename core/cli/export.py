@@ -10,14 +10,11 @@ with code 2 and one line; a design that cannot be built exits with 3.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
-from pydantic import ValidationError
-
-from core.cli.common import add_design_options, design_from_args, positive_int
-from core.errors import InputError, shown
-from core.fabric.naming import NamingScheme
+from core.cli.common import add_design_options, check_output, design_from_args, positive_int
+from core.errors import InputError
+from core.fabric.naming import NamingError, NamingScheme, naming_scheme
 from core.formats.exports import exports
 from core.i18n import DEFAULT_LANGUAGE, _, language
 
@@ -53,50 +50,31 @@ def add_naming_options(group) -> None:
                            default=defaults.min_digits))
 
 
-def naming_from_args(args: argparse.Namespace) -> NamingScheme:
-    """The naming scheme of the flags; a bad prefix or digit count is an ``InputError``."""
+def naming_from_args(args: argparse.Namespace, plan=None) -> NamingScheme:
+    """The naming scheme of the flags, checked as a whole (``core.fabric.naming.naming_scheme``; with ``plan``, its
+    other networks too): a bad prefix, two devices of one name or a name too long is an ``InputError`` naming the
+    flag."""
     try:
-        return NamingScheme(node_prefix=args.node_prefix, switch_prefix=args.switch_prefix,
-                            min_digits=args.min_digits)
-    except ValidationError as exc:
-        field = str(exc.errors()[0]["loc"][0]) if exc.errors() else "naming"
-        option = "--" + field.replace("_", "-")
-        value = getattr(args, field, "")
-        if field == "min_digits":
-            raise InputError(_("{option} must be 1 to 8, got {value}").format(option=option, value=shown(value))) \
-                from None
-        raise InputError(_("{option} must start with a letter and hold at most 16 letters, digits, - or _, "
-                           "got {value}").format(option=option, value=shown(value))) from None
+        return naming_scheme(args.node_prefix, args.switch_prefix, args.min_digits, plan)
+    except NamingError as exc:
+        raise InputError(_("{option}: {problem}").format(option="--" + exc.field.replace("_", "-"),
+                                                         problem=exc)) from None
 
 
 def run(args: argparse.Namespace) -> str:
     """Plan the design and stream the export; returns ``""`` (everything is already written)."""
     from core.plan import plan
 
-    naming = naming_from_args(args)
+    naming_from_args(args)  # a bad prefix is said before the work
     design = design_from_args(args)
     result = plan(design)  # a design that cannot be built raises here, before any output
+    naming = naming_from_args(args, result)  # and names that collide in this design (its other networks)
     export = exports()[args.format]
     if args.output:
-        target = args.output
-        folder = os.path.dirname(os.path.abspath(target))
-        if not os.path.isdir(folder):
-            raise InputError(_("cannot write {file}: no such folder").format(file=shown(target)))
-        if os.path.isdir(target):
-            raise InputError(_("cannot write {file}: it is a folder").format(file=shown(target)))
-        try:
-            handle = open(target, "w", encoding="utf-8", newline="\n")
-        except OSError as exc:
-            raise InputError(_("cannot write {file}: {reason}").format(
-                file=shown(target), reason=exc.strerror or type(exc).__name__)) from None
-        with handle, language(DEFAULT_LANGUAGE):
-            export.write(result, handle, naming)
+        check_output(args.output)
+        with open(args.output, "w", encoding="utf-8", newline="\n") as handle, language(DEFAULT_LANGUAGE):
+            export.write(result, handle, naming)  # a failed write (full disk, ...): core.cli._fail says it
         return ""
-    try:
-        with language(DEFAULT_LANGUAGE):
-            export.write(result, sys.stdout, naming)
-        sys.stdout.flush()
-    except BrokenPipeError:  # `... | head`: the reader stopped; nothing is wrong with the design
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+    with language(DEFAULT_LANGUAGE):  # a closed pipe (`... | head`) or a full disk: core.cli._fail
+        export.write(result, sys.stdout, naming)
     return ""

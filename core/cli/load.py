@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli.common import add_design_options, add_format_option, design_from_args, positive_int, row, to_json
+from core.cli.common import (MAX_SEED, add_design_options, add_format_option, design_from_args, positive_int, row,
+                             seed, to_json)
 from core.i18n import _
 
 
@@ -37,7 +38,8 @@ def register(subparsers) -> None:
                           "(alltoall, default 8), pipeline stages (pp, default 4)"))
     g.add_argument("--stride", type=positive_int, metavar="N",
                    help=_("GPUs between members of a communicator (default: GPUs per node)"))
-    g.add_argument("--seed", type=int, default=0, help=_("random seed (default 0)"))
+    g.add_argument("--seed", type=seed, default=0,
+                   help=_("random seed, 0 to {most} (default 0)").format(most=f"{MAX_SEED:,}"))
     j = parser.add_argument_group(_("training job (pattern job)"))
     j.add_argument("--model", type=str.lower, default="llama3-70b", help=_("model preset (default llama3-70b)"))
     j.add_argument("--tp", type=positive_int, default=8, help=_("tensor-parallel degree (default 8)"))

@@ -9,6 +9,7 @@ JSON (``--format json``): ``best.design`` (a design JSON ``plan --design`` accep
 from __future__ import annotations
 
 import argparse
+import sys
 
 from core.cli.common import add_format_option, model_name, number, positive_int, ratio, row, size, to_json
 from core.i18n import _, usd
@@ -65,7 +66,9 @@ def register(subparsers) -> None:
                    help=_("leaf down:up ratios to try (default 1,1.5,2,3)"))
     g.add_argument("--single-model", action="store_true",
                    help=_("one switch model at every tier (default: the spine/core model may differ)"))
-    g.add_argument("--workers", type=positive_int, help=_("worker processes (default: up to 2)"))
+    g.add_argument("--workers", type=positive_int,
+                   help=_("worker processes (default: up to 2); at most the CPUs this process may use: a larger "
+                          "number is cut to that, with a note on stderr"))
     add_format_option(op)
     op.set_defaults(handler=run)
 
@@ -102,11 +105,15 @@ def _grid(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> str:
-    from core.analysis.optimize import capex_of, design_label, largest_within, objective_word, optimize
-    from core.errors import InputError
+    from core.analysis.optimize import capex_of, design_label, largest_within, objective_word, optimize, usable_cpus
+    from core.errors import InputError, shown
     from core.figures.keynumbers import size_caption
 
     envelope = None
+    if args.workers is not None and args.workers > usable_cpus():
+        print(_("note: --workers {asked} is more than the {cpus} CPUs this process may use; using {cpus}").format(
+            asked=shown(args.workers), cpus=usable_cpus()), file=sys.stderr)
+        args.workers = usable_cpus()
     if args.gpus is None:
         if args.budget_usd is None and args.max_power_kw is None:
             raise InputError(_("give --gpus, or --budget-usd or --max-power-kw to find the most GPUs that fit"))

@@ -14,7 +14,7 @@ import argparse
 import sys
 from urllib.parse import urlencode, urlsplit
 
-from core.cli.common import add_design_options, design_from_args
+from core.cli.common import add_design_options, check_output, design_from_args
 from core.errors import InputError, shown
 from core.i18n import _, current, number
 
@@ -60,6 +60,8 @@ def run(args: argparse.Namespace) -> str:
     from core.formats import report
     from core.plan import plan
 
+    if args.output is not None:
+        check_output(args.output)  # before the work
     design = design_from_args(args)
     p = plan(design)
     stdout = sys.stdout
@@ -81,10 +83,6 @@ def run(args: argparse.Namespace) -> str:
         buffer.write(data)
         buffer.flush()
         return ""
-    try:
-        with open(args.output, "wb") as handle:
-            handle.write(data)
-    except OSError as exc:
-        raise InputError(_("cannot write {path}: {problem}").format(
-            path=shown(args.output), problem=exc.strerror or type(exc).__name__)) from None
+    with open(args.output, "wb") as handle:  # a failed write (no folder, full disk, ...): core.cli._fail says it
+        handle.write(data)
     return _("wrote {path} ({size} bytes)").format(path=args.output, size=number(len(data))) + "\n"

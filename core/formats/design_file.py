@@ -18,29 +18,13 @@ An uploaded file (the Designer) and a file on disk (the CLI) go through ``design
 
 from __future__ import annotations
 
-import errno
 from pathlib import Path
 
 from core.design import MAX_DESIGN_FILE_BYTES, Design, design_file_fields, load_design_json, parse_design
-from core.errors import InputError, shown
-from core.i18n import DEFAULT_LANGUAGE, N_, _, current
+from core.errors import InputError, os_reason, shown
+from core.i18n import _
 
 __all__ = ["MAX_DESIGN_FILE_BYTES", "design_from_bytes", "read_design_file"]
-
-_OS_REASONS = {
-    errno.ENOENT: N_("No such file or directory"), errno.EACCES: N_("Permission denied"),
-    errno.EISDIR: N_("Is a directory"), errno.ENOTDIR: N_("Not a directory"),
-    errno.ENAMETOOLONG: N_("File name too long"), errno.ELOOP: N_("Too many levels of symbolic links"),
-    errno.EPERM: N_("Operation not permitted"), errno.EIO: N_("Input/output error"),
-}
-"""Why a file cannot be opened, in words other languages translate (English: the system's own text)."""
-
-
-def _reason(exc: OSError) -> str:
-    if current() != DEFAULT_LANGUAGE and exc.errno in _OS_REASONS:
-        return _(_OS_REASONS[exc.errno])
-    return exc.strerror or type(exc).__name__
-
 
 def read_design_file(path: str | Path) -> Design:
     """Read and validate a design JSON file; ``InputError`` says what is wrong in one line."""
@@ -49,7 +33,7 @@ def read_design_file(path: str | Path) -> Design:
         with open(path, "rb") as handle:
             data = handle.read(MAX_DESIGN_FILE_BYTES + 1)
     except OSError as exc:
-        raise InputError(_("cannot read design file {name}: {reason}").format(name=name, reason=_reason(exc))) from None
+        raise InputError(_("cannot read design file {name}: {reason}").format(name=name, reason=os_reason(exc))) from None
     except ValueError:  # e.g. a NUL character in the path
         raise InputError(_("cannot read design file {name}: not a valid file name").format(name=name)) from None
     return design_from_bytes(data, name)

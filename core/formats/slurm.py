@@ -210,7 +210,6 @@ def slurm_tree(plan, naming: NamingScheme | None = None) -> SlurmTree:
     scheme = namer.scheme
     fabric = plan.fabric
     nodes = plan.resolved.nodes
-    prefix = scheme.switch_prefix
     digits = scheme.digits(fabric.group_count)
     notes = _plane_note(plan)
 
@@ -233,14 +232,14 @@ def slurm_tree(plan, naming: NamingScheme | None = None) -> SlurmTree:
             name = namer.switch("leaf", group)
             stands = name
         else:
-            name = f"{prefix}su{group + 1:0{digits}d}"
+            name = namer.logical("su", group, digits)
             rails = "rails" if fabric.topology != "top-of-rack" else "leaves"
             stands = f"{real('leaf', group * per_group, per_group)} ({per_group} {rails} of SU {group + 1})"
         switches.append(SlurmSwitch(name, stands, nodes=members))
         group_names.append(name)
 
     if fabric.tiers == 2:
-        top = f"{prefix}spines"
+        top = namer.logical("spines")
         switches.append(SlurmSwitch(top, real("spine", 0, fabric.spine_count // fabric.islands)
                                     + " (every leaf reaches every spine)", switches=group_names))
         return SlurmTree(switches, notes)
@@ -251,11 +250,11 @@ def slurm_tree(plan, naming: NamingScheme | None = None) -> SlurmTree:
         members = group_names[pod * fabric.groups_per_pod:(pod + 1) * fabric.groups_per_pod]
         if not members:
             continue
-        name = f"{prefix}pod{pod + 1:0{pod_digits}d}"
+        name = namer.logical("pod", pod, pod_digits)
         stands = f"{real('spine', pod * fabric.spines_per_pod, fabric.spines_per_pod)} (spines of pod {pod + 1})"
         switches.append(SlurmSwitch(name, stands, switches=members))
         pod_names.append(name)
-    top = f"{prefix}cores"
+    top = namer.logical("cores")
     switches.append(SlurmSwitch(top, real("core", 0, fabric.core_count // fabric.islands) + " (core tier)",
                                 switches=pod_names))
     return SlurmTree(switches, notes)
@@ -277,11 +276,10 @@ def slurm_blocks(plan, naming: NamingScheme | None = None) -> SlurmBlocks:
     resolved = plan.resolved
     nodes = resolved.nodes
     per_domain = max(1, resolved.nvlink_domain_gpus // max(1, resolved.gpus_per_node))
-    prefix = namer.scheme.switch_prefix
     if per_domain > 1:
         count = -(-nodes // per_domain)
         digits = namer.scheme.digits(count)
-        blocks = [(f"{prefix}nvl{b + 1:0{digits}d}",
+        blocks = [(namer.logical("nvl", b, digits),
                    [namer.node(n) for n in range(b * per_domain, min(nodes, (b + 1) * per_domain))])
                   for b in range(count)]
         basis = (f"one block per NVLink domain of {resolved.nvlink_domain_gpus} GPUs "
@@ -289,7 +287,7 @@ def slurm_blocks(plan, naming: NamingScheme | None = None) -> SlurmBlocks:
     else:
         tree = slurm_tree(plan, naming)
         leaves = [s for s in tree.switches if s.nodes]
-        blocks = [(f"{prefix}block{i + 1:0{namer.scheme.digits(len(leaves))}d}", s.nodes) for i, s in enumerate(leaves)]
+        blocks = [(namer.logical("block", i, namer.scheme.digits(len(leaves))), s.nodes) for i, s in enumerate(leaves)]
         basis = ("the NVLink domain is one node, so one block per scalable unit / leaf group "
                  "(the nodes under one leaf switch of the tree form)")
     base = min(len(members) for _name, members in blocks)

@@ -74,7 +74,7 @@ from typing import Iterator, NamedTuple
 
 from core.catalog import Catalog, Switch, load_catalog
 from core.errors import FabricPlannerError
-from core.fabric.naming import Namer, NamingScheme
+from core.fabric.naming import Namer, NamingScheme, device_groups, other_stem
 
 CABLE_COLUMNS = (
     "cable_id", "network", "link_class",
@@ -737,20 +737,14 @@ def other_name(device_id: str, scheme: NamingScheme, counts: dict[str, int]) -> 
     if device_id == SITE:
         return SITE
     head, number = device_id.rstrip("0123456789"), device_id[len(device_id.rstrip("0123456789")):]
-    stem = head.replace(".", "-")
     digits = scheme.digits(counts.get(head, 1))
-    switch = any(head.endswith(role) for role in (".leaf", ".spine", ".switch"))
-    return f"{scheme.switch_prefix if switch else ''}{stem}{int(number or 0) + 1:0{digits}d}"
+    return f"{other_stem(scheme, head)}{int(number or 0) + 1:0{digits}d}"
 
 
 def network_device_counts(plan) -> dict[str, int]:
     """Devices per id prefix of ``plan.networks`` (for the names' padding)."""
     counts: dict[str, int] = {}
-    networks = getattr(plan, "networks", None)
-    if networks is None:
-        return counts
-    groups = [*networks.compute_devices, *(g for n in networks.sized() for g in (*n.switches, *n.devices))]
-    for group in groups:
+    for group in device_groups(plan):
         counts[group.id_prefix] = max(counts.get(group.id_prefix, 0), group.first + group.count)
     return counts
 
