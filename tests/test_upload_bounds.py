@@ -1,4 +1,4 @@
-"""Every upload and link value is read in time linear in its size (issue 30, item 2).
+"""Every upload and link value is read in time linear in its size.
 
 A design file holding one unterminated JSON string of escaped quotes (``{"name": "\\"\\"\\"...``) cost 2.2 s of CPU
 at 24 kB, 12 s at 64 kB and 47 s at 128 kB: the JSON depth scan (``core.design._json_depth``) tried a string match
