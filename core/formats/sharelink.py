@@ -64,6 +64,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
+from urllib.parse import urlencode
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from pydantic import ValidationError
@@ -236,8 +237,6 @@ def capped_warnings(warnings: Iterable[str], lines: int = MAX_WARNING_LINES,
 def check_link_size(params: Mapping[str, Any]) -> str | None:
     """Why a link with ``params`` would reach the app empty (Streamlit drops a query string of more than
     ``MAX_LINK_PARAMS`` parameters or ``MAX_LINK_CHARS`` characters), in the current language; ``None`` if it fits."""
-    from urllib.parse import urlencode
-
     count = sum(len(v) if isinstance(v, (list, tuple)) else 1 for v in params.values())
     if count > MAX_LINK_PARAMS:
         return _("This link has {count} parameters, more than the {limit} a link may have: the app would open it "
