@@ -17,7 +17,7 @@ from core.formats import filenames
 from core.formats.design_file import design_from_bytes
 from core.formats.exports import exports
 from core.i18n import N_, _
-from webui import cached, jobs, jobwork, safe, state, tables
+from webui import cached, jobs, jobwork, pagestate, safe, state, tables
 from webui.physical_tab import physical_tab
 
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -405,9 +405,9 @@ def _upload_box(cur: state.Current, heading: bool = True) -> None:
     nodes = cur.plan.resolved.nodes if cur.plan is not None else cur.design.nodes if cur.design else None
     missed = [] if cur.design is None else [field for field, value in _comparable(loaded_design, nodes).items()
                                             if _comparable(cur.design, nodes).get(field) != value]
-    if missed or warnings:
-        st.warning(safe.md(_("Loaded {name}, but these settings could not be set in the sidebar: {fields}").format(
-            name=name, fields=", ".join(missed + warnings))))
+    if missed or warnings:  # the fields, then the codec's warnings: a few lines, each short (one rule for links)
+        st.warning(safe.md(_("Loaded {name}, but these settings could not be set in the sidebar:").format(name=name))
+                   + "\n\n" + pagestate.bullets(([", ".join(missed)] if missed else []) + warnings))
     else:
         st.success(safe.md(_("Loaded {name}: the sidebar and the link now hold its design.").format(name=name)))
 

@@ -73,7 +73,7 @@ def main() -> None:
     link_warnings = jobstate.init(st.query_params.to_dict())
     design, plan, error, design_warnings, standalone = _design_and_plan()
     unit = state.bandwidth_unit()
-    for w in design_warnings + link_warnings:
+    for w in sharelink.capped_warnings(design_warnings + link_warnings):
         st.warning(safe.md(w))
     if plan is None:
         _show_error(error)
@@ -214,7 +214,7 @@ def main() -> None:
     try:
         if choice == COMPARE_LINK:
             alt_design, alt_warnings = joblink.compare_design(settings["cmpl"])
-            for w in alt_warnings:
+            for w in sharelink.capped_warnings(alt_warnings):
                 st.warning(safe.md(_("Comparison link: {warning}").format(warning=w)))
             alt_plan = make_plan(alt_design)
             alt_label = jobform.linked_label(alt_plan)

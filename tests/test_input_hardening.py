@@ -367,7 +367,7 @@ def test_lenient_parsing_of_100kb_stays_short():
     for text in (BIG, "QM9700:" + BIG, ",".join([FILLER * 50] * 2000), BIG + ":1", "QM9700:1e308"):
         values, warnings = sharelink.parse_overrides_lenient(text, CATALOG, "USD")
         assert values == {}
-        assert 1 <= len(warnings) <= 11
+        assert 1 <= len(warnings) <= 12  # the cut list (over 200 items), 10 bad items, "N more"
         assert all(len(w) <= 200 and FILLER * 41 not in w for w in warnings)
 
 

@@ -320,7 +320,7 @@ def main() -> None:
     problem = ss.pop("fp_cmp_problem", None)
     if problem:
         st.error(safe.md(problem))
-    for note in ss.pop("fp_cmp_notes", None) or []:
+    for note in sharelink.capped_warnings(ss.pop("fp_cmp_notes", None) or []):
         st.warning(safe.md(_("Pasted link: {warning}").format(warning=note)))
 
     entries = store["entries"]

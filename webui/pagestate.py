@@ -22,11 +22,18 @@ from typing import Any, Callable, Mapping
 
 import streamlit as st
 
+from core.formats.sharelink import capped_warnings
 from core.i18n import _
 from webui import safe
 
 LINK_STORE = "_fp_link"
 """The session's first link (its query parameters), kept by ``webui.state`` while other pages show."""
+
+
+def bullets(problems: list[str]) -> str:
+    """A link's (or an upload's) problems as markdown bullets, escaped, as ``sharelink.capped_warnings`` cuts them:
+    a few lines, each short, then "and N more"."""
+    return "\n".join(f"- {safe.md(p)}" for p in capped_warnings(problems))
 
 
 @dataclass(frozen=True)
@@ -85,7 +92,7 @@ class PageLink:
         problems = self.warnings() + list(extra or [])
         if not problems:
             return
-        st.warning("**" + safe.md(title) + "**\n\n" + "\n".join(f"- {safe.md(p)}" for p in problems))
+        st.warning("**" + safe.md(title) + "**\n\n" + bullets(problems))
         if st.button(_("Dismiss link warnings"), key=dismiss_key or self.store + "_dismiss"):
             self.dismiss()
             if on_dismiss is not None:

@@ -42,7 +42,7 @@ from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
 from core.physical.racks import load_racks
 from core.plan import Plan, plan
-from webui import jobstate, safe
+from webui import jobstate, pagestate, safe
 
 CATALOG = load_catalog()
 RACKS = load_racks()
@@ -298,7 +298,8 @@ def set_widget(key: str, value) -> None:
 
 def _link_warnings(params: dict) -> list[str]:
     """Every warning the link ``params`` gives, in the current language (nothing is applied)."""
-    warnings = sharelink.decode(params, CATALOG, ignore=(TAB_KEY, LANG_KEY))[1]
+    dropped = sharelink.dropped_link_warning(params)
+    warnings = ([dropped] if dropped else []) + sharelink.decode(params, CATALOG, ignore=(TAB_KEY, LANG_KEY))[1]
     problem = st.session_state.get("_fp_lang_problem")
     if problem is not None:
         warnings.append(_("Link parameter 'lang' (language) = {value} is not a language this app speaks; the page "
@@ -953,6 +954,13 @@ def sync_url(page_path: str) -> dict[str, str]:
     wanted = canonical_params(page_path)
     qp = st.query_params
     current = qp.to_dict()
+    if current == wanted:
+        return wanted
+    try:  # one message to the browser, however many keys the old link had (one per deleted key was quadratic)
+        qp.from_dict(wanted)
+        return wanted
+    except StreamlitAPIException:  # a key bound to a widget of another page: Streamlit owns it
+        pass
     changes = {k: v for k, v in wanted.items() if current.get(k) != v}
     if changes:
         qp.update(changes)
@@ -981,13 +989,16 @@ def share_box(page_path: str) -> None:
     st.markdown("### " + _("Share"))
     st.caption(_("The link holds the whole design and the language. Copy it with the icon at the right of the box."))
     st.code(share_url(page_path, params), language=None, wrap_lines=True)
+    too_long = sharelink.check_link_size(params)  # Streamlit would drop it: say so where the link is made
+    if too_long:
+        st.warning(safe.md(too_long))
 
 
 def show_warnings(cur: Current) -> None:
     """Link warnings (dismissable) at the top of every page."""
     if cur.warnings:
         box = st.warning("**" + _("Some values in the link were not applied; the rest of the design is shown.")
-                         + "**\n\n" + "\n".join(f"- {safe.md(w)}" for w in cur.warnings))
+                         + "**\n\n" + pagestate.bullets(cur.warnings))
         if st.button(_("Dismiss link warnings"), key="dismiss_warnings"):
             st.session_state["_fp_warnings"] = []
             st.rerun()

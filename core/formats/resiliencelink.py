@@ -157,10 +157,10 @@ def decode(params: Mapping[str, str | list[str]]) -> tuple[dict, list[str]]:
     """Every ``rs_`` value (defaults where absent or bad) and one warning per bad or unknown key."""
     mine = {k: v for k, v in params.items() if prefix_of(k)}
     warnings = []
-    unknown = [k for k in mine if k not in _KNOWN]
-    for key in unknown[:5]:
+    known = ", ".join(sorted(_KNOWN))
+    for key in (k for k in mine if k not in _KNOWN):  # all of them: what is shown is cut by sharelink.capped_warnings
         warnings.append(_("Link parameter {key} is unknown and was ignored. Known: {known}.").format(
-            key=shown(key, 20), known=", ".join(sorted(_KNOWN))))
+            key=shown(key, 20), known=known))
     raw_fail = mine.pop(PREFIX + "fail", None)
     values, problems = RS.decode({k: v for k, v in mine.items() if k in _KNOWN})
     if raw_fail is not None:  # leniently: each bad item is one warning, the good ones apply

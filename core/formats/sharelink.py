@@ -10,8 +10,11 @@ catalog's canonical ids (aliases are canonicalised on decode).
 
 Hygiene: a link with more than ``MAX_LINK_PARAMS`` parameters, or a key given
 more than once (a list value; the last value counts, as in Streamlit), gets a
-warning saying so; unknown keys are warned about ``MAX_UNKNOWN_WARNINGS`` at a
-time. Override lists (``px``, ``pw``) are read leniently
+warning saying so; each unknown key gets one short warning (the key shown cut to
+20 characters). Every decoder returns all its warnings, each short and built in
+time linear in the link; what users see of them goes through one rule,
+``capped_warnings``: at most ``MAX_WARNING_LINES`` lines, each cut to
+``MAX_WARNING_CHARS`` characters, then "and N more". Override lists (``px``, ``pw``) are read leniently
 (``parse_overrides_lenient``): the good items apply and each bad item gets its
 own warning. Whether a switch fits is judged at the port speed the engine will
 run (``core.design.resolve_nic_and_speed``), so every link the sidebar offers
@@ -61,6 +64,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
+from urllib.parse import urlencode
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from pydantic import ValidationError
@@ -94,9 +98,20 @@ LANG_KEY = "lang"
 """The page language (``zh`` | ``en``): the web UI reads and writes it; ``decode`` skips it silently
 and ``encode`` never writes it."""
 MAX_LINK_PARAMS = 1000
-"""More parameters than this in one link gets a warning (a design link has at most 23)."""
-MAX_UNKNOWN_WARNINGS = 5
-"""Unknown keys warned about one by one; the rest are counted in one more warning."""
+"""More parameters than this in one link gets a warning (a design link has at most 23). Streamlit itself drops a
+query string of more than 1,000 parameters or 512 KiB (``streamlit.runtime.state.query_params``), so a link the
+app makes is refused longer than that (``check_link_size``)."""
+MAX_LINK_CHARS = 512 * 1024
+"""Longest query string Streamlit reads [characters]; a longer one reaches the app empty."""
+DROPPED_KEY = "fp_dropped"
+"""Put in place of a query string Streamlit dropped for its size (``webui.serve``): ``PARAMS:CHARS`` of the link
+the browser had, so the app can say why it shows the default design (``dropped_link_warning``)."""
+MAX_WARNING_LINES = 5
+"""Warnings of one link (or one upload) shown one by one; the rest are counted in one more line."""
+MAX_WARNING_CHARS = 200
+"""Longest warning line shown [characters]; a longer one is cut with an ellipsis."""
+MAX_OVERRIDE_ITEMS = 200
+"""Most items an override list is read for (the catalog has about 70 ids); the rest are ignored with a warning."""
 MAX_ITEM_WARNINGS = 10
 """Bad override items warned about one by one; the rest are counted in one more warning."""
 
@@ -197,6 +212,59 @@ class Param:
         return self.accepted() if callable(self.accepted) else self.accepted
 
 
+def capped_warnings(warnings: Iterable[str], lines: int = MAX_WARNING_LINES,
+                    width: int = MAX_WARNING_CHARS) -> list[str]:
+    """The one rule for what users see of a link's (or an upload's) warnings: the first ``lines`` warnings, each
+    cut to ``width`` characters with an ellipsis, then one line "and N more warnings" (in the current language).
+
+    Every page's link warnings, the Designer's upload messages and pasted links go through it; the cost is one
+    pass over the list, whatever its length and the length of each warning.
+    """
+    shown_lines: list[str] = []
+    more = 0
+    for warning in warnings:
+        if len(shown_lines) >= lines:
+            more += 1
+            continue
+        text = str(warning)
+        shown_lines.append(text if len(text) <= width else text[: width - 1].rstrip() + "\u2026")
+    if more:
+        shown_lines.append(ngettext("and {count} more warning", "and {count} more warnings", more).format(
+            count=f"{more:,}"))
+    return shown_lines
+
+
+def check_link_size(params: Mapping[str, Any]) -> str | None:
+    """Why a link with ``params`` would reach the app empty (Streamlit drops a query string of more than
+    ``MAX_LINK_PARAMS`` parameters or ``MAX_LINK_CHARS`` characters), in the current language; ``None`` if it fits."""
+    count = sum(len(v) if isinstance(v, (list, tuple)) else 1 for v in params.values())
+    if count > MAX_LINK_PARAMS:
+        return _("This link has {count} parameters, more than the {limit} a link may have: the app would open it "
+                 "as the default design. Share fewer designs or settings.").format(
+                     count=f"{count:,}", limit=f"{MAX_LINK_PARAMS:,}")
+    length = len(urlencode(params, doseq=True))
+    if length > MAX_LINK_CHARS:
+        return _("This link is {count} characters long, more than the {limit} a link may have: the app would open "
+                 "it as the default design. Share fewer designs or settings.").format(
+                     count=f"{length:,}", limit=f"{MAX_LINK_CHARS:,}")
+    return None
+
+
+def dropped_link_warning(params: Mapping[str, Any]) -> str | None:
+    """The warning for a link Streamlit dropped before the app saw it (``DROPPED_KEY``, set by ``webui.serve``),
+    in the current language; ``None`` for any other link."""
+    raw = params.get(DROPPED_KEY)
+    if raw is None:
+        return None
+    count, _sep, length = _text(raw).partition(":")
+    if not (count.isdigit() and length.isdigit()) or len(count) + len(length) > 20:
+        return None
+    return _("The link had {count} parameters and {length} characters, more than a link may have ({limit} "
+             "parameters, {chars} characters): none of it was read, so the default design is shown.").format(
+                 count=f"{int(count):,}", length=f"{int(length):,}", limit=f"{MAX_LINK_PARAMS:,}",
+                 chars=f"{MAX_LINK_CHARS:,}")
+
+
 def _warn(key: str, name: str, text: str, problem: str, accepted: str) -> str:
     """One warning; ``name``, ``problem`` and ``accepted`` already in the current language."""
     shown = text if len(text) <= 40 else text[:40] + "..."  # at most 40 characters of user text
@@ -224,14 +292,15 @@ class Extension:
         values = {p.key: p.default for p in self.params}
         warnings = []
         known = {self.prefix + p.key: p for p in self.params}
+        names = ", ".join(sorted(known))
         for key, raw in params.items():
             if not key.startswith(self.prefix):
                 continue
-            text = _text(raw)
-            if key not in known:
-                warnings.append(_("Link parameter '{key}' is unknown and was ignored. Known: {known}.").format(
-                    key=key, known=", ".join(sorted(known))))
+            if key not in known:  # the key cut to 20 characters, as the design codec says it
+                warnings.append(_("Link parameter {key} is unknown and was ignored. Known: {known}.").format(
+                    key=shown(key, 20), known=names))
                 continue
+            text = _text(raw)
             p = known[key]
             try:
                 values[p.key] = p.parse(text)
@@ -278,16 +347,37 @@ _ITEM_SPLIT = re.compile(r";|,(?!(?<=\d,)\d{3}(?:\.\d*)?(?![^,;\s]))")
 _GROUPED = re.compile(r"[+]?\d{1,3}(?:,\d{3})+(?:\.\d*)?")
 
 
+_DECIMAL_PART = re.compile(r"[\d.]+")
+
+
+def _split_items(text: str):
+    """The parts of ``text`` between item separators, one at a time (the caller may stop early)."""
+    start = 0
+    for match in _ITEM_SPLIT.finditer(text):
+        yield text[start:match.start()]
+        start = match.end()
+    yield text[start:]
+
+
 def _override_items(text: str) -> list[str]:
-    """The items of an override list, after NFKC normalisation (full-width digits, colons, commas)."""
+    """The items of an override list, after NFKC normalisation (full-width digits, colons, commas); at most
+    ``MAX_OVERRIDE_ITEMS`` + 1 (reading stops there: a longer list is refused or cut by the caller)."""
     normal = unicodedata.normalize("NFKC", text)
-    items: list[str] = []
-    for item in (part.strip() for part in _ITEM_SPLIT.split(normal)):
-        if items and re.fullmatch(r"[\d.]+", item) and ":" not in items[-1][-1:]:
-            items[-1] += "," + item  # "QM9700:1,5": a decimal comma, not a second item (the number is refused)
+    items: list[list[str]] = []  # each item's comma-separated parts, joined once (never a string grown in a loop)
+    for part in _split_items(normal):
+        item = part.strip()
+        if items and _DECIMAL_PART.fullmatch(item) and ":" not in items[-1][-1][-1:]:
+            items[-1].append(item)  # "QM9700:1,5": a decimal comma, not a second item (the number is refused)
         elif item:
-            items.append(item)
-    return items
+            if len(items) > MAX_OVERRIDE_ITEMS:
+                break
+            items.append([item])
+    return [",".join(parts) for parts in items]
+
+
+def _too_many_items() -> str:
+    return _("more than the {limit} items a list may have (the catalog has fewer ids)").format(
+        limit=MAX_OVERRIDE_ITEMS)
 
 
 def _override_item(item: str, catalog: Catalog, unit: str) -> tuple[str, float]:
@@ -327,7 +417,10 @@ def parse_overrides(text: str, catalog: Catalog | None = None, unit: str = "USD"
     if unit not in OVERRIDE_LIMITS:
         raise ValueError(f"unit must be one of {', '.join(OVERRIDE_LIMITS)}")
     result: dict[str, float] = {}
-    for item in _override_items(text):
+    items = _override_items(text)
+    if len(items) > MAX_OVERRIDE_ITEMS:
+        raise ParamError(_too_many_items())
+    for item in items:
         entry_id, value = _override_item(item, catalog, unit)
         result[entry_id] = value
     return result
@@ -349,7 +442,12 @@ def parse_overrides_lenient(
     result: dict[str, float] = {}
     warnings: list[str] = []
     bad = 0
-    for item in _override_items(text):
+    items = _override_items(text)
+    if len(items) > MAX_OVERRIDE_ITEMS:  # read the first ones only: the work stays bounded
+        warnings.append(_("The list was cut: {problem}; the first {limit} were read.").format(
+            problem=_too_many_items(), limit=MAX_OVERRIDE_ITEMS))
+        items = items[:MAX_OVERRIDE_ITEMS]
+    for item in items:
         try:
             entry_id, value = _override_item(item, catalog, unit)
         except ParamError as exc:
@@ -564,20 +662,21 @@ def decode(
     ignored = {*ignore, LANG_KEY}
     warnings: list[str] = []
     data: dict[str, Any] = {}
-    if len(params) > MAX_LINK_PARAMS:
+    too_many = len(params) > MAX_LINK_PARAMS
+    if too_many:
         warnings.append(_("The link has {count} parameters, more than the {limit} a link may have; only the "
                           "design's own keys were read.").format(count=f"{len(params):,}",
                                                                  limit=f"{MAX_LINK_PARAMS:,}"))
-    unknown = 0
+    known = ", ".join(KEYS)
     for key, raw in params.items():
         if key in ignored or "_" in key:
             continue
         spec = specs.get(key)
         if spec is None and key != VERSION_KEY:
-            unknown += 1
-            if unknown <= MAX_UNKNOWN_WARNINGS:
-                warnings.append(_("Link parameter {key} is unknown and was ignored. Known: {known}.").format(
-                    key=shown(key, 20), known=", ".join(KEYS)))
+            if too_many:  # said once above: only the design's own keys were read
+                continue
+            warnings.append(_("Link parameter {key} is unknown and was ignored. Known: {known}.").format(
+                key=shown(key, 20), known=known))
             continue
         name = spec.label() if spec else _("link version")
         if isinstance(raw, (list, tuple)) and len(raw) != 1:
@@ -608,11 +707,6 @@ def decode(
             warnings.append(_warn(key, name, text, str(exc), spec.describe()))
             continue
         data[field] = value
-    if unknown > MAX_UNKNOWN_WARNINGS:
-        more = unknown - MAX_UNKNOWN_WARNINGS
-        warnings.append(ngettext("{count} more unknown link parameter was ignored.",
-                                 "{count} more unknown link parameters were ignored.", more).format(
-            count=f"{more:,}"))
 
     _check_combinations(data, catalog, specs, params, warnings)
     design = None
