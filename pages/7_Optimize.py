@@ -61,9 +61,11 @@ def _sidebar_design() -> tuple[Design, int, str] | None:
 
 
 def _key(values: dict, design: Design, gpus: int) -> str:
-    """The search's settings, the sidebar's design and its GPU count, as JSON (``webui.jobwork.optimize_search``)."""
+    """The search's settings, the sidebar's design and its GPU count, and the largest design a search may look at
+    on this server, as JSON (``webui.jobwork.optimize_search``)."""
     settings = {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items() if k != "run"}
-    return json.dumps({"values": settings, "design": design.model_dump_json(), "gpus": gpus}, sort_keys=True)
+    return json.dumps({"values": settings, "design": design.model_dump_json(), "gpus": gpus,
+                       "max_gpus": jobs.LIMITS["optimize"].max_gpus}, sort_keys=True)
 
 
 def _design_link(design) -> str:

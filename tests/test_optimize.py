@@ -598,3 +598,14 @@ def test_memoised_resolution_equals_resolving_each_design():
         assert got == expected and got.design is design
         resolved += 1
     assert resolved > 100 and len(evaluator.resolved) * 4 < len(designs)  # one resolution served many designs
+
+
+def test_a_budget_search_stops_at_the_callers_limit():
+    """The app's envelope search looks at no design above its limit per search (webui.jobs: 32,768 GPUs); a budget
+    that buys more answers with the largest after one search and says where the limit is."""
+    from core.analysis.optimize import largest_within
+
+    envelope = largest_within("H100", Constraints(budget_usd=1e13), Grid(oversubscription=(1.0,), planes=(1,)),
+                              workers=1, max_gpus=64)
+    assert envelope.gpus == 64 and envelope.at_limit and envelope.searches == 1
+    assert "at most 64 GPUs" in envelope.next_reason and "python -m core optimize" in envelope.next_reason

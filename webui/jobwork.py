@@ -37,7 +37,7 @@ def optimize_search(key: str):
     values, base = data["values"], Design.model_validate_json(data["design"])
     if values["mode"] == "envelope":
         return largest_within(base.gpu, optimizelink.constraints(values), workers=1, objective=values["obj"],
-                              base=base)
+                              base=base, max_gpus=data.get("max_gpus"))
     return optimize(base.gpu, data["gpus"], optimizelink.constraints(values), workers=1, strict=False,
                     objective=values["obj"], base=base)
 

@@ -1089,7 +1089,7 @@ class Envelope:
 
 def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None, workers: int | None = None,
                    catalog: Catalog | None = None, objective: str = "cluster",
-                   base: Design | None = None) -> Envelope:
+                   base: Design | None = None, max_gpus: int | None = None) -> Envelope:
     """The most GPUs of ``gpu`` whose cheapest design meets ``constraints``, sized from a budget
     (``budget_usd``) or a power envelope (``max_power_kw``), at least one of which must be set.
 
@@ -1100,6 +1100,8 @@ def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None,
     feasible capex and power grow with the GPU count (a larger cluster is never cheaper), which holds
     for the engine's cost model: every BOM count is non-decreasing in the node count. ``objective`` and
     ``base`` as ``optimize``'s (the size is what this search varies; ``base``'s own size is not used).
+    ``max_gpus``: search no design larger than this [GPUs] (the app's limit per search; default: the design's
+    own limit, 1,000,000 GPUs); an envelope that buys more returns the largest with ``at_limit``.
 
     Raises
     ------
@@ -1125,7 +1127,8 @@ def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None,
     if constraints.max_power_kw is not None and compute_kw > 0:
         bounds.append(constraints.max_power_kw / compute_kw)
     high = max(step, int(min(bounds) // step) * step) if bounds else step
-    largest = int(field_bounds("gpus")[1]) // step * step  # the design's declared limit: no search goes past it
+    most = int(field_bounds("gpus")[1]) if max_gpus is None else min(int(field_bounds("gpus")[1]), max_gpus)
+    largest = max(step, most // step * step)  # the design's declared limit (or the caller's): no search goes past it
     high = min(high, largest)
     searches = 0
     results: dict[int, OptimizeResult] = {}
@@ -1134,8 +1137,9 @@ def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None,
         nonlocal searches
         if gpus not in results:
             searches += 1
-            results[gpus] = optimize(gpu, gpus, constraints, grid, workers, catalog, strict=False,
-                                     objective=objective, base=base)
+            with progress.span((searches - 1) / (MAX_ENVELOPE_SEARCHES + 1), searches / (MAX_ENVELOPE_SEARCHES + 1)):
+                results[gpus] = optimize(gpu, gpus, constraints, grid, workers, catalog, strict=False,
+                                         objective=objective, base=base)
         return results[gpus]
 
     feasible, infeasible = 0, high + step
@@ -1174,9 +1178,12 @@ def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None,
     best = results[feasible]
     if feasible == largest:  # the envelope holds more than the largest design: say so, search no further
         return Envelope(gpus=feasible, step_gpus=step, result=best, next_gpus=feasible + step, searches=searches,
-                        next_reason=_("a design has at most {most} GPUs; the budget or power envelope buys more, "
-                                      "and the largest design is shown").format(
-                                          most=f"{int(field_bounds('gpus')[1]):,}"),
+                        next_reason=(_("a design has at most {most} GPUs; the budget or power envelope buys more, "
+                                       "and the largest design is shown") if max_gpus is None else
+                                     _("this search looks at designs of at most {most} GPUs; the budget or power "
+                                       "envelope buys more, and the largest design is shown (the command line, "
+                                       "python -m core optimize, searches up to the design limit)")).format(
+                                          most=f"{most:,}"),
                         at_limit=True)
     following = results.get(feasible + step)
     if following is None and searches < MAX_ENVELOPE_SEARCHES + 1:
