@@ -124,8 +124,8 @@ def naming_from_link(params: dict) -> tuple[dict, list[str]]:
         defaults = {p.key: p.default for p in NAMING.params}
         dropped = ", ".join(f"nm_{key}={shown(str(values[key]), 20)}" for key in defaults
                             if values[key] != defaults[key])
-        warnings.append(_("Link parameters {values} were not used: {problem}. The exports use the default names "
-                          "({example}, ...).").format(values=dropped, problem=exc,
+        warnings.append(_("Link parameters {values} were not used, so the exports use the default names "
+                          "({example}, ...): {problem}.").format(values=dropped, problem=exc,
                                                       example=f"{defaults['np']}{1:0{defaults['nd']}d}"))
         values = defaults
     return values, warnings

@@ -65,7 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
                  "prices in USD are estimates from assets/catalog unless overridden."),
     )
     _add_language_option(parser, current())
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser,
+                                metavar=_("command"))  # a missing one is named in the reader's language
     for command in COMMANDS:
         command.register(sub)
     for subparser in sub.choices.values():  # --lang after the sub-command too; absent -> the global one
