@@ -109,6 +109,8 @@ ALLOWED = {
     ("webui/state.py", '"NICs that run {speed} Gb/s on this fabric; a NIC\'s ports bound the planes."'),
     # the older link's constraint, in its own unit (the busbw box speaks the sidebar's unit)
     ("pages/7_Optimize.py", '"Min. bisection per GPU [GB/s]"'),
+    # the Plotly escaper turns a typed '$' into its entity (never typeset), not a money format
+    ("core/figures/style.py", '"$"'),
 }
 RULES = [
     (re.compile(r"[TP][bB]/s"), "a T/P-prefixed bandwidth unit"),
