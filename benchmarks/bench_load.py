@@ -36,7 +36,8 @@ Run: ``python benchmarks/bench_load.py`` (``make bench`` runs every benchmark). 
   utime+stime of each live process plus cutime+cstime (the CPU of children that already exited),
   from ``/proc/<pid>/stat``; memory is the resident size summed over the tree (sampled every
   ``SAMPLE_S``: its peak per level), the server's peak (``VmHWM``) and its resident size before and
-  after each level. "server CPU util" is CPU seconds per second of the level (2.0 = both cores).
+  after each level. "server CPU util" is CPU seconds per second of the level (2.0 = both cores);
+  "client CPU util" the same for the websocket load generator (this process), which shares the machine.
 
 Prints a table and writes ``test-artifacts/bench_load.json``.
 """
@@ -45,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import math
 import os
@@ -436,13 +438,16 @@ class WsSession:
             await self.ws.close()
 
 
+_HEAVY_DESIGNS = itertools.count()  # one run, every heavy operation of every level: a design never seen before
+
+
 class HeavySession:
     """One more session running heavy operation ``name`` (``HEAVY``) over and over, a new design each time."""
 
     def __init__(self, url: str, recorder: Recorder, name: str):
         self.uri = url.replace("http://", "ws://") + "/_stcore/stream"
         self.origin, self.recorder, self.name = url, recorder, name
-        self.k, self.done, self.errors, self.stop = 0, [], 0, asyncio.Event()
+        self.done, self.errors, self.stop = [], 0, asyncio.Event()
         self.started = asyncio.Event()  # the first operation's request went out
 
     def _request(self, query: str, page: str, trigger: str | None = None) -> bytes:
@@ -482,8 +487,7 @@ class HeavySession:
     async def _once(self) -> None:
         import websockets
 
-        page, query = HEAVY[self.name][0], HEAVY[self.name][1](self.k)
-        self.k += 1
+        page, query = HEAVY[self.name][0], HEAVY[self.name][1](next(_HEAVY_DESIGNS))
         start = time.monotonic()
         deadline = start + HEAVY_MAX_S
         async with websockets.connect(self.uri, subprotocols=["streamlit"], origin=self.origin, max_size=None,
@@ -531,7 +535,7 @@ async def ws_level(url: str, server_pid: int, sessions_n: int, changes: int, rec
         await asyncio.gather(*(open_one(s) for s in sessions))
         await wait_idle(server_pid)
         rss0 = _rss_mb(server_pid)
-        cpu0, wall0 = server_cpu(server_pid), time.perf_counter()
+        cpu0, client0, wall0 = server_cpu(server_pid), time.process_time(), time.perf_counter()
 
         async def drive(s: WsSession) -> list[float]:
             return [await s.change(OTHER_NODES if k % 2 == 0 else BASE_NODES) for k in range(changes)]
@@ -542,6 +546,7 @@ async def ws_level(url: str, server_pid: int, sessions_n: int, changes: int, rec
                 await asyncio.sleep(0.5)  # the operation is under way
             per_session = await asyncio.gather(*(drive(s) for s in sessions))
             wall, cpu = time.perf_counter() - wall0, server_cpu(server_pid) - cpu0
+            client_cpu = time.process_time() - client0
             if extra:
                 extra.stop.set()
                 await asyncio.wait_for(runner, timeout=HEAVY_MAX_S + WAIT_S)
@@ -553,7 +558,7 @@ async def ws_level(url: str, server_pid: int, sessions_n: int, changes: int, rec
     times = [t for ts in per_session for t in ts]
     result = {"client": "websocket", "sessions": sessions_n, "kind": "warm", "heavy": heavy,
               "method": "replayed browser messages", **_summary(times, wall, cpu, heavy=bool(heavy)),
-              **_memory(server_pid, rss0, sampler)}
+              **_memory(server_pid, rss0, sampler), "client_cpu_util": round(client_cpu / wall, 2)}
     if extra:
         result.update(extra.summary())
         await wait_idle(server_pid)  # the next level starts on an idle server
@@ -648,17 +653,19 @@ def print_table(results: dict) -> None:
     print(f"\nDesigner at {results['gpus']:,} GPUs ({results['url']}), one server, {results['cpus']} CPUs "
           f"(server and clients share them; load average {results['load_average_at_start']:.1f} at the start)")
     print(f"{'client':>9} {'sessions':>8} {'kind':>5} {'heavy op':>12} {'changes':>7} {'p50 ms':>7} {'p95 ms':>7} "
-          f"{'max ms':>7} {'reruns/s':>8} {'CPU ms/rerun':>12} {'CPU s/s':>7} {'browser ms':>10} "
+          f"{'max ms':>7} {'reruns/s':>8} {'CPU ms/rerun':>12} {'CPU s/s':>7} {'client s/s':>10} {'browser ms':>10} "
           f"{'RSS MB':>7} {'peak MB':>7} {'ops':>4} {'op s':>5}")
     for r in results["levels"]:
         print(f"{r['client']:>9} {r['sessions']:>8} {r['kind']:>5} {r['heavy'] or '':>12} {r['changes']:>7} "
               f"{r['p50_ms']:>7.0f} {r['p95_ms']:>7.0f} {r['max_ms']:>7.0f} {r['reruns_per_s']:>8.1f} "
               f"{_cell(r['server_cpu_ms_per_rerun']):>12} {r['server_cpu_util']:>7.2f} "
+              f"{_cell(r.get('client_cpu_util'), '.2f'):>10} "
               f"{_cell(r.get('browser_cpu_ms_per_rerun')):>10} {r['server_rss_mb']:>7.0f} "
               f"{r['tree_peak_rss_mb']:>7.0f} {_cell(r.get('heavy_ops_done'), 'd'):>4} "
               f"{_cell(r.get('heavy_op_s'), '.1f'):>5}")
-    print("CPU and memory: the server and its worker processes; peak MB: their resident sizes summed, at most; "
-          "ops: heavy operations done by the extra session, op s: their median duration")
+    print("CPU and memory: the server and its worker processes (CPU s/s: seconds per second, 2.0 = both cores); "
+          "client s/s: the websocket load generator's own CPU; peak MB: the server's and its workers' resident "
+          "sizes summed, at most; ops: heavy operations done by the extra session, op s: their median duration")
     if "server_peak_mb" in results:
         print(f"server peak resident size (VmHWM) {results['server_peak_mb']:.0f} MB, "
               f"{results['server_rss_end_mb']:.0f} MB at the end")
