@@ -68,7 +68,8 @@ BROWSER_LEVELS = {1: 30, 5: 8, 20: 3}  # sessions: changes per session
 WS_LEVELS = {1: 40, 5: 16, 20: 6}
 COLD_CHANGES = 12
 HEAVY_LEVELS = {1: 20, 5: 8, 20: 4}  # sessions: changes per session while a heavy operation runs
-HEAVY_NODES = 140  # heavy operation k uses HEAVY_NODES + k nodes (1,120 H100 GPUs and up): never cached
+HEAVY_NODES_DEFAULT = 140  # heavy operation k uses HEAVY_NODES + k nodes (1,120 H100 GPUs and up): never cached
+HEAVY_NODES = HEAVY_NODES_DEFAULT  # --heavy-nodes
 HEAVY = {  # name: (page url path, query string of repetition k); the review pack also presses its button
     "optimize": ("optimize", lambda k: f"v=1&n={HEAVY_NODES + k}&opt_run=1"),
     "sweep": ("sweep", lambda k: f"v=1&n={HEAVY_NODES + k}&sw_x=oversubscription&sw_y=spine_oversubscription"),
@@ -168,7 +169,8 @@ class MemorySampler:
 
 
 async def wait_idle(pid: int, limit_s: float = 30.0) -> None:
-    """Until the server (and its children) used less than ``IDLE_CPU_S`` of CPU in half a second, at most ``limit_s``."""
+    """Until the server (and its children) used less than ``IDLE_CPU_S`` of CPU in half a second (``limit_s``
+    at most)."""
     deadline = time.monotonic() + limit_s
     last = server_cpu(pid)
     while time.monotonic() < deadline:
@@ -688,7 +690,12 @@ def main(argv: list[str] | None = None) -> int:
                              "(default %(default)s; empty: none)")
     parser.add_argument("--heavy", default=",".join(HEAVY),
                         help="heavy operations (default %(default)s)")
+    parser.add_argument("--heavy-nodes", type=int, default=HEAVY_NODES_DEFAULT,
+                        help="H100 nodes of the heavy operations' first design (default %(default)s; each next "
+                             "one has one more)")
     args = parser.parse_args(argv)
+    global HEAVY_NODES
+    HEAVY_NODES = args.heavy_nodes
     ops = tuple(op.strip() for op in args.heavy.split(",") if op.strip())
     unknown = [op for op in ops if op not in HEAVY]
     if unknown:
