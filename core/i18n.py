@@ -145,7 +145,10 @@ def babel_locale(code: str | None = None) -> str:
 
 def number(value: float, digits: int = 0) -> str:
     """``value`` with the locale's grouping and ``digits`` decimals: ``12,345`` / ``1,234.5``."""
-    return _number(value, digits, babel_locale())
+    try:
+        return _number(value, digits, babel_locale())
+    except TypeError:  # a value that cannot be a cache key (a 0-d array): formatted as it is
+        return _number.__wrapped__(value, digits, babel_locale())
 
 
 @lru_cache(maxsize=4096, typed=True)

@@ -71,3 +71,7 @@ def test_a_number_is_formatted_once_per_language(monkeypatch):
         with language("zh"):
             assert i18n.number(1024) == "1,024"
     assert len(calls) == 5  # 1024, 131072, 1234.5 (1 digit) and 1024.0 in English; 1024 in Chinese
+    import numpy as np
+
+    with language("en"):
+        assert i18n.number(np.array(1234.0)) == "1,234"  # not a cache key: formatted all the same
