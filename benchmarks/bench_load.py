@@ -19,10 +19,25 @@ Run: ``python benchmarks/bench_load.py`` (``make bench`` runs every benchmark). 
   key number with the new value arrives (a metric element, or the HTML cards with Streamlit's
   metric test ids that the Designer draws). 20 real Chromium pages on a 2-core machine would mostly
   measure Chromium drawing 20 pages on the server's cores; each real user draws on their own.
-* server CPU per rerun: the server process's utime+stime (``/proc/<pid>/stat``) over the measured
-  changes divided by their number (one change is one rerun of the Designer page). For browser
-  sessions the CPU of Chromium and Playwright's driver is reported separately ("browser CPU").
+* server CPU per rerun: the server's CPU (below) over the measured changes divided by their number
+  (one change is one rerun of the Designer page; not given while a heavy operation runs). For
+  browser sessions the CPU of Chromium and Playwright's driver is reported separately ("browser CPU").
 * "cold": one browser session typing a new node count every time (nothing cached for that design).
+* **heavy** levels (default 1, 5 and 20 websocket sessions, each with every heavy operation): the
+  same changes while one more session runs a heavy operation over and over, each time for a design
+  not seen before (``HEAVY_NODES`` + k nodes, so no cache answers it): the Optimize page's search at
+  its default size (``/optimize?...&opt_run=1``), a Sweep grid (oversubscription x spine
+  oversubscription, 16 plans), the Resilience page's availability Monte Carlo
+  (``/resilience?...&rs_tab=Availability``) and the review pack (the Designer's Hand-off tab, its
+  build button pressed). An operation ends when its session has been quiet for ``QUIET_S`` after
+  its script finished (a page that polls a job in a worker keeps talking until the job is done), at
+  most ``HEAVY_MAX_S``; the level waits for the one under way, then for the server to go idle.
+* server CPU and memory are the server process's **and its children's** (worker processes):
+  utime+stime of each live process plus cutime+cstime (the CPU of children that already exited),
+  from ``/proc/<pid>/stat``; memory is the resident size summed over the tree (sampled every
+  ``SAMPLE_S``: its peak per level), the server's peak (``VmHWM``) and its resident size before and
+  after each level. "server CPU util" is CPU seconds per second of the level (2.0 = both cores);
+  "client CPU util" the same for the websocket load generator (this process), which shares the machine.
 
 Prints a table and writes ``test-artifacts/bench_load.json``.
 """
@@ -31,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import math
 import os
@@ -51,7 +67,21 @@ BASE_NODES, OTHER_NODES = 128, 129  # 1,024 and 1,032 H100 GPUs (8 per node)
 BROWSER_LEVELS = {1: 30, 5: 8, 20: 3}  # sessions: changes per session
 WS_LEVELS = {1: 40, 5: 16, 20: 6}
 COLD_CHANGES = 12
-MAX_SECONDS = 270  # the whole run; levels left when time is up are reported as skipped
+HEAVY_LEVELS = {1: 20, 5: 8, 20: 4}  # sessions: changes per session while a heavy operation runs
+HEAVY_NODES_DEFAULT = 140  # heavy operation k uses HEAVY_NODES + k nodes (1,120 H100 GPUs and up): never cached
+HEAVY_NODES = HEAVY_NODES_DEFAULT  # --heavy-nodes
+HEAVY = {  # name: (page url path, query string of repetition k); the review pack also presses its button
+    "optimize": ("optimize", lambda k: f"v=1&n={HEAVY_NODES + k}&opt_run=1"),
+    "sweep": ("sweep", lambda k: f"v=1&n={HEAVY_NODES + k}&sw_x=oversubscription&sw_y=spine_oversubscription"),
+    "availability": ("resilience", lambda k: f"v=1&n={HEAVY_NODES + k}&rs_tab=Availability"),
+    "review pack": ("", lambda k: f"v=1&n={HEAVY_NODES + k}&tab=Hand-off"),
+}
+REVIEW_BUTTON = "Build the review pack (HTML and PDF)"
+QUIET_S = 2.0  # a heavy operation is over when its session said nothing for this long after its script finished
+HEAVY_MAX_S = 90  # one heavy operation at most (then its session is closed)
+SAMPLE_S = 0.25  # memory sampling period
+IDLE_CPU_S = 0.05  # between levels: the server is idle when it used less CPU than this in half a second
+MAX_SECONDS = 900  # the whole run; levels left when time is up are reported as skipped
 WAIT_S = 60  # any single wait
 OPEN_AT_ONCE = 4  # browser sessions loading the page at the same time
 TICK = os.sysconf("SC_CLK_TCK")
@@ -89,11 +119,66 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _cpu_seconds(pid: int) -> float:
-    """utime + stime of one process (not its children), in seconds."""
+def _cpu_seconds(pid: int, reaped: bool = False) -> float:
+    """utime + stime of one process, in seconds; with ``reaped`` also cutime + cstime (its exited children's)."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    return sum(int(v) for v in fields[11:15 if reaped else 13]) / TICK
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds of the server and every process under it, live or exited (worker processes)."""
+    return _tree_cpu([pid, *_descendants(pid)], reaped=True)
+
+
+def _status_mb(pid: int, field: str) -> float:
+    """A ``/proc/<pid>/status`` size field (``VmRSS``, ``VmHWM``) in MB; NaN if the process is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return float("nan")
+
+
+class MemorySampler:
+    """The resident size of the server and its children, summed, every ``SAMPLE_S``: its peak."""
+
+    def __init__(self, pid: int):
+        self.pid, self.peak_mb, self.task = pid, 0.0, None
+
+    def tree_mb(self) -> float:
+        sizes = [_status_mb(p, "VmRSS") for p in [self.pid, *_descendants(self.pid)]]
+        return round(sum(v for v in sizes if v == v), 1)
+
+    async def _run(self) -> None:
+        while True:
+            self.peak_mb = max(self.peak_mb, self.tree_mb())
+            await asyncio.sleep(SAMPLE_S)
+
+    def __enter__(self) -> MemorySampler:
+        self.peak_mb = self.tree_mb()
+        self.task = asyncio.get_running_loop().create_task(self._run())
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.task.cancel()
+        self.peak_mb = max(self.peak_mb, self.tree_mb())
+
+
+async def wait_idle(pid: int, limit_s: float = 30.0) -> None:
+    """Until the server (and its children) used less than ``IDLE_CPU_S`` of CPU in half a second (``limit_s``
+    at most)."""
+    deadline = time.monotonic() + limit_s
+    last = server_cpu(pid)
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+        now = server_cpu(pid)
+        if now - last < IDLE_CPU_S:
+            return
+        last = now
 
 
 def _descendants(root: int) -> list[int]:
@@ -115,20 +200,16 @@ def _descendants(root: int) -> list[int]:
 
 
 def _rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return round(int(line.split()[1]) / 1024, 1)
-    return float("nan")
+    return _status_mb(pid, "VmRSS")
 
 
-def _tree_cpu(pids: list[int]) -> float:
+def _tree_cpu(pids: list[int], reaped: bool = False) -> float:
     total = 0.0
     for pid in pids:
         try:
-            total += _cpu_seconds(pid)
+            total += _cpu_seconds(pid, reaped)
         except OSError:
-            pass  # a renderer that went away
+            pass  # a renderer (or a worker) that went away
     return total
 
 
@@ -163,11 +244,17 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered), max(1, math.ceil(len(ordered) * q))) - 1]  # nearest rank
 
 
-def _summary(times: list[float], wall: float, cpu: float) -> dict:
+def _summary(times: list[float], wall: float, cpu: float, heavy: bool = False) -> dict:
     return {"changes": len(times), "p50_ms": round(statistics.median(times), 1),
             "p95_ms": round(_pct(times, 0.95), 1), "max_ms": round(max(times), 1),
             "wall_s": round(wall, 2), "reruns_per_s": round(len(times) / wall, 2),
-            "server_cpu_ms_per_rerun": round(cpu * 1000 / len(times), 1), "server_cpu_util": round(cpu / wall, 2)}
+            "server_cpu_ms_per_rerun": None if heavy else round(cpu * 1000 / len(times), 1),
+            "server_cpu_s": round(cpu, 2), "server_cpu_util": round(cpu / wall, 2)}
+
+
+def _memory(server_pid: int, rss_before: float, sampler: MemorySampler) -> dict:
+    return {"server_rss_mb": _rss_mb(server_pid), "server_rss_before_mb": rss_before,
+            "server_peak_mb": _status_mb(server_pid, "VmHWM"), "tree_peak_rss_mb": sampler.peak_mb}
 
 
 # --- browser sessions ----------------------------------------------------------------------------
@@ -272,24 +359,26 @@ async def browser_level(browser, url: str, server_pid: int, sessions_n: int, cha
         for s in sessions:  # one unmeasured round each: widgets and caches settle
             await s.change(OTHER_NODES)
             await s.change(BASE_NODES)
-        browser_pids = [p for p in _descendants(os.getpid()) if p != server_pid]
+        server_tree = {server_pid, *_descendants(server_pid)}
+        browser_pids = [p for p in _descendants(os.getpid()) if p not in server_tree]
         await asyncio.sleep(0.3)
-        cpu0, bcpu0, wall0 = _cpu_seconds(server_pid), _tree_cpu(browser_pids), time.perf_counter()
+        rss0 = _rss_mb(server_pid)
+        cpu0, bcpu0, wall0 = server_cpu(server_pid), _tree_cpu(browser_pids), time.perf_counter()
 
         async def drive(s: BrowserSession) -> list[float]:
             return [await s.change(200 + k if cold else (OTHER_NODES if k % 2 == 0 else BASE_NODES))
                     for k in range(changes)]
-        per_session = await asyncio.gather(*(drive(s) for s in sessions))
+        with MemorySampler(server_pid) as sampler:
+            per_session = await asyncio.gather(*(drive(s) for s in sessions))
         wall = time.perf_counter() - wall0
-        cpu, bcpu = _cpu_seconds(server_pid) - cpu0, _tree_cpu(browser_pids) - bcpu0
-        rss = _rss_mb(server_pid)
+        cpu, bcpu = server_cpu(server_pid) - cpu0, _tree_cpu(browser_pids) - bcpu0
     finally:
         for c in contexts:
             await c.close()
     times = [t for ts in per_session for t in ts]
-    return {"client": "browser", "sessions": sessions_n, "kind": "cold" if cold else "warm",
-            "method": " and ".join(sorted({s.method for s in sessions})), **_summary(times, wall, cpu), "server_rss_mb": rss,
-            "browser_cpu_ms_per_rerun": round(bcpu * 1000 / len(times), 1)}
+    return {"client": "browser", "sessions": sessions_n, "kind": "cold" if cold else "warm", "heavy": None,
+            "method": " and ".join(sorted({s.method for s in sessions})), **_summary(times, wall, cpu),
+            **_memory(server_pid, rss0, sampler), "browser_cpu_ms_per_rerun": round(bcpu * 1000 / len(times), 1)}
 
 
 # --- websocket sessions (replaying the browser's messages) ---------------------------------------
@@ -351,8 +440,92 @@ class WsSession:
             await self.ws.close()
 
 
-async def ws_level(url: str, server_pid: int, sessions_n: int, changes: int, recorder: Recorder) -> dict:
+_HEAVY_DESIGNS = itertools.count()  # one run, every heavy operation of every level: a design never seen before
+
+
+class HeavySession:
+    """One more session running heavy operation ``name`` (``HEAVY``) over and over, a new design each time."""
+
+    def __init__(self, url: str, recorder: Recorder, name: str):
+        self.uri = url.replace("http://", "ws://") + "/_stcore/stream"
+        self.origin, self.recorder, self.name = url, recorder, name
+        self.done, self.errors, self.stop = [], 0, asyncio.Event()
+        self.started = asyncio.Event()  # the first operation's request went out
+
+    def _request(self, query: str, page: str, trigger: str | None = None) -> bytes:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        msg = BackMsg.FromString(self.recorder.first)  # the browser's own first request, for another link
+        msg.rerun_script.query_string, msg.rerun_script.page_name = query, page
+        if trigger:
+            msg.rerun_script.widget_states.widgets.add(id=trigger, trigger_value=True)
+        return msg.SerializeToString()
+
+    async def _until_quiet(self, ws, deadline: float) -> str | None:
+        """Read until the session is quiet (``QUIET_S`` after a finished script): the review button's id, if seen."""
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        button, finished = None, False
+        while time.monotonic() < deadline:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=QUIET_S if finished else deadline - time.monotonic())
+            except asyncio.TimeoutError:
+                if finished:
+                    return button
+                continue
+            if isinstance(raw, str):
+                continue
+            msg = ForwardMsg.FromString(raw)
+            kind = msg.WhichOneof("type")
+            finished = kind == "script_finished" or (finished and kind != "new_session")
+            if kind == "delta" and msg.delta.WhichOneof("type") == "new_element":
+                element = msg.delta.new_element
+                if element.WhichOneof("type") == "exception":
+                    self.errors += 1
+                elif element.WhichOneof("type") == "button" and element.button.label == REVIEW_BUTTON:
+                    button = element.button.id
+        raise asyncio.TimeoutError
+
+    async def _once(self) -> None:
+        import websockets
+
+        page, query = HEAVY[self.name][0], HEAVY[self.name][1](next(_HEAVY_DESIGNS))
+        start = time.monotonic()
+        deadline = start + HEAVY_MAX_S
+        async with websockets.connect(self.uri, subprotocols=["streamlit"], origin=self.origin, max_size=None,
+                                      open_timeout=WAIT_S, ping_interval=None) as ws:
+            await ws.send(self._request(query, page))
+            self.started.set()
+            button = await self._until_quiet(ws, deadline)
+            if self.name == "review pack":
+                if button is None:
+                    raise RuntimeError(f"no '{REVIEW_BUTTON}' button on the Hand-off tab")
+                await ws.send(self._request(query, page, trigger=button))
+                await self._until_quiet(ws, deadline)
+        self.done.append(time.monotonic() - start - QUIET_S)
+
+    async def run(self) -> None:
+        """Operations back to back until ``stop`` is set (the one under way is finished, not cut)."""
+        while not self.stop.is_set():
+            try:
+                await self._once()
+            except asyncio.TimeoutError:
+                self.errors += 1  # longer than HEAVY_MAX_S: its session was closed
+            except (OSError, RuntimeError):
+                self.errors += 1
+                self.started.set()
+                await asyncio.sleep(1)
+
+    def summary(self) -> dict:
+        return {"heavy_ops_done": len(self.done), "heavy_errors": self.errors,
+                "heavy_op_s": round(statistics.median(self.done), 2) if self.done else None}
+
+
+async def ws_level(url: str, server_pid: int, sessions_n: int, changes: int, recorder: Recorder,
+                   heavy: str | None = None) -> dict:
     sessions = [WsSession(url, recorder) for _ in range(sessions_n)]
+    extra = HeavySession(url, recorder, heavy) if heavy else None
+    runner = None
     try:
         gate = asyncio.Semaphore(OPEN_AT_ONCE)
 
@@ -362,23 +535,41 @@ async def ws_level(url: str, server_pid: int, sessions_n: int, changes: int, rec
                 await s.change(OTHER_NODES)
                 await s.change(BASE_NODES)
         await asyncio.gather(*(open_one(s) for s in sessions))
-        cpu0, wall0 = _cpu_seconds(server_pid), time.perf_counter()
+        await wait_idle(server_pid)
+        rss0 = _rss_mb(server_pid)
+        cpu0, client0, wall0 = server_cpu(server_pid), time.process_time(), time.perf_counter()
 
         async def drive(s: WsSession) -> list[float]:
             return [await s.change(OTHER_NODES if k % 2 == 0 else BASE_NODES) for k in range(changes)]
-        per_session = await asyncio.gather(*(drive(s) for s in sessions))
-        wall, cpu = time.perf_counter() - wall0, _cpu_seconds(server_pid) - cpu0
-        rss = _rss_mb(server_pid)
+        with MemorySampler(server_pid) as sampler:
+            if extra:
+                runner = asyncio.get_running_loop().create_task(extra.run())
+                await asyncio.wait_for(extra.started.wait(), timeout=WAIT_S)
+                await asyncio.sleep(0.5)  # the operation is under way
+            per_session = await asyncio.gather(*(drive(s) for s in sessions))
+            wall, cpu = time.perf_counter() - wall0, server_cpu(server_pid) - cpu0
+            client_cpu = time.process_time() - client0
+            if extra:
+                extra.stop.set()
+                await asyncio.wait_for(runner, timeout=HEAVY_MAX_S + WAIT_S)
     finally:
+        if runner is not None and not runner.done():
+            runner.cancel()
         for s in sessions:
             await s.close()
     times = [t for ts in per_session for t in ts]
-    return {"client": "websocket", "sessions": sessions_n, "kind": "warm", "method": "replayed browser messages",
-            **_summary(times, wall, cpu), "server_rss_mb": rss}
+    result = {"client": "websocket", "sessions": sessions_n, "kind": "warm", "heavy": heavy,
+              "method": "replayed browser messages", **_summary(times, wall, cpu, heavy=bool(heavy)),
+              **_memory(server_pid, rss0, sampler), "client_cpu_util": round(client_cpu / wall, 2)}
+    if extra:
+        result.update(extra.summary())
+        await wait_idle(server_pid)  # the next level starts on an idle server
+    return result
 
 
 # --- the run -------------------------------------------------------------------------------------
-async def run(browser_levels: dict[int, int], ws_levels: dict[int, int], cold_changes: int) -> dict:
+async def run(browser_levels: dict[int, int], ws_levels: dict[int, int], cold_changes: int,
+              heavy_levels: dict[int, int] | None = None, heavy_ops: tuple[str, ...] = tuple(HEAVY)) -> dict:
     global PlaywrightError
     from playwright.async_api import Error as PlaywrightError
     from playwright.async_api import async_playwright
@@ -386,7 +577,7 @@ async def run(browser_levels: dict[int, int], ws_levels: dict[int, int], cold_ch
     started = time.monotonic()
     server, url = start_server()
     results: dict = {"url": f"/?v=1&n={BASE_NODES}", "gpus": BASE_NODES * 8, "cpus": os.cpu_count(),
-                     "levels": [], "skipped": []}
+                     "load_average_at_start": os.getloadavg()[0], "levels": [], "skipped": []}
     recorder = Recorder()
 
     async def level(label: str, make) -> None:
@@ -402,8 +593,11 @@ async def run(browser_levels: dict[int, int], ws_levels: dict[int, int], cold_ch
             print("failed,", reason)
             results["skipped"].append(f"{label} ({reason})")
             return
+        per_rerun = result["server_cpu_ms_per_rerun"]
         print(f"p50 {result['p50_ms']:.0f} ms, p95 {result['p95_ms']:.0f} ms, "
-              f"server {result['server_cpu_ms_per_rerun']:.0f} ms CPU per rerun", flush=True)
+              + (f"server {per_rerun:.0f} ms CPU per rerun" if per_rerun is not None else
+                 f"server CPU {result['server_cpu_util']:.2f} s/s, {result.get('heavy_ops_done')} "
+                 f"{result['heavy']} done"), flush=True)
         results["levels"].append(result)
 
     try:
@@ -423,12 +617,18 @@ async def run(browser_levels: dict[int, int], ws_levels: dict[int, int], cold_ch
                                 lambda: browser_level(browser, url, server.pid, 1, cold_changes, cold=True))
             finally:
                 await browser.close()
-        if ws_levels and not recorder.complete():
+        if (ws_levels or heavy_levels) and not recorder.complete():
             results["skipped"].append("websocket levels (no browser messages recorded to replay)")
-        elif ws_levels:
+        elif ws_levels or heavy_levels:
             for n, changes in sorted(ws_levels.items()):
                 await level(f"websocket, {n} session(s), {n * changes} changes",
                             lambda n=n, c=changes: ws_level(url, server.pid, n, c, recorder))
+            for n, changes in sorted((heavy_levels or {}).items()):
+                for op in heavy_ops:
+                    await level(f"websocket, {n} session(s), {n * changes} changes, one more running {op}",
+                                lambda n=n, c=changes, op=op: ws_level(url, server.pid, n, c, recorder, heavy=op))
+        results["server_peak_mb"] = _status_mb(server.pid, "VmHWM")
+        results["server_rss_end_mb"] = _rss_mb(server.pid)
     finally:
         server.terminate()
         try:
@@ -447,17 +647,30 @@ def _levels(text: str, defaults: dict[int, int], changes: int | None) -> dict[in
     return out
 
 
+def _cell(value, spec: str = ".0f") -> str:
+    return "" if value is None else format(value, spec)
+
+
 def print_table(results: dict) -> None:
     print(f"\nDesigner at {results['gpus']:,} GPUs ({results['url']}), one server, {results['cpus']} CPUs "
-          "(server and clients share them)")
-    print(f"{'client':>9} {'sessions':>8} {'kind':>5} {'changes':>7} {'p50 ms':>7} {'p95 ms':>7} {'max ms':>7} "
-          f"{'reruns/s':>8} {'server CPU ms/rerun':>19} {'browser CPU ms/rerun':>20} {'server RSS MB':>13}")
+          f"(server and clients share them; load average {results['load_average_at_start']:.1f} at the start)")
+    print(f"{'client':>9} {'sessions':>8} {'kind':>5} {'heavy op':>12} {'changes':>7} {'p50 ms':>7} {'p95 ms':>7} "
+          f"{'max ms':>7} {'reruns/s':>8} {'CPU ms/rerun':>12} {'CPU s/s':>7} {'client s/s':>10} {'browser ms':>10} "
+          f"{'RSS MB':>7} {'peak MB':>7} {'ops':>4} {'op s':>5}")
     for r in results["levels"]:
-        bcpu = r.get("browser_cpu_ms_per_rerun")
-        print(f"{r['client']:>9} {r['sessions']:>8} {r['kind']:>5} {r['changes']:>7} {r['p50_ms']:>7.0f} "
-              f"{r['p95_ms']:>7.0f} {r['max_ms']:>7.0f} {r['reruns_per_s']:>8.1f} "
-              f"{r['server_cpu_ms_per_rerun']:>19.0f} {'' if bcpu is None else f'{bcpu:.0f}':>20} "
-              f"{r['server_rss_mb']:>13.0f}")
+        print(f"{r['client']:>9} {r['sessions']:>8} {r['kind']:>5} {r['heavy'] or '':>12} {r['changes']:>7} "
+              f"{r['p50_ms']:>7.0f} {r['p95_ms']:>7.0f} {r['max_ms']:>7.0f} {r['reruns_per_s']:>8.1f} "
+              f"{_cell(r['server_cpu_ms_per_rerun']):>12} {r['server_cpu_util']:>7.2f} "
+              f"{_cell(r.get('client_cpu_util'), '.2f'):>10} "
+              f"{_cell(r.get('browser_cpu_ms_per_rerun')):>10} {r['server_rss_mb']:>7.0f} "
+              f"{r['tree_peak_rss_mb']:>7.0f} {_cell(r.get('heavy_ops_done'), 'd'):>4} "
+              f"{_cell(r.get('heavy_op_s'), '.1f'):>5}")
+    print("CPU and memory: the server and its worker processes (CPU s/s: seconds per second, 2.0 = both cores); "
+          "client s/s: the websocket load generator's own CPU; peak MB: the server's and its workers' resident "
+          "sizes summed, at most; ops: heavy operations done by the extra session, op s: their median duration")
+    if "server_peak_mb" in results:
+        print(f"server peak resident size (VmHWM) {results['server_peak_mb']:.0f} MB, "
+              f"{results['server_rss_end_mb']:.0f} MB at the end")
     methods = sorted({r["method"] for r in results["levels"] if r["client"] == "browser"})
     if methods:
         print("browser sessions changed the node count via the " + " and ".join(methods))
@@ -472,12 +685,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ws-sessions", default="1,5,20", help="websocket concurrency levels (default %(default)s)")
     parser.add_argument("--changes", type=int, default=None, help="changes per session (default: by level)")
     parser.add_argument("--cold", type=int, default=COLD_CHANGES, help="cold changes, one browser session (0: none)")
+    parser.add_argument("--heavy-sessions", default="1,5,20",
+                        help="websocket levels run again with one more session running each heavy operation "
+                             "(default %(default)s; empty: none)")
+    parser.add_argument("--heavy", default=",".join(HEAVY),
+                        help="heavy operations (default %(default)s)")
+    parser.add_argument("--heavy-nodes", type=int, default=HEAVY_NODES_DEFAULT,
+                        help="H100 nodes of the heavy operations' first design (default %(default)s; each next "
+                             "one has one more)")
     args = parser.parse_args(argv)
+    global HEAVY_NODES
+    HEAVY_NODES = args.heavy_nodes
+    ops = tuple(op.strip() for op in args.heavy.split(",") if op.strip())
+    unknown = [op for op in ops if op not in HEAVY]
+    if unknown:
+        parser.error(f"unknown heavy operation(s): {', '.join(unknown)} (known: {', '.join(HEAVY)})")
     if not Path(CHROMIUM).exists():
         print(f"skipped: no {CHROMIUM} (make chromium installs it)")
         return 0
     results = asyncio.run(run(_levels(args.browser_sessions, BROWSER_LEVELS, args.changes),
-                              _levels(args.ws_sessions, WS_LEVELS, args.changes), args.cold))
+                              _levels(args.ws_sessions, WS_LEVELS, args.changes), args.cold,
+                              _levels(args.heavy_sessions, HEAVY_LEVELS, args.changes), ops))
     print_table(results)
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "bench_load.json").write_text(json.dumps(results, indent=2) + "\n")

@@ -1,7 +1,7 @@
 """Run every benchmark script in this folder (bench_*.py), one after another.
 
-bench_load.py (concurrent sessions against one server; headless Chromium, about two minutes) runs
-last; ``python benchmarks/bench_load.py --help`` for its own options.
+bench_load.py (concurrent sessions against one server, also while heavy operations run; headless
+Chromium, about six minutes) runs last; ``python benchmarks/bench_load.py --help`` for its own options.
 """
 
 import subprocess

@@ -145,10 +145,19 @@ def babel_locale(code: str | None = None) -> str:
 
 def number(value: float, digits: int = 0) -> str:
     """``value`` with the locale's grouping and ``digits`` decimals: ``12,345`` / ``1,234.5``."""
+    try:
+        return _number(value, digits, babel_locale())
+    except TypeError:  # a value that cannot be a cache key (a 0-d array): formatted as it is
+        return _number.__wrapped__(value, digits, babel_locale())
+
+
+@lru_cache(maxsize=4096, typed=True)
+def _number(value: float, digits: int, locale: str) -> str:
+    """``number``, remembered: the sidebar's size slider formats each of its ~100 steps on every run."""
     from babel.numbers import format_decimal
 
     pattern = "#,##0" + ("." + "0" * digits if digits > 0 else "")
-    return format_decimal(value, format=pattern, locale=babel_locale())
+    return format_decimal(value, format=pattern, locale=locale)
 
 
 def _significant(value: float, digits: int) -> str:

@@ -2,7 +2,9 @@
 
 Figures are built by ``core.figures`` (pure); this module only memoises them
 for the Streamlit process. ``cache_resource`` hands back the same object
-without copying; nothing here mutates what it returns.
+without copying; nothing here mutates what it returns. A cached figure is frozen (``frozen``):
+``st.plotly_chart`` asks it for its plain form on every run, made once here instead of a deep copy
+each time.
 
 Everything here holds text in a language, so every cached function takes ``language`` (the caller
 passes ``core.i18n.current()``): it is part of the cache key and the body runs in that language.
@@ -33,12 +35,23 @@ def _plan(key: str):
     return plan(Design.model_validate_json(key))
 
 
+def frozen(fig):
+    """``fig``, whose ``to_dict()`` gives the plain form made now, the same dict every time (never change either).
+
+    ``st.plotly_chart`` calls ``to_dict()`` on every run, a deep copy of every trace: about a tenth of a
+    Designer rerun at 1,024 GPUs (``benchmarks/bench_load.py``), for figures that never change once cached.
+    What the chart shows is the same: it is the very dict the deep copy gave."""
+    plain = fig.to_dict()
+    fig.to_dict = lambda: plain  # plotly lets a known attribute be set; the instance's wins over the class's
+    return fig
+
+
 @st.cache_resource(max_entries=64, show_spinner=False)
 def topology(key: str, selected: str | None, unit: str, language: str):
     """(figure, aggregated?, drawn elements) of the topology diagram."""
     with speaking(language):
         p = _plan(key)
-        fig = figures.topology_figure(p, selected=selected, unit=unit)
+        fig = frozen(figures.topology_figure(p, selected=selected, unit=unit))
         aggregated = figures.is_aggregated(p)
         return fig, aggregated, figures.count_drawn_elements(fig)
 
@@ -72,20 +85,20 @@ def vertex_label(key: str, vertex: str, language: str) -> str:
 @st.cache_resource(max_entries=64, show_spinner=False)
 def scaleup(key: str, unit: str, language: str):
     with speaking(language):
-        return figures.scaleup_figure(_plan(key), unit=unit)
+        return frozen(figures.scaleup_figure(_plan(key), unit=unit))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def bandwidth_hierarchy(key: str, unit: str, language: str):
     with speaking(language):
-        return figures.bandwidth_hierarchy_figure(_plan(key), unit=unit)
+        return frozen(figures.bandwidth_hierarchy_figure(_plan(key), unit=unit))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def tier_capacity(key: str, unit: str, language: str):
     with speaking(language):
         p = _plan(key)
-        return figures.tier_capacity_figure(p, tier_capacities_gbits(p.resolved, p.fabric), unit=unit)
+        return frozen(figures.tier_capacity_figure(p, tier_capacities_gbits(p.resolved, p.fabric), unit=unit))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -98,8 +111,8 @@ def sweep(key: str, language: str) -> pd.DataFrame:
 @st.cache_resource(max_entries=64, show_spinner=False)
 def oversubscription(key: str, unit: str, language: str):
     with speaking(language):
-        return figures.oversubscription_figure(sweep(key, language), Design.model_validate_json(key).oversubscription,
-                                               unit=unit)
+        return frozen(figures.oversubscription_figure(sweep(key, language),
+                                                      Design.model_validate_json(key).oversubscription, unit=unit))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -129,13 +142,13 @@ def switch_groups(key: str, language: str) -> pd.DataFrame:
 @st.cache_resource(max_entries=64, show_spinner=False)
 def capex(key: str, language: str):
     with speaking(language):
-        return figures.capex_figure(_plan(key))
+        return frozen(figures.capex_figure(_plan(key)))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def power(key: str, language: str):
     with speaking(language):
-        return figures.power_figure(_plan(key))
+        return frozen(figures.power_figure(_plan(key)))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
