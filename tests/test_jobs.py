@@ -177,7 +177,9 @@ def test_a_page_that_does_not_wait_shows_the_job_and_then_its_answer(monkeypatch
     job = run.find(next(k for k in keys if k.startswith("sweep|")))
     assert job.wait(120), (job.state, run.stats())
     at.run()
-    assert not at.exception and at.get("plotly_chart"), (job.state, job.problem, [e.value for e in at.warning])
+    assert not at.exception and at.get("plotly_chart"), (job.state, job.problem, [e.value for e in at.warning],
+                                                          [e.proto.text for e in at.get("progress")],
+                                                          [e.value for e in at.markdown][:8], [e.value for e in at.info], [e.value for e in at.error])
 
 
 def test_the_optimize_page_refuses_a_search_beyond_its_size_at_once():
