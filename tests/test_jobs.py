@@ -194,3 +194,18 @@ def test_the_optimize_page_refuses_a_search_beyond_its_size_at_once():
     asked = [j.key for j in (*run._running, *run._queued, *run._outcomes.values())]
     assert not any(k.startswith("optimize|") and '"gpus": 65536' in k for k in asked)  # no search was started
     assert time.process_time() - t0 < 10
+
+
+def test_a_session_runs_one_job_at_a_time_and_others_go_first():
+    run = jobs.Runner(workers=2, queue=4)
+    try:
+        first = run.submit("sweep", "a", time.sleep, (30,), session="s1")
+        second = run.submit("spof", "b", time.sleep, (30,), session="s1")  # another kind, same session: waits
+        other = run.submit("load", "c", time.sleep, (30,), session="s2")  # another session: takes the free worker
+        _until_running(first)
+        _until_running(other)
+        assert second.state == jobs.QUEUED
+        run.cancel(first)
+        _until_running(second)
+    finally:
+        run.close()

@@ -15,8 +15,8 @@ queue limit
     Jobs waiting for a slot per server (``FP_JOB_QUEUE``, default 8); beyond it a new job is refused with a
     message (``Busy``), and nothing runs.
 one job per session
-    A session has at most one job of a kind; asking for another of the same kind (the user changed the
-    settings) stops the older one. Jobs of different kinds of one session queue.
+    A session runs one job at a time; its other jobs wait (while other sessions' jobs may start first). Asking
+    for another job of the same kind (the user changed the settings) stops the older one.
 limits per job
     ``LIMITS[kind]``: wall time [s] and resident memory [MB] of the worker; a job past either is stopped, and
     the outcome (with the limit in words) is kept so that a reload does not repeat it. A job whose session
@@ -405,9 +405,13 @@ class Runner:
     def _start_queued(self) -> None:
         while True:
             with self._lock:
-                if not self._queued or len(self._running) >= self.workers or self._closed:
+                if len(self._running) >= self.workers or self._closed:
                     return
-                job = self._queued.pop(0)
+                busy = {j.session for j in self._running if j.session is not None}
+                job = next((j for j in self._queued if j.session is None or j.session not in busy), None)
+                if job is None:  # every waiting job's session has one running: one at a time per session
+                    return
+                self._queued.remove(job)
                 self._running.append(job)  # counted and found (``find``) while its process starts
             receive, send = self._ctx.Pipe(duplex=False)
             job.done = self._ctx.Value("d", -1.0, lock=False)
