@@ -29,9 +29,11 @@ Run: ``python benchmarks/bench_load.py`` (``make bench`` runs every benchmark). 
   its default size (``/optimize?...&opt_run=1``), a Sweep grid (oversubscription x spine
   oversubscription, 16 plans), the Resilience page's availability Monte Carlo
   (``/resilience?...&rs_tab=Availability``) and the review pack (the Designer's Hand-off tab, its
-  build button pressed). An operation ends when its session has been quiet for ``QUIET_S`` after
-  its script finished (a page that polls a job in a worker keeps talking until the job is done), at
-  most ``HEAVY_MAX_S``; the level waits for the one under way, then for the server to go idle.
+  build button pressed). The operation runs as a job in a worker process (``webui.jobs``); while the
+  page shows the job's progress bar the session reruns the page every ``POLL_S`` (as the page's
+  progress fragment does in a browser, though a full rerun costs the server more than the fragment's),
+  and the operation ends when a run shows no progress bar and the session has been quiet for
+  ``QUIET_S``, at most ``HEAVY_MAX_S``; the level waits for the one under way, then for the server to go idle.
 * server CPU and memory are the server process's **and its children's** (worker processes):
   utime+stime of each live process plus cutime+cstime (the CPU of children that already exited),
   from ``/proc/<pid>/stat``; memory is the resident size summed over the tree (sampled every
@@ -77,6 +79,7 @@ HEAVY = {  # name: (page url path, query string of repetition k); the review pac
     "review pack": ("", lambda k: f"v=1&n={HEAVY_NODES + k}&tab=Hand-off"),
 }
 REVIEW_BUTTON = "Build the review pack (HTML and PDF)"
+POLL_S = 0.5  # a page showing a job's progress reruns this often (webui.jobs' fragment) until the answer is there
 QUIET_S = 2.0  # a heavy operation is over when its session said nothing for this long after its script finished
 HEAVY_MAX_S = 90  # one heavy operation at most (then its session is closed)
 SAMPLE_S = 0.25  # memory sampling period
@@ -462,10 +465,12 @@ class HeavySession:
         return msg.SerializeToString()
 
     async def _until_quiet(self, ws, deadline: float) -> str | None:
-        """Read until the session is quiet (``QUIET_S`` after a finished script): the review button's id, if seen."""
+        """Read until the session is quiet (``QUIET_S`` after a finished script): the review button's id, if seen.
+        ``self.running`` tells whether the page showed a job's progress bar (``webui.jobs``: still running)."""
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
         button, finished = None, False
+        self.running = False
         while time.monotonic() < deadline:
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=QUIET_S if finished else deadline - time.monotonic())
@@ -482,6 +487,8 @@ class HeavySession:
                 element = msg.delta.new_element
                 if element.WhichOneof("type") == "exception":
                     self.errors += 1
+                elif element.WhichOneof("type") == "progress":
+                    self.running = True
                 elif element.WhichOneof("type") == "button" and element.button.label == REVIEW_BUTTON:
                     button = element.button.id
         raise asyncio.TimeoutError
@@ -501,6 +508,10 @@ class HeavySession:
                 if button is None:
                     raise RuntimeError(f"no '{REVIEW_BUTTON}' button on the Hand-off tab")
                 await ws.send(self._request(query, page, trigger=button))
+                await self._until_quiet(ws, deadline)
+            while self.running:  # the job runs in a worker: ask again, as the page's progress fragment does
+                await asyncio.sleep(POLL_S)
+                await ws.send(self._request(query, page))
                 await self._until_quiet(ws, deadline)
         self.done.append(time.monotonic() - start - QUIET_S)
 

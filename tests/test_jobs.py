@@ -4,6 +4,7 @@ pages' progress path (a page that does not wait shows what runs, with Cancel, an
 
 from __future__ import annotations
 
+import functools
 import operator
 import os
 import signal
@@ -209,3 +210,49 @@ def test_a_session_runs_one_job_at_a_time_and_others_go_first():
         _until_running(second)
     finally:
         run.close()
+
+
+@functools.lru_cache(maxsize=1)
+def _outcomes():
+    from core.analysis import availability as avail
+    from core.analysis import failure, load
+    from core.analysis.optimize import Constraints, Grid, optimize
+
+    p = plan(Design(gpu="H100", nodes=64))
+    spec = sw_spec()
+    from core.analysis import sweep as sw
+
+    return {
+        "optimize": optimize("H100", 512, Constraints(), Grid(oversubscription=(1.0, 2.0)), workers=1),
+        "sweep": sw.sweep(spec), "spof": spof.single_points(p), "failure": failure.what_if(p, ["p0.leaf1"]),
+        "availability": avail.availability(p, trials=200, seed=0), "load": load.link_load(p, "ring", "node", seed=0),
+        "plan": p,
+    }
+
+
+def sw_spec():
+    from core.analysis import sweep as sw
+
+    return sw.SweepSpec(base=Design(gpu="H100", nodes=64), x=sw.Axis(setting="oversubscription", values=(1.0, 2.0)))
+
+
+@pytest.mark.parametrize("name", ["optimize", "sweep", "spof", "failure", "availability", "load", "plan"])
+def test_an_outcomes_size_bound_holds(name):
+    """``outcome_bytes`` (the job cache's size of an outcome, from its pickle) bounds what it takes in memory."""
+    import gc
+    import pickle
+    import tracemalloc
+
+    value = _outcomes()[name]
+    data = pickle.dumps(("ok", value), protocol=pickle.HIGHEST_PROTOCOL)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        loaded = pickle.loads(data)
+        gc.collect()
+        held, _peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert loaded[1] is not None
+    assert held <= jobs.outcome_bytes(loaded[1], len(data)), (name, held, len(data))
+    assert jobs.outcome_bytes(b"x" * 1000, 1030) < 3000  # a file counts its length

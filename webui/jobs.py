@@ -22,8 +22,9 @@ limits per job
     the outcome (with the limit in words) is kept so that a reload does not repeat it. A job whose session
     closed (the tab was closed) is stopped within ``POLL_S`` + the session check (< 2 s).
 outcome cache
-    Finished jobs by key, bounded in bytes (the pickled result's size; ``FP_JOB_CACHE_MB``, default 64 MB),
-    least recently used first out.
+    Finished jobs by key, bounded in bytes (an outcome's size in memory, bounded from its pickle's:
+    ``outcome_bytes``; ``FP_JOB_CACHE_MB``, default 192 MB), least recently used first out; the newest is
+    always kept (its page is about to read it).
 
 The server's memory, the jobs running and queued and the cache's size go to the log every ``LOG_EVERY_S``.
 Nothing here imports Streamlit at module level except the page glue at the end (``result``), which pages
@@ -95,7 +96,10 @@ def _cores() -> int:
 
 WORKERS = _env_int("FP_JOB_WORKERS", max(1, _cores() - 1), 1, 64)
 QUEUE = _env_int("FP_JOB_QUEUE", 8, 0, 1000)
-CACHE_BYTES = _env_int("FP_JOB_CACHE_MB", 64, 0, 1 << 20) << 20
+CACHE_BYTES = _env_int("FP_JOB_CACHE_MB", 192, 0, 1 << 20) << 20
+IN_MEMORY_PER_PICKLED = 12
+"""An outcome of Python objects takes at most this many bytes in memory per byte of its pickle (measured with
+tracemalloc: an optimizer result 9.5, a plan 4.5; tests/test_jobs.py checks it); bytes and text take one."""
 POLL_S = 0.05
 """How often the monitor looks at running jobs (results, time, memory) [s]."""
 SESSION_CHECK_S = 0.5
@@ -124,6 +128,15 @@ def too_large(kind: str, gpus: int) -> str | None:
              "minutes and more than {mb} MB. Use the command line (python -m core, no limit), or plan a part of the "
              "cluster here.").format(what=_capital(_(LIMITS[kind].what)), limit=i18n.number(limit), gpus=i18n.number(gpus),
                                      mb=i18n.number(LIMITS[kind].memory_mb))
+
+
+def outcome_bytes(value: Any, pickled: int) -> int:
+    """Upper bound of the memory ``value`` takes [bytes], from its pickle's length ``pickled``: files (bytes, text,
+    or a tuple of them) take about their length, object graphs up to ``IN_MEMORY_PER_PICKLED`` times it."""
+    flat = (bytes, str, type(None))
+    if isinstance(value, flat) or isinstance(value, tuple) and all(isinstance(v, flat) for v in value):
+        return pickled + 1024
+    return pickled * IN_MEMORY_PER_PICKLED
 
 
 class Busy(RuntimeError):
@@ -457,7 +470,7 @@ class Runner:
             with self._lock:
                 if job not in self._running:
                     continue
-                job.size = len(data)
+                job.size = outcome_bytes(value, len(data))
                 if status in ("ok", "domain"):
                     self._finish(job, DONE, value=value, keep=True)
                 elif status == "memory":
@@ -510,13 +523,14 @@ class Runner:
         job.state, job.value, job.problem, job.finished = state, value, problem, time.monotonic()
         job.process = job.conn = None
         job.fn, job.args = None, ()  # the arguments may be large; the outcome is what is kept
-        if keep and job.size <= self.cache_bytes:
+        if keep:
             old = self._outcomes.pop(job.key, None)
             if old is not None:
                 self._cached_bytes -= old.size
             self._outcomes[job.key] = job
             self._cached_bytes += job.size
-            while (self._cached_bytes > self.cache_bytes or len(self._outcomes) > MAX_KEPT) and self._outcomes:
+            while (self._cached_bytes > self.cache_bytes or len(self._outcomes) > MAX_KEPT) and \
+                    len(self._outcomes) > 1:  # the newest stays, whatever its size: its page reads it next
                 _key, dropped = self._outcomes.popitem(last=False)
                 self._cached_bytes -= dropped.size
         job.event.set()
