@@ -53,7 +53,6 @@ import json
 import math
 import os
 import re
-import socket
 import statistics
 import subprocess
 import sys
@@ -116,12 +115,6 @@ EXACT_BOX = "[data-testid='stSidebar'] input[aria-label='Exact node count']"
 
 
 # --- processes and CPU time ----------------------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _cpu_seconds(pid: int, reaped: bool = False) -> float:
     """utime + stime of one process, in seconds; with ``reaped`` also cutime + cstime (its exited children's)."""
     with open(f"/proc/{pid}/stat") as f:
@@ -217,25 +210,9 @@ def _tree_cpu(pids: list[int], reaped: bool = False) -> float:
 
 
 def start_server() -> tuple[subprocess.Popen, str]:
-    port = _free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = ARTIFACTS / "bench_load_server.log"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "webui.serve", "--server.port", str(port), "--server.headless", "true",
-         "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "MODE": "production"})
-    deadline = time.monotonic() + WAIT_S
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server exited; see {log}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return proc, f"http://127.0.0.1:{port}"
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise RuntimeError(f"the server did not start in {WAIT_S} s; see {log}")
+    from tests.serving import start
+
+    return start(ARTIFACTS / "bench_load_server.log", wait_s=WAIT_S)
 
 
 def _gpus(nodes: int) -> str:

@@ -18,9 +18,7 @@ def run_cli(capsys, *argv):
 
 
 # --- shared fixtures for the end-to-end browser tests --------------------------------------------
-import socket  # noqa: E402
 import subprocess  # noqa: E402
-import time  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -30,33 +28,16 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server():
     """The app served by ``python -m webui.serve`` (as ``make run`` does) on a free port; its base URL."""
-    port = _free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = ARTIFACTS / f"streamlit-{port}.log"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "webui.serve", "--server.headless", "true", "--server.port", str(port),
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
-        except OSError:
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("streamlit did not start; see " + str(log))
-    yield f"http://127.0.0.1:{port}"
+    from tests.serving import start
+
+    try:
+        proc, url = start(ARTIFACTS / "streamlit-e2e.log", ("--server.fileWatcherType", "none"))
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    yield url
     proc.terminate()
     try:
         proc.wait(timeout=10)

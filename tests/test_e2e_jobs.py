@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from conftest import ARTIFACTS, ROOT, _free_port
+from conftest import ARTIFACTS
+from tests.serving import start
 
 pytestmark = pytest.mark.e2e
 
@@ -66,22 +65,10 @@ def _server_pid(port: int) -> int:
 
 
 def _start_server() -> tuple[subprocess.Popen, str]:
-    port = _free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
-    log = ARTIFACTS / f"streamlit-jobs-{port}.log"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "webui.serve", "--server.headless", "true", "--server.port", str(port),
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return proc, f"http://127.0.0.1:{port}"
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    pytest.fail("streamlit did not start")
+    try:
+        return start(ARTIFACTS / "streamlit-jobs.log")
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
 
 
 def _wait_for_worker(server_pid: int, seconds: float = 60) -> int:

@@ -19,7 +19,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -97,9 +96,9 @@ def test_config_limits_uploads_and_messages_and_skips_the_gc_per_rerun():
 
 # --- the slow test: replicas behind nginx ---------------------------------------------------------
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    from tests.serving import free_port
+
+    return free_port()
 
 
 def _nginx_binary() -> str | None:
@@ -122,16 +121,12 @@ def _ensure_nginx() -> str:
 
 
 def _wait_for_port(port: int, proc: subprocess.Popen, what: str, log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"{what} exited with {proc.returncode}:\n{log.read_text(errors='replace')[-3000:]}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise AssertionError(f"{what} did not listen on port {port} within {START_TIMEOUT} s; see {log}")
+    from tests.serving import wait_for_port
+
+    try:
+        wait_for_port(port, proc, what, log, START_TIMEOUT)
+    except RuntimeError as exc:
+        raise AssertionError(str(exc)) from None
 
 
 def _stop(proc: subprocess.Popen, sig: int = signal.SIGTERM) -> None:

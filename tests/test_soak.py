@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from test_e2e_jobs import _alive, _children, _free_port  # noqa: F401 - the process helpers
+from test_e2e_jobs import _alive, _children
+from tests.serving import start
 from wsclient import visit_all
 
 pytestmark = pytest.mark.slow
@@ -32,28 +33,10 @@ def _status(pid: int, field: str) -> int:
 
 
 def _server(tmp_path):
-    import os
-    import socket
-    import subprocess
-    import sys
-
-    from conftest import ROOT
-
-    port = _free_port()
-    log = tmp_path / "server.log"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "webui.serve", "--server.headless", "true", "--server.port", str(port),
-         "--browser.gatherUsageStats", "false", "--server.disconnectedSessionTTL", str(TTL_S)],
-        cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return proc, f"http://127.0.0.1:{port}"
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    pytest.fail("the server did not start")
+    try:
+        return start(tmp_path / "server.log", ("--server.disconnectedSessionTTL", str(TTL_S)))
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
 
 
 def _links(seed: int, designs: int) -> list[str]:
