@@ -475,7 +475,7 @@ def _exports(cur: state.Current, key: str, lang: str) -> None:
     eager = plan.resolved.gpus <= EAGER_EXPORT_GPUS
     if not eager:
         st.caption(_("{gpus} GPUs: each file is built when you press its button (large files take a few "
-                     "seconds).").format(gpus=i18n.number(plan.resolved.gpus)))
+                     "seconds, longer while the server is busy).").format(gpus=i18n.number(plan.resolved.gpus)))
     columns = st.columns(2, gap="medium")
     session = jobs.session_id()
     for i, (name, export) in enumerate(registry.items()):

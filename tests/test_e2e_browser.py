@@ -23,14 +23,16 @@ ARTIFACTS = ROOT / "test-artifacts"
 
 
 def settle(page, timeout=45):
-    """Wait until Streamlit has finished running and the page stopped changing."""
+    """Wait until Streamlit has finished running and the page stopped changing (a job's progress bar,
+    ``webui.jobs``, counts as running: the page redraws itself when the job ends)."""
     page.wait_for_selector("h1", timeout=timeout * 1000)
     deadline = time.time() + timeout
     quiet_since = None
     while time.time() < deadline:
         running = page.locator("[data-testid='stStatusWidget']").count() > 0 or \
             page.locator("[data-stale='true']").count() > 0 or \
-            page.locator("[data-testid='stSkeleton']").count() > 0
+            page.locator("[data-testid='stSkeleton']").count() > 0 or \
+            page.locator("[data-testid='stProgress']").count() > 0
         if running:
             quiet_since = None
         elif quiet_since is None:

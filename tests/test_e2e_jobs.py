@@ -122,3 +122,6 @@ def test_the_server_stops_on_sigterm_within_five_seconds_while_a_search_runs(bro
         context.close()
     finally:
         proc.kill()
+    log = (ARTIFACTS / "streamlit-jobs.log").read_text(errors="replace")
+    # a worker never runs the app (Streamlit's page module is not the workers' main module)
+    assert "missing ScriptRunContext" not in log and "bootstrapping phase" not in log and "ERROR" not in log, log[-2000:]

@@ -256,3 +256,17 @@ def test_an_outcomes_size_bound_holds(name):
     assert loaded[1] is not None
     assert held <= jobs.outcome_bytes(loaded[1], len(data)), (name, held, len(data))
     assert jobs.outcome_bytes(b"x" * 1000, 1030) < 3000  # a file counts its length
+
+
+def test_a_download_goes_before_waiting_searches():
+    run = jobs.Runner(workers=1, queue=4)
+    try:
+        running = run.submit("optimize", "o1", time.sleep, (30,), session="s1")
+        _until_running(running)
+        search = run.submit("optimize", "o2", time.sleep, (30,), session="s2")
+        export = run.submit("export", "x", time.sleep, (30,), session="s3")
+        run.cancel(running)
+        _until_running(export)
+        assert search.state == jobs.QUEUED
+    finally:
+        run.close()

@@ -33,8 +33,10 @@ call; the runner itself is tested without a server.
 
 from __future__ import annotations
 
+import functools
 import logging
 import multiprocessing
+import multiprocessing.spawn
 import os
 import pickle
 import signal
@@ -64,6 +66,7 @@ class Limit:
     memory_mb: int
     what: str  # the operation in words (translated where shown), e.g. "the optimizer search"
     max_gpus: int | None = None  # larger designs are refused before any work (``too_large``)
+    first: bool = False  # a download someone waits for: it starts before the waiting searches and analyses
 
 
 LIMITS: dict[str, Limit] = {
@@ -73,8 +76,8 @@ LIMITS: dict[str, Limit] = {
     "spof": Limit(60.0, 1024, N_("the single-point-of-failure analysis")),
     "availability": Limit(60.0, 1024, N_("the availability simulation")),
     "load": Limit(60.0, 1024, N_("the link-load analysis")),
-    "report": Limit(90.0, 1024, N_("the review pack")),
-    "export": Limit(90.0, 1024, N_("the export")),
+    "report": Limit(90.0, 1024, N_("the review pack"), first=True),
+    "export": Limit(90.0, 1024, N_("the export"), first=True),
 }
 """Time and memory per job, by kind. The docs (docs/user-guide.md, "Limits") quote these."""
 
@@ -150,6 +153,29 @@ def rss_bytes(pid: int) -> int:
             return int(f.read().split()[1]) * PAGE
     except (OSError, ValueError, IndexError):
         return 0
+
+
+_LAUNCHING = threading.local()
+
+
+def _without_main(prepare: Callable) -> Callable:
+    """``multiprocessing.spawn.get_preparation_data`` that, while this module starts a worker, leaves out the
+    main module: Streamlit runs each page with ``sys.modules["__main__"]`` set to the page script, and a worker
+    told to import it would run the whole app (``app.py``) before its job. The engine is all a worker needs."""
+    @functools.wraps(prepare)
+    def prepared(name):
+        data = prepare(name)
+        if getattr(_LAUNCHING, "on", False):
+            data.pop("init_main_from_path", None)
+            data.pop("init_main_from_name", None)
+        return data
+
+    prepared.fp_without_main = True
+    return prepared
+
+
+if not getattr(multiprocessing.spawn.get_preparation_data, "fp_without_main", False):
+    multiprocessing.spawn.get_preparation_data = _without_main(multiprocessing.spawn.get_preparation_data)
 
 
 def _die_with_parent() -> None:
@@ -421,7 +447,8 @@ class Runner:
                 if len(self._running) >= self.workers or self._closed:
                     return
                 busy = {j.session for j in self._running if j.session is not None}
-                job = next((j for j in self._queued if j.session is None or j.session not in busy), None)
+                ready = [j for j in self._queued if j.session is None or j.session not in busy]
+                job = next((j for j in ready if j.limit.first), ready[0] if ready else None)
                 if job is None:  # every waiting job's session has one running: one at a time per session
                     return
                 self._queued.remove(job)
@@ -430,6 +457,7 @@ class Runner:
             job.done = self._ctx.Value("d", -1.0, lock=False)
             process = self._ctx.Process(target=_child, args=(send, job.fn, job.args, job.language, job.done),
                                         daemon=True, name=f"fabric-planner-{job.kind}")
+            _LAUNCHING.on = True
             try:
                 process.start()  # outside the lock: the first start also starts the worker server
             except Exception as exc:  # noqa: BLE001 - the job fails, the server goes on
@@ -440,6 +468,8 @@ class Runner:
                         self._finish(job, STOPPED, problem=_stopped_message(job.kind, "failed", job.language,
                                                                             problem=str(exc)[:200]), keep=False)
                 continue
+            finally:
+                _LAUNCHING.on = False
             send.close()  # the child holds the sending end
             with self._lock:
                 if job.state != QUEUED:  # stopped while starting (superseded, cancelled, page closed)
@@ -584,7 +614,7 @@ def result(kind: str, key: str, fn: Callable, *args, what: str | None = None) ->
             run.forget(key)
             st.rerun()
         return False, None
-    _progress(key, what or _(LIMITS[kind].what))
+    _progress(key, what or _capital(_(LIMITS[kind].what)))
     return False, None
 
 
