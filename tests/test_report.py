@@ -401,6 +401,6 @@ def test_compare_page_builds_the_pack_on_a_click():
     at.run()
     assert not at.exception, at.exception
     labels = [b.proto.label for b in at.get("download_button")]
-    assert "Review pack as HTML" in labels and "Review pack as PDF" in labels
+    assert "Review pack (HTML)" in labels and "Review pack (PDF)" in labels  # the Designer's words
     at.run()  # a rerun keeps the pack (no rebuild) while the comparison is the same
-    assert "Review pack as PDF" in [b.proto.label for b in at.get("download_button")]
+    assert "Review pack (PDF)" in [b.proto.label for b in at.get("download_button")]

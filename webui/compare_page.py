@@ -422,7 +422,7 @@ def _review_pack(store: dict, key: str, result: cmp.Comparison, lang: str, unit:
     if ss.get(PACK) != wanted:
         st.caption(_("The comparison as one self-contained HTML file and as an A4 PDF: the numbers with deltas, what "
                      "changes in the bill of materials, the charts and one section per design."))
-        if not st.button(_("Build the review pack"), key=W + "pack"):
+        if not st.button(_("Build the review pack (HTML and PDF)"), key=W + "pack"):
             return
         ss[PACK] = wanted
     link = state.share_url(PAGE_PATH, {**comparelink.encode(_comparison(store)), state.LANG_KEY: lang})
@@ -433,10 +433,10 @@ def _review_pack(store: dict, key: str, result: cmp.Comparison, lang: str, unit:
         return
     html, pdf, problem = pack
     row = st.container(horizontal=True)
-    row.download_button(_("Review pack as HTML"), data=html, file_name="fabric-comparison.html",
+    row.download_button(_("Review pack (HTML)"), data=html, file_name="fabric-comparison.html",
                         mime="text/html", on_click="ignore", key=W + "pack_html")
     if pdf is not None:
-        row.download_button(_("Review pack as PDF"), data=pdf, file_name="fabric-comparison.pdf",
+        row.download_button(_("Review pack (PDF)"), data=pdf, file_name="fabric-comparison.pdf",
                             mime="application/pdf", on_click="ignore", key=W + "pack_pdf")
     else:
         st.warning(safe.md(problem))
