@@ -167,15 +167,20 @@ def test_a_page_that_does_not_wait_shows_the_job_and_then_its_answer(monkeypatch
 
     monkeypatch.setattr(jobs, "INLINE_WAIT_S", 0.0)
     monkeypatch.setattr(jobs, "FIRST_WAIT_S", 0.0)
+    run = jobs.runner()
+
+    def keys() -> set[str]:
+        return {*run._outcomes, *(j.key for j in (*run._running, *run._queued))}
+
+    before = keys()  # other tests of this process may have left sweeps
     at = pagetest.open_page("../pages/5_Sweep.py", {"v": "1", "n": "64", "sw_xv": "1,2,3,4"})
     shown = " ".join(e.proto.text for e in at.get("progress")) + " ".join(b.label for b in at.button)
     if at.get("plotly_chart"):  # the job was already done (a fast machine): nothing to see
         pytest.skip("the sweep finished before the page was drawn")
     assert "Planning the points" in shown and "Cancel" in shown
-    run = jobs.runner()
-    keys = [*run._outcomes, *(j.key for j in (*run._running, *run._queued))]
-    assert any(k.startswith("sweep|") for k in keys), (keys, run.stats(), id(run), id(jobs))
-    job = run.find(next(k for k in keys if k.startswith("sweep|")))
+    mine = [k for k in keys() - before if k.startswith("sweep|")]
+    assert len(mine) == 1, (mine, run.stats())
+    job = run.find(mine[0])
     assert job.wait(120), (job.state, run.stats())
     at.run()
     assert not at.exception and at.get("plotly_chart"), (job.state, job.problem, [e.value for e in at.warning],
