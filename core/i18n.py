@@ -170,7 +170,7 @@ def _significant(value: float, digits: int) -> str:
     return f"{value:,.0f}"
 
 
-def usd(value: float, signed: bool = False, exact: bool = False) -> str:
+def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = False) -> str:
     """The one money format, in the current language (cards, axes, hover, tables, report, CLI text).
 
     English: whole dollars below a million (``$49,983``), three significant figures in millions from
@@ -181,7 +181,9 @@ def usd(value: float, signed: bool = False, exact: bool = False) -> str:
     Negative amounts carry a minus sign (``-$1.10 B``, ``-4.998万美元``); ``signed`` adds ``+`` to positive
     ones (deltas). Amounts that round to zero dollars are ``$0`` / ``0美元``; no amount (None, NaN) is ``-``.
     ``exact``: whole dollars at any size (``$51,182,676`` / ``51,182,676美元``), for the CLI's text, which a
-    script may read back and whose numbers are the same in both languages. ``value`` in US dollars.
+    script may read back and whose numbers are the same in both languages. ``trim``: without the decimals'
+    trailing zeros, for axis ticks, whose values are round (``$1.5 B``, ``$1 B``; ``6万美元``, ``60.5万美元``).
+    ``value`` in US dollars.
     """
     if value is None or value != value or value in (float("inf"), float("-inf")):
         return "-"
@@ -192,7 +194,7 @@ def usd(value: float, signed: bool = False, exact: bool = False) -> str:
     for size, digits, suffix in steps:
         text = _significant(magnitude / size, digits)
         if float(text.replace(",", "")) >= 1:  # from what rounds to 1.00 of the unit: $995,000 is $1.00 M
-            body = text + suffix
+            body = (text.rstrip("0").rstrip(".") if trim and "." in text else text) + suffix
             break
     if body is None:
         magnitude = round(magnitude)

@@ -101,10 +101,11 @@ def money_ticks(top: float, bottom: float = 0.0, count: int = 5) -> list[float]:
 
 
 def money_axis(top: float, bottom: float = 0.0, **extra) -> dict:
-    """A Plotly axis [USD] whose tick labels are ``core.i18n.usd`` texts (Plotly's own d3 formats write
-    ``$1.00G``): ``fig.update_layout(yaxis=money_axis(max(values), title=...))``."""
+    """A Plotly axis [USD] whose tick labels are ``core.i18n.usd`` texts without trailing zeros (``$1.5 B``,
+    ``6万美元``; Plotly's own d3 formats write ``$1.00G``): ``fig.update_layout(yaxis=money_axis(max(values),
+    title=...))``."""
     ticks = money_ticks(top, bottom)
-    return dict(tickmode="array", tickvals=ticks, ticktext=[usd(v) for v in ticks], **extra)
+    return dict(tickmode="array", tickvals=ticks, ticktext=[usd(v, trim=True) for v in ticks], **extra)
 
 
 def excel_money_format(language: str | None = None) -> str:

@@ -165,7 +165,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     st.caption(_("Fail switches, link bundles, NVLink switches, planes, NICs, racks or their power feeds by the form, "
                  "or switches by clicking them in the diagram (click again to restore one), and compare with the "
                  "healthy design. The healthy design is never changed."))
-    c1, c2, c3, c4, c5 = st.columns([1.5, 0.7, 0.7, 1.9, 0.9], vertical_alignment="bottom")
+    # two rows: five controls in one cut the buttons' words at 1,024 px ("Fail th...")
+    c1, c2, c3 = st.columns([2.2, 1, 1], vertical_alignment="bottom")
+    c4, c5 = st.columns([3.2, 1], vertical_alignment="bottom")
     tiers = list(failure.tiers_for(cur.plan))
     if st.session_state.get(W + "tier") not in tiers:
         st.session_state[W + "tier"] = tiers[0]

@@ -58,8 +58,11 @@ def test_money_deltas_carry_their_sign():
 def test_money_axis_ticks_are_the_money_format():
     axis = units.money_axis(1.2e9, title="USD")
     assert axis["tickvals"][0] == 0 and axis["tickvals"][-1] <= 1.2e9
-    assert axis["ticktext"] == [usd(v) for v in axis["tickvals"]]
-    assert "$1.00 B" in axis["ticktext"] and "tickformat" not in axis and "tickprefix" not in axis
+    assert axis["ticktext"] == [usd(v, trim=True) for v in axis["tickvals"]]
+    assert "$1 B" in axis["ticktext"] and "tickformat" not in axis and "tickprefix" not in axis
+    with language("zh"):  # round ticks without needless decimals: 6万美元, not 6.000万美元
+        assert usd(6e4, trim=True) == "6万美元" and usd(6.05e5, trim=True) == "60.5万美元" and usd(6e4) == "6.000万美元"
+    assert usd(1.5e9, trim=True) == "$1.5 B" and usd(49_983, trim=True) == "$49,983"
     with language("zh"):
         assert units.money_axis(1.2e9)["ticktext"][-1].endswith("亿美元")
 

@@ -88,11 +88,12 @@ NATIVE_UNITS = {"tbits": "Gb/s", "gbits": "Gb/s", "gbytes": "GB/s"}
 """The unit a bandwidth kind is shown in when the caller names none (the CLI)."""
 
 
-def format_value(value: float, kind: str, unit: str | None = None) -> str:
+def format_value(value: float, kind: str, unit: str | None = None, tick: bool = False) -> str:
     """One number of the comparison table, in the current language; a bandwidth with its unit, in ``unit``
-    ("GB/s" or "Gb/s"; default the kind's own system), money in ``core.i18n.usd``."""
+    ("GB/s" or "Gb/s"; default the kind's own system), money in ``core.i18n.usd`` (``tick``: an axis tick's
+    round amount, without trailing zeros)."""
     if kind == "usd":
-        return usd(value)
+        return usd(value, trim=tick)
     if kind in BANDWIDTH_KINDS:
         return units.bandwidth(BANDWIDTH_KINDS[kind](value), unit or NATIVE_UNITS[kind])
     if kind == "share":

@@ -60,7 +60,7 @@ def _axis_ticks(result: SweepResult, values: list[float | None], axis: bool = Tr
     if not ticks:
         return {}
     kind = METRICS[result.spec.metric].kind
-    out = dict(tickvals=ticks, ticktext=[format_value(t, kind, unit) for t in ticks])
+    out = dict(tickvals=ticks, ticktext=[format_value(t, kind, unit, tick=True) for t in ticks])
     if axis and len(ticks) > 1:
         out["range"] = [ticks[0], ticks[-1] + 0.03 * (ticks[-1] - ticks[0])]
     return out
