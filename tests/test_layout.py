@@ -18,7 +18,7 @@ CORE = ROOT / "core"
 LAYERS = [
     ("core.i18n", "core.text", "core.progress"),
     ("core.units",),
-    ("core.errors", "core.memo"),
+    ("core.errors", "core.memo", "core.processes"),
     ("core.vocab",),
     ("core.catalog", "core.spares"),
     ("core.design",),

@@ -39,7 +39,6 @@ import multiprocessing
 import multiprocessing.spawn
 import os
 import pickle
-import signal
 import threading
 import time
 from collections import OrderedDict
@@ -49,6 +48,7 @@ from typing import Any, Callable
 from core import i18n
 from core.errors import FabricPlannerError
 from core.i18n import N_, _
+from core.processes import die_with_parent, usable_cpus
 
 log = logging.getLogger("fabric_planner.jobs")
 if not log.handlers:  # the server's log (stderr): its state every LOG_EVERY_S, and failed jobs
@@ -90,14 +90,7 @@ def _env_int(name: str, default: int, low: int, high: int) -> int:
     return max(low, min(high, value))
 
 
-def _cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
-
-
-WORKERS = _env_int("FP_JOB_WORKERS", max(1, _cores() - 1), 1, 64)
+WORKERS = _env_int("FP_JOB_WORKERS", max(1, usable_cpus() - 1), 1, 64)
 QUEUE = _env_int("FP_JOB_QUEUE", 8, 0, 1000)
 CACHE_BYTES = _env_int("FP_JOB_CACHE_MB", 192, 0, 1 << 20) << 20
 IN_MEMORY_PER_PICKLED = 12
@@ -191,13 +184,7 @@ def _die_with_parent() -> None:
             forkserver._forkserver._forkserver_alive_fd = None
     except (AttributeError, OSError):  # pragma: no cover - another Python's forkserver
         pass
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # pragma: no cover - not Linux
-        pass
+    die_with_parent()
 
 
 def _child(conn, fn: Callable, args: tuple, language: str, done=None) -> None:

@@ -61,7 +61,6 @@ import json
 import math
 import operator
 import os
-import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -73,6 +72,7 @@ from core.cost import NETWORK_CATEGORIES, build_bom, summarize_cost
 from core.design import (Design, ResolvedDesign, field_bounds, offered_port_speeds, resolve_design,
                          tidy_spaces)
 from core import progress
+from core.processes import die_with_parent, usable_cpus
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.sizing import size_fabric
@@ -861,31 +861,11 @@ assert _SENT[0] == "index" and tuple(Candidate.__dataclass_fields__)[1] == "desi
 assert tuple(Candidate.__dataclass_fields__)[-1] == "resolved"
 
 
-def usable_cpus() -> int:
-    """CPUs this process may run on (its affinity mask, else the machine's count): the most worker processes a
-    search starts (more only queue for the same cores, each a forked copy of the parent's memory)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # pragma: no cover - no affinity call (macOS, Windows)
-        return max(1, os.cpu_count() or 1)
-
-
 def _worker_start(parent: int) -> None:
-    """A search worker's start: it dies with the parent (Linux: ``prctl(PR_SET_PDEATHSIG, SIGKILL)``), so killing
-    the parent (even with ``kill -9``) leaves no orphans computing; and its cyclic collector is off."""
+    """A search worker's start: it dies with the parent (``core.processes.die_with_parent``) and its cyclic
+    collector is off."""
     gc.disable()
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-            import signal
-
-            libc = ctypes.CDLL(None, use_errno=True)
-            PR_SET_PDEATHSIG = 1
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):  # pragma: no cover - no prctl: the parent check below still holds
-            pass
-    if os.getppid() != parent:  # the parent died before the signal was asked for: nobody will read our work
-        os._exit(1)
+    die_with_parent(parent)
 
 
 CHUNKS_PER_WORKER = 12
