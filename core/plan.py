@@ -20,7 +20,6 @@ its ``explanation`` lines are text in the current language.
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from typing import Callable
 
@@ -41,6 +40,7 @@ from core.design import (
 )
 from core.errors import DesignError, FabricPlannerError
 from core.memo import bounded
+from core.processes import env_int
 from core.i18n import _, current, ngettext
 from core.i18n import language as speaking
 from core.fabric.sizing import FabricPlan, size_fabric
@@ -485,7 +485,7 @@ PLAN_BASE_BYTES = 256 * 1024
 PLAN_BYTES_PER_GPU = 64
 """A plan's memory is at most ``PLAN_BASE_BYTES + PLAN_BYTES_PER_GPU * gpus`` [bytes]: measured with tracemalloc
 at 0.12-3.3 MB for 128-131,072 GPUs (14-47 B per GPU above 200 kB), checked by tests/test_memo.py."""
-PLAN_CACHE_BYTES = max(0, int(os.environ.get("FP_PLAN_CACHE_MB", "96") or 96)) << 20
+PLAN_CACHE_BYTES = env_int("FP_PLAN_CACHE_MB", 96, 0, 1 << 20) << 20
 """The plan cache's budget [bytes] (``FP_PLAN_CACHE_MB``, default 96 MB: about 330 plans of 1,024 GPUs or
 eleven of 131,072)."""
 

@@ -1,5 +1,6 @@
-"""Rules for the worker processes the engine and the app start (optimizer search workers, the app's job
-workers): how many CPUs this process may use, and how a worker dies with its parent."""
+"""Rules for the processes the engine and the app run: how many CPUs this process may use, how a worker
+(optimizer search workers, the app's job workers) dies with its parent, and a server setting read from the
+environment (``FP_JOB_WORKERS``, ``FP_PLAN_CACHE_MB``, ...)."""
 
 from __future__ import annotations
 
@@ -31,3 +32,13 @@ def die_with_parent(parent: int | None = None) -> None:
             pass
     if parent is not None and os.getppid() != parent:  # nobody will read this process's work
         os._exit(1)
+
+
+def env_int(name: str, default: int, low: int, high: int) -> int:
+    """The whole number in the environment variable ``name``, kept within ``low``..``high``; ``default`` when it
+    is unset or not a whole number (a bad setting never stops a server)."""
+    try:
+        value = int(os.environ.get(name, default))
+    except ValueError:
+        value = default
+    return max(low, min(high, value))

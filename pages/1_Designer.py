@@ -9,7 +9,7 @@ import streamlit as st
 from core import i18n, spares
 from core import vocab
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
-from core.errors import DesignError, InputError, shown
+from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.naming import Namer, NamingError, NamingScheme, naming_scheme
 from core.figures.cost import networks_figure, networks_table, price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, size_caption
@@ -325,7 +325,7 @@ def _review_pack(cur: state.Current, key: str, lang: str) -> None:
                                   name, link, cur.unit, what=_("Building the review pack"))
     if not finished:
         return
-    if isinstance(value, (InputError, DesignError)):
+    if isinstance(value, FabricPlannerError):
         st.error(safe.md(_("The review pack could not be built: {problem}").format(problem=value)))
         return
     html, pdf, problem = value

@@ -231,8 +231,8 @@ def main() -> None:
         st.error(safe.md(refused + " " + _("For example: python -m core optimize --gpu {gpu} --gpus {gpus}").format(
             gpu=design.gpu, gpus=gpus)))
         return
-    finished, result = jobs.result("optimize", _key(values, design, gpus), jobwork.optimize_search,
-                                   _key(values, design, gpus), what=_("Searching the designs"))
+    key = _key(values, design, gpus)
+    finished, result = jobs.result("optimize", key, jobwork.optimize_search, key, what=_("Searching the designs"))
     if not finished:
         return
     if isinstance(result, FabricPlannerError):

@@ -86,3 +86,12 @@ def test_the_plan_cache_is_bounded_in_bytes(monkeypatch):
         assert cache.bytes <= cache.max_bytes
     assert len(cache) == 3  # each 1-8 node plan weighs its base and its GPUs
     cache.clear()
+
+
+def test_a_bad_server_setting_falls_back(monkeypatch):
+    from core.processes import env_int
+
+    monkeypatch.setenv("FP_TEST_SETTING", "abc")
+    assert env_int("FP_TEST_SETTING", 96, 0, 100) == 96
+    monkeypatch.setenv("FP_TEST_SETTING", "5000")
+    assert env_int("FP_TEST_SETTING", 96, 0, 100) == 100

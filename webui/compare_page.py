@@ -431,6 +431,9 @@ def _review_pack(store: dict, key: str, result: cmp.Comparison, lang: str, unit:
                                  result, name, link, unit, what=_("Building the review pack"))
     if not finished:
         return
+    if isinstance(pack, FabricPlannerError):
+        st.error(safe.md(_("The review pack could not be built: {problem}").format(problem=pack)))
+        return
     html, pdf, problem = pack
     row = st.container(horizontal=True)
     row.download_button(_("Review pack (HTML)"), data=html, file_name="fabric-comparison.html",

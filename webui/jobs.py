@@ -48,7 +48,7 @@ from typing import Any, Callable
 from core import i18n
 from core.errors import FabricPlannerError
 from core.i18n import N_, _
-from core.processes import die_with_parent, usable_cpus
+from core.processes import die_with_parent, env_int, usable_cpus
 
 log = logging.getLogger("fabric_planner.jobs")
 if not log.handlers:  # the server's log (stderr): its state every LOG_EVERY_S, and failed jobs
@@ -82,17 +82,9 @@ LIMITS: dict[str, Limit] = {
 """Time and memory per job, by kind. The docs (docs/user-guide.md, "Limits") quote these."""
 
 
-def _env_int(name: str, default: int, low: int, high: int) -> int:
-    try:
-        value = int(os.environ.get(name, default))
-    except ValueError:
-        value = default
-    return max(low, min(high, value))
-
-
-WORKERS = _env_int("FP_JOB_WORKERS", max(1, usable_cpus() - 1), 1, 64)
-QUEUE = _env_int("FP_JOB_QUEUE", 8, 0, 1000)
-CACHE_BYTES = _env_int("FP_JOB_CACHE_MB", 192, 0, 1 << 20) << 20
+WORKERS = env_int("FP_JOB_WORKERS", max(1, usable_cpus() - 1), 1, 64)
+QUEUE = env_int("FP_JOB_QUEUE", 8, 0, 1000)
+CACHE_BYTES = env_int("FP_JOB_CACHE_MB", 192, 0, 1 << 20) << 20
 IN_MEMORY_PER_PICKLED = 12
 """An outcome of Python objects takes at most this many bytes in memory per byte of its pickle (measured with
 tracemalloc: an optimizer result 9.5, a plan 4.5; tests/test_jobs.py checks it); bytes and text take one."""
@@ -483,7 +475,10 @@ class Runner:
                         self._finish(job, STOPPED, problem=_stopped_message(job.kind, "died", job.language, code=code),
                                      keep=False)
                 continue
-            status, value = pickle.loads(data)
+            try:
+                status, value = pickle.loads(data)
+            except Exception as exc:  # noqa: BLE001 - an answer the server cannot read back: said, not raised
+                status, value = "error", f"{type(exc).__name__}: {exc}"[:500]
             with self._lock:
                 if job not in self._running:
                     continue
@@ -573,6 +568,12 @@ FIRST_WAIT_S = 20.0
 """The first job of a server process also waits for the worker server to start (it loads the engine once)."""
 
 
+def _job_key(kind: str, language: str, key: str) -> str:
+    """The runner's key of a page's job: its kind, its language (results hold text in the language they were made
+    in) and the page's key (the settings and the design)."""
+    return f"{kind}|{language}|{key}"
+
+
 def result(kind: str, key: str, fn: Callable, *args, what: str | None = None) -> tuple[bool, Any]:
     """The outcome of ``fn(*args)`` as a job of ``kind`` keyed by ``key`` (the page's settings and design):
     ``(True, value)`` when it has finished (``value`` may be the engine's ``FabricPlannerError``), else
@@ -583,7 +584,7 @@ def result(kind: str, key: str, fn: Callable, *args, what: str | None = None) ->
     from webui import safe
 
     run = runner()
-    key = f"{kind}|{i18n.current()}|{key}"  # results hold text in the language they were made in
+    key = _job_key(kind, i18n.current(), key)
     job = run.find(key)
     if job is None:
         try:
@@ -614,7 +615,7 @@ def run_now(kind: str, key: str, fn: Callable, *args, session: str | None = None
     own, not the script's). Returns the value (an engine error is raised); raises ``Busy`` or ``Stopped``."""
     language = language or i18n.current()
     run = runner()
-    key = f"{kind}|{language}|{key}"
+    key = _job_key(kind, language, key)
     job = run.find(key) or run.submit(kind, key, fn, args, session=session, language=language)
     job.wait(LIMITS[kind].seconds + 30.0)  # the monitor stops it at its limit
     if job.state == DONE:
