@@ -1,0 +1,53 @@
+"""The fabric's wiring index (core.fabric.wiring) against the sizing's counts, the cabling plan and the graph."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.design import Design
+from core.fabric.topology import fabric_graph
+from core.fabric.wiring import Wiring
+from core.physical.cabling import compute_links
+from core.plan import plan
+from tools.equivalence import GRID
+
+
+@pytest.mark.parametrize("name", sorted(GRID))
+def test_links_are_the_sized_counts_and_the_cabling_plans_ends(name):
+    result = plan(Design(**GRID[name]))
+    wiring, f = Wiring.of(result), result.fabric
+    links = [link for p, i in wiring.plane_islands() for link in wiring.links(p, i)]
+    by_class = {kind: sum(1 for link in links if link.kind == kind) for kind in wiring.link_classes}
+    assert by_class.get("node-leaf", 0) == f.node_leaf_links * f.planes
+    assert by_class.get("leaf-spine", 0) == f.leaf_spine_links * f.planes
+    assert by_class.get("spine-core", 0) == f.spine_core_links * f.planes
+    cabled = [(kind, a, z, speed) for kind, a, _pa, z, _pz, speed in compute_links(result)]
+    assert [(link.kind, link.a, link.b, link.speed_gbps) for link in links] == cabled
+    down = {(link.b, link.b_port) for link in links}
+    up = {(link.a, link.a_port) for link in links if link.kind != "node-leaf"}
+    assert len(down) + len(up) == 2 * len(links) - by_class["node-leaf"]  # no switch port ordinal used twice
+
+
+@pytest.mark.parametrize("name", sorted(GRID))
+def test_bundles_are_the_graphs_edges(name):
+    result = plan(Design(**GRID[name]))
+    wiring = Wiring.of(result)
+    graph = fabric_graph(result)
+    bundles = [b for p, i in wiring.plane_islands() for b in wiring.bundles(p, i)]
+    assert {frozenset((b.a, b.b)): b.count for b in bundles} == {frozenset((a, b)): d["links"]
+                                                                  for a, b, d in graph.edges(data=True)}
+    assert set(wiring.all_switch_ids()) | {wiring.node_id(n) for n in range(wiring.nodes)} == set(graph.nodes)
+    for vertex in wiring.all_switch_ids():
+        role, plane, island, k = wiring.parse(vertex)
+        assert wiring.switch_id(role, k, plane, island) == vertex and graph.nodes[vertex]["role"] == role
+
+
+def test_parse_refuses_what_is_not_a_switch_id():
+    assert Wiring.parse("node3") is None and Wiring.parse("p0.leaf") is None and Wiring.parse("leaf3") is None
+    assert Wiring.parse("p1.i2.core10") == ("core", 1, 2, 10)
+
+
+def test_same_pattern_same_wiring_object():
+    a = plan(Design(gpu="H100", nodes=64, switch="QM9700"))
+    b = plan(Design(gpu="H100", nodes=64, switch="QM9700", oversubscription=1.0))
+    assert Wiring.of(a) is Wiring.of(b)
