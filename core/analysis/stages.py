@@ -1,0 +1,176 @@
+"""Staged growth: what each stage of a growing cluster buys, and which cables of the compute fabric move.
+
+A design grows in stages: it is built at ``nodes`` and later extended to larger node counts (``stages``). Each
+stage is planned as the same design at that node count (with ``grow_to`` kept, the upper layers are installed for
+the final size from the start, so a stage adds scalable units without touching what is cabled; without it, each
+stage is sized for itself and a new tier or a wider spine layer re-terminates cables). Between two consecutive
+stages:
+
+* **bought**: the BOM items whose quantity rises (``core.analysis.compare.bom_changes``), and the capex of the
+  stage (later capex less earlier capex) [USD];
+* **cables** of the compute fabric (``core.physical.cabling.compute_links``, every plane), each identified by its
+  two ends (device id and port name):
+  - *kept*: the same two ends at the same speed;
+  - *re-terminated* (moved): one end stays on its port, the other end moves to another device or port (the cable
+    and its optics can be reused; someone must unplug and re-plug it);
+  - *speed changed*: the same two ends at another speed (new optics, or a port mode change);
+  - *added* / *removed*: cables with neither end kept;
+* **switches** added and removed (by device id, ``core.fabric.wiring``): a switch that exists in both stages keeps
+  its id; removed switches mean the fabric was re-sized (a smaller spine layer of a new shape).
+
+The comparison streams the earlier stage's cables into a dict keyed by end (O(cables) memory: about 400,000
+cables at 131,072 GPUs).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from pydantic import BaseModel, ConfigDict
+
+from core.analysis.compare import bom_changes
+from core.design import Design
+from core.errors import InputError
+from core.fabric.wiring import Wiring
+from core.i18n import _
+from core.physical.cabling import compute_links
+from core.plan import Plan, plan
+
+MAX_LISTED = 1_000
+"""Most re-terminated cables a ``StageDelta`` lists one by one (the counts are always complete)."""
+
+
+class Move(BaseModel):
+    """One re-terminated cable: the end that stays and the other end before and after."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    """Link class (``node-leaf``, ``leaf-spine``, ``spine-core``)."""
+    kept: str
+    """The end that stays: ``device port``."""
+    before: str
+    after: str
+
+
+class Bought(BaseModel):
+    """A BOM item a stage buys more of (quantity and extended price [USD] of the increase)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    category: str
+    item: str
+    catalog_id: str
+    quantity: int
+    usd: float
+
+
+class StageDelta(BaseModel):
+    """What going from ``from_nodes`` to ``to_nodes`` buys and recables (module docstring)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    from_nodes: int
+    to_nodes: int
+    capex_usd: float
+    """Capex of the later stage less the earlier's [USD] (the whole cluster, every network)."""
+    bought: tuple[Bought, ...]
+    switches_added: int
+    switches_removed: int
+    cables_kept: int
+    cables_added: int
+    cables_removed: int
+    cables_moved: int
+    """Re-terminated: one end kept, the other moved."""
+    cables_speed_changed: int
+    moved_by_kind: dict[str, int]
+    moves: tuple[Move, ...]
+    """The first ``MAX_LISTED`` re-terminated cables."""
+    tiers: tuple[int, int]
+    """Switch tiers before and after."""
+
+    @property
+    def recabled(self) -> int:
+        """Cables someone must unplug: re-terminated, speed-changed and removed."""
+        return self.cables_moved + self.cables_speed_changed + self.cables_removed
+
+
+def stage_designs(design: Design, stages: Sequence[int]) -> list[Design]:
+    """The design at each stage: ``design`` itself, then at each node count of ``stages`` (strictly rising, each
+    above the design's nodes and at most its ``grow_to`` when set)."""
+    nodes = plan(design).resolved.nodes
+    grow_to = design.grow_to
+    previous = nodes
+    for count in stages:
+        if count <= previous:
+            raise InputError(" ".join((
+                _("Stages must grow: {count} nodes is not above {previous}.").format(
+                    count=f"{count:,}", previous=f"{previous:,}"),
+                _("List node counts in rising order, each above {nodes} (the nodes built first).").format(
+                    nodes=f"{nodes:,}"))))
+        if grow_to and count > grow_to:
+            raise InputError(" ".join((
+                _("Stage {count} nodes is beyond grow_to ({grow_to} nodes).").format(
+                    count=f"{count:,}", grow_to=f"{grow_to:,}"),
+                _("Set grow_to to {count} or more, or end the stages at {grow_to}.").format(
+                    count=f"{count:,}", grow_to=f"{grow_to:,}"))))
+        previous = count
+    changes = [{"nodes": count, "gpus": None} for count in stages]
+    return [design, *(design.model_copy(update=change) for change in changes)]
+
+
+def _cables(p: Plan) -> dict[tuple[tuple[str, str], tuple[str, str]], tuple[str, int]]:
+    """Every compute-fabric cable of ``p``: (A end, Z end) -> (link class, speed [Gb/s])."""
+    return {((a, pa), (z, pz)): (kind, speed) for kind, a, pa, z, pz, speed in compute_links(p)}
+
+
+def _cable_delta(before: dict, after: dict) -> dict:
+    """Counts and moves between two cable sets (module docstring)."""
+    ends_after: dict[tuple[str, str], tuple] = {}
+    for cable in after:
+        ends_after[cable[0]] = cable
+        ends_after[cable[1]] = cable
+    kept = speed = moved = removed = 0
+    matched: set = set()
+    moves: list[Move] = []
+    by_kind: dict[str, int] = {}
+    for cable, (kind, gbps) in before.items():
+        if cable in after:
+            matched.add(cable)
+            kept += after[cable][1] == gbps
+            speed += after[cable][1] != gbps
+            continue
+        other = next((ends_after[end] for end in cable if end in ends_after and ends_after[end] not in before), None)
+        if other is None or other in matched:
+            removed += 1
+            continue
+        matched.add(other)
+        moved += 1
+        by_kind[kind] = by_kind.get(kind, 0) + 1
+        if len(moves) < MAX_LISTED:
+            stay = cable[0] if cable[0] in other else cable[1]
+            old = cable[1] if stay == cable[0] else cable[0]
+            new = other[1] if stay == other[0] else other[0]
+            moves.append(Move(kind=kind, kept=" ".join(stay), before=" ".join(old), after=" ".join(new)))
+    return dict(cables_kept=kept, cables_speed_changed=speed, cables_moved=moved, cables_removed=removed,
+                cables_added=len(after) - len(matched), moved_by_kind=by_kind, moves=tuple(moves))
+
+
+def stage_delta(before: Plan, after: Plan) -> StageDelta:
+    """What growing from plan ``before`` to plan ``after`` buys and recables (module docstring)."""
+    ids_before = set(Wiring.of(before).all_switch_ids())
+    ids_after = set(Wiring.of(after).all_switch_ids())
+    bought = tuple(Bought(category=c.category, item=c.item, catalog_id=c.catalog_id,
+                          quantity=c.quantity_change(1, 0), usd=c.usd_change(1, 0))
+                   for c in bom_changes([before, after]) if c.quantity_change(1, 0) > 0)
+    return StageDelta(
+        from_nodes=before.resolved.nodes, to_nodes=after.resolved.nodes,
+        capex_usd=after.cost.capex_usd - before.cost.capex_usd, bought=bought,
+        switches_added=len(ids_after - ids_before), switches_removed=len(ids_before - ids_after),
+        tiers=(before.fabric.tiers, after.fabric.tiers), **_cable_delta(_cables(before), _cables(after)))
+
+
+def growth(design: Design, stages: Sequence[int]) -> list[StageDelta]:
+    """The deltas of growing ``design`` through ``stages`` (node counts), one per step."""
+    plans = [plan(d) for d in stage_designs(design, stages)]
+    return [stage_delta(a, b) for a, b in zip(plans, plans[1:])]

@@ -1,0 +1,81 @@
+"""``python -m core stages --stages 128,256``: what each growth stage of a design buys and which cables move.
+
+Plans the design at its ``--nodes`` and at each node count of ``--stages`` (``core.analysis.stages``) and prints,
+per step, the capex added, the switches added and removed, and the compute fabric's cables kept, added,
+re-terminated (one end moved), changed in speed and removed; ``--format json`` lists the re-terminated cables
+(the first 1,000; counts are complete), ``csv`` writes one row per re-terminated cable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+
+from core.cli.common import add_design_options, add_format_option, design_from_args, positive_int, row, to_json
+from core.i18n import _, usd
+
+
+def node_counts(text: str) -> tuple[int, ...]:
+    """``128,256`` -> ``(128, 256)``: comma-separated whole node counts (argparse type)."""
+    parts = [part for part in text.replace("，", ",").split(",") if part.strip()]
+    if not parts:
+        raise argparse.ArgumentTypeError(_("expected node counts separated by commas, such as 128,256"))
+    return tuple(positive_int(part.strip()) for part in parts)
+
+
+def register(subparsers) -> None:
+    """Add the ``stages`` sub-command."""
+    parser = subparsers.add_parser(
+        "stages", help=_("what each growth stage buys and which cables move"),
+        description=_("Plan the design at its nodes and at each later stage, and say per step what is bought "
+                      "(capex, switches) and which compute-fabric cables are kept, added, re-terminated (one end "
+                      "moved), changed in speed or removed. With --grow-to the upper layers are installed for the "
+                      "final size from the start."))
+    add_design_options(parser)
+    parser.add_argument("--stages", type=node_counts, required=True, metavar="NODES[,NODES...]",
+                        help=_("node counts of the later stages, rising (e.g. 128,256)"))
+    add_format_option(parser, ("table", "json", "csv"),
+                      _("table: readable summary; json: every count and the re-terminated cables (first 1,000); "
+                        "csv: one row per re-terminated cable"))
+    parser.set_defaults(handler=run)
+
+
+def _table(deltas) -> str:
+    lines = []
+    for d in deltas:
+        lines.append(_("{before} -> {after} nodes ({tiers_before} -> {tiers_after} tiers): +{capex}").format(
+            before=f"{d.from_nodes:,}", after=f"{d.to_nodes:,}", tiers_before=d.tiers[0], tiers_after=d.tiers[1],
+            capex=usd(d.capex_usd)))
+        lines.append(row(_("switches"), _("{added} added, {removed} removed").format(
+            added=f"{d.switches_added:,}", removed=f"{d.switches_removed:,}")))
+        lines.append(row(_("cables"), _("{kept} kept, {added} added, {moved} re-terminated, {speed} change speed, "
+                                        "{removed} removed").format(
+            kept=f"{d.cables_kept:,}", added=f"{d.cables_added:,}", moved=f"{d.cables_moved:,}",
+            speed=f"{d.cables_speed_changed:,}", removed=f"{d.cables_removed:,}")))
+        for kind, count in sorted(d.moved_by_kind.items()):
+            lines.append(row(f"  {kind}", _("{count} re-terminated").format(count=f"{count:,}")))
+    lines.append(_("Re-terminations follow the planner's port assignment at each stage; a hand-made assignment "
+                   "may move fewer cables."))
+    return "\n".join(lines) + "\n"
+
+
+def _csv(deltas) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["from_nodes", "to_nodes", "kind", "kept_end", "before", "after"])
+    for d in deltas:
+        for move in d.moves:
+            writer.writerow([d.from_nodes, d.to_nodes, move.kind, move.kept, move.before, move.after])
+    return out.getvalue()
+
+
+def run(args: argparse.Namespace) -> str:
+    from core.analysis.stages import growth
+
+    deltas = growth(design_from_args(args), args.stages)
+    if args.format == "json":
+        return to_json([{**d.model_dump(), "recabled": d.recabled} for d in deltas]) + "\n"
+    if args.format == "csv":
+        return _csv(deltas)
+    return _table(deltas)
