@@ -148,6 +148,58 @@ def check_name(text: str) -> str:
     return value
 
 
+MAX_STAGES = 16
+"""Most later growth stages a design lists (``Design.stages``)."""
+
+
+def check_stages(value: Any) -> str | None:
+    """Growth stages as kept: node counts, rising, comma-separated without spaces (``"128,256"``); a list of
+    whole numbers or text such as ``"128, 256"`` (full-width commas too) reads the same; empty is None.
+    Raises ``InputError`` saying which rule it breaks."""
+    if value is None:
+        return None
+    parts = value if isinstance(value, (list, tuple)) else str(value).replace("\uff0c", ",").split(",")
+    texts = [str(part).strip().replace("_", "") for part in parts if str(part).strip()]
+    if not texts:
+        return None
+    if not all(text.isascii() and text.isdigit() for text in texts):
+        raise InputError(_("expected node counts separated by commas, such as 128,256"))
+    counts = [int(text) for text in texts]
+    if len(counts) > MAX_STAGES or any(c < 1 or c > MAX_GPUS for c in counts):
+        raise InputError(_("at most {limit} stages of 1 to {most} nodes each").format(
+            limit=MAX_STAGES, most=f"{MAX_GPUS:,}"))
+    if any(b <= a for a, b in zip(counts, counts[1:])):
+        raise InputError(_("stages must rise: each node count above the one before"))
+    return ",".join(str(c) for c in counts)
+
+
+def stage_nodes(design: "Design") -> tuple[int, ...]:
+    """The node counts of ``design``'s later growth stages (``Design.stages``), rising; empty without stages."""
+    return tuple(int(text) for text in design.stages.split(",")) if design.stages else ()
+
+
+def _check_stages(design: "Design", nodes: int, nodes_per_domain: int) -> None:
+    """Growth stages above the nodes built now, within ``grow_to`` and in whole NVLink racks (``DesignError``)."""
+    counts = stage_nodes(design)
+    if counts and counts[0] <= nodes:
+        raise DesignError(
+            _("The first growth stage ({stage} nodes) is not above the {nodes} nodes planned now.").format(
+                stage=f"{counts[0]:,}", nodes=f"{nodes:,}"),
+            _("List only stages above {nodes} nodes.").format(nodes=f"{nodes:,}"))
+    if counts and design.grow_to is not None and counts[-1] > design.grow_to:
+        raise DesignError(
+            _("The last growth stage ({stage} nodes) is beyond grow_to ({grow_to} nodes).").format(
+                stage=f"{counts[-1]:,}", grow_to=f"{design.grow_to:,}"),
+            _("Set grow_to to at least {stage}, or end the stages at {grow_to}.").format(
+                stage=f"{counts[-1]:,}", grow_to=f"{design.grow_to:,}"))
+    partial = [c for c in counts if nodes_per_domain > 1 and c % nodes_per_domain]
+    if partial:
+        raise DesignError(
+            _("Growth stage {stage} nodes is not a whole number of NVLink racks of {rack_nodes} nodes.").format(
+                stage=f"{partial[0]:,}", rack_nodes=nodes_per_domain),
+            _("Use multiples of {rack_nodes} nodes.").format(rack_nodes=nodes_per_domain))
+
+
 def _number_text(value: Any) -> str:
     """A number as users write it: ``0.0`` -> ``0``, ``1000000`` -> ``1,000,000``, ``0.5`` -> ``0.5``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -166,12 +218,13 @@ SYSTEM_DEFAULT = "system default"
 AUTO = "auto"
 """``Surface.widget_none`` default: the sidebar's select value meaning "the catalog default" (``None``)."""
 FIELD_KINDS = ("value", "ratio", "system", "switch", "nic", "nvlink", "speed", "rack_preset", "overrides", "spares",
-               "text")
+               "text", "stages")
 """``Surface.kind``: how a field's text is read where it is typed (link, CLI) beyond its type and bounds:
 ``value`` a plain number or text; ``ratio`` a down:up ratio (``3`` or ``3:1``); ``system``, ``switch``, ``nic`` a
 catalog model id; ``nvlink`` a catalog NVLink generation; ``speed`` a port speed some catalog switch runs;
 ``rack_preset`` a rack preset id; ``overrides`` catalog id: number pairs in ``unit``; ``spares`` a sparing
-policy (``core.spares``); ``text`` free text people type (a name: one line, shown escaped everywhere). A field with a ``vocab`` takes that vocabulary's ids."""
+policy (``core.spares``); ``text`` free text people type (a name: one line, shown escaped everywhere); ``stages``
+rising node counts (``check_stages``). A field with a ``vocab`` takes that vocabulary's ids."""
 CLI_GROUPS = ("design", "advanced", "networks")
 """``Surface.group``: the CLI help group of a design option."""
 
@@ -298,6 +351,10 @@ class Design(BaseModel):
     grow_to : int, optional
         Final node count the spine and core layers and every leaf's uplinks are sized for; only
         ``nodes`` are populated now.
+    stages : str, optional
+        Later build stages [nodes], rising and comma-separated (``"128,256"``; ``check_stages``), each above
+        ``nodes`` and at most ``grow_to`` when set: ``core.analysis.stages`` says what each buys and which
+        cables move. It changes no number of the plan itself.
     nodes_per_rack : int, optional
         Nodes per rack; default from the system.
     oversubscription : float
@@ -467,6 +524,12 @@ class Design(BaseModel):
         "gt", "--grow-to", N_("Grow to [nodes]"),
         N_("final size [nodes]: spines, cores and leaf uplinks are sized for it, only --nodes are populated"),
         metavar="NODES", group="advanced", widget="grow", widget_none=0)] = Field(default=None, ge=1, le=MAX_GPUS)
+    stages: Annotated[str | None, Surface(
+        "stg", "--stages", N_("Growth stages [nodes]"),
+        N_("later build stages, rising node counts separated by commas (e.g. {example}): what each stage buys and "
+           "which cables move (Racks & cabling tab, the stages command); the last may be grow_to"), kind="stages",
+        metavar="NODES,...", group="advanced", widget="stages", widget_none="",
+        help_args={"example": "128,256"})] = None
     price_basis: Annotated[DesignPriceBasis, Surface(
         "pb", "--price-basis", N_("Price basis"),
         N_("which catalog price to use: street (typical, default), list (high end of each range) or hyperscale "
@@ -549,6 +612,14 @@ class Design(BaseModel):
         if value is not None and not value.strip():
             raise ValueError(_("must name a catalog model, not be empty"))
         return value
+
+    @field_validator("stages", mode="before")
+    @classmethod
+    def _rising_stages(cls, value):
+        try:
+            return check_stages(value)
+        except InputError as exc:
+            raise ValueError(str(exc)) from None
 
     @field_validator("name", mode="before")
     @classmethod
@@ -1224,6 +1295,8 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
                 grow_to=f"{design.grow_to:,}", rack_nodes=nodes_per_domain),
             _("Set grow_to to {whole}.").format(
                 whole=f"{math.ceil(design.grow_to / nodes_per_domain) * nodes_per_domain:,}"))
+
+    _check_stages(design, nodes, nodes_per_domain)
 
     ports_per_nic = nic.logical_ports(port_speed, fabric)
     if design.plane_mode == "per-rail":

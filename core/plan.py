@@ -386,7 +386,8 @@ def _candidates(
                               ("core_switch", _("use the default core switch")),
                               ("su_nodes", _("let the engine size the scalable units")),
                               ("pod_sus", _("let the engine size the pods")),
-                              ("grow_to", _("drop the growth target"))):
+                              ("grow_to", _("drop the growth target")),
+                              ("stages", _("drop the growth stages"))):
             if getattr(design, field) is not None:
                 out.append((phrase, {field: None}))
         if design.plane_mode == "per-rail":

@@ -118,6 +118,8 @@ def designs(draw) -> Design:
         "spares": draw(st.sampled_from(["off", "default", "switch=N+1", "switch=N+2,transceiver=2%"])),
         "name": draw(st.one_of(st.none(), st.text(st.sampled_from("ab Z09<>&\"'/:@.-_%[]()$*# 集群"), min_size=1,
                                                   max_size=80).map(lambda t: " ".join(t.split()) or None))),
+        "stages": draw(st.one_of(st.none(), st.lists(st.integers(1, 10**6), min_size=1, max_size=4, unique=True).map(
+            lambda counts: ",".join(str(c) for c in sorted(counts))))),
     }
     for tier in ("leaf_switch", "spine_switch", "core_switch"):
         data[tier] = draw(st.sampled_from([None, *all_switches]))

@@ -40,3 +40,21 @@ def test_racks_tab_at_131072_gpus_stays_grouped():
     assert points <= 14 * 20  # bundled rows, never one marker per rack of 4,613
     elevation = next(s for s in specs if "Rack elevations" in s["layout"]["title"]["text"])
     assert len(elevation["layout"]["xaxis"]["ticktext"]) <= 8
+
+
+@pytest.mark.parametrize("lang, heading, moved", [("en", "Growth stages", "Re-terminated"), ("zh", "扩容阶段", "改接")])
+def test_growth_stages_table_from_the_link(lang, heading, moved):
+    """stg=128,256 in the link: one row per step with the cables re-terminated; the sidebar holds the stages."""
+    at = run({"tab": "Racks & cabling", "lang": lang, "n": "64", "sw": "QM9700", "stg": "128,256"})
+    assert not at.exception and not at.error
+    assert any(heading in str(m.value) for m in at.markdown)
+    frame = next(d.value for d in at.dataframe if moved in d.value.columns)
+    assert len(frame) == 2 and frame[moved].tolist()[0] > 0
+    assert at.text_input(key="w_stages").value == "128,256"
+
+
+def test_growth_stages_within_grow_to_move_no_cable():
+    at = run({"tab": "Racks & cabling", "n": "64", "sw": "QM9700", "gt": "256", "stg": "128"})
+    assert not at.exception and not at.error
+    frame = next(d.value for d in at.dataframe if "Re-terminated" in d.value.columns)
+    assert frame["Step [nodes]"].tolist() == ["64 → 128", "128 → 256"] and frame["Re-terminated"].sum() == 0

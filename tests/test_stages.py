@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from pydantic import ValidationError
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.analysis.stages import growth, stage_delta
 from core.cli import main as cli_main
 from core.design import Design
-from core.errors import InputError
+from core.errors import DesignError, InputError
 from core.physical.cabling import cable_count, compute_links
 from core.plan import plan
 
@@ -35,7 +36,7 @@ def test_grown_within_grow_to_moves_no_cable_and_buys_the_difference():
 def test_without_grow_to_a_wider_spine_layer_re_terminates_leaf_uplinks():
     """64 -> 128 H100 nodes on QM9700 (2 tiers): 8 spines with 4 links from each leaf become 16 spines with 2, so
     half of every leaf's 32 uplinks land on another spine (the planner's port order: links to spine j first)."""
-    d, = growth(Design(gpu="H100", nodes=64, switch="QM9700"), [128])
+    d, = growth(Design(gpu="H100", nodes=64, switch="QM9700", stages="128"))
     a = plan(Design(gpu="H100", nodes=64, switch="QM9700"))
     assert a.fabric.spine_count == 8 and a.fabric.links_per_leaf_spine_pair == 4
     assert d.moved_by_kind.get("leaf-spine", 0) > 0 and "node-leaf" not in d.moved_by_kind
@@ -51,13 +52,13 @@ def test_every_cable_is_accounted_for(nodes, more, grow, topology):
     """kept + speed changed + moved + removed = cables before; kept + speed changed + moved + added = after."""
     after = nodes + more
     design = Design(gpu="H100", nodes=nodes, topology=topology, grow_to=after if grow else None,
-                    **({"nodes_per_rack": 2} if topology == "top-of-rack" else {}))
+                    stages=None if grow else str(after), **({"nodes_per_rack": 2} if topology == "top-of-rack" else {}))
     try:
-        d, = growth(design, [after])
+        d, = growth(design)
     except Exception as error:  # a size the fabric cannot build is not this test's subject
         pytest.skip(str(error))
     before_n = _compute_cables(plan(design))
-    after_n = _compute_cables(plan(design.model_copy(update={"nodes": after, "gpus": None})))
+    after_n = _compute_cables(plan(design.model_copy(update={"nodes": after, "gpus": None, "stages": None})))
     assert d.cables_kept + d.cables_speed_changed + d.cables_moved + d.cables_removed == before_n
     assert d.cables_kept + d.cables_speed_changed + d.cables_moved + d.cables_added == after_n
     assert sum(d.moved_by_kind.values()) == d.cables_moved and len(d.moves) == min(d.cables_moved, 1000)
@@ -65,11 +66,25 @@ def test_every_cable_is_accounted_for(nodes, more, grow, topology):
         assert d.cables_moved == d.cables_removed == 0
 
 
-def test_stages_must_rise_and_stay_within_grow_to():
-    with pytest.raises(InputError, match="must grow"):
-        growth(Design(gpu="H100", nodes=64), [32])
-    with pytest.raises(InputError, match="beyond grow_to"):
-        growth(Design(gpu="H100", nodes=64, grow_to=128), [256])
+def test_stages_must_rise_and_stay_within_grow_to_with_ways_out_that_build():
+    with pytest.raises(ValidationError, match="must rise"):
+        Design(stages="256,128")
+    with pytest.raises(DesignError, match="not above") as info:
+        growth(Design(gpu="H100", nodes=64, stages="32,128"))
+    assert ("drop the growth stages", {"stages": None}) in info.value.fixes
+    with pytest.raises(DesignError, match="beyond grow_to"):
+        growth(Design(gpu="H100", nodes=64, grow_to=128, stages="256"))
+    with pytest.raises(DesignError, match="NVLink racks"):
+        growth(Design(gpu="GB200", nodes=72, stages="100"))
+    with pytest.raises(InputError, match="No growth stages"):
+        growth(Design(gpu="H100", nodes=64))
+    assert Design(stages="128, 256").stages == Design(stages=[128, 256]).stages == "128,256"
+
+
+def test_stages_then_grow_to_are_the_steps():
+    deltas = growth(Design(gpu="H100", nodes=64, stages="128", grow_to=256))
+    assert [(d.from_nodes, d.to_nodes) for d in deltas] == [(64, 128), (128, 256)]
+    assert all(d.cables_moved == 0 for d in deltas)
 
 
 def test_cli_stages_table_json_csv_and_bad_input(capsys):
@@ -83,5 +98,6 @@ def test_cli_stages_table_json_csv_and_bad_input(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "from_nodes,to_nodes,kind,kept_end,before,after" and len(lines) > 1
     assert cli_main(["stages", "--nodes", "64", "--stages", "x"]) == 2
-    assert cli_main(["stages", "--nodes", "64", "--stages", "32"]) == 2
+    assert cli_main(["stages", "--nodes", "64"]) == 2  # nothing to grow to
+    assert cli_main(["stages", "--nodes", "64", "--stages", "32"]) == 3  # a design with ways out
     assert cable_count(plan(Design(gpu="H100", nodes=64))) > 0

@@ -76,6 +76,7 @@ LIMITS: dict[str, Limit] = {
     "spof": Limit(60.0, 1024, N_("the single-point-of-failure analysis")),
     "availability": Limit(60.0, 1024, N_("the availability simulation")),
     "load": Limit(60.0, 1024, N_("the link-load analysis")),
+    "stages": Limit(60.0, 1024, N_("the growth stages")),
     "report": Limit(90.0, 1024, N_("the review pack"), first=True),
     "export": Limit(90.0, 1024, N_("the export"), first=True),
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from core.analysis import availability as avail
-from core.analysis import failure, load, spof
+from core.analysis import failure, load, spof, stages
 from core.analysis import sweep as sw
 from core.analysis.optimize import largest_within, optimize
 from core.catalog import load_catalog
@@ -84,6 +84,11 @@ def link_load(key: str, pattern: str, placement: str, group: int, settings_json:
     p = _plan(key)
     job = _job_of(p, settings_json) if pattern == "job" else None
     return load.link_load(p, pattern, placement, group=group or None, seed=0, job=job)
+
+
+def growth(key: str):
+    """``stages.growth`` of the design ``key``: what each growth stage buys and which cables move."""
+    return stages.growth(Design.model_validate_json(key))
 
 
 def export_bytes(key: str, name: str, naming: str) -> bytes:

@@ -1,4 +1,5 @@
-"""The Designer's "Racks & cabling" tab: racks, rows and the hall, cable lengths and the media they take.
+"""The Designer's "Racks & cabling" tab: racks, rows and the hall, cable lengths and the media they take, and
+what each growth stage buys and which cables move.
 
 Thin: reads the plan (``Plan.layout``, ``Plan.lengths``, ``Plan.media``) and draws ``core.figures.racks``
 (cached per design and language in ``webui.cached``-style ``st.cache_resource`` functions here).
@@ -13,10 +14,12 @@ from core.cost import LINK_CLASS_LABELS, ROUTE_LABELS
 from core.design import Design
 from core.figures import racks as rack_figures
 from core.figures.keynumbers import cards_html, rack_key_numbers
-from core.i18n import _, language as speaking
+from core.errors import FabricPlannerError
+from core.i18n import _, language as speaking, usd
 from core.physical.media import KIND_LABELS
 from core.physical.racks import load_racks
 from core.plan import plan as plan_of
+from webui import jobs, jobwork, safe
 
 CONFIG = {"displaylogo": False}
 
@@ -72,3 +75,44 @@ def physical_tab(cur, key: str, lang: str) -> None:
         st.plotly_chart(lengths, key="cable_lengths_chart", config=CONFIG)
         st.dataframe(media_table(key, lang), hide_index=True, width="stretch",  # 2,048 links, as on every page
                      column_config={_("Links"): st.column_config.NumberColumn(format="localized")})
+    growth_section(cur, key)
+
+
+def stage_rows(deltas) -> list[dict]:
+    """One row per growth step (``core.analysis.stages.StageDelta``), headers in the current language."""
+    return [{
+        _("Step [nodes]"): f"{d.from_nodes:,} → {d.to_nodes:,}", _("Tiers"): f"{d.tiers[0]} → {d.tiers[1]}",
+        _("Capex added"): usd(d.capex_usd), _("Switches added"): d.switches_added,
+        _("Cables kept"): d.cables_kept, _("Cables added"): d.cables_added,
+        _("Re-terminated"): d.cables_moved, _("Speed changed"): d.cables_speed_changed,
+        _("Removed"): d.cables_removed,
+    } for d in deltas]
+
+
+def growth_section(cur, key: str) -> None:
+    """Growth stages (``Design.stages`` and ``grow_to``): per step what is bought and which cables move, the
+    re-terminated cables listed and downloadable (a job: ``webui.jobs``)."""
+    design, nodes = cur.design, cur.plan.resolved.nodes
+    if not design.stages and not (design.grow_to and design.grow_to > nodes):
+        return
+    st.markdown("#### " + _("Growth stages"))
+    st.caption(_("Each stage is this design at that size; with grow_to the spines, cores and leaf uplinks are "
+                 "installed for the final size from the start. Re-terminated: one end stays, the other moves to "
+                 "another port (the planner's port assignment at each stage; a hand-made one may move fewer)."))
+    finished, deltas = jobs.result("stages", key, jobwork.growth, key, what=_("Planning the stages"))
+    if not finished:
+        return
+    if isinstance(deltas, FabricPlannerError):
+        st.warning(safe.md(str(deltas)))
+        return
+    numbers = {column: st.column_config.NumberColumn(format="localized") for column in (
+        _("Switches added"), _("Cables kept"), _("Cables added"), _("Re-terminated"), _("Speed changed"), _("Removed"))}
+    st.dataframe(pd.DataFrame(stage_rows(deltas)), hide_index=True, width="stretch", column_config=numbers)
+    moves = [{_("Step [nodes]"): f"{d.from_nodes:,} → {d.to_nodes:,}", _("Link class"): _(LINK_CLASS_LABELS[m.kind]),
+              _("End that stays"): m.kept, _("Before"): m.before, _("After"): m.after} for d in deltas for m in d.moves]
+    if moves:
+        with st.expander(_("Re-terminated cables ({count})").format(count=f"{sum(d.cables_moved for d in deltas):,}")):
+            frame = pd.DataFrame(moves)
+            st.dataframe(frame, hide_index=True, width="stretch")
+            st.download_button(_("Download as CSV"), frame.to_csv(index=False).encode("utf-8"),
+                               file_name="re-terminated-cables.csv", mime="text/csv", key="stages_csv")

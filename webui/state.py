@@ -798,6 +798,9 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
                                key=K + "grow",
                                help=_("Spines, cores and every leaf's uplinks are sized for this many nodes; only "
                                       "the nodes above are installed. The BOM lists what is reserved."))
+        st.text_input(_label("stages"), key=K + "stages", placeholder=_("e.g. {example}").format(example="128,256"),
+                      help=_("Later build stages, rising node counts separated by commas. The Racks & cabling tab "
+                             "shows what each stage buys and which cables move."))
 
     def draw_tiers(labels: SwitchLabels) -> None:
         for slot, tier, label, fitting, v in boxes:
@@ -1005,17 +1008,9 @@ def show_warnings(cur: Current) -> None:
         return box
 
 
-_WIDGET_OF = {"tiers": "tiers", "switch": "switch", "port_speed_gbps": "speed", "fabric": "fabric",
-              "planes": "planes", "topology": "topology", "nics_per_node": "nics", "oversubscription": "oversub",
-              "spine_oversubscription": "spine_oversub", "nvlink_domain_gpus": "nvd", "nodes_per_rack": "npr",
-              "nic": "nic_model", "leaf_switch": "leaf_switch", "spine_switch": "spine_switch",
-              "core_switch": "core_switch", "uplink_speed_gbps": "uplink", "plane_mode": "plane_mode",
-              "su_nodes": "su", "pod_sus": "pod", "grow_to": "grow", "rack_preset": "rp", "rack_kw": "rkw",
-              "rack_units": "ru", "storage": "storage", "storage_ports_per_node": "spn",
-              "storage_port_speed_gbps": "sps", "storage_systems": "sts", "storage_oversubscription": "sto",
-              "management": "mg"}
-_ZERO_IS_AUTO = {"su", "pod", "grow"}
-"""Number inputs where 0 means the engine's default."""
+_WIDGET_OF = {field: surface.widget for field, surface in DESIGN_FIELDS.items()
+              if surface.widget is not None and field not in ("gpu", "gpus", "nodes")}
+"""Design field -> its sidebar widget, from the declarations (a way out sets the widget; nodes are special)."""
 
 
 def _apply_fix(changes: dict) -> None:
@@ -1028,12 +1023,8 @@ def _apply_fix(changes: dict) -> None:
             if ss.get(K + "unit") == "racks" and nodes >= per_rack:  # whole NVLink racks, at most the fix's count
                 nodes -= nodes % per_rack
             ss[K + "nodes"] = nodes
-        elif field in _WIDGET_OF:
-            widget = _WIDGET_OF[field]
-            if widget == "rkw":  # a number input: empty (None) is the preset's limit
-                ss[K + widget] = value
-                continue
-            ss[K + widget] = (0 if widget in _ZERO_IS_AUTO else AUTO) if value is None else value
+        elif field in _WIDGET_OF:  # as _set_widgets puts it (None: what the declaration shows, 0, auto, empty)
+            ss[K + _WIDGET_OF[field]] = _widget_value(field, DESIGN_FIELDS[field], value, CATALOG.system(ss[K + "gpu"]))
 
 
 def offered_fixes(exc: BaseException | None) -> list[tuple[str, dict]]:

@@ -1,6 +1,7 @@
 """Staged growth: what each stage of a growing cluster buys, and which cables of the compute fabric move.
 
-A design grows in stages: it is built at ``nodes`` and later extended to larger node counts (``stages``). Each
+A design grows in stages: it is built at ``nodes`` and later extended to larger node counts (``Design.stages``,
+then ``grow_to`` when it is beyond them). Each
 stage is planned as the same design at that node count (with ``grow_to`` kept, the upper layers are installed for
 the final size from the start, so a stage adds scalable units without touching what is cabled; without it, each
 stage is sized for itself and a new tier or a wider spine layer re-terminates cables). Between two consecutive
@@ -24,12 +25,10 @@ cables at 131,072 GPUs).
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from pydantic import BaseModel, ConfigDict
 
 from core.analysis.compare import bom_changes
-from core.design import Design
+from core.design import Design, stage_nodes
 from core.errors import InputError
 from core.fabric.wiring import Wiring
 from core.i18n import _
@@ -95,28 +94,22 @@ class StageDelta(BaseModel):
         return self.cables_moved + self.cables_speed_changed + self.cables_removed
 
 
-def stage_designs(design: Design, stages: Sequence[int]) -> list[Design]:
-    """The design at each stage: ``design`` itself, then at each node count of ``stages`` (strictly rising, each
-    above the design's nodes and at most its ``grow_to`` when set)."""
-    nodes = plan(design).resolved.nodes
-    grow_to = design.grow_to
-    previous = nodes
-    for count in stages:
-        if count <= previous:
-            raise InputError(" ".join((
-                _("Stages must grow: {count} nodes is not above {previous}.").format(
-                    count=f"{count:,}", previous=f"{previous:,}"),
-                _("List node counts in rising order, each above {nodes} (the nodes built first).").format(
-                    nodes=f"{nodes:,}"))))
-        if grow_to and count > grow_to:
-            raise InputError(" ".join((
-                _("Stage {count} nodes is beyond grow_to ({grow_to} nodes).").format(
-                    count=f"{count:,}", grow_to=f"{grow_to:,}"),
-                _("Set grow_to to {count} or more, or end the stages at {grow_to}.").format(
-                    count=f"{count:,}", grow_to=f"{grow_to:,}"))))
-        previous = count
-    changes = [{"nodes": count, "gpus": None} for count in stages]
-    return [design, *(design.model_copy(update=change) for change in changes)]
+def stage_counts(design: Design) -> tuple[int, ...]:
+    """Node counts of the later stages of ``design``: its ``stages``, then ``grow_to`` when it is beyond them."""
+    counts = stage_nodes(design)
+    final = design.grow_to
+    return (*counts, final) if final and (not counts or final > counts[-1]) and final > plan(design).resolved.nodes \
+        else counts
+
+
+def stage_designs(design: Design) -> list[Design]:
+    """The design at each stage: ``design`` itself (the stages and ``grow_to`` checked by planning it), then at
+    each node count of ``stage_counts`` (``grow_to`` kept, so the upper layers stay those of the final size)."""
+    plan(design)
+    counts = stage_counts(design)
+    if not counts:
+        raise InputError(_("No growth stages: give the later stages' node counts (stages), or grow_to."))
+    return [design, *(design.model_copy(update={"nodes": c, "gpus": None, "stages": None}) for c in counts)]
 
 
 def _cables(p: Plan) -> dict[tuple[tuple[str, str], tuple[str, str]], tuple[str, int]]:
@@ -170,7 +163,7 @@ def stage_delta(before: Plan, after: Plan) -> StageDelta:
         tiers=(before.fabric.tiers, after.fabric.tiers), **_cable_delta(_cables(before), _cables(after)))
 
 
-def growth(design: Design, stages: Sequence[int]) -> list[StageDelta]:
-    """The deltas of growing ``design`` through ``stages`` (node counts), one per step."""
-    plans = [plan(d) for d in stage_designs(design, stages)]
+def growth(design: Design) -> list[StageDelta]:
+    """The deltas of growing ``design`` through its stages (``stage_counts``), one per step."""
+    plans = [plan(d) for d in stage_designs(design)]
     return [stage_delta(a, b) for a, b in zip(plans, plans[1:])]

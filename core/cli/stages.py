@@ -1,6 +1,7 @@
 """``python -m core stages --stages 128,256``: what each growth stage of a design buys and which cables move.
 
-Plans the design at its ``--nodes`` and at each node count of ``--stages`` (``core.analysis.stages``) and prints,
+Plans the design at its ``--nodes`` and at each node count of ``--stages`` (a design option; then ``--grow-to``
+when it is beyond them; ``core.analysis.stages``) and prints,
 per step, the capex added, the switches added and removed, and the compute fabric's cables kept, added,
 re-terminated (one end moved), changed in speed and removed; ``--format json`` lists the re-terminated cables
 (the first 1,000; counts are complete), ``csv`` writes one row per re-terminated cable.
@@ -12,16 +13,8 @@ import argparse
 import csv
 import io
 
-from core.cli.common import add_design_options, add_format_option, design_from_args, positive_int, row, to_json
+from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.i18n import _, usd
-
-
-def node_counts(text: str) -> tuple[int, ...]:
-    """``128,256`` -> ``(128, 256)``: comma-separated whole node counts (argparse type)."""
-    parts = [part for part in text.replace("，", ",").split(",") if part.strip()]
-    if not parts:
-        raise argparse.ArgumentTypeError(_("expected node counts separated by commas, such as 128,256"))
-    return tuple(positive_int(part.strip()) for part in parts)
 
 
 def register(subparsers) -> None:
@@ -33,8 +26,6 @@ def register(subparsers) -> None:
                       "moved), changed in speed or removed. With --grow-to the upper layers are installed for the "
                       "final size from the start."))
     add_design_options(parser)
-    parser.add_argument("--stages", type=node_counts, required=True, metavar="NODES[,NODES...]",
-                        help=_("node counts of the later stages, rising (e.g. 128,256)"))
     add_format_option(parser, ("table", "json", "csv"),
                       _("table: readable summary; json: every count and the re-terminated cables (first 1,000); "
                         "csv: one row per re-terminated cable"))
@@ -73,7 +64,7 @@ def _csv(deltas) -> str:
 def run(args: argparse.Namespace) -> str:
     from core.analysis.stages import growth
 
-    deltas = growth(design_from_args(args), args.stages)
+    deltas = growth(design_from_args(args))
     if args.format == "json":
         return to_json([{**d.model_dump(), "recabled": d.recabled} for d in deltas]) + "\n"
     if args.format == "csv":

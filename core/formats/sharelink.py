@@ -79,6 +79,7 @@ from core.design import (
     Design,
     Surface,
     check_name,
+    check_stages,
     check_override,
     describe_validation_error,
     field_bounds,
@@ -539,6 +540,8 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         "speed": lambda: (chosen([str(v) for v in speeds], int), ", ".join(map(str, speeds))),
         "rack_preset": lambda: (chosen(presets), ", ".join(presets)),
         "text": lambda: (_parse_text, lambda: _("text of at most {limit} characters").format(limit=MAX_NAME_CHARS)),
+        "stages": lambda: (_parse_stages, lambda: _("rising node counts separated by commas, such as {example}").format(
+            example="128,256")),
         "spares": lambda: (_parse_spares, lambda: _(
             "off, default (the catalog's policy) or CATEGORY=RULE pairs such as {example}").format(
                 example="switch=N+1,transceiver=2%,cable=1%,NIC=1%")),
@@ -578,6 +581,14 @@ def _parse_text(text: str) -> str:
     """A free-text value (``Design.name``): checked as the design checks it; ``ParamError`` says why not."""
     try:
         return check_name(text)
+    except InputError as exc:
+        raise ParamError(str(exc)) from None
+
+
+def _parse_stages(text: str) -> str | None:
+    """The ``stg`` value: ``Design.stages`` (``core.design.check_stages``); ``ParamError`` says why not."""
+    try:
+        return check_stages(text)
     except InputError as exc:
         raise ParamError(str(exc)) from None
 
