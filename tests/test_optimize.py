@@ -17,7 +17,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import run_cli as run
-from core.analysis.optimize import Constraints, Grid, candidate_designs, optimize
+from core.analysis.optimize import Constraints, Grid, candidate_designs, design_label, optimize
+from core.i18n import language
+from i18n_check import english_leaks
 from core.errors import DesignError, FabricPlannerError, InputError
 from core.perf.collectives import collective
 from core.plan import plan
@@ -609,3 +611,49 @@ def test_a_budget_search_stops_at_the_callers_limit():
                               workers=1, max_gpus=64)
     assert envelope.gpus == 64 and envelope.at_limit and envelope.searches == 1
     assert "at most 64 GPUs" in envelope.next_reason and "python -m core optimize" in envelope.next_reason
+
+
+def test_a_constraint_binds_only_within_the_margin_and_far_limits_say_so():
+    """The winner 40% above a busbw floor was "Binding constraint: ..."; now a limit that rules out no cheaper design
+    binds only within ``BINDING_MARGIN`` of the winner's value, and a far one is named with its margin."""
+    from dataclasses import replace
+
+    from core.analysis.optimize import BINDING_MARGIN, explain
+
+    result = optimize("H100", 2048, Constraints(), Grid(switches=("QM9700",), port_speeds=(400,), planes=(1,),
+                                                        topologies=("rail-optimized",), oversubscription=(1.0,)),
+                      workers=1)
+    best = result.best
+    ruled_out = replace(best, index=-1, reason="min_busbw_gbytes", capex_usd=best.capex_usd * 2,
+                        failed=("min_busbw_gbytes",))  # dearer: it rules out nothing cheaper
+
+    def said(floor):
+        return " ".join(explain(best, None, [best, ruled_out], Constraints(min_busbw_gbytes=floor), "busbw_gbytes"))
+
+    far = said(best.busbw_gbytes * 0.6)
+    assert "Binding constraint" not in far and f"at least {1 / 0.6 - 1:.0%} to spare" in far  # of the limit
+    assert "minimum all-reduce busbw" in far
+    near = said(best.busbw_gbytes * (1 - BINDING_MARGIN / 2))
+    assert "Binding constraint: minimum all-reduce busbw (this design" in near
+
+
+def test_rail_only_winner_is_warned_with_the_cheapest_design_that_joins_the_rails():
+    grid = Grid(switches=("QM9700",), port_speeds=(400,), planes=(1,), topologies=("rail-only", "rail-optimized"),
+                oversubscription=(1.0,))
+    result = optimize("H100", 512, Constraints(), grid, workers=1)
+    assert result.best.design.topology == "rail-only"
+    text = " ".join(result.explanation)
+    assert "It is rail-only" in text and "neither rail-only nor oversubscribed 3:1" in text
+    joined = min((c for c in result.candidates if c.feasible and c.design.topology != "rail-only"),
+                 key=lambda c: c.capex_usd)
+    assert design_label(joined) in text
+
+
+def test_design_label_says_the_design_in_words():
+    result = optimize("H100", 2048, Constraints(), Grid(switches=("QM9700",), port_speeds=(400,), planes=(1,),
+                                                        topologies=("rail-optimized",), oversubscription=(2.0,)),
+                      workers=1)
+    label = design_label(result.best)
+    assert label.startswith("InfiniBand, two tiers of QM9700, rail-optimized, leaves 2:1, 400G ports")
+    with language("zh"):
+        assert not english_leaks(design_label(result.best).replace("QM9700", "").replace("G", ""))

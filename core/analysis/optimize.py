@@ -80,7 +80,7 @@ from core.networks import networks_key, size_networks
 from core.physical.layout import arrange
 from core.physical.lengths import memo_link_lengths
 from core.physical.media import select_media
-from core.i18n import N_, _, current, pgettext, usd
+from core.i18n import N_, _, current, ngettext, pgettext, usd
 from core.i18n import language as speaking
 from core.perf.sizes import format_size
 from core.plan import Plan, plan
@@ -1269,17 +1269,31 @@ def _nearest(cands: list[Candidate], key: str) -> str:
 
 # --- explaining the choice ----------------------------------------------------------------------
 
+TIER_WORDS = {1: N_("one tier"), 2: N_("two tiers"), 3: N_("three tiers")}
+"""Switch tiers -> the words of a design's label."""
+BINDING_MARGIN = 0.10
+"""A constraint binds at the winner when its value is within this share of the limit (else: "no constraint binds")."""
+HIGH_OVERSUBSCRIPTION = 3.0
+"""Leaf oversubscription from which the answer warns about all-to-all and cross-unit traffic."""
+
+
 def design_label(c: Candidate) -> str:
-    """``QM9700 leaf / QM9700 spine, 2 tiers, 1:1, 400G, rail-optimized, 1 plane``."""
+    """A design in words: ``InfiniBand, two tiers of QM9700, rail-optimized, non-blocking, 400G ports, 1 plane``
+    (a tier of a rail-only fabric is one switch per rail)."""
     d = c.design
-    tiers = _("{tiers} tiers").format(tiers=c.tiers) if c.tiers != 1 else _("1 tier")
     switches = d.leaf_switch if d.spine_switch == d.leaf_switch or c.tiers == 1 else \
-        _("{leaf} leaf / {spine} spine").format(leaf=d.leaf_switch, spine=d.spine_switch)
-    speed = f"{d.port_speed_gbps}G" + (f"/{d.uplink_speed_gbps}G" if d.uplink_speed_gbps else "")
-    return tidy_spaces(_("{fabric} {switches}, {tiers}, {ratio}, {speed}, {nic}, {topology}, {planes} plane(s) {mode}")
-                       .format(fabric=vocab.FABRIC.label(d.fabric), switches=switches, tiers=tiers,
-                               ratio=f"{d.oversubscription:g}:1", speed=speed, nic=d.nic or _("default NIC"), topology=vocab.TOPOLOGY.word(d.topology),
-                               planes=d.planes, mode=vocab.PLANE_MODE.word(d.plane_mode)))
+        _("{leaf} leaves, {spine} spines").format(leaf=d.leaf_switch, spine=d.spine_switch)
+    shape = _("{tiers} of {switches}").format(tiers=_(TIER_WORDS.get(c.tiers, TIER_WORDS[3])), switches=switches)
+    ratio = _("non-blocking") if d.oversubscription <= 1 else \
+        _("leaves {ratio}:1").format(ratio=f"{d.oversubscription:g}")
+    speed = _("{speed}G ports").format(speed=d.port_speed_gbps) if not d.uplink_speed_gbps else \
+        _("{speed}G ports, {up}G uplinks").format(speed=d.port_speed_gbps, up=d.uplink_speed_gbps)
+    planes = ngettext("{planes} plane", "{planes} planes", d.planes).format(planes=d.planes)
+    if d.planes > 1:
+        planes = _("{planes} ({mode})").format(planes=planes, mode=vocab.PLANE_MODE.word(d.plane_mode))
+    parts = [vocab.FABRIC.label(d.fabric), shape, vocab.TOPOLOGY.word(d.topology), ratio, speed,
+             *([_("NIC {nic}").format(nic=d.nic)] if d.nic else []), planes]
+    return tidy_spaces(pgettext("between the settings of a design label", ", ").join(parts))
 
 
 def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], constraints: Constraints,
@@ -1309,12 +1323,18 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
                        "fails only that one.").format(constraint=constraint_word(nearest.reason),
                                                       design=design_label(nearest),
                                                       capex=usd(capex_of(nearest, objective))))
-    elif tight is not None:
-        key, value, limit = tight
+    elif tight is not None and tight[3] <= BINDING_MARGIN:
+        key, value, limit, _slack = tight
         lines.append(_("Binding constraint: {constraint} (this design {value}, limit {limit}).").format(
             constraint=constraint_word(key), value=value, limit=limit))
+    elif tight is not None:
+        key, value, limit, slack = tight
+        lines.append(_("No constraint binds: the cheapest design on the grid meets every limit with at least {margin} "
+                       "to spare (the closest: {constraint}, this design {value}, limit {limit}).").format(
+            margin=f"{slack:.0%}", constraint=constraint_word(key), value=value, limit=limit))
     else:
         lines.append(_("No constraint binds: it is the cheapest buildable design costed on the grid."))
+    lines += _traffic_caveats(best, cands, objective)
     if other is not None:
         saving = capex_of(other, objective) - capex_of(best, objective)
         share = saving / capex_of(other, objective) if capex_of(other, objective) else 0.0
@@ -1336,11 +1356,44 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
     return lines
 
 
+def _serves_all_traffic(c: Candidate) -> bool:
+    """Not rail-only and leaves below ``HIGH_OVERSUBSCRIPTION``:1 (``_traffic_caveats``)."""
+    return c.design.topology != "rail-only" and c.design.oversubscription < HIGH_OVERSUBSCRIPTION
+
+
+def _traffic_caveats(best: Candidate, cands: list[Candidate], objective: str) -> list[str]:
+    """What the winner cannot carry well (rail-only: no spine joins the rails; leaves at ``HIGH_OVERSUBSCRIPTION``:1
+    or more), with the cheapest feasible design that has neither."""
+    d = best.design
+    lines = []
+    if d.topology == "rail-only":
+        lines.append(_("It is rail-only: no spine joins the rails, so traffic between rails (expert-parallel "
+                       "all-to-all, pipeline or data-parallel peers on other rails) first crosses NVLink inside a "
+                       "node (PXN) and shares that node's NICs."))
+    if d.oversubscription >= HIGH_OVERSUBSCRIPTION:
+        lines.append(_("Its leaves are {ratio}:1: traffic that leaves a scalable unit (all-to-all, large "
+                       "data-parallel groups) gets 1/{ratio} of the injection bandwidth.").format(
+                           ratio=f"{d.oversubscription:g}"))
+    if not lines:
+        return []
+    able = [c for c in cands if c.feasible and _serves_all_traffic(c)]
+    if able:
+        near = min(able, key=lambda c: _order(c, objective))
+        lines.append(_("The cheapest design that meets every constraint and is neither rail-only nor oversubscribed "
+                       "{ratio}:1 or more: {design}, {capex} (+{more}).").format(
+            ratio=f"{HIGH_OVERSUBSCRIPTION:g}", design=design_label(near), capex=usd(capex_of(near, objective)),
+            more=usd(capex_of(near, objective) - capex_of(best, objective))))
+    else:
+        lines.append(_("No design on the grid meets every constraint without being rail-only or oversubscribed "
+                       "{ratio}:1 or more.").format(ratio=f"{HIGH_OVERSUBSCRIPTION:g}"))
+    return lines
+
+
 def _tightest(best: Candidate, constraints: Constraints, ruling: set[str],
-              unit: str = "GB/s") -> tuple[str, str, str] | None:
+              unit: str = "GB/s") -> tuple[str, str, str, float] | None:
     """Of the constraints in ``ruling`` (those that rejected some candidate), the one with the least relative
-    slack at ``best``: (key, its value, the limit), formatted (bandwidth in ``unit``); None when none rejected
-    anything."""
+    slack at ``best``: (key, its value, the limit, formatted (bandwidth in ``unit``), and the slack as a share of
+    the limit); None when none rejected anything."""
     found = None
     for key in CONSTRAINT_ORDER:
         limit = getattr(constraints, key)
@@ -1353,7 +1406,7 @@ def _tightest(best: Candidate, constraints: Constraints, ruling: set[str],
         slack = abs(value - limit) / max(abs(limit), 1e-12)
         if found is None or slack < found[0]:
             found = (slack, key, _metric_text(kind, value, unit), _metric_text(kind, limit, unit))
-    return None if found is None else found[1:]
+    return None if found is None else (*found[1:], found[0])
 
 
 CATEGORY_WORDS = {"NIC": "NICs", "switch": "switches", "transceiver": "transceivers", "cable": "cables"}
