@@ -355,15 +355,17 @@ class Wiring:
 
     def bundle_arrays(self, kind: str) -> tuple[str, np.ndarray, str, np.ndarray, np.ndarray]:
         """The bundles of link class ``kind`` (one of ``link_classes``) in one plane and island (the same in each)
-        as index arrays, in ``bundles`` order: ``(A role, A indices, B role, B indices, links per bundle)``, the A
-        role of node-leaf ``node``. ``bundles``' rules over arrays, for vectorised consumers
-        (``core.physical.lengths``); ``tests/test_wiring.py`` checks the two agree."""
+        as index arrays ``(A role, A indices, B role, B indices, links per bundle)``, the A role of node-leaf
+        ``node``: ``bundles``' rules over arrays, for vectorised consumers (``core.physical.lengths``), in
+        ``bundles`` order but for node-leaf, which comes rail by rail (every node's first leaf, then every
+        node's second...). ``tests/test_wiring.py`` checks the two agree."""
         if kind == "node-leaf":
             per = len(self.leaves_of_group(0))  # leaves of each node, by local rail
-            node = np.repeat(np.arange(self.nodes), per)
-            leaf = self.leaf_of(self.group_of_node(node), np.tile(np.arange(per), self.nodes))
-            return ("node", node, "leaf", np.broadcast_to(leaf, node.shape).astype(np.int64),
-                    np.full(node.shape, self.links_per_node_leaf, dtype=np.int64))
+            node = np.tile(np.arange(self.nodes), per)
+            leaf = self.leaf_of(self.group_of_node(node), np.repeat(np.arange(per), self.nodes))
+            if np.isscalar(leaf):  # one leaf
+                leaf = np.full(node.shape, leaf)
+            return "node", node, "leaf", leaf, np.full(node.shape, self.links_per_node_leaf, dtype=np.int64)
         if kind == "leaf-spine":
             per = len(self.spines_of_leaf(0))
             leaf = np.repeat(np.arange(self.leaves), per)
