@@ -86,7 +86,8 @@ CABLE_COLUMNS = (
 )
 """Columns of the cabling plan, in order (CSV header, XLSX plan sheet)."""
 
-_COMPUTE_ID = re.compile(r"^(?:node\d+|p\d+\.(?:i\d+\.)?(?:leaf|spine|core)\d+)$")
+_NODE_ID = re.compile(r"^node\d+$")
+"""A server's id (``Wiring.node_id``); a compute switch's is what ``Wiring.parse`` reads."""
 
 
 class CableRow(NamedTuple):
@@ -369,7 +370,8 @@ def _port_names(plan, wiring: Wiring) -> dict[tuple[str, str], tuple[str, ...]]:
 
 def _class_ends(link_class: str) -> tuple[tuple[str, str], tuple[str, str]]:
     """``((A role, its port side), (Z role, its port side))`` of a link class: ``<lower>-<upper>`` joins the
-    lower device's up ports to the upper's down ports."""
+    lower device's up ports to the upper's down ports (a class named otherwise, between two devices of one
+    role, needs its own sides here and that side's ports in ``_port_plan``)."""
     lower, upper = link_class.split("-")
     return (lower, "up"), (upper, "down")
 
@@ -751,10 +753,9 @@ def cabling_rows(plan, naming: NamingScheme | None = None, catalog: Catalog | No
     catalog = catalog or load_catalog()
     scheme = naming or NamingScheme()
     counts = network_device_counts(plan)
-    compute_vertex = _COMPUTE_ID.match
-
     def any_name(device: str) -> str:
-        return name(device) if compute_vertex(device) else other_name(device, scheme, counts)
+        compute = _NODE_ID.match(device) is not None or Wiring.parse(device) is not None
+        return name(device) if compute else other_name(device, scheme, counts)
 
     set_media: dict[tuple[int, bool], ClassMedia] = {}
     for network, link_class, a, a_port, z, z_port, speed, link in network_links(plan, catalog):
