@@ -344,7 +344,9 @@ def cable_count(plan) -> int:
 def _port_plan(plan, wiring: Wiring, role: str) -> tuple[PortLayout, int, int, int]:
     """``(port layout, down ports, up ports, units per up port)`` of switch role ``role`` (module docstring): a
     leaf's down ports are its node ports (every port of a leaf no tier is above), a spine's its leaf ports, a
-    core's every port; the top role has no up ports."""
+    core's every port; the top role has no up ports. A spine's up ports are the sizing's full-pod count
+    (``FabricPlan.spine_uplinks``), so every spine's uplinks start on the same port (``Wiring.spine_uplinks``
+    holds each pod's, a partial pod's fewer)."""
     resolved = plan.resolved
     layout = port_layout(resolved.tier_switches[role], wiring.port_gbps if role == "leaf" else wiring.up_gbps)
     top = role == wiring.roles[-1]
