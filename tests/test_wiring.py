@@ -51,3 +51,27 @@ def test_same_pattern_same_wiring_object():
     a = plan(Design(gpu="H100", nodes=64, switch="QM9700"))
     b = plan(Design(gpu="H100", nodes=64, switch="QM9700", oversubscription=1.0))
     assert Wiring.of(a) is Wiring.of(b)
+
+
+@pytest.mark.parametrize("name", sorted(GRID))
+def test_bundle_arrays_and_groups_are_the_bundles(name):
+    wiring = Wiring.of(plan(Design(**GRID[name])))
+    prefix = wiring.prefix(0, 0)
+    for kind in wiring.link_classes:
+        a_role, a, b_role, b, count = wiring.bundle_arrays(kind)
+        a_ids = [wiring.node_id(k) if a_role == "node" else f"{prefix}{a_role}{k}" for k in a.tolist()]
+        arrays = [(kind, x, f"{prefix}{b_role}{z}", c) for x, z, c in zip(a_ids, b.tolist(), count.tolist())]
+        bundles = [(u.kind, u.a, u.b, u.count) for u in wiring.bundles() if u.kind == kind]
+        if kind == "node-leaf":  # rail by rail: every node's first leaf, then every node's second...
+            bundles = [bundles[n * (len(bundles) // wiring.nodes) + r]
+                       for r in range(len(bundles) // wiring.nodes) for n in range(wiring.nodes)]
+        assert arrays == bundles
+    served = {}
+    for bundle in wiring.bundles():
+        if bundle.kind == "node-leaf":
+            served.setdefault(wiring.group_of_node(int(bundle.a[4:])), []).append(bundle.b)
+    for g in range(max(1, wiring.groups)):
+        nodes = wiring.nodes_of_group(g)
+        assert all(wiring.group_of_node(n) == g for n in nodes) and len(nodes) == wiring.group_nodes(g)
+        assert sorted({f"{prefix}leaf{k}" for k in wiring.leaves_of_group(g)}) == sorted(set(served.get(g, [])))
+    assert sum(len(wiring.nodes_of_group(g)) for g in range(max(1, wiring.groups))) == wiring.nodes

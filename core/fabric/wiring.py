@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, NamedTuple
 
+import numpy as np
+
 from core.fabric.sizing import FabricPlan
 
 ROLES = ("leaf", "spine", "core")
@@ -288,22 +290,26 @@ class Wiring:
         """Every cable of one plane and island: node-leaf node by node (rail by rail), leaf-spine leaf by leaf,
         spine-core spine by spine (the cabling plan's order)."""
         prefix = self.prefix(plane, island)
+        new = tuple.__new__  # new(Link, (...)) is Link(...) without its Python-level __new__ (a third faster)
+        speed, up = self.port_gbps, self.up_gbps
+        leaf_ids = [f"{prefix}leaf{k}" for k in range(self.leaves)]
+        nics = [self.nic_of(lr, island) for lr in range(self.rails)]
         for n in range(self.nodes):
             node = f"node{n}"
             for lr in range(self.rails):
                 leaf, port = self.node_port(n, lr)
-                yield Link("node-leaf", node, self.nic_of(lr, island), f"{prefix}leaf{leaf}", port, self.port_gbps)
+                yield new(Link, ("node-leaf", node, nics[lr], leaf_ids[leaf], port, speed))
         if self.tiers < 2:
             return
         pair = self.pair_links
         for leaf in range(self.leaves):
             spines = self.spines_of_leaf(leaf)
             local = leaf - self.pod_of_leaf(leaf) * self.leaves_per_pod
-            lid = f"{prefix}leaf{leaf}"
+            lid = leaf_ids[leaf]
             for j, spine in enumerate(spines):
                 sid = f"{prefix}spine{spine}"
                 for x in range(pair):
-                    yield Link("leaf-spine", lid, j * pair + x, sid, local * pair + x, self.up_gbps)
+                    yield new(Link, ("leaf-spine", lid, j * pair + x, sid, local * pair + x, up))
         if self.tiers < 3:
             return
         for spine in range(self.spines):
@@ -313,7 +319,7 @@ class Wiring:
             for c, core in enumerate(self.cores_of_spine(spine)):
                 cid = f"{prefix}core{core}"
                 for x in range(links):
-                    yield Link("spine-core", sid, c * links + x, cid, pod * self.spine_core_pairs[0] + x, self.up_gbps)
+                    yield new(Link, ("spine-core", sid, c * links + x, cid, pod * self.spine_core_pairs[0] + x, up))
 
     def bundles(self, plane: int = 0, island: int = 0) -> Iterator[Bundle]:
         """The links of one plane and island bundled by device pair (``links`` order, one bundle per pair)."""
@@ -336,6 +342,41 @@ class Wiring:
             for core in self.cores_of_spine(spine):
                 if links:
                     yield Bundle("spine-core", f"{prefix}spine{spine}", f"{prefix}core{core}", links, self.up_gbps)
+
+    # groups and bundles for the physical layer (rack layout, cable lengths, cabling plan) ------------------------
+    def nodes_of_group(self, g: int) -> range:
+        """The servers of group ``g`` (its scalable unit; every node with one tier)."""
+        first = 0 if self.tiers == 1 else g * self.nodes_per_group
+        return range(first, first + self.group_nodes(g))
+
+    def leaves_of_group(self, g: int) -> list[int]:
+        """The leaves (within a plane and island) serving group ``g``, by local rail (one on top of rack)."""
+        return [self.leaf_of(g, lr) for lr in range(self.leaves_per_group if self.links_per_node_leaf == 1 else 1)]
+
+    def bundle_arrays(self, kind: str) -> tuple[str, np.ndarray, str, np.ndarray, np.ndarray]:
+        """The bundles of link class ``kind`` (one of ``link_classes``) in one plane and island (the same in each)
+        as index arrays ``(A role, A indices, B role, B indices, links per bundle)``, the A role of node-leaf
+        ``node``: ``bundles``' rules over arrays, for vectorised consumers (``core.physical.lengths``), in
+        ``bundles`` order but for node-leaf, which comes rail by rail (every node's first leaf, then every
+        node's second...). ``tests/test_wiring.py`` checks the two agree."""
+        if kind == "node-leaf":
+            per = len(self.leaves_of_group(0))  # leaves of each node, by local rail
+            node = np.tile(np.arange(self.nodes), per)
+            leaf = self.leaf_of(self.group_of_node(node), np.repeat(np.arange(per), self.nodes))
+            if np.isscalar(leaf):  # one leaf
+                leaf = np.full(node.shape, leaf)
+            return "node", node, "leaf", leaf, np.full(node.shape, self.links_per_node_leaf, dtype=np.int64)
+        if kind == "leaf-spine":
+            per = len(self.spines_of_leaf(0))
+            leaf = np.repeat(np.arange(self.leaves), per)
+            spine = self.pod_of_leaf(leaf) * per + np.tile(np.arange(per), self.leaves)
+            return "leaf", leaf, "spine", spine, np.full(leaf.shape, self.pair_links, dtype=np.int64)
+        per = self.cores_per_group
+        spine = np.repeat(np.arange(self.spines), per)
+        core = (spine % self.spines_per_pod) * per + np.tile(np.arange(per), self.spines)
+        links = np.array(self.spine_core_pairs, dtype=np.int64)[self.pod_of_spine(spine)]
+        keep = links > 0
+        return "spine", spine[keep], "core", core[keep], links[keep]
 
 
 @lru_cache(maxsize=256)

@@ -3,10 +3,10 @@
 ``cabling_rows(plan, naming)`` yields one ``CableRow`` per physical link (cable id, network, link class,
 both ends' rack / U / device / port, speed, media, length and the transceiver part at each end) without
 ever holding the whole list: a 131,072-GPU design (about 400,000 cables) streams in a few seconds and a
-few MB (``benchmarks/bench_cabling.py``). Who connects to whom follows the engine's link structure
-(``core.fabric.topology.fabric_graph``, checked against it in ``tests/test_cabling.py``), computed from
-the ``FabricPlan`` counts by arithmetic instead of a graph. Device names come from
-``core.fabric.naming.Namer`` (the one naming scheme every export uses).
+few MB (``benchmarks/bench_cabling.py``). Who connects to whom, and on which port ordinal of each end, is
+the wiring index's (``core.fabric.wiring.Wiring.links``, the links ``core.fabric.topology.fabric_graph``
+bundles; ``tests/test_cabling.py`` checks the two agree); this module names the ordinals' ports. Device
+names come from ``core.fabric.naming.Namer`` (the one naming scheme every export uses).
 
 Port layout (``PortLayout``), per switch model, 1-based as the switch shows it:
 
@@ -35,7 +35,8 @@ Port layout (``PortLayout``), per switch model, 1-based as the switch shows it:
   the OS, so the plan names the NIC by rail, as the SuperPOD reference architectures number rails.
 
 Port assignment (field engineers' conventions, as in NVIDIA's SuperPOD RAs, where DGX downlinks take the
-leaf's lower ports and spine uplinks the upper half):
+leaf's lower ports and spine uplinks the upper half; the ordinals are ``core.fabric.wiring``'s, the port each
+ordinal names is this module's ``_port_plan`` per switch role):
 
 * downlinks on the lower ports, uplinks from the first cage after the most downlinks the leaf can have
   (``FabricPlan.leaf_down_ports_max``), so every leaf's uplinks start on the same port;
@@ -75,6 +76,7 @@ from typing import Iterator, NamedTuple
 from core.catalog import Catalog, Switch, load_catalog
 from core.errors import FabricPlannerError
 from core.fabric.naming import Namer, NamingScheme, device_groups, other_stem
+from core.fabric.wiring import LINK_CLASSES, Wiring
 
 CABLE_COLUMNS = (
     "cable_id", "network", "link_class",
@@ -84,8 +86,8 @@ CABLE_COLUMNS = (
 )
 """Columns of the cabling plan, in order (CSV header, XLSX plan sheet)."""
 
-LINK_CLASSES = ("node-leaf", "leaf-spine", "spine-core")
-_COMPUTE_ID = re.compile(r"^(?:node\d+|p\d+\.(?:i\d+\.)?(?:leaf|spine|core)\d+)$")
+_NODE_ID = re.compile(r"^node\d+$")
+"""A server's id (``Wiring.node_id``); a compute switch's is what ``Wiring.parse`` reads."""
 
 
 class CableRow(NamedTuple):
@@ -339,95 +341,59 @@ def cable_count(plan) -> int:
     return count
 
 
+def _port_plan(plan, wiring: Wiring, role: str) -> tuple[PortLayout, int, int, int]:
+    """``(port layout, down ports, up ports, units per up port)`` of switch role ``role`` (module docstring): a
+    leaf's down ports are its node ports (every port of a leaf no tier is above), a spine's its leaf ports, a
+    core's every port; the top role has no up ports. A spine's up ports are the sizing's full-pod count
+    (``FabricPlan.spine_uplinks``), so every spine's uplinks start on the same port (``Wiring.spine_uplinks``
+    holds each pod's, a partial pod's fewer)."""
+    resolved = plan.resolved
+    layout = port_layout(resolved.tier_switches[role], wiring.port_gbps if role == "leaf" else wiring.up_gbps)
+    top = role == wiring.roles[-1]
+    if role == "leaf":
+        down = layout.units if top else max(wiring.leaf_down_ports_max,
+                                            wiring.nodes_per_group * wiring.links_per_node_leaf)
+        return layout, down, 0 if top else wiring.leaf_uplinks, max(1, round(resolved.leaf_uplink_cost))
+    if role == "spine":
+        return layout, wiring.leaves_per_pod * wiring.pair_links, 0 if top else plan.fabric.spine_uplinks, 1
+    return layout, layout.units, 0, 1
+
+
+def _port_names(plan, wiring: Wiring) -> dict[tuple[str, str], tuple[str, ...]]:
+    """Port names by port ordinal (``core.fabric.wiring``) of each switch role's ``down`` and ``up`` ports:
+    downlinks from the first port, uplinks from ``uplink_start``."""
+    out = {}
+    for role in wiring.roles:
+        layout, down, up, cost = _port_plan(plan, wiring, role)
+        out[role, "down"] = _names(layout, 0, min(down, layout.units), 1)
+        out[role, "up"] = _names(layout, uplink_start(layout, down, up, cost), up, cost)
+    return out
+
+
+def _class_ends(link_class: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """``((A role, its port side), (Z role, its port side))`` of a link class: ``<lower>-<upper>`` joins the
+    lower device's up ports to the upper's down ports (a class named otherwise, between two devices of one
+    role, needs its own sides here and that side's ports in ``_port_plan``)."""
+    lower, upper = link_class.split("-")
+    return (lower, "up"), (upper, "down")
+
+
 def compute_links(plan) -> Iterator[tuple[str, str, str, str, str, int]]:
     """Every link of the compute fabric as ``(link class, A vertex, A port, Z vertex, Z port, speed)``.
 
-    Vertex ids are ``fabric_graph``'s (``node3``, ``p0.leaf1``, ``p0.i2.spine0``); ports are the switches'
-    port names (module docstring) and the nodes' ``nic<k>/port<p>``.
+    The links are ``core.fabric.wiring.Wiring.links`` (ids ``node3``, ``p0.leaf1``, ``p0.i2.spine0``; speed
+    per direction [Gb/s]), plane by plane and island by island; ports are the switches' port names of each
+    link's port ordinals (module docstring) and the nodes' ``nic<k>/port<p>`` (NIC ``k``, plane ``p``).
     """
-    fabric, resolved = plan.fabric, plan.resolved
-    tiers, islands, planes = fabric.tiers, fabric.islands, fabric.planes
-    rails = resolved.nics_per_node // islands
-    nodes = resolved.nodes
-    speed = fabric.port_speed_gbps
-    up_speed = fabric.uplink_speed_gbps or speed
-    switches = resolved.tier_switches
-    cost = max(1, round(resolved.leaf_uplink_cost))
-    leaf_layout = port_layout(switches["leaf"], speed)
-    spine_layout = port_layout(switches["spine"], up_speed)
-    core_layout = port_layout(switches["core"], up_speed)
-    tor = fabric.topology == "top-of-rack"
-    npg, lpg = fabric.nodes_per_group, fabric.leaves_per_group
-    leaves, spines, cores = fabric.leaf_count // islands, fabric.spine_count // islands, fabric.core_count // islands
-    pair = fabric.links_per_leaf_spine_pair
-    per_node_leaf = rails if (tor or tiers == 1) else 1
-    # leaf port names: downlinks, then uplinks
-    down_max = leaf_layout.units if tiers == 1 else max(fabric.leaf_down_ports_max, npg * per_node_leaf)
-    down_names = _names(leaf_layout, 0, min(down_max, leaf_layout.units), 1)
-    up_count = fabric.leaf_uplinks if tiers > 1 else 0
-    up_names = _names(leaf_layout, uplink_start(leaf_layout, down_max, up_count, cost), up_count, cost)
-    spp = fabric.spines_per_pod if tiers == 3 else spines
-    leaves_per_pod = fabric.groups_per_pod * lpg if tiers == 3 else leaves
-    spine_down = leaves_per_pod * pair
-    spine_down_names = _names(spine_layout, 0, spine_down, 1)
-    spine_up_count = fabric.spine_uplinks if tiers == 3 else 0
-    spine_up_names = _names(spine_layout, uplink_start(spine_layout, spine_down, spine_up_count, 1),
-                            spine_up_count, 1)
-    full_core_pair = fabric.spine_core_pair_links(0) if tiers == 3 else 0
-    core_names = _names(core_layout, 0, core_layout.units, 1) if tiers == 3 else ()
-    node_ports = [[f"nic{nic + 1}/port{plane + 1}" for nic in range(resolved.nics_per_node)]
-                  for plane in range(planes)]
-
-    for plane in range(planes):
-        for island in range(islands):
-            p = f"p{plane}." if islands == 1 else f"p{plane}.i{island}."
-            leaf_ids = [f"{p}leaf{k}" for k in range(leaves)]
-            nic_names = node_ports[plane]
-            # node-leaf
-            for n in range(nodes):
-                node = f"node{n}"
-                if tiers == 1:
-                    g, k = 0, n
-                else:
-                    g, k = divmod(n, npg)
-                for lr in range(rails):
-                    nic = lr * islands + island
-                    if tiers == 1:
-                        leaf, port = 0, k * rails + lr
-                    elif tor:
-                        leaf, port = g, k * rails + lr
-                    else:
-                        leaf, port = g * lpg + lr, k
-                    yield "node-leaf", node, nic_names[nic], leaf_ids[leaf], down_names[port], speed
-            if tiers < 2:
-                continue
-            spine_ids = [f"{p}spine{s}" for s in range(spines)]
-            # leaf-spine
-            for leaf in range(leaves):
-                if tiers == 2:
-                    first, local = 0, leaf
-                else:
-                    pod = (leaf // lpg) // fabric.groups_per_pod
-                    first, local = pod * spp, leaf - pod * leaves_per_pod
-                lid = leaf_ids[leaf]
-                for j in range(spp):
-                    sid = spine_ids[first + j]
-                    for x in range(pair):
-                        yield ("leaf-spine", lid, up_names[j * pair + x], sid, spine_down_names[local * pair + x],
-                               up_speed)
-            if tiers < 3:
-                continue
-            core_ids = [f"{p}core{c}" for c in range(cores)]
-            cpg = fabric.cores_per_group
-            for s in range(spines):
-                pod, j = divmod(s, spp)
-                links = fabric.spine_core_pair_links(pod)
-                sid = spine_ids[s]
-                for c in range(cpg):
-                    cid = core_ids[j * cpg + c]
-                    for x in range(links):
-                        yield ("spine-core", sid, spine_up_names[c * links + x], cid,
-                               core_names[pod * full_core_pair + x], up_speed)
+    wiring = Wiring.of(plan)
+    switch_ports = _port_names(plan, wiring)
+    nics = plan.resolved.nics_per_node
+    for plane, island in wiring.plane_islands():
+        ports = {**switch_ports, ("node", "up"): tuple(f"nic{nic + 1}/port{plane + 1}" for nic in range(nics))}
+        names = {kind: tuple(ports[end] for end in _class_ends(kind)) for kind in wiring.link_classes}
+        for kind, a, a_port, z, z_port, speed in wiring.links(plane, island):
+            a_names, z_names = names[kind]
+            yield kind, a, a_names[a_port], z, z_names[z_port], speed
 
 
 # --------------------------------------------------------------------------------------
@@ -571,24 +537,15 @@ def _switch_models(network) -> dict[str, tuple[str, int, int]]:
 def _compute_ufm_links(plan, networks, ports: _Ports, ufms: list[str]) -> Iterator[tuple]:
     """The compute fabric's UFM appliances' links (``ufm-leaf``): free down ports of the last scalable unit's
     leaves (plane 0), then the ports above the uplinks when those are used up."""
-    fabric = plan.fabric
+    wiring = Wiring.of(plan)
     for link in networks.compute_links:
         if link.kind != "ufm-leaf" or not ufms:
             continue
-        islands = fabric.islands
-        last_group = max(0, fabric.group_count - 1)
-        first_leaf = last_group * fabric.leaves_per_group if fabric.tiers > 1 else 0
-        leaves = [f"p0.leaf{first_leaf + r}" if islands == 1 else f"p0.i{i}.leaf{first_leaf + r}"
-                  for i in range(islands) for r in range(fabric.leaves_per_group if fabric.tiers > 1 else 1)]
-        in_last = plan.resolved.nodes - last_group * fabric.nodes_per_group
-        per_node = plan.resolved.nics_per_node // islands if (fabric.topology == "top-of-rack" or fabric.tiers == 1) else 1
-        leaf_layout = port_layout(plan.resolved.tier_switches["leaf"], fabric.port_speed_gbps)
-        first_free = in_last * per_node
-        down_max = leaf_layout.units if fabric.tiers == 1 else max(fabric.leaf_down_ports_max,
-                                                                   fabric.nodes_per_group * per_node)
-        cost = max(1, round(plan.resolved.leaf_uplink_cost))
-        above = (uplink_start(leaf_layout, down_max, fabric.leaf_uplinks, cost) + fabric.leaf_uplinks * cost
-                 if fabric.tiers > 1 else leaf_layout.units)  # the first port above the uplinks
+        group_leaves = wiring.leaves_of_group(max(0, wiring.groups - 1))
+        leaves = [wiring.switch_id("leaf", k, 0, i) for i in range(wiring.islands) for k in group_leaves]
+        first_free = wiring.leaf_down_ports(group_leaves[0])
+        leaf_layout, down_max, up, cost = _port_plan(plan, wiring, "leaf")
+        above = uplink_start(leaf_layout, down_max, up, cost) + up * cost  # the first port above the uplinks
         for ufm, leaf in ports.homed(ufms, leaves, link.count, balance=False):
             index = ports.take(leaf, "ufm", first_free)
             if down_max <= index < above:  # the free down ports are used up: the ports above the uplinks
@@ -604,7 +561,7 @@ def _management_hosts(kind: str, plan, networks, ufms: list[str], devices: dict,
     if kind == "bmc":
         return nodes
     if kind == "switch-mgmt":
-        return [*_compute_switch_ids(plan), *(i for n in networks.sized() for g in n.switches for i in g.ids())]
+        return [*Wiring.of(plan).all_switch_ids(), *(i for n in networks.sized() for g in n.switches for i in g.ids())]
     if kind == "device-mgmt":
         return [*ufms, *(i for n in networks.sized() for g in n.devices if g.kind != "pdu" for i in g.ids())]
     return devices["pdu"]
@@ -707,17 +664,6 @@ def network_links(plan, catalog: Catalog | None = None) -> Iterator[tuple]:
         yield from _sized_network_links(plan, networks, network, ports, nodes, ufms)
 
 
-def _compute_switch_ids(plan) -> Iterator[str]:
-    fabric = plan.fabric
-    islands = fabric.islands
-    for tier, count in (("leaf", fabric.leaf_count), ("spine", fabric.spine_count), ("core", fabric.core_count)):
-        for plane in range(fabric.planes):
-            for island in range(islands):
-                p = f"p{plane}." if islands == 1 else f"p{plane}.i{island}."
-                for k in range(count // islands):
-                    yield f"{p}{tier}{k}"
-
-
 def link_set_media(link, catalog: Catalog, a_is_switch: bool) -> ClassMedia:
     """``ClassMedia`` of a ``core.networks`` link set: its cable's kind (or fibre media) and transceivers."""
     cable = next((c for c in catalog.cables if c.id == link.cable), None) if link.cable else None
@@ -809,10 +755,9 @@ def cabling_rows(plan, naming: NamingScheme | None = None, catalog: Catalog | No
     catalog = catalog or load_catalog()
     scheme = naming or NamingScheme()
     counts = network_device_counts(plan)
-    compute_vertex = _COMPUTE_ID.match
-
     def any_name(device: str) -> str:
-        return name(device) if compute_vertex(device) else other_name(device, scheme, counts)
+        compute = _NODE_ID.match(device) is not None or Wiring.parse(device) is not None
+        return name(device) if compute else other_name(device, scheme, counts)
 
     set_media: dict[tuple[int, bool], ClassMedia] = {}
     for network, link_class, a, a_port, z, z_port, speed, link in network_links(plan, catalog):

@@ -22,7 +22,8 @@ reference architectures; constants and sources in ``assets/catalog/racks.toml``)
   line of hundreds of rows (row span = longest row + 2 end aisles). Floor area [m^2] = (columns x row
   span) x (rows per column x pitch). ``Rack.x_m`` / ``y_m`` are the rack centre's coordinates.
 
-Device ids are the engine's (``core.fabric.topology``): ``node12``, ``p0.leaf3``,
+Device ids are the wiring index's (``core.fabric.wiring.Wiring``, which also says which nodes and leaves
+form each SU and which switch roles stand in the central rows): ``node12``, ``p0.leaf3``,
 ``p1.i0.spine2``, ``p0.core5``, and the other networks' (``core.networks``): ``storage.leaf0``,
 ``inband.spine0``, ``oob.switch0``, ``mgmt.head0``, ``mgmt.ufm0``, ``storage.array0``.
 ``Layout.position(device_id) -> Position(rack, row, u, height_u)``: the rack's name, its 0-based row,
@@ -50,6 +51,7 @@ from core.catalog import Catalog, Switch
 from core.design import ResolvedDesign
 from core.errors import DesignError, InputError
 from core.fabric.sizing import FabricPlan
+from core.fabric.wiring import Wiring, wiring_of
 from core.i18n import _
 from core.physical.racks import RackCatalog, RackPreset, load_racks
 
@@ -386,27 +388,17 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
     return arrange(resolved, fabric, networks, racks).layout()
 
 
-def _central_racks(fabric: FabricPlan, extra, network_rack, leaf_prefix, spine_sw, spine_w: float, core_sw,
-                   core_w: float) -> list[_RackDraft]:
-    """The racks outside the SUs, in order: spines and cores of every plane and island, then the management and
-    storage devices that are not one per rack (``extra``: ``network_devices``); ``spine_w``, ``core_w`` [W]."""
-    islands = max(1, fabric.islands)
-    planes = fabric.planes
+def _central_racks(wiring: Wiring, extra, network_rack, models: dict, watts: dict) -> list[_RackDraft]:
+    """The racks outside the SUs, in order: the switches of each role above the leaves (spines, then cores) of
+    every plane and island, each role from a new rack, then the management and storage devices that are not
+    one per rack (``extra``: ``network_devices``); ``models``: role -> catalog switch, ``watts``: role -> [W]."""
     central: list[_RackDraft] = []
-    if fabric.tiers >= 2:
-        spines_per_island = fabric.spine_count // islands
-        for plane in range(planes):
-            for island in range(islands):
-                _fill(central, network_rack, "spine", spine_sw.id, leaf_prefix(plane, island) + "spine", 0,
-                      spines_per_island, spine_sw.rack_units, spine_w)
-    if fabric.tiers == 3:
-        cores_per_island = fabric.core_count // islands
-        core_racks: list[_RackDraft] = []
-        for plane in range(planes):
-            for island in range(islands):
-                _fill(core_racks, network_rack, "core", core_sw.id, leaf_prefix(plane, island) + "core", 0,
-                      cores_per_island, core_sw.rack_units, core_w)
-        central.extend(core_racks)
+    for role in wiring.roles[1:]:
+        role_racks: list[_RackDraft] = []
+        for plane, island in wiring.plane_islands():
+            _fill(role_racks, network_rack, role, models[role].id, wiring.prefix(plane, island) + role, 0,
+                  wiring.count(role), models[role].rack_units, watts[role])
+        central.extend(role_racks)
     for kind in ("management", "storage"):
         kind_racks: list[_RackDraft] = []
         for device in (d for d in extra if d.kind == kind and not d.per_rack):
@@ -465,13 +457,10 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     per_domain = _nodes_per_domain(resolved)
     nvl = per_domain > 1
     node_u = units / per_domain if nvl else system.node_rack_units  # an NVL72 tray's share of its rack
-    nodes = resolved.nodes
-    islands = max(1, fabric.islands)
-    planes = fabric.planes
-    leaf_sw, spine_sw, core_sw = _switch(resolved, "leaf"), _switch(resolved, "spine"), _switch(resolved, "core")
-    leaf_w = _watts(resolved, leaf_sw.id, leaf_sw.power_w)
-    spine_w = _watts(resolved, spine_sw.id, spine_sw.power_w)
-    core_w = _watts(resolved, core_sw.id, core_sw.power_w)
+    wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
+    models = {role: _switch(resolved, role) for role in ("leaf", "spine", "core")}
+    watts = {role: _watts(resolved, sw.id, sw.power_w) for role, sw in models.items()}
+    leaf_sw, leaf_w = models["leaf"], watts["leaf"]
     net_limit = net_preset.power_kw
     notes: list[str] = []
     wanted = resolved.nodes_per_rack
@@ -486,27 +475,17 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     def network_rack(kind="network"):
         return _RackDraft(kind, net_preset, net_preset.rack_units, net_limit)
 
-    tor = resolved.topology == "top-of-rack" and fabric.tiers > 1
-    groups = max(1, fabric.group_count) if fabric.tiers > 1 else 1
-    per_group = fabric.nodes_per_group if fabric.tiers > 1 else nodes
-    leaves_per_island = fabric.leaf_count // islands  # per plane
-    lpg = fabric.leaves_per_group if fabric.tiers > 1 else 1  # leaves of one group in one island
-
-    def leaf_prefix(plane, island):
-        return f"p{plane}." if islands == 1 else f"p{plane}.i{island}."
-
     def su_block(count: int, n_leaves: int) -> list[_RackDraft]:
         """The racks of one SU of ``count`` nodes and ``n_leaves`` leaves per plane and island, its first node
         and leaf numbered 0 (each SU refers to it with its own first node and leaf)."""
         computes: list[_RackDraft] = []
-        if tor:
+        if wiring.tor:
             # the group's leaves (one per plane and island) go into its first compute rack
             rack = compute_rack()
             computes.append(rack)
-            for plane in range(planes):
-                for island in range(islands):
-                    _fill(computes, compute_rack, "leaf", leaf_sw.id, leaf_prefix(plane, island) + "leaf", 0, 1,
-                          leaf_sw.rack_units, leaf_w)
+            for plane, island in wiring.plane_islands():
+                _fill(computes, compute_rack, "leaf", leaf_sw.id, wiring.prefix(plane, island) + "leaf", 0, 1,
+                      leaf_sw.rack_units, leaf_w)
         placed = 0
         while placed < count:
             if not computes or computes[-1].room(node_u, node_w) <= 0 or \
@@ -521,11 +500,10 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
             rack.add("nvl72" if nvl else "node", system.id, "node", placed, take, node_u, node_w)
             placed += take
         leaf_racks: list[_RackDraft] = []
-        if not tor:
-            for plane in range(planes):
-                for island in range(islands):
-                    _fill(leaf_racks, network_rack, "leaf", leaf_sw.id, leaf_prefix(plane, island) + "leaf",
-                          0, n_leaves, leaf_sw.rack_units, leaf_w)
+        if not wiring.tor:
+            for plane, island in wiring.plane_islands():
+                _fill(leaf_racks, network_rack, "leaf", leaf_sw.id, wiring.prefix(plane, island) + "leaf",
+                      0, n_leaves, leaf_sw.rack_units, leaf_w)
         left = (len(computes) + 1) // 2
         return computes[:left] + leaf_racks + computes[left:]
 
@@ -533,21 +511,18 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     blocks: list[list[_RackDraft]] = []  # one block of racks per SU, in row order
     templates: dict[tuple[int, int], list[_RackDraft]] = {}
     su_meta: list[tuple[tuple[int, int], int, int]] = []  # per SU: its template, first node, first leaf
-    for g in range(groups):
-        first = g * per_group
-        count = min(per_group, nodes - first) if fabric.tiers > 1 else nodes
+    for g in range(max(1, wiring.groups)):
+        su_nodes, su_leaves = wiring.nodes_of_group(g), wiring.leaves_of_group(g)
+        first, count, n_leaves, leaf_start = su_nodes.start, len(su_nodes), len(su_leaves), su_leaves[0]
         if count <= 0:
             break
-        first_leaf = g * lpg if fabric.tiers > 1 else 0
-        n_leaves = min(lpg, leaves_per_island - first_leaf) if fabric.tiers > 1 else 1
         template = templates.get((count, n_leaves))
         if template is None:
             template = templates[(count, n_leaves)] = su_block(count, n_leaves)
-        leaf_start = g if tor else first_leaf
         blocks.append([(draft, first, leaf_start) for draft in template])
         su_meta.append(((count, n_leaves), first, leaf_start))
 
-    central = _central_racks(fabric, extra, network_rack, leaf_prefix, spine_sw, spine_w, core_sw, core_w)
+    central = _central_racks(wiring, extra, network_rack, models, watts)
     per_rack_devices = [d for d in extra if d.per_rack]
 
     # rows: whole SU blocks up to the row length; central rows in the middle

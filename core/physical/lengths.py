@@ -11,8 +11,8 @@ Routing rule (constants in ``assets/catalog/racks.toml`` ``[routing]``, each sou
 
 ``length_m(layout, a, z)`` is one link's length [m] (device ids as ``Layout.position`` takes them;
 the cabling plan uses it). ``link_lengths(resolved, fabric, layout)`` gives, per link class
-(node-leaf, leaf-spine, spine-core), every link's length vectorised with numpy over the links the
-fabric graph has (``core.fabric.topology.fabric_graph`` builds the same links one by one), binned
+(node-leaf, leaf-spine, spine-core), every link's length vectorised with numpy over the fabric's
+bundles (``core.fabric.wiring.Wiring.bundle_arrays``: the bundles the fabric graph has), binned
 by ``BIN_EDGES_M``: a bin holds its link count, longest and mean length and whether most of its
 links stay in a rack, in a row or cross rows. Counts over the bins add up to the fabric's link
 counts (summed over planes).
@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.design import ResolvedDesign
 from core.fabric.sizing import FabricPlan
+from core.fabric.wiring import Wiring, wiring_of
 from core.physical.layout import Arrangement, Layout
 from core.physical.racks import RackCatalog, load_racks
 
@@ -117,20 +118,6 @@ class _Ends:
             racks[row], centres[row] = self.locate(prefix, index)
         return racks, centres
 
-    def locate_many(self, prefixes: list[str], which: np.ndarray, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``locate`` of device ``index[i]`` of ``prefixes[which[i]]`` for every i at once (the same slots and
-        numbers: each prefix's table numbered from ``which x stride`` on in one table)."""
-        if len(prefixes) == 1:
-            return self.locate(prefixes[0], index)
-        tables = [self.table(p) for p in prefixes]
-        stride = max(int(index.max(initial=0)), *(int(t[0][-1]) for t in tables if len(t[0]))) + 1
-        starts = np.concatenate([t[0] for t in tables])
-        placed = np.concatenate([t[0] + k * stride for k, t in enumerate(tables)])
-        racks, first, height = (np.concatenate([t[i] for t in tables]) for i in (1, 2, 3))
-        k = np.searchsorted(placed, which * stride + index, side="right") - 1
-        centre = first[k] + (index - starts[k]) * height[k] + height[k] / 2 - 1  # U centre, from the rack floor
-        return racks[k], centre
-
 
 def _lengths(ends: _Ends, routing, ra, ua, rb, ub) -> tuple[np.ndarray, np.ndarray]:
     """Lengths [m] and route codes (0 in-rack, 1 in-row, 2 across rows) of links between (rack, U centre) pairs."""
@@ -161,112 +148,49 @@ def length_m(layout: Layout, a: str, z: str, racks: RackCatalog | None = None) -
     return float(_lengths(ends, routing, ra, ua, rb, ub)[0][0])
 
 
-def _prefix(fabric: FabricPlan, plane: int, island: int) -> str:
-    return f"p{plane}." if max(1, fabric.islands) == 1 else f"p{plane}.i{island}."
-
-
 def link_arrays(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout | Arrangement,
                 racks: RackCatalog | None = None) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Per link class: (lengths [m], links per entry, route codes) arrays over the fabric's links (``layout``:
     a ``Layout`` or the ``Arrangement`` of ``core.physical.layout.arrange``, the same numbers)."""
-    return _link_arrays(resolved, fabric, layout if isinstance(layout, _Ends) else _Ends(layout),
+    return _link_arrays(_wiring(resolved, fabric), layout if isinstance(layout, _Ends) else _Ends(layout),
                         (racks or load_racks()).routing)
 
 
-def _pair_links(fabric: FabricPlan) -> list[int]:
-    """Links of each spine-core pair, per pod of one plane and island (three tiers; ``spine_core_pair_links``)."""
-    spines = fabric.spine_count // max(1, fabric.islands)
-    return [fabric.spine_core_pair_links(pod) for pod in range(-(-spines // fabric.spines_per_pod))]
+def _wiring(resolved: ResolvedDesign, fabric: FabricPlan) -> Wiring:
+    """The fabric's ``Wiring``: all ``_link_arrays`` reads of the design and fabric plan (its link pattern)."""
+    return wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
 
 
-def _link_key(resolved: ResolvedDesign, fabric: FabricPlan, ends: _Ends, routing) -> tuple:
-    """Everything ``_link_arrays`` reads (keep the two in step): the routing constants, the nodes and their
-    NIC ports, the fabric's link pattern (not its switch models, speeds or explanation) and the ends'
-    positions and device tables, byte for byte. Two designs with the same key get the same lengths."""
+def _link_key(wiring: Wiring, ends: _Ends, routing) -> tuple:
+    """Everything ``_link_arrays`` reads: the routing constants, the wiring (the fabric's link pattern) and the
+    ends' positions and device tables, byte for byte. Two designs with the same key get the same lengths."""
     tables = tuple((prefix, tuple(a.tobytes() for a in table)) for prefix, table in sorted(ends._tables.items()))
-    return (routing, _pattern(resolved, fabric), ends.x.tobytes(), ends.y.tobytes(), ends.top.tobytes(),
-            ends.row.tobytes(), tables)
+    return (routing, wiring, ends.x.tobytes(), ends.y.tobytes(), ends.top.tobytes(), ends.row.tobytes(), tables)
 
 
-def _pattern(resolved: ResolvedDesign, fabric: FabricPlan) -> tuple:
-    """What ``_link_arrays`` reads of the design and fabric plan: the nodes and their NIC ports and the fabric's
-    link pattern (not its switch models, speeds or explanation)."""
-    f = fabric
-    return (resolved.nodes, resolved.nics_per_node, f.islands, f.planes, f.tiers, f.topology, f.nodes_per_group,
-            f.leaves_per_group, f.leaf_count, f.spine_count, f.links_per_leaf_spine_pair, f.spines_per_pod,
-            f.groups_per_pod, f.cores_per_group, tuple(_pair_links(f)) if f.tiers == 3 and f.cores_per_group else ())
-
-
-def _link_arrays(resolved: ResolvedDesign, fabric: FabricPlan, ends: _Ends, routing
-                 ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """``link_arrays`` over prepared ends (what it reads is ``_link_key``)."""
-    islands = max(1, fabric.islands)
-    nodes = resolved.nodes
-    out: dict[str, list] = {"node-leaf": [], "leaf-spine": [], "spine-core": []}
-
-    def add(link_class, ra, ua, rb, ub, weight):
-        length, route = _lengths(ends, routing, ra, ua, rb, ub)
-        out[link_class].append((length, np.broadcast_to(np.asarray(weight, dtype=np.int64), length.shape), route))
-
-    tor = fabric.topology == "top-of-rack"
-    rails = resolved.nics_per_node // islands
-    node_idx = np.arange(nodes)
-    node_rack, node_u = ends.locate("node", node_idx)
-    group = node_idx // max(1, fabric.nodes_per_group)
-    leaves = fabric.leaf_count // islands
-    spines = fabric.spine_count // islands
-    # every plane and island at once, in plane then island order (as one loop over them would append them):
-    # the same links of each, to its own devices (prefix p{plane}. or p{plane}.i{island}.)
-    prefixes = [_prefix(fabric, plane, island) for plane in range(fabric.planes) for island in range(islands)]
+def _link_arrays(wiring: Wiring, ends: _Ends, routing) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``link_arrays`` over prepared ends: every bundle of ``wiring`` (``Wiring.bundle_arrays``) in every plane
+    and island at once, plane then island (as one loop over them would append them), each to its own devices
+    (prefix ``p{plane}.`` or ``p{plane}.i{island}.``, ``Wiring.prefix``); the servers are in every plane."""
+    prefixes = [wiring.prefix(plane, island) for plane, island in wiring.plane_islands()]
     copies = len(prefixes)
 
-    def each(index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(which prefix, device index) of ``index`` repeated for every plane and island."""
-        return np.repeat(np.arange(copies), len(index)), np.tile(index, copies)
+    def at(role: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(rack, U centre) of device ``index`` of ``role`` in every plane and island, plane-major."""
+        names = ["node"] if role == "node" else [p + role for p in prefixes]
+        racks, centres = ends.locate_all(names, int(index.max()) + 1)
+        racks, centres = racks[:, index].ravel(), centres[:, index].ravel()
+        return (np.tile(racks, copies), np.tile(centres, copies)) if role == "node" else (racks, centres)
 
-    def at(kind: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(rack, U centre) of device ``index`` of ``kind`` in every plane and island, plane-major (as ``each``)."""
-        if not len(index):
-            which, devices = each(index)
-            return ends.locate_many([p + kind for p in prefixes], which, devices)
-        racks, centres = ends.locate_all([p + kind for p in prefixes], int(index.max()) + 1)
-        return racks[:, index].ravel(), centres[:, index].ravel()
-
-    # node-leaf: as fabric_graph links them
-    if fabric.tiers == 1:
-        lr, lu = at("leaf", np.zeros(nodes, dtype=np.int64))
-        add("node-leaf", np.tile(node_rack, copies), np.tile(node_u, copies), lr, lu, rails)
-    else:
-        per_node = rails if tor else 1
-        lpg = fabric.leaves_per_group  # every node to leaf r of its group, r = 0 .. lpg-1 (r major)
-        leaf = (group[None, :] * lpg + np.arange(lpg)[:, None]).ravel()
-        lr, lu = at("leaf", leaf)
-        add("node-leaf", np.tile(node_rack, lpg * copies), np.tile(node_u, lpg * copies), lr, lu, per_node)
-    if fabric.tiers == 2 and leaves and spines:
-        li = np.repeat(np.arange(leaves), spines)
-        si = np.tile(np.arange(spines), leaves)
-        (lr, lu), (sr, su) = at("leaf", li), at("spine", si)
-        add("leaf-spine", lr, lu, sr, su, fabric.links_per_leaf_spine_pair)
-    elif fabric.tiers == 3:
-        spp = fabric.spines_per_pod
-        li = np.repeat(np.arange(leaves), spp)
-        pod = (li // fabric.leaves_per_group) // max(1, fabric.groups_per_pod)
-        si = pod * spp + np.tile(np.arange(spp), leaves)
-        (lr, lu), (sr, su) = at("leaf", li), at("spine", si)
-        add("leaf-spine", lr, lu, sr, su, fabric.links_per_leaf_spine_pair)
-        cpg = fabric.cores_per_group
-        if cpg:
-            si = np.repeat(np.arange(spines), cpg)
-            ci = (si % spp) * cpg + np.tile(np.arange(cpg), spines)
-            per_pod = np.array(_pair_links(fabric))
-            pair = np.tile(per_pod[si // spp], copies)
-            (sr, su), (cr, cu) = at("spine", si), at("core", ci)
-            add("spine-core", sr, su, cr, cu, pair)
-    merged = {}
-    for link_class, parts in out.items():
-        if parts:
-            merged[link_class] = tuple(np.concatenate([part[i] for part in parts]) for i in range(3))
-    return merged
+    out = {}
+    for link_class in wiring.link_classes:
+        a_role, a, b_role, b, links = wiring.bundle_arrays(link_class)
+        if not len(a):
+            continue
+        (ra, ua), (rb, ub) = at(a_role, a), at(b_role, b)
+        length, route = _lengths(ends, routing, ra, ua, rb, ub)
+        out[link_class] = (length, np.tile(links, copies), route)
+    return out
 
 
 def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, routes: np.ndarray) -> LinkLengths:
@@ -312,7 +236,7 @@ def link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout | 
 
 
 def _binned(arrays: dict) -> tuple[LinkLengths, ...]:
-    return tuple(bin_lengths(c, *arrays[c]) for c in ("node-leaf", "leaf-spine", "spine-core") if c in arrays)
+    return tuple(bin_lengths(c, *found) for c, found in arrays.items())
 
 
 def memo_link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, arrangement: Arrangement, memo: dict,
@@ -325,12 +249,13 @@ def memo_link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, arrangement:
     routing = (racks or load_racks()).routing
     # first by the arrangement's structure (cheap: no positions computed), then by the positions themselves
     # (arrangements built differently may still put every rack and device in the same place)
-    structure = ("structure", routing, _pattern(resolved, fabric), arrangement.structure(_END_PREFIXES))
+    wiring = _wiring(resolved, fabric)
+    structure = ("structure", routing, wiring, arrangement.structure(_END_PREFIXES))
     found = memo.get(structure)
     if found is None:
         ends = _Ends(arrangement)
-        key = _link_key(resolved, fabric, ends, routing)
+        key = _link_key(wiring, ends, routing)
         if key not in memo:
-            memo[key] = _binned(_link_arrays(resolved, fabric, ends, routing))
+            memo[key] = _binned(_link_arrays(wiring, ends, routing))
         found = memo[structure] = memo[key]
     return found
