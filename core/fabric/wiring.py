@@ -338,6 +338,17 @@ class Wiring:
                     yield Bundle("spine-core", f"{prefix}spine{spine}", f"{prefix}core{core}", links, self.up_gbps)
 
 
+    # for the graphs and exports ------------------------------------------------------------------------------
+    def nodes_of_group(self, g: int) -> range:
+        """Servers of group ``g`` (the last group may be partial; every server with one tier)."""
+        first = 0 if self.tiers == 1 else g * self.nodes_per_group
+        return range(first, first + self.group_nodes(g))
+
+    def core_group_of(self, k: int) -> int:
+        """Core group of core ``k`` (the spines ``j`` of every pod reach core group ``j``)."""
+        return k // max(1, self.cores_per_group)
+
+
 @lru_cache(maxsize=256)
 def wiring_of(fabric: FabricPlan, nodes: int, nics: int) -> Wiring:
     """The ``Wiring`` of a sized fabric with ``nodes`` servers of ``nics`` NICs (memoised)."""
