@@ -43,6 +43,7 @@ ROLES = ("leaf", "spine", "core")
 LINK_CLASSES = ("node-leaf", "leaf-spine", "spine-core")
 """Link classes from the bottom up (the class of a link between role ``ROLES[t]`` and the tier above)."""
 _SWITCH_ID = re.compile(r"^p(\d+)\.(?:i(\d+)\.)?(leaf|spine|core)(\d+)$")
+_NODE_ID = re.compile(r"^node(\d+)$")
 
 
 class Link(NamedTuple):
@@ -343,6 +344,12 @@ class Wiring:
         """Servers of group ``g`` (the last group may be partial; every server with one tier)."""
         first = 0 if self.tiers == 1 else g * self.nodes_per_group
         return range(first, first + self.group_nodes(g))
+
+    @staticmethod
+    def parse_node(device: str) -> int | None:
+        """Index ``n`` of a server id ``node<n>``; None if ``device`` is not a server id."""
+        found = _NODE_ID.match(device)
+        return None if found is None else int(found[1])
 
     def core_group_of(self, k: int) -> int:
         """Core group of core ``k`` (the spines ``j`` of every pod reach core group ``j``)."""
