@@ -79,8 +79,8 @@ def fabric_graph(plan, servers: str = "each", planes: int | None = None) -> nx.G
                 graph.add_node(device.id, role=role, plane=plane, island=island,
                                **_place(wiring, device, railless), radix=radix[role])
         bundles = _server_bundles(wiring.bundles(plane, island), servers, server_of)
-        graph.add_edges_from((b.a, b.b, {"links": b.count, "capacity_gbps": b.count * b.speed_gbps})
-                             for b in bundles if b.count > 0)
+        graph.add_edges_from((a, b, {"links": count, "capacity_gbps": count * speed})
+                             for _kind, a, b, count, speed in bundles if count > 0)
     _count_ports(graph, plan.resolved.leaf_uplink_cost)
     return graph
 
@@ -112,12 +112,13 @@ def _server_bundles(bundles: Iterable[Bundle], servers: str, server_of: dict[str
         return (b for b in bundles if b.kind != "node-leaf")
     summed: dict[tuple[str, str, int], int] = {}
     rest = []
-    for b in bundles:
-        if b.kind == "node-leaf":
-            key = (server_of[b.a], b.b, b.speed_gbps)
-            summed[key] = summed.get(key, 0) + b.count
+    for bundle in bundles:
+        kind, node, leaf, count, speed = bundle
+        if kind == "node-leaf":
+            key = (server_of[node], leaf, speed)
+            summed[key] = summed.get(key, 0) + count
         else:
-            rest.append(b)
+            rest.append(bundle)
     return [*(Bundle("node-leaf", a, leaf, count, speed) for (a, leaf, speed), count in summed.items()), *rest]
 
 

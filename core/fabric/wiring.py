@@ -320,10 +320,13 @@ class Wiring:
         """The links of one plane and island bundled by device pair (``links`` order, one bundle per pair)."""
         prefix = self.prefix(plane, island)
         per_node = self.links_per_node_leaf
-        for n in range(self.nodes):
-            g = self.group_of_node(n)
-            for lr in range(self.leaves_per_group if per_node == 1 else 1):
-                yield Bundle("node-leaf", f"node{n}", f"{prefix}leaf{self.leaf_of(g, lr)}", per_node, self.port_gbps)
+        rails = range(self.leaves_per_group if per_node == 1 else 1)
+        for g in range(self.groups):  # a group's leaf ids once, for all its nodes
+            leaves = [f"{prefix}leaf{self.leaf_of(g, lr)}" for lr in rails]
+            for n in self.nodes_of_group(g):
+                node = f"node{n}"
+                for leaf in leaves:
+                    yield Bundle("node-leaf", node, leaf, per_node, self.port_gbps)
         if self.tiers < 2:
             return
         for leaf in range(self.leaves):
@@ -337,7 +340,6 @@ class Wiring:
             for core in self.cores_of_spine(spine):
                 if links:
                     yield Bundle("spine-core", f"{prefix}spine{spine}", f"{prefix}core{core}", links, self.up_gbps)
-
 
     # for the graphs and exports ------------------------------------------------------------------------------
     def nodes_of_group(self, g: int) -> range:
