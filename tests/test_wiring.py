@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import ast
+import re
+from pathlib import Path
+
 import pytest
 
 from core.design import Design
@@ -75,3 +79,56 @@ def test_bundle_arrays_and_groups_are_the_bundles(name):
         assert all(wiring.group_of_node(n) == g for n in nodes) and len(nodes) == wiring.group_nodes(g)
         assert sorted({f"{prefix}leaf{k}" for k in wiring.leaves_of_group(g)}) == sorted(set(served.get(g, [])))
     assert sum(len(wiring.nodes_of_group(g)) for g in range(max(1, wiring.groups))) == wiring.nodes
+
+# --- one truth for device ids: no copy of the id rule outside core.fabric.wiring ---------------------------------
+ID_RULE = re.compile(r"""
+      p\{[^}]*\}\.                   # a plane prefix built by hand: f"p{plane}.", f"p{p}.i{i}."
+    | \.i\{                          # an island part: ".i{island}."
+    | [}.](?:leaf|spine|core)\{      # a switch id glued from its parts: f"{p}leaf{k}", f"p0.leaf{k}"
+    | ^[rbuf]*["']node\{             # a server id: f"node{n}"
+    | p\(?\\d\+\)?\\\.               # a regex reading a plane prefix: p(\d+)\. or p\d+\.
+    | node(?:\(\\d\+\)|\\d\+)[|)$]     # a regex reading a whole server id: node(\d+)| or node\d+)
+""", re.VERBOSE)
+"""What a copy of the device-id rule (``Wiring.prefix``, ``switch_id``, ``node_id``, ``parse``) looks like in code."""
+ROOT = Path(__file__).resolve().parent.parent
+ID_RULE_CHECKED = sorted({ROOT / "core/fabric/topology.py", ROOT / "core/fabric/naming.py",
+                          ROOT / "core/figures/topology.py", ROOT / "core/figures/scaleup.py",
+                          *(ROOT / "core/formats").glob("*.py")})
+"""Files that must spell device ids only through ``core.fabric.wiring`` (every file of core but
+``core/fabric/wiring.py`` and ``core/fabric/sizing.py`` once all read the wiring)."""
+
+
+def _id_rule_copies(source: str) -> list[tuple[int, str]]:
+    """``(line, literal)`` of each string or f-string of ``source`` that spells the device-id rule (docstrings and
+    comments aside)."""
+    tree = ast.parse(source)
+    inner = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            inner.add(id(node.value))  # a docstring
+        elif isinstance(node, ast.JoinedStr):
+            inner.update(id(part) for part in node.values)
+    literals = [node for node in ast.walk(tree) if id(node) not in inner and (
+        isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str))]
+    return [(node.lineno, text) for node in literals
+            if ID_RULE.search(text := ast.get_source_segment(source, node) or "")]
+
+
+@pytest.mark.parametrize("path", ID_RULE_CHECKED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_device_ids_are_spelled_only_by_the_wiring(path):
+    found = _id_rule_copies(path.read_text(encoding="utf-8"))
+    assert not found, f"{path.relative_to(ROOT)} spells device ids itself (use core.fabric.wiring.Wiring): {found}"
+
+
+def test_the_id_rule_check_catches_a_copy():
+    """The checker finds each way the rule was copied before the wiring existed, and no look-alike."""
+    copies = ['p = f"p{plane}." if islands == 1 else f"p{plane}.i{island}."\n',
+              'vertex = f"{p}leaf{k}"\n', 'x = f"p0.i{i}.leaf{first + r}"\n', 'n = f"node{n}"\n',
+              '_VERTEX = re.compile(r"^(?:node(\\d+)|p(\\d+)\\.(?:i(\\d+)\\.)?(leaf|spine|core)(\\d+))$")\n',
+              '_ID = re.compile(r"^(?:node\\d+|p\\d+\\.(?:i\\d+\\.)?(?:leaf|spine|core)\\d+)$")\n']
+    for line in copies:
+        assert _id_rule_copies(line), line
+    alike = ['"""Ids ``p{plane}.leaf{k}`` and ``node{n}``."""\n', 'where = f"p{plane + 1}-"\n',
+             'leaf = f"leaf{bundle}.{r}"\n', 'nic = re.compile(r"^node(\\d+)\\.nic\\d+$")\n', 'x = f"servers{g}"\n']
+    for line in alike:
+        assert not _id_rule_copies(line), line

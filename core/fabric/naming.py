@@ -30,12 +30,12 @@ from typing import Iterable
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.errors import InputError, shown
+from core.fabric.wiring import ROLES, Wiring
 from core.i18n import N_, _
 
 PREFIX = r"[A-Za-z][A-Za-z0-9_-]{0,15}"
 """A name prefix: a letter, then at most 15 letters, digits, ``-`` or ``_`` (the switch prefix may also be empty)."""
 _PREFIX = rf"^{PREFIX}$|^$"
-_VERTEX = re.compile(r"^(?:node(\d+)|p(\d+)\.(?:i(\d+)\.)?(leaf|spine|core)(\d+))$")
 
 
 class NamingScheme(BaseModel):
@@ -66,7 +66,6 @@ LOGICAL_STEMS = ("su", "pod", "nvl", "block", "spines", "cores")
 """Names the Slurm exports give the switches and blocks they stand for (``Namer.logical``): numbered
 (``su001``, ``pod01``, ``nvl001``, ``block001``) and single (``spines``, ``cores``), after the switch prefix."""
 
-_TIERS = ("leaf", "spine", "core")
 _SWITCH_HEADS = (".leaf", ".spine", ".switch")
 _SETTING_WORDS = {"node_prefix": N_("node name prefix"), "switch_prefix": N_("switch name prefix"),
                   "min_digits": N_("name digits")}
@@ -136,7 +135,7 @@ def _families(scheme: NamingScheme, plan) -> list[tuple[str, str, bool, str, str
         namers = [Namer(scheme, {}, p, i) for p in (1, planes) for i in (1, islands)]
     out = [("server", scheme.node_prefix, True, "node_prefix", namers[0].node(0))]
     for namer in namers:
-        for tier in _TIERS:
+        for tier in ROLES:
             for plane in range(namer.planes):
                 for island in range(namer.islands):
                     name = namer.switch(tier, 0, plane, island)
@@ -194,11 +193,11 @@ def check_names(scheme: NamingScheme, plan=None) -> None:
 def _longest_names(scheme: NamingScheme, plan) -> Iterable[str]:
     """The longest name of each kind in ``plan`` (the last of each kind: the most digits)."""
     namer = Namer.of(plan, scheme, checked=False)
-    fabric = plan.fabric
-    yield namer.node(plan.resolved.nodes - 1)
-    for tier, count in (("leaf", fabric.leaf_count), ("spine", fabric.spine_count), ("core", fabric.core_count)):
-        if count:
-            yield namer.switch(tier, count // fabric.islands - 1, fabric.planes - 1, fabric.islands - 1)
+    wiring = Wiring.of(plan)
+    yield namer.node(wiring.nodes - 1)
+    for role in wiring.roles:
+        if wiring.count(role):
+            yield namer.switch(role, wiring.count(role) - 1, wiring.planes - 1, wiring.islands - 1)
     for group in device_groups(plan):
         stem = other_stem(scheme, group.id_prefix)
         yield f"{stem}{group.first + group.count:0{scheme.digits(group.first + group.count)}d}"
@@ -206,13 +205,13 @@ def _longest_names(scheme: NamingScheme, plan) -> Iterable[str]:
 
 def parse_vertex(vertex: str) -> tuple[str, int, int, int]:
     """``(role, plane, island, index)`` of an engine vertex id, all 0-based (plane and island 0 for servers)."""
-    match = _VERTEX.match(vertex)
-    if not match:
+    switch = Wiring.parse(vertex)
+    if switch is not None:
+        return switch
+    node = Wiring.parse_node(vertex)
+    if node is None:
         raise InputError(_("unknown device {name}").format(name=vertex[:60]))
-    node, plane, island, tier, index = match.groups()
-    if node is not None:
-        return "server", 0, 0, int(node)
-    return tier, int(plane), int(island or 0), int(index)
+    return "server", 0, 0, node
 
 
 class Namer:
@@ -238,10 +237,9 @@ class Namer:
         scheme = scheme or NamingScheme()
         if checked and scheme != NamingScheme():
             check_names(scheme, plan)
-        fabric, islands = plan.fabric, plan.fabric.islands
-        counts = {"server": plan.resolved.nodes, "leaf": fabric.leaf_count // islands,
-                  "spine": fabric.spine_count // islands, "core": fabric.core_count // islands}
-        return cls(scheme, counts, fabric.planes, islands)
+        wiring = Wiring.of(plan)
+        counts = {"server": wiring.nodes, **{role: wiring.count(role) for role in wiring.roles}}
+        return cls(scheme, counts, wiring.planes, wiring.islands)
 
     def node(self, index: int) -> str:
         """Host name of server ``index`` (0-based)."""

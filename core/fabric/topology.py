@@ -17,10 +17,12 @@ key (``leaf``, ``spine``, ``core``, ``server``). An aggregated vertex's label is
 from __future__ import annotations
 
 import math
+from typing import Iterable
 
 import networkx as nx
 
 from core.fabric.sizing import FabricPlan
+from core.fabric.wiring import Bundle, Device, Wiring
 from core.i18n import _
 
 MAX_BLOCKS = 12
@@ -38,16 +40,8 @@ def _add_links(graph: nx.Graph, a: str, b: str, count: int, speed_gbps: int) -> 
         graph.add_edge(a, b, links=count, capacity_gbps=count * speed_gbps)
 
 
-def _leaf_meta(fabric: FabricPlan, leaf: int) -> tuple[int, int, int]:
-    """(group, rail, pod) of leaf index ``leaf`` in one plane."""
-    group = leaf // fabric.leaves_per_group
-    rail = leaf % fabric.leaves_per_group if fabric.topology != "top-of-rack" else -1
-    pod = group // fabric.groups_per_pod if fabric.tiers == 3 else 0
-    return group, rail, pod
-
-
 def fabric_graph(plan, servers: str = "each", planes: int | None = None) -> nx.Graph:
-    """Switch-level graph of ``plan`` (a ``core.plan.Plan``).
+    """Switch-level graph of ``plan`` (a ``core.plan.Plan``), read from its wiring (``core.fabric.wiring``).
 
     Parameters
     ----------
@@ -67,94 +61,91 @@ def fabric_graph(plan, servers: str = "each", planes: int | None = None) -> nx.G
         broken-out leaf takes ``up_port_cost`` of them). Edges have ``links`` and ``capacity_gbps``
         (one direction; node-leaf links at the port speed, the others at the uplink speed). Islands
         (rail-only rails, per-rail planes) are separate components joined only through the servers.
+        Switch vertices are the wiring's devices role by role, edges its bundles, for every link class
+        the wiring has.
     """
     fabric: FabricPlan = plan.fabric
-    resolved = plan.resolved
-    speed = fabric.port_speed_gbps
-    up_speed = fabric.uplink_speed_gbps or speed
-    islands = fabric.islands
-    rails = resolved.nics_per_node // islands
-    nodes = resolved.nodes
-    graph = nx.Graph(speed_gbps=speed, tiers=fabric.tiers)
-    leaf_cost = resolved.leaf_uplink_cost
+    wiring = Wiring.of(plan)
+    graph = nx.Graph(speed_gbps=wiring.port_gbps, tiers=wiring.tiers)
     radix = {"leaf": fabric.radix, "spine": fabric.spine_radix or fabric.radix, "core": fabric.core_radix or fabric.radix}
-    leaf_count, spine_count, core_count = (fabric.leaf_count // islands, fabric.spine_count // islands,
-                                           fabric.core_count // islands)
+    server_of = _add_servers(graph, wiring, servers)
+    railless = fabric.topology == "top-of-rack"  # a top-of-rack leaf has no rail, with one tier too
+    shown = planes or wiring.planes
+    for plane, island in wiring.plane_islands():
+        if plane >= shown:
+            break
+        for role in wiring.roles:
+            for device in wiring.devices(role, plane, island):
+                graph.add_node(device.id, role=role, plane=plane, island=island,
+                               **_place(wiring, device, railless), radix=radix[role])
+        bundles = _server_bundles(wiring.bundles(plane, island), servers, server_of)
+        graph.add_edges_from((a, b, {"links": count, "capacity_gbps": count * speed})
+                             for _kind, a, b, count, speed in bundles if count > 0)
+    _count_ports(graph, plan.resolved.leaf_uplink_cost)
+    return graph
 
-    def link(a, b, count):
-        _add_links(graph, a, b, count, speed)
 
-    def uplink(a, b, count):
-        _add_links(graph, a, b, count, up_speed)
-
+def _add_servers(graph: nx.Graph, wiring: Wiring, servers: str) -> dict[str, str]:
+    """Add the server vertices (``servers`` as in ``fabric_graph``); returns the vertex standing for each
+    server's group when servers are grouped (``{node id: "servers<g>"}``, else empty)."""
+    server_of: dict[str, str] = {}
     if servers == "each":
-        for n in range(nodes):
-            graph.add_node(f"node{n}", role="server", group=n // fabric.nodes_per_group)
-    elif servers == "grouped":
-        for g in range(fabric.group_count):
-            count = min(fabric.nodes_per_group, nodes - g * fabric.nodes_per_group)
-            graph.add_node(f"servers{g}", role="server", group=g, nodes=count)
+        for n in range(wiring.nodes):
+            graph.add_node(wiring.node_id(n), role="server", group=wiring.group_of_node(n))
+    if servers != "grouped":
+        return server_of
+    for g in range(wiring.groups):
+        members = wiring.nodes_of_group(g)
+        graph.add_node(f"servers{g}", role="server", group=g, nodes=len(members))
+        server_of.update((wiring.node_id(n), f"servers{g}") for n in members)
+    return server_of
 
-    for plane, island in ((p, i) for p in range(planes or fabric.planes) for i in range(islands)):
-        p = f"p{plane}." if islands == 1 else f"p{plane}.i{island}."
-        for leaf in range(leaf_count):
-            group, rail, pod = _leaf_meta(fabric, leaf)
-            graph.add_node(f"{p}leaf{leaf}", role="leaf", plane=plane, island=island, group=group, rail=rail, pod=pod,
-                           radix=radix["leaf"])
-        for spine in range(spine_count):
-            pod = spine // fabric.spines_per_pod if fabric.tiers == 3 else 0
-            graph.add_node(f"{p}spine{spine}", role="spine", plane=plane, island=island, pod=pod, radix=radix["spine"])
-        for core in range(core_count):
-            graph.add_node(f"{p}core{core}", role="core", plane=plane, island=island,
-                           core_group=core // max(1, fabric.cores_per_group), radix=radix["core"])
 
-        # servers to leaves
-        if servers != "none":
-            for group in range(fabric.group_count):
-                first = group * fabric.nodes_per_group
-                members = range(first, min(nodes, first + fabric.nodes_per_group))
-                for r in range(fabric.leaves_per_group):
-                    leaf = f"{p}leaf{0 if fabric.tiers == 1 else group * fabric.leaves_per_group + r}"
-                    per_node = 1 if fabric.topology != "top-of-rack" and fabric.tiers > 1 else rails
-                    if fabric.tiers == 1:
-                        per_node = rails
-                    if servers == "each":
-                        for n in members:
-                            link(f"node{n}", leaf, per_node)
-                    else:
-                        link(f"servers{group}", leaf, per_node * len(members))
-                    if fabric.tiers == 1:
-                        break
+def _server_bundles(bundles: Iterable[Bundle], servers: str, server_of: dict[str, str]) -> Iterable[Bundle]:
+    """``bundles`` (the wiring's, of one plane and island) as ``fabric_graph`` draws them with ``servers``: as
+    they are (each), without the node-leaf ones (none), or with a node's end replaced by the vertex standing
+    for its group (``server_of``) and the node-leaf bundles of a group's nodes to one leaf summed, first
+    (grouped)."""
+    if servers == "each":
+        return bundles
+    if servers != "grouped":
+        return (b for b in bundles if b.kind != "node-leaf")
+    summed: dict[tuple[str, str, int], int] = {}
+    rest = []
+    for bundle in bundles:
+        kind, node, leaf, count, speed = bundle
+        if kind == "node-leaf":
+            key = (server_of[node], leaf, speed)
+            summed[key] = summed.get(key, 0) + count
+        else:
+            rest.append(bundle)
+    return [*(Bundle("node-leaf", a, leaf, count, speed) for (a, leaf, speed), count in summed.items()), *rest]
 
-        # leaves to spines
-        if fabric.tiers == 2:
-            for leaf in range(leaf_count):
-                for spine in range(spine_count):
-                    uplink(f"{p}leaf{leaf}", f"{p}spine{spine}", fabric.links_per_leaf_spine_pair)
-        elif fabric.tiers == 3:
-            for leaf in range(leaf_count):
-                _group, _rail, pod = _leaf_meta(fabric, leaf)
-                for j in range(fabric.spines_per_pod):
-                    uplink(f"{p}leaf{leaf}", f"{p}spine{pod * fabric.spines_per_pod + j}",
-                           fabric.links_per_leaf_spine_pair)
-            for spine in range(spine_count):
-                j = spine % fabric.spines_per_pod
-                pair = fabric.spine_core_pair_links(spine // fabric.spines_per_pod)
-                for c in range(fabric.cores_per_group):
-                    uplink(f"{p}spine{spine}", f"{p}core{j * fabric.cores_per_group + c}", pair)
 
+def _place(wiring: Wiring, device: Device, railless: bool) -> dict:
+    """Where switch ``device`` sits: a leaf's ``group``, ``rail`` (-1 when ``railless``) and ``pod``; a core's
+    ``core_group``; another switch's ``pod`` (and ``group`` when its family groups such switches)."""
+    if device.role == "leaf":
+        return dict(group=device.group, rail=-1 if railless else device.rail, pod=device.pod)
+    if device.role == "core":
+        return dict(core_group=wiring.core_group_of(device.index))
+    return dict(pod=device.pod) if device.group < 0 else dict(pod=device.pod, group=device.group)
+
+
+def _count_ports(graph: nx.Graph, leaf_cost: float) -> None:
+    """Set ``ports_used``, ``port_units`` and ``ports_free`` of every switch vertex from its edges (an uplink of a
+    leaf takes ``leaf_cost`` ports at the down speed)."""
+    roles = dict(graph.nodes(data="role"))
     for vertex, data in graph.nodes(data=True):
         if data["role"] != "server":
-            used = sum(e["links"] for _a, _b, e in graph.edges(vertex, data=True))
+            used = up = 0
+            for neighbour, edge in graph.adj[vertex].items():
+                used += edge["links"]
+                if roles[neighbour] != "server":
+                    up += edge["links"]
             data["ports_used"] = used
-            units = used
-            if data["role"] == "leaf":
-                up = sum(e["links"] for a, b, e in graph.edges(vertex, data=True)
-                         if graph.nodes[b if a == vertex else a]["role"] != "server")
-                units = used - up + leaf_cost * up
-            data["port_units"] = units
+            data["port_units"] = units = used - up + leaf_cost * up if data["role"] == "leaf" else used
             data["ports_free"] = data["radix"] - math.ceil(units - 1e-9)
-    return graph
 
 
 def _span(word: str, first: int, last: int) -> str:
@@ -177,13 +168,9 @@ def aggregated_graph(plan) -> nx.Graph:
     ``MAX_BLOCKS * (rails + 2) + 2`` vertices at any size. With islands (rail-only rails, per-rail planes)
     it draws one island (graph attribute ``islands`` says how many there are).
     """
-    fabric: FabricPlan = plan.fabric
-    resolved = plan.resolved
-    speed = fabric.port_speed_gbps
-    nodes = resolved.nodes
-    islands = fabric.islands
-    graph = nx.Graph(speed_gbps=speed, tiers=fabric.tiers, planes=fabric.planes, aggregated=True, islands=islands)
-    spine_count, core_count = fabric.spine_count // islands, fabric.core_count // islands
+    wiring = Wiring.of(plan)
+    speed, tiers = wiring.port_gbps, wiring.tiers
+    graph = nx.Graph(speed_gbps=speed, tiers=tiers, planes=wiring.planes, aggregated=True, islands=wiring.islands)
 
     def add(name, **attrs):
         if graph.has_node(name):
@@ -194,53 +181,49 @@ def aggregated_graph(plan) -> nx.Graph:
     def link(a, b, count):
         _add_links(graph, a, b, count, speed)
 
-    if fabric.tiers == 1:
+    if tiers == 1:
         add("leaf", role="leaf", count=1, label=_("switch"), block=0, rail=-1)
-        add("servers", role="server", count=nodes, label=_("{count} nodes").format(count=nodes), block=0, rail=-1)
-        link("servers", "leaf", fabric.node_leaf_links // islands)
+        add("servers", role="server", count=wiring.nodes, label=_("{count} nodes").format(count=wiring.nodes),
+            block=0, rail=-1)
+        link("servers", "leaf", wiring.leaf_down_ports(0))
         return graph
 
-    groups_per_block = fabric.groups_per_pod if fabric.tiers == 3 else 1
-    blocks = math.ceil(fabric.group_count / groups_per_block)
+    groups_per_block = wiring.groups_per_pod if tiers == 3 else 1
+    blocks = math.ceil(wiring.groups / groups_per_block)
     blocks_per_bundle = math.ceil(blocks / MAX_BLOCKS)
     bundles = math.ceil(blocks / blocks_per_bundle)
-    block_word = "pod" if fabric.tiers == 3 else ("SU" if fabric.topology != "top-of-rack" else "leaf")
-    rails = fabric.leaves_per_group if fabric.topology != "top-of-rack" else 1
-
-    if fabric.tiers == 2:
-        add("spines", role="spine", count=spine_count,
-            label=_("{count} spines").format(count=spine_count), block=-1, rail=-1)
-    else:
-        add("cores", role="core", count=core_count,
-            label=_("{count} cores").format(count=core_count), block=-1, rail=-1)
+    block_word = "pod" if tiers == 3 else ("leaf" if wiring.tor else "SU")
+    rails = 1 if wiring.tor else wiring.leaves_per_group
+    top = "spine" if tiers == 2 else "core"
+    count = wiring.count(top)
+    label = _("{count} spines") if tiers == 2 else _("{count} cores")
+    add(top + "s", role=top, count=count, label=label.format(count=count), block=-1, rail=-1)
 
     for bundle in range(bundles):
         first_block = bundle * blocks_per_bundle
         last_block = min(blocks, first_block + blocks_per_bundle) - 1
         first_group = first_block * groups_per_block
-        last_group = min(fabric.group_count, (last_block + 1) * groups_per_block) - 1
+        last_group = min(wiring.groups, (last_block + 1) * groups_per_block) - 1
         groups = last_group - first_group + 1
-        first_node = first_group * fabric.nodes_per_group
-        node_count = min(nodes, (last_group + 1) * fabric.nodes_per_group) - first_node
+        node_count = wiring.nodes_of_group(last_group).stop - wiring.nodes_of_group(first_group).start
         span = _span(block_word, first_block + 1, last_block + 1)
         servers = f"servers{bundle}"
         add(servers, role="server", count=node_count, label=_("{span}: {count} nodes").format(span=span, count=node_count),
             span=span, block=bundle, rail=-1)
-        if fabric.tiers == 3:
+        if tiers == 3:
             spine = f"spines{bundle}"
-            spines = (last_block - first_block + 1) * fabric.spines_per_pod
+            spines = (last_block - first_block + 1) * wiring.spines_per_pod
             add(spine, role="spine", count=spines, label=_("{span}: {count} spines").format(span=span, count=spines),
                 span=span, block=bundle, rail=-1)
-            uplinks = sum(fabric.spine_uplinks_in_pod(pod) for pod in range(first_block, last_block + 1))
-            link(spine, "cores", uplinks * fabric.spines_per_pod)
+            uplinks = sum(wiring.spine_uplinks[first_block:last_block + 1])
+            link(spine, "cores", uplinks * wiring.spines_per_pod)
         else:
             spine = "spines"
-        per_node = 1 if fabric.topology != "top-of-rack" else resolved.nics_per_node // islands
         for r in range(rails):
             leaf = f"leaf{bundle}.{r}"
             label = (_("{span} rail {rail}: {count} leaves") if rails > 1 else _("{span} leaves: {count} leaves"))
             add(leaf, role="leaf", count=groups, label=label.format(span=span, rail=r + 1, count=groups),
                 span=span, block=bundle, rail=r if rails > 1 else -1)
-            link(servers, leaf, node_count * per_node)
-            link(leaf, spine, groups * fabric.leaf_uplinks)
+            link(servers, leaf, node_count * wiring.links_per_node_leaf)
+            link(leaf, spine, groups * wiring.leaf_uplinks)
     return graph

@@ -45,6 +45,7 @@ ROLES = ("leaf", "spine", "core")
 LINK_CLASSES = ("node-leaf", "leaf-spine", "spine-core")
 """Link classes from the bottom up (the class of a link between role ``ROLES[t]`` and the tier above)."""
 _SWITCH_ID = re.compile(r"^p(\d+)\.(?:i(\d+)\.)?(leaf|spine|core)(\d+)$")
+_NODE_ID = re.compile(r"^node(\d+)$")
 
 
 class Link(NamedTuple):
@@ -325,10 +326,13 @@ class Wiring:
         """The links of one plane and island bundled by device pair (``links`` order, one bundle per pair)."""
         prefix = self.prefix(plane, island)
         per_node = self.links_per_node_leaf
-        for n in range(self.nodes):
-            g = self.group_of_node(n)
-            for lr in range(self.leaves_per_group if per_node == 1 else 1):
-                yield Bundle("node-leaf", f"node{n}", f"{prefix}leaf{self.leaf_of(g, lr)}", per_node, self.port_gbps)
+        rails = range(self.leaves_per_group if per_node == 1 else 1)
+        for g in range(self.groups):  # a group's leaf ids once, for all its nodes
+            leaves = [f"{prefix}leaf{self.leaf_of(g, lr)}" for lr in rails]
+            for n in self.nodes_of_group(g):
+                node = f"node{n}"
+                for leaf in leaves:
+                    yield Bundle("node-leaf", node, leaf, per_node, self.port_gbps)
         if self.tiers < 2:
             return
         for leaf in range(self.leaves):
@@ -377,6 +381,16 @@ class Wiring:
         links = np.array(self.spine_core_pairs, dtype=np.int64)[self.pod_of_spine(spine)]
         keep = links > 0
         return "spine", spine[keep], "core", core[keep], links[keep]
+
+    @staticmethod
+    def parse_node(device: str) -> int | None:
+        """Index ``n`` of a server id ``node<n>``; None if ``device`` is not a server id."""
+        found = _NODE_ID.match(device)
+        return None if found is None else int(found[1])
+
+    def core_group_of(self, k: int) -> int:
+        """Core group of core ``k`` (the spines ``j`` of every pod reach core group ``j``)."""
+        return k // max(1, self.cores_per_group)
 
 
 @lru_cache(maxsize=256)

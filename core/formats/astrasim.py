@@ -51,6 +51,7 @@ from typing import TextIO
 from pydantic import BaseModel, ConfigDict
 
 from core.errors import DesignError
+from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.formats.exports import Export
 
@@ -112,22 +113,22 @@ def dimensions(plan) -> list[Dimension]:
     Raises ``DesignError`` when the design is not a regular grid (a partial scalable unit, pod or
     NVLink domain) or has a single GPU.
     """
-    resolved, fabric, bandwidth = plan.resolved, plan.fabric, plan.bandwidth
+    resolved, wiring, bandwidth = plan.resolved, Wiring.of(plan), plan.bandwidth
     latency = simulator_latencies()
     gpus, gpn, domain = resolved.gpus, resolved.gpus_per_node, resolved.nvlink_domain_gpus
     link_ns = latency["astrasim-network-link"].ns
     per_gpu = bandwidth.scaleout_gbits_per_gpu / 8
 
-    single_leaf_set = fabric.tiers == 1 or fabric.group_count == 1
-    group_nodes = resolved.nodes if single_leaf_set else fabric.nodes_per_group
+    single_leaf_set = wiring.tiers == 1 or wiring.groups == 1
+    group_nodes = resolved.nodes if single_leaf_set else wiring.nodes_per_group
     group_gpus = group_nodes * gpn
-    pods = fabric.pod_count if fabric.tiers == 3 and not single_leaf_set else 1
-    pod_gpus = group_gpus * fabric.groups_per_pod if pods > 1 else gpus
+    pods = wiring.pods if not single_leaf_set else 1
+    pod_gpus = group_gpus * wiring.groups_per_pod if pods > 1 else gpus
     domain_nodes = max(1, domain // gpn)
     unit_nodes = math.lcm(pod_gpus // gpn if pods > 1 else group_nodes, domain_nodes)
     regular = (gpus == resolved.nodes * gpn and gpus % max(1, domain) == 0
                and (single_leaf_set or (resolved.nodes % group_nodes == 0 and group_gpus % max(1, domain) == 0))
-               and (pods == 1 or fabric.group_count % fabric.groups_per_pod == 0))
+               and (pods == 1 or wiring.groups % wiring.groups_per_pod == 0))
     if not regular:
         raise DesignError(
             _("ASTRA-sim's analytical network is a regular grid of dimensions, but this design has a "

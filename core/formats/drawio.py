@@ -21,6 +21,7 @@ from typing import TextIO
 from xml.sax.saxutils import quoteattr
 
 from core.fabric.naming import Namer, NamingScheme
+from core.fabric.wiring import Wiring
 from core.formats.exports import Export
 from core.formats.slurm import compress_hostlist
 from core.i18n import DEFAULT_LANGUAGE, N_, language
@@ -37,14 +38,13 @@ EDGE_LABELS_MAX = 60
 
 def _names(plan, graph, namer: Namer) -> dict[str, str]:
     """The label of each vertex: device names, or what a bundle holds."""
-    f, nodes = plan.fabric, plan.resolved.nodes
+    f, wiring = plan.fabric, Wiring.of(plan)
     labels = {}
     for vertex, data in graph.nodes(data=True):
         if data.get("label"):  # aggregated bundle (English: written inside language("en"))
             labels[vertex] = data["label"]
         elif data["role"] == "server" and "nodes" in data:
-            first = data["group"] * f.nodes_per_group
-            hosts = compress_hostlist(namer.node(n) for n in range(first, min(nodes, first + f.nodes_per_group)))
+            hosts = compress_hostlist(namer.node(n) for n in wiring.nodes_of_group(data["group"]))
             word = "SU" if f.topology == "rail-optimized" and f.tiers > 1 else "group"
             labels[vertex] = f"{word} {data['group'] + 1}: {data['nodes']} nodes<br>{hosts}"
         else:

@@ -97,8 +97,8 @@ class _Records:
         self.vertices: dict[str, dict] = {}
         for vertex, data in self.source.nodes(data=True):
             role = data["role"]
-            if vertex.startswith("servers"):
-                name = f"{namer.scheme.node_prefix}-su{int(vertex[7:]) + 1:0{group_digits}d}"
+            if role == "server" and "nodes" in data:  # the servers of a group, as one vertex
+                name = f"{namer.scheme.node_prefix}-su{data['group'] + 1:0{group_digits}d}"
             else:
                 name = namer.vertex(vertex)
             attrs = {"role": role, "tier": TIER[role]}

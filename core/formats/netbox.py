@@ -31,6 +31,7 @@ from typing import Iterator, TextIO
 from core.catalog import Switch, System, load_catalog
 from core.errors import FabricPlannerError
 from core.fabric.naming import Namer, NamingScheme
+from core.fabric.wiring import Wiring
 from core.formats.exports import Export
 from core.i18n import N_
 from core.physical.cabling import CableRow, cabling_rows, network_device_counts, other_name, position_of
@@ -97,7 +98,7 @@ def _interface_type(speed: int, fabric: str) -> str:
 def devices(plan, naming: NamingScheme | None = None, site: str = DEFAULT_SITE) -> Iterator[tuple]:
     """Rows of the devices CSV (``DEVICE_FIELDS``): servers, then leaves, spines and cores of every plane."""
     namer = Namer.of(plan, naming)
-    resolved, fabric = plan.resolved, plan.fabric
+    resolved, wiring = plan.resolved, Wiring.of(plan)
     layout = getattr(plan, "layout", None)
 
     def where(vertex: str) -> tuple[str, str, str]:
@@ -107,20 +108,15 @@ def devices(plan, naming: NamingScheme | None = None, site: str = DEFAULT_SITE) 
     system = resolved.system
     server = (ROLES["server"], manufacturer(system), device_type(system))
     for n in range(resolved.nodes):
-        vertex = f"node{n}"
+        vertex = wiring.node_id(n)
         yield (namer.node(n), *server, "planned", site, *where(vertex), vertex)
-    islands = fabric.islands
-    counts = {"leaf": fabric.leaf_count // islands, "spine": fabric.spine_count // islands,
-              "core": fabric.core_count // islands}
-    for tier in ("leaf", "spine", "core"):
-        switch = resolved.tier_switches[tier]
-        kind = (ROLES[tier], manufacturer(switch), device_type(switch))
-        for plane in range(fabric.planes):
-            for island in range(islands):
-                p = f"p{plane}." if islands == 1 else f"p{plane}.i{island}."
-                for k in range(counts[tier]):
-                    vertex = f"{p}{tier}{k}"
-                    yield (namer.switch(tier, k, plane, island), *kind, "planned", site, *where(vertex), vertex)
+    for role in wiring.roles:
+        switch = resolved.tier_switches[role]
+        kind = (ROLES[role], manufacturer(switch), device_type(switch))
+        for plane, island in wiring.plane_islands():
+            for device in wiring.devices(role, plane, island):
+                yield (namer.switch(role, device.index, plane, island), *kind, "planned", site, *where(device.id),
+                       device.id)
     yield from _network_devices(plan, naming or NamingScheme(), site, where)
 
 

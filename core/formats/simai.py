@@ -43,6 +43,7 @@ from __future__ import annotations
 from typing import Iterator, TextIO
 
 from core.errors import DesignError
+from core.fabric.wiring import ROLES, Wiring
 from core.formats.astrasim import simulator_latencies
 from core.formats.exports import Export
 from core.i18n import N_, _
@@ -81,99 +82,77 @@ def check_expressible(plan) -> None:
 
 
 def _layout(plan):
-    """Ids: GPUs, NVSwitches, then leaves / spines / cores of each plane; returns the counts and id bases."""
-    r, fabric = plan.resolved, plan.fabric
+    """Ids: GPUs, NVSwitches, then the switches of each plane; returns the counts and the first switch id."""
+    r, wiring = plan.resolved, Wiring.of(plan)
     gpus = r.gpus
     domain = r.nvlink_domain_gpus
     nvswitches = -(-gpus // domain)
-    leaves, spines, cores = fabric.leaf_count, fabric.spine_count, fabric.core_count
-    per_plane = leaves + spines + cores
-    base = gpus + nvswitches
-    return gpus, domain, nvswitches, leaves, spines, cores, per_plane, base
+    per_plane = sum(wiring.count(role) for role in wiring.roles) * wiring.islands
+    return gpus, domain, nvswitches, per_plane, gpus + nvswitches
 
 
 def _ids(plan):
-    """Id of switch ``index`` of ``role`` in ``plane``: role-major, plane-minor (all leaves, then all spines, then all
-    cores), as the template's dual-plane writer numbers ``asw_switch_1, asw_switch_2, psw_switch_1, psw_switch_2``."""
-    gpus, _domain, _nv, leaves, spines, cores, _per_plane, base = _layout(plan)
-    planes = plan.fabric.planes
+    """Id of switch ``index`` of each role (leaf, spine, core) in ``plane``: role-major, plane-minor (all leaves,
+    then all spines, then all cores), as the template's dual-plane writer numbers ``asw_switch_1, asw_switch_2,
+    psw_switch_1, psw_switch_2``; one function ``(plane, index) -> id`` per role."""
+    wiring = Wiring.of(plan)
+    counts = {role: wiring.count(role) for role in wiring.roles}
+    first, firsts = _layout(plan)[-1], {}
+    for role in ROLES:
+        firsts[role] = first
+        first += wiring.planes * counts.get(role, 0)
 
-    def leaf(plane: int, index: int) -> int:
-        return base + plane * leaves + index
+    def numbering(role: str):
+        return lambda plane, index: firsts[role] + plane * counts.get(role, 0) + index
+    return tuple(numbering(role) for role in ROLES)
 
-    def spine(plane: int, index: int) -> int:
-        return base + planes * leaves + plane * spines + index
 
-    def core(plane: int, index: int) -> int:
-        return base + planes * (leaves + spines) + plane * cores + index
-    return leaf, spine, core
+def _switch_ids(plan) -> dict[str, int]:
+    """The SimAI id of every switch of the wiring (``_ids``), by device id."""
+    wiring = Wiring.of(plan)
+    number = dict(zip(ROLES, _ids(plan)))
+    return {device.id: number[role](plane, device.index) for role in wiring.roles
+            for plane, island in wiring.plane_islands() for device in wiring.devices(role, plane, island)}
 
 
 def _links(plan) -> Iterator[tuple[int, int, float, float]]:
-    """Every line of the link list: ``(src, dst, rate [Gb/s, one direction], latency [ns])``, in the template's order."""
-    r, fabric = plan.resolved, plan.fabric
-    gpus, domain, _nv, leaves, spines, _cores, _per_plane, _base = _layout(plan)
-    leaf_id, spine_id, core_id = _ids(plan)
+    """Every line of the link list: ``(src, dst, rate [Gb/s, one direction], latency [ns])``, in the template's
+    order: each GPU's NVLink line and its line to its leaf in every plane, then the switch links plane by plane
+    (the wiring's bundles, one line per switch pair at the bundle's summed rate)."""
+    r, wiring = plan.resolved, Wiring.of(plan)
+    gpus, domain, _nv, _per_plane, _base = _layout(plan)
+    ids = _switch_ids(plan)
     latency = simulator_latencies()
     nic_ns, nv_ns = latency["simai-nic-link"].ns, latency["simai-nvlink-link"].ns
     nvlink_gbps = plan.bandwidth.nvlink_gbytes_per_gpu_per_direction * 8
-    speed, up = fabric.port_speed_gbps, fabric.uplink_speed_gbps or fabric.port_speed_gbps
     gpn = r.gpus_per_node
-    planes = fabric.planes
-    npg = fabric.nodes_per_group
     for gpu in range(gpus):
         yield gpu, gpus + gpu // domain, nvlink_gbps, nv_ns
-        node, local = divmod(gpu, gpn)
-        group = node // npg
-        if fabric.tiers == 1:
-            leaf = 0
-        elif fabric.topology == "top-of-rack":
-            leaf = group
-        else:
-            leaf = group * fabric.leaves_per_group + local
-        for plane in range(planes):
-            yield gpu, leaf_id(plane, leaf), speed, nic_ns
-    for plane in range(planes):
-        if fabric.tiers == 2:
-            pair = fabric.links_per_leaf_spine_pair
-            for leaf in range(leaves):
-                for spine in range(spines):
-                    yield leaf_id(plane, leaf), spine_id(plane, spine), pair * up, nic_ns
-        elif fabric.tiers == 3:
-            pair = fabric.links_per_leaf_spine_pair
-            for leaf in range(leaves):
-                pod = (leaf // fabric.leaves_per_group) // fabric.groups_per_pod
-                for j in range(fabric.spines_per_pod):
-                    yield leaf_id(plane, leaf), spine_id(plane, pod * fabric.spines_per_pod + j), pair * up, nic_ns
-            for spine in range(spines):
-                j = spine % fabric.spines_per_pod
-                links = fabric.spine_core_pair_links(spine // fabric.spines_per_pod)
-                if links <= 0:
-                    continue
-                for c in range(fabric.cores_per_group):
-                    yield spine_id(plane, spine), core_id(plane, j * fabric.cores_per_group + c), links * up, nic_ns
+        leaf, _port = wiring.node_port(*divmod(gpu, gpn))  # a GPU's NIC is its local rail (one island)
+        for plane in range(wiring.planes):
+            yield gpu, ids[wiring.switch_id("leaf", leaf, plane)], wiring.port_gbps, nic_ns
+    for plane in range(wiring.planes):
+        for bundle in _switch_bundles(wiring, plane):
+            yield ids[bundle.a], ids[bundle.b], bundle.count * bundle.speed_gbps, nic_ns
+
+
+def _switch_bundles(wiring: Wiring, plane: int) -> Iterator:
+    """The wiring's bundles of ``plane`` between two switches that hold links (SimAI's switch lines)."""
+    return (b for b in wiring.bundles(plane) if b.kind != "node-leaf" and b.count > 0)
 
 
 def link_count(plan) -> int:
     """Lines of the link list of ``plan``'s SimAI file (parallel switch links counted once per pair)."""
-    r, fabric = plan.resolved, plan.fabric
-    lines = r.gpus * (1 + fabric.planes)
-    if fabric.tiers == 2 and fabric.links_per_leaf_spine_pair > 0:
-        lines += fabric.planes * fabric.leaf_count * fabric.spine_count
-    elif fabric.tiers == 3:
-        if fabric.links_per_leaf_spine_pair > 0:
-            lines += fabric.planes * fabric.leaf_count * fabric.spines_per_pod
-        lines += fabric.planes * fabric.cores_per_group * sum(
-            1 for s in range(fabric.spine_count) if fabric.spine_core_pair_links(s // fabric.spines_per_pod) > 0)
-    return lines
+    wiring = Wiring.of(plan)
+    return plan.resolved.gpus * (1 + wiring.planes) + wiring.planes * sum(1 for _b in _switch_bundles(wiring, 0))
 
 
 def write(plan, out: TextIO, naming=None) -> None:
     """Stream the SimAI topology file of ``plan`` to ``out`` (``naming`` is not used: SimAI numbers vertices)."""
     check_expressible(plan)
-    r, fabric = plan.resolved, plan.fabric
-    gpus, domain, nvswitches, _l, _s, _c, per_plane, base = _layout(plan)
-    switches = per_plane * fabric.planes
+    r = plan.resolved
+    gpus, domain, nvswitches, per_plane, base = _layout(plan)
+    switches = per_plane * plan.fabric.planes
     nodes = base + switches
     gpu_type = r.system.id if r.system.id in SIMAI_GPU_TYPES else r.system.id.replace(" ", "-")
     out.write(f"{nodes} {domain} {nvswitches} {switches} {link_count(plan)} {gpu_type}\n")

@@ -61,6 +61,7 @@ from typing import Iterable, Iterator, TextIO
 
 from core.errors import InputError
 from core.fabric.naming import Namer, NamingScheme
+from core.fabric.wiring import Wiring
 from core.formats.exports import Export
 from core.i18n import DEFAULT_LANGUAGE, N_, _, language
 
@@ -208,54 +209,46 @@ def slurm_tree(plan, naming: NamingScheme | None = None) -> SlurmTree:
     """
     namer = Namer.of(plan, naming)
     scheme = namer.scheme
-    fabric = plan.fabric
-    nodes = plan.resolved.nodes
-    digits = scheme.digits(fabric.group_count)
+    wiring = Wiring.of(plan)
     notes = _plane_note(plan)
 
-    def real(tier: str, first: int, count: int) -> str:
-        return compress_hostlist(namer.switch(tier, i) for i in range(first, first + count))
+    def real(tier: str, indices: Iterable[int]) -> str:
+        return compress_hostlist(namer.switch(tier, i) for i in indices)
 
-    if fabric.tiers == 1:
-        leaf = namer.switch("leaf", 0)
-        return SlurmTree([SlurmSwitch(leaf, leaf, nodes=[namer.node(n) for n in range(nodes)])], notes)
+    if wiring.tiers == 1:
+        leaf = namer.switch("leaf", wiring.leaf_of(0, 0))
+        return SlurmTree([SlurmSwitch(leaf, leaf, nodes=[namer.node(n) for n in range(wiring.nodes)])], notes)
 
     switches: list[SlurmSwitch] = []
-    group_names: list[str] = []
-    per_group = fabric.leaves_per_group
-    for group in range(fabric.group_count):
-        first = group * fabric.nodes_per_group
-        members = [namer.node(n) for n in range(first, min(nodes, first + fabric.nodes_per_group))]
+    pods: dict[int, tuple[int, list[str]]] = {}  # pod -> (its first group, its Slurm leaf switches)
+    digits = scheme.digits(wiring.groups)
+    rails = "leaves" if plan.fabric.topology == "top-of-rack" else "rails"
+    for group in range(wiring.groups):
+        members = [namer.node(n) for n in wiring.nodes_of_group(group)]
         if not members:
             continue
-        if per_group == 1:
-            name = namer.switch("leaf", group)
-            stands = name
+        leaves = sorted({wiring.leaf_of(group, lr) for lr in range(wiring.rails)})
+        if len(leaves) == 1:
+            name = stands = namer.switch("leaf", leaves[0])
         else:
             name = namer.logical("su", group, digits)
-            rails = "rails" if fabric.topology != "top-of-rack" else "leaves"
-            stands = f"{real('leaf', group * per_group, per_group)} ({per_group} {rails} of SU {group + 1})"
+            stands = f"{real('leaf', leaves)} ({len(leaves)} {rails} of SU {group + 1})"
         switches.append(SlurmSwitch(name, stands, nodes=members))
-        group_names.append(name)
+        pods.setdefault(wiring.pod_of_group(group), (group, []))[1].append(name)
 
-    if fabric.tiers == 2:
-        top = namer.logical("spines")
-        switches.append(SlurmSwitch(top, real("spine", 0, fabric.spine_count // fabric.islands)
-                                    + " (every leaf reaches every spine)", switches=group_names))
+    if wiring.tiers == 2:
+        switches.append(SlurmSwitch(namer.logical("spines"), real("spine", range(wiring.count("spine")))
+                                    + " (every leaf reaches every spine)", switches=pods[0][1]))
         return SlurmTree(switches, notes)
 
-    pod_digits = scheme.digits(fabric.pod_count)
+    pod_digits = scheme.digits(wiring.pods)
     pod_names: list[str] = []
-    for pod in range(fabric.pod_count):
-        members = group_names[pod * fabric.groups_per_pod:(pod + 1) * fabric.groups_per_pod]
-        if not members:
-            continue
+    for pod, (first_group, members) in sorted(pods.items()):
         name = namer.logical("pod", pod, pod_digits)
-        stands = f"{real('spine', pod * fabric.spines_per_pod, fabric.spines_per_pod)} (spines of pod {pod + 1})"
-        switches.append(SlurmSwitch(name, stands, switches=members))
+        spines = wiring.spines_of_leaf(wiring.leaf_of(first_group, 0))
+        switches.append(SlurmSwitch(name, f"{real('spine', spines)} (spines of pod {pod + 1})", switches=members))
         pod_names.append(name)
-    top = namer.logical("cores")
-    switches.append(SlurmSwitch(top, real("core", 0, fabric.core_count // fabric.islands) + " (core tier)",
+    switches.append(SlurmSwitch(namer.logical("cores"), real("core", range(wiring.count("core"))) + " (core tier)",
                                 switches=pod_names))
     return SlurmTree(switches, notes)
 
