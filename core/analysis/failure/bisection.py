@@ -30,7 +30,7 @@ class _Damage:
     def unit_of_node(self, n):
         """The cut's unit node ``n`` belongs to."""
         s, unit = self.shape, self.unit
-        g = n // s.nodes_per_group if s.tiers > 1 else 0
+        g = s.group_of_node(n)
         return ("pod", s.pod_of_group(g)) if unit == "pod" else (("group", g) if unit == "group" else ("node", n))
 
     def unit_of_leaf(self, k):
@@ -50,9 +50,9 @@ def _relevant_stages(shape: Shape) -> list[str]:
     """The stages a balanced cut crosses: NIC injection always, leaf uplinks with several leaf groups, spine
     uplinks with several pods of three tiers."""
     relevant = ["injection"]
-    if shape.tiers >= 2 and shape.groups > 1:
+    if "spine" in shape.roles and shape.groups > 1:
         relevant.append("leaf_up")
-        if shape.tiers == 3 and shape.pods > 1:
+        if shape.pods > 1:  # one pod below three tiers
             relevant.append("spine_up")
     return relevant
 
@@ -67,19 +67,16 @@ def _shared_factors(s: Shape, fab: _Fabric, relevant: list[str]) -> dict:
     spines of a two-tier fabric or one pod, dead cores: above the cut, so both halves lose alike)."""
     dead = fab.dead
     shared: dict = {}
-    two_tier_shared = s.tiers == 2 or (s.tiers == 3 and s.pods == 1)
-    full_down = (s.nodes_per_group * (s.rails if s.tor else 1)) * s.port_gbps if s.tiers > 1 else 0
+    full_down = s.nodes_per_group * s.links_per_node_leaf * s.port_gbps  # a full group's leaf (leaf_up: 2+ tiers)
     for pi in s.pis():
         p, i = pi
         if p in dead.planes:
             for stage in relevant:
                 shared[(pi, stage)] = 0.0
             continue
-        if "leaf_up" in relevant and two_tier_shared:
-            pod_key = (p, i, 0) if s.tiers == 3 else None
-            dead_sp = fab.dead_spines_per_pod.get(pod_key, 0) if pod_key else fab.dead_spines_per_pi.get(pi, 0)
-            per = s.spines_per_pod if s.tiers == 3 else s.spines
-            live = (per - dead_sp) * s.pair_links
+        if "leaf_up" in relevant and s.pods == 1:  # the spines above every leaf: both halves lose alike
+            dead_sp = fab.dead_spines_per_pod.get((p, i, 0), 0)
+            live = (len(s.spines_of_pod(0)) - dead_sp) * s.pair_links
             base = _leaf_usable(s, full_down, s.leaf_uplinks)
             shared[(pi, "leaf_up")] = _leaf_usable(s, full_down, live) / base if base else 1.0
         if "spine_up" in relevant:
@@ -101,8 +98,8 @@ def _injection_damage(s: Shape, fab: _Fabric, damage: _Damage) -> None:
         if p in dead.planes:
             continue
         g = s.group_of_leaf(k)
-        first = g * s.nodes_per_group if s.tiers > 1 else 0
-        per_node = s.rails if (s.tor or s.tiers == 1) else 1
+        first = g * s.nodes_per_group
+        per_node = s.links_per_node_leaf
         for n in range(first, first + s.group_nodes(g)):
             lost_nodes.setdefault(n, {}).setdefault((p, i), 0)
             lost_nodes[n][(p, i)] += per_node
@@ -110,7 +107,7 @@ def _injection_damage(s: Shape, fab: _Fabric, damage: _Damage) -> None:
         for nic in nics:
             i = nic % s.islands
             lr = nic // s.islands
-            g = n // s.nodes_per_group if s.tiers > 1 else 0
+            g = s.group_of_node(n)
             for p in range(s.planes):
                 if p in dead.planes or (p, i, s.leaf_of(g, lr)) in dead.leaves:
                     continue
@@ -125,19 +122,17 @@ def _leaf_up_damage(s: Shape, fab: _Fabric, shared: dict, damage: _Damage) -> No
     """Leaf uplinks: a dead leaf, a leaf with fewer live down ports or uplinks, or (with pods) fewer live spines;
     each touched leaf loses what it carried up healthy less what it carries now [Gb/s]."""
     dead = fab.dead
-    two_tier_shared = s.tiers == 2 or (s.tiers == 3 and s.pods == 1)
     touched = {(p, i, k) for p, i, k in dead.leaves}
     for n, nics in dead.nics.items():
-        g = n // s.nodes_per_group
+        g = s.group_of_node(n)
         for nic in nics:
             for p in range(s.planes):
                 touched.add((p, nic % s.islands, s.leaf_of(g, nic // s.islands)))
     touched |= set(fab.leaf_lost)
-    if not two_tier_shared:
+    if s.pods > 1:  # a pod's dead spines hurt its own leaves (one pod: shared by both halves)
         for (p, i, pod), _c in fab.dead_spines_per_pod.items():
-            for g in range(pod * s.groups_per_pod, min(s.groups, (pod + 1) * s.groups_per_pod)):
-                for lr in range(s.leaves_per_group):
-                    touched.add((p, i, s.leaf_of(g, lr)))
+            for k in s.leaves_of_pod(pod):
+                touched.add((p, i, k))
     for p, i, k in touched:
         pi = (p, i)
         if p in dead.planes:
@@ -166,24 +161,22 @@ def _spine_up_damage(s: Shape, fab: _Fabric, damage: _Damage) -> None:
     dead = fab.dead
     touched_spines = set(dead.spines) | set(fab.spine_up_lost) | set(fab.spine_down_lost)
     for p, i, k in dead.leaves:
-        pod = s.pod_of_group(s.group_of_leaf(k))
-        for j in range(s.spines_per_pod):
-            touched_spines.add((p, i, pod * s.spines_per_pod + j))
+        for sp in s.spines_of_leaf(k):
+            touched_spines.add((p, i, sp))
     for p, i, k in touched_spines:
         if p in dead.planes:
             continue
         pi = (p, i)
         pod, j = divmod(k, s.spines_per_pod)
-        pod_groups = min(s.groups_per_pod, s.groups - pod * s.groups_per_pod)
-        down_links = pod_groups * s.leaves_per_group * s.pair_links
+        pod_leaves = s.leaves_of_pod(pod)
+        down_links = len(pod_leaves) * s.pair_links
         alive = s.cores_per_group - fab.dead_cores_per_group.get((p, i, j), 0)
         up = s.spine_uplinks[pod] * alive / s.cores_per_group
         base = min(down_links, up) * s.up_gbps
         if (p, i, k) in dead.spines:
             now = 0.0
         else:
-            dead_leaves = sum(1 for g in range(pod * s.groups_per_pod, pod * s.groups_per_pod + pod_groups)
-                              for lr in range(s.leaves_per_group) if (p, i, s.leaf_of(g, lr)) in dead.leaves)
+            dead_leaves = sum(1 for leaf in pod_leaves if (p, i, leaf) in dead.leaves)
             lost_down = sum(n for leaf, n in fab.spine_down_lost.get((p, i, k), ()) if fab.leaf_alive(p, i, leaf))
             lost_up = sum(n for c, n in fab.spine_up_lost.get((p, i, k), ()) if (p, i, c) not in dead.cores)
             now = min(down_links - dead_leaves * s.pair_links - lost_down, up - lost_up) * s.up_gbps

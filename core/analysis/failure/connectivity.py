@@ -27,15 +27,15 @@ class _Unit:
 
 
 def _node_ports(fab: _Fabric, g: int, dead_nics: set) -> list:
-    s = fab.shape
+    w = fab.shape.wiring
     ports = []
-    for p, i in s.pis():
-        for lr in range(s.rails):
-            nic = lr * s.islands + i
+    for p, i in w.plane_islands():
+        for lr in range(w.rails):
+            nic = w.nic_of(lr, i)
             if nic in dead_nics:
                 ports.append((p, i, nic, None))
                 continue
-            ports.append((p, i, nic, fab.label(p, i, s.leaf_of(g, lr))))
+            ports.append((p, i, nic, fab.label(p, i, w.leaf_of(g, lr))))
     return ports
 
 
@@ -49,19 +49,12 @@ def _units(fab: _Fabric) -> list[tuple[list[_Unit], int, int | None]]:
     domain that lost every NVLink switch chip falls apart into its nodes.
     """
     s, dead = fab.shape, fab.dead
-    group_count = s.groups if s.tiers > 1 else 1
-    npg = s.nodes_per_group if s.tiers > 1 else s.nodes
     dead_leaf_groups = {s.group_of_leaf(k) for _p, _i, k in dead.leaves}
     dead_leaf_groups |= {s.group_of_leaf(k) for _p, _i, k, _b in fab.cut_leaf_spine}
-    isolated_pods = set()
-    if s.tiers == 2:
-        if any(n >= s.spines for n in fab.dead_spines_per_pi.values()):
-            isolated_pods.add(0)
-    elif s.tiers == 3:
-        isolated_pods = {pod for (_p, _i, pod), n in fab.dead_spines_per_pod.items() if n >= s.spines_per_pod}
+    isolated_pods = {pod for (_p, _i, pod), n in fab.dead_spines_per_pod.items() if n >= len(s.spines_of_pod(pod))}
     broken_by_group: dict[int, list] = {}
     for node in dead.nics:
-        broken_by_group.setdefault(node // npg if s.tiers > 1 else 0, []).append(node)
+        broken_by_group.setdefault(s.group_of_node(node), []).append(node)
     clean: dict = {}
 
     def clean_ports(g):
@@ -77,7 +70,7 @@ def _units(fab: _Fabric) -> list[tuple[list[_Unit], int, int | None]]:
     pieces = []
     if s.nodes_per_domain == 1:
         merged: dict = {}
-        for g in range(group_count):
+        for g in range(s.groups):
             n = s.group_nodes(g)
             broken = broken_by_group.get(g, ())
             if n - len(broken) > 0:
@@ -102,8 +95,8 @@ def _units(fab: _Fabric) -> list[tuple[list[_Unit], int, int | None]]:
         units = []
         node = first
         while node < last:
-            g = node // npg if s.tiers > 1 else 0
-            end = min(last, (g + 1) * npg) if s.tiers > 1 else last
+            g = s.group_of_node(node)
+            end = min(last, g * s.nodes_per_group + s.group_nodes(g))
             broken = [x for x in broken_by_group.get(g, ()) if node <= x < end]
             if end - node - len(broken) > 0:
                 key, ports = clean_ports(g)

@@ -39,7 +39,8 @@ WIRED = ("tiers", "planes", "islands", "rails", "nodes", "tor", "groups", "nodes
          "spine_uplinks", "spine_core_pairs", "leaf_uplinks", "port_gbps", "up_gbps", "roles", "link_classes",
          "prefix", "switch_id", "count", "group_nodes", "group_of_node", "leaf_of", "node_port", "group_of_leaf",
          "pod_of_group", "pod_of_leaf", "pod_of_spine", "leaf_down_ports", "leaves_per_pod", "spines_of_leaf",
-         "leaves_of_spine", "cores_of_spine", "core_pair_links", "links_per_node_leaf")
+         "leaves_of_spine", "cores_of_spine", "core_pair_links", "links_per_node_leaf", "spines_of_pod",
+         "leaves_of_pod", "plane_islands")
 """Names ``Shape`` answers from its ``core.fabric.wiring.Wiring`` (counts per plane and island, device ids, which
 leaf serves a rail, spines of a leaf, cores of a spine)."""
 
