@@ -76,7 +76,7 @@ def _shared_factors(s: Shape, fab: _Fabric, relevant: list[str]) -> dict:
             continue
         if "leaf_up" in relevant and s.pods == 1:  # the spines above every leaf: both halves lose alike
             dead_sp = fab.dead_spines_per_pod.get((p, i, 0), 0)
-            live = (len(s.spines_of_pod(0)) - dead_sp) * s.pair_links
+            live = (fab.pod_spines - dead_sp) * s.pair_links
             base = _leaf_usable(s, full_down, s.leaf_uplinks)
             shared[(pi, "leaf_up")] = _leaf_usable(s, full_down, live) / base if base else 1.0
         if "spine_up" in relevant:
@@ -92,65 +92,67 @@ def _shared_factors(s: Shape, fab: _Fabric, relevant: list[str]) -> dict:
 
 def _injection_damage(s: Shape, fab: _Fabric, damage: _Damage) -> None:
     """NIC injection: every lost port of a node (its NIC dead, its leaf or plane dead), at the port speed."""
+    w = s.wiring
     dead = fab.dead
     lost_nodes: dict = {}
     for p, i, k in dead.leaves:
         if p in dead.planes:
             continue
-        g = s.group_of_leaf(k)
-        first = g * s.nodes_per_group
-        per_node = s.links_per_node_leaf
-        for n in range(first, first + s.group_nodes(g)):
+        g = w.group_of_leaf(k)
+        first = g * w.nodes_per_group
+        per_node = w.links_per_node_leaf
+        for n in range(first, first + w.group_nodes(g)):
             lost_nodes.setdefault(n, {}).setdefault((p, i), 0)
             lost_nodes[n][(p, i)] += per_node
     for n, nics in dead.nics.items():
         for nic in nics:
-            i = nic % s.islands
-            lr = nic // s.islands
-            g = s.group_of_node(n)
-            for p in range(s.planes):
-                if p in dead.planes or (p, i, s.leaf_of(g, lr)) in dead.leaves:
+            i = nic % w.islands
+            lr = nic // w.islands
+            g = w.group_of_node(n)
+            for p in range(w.planes):
+                if p in dead.planes or (p, i, w.leaf_of(g, lr)) in dead.leaves:
                     continue
                 lost_nodes.setdefault(n, {}).setdefault((p, i), 0)
                 lost_nodes[n][(p, i)] += 1
     for n, per_pi in lost_nodes.items():
         for pi, ports in per_pi.items():
-            damage.hurt(pi, "injection", damage.unit_of_node(n), ports * s.port_gbps)
+            damage.hurt(pi, "injection", damage.unit_of_node(n), ports * w.port_gbps)
 
 
 def _leaf_up_damage(s: Shape, fab: _Fabric, shared: dict, damage: _Damage) -> None:
     """Leaf uplinks: a dead leaf, a leaf with fewer live down ports or uplinks, or (with pods) fewer live spines;
     each touched leaf loses what it carried up healthy less what it carries now [Gb/s]."""
+    w = s.wiring
     dead = fab.dead
     touched = {(p, i, k) for p, i, k in dead.leaves}
     for n, nics in dead.nics.items():
-        g = s.group_of_node(n)
+        g = w.group_of_node(n)
         for nic in nics:
-            for p in range(s.planes):
-                touched.add((p, nic % s.islands, s.leaf_of(g, nic // s.islands)))
+            for p in range(w.planes):
+                touched.add((p, nic % w.islands, w.leaf_of(g, nic // w.islands)))
     touched |= set(fab.leaf_lost)
-    if s.pods > 1:  # a pod's dead spines hurt its own leaves (one pod: shared by both halves)
+    if w.pods > 1:  # a pod's dead spines hurt its own leaves (one pod: shared by both halves)
         for (p, i, pod), _c in fab.dead_spines_per_pod.items():
-            for k in s.leaves_of_pod(pod):
+            for k in w.leaves_of_pod(pod):
                 touched.add((p, i, k))
     for p, i, k in touched:
         pi = (p, i)
         if p in dead.planes:
             continue
-        down = s.leaf_down_ports(k) * s.port_gbps
+        down = w.leaf_down_ports(k) * w.port_gbps
         factor = shared.get((pi, "leaf_up"), 1.0)
-        base = _leaf_usable(s, down, s.leaf_uplinks) * factor
+        base = _leaf_usable(s, down, w.leaf_uplinks) * factor
         if not fab.leaf_alive(p, i, k):
             now = 0.0
         else:
-            g = s.group_of_leaf(k)
-            first = g * s.nodes_per_group
+            g = w.group_of_leaf(k)
+            first = g * w.nodes_per_group
             lost = 0
-            for n in range(first, first + s.group_nodes(g)):
+            for n in range(first, first + w.group_nodes(g)):
                 for nic in dead.nics.get(n, ()):
-                    if nic % s.islands == i and s.leaf_of(g, nic // s.islands) == k:
+                    if nic % w.islands == i and w.leaf_of(g, nic // w.islands) == k:
                         lost += 1
-            live_down = down - lost * s.port_gbps
+            live_down = down - lost * w.port_gbps
             now = _leaf_usable(s, live_down, fab.live_uplinks(p, i, k))
         damage.hurt(pi, "leaf_up", damage.unit_of_leaf(k), max(0.0, base - now))
 
@@ -158,28 +160,29 @@ def _leaf_up_damage(s: Shape, fab: _Fabric, shared: dict, damage: _Damage) -> No
 def _spine_up_damage(s: Shape, fab: _Fabric, damage: _Damage) -> None:
     """Spine uplinks (three tiers, several pods): a dead spine, or a spine whose leaves, down cables or core
     cables were lost; each loses what it carried up healthy less what it carries now [Gb/s]."""
+    w = s.wiring
     dead = fab.dead
     touched_spines = set(dead.spines) | set(fab.spine_up_lost) | set(fab.spine_down_lost)
     for p, i, k in dead.leaves:
-        for sp in s.spines_of_leaf(k):
+        for sp in w.spines_of_leaf(k):
             touched_spines.add((p, i, sp))
     for p, i, k in touched_spines:
         if p in dead.planes:
             continue
         pi = (p, i)
-        pod, j = divmod(k, s.spines_per_pod)
-        pod_leaves = s.leaves_of_pod(pod)
-        down_links = len(pod_leaves) * s.pair_links
-        alive = s.cores_per_group - fab.dead_cores_per_group.get((p, i, j), 0)
-        up = s.spine_uplinks[pod] * alive / s.cores_per_group
-        base = min(down_links, up) * s.up_gbps
+        pod, j = divmod(k, w.spines_per_pod)
+        pod_leaves = w.leaves_of_pod(pod)
+        down_links = len(pod_leaves) * w.pair_links
+        alive = w.cores_per_group - fab.dead_cores_per_group.get((p, i, j), 0)
+        up = w.spine_uplinks[pod] * alive / w.cores_per_group
+        base = min(down_links, up) * w.up_gbps
         if (p, i, k) in dead.spines:
             now = 0.0
         else:
             dead_leaves = sum(1 for leaf in pod_leaves if (p, i, leaf) in dead.leaves)
             lost_down = sum(n for leaf, n in fab.spine_down_lost.get((p, i, k), ()) if fab.leaf_alive(p, i, leaf))
             lost_up = sum(n for c, n in fab.spine_up_lost.get((p, i, k), ()) if (p, i, c) not in dead.cores)
-            now = min(down_links - dead_leaves * s.pair_links - lost_down, up - lost_up) * s.up_gbps
+            now = min(down_links - dead_leaves * w.pair_links - lost_down, up - lost_up) * w.up_gbps
         damage.hurt(pi, "spine_up", ("pod", pod), max(0.0, base - now))
 
 

@@ -48,17 +48,17 @@ def _units(fab: _Fabric) -> list[tuple[list[_Unit], int, int | None]]:
     computed once, and with one node per NVLink domain their nodes form one piece per pod. A multi-node
     domain that lost every NVLink switch chip falls apart into its nodes.
     """
-    s, dead = fab.shape, fab.dead
-    dead_leaf_groups = {s.group_of_leaf(k) for _p, _i, k in dead.leaves}
-    dead_leaf_groups |= {s.group_of_leaf(k) for _p, _i, k, _b in fab.cut_leaf_spine}
-    isolated_pods = {pod for (_p, _i, pod), n in fab.dead_spines_per_pod.items() if n >= len(s.spines_of_pod(pod))}
+    s, w, dead = fab.shape, fab.shape.wiring, fab.dead
+    dead_leaf_groups = {w.group_of_leaf(k) for _p, _i, k in dead.leaves}
+    dead_leaf_groups |= {w.group_of_leaf(k) for _p, _i, k, _b in fab.cut_leaf_spine}
+    isolated_pods = {pod for (_p, _i, pod), n in fab.dead_spines_per_pod.items() if n >= fab.pod_spines}
     broken_by_group: dict[int, list] = {}
     for node in dead.nics:
-        broken_by_group.setdefault(s.group_of_node(node), []).append(node)
+        broken_by_group.setdefault(w.group_of_node(node), []).append(node)
     clean: dict = {}
 
     def clean_ports(g):
-        pod = s.pod_of_group(g)
+        pod = w.pod_of_group(g)
         key = g if (g in dead_leaf_groups or pod in isolated_pods) else ("pod", pod)
         if key not in clean:
             clean[key] = _node_ports(fab, g, set())
@@ -70,8 +70,8 @@ def _units(fab: _Fabric) -> list[tuple[list[_Unit], int, int | None]]:
     pieces = []
     if s.nodes_per_domain == 1:
         merged: dict = {}
-        for g in range(s.groups):
-            n = s.group_nodes(g)
+        for g in range(w.groups):
+            n = w.group_nodes(g)
             broken = broken_by_group.get(g, ())
             if n - len(broken) > 0:
                 key, ports = clean_ports(g)
@@ -95,8 +95,8 @@ def _units(fab: _Fabric) -> list[tuple[list[_Unit], int, int | None]]:
         units = []
         node = first
         while node < last:
-            g = s.group_of_node(node)
-            end = min(last, g * s.nodes_per_group + s.group_nodes(g))
+            g = w.group_of_node(node)
+            end = min(last, g * w.nodes_per_group + w.group_nodes(g))
             broken = [x for x in broken_by_group.get(g, ()) if node <= x < end]
             if end - node - len(broken) > 0:
                 key, ports = clean_ports(g)

@@ -16,7 +16,7 @@ def _ecmp(shape: Shape, fab: _Fabric):
     rows: dict = {}
     leaf_frac = spine_frac = 1.0
     for (p, i, pod), n_dead in fab.dead_spines_per_pod.items():
-        per = len(s.spines_of_pod(pod))
+        per = fab.pod_spines
         if p in dead.planes or n_dead >= per:
             continue
         live = sum(1 for k in s.leaves_of_pod(pod) if fab.leaf_alive(p, i, k))

@@ -35,7 +35,10 @@ class _Fabric:
     """Switch-level state of a failed design, answered per leaf at pod / leaf granularity."""
 
     def __init__(self, shape: Shape, dead: Dead):
-        self.shape, self.dead = shape, dead
+        self.shape, self.dead, w = shape, dead, shape.wiring
+        self.pod_spines = len(w.spines_of_pod(0))
+        """Spines of a pod (every pod has as many; every spine with two tiers, none with one)."""
+        self.has_cores = "core" in w.roles
         self.dead_spines_per_pod: dict = {}  # (p, i, pod) -> count (pod 0 with two tiers: every spine)
         for p, i, k in dead.spines:
             pod = shape.pod_of_spine(k)
@@ -45,7 +48,7 @@ class _Fabric:
             j = k // max(1, shape.cores_per_group)
             self.dead_cores_per_group[(p, i, j)] = self.dead_cores_per_group.get((p, i, j), 0) + 1
         self.pod_root: dict = {}  # (p, i) -> {pod: root} for touched planes in three tiers
-        if "core" in shape.roles:
+        if self.has_cores:
             touched = {(p, i) for p, i, _k in dead.spines} | {(p, i) for p, i, _k in dead.cores}
             for pi in touched:
                 self.pod_root[pi] = self._pod_components(*pi)
@@ -79,7 +82,7 @@ class _Fabric:
         """Uplinks of leaf ``k`` to live spines (the leaf itself assumed alive)."""
         s = self.shape
         pod = s.pod_of_leaf(k)
-        per = len(s.spines_of_pod(pod))  # none with one tier: no uplinks
+        per = self.pod_spines  # none with one tier: no uplinks
         dead = self.dead_spines_per_pod.get((p, i, pod), 0)
         lost = sum(n for sp, n in self.leaf_lost.get((p, i, k), ()) if self.spine_alive(p, i, sp))
         return (per - dead) * s.pair_links - lost
@@ -157,17 +160,16 @@ class _Fabric:
         """The switch component leaf ``k`` of plane ``p``, island ``i`` belongs to (None: leaf dead)."""
         if not self.leaf_alive(p, i, k):
             return None
-        s = self.shape
-        if "spine" not in s.roles:
+        if not self.pod_spines:  # one tier: one switch per plane and island
             return ("f", p, i)
-        pod = s.pod_of_leaf(k)
-        if self.dead_spines_per_pod.get((p, i, pod), 0) >= len(s.spines_of_pod(pod)):
+        pod = self.shape.wiring.pod_of_leaf(k)
+        if self.dead_spines_per_pod.get((p, i, pod), 0) >= self.pod_spines:
             return ("l", p, i, k)
         bundles = self.bundle_root.get((p, i))
         if bundles is not None:
             root = bundles.get(("k", k)) or bundles.get(("L", pod))
             return ("b", p, i, root) if root is not None else ("l", p, i, k)
-        if "core" not in s.roles:
+        if not self.has_cores:
             return ("f", p, i)
         roots = self.pod_root.get((p, i))
         return ("f", p, i, roots[pod] if roots else 0)
