@@ -84,7 +84,7 @@ def _shared_factors(s: Shape, fab: _Fabric, relevant: list[str]) -> dict:
             for j in range(s.spines_per_pod):
                 alive = s.cores_per_group - fab.dead_cores_per_group.get((p, i, j), 0)
                 up = s.spine_uplinks[0]
-                down = s.groups_per_pod * s.leaves_per_group * s.pair_links
+                down = s.leaves_per_pod * s.pair_links  # a full pod's spine
                 factors.append(min(down, up * alive / s.cores_per_group) / min(down, up) if min(down, up) else 1.0)
             shared[(pi, "spine_up")] = sum(factors) / len(factors)
     return shared

@@ -120,7 +120,7 @@ class _Fabric:
                     if sp not in cut_leaves[k]:
                         union.union(("k", k), ("s", sp))
                 out[("k", k)] = ("k", k)
-        if "core" in s.roles:
+        if self.has_cores:
             cut_spines: dict = {}
             for pp, ii, a, b in self.cut_spine_core:
                 if (pp, ii) == (p, i):
