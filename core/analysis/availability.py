@@ -124,7 +124,11 @@ class Shape(BaseModel):
 
 def shape_of(plan) -> Shape:
     """The shape of a ``core.plan.Plan`` for the model: the counts of its ``core.fabric.wiring.Wiring`` over every
-    plane and island (groups and pods as one plane's; a full pod's spine uplinks from the sizing)."""
+    plane and island (groups and pods as one plane's; a full pod's spine uplinks from the sizing).
+
+    Approximate for a partial last pod of three tiers: groups per pod are ``ceil(groups / pods)`` (below the
+    wiring's when the last pod is short, e.g. 5 groups in pods of 4 give 3, so ``wiring`` gives a few leaves the
+    next pod's spines) and every spine has a full pod's uplinks."""
     w = Wiring.of(plan)
     copies = w.planes * w.islands
     per_group = max(1, min(w.nodes_per_group, w.nodes))
