@@ -56,8 +56,8 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from core.analysis.failure import Shape
-from core.fabric.wiring import Wiring
 from core.errors import DesignError, InputError, shown
+from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.perf import congestion
 from core.plan import Plan

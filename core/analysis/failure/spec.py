@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from core.analysis.failure.shape import Shape, _pair_links
-from core.fabric.wiring import Wiring
 from core.errors import InputError, shown
+from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.plan import Plan
 
