@@ -39,6 +39,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from core.errors import InputError
+from core.fabric.wiring import Wiring
 from core.i18n import _
 from core.spares import reliability_table
 
@@ -122,23 +123,23 @@ class Shape(BaseModel):
 
 
 def shape_of(plan) -> Shape:
-    """The shape of a ``core.plan.Plan`` for the model."""
-    f, r = plan.fabric, plan.resolved
-    nodes = r.nodes
-    per_group = max(1, min(f.nodes_per_group, nodes))
-    groups = math.ceil(nodes / per_group)
-    leaves_per_group = max(1, round(f.leaf_count_total / groups))
-    links_per_node = max(1, round(f.node_leaf_links * f.planes / nodes))
-    pods = max(1, f.pod_count) if f.tiers == 3 else 1
-    spines = f.spine_count_total if f.tiers >= 2 else 0
+    """The shape of a ``core.plan.Plan`` for the model: the counts of its ``core.fabric.wiring.Wiring`` over every
+    plane and island (groups and pods as one plane's; a full pod's spine uplinks from the sizing).
+
+    Approximate for a partial last pod of three tiers: groups per pod are ``ceil(groups / pods)`` (below the
+    wiring's when the last pod is short, e.g. 5 groups in pods of 4 give 3, so ``wiring`` gives a few leaves the
+    next pod's spines) and every spine has a full pod's uplinks."""
+    w = Wiring.of(plan)
+    copies = w.planes * w.islands
+    per_group = max(1, min(w.nodes_per_group, w.nodes))
+    spines = w.spines * copies
     return Shape(
-        nodes=nodes, gpus_per_node=r.gpus_per_node, links_per_node=links_per_node, nodes_per_group=per_group,
-        leaves_per_group=leaves_per_group, groups=groups, leaf_uplinks=f.leaf_uplinks if f.tiers >= 2 else 0,
-        spines_per_pod=max(1, spines // pods) if spines else 0,
-        groups_per_pod=max(1, math.ceil(groups / pods)), spines=spines,
-        spine_uplinks=f.spine_uplinks if f.tiers == 3 else 0,
-        cores_per_group=max(1, f.cores_per_group) if f.tiers == 3 else 0,
-        cores=f.core_count_total if f.tiers == 3 else 0,
+        nodes=w.nodes, gpus_per_node=plan.resolved.gpus_per_node, links_per_node=w.rails * copies,
+        nodes_per_group=per_group, leaves_per_group=w.leaves_per_group * copies, groups=w.groups,
+        leaf_uplinks=w.leaf_uplinks, spines_per_pod=max(1, spines // w.pods) if spines else 0,
+        groups_per_pod=max(1, math.ceil(w.groups / w.pods)), spines=spines,
+        spine_uplinks=plan.fabric.spine_uplinks if "core" in w.roles else 0,
+        cores_per_group=max(1, w.cores_per_group) if "core" in w.roles else 0, cores=w.cores * copies,
         bisection_tbits_one_direction=plan.bandwidth.bisection_tbits_one_direction,
     )
 
@@ -224,7 +225,11 @@ class Availability(BaseModel):
 def wiring(shape: Shape) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
     """Index arrays of the model's fabric: the leaf of each node-leaf link ``(nodes, k)``, the spine of each
     leaf uplink ``(leaves, leaf_uplinks)`` and the core of each spine uplink ``(spines, spine_uplinks)``
-    (None without that tier). The same wiring as ``core.fabric.topology.fabric_graph`` (tests compare them)."""
+    (None without that tier). The same wiring as ``core.fabric.topology.fabric_graph`` (tests compare them).
+
+    Not ``core.fabric.wiring.Wiring``'s numbering: the model's ``Shape`` puts every plane's and island's leaves of a
+    group side by side (one fabric of all planes), can be built without a plan, and this index layout fixes which
+    seeded draw falls on which element, so renumbering would change every Monte Carlo result."""
     n, k, L, G = shape.nodes, shape.links_per_node, shape.leaves_per_group, shape.groups
     node_group = np.minimum(np.arange(n) // shape.nodes_per_group, G - 1)
     link_leaf = node_group[:, None] * L + (np.arange(k) % L)[None, :]

@@ -57,6 +57,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.analysis.failure import Shape
 from core.errors import DesignError, InputError, shown
+from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.perf import congestion
 from core.plan import Plan
@@ -400,30 +401,22 @@ class _Flows:
 
     def index(self, shape: Shape, nics: int) -> None:
         """Topology indices of one plane: ports, leaves, pods, and which connections cross leaves and pods."""
-        islands, tiers = shape.islands, shape.tiers
-        npg = max(1, shape.nodes_per_group) if tiers > 1 else max(1, shape.nodes)
+        w = shape.wiring
 
         def leaf_id(node, nic):
-            island, lr = nic % islands, nic // islands
-            if tiers == 1:
-                return island + 0 * node
-            g = node // npg
-            k = g if shape.tor else g * shape.leaves_per_group + lr
-            return island * shape.leaves + k
+            island, lr = nic % w.islands, nic // w.islands
+            return island * w.leaves + w.leaf_of(w.group_of_node(node), lr)
 
-        self.npg = npg
+        self.npg = w.nodes_per_group  # every node with one tier
         self.port_s = self.node_s * nics + self.exit_nic
         self.port_d = self.node_d * nics + self.nic_d
         self.leaf_s, self.leaf_d = leaf_id(self.node_s, self.exit_nic), leaf_id(self.node_d, self.nic_d)
         self.cross = self.leaf_s != self.leaf_d
-        local_leaf_s = self.leaf_s % max(1, shape.leaves)
-        local_leaf_d = self.leaf_d % max(1, shape.leaves)
         self.pod_s = self.pod_d = None
-        if tiers == 3:
-            def pod_of(leaf, local):
-                grp_ = local if shape.tor else local // max(1, shape.leaves_per_group)
-                return (leaf // shape.leaves) * shape.pods + grp_ // max(1, shape.groups_per_pod)
-            self.pod_s, self.pod_d = pod_of(self.leaf_s, local_leaf_s), pod_of(self.leaf_d, local_leaf_d)
+        if "core" in w.roles:
+            def pod_of(leaf):
+                return (leaf // w.leaves) * w.pods + w.pod_of_leaf(leaf % w.leaves)
+            self.pod_s, self.pod_d = pod_of(self.leaf_s), pod_of(self.leaf_d)
             self.cross_pod = self.cross & (self.pod_s != self.pod_d)
         else:
             self.cross_pod = np.zeros(len(self.gpu_s), dtype=bool)
@@ -435,17 +428,17 @@ class _Links:
     ``n_leaves``, ``n_pods``, ``n_ports``; link speeds ``C_port`` and ``C_up`` [Gb/s]; ``eff`` adaptive efficiency."""
 
     def __init__(self, shape: Shape, nics: int):
-        tiers = shape.tiers
-        self.n_leaves = shape.islands * max(1, shape.leaves)
+        w = shape.wiring
+        self.n_leaves = w.islands * w.leaves
         self.eff = congestion.load_constants().adaptive_efficiency
-        self.C_port, self.C_up = float(shape.port_gbps), float(shape.up_gbps)
-        self.n_ports = shape.nodes * nics
-        self.U = shape.leaf_uplinks if tiers > 1 else 0
-        self.pair = max(1, shape.pair_links)
-        self.spp = shape.spines_per_pod if tiers == 3 else shape.spines
-        self.n_pods = shape.islands * shape.pods if tiers == 3 else 0
-        self.S = shape.spine_uplinks[0] if tiers == 3 and shape.spine_uplinks else 0
-        self.cpair = max(1, self.S // max(1, shape.cores_per_group)) if self.S else 1
+        self.C_port, self.C_up = float(w.port_gbps), float(w.up_gbps)
+        self.n_ports = w.nodes * nics
+        self.U = w.leaf_uplinks  # none with one tier
+        self.pair = max(1, w.pair_links)
+        self.spp = len(w.spines_of_pod(0))
+        self.n_pods = w.islands * w.pods if "core" in w.roles else 0
+        self.S = w.spine_uplinks[0] if w.spine_uplinks else 0  # none below three tiers
+        self.cpair = max(1, w.core_pair_links(0))
 
 
 def _adaptive_routing(shape: Shape, f: _Flows, k: _Links, share_nic):
@@ -455,14 +448,14 @@ def _adaptive_routing(shape: Shape, f: _Flows, k: _Links, share_nic):
     ar_share = share_nic.copy()
     cross, cross_pod, demand, U, C_up, eff = f.cross, f.cross_pod, f.demand, k.U, k.C_up, k.eff
     ar_up_link = ar_down_link = ar_sup_link = ar_sdown_link = None
-    if shape.tiers > 1 and U > 0:
+    if U > 0:  # (no uplinks with one tier)
         up_tot = np.bincount(f.leaf_s[cross], weights=demand[cross], minlength=k.n_leaves)
         down_tot = np.bincount(f.leaf_d[cross], weights=demand[cross], minlength=k.n_leaves)
         ar_share[cross] = np.minimum(ar_share[cross], np.minimum(_kappa(up_tot[f.leaf_s[cross]] / U, C_up, eff),
                                                                  _kappa(down_tot[f.leaf_d[cross]] / U, C_up, eff)))
         ar_up_link = np.repeat(up_tot / U, U)
         ar_down_link = np.repeat(down_tot / U, U)
-    if shape.tiers == 3 and k.S > 0 and cross_pod.any():
+    if k.S > 0 and cross_pod.any():  # (no spine uplinks below three tiers)
         pup = np.bincount(f.pod_s[cross_pod], weights=demand[cross_pod], minlength=k.n_pods)
         pdown = np.bincount(f.pod_d[cross_pod], weights=demand[cross_pod], minlength=k.n_pods)
         per_pod_links = k.spp * k.S
@@ -489,7 +482,7 @@ def _static_ecmp(shape: Shape, f: _Flows, k: _Links, ar_share, ar_links, per_con
     fdem = f.demand[fl] / per_conn
     ecmp_share = ar_share[fl]  # never better than adaptive routing (congestion.tier_share)
     link_sets = []  # (tier, direction, link id per crossing flow (-1: none), links, capacity, AR per-link loads)
-    if shape.tiers > 1 and U > 0 and len(fl):
+    if U > 0 and len(fl):
         u = rng.integers(0, U, size=len(fl))
         j = u // pair
         ls, ld = f.leaf_s[fl], f.leaf_d[fl]
@@ -505,7 +498,7 @@ def _static_ecmp(shape: Shape, f: _Flows, k: _Links, ar_share, ar_links, per_con
             sdown_id = np.where(f_cp, (f.pod_d[fl] * spp + j) * S + (v // k.cpair) * k.cpair + q2, -1)
             link_sets.append(("spine_core", "up", sup_id, k.n_pods * spp * S, C_up, ar_sup_link))
             link_sets.append(("spine_core", "down", sdown_id, k.n_pods * spp * S, C_up, ar_sdown_link))
-    elif shape.tiers > 1 and U > 0:
+    elif U > 0:
         empty = np.zeros(0, dtype=np.int64)
         link_sets.append(("leaf_spine", "up", empty, k.n_leaves * U, C_up, ar_up_link))
         link_sets.append(("leaf_spine", "down", empty, k.n_leaves * U, C_up, ar_down_link))
@@ -561,8 +554,8 @@ def _heat_blocks(shape: Shape, k: _Links, nics: int, npg: int, stages: list) -> 
     links) or pods (spine-core), at most ``HEAT_BLOCKS`` per tier; ``stages`` are ``(tier, direction, ECMP loads,
     AR loads)`` [Gb/s]."""
     blocks = []
-    tiers = shape.tiers
-    groups = max(1, shape.groups if tiers > 1 else 1)
+    w = shape.wiring
+    groups = w.groups
     for tier, direction, e_arr, a_arr in stages:
         cap = k.C_port if tier == "node_leaf" else k.C_up
         if tier == "node_leaf":
@@ -570,8 +563,7 @@ def _heat_blocks(shape: Shape, k: _Links, nics: int, npg: int, stages: list) -> 
             n_units = groups
         elif tier == "leaf_spine":
             leaf = np.arange(k.n_leaves * k.U) // k.U
-            local = leaf % max(1, shape.leaves)
-            unit = (local if shape.tor else local // max(1, shape.leaves_per_group)) if tiers > 1 else local
+            unit = w.group_of_leaf(leaf % w.leaves)  # (leaf-spine links: two tiers or more)
             n_units = groups
         else:
             unit = (np.arange(len(e_arr)) // (k.spp * k.S)) % max(1, shape.pods)
@@ -665,7 +657,7 @@ def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job
         notes.append(_("Several GPUs of a node send to peers on the same rail: rail-aligned (PXN) their traffic shares "
                        "that rail's NIC, which is overloaded; placed by node each GPU sends on its own NIC."))
     # --- hottest links (ECMP)
-    naming = _Names(shape, k.U, k.pair, k.spp, k.S)
+    naming = _Names(shape.wiring, k)
     if arrays is not None:
         arrays["pairs"] = (port_s, port_d, demand)
         arrays["names"] = naming.link
@@ -711,42 +703,32 @@ def _empty(plan, pattern, placement, n, grp, seed, line, per_conn, mix, notes):
 
 
 class _Names:
-    """Names of one plane's links, as ``core.fabric.topology.fabric_graph`` names their ends (plane 0)."""
+    """Names of one plane's links, their ends as ``core.fabric.wiring.Wiring`` names them (plane 0)."""
 
-    def __init__(self, shape: Shape, U: int, pair: int, spp: int, S: int):
-        self.s, self.U, self.pair, self.spp, self.S = shape, U, pair, spp, S
-
-    def _leaf(self, leaf: int) -> str:
-        s = self.s
-        island, k = divmod(leaf, max(1, s.leaves))
-        return f"{s.prefix(0, island)}leaf{k}"
+    def __init__(self, wiring: Wiring, k: _Links):
+        self.w, self.k = wiring, k
 
     def link(self, tier: str, direction: str, idx: int) -> str:
-        s = self.s
-        arrow = "->"
+        """Name of link ``idx`` of ``tier`` in ``direction`` (``_Links`` numbering: node-leaf by node and NIC,
+        leaf-spine by leaf and uplink, spine-core by spine and uplink, islands outer)."""
+        w, k = self.w, self.k
         if tier == "node_leaf":
-            node, nic = divmod(idx, s.nics)
-            island, lr = nic % s.islands, nic // s.islands
-            if s.tiers == 1:
-                leaf = island * max(1, s.leaves)
-            else:
-                g = node // max(1, s.nodes_per_group)
-                leaf = island * s.leaves + (g if s.tor else g * s.leaves_per_group + lr)
-            a, b = f"node{node}.nic{nic}", self._leaf(leaf)
+            node, nic = divmod(idx, w.rails * w.islands)
+            island, lr = nic % w.islands, nic // w.islands
+            a, b = f"{w.node_id(node)}.nic{nic}", w.switch_id("leaf", w.node_port(node, lr)[0], 0, island)
         elif tier == "leaf_spine":
-            leaf, u = divmod(idx, self.U)
-            island, k = divmod(leaf, max(1, s.leaves))
-            j, q = divmod(u, self.pair)
-            pod = s.pod_of_group(s.group_of_leaf(k)) if s.tiers == 3 else 0
-            spine = pod * self.spp + j if s.tiers == 3 else j
-            a, b = self._leaf(leaf), f"{s.prefix(0, island)}spine{spine}" + (f"#{q}" if self.pair > 1 else "")
+            leaf, u = divmod(idx, k.U)
+            island, leaf = divmod(leaf, w.leaves)
+            j, q = divmod(u, k.pair)
+            spine = w.spines_of_leaf(leaf)[j]
+            a = w.switch_id("leaf", leaf, 0, island)
+            b = w.switch_id("spine", spine, 0, island) + (f"#{q}" if k.pair > 1 else "")
         else:
-            spine_g, v = divmod(idx, self.S)
-            island, spine = divmod(spine_g, max(1, s.pods * self.spp))
-            cpair = max(1, self.S // max(1, s.cores_per_group))
-            core = (spine % self.spp) * s.cores_per_group + v // cpair
-            a, b = f"{s.prefix(0, island)}spine{spine}", f"{s.prefix(0, island)}core{core}"
-        return f"{a} {arrow} {b}" if direction == "up" else f"{b} {arrow} {a}"
+            spine, v = divmod(idx, k.S)
+            island, spine = divmod(spine, w.spines)
+            core = w.cores_of_spine(spine)[v // k.cpair]
+            a, b = w.switch_id("spine", spine, 0, island), w.switch_id("core", core, 0, island)
+        return f"{a} -> {b}" if direction == "up" else f"{b} -> {a}"
 
 
 __all__ = ["LoadResult", "PATTERNS", "PATTERN_LABELS", "PLACEMENTS", "PLACEMENT_LABELS", "Spread", "TierLoad",

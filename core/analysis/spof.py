@@ -121,9 +121,9 @@ class SpofResult(BaseModel):
 def _classes(shape: Shape):
     """``(tier, representative key, members)`` where ``members()`` yields every key of the class."""
     pis = shape.pis()
-    groups = shape.groups if shape.tiers > 1 else 1
-    lrs = [0] if (shape.tor or shape.tiers == 1) else list(range(shape.leaves_per_group))
-    last_partial = shape.tiers > 1 and shape.group_nodes(groups - 1) < shape.nodes_per_group
+    groups = shape.groups  # one group of every node with one tier
+    lrs = range(shape.leaves_per_group)  # one leaf per group top-of-rack and with one tier
+    last_partial = shape.group_nodes(groups - 1) < shape.nodes_per_group
     full = range(groups - 1) if last_partial else range(groups)
     partial = range(groups - 1, groups) if last_partial else range(0)
     for kind in (full, partial):
@@ -141,28 +141,26 @@ def _classes(shape: Shape):
                 yield ("spine", (0, 0, pods[0] * spp),
                        lambda pods=pods: ((p, i, pod * spp + j) for pod in pods for j in range(spp) for p, i in pis))
         yield ("core", (0, 0, 0), lambda: ((p, i, k) for p, i in pis for k in range(shape.cores)))
-    npg = shape.nodes_per_group if shape.tiers > 1 else shape.nodes
+    npg = shape.nodes_per_group
     full_nodes = range(0, len(full) * npg)
     yield ("nic", (0, 0), lambda: ((n, r) for n in full_nodes for r in range(shape.nics)))
     if last_partial:
         yield ("nic", (shape.nodes - 1, 0),
                lambda: ((n, r) for n in range(len(full) * npg, shape.nodes) for r in range(shape.nics)))
     # one-cable bundles: alike per leaf class (first / partial last group), then spine-core per pod class
-    if shape.tiers > 1 and shape.pair_links == 1:
+    if shape.pair_links == 1:  # (none with one tier)
         for kind in (full, partial):
             if kind:
                 k0 = shape.leaf_of(kind[0], 0)
                 yield ("link", ("ls", 0, 0, k0, shape.spines_of_leaf(k0)[0], None),
                        lambda kind=kind: (("ls", p, i, shape.leaf_of(g, lr), sp, None) for g in kind for lr in lrs
                                           for p, i in pis for sp in shape.spines_of_leaf(shape.leaf_of(g, lr))))
-    if shape.tiers == 3:
-        spp = shape.spines_per_pod
-        for pod in range(shape.pods):
-            if shape.spine_core_pairs[pod] == 1:
-                sp0 = pod * spp
-                yield ("link", ("sc", 0, 0, sp0, shape.cores_of_spine(sp0)[0], None),
-                       lambda pod=pod: (("sc", p, i, pod * spp + j, c, None) for j in range(spp) for p, i in pis
-                                        for c in shape.cores_of_spine(pod * spp + j)))
+    for pod, pair in enumerate(shape.spine_core_pairs):  # (none below three tiers)
+        if pair == 1:
+            sp0 = shape.spines_of_pod(pod)[0]
+            yield ("link", ("sc", 0, 0, sp0, shape.cores_of_spine(sp0)[0], None),
+                   lambda pod=pod: (("sc", p, i, sp, c, None) for sp in shape.spines_of_pod(pod) for p, i in pis
+                                    for c in shape.cores_of_spine(sp)))
     if shape.feeds == 1:
         yield ("feed", (0, 0), lambda: ((r, 0) for r in range(shape.racks)))
 
@@ -201,8 +199,7 @@ def _n_plus_1_capex(plan: Plan, tier: str, shape: Shape) -> float | None:
         return None
     per_link = parts / links_total
     if tier == "spine":
-        links = shape.leaves * shape.pair_links if shape.tiers == 2 else \
-            shape.groups_per_pod * shape.leaves_per_group * shape.pair_links * 1
+        links = shape.leaves_per_pod * shape.pair_links  # a spine's down links
     else:
         links = shape.pods * (shape.spine_uplinks[0] // max(1, shape.cores_per_group))
     return (switch[0].unit_price_usd + links * per_link) * shape.planes * shape.islands
@@ -246,13 +243,13 @@ def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
         out.append(Degrading(tier="nvswitch", example=_element("nvswitch", (0, 0), shape),
                              count=shape.nodes * shape.nvl_chips, effect="node_unusable",
                              gpus_affected=shape.gpus_per_node, share_left=0.0))
-    if shape.tiers > 1:
+    if "leaf-spine" in shape.link_classes:
         # closed form: a leaf with several spines keeps the others when a whole bundle goes; a leaf with one spine
         # keeps (cables - 1) / cables of it when one cable goes (the whole bundle would cut it off)
         leaf = shape.leaf_of(0, 0)
         per = len(shape.spines_of_leaf(leaf))
         bundles = shape.planes * shape.islands * shape.leaves * per
-        gpus = shape.group_nodes(0) * shape.gpus_per_node // (1 if (shape.tor or shape.tiers == 1) else shape.rails)
+        gpus = shape.group_nodes(0) * shape.gpus_per_node // shape.leaves_per_group  # a rail's leaf: 1 / rails
         if per > 1:
             out.append(Degrading(tier="link", example=_element("link", ("ls", 0, 0, leaf, 0, None), shape),
                                  count=bundles, effect="uplink_capacity", gpus_affected=gpus,

@@ -286,6 +286,19 @@ class Wiring:
         """Links between spine ``spine`` and each core of its group."""
         return self.spine_core_pairs[self.pod_of_spine(spine)] if self.spine_core_pairs else 0
 
+    # pods (for the failure analysis: a pod's spines and leaves as a block) ---------------------------------------
+    def spines_of_pod(self, pod: int) -> range:
+        """Spines of ``pod`` (every spine with two tiers, none with one; the spines each of its leaves reaches)."""
+        if self.tiers == 3:
+            return range(pod * self.spines_per_pod, (pod + 1) * self.spines_per_pod)
+        return range(self.spines)
+
+    def leaves_of_pod(self, pod: int) -> range:
+        """Leaves of ``pod`` (every leaf with one or two tiers; the last pod may be partial)."""
+        if self.tiers == 3:
+            return range(pod * self.leaves_per_pod, min(self.leaves, (pod + 1) * self.leaves_per_pod))
+        return range(self.leaves)
+
     # links ------------------------------------------------------------------------------------------------------
     def links(self, plane: int = 0, island: int = 0) -> Iterator[Link]:
         """Every cable of one plane and island: node-leaf node by node (rail by rail), leaf-spine leaf by leaf,

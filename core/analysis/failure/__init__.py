@@ -80,7 +80,8 @@ Method (closed form over the fabric's symmetry; no per-GPU or per-link loop, so 
 The package, one module per concept (``from core.analysis.failure import X`` works for every name below):
 
 * ``power``: rack power feeds (``racks.toml [[power_feed]]``);
-* ``shape``: the fabric's shape, element geometry (``Shape``, NVLink trays and chips, bundle sizes);
+* ``shape``: the fabric's shape (``Shape``: its ``core.fabric.wiring.Wiring``, read through, plus NVLink trays and
+  chips, racks and feeds) and bundle sizes;
 * ``spec``: the failure-spec language: element names, ``tier:count`` specs, the worst order a count fails in;
 * ``dead``: the failed state (``Dead``: which switches, NICs, cables, chips and racks are lost);
 * ``switches``: switch components of a failed plane (``_Fabric``), at pod / leaf granularity;

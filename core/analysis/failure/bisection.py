@@ -30,7 +30,7 @@ class _Damage:
     def unit_of_node(self, n):
         """The cut's unit node ``n`` belongs to."""
         s, unit = self.shape, self.unit
-        g = n // s.nodes_per_group if s.tiers > 1 else 0
+        g = s.group_of_node(n)
         return ("pod", s.pod_of_group(g)) if unit == "pod" else (("group", g) if unit == "group" else ("node", n))
 
     def unit_of_leaf(self, k):
@@ -50,9 +50,9 @@ def _relevant_stages(shape: Shape) -> list[str]:
     """The stages a balanced cut crosses: NIC injection always, leaf uplinks with several leaf groups, spine
     uplinks with several pods of three tiers."""
     relevant = ["injection"]
-    if shape.tiers >= 2 and shape.groups > 1:
+    if "spine" in shape.roles and shape.groups > 1:
         relevant.append("leaf_up")
-        if shape.tiers == 3 and shape.pods > 1:
+        if shape.pods > 1:  # one pod below three tiers
             relevant.append("spine_up")
     return relevant
 
@@ -67,19 +67,16 @@ def _shared_factors(s: Shape, fab: _Fabric, relevant: list[str]) -> dict:
     spines of a two-tier fabric or one pod, dead cores: above the cut, so both halves lose alike)."""
     dead = fab.dead
     shared: dict = {}
-    two_tier_shared = s.tiers == 2 or (s.tiers == 3 and s.pods == 1)
-    full_down = (s.nodes_per_group * (s.rails if s.tor else 1)) * s.port_gbps if s.tiers > 1 else 0
+    full_down = s.nodes_per_group * s.links_per_node_leaf * s.port_gbps  # a full group's leaf (leaf_up: 2+ tiers)
     for pi in s.pis():
         p, i = pi
         if p in dead.planes:
             for stage in relevant:
                 shared[(pi, stage)] = 0.0
             continue
-        if "leaf_up" in relevant and two_tier_shared:
-            pod_key = (p, i, 0) if s.tiers == 3 else None
-            dead_sp = fab.dead_spines_per_pod.get(pod_key, 0) if pod_key else fab.dead_spines_per_pi.get(pi, 0)
-            per = s.spines_per_pod if s.tiers == 3 else s.spines
-            live = (per - dead_sp) * s.pair_links
+        if "leaf_up" in relevant and s.pods == 1:  # the spines above every leaf: both halves lose alike
+            dead_sp = fab.dead_spines_per_pod.get((p, i, 0), 0)
+            live = (fab.pod_spines - dead_sp) * s.pair_links
             base = _leaf_usable(s, full_down, s.leaf_uplinks)
             shared[(pi, "leaf_up")] = _leaf_usable(s, full_down, live) / base if base else 1.0
         if "spine_up" in relevant:
@@ -87,7 +84,7 @@ def _shared_factors(s: Shape, fab: _Fabric, relevant: list[str]) -> dict:
             for j in range(s.spines_per_pod):
                 alive = s.cores_per_group - fab.dead_cores_per_group.get((p, i, j), 0)
                 up = s.spine_uplinks[0]
-                down = s.groups_per_pod * s.leaves_per_group * s.pair_links
+                down = s.leaves_per_pod * s.pair_links  # a full pod's spine
                 factors.append(min(down, up * alive / s.cores_per_group) / min(down, up) if min(down, up) else 1.0)
             shared[(pi, "spine_up")] = sum(factors) / len(factors)
     return shared
@@ -95,67 +92,67 @@ def _shared_factors(s: Shape, fab: _Fabric, relevant: list[str]) -> dict:
 
 def _injection_damage(s: Shape, fab: _Fabric, damage: _Damage) -> None:
     """NIC injection: every lost port of a node (its NIC dead, its leaf or plane dead), at the port speed."""
+    w = s.wiring
     dead = fab.dead
     lost_nodes: dict = {}
     for p, i, k in dead.leaves:
         if p in dead.planes:
             continue
-        g = s.group_of_leaf(k)
-        first = g * s.nodes_per_group if s.tiers > 1 else 0
-        per_node = s.rails if (s.tor or s.tiers == 1) else 1
-        for n in range(first, first + s.group_nodes(g)):
+        g = w.group_of_leaf(k)
+        first = g * w.nodes_per_group
+        per_node = w.links_per_node_leaf
+        for n in range(first, first + w.group_nodes(g)):
             lost_nodes.setdefault(n, {}).setdefault((p, i), 0)
             lost_nodes[n][(p, i)] += per_node
     for n, nics in dead.nics.items():
         for nic in nics:
-            i = nic % s.islands
-            lr = nic // s.islands
-            g = n // s.nodes_per_group if s.tiers > 1 else 0
-            for p in range(s.planes):
-                if p in dead.planes or (p, i, s.leaf_of(g, lr)) in dead.leaves:
+            i = nic % w.islands
+            lr = nic // w.islands
+            g = w.group_of_node(n)
+            for p in range(w.planes):
+                if p in dead.planes or (p, i, w.leaf_of(g, lr)) in dead.leaves:
                     continue
                 lost_nodes.setdefault(n, {}).setdefault((p, i), 0)
                 lost_nodes[n][(p, i)] += 1
     for n, per_pi in lost_nodes.items():
         for pi, ports in per_pi.items():
-            damage.hurt(pi, "injection", damage.unit_of_node(n), ports * s.port_gbps)
+            damage.hurt(pi, "injection", damage.unit_of_node(n), ports * w.port_gbps)
 
 
 def _leaf_up_damage(s: Shape, fab: _Fabric, shared: dict, damage: _Damage) -> None:
     """Leaf uplinks: a dead leaf, a leaf with fewer live down ports or uplinks, or (with pods) fewer live spines;
     each touched leaf loses what it carried up healthy less what it carries now [Gb/s]."""
+    w = s.wiring
     dead = fab.dead
-    two_tier_shared = s.tiers == 2 or (s.tiers == 3 and s.pods == 1)
     touched = {(p, i, k) for p, i, k in dead.leaves}
     for n, nics in dead.nics.items():
-        g = n // s.nodes_per_group
+        g = w.group_of_node(n)
         for nic in nics:
-            for p in range(s.planes):
-                touched.add((p, nic % s.islands, s.leaf_of(g, nic // s.islands)))
+            for p in range(w.planes):
+                touched.add((p, nic % w.islands, w.leaf_of(g, nic // w.islands)))
     touched |= set(fab.leaf_lost)
-    if not two_tier_shared:
+    if w.pods > 1:  # a pod's dead spines hurt its own leaves (one pod: shared by both halves)
         for (p, i, pod), _c in fab.dead_spines_per_pod.items():
-            for g in range(pod * s.groups_per_pod, min(s.groups, (pod + 1) * s.groups_per_pod)):
-                for lr in range(s.leaves_per_group):
-                    touched.add((p, i, s.leaf_of(g, lr)))
+            for k in w.leaves_of_pod(pod):
+                touched.add((p, i, k))
     for p, i, k in touched:
         pi = (p, i)
         if p in dead.planes:
             continue
-        down = s.leaf_down_ports(k) * s.port_gbps
+        down = w.leaf_down_ports(k) * w.port_gbps
         factor = shared.get((pi, "leaf_up"), 1.0)
-        base = _leaf_usable(s, down, s.leaf_uplinks) * factor
+        base = _leaf_usable(s, down, w.leaf_uplinks) * factor
         if not fab.leaf_alive(p, i, k):
             now = 0.0
         else:
-            g = s.group_of_leaf(k)
-            first = g * s.nodes_per_group
+            g = w.group_of_leaf(k)
+            first = g * w.nodes_per_group
             lost = 0
-            for n in range(first, first + s.group_nodes(g)):
+            for n in range(first, first + w.group_nodes(g)):
                 for nic in dead.nics.get(n, ()):
-                    if nic % s.islands == i and s.leaf_of(g, nic // s.islands) == k:
+                    if nic % w.islands == i and w.leaf_of(g, nic // w.islands) == k:
                         lost += 1
-            live_down = down - lost * s.port_gbps
+            live_down = down - lost * w.port_gbps
             now = _leaf_usable(s, live_down, fab.live_uplinks(p, i, k))
         damage.hurt(pi, "leaf_up", damage.unit_of_leaf(k), max(0.0, base - now))
 
@@ -163,30 +160,29 @@ def _leaf_up_damage(s: Shape, fab: _Fabric, shared: dict, damage: _Damage) -> No
 def _spine_up_damage(s: Shape, fab: _Fabric, damage: _Damage) -> None:
     """Spine uplinks (three tiers, several pods): a dead spine, or a spine whose leaves, down cables or core
     cables were lost; each loses what it carried up healthy less what it carries now [Gb/s]."""
+    w = s.wiring
     dead = fab.dead
     touched_spines = set(dead.spines) | set(fab.spine_up_lost) | set(fab.spine_down_lost)
     for p, i, k in dead.leaves:
-        pod = s.pod_of_group(s.group_of_leaf(k))
-        for j in range(s.spines_per_pod):
-            touched_spines.add((p, i, pod * s.spines_per_pod + j))
+        for sp in w.spines_of_leaf(k):
+            touched_spines.add((p, i, sp))
     for p, i, k in touched_spines:
         if p in dead.planes:
             continue
         pi = (p, i)
-        pod, j = divmod(k, s.spines_per_pod)
-        pod_groups = min(s.groups_per_pod, s.groups - pod * s.groups_per_pod)
-        down_links = pod_groups * s.leaves_per_group * s.pair_links
-        alive = s.cores_per_group - fab.dead_cores_per_group.get((p, i, j), 0)
-        up = s.spine_uplinks[pod] * alive / s.cores_per_group
-        base = min(down_links, up) * s.up_gbps
+        pod, j = divmod(k, w.spines_per_pod)
+        pod_leaves = w.leaves_of_pod(pod)
+        down_links = len(pod_leaves) * w.pair_links
+        alive = w.cores_per_group - fab.dead_cores_per_group.get((p, i, j), 0)
+        up = w.spine_uplinks[pod] * alive / w.cores_per_group
+        base = min(down_links, up) * w.up_gbps
         if (p, i, k) in dead.spines:
             now = 0.0
         else:
-            dead_leaves = sum(1 for g in range(pod * s.groups_per_pod, pod * s.groups_per_pod + pod_groups)
-                              for lr in range(s.leaves_per_group) if (p, i, s.leaf_of(g, lr)) in dead.leaves)
+            dead_leaves = sum(1 for leaf in pod_leaves if (p, i, leaf) in dead.leaves)
             lost_down = sum(n for leaf, n in fab.spine_down_lost.get((p, i, k), ()) if fab.leaf_alive(p, i, leaf))
             lost_up = sum(n for c, n in fab.spine_up_lost.get((p, i, k), ()) if (p, i, c) not in dead.cores)
-            now = min(down_links - dead_leaves * s.pair_links - lost_down, up - lost_up) * s.up_gbps
+            now = min(down_links - dead_leaves * w.pair_links - lost_down, up - lost_up) * w.up_gbps
         damage.hurt(pi, "spine_up", ("pod", pod), max(0.0, base - now))
 
 

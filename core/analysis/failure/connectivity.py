@@ -27,15 +27,15 @@ class _Unit:
 
 
 def _node_ports(fab: _Fabric, g: int, dead_nics: set) -> list:
-    s = fab.shape
+    w = fab.shape.wiring
     ports = []
-    for p, i in s.pis():
-        for lr in range(s.rails):
-            nic = lr * s.islands + i
+    for p, i in w.plane_islands():
+        for lr in range(w.rails):
+            nic = w.nic_of(lr, i)
             if nic in dead_nics:
                 ports.append((p, i, nic, None))
                 continue
-            ports.append((p, i, nic, fab.label(p, i, s.leaf_of(g, lr))))
+            ports.append((p, i, nic, fab.label(p, i, w.leaf_of(g, lr))))
     return ports
 
 
@@ -48,24 +48,17 @@ def _units(fab: _Fabric) -> list[tuple[list[_Unit], int, int | None]]:
     computed once, and with one node per NVLink domain their nodes form one piece per pod. A multi-node
     domain that lost every NVLink switch chip falls apart into its nodes.
     """
-    s, dead = fab.shape, fab.dead
-    group_count = s.groups if s.tiers > 1 else 1
-    npg = s.nodes_per_group if s.tiers > 1 else s.nodes
-    dead_leaf_groups = {s.group_of_leaf(k) for _p, _i, k in dead.leaves}
-    dead_leaf_groups |= {s.group_of_leaf(k) for _p, _i, k, _b in fab.cut_leaf_spine}
-    isolated_pods = set()
-    if s.tiers == 2:
-        if any(n >= s.spines for n in fab.dead_spines_per_pi.values()):
-            isolated_pods.add(0)
-    elif s.tiers == 3:
-        isolated_pods = {pod for (_p, _i, pod), n in fab.dead_spines_per_pod.items() if n >= s.spines_per_pod}
+    s, w, dead = fab.shape, fab.shape.wiring, fab.dead
+    dead_leaf_groups = {w.group_of_leaf(k) for _p, _i, k in dead.leaves}
+    dead_leaf_groups |= {w.group_of_leaf(k) for _p, _i, k, _b in fab.cut_leaf_spine}
+    isolated_pods = {pod for (_p, _i, pod), n in fab.dead_spines_per_pod.items() if n >= fab.pod_spines}
     broken_by_group: dict[int, list] = {}
     for node in dead.nics:
-        broken_by_group.setdefault(node // npg if s.tiers > 1 else 0, []).append(node)
+        broken_by_group.setdefault(w.group_of_node(node), []).append(node)
     clean: dict = {}
 
     def clean_ports(g):
-        pod = s.pod_of_group(g)
+        pod = w.pod_of_group(g)
         key = g if (g in dead_leaf_groups or pod in isolated_pods) else ("pod", pod)
         if key not in clean:
             clean[key] = _node_ports(fab, g, set())
@@ -77,8 +70,8 @@ def _units(fab: _Fabric) -> list[tuple[list[_Unit], int, int | None]]:
     pieces = []
     if s.nodes_per_domain == 1:
         merged: dict = {}
-        for g in range(group_count):
-            n = s.group_nodes(g)
+        for g in range(w.groups):
+            n = w.group_nodes(g)
             broken = broken_by_group.get(g, ())
             if n - len(broken) > 0:
                 key, ports = clean_ports(g)
@@ -102,8 +95,8 @@ def _units(fab: _Fabric) -> list[tuple[list[_Unit], int, int | None]]:
         units = []
         node = first
         while node < last:
-            g = node // npg if s.tiers > 1 else 0
-            end = min(last, (g + 1) * npg) if s.tiers > 1 else last
+            g = w.group_of_node(node)
+            end = min(last, g * w.nodes_per_group + w.group_nodes(g))
             broken = [x for x in broken_by_group.get(g, ()) if node <= x < end]
             if end - node - len(broken) > 0:
                 key, ports = clean_ports(g)

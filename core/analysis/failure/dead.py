@@ -30,9 +30,9 @@ def _rack_down(dead: Dead, rack: int, shape: Shape) -> None:
     first = rack * shape.nodes_per_rack
     for n in range(first, min(shape.nodes, first + shape.nodes_per_rack)):
         dead.nics.setdefault(n, set()).update(range(shape.nics))
-        if shape.tor and shape.tiers > 1:
+        if shape.tor:  # its ToR (``Wiring.tor``: top-of-rack with a switch tier above)
             for p, i in shape.pis():
-                dead.leaves.add((p, i, shape.leaf_of(n // shape.nodes_per_group, 0)))
+                dead.leaves.add((p, i, shape.leaf_of(shape.group_of_node(n), 0)))
 
 
 def _dead_of(elements, shape: Shape) -> Dead:

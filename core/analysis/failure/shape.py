@@ -1,15 +1,18 @@
 """Element geometry of a failure what-if: the fabric's shape, one plane and island (``core.analysis.failure``).
 
-``Shape`` holds the counts of ``FabricPlan`` the failure model reads (leaves, spines, cores, groups, pods,
-NICs, NVLink chips and trays, rack feeds) and answers where an element sits: a leaf's group and spines,
-a spine's cores, an NVLink domain's name and GPUs, a chip's links per GPU.
+``Shape`` holds the fabric's ``core.fabric.wiring.Wiring`` (device ids, leaves, spines, cores, groups, pods, a
+leaf's group and spines, a spine's cores: read through, never re-derived here) and what only the failure model
+needs: NICs and GPUs per node, NVLink chips and trays, racks and their power feeds; it answers an NVLink
+domain's name and GPUs and a chip's links per GPU.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import attrgetter
 
 from core.analysis.failure.power import rack_power_feeds
+from core.fabric.wiring import Wiring
 from core.plan import Plan
 
 NVSWITCH_SOURCES = (
@@ -31,37 +34,28 @@ NVL_TRAYS = 9
 any other multi-node domain is taken as one chip per tray."""
 
 
+WIRED = ("tiers", "planes", "islands", "rails", "nodes", "tor", "groups", "nodes_per_group", "leaves_per_group",
+         "groups_per_pod", "pods", "spines_per_pod", "cores_per_group", "leaves", "spines", "cores", "pair_links",
+         "spine_uplinks", "spine_core_pairs", "leaf_uplinks", "port_gbps", "up_gbps", "roles", "link_classes",
+         "prefix", "switch_id", "count", "group_nodes", "group_of_node", "leaf_of", "node_port", "group_of_leaf",
+         "pod_of_group", "pod_of_leaf", "pod_of_spine", "leaf_down_ports", "leaves_per_pod", "spines_of_leaf",
+         "leaves_of_spine", "cores_of_spine", "core_pair_links", "links_per_node_leaf", "spines_of_pod",
+         "leaves_of_pod", "plane_islands")
+"""Names ``Shape`` answers from its ``core.fabric.wiring.Wiring`` (counts per plane and island, device ids, which
+leaf serves a rail, spines of a leaf, cores of a spine)."""
+
+
 @dataclass(frozen=True)
 class Shape:
-    tiers: int
-    planes: int
-    islands: int
-    rails: int
-    """NICs per node in one island."""
+    """The fabric's wiring (``wiring``; the names of ``WIRED`` read through to it, ``shape.leaf_of`` is
+    ``shape.wiring.leaf_of``) and what only the failure model needs: NICs and GPUs per node, NVLink domains, chips
+    and trays, racks and their power feeds."""
+
+    wiring: Wiring
     nics: int
-    nodes: int
     gpus_per_node: int
     nodes_per_domain: int
     nodes_per_rack: int
-    leaves: int
-    spines: int
-    cores: int
-    groups: int
-    nodes_per_group: int
-    leaves_per_group: int
-    groups_per_pod: int
-    pods: int
-    spines_per_pod: int
-    cores_per_group: int
-    tor: bool
-    port_gbps: float
-    up_gbps: float
-    leaf_uplinks: int
-    pair_links: int
-    spine_uplinks: tuple[int, ...]
-    """Uplinks of each spine, per pod."""
-    spine_core_pairs: tuple[int, ...] = ()
-    """Links between a spine and each core of its group, per pod."""
     nvl_chips: int = 0
     """NVSwitch chips per NVLink domain (0: no NVSwitch)."""
     nvl_links: int = 0
@@ -71,50 +65,19 @@ class Shape:
 
     @staticmethod
     def of(plan: Plan) -> "Shape":
-        f, r = plan.fabric, plan.resolved
-        islands = f.islands
-        pods = f.pod_count if f.tiers == 3 else 1
+        """The shape of ``plan`` (a ``core.plan.Plan``): its ``Wiring`` and its NVLink domains and racks."""
+        r = plan.resolved
         nvl = plan.nvlink_summary() if r.nvlink_domain_gpus > 1 else {"nvswitch_chips": 0, "links_per_gpu": 0}
         return Shape(
-            spine_core_pairs=tuple(f.spine_core_pair_links(p) for p in range(pods)) if f.tiers == 3 else (),
+            wiring=Wiring.of(plan), nics=r.nics_per_node, gpus_per_node=r.gpus_per_node,
+            nodes_per_domain=max(1, r.nvlink_domain_gpus // r.gpus_per_node), nodes_per_rack=max(1, r.nodes_per_rack),
             nvl_chips=int(nvl["nvswitch_chips"] or 0), nvl_links=int(nvl["links_per_gpu"] or 0),
             feeds=rack_power_feeds(plan)[0],
-            tiers=f.tiers, planes=f.planes, islands=islands, rails=r.nics_per_node // islands, nics=r.nics_per_node,
-            nodes=r.nodes, gpus_per_node=r.gpus_per_node,
-            nodes_per_domain=max(1, r.nvlink_domain_gpus // r.gpus_per_node), nodes_per_rack=max(1, r.nodes_per_rack),
-            leaves=f.leaf_count // islands, spines=f.spine_count // islands, cores=f.core_count // islands,
-            groups=f.group_count, nodes_per_group=f.nodes_per_group, leaves_per_group=f.leaves_per_group,
-            groups_per_pod=max(1, f.groups_per_pod), pods=pods, spines_per_pod=f.spines_per_pod,
-            cores_per_group=f.cores_per_group, tor=f.topology == "top-of-rack", port_gbps=f.port_speed_gbps,
-            up_gbps=f.uplink_speed_gbps or f.port_speed_gbps, leaf_uplinks=f.leaf_uplinks,
-            pair_links=f.links_per_leaf_spine_pair,
-            spine_uplinks=tuple(f.spine_uplinks_in_pod(p) for p in range(pods)) if f.tiers == 3 else (),
         )
 
-    # names ---------------------------------------------------------------------------
-    def prefix(self, p: int, i: int) -> str:
-        return f"p{p}." if self.islands == 1 else f"p{p}.i{i}."
-
-    def group_nodes(self, g: int) -> int:
-        if self.tiers == 1:
-            return self.nodes
-        return max(0, min(self.nodes_per_group, self.nodes - g * self.nodes_per_group))
-
-    def leaf_of(self, g: int, lr: int) -> int:
-        """Leaf (within a plane and island) of local rail ``lr`` of group ``g``."""
-        if self.tiers == 1:
-            return 0
-        return g if self.tor else g * self.leaves_per_group + lr
-
-    def group_of_leaf(self, k: int) -> int:
-        return 0 if self.tiers == 1 else k // self.leaves_per_group
-
-    def pod_of_group(self, g: int) -> int:
-        return g // self.groups_per_pod if self.tiers == 3 else 0
-
-    def leaf_down_ports(self, k: int) -> int:
-        nodes = self.group_nodes(self.group_of_leaf(k))
-        return nodes * (self.rails if (self.tor or self.tiers == 1) else 1)
+    def pis(self) -> list[tuple[int, int]]:
+        """Every ``(plane, island)``, planes outer (``Wiring.plane_islands``)."""
+        return self.wiring.plane_islands()
 
     @property
     def racks(self) -> int:
@@ -154,22 +117,12 @@ class Shape:
     def domain_gpus(self, d: int) -> int:
         return (min(self.nodes, (d + 1) * self.nodes_per_domain) - d * self.nodes_per_domain) * self.gpus_per_node
 
-    def pod_of_spine(self, k: int) -> int:
-        return k // self.spines_per_pod if self.tiers == 3 else 0
 
-    def spines_of_leaf(self, k: int) -> range:
-        if self.tiers == 3:
-            pod = self.pod_of_group(self.group_of_leaf(k))
-            return range(pod * self.spines_per_pod, (pod + 1) * self.spines_per_pod)
-        return range(self.spines)
+for _name in WIRED:  # read-through properties (a C attrgetter each: as quick as a field in the closed-form loops)
+    setattr(Shape, _name, property(attrgetter(f"wiring.{_name}"), doc=f"``Wiring.{_name}`` of ``wiring``."))
+del _name
 
-    def cores_of_spine(self, k: int) -> range:
-        j = k % self.spines_per_pod
-        return range(j * self.cores_per_group, (j + 1) * self.cores_per_group)
-
-    def pis(self):
-        return [(p, i) for p in range(self.planes) for i in range(self.islands)]
 
 def _pair_links(shape: Shape, kind: str, a: int) -> int:
-    """Cables of one bundle: leaf-spine, or spine ``a``-core."""
-    return shape.pair_links if kind == "ls" else shape.spine_core_pairs[shape.pod_of_spine(a)]
+    """Cables of one bundle: leaf-spine (``kind`` ``ls``), or spine ``a``-core."""
+    return shape.pair_links if kind == "ls" else shape.wiring.core_pair_links(a)

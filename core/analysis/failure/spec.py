@@ -11,6 +11,7 @@ import re
 
 from core.analysis.failure.shape import Shape, _pair_links
 from core.errors import InputError, shown
+from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.plan import Plan
 
@@ -22,23 +23,29 @@ TIER_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "pl
 MAX_FAILURES = 10_000
 """Most elements one what-if fails."""
 
-_SWITCH = re.compile(r"^(?:p(\d+)\.)?(?:i(\d+)\.)?(leaf|spine|core)(\d+)$")
 _SU_RAIL = re.compile(r"^(?:p(\d+)\.)?su(\d+)-rail(\d+)$")
 _PLANE = re.compile(r"^p(\d+)$")
 _NIC = re.compile(r"^node(\d+)\.nic(\d+)$")
 _RACK = re.compile(r"^rack(\d+)$")
-_BUNDLE = re.compile(r"^(?:p(\d+)\.)?(?:i(\d+)\.)?(leaf|spine)(\d+)-(spine|core)(\d+)(?:#(\d+))?$")
+_BUNDLE = re.compile(r"^(.+)-(spine|core)(\d+)(?:#(\d+))?$")
+"""A bundle: its lower switch's name (``_switch_name``), its upper switch's role and index, a cable."""
 _CHIP = re.compile(r"^(node|rack|nvl)(\d+)\.nvswitch(\d+)$")
 _TRAY = re.compile(r"^(rack|nvl)(\d+)\.nvswitch-tray(\d+)$")
 _FEED = re.compile(r"^rack(\d+)\.feed([ab])$")
+
+
+def _switch_name(name: str) -> tuple[str, int, int, int] | None:
+    """``(role, plane, island, k)`` of a switch name: a device id (``Wiring.parse``), plane 0 when the name gives
+    none (``leaf3``, ``i1.leaf3``); None if ``name`` names no switch."""
+    return Wiring.parse(name if name.startswith("p") else "p0." + name)
 
 
 def _unknown(text: str, shape: Shape) -> InputError:
     return InputError(_("unknown element {name}; name a switch like {example}, a plane p0-p{last}, a NIC like "
                         "node0.nic0, a link bundle like {bundle}, a rack or its feed like {feed}, or give a "
                         "tier and a count like spine:2").format(
-        name=shown(text), example=shape.prefix(0, 0) + "leaf0", last=shape.planes - 1,
-        bundle=shape.prefix(0, 0) + "leaf0-spine0", feed="rack0.feedA"))
+        name=shown(text), example=shape.switch_id("leaf", 0), last=shape.planes - 1,
+        bundle=shape.switch_id("leaf", 0) + "-spine0", feed="rack0.feedA"))
 
 
 def _no_nvswitch(text: str, shape: Shape) -> InputError:
@@ -70,18 +77,19 @@ def _element(tier: str, key: tuple, shape: Shape) -> str:
     if tier == "link":
         kind, p, i, a, b, cable = key
         lower, upper = ("leaf", "spine") if kind == "ls" else ("spine", "core")
-        return f"{shape.prefix(p, i)}{lower}{a}-{upper}{b}" + ("" if cable is None else f"#{cable}")
+        return f"{shape.switch_id(lower, a, p, i)}-{upper}{b}" + ("" if cable is None else f"#{cable}")
     p, i, k = key
-    return f"{shape.prefix(p, i)}{tier}{k}"
+    return shape.switch_id(tier, k, p, i)
 
 def _parse_bundle(m, text: str, shape: Shape) -> tuple[str, tuple]:
-    p, i, lower, a, upper, b = int(m[1] or 0), int(m[2] or 0), m[3], int(m[4]), m[5], int(m[6])
-    cable = None if m[7] is None else int(m[7])
-    if p >= shape.planes or i >= shape.islands or shape.tiers == 1:
+    """``("link", key)`` of a bundle name matched by ``_BUNDLE`` whose lower end is a leaf or a spine."""
+    lower, p, i, a = _switch_name(m[1])
+    upper, b, cable = m[2], int(m[3]), None if m[4] is None else int(m[4])
+    if p >= shape.planes or i >= shape.islands or "spine" not in shape.roles:
         raise _unknown(text, shape)
     if (lower, upper) == ("leaf", "spine"):
         kind, cabled = "ls", a < shape.leaves and b in shape.spines_of_leaf(a) and b < shape.spines
-    elif (lower, upper) == ("spine", "core") and shape.tiers == 3:
+    elif (lower, upper) == ("spine", "core") and "core" in shape.roles:
         kind, cabled = "sc", a < shape.spines and b in shape.cores_of_spine(a) and b < shape.cores
     else:
         raise _unknown(text, shape)
@@ -97,15 +105,14 @@ def _parse_bundle(m, text: str, shape: Shape) -> tuple[str, tuple]:
 def parse_name(text: str, shape: Shape, tier: str | None = None) -> tuple[str, tuple]:
     """``(tier, key)`` of an element name; ``InputError`` for a name the design does not have."""
     name = text.strip().lower()
-    m = _SWITCH.match(name)
-    if m:
-        p, i, role, k = int(m[1] or 0), int(m[2] or 0), m[3], int(m[4])
-        count = {"leaf": shape.leaves, "spine": shape.spines, "core": shape.cores}[role]
-        if p >= shape.planes or i >= shape.islands or k >= count or (tier and tier != role):
+    switch = _switch_name(name)
+    if switch:
+        role, p, i, k = switch
+        if p >= shape.planes or i >= shape.islands or k >= shape.count(role) or (tier and tier != role):
             raise _unknown(text, shape)
         return role, (p, i, k)
     m = _SU_RAIL.match(name)
-    if m and not shape.tor and shape.tiers > 1 and shape.islands == 1:
+    if m and not shape.tor and "spine" in shape.roles and shape.islands == 1:  # rail-optimized leaves
         p, g, r = int(m[1] or 0), int(m[2]) - 1, int(m[3]) - 1
         if p >= shape.planes or not (0 <= g < shape.groups) or not (0 <= r < shape.rails) or tier not in (None, "leaf"):
             raise _unknown(text, shape)
@@ -135,7 +142,8 @@ def parse_name(text: str, shape: Shape, tier: str | None = None) -> tuple[str, t
             raise _unknown(text, shape)
         return "nic", (int(m[1]), int(m[2]))
     m = _BUNDLE.match(name)
-    if m and tier in (None, "link"):
+    lower = _switch_name(m[1]) if m else None
+    if lower and lower[0] != "core" and tier in (None, "link"):
         return _parse_bundle(m, text, shape)
     m = _CHIP.match(name)
     if m and tier in (None, "nvswitch"):
@@ -158,17 +166,15 @@ def _worst_order(tier: str, shape: Shape):
     """Elements of ``tier`` in the order a count fails them: where they hurt most first."""
     pis = shape.pis()
     if tier == "leaf":
-        for g in range(shape.groups if shape.tiers > 1 else 1):
-            lrs = [0] if (shape.tor or shape.tiers == 1) else range(shape.leaves_per_group)
-            for lr in lrs:
+        for g in range(shape.groups):
+            for lr in range(shape.leaves_per_group):  # one leaf per group top-of-rack and with one tier
                 for p, i in pis:
                     yield (p, i, shape.leaf_of(g, lr))
     elif tier == "spine":
-        per_pod = shape.spines_per_pod if shape.tiers == 3 else shape.spines
-        for pod in range(shape.pods if shape.tiers == 3 else 1):
+        for pod in range(shape.pods):
             for p, i in pis:
-                for j in range(per_pod):
-                    yield (p, i, pod * per_pod + j)
+                for k in shape.spines_of_pod(pod):
+                    yield (p, i, k)
     elif tier == "core":
         for p, i in pis:
             for k in range(shape.cores):
@@ -187,11 +193,11 @@ def _worst_order(tier: str, shape: Shape):
         for k in range(shape.racks):
             for f in range(shape.feeds):
                 yield (k, f)
-    elif tier == "link" and shape.tiers > 1:  # one leaf's bundles before the next leaf's, then spines' to cores
+    elif tier == "link":  # one leaf's bundles before the next leaf's, then spines' to cores
         for p, i, k in _worst_order("leaf", shape):
             for sp in shape.spines_of_leaf(k):
                 yield ("ls", p, i, k, sp, None)
-        if shape.tiers == 3:
+        if "core" in shape.roles:
             for p, i, k in _worst_order("spine", shape):
                 for c in shape.cores_of_spine(k):
                     yield ("sc", p, i, k, c, None)
@@ -212,19 +218,15 @@ def _worst_order(tier: str, shape: Shape):
 
 
 def _tier_size(tier: str, shape: Shape) -> int:
-    per_pi = {"leaf": shape.leaves, "spine": shape.spines, "core": shape.cores}
     npi = shape.planes * shape.islands
-    if tier in per_pi:
-        return per_pi[tier] * npi
+    if tier in ("leaf", "spine", "core"):
+        return shape.count(tier) * npi
     if tier == "rack":
         return shape.racks
     if tier == "feed":
         return shape.racks * shape.feeds
-    if tier == "link":
-        if shape.tiers == 1:
-            return 0
-        per_leaf = shape.spines_per_pod if shape.tiers == 3 else shape.spines
-        return npi * (shape.leaves * per_leaf + (shape.spines * shape.cores_per_group if shape.tiers == 3 else 0))
+    if tier == "link":  # bundles: a leaf's to each of its pod's spines, a spine's to each core of its group
+        return npi * (shape.leaves * len(shape.spines_of_leaf(0)) + shape.spines * shape.cores_per_group)
     if tier == "nvswitch":
         return shape.domains * shape.nvl_chips
     if tier == "tray":

@@ -35,19 +35,20 @@ class _Fabric:
     """Switch-level state of a failed design, answered per leaf at pod / leaf granularity."""
 
     def __init__(self, shape: Shape, dead: Dead):
-        self.shape, self.dead = shape, dead
-        self.dead_spines_per_pi: dict = {}
-        self.dead_spines_per_pod: dict = {}  # (p, i, pod) -> count
+        self.shape, self.dead, w = shape, dead, shape.wiring
+        self.pod_spines = len(w.spines_of_pod(0))
+        """Spines of a pod (every pod has as many; every spine with two tiers, none with one)."""
+        self.has_cores = "core" in w.roles
+        self.dead_spines_per_pod: dict = {}  # (p, i, pod) -> count (pod 0 with two tiers: every spine)
         for p, i, k in dead.spines:
-            self.dead_spines_per_pi[(p, i)] = self.dead_spines_per_pi.get((p, i), 0) + 1
-            pod = k // shape.spines_per_pod if shape.tiers == 3 else 0
+            pod = shape.pod_of_spine(k)
             self.dead_spines_per_pod[(p, i, pod)] = self.dead_spines_per_pod.get((p, i, pod), 0) + 1
         self.dead_cores_per_group: dict = {}
         for p, i, k in dead.cores:
             j = k // max(1, shape.cores_per_group)
             self.dead_cores_per_group[(p, i, j)] = self.dead_cores_per_group.get((p, i, j), 0) + 1
         self.pod_root: dict = {}  # (p, i) -> {pod: root} for touched planes in three tiers
-        if shape.tiers == 3:
+        if self.has_cores:
             touched = {(p, i) for p, i, _k in dead.spines} | {(p, i) for p, i, _k in dead.cores}
             for pi in touched:
                 self.pod_root[pi] = self._pod_components(*pi)
@@ -80,18 +81,16 @@ class _Fabric:
     def live_uplinks(self, p: int, i: int, k: int) -> int:
         """Uplinks of leaf ``k`` to live spines (the leaf itself assumed alive)."""
         s = self.shape
-        if s.tiers == 1:
-            return 0
-        pod = s.pod_of_group(s.group_of_leaf(k))
-        dead = (self.dead_spines_per_pod.get((p, i, pod), 0) if s.tiers == 3 else self.dead_spines_per_pi.get((p, i), 0))
-        per = s.spines_per_pod if s.tiers == 3 else s.spines
+        pod = s.pod_of_leaf(k)
+        per = self.pod_spines  # none with one tier: no uplinks
+        dead = self.dead_spines_per_pod.get((p, i, pod), 0)
         lost = sum(n for sp, n in self.leaf_lost.get((p, i, k), ()) if self.spine_alive(p, i, sp))
         return (per - dead) * s.pair_links - lost
 
     def live_spine_uplinks(self, p: int, i: int, k: int) -> int:
         """Cables of spine ``k`` to live cores of its group (the spine itself assumed alive)."""
         s = self.shape
-        pair = s.spine_core_pairs[s.pod_of_spine(k)]
+        pair = s.core_pair_links(k)
         alive = [c for c in s.cores_of_spine(k) if (p, i, c) not in self.dead.cores]
         lost = sum(n for c, n in self.spine_up_lost.get((p, i, k), ()) if (p, i, c) not in self.dead.cores)
         return len(alive) * pair - lost
@@ -100,21 +99,17 @@ class _Fabric:
         """Switch components of a plane that lost whole bundles (module docstring: blocks per pod / core group)."""
         s, dead = self.shape, self.dead
         union = _Union()
-        pods = s.pods if s.tiers == 3 else 1
-        per = s.spines_per_pod if s.tiers == 3 else s.spines
         cut_leaves: dict = {}
         for pp, ii, a, b in self.cut_leaf_spine:
             if (pp, ii) == (p, i):
                 cut_leaves.setdefault(a, set()).add(b)
         dead_here = {k for pp, ii, k in dead.leaves if (pp, ii) == (p, i)}
         out: dict = {}
-        for pod in range(pods):
-            spines = [sp for sp in range(pod * per, (pod + 1) * per) if self.spine_alive(p, i, sp)]
-            groups = range(pod * s.groups_per_pod, min(s.groups, (pod + 1) * s.groups_per_pod)) if s.tiers == 3 \
-                else range(s.groups)
-            leaves = len(groups) * s.leaves_per_group
-            mine = {k for k in cut_leaves if s.tiers < 3 or s.pod_of_group(s.group_of_leaf(k)) == pod}
-            dead_pod = {k for k in dead_here if s.tiers < 3 or s.pod_of_group(s.group_of_leaf(k)) == pod}
+        for pod in range(s.pods):
+            spines = [sp for sp in s.spines_of_pod(pod) if self.spine_alive(p, i, sp)]
+            leaves = len(s.leaves_of_pod(pod))
+            mine = {k for k in cut_leaves if s.pod_of_leaf(k) == pod}
+            dead_pod = {k for k in dead_here if s.pod_of_leaf(k) == pod}
             if leaves - len(mine | dead_pod) > 0 and spines:
                 for sp in spines:
                     union.union(("L", pod), ("s", sp))
@@ -125,14 +120,13 @@ class _Fabric:
                     if sp not in cut_leaves[k]:
                         union.union(("k", k), ("s", sp))
                 out[("k", k)] = ("k", k)
-        if s.tiers == 3:
+        if self.has_cores:
             cut_spines: dict = {}
             for pp, ii, a, b in self.cut_spine_core:
                 if (pp, ii) == (p, i):
                     cut_spines.setdefault(a, set()).add(b)
             for j in range(s.spines_per_pod):
-                cores = [c for c in range(j * s.cores_per_group, (j + 1) * s.cores_per_group)
-                         if (p, i, c) not in dead.cores]
+                cores = [c for c in s.cores_of_spine(j) if (p, i, c) not in dead.cores]  # core group j
                 if not cores:
                     continue
                 live = [pod * s.spines_per_pod + j for pod in range(s.pods)
@@ -166,20 +160,16 @@ class _Fabric:
         """The switch component leaf ``k`` of plane ``p``, island ``i`` belongs to (None: leaf dead)."""
         if not self.leaf_alive(p, i, k):
             return None
-        s = self.shape
-        if s.tiers == 1:
+        if not self.pod_spines:  # one tier: one switch per plane and island
             return ("f", p, i)
-        pod = s.pod_of_group(s.group_of_leaf(k))
-        if s.tiers == 2:
-            if self.dead_spines_per_pi.get((p, i), 0) >= s.spines:
-                return ("l", p, i, k)
-        elif self.dead_spines_per_pod.get((p, i, pod), 0) >= s.spines_per_pod:
+        pod = self.shape.wiring.pod_of_leaf(k)
+        if self.dead_spines_per_pod.get((p, i, pod), 0) >= self.pod_spines:
             return ("l", p, i, k)
         bundles = self.bundle_root.get((p, i))
         if bundles is not None:
             root = bundles.get(("k", k)) or bundles.get(("L", pod))
             return ("b", p, i, root) if root is not None else ("l", p, i, k)
-        if s.tiers == 2:
+        if not self.has_cores:
             return ("f", p, i)
         roots = self.pod_root.get((p, i))
         return ("f", p, i, roots[pod] if roots else 0)
