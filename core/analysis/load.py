@@ -604,7 +604,7 @@ def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job
     _check(pattern, placement)
     r = plan.resolved
     shape = Shape.of(plan)
-    gpn, nics, planes = r.gpus_per_node, r.nics_per_node, max(1, r.planes)
+    nics, planes = r.nics_per_node, max(1, r.planes)
     n = _job_size(plan, pattern, job_gpus)
     rng = np.random.default_rng(seed)
     src, dst, weight, per_conn, grp, mix = _pairs(plan, pattern, n, group, stride, rng, job)
