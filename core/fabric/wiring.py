@@ -46,6 +46,9 @@ LINK_CLASSES = ("node-leaf", "leaf-spine", "spine-core")
 """Link classes from the bottom up (the class of a link between role ``ROLES[t]`` and the tier above)."""
 _SWITCH_ID = re.compile(r"^p(\d+)\.(?:i(\d+)\.)?(leaf|spine|core)(\d+)$")
 _NODE_ID = re.compile(r"^node(\d+)$")
+PLANE_PREFIX = r"p(\d+)\."
+"""A regex fragment that reads a switch id's plane prefix (its group: the plane), for languages built on the ids
+(the failure specs' ``p1.su2-rail4``)."""
 
 
 class Link(NamedTuple):

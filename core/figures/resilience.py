@@ -24,6 +24,7 @@ from core.analysis.load import DIRECTION_LABELS, TIER_LABELS, LoadResult
 from core import units
 from core.figures.style import base_layout
 from core.units import from_gbytes, from_tbits
+from core.fabric.wiring import Wiring
 from core.figures.topology import topology_figure, topology_graph
 from core.i18n import _
 
@@ -52,16 +53,16 @@ def failed_vertices(plan, result: FailureResult | None) -> set[str]:
             plane = int(m[1])
             out.update(v for v, d in graph.nodes(data=True) if d.get("plane") == plane and d.get("role") != "server")
         elif m := _NIC.match(name):
-            if f"node{m[1]}" in graph:
-                out.add(f"node{m[1]}")
+            if Wiring.node_id(int(m[1])) in graph:
+                out.add(Wiring.node_id(int(m[1])))
         elif m := _RACK.match(name):
             first = int(m[1]) * nodes_per_rack
-            out.update(f"node{n}" for n in range(first, first + nodes_per_rack) if f"node{n}" in graph)
-        elif (m := _HGX_CHIP.match(name)) and f"node{m[1]}" in graph:  # the node is out (Fabric Manager)
-            out.add(f"node{m[1]}")
+            out.update(Wiring.node_id(n) for n in range(first, first + nodes_per_rack) if Wiring.node_id(n) in graph)
+        elif (m := _HGX_CHIP.match(name)) and Wiring.node_id(int(m[1])) in graph:  # the node is out (Fabric Manager)
+            out.add(Wiring.node_id(int(m[1])))
         elif (m := _FEED.match(name)) and not item.get("redundant"):  # every feed of the rack lost: the rack
             first = int(m[1]) * nodes_per_rack
-            out.update(f"node{n}" for n in range(first, first + nodes_per_rack) if f"node{n}" in graph)
+            out.update(Wiring.node_id(n) for n in range(first, first + nodes_per_rack) if Wiring.node_id(n) in graph)
     return out
 
 

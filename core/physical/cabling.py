@@ -86,8 +86,6 @@ CABLE_COLUMNS = (
 )
 """Columns of the cabling plan, in order (CSV header, XLSX plan sheet)."""
 
-_NODE_ID = re.compile(r"^node\d+$")
-"""A server's id (``Wiring.node_id``); a compute switch's is what ``Wiring.parse`` reads."""
 
 
 class CableRow(NamedTuple):
@@ -657,7 +655,7 @@ def network_links(plan, catalog: Catalog | None = None) -> Iterator[tuple]:
         return
     catalog = catalog or load_catalog()
     ports = _Ports(catalog)
-    nodes = [f"node{n}" for n in range(plan.resolved.nodes)]
+    nodes = [Wiring.node_id(n) for n in range(plan.resolved.nodes)]
     ufms = [i for d in networks.compute_devices if d.kind == "ufm" for i in d.ids()]
     yield from _compute_ufm_links(plan, networks, ports, ufms)
     for network in networks.sized():
@@ -756,7 +754,7 @@ def cabling_rows(plan, naming: NamingScheme | None = None, catalog: Catalog | No
     scheme = naming or NamingScheme()
     counts = network_device_counts(plan)
     def any_name(device: str) -> str:
-        compute = _NODE_ID.match(device) is not None or Wiring.parse(device) is not None
+        compute = Wiring.parse_node(device) is not None or Wiring.parse(device) is not None
         return name(device) if compute else other_name(device, scheme, counts)
 
     set_media: dict[tuple[int, bool], ClassMedia] = {}

@@ -111,7 +111,7 @@ class Shape:
 
     def domain_name(self, d: int) -> str:
         if self.nodes_per_domain == 1:
-            return f"node{d}"
+            return Wiring.node_id(d)
         return f"rack{d}" if self.nodes_per_rack == self.nodes_per_domain else f"nvl{d}"
 
     def domain_gpus(self, d: int) -> int:

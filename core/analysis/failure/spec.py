@@ -11,7 +11,7 @@ import re
 
 from core.analysis.failure.shape import Shape, _pair_links
 from core.errors import InputError, shown
-from core.fabric.wiring import Wiring
+from core.fabric.wiring import PLANE_PREFIX, Wiring
 from core.i18n import N_, _
 from core.plan import Plan
 
@@ -23,7 +23,7 @@ TIER_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "pl
 MAX_FAILURES = 10_000
 """Most elements one what-if fails."""
 
-_SU_RAIL = re.compile(r"^(?:p(\d+)\.)?su(\d+)-rail(\d+)$")
+_SU_RAIL = re.compile(rf"^(?:{PLANE_PREFIX})?su(\d+)-rail(\d+)$")
 _PLANE = re.compile(r"^p(\d+)$")
 _NIC = re.compile(r"^node(\d+)\.nic(\d+)$")
 _RACK = re.compile(r"^rack(\d+)$")
@@ -65,7 +65,7 @@ def _element(tier: str, key: tuple, shape: Shape) -> str:
     if tier == "plane":
         return f"p{key[0]}"
     if tier == "nic":
-        return f"node{key[0]}.nic{key[1]}"
+        return f"{Wiring.node_id(key[0])}.nic{key[1]}"
     if tier == "rack":
         return f"rack{key[0]}"
     if tier == "feed":
