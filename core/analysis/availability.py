@@ -126,9 +126,9 @@ def shape_of(plan) -> Shape:
     """The shape of a ``core.plan.Plan`` for the model: the counts of its ``core.fabric.wiring.Wiring`` over every
     plane and island (groups and pods as one plane's; a full pod's spine uplinks from the sizing).
 
-    Approximate for a partial last pod of three tiers: groups per pod are ``ceil(groups / pods)`` (below the
-    wiring's when the last pod is short, e.g. 5 groups in pods of 4 give 3, so ``wiring`` gives a few leaves the
-    next pod's spines) and every spine has a full pod's uplinks."""
+    Approximate for a partial last pod of three tiers: every spine has a full pod's uplinks (the last pod's spines
+    have fewer, ``FabricPlan.spine_uplinks_in_pod``), so its spines count a few more links, each a little less
+    likely to matter."""
     w = Wiring.of(plan)
     copies = w.planes * w.islands
     per_group = max(1, min(w.nodes_per_group, w.nodes))
@@ -137,7 +137,7 @@ def shape_of(plan) -> Shape:
         nodes=w.nodes, gpus_per_node=plan.resolved.gpus_per_node, links_per_node=w.rails * copies,
         nodes_per_group=per_group, leaves_per_group=w.leaves_per_group * copies, groups=w.groups,
         leaf_uplinks=w.leaf_uplinks, spines_per_pod=max(1, spines // w.pods) if spines else 0,
-        groups_per_pod=max(1, math.ceil(w.groups / w.pods)), spines=spines,
+        groups_per_pod=w.groups_per_pod if "core" in w.roles else max(1, w.groups), spines=spines,
         spine_uplinks=plan.fabric.spine_uplinks if "core" in w.roles else 0,
         cores_per_group=max(1, w.cores_per_group) if "core" in w.roles else 0, cores=w.cores * copies,
         bisection_tbits_one_direction=plan.bandwidth.bisection_tbits_one_direction,
