@@ -284,9 +284,9 @@ WIRING_DESIGNS = [dict(gpus=64), dict(gpus=256), dict(gpus=300), dict(gpus=512, 
                   dict(gpus=4096, tiers="3", su_nodes=8, pod_sus=2), dict(gpu="GB200-NVL72", gpus=288),
                   dict(gpus=20_000),
                   # partial last pods: 5 groups in pods of 4 (a leaf of pod 1 used to get pod 0's spines)
-                  dict(gpus=160, gpus_per_node=1, nics_per_node=1, topology="top-of-rack", nodes_per_rack=4,
-                       switch="QM8700", port_speed_gbps=200, tiers="3"),
-                  dict(gpus=1100 * 8, switch="QM9700", tiers="3")]
+                  dict(gpus=160 * 8, switch="QM9700", tiers="3"),
+                  dict(gpus=150, gpus_per_node=1, nics_per_node=1, topology="top-of-rack", nodes_per_rack=4,
+                       switch="QM8700", port_speed_gbps=200, tiers="3")]
 
 
 @pytest.mark.parametrize("params", WIRING_DESIGNS, ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()))
