@@ -98,6 +98,6 @@ def test_cli_stages_table_json_csv_and_bad_input(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "from_nodes,to_nodes,kind,kept_end,before,after" and len(lines) > 1
     assert cli_main(["stages", "--nodes", "64", "--stages", "x"]) == 2
-    assert cli_main(["stages", "--nodes", "64"]) == 2  # nothing to grow to
+    assert cli_main(["stages", "--nodes", "64", "--grow-to", "128"]) == 2  # --stages is what the command is about
     assert cli_main(["stages", "--nodes", "64", "--stages", "32"]) == 3  # a design with ways out
     assert cable_count(plan(Design(gpu="H100", nodes=64))) > 0

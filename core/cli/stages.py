@@ -26,6 +26,8 @@ def register(subparsers) -> None:
                       "moved), changed in speed or removed. With --grow-to the upper layers are installed for the "
                       "final size from the start."))
     add_design_options(parser)
+    stages = next(a for a in parser._actions if a.dest == "stages")
+    stages.required = True  # what the command is about (the last stage may be --grow-to)
     add_format_option(parser, ("table", "json", "csv"),
                       _("table: readable summary; json: every count and the re-terminated cables (first 1,000); "
                         "csv: one row per re-terminated cable"))
