@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.fabric.bandwidth import Bandwidth, compute_bandwidth
 from core.catalog import Catalog, load_catalog
-from core.cost import NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, summarize_cost
+from core.cost import NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, fabric_media, summarize_cost
 from core.design import (
     Design,
     ResolvedDesign,
@@ -46,8 +46,8 @@ from core.i18n import language as speaking
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
 from core.physical.layout import Layout, place
-from core.physical.lengths import LinkLengths, link_lengths
-from core.physical.media import MediaBin, select_media
+from core.physical.lengths import LinkLengths
+from core.physical.media import MediaBin
 from core.physical.racks import load_racks
 
 MAX_WAYS_OUT = 3
@@ -450,8 +450,7 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     bandwidth = compute_bandwidth(resolved, fabric)
     networks = size_networks(resolved, fabric, catalog)
     layout = place(resolved, fabric, networks, catalog)
-    lengths = link_lengths(resolved, fabric, layout)
-    media = select_media(catalog, resolved, lengths)
+    lengths, media = fabric_media(catalog, resolved, fabric, layout)
     bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks)
     cost = summarize_cost(resolved, bom)
     cost = cost.model_copy(update={"racks_compute": layout.counts()["compute"]})

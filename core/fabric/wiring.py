@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, NamedTuple
 
+from core.fabric.families import family as topology_family
 from core.fabric.sizing import FabricPlan
 
 ROLES = ("leaf", "spine", "core")
@@ -340,7 +341,11 @@ class Wiring:
 
 @lru_cache(maxsize=256)
 def wiring_of(fabric: FabricPlan, nodes: int, nics: int) -> Wiring:
-    """The ``Wiring`` of a sized fabric with ``nodes`` servers of ``nics`` NICs (memoised)."""
+    """The ``Wiring`` of a sized fabric with ``nodes`` servers of ``nics`` NICs (memoised); another topology
+    family's wiring (``core.fabric.families``) for a fabric of that family."""
+    other = topology_family(fabric.family)
+    if other is not None:
+        return other.wiring(fabric, nodes, nics)
     f = fabric
     islands = max(1, f.islands)
     pods = f.pod_count if f.tiers == 3 else 1
