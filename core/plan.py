@@ -5,8 +5,9 @@ links call. It is pure and deterministic; results are immutable.
 
 A design that cannot be built raises ``DesignError`` whose suggestion names only
 ways out that were checked: ``ways_out`` tries small changes (tiers to auto, per-rail
-planes that fill the NICs evenly, a switch with more ports, another port speed, fewer planes, the other topology,
-fewer NICs per node, more leaf oversubscription, fewer nodes), re-plans each and
+planes that fill the NICs evenly, another Dragonfly+ global ratio, a switch with more ports,
+another port speed, fewer planes, the other topology, fewer NICs per node, more leaf
+oversubscription, fewer nodes), re-plans each and
 keeps the first ``MAX_WAYS_OUT`` that build; ``DesignError.fixes`` holds them as
 design changes. A way out that cannot help (a larger-radix switch when none in
 the catalog holds the nodes) is never offered.
@@ -132,7 +133,8 @@ class Plan(BaseModel):
                 "power_kw": round(sum(r.extended_power_w for r in rows) / 1000, 3),
             }
         f = self.fabric
-        out["compute"]["links"] = (f.node_leaf_links + f.leaf_spine_links + f.spine_core_links) * f.planes
+        out["compute"]["links"] = (f.node_leaf_links + f.leaf_spine_links + f.spine_core_links + f.global_links) \
+            * f.planes
         if self.networks is not None:
             out["compute"]["links"] += sum(link.count for link in self.networks.compute_links)
             for sized in self.networks.sized():
@@ -236,7 +238,21 @@ class Plan(BaseModel):
             "racks": self.racks_summary(),
             "networks": self.networks_summary(),
             "explanation": list(resolved.notes) + list(fabric.explanation),
+            **self._family_summary(),
         }
+
+    def _family_summary(self) -> dict:
+        """``{"dragonfly": {...}}`` for a Dragonfly+ (groups, their shape, global links, Valiant hops); empty for a
+        folded Clos (its summary keeps its keys)."""
+        f = self.fabric
+        if f.family != "dragonfly":
+            return {}
+        return {"dragonfly": {
+            "groups": f.pod_count, "leaves_per_group": f.groups_per_pod * f.leaves_per_group,
+            "spines_per_group": f.spines_per_pod, "global_ports_per_spine": f.global_ports_per_spine,
+            "global_links_per_group_pair": f.global_pair_links, "global_links": f.global_links * f.planes,
+            "global_ratio": f.global_ratio, "hops_same_group": self.bandwidth.hops_cross_rail,
+            "hops_other_group": self.bandwidth.hops_cross_pod, "hops_valiant": self.bandwidth.hops_valiant}}
 
 
 def plan(design: Design, catalog: Catalog | None = None) -> Plan:
@@ -359,7 +375,7 @@ def _candidates(
                 for p in counts]
 
     def other_topology():
-        if design.topology == "top-of-rack":
+        if design.topology in ("top-of-rack", "dragonfly"):
             return [(_("use rail-optimized topology"), {"topology": "rail-optimized"})]
         return [(_("use top-of-rack topology"), {"topology": "top-of-rack"})]
 
@@ -386,7 +402,8 @@ def _candidates(
                               ("core_switch", _("use the default core switch")),
                               ("su_nodes", _("let the engine size the scalable units")),
                               ("pod_sus", _("let the engine size the pods")),
-                              ("grow_to", _("drop the growth target"))):
+                              ("grow_to", _("drop the growth target")),
+                              ("group_leaves", _("let the engine size the Dragonfly+ groups"))):
             if getattr(design, field) is not None:
                 out.append((phrase, {field: None}))
         if design.plane_mode == "per-rail":
@@ -409,8 +426,19 @@ def _candidates(
                         {"nodes_per_rack": k}))
         return out
 
+    def global_ratio():
+        """Other Dragonfly+ global ratios, higher first (more global ports hold more groups; fewer fit larger
+        groups)."""
+        if design.topology != "dragonfly":
+            return []
+        steps = sorted((r for r in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0) if r != design.global_ratio),
+                       key=lambda r: (r < design.global_ratio, abs(r - design.global_ratio)))
+        return [(_("set the Dragonfly+ global ratio to {ratio}").format(ratio=f"{r:g}"), {"global_ratio": r})
+                for r in steps]
+
     racks_set = any(getattr(design, f) is not None for f in ("rack_preset", "rack_kw", "rack_units", "nodes_per_rack"))
-    return [tiers, *([rack_fit] if racks_set else []), per_rail_planes, field_fabric, larger_switch, other_speed,
+    return [tiers, *([rack_fit] if racks_set else []), per_rail_planes, field_fabric, global_ratio, larger_switch,
+            other_speed,
             fewer_planes, other_topology, fewer_nodes, fewer_nics, more_oversubscription]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 from collections import Counter
 
 import networkx as nx
@@ -16,6 +17,7 @@ from core.fabric.bandwidth import bisection_gbits, tier_capacities_gbits
 from core.fabric.dragonfly import DragonflyWiring, hop_counts, spine_global_links
 from core.fabric.sizing import size_fabric
 from core.fabric.wiring import Wiring, wiring_of
+from core.formats import sharelink
 from core.plan import plan
 
 small = st.fixed_dictionaries(dict(
@@ -193,11 +195,19 @@ def _group_of(wiring, vertex: str) -> int:
 @settings(max_examples=30, deadline=None)
 @given(small, st.integers(1, 40))
 def test_counts_never_fall_as_nodes_grow(p, step):
+    """Switches, node and group links never fall as nodes grow. The global links can: every pair of ``g`` groups
+    gets the same ``floor(P / (g - 1))`` links, so 9 groups of 20 global ports take 2 x 36 = 72 links and 12
+    groups 1 x 66 = 66 (the model's equal pairs, Kim et al.'s fully connected groups). What holds is that each
+    group leaves fewer than ``g - 1`` of its ``P`` global ports unused."""
     smaller, larger = _sized(_design(p)), _sized(_design(p, nodes=p["nodes"] + step))
     if smaller is None or larger is None:
         return
-    for name in ("leaf_count", "spine_count", "node_leaf_links", "leaf_spine_links", "global_links"):
+    for name in ("leaf_count", "spine_count", "node_leaf_links", "leaf_spine_links"):
         assert getattr(larger[1], name) >= getattr(smaller[1], name), name
+    for _resolved, fabric, wiring in (smaller, larger):
+        groups, ports = fabric.pod_count, fabric.spines_per_pod * fabric.global_ports_per_spine
+        if groups > 1:
+            assert ports - (groups - 1) < (groups - 1) * fabric.global_pair_links <= ports
 
 
 def test_plan_has_bom_cost_bandwidth_and_global_optics():
@@ -235,3 +245,26 @@ def test_too_many_groups_has_ways_out_that_build():
     assert "40 Dragonfly+ groups" in str(err.value) and "at most 33 groups" in str(err.value)
     for _phrase, changes in err.value.fixes:
         plan(Design(**{**design.model_dump(exclude_defaults=True), **changes}))
+
+
+def test_cli_plans_a_dragonfly(capsys):
+    from conftest import run_cli
+
+    code, out, _err = run_cli(capsys, "plan", "--gpu", "H100", "--nodes", "1024", "--switch", "QM9700",
+                              "--topology", "dragonfly", "--group-leaves", "16", "--global-ratio", "1", "--format", "json")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["topology"] == "dragonfly" and summary["dragonfly"]["groups"] == 16
+    assert summary["dragonfly"]["global_links"] == 16 * 15 // 2 * 34
+    code, out, _err = run_cli(capsys, "plan", "--gpu", "H100", "--nodes", "1024", "--switch", "QM9700",
+                              "--topology", "dragonfly", "--group-leaves", "12")
+    assert code != 0
+
+
+def test_share_link_and_design_file_round_trip():
+    design = Design(gpu="H100", nodes=1024, topology="dragonfly", switch="QM9700", group_leaves=16, global_ratio=1.5)
+    params = sharelink.encode(design)
+    assert params["t"] == "df" and params["dfg"] == "16" and params["dgr"] == "1.5"
+    decoded, warnings = sharelink.decode(params)
+    assert decoded == design and not warnings
+    assert Design.from_json(design.to_json()) == design

@@ -798,6 +798,17 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
                                key=K + "grow",
                                help=_("Spines, cores and every leaf's uplinks are sized for this many nodes; only "
                                       "the nodes above are installed. The BOM lists what is reserved."))
+        dragonfly = last_plan is not None and last_plan.fabric.family == "dragonfly"
+        auto_group = last_plan.fabric.groups_per_pod * last_plan.fabric.leaves_per_group if dragonfly else None
+        st.number_input(_("Leaves per Dragonfly+ group (0 = auto)"), min_value=0, max_value=4096, step=1,
+                        key=K + "df_group",
+                        help=_("Dragonfly+ only: a multiple of the rails. auto: the largest group the spine radix "
+                               "holds with its global links (now {choice}).").format(
+                            choice=auto_group if auto_group else "-"))
+        st.number_input(_label("global_ratio"), min_value=0.05, max_value=4.0, step=0.25, key=K + "df_global",
+                        help=_("Dragonfly+ only: a group's global bandwidth over its injection bandwidth. 1 lets a "
+                               "group send all it injects to other groups; the bisection is then about half the "
+                               "injection."))
 
     def draw_tiers(labels: SwitchLabels) -> None:
         for slot, tier, label, fitting, v in boxes:
@@ -1013,8 +1024,8 @@ _WIDGET_OF = {"tiers": "tiers", "switch": "switch", "port_speed_gbps": "speed", 
               "su_nodes": "su", "pod_sus": "pod", "grow_to": "grow", "rack_preset": "rp", "rack_kw": "rkw",
               "rack_units": "ru", "storage": "storage", "storage_ports_per_node": "spn",
               "storage_port_speed_gbps": "sps", "storage_systems": "sts", "storage_oversubscription": "sto",
-              "management": "mg"}
-_ZERO_IS_AUTO = {"su", "pod", "grow"}
+              "management": "mg", "group_leaves": "df_group", "global_ratio": "df_global"}
+_ZERO_IS_AUTO = {"su", "pod", "grow", "df_group"}
 """Number inputs where 0 means the engine's default."""
 
 
