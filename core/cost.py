@@ -537,13 +537,12 @@ def global_lengths(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout)
     if not fabric.global_links:
         return None
     wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
-    ends = np.array([(wiring.spine_of_port(a, qa)[0], wiring.spine_of_port(b, qb)[0])
-                     for a, qa, b, qb in wiring.global_ends()], dtype=np.int64)
+    first, second = wiring.global_spines()
     located, routing = _Ends(layout), load_racks().routing
     parts = []
     for plane in range(fabric.planes):
         prefix = wiring.prefix(plane) + "spine"
-        (ra, ua), (rb, ub) = located.locate(prefix, ends[:, 0]), located.locate(prefix, ends[:, 1])
+        (ra, ua), (rb, ub) = located.locate(prefix, first), located.locate(prefix, second)
         parts.append(_lengths(located, routing, ra, ua, rb, ub))
     lengths = np.concatenate([p[0] for p in parts])
     return bin_lengths("global", lengths, np.ones(len(lengths), dtype=np.int64),

@@ -268,3 +268,16 @@ def test_share_link_and_design_file_round_trip():
     decoded, warnings = sharelink.decode(params)
     assert decoded == design and not warnings
     assert Design.from_json(design.to_json()) == design
+
+
+@settings(max_examples=20, deadline=None)
+@given(small)
+def test_global_spine_arrays_are_the_global_links(p):
+    sized = _sized(_design(p))
+    if sized is None:
+        return
+    wiring = sized[2]
+    first, second = wiring.global_spines()
+    links = list(wiring.global_links())
+    assert [(f"p0.spine{a}", f"p0.spine{b}") for a, b in zip(first.tolist(), second.tolist())] == \
+        [(link.a, link.b) for link in links]

@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterator, NamedTuple
 
+import numpy as np
+
 from core.design import ResolvedDesign
 from core.errors import DesignError
 from core.fabric.sizing import (
@@ -320,6 +322,8 @@ class DragonflyWiring:
     tiers = 2
 
     def __getattr__(self, name: str):
+        if name == "pods" or name.startswith("__"):  # not set yet (unpickling, copying): no fall-through
+            raise AttributeError(name)
         return getattr(self.pods, name)
 
     @property
@@ -347,6 +351,17 @@ class DragonflyWiring:
             for b in range(a + 1, groups):
                 for c in range(lam):
                     yield a, (b - a - 1) * lam + c, b, (groups - (b - a) - 1) * lam + c
+
+    def global_spines(self) -> tuple[np.ndarray, np.ndarray]:
+        """Spine indices at the two ends of every global link (``global_ends`` order), as arrays (the rule of
+        ``global_ends`` and ``spine_of_port`` at once, for consumers that measure every link)."""
+        groups, lam, s = self.pods.pods, self.global_pair_links, self.pods.spines_per_pod
+        a, b = np.triu_indices(groups, 1)
+        c = np.arange(lam)
+        a, b = np.repeat(a, lam), np.repeat(b, lam)
+        c = np.tile(c, len(a) // lam if lam else 0)
+        qa, qb = (b - a - 1) * lam + c, (groups - (b - a) - 1) * lam + c
+        return a * s + qa % s, b * s + qb % s
 
     def spine_of_port(self, group: int, port: int) -> tuple[int, int]:
         """``(spine, up ordinal)`` of global port ``port`` of ``group`` (port ``q`` on spine ``q mod s``)."""
