@@ -185,7 +185,7 @@ def size(resolved: ResolvedDesign) -> FabricPlan:
     rail = resolved.model_copy(update={"topology": "rail-optimized"})  # Dragonfly+ leaves are rail-optimized
     su_nodes, rails, _per_node = _group_shape(rail, down_max)
     sus = math.ceil(resolved.nodes / su_nodes)
-    shape = group_shape(resolved, su_nodes, rails, sus)
+    shape = group_shape(resolved, min(resolved.nodes, su_nodes), rails, sus)  # a lone partial SU: its own ports
     sized = _Sized(resolved, su_nodes, rails, sus, shape, math.ceil(sus / (shape.leaves // rails)))
     if sized.groups - 1 > sized.global_ports:
         _too_many_groups(sized)
