@@ -281,3 +281,22 @@ def test_global_spine_arrays_are_the_global_links(p):
     links = list(wiring.global_links())
     assert [(f"p0.spine{a}", f"p0.spine{b}") for a, b in zip(first.tolist(), second.tolist())] == \
         [(link.a, link.b) for link in links]
+
+
+def test_sidebar_restores_and_changes_a_dragonfly():
+    """The share link of a Dragonfly+ restores the sidebar's widgets; changing them reaches the design and link."""
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    design = Design(gpu="H100", nodes=256, topology="dragonfly", switch="QM9700", group_leaves=8, global_ratio=1.5)
+    at = AppTest.from_file(str(Path(__file__).with_name("apptest_entry.py")), default_timeout=60)
+    at.query_params.update(sharelink.encode(design))
+    at.run()
+    assert not at.exception and not at.error
+    assert at.session_state["fp_current"].design == design
+    assert at.number_input(key="w_df_group").value == 8 and at.number_input(key="w_df_global").value == 1.5
+    at.number_input(key="w_df_group").set_value(16).run()
+    assert not at.exception and at.session_state["fp_current"].design.group_leaves == 16
+    assert at.session_state["fp_current"].plan.fabric.pod_count == 4  # 8 SUs of 32 nodes, 2 per group
+    assert dict(at.query_params)["dfg"] == "16"

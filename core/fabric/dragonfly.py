@@ -79,8 +79,8 @@ def _shape_for(leaves: int, down: int, u_min: int, u_max: int, spine_radix: int,
     """
     best: GroupShape | None = None
     for uplinks in range(u_min, u_max + 1):
-        for spines in range(1, uplinks + 1):
-            if uplinks % spines or (best is not None and spines >= best.spines):
+        for spines in range(1, uplinks + 1 if best is None else min(uplinks + 1, best.spines)):
+            if uplinks % spines:
                 continue
             pair = uplinks // spines
             ports = math.ceil(global_ratio * leaves * down * speed_ratio / spines - 1e-9)
