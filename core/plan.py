@@ -44,6 +44,7 @@ from core.memo import bounded
 from core.processes import env_int
 from core.i18n import _, current, ngettext
 from core.i18n import language as speaking
+from core.fabric.families import family as topology_family
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
 from core.physical.layout import Layout, place
@@ -242,17 +243,10 @@ class Plan(BaseModel):
         }
 
     def _family_summary(self) -> dict:
-        """``{"dragonfly": {...}}`` for a Dragonfly+ (groups, their shape, global links, Valiant hops); empty for a
-        folded Clos (its summary keeps its keys)."""
-        f = self.fabric
-        if f.family != "dragonfly":
-            return {}
-        return {"dragonfly": {
-            "groups": f.pod_count, "leaves_per_group": f.groups_per_pod * f.leaves_per_group,
-            "spines_per_group": f.spines_per_pod, "global_ports_per_spine": f.global_ports_per_spine,
-            "global_links_per_group_pair": f.global_pair_links, "global_links": f.global_links * f.planes,
-            "global_ratio": f.global_ratio, "hops_same_group": self.bandwidth.hops_cross_rail,
-            "hops_other_group": self.bandwidth.hops_cross_pod, "hops_valiant": self.bandwidth.hops_valiant}}
+        """The topology family's own summary (``core.fabric.families``; ``{"dragonfly": {...}}`` for a
+        Dragonfly+); empty for a folded Clos (its summary keeps its keys)."""
+        other = topology_family(self.fabric.family)
+        return other.summary(self.fabric, self.bandwidth) if other is not None else {}
 
 
 def plan(design: Design, catalog: Catalog | None = None) -> Plan:
@@ -426,18 +420,13 @@ def _candidates(
                         {"nodes_per_rack": k}))
         return out
 
-    def global_ratio():
-        """Other Dragonfly+ global ratios, higher first (more global ports hold more groups; fewer fit larger
-        groups)."""
-        if design.topology != "dragonfly":
-            return []
-        steps = sorted((r for r in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0) if r != design.global_ratio),
-                       key=lambda r: (r < design.global_ratio, abs(r - design.global_ratio)))
-        return [(_("set the Dragonfly+ global ratio to {ratio}").format(ratio=f"{r:g}"), {"global_ratio": r})
-                for r in steps]
+    def family_fields():
+        """The topology family's own ways out (``core.fabric.families``: a Dragonfly+'s other global ratios)."""
+        other = topology_family(design.topology)
+        return other.ways_out(design) if other is not None else []
 
     racks_set = any(getattr(design, f) is not None for f in ("rack_preset", "rack_kw", "rack_units", "nodes_per_rack"))
-    return [tiers, *([rack_fit] if racks_set else []), per_rail_planes, field_fabric, global_ratio, larger_switch,
+    return [tiers, *([rack_fit] if racks_set else []), per_rail_planes, field_fabric, family_fields, larger_switch,
             other_speed,
             fewer_planes, other_topology, fewer_nodes, fewer_nics, more_oversubscription]
 

@@ -416,6 +416,27 @@ def as_clos(fabric: FabricPlan) -> FabricPlan:
     return fabric.model_copy(update={"tiers": 3, "family": "clos"})
 
 
+# ----------------------------------------------------------------------------------- plan summary, ways out
+def summary(fabric: FabricPlan, bandwidth) -> dict:
+    """``Plan.summary()``'s ``dragonfly`` entry: groups and their shape, global links (all planes), the global
+    ratio asked and the switch hops (same group, other group, Valiant; ``core.fabric.bandwidth.Bandwidth``)."""
+    return {"dragonfly": {
+        "groups": fabric.pod_count, "leaves_per_group": fabric.groups_per_pod * fabric.leaves_per_group,
+        "spines_per_group": fabric.spines_per_pod, "global_ports_per_spine": fabric.global_ports_per_spine,
+        "global_links_per_group_pair": fabric.global_pair_links, "global_links": fabric.global_links * fabric.planes,
+        "global_ratio": fabric.global_ratio, "hops_same_group": bandwidth.hops_cross_rail,
+        "hops_other_group": bandwidth.hops_cross_pod, "hops_valiant": bandwidth.hops_valiant}}
+
+
+def ways_out(design) -> list[tuple[str, dict]]:
+    """Candidate changes for ``core.plan.ways_out``: other global ratios, higher first (more global ports hold
+    more groups; fewer fit larger groups). Each is re-planned there; only those that build are offered."""
+    steps = sorted((r for r in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0) if r != design.global_ratio),
+                   key=lambda r: (r < design.global_ratio, abs(r - design.global_ratio)))
+    return [(_("set the Dragonfly+ global ratio to {ratio}").format(ratio=f"{r:g}"), {"global_ratio": r})
+            for r in steps]
+
+
 # ------------------------------------------------------------------------------------------- bandwidth, hops
 def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan, injection_gbits: float,
                     leaf_up_gbits: float) -> float:

@@ -1,11 +1,19 @@
 """Topology families beyond the folded Clos: which module sizes and wires each one.
 
 A family is one module of ``core.fabric`` with ``FAMILY`` (its id, also its ``Design.topology`` value and
-``FabricPlan.family``), ``size(resolved) -> FabricPlan``, ``wiring(fabric, nodes, nics)`` (an object with
-``core.fabric.wiring.Wiring``'s interface) and ``bisection_gbits(resolved, fabric, injection, leaf_up)`` and
-``hop_counts(wiring)``. ``core.fabric.sizing.size_fabric`` and ``core.fabric.wiring.wiring_of`` dispatch here;
-the folded Clos (``clos``: rail-optimized, top-of-rack, rail-only) is theirs. A new family adds its module,
-one line below, its ``core.vocab.TOPOLOGY`` term and its tests.
+``FabricPlan.family``) and these functions:
+
+* ``size(resolved) -> FabricPlan`` (closed form, ``DesignError`` with ways out);
+* ``wiring(fabric, nodes, nics)``: an object with ``core.fabric.wiring.Wiring``'s interface;
+* ``bisection_gbits(resolved, fabric, injection, leaf_up)`` and ``hop_counts(wiring)``;
+* ``as_clos(fabric)``: what the consumers that do not read the wiring yet wire from;
+* ``summary(fabric, bandwidth)``: its entry of ``Plan.summary()``;
+* ``ways_out(design)``: its candidate design changes for ``core.plan.ways_out``.
+
+``core.fabric.sizing.size_fabric``, ``core.fabric.wiring.wiring_of``, ``core.fabric.bandwidth`` and ``core.plan``
+dispatch here; the folded Clos (``clos``: rail-optimized, top-of-rack, rail-only) is theirs. A new family adds
+its module, one line in ``FAMILIES``, its ``core.vocab.TOPOLOGY`` term, its sizing inputs in ``core.design``
+and its tests.
 """
 
 from __future__ import annotations
