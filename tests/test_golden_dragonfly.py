@@ -86,3 +86,17 @@ def test_groups_of_fewer_spines_hold_fewer_groups():
     assert f.pod_count == s * h + 1 == 81
     with pytest.raises(DesignError):
         _fabric(81 * 80 + 1, "QM8700", 200, group_leaves=4)
+
+
+def test_more_hosts_than_a_balanced_dragonfly_of_the_same_radix():
+    """[S] abstract (openreview.net/forum?id=Gxk2HVXCMp): "Dragonfly+ is superior to conventional Dragonfly due to
+    the significantly larger number of hosts which it is able to support". [K]'s balanced dragonfly of radix
+    k = p + h + (a - 1) with a = 2p = 2h takes p = h = k/4 (a - 1 counted as a): at k = 40, a = 20, p = h = 10,
+    N = a p (a h + 1) = 20 x 10 x 201 = 40,200 terminals. The largest Dragonfly+ sized here at k = 40 holds 160,400
+    (held out: derived from the sizing, not from the paper's plot)."""
+    a, p, h = 20, 10, 10
+    kim_balanced = a * p * (a * h + 1)
+    f = _fabric(160_400, "QM8700", 200)
+    l, hosts, s, g = _shape(f)
+    assert kim_balanced == 40_200
+    assert l * hosts * f.pod_count == 160_400 > 3 * kim_balanced
