@@ -300,3 +300,18 @@ def test_sidebar_restores_and_changes_a_dragonfly():
     assert not at.exception and at.session_state["fp_current"].design.group_leaves == 16
     assert at.session_state["fp_current"].plan.fabric.pod_count == 4  # 8 SUs of 32 nodes, 2 per group
     assert dict(at.query_params)["dfg"] == "16"
+
+
+@settings(max_examples=25, deadline=None)
+@given(small)
+def test_bisection_is_conservative_against_the_node_halving(p):
+    """Any group count, partial SUs and groups too: the analytic bisection (the cut between halves of the groups)
+    never exceeds the max flow across the node-order halving, one balanced cut among many (one plane)."""
+    sized = _sized(_design({**p, "planes": 1, "nodes": max(2, p["nodes"] // 2 * 2)}))
+    if sized is None:
+        return
+    resolved, fabric, wiring = sized
+    nodes = resolved.nodes
+    cut = _max_flow(_graph(wiring), {f"node{n}" for n in range(nodes // 2)},
+                    {f"node{n}" for n in range(nodes // 2, nodes)})
+    assert bisection_gbits(resolved, fabric) <= cut + 1e-6
