@@ -112,13 +112,13 @@ def group_shape(resolved: ResolvedDesign, down: int, rails: int, sus: int) -> Gr
                 _("Set group leaves to a multiple of {rails}.").format(rails=rails))
         shape = _shape_for(asked, *inputs)
         if shape is None:
-            _group_too_large(resolved, asked, down, rails, inputs)
+            _group_too_large(resolved, asked, down, rails)
         return shape
     for sus_in_group in range(min(sus, resolved.spine_radix // rails), 0, -1):
         shape = _shape_for(sus_in_group * rails, *inputs)
         if shape is not None:
             return shape
-    _group_too_large(resolved, rails, down, rails, inputs)
+    _group_too_large(resolved, rails, down, rails)
 
 
 def largest_group(resolved: ResolvedDesign, down: int, rails: int) -> int:
@@ -128,7 +128,7 @@ def largest_group(resolved: ResolvedDesign, down: int, rails: int) -> int:
                  if _shape_for(m * rails, *inputs) is not None), 0)
 
 
-def _group_too_large(resolved: ResolvedDesign, leaves: int, down: int, rails: int, inputs: tuple) -> None:
+def _group_too_large(resolved: ResolvedDesign, leaves: int, down: int, rails: int) -> None:
     """Raise the ``DesignError`` of a group whose spines cannot reach every leaf and carry its global links."""
     most = largest_group(resolved, down, rails)
     switch = resolved.tier_switches["spine"].id
@@ -204,7 +204,7 @@ def _supported(resolved: ResolvedDesign) -> None:
 
 def _too_many_groups(sized: _Sized) -> None:
     """Raise the ``DesignError`` for more groups than global ports allow (Kim et al.: at most ``a h + 1``)."""
-    resolved, shape = sized.resolved, sized.shape
+    shape = sized.shape
     most_nodes = (sized.global_ports + 1) * sized.sus_per_group * sized.su_nodes
     raise DesignError(
         _("{groups} Dragonfly+ groups need {needed} global ports per group, one to every other group, but a group "
