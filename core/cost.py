@@ -33,20 +33,33 @@ from __future__ import annotations
 import math
 from typing import Literal
 
+import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from core import vocab
-from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver
+from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver, form_factor_family
 from core.design import ResolvedDesign
+from core.fabric.families import clos_view
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
+from core.fabric.wiring import wiring_of
 from core.i18n import N_, _
 from core.i18n import current as current_language
 from core.networks import NETWORK_LABELS, ClusterNetworks, size_networks
 from core.networks.model import LINK_KIND_LABELS, SWITCH_ROLE_LABELS
 from core.physical.layout import Layout, place
-from core.physical.lengths import link_lengths
-from core.physical.media import KIND_LABELS, MediaBin, fibre_for, pick_cable, pick_transceiver, select_media
+from core.physical.lengths import LinkLengths, _Ends, _lengths, bin_lengths, link_lengths
+from core.physical.media import (
+    KIND_LABELS,
+    MediaBin,
+    choose_media,
+    class_speeds,
+    fibre_for,
+    pick_cable,
+    pick_transceiver,
+    select_media,
+)
+from core.physical.racks import load_racks
 from core.spares import spare_rows
 
 Category = Literal["compute", "NIC", "switch", "transceiver", "cable", "appliance"]
@@ -54,7 +67,8 @@ NETWORK_CATEGORIES = ("NIC", "switch", "transceiver", "cable")
 CATEGORY_LABELS = {"compute": N_("compute"), "NIC": N_("NIC"), "switch": N_("switch"), "appliance": N_("appliance"),
                    "transceiver": N_("transceiver"), "cable": N_("cable")}
 """BOM category (a key) -> its name, English marked for translation: ``_(CATEGORY_LABELS[category])``."""
-LINK_CLASS_LABELS = {"node-leaf": N_("node-leaf"), "leaf-spine": N_("leaf-spine"), "spine-core": N_("spine-core")}
+LINK_CLASS_LABELS = {"node-leaf": N_("node-leaf"), "leaf-spine": N_("leaf-spine"), "spine-core": N_("spine-core"),
+                     "global": N_("global")}
 """Link class (a key) -> its name in texts, marked for translation."""
 HOURS_PER_YEAR = 8760
 
@@ -278,14 +292,17 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
         add("switch", switch, planes, _("one switch per plane holds all {ports} NIC ports{plane_note}").format(
             ports=fabric.node_leaf_links, plane_note=plane_note), item=_("{name} (leaf)").format(name=switch.name))
     else:
-        if resolved.topology == "rail-optimized":
+        if resolved.topology in ("rail-optimized", "dragonfly"):
             leaf_why = _("{sus} SU x {rails} rails{plane_note}").format(
                 sus=fabric.group_count, rails=fabric.leaves_per_group, plane_note=plane_note)
         else:
             leaf_why = _("ceil({nodes} nodes / {per_leaf} per leaf){plane_note}").format(
                 nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=plane_note)
         add("switch", switch, fabric.leaf_count_total, leaf_why, item=_("{name} (leaf)").format(name=switch.name))
-        if fabric.tiers == 2:
+        if fabric.global_links or fabric.family != "clos":
+            spine_why = _("{groups} Dragonfly+ groups x {spines} spines{plane_note}").format(
+                groups=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=plane_note)
+        elif fabric.tiers == 2:
             spine_why = _("{leaves} leaves x {uplinks} uplinks = {links} links, {pair} per leaf-spine pair: "
                           "{spines} spines{plane_note}").format(
                 leaves=fabric.leaf_count, uplinks=fabric.leaf_uplinks, links=f"{fabric.leaf_spine_links:,}",
@@ -305,7 +322,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
     networks = size_networks(resolved, fabric, catalog) if networks is None else networks
     if media is None:  # the layout holds the other networks' racks too, as Plan's does (same cable lengths)
         layout = layout or place(resolved, fabric, networks, catalog)
-        media = select_media(catalog, resolved, link_lengths(resolved, fabric, layout))
+        media = fabric_media(catalog, resolved, fabric, layout)[1]
     pricing = (basis, tuple(sorted(price_overrides.items())), tuple(sorted(power_overrides.items())),
                current_language())
     # the optimizer's memo: candidates with the same media and link-row inputs (e.g. other NICs) share the
@@ -420,17 +437,19 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
     """
     system, planes = resolved.system, resolved.planes
     switches = {"node-leaf": resolved.switch, "leaf-spine": resolved.tier_switches["spine"],
-                "spine-core": resolved.tier_switches["core"]}
+                "spine-core": resolved.tier_switches["core"], "global": resolved.tier_switches["spine"]}
     up = resolved.uplink_gbps
-    speeds = {"node-leaf": resolved.port_speed_gbps, "leaf-spine": up, "spine-core": up}
+    speeds = {"node-leaf": resolved.port_speed_gbps, "leaf-spine": up, "spine-core": up, "global": up}
+    wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
+    classes = (*wiring.link_classes, "")  # a role's down links are of class i, its up links of class i + 1
+    link_class_of = {role: (classes[i], classes[i + 1]) for i, role in enumerate(wiring.roles)}
     cage_ports = {c: switches[c].ports_per_cage(speeds[c]) for c in switches}
     policy = resolved.design.cable_media
     # per class: switch-side module count if every link were optical (as counted per switch group)
     counts = {c: 0 for c in switches}
     terms: dict[str, list[str]] = {c: [] for c in switches}
     for group in fabric.switch_groups:
-        down_class, up_class = {"leaf": ("node-leaf", "leaf-spine"), "spine": ("leaf-spine", "spine-core"),
-                                "core": ("spine-core", "")}[group.role]
+        down_class, up_class = link_class_of[group.role]
         for link_class, ports in ((down_class, group.down_ports_used), (up_class, group.up_ports_used)):
             if link_class and ports:
                 per_cage = resolved.tier_switches[group.role].ports_per_cage(speeds[link_class])
@@ -440,8 +459,8 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
     cables = {c.id: c for c in catalog.cables}
     modules = {t.id: t for t in catalog.transceivers}
     items = {"node-leaf": N_("{name} (switch side, node-leaf)"), "leaf-spine": N_("{name} (switch side, leaf-spine)"),
-             "spine-core": N_("{name} (switch side, spine-core)")}
-    for link_class in ("node-leaf", "leaf-spine", "spine-core"):
+             "spine-core": N_("{name} (switch side, spine-core)"), "global": N_("{name} (switch side, global)")}
+    for link_class in ("node-leaf", "leaf-spine", "spine-core", "global"):
         bins = [b for b in media if b.link_class == link_class]
         if not bins:
             continue
@@ -497,6 +516,57 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
                 item=_("{name} ({link_class}, {span})").format(name=fiber.name,
                                                                 link_class=_(LINK_CLASS_LABELS[link_class]),
                                                                 span=b.label()))
+
+
+def fabric_media(catalog: Catalog, resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout
+                 ) -> tuple[tuple[LinkLengths, ...], tuple[MediaBin, ...]]:
+    """Lengths and media of every compute link class from ``layout``: ``core.physical``'s for the classes it
+    knows (a Dragonfly+ as its groups, the pods of a Clos without cores: ``core.fabric.families.clos_view``),
+    and the Dragonfly+ global links' (``global_lengths``, media by reach as every class's)."""
+    lengths = link_lengths(resolved, clos_view(fabric), layout)
+    media = select_media(catalog, resolved, lengths)
+    extra = global_lengths(resolved, fabric, layout)
+    if extra is None:
+        return lengths, media
+    return (*lengths, extra), (*media, *_global_media(catalog, resolved, extra))
+
+
+def global_lengths(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout) -> LinkLengths | None:
+    """Lengths of the global links (spine to spine between Dragonfly+ groups, all planes) from the spines'
+    places in ``layout``, by ``core.physical.lengths``' routing rule; None when the fabric has none."""
+    if not fabric.global_links:
+        return None
+    wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
+    first, second = wiring.global_spines()
+    located, routing = _Ends(layout), load_racks().routing
+    parts = []
+    for plane in range(fabric.planes):
+        prefix = wiring.prefix(plane) + "spine"
+        (ra, ua), (rb, ub) = located.locate(prefix, first), located.locate(prefix, second)
+        parts.append(_lengths(located, routing, ra, ua, rb, ub))
+    lengths = np.concatenate([p[0] for p in parts])
+    return bin_lengths("global", lengths, np.ones(len(lengths), dtype=np.int64),
+                       np.concatenate([p[1] for p in parts]))
+
+
+def _global_media(catalog: Catalog, resolved: ResolvedDesign, lengths: LinkLengths) -> list[MediaBin]:
+    """Media of each length bin of the global links: ``Design.cable_media``'s order by reach at the uplink speed,
+    spine switch at both ends (as ``core.physical.media.select_media`` does for a switch-to-switch class)."""
+    at = class_speeds(resolved)["leaf-spine"]
+    spine = resolved.tier_switches["spine"]
+    cage = form_factor_family(spine.cage_type)
+    out = []
+    for b in lengths.bins:
+        choice = choose_media(catalog, at, b.max_m, resolved.design.cable_media,
+                              cage_ports=spine.ports_per_cage(at.port_speed_gbps), cage=cage, link_class="global")
+        fields = dict(link_class="global", low_m=b.low_m, high_m=b.high_m, links=b.links, max_m=b.max_m,
+                      mean_m=b.mean_m, route=b.route, kind=choice.kind, reach_m=choice.reach_m)
+        if choice.cable is not None:
+            out.append(MediaBin(**fields, cable_id=choice.cable.id))
+        else:
+            out.append(MediaBin(**fields, switch_module_id=choice.module.id,
+                                fibre_id=fibre_for(catalog, choice.module, b.max_m).id))
+    return out
 
 
 def design_price_basis(resolved: ResolvedDesign) -> str:

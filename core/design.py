@@ -46,7 +46,7 @@ from core.i18n import N_, _
 from core.spares import canonical_setting
 from core.text import hidden
 
-Topology = Literal["rail-optimized", "top-of-rack", "rail-only"]
+Topology = Literal["rail-optimized", "top-of-rack", "rail-only", "dragonfly"]
 PlaneMode = Literal["per-port", "per-rail"]
 FabricKind = Literal["infiniband", "ethernet"]
 Tiers = Literal["auto", 1, 2, 3]
@@ -338,11 +338,19 @@ class Design(BaseModel):
     uplink_speed_gbps : int, optional
         Speed of leaf uplinks and of spine and core ports, per direction [Gb/s]; default the port speed.
         Leaves then run NIC-facing ports at ``port_speed_gbps`` (a breakout) and uplinks at this speed.
-    topology : {"rail-optimized", "top-of-rack", "rail-only"}
+    topology : {"rail-optimized", "top-of-rack", "rail-only", "dragonfly"}
         Rail-optimized: NIC *i* of every node in a scalable unit goes to leaf *i*.
         Top-of-rack: all NICs of a node go to its rack's leaf.
         Rail-only (Wang et al. 2023): each rail is its own fabric with no spine shared between rails;
         traffic between rails crosses NVLink inside the node.
+        Dragonfly+ (``dragonfly``; Shpiner et al. 2017): groups of rail-optimized leaves and spines, every
+        leaf to every spine of its group, the groups' spines joined by global links (``core.fabric.dragonfly``).
+    group_leaves : int, optional
+        Dragonfly+ (``topology="dragonfly"``): leaves per group, a multiple of the rails; default the largest
+        group the spine radix holds with its global links.
+    global_ratio : float
+        Dragonfly+: a group's global bandwidth over its injection bandwidth (> 0, default 1, Kim et al.'s
+        balance: a group can send all it injects to other groups).
     su_nodes : int, optional
         Nodes per scalable unit (rail-optimized, rail-only) or at most per leaf (top-of-rack); default
         as many as a leaf has down ports.
@@ -449,7 +457,8 @@ class Design(BaseModel):
         kind="switch", help_args={"examples": "QM9700, Q3400, SN5600"}, widget="switch")] = None
     topology: Annotated[Topology, Surface(
         "t", "--topology", N_("Topology"),
-        N_("leaf wiring (rail-only: each rail its own fabric, no spine between rails)"), vocab=vocab.TOPOLOGY,
+        N_("leaf wiring (rail-only: each rail its own fabric, no spine between rails; dragonfly: Dragonfly+ groups of "
+           "rail leaves and spines joined by global links)"), vocab=vocab.TOPOLOGY,
         widget="topology")] = "rail-optimized"
     nodes_per_rack: Annotated[StrictInt | None, Surface(
         "npr", "--nodes-per-rack", N_("Nodes per rack"), N_("nodes per rack"),
@@ -530,6 +539,16 @@ class Design(BaseModel):
            "which cables move (Racks & cabling tab, the stages command); the last may be grow_to"), kind="stages",
         metavar="NODES,...", group="advanced", widget="stages", widget_none="",
         help_args={"example": "128,256"})] = None
+    group_leaves: Annotated[StrictInt | None, Surface(
+        "dfg", "--group-leaves", N_("Leaves per Dragonfly+ group"),
+        N_("Dragonfly+ leaves per group [leaves], a multiple of the rails (default: the largest group the spine "
+           "radix holds)"), metavar="LEAVES", group="advanced", widget="df_group", widget_none=0)] = Field(
+        default=None, ge=1, le=4096)
+    global_ratio: Annotated[float, Surface(
+        "dgr", "--global-ratio", N_("Dragonfly+ global ratio"),
+        N_("Dragonfly+ global bandwidth of a group over its injection bandwidth, above 0 (default 1: a group can "
+           "send all it injects to other groups)"), metavar="RATIO", group="advanced", widget="df_global")] = Field(
+        default=1.0, gt=0.0, le=4.0, strict=True, allow_inf_nan=False)
     price_basis: Annotated[DesignPriceBasis, Surface(
         "pb", "--price-basis", N_("Price basis"),
         N_("which catalog price to use: street (typical, default), list (high end of each range) or hyperscale "

@@ -5,8 +5,9 @@ links call. It is pure and deterministic; results are immutable.
 
 A design that cannot be built raises ``DesignError`` whose suggestion names only
 ways out that were checked: ``ways_out`` tries small changes (tiers to auto, per-rail
-planes that fill the NICs evenly, a switch with more ports, another port speed, fewer planes, the other topology,
-fewer NICs per node, more leaf oversubscription, fewer nodes), re-plans each and
+planes that fill the NICs evenly, another Dragonfly+ global ratio, a switch with more ports,
+another port speed, fewer planes, the other topology, fewer NICs per node, more leaf
+oversubscription, fewer nodes), re-plans each and
 keeps the first ``MAX_WAYS_OUT`` that build; ``DesignError.fixes`` holds them as
 design changes. A way out that cannot help (a larger-radix switch when none in
 the catalog holds the nodes) is never offered.
@@ -28,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.fabric.bandwidth import Bandwidth, compute_bandwidth
 from core.catalog import Catalog, load_catalog
-from core.cost import NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, summarize_cost
+from core.cost import NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, fabric_media, summarize_cost
 from core.design import (
     Design,
     ResolvedDesign,
@@ -43,11 +44,12 @@ from core.memo import bounded
 from core.processes import env_int
 from core.i18n import _, current, ngettext
 from core.i18n import language as speaking
+from core.fabric.families import family as topology_family
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
 from core.physical.layout import Layout, place
-from core.physical.lengths import LinkLengths, link_lengths
-from core.physical.media import MediaBin, select_media
+from core.physical.lengths import LinkLengths
+from core.physical.media import MediaBin
 from core.physical.racks import load_racks
 
 MAX_WAYS_OUT = 3
@@ -132,7 +134,8 @@ class Plan(BaseModel):
                 "power_kw": round(sum(r.extended_power_w for r in rows) / 1000, 3),
             }
         f = self.fabric
-        out["compute"]["links"] = (f.node_leaf_links + f.leaf_spine_links + f.spine_core_links) * f.planes
+        out["compute"]["links"] = (f.node_leaf_links + f.leaf_spine_links + f.spine_core_links + f.global_links) \
+            * f.planes
         if self.networks is not None:
             out["compute"]["links"] += sum(link.count for link in self.networks.compute_links)
             for sized in self.networks.sized():
@@ -236,7 +239,14 @@ class Plan(BaseModel):
             "racks": self.racks_summary(),
             "networks": self.networks_summary(),
             "explanation": list(resolved.notes) + list(fabric.explanation),
+            **self._family_summary(),
         }
+
+    def _family_summary(self) -> dict:
+        """The topology family's own summary (``core.fabric.families``; ``{"dragonfly": {...}}`` for a
+        Dragonfly+); empty for a folded Clos (its summary keeps its keys)."""
+        other = topology_family(self.fabric.family)
+        return other.summary(self.fabric, self.bandwidth) if other is not None else {}
 
 
 def plan(design: Design, catalog: Catalog | None = None) -> Plan:
@@ -359,7 +369,7 @@ def _candidates(
                 for p in counts]
 
     def other_topology():
-        if design.topology == "top-of-rack":
+        if design.topology in ("top-of-rack", "dragonfly"):
             return [(_("use rail-optimized topology"), {"topology": "rail-optimized"})]
         return [(_("use top-of-rack topology"), {"topology": "top-of-rack"})]
 
@@ -387,7 +397,8 @@ def _candidates(
                               ("su_nodes", _("let the engine size the scalable units")),
                               ("pod_sus", _("let the engine size the pods")),
                               ("grow_to", _("drop the growth target")),
-                              ("stages", _("drop the growth stages"))):
+                              ("stages", _("drop the growth stages")),
+                              ("group_leaves", _("let the engine size the Dragonfly+ groups"))):
             if getattr(design, field) is not None:
                 out.append((phrase, {field: None}))
         if design.plane_mode == "per-rail":
@@ -410,8 +421,14 @@ def _candidates(
                         {"nodes_per_rack": k}))
         return out
 
+    def family_fields():
+        """The topology family's own ways out (``core.fabric.families``: a Dragonfly+'s other global ratios)."""
+        other = topology_family(design.topology)
+        return other.ways_out(design) if other is not None else []
+
     racks_set = any(getattr(design, f) is not None for f in ("rack_preset", "rack_kw", "rack_units", "nodes_per_rack"))
-    return [tiers, *([rack_fit] if racks_set else []), per_rail_planes, field_fabric, larger_switch, other_speed,
+    return [tiers, *([rack_fit] if racks_set else []), per_rail_planes, field_fabric, family_fields, larger_switch,
+            other_speed,
             fewer_planes, other_topology, fewer_nodes, fewer_nics, more_oversubscription]
 
 
@@ -451,8 +468,7 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     bandwidth = compute_bandwidth(resolved, fabric)
     networks = size_networks(resolved, fabric, catalog)
     layout = place(resolved, fabric, networks, catalog)
-    lengths = link_lengths(resolved, fabric, layout)
-    media = select_media(catalog, resolved, lengths)
+    lengths, media = fabric_media(catalog, resolved, fabric, layout)
     bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks)
     cost = summarize_cost(resolved, bom)
     cost = cost.model_copy(update={"racks_compute": layout.counts()["compute"]})

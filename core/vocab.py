@@ -108,8 +108,10 @@ TOPOLOGY = Vocabulary("topology", (
     Term("rail-optimized", "rail", N_("Rail-optimized"), N_("rail-optimized"), ("rail-optimized",)),
     Term("top-of-rack", "tor", N_("Top-of-rack"), N_("top-of-rack"), ("top-of-rack",)),
     Term("rail-only", "ro", N_("Rail-only"), N_("rail-only"), ("rail-only",)),
+    Term("dragonfly", "df", "Dragonfly+", "Dragonfly+", ("dragonfly", "dragonfly+", "dfp"), translated=False),
 ))
-"""``Design.topology``: how nodes are wired to leaves."""
+"""``Design.topology``: how nodes are wired to leaves, and the topology family (``dragonfly``: Dragonfly+ groups
+joined by global links, ``core.fabric.dragonfly``; the others are folded Clos fabrics)."""
 
 PLANE_MODE = Vocabulary("plane_mode", (
     Term("per-port", "port", N_("Per port (each NIC in every plane)"), N_("per-port"), ("per-port",)),

@@ -51,8 +51,8 @@ def test_every_field_declares_every_surface():
 
 def test_v1_link_keys_and_codes_are_frozen():
     assert V1_LINK_KEYS.items() <= sharelink.FIELDS.items()  # new fields add keys; none is renamed or reused
-    for field, codes in V1_CODES.items():
-        assert FIELDS[field].vocab.codes == codes
+    for field, codes in V1_CODES.items():  # a new id adds its code after these (Dragonfly+: df); none changes
+        assert FIELDS[field].vocab.codes[:len(codes)] == codes
 
 
 def test_a_field_without_a_surface_cannot_be_declared():

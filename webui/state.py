@@ -801,6 +801,17 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
         st.text_input(_label("stages"), key=K + "stages", placeholder=_("e.g. {example}").format(example="128,256"),
                       help=_("Later build stages, rising node counts separated by commas. The Racks & cabling tab "
                              "shows what each stage buys and which cables move."))
+        dragonfly = last_plan is not None and last_plan.fabric.family == "dragonfly"
+        auto_group = last_plan.fabric.groups_per_pod * last_plan.fabric.leaves_per_group if dragonfly else None
+        st.number_input(_("Leaves per Dragonfly+ group (0 = auto)"), min_value=0, max_value=4096, step=1,
+                        key=K + "df_group",
+                        help=_("Dragonfly+ only: a multiple of the rails. auto: the largest group the spine radix "
+                               "holds with its global links (now {choice}).").format(
+                            choice=auto_group if auto_group else "-"))
+        st.number_input(_label("global_ratio"), min_value=0.05, max_value=4.0, step=0.25, key=K + "df_global",
+                        help=_("Dragonfly+ only: a group's global bandwidth over its injection bandwidth. 1 lets a "
+                               "group send all it injects to other groups; the bisection is then about half the "
+                               "injection."))
 
     def draw_tiers(labels: SwitchLabels) -> None:
         for slot, tier, label, fitting, v in boxes:

@@ -55,6 +55,14 @@ def _render_table(summary: dict) -> str:
     w(row(_("links"), _("node-leaf {node_leaf}  leaf-spine {leaf_spine}  spine-core {spine_core}").format(
         node_leaf=f"{li['node_leaf']:,}", leaf_spine=f"{li['leaf_spine']:,}",
         spine_core=f"{li['spine_core']:,}")) + "\n")
+    if "dragonfly" in summary:
+        d = summary["dragonfly"]
+        w(row(_("Dragonfly+ groups"), _("{groups} groups of {leaves} leaves and {spines} spines; {pair} global link(s) per "
+                                 "group pair, {links} in all; switch hops {same} in a group, {other} across, "
+                                 "Valiant up to {valiant}").format(
+            groups=f"{d['groups']:,}", leaves=d["leaves_per_group"], spines=d["spines_per_group"],
+            pair=d["global_links_per_group_pair"], links=f"{d['global_links']:,}", same=d["hops_same_group"],
+            other=d["hops_other_group"], valiant=d["hops_valiant"] or d["hops_other_group"])) + "\n")
     t = summary["transceivers"]
     w(row(_("transceivers"), _("switch side {switch_side}  node side {node_side}").format(
         switch_side=f"{t['switch_side']:,}", node_side=f"{t['node_side']:,}")) + "\n")

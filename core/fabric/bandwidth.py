@@ -9,7 +9,9 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from core.design import ResolvedDesign
+from core.fabric.families import family as topology_family
 from core.fabric.sizing import FabricPlan
+from core.fabric.wiring import wiring_of
 
 
 class Bandwidth(BaseModel):
@@ -50,6 +52,9 @@ class Bandwidth(BaseModel):
     """How traffic between NICs of different islands or planes travels: ``fabric`` (a switch path exists),
     ``nvlink`` (rail-only, per-rail planes: forwarded inside the node over NVLink, or the host's PCIe when
     the NVLink domain is one GPU)."""
+    hops_valiant: int = 0
+    """Dragonfly+: switches crossed by the longest non-minimal (Valiant) route through an intermediate group
+    (``core.fabric.dragonfly.Hops``); 0 for a folded Clos or fewer than 3 groups."""
 
 
 def tier_capacities_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> dict[str, float]:
@@ -88,9 +93,13 @@ def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> float:
     Exact when scalable units (leaves, pods) are all full; when the last one
     is partial the worst cut keeps more traffic inside leaves, so this is a
     conservative (lower) estimate. Tests cross-check it against a max-flow
-    min-cut on the switch graph.
+    min-cut on the switch graph. Another topology family's bisection is its
+    module's (``core.fabric.families``).
     """
     capacities = tier_capacities_gbits(resolved, fabric)
+    other = topology_family(fabric.family)
+    if other is not None:
+        return other.bisection_gbits(resolved, fabric, capacities["injection"], capacities.get("leaf_up", 0.0))
     relevant = [capacities["injection"]]
     leaves_shared = fabric.tiers == 1 or fabric.group_count == 1
     if not leaves_shared:
@@ -164,6 +173,12 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
     else:
         cross_rail = same_rail
     cross_pod = 5 if fabric.tiers == 3 and fabric.pod_count > 1 else (3 if fabric.tiers >= 2 else 1)
+    other = topology_family(fabric.family)
+    valiant = 0
+    if other is not None:  # hops of the family's wiring: same leaf, same group, other group (minimal), Valiant
+        hops = other.hop_counts(wiring_of(fabric, resolved.nodes, resolved.nics_per_node))
+        same_rail, other_su, cross_rail = hops.same_leaf, hops.same_group, hops.same_group
+        cross_pod, valiant = hops.other_group or hops.same_group, hops.valiant
     return Bandwidth(
         nvlink_gbytes_per_gpu_bidir=nvlink_bidir,
         nvlink_gbytes_per_gpu_per_direction=nvlink_dir,
@@ -183,6 +198,7 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
         cross_fabric_gbits_per_gpu=per_gpu_gbits / effective,
         islands=fabric.islands,
         cross_island_via="nvlink" if fabric.islands > 1 else "fabric",
+        hops_valiant=valiant,
     )
 
 

@@ -40,6 +40,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.design import ResolvedDesign
 from core.errors import DesignError
+from core.fabric.families import family as topology_family
 from core.i18n import N_, _, ngettext
 
 Role = Literal["leaf", "spine", "core"]
@@ -129,6 +130,17 @@ class FabricPlan(BaseModel):
     max_nodes_without_recabling: int = 0
     """Nodes the installed spines and cores can take with the leaves' uplink pattern unchanged (per plane,
     the design's rails per node)."""
+    family: str = "clos"
+    """Topology family (``core.fabric.families``): ``clos`` (the folded Clos above) or ``dragonfly``, whose pods
+    are Dragonfly+ groups joined by global links between their spines (``core.fabric.dragonfly``)."""
+    global_ratio: float = 0.0
+    """Dragonfly+: a group's global bandwidth over its injection bandwidth, as asked (0 for a Clos)."""
+    global_ports_per_spine: int = 0
+    """Dragonfly+: global ports of each spine (``h``)."""
+    global_pair_links: int = 0
+    """Dragonfly+: global links between each pair of groups."""
+    global_links: int = 0
+    """Dragonfly+: global links in all (spine to spine, between groups)."""
 
     @property
     def partial_last_pod(self) -> bool:
@@ -334,7 +346,11 @@ MAX_LEAF_DOWN_CANDIDATES = 24
 def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
     """Size the scale-out fabric of ``resolved``: per island (``_size_island``), for the final size when the
     design grows (``grow_to``: ``_populated`` keeps the upper layers and the leaves' uplinks of the final
-    fabric and only the present scalable units), then ``islands`` copies side by side."""
+    fabric and only the present scalable units), then ``islands`` copies side by side. Another topology
+    family (``core.fabric.families``) sizes its own."""
+    other = topology_family(resolved.topology)
+    if other is not None:
+        return other.size(resolved)
     island = resolved
     if resolved.islands > 1:
         island = resolved.model_copy(update={"nics_per_node": resolved.rails_per_island, "islands": 1})

@@ -34,11 +34,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterator, NamedTuple
+from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 import numpy as np
 
+from core.fabric.families import family as topology_family
 from core.fabric.sizing import FabricPlan
+
+if TYPE_CHECKING:  # a family's wiring, with this module's interface (core.fabric.families)
+    from core.fabric.dragonfly import DragonflyWiring
 
 ROLES = ("leaf", "spine", "core")
 """Switch roles from the bottom up."""
@@ -410,8 +414,12 @@ class Wiring:
 
 
 @lru_cache(maxsize=256)
-def wiring_of(fabric: FabricPlan, nodes: int, nics: int) -> Wiring:
-    """The ``Wiring`` of a sized fabric with ``nodes`` servers of ``nics`` NICs (memoised)."""
+def wiring_of(fabric: FabricPlan, nodes: int, nics: int) -> "Wiring | DragonflyWiring":
+    """The ``Wiring`` of a sized fabric with ``nodes`` servers of ``nics`` NICs (memoised); another topology
+    family's wiring (``core.fabric.families``) for a fabric of that family."""
+    other = topology_family(fabric.family)
+    if other is not None:
+        return other.wiring(fabric, nodes, nics)
     f = fabric
     islands = max(1, f.islands)
     pods = f.pod_count if f.tiers == 3 else 1

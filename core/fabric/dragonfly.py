@@ -1,0 +1,492 @@
+"""Dragonfly+: groups of two-level fat trees whose spines are joined by global links (a topology family).
+
+Sources: Kim, Dally, Scott, Abts, "Technology-Driven, Highly-Scalable Dragonfly Topology", ISCA 2008 (groups of
+``a`` routers with ``p`` terminals and ``h`` global links each; at most ``a*h + 1`` groups, ``a*p*(a*h + 1)``
+terminals; balanced at ``a = 2p = 2h``); Shpiner, Haramaty, Eliad, Zdornov, Gafni, Zahavi, "Dragonfly+: Low
+Cost Topology for Scaling Datacenters", HiPINEB 2017 (each group a Clos of leaves and spines; full bisection
+inside a group with ``p = l = s = h = k/2``, ``k^2/4`` hosts per group).
+
+Terms (counts per plane; the words of ``core.fabric.sizing`` and ``core.fabric.wiring`` keep their meaning):
+
+* **scalable unit (SU)**, ``group`` in ``FabricPlan`` and ``Wiring``: ``nodes_per_group`` nodes and one leaf per
+  rail, rail-optimized as in the folded Clos (NIC *i* of every node of the SU on leaf *i*).
+* **Dragonfly+ group**, a ``pod`` in ``FabricPlan`` and ``Wiring``: ``m`` SUs (``a = m x rails`` leaves) and
+  ``s`` spines; every leaf has ``x`` links to every spine of its group (``u = s x`` uplinks).
+* **global port**: each spine has ``h`` ports for global links; a group has ``P = s h`` of them, numbered
+  ``q = t s + j`` for port ``t`` of spine ``j`` (round robin over the spines, so their use differs by at most 1).
+* **global links**: every pair of the ``g`` groups is joined by the same ``lam = floor(P / (g - 1))`` links;
+  group ``G`` reaches group ``(G + d) mod g`` (offset ``d = 1 .. g-1``) on its ports ``(d - 1) lam .. d lam - 1``.
+  So ``g <= P + 1`` (Kim et al.'s ``a h + 1`` with the group's ``P`` global ports).
+* **global ratio** ``gamma`` (``Design.global_ratio``): a group's global bandwidth over its injection bandwidth,
+  the spine's ``h = ceil(gamma * a * d * speed / (s * uplink speed))`` (``d`` leaf down ports). 1.0 is Kim
+  et al.'s balance (``h = p``: a group can send all it injects out of the group, uniform random traffic runs at
+  full rate under minimal routing); the bisection is then about half the injection (``bisection_gbits``).
+
+Sizing steps (``size``): the leaf split and SU shape of the folded Clos (``leaf_down_up``,
+``_group_shape`` rail-optimized); the group shape (``group_shape``: leaves per group, spines, pair links and
+global ports per spine, the fewest spines for the largest group that fits the spine radix); the group count
+``g = ceil(SUs / m)`` checked against ``P + 1``; the links per group pair; the switch groups.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterator, NamedTuple
+
+import numpy as np
+
+from core.design import ResolvedDesign
+from core.errors import DesignError
+from core.fabric.sizing import (
+    FabricPlan,
+    SwitchGroup,
+    _group_shape,
+    _leaf_split,
+    _speed_ratio,
+    _speeds,
+    _tier,
+)
+from core.fabric.wiring import Bundle, Link, Wiring, wiring_of
+from core.i18n import _
+
+FAMILY = "dragonfly"
+ROLES = ("leaf", "spine")
+LINK_CLASSES = ("node-leaf", "leaf-spine", "global")
+
+
+class GroupShape(NamedTuple):
+    """One Dragonfly+ group: ``leaves`` (a), ``spines`` (s), ``pair_links`` (x, leaf to each spine),
+    ``uplinks`` (u = s x per leaf) and ``global_ports`` (h per spine)."""
+
+    leaves: int
+    spines: int
+    pair_links: int
+    uplinks: int
+    global_ports: int
+
+
+@lru_cache(maxsize=4096)
+def _shape_for(leaves: int, down: int, u_min: int, u_max: int, spine_radix: int, global_ratio: float,
+               speed_ratio: float) -> GroupShape | None:
+    """The shape of a group of ``leaves`` leaves of ``down`` down ports each, or None if none fits.
+
+    Leaves take ``u_min .. u_max`` uplinks, ``u = s x``; each spine uses ``leaves x`` down ports and
+    ``h = ceil(global_ratio * leaves * down * speed_ratio / s)`` global ports (``speed_ratio`` = leaf down speed
+    over uplink speed), at most ``spine_radix`` in all. The fewest spines win, then the fewest uplinks.
+    """
+    best: GroupShape | None = None
+    for uplinks in range(u_min, u_max + 1):
+        for spines in range(1, uplinks + 1 if best is None else min(uplinks + 1, best.spines)):
+            if uplinks % spines:
+                continue
+            pair = uplinks // spines
+            ports = math.ceil(global_ratio * leaves * down * speed_ratio / spines - 1e-9)
+            if leaves * pair + ports <= spine_radix:
+                best = GroupShape(leaves, spines, pair, uplinks, ports)
+                break
+    return best
+
+
+def _shape_inputs(resolved: ResolvedDesign, down: int) -> tuple:
+    """``_shape_for``'s arguments after ``leaves``: leaf down ports, uplink range, spine radix, ratio, speeds."""
+    design = resolved.design
+    ratio = _speed_ratio(resolved)
+    u_min = max(1, math.ceil(down * ratio / design.oversubscription - 1e-9))
+    u_max = math.floor((resolved.switch_ports - down) / resolved.leaf_uplink_cost + 1e-9)
+    return down, u_min, u_max, resolved.spine_radix, design.global_ratio, ratio
+
+
+def group_shape(resolved: ResolvedDesign, down: int, rails: int, sus: int) -> GroupShape:
+    """The group shape: ``Design.group_leaves`` leaves if set (a multiple of ``rails``), else the largest group of
+    whole SUs (at most ``sus``, the SUs there are) that fits the spine radix. ``DesignError`` if none fits."""
+    inputs = _shape_inputs(resolved, down)
+    asked = resolved.design.group_leaves
+    if asked is not None:
+        if asked % rails:
+            raise DesignError(
+                _("a Dragonfly+ group of {leaves} leaves is not a whole number of scalable units of {rails} rail "
+                  "leaves.").format(leaves=asked, rails=rails),
+                _("Set group leaves to a multiple of {rails}.").format(rails=rails))
+        shape = _shape_for(asked, *inputs)
+        if shape is None:
+            _group_too_large(resolved, asked, down, rails)
+        return shape
+    for sus_in_group in range(min(sus, resolved.spine_radix // rails), 0, -1):
+        shape = _shape_for(sus_in_group * rails, *inputs)
+        if shape is not None:
+            return shape
+    _group_too_large(resolved, rails, down, rails)
+
+
+def largest_group(resolved: ResolvedDesign, down: int, rails: int) -> int:
+    """Most leaves (whole SUs of ``rails``) a group of this design can have; 0 if not even one SU fits."""
+    inputs = _shape_inputs(resolved, down)
+    return next((m * rails for m in range(resolved.spine_radix // rails, 0, -1)
+                 if _shape_for(m * rails, *inputs) is not None), 0)
+
+
+def _group_too_large(resolved: ResolvedDesign, leaves: int, down: int, rails: int) -> None:
+    """Raise the ``DesignError`` of a group whose spines cannot reach every leaf and carry its global links."""
+    most = largest_group(resolved, down, rails)
+    switch = resolved.tier_switches["spine"].id
+    message = _("a Dragonfly+ group of {leaves} leaves ({down} down ports each) needs more than the {radix} ports "
+                "of a {switch} spine for its leaf links and its global links at global ratio {ratio}.").format(
+        leaves=leaves, down=down, radix=resolved.spine_radix, switch=switch,
+        ratio=f"{resolved.design.global_ratio:g}")
+    if most:
+        raise DesignError(message, _("Set group leaves to at most {most}.").format(most=most))
+    raise DesignError(message, _("Lower the global ratio, or choose a spine switch with more ports."))
+
+
+@dataclass(frozen=True)
+class _Sized:
+    """What the steps of ``size`` share (per plane)."""
+
+    resolved: ResolvedDesign
+    su_nodes: int
+    rails: int
+    sus: int
+    shape: GroupShape
+    groups: int
+
+    @property
+    def sus_per_group(self) -> int:
+        return self.shape.leaves // self.rails
+
+    @property
+    def global_ports(self) -> int:
+        """Global ports of one group (``P = s h``)."""
+        return self.shape.spines * self.shape.global_ports
+
+    @property
+    def pair_links(self) -> int:
+        """Global links between each pair of groups (``lam``; 0 with one group)."""
+        return self.global_ports // (self.groups - 1) if self.groups > 1 else 0
+
+    def group_leaves(self, group: int) -> int:
+        """Leaves of Dragonfly+ group ``group`` (the last may be partial)."""
+        return min(self.sus_per_group, self.sus - group * self.sus_per_group) * self.rails
+
+
+def size(resolved: ResolvedDesign) -> FabricPlan:
+    """Size the Dragonfly+ fabric of ``resolved`` (steps in the module docstring; counts per plane).
+
+    Raises
+    ------
+    DesignError
+        Per-rail planes or growth asked (not built for Dragonfly+), a group the spine radix cannot hold, or more
+        groups than a group has global ports plus one.
+    """
+    _supported(resolved)
+    down_max, _up = _leaf_split(resolved)
+    rail = resolved.model_copy(update={"topology": "rail-optimized"})  # Dragonfly+ leaves are rail-optimized
+    su_nodes, rails, _per_node = _group_shape(rail, down_max)
+    sus = math.ceil(resolved.nodes / su_nodes)
+    shape = group_shape(resolved, min(resolved.nodes, su_nodes), rails, sus)  # a lone partial SU: its own ports
+    sized = _Sized(resolved, su_nodes, rails, sus, shape, math.ceil(sus / (shape.leaves // rails)))
+    if sized.groups - 1 > sized.global_ports:
+        _too_many_groups(sized)
+    return _fabric_plan(sized)
+
+
+def _supported(resolved: ResolvedDesign) -> None:
+    """Refuse what this family does not build (yet): per-rail planes and growth targets."""
+    if resolved.islands > 1:
+        raise DesignError(_("Dragonfly+ is built with every NIC in every plane, not per-rail planes."),
+                          _("Give every NIC a port in every plane."))
+    if resolved.grow_to:
+        raise DesignError(_("growth targets are not planned for Dragonfly+ yet (new groups change every group's "
+                            "global links)."), _("Drop the growth target."))
+
+
+def _too_many_groups(sized: _Sized) -> None:
+    """Raise the ``DesignError`` for more groups than global ports allow (Kim et al.: at most ``a h + 1``)."""
+    shape = sized.shape
+    most_nodes = (sized.global_ports + 1) * sized.sus_per_group * sized.su_nodes
+    raise DesignError(
+        _("{groups} Dragonfly+ groups need {needed} global ports per group, one to every other group, but a group "
+          "of {spines} spines x {ports} global ports has {have}: at most {most_groups} groups ({most} nodes).").format(
+            groups=f"{sized.groups:,}", needed=f"{sized.groups - 1:,}", spines=shape.spines, ports=shape.global_ports,
+            have=f"{sized.global_ports:,}", most_groups=f"{sized.global_ports + 1:,}", most=f"{most_nodes:,}"),
+        _("Raise the global ratio, use larger groups, or plan at most {most} nodes.").format(most=f"{most_nodes:,}"))
+
+
+def spine_global_links(ports: int, spines: int, used: int) -> list[int]:
+    """Global links of each of ``spines`` spines when a group uses ``used`` of its ``ports`` global ports
+    (round robin: port ``q`` is on spine ``q mod spines``)."""
+    assert used <= ports
+    return [used // spines + (1 if j < used % spines else 0) for j in range(spines)]
+
+
+def _fabric_plan(sized: _Sized) -> FabricPlan:
+    """The ``FabricPlan`` of a sized Dragonfly+ (tiers 2; a pod is a Dragonfly+ group)."""
+    resolved, shape, groups = sized.resolved, sized.shape, sized.groups
+    leaves = sized.sus * sized.rails
+    used = (groups - 1) * sized.pair_links
+    global_links = sized.pair_links * groups * (groups - 1) // 2
+    return FabricPlan(
+        tiers=2, planes=resolved.planes, topology=resolved.topology, radix=resolved.switch_ports,
+        port_speed_gbps=resolved.port_speed_gbps, leaf_down_ports_max=sized.su_nodes,
+        nodes_per_group=sized.su_nodes, leaves_per_group=sized.rails, group_count=sized.sus,
+        groups_per_pod=sized.sus_per_group, pod_count=groups, leaf_count=leaves, leaf_uplinks=shape.uplinks,
+        spines_per_pod=shape.spines, spine_count=groups * shape.spines, links_per_leaf_spine_pair=shape.pair_links,
+        spine_uplinks=0, core_groups=0, cores_per_group=0, core_count=0, links_per_spine_core_pair=0,
+        partial_pod_spine_uplinks=0, node_leaf_links=resolved.nodes * sized.rails,
+        leaf_spine_links=leaves * shape.uplinks, spine_core_links=0,
+        switch_groups=tuple(_leaf_groups(sized) + _spine_groups(sized, used)), explanation=_explain(sized),
+        family=FAMILY, global_ratio=resolved.design.global_ratio, global_ports_per_spine=shape.global_ports,
+        global_pair_links=sized.pair_links, global_links=global_links,
+        max_nodes_without_recabling=groups * sized.sus_per_group * sized.su_nodes, **_speeds(resolved))
+
+
+def _leaf_groups(sized: _Sized) -> list[SwitchGroup]:
+    """Leaves of full SUs and of a partial last SU."""
+    resolved, shape = sized.resolved, sized.shape
+    last = resolved.nodes - (sized.sus - 1) * sized.su_nodes
+    full = sized.sus - (1 if last < sized.su_nodes else 0)
+    tier = _tier(resolved, "leaf")
+    out = [SwitchGroup(role="leaf", count=full * sized.rails, down_ports_used=sized.su_nodes,
+                       up_ports_used=shape.uplinks, radix=resolved.switch_ports, **tier,
+                       description=_("full scalable unit"))] if full else []
+    if full < sized.sus:
+        out.append(SwitchGroup(role="leaf", count=sized.rails, down_ports_used=last, up_ports_used=shape.uplinks,
+                               radix=resolved.switch_ports, **tier,
+                               description=_("partial scalable unit: {nodes} of {group_nodes} nodes").format(
+                                   nodes=last, group_nodes=sized.su_nodes)))
+    return out
+
+
+def _spine_groups(sized: _Sized, used: int) -> list[SwitchGroup]:
+    """Spines by (leaves of their group, global links): full groups and a partial last group, each with the
+    spines that carry one global link more than the others first."""
+    resolved, shape = sized.resolved, sized.shape
+    per_spine = Counter(spine_global_links(sized.global_ports, shape.spines, used))
+    leaves_of = Counter(sized.group_leaves(g) for g in range(sized.groups))
+    out = []
+    for leaves, group_count in sorted(leaves_of.items(), reverse=True):
+        for links, spines in sorted(per_spine.items(), reverse=True):
+            out.append(SwitchGroup(
+                role="spine", count=group_count * spines, down_ports_used=leaves * shape.pair_links,
+                up_ports_used=links, radix=resolved.spine_radix, **_tier(resolved, "spine"),
+                description=_("{pair} link(s) to each of {leaves} leaves of its group, {links} global link(s)").format(
+                    pair=shape.pair_links, leaves=leaves, links=links)))
+    return out
+
+
+def _explain(sized: _Sized) -> tuple[str, ...]:
+    """The sizing in words, one sentence per step."""
+    resolved, shape, groups = sized.resolved, sized.shape, sized.groups
+    why = [_("Dragonfly+: a scalable unit is {su_nodes} nodes with one leaf per rail ({rails} rails): {sus} SU x "
+             "{rails} = {leaves} leaves.").format(su_nodes=sized.su_nodes, rails=sized.rails, sus=sized.sus,
+                                                 leaves=sized.sus * sized.rails),
+           _("A group is {sus} SU(s) = {leaves} leaves and {spines} spines; each leaf has {uplinks} uplinks, {pair} to "
+             "each spine of its group; each spine has {down} down ports and {ports} global ports (global ratio "
+             "{ratio}).").format(sus=sized.sus_per_group, leaves=shape.leaves, spines=shape.spines,
+                                  uplinks=shape.uplinks, pair=shape.pair_links, down=shape.leaves * shape.pair_links,
+                                  ports=shape.global_ports, ratio=f"{resolved.design.global_ratio:g}")]
+    if groups > 1:
+        why.append(_("ceil({sus} / {per_group}) = {groups} groups, each pair joined by {pair} global link(s) "
+                     "({links} in all); a group has {ports} global ports, so at most {most} groups.").format(
+            sus=sized.sus, per_group=sized.sus_per_group, groups=groups, pair=sized.pair_links,
+            links=f"{sized.pair_links * groups * (groups - 1) // 2:,}", ports=sized.global_ports,
+            most=f"{sized.global_ports + 1:,}"))
+    else:
+        why.append(_("One group: no global links yet (its {ports} global ports join the groups to come).").format(
+            ports=sized.global_ports))
+    return tuple(why)
+
+
+# ------------------------------------------------------------------------------------------------- wiring
+@dataclass(frozen=True)
+class DragonflyWiring:
+    """How one sized Dragonfly+ is wired: ``Wiring``'s interface (ids, look-ups, links, bundles), ``family``
+    ``dragonfly``, roles leaf and spine, link classes node-leaf, leaf-spine and global.
+
+    ``groups`` is the index of the groups as the pods of a folded Clos without cores (node, leaf and
+    leaf-spine rules are the Clos's: a Dragonfly+ group is a pod); every look-up it answers is answered here
+    (attribute access falls through to it), and the global links are added.
+    """
+
+    pods: Wiring
+    global_ports: int
+    """Global ports of each spine (``h``)."""
+    global_pair_links: int
+    """Global links between each pair of groups (``lam``)."""
+
+    family = FAMILY
+    roles = ROLES
+    link_classes = LINK_CLASSES
+    tiers = 2
+
+    def __getattr__(self, name: str):
+        if name == "pods" or name.startswith("__"):  # not set yet (unpickling, copying): no fall-through
+            raise AttributeError(name)
+        return getattr(self.pods, name)
+
+    @property
+    def group_count(self) -> int:
+        """Dragonfly+ groups (the pods)."""
+        return self.pods.pods
+
+    def count(self, role: str) -> int:
+        """Switches of ``role`` in one plane and island (no cores)."""
+        return self.pods.count(role) if role in ROLES else 0
+
+    def all_switch_ids(self) -> Iterator[str]:
+        """Every switch id, leaves then spines."""
+        for role in ROLES:
+            yield from self.pods.switch_ids(role)
+
+    def group_of_spine(self, k: int) -> int:
+        """Dragonfly+ group of spine ``k``."""
+        return k // self.pods.spines_per_pod
+
+    def global_ends(self) -> Iterator[tuple[int, int, int, int]]:
+        """``(group a, global port of a, group b, global port of b)`` of every global link, ``a < b``, pair by pair."""
+        groups, lam = self.pods.pods, self.global_pair_links
+        for a in range(groups):
+            for b in range(a + 1, groups):
+                for c in range(lam):
+                    yield a, (b - a - 1) * lam + c, b, (groups - (b - a) - 1) * lam + c
+
+    def global_spines(self) -> tuple[np.ndarray, np.ndarray]:
+        """Spine indices at the two ends of every global link (``global_ends`` order), as arrays (the rule of
+        ``global_ends`` and ``spine_of_port`` at once, for consumers that measure every link)."""
+        groups, lam, s = self.pods.pods, self.global_pair_links, self.pods.spines_per_pod
+        a, b = np.triu_indices(groups, 1)
+        c = np.arange(lam)
+        a, b = np.repeat(a, lam), np.repeat(b, lam)
+        c = np.tile(c, len(a) // lam if lam else 0)
+        qa, qb = (b - a - 1) * lam + c, (groups - (b - a) - 1) * lam + c
+        return a * s + qa % s, b * s + qb % s
+
+    def spine_of_port(self, group: int, port: int) -> tuple[int, int]:
+        """``(spine, up ordinal)`` of global port ``port`` of ``group`` (port ``q`` on spine ``q mod s``)."""
+        s = self.pods.spines_per_pod
+        return group * s + port % s, port // s
+
+    def global_links(self, plane: int = 0, island: int = 0) -> Iterator[Link]:
+        """The global links of one plane: spine to spine, at the spines' up ordinals."""
+        prefix = self.pods.prefix(plane, island)
+        for a, qa, b, qb in self.global_ends():
+            (sa, oa), (sb, ob) = self.spine_of_port(a, qa), self.spine_of_port(b, qb)
+            yield Link("global", f"{prefix}spine{sa}", oa, f"{prefix}spine{sb}", ob, self.pods.up_gbps)
+
+    def links(self, plane: int = 0, island: int = 0) -> Iterator[Link]:
+        """Every cable of one plane: the groups' node-leaf and leaf-spine links, then the global links."""
+        yield from self.pods.links(plane, island)
+        yield from self.global_links(plane, island)
+
+    def bundles(self, plane: int = 0, island: int = 0) -> Iterator[Bundle]:
+        """The links of one plane bundled by device pair (global bundles group pair by group pair)."""
+        yield from self.pods.bundles(plane, island)
+        prefix, speed = self.pods.prefix(plane, island), self.pods.up_gbps
+        pairs: Counter = Counter()
+        last = None
+        for a, qa, b, qb in self.global_ends():
+            if (a, b) != last:
+                yield from _flush(pairs, prefix, speed)
+                last = (a, b)
+            pairs[self.spine_of_port(a, qa)[0], self.spine_of_port(b, qb)[0]] += 1
+        yield from _flush(pairs, prefix, speed)
+
+
+def _flush(pairs: Counter, prefix: str, speed: int) -> Iterator[Bundle]:
+    """The global bundles counted in ``pairs`` (spine pair -> links), then ``pairs`` emptied."""
+    for (sa, sb), count in pairs.items():
+        yield Bundle("global", f"{prefix}spine{sa}", f"{prefix}spine{sb}", count, speed)
+    pairs.clear()
+
+
+def wiring(fabric: FabricPlan, nodes: int, nics: int) -> DragonflyWiring:
+    """The Dragonfly+ wiring of ``fabric`` with ``nodes`` servers of ``nics`` NICs (``core.fabric.families``)."""
+    return DragonflyWiring(pods=wiring_of(as_clos(fabric), nodes, nics), global_ports=fabric.global_ports_per_spine,
+                           global_pair_links=fabric.global_pair_links)
+
+
+def as_clos(fabric: FabricPlan) -> FabricPlan:
+    """``fabric`` with its groups as the pods of a three-tier folded Clos without cores: the leaf-spine pattern
+    (every leaf to every spine of its pod) that the folded Clos's consumers wire from ``tiers == 3``. For the
+    consumers that do not read ``core.fabric.wiring`` yet (rack layout lengths); the identity for a Clos."""
+    if fabric.family != FAMILY:
+        return fabric
+    return fabric.model_copy(update={"tiers": 3, "family": "clos"})
+
+
+# ----------------------------------------------------------------------------------- plan summary, ways out
+def summary(fabric: FabricPlan, bandwidth) -> dict:
+    """``Plan.summary()``'s ``dragonfly`` entry: groups and their shape, global links (all planes), the global
+    ratio asked and the switch hops (same group, other group, Valiant; ``core.fabric.bandwidth.Bandwidth``)."""
+    return {"dragonfly": {
+        "groups": fabric.pod_count, "leaves_per_group": fabric.groups_per_pod * fabric.leaves_per_group,
+        "spines_per_group": fabric.spines_per_pod, "global_ports_per_spine": fabric.global_ports_per_spine,
+        "global_links_per_group_pair": fabric.global_pair_links, "global_links": fabric.global_links * fabric.planes,
+        "global_ratio": fabric.global_ratio, "hops_same_group": bandwidth.hops_cross_rail,
+        "hops_other_group": bandwidth.hops_cross_pod, "hops_valiant": bandwidth.hops_valiant}}
+
+
+def ways_out(design) -> list[tuple[str, dict]]:
+    """Candidate changes for ``core.plan.ways_out``: other global ratios, higher first (more global ports hold
+    more groups; fewer fit larger groups). Each is re-planned there; only those that build are offered."""
+    steps = sorted((r for r in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 4.0) if r != design.global_ratio),
+                   key=lambda r: (r < design.global_ratio, abs(r - design.global_ratio)))
+    return [(_("set the Dragonfly+ global ratio to {ratio}").format(ratio=f"{r:g}"), {"global_ratio": r})
+            for r in steps]
+
+
+# ------------------------------------------------------------------------------------------- bandwidth, hops
+def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan, injection_gbits: float,
+                    leaf_up_gbits: float) -> float:
+    """Bisection bandwidth, one direction, all planes [Gb/s]: the least of half the injection, half the leaves'
+    uplinks (more than one SU) and the global links between two halves of the groups,
+    ``floor(g/2) ceil(g/2) lam`` links at the uplink speed. Exact for an even number of full groups (the tests
+    check it against a max-flow min-cut between the halves)."""
+    groups = fabric.pod_count
+    relevant = [injection_gbits / 2]
+    if fabric.group_count > 1:
+        relevant.append(leaf_up_gbits / 2)
+    if groups > 1:
+        cut = (groups // 2) * (groups - groups // 2) * fabric.global_pair_links
+        relevant.append(cut * resolved.uplink_gbps * fabric.planes)
+    return min(relevant)
+
+
+class Hops(NamedTuple):
+    """Switches a packet crosses between two nodes (minimal routing unless named)."""
+
+    same_leaf: int
+    same_group: int
+    """Different leaves of one group: leaf, spine, leaf."""
+    other_group: int
+    """Minimal across groups: leaf, spine with a global link to the other group, its spine there, leaf (0 with
+    one group)."""
+    valiant: int
+    """Non-minimal (Valiant) through an intermediate group, the worst intermediate: 5 when every group has, for
+    every two others, a spine linked to both (leaf, spine, intermediate spine, spine, leaf: Shpiner et al.'s
+    intermediate-spine route), else 7 (through a leaf of the intermediate group: the intermediate-leaf route);
+    0 with fewer than 3 groups."""
+
+
+def hop_counts(wiring: DragonflyWiring) -> Hops:
+    """Switch hop counts of a Dragonfly+ (``Hops``); the tests check them against networkx shortest paths."""
+    groups = wiring.group_count
+    valiant = 0 if groups < 3 else (5 if _spine_between_every_pair(wiring) else 7)
+    one_leaf = wiring.groups_per_pod * wiring.leaves_per_group == 1
+    return Hops(1, 1 if one_leaf else 3, 4 if groups > 1 else 0, valiant)
+
+
+def _spine_between_every_pair(wiring: DragonflyWiring) -> bool:
+    """Whether, for every two other groups, each group has a spine with global links to both. The wiring is
+    circulant (group ``I`` reaches ``I + d`` on the same ports for every ``I``), so this asks whether every
+    ordered pair of distinct offsets ``(d1, d2)`` lies in the offsets of one spine."""
+    groups, lam, s = wiring.group_count, wiring.global_pair_links, wiring.spines_per_pod
+    needed = (groups - 1) * (groups - 2)
+    used = (groups - 1) * lam
+    offsets = [{q // lam for q in range(j, used, s)} for j in range(s)]
+    if sum(len(o) * (len(o) - 1) for o in offsets) < needed:
+        return False
+    covered = {(d1, d2) for o in offsets for d1 in o for d2 in o if d1 != d2}
+    return len(covered) == needed

@@ -1,0 +1,39 @@
+"""Topology families beyond the folded Clos: which module sizes and wires each one.
+
+A family is one module of ``core.fabric`` with ``FAMILY`` (its id, also its ``Design.topology`` value and
+``FabricPlan.family``) and these functions:
+
+* ``size(resolved) -> FabricPlan`` (closed form, ``DesignError`` with ways out);
+* ``wiring(fabric, nodes, nics)``: an object with ``core.fabric.wiring.Wiring``'s interface;
+* ``bisection_gbits(resolved, fabric, injection, leaf_up)`` and ``hop_counts(wiring)``;
+* ``as_clos(fabric)``: what the consumers that do not read the wiring yet wire from;
+* ``summary(fabric, bandwidth)``: its entry of ``Plan.summary()``;
+* ``ways_out(design)``: its candidate design changes for ``core.plan.ways_out``.
+
+``core.fabric.sizing.size_fabric``, ``core.fabric.wiring.wiring_of``, ``core.fabric.bandwidth`` and ``core.plan``
+dispatch here; the folded Clos (``clos``: rail-optimized, top-of-rack, rail-only) is theirs. A new family adds
+its module, one line in ``FAMILIES``, its ``core.vocab.TOPOLOGY`` term, its sizing inputs in ``core.design``
+and its tests.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+CLOS = "clos"
+FAMILIES = {"dragonfly": "core.fabric.dragonfly"}
+"""Family id -> module."""
+
+
+def family(name: str) -> ModuleType | None:
+    """The module of family ``name`` (a ``Design.topology`` or ``FabricPlan.family``); None for the folded Clos."""
+    path = FAMILIES.get(name)
+    return importlib.import_module(path) if path else None
+
+
+def clos_view(fabric):
+    """``fabric`` as the folded Clos the consumers that do not read ``core.fabric.wiring`` yet wire from its counts
+    (a family's ``as_clos``: a Dragonfly+'s groups as the pods of a Clos without cores); a Clos as it is."""
+    other = family(fabric.family)
+    return other.as_clos(fabric) if other is not None else fabric
