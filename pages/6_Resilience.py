@@ -15,6 +15,7 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.spares import policy_words
 from core.errors import InputError
+from core.fabric.families import require_clos
 from core import units
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
@@ -520,6 +521,12 @@ def main() -> None:
     lang = i18n.current()
     jobstate.init(st.query_params.to_dict())
     jobstate.fit(plan)
+    try:  # the analyses below are closed forms of the folded Clos: another topology family is said, not guessed
+        require_clos(plan.fabric, _("The failure what-if, single points of failure, availability and link load"))
+    except InputError as exc:
+        st.info(safe.md(str(exc)))
+        state.set_page_link(PAGE_PATH, rl.encode(store))
+        return
 
     # link warnings (said again in the language shown) and failed elements this design does not have
     good, problems = rl.check_failures(plan, store["fail"])

@@ -39,6 +39,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from core.errors import InputError
+from core.fabric.families import require_clos
 from core.fabric.wiring import Wiring
 from core.i18n import _
 from core.spares import reliability_table
@@ -129,6 +130,7 @@ def shape_of(plan) -> Shape:
     Approximate for a partial last pod of three tiers: every spine has a full pod's uplinks (the last pod's spines
     have fewer, ``FabricPlan.spine_uplinks_in_pod``), so its spines count a few more links, each a little less
     likely to matter."""
+    require_clos(plan.fabric, _("The availability model"))
     w = Wiring.of(plan)
     copies = w.planes * w.islands
     per_group = max(1, min(w.nodes_per_group, w.nodes))

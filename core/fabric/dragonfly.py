@@ -305,12 +305,13 @@ class DragonflyWiring:
     """How one sized Dragonfly+ is wired: ``Wiring``'s interface (ids, look-ups, links, bundles), ``family``
     ``dragonfly``, roles leaf and spine, link classes node-leaf, leaf-spine and global.
 
-    ``groups`` is the index of the groups as the pods of a folded Clos without cores (node, leaf and
+    ``clos`` is the index of the groups as the pods of a folded Clos without cores (node, leaf and
     leaf-spine rules are the Clos's: a Dragonfly+ group is a pod); every look-up it answers is answered here
     (attribute access falls through to it), and the global links are added.
     """
 
-    pods: Wiring
+    clos: Wiring
+    """The groups as the pods of a folded Clos without cores (node, leaf and leaf-spine rules are its own)."""
     global_ports: int
     """Global ports of each spine (``h``)."""
     global_pair_links: int
@@ -322,31 +323,39 @@ class DragonflyWiring:
     tiers = 2
 
     def __getattr__(self, name: str):
-        if name == "pods" or name.startswith("__"):  # not set yet (unpickling, copying): no fall-through
+        if name == "clos" or name.startswith("__"):  # not set yet (unpickling, copying): no fall-through
             raise AttributeError(name)
-        return getattr(self.pods, name)
+        return getattr(self.clos, name)
 
     @property
     def group_count(self) -> int:
         """Dragonfly+ groups (the pods)."""
-        return self.pods.pods
+        return self.clos.pods
 
     def count(self, role: str) -> int:
         """Switches of ``role`` in one plane and island (no cores)."""
-        return self.pods.count(role) if role in ROLES else 0
+        return self.clos.count(role) if role in ROLES else 0
 
     def all_switch_ids(self) -> Iterator[str]:
         """Every switch id, leaves then spines."""
         for role in ROLES:
-            yield from self.pods.switch_ids(role)
+            yield from self.clos.switch_ids(role)
+
+    def class_ends(self, kind: str) -> tuple[tuple[str, str], tuple[str, str]]:
+        """Port sides of link class ``kind``: a global link joins two spines' up (global) ports."""
+        return (("spine", "up"), ("spine", "up")) if kind == "global" else self.clos.class_ends(kind)
+
+    def spine_up_ports(self, fabric: FabricPlan) -> int:
+        """Up ports of every spine: its global ports (``h``)."""
+        return self.global_ports
 
     def group_of_spine(self, k: int) -> int:
         """Dragonfly+ group of spine ``k``."""
-        return k // self.pods.spines_per_pod
+        return k // self.clos.spines_per_pod
 
     def global_ends(self) -> Iterator[tuple[int, int, int, int]]:
         """``(group a, global port of a, group b, global port of b)`` of every global link, ``a < b``, pair by pair."""
-        groups, lam = self.pods.pods, self.global_pair_links
+        groups, lam = self.clos.pods, self.global_pair_links
         for a in range(groups):
             for b in range(a + 1, groups):
                 for c in range(lam):
@@ -355,7 +364,7 @@ class DragonflyWiring:
     def global_spines(self) -> tuple[np.ndarray, np.ndarray]:
         """Spine indices at the two ends of every global link (``global_ends`` order), as arrays (the rule of
         ``global_ends`` and ``spine_of_port`` at once, for consumers that measure every link)."""
-        groups, lam, s = self.pods.pods, self.global_pair_links, self.pods.spines_per_pod
+        groups, lam, s = self.clos.pods, self.global_pair_links, self.clos.spines_per_pod
         a, b = np.triu_indices(groups, 1)
         c = np.arange(lam)
         a, b = np.repeat(a, lam), np.repeat(b, lam)
@@ -365,25 +374,25 @@ class DragonflyWiring:
 
     def spine_of_port(self, group: int, port: int) -> tuple[int, int]:
         """``(spine, up ordinal)`` of global port ``port`` of ``group`` (port ``q`` on spine ``q mod s``)."""
-        s = self.pods.spines_per_pod
+        s = self.clos.spines_per_pod
         return group * s + port % s, port // s
 
     def global_links(self, plane: int = 0, island: int = 0) -> Iterator[Link]:
         """The global links of one plane: spine to spine, at the spines' up ordinals."""
-        prefix = self.pods.prefix(plane, island)
+        prefix = self.clos.prefix(plane, island)
         for a, qa, b, qb in self.global_ends():
             (sa, oa), (sb, ob) = self.spine_of_port(a, qa), self.spine_of_port(b, qb)
-            yield Link("global", f"{prefix}spine{sa}", oa, f"{prefix}spine{sb}", ob, self.pods.up_gbps)
+            yield Link("global", f"{prefix}spine{sa}", oa, f"{prefix}spine{sb}", ob, self.clos.up_gbps)
 
     def links(self, plane: int = 0, island: int = 0) -> Iterator[Link]:
         """Every cable of one plane: the groups' node-leaf and leaf-spine links, then the global links."""
-        yield from self.pods.links(plane, island)
+        yield from self.clos.links(plane, island)
         yield from self.global_links(plane, island)
 
     def bundles(self, plane: int = 0, island: int = 0) -> Iterator[Bundle]:
         """The links of one plane bundled by device pair (global bundles group pair by group pair)."""
-        yield from self.pods.bundles(plane, island)
-        prefix, speed = self.pods.prefix(plane, island), self.pods.up_gbps
+        yield from self.clos.bundles(plane, island)
+        prefix, speed = self.clos.prefix(plane, island), self.clos.up_gbps
         pairs: Counter = Counter()
         last = None
         for a, qa, b, qb in self.global_ends():
@@ -403,7 +412,7 @@ def _flush(pairs: Counter, prefix: str, speed: int) -> Iterator[Bundle]:
 
 def wiring(fabric: FabricPlan, nodes: int, nics: int) -> DragonflyWiring:
     """The Dragonfly+ wiring of ``fabric`` with ``nodes`` servers of ``nics`` NICs (``core.fabric.families``)."""
-    return DragonflyWiring(pods=wiring_of(as_clos(fabric), nodes, nics), global_ports=fabric.global_ports_per_spine,
+    return DragonflyWiring(clos=wiring_of(as_clos(fabric), nodes, nics), global_ports=fabric.global_ports_per_spine,
                            global_pair_links=fabric.global_pair_links)
 
 

@@ -32,6 +32,21 @@ def family(name: str) -> ModuleType | None:
     return importlib.import_module(path) if path else None
 
 
+def require_clos(fabric, what: str) -> None:
+    """Raise ``InputError`` when ``fabric`` (a ``FabricPlan``) is not a folded Clos: ``what`` (an analysis, in words)
+    is a closed form of the Clos's tiers and would be wrong on another family's links."""
+    if fabric.family == CLOS:
+        return
+    from core import vocab  # ground floor: vocabularies
+    from core.errors import InputError
+    from core.i18n import _
+
+    raise InputError(_("{what} is a closed form of the folded Clos (leaf, spine and core tiers) and does not model "
+                       "{family} yet (its global links between groups). Compare with the same design as "
+                       "rail-optimized, or take the topology (GraphML export) to a graph tool.").format(
+        what=what, family=vocab.TOPOLOGY.label(fabric.family)))
+
+
 def clos_view(fabric):
     """``fabric`` as the folded Clos the consumers that do not read ``core.fabric.wiring`` yet wire from its counts
     (a family's ``as_clos``: a Dragonfly+'s groups as the pods of a Clos without cores); a Clos as it is."""

@@ -151,9 +151,11 @@ def _count_ports(graph: nx.Graph, leaf_cost: float) -> None:
 def _span(word: str, first: int, last: int) -> str:
     """``SU 3``, ``pods 1-4``, ``leafs 5-8``: the blocks one bundle of the aggregated graph holds."""
     if first == last:
-        single = {"pod": _("pod {first}"), "SU": _("SU {first}"), "leaf": _("leaf {first}")}[word]
+        single = {"pod": _("pod {first}"), "SU": _("SU {first}"), "leaf": _("leaf {first}"),
+                  "group": _("group {first}")}[word]
         return single.format(first=first)
-    several = {"pod": _("pods {first}-{last}"), "SU": _("SUs {first}-{last}"), "leaf": _("leafs {first}-{last}")}[word]
+    several = {"pod": _("pods {first}-{last}"), "SU": _("SUs {first}-{last}"), "leaf": _("leafs {first}-{last}"),
+               "group": _("groups {first}-{last}")}[word]
     return several.format(first=first, last=last)
 
 
@@ -188,16 +190,18 @@ def aggregated_graph(plan) -> nx.Graph:
         link("servers", "leaf", wiring.leaf_down_ports(0))
         return graph
 
-    groups_per_block = wiring.groups_per_pod if tiers == 3 else 1
+    grouped = "global" in wiring.link_classes  # Dragonfly+: groups of leaves and spines joined by global links
+    groups_per_block = wiring.groups_per_pod if tiers == 3 or grouped else 1
     blocks = math.ceil(wiring.groups / groups_per_block)
     blocks_per_bundle = math.ceil(blocks / MAX_BLOCKS)
     bundles = math.ceil(blocks / blocks_per_bundle)
-    block_word = "pod" if tiers == 3 else ("leaf" if wiring.tor else "SU")
+    block_word = "group" if grouped else "pod" if tiers == 3 else ("leaf" if wiring.tor else "SU")
     rails = 1 if wiring.tor else wiring.leaves_per_group
-    top = "spine" if tiers == 2 else "core"
-    count = wiring.count(top)
-    label = _("{count} spines") if tiers == 2 else _("{count} cores")
-    add(top + "s", role=top, count=count, label=label.format(count=count), block=-1, rail=-1)
+    if not grouped:
+        top = "spine" if tiers == 2 else "core"
+        count = wiring.count(top)
+        label = _("{count} spines") if tiers == 2 else _("{count} cores")
+        add(top + "s", role=top, count=count, label=label.format(count=count), block=-1, rail=-1)
 
     for bundle in range(bundles):
         first_block = bundle * blocks_per_bundle
@@ -210,13 +214,14 @@ def aggregated_graph(plan) -> nx.Graph:
         servers = f"servers{bundle}"
         add(servers, role="server", count=node_count, label=_("{span}: {count} nodes").format(span=span, count=node_count),
             span=span, block=bundle, rail=-1)
-        if tiers == 3:
+        if tiers == 3 or grouped:
             spine = f"spines{bundle}"
             spines = (last_block - first_block + 1) * wiring.spines_per_pod
             add(spine, role="spine", count=spines, label=_("{span}: {count} spines").format(span=span, count=spines),
                 span=span, block=bundle, rail=-1)
-            uplinks = sum(wiring.spine_uplinks[first_block:last_block + 1])
-            link(spine, "cores", uplinks * wiring.spines_per_pod)
+            if not grouped:
+                uplinks = sum(wiring.spine_uplinks[first_block:last_block + 1])
+                link(spine, "cores", uplinks * wiring.spines_per_pod)
         else:
             spine = "spines"
         for r in range(rails):
@@ -226,4 +231,18 @@ def aggregated_graph(plan) -> nx.Graph:
                 span=span, block=bundle, rail=r if rails > 1 else -1)
             link(servers, leaf, node_count * wiring.links_per_node_leaf)
             link(leaf, spine, groups * wiring.leaf_uplinks)
+    if grouped:
+        _global_bundles(graph, wiring, blocks, blocks_per_bundle, bundles)
     return graph
+
+
+def _global_bundles(graph: nx.Graph, wiring, blocks: int, blocks_per_bundle: int, bundles: int) -> None:
+    """Global links between the spine bundles of the aggregated graph (``global_pair_links`` between each pair of
+    Dragonfly+ groups, at the uplink speed [Gb/s per direction]); those between groups of one bundle are the spine
+    vertex's ``global_inside``."""
+    sizes = [min(blocks, (b + 1) * blocks_per_bundle) - b * blocks_per_bundle for b in range(bundles)]
+    pair = wiring.global_pair_links
+    for a in range(bundles):
+        graph.nodes[f"spines{a}"]["global_inside"] = pair * sizes[a] * (sizes[a] - 1) // 2
+        for b in range(a + 1, bundles):
+            _add_links(graph, f"spines{a}", f"spines{b}", pair * sizes[a] * sizes[b], wiring.up_gbps)

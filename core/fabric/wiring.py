@@ -262,6 +262,18 @@ class Wiring:
     def pod_of_spine(self, k: int) -> int:
         return k // self.spines_per_pod if self.tiers == 3 else 0
 
+    @staticmethod
+    def class_ends(kind: str) -> tuple[tuple[str, str], tuple[str, str]]:
+        """``((A role, its port side), (Z role, its port side))`` of link class ``kind``: ``<lower>-<upper>`` joins
+        the lower device's up ports (a node's NIC ports) to the upper's down ports."""
+        lower, upper = kind.split("-")
+        return (lower, "up"), (upper, "down")
+
+    def spine_up_ports(self, fabric: FabricPlan) -> int:
+        """Up ports of every spine (a full pod's count, ``FabricPlan.spine_uplinks``, so every spine's uplinks start
+        on the same port); 0 without a core tier."""
+        return fabric.spine_uplinks if "core" in self.roles else 0
+
     def leaf_down_ports(self, k: int) -> int:
         """Node ports used on leaf ``k``."""
         return self.group_nodes(self.group_of_leaf(k)) * self.links_per_node_leaf

@@ -213,6 +213,27 @@ def _server_hover(plan, data: dict, aggregated: bool) -> str:
     ])
 
 
+ARC_POINTS = 24
+"""Points of each global-link arc."""
+
+
+def _global_arcs(graph: nx.Graph, pos: dict, max_links: int) -> dict[tuple[str, str], tuple[list, list, float]]:
+    """Spine-to-spine edges (Dragonfly+ global links) as arcs above the spine row: ``(a, b) -> (xs, ys, width)``;
+    an arc rises with the distance it spans, so arcs between near groups stay under those between far ones."""
+    ends = [(a, b, d) for a, b, d in graph.edges(data=True)
+            if graph.nodes[a]["role"] == graph.nodes[b]["role"] == "spine"]
+    xs = [pos[v][0] for a, b, _d in ends for v in (a, b)]
+    span = (max(xs) - min(xs)) if xs else 1.0
+    arcs = {}
+    for a, b, data in ends:
+        (x0, y0), x1 = pos[a], pos[b][0]
+        rise = 0.15 + 0.7 * abs(x1 - x0) / max(span, 1e-9)
+        ts = [i / (ARC_POINTS - 1) for i in range(ARC_POINTS)]
+        arcs[a, b] = ([x0 + (x1 - x0) * t for t in ts], [y0 + rise * 4 * t * (1 - t) for t in ts],
+                      line_width(data["links"], max_links))
+    return arcs
+
+
 def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", height: int = 560) -> go.Figure:
     """Spine-leaf / fat-tree diagram of plane 0 of ``plan``.
 
@@ -234,7 +255,10 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     buckets: dict[tuple, list] = defaultdict(list)
     hover_points: dict[str, list] = defaultdict(list)
     highlight_segments = []
+    arcs = _global_arcs(graph, pos, max_links)
     for a, b, data in graph.edges(data=True):
+        if (a, b) in arcs or (b, a) in arcs:
+            continue
         lower, upper = sorted((a, b), key=lambda v: TIER_Y[graph.nodes[v]["role"]])
         upper_role = graph.nodes[upper]["role"]
         rail = graph.nodes[lower].get("rail", -1) if graph.nodes[lower]["role"] == "leaf" else \
@@ -271,6 +295,15 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
             ys += [y0, y1, None]
         fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(color=HIGHLIGHT, width=4),
                                  hoverinfo="skip", showlegend=False, name=_("selected links")))
+    for (a, b), (xs, ys, width) in arcs.items():  # Dragonfly+ global links: arcs above the spines
+        data = graph.edges[a, b]
+        fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(color=TIER_COLOURS["core"], width=width), opacity=dim,
+                              hoverinfo="skip", showlegend=False, name=_("global links")))
+        hover_points["global"].append((xs[len(xs) // 2], ys[len(ys) // 2], f"{vertex_name(graph, a)} - "
+                                       f"{vertex_name(graph, b)}<br>" + _("{links} global link(s) x {speed}G = "
+                                                                          "{bandwidth} per direction").format(
+            links=f"{data['links']:,}", speed=plan.fabric.uplink_speed_gbps or f.port_speed_gbps,
+            bandwidth=format_bandwidth(data["capacity_gbps"], unit))))
     for role, points in hover_points.items():
         fig.add_trace(scatter(
             x=[p[0] for p in points], y=[p[1] for p in points], mode="markers",

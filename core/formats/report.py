@@ -647,7 +647,11 @@ def _resilience(doc: _Doc, plan) -> None:
     from core.analysis.failure import TIER_LABELS
     from core.analysis.spof import remedy_label, single_points
 
-    result = single_points(plan)
+    try:
+        result = single_points(plan)
+    except FabricPlannerError as exc:  # a topology family the closed forms do not model: said, not guessed
+        doc.section("resilience", _("Resilience"), _p(str(exc), note=True))
+        return
     if not result.count:
         body = _p(_("No single point of failure: no one element cuts off a GPU."))
     else:

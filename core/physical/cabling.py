@@ -353,7 +353,7 @@ def _port_plan(plan, wiring: Wiring, role: str) -> tuple[PortLayout, int, int, i
                                             wiring.nodes_per_group * wiring.links_per_node_leaf)
         return layout, down, 0 if top else wiring.leaf_uplinks, max(1, round(resolved.leaf_uplink_cost))
     if role == "spine":
-        return layout, wiring.leaves_per_pod * wiring.pair_links, 0 if top else plan.fabric.spine_uplinks, 1
+        return layout, wiring.leaves_per_pod * wiring.pair_links, wiring.spine_up_ports(plan.fabric), 1
     return layout, layout.units, 0, 1
 
 
@@ -368,14 +368,6 @@ def _port_names(plan, wiring: Wiring) -> dict[tuple[str, str], tuple[str, ...]]:
     return out
 
 
-def _class_ends(link_class: str) -> tuple[tuple[str, str], tuple[str, str]]:
-    """``((A role, its port side), (Z role, its port side))`` of a link class: ``<lower>-<upper>`` joins the
-    lower device's up ports to the upper's down ports (a class named otherwise, between two devices of one
-    role, needs its own sides here and that side's ports in ``_port_plan``)."""
-    lower, upper = link_class.split("-")
-    return (lower, "up"), (upper, "down")
-
-
 def compute_links(plan) -> Iterator[tuple[str, str, str, str, str, int]]:
     """Every link of the compute fabric as ``(link class, A vertex, A port, Z vertex, Z port, speed)``.
 
@@ -388,7 +380,7 @@ def compute_links(plan) -> Iterator[tuple[str, str, str, str, str, int]]:
     nics = plan.resolved.nics_per_node
     for plane, island in wiring.plane_islands():
         ports = {**switch_ports, ("node", "up"): tuple(f"nic{nic + 1}/port{plane + 1}" for nic in range(nics))}
-        names = {kind: tuple(ports[end] for end in _class_ends(kind)) for kind in wiring.link_classes}
+        names = {kind: tuple(ports[end] for end in wiring.class_ends(kind)) for kind in wiring.link_classes}
         for kind, a, a_port, z, z_port, speed in wiring.links(plane, island):
             a_names, z_names = names[kind]
             yield kind, a, a_names[a_port], z, z_names[z_port], speed

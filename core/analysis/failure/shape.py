@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from core.analysis.failure.power import rack_power_feeds
+from core.fabric.families import require_clos
 from core.fabric.wiring import Wiring
+from core.i18n import _
 from core.plan import Plan
 
 NVSWITCH_SOURCES = (
@@ -65,7 +67,9 @@ class Shape:
 
     @staticmethod
     def of(plan: Plan) -> "Shape":
-        """The shape of ``plan`` (a ``core.plan.Plan``): its ``Wiring`` and its NVLink domains and racks."""
+        """The shape of ``plan`` (a ``core.plan.Plan``): its ``Wiring`` and its NVLink domains and racks (a folded
+        Clos: ``InputError`` for another topology family, ``core.fabric.families.require_clos``)."""
+        require_clos(plan.fabric, _("The failure, single-point-of-failure and link-load analysis"))
         r = plan.resolved
         nvl = plan.nvlink_summary() if r.nvlink_domain_gpus > 1 else {"nvswitch_chips": 0, "links_per_gpu": 0}
         return Shape(
