@@ -189,6 +189,7 @@ class Plan(BaseModel):
                 "node_leaf": fabric.node_leaf_links * planes,
                 "leaf_spine": fabric.leaf_spine_links * planes,
                 "spine_core": fabric.spine_core_links * planes,
+                **({"global": fabric.global_links * planes} if fabric.global_links else {}),
             },
             "transceivers": transceivers,
             "bandwidth": {

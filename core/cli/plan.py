@@ -54,7 +54,8 @@ def _render_table(summary: dict) -> str:
     li = summary["links"]
     w(row(_("links"), _("node-leaf {node_leaf}  leaf-spine {leaf_spine}  spine-core {spine_core}").format(
         node_leaf=f"{li['node_leaf']:,}", leaf_spine=f"{li['leaf_spine']:,}",
-        spine_core=f"{li['spine_core']:,}")) + "\n")
+        spine_core=f"{li['spine_core']:,}") + ("" if "global" not in li else _("  global {links}").format(
+            links=f"{li['global']:,}"))) + "\n")
     if "dragonfly" in summary:
         d = summary["dragonfly"]
         w(row(_("Dragonfly+ groups"), _("{groups} groups of {leaves} leaves and {spines} spines; {pair} global link(s) per "

@@ -349,6 +349,11 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         parts.append(ngettext("{count} spine", "{count} spines", f.spine_count).format(count=f"{f.spine_count:,}"))
     if f.core_count:
         parts.append(ngettext("{count} core", "{count} cores", f.core_count).format(count=f"{f.core_count:,}"))
+    if f.global_links:
+        parts.append(ngettext("{count} Dragonfly+ group", "{count} Dragonfly+ groups", f.pod_count).format(
+            count=f"{f.pod_count:,}"))
+        parts.append(ngettext("{count} global link", "{count} global links", f.global_links).format(
+            count=f"{f.global_links:,}"))
     if planes > 1:
         title = _("Scale-out fabric, plane 1 of {planes}: {parts} per plane ({planes} identical planes)")
     else:
@@ -369,6 +374,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     title_top = fig.margin_top
     staggered = any(isinstance(s, str) and s.startswith("<br><br>") for tr in fig.data for s in (tr.get("text") or ()))
     top = max(TIER_Y[graph.nodes[v]["role"]] for v in graph.nodes)
+    above = max((max(ys) for _xs, ys, _w in arcs.values()), default=top) - top  # global arcs rise above the spines
     fig.update_layout(
         showlegend=True,
         legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top", groupclick="togglegroup",
@@ -377,7 +383,8 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
                                          max(1.0, *(p[0] for p in pos.values())) + 0.12], fixedrange=False),
         yaxis=dict(tickvals=[TIER_Y[r] for r in TIER_Y if TIER_Y[r] <= top],
                    ticktext=[_(TIER_NAMES[r]) for r in TIER_Y if TIER_Y[r] <= top],
-                   range=[-0.85 if staggered else -0.5, top + 0.45], showgrid=False, zeroline=False),
+                   range=[-0.85 if staggered else -0.5, top + max(0.45, above + 0.15)], showgrid=False,
+                   zeroline=False),
         hovermode="closest", clickmode="event+select", dragmode="pan",
         margin=dict(l=10, r=10, t=title_top + 10, b=50),
     )
