@@ -131,3 +131,48 @@ def test_the_id_rule_check_catches_a_copy():
              'leaf = f"leaf{bundle}.{r}"\n', 'nic = re.compile(r"^node(\\d+)\\.nic\\d+$")\n', 'x = f"servers{g}"\n']
     for line in alike:
         assert not _id_rule_copies(line), line
+
+
+# --- every consumer on a topology family beyond the Clos (Dragonfly+) -------------------------------------------
+DRAGONFLY = dict(gpu="H100", nodes=256, topology="dragonfly", switch="QM9700", group_leaves=16)
+
+
+def test_dragonfly_is_cabled_port_by_port_with_its_global_links():
+    from collections import Counter
+
+    result = plan(Design(**DRAGONFLY))
+    f = result.fabric
+    kinds, ends = Counter(), Counter()
+    for kind, a, a_port, z, z_port, _speed in compute_links(result):
+        kinds[kind] += 1
+        ends[z, z_port] += 1
+        if kind != "node-leaf":
+            ends[a, a_port] += 1
+    assert kinds == {"node-leaf": f.node_leaf_links, "leaf-spine": f.leaf_spine_links, "global": f.global_links}
+    assert max(ends.values()) == 1  # no switch port cabled twice (global links on the spines' up ports)
+
+
+def test_dragonfly_graphs_exports_and_the_analyses_that_say_they_do_not_model_it():
+    from core.analysis.availability import availability
+    from core.analysis.failure import what_if
+    from core.analysis.spof import single_points
+    from core.errors import InputError
+    from core.fabric.topology import aggregated_graph
+    from core.formats.exports import export_text, exports
+    from core.formats.report import design_report_html
+
+    result = plan(Design(**DRAGONFLY))
+    graph = fabric_graph(result)
+    spine_spine = sum(d["links"] for a, b, d in graph.edges(data=True)
+                      if graph.nodes[a]["role"] == graph.nodes[b]["role"] == "spine")
+    assert spine_spine == result.fabric.global_links
+    drawn = aggregated_graph(result)
+    assert sum(d["links"] for a, b, d in drawn.edges(data=True) if a.startswith("spines") and b.startswith("spines")) \
+        + sum(d.get("global_inside", 0) for _v, d in drawn.nodes(data=True)) == result.fabric.global_links
+    for name in exports():
+        assert export_text(result, name)
+    for analysis in (lambda: what_if(result, ["spine:1"]), lambda: single_points(result),
+                     lambda: availability(result, trials=10)):
+        with pytest.raises(InputError, match="do not model Dragonfly"):
+            analysis()
+    assert "do not model Dragonfly+" in design_report_html(result, name="x", share_link="https://x.example/")

@@ -41,7 +41,7 @@ def require_clos(fabric, what: str) -> None:
     from core.errors import InputError
     from core.i18n import _
 
-    raise InputError(_("{what} is a closed form of the folded Clos (leaf, spine and core tiers) and does not model "
+    raise InputError(_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model "
                        "{family} yet (its global links between groups). Compare with the same design as "
                        "rail-optimized, or take the topology (GraphML export) to a graph tool.").format(
         what=what, family=vocab.TOPOLOGY.label(fabric.family)))

@@ -69,7 +69,7 @@ class Shape:
     def of(plan: Plan) -> "Shape":
         """The shape of ``plan`` (a ``core.plan.Plan``): its ``Wiring`` and its NVLink domains and racks (a folded
         Clos: ``InputError`` for another topology family, ``core.fabric.families.require_clos``)."""
-        require_clos(plan.fabric, _("The failure, single-point-of-failure and link-load analysis"))
+        require_clos(plan.fabric, _("The failure, single-point-of-failure and link-load analyses"))
         r = plan.resolved
         nvl = plan.nvlink_summary() if r.nvlink_domain_gpus > 1 else {"nvswitch_chips": 0, "links_per_gpu": 0}
         return Shape(

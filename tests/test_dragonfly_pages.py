@@ -1,0 +1,48 @@
+"""Every page on a Dragonfly+ design (AppTest): the Designer's tabs draw the groups and their global links, the
+other pages work on the sidebar's design, and the Resilience page says its closed forms do not model it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.pagetest import ENTRY, open_page
+
+LINK = {"n": "256", "t": "df", "sw": "QM9700", "dfg": "16"}
+
+
+def _designer(tab: str, lang: str = "en") -> AppTest:
+    at = AppTest.from_file(ENTRY, default_timeout=180)
+    at.query_params.update({**LINK, "tab": tab, "lang": lang})
+    return at.run()
+
+
+@pytest.mark.parametrize("lang, arcs", [("en", "global links"), ("zh", "全局链路")])
+def test_topology_tab_draws_the_global_links_as_arcs(lang, arcs):
+    at = _designer("Topology", lang)
+    assert not at.exception and not at.error
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    global_traces = [t for t in spec["data"] if t.get("name") == arcs]
+    assert len(global_traces) == 6  # 4 groups: a bundle between every pair
+    assert "Dragonfly+" in spec["layout"]["title"]["text"]
+
+
+@pytest.mark.parametrize("tab", ["Bandwidth", "Cost & power", "Racks & cabling", "Hand-off"])
+def test_designer_tabs_work(tab):
+    at = _designer(tab)
+    assert not at.exception and not at.error
+
+
+@pytest.mark.parametrize("page", ["../pages/3_Performance.py", "../pages/4_Compare.py", "../pages/5_Sweep.py",
+                                  "../pages/7_Optimize.py"])
+def test_other_pages_work_on_the_sidebars_dragonfly(page):
+    at = open_page(page, LINK, timeout=180)
+    assert not at.error
+
+
+def test_resilience_page_says_it_does_not_model_dragonfly():
+    at = open_page("../pages/6_Resilience.py", LINK, timeout=180)
+    assert not at.error
+    assert any("do not model Dragonfly" in str(i.value) for i in at.info)
