@@ -234,6 +234,18 @@ def _global_arcs(graph: nx.Graph, pos: dict, max_links: int) -> dict[tuple[str, 
     return arcs
 
 
+def _draw_arcs(fig, graph: nx.Graph, arcs: dict, hover_points: dict, dim: float, speed: int, unit: str) -> None:
+    """The global-link arcs (``_global_arcs``) as traces, and their hover points (``speed`` per link [Gb/s])."""
+    for (a, b), (xs, ys, width) in arcs.items():
+        data = graph.edges[a, b]
+        fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(color=TIER_COLOURS["core"], width=width), opacity=dim,
+                              hoverinfo="skip", showlegend=False, name=_("global links")))
+        hover_points["global"].append((xs[len(xs) // 2], ys[len(ys) // 2], f"{vertex_name(graph, a)} - "
+                                       f"{vertex_name(graph, b)}<br>" + _("{links} global link(s) x {speed}G = "
+                                                                          "{bandwidth} per direction").format(
+            links=f"{data['links']:,}", speed=speed, bandwidth=format_bandwidth(data["capacity_gbps"], unit))))
+
+
 def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", height: int = 560) -> go.Figure:
     """Spine-leaf / fat-tree diagram of plane 0 of ``plan``.
 
@@ -295,15 +307,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
             ys += [y0, y1, None]
         fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(color=HIGHLIGHT, width=4),
                                  hoverinfo="skip", showlegend=False, name=_("selected links")))
-    for (a, b), (xs, ys, width) in arcs.items():  # Dragonfly+ global links: arcs above the spines
-        data = graph.edges[a, b]
-        fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(color=TIER_COLOURS["core"], width=width), opacity=dim,
-                              hoverinfo="skip", showlegend=False, name=_("global links")))
-        hover_points["global"].append((xs[len(xs) // 2], ys[len(ys) // 2], f"{vertex_name(graph, a)} - "
-                                       f"{vertex_name(graph, b)}<br>" + _("{links} global link(s) x {speed}G = "
-                                                                          "{bandwidth} per direction").format(
-            links=f"{data['links']:,}", speed=plan.fabric.uplink_speed_gbps or f.port_speed_gbps,
-            bandwidth=format_bandwidth(data["capacity_gbps"], unit))))
+    _draw_arcs(fig, graph, arcs, hover_points, dim, plan.fabric.uplink_speed_gbps or f.port_speed_gbps, unit)
     for role, points in hover_points.items():
         fig.add_trace(scatter(
             x=[p[0] for p in points], y=[p[1] for p in points], mode="markers",
