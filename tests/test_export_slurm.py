@@ -61,6 +61,7 @@ DESIGNS = {
     "rail-only-32": Design(gpu="H100", nodes=32, topology="rail-only"),
     "2plane-eth-64": Design(gpu="B300", nodes=64, fabric="ethernet", switch="SN5600", port_speed_gbps=400, planes=2),
     "nvl72-144": Design(gpu="GB200-NVL72", nodes=144),
+    "dragonfly-256": Design(gpu="H100", nodes=256, topology="dragonfly", switch="QM9700", group_leaves=16),
 }
 
 
@@ -188,6 +189,16 @@ def test_tree_leading_comment_states_the_mapping():
     assert "#   su001 = p1-leaf[001-008] (8 rails of SU 1)" in head
 
 
+def test_dragonfly_groups_are_switches_under_the_global_links():
+    """Dragonfly+: each group's spines are one Slurm switch over its SUs, the global links the top switch."""
+    p = plan(DESIGNS["dragonfly-256"])
+    switches = _parse_tree(export_text(p, "slurm"))
+    groups = [name for name in switches if name.startswith("group")]
+    assert len(groups) == p.fabric.pod_count == 4
+    assert switches["global"] == ("Switches", groups)
+    assert all(len(switches[g][1]) == p.fabric.groups_per_pod for g in groups)
+
+
 def test_naming_scheme_applies():
     p = plan(DESIGNS["2su-64"])
     text = export_text(p, "slurm", NamingScheme(node_prefix="dgx", switch_prefix="ib-", min_digits=2))
@@ -298,7 +309,7 @@ def _parse_scontrol(text):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("key", ["2su-64", "3tier-96", "tor-48"])
+@pytest.mark.parametrize("key", ["2su-64", "3tier-96", "tor-48", "dragonfly-256"])
 def test_slurmctld_loads_the_tree(key, tmp_path: Path):
     ctld, scontrol = _slurmctld(), shutil.which("scontrol")
     if not ctld or not scontrol:

@@ -62,9 +62,12 @@ NAME_LIMITS = {"Slurm": 63, "NetBox": 64}
 Slurm's node names are host names (63 characters, one RFC 1123 label; Slurm's own name buffer,
 ``MAX_SLURM_NAME``, is 64 bytes with its terminating NUL)."""
 
-LOGICAL_STEMS = ("su", "pod", "nvl", "block", "spines", "cores")
+LOGICAL_STEMS = ("su", "pod", "group", "nvl", "block", "spines", "cores", "global")
 """Names the Slurm exports give the switches and blocks they stand for (``Namer.logical``): numbered
-(``su001``, ``pod01``, ``nvl001``, ``block001``) and single (``spines``, ``cores``), after the switch prefix."""
+(``su001``, ``pod01``, ``group01`` (a Dragonfly+ group), ``nvl001``, ``block001``) and single (``SINGLE_STEMS``),
+after the switch prefix."""
+SINGLE_STEMS = ("spines", "cores", "global")
+"""The logical stems that name one switch (no number)."""
 
 _SWITCH_HEADS = (".leaf", ".spine", ".switch")
 _SETTING_WORDS = {"node_prefix": N_("node name prefix"), "switch_prefix": N_("switch name prefix"),
@@ -142,7 +145,7 @@ def _families(scheme: NamingScheme, plan) -> list[tuple[str, str, bool, str, str
                     stem = name.rstrip("0123456789")
                     out.append((f"switch {stem}", stem, True, "switch_prefix", name))
     for stem in LOGICAL_STEMS:
-        numbered = stem not in ("spines", "cores")
+        numbered = stem not in SINGLE_STEMS
         out.append((f"slurm {stem}", f"{scheme.switch_prefix}{stem}", numbered, "switch_prefix",
                     namers[0].logical(stem, 0 if numbered else None, scheme.min_digits)))
     for head in sorted({g.id_prefix for g in device_groups(plan)} if plan is not None else ()):

@@ -31,6 +31,8 @@ uplinks to every spine. So the export describes *locality*, which is what the sc
   spine;
 * three tiers: one switch per pod (``pod001``...) stands for the pod's spines, and one top switch
   (``cores``) for the core tier;
+* Dragonfly+: one switch per group (``group001``...) stands for the group's spines, and one top switch
+  (``global``) for the global links that join every pair of groups;
 * one tier: one switch (the plane's only switch) holds every node;
 * planes are identical copies of one fabric (every node has a port in each), so the tree is the one of
   plane 1; islands (rail-only rails, per-rail planes) are identical too and joined only through the nodes'
@@ -236,20 +238,27 @@ def slurm_tree(plan, naming: NamingScheme | None = None) -> SlurmTree:
         switches.append(SlurmSwitch(name, stands, nodes=members))
         pods.setdefault(wiring.pod_of_group(group), (group, []))[1].append(name)
 
-    if wiring.tiers == 2:
+    grouped = "global" in wiring.link_classes  # Dragonfly+: its groups are the pods, the global links the top
+    if wiring.tiers == 2 and not grouped:
         switches.append(SlurmSwitch(namer.logical("spines"), real("spine", range(wiring.count("spine")))
                                     + " (every leaf reaches every spine)", switches=pods[0][1]))
         return SlurmTree(switches, notes)
 
     pod_digits = scheme.digits(wiring.pods)
     pod_names: list[str] = []
+    word, what = ("group", "Dragonfly+ group") if grouped else ("pod", "pod")
     for pod, (first_group, members) in sorted(pods.items()):
-        name = namer.logical("pod", pod, pod_digits)
+        name = namer.logical(word, pod, pod_digits)
         spines = wiring.spines_of_leaf(wiring.leaf_of(first_group, 0))
-        switches.append(SlurmSwitch(name, f"{real('spine', spines)} (spines of pod {pod + 1})", switches=members))
+        switches.append(SlurmSwitch(name, f"{real('spine', spines)} (spines of {what} {pod + 1})", switches=members))
         pod_names.append(name)
-    switches.append(SlurmSwitch(namer.logical("cores"), real("core", range(wiring.count("core"))) + " (core tier)",
-                                switches=pod_names))
+    if grouped:
+        top = SlurmSwitch(namer.logical("global"), f"the {plan.fabric.global_links:,} global links between the groups",
+                          switches=pod_names)
+    else:
+        top = SlurmSwitch(namer.logical("cores"), real("core", range(wiring.count("core"))) + " (core tier)",
+                          switches=pod_names)
+    switches.append(top)
     return SlurmTree(switches, notes)
 
 
