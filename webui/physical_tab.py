@@ -80,12 +80,11 @@ def physical_tab(cur, key: str, lang: str) -> None:
 
 def stage_rows(deltas) -> list[dict]:
     """One row per growth step (``core.analysis.stages.StageDelta``), headers in the current language."""
-    return [{
-        _("Step [nodes]"): f"{d.from_nodes:,} → {d.to_nodes:,}", _("Tiers"): f"{d.tiers[0]} → {d.tiers[1]}",
-        _("Capex added"): usd(d.capex_usd), _("Switches added"): d.switches_added,
-        _("Cables kept"): d.cables_kept, _("Cables added"): d.cables_added,
-        _("Re-terminated"): d.cables_moved, _("Speed changed"): d.cables_speed_changed,
-        _("Removed"): d.cables_removed,
+    return [{  # what is moved and bought first: the columns a narrow window still shows
+        _("Step [nodes]"): f"{d.from_nodes:,} → {d.to_nodes:,}", _("Re-terminated"): d.cables_moved,
+        _("Capex added"): usd(d.capex_usd), _("Cables added"): d.cables_added, _("Switches added"): d.switches_added,
+        _("Cables kept"): d.cables_kept, _("Speed changed"): d.cables_speed_changed, _("Removed"): d.cables_removed,
+        _("Tiers"): f"{d.tiers[0]} → {d.tiers[1]}",
     } for d in deltas]
 
 
