@@ -1429,7 +1429,10 @@ def _why_costlier(best: Candidate, other: Candidate, objective: str = "cluster")
     if objective != "compute":
         gaps["compute"] = compute_gap
     key = max(gaps, key=gaps.get)
-    return _("that one spends {gap} more on {what} (tiers {tiers}, {switches} switches; this design: tiers "
-             "{our_tiers}, {our_switches} switches).").format(gap=usd(gaps[key]), what=_category_word(key), tiers=other.tiers,
-                                            switches=f"{other.switches:,}", our_tiers=best.tiers,
-                                            our_switches=f"{best.switches:,}")
+    def switches(count: int) -> str:
+        return ngettext("{count} switch", "{count} switches", count).format(count=f"{count:,}")
+
+    return _("that one spends {gap} more on {what} (tiers {tiers}, {switches}; this design: tiers {our_tiers}, "
+             "{our_switches}).").format(gap=usd(gaps[key]), what=_category_word(key), tiers=other.tiers,
+                                        switches=switches(other.switches), our_tiers=best.tiers,
+                                        our_switches=switches(best.switches))
