@@ -223,3 +223,14 @@ def test_cli_failure_on_a_dragonfly(capsys):
     assert main(["--lang", "zh"] + args) == 0
     assert "全局链路" in capsys.readouterr().out
     assert main(args[:-2] + ["--fail", "rack3"]) == 2
+
+
+def test_the_resilience_link_keeps_dragonfly_names(four):
+    from core.formats import resiliencelink as rl
+
+    assert rl.parse_failures("global:3, p0.spine0-spine20#1") == ("global:3", "p0.spine0-spine20#1")
+    good, warnings = rl.check_failures(four, ["global:3", "p0.spine0-spine20", "rack3", "p0.leaf3-spine1"])
+    assert good == ("global:3", "p0.spine0-spine20", "p0.leaf3-spine1")
+    assert len(warnings) == 1 and "rack3" in warnings[0]
+    clos = plan(Design(gpu="H100", nodes=64, switch="QM9700"))
+    assert rl.check_failures(clos, ["global:1"])[0] == ()  # no global links in a folded Clos

@@ -58,9 +58,10 @@ from core.plan import Plan
 
 TIERS = ("leaf", "spine", "plane", "nic", "link", "global")
 """Tiers of the graph what-if (``tier:count``)."""
-MAX_GPUS = 131_072
-"""Most GPUs the graph what-if takes: about 10 s per what-if at 131,072 GPUs (16,384 nodes) on a 2-core machine
-(the graph, two maximum flows, the collectives); larger designs are refused."""
+MAX_GPUS = 65_536
+"""Most GPUs the graph what-if takes. Measured (H100, QM9700, default groups; ``spine:3 global:5 node5.nic2``) on
+a 2-core machine shared with other work: 32,768 GPUs 3 s, 65,536 GPUs 7 to 10 s, 131,072 GPUs 13 to 17 s (two
+maximum flows of about 3 to 7 s each and the failed state's 4 s there); larger designs are refused."""
 _BUNDLE = re.compile(r"^(.+)-spine(\d+)(?:#(\d+))?$")
 """A bundle: its lower switch's name, its upper spine's index, a cable."""
 _SERVER = "server"
@@ -355,10 +356,12 @@ def _halves(net: _Net) -> tuple[set, set]:
 def _flow(g: nx.Graph, halves: tuple[set, set]) -> float:
     """Maximum flow [Gb/s, one direction] from the leaves of one half to the other's on the switches of ``g``,
     each leaf fed at its live node links' capacity from its half's servers."""
-    flow = g.subgraph(v for v, d in g.nodes(data=True) if d["role"] != _SERVER).copy()
+    role = g.nodes(data="role")
+    flow = nx.Graph()
+    flow.add_edges_from((a, b, {"capacity_gbps": e["capacity_gbps"]}) for a, b, e in g.edges(data=True)
+                        if role[a] != _SERVER and role[b] != _SERVER)
     source, sink = ("source",), ("sink",)
-    flow.add_node(source)
-    flow.add_node(sink)
+    flow.add_nodes_from((source, sink))
     for end, servers in zip((source, sink), halves):
         caps: Counter = Counter()
         for node in servers:
@@ -380,15 +383,14 @@ def _side(g: nx.Graph, servers: set, kind: str) -> float:
     return sum(e["capacity_gbps"] for leaf in leaves for u, e in g.adj[leaf].items() if g.nodes[u]["role"] == "spine")
 
 
-def _across(g: nx.Graph, halves: tuple[set, set], net: _Net) -> float:
+def _across(g: nx.Graph, net: _Net) -> float:
     """Global-link capacity [Gb/s, one direction] between the two halves' groups."""
-    w = net.wiring
-    first_groups = {w.pod_of_group(w.group_of_node(Wiring.parse_node(n))) for n in halves[0]}
+    first = net.wiring.pods // 2  # groups 0 .. first - 1 hold the first half's servers
     total = 0.0
     for a, b, e in g.edges(data=True):
-        if g.nodes[a]["role"] == "spine" and g.nodes[b]["role"] == "spine":
-            ga, gb = (w.pod_of_spine(_switch_name(x)[3]) for x in (a, b))
-            total += e["capacity_gbps"] if (ga in first_groups) != (gb in first_groups) else 0.0
+        da, db = g.nodes[a], g.nodes[b]
+        if da["role"] == db["role"] == "spine" and (da["pod"] < first) != (db["pod"] < first):
+            total += e["capacity_gbps"]
     return total
 
 
@@ -401,7 +403,7 @@ def _bisection(net: _Net, s: _State) -> tuple[float, float, dict]:
     stages = {k: (min(_side(net.graph, h, k) for h in halves), min(_side(s.graph, h, k) for h in halves))
               for k in ("injection", "leaf_up")}
     if net.wiring.pods > 1:
-        stages["global"] = (_across(net.graph, halves, net), _across(s.graph, halves, net))
+        stages["global"] = (_across(net.graph, net), _across(s.graph, net))
     return failed, healthy, stages
 
 
