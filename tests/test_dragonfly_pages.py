@@ -64,3 +64,14 @@ def test_resilience_page_drops_a_clos_name_from_a_dragonfly_link():
     at = open_page("../pages/6_Resilience.py", {**LINK, "rs_fail": "rack3,p0.spine0"}, timeout=180)
     assert at.multiselect(key="rs_w_failed").value == ["p0.spine0"]
     assert any("rack3" in str(w.value) for w in at.warning)
+
+
+def test_resilience_page_of_a_dragonfly_speaks_chinese():
+    from tests.i18n_check import english_leaks
+    from tests.test_i18n import page_text
+
+    at = open_page("../pages/6_Resilience.py", {**LINK, "lang": "zh", "rs_fail": "global:3,p0.spine0"}, timeout=180)
+    assert not at.error
+    text = page_text(at)
+    assert "全局链路" in text and "最大流" in text
+    assert not english_leaks(text), english_leaks(text)[:20]

@@ -411,7 +411,7 @@ def _notes(net: _Net, c: dict, shares: tuple[float, float, float]) -> list[str]:
     """The method and the PXN note, in words."""
     notes = [_pxn_note(c["pxn"])] if c["pxn"] else []
     cut = _("the two halves of the groups") if net.wiring.pods > 1 else _("the two halves of the nodes")
-    notes.append(_("Computed on the topology's graph (networkx): GPUs outside the connected part holding the most "
+    notes.append(_("Computed on the topology's graph (`networkx`): GPUs outside the connected part holding the most "
                    "nodes are cut off; the bisection is the healthy one scaled by the maximum flow between {cut} on "
                    "the failed graph over the same flow on the healthy graph; busbw and step time on a degraded copy "
                    "with the slowest connected node's surviving NIC ports ({ports}), the worst leaf's surviving "
