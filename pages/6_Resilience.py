@@ -15,7 +15,7 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.spares import policy_words
 from core.errors import InputError
-from core.fabric.families import require_clos
+from core.fabric.families import CLOS, require_clos
 from core import units
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
@@ -162,10 +162,25 @@ def _delta(gbits: float, unit: str) -> str | None:
 
 
 # --- sections ----------------------------------------------------------------------------------------------
+def _clos_only(plan, what: str) -> bool:
+    """Say that ``what`` (an analysis, in words) does not model ``plan``'s topology family, when it is not a folded
+    Clos (``core.fabric.families.require_clos``); True when said."""
+    try:
+        require_clos(plan.fabric, what)
+    except InputError as exc:
+        st.info(safe.md(str(exc)))
+        return True
+    return False
+
+
 def _failure_section(cur, store: dict, key: str, lang: str) -> None:
+    clos = cur.plan.fabric.family == CLOS
     st.caption(_("Fail switches, link bundles, NVLink switches, planes, NICs, racks or their power feeds by the form, "
                  "or switches by clicking them in the diagram (click again to restore one), and compare with the "
-                 "healthy design. The healthy design is never changed."))
+                 "healthy design. The healthy design is never changed.") if clos else
+               _("Fail switches, leaf and global link bundles, planes or NICs by the form, or switches by clicking "
+                 "them in the diagram (click again to restore one), and compare with the healthy design. The healthy "
+                 "design is never changed."))
     # two rows: five controls in one cut the buttons' words at 1,024 px ("Fail th...")
     c1, c2, c3 = st.columns([2.2, 1, 1], vertical_alignment="bottom")
     c4, c5 = st.columns([3.2, 1], vertical_alignment="bottom")
@@ -177,12 +192,16 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     c2.number_input(_("Count"), min_value=1, max_value=failure.MAX_FAILURES, step=1, key=W + "count")
     c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")
     c4.text_input(_("Element names"), key=W + "names", max_chars=400,
-                  placeholder="p0.spine3, p0.leaf3-spine1, node5.nvswitch1, rack3.feedA",
+                  placeholder="p0.spine3, p0.leaf3-spine1, " + ("node5.nvswitch1, rack3.feedA" if clos else
+                                                                "p0.spine0-spine20, node5.nic2"),
                   help=_("Comma-separated: a switch (p0.leaf3, p0.spine1, su1-rail3), a plane (p1), a NIC of a node "
                          "(node5.nic2), a link bundle (p0.leaf3-spine1, p0.spine2-core5; #2 for one cable), an "
                          "NVSwitch chip of a node (node5.nvswitch1) or of an NVL72 rack (rack3.nvswitch7), an NVLink "
                          "switch tray (rack3.nvswitch-tray2), a rack (rack3: its power lost) or one of its power "
-                         "feeds ({feed}).").format(feed="rack3.feedA"))
+                         "feeds ({feed}).").format(feed="rack3.feedA") if clos else
+                  _("Comma-separated: a switch (p0.leaf3, p0.spine1), a plane (p1), a NIC of a node (node5.nic2), a "
+                    "leaf's link bundle (p0.leaf3-spine1) or a global link bundle between spines of two groups "
+                    "(p0.spine0-spine20); #2 for one cable of a bundle."))
     c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
     for problem in st.session_state.pop(NOTICE, None) or []:
         st.error(safe.md(problem))
@@ -298,7 +317,10 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         st.info(safe.md(note))
     st.caption(_("Method: closed form over the fabric's symmetry, checked against `networkx` reachability and "
                  "max-flow on small designs; busbw and step time from the collective and training models on a "
-                 "degraded copy of the design (`core.analysis.failure`)."))
+                 "degraded copy of the design (`core.analysis.failure`).") if cur.plan.fabric.family == CLOS else
+               _("Method: on the topology's graph (`networkx`): connected components for the GPUs cut off, a maximum "
+                 "flow between the halves of the groups for the bisection; busbw and step time from the collective "
+                 "and training models on a degraded copy of the design (`core.analysis.failure.graphwhatif`)."))
 
 
 def _spof_section(cur, key: str, lang: str) -> None:
@@ -521,13 +543,6 @@ def main() -> None:
     lang = i18n.current()
     jobstate.init(st.query_params.to_dict())
     jobstate.fit(plan)
-    try:  # the analyses below are closed forms of the folded Clos: another topology family is said, not guessed
-        require_clos(plan.fabric, _("The failure what-if, single points of failure, availability and link load"))
-    except InputError as exc:
-        st.info(safe.md(str(exc)))
-        state.set_page_link(PAGE_PATH, rl.encode(store))
-        return
-
     # link warnings (said again in the language shown) and failed elements this design does not have
     good, problems = rl.check_failures(plan, store["fail"])
     if problems:
@@ -547,9 +562,13 @@ def main() -> None:
                 store["tab"] = tab
     ss[W + "tab"] = _(store["tab"])
     tabs = st.tabs([_(t) for t in rl.TABS], key=W + "tab", on_change="rerun")
-    sections = (lambda: _failure_section(cur, store, key, lang), lambda: _spof_section(cur, key, lang),
-                lambda: _availability_section(cur, store, key, lang), lambda: _spares_section(cur, store, key, lang),
-                lambda: _load_section(cur, store, key, lang))
+    # the failure what-if works on every family (the graph of another than the folded Clos); the other sections
+    # are closed forms of the Clos: another family is said in each, not guessed
+    sections = (lambda: _failure_section(cur, store, key, lang),
+                lambda: _clos_only(plan, _("The single-point-of-failure analysis")) or _spof_section(cur, key, lang),
+                lambda: _clos_only(plan, _("The availability model")) or _availability_section(cur, store, key, lang),
+                lambda: _clos_only(plan, _("The spares analysis")) or _spares_section(cur, store, key, lang),
+                lambda: _clos_only(plan, _("The link-load analysis")) or _load_section(cur, store, key, lang))
     for tab, draw in zip(tabs, sections):
         with tab:
             if tab.open:

@@ -1,5 +1,6 @@
 """Every page on a Dragonfly+ design (AppTest): the Designer's tabs draw the groups and their global links, the
-other pages work on the sidebar's design, and the Resilience page says its closed forms do not model it."""
+other pages work on the sidebar's design; the Resilience page fails its elements on its graph, and its other
+sections say their closed forms do not model it."""
 
 from __future__ import annotations
 
@@ -42,7 +43,35 @@ def test_other_pages_work_on_the_sidebars_dragonfly(page):
     assert not at.error
 
 
-def test_resilience_page_says_it_does_not_model_dragonfly():
-    at = open_page("../pages/6_Resilience.py", LINK, timeout=180)
+def test_resilience_page_fails_elements_of_a_dragonfly_and_the_other_sections_say_they_do_not_model_it():
+    at = open_page("../pages/6_Resilience.py", {**LINK, "rs_fail": "global:3,p0.spine0"}, timeout=180)
     assert not at.error
-    assert any("do not model Dragonfly" in str(i.value) for i in at.info)
+    assert at.selectbox(key="rs_w_tier").options == ["leaf", "spine", "plane", "NIC", "link bundle",
+                                                     "global link bundle"]
+    assert [m.label for m in at.metric][:3] == ["GPUs cut off", "GPUs degraded", "Bisection (1 dir)"]
+    assert at.metric[0].value == "0"
+    assert at.multiselect(key="rs_w_failed").value == ["global:3", "p0.spine0"]
+    stages = at.dataframe[1].value
+    assert "global links" in list(stages.iloc[:, 0])
+    assert any("maximum flow" in str(c.value) for c in at.caption)
+    for tab in ("Single points of failure", "Availability", "Spares", "Overload & imbalance"):
+        other = open_page("../pages/6_Resilience.py", {**LINK, "rs_tab": tab}, timeout=180)
+        assert not other.error
+        assert any("do not model Dragonfly" in str(i.value) for i in other.info), tab
+
+
+def test_resilience_page_drops_a_clos_name_from_a_dragonfly_link():
+    at = open_page("../pages/6_Resilience.py", {**LINK, "rs_fail": "rack3,p0.spine0"}, timeout=180)
+    assert at.multiselect(key="rs_w_failed").value == ["p0.spine0"]
+    assert any("rack3" in str(w.value) for w in at.warning)
+
+
+def test_resilience_page_of_a_dragonfly_speaks_chinese():
+    from tests.i18n_check import english_leaks
+    from tests.test_i18n import page_text
+
+    at = open_page("../pages/6_Resilience.py", {**LINK, "lang": "zh", "rs_fail": "global:3,p0.spine0"}, timeout=180)
+    assert not at.error
+    text = page_text(at)
+    assert "全局链路" in text and "最大流" in text
+    assert not english_leaks(text), english_leaks(text)[:20]

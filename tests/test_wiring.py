@@ -152,7 +152,7 @@ def test_dragonfly_is_cabled_port_by_port_with_its_global_links():
     assert max(ends.values()) == 1  # no switch port cabled twice (global links on the spines' up ports)
 
 
-def test_dragonfly_graphs_exports_and_the_analyses_that_say_they_do_not_model_it():
+def test_dragonfly_graphs_exports_the_failure_what_if_and_the_analyses_that_say_they_do_not_model_it():
     from core.analysis.availability import availability
     from core.analysis.failure import what_if
     from core.analysis.spof import single_points
@@ -171,8 +171,8 @@ def test_dragonfly_graphs_exports_and_the_analyses_that_say_they_do_not_model_it
         + sum(d.get("global_inside", 0) for _v, d in drawn.nodes(data=True)) == result.fabric.global_links
     for name in exports():
         assert export_text(result, name)
-    for analysis in (lambda: what_if(result, ["spine:1"]), lambda: single_points(result),
-                     lambda: availability(result, trials=10)):
+    assert what_if(result, ["spine:1"]).gpus_disconnected == 0  # on the graph (tests/test_failure_dragonfly.py)
+    for analysis in (lambda: single_points(result), lambda: availability(result, trials=10)):
         with pytest.raises(InputError, match="do not model Dragonfly"):
             analysis()
     assert "do not model Dragonfly+" in design_report_html(result, name="x", share_link="https://x.example/")

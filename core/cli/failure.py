@@ -21,9 +21,10 @@ def register(subparsers) -> None:
     g.add_argument("--fail", action="append", required=True, metavar="TIER:COUNT|TIER:NAME",
                    help=_("fail elements: a tier and a count {counts} (chosen where they hurt most) or a name "
                           "{names}; repeat the option").format(
-                       counts="[spine:2 leaf:1 tor:1 nic:1 plane:1 core:1 rack:1 link:1 nvswitch:1 tray:1 feed:1]",
+                       counts="[spine:2 leaf:1 tor:1 nic:1 plane:1 core:1 rack:1 link:1 nvswitch:1 tray:1 feed:1 "
+                              "global:1]",
                        names="[leaf:p0.leaf3 su1-rail3 p1 node5.nic2 rack3 p0.leaf3-spine1 p0.leaf3-spine1#2 "
-                             "p0.spine2-core5 node5.nvswitch1 rack3.nvswitch-tray2 rack3.feedA]"))
+                             "p0.spine2-core5 p0.spine0-spine20 node5.nvswitch1 rack3.nvswitch-tray2 rack3.feedA]"))
     j = parser.add_argument_group(_("training job (optional: adds the step time)"))
     j.add_argument("--model", type=str.lower, help=_("model preset, e.g. llama3-70b"))
     j.add_argument("--job-gpus", type=positive_int, metavar="N", help=_("GPUs of the job (default: every GPU)"))

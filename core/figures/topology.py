@@ -191,8 +191,8 @@ def _switch_hover(plan, graph: nx.Graph, v: str, data: dict, aggregated: bool) -
     ])
 
 
-ROLE_NAMES = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core")}
-"""A switch tier in running text: ``64 x QM9700 (leaf)``."""
+ROLE_NAMES = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "global": N_("global")}
+"""A switch tier in running text: ``64 x QM9700 (leaf)``; ``global``: the Dragonfly+ global links' traces."""
 
 
 def _role(role: str) -> str:

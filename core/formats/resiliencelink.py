@@ -38,7 +38,7 @@ TABS = (N_("Failure what-if"), N_("Single points of failure"), N_("Availability"
 """The page's sections (English; the first is the default, never written)."""
 SPARE_KEYS = {"switch": "switch", "transceiver": "transceiver", "cable": "cable", "nic": "NIC"}
 """Link key suffix -> BOM category of ``core.analysis.sparing``."""
-_SPEC = re.compile(r"^(?:(leaf|tor|spine|core|plane|nic|rack|link|bundle|nvswitch|nvlink-switch|tray|feed):)?"
+_SPEC = re.compile(r"^(?:(leaf|tor|spine|core|plane|nic|rack|link|bundle|global|nvswitch|nvlink-switch|tray|feed):)?"
                    r"([a-z0-9.\-]{1,40}(?:#\d{1,3})?)$")
 _RATE_CLASSES = ("gpu_node", "nic", "link", "switch", "transceiver", "cable")
 

@@ -87,7 +87,10 @@ The package, one module per concept (``from core.analysis.failure import X`` wor
 * ``switches``: switch components of a failed plane (``_Fabric``), at pod / leaf granularity;
 * ``connectivity``: nodes and NVLink domains joined to those components, cut off and degraded GPUs (``analyse``);
 * ``bisection``: the bisection per stage and plane; ``ecmp``: upward ECMP groups that lost next hops;
-* ``whatif``: ``what_if`` and its ``FailureResult`` (the degraded copy, busbw, step time).
+* ``whatif``: ``what_if`` and its ``FailureResult`` (the degraded copy, busbw, step time);
+* ``graphwhatif``: the what-if of another topology family than the folded Clos (Dragonfly+: its global links as the
+  tier ``global``), computed on its graph with networkx, up to ``graphwhatif.MAX_GPUS``; ``what_if``,
+  ``resolve_failures`` and ``tiers_for`` send such a plan there.
 """
 
 from __future__ import annotations

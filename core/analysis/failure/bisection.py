@@ -13,7 +13,10 @@ from core.i18n import N_
 from core.plan import Plan
 
 STAGES = ("injection", "leaf_up", "spine_up")
-STAGE_LABELS = {"injection": N_("NIC injection"), "leaf_up": N_("leaf uplinks"), "spine_up": N_("spine uplinks")}
+STAGE_LABELS = {"injection": N_("NIC injection"), "leaf_up": N_("leaf uplinks"), "spine_up": N_("spine uplinks"),
+                "global": N_("global links")}
+"""Stage keys of ``FailureResult.stages_tbits`` in words (``global``: the global links across the cut of a
+Dragonfly+, ``core.analysis.failure.graphwhatif``)."""
 
 
 class _Damage:

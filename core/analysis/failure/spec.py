@@ -11,6 +11,7 @@ import re
 
 from core.analysis.failure.shape import Shape, _pair_links
 from core.errors import InputError, shown
+from core.fabric.families import CLOS
 from core.fabric.wiring import PLANE_PREFIX, Wiring
 from core.i18n import N_, _
 from core.plan import Plan
@@ -19,7 +20,8 @@ TIERS = ("leaf", "spine", "core", "plane", "nic", "rack", "link", "nvswitch", "t
 TIER_ALIASES = {"tor": "leaf", "bundle": "link", "nvlink-switch": "nvswitch"}
 TIER_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "plane": N_("plane"), "nic": N_("NIC"),
                "rack": N_("rack"), "link": N_("link bundle"), "nvswitch": N_("NVSwitch chip"),
-               "tray": N_("NVLink switch tray"), "feed": N_("rack power feed")}
+               "tray": N_("NVLink switch tray"), "feed": N_("rack power feed"),
+               "global": N_("global link bundle")}
 MAX_FAILURES = 10_000
 """Most elements one what-if fails."""
 
@@ -235,23 +237,41 @@ def _tier_size(tier: str, shape: Shape) -> int:
 
 
 def tiers_for(plan: Plan) -> tuple[str, ...]:
-    """The tiers ``plan`` has elements of (a one-tier fabric has no spines, an HGX node no trays, ...)."""
+    """The tiers ``plan`` has elements of (a one-tier fabric has no spines, an HGX node no trays, ...; another
+    family than the folded Clos: ``core.analysis.failure.graphwhatif``'s tiers)."""
+    if plan.fabric.family != CLOS:
+        from core.analysis.failure import graphwhatif
+
+        return graphwhatif.tiers_of(plan)
     shape = Shape.of(plan)
     return tuple(t for t in TIERS if _tier_size(t, shape) > 0)
 
 
 def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
-    """``(tier, key, chosen)`` of every element the specs name or choose; ``InputError`` for bad specs."""
+    """``(tier, key, chosen)`` of every element the specs name or choose; ``InputError`` for bad specs (another
+    family than the folded Clos: ``core.analysis.failure.graphwhatif``'s elements)."""
+    if plan.fabric.family != CLOS:
+        from core.analysis.failure import graphwhatif
+
+        return graphwhatif.resolve(plan, failures)
     shape = Shape.of(plan)
+    return _resolve(failures, TIERS, lambda rest, tier: parse_name(rest, shape, tier), lambda t: _tier_size(t, shape),
+                    lambda t: _worst_order(t, shape))
+
+
+def _resolve(failures, tiers: tuple[str, ...], parse, size, order) -> list[tuple[str, tuple, bool]]:
+    """``(tier, key, chosen)`` of the specs ``failures`` over ``tiers``: ``parse(name, tier or None)`` gives a
+    named element's ``(tier, key)``, ``size(tier)`` the tier's elements, ``order(tier)`` its keys in the order a
+    count fails them; ``InputError`` for bad specs."""
     named: list[tuple[str, tuple]] = []
     counts: list[tuple[str, int]] = []
     for spec in failures:
         text = str(spec).strip()
         tier, _sep, rest = text.partition(":") if ":" in text else ("", "", text)
         tier = TIER_ALIASES.get(tier.strip().lower(), tier.strip().lower())
-        if tier and tier not in TIERS:
+        if tier and tier not in tiers:
             raise InputError(_("unknown tier {tier}; known: {known}").format(tier=shown(tier),
-                                                                           known=", ".join(TIERS + ("tor",))))
+                                                                           known=", ".join(tiers + ("tor",))))
         rest = rest.strip()
         if tier and rest.isdigit():
             count = int(rest)
@@ -259,7 +279,7 @@ def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
                 raise InputError(_("fail at least 1 element, got {value}").format(value=shown(text)))
             counts.append((tier, count))
         else:
-            named.append(parse_name(rest, shape, tier or None))
+            named.append(parse(rest, tier or None))
     out: list[tuple[str, tuple, bool]] = []
     seen = set()
     for tier, key in named:
@@ -267,12 +287,12 @@ def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
             seen.add((tier, key))
             out.append((tier, key, False))
     for tier, count in counts:
-        size = _tier_size(tier, shape)
+        total = size(tier)
         taken = sum(1 for t, _k in seen if t == tier)
-        if count + taken > size or count > MAX_FAILURES:
+        if count + taken > total or count > MAX_FAILURES:
             raise InputError(_("cannot fail {count} {tier} elements: the design has {size} ({taken} already "
-                               "named)").format(count=count, tier=tier, size=size, taken=taken))
-        for key in _worst_order(tier, shape):
+                               "named)").format(count=count, tier=tier, size=total, taken=taken))
+        for key in order(tier):
             if count == 0:
                 break
             if (tier, key) in seen:

@@ -12,6 +12,7 @@ from core.analysis.failure.connectivity import Analysis, analyse
 from core.analysis.failure.shape import Shape
 from core.analysis.failure.spec import _element, resolve_failures
 from core.errors import DesignError, InputError
+from core.fabric.families import CLOS
 from core.i18n import _, ngettext
 from core.plan import Plan
 
@@ -151,6 +152,26 @@ def _step(plan: Plan, job, gpus_available: int):
         return None, str(exc)
 
 
+def _nothing_failed(example: str) -> InputError:
+    """The ``InputError`` of a what-if without failures (``example``: a leaf's name)."""
+    return InputError(_("name at least one element to fail, like spine:1 or {example}").format(example=example))
+
+
+def _pxn_note(gpus: int) -> str:
+    """The note on ``gpus`` GPUs whose NIC lost every port (PXN)."""
+    return _("{gpus} GPUs lost every port of their NIC: NCCL's PXN sends their traffic over NVLink to a "
+             "NIC on another rail, which then carries two GPUs' share.").format(gpus=f"{gpus:,}")
+
+
+def _healthy_nvlink(plan: Plan) -> tuple[float | None, float | None]:
+    """(NVLink per GPU [GB/s, one direction], all-reduce busbw of ``BUSBW_BYTES`` in one NVLink domain [GB/s]) of
+    the healthy ``plan``; None without a multi-GPU NVLink domain."""
+    domain = plan.resolved.nvlink_domain_gpus
+    if domain <= 1:
+        return None, None
+    return plan.resolved.nvlink_gbytes_per_gpu_bidir / 2, _busbw(plan, domain)
+
+
 def what_if(plan: Plan, failures, job=None) -> FailureResult:
     """Fail ``failures`` (specs: ``tier:count``, ``tier:name`` or a name; module docstring) on ``plan``.
 
@@ -158,9 +179,12 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     Raises ``InputError`` for an unknown element or tier, or more failures than the tier has.
     """
     failures = list(failures)
+    if plan.fabric.family != CLOS:  # the closed forms are the Clos's: another family is measured on its graph
+        from core.analysis.failure.graphwhatif import what_if_graph
+
+        return what_if_graph(plan, failures, job)
     if not failures:
-        raise InputError(_("name at least one element to fail, like spine:1 or {example}").format(
-            example=Shape.of(plan).prefix(0, 0) + "leaf0"))
+        raise _nothing_failed(Shape.of(plan).prefix(0, 0) + "leaf0")
     shape = Shape.of(plan)
     elements = resolve_failures(plan, failures)
     a = analyse(plan, elements)
@@ -168,14 +192,12 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     connected_gpus = gpus - a.nodes_disconnected * shape.gpus_per_node
     notes = []
     if a.gpus_via_pxn:
-        notes.append(_("{gpus} GPUs lost every port of their NIC: NCCL's PXN sends their traffic over NVLink to a "
-                       "NIC on another rail, which then carries two GPUs' share.").format(gpus=f"{a.gpus_via_pxn:,}"))
+        notes.append(_pxn_note(a.gpus_via_pxn))
     notes.extend(_scaleup_notes(a, shape))
     degraded = degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction,
                              a.nvlink_fraction)
     domain = plan.resolved.nvlink_domain_gpus
-    healthy_nvl = plan.resolved.nvlink_gbytes_per_gpu_bidir / 2 if domain > 1 else None
-    healthy_domain = _busbw(plan, domain) if domain > 1 else None
+    healthy_nvl, healthy_domain = _healthy_nvlink(plan)
     if a.nvlink_fraction < 1:
         nvl = healthy_nvl * a.nvlink_fraction
         domain_busbw = _busbw(degraded, domain)
