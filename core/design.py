@@ -26,7 +26,7 @@ import json
 import math
 import re
 from dataclasses import dataclass, field as dataclass_field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Callable, Literal
 
 from pydantic import (
     BaseModel,
@@ -171,6 +171,14 @@ def check_stages(value: Any) -> str | None:
     if any(b <= a for a, b in zip(counts, counts[1:])):
         raise InputError(_("stages must rise: each node count above the one before"))
     return ",".join(str(c) for c in counts)
+
+
+def _reported(check: Callable[[Any], Any], value: Any) -> Any:
+    """``check(value)``, its ``InputError`` raised as the ``ValueError`` a pydantic validator reports."""
+    try:
+        return check(value)
+    except InputError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def stage_nodes(design: "Design") -> tuple[int, ...]:
@@ -620,10 +628,7 @@ class Design(BaseModel):
     @field_validator("spares", mode="before")
     @classmethod
     def _spares_setting(cls, value):
-        try:
-            return canonical_setting(value)
-        except InputError as exc:
-            raise ValueError(str(exc)) from None
+        return _reported(canonical_setting, value)
 
     @field_validator("gpu", "switch", "nic", "leaf_switch", "spine_switch", "core_switch")
     @classmethod
@@ -635,20 +640,12 @@ class Design(BaseModel):
     @field_validator("stages", mode="before")
     @classmethod
     def _rising_stages(cls, value):
-        try:
-            return check_stages(value)
-        except InputError as exc:
-            raise ValueError(str(exc)) from None
+        return _reported(check_stages, value)
 
     @field_validator("name", mode="before")
     @classmethod
     def _one_line_of_text(cls, value):
-        if not isinstance(value, str):
-            return value
-        try:
-            return check_name(value)
-        except InputError as exc:
-            raise ValueError(str(exc)) from None
+        return _reported(check_name, value) if isinstance(value, str) else value
 
     @field_validator("tiers", mode="before")
     @classmethod
