@@ -520,15 +520,29 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
 
 def fabric_media(catalog: Catalog, resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout
                  ) -> tuple[tuple[LinkLengths, ...], tuple[MediaBin, ...]]:
-    """Lengths and media of every compute link class from ``layout``: ``core.physical``'s for the classes it
-    knows (a Dragonfly+ as its groups, the pods of a Clos without cores: ``core.fabric.families.clos_view``),
-    and the Dragonfly+ global links' (``global_lengths``, media by reach as every class's)."""
-    lengths = link_lengths(resolved, clos_view(fabric), layout)
-    media = select_media(catalog, resolved, lengths)
+    """Lengths and media of every compute link class from ``layout`` (``fabric_lengths``, ``fabric_link_media``)."""
+    lengths = fabric_lengths(resolved, fabric, layout)
+    return lengths, fabric_link_media(catalog, resolved, lengths)
+
+
+def fabric_lengths(resolved: ResolvedDesign, fabric: FabricPlan, layout, clos_lengths: tuple | None = None
+                   ) -> tuple[LinkLengths, ...]:
+    """Lengths of every compute link class from ``layout`` (a ``Layout`` or the optimizer's ``Arrangement``):
+    ``core.physical``'s for the classes it knows (a Dragonfly+ as its groups, the pods of a Clos without cores:
+    ``core.fabric.families.clos_view``; ``clos_lengths`` when the caller measured them already), then the
+    Dragonfly+ global links' (``global_lengths``)."""
+    lengths = clos_lengths if clos_lengths is not None else link_lengths(resolved, clos_view(fabric), layout)
     extra = global_lengths(resolved, fabric, layout)
-    if extra is None:
-        return lengths, media
-    return (*lengths, extra), (*media, *_global_media(catalog, resolved, extra))
+    return tuple(lengths) if extra is None else (*lengths, extra)
+
+
+def fabric_link_media(catalog: Catalog, resolved: ResolvedDesign, lengths: tuple[LinkLengths, ...]
+                      ) -> tuple[MediaBin, ...]:
+    """Media of every length bin of ``lengths`` (``fabric_lengths``): ``core.physical.media.select_media`` for the
+    Clos classes, by reach for the global links (``_global_media``)."""
+    media = select_media(catalog, resolved, tuple(x for x in lengths if x.link_class != "global"))
+    extra = [x for x in lengths if x.link_class == "global"]
+    return tuple(media) if not extra else (*media, *_global_media(catalog, resolved, extra[0]))
 
 
 def global_lengths(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout) -> LinkLengths | None:

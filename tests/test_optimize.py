@@ -657,3 +657,29 @@ def test_design_label_says_the_design_in_words():
     assert label.startswith("InfiniBand, two tiers of QM9700, rail-optimized, leaves 2:1, 400G ports")
     with language("zh"):
         assert not english_leaks(design_label(result.best).replace("QM9700", "").replace("G", ""))
+
+
+def test_dragonfly_candidates_are_priced_as_their_plans_and_tried_once_per_shape():
+    """A Dragonfly+ in the grid: every feasible candidate's capex, switches and busbw are its plan's exactly (the
+    global links' lengths and media included), and it is tried once per shape, not once per tier count."""
+    grid = Grid(switches=("QM9700", "SN5600"), port_speeds=(400,), planes=(1,), topologies=("dragonfly", "rail-optimized"),
+                oversubscription=(1.0, 2.0))
+    result = optimize("H100", 4096, Constraints(), grid, workers=1)
+    dragonflies = [c for c in result.candidates if c.design.topology == "dragonfly"]
+    assert dragonflies and all(c.design.tiers == "auto" for c in dragonflies)
+    assert len({c.design.model_dump_json() for c in dragonflies}) == len(dragonflies)
+    with_global_links = 0
+    for cand in (c for c in dragonflies if c.feasible):
+        p = plan(cand.design)
+        with_global_links += p.fabric.global_links > 0
+        assert cand.capex_usd == pytest.approx(p.cost.capex_usd, abs=0.01)
+        assert cand.switches == p.fabric.switch_count_total
+    assert with_global_links >= 2
+
+
+def test_cli_topologies_grid_and_a_bad_one(capsys):
+    code, out, _err = run(capsys, "optimize", "--gpus", "512", "--topologies", "dragonfly", "--switches", "QM9700",
+                          "--oversubscription-grid", "1", "--format", "json")
+    assert code == 0 and "dragonfly" in out
+    code, _out, err = run(capsys, "optimize", "--gpus", "64", "--topologies", "torus")
+    assert code == 2 and "--topologies" in err

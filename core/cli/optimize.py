@@ -12,7 +12,9 @@ import argparse
 import sys
 
 from core.cli.common import add_format_option, model_name, number, positive_int, ratio, row, size, to_json
+from core.errors import shown
 from core.i18n import _, usd
+from core.vocab import TOPOLOGY
 
 
 def register(subparsers) -> None:
@@ -64,6 +66,9 @@ def register(subparsers) -> None:
     g = op.add_argument_group(_("grid"))
     g.add_argument("--oversubscription-grid", type=str, metavar="R,R", default="1,1.5,2,3",
                    help=_("leaf down:up ratios to try (default 1,1.5,2,3)"))
+    g.add_argument("--topologies", type=str, metavar="T,T", default="rail-optimized,top-of-rack,rail-only",
+                   help=_("topologies to try, comma-separated, of {choices} (default the folded Clos ones: "
+                          "rail-optimized,top-of-rack,rail-only)").format(choices=", ".join(TOPOLOGY.ids)))
     g.add_argument("--single-model", action="store_true",
                    help=_("one switch model at every tier (default: the spine/core model may differ)"))
     g.add_argument("--workers", type=positive_int,
@@ -101,7 +106,12 @@ def _grid(args: argparse.Namespace):
         raise InputError(_("--oversubscription-grid: {problem}").format(problem=exc)) from None
     if not values:
         raise InputError(_("--oversubscription-grid needs at least one ratio"))
-    return Grid(oversubscription=values, mixed_tiers=not args.single_model)
+    topologies = tuple(dict.fromkeys(t.strip().lower() for t in args.topologies.split(",") if t.strip()))
+    unknown = [t for t in topologies if t not in TOPOLOGY.ids]
+    if unknown or not topologies:
+        raise InputError(_("--topologies: expected some of {choices}, got {value}").format(
+            choices=", ".join(TOPOLOGY.ids), value=shown(args.topologies)))
+    return Grid(oversubscription=values, mixed_tiers=not args.single_model, topologies=topologies)
 
 
 def run(args: argparse.Namespace) -> str:
