@@ -36,7 +36,11 @@ for file, title, path in (("3_Performance.py", _("Performance"), "performance"),
         pages.append(st.Page(HERE / "pages" / file, title=title, url_path=path))
 
 # Key-number cards are HTML (core.figures.keynumbers.cards_html: a wrapping grid that appears with the first text).
-st.markdown("<style>" + CARDS_CSS + "</style>", unsafe_allow_html=True)
+# Streamlit's own metrics (Resilience, Performance) shrink with the window and wrap their labels instead of
+# cutting "360 GB/s" to "360 G..." in a four-column row at 1,024 px.
+METRIC_CSS = ('[data-testid="stMetricValue"] > div {font-size: clamp(1.3rem, 2.4vw, 2.25rem); overflow: visible;} '
+              '[data-testid="stMetricLabel"] * {white-space: normal !important; overflow: visible; text-overflow: clip;}')
+st.markdown("<style>" + CARDS_CSS + METRIC_CSS + "</style>", unsafe_allow_html=True)
 
 page = st.navigation(pages, position="sidebar")
 # the Compare page edits its own columns: its sidebar names the Designer's design instead of drawing its controls
