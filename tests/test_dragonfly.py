@@ -315,3 +315,24 @@ def test_bisection_is_conservative_against_the_node_halving(p):
     cut = _max_flow(_graph(wiring), {f"node{n}" for n in range(nodes // 2)},
                     {f"node{n}" for n in range(nodes // 2, nodes)})
     assert bisection_gbits(resolved, fabric) <= cut + 1e-6
+
+
+def test_all_to_all_between_groups_is_bounded_by_the_global_links():
+    """The collectives see the global links: the groups' traffic to other groups shares them at the spines'
+    down:up ratio (injection over global bandwidth, minimal routing, stated in the notes)."""
+    from core.perf.collectives import collective
+    from core.perf.placement import place
+
+    def a2a(ratio):
+        p = plan(Design(gpu="H100", nodes=1024, topology="dragonfly", switch="QM9700", group_leaves=16,
+                        global_ratio=ratio))
+        return p, collective(p, "all-to-all", 1 << 30)
+
+    thin, thin_run = a2a(0.5)
+    full, full_run = a2a(1.0)
+    assert thin.bandwidth.spine_oversubscription > 2 > full.bandwidth.spine_oversubscription >= 1
+    assert thin_run["busbw_gbytes"] < 0.6 * full_run["busbw_gbytes"]
+    assert place(thin).level == "global" and place(thin).hops == 4
+    assert any("Valiant" in note for note in thin_run["notes"])
+    clos = plan(Design(gpu="H100", nodes=1024, switch="QM9700"))
+    assert collective(clos, "all-to-all", 1 << 30)["busbw_gbytes"] == pytest.approx(full_run["busbw_gbytes"], rel=0.01)

@@ -156,7 +156,7 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
         busiest_leaf = max(g.down_ports_used for g in fabric.switch_groups if g.role == "leaf")
         leaf_over = busiest_leaf * resolved.port_speed_gbps / (fabric.leaf_uplinks * resolved.uplink_gbps)
         leaf_over = leaf_over if resolved.design.oversubscription < 1 else max(1.0, leaf_over)
-    if fabric.tiers == 3:
+    if fabric.tiers == 3 or fabric.global_links:  # a Dragonfly+ spine's up ports are its global links
         spine_over = max([1.0] + [g.down_ports_used / g.up_ports_used for g in fabric.switch_groups
                                   if g.role == "spine" and g.up_ports_used])
     effective = bisection_ratio(injection, bisection)

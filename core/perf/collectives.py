@@ -327,6 +327,11 @@ def sweep(
         tree_share=contention(plan, p, "tree"),
         forced=algorithms is not None, nic_ports=nic_ports, nccl_version=version,
     )
+    if p.level == "global":  # Dragonfly+: say which routing the global links' share assumes
+        ctx.notes.append(_("Dragonfly+: traffic between groups crosses the global links under minimal routing, "
+                           "at the groups' injection over their global bandwidth ({ratio}:1); Valiant (non-minimal) "
+                           "routing, which adaptive routers use against adversarial patterns, takes two global hops "
+                           "and would halve that share.").format(ratio=f"{plan.bandwidth.spine_oversubscription:.2g}"))
     key = _curves_key(ctx, wanted) if curves_memo is not None else None
     if key is not None and key in curves_memo:
         curves, notes, _constants = curves_memo[key]

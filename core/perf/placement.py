@@ -94,15 +94,17 @@ def place(plan: Plan, gpus: int | None = None, stride: int = 1) -> Placement:
     nodes = math.ceil(span / r.gpus_per_node)
     per_group = max(1, f.nodes_per_group) if f.tiers > 1 else max(1, r.nodes)
     groups = 1 if f.tiers == 1 else math.ceil(nodes / per_group)
-    pods = math.ceil(groups / max(1, f.groups_per_pod)) if f.tiers == 3 else 1
+    pods = math.ceil(groups / max(1, f.groups_per_pod)) if has_pods(f) else 1
     nodes_in_group = min(nodes, per_group)
-    nodes_in_pod = min(nodes, per_group * max(1, f.groups_per_pod)) if f.tiers == 3 else nodes
+    nodes_in_pod = min(nodes, per_group * max(1, f.groups_per_pod)) if has_pods(f) else nodes
     if m == 1:
         hops, level = 0, "nvlink"
     elif groups == 1:
         hops, level = 1, "leaf"
     elif pods == 1:
         hops, level = 3, "spine"
+    elif f.global_links:  # Dragonfly+ groups: across the global links (minimal routing)
+        hops, level = 4, "global"
     else:
         hops, level = 5, "core"
     last = n - (m - 1) * d
@@ -197,10 +199,16 @@ def tree_crossing(block: float) -> float:
     return min(1.0, (math.log2(block) / 2 + 1) / block)
 
 
+def has_pods(fabric) -> bool:
+    """Whether traffic between pods crosses a tier of its own: the cores of a three-tier Clos, the global links
+    between Dragonfly+ groups (its groups are the pods; the spines' up ports carry the global links)."""
+    return fabric.tiers == 3 or fabric.global_links > 0
+
+
 def level_label(level: str) -> str:
     """``Placement.level`` (and ``"fabric"``, a point-to-point send between domains) for display."""
     labels = {"nvlink": _("nvlink"), "leaf": _("leaf"), "spine": _("spine"), "core": _("core"),
-              "fabric": _("fabric")}
+              "fabric": _("fabric"), "global": _("global links")}
     return labels.get(level, level)
 
 
@@ -238,7 +246,7 @@ def _spread_fractions(plan: Plan) -> tuple[float, float]:
     with probability 1 - 1/G (1 - 1/P)."""
     f = plan.fabric
     groups = max(1, f.group_count) if f.tiers > 1 else 1
-    pods = max(1, f.pod_count) if f.tiers == 3 else 1
+    pods = max(1, f.pod_count) if has_pods(f) else 1
     return (1 - 1 / groups if groups > 1 else 0.0), (1 - 1 / pods if pods > 1 else 0.0)
 
 
