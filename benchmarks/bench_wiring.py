@@ -2,6 +2,7 @@
 
 1. Planning: ``core.plan._plan`` (the whole pipeline, no cache) + ``Wiring`` construction from 64 to 131,072 GPUs (B300, the
    default design): the median at 131,072 within 1.3x the median at 64.
+   The same for a Dragonfly+ (printed, not judged).
 2. The whole index of a 131,072-GPU design: every link of every plane and island enumerated (``Wiring.links``)
    within 1 s, and every bundle (``Wiring.bundles``).
 
@@ -69,6 +70,9 @@ def main() -> int:
         print(f"{gpus:>7,} GPUs: sizing + wiring median {ms:.3f} ms; whole plan (racks, lengths, BOM) {whole:.1f} ms")
     ratio = medians[SIZES[-1]] / medians[SIZES[0]]
     print(f"131,072 / 64 GPUs: {ratio:.2f}x (target <= {FLAT}x)")
+    family = {gpus: _sizing_ms(Design(gpu="B300", gpus=gpus, topology="dragonfly")) for gpus in SIZES}
+    print("Dragonfly+: " + "; ".join(f"{gpus:,} GPUs {ms:.3f} ms" for gpus, ms in family.items())
+          + f" ({family[SIZES[-1]] / family[SIZES[0]]:.2f}x)")
     links, links_s, bundles, bundles_s = _whole_index(131_072)
     print(f"131,072 GPUs: {links:,} links enumerated in {links_s:.2f} s (target <= {INDEX_LIMIT_S} s); "
           f"{bundles:,} bundles in {bundles_s:.2f} s")
