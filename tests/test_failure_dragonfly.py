@@ -234,3 +234,16 @@ def test_the_resilience_link_keeps_dragonfly_names(four):
     assert len(warnings) == 1 and "rack3" in warnings[0]
     clos = plan(Design(gpu="H100", nodes=64, switch="QM9700"))
     assert rl.check_failures(clos, ["global:1"])[0] == ()  # no global links in a folded Clos
+
+
+def test_lost_global_links_slow_the_all_to_all_between_groups():
+    """The degraded copy's spine down:up ratio (a spine's surviving global links) is the collectives' share between
+    groups: losing global bundles lowers the all-to-all busbw, though no GPU is cut off."""
+    from core.analysis.failure import what_if
+    from core.design import Design
+    from core.plan import plan
+
+    p = plan(Design(gpu="H100", nodes=1024, topology="dragonfly", switch="QM9700", group_leaves=16))
+    few, many = what_if(p, ["global:10"]), what_if(p, ["global:60"])
+    assert few.gpus_disconnected == many.gpus_disconnected == 0
+    assert many.alltoall_busbw_gbytes < few.alltoall_busbw_gbytes < few.healthy_alltoall_busbw_gbytes
