@@ -20,7 +20,7 @@ from typing import Mapping
 
 from core.design import Design, parse_design
 from core.errors import DesignError, FabricPlannerError
-from core.i18n import N_, _
+from core.i18n import N_, _, ngettext
 from core.perf import congestion
 from core.perf.collectives import IN_NETWORK, Sweep, algorithm_label, level_label, sweep
 from core.perf.sizes import format_size
@@ -163,16 +163,17 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
                     placement: str = "topo") -> list[str]:
     """What the busbw chart assumes and shows, in sentences (``routing``: the class's label)."""
     p = sweeps[0].placement
+    pods = (ngettext("{count} Dragonfly+ group", "{count} Dragonfly+ groups", p.pods) if p.dragonfly else
+            _("{count} pod(s)")).format(count=f"{p.pods:,}")
     values = dict(gpus=f"{gpus:,}", domains=f"{p.domains:,}", ranks=p.ranks_per_domain, last=p.last,
-                  nodes=f"{p.nodes:,}", groups=f"{p.groups:,}", pods=f"{p.pods:,}", level=level_label(p.level),
-                  hops=p.hops)
+                  nodes=f"{p.nodes:,}", groups=f"{p.groups:,}", pods=pods, level=level_label(p.level), hops=p.hops)
     if p.last != p.ranks_per_domain:
         layout = _("{gpus} GPUs: {domains} NVLink domain(s) of {ranks} (the last holds {last}, and its NICs set the "
-                   "fabric pace), {nodes} node(s), {groups} leaf group(s), {pods} pod(s); farthest path: {level} "
+                   "fabric pace), {nodes} node(s), {groups} leaf group(s), {pods}; farthest path: {level} "
                    "({hops} switch hops).")
     else:
         layout = _("{gpus} GPUs: {domains} NVLink domain(s) of {ranks}, {nodes} node(s), {groups} leaf group(s), "
-                   "{pods} pod(s); farthest path: {level} ({hops} switch hops).")
+                   "{pods}; farthest path: {level} ({hops} switch hops).")
     notes = [layout.format(**values),
              (_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic leaves a leaf group "
                 "only between neighbouring groups and oversubscription mostly affects all-to-all (MoE).")

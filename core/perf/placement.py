@@ -50,9 +50,11 @@ class Placement:
     hops: int
     """Switch hops on the longest fabric path the job uses (0 if it stays in NVLink)."""
     level: str
-    """``nvlink``, ``leaf``, ``spine`` or ``core``: the highest fabric level crossed."""
+    """``nvlink``, ``leaf``, ``spine``, ``core`` or ``global`` (Dragonfly+): the highest fabric level crossed."""
     ranks_last_domain: int = 0
     """Ranks in the last NVLink domain (0 = same as ``ranks_per_domain``)."""
+    dragonfly: bool = False
+    """The pods are Dragonfly+ groups (joined by global links, not cores)."""
 
     @property
     def last(self) -> int:
@@ -108,7 +110,8 @@ def place(plan: Plan, gpus: int | None = None, stride: int = 1) -> Placement:
     else:
         hops, level = 5, "core"
     last = n - (m - 1) * d
-    return Placement(n, stride, d, m, nodes, groups, pods, nodes_in_group, nodes_in_pod, hops, level, last)
+    return Placement(n, stride, d, m, nodes, groups, pods, nodes_in_group, nodes_in_pod, hops, level, last,
+                     f.global_links > 0)
 
 
 @lru_cache(maxsize=512)
