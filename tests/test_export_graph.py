@@ -34,6 +34,7 @@ DESIGNS = {
     "rail-only-32": Design(gpu="H100", nodes=32, topology="rail-only"),
     "2plane-eth-64": Design(gpu="B300", nodes=64, fabric="ethernet", switch="SN5600", port_speed_gbps=400, planes=2),
     "nvl72-36": Design(gpu="GB200-NVL72", nodes=36),
+    "dragonfly-64": Design(gpu="H100", nodes=64, topology="dragonfly", switch="QM9700", group_leaves=8),
 }
 
 

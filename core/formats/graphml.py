@@ -40,6 +40,7 @@ import networkx as nx
 
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.topology import fabric_graph
+from core.fabric.wiring import Wiring
 from core.formats.exports import Export
 from core.i18n import DEFAULT_LANGUAGE, N_, language
 
@@ -59,8 +60,13 @@ GRAPH_KEYS = (("name", "string"), ("gpus", "long"), ("nodes", "long"), ("gpu_mod
 
 
 def full_elements(plan) -> int:
-    """Vertices + edges of the full graph, every plane, servers each (from the sizing, without building it)."""
+    """Vertices + edges of the full graph, every plane, servers each (from the sizing, without building it; a
+    topology family beyond the Clos counts its wiring's bundles of one plane and island, O(bundles))."""
     f = plan.fabric
+    if f.family != "clos":
+        w = Wiring.of(plan)
+        switches = sum(w.count(role) for role in w.roles)
+        return plan.resolved.nodes + f.planes * w.islands * (switches + sum(1 for _b in w.bundles(0, 0)))
     node_leaf_edges = plan.resolved.nodes * (1 if f.tiers == 1 else f.leaves_per_group) * f.islands
     per_plane = f.leaf_count + f.spine_count + f.core_count + node_leaf_edges
     if f.tiers == 2:
