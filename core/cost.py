@@ -33,14 +33,12 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-import numpy as np
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from core import vocab
-from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver, form_factor_family
+from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver
 from core.design import ResolvedDesign
-from core.fabric.families import clos_view
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
 from core.i18n import N_, _
@@ -48,18 +46,17 @@ from core.i18n import current as current_language
 from core.networks import NETWORK_LABELS, ClusterNetworks, size_networks
 from core.networks.model import LINK_KIND_LABELS, SWITCH_ROLE_LABELS
 from core.physical.layout import Layout, place
-from core.physical.lengths import LinkLengths, _Ends, _lengths, bin_lengths, link_lengths
+from core.physical.lengths import LinkLengths, link_lengths
 from core.physical.media import (
     KIND_LABELS,
     MediaBin,
-    choose_media,
     class_speeds,
+    class_switches,
     fibre_for,
     pick_cable,
     pick_transceiver,
     select_media,
 )
-from core.physical.racks import load_racks
 from core.spares import spare_rows
 
 Category = Literal["compute", "NIC", "switch", "transceiver", "cable", "appliance"]
@@ -436,10 +433,8 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
     listed by module type; node-side modules likewise (``nodes x ceil(NIC ports / ports per module)``).
     """
     system, planes = resolved.system, resolved.planes
-    switches = {"node-leaf": resolved.switch, "leaf-spine": resolved.tier_switches["spine"],
-                "spine-core": resolved.tier_switches["core"], "global": resolved.tier_switches["spine"]}
-    up = resolved.uplink_gbps
-    speeds = {"node-leaf": resolved.port_speed_gbps, "leaf-spine": up, "spine-core": up, "global": up}
+    switches = class_switches(resolved)
+    speeds = {c: r.port_speed_gbps for c, r in class_speeds(resolved).items()}
     wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
     classes = (*wiring.link_classes, "")  # a role's down links are of class i, its up links of class i + 1
     link_class_of = {role: (classes[i], classes[i + 1]) for i, role in enumerate(wiring.roles)}
@@ -520,67 +515,10 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
 
 def fabric_media(catalog: Catalog, resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout
                  ) -> tuple[tuple[LinkLengths, ...], tuple[MediaBin, ...]]:
-    """Lengths and media of every compute link class from ``layout`` (``fabric_lengths``, ``fabric_link_media``)."""
-    lengths = fabric_lengths(resolved, fabric, layout)
-    return lengths, fabric_link_media(catalog, resolved, lengths)
-
-
-def fabric_lengths(resolved: ResolvedDesign, fabric: FabricPlan, layout, clos_lengths: tuple | None = None
-                   ) -> tuple[LinkLengths, ...]:
-    """Lengths of every compute link class from ``layout`` (a ``Layout`` or the optimizer's ``Arrangement``):
-    ``core.physical``'s for the classes it knows (a Dragonfly+ as its groups, the pods of a Clos without cores:
-    ``core.fabric.families.clos_view``; ``clos_lengths`` when the caller measured them already), then the
-    Dragonfly+ global links' (``global_lengths``)."""
-    lengths = clos_lengths if clos_lengths is not None else link_lengths(resolved, clos_view(fabric), layout)
-    extra = global_lengths(resolved, fabric, layout)
-    return tuple(lengths) if extra is None else (*lengths, extra)
-
-
-def fabric_link_media(catalog: Catalog, resolved: ResolvedDesign, lengths: tuple[LinkLengths, ...]
-                      ) -> tuple[MediaBin, ...]:
-    """Media of every length bin of ``lengths`` (``fabric_lengths``): ``core.physical.media.select_media`` for the
-    Clos classes, by reach for the global links (``_global_media``)."""
-    media = select_media(catalog, resolved, tuple(x for x in lengths if x.link_class != "global"))
-    extra = [x for x in lengths if x.link_class == "global"]
-    return tuple(media) if not extra else (*media, *_global_media(catalog, resolved, extra[0]))
-
-
-def global_lengths(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout) -> LinkLengths | None:
-    """Lengths of the global links (spine to spine between Dragonfly+ groups, all planes) from the spines'
-    places in ``layout``, by ``core.physical.lengths``' routing rule; None when the fabric has none."""
-    if not fabric.global_links:
-        return None
-    wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
-    first, second = wiring.global_spines()
-    located, routing = _Ends(layout), load_racks().routing
-    parts = []
-    for plane in range(fabric.planes):
-        prefix = wiring.prefix(plane) + "spine"
-        (ra, ua), (rb, ub) = located.locate(prefix, first), located.locate(prefix, second)
-        parts.append(_lengths(located, routing, ra, ua, rb, ub))
-    lengths = np.concatenate([p[0] for p in parts])
-    return bin_lengths("global", lengths, np.ones(len(lengths), dtype=np.int64),
-                       np.concatenate([p[1] for p in parts]))
-
-
-def _global_media(catalog: Catalog, resolved: ResolvedDesign, lengths: LinkLengths) -> list[MediaBin]:
-    """Media of each length bin of the global links: ``Design.cable_media``'s order by reach at the uplink speed,
-    spine switch at both ends (as ``core.physical.media.select_media`` does for a switch-to-switch class)."""
-    at = class_speeds(resolved)["leaf-spine"]
-    spine = resolved.tier_switches["spine"]
-    cage = form_factor_family(spine.cage_type)
-    out = []
-    for b in lengths.bins:
-        choice = choose_media(catalog, at, b.max_m, resolved.design.cable_media,
-                              cage_ports=spine.ports_per_cage(at.port_speed_gbps), cage=cage, link_class="global")
-        fields = dict(link_class="global", low_m=b.low_m, high_m=b.high_m, links=b.links, max_m=b.max_m,
-                      mean_m=b.mean_m, route=b.route, kind=choice.kind, reach_m=choice.reach_m)
-        if choice.cable is not None:
-            out.append(MediaBin(**fields, cable_id=choice.cable.id))
-        else:
-            out.append(MediaBin(**fields, switch_module_id=choice.module.id,
-                                fibre_id=fibre_for(catalog, choice.module, b.max_m).id))
-    return out
+    """Lengths and media of every compute link class from ``layout`` (``core.physical``: every class the fabric's
+    wiring has, a Dragonfly+'s global links included)."""
+    lengths = link_lengths(resolved, fabric, layout)
+    return lengths, select_media(catalog, resolved, lengths)
 
 
 def design_price_basis(resolved: ResolvedDesign) -> str:

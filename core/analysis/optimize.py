@@ -68,18 +68,19 @@ from typing import Iterable
 
 from core import units, vocab
 from core.catalog import Catalog, load_catalog
-from core.cost import NETWORK_CATEGORIES, build_bom, fabric_lengths, fabric_link_media, summarize_cost
+from core.cost import NETWORK_CATEGORIES, build_bom, summarize_cost
 from core.design import (Design, ResolvedDesign, field_bounds, offered_port_speeds, resolve_design,
                          tidy_spaces)
 from core import progress
 from core.processes import die_with_parent, usable_cpus
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.bandwidth import compute_bandwidth
-from core.fabric.families import FAMILIES, clos_view
+from core.fabric.families import FAMILIES
 from core.fabric.sizing import size_fabric
 from core.networks import networks_key, size_networks
 from core.physical.layout import arrange
 from core.physical.lengths import memo_link_lengths
+from core.physical.media import select_media
 from core.i18n import N_, _, current, ngettext, pgettext, usd
 from core.i18n import language as speaking
 from core.perf.sizes import format_size
@@ -551,11 +552,10 @@ class _Evaluator:
         if key not in self.physical:
             try:
                 networks = self.networks_of(resolved, fabric)
-                # the rack arrangement gives the layout's cable lengths without building its racks (a family's
-                # own link classes, Dragonfly+'s global links, measured on it as the plan measures them)
-                arrangement = arrange(resolved, fabric, networks)
-                lengths = memo_link_lengths(resolved, clos_view(fabric), arrangement, self.lengths)
-                self.physical[key] = (networks, fabric_lengths(resolved, fabric, arrangement, lengths))
+                # the rack arrangement gives the layout's cable lengths without building its racks (every class
+                # of the fabric's wiring: a Dragonfly+'s global links too)
+                self.physical[key] = (networks, memo_link_lengths(resolved, fabric, arrange(resolved, fabric, networks),
+                                                                  self.lengths))
             except FabricPlannerError as exc:
                 self.physical[key] = exc
         if isinstance(self.physical[key], Exception):
@@ -563,7 +563,7 @@ class _Evaluator:
         networks, lengths = self.physical[key]
         media_key = _media_key(resolved, lengths)
         if media_key not in self.media:
-            self.media[media_key] = fabric_link_media(self.catalog, resolved, lengths)
+            self.media[media_key] = select_media(self.catalog, resolved, lengths)
         return {"networks": networks, "media": self.media[media_key], "rows_memo": self.bom_rows}
 
     def networks_of(self, resolved, fabric):

@@ -372,6 +372,14 @@ class DragonflyWiring:
         qa, qb = (b - a - 1) * lam + c, (groups - (b - a) - 1) * lam + c
         return a * s + qa % s, b * s + qb % s
 
+    def bundle_arrays(self, kind: str) -> tuple[str, np.ndarray, str, np.ndarray, np.ndarray]:
+        """``Wiring.bundle_arrays``: the global links one by one (``global_spines``, one link each) for class
+        ``global``, the groups' own classes from ``clos``."""
+        if kind != "global":
+            return self.clos.bundle_arrays(kind)
+        first, second = self.global_spines()
+        return "spine", first, "spine", second, np.ones(len(first), dtype=np.int64)
+
     def spine_of_port(self, group: int, port: int) -> tuple[int, int]:
         """``(spine, up ordinal)`` of global port ``port`` of ``group`` (port ``q`` on spine ``q mod s``)."""
         s = self.clos.spines_per_pod
@@ -418,8 +426,8 @@ def wiring(fabric: FabricPlan, nodes: int, nics: int) -> DragonflyWiring:
 
 def as_clos(fabric: FabricPlan) -> FabricPlan:
     """``fabric`` with its groups as the pods of a three-tier folded Clos without cores: the leaf-spine pattern
-    (every leaf to every spine of its pod) that the folded Clos's consumers wire from ``tiers == 3``. For the
-    consumers that do not read ``core.fabric.wiring`` yet (rack layout lengths); the identity for a Clos."""
+    (every leaf to every spine of its pod) that ``DragonflyWiring.clos`` wires the groups by; the identity for a
+    Clos."""
     if fabric.family != FAMILY:
         return fabric
     return fabric.model_copy(update={"tiers": 3, "family": "clos"})

@@ -6,7 +6,6 @@ A family is one module of ``core.fabric`` with ``FAMILY`` (its id, also its ``De
 * ``size(resolved) -> FabricPlan`` (closed form, ``DesignError`` with ways out);
 * ``wiring(fabric, nodes, nics)``: an object with ``core.fabric.wiring.Wiring``'s interface;
 * ``bisection_gbits(resolved, fabric, injection, leaf_up)`` and ``hop_counts(wiring)``;
-* ``as_clos(fabric)``: what the consumers that do not read the wiring yet wire from;
 * ``summary(fabric, bandwidth)``: its entry of ``Plan.summary()``;
 * ``ways_out(design)``: its candidate design changes for ``core.plan.ways_out``.
 
@@ -45,10 +44,3 @@ def require_clos(fabric, what: str) -> None:
                        "{family} yet (its global links between groups). Compare with the same design as "
                        "rail-optimized, or take the topology (GraphML export) to a graph tool.").format(
         what=what, family=vocab.TOPOLOGY.label(fabric.family)))
-
-
-def clos_view(fabric):
-    """``fabric`` as the folded Clos the consumers that do not read ``core.fabric.wiring`` yet wire from its counts
-    (a family's ``as_clos``: a Dragonfly+'s groups as the pods of a Clos without cores); a Clos as it is."""
-    other = family(fabric.family)
-    return other.as_clos(fabric) if other is not None else fabric

@@ -183,13 +183,13 @@ class MediaBin(BaseModel):
 def class_speeds(resolved: ResolvedDesign) -> dict[str, ResolvedDesign]:
     """Link class -> the resolved design at that class's port speed (uplinks at the uplink speed)."""
     up = resolved.model_copy(update={"port_speed_gbps": resolved.uplink_gbps})
-    return {"node-leaf": resolved, "leaf-spine": up, "spine-core": up}
+    return {"node-leaf": resolved, "leaf-spine": up, "spine-core": up, "global": up}
 
 
 def class_switches(resolved: ResolvedDesign) -> dict:
     """Link class -> the switch model at its switch end (the upper tier for uplinks)."""
     return {"node-leaf": resolved.switch, "leaf-spine": resolved.tier_switches["spine"],
-            "spine-core": resolved.tier_switches["core"]}
+            "spine-core": resolved.tier_switches["core"], "global": resolved.tier_switches["spine"]}
 
 
 def select_media(catalog: Catalog, resolved: ResolvedDesign, lengths) -> tuple[MediaBin, ...]:
