@@ -296,7 +296,7 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
             leaf_why = _("ceil({nodes} nodes / {per_leaf} per leaf){plane_note}").format(
                 nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=plane_note)
         add("switch", switch, fabric.leaf_count_total, leaf_why, item=_("{name} (leaf)").format(name=switch.name))
-        if fabric.global_links or fabric.family != "clos":
+        if fabric.family == "dragonfly":
             spine_why = _("{groups} Dragonfly+ groups x {spines} spines{plane_note}").format(
                 groups=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=plane_note)
         elif fabric.tiers == 2:
