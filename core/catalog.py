@@ -159,6 +159,11 @@ class System(_Entry):
     hbm_gbytes: float = Field(gt=0)
     hbm_tbytes_per_s: float = Field(gt=0, description="HBM bandwidth [TB/s].")
     dense_bf16_tflops: float = Field(gt=0, description="Dense BF16 tensor throughput per GPU [TFLOP/s].")
+    dense_fp8_tflops: float = Field(default=0.0, ge=0, description=(
+        "Dense FP8 tensor throughput per GPU [TFLOP/s], no sparsity; 0 = no FP8 tensor cores."))
+    dense_fp4_tflops: float = Field(default=0.0, ge=0, description=(
+        "Dense FP4 (NVFP4/MXFP4) tensor throughput per GPU [TFLOP/s], no sparsity; 0 = no FP4 tensor cores."))
+    low_precision_source: str = ""
     gpu_power_w: float = Field(gt=0, description="GPU board power (TGP) [W].")
     node_power_w: float = Field(gt=0, description="Whole node at maximum [W].")
     node_price_usd: float = Field(ge=0, description="Typical price per node [USD].")
@@ -181,6 +186,11 @@ class System(_Entry):
     def _ordered_range(self) -> "System":
         _check_range(self.node_price_low_usd, self.node_price_usd, self.node_price_high_usd)
         return self
+
+    def peak_tflops(self, precision: str) -> float:
+        """Dense tensor peak per GPU at ``precision`` (``bf16``, ``fp8``, ``fp4``) [TFLOP/s]; 0 when the GPU has no
+        tensor cores for it."""
+        return {"bf16": self.dense_bf16_tflops, "fp8": self.dense_fp8_tflops, "fp4": self.dense_fp4_tflops}[precision]
 
     def price_at(self, basis: str) -> float:
         """Node price at a design ``price_basis`` (street, list, hyperscale) [USD]."""

@@ -182,6 +182,12 @@ def _storage_switches(shape: _Shape, pods: int, switch, speed: int, radix: int, 
     return switches, leaf_spine
 
 
+def node_storage_ports(design) -> int:
+    """Storage-network ports per compute node: the design's, else the policy default (0 = none)."""
+    per_node = design.storage_ports_per_node
+    return ipolicy("storage_ports_per_node") if per_node is None else per_node
+
+
 def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, ufm: bool
                  ) -> tuple[NetworkSizing | None, tuple[DeviceSet, ...]]:
     """The storage fabric of a design and its UFM appliances (``ufm``: management on, InfiniBand),
@@ -190,8 +196,7 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     if design.storage == "none":
         return None, ()
     kind = resolved.fabric if design.storage == "auto" else design.storage
-    per_node = design.storage_ports_per_node
-    per_node = ipolicy("storage_ports_per_node") if per_node is None else per_node
+    per_node = node_storage_ports(design)
     if per_node == 0:
         return None, ()
     speed = design.storage_port_speed_gbps or min(ipolicy("storage_port_speed_gbps"),

@@ -120,6 +120,12 @@ class ModelSpec(BaseModel):
     """Dropout after attention and MLP (its masks are saved for backward; Korthikanti et al. count them)."""
     first_dense_layers: int | None = Field(default=None, ge=0)
     """Dense layers before the first MoE layer (default: layers - moe_layers)."""
+    head_size: int = Field(default=0, ge=0, le=4096)
+    """Per-head dimension when it is not ``hidden / heads`` (Qwen3, gpt-oss); 0 = ``hidden / heads``."""
+    sliding_window: int = Field(default=0, ge=0)
+    """Tokens a sliding-window attention layer attends to (gpt-oss: 128); 0 = none."""
+    sliding_layers: int = Field(default=0, ge=0)
+    """Layers with sliding-window attention (the rest attend to the whole context)."""
     source: str = "user-defined"
 
     @model_validator(mode="after")
@@ -132,6 +138,8 @@ class ModelSpec(BaseModel):
             raise ValueError(_("a mixture-of-experts model needs experts, top_k and moe_ffn"))
         if self.top_k > self.experts:
             raise ValueError(_("top_k cannot exceed experts"))
+        if self.sliding_layers > self.layers or (self.sliding_layers and not self.sliding_window):
+            raise ValueError(_("sliding_layers needs a sliding_window and cannot exceed layers"))
         return self
 
     # --- sizes --------------------------------------------------------------------------
@@ -145,7 +153,7 @@ class ModelSpec(BaseModel):
 
     @property
     def head_dim(self) -> int:
-        return self.hidden // self.heads
+        return self.head_size or self.hidden // self.heads
 
     @property
     def qk_dim(self) -> int:
@@ -163,7 +171,7 @@ class ModelSpec(BaseModel):
             q = (h * self.q_lora_rank + self.q_lora_rank * a * self.qk_dim) if self.q_lora_rank else h * a * self.qk_dim
             kv = h * (self.kv_lora_rank + self.qk_rope_dim) + self.kv_lora_rank * a * (self.qk_nope_dim + self.v_dim)
             return float(q + kv + a * self.v_dim * h)
-        return float(h * h * (2 + 2 * self.kv_heads / a))
+        return float(h * self.head_dim * (2 * a + 2 * self.kv_heads))
 
     @property
     def dense_mlp_params(self) -> float:
@@ -234,6 +242,34 @@ PRESETS: dict[str, ModelSpec] = {
                              v_head_dim=128,
                              source="deepseek-ai/DeepSeek-V3 config (hidden 7168, 61 layers, first 3 dense, "
                                     "256 routed + 1 shared experts of 2048, top-8, MLA ranks 1536/512)"),
+    "deepseek-r1": ModelSpec(name="DeepSeek-R1 (671B MoE)", layers=61, hidden=7168, ffn=18432, heads=128,
+                             kv_heads=128, vocab=129280, moe_layers=58, experts=256, top_k=8, shared_experts=1,
+                             moe_ffn=2048, q_lora_rank=1536, kv_lora_rank=512, qk_nope_dim=128, qk_rope_dim=64,
+                             v_head_dim=128,
+                             source="deepseek-ai/DeepSeek-R1 config.json: the DeepSeek-V3 architecture (same shape)"),
+    "llama3.3-70b": ModelSpec(name="Llama 3.3 70B", layers=80, hidden=8192, ffn=28672, heads=64, kv_heads=8,
+                              vocab=128256, source="meta-llama/Llama-3.3-70B-Instruct config.json (the Llama 3.1 70B "
+                                                   "shape: 80 layers, hidden 8192, 64 heads, 8 kv heads, ffn 28672)"),
+    "qwen3-235b-a22b": ModelSpec(name="Qwen3-235B-A22B (MoE)", layers=94, hidden=4096, ffn=12288, heads=64,
+                                 kv_heads=4, head_size=128, vocab=151936, moe_layers=94, experts=128, top_k=8,
+                                 moe_ffn=1536,
+                                 source="Qwen/Qwen3-235B-A22B config.json (94 layers, hidden 4096, 64 heads, 4 kv "
+                                        "heads, head_dim 128, 128 experts of 1536, top-8, vocab 151936)"),
+    "qwen3-30b-a3b": ModelSpec(name="Qwen3-30B-A3B (MoE)", layers=48, hidden=2048, ffn=6144, heads=32, kv_heads=4,
+                               head_size=128, vocab=151936, moe_layers=48, experts=128, top_k=8, moe_ffn=768,
+                               source="Qwen/Qwen3-30B-A3B config.json (48 layers, hidden 2048, 32 heads, 4 kv heads, "
+                                      "head_dim 128, 128 experts of 768, top-8)"),
+    "gpt-oss-120b": ModelSpec(name="gpt-oss-120b (MoE)", layers=36, hidden=2880, ffn=2880, heads=64, kv_heads=8,
+                              head_size=64, vocab=201088, moe_layers=36, experts=128, top_k=4, moe_ffn=2880,
+                              sliding_window=128, sliding_layers=18,
+                              source="openai/gpt-oss-120b config.json (36 layers alternating 128-token sliding and "
+                                     "full attention, hidden 2880, 64 heads of 64, 8 kv heads, 128 experts of 2880, "
+                                     "top-4, vocab 201088)"),
+    "gpt-oss-20b": ModelSpec(name="gpt-oss-20b (MoE)", layers=24, hidden=2880, ffn=2880, heads=64, kv_heads=8,
+                             head_size=64, vocab=201088, moe_layers=24, experts=32, top_k=4, moe_ffn=2880,
+                             sliding_window=128, sliding_layers=12,
+                             source="openai/gpt-oss-20b config.json (24 layers alternating sliding and full "
+                                    "attention, 32 experts of 2880, top-4)"),
 }
 
 
@@ -721,7 +757,7 @@ def _p2p_time_s(plan: Plan, nbytes: float, same_domain: bool, share: float = 1.0
     return (simple.ring_base_latency_us + simple.ring_net_step_us) * 1e-6 + nbytes / (lk.nic_per_gpu * share * 1e9)
 
 
-def _collective(plan: Plan, op: str, nbytes: float, n: int, stride: int, sharp: bool = False) -> tuple[float, str, str]:
+def collective_time(plan: Plan, op: str, nbytes: float, n: int, stride: int, sharp: bool = False) -> tuple[float, str, str]:
     """(time [s], fastest algorithm, fabric level) of one collective (``sharp``: SHARP allowed too)."""
     result = sweep(plan, op, [max(1.0, nbytes)], gpus=n, stride=stride, sharp=sharp)
     t, alg, _protocol = result.best()
@@ -807,19 +843,25 @@ class _Compute:
     bubble: float
 
 
+def precision_peak_tflops(system, precision: str) -> float:
+    """Dense tensor peak of one GPU of ``system`` at ``precision`` [TFLOP/s] (``System.peak_tflops``);
+    ``DesignError`` naming the precisions the GPU has when it has no tensor cores for this one."""
+    peak = system.peak_tflops(precision)
+    if peak <= 0:
+        have = ", ".join(p for p in ("bf16", "fp8", "fp4") if system.peak_tflops(p) > 0)
+        raise DesignError(_("{gpu} has no {precision} tensor cores.").format(gpu=system.gpu_name,
+                                                                              precision=precision.upper()),
+                          _("Use precision {have}.").format(have=have))
+    return peak
+
+
 def _compute_time(job: TrainingJob, plan: Plan, m: int) -> _Compute:
     """Compute and pipeline bubble of one step of ``m`` micro-batches; ``DesignError`` for FP8 on a GPU without
     FP8 tensor cores."""
     r = plan.resolved
     mdl = job.model
     tc = load_training_catalog()
-    if job.precision == "fp8":
-        if r.system.architecture in ("Volta", "Ampere"):
-            raise DesignError(_("{gpu} has no FP8 tensor cores.").format(gpu=r.system.gpu_name),
-                              _("Use precision bf16."))
-        peak = 2 * r.system.dense_bf16_tflops
-    else:
-        peak = r.system.dense_bf16_tflops
+    peak = precision_peak_tflops(r.system, job.precision)
     default_eff = tc.compute_efficiency(r.system.architecture, job.precision, mdl.is_moe)
     eff = job.compute_efficiency or default_eff
     flops_token = mdl.flops_per_token(job.seq_len)
@@ -861,8 +903,8 @@ def _model_parallel_comm(job: TrainingJob, plan: Plan, gpus: int, dp: int, m: in
         dense_calls = 12 if job.recompute == "full" else 8
         per_layer = dense_calls * (1 - moe_share) + dense_calls / 2 * moe_share
         calls = round(per_layer * cp.layers_per_stage * m)
-        t_ag, alg_ag, level = _collective(plan, "all-gather", size, job.tp, 1, job.sharp)
-        t_rs, _alg, _level = _collective(plan, "reduce-scatter", size, job.tp, 1, job.sharp)
+        t_ag, alg_ag, level = collective_time(plan, "all-gather", size, job.tp, 1, job.sharp)
+        t_rs, _alg, _level = collective_time(plan, "reduce-scatter", size, job.tp, 1, job.sharp)
         comm.append(CommPart("TP", "all-gather + reduce-scatter", job.tp, calls, size,
                              calls / 2 * (t_ag + t_rs), k.tp_overlap, alg_ag, level, window_s=cp.compute))
     if job.cp > 1:
@@ -901,19 +943,19 @@ def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Comp
         g_bytes = tc.memory.sharded_gradient_bytes_per_param
         rounds = math.ceil(m / job.pp) if job.vp > 1 else 1
         params_gpu = mdl.dense_params / (job.tp * job.pp)
-        t_rs, alg, level = _collective(plan, "reduce-scatter", params_gpu * g_bytes, n, job.tp, job.sharp)
-        t_ag, _alg, _level = _collective(plan, "all-gather", params_gpu * k.weight_bytes_per_param, n, job.tp,
+        t_rs, alg, level = collective_time(plan, "reduce-scatter", params_gpu * g_bytes, n, job.tp, job.sharp)
+        t_ag, _alg, _level = collective_time(plan, "all-gather", params_gpu * k.weight_bytes_per_param, n, job.tp,
                                          job.sharp)
         per_call = params_gpu * (rounds * g_bytes + k.weight_bytes_per_param) / (rounds + 1)
         comm.append(CommPart("DP", "reduce-scatter + all-gather", n, rounds + 1, per_call, rounds * t_rs + t_ag,
                              k.dp_overlap, alg, level, window_s=rounds * t_mb))
     elif job.distributed_optimizer:  # ZeRO-1: gradients reduce-scattered, updated parameters all-gathered
-        t_rs, alg, level = _collective(plan, "reduce-scatter", dense_grad, n, job.tp, job.sharp)
-        t_ag, _alg, _level = _collective(plan, "all-gather", dense_grad, n, job.tp, job.sharp)
+        t_rs, alg, level = collective_time(plan, "reduce-scatter", dense_grad, n, job.tp, job.sharp)
+        t_ag, _alg, _level = collective_time(plan, "all-gather", dense_grad, n, job.tp, job.sharp)
         comm.append(CommPart("DP", "reduce-scatter + all-gather", n, 2, dense_grad, t_rs + t_ag,
                              k.dp_overlap, alg, level, window_s=t_mb))
     else:  # every rank keeps the whole optimizer: one all-reduce of the gradients (SHARP applies to it)
-        t_ar, alg, level = _collective(plan, "all-reduce", dense_grad, n, job.tp, job.sharp)
+        t_ar, alg, level = collective_time(plan, "all-reduce", dense_grad, n, job.tp, job.sharp)
         comm.append(CommPart("DP", "all-reduce", n, 1, dense_grad, t_ar, k.dp_overlap, alg, level,
                              window_s=t_mb))
     if mdl.is_moe:
@@ -925,15 +967,15 @@ def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Comp
             if job.shard_gradients:  # as the dense part: fp32 reduce-scatter per round, bf16 all-gather once
                 g_bytes = tc.memory.sharded_gradient_bytes_per_param
                 rounds = math.ceil(m / job.pp) if job.vp > 1 else 1
-                t_rs, alg, level = _collective(plan, "reduce-scatter", exp_params * g_bytes, edp, job.ep, job.sharp)
-                t_ag, _alg, _level = _collective(plan, "all-gather", exp_params * k.weight_bytes_per_param, edp,
+                t_rs, alg, level = collective_time(plan, "reduce-scatter", exp_params * g_bytes, edp, job.ep, job.sharp)
+                t_ag, _alg, _level = collective_time(plan, "all-gather", exp_params * k.weight_bytes_per_param, edp,
                                                  job.ep, job.sharp)
                 per_call = exp_params * (rounds * g_bytes + k.weight_bytes_per_param) / (rounds + 1)
                 comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, rounds + 1, per_call,
                                      rounds * t_rs + t_ag, k.dp_overlap, alg, level, window_s=rounds * t_mb))
             else:
-                t_rs, alg, level = _collective(plan, "reduce-scatter", exp_grad, edp, job.ep, job.sharp)
-                t_ag, _alg, _level = _collective(plan, "all-gather", exp_grad, edp, job.ep, job.sharp)
+                t_rs, alg, level = collective_time(plan, "reduce-scatter", exp_grad, edp, job.ep, job.sharp)
+                t_ag, _alg, _level = collective_time(plan, "all-gather", exp_grad, edp, job.ep, job.sharp)
                 comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, 2, exp_grad,
                                      t_rs + t_ag, k.dp_overlap, alg, level, window_s=t_mb))
     return comm
@@ -950,7 +992,7 @@ def _expert_parallel_comm(job: TrainingJob, plan: Plan, m: int, cp: _Compute) ->
     size = tokens_gpu * mdl.top_k * mdl.hidden * _ACT_BYTES  # what one rank sends (nccl-tests S)
     calls = 4 * math.ceil(mdl.moe_layers / job.pp) * m  # dispatch + combine, forward and backward
     stride = job.tp * job.cp
-    t, alg, level = _collective(plan, "all-to-all", size, job.ep, stride, job.sharp)
+    t, alg, level = collective_time(plan, "all-to-all", size, job.ep, stride, job.sharp)
     ep_overlap = tc.schedule.dualpipe_ep_overlap if job.schedule == "dualpipe" else k.ep_overlap
     return [CommPart("EP", "all-to-all", job.ep, calls, size, calls * t, ep_overlap, alg, level,
                      window_s=cp.compute * mdl.moe_layers / mdl.layers)]
