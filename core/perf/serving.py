@@ -248,6 +248,11 @@ class StepTime:
         return max((1 - self.overlap) * t, t - self.work_s) if t > 0 else 0.0
 
     @property
+    def slack_s(self) -> float:
+        """Compute idle while memory-bound components wait for HBM, all stages [s]."""
+        return self.stages * sum(max(0.0, c.memory_s - c.compute_s) for c in self.components)
+
+    @property
     def time_s(self) -> float:
         """Stage time x stages + overhead [s]."""
         return self.stages * (self.work_s + self.exposed_comm_s) + self.overhead_s
@@ -329,34 +334,68 @@ def _remote_domains(top_k: int, domains: int) -> float:
     return (domains - 1) * (1 - (1 - 1 / domains) ** top_k)
 
 
-def _ep_time(plan: Plan, dep: Deployment, split: PoolSplit, tokens: float, phase: str) -> CommTime | None:
-    """Expert dispatch and combine of one step on one GPU, all MoE layers of a stage (DeepEP: low-latency kernels
-    in decode, normal kernels in prefill).
+@dataclass(frozen=True)
+class EpLayer:
+    """One MoE layer's expert dispatch and combine on one GPU [s], split into the part inside the NVLink domain
+    and the part on the fabric; ``remote``: share of the bytes leaving the domain."""
 
-    Per layer: ``base + hops x hop latency + local bytes / NVLink + remote bytes / (NIC x share x rdma
-    efficiency)``, where a rank sends ``tokens x top_k x hidden`` values (FP8 dispatch, BF16 combine) and the
-    share of them for ranks outside its NVLink domain leaves over the fabric.
+    dispatch_s: float
+    combine_s: float
+    nvlink_s: float
+    fabric_s: float
+    remote: float
+    level: str
+    bytes: float
+    """Bytes one GPU sends in the layer, dispatch and combine [B]."""
+
+
+def ep_layer(plan: Plan, ranks: int, tokens: float, top_k: int, hidden: int, phase: str) -> EpLayer:
+    """Dispatch and combine of one MoE layer among ``ranks`` expert-parallel GPUs (DeepEP: low-latency kernels in
+    decode, normal kernels in prefill), ``tokens`` per rank each sent to ``top_k`` experts of ``hidden`` values.
+
+    Each direction: ``base + hops x hop latency (if it leaves the domain) + max(local bytes / NVLink, remote bytes /
+    (NIC line rate x share x rdma efficiency))`` (the NVLink and RDMA copies run at once); dispatch sends FP8
+    values with their scales, combine BF16. The remote share is
+    that of the destination ranks outside the sender's NVLink domain (decode: every expert copy goes on its own;
+    prefill: the normal kernels send a token once per remote domain and forward it over NVLink).
     """
-    m = dep.model
-    ranks = split.tp * split.dp
-    if not m.is_moe or split.ep <= 1 or ranks <= 1:
-        return None
     k = load_serving_constants().expert_parallel
     p = place(plan, ranks)
     lk = links(plan)
     remote = 0.0 if p.domains <= 1 else 1.0 - p.ranks_per_domain / ranks
-    values = tokens * m.top_k * m.hidden
-    if phase == "prefill" and p.domains > 1:  # normal kernels send a token once per remote domain, then NVLink
-        remote = _remote_domains(m.top_k, p.domains) / m.top_k
-    nbytes = values * (k.dispatch_bytes_per_value + k.combine_bytes_per_value)
-    base = (k.low_latency_dispatch_base_us + k.low_latency_combine_base_us if phase == "decode"
-            else 2 * k.normal_base_us)
+    if phase == "prefill" and p.domains > 1:
+        remote = _remote_domains(top_k, p.domains) / top_k
+    values = tokens * top_k * hidden
     share = contention(plan, p, "uniform") if remote else 1.0
     nic = lk.nic_per_gpu_line * share * k.rdma_efficiency * 1e9
+    bases = ((k.low_latency_dispatch_base_us, k.low_latency_combine_base_us) if phase == "decode"
+             else (k.normal_base_us, k.normal_base_us))
+    times, nvl, fab = [], 0.0, 0.0
+    for base_us, per_value in zip(bases, (k.dispatch_bytes_per_value, k.combine_bytes_per_value)):
+        nbytes = values * per_value
+        fixed = (base_us + (p.hops * lk.hop_latency_us if remote else 0.0)) * 1e-6
+        local, far = nbytes * (1 - remote) / (lk.nvlink * 1e9), nbytes * remote / nic
+        if far >= local:  # NVLink and RDMA copies run at once: the slower sets the pace
+            fab += fixed + far
+        else:
+            nvl += local + (0.0 if remote else fixed)
+            fab += fixed if remote else 0.0
+        times.append(fixed + max(local, far))
+    total = values * (k.dispatch_bytes_per_value + k.combine_bytes_per_value)
+    return EpLayer(times[0], times[1], nvl, fab, remote, p.level, total)
+
+
+def _ep_time(plan: Plan, dep: Deployment, split: PoolSplit, tokens: float, phase: str) -> CommTime | None:
+    """Expert dispatch and combine of one step on one GPU: ``ep_layer`` for every MoE layer of a stage, among the
+    ``tp x dp`` GPUs of a stage."""
+    m = dep.model
+    ranks = split.tp * split.dp
+    if not m.is_moe or split.ep <= 1 or ranks <= 1:
+        return None
+    e = ep_layer(plan, ranks, tokens, m.top_k, m.hidden, phase)
     layers = m.moe_layers / split.pp
-    nvlink_s = layers * nbytes * (1 - remote) / (lk.nvlink * 1e9)
-    fabric_s = layers * ((base + p.hops * lk.hop_latency_us) * 1e-6 + nbytes * remote / nic)
-    return CommTime("EP", nvlink_s, fabric_s, p.level, layers * nbytes, layers * nbytes * remote)
+    return CommTime("EP", layers * e.nvlink_s, layers * e.fabric_s, e.level, layers * e.bytes,
+                    layers * e.bytes * e.remote)
 
 
 def _tp_time(plan: Plan, dep: Deployment, split: PoolSplit, tokens: float) -> CommTime | None:
@@ -385,6 +424,16 @@ def _pp_time(plan: Plan, dep: Deployment, split: PoolSplit, tokens: float) -> Co
     return CommTime("PP", 0.0, hops * t / split.pp, level, nbytes, nbytes)
 
 
+def _dense_gain(architecture: str, dep: Deployment) -> float:
+    """How much more of peak a dense model's GEMMs reach than a mixture-of-experts model's (the serving fractions
+    are fitted on DeepSeek-V3): the training model's dense / MoE ratio for the architecture (1 for MoE models)."""
+    if dep.model.is_moe:
+        return 1.0
+    tc = load_training_catalog()
+    precision = "bf16" if dep.precision == "bf16" else "fp8"
+    return tc.compute_efficiency(architecture, precision, False) / tc.compute_efficiency(architecture, precision, True)
+
+
 def _step(plan: Plan, dep: Deployment, split: PoolSplit, tokens: float, context: float, phase: str) -> StepTime:
     """One decode step (``tokens`` = sequences per rank, each at ``context``) or prefill batch (``tokens`` new
     tokens per rank attending to ``context`` on average) on one GPU of ``split``."""
@@ -392,7 +441,7 @@ def _step(plan: Plan, dep: Deployment, split: PoolSplit, tokens: float, context:
     c = load_serving_constants()
     eff = c.efficiency_of(r.system.architecture)
     peak = precision_peak_tflops(r.system, dep.precision) * 1e12
-    fraction = eff.decode_compute if phase == "decode" else eff.prefill
+    fraction = (eff.decode_compute if phase == "decode" else eff.prefill) * _dense_gain(r.system.architecture, dep)
     kv_tokens = context if phase == "decode" else tokens
     score_peak = precision_peak_tflops(r.system, dep.kv_precision) * 1e12
     comps = _roofline(_components(dep, split, tokens, context, kv_tokens, phase), peak * fraction,
@@ -549,23 +598,35 @@ def prefill_context(dep: Deployment) -> float:
     return w.input_tokens * w.cache_hit + w.new_tokens / 2
 
 
-def _decode_rate(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, slowdown: float) -> float:
-    """Output tokens/s of a decode pool at ``batch`` sequences per rank and micro-batch (``slowdown``: 1 / the
-    share of GPU time left by prefill in aggregated mode)."""
+def shared_step_s(step: StepTime, prefill_share: float) -> float:
+    """A decode step [s] when chunked prefill shares the GPUs (aggregated mode) and needs ``prefill_share`` of
+    their time: prefill first fills the compute left idle by memory-bound components (``StepTime.slack_s``), then
+    stretches the step: ``T = step`` while ``share x T <= slack``, else ``T = (step - slack) / (1 - share)``."""
+    t = step.time_s
+    if prefill_share <= 0 or prefill_share * t <= step.slack_s:
+        return t
+    if prefill_share >= 1:
+        return math.inf
+    return (t - step.slack_s) / (1 - prefill_share)
+
+
+def _decode_rate(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, prefill_share: float) -> float:
+    """Output tokens/s of a decode pool at ``batch`` sequences per rank and micro-batch (``prefill_share``: the GPU
+    time chunked prefill needs in aggregated mode, 0 disaggregated)."""
     _gpus, _replicas, ranks = _ranks(plan, split)
-    step = _step(plan, dep, split, batch, decode_context(dep), "decode").time_s * slowdown
+    step = shared_step_s(_step(plan, dep, split, batch, decode_context(dep), "decode"), prefill_share)
     return ranks * split.pp * batch / step
 
 
-def _solve_batch(plan: Plan, dep: Deployment, split: PoolSplit, wanted: float, cap: int, slowdown: float) -> float:
+def _solve_batch(plan: Plan, dep: Deployment, split: PoolSplit, wanted: float, cap: int, prefill_share: float) -> float:
     """Smallest batch per rank whose output rate reaches ``wanted`` tokens/s (bisection; the rate grows with the
     batch), or ``cap`` when even the full KV cache does not."""
-    if _decode_rate(plan, dep, split, cap, slowdown) <= wanted:
+    if _decode_rate(plan, dep, split, cap, prefill_share) <= wanted:
         return float(cap)
     lo, hi = 0.0, float(cap)
     for _i in range(40):
         mid = (lo + hi) / 2
-        if _decode_rate(plan, dep, split, max(mid, 1e-9), slowdown) < wanted:
+        if _decode_rate(plan, dep, split, max(mid, 1e-9), prefill_share) < wanted:
             lo = mid
         else:
             hi = mid
@@ -584,17 +645,15 @@ def _prefill_pool(plan: Plan, dep: Deployment, split: PoolSplit, rate: float, na
 
 
 def _prefill_latency(plan: Plan, dep: Deployment, pool: PoolResult) -> tuple[float, float]:
-    """(queueing, prefill) time of one request [s]: M/D/1 wait at the pool's utilisation for full batches, and the
-    request's own batch (its new tokens, or as many as the load fills a batch with) times the chunks it spans."""
+    """(queueing, prefill) time of one request [s]: M/D/1 wait at the pool's utilisation for one request's
+    prefill as the service time, and that prefill: its new tokens, in as many batches as they span."""
     rho = pool.utilisation
     if rho >= 1:
         return math.inf, math.inf
-    full = pool.step.time_s / pool.split.pp
-    wait = rho / (2 * (1 - rho)) * full
     new = dep.workload.new_tokens
-    tokens = min(pool.batch, max(new, rho * pool.batch))
-    own = _step(plan, dep, pool.split, tokens, prefill_context(dep), "prefill").time_s
-    return wait, own * max(1.0, new / pool.batch)
+    alone = _step(plan, dep, pool.split, min(pool.batch, new), prefill_context(dep), "prefill").time_s
+    own = alone * max(1.0, new / pool.batch)
+    return rho / (2 * (1 - rho)) * own, own
 
 
 # --------------------------------------------------------------------------------------
@@ -745,8 +804,30 @@ def _load(plan: Plan, dep: Deployment, capacity: float, prefill_capacity: float)
     _gpus, _replicas, ranks = _ranks(plan, dep.decode)
     cap = max_batch(plan, dep, dep.decode, decode_context(dep))
     batch = min(cap, w.concurrency / (ranks * dep.decode.pp))
-    rate = _decode_rate(plan, dep, dep.decode, max(batch, 1e-9), 1.0) / w.output_tokens
-    return min(rate, prefill_capacity / w.new_tokens * 0.999), batch
+    return _closed_loop_rate(plan, dep, batch, prefill_capacity), batch
+
+
+def _closed_loop_rate(plan: Plan, dep: Deployment, batch: float, prefill_capacity: float) -> float:
+    """Requests/s of a closed loop of ``concurrency`` clients (Little's law: rate = concurrency / time per request,
+    the time growing with the rate through prefill queueing and, aggregated, the GPU time prefill takes from
+    decode); bisection on the rate, which the loop's time makes monotone."""
+    w = dep.workload
+    split = dep.decode if dep.mode == "aggregated" else dep.prefill
+    step = _step(plan, dep, dep.decode, max(batch, 1e-9), decode_context(dep), "decode")
+    in_flight = batch * _ranks(plan, dep.decode)[2] * dep.decode.pp
+    kv = _kv_transfer(plan, dep, dep.prefill, 0.0).time_s if dep.mode == "disaggregated" else 0.0
+
+    def excess(rate: float) -> float:
+        pool = _prefill_pool(plan, dep, split, rate, "prefill")
+        wait, own = _prefill_latency(plan, dep, pool)
+        share = pool.utilisation if dep.mode == "aggregated" else 0.0
+        return rate * (wait + own + kv + w.output_tokens * shared_step_s(step, share)) - in_flight
+
+    lo, hi = 0.0, prefill_capacity / w.new_tokens * (1 - 1e-9)
+    for _i in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if excess(mid) < 0 else (lo, mid)
+    return lo
 
 
 def estimate(plan: Plan, dep: Deployment) -> ServingEstimate:
@@ -768,33 +849,39 @@ def estimate(plan: Plan, dep: Deployment) -> ServingEstimate:
             _("Shorten the input or output, spread the model over more GPUs or use an FP8 KV cache."))
     pf_split = dc if dep.mode == "aggregated" else dep.prefill
     probe = _prefill_pool(plan, dep, pf_split, 0.0, "prefill")
-    capacity = _decode_rate(plan, dep, dc, cap, 1.0)
+    capacity = _decode_rate(plan, dep, dc, cap, 0.0)
     rate, batch = _load(plan, dep, capacity, probe.capacity_tokens_per_s)
     prefill = _prefill_pool(plan, dep, pf_split, rate, "prefill")
-    slowdown = 1 / (1 - prefill.utilisation) if dep.mode == "aggregated" and prefill.utilisation < 1 else 1.0
+    prefill_share = prefill.utilisation if dep.mode == "aggregated" else 0.0
     warnings: list[str] = []
     if batch is None:
-        batch = _solve_batch(plan, dep, dc, rate * w.output_tokens, cap, slowdown)
-    decode = _decode_pool(plan, dep, dc, batch, cap, slowdown, rate)
+        batch = _solve_batch(plan, dep, dc, rate * w.output_tokens, cap, prefill_share)
+    decode = _decode_pool(plan, dep, dc, batch, cap, prefill_share, rate)
     if decode.utilisation > 1 or prefill.utilisation >= 1:
         warnings.append(_("The load is more than the deployment can serve: requests queue without bound."))
     kv = _kv_transfer(plan, dep, dep.prefill, rate) if dep.mode == "disaggregated" else None
     wait, own = _prefill_latency(plan, dep, prefill)
-    if decode.utilisation > 1:
+    if decode.utilisation > 1 + 1e-6:
         wait = math.inf
+    held = decode.ranks * dc.pp * cap
+    if w.concurrency is not None and w.concurrency > held and rate > 0:  # clients beyond the KV cache wait
+        wait += (w.concurrency - held) / rate
+        warnings.append(_("{waiting} of the {clients} clients wait for room in the KV cache ({held} sequences fit)."
+                          ).format(waiting=f"{w.concurrency - held:,}", clients=f"{w.concurrency:,}",
+                                   held=f"{held:,}"))
     parts = {"queue": wait, "prefill": own, "kv_transfer": kv.time_s if kv else 0.0, "first_decode": decode.step.time_s}
     return _finish(plan, dep, prefill, decode, kv, rate, parts, warnings)
 
 
-def _decode_pool(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, cap: int, slowdown: float,
+def _decode_pool(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, cap: int, prefill_share: float,
                  rate: float) -> PoolResult:
     """The decode pool at ``batch`` sequences per rank; utilisation = the wanted output rate over what the full KV
     cache delivers."""
     gpus, replicas, ranks = _ranks(plan, split)
     step = _step(plan, dep, split, max(batch, 1e-9), decode_context(dep), "decode")
-    step.overhead_s += step.time_s * (slowdown - 1)
+    step.overhead_s += shared_step_s(step, prefill_share) - step.time_s
     served = ranks * split.pp * batch / step.time_s
-    capacity = _decode_rate(plan, dep, split, cap, slowdown)
+    capacity = _decode_rate(plan, dep, split, cap, prefill_share)
     wanted = rate * dep.workload.output_tokens
     pool = PoolResult("decode", split, gpus, replicas, ranks, step, batch, cap, min(served, wanted) if wanted else
                       served, capacity, wanted / capacity if capacity else math.inf)
@@ -811,3 +898,16 @@ def _finish(plan: Plan, dep: Deployment, prefill: PoolResult, decode: PoolResult
     served = min(rate, decode.tokens_per_s / dep.workload.output_tokens)
     return ServingEstimate(dep, prefill, decode, kv, served, parts, decode.step.time_s, gpus, r.gpus, usd_per_s,
                            cost.facility_kw * 1e3 * share, warnings)
+
+
+def decode_step(plan: Plan, dep: Deployment, batch: float) -> StepTime:
+    """One decode step of the deployment's decode pool at ``batch`` sequences per rank, at the workload's average
+    decode context (no prefill sharing the GPUs)."""
+    return _step(plan, dep, dep.decode, batch, decode_context(dep), "decode")
+
+
+def prefill_batch(plan: Plan, dep: Deployment) -> StepTime:
+    """One prefill batch (``tokens_per_batch`` new tokens per rank) of the deployment's prefill pool."""
+    split = dep.decode if dep.mode == "aggregated" else dep.prefill
+    return _step(plan, dep, split, float(load_serving_constants().prefill.tokens_per_batch), prefill_context(dep),
+                 "prefill")
