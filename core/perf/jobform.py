@@ -104,15 +104,16 @@ def _fits(plan: Plan, settings: Mapping) -> bool:
 def fitted_defaults(plan: Plan, fixed: Mapping, free: set[str], defaults: Mapping) -> dict:
     """Values for the settings in ``free`` (a subset of ``FITTED``) chosen so the job fits ``plan``.
 
-    The default model if it fits in memory, else the largest smaller preset that does; tp, pp and
+    The default model if it fits in memory, else the largest smaller preset of the same kind (dense or
+    mixture-of-experts) that does; tp, pp and
     the global batch from ``fitting_split``. ``fixed`` holds the settings the user or the link set
     (every key of ``defaults``); ``defaults`` are the link defaults (``core.formats.joblink.DEFAULTS``).
     """
     default = defaults["model"]
     if "model" in free:
-        size = PRESETS[default].total_params
-        models = [default] + sorted((k for k in PRESETS if PRESETS[k].total_params < size),
-                                    key=lambda k: -PRESETS[k].total_params)
+        size, moe = PRESETS[default].total_params, PRESETS[default].is_moe
+        models = [default] + sorted((k for k in PRESETS if PRESETS[k].total_params < size
+                                     and PRESETS[k].is_moe == moe), key=lambda k: -PRESETS[k].total_params)
     else:
         models = [fixed["model"]]
     first = None

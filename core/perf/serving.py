@@ -161,16 +161,9 @@ def kv_values_per_token_layer(model: ModelSpec) -> int:
     return 2 * model.kv_heads * model.head_dim
 
 
-def attended_tokens(model: ModelSpec, context: float) -> float:
-    """Keys one query attends to, summed over the layers [tokens x layers] at ``context`` tokens: full layers
-    see the whole context, sliding-window layers at most the window."""
-    sliding = model.sliding_layers
-    return (model.layers - sliding) * context + sliding * min(context, model.sliding_window)
-
-
 def kv_cache_bytes(model: ModelSpec, tokens: float, kv_bytes: float) -> float:
     """Bytes of one sequence's KV cache at ``tokens`` of context, all layers [B] (``kv_bytes`` per value)."""
-    return attended_tokens(model, tokens) * kv_values_per_token_layer(model) * kv_bytes
+    return model.attended_tokens(tokens) * kv_values_per_token_layer(model) * kv_bytes
 
 
 def _score_dims(model: ModelSpec, phase: str) -> int:
@@ -305,8 +298,8 @@ def _components(dep: Deployment, split: PoolSplit, tokens: float, context: float
     kv_shard = 1 if m.mla else min(tp, m.kv_heads)
     heads = m.heads / tp
     attn_params = m.attention_params * m.layers / tp * stage
-    scores = 2.0 * heads * _score_dims(m, phase) * attended_tokens(m, context) * stage
-    kv_read = attended_tokens(m, kv_read_tokens) * kv_values_per_token_layer(m) * kv_b / kv_shard * stage
+    scores = 2.0 * heads * _score_dims(m, phase) * m.attended_tokens(context) * stage
+    kv_read = m.attended_tokens(kv_read_tokens) * kv_values_per_token_layer(m) * kv_b / kv_shard * stage
     out = [Component("attention", 2 * attn_params * tokens, attn_params * w),
            Component("attention scores", scores * tokens, kv_read * (tokens if phase == "decode" else 1.0))]
     mlp = dense_layers * m.dense_mlp_params / tp * stage

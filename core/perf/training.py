@@ -212,14 +212,21 @@ class ModelSpec(BaseModel):
         routed = self.moe_layers * self.top_k * 3 * self.hidden * self.moe_ffn
         return self.dense_params - self.vocab * self.hidden * (0 if self.tied_embeddings else 1) + routed
 
+    def attended_tokens(self, context: float) -> float:
+        """Keys one query attends to, summed over the layers [tokens x layers] at ``context`` tokens: full layers
+        see the whole context, sliding-window layers at most the window."""
+        sliding = self.sliding_layers
+        return (self.layers - sliding) * context + sliding * min(context, self.sliding_window)
+
     def flops_per_token(self, seq_len: int) -> float:
         """Model FLOPs per token for forward + backward (NVIDIA/dgxc-benchmarking formula).
 
         6 x (active non-embedding parameters) + 6 x vocab x hidden (logits)
-        + 6 x layers x seq x heads x (qk_dim + v_dim) (attention scores, not halved for causal masking).
+        + 6 x layers x seq x heads x (qk_dim + v_dim) (attention scores, not halved for causal masking; a
+        sliding-window layer counts at most its window: ``attended_tokens``).
         """
         non_embedding = self.active_params - self.vocab * self.hidden
-        scores = 6.0 * self.layers * seq_len * self.heads * (self.qk_dim + self.v_dim)
+        scores = 6.0 * self.attended_tokens(seq_len) * self.heads * (self.qk_dim + self.v_dim)
         return 6.0 * non_embedding + 6.0 * self.vocab * self.hidden + scores
 
 
@@ -912,7 +919,7 @@ def _model_parallel_comm(job: TrainingJob, plan: Plan, gpus: int, dp: int, m: in
         size = tokens_mb * kv_dim * _ACT_BYTES / job.tp
         calls = 3 * (job.cp - 1) * cp.layers_per_stage * m  # ring exchange: forward once, backward twice
         same = job.tp * job.cp <= domain
-        scores = 6.0 * mdl.layers * job.seq_len * mdl.heads * (mdl.qk_dim + mdl.v_dim)
+        scores = 6.0 * mdl.attended_tokens(job.seq_len) * mdl.heads * (mdl.qk_dim + mdl.v_dim)
         comm.append(CommPart("CP", "send/recv (ring attention)", job.cp, calls, size,
                              calls * _p2p_time_s(plan, size, same), k.cp_overlap, "ring",
                              "nvlink" if same else "fabric", window_s=cp.compute * scores / cp.flops_token))
