@@ -313,7 +313,7 @@ def _components(dep: Deployment, split: PoolSplit, tokens: float, context: float
         out.append(Component("experts", 2 * layers * (expert * routed_tokens + shared * tokens),
                              layers * (expert * _expert_reads(m, split, tokens) + shared) * w))
     logits = m.vocab * m.hidden / tp * stage
-    logit_tokens = tokens if phase == "decode" else tokens / max(1.0, context)
+    logit_tokens = tokens if phase == "decode" else tokens / dep.workload.new_tokens  # a prompt's last token
     out.append(Component("logits", 2 * logits * logit_tokens, logits * w))
     return out
 
@@ -385,7 +385,7 @@ def _ep_time(plan: Plan, dep: Deployment, split: PoolSplit, tokens: float, phase
     ranks = split.tp * split.dp
     if not m.is_moe or split.ep <= 1 or ranks <= 1:
         return None
-    e = ep_layer(plan, ranks, tokens, m.top_k, m.hidden, phase)
+    e = ep_layer(plan, ranks, tokens / split.tp, m.top_k, m.hidden, phase)  # a TP group splits its tokens
     layers = m.moe_layers / split.pp
     return CommTime("EP", layers * e.nvlink_s, layers * e.fabric_s, e.level, layers * e.bytes,
                     layers * e.bytes * e.remote)
