@@ -170,7 +170,7 @@ def _significant(value: float, digits: int) -> str:
     return f"{value:,.0f}"
 
 
-def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = False) -> str:
+def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = False, cents: bool = False) -> str:
     """The one money format, in the current language (cards, axes, hover, tables, report, CLI text).
 
     English: whole dollars below a million (``$49,983``), three significant figures in millions from
@@ -183,11 +183,16 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
     ``exact``: whole dollars at any size (``$51,182,676`` / ``51,182,676美元``), for the CLI's text, which a
     script may read back and whose numbers are the same in both languages. ``trim``: without the decimals'
     trailing zeros, for axis ticks, whose values are round (``$1.5 B``, ``$1 B``; ``6万美元``, ``60.5万美元``).
-    ``value`` in US dollars.
+    ``cents``: amounts below $100 with cents, three significant figures below $1 (``$12.40``, ``$0.203``,
+    ``0.0342美元``), for prices per unit such as a million tokens. ``value`` in US dollars.
     """
     if value is None or value != value or value in (float("inf"), float("-inf")):
         return "-"
     magnitude = abs(value)
+    if cents and 0 < magnitude < 100:
+        text = f"{magnitude:.2f}" if magnitude >= 1 else f"{magnitude:.3g}"
+        sign = "-" if value < 0 else ("+" if signed else "")
+        return sign + (text + "美元" if current() == "zh" else "$" + text)
     zh = current() == "zh"
     steps = () if exact else ((1e8, 3, "亿美元"), (1e4, 4, "万美元")) if zh else ((1e9, 3, " B"), (1e6, 3, " M"))
     body = None

@@ -97,7 +97,8 @@ PARALLEL_FROM = 400
 
 CONSTRAINT_ORDER = ("min_planes", "max_tiers", "max_oversubscription", "max_bisection_ratio",
                     "min_bisection_gbytes_per_gpu", "max_hops",
-                    "min_busbw_gbytes", "budget_usd", "max_power_kw", "max_step_s", "max_days")
+                    "min_busbw_gbytes", "budget_usd", "max_power_kw", "max_step_s", "max_days", "serving_target",
+                    "max_usd_per_million_tokens")
 """Order in which constraints are checked; a rejected candidate is counted under the first it fails."""
 
 CONSTRAINT_WORDS = {
@@ -114,6 +115,8 @@ CONSTRAINT_WORDS = {
     "min_busbw_gbytes": N_("minimum all-reduce busbw"),
     "max_step_s": N_("maximum step time"),
     "max_days": N_("maximum days to train"),
+    "serving_target": N_("serving load within TTFT and TPOT"),
+    "max_usd_per_million_tokens": N_("maximum cost per million output tokens"),
 }
 """Constraint key -> its name in messages, marked for translation."""
 
@@ -154,6 +157,10 @@ class Constraints:
     all-reduce over every GPU at ``busbw_size`` bytes; ``max_power_kw`` facility power with PUE [kW];
     ``budget_usd`` capex [USD] at the design's price basis; ``max_step_s`` [s] and ``max_days`` [days]
     for ``job`` (a ``core.perf.training.TrainingJob``); ``max_hops`` the most switches any path crosses.
+    ``serving`` (a ``core.perf.serving.Deployment``: its model, mode, precisions and workload; the splits are
+    searched) asks that the design serve the workload's request rate within its TTFT and TPOT targets
+    (``core.perf.serving_search.search``), at most ``max_usd_per_million_tokens`` [USD per million output
+    tokens] (the deployment's share of the design's TCO).
     ``fabric`` is ``any``, ``infiniband`` or ``ethernet``; ``switches`` the models allowed at every tier.
     """
 
@@ -171,6 +178,8 @@ class Constraints:
     job: object | None = None
     max_step_s: float | None = None
     max_days: float | None = None
+    serving: object | None = None
+    max_usd_per_million_tokens: float | None = None
     min_planes: int | None = None
     """Fewest network planes (redundancy: a design of ``n`` planes keeps running on ``n - 1`` when a plane's
     switch fails); the grid then also tries this plane count."""
@@ -224,6 +233,10 @@ class Candidate:
     busbw_gbytes: float = math.nan
     step_s: float = math.nan
     days: float = math.nan
+    usd_per_mtok: float = math.nan
+    """Cost per million output tokens of the cheapest deployment serving ``Constraints.serving`` [USD]."""
+    serving_gpus: int = 0
+    """GPUs that deployment uses."""
     network_by_category: dict = field(default_factory=dict)
     failed: tuple[str, ...] = ()
     """Every plan-level constraint it fails (those checked before its first failure and that one)."""
@@ -246,7 +259,9 @@ class Candidate:
                 "bisection_ratio": round(self.bisection_ratio, 4), "hops": self.hops,
                 "busbw_gbytes": None if math.isnan(self.busbw_gbytes) else round(self.busbw_gbytes, 3),
                 "step_time_s": None if math.isnan(self.step_s) else round(self.step_s, 4),
-                "days_to_train": None if math.isnan(self.days) else round(self.days, 3)}
+                "days_to_train": None if math.isnan(self.days) else round(self.days, 3),
+                "usd_per_million_output_tokens": None if math.isnan(self.usd_per_mtok) else round(self.usd_per_mtok, 4),
+                "serving_gpus": self.serving_gpus or None}
 
 
 @dataclass
@@ -263,7 +278,7 @@ class OptimizeResult:
     sizings: int
     """Fabric sizings run (``size_fabric``; candidates that differ only in the NIC model share one)."""
     metric: str
-    """``busbw_gbytes`` (higher better) or ``days`` (lower better): the front's performance axis."""
+    """A ``PERFORMANCE`` key: the front's performance axis."""
     explanation: list[str]
     other_family: Candidate | None = None
     """The cheapest feasible design of the other fabric family (InfiniBand vs Ethernet)."""
@@ -493,6 +508,8 @@ class _Evaluator:
         self.c = constraints
         self.catalog = catalog
         self.busbw: dict[tuple, float] = {}
+        self.serving: dict[tuple, tuple | None] = {}
+        """``perf_key`` -> (GPUs, output tokens/s) of the cheapest deployment serving the target, or None."""
         self.curves_busbw: dict[int, tuple] = {}
         """id of a shared curves dict -> (the dict, the best all-reduce busbw it gives [GB/s])."""
         self.curves: dict[tuple, tuple] = {}
@@ -687,9 +704,39 @@ class _Evaluator:
                     failed.append(key)
                     if not full:
                         return _rejected(cand, failed)
+        if c.serving is not None:
+            p = Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost)
+            for key in self._serve(cand, p, sized):
+                failed.append(key)
+                if not full:
+                    return _rejected(cand, failed)
         if failed:
             return _rejected(cand, failed)
         return cand
+
+    def _serve(self, cand: Candidate, p: Plan, sized: tuple) -> list[str]:
+        """Size the cheapest deployment of ``Constraints.serving`` on ``p`` (memoised by ``perf_key``: the search
+        reads the fabric's performance, not its price) and price it at ``p``'s TCO; the serving constraints it
+        fails (``serving_target``: none serves the rate within the targets)."""
+        from core.perf.serving_search import search
+
+        key = perf_key(p.resolved, sized)
+        if key not in self.serving:
+            d = self.c.serving
+            try:
+                found = search(p, d.model, d.workload, mode=d.mode, precision=d.precision,
+                               kv_precision=d.kv_precision, ways_out=False).best_estimate
+            except FabricPlannerError:
+                found = None
+            self.serving[key] = None if found is None else (found.gpus, found.output_tokens_per_s)
+        hit = self.serving[key]
+        if hit is None:
+            return ["serving_target"]
+        cand.serving_gpus, tokens_per_s = hit
+        tco_per_s = p.cost.tco_usd / (p.cost.tco_years * 365.0 * 86400.0)
+        cand.usd_per_mtok = tco_per_s * cand.serving_gpus / p.resolved.gpus / tokens_per_s * 1e6
+        return [] if _limit(cand.usd_per_mtok, self.c.max_usd_per_million_tokens, True) else [
+            "max_usd_per_million_tokens"]
 
     def _busbw(self, resolved, fabric, bandwidth, sized: tuple) -> float:
         """All-reduce busbw over every GPU [GB/s]; the sweep reads no bill of materials, so it runs on the
@@ -942,9 +989,22 @@ def _order(c: Candidate, objective: str = "cluster") -> tuple:
     return (round(c.capex_usd, 2), c.switches, c.index)
 
 
+PERFORMANCE = {"busbw_gbytes": ("busbw_gbytes", True), "days": ("days", False), "usd_per_mtok": ("usd_per_mtok", False)}
+"""The front's performance metrics: key -> (the candidate's attribute, higher is better). ``busbw_gbytes`` without
+a workload, ``days`` with a training job, ``usd_per_mtok`` with a serving target (``performance_metric``)."""
+
+
+def performance_metric(constraints: Constraints) -> str:
+    """The front's performance axis for ``constraints``: serving cost, days to train or all-reduce busbw."""
+    if constraints.serving is not None:
+        return "usd_per_mtok"
+    return "days" if constraints.job is not None else "busbw_gbytes"
+
+
 def _performance(c: Candidate, metric: str) -> float:
     """Higher is better."""
-    return c.busbw_gbytes if metric == "busbw_gbytes" else -c.days
+    attr, higher = PERFORMANCE[metric]
+    return getattr(c, attr) if higher else -getattr(c, attr)
 
 
 def pareto_front(cands: Iterable[Candidate], metric: str, objective: str = "cluster") -> list[Candidate]:
@@ -1015,7 +1075,7 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
                            "speed of the grid"))
     workers = workers if workers is not None else min(2, usable_cpus())
     cands, sizings = _evaluate_all(designs, constraints, catalog, workers)
-    metric = "days" if constraints.job is not None else "busbw_gbytes"
+    metric = performance_metric(constraints)
     rejected: dict[str, int] = {}
     for c in cands:
         if c.reason:
@@ -1253,7 +1313,7 @@ _METRIC_OF = {"min_planes": ("planes", max, "count"), "max_tiers": ("tiers", min
               "max_bisection_ratio": ("bisection_ratio", min, "ratio"), "max_hops": ("hops", min, "count"),
               "budget_usd": ("capex_usd", min, "usd"), "max_power_kw": ("facility_kw", min, "kw"),
               "min_busbw_gbytes": ("busbw_gbytes", max, "gbytes"), "max_step_s": ("step_s", min, "s"),
-              "max_days": ("days", min, "days")}
+              "max_days": ("days", min, "days"), "max_usd_per_million_tokens": ("usd_per_mtok", min, "usd")}
 """Constraint key -> (the candidate's metric, the better of two values, how the value is shown)."""
 
 
@@ -1268,7 +1328,9 @@ def _metric_text(kind: str, value: float, unit: str = "GB/s") -> str:
 
 
 def _nearest(cands: list[Candidate], key: str) -> str:
-    """The best value of ``key``'s metric among candidates it rejected, formatted."""
+    """The best value of ``key``'s metric among candidates it rejected, formatted ("" when it has none)."""
+    if key not in _METRIC_OF:
+        return ""
     attr, pick, kind = _METRIC_OF[key]
     values = [getattr(c, attr) for c in cands if c.reason == key and not
               (isinstance(getattr(c, attr), float) and math.isnan(getattr(c, attr)))]
@@ -1320,6 +1382,9 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
     if not math.isnan(best.days):
         lines.append(_("The job trains in {days} days ({step} s per step).").format(
             days=f"{best.days:.1f}", step=f"{best.step_s:.3f}"))
+    if not math.isnan(best.usd_per_mtok):
+        lines.append(_("It serves the workload on {gpus} of its GPUs at {usd} per million output tokens.").format(
+            gpus=f"{best.serving_gpus:,}", usd=usd(best.usd_per_mtok, cents=True)))
     cheaper = [c for c in cands if c.reason in CONSTRAINT_WORDS and not math.isnan(c.capex_usd)
                and _order(c, objective) < _order(best, objective)]
     single = [c for c in cheaper if len(c.failed) == 1]
@@ -1404,9 +1469,9 @@ def _tightest(best: Candidate, constraints: Constraints, ruling: set[str],
     the limit); None when none rejected anything."""
     found = None
     for key in CONSTRAINT_ORDER:
-        limit = getattr(constraints, key)
-        if key not in ruling:
+        if key not in ruling or key not in _METRIC_OF:  # serving_target is met or not: no slack to measure
             continue
+        limit = getattr(constraints, key)
         attr, _pick, kind = _METRIC_OF[key]
         value = getattr(best, attr)
         if limit is None or value is None or (isinstance(value, float) and math.isnan(value)):

@@ -149,11 +149,13 @@ def run(args: argparse.Namespace) -> str:
     lines.append(row(_("searched"), _("{considered} candidates, {planned} planned, {feasible} feasible in {seconds} s")
                      .format(considered=f"{result.considered:,}", planned=f"{result.planned:,}",
                              feasible=f"{result.feasible:,}", seconds=f"{result.seconds:.2f}")))
-    metric = _("busbw [GB/s]") if result.metric == "busbw_gbytes" else _("days to train")
+    metric = {"busbw_gbytes": _("busbw [GB/s]"), "days": _("days to train"),
+              "usd_per_mtok": _("USD per million output tokens")}[result.metric]
     lines.append(row(_("front"), _("{objective} against {metric}:").format(objective=objective_word(result.objective),
                                                                            metric=metric)))
     for c in result.pareto:
-        value = f"{c.busbw_gbytes:,.1f}" if result.metric == "busbw_gbytes" else f"{c.days:,.1f}"
+        value = {"busbw_gbytes": f"{c.busbw_gbytes:,.1f}", "days": f"{c.days:,.1f}",
+                 "usd_per_mtok": f"{c.usd_per_mtok:,.3f}"}[result.metric]
         lines.append(f"  {usd(capex_of(c, result.objective), exact=True):>18}  {value:>8}  {design_label(c)}")
     lines.append(row(_("rejected"), ""))
     for reason, count in sorted(result.rejected.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:

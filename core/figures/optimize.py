@@ -28,21 +28,32 @@ MAX_CLOUD = 4000
 
 
 def metric_title(metric: str, unit: str = "GB/s") -> str:
-    """The performance axis: all-reduce busbw [in ``unit``, always G] or days to train."""
-    return _("All-reduce busbw [{unit}]").format(unit=units.scale(0.0, unit, prefix=False)[1]) \
-        if metric == "busbw_gbytes" else _("Days to train")
+    """The performance axis (``core.analysis.optimize.PERFORMANCE``): all-reduce busbw [in ``unit``, always G],
+    days to train, or the serving cost per million output tokens [USD]."""
+    if metric == "busbw_gbytes":
+        return _("All-reduce busbw [{unit}]").format(unit=units.scale(0.0, unit, prefix=False)[1])
+    return _("Days to train") if metric == "days" else _("Cost per million output tokens [USD]")
 
 
 def metric_value(c: Candidate, metric: str, unit: str = "GB/s") -> float:
-    """Days, or busbw in ``unit`` (G prefix)."""
-    if metric != "busbw_gbytes":
-        return c.days
-    return units.from_gbytes(c.busbw_gbytes) / units.scale(0.0, unit, prefix=False)[0]
+    """Busbw in ``unit`` (G prefix), days, or USD per million output tokens."""
+    if metric == "busbw_gbytes":
+        return units.from_gbytes(c.busbw_gbytes) / units.scale(0.0, unit, prefix=False)[0]
+    return c.days if metric == "days" else c.usd_per_mtok
 
 
 def _hover(metric: str) -> str:
-    value = "%{customdata[3]}" if metric == "busbw_gbytes" else _("%{y:,.1f} days")
+    value = _("%{y:,.1f} days") if metric == "days" else "%{customdata[3]}"
     return "%{customdata[1]}<br>" + _("capex") + " %{customdata[2]}<br>" + value + "<extra></extra>"
+
+
+def _shown(c: Candidate, metric: str, unit: str) -> str:
+    """The hover's performance value: busbw in ``unit`` or the cost per million output tokens ("" for days)."""
+    if metric == "busbw_gbytes" and c.busbw_gbytes == c.busbw_gbytes:
+        return units.bandwidth(units.from_gbytes(c.busbw_gbytes), unit)
+    if metric == "usd_per_mtok":
+        return _("{usd} per million output tokens").format(usd=usd(c.usd_per_mtok, cents=True))
+    return ""
 
 
 def capex_title(objective: str) -> str:
@@ -53,9 +64,7 @@ def capex_title(objective: str) -> str:
 def _trace(cands: list[Candidate], metric: str, objective: str = "cluster", unit: str = "GB/s",
            **style) -> go.Scatter:
     return go.Scatter(x=[capex_of(c, objective) for c in cands], y=[metric_value(c, metric, unit) for c in cands],
-                      customdata=[[c.index, design_label(c), usd(capex_of(c, objective)),
-                                   units.bandwidth(units.from_gbytes(c.busbw_gbytes), unit)
-                                   if metric == "busbw_gbytes" and c.busbw_gbytes == c.busbw_gbytes else ""]
+                      customdata=[[c.index, design_label(c), usd(capex_of(c, objective)), _shown(c, metric, unit)]
                                   for c in cands], hovertemplate=_hover(metric), **style)
 
 
