@@ -20,7 +20,7 @@ Which points set constants (assets/catalog/serving.toml) and which are held out:
        Llama 3.3 70B, 2 x H100, FP8, TP2, 5,000 input / 500 output tokens, TTFT / ITL / throughput by
        concurrency.
 
-Tolerance: 25% on every held-out point (issue 24), except the misses listed in ``MISSES`` with why; those are
+Tolerance: 25% on every held-out point, except the misses listed in ``MISSES`` with why; those are
 checked against the band they miss by, so a change that makes them worse fails too.
 """
 
