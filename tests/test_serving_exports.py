@@ -1,4 +1,4 @@
-"""Serving-simulator exports (issue 24 item 4): llm-d inference-sim YAML and Vidur command lines.
+"""Serving-simulator exports: llm-d inference-sim YAML and Vidur command lines.
 
 Each export is loaded with its simulator's published schema, kept here as cited fixtures:
 
