@@ -250,6 +250,26 @@ def check_inference_sim_schema(doc: dict) -> None:
     assert doc["time-factor-under-load"] >= 1.0 and doc["latency-calculator"] in ("", "constant", "per-token")
 
 
+def simulated_itl_ns(doc: dict, running: float) -> float:
+    """inference-sim's inter-token latency [ns] at ``running`` requests of a rank: ``baseCalculator.
+    GetInterTokenLatency`` x ``getCurrLoadFactor`` (pkg/llm-d-inference-sim/latencies.go, commit eec055a)."""
+    seqs, factor = doc["max-num-seqs"], doc["time-factor-under-load"]
+    load = 1.0 if seqs <= 1 else 1 + (factor - 1) * (running - 1) / (seqs - 1)
+    return parse_go_duration(doc["inter-token-latency"]) * load
+
+
+def check_decode_line(doc: dict, est) -> float:
+    """The simulator's TPOT is the estimate's at its load and at a full KV cache; returns the load factor at the
+    estimate's load."""
+    pool, pp = est.decode, est.deployment.decode.pp
+    running = max(1.0, pool.batch * pp)
+    assert doc["max-num-seqs"] == pool.max_batch * pp
+    assert simulated_itl_ns(doc, running) == pytest.approx(est.tpot_s * 1e9, rel=1e-6)
+    full_step_ns = pool.ranks * doc["max-num-seqs"] / pool.capacity_tokens_per_s * 1e9
+    assert simulated_itl_ns(doc, doc["max-num-seqs"]) == pytest.approx(full_step_ns, rel=1e-6)
+    return simulated_itl_ns(doc, running) / parse_go_duration(doc["inter-token-latency"])
+
+
 def vidur_args(script: str) -> dict[str, object]:
     """The flags of the script's ``python -m vidur.main`` command, parsed as Vidur's argparse parser would
     (``create_from_cli_args`` over ``VIDUR_FLAGS``); fails on an unknown flag or a value of the wrong type."""
@@ -310,13 +330,13 @@ def test_inference_sim_aggregated_is_the_estimate(h100):
     doc = docs[0]
     check_inference_sim_schema(doc)
     w = est.deployment.workload
-    assert parse_go_duration(doc["inter-token-latency"]) == round(est.tpot_s * 1e9)
+    factor = check_decode_line(doc, est)
+    assert doc["time-factor-under-load"] > factor > 1  # latency grows with the load, as the estimate's steps
     prefill_ns = parse_go_duration(doc["prefill-overhead"]) + w.input_tokens * parse_go_duration(
-        doc["prefill-time-per-token"])
-    assert abs(prefill_ns - est.ttft_parts["prefill"] * 1e9) <= w.input_tokens  # 0.5 ns rounding per token
-    assert doc["max-num-seqs"] == est.decode.max_batch * est.deployment.decode.pp
+        doc["prefill-time-per-token"])  # the simulator scales both by the load factor (latencies.go)
+    assert abs(prefill_ns * factor - est.ttft_parts["prefill"] * 1e9) <= w.input_tokens * factor  # 1 ns per token
     assert doc["model"] == "meta-llama/Meta-Llama-3-70B" and doc["max-model-len"] == 2500
-    assert doc["latency-calculator"] == "per-token" and doc["time-factor-under-load"] == 1.0
+    assert doc["latency-calculator"] == "per-token"
     assert (doc["tensor-parallel-size"], doc["data-parallel-size"]) == (8, 1)
     assert "kv-cache-transfer-time-per-token" not in doc
 
@@ -329,15 +349,16 @@ def test_inference_sim_disaggregated_is_two_configs(h100):
         assert doc["model"] == "deepseek-ai/DeepSeek-V3" and doc["data-parallel-size"] == 8  # dp 32 = 4 x 8
     w = est.deployment.workload
     assert "inter-token-latency" not in prefill and "kv-cache-transfer-time-per-token" not in prefill
-    assert prefill["max-num-seqs"] == int(est.prefill.batch / w.new_tokens)
+    assert prefill["time-factor-under-load"] == 1.0
+    capacity = est.prefill.capacity_tokens_per_s / est.prefill.ranks / w.new_tokens  # requests/s per rank
+    assert prefill["max-num-seqs"] == max(1, round(capacity * est.ttft_parts["prefill"]))
     prefill_ns = parse_go_duration(prefill["prefill-overhead"]) + w.input_tokens * parse_go_duration(
         prefill["prefill-time-per-token"])
-    assert abs(prefill_ns - est.ttft_parts["prefill"] * 1e9) <= w.input_tokens
+    assert abs(prefill_ns - est.ttft_parts["prefill"] * 1e9) <= w.input_tokens  # Go durations: whole nanoseconds
     assert "prefill-time-per-token" not in decode and decode["port"] == 8200
-    assert parse_go_duration(decode["inter-token-latency"]) == round(est.tpot_s * 1e9)
+    check_decode_line(decode, est)
     kv_ns = w.input_tokens * parse_go_duration(decode["kv-cache-transfer-time-per-token"])
     assert abs(kv_ns - est.kv.time_s * 1e9) <= w.input_tokens
-    assert decode["max-num-seqs"] == est.decode.max_batch
     assert "run 4 simulator process(es)" in text
 
 
@@ -345,9 +366,10 @@ def test_inference_sim_prefix_hits_in_the_per_token_time(h100):
     text, est = _export(h100, DENSE_DP, "inference-sim")
     (doc,) = yaml.safe_load_all(text)
     check_inference_sim_schema(doc)
+    factor = check_decode_line(doc, est)
     per_token = parse_go_duration(doc["prefill-time-per-token"])
-    overhead = parse_go_duration(doc["prefill-overhead"])
-    assert abs(overhead + 2000 * per_token - est.ttft_parts["prefill"] * 1e9) <= 2000  # every token, none cached
+    overhead = parse_go_duration(doc["prefill-overhead"])  # every token counted: none cached in the simulator
+    assert abs((overhead + 2000 * per_token) * factor - est.ttft_parts["prefill"] * 1e9) <= 2000 * factor
     assert doc["data-parallel-size"] == 4 and doc["model"] == "meta-llama/Meta-Llama-3-8B"
 
 
@@ -407,3 +429,13 @@ def test_vidur_refuses_what_it_cannot_express(data, gpu, reason):
     p = plan(Design(gpu=gpu, nodes=8))
     with pytest.raises(InputError, match=reason):
         _export(p, data, "vidur")
+
+
+def test_inference_sim_at_a_full_kv_cache_is_flat(h100):
+    data = {**DENSE_DP, "workload": dict(concurrency=1_000_000)}  # more clients than the KV cache holds
+    text, est = _export(h100, data, "inference-sim")
+    (doc,) = yaml.safe_load_all(text)
+    check_inference_sim_schema(doc)
+    assert est.decode.batch == est.decode.max_batch
+    assert doc["time-factor-under-load"] == 1.0
+    assert parse_go_duration(doc["inter-token-latency"]) == round(est.tpot_s * 1e9)

@@ -16,18 +16,23 @@ a file, so save each as its own file. An aggregated deployment is one document.
 Values, from the planner's estimate of the deployment at its load (``core.perf.serving.estimate``), with the
 ``per-token`` latency calculator (``pkg/llm-d-inference-sim/latencies.go``):
 
-* ``inter-token-latency`` = the estimate's time per output token (TPOT);
+* decode: the simulator's inter-token latency grows linearly with a rank's running requests ``n``, from
+  ``inter-token-latency`` at one to ``inter-token-latency x time-factor-under-load`` at ``max-num-seqs``
+  (``getCurrLoadFactor``); the line is put through the estimate's two points: its time per output token (TPOT)
+  at its load (``batch x pp`` sequences per rank) and its step at a full KV cache (``max-num-seqs`` = the
+  sequences a rank's KV cache holds, ``max_batch x pp``), so the simulator's TPOT is the estimate's at this
+  load and at saturation (``LoadLine``);
 * prefill: the simulator's prefill time is ``prefill-overhead + (n - n_cached) x prefill-time-per-token``;
   ``prefill-overhead`` = the fixed overhead of one prefill batch, ``prefill-time-per-token`` = the rest of the
   request's prefill time over its ``n`` input tokens (the simulator's prefix cache is off, ``n_cached`` = 0,
   so a prefix-cache hit rate is already in the per-token time): a prompt of the workload's length prefills in
-  exactly the estimate's time;
+  exactly the estimate's time. In an aggregated instance the load factor scales prefill too, so both are
+  divided by the factor at the estimate's load. A prefill instance's ``max-num-seqs`` is the requests in
+  flight at which it reaches the pool's capacity, each taking the estimate's prefill time (Little's law),
+  and its ``time-factor-under-load`` is 1;
 * ``kv-cache-transfer-time-per-token`` = the estimate's KV-cache transfer time over the prompt's tokens (the
-  simulator multiplies it by the full prompt length): the decode instance's first token after the transfer;
-* ``max-num-seqs``: decode, the sequences one rank holds when its KV cache is full (per micro-batch times
-  the pipeline stages); prefill, the requests of the workload's length one prefill batch holds (at least 1);
-* ``time-factor-under-load`` 1.0: the latencies are the estimate's at the deployment's load; the simulator
-  does not scale them again with its own count of running requests. Drive it at the same load.
+  simulator multiplies it by the full prompt length, and never by the load factor): the decode instance's
+  first token after the transfer;
 * ``max-model-len`` = input + output tokens of the workload; ``tensor-parallel-size`` (ignored by the
   simulator) and ``data-parallel-size`` from the pool's split.
 
@@ -40,6 +45,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 
 from core.errors import InputError
 from core.formats.filenames import design_slug
@@ -93,23 +99,79 @@ def _finite(est: ServingEstimate) -> None:
                            "simulator. Lower the request rate or add nodes, then export again."))
 
 
-def _prefill_values(est: ServingEstimate, pool: PoolResult) -> dict:
-    """The prefill keys: ``prefill-overhead`` (one batch's fixed overhead [s]) and the per-token rest, so the
-    workload's prompt prefills in the estimate's time; ``max-num-seqs``: its requests one batch holds."""
-    w = est.deployment.workload
+@dataclass(frozen=True)
+class LoadLine:
+    """inference-sim's inter-token latency of a rank against its running requests ``n``: ``itl_s x (1 + (factor -
+    1)(n - 1)/(max_seqs - 1))`` (``pkg/llm-d-inference-sim/latencies.go`` ``getCurrLoadFactor``; 1 when
+    ``max_seqs`` <= 1)."""
+
+    itl_s: float
+    """``inter-token-latency``: at one running request [s]."""
+    factor: float
+    """``time-factor-under-load``: the multiplier at ``max_seqs`` running requests (>= 1)."""
+    max_seqs: int
+    """``max-num-seqs``: running requests of a rank at most."""
+
+    def at(self, running: float) -> float:
+        """The simulator's inter-token latency at ``running`` requests [s]."""
+        if self.max_seqs <= 1:
+            return self.itl_s
+        return self.itl_s * (1 + (self.factor - 1) * (running - 1) / (self.max_seqs - 1))
+
+
+def running_per_rank(est: ServingEstimate) -> float:
+    """Sequences a decode rank runs at the estimate's load (its batch per micro-batch times the stages, >= 1)."""
+    split = est.deployment.decode
+    return max(1.0, min(est.decode.batch * split.pp, est.decode.max_batch * split.pp))
+
+
+def load_line(est: ServingEstimate) -> LoadLine:
+    """The simulator's load line through the estimate's two decode points: TPOT at its load
+    (``running_per_rank``) and the step at a full KV cache (``max_batch x pp`` sequences per rank, from the
+    pool's capacity [tokens/s]). A flat line at TPOT when the two points coincide or the line would start at or
+    below zero latency."""
+    pool, split = est.decode, est.deployment.decode
+    full = max(1, pool.max_batch * split.pp)
+    at_load = running_per_rank(est)
+    if full - at_load < 1 or pool.capacity_tokens_per_s <= 0:
+        return LoadLine(est.tpot_s, 1.0, full)
+    step_full = pool.ranks * full / pool.capacity_tokens_per_s
+    slope = (step_full - est.tpot_s) / (full - at_load)
+    first = est.tpot_s - slope * (at_load - 1)
+    if slope < 0 or first <= 0:
+        return LoadLine(est.tpot_s, 1.0, full)
+    return LoadLine(first, step_full / first, full)
+
+
+def _prefill_values(est: ServingEstimate, scale: float) -> dict:
+    """The prefill keys: ``prefill-overhead`` (one batch's fixed overhead) and the per-token rest, over ``scale``
+    (the simulator's load factor at the estimate's load when decode shares the instance, else 1), so the
+    workload's prompt prefills in the estimate's time [s]."""
+    pool, w = est.prefill, est.deployment.workload
     prefill_s = est.ttft_parts["prefill"]
     overhead_s = min(pool.step.overhead_s, prefill_s)
-    per_request = pool.batch * pool.split.pp / w.new_tokens
-    return {"max-num-seqs": max(1, int(per_request)),
-            "prefill-overhead": go_duration(overhead_s),
-            "prefill-time-per-token": go_duration((prefill_s - overhead_s) / w.input_tokens)}
+    return {"prefill-overhead": go_duration(overhead_s / scale),
+            "prefill-time-per-token": go_duration((prefill_s - overhead_s) / w.input_tokens / scale)}
 
 
-def _decode_values(est: ServingEstimate, pool: PoolResult, kv: bool) -> dict:
-    """The decode keys: ``inter-token-latency`` = TPOT, ``max-num-seqs`` = the sequences a rank's KV cache holds,
-    and with ``kv`` the KV-cache transfer per prompt token."""
-    out = {"max-num-seqs": max(1, pool.max_batch * pool.split.pp), "inter-token-latency": go_duration(est.tpot_s)}
-    if kv:
+def _prefill_seqs(est: ServingEstimate) -> int:
+    """``max-num-seqs`` of a prefill instance: the requests in flight at which a rank running each in the
+    estimate's prefill time reaches the pool's capacity (Little's law), at least 1."""
+    pool = est.prefill
+    per_rank = pool.capacity_tokens_per_s / pool.ranks / est.deployment.workload.new_tokens
+    return max(1, round(per_rank * est.ttft_parts["prefill"]))
+
+
+def _role_values(est: ServingEstimate, role: str) -> dict:
+    """The latency and concurrency keys of ``role`` (``aggregated``, ``prefill`` or ``decode``)."""
+    if role == "prefill":
+        return {"time-factor-under-load": 1.0, "max-num-seqs": _prefill_seqs(est), **_prefill_values(est, 1.0)}
+    line = load_line(est)
+    out = {"time-factor-under-load": line.factor, "max-num-seqs": line.max_seqs,
+           "inter-token-latency": go_duration(line.itl_s)}
+    if role == "aggregated":
+        out.update(_prefill_values(est, line.at(running_per_rank(est)) / line.itl_s))
+    else:
         out["kv-cache-transfer-time-per-token"] = go_duration(est.kv.time_s / est.deployment.workload.input_tokens)
     return out
 
@@ -137,14 +199,8 @@ def configs(plan: Plan, est: ServingEstimate) -> dict[str, dict]:
         config = {"port": PORTS[role], "model": model, "mode": "random",
                   "max-model-len": dep.workload.input_tokens + dep.workload.output_tokens,
                   "tensor-parallel-size": pool.split.tp, "data-parallel-size": _dp_size(pool.split.dp),
-                  "latency-calculator": "per-token", "time-factor-under-load": 1.0}
-        if role != "decode":
-            config.update(_prefill_values(est, est.prefill))
-        if role != "prefill":
-            decode = _decode_values(est, pool, kv=role == "decode")
-            config["max-num-seqs"] = decode.pop("max-num-seqs")
-            config.update(decode)
-        out[role] = config
+                  "latency-calculator": "per-token"}
+        out[role] = {**config, **_role_values(est, role)}
     return out
 
 
@@ -173,7 +229,10 @@ def _header(plan: Plan, est: ServingEstimate) -> list[str]:
         "# latency-calculator per-token: prefill = prefill-overhead + prompt tokens x prefill-time-per-token",
         "#   (the estimate's prefill of the workload's prompt, prefix-cache hits included: the simulator's cache",
         "#   is off); decode instance's first token = prompt tokens x kv-cache-transfer-time-per-token.",
-        "# time-factor-under-load 1.0: the latencies are the estimate's at this load; drive the simulator at it.",
+        "# inter-token latency at n running requests of a rank = inter-token-latency x (1 + (time-factor-under-load",
+        f"#   - 1)(n - 1)/(max-num-seqs - 1)): the estimate's TPOT at this load ({running_per_rank(est):.4g} running",
+        "#   requests per rank) and its step with the KV cache full (max-num-seqs); an aggregated instance's",
+        "#   prefill keys are divided by the factor at this load, which the simulator applies to them too.",
         "# not written: the queueing time (the simulator queues requests itself beyond max-num-seqs); the",
         "#   first decode step after the KV transfer (the simulator's TTFT is one TPOT lower); jitter (std-dev 0).",
     ]
