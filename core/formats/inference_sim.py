@@ -176,7 +176,7 @@ def _role_values(est: ServingEstimate, role: str) -> dict:
     return out
 
 
-def configs(plan: Plan, est: ServingEstimate) -> dict[str, dict]:
+def configs(est: ServingEstimate) -> dict[str, dict]:
     """The simulator configuration of each role, by role (``aggregated``, or ``prefill`` and ``decode``).
 
     Returns
@@ -245,7 +245,7 @@ def _role_comment(role: str, est: ServingEstimate, pool: PoolResult) -> str:
             "prefill": "the prefill pool (document 1 of 2; requests with do_remote_decode)",
             "decode": "the decode pool (document 2 of 2; requests with do_remote_prefill)"}[role]
     return (f"# {what}: {pool.gpus:,} GPUs, {pool.replicas:,} instance(s) of tp {pool.split.tp} x dp "
-            f"{pool.split.dp} x pp {pool.split.pp}; run {processes:,} simulator process(es) with this file")
+            f"{pool.split.dp} x pp {pool.split.pp}; run {processes:,} simulator process(es) with this configuration")
 
 
 def render(plan: Plan, est: ServingEstimate) -> str:
@@ -256,9 +256,12 @@ def render(plan: Plan, est: ServingEstimate) -> str:
     InputError
         The load exceeds a pool (no finite latency to write).
     """
-    roles = configs(plan, est)
+    roles = configs(est)
     pools = {"aggregated": est.decode, "prefill": est.prefill, "decode": est.decode}
     lines = _header(plan, est)
+    if len(roles) > 1:
+        lines.append("# two YAML documents, one per pool: the simulator reads the first document of a file, so save "
+                     "each as its own file")
     for index, (role, config) in enumerate(roles.items()):
         if index:
             lines.append("---")
