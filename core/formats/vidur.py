@@ -106,8 +106,8 @@ def _refuse_deployment(est: ServingEstimate) -> None:
                            "inference-sim export.").format(model=dep.model.name, models=", ".join(VIDUR_MODELS)))
 
 
-def _refuse_hardware(plan: Plan, est: ServingEstimate) -> tuple[str, str, int]:
-    """(device, network device, GPUs per node) in Vidur's names; ``InputError`` when Vidur has none or its
+def _refuse_hardware(plan: Plan, est: ServingEstimate) -> tuple[str, str]:
+    """(device, network device) in Vidur's names; ``InputError`` when Vidur has none or its
     predictor rejects the split."""
     r, split = plan.resolved, est.deployment.decode
     device = VIDUR_DEVICES.get(r.system.id)
@@ -118,13 +118,12 @@ def _refuse_hardware(plan: Plan, est: ServingEstimate) -> tuple[str, str, int]:
     if node is None:
         raise InputError(_("Vidur's {device} nodes hold 4 or 8 GPUs; this system has {gpus}. Use the inference-sim "
                            "export.").format(device=device, gpus=r.gpus_per_node))
-    workers, per_node = split.tp * split.pp, r.gpus_per_node
-    if split.tp > per_node or not (workers < per_node or workers % per_node == 0) or est.deployment.model.layers % split.pp:
+    workers, per_node, layers = split.tp * split.pp, r.gpus_per_node, est.deployment.model.layers
+    if split.tp > per_node or not (workers < per_node or workers % per_node == 0) or layers % split.pp:
         raise InputError(_("Vidur cannot run tp {tp} x pp {pp}: its tensor parallelism stays inside a node of {node} "
                            "GPUs, tp x pp must be below or a multiple of that, and pp must divide the {layers} "
-                           "layers. Change the split.").format(tp=split.tp, pp=split.pp, node=per_node,
-                                                                 layers=est.deployment.model.layers))
-    return device, node, per_node
+                           "layers. Change the split.").format(tp=split.tp, pp=split.pp, node=per_node, layers=layers))
+    return device, node
 
 
 def _rounded_up(value: float, step: int) -> int:
@@ -144,7 +143,7 @@ def flags(plan: Plan, est: ServingEstimate) -> list[tuple[str, object]]:
         Vidur cannot express the deployment (see the module docstring).
     """
     _refuse_deployment(est)
-    device, node, _per_node = _refuse_hardware(plan, est)
+    device, node = _refuse_hardware(plan, est)
     dep, pool = est.deployment, est.decode
     w, split = dep.workload, dep.decode
     tokens = w.input_tokens + w.output_tokens
