@@ -339,6 +339,7 @@ def test_inference_sim_aggregated_is_the_estimate(h100):
     assert doc["latency-calculator"] == "per-token"
     assert (doc["tensor-parallel-size"], doc["data-parallel-size"]) == (8, 1)
     assert "kv-cache-transfer-time-per-token" not in doc
+    assert "send max_tokens 500 with ignore_eos true" in text
 
 
 def test_inference_sim_disaggregated_is_two_configs(h100):

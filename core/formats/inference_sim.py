@@ -38,7 +38,9 @@ Values, from the planner's estimate of the deployment at its load (``core.perf.s
 
 Differences, stated in the file: the simulator queues requests itself (the estimate's M/D/1 queueing time is
 not written); in the disaggregated flow the decode instance's first token comes after the KV transfer
-without the estimate's one decode step (TTFT lower by one TPOT); latencies are means (no std-dev).
+without the estimate's one decode step (TTFT lower by one TPOT); latencies are means (no std-dev). The file
+also says how to drive it: requests with ``max_tokens`` = the workload's output length and ``ignore_eos``
+(``docs/response_generation.md``: random mode samples a shorter length otherwise).
 """
 
 from __future__ import annotations
@@ -233,6 +235,9 @@ def _header(plan: Plan, est: ServingEstimate) -> list[str]:
         f"#   - 1)(n - 1)/(max-num-seqs - 1)): the estimate's TPOT at this load ({running_per_rank(est):.4g} running",
         "#   requests per rank) and its step with the KV cache full (max-num-seqs); an aggregated instance's",
         "#   prefill keys are divided by the factor at this load, which the simulator applies to them too.",
+        f"# requests: send max_tokens {dep.workload.output_tokens} with ignore_eos true, or random mode samples a "
+        "shorter response",
+        "#   (docs/response_generation.md); prompts of the workload's input length.",
         "# not written: the queueing time (the simulator queues requests itself beyond max-num-seqs); the",
         "#   first decode step after the KV transfer (the simulator's TTFT is one TPOT lower); jitter (std-dev 0).",
     ]
