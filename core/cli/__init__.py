@@ -1,4 +1,4 @@
-"""Command line: ``python -m core [--lang zh|en] plan|catalog|collective|train``, one module per sub-command.
+"""Command line: ``python -m core [--lang zh|en] plan|catalog|collective|train|serve|...``, one module per sub-command.
 
 Each sub-command module has ``register(subparsers)``, which adds its parser and sets its handler
 (``run(args) -> str``, the text to print); ``common`` holds what they share (design options,
@@ -32,6 +32,7 @@ from core.cli import cabling
 from core.cli import load
 from core.cli import sweep
 from core.cli import stages
+from core.cli import serve
 from core.cli.common import (
     EXIT_DESIGN,
     EXIT_INPUT,
@@ -45,7 +46,7 @@ from core.design import describe_validation_error
 from core.errors import DesignError, InputError, os_reason, shown
 from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, _, current, language
 
-COMMANDS = (plan, catalog, collective, train, availability, optimize, failure, spof, export, report, cabling, load, sweep, stages)
+COMMANDS = (plan, catalog, collective, train, availability, optimize, failure, spof, export, report, cabling, load, sweep, stages, serve)
 MACHINE_FORMATS = ("json", "csv")
 """``--format`` values for scripts: computed and written in English whatever ``--lang`` says."""
 

@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, field
 
 from core.errors import DesignError
-from core.i18n import _
+from core.i18n import N_, _
 from core.perf.serving import (
     Deployment,
     PoolSplit,
@@ -67,6 +67,14 @@ MOVES = 3
 """Steps the search moves the prefill:decode split of the cluster while the cost per token falls."""
 LIMIT = 20
 """Candidates a search keeps, best first."""
+RULE_RATE = N_("fewest GPUs that serve the rate within the targets, then the lowest cost per million output tokens")
+RULE_MAX = N_("lowest cost per million output tokens at the largest rate within the targets")
+"""The rules a search ranks by (English in ``SearchResult.rule``; ``_()`` them to show)."""
+
+
+def rate_text(rate: float) -> str:
+    """A request rate for people: whole requests/s from 100, else three significant digits."""
+    return f"{rate:,.0f}" if rate >= 100 else f"{rate:.3g}"
 
 
 # --------------------------------------------------------------------------------------
@@ -669,8 +677,7 @@ def search(plan: Plan, model: ModelSpec | str, workload: Workload | dict, *, mod
     candidates = _rank(candidates, ctx.rate is not None)[:limit]
     if candidates and candidates[0].meets and ctx.rate is None:
         candidates[0] = _refined(ctx, candidates[0])
-    rule = ("fewest GPUs that serve the rate within the targets, then the lowest cost per million output tokens"
-            if ctx.rate is not None else "lowest cost per million output tokens at the largest rate within the targets")
+    rule = RULE_RATE if ctx.rate is not None else RULE_MAX
     result = SearchResult(candidates, rule, {"prefill": len(prefill), "decode": len(decode)})
     if result.best is None:
         result.reason = _why_not(ctx, prefill, decode, candidates)
@@ -707,7 +714,7 @@ def _why_not(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating],
             return _("The splits that meet the targets need {need} nodes; {most} may be used.").format(
                 need=f"{ctx.short:,}", most=f"{ctx.most:,}")
         return _("Serving {rate} requests/s needs at least {need} nodes; {most} may be used.").format(
-            rate=f"{ctx.rate:,.3g}", need=f"{ctx.short:,}", most=f"{ctx.most:,}")
+            rate=rate_text(ctx.rate), need=f"{ctx.short:,}", most=f"{ctx.most:,}")
     if candidates:
         c = candidates[0]
         ttft = _ms(c.estimate.ttft_s) if math.isfinite(c.estimate.ttft_s) else _("unbounded (the load exceeds a pool)")
@@ -748,7 +755,7 @@ def _found(result: SearchResult) -> str:
     """``{deployment}: {gpus} GPUs, {usd} USD per million output tokens`` of a search's best."""
     e = result.best_estimate
     return _("{deployment}: {gpus} GPUs at {rate} requests/s, {usd} USD per million output tokens").format(
-        deployment=describe(result.best), gpus=f"{e.gpus:,}", rate=f"{e.rate:,.3g}",
+        deployment=describe(result.best), gpus=f"{e.gpus:,}", rate=rate_text(e.rate),
         usd=f"{e.usd_per_million_output_tokens:,.3g}")
 
 
@@ -782,8 +789,11 @@ def _ways_out(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating]
     if ctx.rate is not None and (r := search(ctx.plan, b.model, {**b.workload.model_dump(), "rate": None},
                                              **again)).best is not None:
         out.append(_("serve at most {rate} requests/s on these nodes: {found}").format(
-            rate=f"{r.best_estimate.rate:,.3g}", found=_found(r)))
+            rate=rate_text(r.best_estimate.rate), found=_found(r)))
     out += _more_nodes(ctx, candidates, again)
+    if mode == "disaggregated" and (r := search(ctx.plan, b.model, b.workload, **{**again, "mode": "aggregated"})
+                                    ).best is not None:
+        out.append(_("serve aggregated (one pool prefills and decodes): {found}").format(found=_found(r)))
     lower = {"bf16": "fp8", "fp8": "fp4"}.get(b.precision)
     if not prefill and lower and ctx.plan.resolved.system.peak_tflops(lower) > 0:
         r = search(ctx.plan, b.model, b.workload, **{**again, "precision": lower})
@@ -793,25 +803,28 @@ def _ways_out(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating]
 
 
 def _more_nodes(ctx: _Context, candidates: list[Candidate], again: dict) -> list[str]:
-    """More nodes that meet the targets (the ones a pair lacked, or the weights' GPUs), re-planned and searched."""
+    """More nodes that meet the targets, re-planned and searched: from the nodes a pair lacked (the prefill pool
+    then counted at full load), the closest candidate scaled to the rate, or twice the nodes the weights need;
+    that count, then half as many again."""
     b, r = ctx.base, ctx.plan.resolved
     need = ctx.short
     if need is None and ctx.rate is not None and candidates and (top := max_rate(ctx.plan, candidates[0].deployment,
                                                                              SEARCH_TOLERANCE)):
-        need = math.ceil(sum(p.nodes for p in candidates[0].deployment.pools) * ctx.rate / top * 1.1)
+        need = math.ceil(sum(p.nodes for p in candidates[0].deployment.pools) * ctx.rate / top)
     if need is None and not candidates:
         weights = weights_per_gpu_bytes(b, PoolSplit()) / usable_hbm_bytes(ctx.plan)
         need = 2 * math.ceil(weights / r.gpus_per_node)
     if need is None or need <= ctx.most:
         return []
-    if need <= r.nodes:
-        found = search(ctx.plan, b.model, b.workload, **{**again, "max_nodes": need})
-    else:
-        bigger = _bigger_plan(ctx.plan, need)
-        found = search(bigger, b.model, b.workload, **{**again, "max_nodes": need}) if bigger else None
-    if found is None or found.best is None:
-        return []
-    return [_("use {nodes} nodes: {found}").format(nodes=f"{need:,}", found=_found(found))]
+    for nodes in (need, math.ceil(need * 1.5)):
+        if nodes <= r.nodes:
+            found = search(ctx.plan, b.model, b.workload, **{**again, "max_nodes": nodes})
+        else:
+            bigger = _bigger_plan(ctx.plan, nodes)
+            found = search(bigger, b.model, b.workload, **{**again, "max_nodes": nodes}) if bigger else None
+        if found is not None and found.best is not None:
+            return [_("use {nodes} nodes: {found}").format(nodes=f"{nodes:,}", found=_found(found))]
+    return []
 
 
 # --------------------------------------------------------------------------------------

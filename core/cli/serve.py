@@ -1,0 +1,347 @@
+"""``python -m core serve``: inference serving on the design: TTFT, TPOT, throughput per GPU, KV-cache transfer, cost.
+
+With a split (any ``--prefill-*`` or ``--decode-*`` option) the deployment is estimated as given; without one
+``core.perf.serving_search.search`` picks the splits and node counts (``--explain`` lists the candidates).
+Without ``--rate`` or ``--concurrency`` the deployment is shown at the largest rate within the targets (or, with
+no target, at the model's default load). JSON (``--format json``): ``ServingEstimate.summary()`` (``ttft_s``,
+``tpot_s``, ``prefill.input_tokens_per_s_per_gpu``, ``decode.output_tokens_per_s_per_gpu``,
+``kv_transfer.gbytes_per_s``, ``usd_per_million_output_tokens``, ``meets_slo``, the breakdowns) plus
+``max_rate_per_s``, ``balanced_prefill_decode_ratio``, ``search`` (when searched; ``candidates`` with
+``--explain``) and ``what_if_frontend`` (with ``--no-fabric``: the same deployment without the scale-out fabric).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+
+from core.cli.common import (
+    add_design_options,
+    add_format_option,
+    design_from_args,
+    non_negative_int,
+    number,
+    positive_float,
+    positive_int,
+    row,
+    separator,
+    to_json,
+)
+from core.errors import DesignError, InputError
+from core.i18n import N_, _
+from core.perf.placement import level_label
+
+POOLS = ("prefill", "decode")
+DEGREES = ("nodes", "tp", "dp", "ep", "pp")
+DEGREE_HELP = {"nodes": N_("nodes of the {pool} pool"), "tp": N_("tensor-parallel degree of the {pool} pool's attention"),
+               "dp": N_("attention data-parallel ranks of a {pool} instance"),
+               "ep": N_("expert-parallel degree of the {pool} pool (over tp x dp GPUs)"),
+               "pp": N_("pipeline stages of a {pool} instance")}
+POOL_NAMES = {"prefill": N_("prefill"), "decode": N_("decode (in aggregated mode: the one pool)")}
+WORKLOAD_FLAGS = {"input_tokens": "--input-tokens", "output_tokens": "--output-tokens", "cache_hit": "--cache-hit",
+                  "rate": "--rate", "concurrency": "--concurrency", "ttft_ms": "--ttft-ms", "tpot_ms": "--tpot-ms"}
+"""The workload's fields and the options that give them (messages name the option)."""
+
+
+def register(subparsers) -> None:
+    """Add the ``serve`` sub-command."""
+    from core.perf.training import PRESETS
+
+    sv = subparsers.add_parser(
+        "serve", help=_("estimate inference serving on the design"),
+        description=_("Estimate time to first token, time per output token, throughput per GPU, the KV-cache "
+                      "transfer and the cost per million output tokens of a model served on the design; without a "
+                      "split, search the splits and node counts for the cheapest that meets the targets."))
+    add_design_options(sv)
+    w = sv.add_argument_group(_("model and workload"))
+    w.add_argument("--model", type=str.lower, choices=list(PRESETS), default="deepseek-v3",
+                   help=_("model preset (default deepseek-v3)"))
+    w.add_argument("--input-tokens", type=positive_int, default=2000, help=_("prompt length [tokens] (default 2000)"))
+    w.add_argument("--output-tokens", type=positive_int, default=500, help=_("output length [tokens] (default 500)"))
+    w.add_argument("--cache-hit", type=number, default=0.0, metavar="FRACTION",
+                   help=_("share of input tokens found in the prefix cache, from 0 to below 1 (default 0)"))
+    load = w.add_mutually_exclusive_group()
+    load.add_argument("--rate", type=positive_float, metavar="PER_S",
+                      help=_("request rate [requests/s]; without it (or --concurrency) the largest rate within the "
+                             "targets"))
+    load.add_argument("--concurrency", type=positive_int, metavar="N", help=_("requests in flight (closed loop)"))
+    w.add_argument("--ttft-ms", type=positive_float, metavar="MS", help=_("time-to-first-token target [ms]"))
+    w.add_argument("--tpot-ms", type=positive_float, metavar="MS", help=_("time-per-output-token target [ms]"))
+    d = sv.add_argument_group(_("deployment (leave every split option out to search them)"))
+    d.add_argument("--mode", type=str.lower, choices=["aggregated", "disaggregated"],
+                   help=_("one pool for prefill and decode, or separate pools (default: disaggregated with a split; "
+                          "the search tries both)"))
+    d.add_argument("--precision", type=str.lower, choices=["bf16", "fp8", "fp4"], default="fp8",
+                   help=_("weights' precision (default {default})").format(default="fp8"))
+    d.add_argument("--kv-precision", type=str.lower, choices=["bf16", "fp8"], default="bf16",
+                   help=_("KV cache's precision (default {default})").format(default="bf16"))
+    for pool in POOLS:
+        for degree in DEGREES:
+            d.add_argument(f"--{pool}-{degree}", type=positive_int, metavar="N",
+                           help=_(DEGREE_HELP[degree]).format(pool=_(POOL_NAMES[pool])))
+    d.add_argument("--redundant-experts", type=non_negative_int, metavar="N",
+                   help=_("extra expert copies per pool (default: the fewest that make ep divide the expert slots)"))
+    d.add_argument("--no-fabric", action="store_true",
+                   help=_("also estimate the deployment without the scale-out fabric (expert parallelism inside one "
+                          "NVLink domain, KV cache over the front-end network) and show the difference"))
+    d.add_argument("--explain", action="store_true", help=_("list the deployments the search estimated"))
+    add_format_option(sv)
+    sv.set_defaults(handler=run)
+
+
+def _flag_names(message: str) -> str:
+    """A validation message with the deployment's field paths (``workload.rate``) named as options (``--rate``)."""
+    for name, flag in WORKLOAD_FLAGS.items():
+        message = re.sub(rf"\bworkload\.{name}\b", flag, message)
+    for pool in POOLS:
+        for degree in DEGREES:
+            message = re.sub(rf"\b{pool}\.{degree}\b", f"--{pool}-{degree}", message)
+        message = re.sub(rf"\b{pool}\.redundant_experts\b", "--redundant-experts", message)
+    return message
+
+
+def _workload(args: argparse.Namespace) -> dict:
+    return {name: getattr(args, name) for name in WORKLOAD_FLAGS}
+
+
+def _split_given(args: argparse.Namespace) -> bool:
+    return any(getattr(args, f"{pool}_{degree}") is not None for pool in POOLS for degree in DEGREES)
+
+
+def _deployment(args: argparse.Namespace):
+    """The deployment the options give (``InputError`` naming the option)."""
+    from core.perf.serving import parse_deployment
+    from core.perf.serving_search import redundant_experts
+    from core.perf.training import model_preset
+
+    mode = args.mode or "disaggregated"
+    model = model_preset(args.model)
+    if mode == "aggregated":
+        given = [f"--prefill-{d}" for d in DEGREES if getattr(args, f"prefill_{d}") is not None]
+        if given:
+            raise InputError(_("{options}: aggregated mode has one pool, given by the --decode-* options; use "
+                               "--mode disaggregated for a prefill pool").format(options=", ".join(given)))
+    pools = {}
+    for pool in POOLS:
+        split = {d: getattr(args, f"{pool}_{d}") or 1 for d in DEGREES}
+        extra = args.redundant_experts
+        if extra is None:
+            extra = redundant_experts(model.experts, split["ep"]) if model.is_moe else 0
+        pools[pool] = {**split, "redundant_experts": extra}
+    return _parsed(parse_deployment, {"model": model, "mode": mode, "precision": args.precision,
+                                      "kv_precision": args.kv_precision, "workload": _workload(args), **pools})
+
+
+def _parsed(call, *arguments, **keywords):
+    """``call(...)`` with an ``InputError``'s field paths named as options."""
+    try:
+        return call(*arguments, **keywords)
+    except InputError as exc:
+        raise InputError(_flag_names(str(exc))) from None
+
+
+def flags_of(dep) -> str:
+    """The options that give ``dep``'s mode and splits (``--mode disaggregated --prefill-nodes 4 ...``)."""
+    parts = ["--mode", dep.mode]
+    for pool in POOLS if dep.mode == "disaggregated" else ("decode",):
+        split = getattr(dep, pool)
+        parts += [f"--{pool}-{d} {getattr(split, d)}" for d in DEGREES]
+    return " ".join(parts)
+
+
+def _searched(planned, args: argparse.Namespace):
+    """The search's result for the options; ``DesignError`` with its reason and ways out when nothing meets the
+    targets."""
+    from core.perf.serving_search import search
+
+    result = _parsed(search, planned, args.model, _workload(args), mode=args.mode, precision=args.precision,
+                     kv_precision=args.kv_precision)
+    if result.best is None:
+        ways = separator().join(result.ways_out)
+        raise DesignError(result.reason or "", _("Ways out (each estimated): {ways}.").format(ways=ways) if ways
+                          else _("Relax the targets, lower the load or plan more nodes."))
+    return result
+
+
+def _given(planned, args: argparse.Namespace):
+    """The deployment the options give, estimated; a split that does not fit says what the search finds instead
+    (estimated, as options)."""
+    from core.perf.serving import estimate
+    from core.perf.serving_search import search
+
+    dep = _deployment(args)
+    try:
+        estimate(planned, dep)
+    except DesignError as exc:
+        found = search(planned, dep.model, _workload(args), mode=args.mode, precision=args.precision,
+                       kv_precision=args.kv_precision, ways_out=False)
+        if found.best is None:
+            raise
+        raise DesignError(exc.message, _("The search finds one that fits and meets the targets: {options}.").format(
+            options=flags_of(found.best))) from None
+    return dep
+
+
+def run(args: argparse.Namespace) -> str:
+    from core.perf.serving import estimate
+    from core.perf.serving_search import max_rate, what_if_frontend, with_rate
+    from core.plan import plan
+
+    planned = plan(design_from_args(args))
+    result = None
+    if _split_given(args):
+        dep = _given(planned, args)
+    else:
+        result = _searched(planned, args)
+        dep = result.best
+    top = max_rate(planned, dep)
+    targets = args.ttft_ms is not None or args.tpot_ms is not None
+    if args.rate is None and args.concurrency is None and targets and top is not None:
+        dep = with_rate(dep, top)
+    s = estimate(planned, dep).summary()
+    s["max_rate_per_s"] = top
+    s["balanced_prefill_decode_ratio"] = _ratio(planned, dep)
+    if result is not None:
+        s["search"] = result.summary()
+        if args.explain:
+            s["search"]["candidates_estimated"] = result.explain()
+    if args.no_fabric:
+        s["what_if_frontend"] = what_if_frontend(planned, dep)
+    if args.format == "json":
+        return to_json(s) + "\n"
+    return "\n".join(_table(s, result, args)) + "\n"
+
+
+def _ratio(planned, dep) -> float | None:
+    """The balanced prefill:decode node ratio of a disaggregated deployment (None in aggregated mode, or when no
+    decode batch meets the TPOT target)."""
+    from core.perf.serving_search import balanced_ratio
+
+    if dep.mode == "aggregated":
+        return None
+    try:
+        return balanced_ratio(planned, dep)
+    except DesignError:
+        return None
+
+
+def _ms(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds * 1e3:,.1f}"
+
+
+def _verdict(value_s: float | None, target_ms: float | None) -> str:
+    if target_ms is None:
+        return ""
+    met = value_s is not None and value_s * 1e3 <= target_ms
+    return "; " + (_("target {target} ms: met") if met else _("target {target} ms: missed")).format(
+        target=f"{target_ms:,g}")
+
+
+PARTS = {"queue": N_("queue"), "prefill": N_("prefill"), "kv_transfer": N_("KV transfer"),
+         "first_decode": N_("first decode step"), "compute": N_("compute"), "hbm": N_("HBM"), "nvlink": N_("NVLink"),
+         "fabric": N_("fabric"), "overhead": N_("overhead")}
+"""Breakdown keys as the table names them."""
+
+
+def _parts(parts: dict) -> str:
+    return separator().join(f"{_(PARTS[k])} {_ms(v)}" for k, v in parts.items())
+
+
+def _table(s: dict, result, args: argparse.Namespace) -> list[str]:
+    """The human output: what is served where, latencies against the targets, throughput, KV transfer, cost."""
+    from core.perf.serving_search import rate_text
+
+    w = s["workload"]
+    mode = _("disaggregated") if s["mode"] == "disaggregated" else _("aggregated")
+    lines = [_("{model} on {gpus} of {cluster} GPUs: {mode}, {precision} weights, {kv} KV cache; {input} input and "
+               "{output} output tokens per request").format(
+        model=s["model"], gpus=f"{s['gpus']:,}", cluster=f"{s['cluster_gpus']:,}", mode=mode,
+        precision=s["precision"].upper(), kv=s["kv_precision"].upper(), input=f"{w['input_tokens']:,}",
+        output=f"{w['output_tokens']:,}")]
+    pools = [("prefill", s["prefill"]), ("decode", s["decode"])] if s["prefill"] else [("decode", s["decode"])]
+    for name, pool in pools:
+        sp = pool["split"]
+        label = _("prefill") if name == "prefill" else (_("decode") if s["prefill"] else _("pool"))
+        lines.append(row(label, _("{nodes} nodes, {replicas} instances of tp {tp} dp {dp} ep {ep} pp {pp}; "
+                                  "utilisation {load}").format(
+            nodes=f"{pool['nodes']:,}", replicas=f"{pool['replicas']:,}", tp=sp["tp"], dp=sp["dp"], ep=sp["ep"],
+            pp=sp["pp"], load=f"{pool['utilisation']:.0%}")))
+    if result is not None:
+        lines.append(row(_("search"), _("{count} deployments estimated; rule: {rule} (--explain lists them)").format(
+            count=len(result.candidates), rule=_(result.rule))))
+    top = s["max_rate_per_s"]
+    lines.append(row(_("load"), _("{rate} requests/s; at most {top} requests/s within the targets").format(
+        rate=rate_text(s["rate_per_s"]), top=rate_text(top) if top else "-")))
+    lines.append(row("TTFT", _("{ttft} ms ({parts}){verdict}").format(
+        ttft=_ms(s["ttft_s"]), parts=_parts(s["ttft_breakdown_s"]), verdict=_verdict(s["ttft_s"], w["ttft_ms"]))))
+    lines.append(row("TPOT", _("{tpot} ms ({parts}){verdict}").format(
+        tpot=_ms(s["tpot_s"]), parts=_parts(s["decode"]["breakdown_s"]), verdict=_verdict(s["tpot_s"], w["tpot_ms"]))))
+    lines += _throughput_lines(s)
+    lines += [_("warning: {warning}").format(warning=x) for x in s["warnings"]]
+    if "what_if_frontend" in s:
+        lines += _frontend_lines(s["what_if_frontend"])
+    if result is not None and args.explain:
+        lines += _explain_lines(result)
+    return lines
+
+
+def _throughput_lines(s: dict) -> list[str]:
+    """Throughput per GPU, the KV-cache transfer, the balanced ratio and the cost."""
+    lines = []
+    text = _("{output} output tokens/s per GPU in decode").format(
+        output=f"{s['decode']['output_tokens_per_s_per_gpu']:,.0f}")
+    if s["prefill"]:
+        text = _("{input} input tokens/s per GPU in prefill").format(
+            input=f"{s['prefill']['input_tokens_per_s_per_gpu']:,.0f}") + separator() + text
+    lines.append(row(_("throughput"), text))
+    kv = s["kv_transfer"]
+    if kv:
+        lines.append(row(_("KV transfer"), _("{rate} GB/s ({mb} MB per request, {time} ms, over {level}; {load} of "
+                                             "the prefill pool's network)").format(
+            rate=f"{kv['gbytes_per_s']:,.2f}", mb=f"{kv['bytes_per_request'] / 1e6:,.1f}", time=_ms(kv["time_s"]),
+            level=_("the front-end network") if kv["level"] == "frontend" else level_label(kv["level"]), load=f"{kv['load']:.1%}")))
+    if s["balanced_prefill_decode_ratio"]:
+        lines.append(row(_("balance"), _("prefill:decode nodes {ratio}:1 balance the pools").format(
+            ratio=f"{s['balanced_prefill_decode_ratio']:.2f}")))
+    usd, joules = s["usd_per_million_output_tokens"], s["joules_per_output_token"]
+    lines.append(row(_("cost"), _("{usd} USD per million output tokens, {joules} J per output token (share of the "
+                                  "cluster's TCO and power)").format(
+        usd=f"{usd:,.3g}" if usd is not None else "-", joules=f"{joules:,.3g}" if joules is not None else "-")))
+    return lines
+
+
+def _frontend_lines(w: dict) -> list[str]:
+    """The what-if without the scale-out fabric, as differences from the deployment."""
+    if w["frontend"] is None:
+        return [row(_("no fabric"), w["reason"] or "")]
+    d, f = w["difference"], w["frontend"]
+    signed = lambda x, unit=1e3: "-" if x is None else f"{x * unit:+,.1f}"  # noqa: E731
+    text = _("TTFT {ttft} ms, TPOT {tpot} ms at the same load; {tokens} output tokens/s and {usd} USD per million "
+             "output tokens at the largest rate within the targets").format(
+        ttft=signed(d["ttft_s"]), tpot=signed(d["tpot_s"]), tokens=signed(d["output_tokens_per_s"], 1),
+        usd="-" if d["usd_per_million_output_tokens"] is None else f"{d['usd_per_million_output_tokens']:+,.3g}")
+    lines = [row(_("no fabric"), text)]
+    if w["resplit"]:
+        lines.append("  " + _("re-split within one NVLink domain: {pools}").format(pools=", ".join(
+            _(PARTS.get(p, p)) if p in PARTS else _("decode") for p in w["resplit"])))
+    if f["warnings"]:
+        lines += ["  " + _("warning: {warning}").format(warning=x) for x in f["warnings"]]
+    return lines
+
+
+def _explain_lines(result) -> list[str]:
+    """The deployments the search estimated, one line each, best first."""
+    from core.perf.serving_search import describe, rate_text
+
+    lines = [_("deployments estimated ({count}), best first:").format(count=len(result.candidates))]
+    for c in result.candidates:
+        e = c.estimate
+        ttft = _ms(e.ttft_s) if math.isfinite(e.ttft_s) else "-"
+        verdict = _("meets the targets") if c.meets else _("misses the targets")
+        usd = e.usd_per_million_output_tokens
+        lines.append("  " + _("{deployment}: {gpus} GPUs, {rate} requests/s, TTFT {ttft} ms, TPOT {tpot} ms, {usd} USD "
+                              "per million output tokens; {verdict}").format(
+            deployment=describe(c.deployment), gpus=f"{c.gpus:,}", rate=rate_text(c.rate) if c.rate else "-",
+            ttft=ttft, tpot=_ms(e.tpot_s), usd=f"{usd:,.3g}" if math.isfinite(usd) else "-", verdict=verdict))
+    return lines
