@@ -1,0 +1,93 @@
+"""``python -m core serve``: the keys issue 24 names, the search, the what-if, the table, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import run_cli as run
+
+SPLIT = ["--model", "deepseek-v3", "--nodes", "16", "--prefill-nodes", "4", "--prefill-dp", "32", "--prefill-ep", "32",
+         "--decode-nodes", "8", "--decode-dp", "64", "--decode-ep", "64"]
+
+
+def test_json_has_the_keys_the_issue_names(capsys):
+    code, out, err = run(capsys, "serve", *SPLIT, "--rate", "20", "--ttft-ms", "2000", "--tpot-ms", "100",
+                         "--format", "json")
+    assert code == 0, err
+    s = json.loads(out)
+    for key in ("ttft_s", "tpot_s", "usd_per_million_output_tokens", "meets_slo", "ttft_breakdown_s",
+                "max_rate_per_s", "balanced_prefill_decode_ratio"):
+        assert key in s, key
+    assert s["prefill"]["input_tokens_per_s_per_gpu"] > 0 and s["decode"]["output_tokens_per_s_per_gpu"] > 0
+    assert s["kv_transfer"]["gbytes_per_s"] > 0
+    assert set(s["decode"]["breakdown_s"]) == {"compute", "hbm", "nvlink", "fabric", "overhead"}
+    assert s["meets_slo"] is True and s["rate_per_s"] == pytest.approx(20)
+    assert s["gpus"] == 96 and "search" not in s  # given splits: one estimate
+    assert s["decode"]["split"] == {"tp": 1, "dp": 64, "ep": 64, "pp": 1}
+
+
+def test_without_a_split_it_searches_and_explains(capsys):
+    code, out, err = run(capsys, "serve", "--model", "deepseek-v3", "--nodes", "16", "--ttft-ms", "2000",
+                         "--tpot-ms", "100", "--explain", "--format", "json")
+    assert code == 0, err
+    s = json.loads(out)
+    assert s["meets_slo"] is True and s["search"]["chosen"]["meets_slo"] is True
+    rows = s["search"]["candidates_estimated"]
+    assert rows[0]["verdict"] == "chosen" and len(rows) == s["search"]["candidates"]
+    assert s["rate_per_s"] == pytest.approx(s["max_rate_per_s"], rel=1e-6)  # no rate: at the largest within targets
+    assert s["search"]["rule"].startswith("lowest cost per million output tokens")
+
+
+def test_no_fabric_adds_the_what_if(capsys):
+    code, out, err = run(capsys, "serve", "--gpu", "gb200-nvl72", "--nodes", "36", "--model", "llama3.3-70b",
+                         "--mode", "aggregated", "--decode-nodes", "4", "--decode-tp", "8", "--rate", "5",
+                         "--no-fabric", "--format", "json")
+    assert code == 0, err
+    w = json.loads(out)["what_if_frontend"]
+    assert w["frontend"]["network"] == "frontend" and w["resplit"] == []
+    assert set(w["difference"]) == {"ttft_s", "tpot_s", "output_tokens_per_s", "usd_per_million_output_tokens"}
+
+
+def test_table(capsys):
+    code, out, err = run(capsys, "serve", *SPLIT, "--rate", "20", "--ttft-ms", "2000", "--tpot-ms", "100")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("DeepSeek-V3 (671B MoE) on 96 of 128 GPUs: disaggregated")
+    heads = [line.split()[0] for line in lines[1:]]
+    for head in ("prefill", "decode", "load", "TTFT", "TPOT", "throughput", "KV", "balance", "cost"):
+        assert head in heads, head
+    ttft = next(line for line in lines if line.startswith("TTFT"))
+    assert "target 2,000 ms: met" in ttft and "queue" in ttft and "KV transfer" in ttft
+    assert "USD per million output tokens" in out
+
+
+@pytest.mark.parametrize("argv,field", [
+    (["--input-tokens", "2000000"], "--input-tokens"),
+    (["--cache-hit", "1"], "--cache-hit"),
+    (["--decode-tp", "5000"], "--decode-tp"),
+    (["--mode", "aggregated", "--prefill-tp", "2"], "--prefill-tp"),
+    (["--rate", "0"], "--rate"),
+    (["--rate", "5", "--concurrency", "10"], "--concurrency"),
+])
+def test_bad_input_names_the_option(capsys, argv, field):
+    code, out, err = run(capsys, "serve", "--nodes", "16", *argv)
+    assert code == 2, (argv, err)
+    assert field in err and len(err.strip().splitlines()) == 1 and out == ""
+
+
+def test_a_split_that_does_not_divide_says_what_fits(capsys):
+    code, out, err = run(capsys, "serve", "--nodes", "16", "--ttft-ms", "2000", "--tpot-ms", "100",
+                         "--prefill-nodes", "4", "--prefill-dp", "32", "--prefill-ep", "32",
+                         "--decode-nodes", "8", "--decode-dp", "48", "--decode-ep", "48")
+    assert code == 3 and out == ""
+    assert "decode pool: 64 GPUs on 8 nodes do not split into instances of tp x dp x pp = 48 GPUs" in err
+    assert "The search finds one that fits and meets the targets: --mode " in err
+
+
+def test_a_model_that_does_not_fit_exits_3_with_ways_out(capsys):
+    code, out, err = run(capsys, "serve", "--nodes", "1", "--model", "llama3-405b", "--precision", "bf16",
+                         "--ttft-ms", "2000", "--tpot-ms", "100")
+    assert code == 3 and out == ""
+    assert "does not fit" in err and "Ways out (each estimated): " in err and "use " in err
