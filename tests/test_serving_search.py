@@ -100,10 +100,11 @@ def test_max_rate_grows_with_a_looser_target():
     assert rates == sorted(rates) and rates[0] < rates[-1]
 
 
-def test_max_rate_none_when_nothing_meets_and_capacity_without_targets():
+@pytest.mark.parametrize("mode", ["disaggregated", "aggregated"])
+def test_max_rate_none_when_nothing_meets_and_capacity_without_targets(mode):
     p = _plan()
-    assert max_rate(p, _lmsys_like(tpot_ms=0.5)) is None
-    free = _lmsys_like(ttft_ms=None, tpot_ms=None)
+    assert max_rate(p, _lmsys_like(tpot_ms=0.5).model_copy(update={"mode": mode})) is None
+    free = _lmsys_like(ttft_ms=None, tpot_ms=None).model_copy(update={"mode": mode})
     top = max_rate(p, free)
     assert top == pytest.approx(capacity(p, free), rel=1e-5)
     assert math.isfinite(estimate(p, with_rate(free, top)).ttft_s)

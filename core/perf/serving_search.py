@@ -38,9 +38,11 @@ from core.perf.serving import (
     _prefill_pool,
     _step,
     decode_context,
+    decode_step,
     estimate,
     max_batch,
     parse_deployment,
+    shared_step_s,
     usable_hbm_bytes,
     weights_per_gpu_bytes,
 )
@@ -89,9 +91,11 @@ def capacity(plan: Plan, dep: Deployment) -> float:
     """Request rate at which the first pool saturates [requests/s].
 
     Disaggregated: the smaller of the prefill pool's rate at full utilisation (new input tokens/s over new
-    tokens per request) and the decode pool's with its KV cache full (output tokens/s over output tokens).
-    Aggregated: the pool shares its time, ``1 / (new / prefill tokens/s + output / decode tokens/s)``.
-    Read from one estimate at a negligible load (its pools' ``capacity_tokens_per_s``).
+    tokens per request) and the decode pool's with its KV cache full (output tokens/s over output tokens),
+    both read from one estimate at a negligible load (its pools' ``capacity_tokens_per_s``). Aggregated: the
+    rate at which the full-cache decode rate, its step stretched by chunked prefill's share of the GPUs
+    (``shared_step_s`` at utilisation ``rate x new tokens / prefill capacity``), equals the rate's output
+    tokens (bisection: the one grows with the rate, the other falls), or the prefill capacity if lower.
 
     Raises
     ------
@@ -100,12 +104,22 @@ def capacity(plan: Plan, dep: Deployment) -> float:
     """
     w = dep.workload
     probe = estimate(plan, with_rate(dep, 1e-9))
-    prefill_rps = probe.prefill.capacity_tokens_per_s / w.new_tokens
-    decode_tps = probe.decode.capacity_tokens_per_s
-    if dep.mode == "aggregated":
-        decode_tps /= 1 - probe.prefill.utilisation  # the probe's negligible prefill share, taken back out
-        return 1 / (w.output_tokens / decode_tps + 1 / prefill_rps)
-    return min(prefill_rps, decode_tps / w.output_tokens)
+    prefill_tps = probe.prefill.capacity_tokens_per_s
+    if dep.mode == "disaggregated":
+        return min(prefill_tps / w.new_tokens, probe.decode.capacity_tokens_per_s / w.output_tokens)
+    full = decode_step(plan, dep, max_batch(plan, dep, dep.decode, decode_context(dep)))
+    alone = probe.decode.capacity_tokens_per_s * shared_step_s(full, probe.prefill.utilisation)  # tokens x s / s
+
+    def short(rate: float) -> bool:  # the decode pool falls short of the rate's output tokens
+        return alone / shared_step_s(full, rate * w.new_tokens / prefill_tps) < rate * w.output_tokens
+
+    lo, hi = 0.0, prefill_tps / w.new_tokens
+    if not short(hi * (1 - 1e-9)):
+        return hi
+    for _i in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if short(mid) else (mid, hi)
+    return lo
 
 
 def _bisect_rate(meets, lo: float, hi: float, tolerance: float) -> float:
