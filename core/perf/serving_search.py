@@ -549,11 +549,25 @@ def _pair_with(ctx: _Context, pr: PoolRating, dr: PoolRating, np_: int) -> Candi
                                             dr.split.model_copy(update={"nodes": nd})))
 
 
+def _prefill_binds(c: Candidate) -> bool:
+    """At the candidate's rate, is the prefill side (TTFT, or the prefill pool's load without targets) nearer its
+    limit than the decode side (TPOT, or the decode pool's load)?"""
+    e, w = c.estimate, c.deployment.workload
+    if w.ttft_ms is not None and w.tpot_ms is not None:
+        return e.ttft_s * 1e3 / w.ttft_ms >= e.tpot_s * 1e3 / w.tpot_ms
+    if w.ttft_ms is not None or w.tpot_ms is not None:
+        return w.ttft_ms is not None
+    return e.prefill.utilisation >= e.decode.utilisation
+
+
 def _moved(ctx: _Context, pr: PoolRating, dr: PoolRating, np_: int, best: Candidate) -> list[Candidate]:
-    """The pair's node split moved one prefill instance at a time, each way, while the cost per token at
-    ``max_rate`` falls (at most ``MOVES`` steps); every deployment tried, the cheapest last."""
+    """The pair's node split moved one prefill instance at a time while the cost per token at ``max_rate`` falls
+    (at most ``MOVES`` steps): first towards the side that binds (``_prefill_binds``), the other way only when
+    that did not pay; every deployment tried."""
     tried = []
-    for direction in (pr.split.nodes, -pr.split.nodes):
+    step = pr.split.nodes if _prefill_binds(best) else -pr.split.nodes
+    for direction in (step, -step):
+        paid = False
         for _move in range(MOVES):
             c = _pair_with(ctx, pr, dr, np_ + direction)
             if c is None:
@@ -561,9 +575,9 @@ def _moved(ctx: _Context, pr: PoolRating, dr: PoolRating, np_: int, best: Candid
             tried.append(c)
             if _cost(c) >= _cost(best):
                 break
-            np_, best = np_ + direction, c
-        if tried and tried[-1] is best:
-            break  # moving this way paid; the other way was the starting point
+            np_, best, paid = np_ + direction, c, True
+        if paid:
+            break
     return tried
 
 
