@@ -29,7 +29,7 @@ from core.cli.common import (
     to_json,
 )
 from core.errors import DesignError, InputError
-from core.i18n import N_, _
+from core.i18n import N_, _, current
 from core.perf.placement import level_label
 
 POOLS = ("prefill", "decode")
@@ -234,7 +234,7 @@ def _verdict(value_s: float | None, target_ms: float | None) -> str:
     if target_ms is None:
         return ""
     met = value_s is not None and value_s * 1e3 <= target_ms
-    return "; " + (_("target {target} ms: met") if met else _("target {target} ms: missed")).format(
+    return ("；" if current() == "zh" else "; ") + (_("target {target} ms: met") if met else _("target {target} ms: missed")).format(
         target=f"{target_ms:,g}")
 
 
