@@ -1,4 +1,4 @@
-"""``python -m core serve``: the keys issue 24 names, the search, the what-if, the table, bad input."""
+"""``python -m core serve``: the JSON keys the serving estimate promises, the search, the what-if, the table, bad input."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ SPLIT = ["--model", "deepseek-v3", "--nodes", "16", "--prefill-nodes", "4", "--p
          "--decode-nodes", "8", "--decode-dp", "64", "--decode-ep", "64"]
 
 
-def test_json_has_the_keys_the_issue_names(capsys):
+def test_json_has_the_promised_keys(capsys):
     code, out, err = run(capsys, "serve", *SPLIT, "--rate", "20", "--ttft-ms", "2000", "--tpot-ms", "100",
                          "--format", "json")
     assert code == 0, err

@@ -1,4 +1,4 @@
-"""Properties of the serving model and its search (issue 24), checked on drawn workloads and loads.
+"""Properties of the serving model and its search, checked on drawn workloads and loads.
 
 * More load never lowers TTFT or TPOT.
 * A faster fabric (a higher NIC port speed) never raises TTFT.
