@@ -91,3 +91,11 @@ def test_a_model_that_does_not_fit_exits_3_with_ways_out(capsys):
                          "--ttft-ms", "2000", "--tpot-ms", "100")
     assert code == 3 and out == ""
     assert "does not fit" in err and "Ways out (each estimated): " in err and "use " in err
+
+
+def test_without_load_or_targets_it_shows_the_default_share_of_the_capacity(capsys):
+    code, out, err = run(capsys, "serve", "--nodes", "8", "--format", "json")
+    assert code == 0, err
+    s = json.loads(out)
+    assert s["rate_per_s"] == pytest.approx(0.8 * s["max_rate_per_s"], rel=1e-6)
+    assert s["ttft_s"] is not None and not s["warnings"]  # below saturation, whichever mode the search chose

@@ -3,7 +3,7 @@
 With a split (any ``--prefill-*`` or ``--decode-*`` option) the deployment is estimated as given; without one
 ``core.perf.serving_search.search`` picks the splits and node counts (``--explain`` lists the candidates).
 Without ``--rate`` or ``--concurrency`` the deployment is shown at the largest rate within the targets (or, with
-no target, at the model's default load). JSON (``--format json``): ``ServingEstimate.summary()`` (``ttft_s``,
+no target, at the default utilisation, ``serving.toml [memory]``, of its capacity: the rate where a pool saturates). JSON (``--format json``): ``ServingEstimate.summary()`` (``ttft_s``,
 ``tpot_s``, ``prefill.input_tokens_per_s_per_gpu``, ``decode.output_tokens_per_s_per_gpu``,
 ``kv_transfer.gbytes_per_s``, ``usd_per_million_output_tokens``, ``meets_slo``, the breakdowns) plus
 ``max_rate_per_s``, ``balanced_prefill_decode_ratio``, ``search`` (when searched; ``candidates`` with
@@ -46,8 +46,10 @@ WORKLOAD_FLAGS = {"input_tokens": "--input-tokens", "output_tokens": "--output-t
 
 def register(subparsers) -> None:
     """Add the ``serve`` sub-command."""
+    from core.perf.serving_constants import load_serving_constants
     from core.perf.training import PRESETS
 
+    busy = load_serving_constants().memory.default_utilisation
     sv = subparsers.add_parser(
         "serve", help=_("estimate inference serving on the design"),
         description=_("Estimate time to first token, time per output token, throughput per GPU, the KV-cache "
@@ -64,7 +66,7 @@ def register(subparsers) -> None:
     load = w.add_mutually_exclusive_group()
     load.add_argument("--rate", type=positive_float, metavar="PER_S",
                       help=_("request rate [requests/s]; without it (or --concurrency) the largest rate within the "
-                             "targets"))
+                             "targets, or without targets {share} of the capacity").format(share=f"{busy:.0%}%"))
     load.add_argument("--concurrency", type=positive_int, metavar="N", help=_("requests in flight (closed loop)"))
     w.add_argument("--ttft-ms", type=positive_float, metavar="MS", help=_("time-to-first-token target [ms]"))
     w.add_argument("--tpot-ms", type=positive_float, metavar="MS", help=_("time-per-output-token target [ms]"))
@@ -185,6 +187,7 @@ def _given(planned, args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> str:
     from core.perf.serving import estimate
+    from core.perf.serving_constants import load_serving_constants
     from core.perf.serving_search import max_rate, what_if_frontend, with_rate
     from core.plan import plan
 
@@ -197,8 +200,9 @@ def run(args: argparse.Namespace) -> str:
         dep = result.best
     top = max_rate(planned, dep)
     targets = args.ttft_ms is not None or args.tpot_ms is not None
-    if args.rate is None and args.concurrency is None and targets and top is not None:
-        dep = with_rate(dep, top)
+    if args.rate is None and args.concurrency is None and top is not None:  # the largest load within the targets;
+        busy = 1.0 if targets else load_serving_constants().memory.default_utilisation  # none: the default share
+        dep = with_rate(dep, top * busy)  # of the capacity (top), the pools' shared time counted in aggregated mode
     s = estimate(planned, dep).summary()
     s["max_rate_per_s"] = top
     s["balanced_prefill_decode_ratio"] = _ratio(planned, dep)
