@@ -744,12 +744,24 @@ def _why_not(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating],
         return _("Serving {rate} requests/s needs at least {need} nodes; {most} may be used.").format(
             rate=rate_text(ctx.rate), need=f"{ctx.short:,}", most=f"{ctx.most:,}")
     if candidates:
-        c = candidates[0]
+        c = _closest(candidates) or candidates[0]
         ttft = _ms(c.estimate.ttft_s) if math.isfinite(c.estimate.ttft_s) else _("unbounded (the load exceeds a pool)")
         return _("No deployment within {most} nodes meets the targets: the closest, {deployment}, reaches TTFT {ttft} ms "
                  "and TPOT {tpot} ms.").format(most=f"{ctx.most:,}", deployment=describe(c.deployment), ttft=ttft,
                                                tpot=_ms(c.estimate.tpot_s))
     return _("No deployment within {most} nodes meets the targets.").format(most=f"{ctx.most:,}")
+
+
+def _closest(candidates: list[Candidate]) -> Candidate | None:
+    """The candidate nearest its targets: the smallest ratio of a latency to its target (TTFT or TPOT, whichever
+    is worse); None when every TTFT is unbounded."""
+    def excess(c: Candidate) -> float:
+        e, w = c.estimate, c.deployment.workload
+        ratios = [e.ttft_s * 1e3 / w.ttft_ms if w.ttft_ms else 0.0, e.tpot_s * 1e3 / w.tpot_ms if w.tpot_ms else 0.0]
+        return max(ratios)
+
+    bounded = [c for c in candidates if math.isfinite(c.estimate.ttft_s)]
+    return min(bounded, key=excess) if bounded else None
 
 
 def _nice_ms(seconds: float) -> float:
@@ -769,7 +781,7 @@ def _relaxed(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating],
         tpot = _nice_ms(1.1 * min(d.latency_s for d in decode))
     if prefill and ttft is not None and all(p.latency_s * 1e3 >= ttft for p in prefill):
         ttft = _nice_ms(1.5 * min(p.latency_s for p in prefill) + (tpot or 0) * 1e-3)
-    closest = next((c for c in candidates if math.isfinite(c.estimate.ttft_s)), None)
+    closest = _closest(candidates)
     if (tpot, ttft) == (w.tpot_ms, w.ttft_ms) and closest is not None:
         e = closest.estimate
         tpot = max(tpot, _nice_ms(1.1 * e.tpot_s)) if tpot is not None else None
