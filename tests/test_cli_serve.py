@@ -99,3 +99,13 @@ def test_without_load_or_targets_it_shows_the_default_share_of_the_capacity(caps
     s = json.loads(out)
     assert s["rate_per_s"] == pytest.approx(0.8 * s["max_rate_per_s"], rel=1e-6)
     assert s["ttft_s"] is not None and not s["warnings"]  # below saturation, whichever mode the search chose
+
+
+def test_the_cli_docs_state_the_default_share():
+    from pathlib import Path
+
+    from core.perf.serving_constants import load_serving_constants
+
+    text = " ".join((Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text(encoding="utf-8").split())
+    share = load_serving_constants().memory.default_utilisation
+    assert f"(without targets, at {share:.0%} of its capacity)" in text
