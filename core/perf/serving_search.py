@@ -482,20 +482,28 @@ def _pair_for_rate(ctx: _Context, pr: PoolRating, dr: PoolRating) -> Candidate |
 
 def _aggregated_for_rate(ctx: _Context, rating: PoolRating, score: float) -> Candidate | None:
     """One aggregated split sized for the workload's rate: the fewest nodes whose estimate meets the targets
-    (bisection), from the nodes its combined rating ``score`` [requests/s per GPU] needs."""
+    (bisection), from the nodes its combined rating ``score`` [requests/s per GPU] suggests (not a bound: chunked
+    prefill also fills compute a memory-bound decode step leaves idle, so fewer may do; the bisection starts
+    from one instance then)."""
     g, step = ctx.plan.resolved.gpus_per_node, rating.split.nodes
-    lo = _nodes_for(ctx.rate, PoolRating(rating.split, score, 0.0, 0.0), g)
     hi = ctx.most // step * step
-    if hi < max(lo, step):
-        ctx.note_short(lo)
+    if hi < step:
+        ctx.note_short(step)
         return None
+    guess = min(_nodes_for(ctx.rate, PoolRating(rating.split, score, 0.0, 0.0), g), hi)
 
     def dep(n: int) -> Deployment:
         return ctx.deployment("aggregated", ctx.base.prefill, rating.split.model_copy(update={"nodes": n}))
 
-    top = estimate(ctx.plan, dep(hi))
-    if not top.meets_slo:
-        return Candidate(top.deployment, top, ctx.rate)
+    top = estimate(ctx.plan, dep(guess))
+    if top.meets_slo:
+        lo, hi = step, guess
+    else:
+        lo = guess + step
+        top = estimate(ctx.plan, dep(hi)) if hi > guess else top
+        if not top.meets_slo:  # short of nodes: at least those that would saturate at the rate
+            ctx.note_short(max(hi + step, math.ceil(hi * ctx.rate / capacity(ctx.plan, top.deployment) / step) * step))
+            return Candidate(top.deployment, top, ctx.rate)
     best = dep(_fewest(lambda n: estimate(ctx.plan, dep(n)).meets_slo, lo, hi, step))
     return Candidate(best, estimate(ctx.plan, best), ctx.rate)
 
@@ -737,18 +745,18 @@ def _why_not(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating],
         return _("No split prefills a {tokens}-token prompt within the TTFT target of {target} ms: the fastest takes "
                  "{fastest} ms.").format(tokens=f"{w.new_tokens:,.0f}", target=f"{w.ttft_ms:g}",
                                          fastest=_ms(min(p.latency_s for p in prefill)))
-    if not candidates and ctx.short is not None:
+    closest = _closest(candidates)
+    if closest is not None:
+        e = closest.estimate
+        return _("No deployment within {most} nodes meets the targets: the closest, {deployment}, reaches TTFT {ttft} ms "
+                 "and TPOT {tpot} ms.").format(most=f"{ctx.most:,}", deployment=describe(closest.deployment),
+                                               ttft=_ms(e.ttft_s), tpot=_ms(e.tpot_s))
+    if ctx.short is not None:
         if ctx.rate is None:
             return _("The splits that meet the targets need {need} nodes; {most} may be used.").format(
                 need=f"{ctx.short:,}", most=f"{ctx.most:,}")
         return _("Serving {rate} requests/s needs at least {need} nodes; {most} may be used.").format(
             rate=rate_text(ctx.rate), need=f"{ctx.short:,}", most=f"{ctx.most:,}")
-    if candidates:
-        c = _closest(candidates) or candidates[0]
-        ttft = _ms(c.estimate.ttft_s) if math.isfinite(c.estimate.ttft_s) else _("unbounded (the load exceeds a pool)")
-        return _("No deployment within {most} nodes meets the targets: the closest, {deployment}, reaches TTFT {ttft} ms "
-                 "and TPOT {tpot} ms.").format(most=f"{ctx.most:,}", deployment=describe(c.deployment), ttft=ttft,
-                                               tpot=_ms(c.estimate.tpot_s))
     return _("No deployment within {most} nodes meets the targets.").format(most=f"{ctx.most:,}")
 
 
