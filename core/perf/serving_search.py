@@ -36,7 +36,6 @@ from core.perf.serving import (
     _check_split,
     _prefill_latency,
     _prefill_pool,
-    _step,
     decode_context,
     decode_step,
     estimate,
@@ -207,10 +206,10 @@ def _rate_decode(plan: Plan, dep: Deployment, split: PoolSplit) -> PoolRating | 
     cap = max_batch(plan, dep, split, context)
     if cap < 1:
         return None
-    target = dep.workload.tpot_ms
+    target, pool = dep.workload.tpot_ms, dep.model_copy(update={"decode": split})
 
     def step(batch: float) -> float:
-        return _step(plan, dep, split, batch, context, "decode").time_s
+        return decode_step(plan, pool, batch).time_s
 
     batch, time = cap, step(cap)
     if target is not None and time * 1e3 > target:
