@@ -267,7 +267,7 @@ def _table(s: dict, result, args: argparse.Namespace) -> list[str]:
     for name, pool in pools:
         sp = pool["split"]
         label = _("prefill") if name == "prefill" else (_("decode") if s["prefill"] else _("pool"))
-        lines.append(row(label, _("{nodes} nodes, {replicas} instances of tp {tp} dp {dp} ep {ep} pp {pp}; "
+        lines.append(row(label, _("{nodes} nodes: {replicas} x (tp {tp} dp {dp} ep {ep} pp {pp}); "
                                   "utilisation {load}").format(
             nodes=f"{pool['nodes']:,}", replicas=f"{pool['replicas']:,}", tp=sp["tp"], dp=sp["dp"], ep=sp["ep"],
             pp=sp["pp"], load=f"{pool['utilisation']:.0%}")))
@@ -275,8 +275,9 @@ def _table(s: dict, result, args: argparse.Namespace) -> list[str]:
         lines.append(row(_("search"), _("{count} deployments estimated; rule: {rule} (--explain lists them)").format(
             count=len(result.candidates), rule=_(result.rule))))
     top = s["max_rate_per_s"]
-    lines.append(row(_("load"), _("{rate} requests/s; at most {top} requests/s within the targets").format(
-        rate=rate_text(s["rate_per_s"]), top=rate_text(top) if top else "-")))
+    text = (_("{rate} requests/s; at most {top} requests/s within the targets") if w["ttft_ms"] or w["tpot_ms"]
+            else _("{rate} requests/s; a pool saturates at {top} requests/s"))
+    lines.append(row(_("load"), text.format(rate=rate_text(s["rate_per_s"]), top=rate_text(top) if top else "-")))
     lines.append(row("TTFT", _("{ttft} ms ({parts}){verdict}").format(
         ttft=_ms(s["ttft_s"]), parts=_parts(s["ttft_breakdown_s"]), verdict=_verdict(s["ttft_s"], w["ttft_ms"]))))
     lines.append(row("TPOT", _("{tpot} ms ({parts}){verdict}").format(
@@ -287,6 +288,8 @@ def _table(s: dict, result, args: argparse.Namespace) -> list[str]:
         lines += _frontend_lines(s["what_if_frontend"])
     if result is not None and args.explain:
         lines += _explain_lines(result)
+    elif args.explain:
+        lines.append(_("A split was given, so nothing was searched (leave every split option out to search)."))
     return lines
 
 
