@@ -159,6 +159,7 @@ def test_chinese_table_lines_up(capsys):
     ["train", "--gpus", "1024", "--model", "deepseek-v3", "--ep", "8", "--pp", "16", "--recompute", "full",
      "--format", "json"],
     ["catalog", "--format", "json"],
+    ["serve", "--nodes", "16", "--ttft-ms", "2000", "--tpot-ms", "100", "--explain", "--no-fabric", "--format", "json"],
 ], ids=lambda a: " ".join(a))
 def test_machine_output_is_the_same_in_both_languages(capsys, argv):
     code, en, _ = _run(capsys, "--lang", "en", *argv)
