@@ -86,11 +86,14 @@ def test_a_split_that_does_not_divide_says_what_fits(capsys):
     assert "The search finds one that fits and meets the targets: --mode " in err
 
 
-def test_a_model_that_does_not_fit_exits_3_with_ways_out(capsys):
+@pytest.mark.parametrize("split", [[], ["--mode", "aggregated", "--decode-tp", "8"]])
+def test_a_model_that_does_not_fit_exits_3_with_ways_out(capsys, split):
     code, out, err = run(capsys, "serve", "--nodes", "1", "--model", "llama3-405b", "--precision", "bf16",
-                         "--ttft-ms", "2000", "--tpot-ms", "100")
+                         "--ttft-ms", "2000", "--tpot-ms", "100", *split)
     assert code == 3 and out == ""
-    assert "does not fit" in err and "Ways out (each estimated): " in err and "use " in err
+    assert "does not fit" in err and "Ways out (each estimated): use " in err and "; use FP8: " in err
+    if split:  # the split's own problem first
+        assert "decode pool: Llama 3.1 405B needs 94 GiB of weights per GPU at BF16 with this split" in err
 
 
 def test_without_load_or_targets_it_shows_the_default_share_of_the_capacity(capsys):

@@ -152,6 +152,11 @@ def flags_of(dep) -> str:
     return " ".join(parts)
 
 
+def _joined(items: list[str]) -> str:
+    """Ways out, each a sentence with commas of its own, joined by semicolons."""
+    return ("；" if current() == "zh" else "; ").join(items)
+
+
 def _searched(planned, args: argparse.Namespace):
     """The search's result for the options; ``DesignError`` with its reason and ways out when nothing meets the
     targets."""
@@ -160,7 +165,7 @@ def _searched(planned, args: argparse.Namespace):
     result = _parsed(search, planned, args.model, _workload(args), mode=args.mode, precision=args.precision,
                      kv_precision=args.kv_precision)
     if result.best is None:
-        ways = separator().join(result.ways_out)
+        ways = _joined(result.ways_out)
         raise DesignError(result.reason or "", _("Ways out (each estimated): {ways}.").format(ways=ways) if ways
                           else _("Relax the targets, lower the load or plan more nodes."))
     return result
@@ -177,9 +182,11 @@ def _given(planned, args: argparse.Namespace):
         estimate(planned, dep)
     except DesignError as exc:
         found = search(planned, dep.model, _workload(args), mode=args.mode, precision=args.precision,
-                       kv_precision=args.kv_precision, ways_out=False)
-        if found.best is None:
-            raise
+                       kv_precision=args.kv_precision)
+        if found.best is None:  # nothing fits as asked either: the search's reason and its estimated ways out
+            ways = _joined(found.ways_out)
+            raise DesignError(exc.message, " ".join(x for x in (found.reason, _(
+                "Ways out (each estimated): {ways}.").format(ways=ways) if ways else exc.suggestion) if x)) from None
         raise DesignError(exc.message, _("The search finds one that fits and meets the targets: {options}.").format(
             options=flags_of(found.best))) from None
     return dep
