@@ -112,3 +112,11 @@ def test_the_cli_docs_state_the_default_share():
     text = " ".join((Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text(encoding="utf-8").split())
     share = load_serving_constants().memory.default_utilisation
     assert f"(without targets, at {share:.0%} of its capacity)" in text
+
+
+def test_a_searched_deployment_is_shown_at_the_concurrency_given(capsys):
+    code, out, err = run(capsys, "serve", "--nodes", "16", "--concurrency", "512", "--ttft-ms", "5000",
+                         "--tpot-ms", "150", "--format", "json")
+    assert code == 0, err
+    s = json.loads(out)
+    assert s["workload"]["concurrency"] == 512 and s["workload"]["rate"] is None and "search" in s

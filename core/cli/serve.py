@@ -205,6 +205,9 @@ def run(args: argparse.Namespace) -> str:
     else:
         result = _searched(planned, args)
         dep = result.best
+        if args.concurrency is not None:  # the search sizes for rates; the deployment is shown at the concurrency
+            dep = dep.model_copy(update={"workload": dep.workload.model_copy(
+                update={"concurrency": args.concurrency, "rate": None})})
     top = max_rate(planned, dep)
     targets = args.ttft_ms is not None or args.tpot_ms is not None
     if args.rate is None and args.concurrency is None and top is not None:  # the largest load within the targets;
