@@ -61,6 +61,8 @@ ServingPrecision = Literal["bf16", "fp8", "fp4"]
 KvPrecision = Literal["bf16", "fp8"]
 Network = Literal["fabric", "frontend"]
 SECONDS_PER_YEAR = 365.0 * 86400.0
+BATCH_TOLERANCE = 1e-3
+"""The decode batch a rate sets is found to this share of the KV cache's cap [sequences per rank]."""
 MAX_TOKENS = 1_000_000
 """Longest input or output [tokens] the model, the link and the page accept."""
 
@@ -612,12 +614,12 @@ def _decode_rate(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, pr
 
 
 def _solve_batch(plan: Plan, dep: Deployment, split: PoolSplit, wanted: float, cap: int, prefill_share: float) -> float:
-    """Smallest batch per rank whose output rate reaches ``wanted`` tokens/s (bisection; the rate grows with the
-    batch), or ``cap`` when even the full KV cache does not."""
+    """Smallest batch per rank whose output rate reaches ``wanted`` tokens/s (bisection to ``BATCH_TOLERANCE`` of
+    the cap, from above: the rate grows with the batch), or ``cap`` when even the full KV cache does not."""
     if _decode_rate(plan, dep, split, cap, prefill_share) <= wanted:
         return float(cap)
     lo, hi = 0.0, float(cap)
-    for _i in range(40):
+    while hi - lo > BATCH_TOLERANCE * cap:
         mid = (lo + hi) / 2
         if _decode_rate(plan, dep, split, max(mid, 1e-9), prefill_share) < wanted:
             lo = mid
@@ -793,6 +795,8 @@ def _load(plan: Plan, dep: Deployment, capacity: float, prefill_capacity: float)
         return w.rate, None
     if w.concurrency is None:
         busy = load_serving_constants().memory.default_utilisation
+        if dep.mode == "aggregated":  # one pool's time: prefill's share and decode's add up
+            return busy / (w.new_tokens / prefill_capacity + w.output_tokens / capacity), None
         return busy * min(capacity / w.output_tokens, prefill_capacity / w.new_tokens), None
     _gpus, _replicas, ranks = _ranks(plan, dep.decode)
     cap = max_batch(plan, dep, dep.decode, decode_context(dep))
