@@ -120,3 +120,28 @@ def test_a_searched_deployment_is_shown_at_the_concurrency_given(capsys):
     assert code == 0, err
     s = json.loads(out)
     assert s["workload"]["concurrency"] == 512 and s["workload"]["rate"] is None and "search" in s
+
+
+
+def test_export_writes_the_simulators_input_from_the_estimate(capsys):
+    code, out, err = run(capsys, "serve", "--nodes", "2", "--model", "llama3.3-70b", "--mode", "aggregated",
+                         "--decode-nodes", "1", "--decode-tp", "8", "--rate", "1", "--export", "inference-sim")
+    assert code == 0, err
+    assert "inter-token-latency:" in out and "model:" in out
+    code, out, err = run(capsys, "serve", "--export", "nonsense")
+    assert code == 2 and "--export" in err
+
+
+def test_optimize_takes_a_serving_target(capsys):
+    code, out, err = run(capsys, "optimize", "--gpu", "H100", "--gpus", "32", "--serve-model", "llama3.3-70b",
+                         "--serve-rate", "2", "--serve-mode", "aggregated", "--serve-tpot-ms", "100",
+                         "--topologies", "rail-optimized", "--oversubscription-grid", "1", "--single-model",
+                         "--workers", "1", "--format", "json")
+    assert code == 0, err
+    s = json.loads(out)
+    assert s["metric"] == "usd_per_mtok" and s["best"]["metrics"]["usd_per_million_output_tokens"] > 0
+    code, out, err = run(capsys, "optimize", "--gpu", "H100", "--gpus", "32", "--serve-model", "llama3.3-70b")
+    assert code == 2 and "--serve-rate" in err
+    code, out, err = run(capsys, "optimize", "--gpu", "H100", "--gpus", "32", "--serve-model", "llama3.3-70b",
+                         "--serve-rate", "2", "--serve-input-tokens", "0")
+    assert code == 2 and "--serve-input-tokens" in err

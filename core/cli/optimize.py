@@ -9,9 +9,11 @@ JSON (``--format json``): ``best.design`` (a design JSON ``plan --design`` accep
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 from core.cli.common import add_format_option, model_name, number, positive_int, ratio, row, size, to_json
+from core.cli.serve import add_workload_options, workload_of
 from core.errors import shown
 from core.i18n import _, usd
 from core.vocab import TOPOLOGY
@@ -59,6 +61,9 @@ def register(subparsers) -> None:
     c.add_argument("--max-step-s", type=number, metavar="SECONDS", help=_("longest step time [s] (needs --model)"))
     c.add_argument("--tokens", type=number, default=1e12, metavar="TOKENS",
                    help=_("tokens to train the job (default 1e12)"))
+    add_workload_options(op, prefix="serve-", rate_required=True)
+    c.add_argument("--max-usd-per-million-tokens", type=number, metavar="USD",
+                   help=_("highest cost per million output tokens of the serving target (needs --serve-model)"))
     op.add_argument("--objective", choices=["cluster", "compute"], default="cluster",
                     help=_("capex the cheapest design minimises: cluster = the whole cluster (GPU nodes, compute "
                            "fabric, storage and management networks; the default), compute = the compute fabric "
@@ -86,13 +91,37 @@ def _constraints(args: argparse.Namespace):
     if (args.max_days is not None or args.max_step_s is not None) and not args.model:
         raise InputError(_("--max-days and --max-step-s need --model"))
     job = parse_job({"model": args.model, "tokens_to_train": args.tokens}) if args.model else None
+    serving = _serving_target(args)
     switches = tuple(s.strip() for s in args.switches.split(",") if s.strip()) if args.switches else None
     return Constraints(fabric=args.fabric, switches=switches, max_oversubscription=args.max_oversubscription,
                        min_bisection_gbytes_per_gpu=args.min_bisection_gbytes_per_gpu,
                        max_bisection_ratio=args.max_bisection_ratio, max_hops=args.max_hops,
                        min_busbw_gbytes=args.min_busbw_gbytes, busbw_size=args.busbw_size, max_tiers=args.max_tiers,
                        max_power_kw=args.max_power_kw, budget_usd=args.budget_usd, job=job,
-                       max_days=args.max_days, max_step_s=args.max_step_s, min_planes=args.min_planes)
+                       max_days=args.max_days, max_step_s=args.max_step_s, min_planes=args.min_planes,
+                       serving=serving, max_usd_per_million_tokens=args.max_usd_per_million_tokens)
+
+
+def _serving_target(args: argparse.Namespace):
+    """The serving target the ``--serve-*`` options give (``Constraints.serving``), or None without
+    ``--serve-model``; ``InputError`` naming the option."""
+    from core.errors import InputError
+    from core.perf.serving import parse_deployment
+
+    if not args.serve_model:
+        if args.serve_rate is not None or args.max_usd_per_million_tokens is not None:
+            raise InputError(_("--serve-rate and --max-usd-per-million-tokens need --serve-model"))
+        return None
+    if args.serve_rate is None:
+        raise InputError(_("--serve-model needs --serve-rate: the request rate the design must serve"))
+    workload = {k: v for k, v in workload_of(args, "serve-").items() if v is not None}
+    try:
+        return parse_deployment({"model": args.serve_model, "mode": args.serve_mode or "disaggregated",
+                                 "precision": args.serve_precision, "kv_precision": args.serve_kv_precision,
+                                 "workload": workload})
+    except InputError as exc:
+        raise InputError(re.sub(r"\bworkload\.([a-z_]+)", lambda m: "--serve-" + m.group(1).replace("_", "-"),
+                                str(exc))) from None
 
 
 def _grid(args: argparse.Namespace):

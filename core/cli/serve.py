@@ -8,6 +8,8 @@ no target, at the default utilisation, ``serving.toml [memory]``, of its capacit
 ``kv_transfer.gbytes_per_s``, ``usd_per_million_output_tokens``, ``meets_slo``, the breakdowns) plus
 ``max_rate_per_s``, ``balanced_prefill_decode_ratio``, ``search`` (when searched; ``candidates`` with
 ``--explain``) and ``what_if_frontend`` (with ``--no-fabric``: the same deployment without the scale-out fabric).
+``--export inference-sim|vidur`` writes the deployment as that serving simulator's input instead
+(``core.formats.serving_exports``).
 """
 
 from __future__ import annotations
@@ -44,40 +46,65 @@ WORKLOAD_FLAGS = {"input_tokens": "--input-tokens", "output_tokens": "--output-t
 """The workload's fields and the options that give them (messages name the option)."""
 
 
-def register(subparsers) -> None:
-    """Add the ``serve`` sub-command."""
+def add_workload_options(parser, prefix: str = "", rate_required: bool = False):
+    """The model, workload, mode and precision options of a serving deployment (``prefix``: ``serve-`` for the
+    optimizer's serving target, whose options then read ``--serve-rate``); returns the deployment group for the
+    split options. ``workload_of(args, prefix)`` reads them back."""
     from core.perf.serving_constants import load_serving_constants
     from core.perf.training import PRESETS
 
     busy = load_serving_constants().memory.default_utilisation
+    f = lambda name: f"--{prefix}{name}"  # noqa: E731
+    w = parser.add_argument_group(_("model and workload"))
+    w.add_argument(f("model"), dest=f"{prefix}model".replace("-", "_"), type=str.lower, choices=list(PRESETS),
+                   default=None if prefix else "deepseek-v3",
+                   help=_("model preset (default deepseek-v3)") if not prefix else
+                   _("model preset served: the optimizer then asks that the design serve the load within the targets"))
+    w.add_argument(f("input-tokens"), type=positive_int, default=2000, help=_("prompt length [tokens] (default 2000)"))
+    w.add_argument(f("output-tokens"), type=positive_int, default=500, help=_("output length [tokens] (default 500)"))
+    w.add_argument(f("cache-hit"), type=number, default=0.0, metavar="FRACTION",
+                   help=_("share of input tokens found in the prefix cache, from 0 to below 1 (default 0)"))
+    if rate_required:
+        w.add_argument(f("rate"), type=positive_float, metavar="PER_S", help=_("request rate to serve [requests/s]"))
+    else:
+        load = w.add_mutually_exclusive_group()
+        load.add_argument(f("rate"), type=positive_float, metavar="PER_S",
+                          help=_("request rate [requests/s]; without it (or --concurrency) the largest rate within "
+                                 "the targets, or without targets {share} of the capacity").format(
+                              share=f"{busy:.0%}%"))
+        load.add_argument(f("concurrency"), type=positive_int, metavar="N",
+                          help=_("requests in flight (closed loop)"))
+    w.add_argument(f("ttft-ms"), type=positive_float, metavar="MS", help=_("time-to-first-token target [ms]"))
+    w.add_argument(f("tpot-ms"), type=positive_float, metavar="MS", help=_("time-per-output-token target [ms]"))
+    d = parser.add_argument_group(_("deployment (leave every split option out to search them)") if not prefix
+                                  else _("serving deployment (searched)"))
+    d.add_argument(f("mode"), type=str.lower, choices=["aggregated", "disaggregated"],
+                   help=_("one pool for prefill and decode, or separate pools (default: disaggregated with a split; "
+                          "the search tries both)"))
+    d.add_argument(f("precision"), type=str.lower, choices=["bf16", "fp8", "fp4"], default="fp8",
+                   help=_("weights' precision (default {default})").format(default="fp8"))
+    d.add_argument(f("kv-precision"), type=str.lower, choices=["bf16", "fp8"], default="bf16",
+                   help=_("KV cache's precision (default {default})").format(default="bf16"))
+    return d
+
+
+def workload_of(args: argparse.Namespace, prefix: str = "") -> dict:
+    """The workload the options of ``add_workload_options`` give (fields not offered are None)."""
+    key = prefix.replace("-", "_")
+    return {name: getattr(args, key + name, None) for name in WORKLOAD_FLAGS}
+
+
+def register(subparsers) -> None:
+    """Add the ``serve`` sub-command."""
+    from core.formats.serving_exports import serving_exports
+
     sv = subparsers.add_parser(
         "serve", help=_("estimate inference serving on the design"),
         description=_("Estimate time to first token, time per output token, throughput per GPU, the KV-cache "
                       "transfer and the cost per million output tokens of a model served on the design; without a "
                       "split, search the splits and node counts for the cheapest that meets the targets."))
     add_design_options(sv)
-    w = sv.add_argument_group(_("model and workload"))
-    w.add_argument("--model", type=str.lower, choices=list(PRESETS), default="deepseek-v3",
-                   help=_("model preset (default deepseek-v3)"))
-    w.add_argument("--input-tokens", type=positive_int, default=2000, help=_("prompt length [tokens] (default 2000)"))
-    w.add_argument("--output-tokens", type=positive_int, default=500, help=_("output length [tokens] (default 500)"))
-    w.add_argument("--cache-hit", type=number, default=0.0, metavar="FRACTION",
-                   help=_("share of input tokens found in the prefix cache, from 0 to below 1 (default 0)"))
-    load = w.add_mutually_exclusive_group()
-    load.add_argument("--rate", type=positive_float, metavar="PER_S",
-                      help=_("request rate [requests/s]; without it (or --concurrency) the largest rate within the "
-                             "targets, or without targets {share} of the capacity").format(share=f"{busy:.0%}%"))
-    load.add_argument("--concurrency", type=positive_int, metavar="N", help=_("requests in flight (closed loop)"))
-    w.add_argument("--ttft-ms", type=positive_float, metavar="MS", help=_("time-to-first-token target [ms]"))
-    w.add_argument("--tpot-ms", type=positive_float, metavar="MS", help=_("time-per-output-token target [ms]"))
-    d = sv.add_argument_group(_("deployment (leave every split option out to search them)"))
-    d.add_argument("--mode", type=str.lower, choices=["aggregated", "disaggregated"],
-                   help=_("one pool for prefill and decode, or separate pools (default: disaggregated with a split; "
-                          "the search tries both)"))
-    d.add_argument("--precision", type=str.lower, choices=["bf16", "fp8", "fp4"], default="fp8",
-                   help=_("weights' precision (default {default})").format(default="fp8"))
-    d.add_argument("--kv-precision", type=str.lower, choices=["bf16", "fp8"], default="bf16",
-                   help=_("KV cache's precision (default {default})").format(default="bf16"))
+    d = add_workload_options(sv)
     for pool in POOLS:
         for degree in DEGREES:
             d.add_argument(f"--{pool}-{degree}", type=positive_int, metavar="N",
@@ -88,6 +115,8 @@ def register(subparsers) -> None:
                    help=_("also estimate the deployment without the scale-out fabric (expert parallelism inside one "
                           "NVLink domain, KV cache over the front-end network) and show the difference"))
     d.add_argument("--explain", action="store_true", help=_("list the deployments the search estimated"))
+    d.add_argument("--export", choices=list(serving_exports()),
+                   help=_("write the deployment as a serving simulator's input instead of the estimate"))
     add_format_option(sv)
     sv.set_defaults(handler=run)
 
@@ -104,7 +133,7 @@ def _flag_names(message: str) -> str:
 
 
 def _workload(args: argparse.Namespace) -> dict:
-    return {name: getattr(args, name) for name in WORKLOAD_FLAGS}
+    return workload_of(args)
 
 
 def _split_given(args: argparse.Namespace) -> bool:
@@ -213,7 +242,12 @@ def run(args: argparse.Namespace) -> str:
     if args.rate is None and args.concurrency is None and top is not None:  # the largest load within the targets;
         busy = 1.0 if targets else load_serving_constants().memory.default_utilisation  # none: the default share
         dep = with_rate(dep, top * busy)  # of the capacity (top), the pools' shared time counted in aggregated mode
-    s = estimate(planned, dep).summary()
+    est = estimate(planned, dep)
+    if args.export:
+        from core.formats.serving_exports import serving_export_text
+
+        return serving_export_text(planned, dep, args.export, est)
+    s = est.summary()
     s["max_rate_per_s"] = top
     s["balanced_prefill_decode_ratio"] = _ratio(planned, dep)
     if result is not None:
