@@ -170,7 +170,7 @@ def _significant(value: float, digits: int) -> str:
     return f"{value:,.0f}"
 
 
-def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = False) -> str:
+def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = False, cents: bool = False) -> str:
     """The one money format, in the current language (cards, axes, hover, tables, report, CLI text).
 
     English: whole dollars below a million (``$49,983``), three significant figures in millions from
@@ -183,7 +183,8 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
     ``exact``: whole dollars at any size (``$51,182,676`` / ``51,182,676美元``), for the CLI's text, which a
     script may read back and whose numbers are the same in both languages. ``trim``: without the decimals'
     trailing zeros, for axis ticks, whose values are round (``$1.5 B``, ``$1 B``; ``6万美元``, ``60.5万美元``).
-    ``value`` in US dollars.
+    ``cents``: amounts below $100 with two decimals (``$2.30`` / ``2.30美元``), for prices per unit such as the
+    cost per million tokens. ``value`` in US dollars.
     """
     if value is None or value != value or value in (float("inf"), float("-inf")):
         return "-"
@@ -196,6 +197,9 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
         if float(text.replace(",", "")) >= 1:  # from what rounds to 1.00 of the unit: $995,000 is $1.00 M
             body = (text.rstrip("0").rstrip(".") if trim and "." in text else text) + suffix
             break
+    if body is None and cents and round(magnitude, 2) < 100:
+        magnitude = round(magnitude, 2)
+        body = f"{magnitude:,.2f}" + ("美元" if zh else "")
     if body is None:
         magnitude = round(magnitude)
         body = f"{magnitude:,.0f}" + ("美元" if zh else "")
