@@ -35,7 +35,7 @@ AUTO = 0
 """A pool's node count or split degree the page chooses for the design."""
 
 
-def _bounds(model: type[BaseModel], name: str) -> tuple[float, bool, float, bool]:
+def bounds(model: type[BaseModel], name: str) -> tuple[float, bool, float, bool]:
     """(lowest, whether it is excluded, highest, whether it is excluded) a pydantic field accepts, from its
     constraints (``ge``/``gt``, ``le``/``lt``)."""
     low, low_open, high, high_open = 0.0, False, 0.0, False
@@ -49,13 +49,29 @@ def _bounds(model: type[BaseModel], name: str) -> tuple[float, bool, float, bool
     return low, low_open, high, high_open
 
 
+FIELDS = {"in": (Workload, "input_tokens"), "out": (Workload, "output_tokens"), "hit": (Workload, "cache_hit"),
+          "rate": (Workload, "rate"), "conc": (Workload, "concurrency"), "ttft": (Workload, "ttft_ms"),
+          "tpot": (Workload, "tpot_ms"), **{pool + key: (PoolSplit, field) for pool in POOLS
+                                            for key, field in SPLIT_FIELDS.items()}}
+"""Numeric link key -> (model, field) whose constraints are its limits."""
+
+
+def widget_limits(key: str, step: float) -> tuple[float, float]:
+    """(least, most) an input box of numeric setting ``key`` offers: the field's limits, an excluded end moved in
+    by ``step``; 0 for the settings where 0 means "not set" (targets, pool nodes and splits)."""
+    low, low_open, high, high_open = bounds(*FIELDS[key])
+    if key in ("ttft", "tpot") or FIELDS[key][0] is PoolSplit:
+        low, low_open = 0, False
+    return low + (step if low_open else 0), high - (step if high_open else 0)
+
+
 def _text(value: float) -> str:
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,}"
 
 
 def _accepted(model: type[BaseModel], name: str, zero: str = "") -> str:
     """The values field ``name`` of ``model`` accepts, in words of the current language (``zero``: what 0 means)."""
-    low, low_open, high, high_open = _bounds(model, name)
+    low, low_open, high, high_open = bounds(model, name)
     template = (_("more than {low}, up to {high}") if low_open else
                 _("{low} to less than {high}") if high_open else _("{low} to {high}"))
     text = template.format(low=_text(low), high=_text(high))
