@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core import i18n
+from core import units
 from core.errors import FabricPlannerError
 from core.figures.keynumbers import cards_html, kv_key_numbers, serving_key_numbers, size_caption
 from core.figures.serving import comparison_rows, time_figure
@@ -118,7 +118,7 @@ def _search_box(plan, store: dict, dep) -> None:
     """The serving search's answers (``webui.inference.SEARCH``): the largest load within the targets, the balanced
     pool ratio and a button that puts the cheapest split into the controls."""
     rate = inference.max_rate(plan, dep)
-    notes = [_("Largest load within the targets: {rate} requests/s.").format(rate=i18n.number(rate))
+    notes = [_("Largest load within the targets: {rate} requests/s.").format(rate=units.number(rate))
              if rate is not None else _("No load meets the targets with this split.")]
     if dep.mode == "disaggregated":
         notes.append(_("Prefill:decode nodes that balance the pools: {ratio}.").format(

@@ -56,7 +56,7 @@ def pool_nodes(plan: Plan, dep: Deployment, values: Mapping[str, Any]) -> tuple[
     if values["mode"] == "aggregated":
         return 0, values["dn"] or total
     unit = min(unit_nodes(plan, dep, link.given_split(values, "p")), total)
-    prefill = values["pn"] or max(unit, round(total * PREFILL_SHARE / unit) * unit)
+    prefill = values["pn"] or min(max(unit, round(total * PREFILL_SHARE / unit) * unit), max(1, total - 1))
     rest = max(1, total - prefill)
     unit = unit_nodes(plan, dep, link.given_split(values, "d"))
     return prefill, values["dn"] or (rest // unit * unit or rest)
