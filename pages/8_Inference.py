@@ -207,8 +207,8 @@ def main() -> None:
     store = LINK.values()
     st.title(_("Inference"))
     st.caption(_("A model served on the sidebar's design: time to first token, time per output token, throughput "
-                 "and cost per token, and the network's part in them. Model and constants: core/perf/serving.py, "
-                 "assets/catalog/serving.toml."))
+                 "and cost per token, and the network's part in them. Model and constants: `core/perf/serving.py`, "
+                 "`assets/catalog/serving.toml`."))
     LINK.show_warnings(_("Some values in the inference link were not applied; the rest is shown."))
     cur = st.session_state.get("fp_current")
     _model_controls(store)
