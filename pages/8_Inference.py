@@ -9,7 +9,7 @@ import streamlit as st
 from core import units
 from core.errors import FabricPlannerError
 from core.figures.keynumbers import cards_html, kv_key_numbers, serving_key_numbers, size_caption
-from core.figures.serving import comparison_rows, time_figure
+from core.figures.serving import TABLE_COLUMNS, comparison_rows, time_figure
 from core.formats import inferencelink as link
 from core.i18n import N_, _
 from core.perf.serving_constants import load_serving_constants
@@ -21,8 +21,8 @@ PAGE_PATH = "inference"
 STORE = "fp_inf"  # this session's serving settings (inferencelink's keys -> values)
 W = "inf_w_"  # widget key prefix
 SEARCHED = "fp_inf_search"  # the last split search's explanation rows
-MODES = {"disaggregated": N_("disaggregated: prefill and decode pools"), "aggregated": N_("aggregated: one pool")}
-LOADS = {"none": N_("none: the busier pool at {share} of its capacity"), "rate": N_("request rate"),
+MODES = {"disaggregated": N_("disaggregated"), "aggregated": N_("aggregated")}
+LOADS = {"none": N_("none ({share} of capacity)"), "rate": N_("request rate"),
          "conc": N_("concurrency")}
 SPLIT_LABELS = {"n": N_("Nodes"), "tp": "TP", "dp": "DP", "ep": "EP", "pp": "PP", "rx": N_("Redundant experts")}
 SPLIT_HELP = {"n": N_("nodes of the design in this pool"), "tp": N_("tensor parallel: GPUs sharing each layer"),
@@ -57,7 +57,8 @@ def _show_error(exc: BaseException, box=st.error) -> None:
 
 
 def _model_controls(store: dict) -> None:
-    c1, c2, c3, c4 = st.columns([2.2, 2.2, 1, 1])
+    c1, c2, c34 = st.columns([1.3, 1.3, 1.4])
+    c3, c4 = c34.columns(2)  # the two precisions share a column: "BF16" whole at 1,024 px
     store["model"] = c1.selectbox(_("Model"), list(PRESETS), key=_seed(store, "model"),
                                   format_func=lambda k: PRESETS[k].name)
     store["mode"] = c2.selectbox(_("Serving mode"), list(MODES), key=_seed(store, "mode"),
@@ -76,10 +77,13 @@ def _workload_controls(store: dict) -> None:
     store["out"] = _number(c2, store, "out", _("Output tokens"), 100, help=_("generated tokens per request"))
     store["hit"] = _number(c3, store, "hit", _("Prefix-cache hit rate"), 0.05,
                            help=_("share of the prompt's tokens already in the prefix cache"))
-    c1, c2, c3, c4 = st.columns([2.2, 1.2, 1, 1])
+    c1, c2, c3, c4 = st.columns([1.6, 1.2, 1.2, 1.2])
     share = load_serving_constants().memory.default_utilisation
     store["load"] = c1.radio(_("Load"), list(LOADS), key=_seed(store, "load"),
-                             format_func=lambda k: _(LOADS[k]).format(share=f"{share:.0%}"))
+                             format_func=lambda k: _(LOADS[k]).format(share=f"{share:.0%}"),
+                             help=_("None: the busier pool runs at {share} of what it can serve. A request rate is "
+                                    "an open loop (requests arrive whatever the latency); a concurrency a closed "
+                                    "loop (a new request when one finishes).").format(share=f"{share:.0%}"))
     if store["load"] == "conc":
         store["conc"] = _number(c2, store, "conc", _("Requests in flight"), 16)
     else:
@@ -93,11 +97,13 @@ def _workload_controls(store: dict) -> None:
 
 def _pool_controls(store: dict, pool: str, title: str) -> None:
     st.markdown("**" + title + "**")
-    cols = st.columns([1.2, 1, 1, 1, 1, 1.6])
+    cols = st.columns([1.1, 1, 1, 1, 1, 1.9])  # "Redundant experts" on one line at 1,024 px
     auto = _(AUTO_HELP)
+    dense = not PRESETS[store["model"]].is_moe
     for col, key in zip(cols, link.SPLIT_FIELDS):
         label = _(SPLIT_LABELS[key]) if key in ("n", "rx") else SPLIT_LABELS[key]
-        store[pool + key] = _number(col, store, pool + key, label, 1, help=_(SPLIT_HELP[key]) + " " + auto)
+        store[pool + key] = _number(col, store, pool + key, label, 1, help=_(SPLIT_HELP[key]) + " " + auto,
+                                    disabled=dense and key in ("ep", "rx"))
 
 
 def _split_table(e) -> None:
@@ -142,6 +148,18 @@ def _search(plan, values: dict) -> None:
             st.session_state[W + key] = value
 
 
+def _comparison(results: list[tuple[str, object]]) -> None:
+    """The comparison table (``core.figures.serving.comparison_rows``), numbers with separators; the reason column
+    only when a design cannot serve."""
+    frame = pd.DataFrame(comparison_rows(results))
+    reason = _("Why it cannot serve")
+    if not frame[reason].any():
+        frame = frame.drop(columns=[reason])
+    numbers = [_(c) for c in TABLE_COLUMNS[1:4] + TABLE_COLUMNS[5:6]]
+    st.dataframe(frame, hide_index=True, width="stretch",
+                 column_config={c: st.column_config.NumberColumn(c, format="localized") for c in numbers})
+
+
 def _what_if(plan, store: dict, here) -> None:
     """The same deployment without the compute fabric (KV transfer over the front-end network, every instance in
     one NVLink domain), or why it cannot be."""
@@ -151,9 +169,7 @@ def _what_if(plan, store: dict, here) -> None:
     except FabricPlannerError as exc:
         _show_error(exc, st.warning)
         return None
-    frame = pd.DataFrame(comparison_rows([(_("with the compute fabric"), here),
-                                          (_("without: front-end network only"), other)]))
-    st.dataframe(frame.drop(columns=[_("Why it cannot serve")]), hide_index=True, width="stretch")
+    _comparison([(_("with the compute fabric"), here), (_("without: front-end network only"), other)])
     st.caption(_("Without the scale-out fabric every instance stays inside one NVLink domain and the KV cache moves "
                  "over the front-end network (the storage network's ports, else the catalog's front-end figure)."))
     return other
@@ -197,8 +213,7 @@ def _results(cur, plan, store: dict) -> None:
     shown = {this: here, **({_("this design, no compute fabric"): without} if without else {}),
              **{label: e for label, e in others if not isinstance(e, Exception)}}
     st.plotly_chart(time_figure(shown), key=W + "time", config={"displaylogo": False})
-    table = pd.DataFrame(comparison_rows([(this, here), *others]))
-    st.dataframe(table, hide_index=True, width="stretch")
+    _comparison([(this, here), *others])
     st.caption(_("Each design serves the same GPUs per pool with the same split settings (0 = chosen for that "
                  "design). Costs are each cluster's TCO share, from catalog price estimates."))
 

@@ -62,8 +62,8 @@ def time_figure(estimates: dict, height: int = 420) -> go.Figure:
              for k in TTFT_PARTS}
     _bars(fig, labels, parts, TTFT_PARTS, 2)
     tops.append(_totals(fig, labels, [e.ttft_s * 1e3 for e in estimates.values()], 2))
-    fig.update_layout(barmode="stack", legend=dict(orientation="h", yanchor="top", y=-0.08, x=0.0),
-                      hovermode="closest")
+    fig.update_layout(barmode="stack", hovermode="closest", legend=dict(
+        orientation="h", yanchor="top", y=-0.08, x=0.0, traceorder="grouped"))
     for row, top in enumerate(tops, start=1):
         fig.update_xaxes(range=[0, top * 1.3], row=row, col=1)
         fig.update_yaxes(autorange="reversed", row=row, col=1)
@@ -80,15 +80,15 @@ TABLE_COLUMNS = (N_("Design"), N_("TTFT [ms]"), N_("TPOT [ms]"), N_("Output toke
 
 
 def _row(label: str, e) -> list:
-    finite = lambda x: round(x, 3) if math.isfinite(x) else None  # noqa: E731
-    return [label, finite(e.ttft_s * 1e3), finite(e.tpot_s * 1e3), round(e.decode.tokens_per_s_per_gpu, 1),
-            usd(e.usd_per_million_output_tokens, cents=True), finite(e.joules_per_output_token),
+    finite = lambda x, digits: round(x, digits) if math.isfinite(x) else None  # noqa: E731
+    return [label, finite(e.ttft_s * 1e3, 1), finite(e.tpot_s * 1e3, 2), round(e.decode.tokens_per_s_per_gpu, 1),
+            usd(e.usd_per_million_output_tokens, cents=True), finite(e.joules_per_output_token, 2),
             _("yes") if e.meets_slo else _("no"), ""]
 
 
 def comparison_rows(results: list[tuple[str, object]]) -> list[dict]:
     """One row per design: (label, ``ServingEstimate`` or the error it raised); numbers as numbers (ms, tokens/s,
-    J; ``None`` when unbounded), the cost as text, an error as its message in the last column."""
+    J, rounded as shown; ``None`` when unbounded), the cost as text, an error as its message in the last column."""
     rows = []
     for label, result in results:
         if isinstance(result, Exception):
