@@ -229,9 +229,11 @@ def main() -> None:
     _model_controls(store)
     _workload_controls(store)
     disaggregated = store["mode"] == "disaggregated"
-    if disaggregated:
-        _pool_controls(store, "p", _("Prefill pool"))
-    _pool_controls(store, "d", _("Decode pool") if disaggregated else _("Serving pool"))
+    given = any(store[pool + key] for pool in link.POOLS for key in link.SPLIT_FIELDS)
+    with st.expander(_("Pools and splits (0 = chosen for the design)"), expanded=given):
+        if disaggregated:
+            _pool_controls(store, "p", _("Prefill pool"))
+        _pool_controls(store, "d", _("Decode pool") if disaggregated else _("Serving pool"))
     state.set_page_link(PAGE_PATH, link.encode(store))
     if cur is None or cur.plan is None:
         st.info(_("The sidebar's design cannot be built; fix it there first."))
