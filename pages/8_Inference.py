@@ -9,7 +9,7 @@ import streamlit as st
 from core import units
 from core.errors import FabricPlannerError
 from core.figures.keynumbers import cards_html, kv_key_numbers, serving_key_numbers, size_caption
-from core.figures.serving import TABLE_COLUMNS, comparison_rows, time_figure
+from core.figures.serving import comparison_rows, time_figure
 from core.formats import inferencelink as link
 from core.i18n import N_, _
 from core.perf.serving_constants import load_serving_constants
@@ -149,15 +149,14 @@ def _search(plan, values: dict) -> None:
 
 
 def _comparison(results: list[tuple[str, object]]) -> None:
-    """The comparison table (``core.figures.serving.comparison_rows``), numbers with separators; the reason column
-    only when a design cannot serve."""
-    frame = pd.DataFrame(comparison_rows(results))
-    reason = _("Why it cannot serve")
-    if not frame[reason].any():
-        frame = frame.drop(columns=[reason])
-    numbers = [_(c) for c in TABLE_COLUMNS[1:4] + TABLE_COLUMNS[5:6]]
-    st.dataframe(frame, hide_index=True, width="stretch",
-                 column_config={c: st.column_config.NumberColumn(c, format="localized") for c in numbers})
+    """The comparison table (``core.figures.serving.comparison_rows``), then each design that cannot serve the
+    deployment with its reason and what would work."""
+    st.dataframe(pd.DataFrame(comparison_rows(results)), hide_index=True, width="stretch")
+    for label, result in results:
+        if isinstance(result, Exception):
+            message, suggestion = safe.message(result)
+            st.warning(f"**{safe.md(label)}**: {message}"
+                       + ("\n\n**" + _("What would work:") + f"** {suggestion}" if suggestion else ""))
 
 
 def _what_if(plan, store: dict, here) -> None:

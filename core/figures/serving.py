@@ -2,8 +2,7 @@
 
 ``time_figure`` stacks each design's time per output token (compute, HBM, NVLink, fabric, overhead: the
 decode step's ``breakdown``) above its time to first token (queueing, prefill, KV-cache transfer, first decode
-step); ``comparison_rows`` is the same deployment's numbers per design, a design that cannot serve it giving its
-reason. Labels in the current language; design labels are escaped for Plotly (``style.plain``).
+step); ``comparison_rows`` is the same deployment's numbers per design. Labels in the current language; design labels are escaped for Plotly (``style.plain``).
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from core.figures.style import base_layout, plain
 from core.i18n import N_, _, usd
 from core.units import number
 
-STEP_PARTS = {"compute": N_("compute"), "hbm": N_("HBM"), "nvlink": N_("NVLink"), "fabric": N_("fabric"),
+STEP_PARTS = {"compute": N_("compute"), "hbm": N_("HBM"), "nvlink": N_("NVLink"), "fabric": N_("scale-out fabric"),
               "overhead": N_("overhead")}
 """``StepTime.breakdown()`` keys -> their names."""
 TTFT_PARTS = {"queue": N_("queueing"), "prefill": N_("prefill"), "kv_transfer": N_("KV-cache transfer"),
@@ -74,26 +73,26 @@ def time_figure(estimates: dict, height: int = 420) -> go.Figure:
 
 
 TABLE_COLUMNS = (N_("Design"), N_("TTFT [ms]"), N_("TPOT [ms]"), N_("Output tokens/s per GPU"),
-                 N_("Cost per million output tokens"), N_("Energy per output token [J]"), N_("Meets the targets"),
-                 N_("Why it cannot serve"))
+                 N_("Cost per million output tokens"), N_("Energy per output token [J]"), N_("Meets the targets"))
 """The comparison table's headers (English, marked; shown translated)."""
 
 
-def _row(label: str, e) -> list:
-    finite = lambda x, digits: round(x, digits) if math.isfinite(x) else None  # noqa: E731
-    return [label, finite(e.ttft_s * 1e3, 1), finite(e.tpot_s * 1e3, 2), round(e.decode.tokens_per_s_per_gpu, 1),
-            usd(e.usd_per_million_output_tokens, cents=True), finite(e.joules_per_output_token, 2),
-            _("yes") if e.meets_slo else _("no"), ""]
+def _shown(value: float) -> str:
+    """A number as the table shows it (``core.units.number``), or "unbounded"."""
+    return number(value) if math.isfinite(value) else _("unbounded")
 
 
 def comparison_rows(results: list[tuple[str, object]]) -> list[dict]:
-    """One row per design: (label, ``ServingEstimate`` or the error it raised); numbers as numbers (ms, tokens/s,
-    J, rounded as shown; ``None`` when unbounded), the cost as text, an error as its message in the last column."""
+    """One row per design: (label, ``ServingEstimate`` or the error it raised), as display text in the current
+    language (ms, tokens/s, J as ``core.units.number``; the cost as ``usd``); a design that raised shows "-" (its
+    message is the caller's to show, with its suggestion)."""
     rows = []
-    for label, result in results:
-        if isinstance(result, Exception):
-            values = [label, None, None, None, "-", None, "-", getattr(result, "message", None) or str(result)]
+    for label, e in results:
+        if isinstance(e, Exception):
+            values = [label, *["-"] * (len(TABLE_COLUMNS) - 1)]
         else:
-            values = _row(label, result)
+            values = [label, _shown(e.ttft_s * 1e3), _shown(e.tpot_s * 1e3), _shown(e.decode.tokens_per_s_per_gpu),
+                      usd(e.usd_per_million_output_tokens, cents=True), _shown(e.joules_per_output_token),
+                      _("yes") if e.meets_slo else _("no")]
         rows.append(dict(zip((_(c) for c in TABLE_COLUMNS), values)))
     return rows
