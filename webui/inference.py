@@ -18,6 +18,7 @@ ratio, the cheapest split) is reached through ``SEARCH`` only.
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping
 
 from core.design import Design
@@ -77,7 +78,9 @@ def unit_nodes(plan: Plan, dep: Deployment, given: Mapping[str, int]) -> int:
 
 
 def _divisors(n: int) -> list[int]:
-    return [d for d in range(1, n + 1) if n % d == 0]
+    """The divisors of ``n``, ascending (pairs up to its square root)."""
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return sorted(set(small + [n // d for d in small]))
 
 
 def _shape(dep: Deployment, instance: int, given: Mapping[str, int], domain: int) -> PoolSplit | None:
