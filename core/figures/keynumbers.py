@@ -290,6 +290,7 @@ def _ms(seconds: float) -> str:
 
 
 def _per_gpu(value: float) -> str:
+    """Tokens/s per GPU: whole with separators from 100, three significant figures below."""
     return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
 
 

@@ -66,6 +66,7 @@ def widget_limits(key: str, step: float) -> tuple[float, float]:
 
 
 def _text(value: float) -> str:
+    """A limit as written in a warning: ``1,000,000``, ``0.5``."""
     return f"{int(value):,}" if float(value).is_integer() else f"{value:,}"
 
 
@@ -97,12 +98,14 @@ def _field(model: type[BaseModel], name: str, whole: bool, zero_means: bool) -> 
 
 
 def _number(key: str, name: str, model, field: str, default, whole: bool, zero: str = "") -> sharelink.Param:
+    """A numeric link parameter checked as ``model``'s ``field`` (``zero``: what 0 means, when it is allowed)."""
     fmt = str if whole else sharelink.format_number
     return sharelink.Param(key, name, _field(model, field, whole, bool(zero)), fmt, default,
                            lambda: _accepted(model, field, _(zero) if zero else ""))
 
 
 def _choice(key: str, name: str, choices, default: str) -> sharelink.Param:
+    """A link parameter that is one of ``choices`` (ids, the same in every language)."""
     return sharelink.Param(key, name, sharelink.parse_choice(list(choices)), str, default, ", ".join(choices))
 
 
@@ -118,6 +121,7 @@ DEFAULT_MODEL = "llama3.3-70b"
 
 
 def _pool_params() -> list[sharelink.Param]:
+    """Nodes and split of both pools, 0 = chosen for the design."""
     return [_number(pool + key, POOL_NAMES[pool][key], PoolSplit, field, AUTO, True, AUTO_WORD)
             for pool in POOLS for key, field in SPLIT_FIELDS.items()]
 
