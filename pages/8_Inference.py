@@ -44,7 +44,7 @@ def _seed(store: dict, key: str) -> str:
 
 
 def _number(col, store: dict, key: str, label: str, step: float, **kw):
-    low, high = link.widget_limits(key, step)
+    low, high = link.widget_limits(key)
     whole = isinstance(link.DEFAULTS[key], int)
     kind = int if whole else float
     return col.number_input(label, min_value=kind(low), max_value=kind(high), step=kind(step),
@@ -75,7 +75,7 @@ def _workload_controls(store: dict) -> None:
     c1, c2, c3 = st.columns(3)
     store["in"] = _number(c1, store, "in", _("Input tokens"), 100, help=_("prompt tokens per request"))
     store["out"] = _number(c2, store, "out", _("Output tokens"), 100, help=_("generated tokens per request"))
-    store["hit"] = _number(c3, store, "hit", _("Prefix-cache hit rate"), 0.05,
+    store["hit"] = _number(c3, store, "hit", _("Prefix-cache hit rate"), 0.05, format="%g",
                            help=_("share of the prompt's tokens already in the prefix cache"))
     c1, c2, c3, c4 = st.columns([1.6, 1.2, 1.2, 1.2])
     share = load_serving_constants().memory.default_utilisation

@@ -163,9 +163,18 @@ def test_link_refuses_what_the_model_refuses(key, text):
 
 
 def test_widget_limits_are_the_models():
-    assert link.widget_limits("in", 100) == (1, 1_000_000)
-    assert link.widget_limits("hit", 0.05) == (0, pytest.approx(0.95))
-    assert link.widget_limits("dtp", 1) == (0, 1024)  # 0 = chosen for the design
+    assert link.widget_limits("in") == (1, 1_000_000)
+    low, high = link.widget_limits("hit")
+    assert low == 0 and 0.999999 < high < 1
+    assert 0 < link.widget_limits("rate")[0] < 1e-300
+    assert link.widget_limits("dtp") == (0, 1024)  # 0 = chosen for the design
+
+
+def test_every_value_the_link_accepts_fits_its_box():
+    at = open_page({"v": "1", "inf_load": "rate", "inf_rate": "0.0005", "inf_hit": "0.9999", "inf_conc": "100000000",
+                    "inf_ttft": "3600000"})
+    assert not at.exception and not at.warning
+    assert at.number_input(key="inf_w_rate").value == 0.0005 and at.number_input(key="inf_w_hit").value == 0.9999
 
 
 @pytest.mark.parametrize("design", [Design(), Design(gpu="GB200-NVL72", nodes=18), Design(nodes=128)])

@@ -15,6 +15,7 @@ is one warning (``decode``) and the default is used; ``decode(encode(v))[0] == v
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping, get_args
 
 from pydantic import BaseModel, ValidationError
@@ -56,13 +57,15 @@ FIELDS = {"in": (Workload, "input_tokens"), "out": (Workload, "output_tokens"), 
 """Numeric link key -> (model, field) whose constraints are its limits."""
 
 
-def widget_limits(key: str, step: float) -> tuple[float, float]:
+def widget_limits(key: str) -> tuple[float, float]:
     """(least, most) an input box of numeric setting ``key`` offers: the field's limits, an excluded end moved in
-    by ``step``; 0 for the settings where 0 means "not set" (targets, pool nodes and splits)."""
+    to the next float (every value the link accepts fits the box); 0 for the settings where 0 means "not set"
+    (targets, pool nodes and splits)."""
     low, low_open, high, high_open = bounds(*FIELDS[key])
     if key in ("ttft", "tpot") or FIELDS[key][0] is PoolSplit:
         low, low_open = 0, False
-    return low + (step if low_open else 0), high - (step if high_open else 0)
+    return (math.nextafter(low, math.inf) if low_open else low), (math.nextafter(high, -math.inf) if high_open
+                                                                   else high)
 
 
 def _text(value: float) -> str:
