@@ -3,19 +3,19 @@ widgets -> core.formats.inferencelink -> webui.inference -> core.perf.serving ->
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 import streamlit as st
 
-from core import units
-from core.errors import FabricPlannerError
+from core import i18n, units
 from core.figures.keynumbers import cards_html, kv_key_numbers, serving_key_numbers, size_caption
 from core.figures.serving import comparison_rows, time_figure
 from core.formats import inferencelink as link
 from core.i18n import N_, _
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import PRESETS
-from core.plan import plan as make_plan
-from webui import inference, pagestate, safe, state
+from webui import cached, inference, pagestate, safe, state
 
 PAGE_PATH = "inference"
 STORE = "fp_inf"  # this session's serving settings (inferencelink's keys -> values)
@@ -159,42 +159,39 @@ def _comparison(results: list[tuple[str, object]]) -> None:
                        + ("\n\n**" + _("What would work:") + f"** {suggestion}" if suggestion else ""))
 
 
-def _what_if(plan, store: dict, here) -> None:
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _served(key: str, language: str, _design, _plan, _values: dict):
+    """``webui.inference.serve`` of ``key`` (the design and the settings as JSON) in ``language``, and its time
+    figure (None when the deployment does not serve)."""
+    with i18n.language(language):
+        served = inference.serve(_design, _plan, _values)
+        if isinstance(served.here, Exception):
+            return served, None
+        shown = {_("this design"): served.here}
+        if not isinstance(served.without, Exception):
+            shown[_("this design, no compute fabric")] = served.without
+        shown.update({label: e for label, e in served.others if not isinstance(e, Exception)})
+        return served, cached.frozen(time_figure(shown))
+
+
+def _what_if(here, without) -> None:
     """The same deployment without the compute fabric (KV transfer over the front-end network, every instance in
     one NVLink domain), or why it cannot be."""
     st.subheader(_("Without the compute fabric"))
-    try:
-        other = inference.estimate_on(plan, store, network="frontend")
-    except FabricPlannerError as exc:
-        _show_error(exc, st.warning)
-        return None
-    _comparison([(_("with the compute fabric"), here), (_("without: front-end network only"), other)])
+    if isinstance(without, Exception):
+        _show_error(without, st.warning)
+        return
+    _comparison([(_("with the compute fabric"), here), (_("without: front-end network only"), without)])
     st.caption(_("Without the scale-out fabric every instance stays inside one NVLink domain and the KV cache moves "
                  "over the front-end network (the storage network's ports, else the catalog's front-end figure)."))
-    return other
-
-
-def _alternatives(cur, plan, store: dict, here) -> list[tuple[str, object]]:
-    """The same deployment (its GPUs per pool, its split settings) on ``webui.inference.ALTERNATIVES``: (label,
-    estimate or the error the design or the deployment raised) each."""
-    r = plan.resolved
-    results = []
-    for key in inference.alternative_keys(cur.design, r.fabric, r.gpus):
-        label = _(inference.ALTERNATIVES[key][0])
-        try:
-            other = make_plan(inference.alternative_design(cur.design, key, r.fabric, r.gpus))
-            nodes = inference.same_gpus(plan, other, here.deployment)
-            results.append((label, inference.estimate_on(other, store, nodes=nodes)))
-        except FabricPlannerError as exc:
-            results.append((label, exc))
-    return results
 
 
 def _results(cur, plan, store: dict) -> None:
-    try:
-        here = inference.estimate_on(plan, store)
-    except FabricPlannerError as exc:
-        _show_error(exc)
+    key = json.dumps({"design": cur.design.model_dump_json(), "values": store}, sort_keys=True)
+    served, figure = _served(key, i18n.current(), cur.design, plan, dict(store))
+    here = served.here
+    if isinstance(here, Exception):
+        _show_error(here)
         return
     st.markdown(cards_html(serving_key_numbers(here)), unsafe_allow_html=True)  # escaped in core
     for warning in here.warnings:
@@ -205,14 +202,10 @@ def _results(cur, plan, store: dict) -> None:
     if here.kv is not None:
         st.subheader(_("KV-cache transfer"))
         st.markdown(cards_html(kv_key_numbers(here.kv, cur.unit)), unsafe_allow_html=True)
-    without = _what_if(plan, store, here)
+    _what_if(here, served.without)
     st.subheader(_("The same deployment on other designs"))
-    this = _("this design")
-    others = _alternatives(cur, plan, store, here)
-    shown = {this: here, **({_("this design, no compute fabric"): without} if without else {}),
-             **{label: e for label, e in others if not isinstance(e, Exception)}}
-    st.plotly_chart(time_figure(shown), key=W + "time", config={"displaylogo": False})
-    _comparison([(this, here), *others])
+    st.plotly_chart(figure, key=W + "time", config={"displaylogo": False})
+    _comparison([(_("this design"), here), *served.others])
     st.caption(_("Each design serves the same GPUs per pool with the same split settings (0 = chosen for that "
                  "design). Costs are each cluster's TCO share, from catalog price estimates."))
 

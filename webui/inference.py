@@ -21,13 +21,17 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
+from dataclasses import dataclass, field
+
 from core.design import Design
+from core.errors import FabricPlannerError
 from core.formats import inferencelink as link
-from core.i18n import N_
+from core.i18n import N_, _
 from core.perf import jobform
-from core.perf.serving import Deployment, PoolSplit, estimate, usable_hbm_bytes, weights_per_gpu_bytes
+from core.perf.serving import (Deployment, PoolSplit, ServingEstimate, estimate, usable_hbm_bytes,
+                               weights_per_gpu_bytes)
 from core.perf.training import model_preset
-from core.plan import Plan
+from core.plan import Plan, plan as make_plan
 
 SEARCH: Any = None
 """The serving search module (``core.perf.serving_search``) once it is part of the product; ``None`` until then,
@@ -167,6 +171,40 @@ def alternative_keys(design: Design, current_fabric: str, gpus: int) -> list[str
 def estimate_on(plan: Plan, values: Mapping[str, Any], network: str = "fabric", nodes=None):
     """``core.perf.serving.estimate`` of the settings' deployment on ``plan`` (raises its errors)."""
     return estimate(plan, deployment(plan, values, network, nodes))
+
+
+@dataclass
+class Served:
+    """The settings' deployment on a design (``here``), without its compute fabric (``without``; ``None`` when
+    ``here`` failed) and on the ``ALTERNATIVES`` (``others``: (label, result)); each result an estimate or the
+    error the serving model (or the design) raised."""
+
+    here: ServingEstimate | FabricPlannerError
+    without: ServingEstimate | FabricPlannerError | None = None
+    others: list[tuple[str, ServingEstimate | FabricPlannerError]] = field(default_factory=list)
+
+
+def _attempt(compute) -> ServingEstimate | FabricPlannerError:
+    try:
+        return compute()
+    except FabricPlannerError as exc:
+        return exc
+
+
+def serve(design: Design, plan: Plan, values: Mapping[str, Any]) -> Served:
+    """The settings ``values`` served on ``plan`` (the sidebar's ``design``), without the compute fabric, and the
+    same GPUs per pool on each alternative design that differs from it (labels in the current language)."""
+    here = _attempt(lambda: estimate_on(plan, values))
+    if isinstance(here, FabricPlannerError):
+        return Served(here)
+    r = plan.resolved
+    others = []
+    for key in alternative_keys(design, r.fabric, r.gpus):
+        def other(key=key):
+            alt = make_plan(alternative_design(design, key, r.fabric, r.gpus))
+            return estimate_on(alt, values, nodes=same_gpus(plan, alt, here.deployment))
+        others.append((_(ALTERNATIVES[key][0]), _attempt(other)))
+    return Served(here, _attempt(lambda: estimate_on(plan, values, network="frontend")), others)
 
 
 # --- the serving search, through SEARCH only -------------------------------------------------------------------

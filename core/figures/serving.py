@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from core.figures.style import base_layout, plain
 from core.i18n import N_, _, usd
@@ -26,47 +25,52 @@ COLOURS = {"compute": "#5d6d7e", "hbm": "#d35400", "nvlink": "#117a65", "fabric"
            "queue": "#c39bd3", "prefill": "#7d3c98", "kv_transfer": "#2874a6", "first_decode": "#48c9b0"}
 
 
-def _bars(fig: go.Figure, labels: list[str], parts: dict[str, list[float]], names: dict[str, str], row: int) -> None:
-    """One stacked horizontal bar per design in subplot ``row``: each part's milliseconds."""
+def _bars(labels: list[str], parts: dict[str, list[float]], names: dict[str, str], axes: tuple[str, str]) -> list:
+    """One stacked horizontal bar per design on ``axes`` (x, y): each part's milliseconds."""
+    traces = []
     for key, values in parts.items():
         if not any(values):
             continue
         name = _(names[key])
-        fig.add_trace(go.Bar(y=labels, x=values, orientation="h", name=name, marker_color=COLOURS[key],
-                             legendgroup=str(row),
-                             hovertemplate=plain(name) + ": %{x:.3g} ms<extra>%{y}</extra>"), row=row, col=1)
+        traces.append(go.Bar(y=labels, x=values, orientation="h", name=name, marker_color=COLOURS[key],
+                             legendgroup=axes[0], xaxis=axes[0], yaxis=axes[1],
+                             hovertemplate=plain(name) + ": %{x:.3g} ms<extra>%{y}</extra>"))
+    return traces
 
 
-def _totals(fig: go.Figure, labels: list[str], totals: list[float], row: int) -> float:
-    """The total at each bar's end ("unbounded" where it is); returns the largest finite total [ms]."""
+def _totals(labels: list[str], totals: list[float], axes: tuple[str, str]) -> tuple[go.Scatter, float]:
+    """The total at each bar's end ("unbounded" where it is), and the largest finite total [ms]."""
     finite = [t for t in totals if math.isfinite(t)]
-    top = max(finite or [1.0])
     text = [f"  {number(t)} ms" if math.isfinite(t) else "  " + _("unbounded") for t in totals]
-    fig.add_trace(go.Scatter(y=labels, x=[t if math.isfinite(t) else 0 for t in totals], mode="text", text=text,
-                             textposition="middle right", showlegend=False, hoverinfo="skip"), row=row, col=1)
-    return top
+    return go.Scatter(y=labels, x=[t if math.isfinite(t) else 0 for t in totals], mode="text", text=text,
+                      textposition="middle right", showlegend=False, hoverinfo="skip", xaxis=axes[0],
+                      yaxis=axes[1]), max(finite or [1.0])
 
 
 def time_figure(estimates: dict, height: int = 420) -> go.Figure:
     """Per design (label -> ``ServingEstimate``): time per output token by component and time to first token by
-    part [ms], as stacked horizontal bars in two panels; an unbounded part (the load exceeds a pool) is left out
-    and its total says so."""
+    part [ms], as stacked horizontal bars in two panels (top and bottom); an unbounded part (the load exceeds a
+    pool) is left out and its total says so."""
     labels = [plain(label) for label in estimates]
-    fig = make_subplots(rows=2, cols=1, vertical_spacing=0.2, subplot_titles=(
-        _("Time per output token [ms]"), _("Time to first token [ms]")))
     steps = [e.decode.step.breakdown() for e in estimates.values()]
-    _bars(fig, labels, {k: [s[k] * 1e3 for s in steps] for k in STEP_PARTS}, STEP_PARTS, 1)
-    tops = [_totals(fig, labels, [e.tpot_s * 1e3 for e in estimates.values()], 1)]
+    traces = _bars(labels, {k: [s[k] * 1e3 for s in steps] for k in STEP_PARTS}, STEP_PARTS, ("x", "y"))
+    tpot, top_tpot = _totals(labels, [e.tpot_s * 1e3 for e in estimates.values()], ("x", "y"))
     parts = {k: [e.ttft_parts[k] * 1e3 if math.isfinite(e.ttft_parts[k]) else 0.0 for e in estimates.values()]
              for k in TTFT_PARTS}
-    _bars(fig, labels, parts, TTFT_PARTS, 2)
-    tops.append(_totals(fig, labels, [e.ttft_s * 1e3 for e in estimates.values()], 2))
-    fig.update_layout(barmode="stack", hovermode="closest", legend=dict(
-        orientation="h", yanchor="top", y=-0.08, x=0.0, traceorder="grouped"))
-    for row, top in enumerate(tops, start=1):
-        fig.update_xaxes(range=[0, top * 1.3], row=row, col=1)
-        fig.update_yaxes(autorange="reversed", row=row, col=1)
-    fig.update_annotations(font_size=13, x=0.0, xanchor="left")
+    traces += [tpot, *_bars(labels, parts, TTFT_PARTS, ("x2", "y2"))]
+    ttft, top_ttft = _totals(labels, [e.ttft_s * 1e3 for e in estimates.values()], ("x2", "y2"))
+    fig = go.Figure(data=[*traces, ttft])
+    panel = dict(font=dict(size=13), x=0.0, xanchor="left", xref="paper", yref="paper", yanchor="bottom",
+                 showarrow=False)
+    fig.update_layout(
+        barmode="stack", hovermode="closest",
+        legend=dict(orientation="h", yanchor="top", y=-0.08, x=0.0, traceorder="grouped"),
+        xaxis=dict(domain=[0, 1], anchor="y", range=[0, top_tpot * 1.3]),
+        yaxis=dict(domain=[0.6, 1.0], anchor="x", autorange="reversed"),
+        xaxis2=dict(domain=[0, 1], anchor="y2", range=[0, top_ttft * 1.3]),
+        yaxis2=dict(domain=[0.0, 0.4], anchor="x2", autorange="reversed"),
+        annotations=[dict(text=_("Time per output token [ms]"), y=1.0, **panel),
+                     dict(text=_("Time to first token [ms]"), y=0.4, **panel)])
     base_layout(fig, _("Where a token's time goes"), height + 40 * len(labels))
     fig.update_layout(margin=dict(b=90))
     return fig
