@@ -31,7 +31,8 @@ pages = [
 ]
 for file, title, path in (("3_Performance.py", _("Performance"), "performance"), ("4_Compare.py", _("Compare"), "compare"),
                           ("5_Sweep.py", _("Sweep"), "sweep"), ("6_Resilience.py", _("Resilience"), "resilience"),
-                          ("7_Optimize.py", _("Optimize"), "optimize")):
+                          ("7_Optimize.py", _("Optimize"), "optimize"),
+                          ("8_Inference.py", _("Inference"), "inference")):
     if (HERE / "pages" / file).exists():
         pages.append(st.Page(HERE / "pages" / file, title=title, url_path=path))
 

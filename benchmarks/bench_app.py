@@ -8,9 +8,13 @@ Run: ``python benchmarks/bench_app.py`` (``make bench`` runs every benchmark).
   nodes): "warm" moves the node slider back and forth between two values
   (engine results and figures cached, as when a user drags back and forth);
   "cold" types a new node count each time (nothing cached for that design).
+* Inference page at 1,024 GPUs (128 H100 nodes): "warm" changes the input tokens back and forth (the page's
+  results cached per design, settings and language), "cold" types new ones (the serving estimate on the design,
+  the no-fabric what-if, the alternative designs and the figure computed again; the plans are cached).
 * drawn elements: markers + line segments of the topology diagram at several sizes.
 
-Targets (2-core machine): 1,024 GPUs <= 200 ms, 131,072 GPUs <= 400 ms, <= 2,000 elements.
+Targets (2-core machine): 1,024 GPUs <= 200 ms, 131,072 GPUs <= 400 ms, <= 2,000 elements; the Inference page
+within 10x the floor.
 """
 
 from __future__ import annotations
@@ -72,6 +76,18 @@ def designer(params: dict, a: int, b: int, cold_start: int) -> tuple[list[float]
     return warm, cold
 
 
+def inference(params: dict) -> tuple[list[float], list[float]]:
+    at = AppTest.from_file(ENTRY, default_timeout=60)
+    at.query_params.update(params)
+    at.run()
+    at.switch_page("../pages/8_Inference.py").run()
+    _time(at, lambda x: x.number_input(key="inf_w_in").set_value(4000))  # the alternative designs' plans
+    warm = [_time(at, lambda x, v=(2000 if i % 2 == 0 else 4000): x.number_input(key="inf_w_in").set_value(v))
+            for i in range(REPEATS)]
+    cold = [_time(at, lambda x, v=3000 + i: x.number_input(key="inf_w_in").set_value(v)) for i in range(REPEATS)]
+    return warm, cold
+
+
 def main() -> None:
     rows = []
     base = floor()
@@ -82,6 +98,9 @@ def main() -> None:
     warm, cold = designer({"g": "B300", "n": "16384"}, 16384, 12288, 16300)
     rows.append(("Designer 131,072 GPUs, slider move (warm)", statistics.median(warm), "<= 400"))
     rows.append(("Designer ~131,072 GPUs, new node count (cold)", statistics.median(cold), "<= 400"))
+    warm, cold = inference({"n": "128"})
+    rows.append(("Inference 1,024 GPUs, input tokens back (warm)", statistics.median(warm), f"<= {10 * rows[0][1]:.0f}"))
+    rows.append(("Inference 1,024 GPUs, new input tokens (cold)", statistics.median(cold), f"<= {10 * rows[0][1]:.0f}"))
 
     print(f"{'measurement':52} {'median ms':>10} {'over floor':>11} {'target ms':>10}")
     for name, median, target in rows:

@@ -183,14 +183,14 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
     ``exact``: whole dollars at any size (``$51,182,676`` / ``51,182,676美元``), for the CLI's text, which a
     script may read back and whose numbers are the same in both languages. ``trim``: without the decimals'
     trailing zeros, for axis ticks, whose values are round (``$1.5 B``, ``$1 B``; ``6万美元``, ``60.5万美元``).
-    ``cents``: amounts below $100 with cents, three significant figures below $1 (``$12.40``, ``$0.203``,
-    ``0.0342美元``), for prices per unit such as a million tokens. ``value`` in US dollars.
+    ``cents``: amounts below $100 with two decimals, two significant figures below 10 cents (``$12.40``,
+    ``$0.20``, ``0.034美元``), for prices per unit such as a million tokens. ``value`` in US dollars.
     """
     if value is None or value != value or value in (float("inf"), float("-inf")):
         return "-"
     magnitude = abs(value)
     if cents and 0 < magnitude < 100:
-        text = f"{magnitude:.2f}" if magnitude >= 1 else f"{magnitude:.3g}"
+        text = f"{magnitude:.2f}" if magnitude >= 0.1 else f"{magnitude:.2g}"
         sign = "-" if value < 0 else ("+" if signed else "")
         return sign + (text + "美元" if current() == "zh" else "$" + text)
     zh = current() == "zh"

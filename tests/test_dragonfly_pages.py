@@ -37,7 +37,7 @@ def test_designer_tabs_work(tab):
 
 
 @pytest.mark.parametrize("page", ["../pages/3_Performance.py", "../pages/4_Compare.py", "../pages/5_Sweep.py",
-                                  "../pages/7_Optimize.py"])
+                                  "../pages/7_Optimize.py", "../pages/8_Inference.py"])
 def test_other_pages_work_on_the_sidebars_dragonfly(page):
     at = open_page(page, LINK, timeout=180)
     assert not at.error

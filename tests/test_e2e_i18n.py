@@ -18,7 +18,7 @@ from tests.test_e2e_browser import settle
 pytestmark = pytest.mark.e2e
 
 LINK = "?v=1&g=GB200-NVL72&n=1152&f=eth&os=2&sw=SN5600&lang=zh"
-PAGES = [("", "designer"), ("catalog", "catalog"), ("performance", "performance")]
+PAGES = [("", "designer"), ("catalog", "catalog"), ("performance", "performance"), ("inference", "inference")]
 
 
 def query(page) -> dict[str, str]:

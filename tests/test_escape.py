@@ -74,6 +74,7 @@ def _shown_markdown(at) -> list[str]:
     ("../pages/5_Sweep.py", {"sw_m": "https://evil.example/m"}, "https://evil.example/m"),
     ("../pages/6_Resilience.py", {"rs_tab": "https://evil.example/r"}, "https://evil.example/r"),
     ("../pages/4_Compare.py", {"c1_ng": "64", "c1_n": "a@b.example"}, "a@b.example"),
+    ("../pages/8_Inference.py", {"inf_model": "https://evil.example/i"}, "https://evil.example/i"),
 ])
 def test_echoed_link_values_are_shown_but_never_autolinked(page, params, echoed):
     at = pagetest.open_page(page, {"v": "1", "lang": "en", **params})

@@ -29,6 +29,7 @@ PERF_PAGE = "../pages/3_Performance.py"
 COMPARE_PAGE = "../pages/4_Compare.py"
 SWEEP_PAGE = "../pages/5_Sweep.py"
 RESILIENCE_PAGE = "../pages/6_Resilience.py"
+INFERENCE_PAGE = "../pages/8_Inference.py"
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 
@@ -184,7 +185,7 @@ def _run(params: dict, page: str | None = None) -> AppTest:
 
 
 PAGES = [(None, None), (None, "Bandwidth"), (None, "Cost & power"), (CATALOG_PAGE, None), (PERF_PAGE, None), (COMPARE_PAGE, None),
-         (SWEEP_PAGE, None), (RESILIENCE_PAGE, None)]
+         (SWEEP_PAGE, None), (RESILIENCE_PAGE, None), (INFERENCE_PAGE, None)]
 DESIGNS = {
     "default": {},
     "nvl72 ethernet 3 tiers": {"g": "GB200-NVL72", "n": "1152", "f": "eth", "os": "2", "px": "QM9700:20000"},
@@ -195,7 +196,7 @@ DESIGNS = {
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("design", list(DESIGNS))
 @pytest.mark.parametrize("page, tab", PAGES, ids=["designer", "bandwidth", "cost", "catalog", "performance", "compare", "sweep",
-                                                  "resilience"])
+                                                  "resilience", "inference"])
 def test_page_speaks_one_language(lang, design, page, tab):
     if design != "default" and page == CATALOG_PAGE:
         pytest.skip("the Catalog page does not depend on the design")

@@ -16,13 +16,14 @@ from streamlit.runtime import app_session
 from streamlit.runtime.state import query_params as st_query_params
 
 import webui.state  # noqa: F401 - registers the nm_ and ui_ extensions, as the app does
-from core.formats import comparelink, joblink, optimizelink, resiliencelink, sharelink, sweeplink  # noqa: F401
+from core.formats import (comparelink, inferencelink, joblink, optimizelink, resiliencelink,  # noqa: F401
+                          sharelink, sweeplink)
 from core.i18n import language
 from tests.pagetest import open_page
 from webui import pagestate, serve
 
 LINES, WIDTH = sharelink.MAX_WARNING_LINES, sharelink.MAX_WARNING_CHARS
-PREFIXES = ("nm_", "opt_", "cmp_", "sw_", "rs_", "perf_", "ui_")
+PREFIXES = ("nm_", "opt_", "cmp_", "sw_", "rs_", "perf_", "ui_", "inf_")
 
 
 # --- the rule -------------------------------------------------------------------------------------------

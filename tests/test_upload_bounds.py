@@ -17,7 +17,7 @@ import pytest
 from core.catalog import load_catalog
 from core.design import resolve_design
 from core.errors import DesignError, InputError
-from core.formats import comparelink, optimizelink, resiliencelink, sharelink, sweeplink
+from core.formats import comparelink, inferencelink, optimizelink, resiliencelink, sharelink, sweeplink  # noqa: F401
 from core.formats.design_file import design_from_bytes
 from webui import safe
 

@@ -280,3 +280,69 @@ def rack_key_numbers(plan) -> list[KeyNumber]:
         numbers.append(KeyNumber("longest_cable", _("Longest cable"), f"{longest:,.1f} m",
                                  _("slack included; by link class in the chart below")))
     return numbers
+
+
+def _ms(seconds: float) -> str:
+    """A latency in milliseconds (three significant figures, separators from 1,000), or "unbounded" [s in]."""
+    if seconds != seconds or seconds == float("inf"):
+        return _("unbounded")
+    return f"{number(seconds * 1e3)} ms"
+
+
+def _per_gpu(value: float) -> str:
+    """Tokens/s per GPU: whole with separators from 100, three significant figures below."""
+    return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
+
+
+def serving_key_numbers(estimate_) -> list[KeyNumber]:
+    """A ``core.perf.serving.ServingEstimate``'s headline numbers as key-number cards (see ``cards_html``): TTFT,
+    TPOT, output and input tokens/s per GPU, cost per million output tokens, energy per output token, targets met."""
+    e = estimate_
+    w, d = e.deployment.workload, e.deployment
+    prefill_gpus = e.prefill.gpus if d.mode == "disaggregated" else e.gpus
+    targets = [_("TTFT {ms} ms").format(ms=f"{w.ttft_ms:,g}")] if w.ttft_ms else []
+    targets += [_("TPOT {ms} ms").format(ms=f"{w.tpot_ms:,g}")] if w.tpot_ms else []
+    met = _("yes") if e.meets_slo else _("no")
+    return [
+        KeyNumber("ttft", _("Time to first token"), _ms(e.ttft_s),
+                  _("queueing, prefill, KV-cache transfer and the first decode step at {rate} requests/s").format(
+                      rate=number(e.rate))),
+        KeyNumber("tpot", _("Time per output token"), _ms(e.tpot_s),
+                  _("one decode step of {batch} sequences per rank").format(batch=number(e.decode.batch))),
+        KeyNumber("output_per_gpu", _("Output tokens/s per GPU"), _per_gpu(e.decode.tokens_per_s_per_gpu),
+                  _("output tokens per second of the decode pool over its {gpus} GPUs").format(
+                      gpus=f"{e.decode.gpus:,}")),
+        KeyNumber("input_per_gpu", _("Input tokens/s per GPU"), _per_gpu(e.input_tokens_per_s / prefill_gpus),
+                  _("prompt tokens per second over the {gpus} GPUs that prefill").format(gpus=f"{prefill_gpus:,}")),
+        KeyNumber("usd_per_m", _("Cost per million output tokens"), usd(e.usd_per_million_output_tokens, cents=True),
+                  _("the deployment's {gpus} GPUs' share of the cluster's TCO (capex over the TCO years plus "
+                    "energy), catalog price estimates").format(gpus=f"{e.gpus:,}")),
+        KeyNumber("joules", _("Energy per output token"),
+                  _("unbounded") if e.joules_per_output_token == float("inf") else
+                  f"{number(e.joules_per_output_token)} J",
+                  _("the deployment's share of facility power over its output tokens per second")),
+        KeyNumber("slo", _("Meets the targets"), met,
+                  _("targets: {targets}").format(targets=sep().join(targets)) if targets else _("no targets set")),
+    ]
+
+
+def kv_key_numbers(kv, unit: str = "GB/s") -> list[KeyNumber]:
+    """A ``core.perf.serving.KvTransfer``'s numbers as cards: cache per request, transfer time, traffic at the
+    deployment's rate, what the network between the pools offers and the share the transfer takes."""
+    from core.perf.placement import level_label
+    from core.perf.sizes import format_size
+
+    level = _("front-end network") if kv.level == "frontend" else level_label(kv.level)
+    return [
+        KeyNumber("kv_bytes", _("KV cache per request"), format_size(kv.bytes_per_request),
+                  _("the prompt's cache, moved from a prefill rank to a decode rank")),
+        KeyNumber("kv_time", _("Transfer time"), _ms(kv.time_s),
+                  _("fixed cost, switch hops and the bytes over the sending GPUs' share of the network")),
+        KeyNumber("kv_rate", _("KV traffic"), bandwidth(from_gbytes(kv.gbytes_per_s), unit),
+                  _("at the deployment's request rate, one direction")),
+        KeyNumber("kv_offered", _("Network between the pools"), bandwidth(from_gbytes(kv.network_gbytes_per_s), unit),
+                  _("the prefill pool's NIC bandwidth, one direction; farthest level crossed: {level}").format(
+                      level=level)),
+        KeyNumber("kv_load", _("Network load"), f"{kv.load:.1%}" if kv.load != float("inf") else _("unbounded"),
+                  _("KV traffic over what the network between the pools offers")),
+    ]

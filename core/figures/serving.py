@@ -1,0 +1,102 @@
+"""Figures and tables of inference serving (``core.perf.serving``): where a token's time goes, per design.
+
+``time_figure`` stacks each design's time per output token (compute, HBM, NVLink, fabric, overhead: the
+decode step's ``breakdown``) above its time to first token (queueing, prefill, KV-cache transfer, first decode
+step); ``comparison_rows`` is the same deployment's numbers per design. Labels in the current language; design labels are escaped for Plotly (``style.plain``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import plotly.graph_objects as go
+
+from core.figures.style import base_layout, plain
+from core.i18n import N_, _, usd
+from core.units import number
+
+STEP_PARTS = {"compute": N_("compute"), "hbm": N_("HBM"), "nvlink": N_("NVLink"), "fabric": N_("scale-out fabric"),
+              "overhead": N_("overhead")}
+"""``StepTime.breakdown()`` keys -> their names."""
+TTFT_PARTS = {"queue": N_("queueing"), "prefill": N_("prefill"), "kv_transfer": N_("KV-cache transfer"),
+              "first_decode": N_("first decode step")}
+"""``ServingEstimate.ttft_parts`` keys -> their names."""
+COLOURS = {"compute": "#5d6d7e", "hbm": "#d35400", "nvlink": "#117a65", "fabric": "#2e86c1", "overhead": "#bdc3c7",
+           "queue": "#c39bd3", "prefill": "#7d3c98", "kv_transfer": "#2874a6", "first_decode": "#48c9b0"}
+
+
+def _bars(labels: list[str], parts: dict[str, list[float]], names: dict[str, str], axes: tuple[str, str]) -> list:
+    """One stacked horizontal bar per design on ``axes`` (x, y): each part's milliseconds."""
+    traces = []
+    for key, values in parts.items():
+        if not any(values):
+            continue
+        name = _(names[key])
+        traces.append(go.Bar(y=labels, x=values, orientation="h", name=name, marker_color=COLOURS[key],
+                             legendgroup=axes[0], xaxis=axes[0], yaxis=axes[1],
+                             hovertemplate=plain(name) + ": %{x:.3g} ms<extra>%{y}</extra>"))
+    return traces
+
+
+def _totals(labels: list[str], totals: list[float], axes: tuple[str, str]) -> tuple[go.Scatter, float]:
+    """The total at each bar's end ("unbounded" where it is), and the largest finite total [ms]."""
+    finite = [t for t in totals if math.isfinite(t)]
+    text = [f"  {number(t)} ms" if math.isfinite(t) else "  " + _("unbounded") for t in totals]
+    return go.Scatter(y=labels, x=[t if math.isfinite(t) else 0 for t in totals], mode="text", text=text,
+                      textposition="middle right", showlegend=False, hoverinfo="skip", xaxis=axes[0],
+                      yaxis=axes[1]), max(finite or [1.0])
+
+
+def time_figure(estimates: dict, height: int = 420) -> go.Figure:
+    """Per design (label -> ``ServingEstimate``): time per output token by component and time to first token by
+    part [ms], as stacked horizontal bars in two panels (top and bottom); an unbounded part (the load exceeds a
+    pool) is left out and its total says so."""
+    labels = [plain(label) for label in estimates]
+    steps = [e.decode.step.breakdown() for e in estimates.values()]
+    traces = _bars(labels, {k: [s[k] * 1e3 for s in steps] for k in STEP_PARTS}, STEP_PARTS, ("x", "y"))
+    tpot, top_tpot = _totals(labels, [e.tpot_s * 1e3 for e in estimates.values()], ("x", "y"))
+    parts = {k: [e.ttft_parts[k] * 1e3 if math.isfinite(e.ttft_parts[k]) else 0.0 for e in estimates.values()]
+             for k in TTFT_PARTS}
+    traces += [tpot, *_bars(labels, parts, TTFT_PARTS, ("x2", "y2"))]
+    ttft, top_ttft = _totals(labels, [e.ttft_s * 1e3 for e in estimates.values()], ("x2", "y2"))
+    fig = go.Figure(data=[*traces, ttft])
+    panel = dict(font=dict(size=13), x=0.0, xanchor="left", xref="paper", yref="paper", yanchor="bottom",
+                 showarrow=False)
+    fig.update_layout(
+        barmode="stack", hovermode="closest",
+        legend=dict(orientation="h", yanchor="top", y=-0.08, x=0.0, traceorder="grouped"),
+        xaxis=dict(domain=[0, 1], anchor="y", range=[0, top_tpot * 1.3]),
+        yaxis=dict(domain=[0.6, 1.0], anchor="x", autorange="reversed"),
+        xaxis2=dict(domain=[0, 1], anchor="y2", range=[0, top_ttft * 1.3]),
+        yaxis2=dict(domain=[0.0, 0.4], anchor="x2", autorange="reversed"),
+        annotations=[dict(text=_("Time per output token [ms]"), y=1.0, **panel),
+                     dict(text=_("Time to first token [ms]"), y=0.4, **panel)])
+    base_layout(fig, _("Where a token's time goes"), height + 40 * len(labels))
+    fig.update_layout(margin=dict(b=90))
+    return fig
+
+
+TABLE_COLUMNS = (N_("Design"), N_("TTFT [ms]"), N_("TPOT [ms]"), N_("Output tokens/s per GPU"),
+                 N_("Cost per million output tokens"), N_("Energy per output token [J]"), N_("Meets the targets"))
+"""The comparison table's headers (English, marked; shown translated)."""
+
+
+def _shown(value: float) -> str:
+    """A number as the table shows it (``core.units.number``), or "unbounded"."""
+    return number(value) if math.isfinite(value) else _("unbounded")
+
+
+def comparison_rows(results: list[tuple[str, object]]) -> list[dict]:
+    """One row per design: (label, ``ServingEstimate`` or the error it raised), as display text in the current
+    language (ms, tokens/s, J as ``core.units.number``; the cost as ``usd``); a design that raised shows "-" (its
+    message is the caller's to show, with its suggestion)."""
+    rows = []
+    for label, e in results:
+        if isinstance(e, Exception):
+            values = [label, *["-"] * (len(TABLE_COLUMNS) - 1)]
+        else:
+            values = [label, _shown(e.ttft_s * 1e3), _shown(e.tpot_s * 1e3), _shown(e.decode.tokens_per_s_per_gpu),
+                      usd(e.usd_per_million_output_tokens, cents=True), _shown(e.joules_per_output_token),
+                      _("yes") if e.meets_slo else _("no")]
+        rows.append(dict(zip((_(c) for c in TABLE_COLUMNS), values)))
+    return rows

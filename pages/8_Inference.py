@@ -1,0 +1,237 @@
+"""Inference: a model served on the sidebar's design, its latency, throughput, cost and the network's part (thin:
+widgets -> core.formats.inferencelink -> webui.inference -> core.perf.serving -> core.figures)."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from core import i18n, units
+from core.figures.keynumbers import cards_html, kv_key_numbers, serving_key_numbers, size_caption
+from core.figures.serving import comparison_rows, time_figure
+from core.formats import inferencelink as link
+from core.i18n import N_, _
+from core.perf.serving_constants import load_serving_constants
+from core.perf.training import PRESETS
+from webui import cached, inference, pagestate, safe, state
+
+PAGE_PATH = "inference"
+STORE = "fp_inf"  # this session's serving settings (inferencelink's keys -> values)
+W = "inf_w_"  # widget key prefix
+SEARCHED = "fp_inf_search"  # the last split search's explanation rows
+MODES = {"disaggregated": N_("disaggregated"), "aggregated": N_("aggregated")}
+LOADS = {"none": N_("none ({share} of capacity)"), "rate": N_("request rate"),
+         "conc": N_("concurrency")}
+SPLIT_LABELS = {"n": N_("Nodes"), "tp": "TP", "dp": "DP", "ep": "EP", "pp": "PP", "rx": N_("Redundant experts")}
+SPLIT_HELP = {"n": N_("nodes of the design in this pool"), "tp": N_("tensor parallel: GPUs sharing each layer"),
+              "dp": N_("attention data parallel: ranks of one instance, each with its own sequences"),
+              "ep": N_("expert parallel: GPUs the experts of a layer spread over (mixture-of-experts models)"),
+              "pp": N_("pipeline parallel: stages holding the layers"),
+              "rx": N_("extra copies of busy experts so the expert slots split evenly over ep")}
+AUTO_HELP = N_("0 = chosen for the design; the split in force is in the table below.")
+
+# The serving settings in the link (webui.pagestate)
+LINK = pagestate.PageLink(STORE, link.decode, link.owns)
+
+
+def _seed(store: dict, key: str) -> str:
+    """The widget key of setting ``key``, given the stored value when Streamlit dropped its state."""
+    if W + key not in st.session_state:
+        st.session_state[W + key] = store[key]
+    return W + key
+
+
+def _number(col, store: dict, key: str, label: str, step: float, **kw):
+    low, high = link.widget_limits(key)
+    whole = isinstance(link.DEFAULTS[key], int)
+    kind = int if whole else float
+    return col.number_input(label, min_value=kind(low), max_value=kind(high), step=kind(step),
+                            key=_seed(store, key), **kw)
+
+
+def _show_error(exc: BaseException, box=st.error) -> None:
+    message, suggestion = safe.message(exc)
+    box(message + ("\n\n**" + _("What would work:") + f"** {suggestion}" if suggestion else ""))
+
+
+def _model_controls(store: dict) -> None:
+    c1, c2, c34 = st.columns([1.3, 1.3, 1.4])
+    c3, c4 = c34.columns(2)  # the two precisions share a column: "BF16" whole at 1,024 px
+    store["model"] = c1.selectbox(_("Model"), list(PRESETS), key=_seed(store, "model"),
+                                  format_func=lambda k: PRESETS[k].name)
+    store["mode"] = c2.selectbox(_("Serving mode"), list(MODES), key=_seed(store, "mode"),
+                                 format_func=lambda k: _(MODES[k]),
+                                 help=_("Disaggregated: a prefill pool hands each request's KV cache to a decode "
+                                        "pool over the network. Aggregated: one pool does both."))
+    store["prec"] = c3.selectbox(_("Precision"), ["bf16", "fp8", "fp4"], key=_seed(store, "prec"),
+                                 format_func=str.upper, help=_("of the weights; FP4 on GPUs that have it"))
+    store["kvp"] = c4.selectbox(_("KV cache"), ["bf16", "fp8"], key=_seed(store, "kvp"), format_func=str.upper,
+                                help=_("precision of the KV cache"))
+
+
+def _workload_controls(store: dict) -> None:
+    c1, c2, c3 = st.columns(3)
+    store["in"] = _number(c1, store, "in", _("Input tokens"), 100, help=_("prompt tokens per request"))
+    store["out"] = _number(c2, store, "out", _("Output tokens"), 100, help=_("generated tokens per request"))
+    store["hit"] = _number(c3, store, "hit", _("Prefix-cache hit rate"), 0.05, format="%g",
+                           help=_("share of the prompt's tokens already in the prefix cache"))
+    c1, c2, c3, c4 = st.columns([1.6, 1.2, 1.2, 1.2])
+    share = load_serving_constants().memory.default_utilisation
+    store["load"] = c1.radio(_("Load"), list(LOADS), key=_seed(store, "load"),
+                             format_func=lambda k: _(LOADS[k]).format(share=f"{share:.0%}"),
+                             help=_("None: the busier pool runs at {share} of what it can serve. A request rate is "
+                                    "an open loop (requests arrive whatever the latency); a concurrency a closed "
+                                    "loop (a new request when one finishes).").format(share=f"{share:.0%}"))
+    if store["load"] == "conc":
+        store["conc"] = _number(c2, store, "conc", _("Requests in flight"), 16)
+    else:
+        store["rate"] = _number(c2, store, "rate", _("Requests/s"), 1.0, disabled=store["load"] != "rate",
+                                format="%.3g")
+    store["ttft"] = _number(c3, store, "ttft", _("TTFT target [ms]"), 100.0, format="%g",
+                            help=_("time to first token; 0 = no target"))
+    store["tpot"] = _number(c4, store, "tpot", _("TPOT target [ms]"), 5.0, format="%g",
+                            help=_("time per output token; 0 = no target"))
+
+
+def _pool_controls(store: dict, pool: str, title: str) -> None:
+    st.markdown("**" + title + "**")
+    cols = st.columns([1.1, 1, 1, 1, 1, 1.9])  # "Redundant experts" on one line at 1,024 px
+    auto = _(AUTO_HELP)
+    dense = not PRESETS[store["model"]].is_moe
+    for col, key in zip(cols, link.SPLIT_FIELDS):
+        label = _(SPLIT_LABELS[key]) if key in ("n", "rx") else SPLIT_LABELS[key]
+        store[pool + key] = _number(col, store, pool + key, label, 1, help=_(SPLIT_HELP[key]) + " " + auto,
+                                    disabled=dense and key in ("ep", "rx"))
+
+
+def _split_table(e) -> None:
+    """The pools in force: nodes, GPUs, instances and split, batch and utilisation."""
+    pools = [e.decode] if e.deployment.mode == "aggregated" else [e.prefill, e.decode]
+    names = {"prefill": _("prefill"), "decode": _("decode") if len(pools) > 1 else _("prefill and decode")}
+    rows = [{_("Pool"): names[p.name], _("Nodes"): p.split.nodes, _("GPUs"): p.gpus, _("Instances"): p.replicas,
+             "TP": p.split.tp, "DP": p.split.dp, "EP": p.split.ep, "PP": p.split.pp,
+             _("Redundant experts"): p.split.redundant_experts,
+             _("Batch per rank"): round(p.batch, 1), _("Most per rank"): p.max_batch,
+             _("Utilisation"): f"{p.utilisation:.0%}"} for p in pools]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.caption(_("Batch per rank: decode sequences (prefill: new tokens) per attention rank in one step; most per "
+                 "rank: what the KV cache beside the weights holds."))
+
+
+def _search_box(plan, store: dict, dep) -> None:
+    """The serving search's answers (``webui.inference.SEARCH``): the largest load within the targets, the balanced
+    pool ratio and a button that puts the cheapest split into the controls."""
+    rate = inference.max_rate(plan, dep)
+    notes = [_("Largest load within the targets: {rate} requests/s.").format(rate=units.number(rate))
+             if rate is not None else _("No load meets the targets with this split.")]
+    if dep.mode == "disaggregated":
+        notes.append(_("Prefill:decode nodes that balance the pools: {ratio}.").format(
+            ratio=f"{inference.balanced_ratio(plan, dep):.2f}"))
+    st.markdown(" ".join(safe.md(n) for n in notes))
+    st.button(_("Find the cheapest split that meets the targets"), key=W + "search", on_click=_search,
+              args=(plan, dict(store)))
+    rows = st.session_state.get(SEARCHED)
+    if rows:
+        with st.expander(_("Splits the search tried"), expanded=False):
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def _search(plan, values: dict) -> None:
+    """Button callback: run the search and put its best deployment's split into the controls."""
+    result = inference.search(plan, values)
+    st.session_state[SEARCHED] = list(result.explain())
+    if result.best is not None:
+        for key, value in inference.split_values(result.best).items():
+            st.session_state[STORE][key] = value
+            st.session_state[W + key] = value
+
+
+def _comparison(results: list[tuple[str, object]]) -> None:
+    """The comparison table (``core.figures.serving.comparison_rows``), then each design that cannot serve the
+    deployment with its reason and what would work."""
+    st.dataframe(pd.DataFrame(comparison_rows(results)), hide_index=True, width="stretch")
+    for label, result in results:
+        if isinstance(result, Exception):
+            message, suggestion = safe.message(result)
+            st.warning(f"**{safe.md(label)}**: {message}"
+                       + ("\n\n**" + _("What would work:") + f"** {suggestion}" if suggestion else ""))
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _served(key: str, language: str, _design, _plan, _values: dict):
+    """``webui.inference.serve`` of ``key`` (the design and the settings as JSON) in ``language``, and its time
+    figure (None when the deployment does not serve)."""
+    with i18n.language(language):
+        served = inference.serve(_design, _plan, _values)
+        if isinstance(served.here, Exception):
+            return served, None
+        shown = {_("this design"): served.here}
+        if not isinstance(served.without, Exception):
+            shown[_("this design, no compute fabric")] = served.without
+        shown.update({label: e for label, e in served.others if not isinstance(e, Exception)})
+        return served, cached.frozen(time_figure(shown))
+
+
+def _what_if(here, without) -> None:
+    """The same deployment without the compute fabric (KV transfer over the front-end network, every instance in
+    one NVLink domain), or why it cannot be."""
+    st.subheader(_("Without the compute fabric"))
+    if isinstance(without, Exception):
+        _show_error(without, st.warning)
+        return
+    _comparison([(_("with the compute fabric"), here), (_("without: front-end network only"), without)])
+    st.caption(_("Without the scale-out fabric every instance stays inside one NVLink domain and the KV cache moves "
+                 "over the front-end network (the storage network's ports, else the catalog's front-end figure)."))
+
+
+def _results(cur, plan, store: dict) -> None:
+    key = json.dumps({"design": cur.design.model_dump_json(), "values": store}, sort_keys=True)
+    served, figure = _served(key, i18n.current(), cur.design, plan, dict(store))
+    here = served.here
+    if isinstance(here, Exception):
+        _show_error(here)
+        return
+    st.markdown(cards_html(serving_key_numbers(here)), unsafe_allow_html=True)  # escaped in core
+    for warning in here.warnings:
+        st.warning(safe.md(warning))
+    _split_table(here)
+    if inference.search_ready():
+        _search_box(plan, store, here.deployment)
+    if here.kv is not None:
+        st.subheader(_("KV-cache transfer"))
+        st.markdown(cards_html(kv_key_numbers(here.kv, cur.unit)), unsafe_allow_html=True)
+    _what_if(here, served.without)
+    st.subheader(_("The same deployment on other designs"))
+    st.plotly_chart(figure, key=W + "time", config={"displaylogo": False})
+    _comparison([(_("this design"), here), *served.others])
+    st.caption(_("Each design serves the same GPUs per pool with the same split settings (0 = chosen for that "
+                 "design). Costs are each cluster's TCO share, from catalog price estimates."))
+
+
+def main() -> None:
+    store = LINK.values()
+    st.title(_("Inference"))
+    st.caption(_("A model served on the sidebar's design: time to first token, time per output token, throughput "
+                 "and cost per token, and the network's part in them. Model and constants: `core/perf/serving.py`, "
+                 "`assets/catalog/serving.toml`."))
+    LINK.show_warnings(_("Some values in the inference link were not applied; the rest is shown."))
+    cur = st.session_state.get("fp_current")
+    _model_controls(store)
+    _workload_controls(store)
+    disaggregated = store["mode"] == "disaggregated"
+    given = any(store[pool + key] for pool in link.POOLS for key in link.SPLIT_FIELDS)
+    with st.expander(_("Pools and splits (0 = chosen for the design)"), expanded=given):
+        if disaggregated:
+            _pool_controls(store, "p", _("Prefill pool"))
+        _pool_controls(store, "d", _("Decode pool") if disaggregated else _("Serving pool"))
+    state.set_page_link(PAGE_PATH, link.encode(store))
+    if cur is None or cur.plan is None:
+        st.info(_("The sidebar's design cannot be built; fix it there first."))
+        return
+    st.caption(safe.md(size_caption(cur.plan)))
+    _results(cur, cur.plan, store)
+
+
+main()

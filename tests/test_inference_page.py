@@ -1,0 +1,228 @@
+"""The Inference page (pages/8_Inference.py) inside the app, and what it stands on: the ``inf_`` link
+(core.formats.inferencelink), the deployment its settings mean on a design (webui.inference) and its figure
+(core.figures.serving).
+
+The page shows the serving model's own numbers for the sidebar's design, keeps every setting in the link (and
+reads it back), says what a bad link value was and keeps the rest, shows a deployment that does not fit with
+its way out, and shows each alternative design's own error without losing the others."""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+from types import SimpleNamespace
+
+import pytest
+
+from core.design import Design
+from core.errors import DesignError
+from core.figures.keynumbers import serving_key_numbers
+from core.figures.serving import comparison_rows, time_figure
+from core.formats import inferencelink as link
+from core.perf.serving import usable_hbm_bytes, weights_per_gpu_bytes
+from core.plan import plan
+from tests import pagetest
+from tests.test_i18n import rerun
+from webui import inference
+
+PAGE = "../pages/8_Inference.py"
+open_page = pagetest.opener(PAGE)
+CARD = re.compile(r'data-testid="stMetricLabel">(.*?)</div><div class="fp-value" data-testid="stMetricValue">(.*?)</div>')
+
+
+def cards(at) -> dict[str, str]:
+    return {html.unescape(k): html.unescape(v) for m in at.markdown for k, v in CARD.findall(str(m.value))}
+
+
+def unescape(text: str) -> str:
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def query(at) -> dict[str, str]:
+    return {k: at.query_params[k] for k in at.query_params}
+
+
+# --- the page ---------------------------------------------------------------------------------------------------
+def test_default_page_shows_the_serving_models_numbers():
+    at = open_page({"v": "1"})
+    assert not at.error and not at.warning
+    expected = inference.estimate_on(plan(Design()), link.DEFAULTS)
+    assert cards(at).items() >= {k.label: k.value for k in serving_key_numbers(expected)}.items()
+    assert "KV cache per request" in cards(at)  # disaggregated: the transfer's cards
+    assert len(at.get("plotly_chart")) == 1
+    split = at.dataframe[0].value
+    assert list(split["Nodes"]) == [expected.prefill.split.nodes, expected.decode.split.nodes]
+    assert "/inference?" in at.sidebar.code[0].value
+
+
+def test_every_setting_round_trips_through_the_link():
+    params = {"v": "1", "n": "8", "lang": "en", "inf_model": "qwen3-30b-a3b",
+              "inf_prec": "bf16", "inf_kvp": "fp8", "inf_in": "4000", "inf_out": "800", "inf_hit": "0.25",
+              "inf_load": "rate", "inf_rate": "3.5", "inf_ttft": "1500", "inf_tpot": "40", "inf_pn": "2",
+              "inf_ptp": "2", "inf_dn": "6", "inf_dtp": "1", "inf_ddp": "4", "inf_dep": "4", "inf_drx": "0"}
+    at = open_page(params)
+    assert not at.error and not at.warning, [e.value for e in at.error]
+    want = {k: v for k, v in params.items() if k != "inf_drx"}  # 0 = chosen: the default, left out
+    assert query(at) == want
+    values, warnings = link.decode(params)
+    assert not warnings and at.session_state["fp_inf"] == values
+    assert at.number_input(key="inf_w_rate").value == 3.5 and at.selectbox(key="inf_w_kvp").value == "fp8"
+    split = at.dataframe[0].value
+    assert list(split["Nodes"]) == [2, 6] and list(split["TP"]) == [2, 1] and list(split["EP"])[1] == 4
+    assert link.decode(link.encode(values))[0] == values
+
+
+def test_controls_change_the_numbers_and_the_link():
+    at = open_page({"v": "1"})
+    before = cards(at)["Time per output token"]
+    at.selectbox(key="inf_w_model").set_value("qwen3-30b-a3b")
+    rerun(at)
+    at.radio(key="inf_w_load").set_value("conc")
+    rerun(at)
+    at.number_input(key="inf_w_conc").set_value(64)
+    rerun(at)
+    assert not at.exception and not at.error
+    assert query(at)["inf_model"] == "qwen3-30b-a3b" and query(at)["inf_load"] == "conc" and query(at)["inf_conc"] == "64"
+    assert cards(at)["Time per output token"] != before
+
+
+def test_bad_link_values_warn_briefly_escaped_and_the_rest_applies():
+    at = open_page({"v": "1", "inf_in": "0", "inf_dtp": "9999", "inf_model": "[x](//evil.example)",
+                    "inf_rate": "lots", "inf_out": "800", "inf_load": "rate"})
+    assert not at.exception and not at.error
+    text = unescape(at.warning[0].value)
+    for fragment in ("'inf_in' (input tokens)", "1 to 1,000,000", "'inf_dtp' (decode tp)", "'inf_model'",
+                     "'inf_rate'"):
+        assert fragment in text, text
+    assert "](//evil" not in at.warning[0].value  # escaped: shown as characters, never a link
+    store = at.session_state["fp_inf"]
+    assert store["out"] == 800 and store["load"] == "rate"  # the good values kept
+    assert store["in"] == link.DEFAULTS["in"] and store["model"] == link.DEFAULTS["model"]  # safe fallbacks
+    assert query(at)["inf_out"] == "800" and "inf_in" not in query(at) and "inf_dtp" not in query(at)
+
+
+def test_a_deployment_that_does_not_fit_says_why_and_what_would_work():
+    at = open_page({"v": "1", "n": "1"})  # disaggregated needs two nodes
+    error = unescape(at.error[0].value)
+    assert "needs 2 nodes" in error and "What would work" in error
+    assert not cards(at)
+    assert at.number_input(key="inf_w_pn").value == 0  # nothing the user entered is lost
+
+
+def test_no_fabric_what_if_says_when_the_split_leaves_the_nvlink_domain():
+    at = open_page({"v": "1", "inf_model": "deepseek-r1", "inf_mode": "aggregated"})  # 32-GPU instances on H100
+    warning = next(unescape(w.value) for w in at.warning if "NVLink domain" in unescape(w.value))
+    assert "one NVLink domain of 8 GPUs, not 32" in warning and "What would work" in warning
+    assert cards(at)  # the deployment itself is shown
+
+
+def test_each_alternative_design_shows_its_own_error():
+    at = open_page({"v": "1", "g": "B200", "n": "4", "inf_prec": "fp4", "inf_model": "qwen3-30b-a3b"})
+    assert not at.error
+    table = at.dataframe[-1].value.set_index("Design")
+    assert table.loc["this design", "TPOT [ms]"] != "-" and table.loc["GB200-NVL72, same GPUs", "TPOT [ms]"] != "-"
+    assert table.loc["H100, InfiniBand non-blocking", "TPOT [ms]"] == "-"
+    warnings = [unescape(w.value) for w in at.warning]
+    for label in ("H100, InfiniBand non-blocking", "H100, Ethernet RoCE non-blocking"):
+        assert any(w.startswith(f"**{label}**") and "FP4" in w and "What would work" in w for w in warnings), warnings
+
+
+def test_search_answers_and_its_split_fill_the_controls(monkeypatch):
+    """With the serving search wired (``webui.inference.SEARCH``), the page shows its answers and its button puts
+    the best split into the controls and the link."""
+    best = inference.deployment(plan(Design()), {**link.DEFAULTS, "pn": 2, "dn": 2, "dtp": 4, "ptp": 8})
+    asked = []
+    fake = SimpleNamespace(
+        max_rate=lambda p, d: 7.25, balanced_ratio=lambda p, d: 0.5,
+        search=lambda p, model, workload, **kw: asked.append((model, kw)) or SimpleNamespace(
+            best=best, explain=lambda: [{"split": "tp4", "why": "cheapest"}]))
+    monkeypatch.setattr(inference, "SEARCH", fake)
+    at = open_page({"v": "1"})
+    text = " ".join(unescape(m.value) for m in at.markdown)
+    assert "7.25 requests/s" in text and "0.50" in text
+    at.button(key="inf_w_search").click()
+    rerun(at)
+    assert asked and asked[0][0] == link.DEFAULTS["model"] and asked[0][1]["precision"] == "fp8"
+    assert query(at)["inf_dtp"] == "4" and query(at)["inf_pn"] == "2"
+    assert at.number_input(key="inf_w_dtp").value == 4
+
+
+def test_page_in_chinese():
+    at = open_page({"v": "1", "lang": "zh"})
+    assert not at.error and at.title[0].value != "Inference"
+    assert "首" in " ".join(cards(at))  # 首个 token 时间
+
+
+# --- the link, the deployment, the figure --------------------------------------------------------------------------
+@pytest.mark.parametrize("key, text", [("in", "1000001"), ("hit", "1"), ("rate", "0"), ("conc", "2.5"),
+                                       ("pn", "-1"), ("ttft", "nan"), ("mode", "both")])
+def test_link_refuses_what_the_model_refuses(key, text):
+    values, warnings = link.decode({"inf_" + key: text})
+    assert len(warnings) == 1 and values[key] == link.DEFAULTS[key]
+
+
+def test_widget_limits_are_the_models():
+    assert link.widget_limits("in") == (1, 1_000_000)
+    low, high = link.widget_limits("hit")
+    assert low == 0 and 0.999999 < high < 1
+    assert 0 < link.widget_limits("rate")[0] < 1e-300
+    assert link.widget_limits("dtp") == (0, 1024)  # 0 = chosen for the design
+
+
+def test_every_value_the_link_accepts_fits_its_box():
+    at = open_page({"v": "1", "inf_load": "rate", "inf_rate": "0.0005", "inf_hit": "0.9999", "inf_conc": "100000000",
+                    "inf_ttft": "3600000"})
+    assert not at.exception and not at.warning
+    assert at.number_input(key="inf_w_rate").value == 0.0005 and at.number_input(key="inf_w_hit").value == 0.9999
+
+
+@pytest.mark.parametrize("design", [Design(), Design(gpu="GB200-NVL72", nodes=18), Design(nodes=128)])
+@pytest.mark.parametrize("model", ["llama3.3-70b", "deepseek-r1", "qwen3-30b-a3b", "llama3-405b"])
+def test_chosen_splits_divide_their_pools_and_hold_the_weights(design, model):
+    p = plan(design)
+    dep = inference.deployment(p, {**link.DEFAULTS, "model": model})
+    assert dep.prefill.nodes + dep.decode.nodes <= p.resolved.nodes
+    for split in dep.pools:
+        assert (split.nodes * p.resolved.gpus_per_node) % split.instance_gpus == 0
+        if dep.model.is_moe:
+            assert (dep.model.experts + split.redundant_experts) % split.ep == 0
+    if design.nodes != 4 or model != "deepseek-r1":  # 4 H100 nodes hold DeepSeek-R1 once, not in two pools
+        assert all(weights_per_gpu_bytes(dep, s) <= inference.WEIGHT_SHARE * usable_hbm_bytes(p) for s in dep.pools)
+
+
+def test_given_split_fields_are_kept():
+    p = plan(Design(nodes=16))
+    dep = inference.deployment(p, {**link.DEFAULTS, "dn": 8, "dtp": 4, "dpp": 2, "pn": 4})
+    assert (dep.decode.nodes, dep.decode.tp, dep.decode.pp, dep.prefill.nodes) == (8, 4, 2, 4)
+
+
+def test_same_gpus_on_another_design():
+    here = plan(Design(nodes=8))
+    there = plan(Design(gpu="GB200-NVL72", gpus=64))
+    dep = inference.deployment(here, {**link.DEFAULTS, "pn": 2, "dn": 6})
+    assert inference.same_gpus(here, there, dep) == (4, 12)  # 16 and 48 GPUs in trays of 4
+
+
+def test_alternatives_leave_out_the_design_itself():
+    assert "h100ib" not in inference.alternative_keys(Design(oversubscription=1.0), "infiniband", 32)
+    assert inference.alternative_keys(Design(gpu="B200"), "infiniband", 32) == list(inference.ALTERNATIVES)
+
+
+def test_time_figure_bars_sum_to_tpot_and_ttft():
+    e = inference.estimate_on(plan(Design()), link.DEFAULTS)
+    fig = time_figure({"a": e})
+    bars = [t for t in fig.data if t.type == "bar"]
+    tpot = sum(t.x[0] for t in bars if t.xaxis == "x")
+    ttft = sum(t.x[0] for t in bars if t.xaxis == "x2")
+    assert tpot == pytest.approx(e.tpot_s * 1e3) and ttft == pytest.approx(e.ttft_s * 1e3)
+
+
+def test_unbounded_latency_is_said_not_drawn():
+    p = plan(Design())
+    e = inference.estimate_on(p, {**link.DEFAULTS, "load": "rate", "rate": 10_000.0})
+    assert math.isinf(e.ttft_s)
+    fig = time_figure({"a": e})
+    assert any("unbounded" in "".join(t.text or ()) for t in fig.data if t.type == "scatter")
+    row = comparison_rows([("a", e), ("b", DesignError("no room", "fewer"))])
+    assert row[0]["TTFT [ms]"] == "unbounded" and row[0]["TPOT [ms]"] != "-" and row[1]["TTFT [ms]"] == "-"
