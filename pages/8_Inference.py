@@ -121,7 +121,7 @@ def _split_table(e) -> None:
 
 
 def _search_box(plan, store: dict, dep) -> None:
-    """The serving search's answers (``webui.inference.SEARCH``): the largest load within the targets, the balanced
+    """The serving search's answers: the largest load within the targets, the balanced
     pool ratio and a button that puts the cheapest split into the controls."""
     rate = inference.max_rate(plan, dep)
     notes = [_("Largest load within the targets: {rate} requests/s.").format(rate=units.number(rate))
@@ -197,8 +197,7 @@ def _results(cur, plan, store: dict) -> None:
     for warning in here.warnings:
         st.warning(safe.md(warning))
     _split_table(here)
-    if inference.search_ready():
-        _search_box(plan, store, here.deployment)
+    _search_box(plan, store, here.deployment)
     if here.kv is not None:
         st.subheader(_("KV-cache transfer"))
         st.markdown(cards_html(kv_key_numbers(here.kv, cur.unit)), unsafe_allow_html=True)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import html
 import math
 import re
-from types import SimpleNamespace
 
 import pytest
 
@@ -128,24 +127,20 @@ def test_each_alternative_design_shows_its_own_error():
         assert any(w.startswith(f"**{label}**") and "FP4" in w and "What would work" in w for w in warnings), warnings
 
 
-def test_search_answers_and_its_split_fill_the_controls(monkeypatch):
-    """With the serving search wired (``webui.inference.SEARCH``), the page shows its answers and its button puts
-    the best split into the controls and the link."""
-    best = inference.deployment(plan(Design()), {**link.DEFAULTS, "pn": 2, "dn": 2, "dtp": 4, "ptp": 8})
-    asked = []
-    fake = SimpleNamespace(
-        max_rate=lambda p, d: 7.25, balanced_ratio=lambda p, d: 0.5,
-        search=lambda p, model, workload, **kw: asked.append((model, kw)) or SimpleNamespace(
-            best=best, explain=lambda: [{"split": "tp4", "why": "cheapest"}]))
-    monkeypatch.setattr(inference, "SEARCH", fake)
-    at = open_page({"v": "1"})
+def test_search_answers_and_its_split_fill_the_controls():
+    """The page shows the serving search's answers and its button puts the best split into the controls and the
+    link: the same split the search finds on its own."""
+    at = open_page({"v": "1", "inf_ttft": "3000", "inf_tpot": "100"})
     text = " ".join(unescape(m.value) for m in at.markdown)
-    assert "7.25 requests/s" in text and "0.50" in text
+    assert "requests/s" in text and "balance the pools" in text
     at.button(key="inf_w_search").click()
     rerun(at)
-    assert asked and asked[0][0] == link.DEFAULTS["model"] and asked[0][1]["precision"] == "fp8"
-    assert query(at)["inf_dtp"] == "4" and query(at)["inf_pn"] == "2"
-    assert at.number_input(key="inf_w_dtp").value == 4
+    values = {**link.DEFAULTS, "ttft": 3000.0, "tpot": 100.0}
+    best = inference.search(plan(Design()), values).best
+    assert best is not None
+    assert query(at)["inf_dn"] == str(best.decode.nodes) and query(at)["inf_dtp"] == str(best.decode.tp)
+    assert at.number_input(key="inf_w_dtp").value == best.decode.tp
+    assert not at.exception
 
 
 def test_page_in_chinese():

@@ -33,10 +33,8 @@ from core.perf.serving import (Deployment, PoolSplit, ServingEstimate, estimate,
 from core.perf.training import model_preset
 from core.plan import Plan, plan as make_plan
 
-SEARCH: Any = None
-"""The serving search module (``core.perf.serving_search``) once it is part of the product; ``None`` until then,
-and the page leaves out what needs it. Wiring it is one line here: ``from core.perf import serving_search as
-SEARCH`` in place of this assignment."""
+from core.perf import serving_search as SEARCH
+"""The serving search (``core.perf.serving_search``), under a name of its own so tests can stand in for it."""
 
 WEIGHT_SHARE = 0.5
 """Most of a GPU's usable HBM the chosen split gives the weights; the rest holds the KV cache (an assumption
@@ -169,8 +167,9 @@ def alternative_keys(design: Design, current_fabric: str, gpus: int) -> list[str
 
 
 def estimate_on(plan: Plan, values: Mapping[str, Any], network: str = "fabric", nodes=None):
-    """``core.perf.serving.estimate`` of the settings' deployment on ``plan`` (raises its errors)."""
-    return estimate(plan, deployment(plan, values, network, nodes))
+    """``core.perf.serving.estimate`` of the settings' deployment on ``plan`` at the load it is shown at
+    (``serving_search.shown_load``: with no load set, the largest within the targets); raises its errors."""
+    return estimate(plan, SEARCH.shown_load(plan, deployment(plan, values, network, nodes)))
 
 
 @dataclass
@@ -208,28 +207,20 @@ def serve(design: Design, plan: Plan, values: Mapping[str, Any]) -> Served:
 
 
 # --- the serving search, through SEARCH only -------------------------------------------------------------------
-def search_ready() -> bool:
-    """Whether the serving search is wired (``SEARCH``)."""
-    return SEARCH is not None
-
-
 def max_rate(plan: Plan, dep: Deployment) -> float | None:
-    """The largest request rate [requests/s] at which ``dep`` meets its targets (None: none, or no search)."""
-    return SEARCH.max_rate(plan, dep) if SEARCH is not None else None
+    """The largest request rate [requests/s] at which ``dep`` meets its targets (None: none does)."""
+    return SEARCH.max_rate(plan, dep)
 
 
-def balanced_ratio(plan: Plan, dep: Deployment) -> float | None:
-    """Prefill:decode nodes that balance the pools (prefill over decode), or None without the search."""
-    return SEARCH.balanced_ratio(plan, dep) if SEARCH is not None else None
+def balanced_ratio(plan: Plan, dep: Deployment) -> float:
+    """Prefill:decode nodes that balance the pools (prefill over decode)."""
+    return SEARCH.balanced_ratio(plan, dep)
 
 
 def search(plan: Plan, values: Mapping[str, Any]):
     """The cheapest deployment of the settings' model and workload on ``plan`` that meets the targets
-    (``serving_search.search``'s result; ``.best`` None when none does), or None without the search."""
-    if SEARCH is None:
-        return None
-    mode = values["mode"]
-    return SEARCH.search(plan, values["model"], link.workload(values), mode=mode, precision=values["prec"],
+    (``serving_search.search``'s result; ``.best`` None when none does)."""
+    return SEARCH.search(plan, values["model"], link.workload(values), mode=values["mode"], precision=values["prec"],
                          kv_precision=values["kvp"])
 
 
@@ -238,6 +229,6 @@ def split_values(dep: Deployment) -> dict[str, Any]:
     out: dict[str, Any] = {"mode": dep.mode}
     pools = {"d": dep.decode} if dep.mode == "aggregated" else {"p": dep.prefill, "d": dep.decode}
     for pool, split in pools.items():
-        for key, field in link.SPLIT_FIELDS.items():
-            out[pool + key] = getattr(split, field)
+        for key, name in link.SPLIT_FIELDS.items():
+            out[pool + key] = getattr(split, name)
     return out

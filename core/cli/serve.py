@@ -223,8 +223,7 @@ def _given(planned, args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> str:
     from core.perf.serving import estimate
-    from core.perf.serving_constants import load_serving_constants
-    from core.perf.serving_search import max_rate, what_if_frontend, with_rate
+    from core.perf.serving_search import max_rate, shown_load, what_if_frontend
     from core.plan import plan
 
     planned = plan(design_from_args(args))
@@ -238,10 +237,7 @@ def run(args: argparse.Namespace) -> str:
             dep = dep.model_copy(update={"workload": dep.workload.model_copy(
                 update={"concurrency": args.concurrency, "rate": None})})
     top = max_rate(planned, dep)
-    targets = args.ttft_ms is not None or args.tpot_ms is not None
-    if args.rate is None and args.concurrency is None and top is not None:  # the largest load within the targets;
-        busy = 1.0 if targets else load_serving_constants().memory.default_utilisation  # none: the default share
-        dep = with_rate(dep, top * busy)  # of the capacity (top), the pools' shared time counted in aggregated mode
+    dep = shown_load(planned, dep)
     est = estimate(planned, dep)
     if args.export:
         from core.formats.serving_exports import serving_export_text

@@ -86,6 +86,21 @@ def with_rate(dep: Deployment, rate: float | None) -> Deployment:
     return dep.model_copy(update={"workload": dep.workload.model_copy(update={"rate": rate, "concurrency": None})})
 
 
+def shown_load(plan: Plan, dep: Deployment) -> Deployment:
+    """``dep`` at the load it is shown at (the CLI, the Inference page): its workload's rate or concurrency when it
+    gives one; else the largest rate within its targets (``max_rate``), or with no target the default utilisation
+    (``serving.toml [memory]``) of its ``capacity``. Unchanged when no rate meets the targets (the estimate then
+    says so at the default load)."""
+    w = dep.workload
+    if w.rate is not None or w.concurrency is not None:
+        return dep
+    top = max_rate(plan, dep)
+    if top is None:
+        return dep
+    targets = w.ttft_ms is not None or w.tpot_ms is not None
+    return with_rate(dep, top * (1.0 if targets else load_serving_constants().memory.default_utilisation))
+
+
 def capacity(plan: Plan, dep: Deployment) -> float:
     """Request rate at which the first pool saturates [requests/s].
 
