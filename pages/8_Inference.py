@@ -22,7 +22,7 @@ STORE = "fp_inf"  # this session's serving settings (inferencelink's keys -> val
 W = "inf_w_"  # widget key prefix
 SEARCHED = "fp_inf_search"  # the last split search's explanation rows
 MODES = {"disaggregated": N_("disaggregated"), "aggregated": N_("aggregated")}
-LOADS = {"none": N_("none ({share} of capacity)"), "rate": N_("request rate"),
+LOADS = {"none": N_("none (the most within the targets)"), "rate": N_("request rate"),
          "conc": N_("concurrency")}
 SPLIT_LABELS = {"n": N_("Nodes"), "tp": "TP", "dp": "DP", "ep": "EP", "pp": "PP", "rx": N_("Redundant experts")}
 SPLIT_HELP = {"n": N_("nodes of the design in this pool"), "tp": N_("tensor parallel: GPUs sharing each layer"),
@@ -81,9 +81,10 @@ def _workload_controls(store: dict) -> None:
     share = load_serving_constants().memory.default_utilisation
     store["load"] = c1.radio(_("Load"), list(LOADS), key=_seed(store, "load"),
                              format_func=lambda k: _(LOADS[k]).format(share=f"{share:.0%}"),
-                             help=_("None: the busier pool runs at {share} of what it can serve. A request rate is "
-                                    "an open loop (requests arrive whatever the latency); a concurrency a closed "
-                                    "loop (a new request when one finishes).").format(share=f"{share:.0%}"))
+                             help=_("None: the largest request rate that meets the TTFT and TPOT targets; without a "
+                                    "target, {share} of what the busier pool can serve. A request rate is an open loop "
+                                    "(requests arrive whatever the latency); a concurrency a closed loop (a new "
+                                    "request when one finishes).").format(share=f"{share:.0%}"))
     if store["load"] == "conc":
         store["conc"] = _number(c2, store, "conc", _("Requests in flight"), 16)
     else:
