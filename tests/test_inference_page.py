@@ -23,6 +23,7 @@ from core.perf.serving import usable_hbm_bytes, weights_per_gpu_bytes
 from core.plan import plan
 from tests import pagetest
 from tests.test_i18n import rerun
+from core.perf import servingform
 from webui import inference
 
 PAGE = "../pages/8_Inference.py"
@@ -46,7 +47,7 @@ def query(at) -> dict[str, str]:
 def test_default_page_shows_the_serving_models_numbers():
     at = open_page({"v": "1"})
     assert not at.error and not at.warning
-    expected = inference.estimate_on(plan(Design()), link.DEFAULTS)
+    expected = servingform.estimate_on(plan(Design()), link.DEFAULTS)
     assert cards(at).items() >= {k.label: k.value for k in serving_key_numbers(expected)}.items()
     assert "KV cache per request" in cards(at)  # disaggregated: the transfer's cards
     assert len(at.get("plotly_chart")) == 1
@@ -176,27 +177,27 @@ def test_every_value_the_link_accepts_fits_its_box():
 @pytest.mark.parametrize("model", ["llama3.3-70b", "deepseek-r1", "qwen3-30b-a3b", "llama3-405b"])
 def test_chosen_splits_divide_their_pools_and_hold_the_weights(design, model):
     p = plan(design)
-    dep = inference.deployment(p, {**link.DEFAULTS, "model": model})
+    dep = servingform.deployment(p, {**link.DEFAULTS, "model": model})
     assert dep.prefill.nodes + dep.decode.nodes <= p.resolved.nodes
     for split in dep.pools:
         assert (split.nodes * p.resolved.gpus_per_node) % split.instance_gpus == 0
         if dep.model.is_moe:
             assert (dep.model.experts + split.redundant_experts) % split.ep == 0
     if design.nodes != 4 or model != "deepseek-r1":  # 4 H100 nodes hold DeepSeek-R1 once, not in two pools
-        assert all(weights_per_gpu_bytes(dep, s) <= inference.WEIGHT_SHARE * usable_hbm_bytes(p) for s in dep.pools)
+        assert all(weights_per_gpu_bytes(dep, s) <= servingform.WEIGHT_SHARE * usable_hbm_bytes(p) for s in dep.pools)
 
 
 def test_given_split_fields_are_kept():
     p = plan(Design(nodes=16))
-    dep = inference.deployment(p, {**link.DEFAULTS, "dn": 8, "dtp": 4, "dpp": 2, "pn": 4})
+    dep = servingform.deployment(p, {**link.DEFAULTS, "dn": 8, "dtp": 4, "dpp": 2, "pn": 4})
     assert (dep.decode.nodes, dep.decode.tp, dep.decode.pp, dep.prefill.nodes) == (8, 4, 2, 4)
 
 
 def test_same_gpus_on_another_design():
     here = plan(Design(nodes=8))
     there = plan(Design(gpu="GB200-NVL72", gpus=64))
-    dep = inference.deployment(here, {**link.DEFAULTS, "pn": 2, "dn": 6})
-    assert inference.same_gpus(here, there, dep) == (4, 12)  # 16 and 48 GPUs in trays of 4
+    dep = servingform.deployment(here, {**link.DEFAULTS, "pn": 2, "dn": 6})
+    assert servingform.same_gpus(here, there, dep) == (4, 12)  # 16 and 48 GPUs in trays of 4
 
 
 def test_alternatives_leave_out_the_design_itself():
@@ -205,7 +206,7 @@ def test_alternatives_leave_out_the_design_itself():
 
 
 def test_time_figure_bars_sum_to_tpot_and_ttft():
-    e = inference.estimate_on(plan(Design()), link.DEFAULTS)
+    e = servingform.estimate_on(plan(Design()), link.DEFAULTS)
     fig = time_figure({"a": e})
     bars = [t for t in fig.data if t.type == "bar"]
     tpot = sum(t.x[0] for t in bars if t.xaxis == "x")
@@ -215,7 +216,7 @@ def test_time_figure_bars_sum_to_tpot_and_ttft():
 
 def test_unbounded_latency_is_said_not_drawn():
     p = plan(Design())
-    e = inference.estimate_on(p, {**link.DEFAULTS, "load": "rate", "rate": 10_000.0})
+    e = servingform.estimate_on(p, {**link.DEFAULTS, "load": "rate", "rate": 10_000.0})
     assert math.isinf(e.ttft_s)
     fig = time_figure({"a": e})
     assert any("unbounded" in "".join(t.text or ()) for t in fig.data if t.type == "scatter")

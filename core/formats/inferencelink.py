@@ -23,6 +23,7 @@ from pydantic import BaseModel, ValidationError
 from core.formats import sharelink
 from core.i18n import N_, _
 from core.perf.serving import KvPrecision, Mode, PoolSplit, ServingPrecision, Workload
+from core.perf.servingform import AUTO, SPLIT_FIELDS
 from core.perf.training import PRESETS
 
 PREFIX = "inf_"
@@ -30,10 +31,6 @@ LOADS = ("none", "rate", "conc")
 """How the load is given: none (the default utilisation), a request rate, a concurrency."""
 POOLS = ("p", "d")
 """Link letters of the prefill and the decode pool."""
-SPLIT_FIELDS = {"n": "nodes", "tp": "tp", "dp": "dp", "ep": "ep", "pp": "pp", "rx": "redundant_experts"}
-"""Link key (after the pool's letter) -> ``PoolSplit`` field."""
-AUTO = 0
-"""A pool's node count or split degree the page chooses for the design."""
 
 
 def bounds(model: type[BaseModel], name: str) -> tuple[float, bool, float, bool]:
@@ -161,17 +158,3 @@ def encode(values: Mapping[str, Any]) -> dict[str, str]:
 def owns(key: str) -> bool:
     """Whether link key ``key`` is one of the page's."""
     return key.startswith(PREFIX)
-
-
-def workload(values: Mapping[str, Any]) -> Workload:
-    """The serving model's ``Workload`` of the settings (a target of 0 is none; the load as ``inf_load`` says)."""
-    load = values["load"]
-    return Workload(input_tokens=values["in"], output_tokens=values["out"], cache_hit=values["hit"],
-                    rate=values["rate"] if load == "rate" else None,
-                    concurrency=values["conc"] if load == "conc" else None,
-                    ttft_ms=values["ttft"] or None, tpot_ms=values["tpot"] or None)
-
-
-def given_split(values: Mapping[str, Any], pool: str) -> dict[str, int]:
-    """The split fields of ``pool`` (``"p"`` or ``"d"``) the settings fix (``PoolSplit`` names; unset ones left out)."""
-    return {field: values[pool + key] for key, field in SPLIT_FIELDS.items() if values[pool + key] != AUTO}

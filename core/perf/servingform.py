@@ -1,0 +1,155 @@
+"""The Inference page's settings as a deployment on a design (like ``core.perf.jobform`` for training): the
+settings' keys (``core.formats.inferencelink`` declares them, with their limits, for the link), the workload and
+fixed split fields they give, and the splits and pool sizes chosen where a setting is 0 (``AUTO``):
+
+* pool nodes: aggregated, every node of the design serves; disaggregated, ``PREFILL_SHARE`` of them prefill (at
+  least one) and the rest decode;
+* a pool's split: the smallest model instance (a divisor of the pool's GPUs) whose weights take at most
+  ``WEIGHT_SHARE`` of a GPU's usable HBM, the rest left to the KV cache. A mixture-of-experts model runs its
+  attention data-parallel and its experts over every GPU of the instance (``dp = ep = instance``, SGLang's
+  DP attention with DeepEP); a dense model is tensor parallel within one NVLink domain (``tp`` a divisor of its
+  heads), pipeline parallel beyond. Redundant experts: the fewest extra slots that split evenly over ``ep``.
+  Settings the user fixed are kept; what does not fit is the serving model's to say (``estimate`` raises).
+
+This is a starting point, not the optimum: ``core.perf.serving_search.search`` finds the cheapest split that meets
+the targets (the page's button, ``python -m core serve`` without a split). ``estimate_on`` shows the deployment at
+``serving_search.shown_load``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+from core.perf.serving import (Deployment, PoolSplit, Workload, estimate, usable_hbm_bytes,
+                               weights_per_gpu_bytes)
+from core.perf.serving_search import shown_load
+from core.perf.training import model_preset
+from core.plan import Plan
+
+SPLIT_FIELDS = {"n": "nodes", "tp": "tp", "dp": "dp", "ep": "ep", "pp": "pp", "rx": "redundant_experts"}
+"""Link key (after the pool's letter) -> ``PoolSplit`` field."""
+AUTO = 0
+"""A pool's node count or split degree the page chooses for the design."""
+
+
+def workload(values: Mapping[str, Any]) -> Workload:
+    """The serving model's ``Workload`` of the settings (a target of 0 is none; the load as ``inf_load`` says)."""
+    load = values["load"]
+    return Workload(input_tokens=values["in"], output_tokens=values["out"], cache_hit=values["hit"],
+                    rate=values["rate"] if load == "rate" else None,
+                    concurrency=values["conc"] if load == "conc" else None,
+                    ttft_ms=values["ttft"] or None, tpot_ms=values["tpot"] or None)
+
+
+def given_split(values: Mapping[str, Any], pool: str) -> dict[str, int]:
+    """The split fields of ``pool`` (``"p"`` or ``"d"``) the settings fix (``PoolSplit`` names; unset ones left out)."""
+    return {field: values[pool + key] for key, field in SPLIT_FIELDS.items() if values[pool + key] != AUTO}
+
+
+WEIGHT_SHARE = 0.5
+"""Most of a GPU's usable HBM the chosen split gives the weights; the rest holds the KV cache (an assumption
+of the page's starting point, not of the serving model)."""
+PREFILL_SHARE = 1 / 3
+"""Share of the nodes the page gives the prefill pool when it chooses (LMSYS's DeepSeek-V3 deployment ran 4
+prefill and 9 decode nodes, lmsys.org/blog/2025-05-05-large-scale-ep); the search balances it."""
+def pool_nodes(plan: Plan, dep: Deployment, values: Mapping[str, Any]) -> tuple[int, int]:
+    """(prefill, decode) nodes: the settings', or chosen for ``plan`` where they are 0 (prefill 0 when aggregated).
+    Chosen counts are whole multiples of the nodes the smallest instance of ``dep``'s model needs (``unit_nodes``)."""
+    total = plan.resolved.nodes
+    if values["mode"] == "aggregated":
+        return 0, values["dn"] or total
+    unit = min(unit_nodes(plan, dep, given_split(values, "p")), total)
+    prefill = values["pn"] or min(max(unit, round(total * PREFILL_SHARE / unit) * unit), max(1, total - 1))
+    rest = max(1, total - prefill)
+    unit = unit_nodes(plan, dep, given_split(values, "d"))
+    return prefill, values["dn"] or (rest // unit * unit or rest)
+
+
+def unit_nodes(plan: Plan, dep: Deployment, given: Mapping[str, int]) -> int:
+    """Nodes of the smallest instance of ``dep``'s model whose weights fit (``WEIGHT_SHARE``), the ``given`` split
+    fields kept; instances of a power of two GPUs or whole nodes are tried (1 when none fits)."""
+    r = plan.resolved
+    sizes = sorted({2 ** k for k in range(r.gpus.bit_length())} | set(range(r.gpus_per_node, r.gpus + 1,
+                                                                           r.gpus_per_node)))
+    usable = usable_hbm_bytes(plan)
+    for size in sizes:
+        split = _shape(dep, size, given, r.nvlink_domain_gpus)
+        if split is not None and weights_per_gpu_bytes(dep, split) <= WEIGHT_SHARE * usable:
+            return -(-split.instance_gpus // r.gpus_per_node)
+    return 1
+
+
+def _divisors(n: int) -> list[int]:
+    """The divisors of ``n``, ascending (pairs up to its square root)."""
+    small = [d for d in range(1, math.isqrt(n) + 1) if n % d == 0]
+    return sorted(set(small + [n // d for d in small]))
+
+
+def _shape(dep: Deployment, instance: int, given: Mapping[str, int], domain: int) -> PoolSplit | None:
+    """The split of an ``instance``-GPU model instance, the ``given`` fields kept (None: they do not divide it)."""
+    m = dep.model
+    if m.is_moe:
+        tp, pp = given.get("tp", 1), given.get("pp", 1)
+        if instance % (tp * pp):
+            return None
+        dp = given.get("dp", instance // (tp * pp))
+        ep = given.get("ep", tp * dp)
+    else:
+        dp, ep = given.get("dp", 1), given.get("ep", 1)
+        if instance % dp:
+            return None
+        tp = given.get("tp") or max(t for t in _divisors(instance // dp)
+                                    if m.heads % t == 0 and t <= max(1, domain) and instance // dp % t == 0)
+        pp = given.get("pp", instance // (tp * dp))
+    if ep < 1 or m.is_moe and (tp * dp) % ep:
+        return None
+    slots = (-m.experts) % ep if m.is_moe else 0
+    return PoolSplit(nodes=1, tp=tp, dp=dp, ep=ep, pp=min(max(pp, 1), m.layers),
+                     redundant_experts=given.get("redundant_experts", slots))
+
+
+def fit_split(plan: Plan, dep: Deployment, nodes: int, given: Mapping[str, int]) -> PoolSplit:
+    """The split of a pool of ``nodes`` nodes of ``plan`` for ``dep``'s model and precision: the ``given`` fields
+    as they are, the others chosen (module docstring). When no instance fits, the largest one tried."""
+    r = plan.resolved
+    gpus = max(1, nodes) * r.gpus_per_node
+    usable, last = usable_hbm_bytes(plan), None
+    for instance in _divisors(gpus):
+        split = _shape(dep, instance, given, r.nvlink_domain_gpus)
+        if split is None or gpus % split.instance_gpus:
+            continue
+        last = split.model_copy(update={"nodes": max(1, nodes)})
+        if weights_per_gpu_bytes(dep, last) <= WEIGHT_SHARE * usable:
+            return last
+    return last or PoolSplit(nodes=max(1, nodes), **given)
+
+
+def _base(values: Mapping[str, Any], network: str) -> Deployment:
+    return Deployment(model=model_preset(values["model"]), mode=values["mode"], precision=values["prec"],
+                      kv_precision=values["kvp"], workload=workload(values), network=network)
+
+
+def deployment(plan: Plan, values: Mapping[str, Any], network: str = "fabric",
+               nodes: tuple[int, int] | None = None) -> Deployment:
+    """The deployment the settings ``values`` (``inferencelink.decode``'s) mean on ``plan``; ``nodes`` (prefill,
+    decode) in place of the settings' node counts (another design's, ``same_gpus``)."""
+    base = _base(values, network)
+    prefill_nodes, decode_nodes = nodes or pool_nodes(plan, base, values)
+    decode = fit_split(plan, base, decode_nodes, given_split(values, "d"))
+    prefill = fit_split(plan, base, prefill_nodes, given_split(values, "p")) if prefill_nodes else PoolSplit()
+    return base.model_copy(update={"prefill": prefill, "decode": decode})
+
+
+def same_gpus(plan: Plan, other: Plan, dep: Deployment) -> tuple[int, int]:
+    """(prefill, decode) nodes of ``other`` holding the GPUs ``dep``'s pools have on ``plan`` (rounded up to whole
+    nodes)."""
+    here, there = plan.resolved.gpus_per_node, other.resolved.gpus_per_node
+    nodes = (0 if dep.mode == "aggregated" else dep.prefill.nodes, dep.decode.nodes)
+    return tuple(-(-n * here // there) if n else 0 for n in nodes)  # type: ignore[return-value]
+
+
+def estimate_on(plan: Plan, values: Mapping[str, Any], network: str = "fabric", nodes=None):
+    """``core.perf.serving.estimate`` of the settings' deployment on ``plan`` at the load it is shown at
+    (``serving_search.shown_load``: with no load set, the largest within the targets); raises its errors."""
+    return estimate(plan, shown_load(plan, deployment(plan, values, network, nodes)))
