@@ -21,7 +21,7 @@ from core.formats.joblink import DEFAULTS
 from core.i18n import _
 from core.perf.jobform import FITTED
 from core.perf.sizes import format_size
-from webui import jobs, jobstate, jobwork, pagestate, safe, state
+from webui import inferencestate, jobs, jobstate, jobwork, pagestate, safe, state
 
 PAGE_PATH = "sweep"
 STORE = "fp_sw"  # this session's sweep settings (sweeplink.decode's values)
@@ -105,10 +105,13 @@ def _controls(store: dict) -> None:
 
 
 def _spec(store: dict, design: Design) -> sw.SweepSpec:
-    job, fit = _job() if sw.METRICS[store["m"]].needs in ("job", "busbw") else (None, ())
+    needs = sw.METRICS[store["m"]].needs
+    job, fit = _job() if needs in ("job", "busbw") else (None, ())
+    serving = dict(inferencestate.LINK.values()) if needs == "serving" else None
     y = sw.Axis(setting=store["y"], values=tuple(store["yv"])) if store["y"] and store["yv"] else None
     return sw.SweepSpec(base=design, x=sw.Axis(setting=store["x"], values=tuple(store["xv"])), y=y,
-                        metric=store["m"], size=int(store["sz"]), job=job, fit=fit, defaults=dict(DEFAULTS))
+                        metric=store["m"], size=int(store["sz"]), job=job, fit=fit, defaults=dict(DEFAULTS),
+                        serving=serving)
 
 
 def _slug(cur) -> str:

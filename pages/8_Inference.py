@@ -15,10 +15,9 @@ from core.formats import inferencelink as link
 from core.i18n import N_, _
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import PRESETS
-from webui import cached, inference, pagestate, safe, state
+from webui import cached, inference, inferencestate, safe, state
 
 PAGE_PATH = "inference"
-STORE = "fp_inf"  # this session's serving settings (inferencelink's keys -> values)
 W = "inf_w_"  # widget key prefix
 SEARCHED = "fp_inf_search"  # the last split search's explanation rows
 MODES = {"disaggregated": N_("disaggregated"), "aggregated": N_("aggregated")}
@@ -32,8 +31,7 @@ SPLIT_HELP = {"n": N_("nodes of the design in this pool"), "tp": N_("tensor para
               "rx": N_("extra copies of busy experts so the expert slots split evenly over ep")}
 AUTO_HELP = N_("0 = chosen for the design; the split in force is in the table below.")
 
-# The serving settings in the link (webui.pagestate)
-LINK = pagestate.PageLink(STORE, link.decode, link.owns)
+LINK, STORE = inferencestate.LINK, inferencestate.STORE
 
 
 def _seed(store: dict, key: str) -> str:

@@ -78,8 +78,8 @@ def test_bad_input_names_the_option(capsys, argv, field):
 
 
 def test_a_split_that_does_not_divide_says_what_fits(capsys):
-    code, out, err = run(capsys, "serve", "--nodes", "16", "--ttft-ms", "2000", "--tpot-ms", "100",
-                         "--prefill-nodes", "4", "--prefill-dp", "32", "--prefill-ep", "32",
+    code, out, err = run(capsys, "serve", "--model", "deepseek-v3", "--nodes", "16", "--ttft-ms", "2000",
+                         "--tpot-ms", "100", "--prefill-nodes", "4", "--prefill-dp", "32", "--prefill-ep", "32",
                          "--decode-nodes", "8", "--decode-dp", "48", "--decode-ep", "48")
     assert code == 3 and out == ""
     assert "decode pool: 64 GPUs on 8 nodes do not split into instances of tp x dp x pp = 48 GPUs" in err
@@ -97,11 +97,26 @@ def test_a_model_that_does_not_fit_exits_3_with_ways_out(capsys, split):
 
 
 def test_without_load_or_targets_it_shows_the_default_share_of_the_capacity(capsys):
-    code, out, err = run(capsys, "serve", "--nodes", "8", "--format", "json")
+    code, out, err = run(capsys, "serve", "--nodes", "8", "--ttft-ms", "0", "--tpot-ms", "0", "--format", "json")
     assert code == 0, err
     s = json.loads(out)
     assert s["rate_per_s"] == pytest.approx(0.8 * s["max_rate_per_s"], rel=1e-6)
     assert s["ttft_s"] is not None and not s["warnings"]  # below saturation, whichever mode the search chose
+
+
+def test_the_command_line_and_the_page_share_their_defaults(capsys):
+    """Without options the command serves what the Inference page serves by default (its model, lengths, precisions
+    and targets)."""
+    from core.formats.inferencelink import DEFAULTS
+
+    code, out, err = run(capsys, "serve", "--nodes", "8", "--format", "json")
+    assert code == 0, err
+    s = json.loads(out)
+    assert s["model"] == "Llama 3.3 70B" and DEFAULTS["model"] == "llama3.3-70b"
+    w = s["workload"]
+    assert (w["input_tokens"], w["output_tokens"], w["ttft_ms"], w["tpot_ms"]) == (
+        DEFAULTS["in"], DEFAULTS["out"], DEFAULTS["ttft"], DEFAULTS["tpot"])
+    assert (s["precision"], s["kv_precision"]) == (DEFAULTS["prec"], DEFAULTS["kvp"])
 
 
 def test_the_cli_docs_state_the_default_share():

@@ -96,7 +96,8 @@ COMMANDS = (
        ["train", "--gpus", "512", "--layers", "12", "--hidden", "2048", "--ffn", "8192", "--heads", "16",
         "--kv-heads", "4", "--vocab", "32000"]]
     + [["serve", "--gpus", "128", "--ttft-ms", "2000", "--tpot-ms", "100", "--explain", "--no-fabric"],
-       ["serve", "--nodes", "16", "--prefill-nodes", "4", "--prefill-dp", "32", "--prefill-ep", "32",
+       ["serve", "--model", "deepseek-v3", "--nodes", "16", "--prefill-nodes", "4", "--prefill-dp", "32",
+        "--prefill-ep", "32",
         "--decode-nodes", "8", "--decode-dp", "64", "--decode-ep", "64", "--rate", "20"]]
 )
 

@@ -20,7 +20,7 @@ from core.analysis.sweep import (METRICS, SETTINGS, Axis, SweepSpec, check_value
 from core.design import Design
 from core.errors import DesignError, FabricPlannerError, InputError
 from core.figures import sweep as figs
-from core.formats import sweeplink
+from core.formats import inferencelink, sweeplink
 from core.formats.joblink import DEFAULTS
 from core.i18n import language
 from core.perf.jobform import FITTED
@@ -123,8 +123,22 @@ def test_every_metric_measures():
     p = plan(Design(gpu="H100", nodes=64))
     job = cmp.job_settings(p, dict(DEFAULTS), FITTED, DEFAULTS)
     for key in METRICS:
-        value = measure(p, key, 1 << 30, job)
+        value = measure(p, key, 1 << 30, job, dict(inferencelink.DEFAULTS))
         assert value == value and value >= 0, key  # a number, not NaN
+
+
+def test_serving_metrics_are_the_inference_pages():
+    """A sweep point's serving metric is the Inference page's number for that design (the same estimate)."""
+    from core.perf.servingform import estimate_on
+
+    settings = dict(inferencelink.DEFAULTS)
+    spec = SweepSpec(base=Design(gpu="H100", nodes=8), x=Axis(setting="fabric", values=("infiniband", "ethernet")),
+                     metric="tpot_ms", serving=settings)
+    result = sweep(spec)
+    for point in result.points:
+        assert point.value == pytest.approx(estimate_on(plan(point.design), settings).tpot_s * 1e3)
+    with pytest.raises(InputError):
+        measure(plan(Design(gpu="H100", nodes=8)), "tpot_ms")
 
 
 @pytest.mark.parametrize("setting, values, words", [

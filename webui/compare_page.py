@@ -28,7 +28,7 @@ from core.perf.jobform import FITTED
 from core.perf.training import PRESETS
 from core.plan import plan as make_plan
 from core.perf.sizes import format_size
-from webui import jobs, jobstate, jobwork, pagestate, safe, state
+from webui import inferencestate, jobs, jobstate, jobwork, pagestate, safe, state
 
 STORE = "fp_cmp"  # {"entries": [{"id", "name", "design" (JSON)}], "baseline": int, "sizes": [bytes], "next": int}
 LINK = state.COMPARE_LINK  # the comparison's keys for the share link (webui.state.canonical_params adds them)
@@ -223,12 +223,12 @@ def _job_settings() -> tuple[dict, set[str]]:
 @st.cache_resource(max_entries=32, show_spinner=False)
 def _compare(key: str, baseline: int, language: str) -> cmp.Comparison:
     """``core.analysis.compare.compare`` of the comparison ``key`` (JSON: names, designs, sizes, job, fitted
-    keys) in ``language``; cached (nothing mutates a Comparison)."""
+    keys, the Inference page's settings) in ``language``; cached (nothing mutates a Comparison)."""
     data = json.loads(key)
     with i18n.language(language):
         designs = [(name, Design.model_validate_json(design)) for name, design in data["designs"]]
         return cmp.compare(designs, baseline, data["settings"], tuple(data["sizes"]), fit=set(data["free"]),
-                           defaults=DEFAULTS)
+                           defaults=DEFAULTS, serving=data["serving"])
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
@@ -349,7 +349,7 @@ def main() -> None:
     lang = i18n.current()
     key = json.dumps({"designs": [(e["name"], e["design"]) for e in entries], "sizes": list(store["sizes"]),
                       "settings": {k: list(v) if isinstance(v, tuple) else v for k, v in settings.items()},
-                      "free": sorted(free)}, sort_keys=True)
+                      "free": sorted(free), "serving": dict(inferencestate.LINK.values())}, sort_keys=True)
     result = _compare(key, store["baseline"], lang)
     cols = st.columns(len(entries))
     for index, (col, entry, column) in enumerate(zip(cols, entries, result.columns)):

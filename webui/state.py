@@ -24,7 +24,7 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from core import i18n
-from core.formats import optimizelink, sharelink
+from core.formats import inferencelink, optimizelink, sharelink
 from core.formats.entry import SIZE_UNITS, count_in, nodes_for, parse_whole
 from core.formats.joblink import JOB
 from core import vocab
@@ -42,7 +42,7 @@ from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
 from core.physical.racks import load_racks
 from core.plan import Plan, plan
-from webui import jobstate, pagestate, safe
+from webui import inferencestate, jobstate, pagestate, safe
 
 CATALOG = load_catalog()
 RACKS = load_racks()
@@ -928,7 +928,7 @@ def link_params(design: Design, unit: str) -> dict[str, str]:
 
 
 def canonical_params(page_path: str) -> dict[str, str]:
-    """The query string of what is on screen: the design, the UI unit, the Performance settings the
+    """The query string of what is on screen: the design, the UI unit, the Performance and Inference settings the
     session holds, and (on the Designer) the open tab. Nothing a link carried that was not applied."""
     ss = st.session_state
     cur: Current | None = ss.get("fp_current")
@@ -939,6 +939,9 @@ def canonical_params(page_path: str) -> dict[str, str]:
     job = jobstate.link_values()
     if job is not None:
         params.update(JOB.encode(job))
+    serving = ss.get(inferencestate.STORE)
+    if serving:  # the Inference page's settings, which Compare and Sweep serve on their designs too
+        params.update(inferencelink.encode(serving))
     params.update(NAMING.encode(ss.get(NAMING_STORE) or {}))
     tab = ss.get(TAB_STORE)
     if page_path == DESIGNER_PATH and tab in DESIGNER_TABS[1:]:

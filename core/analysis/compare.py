@@ -59,7 +59,7 @@ class Metric:
 
 
 GROUPS = {"design": N_("Design"), "cost": N_("Cost and power"), "collectives": N_("Collectives"),
-          "training": N_("Training job")}
+          "training": N_("Training job"), "serving": N_("Inference deployment")}
 """Row groups (English, marked)."""
 
 _KEY_METRICS = (
@@ -90,6 +90,12 @@ _TRAINING_METRICS = (
     Metric("days_to_train", N_("Days to train"), LOWER, "days", "training"),
     Metric("run_cost_usd", N_("Cost of the run [USD]"), LOWER, "usd", "training"),
 )
+SERVING_METRICS = (
+    Metric("ttft_ms", N_("Time to first token [ms]"), LOWER, "ms", "serving"),
+    Metric("tpot_ms", N_("Time per output token [ms]"), LOWER, "ms", "serving"),
+    Metric("serving_tokens_per_s_per_gpu", N_("Output tokens/s per GPU"), HIGHER, "count", "serving"),
+    Metric("usd_per_million_tokens", N_("Cost per million output tokens [USD]"), LOWER, "usd_cents", "serving"),
+)
 
 
 def busbw_key(size: int) -> str:
@@ -97,9 +103,10 @@ def busbw_key(size: int) -> str:
 
 
 def metrics(sizes: Sequence[int] = DEFAULT_SIZES) -> tuple[Metric, ...]:
-    """Every row, in order: key numbers, all-reduce busbw at each of ``sizes`` [bytes], the training job."""
+    """Every row, in order: key numbers, all-reduce busbw at each of ``sizes`` [bytes], the training job, the
+    inference deployment."""
     busbw = tuple(Metric(busbw_key(s), "", HIGHER, "gbytes", "collectives") for s in sizes)
-    return (*_KEY_METRICS, *busbw, *_TRAINING_METRICS)
+    return (*_KEY_METRICS, *busbw, *_TRAINING_METRICS, *SERVING_METRICS)
 
 
 def metric_label(metric: Metric) -> str:
@@ -142,6 +149,20 @@ def busbw_values(plan: Plan, sizes: Sequence[int], settings: Mapping | None = No
                                          plan.resolved.fabric == "infiniband"))
         t, _a, _p = s.best()
         return {busbw_key(size): float(b) for size, b in zip(sizes, s.busbw(t))}
+
+
+def serving_values(plan: Plan, settings: Mapping) -> dict[str, float]:
+    """TTFT and TPOT [ms], output tokens/s per GPU and the cost per million output tokens [USD] of the Inference
+    page's deployment (``settings``: its ``core.formats.inferencelink`` values) on ``plan``, at the load the page
+    shows it at (``core.perf.servingform.estimate_on``); raises when it does not fit. A time without bound (the
+    load is more than the deployment serves) is left out."""
+    from core.perf.servingform import estimate_on
+
+    e = estimate_on(plan, settings)
+    values = {"ttft_ms": e.ttft_s * 1e3, "tpot_ms": e.tpot_s * 1e3,
+              "serving_tokens_per_s_per_gpu": e.output_tokens_per_s / e.gpus,
+              "usd_per_million_tokens": e.usd_per_million_output_tokens}
+    return {k: v for k, v in values.items() if math.isfinite(v)}
 
 
 def training_values(plan: Plan, settings: Mapping) -> dict[str, float]:
@@ -244,7 +265,7 @@ def edited(design: Design, changes: Mapping, current_fabric: str) -> Design:
 
 def _evaluate(name: str, design: Design, sizes: Sequence[int], settings: Mapping | None,
               planner: Callable[[Design], Plan], fit: Collection[str] = (),
-              defaults: Mapping | None = None) -> Column:
+              defaults: Mapping | None = None, serving: Mapping | None = None) -> Column:
     col = Column(name, design)
     try:
         col.plan = planner(design)
@@ -262,22 +283,29 @@ def _evaluate(name: str, design: Design, sizes: Sequence[int], settings: Mapping
             col.values.update(training_values(col.plan, col.job))
         except FabricPlannerError as exc:
             col.notes.append(_("Training job: {problem}").format(problem=str(exc)))
+    if serving is not None:
+        try:
+            col.values.update(serving_values(col.plan, serving))
+        except FabricPlannerError as exc:
+            col.notes.append(_("Inference deployment: {problem}").format(problem=str(exc)))
     return col
 
 
 def compare(designs: Sequence[tuple[str, Design]], baseline: int = 0, settings: Mapping | None = None,
             sizes: Sequence[int] = DEFAULT_SIZES, planner: Callable[[Design], Plan] = make_plan,
-            fit: Collection[str] = (), defaults: Mapping | None = None) -> Comparison:
+            fit: Collection[str] = (), defaults: Mapping | None = None,
+            serving: Mapping | None = None) -> Comparison:
     """Plan and measure each ``(name, design)``; ``baseline`` is the index the deltas are taken against
     (cut into range). ``settings``: the training job, the Performance page's settings (None = no training
-    rows); ``fit``: the settings fitted to each design from ``defaults`` (``job_settings``). At most ``MAX_DESIGNS``
+    rows); ``fit``: the settings fitted to each design from ``defaults`` (``job_settings``); ``serving``: the
+    Inference page's settings (None = no inference rows, ``serving_values``). At most ``MAX_DESIGNS``
     designs and ``MAX_SIZES`` sizes (``ValueError`` above: the codec and page bound them first)."""
     if len(designs) > MAX_DESIGNS:
         raise ValueError(f"at most {MAX_DESIGNS} designs")
     if len(sizes) > MAX_SIZES:
         raise ValueError(f"at most {MAX_SIZES} sizes")
     sizes = tuple(int(s) for s in sizes)
-    columns = [_evaluate(name, design, sizes, settings, planner, fit, defaults) for name, design in designs]
+    columns = [_evaluate(name, design, sizes, settings, planner, fit, defaults, serving) for name, design in designs]
     baseline = min(max(0, int(baseline)), max(0, len(columns) - 1))
     return Comparison(columns, baseline, sizes, metrics(sizes))
 

@@ -33,7 +33,7 @@ from core.analysis import compare as cmp
 from core.catalog import load_catalog
 from core.design import MAX_GPUS, Design, parse_design
 from core import progress
-from core.errors import FabricPlannerError, InputError
+from core.errors import DesignError, FabricPlannerError, InputError
 from core.i18n import N_, _
 from core.perf.sizes import format_size
 from core.plan import Plan, plan as make_plan
@@ -107,7 +107,8 @@ SETTINGS: dict[str, Setting] = {s.key: s for s in (
 class SweepMetric:
     """A metric a sweep can plot: ``key`` (unit in the name), English ``label`` (marked), ``better``
     (``higher`` / ``lower``), ``kind`` as in ``core.analysis.compare.Metric``, ``needs``: ``plan`` (the key
-    numbers), ``busbw`` (a collective at ``SweepSpec.size``) or ``job`` (the training job)."""
+    numbers), ``busbw`` (a collective at ``SweepSpec.size``), ``job`` (the training job) or ``serving`` (the
+    Inference page's deployment, ``SweepSpec.serving``)."""
 
     key: str
     label: str
@@ -137,6 +138,7 @@ METRICS: dict[str, SweepMetric] = {m.key: m for m in (
     SweepMetric("tokens_per_s", N_("Tokens/s"), cmp.HIGHER, "count", "job"),
     SweepMetric("days_to_train", N_("Days to train"), cmp.LOWER, "days", "job"),
     SweepMetric("run_cost_usd", N_("Cost of the run [USD]"), cmp.LOWER, "usd", "job"),
+    *(SweepMetric(m.key, m.label, m.better, m.kind, "serving") for m in cmp.SERVING_METRICS),
 )}
 
 
@@ -173,6 +175,7 @@ class SweepSpec(BaseModel):
              are the settings (of ``jobform.FITTED``) fitted to the base design, ``defaults`` the link
              defaults they are fitted from (``core.formats.joblink.DEFAULTS``).
     routing  ``rt``/``pl``/``sharp`` of the job (``compare.busbw_values``), default the job's.
+    serving  the Inference page's settings (``core.formats.inferencelink`` values) for the serving metrics.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -184,6 +187,7 @@ class SweepSpec(BaseModel):
     job: dict[str, Any] | None = None
     fit: tuple[str, ...] = ()
     defaults: dict[str, Any] | None = None
+    serving: dict[str, Any] | None = None
 
 
 class SweepPoint(BaseModel):
@@ -295,9 +299,19 @@ FABRIC_SPECIFIC = ("switch", "port_speed_gbps", "leaf_switch", "spine_switch", "
 NIC, tier switches and an uplink speed are of one fabric too). A field swept at the same time is set after."""
 
 
-def measure(p: Plan, metric: str, size: int = GIB, job: Mapping | None = None) -> float:
-    """The value of ``metric`` on plan ``p`` (the job metrics need ``job``, settings already fitted)."""
+def measure(p: Plan, metric: str, size: int = GIB, job: Mapping | None = None,
+            serving: Mapping | None = None) -> float:
+    """The value of ``metric`` on plan ``p`` (the job metrics need ``job``, settings already fitted; the serving
+    metrics ``serving``, the Inference page's settings)."""
     m = METRICS[metric]
+    if m.needs == "serving":
+        if serving is None:
+            raise InputError(_("the metric {metric} needs the Inference page's deployment").format(metric=metric))
+        values = cmp.serving_values(p, serving)
+        if metric not in values:
+            raise DesignError(_("the load is more than the deployment can serve: no finite {metric}").format(
+                metric=metric_label(metric)), _("Lower the load or relax the targets on the Inference page."))
+        return float(values[metric])
     if m.needs == "plan":
         summary = p.summary()
         if metric == "facility_kw":
@@ -362,7 +376,7 @@ def _point(spec: SweepSpec, changes: dict, x: Value, y: Value | None, base_fabri
         return SweepPoint(x=x, y=y, reason=str(exc))
     try:
         p = planner(design)
-        value = measure(p, spec.metric, spec.size, job if job is not None else (spec.job or {}))
+        value = measure(p, spec.metric, spec.size, job if job is not None else (spec.job or {}), spec.serving)
     except FabricPlannerError as exc:
         return SweepPoint(x=x, y=y, reason=str(exc), design=design)
     return SweepPoint(x=x, y=y, value=value, design=design)

@@ -47,9 +47,11 @@ WORKLOAD_FLAGS = {"input_tokens": "--input-tokens", "output_tokens": "--output-t
 
 
 def add_workload_options(parser, prefix: str = "", rate_required: bool = False):
-    """The model, workload, mode and precision options of a serving deployment (``prefix``: ``serve-`` for the
-    optimizer's serving target, whose options then read ``--serve-rate``); returns the deployment group for the
-    split options. ``workload_of(args, prefix)`` reads them back."""
+    """The model, workload, mode and precision options of a serving deployment, with the Inference page's defaults
+    (``core.formats.inferencelink.DEFAULTS``: one set of defaults for the page and the command line); ``prefix``:
+    ``serve-`` for the optimizer's and the sweep's serving target (``--serve-rate``). Returns the deployment group
+    for the split options. ``workload_of(args, prefix)`` and ``serving_settings(args, prefix)`` read them back."""
+    from core.formats.inferencelink import DEFAULTS as D
     from core.perf.serving_constants import load_serving_constants
     from core.perf.training import PRESETS
 
@@ -57,12 +59,15 @@ def add_workload_options(parser, prefix: str = "", rate_required: bool = False):
     f = lambda name: f"--{prefix}{name}"  # noqa: E731
     w = parser.add_argument_group(_("model and workload"))
     w.add_argument(f("model"), dest=f"{prefix}model".replace("-", "_"), type=str.lower, choices=list(PRESETS),
-                   default=None if prefix else "deepseek-v3",
-                   help=_("model preset (default deepseek-v3)") if not prefix else
-                   _("model preset served: the optimizer then asks that the design serve the load within the targets"))
-    w.add_argument(f("input-tokens"), type=positive_int, default=2000, help=_("prompt length [tokens] (default 2000)"))
-    w.add_argument(f("output-tokens"), type=positive_int, default=500, help=_("output length [tokens] (default 500)"))
-    w.add_argument(f("cache-hit"), type=number, default=0.0, metavar="FRACTION",
+                   default=None if prefix else D["model"],
+                   help=_("model preset (default {model})").format(model=D["model"]) if not prefix else
+                   _("model preset served: the optimizer then asks that the design serve the load within the "
+                     "targets; a sweep of a serving metric serves it"))
+    w.add_argument(f("input-tokens"), type=positive_int, default=D["in"],
+                   help=_("prompt length [tokens] (default {n})").format(n=D["in"]))
+    w.add_argument(f("output-tokens"), type=positive_int, default=D["out"],
+                   help=_("output length [tokens] (default {n})").format(n=D["out"]))
+    w.add_argument(f("cache-hit"), type=number, default=D["hit"], metavar="FRACTION",
                    help=_("share of input tokens found in the prefix cache, from 0 to below 1 (default 0)"))
     if rate_required:
         w.add_argument(f("rate"), type=positive_float, metavar="PER_S", help=_("request rate to serve [requests/s]"))
@@ -74,24 +79,47 @@ def add_workload_options(parser, prefix: str = "", rate_required: bool = False):
                               share=f"{busy:.0%}%"))
         load.add_argument(f("concurrency"), type=positive_int, metavar="N",
                           help=_("requests in flight (closed loop)"))
-    w.add_argument(f("ttft-ms"), type=positive_float, metavar="MS", help=_("time-to-first-token target [ms]"))
-    w.add_argument(f("tpot-ms"), type=positive_float, metavar="MS", help=_("time-per-output-token target [ms]"))
+    w.add_argument(f("ttft-ms"), type=number, metavar="MS", default=D["ttft"],
+                   help=_("time-to-first-token target [ms] (default {ms}; 0 = none)").format(ms=f"{D['ttft']:g}"))
+    w.add_argument(f("tpot-ms"), type=number, metavar="MS", default=D["tpot"],
+                   help=_("time-per-output-token target [ms] (default {ms}; 0 = none)").format(ms=f"{D['tpot']:g}"))
     d = parser.add_argument_group(_("deployment (leave every split option out to search them)") if not prefix
                                   else _("serving deployment (searched)"))
     d.add_argument(f("mode"), type=str.lower, choices=["aggregated", "disaggregated"],
                    help=_("one pool for prefill and decode, or separate pools (default: disaggregated with a split; "
                           "the search tries both)"))
-    d.add_argument(f("precision"), type=str.lower, choices=["bf16", "fp8", "fp4"], default="fp8",
-                   help=_("weights' precision (default {default})").format(default="fp8"))
-    d.add_argument(f("kv-precision"), type=str.lower, choices=["bf16", "fp8"], default="bf16",
-                   help=_("KV cache's precision (default {default})").format(default="bf16"))
+    d.add_argument(f("precision"), type=str.lower, choices=["bf16", "fp8", "fp4"], default=D["prec"],
+                   help=_("weights' precision (default {default})").format(default=D["prec"]))
+    d.add_argument(f("kv-precision"), type=str.lower, choices=["bf16", "fp8"], default=D["kvp"],
+                   help=_("KV cache's precision (default {default})").format(default=D["kvp"]))
     return d
 
 
 def workload_of(args: argparse.Namespace, prefix: str = "") -> dict:
-    """The workload the options of ``add_workload_options`` give (fields not offered are None)."""
+    """The workload the options of ``add_workload_options`` give (fields not offered are None; a target of 0 is
+    none)."""
     key = prefix.replace("-", "_")
-    return {name: getattr(args, key + name, None) for name in WORKLOAD_FLAGS}
+    out = {name: getattr(args, key + name, None) for name in WORKLOAD_FLAGS}
+    for target in ("ttft_ms", "tpot_ms"):
+        out[target] = out[target] or None
+    return out
+
+
+def serving_settings(args: argparse.Namespace, prefix: str = "") -> dict:
+    """The Inference page's settings (``core.formats.inferencelink`` keys) the options give: what a sweep of a
+    serving metric serves on each design, as the Sweep page serves the page's settings (splits chosen for each)."""
+    from core.formats.inferencelink import DEFAULTS, FIELDS
+
+    key = prefix.replace("-", "_")
+    w = workload_of(args, prefix)
+    settings = {**DEFAULTS, "model": getattr(args, key + "model") or DEFAULTS["model"],
+                "mode": getattr(args, key + "mode") or DEFAULTS["mode"], "prec": getattr(args, key + "precision"),
+                "kvp": getattr(args, key + "kv_precision")}
+    for link_key, (_model, name) in FIELDS.items():
+        if name in w:
+            settings[link_key] = w[name] if w[name] is not None else (0 if name.endswith("_ms") else DEFAULTS[link_key])
+    settings["load"] = "rate" if w["rate"] is not None else "conc" if w["concurrency"] is not None else "none"
+    return settings
 
 
 def register(subparsers) -> None:

@@ -7,6 +7,7 @@ import csv
 import io
 
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, size, to_json
+from core.cli.serve import add_workload_options, serving_settings
 from core.errors import InputError, shown
 from core.i18n import _
 
@@ -44,6 +45,7 @@ def register(subparsers) -> None:
                           "design)"))
     g.add_argument("--tokens", type=float, metavar="T",
                    help=_("tokens to train, in trillions, for days_to_train (default 1)"))
+    add_workload_options(sw, prefix="serve-")
     add_format_option(sw, ("table", "csv", "json"),
                       _("table: readable (in the --lang language); csv and json: machine-readable, English"))
     sw.set_defaults(handler=run)
@@ -73,8 +75,9 @@ def spec_from_args(args: argparse.Namespace):
             if not 0 < args.tokens <= 1000:
                 raise InputError(_("--tokens must be above 0 and at most 1000 (trillions)"))
             job["tok"] = float(args.tokens)
+    serving = serving_settings(args, "serve-") if METRICS[args.metric].needs == "serving" else None
     return SweepSpec(base=base, x=axes[0], y=axes[1] if len(axes) > 1 else None, metric=args.metric,
-                     size=args.busbw_size, job=job, fit=fit, defaults=dict(DEFAULTS))
+                     size=args.busbw_size, job=job, fit=fit, defaults=dict(DEFAULTS), serving=serving)
 
 
 def run(args: argparse.Namespace) -> str:

@@ -94,6 +94,8 @@ def format_value(value: float, kind: str, unit: str | None = None, tick: bool = 
     round amount, without trailing zeros)."""
     if kind == "usd":
         return usd(value, trim=tick)
+    if kind == "usd_cents":
+        return usd(value, cents=True)
     if kind in BANDWIDTH_KINDS:
         return units.bandwidth(BANDWIDTH_KINDS[kind](value), unit or NATIVE_UNITS[kind])
     if kind == "share":
@@ -106,6 +108,8 @@ def format_value(value: float, kind: str, unit: str | None = None, tick: bool = 
         return f"{value:,.3f}"
     if kind == "days":
         return f"{value:,.2f}"
+    if kind == "ms":
+        return f"{value:,.1f}"
     return f"{value:,.0f}"
 
 
@@ -113,8 +117,8 @@ def format_delta(d, kind: str, unit: str | None = None) -> str:
     """``+1,234 (+5.0%)``; the absolute part in the metric's unit."""
     if d.verdict == "same":
         return "="
-    if kind == "usd":
-        absolute = usd(d.absolute, signed=True)
+    if kind in ("usd", "usd_cents"):
+        absolute = usd(d.absolute, signed=True, cents=kind == "usd_cents")
     elif kind in BANDWIDTH_KINDS:
         absolute = units.signed_bandwidth(BANDWIDTH_KINDS[kind](d.absolute), unit or NATIVE_UNITS[kind])
     elif kind == "share":
@@ -127,6 +131,8 @@ def format_delta(d, kind: str, unit: str | None = None) -> str:
         absolute = f"{d.absolute:+,.3f}"
     elif kind == "days":
         absolute = f"{d.absolute:+,.2f}"
+    elif kind == "ms":
+        absolute = f"{d.absolute:+,.1f}"
     else:
         absolute = f"{d.absolute:+,.0f}"
     return absolute if d.percent is None else f"{absolute} ({d.percent:+.1f}%)"
