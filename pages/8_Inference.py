@@ -12,6 +12,7 @@ from core import i18n, units
 from core.figures.keynumbers import cards_html, kv_key_numbers, serving_key_numbers, size_caption
 from core.figures.serving import comparison_rows, time_figure
 from core.formats import inferencelink as link
+from core.formats.serving_exports import serving_export_file_name, serving_exports
 from core.i18n import N_, _
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import PRESETS
@@ -119,15 +120,14 @@ def _split_table(e) -> None:
                  "rank: what the KV cache beside the weights holds."))
 
 
-def _search_box(plan, store: dict, dep) -> None:
-    """The serving search's answers: the largest load within the targets, the balanced
-    pool ratio and a button that puts the cheapest split into the controls."""
-    rate = inference.max_rate(plan, dep)
+def _search_box(plan, store: dict, served) -> None:
+    """The serving search's answers for the split in force (``Served.max_rate``, ``Served.ratio``) and a button
+    that puts the cheapest split into the controls."""
+    rate = served.max_rate
     notes = [_("Largest load within the targets: {rate} requests/s.").format(rate=units.number(rate))
              if rate is not None else _("No load meets the targets with this split.")]
-    if dep.mode == "disaggregated":
-        notes.append(_("Prefill:decode nodes that balance the pools: {ratio}.").format(
-            ratio=f"{inference.balanced_ratio(plan, dep):.2f}"))
+    if served.ratio is not None:
+        notes.append(_("Prefill:decode nodes that balance the pools: {ratio}.").format(ratio=f"{served.ratio:.2f}"))
     st.markdown(" ".join(safe.md(n) for n in notes))
     st.button(_("Find the cheapest split that meets the targets"), key=W + "search", on_click=_search,
               args=(plan, dict(store)))
@@ -135,6 +135,19 @@ def _search_box(plan, store: dict, dep) -> None:
     if rows:
         with st.expander(_("Splits the search tried"), expanded=False):
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def _exports(cur, served) -> None:
+    """Download buttons: the deployment as each serving simulator's input, or why it cannot be one."""
+    st.subheader(_("For serving simulators"))
+    cols = st.columns(max(1, len(served.exports)))
+    for col, (name, text) in zip(cols, served.exports.items()):
+        label = _(serving_exports()[name].label)
+        if isinstance(text, Exception):
+            col.caption(f"**{safe.md(label)}**: {safe.message(text)[0]}")
+            continue
+        col.download_button(label, text, file_name=serving_export_file_name(cur.plan, name),
+                            mime=serving_exports()[name].mime, key=W + "export_" + name)
 
 
 def _search(plan, values: dict) -> None:
@@ -196,7 +209,7 @@ def _results(cur, plan, store: dict) -> None:
     for warning in here.warnings:
         st.warning(safe.md(warning))
     _split_table(here)
-    _search_box(plan, store, here.deployment)
+    _search_box(plan, store, served)
     if here.kv is not None:
         st.subheader(_("KV-cache transfer"))
         st.markdown(cards_html(kv_key_numbers(here.kv, cur.unit)), unsafe_allow_html=True)
@@ -206,6 +219,7 @@ def _results(cur, plan, store: dict) -> None:
     _comparison([(_("this design"), here), *served.others])
     st.caption(_("Each design serves the same GPUs per pool with the same split settings (0 = chosen for that "
                  "design). Costs are each cluster's TCO share, from catalog price estimates."))
+    _exports(cur, served)
 
 
 def main() -> None:

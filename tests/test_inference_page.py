@@ -222,3 +222,18 @@ def test_unbounded_latency_is_said_not_drawn():
     assert any("unbounded" in "".join(t.text or ()) for t in fig.data if t.type == "scatter")
     row = comparison_rows([("a", e), ("b", DesignError("no room", "fewer"))])
     assert row[0]["TTFT [ms]"] == "unbounded" and row[0]["TPOT [ms]"] != "-" and row[1]["TTFT [ms]"] == "-"
+
+
+def test_the_deployment_downloads_as_each_simulators_input():
+    """The page offers the deployment as every serving simulator's input it can be, and says why not for the
+    others (Vidur expresses no disaggregated deployment)."""
+    from core.formats.serving_exports import serving_exports
+
+    at = open_page({"v": "1"})
+    buttons = at.get("download_button")
+    captions = " ".join(unescape(c.value) for c in at.caption)
+    assert len(buttons) + captions.count("**") // 2 >= len(serving_exports()) - 1
+    assert len(buttons) >= 1
+    served = inference.serve(Design(), plan(Design()), dict(link.DEFAULTS))
+    assert isinstance(served.exports["inference-sim"], str) and "inter-token-latency" in served.exports["inference-sim"]
+    assert isinstance(served.exports["vidur"], Exception)  # the default is disaggregated

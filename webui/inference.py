@@ -13,6 +13,7 @@ from core.errors import FabricPlannerError
 from core.formats import inferencelink as link
 from core.i18n import N_, _
 from core.perf import jobform
+from core.formats.serving_exports import serving_export_text, serving_exports
 from core.perf.serving import Deployment, ServingEstimate
 from core.perf.servingform import estimate_on, same_gpus, workload
 from core.plan import Plan, plan as make_plan
@@ -57,6 +58,12 @@ class Served:
     here: ServingEstimate | FabricPlannerError
     without: ServingEstimate | FabricPlannerError | None = None
     others: list[tuple[str, ServingEstimate | FabricPlannerError]] = field(default_factory=list)
+    max_rate: float | None = None
+    """The largest request rate within the targets with ``here``'s split [requests/s] (None: none)."""
+    ratio: float | None = None
+    """Prefill:decode nodes that balance ``here``'s pools (None: aggregated)."""
+    exports: dict[str, str | FabricPlannerError] = field(default_factory=dict)
+    """``here`` as each serving simulator's input (``core.formats.serving_exports``), or why it cannot be."""
 
 
 def _attempt(compute) -> ServingEstimate | FabricPlannerError:
@@ -68,7 +75,8 @@ def _attempt(compute) -> ServingEstimate | FabricPlannerError:
 
 def serve(design: Design, plan: Plan, values: Mapping[str, Any]) -> Served:
     """The settings ``values`` served on ``plan`` (the sidebar's ``design``), without the compute fabric, and the
-    same GPUs per pool on each alternative design that differs from it (labels in the current language)."""
+    same GPUs per pool on each alternative design that differs from it (labels in the current language); with
+    the search's largest load and balanced ratio for its split, and its simulator exports."""
     here = _attempt(lambda: estimate_on(plan, values))
     if isinstance(here, FabricPlannerError):
         return Served(here)
@@ -79,20 +87,14 @@ def serve(design: Design, plan: Plan, values: Mapping[str, Any]) -> Served:
             alt = make_plan(alternative_design(design, key, r.fabric, r.gpus))
             return estimate_on(alt, values, nodes=same_gpus(plan, alt, here.deployment))
         others.append((_(ALTERNATIVES[key][0]), _attempt(other)))
-    return Served(here, _attempt(lambda: estimate_on(plan, values, network="frontend")), others)
+    dep = here.deployment
+    exports = {name: _attempt(lambda name=name: serving_export_text(plan, dep, name, here)) for name in serving_exports()}
+    return Served(here, _attempt(lambda: estimate_on(plan, values, network="frontend")), others,
+                  max_rate=SEARCH.max_rate(plan, dep),
+                  ratio=SEARCH.balanced_ratio(plan, dep) if dep.mode == "disaggregated" else None, exports=exports)
 
 
-# --- the serving search, through SEARCH only -------------------------------------------------------------------
-def max_rate(plan: Plan, dep: Deployment) -> float | None:
-    """The largest request rate [requests/s] at which ``dep`` meets its targets (None: none does)."""
-    return SEARCH.max_rate(plan, dep)
-
-
-def balanced_ratio(plan: Plan, dep: Deployment) -> float:
-    """Prefill:decode nodes that balance the pools (prefill over decode)."""
-    return SEARCH.balanced_ratio(plan, dep)
-
-
+# --- the serving search ----------------------------------------------------------------------------------------
 def search(plan: Plan, values: Mapping[str, Any]):
     """The cheapest deployment of the settings' model and workload on ``plan`` that meets the targets
     (``serving_search.search``'s result; ``.best`` None when none does)."""
