@@ -25,7 +25,7 @@ from core.formats import optimizelink, sharelink
 from core.i18n import N_, _
 from core.perf.sizes import format_size
 from core.perf.training import PRESETS
-from webui import jobs, jobwork, pagestate, safe, state, tables
+from webui import inferencestate, jobs, jobwork, pagestate, safe, state, tables
 
 PAGE_PATH = "optimize"
 STORE = "fp_opt"  # the search settings of this session (optimizelink's keys -> values)
@@ -64,7 +64,8 @@ def _key(values: dict, design: Design, gpus: int) -> str:
     """The search's settings, the sidebar's design and its GPU count, and the largest design a search may look at
     on this server, as JSON (``webui.jobwork.optimize_search``)."""
     settings = {k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items() if k != "run"}
-    return json.dumps({"values": settings, "design": design.model_dump_json(), "gpus": gpus,
+    serving = dict(inferencestate.LINK.values()) if values.get("srate") else None
+    return json.dumps({"values": settings, "design": design.model_dump_json(), "gpus": gpus, "serving": serving,
                        "max_gpus": jobs.LIMITS["optimize"].max_gpus}, sort_keys=True)
 
 
@@ -132,10 +133,20 @@ def _form(values: dict, size: str, gpus: int) -> None:
                              format_func=lambda m: PRESETS[m].name if m else _("none"))
         days = f2.number_input(_("Max. days to train"), 0.0, 100_000.0, float(values["days"]), 1.0, key=W + "days")
         tokens = f3.number_input(_("Tokens to train [T]"), 0.001, 1000.0, float(values["tok"]), 0.5, key=W + "tok")
+        g1, g2 = st.columns([2, 2])
+        srate = g1.number_input(_("Serve the Inference page's model at [requests/s]"), 0.0, 1e7, float(values["srate"]),
+                                1.0, key=W + "srate",
+                                help=_("0 = no serving target. Else every design must serve this request rate with "
+                                       "the Inference page's model, lengths, precisions and TTFT/TPOT targets (the "
+                                       "cheapest split searched per design); the front then plots the cost per "
+                                       "million output tokens."))
+        susd = g2.number_input(_("Max. cost per million output tokens [USD]"), 0.0, 1e6, float(values["susd"]), 0.1,
+                               key=W + "susd", help=_("0 = no limit; needs a serving rate."))
         if st.form_submit_button(_("Search"), type="primary"):
             values.update(mode=mode, obj=objective, pl=int(planes), fab=fabric, sw=tuple(allowed),
                           os=float(oversub), bisr=float(ratio), hops=int(hops), tiers=int(tiers), bus=float(busbw) / per_gbyte, bsz=int(size), kw=float(power),
-                          usd=float(budget), model=model, days=float(days), tok=float(tokens), run="1")
+                          usd=float(budget), model=model, days=float(days), tok=float(tokens), srate=float(srate),
+                          susd=float(susd), run="1")
 
 
 def _best(result) -> None:
@@ -180,7 +191,8 @@ def _tables(result) -> None:
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
         _("Design"): st.column_config.TextColumn(width=320),  # capex and busbw in view at 1,024 px, the label at 1,280
         capex: tables.money_column(),
-        figs.metric_title(result.metric, unit): st.column_config.NumberColumn(format="%.1f"),
+        figs.metric_title(result.metric, unit): st.column_config.NumberColumn(
+            format="%.3f" if result.metric == "usd_per_mtok" else "%.1f"),
         _("Power [kW]"): COUNT,  # whole kW with separators: 3,536
         _("Open"): st.column_config.LinkColumn(display_text=_("open in Designer")),
     })

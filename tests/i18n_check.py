@@ -37,7 +37,7 @@ GraphML draw.io drawio mxGraph ASTRA-sim SimAI YAML Chromium Vera
 token tokens Gb/s GB/s x e g vs id ids auto ECMP VP nccl-tests nccl
 p2p send recv Cedar English IT Clos Dragonfly Dragonfly+ Valiant
 UFM BMC ISL PDU PDUs MLAG NFS GbE OOB
-KV TTFT TPOT
+KV TTFT TPOT Vidur llm-d inference-sim gpt-oss
 """.split()}
 
 

@@ -46,3 +46,57 @@ def test_cost_ceiling_rules_out_designs():
         optimize("H100", 128, Constraints(serving=_target(4.0), max_usd_per_million_tokens=cheap * 0.5), GRID,
                  workers=1)
     assert "cost per million output tokens" in str(info.value)
+
+
+@pytest.mark.slow
+def test_the_optimize_page_settings_carry_the_serving_target():
+    """The Optimize page's serving rate (link ``opt_srate``) makes the Inference page's settings the target: the
+    link round-trips, and the search job gives a design whose deployment serves the rate."""
+    import json
+
+    from core.design import Design
+    from core.formats import inferencelink, optimizelink
+    from webui import jobwork
+
+    values, warnings = optimizelink.decode({"opt_srate": "2", "opt_susd": "5", "opt_fab": "infiniband"})
+    assert not warnings and values["srate"] == 2.0 and optimizelink.encode(values) == {
+        "opt_srate": "2", "opt_susd": "5", "opt_fab": "infiniband"}
+    serving = {**inferencelink.DEFAULTS, "mode": "aggregated"}
+    c = optimizelink.constraints(values, serving)
+    assert c.serving.workload.rate == 2.0 and c.serving.mode == "aggregated" and c.max_usd_per_million_tokens == 5
+    assert optimizelink.constraints({**values, "srate": 0.0}, serving).serving is None
+    key = json.dumps({"values": {**{k: list(v) if isinstance(v, tuple) else v for k, v in values.items()},
+                                 "topo": None}, "design": Design(gpu="H100", nodes=4).model_dump_json(), "gpus": 32,
+                      "serving": serving, "max_gpus": 4096}, sort_keys=True)
+    result = jobwork.optimize_search(key)
+    assert result.best is not None and result.metric == "usd_per_mtok" and result.best.usd_per_mtok <= 5
+
+
+def test_designs_sharing_a_serving_key_get_the_same_search():
+    """``serving_key`` holds everything the serving search reads but price: over a sample of the optimizer's grid,
+    two designs with one key get the same deployment (GPUs and output tokens/s) from fresh searches."""
+    import random
+
+    from core.analysis.optimize import candidate_designs, serving_key
+    from core.errors import FabricPlannerError
+    from core.plan import plan
+
+    target = _target(2.0)
+    designs = candidate_designs("H100", 32, Constraints(), Grid())
+    random.Random(7).shuffle(designs)
+    by_key: dict = {}
+    for design in designs[:400]:
+        try:
+            p = plan(design)
+        except FabricPlannerError:
+            continue
+        by_key.setdefault(serving_key(p), []).append(p)
+    shared = [plans[:2] for plans in by_key.values() if len(plans) > 1][:8]
+    assert len(shared) >= 4
+    for a, b in shared:
+        found = [search(p, target.model, target.workload, mode=target.mode, ways_out=False).best_estimate
+                 for p in (a, b)]
+        assert (found[0] is None) == (found[1] is None)
+        if found[0] is not None:
+            assert found[0].gpus == found[1].gpus
+            assert found[0].output_tokens_per_s == pytest.approx(found[1].output_tokens_per_s, rel=1e-12)

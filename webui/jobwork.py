@@ -31,14 +31,17 @@ def _plan(key: str):
 
 
 def optimize_search(key: str):
-    """The Optimize page's search of ``key`` (its settings, the sidebar's design and GPU count, as JSON):
+    """The Optimize page's search of ``key`` (its settings, the sidebar's design and GPU count, the Inference page's
+    settings for a serving target, as JSON):
     ``OptimizeResult``, or ``Envelope`` in envelope mode."""
     data = json.loads(key)
     values, base = data["values"], Design.model_validate_json(data["design"])
     if values["mode"] == "envelope":
-        return largest_within(base.gpu, optimizelink.constraints(values), workers=1, objective=values["obj"],
+        return largest_within(base.gpu, optimizelink.constraints(values, data.get("serving")), workers=1,
+                              objective=values["obj"],
                               base=base, max_gpus=data.get("max_gpus"))
-    return optimize(base.gpu, data["gpus"], optimizelink.constraints(values), workers=1, strict=False,
+    return optimize(base.gpu, data["gpus"], optimizelink.constraints(values, data.get("serving")), workers=1,
+                    strict=False,
                     objective=values["obj"], base=base)
 
 

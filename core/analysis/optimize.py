@@ -495,6 +495,26 @@ def perf_key(resolved, sized: tuple | None = None) -> tuple:
     return (sized or sizing_key(resolved), fabric_class(resolved))
 
 
+def serving_key(p: Plan) -> tuple:
+    """Everything the serving search reads of a plan but its price (``core.perf.serving``,
+    ``core.perf.serving_search``): the system and its HBM and peaks (by id), GPUs, nodes, the NVLink domain, the
+    links one rank sees (``core.perf.placement.links``, SHARP left out: serving asks no collective for it), the NIC
+    ports, the placement's structure (tiers, nodes per group, groups per pod, Dragonfly+ global links, group and
+    pod counts), the tiers' oversubscription and down ports (``contention``) and the routing class. Candidates that
+    differ only in switch models, optics or prices share one search (``tests/test_optimize_serving.py`` checks it
+    against fresh searches); the cost per token is then priced at each candidate's own TCO."""
+    import dataclasses
+
+    from core.perf.congestion import fabric_class
+    from core.perf.placement import _down_ports, links
+
+    r, f, bw = p.resolved, p.fabric, p.bandwidth
+    return (r.system.id, r.gpus, r.nodes, r.gpus_per_node, r.nvlink_domain_gpus, r.nics_per_node, r.planes,
+            dataclasses.replace(links(p), sharp=None), f.tiers, f.nodes_per_group, f.groups_per_pod,
+            f.global_links > 0, f.group_count, f.pod_count, bw.leaf_oversubscription, bw.spine_oversubscription,
+            _down_ports(p, "leaf"), _down_ports(p, "spine"), fabric_class(r))
+
+
 _PLANES = list(ResolvedDesign.model_fields).index("planes") - sum(
     1 for name in list(ResolvedDesign.model_fields)[:list(ResolvedDesign.model_fields).index("planes")]
     if name in _NOT_SIZED)
@@ -509,7 +529,7 @@ class _Evaluator:
         self.catalog = catalog
         self.busbw: dict[tuple, float] = {}
         self.serving: dict[tuple, tuple | None] = {}
-        """``perf_key`` -> (GPUs, output tokens/s) of the cheapest deployment serving the target, or None."""
+        """``serving_key`` -> (GPUs, output tokens/s) of the cheapest deployment serving the target, or None."""
         self.curves_busbw: dict[int, tuple] = {}
         """id of a shared curves dict -> (the dict, the best all-reduce busbw it gives [GB/s])."""
         self.curves: dict[tuple, tuple] = {}
@@ -715,12 +735,12 @@ class _Evaluator:
         return cand
 
     def _serve(self, cand: Candidate, p: Plan, sized: tuple) -> list[str]:
-        """Size the cheapest deployment of ``Constraints.serving`` on ``p`` (memoised by ``perf_key``: the search
-        reads the fabric's performance, not its price) and price it at ``p``'s TCO; the serving constraints it
-        fails (``serving_target``: none serves the rate within the targets)."""
+        """Size the cheapest deployment of ``Constraints.serving`` on ``p`` (memoised by ``serving_key``: the
+        search reads the fabric's performance, not its price) and price it at ``p``'s TCO; the serving constraints
+        it fails (``serving_target``: none serves the rate within the targets)."""
         from core.perf.serving_search import search
 
-        key = perf_key(p.resolved, sized)
+        key = serving_key(p)
         if key not in self.serving:
             d = self.c.serving
             try:

@@ -134,6 +134,8 @@ SEARCH = sharelink.register_extension("opt_", [
     _limit("days", N_("maximum days to train"), 100_000.0),
     P("tok", N_("tokens to train [T]"), sharelink.parse_float(0.001, 1000.0), sharelink.format_number, 1.0,
       "0.001 to 1000"),
+    _limit("srate", N_("serving rate [requests/s]"), 1e7),
+    _limit("susd", N_("maximum cost per million output tokens"), 1e6),
     P("obj", N_("objective"), sharelink.parse_choice(list(OBJECTIVE_CHOICES)), str, "cluster",
       ", ".join(OBJECTIVE_CHOICES)),
     P("run", N_("run the search"), sharelink.parse_choice(["1", "0"]), str, "0", "1, 0"),
@@ -152,8 +154,10 @@ def encode(values: Mapping[str, Any]) -> dict[str, str]:
     return SEARCH.encode(values)
 
 
-def constraints(values: Mapping[str, Any]) -> Constraints:
-    """The engine's ``Constraints`` of decoded settings (0 = no limit)."""
+def constraints(values: Mapping[str, Any], serving: Mapping[str, Any] | None = None) -> Constraints:
+    """The engine's ``Constraints`` of decoded settings (0 = no limit); with a serving rate (``srate``), the
+    Inference page's settings ``serving`` (``core.formats.inferencelink`` values, its defaults when None) at that
+    rate are the serving target."""
     def limit(key):
         value = values.get(key, 0)
         return value if value else None
@@ -165,4 +169,16 @@ def constraints(values: Mapping[str, Any]) -> Constraints:
                        max_bisection_ratio=limit("bisr"),
                        max_hops=limit("hops"), min_busbw_gbytes=limit("bus"), busbw_size=values.get("bsz", GIB),
                        max_tiers=limit("tiers"), max_power_kw=limit("kw"), budget_usd=limit("usd"), job=job,
-                       max_days=limit("days") if job is not None else None, min_planes=limit("pl"))
+                       max_days=limit("days") if job is not None else None, min_planes=limit("pl"),
+                       **_serving_target(values, serving))
+
+
+def _serving_target(values: Mapping[str, Any], serving: Mapping[str, Any] | None) -> dict:
+    """``Constraints.serving`` and its cost ceiling for a serving rate (none without one)."""
+    if not values.get("srate"):
+        return {}
+    from core.formats.inferencelink import DEFAULTS as SERVING_DEFAULTS
+    from core.perf.servingform import base_deployment
+
+    base = base_deployment({**SERVING_DEFAULTS, **(serving or {}), "load": "rate", "rate": values["srate"]})
+    return {"serving": base, "max_usd_per_million_tokens": values.get("susd") or None}

@@ -125,7 +125,9 @@ def fit_split(plan: Plan, dep: Deployment, nodes: int, given: Mapping[str, int])
     return last or PoolSplit(nodes=max(1, nodes), **given)
 
 
-def _base(values: Mapping[str, Any], network: str) -> Deployment:
+def base_deployment(values: Mapping[str, Any], network: str = "fabric") -> Deployment:
+    """The settings' model, mode, precisions, workload and network, the pools' splits left at their defaults (what
+    a search sizes: the optimizer's serving target)."""
     return Deployment(model=model_preset(values["model"]), mode=values["mode"], precision=values["prec"],
                       kv_precision=values["kvp"], workload=workload(values), network=network)
 
@@ -134,7 +136,7 @@ def deployment(plan: Plan, values: Mapping[str, Any], network: str = "fabric",
                nodes: tuple[int, int] | None = None) -> Deployment:
     """The deployment the settings ``values`` (``inferencelink.decode``'s) mean on ``plan``; ``nodes`` (prefill,
     decode) in place of the settings' node counts (another design's, ``same_gpus``)."""
-    base = _base(values, network)
+    base = base_deployment(values, network)
     prefill_nodes, decode_nodes = nodes or pool_nodes(plan, base, values)
     decode = fit_split(plan, base, decode_nodes, given_split(values, "d"))
     prefill = fit_split(plan, base, prefill_nodes, given_split(values, "p")) if prefill_nodes else PoolSplit()
