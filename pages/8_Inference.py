@@ -10,7 +10,7 @@ import streamlit as st
 
 from core import i18n, units
 from core.figures.keynumbers import cards_html, kv_key_numbers, serving_key_numbers, size_caption
-from core.figures.serving import comparison_rows, time_figure
+from core.figures.serving import comparison_rows, fabric_load_rows, time_figure
 from core.formats import inferencelink as link
 from core.formats.serving_exports import serving_export_file_name, serving_exports
 from core.i18n import N_, _
@@ -209,6 +209,11 @@ def _results(cur, plan, store: dict) -> None:
     for warning in here.warnings:
         st.warning(safe.md(warning))
     _split_table(here)
+    st.markdown("**" + _("Load on the scale-out fabric") + "**")
+    st.dataframe(pd.DataFrame(fabric_load_rows(here, cur.unit)), hide_index=True, width="stretch")
+    st.caption(_("Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline traffic that "
+                 "leaves the NVLink domain, and the KV-cache transfer; as a share of the NIC's line rate and of a "
+                 "GPU's share of the leaf and spine uplinks (after oversubscription)."))
     _search_box(plan, store, served)
     if here.kv is not None:
         st.subheader(_("KV-cache transfer"))

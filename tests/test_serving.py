@@ -111,3 +111,27 @@ def test_one_estimate_is_fast():
     for _i in range(5):
         serving.estimate(H100, dep)
     assert (time.perf_counter() - start) / 5 < 0.05  # the benchmark holds the 5 ms target; this guards 10x
+
+
+def test_fabric_load_per_tier():
+    """Expert traffic inside an NVL72 puts nothing on the fabric (the KV cache between racks does); across HGX
+    nodes it loads the NICs, and once the
+    expert group spans leaf groups it loads the leaf uplinks in proportion to their oversubscription."""
+    nvl = plan(Design(gpu="GB200-NVL72", nodes=36))
+    dep = serving.parse_deployment({"model": "deepseek-v3", "prefill": {"nodes": 8, "dp": 32, "ep": 32},
+                                    "decode": {"nodes": 16, "dp": 64, "ep": 64}})
+    e = serving.estimate(nvl, dep)
+    # 96 GPUs span two racks: only the KV cache crosses the fabric, spread over the decode pool's 64 GPUs
+    assert e.kv.level != "nvlink"
+    assert e.fabric_load["decode"]["gbytes_per_s_per_gpu"] == pytest.approx(e.kv.gbytes_per_s / 64)
+
+    def decode_load(oversubscription: float) -> dict:
+        p = plan(Design(gpu="H100", nodes=128, oversubscription=oversubscription))
+        d = serving.parse_deployment({"model": "deepseek-v3", "prefill": {"nodes": 8, "dp": 64, "ep": 64},
+                                      "decode": {"nodes": 32, "dp": 256, "ep": 256, "redundant_experts": 0},
+                                      "workload": {"rate": 20}})
+        return serving.estimate(p, d).fabric_load["decode"]
+
+    flat, thin = decode_load(1.0), decode_load(2.0)
+    assert 0 < flat["nic"] < 1 and flat["leaf_uplinks"] > 0
+    assert thin["leaf_uplinks"] > flat["leaf_uplinks"]

@@ -160,7 +160,7 @@ def serving_values(plan: Plan, settings: Mapping) -> dict[str, float]:
 
     e = estimate_on(plan, settings)
     values = {"ttft_ms": e.ttft_s * 1e3, "tpot_ms": e.tpot_s * 1e3,
-              "serving_tokens_per_s_per_gpu": e.output_tokens_per_s / e.gpus,
+              "serving_tokens_per_s_per_gpu": e.output_tokens_per_s_per_gpu,
               "usd_per_million_tokens": e.usd_per_million_output_tokens}
     return {k: v for k, v in values.items() if math.isfinite(v)}
 

@@ -299,7 +299,7 @@ def serving_key_numbers(estimate_) -> list[KeyNumber]:
     TPOT, output and input tokens/s per GPU, cost per million output tokens, energy per output token, targets met."""
     e = estimate_
     w, d = e.deployment.workload, e.deployment
-    prefill_gpus = e.prefill.gpus if d.mode == "disaggregated" else e.gpus
+    prefill_gpus = e.prefill.gpus if d.mode == "disaggregated" else e.decode.gpus
     targets = [_("TTFT {ms} ms").format(ms=f"{w.ttft_ms:,g}")] if w.ttft_ms else []
     targets += [_("TPOT {ms} ms").format(ms=f"{w.tpot_ms:,g}")] if w.tpot_ms else []
     met = _("yes") if e.meets_slo else _("no")
@@ -309,10 +309,10 @@ def serving_key_numbers(estimate_) -> list[KeyNumber]:
                       rate=number(e.rate))),
         KeyNumber("tpot", _("Time per output token"), _ms(e.tpot_s),
                   _("one decode step of {batch} sequences per rank").format(batch=number(e.decode.batch))),
-        KeyNumber("output_per_gpu", _("Output tokens/s per GPU"), _per_gpu(e.decode.tokens_per_s_per_gpu),
+        KeyNumber("output_per_gpu", _("Output tokens/s per GPU"), _per_gpu(e.output_tokens_per_s_per_gpu),
                   _("output tokens per second of the decode pool over its {gpus} GPUs").format(
                       gpus=f"{e.decode.gpus:,}")),
-        KeyNumber("input_per_gpu", _("Input tokens/s per GPU"), _per_gpu(e.input_tokens_per_s / prefill_gpus),
+        KeyNumber("input_per_gpu", _("Input tokens/s per GPU"), _per_gpu(e.input_tokens_per_s_per_gpu),
                   _("prompt tokens per second over the {gpus} GPUs that prefill").format(gpus=f"{prefill_gpus:,}")),
         KeyNumber("usd_per_m", _("Cost per million output tokens"), usd(e.usd_per_million_output_tokens, cents=True),
                   _("the deployment's {gpus} GPUs' share of the cluster's TCO (capex over the TCO years plus "

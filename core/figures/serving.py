@@ -95,8 +95,26 @@ def comparison_rows(results: list[tuple[str, object]]) -> list[dict]:
         if isinstance(e, Exception):
             values = [label, *["-"] * (len(TABLE_COLUMNS) - 1)]
         else:
-            values = [label, _shown(e.ttft_s * 1e3), _shown(e.tpot_s * 1e3), _shown(e.decode.tokens_per_s_per_gpu),
+            values = [label, _shown(e.ttft_s * 1e3), _shown(e.tpot_s * 1e3), _shown(e.output_tokens_per_s_per_gpu),
                       usd(e.usd_per_million_output_tokens, cents=True), _shown(e.joules_per_output_token),
                       _("yes") if e.meets_slo else _("no")]
         rows.append(dict(zip((_(c) for c in TABLE_COLUMNS), values)))
+    return rows
+
+
+LOAD_COLUMNS = (N_("Pool"), N_("Fabric traffic per GPU"), N_("NIC"), N_("Leaf uplinks"), N_("Spine uplinks"))
+"""Headers of the fabric-load table (English, marked)."""
+POOL_WORDS = {"prefill": N_("prefill"), "decode": N_("decode")}
+
+
+def fabric_load_rows(estimate_, unit: str = "GB/s") -> list[dict]:
+    """Each pool's traffic on the scale-out fabric per GPU (in ``unit``, one direction) and the share it takes of
+    the NIC, the leaf uplinks and the spine uplinks (``core.perf.serving.fabric_load``), as display text."""
+    from core.units import bandwidth, from_gbytes
+
+    rows = []
+    for pool, load in estimate_.fabric_load.items():
+        values = [_(POOL_WORDS.get(pool, pool)), bandwidth(from_gbytes(load["gbytes_per_s_per_gpu"]), unit),
+                  f"{load['nic']:.1%}", f"{load['leaf_uplinks']:.1%}", f"{load['spine_uplinks']:.1%}"]
+        rows.append(dict(zip((_(c) for c in LOAD_COLUMNS), values)))
     return rows

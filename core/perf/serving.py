@@ -736,6 +736,8 @@ class ServingEstimate:
     watts: float
     """The deployment's share of facility power [W]."""
     warnings: list[str] = field(default_factory=list)
+    fabric_load: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Each pool's traffic on the scale-out fabric and the share of each tier it takes (``fabric_load``)."""
 
     @property
     def ttft_s(self) -> float:
@@ -748,6 +750,17 @@ class ServingEstimate:
     @property
     def input_tokens_per_s(self) -> float:
         return self.rate * self.deployment.workload.input_tokens
+
+    @property
+    def output_tokens_per_s_per_gpu(self) -> float:
+        """Output tokens per second of the decode pool (aggregated: the one pool) over its GPUs."""
+        return self.decode.tokens_per_s_per_gpu
+
+    @property
+    def input_tokens_per_s_per_gpu(self) -> float:
+        """Prompt tokens per second (cache hits included) over the GPUs that prefill (aggregated: the one pool)."""
+        gpus = self.prefill.gpus if self.deployment.mode == "disaggregated" else self.decode.gpus
+        return self.input_tokens_per_s / gpus
 
     @property
     def usd_per_million_output_tokens(self) -> float:
@@ -768,9 +781,8 @@ class ServingEstimate:
         """Plain JSON-ready numbers (``None`` for an unbounded time)."""
         d, w = self.deployment, self.deployment.workload
         finite = lambda x: x if math.isfinite(x) else None  # noqa: E731
-        prefill = {**self.prefill.summary(), "input_tokens_per_s_per_gpu": self.prefill.tokens_per_s_per_gpu
-                   * w.input_tokens / w.new_tokens}
-        decode = {**self.decode.summary(), "output_tokens_per_s_per_gpu": self.decode.tokens_per_s_per_gpu}
+        prefill = {**self.prefill.summary(), "input_tokens_per_s_per_gpu": self.input_tokens_per_s_per_gpu}
+        decode = {**self.decode.summary(), "output_tokens_per_s_per_gpu": self.output_tokens_per_s_per_gpu}
         return {
             "model": d.model.name, "mode": d.mode, "precision": d.precision, "kv_precision": d.kv_precision,
             "network": d.network, "gpus": self.gpus, "cluster_gpus": self.cluster_gpus,
@@ -782,7 +794,7 @@ class ServingEstimate:
             "kv_transfer": self.kv.summary() if self.kv else None,
             "usd_per_million_output_tokens": finite(self.usd_per_million_output_tokens),
             "joules_per_output_token": finite(self.joules_per_output_token),
-            "meets_slo": self.meets_slo, "warnings": list(self.warnings),
+            "meets_slo": self.meets_slo, "warnings": list(self.warnings), "fabric_load": self.fabric_load,
         }
 
 
@@ -893,8 +905,48 @@ def _finish(plan: Plan, dep: Deployment, prefill: PoolResult, decode: PoolResult
     share = gpus / r.gpus
     usd_per_s = cost.tco_usd / (cost.tco_years * SECONDS_PER_YEAR) * share
     served = min(rate, decode.tokens_per_s / dep.workload.output_tokens)
-    return ServingEstimate(dep, prefill, decode, kv, served, parts, decode.step.time_s, gpus, r.gpus, usd_per_s,
-                           cost.facility_kw * 1e3 * share, warnings)
+    est = ServingEstimate(dep, prefill, decode, kv, served, parts, decode.step.time_s, gpus, r.gpus, usd_per_s,
+                          cost.facility_kw * 1e3 * share, warnings)
+    est.fabric_load = fabric_load(plan, est)
+    return est
+
+
+def _crossing(plan: Plan, gpus: int) -> tuple[float, float]:
+    """Shares of spread (all-to-all) traffic among ``gpus`` consecutive GPUs that leave a leaf group and a pod."""
+    from core.perf.placement import _uniform_fractions
+
+    return _uniform_fractions(place(plan, max(2, min(gpus, plan.resolved.gpus)))) if gpus > 1 else (0.0, 0.0)
+
+
+def fabric_load(plan: Plan, est: ServingEstimate) -> dict[str, dict[str, float]]:
+    """Each pool's traffic on the scale-out fabric and the share of each tier's capacity it takes, per GPU.
+
+    Traffic per GPU [GB/s, one direction]: the step's bytes for ranks outside the NVLink domain (expert dispatch
+    and combine, tensor-parallel and pipeline traffic that leaves it) at the pool's pace (decode steps back to
+    back; prefill at its utilisation), plus the KV-cache transfer spread over the pool's GPUs. Load: of the NIC's
+    line rate (``nic``), of a GPU's share of the leaf uplinks (line rate / leaf oversubscription) for the part
+    that leaves the leaf group (``leaf_uplinks``), and likewise at the spines (``spine_uplinks``); spread traffic
+    leaves a group or pod in proportion to the peers outside it (``placement`` as for the collectives).
+    """
+    lk, bw = links(plan), plan.bandwidth
+    d = est.deployment
+    kv_level = est.kv.level if est.kv else "nvlink"
+    kv_fabric = est.kv.gbytes_per_s if est.kv and kv_level not in ("nvlink", "frontend") else 0.0
+    kv_f1, kv_f2 = _crossing(plan, est.gpus)
+    out = {}
+    pools = [("prefill", est.prefill, est.prefill.utilisation), ("decode", est.decode, 1.0)]
+    for name, pool, busy in pools[1:] if d.mode == "aggregated" else pools:
+        step = pool.step
+        comm = sum(c.fabric_bytes for c in step.comm) * step.stages / step.time_s * min(1.0, busy) / 1e9
+        f1, f2 = _crossing(plan, pool.split.tp * pool.split.dp)
+        kv = kv_fabric / pool.gpus
+        traffic = comm + kv
+        out[name] = {"gbytes_per_s_per_gpu": traffic, "nic": traffic / lk.nic_per_gpu_line,
+                     "leaf_uplinks": (comm * f1 + kv * kv_f1) * max(1.0, bw.leaf_oversubscription)
+                     / lk.nic_per_gpu_line,
+                     "spine_uplinks": (comm * f2 + kv * kv_f2) * max(1.0, bw.spine_oversubscription)
+                     / lk.nic_per_gpu_line}
+    return out
 
 
 def decode_step(plan: Plan, dep: Deployment, batch: float) -> StepTime:
