@@ -160,3 +160,19 @@ def test_optimize_takes_a_serving_target(capsys):
     code, out, err = run(capsys, "optimize", "--gpu", "H100", "--gpus", "32", "--serve-model", "llama3.3-70b",
                          "--serve-rate", "2", "--serve-input-tokens", "0")
     assert code == 2 and "--serve-input-tokens" in err
+
+
+def test_a_custom_model_serves(capsys):
+    """A custom architecture (the train command's options, with experts) serves like a preset; an incomplete one
+    names the options it lacks."""
+    code, out, err = run(capsys, "serve", "--nodes", "8", "--layers", "48", "--hidden", "4096", "--ffn", "12288",
+                         "--heads", "32", "--kv-heads", "8", "--vocab", "128000", "--experts", "64", "--top-k", "4",
+                         "--moe-ffn", "1536", "--format", "json")
+    assert code == 0, err
+    s = json.loads(out)
+    assert s["model"] == "custom" and s["meets_slo"] is True
+    code, out, err = run(capsys, "serve", "--nodes", "8", "--layers", "48", "--hidden", "4096")
+    assert code == 2 and "--vocab" in err
+    code, out, err = run(capsys, "serve", "--nodes", "8", "--layers", "48", "--hidden", "4096", "--ffn", "12288",
+                         "--heads", "32", "--kv-heads", "8", "--vocab", "128000", "--experts", "64")
+    assert code == 2 and "top_k" in err

@@ -30,6 +30,7 @@ from core.cli.common import (
     separator,
     to_json,
 )
+from core.cli.train import add_custom_model_options, custom_model
 from core.errors import DesignError, InputError
 from core.i18n import N_, _, current
 from core.perf.placement import level_label
@@ -133,6 +134,7 @@ def register(subparsers) -> None:
                       "split, search the splits and node counts for the cheapest that meets the targets."))
     add_design_options(sv)
     d = add_workload_options(sv)
+    add_custom_model_options(sv.add_argument_group(_("custom model (instead of --model)")))
     for pool in POOLS:
         for degree in DEGREES:
             d.add_argument(f"--{pool}-{degree}", type=positive_int, metavar="N",
@@ -147,6 +149,13 @@ def register(subparsers) -> None:
                    help=_("write the deployment as a serving simulator's input instead of the estimate"))
     add_format_option(sv)
     sv.set_defaults(handler=run)
+
+
+def model_of(args: argparse.Namespace):
+    """The model the options give: a custom architecture (``--layers`` ...), else the ``--model`` preset."""
+    from core.perf.training import model_preset
+
+    return custom_model(args) or model_preset(args.model)
 
 
 def _flag_names(message: str) -> str:
@@ -172,10 +181,9 @@ def _deployment(args: argparse.Namespace):
     """The deployment the options give (``InputError`` naming the option)."""
     from core.perf.serving import parse_deployment
     from core.perf.serving_search import redundant_experts
-    from core.perf.training import model_preset
 
     mode = args.mode or "disaggregated"
-    model = model_preset(args.model)
+    model = model_of(args)
     if mode == "aggregated":
         given = [f"--prefill-{d}" for d in DEGREES if getattr(args, f"prefill_{d}") is not None]
         if given:
@@ -219,7 +227,7 @@ def _searched(planned, args: argparse.Namespace):
     targets."""
     from core.perf.serving_search import search
 
-    result = _parsed(search, planned, args.model, _workload(args), mode=args.mode, precision=args.precision,
+    result = _parsed(search, planned, model_of(args), _workload(args), mode=args.mode, precision=args.precision,
                      kv_precision=args.kv_precision)
     if result.best is None:
         ways = _joined(result.ways_out)

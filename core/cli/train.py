@@ -25,6 +25,41 @@ from core.perf.placement import level_label
 
 CUSTOM_HELP = (("layers", N_("transformer layers")), ("hidden", N_("hidden size")), ("ffn", N_("MLP width")),
                ("heads", N_("attention heads")), ("kv-heads", N_("key/value heads")), ("vocab", N_("vocabulary")))
+"""A custom architecture's options, every one needed."""
+CUSTOM_MOE_HELP = (("moe-layers", N_("layers whose MLP is a mixture of experts")),
+                   ("experts", N_("routed experts per MoE layer")), ("top-k", N_("experts per token")),
+                   ("moe-ffn", N_("expert MLP width")), ("shared-experts", N_("always-on shared experts")),
+                   ("head-size", N_("per-head dimension when not hidden / heads")))
+"""A custom architecture's optional options (a mixture-of-experts model needs the first four)."""
+
+
+def add_custom_model_options(group) -> None:
+    """The custom architecture's options (``CUSTOM_HELP``, ``CUSTOM_MOE_HELP``) in ``group``; ``custom_model``
+    reads them back. The ``train`` and ``serve`` commands share them."""
+    for name, helptext in CUSTOM_HELP + CUSTOM_MOE_HELP:
+        group.add_argument(f"--{name}", type=positive_int, help=_("custom model: {what}").format(what=_(helptext)))
+
+
+def custom_model(args: argparse.Namespace):
+    """The ``ModelSpec`` the custom options give, or None without them; ``InputError`` naming what is missing or
+    inconsistent."""
+    from core.perf.training import ModelSpec
+
+    core_fields = {n.replace("-", "_"): getattr(args, n.replace("-", "_")) for n, _h in CUSTOM_HELP}
+    extra = {n.replace("-", "_"): getattr(args, n.replace("-", "_")) for n, _h in CUSTOM_MOE_HELP}
+    if all(v is None for v in (*core_fields.values(), *extra.values())):
+        return None
+    missing = [f"--{k.replace('_', '-')}" for k, v in core_fields.items() if v is None]
+    if missing:
+        raise InputError(_("a custom model needs --layers --hidden --ffn --heads --kv-heads --vocab; "
+                           "missing: {missing}").format(missing=", ".join(missing)))
+    if extra["experts"] is not None and extra["moe_layers"] is None:  # experts without a count: every layer's MLP
+        extra["moe_layers"] = core_fields["layers"]
+    try:
+        return ModelSpec(name="custom", **core_fields, **{k: v for k, v in extra.items() if v is not None})
+    except ValueError as exc:
+        problem = exc.errors()[0]["msg"] if hasattr(exc, "errors") else exc
+        raise InputError(_("custom model: {problem}").format(problem=problem)) from None
 MEMORY_LABELS = {"weights": N_("weights"), "gradients": N_("gradients"), "optimizer": N_("optimizer"),
                  "activations": N_("activations")}
 """Parts of the memory per GPU as the table shows them (English: the JSON key itself)."""
@@ -48,8 +83,7 @@ def register(subparsers) -> None:
     m = tr.add_argument_group(_("model (a preset, or a custom architecture with --layers ... --vocab)"))
     m.add_argument("--model", type=str.lower, choices=list(PRESETS), default="llama3-70b",
                    help=_("model preset (default llama3-70b)"))
-    for name, helptext in CUSTOM_HELP:
-        m.add_argument(f"--{name}", type=positive_int, help=_("custom model: {what}").format(what=_(helptext)))
+    add_custom_model_options(m)
     j = tr.add_argument_group(_("job"))
     j.add_argument("--seq-len", type=positive_int, default=8192, help=_("sequence length [tokens] (default 8192)"))
     j.add_argument("--global-batch", type=positive_int,
@@ -102,21 +136,9 @@ def register(subparsers) -> None:
 
 
 def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
-    from core.perf.training import ModelSpec, model_preset, parse_job
+    from core.perf.training import model_preset, parse_job
 
-    custom = {k: getattr(args, k) for k in ("layers", "hidden", "ffn", "heads", "kv_heads", "vocab")}
-    if any(v is not None for v in custom.values()):
-        missing = [k.replace("_", "-") for k, v in custom.items() if v is None]
-        if missing:
-            raise InputError(_("a custom model needs --layers --hidden --ffn --heads --kv-heads --vocab; "
-                               "missing: {missing}").format(missing=", ".join(f"--{m}" for m in missing)))
-        try:
-            model = ModelSpec(name="custom", **custom)
-        except ValueError as exc:
-            problem = exc.errors()[0]["msg"] if hasattr(exc, "errors") else exc
-            raise InputError(_("custom model: {problem}").format(problem=problem)) from None
-    else:
-        model = model_preset(args.model)
+    model = custom_model(args) or model_preset(args.model)
     fp8_act = {"auto": None, "on": True, "off": False}[getattr(args, "fp8_activations", "auto")]
     return parse_job(dict(model=model, seq_len=args.seq_len, global_batch=args.global_batch or 1024,
                           micro_batch=args.micro_batch, precision=args.precision, tp=args.tp or 1, pp=args.pp or 1,
