@@ -176,3 +176,20 @@ def test_a_custom_model_serves(capsys):
     code, out, err = run(capsys, "serve", "--nodes", "8", "--layers", "48", "--hidden", "4096", "--ffn", "12288",
                          "--heads", "32", "--kv-heads", "8", "--vocab", "128000", "--experts", "64")
     assert code == 2 and "top_k" in err
+
+
+def test_the_command_line_and_the_inference_page_give_the_same_numbers(capsys):
+    """The same design and settings, no split: ``serve --mode M`` and the Inference page serve the same deployment
+    at the same load, to the last digit."""
+    from core.design import Design
+    from core.formats.inferencelink import DEFAULTS
+    from core.perf.servingform import estimate_on
+    from core.plan import plan
+
+    code, out, err = run(capsys, "serve", "--nodes", "16", "--mode", "disaggregated", "--format", "json")
+    assert code == 0, err
+    s = json.loads(out)
+    page = estimate_on(plan(Design(nodes=16)), dict(DEFAULTS)).summary()
+    for key in ("ttft_s", "tpot_s", "rate_per_s", "usd_per_million_output_tokens", "gpus"):
+        assert s[key] == page[key], key
+    assert s["decode"]["split"] == page["decode"]["split"] and s["prefill"]["split"] == page["prefill"]["split"]

@@ -177,7 +177,7 @@ def test_every_value_the_link_accepts_fits_its_box():
 @pytest.mark.parametrize("model", ["llama3.3-70b", "deepseek-r1", "qwen3-30b-a3b", "llama3-405b"])
 def test_chosen_splits_divide_their_pools_and_hold_the_weights(design, model):
     p = plan(design)
-    dep = servingform.deployment(p, {**link.DEFAULTS, "model": model})
+    dep = servingform.chosen_deployment(p, {**link.DEFAULTS, "model": model})
     assert dep.prefill.nodes + dep.decode.nodes <= p.resolved.nodes
     for split in dep.pools:
         assert (split.nodes * p.resolved.gpus_per_node) % split.instance_gpus == 0
@@ -185,6 +185,17 @@ def test_chosen_splits_divide_their_pools_and_hold_the_weights(design, model):
             assert (dep.model.experts + split.redundant_experts) % split.ep == 0
     if design.nodes != 4 or model != "deepseek-r1":  # 4 H100 nodes hold DeepSeek-R1 once, not in two pools
         assert all(weights_per_gpu_bytes(dep, s) <= servingform.WEIGHT_SHARE * usable_hbm_bytes(p) for s in dep.pools)
+
+
+def test_splits_left_at_zero_are_the_searchs():
+    """Every pool and split at 0: the page serves what the search (and ``python -m core serve --mode M``) finds."""
+    from core.perf.serving_search import search
+
+    p = plan(Design(nodes=16))
+    values = {**link.DEFAULTS, "ttft": 3000.0, "tpot": 100.0}
+    dep = servingform.deployment(p, values)
+    best = search(p, values["model"], servingform.workload(values), mode=values["mode"], ways_out=False).best
+    assert (dep.prefill, dep.decode) == (best.prefill, best.decode) and dep.workload == servingform.workload(values)
 
 
 def test_given_split_fields_are_kept():

@@ -274,6 +274,8 @@ def _results(key: str, baseline: int, language: str, unit: str) -> None:
         st.caption(_("Training rows: the Performance page's job on each design; the model, tp, pp and global batch "
                      "you have not set there are fitted to each design as that page fits them (each column names its "
                      "split). Costs are estimates from the catalog's price book."))
+        st.caption(_("Inference rows: the Inference page's deployment on each design, at the load that page shows it "
+                     "at (its settings; pools and splits left at 0 chosen for each design)."))
         if len(result.columns) > 1:
             st.subheader(_("Bill of materials: what changes"))
             bom = figs.bom_rows(result)

@@ -258,7 +258,7 @@ def _given(planned, args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> str:
-    from core.perf.serving import estimate
+    from core.perf.serving import Workload, estimate
     from core.perf.serving_search import max_rate, shown_load, what_if_frontend
     from core.plan import plan
 
@@ -268,10 +268,9 @@ def run(args: argparse.Namespace) -> str:
         dep = _given(planned, args)
     else:
         result = _searched(planned, args)
-        dep = result.best
-        if args.concurrency is not None:  # the search sizes for rates; the deployment is shown at the concurrency
-            dep = dep.model_copy(update={"workload": dep.workload.model_copy(
-                update={"concurrency": args.concurrency, "rate": None})})
+        # the search's splits at the workload as given (its rate, concurrency or none: shown_load below), as the
+        # Inference page serves a search's answer (core.perf.servingform.deployment)
+        dep = result.best.model_copy(update={"workload": _parsed(Workload.model_validate, _workload(args))})
     top = max_rate(planned, dep)
     dep = shown_load(planned, dep)
     est = estimate(planned, dep)

@@ -11,9 +11,10 @@ fixed split fields they give, and the splits and pool sizes chosen where a setti
   heads), pipeline parallel beyond. Redundant experts: the fewest extra slots that split evenly over ``ep``.
   Settings the user fixed are kept; what does not fit is the serving model's to say (``estimate`` raises).
 
-This is a starting point, not the optimum: ``core.perf.serving_search.search`` finds the cheapest split that meets
-the targets (the page's button, ``python -m core serve`` without a split). ``estimate_on`` shows the deployment at
-``serving_search.shown_load``.
+With every pool and split left at 0, ``deployment`` takes the serving search's answer instead
+(``core.perf.serving_search.search``: the cheapest deployment that meets the targets, as ``python -m core serve``
+without a split); the rules above apply when the search finds none or a setting fixes part of a split.
+``estimate_on`` shows the deployment at ``serving_search.shown_load``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any, Mapping
 
 from core.perf.serving import (Deployment, PoolSplit, Workload, estimate, usable_hbm_bytes,
                                weights_per_gpu_bytes)
-from core.perf.serving_search import shown_load
+from core.perf.serving_search import search, shown_load
 from core.perf.training import model_preset
 from core.plan import Plan
 
@@ -135,7 +136,24 @@ def base_deployment(values: Mapping[str, Any], network: str = "fabric") -> Deplo
 def deployment(plan: Plan, values: Mapping[str, Any], network: str = "fabric",
                nodes: tuple[int, int] | None = None) -> Deployment:
     """The deployment the settings ``values`` (``inferencelink.decode``'s) mean on ``plan``; ``nodes`` (prefill,
-    decode) in place of the settings' node counts (another design's, ``same_gpus``)."""
+    decode) in place of the settings' node counts (another design's, ``same_gpus``).
+
+    With every pool size and split left at 0 (and no ``nodes``), the serving search's cheapest deployment that meets
+    the targets in the settings' mode (``serving_search.search``: what ``python -m core serve --mode M`` answers
+    without a split); when none does, or a setting fixes part of a split, ``chosen_deployment``."""
+    if nodes is None and not any(given_split(values, pool) for pool in ("p", "d")):
+        base = base_deployment(values, network)
+        found = search(plan, base.model, base.workload, mode=base.mode, precision=base.precision,
+                       kv_precision=base.kv_precision, network=network, ways_out=False).best
+        if found is not None:
+            return found.model_copy(update={"workload": base.workload})
+    return chosen_deployment(plan, values, network, nodes)
+
+
+def chosen_deployment(plan: Plan, values: Mapping[str, Any], network: str = "fabric",
+                      nodes: tuple[int, int] | None = None) -> Deployment:
+    """The settings' deployment with the pools and splits left at 0 chosen by this module's rules (the module
+    docstring); ``nodes`` as ``deployment``."""
     base = base_deployment(values, network)
     prefill_nodes, decode_nodes = nodes or pool_nodes(plan, base, values)
     decode = fit_split(plan, base, decode_nodes, given_split(values, "d"))
