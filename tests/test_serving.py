@@ -135,3 +135,17 @@ def test_fabric_load_per_tier():
     flat, thin = decode_load(1.0), decode_load(2.0)
     assert 0 < flat["nic"] < 1 and flat["leaf_uplinks"] > 0
     assert thin["leaf_uplinks"] > flat["leaf_uplinks"]
+
+
+def test_a_prefill_batch_holds_only_the_kv_cache_that_fits():
+    """Llama 3.3 70B in FP8 on one H100 (tp 1) leaves about 5 GB beside the weights: a prefill batch shrinks to the
+    prompts whose KV cache fits; a prompt whose KV cache alone does not fit is refused with a way out."""
+    dep = serving.parse_deployment({"model": "llama3.3-70b", "prefill": {"nodes": 1, "tp": 1},
+                                    "decode": {"nodes": 1, "tp": 8}, "workload": {"input_tokens": 2000}})
+    tokens = serving.prefill_tokens(H100, dep, dep.prefill)
+    free = serving.usable_hbm_bytes(H100) - serving.weights_per_gpu_bytes(dep, dep.prefill)
+    assert tokens < 16384 and tokens * serving.kv_cache_bytes(dep.model, 1, 2.0) <= free * 1.0001
+    long = dep.model_copy(update={"workload": serving.Workload(input_tokens=100_000, output_tokens=10)})
+    with pytest.raises(DesignError) as info:
+        serving.estimate(H100, long)
+    assert "prompt does not fit" in str(info.value) and "FP8 KV cache" in info.value.suggestion

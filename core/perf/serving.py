@@ -520,6 +520,12 @@ def _check_fit(plan: Plan, dep: Deployment) -> None:
         _check_split(plan, dep, split, name)
         weights = weights_per_gpu_bytes(dep, split)
         usable = usable_hbm_bytes(plan)
+        prompt = kv_per_sequence_gpu_bytes(dep, split, dep.workload.input_tokens) * split.pp
+        if weights < usable < weights + prompt:
+            raise DesignError(
+                _("{pool}: the KV cache of one {tokens}-token prompt does not fit beside the weights.").format(
+                    pool=pool_label(name), tokens=f"{dep.workload.input_tokens:,}"),
+                _("Spread the model over more GPUs (larger tp, ep or pp), use an FP8 KV cache or a shorter input."))
         if weights >= usable:
             unit = load_training_catalog().memory.capacity_unit_bytes
             raise DesignError(
@@ -628,10 +634,20 @@ def _solve_batch(plan: Plan, dep: Deployment, split: PoolSplit, wanted: float, c
     return hi
 
 
+def prefill_tokens(plan: Plan, dep: Deployment, split: PoolSplit) -> float:
+    """New tokens per rank in one prefill batch: ``tokens_per_batch``, fewer when the KV cache of that many prompt
+    tokens (with their prompts' cached prefix) does not fit beside the weights [tokens]."""
+    w = dep.workload
+    free = usable_hbm_bytes(plan) - weights_per_gpu_bytes(dep, split)
+    per_prompt = kv_per_sequence_gpu_bytes(dep, split, w.input_tokens) * split.pp
+    fits = free / per_prompt * w.new_tokens if per_prompt > 0 else math.inf
+    return float(min(load_serving_constants().prefill.tokens_per_batch, max(1, math.floor(fits))))
+
+
 def _prefill_pool(plan: Plan, dep: Deployment, split: PoolSplit, rate: float, name: str) -> PoolResult:
-    """A pool prefilling ``rate`` requests/s in batches of ``tokens_per_batch`` new tokens per rank."""
+    """A pool prefilling ``rate`` requests/s in batches of ``prefill_tokens`` new tokens per rank."""
     gpus, replicas, ranks = _ranks(plan, split)
-    batch = float(load_serving_constants().prefill.tokens_per_batch)
+    batch = prefill_tokens(plan, dep, split)
     step = _step(plan, dep, split, batch, prefill_context(dep), "prefill")
     capacity = ranks * batch * split.pp / step.time_s
     wanted = rate * dep.workload.new_tokens
@@ -956,7 +972,6 @@ def decode_step(plan: Plan, dep: Deployment, batch: float) -> StepTime:
 
 
 def prefill_batch(plan: Plan, dep: Deployment) -> StepTime:
-    """One prefill batch (``tokens_per_batch`` new tokens per rank) of the deployment's prefill pool."""
+    """One prefill batch (``prefill_tokens`` new tokens per rank) of the deployment's prefill pool."""
     split = dep.decode if dep.mode == "aggregated" else dep.prefill
-    return _step(plan, dep, split, float(load_serving_constants().prefill.tokens_per_batch), prefill_context(dep),
-                 "prefill")
+    return _step(plan, dep, split, prefill_tokens(plan, dep, split), prefill_context(dep), "prefill")
