@@ -4,6 +4,7 @@ widgets -> core.formats.inferencelink -> webui.inference -> core.perf.serving ->
 from __future__ import annotations
 
 import json
+from typing import get_args
 
 import pandas as pd
 import streamlit as st
@@ -14,6 +15,7 @@ from core.figures.serving import comparison_rows, fabric_load_rows, time_figure
 from core.formats import inferencelink as link
 from core.formats.serving_exports import serving_export_file_name, serving_exports
 from core.i18n import N_, _
+from core.perf.serving import KvPrecision, ServingPrecision
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import PRESETS
 from webui import cached, inference, inferencestate, safe, state
@@ -64,9 +66,9 @@ def _model_controls(store: dict) -> None:
                                  format_func=lambda k: _(MODES[k]),
                                  help=_("Disaggregated: a prefill pool hands each request's KV cache to a decode "
                                         "pool over the network. Aggregated: one pool does both."))
-    store["prec"] = c3.selectbox(_("Precision"), ["bf16", "fp8", "fp4"], key=_seed(store, "prec"),
+    store["prec"] = c3.selectbox(_("Precision"), list(get_args(ServingPrecision)), key=_seed(store, "prec"),
                                  format_func=str.upper, help=_("of the weights; FP4 on GPUs that have it"))
-    store["kvp"] = c4.selectbox(_("KV cache"), ["bf16", "fp8"], key=_seed(store, "kvp"), format_func=str.upper,
+    store["kvp"] = c4.selectbox(_("KV cache"), list(get_args(KvPrecision)), key=_seed(store, "kvp"), format_func=str.upper,
                                 help=_("precision of the KV cache"))
 
 

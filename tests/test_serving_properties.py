@@ -14,7 +14,8 @@ from hypothesis import given, settings, strategies as st
 
 from core.design import Design
 from core.perf.serving import estimate, parse_deployment
-from core.perf.serving_search import capacity, max_rate, with_rate
+from core.perf.serving import capacity
+from core.perf.serving_search import max_rate, with_rate
 from core.plan import plan
 
 SETTINGS = settings(max_examples=15, deadline=None)

@@ -19,9 +19,9 @@ import pytest
 
 from core.design import Design
 from core.perf.serving import estimate, parse_deployment
+from core.perf.serving import capacity
 from core.perf.serving_search import (
     balanced_ratio,
-    capacity,
     max_rate,
     redundant_experts,
     search,

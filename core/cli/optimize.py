@@ -9,11 +9,10 @@ JSON (``--format json``): ``best.design`` (a design JSON ``plan --design`` accep
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 
 from core.cli.common import add_format_option, model_name, number, positive_int, ratio, row, size, to_json
-from core.cli.serve import add_workload_options, workload_of
+from core.cli.serve import add_workload_options, flag_names, workload_of
 from core.errors import shown
 from core.i18n import _, usd
 from core.vocab import TOPOLOGY
@@ -120,8 +119,7 @@ def _serving_target(args: argparse.Namespace):
                                  "precision": args.serve_precision, "kv_precision": args.serve_kv_precision,
                                  "workload": workload})
     except InputError as exc:
-        raise InputError(re.sub(r"\bworkload\.([a-z_]+)", lambda m: "--serve-" + m.group(1).replace("_", "-"),
-                                str(exc))) from None
+        raise InputError(flag_names(str(exc), "serve-")) from None
 
 
 def _grid(args: argparse.Namespace):

@@ -52,7 +52,10 @@ def add_workload_options(parser, prefix: str = "", rate_required: bool = False):
     (``core.formats.inferencelink.DEFAULTS``: one set of defaults for the page and the command line); ``prefix``:
     ``serve-`` for the optimizer's and the sweep's serving target (``--serve-rate``). Returns the deployment group
     for the split options. ``workload_of(args, prefix)`` and ``serving_settings(args, prefix)`` read them back."""
+    from typing import get_args
+
     from core.formats.inferencelink import DEFAULTS as D
+    from core.perf.serving import KvPrecision, Mode, ServingPrecision
     from core.perf.serving_constants import load_serving_constants
     from core.perf.training import PRESETS
 
@@ -86,12 +89,12 @@ def add_workload_options(parser, prefix: str = "", rate_required: bool = False):
                    help=_("time-per-output-token target [ms] (default {ms}; 0 = none)").format(ms=f"{D['tpot']:g}"))
     d = parser.add_argument_group(_("deployment (leave every split option out to search them)") if not prefix
                                   else _("serving deployment (searched)"))
-    d.add_argument(f("mode"), type=str.lower, choices=["aggregated", "disaggregated"],
+    d.add_argument(f("mode"), type=str.lower, choices=list(get_args(Mode)),
                    help=_("one pool for prefill and decode, or separate pools (default: disaggregated with a split; "
                           "the search tries both)"))
-    d.add_argument(f("precision"), type=str.lower, choices=["bf16", "fp8", "fp4"], default=D["prec"],
+    d.add_argument(f("precision"), type=str.lower, choices=list(get_args(ServingPrecision)), default=D["prec"],
                    help=_("weights' precision (default {default})").format(default=D["prec"]))
-    d.add_argument(f("kv-precision"), type=str.lower, choices=["bf16", "fp8"], default=D["kvp"],
+    d.add_argument(f("kv-precision"), type=str.lower, choices=list(get_args(KvPrecision)), default=D["kvp"],
                    help=_("KV cache's precision (default {default})").format(default=D["kvp"]))
     return d
 
@@ -158,10 +161,11 @@ def model_of(args: argparse.Namespace):
     return custom_model(args) or model_preset(args.model)
 
 
-def _flag_names(message: str) -> str:
-    """A validation message with the deployment's field paths (``workload.rate``) named as options (``--rate``)."""
+def flag_names(message: str, prefix: str = "") -> str:
+    """A validation message with the deployment's field paths (``workload.rate``) named as options (``--rate``;
+    ``--serve-rate`` with ``prefix`` ``serve-``, as ``add_workload_options`` declares them)."""
     for name, flag in WORKLOAD_FLAGS.items():
-        message = re.sub(rf"\bworkload\.{name}\b", flag, message)
+        message = re.sub(rf"\bworkload\.{name}\b", flag.replace("--", "--" + prefix, 1), message)
     for pool in POOLS:
         for degree in DEGREES:
             message = re.sub(rf"\b{pool}\.{degree}\b", f"--{pool}-{degree}", message)
@@ -205,7 +209,7 @@ def _parsed(call, *arguments, **keywords):
     try:
         return call(*arguments, **keywords)
     except InputError as exc:
-        raise InputError(_flag_names(str(exc))) from None
+        raise InputError(flag_names(str(exc))) from None
 
 
 def flags_of(dep) -> str:

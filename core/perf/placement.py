@@ -215,8 +215,9 @@ def level_label(level: str) -> str:
     return labels.get(level, level)
 
 
-def _down_ports(plan: Plan, role: str) -> int:
-    """Ports used downwards on one switch of ``role`` (the flows of a tier share its uplinks)."""
+def down_ports(plan: Plan, role: str) -> int:
+    """Ports used downwards on one switch of ``role`` (the flows of a tier share its uplinks); what ``contention``
+    reads of a tier besides its oversubscription."""
     for g in plan.fabric.switch_groups:
         if g.role == role and not getattr(g, "reserved", False) and g.down_ports_used:
             return int(g.down_ports_used)
@@ -231,14 +232,16 @@ def _tiers_share(plan: Plan, f1: float, f2: float, flows_per_port: float) -> flo
     share = 1.0
     if f1 > 0:
         share = min(share, congestion.tier_share(routing, f1, max(1.0, bw.leaf_oversubscription),
-                                                 _down_ports(plan, "leaf"), flows_per_port))
+                                                 down_ports(plan, "leaf"), flows_per_port))
     if f2 > 0:
         share = min(share, congestion.tier_share(routing, f2, max(1.0, bw.spine_oversubscription),
-                                                 _down_ports(plan, "spine"), flows_per_port))
+                                                 down_ports(plan, "spine"), flows_per_port))
     return share
 
 
-def _uniform_fractions(p: Placement) -> tuple[float, float]:
+def uniform_fractions(p: Placement) -> tuple[float, float]:
+    """Shares of spread (all-to-all) traffic of a communicator placed as ``p`` that leave a leaf group and a pod:
+    the peers outside them."""
     f1 = (p.nodes - p.nodes_in_group) / (p.nodes - 1) if p.groups > 1 else 0.0
     f2 = (p.nodes - p.nodes_in_pod) / (p.nodes - 1) if p.pods > 1 else 0.0
     return f1, f2
@@ -282,7 +285,7 @@ def contention(plan: Plan, p: Placement, pattern: str) -> float:
         f1 = tree_crossing(p.nodes_in_group / per_domain) if p.groups > 1 else 0.0
         f2 = tree_crossing(p.nodes_in_pod / per_domain) if p.pods > 1 else 0.0
     else:
-        f1, f2 = _uniform_fractions(p)
+        f1, f2 = uniform_fractions(p)
     if congestion.current().placement == "scatter":  # never less crossing than packed ranks
         s1, s2 = _spread_fractions(plan)
         f1, f2 = max(f1, s1), max(f2, s2)

@@ -483,7 +483,7 @@ def max_batch(plan: Plan, dep: Deployment, split: PoolSplit, context: float) -> 
     return int(free / (split.pp * kv_per_sequence_gpu_bytes(dep, split, context)))
 
 
-def _check_split(plan: Plan, dep: Deployment, split: PoolSplit, pool: str) -> None:
+def check_split(plan: Plan, dep: Deployment, split: PoolSplit, pool: str) -> None:
     """``DesignError`` naming the field when ``split`` does not divide its nodes, the model or the NVLink domain."""
     r, m = plan.resolved, dep.model
     pool_gpus = split.nodes * r.gpus_per_node
@@ -511,29 +511,35 @@ def _check_split(plan: Plan, dep: Deployment, split: PoolSplit, pool: str) -> No
                   "lists splits that fit.").format(pool=pool_label(pool)))
 
 
+def check_pool(plan: Plan, dep: Deployment, split: PoolSplit, name: str) -> None:
+    """``DesignError`` when pool ``name``'s ``split`` cannot serve: it does not divide its pool, the model or the
+    NVLink domain (``check_split``), its weights do not fit the usable HBM, or one prompt's KV cache does not fit
+    beside them. The one fit rule of a pool, for the estimate and the search."""
+    check_split(plan, dep, split, name)
+    weights = weights_per_gpu_bytes(dep, split)
+    usable = usable_hbm_bytes(plan)
+    if weights >= usable:
+        unit = load_training_catalog().memory.capacity_unit_bytes
+        raise DesignError(
+            _("{pool}: {model} needs {weights} GiB of weights per GPU at {precision} with this split, more than "
+              "the {usable} GiB usable.").format(pool=pool_label(name), model=dep.model.name,
+                                                weights=f"{weights / unit:.0f}", precision=dep.precision.upper(),
+                                                usable=f"{usable / unit:.0f}"),
+            _("Spread the model over more GPUs (larger tp, ep or pp) or use a lower precision."))
+    if weights + kv_per_sequence_gpu_bytes(dep, split, dep.workload.input_tokens) * split.pp > usable:
+        raise DesignError(
+            _("{pool}: the KV cache of one {tokens}-token prompt does not fit beside the weights.").format(
+                pool=pool_label(name), tokens=f"{dep.workload.input_tokens:,}"),
+            _("Spread the model over more GPUs (larger tp, ep or pp), use an FP8 KV cache or a shorter input."))
+
+
 def _check_fit(plan: Plan, dep: Deployment) -> None:
-    """Every pool's split, the pools within the plan's nodes, precision supported, weights within HBM."""
+    """Every pool fits (``check_pool``), the pools within the plan's nodes, the precision supported."""
     r = plan.resolved
     precision_peak_tflops(r.system, dep.precision)
     names = ("decode",) if dep.mode == "aggregated" else ("prefill", "decode")
     for name, split in zip(names, dep.pools):
-        _check_split(plan, dep, split, name)
-        weights = weights_per_gpu_bytes(dep, split)
-        usable = usable_hbm_bytes(plan)
-        prompt = kv_per_sequence_gpu_bytes(dep, split, dep.workload.input_tokens) * split.pp
-        if weights < usable < weights + prompt:
-            raise DesignError(
-                _("{pool}: the KV cache of one {tokens}-token prompt does not fit beside the weights.").format(
-                    pool=pool_label(name), tokens=f"{dep.workload.input_tokens:,}"),
-                _("Spread the model over more GPUs (larger tp, ep or pp), use an FP8 KV cache or a shorter input."))
-        if weights >= usable:
-            unit = load_training_catalog().memory.capacity_unit_bytes
-            raise DesignError(
-                _("{pool}: {model} needs {weights} GiB of weights per GPU at {precision} with this split, more than "
-                  "the {usable} GiB usable.").format(pool=pool_label(name), model=dep.model.name,
-                                                    weights=f"{weights / unit:.0f}", precision=dep.precision.upper(),
-                                                    usable=f"{usable / unit:.0f}"),
-                _("Spread the model over more GPUs (larger tp, ep or pp) or use a lower precision."))
+        check_pool(plan, dep, split, name)
     nodes = sum(p.nodes for p in dep.pools)
     if nodes > r.nodes:
         raise DesignError(_("The deployment needs {need} nodes, the cluster has {have}.").format(
@@ -611,7 +617,7 @@ def shared_step_s(step: StepTime, prefill_share: float) -> float:
     return (t - step.slack_s) / (1 - prefill_share)
 
 
-def _decode_rate(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, prefill_share: float) -> float:
+def decode_rate(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, prefill_share: float) -> float:
     """Output tokens/s of a decode pool at ``batch`` sequences per rank and micro-batch (``prefill_share``: the GPU
     time chunked prefill needs in aggregated mode, 0 disaggregated)."""
     _gpus, _replicas, ranks = _ranks(plan, split)
@@ -622,12 +628,12 @@ def _decode_rate(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, pr
 def _solve_batch(plan: Plan, dep: Deployment, split: PoolSplit, wanted: float, cap: int, prefill_share: float) -> float:
     """Smallest batch per rank whose output rate reaches ``wanted`` tokens/s (bisection to ``BATCH_TOLERANCE`` of
     the cap, from above: the rate grows with the batch), or ``cap`` when even the full KV cache does not."""
-    if _decode_rate(plan, dep, split, cap, prefill_share) <= wanted:
+    if decode_rate(plan, dep, split, cap, prefill_share) <= wanted:
         return float(cap)
     lo, hi = 0.0, float(cap)
     while hi - lo > BATCH_TOLERANCE * cap:
         mid = (lo + hi) / 2
-        if _decode_rate(plan, dep, split, max(mid, 1e-9), prefill_share) < wanted:
+        if decode_rate(plan, dep, split, max(mid, 1e-9), prefill_share) < wanted:
             lo = mid
         else:
             hi = mid
@@ -644,7 +650,7 @@ def prefill_tokens(plan: Plan, dep: Deployment, split: PoolSplit) -> float:
     return float(min(load_serving_constants().prefill.tokens_per_batch, max(1, math.floor(fits))))
 
 
-def _prefill_pool(plan: Plan, dep: Deployment, split: PoolSplit, rate: float, name: str) -> PoolResult:
+def prefill_pool(plan: Plan, dep: Deployment, split: PoolSplit, rate: float, name: str) -> PoolResult:
     """A pool prefilling ``rate`` requests/s in batches of ``prefill_tokens`` new tokens per rank."""
     gpus, replicas, ranks = _ranks(plan, split)
     batch = prefill_tokens(plan, dep, split)
@@ -655,7 +661,7 @@ def _prefill_pool(plan: Plan, dep: Deployment, split: PoolSplit, rate: float, na
                       wanted / capacity)
 
 
-def _prefill_latency(plan: Plan, dep: Deployment, pool: PoolResult) -> tuple[float, float]:
+def prefill_latency(plan: Plan, dep: Deployment, pool: PoolResult) -> tuple[float, float]:
     """(queueing, prefill) time of one request [s]: M/D/1 wait at the pool's utilisation for one request's
     prefill as the service time, and that prefill: its new tokens, in as many batches as they span."""
     rho = pool.utilisation
@@ -816,20 +822,60 @@ class ServingEstimate:
 
 def _load(plan: Plan, dep: Deployment, capacity: float, prefill_capacity: float) -> tuple[float, float | None]:
     """(requests/s, decode batch per rank or None to solve from the rate) for the workload's load: its rate; a
-    concurrency's sequences spread over the decode ranks (the rate then follows from Little's law); or the full
-    KV cache."""
+    concurrency's sequences spread over the decode ranks (the rate then follows from Little's law); or, with
+    neither, ``default_utilisation`` of the rate where a pool saturates (``capacity``)."""
     w = dep.workload
     if w.rate is not None:
         return w.rate, None
     if w.concurrency is None:
         busy = load_serving_constants().memory.default_utilisation
-        if dep.mode == "aggregated":  # one pool's time: prefill's share and decode's add up
-            return busy / (w.new_tokens / prefill_capacity + w.output_tokens / capacity), None
-        return busy * min(capacity / w.output_tokens, prefill_capacity / w.new_tokens), None
+        return busy * _saturation(plan, dep, prefill_capacity, capacity), None
     _gpus, _replicas, ranks = _ranks(plan, dep.decode)
     cap = max_batch(plan, dep, dep.decode, decode_context(dep))
     batch = min(cap, w.concurrency / (ranks * dep.decode.pp))
     return _closed_loop_rate(plan, dep, batch, prefill_capacity), batch
+
+
+def _saturation(plan: Plan, dep: Deployment, prefill_tps: float, decode_tps: float) -> float:
+    """The request rate at which the first pool saturates [requests/s], from the prefill pool's new input tokens/s
+    at full utilisation and the decode pool's output tokens/s with its KV cache full (``capacity``)."""
+    w = dep.workload
+    if dep.mode == "disaggregated":
+        return min(prefill_tps / w.new_tokens, decode_tps / w.output_tokens)
+    full = decode_step(plan, dep, max_batch(plan, dep, dep.decode, decode_context(dep)))
+    per_step = decode_tps * full.time_s  # output tokens of one full-cache step
+
+    def short(rate: float) -> bool:  # the decode pool falls short of the rate's output tokens
+        return per_step / shared_step_s(full, rate * w.new_tokens / prefill_tps) < rate * w.output_tokens
+
+    lo, hi = 0.0, prefill_tps / w.new_tokens
+    if not short(hi * (1 - 1e-9)):
+        return hi
+    for _i in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (lo, mid) if short(mid) else (mid, hi)
+    return lo
+
+
+def capacity(plan: Plan, dep: Deployment) -> float:
+    """Request rate at which the first pool saturates [requests/s].
+
+    Disaggregated: the smaller of the prefill pool's rate at full utilisation (new input tokens/s over new
+    tokens per request) and the decode pool's with its KV cache full (output tokens/s over output tokens).
+    Aggregated: the rate at which the full-cache decode rate, its step stretched by chunked prefill's share of the
+    GPUs (``shared_step_s`` at utilisation ``rate x new tokens / prefill capacity``), equals the rate's output
+    tokens (bisection: the one grows with the rate, the other falls), or the prefill capacity if lower.
+
+    Raises
+    ------
+    DesignError
+        As ``estimate``: the deployment does not fit the plan.
+    """
+    _check_fit(plan, dep)
+    cap = max_batch(plan, dep, dep.decode, decode_context(dep))
+    split = dep.decode if dep.mode == "aggregated" else dep.prefill
+    prefill_tps = prefill_pool(plan, dep, split, 0.0, "prefill").capacity_tokens_per_s
+    return _saturation(plan, dep, prefill_tps, decode_rate(plan, dep, dep.decode, max(cap, 1), 0.0))
 
 
 def _closed_loop_rate(plan: Plan, dep: Deployment, batch: float, prefill_capacity: float) -> float:
@@ -843,8 +889,8 @@ def _closed_loop_rate(plan: Plan, dep: Deployment, batch: float, prefill_capacit
     kv = _kv_transfer(plan, dep, dep.prefill, 0.0).time_s if dep.mode == "disaggregated" else 0.0
 
     def excess(rate: float) -> float:
-        pool = _prefill_pool(plan, dep, split, rate, "prefill")
-        wait, own = _prefill_latency(plan, dep, pool)
+        pool = prefill_pool(plan, dep, split, rate, "prefill")
+        wait, own = prefill_latency(plan, dep, pool)
         share = pool.utilisation if dep.mode == "aggregated" else 0.0
         return rate * (wait + own + kv + w.output_tokens * shared_step_s(step, share)) - in_flight
 
@@ -873,10 +919,10 @@ def estimate(plan: Plan, dep: Deployment) -> ServingEstimate:
                 tokens=f"{decode_context(dep):,.0f}"),
             _("Shorten the input or output, spread the model over more GPUs or use an FP8 KV cache."))
     pf_split = dc if dep.mode == "aggregated" else dep.prefill
-    probe = _prefill_pool(plan, dep, pf_split, 0.0, "prefill")
-    capacity = _decode_rate(plan, dep, dc, cap, 0.0)
+    probe = prefill_pool(plan, dep, pf_split, 0.0, "prefill")
+    capacity = decode_rate(plan, dep, dc, cap, 0.0)
     rate, batch = _load(plan, dep, capacity, probe.capacity_tokens_per_s)
-    prefill = _prefill_pool(plan, dep, pf_split, rate, "prefill")
+    prefill = prefill_pool(plan, dep, pf_split, rate, "prefill")
     prefill_share = prefill.utilisation if dep.mode == "aggregated" else 0.0
     warnings: list[str] = []
     if batch is None:
@@ -885,7 +931,7 @@ def estimate(plan: Plan, dep: Deployment) -> ServingEstimate:
     if decode.utilisation > 1 or prefill.utilisation >= 1:
         warnings.append(_("The load is more than the deployment can serve: requests queue without bound."))
     kv = _kv_transfer(plan, dep, dep.prefill, rate) if dep.mode == "disaggregated" else None
-    wait, own = _prefill_latency(plan, dep, prefill)
+    wait, own = prefill_latency(plan, dep, prefill)
     if decode.utilisation > 1 + 1e-6:
         wait = math.inf
     held = decode.ranks * dc.pp * cap
@@ -906,7 +952,7 @@ def _decode_pool(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, ca
     step = _step(plan, dep, split, max(batch, 1e-9), decode_context(dep), "decode")
     step.overhead_s += shared_step_s(step, prefill_share) - step.time_s
     served = ranks * split.pp * batch / step.time_s
-    capacity = _decode_rate(plan, dep, split, cap, prefill_share)
+    capacity = decode_rate(plan, dep, split, cap, prefill_share)
     wanted = rate * dep.workload.output_tokens
     pool = PoolResult("decode", split, gpus, replicas, ranks, step, batch, cap, min(served, wanted) if wanted else
                       served, capacity, wanted / capacity if capacity else math.inf)
@@ -929,9 +975,9 @@ def _finish(plan: Plan, dep: Deployment, prefill: PoolResult, decode: PoolResult
 
 def _crossing(plan: Plan, gpus: int) -> tuple[float, float]:
     """Shares of spread (all-to-all) traffic among ``gpus`` consecutive GPUs that leave a leaf group and a pod."""
-    from core.perf.placement import _uniform_fractions
+    from core.perf.placement import uniform_fractions
 
-    return _uniform_fractions(place(plan, max(2, min(gpus, plan.resolved.gpus)))) if gpus > 1 else (0.0, 0.0)
+    return uniform_fractions(place(plan, max(2, min(gpus, plan.resolved.gpus)))) if gpus > 1 else (0.0, 0.0)
 
 
 def fabric_load(plan: Plan, est: ServingEstimate) -> dict[str, dict[str, float]]:

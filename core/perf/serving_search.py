@@ -33,15 +33,15 @@ from core.perf.serving import (
     PoolSplit,
     ServingEstimate,
     Workload,
-    _check_split,
-    _prefill_latency,
-    _prefill_pool,
+    capacity,
+    check_pool,
+    prefill_latency,
+    prefill_pool,
     decode_context,
     decode_step,
     estimate,
     max_batch,
     parse_deployment,
-    shared_step_s,
     usable_hbm_bytes,
     weights_per_gpu_bytes,
 )
@@ -99,41 +99,6 @@ def shown_load(plan: Plan, dep: Deployment) -> Deployment:
         return dep
     targets = w.ttft_ms is not None or w.tpot_ms is not None
     return with_rate(dep, top * (1.0 if targets else load_serving_constants().memory.default_utilisation))
-
-
-def capacity(plan: Plan, dep: Deployment) -> float:
-    """Request rate at which the first pool saturates [requests/s].
-
-    Disaggregated: the smaller of the prefill pool's rate at full utilisation (new input tokens/s over new
-    tokens per request) and the decode pool's with its KV cache full (output tokens/s over output tokens),
-    both read from one estimate at a negligible load (its pools' ``capacity_tokens_per_s``). Aggregated: the
-    rate at which the full-cache decode rate, its step stretched by chunked prefill's share of the GPUs
-    (``shared_step_s`` at utilisation ``rate x new tokens / prefill capacity``), equals the rate's output
-    tokens (bisection: the one grows with the rate, the other falls), or the prefill capacity if lower.
-
-    Raises
-    ------
-    DesignError
-        As ``estimate``: the deployment does not fit the plan.
-    """
-    w = dep.workload
-    probe = estimate(plan, with_rate(dep, 1e-9))
-    prefill_tps = probe.prefill.capacity_tokens_per_s
-    if dep.mode == "disaggregated":
-        return min(prefill_tps / w.new_tokens, probe.decode.capacity_tokens_per_s / w.output_tokens)
-    full = decode_step(plan, dep, max_batch(plan, dep, dep.decode, decode_context(dep)))
-    alone = probe.decode.capacity_tokens_per_s * shared_step_s(full, probe.prefill.utilisation)  # tokens x s / s
-
-    def short(rate: float) -> bool:  # the decode pool falls short of the rate's output tokens
-        return alone / shared_step_s(full, rate * w.new_tokens / prefill_tps) < rate * w.output_tokens
-
-    lo, hi = 0.0, prefill_tps / w.new_tokens
-    if not short(hi * (1 - 1e-9)):
-        return hi
-    for _i in range(60):
-        mid = (lo + hi) / 2
-        lo, hi = (lo, mid) if short(mid) else (mid, hi)
-    return lo
 
 
 def _bisect_rate(meets, lo: float, hi: float, tolerance: float) -> float:
@@ -209,8 +174,8 @@ class PoolRating:
 
 def _rate_prefill(plan: Plan, dep: Deployment, split: PoolSplit) -> PoolRating:
     """The prefill pool's requests/s per GPU at full utilisation and one request's prefill at a light load."""
-    pool = _prefill_pool(plan, dep, split, 0.0, "prefill")
-    _wait, own = _prefill_latency(plan, dep, pool)
+    pool = prefill_pool(plan, dep, split, 0.0, "prefill")
+    _wait, own = prefill_latency(plan, dep, pool)
     return PoolRating(split, pool.capacity_tokens_per_s / pool.gpus / dep.workload.new_tokens, own, pool.batch)
 
 
@@ -247,12 +212,12 @@ def _step_nodes(plan: Plan, split: PoolSplit) -> int:
 
 
 def _fits(plan: Plan, dep: Deployment, split: PoolSplit, pool: str) -> bool:
-    """The split divides the model and the NVLink domain rules (``_check_split``) and its weights leave HBM."""
+    """The pool can serve with this split (``serving.check_pool``: divisions, weights, one prompt's KV cache)."""
     try:
-        _check_split(plan, dep, split, pool)
+        check_pool(plan, dep, split, pool)
     except DesignError:
         return False
-    return weights_per_gpu_bytes(dep, split) < usable_hbm_bytes(plan)
+    return True
 
 
 def redundant_experts(experts: int, ep: int) -> int:
@@ -995,8 +960,8 @@ def balanced_ratio(plan: Plan, dep: Deployment) -> float:
     """
     names = ("prefill", "decode")
     for name in names:
-        _check_split(plan, dep, getattr(dep, name).model_copy(update={"nodes": _step_nodes(plan, getattr(dep, name))}),
-                     name)
+        check_pool(plan, dep, getattr(dep, name).model_copy(update={"nodes": _step_nodes(plan, getattr(dep, name))}),
+                   name)
     prefill = _rate_prefill(plan, dep, dep.prefill.model_copy(update={"nodes": _step_nodes(plan, dep.prefill)}))
     decode = _rate_decode(plan, dep, dep.decode.model_copy(update={"nodes": _step_nodes(plan, dep.decode)}))
     if decode is None or not decode.per_gpu:
