@@ -44,7 +44,7 @@ from core.catalog import Catalog, DesignPriceBasis, Nic, Switch, System, load_ca
 from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
 from core.spares import canonical_setting
-from core.text import hidden
+from core.text import hidden, visible
 
 Topology = Literal["rail-optimized", "top-of-rack", "rail-only", "dragonfly"]
 PlaneMode = Literal["per-port", "per-rail"]
@@ -146,6 +146,13 @@ def check_name(text: str) -> str:
     if any(hidden(c) for c in value):
         raise InputError(_("must be text without control or format characters"))
     return value
+
+
+def clean_name(text: str | None) -> str:
+    """A design name where it cannot be refused (a comparison column's name in a link, a name field): the rules
+    of ``check_name`` applied instead of checked (control and format characters dropped, one line, cut at
+    ``MAX_NAME_CHARS``); ``""`` for none."""
+    return " ".join(visible(text or "").split())[:MAX_NAME_CHARS].rstrip()
 
 
 MAX_STAGES = 16

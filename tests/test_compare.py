@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.analysis import compare as cmp
-from core.design import Design
+from core.design import MAX_NAME_CHARS, Design, clean_name
 from core.figures import compare as figs
 from core.formats import comparelink, sharelink
 from core.formats.joblink import DEFAULTS
@@ -146,7 +146,7 @@ def _entries(draw_designs):
        st.integers(0, 3),
        st.lists(st.sampled_from([2**16, 2**20, 2**24, 2**30, 2**34]), min_size=1, max_size=4, unique=True))
 def test_a_comparison_link_round_trips_exactly(ds, names, baseline, sizes):
-    names = [comparelink.clean_name(n) or "x" for n in names]
+    names = [clean_name(n) or "x" for n in names]
     comparison = comparelink.Comparison([comparelink.Entry(n, d) for n, d in zip(names, ds)],
                                         baseline % len(ds), tuple(sizes))
     params = comparelink.encode(comparison)
@@ -187,7 +187,7 @@ def test_bad_column_values_are_warned_by_column_and_the_rest_applies():
 
 def test_long_names_are_cut_with_a_warning():
     comparison, warnings = comparelink.decode({"c1_name": "x" * 500})
-    assert comparison.entries[0].name == "x" * comparelink.MAX_NAME and len(warnings) == 1
+    assert comparison.entries[0].name == "x" * MAX_NAME_CHARS and len(warnings) == 1
 
 
 @settings(max_examples=200, deadline=None)
@@ -197,7 +197,7 @@ def test_long_names_are_cut_with_a_warning():
 def test_decode_never_raises(params):
     comparison, warnings = comparelink.decode(params)
     assert len(comparison.entries) <= cmp.MAX_DESIGNS and all(isinstance(w, str) for w in warnings)
-    assert all(len(e.name) <= comparelink.MAX_NAME for e in comparison.entries)
+    assert all(len(e.name) <= MAX_NAME_CHARS for e in comparison.entries)
 
 
 @pytest.mark.parametrize("text, problem", [("", "Paste"), ("hello", "not a share link"), ("x" * 5000, "longer")])

@@ -15,7 +15,7 @@ from urllib.parse import quote, urlsplit
 import pytest
 
 from core.analysis import compare as cmp
-from core.design import Design
+from core.design import MAX_NAME_CHARS, Design, clean_name
 from core.figures import compare as compare_figures
 from core.figures.style import plain
 from core.formats import comparelink, report
@@ -124,7 +124,7 @@ def test_invisible_characters_never_stay_in_a_name():
         Design(name=INVISIBLE)
     assert "control or format" in str(caught.value)
     assert visible(INVISIBLE) == "evil zerowidthx"
-    assert comparelink.clean_name(INVISIBLE) == "evil zerowidthx"  # a column's name: cleaned (a link never fails)
+    assert clean_name(INVISIBLE) == "evil zerowidthx"  # a column's name: cleaned (a link never fails)
     comparison, _warnings = comparelink.decode({"c1_name": INVISIBLE, "c1_ng": "8"})
     assert comparison.entries[0].name == "evil zerowidthx"
     assert unlinked("a://b") == "a:" + LINK_BREAK + "//b"
@@ -133,7 +133,7 @@ def test_invisible_characters_never_stay_in_a_name():
 # --- figures -------------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def hostile_comparison():
-    names = [comparelink.clean_name(n) if i else n for i, n in enumerate(HOSTILE)]  # first one uncut (very long ok)
+    names = [clean_name(n) if i else n for i, n in enumerate(HOSTILE)]  # first one uncut (very long ok)
     designs = [Design(gpu="H100", nodes=8), Design(gpu="H100", nodes=16), Design(gpu="H100", nodes=16,
                fabric="ethernet"), Design(gpu="H100", nodes=32)]
     groups = [names[i:i + 4] for i in range(0, len(names), 4)]
@@ -327,4 +327,4 @@ def test_compare_page_from_a_hostile_link_shows_text_only():
         spec = json.loads(chart.proto.spec)
         assert assert_figure_is_text(spec) > 20
         drawn = [t for trace in spec["data"] for t in [*trace.get("x", []), trace.get("name")] if isinstance(t, str)]
-        assert plain(comparelink.clean_name(PAGE_NAMES[0])) in drawn  # the name is drawn, as typed
+        assert plain(clean_name(PAGE_NAMES[0])) in drawn  # the name is drawn, as typed

@@ -16,8 +16,7 @@ import streamlit as st
 from core import vocab
 from core import i18n
 from core.analysis import compare as cmp
-from core.design import Design
-from core.design import MAX_GPUS
+from core.design import MAX_GPUS, MAX_NAME_CHARS, Design, clean_name
 from core.errors import FabricPlannerError, InputError
 from core.figures import compare as figs
 from core.figures.keynumbers import size_caption
@@ -56,7 +55,7 @@ def _from_link(comparison: comparelink.Comparison, _params) -> dict:
              "baseline": comparison.baseline, "sizes": list(comparison.sizes), "next": len(comparison.entries)}
     cur = st.session_state.get("fp_current")
     if not comparison.entries and cur is not None and cur.design is not None:  # start from the Designer's
-        _add(store, comparelink.default_name(0), cur.design)
+        _add(store, "", cur.design)
     return store
 
 
@@ -71,9 +70,17 @@ def _comparison(store: dict) -> comparelink.Comparison:
                                    for e in store["entries"]], store["baseline"], tuple(store["sizes"]))
 
 
+def _set_design(entry: dict, design: Design) -> None:
+    """Keep ``design`` as ``entry``'s, named as the column is (a column's name is its design's name)."""
+    entry["design"] = design.model_copy(update={"name": entry["name"]}).model_dump_json()
+
+
 def _add(store: dict, name: str, design: Design) -> None:
-    store["entries"].append({"id": store["next"], "name": comparelink.clean_name(name) or
-                             comparelink.default_name(len(store["entries"])), "design": design.model_dump_json()})
+    """A column for ``design`` named ``name``, else the design's own name, else "Design N"."""
+    entry = {"id": store["next"], "name": clean_name(name) or clean_name(design.name) or
+             comparelink.default_name(len(store["entries"]))}
+    _set_design(entry, design)
+    store["entries"].append(entry)
     store["next"] += 1
 
 
@@ -82,7 +89,7 @@ def _on_add_current() -> None:
     store = st.session_state[STORE]
     if cur is None or cur.design is None or len(store["entries"]) >= cmp.MAX_DESIGNS:
         return
-    _add(store, comparelink.default_name(len(store["entries"])), cur.design)
+    _add(store, "", cur.design)
 
 
 def _on_paste() -> None:
@@ -105,7 +112,7 @@ def _on_paste() -> None:
                 _add(store, e.name, e.design)
         else:
             design, warnings = comparelink.design_from_link(text)
-            _add(store, ss.get(W + "paste_name") or comparelink.default_name(len(store["entries"])), design)
+            _add(store, ss.get(W + "paste_name") or "", design)
     except InputError as exc:
         ss["fp_cmp_problem"] = str(exc)  # the pasted text stays in the box
         return
@@ -142,7 +149,8 @@ def _on_remove(ident: int) -> None:
 def _on_name(ident: int) -> None:
     entry = _entry(st.session_state[STORE], ident)
     if entry is not None:
-        entry["name"] = comparelink.clean_name(st.session_state.get(W + f"name_{ident}")) or entry["name"]
+        entry["name"] = clean_name(st.session_state.get(W + f"name_{ident}")) or entry["name"]
+        _set_design(entry, Design.model_validate_json(entry["design"]))
 
 
 def _on_apply_link(ident: int) -> None:
@@ -155,7 +163,7 @@ def _on_apply_link(ident: int) -> None:
     except InputError as exc:
         ss["fp_cmp_problem"] = _("{name}: {problem}").format(name=entry["name"], problem=str(exc))
         return
-    entry["design"] = design.model_dump_json()
+    _set_design(entry, design)
     ss["fp_cmp_notes"] = [_("{name}: {warning}").format(name=entry["name"], warning=w) for w in warnings]
 
 
@@ -172,7 +180,7 @@ def _on_quick(ident: int, field: str) -> None:
     except FabricPlannerError:
         current = design.fabric or "infiniband"
     try:
-        entry["design"] = cmp.edited(design, {field: value}, current).model_dump_json()
+        _set_design(entry, cmp.edited(design, {field: value}, current))
     except InputError as exc:
         ss["fp_cmp_problem"] = _("{name}: {problem}").format(name=entry["name"], problem=str(exc))
 
@@ -313,7 +321,7 @@ def main() -> None:
     c2.text_input(_("Share link of a design"), key=W + "paste", max_chars=comparelink.MAX_LINK,
                   placeholder="https://…/?v=1&g=H100&n=64",
                   help=_("Copy the link of any design (the Share box of the app) and paste it here."))
-    c3.text_input(_("Name"), key=W + "paste_name", max_chars=comparelink.MAX_NAME,
+    c3.text_input(_("Name"), key=W + "paste_name", max_chars=MAX_NAME_CHARS,
                   placeholder=comparelink.default_name(len(store["entries"])))
     c4.button(_("Add link"), key=W + "add_link", on_click=_on_paste, disabled=full, width="stretch")
     if full:
@@ -391,7 +399,7 @@ def main() -> None:
         with e1:
             if W + f"name_{ident}" not in ss:
                 ss[W + f"name_{ident}"] = entry["name"]
-            st.text_input(_("Name"), key=W + f"name_{ident}", max_chars=comparelink.MAX_NAME,
+            st.text_input(_("Name"), key=W + f"name_{ident}", max_chars=MAX_NAME_CHARS,
                           on_change=_on_name, args=(ident,))
             _quick_controls(ident, entry, column)
         with e2:

@@ -28,6 +28,8 @@ from webui import safe
 
 LINK_STORE = "_fp_link"
 """The session's first link (its query parameters), kept by ``webui.state`` while other pages show."""
+_PAGES: dict[str, "PageLink"] = {}
+"""Every page's ``PageLink`` by store (a page registers its own when its script first runs in this process)."""
 
 
 def bullets(problems: list[str]) -> str:
@@ -56,6 +58,14 @@ class PageLink:
     owns: Callable[[str], bool]
     params_key: str = ""
     warn_key: str = ""
+
+    def __post_init__(self) -> None:
+        _PAGES[self.store] = self
+
+    def forget(self) -> None:
+        """Drop this session's settings, so the page reads them from the session's link again."""
+        for key in (self.store, self._key(self.params_key, "_params"), self._key(self.warn_key, "_warn")):
+            st.session_state.pop(key, None)
 
     def _key(self, given: str, suffix: str) -> str:
         return given or self.store + suffix
@@ -102,3 +112,11 @@ class PageLink:
     def dismiss(self) -> None:
         """Forget the link's warnings for this session."""
         st.session_state[self._key(self.warn_key, "_warn")] = False
+
+
+def reread(params: Mapping[str, Any]) -> None:
+    """Make ``params`` the session's link again (the browser went Back or Forward to it): every page reads its
+    settings from it at its next run, as from the session's first link."""
+    st.session_state[LINK_STORE] = dict(params)
+    for page in _PAGES.values():
+        page.forget()

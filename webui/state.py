@@ -313,9 +313,32 @@ def _link_warnings(params: dict) -> list[str]:
     return warnings + UI.decode(params)[1] + JOB.decode(params)[1] + naming_from_link(params)[1]
 
 
+URL_STORE = "_fp_url"
+"""The link this session last wrote to the address bar (``sync_url``)."""
+
+
+def _history_navigation() -> bool:
+    """Whether Streamlit runs this script because the browser went Back or Forward (a popstate)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and getattr(ctx, "is_history_navigation", False))
+
+
+def _went_back() -> bool:
+    """Whether this run follows the browser's Back or Forward to a link this session did not write last: its
+    design (and every page's settings) are then read from that link, as from a link just opened."""
+    return (_history_navigation() and URL_STORE in st.session_state
+            and st.query_params.to_dict() != st.session_state[URL_STORE])
+
+
 def _init_session() -> None:
-    if st.session_state.get("_fp_init"):
+    ss = st.session_state
+    if ss.get("_fp_init") and not _went_back():
         return
+    if ss.get("_fp_init"):  # Back or Forward: the link it went to is read as a new session's would be
+        pagestate.reread(st.query_params.to_dict())
+        ss.pop(jobstate.STORE, None)
     # an old Optimize link's own GPU model and count become the sidebar's (the page plans the sidebar's design)
     params, st.session_state["fp_opt_legacy"] = optimizelink.sidebar_params(st.query_params.to_dict())
     design = sharelink.decode(params, CATALOG, ignore=(TAB_KEY, LANG_KEY))[0]
@@ -577,6 +600,7 @@ def sidebar() -> Current:
                            help=_("Catalog id:unit power in W, comma-separated ('=' is accepted too)."))
 
     draw_tiers = _advanced_fabric(sb, fabric, effective_speed, resolved, system)
+    recent_slot = sb.container()  # filled once this run's design is known (it is not listed as a way back)
 
     data, problems = _design_data(ss, system, effective_speed)
     unit = bandwidth_unit()
@@ -587,6 +611,7 @@ def sidebar() -> Current:
         labels = switch_labels(None, None, auto_switch, effective_speed)
         draw_switch(labels)
         draw_tiers(labels)
+        recent_designs(recent_slot)
         return Current(None, None, exc, warnings + problems, unit)
     for p in problems:
         sb.warning(safe.md(p))
@@ -597,7 +622,54 @@ def sidebar() -> Current:
     labels = switch_labels(design, result, auto_switch, effective_speed)
     draw_switch(labels)
     draw_tiers(labels)
+    remember_design(design, result)
+    recent_designs(recent_slot)
     return Current(design, result, error, warnings, unit)
+
+
+RECENT_STORE = "fp_recent"
+"""The designs this session showed, newest first: ``[{"params": link keys, "facts": what names it}]``."""
+MAX_RECENT = 8
+"""Designs the recent list keeps (the current one included)."""
+
+
+def remember_design(design: Design, result: Plan | None) -> None:
+    """Put ``design`` at the top of the session's recent designs (moved there when it is already listed)."""
+    params = sharelink.encode(design)
+    recent = [e for e in st.session_state.get(RECENT_STORE, []) if e["params"] != params]
+    r = result.resolved if result is not None else None
+    facts = {"name": design.name or "", "gpus": r.gpus if r else None, "system": r.system.id if r else design.gpu,
+             "fabric": r.fabric if r else None, "tiers": result.fabric.tiers if result else None}
+    st.session_state[RECENT_STORE] = [{"params": params, "facts": facts}, *recent][:MAX_RECENT]
+
+
+def recent_label(facts: dict) -> str:
+    """A recent design in one line, in this run's language: its name, then its size, fabric and tiers."""
+    parts = [facts["name"]] if facts["name"] else []
+    if facts["gpus"] is not None:
+        parts.append(_("{gpus} x {system}").format(gpus=i18n.number(facts["gpus"]), system=facts["system"]))
+        parts.append(vocab.FABRIC.label(facts["fabric"]))
+        parts.append(i18n.ngettext("{count} tier", "{count} tiers", facts["tiers"]).format(count=facts["tiers"]))
+    else:
+        parts.append(facts["system"])
+    return " · ".join(parts)
+
+
+def _on_recent(index: int) -> None:
+    recent = st.session_state.get(RECENT_STORE, [])
+    if index < len(recent):
+        apply_design(sharelink.decode(recent[index]["params"], CATALOG)[0])
+
+
+def recent_designs(slot) -> None:
+    """The session's earlier designs in ``slot`` (a sidebar container), each a button that opens it again."""
+    earlier = st.session_state.get(RECENT_STORE, [])[1:]
+    if not earlier:
+        return
+    with slot.expander(_("Recent designs ({count})").format(count=len(earlier))):
+        for index, entry in enumerate(earlier, start=1):
+            st.button(safe.md(recent_label(entry["facts"])), key=f"fp_recent_{index}", on_click=_on_recent,
+                      args=(index,), width="stretch")
 
 
 AUTO_LABELS = "_fp_auto_labels"
@@ -969,6 +1041,7 @@ def sync_url(page_path: str) -> dict[str, str]:
 
     """
     wanted = canonical_params(page_path)
+    st.session_state[URL_STORE] = wanted
     qp = st.query_params
     current = qp.to_dict()
     if current == wanted:

@@ -9,7 +9,8 @@ keys (``core.formats.joblink``), so a comparison link opens the same job on the 
 
 ``decode(params)`` never raises on user input: a bad value inside a column is that column's warning
 (``sharelink.decode``'s, prefixed with the column), keys of a fifth column and beyond are one warning,
-a name longer than ``MAX_NAME`` characters is cut (with a warning). ``decode(encode(c)) == c`` for
+a name longer than ``core.design.MAX_NAME_CHARS`` characters is cut (with a warning). A column's name is its
+design's name (``Design.name``, whose link key ``cN_name`` is): renaming the column renames the design. ``decode(encode(c)) == c`` for
 every comparison ``encode`` accepts.
 """
 
@@ -22,18 +23,16 @@ from urllib.parse import parse_qsl, urlsplit
 
 from core.analysis.compare import DEFAULT_SIZES, MAX_DESIGNS, MAX_SIZES
 from core.catalog import Catalog
-from core.design import Design
+from core.design import FIELDS as DESIGN_FIELDS
+from core.design import MAX_NAME_CHARS, Design, clean_name
 from core.errors import InputError
 from core.formats import sharelink
 from core.i18n import N_, _
 from core.perf.sizes import format_size, parse_size
-from core.text import visible
 
-MAX_NAME = 40
-"""Longest design name [characters]; longer names are cut."""
 MAX_LINK = 4000
 """Longest pasted share link [characters]."""
-NAME_KEY = "name"
+NAME_KEY = DESIGN_FIELDS["name"].link
 _COLUMN_KEY = re.compile(r"c(\d{1,6})_(.*)", re.S)
 
 
@@ -76,10 +75,13 @@ SETTINGS = sharelink.register_extension("cmp_", [
 
 @dataclass
 class Entry:
-    """One column: a name and a design."""
+    """One column: a name and a design, named as the column is (its ``Design.name`` is the column's name)."""
 
     name: str
     design: Design
+
+    def __post_init__(self) -> None:
+        self.design = self.design.model_copy(update={"name": clean_name(self.name) or None})
 
 
 @dataclass
@@ -88,13 +90,6 @@ class Comparison:
     baseline: int = 0
     """0-based index of the baseline column."""
     sizes: tuple[int, ...] = DEFAULT_SIZES
-
-
-def clean_name(name: str) -> str:
-    """A design name as the link keeps it: one line, at most ``MAX_NAME`` characters, no control or format
-    characters (``core.text.visible``: a right-to-left override would reorder what people read)."""
-    text = " ".join(visible(name or "").split())
-    return text[:MAX_NAME].rstrip()  # a cut may end on a space, which the link reads back without
 
 
 def design_params(design: Design) -> dict[str, str]:
@@ -143,9 +138,9 @@ def decode(params: Mapping[str, str | list[str]], catalog: Catalog | None = None
         raw_name = values.pop(NAME_KEY, None)
         name = sharelink._text(raw_name) if raw_name is not None else ""
         label = clean_name(name) or default_name(len(entries))
-        if len(" ".join(name.split())) > MAX_NAME:
+        if len(" ".join(name.split())) > MAX_NAME_CHARS:
             warnings.append(_("Design {number}: its name was cut to {limit} characters.").format(
-                number=number, limit=MAX_NAME))
+                number=number, limit=MAX_NAME_CHARS))
         design, problems = sharelink.decode(values, catalog)
         warnings.extend(_("Design {number} ({name}): {warning}").format(number=number, name=label, warning=w)
                         for w in problems)
