@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # MODE=dev make run shows full error details in the browser and reruns on save (see webui/serve.py)
 MODE ?= production
 
-.PHONY: run test test-fast bench chromium nginx fonts slurm i18n clean
+.PHONY: run test test-fast bench chromium nginx fonts slurm promtool i18n clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -64,8 +64,15 @@ slurm:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends slurmctld slurm-client >/dev/null; \
 	fi
 
+## Install Debian's prometheus (for promtool) for the alert rules test (tests/test_export_prometheus.py) when missing
+promtool:
+	@if ! command -v promtool >/dev/null 2>&1; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
+	fi
+
 ## Every test: unit, property, golden, AppTest, end-to-end in headless Chromium, replicas behind nginx
-test: $(VENV)/.dev $(MO) chromium nginx fonts slurm
+test: $(VENV)/.dev $(MO) chromium nginx fonts slurm promtool
 	$(BIN)/python -m pytest -n 2 -q
 
 ## Everything except the browser tests

@@ -31,7 +31,7 @@ def test_only_the_tiers_the_design_has():
     one = plan(Design(gpus=64))
     assert one.fabric.tiers == 1
     for r in checklist(one):
-        assert set(r["tiers"]) <= {"node", "leaf"}
+        assert set(r["tiers"]) <= {"gpu", "node", "leaf"}
     three = plan(Design(gpus=16_384))
     assert three.fabric.tiers == 3
     assert any("core" in r["tiers"] for r in checklist(three))

@@ -3,8 +3,10 @@
 Rows come from ``assets/catalog/monitoring.toml`` (counter names as the tools print them, each row
 with its source and grade); ``checklist(plan)`` keeps the rows of the design's fabric (InfiniBand or
 Ethernet/RoCE, plus the fabric-neutral optics row) and, per row, only the tiers the design has
-(node, leaf, spine when it has two tiers, core when it has three). The threshold and the "why" are
-shown translated (``_()`` of the marked English below); counter names and ids are never translated.
+(node, leaf, spine when it has two tiers, core when it has three) and the GPUs. The threshold and the "why"
+are shown translated (``_()`` of the marked English below); counter names and ids are never translated.
+A row may carry Prometheus alert rules (``Rule``: the exporter that publishes its counter, PromQL with ``SCOPE``
+for the design's devices of a tier), which ``core.formats.prometheus`` writes with the design's device names.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from pydantic import BaseModel, ConfigDict
 from core.i18n import N_, _
 
 MONITORING_FILE = Path(__file__).resolve().parents[2] / "assets" / "catalog" / "monitoring.toml"
-TIER_LABELS = {"node": N_("node NIC"), "leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core")}
+TIER_LABELS = {"gpu": N_("GPU"), "node": N_("node NIC"), "leaf": N_("leaf"), "spine": N_("spine"),
+               "core": N_("core")}
 WHY = {
     "symbol_errors": N_("Symbol errors rise before a link fails: a dirty connector, a bad cable or a weak "
                         "transceiver; replace it before the job sees retransmissions."),
@@ -39,6 +42,14 @@ WHY = {
                      "RoCE recovers with go-back-N, at a large cost in bandwidth."),
     "optics": N_("Transceivers near their temperature or optical power limits fail next; watch them before "
                  "they take a link down."),
+    "xid": N_("An XID error is the driver reporting a GPU fault (a memory error, a fallen-off-the-bus GPU, an "
+              "NVLink error); the job on that GPU usually fails and the node needs draining."),
+    "hbm": N_("A failed row remap or new uncorrectable memory errors mean the GPU's memory is wearing out: drain "
+              "the node and reset or replace the GPU before it corrupts a job."),
+    "nvlink": N_("NVLink CRC and recovery errors slow every collective inside the scale-up domain; a link that "
+                 "keeps erroring takes the domain's bandwidth down."),
+    "pcie": N_("PCIe replays between the GPU and its host slow the GPU-NIC path (GPUDirect RDMA) that every "
+               "scale-out transfer crosses; a growing count points at a riser, a slot or a retimer."),
 }
 THRESHOLDS = (
     N_("> 0 growth per hour on one port"), N_("> 0 growth per hour"), N_("> 0 growth per minute"),
@@ -48,6 +59,7 @@ THRESHOLDS = (
     N_("any drop on the RoCE priority"), N_("effective BER above 1e-12"),
     N_("module high-warning flag (vendor EEPROM thresholds, typically about 70 C)"),
     N_("pre-FEC BER above 1e-5, any uncorrectable codeword"),
+    N_("any XID error (the value is the last XID)"), N_("a failed row remap, or any new uncorrectable remapped row"),
 )
 """Every ``threshold`` text of monitoring.toml, marked for translation (tests check they match)."""
 COUNTERS = (
@@ -61,6 +73,41 @@ COUNTERS = (
 counter names in them stay as printed; a counter text not listed here is names only, never translated)."""
 
 
+RULE_NOTES = (
+    N_("the host's view: the NIC was paused more than 200 ms per second over a minute (mlx5 counts pause time in "
+       "microseconds); the switch's PFC watchdog events have no open exporter"),
+    N_("IF-MIB counts the drops of every class; drops on the lossless class alone need the vendor's per-queue "
+       "counters"),
+    N_("pre-FEC bit error rate: corrected bits per second over the port's line rate"),
+    N_("these two fields are commented out in the exporter's default counters file: enable them"),
+)
+"""Every rule ``note`` of monitoring.toml, marked for translation (tests check they match)."""
+
+
+class Exporter(BaseModel):
+    """A Prometheus exporter that publishes counters of the checklist."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    scope: str
+    """Label matcher of the design's devices, ``NAMES`` standing for the regular expression of their names."""
+    source: str
+
+
+class Rule(BaseModel):
+    """A check's Prometheus alert rule on the devices of ``tiers``: ``expr`` is PromQL with ``SCOPE`` where the
+    exporter's label matcher of those devices goes."""
+
+    model_config = ConfigDict(frozen=True)
+
+    exporter: str
+    tiers: tuple[str, ...]
+    expr: str
+    note: str = ""
+
+
 class Check(BaseModel):
     model_config = ConfigDict(frozen=True)
 
@@ -71,18 +118,32 @@ class Check(BaseModel):
     threshold: str
     why_id: str
     source: str
+    rules: tuple[Rule, ...] = ()
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict:
+    with MONITORING_FILE.open("rb") as handle:
+        return tomllib.load(handle)
 
 
 @lru_cache(maxsize=1)
 def all_checks() -> tuple[Check, ...]:
-    with MONITORING_FILE.open("rb") as handle:
-        data = tomllib.load(handle)
-    return tuple(Check(**{**row, "tiers": tuple(row["tiers"])}) for row in data["check"])
+    """Every row of monitoring.toml, with its alert rules."""
+    return tuple(Check(**{**{k: v for k, v in row.items() if k != "rule"}, "tiers": tuple(row["tiers"]),
+                          "rules": tuple(Rule(**{**r, "tiers": tuple(r["tiers"])}) for r in row.get("rule", ()))})
+                 for row in _data()["check"])
+
+
+@lru_cache(maxsize=1)
+def exporters() -> dict[str, Exporter]:
+    """The exporters the rules read, by id."""
+    return {key: Exporter(id=key, **value) for key, value in _data()["exporter"].items()}
 
 
 def design_tiers(tiers: int) -> tuple[str, ...]:
-    """Where counters are read in a design of ``tiers`` switch tiers."""
-    return ("node", "leaf", "spine", "core")[: 1 + max(1, min(3, tiers))]
+    """Where counters are read in a design of ``tiers`` switch tiers: the GPUs, the node NICs and each tier."""
+    return ("gpu", "node", "leaf", "spine", "core")[: 2 + max(1, min(3, tiers))]
 
 
 def checklist(plan) -> list[dict]:

@@ -258,6 +258,15 @@ class Namer:
         digits = self._digits.get(tier, self.scheme.min_digits)
         return f"{self.scheme.switch_prefix}{where}{tier}{index + 1:0{digits}d}"
 
+    def pattern(self, role: str) -> str:
+        """A regular expression (RE2 and Python, matched whole) of every name ``node`` or ``switch`` gives role
+        ``role`` (``server`` or a switch tier) in any plane and island: ``gpu[0-9]{3,}``, ``p[0-9]+-leaf[0-9]{2,}``."""
+        digits = self._digits.get(role, self.scheme.min_digits)
+        if role == "server":
+            return f"{re.escape(self.scheme.node_prefix)}[0-9]{{{digits},}}"
+        where = ("p[0-9]+-" if self.planes > 1 else "") + ("r[0-9]+-" if self.islands > 1 else "")
+        return f"{re.escape(self.scheme.switch_prefix)}{where}{re.escape(role)}[0-9]{{{digits},}}"
+
     def logical(self, stem: str, index: int | None = None, digits: int = 0) -> str:
         """Name of a switch or block the Slurm exports make up (``LOGICAL_STEMS``): ``su`` + ``index`` (0-based)
         padded to ``digits`` (``su001``), or ``spines`` alone; after the switch prefix."""

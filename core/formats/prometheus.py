@@ -1,0 +1,143 @@
+"""Prometheus alert rules for a planned design: the monitoring checklist as a rules file operators load.
+
+Export (``core.formats.exports``): ``prometheus``, a Prometheus rule file (YAML, the format ``promtool check
+rules`` reads: https://prometheus.io/docs/prometheus/latest/configuration/alerting_rules/) with one group per
+place counters are read (``gpu``, ``node``, ``switch``) and one alert per rule of ``core.analysis.monitoring``
+whose tiers the design has. Each rule's PromQL comes from ``assets/catalog/monitoring.toml`` with ``SCOPE``
+replaced by its exporter's label matcher of the design's devices of those tiers: the regular expression of
+their names under the user's naming scheme (``core.fabric.naming.Namer.pattern``), so an alert fires for the
+planned servers and switches (``gpu001``, ``p2-leaf006``) and not for other devices the same Prometheus
+watches. Labels: ``severity``, ``check`` (the checklist row's id), ``tier``; annotations: ``summary`` (counter
+and threshold), ``description`` (why, and how the rule reads the counter), ``source``; in the language of the
+request. Rows (or tiers of a row) that no open-source exporter publishes are listed in the header as not
+covered, with the counter to read from the vendor's tools instead.
+
+Strings are written as JSON strings, which YAML reads as double-quoted scalars, so no name or text can break
+the file. The output is deterministic (no date), so two exports of one design are the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TextIO
+
+from core import vocab
+from core.analysis.monitoring import WHY, Rule, all_checks, design_tiers, exporters
+from core.fabric.naming import Namer, NamingScheme
+from core.fabric.wiring import Wiring
+from core.formats.exports import Export
+from core.i18n import N_, _
+
+KINDS = {"gpu": "gpu", "node": "node", "leaf": "switch", "spine": "switch", "core": "switch"}
+"""Rule group of each tier: where the counter is read."""
+ROLE_OF = {"gpu": "server", "node": "server", "leaf": "leaf", "spine": "spine", "core": "core"}
+"""Whose names a tier's devices carry (a GPU and a node NIC are named by their server)."""
+SEVERE = frozenset({"gpu_xid", "gpu_row_remap", "ib_link_down", "eth_link_down"})
+"""Checks whose alert is ``critical`` (the job on the device fails or stalls); the others are ``warning``."""
+
+
+def _text(value: str) -> str:
+    """A YAML scalar: the JSON string of ``value`` (a double-quoted YAML scalar, any character escaped)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _alert_name(check_id: str, kind: str) -> str:
+    """``IbSymbolErrorsSwitch`` for check ``ib_symbol_errors`` read on switches; ``GpuXid`` for ``gpu_xid``."""
+    parts = check_id.split("_")
+    return "".join(part.capitalize() for part in parts + ([kind] if parts[0] != kind else []))
+
+
+def _scope(rule: Rule, tiers: tuple[str, ...], namer: Namer) -> str:
+    """The exporter's label matcher of the design's devices of ``tiers``."""
+    names = sorted({namer.pattern(ROLE_OF[t]) for t in tiers})
+    regex = names[0] if len(names) == 1 else "(" + "|".join(names) + ")"
+    return exporters()[rule.exporter].scope.replace("NAMES", regex.replace("\\", "\\\\"))
+
+
+def _scope_label(rule: Rule) -> str:
+    """The label that names the device in the exporter's series (``instance``, ``switch``, ``Hostname``)."""
+    return re.match(r"\w+", exporters()[rule.exporter].scope).group(0)
+
+
+def alerts(plan, naming: NamingScheme | None = None) -> list[dict]:
+    """Every alert rule of ``plan``: dicts with ``group`` (``gpu``, ``node``, ``switch``), ``alert``, ``expr``,
+    ``labels`` and ``annotations`` (in the current language), in checklist order."""
+    namer = Namer.of(plan, naming)
+    present = design_tiers(Wiring.of(plan).tiers)
+    fabric = plan.resolved.fabric
+    out = []
+    for check in all_checks():
+        if check.fabric not in (fabric, "any"):
+            continue
+        for rule in check.rules:
+            tiers = tuple(t for t in rule.tiers if t in present)
+            if not tiers:
+                continue
+            kind = KINDS[tiers[0]]
+            device = "{{ $labels." + _scope_label(rule) + " }}"
+            why = _(WHY[check.why_id]) + (" " + _(rule.note) if rule.note else "")
+            out.append({
+                "group": kind, "alert": _alert_name(check.id, kind),
+                "expr": rule.expr.replace("SCOPE", _scope(rule, tiers, namer)),
+                "labels": {"severity": "critical" if check.id in SEVERE else "warning", "check": check.id,
+                           "tier": ",".join(tiers)},
+                "annotations": {"summary": _("{counter} on {device}: {threshold}").format(
+                    counter=check.counter, device=device, threshold=_(check.threshold)),
+                    "description": why, "source": f"{check.source}; {exporters()[rule.exporter].name}"}})
+    return out
+
+
+def uncovered(plan) -> list[tuple[str, tuple[str, ...], str]]:
+    """Checklist rows of ``plan`` (id, tiers, counter) on tiers that no rule covers."""
+    present = design_tiers(Wiring.of(plan).tiers)
+    out = []
+    for check in all_checks():
+        if check.fabric not in (plan.resolved.fabric, "any"):
+            continue
+        covered = {t for rule in check.rules for t in rule.tiers}
+        left = tuple(t for t in check.tiers if t in present and t not in covered)
+        if left:
+            out.append((check.id, left, check.counter))
+    return out
+
+
+def _header(plan, rules: list[dict], out: TextIO) -> None:
+    used = sorted({exporters()[r.exporter].name for c in all_checks() for r in c.rules
+                   if any(a["labels"]["check"] == c.id for a in rules)})
+    out.write("# " + _("Prometheus alert rules of the monitoring checklist, written by fabric planner for a design "
+                       "of {gpus} GPUs ({fabric}).").format(gpus=f"{plan.resolved.gpus:,}", fabric=vocab.FABRIC.label(plan.resolved.fabric))
+              + "\n# " + _("Check with: promtool check rules FILE. The rules read these exporters:") + "\n")
+    for name in used:
+        out.write(f"#   - {name}\n")
+    out.write("# " + _("Devices are matched by the design's names (the naming scheme of the other exports); scrape "
+                       "them under those host names.") + "\n")
+    gaps = uncovered(plan)
+    if gaps:
+        out.write("# " + _("Not covered (no open-source exporter publishes the counter: read it from UFM or the "
+                           "switch vendor's telemetry):") + "\n")
+        for check_id, tiers, counter in gaps:
+            out.write(f"#   - {check_id} ({', '.join(tiers)}): {counter}\n")
+
+
+def write(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
+    """Write the rule file of ``plan`` to ``out`` (text, YAML), devices named under ``naming``."""
+    rules = alerts(plan, naming)
+    _header(plan, rules, out)
+    out.write("groups:\n")
+    for group in ("gpu", "node", "switch"):
+        members = [r for r in rules if r["group"] == group]
+        if not members:
+            continue
+        out.write(f"  - name: {_text('fabric-planner-' + group)}\n    rules:\n")
+        for r in members:
+            out.write(f"      - alert: {_text(r['alert'])}\n        expr: {_text(r['expr'])}\n        labels:\n")
+            out.writelines(f"          {k}: {_text(v)}\n" for k, v in r["labels"].items())
+            out.write("        annotations:\n")
+            out.writelines(f"          {k}: {_text(v)}\n" for k, v in r["annotations"].items())
+
+
+EXPORTS = (Export(name="prometheus", write=write, suffix=".yml", mime="application/yaml",
+                  label=N_("Prometheus alert rules of the monitoring checklist (DCGM, node, InfiniBand switch and "
+                           "SNMP exporters), with the design's device names")),)
+"""The rules file among the export formats (``python -m core export --format prometheus``, the Hand-off tab)."""
