@@ -180,6 +180,64 @@ def check_stages(value: Any) -> str | None:
     return ",".join(str(c) for c in counts)
 
 
+CALIBRATION_BOUNDS = {"net": (0.2, 2.0), "nvlink": (0.2, 2.0), "lat": (-20.0, 10_000.0)}
+"""Bounds of a calibration's parameters: the scale-out and NVLink bandwidth factors [x the catalog's efficiency]
+and the latency added to every collective [us] (``core.perf.calibration`` fits within them)."""
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Collective-model corrections fitted to one cluster's measurements (``core.perf.calibration``).
+
+    net : float      Factor on the catalog's NIC (scale-out) efficiency [x]; the product is capped at 1.
+    nvlink : float   Factor on the catalog's NVLink efficiency [x]; the product is capped at 1.
+    lat : float      Latency added to every collective's fixed cost [us] (negative: faster than the model).
+    name : str       What it was fitted to, as people call it (shown wherever it is applied).
+    """
+
+    net: float = 1.0
+    nvlink: float = 1.0
+    lat: float = 0.0
+    name: str = ""
+
+    def text(self) -> str:
+        """The canonical text (link, CLI, design file): ``net=0.92,nvlink=1,lat=3.5,name=Pod A``."""
+        return f"net={self.net:.6g},nvlink={self.nvlink:.6g},lat={self.lat:.6g}" + (
+            f",name={self.name}" if self.name else "")
+
+
+def parse_calibration(text: str) -> Calibration:
+    """A calibration from its text: ``net=F,nvlink=F,lat=US`` in any order, each optional, then optionally
+    ``name=TEXT`` last (the rest of the text, commas included). ``InputError`` names the rule broken."""
+    body, _sep, name = str(text).partition("name=")
+    values: dict[str, float] = {}
+    for item in (part.strip() for part in body.split(",")):
+        if not item:
+            continue
+        key, eq, number = item.partition("=")
+        key = key.strip().lower()
+        if not eq or key not in CALIBRATION_BOUNDS or key in values:
+            raise InputError(_("expected net=FACTOR,nvlink=FACTOR,lat=MICROSECONDS[,name=TEXT], e.g. {example}").format(
+                example="net=0.92,nvlink=1,lat=3.5,name=Pod A"))
+        try:
+            value = float(number)
+        except ValueError:
+            value = float("nan")
+        low, high = CALIBRATION_BOUNDS[key]
+        if not low <= value <= high:
+            raise InputError(_("{key} must be a number from {low} to {high}").format(key=key, low=f"{low:g}",
+                                                                                    high=f"{high:g}"))
+        values[key] = value
+    return Calibration(**values, name=clean_name(name))
+
+
+def check_calibration(value: Any) -> str | None:
+    """A calibration as kept: its canonical text (``Calibration.text``); empty is None."""
+    if value is None or not str(value).strip():
+        return None
+    return parse_calibration(str(value)).text()
+
+
 def _reported(check: Callable[[Any], Any], value: Any) -> Any:
     """``check(value)``, its ``InputError`` raised as the ``ValueError`` a pydantic validator reports."""
     try:
@@ -233,13 +291,14 @@ SYSTEM_DEFAULT = "system default"
 AUTO = "auto"
 """``Surface.widget_none`` default: the sidebar's select value meaning "the catalog default" (``None``)."""
 FIELD_KINDS = ("value", "ratio", "system", "switch", "nic", "nvlink", "speed", "rack_preset", "overrides", "spares",
-               "text", "stages")
+               "text", "stages", "calibration")
 """``Surface.kind``: how a field's text is read where it is typed (link, CLI) beyond its type and bounds:
 ``value`` a plain number or text; ``ratio`` a down:up ratio (``3`` or ``3:1``); ``system``, ``switch``, ``nic`` a
 catalog model id; ``nvlink`` a catalog NVLink generation; ``speed`` a port speed some catalog switch runs;
 ``rack_preset`` a rack preset id; ``overrides`` catalog id: number pairs in ``unit``; ``spares`` a sparing
 policy (``core.spares``); ``text`` free text people type (a name: one line, shown escaped everywhere); ``stages``
-rising node counts (``check_stages``). A field with a ``vocab`` takes that vocabulary's ids."""
+rising node counts (``check_stages``); ``calibration`` a fitted collective-model correction
+(``check_calibration``). A field with a ``vocab`` takes that vocabulary's ids."""
 CLI_GROUPS = ("design", "advanced", "networks")
 """``Surface.group``: the CLI help group of a design option."""
 
@@ -428,6 +487,10 @@ class Design(BaseModel):
     name : str, optional
         The design's name (free text, one line, at most ``MAX_NAME_CHARS`` characters; spaces at the ends
         dropped): the review pack's title. It changes no number.
+    calibration : str, optional
+        Collective-model corrections fitted to the cluster's own nccl-tests measurements, as text
+        (``Calibration.text``: ``net=0.92,nvlink=1,lat=3.5,name=Pod A``): every collective, training and
+        serving estimate of the design uses them (``core.perf.calibration``). It changes no count or cost.
     spares : str
         Sparing policy (``core.spares``): ``"off"`` (default: no spare rows), ``"default"`` (the
         catalog's, ``reliability.toml [sparing.*]``) or ``"switch=N+1,transceiver=2%,cable=1%,NIC=1%"``
@@ -613,6 +676,12 @@ class Design(BaseModel):
         kind="spares", metavar="POLICY", widget=None,
         help_args={"off": "--spares=off", "default": "--spares=default",
                    "example": "--spares=switch=N+1,transceiver=2%%"})] = "off"
+    calibration: Annotated[str | None, Surface(
+        "cal", "--calibration", N_("Calibration"),
+        N_("collective-model corrections fitted to this cluster's nccl-tests measurements (python -m core calibrate "
+           "prints them): {example}; every page, estimate and the review pack use them, labelled"),
+        kind="calibration", metavar="SPEC", group="advanced", widget=None,
+        help_args={"example": "--calibration=net=0.92,nvlink=1,lat=3.5"})] = None
     name: Annotated[str | None, Surface(
         "name", "--name", N_("Design name"),
         N_("a name for the design, at most {limit} characters of text (the review pack's title)"), kind="text",
@@ -648,6 +717,11 @@ class Design(BaseModel):
     @classmethod
     def _rising_stages(cls, value):
         return _reported(check_stages, value)
+
+    @field_validator("calibration", mode="before")
+    @classmethod
+    def _canonical_calibration(cls, value):
+        return _reported(check_calibration, value)
 
     @field_validator("name", mode="before")
     @classmethod

@@ -20,7 +20,8 @@ import pytest
 from core.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = {"--fail": "leaf:1", "--set": "nodes=1,2", "--stages": "16,32"}
+EXAMPLES = {"--fail": "leaf:1", "--set": "nodes=1,2", "--stages": "16,32",
+            "--nccl-tests": str(ROOT / "tests" / "nccl_all_reduce_example.txt")}
 """A valid value of each required option that has no choices (a new one must be added here, see below)."""
 SMALL = ["--gpus", "64"]
 FAST = {"--oversubscription-grid": ["1"], "--single-model": [], "--fabric": ["infiniband"], "--max-tiers": ["1"],

@@ -141,7 +141,10 @@ COMPARE_PATH = "compare"  # the Compare page: its comparison keys join the link 
 COMPARE_LINK = "fp_cmp_link"  # set by pages/4_Compare.py each run
 RESILIENCE_PATH = "resilience"  # the Resilience page: its rs_ keys join the link there
 RESILIENCE_LINK = "fp_rs_link"  # set by pages/6_Resilience.py each run (core.formats.resiliencelink)
-SPARES_STORE = "fp_spares"  # Design.spares: set by the Designer's Cost & power tab (pages/1_Designer.py), links, files
+FIELD_STORES = {field: f"fp_{field}" for field, surface in DESIGN_FIELDS.items() if surface.widget is None}
+"""Session keys of the design fields that are no sidebar widget (spares: the Designer's Cost & power tab;
+calibration: the Performance page's calibration): links, files and those pages set them, the sidebar reads them."""
+SPARES_STORE = FIELD_STORES["spares"]
 AUTO = "auto"  # select value meaning "the catalog default" (None in the Design)
 
 K = "w_"  # widget key prefix
@@ -226,7 +229,8 @@ def _set_widgets(design: Design, ss=None) -> None:
             ss[K + surface.widget] = _widget_value(field, surface, getattr(design, field), system)
     gpn = ss[K + DESIGN_FIELDS["gpus_per_node"].widget]
     ss[K + "nodes"] = math.ceil(design.gpus / gpn) if design.gpus is not None else design.nodes
-    ss[SPARES_STORE] = design.spares  # not a sidebar widget: the Designer's Cost & power tab sets it
+    for field, key in FIELD_STORES.items():  # not sidebar widgets: the pages that set them read these
+        ss[key] = getattr(design, field)
 
 
 def _design_data(ss, system, speed: int) -> tuple[dict, list[str]]:
@@ -252,7 +256,8 @@ def _design_data(ss, system, speed: int) -> tuple[dict, list[str]]:
         data[field] = value
     if data.get("uplink_speed_gbps") == speed:
         data["uplink_speed_gbps"] = None
-    data["spares"] = ss.get(SPARES_STORE, "off")
+    for field, key in FIELD_STORES.items():
+        data[field] = ss.get(key, Design.model_fields[field].default)
     return data, problems
 
 

@@ -78,6 +78,7 @@ from core.design import (
     OVERRIDE_LIMITS,
     Design,
     Surface,
+    check_calibration,
     check_name,
     check_stages,
     check_override,
@@ -542,6 +543,9 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         "text": lambda: (_parse_text, lambda: _("text of at most {limit} characters").format(limit=MAX_NAME_CHARS)),
         "stages": lambda: (_parse_stages, lambda: _("rising node counts separated by commas, such as {example}").format(
             example="128,256")),
+        "calibration": lambda: (_parse_calibration, lambda: _("net=FACTOR,nvlink=FACTOR,lat=MICROSECONDS and "
+                                                             "optionally name=TEXT, e.g. {example}").format(
+            example="net=0.92,nvlink=1,lat=3.5,name=Pod A")),
         "spares": lambda: (_parse_spares, lambda: _(
             "off, default (the catalog's policy) or CATEGORY=RULE pairs such as {example}").format(
                 example="switch=N+1,transceiver=2%,cable=1%,NIC=1%")),
@@ -589,6 +593,14 @@ def _parse_stages(text: str) -> str | None:
     """The ``stg`` value: ``Design.stages`` (``core.design.check_stages``); ``ParamError`` says why not."""
     try:
         return check_stages(text)
+    except InputError as exc:
+        raise ParamError(str(exc)) from None
+
+
+def _parse_calibration(text: str) -> str | None:
+    """The ``cal`` value: ``Design.calibration`` (``core.design.check_calibration``); ``ParamError`` says why not."""
+    try:
+        return check_calibration(text)
     except InputError as exc:
         raise ParamError(str(exc)) from None
 

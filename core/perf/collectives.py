@@ -108,9 +108,10 @@ import pandas as pd
 from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
 from core.i18n import current as current_language
+from core.perf.calibration import calibration_label
 from core.perf.algorithms import NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label
-from core.perf.constants import (PROTOCOLS, CollectiveConstants, ReferencePoint, load_constants, nccl_version_of,
-                                 parse_nccl_version)
+from core.perf.constants import (PROTOCOLS, CollectiveConstants, ReferencePoint, constants_for, load_constants,
+                                 nccl_version_of, parse_nccl_version)
 from core.perf.placement import Placement, bottleneck_line_gbytes, contention, level_label, links, place
 from core.perf.sizes import format_size, parse_size, size_sweep
 from core.plan import Plan
@@ -298,7 +299,7 @@ def sweep(
         Per-algorithm times; ``best()`` gives the fastest per size.
     """
     _check_op(op)
-    c = constants or load_constants()
+    c = constants or constants_for(plan)
     S = np.asarray(sizes, dtype=float)
     if S.ndim == 0:
         S = S.reshape(1)
@@ -327,6 +328,8 @@ def sweep(
         tree_share=contention(plan, p, "tree"),
         forced=algorithms is not None, nic_ports=nic_ports, nccl_version=version,
     )
+    if constants is None and plan.design.calibration:  # the design's own calibration corrects the constants
+        ctx.notes.append(calibration_label(plan.design))
     if p.level == "global":  # Dragonfly+: say which routing the global links' share assumes
         ctx.notes.append(_("Dragonfly+: traffic between groups crosses the global links under minimal routing, "
                            "at the groups' injection over their global bandwidth ({ratio}:1); Valiant (non-minimal) "

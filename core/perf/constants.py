@@ -342,3 +342,41 @@ def load_constants() -> CollectiveConstants:
     return load_constants_from(CONSTANTS_FILE)
 
 
+
+
+LATENCY_FIELDS = {
+    "protocol": ("ring_base_latency_us", "tree_base_latency_us"),
+    "algorithms": ("nvls_nvlink_latency_us", "nvls_net_latency_us", "nvls_tree_net_latency_us",
+                   "collnet_nvlink_latency_us", "collnet_net_latency_us", "alltoall_base_latency_us",
+                   "pat_base_latency_us"),
+}
+"""The fixed (base) latency of each algorithm and protocol: a calibration's ``lat`` is added to each [us]."""
+
+
+@lru_cache(maxsize=64)
+def calibrated(text: str | None) -> CollectiveConstants:
+    """The bundled constants corrected by a calibration (``core.design.Calibration`` in its text form; None: the
+    bundled ones): each fabric's NIC efficiency times ``net`` and each NVLink and NVLS efficiency times ``nvlink``
+    (capped at 1), ``lat`` [us] added to every base latency (floored at 0)."""
+    from core.design import parse_calibration
+
+    c = load_constants()
+    if not text:
+        return c
+    cal = parse_calibration(text)
+
+    def shifted(model, fields):
+        return model.model_copy(update={f: max(0.0, getattr(model, f) + cal.lat) for f in fields})
+
+    return c.model_copy(update={
+        "fabric": tuple(f.model_copy(update={"nic_efficiency": min(1.0, f.nic_efficiency * cal.net)}) for f in c.fabric),
+        "nvlink": tuple(e.model_copy(update={"efficiency": min(1.0, e.efficiency * cal.nvlink)}) for e in c.nvlink),
+        "nvls": tuple(e.model_copy(update={"efficiency": min(1.0, e.efficiency * cal.nvlink)}) for e in c.nvls),
+        "protocol": tuple(shifted(p, LATENCY_FIELDS["protocol"]) for p in c.protocol),
+        "algorithms": shifted(c.algorithms, LATENCY_FIELDS["algorithms"]),
+    })
+
+
+def constants_for(plan) -> CollectiveConstants:
+    """The collective constants of ``plan``: the bundled ones, corrected by its design's calibration if any."""
+    return calibrated(plan.design.calibration)

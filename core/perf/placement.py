@@ -22,7 +22,7 @@ import numpy as np
 from core.errors import DesignError, InputError
 from core.i18n import _
 from core.perf import congestion
-from core.perf.constants import CollectiveConstants, load_constants
+from core.perf.constants import CollectiveConstants, constants_for
 from core.plan import Plan
 
 
@@ -334,8 +334,9 @@ class Links:
 
 
 def links(plan: Plan, constants: CollectiveConstants | None = None) -> Links:
-    """Effective bandwidths of ``plan``'s NVLink and NICs, and what the hardware supports."""
-    c = constants or load_constants()
+    """Effective bandwidths of ``plan``'s NVLink and NICs, and what the hardware supports (``constants``: default
+    the bundled ones as the design's calibration corrects them)."""
+    c = constants or constants_for(plan)
     r = plan.resolved
     if r.nvlink_domain_gpus > 1:
         nvl_line = r.nvlink_gbytes_per_gpu_bidir / 2

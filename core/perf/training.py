@@ -59,7 +59,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from core.perf.collectives import sweep
-from core.perf.constants import load_constants
+from core.perf.constants import constants_for, load_constants
 from core.perf.placement import links, p2p_contention, place
 from core.perf.training_constants import load_training_catalog
 from core.design import describe_validation_error
@@ -756,7 +756,7 @@ def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
 def _p2p_time_s(plan: Plan, nbytes: float, same_domain: bool, share: float = 1.0) -> float:
     """One point-to-point send [s]: NCCL ring Simple latency plus bytes over NVLink or the NIC
     (``share``: the NIC bandwidth kept against oversubscription and routing, ``placement.p2p_contention``)."""
-    c = load_constants()
+    c = constants_for(plan)
     lk = links(plan, c)
     simple = c.proto("Simple")
     if same_domain:
