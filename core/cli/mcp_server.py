@@ -116,10 +116,11 @@ def _value_schema(action: argparse.Action) -> dict:
     if action.metavar == DESIGN_FILE:
         return {"anyOf": [{"type": "string", "description": _("path of a design JSON file")},
                           {"type": "object", "description": _("the design itself (plan's design output)")}]}
-    if action.choices is not None:
+    if action.choices is not None:  # a choice typed as digits ("2" tiers) is a JSON number too
         choices = list(action.choices)
-        kind = "integer" if all(isinstance(c, int) for c in choices) else "string"
-        return {"type": kind, "enum": choices}
+        choices += [int(c) for c in choices if isinstance(c, str) and c.isdigit() and int(c) not in choices]
+        kinds = sorted({"integer" if isinstance(c, int) else "string" for c in choices})
+        return {"type": kinds[0] if len(kinds) == 1 else kinds, "enum": choices}
     return dict(READER_SCHEMAS.get(action.type, {"type": "string"}))
 
 
