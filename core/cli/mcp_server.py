@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import io
 import json
 import mimetypes
@@ -55,7 +56,7 @@ from core.cli.common import (
     size,
     tokens,
 )
-from core.errors import shown
+from core.errors import InputError, os_reason, shown
 from core.i18n import _, current, number as number_text
 
 TOOLS = ("plan", "compare", "optimize", "failure", "export", "report")
@@ -352,11 +353,22 @@ def run(args: argparse.Namespace) -> str:
     import anyio
     from mcp.server.stdio import stdio_server
 
+    if sys.stdin is None or sys.stdout is None:  # started with a standard stream closed (`<&-`)
+        raise InputError(_("cannot serve on stdin and stdout: {reason}").format(
+            reason=os_reason(OSError(errno.EBADF, os.strerror(errno.EBADF)))))
     app = server()
 
     async def serve() -> None:
         async with stdio_server() as (read_stream, write_stream):
             await app.run(read_stream, write_stream, app.create_initialization_options())
 
-    anyio.run(serve)
+    try:
+        anyio.run(serve)
+    except BaseExceptionGroup as group:  # stdin or stdout unusable (closed, not readable): one line, exit 2
+        failed = group.subgroup(lambda exc: isinstance(exc, OSError))
+        if failed is None:
+            raise
+        while isinstance(failed, BaseExceptionGroup):
+            failed = failed.exceptions[0]
+        raise InputError(_("cannot serve on stdin and stdout: {reason}").format(reason=os_reason(failed))) from None
     return ""
