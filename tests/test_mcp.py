@@ -20,7 +20,7 @@ import jsonschema
 import pytest
 
 from core.cli import main
-from core.cli.mcp_server import TOOLS, command_parsers, options
+from core.cli.mcp import TOOLS, command_parsers, options
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -106,6 +106,7 @@ def test_tools_and_their_schemas_hold_every_option_of_their_command(client):
             flags -= set(action.option_strings)
             assert (action.dest in schema["required"]) == bool(action.required), (name, action.dest)
         assert not flags, (name, flags)
+        assert len(schema["properties"]) == len(options(parsers[name])), name  # no two options share a name
         assert schema["additionalProperties"] is False
     plan = listed["plan"].input_schema["properties"]
     assert plan["gpus"]["type"] == "integer" and plan["gpus"]["minimum"] == 1
@@ -120,6 +121,7 @@ def test_tools_and_their_schemas_hold_every_option_of_their_command(client):
     ("plan", "--gpus", "256", "--format", "json"),
     ("plan", "--gpus", "512", "--fabric", "ethernet", "--oversubscription", "2"),
     ("failure", "--gpus", "256", "--fail", "spine:1", "--fail", "leaf:1", "--format", "json"),
+    ("failure", "--gpus", "128", "--fail", "spine:1", "--lang", "zh"),  # the table in the call's language
 ])
 def test_a_call_gives_the_command_lines_output(client, argv):
     command, arguments = argv[0], {}
@@ -134,6 +136,7 @@ def test_a_call_gives_the_command_lines_output(client, argv):
             arguments[action.dest] = typed
     result = client.call(command, arguments)
     assert text(result) == cli(*argv)
+    assert ("zh" in argv) == any("\u4e00" <= ch <= "\u9fff" for ch in text(result))
     if "json" in argv:
         assert result.structured_content == json.loads(cli(*argv))
 

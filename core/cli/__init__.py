@@ -33,7 +33,7 @@ from core.cli import load
 from core.cli import sweep
 from core.cli import stages
 from core.cli import serve
-from core.cli import mcp_server
+from core.cli import mcp
 from core.cli.common import (
     EXIT_DESIGN,
     EXIT_INPUT,
@@ -47,7 +47,7 @@ from core.design import describe_validation_error
 from core.errors import DesignError, InputError, os_reason, shown
 from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, _, current, language
 
-COMMANDS = (plan, compare, catalog, collective, train, availability, optimize, failure, spof, export, report, cabling, load, sweep, stages, serve, mcp_server)
+COMMANDS = (plan, compare, catalog, collective, train, availability, optimize, failure, spof, export, report, cabling, load, sweep, stages, serve, mcp)
 MACHINE_FORMATS = ("json", "csv")
 """``--format`` values for scripts: computed and written in English whatever ``--lang`` says."""
 

@@ -252,7 +252,7 @@ def model_name(text: str) -> str:
 
 DESIGN_FILE = "FILE.json"
 """Metavar of every option that names a design file (``--design``, ``compare``'s files): the MCP server
-(``core.cli.mcp_server``) takes a design object there too."""
+(``core.cli.mcp``) takes a design object there too."""
 
 
 def add_design_options(parser: argparse.ArgumentParser) -> None:

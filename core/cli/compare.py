@@ -69,7 +69,10 @@ def comparison_from_args(args: argparse.Namespace):
     for file in args.designs:
         design = read_design_file(file)
         designs.append((clean_name(design.name or Path(file).stem), design))
-    return compare(designs, args.baseline - 1, sizes=args.sizes)
+    comparison = compare(designs, args.baseline - 1, sizes=args.sizes)
+    # rows no design has a value for (no training job or deployment given here) are left out
+    comparison.rows = tuple(m for m in comparison.rows if any(m.key in c.values for c in comparison.columns))
+    return comparison
 
 
 def comparison_json(comparison, files: list[str]) -> dict:
@@ -101,6 +104,18 @@ def render_table(comparison) -> str:
     from core.figures.compare import comparison_rows, design_header
 
     rows, _verdicts = comparison_rows(comparison)
+    lines = []
+    if rows:
+        lines = _table_lines(rows)
+    for i, col in enumerate(comparison.columns):
+        for problem in ([_("cannot build this design: {message}").format(message=col.error)] if col.error else []) \
+                + col.notes:
+            lines.append(f"{design_header(i, col.name)}: {' '.join(problem.split())}")
+    return "\n".join(lines) + "\n"
+
+
+def _table_lines(rows: list[dict]) -> list[str]:
+    """``comparison_rows``' rows as aligned lines, a heading line for each metric group."""
     headers = list(rows[0])[1:]  # the metric's group is a heading line instead
     widths = {h: max(display_width(h), *(display_width(r[h]) for r in rows)) for h in headers}
     group_header = list(rows[0])[0]
@@ -110,11 +125,7 @@ def render_table(comparison) -> str:
             group = r[group_header]
             lines += ["", group]
         lines.append("  ".join(pad(r[h], widths[h]) for h in headers).rstrip())
-    for i, col in enumerate(comparison.columns):
-        for problem in ([_("cannot build this design: {message}").format(message=col.error)] if col.error else []) \
-                + col.notes:
-            lines.append(f"{design_header(i, col.name)}: {' '.join(problem.split())}")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def run(args: argparse.Namespace) -> str:

@@ -89,16 +89,21 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "mcp", help=_("serve the main commands to assistants (Model Context Protocol, stdio)"),
         description=_("Serve plan, compare, optimize, failure, export and report as tools of a Model Context "
-                      "Protocol server on stdin and stdout, for assistants and automation (docs/mcp.md). Each "
+                      "Protocol server on stdin and stdout, for assistants and automation. Each "
                       "tool takes the command's options; a call runs the command."))
     parser.set_defaults(handler=run)
 
 
-def command_parsers() -> dict[str, argparse.ArgumentParser]:
-    """The sub-command parsers of ``TOOLS`` in the current language, by command name."""
+def _subcommands() -> argparse._SubParsersAction:  # noqa: SLF001
+    """The CLI's sub-commands (``core.cli.build_parser``) in the current language."""
     from core.cli import build_parser
 
-    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))  # noqa: SLF001
+    return next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))  # noqa: SLF001
+
+
+def command_parsers() -> dict[str, argparse.ArgumentParser]:
+    """The sub-command parsers of ``TOOLS`` in the current language, by command name."""
+    sub = _subcommands()
     return {name: sub.choices[name] for name in TOOLS}
 
 
@@ -299,22 +304,16 @@ def tools() -> list:
     """The ``Tool`` of every command in ``TOOLS``: name, title (its one-line help), description, schema."""
     import mcp_types as types
 
-    out = []
-    for name, parser in command_parsers().items():
+    sub, out = _subcommands(), []
+    helps = {c.dest: c.help for c in sub._choices_actions}  # noqa: SLF001 - the one-line help --help lists
+    for name in TOOLS:
+        parser = sub.choices[name]
         writes = any(a.dest == "output" for a in options(parser))
-        out.append(types.Tool(name=name, title=_help(name), description=parser.description,
+        out.append(types.Tool(name=name, title=helps.get(name), description=parser.description,
                               input_schema=input_schema(parser),
                               annotations=types.ToolAnnotations(read_only_hint=not writes, destructive_hint=False,
                                                                 idempotent_hint=True, open_world_hint=False)))
     return out
-
-
-def _help(command: str) -> str | None:
-    """The command's one-line help (``python -m core --help`` lists it)."""
-    from core.cli import build_parser
-
-    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))  # noqa: SLF001
-    return next((c.help for c in sub._choices_actions if c.dest == command), None)  # noqa: SLF001
 
 
 def server():
