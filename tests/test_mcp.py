@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import io
 import json
+import os
 import sys
 import threading
 from pathlib import Path
@@ -28,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 class Client:
     """An MCP client session on a thread of its own, called synchronously from the tests."""
 
-    def __init__(self) -> None:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
         self.loop = asyncio.new_event_loop()
         self.ready = threading.Event()
         self.stop: asyncio.Event | None = None
@@ -46,7 +48,7 @@ class Client:
 
         self.stop = asyncio.Event()
         params = StdioServerParameters(command=sys.executable, args=["-m", "core", "--lang", "en", "mcp"],
-                                       cwd=str(ROOT))
+                                       cwd=str(ROOT), env={**os.environ, "TMPDIR": str(self.folder)})
         try:
             async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
                 await session.initialize()
@@ -69,8 +71,8 @@ class Client:
 
 
 @pytest.fixture(scope="module")
-def client():
-    c = Client()
+def client(tmp_path_factory):
+    c = Client(tmp_path_factory.mktemp("mcp"))  # the server's files go there, not into /tmp
     yield c
     c.close()
 
@@ -176,8 +178,12 @@ def test_export_and_report_are_files(client, tmp_path):
     assert kinds == ["text", "resource_link", "resource"]
     expected = cli("export", "--gpus", "64", "--format", "slurm", "--node-prefix", "node")
     path = Path(result.content[1].uri.removeprefix("file://"))
+    assert path.parent.parent == client.folder
     assert path.read_text(encoding="utf-8") == expected == result.content[2].resource.text
     assert str(path) in result.content[0].text and path.suffix == ".conf"
+    from core.formats.exports import exports
+
+    assert result.content[1].mime_type == exports()["slurm"].mime
     target = tmp_path / "topology.conf"
     result = client.call("export", {"gpus": 64, "format": "slurm", "node_prefix": "node", "output": str(target)})
     assert target.read_text(encoding="utf-8") == expected and str(target) in text(result)

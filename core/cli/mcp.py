@@ -62,8 +62,9 @@ from core.i18n import _, current, number as number_text
 TOOLS = ("plan", "compare", "optimize", "failure", "export", "report")
 """The commands served as tools, in the order ``tools/list`` gives them."""
 
-INLINE_BYTES = 256 * 1024
-"""Largest text file [bytes] a file command also returns inline (a review pack's HTML, ~5 MB, is only linked)."""
+INLINE_BYTES = 64 * 1024
+"""Largest text file [bytes] a file command also returns inline, ~16k tokens of an assistant's context (a review
+pack's HTML, ~5 MB, is only linked; so is binary data, a PDF, whose base64 would fill the context for nothing)."""
 
 _NUMBER_TEXT = {"type": ["number", "string"]}
 READER_SCHEMAS = {
@@ -241,35 +242,45 @@ _LOCK = threading.Lock()
 _COUNTER = [0]
 
 
-def _file_name(command: str, arguments: dict) -> str:
-    """A new file name in the server's folder for a file command's output: ``3-slurm.conf``, ``4-report.pdf``."""
+def _new_file(command: str, arguments: dict, parser: argparse.ArgumentParser) -> tuple[str, str]:
+    """A new file name in the server's folder for a file command's output (``3-slurm.conf``, ``4-report.pdf``,
+    after ``core.formats``' suffixes) and its MIME type."""
     from core.formats.exports import exports
     from core.formats.filenames import KINDS
 
     _COUNTER[0] += 1
-    fmt = arguments.get("format")
+    fmt = arguments.get("format", parser.get_default("format"))
     if command == "export":
-        return f"{_COUNTER[0]}-{fmt}{exports()[fmt].suffix}"
-    kind = f"{command}-{fmt or 'html'}"
-    return f"{_COUNTER[0]}{KINDS.get(kind, '.txt')}"
+        export = exports()[fmt]
+        return f"{_COUNTER[0]}-{fmt}{export.suffix}", export.mime
+    name = f"{_COUNTER[0]}{KINDS.get(f'{command}-{fmt}', '.txt')}"
+    return name, _mime(name)
+
+
+def _mime(name: str) -> str:
+    """The MIME type of a file name (``application/octet-stream`` when its suffix says nothing)."""
+    return mimetypes.guess_type(name)[0] or "application/octet-stream"
 
 
 def call(command: str, arguments: dict, parser: argparse.ArgumentParser, language: str) -> dict:
-    """Run one tool call; returns ``{"error": text}`` or ``{"text": ..., "json": ..., "file": path, "inline": bool}``
-    (see the module docstring)."""
-    with _LOCK:
-        folder = mcp_folder()
-        argv = ["--lang", language, *argv_of(command, parser, arguments, folder)]
+    """Run one tool call (one at a time): ``{"error": text}``, or ``{"text", "json", "notes"}`` for a command that
+    prints, ``{"text", "file", "mime"}`` for one that writes a file (the module docstring)."""
+    with _LOCK, tempfile.TemporaryDirectory(prefix="call-", dir=mcp_folder()) as scratch:
+        argv = ["--lang", language, *argv_of(command, parser, arguments, Path(scratch))]
         code, data, errors = run_cli(argv)
         if code != 0:
             return {"error": one_line(errors or _("failed with exit code {code}").format(code=code))}
         notes = errors.strip()
         if any(a.dest == "output" for a in options(parser)):
-            path = arguments.get("output") or str(folder / _file_name(command, arguments))
-            if not arguments.get("output"):
+            path = arguments.get("output")
+            if path:
+                mime = _mime(path)
+            else:
+                name, mime = _new_file(command, arguments, parser)
+                path = str(mcp_folder() / name)
                 Path(path).write_bytes(data)
             written = _("wrote {path} ({size} bytes)").format(path=path, size=number_text(os.path.getsize(path)))
-            return {"text": "\n".join(filter(None, [written, notes])), "file": path}
+            return {"text": "\n".join(filter(None, [written, notes])), "file": path, "mime": mime}
         text = data.decode("utf-8")
         try:
             parsed = json.loads(text)
@@ -290,7 +301,7 @@ def tool_result(outcome: dict):
     path = outcome.get("file")
     if path is not None:
         file = Path(path)
-        uri, mime = file.resolve().as_uri(), mimetypes.guess_type(file.name)[0] or "application/octet-stream"
+        uri, mime = file.resolve().as_uri(), outcome["mime"]
         content.append(types.ResourceLink(uri=uri, name=file.name, mime_type=mime, size=file.stat().st_size))
         data = file.read_bytes() if file.stat().st_size <= INLINE_BYTES else b""
         with contextlib.suppress(UnicodeDecodeError):
@@ -338,8 +349,12 @@ def server():
         problem = validation_error(schemas[params.name], arguments)
         if problem is not None:
             return tool_result({"error": _("error: {message}").format(message=problem)})
-        outcome = await anyio.to_thread.run_sync(call, params.name, arguments, parsers[params.name], language)
-        return tool_result(outcome)
+        try:
+            outcome = await anyio.to_thread.run_sync(call, params.name, arguments, parsers[params.name], language)
+            return tool_result(outcome)
+        except Exception as exc:  # noqa: BLE001 - e.g. the server's folder is full: said, and the server goes on
+            traceback.print_exc(file=sys.stderr)
+            return tool_result({"error": _("internal error: {kind}").format(kind=type(exc).__name__)})
 
     return Server(SERVER_NAME, instructions=_(
         "Plan GPU cluster networks: size a design, compare designs, find the cheapest one that meets constraints, "
