@@ -322,7 +322,7 @@ def tools() -> list:
         writes = any(a.dest == "output" for a in options(parser))
         out.append(types.Tool(name=name, title=helps.get(name), description=parser.description,
                               input_schema=input_schema(parser),
-                              annotations=types.ToolAnnotations(read_only_hint=not writes, destructive_hint=False,
+                              annotations=types.ToolAnnotations(read_only_hint=not writes, destructive_hint=writes,
                                                                 idempotent_hint=True, open_world_hint=False)))
     return out
 
