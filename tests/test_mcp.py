@@ -112,6 +112,10 @@ def test_tools_and_their_schemas_hold_every_option_of_their_command(client):
         assert schema["additionalProperties"] is False
     plan = listed["plan"].input_schema["properties"]
     assert plan["gpus"]["type"] == "integer" and plan["gpus"]["minimum"] == 1
+    from core.design import field_bounds
+
+    low, high = field_bounds("oversubscription")[:2]  # a design field's bounds, as core.design declares them
+    assert (plan["oversubscription"]["minimum"], plan["oversubscription"]["maximum"]) == (low, high)
     assert {"infiniband", "ethernet"} <= set(plan["fabric"]["enum"])
     assert {"2", 2} <= set(plan["tiers"]["enum"])  # a choice of digits is a JSON number too
     assert {"type": "object"} in [{"type": s["type"]} for s in plan["design"]["anyOf"]]

@@ -4,8 +4,8 @@ One tool per command of ``TOOLS`` (``plan``, ``compare``, ``optimize``, ``failur
 tool's input schema is generated from the command's own argparse parser (``input_schema``): one property per
 option, named by its ``dest`` (``--oversubscription`` -> ``oversubscription``; a design field's name as
 ``core.design`` declares it), with the option's help as its description, its choices as ``enum``, its
-default, whether it is required, and a JSON type from the function that reads it (``READER_SCHEMAS``; any
-other reader takes a string, as the command line does). A design file option (metavar
+default, whether it is required, and a JSON type from the function that reads it (``READER_TYPES``; any
+other reader takes a string, as the command line does), with a design field's bounds. A design file option (metavar
 ``common.DESIGN_FILE``) takes a path or the design itself as a JSON object (``plan``'s ``design`` output),
 which the server writes to a file of its own. Nothing else is declared here: a new option of a command is a
 new property of its tool.
@@ -56,6 +56,7 @@ from core.cli.common import (
     size,
     tokens,
 )
+from core.design import FIELDS, field_bounds
 from core.errors import InputError, os_reason, shown
 from core.i18n import _, current, number as number_text
 
@@ -66,21 +67,15 @@ INLINE_BYTES = 64 * 1024
 """Largest text file [bytes] a file command also returns inline, ~16k tokens of an assistant's context (a review
 pack's HTML, ~5 MB, is only linked; so is binary data, a PDF, whose base64 would fill the context for nothing)."""
 
-_NUMBER_TEXT = {"type": ["number", "string"]}
-READER_SCHEMAS = {
-    positive_int: {"type": "integer", "minimum": 1},
-    non_negative_int: {"type": "integer", "minimum": 0},
-    seed: {"type": "integer", "minimum": 0},
-    int: {"type": "integer"},
-    number: {"type": "number", "minimum": 0},
-    positive_float: {"type": "number", "exclusiveMinimum": 0},
-    fraction: {"type": "number", "exclusiveMinimum": 0, "maximum": 1},
-    float: {"type": "number"},
-    on_off: {"type": "boolean"},
+_NUMBER_TEXT = ["number", "string"]
+READER_TYPES = {
+    positive_int: "integer", non_negative_int: "integer", seed: "integer", int: "integer",
+    number: "number", positive_float: "number", fraction: "number", float: "number", on_off: "boolean",
     ratio: _NUMBER_TEXT, leaf_ratio: _NUMBER_TEXT, size: _NUMBER_TEXT, tokens: _NUMBER_TEXT,
 }
-"""JSON schema of the value each CLI reader reads (a ratio, size or token count is a number or text like ``3:1``,
-``1GiB``, ``15T``); a reader not listed here takes a string."""
+"""The JSON type of the value each CLI reader reads (a ratio, size or token count is a number or text like
+``3:1``, ``1GiB``, ``15T``); a reader not listed here takes a string. Ranges are the readers' to check (their
+messages), except a design field's bounds, which its declaration gives (``core.design.field_bounds``)."""
 
 SERVER_NAME = "fabric-planner"
 
@@ -128,7 +123,14 @@ def _value_schema(action: argparse.Action) -> dict:
         choices += [int(c) for c in choices if isinstance(c, str) and c.isdigit() and int(c) not in choices]
         kinds = sorted({"integer" if isinstance(c, int) else "string" for c in choices})
         return {"type": kinds[0] if len(kinds) == 1 else kinds, "enum": choices}
-    return dict(READER_SCHEMAS.get(action.type, {"type": "string"}))
+    schema = {"type": READER_TYPES.get(action.type, "string")}
+    if action.dest in FIELDS and schema["type"] != "string":  # a design field: its declared bounds
+        low, high, low_open, high_open = field_bounds(action.dest)
+        if low is not None:
+            schema["exclusiveMinimum" if low_open else "minimum"] = low
+        if high is not None:
+            schema["exclusiveMaximum" if high_open else "maximum"] = high
+    return schema
 
 
 def option_schema(action: argparse.Action) -> dict:
