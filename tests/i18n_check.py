@@ -32,7 +32,7 @@ NCCL SHARP SHARPv3 LL LL128 Simple Ring Tree CollNet PAT PXN PCIe NUMA CPU HBM F
 EFLOP TFLOPS FP8 FP16 BF16 FP32 FP4 TF32 MFU HFU TP DP PP EP CP SP ZeRO FSDP MoE
 busbw algbw all-reduce allreduce all-gather allgather reduce-scatter reducescatter all-to-all alltoall
 broadcast reduce AllReduce AllGather ReduceScatter AlltoAll
-ToR Pod SU HBD CLI JSON URL CSV XLSX PDF HTML Slurm NetBox Streamlit Plotly PNG SVG API
+ToR Pod SU HBD CLI JSON URL CSV XLSX PDF HTML Slurm NetBox Streamlit Plotly PNG SVG API MCP
 GraphML draw.io drawio mxGraph ASTRA-sim SimAI YAML Chromium Vera
 token tokens Gb/s GB/s x e g vs id ids auto ECMP VP nccl-tests nccl
 p2p send recv Cedar English IT Clos Dragonfly Dragonfly+ Valiant

@@ -21,8 +21,12 @@ from core.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = {"--fail": "leaf:1", "--set": "nodes=1,2", "--stages": "16,32",
-            "--nccl-tests": str(ROOT / "tests" / "nccl_all_reduce_example.txt")}
-"""A valid value of each required option that has no choices (a new one must be added here, see below)."""
+            "--nccl-tests": str(ROOT / "tests" / "nccl_all_reduce_example.txt"),
+            "FILE.json": [str(ROOT / "tests" / "data" / "design-64.json")] * 2}
+"""A valid value of each required option that has no choices, and of each required positional by its metavar (a
+new one must be added here, see below)."""
+SERVERS = {"mcp"}
+"""Sub-commands that serve on stdin and stdout until the client closes them (tests/test_mcp.py)."""
 SMALL = ["--gpus", "64"]
 FAST = {"--oversubscription-grid": ["1"], "--single-model": [], "--fabric": ["infiniband"], "--max-tiers": ["1"],
         "--trials": ["20"]}
@@ -46,6 +50,9 @@ def _base(sub: argparse.ArgumentParser) -> list[str]:
     """A valid call of the sub-command on a small design: its required options filled, 8 GPUs."""
     argv = []
     for action in sub._actions:
+        if action.required and not action.option_strings:
+            assert action.metavar in EXAMPLES, f"give {action.metavar} valid example values in EXAMPLES"
+            argv += EXAMPLES[action.metavar]
         if not action.required or not action.option_strings:
             continue
         flag = action.option_strings[0]
@@ -105,7 +112,7 @@ def test_hostile_arguments_exit_2_with_one_line(name, capsys, tmp_path):
         _one_line(err, argv)
 
 
-@pytest.mark.parametrize("name", sorted(COMMANDS))
+@pytest.mark.parametrize("name", sorted(set(COMMANDS) - SERVERS))
 def test_stdout_on_a_full_disk_exits_2_with_one_line(name, capsys):
     """The valid call succeeds into a file, and fails with one line when stdout is /dev/full."""
     sub = COMMANDS[name]

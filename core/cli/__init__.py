@@ -27,13 +27,14 @@ import sys
 
 from pydantic import ValidationError
 
-from core.cli import availability, catalog, collective, export, failure, optimize, plan, report, spof, train
+from core.cli import availability, catalog, collective, compare, export, failure, optimize, plan, report, spof, train
 from core.cli import cabling
 from core.cli import load
 from core.cli import sweep
 from core.cli import stages
 from core.cli import serve
 from core.cli import calibrate
+from core.cli import mcp
 from core.cli.common import (
     EXIT_DESIGN,
     EXIT_INPUT,
@@ -47,8 +48,8 @@ from core.design import describe_validation_error
 from core.errors import DesignError, InputError, os_reason, shown
 from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, _, current, language
 
-COMMANDS = (plan, catalog, collective, train, availability, optimize, failure, spof, export, report, cabling, load, sweep, stages, serve,
-            calibrate)
+COMMANDS = (plan, compare, catalog, collective, train, availability, optimize, failure, spof, export, report, cabling, load,
+            sweep, stages, serve, calibrate, mcp)
 MACHINE_FORMATS = ("json", "csv")
 """``--format`` values for scripts: computed and written in English whatever ``--lang`` says."""
 

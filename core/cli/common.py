@@ -250,10 +250,15 @@ def model_name(text: str) -> str:
     return text
 
 
+DESIGN_FILE = "FILE.json"
+"""Metavar of every option that names a design file (``--design``, ``compare``'s files): the MCP server
+(``core.cli.mcp``) takes a design object there too."""
+
+
 def add_design_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by every command that takes a design (help in the current language)."""
     g = parser.add_argument_group(_("design (defaults come from the GPU system in the catalog)"))
-    g.add_argument("--design", metavar="FILE.json",
+    g.add_argument("--design", metavar=DESIGN_FILE,
                    help=_("read the design from a JSON file of at most 1 MB ({bytes} bytes); "
                           "options below override it").format(bytes=f"{MAX_DESIGN_FILE_BYTES:,}"))
     groups = {"design": g, "advanced": parser.add_argument_group(
