@@ -18,7 +18,7 @@ from core.perf import congestion, jobform
 from core.perf.collectives import OPS, load_constants, nccl_release_scope, set_nccl_release, size_sweep, sweep
 from core.perf.training import PRESETS, scaling, scaling_gpu_counts
 from core.plan import plan as make_plan
-from webui import jobstate, safe, state, tables
+from webui import calibration, jobstate, safe, state, tables
 
 W = jobstate.W
 
@@ -149,6 +149,9 @@ def main() -> None:
             st.dataframe(_collective_table(rows, unit), hide_index=True, width="stretch")
         except FabricPlannerError as exc:
             _show_error(exc)
+
+    if not standalone:  # in the app: calibrate the model on the cluster's own nccl-tests logs
+        calibration.section(st.session_state["fp_current"])
 
     # --- training settings ---------------------------------------------------------------------------
     st.subheader(_("Training step"))

@@ -177,3 +177,35 @@ def test_calibrate_command(tmp_path, capsys):
     assert cli_main(["calibrate", "--gpu", "GB200-NVL72", "--gpus", "144", "--nccl-tests", str(log)]) == 2
     assert "which collective" in capsys.readouterr().err
     assert calibration.MAX_RUNS >= 1
+
+
+@pytest.mark.e2e
+def test_the_performance_page_fits_and_applies_a_calibration(server, page):
+    """Upload coreweave's 2-rack table on the Performance page, fit, apply: the link carries cal= and the page says
+    the design is calibrated."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from tests.test_e2e_browser import settle
+
+    page.goto(server + "/performance?v=1&g=GB200-NVL72&n=36")
+    settle(page, timeout=90)
+    page.get_by_text("Calibrate on your measurements (nccl-tests)").click()
+    page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(
+        str(GOLDEN / "coreweave-gb200-2racks.txt"))
+    settle(page, timeout=90)
+    page.get_by_role("button", name="Fit the model").click()
+    settle(page, timeout=90)
+    assert "does not say which collective" in page.inner_text("body")  # the excerpt names no collective
+    page.get_by_role("combobox", name="Collective", exact=True).click()
+    page.get_by_role("option", name="all-reduce").click()
+    settle(page, timeout=90)
+    page.get_by_role("button", name="Fit the model").click()
+    settle(page, timeout=90)
+    body = page.inner_text("body")
+    assert "after (root mean square over 6 points)" in body
+    page.get_by_role("button", name="Apply to the design").click()
+    settle(page, timeout=90)
+    query = {k: v[-1] for k, v in parse_qs(urlsplit(page.url).query).items()}
+    assert query["cal"].startswith("net=") and "name=coreweave-gb200-2racks.txt" in query["cal"]
+    assert "This design is calibrated" in page.inner_text("body")
+    assert "Calibrated to measurements" in page.inner_text("body")  # the collectives' notes say so

@@ -197,3 +197,26 @@ def comparison_figure(rows: list[dict], height: int = 340) -> go.Figure:
     fig.update_yaxes(title_text=_("days"), row=1, col=1, rangemode="tozero")
     fig.update_yaxes(title_text="USD", row=1, col=2, rangemode="tozero", **money_axis(max(costs, default=0) * 1.1))
     return _layout(fig, _("Same job, two fabrics"), height)
+
+
+def calibration_figure(points: list[dict], height: int = 420) -> go.Figure:
+    """Measured nccl-tests time against the model before and after a calibration
+    (``core.perf.calibration.CalibrationFit.points``): time [us] against message size [bytes], log axes, one
+    colour per run."""
+    fig = go.Figure()
+    runs = list(dict.fromkeys(p["run"] for p in points))
+    for index, run in enumerate(runs):
+        mine = [p for p in points if p["run"] == run]
+        sizes = [p["size"] for p in mine]
+        label = f"{run} ({mine[0]['op']}, {mine[0]['gpus']:,} GPUs)"
+        for key, name, mode, dash in (("measured_us", _("measured"), "markers", None),
+                                      ("before_us", _("model"), "lines", "dot"),
+                                      ("after_us", _("model, calibrated"), "lines", None)):
+            fig.add_trace(go.Scatter(x=sizes, y=[p[key] for p in mine], mode=mode, name=f"{label}: {name}",
+                                     legendgroup=run, line={"dash": dash} if dash else None,
+                                     marker={"size": 7} if mode == "markers" else None,
+                                     hovertemplate="%{x:,} B: %{y:,.1f} us<extra>" + name + "</extra>"))
+    ticks, labels = size_ticks(min(p["size"] for p in points), max(p["size"] for p in points))
+    fig.update_xaxes(type="log", title=_("message size [bytes]"), tickvals=ticks, ticktext=labels)
+    fig.update_yaxes(type="log", title=_("time [us]"))
+    return _layout(fig, _("nccl-tests measured and modelled"), height)
