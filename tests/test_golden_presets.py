@@ -63,7 +63,7 @@ def test_every_metric_is_a_summary_path():
 
 def test_preset_fields_are_the_ones_the_file_sets():
     deepseek = find_preset("deepseek-mpft")
-    assert deepseek.fields == {"gpu": "H800", "nodes": 2048, "fabric": "infiniband", "switch": "QM9700", "nic": "CX7",
+    assert deepseek.fields == {"gpu": "H800", "nodes": 2048, "switch": "QM9700", "nic": "CX7",
                                "plane_mode": "per-rail", "planes": 8}
     assert Design(**deepseek.fields) == deepseek.design
 
