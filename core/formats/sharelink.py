@@ -617,7 +617,8 @@ def _fabric(fabric: str) -> str:
 FIELDS = {surface.link: field for field, surface in DESIGN_FIELDS.items()}
 """URL key -> Design field, from each field's declaration (``core.design.FIELDS``). Stable: links in the wild
 depend on it (version 1 keys are frozen)."""
-KEYS = (VERSION_KEY, *FIELDS)
+KEYS = (VERSION_KEY, *FIELDS, PRESET_KEY)
+"""Every key ``decode`` reads: the version, the design fields' keys and a published design's id."""
 
 
 def _link_text(value: Any) -> str:
@@ -687,7 +688,7 @@ def decode(
         warnings.append(_("The link has {count} parameters, more than the {limit} a link may have; only the "
                           "design's own keys were read.").format(count=f"{len(params):,}",
                                                                  limit=f"{MAX_LINK_PARAMS:,}"))
-    known = ", ".join((*KEYS, PRESET_KEY))
+    known = ", ".join(KEYS)
     params = _with_preset(params, warnings)
     for key, raw in params.items():
         if key in ignored or "_" in key:
