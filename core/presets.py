@@ -78,7 +78,7 @@ class Published(_Strict):
     """One number the source prints (or, ``derived``, that follows from its figures) and the engine reproduces."""
 
     metric: str
-    value: float
+    value: int | float
     where: str = Field(min_length=1)
     derived: bool = False
     tolerance: float = Field(default=0.0, ge=0.0, lt=0.1, description="Relative difference allowed (0: exact).")
