@@ -13,7 +13,9 @@ from conftest import run_cli as run
 from core.design import Design
 from core.formats.sharelink import PRESET_KEY, decode, encode
 from core.presets import find_preset, load_presets
-from tests.test_i18n import unescape
+from tests.i18n_check import english_leaks
+from tests.test_i18n import page_text, rerun, unescape
+from webui.gallery import OPEN
 
 ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
 PRESETS = load_presets()
@@ -102,11 +104,14 @@ def _app(params: dict) -> AppTest:
 
 def test_gallery_loads_every_preset_into_the_sidebar_and_the_link():
     at = _app({"n": "8"})
-    assert not at.exception
+    assert not at.exception and not [b for b in at.button if (b.key or "").startswith("fp_preset_")]  # drawn when open
     for preset in PRESETS:
+        at.session_state[OPEN] = True                           # the user opens the gallery
+        at.run()
         at.button(key=f"fp_preset_{preset.id}").click().run()
         assert not at.exception, preset.id
         assert at.session_state["fp_current"].design == preset.design, preset.id
+        assert not at.session_state[OPEN]                       # closed: the sidebar shows the design loaded
         assert not at.sidebar.warning and any(preset.title in unescape(s.value)  # the app runs in English
                                               for s in at.sidebar.success), preset.id
         link = {k: at.query_params[k] for k in at.query_params}
@@ -125,3 +130,13 @@ def test_link_with_preset_opens_it_and_an_unknown_one_warns_once_escaped():
     texts = [w.value for w in at.warning]
     assert len(texts) == 1 and unescape(texts[0]).count("'preset'") == 1
     assert "[x](//evil.example)" not in texts[0] and "[x](//evil.example)" in unescape(texts[0])
+
+
+def test_open_gallery_speaks_chinese_and_quotes_its_sources():
+    at = _app({"lang": "zh"})
+    at.session_state[OPEN] = True
+    rerun(at)  # AppTest formats the select boxes in the test's thread: in the page's language
+    assert not at.exception and at.button(key="fp_preset_deepseek-mpft").label == "载入此设计"
+    text = page_text(at)
+    assert "DeepSeek 多平面胖树" in text and "Insights into DeepSeek-V3" in text   # titles translated, sources quoted
+    assert not english_leaks(text)

@@ -21,8 +21,13 @@ PENDING = "_fp_preset_pending"
 """Session key: the id of the preset whose Load button was pressed, applied by the next ``gallery`` run."""
 
 
+OPEN = "fp_gallery"
+"""The gallery popover's key: its open state (its cards are drawn only while it is open)."""
+
+
 def _choose(preset_id: str) -> None:
     st.session_state[PENDING] = preset_id
+    st.session_state[OPEN] = False  # closed on the next run: the sidebar shows the design loaded
 
 
 def _value(value: float) -> str:
@@ -65,12 +70,19 @@ def gallery(sb, apply: Callable[[Design], list[str]]) -> None:
     chosen = st.session_state.pop(PENDING, None)
     loaded = find_preset(chosen) if chosen is not None else None  # an id from the gallery's own buttons
     warnings = apply(loaded.design) if loaded is not None else []
-    with sb.popover(_("Start from a published design"), width="stretch"):
-        st.caption(_("Designs as their publishers describe them, each with its source and the numbers the engine "
-                     "reproduces from it (a test checks every one). Loading one replaces the design in the sidebar "
-                     "and the link; change anything from there."))
-        for preset in load_presets():
-            _card(preset)
+    popover = sb.popover(_("Start from a published design"), width="stretch", key=OPEN, on_change="rerun")
+    if popover.open:  # the cards are drawn only while the popover is open
+        with popover:
+            st.caption(_("Designs as their publishers describe them, each with its source and the numbers the "
+                         "engine reproduces from it (a test checks every one). Loading one replaces the design in "
+                         "the sidebar and the link; change anything from there."))
+            for preset in load_presets():
+                _card(preset)
+    _said(sb, loaded, warnings)
+
+
+def _said(sb, loaded: Preset | None, warnings: list[str]) -> None:
+    """Below the gallery, on the run that loaded ``loaded``: that it did, or which of its settings it could not set."""
     if loaded is None:
         return
     title = _(loaded.title)
