@@ -88,6 +88,17 @@ def product_names() -> tuple[str, ...]:
     return tuple(sorted(names, key=len, reverse=True))
 
 
+@lru_cache(maxsize=1)
+def preset_sources() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The published designs' sources (``core.presets``), quoted as published in either language: (documents and
+    the tables or figures cited, publishers), each whole and longest first (two documents may share a long start)."""
+    from core.presets import load_presets
+
+    documents = {text for p in load_presets() for text in (p.source.document, p.source.where)}
+    publishers = {p.source.publisher for p in load_presets()}
+    return tuple(sorted(documents, key=len, reverse=True)), tuple(sorted(publishers, key=len, reverse=True))
+
+
 def _strip_quoted(text: str, name: str) -> str:
     """``text`` without ``name`` and without any cut-off start of it of 30 characters or more (a hover text
     may show a long citation shortened)."""
@@ -109,8 +120,13 @@ def english_leaks(text: str) -> list[str]:
     vocabulary = english_vocabulary()
     found = set()
     text = text.replace("Fabric planner", " ")
+    documents, publishers = preset_sources()
+    for name in documents:  # before the product names, which the documents' titles contain
+        text = text.replace(name, " ")
     for name in product_names():
         text = _strip_quoted(text, name)
+    for name in publishers:  # after them: "NVIDIA" starts many a product name
+        text = text.replace(name, " ")
     for token in WORD.findall(text):
         if token.lower() in ALLOWED:
             continue

@@ -46,6 +46,13 @@ from core.fabric.sizing import leaf_down_up
 from core.fabric.topology import fabric_graph
 from core.formats.sharelink import decode, encode
 from core.plan import plan
+from core.presets import find_preset
+
+
+def published(preset: str, **changes) -> Design:
+    """The published design ``preset`` (assets/catalog/presets.toml: the design written once, with its source and
+    the numbers it reproduces) with ``changes``."""
+    return Design(**{**find_preset(preset).fields, **changes})
 
 
 def _leaf(p, reserved=False):
@@ -55,8 +62,7 @@ def _leaf(p, reserved=False):
 # --- DeepSeek MPFT ----------------------------------------------------------------------------------
 
 def test_deepseek_mpft_eight_planes_of_two_tier_fat_trees():
-    p = plan(Design(gpu="H800", nodes=2048, fabric="infiniband", switch="QM9700", nic="CX7",
-                    plane_mode="per-rail", planes=8))
+    p = plan(published("deepseek-mpft"))
     s = p.summary()
     assert s["gpus"] == 16384                                    # "16,384 GPUs" / endpoints
     assert s["switches"]["total"] == 768                         # Table 3: 768 switches
@@ -85,12 +91,11 @@ def test_per_rail_planes_need_a_divisor_of_the_rails():
 
 # --- Alibaba HPN ------------------------------------------------------------------------------------
 
-HPN = dict(gpu="H100", fabric="ethernet", nic="CX7-2P", port_speed_gbps=200, planes=2, switch="TH5",
-           uplink_speed_gbps=400)
+HPN = {k: v for k, v in find_preset("alibaba-hpn-segment").fields.items() if k not in ("nodes", "tiers")}
 
 
 def test_alibaba_hpn_segment_dual_tor_200g_down_400g_up():
-    p = plan(Design(nodes=128, tiers=2, **HPN))
+    p = plan(published("alibaba-hpn-segment"))
     s = p.summary()
     assert s["gpus"] == 1024                                     # one segment = 1,024 GPUs
     assert s["switches"]["leaf"] == 16                           # 16 ToRs per segment (8 per plane)
@@ -106,7 +111,7 @@ def test_alibaba_hpn_segment_dual_tor_200g_down_400g_up():
 def test_alibaba_hpn_pod_of_15_segments():
     """15 segments per pod in two tiers; the pod is reached from the cores through 8 of each aggregation
     switch's 128 ports, which is what leaves 120 for 15 x 8 ToRs (15:1 up the pod [D])."""
-    p = plan(Design(nodes=15 * 128, tiers=3, pod_sus=15, spine_oversubscription=15.0, **HPN))
+    p = plan(published("alibaba-hpn-pod"))
     s = p.summary()
     assert s["gpus"] == 15360 and p.fabric.group_count == 15 and p.fabric.pod_count == 1
     assert s["switches"]["leaf"] == 15 * 16
@@ -119,8 +124,7 @@ def test_alibaba_hpn_pod_of_15_segments():
 # --- ByteDance MegaScale ----------------------------------------------------------------------------
 
 def test_bytedance_megascale_three_layers_of_tomahawk4():
-    p = plan(Design(gpu="A100", nodes=12288 // 8, fabric="ethernet", nic="CX6", port_speed_gbps=200,
-                    switch="TH4", uplink_speed_gbps=400))
+    p = plan(published("bytedance-megascale"))
     s = p.summary()
     assert s["gpus"] == 12288 and p.fabric.tiers == 3           # three layers
     assert p.fabric.nodes_per_group == 64                        # 64 servers under one set of ToRs
@@ -143,9 +147,7 @@ def test_breakout_the_switch_does_not_offer_is_a_design_error():
 
 # --- Meta RoCE (Llama 3) ----------------------------------------------------------------------------
 
-META = dict(gpu="H100", nodes=3072, fabric="ethernet", nic="CX7", topology="top-of-rack", nodes_per_rack=2,
-            leaf_switch="TH4", spine_switch="ARISTA-7800R3-576", core_switch="ARISTA-7800R3-576",
-            spine_oversubscription=7.0, pod_sus=192)
+META = find_preset("meta-24k-roce").fields
 
 
 def test_meta_24k_roce_cluster():
@@ -175,8 +177,8 @@ def test_meta_tor_with_more_uplink_than_downlink():
 # --- NVIDIA GB200 SuperPOD: design for the full SU ---------------------------------------------------
 
 def test_gb200_su_designed_for_the_full_su():
-    one_rack = plan(Design(gpu="GB200-NVL72", nodes=18, grow_to=144))   # 1 of the SU's 8 racks
-    full = plan(Design(gpu="GB200-NVL72", nodes=144))
+    one_rack = plan(published("superpod-gb200-1su", nodes=18, grow_to=144))   # 1 of the SU's 8 racks
+    full = plan(published("superpod-gb200-1su"))
     assert full.summary()["gpus"] == 576                          # 8 racks x 72 GPUs
     # spines and every present leaf's uplinks are those of the full SU; only the present leaves are installed
     assert one_rack.fabric.spine_count == full.fabric.spine_count
@@ -192,14 +194,15 @@ def test_gb200_su_designed_for_the_full_su():
 def test_gap_gb200_ra_compute_counts_not_pinned():
     """Known gap: the GB200 RA's compute-fabric leaf and spine counts per SU were not retrieved, so the
     planner's own numbers (rail-optimized QM9700, 18 trays per SU block) are pinned here, not matched."""
-    s = plan(Design(gpu="GB200-NVL72", nodes=144)).summary()
+    s = plan(published("superpod-gb200-1su")).summary()
     assert (s["switches"]["leaf"], s["switches"]["spine"]) == (32, 9)
+    assert any("not retrieved" in text for text in find_preset("superpod-gb200-1su").differences)  # said to users
 
 
 # --- Rail-only (Wang et al. 2023) ---------------------------------------------------------------------
 
 def test_rail_only_has_no_spine_between_rails():
-    p = plan(Design(gpu="H100", nodes=32, topology="rail-only"))
+    p = plan(published("rail-only"))
     assert p.fabric.islands == 8 and p.fabric.tiers == 1 and p.fabric.spine_count == 0
     assert p.summary()["switches"]["leaf"] == 8                   # one rail switch per rail
     g = fabric_graph(p, servers="none")

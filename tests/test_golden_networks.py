@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import pytest
 
-from core.design import Design
 from core.plan import plan
+from core.presets import find_preset
 
 
 @pytest.fixture(scope="module")
 def superpod():
-    return plan(Design(gpu="H100", nodes=127))
+    return plan(find_preset("superpod-h100-4su").design)  # 127 x DGX H100 on NDR, as in the RA
 
 
 def test_table7_switch_and_appliance_counts(superpod):

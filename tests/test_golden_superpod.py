@@ -21,8 +21,15 @@ import pytest
 
 from core.design import Design
 from core.plan import plan
+from core.presets import find_preset
 
 pytestmark = pytest.mark.golden
+
+
+def superpod(preset: str, **changes) -> Design:
+    """The published design ``preset`` (assets/catalog/presets.toml, which also pins its own SU's numbers) with
+    ``changes``: the other rows of the same table are the same design at another size."""
+    return Design(**{**find_preset(preset).fields, **changes})
 
 
 # H100/B200 Table 4: one DGX removed for UFM (nodes = 32*SU - 1). Node-leaf cables in the RA include
@@ -39,7 +46,7 @@ SUPERPOD_NDR_TABLE4 = [
 @pytest.mark.parametrize("gpu", ["H100", "B200"])
 @pytest.mark.parametrize("sus,nodes,gpus,leaf,spine,compute_ufm_cables,leaf_spine_cables", SUPERPOD_NDR_TABLE4)
 def test_superpod_ndr_table4(gpu, sus, nodes, gpus, leaf, spine, compute_ufm_cables, leaf_spine_cables):
-    result = plan(Design(gpu=gpu, nodes=nodes, switch="QM9700", port_speed_gbps=400, fabric="infiniband"))
+    result = plan(superpod("superpod-h100-1su", gpu=gpu, nodes=nodes))
     s = result.summary()
     assert s["gpus"] == gpus
     assert s["tiers"] == 2
@@ -54,7 +61,7 @@ def test_superpod_ndr_table4(gpu, sus, nodes, gpus, leaf, spine, compute_ufm_cab
 def test_superpod_h100_4su_appendix_transceivers():
     """H100 RA Appendix A, Table 8 (4 SU, 127 nodes): 1,536 switch OSFP transceivers (48 switches x 32
     cages, every cage populated) and 508 system OSFP transceivers (127 DGX x 4 twin-port cages)."""
-    result = plan(Design(gpu="H100", nodes=127, switch="QM9700", cable_media="optics"))
+    result = plan(superpod("superpod-h100-4su", cable_media="optics"))
     t = result.transceiver_counts()
     assert result.summary()["switches"]["total"] == 48
     assert t["switch_side"] == 1536
@@ -79,7 +86,7 @@ SUPERPOD_NDR_LARGER = [
 @pytest.mark.parametrize("gpu", ["H100", "B200"])
 @pytest.mark.parametrize("sus,nodes,gpus,leaf,spine,core,node_leaf,leaf_spine,spine_core", SUPERPOD_NDR_LARGER)
 def test_superpod_ndr_larger(gpu, sus, nodes, gpus, leaf, spine, core, node_leaf, leaf_spine, spine_core):
-    s = plan(Design(gpu=gpu, nodes=nodes, switch="QM9700", port_speed_gbps=400)).summary()
+    s = plan(superpod("superpod-h100-1su", gpu=gpu, nodes=nodes)).summary()
     assert (s["gpus"], s["scalable_units"]) == (gpus, sus)
     assert s["tiers"] == (3 if core else 2)
     assert (s["switches"]["leaf"], s["switches"]["spine"], s["switches"]["core"]) == (leaf, spine, core)
@@ -100,7 +107,7 @@ SUPERPOD_B300_XDR = [
 
 @pytest.mark.parametrize("sus,nodes,gpus,leaf,spine,node_leaf,leaf_spine", SUPERPOD_B300_XDR)
 def test_superpod_b300_xdr(sus, nodes, gpus, leaf, spine, node_leaf, leaf_spine):
-    s = plan(Design(gpu="B300", nodes=nodes, fabric="infiniband", switch="Q3400", port_speed_gbps=800)).summary()
+    s = plan(superpod("superpod-b300-xdr-1su", nodes=nodes)).summary()
     assert (s["gpus"], s["scalable_units"], s["tiers"]) == (gpus, sus, 2)
     assert (s["switches"]["leaf"], s["switches"]["spine"], s["switches"]["core"]) == (leaf, spine, 0)
     assert (s["links"]["node_leaf"], s["links"]["leaf_spine"]) == (node_leaf, leaf_spine)
@@ -120,8 +127,7 @@ SUPERPOD_B300_SPECTRUM_X = [
 
 @pytest.mark.parametrize("sus,nodes,gpus,leaf,spine,node_leaf,leaf_spine", SUPERPOD_B300_SPECTRUM_X)
 def test_superpod_b300_spectrum_x(sus, nodes, gpus, leaf, spine, node_leaf, leaf_spine):
-    s = plan(Design(gpu="B300", nodes=nodes, fabric="ethernet", switch="SN5600", port_speed_gbps=400,
-                    planes=2)).summary()
+    s = plan(superpod("superpod-b300-spectrum-x-1su", nodes=nodes)).summary()
     assert (s["gpus"], s["scalable_units"], s["tiers"]) == (gpus, sus, 2)
     assert (s["switches"]["leaf"], s["switches"]["spine"]) == (leaf, spine)
     assert s["links"]["node_leaf"] // 2 == node_leaf
@@ -134,8 +140,9 @@ def test_fat_tree_formulas(switch, speed, radix):
     """k-ary fat tree (Al-Fares 2008): k^2/2 hosts with 3k/2 switches in two tiers; k^3/4 hosts with
     5k^2/4 switches, (k/2)^2 of them core, in three. One NIC per node, top-of-rack leaves of k/2 hosts."""
     fabric = "infiniband" if switch.startswith("QM") else "ethernet"
-    base = dict(gpu="H100", gpus_per_node=1, nics_per_node=1, fabric=fabric, switch=switch,
-                port_speed_gbps=speed, topology="top-of-rack", nodes_per_rack=radix // 2)
+    base = {**find_preset("tor-fat-tree").fields, "fabric": fabric, "switch": switch, "port_speed_gbps": speed,
+            "nodes_per_rack": radix // 2}
+    base.pop("nodes")
     two = plan(Design(nodes=radix**2 // 2, **base)).summary()
     assert two["tiers"] == 2 and two["switches"]["total"] == 3 * radix // 2
     assert plan(Design(nodes=radix**2 // 2 + 1, **base)).summary()["tiers"] == 3

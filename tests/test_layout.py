@@ -21,7 +21,7 @@ LAYERS = [
     ("core.errors", "core.memo", "core.processes"),
     ("core.vocab",),
     ("core.catalog", "core.spares"),
-    ("core.design",),
+    ("core.design", "core.presets"),
     ("core.fabric",),
     ("core.networks",),
     ("core.physical",),

@@ -1,4 +1,5 @@
-"""Babel extractor for the hardware catalog (``babel.cfg``): every ``notes`` text becomes a message.
+"""Babel extractor for the hardware catalog (``babel.cfg``): every ``notes`` text becomes a message, and the
+published designs' (``presets.toml``) ``title`` and each of their ``differences``.
 
 Product names, part numbers and the ``source`` / ``price_source`` / ``power_source`` citations are
 not extracted: they are quoted as published. The app translates a note with ``core.i18n._(note)``.
@@ -9,7 +10,7 @@ from __future__ import annotations
 import tomllib
 from typing import Any, Iterator
 
-FIELDS = ("notes",)
+FIELDS = ("notes", "title", "differences")
 
 
 def _walk(value: Any) -> Iterator[str]:
@@ -17,6 +18,8 @@ def _walk(value: Any) -> Iterator[str]:
         for key, item in value.items():
             if key in FIELDS and isinstance(item, str) and item.strip():
                 yield item
+            elif key in FIELDS and isinstance(item, list) and all(isinstance(text, str) for text in item):
+                yield from (text for text in item if text.strip())
             else:
                 yield from _walk(item)
     elif isinstance(value, list):

@@ -42,7 +42,7 @@ from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
 from core.physical.racks import load_racks
 from core.plan import Plan, plan
-from webui import inferencestate, jobstate, pagestate, safe
+from webui import gallery, inferencestate, jobstate, pagestate, safe
 
 CATALOG = load_catalog()
 RACKS = load_racks()
@@ -475,6 +475,7 @@ def sidebar() -> Current:
     language_switch(sb)
     unit_toggle(sb)
     sb.markdown("### " + _("Design"))
+    gallery.gallery(sb, apply_design)  # before the design widgets: a preset being loaded sets their values
     sb.text_input(_label("name"), key=K + "name", max_chars=MAX_NAME_CHARS, placeholder=_("optional, e.g. Pod A"),
                   help=_("The review pack's title; in the share link and the design file. It changes no number."))
     gpu = sb.selectbox(_label("gpu"), list(SYSTEMS), key=K + "gpu", on_change=_on_gpu_change,

@@ -35,6 +35,7 @@ from core.cli import stages
 from core.cli import serve
 from core.cli import calibrate
 from core.cli import mcp
+from core.cli import presets
 from core.cli.common import (
     EXIT_DESIGN,
     EXIT_INPUT,
@@ -49,7 +50,7 @@ from core.errors import DesignError, InputError, os_reason, shown
 from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, _, current, language
 
 COMMANDS = (plan, compare, catalog, collective, train, availability, optimize, failure, spof, export, report, cabling, load,
-            sweep, stages, serve, calibrate, mcp)
+            sweep, stages, serve, calibrate, presets, mcp)
 MACHINE_FORMATS = ("json", "csv")
 """``--format`` values for scripts: computed and written in English whatever ``--lang`` says."""
 

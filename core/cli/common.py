@@ -25,6 +25,7 @@ from core.errors import SHOWN_LIMIT, InputError, shown
 from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, _, current, from_locale
 from core.formats.entry import normalize, number_text
 from core.formats.design_file import read_design_file
+from core.presets import find_preset
 from core.perf.sizes import parse_size
 
 EXIT_INPUT = 2
@@ -261,6 +262,9 @@ def add_design_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--design", metavar=DESIGN_FILE,
                    help=_("read the design from a JSON file of at most 1 MB ({bytes} bytes); "
                           "options below override it").format(bytes=f"{MAX_DESIGN_FILE_BYTES:,}"))
+    g.add_argument("--preset", metavar="ID",
+                   help=_("start from a published design ({command} lists them with their sources); the options "
+                          "below override its fields").format(command="python -m core presets"))
     groups = {"design": g, "advanced": parser.add_argument_group(
         _("advanced fabric (defaults: one switch model, one speed, the current rules)")),
         "networks": parser.add_argument_group(
@@ -344,8 +348,12 @@ def _overrides(pairs: list[str], what: str) -> dict[str, float]:
 
 
 def design_from_args(args: argparse.Namespace) -> Design:
-    """Build the design from ``--design FILE`` and the options that override it."""
+    """Build the design from ``--preset ID`` or ``--design FILE`` and the options that override it."""
     data: dict = {}
+    if getattr(args, "preset", None) is not None:
+        if args.design:
+            raise InputError(_("give --preset or --design, not both"))
+        data = dict(find_preset(args.preset).fields)
     if args.design:
         data = read_design_file(args.design).model_dump(exclude_defaults=True)
     for field, surface in FIELDS.items():

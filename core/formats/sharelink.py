@@ -27,6 +27,12 @@ codes (``core.vocab``: ``f=ib|eth``, ``t=rail|tor|ro``, ``pm=port|rail``, ``st=a
 ``mg=on|off``); numbers are written in their shortest exact form; ``px``/``pw`` are ``ID:number`` lists;
 ``sp`` is a sparing policy (``core.spares``). ``tests/test_design_fields.py`` freezes the version 1 keys.
 
+``preset`` (``PRESET_KEY``) names a published design (``core.presets``): ``decode`` reads it as that design's
+own keys (``encode(preset.design)``) under the link's explicit keys, which override them (``?preset=deepseek-mpft
+&n=1024``); ``n`` or ``ng`` in the link replaces the preset's size. A name that is no preset is one warning and
+the rest of the link applies (the default design when there is no rest). ``encode`` never writes it: a link holds
+the whole design.
+
 ``lang`` (``LANG_KEY``, the page language ``zh`` | ``en``) belongs to the web UI: ``decode`` skips
 it silently whatever its value, ``encode`` never writes it (the web UI adds it to every link).
 
@@ -71,6 +77,7 @@ from pydantic import ValidationError
 
 from core.catalog import Catalog, load_catalog
 from core.formats.entry import number_text
+from core.presets import find_preset, preset_ids
 from core import vocab
 from core.design import FIELDS as DESIGN_FIELDS
 from core.design import (
@@ -97,6 +104,8 @@ from core.spares import canonical_setting
 VERSION = "1"
 VERSION_KEY = "v"
 LANG_KEY = "lang"
+PRESET_KEY = "preset"
+"""A published design's id (``core.presets``): its fields under the link's own keys."""
 """The page language (``zh`` | ``en``): the web UI reads and writes it; ``decode`` skips it silently
 and ``encode`` never writes it."""
 MAX_LINK_PARAMS = 1000
@@ -620,7 +629,8 @@ def _fabric(fabric: str) -> str:
 FIELDS = {surface.link: field for field, surface in DESIGN_FIELDS.items()}
 """URL key -> Design field, from each field's declaration (``core.design.FIELDS``). Stable: links in the wild
 depend on it (version 1 keys are frozen)."""
-KEYS = (VERSION_KEY, *FIELDS)
+KEYS = (VERSION_KEY, *FIELDS, PRESET_KEY)
+"""Every key ``decode`` reads: the version, the design fields' keys and a published design's id."""
 
 
 def _link_text(value: Any) -> str:
@@ -691,6 +701,7 @@ def decode(
                           "design's own keys were read.").format(count=f"{len(params):,}",
                                                                  limit=f"{MAX_LINK_PARAMS:,}"))
     known = ", ".join(KEYS)
+    params = _with_preset(params, warnings)
     for key, raw in params.items():
         if key in ignored or "_" in key:
             continue
@@ -750,6 +761,32 @@ def decode(
             for field in fields:
                 del data[field]
     return design, warnings
+
+
+def _with_preset(params: Mapping[str, Any], warnings: list[str]) -> Mapping[str, Any]:
+    """``params`` with its ``PRESET_KEY`` replaced by the published design's own link keys, the link's explicit
+    keys over them (``n`` or ``ng`` replaces the preset's size); an unknown name adds one warning."""
+    if PRESET_KEY not in params:
+        return params
+    rest = {key: value for key, value in params.items() if key != PRESET_KEY}
+    raw, name = params[PRESET_KEY], _("published design")
+    if isinstance(raw, (list, tuple)) and len(raw) > 1:
+        warnings.append(_("Link parameter '{key}' ({name}) is given {count} times; the last value, {value}, "
+                          "was used.").format(key=PRESET_KEY, name=name, count=len(raw), value=shown(str(raw[-1]))))
+    text = _text(raw)
+    try:
+        preset = find_preset(text)
+    except InputError:
+        ids = preset_ids()
+        warnings.append(_warn(PRESET_KEY, name, text, _("no published design has this name"),
+                              _("one of {count} ids, e.g. {example} (python -m core presets lists them)").format(
+                                  count=len(ids), example=ids[0])))
+        return rest
+    size = (DESIGN_FIELDS["nodes"].link, DESIGN_FIELDS["gpus"].link)
+    own = {key: value for key, value in encode(preset.design).items() if key != VERSION_KEY}
+    if any(key in rest for key in size):
+        own = {key: value for key, value in own.items() if key not in size}
+    return {**own, **rest}
 
 
 def _check_combinations(data: dict, catalog: Catalog, specs: dict, params: Mapping, warnings: list[str]) -> None:
