@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 
-from core.analysis import availability as avail
 from core.analysis import failure, load, spof, stages
 from core.analysis import sweep as sw
 from core.analysis.optimize import largest_within, optimize
@@ -76,11 +75,12 @@ def single_points(key: str):
     return spof.single_points(_plan(key))
 
 
-def availability(key: str, job_gpus: int, trials: int, rates: tuple):
-    from core.formats.resiliencelink import rate_overrides
+def availability(key: str, job_gpus: int, rates: tuple):
+    """The Resilience page's availability of the design ``key`` (``resiliencelink.availability_of``: the review
+    pack's too) for a job of ``job_gpus`` GPUs (0: every GPU) under the failure-rate overrides ``rates``."""
+    from core.formats.resiliencelink import availability_of
 
-    return avail.availability(_plan(key), job_gpus=job_gpus or None, trials=trials, seed=0,
-                              rates=avail.rates_with(rate_overrides(rates)))
+    return availability_of(_plan(key), {"jg": job_gpus, "rate": rates})
 
 
 def link_load(key: str, pattern: str, placement: str, group: int, settings_json: str | None):
