@@ -109,7 +109,7 @@ def _document(segment: str) -> str:
         part = re.sub(r"\(\s*\)|\(\s*[;,]", "(", part)
         if part.count("(") != part.count(")"):
             part = part.replace("(", " ").replace(")", " ")
-        part = re.sub(r"\s{2,}", " ", part).strip(" ,.;:-–—(")
+        part = re.sub(r"\s*,(?:\s*,)+", ",", re.sub(r"\s{2,}", " ", part)).strip(" ,.;:-–—(")
         if part and not _INTERNAL.search(part) and not _ESTIMATE.match(part) and (
                 _DOCUMENT.search(part) or re.search(r"\b[a-z0-9-]+\.[a-z]{2,}\b", part)):
             return part
@@ -134,6 +134,9 @@ def citation(text: str) -> str:
             found.append(_cut(document))
         if len(found) >= MAX_CITATIONS:
             break
+    if not found:  # no document named, but public addresses cited (a compilation's sources): their sites
+        hosts = (_host(m) for m in re.finditer(r"https?://[^\s;,)]+", str(text or "")))
+        found = [h for h in dict.fromkeys(hosts) if h][:MAX_CITATIONS]
     return "; ".join(dict.fromkeys(found))
 
 
