@@ -99,14 +99,20 @@ def export_bytes(key: str, name: str, naming: str) -> bytes:
     return export_text(_plan(key), name, NamingScheme.model_validate_json(naming)).encode("utf-8")
 
 
-def design_report(key: str, name: str, link: str, unit: str) -> tuple[bytes, bytes | None, str]:
-    """The design's review pack: (HTML, PDF or None, why there is no PDF)."""
+def design_report(key: str, name: str, link: str, unit: str, options: str = "{}") -> tuple[bytes, bytes | None, str]:
+    """The design's review pack: (HTML, PDF or None, why there is no PDF). ``options`` (JSON): ``cover`` (the
+    ``core.formats.report.Cover`` fields), ``job`` (the Performance page's settings), ``resilience`` (the Resilience
+    page's values), ``compare_link`` (the Compare page's link)."""
     from core.formats import report
 
     p = _plan(key)
-    html = report.design_report_html(p, name=name, share_link=link, unit=unit).encode("utf-8")
+    data = json.loads(options)
+    kwargs = {"name": name, "share_link": link, "unit": unit, "cover": report.Cover(**data.get("cover") or {}),
+              "job": data.get("job"), "resilience": data.get("resilience"),
+              "compare_link": data.get("compare_link") or ""}
+    html = report.design_report_html(p, **kwargs).encode("utf-8")
     try:
-        return html, report.design_report_pdf(p, name=name, share_link=link, unit=unit), ""
+        return html, report.design_report_pdf(p, **kwargs), ""
     except (InputError, OSError, RuntimeError) as exc:  # no Chromium here: the HTML still works
         return html, None, str(exc)
 
