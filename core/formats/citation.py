@@ -99,7 +99,7 @@ def _document(segment: str) -> str:
     """The document a segment names ("" when it names none): the part before or after its colon."""
     text = _MARKER.sub("", segment)
     head, colon, tail = _quotes(text, True).partition(": ")
-    head = _TRAIL.sub("", head)
+    head = _TRAIL.sub("", _parentheses(head))
     if _INTERNAL.search(_parentheses(head)):  # a segment citing the research trail itself: nothing to cite
         return ""
     for part in ([head, _quotes(tail, False)] if colon else [head]):
