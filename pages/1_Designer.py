@@ -361,7 +361,10 @@ def _pack_options(lang: str) -> dict:
     from webui import jobstate
 
     ss = st.session_state
-    resilience, _warnings = resiliencelink.decode(ss.get(state.RESILIENCE_LINK) or {})
+    params = ss.get(state.RESILIENCE_LINK)  # the Resilience page's settings, else those of the session's link
+    if params is None:
+        params = {k: v for k, v in (ss.get(pagestate.LINK_STORE) or {}).items() if resiliencelink.prefix_of(k)}
+    resilience, _warnings = resiliencelink.decode(params)
     compare = ss.get(state.COMPARE_LINK) or {}
     return {"job": jobstate.link_values(), "resilience": resilience,
             "compare_link": state.share_url(state.COMPARE_PATH, {**compare, state.LANG_KEY: lang}) if compare else ""}

@@ -238,3 +238,34 @@ def test_cli_cover_and_edition(capsys, monkeypatch):
     assert "internal edition" in out and "unsourced" in _without_plotly(out)
     code, out, err = run_cli(capsys, "report", "--nodes", "4", "--edition", "draft")
     assert code == 2 and "draft" in err
+
+
+# --- the Designer's Hand-off tab -------------------------------------------------------------------------
+@pytest.mark.slow
+def test_designer_pack_carries_the_sessions_job_failures_cover_and_public_address(monkeypatch):
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    from tests.test_app_pages import app
+
+    found: dict[str, bytes] = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def record(self, path_or_data, mimetype, kind, filename=None):
+        if filename and isinstance(path_or_data, bytes):
+            found[filename] = path_or_data
+        return original(self, path_or_data, mimetype, kind, filename)
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", record)
+    monkeypatch.setenv(report.PUBLIC_URL_ENV, "https://planner.example.com/")
+    at = app({"n": "16", "tab": "Hand-off", "rs_fail": "p0.spine0", "perf_tok": "2.5"})
+    at.text_input(key="ho_report_customer").input("<b>ACME</b>")
+    at.text_input(key="ho_report_version").input("v3")
+    at.button(key="ho_report_build").click().run(timeout=240)
+    assert not at.exception
+    (name,) = [n for n in found if n.endswith("-report.html")]
+    document = found[name].decode()
+    assert _href(document).startswith("https://planner.example.com/?")
+    assert "&lt;b&gt;ACME&lt;/b&gt;" in _section(document, "title") and "v3" in _section(document, "title")
+    assert "p0.spine0" in _section(document, "failure-scenario")  # the session's Resilience settings
+    assert "2.5 T tokens" in html_text(_section(document, "performance"))  # the session's job
+    assert "unsourced" not in _without_plotly(document)  # the customer edition by default
