@@ -191,7 +191,9 @@ def test_availability_is_the_apps_figure(values):
     section = _section(report.design_report_html(plan(design), name="", share_link=LINK, resilience=values),
                        "resilience")
     rows = {r[0]: r[1] for r in _rows(section)}
-    assert rows[f"share of time a job on {app.job_gpus:,} GPUs can run"] == f"{app.job_run_fraction:.2%}"
+    label = ("share of time a job on every GPU can run" if app.job_gpus == 1024 else
+             f"share of time a job on {app.job_gpus:,} GPUs can run")
+    assert rows[label] == f"{app.job_run_fraction:.2%}"
     assert rows["bandwidth left on average"] == f"{app.expected_bandwidth_share:.2%}"
     assert f"{shown_trials(1024):,} trials" in html_text(section)
 

@@ -832,7 +832,9 @@ def _availability(plan, resilience: Mapping | None) -> tuple[str, object]:
             spared = availability_of(plan, {**values, "jg": smaller})
         except FabricPlannerError:
             spared = None
-    rows = [[_("share of time a job on {gpus} GPUs can run").format(gpus=number(a.job_gpus)),
+    whole = a.job_gpus == plan.resolved.gpus
+    rows = [[_("share of time a job on every GPU can run") if whole else
+             _("share of time a job on {gpus} GPUs can run").format(gpus=number(a.job_gpus)),
              f"{a.job_run_fraction:.2%}"]]
     if spared is not None:
         rows.append([_("share of time a job on {gpus} GPUs (the spare nodes held back) can run").format(
