@@ -39,8 +39,11 @@ _DOCUMENT = re.compile(
 """Words that mark a segment as naming a document a reader can look up."""
 _MARKER = re.compile(r"\s*\[(?:P|S|D)(?:[^\]]{0,40})\]")
 _QUOTE = re.compile(r"(?<![A-Za-z0-9])'[^']{0,400}'(?![A-Za-z0-9])|\"[^\"]{0,400}\"|‘[^’]{0,400}’|“[^”]{0,400}”")
-_TRAIL = re.compile(r",?\s*\b(?:as tabulated|as summari[sz]ed|as reproduced|cited in|citing|per)\b.*$", re.I)
+_TRAIL = re.compile(r",?\s*\b(?:as tabulated|as summari[sz]ed|as reproduced|cited in|citing|per (?:stored|note))\b.*$",
+                    re.I)
 """Where a document was read (a compilation, a note): cut from there on."""
+_FIGURES = re.compile(r"\d\s?(?:GB|Gb|TB|Tb|W\b|x\b|m\b|links|ports|lanes)|\bx\s?\d")
+"""Figures (bandwidths, counts, lengths): a parenthesis holding them quotes the document, it does not name it."""
 _MONEY = re.compile(r"(?:~\s*)?(?:US\$|\$|EUR|GBP|CNY)\s?[\d,.]+\s?[kM]?(?:\s?(?:-|to)\s?\$?[\d,.]+\s?[kM]?)?")
 _URL = re.compile(r"https?://[^\s;,)]+|\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|co|ai|dev|es|nl|de)(?:/[^\s;,)]*)?",
                   re.I)
@@ -80,7 +83,7 @@ def _parentheses(text: str) -> str:
         for m in re.finditer(r"\(([^()]*)\)", out):
             inner = m.group(1)
             if (_INTERNAL.search(inner) or _URL.fullmatch(inner.strip()) or not inner.strip() or len(inner) > 60
-                    or ";" in inner or not inner.strip()[0].isalnum()):
+                    or ";" in inner or not inner.strip()[0].isalnum() or _FIGURES.search(inner)):
                 out = out[:m.start()].rstrip() + out[m.end():]
                 changed = True
                 break
@@ -103,6 +106,9 @@ def _document(segment: str) -> str:
     if _INTERNAL.search(_parentheses(head)):  # a segment citing the research trail itself: nothing to cite
         return ""
     for part in ([head, _quotes(tail, False)] if colon else [head]):
+        if " = " in part:  # a derivation (HDR = 4x 50G PAM4): the document, if any, is in its parentheses
+            inner = [m.group(1) for m in re.finditer(r"\(([^()]*)\)", part) if _DOCUMENT.search(m.group(1))]
+            part = inner[0] if inner else ""
         part = _MONEY.sub("", _parentheses(part))
         part = _URL.sub(_host, part)
         part = _TRAIL.sub("", part)
@@ -122,21 +128,21 @@ def _cut(text: str) -> str:
     return text[:MAX_CITATION_CHARS].rsplit(" ", 1)[0].rstrip(" ,;:(") + "…"
 
 
-def citation(text: str) -> str:
+def citation(text: str, most: int = MAX_CITATIONS) -> str:
     """The documents ``text`` (a catalog ``source`` or ``price_source``) names, as "publisher document"
-    citations joined by "; " (at most ``MAX_CITATIONS``, each at most ``MAX_CITATION_CHARS`` characters);
-    "" when it names none a reader could look up."""
+    citations joined by "; " (at most ``most``, each at most ``MAX_CITATION_CHARS`` characters); "" when it
+    names none a reader could look up."""
     found: list[str] = []
     segments = [sentence for part in _split(str(text or "")) for sentence in re.split(r"(?<=[a-z)\]])\. (?=[A-Z])", part)]
     for segment in segments:
         document = _document(segment)
         if document and document not in found:
             found.append(_cut(document))
-        if len(found) >= MAX_CITATIONS:
+        if len(found) >= most:
             break
     if not found:  # no document named, but public addresses cited (a compilation's sources): their sites
         hosts = (_host(m) for m in re.finditer(r"https?://[^\s;,)]+", str(text or "")))
-        found = [h for h in dict.fromkeys(hosts) if h][:MAX_CITATIONS]
+        found = [h for h in dict.fromkeys(hosts) if h][:most]
     return "; ".join(dict.fromkeys(found))
 
 
@@ -157,4 +163,4 @@ def price_citation(entry) -> str:
     """Where a catalog entry's price comes from, for a customer: the documents, or "estimate" (once)."""
     if price_is_estimate(entry):
         return _("estimate")
-    return citation(getattr(entry, "price_source", ""))
+    return citation(getattr(entry, "price_source", ""), most=1)  # the typical price's; the rest explain the range

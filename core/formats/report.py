@@ -956,7 +956,7 @@ def _sources(doc: _Doc, plan, edition: str) -> None:
                   note=True)
         body += _table([_("name"), _("catalog id"), _("source"), _("as of"), _("price basis"), _("price"),
                         _("price source")], _citation_rows(plan),
-                       classes={0: "quoted", 1: "id", 2: "why quoted", 3: "date", 5: "num", 6: "why quoted"})
+                       classes={0: "quoted", 1: "id", 2: "why quoted", 3: "date", 6: "why quoted"})
     doc.section("sources", _("Sources"), body)
 
 
