@@ -1,11 +1,14 @@
 """The review pack: one design (or a comparison) as a self-contained HTML report, and the same as a PDF.
 
-``design_report_html(plan, *, name, share_link, job=None)`` returns one HTML file that needs nothing
-else to open: Plotly's JavaScript is embedded once (``plotly.offline.get_plotlyjs()``), there are no
-external fonts, style sheets or images, so opening it makes no network request at all. Sections, in
-order (each starts on a new A4 page when printed):
+``design_report_html(plan, *, name, share_link, job=None, cover=None, resilience=None, compare_link="")``
+returns one HTML file that needs nothing else to open: Plotly's JavaScript is embedded once
+(``plotly.offline.get_plotlyjs()``), there are no external fonts, style sheets or images, so opening it makes
+no network request at all. Sections, in order (each starts on a new A4 page when printed):
 
-1. title page: design name, date, share link (as text and as a link), the cluster in one line;
+1. cover: the title (``name``, the design's name; empty: ``design_title``, words from the design, never the
+   file slug), the design in one line, customer, prepared by, date of issue, version and edition (``Cover``:
+   free text, escaped, cut at ``COVER_TEXT_CHARS``), the share link and an executive summary (what the
+   design is, costs, achieves, its main risks);
 2. key numbers (``core.figures.keynumbers``, the Designer's cards) and the cost cards;
 3. topology and scale-up diagrams (``core.figures.topology``, ``core.figures.scaleup``) and how the
    fabric was sized (the engine's explanation, switch groups);
@@ -19,10 +22,16 @@ order (each starts on a new A4 page when printed):
    NCCL's stock algorithms) and the Performance page's training job (``job``: the page's settings,
    ``core.formats.joblink`` keys; None = the page's defaults with model, tp, pp and global batch fitted
    to the design exactly as the Performance and Compare pages fit them, ``core.analysis.compare.job_settings``);
-8. resilience: single points of failure (``core.analysis.spof``) and a short availability summary
-   (``core.analysis.availability``, the Resilience page's seeded trials, ``shown_trials``);
-9. assumptions and price basis: every catalog entry the BOM uses with its ``source``, ``as_of`` and price
-   source; the plan's notes and the power and price bases.
+8. resilience: single points of failure (``core.analysis.spof``) and the availability the Resilience page
+   shows under its settings (``resilience``: ``core.formats.resiliencelink`` values; the same function,
+   ``resiliencelink.availability_of``: trials, seed, job size, failure rates);
+9. the failure scenario, when ``resilience["fail"]`` names failed elements: the Resilience page's what-if
+   (``core.figures.resilience.what_if_rows``, the diagram with the failures marked);
+10. the comparison, when ``compare_link`` is given: a link to the Compare page's comparison;
+11. assumptions: the price and power bases, overrides and the plan's notes;
+12. sources: every catalog entry the BOM uses; the ``customer`` edition (``EDITIONS``) cites its documents,
+    date, price with basis and range and the price's source (``core.formats.citation``), the ``internal``
+    edition the catalog's ``source`` and ``price_source`` notes as recorded.
 
 ``design_report_pdf`` prints the same HTML with static charts (``staticPlot``) in headless Chromium
 (Playwright, ``/usr/bin/chromium``) to A4; Chinese needs the Noto CJK fonts (``make fonts``). Chromium
