@@ -271,3 +271,14 @@ def test_designer_pack_carries_the_sessions_job_failures_cover_and_public_addres
     assert "p0.spine0" in _section(document, "failure-scenario")  # the session's Resilience settings
     assert "2.5 T tokens" in html_text(_section(document, "performance"))  # the session's job
     assert "unsourced" not in _without_plotly(document)  # the customer edition by default
+
+
+def test_comparison_cover_has_the_customer_and_no_edition():
+    from core.analysis import compare as cmp
+
+    result = cmp.compare([("A", Design(gpu="H100", nodes=16)), ("B", Design(gpu="H100", nodes=32))])
+    document = report.comparison_report_html(result, name="A vs B", share_link=LINK,
+                                             cover=report.Cover(customer="<em>ACME</em>", version="v2"))
+    cover = _section(document, "title")
+    assert "&lt;em&gt;ACME&lt;/em&gt;" in cover and "<em>" not in cover and "v2" in cover
+    assert 'data-cover="edition"' not in cover  # a comparison cites no catalog sources

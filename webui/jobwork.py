@@ -117,13 +117,15 @@ def design_report(key: str, name: str, link: str, unit: str, options: str = "{}"
         return html, None, str(exc)
 
 
-def comparison_report(comparison, name: str, link: str, unit: str) -> tuple[bytes, bytes | None, str]:
-    """A comparison's review pack (``comparison``: ``core.analysis.compare.Comparison``): (HTML, PDF or None,
-    why there is no PDF)."""
+def comparison_report(comparison, name: str, link: str, unit: str, cover_json: str = "{}") -> tuple[bytes, bytes | None,
+                                                                                                str]:
+    """A comparison's review pack (``comparison``: ``core.analysis.compare.Comparison``; ``cover_json``: the
+    ``core.formats.report.Cover`` fields): (HTML, PDF or None, why there is no PDF)."""
     from core.formats import report
 
-    html = report.comparison_report_html(comparison, name=name, share_link=link, unit=unit).encode("utf-8")
+    kwargs = {"name": name, "share_link": link, "unit": unit, "cover": report.Cover(**json.loads(cover_json))}
+    html = report.comparison_report_html(comparison, **kwargs).encode("utf-8")
     try:
-        return html, report.comparison_report_pdf(comparison, name=name, share_link=link, unit=unit), ""
+        return html, report.comparison_report_pdf(comparison, **kwargs), ""
     except (InputError, OSError, RuntimeError) as exc:
         return html, None, str(exc)

@@ -352,9 +352,9 @@ def _date(when: datetime | None) -> str:
 
 
 def _title_page(title: str, subtitle: list[str], share_link: str, when: datetime | None, kind: str,
-                cover: Cover | None = None, summary: list[str] = ()) -> str:
-    """The first page: title, the cover's details (customer, prepared by, date of issue, version, edition), the
-    share link and the executive summary."""
+                cover: Cover | None = None, summary: list[str] = (), edition: bool = True) -> str:
+    """The first page: title, the cover's details (customer, prepared by, date of issue, version and, with
+    ``edition``, the edition), the share link and the executive summary."""
     subs = "".join(f'<p class="fp-sub">{html_text(s)}</p>' for s in subtitle)
     label = html_text(_("Share link:"))
     link = f'<p class="fp-link"><strong>{label}</strong> {_link(share_link)}</p>' if share_link else ""
@@ -363,7 +363,7 @@ def _title_page(title: str, subtitle: list[str], share_link: str, when: datetime
         editions = {"customer": _("customer edition"), "internal": _("internal edition")}
         rows = [("customer", _("Customer:"), cover.customer), ("author", _("Prepared by:"), cover.author),
                 ("date", _("Date of issue:"), _date(when)), ("version", _("Version:"), cover.version),
-                ("edition", _("Edition:"), editions[cover.edition])]
+                ("edition", _("Edition:"), editions[cover.edition] if edition else "")]
         details = "".join(f'<p class="fp-sub" data-cover="{key}"><strong>{html_text(label)}</strong> '
                           f'<bdi>{html_text(value)}</bdi></p>' for key, label, value in rows if value)
     brief = (_h3(_("Executive summary")) + "".join(_p(s) for s in summary)) if summary else ""
@@ -1040,7 +1040,7 @@ def design_report_pdf(plan, *, name: str, share_link: str, job: Mapping | None =
 
 # --- a comparison ----------------------------------------------------------------------------------------
 def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, generated: datetime | None,
-                    unit: str = "GB/s") -> str:
+                    unit: str = "GB/s", cover: Cover | None = None) -> str:
     from core.figures import compare as figs
     from core.figures.keynumbers import cards_html, key_numbers
 
@@ -1082,23 +1082,25 @@ def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, gen
         doc.section(f"design-{i + 1}", head, body)
     subtitle = [ngettext("{count} design side by side", "{count} designs side by side", len(comparison.columns)).format(
         count=len(comparison.columns))] + [figs.design_header(i, c.name) for i, c in enumerate(comparison.columns)]
-    return doc.render(_title_page(title, subtitle, share_link, generated, _("Design comparison")))
+    return doc.render(_title_page(title, subtitle, share_link, generated, _("Design comparison"), cover,
+                                  edition=False))
 
 
 def comparison_report_html(comparison, *, name: str, share_link: str, generated: datetime | None = None,
-                           unit: str = "GB/s") -> str:
+                           unit: str = "GB/s", cover: Cover | None = None) -> str:
     """A comparison (``core.analysis.compare.Comparison``, as the Compare page builds it) as one self-contained
     HTML file: the numbers with deltas, the BOM difference, the grouped charts, one short section per design;
-    bandwidth in ``unit`` ("GB/s" or "Gb/s")."""
+    bandwidth in ``unit`` ("GB/s" or "Gb/s"); ``cover`` the customer, author and version on its cover (it has no
+    catalog sources, so its edition is not shown)."""
     return _comparison_doc(comparison, name=name, share_link=share_link, static=False, generated=generated,
-                           unit=unit)
+                           unit=unit, cover=cover)
 
 
 def comparison_report_pdf(comparison, *, name: str, share_link: str, generated: datetime | None = None,
-                          unit: str = "GB/s") -> bytes:
+                          unit: str = "GB/s", cover: Cover | None = None) -> bytes:
     """``comparison_report_html`` as an A4 PDF with static charts, printed by Chromium."""
     return html_to_pdf(_comparison_doc(comparison, name=name, share_link=share_link, static=True, generated=generated,
-                                       unit=unit))
+                                       unit=unit, cover=cover))
 
 
 # --- printing --------------------------------------------------------------------------------------------
