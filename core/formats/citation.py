@@ -38,7 +38,8 @@ _DOCUMENT = re.compile(
     r"knowledge-base|tables?|sheet|article)", re.I)
 """Words that mark a segment as naming a document a reader can look up."""
 _MARKER = re.compile(r"\s*\[(?:P|S|D)(?:[^\]]{0,40})\]")
-_QUOTE = re.compile(r"(?<![A-Za-z0-9])'[^']{0,400}'(?![A-Za-z0-9])|\"[^\"]{0,400}\"|‘[^’]{0,400}’|“[^”]{0,400}”")
+_QUOTE = re.compile(r"(?<![A-Za-z0-9])'[^']{0,400}'(?![A-Za-z0-9])|"
+                    r"\"[^\"]{0,400}\"|‘[^’]{0,400}’|“[^”]{0,400}”")
 _TRAIL = re.compile(r",?\s*\b(?:as tabulated|as summari[sz]ed|as reproduced|cited in|citing|per (?:stored|note))\b.*$",
                     re.I)
 """Where a document was read (a compilation, a note): cut from there on."""
@@ -94,7 +95,8 @@ def _quotes(part: str, keep: bool) -> str:
     """Quoted passages dropped; with ``keep``, a short one without figures (a document's title) stays."""
     def one(m: re.Match) -> str:
         quote = m.group(0)
-        return quote if keep and len(quote) < 60 and ":" not in quote and not re.search(r"\d\s?(?:GB|TB|Gb|W\b|x\b)", quote) else ""
+        title = len(quote) < 60 and ":" not in quote and not _FIGURES.search(quote)
+        return quote if keep and title else ""
     return _QUOTE.sub(one, part)
 
 
@@ -133,7 +135,8 @@ def citation(text: str, most: int = MAX_CITATIONS) -> str:
     citations joined by "; " (at most ``most``, each at most ``MAX_CITATION_CHARS`` characters); "" when it
     names none a reader could look up."""
     found: list[str] = []
-    segments = [sentence for part in _split(str(text or "")) for sentence in re.split(r"(?<=[a-z)\]])\. (?=[A-Z])", part)]
+    segments = [sentence for part in _split(str(text or ""))
+                for sentence in re.split(r"(?<=[a-z)\]])\. (?=[A-Z])", part)]  # sentences of each ";" segment
     for segment in segments:
         document = _document(segment)
         if document and document not in found:
