@@ -308,21 +308,35 @@ def handoff_tab(cur: state.Current, key: str, lang: str) -> None:
 
 def _review_pack(cur: state.Current, key: str, lang: str) -> None:
     """The review pack (``core.formats.report``), built on a button press by a worker process (``webui.jobs``)
-    and kept by the server's bounded job cache, not by the session."""
+    and kept by the server's bounded job cache, not by the session. It carries this session's Performance job,
+    Resilience settings and comparison (``_pack_options``) and the cover's fields typed here."""
     if importlib.util.find_spec("core.formats.report") is None:
         return
+    from core.formats.report import COVER_TEXT_CHARS, EDITIONS
+
     plan = cur.plan
     link = _share_link()
-    wanted = ("report", key, lang, link, cur.unit)
+    c1, c2, c3, c4 = st.columns([3, 3, 2, 3])
+    cover = {"customer": c1.text_input(_("Customer"), key="ho_report_customer", max_chars=COVER_TEXT_CHARS),
+             "author": c2.text_input(_("Prepared by"), key="ho_report_author", max_chars=COVER_TEXT_CHARS),
+             "version": c3.text_input(_("Version"), key="ho_report_version", max_chars=COVER_TEXT_CHARS,
+                                      placeholder="v1.0"),
+             "edition": c4.radio(_("Edition"), EDITIONS, key="ho_report_edition", horizontal=True,
+                                 format_func=lambda e: {"customer": _("customer"), "internal": _("internal")}[e],
+                                 help=_("Customer: sources as clean citations, each price with its basis and range. "
+                                        "Internal: the catalog's research notes as recorded."))}
+    options = json.dumps({"cover": cover, **_pack_options(lang)}, sort_keys=True, default=list)
+    wanted = ("report", key, lang, link, cur.unit, options)
     if st.button(_("Build the review pack (HTML and PDF)"), key="ho_report_build",
-                 help=_("Title page, key numbers, diagrams, charts, the BOM, assumptions and sources; it takes a "
-                        "few seconds (the PDF is printed by a headless browser).")):
+                 help=_("Cover with an executive summary, key numbers, diagrams, charts, the BOM, the Performance "
+                        "page's job, the Resilience page's failure scenario, assumptions and sources; it takes a few "
+                        "seconds (the PDF is printed by a headless browser).")):
         st.session_state[REPORT_ASKED] = wanted
     if st.session_state.get(REPORT_ASKED) != wanted:
         return
-    name = plan.design.name or size_caption(plan)  # the title page: the design's name
-    finished, value = jobs.result("report", json.dumps([key, name, link, cur.unit]), jobwork.design_report, key,
-                                  name, link, cur.unit, what=_("Building the review pack"))
+    name = plan.design.name or ""  # the cover's title: the design's name, else a title in words from the design
+    finished, value = jobs.result("report", json.dumps([key, name, link, cur.unit, options]), jobwork.design_report,
+                                  key, name, link, cur.unit, options, what=_("Building the review pack"))
     if not finished:
         return
     if isinstance(value, FabricPlannerError):
@@ -337,6 +351,23 @@ def _review_pack(cur: state.Current, key: str, lang: str) -> None:
                             mime="application/pdf", on_click="ignore", key="ho_report_pdf")
     else:
         st.warning(safe.md(_("The review pack could not be built: {problem}").format(problem=problem)))
+
+
+def _pack_options(lang: str) -> dict:
+    """This session's state the review pack shows: the Performance page's job (the settings the user or the link
+    set; the rest is fitted to the design as that page fits it), the Resilience page's settings (failed elements,
+    job size, failure rates) and the Compare page's link when it holds a comparison."""
+    from core.formats import resiliencelink
+    from webui import jobstate
+
+    ss = st.session_state
+    params = ss.get(state.RESILIENCE_LINK)  # the Resilience page's settings, else those of the session's link
+    if params is None:
+        params = {k: v for k, v in (ss.get(pagestate.LINK_STORE) or {}).items() if resiliencelink.prefix_of(k)}
+    resilience, _warnings = resiliencelink.decode(params)
+    compare = ss.get(state.COMPARE_LINK) or {}
+    return {"job": jobstate.link_values(), "resilience": resilience,
+            "compare_link": state.share_url(state.COMPARE_PATH, {**compare, state.LANG_KEY: lang}) if compare else ""}
 
 
 # --- loading a design file ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from core.spares import policy_words
 from core.errors import InputError
 from core.fabric.families import CLOS, require_clos
 from core import units
+from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
@@ -259,38 +260,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                         config=CONFIG)
 
     unit = cur.unit
-
-    def gbytes(value: float | None) -> str:
-        return "-" if value is None else units.bandwidth(from_gbytes(value), unit)
-
-    rows = [
-        (_("GPUs cut off"), "0", i18n.number(result.gpus_disconnected)),
-        (_("nodes cut off"), "0", i18n.number(result.nodes_disconnected)),
-        (_("GPUs on a degraded path"), "0", i18n.number(result.gpus_degraded)),
-        (_("bisection, one direction"), units.bandwidth(from_tbits(result.healthy_bisection_tbits_one_direction), unit),
-         units.bandwidth(from_tbits(result.bisection_tbits_one_direction), unit)),
-    ]
-    if result.healthy_busbw_gbytes is not None:
-        rows.append((_("all-reduce busbw, 1 GiB"), gbytes(result.healthy_busbw_gbytes), gbytes(result.busbw_gbytes)))
-    if result.healthy_alltoall_busbw_gbytes is not None:
-        rows.append((_("all-to-all busbw, 1 GiB"), gbytes(result.healthy_alltoall_busbw_gbytes),
-                     gbytes(result.alltoall_busbw_gbytes)))
-    if result.healthy_nvlink_gbytes_per_gpu_one_direction is not None:
-        rows.append((_("NVLink per GPU, worst domain, one direction"),
-                     gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
-                     gbytes(result.nvlink_gbytes_per_gpu_one_direction or 0)))
-        rows.append((_("GPUs with less NVLink bandwidth"), "0", i18n.number(result.gpus_nvlink_degraded)))
-    if result.healthy_domain_busbw_gbytes is not None:
-        rows.append((_("all-reduce busbw in one NVLink domain, 1 GiB"), gbytes(result.healthy_domain_busbw_gbytes),
-                     gbytes(result.domain_busbw_gbytes)))
-    if result.healthy_step_time_s is not None:
-        rows.append((_("training step [s] (the Performance page's job)"), f"{result.healthy_step_time_s:,.3f}",
-                     "-" if result.step_time_s is None else f"{result.step_time_s:,.3f}"))
-        if result.healthy_days_to_train is not None:
-            rows.append((_("days to train"), f"{result.healthy_days_to_train:,.1f}",
-                         "-" if result.days_to_train is None else f"{result.days_to_train:,.1f}"))
-    else:
-        rows.append((_("training step [s] (the Performance page's job)"), "-", "-"))
+    rows = figs.what_if_rows(result, unit)  # the review pack's failure scenario shows the same
     st.dataframe({_("number"): [r[0] for r in rows], _("healthy"): [r[1] for r in rows],
                   _("failed"): [r[2] for r in rows]}, hide_index=True, width="stretch",
                  height=cache.table_height(len(rows)))

@@ -30,7 +30,7 @@ SMALL = Design(gpu="H100", nodes=4)
 LARGE = Design(gpu="H100", gpus=16384, tiers="3")
 LINK = "http://localhost:8501/?v=1&n=4"
 DESIGN_SECTIONS = ("title", "key-numbers", "topology", "bandwidth", "cost", "bom", "performance", "resilience",
-                   "assumptions")
+                   "assumptions", "sources")
 
 
 def sections(html: str) -> list[str]:
@@ -102,12 +102,14 @@ def test_networks_summary_matches_the_plan(small_html):
         assert escape(usd(values['capex_usd'])) in section, key
 
 
-def test_catalog_entries_with_sources(small_html):
+def test_catalog_entries_with_sources():
+    """The internal edition shows each entry's sources as the catalog records them."""
     from core.catalog import load_catalog
 
     p = plan(SMALL)
+    html = report.design_report_html(p, name="Lab pod", share_link=LINK, cover=report.Cover(edition="internal"))
     entries = {e.id: e for _kind, e in load_catalog().all_entries()}
-    section = small_html[small_html.index('data-section="assumptions"'):]
+    section = html[html.index('data-section="sources"'):]
     for ident in {r.catalog_id for r in p.bom} | {p.resolved.system.id}:
         if ident in entries:
             assert report_text(entries[ident].source) in section, ident  # the report's escaper: shown, not linked

@@ -419,16 +419,23 @@ def main() -> None:
     _remember(store)
 
 
-PACK = "fp_cmp_pack"  # the review pack asked for: (comparison key, baseline, language, unit)
+PACK = "fp_cmp_pack"  # the review pack asked for: (comparison key, baseline, language, unit, cover JSON)
 
 
 def _review_pack(store: dict, key: str, result: cmp.Comparison, lang: str, unit: str) -> None:
     """The comparison as a review pack (HTML and PDF, core.formats.report): built on a click by a worker process
     (``webui.jobs``; the PDF takes a Chromium launch), for this comparison, baseline and language (a change shows
     the button again)."""
+    from core.formats.report import COVER_TEXT_CHARS
+
     ss = st.session_state
-    wanted = (key, store["baseline"], lang, unit)
     st.subheader(_("Review pack"))
+    c1, c2, c3 = st.columns([3, 3, 2])
+    cover = json.dumps({"customer": c1.text_input(_("Customer"), key=W + "pack_customer", max_chars=COVER_TEXT_CHARS),
+                        "author": c2.text_input(_("Prepared by"), key=W + "pack_author", max_chars=COVER_TEXT_CHARS),
+                        "version": c3.text_input(_("Version"), key=W + "pack_version", max_chars=COVER_TEXT_CHARS,
+                                                 placeholder="v1.0")}, sort_keys=True)
+    wanted = (key, store["baseline"], lang, unit, cover)
     if ss.get(PACK) != wanted:
         st.caption(_("The comparison as one self-contained HTML file and as an A4 PDF: the numbers with deltas, what "
                      "changes in the bill of materials, the charts and one section per design."))
@@ -437,8 +444,9 @@ def _review_pack(store: dict, key: str, result: cmp.Comparison, lang: str, unit:
         ss[PACK] = wanted
     link = state.share_url(PAGE_PATH, {**comparelink.encode(_comparison(store)), state.LANG_KEY: lang})
     name = _("Comparison of {count} designs").format(count=len(result.columns))
-    finished, pack = jobs.result("report", json.dumps([key, store["baseline"], link, unit]), jobwork.comparison_report,
-                                 result, name, link, unit, what=_("Building the review pack"))
+    finished, pack = jobs.result("report", json.dumps([key, store["baseline"], link, unit, cover]),
+                                 jobwork.comparison_report, result, name, link, unit, cover,
+                                 what=_("Building the review pack"))
     if not finished:
         return
     if isinstance(pack, FabricPlannerError):

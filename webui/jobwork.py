@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 
-from core.analysis import availability as avail
 from core.analysis import failure, load, spof, stages
 from core.analysis import sweep as sw
 from core.analysis.optimize import largest_within, optimize
@@ -76,11 +75,12 @@ def single_points(key: str):
     return spof.single_points(_plan(key))
 
 
-def availability(key: str, job_gpus: int, trials: int, rates: tuple):
-    from core.formats.resiliencelink import rate_overrides
+def availability(key: str, job_gpus: int, rates: tuple):
+    """The Resilience page's availability of the design ``key`` (``resiliencelink.availability_of``: the review
+    pack's too) for a job of ``job_gpus`` GPUs (0: every GPU) under the failure-rate overrides ``rates``."""
+    from core.formats.resiliencelink import availability_of
 
-    return avail.availability(_plan(key), job_gpus=job_gpus or None, trials=trials, seed=0,
-                              rates=avail.rates_with(rate_overrides(rates)))
+    return availability_of(_plan(key), {"jg": job_gpus, "rate": rates})
 
 
 def link_load(key: str, pattern: str, placement: str, group: int, settings_json: str | None):
@@ -99,25 +99,33 @@ def export_bytes(key: str, name: str, naming: str) -> bytes:
     return export_text(_plan(key), name, NamingScheme.model_validate_json(naming)).encode("utf-8")
 
 
-def design_report(key: str, name: str, link: str, unit: str) -> tuple[bytes, bytes | None, str]:
-    """The design's review pack: (HTML, PDF or None, why there is no PDF)."""
+def design_report(key: str, name: str, link: str, unit: str, options: str = "{}") -> tuple[bytes, bytes | None, str]:
+    """The design's review pack: (HTML, PDF or None, why there is no PDF). ``options`` (JSON): ``cover`` (the
+    ``core.formats.report.Cover`` fields), ``job`` (the Performance page's settings), ``resilience`` (the Resilience
+    page's values), ``compare_link`` (the Compare page's link)."""
     from core.formats import report
 
     p = _plan(key)
-    html = report.design_report_html(p, name=name, share_link=link, unit=unit).encode("utf-8")
+    data = json.loads(options)
+    kwargs = {"name": name, "share_link": link, "unit": unit, "cover": report.Cover(**data.get("cover") or {}),
+              "job": data.get("job"), "resilience": data.get("resilience"),
+              "compare_link": data.get("compare_link") or ""}
+    html = report.design_report_html(p, **kwargs).encode("utf-8")
     try:
-        return html, report.design_report_pdf(p, name=name, share_link=link, unit=unit), ""
+        return html, report.design_report_pdf(p, **kwargs), ""
     except (InputError, OSError, RuntimeError) as exc:  # no Chromium here: the HTML still works
         return html, None, str(exc)
 
 
-def comparison_report(comparison, name: str, link: str, unit: str) -> tuple[bytes, bytes | None, str]:
-    """A comparison's review pack (``comparison``: ``core.analysis.compare.Comparison``): (HTML, PDF or None,
-    why there is no PDF)."""
+def comparison_report(comparison, name: str, link: str, unit: str, cover_json: str = "{}") -> tuple[bytes, bytes | None,
+                                                                                                str]:
+    """A comparison's review pack (``comparison``: ``core.analysis.compare.Comparison``; ``cover_json``: the
+    ``core.formats.report.Cover`` fields): (HTML, PDF or None, why there is no PDF)."""
     from core.formats import report
 
-    html = report.comparison_report_html(comparison, name=name, share_link=link, unit=unit).encode("utf-8")
+    kwargs = {"name": name, "share_link": link, "unit": unit, "cover": report.Cover(**json.loads(cover_json))}
+    html = report.comparison_report_html(comparison, **kwargs).encode("utf-8")
     try:
-        return html, report.comparison_report_pdf(comparison, name=name, share_link=link, unit=unit), ""
+        return html, report.comparison_report_pdf(comparison, **kwargs), ""
     except (InputError, OSError, RuntimeError) as exc:
         return html, None, str(exc)

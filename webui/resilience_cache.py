@@ -87,7 +87,7 @@ def spof_table(key: str, language: str, _result=None) -> tuple[pd.DataFrame, tup
 
 def availability(key: str, job_gpus: int, rates: tuple, gpus: int):
     """(finished, ``Availability``) of the design ``key`` of ``gpus`` GPUs."""
-    return outcome("availability", jobwork.availability, key, job_gpus, trials_for(gpus), tuple(rates))
+    return outcome("availability", jobwork.availability, key, job_gpus, tuple(rates))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

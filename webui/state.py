@@ -1071,10 +1071,16 @@ def sync_url(page_path: str) -> dict[str, str]:
 
 
 def share_url(page_path: str, params: dict[str, str]) -> str:
-    """The full link of page ``page_path`` with ``params``: scheme and host as the browser sees them."""
-    base = st.context.url or "http://localhost:8501/"
-    parts = urlsplit(base)
-    prefix = "/" + st.get_option("server.baseUrlPath").strip("/") if st.get_option("server.baseUrlPath") else ""
+    """The full link of page ``page_path`` with ``params``: at the server's public address when one is set
+    (``core.formats.report.PUBLIC_URL_ENV``, e.g. behind a proxy), else scheme and host as the browser sees them."""
+    from core.formats.report import public_base_url
+
+    public = public_base_url()
+    parts = urlsplit(public or st.context.url or "http://localhost:8501/")
+    if public:
+        prefix = parts.path.rstrip("/")
+    else:
+        prefix = "/" + st.get_option("server.baseUrlPath").strip("/") if st.get_option("server.baseUrlPath") else ""
     path = f"{prefix}/{page_path}" if page_path else f"{prefix}/"
     return f"{parts.scheme}://{parts.netloc}{path}" + (f"?{urlencode(params)}" if params else "")
 

@@ -6,6 +6,12 @@ redirect: ``> review.pdf``); on a terminal it is refused with a message rather t
 With ``--output`` the command prints one line saying what it wrote. The report is in the ``--lang``
 language (the share link it carries too); the PDF needs Chromium (``make chromium``), and a missing
 Chromium is a clear error (exit 2), never a traceback.
+
+``--edition customer`` (the default) cites the catalog's documents cleanly; ``internal`` shows its research
+notes. ``--customer``, ``--author`` and ``--version-label`` go on the cover as typed (escaped, cut at
+``core.formats.report.COVER_TEXT_CHARS`` characters). The share link opens the app at ``--base-url``
+(``--link-base``), else at the address in the environment variable ``FP_PUBLIC_URL``
+(``core.formats.report.PUBLIC_URL_ENV``), else at ``DEFAULT_LINK_BASE``.
 """
 
 from __future__ import annotations
@@ -42,9 +48,19 @@ def register(subparsers) -> None:
     parser.add_argument("--output", "-o", metavar="FILE", default=None,
                         help=_("write to FILE; without it HTML goes to stdout, and PDF too when stdout is not a "
                                "terminal"))
-    parser.add_argument("--link-base", type=_link_base, default=DEFAULT_LINK_BASE, metavar="URL",
-                        help=_("address of the app the report's share link opens (default {default})").format(
-                            default=DEFAULT_LINK_BASE))
+    from core.formats.report import COVER_TEXT_CHARS, EDITIONS, PUBLIC_URL_ENV
+
+    parser.add_argument("--base-url", "--link-base", dest="link_base", type=_link_base, default=None, metavar="URL",
+                        help=_("public address of the app the report's share link opens (default: the environment "
+                               "variable {env}, else {default})").format(env=PUBLIC_URL_ENV, default=DEFAULT_LINK_BASE))
+    parser.add_argument("--edition", choices=list(EDITIONS), default=EDITIONS[0],
+                        help=_("customer (default): sources as clean citations, prices with basis and range; "
+                               "internal: the catalog's research notes as recorded"))
+    for flag, what in (("--customer", _("the customer the pack is for")), ("--author", _("who prepared the pack")),
+                       ("--version-label", _("the pack's version, e.g. v1.2"))):
+        parser.add_argument(flag, default="", metavar="TEXT",
+                            help=_("{what}, on the cover (text, at most {limit} characters shown)").format(
+                                what=what, limit=COVER_TEXT_CHARS))
     parser.set_defaults(handler=run)
 
 
@@ -56,7 +72,6 @@ def share_link(design, base: str = DEFAULT_LINK_BASE) -> str:
 
 
 def run(args: argparse.Namespace) -> str:
-    from core.figures.keynumbers import size_caption
     from core.formats import report
     from core.plan import plan
 
@@ -67,12 +82,13 @@ def run(args: argparse.Namespace) -> str:
     stdout = sys.stdout
     if args.format == "pdf" and args.output is None and stdout.isatty():
         raise InputError(_("a PDF is binary: give --output FILE or redirect stdout to a file (> review.pdf)"))
-    name = p.design.name or size_caption(p)  # --name is a design option (Design.name)
-    link = share_link(design, args.link_base)
+    name = p.design.name or ""  # --name is a design option (Design.name); none: a title in words from the design
+    link = share_link(design, args.link_base or report.public_base_url() or DEFAULT_LINK_BASE)
+    cover = report.Cover(customer=args.customer, author=args.author, version=args.version_label, edition=args.edition)
     if args.format == "pdf":
-        data = report.design_report_pdf(p, name=name, share_link=link)
+        data = report.design_report_pdf(p, name=name, share_link=link, cover=cover)
     else:
-        data = report.design_report_html(p, name=name, share_link=link).encode("utf-8")
+        data = report.design_report_html(p, name=name, share_link=link, cover=cover).encode("utf-8")
     if args.output is None:
         if args.format == "html":
             return data.decode("utf-8")

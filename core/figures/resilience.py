@@ -128,6 +128,45 @@ def healthy_vs_failed_figure(result: FailureResult, height: int = 420, unit: str
     return fig
 
 
+def what_if_rows(result: FailureResult, unit: str = "GB/s") -> list[tuple[str, str, str]]:
+    """The numbers of a failure what-if as (what, healthy, failed) texts, bandwidth in ``unit`` ("GB/s" or "Gb/s",
+    one direction): the Resilience page's table and the review pack's failure scenario."""
+    from core.i18n import number
+
+    def gbytes(value: float | None) -> str:
+        return "-" if value is None else units.bandwidth(from_gbytes(value), unit)
+
+    rows = [
+        (_("GPUs cut off"), "0", number(result.gpus_disconnected)),
+        (_("nodes cut off"), "0", number(result.nodes_disconnected)),
+        (_("GPUs on a degraded path"), "0", number(result.gpus_degraded)),
+        (_("bisection, one direction"), units.bandwidth(from_tbits(result.healthy_bisection_tbits_one_direction), unit),
+         units.bandwidth(from_tbits(result.bisection_tbits_one_direction), unit)),
+    ]
+    if result.healthy_busbw_gbytes is not None:
+        rows.append((_("all-reduce busbw, 1 GiB"), gbytes(result.healthy_busbw_gbytes), gbytes(result.busbw_gbytes)))
+    if result.healthy_alltoall_busbw_gbytes is not None:
+        rows.append((_("all-to-all busbw, 1 GiB"), gbytes(result.healthy_alltoall_busbw_gbytes),
+                     gbytes(result.alltoall_busbw_gbytes)))
+    if result.healthy_nvlink_gbytes_per_gpu_one_direction is not None:
+        rows.append((_("NVLink per GPU, worst domain, one direction"),
+                     gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
+                     gbytes(result.nvlink_gbytes_per_gpu_one_direction or 0)))
+        rows.append((_("GPUs with less NVLink bandwidth"), "0", number(result.gpus_nvlink_degraded)))
+    if result.healthy_domain_busbw_gbytes is not None:
+        rows.append((_("all-reduce busbw in one NVLink domain, 1 GiB"), gbytes(result.healthy_domain_busbw_gbytes),
+                     gbytes(result.domain_busbw_gbytes)))
+    if result.healthy_step_time_s is not None:
+        rows.append((_("training step [s] (the Performance page's job)"), f"{result.healthy_step_time_s:,.3f}",
+                     "-" if result.step_time_s is None else f"{result.step_time_s:,.3f}"))
+        if result.healthy_days_to_train is not None:
+            rows.append((_("days to train"), f"{result.healthy_days_to_train:,.1f}",
+                         "-" if result.days_to_train is None else f"{result.days_to_train:,.1f}"))
+    else:
+        rows.append((_("training step [s] (the Performance page's job)"), "-", "-"))
+    return rows
+
+
 def _bandwidth_text(gbits: float, unit: str) -> str:
     return units.bandwidth(gbits, unit)
 

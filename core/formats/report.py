@@ -1,11 +1,14 @@
 """The review pack: one design (or a comparison) as a self-contained HTML report, and the same as a PDF.
 
-``design_report_html(plan, *, name, share_link, job=None)`` returns one HTML file that needs nothing
-else to open: Plotly's JavaScript is embedded once (``plotly.offline.get_plotlyjs()``), there are no
-external fonts, style sheets or images, so opening it makes no network request at all. Sections, in
-order (each starts on a new A4 page when printed):
+``design_report_html(plan, *, name, share_link, job=None, cover=None, resilience=None, compare_link="")``
+returns one HTML file that needs nothing else to open: Plotly's JavaScript is embedded once
+(``plotly.offline.get_plotlyjs()``), there are no external fonts, style sheets or images, so opening it makes
+no network request at all. Sections, in order (each starts on a new A4 page when printed):
 
-1. title page: design name, date, share link (as text and as a link), the cluster in one line;
+1. cover: the title (``name``, the design's name; empty: ``design_title``, words from the design, never the
+   file slug), the design in one line, customer, prepared by, date of issue, version and edition (``Cover``:
+   free text, escaped, cut at ``COVER_TEXT_CHARS``), the share link and an executive summary (what the
+   design is, costs, achieves, its main risks);
 2. key numbers (``core.figures.keynumbers``, the Designer's cards) and the cost cards;
 3. topology and scale-up diagrams (``core.figures.topology``, ``core.figures.scaleup``) and how the
    fabric was sized (the engine's explanation, switch groups);
@@ -19,10 +22,16 @@ order (each starts on a new A4 page when printed):
    NCCL's stock algorithms) and the Performance page's training job (``job``: the page's settings,
    ``core.formats.joblink`` keys; None = the page's defaults with model, tp, pp and global batch fitted
    to the design exactly as the Performance and Compare pages fit them, ``core.analysis.compare.job_settings``);
-8. resilience: single points of failure (``core.analysis.spof``) and a short availability summary
-   (``core.analysis.availability``, the Resilience page's seeded trials, ``shown_trials``);
-9. assumptions and price basis: every catalog entry the BOM uses with its ``source``, ``as_of`` and price
-   source; the plan's notes and the power and price bases.
+8. resilience: single points of failure (``core.analysis.spof``) and the availability the Resilience page
+   shows under its settings (``resilience``: ``core.formats.resiliencelink`` values; the same function,
+   ``resiliencelink.availability_of``: trials, seed, job size, failure rates);
+9. the failure scenario, when ``resilience["fail"]`` names failed elements: the Resilience page's what-if
+   (``core.figures.resilience.what_if_rows``, the diagram with the failures marked);
+10. the comparison, when ``compare_link`` is given: a link to the Compare page's comparison;
+11. assumptions: the price and power bases, overrides and the plan's notes;
+12. sources: every catalog entry the BOM uses; the ``customer`` edition (``EDITIONS``) cites its documents,
+    date, price with basis and range and the price's source (``core.formats.citation``), the ``internal``
+    edition the catalog's ``source`` and ``price_source`` notes as recorded.
 
 ``design_report_pdf`` prints the same HTML with static charts (``staticPlot``) in headless Chromium
 (Playwright, ``/usr/bin/chromium``) to A4; Chinese needs the Noto CJK fonts (``make fonts``). Chromium
@@ -73,6 +82,56 @@ MAX_SPOF_ROWS = 12
 """Single points of failure listed by name; the rest are counted per tier."""
 RENDER_TIMEOUT_MS = 60_000
 """Longest wait for Chromium to draw every chart before printing."""
+EDITIONS = ("customer", "internal")
+"""Editions of the design's pack: ``customer`` (the default) cites each catalog entry as publisher and document
+(``core.formats.citation``) with its price basis and range; ``internal`` shows the catalog's research notes as
+recorded."""
+COVER_TEXT_CHARS = 80
+"""Longest customer, author or version text on the cover [characters]; a longer one is cut and ends with "…"."""
+PUBLIC_URL_ENV = "FP_PUBLIC_URL"
+"""Environment variable holding the app's public address (e.g. https://planner.example.com/): the base of the
+share links in the review pack, from the app and from the CLI."""
+
+
+def cover_text(text: object) -> str:
+    """Free text of the cover as shown: one line, without control or format characters (a right-to-left
+    override would reorder what people read; right-to-left letters stay), at most ``COVER_TEXT_CHARS``
+    characters. Shown escaped, never interpreted."""
+    from core.text import visible
+
+    value = " ".join(visible("" if text is None else text).split())
+    return value if len(value) <= COVER_TEXT_CHARS else value[:COVER_TEXT_CHARS - 1].rstrip() + "…"
+
+
+@dataclass(frozen=True)
+class Cover:
+    """What the cover of a design's pack says beyond the design: for whom, by whom, which version, which edition
+    (``EDITIONS``). The texts are cleaned by ``cover_text``; an unknown edition is an ``InputError``."""
+
+    customer: str = ""
+    author: str = ""
+    version: str = ""
+    edition: str = "customer"
+
+    def __post_init__(self) -> None:
+        for name in ("customer", "author", "version"):
+            object.__setattr__(self, name, cover_text(getattr(self, name)))
+        if self.edition not in EDITIONS:
+            raise InputError(_("the edition must be one of {choices}, got {value}").format(
+                choices=", ".join(EDITIONS), value=cover_text(self.edition)[:20]))
+
+
+def public_base_url(environ: Mapping[str, str] | None = None) -> str | None:
+    """The app's public address from ``PUBLIC_URL_ENV`` (None when unset or not an http(s) address without a query:
+    the caller then uses its own default)."""
+    import os
+    from urllib.parse import urlsplit
+
+    value = (os.environ if environ is None else environ).get(PUBLIC_URL_ENV, "").strip()
+    parts = urlsplit(value)
+    if parts.scheme in ("http", "https") and parts.netloc and not parts.query and not parts.fragment:
+        return value.rstrip("/") + "/"
+    return None
 
 
 # --- building blocks -------------------------------------------------------------------------------------
@@ -292,14 +351,26 @@ def _date(when: datetime | None) -> str:
     return format_date(when.date(), format="long", locale=babel_locale())
 
 
-def _title_page(title: str, subtitle: list[str], share_link: str, when: datetime | None, kind: str) -> str:
+def _title_page(title: str, subtitle: list[str], share_link: str, when: datetime | None, kind: str,
+                cover: Cover | None = None, summary: list[str] = (), edition: bool = True) -> str:
+    """The first page: title, the cover's details (customer, prepared by, date of issue, version and, with
+    ``edition``, the edition), the share link and the executive summary."""
     subs = "".join(f'<p class="fp-sub">{html_text(s)}</p>' for s in subtitle)
     label = html_text(_("Share link:"))
     link = f'<p class="fp-link"><strong>{label}</strong> {_link(share_link)}</p>' if share_link else ""
+    details = ""
+    if cover is not None:
+        editions = {"customer": _("customer edition"), "internal": _("internal edition")}
+        rows = [("customer", _("Customer:"), cover.customer), ("author", _("Prepared by:"), cover.author),
+                ("date", _("Date of issue:"), _date(when)), ("version", _("Version:"), cover.version),
+                ("edition", _("Edition:"), editions[cover.edition] if edition else "")]
+        details = "".join(f'<p class="fp-sub" data-cover="{key}"><strong>{html_text(label)}</strong> '
+                          f'<bdi>{html_text(value)}</bdi></p>' for key, label, value in rows if value)
+    brief = (_h3(_("Executive summary")) + "".join(_p(s) for s in summary)) if summary else ""
     meta = _("{kind}, generated by fabric planner on {date}. Prices are estimates from the catalog's price book; "
              "every number is the engine's.").format(kind=kind, date=_date(when))
-    return (f'<section class="fp-title" data-section="title"><h1>{html_text(title)}</h1>{subs}{link}'
-            f'<p class="fp-meta">{html_text(meta)}</p></section>')
+    return (f'<section class="fp-title" data-section="title"><h1>{html_text(title)}</h1>{subs}{details}{link}'
+            f'{brief}<p class="fp-meta">{html_text(meta)}</p></section>')
 
 
 # --- one design ------------------------------------------------------------------------------------------
@@ -337,6 +408,73 @@ def _design_line(plan) -> str:
              "NIC {nic}").format(size=size_caption(plan), fabric=vocab.FABRIC.label(r.fabric), speed=s["port_speed_gbps"],
                                  topology=vocab.TOPOLOGY.word(r.topology), tiers=s["tiers"], planes=s["planes"],
                                  switch=s["switch_model"], nic=s["nic_model"])
+
+
+def design_title(plan) -> str:
+    """The pack's title when the design has no name (``Design.name``), in words from the design:
+    ``1,024 × H100 cluster, InfiniBand NDR rail-optimized``."""
+    r = plan.resolved
+    generation = getattr(r.switch, "generation", "") if r.fabric == "infiniband" else ""
+    return _("{gpus} × {gpu} cluster, {fabric} {generation} {topology}").format(
+        gpus=number(r.gpus), gpu=r.system.id, fabric=vocab.FABRIC.label(r.fabric),
+        generation=generation or f"{r.port_speed_gbps}G", topology=vocab.TOPOLOGY.word(r.topology))
+
+
+def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
+    """Four sentences from the design: what it is, what it costs, what it achieves, its main risks. ``facts``:
+    what the sections computed (``estimate``: the training job's, ``spof``, ``availability``, ``scenario``)."""
+    from core import units
+    from core.figures.keynumbers import size_caption
+
+    r, s, bw, cost = plan.resolved, _summary(plan), plan.bandwidth, plan.cost
+    out = [_("What it is: {size}, on a {tiers}-tier {fabric} {topology} fabric at {speed} per GPU (one "
+             "direction), {planes} plane(s).").format(
+        size=size_caption(plan), tiers=s["tiers"], fabric=vocab.FABRIC.label(r.fabric),
+        topology=vocab.TOPOLOGY.word(r.topology), speed=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
+        planes=s["planes"])]
+    out.append(_("What it costs: {capex} capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, the "
+                 "network {share} of it; {it_kw} kW of IT power; {tco} over {years} years with energy.").format(
+        capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis), low=usd(cost.capex_usd_low),
+        high=usd(cost.capex_usd_high), per_gpu=usd(s["cost"]["capex_per_gpu_usd"]),
+        share=f"{s['cost']['network_share']:.0%}", it_kw=number(cost.it_kw), tco=usd(s["cost"]["tco_usd"]),
+        years=f"{cost.tco_years:g}"))
+    achieves = _("What it achieves: bisection {bisection} (one direction), oversubscription {ratio}:1 end to "
+                 "end.").format(bisection=units.bandwidth(units.from_tbits(bw.bisection_tbits_one_direction), unit),
+                                ratio=f"{bw.oversubscription:.3g}")
+    estimate = facts.get("estimate")
+    if estimate is not None and getattr(estimate, "days_to_train", None):
+        achieves += " " + _("The training job of the Performance page takes {days} days.").format(
+            days=number(estimate.days_to_train, 1))
+    out.append(achieves)
+    out.append(_("Main risks: {risks}.").format(risks=_("; ").join(_risks(plan, facts))))
+    return out
+
+
+def _risks(plan, facts: Mapping) -> list[str]:
+    """The design's main risks in words: single points of failure, oversubscription, power per rack, availability
+    and the Resilience page's failure scenario."""
+    risks = []
+    spof = facts.get("spof")
+    if spof is not None:
+        risks.append(ngettext("{count} single point of failure", "{count} single points of failure",
+                              spof.count).format(count=number(spof.count)) if spof.count
+                     else _("no single point of failure"))
+    ratio = plan.bandwidth.oversubscription
+    risks.append(_("the fabric is oversubscribed {ratio}:1, so traffic across leaves can slow down").format(
+        ratio=f"{ratio:.3g}") if ratio > 1.001 else _("no oversubscription"))
+    racks = _summary(plan).get("racks") or {}
+    if isinstance(racks, Mapping) and racks.get("max_kw_per_rack"):
+        limit = racks.get("power_limit_kw")
+        risks.append((_("up to {kw} kW in one rack (limit {limit} kW)") if limit else _("up to {kw} kW in one rack"))
+                     .format(kw=number(racks["max_kw_per_rack"], 1), limit=number(limit or 0, 1)))
+    a = facts.get("availability")
+    if a is not None:
+        risks.append(_("a job on {gpus} GPUs can run {share} of the time").format(
+            gpus=number(a.job_gpus), share=f"{a.job_run_fraction:.2%}"))
+    scenario = facts.get("scenario")
+    if scenario is not None:
+        risks.append(_("the failure scenario cuts off {gpus} GPUs").format(gpus=number(scenario.gpus_disconnected)))
+    return risks
 
 
 def _key_numbers(doc: _Doc, plan) -> None:
@@ -592,7 +730,9 @@ def _physical(doc: _Doc, plan) -> None:
     doc.section("physical", _("Racks and cabling"), body or _p(_("No rack layout."), True))
 
 
-def _performance(doc: _Doc, plan, job: Mapping | None) -> None:
+def _performance(doc: _Doc, plan, job: Mapping | None):
+    """The collectives and the Performance page's training job (``job``: its settings); returns the job's estimate
+    (None when the job does not fit)."""
     from core.figures.keynumbers import cards_html, training_key_numbers
     from core.figures.perf import busbw_figure, collective_table_rows, step_figure
     from core.perf import congestion, jobform
@@ -617,6 +757,7 @@ def _performance(doc: _Doc, plan, job: Mapping | None) -> None:
     except FabricPlannerError as exc:
         body += _p(_("Collectives: {problem}").format(problem=str(exc)))
     body += _h3(_("Training step"))
+    estimate = None
     try:
         training = jobform.job_from_settings(plan, settings)
         estimate = jobform.estimate_under(plan, training, settings)
@@ -633,6 +774,7 @@ def _performance(doc: _Doc, plan, job: Mapping | None) -> None:
         body += _frame_table(jobform.communication_rows(estimate))
         body += _p(jobform.memory_caption(estimate, PRESETS[settings["model"]].name, settings), note=True)
     doc.section("performance", _("Performance"), body)
+    return estimate
 
 
 def _routing(plan, settings: Mapping) -> str:
@@ -642,8 +784,10 @@ def _routing(plan, settings: Mapping) -> str:
         return jobform.routing_label(plan)
 
 
-def _resilience(doc: _Doc, plan) -> None:
-    from core.analysis.availability import availability, shown_trials
+def _resilience(doc: _Doc, plan, resilience: Mapping | None = None) -> tuple:
+    """Single points of failure and the availability the Resilience page shows under its settings
+    (``resilience``: ``core.formats.resiliencelink`` values; None = the page's defaults); returns
+    (``SpofResult`` or None, ``Availability`` or None)."""
     from core.analysis.failure import TIER_LABELS
     from core.analysis.spof import remedy_label, single_points
 
@@ -651,7 +795,7 @@ def _resilience(doc: _Doc, plan) -> None:
         result = single_points(plan)
     except FabricPlannerError as exc:  # a topology family the closed forms do not model: said, not guessed
         doc.section("resilience", _("Resilience"), _p(str(exc), note=True))
-        return
+        return None, None
     if not result.count:
         body = _p(_("No single point of failure: no one element cuts off a GPU."))
     else:
@@ -673,62 +817,160 @@ def _resilience(doc: _Doc, plan) -> None:
             body += _p(_("... and {more} more (python -m core spof --format json lists every one).").format(
                 more=number(result.count - MAX_SPOF_ROWS)), note=True)
     body += _list(result.notes)
+    text, a = _availability(plan, resilience)
+    doc.section("resilience", _("Resilience"), body + text)
+    return result, a
+
+
+def _availability(plan, resilience: Mapping | None) -> tuple[str, object]:
+    """The availability section's HTML and its ``Availability`` (None when the engine cannot compute it): the
+    Resilience page's figure (``resiliencelink.availability_of``: same trials, seed, job size and rates)."""
+    from core.formats.resiliencelink import DEFAULTS, availability_of, format_rates
+
+    values = {**DEFAULTS, **(resilience or {})}
     try:
-        trials = shown_trials(plan.resolved.gpus)  # the Resilience page's trials and seed: the same figure
-        a = availability(plan, trials=trials, seed=0)
+        a = availability_of(plan, values)
     except FabricPlannerError:
-        a = None
-    if a is not None:
-        body += _h3(_("Availability"))
-        gpn = plan.resolved.gpus_per_node
-        smaller = plan.resolved.gpus - a.spare_nodes_for_99pct * gpn
-        spared = None
-        if a.spare_nodes_for_99pct and smaller >= gpn:
+        return "", None
+    body = _h3(_("Availability"))
+    gpn = plan.resolved.gpus_per_node
+    smaller = a.job_gpus - a.spare_nodes_for_99pct * gpn
+    spared = None
+    if a.spare_nodes_for_99pct and smaller >= gpn:
+        try:
+            spared = availability_of(plan, {**values, "jg": smaller})
+        except FabricPlannerError:
+            spared = None
+    whole = a.job_gpus == plan.resolved.gpus
+    rows = [[_("share of time a job on every GPU can run") if whole else
+             _("share of time a job on {gpus} GPUs can run").format(gpus=number(a.job_gpus)),
+             f"{a.job_run_fraction:.2%}"]]
+    if spared is not None:
+        rows.append([_("share of time a job on {gpus} GPUs (the spare nodes held back) can run").format(
+            gpus=number(smaller)), f"{spared.job_run_fraction:.2%}"])
+    rows += [
+            [_("GPUs usable on average"), number(a.expected_gpus_usable, 1)],
+            [_("failures per day, whole cluster"), f"{a.interruptions_per_day:.3g}"],
+            [_("spare nodes for a job that runs 99% of the time"), number(a.spare_nodes_for_99pct)],
+            [_("bandwidth left on average"), f"{a.expected_bandwidth_share:.2%}"]]
+    body += _table([_("measure"), _("value")], rows, {1})
+    rates = format_rates(values.get("rate") or ())
+    body += _p(_("Seeded Monte Carlo, {trials} trials, as on the Resilience page; failure rates and repair times "
+                 "per element class from assets/catalog/reliability.toml{overrides}.").format(
+        trials=number(a.trials), overrides=_(", with the page's changes: {rates}").format(rates=rates) if rates
+        else ""), note=True)
+    return body, a
+
+
+def _failure_scenario(doc: _Doc, plan, resilience: Mapping | None, job: Mapping | None):
+    """The Resilience page's failure what-if (its failed elements, ``resilience["fail"]``) and what it does to the
+    design; nothing when nothing failed. Returns the ``FailureResult`` (None without one)."""
+    from core.analysis.failure import what_if
+    from core.figures.resilience import failed_vertices, failure_topology_figure, what_if_rows
+    from core.formats.resiliencelink import check_failures
+    from core.perf import congestion, jobform
+
+    specs = tuple((resilience or {}).get("fail") or ())
+    if not specs:
+        return None
+    good, problems = check_failures(plan, specs)
+    if not good:
+        doc.section("failure-scenario", _("Failure scenario"), _list(problems))
+        return None
+    settings = report_job_settings(plan, job)
+    try:
+        with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
             try:
-                spared = availability(plan, job_gpus=smaller, trials=trials, seed=0)
+                training = jobform.job_from_settings(plan, settings)
             except FabricPlannerError:
-                spared = None
-        rows = [[_("share of time a job on every GPU can run"), f"{a.job_run_fraction:.2%}"]]
-        if spared is not None:
-            rows.append([_("share of time a job on {gpus} GPUs (the spare nodes held back) can run").format(
-                gpus=number(smaller)), f"{spared.job_run_fraction:.2%}"])
-        rows += [
-                [_("GPUs usable on average"), number(a.expected_gpus_usable, 1)],
-                [_("failures per day, whole cluster"), f"{a.interruptions_per_day:.3g}"],
-                [_("spare nodes for a job that runs 99% of the time"), number(a.spare_nodes_for_99pct)],
-                [_("bandwidth left on average"), f"{a.expected_bandwidth_share:.2%}"]]
-        body += _table([_("measure"), _("value")], rows, {1})
-        body += _p(_("Seeded Monte Carlo, {trials} trials; failure rates and repair times per element class from "
-                     "assets/catalog/reliability.toml (python -m core availability for more trials).").format(
-            trials=number(a.trials)), note=True)
-    doc.section("resilience", _("Resilience"), body)
+                training = None
+            result = what_if(plan, list(good), job=training)
+    except FabricPlannerError as exc:
+        doc.section("failure-scenario", _("Failure scenario"), _p(str(exc)))
+        return None
+    body = _p(_("Failed on the Resilience page: {elements}.").format(elements=", ".join(good)))
+    chosen = [f["element"] for f in result.failed if f["chosen"]]
+    if chosen:
+        body += _p(_("Chosen where it hurts most: {elements}").format(elements=", ".join(chosen[:20])), note=True)
+    body += _table([_("number"), _("healthy"), _("failed")], [list(r) for r in what_if_rows(result, doc.unit)],
+                   {1, 2})
+    body += doc.figure(failure_topology_figure(plan, failed_vertices(plan, result), unit=doc.unit, height=560), 560)
+    body += _list(list(result.notes) + problems)
+    doc.section("failure-scenario", _("Failure scenario"), body)
+    return result
+
+
+def _comparison_reference(doc: _Doc, compare_link: str) -> None:
+    """A pointer to the Compare page's comparison (its link), when the session has one."""
+    if not compare_link:
+        return
+    body = _p(_("This design was compared with others on the Compare page; the comparison opens at this link "
+                "(its own review pack is built there):"))
+    body += f'<p class="fp-link">{_link(compare_link)}</p>'
+    doc.section("comparison", _("Comparison"), body)
+
+
+def _catalog_entries(plan) -> list:
+    """The catalog entries the design's bill of materials uses (its system first), once each."""
+    from core.catalog import load_catalog
+
+    entries = {e.id: e for _kind, e in load_catalog().all_entries()}
+    ids = [plan.resolved.system.id] + [r.catalog_id for r in plan.bom]
+    return [entries[i] for i in dict.fromkeys(ids) if i in entries]
 
 
 def _catalog_rows(plan) -> list[list]:
-    from core.catalog import load_catalog
-
-    entries = {e.id: (kind, e) for kind, e in load_catalog().all_entries()}
-    ids = [plan.resolved.system.id] + [r.catalog_id for r in plan.bom]
+    """The internal edition's rows: each entry's source and price source as the catalog records them."""
     rows = []
-    for ident in dict.fromkeys(ids):
-        if ident not in entries:
-            continue
-        _kind, e = entries[ident]
+    for e in _catalog_entries(plan):
         price = getattr(e, "price_source", "")
         basis = vocab.PRICE_BASES.label(getattr(e, "price_basis", "")) if getattr(e, "price_basis", "") else ""
         rows.append([e.id, e.name, e.source, e.as_of, basis, price])
     return rows
 
 
+def _citation_rows(plan) -> list[list]:
+    """The customer edition's rows: each entry's documents (``core.formats.citation``), its date, its price with
+    basis and range, and where the price comes from (or "estimate")."""
+    from core.formats.citation import price_citation, source_citation
+
+    rows = []
+    for e in _catalog_entries(plan):
+        prefix = "node_" if hasattr(e, "node_price_usd") else ""  # a system is priced per node
+        price, basis = getattr(e, prefix + "price_usd", None), getattr(e, "price_basis", "")
+        shown = ""
+        if price is not None:
+            low, high = getattr(e, prefix + "price_low_usd", None), getattr(e, prefix + "price_high_usd", None)
+            shown = usd(price) if low is None or high is None else _("{price} (range {low} to {high})").format(
+                price=usd(price), low=usd(low), high=usd(high))
+        rows.append([e.name, e.id, source_citation(e), e.as_of, vocab.PRICE_BASES.label(basis) if basis else "",
+                     shown, price_citation(e) if price is not None else ""])
+    return rows
+
+
+def _sources(doc: _Doc, plan, edition: str) -> None:
+    """Every catalog entry the BOM uses with where its numbers come from: clean citations (customer edition) or
+    the catalog's research notes (internal edition)."""
+    if edition == "internal":
+        body = _p(_("Every catalog entry this design's bill of materials uses, with where its numbers come from and "
+                    "when they were checked (assets/catalog/*.toml; the Catalog & assumptions page lists the whole "
+                    "catalog). Internal edition: the catalog's research notes as recorded."), note=True)
+        body += _table([_("catalog id"), _("name"), _("source"), _("as of"), _("price basis"), _("price source")],
+                       _catalog_rows(plan), classes={0: "id", 1: "quoted", 2: "why quoted", 3: "date",
+                                                     5: "why quoted"})
+    else:
+        body = _p(_("Every part this design's bill of materials uses: the documents its figures come from and when "
+                    "they were checked, its price with the price's basis and range, and where the price comes from. "
+                    "A part with no public source says so: its figures are an assumption, its price an estimate."),
+                  note=True)
+        body += _table([_("name"), _("catalog id"), _("source"), _("as of"), _("price basis"), _("price"),
+                        _("price source")], _citation_rows(plan),
+                       classes={0: "quoted", 1: "id", 2: "why quoted", 3: "date", 6: "why quoted"})
+    doc.section("sources", _("Sources"), body)
+
+
 def _assumptions(doc: _Doc, plan) -> None:
-    rows = _catalog_rows(plan)
-    body = _p(_("Every catalog entry this design's bill of materials uses, with where its numbers come from and when "
-                "they were checked (assets/catalog/*.toml; the Catalog & assumptions page lists the whole catalog)."),
-              note=True)
-    body += _table([_("catalog id"), _("name"), _("source"), _("as of"), _("price basis"), _("price source")], rows,
-                   classes={0: "id", 1: "quoted", 2: "why quoted", 3: "date", 5: "why quoted"})
-    body += _h3(_("Price and power basis"))
-    body += _list(own=True, items=[
+    body = _list(own=True, items=[
         _("Prices: the catalog's price book at the design's price basis ({basis}: street = typical, list = high, "
           "hyperscale = low) unless overridden; the low and high capex put every price at its range's end.").format(
             basis=vocab.PRICE_BASES.label(plan.cost.price_basis)),
@@ -750,40 +992,55 @@ def _assumptions(doc: _Doc, plan) -> None:
 
 
 def _design_doc(plan, *, name: str, share_link: str, job: Mapping | None, static: bool,
-                generated: datetime | None, unit: str = "GB/s") -> str:
-    title = name.strip() or _("Cluster design")
+                generated: datetime | None, unit: str = "GB/s", cover: Cover | None = None,
+                resilience: Mapping | None = None, compare_link: str = "") -> str:
+    cover = cover or Cover()
+    title = cover_text(name) or design_title(plan)
     doc = _Doc(_("{name}: design review").format(name=title), static=static, unit=unit)
+    facts: dict = {}
     _key_numbers(doc, plan)
     _topology(doc, plan)
     _bandwidth(doc, plan)
     _cost(doc, plan)
     _networks(doc, plan)
     _physical(doc, plan)
-    _performance(doc, plan, job)
-    _resilience(doc, plan)
+    facts["estimate"] = _performance(doc, plan, job)
+    facts["spof"], facts["availability"] = _resilience(doc, plan, resilience)
+    facts["scenario"] = _failure_scenario(doc, plan, resilience, job)
+    _comparison_reference(doc, compare_link)
     _assumptions(doc, plan)
+    _sources(doc, plan, cover.edition)
     contents = [t for _i, t, _b in doc.sections]
     subtitle = [_design_line(plan), _("Contents: {sections}").format(sections=_("; ").join(contents))]
-    return doc.render(_title_page(title, subtitle, share_link, generated, _("Design review")))
+    return doc.render(_title_page(title, subtitle, share_link, generated, _("Design review"), cover,
+                                  _executive_summary(plan, unit, facts)))
 
 
 def design_report_html(plan, *, name: str, share_link: str, job: Mapping | None = None,
-                       generated: datetime | None = None, unit: str = "GB/s") -> str:
+                       generated: datetime | None = None, unit: str = "GB/s", cover: Cover | None = None,
+                       resilience: Mapping | None = None, compare_link: str = "") -> str:
     """The review pack of one design as one self-contained HTML file (module docstring); ``generated`` is the
-    date on the title page (now, UTC, by default); bandwidth in ``unit`` ("GB/s" or "Gb/s")."""
-    return _design_doc(plan, name=name, share_link=share_link, job=job, static=False, generated=generated, unit=unit)
+    date of issue on the cover (now, UTC, by default); bandwidth in ``unit`` ("GB/s" or "Gb/s"); ``name`` the
+    title (empty: ``design_title``); ``cover`` customer, author, version and edition (``Cover``: the customer
+    edition by default); ``job`` the Performance page's settings; ``resilience`` the Resilience page's
+    (``core.formats.resiliencelink`` values: failed elements, job size, failure rates); ``compare_link`` the
+    Compare page's link when the session has a comparison."""
+    return _design_doc(plan, name=name, share_link=share_link, job=job, static=False, generated=generated, unit=unit,
+                       cover=cover, resilience=resilience, compare_link=compare_link)
 
 
 def design_report_pdf(plan, *, name: str, share_link: str, job: Mapping | None = None,
-                      generated: datetime | None = None, unit: str = "GB/s") -> bytes:
+                      generated: datetime | None = None, unit: str = "GB/s", cover: Cover | None = None,
+                      resilience: Mapping | None = None, compare_link: str = "") -> bytes:
     """The review pack of one design as an A4 PDF: the same content with static charts, printed by Chromium."""
-    html = _design_doc(plan, name=name, share_link=share_link, job=job, static=True, generated=generated, unit=unit)
+    html = _design_doc(plan, name=name, share_link=share_link, job=job, static=True, generated=generated, unit=unit,
+                       cover=cover, resilience=resilience, compare_link=compare_link)
     return html_to_pdf(html)
 
 
 # --- a comparison ----------------------------------------------------------------------------------------
 def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, generated: datetime | None,
-                    unit: str = "GB/s") -> str:
+                    unit: str = "GB/s", cover: Cover | None = None) -> str:
     from core.figures import compare as figs
     from core.figures.keynumbers import cards_html, key_numbers
 
@@ -825,23 +1082,25 @@ def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, gen
         doc.section(f"design-{i + 1}", head, body)
     subtitle = [ngettext("{count} design side by side", "{count} designs side by side", len(comparison.columns)).format(
         count=len(comparison.columns))] + [figs.design_header(i, c.name) for i, c in enumerate(comparison.columns)]
-    return doc.render(_title_page(title, subtitle, share_link, generated, _("Design comparison")))
+    return doc.render(_title_page(title, subtitle, share_link, generated, _("Design comparison"), cover,
+                                  edition=False))
 
 
 def comparison_report_html(comparison, *, name: str, share_link: str, generated: datetime | None = None,
-                           unit: str = "GB/s") -> str:
+                           unit: str = "GB/s", cover: Cover | None = None) -> str:
     """A comparison (``core.analysis.compare.Comparison``, as the Compare page builds it) as one self-contained
     HTML file: the numbers with deltas, the BOM difference, the grouped charts, one short section per design;
-    bandwidth in ``unit`` ("GB/s" or "Gb/s")."""
+    bandwidth in ``unit`` ("GB/s" or "Gb/s"); ``cover`` the customer, author and version on its cover (it has no
+    catalog sources, so its edition is not shown)."""
     return _comparison_doc(comparison, name=name, share_link=share_link, static=False, generated=generated,
-                           unit=unit)
+                           unit=unit, cover=cover)
 
 
 def comparison_report_pdf(comparison, *, name: str, share_link: str, generated: datetime | None = None,
-                          unit: str = "GB/s") -> bytes:
+                          unit: str = "GB/s", cover: Cover | None = None) -> bytes:
     """``comparison_report_html`` as an A4 PDF with static charts, printed by Chromium."""
     return html_to_pdf(_comparison_doc(comparison, name=name, share_link=share_link, static=True, generated=generated,
-                                       unit=unit))
+                                       unit=unit, cover=cover))
 
 
 # --- printing --------------------------------------------------------------------------------------------

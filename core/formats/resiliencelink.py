@@ -102,6 +102,22 @@ def rate_overrides(rates) -> dict[str, dict]:
     return out
 
 
+AVAILABILITY_SEED = 0
+"""Seed of the availability's Monte Carlo, on the Resilience page and in the review pack."""
+
+
+def availability_of(plan, values: Mapping):
+    """The availability the Resilience page shows for ``plan`` under its settings ``values`` (``jg``: GPUs of the
+    job, 0 = every GPU; ``rate``: failure-rate overrides): ``core.analysis.availability.shown_trials`` trials,
+    seed ``AVAILABILITY_SEED``. The review pack shows this same result."""
+    from core.analysis import availability as avail
+
+    job_gpus = int(values.get("jg") or 0)
+    return avail.availability(plan, job_gpus=min(job_gpus, plan.resolved.gpus) or None,
+                              trials=avail.shown_trials(plan.resolved.gpus), seed=AVAILABILITY_SEED,
+                              rates=avail.rates_with(rate_overrides(values.get("rate") or ())))
+
+
 def _tab(text: str) -> str:
     value = str(text).strip().casefold()
     for tab in TABS:
@@ -209,5 +225,5 @@ def check_failures(plan, specs) -> tuple[tuple[str, ...], list[str]]:
     return tuple(good), warnings
 
 
-__all__ = ["DEFAULTS", "MAX_FAILED", "RS", "TABS", "check_failures", "decode", "encode", "parse_failures",
+__all__ = ["AVAILABILITY_SEED", "DEFAULTS", "MAX_FAILED", "RS", "TABS", "availability_of", "check_failures", "decode", "encode", "parse_failures",
            "policy", "rate_overrides"]

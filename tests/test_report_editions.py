@@ -1,0 +1,284 @@
+"""The review pack for a customer (core/formats/report.py, core/formats/citation.py, python -m core report).
+
+Editions: the customer edition (the default) carries no research notes (stored copies, spreadsheet links,
+evidence grades, "unsourced"), cites documents and gives each price its basis and range; the internal edition
+shows the notes. The cover: the design's name or a title in words (never the file slug), customer, author,
+date of issue, version (free text: escaped, cut, never interpreted) and an executive summary. The session's
+Resilience settings: its failure scenario is in the pack and the availability is the app's own figure. The
+share link starts with the configured public address (CLI flag, environment variable, webui's share_url).
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape, unescape
+from html.parser import HTMLParser
+
+import pytest
+
+from core.design import Design
+from core.formats import citation, report
+from core.i18n import _, language, usd
+from core.plan import plan
+from tests.conftest import run_cli
+from tests.i18n_check import CJK, english_leaks, html_text
+
+LINK = "https://planner.example.com/?v=1"
+DESIGNS = [Design(gpu="H100", nodes=16), Design(gpu="H100", gpus=16384, tiers="3"), Design(gpu="GB200-NVL72", nodes=72),
+           Design(gpu="H100", nodes=64, fabric="ethernet", topology="top-of-rack")]
+RESEARCH_TRAIL = ("stored copy", "copy id", "docs.google", "spreadsheet", "unsourced", "research compilation",
+                  "[S]", "[P]", "[D]", "shared/reference", "hardware-facts", "our reading")
+
+
+def _without_plotly(document: str) -> str:
+    from plotly.offline import get_plotlyjs
+
+    return document.replace(get_plotlyjs(), "")
+
+
+def _section(document: str, ident: str) -> str:
+    start = document.index(">", document.index(f'data-section="{ident}"')) + 1
+    return document[start:document.index("</section>", start)]
+
+
+def _rows(markup: str) -> list[list[str]]:
+    return [[unescape(re.sub(r"<[^>]+>", "", c)).strip() for c in re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", tr, re.S)]
+            for tr in re.findall(r"<tr[^>]*>(.*?)</tr>", markup, re.S)]
+
+
+# --- editions --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("design", DESIGNS, ids=["16-nodes", "16k-3-tier", "gb200", "ethernet-tor"])
+def test_customer_edition_has_no_research_notes_and_internal_has_them(design):
+    p = plan(design)
+    customer = _without_plotly(report.design_report_html(p, name="", share_link=LINK))
+    for word in RESEARCH_TRAIL:
+        assert word not in customer and (word.startswith("[") or word.lower() not in customer.lower()), word
+    internal = _without_plotly(report.design_report_html(p, name="", share_link=LINK,
+                                                         cover=report.Cover(edition="internal")))
+    assert any(word in internal for word in RESEARCH_TRAIL)  # the same catalog entries, notes shown
+    rows = _rows(_section(customer, "sources"))
+    assert rows[0] == ["name", "catalog id", "source", "as of", "price basis", "price", "price source"]
+    for row in rows[1:]:
+        assert " ".join(row).count("estimate") <= 2, row  # said once as the source (and maybe once as the basis)
+        if row[5]:
+            assert row[4] and re.match(r"^\$[\d,]+ \(range \$[\d,]+ to \$[\d,]+\)$", row[5]), row
+            assert row[6], row  # a citation or "estimate"
+        assert row[2], row  # documents, or "assumption"
+
+
+def test_citations_keep_the_document_and_drop_the_trail():
+    assert citation.citation("Mellanox MSB7890 user manual (easymanua copy, cited in shared/reference/hardware-facts.md"
+                             " 2.1): 36 QSFP28 ports, 'each lane of a 4X port runs' [P]") == "Mellanox MSB7890 user manual"
+    cited = citation.citation("tech-talk-cto 'H100 Freakonomics' cost sheet (docs.google.com/spreadsheets/d/1Ft3Rbe, "
+                              "prices as of Aug 2024): '64 Port 400Gbps Infiniband Switch, is assumed to $36k' [S]; "
+                              "low = the FS.com-channel $36k [D]")
+    assert cited == "tech-talk-cto 'H100 Freakonomics' cost sheet"
+    assert citation.citation("NVIDIA SN5600 figures: stored copy id 68932069375 [S]") == ""
+    assert citation.citation("H100 RA (RA-11333-001 V11) Table 8: 4 '100 Gbps QSFP CWDM4' [P]") == \
+        "H100 RA (RA-11333-001 V11) Table 8"
+
+    class Entry:
+        price_basis = "estimate"
+        price_source = "estimate, unsourced: third-party 100G SR4 modules commonly $50-150. Range: unsourced band."
+        source = "1U: stored copy id 60417448018 [S]"
+
+    assert citation.price_citation(Entry()) == "estimate" and citation.source_citation(Entry()) == "assumption"
+    with language("zh"):
+        assert citation.price_citation(Entry()) == _("estimate") != "estimate"
+
+
+def test_unknown_edition_is_refused():
+    with pytest.raises(Exception, match="customer, internal"):
+        report.Cover(edition="<script>")
+
+
+# --- the cover -------------------------------------------------------------------------------------------
+def test_title_is_the_designs_name_or_words_never_the_slug():
+    from core.formats.filenames import design_slug
+
+    p = plan(Design(gpu="H100", gpus=1024))
+    document = report.design_report_html(p, name="", share_link=LINK)
+    (title,) = re.findall(r"<h1>(.*?)</h1>", document)
+    assert unescape(title) == "1,024 × H100 cluster, InfiniBand NDR rail-optimized" == report.design_title(p)
+    assert design_slug(p) not in title
+    named = plan(Design(gpu="H100", gpus=1024, name="Frankfurt training pod"))
+    assert "<h1>Frankfurt training pod</h1>" in report.design_report_html(named, name=named.design.name,
+                                                                          share_link=LINK)
+    with language("zh"):
+        assert CJK.search(report.design_title(p))
+
+
+class _Tags(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+
+
+HOSTILE = {"customer": "<b>ACME</b> <script>alert(1)</script>", "author": "مرحبا بالعالم \u202e evil",
+           "version": "v" + "9" * 500}
+
+
+def test_cover_fields_are_escaped_cut_and_never_interpreted():
+    from datetime import datetime, timezone
+
+    p = plan(Design(gpu="H100", nodes=16))
+    document = report.design_report_html(p, name="", share_link=LINK, cover=report.Cover(**HOSTILE),
+                                         generated=datetime(2026, 3, 1, tzinfo=timezone.utc))
+    parser = _Tags()
+    parser.feed(document)
+    assert "b" not in parser.tags and parser.tags.count("script") == 3  # figures' JSON, Plotly, the drawing script
+    cover = _section(document, "title")
+    shown = {key: unescape(re.sub(r"<[^>]+>", "", value)) for key, value in
+             re.findall(r'data-cover="([a-z]+)"><strong>[^<]*</strong> <bdi>(.*?)</bdi>', cover)}
+    assert shown["customer"] == HOSTILE["customer"]  # as typed, escaped
+    assert escape(HOSTILE["customer"]) in cover
+    assert shown["author"] == "مرحبا بالعالم evil"  # right-to-left letters kept, the override dropped
+    assert len(shown["version"]) == report.COVER_TEXT_CHARS and shown["version"].endswith("…")
+    assert shown["date"] == "March 1, 2026" and shown["edition"] == "customer edition"
+
+
+def test_executive_summary_says_what_it_is_costs_achieves_and_risks():
+    p = plan(Design(gpu="H100", gpus=1024))
+    cover = _section(report.design_report_html(p, name="", share_link=LINK), "title")
+    text = html_text(cover)
+    assert "Executive summary" in text
+    for start in ("What it is:", "What it costs:", "What it achieves:", "Main risks:"):
+        assert start in text
+    assert escape(usd(p.cost.capex_usd)) in cover and "single point" in text and "kW in one rack" in text
+
+
+def test_cover_in_chinese_has_no_english():
+    p = plan(Design(gpu="H100", gpus=1024))
+    with language("zh"):
+        cover = _section(report.design_report_html(p, name="", share_link=LINK,
+                                                   cover=report.Cover(customer="客户甲", version="v1")), "title")
+        labels = [_("Customer:"), _("Date of issue:"), _("Executive summary")]
+    text = html_text(re.sub(r'<p class="fp-link">.*?</p>', "", cover, flags=re.S))
+    assert all(label in text for label in labels)
+    assert english_leaks(text) == []
+
+
+# --- the session's resilience settings -------------------------------------------------------------------
+def test_failure_scenario_is_the_resilience_pages():
+    from core.analysis.failure import what_if
+    from core.figures.resilience import what_if_rows
+
+    p = plan(Design(gpu="H100", gpus=1024))
+    document = report.design_report_html(p, name="", share_link=LINK, resilience={"fail": ("p0.spine3", "p0.leaf1")})
+    section = _section(document, "failure-scenario")
+    assert "p0.spine3, p0.leaf1" in section
+    expected = what_if(p, ["p0.spine3", "p0.leaf1"], job=None)
+    rows = {r[0]: r[1:] for r in _rows(section)}
+    for what, healthy, failed in what_if_rows(expected, "GB/s")[:4]:  # cut off, degraded, bisection: job-free rows
+        assert rows[what] == [healthy, failed]
+    assert 'data-section="failure-scenario"' not in report.design_report_html(p, name="", share_link=LINK)
+    bad = report.design_report_html(p, name="", share_link=LINK, resilience={"fail": ("p9.spine99",)})
+    assert "p9.spine99" in _section(bad, "failure-scenario")  # said, not raised
+
+
+@pytest.mark.parametrize("values", [{}, {"jg": 512, "rate": (("switch", "afr", 0.5), ("nic", "mttr_hours", 48.0))}])
+def test_availability_is_the_apps_figure(values):
+    """The Resilience page shows ``webui.jobwork.availability`` of its settings; the pack shows the same."""
+    from core.analysis.availability import shown_trials
+    from webui import jobwork
+
+    design = Design(gpu="H100", gpus=1024)
+    app = jobwork.availability(design.model_dump_json(), values.get("jg", 0), values.get("rate", ()))
+    assert app.trials == shown_trials(1024)
+    section = _section(report.design_report_html(plan(design), name="", share_link=LINK, resilience=values),
+                       "resilience")
+    rows = {r[0]: r[1] for r in _rows(section)}
+    label = ("share of time a job on every GPU can run" if app.job_gpus == 1024 else
+             f"share of time a job on {app.job_gpus:,} GPUs can run")
+    assert rows[label] == f"{app.job_run_fraction:.2%}"
+    assert rows["bandwidth left on average"] == f"{app.expected_bandwidth_share:.2%}"
+    assert f"{shown_trials(1024):,} trials" in html_text(section)
+
+
+def test_comparison_is_referenced():
+    p = plan(Design(gpu="H100", nodes=16))
+    link = "https://planner.example.com/compare?c1=x"
+    section = _section(report.design_report_html(p, name="", share_link=LINK, compare_link=link), "comparison")
+    assert f'href="{escape(link)}"' in section
+
+
+# --- the share link's address ----------------------------------------------------------------------------
+def _href(document: str) -> str:
+    (href,) = re.findall(r'class="fp-link"><strong>[^<]*</strong> <a href="([^"]+)"', document)
+    return unescape(href)
+
+
+def test_cli_base_url_env_and_default(capsys, monkeypatch):
+    monkeypatch.delenv(report.PUBLIC_URL_ENV, raising=False)
+    code, out, _err = run_cli(capsys, "report", "--nodes", "4", "--base-url", "https://planner.example.com/x/")
+    assert code == 0 and _href(out).startswith("https://planner.example.com/x/?")
+    monkeypatch.setenv(report.PUBLIC_URL_ENV, "https://fabric.example.org")
+    code, out, _err = run_cli(capsys, "report", "--nodes", "4")
+    assert code == 0 and _href(out).startswith("https://fabric.example.org/?")
+    monkeypatch.setenv(report.PUBLIC_URL_ENV, "javascript:alert(1)")  # not an address: the default
+    code, out, _err = run_cli(capsys, "report", "--nodes", "4")
+    assert code == 0 and _href(out).startswith("http://localhost:8501/?")
+
+
+def test_webui_share_url_uses_the_public_address(monkeypatch):
+    from webui import state
+
+    monkeypatch.setenv(report.PUBLIC_URL_ENV, "https://fabric.example.org/planner/")
+    assert state.share_url(state.RESILIENCE_PATH, {"v": "1"}) == "https://fabric.example.org/planner/resilience?v=1"
+    assert state.share_url(state.DESIGNER_PATH, {}) == "https://fabric.example.org/planner/"
+
+
+def test_cli_cover_and_edition(capsys, monkeypatch):
+    monkeypatch.delenv(report.PUBLIC_URL_ENV, raising=False)
+    code, out, _err = run_cli(capsys, "report", "--nodes", "4", "--customer", "<i>ACME</i>", "--author", "Ana",
+                              "--version-label", "v2", "--edition", "internal")
+    assert code == 0
+    assert "&lt;i&gt;ACME&lt;/i&gt;" in out and "<i>" not in out.split("<script")[0]
+    assert "internal edition" in out and "unsourced" in _without_plotly(out)
+    code, out, err = run_cli(capsys, "report", "--nodes", "4", "--edition", "draft")
+    assert code == 2 and "draft" in err
+
+
+# --- the Designer's Hand-off tab -------------------------------------------------------------------------
+@pytest.mark.slow
+def test_designer_pack_carries_the_sessions_job_failures_cover_and_public_address(monkeypatch):
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    from tests.test_app_pages import app
+
+    found: dict[str, bytes] = {}
+    original = MemoryMediaFileStorage.load_and_get_id
+
+    def record(self, path_or_data, mimetype, kind, filename=None):
+        if filename and isinstance(path_or_data, bytes):
+            found[filename] = path_or_data
+        return original(self, path_or_data, mimetype, kind, filename)
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", record)
+    monkeypatch.setenv(report.PUBLIC_URL_ENV, "https://planner.example.com/")
+    at = app({"n": "16", "tab": "Hand-off", "rs_fail": "p0.spine0", "perf_tok": "2.5"})
+    at.text_input(key="ho_report_customer").input("<b>ACME</b>")
+    at.text_input(key="ho_report_version").input("v3")
+    at.button(key="ho_report_build").click().run(timeout=240)
+    assert not at.exception
+    (name,) = [n for n in found if n.endswith("-report.html")]
+    document = found[name].decode()
+    assert _href(document).startswith("https://planner.example.com/?")
+    assert "&lt;b&gt;ACME&lt;/b&gt;" in _section(document, "title") and "v3" in _section(document, "title")
+    assert "p0.spine0" in _section(document, "failure-scenario")  # the session's Resilience settings
+    assert "2.5 T tokens" in html_text(_section(document, "performance"))  # the session's job
+    assert "unsourced" not in _without_plotly(document)  # the customer edition by default
+
+
+def test_comparison_cover_has_the_customer_and_no_edition():
+    from core.analysis import compare as cmp
+
+    result = cmp.compare([("A", Design(gpu="H100", nodes=16)), ("B", Design(gpu="H100", nodes=32))])
+    document = report.comparison_report_html(result, name="A vs B", share_link=LINK,
+                                             cover=report.Cover(customer="<em>ACME</em>", version="v2"))
+    cover = _section(document, "title")
+    assert "&lt;em&gt;ACME&lt;/em&gt;" in cover and "<em>" not in cover and "v2" in cover
+    assert 'data-cover="edition"' not in cover  # a comparison cites no catalog sources
