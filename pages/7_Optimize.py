@@ -190,7 +190,7 @@ def _tables(result) -> None:
         _("Power [kW]"): round(r["power_kw"])} for r in rows])
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
         _("Design"): st.column_config.TextColumn(width=320),  # capex and busbw in view at 1,024 px, the label at 1,280
-        capex: tables.money_column(),
+        capex: tables.money_column(capex),
         figs.metric_title(result.metric, unit): st.column_config.NumberColumn(
             format="%.3f" if result.metric == "usd_per_mtok" else "%.1f"),
         _("Power [kW]"): COUNT,  # whole kW with separators: 3,536
