@@ -49,7 +49,7 @@ from typing import Mapping
 
 from core import vocab
 from core.errors import FabricPlannerError, InputError
-from core.i18n import HTML_LANG, _, babel_locale, current, ngettext, number, usd
+from core.i18n import HTML_LANG, _, babel_locale, current, money_note, ngettext, number, usd
 from core.spares import policy_words
 from core.text import html_text
 
@@ -739,6 +739,7 @@ def _assumptions(doc: _Doc, plan) -> None:
             years=f"{plan.cost.tco_years:g}"),
         _("Collectives and training: constants and sources in assets/catalog/collectives.toml and training.toml; "
           "failure rates in reliability.toml."),
+        money_note(),
     ])
     overrides = {**plan.resolved.price_overrides}
     if overrides:
