@@ -16,7 +16,7 @@ The language is per request: a ``ContextVar`` that the web app sets at the start
 across requests that holds translated text must have ``current()`` in its key.
 
 Numbers are formatted per locale with Babel (``number``), money by ``usd``, the one money format;
-Chinese writes large amounts in 万 / 亿 (10^4 / 10^8), e.g. ``1.2亿美元``. The currency money is shown in
+Chinese writes large amounts in 万 / 亿 (10^4 / 10^8), e.g. ``1.2亿美元``. Which currency money is shown in
 is per request too (``money_context`` / ``set_currency``: US dollars, renminbi or euros at a stated rate);
 amounts are counted in US dollars everywhere and converted by ``usd`` as it writes them. A cache holding money
 text keys on ``locale()`` (language and currency) instead of ``current()``.
@@ -279,7 +279,8 @@ def in_currency(label: str) -> str:
 
 
 def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = False, cents: bool = False) -> str:
-    """The one money format, in the current language (cards, axes, hover, tables, report, CLI text).
+    """The one money format, in the current language and currency (cards, axes, hover, tables, report, CLI text);
+    it takes US dollars and prints the session's currency (below).
 
     English: whole dollars below a million (``$49,983``), three significant figures in millions from
     1e6 (``$8.53 M``, ``$853 M``) and in billions from 1e9 (``$1.10 B``, ``$1,234 B``); an amount that

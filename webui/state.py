@@ -729,7 +729,8 @@ def switch_labels(design: Design | None, result: Plan | None, fallback, speed: i
 
 
 def compare_sidebar() -> Current:
-    """The Compare page's sidebar: the language switch and the Designer's design in one line, not its controls.
+    """The Compare page's sidebar: the language, bandwidth-unit and currency switches and the Designer's design in one
+    line, not its controls.
 
     The Compare page edits its own columns, never this design, and its rerun with four designs was about 2x its
     target with the Designer's ~45 controls drawn (each is a message Streamlit builds on every run).

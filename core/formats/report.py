@@ -797,7 +797,7 @@ def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, gen
         marks = [[v.get(h) if v.get(h) in ("better", "worse") else None for h in headers] for v in verdicts]
         body = _p(_("Deltas are against the baseline, {name}; green is better, red worse.").format(
             name=figs.design_header(comparison.baseline, comparison.columns[comparison.baseline].name)), note=True)
-        body += _table(headers, cells, set(range(2, len(headers))), row_classes=marks)
+        body += _table(headers, cells, set(range(2, len(headers))), row_classes=marks) + _p(money_note(), note=True)
     else:
         body = ""
     doc.section("numbers", _("Numbers"), body)
