@@ -5,6 +5,7 @@ sidebar's currency switch."""
 from __future__ import annotations
 
 import io
+import json
 import math
 import re
 from pathlib import Path
@@ -208,3 +209,42 @@ def test_a_link_with_a_currency_opens_in_it_and_a_bad_one_warns_once():
     at.run()
     assert "$" in _cards(at) and len(at.warning) == 1
     assert "'ui_cur' (currency) = 'GBP'" in re.sub(r"\\(.)", r"\1", at.warning[0].value)  # markdown unescaped
+
+
+# --- the other pages ----------------------------------------------------------------------------
+def test_sweep_page_money_in_the_linked_currency():
+    from tests import pagetest
+
+    at = pagetest.open_page("../pages/5_Sweep.py", {"n": "64", "ui_cur": "CNY", "ui_fx": "7"})
+    frame = at.dataframe[0].value
+    want = [plan(Design(gpu="H100", nodes=64, oversubscription=o)).summary()["cost"]["capex_per_gpu_usd"] * 7
+            for o in (1.0, 1.5, 2.0, 3.0)]
+    got = [float(v.replace("CN¥", "").replace(",", "")) for v in frame.iloc[:, 1]]
+    assert got == pytest.approx(want, abs=0.51)
+    assert "[CNY]" in " ".join(map(str, frame.columns))
+    spec = json.dumps(json.loads(at.get("plotly_chart")[0].proto.spec), ensure_ascii=False)
+    assert "CN¥" in spec and not re.search(r"\$\d", spec)  # ticks and hovers
+
+
+def test_inference_page_cost_per_million_tokens_in_the_linked_currency():
+    from tests import pagetest
+
+    at = pagetest.open_page("../pages/8_Inference.py", {"v": "1", "ui_cur": "EUR"})
+    cards = " ".join(str(m.value) for m in at.markdown)
+    assert re.search(r"Cost per million output tokens</div>.*?stMetricValue\">€\d+\.\d\d<", cards)
+
+
+def test_optimize_front_and_axes_in_the_shown_currency():
+    from core.analysis.optimize import Constraints, Grid, optimize
+    from core.figures.optimize import capex_title, front_rows, metric_title, pareto_figure
+
+    result = optimize("H100", 64, Constraints(max_oversubscription=1.5),
+                      Grid(oversubscription=(1.0,), planes=(1,), plane_modes=("per-port",)), workers=1)
+    with i18n.money_context("CNY", 7.0):
+        rows = front_rows(result)
+        figure = pareto_figure(result)
+        assert capex_title(result.objective).endswith("[CNY]")
+        assert metric_title("usd_per_mtok") == "Cost per million output tokens [CNY]"
+    assert rows and all(r["capex"].startswith("CN¥") for r in rows)
+    assert all(text.startswith("CN¥") for text in figure.layout.xaxis.ticktext)
+    assert all(point[2].startswith("CN¥") for trace in figure.data for point in trace.customdata)
