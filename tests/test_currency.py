@@ -248,3 +248,18 @@ def test_optimize_front_and_axes_in_the_shown_currency():
     assert rows and all(r["capex"].startswith("CN¥") for r in rows)
     assert all(text.startswith("CN¥") for text in figure.layout.xaxis.ticktext)
     assert all(point[2].startswith("CN¥") for trace in figure.data for point in trace.customdata)
+
+
+def test_optimize_money_boxes_speak_the_currency_and_the_link_keeps_dollars():
+    from tests import pagetest
+
+    at = pagetest.open_page("../pages/7_Optimize.py", {"ng": "64", "opt_usd": "1000000", "ui_cur": "CNY",
+                                                       "ui_fx": "7"})
+    box = next(b for b in at.number_input if b.label.startswith("Budget"))
+    assert box.label == "Budget, whole cluster [CNY]" and box.value == 7_000_000
+    limit = next(b for b in at.number_input if b.label.startswith("Max. cost per million"))
+    assert limit.label.endswith("[CNY]")
+    box.set_value(14_000_000)
+    next(b for b in at.button if b.label == "Search").click()
+    at.run()
+    assert "opt_usd=2000000" in at.sidebar.code[0].value  # the link in US dollars: 14,000,000 CNY / 7
