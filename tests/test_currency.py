@@ -263,3 +263,18 @@ def test_optimize_money_boxes_speak_the_currency_and_the_link_keeps_dollars():
     next(b for b in at.button if b.label == "Search").click()
     at.run()
     assert "opt_usd=2000000" in at.sidebar.code[0].value  # the link in US dollars: 14,000,000 CNY / 7
+
+
+def test_review_pack_in_cny_states_the_rate_and_names_the_currency():
+    from core.formats import report
+
+    p = plan(Design(nodes=64))
+    with i18n.money_context("CNY", 7.0):
+        page = report.design_report_html(p, name="x", share_link="https://example.org/?v=1")
+    body = re.sub(r"<script.*?</script>", "", page, flags=re.S)
+    assert "1 USD = 7 CNY" in body and "CN¥" in body
+    headers = " ".join(re.findall(r"<th[^>]*>(.*?)</th>", body))
+    assert "CNY" in headers and "USD" not in headers
+    assert i18n.usd(p.cost.capex_usd) not in body  # the headline in dollars is not there ...
+    with i18n.money_context("CNY", 7.0):
+        assert i18n.usd(p.cost.capex_usd) in body  # ... the converted one is

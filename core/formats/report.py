@@ -49,7 +49,7 @@ from typing import Mapping
 
 from core import vocab
 from core.errors import FabricPlannerError, InputError
-from core.i18n import HTML_LANG, _, babel_locale, current, money_note, ngettext, number, usd
+from core.i18n import HTML_LANG, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
 from core.spares import policy_words
 from core.text import html_text
 
@@ -230,7 +230,7 @@ def _table(headers: list[str], rows: list[list], numeric: set[int] = frozenset()
         attr = f' class="{" ".join(names)}"' if names else ""
         return f"<{tag}{attr}>{html_text(str(value))}</{tag}>"
 
-    head = "".join(cell("th", i, h) for i, h in enumerate(headers))
+    head = "".join(cell("th", i, in_currency(h)) for i, h in enumerate(headers))  # money headers: the shown currency
     body = []
     for r, values in enumerate(rows):
         extras = row_classes[r] if row_classes else [None] * len(values)
@@ -453,7 +453,7 @@ def _network_label(key: str) -> str:
 
 
 def _bom_headers() -> list[str]:
-    return [_("category"), _("item"), _("qty"), _("unit USD"), _("total USD"), _("total W"),
+    return [_("category"), _("item"), _("qty"), in_currency(_("unit USD")), in_currency(_("total USD")), _("total W"),
             _("why (how the count was derived)"), _("catalog id")]
 
 
