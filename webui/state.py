@@ -61,13 +61,13 @@ LEAF_OVERSUB_STEPS = [0.5, *OVERSUB_STEPS]
 """The leaf's down:up may go below 1 (more uplink than downlink, as Meta provisions ToRs)."""
 BW_UNITS = {"GB/s": "gbyte", "Gb/s": "gbit"}
 
-# the UI's own link keys (a sharelink extension, so decode() leaves them alone)
 def _rate_words() -> str:
     return _("units of the currency per US dollar: {ranges}").format(ranges=", ".join(
         f"{code} {entry['low']:g}-{entry['high']:g}" for code, entry in i18n.currencies().items()
         if code != i18n.DEFAULT_CURRENCY))
 
 
+# the UI's own link keys (a sharelink extension, so decode() leaves them alone)
 UI = sharelink.register_extension("ui_", [
     sharelink.Param("bw", N_("bandwidth unit"), sharelink.parse_choice(["gbyte", "gbit"]), str, "gbyte",
                     N_("gbyte (GB/s) or gbit (Gb/s)")),
@@ -83,18 +83,19 @@ def money_from_link(params: dict) -> tuple[tuple[str, float], list[str]]:
     """(currency, rate per US dollar) of the link's ``ui_cur`` and ``ui_fx``, and the warning about a rate its
     currency does not take (``core.i18n.check_rate``: the published rate is used instead). A currency the app does
     not know is ``UI.decode``'s warning (US dollars are shown), and its rate is then not warned about again."""
-    values, warnings = UI.decode(params)
+    values = UI.decode(params)[0]
     code, rate = values["cur"], values["fx"]
     try:
         return (code, i18n.check_rate(code, rate)), []
     except ValueError:
         published = i18n.check_rate(code, None)
-        if any("ui_cur" in warning for warning in warnings):
+        if "ui_cur" in params and UI.decode({"ui_cur": params["ui_cur"]})[1]:  # the currency was refused
             return (code, published), []
-        entry = i18n.currencies()[code]
+        entry, raw = i18n.currencies()[code], params.get("ui_fx")
+        raw = raw[-1] if isinstance(raw, (list, tuple)) and raw else raw  # the last value counts
         return (code, published), [_(
             "Link parameter 'ui_fx' (exchange rate) = {value} was ignored: {code} takes a rate from {low} to {high} "
-            "per US dollar; {published} is used.").format(value=shown(str(params.get("ui_fx")), 20), code=code,
+            "per US dollar; {published} is used.").format(value=shown(str(raw), 20), code=code,
                                                          low=f"{entry['low']:g}", high=f"{entry['high']:g}",
                                                          published=f"{published:g}")]
 
