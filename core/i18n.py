@@ -16,7 +16,10 @@ The language is per request: a ``ContextVar`` that the web app sets at the start
 across requests that holds translated text must have ``current()`` in its key.
 
 Numbers are formatted per locale with Babel (``number``), money by ``usd``, the one money format;
-Chinese writes large amounts in 万 / 亿 (10^4 / 10^8), e.g. ``1.2亿美元``.
+Chinese writes large amounts in 万 / 亿 (10^4 / 10^8), e.g. ``1.2亿美元``. Which currency money is shown in
+is per request too (``money_context`` / ``set_currency``: US dollars, renminbi or euros at a stated rate);
+amounts are counted in US dollars everywhere and converted by ``usd`` as it writes them. A cache holding money
+text keys on ``locale()`` (language and currency) instead of ``current()``.
 """
 
 from __future__ import annotations
@@ -82,14 +85,29 @@ def set_language(language: str) -> None:
 
 @contextlib.contextmanager
 def language(code: str) -> Iterator[None]:
-    """``with language("zh"): ...`` speaks ``code`` inside the block only."""
+    """``with language("zh"): ...`` speaks ``code`` inside the block only; ``code`` may be a ``locale()`` key
+    (``"zh@CNY=7.1072"``), which also shows money in its currency at its rate in the block."""
+    code, _at, money = code.partition("@")
     if code not in LANGUAGES:
         raise ValueError(f"unknown language {code!r}; choose from {', '.join(LANGUAGES)}")
     token = _language.set(code)
     try:
-        yield
+        if money:
+            name, _equals, rate = money.partition("=")
+            with money_context(name, float(rate)):
+                yield
+        else:
+            yield
     finally:
         _language.reset(token)
+
+
+def locale() -> str:
+    """This request's language and money in one text: ``"en"`` / ``"zh"`` in US dollars, else with the currency
+    and its rate (``"zh@CNY=7.1072"``). What is cached across requests, or run in another process, keys on it
+    and runs in it (``with language(locale_key): ...``)."""
+    code, rate = _money.get()
+    return current() if code == DEFAULT_CURRENCY else f"{current()}@{code}={rate!r}"
 
 
 def _(message: str) -> str:
@@ -170,8 +188,99 @@ def _significant(value: float, digits: int) -> str:
     return f"{value:,.0f}"
 
 
+# --- the display currency -----------------------------------------------------------------------
+CURRENCY_FILE = Path(__file__).resolve().parent.parent / "assets" / "catalog" / "currency.toml"
+DEFAULT_CURRENCY = "USD"
+"""The catalog's currency: every price and amount in the engine is in US dollars."""
+
+
+@lru_cache(maxsize=1)
+def currencies() -> dict[str, dict]:
+    """The display currencies (``assets/catalog/currency.toml``): code -> ``rate`` (units of the currency per
+    US dollar, as published), ``date`` and ``source`` of that rate, ``symbol`` (English), ``zh_unit``
+    (Chinese), and the range ``low``-``high`` a rate the user sets may take."""
+    import tomllib
+
+    with CURRENCY_FILE.open("rb") as handle:
+        return {code: dict(entry) for code, entry in tomllib.load(handle)["currency"].items()}
+
+
+CURRENCY_NAMES = {"USD": N_("US dollar (USD)"), "CNY": N_("Chinese yuan (CNY)"), "EUR": N_("Euro (EUR)")}
+"""Each currency's name, for the currency switch."""
+RATE_SOURCES = {"cfets": N_("CFETS central parity rate"),
+                "cfets-cross": N_("cross rate of the CFETS central parity rates")}
+"""``source`` of a published rate in ``currency.toml`` -> what it is, in words."""
+
+_money: ContextVar[tuple[str, float]] = ContextVar("fabric_planner_currency", default=(DEFAULT_CURRENCY, 1.0))
+
+
+def check_rate(code: str, rate: float | None) -> float:
+    """``rate`` (units of ``code`` per US dollar) if the currency accepts it, the published rate if None.
+
+    Raises ValueError for an unknown currency, or a rate that is not a finite number from the currency's ``low``
+    to its ``high`` (US dollars: 1 only).
+    """
+    entry = currencies().get(code)
+    if entry is None:
+        raise ValueError(f"unknown currency {code!r}; choose from {', '.join(currencies())}")
+    if rate is None:
+        return float(entry["rate"])
+    if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not entry["low"] <= rate <= entry["high"]:
+        raise ValueError(f"the {code} rate must be a number from {entry['low']:g} to {entry['high']:g} per USD")
+    return float(rate)
+
+
+def set_currency(code: str, rate: float | None = None) -> None:
+    """Show money in ``code`` (a key of ``currencies()``) at ``rate`` units per US dollar (None: the published
+    rate) for the rest of this request; ValueError as ``check_rate``."""
+    _money.set((code, check_rate(code, rate)))
+
+
+@contextlib.contextmanager
+def money_context(code: str, rate: float | None = None) -> Iterator[None]:
+    """``with money_context("CNY", 7.2): ...`` shows money in ``code`` at ``rate`` per US dollar in the block."""
+    token = _money.set((code, check_rate(code, rate)))
+    try:
+        yield
+    finally:
+        _money.reset(token)
+
+
+def currency() -> str:
+    """The currency money is shown in this request: ``"USD"``, ``"CNY"`` or ``"EUR"``."""
+    return _money.get()[0]
+
+
+def fx_rate() -> float:
+    """Units of the shown currency per US dollar (1 for US dollars)."""
+    return _money.get()[1]
+
+
+def money_note() -> str:
+    """One sentence stating the currency money is shown in, the rate and its date (or that the user set it)."""
+    code, rate = _money.get()
+    if code == DEFAULT_CURRENCY:
+        return _("Money in US dollars (USD), the catalog's currency.")
+    entry = currencies()[code]
+    if rate == entry["rate"]:
+        return _("Money in {code} at 1 USD = {rate} {code} ({source}, {date}); the catalog's prices are in USD."
+                 ).format(code=code, rate=f"{rate:g}", source=_(RATE_SOURCES[entry["source"]]), date=entry["date"])
+    return _("Money in {code} at 1 USD = {rate} {code} (a rate set by the user); the catalog's prices are in USD."
+             ).format(code=code, rate=f"{rate:g}")
+
+
+def in_currency(label: str) -> str:
+    """A money label (``Capex [USD]``, ``资本支出 [美元]``) with its currency written as the shown one
+    (``Capex [CNY]``, ``资本支出 [元]``): the labels name US dollars, in which the engine counts."""
+    code = currency()
+    if code == DEFAULT_CURRENCY:
+        return label
+    return re.sub(r"\bUSD\b", code, label).replace("美元", currencies()[code]["zh_unit"])
+
+
 def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = False, cents: bool = False) -> str:
-    """The one money format, in the current language (cards, axes, hover, tables, report, CLI text).
+    """The one money format, in the current language and currency (cards, axes, hover, tables, report, CLI text);
+    it takes US dollars and prints the session's currency (below).
 
     English: whole dollars below a million (``$49,983``), three significant figures in millions from
     1e6 (``$8.53 M``, ``$853 M``) and in billions from 1e9 (``$1.10 B``, ``$1,234 B``); an amount that
@@ -184,17 +293,26 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
     script may read back and whose numbers are the same in both languages. ``trim``: without the decimals'
     trailing zeros, for axis ticks, whose values are round (``$1.5 B``, ``$1 B``; ``6万美元``, ``60.5万美元``).
     ``cents``: amounts below $100 with two decimals, two significant figures below 10 cents (``$12.40``,
-    ``$0.20``, ``0.034美元``), for prices per unit such as a million tokens. ``value`` in US dollars.
+    ``$0.20``, ``0.034美元``), for prices per unit such as a million tokens.
+
+    ``value`` is in US dollars (the engine's and the catalog's currency); the text is in the session's currency
+    (``money_context``): ``value`` times ``fx_rate()``, written with the currency's English symbol (``$``,
+    ``CN¥``, ``€``: ``CN¥3.55 M``, ``€42,748``) or Chinese unit (``美元``, ``元``, ``欧元``: ``4.998万元``,
+    ``11.0亿欧元``), in the same steps.
     """
     if value is None or value != value or value in (float("inf"), float("-inf")):
         return "-"
+    code, rate = _money.get()
+    value = value * rate
+    entry = currencies()[code]
+    symbol, unit = entry["symbol"], entry["zh_unit"]
     magnitude = abs(value)
     if cents and 0 < magnitude < 100:
         text = f"{magnitude:.2f}" if magnitude >= 0.1 else f"{magnitude:.2g}"
         sign = "-" if value < 0 else ("+" if signed else "")
-        return sign + (text + "美元" if current() == "zh" else "$" + text)
+        return sign + (text + unit if current() == "zh" else symbol + text)
     zh = current() == "zh"
-    steps = () if exact else ((1e8, 3, "亿美元"), (1e4, 4, "万美元")) if zh else ((1e9, 3, " B"), (1e6, 3, " M"))
+    steps = () if exact else ((1e8, 3, "亿" + unit), (1e4, 4, "万" + unit)) if zh else ((1e9, 3, " B"), (1e6, 3, " M"))
     body = None
     for size, digits, suffix in steps:
         text = _significant(magnitude / size, digits)
@@ -203,11 +321,11 @@ def usd(value: float, signed: bool = False, exact: bool = False, trim: bool = Fa
             break
     if body is None:
         magnitude = round(magnitude)
-        body = f"{magnitude:,.0f}" + ("美元" if zh else "")
+        body = f"{magnitude:,.0f}" + (unit if zh else "")
     sign = "-" if value < 0 and magnitude else ("+" if signed and value > 0 and magnitude else "")
     if zh:
         return sign + body
-    return sign + "$" + body
+    return sign + symbol + body
 
 
 def join(items: list[str]) -> str:

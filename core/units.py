@@ -12,14 +12,15 @@ so. Numbers: three significant figures below 100, whole numbers with separators 
 Money. ``core.i18n.usd`` is the one money format (English ``$1.10 B`` / ``$853 M`` / ``$49,983``,
 Chinese ``11.0亿美元`` / ``4.998万美元``); Plotly axes get their tick labels from it
 (:func:`money_axis`), hover texts get it as ``customdata``, and XLSX cells a number format that reads
-the same way (:func:`excel_money_format`).
+the same way (:func:`excel_money_format`). Amounts are in US dollars; the session's currency
+(``core.i18n.money_context``) is applied where they are written: by ``usd`` and by the axis's tick placement.
 """
 
 from __future__ import annotations
 
 import math
 
-from core.i18n import current, usd
+from core.i18n import currencies, currency, current, fx_rate, usd
 
 BANDWIDTH_UNITS = ("GB/s", "Gb/s")
 LINK_UNITS = {"gbyte": "GB/s", "gbit": "Gb/s"}
@@ -104,15 +105,20 @@ def money_axis(top: float, bottom: float = 0.0, **extra) -> dict:
     """A Plotly axis [USD] whose tick labels are ``core.i18n.usd`` texts without trailing zeros (``$1.5 B``,
     ``6万美元``; Plotly's own d3 formats write ``$1.00G``): ``fig.update_layout(yaxis=money_axis(max(values),
     title=...))``."""
-    ticks = money_ticks(top, bottom)
+    rate = fx_rate()  # round ticks in the shown currency, placed at their value in US dollars (the data's)
+    ticks = [tick / rate for tick in money_ticks(top * rate, bottom * rate)]
     return dict(tickmode="array", tickvals=ticks, ticktext=[usd(v, trim=True) for v in ticks], **extra)
 
 
 def excel_money_format(language: str | None = None) -> str:
-    """An XLSX number format reading like ``core.i18n.usd`` in ``language`` (default: the current one):
-    ``$1.10 B`` / ``$853.1 M`` / ``$49,983``; ``11.00亿美元`` / ``5118.0万美元`` / ``9,500美元``. Excel
-    scales by thousands only, so 亿 and 万 use the literal-point trick (``0!.00,,`` is value / 1e8 to two
-    decimals)."""
+    """An XLSX number format reading like ``core.i18n.usd`` in ``language`` (default: the current one) and the
+    session's currency (``core.i18n.currency()``), for a cell holding the amount in that currency (US dollars
+    times ``core.i18n.fx_rate()``): ``$1.10 B`` / ``$853.1 M`` / ``$49,983``; ``11.00亿美元`` / ``5118.0万美元`` /
+    ``9,500美元``; ``CN¥7.82 B``, ``€42,748``, ``3.552万元``. Excel scales by thousands only, so 亿 and 万 use
+    the literal-point trick (``0!.00,,`` is value / 1e8 to two decimals)."""
+    entry = currencies()[currency()]
     if (language or current()) == "zh":
-        return '[>=100000000]0!.00,,"亿美元";[>=10000]0!.0,"万美元";#,##0"美元"'
-    return '[>=1000000000]"$"#,##0.00,,," B";[>=1000000]"$"#,##0.0,," M";"$"#,##0'
+        unit = entry["zh_unit"]
+        return f'[>=100000000]0!.00,,"亿{unit}";[>=10000]0!.0,"万{unit}";#,##0"{unit}"'
+    symbol = entry["symbol"]
+    return f'[>=1000000000]"{symbol}"#,##0.00,,," B";[>=1000000]"{symbol}"#,##0.0,," M";"{symbol}"#,##0'

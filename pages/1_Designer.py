@@ -33,7 +33,7 @@ def main() -> None:
     """The page, top to bottom; returns early (instead of st.stop) so app.py can still draw the share box."""
     cur: state.Current = st.session_state["fp_current"]
     unit = cur.unit
-    lang = i18n.current()  # part of every cache key below: the cached figures and tables hold text
+    lang = i18n.locale()  # part of every cache key below: the cached figures and tables hold text and money
 
     st.title(_("Fabric planner"))
     if cur.plan is not None:
@@ -127,9 +127,9 @@ def main() -> None:
             st.caption(_("Part names are the catalog's, quoted as published; ids are in Catalog & assumptions."))
             header = cached.bom_headers()  # column id -> its header; the ids stay (tests and downloads use them)
             bom = cached.bom_table(key, lang)
-            if lang != i18n.DEFAULT_LANGUAGE:  # other languages: the frame's own columns carry the headers too
+            if i18n.current() != i18n.DEFAULT_LANGUAGE:  # other languages: the frame's own columns carry the headers too
                 bom = bom.rename(columns=header)
-            col = (lambda c: c) if lang == i18n.DEFAULT_LANGUAGE else header.get
+            col = (lambda c: c) if i18n.current() == i18n.DEFAULT_LANGUAGE else header.get
             bom = tables.money(bom, [col("unit_price_usd"), col("extended_price_usd")])
             st.dataframe(
                 bom, hide_index=True, width="stretch",
@@ -158,7 +158,7 @@ def main() -> None:
                              "cores and leaf uplinks above are already sized for that size).").format(
                                  nodes=i18n.number(cur.design.grow_to), usd=i18n.usd(plan.reserved_network_capex_usd)))
                 st.dataframe(
-                    tables.money(reserved.rename(columns=header) if lang != i18n.DEFAULT_LANGUAGE else reserved,
+                    tables.money(reserved.rename(columns=header) if i18n.current() != i18n.DEFAULT_LANGUAGE else reserved,
                                  [col("unit_price_usd"), col("extended_price_usd")]),
                     hide_index=True, width="stretch",
                     column_config={
@@ -176,7 +176,7 @@ def main() -> None:
                 table = networks_table(plan)
                 money_header = _("Capex [USD]")
                 st.dataframe(tables.money(table, [money_header]), hide_index=True, width="stretch", column_config={
-                    c: tables.money_column() if c == money_header else st.column_config.NumberColumn(format="localized")
+                    c: tables.money_column(c) if c == money_header else st.column_config.NumberColumn(format="localized")
                     for c in table.columns[1:]})
             downloads = st.container(horizontal=True)  # buttons as wide as their labels
             # bytes, not callables, and no rerun on click: a deferred file is dropped by the next rerun, so

@@ -289,7 +289,9 @@ def main() -> None:
     book = price_book(lang)
     book_headers = {} if english else {c: _(label) for c, label in PRICE_BOOK_COLUMNS.items()}
     prices = [book_headers.get(c, c) for c in ("low_usd", "typical_usd", "high_usd")]
-    money = {c: tables_fmt.money_column(c) for c in prices}  # the one money format (core.i18n.usd), as in the BOM
+    # the one money format (core.i18n.usd), as in the BOM; the header names the shown currency in every language
+    money = {c: tables_fmt.money_column(_(PRICE_BOOK_COLUMNS[k]))
+             for c, k in zip(prices, ("low_usd", "typical_usd", "high_usd"))}
     st.dataframe(tables_fmt.money(book.rename(columns=book_headers), prices), hide_index=True, width="stretch",
                  height=420,
                  column_config={**money, book_headers.get("price_source", "price_source"): st.column_config.TextColumn(

@@ -184,7 +184,7 @@ def main() -> None:
     if isinstance(result, FabricPlannerError):
         st.error(safe.md(str(result)))
         return
-    fig = _figure(key, i18n.current(), cur.unit, result)
+    fig = _figure(key, i18n.locale(), cur.unit, result)
     st.plotly_chart(fig, key=W + "chart", config={"displaylogo": False})
     swept = [sw.setting_label(spec.x.setting)] + ([sw.setting_label(spec.y.setting)] if spec.y else [])
     st.caption(_("Each point is the sidebar's design, {size}, with {swept} set to the point's value. {feasible} of "

@@ -306,7 +306,7 @@ def _spof_section(cur, key: str, lang: str) -> None:
         st.dataframe(tables.money(table, [_("remedy capex [USD]")]), hide_index=True, width="stretch",
                      height=cache.table_height(len(table)), column_config={
             _("GPUs lost"): st.column_config.NumberColumn(format="localized"),
-            _("remedy capex [USD]"): tables.money_column(),
+            _("remedy capex [USD]"): tables.money_column(_("remedy capex [USD]")),
             _("remedy"): st.column_config.TextColumn(width="large")})
     st.caption(_("Every element whose loss alone cuts GPUs off or splits the cluster, with the GPUs lost and a "
                  "remedy priced from the catalog (network capex it adds)."))
@@ -417,8 +417,8 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
         _("item"): st.column_config.TextColumn(width="medium"),
         _("installed"): st.column_config.NumberColumn(format="localized"),
         _("spares"): st.column_config.NumberColumn(format="localized"),
-        _("unit price [USD]"): tables.money_column(),
-        _("spares price [USD]"): tables.money_column(),
+        _("unit price [USD]"): tables.money_column(_("unit price [USD]")),
+        _("spares price [USD]"): tables.money_column(_("spares price [USD]")),
         _("coverage in lead time"): st.column_config.NumberColumn(format="percent",
                                                                  help=_("Poisson probability that the failures "
                                                                         "during the lead time do not exceed the "
@@ -510,7 +510,7 @@ def main() -> None:
         return
     plan = cur.plan
     key = cur.design.model_dump_json()
-    lang = i18n.current()
+    lang = i18n.locale()  # the cache key: language and currency
     jobstate.init(st.query_params.to_dict())
     jobstate.fit(plan)
     # link warnings (said again in the language shown) and failed elements this design does not have

@@ -124,8 +124,10 @@ def _form(values: dict, size: str, gpus: int) -> None:
                             key=W + "bsz")
         power = e3.number_input(_("Max. facility power [kW]"), 0.0, 10_000_000.0, float(values["kw"]), 100.0,
                                 key=W + "kw")
-        budget = e4.number_input(_("Budget, whole cluster [USD]"), 0.0, 1e13, float(values["usd"]), 1e6,
-                                 format="%.0f", key=W + "usd")
+        # the link holds US dollars (opt_usd, opt_susd); the boxes speak the sidebar's currency, a box per rate
+        rate, per = i18n.fx_rate(), "" if i18n.currency() == i18n.DEFAULT_CURRENCY else f"_{i18n.locale()}"
+        budget = e4.number_input(i18n.in_currency(_("Budget, whole cluster [USD]")), 0.0, 1e13 * rate,
+                                 float(values["usd"]) * rate, 1e6, format="%.0f", key=W + "usd" + per)
         f1, f2, f3 = st.columns([2, 1, 1])
         models = ["", *PRESETS]
         model = f1.selectbox(_("Training job (the front then plots days to train)"), models,
@@ -140,13 +142,20 @@ def _form(values: dict, size: str, gpus: int) -> None:
                                        "the Inference page's model, lengths, precisions and TTFT/TPOT targets (the "
                                        "cheapest split searched per design); the front then plots the cost per "
                                        "million output tokens."))
-        susd = g2.number_input(_("Max. cost per million output tokens [USD]"), 0.0, 1e6, float(values["susd"]), 0.1,
-                               key=W + "susd", help=_("0 = no limit; needs a serving rate."))
+        susd = g2.number_input(i18n.in_currency(_("Max. cost per million output tokens [USD]")), 0.0, 1e6 * rate,
+                               float(values["susd"]) * rate, 0.1, key=W + "susd" + per,
+                               help=_("0 = no limit; needs a serving rate."))
         if st.form_submit_button(_("Search"), type="primary"):
             values.update(mode=mode, obj=objective, pl=int(planes), fab=fabric, sw=tuple(allowed),
                           os=float(oversub), bisr=float(ratio), hops=int(hops), tiers=int(tiers), bus=float(busbw) / per_gbyte, bsz=int(size), kw=float(power),
-                          usd=float(budget), model=model, days=float(days), tok=float(tokens), srate=float(srate),
-                          susd=float(susd), run="1")
+                          usd=_dollars(budget, values["usd"], rate), model=model, days=float(days), tok=float(tokens),
+                          srate=float(srate), susd=_dollars(susd, values["susd"], rate), run="1")
+
+
+def _dollars(shown: float, dollars: float, rate: float) -> float:
+    """A money box's value (``shown``, in the sidebar's currency at ``rate`` per US dollar) in US dollars, for the
+    link; the link's own ``dollars`` when the box still shows them, so an untouched box does not change the link."""
+    return float(dollars) if float(shown) == float(dollars) * rate else float(shown) / rate
 
 
 def _best(result) -> None:
@@ -190,7 +199,7 @@ def _tables(result) -> None:
         _("Power [kW]"): round(r["power_kw"])} for r in rows])
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
         _("Design"): st.column_config.TextColumn(width=320),  # capex and busbw in view at 1,024 px, the label at 1,280
-        capex: tables.money_column(),
+        capex: tables.money_column(capex),
         figs.metric_title(result.metric, unit): st.column_config.NumberColumn(
             format="%.3f" if result.metric == "usd_per_mtok" else "%.1f"),
         _("Power [kW]"): COUNT,  # whole kW with separators: 3,536

@@ -202,7 +202,7 @@ def _what_if(here, without) -> None:
 
 def _results(cur, plan, store: dict) -> None:
     key = json.dumps({"design": cur.design.model_dump_json(), "values": store}, sort_keys=True)
-    served, figure = _served(key, i18n.current(), cur.design, plan, dict(store))
+    served, figure = _served(key, i18n.locale(), cur.design, plan, dict(store))
     here = served.here
     if isinstance(here, Exception):
         _show_error(here)

@@ -36,7 +36,7 @@ ToR Pod SU HBD CLI JSON URL CSV XLSX PDF HTML Slurm NetBox Streamlit Plotly PNG 
 GraphML draw.io drawio mxGraph ASTRA-sim SimAI YAML Chromium Vera
 token tokens Gb/s GB/s x e g vs id ids auto ECMP VP nccl-tests nccl
 p2p send recv Cedar English IT Clos Dragonfly Dragonfly+ Valiant
-UFM BMC ISL PDU PDUs MLAG NFS GbE OOB
+UFM BMC ISL PDU PDUs MLAG NFS GbE OOB CNY EUR CFETS
 KV TTFT TPOT Vidur llm-d inference-sim gpt-oss
 """.split()}
 

@@ -241,7 +241,7 @@ def test_a_link_opened_on_compare_holds_the_design_the_full_sidebar_builds(param
     assert design_keys(link(at)) == wanted
     first = {k[3:]: v for k, v in flat(link(at)).items() if k.startswith("c1_") and k != "c1_name"}
     assert first == {k: v for k, v in wanted.items() if k not in ("v", "ui_bw")}
-    assert [w.key for w in at.sidebar if getattr(w, "key", None)] == ["w_lang", "w_bits"]  # language and bandwidth unit; no design control here
+    assert [w.key for w in at.sidebar if getattr(w, "key", None)] == ["w_lang", "w_bits", "w_cur"]  # language, bandwidth unit, currency; no design control here
 
 
 def test_the_designer_controls_survive_a_visit_to_the_compare_page():

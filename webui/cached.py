@@ -6,8 +6,9 @@ without copying; nothing here mutates what it returns. A cached figure is frozen
 ``st.plotly_chart`` asks it for its plain form on every run, made once here instead of a deep copy
 each time.
 
-Everything here holds text in a language, so every cached function takes ``language`` (the caller
-passes ``core.i18n.current()``): it is part of the cache key and the body runs in that language.
+Everything here holds text in a language (and money in a currency), so every cached function takes ``language``
+(the caller passes ``core.i18n.locale()``, the language and the currency): it is part of the cache key and the body
+runs in that language and currency.
 """
 
 from __future__ import annotations

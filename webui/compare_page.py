@@ -356,7 +356,7 @@ def main() -> None:
 
     # --- the columns -------------------------------------------------------------------------------------
     settings, free = _job_settings()
-    lang = i18n.current()
+    lang = i18n.locale()  # the cache key: language and currency
     key = json.dumps({"designs": [(e["name"], e["design"]) for e in entries], "sizes": list(store["sizes"]),
                       "settings": {k: list(v) if isinstance(v, tuple) else v for k, v in settings.items()},
                       "free": sorted(free), "serving": dict(inferencestate.LINK.values())}, sort_keys=True)
@@ -442,7 +442,7 @@ def _review_pack(store: dict, key: str, result: cmp.Comparison, lang: str, unit:
         if not st.button(_("Build the review pack (HTML and PDF)"), key=W + "pack"):
             return
         ss[PACK] = wanted
-    link = state.share_url(PAGE_PATH, {**comparelink.encode(_comparison(store)), state.LANG_KEY: lang})
+    link = state.share_url(PAGE_PATH, {**comparelink.encode(_comparison(store)), state.LANG_KEY: i18n.current()})
     name = _("Comparison of {count} designs").format(count=len(result.columns))
     finished, pack = jobs.result("report", json.dumps([key, store["baseline"], link, unit, cover]),
                                  jobwork.comparison_report, result, name, link, unit, cover,

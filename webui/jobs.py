@@ -333,7 +333,7 @@ class Runner:
         kind. Raises ``Busy`` when the queue is full."""
         if kind not in LIMITS:
             raise ValueError(f"unknown job kind {kind!r}")
-        language = language or i18n.current()
+        language = language or i18n.locale()
         with self._lock:
             existing = self.find(key)
             if existing is not None:
@@ -585,11 +585,11 @@ def result(kind: str, key: str, fn: Callable, *args, what: str | None = None) ->
     from webui import safe
 
     run = runner()
-    key = _job_key(kind, i18n.current(), key)
+    key = _job_key(kind, i18n.locale(), key)
     job = run.find(key)
     if job is None:
         try:
-            job = run.submit(kind, key, fn, args, session=_session_id(), language=i18n.current())
+            job = run.submit(kind, key, fn, args, session=_session_id(), language=i18n.locale())
         except Busy as exc:
             st.warning(safe.md(str(exc)))
             return False, None
@@ -614,7 +614,7 @@ class Stopped(RuntimeError):
 def run_now(kind: str, key: str, fn: Callable, *args, session: str | None = None, language: str | None = None):
     """``fn(*args)`` as a job of ``kind``, waited for (a deferred download's callable: it runs on a thread of its
     own, not the script's). Returns the value (an engine error is raised); raises ``Busy`` or ``Stopped``."""
-    language = language or i18n.current()
+    language = language or i18n.locale()
     run = runner()
     key = _job_key(kind, language, key)
     job = run.find(key) or run.submit(kind, key, fn, args, session=session, language=language)
@@ -688,7 +688,7 @@ def _progress(key: str, what: str) -> None:
     global _FRAGMENT
     if _FRAGMENT is None:
         _FRAGMENT = st.fragment(run_every=0.5)(_progress_body)
-    _FRAGMENT(key, what, i18n.current())
+    _FRAGMENT(key, what, i18n.locale())
 
 
 _FRAGMENT = None

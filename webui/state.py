@@ -61,11 +61,78 @@ LEAF_OVERSUB_STEPS = [0.5, *OVERSUB_STEPS]
 """The leaf's down:up may go below 1 (more uplink than downlink, as Meta provisions ToRs)."""
 BW_UNITS = {"GB/s": "gbyte", "Gb/s": "gbit"}
 
+def _rate_words() -> str:
+    return _("units of the currency per US dollar: {ranges}").format(ranges=", ".join(
+        f"{code} {entry['low']:g}-{entry['high']:g}" for code, entry in i18n.currencies().items()
+        if code != i18n.DEFAULT_CURRENCY))
+
+
 # the UI's own link keys (a sharelink extension, so decode() leaves them alone)
 UI = sharelink.register_extension("ui_", [
     sharelink.Param("bw", N_("bandwidth unit"), sharelink.parse_choice(["gbyte", "gbit"]), str, "gbyte",
                     N_("gbyte (GB/s) or gbit (Gb/s)")),
+    sharelink.Param("cur", N_("currency"), sharelink.parse_choice(list(i18n.currencies())), str,
+                    i18n.DEFAULT_CURRENCY, ", ".join(i18n.currencies())),
+    sharelink.Param("fx", N_("exchange rate"), sharelink.parse_float(0.0, 1e6, low_open=True),
+                    sharelink.format_number, None, _rate_words),
 ])
+CURRENCY_WIDGET, RATE_WIDGET = "w_cur", "w_fx"  # widget keys (K + ...: kept over a language switch)
+
+
+def money_from_link(params: dict) -> tuple[tuple[str, float], list[str]]:
+    """(currency, rate per US dollar) of the link's ``ui_cur`` and ``ui_fx``, and the warning about a rate its
+    currency does not take (``core.i18n.check_rate``: the published rate is used instead). A currency the app does
+    not know is ``UI.decode``'s warning (US dollars are shown), and its rate is then not warned about again."""
+    values = UI.decode(params)[0]
+    code, rate = values["cur"], values["fx"]
+    try:
+        return (code, i18n.check_rate(code, rate)), []
+    except ValueError:
+        published = i18n.check_rate(code, None)
+        if "ui_cur" in params and UI.decode({"ui_cur": params["ui_cur"]})[1]:  # the currency was refused
+            return (code, published), []
+        entry, raw = i18n.currencies()[code], params.get("ui_fx")
+        raw = raw[-1] if isinstance(raw, (list, tuple)) and raw else raw  # the last value counts
+        return (code, published), [_(
+            "Link parameter 'ui_fx' (exchange rate) = {value} was ignored: {code} takes a rate from {low} to {high} "
+            "per US dollar; {published} is used.").format(value=shown(str(raw), 20), code=code,
+                                                         low=f"{entry['low']:g}", high=f"{entry['high']:g}",
+                                                         published=f"{published:g}")]
+
+
+def _on_currency_change() -> None:
+    """A currency was chosen: its rate starts at the published one."""
+    code = st.session_state.get(CURRENCY_WIDGET)
+    if code in i18n.currencies():
+        st.session_state[RATE_WIDGET] = i18n.check_rate(code, None)
+
+
+def currency_controls(sb) -> None:
+    """The one currency setting, in every sidebar: the currency and (but for US dollars) its rate per US dollar,
+    stated with its source and date; sets this run's money (``core.i18n.set_currency``) for every page."""
+    ss = st.session_state
+    codes = list(i18n.currencies())
+    if ss.get(CURRENCY_WIDGET) not in codes:
+        ss[CURRENCY_WIDGET] = i18n.DEFAULT_CURRENCY
+    code = sb.selectbox(_("Currency"), codes, key=CURRENCY_WIDGET, on_change=_on_currency_change,
+                        format_func=lambda c: _(i18n.CURRENCY_NAMES.get(c, c)),
+                        help=_("Every money figure is shown in this currency; the catalog's prices are in US "
+                               "dollars and are converted at the rate below."))
+    rate = None
+    if code != i18n.DEFAULT_CURRENCY:
+        entry = i18n.currencies()[code]
+        try:
+            i18n.check_rate(code, ss.get(RATE_WIDGET))
+        except ValueError:
+            ss[RATE_WIDGET] = i18n.check_rate(code, None)
+        rate = sb.number_input(_("Exchange rate [{code} per USD]").format(code=code), float(entry["low"]),
+                               float(entry["high"]), step=0.01, format="%.5f", key=RATE_WIDGET,
+                               help=_("The published rate is {rate} ({source}, {date}); set your own here.").format(
+                                   rate=f"{entry['rate']:g}", source=_(i18n.RATE_SOURCES[entry["source"]]),
+                                   date=entry["date"]))
+    i18n.set_currency(code, rate)
+    if code != i18n.DEFAULT_CURRENCY:
+        sb.caption(safe.md(i18n.money_note()))
 
 
 def unit_toggle(sb) -> None:
@@ -315,7 +382,8 @@ def _link_warnings(params: dict) -> list[str]:
         warnings.append(_("Link parameter 'tab' (Designer tab) = {value} is not a tab; the first tab is shown. "
                           "Accepted: {tabs}.").format(value=shown(tab if isinstance(tab, str) else str(tab), 20),
                                                       tabs=", ".join(DESIGNER_TABS)))
-    return warnings + UI.decode(params)[1] + JOB.decode(params)[1] + naming_from_link(params)[1]
+    return (warnings + UI.decode(params)[1] + money_from_link(params)[1] + JOB.decode(params)[1]
+            + naming_from_link(params)[1])
 
 
 URL_STORE = "_fp_url"
@@ -351,6 +419,7 @@ def _init_session() -> None:
     jobstate.init(params)
     _set_widgets(design)
     st.session_state[K + "bits"] = ui_values["bw"] == "gbit"
+    (st.session_state[CURRENCY_WIDGET], st.session_state[RATE_WIDGET]) = money_from_link(params)[0]
     st.session_state[NAMING_STORE] = naming_from_link(params)[0]
     st.session_state[TAB_STORE] = tab_id(params.get(TAB_KEY)) or DESIGNER_TABS[0]
     # the link is kept so its warnings can be said again in another language
@@ -474,6 +543,7 @@ def sidebar() -> Current:
     sb = st.sidebar
     language_switch(sb)
     unit_toggle(sb)
+    currency_controls(sb)
     sb.markdown("### " + _("Design"))
     gallery.gallery(sb, apply_design)  # before the design widgets: a preset being loaded sets their values
     sb.text_input(_label("name"), key=K + "name", max_chars=MAX_NAME_CHARS, placeholder=_("optional, e.g. Pod A"),
@@ -738,7 +808,8 @@ def switch_labels(design: Design | None, result: Plan | None, fallback, speed: i
 
 
 def compare_sidebar() -> Current:
-    """The Compare page's sidebar: the language switch and the Designer's design in one line, not its controls.
+    """The Compare page's sidebar: the language, bandwidth-unit and currency switches and the Designer's design in one
+    line, not its controls.
 
     The Compare page edits its own columns, never this design, and its rerun with four designs was about 2x its
     target with the Designer's ~45 controls drawn (each is a message Streamlit builds on every run).
@@ -757,6 +828,7 @@ def compare_sidebar() -> Current:
         except StreamlitAPIException:  # a button's state cannot be written (and needs no keeping)
             pass
     unit_toggle(sb)
+    currency_controls(sb)
     unit = bandwidth_unit()
     warnings = list(ss.get("_fp_warnings", []))
     last: Current | None = ss.get("fp_current")
@@ -1002,7 +1074,14 @@ def _size_control(sb, system) -> None:
 
 def link_params(design: Design, unit: str) -> dict[str, str]:
     """Everything this app puts in the URL for ``design`` (design and ``ui_`` keys, and the language)."""
-    return {**sharelink.encode(design), **UI.encode({"bw": BW_UNITS[unit]}), LANG_KEY: i18n.current()}
+    return {**sharelink.encode(design), **UI.encode({"bw": BW_UNITS[unit], **money_link_values()}),
+            LANG_KEY: i18n.current()}
+
+
+def money_link_values() -> dict:
+    """The link's ``ui_cur`` and ``ui_fx`` values of this run's money: the rate only when it is not the published one."""
+    code, rate = i18n.currency(), i18n.fx_rate()
+    return {"cur": code, "fx": None if rate == i18n.check_rate(code, None) else rate}
 
 
 def canonical_params(page_path: str) -> dict[str, str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.i18n import usd
+from core.i18n import in_currency, usd
 
 
 def money(frame: pd.DataFrame | list[dict], columns) -> pd.DataFrame:
@@ -19,5 +19,7 @@ def money(frame: pd.DataFrame | list[dict], columns) -> pd.DataFrame:
 
 
 def money_column(label: str | None = None, **kwargs) -> st.column_config.TextColumn:
-    """The column config of a money column made by :func:`money` (text, right-aligned like numbers)."""
-    return st.column_config.TextColumn(label, **kwargs)
+    """The column config of a money column made by :func:`money` (text, right-aligned like numbers); ``label``
+    (the column's header, naming US dollars: ``Capex [USD]``) is shown in the session's currency (``Capex [CNY]``,
+    ``core.i18n.in_currency``)."""
+    return st.column_config.TextColumn(in_currency(label) if label else label, **kwargs)

@@ -24,7 +24,7 @@ from typing import Callable, Collection, Mapping, Sequence
 from core.cost import CATEGORY_LABELS
 from core.design import Design
 from core.errors import FabricPlannerError
-from core.i18n import N_, _
+from core.i18n import N_, _, in_currency
 from core.perf import congestion, jobform
 from core.perf.collectives import sweep
 from core.perf.sizes import format_size
@@ -113,7 +113,7 @@ def metric_label(metric: Metric) -> str:
     """The metric's name in the current language."""
     if metric.key.startswith("busbw_gbytes_"):
         return _("All-reduce busbw at {size}").format(size=format_size(int(metric.key.rsplit("_", 1)[1])))
-    return _(metric.label)
+    return in_currency(_(metric.label))  # a money metric in the shown currency
 
 
 def key_values(summary: Mapping) -> dict[str, float]:

@@ -34,7 +34,7 @@ from core.catalog import load_catalog
 from core.design import MAX_GPUS, Design, parse_design
 from core import progress
 from core.errors import DesignError, FabricPlannerError, InputError
-from core.i18n import N_, _
+from core.i18n import N_, _, in_currency
 from core.perf.sizes import format_size
 from core.plan import Plan, plan as make_plan
 
@@ -146,7 +146,7 @@ def metric_label(key: str, size: int = GIB) -> str:
     """The metric's name in the current language (busbw names its message size)."""
     if key == "busbw_gbytes":
         return _("All-reduce busbw at {size}").format(size=format_size(int(size)))
-    return _(METRICS[key].label)
+    return in_currency(_(METRICS[key].label))  # a money metric in the shown currency
 
 
 def setting_label(key: str) -> str:

@@ -13,7 +13,7 @@ import pandas as pd
 
 from core.design import Design
 from core.errors import DesignError, InputError
-from core.i18n import _, usd
+from core.i18n import _, in_currency, usd
 from core.plan import plan
 
 OVERSUBSCRIPTION_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0)
@@ -72,6 +72,6 @@ def sweep_display_table(frame: pd.DataFrame, unit: str) -> pd.DataFrame:
         _("bisection [{unit}]").format(unit=f"T{unit[1]}/s"): (frame["bisection_tbits"] * scale).round(2),
         _("tiers"): frame["tiers"],
         _("switches"): frame["switches"],
-        _("network capex per GPU [USD]"): [usd(v) for v in frame["network_capex_per_gpu_usd"]],
+        in_currency(_("network capex per GPU [USD]")): [usd(v) for v in frame["network_capex_per_gpu_usd"]],
         _("note"): frame["note"],
     })

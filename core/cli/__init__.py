@@ -16,6 +16,10 @@ Languages: ``--lang zh|en`` (before or after the sub-command; default from ``LC_
 (``--format table``) output and every error are in it. Machine output (``--format json``, ``csv``)
 is English and the same in every language, so scripts do not depend on the shell's locale.
 
+Money: ``--currency USD|CNY|EUR`` and ``--fx-rate RATE`` (units per US dollar; default the published rate of
+``assets/catalog/currency.toml``) set the currency of the human output's money (``core.i18n.money_context``);
+machine output stays in US dollars, as its ``*_usd`` keys say.
+
 May import: anything in ``core``; nothing in ``core`` imports this package.
 """
 
@@ -47,7 +51,9 @@ from core.cli.common import (
 )
 from core.design import describe_validation_error
 from core.errors import DesignError, InputError, os_reason, shown
-from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, _, current, language
+from core.i18n import (
+    DEFAULT_CURRENCY, DEFAULT_LANGUAGE, LANGUAGES, _, check_rate, currencies, current, language, money_context, money_note,
+)
 
 COMMANDS = (plan, compare, catalog, collective, train, availability, optimize, failure, spof, export, report, cabling, load,
             sweep, stages, serve, calibrate, presets, mcp)
@@ -62,6 +68,16 @@ def _add_language_option(parser: argparse.ArgumentParser, default) -> None:
                         .format(language=current()))
 
 
+def _add_money_options(parser: argparse.ArgumentParser, default) -> None:
+    """``--currency`` and ``--fx-rate``: the currency of the table output's money (json and csv stay in USD)."""
+    parser.add_argument("--currency", type=str.upper, choices=list(currencies()), default=default,
+                        help=_("currency of the money in table output (default USD, the catalog's); json and csv "
+                               "stay in USD"))
+    parser.add_argument("--fx-rate", type=float, default=default, metavar="RATE",
+                        help=_("units of --currency per US dollar (default: the published rate in "
+                               "assets/catalog/currency.toml)"))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The CLI's parser, its help in the current language (``core.i18n.language``)."""
     parser = Parser(
@@ -71,12 +87,14 @@ def build_parser() -> argparse.ArgumentParser:
                  "prices in USD are estimates from assets/catalog unless overridden."),
     )
     _add_language_option(parser, current())
+    _add_money_options(parser, None)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser,
                                 metavar=_("command"))  # a missing one is named in the reader's language
     for command in COMMANDS:
         command.register(sub)
     for subparser in sub.choices.values():  # --lang after the sub-command too; absent -> the global one
         _add_language_option(subparser, argparse.SUPPRESS)
+        _add_money_options(subparser, argparse.SUPPRESS)
     return parser
 
 
@@ -154,7 +172,20 @@ def _fail(exc: Exception, args: argparse.Namespace | None) -> int:
 
 def _output(args: argparse.Namespace) -> str:
     """The handler's text; machine formats are computed in English (an error, again in the user's language)."""
-    if getattr(args, "format", None) not in MACHINE_FORMATS or current() == DEFAULT_LANGUAGE:
+    if getattr(args, "format", None) not in MACHINE_FORMATS:
+        code = args.currency or DEFAULT_CURRENCY
+        try:
+            rate = check_rate(code, args.fx_rate)
+        except ValueError:
+            entry = currencies()[code]
+            raise InputError(_("--fx-rate {value} is not a rate of {code}: from {low} to {high} per US dollar").format(
+                value=shown(str(args.fx_rate)), code=code, low=f"{entry['low']:g}", high=f"{entry['high']:g}")
+            ) from None
+        with money_context(code, rate):
+            text = args.handler(args)
+            # the rate and its date, under the output whose money it converted
+            return text if code == DEFAULT_CURRENCY else text.rstrip("\n") + "\n" + money_note() + "\n"
+    if current() == DEFAULT_LANGUAGE:
         return args.handler(args)
     try:
         with language(DEFAULT_LANGUAGE):

@@ -14,7 +14,7 @@ import sys
 from core.cli.common import add_format_option, model_name, number, positive_int, ratio, row, size, to_json
 from core.cli.serve import add_workload_options, flag_names, workload_of
 from core.errors import shown
-from core.i18n import _, usd
+from core.i18n import _, fx_rate, in_currency, usd
 from core.vocab import TOPOLOGY
 
 
@@ -177,12 +177,12 @@ def run(args: argparse.Namespace) -> str:
                      .format(considered=f"{result.considered:,}", planned=f"{result.planned:,}",
                              feasible=f"{result.feasible:,}", seconds=f"{result.seconds:.2f}")))
     metric = {"busbw_gbytes": _("busbw [GB/s]"), "days": _("days to train"),
-              "usd_per_mtok": _("USD per million output tokens")}[result.metric]
+              "usd_per_mtok": in_currency(_("USD per million output tokens"))}[result.metric]
     lines.append(row(_("front"), _("{objective} against {metric}:").format(objective=objective_word(result.objective),
                                                                            metric=metric)))
     for c in result.pareto:
         value = {"busbw_gbytes": f"{c.busbw_gbytes:,.1f}", "days": f"{c.days:,.1f}",
-                 "usd_per_mtok": f"{c.usd_per_mtok:,.3f}"}[result.metric]
+                 "usd_per_mtok": f"{c.usd_per_mtok * fx_rate():,.3f}"}[result.metric]
         lines.append(f"  {usd(capex_of(c, result.objective), exact=True):>18}  {value:>8}  {design_label(c)}")
     lines.append(row(_("rejected"), ""))
     for reason, count in sorted(result.rejected.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:

@@ -32,7 +32,7 @@ from core.cli.common import (
 )
 from core.cli.train import add_custom_model_options, custom_model
 from core.errors import DesignError, InputError
-from core.i18n import N_, _, current
+from core.i18n import N_, _, current, fx_rate, in_currency
 from core.perf.placement import level_label
 
 POOLS = ("prefill", "decode")
@@ -391,9 +391,9 @@ def _throughput_lines(s: dict) -> list[str]:
         lines.append(row(_("balance"), _("prefill:decode nodes {ratio}:1 balance the pools").format(
             ratio=f"{s['balanced_prefill_decode_ratio']:.2f}")))
     usd, joules = s["usd_per_million_output_tokens"], s["joules_per_output_token"]
-    lines.append(row(_("cost"), _("{usd} USD per million output tokens, {joules} J per output token (share of the "
-                                  "cluster's TCO and power)").format(
-        usd=f"{usd:,.3g}" if usd is not None else "-", joules=f"{joules:,.3g}" if joules is not None else "-")))
+    lines.append(row(_("cost"), in_currency(_("{usd} USD per million output tokens, {joules} J per output token (share "
+                                              "of the cluster's TCO and power)")).format(
+        usd=f"{usd * fx_rate():,.3g}" if usd is not None else "-", joules=f"{joules:,.3g}" if joules is not None else "-")))
     return lines
 
 
@@ -403,10 +403,10 @@ def _frontend_lines(w: dict) -> list[str]:
         return [row(_("no fabric"), w["reason"] or "")]
     d, f = w["difference"], w["frontend"]
     signed = lambda x, unit=1e3: "-" if x is None else f"{x * unit:+,.1f}"  # noqa: E731
-    text = _("TTFT {ttft} ms, TPOT {tpot} ms at the same load; {tokens} output tokens/s and {usd} USD per million "
-             "output tokens at the largest rate within the targets").format(
+    text = in_currency(_("TTFT {ttft} ms, TPOT {tpot} ms at the same load; {tokens} output tokens/s and {usd} USD per "
+                         "million output tokens at the largest rate within the targets")).format(
         ttft=signed(d["ttft_s"]), tpot=signed(d["tpot_s"]), tokens=signed(d["output_tokens_per_s"], 1),
-        usd="-" if d["usd_per_million_output_tokens"] is None else f"{d['usd_per_million_output_tokens']:+,.3g}")
+        usd="-" if d["usd_per_million_output_tokens"] is None else f"{d['usd_per_million_output_tokens'] * fx_rate():+,.3g}")
     lines = [row(_("no fabric"), text)]
     if w["resplit"]:
         lines.append("  " + _("re-split within one NVLink domain: {pools}").format(pools=", ".join(
@@ -426,8 +426,8 @@ def _explain_lines(result) -> list[str]:
         ttft = _ms(e.ttft_s) if math.isfinite(e.ttft_s) else "-"
         verdict = _("meets the targets") if c.meets else _("misses the targets")
         usd = e.usd_per_million_output_tokens
-        lines.append("  " + _("{deployment}: {gpus} GPUs, {rate} requests/s, TTFT {ttft} ms, TPOT {tpot} ms, {usd} USD "
-                              "per million output tokens; {verdict}").format(
+        lines.append("  " + in_currency(_("{deployment}: {gpus} GPUs, {rate} requests/s, TTFT {ttft} ms, TPOT {tpot} ms, "
+                                          "{usd} USD per million output tokens; {verdict}")).format(
             deployment=describe(c.deployment), gpus=f"{c.gpus:,}", rate=rate_text(c.rate) if c.rate else "-",
-            ttft=ttft, tpot=_ms(e.tpot_s), usd=f"{usd:,.3g}" if math.isfinite(usd) else "-", verdict=verdict))
+            ttft=ttft, tpot=_ms(e.tpot_s), usd=f"{usd * fx_rate():,.3g}" if math.isfinite(usd) else "-", verdict=verdict))
     return lines

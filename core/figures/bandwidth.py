@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 
 from core import units
 from core.figures.style import CATEGORY_COLOURS, HIGHLIGHT, TIER_COLOURS, base_layout, sep
-from core.i18n import N_, _, usd
+from core.i18n import N_, _, in_currency, usd
 
 
 def _scaled(values: list[float], unit: str, prefix: bool = True) -> tuple[list[float], list[str], str]:
@@ -66,7 +66,7 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
         hovertemplate=_("%{x:g}:1 -> %{customdata} per GPU") + "<extra></extra>"))
     fig.add_trace(go.Scatter(
         x=ok["oversubscription"], y=ok["network_capex_per_gpu_usd"], mode="lines+markers", yaxis="y2",
-        name=_("network capex per GPU [USD]"), line=dict(color=CATEGORY_COLOURS["transceiver"], dash="dot"),
+        name=in_currency(_("network capex per GPU [USD]")), line=dict(color=CATEGORY_COLOURS["transceiver"], dash="dot"),
         customdata=[usd(v) for v in ok["network_capex_per_gpu_usd"]],
         hovertemplate=_("%{x:g}:1 -> %{customdata} network per GPU") + "<extra></extra>"))
     here = ok[ok["oversubscription"] == current]
@@ -80,7 +80,7 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
         xaxis=dict(title=_("leaf oversubscription (down:up)"), tickvals=list(sweep["oversubscription"]),
                    ticktext=[f"{v:g}:1" for v in sweep["oversubscription"]]),
         yaxis=dict(title=_("{unit} per GPU, one direction").format(unit=label), rangemode="tozero"),
-        yaxis2=units.money_axis(max(ok["network_capex_per_gpu_usd"], default=0) * 1.05, title=_("network USD per GPU"),
+        yaxis2=units.money_axis(max(ok["network_capex_per_gpu_usd"], default=0) * 1.05, title=in_currency(_("network USD per GPU")),
                                 overlaying="y", side="right", rangemode="tozero", showgrid=False),
         legend=dict(orientation="h", y=-0.3),
     )

@@ -11,7 +11,7 @@ from core.cost import CATEGORY_LABELS
 from core.figures.cost import category_name
 from core import units
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, wrap_text
-from core.i18n import _, pgettext, usd
+from core.i18n import _, in_currency, pgettext, usd
 from core.perf.sizes import format_size
 
 DESIGN_COLOURS = ("#2e86c1", "#d35400", "#117a65", "#7d3c98")
@@ -33,9 +33,9 @@ def cost_figure(comparison: Comparison, height: int = 380) -> go.Figure:
                              marker_color=CATEGORY_COLOURS.get(category, "#999"),
                              customdata=[usd(v) for v in values],
                              hovertemplate="%{x}: %{customdata}<extra>" + category_name(category) + "</extra>"))
-    base_layout(fig, _("Capex by category, per design [USD, estimates]"), height)
+    base_layout(fig, in_currency(_("Capex by category, per design [USD, estimates]")), height)
     top = max((sum(category_capex(comparison.columns[i].plan).values()) for i, _n in shown), default=0.0)
-    fig.update_layout(barmode="stack", yaxis=units.money_axis(top * 1.05, title="USD", rangemode="tozero"),
+    fig.update_layout(barmode="stack", yaxis=units.money_axis(top * 1.05, title=in_currency("USD"), rangemode="tozero"),
                       xaxis=dict(automargin=True),
                       legend=dict(orientation="h", yref="container", y=0, yanchor="bottom"))  # under slanted names
     return fig

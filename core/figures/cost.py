@@ -9,7 +9,7 @@ from core.figures.keynumbers import format_power
 from core.units import money_axis
 from core.cost import CATEGORY_LABELS, price_sensitivity
 from core.figures.style import CATEGORY_COLOURS, base_layout
-from core.i18n import N_, _, usd
+from core.i18n import N_, _, in_currency, usd
 
 FACILITY_OVERHEAD = N_("facility overhead")
 """The power chart's last bar: facility power above the IT load (cooling, conversion), from the PUE."""
@@ -32,9 +32,9 @@ def capex_figure(plan) -> go.Figure:
         text=[f"{v / total:.0%}" for v in frame.values], textposition="outside", cliponaxis=False,
         customdata=[usd(v) for v in frame.values],
         hovertemplate=_("%{x}: %{customdata} (%{text} of capex)") + "<extra></extra>"))  # short bar labels stay legible
-    base_layout(fig, _("Capex by category: {total} total, {per_gpu} per GPU [USD, estimates]").format(
+    base_layout(fig, in_currency(_("Capex by category: {total} total, {per_gpu} per GPU [USD, estimates]")).format(
         total=usd(total), per_gpu=usd(plan.cost.capex_per_gpu_usd)), 360)
-    fig.update_layout(yaxis=money_axis(frame.max() * 1.15, title="USD", range=[0, frame.max() * 1.15]),
+    fig.update_layout(yaxis=money_axis(frame.max() * 1.15, title=in_currency("USD"), range=[0, frame.max() * 1.15]),
                       xaxis=dict(tickangle=-40),
                       uniformtext=dict(minsize=10, mode="show"))
     return fig
@@ -94,11 +94,11 @@ def price_sensitivity_figure(plan, top: int = 5) -> go.Figure:
         customdata=hover, hovertemplate="%{customdata}<extra></extra>",
         text=[usd(s.capex_high_usd - capex, signed=True) for s in swings], cliponaxis=False,
         textposition=[_label_position(s.capex_high_usd - capex, widest) for s in swings]))
-    base_layout(fig, _("The {count} prices that move capex most [USD]").format(count=len(swings)),
+    base_layout(fig, in_currency(_("The {count} prices that move capex most [USD]")).format(count=len(swings)),
                 140 + 50 * max(1, len(swings)))
     fig.update_layout(barmode="overlay", xaxis=money_axis(
         widest * 1.35, -widest * 1.35, range=[-widest * 1.35, widest * 1.35],
-        title=_("capex change from {capex}, one part at the low or high end of its price range [USD]").format(
+        title=in_currency(_("capex change from {capex}, one part at the low or high end of its price range [USD]")).format(
             capex=usd(capex))),
                       yaxis=dict(title=None), showlegend=True)
     return fig

@@ -21,7 +21,7 @@ from core.analysis.optimize import (
 )
 from core import units, vocab
 from core.figures.style import base_layout
-from core.i18n import _, usd
+from core.i18n import _, fx_rate, in_currency, usd
 
 MAX_CLOUD = 4000
 """Most feasible non-front designs drawn as the grey cloud (the cheapest first); the front is always drawn."""
@@ -32,14 +32,15 @@ def metric_title(metric: str, unit: str = "GB/s") -> str:
     days to train, or the serving cost per million output tokens [USD]."""
     if metric == "busbw_gbytes":
         return _("All-reduce busbw [{unit}]").format(unit=units.scale(0.0, unit, prefix=False)[1])
-    return _("Days to train") if metric == "days" else _("Cost per million output tokens [USD]")
+    return _("Days to train") if metric == "days" else in_currency(_("Cost per million output tokens [USD]"))
 
 
 def metric_value(c: Candidate, metric: str, unit: str = "GB/s") -> float:
-    """Busbw in ``unit`` (G prefix), days, or USD per million output tokens."""
+    """Busbw in ``unit`` (G prefix), days, or the cost per million output tokens in the session's currency (US
+    dollars times ``core.i18n.fx_rate()``, as ``metric_title`` names it)."""
     if metric == "busbw_gbytes":
         return units.from_gbytes(c.busbw_gbytes) / units.scale(0.0, unit, prefix=False)[0]
-    return c.days if metric == "days" else c.usd_per_mtok
+    return c.days if metric == "days" else c.usd_per_mtok * fx_rate()
 
 
 def _hover(metric: str) -> str:
@@ -58,7 +59,7 @@ def _shown(c: Candidate, metric: str, unit: str) -> str:
 
 def capex_title(objective: str) -> str:
     """The capex axis / column: the whole cluster's or the compute fabric's (``OptimizeResult.objective``)."""
-    return _("Capex, compute fabric [USD]") if objective == "compute" else _("Capex, whole cluster [USD]")
+    return in_currency(_("Capex, compute fabric [USD]") if objective == "compute" else _("Capex, whole cluster [USD]"))
 
 
 def _trace(cands: list[Candidate], metric: str, objective: str = "cluster", unit: str = "GB/s",

@@ -15,7 +15,7 @@ from plotly.subplots import make_subplots
 from core import units
 from core.units import money_axis
 from core.figures.style import base_layout, sep
-from core.i18n import _, usd
+from core.i18n import _, in_currency, usd
 from core.perf.algorithms import algorithm_label
 from core.perf.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
 from core.perf.jobform import COLLECTIVE_COLUMNS
@@ -195,7 +195,7 @@ def comparison_figure(rows: list[dict], height: int = 340) -> go.Figure:
                          text=[usd(c) for c in costs], customdata=[usd(c) for c in costs],
                          textposition="auto", hovertemplate="%{x}: %{customdata}<extra></extra>"), row=1, col=2)
     fig.update_yaxes(title_text=_("days"), row=1, col=1, rangemode="tozero")
-    fig.update_yaxes(title_text="USD", row=1, col=2, rangemode="tozero", **money_axis(max(costs, default=0) * 1.1))
+    fig.update_yaxes(title_text=in_currency("USD"), row=1, col=2, rangemode="tozero", **money_axis(max(costs, default=0) * 1.1))
     return _layout(fig, _("Same job, two fabrics"), height)
 
 

@@ -15,7 +15,7 @@ from core.design import FIELDS
 from core.analysis.sweep import CATEGORICAL, METRICS, SETTINGS, SweepResult, metric_label, setting_label
 from core.figures.compare import format_value
 from core.figures.style import TIER_COLOURS, base_layout, plain, wrap_text
-from core.i18n import _
+from core.i18n import _, fx_rate, in_currency
 
 LINE_COLOUR = TIER_COLOURS["leaf"]
 GAP_COLOUR = "#a6acaf"
@@ -53,13 +53,18 @@ def nice_ticks(values: list[float | None], count: int = 5) -> list[float]:
     return [round(first + i * step, 10) for i in range(int(math.ceil((high - first) / step)) + 1)]
 
 
+MONEY_KINDS = ("usd", "usd_cents")
+"""Metric kinds that are money [USD], shown in the session's currency (``core.i18n.usd``)."""
+
+
 def _axis_ticks(result: SweepResult, values: list[float | None], axis: bool = True, unit: str | None = None) -> dict:
     """Tick values and their text in the metric's unit and the current language (money: 万 / 亿 in Chinese);
     an ``axis`` also spans its ticks (so the top one shows)."""
-    ticks = nice_ticks(values)
+    kind = METRICS[result.spec.metric].kind
+    rate = fx_rate() if kind in MONEY_KINDS else 1.0  # money: round ticks in the shown currency, placed in US dollars
+    ticks = [t / rate for t in nice_ticks([v * rate if v is not None else None for v in values])]
     if not ticks:
         return {}
-    kind = METRICS[result.spec.metric].kind
     out = dict(tickvals=ticks, ticktext=[format_value(t, kind, unit, tick=True) for t in ticks])
     if axis and len(ticks) > 1:
         out["range"] = [ticks[0], ticks[-1] + 0.03 * (ticks[-1] - ticks[0])]
@@ -168,7 +173,7 @@ def heatmap_figure(result: SweepResult, height: int = 460, unit: str | None = No
     better_high = METRICS[spec.metric].better == "higher"
     fig = go.Figure(go.Heatmap(
         z=z, x=xs, y=ys, text=text, hoverongaps=True, colorscale="Viridis", reversescale=not better_high,
-        colorbar=dict(title=dict(text="USD" if METRICS[spec.metric].kind == "usd" else "", side="right"),
+        colorbar=dict(title=dict(text=in_currency("USD") if METRICS[spec.metric].kind in MONEY_KINDS else "", side="right"),
                       **_axis_ticks(result, [v for row in z for v in row], axis=False, unit=unit)),
         hovertemplate=setting_label(spec.x.setting).replace("%", "%%") + ": %{x}<br>"
         + setting_label(spec.y.setting).replace("%", "%%") + ": %{y}<br>%{text}<extra></extra>"))

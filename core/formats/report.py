@@ -58,7 +58,7 @@ from typing import Mapping
 
 from core import vocab
 from core.errors import FabricPlannerError, InputError
-from core.i18n import HTML_LANG, _, babel_locale, current, ngettext, number, usd
+from core.i18n import HTML_LANG, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
 from core.spares import policy_words
 from core.text import html_text
 
@@ -289,7 +289,7 @@ def _table(headers: list[str], rows: list[list], numeric: set[int] = frozenset()
         attr = f' class="{" ".join(names)}"' if names else ""
         return f"<{tag}{attr}>{html_text(str(value))}</{tag}>"
 
-    head = "".join(cell("th", i, h) for i, h in enumerate(headers))
+    head = "".join(cell("th", i, in_currency(h)) for i, h in enumerate(headers))  # money headers: the shown currency
     body = []
     for r, values in enumerate(rows):
         extras = row_classes[r] if row_classes else [None] * len(values)
@@ -591,7 +591,7 @@ def _network_label(key: str) -> str:
 
 
 def _bom_headers() -> list[str]:
-    return [_("category"), _("item"), _("qty"), _("unit USD"), _("total USD"), _("total W"),
+    return [_("category"), _("item"), _("qty"), in_currency(_("unit USD")), in_currency(_("total USD")), _("total W"),
             _("why (how the count was derived)"), _("catalog id")]
 
 
@@ -981,6 +981,7 @@ def _assumptions(doc: _Doc, plan) -> None:
             years=f"{plan.cost.tco_years:g}"),
         _("Collectives and training: constants and sources in assets/catalog/collectives.toml and training.toml; "
           "failure rates in reliability.toml."),
+        money_note(),
     ])
     overrides = {**plan.resolved.price_overrides}
     if overrides:
@@ -1053,7 +1054,7 @@ def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, gen
         marks = [[v.get(h) if v.get(h) in ("better", "worse") else None for h in headers] for v in verdicts]
         body = _p(_("Deltas are against the baseline, {name}; green is better, red worse.").format(
             name=figs.design_header(comparison.baseline, comparison.columns[comparison.baseline].name)), note=True)
-        body += _table(headers, cells, set(range(2, len(headers))), row_classes=marks)
+        body += _table(headers, cells, set(range(2, len(headers))), row_classes=marks) + _p(money_note(), note=True)
     else:
         body = ""
     doc.section("numbers", _("Numbers"), body)

@@ -16,6 +16,10 @@ published):
 * **One sheet per other network** (storage, in-band, out-of-band management) when the plan has
   ``networks`` (``core.networks``): its BOM rows and its sizing as a two-column table.
 
+Money is in the session's currency (``core.i18n.money_context``): the cells hold the amounts converted from US
+dollars at ``core.i18n.fx_rate()`` with that currency's number format, the headers name it, and the Summary
+states the currency, the rate and its date (``core.i18n.money_note``).
+
 The BOM CSV download stays the engine's frame (``Plan.bom_frame``) with English column ids, for scripts.
 """
 
@@ -37,7 +41,7 @@ from core.design import FIELDS
 from core import units
 from core.units import excel_money_format
 from core.formats.filenames import design_slug
-from core.i18n import N_, _
+from core.i18n import N_, _, fx_rate, in_currency, money_note
 from core.spares import policy_words
 
 # --- the BOM as people read it ---------------------------------------------------------------------
@@ -160,7 +164,7 @@ def sheet_name(text: str) -> str:
 
 def _header(ws, row: int, labels: list[str]) -> None:
     for col, label in enumerate(labels, start=1):
-        cell = ws.cell(row=row, column=col, value=label)
+        cell = ws.cell(row=row, column=col, value=in_currency(label))
         cell.font = BOLD
         cell.fill = HEADER_FILL
         cell.alignment = WRAP
@@ -373,6 +377,8 @@ def _summary_sheet(ws, plan, *, name: str, share_link: str | None, when: datetim
     ws.cell(row=4, column=1, value=_("Prices")).font = BOLD
     ws.cell(row=4, column=2, value=_("catalog estimates at {basis} prices; ranges below (sources on the Catalog "
                                      "& assumptions page)").format(basis=vocab.PRICE_BASES.label(plan.cost.price_basis)))
+    ws.cell(row=5, column=1, value=_("Currency")).font = BOLD
+    ws.cell(row=5, column=2, value=money_note())
 
     row = 6
     ws.cell(row=row, column=1, value=_("Key numbers")).font = TITLE
@@ -385,7 +391,7 @@ def _summary_sheet(ws, plan, *, name: str, share_link: str | None, when: datetim
         cell.alignment = Alignment(horizontal="right")
         if fmt:
             cell.number_format = number_format(fmt)
-        ws.cell(row=row, column=3, value=unit)
+        ws.cell(row=row, column=3, value=in_currency(unit))
 
     row += 2
     ws.cell(row=row, column=1, value=_("Totals by category")).font = TITLE
@@ -510,6 +516,21 @@ def design_xlsx(plan, *, name: str | None = None, share_link: str | None = None,
             if sizing is not None:
                 _network_sheet(book.create_sheet(sheet_name(network_label(network).capitalize())), plan, network,
                                sizing)
+    _convert_money(book)
     buffer = io.BytesIO()
     book.save(buffer)
     return buffer.getvalue()
+
+
+def _convert_money(book: Workbook) -> None:
+    """Every money cell of ``book`` (number format ``number_format(USD)``), written in US dollars, as the amount in
+    the session's currency (times ``core.i18n.fx_rate()``), which its number format names."""
+    rate, money = fx_rate(), number_format(USD)
+    if rate == 1.0:
+        return
+    for sheet in book.worksheets:
+        for row in sheet.iter_rows():
+            for cell in row:
+                if cell.number_format == money and isinstance(cell.value, (int, float)) and not isinstance(
+                        cell.value, bool):
+                    cell.value = cell.value * rate

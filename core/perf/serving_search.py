@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass, field
 
 from core.errors import DesignError
-from core.i18n import N_, _
+from core.i18n import N_, _, fx_rate, in_currency
 from core.perf.serving import (
     Deployment,
     PoolSplit,
@@ -781,9 +781,9 @@ def _relaxed(ctx: _Context, prefill: list[PoolRating], decode: list[PoolRating],
 def _found(result: SearchResult) -> str:
     """``{deployment}: {gpus} GPUs, {usd} USD per million output tokens`` of a search's best."""
     e = result.best_estimate
-    return _("{deployment}: {gpus} GPUs at {rate} requests/s, {usd} USD per million output tokens").format(
+    return in_currency(_("{deployment}: {gpus} GPUs at {rate} requests/s, {usd} USD per million output tokens")).format(
         deployment=describe(result.best), gpus=f"{e.gpus:,}", rate=rate_text(e.rate),
-        usd=f"{e.usd_per_million_output_tokens:,.3g}")
+        usd=f"{e.usd_per_million_output_tokens * fx_rate():,.3g}")
 
 
 def _bigger_plan(plan: Plan, nodes: int) -> Plan | None:
