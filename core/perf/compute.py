@@ -4,7 +4,7 @@ Instead of one achievable fraction of peak per architecture, the time of a micro
 stage is the sum of what its kernels need (``assets/catalog/training.toml`` ``[compute]``, ``[[precision]]``,
 ``[[kernels]]``)::
 
-    t = GEMM FLOPs / (peak_p x gemm_p x width / (width + w_half))                       dense layers, logits
+    t = GEMM FLOPs / (peak_p x gemm_p x width / (width + w_half))                       dense layers, output
       + expert FLOPs / (peak_p x gemm_p x width_e / (width_e + w_half) x n / (n + n_half))   routed experts
       + score FLOPs / (peak_bf16 x attention x chunk / (chunk + c_half))                 FlashAttention
       + (cast_bytes_p x GEMM operand elements + elementwise_bytes x hidden x layers
@@ -13,9 +13,9 @@ stage is the sum of what its kernels need (``assets/catalog/training.toml`` ``[c
 
 ``peak_p`` is the GPU's dense tensor peak at the precision's format (``System.peak_tflops``), ``gemm_p`` the
 share of it a large GEMM sustains on this architecture (fitted per architecture and precision, so the FP8
-scaling recipe, MXFP8 and NVFP4 each have their own), ``width`` the GEMM's narrow side on one GPU (hidden / tp
-for the dense layers, the expert width for the experts), ``n`` the tokens one local expert receives per
-micro-batch (tokens per GPU x top_k x ep / experts: few experts per GPU get many tokens each, many get few),
+scaling recipe, MXFP8 and NVFP4 each have their own), ``width`` the GEMM's narrow side on one GPU (per
+linear layer for the dense ones, tp splitting the side it shards: ``dense_gemm_shape``; the expert width for the
+experts), ``n`` the tokens one local expert receives per micro-batch (tokens per GPU x top_k x ep / experts: few experts per GPU get many tokens each, many get few),
 ``chunk`` the sequence one context-parallel rank holds. Quantizing GEMM operands and the elementwise and
 token-permutation kernels are memory-bound: they do not speed up with the precision, which is why an MoE model
 gains far less from FP8 than a dense one (published DeepSeek-V3 on GB300: 1.13x).
@@ -105,6 +105,32 @@ def _operand_elements(mdl) -> tuple[float, float]:
     return dense + h + mdl.vocab, mdl.moe_layers * mdl.top_k * copy
 
 
+def dense_gemm_shape(mdl, tp: int, half: float) -> float:
+    """FLOP-weighted share of the large-GEMM rate the model's dense linear layers reach on one GPU of a ``tp``-way
+    split: each linear layer K x N (column-parallel ones split N by tp, row-parallel ones K) at w / (w + ``half``),
+    w = min(K, N) its narrow side on the GPU; the output layer included, the router left out (tiny)."""
+    h = mdl.hidden
+    in_proj = mdl.attention_params / h - mdl.heads * mdl.v_dim
+    out_proj = mdl.heads * mdl.v_dim
+    first = mdl.ffn * (2 if mdl.mlp_matrices == 3 else 1)
+    shared_ffn = mdl.shared_experts * mdl.moe_ffn
+    dense_layers = mdl.layers - mdl.moe_layers
+    linears = [  # (count, K, N) on one GPU
+        (mdl.layers, h, in_proj / tp), (mdl.layers, out_proj / tp, h),
+        (dense_layers, h, first / tp), (dense_layers, mdl.ffn / tp, h),
+        (mdl.moe_layers, h, 2 * shared_ffn / tp), (mdl.moe_layers, shared_ffn / tp, h),
+        (1, h, mdl.vocab / tp),
+    ]
+    flops = time = 0.0
+    for count, k, n in linears:
+        if count and k > 0 and n > 0:
+            work = count * k * n
+            w = min(k, n)
+            flops += work
+            time += work * (w + half) / w
+    return flops / time if time else 1.0
+
+
 def expert_tokens(job) -> float:
     """Tokens one local expert receives per micro-batch: the GPU's tokens x top_k spread over the experts, of
     which it holds experts / ep (0 for a dense model)."""
@@ -136,11 +162,10 @@ def micro_batch_compute(job, system, stage_share: float) -> MicroBatchCompute:
     chunk = job.seq_len / job.cp
     tokens = chunk * job.micro_batch / job.tp  # per GPU: TP splits every GEMM's width, SP the token-wise kernels
     scale = stage_share * (FULL_RECOMPUTE_FACTOR if job.recompute == "full" else 1.0)
-    width = mdl.hidden / job.tp
     routed = mdl.moe_layers * mdl.top_k * 3.0 * mdl.hidden * mdl.moe_ffn
     scores = 6.0 * mdl.attended_tokens(job.seq_len) * mdl.heads * (mdl.qk_dim + mdl.v_dim)
     dense_flops = 6.0 * (mdl.active_params - routed) * tokens  # active_params counts the output layer once
-    gemm = dense_flops / (peak * width / (width + c.gemm_width_half))
+    gemm = dense_flops / (peak * dense_gemm_shape(mdl, job.tp, c.gemm_width_half))
     expert = 0.0
     moe = 0.0
     if mdl.is_moe:
@@ -158,5 +183,5 @@ def micro_batch_compute(job, system, stage_share: float) -> MicroBatchCompute:
                              moe * scale, flops * stage_share)
 
 
-__all__ = ["MicroBatchCompute", "expert_tokens", "micro_batch_compute", "precision_peak_tflops",
+__all__ = ["MicroBatchCompute", "dense_gemm_shape", "expert_tokens", "micro_batch_compute", "precision_peak_tflops",
            "supported_precisions"]
