@@ -1021,6 +1021,7 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
     if slots % (job.pp * job.vp):
         warnings.append(_("{layers} layers do not split evenly into pp x vp = {chunks} chunks; "
                           "the fullest stage sets the pace.").format(layers=mdl.layers, chunks=job.pp * job.vp))
+    precision_peak_tflops(r.system, job.precision)  # a precision the GPU lacks is refused before the memory check
     stage_memory = _check_memory(job, plan, dp, m, warnings)
     cp = _compute_time(job, plan, m)
     comm = _model_parallel_comm(job, plan, gpus, dp, m, cp)
