@@ -150,5 +150,18 @@ def error_band(architecture: str, precision: str) -> tuple[float, float, int, st
     raise AssertionError("unreachable")
 
 
-__all__ = ["HELD_OUT_TARGET", "PublishedRun", "RunResult", "error_band", "evaluate", "evaluate_all", "load_runs",
+def error_band_sentence(architecture: str, precision: str) -> str:
+    """One sentence for the Performance page: the expected error band of the training estimate for this GPU family
+    and precision (``error_band``), and where the published runs behind it are listed."""
+    low, high, count, scope = error_band(architecture, precision)
+    where = {"precision": _("held-out published runs on {family} GPUs at {precision}"),
+             "architecture": _("held-out published runs on {family} GPUs (none at {precision})"),
+             "all": _("held-out published runs on every GPU family (none on {family})")}[scope]
+    return _("Expected error of this estimate: {low} to {high} in throughput, from {count} {where} (every run and "
+             "its error: the training calibration table of the documentation).").format(
+        low=f"{low:+.0%}", high=f"{high:+.0%}", count=count,
+        where=where.format(family=architecture, precision=precision.upper()))
+
+
+__all__ = ["HELD_OUT_TARGET", "error_band_sentence", "PublishedRun", "RunResult", "error_band", "evaluate", "evaluate_all", "load_runs",
            "results_table", "stored_results", "throughput_error"]

@@ -56,6 +56,12 @@ def precision_peak_tflops(system, precision: str) -> float:
     return peak
 
 
+def precision_label(name: str) -> str:
+    """A training precision (``Precision``) for display: the format's name, FP8 with its scaling."""
+    labels = {"fp8": _("FP8 (per-tensor scaling)"), "fp8-block": _("FP8 (block scaling)")}
+    return labels.get(name, name.upper())
+
+
 def _supports(system, name: str, fmt: str) -> bool:
     """Whether ``system`` has tensor cores for training precision ``name`` (format ``fmt``)."""
     if system.peak_tflops(fmt) <= 0:
@@ -183,5 +189,5 @@ def micro_batch_compute(job, system, stage_share: float) -> MicroBatchCompute:
                              moe * scale, flops * stage_share)
 
 
-__all__ = ["MicroBatchCompute", "dense_gemm_shape", "expert_tokens", "micro_batch_compute", "precision_peak_tflops",
-           "supported_precisions"]
+__all__ = ["MicroBatchCompute", "dense_gemm_shape", "expert_tokens", "micro_batch_compute", "precision_label",
+           "precision_peak_tflops", "supported_precisions"]
