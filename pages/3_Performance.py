@@ -165,7 +165,7 @@ def main() -> None:
     cols = st.columns(4)
     mbs = _number(cols[0], _("Micro-batch"), "mbs")
     prec = cols[1].selectbox(_("Precision"), list(get_args(Precision)), key=W + "prec", format_func=precision_label,
-                             help=_("FP8 with per-tensor or block scaling; MXFP8 and NVFP4 need Blackwell"))
+                             help=_("FP8 with per-tensor or 128-element block scaling; MXFP8 and NVFP4 need Blackwell"))
     tokens = cols[2].number_input(_("Tokens [T]"), min_value=0.001, max_value=1000.0, step=0.5, key=W + "tok",
                                   format="%.3g", help=_("tokens to train, in trillions"))
     eff = cols[3].number_input(_("FLOP/s fraction"), min_value=0.0, max_value=1.0, step=0.05, key=W + "eff",

@@ -116,7 +116,7 @@ def test_attention_slows_down_with_shorter_context_parallel_chunks():
     assert two.attention_s > one.attention_s / 2 * 1.1  # half the work, but in shorter chunks
 
 
-@pytest.mark.parametrize("gpu,precision", [("H100", "nvfp4"), ("H100", "mxfp8"), ("A100", "fp8"), ("V100", "fp8-block")])
+@pytest.mark.parametrize("gpu,precision", [("H100", "nvfp4"), ("H100", "mxfp8"), ("A100", "fp8"), ("V100", "fp8-128")])
 def test_a_precision_the_gpu_lacks_is_refused_with_the_ones_it_has(gpu, precision):
     with pytest.raises(DesignError) as info:
         _run(gpu, 8, model="llama3-8b", tp=1, precision=precision, global_batch=8)
@@ -127,5 +127,5 @@ def test_a_precision_the_gpu_lacks_is_refused_with_the_ones_it_has(gpu, precisio
 
 def test_blackwell_runs_every_precision():
     system = plan(Design(gpu="GB300-NVL72", gpus=72)).resolved.system
-    assert supported_precisions(system) == ["bf16", "fp8", "fp8-block", "mxfp8", "nvfp4"]
-    assert supported_precisions(plan(Design(gpu="H100", gpus=8)).resolved.system) == ["bf16", "fp8", "fp8-block"]
+    assert supported_precisions(system) == ["bf16", "fp8", "fp8-128", "mxfp8", "nvfp4"]
+    assert supported_precisions(plan(Design(gpu="H100", gpus=8)).resolved.system) == ["bf16", "fp8", "fp8-128"]

@@ -91,7 +91,7 @@ def register(subparsers) -> None:
                    help=_("sequences per step (default 1024, rounded up to a multiple of micro-batch x dp)"))
     j.add_argument("--micro-batch", type=positive_int, default=1, help=_("sequences per micro-batch (default 1)"))
     j.add_argument("--precision", type=str.lower, choices=list(get_args(Precision)), default="bf16",
-                   help=_("training precision: FP8 with per-tensor or block scaling; MXFP8 and NVFP4 on Blackwell "
+                   help=_("training precision: FP8 with per-tensor (fp8) or 128-element block scaling (fp8-128); MXFP8 and NVFP4 on Blackwell "
                           "(default {default})").format(default="bf16"))
     for name in ("tp", "pp"):
         j.add_argument(f"--{name}", type=positive_int,
@@ -122,7 +122,7 @@ def register(subparsers) -> None:
                           "one model chunk's accumulator, a reduce-scatter per chunk and group of micro-batches)"))
     j.add_argument("--efficiency", type=fraction, metavar="FRACTION",
                    help=_("achievable fraction of dense peak FLOP/s (default: from the GPU, the precision and the "
-                          "model's shapes, fitted to published runs: docs/training-calibration.md)"))
+                          "model's shapes, fitted to published runs)"))
     j.add_argument("--tokens", type=tokens, default=1e12,
                    help=_("tokens to train, e.g. 1T or 15e12 (default 1T)"))
     j.add_argument("--explain", action="store_true",

@@ -38,7 +38,7 @@ FULL_RECOMPUTE_FACTOR = 4.0 / 3.0
 def precision_peak_tflops(system, precision: str) -> float:
     """Dense tensor peak of one GPU of ``system`` at ``precision`` [TFLOP/s].
 
-    ``precision`` is a training precision (``[[precision]]`` in training.toml: bf16, fp8, fp8-block, mxfp8,
+    ``precision`` is a training precision (``[[precision]]`` in training.toml: bf16, fp8, fp8-128, mxfp8,
     nvfp4) or a tensor-core format (bf16, fp8, fp4). ``DesignError`` naming the precisions the GPU has when it
     has no tensor cores for this one; the microscaling formats (MXFP8, NVFP4) need Blackwell's FP4-capable
     tensor cores (a GPU with an FP4 peak in the catalog).
@@ -58,7 +58,7 @@ def precision_peak_tflops(system, precision: str) -> float:
 
 def precision_label(name: str) -> str:
     """A training precision (``Precision``) for display: the format's name, FP8 with its scaling."""
-    labels = {"fp8": _("FP8 (per-tensor scaling)"), "fp8-block": _("FP8 (block scaling)")}
+    labels = {"fp8": _("FP8 (per-tensor scaling)"), "fp8-128": _("FP8 (block scaling)")}
     return labels.get(name, name.upper())
 
 

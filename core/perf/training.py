@@ -68,7 +68,7 @@ from core.errors import DesignError, InputError, shown
 from core.i18n import _
 from core.plan import Plan
 
-Precision = Literal["bf16", "fp8", "fp8-block", "mxfp8", "nvfp4"]
+Precision = Literal["bf16", "fp8", "fp8-128", "mxfp8", "nvfp4"]
 """Training precisions: ``[[precision]]`` in assets/catalog/training.toml (FP8 with per-tensor or block scaling,
 MXFP8 and NVFP4 on Blackwell)."""
 Recompute = Literal["none", "selective", "full"]
