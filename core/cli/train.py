@@ -207,6 +207,11 @@ def _run(args: argparse.Namespace) -> str:
 
     s["assumptions"] = {"routing": args.routing, "placement": args.placement,
                         "nccl_version": ".".join(map(str, nccl_version_of(args.nccl_version, load_constants())))}
+    from core.perf.calibration import error_band, error_band_sentence
+
+    architecture = planned.resolved.system.architecture
+    low, high, runs, scope = error_band(architecture, s["precision"])
+    s["expected_error"] = {"low": low, "high": high, "held_out_runs": runs, "scope": scope}
     if args.format == "json":
         if choice is not None:
             s["split_choice"] = choice.summary() if args.explain else {"chosen": choice.best.summary(),
@@ -249,6 +254,7 @@ def _run(args: argparse.Namespace) -> str:
             group=f"{c['group_size']:>5}", volume=f"{c['volume_gbytes']:>10,.1f}", time=f"{c['time_s']:>8.3f}",
             hidden=f"{c['hidden_fraction']:.0%}", algorithm=algorithm_label(c["algorithm"]),
             level=level_label(c["fabric_level"])))
+    lines.append(error_band_sentence(architecture, s["precision"]))
     lines += [_("warning: {warning}").format(warning=w) for w in s["warnings"]]
     if choice is not None and args.explain:
         lines += _split_lines(choice)
