@@ -49,7 +49,8 @@ def precision_peak_tflops(system, precision: str) -> float:
     microscaled = precision in ("mxfp8", "nvfp4")
     peak = system.peak_tflops(fmt)
     if peak <= 0 or (microscaled and system.peak_tflops("fp4") <= 0):
-        have = [p.name for p in cat.precision if _supports(system, p.name, p.peak)]
+        have = ([p.name for p in cat.precision if _supports(system, p.name, p.peak)] if precision in names else
+                [f for f in ("bf16", "fp8", "fp4") if system.peak_tflops(f) > 0])  # a tensor-core format (serving)
         raise DesignError(_("{gpu} has no {precision} tensor cores.").format(gpu=system.gpu_name,
                                                                               precision=precision.upper()),
                           _("Use precision {have}.").format(have=", ".join(have)))
