@@ -1,7 +1,9 @@
 """The training model's hardware constants, read from ``assets/catalog/training.toml``.
 
-Achievable compute fraction by GPU architecture (dense / MoE, BF16 / FP8), the pipeline schedules'
-forward/backward split and DualPipe's shape, and the memory model's tolerance. Every value in the
+The compute model's constants (``[compute]`` shape terms, ``[[precision]]`` recipes, ``[[kernels]]`` shares of peak
+per architecture and precision, read by ``core.perf.compute``), the older achievable fraction by architecture
+(``[[efficiency]]``: now only the serving model's dense / MoE ratio), the pipeline schedules' forward/backward split
+and DualPipe's shape, and the memory model's tolerance. Every value in the
 file carries its source; this module validates it (pydantic, ``extra="forbid"``) and answers
 look-ups. The overlap fractions and bytes per parameter stay in ``collectives.toml`` ``[training]``.
 """
