@@ -229,7 +229,7 @@ def main() -> None:
 
     st.markdown(cards_html(training_key_numbers(here)), unsafe_allow_html=True)  # escaped in core
     st.caption(safe.md(jobform.memory_caption(here, PRESETS[model].name, settings)))
-    st.caption(safe.md(error_band_sentence(r.system.architecture, job.precision)))
+    st.caption(safe.md(error_band_sentence(r.system.architecture, job.precision, job.model.is_moe)))
 
     steps = {this_label: here}
     if other is not None:

@@ -210,7 +210,8 @@ def _run(args: argparse.Namespace) -> str:
     from core.perf.calibration import error_band, error_band_sentence
 
     architecture = planned.resolved.system.architecture
-    low, high, runs, scope = error_band(architecture, s["precision"])
+    moe = result.job.model.is_moe
+    low, high, runs, scope = error_band(architecture, s["precision"], moe)
     s["expected_error"] = {"low": low, "high": high, "held_out_runs": runs, "scope": scope}
     if args.format == "json":
         if choice is not None:
@@ -254,7 +255,7 @@ def _run(args: argparse.Namespace) -> str:
             group=f"{c['group_size']:>5}", volume=f"{c['volume_gbytes']:>10,.1f}", time=f"{c['time_s']:>8.3f}",
             hidden=f"{c['hidden_fraction']:.0%}", algorithm=algorithm_label(c["algorithm"]),
             level=level_label(c["fabric_level"])))
-    lines.append(error_band_sentence(architecture, s["precision"]))
+    lines.append(error_band_sentence(architecture, s["precision"], moe))
     lines += [_("warning: {warning}").format(warning=w) for w in s["warnings"]]
     if choice is not None and args.explain:
         lines += _split_lines(choice)

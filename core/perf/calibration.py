@@ -89,6 +89,8 @@ class RunResult:
     """Estimated / published throughput - 1 (positive: the estimate is faster)."""
     architecture: str
     precision: str
+    moe: bool
+    """The run's model is a mixture of experts."""
 
 
 def throughput_error(measure: str, got: float, published: float) -> float:
@@ -106,7 +108,8 @@ def evaluate(run: PublishedRun) -> RunResult:
     est = estimate(plan(design), parse_job({**run.job, "gpus": run.design["gpus"]}))
     got = {"tokens_per_s_per_gpu": est.tokens_per_s / est.gpus, "step_s": est.step_time_s, "mfu": est.mfu}[run.measure]
     system = load_catalog().system(design.gpu)
-    return RunResult(run, got, throughput_error(run.measure, got, run.value), system.architecture, est.job.precision)
+    return RunResult(run, got, throughput_error(run.measure, got, run.value), system.architecture, est.job.precision,
+                     est.job.model.is_moe)
 
 
 def evaluate_all() -> list[RunResult]:
@@ -117,6 +120,7 @@ def evaluate_all() -> list[RunResult]:
 def results_table(results: list[RunResult]) -> list[dict]:
     """JSON-ready rows of ``results`` (errors rounded to 0.1%), as ``RESULTS_FILE`` stores them."""
     return [{"id": r.run.id, "role": r.run.role, "architecture": r.architecture, "precision": r.precision,
+             "moe": r.moe,
              "measure": r.run.measure, "published": r.run.value, "estimate": round(r.got, 4 if r.got < 10 else 1),
              "error": round(r.error, 3)} for r in results]
 
@@ -130,37 +134,41 @@ def stored_results() -> tuple[dict, ...]:
         raise InputError(_("{file} is missing or invalid: {error}").format(file=RESULTS_FILE.name, error=exc)) from exc
 
 
-def error_band(architecture: str, precision: str) -> tuple[float, float, int, str]:
-    """Expected error of the training estimate for a GPU architecture and precision, from the held-out runs.
+def error_band(architecture: str, precision: str, moe: bool) -> tuple[float, float, int, str]:
+    """Expected error of the training estimate for a GPU architecture, precision and model kind (dense or
+    mixture-of-experts), from the held-out runs.
 
-    Returns (lowest, highest error, number of runs, scope): the held-out runs of this architecture and precision;
-    if there are fewer than two, those of the architecture; then all held-out runs. Errors are estimated /
-    published throughput - 1 (``throughput_error``); runs with a known ``miss`` are left out (their notes say
-    why), so the band is for jobs the model expresses.
+    Returns (lowest, highest error, number of runs, scope): the held-out runs of this architecture, precision and
+    kind; if there are fewer than two, those of the architecture and kind, then those of the kind, then all.
+    Errors are estimated / published throughput - 1 (``throughput_error``); the known misses count (their notes
+    say why), so the band is what a user of this family can expect, not only what the model explains.
     """
-    missed = {r.id for r in load_runs().run if r.miss}
-    held = [row for row in stored_results() if row["role"] == "held-out" and row["id"] not in missed]
-    scopes = (("precision", [r for r in held if r["architecture"] == architecture and r["precision"] == precision]),
-              ("architecture", [r for r in held if r["architecture"] == architecture]),
-              ("all", held))
-    for scope, rows in scopes:
-        if len(rows) >= 2 or scope == "all":
+    held = [row for row in stored_results() if row["role"] == "held-out"]
+    scopes = (("precision", lambda r: r["architecture"] == architecture and r["precision"] == precision),
+              ("architecture", lambda r: r["architecture"] == architecture),
+              ("kind", lambda r: True),
+              ("all", None))
+    for scope, keep in scopes:
+        rows = held if keep is None else [r for r in held if r["moe"] == moe and keep(r)]
+        if len(rows) >= 2 or keep is None:
             errors = [r["error"] for r in rows]
             return min(errors), max(errors), len(errors), scope
     raise AssertionError("unreachable")
 
 
-def error_band_sentence(architecture: str, precision: str) -> str:
-    """One sentence for the Performance page: the expected error band of the training estimate for this GPU family
-    and precision (``error_band``), and where the published runs behind it are listed."""
-    low, high, count, scope = error_band(architecture, precision)
-    where = {"precision": _("held-out published runs on {family} GPUs at {precision}"),
-             "architecture": _("held-out published runs on {family} GPUs (none at {precision})"),
-             "all": _("held-out published runs on every GPU family (none on {family})")}[scope]
+def error_band_sentence(architecture: str, precision: str, moe: bool) -> str:
+    """One sentence for the Performance page and the CLI: the expected error band of the training estimate for
+    this GPU family, precision and model kind (``error_band``), and where the published runs are listed."""
+    low, high, count, scope = error_band(architecture, precision, moe)
+    kind = _("mixture-of-experts") if moe else _("dense")
+    where = {"precision": _("held-out published runs of {kind} models on {family} GPUs at {precision}"),
+             "architecture": _("held-out published runs of {kind} models on {family} GPUs (none at {precision})"),
+             "kind": _("held-out published runs of {kind} models (none on {family} GPUs)"),
+             "all": _("held-out published runs (none of {kind} models)")}[scope]
     return _("Expected error of this estimate: {low} to {high} in throughput, from {count} {where} (every run and "
              "its error: the training calibration table of the documentation).").format(
         low=f"{low:+.0%}", high=f"{high:+.0%}", count=count,
-        where=where.format(family=architecture, precision=precision.upper()))
+        where=where.format(kind=kind, family=architecture, precision=precision.upper()))
 
 
 __all__ = ["HELD_OUT_TARGET", "error_band_sentence", "PublishedRun", "RunResult", "error_band", "evaluate", "evaluate_all", "load_runs",
