@@ -20,6 +20,11 @@ experts), ``n`` the tokens one local expert receives per micro-batch (tokens per
 token-permutation kernels are memory-bound: they do not speed up with the precision, which is why an MoE model
 gains far less from FP8 than a dense one (published DeepSeek-V3 on GB300: 1.13x).
 
+Power limits and clocks are not a separate term: the catalog's dense peaks are per system and already differ
+by them (B200 at 1,000 W: 2.25 PFLOP/s BF16, GB200 at 1,200 W: 2.5), and the published same-split pairs show no
+further dependence on power (GB200 / B200 on Llama 3 8B FP8: 1.03, their peak ratio 1.11). What Blackwell Ultra
+gains at the same peaks (1,400 W, twice the softmax SFU rate) is in its own ``[[kernels]]`` shares.
+
 Units: FLOP, bytes, seconds, TFLOP/s and TB/s as in ``core.catalog.System``.
 """
 
