@@ -62,6 +62,9 @@ def render_markdown(rows: list[dict]) -> str:
     lines += ["", "## Known misses", ""]
     lines += [f"- **{run.id}** ({next(r['error'] for r in rows if r['id'] == run.id):+.1%}): {run.miss}"
               for run in data.run if run.miss]
+    lines += ["", "## Published, not expressible yet", "",
+              "Rows of the same tables the estimator cannot express (not evaluated; tokens/s per GPU):", ""]
+    lines += [f"- **{p.id}** ({p.value:,.0f}): {p.reason}. {data.source(p)}" for p in data.pending]
     lines += ["", "## Sources", ""]
     lines += [f"- **{run.id}**: {data.source(run)}" for run in data.run]
     return "\n".join(lines) + "\n"

@@ -52,13 +52,26 @@ class PublishedRun(BaseModel):
     """For a held-out run beyond ``HELD_OUT_TARGET``: why the estimate misses it."""
 
 
+class PendingRun(BaseModel):
+    """A published run the estimator cannot express yet (listed, not evaluated): tokens/s per GPU and why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    id: str
+    release: str
+    table: str
+    value: float = Field(ge=0)
+    reason: str
+
+
 class RunsFile(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     meta: dict[str, str]
     run: tuple[PublishedRun, ...]
+    pending: tuple[PendingRun, ...] = ()
 
-    def source(self, run: PublishedRun) -> str:
+    def source(self, run: "PublishedRun | PendingRun") -> str:
         """The run's document, table and release as one citation."""
         return self.meta[run.release].replace("{table}", run.table).replace("{model}", run.table).replace(
             "{system}", run.table)
@@ -72,7 +85,7 @@ def load_runs(path: Path = RUNS_FILE) -> RunsFile:
         runs = RunsFile.model_validate(data)
     except ValueError as exc:
         raise InputError(_("{file} is invalid: {error}").format(file=path.name, error=exc)) from exc
-    missing = {r.release for r in runs.run} - set(runs.meta)
+    missing = {r.release for r in runs.run + runs.pending} - set(runs.meta)
     if missing:
         raise InputError(_("{file}: no [meta] entry for {releases}").format(file=path.name,
                                                                          releases=", ".join(sorted(missing))))
@@ -171,5 +184,5 @@ def error_band_sentence(architecture: str, precision: str, moe: bool) -> str:
         where=where.format(kind=kind, family=architecture, precision=precision.upper()))
 
 
-__all__ = ["HELD_OUT_TARGET", "error_band_sentence", "PublishedRun", "RunResult", "error_band", "evaluate", "evaluate_all", "load_runs",
-           "results_table", "stored_results", "throughput_error"]
+__all__ = ["HELD_OUT_TARGET", "PendingRun", "PublishedRun", "RunResult", "error_band", "error_band_sentence", "evaluate",
+           "evaluate_all", "load_runs", "results_table", "stored_results", "throughput_error"]
