@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import assume, given, settings, strategies as st
 
 from core.design import Design
 from core.errors import DesignError
@@ -42,8 +42,7 @@ def test_more_gpus_at_a_fixed_split_never_lower_throughput(model, tp, pp, dp, mo
     split = dict(model=model, seq_len=4096, tp=tp, pp=pp, precision=precision, recompute="full")
     small = _estimate(_plan(), **split, gpus=tp * pp * dp, global_batch=m * dp)
     large = _estimate(_plan(), **split, gpus=tp * pp * dp * more, global_batch=m * dp * more)
-    if small is None or large is None:
-        return
+    assume(small is not None and large is not None)  # too many misfits fail hypothesis's health check
     assert large.tokens_per_s >= small.tokens_per_s * (1 - 1e-9)
 
 
@@ -54,8 +53,7 @@ def test_a_faster_fabric_never_slows_a_step(model, tp, pp, speeds):
     slow, fast = speeds
     job = dict(model=model, seq_len=4096, tp=tp, pp=pp, gpus=256, global_batch=2048, recompute="full")
     a, b = _estimate(_plan(slow, 256), **job), _estimate(_plan(fast, 256), **job)
-    if a is None or b is None:
-        return
+    assume(a is not None and b is not None)
     assert b.step_time_s <= a.step_time_s * (1 + 1e-9)
 
 
