@@ -18,7 +18,7 @@ from core.formats.joblink import COMPARE_CHOICES, COMPARE_FABRICS, COMPARE_LINK,
 from core.i18n import _
 from core.perf import congestion, jobform
 from core.perf.collectives import OPS, load_constants, nccl_release_scope, set_nccl_release, size_sweep, sweep
-from core.perf.calibration import error_band_sentence
+from core.perf.training_calibration import error_band_sentence
 from core.perf.compute import precision_label
 from core.perf.training import PRESETS, Precision, scaling, scaling_gpu_counts
 from core.plan import plan as make_plan

@@ -17,7 +17,7 @@ import pytest
 
 from core.design import Design
 from core.errors import DesignError
-from core.perf.calibration import HELD_OUT_TARGET, error_band, evaluate_all, load_runs, results_table, stored_results
+from core.perf.training_calibration import HELD_OUT_TARGET, error_band, evaluate_all, load_runs, results_table, stored_results
 from core.perf.compute import expert_tokens, micro_batch_compute, supported_precisions
 from core.perf.training import estimate, parse_job
 from core.plan import plan

@@ -15,7 +15,7 @@ import math
 import sys
 
 import core.perf.compute as compute
-from core.perf.calibration import evaluate, load_runs
+from core.perf.training_calibration import evaluate, load_runs
 from core.perf.training_constants import TrainingCatalog, load_training_catalog
 
 SHAPE_TERMS = ("gemm_width_half", "expert_tokens_half", "attention_chunk_half", "elementwise_bytes",

@@ -4,7 +4,7 @@
                                                     # docs/training-calibration.md from a fresh evaluation
     python -m tools.training_calibration --check   # exit 1 if either file differs from a fresh evaluation
 
-The runs and their sources are in assets/catalog/training_runs.toml; core/perf/calibration.py evaluates them.
+The runs and their sources are in assets/catalog/training_runs.toml; core/perf/training_calibration.py evaluates them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from core.perf.calibration import HELD_OUT_TARGET, RESULTS_FILE, evaluate_all, load_runs, results_table
+from core.perf.training_calibration import HELD_OUT_TARGET, RESULTS_FILE, evaluate_all, load_runs, results_table
 
 DOC_FILE = Path(__file__).resolve().parent.parent / "docs" / "training-calibration.md"
 _MEASURES = {"tokens_per_s_per_gpu": "tokens/s per GPU", "step_s": "step [s]", "mfu": "MFU"}

@@ -207,7 +207,7 @@ def _run(args: argparse.Namespace) -> str:
 
     s["assumptions"] = {"routing": args.routing, "placement": args.placement,
                         "nccl_version": ".".join(map(str, nccl_version_of(args.nccl_version, load_constants())))}
-    from core.perf.calibration import error_band, error_band_sentence
+    from core.perf.training_calibration import error_band, error_band_sentence
 
     architecture = planned.resolved.system.architecture
     moe = result.job.model.is_moe
