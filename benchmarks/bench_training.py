@@ -1,7 +1,8 @@
-"""Benchmark: training estimates (target <= 20 ms each) and the CLI's split search.
+"""Benchmark: training estimates (median <= 2 ms each, slowest <= 20 ms) and the CLI's split search.
 
 Cases: the published runs of tests/test_training_published.py (Llama 3 405B on 16,384 H100 over
-RoCE, DeepSeek-V3 on 2,048 H800 with DualPipe), a weak-scaling sweep, and ``choose_split`` (what
+RoCE, DeepSeek-V3 on 2,048 H800 with DualPipe), DeepSeek-V3 in MXFP8 on 256 GB300 (NeMo 26.02's split: the
+compute model's expert, attention and memory-bound terms), a weak-scaling sweep, and ``choose_split`` (what
 ``python -m core train`` without --tp/--pp runs). Plans are built once (as the page caches them);
 the estimate itself is timed, each call from scratch (the collective sweeps are not cached).
 """
@@ -16,7 +17,9 @@ from core.design import Design  # noqa: E402
 from core.plan import plan  # noqa: E402
 from core.perf.training import choose_split, estimate, parse_job, scaling, scaling_gpu_counts  # noqa: E402
 
-TARGET_MS = 20.0
+TARGET_MS = 2.0
+"""A training estimate's median [ms] (the issue's target); ``WORST_MS`` bounds its slowest call on a shared machine."""
+WORST_MS = 20.0
 
 
 
@@ -31,14 +34,17 @@ def main() -> None:
         ("DeepSeek-V3, 2,048 x H800, pp 16 ep 64 fp8 DualPipe", plan(Design(gpu="H800", gpus=2048)),
          parse_job(dict(model="deepseek-v3", seq_len=4096, tp=1, pp=16, ep=64, global_batch=15360, precision="fp8",
                         schedule="dualpipe", gpus=2048))),
+        ("DeepSeek-V3, 256 x GB300, pp 2 vp 8 ep 32 mxfp8", plan(Design(gpu="GB300-NVL72", gpus=256)),
+         parse_job(dict(model="deepseek-v3", seq_len=4096, tp=1, pp=2, vp=8, ep=32, micro_batch=2, global_batch=4096,
+                        precision="mxfp8", gpus=256))),
     ]
     for name, p, job in cases:
         estimate(p, job)
         med, worst = timed(lambda: estimate(p, job))
-        ok = worst <= TARGET_MS
+        ok = med <= TARGET_MS and worst <= WORST_MS
         status |= not ok
-        print(f"training estimate {name}: median {med:.2f} ms, max {worst:.2f} ms (target <= {TARGET_MS:g} ms) "
-              f"{'OK' if ok else 'SLOW'}")
+        print(f"training estimate {name}: median {med:.2f} ms (target <= {TARGET_MS:g} ms), max {worst:.2f} ms "
+              f"(<= {WORST_MS:g} ms) {'OK' if ok else 'SLOW'}")
     p, job = cases[0][1], cases[0][2]
     counts = scaling_gpu_counts(job.tp * job.pp * job.cp, p.resolved.gpus, 16384)
     med, worst = timed(lambda: scaling(p, job, counts), repeat=5)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pandas as pd
 import streamlit as st
 
@@ -16,7 +18,9 @@ from core.formats.joblink import COMPARE_CHOICES, COMPARE_FABRICS, COMPARE_LINK,
 from core.i18n import _
 from core.perf import congestion, jobform
 from core.perf.collectives import OPS, load_constants, nccl_release_scope, set_nccl_release, size_sweep, sweep
-from core.perf.training import PRESETS, scaling, scaling_gpu_counts
+from core.perf.training_calibration import error_band_sentence
+from core.perf.compute import precision_label
+from core.perf.training import PRESETS, Precision, scaling, scaling_gpu_counts
 from core.plan import plan as make_plan
 from webui import calibration, jobstate, safe, state, tables
 
@@ -163,15 +167,13 @@ def main() -> None:
     gbs = _number(cols[2], _("Global batch"), "gbs", step=64, help=_("sequences per step"))
     cols = st.columns(4)
     mbs = _number(cols[0], _("Micro-batch"), "mbs")
-    prec = cols[1].selectbox(_("Precision"), ["bf16", "fp8"], key=W + "prec")  # number formats: named alike
+    prec = cols[1].selectbox(_("Precision"), list(get_args(Precision)), key=W + "prec", format_func=precision_label,
+                             help=_("FP8 with per-tensor or 128-element block scaling; MXFP8 and NVFP4 need Blackwell"))
     tokens = cols[2].number_input(_("Tokens [T]"), min_value=0.001, max_value=1000.0, step=0.5, key=W + "tok",
                                   format="%.3g", help=_("tokens to train, in trillions"))
     eff = cols[3].number_input(_("FLOP/s fraction"), min_value=0.0, max_value=1.0, step=0.05, key=W + "eff",
-                               help=_("achievable fraction of dense peak for the math; 0 = default ({bf16:g} bf16, "
-                                      "{fp8:g} fp8, {moe:g} MoE)").format(
-                                          bf16=constants.training.compute_efficiency,
-                                          fp8=constants.training.fp8_compute_efficiency,
-                                          moe=constants.training.moe_compute_efficiency))
+                               help=_("achievable fraction of dense peak for the math; 0 = from the GPU, the precision "
+                                      "and the model's shapes (fitted to published runs)"))
     cols = st.columns(6)
     tp = _number(cols[0], "TP", "tp", help=_("tensor parallel"))
     pp = _number(cols[1], "PP", "pp", help=_("pipeline parallel"))
@@ -230,6 +232,7 @@ def main() -> None:
 
     st.markdown(cards_html(training_key_numbers(here)), unsafe_allow_html=True)  # escaped in core
     st.caption(safe.md(jobform.memory_caption(here, PRESETS[model].name, settings)))
+    st.caption(safe.md(error_band_sentence(r.system.architecture, job.precision, job.model.is_moe)))
 
     steps = {this_label: here}
     if other is not None:

@@ -29,7 +29,7 @@ Tomahawk Jericho Arista Cisco Juniper Meta Alibaba DeepSeek Llama GPT Megatron P
 Gb s GB TB Tb W kW MW kWh MWh USD US m km ms us ns µs Gbps Tbps PB EB B KiB MiB GiB TiB KB MB
 TCO BOM PUE DAC AOC ACC LACC AEC SMF MMF OM OM3 OM4 OM5 OS2 SR SR4 DR DR4 FR FR4 LR QSFP OSFP QSFP112
 NCCL SHARP SHARPv3 LL LL128 Simple Ring Tree CollNet PAT PXN PCIe NUMA CPU HBM FLOP FLOPs TFLOP PFLOP
-EFLOP TFLOPS FP8 FP16 BF16 FP32 FP4 TF32 MFU HFU TP DP PP EP CP SP ZeRO FSDP MoE
+EFLOP TFLOPS FP8 FP16 BF16 FP32 FP4 TF32 MXFP8 NVFP4 MFU HFU TP DP PP EP CP SP ZeRO FSDP MoE
 busbw algbw all-reduce allreduce all-gather allgather reduce-scatter reducescatter all-to-all alltoall
 broadcast reduce AllReduce AllGather ReduceScatter AlltoAll
 ToR Pod SU HBD CLI JSON URL CSV XLSX PDF HTML Slurm NetBox Streamlit Plotly PNG SVG API MCP

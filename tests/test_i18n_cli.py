@@ -387,7 +387,7 @@ def test_performance_link_warnings_speak_the_chosen_language():
     assert not any(chinese_leaks(w) for w in en)
     assert "Link parameter 'perf_tp' (tensor parallel) = '65' was ignored: out of range. Accepted: 1 to 64." in en
     assert "Link parameter 'perf_prec' (precision) = 'fp4' was ignored: not one of the choices. " \
-           "Accepted: bf16 or fp8." in en
+           "Accepted: bf16, fp8, fp8-128, mxfp8, nvfp4." in en
 
 
 def test_compare_fabric_labels_translate():

@@ -1,4 +1,4 @@
-"""Golden validation of the training-step estimator against published step times, within 25%.
+"""Golden checks of the training-step estimator against NVIDIA/dgxc-benchmarking: weak scaling and FLOP counts.
 
 Sources (NVIDIA DGX Cloud benchmarking recipes, DGX H100 with InfiniBand NDR, Quantum-2 and CX-7):
 
@@ -11,12 +11,11 @@ Sources (NVIDIA DGX Cloud benchmarking recipes, DGX H100 with InfiniBand NDR, Qu
 * DeepSeek-V3 671B, TP=2 PP=16 EP=64 MBS=1 seq 4096, GBS 8192 on 1024 H100:
   NVIDIA/dgxc-benchmarking deepseek_v3/pretrain/README.md (commit 14fb6ae6): 52.04 s.
 
-The estimator uses its default constants (assets/catalog/collectives.toml [training]);
-nothing is tuned per case.
-
-Held out (added 2026-12-01; no constant was set from these models: training.toml's Hopper row names
-GPT-3 175B, Llama 3.1 405B and DeepSeek-V3 as its sources), from the same release of the recipes
-(NVIDIA/dgxc-benchmarking commit 143b90dd, NeMo 24.09, DGX H100):
+Every step time above and below is a run of assets/catalog/training_runs.toml (fit or held out, with the
+constant it set): tests/test_training_calibration.py checks them all against the 15% target and pins the
+misses (DeepSeek-V3's dgxc recipe is one: NeMo 25.09 ran the same model 2x faster). This file keeps the checks
+that are not one run's step time. From the same release of the recipes (NVIDIA/dgxc-benchmarking commit
+143b90dd, NeMo 24.09, DGX H100):
 
 * Llama 3.1 70B, TP=4 PP=4 CP=2 VP=5 MBS=1 seq 8192, GBS = 2 x GPUs (llama3.1/README_70b.md):
   BF16 14.72 s (64 GPUs), 14.98 s (2048 GPUs); FP8 11.01 s (64 GPUs); model FLOPs 3.94e15 per sample.
@@ -31,42 +30,7 @@ from core.plan import plan
 from core.perf.training import estimate, parse_job
 
 pytestmark = pytest.mark.golden
-TOLERANCE = 0.25
-
-GPT3 = dict(model="gpt3-175b", seq_len=2048, tp=4, pp=8, vp=12, micro_batch=1)
-LLAMA405 = dict(model="llama3-405b", seq_len=8192, tp=8, pp=9, cp=2, vp=7, micro_batch=1)
-CASES = [
-    ("gpt3-128-bf16", 128, {**GPT3, "global_batch": 256}, "bf16", 8.309),
-    ("gpt3-2048-bf16", 2048, {**GPT3, "global_batch": 4096}, "bf16", 8.49),
-    ("gpt3-128-fp8", 128, {**GPT3, "global_batch": 256}, "fp8", 5.626),
-    ("llama405-576-bf16", 576, {**LLAMA405, "global_batch": 252}, "bf16", 17.20),
-    ("llama405-2304-bf16", 2304, {**LLAMA405, "global_batch": 1008}, "bf16", 17.62),
-    ("llama405-576-fp8", 576, {**LLAMA405, "global_batch": 252}, "fp8", 11.24),
-    ("deepseek-v3-1024", 1024, dict(model="deepseek-v3", seq_len=4096, tp=2, pp=16, ep=64, global_batch=8192),
-     "bf16", 52.04),
-]
 LLAMA70 = dict(model="llama3-70b", seq_len=8192, tp=4, pp=4, cp=2, vp=5, micro_batch=1)
-LLAMA8 = dict(model="llama3-8b", seq_len=8192, tp=1, pp=1, cp=2, micro_batch=1)
-HELD_OUT = [  # predicted 2026-12-01: -5.6%, -7.2%, -10.5%, -3.9%, -5.3%, -11.5%
-    ("llama70-64-bf16", 64, {**LLAMA70, "global_batch": 128}, "bf16", 14.72),
-    ("llama70-2048-bf16", 2048, {**LLAMA70, "global_batch": 4096}, "bf16", 14.98),
-    ("llama70-64-fp8", 64, {**LLAMA70, "global_batch": 128}, "fp8", 11.01),
-    ("llama8-8-bf16", 8, {**LLAMA8, "global_batch": 128}, "bf16", 12.91),
-    ("llama8-128-bf16", 128, {**LLAMA8, "global_batch": 2048}, "bf16", 13.10),
-    ("llama8-8-fp8", 8, {**LLAMA8, "global_batch": 128}, "fp8", 9.67),
-]
-
-
-@pytest.mark.parametrize("case_id,gpus,job,precision,published_s", CASES, ids=[c[0] for c in CASES])
-def test_step_time_matches_dgxc(case_id, gpus, job, precision, published_s):
-    result = estimate(plan(Design(gpu="H100", gpus=gpus)), parse_job({**job, "gpus": gpus, "precision": precision}))
-    error = result.step_time_s / published_s - 1
-    assert abs(error) <= TOLERANCE, f"{case_id}: {result.step_time_s:.2f} s vs {published_s} s ({error:+.1%})"
-
-
-@pytest.mark.parametrize("case_id,gpus,job,precision,published_s", HELD_OUT, ids=[c[0] for c in HELD_OUT])
-def test_held_out_llama_70b_and_8b_step_times(case_id, gpus, job, precision, published_s):
-    test_step_time_matches_dgxc(case_id, gpus, job, precision, published_s)
 
 
 def test_held_out_weak_scaling_is_nearly_flat_as_published():

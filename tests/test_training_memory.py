@@ -136,16 +136,16 @@ def test_near_the_limit_is_a_warning_with_the_margin_beyond_it_an_error():
 
 
 def test_compute_fraction_by_architecture_and_override():
-    cat = load_training_catalog()
+    """The compute follows from each GPU's kernels (training.toml [[kernels]]): the effective share of peak differs
+    by architecture, a mixture-of-experts model reaches less of it than a dense one, and a job's own fraction
+    replaces the model."""
     a100 = estimate(plan(Design(gpu="A800", gpus=64)), job(model="llama3-8b", tp=8, pp=1, global_batch=64))
     h100 = estimate(plan(Design(gpu="H100", gpus=64)), job(model="llama3-8b", tp=8, pp=1, global_batch=64))
     b200 = estimate(plan(Design(gpu="B200", gpus=64)), job(model="llama3-8b", tp=8, pp=1, global_batch=64))
-    assert a100.compute_efficiency == cat.compute_efficiency("Ampere", "bf16", False)
-    assert h100.compute_efficiency == cat.compute_efficiency("Hopper", "bf16", False)
-    assert b200.compute_efficiency == cat.compute_efficiency("Blackwell", "bf16", False)
-    assert len({a100.compute_efficiency, h100.compute_efficiency, b200.compute_efficiency}) == 3
+    assert len({round(e.compute_efficiency, 4) for e in (a100, h100, b200)}) == 3
+    assert all(0.2 < e.compute_efficiency < 0.8 for e in (a100, h100, b200))
     moe = estimate(P1024, parse_job(dict(model="deepseek-v3", seq_len=4096, global_batch=8192, tp=2, pp=16, ep=64)))
-    assert moe.compute_efficiency == cat.compute_efficiency("Hopper", "bf16", True) < h100.compute_efficiency
+    assert moe.compute_efficiency < h100.compute_efficiency
     forced = estimate(plan(Design(gpu="H100", gpus=64)), job(model="llama3-8b", tp=8, pp=1, global_batch=64,
                                                                compute_efficiency=0.3))
     assert forced.compute_efficiency == 0.3 and forced.compute_s > h100.compute_s

@@ -143,10 +143,10 @@ def test_llama3_405b_without_gradient_sharding_needs_more_at_8k():
 def test_llama3_405b_long_context_cp16_is_a_known_gap():
     """Table 4, third row: 16,384 H100, TP 8, CP 16, PP 16, DP 8, sequences of 131,072 tokens, 16M tokens per
     batch (128 sequences, 16 per DP group): 380 TFLOP/s, 38% MFU. With the 8K rows' schedule (vp 8, assumed) the
-    estimate is about 37% above it. Known gap, pinned. At 128K the attention scores are 57% of the model
+    estimate is about 32% above it (37% when attention ran at the GEMM fraction; now at FlashAttention's
+    own share by chunk, core.perf.compute). Known gap, pinned. At 128K the attention scores are 57% of the model
     FLOPs (PaLM's 12 L H Q T term, the MFU convention Meta cites, not halved for causal masking; 8% at 8K),
-    and the estimate runs them at the same achievable fraction as the GEMMs, with no document mask and no
-    CP load imbalance: the likeliest cause. Meta's all-gather context parallelism ('latency is exposed in
+    and the estimate has no document mask and no CP load imbalance: the likeliest cause. Meta's all-gather context parallelism ('latency is exposed in
     the critical path', sec. 3.3.2) differs from our hidden ring attention too, but exposing all of it
     (K and V together are 1/8 of Q with GQA: about 67 MB per layer and micro-batch) would cost only ~0.4 s of 11 s."""
     e = _llama(16384, seq_len=131072, cp=16, global_batch=128)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import get_args
 
 from core.cli.collective import add_congestion_options, add_nccl_version_option, algorithm_label, congestion_of
 from core.cli.common import (
@@ -74,7 +75,7 @@ def _shown(value: str) -> str:
 
 def register(subparsers) -> None:
     """Add the ``train`` sub-command."""
-    from core.perf.training import PRESETS
+    from core.perf.training import PRESETS, Precision
 
     tr = subparsers.add_parser(
         "train", help=_("estimate a training step on the design"),
@@ -89,8 +90,9 @@ def register(subparsers) -> None:
     j.add_argument("--global-batch", type=positive_int,
                    help=_("sequences per step (default 1024, rounded up to a multiple of micro-batch x dp)"))
     j.add_argument("--micro-batch", type=positive_int, default=1, help=_("sequences per micro-batch (default 1)"))
-    j.add_argument("--precision", type=str.lower, choices=["bf16", "fp8"], default="bf16",
-                   help=_("training precision (default {default})").format(default="bf16"))
+    j.add_argument("--precision", type=str.lower, choices=list(get_args(Precision)), default="bf16",
+                   help=_("training precision: FP8 with per-tensor (fp8) or 128-element block scaling (fp8-128); MXFP8 and NVFP4 on Blackwell "
+                          "(default {default})").format(default="bf16"))
     for name in ("tp", "pp"):
         j.add_argument(f"--{name}", type=positive_int,
                        help=_("{name} degree (default: the fastest split that fits; --explain lists them)").format(
@@ -119,8 +121,8 @@ def register(subparsers) -> None:
                    help=_("shard the gradients over data-parallel ranks too (ZeRO-2, FSDP as Llama 3: fp32 shards, "
                           "one model chunk's accumulator, a reduce-scatter per chunk and group of micro-batches)"))
     j.add_argument("--efficiency", type=fraction, metavar="FRACTION",
-                   help=_("achievable fraction of dense peak FLOP/s (default by GPU architecture and dense/MoE, "
-                          "from assets/catalog/training.toml)"))
+                   help=_("achievable fraction of dense peak FLOP/s (default: from the GPU, the precision and the "
+                          "model's shapes, fitted to published runs)"))
     j.add_argument("--tokens", type=tokens, default=1e12,
                    help=_("tokens to train, e.g. 1T or 15e12 (default 1T)"))
     j.add_argument("--explain", action="store_true",
@@ -205,6 +207,12 @@ def _run(args: argparse.Namespace) -> str:
 
     s["assumptions"] = {"routing": args.routing, "placement": args.placement,
                         "nccl_version": ".".join(map(str, nccl_version_of(args.nccl_version, load_constants())))}
+    from core.perf.training_calibration import error_band, error_band_sentence
+
+    architecture = planned.resolved.system.architecture
+    moe = result.job.model.is_moe
+    low, high, runs, scope = error_band(architecture, s["precision"], moe)
+    s["expected_error"] = {"low": low, "high": high, "held_out_runs": runs, "scope": scope}
     if args.format == "json":
         if choice is not None:
             s["split_choice"] = choice.summary() if args.explain else {"chosen": choice.best.summary(),
@@ -247,6 +255,7 @@ def _run(args: argparse.Namespace) -> str:
             group=f"{c['group_size']:>5}", volume=f"{c['volume_gbytes']:>10,.1f}", time=f"{c['time_s']:>8.3f}",
             hidden=f"{c['hidden_fraction']:.0%}", algorithm=algorithm_label(c["algorithm"]),
             level=level_label(c["fabric_level"])))
+    lines.append(error_band_sentence(architecture, s["precision"], moe))
     lines += [_("warning: {warning}").format(warning=w) for w in s["warnings"]]
     if choice is not None and args.explain:
         lines += _split_lines(choice)

@@ -13,12 +13,14 @@ what differs from the defaults.
 
 from __future__ import annotations
 
+from typing import get_args
+
 from core.formats import sharelink
 from core.i18n import N_, _
 from core.perf.collectives import OPS
 from core.perf.congestion import PLACEMENTS, ROUTINGS
 from core.perf.constants import load_constants
-from core.perf.training import MAX_GLOBAL_BATCH, PRESETS
+from core.perf.training import MAX_GLOBAL_BATCH, PRESETS, Precision
 
 COMPARE_FABRICS = {
     "eth2": (N_("Ethernet RoCE, 2:1"), dict(fabric="ethernet", oversubscription=2.0)),
@@ -86,8 +88,8 @@ JOB = sharelink.register_extension("perf_", [
     _whole("seq", N_("sequence length"), 8192),
     _whole("gbs", N_("global batch"), 512),
     _whole("mbs", N_("micro-batch"), 1),
-    P("prec", N_("precision"), sharelink.parse_choice(["bf16", "fp8"]), str, "bf16",
-      lambda: _("{first} or {second}").format(first="bf16", second="fp8")),
+    P("prec", N_("precision"), sharelink.parse_choice(list(get_args(Precision))), str, "bf16",
+      lambda: ", ".join(get_args(Precision))),
     _whole("tp", N_("tensor parallel"), 8),
     _whole("pp", N_("pipeline parallel"), 4),
     _whole("cp", N_("context parallel"), 1),

@@ -59,6 +59,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from core.perf.collectives import sweep
+from core.perf.compute import FULL_RECOMPUTE_FACTOR, micro_batch_compute, precision_peak_tflops
 from core.perf.constants import constants_for, load_constants
 from core.perf.placement import links, p2p_contention, place
 from core.perf.training_constants import load_training_catalog
@@ -67,7 +68,9 @@ from core.errors import DesignError, InputError, shown
 from core.i18n import _
 from core.plan import Plan
 
-Precision = Literal["bf16", "fp8"]
+Precision = Literal["bf16", "fp8", "fp8-128", "mxfp8", "nvfp4"]
+"""Training precisions: ``[[precision]]`` in assets/catalog/training.toml (FP8 with per-tensor or block scaling,
+MXFP8 and NVFP4 on Blackwell)."""
 Recompute = Literal["none", "selective", "full"]
 Schedule = Literal["1f1b", "dualpipe"]
 SECONDS_PER_DAY = 86400.0
@@ -292,8 +295,8 @@ class TrainingJob(BaseModel):
     """What to train and how it is split over GPUs.
 
     ``dp`` defaults to ``gpus / (tp * pp * cp)``; ``gpus`` defaults to the whole plan.
-    ``compute_efficiency`` is the achievable fraction of the GPU's dense peak for the
-    model's math (default from the constants file, by precision and dense/MoE).
+    ``compute_efficiency``, when set, is the achievable fraction of the GPU's dense peak for the
+    model's math; by default the compute follows from the GPU and the shapes (``core.perf.compute``).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -646,7 +649,7 @@ def activation_bytes_per_token(mdl: "ModelSpec", job: TrainingJob, moe_layer: bo
     h, a = mdl.hidden, mdl.heads
     if job.recompute == "full":
         return 2.0 * h
-    fp8 = job.fp8_activations if job.fp8_activations is not None else job.precision == "fp8"
+    fp8 = job.fp8_activations if job.fp8_activations is not None else job.precision != "bf16"
     lin = 1.0 if fp8 else 2.0
     mask = 1.0 * h if mdl.dropout else 0.0
     selective = job.recompute == "selective"
@@ -850,33 +853,25 @@ class _Compute:
     bubble: float
 
 
-def precision_peak_tflops(system, precision: str) -> float:
-    """Dense tensor peak of one GPU of ``system`` at ``precision`` [TFLOP/s] (``System.peak_tflops``);
-    ``DesignError`` naming the precisions the GPU has when it has no tensor cores for this one."""
-    peak = system.peak_tflops(precision)
-    if peak <= 0:
-        have = ", ".join(p for p in ("bf16", "fp8", "fp4") if system.peak_tflops(p) > 0)
-        raise DesignError(_("{gpu} has no {precision} tensor cores.").format(gpu=system.gpu_name,
-                                                                              precision=precision.upper()),
-                          _("Use precision {have}.").format(have=have))
-    return peak
-
-
 def _compute_time(job: TrainingJob, plan: Plan, m: int) -> _Compute:
-    """Compute and pipeline bubble of one step of ``m`` micro-batches; ``DesignError`` for FP8 on a GPU without
-    FP8 tensor cores."""
+    """Compute and pipeline bubble of one step of ``m`` micro-batches: a micro-batch's time from the GPU and the
+    shapes (``core.perf.compute.micro_batch_compute``), or model FLOPs / (peak x ``job.compute_efficiency``) when
+    the job sets the fraction; ``DesignError`` for a precision the GPU has no tensor cores for."""
     r = plan.resolved
     mdl = job.model
     tc = load_training_catalog()
     peak = precision_peak_tflops(r.system, job.precision)
-    default_eff = tc.compute_efficiency(r.system.architecture, job.precision, mdl.is_moe)
-    eff = job.compute_efficiency or default_eff
     flops_token = mdl.flops_per_token(job.seq_len)
-    hw_factor = 4 / 3 if job.recompute == "full" else 1.0
     layers_per_stage = max(stage_layers(mdl.layers, job.pp, job.balanced_stages))
     stage_share = layers_per_stage / mdl.layers
-    mb_flops = flops_token * job.seq_len * job.micro_batch / (job.tp * job.cp) * stage_share * hw_factor
-    t_mb = mb_flops / (peak * 1e12 * eff)
+    parts = micro_batch_compute(job, r.system, stage_share)
+    if job.compute_efficiency:
+        eff = job.compute_efficiency
+        hw_factor = FULL_RECOMPUTE_FACTOR if job.recompute == "full" else 1.0
+        t_mb = parts.flops * hw_factor / (peak * 1e12 * eff)
+    else:
+        t_mb = parts.total_s
+        eff = parts.flops / (peak * 1e12 * t_mb)
     compute = m * t_mb
     if job.schedule == "dualpipe":
         sc = tc.schedule
@@ -1026,6 +1021,7 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
     if slots % (job.pp * job.vp):
         warnings.append(_("{layers} layers do not split evenly into pp x vp = {chunks} chunks; "
                           "the fullest stage sets the pace.").format(layers=mdl.layers, chunks=job.pp * job.vp))
+    precision_peak_tflops(r.system, job.precision)  # a precision the GPU lacks is refused before the memory check
     stage_memory = _check_memory(job, plan, dp, m, warnings)
     cp = _compute_time(job, plan, m)
     comm = _model_parallel_comm(job, plan, gpus, dp, m, cp)

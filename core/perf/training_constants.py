@@ -1,7 +1,9 @@
 """The training model's hardware constants, read from ``assets/catalog/training.toml``.
 
-Achievable compute fraction by GPU architecture (dense / MoE, BF16 / FP8), the pipeline schedules'
-forward/backward split and DualPipe's shape, and the memory model's tolerance. Every value in the
+The compute model's constants (``[compute]`` shape terms, ``[[precision]]`` recipes, ``[[kernels]]`` shares of peak
+per architecture and precision, read by ``core.perf.compute``), the older achievable fraction by architecture
+(``[[efficiency]]``: now only the serving model's dense / MoE ratio), the pipeline schedules' forward/backward split
+and DualPipe's shape, and the memory model's tolerance. Every value in the
 file carries its source; this module validates it (pydantic, ``extra="forbid"``) and answers
 look-ups. The overlap fractions and bytes per parameter stay in ``collectives.toml`` ``[training]``.
 """
@@ -34,6 +36,44 @@ class ArchitectureEfficiency(_Strict):
     moe_fp8: float = Field(gt=0, le=1)
     source: str
     as_of: str
+
+
+class ArchitectureCompute(_Strict):
+    """What one GPU architecture's kernels sustain: the share of the dense peak a large GEMM reaches at each
+    precision (a precision missing here is one the architecture has no kernels for), and FlashAttention's share
+    of the BF16 peak at a long chunk (counted in model FLOPs: causal attention is not halved)."""
+
+    architecture: str
+    gemm: dict[str, float]
+    """Precision name (``[[precision]]``) -> fraction of that precision's dense peak a large GEMM sustains."""
+    attention: float = Field(gt=0, le=2)
+    source: str
+    as_of: str
+
+
+class PrecisionRecipe(_Strict):
+    """One training precision: which dense peak its GEMMs run at and what its casts cost."""
+
+    name: str
+    peak: str = Field(pattern="^(bf16|fp8|fp4)$")
+    """``System.peak_tflops`` key of the tensor cores its GEMMs use."""
+    cast_bytes: float = Field(ge=0)
+    """HBM bytes moved per element of a GEMM input or output gradient to quantize it (forward and backward)."""
+    label: str
+    source: str
+
+
+class ComputeShape(_Strict):
+    """How the GEMM and attention shapes and the memory-bound kernels set a micro-batch's time (``core.perf.compute``)."""
+
+    gemm_width_half: float = Field(gt=0)
+    expert_tokens_half: float = Field(gt=0)
+    attention_chunk_half: float = Field(ge=0)
+    elementwise_bytes: float = Field(ge=0)
+    activation_bytes: float = Field(ge=0)
+    moe_bytes: float = Field(ge=0)
+    memory_fraction: float = Field(gt=0, le=1)
+    source: str
 
 
 class ScheduleConstants(_Strict):
@@ -70,6 +110,9 @@ class Meta(_Strict):
 class TrainingCatalog(_Strict):
     meta: Meta
     efficiency: tuple[ArchitectureEfficiency, ...]
+    compute: ComputeShape
+    precision: tuple[PrecisionRecipe, ...]
+    kernels: tuple[ArchitectureCompute, ...]
     schedule: ScheduleConstants
     memory: MemoryConstants
 
@@ -79,6 +122,21 @@ class TrainingCatalog(_Strict):
             if entry.architecture.casefold() == architecture.casefold():
                 return entry
         return self.efficiency[-1]
+
+    def architecture_compute(self, architecture: str) -> ArchitectureCompute:
+        """The kernel fractions of ``architecture`` (case-insensitive); unknown ones get the newest known entry."""
+        for entry in self.kernels:
+            if entry.architecture.casefold() == architecture.casefold():
+                return entry
+        return self.kernels[-1]
+
+    def recipe(self, precision: str) -> PrecisionRecipe:
+        """The ``[[precision]]`` entry named ``precision``; ``InputError`` listing the known ones otherwise."""
+        for entry in self.precision:
+            if entry.name == precision:
+                return entry
+        raise InputError(_("unknown precision {precision}; known: {known}").format(
+            precision=precision, known=", ".join(p.name for p in self.precision)))
 
     def compute_efficiency(self, architecture: str, precision: str, moe: bool) -> float:
         """Default achievable fraction of dense peak for this architecture, precision and model kind."""
@@ -105,4 +163,4 @@ def load_training_catalog() -> TrainingCatalog:
     return load_training_catalog_from(TRAINING_FILE)
 
 
-__all__ = ["ArchitectureEfficiency", "TrainingCatalog", "load_training_catalog", "load_training_catalog_from"]
+__all__ = ["ArchitectureCompute", "ArchitectureEfficiency", "ComputeShape", "PrecisionRecipe", "TrainingCatalog", "load_training_catalog", "load_training_catalog_from"]
