@@ -15,7 +15,8 @@ is the compute that communication can actually run behind:
 * PP: the stage's compute (sends of one micro-batch overlap the next one's math);
 * DP: one micro-batch's forward and backward (Megatron reduces gradients during the
   last micro-batch's backward and gathers parameters during the first one's forward);
-  DP and expert-DP share that window in proportion to their time;
+  DP and expert-DP share that window in proportion to their time; under ZeRO-3 each layer's gathers and
+  reduce-scatters run behind the other layers' compute, so the window is all of it;
 * EP: the compute of the mixture-of-experts layers.
 
 Finally no more communication is hidden in total than there is compute, so
@@ -29,10 +30,11 @@ follow NVIDIA/dgxc-benchmarking's formula (6 x active parameters + attention sco
 + logits per token); the achievable fraction of peak is by GPU architecture and dense/MoE
 (``assets/catalog/training.toml``) unless the job sets it.
 
-Memory per GPU is that of the fullest pipeline stage (``_memory``): its layers' weights and
-gradients (with ``shard_gradients``, ZeRO-2 / FSDP as Llama 3 ran it: an fp32 shard and one model
-chunk's fp32 accumulator), the optimizer state sharded over data-parallel ranks (Megatron-Core distributed
-optimizer / ZeRO-1; off with ``distributed_optimizer=False``), the embedding and logits on the
+Memory per GPU is that of the fullest pipeline stage (``_memory``): its layers' weights,
+gradients and optimizer state under the job's ZeRO stage (``TrainingJob.zero``, ``_state_bytes``: 0 nothing
+sharded; 1 the optimizer state over data-parallel ranks, Megatron-Core's distributed optimizer, the default;
+2 the gradients too, as Llama 3 ran FSDP: an fp32 shard and one model chunk's fp32 accumulator; 3 the
+parameters too, FSDP full sharding: one or two layers gathered at a time), the embedding and logits on the
 first and last stage, DualPipe's second parameter copy, and activations = micro-batches in
 flight under the schedule (1F1B, interleaved, DualPipe; ``_in_flight``) x per-layer bytes from
 Korthikanti et al. 2022 term by term (``activation_bytes_per_token``: grouped-query attention,
@@ -70,6 +72,12 @@ from core.plan import Plan
 Precision = Literal["bf16", "fp8"]
 Recompute = Literal["none", "selective", "full"]
 Schedule = Literal["1f1b", "dualpipe"]
+Activation = Literal["swiglu", "gelu", "relu2"]
+ACTIVATION_MATRICES: dict[str, int] = {"swiglu": 3, "gelu": 2, "relu2": 2}
+"""MLP weight matrices of each activation: SwiGLU gate, up and down; GELU and squared ReLU up and down."""
+ZeroStage = Literal[0, 1, 2, 3]
+ZERO_STAGES: tuple[int, ...] = (0, 1, 2, 3)
+"""ZeRO stages a job may declare (3 = FSDP full sharding); the CLI, the link and the page offer these."""
 SECONDS_PER_DAY = 86400.0
 MAX_GLOBAL_BATCH = 1_000_000
 """Largest global batch [sequences] the estimator, the share link and the page accept."""
@@ -84,7 +92,10 @@ class ModelSpec(BaseModel):
     layers, hidden, ffn, heads, kv_heads, vocab : int
         Architecture; ``ffn`` is the dense MLP width.
     mlp_matrices : int
-        3 for SwiGLU (gate, up, down), 2 for GELU.
+        3 for SwiGLU (gate, up, down), 2 for GELU or squared ReLU (up, down); experts have the same MLP.
+    activation : {"swiglu", "gelu", "relu2"} or None
+        The MLP's activation (``relu2``: squared ReLU, Nemotron-4); None = from ``mlp_matrices`` (3 SwiGLU,
+        2 GELU). Given alone it sets ``mlp_matrices``.
     tied_embeddings : bool
         Input and output embeddings share weights.
     moe_layers, experts, top_k, shared_experts, moe_ffn : int
@@ -105,6 +116,7 @@ class ModelSpec(BaseModel):
     kv_heads: int = Field(ge=1, le=4096)
     vocab: int = Field(ge=1, le=10_000_000)
     mlp_matrices: int = Field(default=3, ge=2, le=3)
+    activation: Activation | None = None
     tied_embeddings: bool = False
     moe_layers: int = Field(default=0, ge=0)
     experts: int = Field(default=0, ge=0)
@@ -128,8 +140,25 @@ class ModelSpec(BaseModel):
     """Layers with sliding-window attention (the rest attend to the whole context)."""
     source: str = "user-defined"
 
+    @model_validator(mode="before")
+    @classmethod
+    def _matrices_from_activation(cls, data):
+        if isinstance(data, dict) and data.get("activation") in ACTIVATION_MATRICES and "mlp_matrices" not in data:
+            data = {**data, "mlp_matrices": ACTIVATION_MATRICES[data["activation"]]}
+        return data
+
     @model_validator(mode="after")
     def _consistent(self) -> "ModelSpec":
+        if self.activation is not None and ACTIVATION_MATRICES[self.activation] != self.mlp_matrices:
+            raise ValueError(_("activation {activation} has {matrices} MLP matrices, not mlp_matrices = "
+                               "{given}").format(activation=self.activation,
+                                                 matrices=ACTIVATION_MATRICES[self.activation],
+                                                 given=self.mlp_matrices))
+        if self.mla and not (self.qk_rope_dim and self.qk_nope_dim and self.v_head_dim):
+            raise ValueError(_("multi-head latent attention (kv_lora_rank) needs qk_nope_dim, qk_rope_dim and "
+                               "v_head_dim"))
+        if self.first_dense_layers is not None and self.first_dense_layers + self.moe_layers > self.layers:
+            raise ValueError(_("first_dense_layers + moe_layers cannot exceed layers"))
         if self.kv_heads > self.heads or self.heads % self.kv_heads:
             raise ValueError(_("heads must be a multiple of kv_heads"))
         if self.moe_layers > self.layers:
@@ -146,6 +175,16 @@ class ModelSpec(BaseModel):
     @property
     def is_moe(self) -> bool:
         return self.moe_layers > 0
+
+    @property
+    def mlp_kind(self) -> str:
+        """The MLP's activation: ``activation``, else SwiGLU for 3 matrices and GELU for 2."""
+        return self.activation or ("swiglu" if self.mlp_matrices == 3 else "gelu")
+
+    @property
+    def attention_kind(self) -> str:
+        """``mla`` (latent attention), ``mha`` (as many key/value heads as heads) or ``gqa``."""
+        return "mla" if self.mla else "mha" if self.kv_heads == self.heads else "gqa"
 
     @property
     def mla(self) -> bool:
@@ -180,12 +219,12 @@ class ModelSpec(BaseModel):
     @property
     def expert_params_per_layer(self) -> float:
         """Routed experts of one MoE layer (sharded by expert parallelism)."""
-        return float(self.experts * 3 * self.hidden * self.moe_ffn)
+        return float(self.experts * self.mlp_matrices * self.hidden * self.moe_ffn)
 
     @property
     def moe_layer_dense_params(self) -> float:
         """Shared experts and router of one MoE layer (replicated like dense weights)."""
-        return float(self.shared_experts * 3 * self.hidden * self.moe_ffn + self.hidden * self.experts)
+        return float(self.shared_experts * self.mlp_matrices * self.hidden * self.moe_ffn + self.hidden * self.experts)
 
     @property
     def embedding_params(self) -> float:
@@ -209,7 +248,7 @@ class ModelSpec(BaseModel):
     @property
     def active_params(self) -> float:
         """Parameters one token passes through (embeddings counted once)."""
-        routed = self.moe_layers * self.top_k * 3 * self.hidden * self.moe_ffn
+        routed = self.moe_layers * self.top_k * self.mlp_matrices * self.hidden * self.moe_ffn
         return self.dense_params - self.vocab * self.hidden * (0 if self.tied_embeddings else 1) + routed
 
     def attended_tokens(self, context: float) -> float:
@@ -277,6 +316,27 @@ PRESETS: dict[str, ModelSpec] = {
                              sliding_window=128, sliding_layers=12,
                              source="openai/gpt-oss-20b config.json (24 layers alternating sliding and full "
                                     "attention, 32 experts of 2880, top-4)"),
+    "qwen3-8b": ModelSpec(name="Qwen3-8B", layers=36, hidden=4096, ffn=12288, heads=32, kv_heads=8, head_size=128,
+                          vocab=151936, source="Qwen/Qwen3-8B config.json (36 layers, hidden 4096, intermediate 12288, "
+                                               "32 heads, 8 kv heads, head_dim 128, vocab 151936, untied)"),
+    "qwen3-32b": ModelSpec(name="Qwen3-32B", layers=64, hidden=5120, ffn=25600, heads=64, kv_heads=8, head_size=128,
+                           vocab=151936, source="Qwen/Qwen3-32B config.json (64 layers, hidden 5120, intermediate "
+                                                "25600, 64 heads, 8 kv heads, head_dim 128, vocab 151936, untied)"),
+    "mixtral-8x7b": ModelSpec(name="Mixtral 8x7B (MoE)", layers=32, hidden=4096, ffn=14336, heads=32, kv_heads=8,
+                              vocab=32000, moe_layers=32, experts=8, top_k=2, moe_ffn=14336,
+                              source="mistralai/Mixtral-8x7B-v0.1 config.json (32 layers, hidden 4096, 8 experts of "
+                                     "14336, top-2, 32 heads, 8 kv heads, vocab 32000); Jiang et al. 2024, arXiv "
+                                     "2401.04088 Table 1"),
+    "mixtral-8x22b": ModelSpec(name="Mixtral 8x22B (MoE)", layers=56, hidden=6144, ffn=16384, heads=48, kv_heads=8,
+                               vocab=32768, moe_layers=56, experts=8, top_k=2, moe_ffn=16384,
+                               source="mistralai/Mixtral-8x22B-v0.1 config.json (56 layers, hidden 6144, 8 experts "
+                                      "of 16384, top-2, 48 heads, 8 kv heads; vocab 32768 as the instruct release, "
+                                      "32000 in the first upload)"),
+    "nemotron4-340b": ModelSpec(name="Nemotron-4 340B", layers=96, hidden=18432, ffn=73728, heads=96, kv_heads=8,
+                                vocab=256000, activation="relu2",
+                                source="NVIDIA, 'Nemotron-4 340B Technical Report' (arXiv 2406.11704) Table 1: 96 "
+                                       "layers, hidden 18432, 96 heads, 8 KV heads, vocab 256,000, squared-ReLU MLP "
+                                       "of 4h = 73728, untied embeddings"),
 }
 
 
@@ -333,6 +393,20 @@ class TrainingJob(BaseModel):
         "forward, as Llama 3 did): each GPU keeps its shard of fp32 gradients and the accumulator of the model chunk "
         "in backward, and reduce-scatters each chunk's gradients once per group of micro-batches. Implies the "
         "optimizer sharding."))
+    zero_stage: ZeroStage | None = Field(default=None, description=(
+        "What data-parallel ranks shard (ZeRO stage; wins over the two switches above when set): 0 nothing (one "
+        "all-reduce of the gradients), 1 the optimizer state (Megatron distributed optimizer), 2 the gradients too "
+        "(as shard_gradients), 3 the parameters too (FSDP full sharding: each layer's parameters all-gathered in "
+        "forward and again in backward, its gradients reduce-scattered, every micro-batch). None = from "
+        "distributed_optimizer and shard_gradients."))
+
+    @property
+    def zero(self) -> int:
+        """The ZeRO stage in force: ``zero_stage``, else 2 with ``shard_gradients``, 1 with the distributed
+        optimizer, 0 without."""
+        if self.zero_stage is not None:
+            return self.zero_stage
+        return 2 if self.shard_gradients else 1 if self.distributed_optimizer else 0
 
 
 def parse_job(data: dict) -> TrainingJob:
@@ -666,7 +740,7 @@ def activation_bytes_per_token(mdl: "ModelSpec", job: TrainingJob, moe_layer: bo
     # MLP block
     mlp = 2.0 * h + lin * h + mask  # norm input, first linear input, dropout mask
     if moe_layer:
-        gate_up = 2 * mdl.moe_ffn
+        gate_up = (mdl.mlp_matrices - 1) * mdl.moe_ffn  # SwiGLU: gate and up; two-matrix MLP: up
         per_copy = lin * h + lin * gate_up + (0.0 if selective else lin * mdl.moe_ffn)
         mlp += (mdl.top_k + mdl.shared_experts) * per_copy
     else:
@@ -682,6 +756,41 @@ def _layer_params(mdl: "ModelSpec", moe_layer: bool, job: TrainingJob) -> tuple[
     return (mdl.attention_params + mdl.dense_mlp_params) / job.tp, 0.0
 
 
+def _state_bytes(job: TrainingJob, dense: float, expert: float, shards: tuple[int, int], layer: float,
+                 layers: int) -> dict[str, float]:
+    """Weights, gradients and optimizer state [bytes] on one GPU of a pipeline stage under the job's ZeRO stage.
+
+    Parameters
+    ----------
+    dense, expert : float
+        This GPU's dense (TP share) and routed-expert (EP share) parameters of the stage, unsharded.
+    shards : (int, int)
+        Ranks the dense and the expert parameters are sharded over (dp x cp; the expert-data-parallel group).
+    layer : float
+        Parameters of the stage's largest layer on this GPU, unsharded (what ZeRO-3 gathers at once).
+    layers : int
+        The stage's layers.
+
+    Stage 0 keeps everything (bytes per parameter from collectives.toml ``[training]``); 1 shards the
+    optimizer state; 2 (Llama 3's FSDP) also keeps a 1/N shard of fp32 gradients plus the fp32 accumulator of
+    one model chunk (1/vp of the stage); 3 (FSDP full sharding, mixed precision) keeps no bf16 copy of the
+    parameters: the optimizer's fp32 master shard is the parameter store, each layer is gathered in bf16 when
+    used, the layer in use and the one prefetched (two at most), and its bf16 gradient is reduce-scattered
+    into a 1/N fp32 shard.
+    """
+    k = load_constants().training
+    g = load_training_catalog().memory.sharded_gradient_bytes_per_param
+    params = dense + expert
+    shard = dense / shards[0] + expert / shards[1]
+    zero = job.zero
+    optimizer = k.optimizer_bytes_per_param * (shard if zero >= 1 else params)
+    if zero == 3:
+        return {"weights": min(2, layers) * layer * k.weight_bytes_per_param,
+                "gradients": g * shard + layer * k.grad_bytes_per_param, "optimizer": optimizer}
+    grads = g * (shard + params / job.vp) if zero == 2 else params * k.grad_bytes_per_param
+    return {"weights": params * k.weight_bytes_per_param, "gradients": grads, "optimizer": optimizer}
+
+
 @dataclass
 class StageMemory:
     """Memory of the fullest pipeline stage [GB] and where it is."""
@@ -694,25 +803,18 @@ class StageMemory:
 def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
     """Per-GPU memory [GB of HBM, counted in GiB] of the fullest pipeline stage.
 
-    Each stage: its layers' weights and gradients (bytes per parameter from collectives.toml; with
-    ``shard_gradients`` a 1/(dp x cp) shard of fp32 gradients plus the fp32 accumulator of one model
-    chunk, 1/vp of the stage: Llama 3's FSDP, training.toml ``[memory]``), the
-    optimizer state sharded over data-parallel ranks (dense over dp x cp, routed experts over the
-    expert-data-parallel group) unless ``distributed_optimizer`` is off, DualPipe's second copy of
-    the parameters, the embedding on the first stage and the output layer (plus fp32 logits) on the
-    last, and activations = in-flight micro-batches (``_in_flight``) x the stage's layers x
-    ``activation_bytes_per_token`` x tokens per micro-batch / (tp x cp).
+    Each stage: its layers' weights, gradients and optimizer state under the job's ZeRO stage
+    (``_state_bytes``; dense parameters sharded over dp x cp, routed experts over the expert-data-parallel
+    group), DualPipe's second copy of the parameters, the embedding on the first stage and the output layer
+    (plus fp32 logits) on the last, and activations = in-flight micro-batches (``_in_flight``) x the stage's
+    layers x ``activation_bytes_per_token`` x tokens per micro-batch / (tp x cp).
     """
-    k = load_constants().training
     tc = load_training_catalog()
     unit = tc.memory.capacity_unit_bytes
     mdl = job.model
     counts = stage_layers(mdl.layers, job.pp, job.balanced_stages)
     first_moe = mdl.layers - mdl.moe_layers if mdl.first_dense_layers is None else mdl.first_dense_layers
     expert_group = max(1, job.tp * job.cp * dp // job.ep)
-    sharded_optimizer = job.distributed_optimizer or job.shard_gradients
-    dense_dp = dp * job.cp if sharded_optimizer else 1
-    expert_dp = expert_group if sharded_optimizer else 1
     copies = tc.schedule.dualpipe_parameter_copies if job.schedule == "dualpipe" else 1
     tokens = job.seq_len / job.cp * job.micro_batch / job.tp  # per GPU, sequence-parallel shard
     act_dense = activation_bytes_per_token(mdl, job, False) if mdl.moe_layers < mdl.layers else 0.0
@@ -725,29 +827,22 @@ def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
         start += n
         d_dense, _e = _layer_params(mdl, False, job)
         m_dense, m_expert = _layer_params(mdl, True, job)
+        layer = max(d_dense if n_moe < n else 0.0, m_dense + m_expert if n_moe else 0.0) * copies
         dense = (n - n_moe) * d_dense + n_moe * m_dense
         expert = n_moe * m_expert
         if rank == 0:
             dense += embedding
         if rank == job.pp - 1 and (job.pp > 1 or not mdl.tied_embeddings):
             dense += embedding
+        if rank in (0, job.pp - 1):  # ZeRO-3 gathers the embedding and the output layer as units too
+            layer = max(layer, embedding * copies)
         dense, expert = dense * copies, expert * copies
-        params = dense + expert
         act = tokens * ((n - n_moe) * act_dense + n_moe * act_moe) * _in_flight(job, rank, microbatches)
         if rank == job.pp - 1:
             act += tokens * mdl.vocab * tc.memory.logits_bytes_per_vocab
-        if job.shard_gradients:  # ZeRO-2: a shard of each, plus the unsharded accumulator of one model chunk
-            g = tc.memory.sharded_gradient_bytes_per_param
-            grads = g * (dense / (dp * job.cp) + expert / expert_group + params / job.vp)
-        else:
-            grads = params * k.grad_bytes_per_param
-        parts = {
-            "weights": params * k.weight_bytes_per_param / unit,
-            "gradients": grads / unit,
-            "optimizer": (dense * k.optimizer_bytes_per_param / dense_dp
-                          + expert * k.optimizer_bytes_per_param / expert_dp) / unit,
-            "activations": act / unit,
-        }
+        state = _state_bytes(job, dense, expert, (dp * job.cp, expert_group), layer, n)
+        parts = {part: nbytes / unit for part, nbytes in state.items()}
+        parts["activations"] = act / unit
         if best is None or sum(parts.values()) > sum(best.parts.values()):
             best = StageMemory(parts, rank, n)
     return best
@@ -935,7 +1030,8 @@ def _model_parallel_comm(job: TrainingJob, plan: Plan, gpus: int, dp: int, m: in
 
 def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Compute) -> list[CommPart]:
     """Data-parallel gradient (and parameter) traffic of one step over ``dp x cp`` ranks, and of the experts over
-    their expert-data-parallel peers: ZeRO-2 rounds, ZeRO-1 reduce-scatter + all-gather, or one all-reduce."""
+    their expert-data-parallel peers: ZeRO-3 per-layer gathers (``_fsdp_comm``), ZeRO-2 rounds, ZeRO-1
+    reduce-scatter + all-gather, or (ZeRO-0) one all-reduce."""
     k = load_constants().training
     mdl = job.model
     tc = load_training_catalog()
@@ -943,7 +1039,9 @@ def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Comp
     t_mb = cp.t_mb
     dense_grad = mdl.dense_params / (job.tp * job.pp) * k.grad_bytes_per_param
     n = dp * job.cp
-    if job.shard_gradients:
+    if job.zero == 3:
+        comm.append(_fsdp_comm(job, plan, "DP", mdl.dense_params / (job.tp * job.pp), n, job.tp, m, cp))
+    elif job.zero == 2:
         # ZeRO-2 / FSDP as Llama 3: each model chunk's fp32 gradients are reduce-scattered when the backward of
         # its group of micro-batches ends (groups of pp in the interleaved schedule: ceil(m / pp) per step;
         # 1F1B: once), the bf16 parameters all-gathered once; each round hides behind a micro-batch's backward
@@ -956,7 +1054,7 @@ def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Comp
         per_call = params_gpu * (rounds * g_bytes + k.weight_bytes_per_param) / (rounds + 1)
         comm.append(CommPart("DP", "reduce-scatter + all-gather", n, rounds + 1, per_call, rounds * t_rs + t_ag,
                              k.dp_overlap, alg, level, window_s=rounds * t_mb))
-    elif job.distributed_optimizer:  # ZeRO-1: gradients reduce-scattered, updated parameters all-gathered
+    elif job.zero == 1:  # ZeRO-1: gradients reduce-scattered, updated parameters all-gathered
         t_rs, alg, level = collective_time(plan, "reduce-scatter", dense_grad, n, job.tp, job.sharp)
         t_ag, _alg, _level = collective_time(plan, "all-gather", dense_grad, n, job.tp, job.sharp)
         comm.append(CommPart("DP", "reduce-scatter + all-gather", n, 2, dense_grad, t_rs + t_ag,
@@ -971,7 +1069,9 @@ def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Comp
             exp_params = mdl.expert_params / (job.ep * job.pp)
             exp_grad = exp_params * k.grad_bytes_per_param
             # expert-data-parallel peers hold the same experts: one in every ep ranks of a stage
-            if job.shard_gradients:  # as the dense part: fp32 reduce-scatter per round, bf16 all-gather once
+            if job.zero == 3:
+                comm.append(_fsdp_comm(job, plan, "DP (experts)", exp_params, edp, job.ep, m, cp))
+            elif job.zero == 2:  # as the dense part: fp32 reduce-scatter per round, bf16 all-gather once
                 g_bytes = tc.memory.sharded_gradient_bytes_per_param
                 rounds = math.ceil(m / job.pp) if job.vp > 1 else 1
                 t_rs, alg, level = collective_time(plan, "reduce-scatter", exp_params * g_bytes, edp, job.ep, job.sharp)
@@ -986,6 +1086,23 @@ def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Comp
                 comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, 2, exp_grad,
                                      t_rs + t_ag, k.dp_overlap, alg, level, window_s=t_mb))
     return comm
+
+
+def _fsdp_comm(job: TrainingJob, plan: Plan, kind: str, params_gpu: float, n: int, stride: int, m: int,
+               cp: _Compute) -> CommPart:
+    """ZeRO-3 / FSDP full sharding over ``n`` ranks ``stride`` apart: every micro-batch, each layer's bf16
+    parameters (``params_gpu`` per GPU for the stage, in equal parts per layer) all-gathered before its forward
+    and again before its backward, and its gradients reduce-scattered (fp32, as ZeRO-2) after it. Each gather
+    runs behind the previous layer's compute, so the window is the whole step's compute."""
+    k = load_constants().training
+    g_bytes = load_training_catalog().memory.sharded_gradient_bytes_per_param
+    layer = params_gpu / max(1, cp.layers_per_stage)
+    t_ag, alg, level = collective_time(plan, "all-gather", layer * k.weight_bytes_per_param, n, stride, job.sharp)
+    t_rs, _alg, _level = collective_time(plan, "reduce-scatter", layer * g_bytes, n, stride, job.sharp)
+    rounds = m * cp.layers_per_stage
+    per_call = layer * (2 * k.weight_bytes_per_param + g_bytes) / 3
+    return CommPart(kind, "all-gather + reduce-scatter", n, 3 * rounds, per_call, rounds * (2 * t_ag + t_rs),
+                    k.dp_overlap, alg, level, window_s=cp.compute)
 
 
 def _expert_parallel_comm(job: TrainingJob, plan: Plan, m: int, cp: _Compute) -> list[CommPart]:
