@@ -597,7 +597,6 @@ def _performance(doc: _Doc, plan, job: Mapping | None) -> None:
     from core.figures.perf import busbw_figure, collective_table_rows, step_figure
     from core.perf import congestion, jobform
     from core.perf.collectives import size_sweep, sweep
-    from core.perf.training import PRESETS
 
     settings = report_job_settings(plan, job)
     r = plan.resolved
@@ -625,13 +624,13 @@ def _performance(doc: _Doc, plan, job: Mapping | None) -> None:
     else:
         body += _p(_("The Performance page's job: {model}, {gpus} GPUs, tp {tp} x pp {pp} x cp {cp}, global batch {gbs}, "
                      "sequence {seq}, {precision}, {tokens} T tokens.").format(
-            model=PRESETS[settings["model"]].name, gpus=number(training.gpus), tp=settings["tp"], pp=settings["pp"],
+            model=training.model.name, gpus=number(training.gpus), tp=settings["tp"], pp=settings["pp"],
             cp=settings["cp"], gbs=number(int(settings["gbs"])), seq=number(int(settings["seq"])),
             precision=settings["prec"], tokens=f"{float(settings['tok']):g}"), note=True)
         body += cards_html(training_key_numbers(estimate))
         body += doc.figure(step_figure({jobform.fabric_label(plan): estimate}, height=260), 260)
         body += _frame_table(jobform.communication_rows(estimate))
-        body += _p(jobform.memory_caption(estimate, PRESETS[settings["model"]].name, settings), note=True)
+        body += _p(jobform.memory_caption(estimate, training.model.name, settings), note=True)
     doc.section("performance", _("Performance"), body)
 
 

@@ -553,6 +553,7 @@ class TrainingEstimate:
             "memory_stage": self.memory_stage,
             "schedule": self.job.schedule,
             "recompute": self.job.recompute,
+            "zero_stage": self.job.zero,
             "hbm_gb": self.hbm_gb,
             "warnings": list(self.warnings),
         }
