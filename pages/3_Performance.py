@@ -71,7 +71,9 @@ def _custom_model_inputs() -> str:
         for i, f in enumerate(modelshape.SHAPE_FIELDS):
             col, key = cols[i % 6], jobstate.SHAPE_W + f.name
             if f.kind == "choice":
-                values[f.name] = col.selectbox(f.name, list(modelshape.CHOICES[f.name]), key=key, help=_(f.help))
+                labels = modelshape.CHOICE_LABELS[f.name]
+                values[f.name] = col.selectbox(f.name, list(modelshape.CHOICES[f.name]), key=key, help=_(f.help),
+                                               format_func=lambda v, labels=labels: _(labels[v]))
             elif f.kind == "bool":
                 values[f.name] = col.checkbox(f.name, key=key, help=_(f.help))
             else:

@@ -84,6 +84,8 @@ FIELDS = {f.name: f for f in SHAPE_FIELDS}
 REQUIRED = ("layers", "hidden", "ffn", "heads", "vocab")
 """Settings a custom model cannot do without."""
 CHOICES = {"activation": tuple(ACTIVATION_MATRICES), "attention": ATTENTION_KINDS}
+CHOICE_LABELS = {"activation": ACTIVATION_LABELS, "attention": ATTENTION_LABELS}
+"""Each choice's words (English, marked: show ``_(CHOICE_LABELS[field][value])``)."""
 
 
 def _value(f: ShapeField, raw) -> object:
