@@ -237,7 +237,7 @@ def main() -> None:
     # --- training: results ---------------------------------------------------------------------------
     try:
         job = jobform.job_from_settings(plan, settings)
-        here = jobform.estimate_under(plan, job, settings)
+        here = jobform.estimate_under(plan, job, settings, ways_out=True)
     except FabricPlannerError as exc:
         _show_error(exc)
         return

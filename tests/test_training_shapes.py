@@ -167,3 +167,26 @@ def test_performance_page_with_a_custom_moe_model():
     assert "experts:64" in str(at.query_params["perf_arch"])
     at.number_input(key="perf_w_arch_kv_heads").set_value(5).run()  # 16 heads do not group by 5
     assert not at.exception and at.error and "kv_heads" in at.error[0].value.replace("\\", "")
+
+
+@pytest.mark.parametrize("change,field", [
+    (dict(ep=3), "ep"),  # 8 experts do not split over 3
+    (dict(ep=8, tp=1, recompute="selective"), None),  # does not fit in memory: any field may fix it
+    (dict(precision="fp8", ep=8), "precision"),  # A100 has no FP8
+])
+def test_ways_out_each_fit_and_are_in_the_message(change, field):
+    from core.perf.training import estimate_or_ways_out
+
+    gpu = "A100-80GB" if change.get("precision") == "fp8" else "H100"
+    p = plan(Design(gpu=gpu, gpus=64))
+    job = parse_job({"model": "mixtral-8x7b", "tp": 2, "pp": 1, "seq_len": 8192, "global_batch": 256, "gpus": 64,
+                     **change})
+    with pytest.raises(DesignError) as info:
+        estimate_or_ways_out(p, job)
+    fixes = info.value.fixes
+    assert fixes and len(fixes) <= 3
+    for phrase, changes in fixes:
+        assert phrase in info.value.suggestion
+        estimate(p, job.model_copy(update={**changes, "dp": None}))  # fits: no error
+        if field:
+            assert field in changes or "zero_stage" in changes or "recompute" in changes

@@ -177,7 +177,7 @@ def run(args: argparse.Namespace) -> str:
 
 def _run(args: argparse.Namespace) -> str:
     from core.plan import plan
-    from core.perf.training import choose_split, estimate, fitting_split
+    from core.perf.training import choose_split, estimate_or_ways_out, fitting_split
 
     design = design_from_args(args)
     job = _job_from_args(args, args.job_gpus or design.gpus)
@@ -193,7 +193,7 @@ def _run(args: argparse.Namespace) -> str:
             batch = fitting_split(planned, job.model, cp=job.cp, micro_batch=job.micro_batch, vp=job.vp,
                                   job_gpus=job.gpus, tp=job.tp, pp=job.pp, default_global_batch=1024)["global_batch"]
             job = job.model_copy(update={"global_batch": batch})
-        result = estimate(planned, job)
+        result = estimate_or_ways_out(planned, job)
     s = result.summary()
     from core.perf.constants import load_constants, nccl_version_of
 

@@ -26,7 +26,7 @@ from core.perf.collectives import IN_NETWORK, Sweep, algorithm_label, level_labe
 from core.perf.sizes import format_size
 from core.perf.modelshape import CUSTOM, decode_shape
 from core.perf.training import (MAX_GLOBAL_BATCH, PRESETS, ModelSpec, TrainingEstimate, comm_collective_label,
-                                estimate, fitting_split, parallelism_label, parse_job)
+                                estimate, estimate_or_ways_out, fitting_split, parallelism_label, parse_job)
 from core.plan import Plan, plan as make_plan
 
 FITTED = ("model", "tp", "pp", "gbs")
@@ -264,10 +264,11 @@ def comparison_rows(runs: list[tuple[str, TrainingEstimate, Plan]]) -> list[dict
         for label, e, p in runs]
 
 
-def estimate_under(plan: Plan, job, settings: Mapping) -> TrainingEstimate:
-    """``estimate(plan, job)`` with the job's routing (``rt``) and placement (``pl``) assumptions."""
+def estimate_under(plan: Plan, job, settings: Mapping, ways_out: bool = False) -> TrainingEstimate:
+    """``estimate(plan, job)`` with the job's routing (``rt``) and placement (``pl``) assumptions; with
+    ``ways_out`` a job that does not fit says which single changes fit (``training.estimate_or_ways_out``)."""
     with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
-        return estimate(plan, job)
+        return estimate_or_ways_out(plan, job) if ways_out else estimate(plan, job)
 
 
 def placement_contrast(runs: list[tuple[str, Plan]], job, settings: Mapping) -> str:

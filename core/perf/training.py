@@ -1299,6 +1299,65 @@ def choose_split(plan: Plan, job: TrainingJob, *, tp: int | None = None, pp: int
     return SplitChoice(candidates, chosen)
 
 
+def ways_out(plan: Plan, job: TrainingJob, limit: int = 3) -> list[tuple[str, dict]]:
+    """Up to ``limit`` single changes to ``job`` that make it fit ``plan``, each estimated: ``(phrase, changes)``
+    with ``changes`` the ``TrainingJob`` fields to set.
+
+    Tried in this order: full recompute, ZeRO stage 3, precision bf16, micro-batch 1, vp 1, then every power of
+    two for tp (within an NVLink domain, dividing the heads), pp (up to the layers per virtual stage) and, for a
+    mixture of experts, ep (dividing the experts); a change of split takes ``fitting_split``'s global batch (the
+    job's rounded up to a multiple of micro-batch x dp), named in the phrase when it moves.
+    """
+    r = plan.resolved
+    mdl = job.model
+    gpus = min(job.gpus or r.gpus, r.gpus)
+    tries: list[tuple[str, dict]] = []
+    if job.recompute != "full":
+        tries.append((_("full recompute"), {"recompute": "full"}))
+    if job.zero != 3:
+        tries.append((_("ZeRO stage 3"), {"zero_stage": 3}))
+    if job.precision != "bf16":
+        tries.append((_("precision bf16"), {"precision": "bf16"}))
+    for name, value in (("micro_batch", 1), ("vp", 1)):
+        if getattr(job, name) != value:
+            tries.append((f"{name.replace('_', '-')} {value}", {name: value}))
+    tries += [(f"tp {t}", {"tp": t}) for t in _powers_of_two(min(max(1, r.nvlink_domain_gpus), gpus // job.cp))
+              if t != job.tp and mdl.heads % t == 0]
+    tries += [(f"pp {p}", {"pp": p}) for p in _powers_of_two(min(64, max(1, mdl.layers // job.vp))) if p != job.pp]
+    if mdl.is_moe:
+        tries += [(f"ep {e}", {"ep": e}) for e in _powers_of_two(mdl.experts) if e != job.ep and mdl.experts % e == 0]
+    found: list[tuple[str, dict]] = []
+    for phrase, change in tries:
+        candidate = job.model_copy(update={**change, "dp": None, "gpus": gpus})
+        batch = fitting_split(plan, mdl, cp=job.cp, micro_batch=candidate.micro_batch, vp=candidate.vp,
+                              job_gpus=gpus, tp=candidate.tp, pp=candidate.pp,
+                              default_global_batch=job.global_batch)["global_batch"]
+        try:
+            estimate(plan, candidate.model_copy(update={"global_batch": batch}))
+        except DesignError:
+            continue
+        if batch != job.global_batch:
+            change = {**change, "global_batch": batch}
+            phrase = _("{change} (global batch {batch})").format(change=phrase, batch=f"{batch:,}")
+        found.append((phrase, change))
+        if len(found) >= limit:
+            break
+    return found
+
+
+def estimate_or_ways_out(plan: Plan, job: TrainingJob) -> TrainingEstimate:
+    """``estimate``; when the job does not fit, its ``DesignError`` again with the ways out that do
+    (``ways_out``: each estimated) added to the suggestion and as ``fixes`` (``TrainingJob`` field changes)."""
+    try:
+        return estimate(plan, job)
+    except DesignError as exc:
+        fixes = ways_out(plan, job)
+        if not fixes:
+            raise
+        ways = _("Each of these fits (estimated): {ways}.").format(ways="; ".join(p for p, _c in fixes))
+        raise DesignError(exc.message, f"{exc.suggestion} {ways}".strip(), tuple(fixes)) from None
+
+
 def scaling_gpu_counts(model_parallel: int, cluster_gpus: int, job_gpus: int) -> list[int]:
     """GPU counts for a weak-scaling sweep: model-parallel size x powers of two, plus the job's own."""
     return sorted({model_parallel * 2**k for k in range(0, 21) if model_parallel * 2**k <= cluster_gpus} | {job_gpus})
@@ -1336,5 +1395,6 @@ def scaling(plan: Plan, job: TrainingJob, gpu_counts: list[int]) -> list[dict]:
 
 
 __all__ = ["ModelSpec", "PRESETS", "TrainingJob", "TrainingEstimate", "CommPart", "SplitCandidate", "SplitChoice",
-           "activation_bytes_per_token", "choose_split", "comm_collective_label", "estimate", "stage_layers",
+           "activation_bytes_per_token", "choose_split", "comm_collective_label", "estimate", "estimate_or_ways_out",
+           "stage_layers", "ways_out",
            "memory_label", "model_preset", "parallelism_label", "parse_job", "scaling", "place"]
