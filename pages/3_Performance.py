@@ -13,14 +13,15 @@ from core.figures.perf import busbw_figure, collective_table_rows, comparison_fi
 from core.formats import sharelink
 from core.formats import joblink
 from core.formats.joblink import COMPARE_CHOICES, COMPARE_FABRICS, COMPARE_LINK, LIMITS, MAX_COMPARE_LINK, NCCL_RELEASES
-from core.i18n import _
+from core.i18n import N_, _
 from core.perf import congestion, jobform, modelshape
 from core.perf.collectives import OPS, load_constants, nccl_release_scope, set_nccl_release, size_sweep, sweep
-from core.perf.training import PRESETS, scaling, scaling_gpu_counts
+from core.perf.training import CP_COMMS, PRESETS, scaling, scaling_gpu_counts
 from core.plan import plan as make_plan
 from webui import jobstate, safe, state, tables
 
 W = jobstate.W
+CP_COMM_LABELS = {"ring": N_("ring"), "all-to-all": N_("all-to-all")}
 
 
 def _design_and_plan():
@@ -205,7 +206,7 @@ def main() -> None:
                               help=_("GPUs the training job uses; 0 = the most GPUs of the design that tp x pp x cp "
                                      "divides (and whose smallest global batch stays within 1,000,000 sequences)"))
     arch = _custom_model_inputs() if model == modelshape.CUSTOM else jobstate.stored_arch()
-    cols = st.columns([1, 2, 1, 1])
+    cols = st.columns([1, 2, 1, 1, 1])
     choice = cols[0].selectbox(
         _("Compare with"), list(COMPARE_CHOICES), key=W + "cmp",
         format_func=lambda k: _("another design (share link)") if k == COMPARE_LINK else _(COMPARE_FABRICS[k][0]),
@@ -225,11 +226,16 @@ def main() -> None:
         help=_("What data-parallel ranks shard: 0 nothing, 1 the optimizer state, 2 the gradients too, 3 the "
                "parameters too (FSDP full sharding: each layer's parameters gathered in forward and again in "
                "backward, its gradients reduce-scattered, every micro-batch)."))
+    cpc = cols[4].selectbox(
+        _("CP exchange"), list(CP_COMMS), key=W + "cpc", format_func=lambda k: _(CP_COMM_LABELS[k]),
+        help=_("How context parallelism (CP > 1) exchanges attention inputs: a ring of sends pipelined with the "
+               "attention math, or all-to-alls that scatter the heads (DeepSpeed-Ulysses; the heads per TP rank "
+               "must split over CP)."))
     settings = {"op": tuple(ops), "all": "1" if show_all else "0", "jg": int(job_gpus), "model": model, "seq": int(seq),
                 "gbs": int(gbs), "mbs": int(mbs), "prec": prec, "tp": int(tp), "pp": int(pp), "cp": int(cp),
                 "ep": int(ep), "vp": int(vp), "tg": int(tg), "tok": float(tokens), "eff": float(eff), "cmp": choice,
                 "cmpl": str(link_text or "").strip(), "rt": routing, "pl": placement, "sharp": "1" if sharp else "0",
-                "nccl": nccl, "zg": "1" if shard else "0", "arch": arch, "zero": zero}
+                "nccl": nccl, "zg": "1" if shard else "0", "arch": arch, "zero": zero, "cpc": cpc}
     jobstate.remember(settings)
     if standalone:
         jobstate.sync_url_standalone()

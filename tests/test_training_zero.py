@@ -126,3 +126,41 @@ def test_a_faster_fabric_never_slows_a_step(zero, model, split, gbs, fabric):
         assume(False)
     assert steps[1] <= steps[0] * (1 + 1e-9)
     assert steps[2] <= steps[1] * (1 + 1e-9)
+
+
+def test_context_parallel_all_to_all():
+    """Ulysses: two all-to-alls per layer and micro-batch forward (Q/K/V in, output back), two backward; over the
+    cp ranks, TP apart; the heads per TP rank must split over cp."""
+    p = plan(Design(gpu="H100", gpus=64))
+    base = dict(model="llama3-8b", tp=2, pp=1, cp=4, seq_len=65536, global_batch=64, gpus=64)
+    ring = estimate(p, parse_job(base))
+    a2a = estimate(p, parse_job({**base, "cp_comm": "all-to-all"}))
+    part = next(c for c in a2a.comm if c.kind == "CP")
+    assert part.collective == "all-to-all" and part.group_size == 4
+    assert part.calls == 4 * 32 * a2a.microbatches
+    m = PRESETS["llama3-8b"]
+    tokens = 65536 / 4
+    expected = tokens * ((m.heads + 2 * m.kv_heads) * m.head_dim + m.heads * m.head_dim) * 2 / 2
+    assert part.volume_bytes == pytest.approx(2 * 32 * a2a.microbatches * expected)
+    assert a2a.compute_s == ring.compute_s
+    full = estimate(p, parse_job({**base, "cp_comm": "all-to-all", "recompute": "full"}))
+    assert next(c for c in full.comm if c.kind == "CP").calls == 6 * 32 * full.microbatches
+    with pytest.raises(DesignError, match="cp_comm"):
+        estimate(p, parse_job({**base, "cp": 32, "tp": 2, "cp_comm": "all-to-all", "seq_len": 65536}))
+
+
+def test_cp_comm_and_zero_on_the_cli_and_the_link(capsys):
+    import json
+
+    from conftest import run_cli
+    from core.formats.joblink import DEFAULTS, JOB
+
+    code, out, _err = run_cli(capsys, "train", "--model", "llama3-8b", "--gpus", "64", "--tp", "2", "--pp", "1",
+                              "--cp", "4", "--seq-len", "65536", "--cp-comm", "all-to-all", "--zero", "3",
+                              "--format", "json")
+    assert code == 0
+    s = json.loads(out)
+    assert s["cp_comm"] == "all-to-all" and s["zero_stage"] == 3
+    values = {**DEFAULTS, "cpc": "all-to-all", "zero": "0"}
+    decoded, warnings = JOB.decode(JOB.encode(values))
+    assert decoded == values and not warnings

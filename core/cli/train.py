@@ -64,7 +64,7 @@ def _shown(value: str) -> str:
 
 def register(subparsers) -> None:
     """Add the ``train`` sub-command."""
-    from core.perf.training import PRESETS, ZERO_STAGES
+    from core.perf.training import CP_COMMS, PRESETS, ZERO_STAGES
 
     tr = subparsers.add_parser(
         "train", help=_("estimate a training step on the design"),
@@ -88,6 +88,9 @@ def register(subparsers) -> None:
     for name, default in (("cp", 1), ("vp", 1)):
         j.add_argument(f"--{name}", type=positive_int, default=default,
                        help=_("{name} degree (default {default})").format(name=name.upper(), default=default))
+    j.add_argument("--cp-comm", choices=CP_COMMS, default="ring",
+                   help=_("context-parallel exchange: ring (send/recv pipelined with attention) or all-to-all "
+                          "(DeepSpeed-Ulysses: heads scattered; heads / tp must split over cp) (default ring)"))
     j.add_argument("--ep", type=positive_int,
                    help=_("EP degree (default 1; for a mixture-of-experts model the fastest that fits, searched with "
                           "the split; --explain lists them)"))
@@ -140,7 +143,8 @@ def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
                           recompute=args.recompute, compute_efficiency=args.efficiency,
                           tokens_to_train=args.tokens, schedule=args.schedule, balanced_stages=args.balanced_stages,
                           fp8_activations=fp8_act, distributed_optimizer=not args.no_distributed_optimizer,
-                          shard_gradients=args.shard_gradients, zero_stage=args.zero, sharp=args.sharp))
+                          shard_gradients=args.shard_gradients, zero_stage=args.zero, cp_comm=args.cp_comm,
+                          sharp=args.sharp))
 
 
 def _split_lines(choice) -> list[str]:

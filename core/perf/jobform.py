@@ -99,7 +99,8 @@ def job_from_settings(plan: Plan, settings: Mapping):
         gpus=gpus, compute_efficiency=float(settings.get("eff") or 0) or None,
         tokens_to_train=float(settings.get("tok", 1.0)) * 1e12,
         sharp=str(settings.get("sharp", "0")) == "1" and plan.resolved.fabric == "infiniband",
-        shard_gradients=str(settings.get("zg", "0")) == "1", zero_stage=zero_stage(settings)))
+        shard_gradients=str(settings.get("zg", "0")) == "1", zero_stage=zero_stage(settings),
+        cp_comm=str(settings.get("cpc", "ring"))))
 
 
 def _split(plan: Plan, model: str, fixed: Mapping, defaults: Mapping) -> dict:

@@ -76,6 +76,9 @@ Activation = Literal["swiglu", "gelu", "relu2"]
 ACTIVATION_MATRICES: dict[str, int] = {"swiglu": 3, "gelu": 2, "relu2": 2}
 """MLP weight matrices of each activation: SwiGLU gate, up and down; GELU and squared ReLU up and down."""
 ZeroStage = Literal[0, 1, 2, 3]
+CpComm = Literal["ring", "all-to-all"]
+CP_COMMS: tuple[str, ...] = ("ring", "all-to-all")
+"""Context-parallel exchanges a job may declare (the CLI, the link and the page offer these)."""
 ZERO_STAGES: tuple[int, ...] = (0, 1, 2, 3)
 """ZeRO stages a job may declare (3 = FSDP full sharding); the CLI, the link and the page offer these."""
 SECONDS_PER_DAY = 86400.0
@@ -393,6 +396,10 @@ class TrainingJob(BaseModel):
         "forward, as Llama 3 did): each GPU keeps its shard of fp32 gradients and the accumulator of the model chunk "
         "in backward, and reduce-scatters each chunk's gradients once per group of micro-batches. Implies the "
         "optimizer sharding."))
+    cp_comm: CpComm = Field(default="ring", description=(
+        "How context parallelism exchanges attention inputs: ring (send/recv of K and V around the cp ranks, "
+        "pipelined with the attention math) or all-to-all (DeepSpeed-Ulysses: heads scattered, sequence gathered; "
+        "the heads per TP rank must split over cp)."))
     zero_stage: ZeroStage | None = Field(default=None, description=(
         "What data-parallel ranks shard (ZeRO stage; wins over the two switches above when set): 0 nothing (one "
         "all-reduce of the gradients), 1 the optimizer state (Megatron distributed optimizer), 2 the gradients too "
@@ -554,6 +561,7 @@ class TrainingEstimate:
             "schedule": self.job.schedule,
             "recompute": self.job.recompute,
             "zero_stage": self.job.zero,
+            "cp_comm": self.job.cp_comm,
             "hbm_gb": self.hbm_gb,
             "warnings": list(self.warnings),
         }
@@ -614,6 +622,10 @@ def _check_fit(job: TrainingJob, plan: Plan) -> tuple[int, int, int]:
         raise DesignError(_("pp x vp = {stages} stages exceed the model's {layers} layers.").format(
                               stages=job.pp * job.vp, layers=mdl.layers),
                           _("Lower pp or vp."))
+    if job.cp > 1 and job.cp_comm == "all-to-all" and mdl.heads % (job.tp * job.cp):
+        raise DesignError(_("{heads} attention heads do not split over tp x cp = {tp} x {cp} for all-to-all context "
+                            "parallelism (cp_comm).").format(heads=mdl.heads, tp=job.tp, cp=job.cp),
+                          _("Use cp_comm ring, or a cp that divides heads / tp."))
     if job.seq_len % job.cp:
         raise DesignError(_("sequence length {seq_len} does not split over cp = {cp}.").format(
                               seq_len=job.seq_len, cp=job.cp),
@@ -1010,7 +1022,9 @@ def _model_parallel_comm(job: TrainingJob, plan: Plan, gpus: int, dp: int, m: in
         t_rs, _alg, _level = collective_time(plan, "reduce-scatter", size, job.tp, 1, job.sharp)
         comm.append(CommPart("TP", "all-gather + reduce-scatter", job.tp, calls, size,
                              calls / 2 * (t_ag + t_rs), k.tp_overlap, alg_ag, level, window_s=cp.compute))
-    if job.cp > 1:
+    if job.cp > 1 and job.cp_comm == "all-to-all":
+        comm.append(_ulysses_comm(job, plan, m, cp))
+    elif job.cp > 1:
         kv_dim = (mdl.kv_lora_rank + mdl.qk_rope_dim) if mdl.mla else 2 * mdl.kv_heads * mdl.head_dim
         size = tokens_mb * kv_dim * _ACT_BYTES / job.tp
         calls = 3 * (job.cp - 1) * cp.layers_per_stage * m  # ring exchange: forward once, backward twice
@@ -1027,6 +1041,28 @@ def _model_parallel_comm(job: TrainingJob, plan: Plan, gpus: int, dp: int, m: in
         comm.append(CommPart("PP", "send/recv", job.pp, calls, size, calls * _p2p_time_s(plan, size, same, share),
                              k.pp_overlap, "p2p", "nvlink" if same else "fabric", window_s=cp.compute))
     return comm
+
+
+def _ulysses_comm(job: TrainingJob, plan: Plan, m: int, cp: _Compute) -> CommPart:
+    """Context parallelism by all-to-all (DeepSpeed-Ulysses, Jacobs et al. 2023, arXiv 2309.14509; Megatron-Core /
+    Transformer Engine ``cp_comm_type="a2a"``): per layer and micro-batch, Q, K and V go from sequence shards to
+    head shards before attention and the output back after it (two all-to-alls), the same two for the gradients
+    in backward, and the forward's again under full recompute. Each all-to-all waits for its own layer's data,
+    so it is mostly exposed, as expert parallelism's is (collectives.toml ``ep_overlap``)."""
+    k = load_constants().training
+    mdl = job.model
+    tokens = job.seq_len / job.cp * job.micro_batch
+    if mdl.mla:  # after the up-projections: per head a query and a key of qk_dim, a value of v_dim
+        qkv = mdl.heads * (2 * mdl.qk_dim + mdl.v_dim)
+    else:
+        qkv = (mdl.heads + 2 * mdl.kv_heads) * mdl.head_dim
+    qkv_bytes = tokens * qkv * _ACT_BYTES / job.tp
+    out_bytes = tokens * mdl.heads * mdl.v_dim * _ACT_BYTES / job.tp
+    t_qkv, alg, level = collective_time(plan, "all-to-all", qkv_bytes, job.cp, job.tp, job.sharp)
+    t_out, _alg, _level = collective_time(plan, "all-to-all", out_bytes, job.cp, job.tp, job.sharp)
+    rounds = (3 if job.recompute == "full" else 2) * cp.layers_per_stage * m  # pairs of all-to-alls
+    return CommPart("CP", "all-to-all", job.cp, 2 * rounds, (qkv_bytes + out_bytes) / 2, rounds * (t_qkv + t_out),
+                    k.ep_overlap, alg, level, window_s=cp.compute)
 
 
 def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Compute) -> list[CommPart]:
