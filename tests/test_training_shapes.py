@@ -190,3 +190,11 @@ def test_ways_out_each_fit_and_are_in_the_message(change, field):
         estimate(p, job.model_copy(update={**changes, "dp": None}))  # fits: no error
         if field:
             assert field in changes or "zero_stage" in changes or "recompute" in changes
+
+
+def test_model_of_settings():
+    assert jobform.model_of({"model": "mixtral-8x7b"}) is PRESETS["mixtral-8x7b"]
+    assert jobform.model_of({"model": CUSTOM, "arch": ""}).hidden == PRESETS[jobform.DEFAULT_MODEL].hidden
+    assert jobform.model_of({"model": CUSTOM, "arch": encode_shape(build_model(MOE))}).experts == 32
+    with pytest.raises(InputError, match="heads"):
+        jobform.model_of({"model": CUSTOM, "arch": "layers:2,hidden:128,ffn:4,heads:3,kv_heads:2,vocab:10"})
