@@ -198,3 +198,14 @@ def test_model_of_settings():
     assert jobform.model_of({"model": CUSTOM, "arch": encode_shape(build_model(MOE))}).experts == 32
     with pytest.raises(InputError, match="heads"):
         jobform.model_of({"model": CUSTOM, "arch": "layers:2,hidden:128,ffn:4,heads:3,kv_heads:2,vocab:10"})
+
+
+def test_layers_that_do_not_split_name_the_even_splits():
+    p = plan(Design(gpu="H100", gpus=256))
+    e = estimate(p, parse_job(dict(model="llama3-70b", seq_len=4096, tp=8, pp=4, vp=3, global_batch=1024)))
+    assert any("vp 2 would split them evenly" in w for w in e.warnings)
+    e = estimate(p, parse_job(dict(model="llama3-70b", seq_len=4096, tp=8, pp=4, vp=2, global_batch=1024)))
+    assert not any("evenly" in w for w in e.warnings)
+    odd = build_model(dict(layers=30, hidden=2048, ffn=8192, heads=16, vocab=32000))
+    e = estimate(p, parse_job(dict(model=odd, seq_len=4096, tp=8, pp=4, global_batch=1024)))
+    assert any(w.endswith("pp 2 would split them evenly.") for w in e.warnings)

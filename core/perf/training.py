@@ -1179,7 +1179,8 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
     slots = mdl.layers + (2 if job.balanced_stages and job.pp > 1 else 0)
     if slots % (job.pp * job.vp):
         warnings.append(_("{layers} layers do not split evenly into pp x vp = {chunks} chunks; "
-                          "the fullest stage sets the pace.").format(layers=mdl.layers, chunks=job.pp * job.vp))
+                          "the fullest stage sets the pace.").format(layers=mdl.layers, chunks=job.pp * job.vp)
+                        + _even_split_hint(job, slots, gpus))
     stage_memory = _check_memory(job, plan, dp, m, warnings)
     cp = _compute_time(job, plan, m)
     comm = _model_parallel_comm(job, plan, gpus, dp, m, cp)
@@ -1197,6 +1198,19 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
         bubble_s=cp.bubble, comm=comm, memory_gb=stage_memory.parts, hbm_gb=r.system.hbm_gbytes,
         cost_usd_per_day=per_day, warnings=warnings, cluster_gpus=r.gpus, memory_stage=stage_memory.stage,
     )
+
+
+def _even_split_hint(job: TrainingJob, slots: int, gpus: int) -> str:
+    """`` pp P or vp V splits them evenly.``: the pp nearest the job's (at most ``gpus / (tp x cp)``) and the vp
+    (at most 8) that divide the layers with the other kept; empty when neither exists."""
+    group = job.tp * job.cp
+    pps = [p for p in range(2, max(1, gpus // group) + 1) if slots % (p * job.vp) == 0 and gpus % (p * group) == 0]
+    vps = [v for v in range(1, 9) if slots % (job.pp * v) == 0]
+    ways = ([f"pp {min(pps, key=lambda p: (abs(p - job.pp), p))}"] if pps else []) + (
+        [f"vp {min(vps, key=lambda v: (abs(v - job.vp), v))}"] if vps else [])
+    if len(ways) == 2:
+        return " " + _("{first} or {second} would split them evenly.").format(first=ways[0], second=ways[1])
+    return " " + _("{first} would split them evenly.").format(first=ways[0]) if ways else ""
 
 
 def _pow2_floor(n: int) -> int:
