@@ -15,16 +15,17 @@ from core.figures.perf import busbw_figure, collective_table_rows, comparison_fi
 from core.formats import sharelink
 from core.formats import joblink
 from core.formats.joblink import COMPARE_CHOICES, COMPARE_FABRICS, COMPARE_LINK, LIMITS, MAX_COMPARE_LINK, NCCL_RELEASES
-from core.i18n import _
-from core.perf import congestion, jobform
+from core.i18n import N_, _
+from core.perf import congestion, jobform, modelshape
 from core.perf.collectives import OPS, load_constants, nccl_release_scope, set_nccl_release, size_sweep, sweep
 from core.perf.training_calibration import error_band_sentence
 from core.perf.compute import precision_label
-from core.perf.training import PRESETS, Precision, scaling, scaling_gpu_counts
+from core.perf.training import CP_COMMS, PRESETS, Precision, scaling, scaling_gpu_counts
 from core.plan import plan as make_plan
 from webui import calibration, jobstate, safe, state, tables
 
 W = jobstate.W
+CP_COMM_LABELS = {"ring": N_("ring"), "all-to-all": N_("all-to-all")}
 
 
 def _design_and_plan():
@@ -63,6 +64,30 @@ def _number(col, label: str, key: str, step: int = 1, **kw):
     low, high = LIMITS[key]
     return col.number_input(label, min_value=low, max_value=high, step=step, key=W + key, **kw)
 
+
+
+def _custom_model_inputs() -> str:
+    """The custom model's inputs (one per ``modelshape.SHAPE_FIELDS``, labelled by the field's name, its help
+    translated); returns the shape in the link's form (``modelshape.encode_shape``), or the values as given when
+    they do not make a model (the estimate then says which field and why)."""
+    values = {}
+    with st.expander(_("Custom model"), expanded=True):
+        cols = st.columns(6)
+        for i, f in enumerate(modelshape.SHAPE_FIELDS):
+            col, key = cols[i % 6], jobstate.SHAPE_W + f.name
+            if f.kind == "choice":
+                labels = modelshape.CHOICE_LABELS[f.name]
+                values[f.name] = col.selectbox(f.name, list(modelshape.CHOICES[f.name]), key=key, help=_(f.help),
+                                               format_func=lambda v, labels=labels: _(labels[v]))
+            elif f.kind == "bool":
+                values[f.name] = col.checkbox(f.name, key=key, help=_(f.help))
+            else:
+                values[f.name] = col.number_input(f.name, min_value=f.low, max_value=f.high, step=1, key=key,
+                                                  help=_(f.help))
+    try:
+        return modelshape.encode_shape(modelshape.build_model(values))
+    except FabricPlannerError:
+        return ",".join(f"{k}:{int(v) if isinstance(v, bool) else v}" for k, v in values.items())
 
 
 def _collective_table(rows: list[dict], unit: str) -> pd.DataFrame:
@@ -162,7 +187,9 @@ def main() -> None:
     # three rows, so every label and value fits half of a 1,024 px page; select values are ids (the link's),
     # only their labels are translated, so a language switch keeps every setting
     cols = st.columns([2, 1, 1])
-    model = cols[0].selectbox(_("Model"), list(PRESETS), key=W + "model", format_func=lambda k: PRESETS[k].name)
+    model = cols[0].selectbox(_("Model"), [*PRESETS, modelshape.CUSTOM], key=W + "model",
+                              format_func=lambda k: _("Custom model (by its shape)") if k == modelshape.CUSTOM
+                              else PRESETS[k].name)
     seq = _number(cols[1], _("Sequence length"), "seq", step=1024)
     gbs = _number(cols[2], _("Global batch"), "gbs", step=64, help=_("sequences per step"))
     cols = st.columns(4)
@@ -183,7 +210,8 @@ def main() -> None:
     tg = cols[5].number_input(_("GPUs"), min_value=0, max_value=r.gpus, step=8, key=W + "tg",
                               help=_("GPUs the training job uses; 0 = the most GPUs of the design that tp x pp x cp "
                                      "divides (and whose smallest global batch stays within 1,000,000 sequences)"))
-    cols = st.columns([1, 2, 1])
+    arch = _custom_model_inputs() if model == modelshape.CUSTOM else jobstate.stored_arch()
+    cols = st.columns([1, 2, 1, 1, 1])
     choice = cols[0].selectbox(
         _("Compare with"), list(COMPARE_CHOICES), key=W + "cmp",
         format_func=lambda k: _("another design (share link)") if k == COMPARE_LINK else _(COMPARE_FABRICS[k][0]),
@@ -197,11 +225,22 @@ def main() -> None:
                            help=_("ZeRO-2 / FSDP as Llama 3 was trained: each GPU keeps an fp32 shard of the "
                                   "gradients plus one model chunk's accumulator, reduced by reduce-scatter; off = "
                                   "full gradients with the distributed optimizer (ZeRO-1)."))
+    zero = cols[3].selectbox(
+        _("ZeRO stage"), list(joblink.ZERO_CHOICES), key=W + "zero",
+        format_func=lambda k: _("auto (1, or 2 when gradients are sharded)") if k == "auto" else k,
+        help=_("What data-parallel ranks shard: 0 nothing, 1 the optimizer state, 2 the gradients too, 3 the "
+               "parameters too (FSDP full sharding: each layer's parameters gathered in forward and again in "
+               "backward, its gradients reduce-scattered, every micro-batch)."))
+    cpc = cols[4].selectbox(
+        _("CP exchange"), list(CP_COMMS), key=W + "cpc", format_func=lambda k: _(CP_COMM_LABELS[k]),
+        help=_("How context parallelism (CP > 1) exchanges attention inputs: a ring of sends pipelined with the "
+               "attention math, or all-to-alls that scatter the heads (DeepSpeed-Ulysses; the heads per TP rank "
+               "must split over CP)."))
     settings = {"op": tuple(ops), "all": "1" if show_all else "0", "jg": int(job_gpus), "model": model, "seq": int(seq),
                 "gbs": int(gbs), "mbs": int(mbs), "prec": prec, "tp": int(tp), "pp": int(pp), "cp": int(cp),
                 "ep": int(ep), "vp": int(vp), "tg": int(tg), "tok": float(tokens), "eff": float(eff), "cmp": choice,
                 "cmpl": str(link_text or "").strip(), "rt": routing, "pl": placement, "sharp": "1" if sharp else "0",
-                "nccl": nccl, "zg": "1" if shard else "0"}
+                "nccl": nccl, "zg": "1" if shard else "0", "arch": arch, "zero": zero, "cpc": cpc}
     jobstate.remember(settings)
     if standalone:
         jobstate.sync_url_standalone()
@@ -209,7 +248,7 @@ def main() -> None:
     # --- training: results ---------------------------------------------------------------------------
     try:
         job = jobform.job_from_settings(plan, settings)
-        here = jobform.estimate_under(plan, job, settings)
+        here = jobform.estimate_under(plan, job, settings, ways_out=True)
     except FabricPlannerError as exc:
         _show_error(exc)
         return
@@ -231,7 +270,7 @@ def main() -> None:
         other_error = exc
 
     st.markdown(cards_html(training_key_numbers(here)), unsafe_allow_html=True)  # escaped in core
-    st.caption(safe.md(jobform.memory_caption(here, PRESETS[model].name, settings)))
+    st.caption(safe.md(jobform.memory_caption(here, job.model.name, settings)))
     st.caption(safe.md(error_band_sentence(r.system.architecture, job.precision, job.model.is_moe)))
 
     steps = {this_label: here}

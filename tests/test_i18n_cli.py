@@ -57,13 +57,14 @@ def _catalog_words() -> list[str]:
 def _identifier_words() -> list[str]:
     """What is typed as is in either language: link keys and values, collectives, algorithms, presets."""
     from core.perf.collectives import ALGORITHMS, OPS
+    from core.perf.modelshape import CUSTOM
     from core.perf.training import PRESETS
 
     keys = list(sharelink.KEYS) + [joblink.JOB.prefix + p.key for p in joblink.JOB.params]
     values = ["auto", "copper", "aoc", "optics", "eth", "ib", "rail", "tor", "infiniband", "ethernet",
               "rail-optimized", "top-of-rack", "selective", "full", "none", "bf16", "fp8", "json", "table", "csv",
               "tp", "pp", "cp", "dp", "ep", "vp", "UTF-8"]
-    return [*keys, *values, *OPS, *ALGORITHMS, *PRESETS, *joblink.COMPARE_FABRICS]
+    return [*keys, *values, *OPS, *ALGORITHMS, *PRESETS, CUSTOM, *joblink.COMPARE_FABRICS]
 
 
 def _without_names(text: str) -> str:

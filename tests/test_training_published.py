@@ -29,8 +29,7 @@ Sources
   160 heads, vocab 51,200, seq 2,048), TP 8, PP 64, 3,072 A100, batch 3,072: 163 TFLOP/s per GPU
   counted with their Eq. 3 F = 96 B s l h^2 (1 + s/6h + V/16lh) (activation recomputation included),
   i.e. a step of F / (163e12 x 3072) = 102.6 s (their 84 days for 450B tokens follows from it).
-  Full recompute, no distributed optimizer (2021), dropout. The catalog's A100 is the 40 GB part
-  (Selene had 80 GB): the memory check is stricter than the run was; the step does not depend on it.
+  Full recompute, no distributed optimizer (2021), dropout. On the catalog's A100 80 GB (Selene's part).
 * MegaScale: Jiang et al., "MegaScale: Scaling Large Language Model Training to More Than 10,000
   GPUs" (NSDI 2024, arXiv 2402.15627), abstract and Table 2: the Megatron-LM baseline on a 175B
   model, seq 2,048, batch 6,144: 41.2% MFU on 12,288 Ampere GPUs (MegaScale's 55.2% is 1.34x it)
@@ -177,7 +176,7 @@ def test_deepseek_v3_fits_h800_memory():
 def test_megatron_sc21_one_trillion_step_time():
     published = _sc21_step_s(3072, 2048, 128, 25600, 51200, 163, 3072)
     assert published == pytest.approx(102.6, rel=0.01)
-    e = estimate(plan(Design(gpu="A100", gpus=3072)), parse_job(dict(
+    e = estimate(plan(Design(gpu="A100-80GB", gpus=3072)), parse_job(dict(
         model=ONE_T, seq_len=2048, tp=8, pp=64, global_batch=3072, recompute="full", flash_attention=False,
         distributed_optimizer=False, gpus=3072)))
     assert abs(e.step_time_s / published - 1) <= TOLERANCE, f"{e.step_time_s:.1f} s vs {published:.1f} s"

@@ -23,8 +23,7 @@ from core.figures.keynumbers import size_caption
 from core.formats import comparelink, sharelink
 from core.formats.joblink import DEFAULTS
 from core.i18n import _
-from core.perf.jobform import FITTED
-from core.perf.training import PRESETS
+from core.perf.jobform import FITTED, model_of
 from core.plan import plan as make_plan
 from core.perf.sizes import format_size
 from webui import inferencestate, jobs, jobstate, jobwork, pagestate, safe, state
@@ -376,7 +375,7 @@ def main() -> None:
                 st.error(safe.md(_("This design cannot be built: {problem}").format(problem=column.error)))
             if column.job is not None and "days_to_train" in column.values:
                 st.caption(_("Job: {model}, tp {tp} x pp {pp}, global batch {gbs}").format(
-                    model=PRESETS[column.job["model"]].name, tp=column.job["tp"], pp=column.job["pp"],
+                    model=model_of(column.job).name, tp=column.job["tp"], pp=column.job["pp"],
                     gbs=column.job["gbs"]))
             for note in column.notes:
                 st.caption(safe.md(note))

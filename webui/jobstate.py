@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.errors import FabricPlannerError
 from core.formats.joblink import DEFAULTS, JOB
+from core.perf import jobform
 from core.perf.jobform import FITTED, fitted_defaults
+from core.perf.modelshape import CUSTOM, SHAPE_FIELDS, shape_values
 from core.plan import Plan
 
 STORE = "fp_job"
@@ -56,6 +59,23 @@ def seed_widgets(cluster_gpus: int) -> None:
             ss[W + key] = (list(value) if key == "op" else (value == "1") if key in ("all", "sharp", "zg") else value)
     for key in ("jg", "tg"):
         ss[W + key] = min(int(ss.get(W + key) or 0), cluster_gpus)
+    if any(SHAPE_W + f.name not in ss for f in SHAPE_FIELDS):
+        for name, value in stored_shape().items():
+            ss.setdefault(SHAPE_W + name, value)
+
+
+SHAPE_W = W + "arch_"
+"""Key prefix of the custom model's inputs (one per ``core.perf.modelshape.SHAPE_FIELDS``)."""
+
+
+def stored_shape() -> dict:
+    """The custom model's settings as its inputs show them: the stored ``arch``, or (empty or bad) the default
+    preset's shape."""
+    try:
+        spec = jobform.model_of({"model": CUSTOM, "arch": st.session_state[STORE].get("arch", "")})
+    except FabricPlannerError:
+        spec = jobform.model_of({"model": CUSTOM, "arch": ""})
+    return shape_values(spec)
 
 
 def fit(plan: Plan) -> None:
@@ -90,3 +110,8 @@ def sync_url_standalone() -> None:
     for key in current:
         if key.startswith(JOB.prefix) and key not in wanted:
             del qp[key]
+
+
+def stored_arch() -> str:
+    """The stored custom model's shape (kept while a preset is chosen, so going back to the custom model keeps it)."""
+    return str(st.session_state[STORE].get("arch", ""))

@@ -129,7 +129,8 @@ class Parser(argparse.ArgumentParser):
     """argparse that reports bad input as one short line and exit code 2."""
 
     def error(self, message: str) -> None:  # pragma: no cover - exercised via CLI tests
-        raise InputError(one_line(message))
+        prefix = len(_("error: {message}").format(message=""))  # the CLI's error handler adds it
+        raise InputError(one_line(message, MAX_ERROR_CHARS - prefix))
 
     def _check_value(self, action, value) -> None:
         # argparse's own message quotes the value whole

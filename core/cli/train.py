@@ -19,48 +19,37 @@ from core.cli.common import (
     to_json,
     tokens,
 )
-from core.errors import InputError
 from core.i18n import N_, _, usd
 from core.perf.placement import level_label
 
 
-CUSTOM_HELP = (("layers", N_("transformer layers")), ("hidden", N_("hidden size")), ("ffn", N_("MLP width")),
-               ("heads", N_("attention heads")), ("kv-heads", N_("key/value heads")), ("vocab", N_("vocabulary")))
-"""A custom architecture's options, every one needed."""
-CUSTOM_MOE_HELP = (("moe-layers", N_("layers whose MLP is a mixture of experts")),
-                   ("experts", N_("routed experts per MoE layer")), ("top-k", N_("experts per token")),
-                   ("moe-ffn", N_("expert MLP width")), ("shared-experts", N_("always-on shared experts")),
-                   ("head-size", N_("per-head dimension when not hidden / heads")))
-"""A custom architecture's optional options (a mixture-of-experts model needs the first four)."""
-
-
 def add_custom_model_options(group) -> None:
-    """The custom architecture's options (``CUSTOM_HELP``, ``CUSTOM_MOE_HELP``) in ``group``; ``custom_model``
-    reads them back. The ``train`` and ``serve`` commands share them."""
-    for name, helptext in CUSTOM_HELP + CUSTOM_MOE_HELP:
-        group.add_argument(f"--{name}", type=positive_int, help=_("custom model: {what}").format(what=_(helptext)))
+    """The custom architecture's options (one per ``core.perf.modelshape.SHAPE_FIELDS``: ``--layers`` ...
+    ``--first-dense-layers``) in ``group``; ``custom_model`` reads them back. The ``train`` and ``serve``
+    commands share them."""
+    from core.perf.modelshape import CHOICES, SHAPE_FIELDS
+
+    for f in SHAPE_FIELDS:
+        what = _("custom model: {what}").format(what=_(f.help))
+        if f.kind == "choice":
+            group.add_argument(f.option, type=str.lower, choices=CHOICES[f.name], help=what)
+        elif f.kind == "bool":
+            group.add_argument(f.option, action="store_const", const=True, default=None, help=what)
+        else:
+            group.add_argument(f.option, type=int, metavar="N", help=what)
 
 
 def custom_model(args: argparse.Namespace):
     """The ``ModelSpec`` the custom options give, or None without them; ``InputError`` naming what is missing or
-    inconsistent."""
-    from core.perf.training import ModelSpec
+    inconsistent (``core.perf.modelshape.build_model``)."""
+    from core.perf.modelshape import SHAPE_FIELDS, build_model
 
-    core_fields = {n.replace("-", "_"): getattr(args, n.replace("-", "_")) for n, _h in CUSTOM_HELP}
-    extra = {n.replace("-", "_"): getattr(args, n.replace("-", "_")) for n, _h in CUSTOM_MOE_HELP}
-    if all(v is None for v in (*core_fields.values(), *extra.values())):
+    values = {f.name: getattr(args, f.name, None) for f in SHAPE_FIELDS}
+    if all(v is None for v in values.values()):
         return None
-    missing = [f"--{k.replace('_', '-')}" for k, v in core_fields.items() if v is None]
-    if missing:
-        raise InputError(_("a custom model needs --layers --hidden --ffn --heads --kv-heads --vocab; "
-                           "missing: {missing}").format(missing=", ".join(missing)))
-    if extra["experts"] is not None and extra["moe_layers"] is None:  # experts without a count: every layer's MLP
-        extra["moe_layers"] = core_fields["layers"]
-    try:
-        return ModelSpec(name="custom", **core_fields, **{k: v for k, v in extra.items() if v is not None})
-    except ValueError as exc:
-        problem = exc.errors()[0]["msg"] if hasattr(exc, "errors") else exc
-        raise InputError(_("custom model: {problem}").format(problem=problem)) from None
+    return build_model(values)
+
+
 MEMORY_LABELS = {"weights": N_("weights"), "gradients": N_("gradients"), "optimizer": N_("optimizer"),
                  "activations": N_("activations")}
 """Parts of the memory per GPU as the table shows them (English: the JSON key itself)."""
@@ -75,7 +64,7 @@ def _shown(value: str) -> str:
 
 def register(subparsers) -> None:
     """Add the ``train`` sub-command."""
-    from core.perf.training import PRESETS, Precision
+    from core.perf.training import CP_COMMS, PRESETS, ZERO_STAGES, Precision
 
     tr = subparsers.add_parser(
         "train", help=_("estimate a training step on the design"),
@@ -100,6 +89,9 @@ def register(subparsers) -> None:
     for name, default in (("cp", 1), ("vp", 1)):
         j.add_argument(f"--{name}", type=positive_int, default=default,
                        help=_("{name} degree (default {default})").format(name=name.upper(), default=default))
+    j.add_argument("--cp-comm", choices=CP_COMMS, default="ring",
+                   help=_("context-parallel exchange: ring (send/recv pipelined with attention) or all-to-all "
+                          "(DeepSpeed-Ulysses: heads scattered; heads / tp must split over cp) (default ring)"))
     j.add_argument("--ep", type=positive_int,
                    help=_("EP degree (default 1; for a mixture-of-experts model the fastest that fits, searched with "
                           "the split; --explain lists them)"))
@@ -120,6 +112,10 @@ def register(subparsers) -> None:
     j.add_argument("--shard-gradients", action="store_true",
                    help=_("shard the gradients over data-parallel ranks too (ZeRO-2, FSDP as Llama 3: fp32 shards, "
                           "one model chunk's accumulator, a reduce-scatter per chunk and group of micro-batches)"))
+    j.add_argument("--zero", type=int, choices=ZERO_STAGES, metavar="{0,1,2,3}",
+                   help=_("ZeRO stage: 0 nothing sharded, 1 the optimizer state (the default), 2 the gradients too "
+                          "(as --shard-gradients), 3 the parameters too (FSDP full sharding: each layer gathered in "
+                          "forward and backward); wins over the two options above"))
     j.add_argument("--efficiency", type=fraction, metavar="FRACTION",
                    help=_("achievable fraction of dense peak FLOP/s (default: from the GPU, the precision and the "
                           "model's shapes, fitted to published runs)"))
@@ -148,7 +144,8 @@ def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
                           recompute=args.recompute, compute_efficiency=args.efficiency,
                           tokens_to_train=args.tokens, schedule=args.schedule, balanced_stages=args.balanced_stages,
                           fp8_activations=fp8_act, distributed_optimizer=not args.no_distributed_optimizer,
-                          shard_gradients=args.shard_gradients, sharp=args.sharp))
+                          shard_gradients=args.shard_gradients, zero_stage=args.zero, cp_comm=args.cp_comm,
+                          sharp=args.sharp))
 
 
 def _split_lines(choice) -> list[str]:
@@ -185,7 +182,7 @@ def run(args: argparse.Namespace) -> str:
 
 def _run(args: argparse.Namespace) -> str:
     from core.plan import plan
-    from core.perf.training import choose_split, estimate, fitting_split
+    from core.perf.training import choose_split, estimate_or_ways_out, fitting_split
 
     design = design_from_args(args)
     job = _job_from_args(args, args.job_gpus or design.gpus)
@@ -201,7 +198,7 @@ def _run(args: argparse.Namespace) -> str:
             batch = fitting_split(planned, job.model, cp=job.cp, micro_batch=job.micro_batch, vp=job.vp,
                                   job_gpus=job.gpus, tp=job.tp, pp=job.pp, default_global_batch=1024)["global_batch"]
             job = job.model_copy(update={"global_batch": batch})
-        result = estimate(planned, job)
+        result = estimate_or_ways_out(planned, job)
     s = result.summary()
     from core.perf.constants import load_constants, nccl_version_of
 

@@ -6,7 +6,9 @@ Keys are short and stable (links in the wild depend on them): ``perf_op`` collec
 ``perf_rt`` the routing class (``auto`` = the design's), ``perf_pl`` the rank placement,
 ``perf_sharp`` InfiniBand SHARP (off by default, as in a stock NCCL), ``perf_nccl`` the NCCL release
 modelled (one of ``NCCL_RELEASES``; the current stock release by default), ``perf_zg`` gradient
-sharding (ZeRO-2 / FSDP, off by default). ``JOB.decode(params)`` gives every value
+sharding (ZeRO-2 / FSDP, off by default), ``perf_zero`` the ZeRO stage (``auto`` = from ``perf_zg``:
+1 or 2; 0-3, 3 = FSDP full sharding), ``perf_cpc`` the context-parallel exchange (ring or all-to-all); ``perf_model=custom`` with ``perf_arch`` a model by its shape
+(``core.perf.modelshape``: ``layers:80,hidden:8192,...``; empty = the default preset's shape). ``JOB.decode(params)`` gives every value
 (defaults where absent or bad) and one warning per bad value; ``JOB.encode(values)`` writes only
 what differs from the defaults.
 """
@@ -15,12 +17,14 @@ from __future__ import annotations
 
 from typing import get_args
 
+from core.errors import InputError
 from core.formats import sharelink
 from core.i18n import N_, _
 from core.perf.collectives import OPS
 from core.perf.congestion import PLACEMENTS, ROUTINGS
 from core.perf.constants import load_constants
-from core.perf.training import MAX_GLOBAL_BATCH, PRESETS, Precision
+from core.perf.modelshape import CUSTOM, MAX_SHAPE_CHARS, decode_shape, encode_shape
+from core.perf.training import CP_COMMS, MAX_GLOBAL_BATCH, PRESETS, ZERO_STAGES, Precision
 
 COMPARE_FABRICS = {
     "eth2": (N_("Ethernet RoCE, 2:1"), dict(fabric="ethernet", oversubscription=2.0)),
@@ -45,6 +49,20 @@ def parse_compare_link(text: str) -> str:
     if value and "=" not in value:
         raise sharelink.ParamError(_("not a share link"))
     return value
+
+
+def parse_shape(text: str) -> str:
+    """A custom model's shape (``core.perf.modelshape``), checked and written back in its canonical form."""
+    if not text.strip():
+        return ""
+    try:
+        return encode_shape(decode_shape(text))
+    except InputError as exc:
+        raise sharelink.ParamError(str(exc)) from None
+
+
+ZERO_CHOICES = ("auto", *(str(z) for z in ZERO_STAGES))
+"""``perf_zero`` values: ``auto`` (from ``perf_zg``) or a ZeRO stage."""
 
 
 def parse_ops(text: str) -> tuple[str, ...]:
@@ -84,7 +102,11 @@ JOB = sharelink.register_extension("perf_", [
     P("all", N_("show every algorithm"), sharelink.parse_choice(["1", "0"]), str, "1",
       lambda: _("{first} or {second}").format(first="1", second="0")),
     P("jg", N_("collective GPUs (0 = all)"), sharelink.parse_int(0, 1_000_000), str, 0, _range(0, 1_000_000)),
-    P("model", N_("model"), sharelink.parse_choice(list(PRESETS)), str, "llama3-70b", ", ".join(PRESETS)),
+    P("model", N_("model"), sharelink.parse_choice([*PRESETS, CUSTOM]), str, "llama3-70b",
+      ", ".join([*PRESETS, CUSTOM])),
+    P("arch", N_("custom model"), parse_shape, str, "",
+      lambda: _("name:value pairs such as {example}, at most {limit} characters").format(
+          example="layers:32,hidden:4096,ffn:14336,heads:32,kv_heads:8,vocab:128256", limit=MAX_SHAPE_CHARS)),
     _whole("seq", N_("sequence length"), 8192),
     _whole("gbs", N_("global batch"), 512),
     _whole("mbs", N_("micro-batch"), 1),
@@ -111,6 +133,9 @@ JOB = sharelink.register_extension("perf_", [
       lambda: _("{first} or {second}").format(first="1", second="0")),
     P("zg", N_("gradient sharding (ZeRO-2 / FSDP)"), sharelink.parse_choice(["1", "0"]), str, "0",
       lambda: _("{first} or {second}").format(first="1", second="0")),
+    P("cpc", N_("context-parallel exchange"), sharelink.parse_choice(list(CP_COMMS)), str, "ring",
+      ", ".join(CP_COMMS)),
+    P("zero", N_("ZeRO stage"), sharelink.parse_choice(list(ZERO_CHOICES)), str, "auto", ", ".join(ZERO_CHOICES)),
     P("nccl", N_("NCCL release"), sharelink.parse_choice(list(NCCL_RELEASES)), str, NCCL_RELEASES[0],
       ", ".join(NCCL_RELEASES)),
 ])

@@ -737,7 +737,6 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
     from core.figures.perf import busbw_figure, collective_table_rows, step_figure
     from core.perf import congestion, jobform
     from core.perf.collectives import size_sweep, sweep
-    from core.perf.training import PRESETS
 
     settings = report_job_settings(plan, job)
     r = plan.resolved
@@ -766,13 +765,13 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
     else:
         body += _p(_("The Performance page's job: {model}, {gpus} GPUs, tp {tp} x pp {pp} x cp {cp}, global batch {gbs}, "
                      "sequence {seq}, {precision}, {tokens} T tokens.").format(
-            model=PRESETS[settings["model"]].name, gpus=number(training.gpus), tp=settings["tp"], pp=settings["pp"],
+            model=training.model.name, gpus=number(training.gpus), tp=settings["tp"], pp=settings["pp"],
             cp=settings["cp"], gbs=number(int(settings["gbs"])), seq=number(int(settings["seq"])),
             precision=settings["prec"], tokens=f"{float(settings['tok']):g}"), note=True)
         body += cards_html(training_key_numbers(estimate))
         body += doc.figure(step_figure({jobform.fabric_label(plan): estimate}, height=260), 260)
         body += _frame_table(jobform.communication_rows(estimate))
-        body += _p(jobform.memory_caption(estimate, PRESETS[settings["model"]].name, settings), note=True)
+        body += _p(jobform.memory_caption(estimate, training.model.name, settings), note=True)
     doc.section("performance", _("Performance"), body)
     return estimate
 
@@ -1073,10 +1072,10 @@ def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, gen
         else:
             body = _p(_design_line(column.plan)) + cards_html(key_numbers(_summary(column.plan), unit))
             if column.job is not None and "days_to_train" in column.values:
-                from core.perf.training import PRESETS
+                from core.perf.jobform import model_of
 
                 body += _p(_("Job: {model}, tp {tp} x pp {pp}, global batch {gbs}").format(
-                    model=PRESETS[column.job["model"]].name, tp=column.job["tp"], pp=column.job["pp"],
+                    model=model_of(column.job).name, tp=column.job["tp"], pp=column.job["pp"],
                     gbs=column.job["gbs"]), note=True)
             body += _list(list(column.plan.resolved.notes) + list(column.notes))
             body += _h3(_("How the fabric was sized")) + _list(column.plan.fabric.explanation)

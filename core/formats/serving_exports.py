@@ -55,9 +55,15 @@ HF_MODEL_IDS: dict[str, str] = {
     "qwen3-30b-a3b": "Qwen/Qwen3-30B-A3B",
     "gpt-oss-120b": "openai/gpt-oss-120b",
     "gpt-oss-20b": "openai/gpt-oss-20b",
+    "qwen3-8b": "Qwen/Qwen3-8B",
+    "qwen3-32b": "Qwen/Qwen3-32B",
+    "mixtral-8x7b": "mistralai/Mixtral-8x7B-v0.1",
+    "mixtral-8x22b": "mistralai/Mixtral-8x22B-v0.1",
+    "nemotron4-340b": "nvidia/Nemotron-4-340B-Base",
 }
 """Model preset (``core.perf.training.PRESETS`` key) -> its Hugging Face model id, the name serving simulators
-take (the repositories the presets' ``source`` cites). GPT-3 175B has none (its weights were never published)."""
+take (the repositories the presets' ``source`` cites; Nemotron-4 340B's weights are published as a NeMo checkpoint).
+GPT-3 175B has none (its weights were never published)."""
 
 
 def hf_model_id(model: ModelSpec) -> str | None:

@@ -24,8 +24,9 @@ from core.i18n import N_, _, ngettext
 from core.perf import congestion
 from core.perf.collectives import IN_NETWORK, Sweep, algorithm_label, level_label, sweep
 from core.perf.sizes import format_size
-from core.perf.training import (MAX_GLOBAL_BATCH, PRESETS, TrainingEstimate, comm_collective_label, estimate,
-                                fitting_split, parallelism_label, parse_job)
+from core.perf.modelshape import CUSTOM, decode_shape
+from core.perf.training import (MAX_GLOBAL_BATCH, PRESETS, ModelSpec, TrainingEstimate, comm_collective_label,
+                                estimate, estimate_or_ways_out, fitting_split, parallelism_label, parse_job)
 from core.plan import Plan, plan as make_plan
 
 FITTED = ("model", "tp", "pp", "gbs")
@@ -64,6 +65,25 @@ def training_gpus(plan: Plan, settings: Mapping) -> int:
     return dp * model_parallel
 
 
+def model_of(settings: Mapping) -> ModelSpec:
+    """The settings' model: a preset by its key, or (``custom``) the shape in ``arch`` (``core.perf.modelshape``;
+    empty = the default preset's shape, ``DEFAULT_MODEL``); ``InputError`` naming a bad shape's field."""
+    if settings["model"] != CUSTOM:
+        return PRESETS[settings["model"]]
+    arch = str(settings.get("arch") or "")
+    return decode_shape(arch) if arch else PRESETS[DEFAULT_MODEL].model_copy(update={"name": CUSTOM})
+
+
+DEFAULT_MODEL = "llama3-70b"
+"""The preset whose shape a custom model starts from (the link's default model)."""
+
+
+def zero_stage(settings: Mapping) -> int | None:
+    """The ZeRO stage the settings declare (``zero``: a stage, or ``auto`` = None, from ``zg``)."""
+    value = str(settings.get("zero", "auto"))
+    return None if value == "auto" else int(value)
+
+
 def job_from_settings(plan: Plan, settings: Mapping):
     """The ``TrainingJob`` of ``settings`` on ``plan``; ``DesignError`` when the split exceeds the design."""
     gpus = training_gpus(plan, settings)
@@ -73,21 +93,26 @@ def job_from_settings(plan: Plan, settings: Mapping):
                               model_parallel=model_parallel, gpus=f"{plan.resolved.gpus:,}"),
                           _("Lower the model-parallel degrees or plan more nodes."))
     return parse_job(dict(
-        model=settings["model"], seq_len=int(settings["seq"]), global_batch=int(settings["gbs"]),
+        model=model_of(settings), seq_len=int(settings["seq"]), global_batch=int(settings["gbs"]),
         micro_batch=int(settings["mbs"]), precision=settings["prec"], tp=int(settings["tp"]),
         pp=int(settings["pp"]), cp=int(settings["cp"]), ep=int(settings["ep"]), vp=int(settings["vp"]),
         gpus=gpus, compute_efficiency=float(settings.get("eff") or 0) or None,
         tokens_to_train=float(settings.get("tok", 1.0)) * 1e12,
         sharp=str(settings.get("sharp", "0")) == "1" and plan.resolved.fabric == "infiniband",
-        shard_gradients=str(settings.get("zg", "0")) == "1"))
+        shard_gradients=str(settings.get("zg", "0")) == "1", zero_stage=zero_stage(settings),
+        cp_comm=str(settings.get("cpc", "ring"))))
 
 
 def _split(plan: Plan, model: str, fixed: Mapping, defaults: Mapping) -> dict:
     """tp, pp and global batch for ``model``: values in ``fixed`` kept (None = free), the others the
     defaults cut to fit (``core.perf.training.fitting_split``)."""
     job_gpus = training_gpus(plan, {**fixed, "tp": 1, "pp": 1, "cp": 1}) if int(fixed.get("tg") or 0) else None
+    try:
+        spec = model_of({**fixed, "model": model})
+    except FabricPlannerError:  # a bad custom shape: sized as the default preset (the estimate then says why)
+        spec = PRESETS[DEFAULT_MODEL]
     split = fitting_split(
-        plan, PRESETS[model], cp=int(fixed["cp"]), micro_batch=int(fixed["mbs"]), vp=int(fixed["vp"]),
+        plan, spec, cp=int(fixed["cp"]), micro_batch=int(fixed["mbs"]), vp=int(fixed["vp"]),
         job_gpus=job_gpus, tp=fixed.get("tp"), pp=fixed.get("pp"), global_batch=fixed.get("gbs"),
         default_tp=defaults["tp"], default_pp=defaults["pp"], default_global_batch=defaults["gbs"])
     return {"model": model, "tp": split["tp"], "pp": split["pp"], "gbs": split["global_batch"]}
@@ -240,10 +265,11 @@ def comparison_rows(runs: list[tuple[str, TrainingEstimate, Plan]]) -> list[dict
         for label, e, p in runs]
 
 
-def estimate_under(plan: Plan, job, settings: Mapping) -> TrainingEstimate:
-    """``estimate(plan, job)`` with the job's routing (``rt``) and placement (``pl``) assumptions."""
+def estimate_under(plan: Plan, job, settings: Mapping, ways_out: bool = False) -> TrainingEstimate:
+    """``estimate(plan, job)`` with the job's routing (``rt``) and placement (``pl``) assumptions; with
+    ``ways_out`` a job that does not fit says which single changes fit (``training.estimate_or_ways_out``)."""
     with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
-        return estimate(plan, job)
+        return estimate_or_ways_out(plan, job) if ways_out else estimate(plan, job)
 
 
 def placement_contrast(runs: list[tuple[str, Plan]], job, settings: Mapping) -> str:

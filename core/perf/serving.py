@@ -308,7 +308,7 @@ def _components(dep: Deployment, split: PoolSplit, tokens: float, context: float
     if mlp:
         out.append(Component("dense MLP", 2 * mlp * tokens, mlp * w))
     if m.is_moe:
-        expert = 3 * m.hidden * m.moe_ffn / etp
+        expert = m.expert_params_per_layer / m.experts / etp  # one expert: its MLP matrices
         routed_tokens = tokens * split.dp * m.top_k / split.ep
         layers = m.moe_layers * stage
         shared = m.moe_layer_dense_params / tp

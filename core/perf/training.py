@@ -15,7 +15,8 @@ is the compute that communication can actually run behind:
 * PP: the stage's compute (sends of one micro-batch overlap the next one's math);
 * DP: one micro-batch's forward and backward (Megatron reduces gradients during the
   last micro-batch's backward and gathers parameters during the first one's forward);
-  DP and expert-DP share that window in proportion to their time;
+  DP and expert-DP share that window in proportion to their time; under ZeRO-3 each layer's gathers and
+  reduce-scatters run behind the other layers' compute, so the window is all of it;
 * EP: the compute of the mixture-of-experts layers.
 
 Finally no more communication is hidden in total than there is compute, so
@@ -29,10 +30,11 @@ follow NVIDIA/dgxc-benchmarking's formula (6 x active parameters + attention sco
 + logits per token); the achievable fraction of peak is by GPU architecture and dense/MoE
 (``assets/catalog/training.toml``) unless the job sets it.
 
-Memory per GPU is that of the fullest pipeline stage (``_memory``): its layers' weights and
-gradients (with ``shard_gradients``, ZeRO-2 / FSDP as Llama 3 ran it: an fp32 shard and one model
-chunk's fp32 accumulator), the optimizer state sharded over data-parallel ranks (Megatron-Core distributed
-optimizer / ZeRO-1; off with ``distributed_optimizer=False``), the embedding and logits on the
+Memory per GPU is that of the fullest pipeline stage (``_memory``): its layers' weights,
+gradients and optimizer state under the job's ZeRO stage (``TrainingJob.zero``, ``_state_bytes``: 0 nothing
+sharded; 1 the optimizer state over data-parallel ranks, Megatron-Core's distributed optimizer, the default;
+2 the gradients too, as Llama 3 ran FSDP: an fp32 shard and one model chunk's fp32 accumulator; 3 the
+parameters too, FSDP full sharding: one or two layers gathered at a time), the embedding and logits on the
 first and last stage, DualPipe's second parameter copy, and activations = micro-batches in
 flight under the schedule (1F1B, interleaved, DualPipe; ``_in_flight``) x per-layer bytes from
 Korthikanti et al. 2022 term by term (``activation_bytes_per_token``: grouped-query attention,
@@ -73,6 +75,15 @@ Precision = Literal["bf16", "fp8", "fp8-128", "mxfp8", "nvfp4"]
 MXFP8 and NVFP4 on Blackwell)."""
 Recompute = Literal["none", "selective", "full"]
 Schedule = Literal["1f1b", "dualpipe"]
+Activation = Literal["swiglu", "gelu", "relu2"]
+ACTIVATION_MATRICES: dict[str, int] = {"swiglu": 3, "gelu": 2, "relu2": 2}
+"""MLP weight matrices of each activation: SwiGLU gate, up and down; GELU and squared ReLU up and down."""
+ZeroStage = Literal[0, 1, 2, 3]
+CpComm = Literal["ring", "all-to-all"]
+CP_COMMS: tuple[str, ...] = ("ring", "all-to-all")
+"""Context-parallel exchanges a job may declare (the CLI, the link and the page offer these)."""
+ZERO_STAGES: tuple[int, ...] = (0, 1, 2, 3)
+"""ZeRO stages a job may declare (3 = FSDP full sharding); the CLI, the link and the page offer these."""
 SECONDS_PER_DAY = 86400.0
 MAX_GLOBAL_BATCH = 1_000_000
 """Largest global batch [sequences] the estimator, the share link and the page accept."""
@@ -87,7 +98,10 @@ class ModelSpec(BaseModel):
     layers, hidden, ffn, heads, kv_heads, vocab : int
         Architecture; ``ffn`` is the dense MLP width.
     mlp_matrices : int
-        3 for SwiGLU (gate, up, down), 2 for GELU.
+        3 for SwiGLU (gate, up, down), 2 for GELU or squared ReLU (up, down); experts have the same MLP.
+    activation : {"swiglu", "gelu", "relu2"} or None
+        The MLP's activation (``relu2``: squared ReLU, Nemotron-4); None = from ``mlp_matrices`` (3 SwiGLU,
+        2 GELU). Given alone it sets ``mlp_matrices``.
     tied_embeddings : bool
         Input and output embeddings share weights.
     moe_layers, experts, top_k, shared_experts, moe_ffn : int
@@ -108,6 +122,7 @@ class ModelSpec(BaseModel):
     kv_heads: int = Field(ge=1, le=4096)
     vocab: int = Field(ge=1, le=10_000_000)
     mlp_matrices: int = Field(default=3, ge=2, le=3)
+    activation: Activation | None = None
     tied_embeddings: bool = False
     moe_layers: int = Field(default=0, ge=0)
     experts: int = Field(default=0, ge=0)
@@ -131,8 +146,25 @@ class ModelSpec(BaseModel):
     """Layers with sliding-window attention (the rest attend to the whole context)."""
     source: str = "user-defined"
 
+    @model_validator(mode="before")
+    @classmethod
+    def _matrices_from_activation(cls, data):
+        if isinstance(data, dict) and data.get("activation") in ACTIVATION_MATRICES and "mlp_matrices" not in data:
+            data = {**data, "mlp_matrices": ACTIVATION_MATRICES[data["activation"]]}
+        return data
+
     @model_validator(mode="after")
     def _consistent(self) -> "ModelSpec":
+        if self.activation is not None and ACTIVATION_MATRICES[self.activation] != self.mlp_matrices:
+            raise ValueError(_("activation {activation} has {matrices} MLP matrices, not mlp_matrices = "
+                               "{given}").format(activation=self.activation,
+                                                 matrices=ACTIVATION_MATRICES[self.activation],
+                                                 given=self.mlp_matrices))
+        if self.mla and not (self.qk_rope_dim and self.qk_nope_dim and self.v_head_dim):
+            raise ValueError(_("multi-head latent attention (kv_lora_rank) needs qk_nope_dim, qk_rope_dim and "
+                               "v_head_dim"))
+        if self.first_dense_layers is not None and self.first_dense_layers + self.moe_layers > self.layers:
+            raise ValueError(_("first_dense_layers + moe_layers cannot exceed layers"))
         if self.kv_heads > self.heads or self.heads % self.kv_heads:
             raise ValueError(_("heads must be a multiple of kv_heads"))
         if self.moe_layers > self.layers:
@@ -149,6 +181,16 @@ class ModelSpec(BaseModel):
     @property
     def is_moe(self) -> bool:
         return self.moe_layers > 0
+
+    @property
+    def mlp_kind(self) -> str:
+        """The MLP's activation: ``activation``, else SwiGLU for 3 matrices and GELU for 2."""
+        return self.activation or ("swiglu" if self.mlp_matrices == 3 else "gelu")
+
+    @property
+    def attention_kind(self) -> str:
+        """``mla`` (latent attention), ``mha`` (as many key/value heads as heads) or ``gqa``."""
+        return "mla" if self.mla else "mha" if self.kv_heads == self.heads else "gqa"
 
     @property
     def mla(self) -> bool:
@@ -183,12 +225,12 @@ class ModelSpec(BaseModel):
     @property
     def expert_params_per_layer(self) -> float:
         """Routed experts of one MoE layer (sharded by expert parallelism)."""
-        return float(self.experts * 3 * self.hidden * self.moe_ffn)
+        return float(self.experts * self.mlp_matrices * self.hidden * self.moe_ffn)
 
     @property
     def moe_layer_dense_params(self) -> float:
         """Shared experts and router of one MoE layer (replicated like dense weights)."""
-        return float(self.shared_experts * 3 * self.hidden * self.moe_ffn + self.hidden * self.experts)
+        return float(self.shared_experts * self.mlp_matrices * self.hidden * self.moe_ffn + self.hidden * self.experts)
 
     @property
     def embedding_params(self) -> float:
@@ -212,7 +254,7 @@ class ModelSpec(BaseModel):
     @property
     def active_params(self) -> float:
         """Parameters one token passes through (embeddings counted once)."""
-        routed = self.moe_layers * self.top_k * 3 * self.hidden * self.moe_ffn
+        routed = self.moe_layers * self.top_k * self.mlp_matrices * self.hidden * self.moe_ffn
         return self.dense_params - self.vocab * self.hidden * (0 if self.tied_embeddings else 1) + routed
 
     def attended_tokens(self, context: float) -> float:
@@ -280,6 +322,27 @@ PRESETS: dict[str, ModelSpec] = {
                              sliding_window=128, sliding_layers=12,
                              source="openai/gpt-oss-20b config.json (24 layers alternating sliding and full "
                                     "attention, 32 experts of 2880, top-4)"),
+    "qwen3-8b": ModelSpec(name="Qwen3-8B", layers=36, hidden=4096, ffn=12288, heads=32, kv_heads=8, head_size=128,
+                          vocab=151936, source="Qwen/Qwen3-8B config.json (36 layers, hidden 4096, intermediate 12288, "
+                                               "32 heads, 8 kv heads, head_dim 128, vocab 151936, untied)"),
+    "qwen3-32b": ModelSpec(name="Qwen3-32B", layers=64, hidden=5120, ffn=25600, heads=64, kv_heads=8, head_size=128,
+                           vocab=151936, source="Qwen/Qwen3-32B config.json (64 layers, hidden 5120, intermediate "
+                                                "25600, 64 heads, 8 kv heads, head_dim 128, vocab 151936, untied)"),
+    "mixtral-8x7b": ModelSpec(name="Mixtral 8x7B (MoE)", layers=32, hidden=4096, ffn=14336, heads=32, kv_heads=8,
+                              vocab=32000, moe_layers=32, experts=8, top_k=2, moe_ffn=14336,
+                              source="mistralai/Mixtral-8x7B-v0.1 config.json (32 layers, hidden 4096, 8 experts of "
+                                     "14336, top-2, 32 heads, 8 kv heads, vocab 32000); Jiang et al. 2024, arXiv "
+                                     "2401.04088 Table 1"),
+    "mixtral-8x22b": ModelSpec(name="Mixtral 8x22B (MoE)", layers=56, hidden=6144, ffn=16384, heads=48, kv_heads=8,
+                               vocab=32768, moe_layers=56, experts=8, top_k=2, moe_ffn=16384,
+                               source="mistralai/Mixtral-8x22B-v0.1 config.json (56 layers, hidden 6144, 8 experts "
+                                      "of 16384, top-2, 48 heads, 8 kv heads; vocab 32768 as the instruct release, "
+                                      "32000 in the first upload)"),
+    "nemotron4-340b": ModelSpec(name="Nemotron-4 340B", layers=96, hidden=18432, ffn=73728, heads=96, kv_heads=8,
+                                vocab=256000, activation="relu2",
+                                source="NVIDIA, 'Nemotron-4 340B Technical Report' (arXiv 2406.11704) Table 1: 96 "
+                                       "layers, hidden 18432, 96 heads, 8 KV heads, vocab 256,000, squared-ReLU MLP "
+                                       "of 4h = 73728, untied embeddings"),
 }
 
 
@@ -336,6 +399,24 @@ class TrainingJob(BaseModel):
         "forward, as Llama 3 did): each GPU keeps its shard of fp32 gradients and the accumulator of the model chunk "
         "in backward, and reduce-scatters each chunk's gradients once per group of micro-batches. Implies the "
         "optimizer sharding."))
+    cp_comm: CpComm = Field(default="ring", description=(
+        "How context parallelism exchanges attention inputs: ring (send/recv of K and V around the cp ranks, "
+        "pipelined with the attention math) or all-to-all (DeepSpeed-Ulysses: heads scattered, sequence gathered; "
+        "the heads per TP rank must split over cp)."))
+    zero_stage: ZeroStage | None = Field(default=None, description=(
+        "What data-parallel ranks shard (ZeRO stage; wins over the two switches above when set): 0 nothing (one "
+        "all-reduce of the gradients), 1 the optimizer state (Megatron distributed optimizer), 2 the gradients too "
+        "(as shard_gradients), 3 the parameters too (FSDP full sharding: each layer's parameters all-gathered in "
+        "forward and again in backward, its gradients reduce-scattered, every micro-batch). None = from "
+        "distributed_optimizer and shard_gradients."))
+
+    @property
+    def zero(self) -> int:
+        """The ZeRO stage in force: ``zero_stage``, else 2 with ``shard_gradients``, 1 with the distributed
+        optimizer, 0 without."""
+        if self.zero_stage is not None:
+            return self.zero_stage
+        return 2 if self.shard_gradients else 1 if self.distributed_optimizer else 0
 
 
 def parse_job(data: dict) -> TrainingJob:
@@ -482,6 +563,8 @@ class TrainingEstimate:
             "memory_stage": self.memory_stage,
             "schedule": self.job.schedule,
             "recompute": self.job.recompute,
+            "zero_stage": self.job.zero,
+            "cp_comm": self.job.cp_comm,
             "hbm_gb": self.hbm_gb,
             "warnings": list(self.warnings),
         }
@@ -542,6 +625,10 @@ def _check_fit(job: TrainingJob, plan: Plan) -> tuple[int, int, int]:
         raise DesignError(_("pp x vp = {stages} stages exceed the model's {layers} layers.").format(
                               stages=job.pp * job.vp, layers=mdl.layers),
                           _("Lower pp or vp."))
+    if job.cp > 1 and job.cp_comm == "all-to-all" and mdl.heads % (job.tp * job.cp):
+        raise DesignError(_("{heads} attention heads do not split over tp x cp = {tp} x {cp} for all-to-all context "
+                            "parallelism (cp_comm).").format(heads=mdl.heads, tp=job.tp, cp=job.cp),
+                          _("Use cp_comm ring, or a cp that divides heads / tp."))
     if job.seq_len % job.cp:
         raise DesignError(_("sequence length {seq_len} does not split over cp = {cp}.").format(
                               seq_len=job.seq_len, cp=job.cp),
@@ -669,7 +756,7 @@ def activation_bytes_per_token(mdl: "ModelSpec", job: TrainingJob, moe_layer: bo
     # MLP block
     mlp = 2.0 * h + lin * h + mask  # norm input, first linear input, dropout mask
     if moe_layer:
-        gate_up = 2 * mdl.moe_ffn
+        gate_up = (mdl.mlp_matrices - 1) * mdl.moe_ffn  # SwiGLU: gate and up; two-matrix MLP: up
         per_copy = lin * h + lin * gate_up + (0.0 if selective else lin * mdl.moe_ffn)
         mlp += (mdl.top_k + mdl.shared_experts) * per_copy
     else:
@@ -685,6 +772,41 @@ def _layer_params(mdl: "ModelSpec", moe_layer: bool, job: TrainingJob) -> tuple[
     return (mdl.attention_params + mdl.dense_mlp_params) / job.tp, 0.0
 
 
+def _state_bytes(job: TrainingJob, dense: float, expert: float, shards: tuple[int, int], layer: float,
+                 layers: int) -> dict[str, float]:
+    """Weights, gradients and optimizer state [bytes] on one GPU of a pipeline stage under the job's ZeRO stage.
+
+    Parameters
+    ----------
+    dense, expert : float
+        This GPU's dense (TP share) and routed-expert (EP share) parameters of the stage, unsharded.
+    shards : (int, int)
+        Ranks the dense and the expert parameters are sharded over (dp x cp; the expert-data-parallel group).
+    layer : float
+        Parameters of the stage's largest layer on this GPU, unsharded (what ZeRO-3 gathers at once).
+    layers : int
+        The stage's layers.
+
+    Stage 0 keeps everything (bytes per parameter from collectives.toml ``[training]``); 1 shards the
+    optimizer state; 2 (Llama 3's FSDP) also keeps a 1/N shard of fp32 gradients plus the fp32 accumulator of
+    one model chunk (1/vp of the stage); 3 (FSDP full sharding, mixed precision) keeps no bf16 copy of the
+    parameters: the optimizer's fp32 master shard is the parameter store, each layer is gathered in bf16 when
+    used, the layer in use and the one prefetched (two at most), and its bf16 gradient is reduce-scattered
+    into a 1/N fp32 shard.
+    """
+    k = load_constants().training
+    g = load_training_catalog().memory.sharded_gradient_bytes_per_param
+    params = dense + expert
+    shard = dense / shards[0] + expert / shards[1]
+    zero = job.zero
+    optimizer = k.optimizer_bytes_per_param * (shard if zero >= 1 else params)
+    if zero == 3:
+        return {"weights": min(2, layers) * layer * k.weight_bytes_per_param,
+                "gradients": g * shard + layer * k.grad_bytes_per_param, "optimizer": optimizer}
+    grads = g * (shard + params / job.vp) if zero == 2 else params * k.grad_bytes_per_param
+    return {"weights": params * k.weight_bytes_per_param, "gradients": grads, "optimizer": optimizer}
+
+
 @dataclass
 class StageMemory:
     """Memory of the fullest pipeline stage [GB] and where it is."""
@@ -697,25 +819,18 @@ class StageMemory:
 def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
     """Per-GPU memory [GB of HBM, counted in GiB] of the fullest pipeline stage.
 
-    Each stage: its layers' weights and gradients (bytes per parameter from collectives.toml; with
-    ``shard_gradients`` a 1/(dp x cp) shard of fp32 gradients plus the fp32 accumulator of one model
-    chunk, 1/vp of the stage: Llama 3's FSDP, training.toml ``[memory]``), the
-    optimizer state sharded over data-parallel ranks (dense over dp x cp, routed experts over the
-    expert-data-parallel group) unless ``distributed_optimizer`` is off, DualPipe's second copy of
-    the parameters, the embedding on the first stage and the output layer (plus fp32 logits) on the
-    last, and activations = in-flight micro-batches (``_in_flight``) x the stage's layers x
-    ``activation_bytes_per_token`` x tokens per micro-batch / (tp x cp).
+    Each stage: its layers' weights, gradients and optimizer state under the job's ZeRO stage
+    (``_state_bytes``; dense parameters sharded over dp x cp, routed experts over the expert-data-parallel
+    group), DualPipe's second copy of the parameters, the embedding on the first stage and the output layer
+    (plus fp32 logits) on the last, and activations = in-flight micro-batches (``_in_flight``) x the stage's
+    layers x ``activation_bytes_per_token`` x tokens per micro-batch / (tp x cp).
     """
-    k = load_constants().training
     tc = load_training_catalog()
     unit = tc.memory.capacity_unit_bytes
     mdl = job.model
     counts = stage_layers(mdl.layers, job.pp, job.balanced_stages)
     first_moe = mdl.layers - mdl.moe_layers if mdl.first_dense_layers is None else mdl.first_dense_layers
     expert_group = max(1, job.tp * job.cp * dp // job.ep)
-    sharded_optimizer = job.distributed_optimizer or job.shard_gradients
-    dense_dp = dp * job.cp if sharded_optimizer else 1
-    expert_dp = expert_group if sharded_optimizer else 1
     copies = tc.schedule.dualpipe_parameter_copies if job.schedule == "dualpipe" else 1
     tokens = job.seq_len / job.cp * job.micro_batch / job.tp  # per GPU, sequence-parallel shard
     act_dense = activation_bytes_per_token(mdl, job, False) if mdl.moe_layers < mdl.layers else 0.0
@@ -728,29 +843,22 @@ def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
         start += n
         d_dense, _e = _layer_params(mdl, False, job)
         m_dense, m_expert = _layer_params(mdl, True, job)
+        layer = max(d_dense if n_moe < n else 0.0, m_dense + m_expert if n_moe else 0.0) * copies
         dense = (n - n_moe) * d_dense + n_moe * m_dense
         expert = n_moe * m_expert
         if rank == 0:
             dense += embedding
         if rank == job.pp - 1 and (job.pp > 1 or not mdl.tied_embeddings):
             dense += embedding
+        if rank in (0, job.pp - 1):  # ZeRO-3 gathers the embedding and the output layer as units too
+            layer = max(layer, embedding * copies)
         dense, expert = dense * copies, expert * copies
-        params = dense + expert
         act = tokens * ((n - n_moe) * act_dense + n_moe * act_moe) * _in_flight(job, rank, microbatches)
         if rank == job.pp - 1:
             act += tokens * mdl.vocab * tc.memory.logits_bytes_per_vocab
-        if job.shard_gradients:  # ZeRO-2: a shard of each, plus the unsharded accumulator of one model chunk
-            g = tc.memory.sharded_gradient_bytes_per_param
-            grads = g * (dense / (dp * job.cp) + expert / expert_group + params / job.vp)
-        else:
-            grads = params * k.grad_bytes_per_param
-        parts = {
-            "weights": params * k.weight_bytes_per_param / unit,
-            "gradients": grads / unit,
-            "optimizer": (dense * k.optimizer_bytes_per_param / dense_dp
-                          + expert * k.optimizer_bytes_per_param / expert_dp) / unit,
-            "activations": act / unit,
-        }
+        state = _state_bytes(job, dense, expert, (dp * job.cp, expert_group), layer, n)
+        parts = {part: nbytes / unit for part, nbytes in state.items()}
+        parts["activations"] = act / unit
         if best is None or sum(parts.values()) > sum(best.parts.values()):
             best = StageMemory(parts, rank, n)
     return best
@@ -909,7 +1017,9 @@ def _model_parallel_comm(job: TrainingJob, plan: Plan, gpus: int, dp: int, m: in
         t_rs, _alg, _level = collective_time(plan, "reduce-scatter", size, job.tp, 1, job.sharp)
         comm.append(CommPart("TP", "all-gather + reduce-scatter", job.tp, calls, size,
                              calls / 2 * (t_ag + t_rs), k.tp_overlap, alg_ag, level, window_s=cp.compute))
-    if job.cp > 1:
+    if job.cp > 1 and job.cp_comm == "all-to-all":
+        comm.append(_ulysses_comm(job, plan, m, cp))
+    elif job.cp > 1:
         kv_dim = (mdl.kv_lora_rank + mdl.qk_rope_dim) if mdl.mla else 2 * mdl.kv_heads * mdl.head_dim
         size = tokens_mb * kv_dim * _ACT_BYTES / job.tp
         calls = 3 * (job.cp - 1) * cp.layers_per_stage * m  # ring exchange: forward once, backward twice
@@ -928,9 +1038,32 @@ def _model_parallel_comm(job: TrainingJob, plan: Plan, gpus: int, dp: int, m: in
     return comm
 
 
+def _ulysses_comm(job: TrainingJob, plan: Plan, m: int, cp: _Compute) -> CommPart:
+    """Context parallelism by all-to-all (DeepSpeed-Ulysses, Jacobs et al. 2023, arXiv 2309.14509; Megatron-Core /
+    Transformer Engine ``cp_comm_type="a2a"``): per layer and micro-batch, Q, K and V go from sequence shards to
+    head shards before attention and the output back after it (two all-to-alls), the same two for the gradients
+    in backward, and the forward's again under full recompute. Each all-to-all waits for its own layer's data,
+    so it is mostly exposed, as expert parallelism's is (collectives.toml ``ep_overlap``)."""
+    k = load_constants().training
+    mdl = job.model
+    tokens = job.seq_len / job.cp * job.micro_batch
+    if mdl.mla:  # after the up-projections: per head a query and a key of qk_dim, a value of v_dim
+        qkv = mdl.heads * (2 * mdl.qk_dim + mdl.v_dim)
+    else:
+        qkv = (mdl.heads + 2 * mdl.kv_heads) * mdl.head_dim
+    qkv_bytes = tokens * qkv * _ACT_BYTES / job.tp
+    out_bytes = tokens * mdl.heads * mdl.v_dim * _ACT_BYTES / job.tp
+    t_qkv, alg, level = collective_time(plan, "all-to-all", qkv_bytes, job.cp, job.tp, job.sharp)
+    t_out, _alg, _level = collective_time(plan, "all-to-all", out_bytes, job.cp, job.tp, job.sharp)
+    rounds = (3 if job.recompute == "full" else 2) * cp.layers_per_stage * m  # pairs of all-to-alls
+    return CommPart("CP", "all-to-all", job.cp, 2 * rounds, (qkv_bytes + out_bytes) / 2, rounds * (t_qkv + t_out),
+                    k.ep_overlap, alg, level, window_s=cp.compute)
+
+
 def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Compute) -> list[CommPart]:
     """Data-parallel gradient (and parameter) traffic of one step over ``dp x cp`` ranks, and of the experts over
-    their expert-data-parallel peers: ZeRO-2 rounds, ZeRO-1 reduce-scatter + all-gather, or one all-reduce."""
+    their expert-data-parallel peers: ZeRO-3 per-layer gathers (``_fsdp_comm``), ZeRO-2 rounds, ZeRO-1
+    reduce-scatter + all-gather, or (ZeRO-0) one all-reduce."""
     k = load_constants().training
     mdl = job.model
     tc = load_training_catalog()
@@ -938,7 +1071,9 @@ def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Comp
     t_mb = cp.t_mb
     dense_grad = mdl.dense_params / (job.tp * job.pp) * k.grad_bytes_per_param
     n = dp * job.cp
-    if job.shard_gradients:
+    if job.zero == 3:
+        comm.append(_fsdp_comm(job, plan, "DP", mdl.dense_params / (job.tp * job.pp), n, job.tp, m, cp))
+    elif job.zero == 2:
         # ZeRO-2 / FSDP as Llama 3: each model chunk's fp32 gradients are reduce-scattered when the backward of
         # its group of micro-batches ends (groups of pp in the interleaved schedule: ceil(m / pp) per step;
         # 1F1B: once), the bf16 parameters all-gathered once; each round hides behind a micro-batch's backward
@@ -951,7 +1086,7 @@ def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Comp
         per_call = params_gpu * (rounds * g_bytes + k.weight_bytes_per_param) / (rounds + 1)
         comm.append(CommPart("DP", "reduce-scatter + all-gather", n, rounds + 1, per_call, rounds * t_rs + t_ag,
                              k.dp_overlap, alg, level, window_s=rounds * t_mb))
-    elif job.distributed_optimizer:  # ZeRO-1: gradients reduce-scattered, updated parameters all-gathered
+    elif job.zero == 1:  # ZeRO-1: gradients reduce-scattered, updated parameters all-gathered
         t_rs, alg, level = collective_time(plan, "reduce-scatter", dense_grad, n, job.tp, job.sharp)
         t_ag, _alg, _level = collective_time(plan, "all-gather", dense_grad, n, job.tp, job.sharp)
         comm.append(CommPart("DP", "reduce-scatter + all-gather", n, 2, dense_grad, t_rs + t_ag,
@@ -966,7 +1101,9 @@ def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Comp
             exp_params = mdl.expert_params / (job.ep * job.pp)
             exp_grad = exp_params * k.grad_bytes_per_param
             # expert-data-parallel peers hold the same experts: one in every ep ranks of a stage
-            if job.shard_gradients:  # as the dense part: fp32 reduce-scatter per round, bf16 all-gather once
+            if job.zero == 3:
+                comm.append(_fsdp_comm(job, plan, "DP (experts)", exp_params, edp, job.ep, m, cp))
+            elif job.zero == 2:  # as the dense part: fp32 reduce-scatter per round, bf16 all-gather once
                 g_bytes = tc.memory.sharded_gradient_bytes_per_param
                 rounds = math.ceil(m / job.pp) if job.vp > 1 else 1
                 t_rs, alg, level = collective_time(plan, "reduce-scatter", exp_params * g_bytes, edp, job.ep, job.sharp)
@@ -981,6 +1118,23 @@ def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Comp
                 comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, 2, exp_grad,
                                      t_rs + t_ag, k.dp_overlap, alg, level, window_s=t_mb))
     return comm
+
+
+def _fsdp_comm(job: TrainingJob, plan: Plan, kind: str, params_gpu: float, n: int, stride: int, m: int,
+               cp: _Compute) -> CommPart:
+    """ZeRO-3 / FSDP full sharding over ``n`` ranks ``stride`` apart: every micro-batch, each layer's bf16
+    parameters (``params_gpu`` per GPU for the stage, in equal parts per layer) all-gathered before its forward
+    and again before its backward, and its gradients reduce-scattered (fp32, as ZeRO-2) after it. Each gather
+    runs behind the previous layer's compute, so the window is the whole step's compute."""
+    k = load_constants().training
+    g_bytes = load_training_catalog().memory.sharded_gradient_bytes_per_param
+    layer = params_gpu / max(1, cp.layers_per_stage)
+    t_ag, alg, level = collective_time(plan, "all-gather", layer * k.weight_bytes_per_param, n, stride, job.sharp)
+    t_rs, _alg, _level = collective_time(plan, "reduce-scatter", layer * g_bytes, n, stride, job.sharp)
+    rounds = m * cp.layers_per_stage
+    per_call = layer * (2 * k.weight_bytes_per_param + g_bytes) / 3
+    return CommPart(kind, "all-gather + reduce-scatter", n, 3 * rounds, per_call, rounds * (2 * t_ag + t_rs),
+                    k.dp_overlap, alg, level, window_s=cp.compute)
 
 
 def _expert_parallel_comm(job: TrainingJob, plan: Plan, m: int, cp: _Compute) -> list[CommPart]:
@@ -1020,7 +1174,8 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
     slots = mdl.layers + (2 if job.balanced_stages and job.pp > 1 else 0)
     if slots % (job.pp * job.vp):
         warnings.append(_("{layers} layers do not split evenly into pp x vp = {chunks} chunks; "
-                          "the fullest stage sets the pace.").format(layers=mdl.layers, chunks=job.pp * job.vp))
+                          "the fullest stage sets the pace.").format(layers=mdl.layers, chunks=job.pp * job.vp)
+                        + _even_split_hint(job, slots, gpus))
     precision_peak_tflops(r.system, job.precision)  # a precision the GPU lacks is refused before the memory check
     stage_memory = _check_memory(job, plan, dp, m, warnings)
     cp = _compute_time(job, plan, m)
@@ -1039,6 +1194,19 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
         bubble_s=cp.bubble, comm=comm, memory_gb=stage_memory.parts, hbm_gb=r.system.hbm_gbytes,
         cost_usd_per_day=per_day, warnings=warnings, cluster_gpus=r.gpus, memory_stage=stage_memory.stage,
     )
+
+
+def _even_split_hint(job: TrainingJob, slots: int, gpus: int) -> str:
+    """`` pp P or vp V splits them evenly.``: the pp nearest the job's (at most ``gpus / (tp x cp)``) and the vp
+    (at most 8) that divide the layers with the other kept; empty when neither exists."""
+    group = job.tp * job.cp
+    pps = [p for p in range(2, max(1, gpus // group) + 1) if slots % (p * job.vp) == 0 and gpus % (p * group) == 0]
+    vps = [v for v in range(1, 9) if slots % (job.pp * v) == 0]
+    ways = ([f"pp {min(pps, key=lambda p: (abs(p - job.pp), p))}"] if pps else []) + (
+        [f"vp {min(vps, key=lambda v: (abs(v - job.vp), v))}"] if vps else [])
+    if len(ways) == 2:
+        return " " + _("{first} or {second} would split them evenly.").format(first=ways[0], second=ways[1])
+    return " " + _("{first} would split them evenly.").format(first=ways[0]) if ways else ""
 
 
 def _pow2_floor(n: int) -> int:
@@ -1177,6 +1345,65 @@ def choose_split(plan: Plan, job: TrainingJob, *, tp: int | None = None, pp: int
     return SplitChoice(candidates, chosen)
 
 
+def ways_out(plan: Plan, job: TrainingJob, limit: int = 3) -> list[tuple[str, dict]]:
+    """Up to ``limit`` single changes to ``job`` that make it fit ``plan``, each estimated: ``(phrase, changes)``
+    with ``changes`` the ``TrainingJob`` fields to set.
+
+    Tried in this order: full recompute, ZeRO stage 3, precision bf16, micro-batch 1, vp 1, then every power of
+    two for tp (within an NVLink domain, dividing the heads), pp (up to the layers per virtual stage) and, for a
+    mixture of experts, ep (dividing the experts); a change of split takes ``fitting_split``'s global batch (the
+    job's rounded up to a multiple of micro-batch x dp), named in the phrase when it moves.
+    """
+    r = plan.resolved
+    mdl = job.model
+    gpus = min(job.gpus or r.gpus, r.gpus)
+    tries: list[tuple[str, dict]] = []
+    if job.recompute != "full":
+        tries.append((_("full recompute"), {"recompute": "full"}))
+    if job.zero != 3:
+        tries.append((_("ZeRO stage 3"), {"zero_stage": 3}))
+    if job.precision != "bf16":
+        tries.append((_("precision bf16"), {"precision": "bf16"}))
+    for name, value in (("micro_batch", 1), ("vp", 1)):
+        if getattr(job, name) != value:
+            tries.append((f"{name.replace('_', '-')} {value}", {name: value}))
+    tries += [(f"tp {t}", {"tp": t}) for t in _powers_of_two(min(max(1, r.nvlink_domain_gpus), gpus // job.cp))
+              if t != job.tp and mdl.heads % t == 0]
+    tries += [(f"pp {p}", {"pp": p}) for p in _powers_of_two(min(64, max(1, mdl.layers // job.vp))) if p != job.pp]
+    if mdl.is_moe:
+        tries += [(f"ep {e}", {"ep": e}) for e in _powers_of_two(mdl.experts) if e != job.ep and mdl.experts % e == 0]
+    found: list[tuple[str, dict]] = []
+    for phrase, change in tries:
+        candidate = job.model_copy(update={**change, "dp": None, "gpus": gpus})
+        batch = fitting_split(plan, mdl, cp=job.cp, micro_batch=candidate.micro_batch, vp=candidate.vp,
+                              job_gpus=gpus, tp=candidate.tp, pp=candidate.pp,
+                              default_global_batch=job.global_batch)["global_batch"]
+        try:
+            estimate(plan, candidate.model_copy(update={"global_batch": batch}))
+        except DesignError:
+            continue
+        if batch != job.global_batch:
+            change = {**change, "global_batch": batch}
+            phrase = _("{change} (global batch {batch})").format(change=phrase, batch=f"{batch:,}")
+        found.append((phrase, change))
+        if len(found) >= limit:
+            break
+    return found
+
+
+def estimate_or_ways_out(plan: Plan, job: TrainingJob) -> TrainingEstimate:
+    """``estimate``; when the job does not fit, its ``DesignError`` again with the ways out that do
+    (``ways_out``: each estimated) added to the suggestion and as ``fixes`` (``TrainingJob`` field changes)."""
+    try:
+        return estimate(plan, job)
+    except DesignError as exc:
+        fixes = ways_out(plan, job)
+        if not fixes:
+            raise
+        ways = _("Each of these fits (estimated): {ways}.").format(ways="; ".join(p for p, _c in fixes))
+        raise DesignError(exc.message, f"{exc.suggestion} {ways}".strip(), tuple(fixes)) from None
+
+
 def scaling_gpu_counts(model_parallel: int, cluster_gpus: int, job_gpus: int) -> list[int]:
     """GPU counts for a weak-scaling sweep: model-parallel size x powers of two, plus the job's own."""
     return sorted({model_parallel * 2**k for k in range(0, 21) if model_parallel * 2**k <= cluster_gpus} | {job_gpus})
@@ -1214,5 +1441,6 @@ def scaling(plan: Plan, job: TrainingJob, gpu_counts: list[int]) -> list[dict]:
 
 
 __all__ = ["ModelSpec", "PRESETS", "TrainingJob", "TrainingEstimate", "CommPart", "SplitCandidate", "SplitChoice",
-           "activation_bytes_per_token", "choose_split", "comm_collective_label", "estimate", "stage_layers",
+           "activation_bytes_per_token", "choose_split", "comm_collective_label", "estimate", "estimate_or_ways_out",
+           "stage_layers", "ways_out",
            "memory_label", "model_preset", "parallelism_label", "parse_job", "scaling", "place"]
