@@ -208,7 +208,7 @@ def calibration_figure(points: list[dict], height: int = 420) -> go.Figure:
     for index, run in enumerate(runs):
         mine = [p for p in points if p["run"] == run]
         sizes = [p["size"] for p in mine]
-        label = f"{run} ({mine[0]['op']}, {mine[0]['gpus']:,} GPUs)"
+        label = _("{run} ({op}, {gpus} GPUs)").format(run=run, op=mine[0]["op"], gpus=f"{mine[0]['gpus']:,}")
         for key, name, mode, dash in (("measured_us", _("measured"), "markers", None),
                                       ("before_us", _("model"), "lines", "dot"),
                                       ("after_us", _("model, calibrated"), "lines", None)):
@@ -219,4 +219,6 @@ def calibration_figure(points: list[dict], height: int = 420) -> go.Figure:
     ticks, labels = size_ticks(min(p["size"] for p in points), max(p["size"] for p in points))
     fig.update_xaxes(type="log", title=_("message size [bytes]"), tickvals=ticks, ticktext=labels)
     fig.update_yaxes(type="log", title=_("time [us]"))
-    return _layout(fig, _("nccl-tests measured and modelled"), height)
+    fig = _layout(fig, _("nccl-tests measured and modelled"), height)
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=-0.22, xanchor="left", x=0.0))  # long run names
+    return fig
