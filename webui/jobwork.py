@@ -100,15 +100,11 @@ def export_bytes(key: str, name: str, naming: str) -> bytes:
 
 
 def design_report(key: str, name: str, link: str, unit: str) -> tuple[bytes, bytes | None, str]:
-    """The design's review pack: (HTML, PDF or None, why there is no PDF)."""
+    """The design's review pack: (HTML, PDF or None, why there is no PDF), from one computation of its sections."""
     from core.formats import report
 
-    p = _plan(key)
-    html = report.design_report_html(p, name=name, share_link=link, unit=unit).encode("utf-8")
-    try:
-        return html, report.design_report_pdf(p, name=name, share_link=link, unit=unit), ""
-    except (InputError, OSError, RuntimeError) as exc:  # no Chromium here: the HTML still works
-        return html, None, str(exc)
+    html, pdf, problem = report.design_report_files(_plan(key), name=name, share_link=link, unit=unit)
+    return html.encode("utf-8"), pdf, problem
 
 
 def comparison_report(comparison, name: str, link: str, unit: str) -> tuple[bytes, bytes | None, str]:
@@ -116,8 +112,5 @@ def comparison_report(comparison, name: str, link: str, unit: str) -> tuple[byte
     why there is no PDF)."""
     from core.formats import report
 
-    html = report.comparison_report_html(comparison, name=name, share_link=link, unit=unit).encode("utf-8")
-    try:
-        return html, report.comparison_report_pdf(comparison, name=name, share_link=link, unit=unit), ""
-    except (InputError, OSError, RuntimeError) as exc:
-        return html, None, str(exc)
+    html, pdf, problem = report.comparison_report_files(comparison, name=name, share_link=link, unit=unit)
+    return html.encode("utf-8"), pdf, problem

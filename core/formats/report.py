@@ -38,6 +38,7 @@ users): shown as typed, and no bare URL in a text becomes a link, not even in a 
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
 from dataclasses import dataclass, field
@@ -103,25 +104,59 @@ class _Doc:
             layout["height"] = height
         _rewrap_title(layout)
         h = int(layout.get("height") or 450)
-        self.figures.append({"id": ident, "data": spec.get("data", []), "layout": layout})
-        return f'<div class="fp-chart" id="{ident}" style="width:{width}px;height:{h}px"></div>'
+        placeholder = f'<div class="fp-chart" id="{ident}" style="width:{width}px;height:{h}px"></div>'
+        self.figures.append({"id": ident, "data": spec.get("data", []), "layout": layout, "height": h,
+                             "placeholder": placeholder})
+        return placeholder
 
     def section(self, ident: str, title: str, body: str) -> None:
         self.sections.append((ident, title, body))
 
-    def render(self, title_page: str) -> str:
+    def render(self, title_page: str, charts: list[str] | None = None) -> str:
+        """The report as one HTML file: ``title_page``, the table of contents, the sections. Without ``charts``
+        Plotly draws every figure in the reader's browser (plotly.js embedded once); with ``charts`` (one image URL
+        per figure, ``_chart_images``) the figures are those images and the file has no script at all (the
+        printed form)."""
         from core.figures.keynumbers import CARDS_CSS
+
+        body = [title_page, self.contents()]
+        for ident, title, html in self.sections:
+            if charts is not None:
+                for fig, image in zip(self.figures, charts):
+                    html = html.replace(fig["placeholder"], fig["placeholder"].replace(
+                        "></div>", f'><img alt="" src="{escape_url(image, quote=True)}"></div>'))
+            body.append(f'<section class="fp-section" id="{html_text(ident)}" data-section="{html_text(ident)}">'
+                        f"<h2>{html_text(title)}</h2>{html}</section>")
+        scripts = (self._scripts() if charts is None
+                   else "<script>window.fpRendered=true;document.body.setAttribute('data-rendered','1');</script>")
+        return (
+            "<!DOCTYPE html>\n"
+            f'<html lang="{HTML_LANG.get(current(), "en")}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{html_text(self.title)}</title>"
+            f"<style>{CARDS_CSS}\n{_CSS}</style></head><body>"
+            + "".join(body) + scripts + "</body></html>\n"
+        )
+
+    def contents(self) -> str:
+        """The table of contents: every section's title linked to it, with a place for its page number (filled in
+        when printed, ``html_to_pdf``)."""
+        items = "".join(f'<li><a href="#{html_text(ident)}">{html_text(title)}</a>'
+                        f'<span class="fp-toc-page" data-page-for="{html_text(ident)}"></span></li>'
+                        for ident, title, _body in self.sections)
+        return (f'<nav class="fp-toc" data-section="contents"><h2>{html_text(_("Contents"))}</h2>'
+                f"<ol>{items}</ol></nav>")
+
+    def _scripts(self) -> str:
+        """plotly.js and the script that draws every figure into its placeholder."""
         from plotly.offline import get_plotlyjs
 
         config = {"displaylogo": False, "responsive": False, "staticPlot": self.static,
                   "modeBarButtonsToRemove": ["sendDataToCloud"], "showLink": False}
-        body = [title_page]
-        for ident, title, html in self.sections:
-            body.append(f'<section class="fp-section" id="{html_text(ident)}" data-section="{html_text(ident)}">'
-                        f"<h2>{html_text(title)}</h2>{html}</section>")
         # no "<" at all in the script element (JSON reads \u003c as "<"): "</script>" or "<!--" in a text cannot end
         # it or change how the HTML parser reads it
-        figures = json.dumps(self.figures, separators=(",", ":")).replace("<", "\\u003c")
+        figures = json.dumps([{k: f[k] for k in ("id", "data", "layout")} for f in self.figures],
+                             separators=(",", ":")).replace("<", "\\u003c")
         script = (
             "(function(){var figs=JSON.parse(document.getElementById('fp-figures').textContent);"
             f"var config={json.dumps(config)};"
@@ -129,16 +164,8 @@ class _Doc:
             "Promise.all(figs.map(function(f){return Plotly.newPlot(f.id,f.data,f.layout,config);}))"
             ".then(done,function(e){console.error(e);done();});})();"
         )
-        return (
-            "<!DOCTYPE html>\n"
-            f'<html lang="{HTML_LANG.get(current(), "en")}"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{html_text(self.title)}</title>"
-            f"<style>{CARDS_CSS}\n{_CSS}</style></head><body>"
-            + "".join(body)
-            + f'<script type="application/json" id="fp-figures">{figures}</script>'
-            + f"<script>{get_plotlyjs()}</script><script>{script}</script></body></html>\n"
-        )
+        return (f'<script type="application/json" id="fp-figures">{figures}</script>'
+                f"<script>{get_plotlyjs()}</script><script>{script}</script>")
 
 
 @lru_cache(maxsize=1)
@@ -187,7 +214,7 @@ def _rewrap_title(layout: dict) -> None:
 _FONTS = ('Inter, "Segoe UI", Helvetica, Arial, "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", '
           '"PingFang SC", "Microsoft YaHei", sans-serif')
 _CSS = f"""
-@page {{ size: A4; margin: {PAGE_MARGIN_MM}mm; }}
+@page {{ size: A4; margin: {PAGE_MARGIN_MM}mm {PAGE_MARGIN_MM}mm {PAGE_MARGIN_MM + 4}mm; }}
 html {{ -webkit-print-color-adjust: exact; print-color-adjust: exact; }}
 body {{ font-family: {_FONTS}; color: #1b2631; max-width: {CHART_WIDTH_PX + 20}px; margin: 0 auto;
   padding: 0 10px; font-size: 13px; line-height: 1.45; }}
@@ -198,18 +225,31 @@ h3 {{ font-size: 15px; margin: 1em 0 0.4em; break-after: avoid; page-break-after
 .fp-title .fp-sub {{ font-size: 16px; color: #34495e; margin: 0.2em 0; }}
 .fp-title .fp-link {{ font-size: 11px; word-break: break-all; margin-top: 1.5em; }}
 .fp-title .fp-meta {{ color: #566573; margin-top: 2em; font-size: 12px; }}
+.fp-toc {{ break-before: page; page-break-before: always; padding-top: 4px; }}
+.fp-toc ol {{ padding-left: 24px; font-size: 15px; line-height: 2; }}
+.fp-toc li a {{ color: #1b2631; text-decoration: none; }}
+.fp-toc .fp-toc-page {{ float: right; font-variant-numeric: tabular-nums; }}
+.fp-toc .fp-toc-page:empty {{ display: none; }}
 .fp-section {{ break-before: page; page-break-before: always; padding-top: 4px; }}
 .fp-chart {{ margin: 6px 0 10px; break-inside: avoid; page-break-inside: avoid; }}
+.fp-chart img {{ display: block; width: 100%; height: 100%; }}
 table {{ border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 11px; }}
 thead {{ display: table-header-group; }}
 tr {{ break-inside: avoid; page-break-inside: avoid; }}
 th, td {{ border: 1px solid #d5d8dc; padding: 3px 5px; vertical-align: top; text-align: left; }}
-th {{ background: #eaf2f8; }}
+th {{ background: #eaf2f8; word-break: keep-all; overflow-wrap: normal; }}
+td:first-child {{ word-break: keep-all; min-width: 4em; }}
 td.num, th.num {{ text-align: right; white-space: nowrap; }}
+td.term {{ word-break: keep-all; white-space: nowrap; }}
+td.id {{ word-break: normal; overflow-wrap: normal; font-size: 10px; }}
+td.engine:not(.term) {{ min-width: 9em; }}
 tr.fp-total td {{ font-weight: 700; background: #f4f6f7; }}
 tr.fp-subtotal td {{ font-weight: 600; background: #fbfcfc; }}
 tr.fp-group td {{ font-weight: 700; background: #d6eaf8; break-after: avoid; page-break-after: avoid; }}
-td.why {{ font-size: 10px; color: #34495e; overflow-wrap: anywhere; }} td.date {{ white-space: nowrap; }}
+td.why {{ font-size: 10px; color: #34495e; overflow-wrap: anywhere; word-break: normal; min-width: 12em; }}
+td.date {{ white-space: nowrap; }}
+table.fp-bom {{ font-size: 10px; }} table.fp-bom td.why {{ font-size: 9px; min-width: 14em; }}
+table.fp-bom td {{ padding: 2px 4px; }}
 td.better {{ color: #1e8449; font-weight: 600; }} td.worse {{ color: #c0392b; font-weight: 600; }}
 .fp-note {{ color: #566573; font-size: 11.5px; }}
 ul.fp-list {{ margin: 4px 0 10px; padding-left: 20px; }} ul.fp-list li {{ margin: 2px 0; }}
@@ -221,8 +261,11 @@ a {{ color: #1f618d; }}
 
 
 def _table(headers: list[str], rows: list[list], numeric: set[int] = frozenset(), classes: dict[int, str] = None,
-           total: list | None = None, row_classes: list[list[str | None]] | None = None, total_attrs: str = "") -> str:
-    """An escaped HTML table; ``numeric`` column indexes are right-aligned; ``total`` a bold last row."""
+           total: list | None = None, row_classes: list[list[str | None]] | None = None, total_attrs: str = "",
+           table_class: str = "") -> str:
+    """An escaped HTML table; ``numeric`` column indexes are right-aligned; ``total`` a bold last row; ``classes``
+    per column: ``term`` short words kept on one line, ``why`` and ``quoted`` long text in small type, ``id``
+    catalog ids; ``table_class`` the table's own class (``fp-bom``: the bill of materials' smaller type)."""
     classes = classes or {}
 
     def cell(tag: str, i: int, value, extra: str | None = None) -> str:
@@ -238,7 +281,8 @@ def _table(headers: list[str], rows: list[list], numeric: set[int] = frozenset()
     if total is not None:
         body.append(f'<tr class="fp-total"{total_attrs}>' + "".join(cell("td", i, v) for i, v in enumerate(total))
                     + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    attr = f' class="{table_class}"' if table_class else ""
+    return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
 def _frame_table(rows: list[dict], numeric_columns: tuple[str, ...] = ()) -> str:
@@ -248,7 +292,7 @@ def _frame_table(rows: list[dict], numeric_columns: tuple[str, ...] = ()) -> str
     headers = list(rows[0])
     numeric = {i for i, h in enumerate(headers) if h in numeric_columns or all(
         isinstance(r.get(h), (int, float)) and not isinstance(r.get(h), bool) for r in rows)}
-    kinds = {_("catalog id"): "id", _("category"): "engine", _("item"): "engine", _("why"): "why"}  # ids; engine words
+    kinds = {_("catalog id"): "id", _("category"): "engine term", _("item"): "engine", _("why"): "why"}  # engine words
     classes = {i: kinds[h] for i, h in enumerate(headers) if h in kinds}
     return _table(headers, [[_plain(r.get(h, "")) for h in headers] for r in rows], numeric, classes)
 
@@ -424,7 +468,7 @@ def _bom_table(bom) -> str:
     numeric = {2, 3, 4, 5}
 
     def tr(values: list, cls: str = "", attrs: str = "") -> str:
-        kinds = {0: "engine", 1: "engine", 6: "why", 7: "id"}  # category, item, why: the engine's words (core.cost)
+        kinds = {0: "engine term", 1: "engine", 6: "why", 7: "id"}  # category, item, why: the engine's words (core.cost)
         cells = "".join(f'<td class="{"num" if i in numeric else kinds.get(i, "")}">{html_text(str(v))}</td>'
                         for i, v in enumerate(values))
         return f'<tr class="{cls}"{attrs}>{cells}</tr>'
@@ -444,7 +488,7 @@ def _bom_table(bom) -> str:
     body.append(tr([_("Total"), "", "", "", usd(total_usd), number(total_w), "", ""], "fp-total",
                    f' data-total-usd="{total_usd:.2f}" data-total-w="{total_w:.2f}"'))
     head = "".join(f'<th class="{"num" if i in numeric else ""}">{html_text(h)}</th>' for i, h in enumerate(headers))
-    return f'<table data-bom="all"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    return f'<table class="fp-bom" data-bom="all"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
 def _network_label(key: str) -> str:
@@ -478,8 +522,8 @@ def _cost(doc: _Doc, plan) -> None:
         body += _h3(_("Reserved for growth"))
         body += _p(_("Not in the totals above: what growing to {nodes} nodes still buys, {usd}.").format(
             nodes=number(plan.design.grow_to), usd=usd(plan.reserved_network_capex_usd)), note=True)
-        body += _table(_bom_headers(), rrows, {2, 3, 4, 5}, {6: "why"},
-                       [_("Total"), "", "", "", usd(rusd), number(rw), "", ""])
+        body += _table(_bom_headers(), rrows, {2, 3, 4, 5}, {0: "engine term", 1: "engine", 6: "why", 7: "id"},
+                       [_("Total"), "", "", "", usd(rusd), number(rw), "", ""], table_class="fp-bom")
     doc.section("bom", _("Bill of materials"), body)
 
 
@@ -749,46 +793,81 @@ def _assumptions(doc: _Doc, plan) -> None:
     doc.section("assumptions", _("Assumptions and price basis"), body)
 
 
-def _design_doc(plan, *, name: str, share_link: str, job: Mapping | None, static: bool,
-                generated: datetime | None, unit: str = "GB/s") -> str:
+def _design_parts(plan, *, name: str, share_link: str, job: Mapping | None = None, generated: datetime | None = None,
+                  unit: str = "GB/s") -> tuple[_Doc, str]:
+    """The sections of one design's report and its title page, computed once for both the HTML and the PDF;
+    ``core.progress`` hears of each section done."""
+    from core import progress
+
     title = name.strip() or _("Cluster design")
-    doc = _Doc(_("{name}: design review").format(name=title), static=static, unit=unit)
-    _key_numbers(doc, plan)
-    _topology(doc, plan)
-    _bandwidth(doc, plan)
-    _cost(doc, plan)
-    _networks(doc, plan)
-    _physical(doc, plan)
-    _performance(doc, plan, job)
-    _resilience(doc, plan)
-    _assumptions(doc, plan)
-    contents = [t for _i, t, _b in doc.sections]
-    subtitle = [_design_line(plan), _("Contents: {sections}").format(sections=_("; ").join(contents))]
-    return doc.render(_title_page(title, subtitle, share_link, generated, _("Design review")))
+    doc = _Doc(_("{name}: design review").format(name=title), unit=unit)
+    steps = (_key_numbers, _topology, _bandwidth, _cost, _networks, _physical,
+             lambda d, p: _performance(d, p, job), _resilience, _assumptions)
+    for i, step in enumerate(steps):
+        step(doc, plan)
+        progress.report(i + 1, len(steps))
+    subtitle = [_design_line(plan)]
+    return doc, _title_page(title, subtitle, share_link, generated, _("Design review"))
 
 
 def design_report_html(plan, *, name: str, share_link: str, job: Mapping | None = None,
                        generated: datetime | None = None, unit: str = "GB/s") -> str:
     """The review pack of one design as one self-contained HTML file (module docstring); ``generated`` is the
     date on the title page (now, UTC, by default); bandwidth in ``unit`` ("GB/s" or "Gb/s")."""
-    return _design_doc(plan, name=name, share_link=share_link, job=job, static=False, generated=generated, unit=unit)
+    doc, title_page = _design_parts(plan, name=name, share_link=share_link, job=job, generated=generated, unit=unit)
+    return doc.render(title_page)
 
 
 def design_report_pdf(plan, *, name: str, share_link: str, job: Mapping | None = None,
                       generated: datetime | None = None, unit: str = "GB/s") -> bytes:
-    """The review pack of one design as an A4 PDF: the same content with static charts, printed by Chromium."""
-    html = _design_doc(plan, name=name, share_link=share_link, job=job, static=True, generated=generated, unit=unit)
-    return html_to_pdf(html)
+    """The review pack of one design as an A4 PDF: the same content with the charts as images, printed by
+    Chromium, page numbers in the footer and in the table of contents."""
+    _PRINTER.warm()
+    doc, title_page = _design_parts(plan, name=name, share_link=share_link, job=job, generated=generated, unit=unit)
+    return _pdf(doc, title_page)
+
+
+def design_report_files(plan, **options) -> tuple[str, bytes | None, str]:
+    """The HTML and the PDF of one design's review pack from one computation of its sections: (HTML, PDF or
+    None, why there is no PDF: Chromium missing or failing). ``options``: ``design_report_html``'s keywords.
+    ``core.progress`` hears of the sections (the first 60 %), the charts and the printing."""
+    return _files(_design_parts, plan, options)
+
+
+def _files(parts, subject, options: Mapping) -> tuple[str, bytes | None, str]:
+    """``parts(subject, **options)`` (a doc and its title page) rendered as HTML and printed as a PDF."""
+    from core import progress
+
+    _PRINTER.warm()
+    with progress.span(0.0, 0.6):
+        doc, title_page = parts(subject, **options)
+    html = doc.render(title_page)
+    try:
+        with progress.span(0.6, 1.0):
+            return html, _pdf(doc, title_page), ""
+    except (InputError, OSError, RuntimeError) as exc:  # no Chromium here: the HTML still works
+        return html, None, str(exc)
+
+
+def _pdf(doc: _Doc, title_page: str) -> bytes:
+    """``doc`` printed: its charts drawn as SVG images first (the printed page then needs no script)."""
+    from core import progress
+
+    charts = _chart_images(doc.figures)
+    progress.report(1, 2)
+    pdf = html_to_pdf(doc.render(title_page, charts), footer=doc.title)
+    progress.report(2, 2)
+    return pdf
 
 
 # --- a comparison ----------------------------------------------------------------------------------------
-def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, generated: datetime | None,
-                    unit: str = "GB/s") -> str:
+def _comparison_parts(comparison, *, name: str, share_link: str, generated: datetime | None,
+                      unit: str = "GB/s") -> tuple[_Doc, str]:
     from core.figures import compare as figs
     from core.figures.keynumbers import cards_html, key_numbers
 
     title = name.strip() or _("Design comparison")
-    doc = _Doc(_("{name}: design comparison").format(name=title), static=static, unit=unit)
+    doc = _Doc(_("{name}: design comparison").format(name=title), unit=unit)
     rows, verdicts = figs.comparison_rows(comparison, unit)
     if rows:
         headers = list(rows[0])
@@ -825,7 +904,7 @@ def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, gen
         doc.section(f"design-{i + 1}", head, body)
     subtitle = [ngettext("{count} design side by side", "{count} designs side by side", len(comparison.columns)).format(
         count=len(comparison.columns))] + [figs.design_header(i, c.name) for i, c in enumerate(comparison.columns)]
-    return doc.render(_title_page(title, subtitle, share_link, generated, _("Design comparison")))
+    return doc, _title_page(title, subtitle, share_link, generated, _("Design comparison"))
 
 
 def comparison_report_html(comparison, *, name: str, share_link: str, generated: datetime | None = None,
@@ -833,15 +912,22 @@ def comparison_report_html(comparison, *, name: str, share_link: str, generated:
     """A comparison (``core.analysis.compare.Comparison``, as the Compare page builds it) as one self-contained
     HTML file: the numbers with deltas, the BOM difference, the grouped charts, one short section per design;
     bandwidth in ``unit`` ("GB/s" or "Gb/s")."""
-    return _comparison_doc(comparison, name=name, share_link=share_link, static=False, generated=generated,
-                           unit=unit)
+    doc, title_page = _comparison_parts(comparison, name=name, share_link=share_link, generated=generated, unit=unit)
+    return doc.render(title_page)
 
 
 def comparison_report_pdf(comparison, *, name: str, share_link: str, generated: datetime | None = None,
                           unit: str = "GB/s") -> bytes:
     """``comparison_report_html`` as an A4 PDF with static charts, printed by Chromium."""
-    return html_to_pdf(_comparison_doc(comparison, name=name, share_link=share_link, static=True, generated=generated,
-                                       unit=unit))
+    _PRINTER.warm()
+    doc, title_page = _comparison_parts(comparison, name=name, share_link=share_link, generated=generated, unit=unit)
+    return _pdf(doc, title_page)
+
+
+def comparison_report_files(comparison, **options) -> tuple[str, bytes | None, str]:
+    """``comparison_report_html`` and ``_pdf`` from one computation: (HTML, PDF or None, why there is no PDF);
+    ``options``: ``comparison_report_html``'s keywords."""
+    return _files(_comparison_parts, comparison, options)
 
 
 # --- printing --------------------------------------------------------------------------------------------
@@ -858,44 +944,189 @@ def chromium_problem() -> str | None:
     return None
 
 
-def html_to_pdf(html: str) -> bytes:
-    """Print ``html`` (a report from this module) to an A4 PDF in headless Chromium, once its charts are drawn.
+def html_to_pdf(html: str, *, footer: str = "") -> bytes:
+    """Print ``html`` (a report from this module) to an A4 PDF in headless Chromium, once its charts are drawn;
+    every page gets ``footer`` (a title, plain text) and its number of the total in its bottom margin, and a
+    table of contents (``nav.fp-toc``) gets each section's page number.
 
-    ``InputError`` when Playwright or Chromium is missing (``chromium_problem``) or Chromium fails. Playwright's
-    sync API refuses to run in a thread with a running asyncio loop; there it runs in a worker thread."""
+    ``InputError`` when Playwright or Chromium is missing (``chromium_problem``) or Chromium fails. The browser is
+    the process's one (``_Printer``), started on first use and kept."""
     problem = chromium_problem()
     if problem:
         raise InputError(problem)
-    import asyncio
+    return _PRINTER.call(_print_page, html, footer)
 
+
+def _chart_images(figures: list[dict]) -> list[str]:
+    """Each figure of ``_Doc.figures`` drawn by Plotly as an SVG (a ``data:image/svg+xml`` URL), in the process's
+    chart page where plotly.js is loaded once (``_Printer``). ``InputError`` as ``html_to_pdf``."""
+    problem = chromium_problem()
+    if problem:
+        raise InputError(problem)
+    return _PRINTER.call(_draw_charts, figures) if figures else []
+
+
+_DRAW_CHARTS = """async (figs) => { const out = [];
+  for (const f of figs) { out.push(await Plotly.toImage({data: f.data, layout: f.layout, config: {staticPlot: true}},
+                                                    {format: 'svg', width: f.width, height: f.height})); }
+  return out; }"""
+_FILL_CONTENTS = """(pages) => { for (const el of document.querySelectorAll('[data-page-for]')) {
+  const n = pages[el.getAttribute('data-page-for')]; el.textContent = n ? String(n) : ''; } }"""
+FOOTER_STYLE = "font-size:8px;color:#566573;width:100%;margin:0 12mm;display:flex;justify-content:space-between;"
+FOOTER_FONTS = '"Noto Sans CJK SC", "Noto Sans SC", sans-serif'
+
+
+def _draw_charts(printer: "_Printer", figures: list[dict]) -> list[str]:
+    page = printer.chart_page()
+    figs = [{"data": f["data"], "layout": f["layout"], "width": f["layout"]["width"], "height": f["height"]}
+            for f in figures]
+    return page.evaluate(_DRAW_CHARTS, figs)
+
+
+def _print_page(printer: "_Printer", html: str, footer: str) -> bytes:
+    """The printer thread's part of ``html_to_pdf``: load, wait for the charts, print; print again with the
+    contents' page numbers when there is a table of contents (they are known once the pages are laid out)."""
+    page = printer.context().new_page()
     try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return _print(html)
-    import contextvars
-    from concurrent.futures import ThreadPoolExecutor
+        page.set_content(html, wait_until="load", timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_function("window.fpRendered === true", timeout=RENDER_TIMEOUT_MS)
+        page.emulate_media(media="print")
+        template = (f'<div style=\'{FOOTER_STYLE}font-family:{FOOTER_FONTS}\'><span>{html_text(footer)}</span>'
+                    '<span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>')
+        options = {"format": "A4", "print_background": True, "prefer_css_page_size": True,
+                   "display_header_footer": True, "header_template": "<div></div>", "footer_template": template}
+        pdf = page.pdf(**options)
+        wanted = page.eval_on_selector_all("[data-page-for]", "els => els.map(e => e.getAttribute('data-page-for'))")
+        if wanted:
+            page.evaluate(_FILL_CONTENTS, _section_pages(pdf, wanted))
+            pdf = page.pdf(**options)
+        return pdf
+    finally:
+        page.close()
 
-    with ThreadPoolExecutor(max_workers=1) as pool:  # the request's language goes along (its error messages)
-        return pool.submit(contextvars.copy_context().run, _print, html).result()
 
+def _section_pages(pdf: bytes, idents: list[str]) -> dict[str, int]:
+    """The page (1-based) each element id in ``idents`` starts on in ``pdf``: Chromium writes a named destination
+    for every element a link points at. Ids without one are left out."""
+    import ctypes
 
-def _print(html: str) -> bytes:
-    from playwright.sync_api import Error as PlaywrightError
-    from playwright.sync_api import sync_playwright
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
 
+    doc = pdfium.PdfDocument(pdf)
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+        pages = {}
+        for ident in idents:
+            dest = raw.FPDF_GetNamedDestByName(doc.raw, ctypes.c_char_p(ident.encode("utf-8")))
+            index = raw.FPDFDest_GetDestPageIndex(doc.raw, dest) if dest else -1
+            if index >= 0:
+                pages[ident] = index + 1
+        return pages
+    finally:
+        doc.close()
+
+
+class _Printer:
+    """The process's headless Chromium, started on first use and kept (a launch and loading plotly.js take about
+    a second each): one thread of its own owns it, since Playwright's sync API is bound to the thread that
+    started it and refuses a thread with a running asyncio loop. Calls are served one at a time; a failed call
+    closes the browser, and the next starts a new one. The thread ends with the process (``close`` at exit)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._thread = None
+        self._queue = None
+        self._pw = self._browser = self._context = self._charts = None
+
+    def call(self, fn, *args):
+        """``fn(self, *args)`` on the printer's thread; its value, or ``InputError`` when Chromium fails."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            return self._submit(fn, *args).result()
+        except PlaywrightError as exc:
+            raise InputError(_("Chromium could not print the PDF: {problem}").format(
+                problem=" ".join(str(exc).split())[:200])) from None
+
+    def warm(self) -> None:
+        """Start the browser and load plotly.js now, not waiting for it (a report computes its sections meanwhile);
+        nothing when Chromium is missing."""
+        if chromium_problem() is None:
+            self._submit(_Printer.chart_page)
+
+    def _submit(self, fn, *args):
+        """``fn(self, *args)`` queued for the printer's thread (started when needed): its ``Future``."""
+        import queue
+        import threading
+        from concurrent.futures import Future
+
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._queue = queue.Queue()
+                self._thread = threading.Thread(target=self._loop, args=(self._queue,), name="fp-printer", daemon=True)
+                self._thread.start()
+            future: Future = Future()
+            self._queue.put((fn, args, future))
+        return future
+
+    def context(self):
+        """The browser's one context (no request leaves it but ``data:`` and ``about:``), started when needed."""
+        from playwright.sync_api import sync_playwright
+
+        if self._browser is None or not self._browser.is_connected():
+            self._stop()
+            self._pw = sync_playwright().start()
+            self._browser = self._pw.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+            self._context = self._browser.new_context()
+            self._context.route("**/*", lambda route: route.abort() if not route.request.url.startswith(
+                ("data:", "about:")) else route.continue_())
+        return self._context
+
+    def chart_page(self):
+        """A page with plotly.js loaded, kept for drawing charts (``_draw_charts``)."""
+        from plotly.offline import get_plotlyjs
+
+        context = self.context()
+        if self._charts is None or self._charts.is_closed():
+            self._charts = context.new_page()
+            self._charts.set_content(f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>body {{ font-family: '
+                                     f'{_FONTS}; }}</style></head><body><script>{get_plotlyjs()}</script></body></html>',
+                                     wait_until="load", timeout=RENDER_TIMEOUT_MS)
+        return self._charts
+
+    def _loop(self, jobs) -> None:
+        while True:
+            item = jobs.get()
+            if item is None:
+                break
+            fn, args, future = item
             try:
-                page = browser.new_page()
-                page.route("**/*", lambda route: route.abort() if not route.request.url.startswith(("data:", "about:"))
-                           else route.continue_())
-                page.set_content(html, wait_until="load", timeout=RENDER_TIMEOUT_MS)
-                page.wait_for_function("window.fpRendered === true", timeout=RENDER_TIMEOUT_MS)
-                page.emulate_media(media="print")
-                return page.pdf(format="A4", print_background=True, prefer_css_page_size=True)
-            finally:
-                browser.close()
-    except PlaywrightError as exc:
-        raise InputError(_("Chromium could not print the PDF: {problem}").format(
-            problem=" ".join(str(exc).split())[:200])) from None
+                future.set_result(fn(self, *args))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller, which raises it
+                self._stop()
+                future.set_exception(exc)
+        self._stop()
+
+    def _stop(self) -> None:
+        for close in (getattr(self._browser, "close", None), getattr(self._pw, "stop", None)):
+            try:
+                if close is not None:
+                    close()
+            except Exception:  # noqa: BLE001 - a browser already gone
+                pass
+        self._pw = self._browser = self._context = self._charts = None
+
+    def close(self, timeout: float = 5.0) -> None:
+        """End the thread and the browser (at the process's exit)."""
+        with self._lock:
+            thread, jobs = self._thread, self._queue
+            self._thread = None
+        if thread is not None and thread.is_alive():
+            jobs.put(None)
+            thread.join(timeout)
+
+
+_PRINTER = _Printer()
+atexit.register(_PRINTER.close)
