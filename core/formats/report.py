@@ -3,7 +3,7 @@
 ``design_report_html(plan, *, name, share_link, job=None)`` returns one HTML file that needs nothing
 else to open: Plotly's JavaScript is embedded once (``plotly.offline.get_plotlyjs()``), there are no
 external fonts, style sheets or images, so opening it makes no network request at all. Sections, in
-order (each starts on a new A4 page when printed):
+order (printed: after the contents page they follow on, a title never alone at the foot of a page):
 
 1. title page: design name, date, share link (as text and as a link), the cluster in one line;
 2. key numbers (``core.figures.keynumbers``, the Designer's cards) and the cost cards;
@@ -41,6 +41,7 @@ from __future__ import annotations
 import atexit
 import json
 import math
+import multiprocessing.util
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -230,7 +231,9 @@ h3 {{ font-size: 15px; margin: 1em 0 0.4em; break-after: avoid; page-break-after
 .fp-toc li a {{ color: #1b2631; text-decoration: none; }}
 .fp-toc .fp-toc-page {{ float: right; font-variant-numeric: tabular-nums; }}
 .fp-toc .fp-toc-page:empty {{ display: none; }}
-.fp-section {{ break-before: page; page-break-before: always; padding-top: 4px; }}
+.fp-section {{ padding-top: 4px; margin-top: 28px; }}
+.fp-toc + .fp-section {{ break-before: page; page-break-before: always; margin-top: 0; }}
+h2 {{ break-after: avoid; page-break-after: avoid; }}
 .fp-chart {{ margin: 6px 0 10px; break-inside: avoid; page-break-inside: avoid; }}
 .fp-chart img {{ display: block; width: 100%; height: 100%; }}
 table {{ border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 11px; }}
@@ -248,8 +251,8 @@ tr.fp-subtotal td {{ font-weight: 600; background: #fbfcfc; }}
 tr.fp-group td {{ font-weight: 700; background: #d6eaf8; break-after: avoid; page-break-after: avoid; }}
 td.why {{ font-size: 10px; color: #34495e; overflow-wrap: anywhere; word-break: normal; min-width: 12em; }}
 td.date {{ white-space: nowrap; }}
-table.fp-bom {{ font-size: 10px; }} table.fp-bom td.why {{ font-size: 9px; min-width: 14em; }}
-table.fp-bom td {{ padding: 2px 4px; }}
+table.fp-dense {{ font-size: 10px; }} table.fp-dense td.why {{ font-size: 9px; min-width: 14em; }}
+table.fp-dense td {{ padding: 2px 4px; }}
 td.better {{ color: #1e8449; font-weight: 600; }} td.worse {{ color: #c0392b; font-weight: 600; }}
 .fp-note {{ color: #566573; font-size: 11.5px; }}
 ul.fp-list {{ margin: 4px 0 10px; padding-left: 20px; }} ul.fp-list li {{ margin: 2px 0; }}
@@ -265,7 +268,7 @@ def _table(headers: list[str], rows: list[list], numeric: set[int] = frozenset()
            table_class: str = "") -> str:
     """An escaped HTML table; ``numeric`` column indexes are right-aligned; ``total`` a bold last row; ``classes``
     per column: ``term`` short words kept on one line, ``why`` and ``quoted`` long text in small type, ``id``
-    catalog ids; ``table_class`` the table's own class (``fp-bom``: the bill of materials' smaller type)."""
+    catalog ids; ``table_class`` the table's own class (``fp-dense``: smaller type for long tables)."""
     classes = classes or {}
 
     def cell(tag: str, i: int, value, extra: str | None = None) -> str:
@@ -488,7 +491,7 @@ def _bom_table(bom) -> str:
     body.append(tr([_("Total"), "", "", "", usd(total_usd), number(total_w), "", ""], "fp-total",
                    f' data-total-usd="{total_usd:.2f}" data-total-w="{total_w:.2f}"'))
     head = "".join(f'<th class="{"num" if i in numeric else ""}">{html_text(h)}</th>' for i, h in enumerate(headers))
-    return f'<table class="fp-bom" data-bom="all"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    return f'<table class="fp-bom fp-dense" data-bom="all"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
 def _network_label(key: str) -> str:
@@ -523,7 +526,7 @@ def _cost(doc: _Doc, plan) -> None:
         body += _p(_("Not in the totals above: what growing to {nodes} nodes still buys, {usd}.").format(
             nodes=number(plan.design.grow_to), usd=usd(plan.reserved_network_capex_usd)), note=True)
         body += _table(_bom_headers(), rrows, {2, 3, 4, 5}, {0: "engine term", 1: "engine", 6: "why", 7: "id"},
-                       [_("Total"), "", "", "", usd(rusd), number(rw), "", ""], table_class="fp-bom")
+                       [_("Total"), "", "", "", usd(rusd), number(rw), "", ""], table_class="fp-bom fp-dense")
     doc.section("bom", _("Bill of materials"), body)
 
 
@@ -770,7 +773,7 @@ def _assumptions(doc: _Doc, plan) -> None:
                 "they were checked (assets/catalog/*.toml; the Catalog & assumptions page lists the whole catalog)."),
               note=True)
     body += _table([_("catalog id"), _("name"), _("source"), _("as of"), _("price basis"), _("price source")], rows,
-                   classes={0: "id", 1: "quoted", 2: "why quoted", 3: "date", 5: "why quoted"})
+                   classes={0: "id", 1: "quoted", 2: "why quoted", 3: "date", 5: "why quoted"}, table_class="fp-dense")
     body += _h3(_("Price and power basis"))
     body += _list(own=True, items=[
         _("Prices: the catalog's price book at the design's price basis ({basis}: street = typical, list = high, "
@@ -1118,8 +1121,9 @@ class _Printer:
                 pass
         self._pw = self._browser = self._context = self._charts = None
 
-    def close(self, timeout: float = 5.0) -> None:
-        """End the thread and the browser (at the process's exit)."""
+    def close(self, timeout: float = RENDER_TIMEOUT_MS / 1000) -> None:
+        """End the thread and the browser (at the process's exit), waiting for a call under way: a daemon thread
+        still inside Playwright when the interpreter finalizes can crash it."""
         with self._lock:
             thread, jobs = self._thread, self._queue
             self._thread = None
@@ -1130,3 +1134,5 @@ class _Printer:
 
 _PRINTER = _Printer()
 atexit.register(_PRINTER.close)
+# a multiprocessing child (the app's job workers) ends with os._exit, after multiprocessing's own exit hooks only
+multiprocessing.util.Finalize(None, _PRINTER.close, exitpriority=10)
