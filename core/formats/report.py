@@ -145,8 +145,8 @@ class _Doc:
         items = "".join(f'<li><a href="#{html_text(ident)}">{html_text(title)}</a>'
                         f'<span class="fp-toc-page" data-page-for="{html_text(ident)}"></span></li>'
                         for ident, title, _body in self.sections)
-        return (f'<nav class="fp-toc" data-section="contents"><h2>{html_text(_("Contents"))}</h2>'
-                f"<ol>{items}</ol></nav>")
+        heading = html_text(_("Contents"))
+        return f'<nav class="fp-toc" data-section="contents"><h2>{heading}</h2><ol>{items}</ol></nav>'
 
     def _scripts(self) -> str:
         """plotly.js and the script that draws every figure into its placeholder."""
