@@ -252,7 +252,7 @@ tr.fp-group td {{ font-weight: 700; background: #d6eaf8; break-after: avoid; pag
 td.why {{ font-size: 10px; color: #34495e; overflow-wrap: anywhere; word-break: normal; min-width: 12em; }}
 td.date {{ white-space: nowrap; }}
 table.fp-dense {{ font-size: 10px; }} table.fp-dense td.why {{ font-size: 9px; min-width: 14em; }}
-table.fp-dense td {{ padding: 2px 4px; }}
+table.fp-dense td {{ padding: 2px 4px; }} table.fp-bom td.engine:not(.term) {{ min-width: 15em; }}
 td.better {{ color: #1e8449; font-weight: 600; }} td.worse {{ color: #c0392b; font-weight: 600; }}
 .fp-note {{ color: #566573; font-size: 11.5px; }}
 ul.fp-list {{ margin: 4px 0 10px; padding-left: 20px; }} ul.fp-list li {{ margin: 2px 0; }}
