@@ -230,7 +230,7 @@ def test_comparison_report_sections_and_escaping():
                           ("RoCE", Design(gpu="H100", nodes=64, fabric="ethernet"))],
                          settings=DEFAULTS, fit=set(jobform.FITTED), defaults=DEFAULTS)
     html = report.comparison_report_html(result, name="IB vs RoCE", share_link=LINK)
-    assert sections(html) == ["title", "numbers", "bom-changes", "charts", "design-1", "design-2"]
+    assert sections(html) == ["title", "contents", "numbers", "bom-changes", "charts", "design-1", "design-2"]
     assert "IB &lt;fast&gt;" in html and "IB <fast>" not in html.split('id="fp-figures"')[0]
     assert re.search(r'<td class="[^"]*\bbetter\b', html) and re.search(r'<td class="[^"]*\bworse\b', html)
     with language("zh"):
@@ -459,9 +459,12 @@ def test_chinese_pdf_keeps_terms_whole_numbers_its_pages_and_reuses_the_browser(
     doc = pdfium.PdfDocument(pdf)
     texts = [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
     assert all(f"{i + 1} / {len(texts)}" in t for i, t in enumerate(texts))
-    contents = next(i for i, t in enumerate(texts) if t.lstrip().startswith("目录"))
-    page = int(re.search(r"物料清单\s*(\d+)", texts[contents]).group(1))
-    assert page > contents + 1 and "物料清单" in texts[page - 1]
+    assert "目录" in texts[1]  # the contents page: its page numbers (right-aligned) come out before the titles
+    titles = re.findall(r"^\d+\. (.+?)\r?$", texts[1], re.M)
+    numbers = [int(n) for n in re.findall(r"^(\d+)\r?$", texts[1], re.M)]
+    assert len(titles) == len(numbers) >= 8 and numbers == sorted(numbers) and numbers[0] == 3
+    page = numbers[titles.index("物料清单")]
+    assert "物料清单" in texts[page - 1]
     words = [c for c in categories if len(c) > 1]
     rows = max(sum(texts[j].count(c) for c in words) for j in range(page - 1, min(page + 1, len(texts))))
     assert words and rows >= 12  # whole words, and at least 12 rows on one page of the BOM

@@ -864,7 +864,7 @@ def _pdf(doc: _Doc, title_page: str) -> bytes:
 
 
 # --- a comparison ----------------------------------------------------------------------------------------
-def _comparison_parts(comparison, *, name: str, share_link: str, generated: datetime | None,
+def _comparison_parts(comparison, *, name: str, share_link: str, generated: datetime | None = None,
                       unit: str = "GB/s") -> tuple[_Doc, str]:
     from core.figures import compare as figs
     from core.figures.keynumbers import cards_html, key_numbers
