@@ -48,6 +48,7 @@ from functools import lru_cache
 from html import escape as escape_url
 from pathlib import Path
 from typing import Mapping
+from urllib.parse import unquote
 
 from core import vocab
 from core.errors import FabricPlannerError, InputError
@@ -115,17 +116,16 @@ class _Doc:
 
     def render(self, title_page: str, charts: list[str] | None = None) -> str:
         """The report as one HTML file: ``title_page``, the table of contents, the sections. Without ``charts``
-        Plotly draws every figure in the reader's browser (plotly.js embedded once); with ``charts`` (one image URL
-        per figure, ``_chart_images``) the figures are those images and the file has no script at all (the
-        printed form)."""
+        Plotly draws every figure in the reader's browser (plotly.js embedded once); with ``charts`` (one SVG
+        per figure as Plotly drew it, ``_chart_images``) the figures are those drawings and the file has no
+        script at all (the printed form)."""
         from core.figures.keynumbers import CARDS_CSS
 
         body = [title_page, self.contents()]
         for ident, title, html in self.sections:
             if charts is not None:
-                for fig, image in zip(self.figures, charts):
-                    html = html.replace(fig["placeholder"], fig["placeholder"].replace(
-                        "></div>", f'><img alt="" src="{escape_url(image, quote=True)}"></div>'))
+                for fig, svg in zip(self.figures, charts):  # inline: an <img> of it loses the text's link breaks
+                    html = html.replace(fig["placeholder"], fig["placeholder"].replace("></div>", f">{svg}</div>"))
             body.append(f'<section class="fp-section" id="{html_text(ident)}" data-section="{html_text(ident)}">'
                         f"<h2>{html_text(title)}</h2>{html}</section>")
         scripts = (self._scripts() if charts is None
@@ -142,8 +142,8 @@ class _Doc:
     def contents(self) -> str:
         """The table of contents: every section's title linked to it, with a place for its page number (filled in
         when printed, ``html_to_pdf``)."""
-        items = "".join(f'<li><a href="#{html_text(ident)}">{html_text(title)}</a>'
-                        f'<span class="fp-toc-page" data-page-for="{html_text(ident)}"></span></li>'
+        items = "".join(f'<li><div class="fp-toc-page" data-page-for="{html_text(ident)}"></div>'
+                        f'<a href="#{html_text(ident)}">{html_text(title)}</a></li>'
                         for ident, title, _body in self.sections)
         heading = html_text(_("Contents"))
         return f'<nav class="fp-toc" data-section="contents"><h2>{heading}</h2><ol>{items}</ol></nav>'
@@ -235,7 +235,7 @@ h3 {{ font-size: 15px; margin: 1em 0 0.4em; break-after: avoid; page-break-after
 .fp-toc + .fp-section {{ break-before: page; page-break-before: always; margin-top: 0; }}
 h2 {{ break-after: avoid; page-break-after: avoid; }}
 .fp-chart {{ margin: 6px 0 10px; break-inside: avoid; page-break-inside: avoid; }}
-.fp-chart img {{ display: block; width: 100%; height: 100%; }}
+.fp-chart svg {{ display: block; }}
 table {{ border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 11px; }}
 thead {{ display: table-header-group; }}
 tr {{ break-inside: avoid; page-break-inside: avoid; }}
@@ -823,7 +823,7 @@ def design_report_html(plan, *, name: str, share_link: str, job: Mapping | None 
 
 def design_report_pdf(plan, *, name: str, share_link: str, job: Mapping | None = None,
                       generated: datetime | None = None, unit: str = "GB/s") -> bytes:
-    """The review pack of one design as an A4 PDF: the same content with the charts as images, printed by
+    """The review pack of one design as an A4 PDF: the same content with the charts as drawn SVG, printed by
     Chromium, page numbers in the footer and in the table of contents."""
     _PRINTER.warm()
     doc, title_page = _design_parts(plan, name=name, share_link=share_link, job=job, generated=generated, unit=unit)
@@ -853,7 +853,7 @@ def _files(parts, subject, options: Mapping) -> tuple[str, bytes | None, str]:
 
 
 def _pdf(doc: _Doc, title_page: str) -> bytes:
-    """``doc`` printed: its charts drawn as SVG images first (the printed page then needs no script)."""
+    """``doc`` printed: its charts drawn as SVG first (the printed page then needs no script)."""
     from core import progress
 
     charts = _chart_images(doc.figures)
@@ -961,8 +961,9 @@ def html_to_pdf(html: str, *, footer: str = "") -> bytes:
 
 
 def _chart_images(figures: list[dict]) -> list[str]:
-    """Each figure of ``_Doc.figures`` drawn by Plotly as an SVG (a ``data:image/svg+xml`` URL), in the process's
-    chart page where plotly.js is loaded once (``_Printer``). ``InputError`` as ``html_to_pdf``."""
+    """Each figure of ``_Doc.figures`` drawn by Plotly as SVG markup (``Plotly.toImage``: its text escaped as XML),
+    in the process's chart page where plotly.js is loaded once (``_Printer``). ``InputError`` as
+    ``html_to_pdf``."""
     problem = chromium_problem()
     if problem:
         raise InputError(problem)
@@ -983,7 +984,7 @@ def _draw_charts(printer: "_Printer", figures: list[dict]) -> list[str]:
     page = printer.chart_page()
     figs = [{"data": f["data"], "layout": f["layout"], "width": f["layout"]["width"], "height": f["height"]}
             for f in figures]
-    return page.evaluate(_DRAW_CHARTS, figs)
+    return [unquote(url.split(",", 1)[1]) for url in page.evaluate(_DRAW_CHARTS, figs)]
 
 
 def _print_page(printer: "_Printer", html: str, footer: str) -> bytes:
