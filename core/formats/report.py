@@ -233,7 +233,8 @@ h3 {{ font-size: 15px; margin: 1em 0 0.4em; break-after: avoid; page-break-after
 .fp-toc .fp-toc-page:empty {{ display: none; }}
 .fp-section {{ padding-top: 4px; margin-top: 28px; }}
 .fp-toc + .fp-section {{ break-before: page; page-break-before: always; margin-top: 0; }}
-h2 {{ break-after: avoid; page-break-after: avoid; }}
+h2, h2 + p.fp-note {{ break-after: avoid; page-break-after: avoid; }}
+h2 + p.fp-note {{ orphans: 3; widows: 3; }}
 .fp-chart {{ margin: 6px 0 10px; break-inside: avoid; page-break-inside: avoid; }}
 .fp-chart svg {{ display: block; }}
 table {{ border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 11px; }}
