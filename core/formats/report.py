@@ -140,10 +140,9 @@ class _Doc:
         )
 
     def contents(self) -> str:
-        """The table of contents: every section's title linked to it, with a place for its page number (filled in
-        when printed, ``html_to_pdf``)."""
-        items = "".join(f'<li><div class="fp-toc-page" data-page-for="{html_text(ident)}"></div>'
-                        f'<a href="#{html_text(ident)}">{html_text(title)}</a></li>'
+        """The table of contents: every section's title linked to it (the PDF gets each one's page number,
+        ``_number_contents``)."""
+        items = "".join(f'<li><a href="#{html_text(ident)}">{html_text(title)}</a></li>'
                         for ident, title, _body in self.sections)
         heading = html_text(_("Contents"))
         return f'<nav class="fp-toc" data-section="contents"><h2>{heading}</h2><ol>{items}</ol></nav>'
@@ -229,8 +228,6 @@ h3 {{ font-size: 15px; margin: 1em 0 0.4em; break-after: avoid; page-break-after
 .fp-toc {{ break-before: page; page-break-before: always; padding-top: 4px; }}
 .fp-toc ol {{ padding-left: 24px; font-size: 15px; line-height: 2; }}
 .fp-toc li a {{ color: #1b2631; text-decoration: none; }}
-.fp-toc .fp-toc-page {{ float: right; font-variant-numeric: tabular-nums; }}
-.fp-toc .fp-toc-page:empty {{ display: none; }}
 .fp-section {{ padding-top: 4px; margin-top: 28px; }}
 .fp-toc + .fp-section {{ break-before: page; page-break-before: always; margin-top: 0; }}
 h2, h2 + p.fp-note {{ break-after: avoid; page-break-after: avoid; }}
@@ -975,8 +972,6 @@ _DRAW_CHARTS = """async (figs) => { const out = [];
   for (const f of figs) { out.push(await Plotly.toImage({data: f.data, layout: f.layout, config: {staticPlot: true}},
                                                     {format: 'svg', width: f.width, height: f.height})); }
   return out; }"""
-_FILL_CONTENTS = """(pages) => { for (const el of document.querySelectorAll('[data-page-for]')) {
-  const n = pages[el.getAttribute('data-page-for')]; el.textContent = n ? String(n) : ''; } }"""
 FOOTER_STYLE = "font-size:8px;color:#566573;width:100%;margin:0 12mm;display:flex;justify-content:space-between;"
 FOOTER_FONTS = '"Noto Sans CJK SC", "Noto Sans SC", sans-serif'
 
@@ -989,8 +984,7 @@ def _draw_charts(printer: "_Printer", figures: list[dict]) -> list[str]:
 
 
 def _print_page(printer: "_Printer", html: str, footer: str) -> bytes:
-    """The printer thread's part of ``html_to_pdf``: load, wait for the charts, print; print again with the
-    contents' page numbers when there is a table of contents (they are known once the pages are laid out)."""
+    """The printer thread's part of ``html_to_pdf``: load, wait for the charts, print, number the contents."""
     page = printer.context().new_page()
     try:
         page.set_content(html, wait_until="load", timeout=RENDER_TIMEOUT_MS)
@@ -1000,33 +994,56 @@ def _print_page(printer: "_Printer", html: str, footer: str) -> bytes:
                     '<span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>')
         options = {"format": "A4", "print_background": True, "prefer_css_page_size": True,
                    "display_header_footer": True, "header_template": "<div></div>", "footer_template": template}
-        pdf = page.pdf(**options)
-        wanted = page.eval_on_selector_all("[data-page-for]", "els => els.map(e => e.getAttribute('data-page-for'))")
-        if wanted:
-            page.evaluate(_FILL_CONTENTS, _section_pages(pdf, wanted))
-            pdf = page.pdf(**options)
-        return pdf
+        return _number_contents(page.pdf(**options))
     finally:
         page.close()
 
 
-def _section_pages(pdf: bytes, idents: list[str]) -> dict[str, int]:
-    """The page (1-based) each element id in ``idents`` starts on in ``pdf``: Chromium writes a named destination
-    for every element a link points at. Ids without one are left out."""
+CONTENTS_NUMBER_PT = 11.25
+"""Type size of the contents' page numbers [pt]: the contents' 15 px."""
+CONTENTS_RGB = (27, 38, 49)
+"""Colour of the contents' page numbers: the text's #1b2631."""
+
+
+def _number_contents(pdf: bytes) -> bytes:
+    """``pdf`` with each contents line's page number at the right margin, in the line of its link: the first page
+    with links to places inside the document is the contents (the pack links nowhere else inside itself), and
+    Chromium gives each link its target's page. Numbered after printing, since only then are the pages known
+    (Chromium has no CSS ``target-counter``); a PDF without such links comes back as it was."""
     import ctypes
+    import io
 
     import pypdfium2 as pdfium
     import pypdfium2.raw as raw
 
     doc = pdfium.PdfDocument(pdf)
     try:
-        pages = {}
-        for ident in idents:
-            dest = raw.FPDF_GetNamedDestByName(doc.raw, ctypes.c_char_p(ident.encode("utf-8")))
-            index = raw.FPDFDest_GetDestPageIndex(doc.raw, dest) if dest else -1
-            if index >= 0:
-                pages[ident] = index + 1
-        return pages
+        for index in range(len(doc)):
+            page, lines = doc[index], []
+            at, link = ctypes.c_int(0), raw.FPDF_LINK()
+            while raw.FPDFLink_Enumerate(page.raw, ctypes.byref(at), ctypes.byref(link)):
+                dest, rect = raw.FPDFLink_GetDest(doc.raw, link), raw.FS_RECTF()
+                if dest and raw.FPDFLink_GetAnnotRect(link, ctypes.byref(rect)):
+                    lines.append((rect.bottom, rect.top, raw.FPDFDest_GetDestPageIndex(doc.raw, dest) + 1))
+            if not lines:
+                continue
+            right = page.get_width() - PAGE_MARGIN_MM / 25.4 * 72
+            for bottom, top, number in lines:
+                text = raw.FPDFPageObj_NewTextObj(doc.raw, b"Helvetica", ctypes.c_float(CONTENTS_NUMBER_PT))
+                utf16 = (str(number) + "\0").encode("utf-16-le")
+                raw.FPDFText_SetText(text, ctypes.cast(ctypes.create_string_buffer(utf16, len(utf16)),
+                                                       ctypes.POINTER(raw.FPDF_WCHAR)))
+                raw.FPDFPageObj_SetFillColor(text, *CONTENTS_RGB, 255)
+                box = [ctypes.c_float() for _i in range(4)]
+                raw.FPDFPageObj_GetBounds(text, *(ctypes.byref(b) for b in box))
+                raw.FPDFPageObj_Transform(text, 1, 0, 0, 1, right - (box[2].value - box[0].value),
+                                          bottom + (top - bottom) * 0.27)
+                raw.FPDFPage_InsertObject(page.raw, text)
+            raw.FPDFPage_GenerateContent(page.raw)
+            out = io.BytesIO()
+            doc.save(out)
+            return out.getvalue()
+        return pdf
     finally:
         doc.close()
 
