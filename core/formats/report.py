@@ -230,8 +230,7 @@ h3 {{ font-size: 15px; margin: 1em 0 0.4em; break-after: avoid; page-break-after
 .fp-toc li a {{ color: #1b2631; text-decoration: none; }}
 .fp-section {{ padding-top: 4px; margin-top: 28px; }}
 .fp-toc + .fp-section {{ break-before: page; page-break-before: always; margin-top: 0; }}
-h2, h2 + p.fp-note {{ break-after: avoid; page-break-after: avoid; }}
-h2 + p.fp-note {{ orphans: 3; widows: 3; }}
+h2 {{ break-after: avoid; page-break-after: avoid; }}
 .fp-chart {{ margin: 6px 0 10px; break-inside: avoid; page-break-inside: avoid; }}
 .fp-chart svg {{ display: block; }}
 table {{ border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 11px; }}
@@ -252,7 +251,7 @@ td.date {{ white-space: nowrap; }}
 table.fp-dense {{ font-size: 10px; }} table.fp-dense td.why {{ font-size: 9px; min-width: 14em; }}
 table.fp-dense td {{ padding: 2px 4px; }} table.fp-bom td.engine:not(.term) {{ min-width: 15em; }}
 td.better {{ color: #1e8449; font-weight: 600; }} td.worse {{ color: #c0392b; font-weight: 600; }}
-.fp-note {{ color: #566573; font-size: 11.5px; }}
+.fp-note {{ color: #566573; font-size: 11.5px; break-inside: avoid; }}
 ul.fp-list {{ margin: 4px 0 10px; padding-left: 20px; }} ul.fp-list li {{ margin: 2px 0; }}
 a {{ color: #1f618d; }}
 .fp-cards {{ grid-template-columns: repeat(4, 1fr); }} .fp-card {{ cursor: default; break-inside: avoid; }}
