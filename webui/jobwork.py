@@ -19,11 +19,16 @@ from core.design import Design
 from core.errors import InputError
 from core.fabric.naming import NamingScheme
 from core.formats import optimizelink
+from core.formats import report
 from core.formats.exports import export_text
 from core.perf import congestion, jobform
 from core.plan import plan
 
 load_catalog()  # preloaded: every job's process has the catalog parsed
+try:  # the review pack's printer: importing Playwright takes 0.5-2 s, paid once by the server, not by every pack
+    import playwright.sync_api  # noqa: F401
+except ImportError:  # no Playwright: the pack's PDF says how to install it
+    pass
 
 
 def _plan(key: str):
@@ -101,8 +106,6 @@ def export_bytes(key: str, name: str, naming: str) -> bytes:
 
 def design_report(key: str, name: str, link: str, unit: str) -> tuple[bytes, bytes | None, str]:
     """The design's review pack: (HTML, PDF or None, why there is no PDF), from one computation of its sections."""
-    from core.formats import report
-
     html, pdf, problem = report.design_report_files(_plan(key), name=name, share_link=link, unit=unit)
     return html.encode("utf-8"), pdf, problem
 
@@ -110,7 +113,5 @@ def design_report(key: str, name: str, link: str, unit: str) -> tuple[bytes, byt
 def comparison_report(comparison, name: str, link: str, unit: str) -> tuple[bytes, bytes | None, str]:
     """A comparison's review pack (``comparison``: ``core.analysis.compare.Comparison``): (HTML, PDF or None,
     why there is no PDF)."""
-    from core.formats import report
-
     html, pdf, problem = report.comparison_report_files(comparison, name=name, share_link=link, unit=unit)
     return html.encode("utf-8"), pdf, problem

@@ -24,11 +24,14 @@ order (printed: after the contents page they follow on, a title never alone at t
 9. assumptions and price basis: every catalog entry the BOM uses with its ``source``, ``as_of`` and price
    source; the plan's notes and the power and price bases.
 
-``design_report_pdf`` prints the same HTML with static charts (``staticPlot``) in headless Chromium
-(Playwright, ``/usr/bin/chromium``) to A4; Chinese needs the Noto CJK fonts (``make fonts``). Chromium
-missing -> ``InputError`` saying how to install it. ``comparison_report_html`` / ``_pdf`` do the same for
-a ``core.analysis.compare.Comparison``: the side-by-side numbers with deltas, the BOM difference, the
-grouped charts and one short section per design.
+``design_report_pdf`` prints the same sections in headless Chromium (Playwright, ``/usr/bin/chromium``) to
+A4: the charts drawn once as SVG by plotly.js (the printed page has no script), the title and the page number
+of the total in every footer, a contents page with each section's page number, table headers repeated on
+every page; Chinese needs the Noto CJK fonts (``make fonts``). The process keeps one Chromium with plotly.js
+loaded (``_Printer``). Chromium missing -> ``InputError`` saying how to install it. ``design_report_files``
+makes the HTML and the PDF from one computation (the app's job). ``comparison_report_html`` / ``_pdf`` /
+``_files`` do the same for a ``core.analysis.compare.Comparison``: the side-by-side numbers with deltas, the
+BOM difference, the grouped charts and one short section per design.
 
 Every label is in the language of the request (``core.i18n.current()``); the HTML's ``lang`` follows it.
 Charts are drawn ``CHART_WIDTH_PX`` wide, what an A4 page holds inside its margins, so the screen and the
@@ -1027,9 +1030,9 @@ def _number_contents(pdf: bytes) -> bytes:
             if not lines:
                 continue
             right = page.get_width() - PAGE_MARGIN_MM / 25.4 * 72
-            for bottom, top, number in lines:
+            for bottom, top, target in lines:
                 text = raw.FPDFPageObj_NewTextObj(doc.raw, b"Helvetica", ctypes.c_float(CONTENTS_NUMBER_PT))
-                utf16 = (str(number) + "\0").encode("utf-16-le")
+                utf16 = (str(target) + "\0").encode("utf-16-le")
                 raw.FPDFText_SetText(text, ctypes.cast(ctypes.create_string_buffer(utf16, len(utf16)),
                                                        ctypes.POINTER(raw.FPDF_WCHAR)))
                 raw.FPDFPageObj_SetFillColor(text, *CONTENTS_RGB, 255)
