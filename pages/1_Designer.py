@@ -141,8 +141,9 @@ def main() -> None:
                         header["where"], help=_("Switch role, or the link end and link class a transceiver or "
                                                 "cable serves")),
                     col("quantity"): st.column_config.NumberColumn(header["quantity"], format="localized"),
-                    col("unit_price_usd"): tables.money_column(header["unit_price_usd"]),
-                    col("extended_price_usd"): tables.money_column(header["extended_price_usd"]),
+                    col("unit_price_usd"): tables.money_column(header["unit_price_usd"], bom[col("unit_price_usd")]),
+                    col("extended_price_usd"): tables.money_column(header["extended_price_usd"],
+                                                                   bom[col("extended_price_usd")]),
                     col("unit_power_w"): st.column_config.NumberColumn(header["unit_power_w"], format="localized"),
                     col("extended_power_w"): st.column_config.NumberColumn(header["extended_power_w"],
                                                                            format="localized"),
@@ -157,26 +158,29 @@ def main() -> None:
                 st.caption(_("Not in the totals above: what growing to {nodes} nodes still buys, {usd} (the spines, "
                              "cores and leaf uplinks above are already sized for that size).").format(
                                  nodes=i18n.number(cur.design.grow_to), usd=i18n.usd(plan.reserved_network_capex_usd)))
+                reserved = tables.money(reserved.rename(columns=header) if i18n.current() != i18n.DEFAULT_LANGUAGE else reserved,
+                                        [col("unit_price_usd"), col("extended_price_usd")])
                 st.dataframe(
-                    tables.money(reserved.rename(columns=header) if i18n.current() != i18n.DEFAULT_LANGUAGE else reserved,
-                                 [col("unit_price_usd"), col("extended_price_usd")]),
-                    hide_index=True, width="stretch",
+                    reserved, hide_index=True, width="stretch",
                     column_config={
                         col("category"): st.column_config.TextColumn(header["category"], width="small"),
                         col("item"): st.column_config.TextColumn(header["item"], width="medium"),
                         col("quantity"): st.column_config.NumberColumn(header["quantity"], format="localized"),
-                        col("unit_price_usd"): tables.money_column(header["unit_price_usd"]),
-                        col("extended_price_usd"): tables.money_column(header["extended_price_usd"]),
+                        col("unit_price_usd"): tables.money_column(header["unit_price_usd"],
+                                                                   reserved[col("unit_price_usd")]),
+                        col("extended_price_usd"): tables.money_column(header["extended_price_usd"],
+                                                                       reserved[col("extended_price_usd")]),
                         col("why"): st.column_config.TextColumn(header["why"], width="large"),
                         col("catalog_id"): st.column_config.TextColumn(header["catalog_id"]),
                     })
             if plan.networks is not None and any(plan.networks.sized()):  # storage and management (core.networks)
                 st.markdown("#### " + _("By network"))
                 st.plotly_chart(networks_figure(plan), key="networks_chart", config={"displaylogo": False})
-                table = networks_table(plan)
                 money_header = _("Capex [USD]")
-                st.dataframe(tables.money(table, [money_header]), hide_index=True, width="stretch", column_config={
-                    c: tables.money_column(c) if c == money_header else st.column_config.NumberColumn(format="localized")
+                table = tables.money(networks_table(plan), [money_header])
+                st.dataframe(table, hide_index=True, width="stretch", column_config={
+                    c: tables.money_column(c, table[c]) if c == money_header
+                    else st.column_config.NumberColumn(format="localized")
                     for c in table.columns[1:]})
             downloads = st.container(horizontal=True)  # buttons as wide as their labels
             # bytes, not callables, and no rerun on click: a deferred file is dropped by the next rerun, so

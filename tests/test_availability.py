@@ -345,3 +345,16 @@ def test_cut_off_gpus_match_networkx_reachability():
     brute = {n for n in range(shape.nodes) if f"node{n}" not in reachable}
     model = {n for n in range(shape.nodes) if all(int(leaf) in failed for leaf in link_leaf[n])}
     assert brute == model and len(brute) == 3 * shape.nodes_per_group
+
+
+def test_a_second_job_size_reads_the_kept_draws_and_gets_what_a_fresh_run_gets():
+    from core.analysis import availability as module
+
+    p = plan(Design(gpu="H100", nodes=32))
+    module._simulate.cache_clear()
+    fresh = availability(p, job_gpus=200, trials=300, seed=1)
+    module._simulate.cache_clear()
+    whole = availability(p, trials=300, seed=1)
+    kept = availability(p, job_gpus=200, trials=300, seed=1)
+    assert module._simulate.cache_info().hits == 1
+    assert kept == fresh and kept.job_run_fraction >= whole.job_run_fraction

@@ -232,7 +232,7 @@ def test_comparison_report_sections_and_escaping():
                           ("RoCE", Design(gpu="H100", nodes=64, fabric="ethernet"))],
                          settings=DEFAULTS, fit=set(jobform.FITTED), defaults=DEFAULTS)
     html = report.comparison_report_html(result, name="IB vs RoCE", share_link=LINK)
-    assert sections(html) == ["title", "numbers", "bom-changes", "charts", "design-1", "design-2"]
+    assert sections(html) == ["title", "contents", "numbers", "bom-changes", "charts", "design-1", "design-2"]
     assert "IB &lt;fast&gt;" in html and "IB <fast>" not in html.split('id="fp-figures"')[0]
     assert re.search(r'<td class="[^"]*\bbetter\b', html) and re.search(r'<td class="[^"]*\bworse\b', html)
     with language("zh"):
@@ -311,6 +311,40 @@ def test_cli_pdf_without_chromium_exits_2(capsys, monkeypatch, tmp_path):
     code, _out, err = run_cli(capsys, "report", "--gpu", "h100", "--nodes", "4", "--format", "pdf",
                               "-o", str(tmp_path / "x.pdf"))
     assert code == 2 and "make chromium" in err and not (tmp_path / "x.pdf").exists()
+
+
+# --- layout ----------------------------------------------------------------------------------------------
+def test_every_table_repeats_its_header_and_short_terms_stay_whole(small_html):
+    tables = small_html.count("<table")
+    assert tables >= 10 and small_html.count("<thead>") == tables  # a header row to repeat on every printed page
+    css = re.search(r"<style>(.*?)</style>", small_html, re.S).group(1)
+    assert re.search(r"thead \{ display: table-header-group", css)
+    assert re.search(r"\btr \{ break-inside: avoid", css)
+    for rule in (r"\bth \{[^}]*word-break: keep-all", r"td\.term \{[^}]*word-break: keep-all[^}]*nowrap"):
+        assert re.search(rule, css), rule  # a Chinese category is not broken one character a line
+    bom = re.search(r'<table class="fp-bom fp-dense" data-bom="all">.*?</table>', small_html, re.S).group(0)
+    rows = re.findall(r'<tr class="">(.*?)</tr>', bom)
+    assert rows and all(r.startswith('<td class="engine term">') for r in rows)
+
+
+def test_contents_link_every_section_in_order(small_html):
+    nav = re.search(r'<nav class="fp-toc".*?</nav>', small_html, re.S).group(0)
+    targets = re.findall(r'href="#([^"]+)"', nav)
+    assert targets == [s for s in sections(small_html) if s not in ("title", "contents")]
+    assert re.findall(r'href="#([^"]+)"', small_html) == targets  # no other link inside the pack
+    assert all(f'<section class="fp-section" id="{t}"' in small_html for t in targets)
+
+
+def test_html_and_pdf_from_one_computation_report_progress(monkeypatch):
+    from core import progress
+
+    monkeypatch.setattr(report, "CHROMIUM", "/nonexistent/chromium")  # the HTML only: no browser needed
+    seen: list[float] = []
+    with progress.reporting(seen.append):
+        html, pdf, problem = report.design_report_files(plan(SMALL), name="Lab pod", share_link=LINK)
+    assert pdf is None and "make chromium" in problem
+    assert sections(html) == sections(report.design_report_html(plan(SMALL), name="Lab pod", share_link=LINK))
+    assert len(seen) >= len(DESIGN_SECTIONS) - 1 and seen == sorted(seen) and seen[-1] == pytest.approx(0.6)
 
 
 # --- in headless Chromium --------------------------------------------------------------------------------
@@ -406,3 +440,33 @@ def test_compare_page_builds_the_pack_on_a_click():
     assert "Review pack (HTML)" in labels and "Review pack (PDF)" in labels  # the Designer's words
     at.run()  # a rerun keeps the pack (no rebuild) while the comparison is the same
     assert "Review pack (PDF)" in [b.proto.label for b in at.get("download_button")]
+
+
+@pytest.mark.e2e
+def test_chinese_pdf_keeps_terms_whole_numbers_its_pages_and_reuses_the_browser():
+    """A 1,024-GPU pack in Chinese: the BOM's categories are whole words (not one character a line) and its first
+    page holds many rows; every page says its number of the total; the contents give each section's page."""
+    pdfium = pytest.importorskip("pypdfium2")
+    from core.figures.cost import category_name
+
+    if not Path(report.CHROMIUM).exists():
+        pytest.skip("no /usr/bin/chromium")
+    with language("zh"):
+        p = plan(Design(gpu="H100", gpus=1024))
+        pdf = report.design_report_pdf(p, name="集群评审", share_link=LINK)
+        browser = report._PRINTER._browser
+        again = report.design_report_pdf(p, name="集群评审", share_link=LINK)
+        categories = {category_name(r.category) for r in p.bom}
+    assert report._PRINTER._browser is browser and again.startswith(b"%PDF")  # one Chromium per process
+    doc = pdfium.PdfDocument(pdf)
+    texts = [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    assert all(f"{i + 1} / {len(texts)}" in t for i, t in enumerate(texts))
+    assert "目录" in texts[1]  # the contents page: its page numbers (right-aligned) come out before the titles
+    titles = re.findall(r"^\d+\. (.+?)\r?$", texts[1], re.M)
+    numbers = [int(n) for n in re.findall(r"^(\d+)\r?$", texts[1], re.M)]
+    assert len(titles) == len(numbers) >= 8 and numbers == sorted(numbers) and numbers[0] == 3
+    page = numbers[titles.index("物料清单")]
+    assert "物料清单" in texts[page - 1]
+    words = [c for c in categories if len(c) > 1]
+    rows = max(sum(texts[j].count(c) for c in words) for j in range(page - 1, min(page + 1, len(texts))))
+    assert words and rows >= 12  # whole words, and at least 12 rows on one page of the BOM

@@ -18,11 +18,16 @@ from core.design import Design
 from core.errors import InputError
 from core.fabric.naming import NamingScheme
 from core.formats import optimizelink
+from core.formats import report
 from core.formats.exports import export_text
 from core.perf import congestion, jobform
 from core.plan import plan
 
 load_catalog()  # preloaded: every job's process has the catalog parsed
+try:  # the review pack's printer: importing Playwright takes 0.5-2 s, paid once by the server, not by every pack
+    import playwright.sync_api  # noqa: F401
+except ImportError:  # no Playwright: the pack's PDF says how to install it
+    pass
 
 
 def _plan(key: str):
@@ -100,32 +105,20 @@ def export_bytes(key: str, name: str, naming: str) -> bytes:
 
 
 def design_report(key: str, name: str, link: str, unit: str, options: str = "{}") -> tuple[bytes, bytes | None, str]:
-    """The design's review pack: (HTML, PDF or None, why there is no PDF). ``options`` (JSON): ``cover`` (the
-    ``core.formats.report.Cover`` fields), ``job`` (the Performance page's settings), ``resilience`` (the Resilience
-    page's values), ``compare_link`` (the Compare page's link)."""
-    from core.formats import report
-
-    p = _plan(key)
+    """The design's review pack: (HTML, PDF or None, why there is no PDF), from one computation of its sections.
+    ``options`` (JSON): ``cover`` (the ``core.formats.report.Cover`` fields), ``job`` (the Performance page's
+    settings), ``resilience`` (the Resilience page's values), ``compare_link`` (the Compare page's link)."""
     data = json.loads(options)
-    kwargs = {"name": name, "share_link": link, "unit": unit, "cover": report.Cover(**data.get("cover") or {}),
-              "job": data.get("job"), "resilience": data.get("resilience"),
-              "compare_link": data.get("compare_link") or ""}
-    html = report.design_report_html(p, **kwargs).encode("utf-8")
-    try:
-        return html, report.design_report_pdf(p, **kwargs), ""
-    except (InputError, OSError, RuntimeError) as exc:  # no Chromium here: the HTML still works
-        return html, None, str(exc)
+    html, pdf, problem = report.design_report_files(
+        _plan(key), name=name, share_link=link, unit=unit, cover=report.Cover(**data.get("cover") or {}),
+        job=data.get("job"), resilience=data.get("resilience"), compare_link=data.get("compare_link") or "")
+    return html.encode("utf-8"), pdf, problem
 
 
 def comparison_report(comparison, name: str, link: str, unit: str, cover_json: str = "{}") -> tuple[bytes, bytes | None,
                                                                                                 str]:
     """A comparison's review pack (``comparison``: ``core.analysis.compare.Comparison``; ``cover_json``: the
     ``core.formats.report.Cover`` fields): (HTML, PDF or None, why there is no PDF)."""
-    from core.formats import report
-
-    kwargs = {"name": name, "share_link": link, "unit": unit, "cover": report.Cover(**json.loads(cover_json))}
-    html = report.comparison_report_html(comparison, **kwargs).encode("utf-8")
-    try:
-        return html, report.comparison_report_pdf(comparison, **kwargs), ""
-    except (InputError, OSError, RuntimeError) as exc:
-        return html, None, str(exc)
+    html, pdf, problem = report.comparison_report_files(comparison, name=name, share_link=link, unit=unit,
+                                                        cover=report.Cover(**json.loads(cover_json)))
+    return html.encode("utf-8"), pdf, problem

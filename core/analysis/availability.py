@@ -34,6 +34,8 @@ availability), and the several islands of rail-only / per-rail-plane designs bey
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -265,26 +267,30 @@ def shown_trials(gpus: int) -> int:
     return SHOWN_TRIALS if gpus <= LARGE_GPUS else SHOWN_TRIALS_LARGE
 
 
-def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000, seed: int = 0,
-                 rates: dict[str, ClassRate] | None = None) -> Availability:
-    """Monte Carlo availability of a design (a ``Plan`` or a ``Shape``); see the module docstring."""
-    shape = plan_or_shape if isinstance(plan_or_shape, Shape) else shape_of(plan_or_shape)
-    rates = rates or default_rates()
-    total_gpus = shape.nodes * shape.gpus_per_node
-    job_gpus = total_gpus if job_gpus is None else job_gpus
-    if not isinstance(trials, int) or not 1 <= trials <= 100_000:
-        raise InputError(_("trials must be a whole number from 1 to 100000"))
-    if not isinstance(job_gpus, int) or not 1 <= job_gpus <= total_gpus:
-        raise InputError(_("a job of {job} GPUs does not fit this cluster of {total} GPUs").format(
-            job=job_gpus, total=total_gpus))
-    q = {name: rates[name].unavailability for name in CLASSES}
+@dataclass(frozen=True)
+class _Trials:
+    """What ``availability`` draws, whatever the job's size: usable nodes per trial and the sums over the trials."""
+
+    usable_counts: np.ndarray
+    usable_sum: float
+    cut_sum: float
+    degraded_sum: float
+    share_sum: float
+    down_sum: dict[str, float]
+
+
+@lru_cache(maxsize=4)
+def _simulate(shape: Shape, trials: int, seed: int, unavailability: tuple[float, ...]) -> _Trials:
+    """The seeded Monte Carlo trials of ``shape`` with the per-class unavailability ``unavailability`` (in
+    ``CLASSES`` order), kept for the last few shapes: the job's size only decides which trials it runs in, so a
+    second job on the same cluster (the review pack's spare-node row) reads the same draws."""
+    q = dict(zip(CLASSES, unavailability))
     rng = np.random.default_rng(seed)
-    n, k, gpn = shape.nodes, shape.links_per_node, shape.gpus_per_node
+    n, k = shape.nodes, shape.links_per_node
     link_leaf, up_spine, up_core = wiring(shape)
     lu, su = shape.leaf_uplinks, shape.spine_uplinks
-    need = math.ceil(job_gpus / gpn)
     chunk = max(1, min(trials, 2_000_000 // max(1, n * k + shape.leaves * lu + shape.spines * su)))
-    runs, usable_counts = [], []
+    usable_counts = []
     usable_sum = cut_sum = degraded_sum = share_sum = 0.0
     down_sum = dict.fromkeys(CLASSES, 0.0)
     done = 0
@@ -298,7 +304,6 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
         usable = ~node_down & ~any_lost
         cut = node_down | all_lost
         n_usable = usable.sum(axis=1)
-        runs.append(n_usable >= need)
         usable_counts.append(n_usable)
         usable_sum += n_usable.sum()
         cut_sum += cut.sum()
@@ -325,8 +330,31 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
         for name in CLASSES:
             down_sum[name] += float(down[name])
         done += t
-    ran = np.concatenate(runs)
-    unusable = n - np.concatenate(usable_counts)
+    counts = np.concatenate(usable_counts)
+    counts.setflags(write=False)
+    return _Trials(counts, usable_sum, cut_sum, degraded_sum, share_sum, down_sum)
+
+
+def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000, seed: int = 0,
+                 rates: dict[str, ClassRate] | None = None) -> Availability:
+    """Monte Carlo availability of a design (a ``Plan`` or a ``Shape``); see the module docstring."""
+    shape = plan_or_shape if isinstance(plan_or_shape, Shape) else shape_of(plan_or_shape)
+    rates = rates or default_rates()
+    total_gpus = shape.nodes * shape.gpus_per_node
+    job_gpus = total_gpus if job_gpus is None else job_gpus
+    if not isinstance(trials, int) or not 1 <= trials <= 100_000:
+        raise InputError(_("trials must be a whole number from 1 to 100000"))
+    if not isinstance(job_gpus, int) or not 1 <= job_gpus <= total_gpus:
+        raise InputError(_("a job of {job} GPUs does not fit this cluster of {total} GPUs").format(
+            job=job_gpus, total=total_gpus))
+    q = {name: rates[name].unavailability for name in CLASSES}
+    n, gpn = shape.nodes, shape.gpus_per_node
+    sim = _simulate(shape, trials, seed, tuple(q[name] for name in CLASSES))
+    usable_counts = sim.usable_counts
+    usable_sum, cut_sum, degraded_sum, share_sum, down_sum = (sim.usable_sum, sim.cut_sum, sim.degraded_sum,
+                                                               sim.share_sum, sim.down_sum)
+    ran = usable_counts >= math.ceil(job_gpus / gpn)
+    unusable = n - usable_counts
     spare_nodes = int(np.sort(unusable)[min(trials - 1, math.ceil(0.99 * trials) - 1)])
     fraction = float(ran.mean())
     counts = element_counts(shape)

@@ -3,7 +3,8 @@
 ``design_report_html(plan, *, name, share_link, job=None, cover=None, resilience=None, compare_link="")``
 returns one HTML file that needs nothing else to open: Plotly's JavaScript is embedded once
 (``plotly.offline.get_plotlyjs()``), there are no external fonts, style sheets or images, so opening it makes
-no network request at all. Sections, in order (each starts on a new A4 page when printed):
+no network request at all. Sections, in order (printed: after the contents page they follow on, a title never
+alone at the foot of a page):
 
 1. cover: the title (``name``, the design's name; empty: ``design_title``, words from the design, never the
    file slug), the design in one line, customer, prepared by, date of issue, version and edition (``Cover``:
@@ -33,11 +34,14 @@ no network request at all. Sections, in order (each starts on a new A4 page when
     date, price with basis and range and the price's source (``core.formats.citation``), the ``internal``
     edition the catalog's ``source`` and ``price_source`` notes as recorded.
 
-``design_report_pdf`` prints the same HTML with static charts (``staticPlot``) in headless Chromium
-(Playwright, ``/usr/bin/chromium``) to A4; Chinese needs the Noto CJK fonts (``make fonts``). Chromium
-missing -> ``InputError`` saying how to install it. ``comparison_report_html`` / ``_pdf`` do the same for
-a ``core.analysis.compare.Comparison``: the side-by-side numbers with deltas, the BOM difference, the
-grouped charts and one short section per design.
+``design_report_pdf`` prints the same sections in headless Chromium (Playwright, ``/usr/bin/chromium``) to
+A4: the charts drawn once as SVG by plotly.js (the printed page has no script), the title and the page number
+of the total in every footer, a contents page with each section's page number, table headers repeated on
+every page; Chinese needs the Noto CJK fonts (``make fonts``). The process keeps one Chromium with plotly.js
+loaded (``_Printer``). Chromium missing -> ``InputError`` saying how to install it. ``design_report_files``
+makes the HTML and the PDF from one computation (the app's job). ``comparison_report_html`` / ``_pdf`` /
+``_files`` do the same for a ``core.analysis.compare.Comparison``: the side-by-side numbers with deltas, the
+BOM difference, the grouped charts and one short section per design.
 
 Every label is in the language of the request (``core.i18n.current()``); the HTML's ``lang`` follows it.
 Charts are drawn ``CHART_WIDTH_PX`` wide, what an A4 page holds inside its margins, so the screen and the
@@ -47,14 +51,17 @@ users): shown as typed, and no bare URL in a text becomes a link, not even in a 
 
 from __future__ import annotations
 
+import atexit
 import json
 import math
+import multiprocessing.util
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 from html import escape as escape_url
 from pathlib import Path
 from typing import Mapping
+from urllib.parse import unquote
 
 from core import vocab
 from core.errors import FabricPlannerError, InputError
@@ -162,25 +169,57 @@ class _Doc:
             layout["height"] = height
         _rewrap_title(layout)
         h = int(layout.get("height") or 450)
-        self.figures.append({"id": ident, "data": spec.get("data", []), "layout": layout})
-        return f'<div class="fp-chart" id="{ident}" style="width:{width}px;height:{h}px"></div>'
+        placeholder = f'<div class="fp-chart" id="{ident}" style="width:{width}px;height:{h}px"></div>'
+        self.figures.append({"id": ident, "data": spec.get("data", []), "layout": layout, "height": h,
+                             "placeholder": placeholder})
+        return placeholder
 
     def section(self, ident: str, title: str, body: str) -> None:
         self.sections.append((ident, title, body))
 
-    def render(self, title_page: str) -> str:
+    def render(self, title_page: str, charts: list[str] | None = None) -> str:
+        """The report as one HTML file: ``title_page``, the table of contents, the sections. Without ``charts``
+        Plotly draws every figure in the reader's browser (plotly.js embedded once); with ``charts`` (one SVG
+        per figure as Plotly drew it, ``_chart_images``) the figures are those drawings and the file has no
+        script at all (the printed form)."""
         from core.figures.keynumbers import CARDS_CSS
+
+        body = [title_page, self.contents()]
+        for ident, title, html in self.sections:
+            if charts is not None:
+                for fig, svg in zip(self.figures, charts):  # inline: an <img> of it loses the text's link breaks
+                    html = html.replace(fig["placeholder"], fig["placeholder"].replace("></div>", f">{svg}</div>"))
+            body.append(f'<section class="fp-section" id="{html_text(ident)}" data-section="{html_text(ident)}">'
+                        f"<h2>{html_text(title)}</h2>{html}</section>")
+        scripts = (self._scripts() if charts is None
+                   else "<script>window.fpRendered=true;document.body.setAttribute('data-rendered','1');</script>")
+        return (
+            "<!DOCTYPE html>\n"
+            f'<html lang="{HTML_LANG.get(current(), "en")}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{html_text(self.title)}</title>"
+            f"<style>{CARDS_CSS}\n{_CSS}</style></head><body>"
+            + "".join(body) + scripts + "</body></html>\n"
+        )
+
+    def contents(self) -> str:
+        """The table of contents: every section's title linked to it (the PDF gets each one's page number,
+        ``_number_contents``)."""
+        items = "".join(f'<li><a href="#{html_text(ident)}">{html_text(title)}</a></li>'
+                        for ident, title, _body in self.sections)
+        heading = html_text(_("Contents"))
+        return f'<nav class="fp-toc" data-section="contents"><h2>{heading}</h2><ol>{items}</ol></nav>'
+
+    def _scripts(self) -> str:
+        """plotly.js and the script that draws every figure into its placeholder."""
         from plotly.offline import get_plotlyjs
 
         config = {"displaylogo": False, "responsive": False, "staticPlot": self.static,
                   "modeBarButtonsToRemove": ["sendDataToCloud"], "showLink": False}
-        body = [title_page]
-        for ident, title, html in self.sections:
-            body.append(f'<section class="fp-section" id="{html_text(ident)}" data-section="{html_text(ident)}">'
-                        f"<h2>{html_text(title)}</h2>{html}</section>")
         # no "<" at all in the script element (JSON reads \u003c as "<"): "</script>" or "<!--" in a text cannot end
         # it or change how the HTML parser reads it
-        figures = json.dumps(self.figures, separators=(",", ":")).replace("<", "\\u003c")
+        figures = json.dumps([{k: f[k] for k in ("id", "data", "layout")} for f in self.figures],
+                             separators=(",", ":")).replace("<", "\\u003c")
         script = (
             "(function(){var figs=JSON.parse(document.getElementById('fp-figures').textContent);"
             f"var config={json.dumps(config)};"
@@ -188,16 +227,8 @@ class _Doc:
             "Promise.all(figs.map(function(f){return Plotly.newPlot(f.id,f.data,f.layout,config);}))"
             ".then(done,function(e){console.error(e);done();});})();"
         )
-        return (
-            "<!DOCTYPE html>\n"
-            f'<html lang="{HTML_LANG.get(current(), "en")}"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{html_text(self.title)}</title>"
-            f"<style>{CARDS_CSS}\n{_CSS}</style></head><body>"
-            + "".join(body)
-            + f'<script type="application/json" id="fp-figures">{figures}</script>'
-            + f"<script>{get_plotlyjs()}</script><script>{script}</script></body></html>\n"
-        )
+        return (f'<script type="application/json" id="fp-figures">{figures}</script>'
+                f"<script>{get_plotlyjs()}</script><script>{script}</script>")
 
 
 @lru_cache(maxsize=1)
@@ -246,7 +277,7 @@ def _rewrap_title(layout: dict) -> None:
 _FONTS = ('Inter, "Segoe UI", Helvetica, Arial, "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", '
           '"PingFang SC", "Microsoft YaHei", sans-serif')
 _CSS = f"""
-@page {{ size: A4; margin: {PAGE_MARGIN_MM}mm; }}
+@page {{ size: A4; margin: {PAGE_MARGIN_MM}mm {PAGE_MARGIN_MM}mm {PAGE_MARGIN_MM + 4}mm; }}
 html {{ -webkit-print-color-adjust: exact; print-color-adjust: exact; }}
 body {{ font-family: {_FONTS}; color: #1b2631; max-width: {CHART_WIDTH_PX + 20}px; margin: 0 auto;
   padding: 0 10px; font-size: 13px; line-height: 1.45; }}
@@ -257,20 +288,33 @@ h3 {{ font-size: 15px; margin: 1em 0 0.4em; break-after: avoid; page-break-after
 .fp-title .fp-sub {{ font-size: 16px; color: #34495e; margin: 0.2em 0; }}
 .fp-title .fp-link {{ font-size: 11px; word-break: break-all; margin-top: 1.5em; }}
 .fp-title .fp-meta {{ color: #566573; margin-top: 2em; font-size: 12px; }}
-.fp-section {{ break-before: page; page-break-before: always; padding-top: 4px; }}
+.fp-toc {{ break-before: page; page-break-before: always; padding-top: 4px; }}
+.fp-toc ol {{ padding-left: 24px; font-size: 15px; line-height: 2; }}
+.fp-toc li a {{ color: #1b2631; text-decoration: none; }}
+.fp-section {{ padding-top: 4px; margin-top: 28px; }}
+.fp-toc + .fp-section {{ break-before: page; page-break-before: always; margin-top: 0; }}
+h2 {{ break-after: avoid; page-break-after: avoid; }}
 .fp-chart {{ margin: 6px 0 10px; break-inside: avoid; page-break-inside: avoid; }}
+.fp-chart svg {{ display: block; }}
 table {{ border-collapse: collapse; width: 100%; margin: 6px 0 12px; font-size: 11px; }}
 thead {{ display: table-header-group; }}
 tr {{ break-inside: avoid; page-break-inside: avoid; }}
 th, td {{ border: 1px solid #d5d8dc; padding: 3px 5px; vertical-align: top; text-align: left; }}
-th {{ background: #eaf2f8; }}
+th {{ background: #eaf2f8; word-break: keep-all; overflow-wrap: normal; }}
+td:first-child {{ word-break: keep-all; min-width: 4em; }}
 td.num, th.num {{ text-align: right; white-space: nowrap; }}
+td.term {{ word-break: keep-all; white-space: nowrap; }}
+td.id {{ word-break: normal; overflow-wrap: normal; font-size: 10px; }}
+td.engine:not(.term) {{ min-width: 9em; }}
 tr.fp-total td {{ font-weight: 700; background: #f4f6f7; }}
 tr.fp-subtotal td {{ font-weight: 600; background: #fbfcfc; }}
 tr.fp-group td {{ font-weight: 700; background: #d6eaf8; break-after: avoid; page-break-after: avoid; }}
-td.why {{ font-size: 10px; color: #34495e; overflow-wrap: anywhere; }} td.date {{ white-space: nowrap; }}
+td.why {{ font-size: 10px; color: #34495e; overflow-wrap: anywhere; word-break: normal; min-width: 12em; }}
+td.date {{ white-space: nowrap; }}
+table.fp-dense {{ font-size: 10px; }} table.fp-dense td.why {{ font-size: 9px; min-width: 14em; }}
+table.fp-dense td {{ padding: 2px 4px; }} table.fp-bom td.engine:not(.term) {{ min-width: 15em; }}
 td.better {{ color: #1e8449; font-weight: 600; }} td.worse {{ color: #c0392b; font-weight: 600; }}
-.fp-note {{ color: #566573; font-size: 11.5px; }}
+.fp-note {{ color: #566573; font-size: 11.5px; break-inside: avoid; }}
 ul.fp-list {{ margin: 4px 0 10px; padding-left: 20px; }} ul.fp-list li {{ margin: 2px 0; }}
 a {{ color: #1f618d; }}
 .fp-cards {{ grid-template-columns: repeat(4, 1fr); }} .fp-card {{ cursor: default; break-inside: avoid; }}
@@ -280,8 +324,11 @@ a {{ color: #1f618d; }}
 
 
 def _table(headers: list[str], rows: list[list], numeric: set[int] = frozenset(), classes: dict[int, str] = None,
-           total: list | None = None, row_classes: list[list[str | None]] | None = None, total_attrs: str = "") -> str:
-    """An escaped HTML table; ``numeric`` column indexes are right-aligned; ``total`` a bold last row."""
+           total: list | None = None, row_classes: list[list[str | None]] | None = None, total_attrs: str = "",
+           table_class: str = "") -> str:
+    """An escaped HTML table; ``numeric`` column indexes are right-aligned; ``total`` a bold last row; ``classes``
+    per column: ``term`` short words kept on one line, ``why`` and ``quoted`` long text in small type, ``id``
+    catalog ids; ``table_class`` the table's own class (``fp-dense``: smaller type for long tables)."""
     classes = classes or {}
 
     def cell(tag: str, i: int, value, extra: str | None = None) -> str:
@@ -297,7 +344,8 @@ def _table(headers: list[str], rows: list[list], numeric: set[int] = frozenset()
     if total is not None:
         body.append(f'<tr class="fp-total"{total_attrs}>' + "".join(cell("td", i, v) for i, v in enumerate(total))
                     + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    attr = f' class="{table_class}"' if table_class else ""
+    return f"<table{attr}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
 def _frame_table(rows: list[dict], numeric_columns: tuple[str, ...] = ()) -> str:
@@ -307,7 +355,7 @@ def _frame_table(rows: list[dict], numeric_columns: tuple[str, ...] = ()) -> str
     headers = list(rows[0])
     numeric = {i for i, h in enumerate(headers) if h in numeric_columns or all(
         isinstance(r.get(h), (int, float)) and not isinstance(r.get(h), bool) for r in rows)}
-    kinds = {_("catalog id"): "id", _("category"): "engine", _("item"): "engine", _("why"): "why"}  # ids; engine words
+    kinds = {_("catalog id"): "id", _("category"): "engine term", _("item"): "engine", _("why"): "why"}  # engine words
     classes = {i: kinds[h] for i, h in enumerate(headers) if h in kinds}
     return _table(headers, [[_plain(r.get(h, "")) for h in headers] for r in rows], numeric, classes)
 
@@ -562,7 +610,7 @@ def _bom_table(bom) -> str:
     numeric = {2, 3, 4, 5}
 
     def tr(values: list, cls: str = "", attrs: str = "") -> str:
-        kinds = {0: "engine", 1: "engine", 6: "why", 7: "id"}  # category, item, why: the engine's words (core.cost)
+        kinds = {0: "engine term", 1: "engine", 6: "why", 7: "id"}  # category, item, why: the engine's words (core.cost)
         cells = "".join(f'<td class="{"num" if i in numeric else kinds.get(i, "")}">{html_text(str(v))}</td>'
                         for i, v in enumerate(values))
         return f'<tr class="{cls}"{attrs}>{cells}</tr>'
@@ -582,7 +630,7 @@ def _bom_table(bom) -> str:
     body.append(tr([_("Total"), "", "", "", usd(total_usd), number(total_w), "", ""], "fp-total",
                    f' data-total-usd="{total_usd:.2f}" data-total-w="{total_w:.2f}"'))
     head = "".join(f'<th class="{"num" if i in numeric else ""}">{html_text(h)}</th>' for i, h in enumerate(headers))
-    return f'<table data-bom="all"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    return f'<table class="fp-bom fp-dense" data-bom="all"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
 def _network_label(key: str) -> str:
@@ -616,8 +664,8 @@ def _cost(doc: _Doc, plan) -> None:
         body += _h3(_("Reserved for growth"))
         body += _p(_("Not in the totals above: what growing to {nodes} nodes still buys, {usd}.").format(
             nodes=number(plan.design.grow_to), usd=usd(plan.reserved_network_capex_usd)), note=True)
-        body += _table(_bom_headers(), rrows, {2, 3, 4, 5}, {6: "why"},
-                       [_("Total"), "", "", "", usd(rusd), number(rw), "", ""])
+        body += _table(_bom_headers(), rrows, {2, 3, 4, 5}, {0: "engine term", 1: "engine", 6: "why", 7: "id"},
+                       [_("Total"), "", "", "", usd(rusd), number(rw), "", ""], table_class="fp-bom fp-dense")
     doc.section("bom", _("Bill of materials"), body)
 
 
@@ -956,7 +1004,7 @@ def _sources(doc: _Doc, plan, edition: str) -> None:
                     "catalog). Internal edition: the catalog's research notes as recorded."), note=True)
         body += _table([_("catalog id"), _("name"), _("source"), _("as of"), _("price basis"), _("price source")],
                        _catalog_rows(plan), classes={0: "id", 1: "quoted", 2: "why quoted", 3: "date",
-                                                     5: "why quoted"})
+                                                     5: "why quoted"}, table_class="fp-dense")
     else:
         body = _p(_("Every part this design's bill of materials uses: the documents its figures come from and when "
                     "they were checked, its price with the price's basis and range, and where the price comes from. "
@@ -964,7 +1012,7 @@ def _sources(doc: _Doc, plan, edition: str) -> None:
                   note=True)
         body += _table([_("name"), _("catalog id"), _("source"), _("as of"), _("price basis"), _("price"),
                         _("price source")], _citation_rows(plan),
-                       classes={0: "quoted", 1: "id", 2: "why quoted", 3: "date", 6: "why quoted"})
+                       classes={0: "quoted", 1: "id", 2: "why quoted", 3: "date", 6: "why quoted"}, table_class="fp-dense")
     doc.section("sources", _("Sources"), body)
 
 
@@ -991,29 +1039,35 @@ def _assumptions(doc: _Doc, plan) -> None:
     doc.section("assumptions", _("Assumptions and price basis"), body)
 
 
-def _design_doc(plan, *, name: str, share_link: str, job: Mapping | None, static: bool,
-                generated: datetime | None, unit: str = "GB/s", cover: Cover | None = None,
-                resilience: Mapping | None = None, compare_link: str = "") -> str:
+def _design_parts(plan, *, name: str, share_link: str, job: Mapping | None = None, generated: datetime | None = None,
+                  unit: str = "GB/s", cover: Cover | None = None, resilience: Mapping | None = None,
+                  compare_link: str = "") -> tuple[_Doc, str]:
+    """The sections of one design's report and its cover, computed once for both the HTML and the PDF (the
+    options as ``design_report_html`` takes them); ``core.progress`` hears of each section done."""
+    from core import progress
+
     cover = cover or Cover()
     title = cover_text(name) or design_title(plan)
-    doc = _Doc(_("{name}: design review").format(name=title), static=static, unit=unit)
+    doc = _Doc(_("{name}: design review").format(name=title), unit=unit)
     facts: dict = {}
-    _key_numbers(doc, plan)
-    _topology(doc, plan)
-    _bandwidth(doc, plan)
-    _cost(doc, plan)
-    _networks(doc, plan)
-    _physical(doc, plan)
-    facts["estimate"] = _performance(doc, plan, job)
-    facts["spof"], facts["availability"] = _resilience(doc, plan, resilience)
-    facts["scenario"] = _failure_scenario(doc, plan, resilience, job)
-    _comparison_reference(doc, compare_link)
-    _assumptions(doc, plan)
-    _sources(doc, plan, cover.edition)
-    contents = [t for _i, t, _b in doc.sections]
-    subtitle = [_design_line(plan), _("Contents: {sections}").format(sections=_("; ").join(contents))]
-    return doc.render(_title_page(title, subtitle, share_link, generated, _("Design review"), cover,
-                                  _executive_summary(plan, unit, facts)))
+
+    def performance(d, p):
+        facts["estimate"] = _performance(d, p, job)
+
+    def resilience_section(d, p):
+        facts["spof"], facts["availability"] = _resilience(d, p, resilience)
+
+    def scenario(d, p):
+        facts["scenario"] = _failure_scenario(d, p, resilience, job)
+
+    steps = (_key_numbers, _topology, _bandwidth, _cost, _networks, _physical, performance, resilience_section,
+             scenario, lambda d, p: _comparison_reference(d, compare_link), _assumptions,
+             lambda d, p: _sources(d, p, cover.edition))
+    for i, step in enumerate(steps):
+        step(doc, plan)
+        progress.report(i + 1, len(steps))
+    return doc, _title_page(title, [_design_line(plan)], share_link, generated, _("Design review"), cover,
+                            _executive_summary(plan, unit, facts))
 
 
 def design_report_html(plan, *, name: str, share_link: str, job: Mapping | None = None,
@@ -1025,27 +1079,63 @@ def design_report_html(plan, *, name: str, share_link: str, job: Mapping | None 
     edition by default); ``job`` the Performance page's settings; ``resilience`` the Resilience page's
     (``core.formats.resiliencelink`` values: failed elements, job size, failure rates); ``compare_link`` the
     Compare page's link when the session has a comparison."""
-    return _design_doc(plan, name=name, share_link=share_link, job=job, static=False, generated=generated, unit=unit,
-                       cover=cover, resilience=resilience, compare_link=compare_link)
+    doc, title_page = _design_parts(plan, name=name, share_link=share_link, job=job, generated=generated, unit=unit,
+                                    cover=cover, resilience=resilience, compare_link=compare_link)
+    return doc.render(title_page)
 
 
 def design_report_pdf(plan, *, name: str, share_link: str, job: Mapping | None = None,
                       generated: datetime | None = None, unit: str = "GB/s", cover: Cover | None = None,
                       resilience: Mapping | None = None, compare_link: str = "") -> bytes:
-    """The review pack of one design as an A4 PDF: the same content with static charts, printed by Chromium."""
-    html = _design_doc(plan, name=name, share_link=share_link, job=job, static=True, generated=generated, unit=unit,
-                       cover=cover, resilience=resilience, compare_link=compare_link)
-    return html_to_pdf(html)
+    """The review pack of one design as an A4 PDF: the same content with the charts as drawn SVG, printed by
+    Chromium, page numbers in the footer and in the table of contents."""
+    _PRINTER.warm()
+    doc, title_page = _design_parts(plan, name=name, share_link=share_link, job=job, generated=generated, unit=unit,
+                                    cover=cover, resilience=resilience, compare_link=compare_link)
+    return _pdf(doc, title_page)
+
+
+def design_report_files(plan, **options) -> tuple[str, bytes | None, str]:
+    """The HTML and the PDF of one design's review pack from one computation of its sections: (HTML, PDF or
+    None, why there is no PDF: Chromium missing or failing). ``options``: ``design_report_html``'s keywords.
+    ``core.progress`` hears of the sections (the first 60 %), the charts and the printing."""
+    return _files(_design_parts, plan, options)
+
+
+def _files(parts, subject, options: Mapping) -> tuple[str, bytes | None, str]:
+    """``parts(subject, **options)`` (a doc and its title page) rendered as HTML and printed as a PDF."""
+    from core import progress
+
+    _PRINTER.warm()
+    with progress.span(0.0, 0.6):
+        doc, title_page = parts(subject, **options)
+    html = doc.render(title_page)
+    try:
+        with progress.span(0.6, 1.0):
+            return html, _pdf(doc, title_page), ""
+    except (InputError, OSError, RuntimeError) as exc:  # no Chromium here: the HTML still works
+        return html, None, str(exc)
+
+
+def _pdf(doc: _Doc, title_page: str) -> bytes:
+    """``doc`` printed: its charts drawn as SVG first (the printed page then needs no script)."""
+    from core import progress
+
+    charts = _chart_images(doc.figures)
+    progress.report(1, 2)
+    pdf = html_to_pdf(doc.render(title_page, charts), footer=doc.title)
+    progress.report(2, 2)
+    return pdf
 
 
 # --- a comparison ----------------------------------------------------------------------------------------
-def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, generated: datetime | None,
-                    unit: str = "GB/s", cover: Cover | None = None) -> str:
+def _comparison_parts(comparison, *, name: str, share_link: str, generated: datetime | None = None,
+                      unit: str = "GB/s", cover: Cover | None = None) -> tuple[_Doc, str]:
     from core.figures import compare as figs
     from core.figures.keynumbers import cards_html, key_numbers
 
     title = name.strip() or _("Design comparison")
-    doc = _Doc(_("{name}: design comparison").format(name=title), static=static, unit=unit)
+    doc = _Doc(_("{name}: design comparison").format(name=title), unit=unit)
     rows, verdicts = figs.comparison_rows(comparison, unit)
     if rows:
         headers = list(rows[0])
@@ -1082,8 +1172,8 @@ def _comparison_doc(comparison, *, name: str, share_link: str, static: bool, gen
         doc.section(f"design-{i + 1}", head, body)
     subtitle = [ngettext("{count} design side by side", "{count} designs side by side", len(comparison.columns)).format(
         count=len(comparison.columns))] + [figs.design_header(i, c.name) for i, c in enumerate(comparison.columns)]
-    return doc.render(_title_page(title, subtitle, share_link, generated, _("Design comparison"), cover,
-                                  edition=False))
+    return doc, _title_page(title, subtitle, share_link, generated, _("Design comparison"), cover or Cover(),
+                            edition=False)
 
 
 def comparison_report_html(comparison, *, name: str, share_link: str, generated: datetime | None = None,
@@ -1092,15 +1182,24 @@ def comparison_report_html(comparison, *, name: str, share_link: str, generated:
     HTML file: the numbers with deltas, the BOM difference, the grouped charts, one short section per design;
     bandwidth in ``unit`` ("GB/s" or "Gb/s"); ``cover`` the customer, author and version on its cover (it has no
     catalog sources, so its edition is not shown)."""
-    return _comparison_doc(comparison, name=name, share_link=share_link, static=False, generated=generated,
-                           unit=unit, cover=cover)
+    doc, title_page = _comparison_parts(comparison, name=name, share_link=share_link, generated=generated, unit=unit,
+                                        cover=cover)
+    return doc.render(title_page)
 
 
 def comparison_report_pdf(comparison, *, name: str, share_link: str, generated: datetime | None = None,
                           unit: str = "GB/s", cover: Cover | None = None) -> bytes:
     """``comparison_report_html`` as an A4 PDF with static charts, printed by Chromium."""
-    return html_to_pdf(_comparison_doc(comparison, name=name, share_link=share_link, static=True, generated=generated,
-                                       unit=unit, cover=cover))
+    _PRINTER.warm()
+    doc, title_page = _comparison_parts(comparison, name=name, share_link=share_link, generated=generated, unit=unit,
+                                        cover=cover)
+    return _pdf(doc, title_page)
+
+
+def comparison_report_files(comparison, **options) -> tuple[str, bytes | None, str]:
+    """``comparison_report_html`` and ``_pdf`` from one computation: (HTML, PDF or None, why there is no PDF);
+    ``options``: ``comparison_report_html``'s keywords."""
+    return _files(_comparison_parts, comparison, options)
 
 
 # --- printing --------------------------------------------------------------------------------------------
@@ -1117,44 +1216,213 @@ def chromium_problem() -> str | None:
     return None
 
 
-def html_to_pdf(html: str) -> bytes:
-    """Print ``html`` (a report from this module) to an A4 PDF in headless Chromium, once its charts are drawn.
+def html_to_pdf(html: str, *, footer: str = "") -> bytes:
+    """Print ``html`` (a report from this module) to an A4 PDF in headless Chromium, once its charts are drawn;
+    every page gets ``footer`` (a title, plain text) and its number of the total in its bottom margin, and a
+    table of contents (``nav.fp-toc``) gets each section's page number.
 
-    ``InputError`` when Playwright or Chromium is missing (``chromium_problem``) or Chromium fails. Playwright's
-    sync API refuses to run in a thread with a running asyncio loop; there it runs in a worker thread."""
+    ``InputError`` when Playwright or Chromium is missing (``chromium_problem``) or Chromium fails. The browser is
+    the process's one (``_Printer``), started on first use and kept."""
     problem = chromium_problem()
     if problem:
         raise InputError(problem)
-    import asyncio
+    return _PRINTER.call(_print_page, html, footer)
 
+
+def _chart_images(figures: list[dict]) -> list[str]:
+    """Each figure of ``_Doc.figures`` drawn by Plotly as SVG markup (``Plotly.toImage``: its text escaped as XML),
+    in the process's chart page where plotly.js is loaded once (``_Printer``). ``InputError`` as
+    ``html_to_pdf``."""
+    problem = chromium_problem()
+    if problem:
+        raise InputError(problem)
+    return _PRINTER.call(_draw_charts, figures) if figures else []
+
+
+_DRAW_CHARTS = """async (figs) => { const out = [];
+  for (const f of figs) { out.push(await Plotly.toImage({data: f.data, layout: f.layout, config: {staticPlot: true}},
+                                                    {format: 'svg', width: f.width, height: f.height})); }
+  return out; }"""
+FOOTER_STYLE = "font-size:8px;color:#566573;width:100%;margin:0 12mm;display:flex;justify-content:space-between;"
+FOOTER_FONTS = '"Noto Sans CJK SC", "Noto Sans SC", sans-serif'
+
+
+def _draw_charts(printer: "_Printer", figures: list[dict]) -> list[str]:
+    page = printer.chart_page()
+    figs = [{"data": f["data"], "layout": f["layout"], "width": f["layout"]["width"], "height": f["height"]}
+            for f in figures]
+    return [unquote(url.split(",", 1)[1]) for url in page.evaluate(_DRAW_CHARTS, figs)]
+
+
+def _print_page(printer: "_Printer", html: str, footer: str) -> bytes:
+    """The printer thread's part of ``html_to_pdf``: load, wait for the charts, print, number the contents."""
+    page = printer.context().new_page()
     try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return _print(html)
-    import contextvars
-    from concurrent.futures import ThreadPoolExecutor
+        page.set_content(html, wait_until="load", timeout=RENDER_TIMEOUT_MS)
+        page.wait_for_function("window.fpRendered === true", timeout=RENDER_TIMEOUT_MS)
+        page.emulate_media(media="print")
+        template = (f'<div style=\'{FOOTER_STYLE}font-family:{FOOTER_FONTS}\'><span>{html_text(footer)}</span>'
+                    '<span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>')
+        options = {"format": "A4", "print_background": True, "prefer_css_page_size": True,
+                   "display_header_footer": True, "header_template": "<div></div>", "footer_template": template}
+        return _number_contents(page.pdf(**options))
+    finally:
+        page.close()
 
-    with ThreadPoolExecutor(max_workers=1) as pool:  # the request's language goes along (its error messages)
-        return pool.submit(contextvars.copy_context().run, _print, html).result()
+
+CONTENTS_NUMBER_PT = 11.25
+"""Type size of the contents' page numbers [pt]: the contents' 15 px."""
+CONTENTS_RGB = (27, 38, 49)
+"""Colour of the contents' page numbers: the text's #1b2631."""
 
 
-def _print(html: str) -> bytes:
-    from playwright.sync_api import Error as PlaywrightError
-    from playwright.sync_api import sync_playwright
+def _number_contents(pdf: bytes) -> bytes:
+    """``pdf`` with each contents line's page number at the right margin, in the line of its link: the first page
+    with links to places inside the document is the contents (the pack links nowhere else inside itself), and
+    Chromium gives each link its target's page. Numbered after printing, since only then are the pages known
+    (Chromium has no CSS ``target-counter``); a PDF without such links comes back as it was."""
+    import ctypes
+    import io
 
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument(pdf)
     try:
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+        for index in range(len(doc)):
+            page, lines = doc[index], []
+            at, link = ctypes.c_int(0), raw.FPDF_LINK()
+            while raw.FPDFLink_Enumerate(page.raw, ctypes.byref(at), ctypes.byref(link)):
+                dest, rect = raw.FPDFLink_GetDest(doc.raw, link), raw.FS_RECTF()
+                if dest and raw.FPDFLink_GetAnnotRect(link, ctypes.byref(rect)):
+                    lines.append((rect.bottom, rect.top, raw.FPDFDest_GetDestPageIndex(doc.raw, dest) + 1))
+            if not lines:
+                continue
+            right = page.get_width() - PAGE_MARGIN_MM / 25.4 * 72
+            for bottom, top, target in lines:
+                text = raw.FPDFPageObj_NewTextObj(doc.raw, b"Helvetica", ctypes.c_float(CONTENTS_NUMBER_PT))
+                utf16 = (str(target) + "\0").encode("utf-16-le")
+                raw.FPDFText_SetText(text, ctypes.cast(ctypes.create_string_buffer(utf16, len(utf16)),
+                                                       ctypes.POINTER(raw.FPDF_WCHAR)))
+                raw.FPDFPageObj_SetFillColor(text, *CONTENTS_RGB, 255)
+                box = [ctypes.c_float() for _i in range(4)]
+                raw.FPDFPageObj_GetBounds(text, *(ctypes.byref(b) for b in box))
+                raw.FPDFPageObj_Transform(text, 1, 0, 0, 1, right - (box[2].value - box[0].value),
+                                          bottom + (top - bottom) * 0.27)
+                raw.FPDFPage_InsertObject(page.raw, text)
+            raw.FPDFPage_GenerateContent(page.raw)
+            out = io.BytesIO()
+            doc.save(out)
+            return out.getvalue()
+        return pdf
+    finally:
+        doc.close()
+
+
+class _Printer:
+    """The process's headless Chromium, started on first use and kept (a launch and loading plotly.js take about
+    a second each): one thread of its own owns it, since Playwright's sync API is bound to the thread that
+    started it and refuses a thread with a running asyncio loop. Calls are served one at a time; a failed call
+    closes the browser, and the next starts a new one. The thread ends with the process (``close`` at exit)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._thread = None
+        self._queue = None
+        self._pw = self._browser = self._context = self._charts = None
+
+    def call(self, fn, *args):
+        """``fn(self, *args)`` on the printer's thread; its value, or ``InputError`` when Chromium fails."""
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            return self._submit(fn, *args).result()
+        except PlaywrightError as exc:
+            raise InputError(_("Chromium could not print the PDF: {problem}").format(
+                problem=" ".join(str(exc).split())[:200])) from None
+
+    def warm(self) -> None:
+        """Start the browser and load plotly.js now, not waiting for it (a report computes its sections meanwhile);
+        nothing when Chromium is missing."""
+        if chromium_problem() is None:
+            self._submit(_Printer.chart_page)
+
+    def _submit(self, fn, *args):
+        """``fn(self, *args)`` queued for the printer's thread (started when needed): its ``Future``."""
+        import queue
+        import threading
+        from concurrent.futures import Future
+
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._queue = queue.Queue()
+                self._thread = threading.Thread(target=self._loop, args=(self._queue,), name="fp-printer", daemon=True)
+                self._thread.start()
+            future: Future = Future()
+            self._queue.put((fn, args, future))
+        return future
+
+    def context(self):
+        """The browser's one context (no request leaves it but ``data:`` and ``about:``), started when needed."""
+        from playwright.sync_api import sync_playwright
+
+        if self._browser is None or not self._browser.is_connected():
+            self._stop()
+            self._pw = sync_playwright().start()
+            self._browser = self._pw.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
+            self._context = self._browser.new_context()
+            self._context.route("**/*", lambda route: route.abort() if not route.request.url.startswith(
+                ("data:", "about:")) else route.continue_())
+        return self._context
+
+    def chart_page(self):
+        """A page with plotly.js loaded, kept for drawing charts (``_draw_charts``)."""
+        from plotly.offline import get_plotlyjs
+
+        context = self.context()
+        if self._charts is None or self._charts.is_closed():
+            self._charts = context.new_page()
+            self._charts.set_content(f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>body {{ font-family: '
+                                     f'{_FONTS}; }}</style></head><body><script>{get_plotlyjs()}</script></body></html>',
+                                     wait_until="load", timeout=RENDER_TIMEOUT_MS)
+        return self._charts
+
+    def _loop(self, jobs) -> None:
+        while True:
+            item = jobs.get()
+            if item is None:
+                break
+            fn, args, future = item
             try:
-                page = browser.new_page()
-                page.route("**/*", lambda route: route.abort() if not route.request.url.startswith(("data:", "about:"))
-                           else route.continue_())
-                page.set_content(html, wait_until="load", timeout=RENDER_TIMEOUT_MS)
-                page.wait_for_function("window.fpRendered === true", timeout=RENDER_TIMEOUT_MS)
-                page.emulate_media(media="print")
-                return page.pdf(format="A4", print_background=True, prefer_css_page_size=True)
-            finally:
-                browser.close()
-    except PlaywrightError as exc:
-        raise InputError(_("Chromium could not print the PDF: {problem}").format(
-            problem=" ".join(str(exc).split())[:200])) from None
+                future.set_result(fn(self, *args))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller, which raises it
+                self._stop()
+                future.set_exception(exc)
+        self._stop()
+
+    def _stop(self) -> None:
+        for close in (getattr(self._browser, "close", None), getattr(self._pw, "stop", None)):
+            try:
+                if close is not None:
+                    close()
+            except Exception:  # noqa: BLE001 - a browser already gone
+                pass
+        self._pw = self._browser = self._context = self._charts = None
+
+    def close(self, timeout: float = RENDER_TIMEOUT_MS / 1000) -> None:
+        """End the thread and the browser (at the process's exit), waiting for a call under way: a daemon thread
+        still inside Playwright when the interpreter finalizes can crash it."""
+        with self._lock:
+            thread, jobs = self._thread, self._queue
+            self._thread = None
+        if thread is not None and thread.is_alive():
+            jobs.put(None)
+            thread.join(timeout)
+
+
+_PRINTER = _Printer()
+atexit.register(_PRINTER.close)
+# a multiprocessing child (the app's job workers) ends with os._exit, after multiprocessing's own exit hooks only
+multiprocessing.util.Finalize(None, _PRINTER.close, exitpriority=10)

@@ -1,0 +1,21 @@
+"""Tables as the pages show them (webui/tables.py): a money column is as wide as its widest value."""
+
+from __future__ import annotations
+
+from core.i18n import language, usd
+from webui.tables import CHAR_PX, MAX_FIT_PX, fitting_width, money_column
+
+
+def test_a_money_column_fits_its_widest_value_even_far_down():
+    values = [usd(1_200.0)] * 30 + [usd(79_891_412.0, exact=True)]  # the grid measures the first rows only
+    assert fitting_width(values) > fitting_width(values[:30]) + 4 * CHAR_PX
+    assert fitting_width(values) >= len(values[-1]) * CHAR_PX
+    assert money_column("total USD", values)["width"] == fitting_width(values, "total USD")
+    assert fitting_width(["x" * 500]) == MAX_FIT_PX
+
+
+def test_chinese_money_counts_wide_characters_twice():
+    with language("zh"):
+        wide = usd(79_891_412.0)
+    assert "万" in wide or "亿" in wide
+    assert fitting_width([wide]) > fitting_width([wide.replace("万", "").replace("亿", "").replace("美元", "")])
