@@ -43,8 +43,9 @@ def register(subparsers) -> None:
                       "materials, performance, resilience and the assumptions with their sources. HTML is one "
                       "self-contained file; PDF is printed by headless Chromium (A4)."))
     add_design_options(parser)
-    parser.add_argument("--format", choices=["html", "pdf"], default="html",
-                        help=_("html (default): one self-contained file; pdf: A4, needs Chromium"))
+    parser.add_argument("--format", choices=["html", "pdf"], default=None,
+                        help=_("html (default; pdf when --output ends in .pdf): one self-contained file; pdf: A4, "
+                               "needs Chromium"))
     parser.add_argument("--output", "-o", metavar="FILE", default=None,
                         help=_("write to FILE; without it HTML goes to stdout, and PDF too when stdout is not a "
                                "terminal"))
@@ -77,6 +78,8 @@ def run(args: argparse.Namespace) -> str:
 
     if args.output is not None:
         check_output(args.output)  # before the work
+    if args.format is None:  # review.pdf is a PDF, whatever else is HTML
+        args.format = "pdf" if str(args.output or "").lower().endswith(".pdf") else "html"
     design = design_from_args(args)
     p = plan(design)
     stdout = sys.stdout
