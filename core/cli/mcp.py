@@ -251,7 +251,7 @@ def _new_file(command: str, arguments: dict, parser: argparse.ArgumentParser) ->
     from core.formats.filenames import KINDS
 
     _COUNTER[0] += 1
-    fmt = arguments.get("format", parser.get_default("format"))
+    fmt = arguments.get("format") or parser.get_default("format") or "html"  # report: no format and no .pdf is HTML
     if command == "export":
         export = exports()[fmt]
         return f"{_COUNTER[0]}-{fmt}{export.suffix}", export.mime
