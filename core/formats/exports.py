@@ -35,7 +35,7 @@ class Export:
     """What it is, in English, marked for translation with ``N_`` (translate where shown)."""
 
 
-FORMAT_MODULES: tuple[str, ...] = ("slurm", "graphml", "drawio", "astrasim", "simai", "netbox", "cabling")
+FORMAT_MODULES: tuple[str, ...] = ("slurm", "graphml", "drawio", "astrasim", "simai", "netbox", "cabling", "ibsim")
 """Modules of ``core.formats`` that define ``EXPORTS`` (a tuple of ``Export``), in menu order."""
 
 

@@ -357,14 +357,26 @@ def _port_plan(plan, wiring: Wiring, role: str) -> tuple[PortLayout, int, int, i
     return layout, layout.units, 0, 1
 
 
-def _port_names(plan, wiring: Wiring) -> dict[tuple[str, str], tuple[str, ...]]:
-    """Port names by port ordinal (``core.fabric.wiring``) of each switch role's ``down`` and ``up`` ports:
-    downlinks from the first port, uplinks from ``uplink_start``."""
+def port_units(plan, wiring: Wiring) -> dict[str, tuple[PortLayout, tuple[int, ...], tuple[int, ...], int]]:
+    """Per switch role, ``(port layout, first unit of each down port, first unit of each up port, units per up
+    port)`` by port ordinal (``core.fabric.wiring``): downlinks from the first port, uplinks from
+    ``uplink_start``. Unit ``u`` is the switch's port number ``u + 1`` where a port takes one unit (the
+    InfiniBand port numbers ``ibnetdiscover`` shows)."""
     out = {}
     for role in wiring.roles:
         layout, down, up, cost = _port_plan(plan, wiring, role)
-        out[role, "down"] = _names(layout, 0, min(down, layout.units), 1)
-        out[role, "up"] = _names(layout, uplink_start(layout, down, up, cost), up, cost)
+        start = uplink_start(layout, down, up, cost)
+        out[role] = (layout, tuple(range(min(down, layout.units))), tuple(start + i * cost for i in range(up)), cost)
+    return out
+
+
+def _port_names(plan, wiring: Wiring) -> dict[tuple[str, str], tuple[str, ...]]:
+    """Port names by port ordinal (``core.fabric.wiring``) of each switch role's ``down`` and ``up`` ports
+    (``port_units``)."""
+    out = {}
+    for role, (layout, down, up, cost) in port_units(plan, wiring).items():
+        out[role, "down"] = _names(layout, 0, len(down), 1)
+        out[role, "up"] = _names(layout, up[0], len(up), cost) if up else ()
     return out
 
 
