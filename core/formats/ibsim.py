@@ -12,7 +12,7 @@ Names and ports (``core.fabric.wiring`` and ``core.physical.cabling.port_units``
 * a switch is its wiring id (``p0.leaf3``, ``p1.i2.spine0``) with as many ports as its model has units
   (``PortLayout.units``); port ordinal ``o`` of its down (up) ports is port number ``unit + 1`` of that
   ordinal's first unit, so a QM9700's node ports are 1..32 and its spine ports from 33 (``1/17/1``);
-* a NIC is an HCA named ``<node id> nic<k>`` (``node5 nic2``: NIC 2 of node 5, 0-based, as a real HCA's node
+* a NIC is an HCA named ``<node id> mlx5_<k>`` (``node5 mlx5_2``: NIC 2 of node 5, 0-based, as a real HCA's node
   description is ``<host name> <device>``), with one port per plane (port ``p + 1`` in plane ``p``).
 
 Speeds are left out: Debian's ibsim 0.10 knows no speed above FDR (its parser refuses ``4xNDR``), and without a
@@ -42,8 +42,8 @@ MAX_PORTS = 255
 
 
 def nic_name(node: str, nic: int) -> str:
-    """The HCA name of NIC ``nic`` (0-based) of server ``node`` (a wiring id): ``node5 nic2``."""
-    return f"{node} nic{nic}"
+    """The HCA name of NIC ``nic`` (0-based) of server ``node`` (a wiring id): ``node5 mlx5_2``."""
+    return f"{node} mlx5_{nic}"
 
 
 def switch_ports(plan, wiring: Wiring) -> dict[str, tuple[int, tuple[int, ...], tuple[int, ...]]]:
