@@ -370,7 +370,7 @@ def port_units(plan, wiring: Wiring) -> dict[str, tuple[PortLayout, tuple[int, .
     return out
 
 
-def _port_names(plan, wiring: Wiring) -> dict[tuple[str, str], tuple[str, ...]]:
+def port_names(plan, wiring: Wiring) -> dict[tuple[str, str], tuple[str, ...]]:
     """Port names by port ordinal (``core.fabric.wiring``) of each switch role's ``down`` and ``up`` ports
     (``port_units``)."""
     out = {}
@@ -388,7 +388,7 @@ def compute_links(plan) -> Iterator[tuple[str, str, str, str, str, int]]:
     link's port ordinals (module docstring) and the nodes' ``nic<k>/port<p>`` (NIC ``k``, plane ``p``).
     """
     wiring = Wiring.of(plan)
-    switch_ports = _port_names(plan, wiring)
+    switch_ports = port_names(plan, wiring)
     nics = plan.resolved.nics_per_node
     for plane, island in wiring.plane_islands():
         ports = {**switch_ports, ("node", "up"): tuple(f"nic{nic + 1}/port{plane + 1}" for nic in range(nics))}
