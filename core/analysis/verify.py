@@ -23,7 +23,8 @@ another rail of its scalable unit), ``wrong-leaf`` (a NIC on a leaf the plan doe
 Impact (``core.analysis.failure.what_if``, the same closed forms as ``python -m core failure``): a missing or
 miswired link is its planned link lost (a server's link: ``node<n>.nic<k>``, every port of the NIC, so with
 several planes an upper bound; a switch link: cable ``#x`` of its bundle, ``p0.leaf3-spine1#0``); a slow link is
-priced between healthy and lost by its lost share of the speed (linear, an approximation); a wrong port on the
+priced between healthy and lost by its lost share of the speed (linear, an approximation; in the total of all
+faults it counts as lost, an upper bound); a wrong port on the
 planned pair of devices and an extra link cost no bandwidth (they still break port-based configuration and the
 records). Per fault and for all faults together: GPUs cut off and degraded, bisection lost [Tb/s, one direction],
 all-reduce and all-to-all busbw of 1 GiB on the connected GPUs [GB/s]; the nodes, switches and Slurm tree
@@ -227,18 +228,22 @@ def _classify(index: _Index, ends: tuple, used: set) -> tuple[str, int | None]:
     pu, pv = _plane(u, ul), _plane(v, vl)
     if pu is not None and pv is not None and pu != pv:
         return "wrong-plane", planned
+    lower, upper = Wiring.parse(u), Wiring.parse(v)
+    nic_link = index.by_end.get((u, ul)) if lower is None and ul else None
+    if nic_link is not None and upper is not None and upper[0] == "leaf":
+        own = nic_link if nic_link not in used else planned
+        planned_leaf = Wiring.parse(index.links[nic_link].b)[3]
+        w = index.wiring
+        if index.links[nic_link].b == v:
+            return "wrong-port", own
+        if w.group_of_leaf(planned_leaf) == w.group_of_leaf(upper[3]) and \
+                w.rail_of_leaf(planned_leaf) != w.rail_of_leaf(upper[3]):
+            return "rail-swap", own
+        return "wrong-leaf", own
     if pair:
         return "wrong-port", next((p for p in free if p in pair), pair[0])
-    lower, upper = Wiring.parse(u), Wiring.parse(v)
-    if lower is None and upper is not None and upper[0] == "leaf":
-        nic_link = index.by_end.get((u, ul)) if ul else None
-        if nic_link is not None:
-            planned_leaf = Wiring.parse(index.links[nic_link].b)[3]
-            w = index.wiring
-            if w.group_of_leaf(planned_leaf) == w.group_of_leaf(upper[3]) and \
-                    w.rail_of_leaf(planned_leaf) != w.rail_of_leaf(upper[3]):
-                return "rail-swap", nic_link if nic_link not in used else planned
-        return "wrong-leaf", nic_link if nic_link is not None and nic_link not in used else planned
+    if lower is None:
+        return "wrong-leaf", planned
     if lower is not None and upper is not None:
         return ("wrong-spine" if lower[0] == "leaf" else "wrong-core"), planned
     return "wrong-device", planned
@@ -353,7 +358,8 @@ def price(index: _Index, faults: list[Fault]) -> tuple[dict, list[dict]]:
         pricer.price(frozenset({failure_spec(index, index.links[speed[0].planned])}))
     if not lost and not speed:
         return {"faults_priced": 0}, []
-    together = dict(pricer.price(lost)) if lost else dict(pricer.healthy)
+    slow = frozenset(failure_spec(index, index.links[f.planned]) for f in speed)
+    together = dict(pricer.price(lost | slow))  # a slow link counted as lost: the total is an upper bound
     unchanged = {k: v for k, v in pricer.healthy.items() if k != "bisection_tbits"}
     for fault in faults:
         spec = specs[id(fault)]
@@ -366,6 +372,7 @@ def price(index: _Index, faults: list[Fault]) -> tuple[dict, list[dict]]:
         else:
             fault.impact = dict(unchanged)
     together["faults_priced"] = len(lost) + len(speed)
+    together["slow_links_counted_as_lost"] = len(slow)
     together["healthy"] = pricer.healthy
     return together, _fix_order(pricer, faults, specs, lost)
 

@@ -1,0 +1,123 @@
+"""The as-built check against the real tools: a plan exported as an ibsim fabric file, faults injected into the
+file, Debian's ``ibsim`` simulating it and the real ``ibnetdiscover`` (under ``ibsim-run``) discovering it; the
+check must find exactly the injected faults. ``make ibsim`` installs ``ibsim-utils`` and ``infiniband-diags``
+(``make test`` depends on it); without them the test is skipped outside CI."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from core.analysis.verify import verify
+from core.design import Design
+from core.fabric.wiring import Wiring
+from core.formats.exports import export_text
+from core.formats.ibnetdiscover import read_ibnetdiscover
+from core.formats.ibsim import ibsim_command
+from core.plan import plan
+
+DESIGN = Design(gpu="H100", nodes=64)
+"""Two scalable units of 32 DGX H100: 16 rail leaves and 8 spines of QM9700, 1,024 links."""
+
+
+def _tools() -> tuple[str, str, str] | None:
+    found = [shutil.which(t) or (f"/usr/sbin/{t}" if os.path.exists(f"/usr/sbin/{t}") else None)
+             for t in ("ibsim", "ibsim-run", "ibnetdiscover")]
+    return tuple(found) if all(found) else None
+
+
+def _records(text: str) -> dict[str, list[str]]:
+    """The net file's records: header line -> its port lines."""
+    out, header = {}, None
+    for line in text.splitlines():
+        if line.startswith(("Switch", "Hca")):
+            header = line
+            out[header] = []
+        elif line.startswith("[") and header:
+            out[header].append(line)
+    return out
+
+
+def _write(records: dict[str, list[str]], path: Path) -> None:
+    path.write_text("".join(h + "\n" + "\n".join(lines) + "\n\n" for h, lines in records.items() if lines))
+
+
+def _set(records, device: str, port: int, remote: str | None, remote_port: int | None = None) -> None:
+    """Set (or with ``remote`` None remove) port ``port`` of ``device`` in the records."""
+    header = next(h for h in records if h.endswith(f'"{device}"'))
+    lines = [line for line in records[header] if not line.startswith(f"[{port}]")]
+    if remote is not None:
+        lines.append(f'[{port}]\t"{remote}"[{remote_port}]')
+    records[header] = sorted(lines, key=lambda line: int(line[1:line.index("]")]))
+
+
+def _discover(net: Path, command: str, tools, tmp_path: Path) -> str:
+    ibsim, run, ibnetdiscover = tools
+    limits = re.findall(r"-([NSP]) (\d+)", command)
+    args = [ibsim, "-s", "-n", *[x for flag, value in limits for x in (f"-{flag}", value)], str(net)]
+    log = open(tmp_path / "ibsim.log", "wb")
+    sim = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp_path)
+    try:
+        time.sleep(1.5)
+        assert sim.poll() is None, (tmp_path / "ibsim.log").read_text(errors="replace")[-2000:]
+        done = subprocess.run([run, ibnetdiscover], capture_output=True, timeout=120, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+        return done.stdout.decode()
+    finally:
+        sim.terminate()
+        sim.wait(timeout=10)
+        log.close()
+
+
+@pytest.mark.slow
+def test_ibsim_round_trip_finds_exactly_the_injected_faults(tmp_path: Path):
+    tools = _tools()
+    if tools is None:
+        if os.environ.get("CI"):
+            pytest.fail("ibsim/ibnetdiscover missing: `make ibsim` installs ibsim-utils and infiniband-diags")
+        pytest.skip("ibsim-utils / infiniband-diags not installed (make ibsim)")
+    result = plan(DESIGN)
+    text = export_text(result, "ibsim")
+    records = _records(text)
+    # faults: node3's NIC 0 and node4's NIC 0 swapped on leaf 0 (ports 4 and 5); node7's NIC 2 removed; node12's
+    # NICs 0 and 1
+    # swapped (a rail swap)
+    _set(records, "p0.leaf0", 4, "node4 mlx5_0", 1)
+    _set(records, "p0.leaf0", 5, "node3 mlx5_0", 1)
+    _set(records, "node3 mlx5_0", 1, "p0.leaf0", 5)
+    _set(records, "node4 mlx5_0", 1, "p0.leaf0", 4)
+    _set(records, "p0.leaf2", 8, None)
+    _set(records, "node7 mlx5_2", 1, None)
+    _set(records, "p0.leaf0", 13, "node12 mlx5_1", 1)
+    _set(records, "p0.leaf1", 13, "node12 mlx5_0", 1)
+    _set(records, "node12 mlx5_0", 1, "p0.leaf1", 13)
+    _set(records, "node12 mlx5_1", 1, "p0.leaf0", 13)
+    net = tmp_path / "net"
+    _write(records, net)
+    discovered = _discover(net, ibsim_command(result, Wiring.of(result)), tools, tmp_path)
+    assert '"p0.leaf0"' in discovered and "node12 mlx5_1" in discovered
+    out = verify(result, read_ibnetdiscover(discovered.encode()), skip_speed=True)
+    found = sorted((f["kind"], f["planned"]["a"] if f["planned"] else None, f["planned"]["a_port"] if f["planned"]
+                    else None) for f in (*out["missing"], *out["extra"], *out["miswired"]))
+    assert found == sorted([
+        ("wrong-port", "node3", "nic1/port1"), ("wrong-port", "node4", "nic1/port1"),
+        ("missing", "node7", "nic3/port1"),
+        ("rail-swap", "node12", "nic1/port1"), ("rail-swap", "node12", "nic2/port1"),
+    ]), found
+    assert out["coverage"]["matched_links"] == 1024 - 5
+    missing = out["missing"][0]
+    assert missing["impact"]["gpus_degraded"] == 1 and missing["failure_spec"] == "node7.nic2"
+    assert missing["impact"]["allreduce_busbw_gbytes"] < out["impact"]["healthy"]["allreduce_busbw_gbytes"]
+    # node12 lost two NICs to the swap: the slowest rank, so moving one of its cables back gives the most
+    # all-reduce busbw back; node7's missing cable then only gives bisection back; the wrong ports cost nothing
+    by_id = {f["id"]: f for f in (*out["missing"], *out["miswired"])}
+    first, second, third = (by_id[fix["fault"]] for fix in out["fixes"][:3])
+    assert {first["kind"], second["kind"]} == {"rail-swap"} and third["kind"] == "missing"
+    assert out["fixes"][0]["allreduce_busbw_back_gbytes"] > 0 and out["fixes"][2]["bisection_back_tbits"] > 0
+    assert [by_id[fix["fault"]]["kind"] for fix in out["fixes"][3:]] == ["wrong-port", "wrong-port"]
