@@ -98,6 +98,14 @@ def test_ibsim_round_trip_finds_exactly_the_injected_faults(tmp_path: Path):
     _set(records, "p0.leaf1", 13, "node12 mlx5_0", 1)
     _set(records, "node12 mlx5_0", 1, "p0.leaf1", 13)
     _set(records, "node12 mlx5_1", 1, "p0.leaf0", 13)
+    # leaf 2's first uplink (port 33, to spine 0's port 9) and leaf 3's fifth (port 37, to spine 1's port 13) swap
+    # their spine ends (each leaf on the wrong spine); a host the plan does not have on node7's freed leaf port
+    _set(records, "p0.leaf2", 33, "p0.spine1", 13)
+    _set(records, "p0.spine1", 13, "p0.leaf2", 33)
+    _set(records, "p0.leaf3", 37, "p0.spine0", 9)
+    _set(records, "p0.spine0", 9, "p0.leaf3", 37)
+    _set(records, "p0.leaf2", 8, "stray mlx5_0", 1)
+    records['Hca\t1 "stray mlx5_0"'] = ['[1]\t"p0.leaf2"[8]']
     net = tmp_path / "net"
     _write(records, net)
     discovered = _discover(net, ibsim_command(result, Wiring.of(result)), tools, tmp_path)
@@ -109,15 +117,53 @@ def test_ibsim_round_trip_finds_exactly_the_injected_faults(tmp_path: Path):
         ("wrong-port", "node3", "nic1/port1"), ("wrong-port", "node4", "nic1/port1"),
         ("missing", "node7", "nic3/port1"),
         ("rail-swap", "node12", "nic1/port1"), ("rail-swap", "node12", "nic2/port1"),
+        ("wrong-spine", "p0.leaf2", "1/17/1"), ("wrong-spine", "p0.leaf3", "1/19/1"), ("extra", None, None),
     ]), found
-    assert out["coverage"]["matched_links"] == 1024 - 5
+    assert out["coverage"]["matched_links"] == 1024 - 7 and out["coverage"]["unknown_device_names"] == ["stray"]
+    extra = out["extra"][0]["found"]
+    assert {(extra["a"], extra["a_port"]), (extra["b"], extra["b_port"])} == {("p0.leaf2", "8"), ("stray", "nic1/port1")}
+    specs = sorted(f["failure_spec"] for f in out["miswired"] if f["kind"] == "wrong-spine")
+    assert specs == ["p0.leaf2-spine0#0", "p0.leaf3-spine1#0"]
     missing = out["missing"][0]
     assert missing["impact"]["gpus_degraded"] == 1 and missing["failure_spec"] == "node7.nic2"
     assert missing["impact"]["allreduce_busbw_gbytes"] < out["impact"]["healthy"]["allreduce_busbw_gbytes"]
     # node12 lost two NICs to the swap: the slowest rank, so moving one of its cables back gives the most
     # all-reduce busbw back; node7's missing cable then only gives bisection back; the wrong ports cost nothing
-    by_id = {f["id"]: f for f in (*out["missing"], *out["miswired"])}
-    first, second, third = (by_id[fix["fault"]] for fix in out["fixes"][:3])
-    assert {first["kind"], second["kind"]} == {"rail-swap"} and third["kind"] == "missing"
+    by_id = {f["id"]: f for f in (*out["missing"], *out["miswired"], *out["extra"])}
+    first, second = (by_id[fix["fault"]] for fix in out["fixes"][:2])
+    assert {first["kind"], second["kind"]} == {"rail-swap"}
     assert out["fixes"][0]["allreduce_busbw_back_gbytes"] > 0 and out["fixes"][2]["bisection_back_tbits"] > 0
-    assert [by_id[fix["fault"]]["kind"] for fix in out["fixes"][3:]] == ["wrong-port", "wrong-port"]
+    kinds = [by_id[fix["fault"]]["kind"] for fix in out["fixes"]]
+    assert sorted(kinds[2:5]) == ["missing", "wrong-spine", "wrong-spine"]
+    assert sorted(kinds[5:]) == ["extra", "wrong-port", "wrong-port"]
+
+
+@pytest.mark.slow
+def test_opensm_routes_the_exported_plan_as_a_fat_tree(tmp_path: Path):
+    """OpenSM's fat-tree routing engine (``-R ftree``) on the simulated fabric of the plan: it configures its
+    tables on every switch (it falls back to min-hop on a fabric it cannot read as a fat tree)."""
+    tools, opensm = _tools(), shutil.which("opensm") or ("/usr/sbin/opensm" if os.path.exists("/usr/sbin/opensm")
+                                                         else None)
+    if tools is None or opensm is None:
+        if os.environ.get("CI"):
+            pytest.fail("ibsim/opensm missing: `make ibsim` installs ibsim-utils, infiniband-diags and opensm")
+        pytest.skip("ibsim-utils / opensm not installed (make ibsim)")
+    result = plan(DESIGN)
+    net = tmp_path / "net"
+    net.write_text(export_text(result, "ibsim"))
+    limits = re.findall(r"-([NSP]) (\d+)", ibsim_command(result, Wiring.of(result)))
+    with open(tmp_path / "ibsim.log", "wb") as log:
+        sim = subprocess.Popen([tools[0], "-s", "-n", *[x for f, v in limits for x in (f"-{f}", v)], str(net)],
+                               stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp_path)
+        try:
+            time.sleep(1.5)
+            env = {**os.environ, "OSM_CACHE_DIR": str(tmp_path)}
+            done = subprocess.run([tools[1], opensm, "-f", str(tmp_path / "opensm.log"), "-R", "ftree", "-o"],
+                                  capture_output=True, timeout=120, cwd=tmp_path, env=env)
+        finally:
+            sim.terminate()
+            sim.wait(timeout=10)
+    text = (tmp_path / "opensm.log").read_text(errors="replace")
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    assert "ftree tables configured on all switches" in text, text[-3000:]
+    assert "FatTree rank (roots to leaf switches): 2" in text
