@@ -156,7 +156,7 @@ def test_netbox_edits_are_found_with_their_kinds(small):
     lines = export_text(small, "netbox-cables").splitlines()
     header, rows = lines[0], lines[1:]
     cols = header.split(",")
-    b_dev, b_port = cols.index("side_b_device"), cols.index("side_b_name")
+    b_dev = cols.index("side_b_device")
     edited = [row.split(",") for row in rows]
     edited[0][-1] = "compute node-leaf 200G"  # gpu001 nic1: a slow link
     del edited[1]  # gpu001 nic2: missing
@@ -217,6 +217,8 @@ def test_cli_json_csv_table_and_errors(capsys, tmp_path, small):
     code, out, err = run_cli(capsys, *base, "--format", "json")
     data = json.loads(out)
     assert code == 0 and [f["kind"] for f in data["missing"]] == ["missing"] and data["fixes"][0]["action"] == "connect"
+    where = data["missing"][0]["where"]
+    assert where["slurm_switches"] == ["su001"] and where["slurm_blocks"] == ["block001"] and where["nic"] == 1
     code, out, _err = run_cli(capsys, *base, "--format", "csv")
     rows = out.splitlines()
     assert code == 0 and rows[0].startswith("id,kind,planned_a") and len(rows) == 2 and ",missing," in rows[1]

@@ -1,6 +1,7 @@
 """Check the as-built compute fabric against the plan, and price every fault with the failure analysis.
 
-``verify(plan, found, mapping)`` takes the links an as-built reader found (``core.formats.asbuilt.FoundLink``:
+``verify(plan, found, mapping)`` takes the links an as-built reader found (``core.formats.asbuilt.FoundLink``, read
+through its fields only, as this layer imports nothing of the formats':
 ``ibnetdiscover``, LLDP JSON, the NetBox cables CSV) and returns a ``Verification``: which planned links were
 found as planned (``matched``), which were not (``missing``), which found links the plan does not have
 (``extra``), and which found links took a planned link's place the wrong way (``miswired``, each with its planned
@@ -45,7 +46,6 @@ from core.errors import InputError
 from core.fabric.families import CLOS
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
-from core.formats.asbuilt import FoundEnd, FoundLink
 from core.i18n import N_, _
 from core.physical.cabling import port_names, port_units, position_of
 from core.plan import Plan
@@ -121,7 +121,7 @@ class _Index:
         lookup.update({namer.vertex(i).casefold(): i for i in ids})
         return _Index(plan, wiring, links, by_end, pairs, number_to_label, labels, lookup, namer)
 
-    def device(self, found: FoundEnd, mapping: dict) -> tuple[str | None, int | None]:
+    def device(self, found: tuple, mapping: dict) -> tuple[str | None, int | None]:
         """``(device id, NIC index from the mapping or None)`` of a found end; ``(None, None)`` when unknown."""
         for key in (f"{found.device} {found.hca}".casefold() if found.hca else None, found.device.casefold(),
                     f"0x{found.guid}" if found.guid else None):
@@ -133,7 +133,7 @@ class _Index:
                 return self.names.get(mapped.casefold()), None
         return self.names.get(found.device.casefold()), None
 
-    def label(self, device: str, found: FoundEnd, nic: int | None) -> str | None:
+    def label(self, device: str, found: tuple, nic: int | None) -> str | None:
         """The planned port label of a found end on ``device``; None when it names no port of the plan (a server's
         NIC the tool does not name: found from the link's other end)."""
         role = Wiring.parse(device)
@@ -155,7 +155,7 @@ class Fault:
 
     kind: str
     planned: int | None
-    found: FoundLink | None
+    found: tuple | None
     ends: tuple = ()
     """The found link's resolved ends ``((device id or None, label or None), ...)``."""
     impact: dict = field(default_factory=dict)
@@ -189,7 +189,7 @@ def _rank(device: str | None) -> int:
     return _RANK[role[0]] if role else 0
 
 
-def _resolve(index: _Index, link: FoundLink, mapping: dict) -> tuple:
+def _resolve(index: _Index, link: tuple, mapping: dict) -> tuple:
     """The found link's ends as ``((device id, port label), ...)``, the lower end first (a server, then a leaf,
     spine, core); ``None`` where a device or port is not the plan's. A server's NIC the tool does not name is the
     one the plan cables to the switch end's port."""
@@ -249,7 +249,7 @@ def _classify(index: _Index, ends: tuple, used: set) -> tuple[str, int | None]:
     return "wrong-device", planned
 
 
-def diff(index: _Index, found: list[FoundLink], mapping: dict, skip_speed: bool = False):
+def diff(index: _Index, found: list[tuple], mapping: dict, skip_speed: bool = False):
     """``(matched planned indices, faults, unknown device names)`` of ``found`` against the plan."""
     used: set = set()
     matched, faults, pending = [], [], []
@@ -281,7 +281,7 @@ def diff(index: _Index, found: list[FoundLink], mapping: dict, skip_speed: bool 
     return matched, faults, sorted(unknown)
 
 
-def _resolve_raw(index: _Index, link: FoundLink, mapping: dict) -> list:
+def _resolve_raw(index: _Index, link: tuple, mapping: dict) -> list:
     """The found link's ends as resolved devices in the file's order (for naming unknown devices)."""
     return [index.device(end, mapping) for end in (link.a, link.b)]
 
@@ -436,21 +436,6 @@ def affected_nodes(index: _Index, fault: Fault) -> list[int]:
     return sorted(nodes)
 
 
-def _slurm_maps(plan: Plan, naming: NamingScheme | None) -> tuple[dict, dict]:
-    """``(node name -> Slurm tree switch, node name -> Slurm block)`` (empty where the export has none)."""
-    from core.formats.slurm import slurm_blocks, slurm_tree
-
-    switch_of, block_of = {}, {}
-    try:
-        for switch in slurm_tree(plan, naming).switches:
-            switch_of.update(dict.fromkeys(switch.nodes, switch.name))
-        for name, nodes in slurm_blocks(plan, naming).blocks:
-            block_of.update(dict.fromkeys(nodes, name))
-    except (InputError, ValueError):  # a design without a tree or blocks: nothing to name
-        pass
-    return switch_of, block_of
-
-
 def _where(index: _Index, fault: Fault, slurm: tuple[dict, dict]) -> dict:
     """Where a fault is: switches, racks, rail (NIC), nodes affected and their Slurm tree switches and blocks."""
     devices = _devices(index, fault)
@@ -491,25 +476,27 @@ def _planned_json(index: _Index, p: int | None) -> dict | None:
             "speed_gbps": link.speed_gbps, "plane": link.plane}
 
 
-def _found_json(link: FoundLink | None) -> dict | None:
+def _found_json(link: tuple | None) -> dict | None:
     if link is None:
         return None
     return {"a": link.a.device, "a_port": link.a.port, "b": link.b.device, "b_port": link.b.port,
             "speed_gbps": link.speed_gbps, "width": link.width, "line": link.line}
 
 
-def verify(plan: Plan, found: list[FoundLink], mapping: dict | None = None, naming: NamingScheme | None = None,
-           skip_speed: bool = False) -> dict:
+def verify(plan: Plan, found: list[tuple], mapping: dict | None = None, naming: NamingScheme | None = None,
+           skip_speed: bool = False, slurm: tuple[dict, dict] | None = None) -> dict:
     """The as-built check of ``found`` against ``plan`` with its impact (module docstring), as JSON-ready data.
 
     Keys: ``matched`` (count and the share of the plan), ``missing``, ``extra``, ``miswired`` (lists of faults:
     ``kind``, ``planned`` and ``found`` ends, ``impact``, ``where``), ``impact`` (all faults together, with the
     healthy figures), ``fixes`` (the ranked fix list), ``summary`` (per rack, leaf, rail), ``coverage`` and
-    ``notes``. Bandwidths: busbw [GB/s], bisection [Tb/s, one direction], speeds [Gb/s per direction]."""
+    ``notes``. Bandwidths: busbw [GB/s], bisection [Tb/s, one direction], speeds [Gb/s per direction].
+    ``slurm``: ``(node name -> Slurm tree switch, node name -> block)`` (``core.formats.slurm.node_groups``) to
+    name the Slurm switches and blocks a fault touches."""
     index = _Index.of(plan, naming)
     matched, faults, unknown = diff(index, found, mapping or {}, skip_speed)
     together, fixes = price(index, faults)
-    slurm = _slurm_maps(plan, naming)
+    slurm = slurm or ({}, {})
     rows = []
     for number, fault in enumerate(faults):
         rows.append({"id": number, "kind": fault.kind, "planned": _planned_json(index, fault.planned),

@@ -176,7 +176,10 @@ def run(args: argparse.Namespace) -> str:
     result = plan(design)
     naming = naming_from_args(args, result)
     mapping = read_mapping(read_file(args.mapping, MAX_MAPPING_BYTES)) if args.mapping else {}
-    out = verify(result, found_links(args), mapping, naming, skip_speed=args.skip_speed)
+    from core.formats.slurm import node_groups
+
+    out = verify(result, found_links(args), mapping, naming, skip_speed=args.skip_speed,
+                 slurm=node_groups(result, naming))
     if args.format == "json":
         return to_json(out) + "\n"
     if args.format == "csv":

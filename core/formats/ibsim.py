@@ -28,7 +28,6 @@ from __future__ import annotations
 from typing import TextIO
 
 from core.errors import InputError
-from core.fabric.families import CLOS
 from core.fabric.naming import NamingScheme
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export
@@ -53,12 +52,10 @@ def switch_ports(plan, wiring: Wiring) -> dict[str, tuple[int, tuple[int, ...], 
 
 
 def check_size(plan) -> Wiring:
-    """The wiring of ``plan`` if ibsim can hold it; ``InputError`` for another topology family, more than
-    ``MAX_SWITCHES`` switches or a switch of more than ``MAX_PORTS`` ports."""
+    """The wiring of ``plan`` if ibsim can hold it; ``InputError`` for more than ``MAX_SWITCHES`` switches or a
+    switch of more than ``MAX_PORTS`` ports. Any topology family: a link's ends are its class's port sides
+    (``class_ends``; a Dragonfly+ global link joins two spines' up ports)."""
     wiring = Wiring.of(plan)
-    if plan.fabric.family != CLOS:
-        raise InputError(_("the ibsim export covers folded-Clos fabrics; this design is a {family}").format(
-            family=plan.fabric.family))
     switches = sum(1 for _s in wiring.all_switch_ids())
     if switches > MAX_SWITCHES:
         raise InputError(_("ibsim holds at most {limit} switches and this design has {count}; export a smaller "
@@ -90,14 +87,14 @@ def write_ibsim(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
     hca_lines: dict[str, list[str]] = {}
     for plane, island in wiring.plane_islands():
         for kind, a, a_port, b, b_port, _speed in wiring.links(plane, island):
-            lower, upper = kind.split("-")
-            b_number = ports[upper][1][b_port]
+            (lower, a_side), (upper, b_side) = wiring.class_ends(kind)
+            b_number = ports[upper][1 if b_side == "down" else 2][b_port]
             if lower == "node":
                 hca = nic_name(a, a_port)
                 hca_lines.setdefault(hca, []).append(f'[{plane + 1}]\t"{b}"[{b_number}]')
                 switch_lines[b].append(f'[{b_number}]\t"{hca}"[{plane + 1}]')
                 continue
-            a_number = ports[lower][2][a_port]
+            a_number = ports[lower][1 if a_side == "down" else 2][a_port]
             switch_lines[a].append(f'[{a_number}]\t"{b}"[{b_number}]')
             switch_lines[b].append(f'[{b_number}]\t"{a}"[{a_number}]')
     resolved = plan.resolved
