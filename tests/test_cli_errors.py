@@ -20,7 +20,8 @@ import pytest
 from core.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = {"--fail": "leaf:1", "--set": "nodes=1,2", "--stages": "16,32"}
+EXAMPLES = {"--fail": "leaf:1", "--set": "nodes=1,2", "--stages": "16,32",
+            "--ibnetdiscover": str(Path(__file__).parent / "golden" / "asbuilt" / "h100-64gpus.net")}
 """A valid value of each required option that has no choices (a new one must be added here, see below)."""
 SMALL = ["--gpus", "64"]
 FAST = {"--oversubscription-grid": ["1"], "--single-model": [], "--fabric": ["infiniband"], "--max-tiers": ["1"],
@@ -52,6 +53,10 @@ def _base(sub: argparse.ArgumentParser) -> list[str]:
             argv += [flag, list(action.choices)[0]]
         else:
             assert flag in EXAMPLES, f"give {flag} a valid example value in EXAMPLES"
+            argv += [flag, EXAMPLES[flag]]
+    for group in sub._mutually_exclusive_groups:  # one of them required: its first option
+        if group.required:
+            flag = group._group_actions[0].option_strings[0]
             argv += [flag, EXAMPLES[flag]]
     options = _options(sub)
     for flag, values in FAST.items():

@@ -232,3 +232,13 @@ def test_cli_json_csv_table_and_errors(capsys, tmp_path, small):
     assert code == 2 and len(err.strip().splitlines()) == 1 and len(err) < 400
     code, out, err = run_cli(capsys, *base[:-1], str(tmp_path / "none"))
     assert code == 2 and "cannot read" in err
+
+
+def test_golden_ibsim_file_is_the_export_and_matches():
+    """``tests/golden/asbuilt/h100-64gpus.net`` (the CLI tests' as-built file) is today's export of 64 H100 GPUs."""
+    from pathlib import Path
+
+    golden = (Path(__file__).parent / "golden" / "asbuilt" / "h100-64gpus.net").read_text()
+    result = plan(Design(gpu="H100", gpus=64))
+    assert export_text(result, "ibsim") == golden
+    assert verify(result, read_ibnetdiscover(golden.encode()))["matched"] == 64
