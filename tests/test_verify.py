@@ -49,7 +49,7 @@ def small():
 
 
 def _kinds(out: dict) -> list[tuple]:
-    return sorted((f["kind"], (f["planned"] or {}).get("a"), (f["planned"] or {}).get("a_port"))
+    return sorted((f["kind"], (f["planned"] or {}).get("a") or "", (f["planned"] or {}).get("a_port") or "")
                   for f in (*out["missing"], *out["extra"], *out["miswired"]))
 
 
@@ -242,3 +242,49 @@ def test_golden_ibsim_file_is_the_export_and_matches():
     result = plan(Design(gpu="H100", gpus=64))
     assert export_text(result, "ibsim") == golden
     assert verify(result, read_ibnetdiscover(golden.encode()))["matched"] == 64
+
+
+def _lldp_outputs(result, faults=()) -> dict:
+    """Each switch's ``lldpctl -f json`` output of ``result``'s compute fabric (the several-interface form: a list
+    of one-key objects), with ``faults`` (``{(switch name, port): (neighbour, neighbour port) or None}``)."""
+    from core.fabric.naming import Namer
+
+    namer = Namer.of(result)
+    seen: dict[str, dict] = {}
+    for _kind, a, a_port, z, z_port, _speed in compute_links(result):
+        for local, port, remote, remote_port in ((z, z_port, a, a_port), (a, a_port, z, z_port)):
+            if Wiring.parse(local):
+                seen.setdefault(namer.vertex(local), {})[port] = (namer.vertex(remote), remote_port)
+    for (switch, port), neighbour in dict(faults).items():
+        if neighbour is None:
+            seen[switch].pop(port)
+        else:
+            seen[switch][port] = neighbour
+    return {switch: {"lldp": {"interface": [
+        {port: {"via": "LLDP", "chassis": {name: {"id": {"type": "mac", "value": "00:00:00:00:00:01"}}},
+                "port": {"id": {"type": "ifname", "value": remote_port}, "descr": remote_port, "ttl": "120"}}}
+        for port, (name, remote_port) in ports.items()]}} for switch, ports in seen.items()}
+
+
+def test_lldp_from_an_ethernet_plan_with_injected_faults():
+    eth = plan(Design(gpu="H100", nodes=64, fabric="ethernet", switch="SN5600", port_speed_gbps=400))
+    clean = _lldp_outputs(eth)
+    assert verify(eth, lldp.read_lldp(json.dumps(clean).encode()))["coverage"]["matched_share"] == 1.0
+    leaf = clean["leaf001"]["lldp"]["interface"]
+    first, second = (next(iter(x.items())) for x in leaf[:2])
+    uplink = next(port for x in leaf for port, entry in x.items()
+                  if next(iter(entry["chassis"])).startswith("spine"))
+    def neighbour(entry):
+        return next(iter(entry["chassis"])), entry["port"]["id"]["value"]
+
+    faults = {("leaf001", first[0]): neighbour(second[1]), ("leaf001", second[0]): neighbour(first[1]),
+              ("leaf001", uplink): None}  # two NIC cables swapped on their leaf; an uplink pulled at both ends
+    spine_side = next((s, p) for s, out in clean.items() if s.startswith("spine") for x in out["lldp"]["interface"]
+                      for p, e in x.items() if next(iter(e["chassis"])) == "leaf001" and
+                      e["port"]["id"]["value"] == uplink)
+    faults[spine_side] = None
+    out = verify(eth, lldp.read_lldp(json.dumps(_lldp_outputs(eth, faults)).encode()))
+    kinds = _kinds(out)
+    assert [k for k, *_rest in kinds] == ["missing", "wrong-port", "wrong-port"], kinds
+    assert out["missing"][0]["planned"]["a_name"] == "leaf001" and "-spine" in out["missing"][0]["failure_spec"]
+    assert {f["planned"]["a_name"] for f in out["miswired"]} == {neighbour(first[1])[0], neighbour(second[1])[0]}
