@@ -36,6 +36,8 @@ by GPUs reconnected, then all-reduce busbw back, then all-to-all busbw, then bis
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -58,6 +60,11 @@ KINDS = {"missing": N_("missing link"), "extra": N_("extra link"), "wrong-port":
 """Fault kinds (module docstring) -> English label marked for translation."""
 MAX_RANKED = 48
 """Most faults re-priced one by one for the fix order (each one what-if on the all-faults state)."""
+CSV_COLUMNS = ("id", "kind", "planned_a", "planned_a_port", "planned_b", "planned_b_port", "planned_speed_gbps",
+               "found_a", "found_a_port", "found_b", "found_b_port", "found_speed_gbps", "found_line",
+               "gpus_cut_off", "gpus_degraded", "bisection_lost_tbits", "allreduce_busbw_gbytes",
+               "alltoall_busbw_gbytes", "fix_rank", "fix_action", "switches", "racks", "slurm_switches", "slurm_blocks")
+"""Columns of ``--format csv``: a fault's planned and found ends, its impact and where it is."""
 _NIC_PORT = re.compile(r"^nic(\d+)/port(\d+)$", re.IGNORECASE)
 _ANY_NIC = re.compile(r"^\?/port(\d+)$")
 _MAPPED_NIC = re.compile(r"^(.+?)\s+nic(\d+)$", re.IGNORECASE)
@@ -523,3 +530,29 @@ def verify(plan: Plan, found: list[tuple], mapping: dict | None = None, naming: 
             "miswired": by_kind("miswired"), "impact": together, "fixes": fixes,
             "summary": {**summary(rows), "by_kind": dict(Counter(r["kind"] for r in rows))},
             "coverage": coverage, "notes": notes}
+
+
+def faults_csv(out: dict) -> str:
+    """``verify``'s faults as CSV: one row per fault (``CSV_COLUMNS``), in fix order (found names a spreadsheet would
+    read as a formula are quoted, ``_cell``)."""
+    faults = {f["id"]: f for f in (*out["missing"], *out["extra"], *out["miswired"])}
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for fix in out["fixes"] or [{"fault": i, "rank": "", "action": ""} for i in faults]:
+        fault = faults[fix["fault"]]
+        p, f, impact, where = fault["planned"] or {}, fault["found"] or {}, fault["impact"], fault["where"]
+        writer.writerow([fault["id"], fault["kind"], p.get("a_name"), p.get("a_port"), p.get("b_name"),
+                         p.get("b_port"), p.get("speed_gbps"), *(_cell(f.get(k)) for k in ("a", "a_port", "b", "b_port")),
+                         f.get("speed_gbps"), f.get("line"), impact.get("gpus_cut_off"), impact.get("gpus_degraded"),
+                         impact.get("bisection_lost_tbits"), impact.get("allreduce_busbw_gbytes"),
+                         impact.get("alltoall_busbw_gbytes"), fix["rank"], fix["action"], " ".join(where["switches"]),
+                         " ".join(where["racks"]), " ".join(where["slurm_switches"]), " ".join(where["slurm_blocks"])])
+    return buffer.getvalue()
+
+
+def _cell(value):
+    """A found name as a CSV cell: a leading ``= + - @`` is quoted with ``'`` so a spreadsheet never runs it."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):
+        return "'" + value
+    return value

@@ -11,8 +11,6 @@ per fault) or ``table`` (a summary in the ``--lang`` language).
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.cli.export import add_naming_options, naming_from_args
@@ -21,13 +19,6 @@ from core.i18n import _
 
 SHOWN_FAULTS = 40
 """Faults the table lists (every fault is in the JSON and CSV)."""
-CSV_COLUMNS = ("id", "kind", "planned_a", "planned_a_port", "planned_b", "planned_b_port", "planned_speed_gbps",
-               "found_a", "found_a_port", "found_b", "found_b_port", "found_speed_gbps", "found_line",
-               "gpus_cut_off", "gpus_degraded", "bisection_lost_tbits", "allreduce_busbw_gbytes",
-               "alltoall_busbw_gbytes", "fix_rank", "fix_action", "switches", "racks", "slurm_switches", "slurm_blocks")
-"""Columns of ``--format csv``: a fault's planned and found ends, its impact and where it is."""
-
-
 def register(subparsers) -> None:
     """Add the ``verify`` sub-command."""
     parser = subparsers.add_parser(
@@ -140,31 +131,6 @@ def render_table(out: dict) -> str:
     return "\n".join(lines + out["notes"]) + "\n"
 
 
-def render_csv(out: dict) -> str:
-    """One row per fault (``CSV_COLUMNS``), in fix order."""
-    faults = {f["id"]: f for f in (*out["missing"], *out["extra"], *out["miswired"])}
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for fix in out["fixes"] or [{"fault": i, "rank": "", "action": ""} for i in faults]:
-        fault = faults[fix["fault"]]
-        p, f, impact, where = fault["planned"] or {}, fault["found"] or {}, fault["impact"], fault["where"]
-        writer.writerow([fault["id"], fault["kind"], p.get("a_name"), p.get("a_port"), p.get("b_name"),
-                         p.get("b_port"), p.get("speed_gbps"), *(_cell(f.get(k)) for k in ("a", "a_port", "b", "b_port")),
-                         f.get("speed_gbps"), f.get("line"), impact.get("gpus_cut_off"), impact.get("gpus_degraded"),
-                         impact.get("bisection_lost_tbits"), impact.get("allreduce_busbw_gbytes"),
-                         impact.get("alltoall_busbw_gbytes"), fix["rank"], fix["action"], " ".join(where["switches"]),
-                         " ".join(where["racks"]), " ".join(where["slurm_switches"]), " ".join(where["slurm_blocks"])])
-    return buffer.getvalue()
-
-
-def _cell(value):
-    """A found name as a CSV cell: a leading ``= + - @`` is quoted with ``'`` so a spreadsheet never runs it."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@"):
-        return "'" + value
-    return value
-
-
 def run(args: argparse.Namespace) -> str:
     """Plan the design, read the as-built file and print the check."""
     from core.analysis.verify import verify
@@ -183,5 +149,7 @@ def run(args: argparse.Namespace) -> str:
     if args.format == "json":
         return to_json(out) + "\n"
     if args.format == "csv":
-        return render_csv(out)
+        from core.analysis.verify import faults_csv
+
+        return faults_csv(out)
     return render_table(out)
