@@ -172,6 +172,10 @@ def test_netbox_edits_are_found_with_their_kinds(small):
     lost = next(f for f in out["missing"])["impact"]["allreduce_busbw_gbytes"]
     assert lost < slow["impact"]["allreduce_busbw_gbytes"] < healthy  # half the speed: between lost and healthy
     assert slow["found"]["speed_gbps"] == 200 and out["impact"]["slow_links_counted_as_lost"] == 1
+    spine = next(f for f in out["miswired"] if f["kind"] == "wrong-spine")["impact"]["busiest_link"]
+    assert spine["tier"] == "leaf_spine" and spine["utilisation"] > spine["healthy_utilisation"]
+    assert out["missing"][0]["impact"]["busiest_link"]["utilisation"] == 2 * out["missing"][0]["impact"][
+        "busiest_link"]["healthy_utilisation"]  # PXN: another NIC carries the lost one's share too
     assert set(out["summary"]["per_rail"]) == {"nic1", "nic2"} and out["summary"]["by_kind"]["wrong-spine"] >= 1
     assert all(k in KINDS for k in out["summary"]["by_kind"])
 

@@ -28,7 +28,8 @@ priced between healthy and lost by its lost share of the speed (linear, an appro
 faults it counts as lost, an upper bound); a wrong port on the
 planned pair of devices and an extra link cost no bandwidth (they still break port-based configuration and the
 records). Per fault and for all faults together: GPUs cut off and degraded, bisection lost [Tb/s, one direction],
-all-reduce and all-to-all busbw of 1 GiB on the connected GPUs [GB/s]; the nodes, switches and Slurm tree
+all-reduce and all-to-all busbw of 1 GiB on the connected GPUs [GB/s], the busiest link left under the load
+analysis's ring all-reduce (``busiest_link``: utilisation, above 1 overloaded); the nodes, switches and Slurm tree
 switches and blocks affected; and the fix order: each priced fault fixed alone from the all-faults state, ranked
 by GPUs reconnected, then all-reduce busbw back, then all-to-all busbw, then bisection back (at most
 ``MAX_RANKED`` faults re-priced; the rest follow by their own impact).
@@ -38,13 +39,14 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from core.analysis.failure import what_if
-from core.errors import InputError
+from core.errors import DesignError, InputError
 from core.fabric.families import CLOS
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
@@ -63,7 +65,8 @@ MAX_RANKED = 48
 CSV_COLUMNS = ("id", "kind", "planned_a", "planned_a_port", "planned_b", "planned_b_port", "planned_speed_gbps",
                "found_a", "found_a_port", "found_b", "found_b_port", "found_speed_gbps", "found_line",
                "gpus_cut_off", "gpus_degraded", "bisection_lost_tbits", "allreduce_busbw_gbytes",
-               "alltoall_busbw_gbytes", "fix_rank", "fix_action", "switches", "racks", "slurm_switches", "slurm_blocks")
+               "alltoall_busbw_gbytes", "busiest_link_tier", "busiest_link_utilisation", "fix_rank", "fix_action",
+               "switches", "racks", "slurm_switches", "slurm_blocks")
 """Columns of ``--format csv``: a fault's planned and found ends, its impact and where it is."""
 _NIC_PORT = re.compile(r"^nic(\d+)/port(\d+)$", re.IGNORECASE)
 _ANY_NIC = re.compile(r"^\?/port(\d+)$")
@@ -355,6 +358,49 @@ def _spec_of(index: _Index, fault: Fault) -> str | None:
     return failure_spec(index, index.links[fault.planned])
 
 
+def healthy_loads(plan: Plan) -> dict[str, float]:
+    """Per tier, the busiest up link's utilisation (offered load / capacity) of the load analysis's ring all-reduce,
+    rail-aligned, under adaptive routing (``core.analysis.load.link_load``, its defaults); empty when it does not
+    apply (one GPU, a design it refuses)."""
+    from core.analysis.load import link_load
+
+    try:
+        result = link_load(plan, "ring", "rail")
+    except (InputError, DesignError):
+        return {}
+    return {row.tier: row.ar_max for row in result.tiers if row.direction == "up"}
+
+
+def busiest_link(index: _Index, specs: frozenset, loads: dict[str, float]) -> dict | None:
+    """The busiest link the lost links ``specs`` leave, from the healthy ``loads`` (``healthy_loads``): a switch
+    spreads its traffic over its live uplinks (adaptive routing, as the load analysis), so ``k`` of ``n`` uplinks
+    lost carry ``n / (n - k)`` times the load; a NIC lost sends its GPU's share over NVLink to one other NIC
+    (PXN, as the failure analysis), ``m`` lost of ``c`` NICs ``1 + ceil(m / (c - m))`` times. ``{"tier",
+    "utilisation", "healthy_utilisation"}`` of the worst, or None (no loads, or every uplink lost: cut off)."""
+    w, lost_nics, lost_up = index.wiring, Counter(), Counter()
+    for spec in specs:
+        if ".nic" in spec:
+            lost_nics[spec.split(".nic")[0]] += 1
+        else:
+            lost_up[spec.split("-")[0]] += 1
+    found = []
+    nics = index.plan.resolved.nics_per_node
+    if lost_nics and "node_leaf" in loads and max(lost_nics.values()) < nics:
+        m = max(lost_nics.values())
+        found.append(("node_leaf", loads["node_leaf"] * (1 + math.ceil(m / (nics - m)))))
+    for switch, k in lost_up.items():
+        role, _plane, _island, number = Wiring.parse(switch)
+        tier = "leaf_spine" if role == "leaf" else "spine_core"
+        n = len(w.spines_of_leaf(number)) * w.pair_links if role == "leaf" else \
+            len(w.cores_of_spine(number)) * w.core_pair_links(number)
+        if tier in loads and k < n:
+            found.append((tier, loads[tier] * n / (n - k)))
+    if not found:
+        return None
+    tier, value = max(found, key=lambda item: item[1])
+    return {"tier": tier, "utilisation": round(value, 4), "healthy_utilisation": round(loads[tier], 4)}
+
+
 def price(index: _Index, faults: list[Fault]) -> tuple[dict, list[dict]]:
     """Each fault's ``impact`` (set on it), ``(all together, fix order)`` (module docstring)."""
     pricer = _Pricer(index.plan)
@@ -368,10 +414,13 @@ def price(index: _Index, faults: list[Fault]) -> tuple[dict, list[dict]]:
     slow = frozenset(failure_spec(index, index.links[f.planned]) for f in speed)
     together = dict(pricer.price(lost | slow))  # a slow link counted as lost: the total is an upper bound
     unchanged = {k: v for k, v in pricer.healthy.items() if k != "bisection_tbits"}
+    loads = healthy_loads(index.plan)
+    together["busiest_link"] = busiest_link(index, lost | slow, loads)
     for fault in faults:
         spec = specs[id(fault)]
         if spec:
-            fault.impact = pricer.price(frozenset({spec}))
+            fault.impact = {**pricer.price(frozenset({spec})),
+                            "busiest_link": busiest_link(index, frozenset({spec}), loads)}
         elif fault.kind == "wrong-speed":
             planned = index.links[fault.planned]
             share = min(1.0, max(0.0, 1 - (fault.found.speed_gbps or 0) / planned.speed_gbps))
@@ -546,7 +595,8 @@ def faults_csv(out: dict) -> str:
                          p.get("b_port"), p.get("speed_gbps"), *(_cell(f.get(k)) for k in ("a", "a_port", "b", "b_port")),
                          f.get("speed_gbps"), f.get("line"), impact.get("gpus_cut_off"), impact.get("gpus_degraded"),
                          impact.get("bisection_lost_tbits"), impact.get("allreduce_busbw_gbytes"),
-                         impact.get("alltoall_busbw_gbytes"), fix["rank"], fix["action"], " ".join(where["switches"]),
+                         impact.get("alltoall_busbw_gbytes"), (impact.get("busiest_link") or {}).get("tier"),
+                         (impact.get("busiest_link") or {}).get("utilisation"), fix["rank"], fix["action"], " ".join(where["switches"]),
                          " ".join(where["racks"]), " ".join(where["slurm_switches"]), " ".join(where["slurm_blocks"])])
     return buffer.getvalue()
 
