@@ -149,7 +149,7 @@ def test_exported_files_match_the_plan_exactly(small):
                   read_cables(export_text(small, "netbox-cables").encode())):
         out = verify(small, found)
         assert out["matched"] == 1024 and not out["missing"] and not out["extra"] and not out["miswired"]
-        assert out["impact"] == {"faults_priced": 0} and out["coverage"]["matched_share"] == 1.0
+        assert out["impact"] == {"faults_priced": 0} and out["coverage"]["matched_share"] == 1.0 and not out["fixes"]
 
 
 def test_netbox_edits_are_found_with_their_kinds(small):

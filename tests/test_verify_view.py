@@ -33,6 +33,7 @@ def test_upload_shows_the_faults_priced_in_fix_order():
     table = at.dataframe[0].value
     assert list(table["Fault"]) == ["missing link"] and list(table["Action"]) == ["connect"]
     assert table["All-reduce back [GB/s]"][0] > 0 and table["Planned"][0].startswith("gpu001 nic1/port1 - leaf001")
+    assert table["Found"][0] == ""
     assert any("healthy" in c.value for c in at.caption)
     csv_button = at.get("download_button")[-1]
     assert csv_button.label == "Faults as CSV"
@@ -53,3 +54,16 @@ def test_hostile_file_is_one_escaped_message_and_zh_words():
     texts += [w.label for w in zh.file_uploader] + [zh.radio(key="vf_w_kind").label]
     leaks = english_leaks(re.sub(r"\[[^]]*\]", " ", "\n".join(texts)))
     assert not leaks, leaks
+
+
+def test_a_swap_shows_both_found_ends():
+    at = app(PARAMS)
+    text = export_text(plan(Design(gpu="H100", nodes=64)), "ibsim")
+    swapped = text.replace('[4]\t"node3 mlx5_0"[1]', '[4]\t"node4 mlx5_0"[1]', 1).replace(
+        '[5]\t"node4 mlx5_0"[1]', '[5]\t"node3 mlx5_0"[1]', 1).replace(
+        'Hca\t1 "node3 mlx5_0"\n[1]\t"p0.leaf0"[4]', 'Hca\t1 "node3 mlx5_0"\n[1]\t"p0.leaf0"[5]').replace(
+        'Hca\t1 "node4 mlx5_0"\n[1]\t"p0.leaf0"[5]', 'Hca\t1 "node4 mlx5_0"\n[1]\t"p0.leaf0"[4]')
+    at.file_uploader(key="vf_w_file").set_value(("fabric.net", swapped.encode(), "text/plain")).run()
+    table = at.dataframe[0].value
+    assert list(table["Fault"]) == ["wrong port", "wrong port"]
+    assert sorted(table["Found"]) == ["p0.leaf0 4 - node4 nic1/port1", "p0.leaf0 5 - node3 nic1/port1"]

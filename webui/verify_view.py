@@ -3,8 +3,8 @@ core.analysis.verify -> a summary, the faults in fix order and their CSV).
 
 The same check as ``python -m core verify``: one as-built file (ibnetdiscover output, LLDP JSON or the NetBox
 cables CSV), an optional name mapping, speeds compared or not. It runs in the page for designs of up to
-``MAX_GPUS`` GPUs (the diff and pricing of a 2,048-GPU fabric take about half a second); larger ones are pointed
-to the command line. Bad files get one escaped message and change nothing.
+``MAX_GPUS`` GPUs (the diff and pricing of a 2,048-GPU fabric take about half a second) and files of up to the
+server's upload limit (2 MB, ``.streamlit/config.toml``); larger ones are pointed to the command line. Bad files get one escaped message and change nothing.
 """
 
 from __future__ import annotations
@@ -34,12 +34,11 @@ SHOWN_ROWS = 500
 """Faults the table shows (the CSV has every one)."""
 
 
-def _ends(ends: dict | None, name: str = "a_name") -> str:
+def _ends(ends: dict | None, a: str = "a_name", b: str = "b_name") -> str:
+    """A link's two ends as ``device port - device port`` (the planned ends by their exported names)."""
     if not ends:
         return ""
-    a = ends.get(name, ends.get("a"))
-    b = ends.get(name.replace("a_", "b_"), ends.get("b"))
-    return f"{a} {ends['a_port']} - {b} {ends['b_port']}"
+    return f"{ends[a]} {ends['a_port']} - {ends[b]} {ends['b_port']}"
 
 
 def _rows(out: dict) -> pd.DataFrame:
@@ -51,7 +50,7 @@ def _rows(out: dict) -> pd.DataFrame:
         impact = fault["impact"]
         rows.append({_("Fix"): fix["rank"], _("Action"): _(ACTION_LABELS[fix["action"]]),
                      _("Fault"): _(KINDS[fault["kind"]]), _("Planned"): _ends(fault["planned"]),
-                     _("Found"): _ends(fault["found"], "a"),
+                     _("Found"): _ends(fault["found"], "a", "b"),
                      _("All-reduce back [GB/s]"): fix["allreduce_busbw_back_gbytes"],
                      _("GPUs cut off"): impact.get("gpus_cut_off"), _("GPUs degraded"): impact.get("gpus_degraded"),
                      _("Bisection lost [Tb/s]"): impact.get("bisection_lost_tbits"),
@@ -87,7 +86,8 @@ def section(plan, scheme: NamingScheme | None = None) -> None:
                  "failure what-if, in the order to fix them."))
     kind = st.radio(_("As-built file"), list(SOURCES), format_func=lambda k: _(SOURCES[k]), horizontal=True,
                     key=W + "kind")
-    upload = st.file_uploader(_("As-built file (at most 32 to 64 MB)"), key=W + "file")
+    upload = st.file_uploader(_("As-built file (at most 2 MB here, about 2,048 GPUs of ibnetdiscover output; "
+                                "larger files on the command line)"), key=W + "file")
     mapping = st.file_uploader(_("Name mapping (optional CSV: found name or GUID, planned device)"),
                                type=["csv", "txt"], key=W + "map")
     skip = st.checkbox(_("Do not compare link speeds (a simulator reports its own)"), key=W + "skip")

@@ -409,8 +409,13 @@ def price(index: _Index, faults: list[Fault]) -> tuple[dict, list[dict]]:
     speed = [f for f in faults if f.kind == "wrong-speed"]
     if not lost and speed:
         pricer.price(frozenset({failure_spec(index, index.links[speed[0].planned])}))
-    if not lost and not speed:
-        return {"faults_priced": 0}, []
+    if not lost and not speed:  # nothing costs bandwidth (wrong ports, extra links): listed, in file order
+        nothing = {"gpus_reconnected": 0, "allreduce_busbw_back_gbytes": 0.0, "alltoall_busbw_back_gbytes": 0.0,
+                   "bisection_back_tbits": 0.0}
+        for fault in faults:
+            fault.impact = {"gpus_cut_off": 0, "gpus_degraded": 0, "bisection_lost_tbits": 0.0}
+        return {"faults_priced": 0}, [{"rank": i + 1, "fault": i, "action": _ACTIONS.get(f.kind, "move"), **nothing}
+                                      for i, f in enumerate(faults)]
     slow = frozenset(failure_spec(index, index.links[f.planned]) for f in speed)
     together = dict(pricer.price(lost | slow))  # a slow link counted as lost: the total is an upper bound
     unchanged = {k: v for k, v in pricer.healthy.items() if k != "bisection_tbits"}
