@@ -228,6 +228,7 @@ def test_cli_json_csv_table_and_errors(capsys, tmp_path, small):
     assert code == 0 and rows[0].startswith("id,kind,planned_a") and len(rows) == 2 and ",missing," in rows[1]
     code, out, _err = run_cli(capsys, *base)
     assert code == 0 and "1,023 of 1,024 planned links" in out and "gpu001 nic1/port1" in out
+    assert "busiest link left: node-leaf at 200% of its capacity (healthy 100%)" in out
     code, out, _err = run_cli(capsys, "--lang", "zh", *base[2:])
     assert code == 0 and "1,023" in out
     bad = tmp_path / "bad"

@@ -2,7 +2,7 @@
 
 ``verify(plan, found, mapping)`` takes the links an as-built reader found (``core.formats.asbuilt.FoundLink``, read
 through its fields only, as this layer imports nothing of the formats':
-``ibnetdiscover``, LLDP JSON, the NetBox cables CSV) and returns a ``Verification``: which planned links were
+``ibnetdiscover``, LLDP JSON, the NetBox cables CSV) and returns JSON-ready data: which planned links were
 found as planned (``matched``), which were not (``missing``), which found links the plan does not have
 (``extra``), and which found links took a planned link's place the wrong way (``miswired``, each with its planned
 and found ends and a ``kind``), a summary per rack, leaf and rail, how much of the plan could be matched, and the
@@ -169,26 +169,6 @@ class Fault:
     ends: tuple = ()
     """The found link's resolved ends ``((device id or None, label or None), ...)``."""
     impact: dict = field(default_factory=dict)
-
-
-@dataclass
-class Verification:
-    """The diff and its impact (module docstring); ``to_json`` is the machine form."""
-
-    index: _Index
-    matched: list[int]
-    faults: list[Fault]
-    found_links: int
-    unknown_devices: list[str]
-    impact: dict
-    fixes: list[dict]
-    notes: list[str]
-
-    def of_kind(self, group: str) -> list[Fault]:
-        """The faults of ``missing``, ``extra`` or ``miswired`` (every other kind)."""
-        if group in ("missing", "extra"):
-            return [f for f in self.faults if f.kind == group]
-        return [f for f in self.faults if f.kind not in ("missing", "extra")]
 
 
 _RANK = {"leaf": 1, "spine": 2, "core": 3}
@@ -544,6 +524,13 @@ def _found_json(link: tuple | None) -> dict | None:
             "speed_gbps": link.speed_gbps, "width": link.width, "line": link.line}
 
 
+def _group(rows: list[dict], group: str) -> list[dict]:
+    """The fault rows of ``missing``, ``extra`` or ``miswired`` (every other kind)."""
+    if group in ("missing", "extra"):
+        return [r for r in rows if r["kind"] == group]
+    return [r for r in rows if r["kind"] not in ("missing", "extra")]
+
+
 def verify(plan: Plan, found: list[tuple], mapping: dict | None = None, naming: NamingScheme | None = None,
            skip_speed: bool = False, slurm: tuple[dict, dict] | None = None) -> dict:
     """The as-built check of ``found`` against ``plan`` with its impact (module docstring), as JSON-ready data.
@@ -578,10 +565,8 @@ def verify(plan: Plan, found: list[tuple], mapping: dict | None = None, naming: 
     if plan.resolved.planes > 1 and any(r["failure_spec"] and ".nic" in r["failure_spec"] for r in rows):
         notes.append(_("A server link lost is priced as its NIC lost in every plane: an upper bound with several "
                        "planes."))
-    by_kind = lambda group: [r for r in rows if (r["kind"] == group if group in ("missing", "extra")  # noqa: E731
-                                                 else r["kind"] not in ("missing", "extra"))]
-    return {"matched": len(matched), "missing": by_kind("missing"), "extra": by_kind("extra"),
-            "miswired": by_kind("miswired"), "impact": together, "fixes": fixes,
+    return {"matched": len(matched), "missing": _group(rows, "missing"), "extra": _group(rows, "extra"),
+            "miswired": _group(rows, "miswired"), "impact": together, "fixes": fixes,
             "summary": {**summary(rows), "by_kind": dict(Counter(r["kind"] for r in rows))},
             "coverage": coverage, "notes": notes}
 

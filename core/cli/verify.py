@@ -112,6 +112,14 @@ def render_table(out: dict) -> str:
                 now = impact.get(key)
                 lines.append(row("", _("{what}: {now} GB/s (healthy {healthy} GB/s)").format(
                     what=label, now="-" if now is None else f"{now:,.1f}", healthy=f"{healthy[key]:,.1f}")))
+        busiest = impact.get("busiest_link")
+        if busiest:
+            from core.analysis.load import TIER_LABELS
+
+            lines.append(row("", _("busiest link left: {tier} at {now:.0%} of its capacity (healthy {healthy:.0%}), "
+                                   "ring all-reduce").format(tier=_(TIER_LABELS[busiest["tier"]]),
+                                                             now=busiest["utilisation"],
+                                                             healthy=busiest["healthy_utilisation"])))
     faults = {f["id"]: f for f in (*out["missing"], *out["extra"], *out["miswired"])}
     if out["fixes"]:
         lines.append(_("Fix order (most bandwidth back first):"))
