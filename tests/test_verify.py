@@ -9,6 +9,7 @@ the several-interface form (``"interface"`` a list of one-key objects) is lldpct
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -293,3 +294,41 @@ def test_lldp_from_an_ethernet_plan_with_injected_faults():
     assert [k for k, *_rest in kinds] == ["missing", "wrong-port", "wrong-port"], kinds
     assert out["missing"][0]["planned"]["a_name"] == "leaf001" and "-spine" in out["missing"][0]["failure_spec"]
     assert {f["planned"]["a_name"] for f in out["miswired"]} == {neighbour(first[1])[0], neighbour(second[1])[0]}
+
+
+def test_random_damage_to_an_ibsim_file_never_breaks_the_check():
+    """Seeded mutations (a line's remote device or port changed, a line dropped or doubled, junk added; a port line
+    after a blank line has no record and is refused): each file is either refused with an InputError or checked,
+    every planned link accounted for once."""
+    import random
+
+    result = plan(Design(gpu="H100", nodes=16))
+    lines = export_text(result, "ibsim").splitlines()
+    rng = random.Random(7)
+    names = ["p0.leaf0", "p0.leaf1", "p0.spine0", "node3 mlx5_1", "nobody", "<b>x</b>", "p9.leaf0", "node99 mlx5_0"]
+    checked = 0
+    for _trial in range(40):
+        damaged = list(lines)
+        for _edit in range(rng.randint(1, 6)):
+            i = rng.randrange(len(damaged))
+            what = rng.randrange(5)
+            if what == 0 and damaged[i].startswith("["):
+                damaged[i] = re.sub(r'"[^"]*"', f'"{rng.choice(names)}"', damaged[i], count=1)
+            elif what == 1 and damaged[i].startswith("["):
+                damaged[i] = re.sub(r"\[(\d+)\]$", f"[{rng.randint(0, 300)}]", damaged[i])
+            elif what == 2:
+                del damaged[i]
+            elif what == 3:
+                damaged.insert(i, damaged[i])
+            else:
+                damaged.insert(i, rng.choice(["junk", 'Switch 2 "', "", "", "[1]\t\"p0.leaf0\"[1]", "# note"]))
+        try:
+            found = read_ibnetdiscover("\n".join(damaged).encode())
+        except InputError:
+            continue
+        out = verify(result, found)
+        checked += 1
+        planned = [f["planned"] for f in (*out["missing"], *out["miswired"]) if f["planned"]]
+        keys = [(p["a"], p["a_port"]) for p in planned]
+        assert len(keys) == len(set(keys)) and out["matched"] + len(set(keys)) <= out["coverage"]["planned_links"]
+    assert checked >= 10, checked

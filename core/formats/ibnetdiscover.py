@@ -76,8 +76,10 @@ def read_ibnetdiscover(data: bytes) -> list[FoundLink]:
     current, guid, headers = None, "", 0
     for number, line in bounded_lines(text, what):
         line = line.strip()
-        if not line or line.startswith("#") and current is None:
-            current = None if not line else current
+        if not line:  # records end at a blank line: a port line needs a header above it
+            current = None
+            continue
+        if line.startswith("#"):
             continue
         where = _("line {line}").format(line=f"{number:,}")
         found = _GUID_LINE.match(line)
