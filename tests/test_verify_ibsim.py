@@ -57,7 +57,15 @@ def _set(records, device: str, port: int, remote: str | None, remote_port: int |
     records[header] = sorted(lines, key=lambda line: int(line[1:line.index("]")]))
 
 
-def _discover(net: Path, command: str, tools, tmp_path: Path) -> str:
+def _found(out: dict) -> list[tuple]:
+    """Each fault as ``(kind, planned A device, planned A port)`` (``None`` without a planned link), sorted."""
+    return sorted(((f["kind"], *((f["planned"]["a"], f["planned"]["a_port"]) if f["planned"] else ("", "")))
+                   for f in (*out["missing"], *out["extra"], *out["miswired"])))
+
+
+def _discover(net: Path, command: str, tools, tmp_path: Path, hosts: tuple[str, ...] = ("",)) -> str:
+    """The real ibnetdiscover's output of the simulated ``net``, attached at each of ``hosts`` in turn (``SIM_HOST``:
+    one discovery per plane, as on a cluster with several; ``""`` the file's first device), concatenated."""
     ibsim, run, ibnetdiscover = tools
     limits = re.findall(r"-([NSP]) (\d+)", command)
     args = [ibsim, "-s", "-n", *[x for flag, value in limits for x in (f"-{flag}", value)], str(net)]
@@ -66,9 +74,13 @@ def _discover(net: Path, command: str, tools, tmp_path: Path) -> str:
     try:
         time.sleep(1.5)
         assert sim.poll() is None, (tmp_path / "ibsim.log").read_text(errors="replace")[-2000:]
-        done = subprocess.run([run, ibnetdiscover], capture_output=True, timeout=120, cwd=tmp_path)
-        assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
-        return done.stdout.decode()
+        outputs = []
+        for host in hosts:
+            env = {**os.environ, "SIM_HOST": host} if host else None
+            done = subprocess.run([run, ibnetdiscover], capture_output=True, timeout=120, cwd=tmp_path, env=env)
+            assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+            outputs.append(done.stdout.decode())
+        return "\n".join(outputs)
     finally:
         sim.terminate()
         sim.wait(timeout=10)
@@ -111,13 +123,12 @@ def test_ibsim_round_trip_finds_exactly_the_injected_faults(tmp_path: Path):
     discovered = _discover(net, ibsim_command(result, Wiring.of(result)), tools, tmp_path)
     assert '"p0.leaf0"' in discovered and "node12 mlx5_1" in discovered
     out = verify(result, read_ibnetdiscover(discovered.encode()), skip_speed=True)
-    found = sorted((f["kind"], f["planned"]["a"] if f["planned"] else None, f["planned"]["a_port"] if f["planned"]
-                    else None) for f in (*out["missing"], *out["extra"], *out["miswired"]))
+    found = _found(out)
     assert found == sorted([
         ("wrong-port", "node3", "nic1/port1"), ("wrong-port", "node4", "nic1/port1"),
         ("missing", "node7", "nic3/port1"),
         ("rail-swap", "node12", "nic1/port1"), ("rail-swap", "node12", "nic2/port1"),
-        ("wrong-spine", "p0.leaf2", "1/17/1"), ("wrong-spine", "p0.leaf3", "1/19/1"), ("extra", None, None),
+        ("wrong-spine", "p0.leaf2", "1/17/1"), ("wrong-spine", "p0.leaf3", "1/19/1"), ("extra", "", ""),
     ]), found
     assert out["coverage"]["matched_links"] == 1024 - 7 and out["coverage"]["unknown_device_names"] == ["stray"]
     extra = out["extra"][0]["found"]
@@ -167,3 +178,28 @@ def test_opensm_routes_the_exported_plan_as_a_fat_tree(tmp_path: Path):
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
     assert "ftree tables configured on all switches" in text, text[-3000:]
     assert "FatTree rank (roots to leaf switches): 2" in text
+
+
+@pytest.mark.slow
+def test_ibsim_round_trip_of_two_planes_finds_a_nic_with_its_planes_crossed(tmp_path: Path):
+    """Two InfiniBand planes (dual-port NICs at NDR200): node0's first NIC has its two ports' cables crossed, port 1
+    on plane 1's leaf and port 2 on plane 0's; the real ibnetdiscover, run once in each plane (two subnets), shows
+    exactly two links in the wrong plane."""
+    tools = _tools()
+    if tools is None:
+        if os.environ.get("CI"):
+            pytest.fail("ibsim/ibnetdiscover missing: `make ibsim` installs ibsim-utils and infiniband-diags")
+        pytest.skip("ibsim-utils / infiniband-diags not installed (make ibsim)")
+    result = plan(Design(gpu="H100", nodes=32, switch="QM9700", nic="CX7-2P", port_speed_gbps=200, planes=2))
+    records = _records(export_text(result, "ibsim"))
+    _set(records, "node0 mlx5_0", 1, "p1.leaf0", 1)
+    _set(records, "node0 mlx5_0", 2, "p0.leaf0", 1)
+    _set(records, "p0.leaf0", 1, "node0 mlx5_0", 2)
+    _set(records, "p1.leaf0", 1, "node0 mlx5_0", 1)
+    net = tmp_path / "net"
+    _write(records, net)
+    discovered = _discover(net, ibsim_command(result, Wiring.of(result)), tools, tmp_path, ("p0.leaf1", "p1.leaf1"))
+    out = verify(result, read_ibnetdiscover(discovered.encode()), skip_speed=True)
+    assert _found(out) == [("wrong-plane", "node0", "nic1/port1"), ("wrong-plane", "node0", "nic1/port2")]
+    assert out["coverage"]["matched_links"] == out["coverage"]["planned_links"] - 2
+    assert any("upper bound" in note for note in out["notes"])  # a NIC port priced as its NIC in every plane
