@@ -142,6 +142,7 @@ def test_markup_names_are_kept_as_data_and_unknown(small):
     found = read_ibnetdiscover(f'Switch 64 "p0.leaf0"\n[9]\t"{HOSTILE_NAME} mlx5_0"[1]\n'.encode())
     out = verify(small, found)
     assert out["coverage"]["unknown_device_names"] == [HOSTILE_NAME] and out["extra"][0]["kind"] == "extra"
+    assert out["extra"][0]["unknown_device"] and not out["missing"][0]["unknown_device"]
 
 
 # --- the diff ----------------------------------------------------------------------------------------------------

@@ -549,6 +549,7 @@ def verify(plan: Plan, found: list[tuple], mapping: dict | None = None, naming: 
     for number, fault in enumerate(faults):
         rows.append({"id": number, "kind": fault.kind, "planned": _planned_json(index, fault.planned),
                      "found": _found_json(fault.found), "failure_spec": _spec_of(index, fault),
+                     "unknown_device": bool(fault.ends) and None in (fault.ends[0][0], fault.ends[1][0]),
                      "impact": fault.impact, "where": _where(index, fault, slurm)})
     planned = len(index.links)
     in_plan = sum(1 for f in faults if f.found is not None and f.ends and None not in (f.ends[0][0], f.ends[1][0]))
