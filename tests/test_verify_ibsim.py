@@ -203,3 +203,39 @@ def test_ibsim_round_trip_of_two_planes_finds_a_nic_with_its_planes_crossed(tmp_
     assert _found(out) == [("wrong-plane", "node0", "nic1/port1"), ("wrong-plane", "node0", "nic1/port2")]
     assert out["coverage"]["matched_links"] == out["coverage"]["planned_links"] - 2
     assert any("upper bound" in note for note in out["notes"])  # a NIC port priced as its NIC in every plane
+
+
+@pytest.mark.slow
+def test_ibsim_round_trip_at_hdr_finds_a_narrow_and_a_slow_link(tmp_path: Path):
+    """At HDR (200 Gb/s, a rate Debian's ibsim knows) the export enables each port's rate, the simulated links come
+    up at it, and the check compares speeds: node5's NIC 2 enabled at 1x (it trains down to 1xHDR, 50 Gb/s) and
+    leaf 1's first uplink enabled at EDR on both ends (100 Gb/s) are exactly the two wrong-speed faults."""
+    tools = _tools()
+    if tools is None:
+        if os.environ.get("CI"):
+            pytest.fail("ibsim/ibnetdiscover missing: `make ibsim` installs ibsim-utils and infiniband-diags")
+        pytest.skip("ibsim-utils / infiniband-diags not installed (make ibsim)")
+    result = plan(Design(gpu="H100", nodes=32, switch="QM8700", port_speed_gbps=200))
+    text = export_text(result, "ibsim")
+    narrow = 'Hca\t1 "node5 mlx5_2"\n[1]\t"p0.leaf2"[6]\t\t# lid 0 lmc 0 "p0.leaf2" lid 0 4xHDR'
+    assert narrow in text
+    text = text.replace(narrow, narrow.replace("4xHDR", "1xHDR"))
+    uplink = re.search(r'Switch\t40 "p0\.leaf1"\n(?:.*\n)*?(\[(\d+)\]\t"(p0\.spine\d+)"\[(\d+)\]\t\t# "p0\.spine\d+" lid 0 '
+                       r'4xHDR)', text)
+    line, port, spine, spine_port = uplink.groups()
+    text = text.replace(line, line.replace("4xHDR", "4xEDR"))
+    back = f'[{spine_port}]\t"p0.leaf1"[{port}]\t\t# "p0.leaf1" lid 0 4xHDR'
+    assert back in text
+    text = text.replace(back, back.replace("4xHDR", "4xEDR"))
+    net = tmp_path / "net"
+    net.write_text(text)
+    discovered = _discover(net, ibsim_command(result, Wiring.of(result)), tools, tmp_path)
+    assert "1xHDR" in discovered and "4xEDR" in discovered
+    out = verify(result, read_ibnetdiscover(discovered.encode()))
+    assert _found(out) == [("wrong-speed", "node5", "nic3/port1"), ("wrong-speed", "p0.leaf1", out["miswired"][
+        [f["planned"]["a"] for f in out["miswired"]].index("p0.leaf1")]["planned"]["a_port"])]
+    speeds = sorted((f["found"]["speed_gbps"], f["found"]["width"]) for f in out["miswired"])
+    assert speeds == [(50.0, "1x"), (100.0, "4x")]
+    assert out["coverage"]["matched_links"] == out["coverage"]["planned_links"] - 2
+    assert all(f["impact"]["allreduce_busbw_gbytes"] < out["impact"]["healthy"]["allreduce_busbw_gbytes"]
+               for f in out["miswired"] if f["planned"]["class"] == "node-leaf")

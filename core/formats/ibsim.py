@@ -15,8 +15,11 @@ Names and ports (``core.fabric.wiring`` and ``core.physical.cabling.port_units``
 * a NIC is an HCA named ``<node id> mlx5_<k>`` (``node5 mlx5_2``: NIC 2 of node 5, 0-based, as a real HCA's node
   description is ``<host name> <device>``), with one port per plane (port ``p + 1`` in plane ``p``).
 
-Speeds are left out: Debian's ibsim 0.10 knows no speed above FDR (its parser refuses ``4xNDR``), and without a
-subnet manager every simulated link reports 4xSDR; ``python -m core verify --skip-speed`` checks such a file.
+Speeds: each port line carries its link's rate in ibnetdiscover's form (``# "<remote>" lid 0 4xHDR``), which ibsim
+enables on the port, so the simulated link comes up at that rate (a port enabled at a narrower width or lower speed
+than its peer brings the link up at the lesser, as a real one trains down). Debian's ibsim 0.10 knows SDR to HDR
+(``SIM_SPEEDS``; its parser refuses ``4xNDR``): a faster plan's lines carry no rate, every simulated link then
+reports 4xSDR, and ``python -m core verify --skip-speed`` checks it.
 
 ibsim holds ``MAX_SWITCHES`` switches by default (``MAXNETSWITCHS`` in ``ibsim/sim.h``): a plan with more is
 refused. Its other default limits (2,048 devices, 256 x 36 + 2,048 x 2 ports) are raised on its command line;
@@ -31,6 +34,7 @@ from core.errors import InputError
 from core.fabric.naming import NamingScheme
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export
+from core.formats.ibnetdiscover import LANE_GBPS
 from core.i18n import N_, _
 from core.physical.cabling import port_units
 
@@ -38,6 +42,16 @@ MAX_SWITCHES = 256
 """Switches ibsim holds without ``-S`` (``MAXNETSWITCHS``)."""
 MAX_PORTS = 255
 """Most ports of one ibsim device (``type(Switch|Hca) ports(1-255)``)."""
+SIM_SPEEDS = ("SDR", "DDR", "QDR", "FDR", "EDR", "HDR")
+"""InfiniBand speeds Debian's ibsim 0.10 enables from a net file (``parse_port_link_width_and_speed``)."""
+
+
+def sim_rate(speed_gbps: float) -> str | None:
+    """The ``4x<speed>`` rate of a link of ``speed_gbps`` [Gb/s per direction] that ibsim knows, or None."""
+    for name in SIM_SPEEDS:
+        if abs(4 * LANE_GBPS[name] - speed_gbps) < 1e-9:
+            return f"4x{name}"
+    return None
 
 
 def nic_name(node: str, nic: int) -> str:
@@ -86,17 +100,18 @@ def write_ibsim(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
     switch_lines: dict[str, list[str]] = {sid: [] for sid in wiring.all_switch_ids()}
     hca_lines: dict[str, list[str]] = {}
     for plane, island in wiring.plane_islands():
-        for kind, a, a_port, b, b_port, _speed in wiring.links(plane, island):
+        for kind, a, a_port, b, b_port, speed in wiring.links(plane, island):
             (lower, a_side), (upper, b_side) = wiring.class_ends(kind)
             b_number = ports[upper][1 if b_side == "down" else 2][b_port]
+            rate = sim_rate(speed)
             if lower == "node":
                 hca = nic_name(a, a_port)
-                hca_lines.setdefault(hca, []).append(f'[{plane + 1}]\t"{b}"[{b_number}]')
-                switch_lines[b].append(f'[{b_number}]\t"{hca}"[{plane + 1}]')
+                hca_lines.setdefault(hca, []).append(f'[{plane + 1}]\t"{b}"[{b_number}]' + _rate(b, rate, True))
+                switch_lines[b].append(f'[{b_number}]\t"{hca}"[{plane + 1}]' + _rate(hca, rate))
                 continue
             a_number = ports[lower][1 if a_side == "down" else 2][a_port]
-            switch_lines[a].append(f'[{a_number}]\t"{b}"[{b_number}]')
-            switch_lines[b].append(f'[{b_number}]\t"{a}"[{a_number}]')
+            switch_lines[a].append(f'[{a_number}]\t"{b}"[{b_number}]' + _rate(b, rate))
+            switch_lines[b].append(f'[{b_number}]\t"{a}"[{a_number}]' + _rate(a, rate))
     resolved = plan.resolved
     out.write(f"# fabric planner: {resolved.gpus:,} GPUs, {resolved.nodes:,} nodes of {nics} NICs, "
               f"{len(switch_lines):,} switches, as an ibsim fabric file\n")
@@ -110,6 +125,14 @@ def write_ibsim(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
             lines = hca_lines.get(hca)
             if lines:
                 out.write(f'Hca\t{wiring.planes} "{hca}"\n' + "\n".join(sorted(lines, key=_port_of)) + "\n\n")
+
+
+def _rate(remote: str, rate: str | None, hca: bool = False) -> str:
+    """A port line's comment giving its rate as ibnetdiscover writes it (an HCA's line starts with its own lid and
+    lmc); empty without a rate ibsim knows."""
+    if rate is None:
+        return ""
+    return f'\t\t# {"lid 0 lmc 0 " if hca else ""}"{remote}" lid 0 {rate}'
 
 
 def _port_of(line: str) -> int:
