@@ -51,7 +51,7 @@ from core.fabric.families import CLOS
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
-from core.physical.cabling import port_names, port_units, position_of
+from core.physical.cabling import node_port, port_names, port_units, position_of
 from core.plan import Plan
 
 KINDS = {"missing": N_("missing link"), "extra": N_("extra link"), "wrong-port": N_("wrong port"),
@@ -120,7 +120,7 @@ class _Index:
         for plane, island in wiring.plane_islands():
             for kind, a, a_port, b, b_port, speed in wiring.links(plane, island):
                 lower, upper = kind.split("-")
-                a_label = f"nic{a_port + 1}/port{plane + 1}" if lower == "node" else names[lower, "up"][a_port]
+                a_label = node_port(a_port, plane) if lower == "node" else names[lower, "up"][a_port]
                 link = Planned(kind, a, a_label, a_port, b, names[upper, "down"][b_port], b_port, speed, plane)
                 by_end[a, a_label] = by_end[b, link.b_label] = len(links)
                 pairs.setdefault((a, b), []).append(len(links))
@@ -152,8 +152,8 @@ class _Index:
             any_nic = _ANY_NIC.match(found.port)
             plane = int(port[2]) if port else int(any_nic[1]) if any_nic else None
             if nic is not None and plane is not None:
-                return f"nic{nic + 1}/port{plane}"
-            return f"nic{int(port[1])}/port{port[2]}" if port else None
+                return node_port(nic, plane - 1)
+            return node_port(int(port[1]) - 1, int(port[2]) - 1) if port else None
         if found.port.isdigit():
             return self.number_to_label[role[0]].get(int(found.port))
         return self.labels[role[0]].get(found.port.casefold())

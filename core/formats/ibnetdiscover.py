@@ -25,6 +25,7 @@ import re
 from core.errors import InputError, shown
 from core.formats.asbuilt import FoundEnd, FoundLink, bounded_lines, check_count, checked_name, decoded
 from core.i18n import _
+from core.physical.cabling import node_port
 
 MAX_BYTES = 64 * 1024 * 1024
 """Largest ibnetdiscover file read [bytes]."""
@@ -55,7 +56,7 @@ def hca_port(hca: str, port: int) -> str:
     """The NIC port of ``port`` (1-based, its plane) of HCA ``hca``: ``nic<k + 1>/port<port>`` for ``mlx5_<k>`` or
     ``nic<k>`` (0-based), ``?/port<port>`` when the HCA's name does not say which NIC."""
     found = re.fullmatch(r"(?:mlx\d+_|nic)(\d+)", hca, re.IGNORECASE)
-    return f"nic{int(found[1]) + 1}/port{port}" if found else f"?/port{port}"
+    return node_port(int(found[1]), port - 1) if found else f"?/port{port}"
 
 
 def speed_of(rate: str) -> tuple[float | None, str]:

@@ -380,6 +380,11 @@ def port_names(plan, wiring: Wiring) -> dict[tuple[str, str], tuple[str, ...]]:
     return out
 
 
+def node_port(nic: int, plane: int) -> str:
+    """A server's port name: ``nic<k>/port<p>`` of NIC ``nic`` and plane ``plane`` (both 0-based, named 1-based)."""
+    return f"nic{nic + 1}/port{plane + 1}"
+
+
 def compute_links(plan) -> Iterator[tuple[str, str, str, str, str, int]]:
     """Every link of the compute fabric as ``(link class, A vertex, A port, Z vertex, Z port, speed)``.
 
@@ -391,7 +396,7 @@ def compute_links(plan) -> Iterator[tuple[str, str, str, str, str, int]]:
     switch_ports = port_names(plan, wiring)
     nics = plan.resolved.nics_per_node
     for plane, island in wiring.plane_islands():
-        ports = {**switch_ports, ("node", "up"): tuple(f"nic{nic + 1}/port{plane + 1}" for nic in range(nics))}
+        ports = {**switch_ports, ("node", "up"): tuple(node_port(nic, plane) for nic in range(nics))}
         names = {kind: tuple(ports[end] for end in wiring.class_ends(kind)) for kind in wiring.link_classes}
         for kind, a, a_port, z, z_port, speed in wiring.links(plane, island):
             a_names, z_names = names[kind]
