@@ -333,3 +333,20 @@ def test_random_damage_to_an_ibsim_file_never_breaks_the_check():
         keys = [(p["a"], p["a_port"]) for p in planned]
         assert len(keys) == len(set(keys)) and out["matched"] + len(set(keys)) <= out["coverage"]["planned_links"]
     assert checked >= 10, checked
+
+
+def test_a_host_interface_the_plan_does_not_name_takes_the_nic_the_switch_port_is_planned_for():
+    """LLDP from a leaf sees a host's own interface name (``enp12s0``): the NIC is the one the plan cables to that
+    leaf port, so the link matches; on a port planned for another host it is a wrong port of the host (one leaf
+    takes all its NICs here) and the other host's link is missing."""
+    eth = plan(Design(gpu="H100", nodes=16, fabric="ethernet", switch="SN5600", port_speed_gbps=400))
+    links = [link for link in compute_links(eth) if link[0] == "node-leaf"]
+    _kind, node, _port, leaf, leaf_port, _speed = links[0]
+    other = next(link for link in links if link[1] != node and link[3] == leaf)  # another host's port on that leaf
+    found = [FoundLink(FoundEnd(leaf, leaf_port), FoundEnd(node, "enp12s0"), None, "", 1),
+             FoundLink(FoundEnd(other[3], other[4]), FoundEnd(node, "enp13s0"), None, "", 2)]
+    out = verify(eth, found)
+    assert out["matched"] == 1
+    (fault,) = out["miswired"]  # one leaf takes all 8 NICs: the unnamed NIC is one of node's own, on a wrong port
+    assert fault["kind"] == "wrong-port" and fault["planned"]["a"] == node
+    assert (other[1], other[2]) in {(f["planned"]["a"], f["planned"]["a_port"]) for f in out["missing"]}
