@@ -35,6 +35,8 @@ def test_upload_shows_the_faults_priced_in_fix_order():
     assert table["All-reduce back [GB/s]"][0] > 0 and table["Planned"][0].startswith("gpu001 nic1/port1 - leaf001")
     assert table["Found"][0] == ""
     assert any("healthy" in c.value for c in at.caption)
+    assert any(c.value.replace("\\", "") == "per rail: nic1 1" for c in at.caption)
+    assert any(c.value.replace("\\", "") == "per leaf: leaf001 1" for c in at.caption)
     csv_button = at.get("download_button")[-1]
     assert csv_button.label == "Faults as CSV"
 

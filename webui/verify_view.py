@@ -75,6 +75,11 @@ def _summary(out: dict) -> None:
             cut=i18n.number(impact["gpus_cut_off"]), degraded=i18n.number(impact["gpus_degraded"]),
             bisection=f"{impact['bisection_lost_tbits']:,.2f}", now="-" if now is None else f"{now:,.1f}",
             healthy=f"{healthy['allreduce_busbw_gbytes']:,.1f}")))
+    for key, label in (("per_rack", _("per rack")), ("per_leaf", _("per leaf")), ("per_rail", _("per rail"))):
+        counts = list(out["summary"][key].items())
+        if counts:
+            st.caption(safe.md(f"{label}: " + ", ".join(f"{name} {count}" for name, count in counts[:16])
+                               + (" ..." if len(counts) > 16 else "")))
     for note in out["notes"]:
         st.info(safe.md(note))
 
