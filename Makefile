@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 # MODE=dev make run shows full error details in the browser and reruns on save (see webui/serve.py)
 MODE ?= production
 
-.PHONY: run test test-fast bench chromium nginx fonts slurm promtool i18n clean
+.PHONY: run test test-fast bench chromium nginx fonts slurm promtool ibsim i18n clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -71,8 +71,17 @@ promtool:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends prometheus >/dev/null; \
 	fi
 
+## Install Debian's ibsim-utils and infiniband-diags for the as-built round trip (tests/test_verify_ibsim.py) when
+## missing: ibsim simulates the exported fabric, the real ibnetdiscover discovers it (opensm for its fat-tree check)
+ibsim:
+	@if ! command -v ibsim >/dev/null 2>&1 || { ! command -v ibnetdiscover >/dev/null 2>&1 && [ ! -x /usr/sbin/ibnetdiscover ]; } \
+	    || { ! command -v opensm >/dev/null 2>&1 && [ ! -x /usr/sbin/opensm ]; }; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends ibsim-utils infiniband-diags opensm >/dev/null; \
+	fi
+
 ## Every test: unit, property, golden, AppTest, end-to-end in headless Chromium, replicas behind nginx
-test: $(VENV)/.dev $(MO) chromium nginx fonts slurm promtool
+test: $(VENV)/.dev $(MO) chromium nginx fonts slurm promtool ibsim
 	$(BIN)/python -m pytest -n 2 -q
 
 ## Everything except the browser tests

@@ -17,7 +17,7 @@ from core.formats import filenames
 from core.formats.design_file import design_from_bytes
 from core.formats.exports import exports
 from core.i18n import N_, _
-from webui import cached, jobs, jobwork, pagestate, safe, state, tables
+from webui import cached, jobs, jobwork, pagestate, safe, state, tables, verify_view
 from webui.physical_tab import physical_tab
 
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -307,7 +307,9 @@ def handoff_tab(cur: state.Current, key: str, lang: str) -> None:
     with right:
         _upload_box(cur)
     st.divider()
-    _exports(cur, key, lang)
+    scheme = _exports(cur, key, lang)
+    st.divider()
+    verify_view.section(cur.plan, scheme)
 
 
 def _review_pack(cur: state.Current, key: str, lang: str) -> None:
@@ -495,15 +497,15 @@ def _naming(cur: state.Current) -> NamingScheme:
     return scheme
 
 
-def _exports(cur: state.Current, key: str, lang: str) -> None:
+def _exports(cur: state.Current, key: str, lang: str) -> NamingScheme | None:
     """Every registered export format (``core.formats.exports``): built now for small designs; for large ones
     built when its button is pressed, by a worker process (``webui.jobs``), and streamed to the browser, not kept
-    in the session. UTF-8 files named after the design."""
+    in the session. UTF-8 files named after the design. Returns the naming scheme the exports use."""
     registry = exports()
     st.markdown("#### " + _("Exports for operations teams"))
     if not registry:
         st.caption(_("No export formats are installed."))
-        return
+        return None
     scheme = _naming(cur)
     naming = scheme.model_dump_json()
     plan = cur.plan
@@ -530,6 +532,7 @@ def _exports(cur: state.Current, key: str, lang: str) -> None:
         else:
             row.button(name, key=f"ho_export_{name}", disabled=True, help=safe.md(data))
         row.caption(hint)
+    return scheme
 
 
 def _export_job(key: str, name: str, naming: str, lang: str, session: str | None) -> bytes:

@@ -38,6 +38,7 @@ token tokens Gb/s GB/s x e g vs id ids auto ECMP VP nccl-tests nccl
 p2p send recv Cedar English IT Clos Dragonfly Dragonfly+ Valiant
 UFM BMC ISL PDU PDUs MLAG NFS GbE OOB CNY EUR CFETS
 KV TTFT TPOT Vidur llm-d inference-sim gpt-oss
+ibnetdiscover ibsim lldpctl lldpd LLDP GUID OpenSM
 """.split()}
 
 

@@ -22,6 +22,7 @@ from core.cli import build_parser, main
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = {"--fail": "leaf:1", "--set": "nodes=1,2", "--stages": "16,32",
             "--nccl-tests": str(ROOT / "tests" / "nccl_all_reduce_example.txt"),
+            "--ibnetdiscover": str(Path(__file__).parent / "golden" / "asbuilt" / "h100-64gpus.net"),
             "FILE.json": [str(ROOT / "tests" / "data" / "design-64.json")] * 2}
 """A valid value of each required option that has no choices, and of each required positional by its metavar (a
 new one must be added here, see below)."""
@@ -60,6 +61,10 @@ def _base(sub: argparse.ArgumentParser) -> list[str]:
             argv += [flag, list(action.choices)[0]]
         else:
             assert flag in EXAMPLES, f"give {flag} a valid example value in EXAMPLES"
+            argv += [flag, EXAMPLES[flag]]
+    for group in sub._mutually_exclusive_groups:  # one of them required: its first option
+        if group.required:
+            flag = group._group_actions[0].option_strings[0]
             argv += [flag, EXAMPLES[flag]]
     options = _options(sub)
     for flag, values in FAST.items():

@@ -40,6 +40,7 @@ from core.cli import serve
 from core.cli import calibrate
 from core.cli import mcp
 from core.cli import presets
+from core.cli import verify
 from core.cli.common import (
     EXIT_DESIGN,
     EXIT_INPUT,
@@ -56,7 +57,7 @@ from core.i18n import (
 )
 
 COMMANDS = (plan, compare, catalog, collective, train, availability, optimize, failure, spof, export, report, cabling, load,
-            sweep, stages, serve, calibrate, presets, mcp)
+            sweep, stages, serve, calibrate, verify, presets, mcp)
 MACHINE_FORMATS = ("json", "csv")
 """``--format`` values for scripts: computed and written in English whatever ``--lang`` says."""
 

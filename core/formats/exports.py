@@ -36,7 +36,7 @@ class Export:
 
 
 FORMAT_MODULES: tuple[str, ...] = ("slurm", "graphml", "drawio", "astrasim", "simai", "netbox", "cabling",
-                                   "prometheus")
+                                   "prometheus", "ibsim")
 """Modules of ``core.formats`` that define ``EXPORTS`` (a tuple of ``Export``), in menu order."""
 
 

@@ -26,14 +26,17 @@ Device names follow ``core.fabric.naming`` (the ``NamingScheme`` the user set). 
 from __future__ import annotations
 
 import csv
+import io
+import re
 from typing import Iterator, TextIO
 
 from core.catalog import Switch, System, load_catalog
-from core.errors import FabricPlannerError
+from core.errors import FabricPlannerError, InputError, shown
+from core.formats.asbuilt import FoundEnd, FoundLink, bounded_lines, check_count, checked_name, decoded
 from core.fabric.naming import Namer, NamingScheme
-from core.fabric.wiring import Wiring
+from core.fabric.wiring import LINK_CLASSES, Wiring
 from core.formats.exports import Export
-from core.i18n import N_
+from core.i18n import N_, _
 from core.physical.cabling import CableRow, cabling_rows, network_device_counts, other_name, position_of
 
 NETBOX_VERSION = "v4.6.8 (commit 43fe81f9e833228c9869f7ddadb67e6c5f145060)"
@@ -204,3 +207,44 @@ EXPORTS = (
            label=N_("NetBox cables from the cabling plan (bulk-import CSV)")),
 )
 
+
+
+MAX_CABLES_BYTES = 64 * 1024 * 1024
+"""Largest NetBox cables CSV ``read_cables`` reads [bytes]."""
+
+
+def read_cables(data: bytes) -> list[FoundLink]:
+    """The compute fabric's links of a NetBox cables CSV as this module writes it (``CABLE_FIELDS``), for
+    ``core.analysis.verify``: each row's A and B device and interface, the speed [Gb/s per direction] its
+    description ends with (``compute leaf-spine 400G``); rows of the other networks (a description naming another
+    network or a UFM link) are left out. Bounded as ``core.formats.asbuilt`` says; ``InputError`` for a CSV without the side
+    columns or a bad row."""
+    what = _("NetBox cables CSV")
+    text = decoded(data, what, MAX_CABLES_BYTES)
+    for _number, _line in bounded_lines(text, what):  # line lengths checked before the CSV reader sees them
+        pass
+    try:
+        rows = csv.DictReader(io.StringIO(text))
+        header = rows.fieldnames or []
+    except csv.Error as exc:
+        raise InputError(_("the {what} is not CSV: {reason}").format(what=what, reason=shown(str(exc)))) from None
+    needed = ("side_a_device", "side_a_name", "side_b_device", "side_b_name")
+    if any(column not in header for column in needed):
+        raise InputError(_("the {what} lacks the columns {columns} (export it with --format netbox-cables)").format(
+            what=what, columns=", ".join(needed)))
+    links = []
+    try:
+        for number, row in enumerate(rows, 2):
+            where = _("line {line}").format(line=f"{number:,}")
+            description = row.get("description") or ""
+            words = description.split()
+            if words and (words[0] != "compute" or len(words) > 1 and words[1] not in LINK_CLASSES):
+                continue  # another network's cable, or the compute fabric's UFM links
+            ends = [FoundEnd(checked_name(row.get(f"side_{s}_device") or "", what, where),
+                             checked_name(row.get(f"side_{s}_name") or "", what, where)) for s in "ab"]
+            speed = re.search(r"(\d+(?:\.\d+)?)G$", description.strip())
+            links.append(FoundLink(ends[0], ends[1], float(speed[1]) if speed else None, "", number))
+            check_count(links, what)
+    except csv.Error as exc:
+        raise InputError(_("the {what} is not CSV: {reason}").format(what=what, reason=shown(str(exc)))) from None
+    return links

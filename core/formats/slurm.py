@@ -392,3 +392,18 @@ EXPORTS = (
     Export("slurm-yaml", write_yaml, ".yaml", "application/yaml",
            N_("Slurm topology.yaml: tree and block topologies")),
 )
+
+
+def node_groups(plan, naming: NamingScheme | None = None) -> tuple[dict[str, str], dict[str, str]]:
+    """``(node name -> its leaf-level switch of the Slurm tree, node name -> its block)``, for naming what a fault
+    touches (``core.analysis.verify``); a map is empty where the design has no tree or no blocks."""
+    switch_of: dict[str, str] = {}
+    block_of: dict[str, str] = {}
+    try:
+        for switch in slurm_tree(plan, naming).switches:
+            switch_of.update(dict.fromkeys(switch.nodes, switch.name))
+        for name, nodes in slurm_blocks(plan, naming).blocks:
+            block_of.update(dict.fromkeys(nodes, name))
+    except (InputError, ValueError):
+        pass
+    return switch_of, block_of

@@ -357,15 +357,32 @@ def _port_plan(plan, wiring: Wiring, role: str) -> tuple[PortLayout, int, int, i
     return layout, layout.units, 0, 1
 
 
-def _port_names(plan, wiring: Wiring) -> dict[tuple[str, str], tuple[str, ...]]:
-    """Port names by port ordinal (``core.fabric.wiring``) of each switch role's ``down`` and ``up`` ports:
-    downlinks from the first port, uplinks from ``uplink_start``."""
+def port_units(plan, wiring: Wiring) -> dict[str, tuple[PortLayout, tuple[int, ...], tuple[int, ...], int]]:
+    """Per switch role, ``(port layout, first unit of each down port, first unit of each up port, units per up
+    port)`` by port ordinal (``core.fabric.wiring``): downlinks from the first port, uplinks from
+    ``uplink_start``. Unit ``u`` is the switch's port number ``u + 1`` where a port takes one unit (the
+    InfiniBand port numbers ``ibnetdiscover`` shows)."""
     out = {}
     for role in wiring.roles:
         layout, down, up, cost = _port_plan(plan, wiring, role)
-        out[role, "down"] = _names(layout, 0, min(down, layout.units), 1)
-        out[role, "up"] = _names(layout, uplink_start(layout, down, up, cost), up, cost)
+        start = uplink_start(layout, down, up, cost)
+        out[role] = (layout, tuple(range(min(down, layout.units))), tuple(start + i * cost for i in range(up)), cost)
     return out
+
+
+def port_names(plan, wiring: Wiring) -> dict[tuple[str, str], tuple[str, ...]]:
+    """Port names by port ordinal (``core.fabric.wiring``) of each switch role's ``down`` and ``up`` ports
+    (``port_units``)."""
+    out = {}
+    for role, (layout, down, up, cost) in port_units(plan, wiring).items():
+        out[role, "down"] = _names(layout, 0, len(down), 1)
+        out[role, "up"] = _names(layout, up[0], len(up), cost) if up else ()
+    return out
+
+
+def node_port(nic: int, plane: int) -> str:
+    """A server's port name: ``nic<k>/port<p>`` of NIC ``nic`` and plane ``plane`` (both 0-based, named 1-based)."""
+    return f"nic{nic + 1}/port{plane + 1}"
 
 
 def compute_links(plan) -> Iterator[tuple[str, str, str, str, str, int]]:
@@ -376,10 +393,10 @@ def compute_links(plan) -> Iterator[tuple[str, str, str, str, str, int]]:
     link's port ordinals (module docstring) and the nodes' ``nic<k>/port<p>`` (NIC ``k``, plane ``p``).
     """
     wiring = Wiring.of(plan)
-    switch_ports = _port_names(plan, wiring)
+    switch_ports = port_names(plan, wiring)
     nics = plan.resolved.nics_per_node
     for plane, island in wiring.plane_islands():
-        ports = {**switch_ports, ("node", "up"): tuple(f"nic{nic + 1}/port{plane + 1}" for nic in range(nics))}
+        ports = {**switch_ports, ("node", "up"): tuple(node_port(nic, plane) for nic in range(nics))}
         names = {kind: tuple(ports[end] for end in wiring.class_ends(kind)) for kind in wiring.link_classes}
         for kind, a, a_port, z, z_port, speed in wiring.links(plane, island):
             a_names, z_names = names[kind]

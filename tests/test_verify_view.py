@@ -1,0 +1,71 @@
+"""AppTest of the as-built check on the Designer's Hand-off tab (webui.verify_view): an uploaded ibnetdiscover file
+with a pulled cable gives the matched share, the fault and its price in fix order and the faults' CSV; a hostile
+file is one escaped message; the words are Chinese in Chinese."""
+
+from __future__ import annotations
+
+import re
+
+from core.design import Design
+from core.formats.exports import export_text
+from core.i18n import _, language
+from core.plan import plan
+from i18n_check import english_leaks
+from test_app_pages import app
+
+PARAMS = {"g": "H100", "n": "64", "tab": "Hand-off"}
+
+
+def _pulled() -> bytes:
+    """The 64-node plan's ibsim file with node 0's NIC 0 cable pulled (both ends)."""
+    text = export_text(plan(Design(gpu="H100", nodes=64)), "ibsim")
+    return text.replace('[1]\t"node0 mlx5_0"[1]\n', "").replace('Hca\t1 "node0 mlx5_0"\n[1]\t"p0.leaf0"[1]\n',
+                                                                "").encode()
+
+
+def test_upload_shows_the_faults_priced_in_fix_order():
+    at = app(PARAMS)
+    assert not at.exception
+    at.file_uploader(key="vf_w_file").set_value(("fabric.net", _pulled(), "text/plain")).run()
+    assert not at.exception and not at.error
+    numbers = {m.label: m.value for m in at.metric}
+    assert numbers["Matched"] == "99.9%" and numbers["Missing"] == "1" and numbers["Miswired"] == "0"
+    table = at.dataframe[0].value
+    assert list(table["Fault"]) == ["missing link"] and list(table["Action"]) == ["connect"]
+    assert table["All-reduce back [GB/s]"][0] > 0 and table["Planned"][0].startswith("gpu001 nic1/port1 - leaf001")
+    assert table["Found"][0] == ""
+    assert any("healthy" in c.value for c in at.caption)
+    assert any(c.value.replace("\\", "") == "per rail: nic1 1" for c in at.caption)
+    assert any(c.value.replace("\\", "") == "per leaf: leaf001 1" for c in at.caption)
+    csv_button = at.get("download_button")[-1]
+    assert csv_button.label == "Faults as CSV"
+
+
+def test_hostile_file_is_one_escaped_message_and_zh_words():
+    at = app(PARAMS)
+    hostile = b'Switch 64 "<script>' + b"x" * 100_000 + b'"\n'
+    at.file_uploader(key="vf_w_file").set_value(("x.net", hostile, "text/plain")).run()
+    assert not at.exception and len(at.error) == 1 and "<script>" not in at.error[0].value
+    assert len(at.error[0].value) < 500 and not at.dataframe
+    zh = app({**PARAMS, "lang": "zh"})
+    with language("zh"):  # AppTest formats the radio's value with its format_func in this thread
+        zh.file_uploader(key="vf_w_file").set_value(("fabric.net", _pulled(), "text/plain")).run()
+        assert not zh.exception
+        assert _("Check the built fabric") in [m.value.removeprefix("#### ") for m in zh.markdown]
+    texts = [m.label for m in zh.metric] + list(zh.dataframe[0].value.columns)
+    texts += [w.label for w in zh.file_uploader] + [zh.radio(key="vf_w_kind").label]
+    leaks = english_leaks(re.sub(r"\[[^]]*\]", " ", "\n".join(texts)))
+    assert not leaks, leaks
+
+
+def test_a_swap_shows_both_found_ends():
+    at = app(PARAMS)
+    text = export_text(plan(Design(gpu="H100", nodes=64)), "ibsim")
+    swapped = text.replace('[4]\t"node3 mlx5_0"[1]', '[4]\t"node4 mlx5_0"[1]', 1).replace(
+        '[5]\t"node4 mlx5_0"[1]', '[5]\t"node3 mlx5_0"[1]', 1).replace(
+        'Hca\t1 "node3 mlx5_0"\n[1]\t"p0.leaf0"[4]', 'Hca\t1 "node3 mlx5_0"\n[1]\t"p0.leaf0"[5]').replace(
+        'Hca\t1 "node4 mlx5_0"\n[1]\t"p0.leaf0"[5]', 'Hca\t1 "node4 mlx5_0"\n[1]\t"p0.leaf0"[4]')
+    at.file_uploader(key="vf_w_file").set_value(("fabric.net", swapped.encode(), "text/plain")).run()
+    table = at.dataframe[0].value
+    assert list(table["Fault"]) == ["wrong port", "wrong port"]
+    assert sorted(table["Found"]) == ["p0.leaf0 4 - node4 nic1/port1", "p0.leaf0 5 - node3 nic1/port1"]
