@@ -276,3 +276,43 @@ def test_a_download_goes_before_waiting_searches():
         assert search.state == jobs.QUEUED
     finally:
         run.close()
+
+
+def test_review_packs_print_through_one_warm_printer(runner):
+    """Each job is a new process; its PDF goes to the server's one printer process, which keeps Chromium warm, so a
+    second pack does not pay Chromium's launch and plotly.js again; the printer stops with the server."""
+    from core.formats.report import chromium_problem
+
+    if chromium_problem():
+        pytest.skip(chromium_problem())
+    times = []
+    for nodes in (4, 8):
+        key = Design(gpu="H100", nodes=nodes).model_dump_json()
+        started = time.monotonic()
+        job = runner.submit("report", f"r{nodes}", jobwork.design_report, (key, "Pod", "http://x/", "GB/s"))
+        assert job.wait(120) and job.state == jobs.DONE, job.problem
+        html, pdf, problem = job.value
+        assert pdf is not None and pdf.startswith(b"%PDF") and not problem and html.startswith(b"<!DOCTYPE html>")
+        times.append(time.monotonic() - started)
+    process, address = runner._printer[0], runner._printer[1]
+    assert process.is_alive() and os.path.exists(address)
+    assert times[1] < times[0]  # the second pack found Chromium and plotly.js loaded
+    pid = process.pid
+    runner.close()
+    assert not _alive(pid) and not os.path.exists(address)
+
+
+def test_a_job_prints_by_itself_when_the_printer_is_gone(runner):
+    from core.formats.report import chromium_problem
+
+    if chromium_problem():
+        pytest.skip(chromium_problem())
+    key = Design(gpu="H100", nodes=4).model_dump_json()
+    job = runner.submit("report", "a", jobwork.design_report, (key, "Pod", "http://x/", "GB/s"))
+    assert job.wait(120) and job.state == jobs.DONE
+    runner._printer[0].kill()
+    runner._printer[0].join(5)
+    job = runner.submit("report", "b", jobwork.design_report, (Design(gpu="H100", nodes=8).model_dump_json(), "Pod",
+                                                                "http://x/", "GB/s"))
+    assert job.wait(120) and job.state == jobs.DONE and job.value[1].startswith(b"%PDF")
+    assert runner._printer[0].is_alive()  # a new printer was started for it

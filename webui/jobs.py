@@ -180,12 +180,29 @@ def _die_with_parent() -> None:
     die_with_parent()
 
 
-def _child(conn, fn: Callable, args: tuple, language: str, done=None) -> None:
+PRINTED_KINDS = frozenset({"report"})
+"""Jobs that print PDFs: they print through the server's one printer process (``Runner._print_service``)."""
+
+
+def _printer_main(address: str, authkey: bytes) -> None:
+    """The printer process: one headless Chromium kept warm for every job's PDF (``core.formats.report``)."""
+    from core.formats import report
+
+    _die_with_parent()
+    report.serve_printer(address, authkey)
+
+
+def _child(conn, fn: Callable, args: tuple, language: str, done=None, printer: tuple | None = None) -> None:
     """The worker: run ``fn(*args)`` in ``language`` and send back ("ok", value) or a failure, pickled; the
-    engine's progress reports (``core.progress``) go to the shared ``done`` (0..1)."""
+    engine's progress reports (``core.progress``) go to the shared ``done`` (0..1); ``printer`` the address and key
+    of the server's printer process, for a job that prints."""
     from core import progress
 
     _die_with_parent()
+    if printer is not None:
+        from core.formats import report
+
+        report.use_print_service(*printer)
     try:
         os.nice(NICE)
     except OSError:  # pragma: no cover
@@ -256,6 +273,16 @@ class Job:
         return self.event.wait(seconds)
 
 
+def _end_printer(printer: tuple) -> None:
+    """Stop a printer process and remove its socket's folder."""
+    import shutil
+
+    process, _address, _key, folder = printer
+    process.kill()
+    process.join(2.0)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def _stopped_message(kind: str, reason: str, language: str, **values) -> str:
     """Why a job stopped, in ``language``: the limit and what to do."""
     with i18n.language(language):
@@ -313,6 +340,7 @@ class Runner:
         self._wake = threading.Event()
         self._ctx = multiprocessing.get_context("forkserver")
         self._ctx.set_forkserver_preload(["webui.jobwork"])
+        self._printer: tuple | None = None  # (process, address, authkey, folder), started by the first printing job
         self.ready = False  # the worker server has started
         self._thread = threading.Thread(target=self._loop, name="fabric-planner-jobs", daemon=True)
         self._thread.start()
@@ -378,13 +406,49 @@ class Runner:
                     "workers_rss": sum(rss_bytes(j.process.pid) for j in self._running if j.process is not None)}
 
     def close(self, timeout: float = 2.0) -> None:
-        """Stop every job and the monitor (server shutdown)."""
+        """Stop every job, the printer and the monitor (server shutdown)."""
         with self._lock:
             self._closed = True
             for job in [*self._running, *self._queued]:
                 self._stop(job, "shutdown", keep=False)
+            printer, self._printer = self._printer, None
+        if printer is not None:
+            _end_printer(printer)
         self._wake.set()
         self._thread.join(timeout)
+
+    def _print_service(self) -> tuple[str, bytes] | None:
+        """The address and key of the server's printer process, started (or restarted) when needed; None when it
+        cannot start (a job then prints with a Chromium of its own)."""
+        import shutil
+        import tempfile
+
+        from core.formats.report import chromium_problem
+
+        if chromium_problem() is not None:
+            return None
+        with self._lock:
+            if self._printer is not None and self._printer[0].is_alive():
+                return self._printer[1], self._printer[2]
+            old, self._printer = self._printer, None
+        if old is not None:
+            _end_printer(old)
+        folder = tempfile.mkdtemp(prefix="fp-printer-")
+        address, authkey = os.path.join(folder, "socket"), os.urandom(32)
+        process = self._ctx.Process(target=_printer_main, args=(address, authkey), daemon=True,
+                                    name="fabric-planner-printer")
+        try:
+            process.start()
+        except Exception:  # noqa: BLE001 - no printer process: each job prints by itself
+            log.exception("printer")
+            shutil.rmtree(folder, ignore_errors=True)
+            return None
+        deadline = time.monotonic() + 10.0
+        while not os.path.exists(address) and process.is_alive() and time.monotonic() < deadline:
+            time.sleep(0.02)  # the socket exists once the printer listens
+        with self._lock:
+            self._printer = (process, address, authkey, folder)
+        return address, authkey
 
     # --- the monitor ----------------------------------------------------------------------------------
     def _loop(self) -> None:
@@ -435,7 +499,8 @@ class Runner:
                 self._running.append(job)  # counted and found (``find``) while its process starts
             receive, send = self._ctx.Pipe(duplex=False)
             job.done = self._ctx.Value("d", -1.0, lock=False)
-            process = self._ctx.Process(target=_child, args=(send, job.fn, job.args, job.language, job.done),
+            printer = self._print_service() if job.kind in PRINTED_KINDS else None
+            process = self._ctx.Process(target=_child, args=(send, job.fn, job.args, job.language, job.done, printer),
                                         daemon=True, name=f"fabric-planner-{job.kind}")
             _LAUNCHING.on = True
             try:

@@ -1089,7 +1089,7 @@ def design_report_pdf(plan, *, name: str, share_link: str, job: Mapping | None =
                       resilience: Mapping | None = None, compare_link: str = "") -> bytes:
     """The review pack of one design as an A4 PDF: the same content with the charts as drawn SVG, printed by
     Chromium, page numbers in the footer and in the table of contents."""
-    _PRINTER.warm()
+    _warm_printer()
     doc, title_page = _design_parts(plan, name=name, share_link=share_link, job=job, generated=generated, unit=unit,
                                     cover=cover, resilience=resilience, compare_link=compare_link)
     return _pdf(doc, title_page)
@@ -1106,7 +1106,7 @@ def _files(parts, subject, options: Mapping) -> tuple[str, bytes | None, str]:
     """``parts(subject, **options)`` (a doc and its title page) rendered as HTML and printed as a PDF."""
     from core import progress
 
-    _PRINTER.warm()
+    _warm_printer()
     with progress.span(0.0, 0.6):
         doc, title_page = parts(subject, **options)
     html = doc.render(title_page)
@@ -1190,7 +1190,7 @@ def comparison_report_html(comparison, *, name: str, share_link: str, generated:
 def comparison_report_pdf(comparison, *, name: str, share_link: str, generated: datetime | None = None,
                           unit: str = "GB/s", cover: Cover | None = None) -> bytes:
     """``comparison_report_html`` as an A4 PDF with static charts, printed by Chromium."""
-    _PRINTER.warm()
+    _warm_printer()
     doc, title_page = _comparison_parts(comparison, name=name, share_link=share_link, generated=generated, unit=unit,
                                         cover=cover)
     return _pdf(doc, title_page)
@@ -1226,7 +1226,7 @@ def html_to_pdf(html: str, *, footer: str = "") -> bytes:
     problem = chromium_problem()
     if problem:
         raise InputError(problem)
-    return _PRINTER.call(_print_page, html, footer)
+    return _call_printer("print", html, footer)
 
 
 def _chart_images(figures: list[dict]) -> list[str]:
@@ -1236,7 +1236,7 @@ def _chart_images(figures: list[dict]) -> list[str]:
     problem = chromium_problem()
     if problem:
         raise InputError(problem)
-    return _PRINTER.call(_draw_charts, figures) if figures else []
+    return _call_printer("charts", figures) if figures else []
 
 
 _DRAW_CHARTS = """async (figs) => { const out = [];
@@ -1426,3 +1426,68 @@ _PRINTER = _Printer()
 atexit.register(_PRINTER.close)
 # a multiprocessing child (the app's job workers) ends with os._exit, after multiprocessing's own exit hooks only
 multiprocessing.util.Finalize(None, _PRINTER.close, exitpriority=10)
+
+
+# --- one printer for many processes ----------------------------------------------------------------------
+PRINT_SERVICES = {"print": _print_page, "charts": _draw_charts}
+"""What the shared printer does for other processes: print a page, draw charts (``serve_printer``)."""
+_SERVICE: list = []
+"""The shared printer this process uses: ``[(address, authkey)]``, or empty to use its own Chromium."""
+
+
+def use_print_service(address: str | None, authkey: bytes = b"") -> None:
+    """Print through the shared printer at ``address`` (a Unix socket ``serve_printer`` listens on) instead of this
+    process's own Chromium; None: this process's own. The app's job workers are new processes: without it each
+    pack paid a Chromium launch and plotly.js's load (about 5 s on 2 cores) however warm the last one was."""
+    _SERVICE[:] = [(address, authkey)] if address else []
+
+
+def _call_printer(service: str, *args):
+    """``PRINT_SERVICES[service](printer, *args)`` on the shared printer if one is set and answers, else here."""
+    if _SERVICE:
+        from multiprocessing.connection import Client
+
+        address, authkey = _SERVICE[0]
+        try:
+            with Client(address, family="AF_UNIX", authkey=authkey) as conn:
+                conn.send((service, args))
+                status, value = conn.recv()
+        except (OSError, EOFError):  # the printer is gone: print here
+            _SERVICE.clear()
+        else:
+            if status == "error":
+                raise InputError(value)
+            return value
+    return _PRINTER.call(PRINT_SERVICES[service], *args)
+
+
+def _warm_printer() -> None:
+    """Start this process's Chromium now, unless it prints through the shared printer (which is warm)."""
+    if not _SERVICE:
+        _PRINTER.warm()
+
+
+def serve_printer(address: str, authkey: bytes) -> None:
+    """Serve ``PRINT_SERVICES`` on the Unix socket ``address`` (clients authenticate with ``authkey``), one request
+    at a time, with this process's Chromium kept warm; runs until the process ends."""
+    from multiprocessing.connection import Listener
+
+    _PRINTER.warm()
+    with Listener(address, family="AF_UNIX", authkey=authkey) as listener:
+        while True:
+            try:
+                conn = listener.accept()
+            except (OSError, EOFError):  # a client that failed authentication or left
+                continue
+            with conn:
+                try:
+                    service, args = conn.recv()
+                    reply = ("ok", _PRINTER.call(PRINT_SERVICES[service], *args))
+                except InputError as exc:
+                    reply = ("error", str(exc))
+                except (OSError, EOFError, KeyError, ValueError, TypeError):
+                    continue
+                try:
+                    conn.send(reply)
+                except (OSError, EOFError):
+                    pass
