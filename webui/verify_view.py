@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core import i18n
+from core import i18n, units
 from core.analysis.verify import ACTION_LABELS, KINDS, faults_csv, verify
 from core.errors import InputError
 from core.fabric.naming import NamingScheme
@@ -21,7 +21,7 @@ from core.formats.asbuilt import read_mapping
 from core.formats.filenames import design_slug
 from core.formats.slurm import node_groups
 from core.i18n import N_, _
-from webui import safe
+from webui import safe, state
 
 W = "vf_w_"
 """Widget key prefix."""
@@ -32,6 +32,11 @@ SOURCES = {"ibnetdiscover": N_("ibnetdiscover output (InfiniBand)"), "lldp": N_(
 READERS = {"ibnetdiscover": ibnetdiscover.read_ibnetdiscover, "lldp": lldp.read_lldp, "netbox": netbox.read_cables}
 SHOWN_ROWS = 500
 """Faults the table shows (the CSV has every one)."""
+
+
+def _bandwidth(gbits: float) -> str:
+    """A bandwidth [Gb/s] in the sidebar's unit (``core.units``, one format everywhere)."""
+    return units.bandwidth(gbits, state.bandwidth_unit())
 
 
 def _ends(ends: dict | None, a: str = "a_name", b: str = "b_name") -> str:
@@ -51,9 +56,9 @@ def _rows(out: dict) -> pd.DataFrame:
         rows.append({_("Fix"): fix["rank"], _("Action"): _(ACTION_LABELS[fix["action"]]),
                      _("Fault"): _(KINDS[fault["kind"]]), _("Planned"): _ends(fault["planned"]),
                      _("Found"): _ends(fault["found"], "a", "b"),
-                     _("All-reduce back [GB/s]"): fix["allreduce_busbw_back_gbytes"],
+                     _("All-reduce back"): _bandwidth(units.from_gbytes(fix["allreduce_busbw_back_gbytes"] or 0)),
                      _("GPUs cut off"): impact.get("gpus_cut_off"), _("GPUs degraded"): impact.get("gpus_degraded"),
-                     _("Bisection lost [Tb/s]"): impact.get("bisection_lost_tbits"),
+                     _("Bisection lost"): _bandwidth(units.from_tbits(impact.get("bisection_lost_tbits") or 0)),
                      _("Slurm switches"): " ".join(fault["where"]["slurm_switches"])})
     return pd.DataFrame(rows)
 
@@ -70,11 +75,12 @@ def _summary(out: dict) -> None:
     healthy = impact.get("healthy")
     if healthy and healthy.get("allreduce_busbw_gbytes") is not None:
         now = impact.get("allreduce_busbw_gbytes")
-        st.caption(safe.md(_("All faults together: {cut} GPUs cut off, {degraded} degraded, {bisection} Tb/s of "
-                             "bisection lost; all-reduce 1 GiB {now} GB/s (healthy {healthy} GB/s).").format(
+        st.caption(safe.md(_("All faults together: {cut} GPUs cut off, {degraded} degraded, {bisection} of "
+                             "bisection lost; all-reduce 1 GiB {now} (healthy {healthy}).").format(
             cut=i18n.number(impact["gpus_cut_off"]), degraded=i18n.number(impact["gpus_degraded"]),
-            bisection=f"{impact['bisection_lost_tbits']:,.2f}", now="-" if now is None else f"{now:,.1f}",
-            healthy=f"{healthy['allreduce_busbw_gbytes']:,.1f}")))
+            bisection=_bandwidth(units.from_tbits(impact["bisection_lost_tbits"])),
+            now="-" if now is None else _bandwidth(units.from_gbytes(now)),
+            healthy=_bandwidth(units.from_gbytes(healthy["allreduce_busbw_gbytes"])))))
     for key, label in (("per_rack", _("per rack")), ("per_leaf", _("per leaf")), ("per_rail", _("per rail"))):
         counts = list(out["summary"][key].items())
         if counts:
