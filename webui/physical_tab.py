@@ -10,6 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from core.analysis.stages import STAGE_COLUMNS, has_stages, stage_headers, stage_rows
 from core.cost import LINK_CLASS_LABELS, ROUTE_LABELS
 from core.design import Design
 from core.figures import racks as rack_figures
@@ -78,21 +79,10 @@ def physical_tab(cur, key: str, lang: str) -> None:
     growth_section(cur, key)
 
 
-def stage_rows(deltas) -> list[dict]:
-    """One row per growth step (``core.analysis.stages.StageDelta``), headers in the current language."""
-    return [{  # what is moved and bought first: the columns a narrow window still shows
-        _("Step [nodes]"): f"{d.from_nodes:,} → {d.to_nodes:,}", _("Re-terminated"): d.cables_moved,
-        _("Capex added"): usd(d.capex_usd), _("Cables added"): d.cables_added, _("Switches added"): d.switches_added,
-        _("Cables kept"): d.cables_kept, _("Speed changed"): d.cables_speed_changed, _("Removed"): d.cables_removed,
-        _("Tiers"): f"{d.tiers[0]} → {d.tiers[1]}",
-    } for d in deltas]
-
-
 def growth_section(cur, key: str) -> None:
     """Growth stages (``Design.stages`` and ``grow_to``): per step what is bought and which cables move, the
     re-terminated cables listed and downloadable (a job: ``webui.jobs``)."""
-    design, nodes = cur.design, cur.plan.resolved.nodes
-    if not design.stages and not (design.grow_to and design.grow_to > nodes):
+    if not has_stages(cur.design, cur.plan.resolved.nodes):
         return
     st.markdown("#### " + _("Growth stages"))
     st.caption(_("Each stage is this design at that size; with grow_to the spines, cores and leaf uplinks are "
@@ -104,9 +94,12 @@ def growth_section(cur, key: str) -> None:
     if isinstance(deltas, FabricPlannerError):
         st.warning(safe.md(str(deltas)))
         return
-    numbers = {column: st.column_config.NumberColumn(format="localized") for column in (
-        _("Switches added"), _("Cables kept"), _("Cables added"), _("Re-terminated"), _("Speed changed"), _("Removed"))}
-    st.dataframe(pd.DataFrame(stage_rows(deltas)), hide_index=True, width="stretch", column_config=numbers)
+    headers = stage_headers()
+    numbers = {headers[c]: st.column_config.NumberColumn(format="localized")
+               for c, (_header, kind) in STAGE_COLUMNS.items() if kind == "count"}
+    rows = [{headers[c]: usd(v) if STAGE_COLUMNS[c][1] == "usd" else v for c, v in row.items()}
+            for row in stage_rows(deltas)]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=numbers)
     moves = [{_("Step [nodes]"): f"{d.from_nodes:,} → {d.to_nodes:,}", _("Link class"): _(LINK_CLASS_LABELS[m.kind]),
               _("End that stays"): m.kept, _("Before"): m.before, _("After"): m.after} for d in deltas for m in d.moves]
     if moves:

@@ -31,7 +31,7 @@ from core.analysis.compare import bom_changes
 from core.design import Design, stage_nodes
 from core.errors import InputError
 from core.fabric.wiring import Wiring
-from core.i18n import _
+from core.i18n import N_, _
 from core.physical.cabling import compute_links
 from core.plan import Plan, plan
 
@@ -71,6 +71,8 @@ class StageDelta(BaseModel):
 
     from_nodes: int
     to_nodes: int
+    from_gpus: int = 0
+    to_gpus: int = 0
     capex_usd: float
     """Capex of the later stage less the earlier's [USD] (the whole cluster, every network)."""
     bought: tuple[Bought, ...]
@@ -92,6 +94,11 @@ class StageDelta(BaseModel):
     def recabled(self) -> int:
         """Cables someone must unplug: re-terminated, speed-changed and removed."""
         return self.cables_moved + self.cables_speed_changed + self.cables_removed
+
+    @property
+    def transceivers_bought(self) -> int:
+        """Transceivers the stage buys (the rise of the BOM's ``transceiver`` rows, every network)."""
+        return sum(b.quantity for b in self.bought if b.category == "transceiver")
 
 
 def stage_counts(design: Design) -> tuple[int, ...]:
@@ -157,7 +164,8 @@ def stage_delta(before: Plan, after: Plan) -> StageDelta:
                           quantity=c.quantity_change(1, 0), usd=c.usd_change(1, 0))
                    for c in bom_changes([before, after]) if c.quantity_change(1, 0) > 0)
     return StageDelta(
-        from_nodes=before.resolved.nodes, to_nodes=after.resolved.nodes,
+        from_nodes=before.resolved.nodes, to_nodes=after.resolved.nodes, from_gpus=before.resolved.gpus,
+        to_gpus=after.resolved.gpus,
         capex_usd=after.cost.capex_usd - before.cost.capex_usd, bought=bought,
         switches_added=len(ids_after - ids_before), switches_removed=len(ids_before - ids_after),
         tiers=(before.fabric.tiers, after.fabric.tiers), **_cable_delta(_cables(before), _cables(after)))
@@ -167,3 +175,41 @@ def growth(design: Design) -> list[StageDelta]:
     """The deltas of growing ``design`` through its stages (``stage_counts``), one per step."""
     plans = [plan(d) for d in stage_designs(design)]
     return [stage_delta(a, b) for a, b in zip(plans, plans[1:])]
+
+
+STAGE_COLUMNS = {  # what is moved and bought first: the columns a narrow window still shows
+    "step": (N_("Step [nodes]"), "text"), "moved": (N_("Re-terminated"), "count"),
+    "capex": (N_("Capex added"), "usd"), "gpus": (N_("GPUs after"), "count"),
+    "switches": (N_("Switches added"), "count"), "cables": (N_("Cables added"), "count"),
+    "transceivers": (N_("Transceivers bought"), "count"), "kept": (N_("Cables kept"), "count"),
+    "speed": (N_("Speed changed"), "count"), "removed": (N_("Removed"), "count"), "tiers": (N_("Tiers"), "text"),
+}
+"""Columns of the growth-stage table (the Racks & cabling tab, the review pack, the XLSX): id -> (header, kind);
+kind ``count`` a whole number, ``usd`` money [USD], ``text`` as written."""
+
+
+def stage_headers() -> dict[str, str]:
+    """``STAGE_COLUMNS`` id -> header in the current language."""
+    return {column: _(header) for column, (header, _kind) in STAGE_COLUMNS.items()}
+
+
+def stage_rows(deltas: list[StageDelta]) -> list[dict]:
+    """One row per growth step: ``STAGE_COLUMNS`` id -> value (counts as int, capex added as float [USD], the
+    step and the tiers as text ``64 → 128``); every shown form of the stages reads these rows."""
+    return [{
+        "step": f"{d.from_nodes:,} → {d.to_nodes:,}", "moved": d.cables_moved, "capex": d.capex_usd,
+        "gpus": d.to_gpus, "switches": d.switches_added, "cables": d.cables_added,
+        "transceivers": d.transceivers_bought, "kept": d.cables_kept, "speed": d.cables_speed_changed,
+        "removed": d.cables_removed, "tiers": f"{d.tiers[0]} → {d.tiers[1]}",
+    } for d in deltas]
+
+
+def moved_rows(deltas: list[StageDelta]) -> list[tuple[str, str, int]]:
+    """(step ``64 → 128`` [nodes], link class, cables re-terminated) per step and link class (classes by name)."""
+    return [(f"{d.from_nodes:,} → {d.to_nodes:,}", kind, count)
+            for d in deltas for kind, count in sorted(d.moved_by_kind.items())]
+
+
+def has_stages(design: Design, nodes: int) -> bool:
+    """Whether ``design`` (planned at ``nodes``) grows: it has ``stages``, or ``grow_to`` beyond ``nodes``."""
+    return bool(design.stages) or bool(design.grow_to and design.grow_to > nodes)

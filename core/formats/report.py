@@ -18,7 +18,10 @@ alone at the foot of a page):
 5. cost and power (``core.figures.cost``) and the bill of materials with ``why`` and a totals row (its
    totals are ``Plan.cost``'s: the BOM is the one the costs are summed from);
 6. networks (storage, in-band, out-of-band) when the plan has ``networks`` and physical (racks) when it
-   has ``layout``: written against the contracts of those packages, shown only when present;
+   has ``layout``: written against the contracts of those packages, shown only when present; then the growth
+   stages when the design has ``stages`` or ``grow_to`` beyond its nodes: per step the GPUs, what is bought
+   (capex, switches, cables, transceivers) and which cables move, the rows of ``core.analysis.stages.stage_rows``
+   (the Racks & cabling tab's and the CLI's engine);
 7. performance: all-reduce and all-to-all busbw at a few sizes (``core.perf.jobform.collective_rows``,
    NCCL's stock algorithms) and the Performance page's training job (``job``: the page's settings,
    ``core.formats.joblink`` keys; None = the page's defaults with model, tp, pp and global batch fitted
@@ -778,6 +781,36 @@ def _physical(doc: _Doc, plan) -> None:
     doc.section("physical", _("Racks and cabling"), body or _p(_("No rack layout."), True))
 
 
+def _growth(doc: _Doc, plan) -> None:
+    """Growth stages (``Design.stages``, ``grow_to``), when the design has them: per step what is bought and which
+    cables move (``core.analysis.stages``: ``growth``, ``stage_rows``, as the Racks & cabling tab and the CLI)."""
+    from core.analysis.stages import STAGE_COLUMNS, growth, has_stages, moved_rows, stage_headers, stage_rows
+    from core.cost import LINK_CLASS_LABELS
+
+    if not has_stages(plan.design, plan.resolved.nodes):
+        return
+    title = _("Growth stages")
+    try:
+        deltas = growth(plan.design)
+    except FabricPlannerError as exc:
+        doc.section("growth", title, _p(str(exc), note=True))
+        return
+    kinds = [kind for _header, kind in STAGE_COLUMNS.values()]
+    shown = {"count": number, "usd": usd, "text": str}
+    rows = [[shown[kind](value) for kind, value in zip(kinds, row.values())] for row in stage_rows(deltas)]
+    body = _p(_("Each stage is this design at that size; with grow_to the spines, cores and leaf uplinks are "
+                "installed for the final size from the start. Re-terminated: one end stays, the other moves to "
+                "another port (the planner's port assignment at each stage; a hand-made one may move fewer)."),
+              note=True)
+    body += _table(list(stage_headers().values()), rows, {i for i, k in enumerate(kinds) if k != "text"},
+                   {0: "term", len(kinds) - 1: "term"}, table_class="fp-dense")
+    moved = [[step, _(LINK_CLASS_LABELS.get(kind, kind)), number(count)] for step, kind, count in moved_rows(deltas)]
+    if moved:
+        body += _h3(_("Re-terminated cables by link class"))
+        body += _table([_("Step [nodes]"), _("link class"), _("Re-terminated")], moved, {2}, {0: "term", 1: "term"})
+    doc.section("growth", title, body)
+
+
 def _performance(doc: _Doc, plan, job: Mapping | None):
     """The collectives and the Performance page's training job (``job``: its settings); returns the job's estimate
     (None when the job does not fit)."""
@@ -1060,7 +1093,7 @@ def _design_parts(plan, *, name: str, share_link: str, job: Mapping | None = Non
     def scenario(d, p):
         facts["scenario"] = _failure_scenario(d, p, resilience, job)
 
-    steps = (_key_numbers, _topology, _bandwidth, _cost, _networks, _physical, performance, resilience_section,
+    steps = (_key_numbers, _topology, _bandwidth, _cost, _networks, _physical, _growth, performance, resilience_section,
              scenario, lambda d, p: _comparison_reference(d, compare_link), _assumptions,
              lambda d, p: _sources(d, p, cover.edition))
     for i, step in enumerate(steps):

@@ -13,6 +13,8 @@ published):
   formulas, so every reader (pandas, a mail preview) sees them.
 * **Design**: every ``Design`` field, defaults included, as setting / value / JSON key; a setting left
   to the engine says what it picked (``auto (QM9700)``).
+* **Growth stages** when the design has ``stages`` or ``grow_to`` beyond its nodes: one row per step
+  (``core.analysis.stages.stage_rows``, the Racks & cabling tab's and the review pack's rows).
 * **One sheet per other network** (storage, in-band, out-of-band management) when the plan has
   ``networks`` (``core.networks``): its BOM rows and its sizing as a two-column table.
 
@@ -153,7 +155,8 @@ TOTAL_FILL = PatternFill("solid", fgColor="F1F3F5")
 WRAP = Alignment(wrap_text=True, vertical="top")
 TOP = Alignment(vertical="top")
 
-SHEET_NAMES = {"summary": N_("Summary"), "bom": N_("Bill of materials"), "design": N_("Design")}
+SHEET_NAMES = {"summary": N_("Summary"), "bom": N_("Bill of materials"), "design": N_("Design"),
+               "growth": N_("Growth stages")}
 """Sheet id -> its name (marked; at most 31 characters in every language, Excel's limit)."""
 
 
@@ -494,6 +497,36 @@ def _network_sheet(ws, plan, network: str, sizing) -> None:
     ws.column_dimensions["B"].width = max(ws.column_dimensions["B"].width or 0, 30)
 
 
+def _growth_sheet(book: Workbook, plan) -> None:
+    """The growth stages (``core.analysis.stages.stage_rows``, the Racks & cabling tab's rows) when the design has
+    ``stages`` or ``grow_to`` beyond its nodes: counts as whole numbers, the capex added as money [USD]; a design
+    whose stages cannot be planned gets the reason in one cell."""
+    from core.analysis.stages import STAGE_COLUMNS, growth, has_stages, stage_headers, stage_rows
+    from core.errors import FabricPlannerError
+
+    if not has_stages(plan.design, plan.resolved.nodes):
+        return
+    ws = book.create_sheet(sheet_name(_(SHEET_NAMES["growth"])))
+    try:
+        rows = stage_rows(growth(plan.design))
+    except FabricPlannerError as exc:
+        _cell(ws, 1, 1, str(exc))
+        return
+    formats = {"count": WHOLE, "usd": USD}
+    _header(ws, 1, list(stage_headers().values()))
+    for r, row in enumerate(rows, start=2):
+        for c, (column, value) in enumerate(row.items(), start=1):
+            cell = _cell(ws, r, c, value)
+            kind = STAGE_COLUMNS[column][1]
+            if kind in formats:
+                cell.number_format = number_format(formats[kind])
+            cell.alignment = TOP
+    for c, column in enumerate(STAGE_COLUMNS, start=1):
+        ws.column_dimensions[get_column_letter(c)].width = 16 if column in ("step", "capex") else 13
+    ws.freeze_panes = "A2"
+    ws.row_dimensions[1].height = 30
+
+
 def design_xlsx(plan, *, name: str | None = None, share_link: str | None = None,
                 when: datetime | None = None, unit: str = "GB/s") -> bytes:
     """The review workbook of ``plan`` (see the module docstring) in the current language, as XLSX bytes;
@@ -509,6 +542,7 @@ def design_xlsx(plan, *, name: str | None = None, share_link: str | None = None,
                    when=(when or datetime.now(timezone.utc)).astimezone(timezone.utc), bandwidth_unit=unit)
     _bom_sheet(book.create_sheet(sheet_name(_(SHEET_NAMES["bom"]))), bom_table(plan, ranges=True), _bom_totals(plan))
     _design_sheet(book.create_sheet(sheet_name(_(SHEET_NAMES["design"]))), plan)
+    _growth_sheet(book, plan)
     networks = getattr(plan, "networks", None)
     if networks is not None:
         for network in OTHER_NETWORKS:
