@@ -94,6 +94,7 @@ def test_cli_stages_table_json_csv_and_bad_input(capsys):
     assert cli_main(["stages", "--nodes", "64", "--switch", "QM9700", "--stages", "128,256", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [(x["from_nodes"], x["to_nodes"]) for x in data] == [(64, 128), (128, 256)] and data[0]["recabled"] > 0
+    assert data[0]["to_gpus"] == 1024 and data[0]["transceivers_bought"] > 0
     assert cli_main(["stages", "--nodes", "64", "--switch", "QM9700", "--stages", "128", "--format", "csv"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "from_nodes,to_nodes,kind,kept_end,before,after" and len(lines) > 1

@@ -71,8 +71,8 @@ class StageDelta(BaseModel):
 
     from_nodes: int
     to_nodes: int
-    from_gpus: int = 0
-    to_gpus: int = 0
+    from_gpus: int
+    to_gpus: int
     capex_usd: float
     """Capex of the later stage less the earlier's [USD] (the whole cluster, every network)."""
     bought: tuple[Bought, ...]

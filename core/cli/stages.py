@@ -68,7 +68,8 @@ def run(args: argparse.Namespace) -> str:
 
     deltas = growth(design_from_args(args))
     if args.format == "json":
-        return to_json([{**d.model_dump(), "recabled": d.recabled} for d in deltas]) + "\n"
+        return to_json([{**d.model_dump(), "recabled": d.recabled, "transceivers_bought": d.transceivers_bought}
+                        for d in deltas]) + "\n"
     if args.format == "csv":
         return _csv(deltas)
     return _table(deltas)
