@@ -644,7 +644,7 @@ def test_rail_only_winner_is_warned_with_the_cheapest_design_that_joins_the_rail
     assert result.best.design.topology == "rail-only"
     text = " ".join(result.explanation)
     assert "If the job has expert-parallel all-to-all" in text and "it is rail-only" in text  # no job: a note
-    assert "is not rail-only and is 1:1 at the leaf" in text and "Warning" not in text
+    assert "joins every rail through its switches and is 1:1 at the leaf" in text and "Warning" not in text
     joined = min((c for c in result.candidates if c.feasible and c.design.topology != "rail-only"),
                  key=lambda c: c.capex_usd)
     assert design_label(joined) in text
@@ -682,7 +682,7 @@ def test_a_job_with_all_to_all_gets_a_warning_and_the_nearest_design_that_carrie
     assert "Warning" not in said(dense) and "rail-only (no spine" not in said(dense)
     assert "If the job has" in said(None) and "Warning" not in said(None)
     only_rail_only = [c for c in result.candidates if c.design.topology == "rail-only"]
-    assert "No design the search kept meets every constraint without being rail-only" in " ".join(
+    assert "No design the search kept meets every constraint, joins every rail" in " ".join(
         explain(best, None, only_rail_only, Constraints(job=moe), "days"))
 
 
@@ -759,3 +759,22 @@ def test_cli_topologies_grid_and_a_bad_one(capsys):
     assert code == 0 and "dragonfly" in out
     code, _out, err = run(capsys, "optimize", "--gpus", "64", "--topologies", "torus")
     assert code == 2 and "--topologies" in err
+
+
+def test_per_rail_planes_are_separate_fabrics_for_all_to_all():
+    """Per-rail planes split the rails into fabrics no switch joins (``Bandwidth.islands``), as rail-only does: a
+    mixture-of-experts job is warned, and the nearest design joins every rail (per-port planes)."""
+    from core.analysis.optimize import explain
+    from core.perf.training import parse_job
+
+    grid = Grid(switches=("QM9700",), port_speeds=(200,), planes=(1, 2), plane_modes=("per-rail", "per-port"),
+                topologies=("rail-optimized",), oversubscription=(1.0,))
+    result = optimize("H100", 256, Constraints(), grid, workers=1)
+    per_rail = [c for c in result.candidates if c.feasible and c.design.plane_mode == "per-rail" and c.planes == 2]
+    joined = [c for c in result.candidates if c.feasible and not (c.design.plane_mode == "per-rail" and c.planes > 1)]
+    assert per_rail and joined and all(c.islands == 2 for c in per_rail) and all(c.islands == 1 for c in joined)
+    best = min(per_rail, key=lambda c: c.capex_usd)
+    text = " ".join(explain(best, None, result.candidates, Constraints(job=parse_job({"model": "mixtral-8x7b"})),
+                            "days"))
+    assert "Warning" in text and "per-rail planes are separate fabrics" in text
+    assert design_label(min(joined, key=lambda c: c.capex_usd)) in text

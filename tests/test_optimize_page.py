@@ -250,3 +250,19 @@ def test_a_search_from_a_sidebar_design_prices_the_sidebars_fields():
     assert best.price_basis == "list" and best.management is False and best.storage == "none"
     assert result.best.capex_usd == pytest.approx(plan(best).cost.capex_usd)
     assert result.best.capex_usd != pytest.approx(default.best.capex_usd)
+
+
+def test_front_chart_axes_hold_every_point_with_a_margin(search):
+    """The front's points sat on or beyond the chart's edge: each axis range now holds every drawn point (the
+    cloud, the front and the star) with ``FIT_MARGIN`` of the span to spare (the performance axis from 0)."""
+    from core.figures.optimize import FIT_MARGIN, fitted_range
+
+    fig = pareto_figure(search)
+    xs = [x for t in fig.data for x in t.x]
+    ys = [y for t in fig.data for y in t.y]
+    (x0, x1), (y0, y1) = fig.layout.xaxis.range, fig.layout.yaxis.range
+    span = max(xs) - min(xs)
+    assert x0 <= min(xs) - FIT_MARGIN * span * 0.99 and x1 >= max(xs) + FIT_MARGIN * span * 0.99
+    assert y0 == 0.0 and y1 >= max(ys) * (1 + FIT_MARGIN * 0.99)
+    assert fitted_range([5.0, 5.0]) == [5.0 - 0.3, 5.0 + 0.3] and fitted_range([]) == [0.0, 1.0]
+    assert fitted_range([2.0, float("nan"), 4.0], zero=True) == [0.0, 4.0 + 4.0 * FIT_MARGIN]

@@ -230,6 +230,9 @@ class Candidate:
     bisection_gbytes_per_gpu: float = math.nan
     bisection_ratio: float = math.nan
     hops: int = 0
+    islands: int = 1
+    """Independent fabrics per plane (``Bandwidth.islands``: the rails of rail-only, per-rail planes), joined only
+    through the nodes (NVLink, PXN)."""
     busbw_gbytes: float = math.nan
     step_s: float = math.nan
     days: float = math.nan
@@ -675,6 +678,7 @@ class _Evaluator:
         cand.hops = max(bandwidth.hops_same_rail, bandwidth.hops_same_rail_other_su, bandwidth.hops_cross_rail,
                         bandwidth.hops_cross_pod)
         cand.switches = fabric.switch_count_total
+        cand.islands = bandwidth.islands
         for key, value, most in (("max_oversubscription", cand.oversubscription, True),
                                  ("max_bisection_ratio", cand.bisection_ratio, True),
                                  ("min_bisection_gbytes_per_gpu", cand.bisection_gbytes_per_gpu, False),
@@ -1457,8 +1461,9 @@ def _binding(best: Candidate, cands: list[Candidate], constraints: Constraints, 
 
 
 def _serves_all_traffic(c: Candidate) -> bool:
-    """Not rail-only and non-blocking at the leaf (1:1): every GPU reaches every other at its NIC rate."""
-    return c.design.topology != "rail-only" and c.design.oversubscription <= 1
+    """One fabric per plane (not rail-only, no per-rail planes: ``Candidate.islands``) and non-blocking at the leaf
+    (1:1): every GPU reaches every other through the switches at its NIC rate."""
+    return c.islands <= 1 and c.design.oversubscription <= 1
 
 
 def job_cross_traffic(job, plan: Plan | None) -> list[str]:
@@ -1484,7 +1489,8 @@ def job_cross_traffic(job, plan: Plan | None) -> list[str]:
 
 def _traffic_caveats(best: Candidate, cands: list[Candidate], objective: str, job=None,
                      plan: Plan | None = None) -> list[str]:
-    """What the winner cannot carry at full rate (rail-only: no spine joins the rails; leaves above 1:1): a warning
+    """What the winner cannot carry at full rate (rail-only or per-rail planes: no switch joins the rails; leaves
+    above 1:1): a warning
     when the training ``job`` has such traffic (``job_cross_traffic``), a note when there is no job, nothing when
     the job has none; with the cheapest feasible design that is neither (``_serves_all_traffic``)."""
     d = best.design
@@ -1492,6 +1498,9 @@ def _traffic_caveats(best: Candidate, cands: list[Candidate], objective: str, jo
     if d.topology == "rail-only":
         limits.append(_("it is rail-only (no spine joins the rails, so traffic between rails first crosses NVLink "
                         "inside a node, PXN, and shares that node's NICs)"))
+    elif best.islands > 1:
+        limits.append(_("its per-rail planes are separate fabrics (no switch joins them, so traffic between planes "
+                        "first crosses NVLink inside a node, PXN, and shares that node's NICs)"))
     if d.oversubscription > 1:
         limits.append(_("its leaves are {ratio}:1, so traffic that leaves a leaf gets 1/{ratio} of the injection "
                         "bandwidth").format(ratio=f"{d.oversubscription:g}"))
@@ -1508,13 +1517,13 @@ def _traffic_caveats(best: Candidate, cands: list[Candidate], objective: str, jo
     able = [c for c in cands if c.feasible and _serves_all_traffic(c)]
     if able:
         near = min(able, key=lambda c: _order(c, objective))
-        lines.append(_("The cheapest design that meets every constraint, is not rail-only and is 1:1 at the leaf: "
-                       "{design}, {capex} (+{more}).").format(
+        lines.append(_("The cheapest design that meets every constraint, joins every rail through its switches "
+                       "and is 1:1 at the leaf: {design}, {capex} (+{more}).").format(
             design=design_label(near), capex=usd(capex_of(near, objective)),
             more=usd(capex_of(near, objective) - capex_of(best, objective))))
     else:
-        lines.append(_("No design the search kept meets every constraint without being rail-only or oversubscribed "
-                       "at the leaf."))
+        lines.append(_("No design the search kept meets every constraint, joins every rail through its switches "
+                       "and is 1:1 at the leaf."))
     return lines
 
 
