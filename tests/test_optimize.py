@@ -778,3 +778,17 @@ def test_per_rail_planes_are_separate_fabrics_for_all_to_all():
                             "days"))
     assert "Warning" in text and "per-rail planes are separate fabrics" in text
     assert design_label(min(joined, key=lambda c: c.capex_usd)) in text
+
+
+def test_pipeline_stages_across_rails_count_as_cross_rail_traffic(monkeypatch):
+    """The search fits the job's split per design; a stage of ``gpus / pp`` GPUs that is not a whole number of nodes
+    pairs GPUs of different local ranks at a stage boundary (different rails), a whole number keeps them on one."""
+    from core.analysis import optimize as opt
+    from core.design import Design
+    from core.perf.training import parse_job
+
+    p = plan(Design(gpu="H100", gpus=96))  # 12 nodes of 8
+    dense = parse_job({"model": "llama3-70b"})
+    for pp, crosses in ((8, True), (4, False), (1, False)):  # stages of 12, 24 and 96 GPUs
+        monkeypatch.setattr(opt, "_default_split_job", lambda _p, job, pp=pp: job.model_copy(update={"pp": pp}))
+        assert ("pipeline stages on different rails" in opt.job_cross_traffic(dense, p)) is crosses
