@@ -193,17 +193,20 @@ def _tables(result) -> None:
     unit = state.bandwidth_unit()
     rows = figs.front_rows(result, unit)
     capex = figs.capex_title(result.objective)
+    performance = figs.metric_title(result.metric, unit)
+    money_metric = result.metric == "usd_per_mtok"  # a price per unit: the one money format, with cents
     frame = pd.DataFrame([{
-        _("Design"): r["design"], capex: r["capex"], figs.metric_title(result.metric, unit): r["performance"],
+        _("Design"): r["design"], capex: r["capex"],
+        performance: i18n.usd(r["performance_usd"], cents=True) if money_metric else r["performance"],
         _("Open"): _design_link(by_index[r["index"]].design), _("Tiers"): r["tiers"], _("Switches"): r["switches"],
         _("Power [kW]"): round(r["power_kw"])} for r in rows])
     st.dataframe(frame, hide_index=True, width="stretch", column_config={
         _("Design"): st.column_config.TextColumn(width=320),  # capex and busbw in view at 1,024 px, the label at 1,280
-        capex: tables.money_column(capex),
-        figs.metric_title(result.metric, unit): st.column_config.NumberColumn(
-            format="%.3f" if result.metric == "usd_per_mtok" else "%.1f"),
+        capex: tables.money_column(capex, [r["capex"] for r in rows]),
+        performance: tables.money_column(performance) if money_metric else st.column_config.NumberColumn(
+            format="%.1f"),
         _("Power [kW]"): COUNT,  # whole kW with separators: 3,536
-        _("Open"): st.column_config.LinkColumn(display_text=_("open in Designer")),
+        _("Open"): st.column_config.LinkColumn(display_text=_("open in Designer"), width="medium"),
     })
     st.markdown("#### " + _("Switch families"))
     st.caption(_("Each family is a fabric, a leaf switch model and a topology; a family with no design that meets "
@@ -215,7 +218,8 @@ def _tables(result) -> None:
         _("Open"): _design_link(by_index[r["cheapest_index"]].design) if r["cheapest_index"] is not None else None,
     } for r in fam]), hide_index=True, width="stretch", column_config={
         _("Candidates"): COUNT, _("Meet every constraint"): COUNT,
-        _("Open"): st.column_config.LinkColumn(display_text=_("open cheapest"))})
+        _("Cheapest"): tables.money_column(_("Cheapest"), [r["cheapest"] for r in fam]),
+        _("Open"): st.column_config.LinkColumn(display_text=_("open cheapest"), width="medium")})
     with st.expander(_("Rejected candidates by reason"), expanded=False):
         st.dataframe(pd.DataFrame([{_("Reason"): r["reason"], _("Candidates"): r["candidates"]}
                                    for r in figs.rejected_rows(result)]), hide_index=True, width="stretch",

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from conftest import run_cli as run
 from core.analysis.optimize import Constraints, Grid, candidate_designs, design_label, optimize
-from core.i18n import language
+from core.i18n import language, usd
 from i18n_check import english_leaks
 from core.errors import DesignError, FabricPlannerError, InputError
 from core.perf.collectives import collective
@@ -643,10 +643,86 @@ def test_rail_only_winner_is_warned_with_the_cheapest_design_that_joins_the_rail
     result = optimize("H100", 512, Constraints(), grid, workers=1)
     assert result.best.design.topology == "rail-only"
     text = " ".join(result.explanation)
-    assert "It is rail-only" in text and "neither rail-only nor oversubscribed 3:1" in text
+    assert "If the job has expert-parallel all-to-all" in text and "it is rail-only" in text  # no job: a note
+    assert "joins every rail through its switches and is 1:1 at the leaf" in text and "Warning" not in text
     joined = min((c for c in result.candidates if c.feasible and c.design.topology != "rail-only"),
                  key=lambda c: c.capex_usd)
     assert design_label(joined) in text
+
+
+def _rail_only_pair():
+    """A feasible rail-only 3:1 winner and a dearer rail-optimized 1:1 design, as candidates of one grid."""
+    grid = Grid(switches=("QM9700",), port_speeds=(400,), planes=(1,), topologies=("rail-only", "rail-optimized"),
+                oversubscription=(1.0, 3.0))
+    result = optimize("H100", 512, Constraints(), grid, workers=1)
+    return result, [c for c in result.candidates if c.feasible]
+
+
+def test_a_job_with_all_to_all_gets_a_warning_and_the_nearest_design_that_carries_it():
+    """The winner is rail-only: a mixture-of-experts job (expert-parallel all-to-all) is warned, with the cheapest
+    design of the search that is neither rail-only nor oversubscribed and what it costs more; a dense job whose
+    pipeline stays on its rails is not; without a job the limits are a note."""
+    from core.analysis.optimize import capex_of, explain, job_cross_traffic
+    from core.perf.training import parse_job
+
+    result, feasible = _rail_only_pair()
+    best = result.best
+    assert best.design.topology == "rail-only"
+    able = min((c for c in feasible if c.design.topology != "rail-only" and c.design.oversubscription <= 1),
+               key=capex_of)
+    moe, dense = parse_job({"model": "mixtral-8x7b"}), parse_job({"model": "llama3-70b", "pp": 1})
+    assert job_cross_traffic(moe, None) == ["expert-parallel all-to-all"] and job_cross_traffic(dense, None) == []
+
+    def said(job):
+        return " ".join(explain(best, None, result.candidates, Constraints(job=job), "days"))
+
+    warned = said(moe)
+    assert "Warning: the training job has expert-parallel all-to-all, and it is rail-only" in warned
+    assert f"{design_label(able)}, {usd(able.capex_usd)} (+{usd(able.capex_usd - best.capex_usd)})" in warned
+    assert "Warning" not in said(dense) and "rail-only (no spine" not in said(dense)
+    assert "If the job has" in said(None) and "Warning" not in said(None)
+    only_rail_only = [c for c in result.candidates if c.design.topology == "rail-only"]
+    assert "No design the search kept meets every constraint, joins every rail" in " ".join(
+        explain(best, None, only_rail_only, Constraints(job=moe), "days"))
+
+
+def test_oversubscribed_leaves_are_warned_for_all_to_all():
+    from dataclasses import replace
+
+    from core.analysis.optimize import explain
+    from core.perf.training import parse_job
+
+    result, feasible = _rail_only_pair()
+    dense_tree = min((c for c in feasible if c.design.topology == "rail-optimized"
+                      and c.design.oversubscription == 3.0), key=lambda c: c.capex_usd)
+    text = " ".join(explain(dense_tree, None, result.candidates, Constraints(job=parse_job({"model": "mixtral-8x7b"})),
+                            "days"))
+    assert "its leaves are 3:1, so traffic that leaves a leaf gets 1/3" in text and "rail-only (no spine" not in text
+    assert "Warning" not in " ".join(explain(replace(dense_tree, design=dense_tree.design.model_copy(
+        update={"oversubscription": 1.0})), None, result.candidates, Constraints(job=parse_job(
+            {"model": "mixtral-8x7b"})), "days"))
+
+
+def test_a_cheaper_design_ruled_out_by_a_far_limit_does_not_make_it_binding():
+    """A cheaper design failing only the busbw floor used to make the floor "binding" however far the winner is
+    above it; now the floor binds only within the margin, and the ruled-out design is still named."""
+    from dataclasses import replace
+
+    from core.analysis.optimize import BINDING_MARGIN, explain
+
+    result, _feasible = _rail_only_pair()
+    best = result.best
+    cheaper = replace(best, index=-1, reason="min_busbw_gbytes", capex_usd=best.capex_usd * 0.9,
+                      failed=("min_busbw_gbytes",), busbw_gbytes=best.busbw_gbytes * 0.5)
+
+    def said(floor):
+        return " ".join(explain(best, None, [best, cheaper], Constraints(min_busbw_gbytes=floor), "busbw_gbytes"))
+
+    far = said(best.busbw_gbytes * 0.7)
+    assert "Binding constraint" not in far and "No constraint binds" in far
+    assert "fails only minimum all-reduce busbw" in far and usd(cheaper.capex_usd) in far
+    near = said(best.busbw_gbytes * (1 - BINDING_MARGIN / 2))
+    assert "Binding constraint: minimum all-reduce busbw" in near and f"within {BINDING_MARGIN:.0%}" in near
 
 
 def test_design_label_says_the_design_in_words():
@@ -683,3 +759,36 @@ def test_cli_topologies_grid_and_a_bad_one(capsys):
     assert code == 0 and "dragonfly" in out
     code, _out, err = run(capsys, "optimize", "--gpus", "64", "--topologies", "torus")
     assert code == 2 and "--topologies" in err
+
+
+def test_per_rail_planes_are_separate_fabrics_for_all_to_all():
+    """Per-rail planes split the rails into fabrics no switch joins (``Bandwidth.islands``), as rail-only does: a
+    mixture-of-experts job is warned, and the nearest design joins every rail (per-port planes)."""
+    from core.analysis.optimize import explain
+    from core.perf.training import parse_job
+
+    grid = Grid(switches=("QM9700",), port_speeds=(200,), planes=(1, 2), plane_modes=("per-rail", "per-port"),
+                topologies=("rail-optimized",), oversubscription=(1.0,))
+    result = optimize("H100", 256, Constraints(), grid, workers=1)
+    per_rail = [c for c in result.candidates if c.feasible and c.design.plane_mode == "per-rail" and c.planes == 2]
+    joined = [c for c in result.candidates if c.feasible and not (c.design.plane_mode == "per-rail" and c.planes > 1)]
+    assert per_rail and joined and all(c.islands == 2 for c in per_rail) and all(c.islands == 1 for c in joined)
+    best = min(per_rail, key=lambda c: c.capex_usd)
+    text = " ".join(explain(best, None, result.candidates, Constraints(job=parse_job({"model": "mixtral-8x7b"})),
+                            "days"))
+    assert "Warning" in text and "per-rail planes are separate fabrics" in text
+    assert design_label(min(joined, key=lambda c: c.capex_usd)) in text
+
+
+def test_pipeline_stages_across_rails_count_as_cross_rail_traffic(monkeypatch):
+    """The search fits the job's split per design; a stage of ``gpus / pp`` GPUs that is not a whole number of nodes
+    pairs GPUs of different local ranks at a stage boundary (different rails), a whole number keeps them on one."""
+    from core.analysis import optimize as opt
+    from core.design import Design
+    from core.perf.training import parse_job
+
+    p = plan(Design(gpu="H100", gpus=96))  # 12 nodes of 8
+    dense = parse_job({"model": "llama3-70b"})
+    for pp, crosses in ((8, True), (4, False), (1, False)):  # stages of 12, 24 and 96 GPUs
+        monkeypatch.setattr(opt, "_default_split_job", lambda _p, job, pp=pp: job.model_copy(update={"pp": pp}))
+        assert ("pipeline stages on different rails" in opt.job_cross_traffic(dense, p)) is crosses

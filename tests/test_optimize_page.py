@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import parse_qsl, urlparse
 
 import pytest
 from hypothesis import given, settings
@@ -17,7 +18,7 @@ from core.design import Design
 from core.errors import InputError
 from core.figures.optimize import family_rows, front_rows, pareto_figure
 from core.units import bandwidth
-from core.formats import optimizelink
+from core.formats import optimizelink, sharelink
 from core.i18n import language, usd
 from core.plan import plan
 from tests import pagetest
@@ -250,3 +251,43 @@ def test_a_search_from_a_sidebar_design_prices_the_sidebars_fields():
     assert best.price_basis == "list" and best.management is False and best.storage == "none"
     assert result.best.capex_usd == pytest.approx(plan(best).cost.capex_usd)
     assert result.best.capex_usd != pytest.approx(default.best.capex_usd)
+
+
+def test_front_chart_axes_hold_every_point_with_a_margin(search):
+    """The front's points sat on or beyond the chart's edge: each axis range now holds every drawn point (the
+    cloud, the front and the star) with ``FIT_MARGIN`` of the span to spare (the performance axis from 0)."""
+    from core.figures.optimize import FIT_MARGIN, fitted_range
+
+    fig = pareto_figure(search)
+    xs = [x for t in fig.data for x in t.x]
+    ys = [y for t in fig.data for y in t.y]
+    (x0, x1), (y0, y1) = fig.layout.xaxis.range, fig.layout.yaxis.range
+    span = max(xs) - min(xs)
+    assert x0 <= min(xs) - FIT_MARGIN * span * 0.99 and x1 >= max(xs) + FIT_MARGIN * span * 0.99
+    assert y0 == 0.0 and y1 >= max(ys) * (1 + FIT_MARGIN * 0.99)
+    assert fitted_range([5.0, 5.0]) == [5.0 - 0.3, 5.0 + 0.3] and fitted_range([]) == [0.0, 1.0]
+    assert fitted_range([2.0, float("nan"), 4.0], zero=True) == [0.0, 4.0 + 4.0 * FIT_MARGIN]
+
+
+@pytest.mark.slow
+def test_page_words_the_winner_warns_for_the_jobs_traffic_and_links_each_front_row():
+    """A mixture-of-experts job: the page says the winner in words, whether a constraint binds, warns when the
+    winner's rails are separate fabrics or its leaves oversubscribed, and each front row links its design with a
+    whole "open in Designer" (a link column with display text); money in the one money format."""
+    at = open_page({"ng": "256", "opt_fab": "infiniband", "opt_sw": "QM9700", "opt_model": "mixtral-8x7b",
+                    "opt_run": "1"})
+    result = optimize("H100", 256, optimizelink.constraints({**optimizelink.DEFAULTS, "fab": "infiniband",
+                                                             "sw": ("QM9700",), "model": "mixtral-8x7b"}), workers=1)
+    success = at.success[0].value.replace("\\", "")  # markdown escapes (webui.safe.md) aside
+    assert design_label(result.best) in success and usd(result.best.capex_usd) in success
+    said = " ".join(m.value for m in at.markdown).replace("\\", "")
+    assert "No constraint binds" in said or "Binding constraint" in said
+    islands, ratio = result.best.islands, result.best.design.oversubscription
+    assert ("Warning: the training job has expert-parallel all-to-all" in said) == (islands > 1 or ratio > 1)
+    front = at.dataframe[0].value
+    config = json.loads(at.dataframe[0].proto.columns or "{}")
+    assert config["Open"]["type_config"]["display_text"] == "open in Designer"
+    for link, cand in zip(front["Open"], result.pareto):  # each row opens its own design on the Designer
+        query = dict(parse_qsl(urlparse(link).query))
+        assert {k: str(v) for k, v in sharelink.encode(cand.design).items()}.items() <= query.items()
+    assert list(front["Capex, whole cluster [USD]"]) == [usd(c.capex_usd) for c in result.pareto]

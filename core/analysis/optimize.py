@@ -230,6 +230,9 @@ class Candidate:
     bisection_gbytes_per_gpu: float = math.nan
     bisection_ratio: float = math.nan
     hops: int = 0
+    islands: int = 1
+    """Independent fabrics per plane (``Bandwidth.islands``: the rails of rail-only, per-rail planes), joined only
+    through the nodes (NVLink, PXN)."""
     busbw_gbytes: float = math.nan
     step_s: float = math.nan
     days: float = math.nan
@@ -294,7 +297,7 @@ class OptimizeResult:
         if self.best is None or self.constraints is None:
             return list(self.explanation)
         return explain(self.best, self.other_family, self.candidates, self.constraints, self.metric,
-                       self.objective, unit)
+                       self.objective, unit, self.best_plan)
 
     def summary(self) -> dict:
         """JSON-ready: ``best.design`` (a design JSON), ``best.summary`` (the plan summary), ``pareto[]``,
@@ -675,6 +678,7 @@ class _Evaluator:
         cand.hops = max(bandwidth.hops_same_rail, bandwidth.hops_same_rail_other_su, bandwidth.hops_cross_rail,
                         bandwidth.hops_cross_pod)
         cand.switches = fabric.switch_count_total
+        cand.islands = bandwidth.islands
         for key, value, most in (("max_oversubscription", cand.oversubscription, True),
                                  ("max_bisection_ratio", cand.bisection_ratio, True),
                                  ("min_bisection_gbytes_per_gpu", cand.bisection_gbytes_per_gpu, False),
@@ -1119,7 +1123,7 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
     front = pareto_front(feasible, metric, objective)
     other = [c for c in feasible if c.design.fabric != best.design.fabric]
     other_best = min(other, key=lambda c: _order(c, objective)) if other else None
-    explanation = explain(best, other_best, cands, constraints, metric, objective)
+    explanation = explain(best, other_best, cands, constraints, metric, objective, best_plan=best_plan)
     return OptimizeResult(best=best, best_plan=best_plan, pareto=front, considered=len(cands),
                           feasible=len(feasible), rejected=rejected, seconds=time.perf_counter() - started,
                           planned=planned, sizings=sizings, metric=metric, explanation=explanation, other_family=other_best,
@@ -1363,8 +1367,6 @@ TIER_WORDS = {1: N_("one tier"), 2: N_("two tiers"), 3: N_("three tiers")}
 """Switch tiers -> the words of a design's label."""
 BINDING_MARGIN = 0.10
 """A constraint binds at the winner when its value is within this share of the limit (else: "no constraint binds")."""
-HIGH_OVERSUBSCRIPTION = 3.0
-"""Leaf oversubscription from which the answer warns about all-to-all and cross-unit traffic."""
 
 
 def design_label(c: Candidate) -> str:
@@ -1387,9 +1389,11 @@ def design_label(c: Candidate) -> str:
 
 
 def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], constraints: Constraints,
-            metric: str, objective: str = "cluster", unit: str = "GB/s") -> list[str]:
-    """Why the winner wins, in words: what it meets, which constraint binds, and the other fabric family
-    (capex figures are the objective's, named; bandwidth in ``unit``, ``core.units``)."""
+            metric: str, objective: str = "cluster", unit: str = "GB/s", best_plan: Plan | None = None) -> list[str]:
+    """Why the winner wins, in words: what it meets, which constraint binds (only within ``BINDING_MARGIN`` of its
+    limit), what traffic of the job it cannot carry (``_traffic_caveats``; ``best_plan``, the winner's plan, gives
+    the job's split) and the other fabric family (capex figures are the objective's, named, in US dollars shown
+    by ``core.i18n.usd``; bandwidth in ``unit``, ``core.units``)."""
     lines = [_("{design}: {capex} {objective}, the cheapest of {feasible} designs that meet every constraint.").format(
         design=design_label(best), capex=usd(capex_of(best, objective)), objective=objective_word(objective),
         feasible=f"{sum(c.feasible for c in cands):,}")]
@@ -1405,29 +1409,8 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
     if not math.isnan(best.usd_per_mtok):
         lines.append(_("It serves the workload on {gpus} of its GPUs at {usd} per million output tokens.").format(
             gpus=f"{best.serving_gpus:,}", usd=usd(best.usd_per_mtok, cents=True)))
-    cheaper = [c for c in cands if c.reason in CONSTRAINT_WORDS and not math.isnan(c.capex_usd)
-               and _order(c, objective) < _order(best, objective)]
-    single = [c for c in cheaper if len(c.failed) == 1]
-    ruling = {c.reason for c in cands if c.reason in CONSTRAINT_WORDS}
-    tight = _tightest(best, constraints, ruling, unit)
-    if single:
-        nearest = min(single, key=lambda c: _order(c, objective))
-        lines.append(_("Binding constraint: {constraint}. The cheapest design it rules out ({design}, {capex}) "
-                       "fails only that one.").format(constraint=constraint_word(nearest.reason),
-                                                      design=design_label(nearest),
-                                                      capex=usd(capex_of(nearest, objective))))
-    elif tight is not None and tight[3] <= BINDING_MARGIN:
-        key, value, limit, _slack = tight
-        lines.append(_("Binding constraint: {constraint} (this design {value}, limit {limit}).").format(
-            constraint=constraint_word(key), value=value, limit=limit))
-    elif tight is not None:
-        key, value, limit, slack = tight
-        lines.append(_("No constraint binds: the cheapest design on the grid meets every limit with at least {margin} "
-                       "to spare (the closest: {constraint}, this design {value}, limit {limit}).").format(
-            margin=f"{slack:.0%}", constraint=constraint_word(key), value=value, limit=limit))
-    else:
-        lines.append(_("No constraint binds: it is the cheapest buildable design costed on the grid."))
-    lines += _traffic_caveats(best, cands, objective)
+    lines += _binding(best, cands, constraints, objective, unit)
+    lines += _traffic_caveats(best, cands, objective, constraints.job, best_plan)
     if other is not None:
         saving = capex_of(other, objective) - capex_of(best, objective)
         share = saving / capex_of(other, objective) if capex_of(other, objective) else 0.0
@@ -1449,47 +1432,108 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
     return lines
 
 
-def _serves_all_traffic(c: Candidate) -> bool:
-    """Not rail-only and leaves below ``HIGH_OVERSUBSCRIPTION``:1 (``_traffic_caveats``)."""
-    return c.design.topology != "rail-only" and c.design.oversubscription < HIGH_OVERSUBSCRIPTION
-
-
-def _traffic_caveats(best: Candidate, cands: list[Candidate], objective: str) -> list[str]:
-    """What the winner cannot carry well (rail-only: no spine joins the rails; leaves at ``HIGH_OVERSUBSCRIPTION``:1
-    or more), with the cheapest feasible design that has neither."""
-    d = best.design
+def _binding(best: Candidate, cands: list[Candidate], constraints: Constraints, objective: str,
+             unit: str) -> list[str]:
+    """The binding constraint, named only when the winner is within ``BINDING_MARGIN`` of its limit; else "no
+    constraint binds" with the smallest margin and its constraint; and the cheapest design ruled out by one
+    constraint alone (what stops the search going cheaper), when there is one."""
+    tight = _tightest(best, constraints, unit)
     lines = []
-    if d.topology == "rail-only":
-        lines.append(_("It is rail-only: no spine joins the rails, so traffic between rails (expert-parallel "
-                       "all-to-all, pipeline or data-parallel peers on other rails) first crosses NVLink inside a "
-                       "node (PXN) and shares that node's NICs."))
-    if d.oversubscription >= HIGH_OVERSUBSCRIPTION:
-        lines.append(_("Its leaves are {ratio}:1: traffic that leaves a scalable unit (all-to-all, large "
-                       "data-parallel groups) gets 1/{ratio} of the injection bandwidth.").format(
-                           ratio=f"{d.oversubscription:g}"))
-    if not lines:
-        return []
-    able = [c for c in cands if c.feasible and _serves_all_traffic(c)]
-    if able:
-        near = min(able, key=lambda c: _order(c, objective))
-        lines.append(_("The cheapest design that meets every constraint and is neither rail-only nor oversubscribed "
-                       "{ratio}:1 or more: {design}, {capex} (+{more}).").format(
-            ratio=f"{HIGH_OVERSUBSCRIPTION:g}", design=design_label(near), capex=usd(capex_of(near, objective)),
-            more=usd(capex_of(near, objective) - capex_of(best, objective))))
+    if tight is not None and tight[3] <= BINDING_MARGIN:
+        key, value, limit, _slack = tight
+        lines.append(_("Binding constraint: {constraint} (this design {value}, limit {limit}: within {margin}).").format(
+            constraint=constraint_word(key), value=value, limit=limit, margin=f"{BINDING_MARGIN:.0%}"))
+    elif tight is not None:
+        key, value, limit, slack = tight
+        lines.append(_("No constraint binds: the cheapest design on the grid meets every limit with at least {margin} "
+                       "to spare (the closest: {constraint}, this design {value}, limit {limit}).").format(
+            margin=f"{slack:.0%}", constraint=constraint_word(key), value=value, limit=limit))
     else:
-        lines.append(_("No design on the grid meets every constraint without being rail-only or oversubscribed "
-                       "{ratio}:1 or more.").format(ratio=f"{HIGH_OVERSUBSCRIPTION:g}"))
+        lines.append(_("No constraint binds: it is the cheapest buildable design costed on the grid."))
+    single = [c for c in cands if c.reason in CONSTRAINT_WORDS and not math.isnan(c.capex_usd)
+              and len(c.failed) == 1 and _order(c, objective) < _order(best, objective)]
+    if single:
+        nearest = min(single, key=lambda c: _order(c, objective))
+        lines.append(_("The cheapest design ruled out ({design}, {capex}) fails only {constraint}.").format(
+            design=design_label(nearest), capex=usd(capex_of(nearest, objective)),
+            constraint=constraint_word(nearest.reason)))
     return lines
 
 
-def _tightest(best: Candidate, constraints: Constraints, ruling: set[str],
+def _serves_all_traffic(c: Candidate) -> bool:
+    """One fabric per plane (not rail-only, no per-rail planes: ``Candidate.islands``) and non-blocking at the leaf
+    (1:1): every GPU reaches every other through the switches at its NIC rate."""
+    return c.islands <= 1 and c.design.oversubscription <= 1
+
+
+def job_cross_traffic(job, plan: Plan | None) -> list[str]:
+    """The traffic of the training ``job`` that leaves a rail or a leaf, in words: expert-parallel all-to-all (the
+    job's ``ep`` above 1, or a mixture-of-experts model, whose experts are spread over GPUs when trained at scale)
+    and pipeline traffic between GPUs of different local ranks (the split the search fits on ``plan``: a stage of
+    ``gpus / pp`` GPUs that is not a whole number of nodes); empty without a job."""
+    if job is None:
+        return []
+    out = []
+    if job.ep > 1 or (job.model.experts or 0) > 1:
+        out.append(_("expert-parallel all-to-all"))
+    if plan is not None:
+        try:
+            split = _default_split_job(plan, job)
+        except FabricPlannerError:
+            split = job
+        gpus, per_node = split.gpus or plan.resolved.gpus, plan.resolved.gpus_per_node
+        if split.pp > 1 and (gpus // split.pp) % per_node:
+            out.append(_("pipeline stages on different rails"))
+    return out
+
+
+def _traffic_caveats(best: Candidate, cands: list[Candidate], objective: str, job=None,
+                     plan: Plan | None = None) -> list[str]:
+    """What the winner cannot carry at full rate (rail-only or per-rail planes: no switch joins the rails; leaves
+    above 1:1): a warning
+    when the training ``job`` has such traffic (``job_cross_traffic``), a note when there is no job, nothing when
+    the job has none; with the cheapest feasible design that is neither (``_serves_all_traffic``)."""
+    d = best.design
+    limits = []
+    if d.topology == "rail-only":
+        limits.append(_("it is rail-only (no spine joins the rails, so traffic between rails first crosses NVLink "
+                        "inside a node, PXN, and shares that node's NICs)"))
+    elif best.islands > 1:
+        limits.append(_("its per-rail planes are separate fabrics (no switch joins them, so traffic between planes "
+                        "first crosses NVLink inside a node, PXN, and shares that node's NICs)"))
+    if d.oversubscription > 1:
+        limits.append(_("its leaves are {ratio}:1, so traffic that leaves a leaf gets 1/{ratio} of the injection "
+                        "bandwidth").format(ratio=f"{d.oversubscription:g}"))
+    traffic = job_cross_traffic(job, plan)
+    if not limits or (job is not None and not traffic):
+        return []
+    said = pgettext("between clauses", "; ").join(limits)
+    if traffic:
+        lines = [_("Warning: the training job has {traffic}, and {limits}.").format(
+            traffic=pgettext("between traffic kinds", " and ").join(traffic), limits=said)]
+    else:
+        lines = [_("If the job has expert-parallel all-to-all or pipeline stages on different rails, note that "
+                   "{limits}.").format(limits=said)]
+    able = [c for c in cands if c.feasible and _serves_all_traffic(c)]
+    if able:
+        near = min(able, key=lambda c: _order(c, objective))
+        lines.append(_("The cheapest design that meets every constraint, joins every rail through its switches "
+                       "and is 1:1 at the leaf: {design}, {capex} (+{more}).").format(
+            design=design_label(near), capex=usd(capex_of(near, objective)),
+            more=usd(capex_of(near, objective) - capex_of(best, objective))))
+    else:
+        lines.append(_("No design the search kept meets every constraint, joins every rail through its switches "
+                       "and is 1:1 at the leaf."))
+    return lines
+
+
+def _tightest(best: Candidate, constraints: Constraints,
               unit: str = "GB/s") -> tuple[str, str, str, float] | None:
-    """Of the constraints in ``ruling`` (those that rejected some candidate), the one with the least relative
-    slack at ``best``: (key, its value, the limit, formatted (bandwidth in ``unit``), and the slack as a share of
-    the limit); None when none rejected anything."""
+    """Of the constraints set, the one with the least relative slack at ``best``: (key, its value, the limit,
+    formatted (bandwidth in ``unit``), and the slack as a share of the limit); None when no limit is set."""
     found = None
     for key in CONSTRAINT_ORDER:
-        if key not in ruling or key not in _METRIC_OF:  # serving_target is met or not: no slack to measure
+        if key not in _METRIC_OF:  # serving_target is met or not: no slack to measure
             continue
         limit = getattr(constraints, key)
         attr, _pick, kind = _METRIC_OF[key]

@@ -69,6 +69,24 @@ def _trace(cands: list[Candidate], metric: str, objective: str = "cluster", unit
                                   for c in cands], hovertemplate=_hover(metric), **style)
 
 
+FIT_MARGIN = 0.06
+"""Share of the data's span added at each end of a front chart's axis, so the largest markers (the star) fit."""
+
+
+def fitted_range(values: list[float], zero: bool = False) -> list[float]:
+    """An axis range holding every finite value of ``values`` with ``FIT_MARGIN`` of their span (or of the value,
+    when all are equal) at each end, in the values' unit; from 0 when ``zero`` and no value is negative."""
+    finite = [v for v in values if v == v and abs(v) != math.inf]
+    if not finite:
+        return [0.0, 1.0]
+    low, high = min(finite), max(finite)
+    from_zero = zero and low >= 0
+    if from_zero:
+        low = 0.0
+    pad = (high - low) * FIT_MARGIN or abs(high) * FIT_MARGIN or 1.0
+    return [0.0 if from_zero else low - pad, high + pad]
+
+
 def pareto_figure(result: OptimizeResult, height: int = 460, unit: str = "GB/s") -> go.Figure:
     """Capex [USD] against the search's performance metric for every feasible design; the front as a line."""
     fig = go.Figure()
@@ -89,22 +107,27 @@ def pareto_figure(result: OptimizeResult, height: int = 460, unit: str = "GB/s")
                              name=_("Cheapest design"),
                              marker=dict(size=16, color="#d35400", symbol="star", line=dict(width=1, color="#fff"))))
     base_layout(fig, _("Capex against performance: click a point to open its design"), height, title_chars=90)
-    shown = cloud + list(result.pareto)
-    fig.update_layout(xaxis=units.money_axis(max((capex_of(c, result.objective) for c in shown), default=0.0) * 1.02,
-                                             min((capex_of(c, result.objective) for c in shown), default=0.0),
+    shown = cloud + list(result.pareto) + ([result.best] if result.best is not None else [])
+    xs = [capex_of(c, result.objective) for c in shown]
+    x_range = fitted_range(xs)
+    fig.update_layout(xaxis=units.money_axis(x_range[1], x_range[0], range=x_range,
                                              title=capex_title(result.objective) + " " + _("(estimates)")),
-                      yaxis=dict(title=metric_title(result.metric, unit), rangemode="tozero"),
+                      yaxis=dict(title=metric_title(result.metric, unit),
+                                 range=fitted_range([metric_value(c, result.metric, unit) for c in shown], zero=True)),
                       legend=dict(orientation="h", y=-0.18), clickmode="event+select")
     return fig
 
 
 def front_rows(result: OptimizeResult, unit: str = "GB/s") -> list[dict]:
-    """The Pareto front as table rows (cheapest first): design, capex, performance, tiers, switches, power."""
+    """The Pareto front as table rows (cheapest first): design, capex (text, ``core.i18n.usd``, and US dollars),
+    performance (``metric_value``; ``performance_usd`` the cost per million output tokens in US dollars, NaN
+    without a serving target), tiers, switches, power [kW]."""
     rows = []
     for c in result.pareto:
         rows.append({"index": c.index, "design": design_label(c), "capex": usd(capex_of(c, result.objective)),
                      "capex_usd": capex_of(c, result.objective), "cluster_capex_usd": c.capex_usd,
-                     "performance": metric_value(c, result.metric, unit), "tiers": c.tiers,
+                     "performance": metric_value(c, result.metric, unit), "performance_usd": c.usd_per_mtok,
+                     "tiers": c.tiers,
                      "switches": c.switches, "power_kw": c.facility_kw,
                      "oversubscription": c.oversubscription})
     return rows
