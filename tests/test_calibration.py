@@ -209,3 +209,12 @@ def test_the_performance_page_fits_and_applies_a_calibration(server, page):
     assert query["cal"].startswith("net=") and "name=coreweave-gb200-2racks.txt" in query["cal"]
     assert "This design is calibrated" in page.inner_text("body")
     assert "Calibrated to measurements" in page.inner_text("body")  # the collectives' notes say so
+
+
+def test_a_hostile_file_name_is_plain_text_in_the_chart():
+    from core.figures.perf import calibration_figure
+
+    name = '<a href="https://ev.il">x</a> %{y}.txt'
+    run = nccltests.parse(RACKS_2, op="all-reduce", name=name)
+    fig = calibration_figure(fit(plan(Design(gpu="GB200-NVL72", gpus=144)), [run]).points)
+    assert all("<a " not in t.name and "%{y}" not in t.name for t in fig.data)

@@ -14,7 +14,7 @@ from plotly.subplots import make_subplots
 
 from core import units
 from core.units import money_axis
-from core.figures.style import base_layout, sep
+from core.figures.style import base_layout, plain, sep
 from core.i18n import _, in_currency, usd
 from core.perf.algorithms import algorithm_label
 from core.perf.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
@@ -208,7 +208,8 @@ def calibration_figure(points: list[dict], height: int = 420) -> go.Figure:
     for index, run in enumerate(runs):
         mine = [p for p in points if p["run"] == run]
         sizes = [p["size"] for p in mine]
-        label = _("{run} ({op}, {gpus} GPUs)").format(run=run, op=mine[0]["op"], gpus=f"{mine[0]['gpus']:,}")
+        label = _("{run} ({op}, {gpus} GPUs)").format(run=plain(run), op=mine[0]["op"],
+                                                     gpus=f"{mine[0]['gpus']:,}")  # a file name: shown as typed
         for key, name, mode, dash in (("measured_us", _("measured"), "markers", None),
                                       ("before_us", _("model"), "lines", "dot"),
                                       ("after_us", _("model, calibrated"), "lines", None)):
