@@ -216,8 +216,8 @@ def test_ibsim_export_refuses_more_than_256_switches():
 # --- the command line --------------------------------------------------------------------------------------------
 def test_cli_json_csv_table_and_errors(capsys, tmp_path, small):
     net = tmp_path / "net"
-    text = export_text(small, "ibsim").replace('[1]\t"node0 mlx5_0"[1]\n', "").replace(
-        'Hca\t1 "node0 mlx5_0"\n[1]\t"p0.leaf0"[1]\n', "")
+    text = export_text(small, "ibsim").replace('[1]\t"gpu001 mlx5_0"[1]\n', "").replace(
+        'Hca\t1 "gpu001 mlx5_0"\n[1]\t"leaf001"[1]\n', "")
     net.write_text(text)
     base = ["--lang", "en", "verify", "--gpu", "H100", "--nodes", "64", "--ibnetdiscover", str(net)]
     code, out, err = run_cli(capsys, *base, "--format", "json")

@@ -100,28 +100,28 @@ def test_ibsim_round_trip_finds_exactly_the_injected_faults(tmp_path: Path):
     # faults: node3's NIC 0 and node4's NIC 0 swapped on leaf 0 (ports 4 and 5); node7's NIC 2 removed; node12's
     # NICs 0 and 1
     # swapped (a rail swap)
-    _set(records, "p0.leaf0", 4, "node4 mlx5_0", 1)
-    _set(records, "p0.leaf0", 5, "node3 mlx5_0", 1)
-    _set(records, "node3 mlx5_0", 1, "p0.leaf0", 5)
-    _set(records, "node4 mlx5_0", 1, "p0.leaf0", 4)
-    _set(records, "p0.leaf2", 8, None)
-    _set(records, "node7 mlx5_2", 1, None)
-    _set(records, "p0.leaf0", 13, "node12 mlx5_1", 1)
-    _set(records, "p0.leaf1", 13, "node12 mlx5_0", 1)
-    _set(records, "node12 mlx5_0", 1, "p0.leaf1", 13)
-    _set(records, "node12 mlx5_1", 1, "p0.leaf0", 13)
+    _set(records, "leaf001", 4, "gpu005 mlx5_0", 1)
+    _set(records, "leaf001", 5, "gpu004 mlx5_0", 1)
+    _set(records, "gpu004 mlx5_0", 1, "leaf001", 5)
+    _set(records, "gpu005 mlx5_0", 1, "leaf001", 4)
+    _set(records, "leaf003", 8, None)
+    _set(records, "gpu008 mlx5_2", 1, None)
+    _set(records, "leaf001", 13, "gpu013 mlx5_1", 1)
+    _set(records, "leaf002", 13, "gpu013 mlx5_0", 1)
+    _set(records, "gpu013 mlx5_0", 1, "leaf002", 13)
+    _set(records, "gpu013 mlx5_1", 1, "leaf001", 13)
     # leaf 2's first uplink (port 33, to spine 0's port 9) and leaf 3's fifth (port 37, to spine 1's port 13) swap
     # their spine ends (each leaf on the wrong spine); a host the plan does not have on node7's freed leaf port
-    _set(records, "p0.leaf2", 33, "p0.spine1", 13)
-    _set(records, "p0.spine1", 13, "p0.leaf2", 33)
-    _set(records, "p0.leaf3", 37, "p0.spine0", 9)
-    _set(records, "p0.spine0", 9, "p0.leaf3", 37)
-    _set(records, "p0.leaf2", 8, "stray mlx5_0", 1)
-    records['Hca\t1 "stray mlx5_0"'] = ['[1]\t"p0.leaf2"[8]']
+    _set(records, "leaf003", 33, "spine002", 13)
+    _set(records, "spine002", 13, "leaf003", 33)
+    _set(records, "leaf004", 37, "spine001", 9)
+    _set(records, "spine001", 9, "leaf004", 37)
+    _set(records, "leaf003", 8, "stray mlx5_0", 1)
+    records['Hca\t1 "stray mlx5_0"'] = ['[1]\t"leaf003"[8]']
     net = tmp_path / "net"
     _write(records, net)
     discovered = _discover(net, ibsim_command(result, Wiring.of(result)), tools, tmp_path)
-    assert '"p0.leaf0"' in discovered and "node12 mlx5_1" in discovered
+    assert '"leaf001"' in discovered and "gpu013 mlx5_1" in discovered
     out = verify(result, read_ibnetdiscover(discovered.encode()), skip_speed=True)
     found = _found(out)
     assert found == sorted([
@@ -132,7 +132,7 @@ def test_ibsim_round_trip_finds_exactly_the_injected_faults(tmp_path: Path):
     ]), found
     assert out["coverage"]["matched_links"] == 1024 - 7 and out["coverage"]["unknown_device_names"] == ["stray"]
     extra = out["extra"][0]["found"]
-    assert {(extra["a"], extra["a_port"]), (extra["b"], extra["b_port"])} == {("p0.leaf2", "8"), ("stray", "nic1/port1")}
+    assert {(extra["a"], extra["a_port"]), (extra["b"], extra["b_port"])} == {("leaf003", "8"), ("stray", "nic1/port1")}
     specs = sorted(f["failure_spec"] for f in out["miswired"] if f["kind"] == "wrong-spine")
     assert specs == ["p0.leaf2-spine0#0", "p0.leaf3-spine1#0"]
     missing = out["missing"][0]
@@ -192,13 +192,13 @@ def test_ibsim_round_trip_of_two_planes_finds_a_nic_with_its_planes_crossed(tmp_
         pytest.skip("ibsim-utils / infiniband-diags not installed (make ibsim)")
     result = plan(Design(gpu="H100", nodes=32, switch="QM9700", nic="CX7-2P", port_speed_gbps=200, planes=2))
     records = _records(export_text(result, "ibsim"))
-    _set(records, "node0 mlx5_0", 1, "p1.leaf0", 1)
-    _set(records, "node0 mlx5_0", 2, "p0.leaf0", 1)
-    _set(records, "p0.leaf0", 1, "node0 mlx5_0", 2)
-    _set(records, "p1.leaf0", 1, "node0 mlx5_0", 1)
+    _set(records, "gpu001 mlx5_0", 1, "p2-leaf001", 1)
+    _set(records, "gpu001 mlx5_0", 2, "p1-leaf001", 1)
+    _set(records, "p1-leaf001", 1, "gpu001 mlx5_0", 2)
+    _set(records, "p2-leaf001", 1, "gpu001 mlx5_0", 1)
     net = tmp_path / "net"
     _write(records, net)
-    discovered = _discover(net, ibsim_command(result, Wiring.of(result)), tools, tmp_path, ("p0.leaf1", "p1.leaf1"))
+    discovered = _discover(net, ibsim_command(result, Wiring.of(result)), tools, tmp_path, ("p1-leaf002", "p2-leaf002"))
     out = verify(result, read_ibnetdiscover(discovered.encode()), skip_speed=True)
     assert _found(out) == [("wrong-plane", "node0", "nic1/port1"), ("wrong-plane", "node0", "nic1/port2")]
     assert out["coverage"]["matched_links"] == out["coverage"]["planned_links"] - 2
@@ -217,14 +217,14 @@ def test_ibsim_round_trip_at_hdr_finds_a_narrow_and_a_slow_link(tmp_path: Path):
         pytest.skip("ibsim-utils / infiniband-diags not installed (make ibsim)")
     result = plan(Design(gpu="H100", nodes=32, switch="QM8700", port_speed_gbps=200))
     text = export_text(result, "ibsim")
-    narrow = 'Hca\t1 "node5 mlx5_2"\n[1]\t"p0.leaf2"[6]\t\t# lid 0 lmc 0 "p0.leaf2" lid 0 4xHDR'
+    narrow = 'Hca\t1 "gpu006 mlx5_2"\n[1]\t"leaf003"[6]\t\t# lid 0 lmc 0 "leaf003" lid 0 4xHDR'
     assert narrow in text
     text = text.replace(narrow, narrow.replace("4xHDR", "1xHDR"))
-    uplink = re.search(r'Switch\t40 "p0\.leaf1"\n(?:.*\n)*?(\[(\d+)\]\t"(p0\.spine\d+)"\[(\d+)\]\t\t# "p0\.spine\d+" lid 0 '
+    uplink = re.search(r'Switch\t40 "leaf002"\n(?:.*\n)*?(\[(\d+)\]\t"(spine\d+)"\[(\d+)\]\t\t# "spine\d+" lid 0 '
                        r'4xHDR)', text)
     line, port, spine, spine_port = uplink.groups()
     text = text.replace(line, line.replace("4xHDR", "4xEDR"))
-    back = f'[{spine_port}]\t"p0.leaf1"[{port}]\t\t# "p0.leaf1" lid 0 4xHDR'
+    back = f'[{spine_port}]\t"leaf002"[{port}]\t\t# "leaf002" lid 0 4xHDR'
     assert back in text
     text = text.replace(back, back.replace("4xHDR", "4xEDR"))
     net = tmp_path / "net"

@@ -19,7 +19,7 @@ PARAMS = {"g": "H100", "n": "64", "tab": "Hand-off"}
 def _pulled() -> bytes:
     """The 64-node plan's ibsim file with node 0's NIC 0 cable pulled (both ends)."""
     text = export_text(plan(Design(gpu="H100", nodes=64)), "ibsim")
-    return text.replace('[1]\t"node0 mlx5_0"[1]\n', "").replace('Hca\t1 "node0 mlx5_0"\n[1]\t"p0.leaf0"[1]\n',
+    return text.replace('[1]\t"gpu001 mlx5_0"[1]\n', "").replace('Hca\t1 "gpu001 mlx5_0"\n[1]\t"leaf001"[1]\n',
                                                                 "").encode()
 
 
@@ -63,11 +63,11 @@ def test_hostile_file_is_one_escaped_message_and_zh_words():
 def test_a_swap_shows_both_found_ends():
     at = app(PARAMS)
     text = export_text(plan(Design(gpu="H100", nodes=64)), "ibsim")
-    swapped = text.replace('[4]\t"node3 mlx5_0"[1]', '[4]\t"node4 mlx5_0"[1]', 1).replace(
-        '[5]\t"node4 mlx5_0"[1]', '[5]\t"node3 mlx5_0"[1]', 1).replace(
-        'Hca\t1 "node3 mlx5_0"\n[1]\t"p0.leaf0"[4]', 'Hca\t1 "node3 mlx5_0"\n[1]\t"p0.leaf0"[5]').replace(
-        'Hca\t1 "node4 mlx5_0"\n[1]\t"p0.leaf0"[5]', 'Hca\t1 "node4 mlx5_0"\n[1]\t"p0.leaf0"[4]')
+    swapped = text.replace('[4]\t"gpu004 mlx5_0"[1]', '[4]\t"gpu005 mlx5_0"[1]', 1).replace(
+        '[5]\t"gpu005 mlx5_0"[1]', '[5]\t"gpu004 mlx5_0"[1]', 1).replace(
+        'Hca\t1 "gpu004 mlx5_0"\n[1]\t"leaf001"[4]', 'Hca\t1 "gpu004 mlx5_0"\n[1]\t"leaf001"[5]').replace(
+        'Hca\t1 "gpu005 mlx5_0"\n[1]\t"leaf001"[5]', 'Hca\t1 "gpu005 mlx5_0"\n[1]\t"leaf001"[4]')
     at.file_uploader(key="vf_w_file").set_value(("fabric.net", swapped.encode(), "text/plain")).run()
     table = at.dataframe[0].value
     assert list(table["Fault"]) == ["wrong port", "wrong port"]
-    assert sorted(table["Found"]) == ["p0.leaf0 4 - node4 nic1/port1", "p0.leaf0 5 - node3 nic1/port1"]
+    assert sorted(table["Found"]) == ["leaf001 4 - gpu005 nic1/port1", "leaf001 5 - gpu004 nic1/port1"]

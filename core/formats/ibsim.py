@@ -9,10 +9,11 @@ file is also what ``ibnetdiscover`` reads and writes ("compatible with ibnetdisc
 
 Names and ports (``core.fabric.wiring`` and ``core.physical.cabling.port_units``):
 
-* a switch is its wiring id (``p0.leaf3``, ``p1.i2.spine0``) with as many ports as its model has units
+* a switch is named as in every export (``core.fabric.naming.Namer``: ``leaf004``, or ``p0.leaf3`` under a scheme
+  that keeps wiring ids) with as many ports as its model has units
   (``PortLayout.units``); port ordinal ``o`` of its down (up) ports is port number ``unit + 1`` of that
   ordinal's first unit, so a QM9700's node ports are 1..32 and its spine ports from 33 (``1/17/1``);
-* a NIC is an HCA named ``<node id> mlx5_<k>`` (``node5 mlx5_2``: NIC 2 of node 5, 0-based, as a real HCA's node
+* a NIC is an HCA named ``<host name> mlx5_<k>`` (``node006 mlx5_2``: NIC 2 of the sixth node, 0-based, as a real HCA's node
   description is ``<host name> <device>``), with one port per plane (port ``p + 1`` in plane ``p``).
 
 Speeds: each port line carries its link's rate in ibnetdiscover's form (``# "<remote>" lid 0 4xHDR``), which ibsim
@@ -31,7 +32,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from core.errors import InputError
-from core.fabric.naming import NamingScheme
+from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export
 from core.formats.ibnetdiscover import LANE_GBPS
@@ -55,7 +56,7 @@ def sim_rate(speed_gbps: float) -> str | None:
 
 
 def nic_name(node: str, nic: int) -> str:
-    """The HCA name of NIC ``nic`` (0-based) of server ``node`` (a wiring id): ``node5 mlx5_2``."""
+    """The HCA name of NIC ``nic`` (0-based) of server ``node`` (its host name): ``node006 mlx5_2``."""
     return f"{node} mlx5_{nic}"
 
 
@@ -92,9 +93,12 @@ def ibsim_command(plan, wiring: Wiring, path: str = "net") -> str:
 
 
 def write_ibsim(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
-    """Write the compute fabric of ``plan`` as an ibsim net file (module docstring); ``naming`` is not used:
-    devices are named by their wiring ids, which ``python -m core verify`` maps back."""
+    """Write the compute fabric of ``plan`` as an ibsim net file (module docstring), its devices named by ``naming``
+    (``core.fabric.naming.Namer``: ``leaf001``, ``node005 mlx5_2``) as every other export names them, so that what
+    ``ibnetdiscover`` reports from the simulated fabric carries the planned names (``python -m core verify``
+    reads them back, as it reads wiring ids)."""
     wiring = check_size(plan)
+    name = Namer.of(plan, naming).vertex
     ports = switch_ports(plan, wiring)
     nics = plan.resolved.nics_per_node
     switch_lines: dict[str, list[str]] = {sid: [] for sid in wiring.all_switch_ids()}
@@ -105,23 +109,24 @@ def write_ibsim(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
             b_number = ports[upper][1 if b_side == "down" else 2][b_port]
             rate = sim_rate(speed)
             if lower == "node":
-                hca = nic_name(a, a_port)
-                hca_lines.setdefault(hca, []).append(f'[{plane + 1}]\t"{b}"[{b_number}]' + _rate(b, rate, True))
+                hca, b_name = nic_name(name(a), a_port), name(b)
+                hca_lines.setdefault(hca, []).append(f'[{plane + 1}]\t"{b_name}"[{b_number}]'
+                                                     + _rate(b_name, rate, True))
                 switch_lines[b].append(f'[{b_number}]\t"{hca}"[{plane + 1}]' + _rate(hca, rate))
                 continue
             a_number = ports[lower][1 if a_side == "down" else 2][a_port]
-            switch_lines[a].append(f'[{a_number}]\t"{b}"[{b_number}]' + _rate(b, rate))
-            switch_lines[b].append(f'[{b_number}]\t"{a}"[{a_number}]' + _rate(a, rate))
+            switch_lines[a].append(f'[{a_number}]\t"{name(b)}"[{b_number}]' + _rate(name(b), rate))
+            switch_lines[b].append(f'[{b_number}]\t"{name(a)}"[{a_number}]' + _rate(name(a), rate))
     resolved = plan.resolved
     out.write(f"# fabric planner: {resolved.gpus:,} GPUs, {resolved.nodes:,} nodes of {nics} NICs, "
               f"{len(switch_lines):,} switches, as an ibsim fabric file\n")
     out.write(f"# run: {ibsim_command(plan, wiring)}\n\n")
     for sid, lines in switch_lines.items():
         role = Wiring.parse(sid)[0]
-        out.write(f'Switch\t{ports[role][0]} "{sid}"\n' + "\n".join(sorted(lines, key=_port_of)) + "\n\n")
+        out.write(f'Switch\t{ports[role][0]} "{name(sid)}"\n' + "\n".join(sorted(lines, key=_port_of)) + "\n\n")
     for n in range(wiring.nodes):
         for nic in range(nics):
-            hca = nic_name(wiring.node_id(n), nic)
+            hca = nic_name(name(wiring.node_id(n)), nic)
             lines = hca_lines.get(hca)
             if lines:
                 out.write(f'Hca\t{wiring.planes} "{hca}"\n' + "\n".join(sorted(lines, key=_port_of)) + "\n\n")
