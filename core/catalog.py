@@ -63,6 +63,22 @@ VENDOR_LABELS = {"NVIDIA": N_("NVIDIA"), "Broadcom": N_("Broadcom"), "Arista": N
                  "Intel": N_("Intel")}
 """A catalog ``vendor`` value -> its name, English marked: ``_(VENDOR_LABELS.get(v, v))`` (Chinese makers' own
 Chinese names in the translation: 华为, 新华三, 锐捷)."""
+
+
+def vendor_label(entry) -> str:
+    """An entry's maker in the request's language (``VENDOR_LABELS``; the value as written when unlisted)."""
+    vendor = getattr(entry, "vendor", "") or ""
+    return _(VENDOR_LABELS[vendor]) if vendor in VENDOR_LABELS else vendor
+
+
+def grouped_by_vendor(entries: list) -> list:
+    """``entries`` grouped by maker, the makers in order of first appearance (catalog order within each)."""
+    order: dict[str, int] = {}
+    for entry in entries:
+        order.setdefault(getattr(entry, "vendor", ""), len(order))
+    return sorted(entries, key=lambda e: order[getattr(e, "vendor", "")])
+
+
 _UNKNOWN_MODEL = {
     "systems": N_("unknown system model {key}; known: {known}"),
     "nics": N_("unknown NIC model {key}; known: {known}"),
