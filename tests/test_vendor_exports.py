@@ -85,3 +85,26 @@ def test_ultra_ethernet_products_are_the_published_ones():
     catalog = load_catalog()
     assert [n.id for n in catalog.nics if n.ultra_ethernet] == ["POLLARA-400"]
     assert not any(s.ultra_ethernet for s in catalog.switches)
+
+
+def test_optimizer_vendor_filter_in_link_and_cli():
+    from core.cli import build_parser
+    from core.cli.optimize import _constraints
+    from core.errors import InputError
+    from core.formats import optimizelink
+
+    values, warnings = optimizelink.decode({"opt_ven": "h3c,HUAWEI"})
+    assert not warnings and values["ven"] == ("H3C", "Huawei")
+    allowed = optimizelink.constraints(values).switches
+    assert set(allowed) == {"H3C-S9827-64EP", "H3C-S9825-64D", "HUAWEI-CE-XH9330"}
+    assert optimizelink.encode(values)["opt_ven"] == "H3C,Huawei"
+    both = optimizelink.constraints({**values, "sw": ("H3C-S9827-64EP", "SN5600")}).switches
+    assert both == ("H3C-S9827-64EP",)  # the makers narrow the models
+    _values, warnings = optimizelink.decode({"opt_ven": "Acme"})
+    assert warnings and "Acme" in warnings[0]
+    with pytest.raises(InputError):
+        optimizelink.allowed_switches(("SN5600",), ("H3C",))
+    args = build_parser().parse_args(["optimize", "--gpu", "H100", "--gpus", "64", "--vendors", "ruijie"])
+    assert _constraints(args).switches == ("RUIJIE-RG-S6980-64QC",)
+    with pytest.raises(InputError):
+        _constraints(build_parser().parse_args(["optimize", "--gpus", "64", "--vendors", "nobody"]))
