@@ -176,3 +176,33 @@ def test_catalog_non_nccl_systems_predict_every_collective(system):
                 s = sweep(p, "all-reduce", [size])
                 t, _a, _p = s.best()
                 assert abs(float(s.busbw(t)[0]) / busbw - 1) <= 0.15, (system.id, size)
+
+
+def _page(**params):
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "pages" / "3_Performance.py"),
+                           default_timeout=90)
+    for key, value in params.items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def _badges(at) -> list[str]:
+    return [str(m.value) for m in at.markdown if "badge[" in str(m.value)]
+
+
+def test_performance_page_has_no_badge_for_nccl():
+    at = _page(n="16")
+    assert not at.exception and not any("not validated" in b for b in _badges(at))
+
+
+@pytest.mark.parametrize("system", [s for s in load_catalog().systems if s.collective_library == "hccl"],
+                         ids=lambda s: s.id)
+def test_performance_page_badges_an_unvalidated_library(system):
+    """Every HCCL system of the catalog (present after the accelerators are merged): the page shows the badge."""
+    at = _page(g=system.id, ng=str(2 * system.nvlink_domain_gpus))
+    assert not at.exception
+    assert any("not validated" in b for b in _badges(at)), _badges(at)
