@@ -81,6 +81,8 @@ class SweepContext:
     hop_us: float = field(init=False)
     nvl: float = field(init=False)
     """NVLink bandwidth per GPU (infinite for a lone rank per domain: no NVLink step)."""
+    nvl_direct: float = field(init=False)
+    """Scale-up bandwidth per GPU to all its domain peers at once (a mesh: the links to those peers)."""
     nic: float = field(init=False)
     egress: float = field(init=False)
     domain_sizes: list[int] = field(init=False)
@@ -98,6 +100,7 @@ class SweepContext:
         self.d_min = p.min_ranks_per_domain
         self.hop_us = p.hops * lk.hop_latency_us
         self.nvl = lk.nvlink if self.d > 1 else math.inf
+        self.nvl_direct = self.nvl
         self.nic = lk.nic_per_gpu
         self.egress = self.d_min * self.nic
         self.domain_sizes = sorted({self.d, p.last}) if self.m > 1 else [self.d]
@@ -448,7 +451,7 @@ def mesh(ctx: SweepContext) -> AlgorithmCurve | None:
     if ctx.m != 1 or d < 2:
         return None
     phases = _mesh_phases(ctx.op)
-    t = lib.base_latency_us + phases * (lib.step_us + (d - 1) / d * S / (ctx.nvl * 1e3))
+    t = lib.base_latency_us + phases * (lib.step_us + (d - 1) / d * S / (ctx.nvl_direct * 1e3))
     return _simple_only("mesh", t)
 
 
@@ -497,7 +500,7 @@ def _two_level(ctx: SweepContext, name: str, inter) -> AlgorithmCurve | None:
         return None
     steps, volume, share = shape
     d, S, lib = ctx.d, ctx.sizes, ctx.lib
-    intra = _mesh_phases(ctx.op) * (lib.step_us + (d - 1) / d * S / (ctx.nvl * 1e3)) if d > 1 else 0.0 * S
+    intra = _mesh_phases(ctx.op) * (lib.step_us + (d - 1) / d * S / (ctx.nvl_direct * 1e3)) if d > 1 else 0.0 * S
     inter_t = steps * (lib.net_step_us + ctx.hop_us) + volume * (S / ctx.d_min) / (ctx.nic * share * 1e3)
     return _simple_only(name, lib.base_latency_us + intra + inter_t)
 
