@@ -206,3 +206,23 @@ def test_performance_page_badges_an_unvalidated_library(system):
     at = _page(g=system.id, ng=str(2 * system.nvlink_domain_gpus))
     assert not at.exception
     assert any("not validated" in b for b in _badges(at)), _badges(at)
+
+
+
+def _cli_text(*argv: str) -> str:
+    from core.cli import build_parser
+    from core.cli.collective import run
+
+    return run(build_parser().parse_args(["collective", "--op", "all-reduce", "--size", "1G", *argv]))
+
+
+def test_cli_text_names_nccl_for_nvidia():
+    text = _cli_text("--gpu", "H100", "--gpus", "16")
+    assert "NCCL" in text and "not validated" not in text
+
+
+@pytest.mark.parametrize("system", [s for s in load_catalog().systems if s.collective_library == "hccl"],
+                         ids=lambda s: s.id)
+def test_cli_text_names_the_library_and_says_not_validated(system):
+    text = _cli_text("--gpu", system.id, "--gpus", str(system.nvlink_domain_gpus))
+    assert "HCCL" in text and "not validated" in text
