@@ -173,7 +173,7 @@ def main() -> None:
             refs = [ref for op in ops for ref in constants.references(r.system.id, n, op, r.nics_per_node)]
             badge = validation_badge(sweeps)
             if badge:  # a library without published measurements on this placement: say so by the chart
-                st.badge(_("not validated"), icon=":material/warning:", color="orange")
+                st.badge(_("not validated"), color="orange")
                 st.caption(safe.md(badge))
             st.plotly_chart(busbw_figure(sweeps, refs, show_all_algorithms=show_all, unit=unit), key="busbw_chart",
                             config={"displaylogo": False})
