@@ -1,4 +1,6 @@
-"""NCCL's collective algorithms, one function each, and the registry the sweep iterates.
+"""The collective algorithms (NCCL's, and the mesh / HCCL-style ones other libraries run), one function each,
+and the registry the sweep iterates. Which of them a run chooses from is its library's set (``library_default``:
+``[[library]]`` in collectives.toml; NCCL's is ``NCCL_DEFAULT``).
 
 Every algorithm has the same signature: ``fn(ctx: SweepContext) -> AlgorithmCurve | None``. It
 returns its best-protocol time per message size, or None when it does not apply to this op or

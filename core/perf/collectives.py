@@ -91,6 +91,11 @@ of the ring graph's bandwidth, which needs the run's topology to check (test doc
 ring alone is -3% to +40%. Large messages inside one NVLink domain, 2-4 node H100, A100 and B200
 jobs, 3 GB200 partitions and 2 NVL72 racks from 4 GB are within 15%.
 
+Other libraries: a system's ``collective_library`` (RCCL, HCCL, Gaudi's HCCL) selects its own algorithm set
+and constants (``[[library]]`` in collectives.toml; ``core.perf.constants.for_library``) over the same
+placement and contention model; ``Sweep.validated`` says whether published measurements back that library on
+the placement, and ``validation_badge`` words it for the pages.
+
 Units: sizes in bytes, time in microseconds [us], bandwidth in GB/s (1e9 bytes/s),
 one direction.
 """
