@@ -58,6 +58,27 @@ KIND_LABELS = {"systems": N_("GPU systems"), "nics": N_("NICs"), "switches": N_(
 """Catalog kind (``Catalog`` field) -> its name, English marked for translation: ``_(KIND_LABELS[kind])``."""
 PRICE_BASIS_LABELS = {term.id: term.label for term in vocab.PRICE_BASES}
 """``price_basis`` value -> its word, marked (``core.vocab.PRICE_BASES``, which ``vocab.PRICE_BASES.label`` shows)."""
+VENDOR_LABELS = {"NVIDIA": N_("NVIDIA"), "Broadcom": N_("Broadcom"), "Arista": N_("Arista"), "Cisco": N_("Cisco"),
+                 "Huawei": N_("Huawei"), "H3C": N_("H3C"), "Ruijie": N_("Ruijie"), "AMD": N_("AMD"),
+                 "Intel": N_("Intel")}
+"""A catalog ``vendor`` value -> its name, English marked: ``_(VENDOR_LABELS.get(v, v))`` (Chinese makers' own
+Chinese names in the translation: 华为, 新华三, 锐捷)."""
+
+
+def vendor_label(entry) -> str:
+    """An entry's maker in the request's language (``VENDOR_LABELS``; the value as written when unlisted)."""
+    vendor = getattr(entry, "vendor", "") or ""
+    return _(VENDOR_LABELS[vendor]) if vendor in VENDOR_LABELS else vendor
+
+
+def grouped_by_vendor(entries: list) -> list:
+    """``entries`` grouped by maker, the makers in order of first appearance (catalog order within each)."""
+    order: dict[str, int] = {}
+    for entry in entries:
+        order.setdefault(getattr(entry, "vendor", ""), len(order))
+    return sorted(entries, key=lambda e: order[getattr(e, "vendor", "")])
+
+
 _UNKNOWN_MODEL = {
     "systems": N_("unknown system model {key}; known: {known}"),
     "nics": N_("unknown NIC model {key}; known: {known}"),
@@ -149,6 +170,8 @@ class System(_Entry):
 
     gpu_name: str
     architecture: str
+    vendor: str = "NVIDIA"
+    collective_library: str = "nccl"
     nvlink_generation: int = Field(ge=1)
     nvlink_links_per_gpu: int = Field(ge=0)
     nvlink_gbytes_per_gpu_bidir: float = Field(gt=0, description="Both directions summed [GB/s].")
@@ -230,6 +253,8 @@ class Nic(_Priced):
         default=1, ge=1, description="On Ethernet, logical ports one cage splits into (ConnectX-8: 2 x 400GbE)."
     )
     host_interface: str
+    vendor: str = Field(default="", description="Maker as it sells the product (VENDOR_LABELS translates it).")
+    ultra_ethernet: bool = Field(default=False, description="The maker states Ultra Ethernet (UEC 1.0) support.")
 
     def speeds_on(self, fabric: str) -> tuple[int, ...]:
         """Port speeds offered on ``fabric``, per direction [Gb/s]."""
@@ -271,6 +296,8 @@ class Switch(_Priced):
     cage_type: str
     capacity_tbps: float = Field(gt=0, description="Switching capacity, one direction summed over ports [Tb/s].")
     rack_units: float = Field(gt=0)
+    vendor: str = Field(default="", description="Maker as it sells the product (VENDOR_LABELS translates it).")
+    ultra_ethernet: bool = Field(default=False, description="The maker states Ultra Ethernet (UEC 1.0) support.")
 
     def ports_at(self, speed_gbps: int) -> int | None:
         """Port count at ``speed_gbps`` [Gb/s], or None if the speed is not offered."""

@@ -8,7 +8,7 @@ import streamlit as st
 
 from core import vocab
 from core import cost, i18n
-from core.catalog import load_catalog
+from core.catalog import VENDOR_LABELS, load_catalog
 from core.fabric import bandwidth, sizing, topology
 from core.figures import scaleup
 from core.figures import topology as topology_figures
@@ -88,6 +88,9 @@ COLUMN_LABELS = {
     "link_gbytes_per_direction": N_("per link, one direction [GB/s]"),
     "max_links_per_gpu": N_("most links per GPU"),
     "gpu_gbytes_bidir": N_("per GPU, both directions [GB/s]"),
+    "vendor": N_("maker"),
+    "ultra_ethernet": N_("Ultra Ethernet (UEC)"),
+    "collective_library": N_("collective library"),
 }
 # catalog key values (fabric, media, module end, cable kind, switch role) in other languages (English shows
 # the value as the catalog writes it); connectors (lc, mpo) keep their names
@@ -112,10 +115,10 @@ def value_labels() -> dict[str, str]:
     """Catalog key value -> its name in the current language."""
     if i18n.current() == i18n.DEFAULT_LANGUAGE:
         return {}
-    return {value: _(label) for value, label in VALUE_LABELS.items()}
+    return {value: _(label) for value, label in {**VALUE_LABELS, **VENDOR_LABELS}.items()}
 
 
-KEY_COLUMNS = ("fabrics", "default_fabric", "fabric", "media", "connector", "end", "kind", "role")  # value_labels
+KEY_COLUMNS = ("fabrics", "default_fabric", "fabric", "media", "connector", "end", "kind", "role", "vendor")  # value_labels
 KINDS = ("systems", "nics", "switches", "transceivers", "cables", "nvlink")
 TAB_LABELS = {"systems": N_("GPU systems"), "nics": N_("NICs"), "switches": N_("Switches"),
               "transceivers": N_("Transceivers"), "cables": N_("Cables"), "nvlink": N_("NVLink generations"),

@@ -17,7 +17,8 @@ from core.formats import joblink
 from core.formats.joblink import COMPARE_CHOICES, COMPARE_FABRICS, COMPARE_LINK, LIMITS, MAX_COMPARE_LINK, NCCL_RELEASES
 from core.i18n import N_, _
 from core.perf import congestion, jobform, modelshape
-from core.perf.collectives import OPS, load_constants, nccl_release_scope, set_nccl_release, size_sweep, sweep
+from core.perf.collectives import (OPS, load_constants, nccl_release_scope, set_nccl_release, size_sweep, sweep,
+                                   validation_badge)
 from core.perf.training_calibration import error_band_sentence
 from core.perf.compute import precision_label
 from core.perf.training import CP_COMMS, PRESETS, Precision, scaling, scaling_gpu_counts
@@ -170,6 +171,10 @@ def main() -> None:
                           for op in ops]
                 rows = jobform.collective_rows(plan, ops, n, sharp=use_sharp)
             refs = [ref for op in ops for ref in constants.references(r.system.id, n, op, r.nics_per_node)]
+            badge = validation_badge(sweeps)
+            if badge:  # a library without published measurements on this placement: say so by the chart
+                st.badge(_("not validated"), color="orange")
+                st.caption(safe.md(badge))
             st.plotly_chart(busbw_figure(sweeps, refs, show_all_algorithms=show_all, unit=unit), key="busbw_chart",
                             config={"displaylogo": False})
             release_notes = list(dict.fromkeys(note for s in sweeps for note in s.notes))

@@ -28,7 +28,7 @@ from core.formats import inferencelink, optimizelink, sharelink
 from core.formats.entry import SIZE_UNITS, count_in, nodes_for, parse_whole
 from core.formats.joblink import JOB
 from core import vocab
-from core.catalog import load_catalog
+from core.catalog import grouped_by_vendor, load_catalog, vendor_label
 from core.design import FIELDS as DESIGN_FIELDS
 from core.design import MAX_NAME_CHARS, SYSTEM_DEFAULT, Surface, field_type
 from core.design import (
@@ -587,7 +587,7 @@ def sidebar() -> Current:
                                     fabric=vocab.FABRIC.label(fabric), speeds=", ".join(f"{s}G" for s in speeds))
                          + (f". {' '.join(auto_speed.notes)}" if auto_speed and auto_speed.notes else ""))
     effective_speed = default_speed if speed == AUTO else speed
-    fitting = CATALOG.fabric_switches(fabric, effective_speed)
+    fitting = grouped_by_vendor(CATALOG.fabric_switches(fabric, effective_speed))  # many makers: grouped
     if ss.get(K + "switch") not in (AUTO, *[s.id for s in fitting]):
         ss[K + "switch"] = AUTO
     resolved = auto_speed if speed == AUTO else engine_defaults(gpu, gpn, fabric, speed)
@@ -600,7 +600,8 @@ def sidebar() -> Current:
         switch_slot.selectbox(
             _label("switch"), [AUTO, *[s.id for s in fitting]], key=K + "switch",
             format_func=lambda i: labels.main if i == AUTO else
-            f"{i}: {CATALOG.switch(i).ports_at(effective_speed)} x {effective_speed}G",
+            f"{vendor_label(CATALOG.switch(i))} · {i}: {CATALOG.switch(i).ports_at(effective_speed)} x "
+            f"{effective_speed}G",
             help=_("Only switches with the chosen port speed are offered.")
             + (" " + _("Not offered at {speed}G: {switches}.").format(speed=effective_speed,
                                                                       switches=", ".join(lacking))

@@ -16,7 +16,7 @@ from core.cli.common import (
     to_json,
 )
 from core.i18n import N_, _
-from core.perf.collectives import ALGORITHMS, OPS, collective
+from core.perf.collectives import ALGORITHMS, OPS, collective, load_constants
 from core.perf.placement import level_label
 from core.perf.sizes import format_size, parse_size
 
@@ -117,8 +117,13 @@ def run(args: argparse.Namespace) -> str:
             value=f"{result['busbw_gbytes']:,.2f}", line=f"{result['bottleneck_line_gbytes']:,.1f}")),
         row(_("all algorithms"), separator().join(
             f"{algorithm_label(k)} {v:,.1f} us" for k, v in result["algorithms_time_us"].items())),
-        row("NCCL", result["nccl_version"]),
     ]
+    if result["collective_library"] == "nccl":
+        lines.append(row("NCCL", result["nccl_version"]))
+    else:  # another library's algorithms: name it, and say when no published measurement backs it
+        lines.append(row(_("collective library"), load_constants().library_entry(result["collective_library"]).label))
+        if not result["validated"]:
+            lines.append(row(_("not validated"), _("no published measurement of this library on this placement")))
     lines.extend(row(_("note"), note) for note in notes)
     if result["sharp"]:
         lines.append(row(_("SHARP"), _("considered (needs the SHARP plugin and NCCL_COLLNET_ENABLE=1)")))

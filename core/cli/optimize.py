@@ -36,6 +36,8 @@ def register(subparsers) -> None:
                    help=_("fabric allowed (default any)"))
     c.add_argument("--switches", type=str, metavar="MODEL,MODEL",
                    help=_("switch models allowed at every tier, comma-separated (default: every fabric switch)"))
+    c.add_argument("--vendors", type=str, metavar="MAKER,MAKER",
+                   help=_("switch makers allowed, comma-separated (e.g. H3C,Huawei; default any); narrows --switches"))
     c.add_argument("--max-oversubscription", type=ratio, metavar="RATIO",
                    help=_("largest end-to-end down:up ratio, X or X:Y, >= 1"))
     c.add_argument("--max-bisection-ratio", type=ratio, metavar="RATIO",
@@ -91,7 +93,15 @@ def _constraints(args: argparse.Namespace):
         raise InputError(_("--max-days and --max-step-s need --model"))
     job = parse_job({"model": args.model, "tokens_to_train": args.tokens}) if args.model else None
     serving = _serving_target(args)
+    from core.formats import sharelink
+    from core.formats.optimizelink import allowed_switches, parse_vendors
+
     switches = tuple(s.strip() for s in args.switches.split(",") if s.strip()) if args.switches else None
+    try:
+        vendors = parse_vendors(args.vendors) if args.vendors else None
+    except sharelink.ParamError as exc:
+        raise InputError(f"--vendors: {exc}") from None
+    switches = allowed_switches(switches, vendors)
     return Constraints(fabric=args.fabric, switches=switches, max_oversubscription=args.max_oversubscription,
                        min_bisection_gbytes_per_gpu=args.min_bisection_gbytes_per_gpu,
                        max_bisection_ratio=args.max_bisection_ratio, max_hops=args.max_hops,

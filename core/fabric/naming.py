@@ -62,10 +62,10 @@ NAME_LIMITS = {"Slurm": 63, "NetBox": 64}
 Slurm's node names are host names (63 characters, one RFC 1123 label; Slurm's own name buffer,
 ``MAX_SLURM_NAME``, is 64 bytes with its terminating NUL)."""
 
-LOGICAL_STEMS = ("su", "pod", "group", "nvl", "block", "spines", "cores", "global")
+LOGICAL_STEMS = ("su", "pod", "group", "nvl", "sud", "block", "spines", "cores", "global")
 """Names the Slurm exports give the switches and blocks they stand for (``Namer.logical``): numbered
-(``su001``, ``pod01``, ``group01`` (a Dragonfly+ group), ``nvl001``, ``block001``) and single (``SINGLE_STEMS``),
-after the switch prefix."""
+(``su001``, ``pod01``, ``group01`` (a Dragonfly+ group), ``nvl001``, ``sud001`` (a scale-up domain other than
+NVLink: Infinity Fabric, UB), ``block001``) and single (``SINGLE_STEMS``), after the switch prefix."""
 SINGLE_STEMS = ("spines", "cores", "global")
 """The logical stems that name one switch (no number)."""
 

@@ -73,6 +73,9 @@ def manufacturer(entry) -> str:
     name = entry.name
     if name.startswith("Generic"):  # a white-box class entry: the box's maker is not known
         return "Generic"
+    vendor = getattr(entry, "vendor", "")
+    if vendor and vendor != "NVIDIA":  # the catalog's maker (Arista, Huawei, H3C, Ruijie, AMD, ...)
+        return vendor
     for maker in ("NVIDIA", "Arista", "Cisco", "Broadcom"):
         if maker in name.split()[:2] or name.startswith(maker):
             return maker
@@ -194,6 +197,61 @@ def _writer(fields: tuple[str, ...], rows):
     return write
 
 
+def _slug(text: str) -> str:
+    """A NetBox slug: lower case, ``[a-z0-9-]``."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def _yaml_doc(fields: dict, interfaces: list[tuple[str, str]]) -> str:
+    """One YAML document; strings written as JSON strings (valid YAML scalars), numbers and booleans bare."""
+    import json
+
+    lines = ["---"]
+    for key, value in fields.items():
+        lines.append(f"{key}: {json.dumps(value) if isinstance(value, str) else str(value).lower()}")
+    lines.append("interfaces:")
+    lines += [f"  - name: {json.dumps(name)}\n    type: {json.dumps(kind)}" for name, kind in interfaces]
+    return "\n".join(lines) + "\n"
+
+
+def device_type_documents(plan) -> Iterator[str]:
+    """NetBox device types (netbox-community/devicetype-library schema: manufacturer, model, slug, u_height,
+    is_full_depth, interfaces with name and type) of every switch model of ``plan``'s compute fabric and other
+    networks, then a module type for its NIC (manufacturer, model, interfaces), as YAML documents.
+
+    Switch interfaces: one per port at the switch's top speed, named as the cabling plan names them
+    (``core.physical.cabling.port_layout``); NIC interfaces ``port<p>`` at the NIC's top speed [Gb/s]."""
+    from core.physical.cabling import port_layout
+
+    catalog = load_catalog()
+    resolved = plan.resolved
+    models = {s.id: s for s in resolved.tier_switches.values()}
+    networks = getattr(plan, "networks", None)
+    for network in (networks.sized() if networks is not None else ()):
+        for group in network.switches:
+            try:
+                models.setdefault(catalog.switch(group.model).id, catalog.switch(group.model))
+            except FabricPlannerError:
+                continue
+    for switch in models.values():
+        layout = port_layout(switch, max(switch.speeds_gbps))
+        kind = _interface_type(max(switch.speeds_gbps), switch.fabric)
+        maker = manufacturer(switch)
+        yield _yaml_doc({"manufacturer": maker, "model": device_type(switch), "slug": _slug(f"{maker}-{switch.id}"),
+                         "u_height": switch.rack_units, "is_full_depth": True, "comments": switch.name},
+                        [(layout.name(unit), kind) for unit in range(layout.units)])
+    nic = resolved.nic
+    kind = _interface_type(max(nic.speeds_on(resolved.fabric)), resolved.fabric)
+    yield _yaml_doc({"manufacturer": manufacturer(nic), "model": nic.id, "comments": nic.name},
+                    [(f"port{p + 1}", kind) for p in range(nic.ports)])
+
+
+def write_device_types(plan, out: TextIO, naming: NamingScheme | None = None, **options) -> None:
+    """Stream the device and module types of ``plan`` (``device_type_documents``) as one multi-document YAML."""
+    for document in device_type_documents(plan):
+        out.write(document)
+
+
 write_devices = _writer(DEVICE_FIELDS, devices)
 write_interfaces = _writer(INTERFACE_FIELDS, interfaces)
 write_cables = _writer(CABLE_FIELDS, cables)
@@ -205,6 +263,8 @@ EXPORTS = (
            label=N_("NetBox interfaces the cables use (bulk-import CSV)")),
     Export(name="netbox-cables", write=write_cables, suffix=".csv", mime="text/csv",
            label=N_("NetBox cables from the cabling plan (bulk-import CSV)")),
+    Export(name="netbox-device-types", write=write_device_types, suffix=".yaml", mime="application/yaml",
+           label=N_("NetBox device types of the switches and NIC (devicetype-library YAML)")),
 )
 
 

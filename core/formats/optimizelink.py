@@ -2,7 +2,8 @@
 
 The page plans the sidebar's design (its GPU model, size and every field the search does not set; the
 design's own share-link keys carry them). Keys are short and stable: ``opt_fab`` fabric allowed,
-``opt_sw`` switch models allowed (comma-separated, empty = all), ``opt_obj`` the objective (``cluster``:
+``opt_sw`` switch models allowed (comma-separated, empty = all), ``opt_ven`` switch makers allowed
+(comma-separated catalog vendors, empty = any; it narrows ``opt_sw``: ``allowed_switches``), ``opt_obj`` the objective (``cluster``:
 whole-cluster capex, the default; ``compute``: compute-fabric capex, ``core.analysis.optimize.OBJECTIVES``),
 and one key per constraint, ``0`` or absent meaning no limit: ``opt_os`` largest end-to-end oversubscription,
 ``opt_bisr`` largest bisection ratio (half of all GPUs' injection over the bisection, 1 = 1:1 = non-blocking),
@@ -28,7 +29,7 @@ from typing import Any, Mapping
 
 from core.analysis.optimize import Constraints
 from core.catalog import load_catalog
-from core.errors import shown
+from core.errors import InputError, shown
 from core.formats import sharelink
 from core.i18n import N_, _
 from core.perf.sizes import format_size, parse_size
@@ -97,6 +98,39 @@ def parse_switches(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(values))
 
 
+def _vendors() -> list[str]:
+    return list(dict.fromkeys(s.vendor for s in load_catalog().switches if s.role == "fabric" and s.vendor))
+
+
+def parse_vendors(text: str) -> tuple[str, ...]:
+    """``"h3c,Huawei"`` -> the switch makers, each one of the catalog's (spelled as the catalog spells it)."""
+    known = {v.lower(): v for v in _vendors()}
+    values = []
+    for item in (v.strip() for v in text.split(",")):
+        if not item:
+            continue
+        if item.lower() not in known:
+            raise sharelink.ParamError(_("{vendor} is not a switch maker of the catalog; makers: {known}").format(
+                vendor=item[:40], known=", ".join(_vendors())))
+        values.append(known[item.lower()])
+    return tuple(dict.fromkeys(values))
+
+
+def allowed_switches(switches: tuple[str, ...] | None, vendors: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """The switch models a search may use: ``switches`` (None = every fabric switch) made by one of ``vendors``
+    (None or empty = any maker); ``InputError`` when none is left."""
+    if not vendors:
+        return switches
+    catalog = load_catalog()
+    pool = switches or tuple(s.id for s in catalog.switches if s.role == "fabric")
+    wanted = {v.casefold() for v in vendors}
+    kept = tuple(m for m in pool if catalog.switch(m).vendor.casefold() in wanted)
+    if not kept:
+        raise InputError(_("no allowed switch is made by {vendors}; makers of the catalog's switches: {known}").format(
+            vendors=", ".join(shown(v) for v in vendors), known=", ".join(_vendors())))
+    return kept
+
+
 def _parse_size(text: str) -> int:
     try:
         value = parse_size(text)
@@ -118,6 +152,8 @@ SEARCH = sharelink.register_extension("opt_", [
     P("fab", N_("fabric allowed"), sharelink.parse_choice(FABRIC_CHOICES), str, "any", ", ".join(FABRIC_CHOICES)),
     P("sw", N_("switch models allowed"), parse_switches, ",".join, (),
       lambda: _("comma-separated catalog switches: {models}").format(models=", ".join(_switches()))),
+    P("ven", N_("switch makers allowed"), parse_vendors, ",".join, (),
+      lambda: _("comma-separated switch makers: {makers}").format(makers=", ".join(_vendors()))),
     _limit("os", N_("maximum oversubscription"), 16.0),
     _limit("bis", N_("minimum bisection per GPU (bisection / all GPUs)"), 10_000.0),
     _limit("bisr", N_("maximum bisection ratio"), 16.0),
@@ -164,7 +200,8 @@ def constraints(values: Mapping[str, Any], serving: Mapping[str, Any] | None = N
 
     job = parse_job({"model": values["model"], "tokens_to_train": values.get("tok", 1.0) * 1e12}) \
         if values.get("model") else None
-    return Constraints(fabric=values.get("fab", "any"), switches=tuple(values.get("sw") or ()) or None,
+    switches = allowed_switches(tuple(values.get("sw") or ()) or None, tuple(values.get("ven") or ()) or None)
+    return Constraints(fabric=values.get("fab", "any"), switches=switches,
                        max_oversubscription=limit("os"), min_bisection_gbytes_per_gpu=limit("bis"),
                        max_bisection_ratio=limit("bisr"),
                        max_hops=limit("hops"), min_busbw_gbytes=limit("bus"), busbw_size=values.get("bsz", GIB),

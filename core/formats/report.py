@@ -817,7 +817,7 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
     from core.figures.keynumbers import cards_html, training_key_numbers
     from core.figures.perf import busbw_figure, collective_table_rows, step_figure
     from core.perf import congestion, jobform
-    from core.perf.collectives import size_sweep, sweep
+    from core.perf.collectives import load_constants, size_sweep, sweep, validation_badge
 
     settings = report_job_settings(plan, job)
     r = plan.resolved
@@ -826,13 +826,17 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
                 "choice{sharp}; routing: {routing}. Constants and sources: assets/catalog/collectives.toml.").format(
         gpus=number(r.gpus), sharp=_(", InfiniBand SHARP on") if sharp else "",
         routing=_routing(plan, settings)), note=True)
+    if r.system.collective_library != "nccl":
+        body += _p(_("Collective library: {library}, the system's own; its algorithms replace NCCL's.").format(
+            library=load_constants().library_entry(r.system.collective_library).label), note=True)
     try:
         with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
             rows = jobform.collective_rows(plan, COLLECTIVE_OPS, r.gpus, REPORT_SIZES, sharp=sharp)
             curves = [sweep(plan, "all-reduce", size_sweep(8, 16 * 2**30, 48), gpus=r.gpus,
                             **jobform.sharp_option(sharp))]
-        body += _h3(_("Collectives")) + doc.figure(busbw_figure(curves, show_all_algorithms=False,
-                                                                                 height=420), 420)
+        badge = validation_badge(curves)
+        body += _h3(_("Collectives")) + (_p(badge) if badge else "") + doc.figure(
+            busbw_figure(curves, show_all_algorithms=False, height=420), 420)
         body += _frame_table(collective_table_rows(rows, doc.unit))  # as the Performance page writes it
     except FabricPlannerError as exc:
         body += _p(_("Collectives: {problem}").format(problem=str(exc)))

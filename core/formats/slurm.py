@@ -278,19 +278,22 @@ def slurm_blocks(plan, naming: NamingScheme | None = None) -> SlurmBlocks:
     resolved = plan.resolved
     nodes = resolved.nodes
     per_domain = max(1, resolved.nvlink_domain_gpus // max(1, resolved.gpus_per_node))
+    # the scale-up link's own name (NVLink, Infinity Fabric, UB, ...; the catalog's scaleup_name when it has one)
+    scaleup = getattr(resolved.system, "scaleup_name", "NVLink") or "NVLink"
     if per_domain > 1:
         count = -(-nodes // per_domain)
         digits = namer.scheme.digits(count)
-        blocks = [(namer.logical("nvl", b, digits),
+        prefix = "nvl" if scaleup == "NVLink" else "sud"
+        blocks = [(namer.logical(prefix, b, digits),
                    [namer.node(n) for n in range(b * per_domain, min(nodes, (b + 1) * per_domain))])
                   for b in range(count)]
-        basis = (f"one block per NVLink domain of {resolved.nvlink_domain_gpus} GPUs "
+        basis = (f"one block per {scaleup} domain of {resolved.nvlink_domain_gpus} GPUs "
                  f"({per_domain} nodes of {resolved.gpus_per_node} GPUs)")
     else:
         tree = slurm_tree(plan, naming)
         leaves = [s for s in tree.switches if s.nodes]
         blocks = [(namer.logical("block", i, namer.scheme.digits(len(leaves))), s.nodes) for i, s in enumerate(leaves)]
-        basis = ("the NVLink domain is one node, so one block per scalable unit / leaf group "
+        basis = (f"the {scaleup} domain is one node, so one block per scalable unit / leaf group "
                  "(the nodes under one leaf switch of the tree form)")
     base = min(len(members) for _name, members in blocks)
     sizes = [base]

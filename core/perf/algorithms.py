@@ -1,4 +1,6 @@
-"""NCCL's collective algorithms, one function each, and the registry the sweep iterates.
+"""The collective algorithms (NCCL's, and the mesh / HCCL-style ones other libraries run), one function each,
+and the registry the sweep iterates. Which of them a run chooses from is its library's set (``library_default``:
+``[[library]]`` in collectives.toml; NCCL's is ``NCCL_DEFAULT``).
 
 Every algorithm has the same signature: ``fn(ctx: SweepContext) -> AlgorithmCurve | None``. It
 returns its best-protocol time per message size, or None when it does not apply to this op or
@@ -24,8 +26,8 @@ from typing import Callable
 import numpy as np
 
 from core.i18n import _
-from core.perf.constants import (AlgorithmConstants, ChannelCap, CollectiveConstants, ProtocolConstants,
-                                 parse_nccl_version)
+from core.perf.constants import (AlgorithmConstants, ChannelCap, CollectiveConstants, LibraryConstants,
+                                 ProtocolConstants, parse_nccl_version)
 from core.perf.placement import Links, Placement, dtree_max_degree
 
 
@@ -81,6 +83,8 @@ class SweepContext:
     hop_us: float = field(init=False)
     nvl: float = field(init=False)
     """NVLink bandwidth per GPU (infinite for a lone rank per domain: no NVLink step)."""
+    nvl_direct: float = field(init=False)
+    """Scale-up bandwidth per GPU to all its domain peers at once (a mesh: the links to those peers)."""
     nic: float = field(init=False)
     egress: float = field(init=False)
     domain_sizes: list[int] = field(init=False)
@@ -88,6 +92,8 @@ class SweepContext:
     nvls_ok: bool = field(init=False)
     caps: ChannelCap = field(init=False)
     """NCCL's per-channel caps for this GPU architecture in the modelled release."""
+    lib: LibraryConstants = field(init=False)
+    """The collective library modelled (``constants.active_library``)."""
 
     def __post_init__(self) -> None:
         p, lk = self.placement, self.links
@@ -96,6 +102,7 @@ class SweepContext:
         self.d_min = p.min_ranks_per_domain
         self.hop_us = p.hops * lk.hop_latency_us
         self.nvl = lk.nvlink if self.d > 1 else math.inf
+        self.nvl_direct = self.nvl
         self.nic = lk.nic_per_gpu
         self.egress = self.d_min * self.nic
         self.domain_sizes = sorted({self.d, p.last}) if self.m > 1 else [self.d]
@@ -105,6 +112,7 @@ class SweepContext:
         if not self.nccl_version:
             self.nccl_version = parse_nccl_version(self.constants.nccl.default_version)
         self.caps = self.constants.channel_caps(lk.compute_capability, self.nccl_version)
+        self.lib = self.constants.library_entry()
 
     def nvls_efficiency(self, k: int) -> float:
         """NVLS efficiency for a domain of ``k`` ranks: NCCL's nvlsEfficiency, lower on large
@@ -140,7 +148,10 @@ class SweepContext:
         return 0 if self.m <= 1 else (1 if self.m == 2 else 2)
 
     def ll_max_busbw(self) -> float:
-        """NCCL's cap on the LL protocol's busbw (tuning.cc llMaxBws) [GB/s]."""
+        """NCCL's cap on the LL protocol's busbw (tuning.cc llMaxBws) [GB/s]; none for a library without NCCL's
+        caps (RCCL applies them only outside its AMD branch)."""
+        if not self.lib.nccl_caps:
+            return math.inf
         if self.m <= 1:
             return self.caps.ll_max_single_node
         return self.constants.channels.ll_max_multi_node[0 if self.m == 2 else 1]
@@ -158,6 +169,19 @@ class SweepContext:
         if per_channel >= ch.dup_min_gbytes and not skip:
             nch *= 2
         return min(nch, ch.max_channels)
+
+    def tree_factor(self, pr: ProtocolConstants) -> float:
+        """The protocol's tree bandwidth factor; its 2-domain row where the library has one (RCCL bwRatio)."""
+        if self.m == 2 and pr.tree_bw_factor_two_domains is not None:
+            return pr.tree_bw_factor_two_domains
+        return pr.tree_bw_factor
+
+    def tree_cap_algbw(self) -> float:
+        """NCCL's tree algbw cap across domains (busBw <= nChannels x perChMaxTreeBw, algbw = busBw x .5) [GB/s];
+        none for a library without NCCL's caps."""
+        if not self.lib.nccl_caps:
+            return math.inf
+        return 0.5 * self.tree_channels() * self.caps.tree[self.node_index()]
 
     def ring_intra_step_us(self, pr: ProtocolConstants) -> float:
         """Latency of one intra-domain ring step: NCCL's NVLink hwLat, at least the network post overhead
@@ -246,12 +270,12 @@ def tree(ctx: SweepContext) -> AlgorithmCurve | None:
         algbw = min(0.5 * ctx.nvl, ctx.egress * ctx.tree_share * ctx.tree_inter_share())
     algbw *= ctx.alg.tree_bw_factor
     if m > 1:  # busBw <= nChannels x perChMaxTreeBw (tuning.cc), algbw = busBw x .5
-        algbw = min(algbw, 0.5 * ctx.tree_channels() * ctx.caps.tree[ctx.node_index()])
+        algbw = min(algbw, ctx.tree_cap_algbw())
     cand = {}
     for pr in ctx.protocols:
         lat = pr.tree_base_latency_us + 2 * ((d - 1) * pr.tree_nvlink_step_us + levels * (
             pr.tree_net_step_us + ctx.hop_us))
-        proto_algbw = algbw * pr.tree_bw_factor
+        proto_algbw = algbw * ctx.tree_factor(pr)
         if pr.name == "LL":  # tuning.cc: busBw = min(busBw / 3.8, llMaxBw), algbw = busBw x .5
             proto_algbw = min(proto_algbw, 0.5 * ctx.ll_max_busbw())
         transfer = S / (proto_algbw * 1e3)
@@ -276,11 +300,11 @@ def _nccl_tree_picks(ctx: SweepContext) -> np.ndarray:
     tree_bw = min(ctx.nvl, ctx.egress * ctx.tree_share)
     nsteps, inter = 2 * (n - 1), min(2 * (n - 1), 2 * m)
     levels = math.ceil(math.log2(m))
-    cap = 0.5 * ctx.tree_channels() * ctx.caps.tree[ctx.node_index()]
+    cap = ctx.tree_cap_algbw()
     ring_t, tree_t = [], []
     for pr in ctx.protocols:
         ring_bus = bw * pr.ring_bw_factor
-        tree_alg = min(0.5 * tree_bw * ctx.alg.tree_bw_factor, cap) * pr.tree_bw_factor
+        tree_alg = min(0.5 * tree_bw * ctx.alg.tree_bw_factor, cap) * ctx.tree_factor(pr)
         if pr.name == "LL":
             ring_bus = min(ring_bus, ctx.ll_max_busbw())
             tree_alg = min(tree_alg, 0.5 * ctx.ll_max_busbw())
@@ -412,6 +436,93 @@ def direct(ctx: SweepContext) -> AlgorithmCurve | None:
 
 
 # --------------------------------------------------------------------------------------
+# HCCL-style algorithms (Huawei HCCL on Ascend, Habana HCCL on Gaudi): a mesh inside the scale-up domain,
+# one inter-server algorithm between domains (HCCL_ALGO level0 / level1). Latencies are the library's own
+# (``LibraryConstants.base_latency_us``, ``step_us`` per scale-up step, ``net_step_us`` per network step).
+# --------------------------------------------------------------------------------------
+def _mesh_phases(op: str) -> int:
+    """Scale-up phases of ``op``: reduce-scatter or all-gather one, all-reduce two (RS + AG), broadcast two
+    (scatter + all-gather)."""
+    return 1 if op in ("reduce-scatter", "all-gather") else 2
+
+
+def mesh(ctx: SweepContext) -> AlgorithmCurve | None:
+    """HCCL's Mesh inside one scale-up domain: every rank exchanges its share with every peer at once over its
+    own links, so each phase is one step moving (d-1)/d of the array per rank at the aggregate link rate."""
+    d, S, lib = ctx.d, ctx.sizes, ctx.lib
+    if ctx.m != 1 or d < 2:
+        return None
+    phases = _mesh_phases(ctx.op)
+    t = lib.base_latency_us + phases * (lib.step_us + (d - 1) / d * S / (ctx.nvl_direct * 1e3))
+    return _simple_only("mesh", t)
+
+
+def _inter_ring(ctx: SweepContext) -> tuple[float, float, float] | None:
+    """HCCL ring between domains: (steps, data moved per rank as a share of its part, share kept)."""
+    m = ctx.m
+    if ctx.op == "all-reduce":
+        return 2 * (m - 1), 2 * (m - 1) / m, ctx.ring_share
+    if ctx.op == "broadcast":
+        return m - 1, 1.0, ctx.ring_share
+    return m - 1, (m - 1) / m, ctx.ring_share
+
+
+def _inter_rhd(ctx: SweepContext) -> tuple[float, float, float] | None:
+    """Recursive halving-doubling (H-D_R): log2 steps on the largest power of 2 of the domains; the others
+    first hand their part to a partner and get the result back (one step and one part each way more)."""
+    if ctx.op == "broadcast":
+        return None
+    p = 2 ** int(math.floor(math.log2(ctx.m)))
+    k, extra = math.log2(p), float(ctx.m != p)
+    if ctx.op == "all-reduce":
+        return 2 * k + 2 * extra, 2 * (p - 1) / p + extra, ctx.tree_share
+    return k + extra, (p - 1) / p + extra, ctx.tree_share
+
+
+def _inter_nhr(ctx: SweepContext) -> tuple[float, float, float] | None:
+    """Nonuniform hierarchical ring (NHR; NB has the same steps and traffic here): ceil(log2 m) steps per
+    phase and bandwidth-optimal traffic for any number of domains."""
+    if ctx.op == "broadcast":
+        return None
+    m = ctx.m
+    k = math.ceil(math.log2(m))
+    if ctx.op == "all-reduce":
+        return 2 * k, 2 * (m - 1) / m, ctx.tree_share
+    return k, (m - 1) / m, ctx.tree_share
+
+
+def _two_level(ctx: SweepContext, name: str, inter) -> AlgorithmCurve | None:
+    """Mesh inside each domain, ``inter`` between domains on each rank's part (S / ranks of the emptiest domain,
+    over its own NIC), mesh again inside: HCCL's level0 + level1 (the pipeline variant, which overlaps the two,
+    is not modelled)."""
+    if ctx.m < 2:
+        return None
+    shape = inter(ctx)
+    if shape is None:
+        return None
+    steps, volume, share = shape
+    d, S, lib = ctx.d, ctx.sizes, ctx.lib
+    intra = _mesh_phases(ctx.op) * (lib.step_us + (d - 1) / d * S / (ctx.nvl_direct * 1e3)) if d > 1 else 0.0 * S
+    inter_t = steps * (lib.net_step_us + ctx.hop_us) + volume * (S / ctx.d_min) / (ctx.nic * share * 1e3)
+    return _simple_only(name, lib.base_latency_us + intra + inter_t)
+
+
+def hccl_ring(ctx: SweepContext) -> AlgorithmCurve | None:
+    """HCCL ring between domains, mesh inside."""
+    return _two_level(ctx, "hccl-ring", _inter_ring)
+
+
+def rhd(ctx: SweepContext) -> AlgorithmCurve | None:
+    """HCCL recursive halving-doubling (H-D_R) between domains, mesh inside."""
+    return _two_level(ctx, "rhd", _inter_rhd)
+
+
+def nhr(ctx: SweepContext) -> AlgorithmCurve | None:
+    """HCCL nonuniform hierarchical ring (NHR) between domains, mesh inside."""
+    return _two_level(ctx, "nhr", _inter_nhr)
+
+
+# --------------------------------------------------------------------------------------
 # Registry
 # --------------------------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -435,11 +546,21 @@ REGISTRY: dict[str, Algorithm] = {
     # not an NCCL algorithm (a two-level scheme some frameworks build from NCCL calls)
     "hierarchical": Algorithm(hierarchical, ("all-reduce", "reduce-scatter", "all-gather"), nccl_default=False),
     "direct": Algorithm(direct, ("all-to-all",)),
+    # other libraries' algorithms (core.perf.constants.LibraryConstants.algorithms), never NCCL's
+    "mesh": Algorithm(mesh, ("all-reduce", "reduce-scatter", "all-gather", "broadcast"), nccl_default=False),
+    "hccl-ring": Algorithm(hccl_ring, ("all-reduce", "reduce-scatter", "all-gather", "broadcast"), nccl_default=False),
+    "rhd": Algorithm(rhd, ("all-reduce", "reduce-scatter", "all-gather"), nccl_default=False),
+    "nhr": Algorithm(nhr, ("all-reduce", "reduce-scatter", "all-gather"), nccl_default=False),
 }
 """Algorithm name -> implementation, in the order the sweep tries them (ties go to the first)."""
 
 NCCL_DEFAULT: tuple[str, ...] = tuple(name for name, a in REGISTRY.items() if a.nccl_default)
 """What stock NCCL chooses from (NCCL 2.30: ring, tree, NVLS / NVLS-tree, PAT; p2p for all-to-all)."""
+
+
+def library_default(library: LibraryConstants) -> tuple[str, ...]:
+    """What a stock run of ``library`` chooses from: its ``algorithms``, or ``NCCL_DEFAULT`` when it names none."""
+    return library.algorithms or NCCL_DEFAULT
 
 
 def algorithm_label(name: str) -> str:
@@ -449,5 +570,6 @@ def algorithm_label(name: str) -> str:
     descriptive ones (hierarchical, direct) and a published point's "default" (NCCL chose) are
     translated.
     """
-    labels = {"hierarchical": _("hierarchical"), "direct": _("direct"), "default": _("NCCL's choice")}
+    labels = {"hierarchical": _("hierarchical"), "direct": _("direct"), "default": _("NCCL's choice"),
+              "mesh": _("mesh"), "hccl-ring": _("ring (HCCL)"), "rhd": "RHD", "nhr": "NHR"}
     return labels.get(name, name)

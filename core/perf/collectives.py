@@ -91,6 +91,11 @@ of the ring graph's bandwidth, which needs the run's topology to check (test doc
 ring alone is -3% to +40%. Large messages inside one NVLink domain, 2-4 node H100, A100 and B200
 jobs, 3 GB200 partitions and 2 NVL72 racks from 4 GB are within 15%.
 
+Other libraries: a system's ``collective_library`` (RCCL, HCCL, Gaudi's HCCL) selects its own algorithm set
+and constants (``[[library]]`` in collectives.toml; ``core.perf.constants.for_library``) over the same
+placement and contention model; ``Sweep.validated`` says whether published measurements back that library on
+the placement, and ``validation_badge`` words it for the pages.
+
 Units: sizes in bytes, time in microseconds [us], bandwidth in GB/s (1e9 bytes/s),
 one direction.
 """
@@ -109,8 +114,9 @@ from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
 from core.i18n import current as current_language
 from core.perf.calibration import calibration_label
-from core.perf.algorithms import NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label
-from core.perf.constants import (PROTOCOLS, CollectiveConstants, ReferencePoint, constants_for, load_constants,
+from core.perf.algorithms import (NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label,
+                                  library_default)
+from core.perf.constants import (CollectiveConstants, ReferencePoint, constants_for, load_constants,
                                  nccl_version_of, parse_nccl_version)
 from core.perf.placement import Placement, bottleneck_line_gbytes, contention, level_label, links, place
 from core.perf.sizes import format_size, parse_size, size_sweep
@@ -127,7 +133,7 @@ SHARP_REQUIREMENT = N_("InfiniBand SHARP (NCCL CollNet) needs the SHARP plugin (
 
 __all__ = [
     "ALGORITHMS", "IN_NETWORK", "NCCL_DEFAULT", "OPS", "AlgorithmCurve", "CollectiveConstants", "Placement", "ReferencePoint",
-    "SHARP_REQUIREMENT", "Sweep", "algorithm_label", "bottleneck_line_gbytes", "bus_factor", "collective", "format_size", "level_label",
+    "SHARP_REQUIREMENT", "Sweep", "algorithm_label", "validation_badge", "bottleneck_line_gbytes", "bus_factor", "collective", "format_size", "level_label",
     "links", "load_constants", "nccl_release", "nccl_release_scope", "parse_size", "place", "set_nccl_release", "sharp_available", "size_sweep",
     "sweep",
 ]
@@ -198,6 +204,10 @@ class Sweep:
     """InfiniBand SHARP was among the candidates (``sweep(..., sharp=True)``)."""
     nccl_version: str = ""
     """The NCCL release modelled, e.g. ``"2.30.7"``."""
+    library: str = "nccl"
+    """The collective library modelled (the system's ``collective_library``)."""
+    validated: bool = True
+    """Published measurements back this library on this placement (``validation_badge`` says so when not)."""
 
     @property
     def factor(self) -> float:
@@ -310,7 +320,10 @@ def sweep(
         if unknown:
             raise InputError(_("unknown algorithm {algorithm}; known: {known}").format(
                 algorithm=shown(unknown[0]), known=", ".join(ALGORITHMS)))
-    wanted = set(algorithms) if algorithms is not None else set(NCCL_DEFAULT) | ({"sharp"} if sharp else set())
+    lib = c.library_entry()
+    nccl = lib.name == "nccl"
+    wanted = (set(algorithms) if algorithms is not None
+              else set(library_default(lib)) | ({"sharp"} if sharp and nccl else set()))
     version = nccl_version_of(nccl_version if nccl_version is not None else _NCCL_RELEASE.get(), c)
     p = place(plan, gpus, stride)
     r = plan.resolved
@@ -323,7 +336,7 @@ def sweep(
     # hash collisions, so oversubscription mostly shows in all-to-all (MoE) traffic.
     ctx = SweepContext(
         op=op, sizes=S, placement=p, links=links(plan, c), constants=c,
-        protocols=[c.proto(name) for name in PROTOCOLS],
+        protocols=c.protocols(),
         ring_share=contention(plan, p, "ring"), uniform_share=contention(plan, p, "uniform"),
         tree_share=contention(plan, p, "tree"),
         forced=algorithms is not None, nic_ports=nic_ports, nccl_version=version,
@@ -353,7 +366,21 @@ def sweep(
         raise InputError(_("none of the algorithms {algorithms} applies to {op} on this design").format(
             algorithms=", ".join(algorithm_label(a) for a in algorithms or ()), op=op))
     return Sweep(op, p.n, p, S, curves, ctx.notes, sharp="sharp" in wanted,
-                 nccl_version=".".join(str(x) for x in version))
+                 nccl_version=".".join(str(x) for x in version), library=lib.name,
+                 validated=lib.validated == "all" or (lib.validated == "single-domain" and p.domains == 1))
+
+
+def validation_badge(sweeps) -> str | None:
+    """The "not validated" badge for ``sweeps`` (one ``Sweep`` or several) in the request's language, or None when
+    published measurements back every one (the library's ``validated`` scope in collectives.toml)."""
+    items = [sweeps] if isinstance(sweeps, Sweep) else list(sweeps)
+    unbacked = [s for s in items if not s.validated]
+    if not unbacked:
+        return None
+    label = load_constants().library_entry(unbacked[0].library).label
+    return _("Not validated: no published {library} measurement backs this prediction on this placement; it follows "
+             "{library}'s published algorithms, with the constants marked as assumptions in "
+             "assets/catalog/collectives.toml.").format(library=label)
 
 
 def _curves_key(ctx: SweepContext, wanted: set[str]) -> tuple:
@@ -388,6 +415,13 @@ def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None, nccl
     c = load_constants()
     r = plan.resolved
     p = place(plan, gpus)
+    lib = c.library_entry(r.system.collective_library)
+    allowed = set(library_default(lib)) | ({"sharp", "hierarchical"} if lib.name == "nccl" else set())
+    if algorithm not in allowed:
+        raise DesignError(_("{algorithm} is not an algorithm of {library}, the collective library of {system}.").format(
+            algorithm=algorithm_label(algorithm), library=lib.label, system=r.system.id),
+            _("Use one of {algorithms}.").format(algorithms=", ".join(
+                algorithm_label(a) for a in REGISTRY if a in allowed and op in REGISTRY[a].ops)))
     quantum = _("Use a Quantum switch (QM8700, QM9700, Q3400), or ring/tree.")
     if algorithm == "nvls":
         if r.nvlink_domain_gpus <= 1 or r.system.nvswitch_generation < 3:
@@ -476,6 +510,8 @@ def collective(plan: Plan, op: str, size, gpus: int | None = None, algorithm: st
         "sharp_available": links(plan).sharp is not None and result.placement.domains > 1,
         "algorithms_time_us": all_times,
         "nccl_version": result.nccl_version,
+        "collective_library": result.library,
+        "validated": result.validated,
         "notes": list(result.notes),
         "placement": {
             "gpus_per_nvlink_domain": p.ranks_per_domain, "gpus_in_last_nvlink_domain": p.last,

@@ -36,6 +36,8 @@ class ProtocolConstants(_Strict):
     tree_net_step_us: float = Field(ge=0)
     ring_bw_factor: float = Field(gt=0, le=1)
     tree_bw_factor: float = Field(gt=0, le=1)
+    tree_bw_factor_two_domains: float | None = Field(default=None, gt=0, le=2)
+    """The tree factor on exactly 2 domains when it differs (RCCL's bwRatio rows: 2 nodes / more)."""
     source: str
 
 
@@ -104,6 +106,33 @@ class ChannelCap(_Strict):
     """First NCCL release whose tuning.cc has these values (inclusive)."""
     nccl_before: str | None = None
     """First NCCL release that changed them (exclusive; None = still current)."""
+    source: str
+
+
+class LibraryConstants(_Strict):
+    """One collective library as an algorithm set over the shared placement model (``core.perf.libraries``).
+
+    ``algorithms``: what a stock run of the library chooses from (``core.perf.algorithms.REGISTRY`` keys);
+    ``protocol``: its own protocol rows when they differ from NCCL's (their names say which protocols it runs);
+    ``scaleup_efficiency``: achieved / line rate of the scale-up link (replaces the NVLink efficiencies);
+    ``nccl_caps``: NCCL's per-channel caps (perChMaxTreeBws, llMaxBws) apply; ``step_us`` / ``net_step_us`` /
+    ``base_latency_us``: per-step latencies of the mesh and hierarchical (HCCL-style) algorithms [us];
+    ``validated``: where published measurements back it (``all``, ``single-domain`` or ``none``).
+    """
+
+    name: str
+    label: str
+    algorithms: tuple[str, ...] = ()
+    """Empty: the registry's stock NCCL set (``core.perf.algorithms.NCCL_DEFAULT``)."""
+    protocol: tuple[ProtocolConstants, ...] = ()
+    tree_bw_factor: float | None = Field(default=None, gt=0, le=1)
+    ring_fill_us_per_step: float | None = Field(default=None, ge=0)
+    scaleup_efficiency: float | None = Field(default=None, gt=0, le=1)
+    nccl_caps: bool = True
+    base_latency_us: float = Field(default=0.0, ge=0)
+    step_us: float = Field(default=0.0, ge=0)
+    net_step_us: float = Field(default=0.0, ge=0)
+    validated: Literal["all", "single-domain", "none"] = "none"
     source: str
 
 
@@ -219,6 +248,9 @@ class CollectiveConstants(_Strict):
     channel_cap: tuple[ChannelCap, ...]
     nccl: NcclConstants
     reference: tuple[ReferencePoint, ...] = ()
+    library: tuple[LibraryConstants, ...] = ()
+    active_library: str = "nccl"
+    """The library these constants model (``core.perf.libraries.for_library`` sets it)."""
 
     def channel_caps(self, compute_capability: float, nccl_version: tuple[int, ...] | None = None) -> ChannelCap:
         """The per-channel caps of the newest architecture row at or below ``compute_capability``
@@ -240,6 +272,20 @@ class CollectiveConstants(_Strict):
         return [r for r in self.reference
                 if r.system.casefold() == system_id.casefold() and r.gpus == gpus and r.op == op
                 and (r.nics_per_node is None or r.nics_per_node == nics_per_node)]
+
+    def library_entry(self, name: str | None = None) -> LibraryConstants:
+        """The library ``name`` (default: the active one); ``InputError`` names the known ones."""
+        key = (name or self.active_library).casefold()
+        for entry in self.library:
+            if entry.name.casefold() == key:
+                return entry
+        raise InputError(_("unknown collective library {name}; known: {known}").format(
+            name=shown(name or self.active_library), known=", ".join(e.name for e in self.library)))
+
+    def protocols(self) -> list[ProtocolConstants]:
+        """The protocols the active library runs, in ``PROTOCOLS`` order (RCCL on MI300X: no LL128)."""
+        names = {p.name for p in self.protocol}
+        return [self.proto(name) for name in PROTOCOLS if name in names]
 
     def proto(self, name: str) -> ProtocolConstants:
         return next(p for p in self.protocol if p.name == name)
@@ -353,14 +399,36 @@ LATENCY_FIELDS = {
 """The fixed (base) latency of each algorithm and protocol: a calibration's ``lat`` is added to each [us]."""
 
 
+@lru_cache(maxsize=8)
+def for_library(library: str = "nccl") -> CollectiveConstants:
+    """The bundled constants as collective library ``library`` uses them (``[[library]]`` in collectives.toml):
+    its own protocol rows, tree factor and pipeline fill where it states them, its scale-up link efficiency in
+    place of the NVLink ones; everything else shared. ``InputError`` for an unknown library."""
+    c = load_constants()
+    lib = c.library_entry(library)
+    update: dict = {"active_library": lib.name}
+    if lib.protocol:
+        update["protocol"] = lib.protocol
+    alg = {k: v for k, v in (("tree_bw_factor", lib.tree_bw_factor),
+                             ("ring_fill_us_per_step", lib.ring_fill_us_per_step)) if v is not None}
+    if alg:
+        update["algorithms"] = c.algorithms.model_copy(update=alg)
+    if lib.scaleup_efficiency is not None:
+        update["nvlink"] = tuple(e.model_copy(update={"efficiency": lib.scaleup_efficiency}) for e in c.nvlink)
+    if update == {"active_library": c.active_library}:  # NCCL: the bundled object itself
+        return c
+    return c.model_copy(update=update)
+
+
 @lru_cache(maxsize=64)
-def calibrated(text: str | None) -> CollectiveConstants:
-    """The bundled constants corrected by a calibration (``core.design.Calibration`` in its text form; None: the
-    bundled ones): each fabric's NIC efficiency times ``net`` and each NVLink and NVLS efficiency times ``nvlink``
-    (capped at 1), ``lat`` [us] added to every base latency (floored at 0)."""
+def calibrated(text: str | None, library: str = "nccl") -> CollectiveConstants:
+    """The constants of collective library ``library`` (``for_library``) corrected by a calibration
+    (``core.design.Calibration`` in its text form; None: uncorrected): each fabric's NIC efficiency times ``net``
+    and each NVLink (scale-up) and NVLS efficiency times ``nvlink`` (capped at 1), ``lat`` [us] added to every
+    base latency (floored at 0)."""
     from core.design import parse_calibration
 
-    c = load_constants()
+    c = for_library(library)
     if not text:
         return c
     cal = parse_calibration(text)
@@ -378,5 +446,6 @@ def calibrated(text: str | None) -> CollectiveConstants:
 
 
 def constants_for(plan) -> CollectiveConstants:
-    """The collective constants of ``plan``: the bundled ones, corrected by its design's calibration if any."""
-    return calibrated(plan.design.calibration)
+    """The collective constants of ``plan``: those of its system's collective library, corrected by its design's
+    calibration if any."""
+    return calibrated(plan.design.calibration, plan.resolved.system.collective_library)
