@@ -348,8 +348,8 @@ def links(plan: Plan, constants: CollectiveConstants | None = None) -> Links:
         efficiency = r.system.scaleup_efficiency or c.nvlink_efficiency(r.nvlink_generation)
         nvl = nvl_line * efficiency
         if r.system.is_mesh:
-            mesh_peer = efficiency * mesh.peer_gbytes(
-                r.system.scaleup_link_gbytes_per_direction, r.system.nvlink_links_per_gpu, r.nvlink_domain_gpus)
+            links = max(1, r.system.nvlink_links_per_gpu)  # the resolved bandwidth: a failure what-if scales it
+            mesh_peer = efficiency * mesh.peer_gbytes(nvl_line / links, links, r.nvlink_domain_gpus)
     else:
         nvl_line = nvl = c.pcie.gbytes_per_direction
     fab = c.fabric_constants(r.fabric)
