@@ -115,6 +115,8 @@ class Plan(BaseModel):
         else:
             links = r.system.nvlink_links_per_gpu
         kind = scaleup.summary(r.system, r.nvlink_domain_gpus, r.nvlink_gbytes_per_gpu_bidir)
+        own = r.nvlink_domain_gpus == r.system.nvlink_domain_gpus  # the bus racks come with the system's domain
+        kind["switch_racks"] = r.system.scaleup_switch_racks * -(-r.gpus // r.nvlink_domain_gpus) if own else 0
         return {
             "generation": r.nvlink_generation,
             "links_per_gpu": links,

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from core.catalog import Catalog, System
 from core.errors import DesignError, InputError
-from core.i18n import N_, _
+from core.i18n import N_, _, number
 
 KIND_LABELS = {"switch": N_("switch-based"), "mesh": N_("direct mesh")}
 """``System.scaleup_kind`` -> its words, marked for translation: ``_(KIND_LABELS[kind])``."""
@@ -130,3 +130,24 @@ def ring_gbytes(peer: float, ranks: int) -> float:
     """Bandwidth one accelerator drives into rings over a mesh of ``ranks`` [GB/s, one direction]:
     one peer's bandwidth ``peer`` [GB/s, one direction] per ring, as many rings as fit."""
     return ring_count(ranks) * peer
+
+
+LIBRARY_NAMES = {"nccl": "NCCL", "rccl": "RCCL", "hccl": "HCCL", "hccl-gaudi": "HCCL (Intel Gaudi)"}
+"""``System.collective_library`` -> the library's own name (a proper name, the same in every language)."""
+
+
+def describe(nvl: dict, library: str) -> str:
+    """One sentence on a plan's scale-up domain from ``Plan.nvlink_summary()`` (``nvl``) and the system's
+    ``collective_library``: its name and kind, links, switch chips, bandwidth to one peer and to all peers
+    [GB/s, one direction], in the current language."""
+    values = dict(name=nvl["name"], kind=_(KIND_LABELS[nvl["kind"]]), gpus=number(nvl["domain_gpus"]),
+                  links=number(nvl["links_per_gpu"]), chips=number(nvl["nvswitch_chips"]),
+                  peer=number(nvl["peer_gbytes_per_direction"], 1),
+                  all=number(nvl["all_peers_gbytes_per_direction"], 1),
+                  library=LIBRARY_NAMES.get(library, library))
+    if nvl["kind"] == "mesh":
+        return _("Scale-up: {name}, {kind} of {gpus} accelerators, {links} links each, {per} to each peer: {peer} GB/s "
+                 "to one peer and {all} GB/s to all peers at once (one direction); collectives by {library}.").format(
+            per=number(nvl["links_per_peer"]), **values)
+    return _("Scale-up: {name}, {kind} domain of {gpus} accelerators, {links} links each into {chips} switch chips: "
+             "{all} GB/s to any peer (one direction); collectives by {library}.").format(**values)
