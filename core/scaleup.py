@@ -92,10 +92,12 @@ def summary(system: System, domain: int, gbytes_per_gpu_bidir: float) -> dict:
     if system.is_mesh:
         peer = peer_gbytes(link, links, domain)
         return {"kind": "mesh", "name": system.scaleup_name, "vendor": system.vendor,
+                "collective_library": system.collective_library,
                 "links_per_peer": links_per_peer(links, domain), "link_gbytes_per_direction": link,
                 "peer_gbytes_per_direction": peer,
                 "all_peers_gbytes_per_direction": all_peers_gbytes(peer, domain)}
-    return {"kind": "switch", "name": system.scaleup_name, "vendor": system.vendor, "links_per_peer": None,
+    return {"kind": "switch", "name": system.scaleup_name, "vendor": system.vendor,
+            "collective_library": system.collective_library, "links_per_peer": None,
             "link_gbytes_per_direction": link, "peer_gbytes_per_direction": per_direction,
             "all_peers_gbytes_per_direction": per_direction}
 
@@ -136,18 +138,19 @@ LIBRARY_NAMES = {"nccl": "NCCL", "rccl": "RCCL", "hccl": "HCCL", "hccl-gaudi": "
 """``System.collective_library`` -> the library's own name (a proper name, the same in every language)."""
 
 
-def describe(nvl: dict, library: str) -> str:
-    """One sentence on a plan's scale-up domain from ``Plan.nvlink_summary()`` (``nvl``) and the system's
-    ``collective_library``: its name and kind, links, switch chips, bandwidth to one peer and to all peers
-    [GB/s, one direction], in the current language."""
+def describe(nvl: dict) -> str:
+    """One sentence on a plan's scale-up domain from ``Plan.nvlink_summary()`` (``nvl``): its name and kind,
+    links, switch chips, bandwidth to one peer and to all peers [GB/s, one direction] and the collective
+    library, in the current language."""
+    library = nvl["collective_library"]
     values = dict(name=nvl["name"], kind=_(KIND_LABELS[nvl["kind"]]), gpus=number(nvl["domain_gpus"]),
                   links=number(nvl["links_per_gpu"]), chips=number(nvl["nvswitch_chips"]),
                   peer=number(nvl["peer_gbytes_per_direction"], 1),
                   all=number(nvl["all_peers_gbytes_per_direction"], 1),
                   library=LIBRARY_NAMES.get(library, library))
     if nvl["kind"] == "mesh":
-        return _("Scale-up: {name}, {kind} of {gpus} accelerators, {links} links each, {per} to each peer: {peer} GB/s "
+        return _("{name}, {kind} of {gpus} accelerators, {links} links each, {per} to each peer: {peer} GB/s "
                  "to one peer and {all} GB/s to all peers at once (one direction); collectives by {library}.").format(
             per=number(nvl["links_per_peer"]), **values)
-    return _("Scale-up: {name}, {kind} domain of {gpus} accelerators, {links} links each into {chips} switch chips: "
+    return _("{name}, {kind} domain of {gpus} accelerators, {links} links each into {chips} switch chips: "
              "{all} GB/s to any peer (one direction); collectives by {library}.").format(**values)

@@ -163,3 +163,23 @@ def test_mesh_summary_matches_the_model(ranks):
     assert nvl["peer_gbytes_per_direction"] == 3 * 25
     assert math.isclose(nvl["all_peers_gbytes_per_direction"], 7 * nvl["peer_gbytes_per_direction"])
     assert scaleup.all_peers_gbytes(nvl["peer_gbytes_per_direction"], ranks) == 75 * (ranks - 1)
+
+
+@pytest.mark.parametrize("system_id", ["MI355X", "Atlas-800T-A2", "CloudMatrix384"])
+def test_link_design_file_and_cli_take_the_new_systems(system_id, capsys):
+    """The share link, the design file and the CLI read the new systems through the catalog, like any other."""
+    import json
+
+    from conftest import run_cli
+    from core.formats import sharelink
+    from core.formats.design_file import design_from_bytes
+
+    design = Design(gpu=system_id, nodes=48)
+    back, warnings = sharelink.decode(sharelink.encode(design))
+    assert back == design and not warnings
+    assert design_from_bytes(design.model_dump_json(exclude_defaults=True).encode(), "d.json") == design
+    code, out, _err = run_cli(capsys, "plan", "--gpu", system_id, "--nodes", "48", "--format", "json")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["nvlink"]["name"] == CATALOG.system(system_id).scaleup_name
+    assert summary["nvlink"]["kind"] == CATALOG.system(system_id).scaleup_kind

@@ -549,7 +549,7 @@ def _topology(doc: _Doc, plan) -> None:
     note = (_("Aggregated view by scalable unit, pod and rail: {count} drawn elements.") if aggregated
             else _("Every switch and node drawn: {count} elements.")).format(count=number(count_drawn_elements(fig)))
     body = doc.figure(fig, 620) + _p(note, note=True) + doc.figure(scaleup_figure(plan, unit=doc.unit, height=560), 560)
-    body += _p(scaleup.describe(plan.nvlink_summary(), plan.resolved.system.collective_library))
+    body += _p(scaleup.describe(plan.nvlink_summary()))
     body += _h3(_("How the fabric was sized")) + _list(plan.fabric.explanation)
     headers = [_("role"), _("switches per plane"), _("down ports"), _("up ports"), _("free ports"), _("radix"),
                _("cabling")]
