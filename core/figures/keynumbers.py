@@ -82,6 +82,11 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
                       ratio=f"{bw['oversubscription']:.3g}")),
         KeyNumber("scaleup", _("NVLink/GPU (bidir)"), bandwidth(nvlink_gbits, unit),
                   _("Scale-up: NVLink per GPU, both directions summed ({bandwidth})").format(
+                      bandwidth=bandwidth(from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit)))
+        if summary.get("nvlink", {}).get("generation", 1) else  # another scale-up technology says its name
+        KeyNumber("scaleup", _("Scale-up/GPU (bidir)"), bandwidth(nvlink_gbits, unit),
+                  _("Scale-up: {name} per GPU, both directions summed ({bandwidth})").format(
+                      name=summary["nvlink"].get("name", ""),
                       bandwidth=bandwidth(from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit))),
         KeyNumber("scaleout", _("Injection/GPU (1 dir)"), bandwidth(bw["scaleout_gbits_per_gpu"], unit),
                   _("Injection per GPU: its scale-out NIC bandwidth, one direction, all planes ({bandwidth}); "
