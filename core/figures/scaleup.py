@@ -78,8 +78,9 @@ def _mesh(fig: FigureSpec, plan, domain: int, links: int, link_bidir: float, uni
             a=a, b=b, count=per, bandwidth=format_bandwidth(per * link_bidir * 8, unit)) for a, b in pairs]))
     fig.add_trace(scatter(
         x=[p[0] for p in pos.values()], y=[p[1] for p in pos.values()], mode="markers+text",
-        text=[f"{i}" for i in pos], textposition="middle center",
-        marker=dict(size=34, symbol="square", color="#d5dbdb", line=dict(color=TIER_COLOURS["server"], width=2)),
+        text=[f"{i}" for i in pos], textposition="middle center", textfont=dict(size=10),
+        marker=dict(size=24 if domain <= 8 else 16, symbol="square", color="#d5dbdb",
+                    line=dict(color=TIER_COLOURS["server"], width=2)),
         hovertext=[_("GPU {n}: {links} {name} links, {per} to each peer").format(
             n=i, links=links, name=r.system.scaleup_name, per=per) for i in pos], hoverinfo="text"))
     detail = _("Direct mesh, no switch chips: {per} link(s) to each of {peers} peers; to one peer {peer}, to all "
