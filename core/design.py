@@ -1324,10 +1324,12 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     nodes_per_domain = max(1, domain // gpus_per_node)
     if nodes % nodes_per_domain:
         whole = math.ceil(nodes / nodes_per_domain) * nodes_per_domain
-        notes.append(_(
+        notes.append((_(
             "{nodes} nodes rounded up to {whole}: an NVLink domain of {domain} GPUs comes as a whole rack "
-            "of {rack_nodes} nodes (NVLink switch trays, power shelves)."
-        ).format(nodes=nodes, whole=whole, domain=domain, rack_nodes=nodes_per_domain))
+            "of {rack_nodes} nodes (NVLink switch trays, power shelves).") if system.nvlink_generation else _(
+            "{nodes} nodes rounded up to {whole}: a {name} domain of {domain} accelerators comes whole, "
+            "{rack_nodes} nodes with its switches.")
+        ).format(nodes=nodes, whole=whole, domain=domain, rack_nodes=nodes_per_domain, name=system.scaleup_name))
         nodes = whole
     gpus = nodes * gpus_per_node
     if gpus > MAX_GPUS:

@@ -191,10 +191,15 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     if tiers:  # one group of chips per GPU link (CloudMatrix 384: 14 groups of 32 unified-bus chips)
         chips_per_unit = math.ceil(chips / links)
         per_pair = [1 if c % chips_per_unit == 0 else 0 for c in range(chips)]
+        rack_gpus = gpn * max(1, r.nodes_per_rack)
+        if domain > rack_gpus and domain % rack_gpus == 0:  # its compute racks on top (CloudMatrix 384: 12)
+            gpu_units, gpus_per_unit = domain // rack_gpus, rack_gpus
     chip_units = math.ceil(chips / chips_per_unit)
     nvswitch = bool(r.nvlink_generation)
 
     def unit_name(u: int) -> str:  # u counts from 0, the name from 1
+        if gpus_per_unit > gpn:
+            return _("compute rack {n}").format(n=u + 1)
         return f"GPU {u + 1}" if gpus_per_unit == 1 else _("tray {n}").format(n=u + 1)
 
     def switch_name(s: int) -> str:
@@ -253,9 +258,12 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     detail = nvswitch_spread_text(links, per_pair)
     if tiers:
         detail = _("{links} links per accelerator into {chips} {name} switch chips in more than one tier (each node's "
-                   "own and {racks} switch racks); drawn as {groups} groups of {per} chips").format(
-            links=links, chips=chips, name=system.scaleup_name, racks=system.scaleup_switch_racks,
-            groups=chip_units, per=chips_per_unit)
+                   "own and {racks} switch racks)").format(
+            links=links, chips=chips, name=system.scaleup_name, racks=system.scaleup_switch_racks)
+    if gpus_per_unit > gpn:
+        detail += "<br>" + _("Top: {racks} compute racks of {gpus} accelerators; bottom: {groups} groups of {chips} "
+                             "switch chips").format(racks=gpu_units, gpus=gpus_per_unit, groups=chip_units,
+                                                    chips=chips_per_unit)
     elif gpus_per_unit > 1 and not nvswitch:
         detail += "<br>" + _("Top: {trays} nodes of {gpus} accelerators; bottom: {groups} groups of {chips} switch "
                              "chips").format(trays=gpu_units, gpus=gpus_per_unit, groups=chip_units,
