@@ -1063,7 +1063,8 @@ def _size_control(sb, system) -> None:
     count = count_in(ss[K + "nodes"], unit, gpn, per_rack)
     ss[K + "count"] = count
     label = {"nodes": _("Nodes"), "GPUs": "GPUs",
-             "racks": _("Racks ({system}: {trays} trays each)").format(system=system.id, trays=per_rack)}[unit]
+             "racks": (_("Racks ({system}: {trays} trays each)") if per_rack <= system.nodes_per_rack else  # NVL72
+                       _("Domains ({system}: {trays} nodes each)")).format(system=system.id, trays=per_rack)}[unit]
     sb.select_slider(label, options=_with(_size_options(unit, system), count), key=K + "count",
                      format_func=i18n.number, on_change=_on_count_change,
                      help=_("Drag for common sizes; type an exact count below."))
