@@ -89,11 +89,11 @@ def summary(system: System, domain: int, gbytes_per_gpu_bidir: float) -> dict:
     links = max(1, system.nvlink_links_per_gpu)
     link = gbytes_per_gpu_bidir / 2 / links
     per_direction = gbytes_per_gpu_bidir / 2
-    if system.is_mesh:
-        peer = peer_gbytes(link, links, domain)
+    if system.is_mesh:  # the links to each peer are wired on the board for the system's own domain
+        peer = peer_gbytes(link, links, system.nvlink_domain_gpus)
         return {"kind": "mesh", "name": system.scaleup_name, "vendor": system.vendor,
                 "collective_library": system.collective_library,
-                "links_per_peer": links_per_peer(links, domain), "link_gbytes_per_direction": link,
+                "links_per_peer": links_per_peer(links, system.nvlink_domain_gpus), "link_gbytes_per_direction": link,
                 "peer_gbytes_per_direction": peer,
                 "all_peers_gbytes_per_direction": all_peers_gbytes(peer, domain)}
     return {"kind": "switch", "name": system.scaleup_name, "vendor": system.vendor,

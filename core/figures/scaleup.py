@@ -60,7 +60,7 @@ def _mesh(fig: FigureSpec, plan, domain: int, links: int, link_bidir: float, uni
     """A direct-mesh domain (``core.scaleup``): accelerators on a circle, every pair joined by its links;
     ``link_bidir`` [GB/s per link, bidirectional] shown in ``unit``."""
     r = plan.resolved
-    per = links_per_peer(links, domain)
+    per = links_per_peer(links, r.system.nvlink_domain_gpus)  # the board's wiring, whatever the domain
     peer = per * link_bidir / 2
     angle = [math.pi / 2 - 2 * math.pi * i / domain for i in range(domain)]
     pos = {i: (0.5 + 0.42 * math.cos(a), 0.5 + 0.42 * math.sin(a)) for i, a in enumerate(angle)}

@@ -349,7 +349,7 @@ def links(plan: Plan, constants: CollectiveConstants | None = None) -> Links:
         nvl = nvl_line * efficiency
         if r.system.is_mesh:
             links = max(1, r.system.nvlink_links_per_gpu)  # the resolved bandwidth: a failure what-if scales it
-            mesh_peer = efficiency * mesh.peer_gbytes(nvl_line / links, links, r.nvlink_domain_gpus)
+            mesh_peer = efficiency * mesh.peer_gbytes(nvl_line / links, links, r.system.nvlink_domain_gpus)  # board wiring
     else:
         nvl_line = nvl = c.pcie.gbytes_per_direction
     fab = c.fabric_constants(r.fabric)

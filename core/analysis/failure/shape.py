@@ -69,6 +69,8 @@ class Shape:
     """The scale-up technology's name (``System.scaleup_name``)."""
     mesh_per_peer: int = 0
     """Links from a GPU to each peer of a direct-mesh domain of one node (``core.scaleup``); 0: not a mesh."""
+    mesh_size: int = 0
+    """GPUs of one node's direct-mesh domain (0: not a mesh)."""
 
     @staticmethod
     def of(plan: Plan) -> "Shape":
@@ -83,8 +85,9 @@ class Shape:
             nvl_chips=int(nvl["nvswitch_chips"] or 0), nvl_links=int(nvl["links_per_gpu"] or 0),
             feeds=rack_power_feeds(plan)[0],
             scaleup_name=r.system.scaleup_name,
-            mesh_per_peer=links_per_peer(int(nvl["links_per_gpu"] or 0), r.nvlink_domain_gpus)
-            if r.system.is_mesh and r.nvlink_domain_gpus <= r.gpus_per_node else 0,
+            mesh_per_peer=links_per_peer(int(nvl["links_per_gpu"] or 0), r.system.nvlink_domain_gpus)
+            if r.system.is_mesh and 1 < r.nvlink_domain_gpus <= r.gpus_per_node else 0,
+            mesh_size=r.nvlink_domain_gpus if r.system.is_mesh else 0,
         )
 
     def pis(self) -> list[tuple[int, int]]:
@@ -129,7 +132,7 @@ class Shape:
     @property
     def mesh_gpus(self) -> int:
         """GPUs of one node's direct-mesh domain (0: not a mesh)."""
-        return self.nvl_links // self.mesh_per_peer + 1 if self.mesh_per_peer else 0
+        return self.mesh_size if self.mesh_per_peer else 0
 
     def domain_gpus(self, d: int) -> int:
         return (min(self.nodes, (d + 1) * self.nodes_per_domain) - d * self.nodes_per_domain) * self.gpus_per_node
