@@ -158,25 +158,50 @@ class NvlinkGeneration(BaseModel):
         return 2 * self.link_gbytes_per_direction
 
 
+ScaleupKind = Literal["switch", "mesh"]
+CollectiveLibrary = Literal["nccl", "rccl", "hccl", "hccl-gaudi"]
+
+
 class System(_Entry):
-    """A GPU and the system (node) it ships in.
+    """A GPU (or NPU, or accelerator card) and the system (node) it ships in.
 
     A *node* is the unit that owns NICs: an 8-GPU HGX/DGX server, or one
     compute tray (4 GPUs) of an NVL72 rack. ``nvlink_domain_gpus`` is the
-    NVLink (scale-up) domain: 8 for HGX boards, 72 for NVL72 racks.
+    scale-up domain: 8 for HGX boards, 72 for NVL72 racks, 384 for a CloudMatrix 384.
     ``node_power_w`` and ``node_price_usd`` are per node; for NVL72 they are the
     rack's figures divided by its compute trays (NVLink switch trays included).
+
+    The ``nvlink_*`` and ``nvswitch_*`` fields describe the *scale-up* domain whatever its
+    technology (``scaleup_name``: NVLink, Infinity Fabric (xGMI), HCCS, Unified Bus, RoCE (Gaudi));
+    the names stay for the NVIDIA entries and every caller. ``scaleup_kind`` says how it is built:
+
+    * ``switch``: every accelerator's ``nvlink_links_per_gpu`` links go to switch chips
+      (``nvswitch_chips_per_domain``: NVSwitch, Huawei UB switches); any peer is reachable at the
+      whole per-GPU bandwidth.
+    * ``mesh``: the links go straight to the peers, ``nvlink_links_per_gpu / (domain - 1)`` to each
+      (AMD xGMI: 7 links, one per peer of 8; Gaudi 3: 21 ports, 3 per peer of 8); one link carries
+      ``nvlink_gbytes_per_gpu_bidir / links`` and there are no switch chips.
+
+    ``nvlink_generation`` is the NVLink generation (``assets/catalog/nvlink.toml``), 0 for a domain
+    that is not NVLink. ``collective_library`` names the library that runs the collectives.
     """
 
     gpu_name: str
     architecture: str
     vendor: str = "NVIDIA"
-    collective_library: str = "nccl"
-    nvlink_generation: int = Field(ge=1)
-    nvlink_links_per_gpu: int = Field(ge=0)
+    collective_library: CollectiveLibrary = "nccl"
+    scaleup_kind: ScaleupKind = "switch"
+    scaleup_name: str = "NVLink"
+    nvlink_generation: int = Field(ge=0, description="NVLink generation; 0 = the scale-up domain is not NVLink.")
+    nvlink_links_per_gpu: int = Field(ge=0, description="Scale-up links (or ports) per accelerator.")
     nvlink_gbytes_per_gpu_bidir: float = Field(gt=0, description="Both directions summed [GB/s].")
+    scaleup_efficiency: float = Field(default=0.0, ge=0, le=1, description=(
+        "Share of the scale-up line rate a large collective reaches; 0 = the NVLink generation's calibrated "
+        "one (assets/catalog/collectives.toml)."))
     nvswitch_chips_per_domain: int = Field(ge=0)
     nvswitch_generation: int = Field(ge=0, description="0 when the domain has no NVSwitch.")
+    scaleup_switch_racks: int = Field(default=0, ge=0, description=(
+        "Racks per scale-up domain holding only its switches (CloudMatrix 384: 4 unified-bus racks)."))
     gpus_per_node: int = Field(ge=1)
     nvlink_domain_gpus: int = Field(ge=1)
     hbm_gbytes: float = Field(gt=0)
@@ -229,13 +254,27 @@ class System(_Entry):
 
     @property
     def nvlink_gbytes_per_gpu_per_direction(self) -> float:
-        """NVLink bandwidth per GPU, one direction [GB/s]."""
+        """Scale-up bandwidth per GPU, one direction [GB/s]."""
         return self.nvlink_gbytes_per_gpu_bidir / 2
+
+    @property
+    def scaleup_link_gbytes_per_direction(self) -> float:
+        """One scale-up link (or port), one direction [GB/s]: the per-GPU bandwidth over the links
+        (0 when the system has no scale-up links)."""
+        links = self.nvlink_links_per_gpu
+        return self.nvlink_gbytes_per_gpu_per_direction / links if links else 0.0
+
+    @property
+    def is_mesh(self) -> bool:
+        """True when the scale-up domain is a direct mesh (no switch chips)."""
+        return self.scaleup_kind == "mesh"
 
     @model_validator(mode="after")
     def _domain_is_whole_nodes(self) -> "System":
         if self.nvlink_domain_gpus % self.gpus_per_node and self.nvlink_domain_gpus > self.gpus_per_node:
             raise ValueError(_("nvlink_domain_gpus must be a multiple of gpus_per_node"))
+        if self.is_mesh and (self.nvswitch_chips_per_domain or self.nvlink_domain_gpus - 1 > self.nvlink_links_per_gpu):
+            raise ValueError(_("a mesh scale-up domain has no switch chips and at least one link to every peer"))
         return self
 
 

@@ -39,7 +39,7 @@ from pydantic import (
     model_validator,
 )
 
-from core import vocab
+from core import scaleup, vocab
 from core.catalog import Catalog, DesignPriceBasis, Nic, Switch, System, load_catalog
 from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
@@ -1312,14 +1312,9 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
         nodes = design.nodes  # set by the validator
     assert nodes is not None
 
-    nvlink_generation = design.nvlink_generation or system.nvlink_generation
-    generation = catalog.nvlink_generation(nvlink_generation)
-    if nvlink_generation == system.nvlink_generation:
-        nvlink_bidir = system.nvlink_gbytes_per_gpu_bidir
-    else:
-        links = min(system.nvlink_links_per_gpu or generation.max_links_per_gpu, generation.max_links_per_gpu)
-        nvlink_bidir = links * generation.link_gbytes_bidir
+    nvlink_generation, nvlink_bidir = scaleup.scaleup_bandwidth(catalog, system, design.nvlink_generation)
     domain = nvlink_domain_size(system, design.gpus_per_node, design.nvlink_domain_gpus)
+    scaleup.check_domain(system, domain)
     if domain < gpus_per_node and domain != 1:
         raise InputError(_("nvlink_domain_gpus ({domain}) must be 1 or at least gpus_per_node ({gpus_per_node})")
                          .format(domain=domain, gpus_per_node=gpus_per_node))
@@ -1329,10 +1324,12 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     nodes_per_domain = max(1, domain // gpus_per_node)
     if nodes % nodes_per_domain:
         whole = math.ceil(nodes / nodes_per_domain) * nodes_per_domain
-        notes.append(_(
+        notes.append((_(
             "{nodes} nodes rounded up to {whole}: an NVLink domain of {domain} GPUs comes as a whole rack "
-            "of {rack_nodes} nodes (NVLink switch trays, power shelves)."
-        ).format(nodes=nodes, whole=whole, domain=domain, rack_nodes=nodes_per_domain))
+            "of {rack_nodes} nodes (NVLink switch trays, power shelves).") if system.nvlink_generation else _(
+            "{nodes} nodes rounded up to {whole}: a {name} domain of {domain} accelerators comes whole, "
+            "{rack_nodes} nodes with its switches.")
+        ).format(nodes=nodes, whole=whole, domain=domain, rack_nodes=nodes_per_domain, name=system.scaleup_name))
         nodes = whole
     gpus = nodes * gpus_per_node
     if gpus > MAX_GPUS:
@@ -1370,7 +1367,8 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
 
     nics_per_node = design_nics_per_node(design, system)
     nodes_per_rack = design.nodes_per_rack or system.nodes_per_rack
-    if nodes_per_domain > 1 and nodes_per_rack % nodes_per_domain and design.nodes_per_rack is None:
+    if nodes_per_domain > 1 and nodes_per_rack % nodes_per_domain and nodes_per_domain % nodes_per_rack \
+            and design.nodes_per_rack is None:  # a domain of whole racks (CloudMatrix 384: 12) keeps the rack
         nodes_per_rack = nodes_per_domain
 
     tiers = _resolve_tiers(catalog, design, fabric, port_speed, switch, switch_ports)

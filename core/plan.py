@@ -28,6 +28,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.fabric.bandwidth import Bandwidth, compute_bandwidth
+from core import scaleup
 from core.catalog import Catalog, load_catalog
 from core.cost import NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, fabric_media, summarize_cost
 from core.design import (
@@ -105,17 +106,27 @@ class Plan(BaseModel):
         return counts
 
     def nvlink_summary(self) -> dict:
-        """NVLink generation, links per GPU, bandwidth [GB/s] and NVSwitch chips of the scale-up domain."""
+        """Scale-up domain: NVLink generation (0 = not NVLink), links per GPU, bandwidth [GB/s], switch chips,
+        and its kind (``switch``/``mesh``), name, vendor and per-peer bandwidths (``core.scaleup.summary``)."""
         r = self.resolved
-        generation = load_catalog().nvlink_generation(r.nvlink_generation)
+        if r.nvlink_generation:
+            generation = load_catalog().nvlink_generation(r.nvlink_generation)
+            links = max(0, round(r.nvlink_gbytes_per_gpu_bidir / generation.link_gbytes_bidir))
+        else:
+            links = r.system.nvlink_links_per_gpu
+        kind = scaleup.summary(r.system, r.nvlink_domain_gpus, r.nvlink_gbytes_per_gpu_bidir)
+        own = r.nvlink_domain_gpus == r.system.nvlink_domain_gpus  # the bus racks come with the system's domain
+        kind["switch_racks"] = r.system.scaleup_switch_racks * -(-r.gpus // r.nvlink_domain_gpus) if own else 0
         return {
             "generation": r.nvlink_generation,
-            "links_per_gpu": max(0, round(r.nvlink_gbytes_per_gpu_bidir / generation.link_gbytes_bidir)),
-            "link_gbytes_per_direction": generation.link_gbytes_per_direction,
+            "links_per_gpu": links,
             "gbytes_per_gpu_bidir": r.nvlink_gbytes_per_gpu_bidir,
             "domain_gpus": r.nvlink_domain_gpus,
             "nvswitch_chips": r.system.nvswitch_chips_for(r.nvlink_domain_gpus),
             "nvswitch_generation": r.system.nvswitch_generation,
+            **kind,
+            "link_gbytes_per_direction": (generation.link_gbytes_per_direction if r.nvlink_generation
+                                          else kind["link_gbytes_per_direction"]),
         }
 
     def networks_summary(self) -> dict:
@@ -399,7 +410,8 @@ def _candidates(
                               ("pod_sus", _("let the engine size the pods")),
                               ("grow_to", _("drop the growth target")),
                               ("stages", _("drop the growth stages")),
-                              ("group_leaves", _("let the engine size the Dragonfly+ groups"))):
+                              ("group_leaves", _("let the engine size the Dragonfly+ groups")),
+                              ("nvlink_domain_gpus", _("use the system's own scale-up domain"))):
             if getattr(design, field) is not None:
                 out.append((phrase, {field: None}))
         if design.plane_mode == "per-rail":

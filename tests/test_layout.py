@@ -20,7 +20,7 @@ LAYERS = [
     ("core.units",),
     ("core.errors", "core.memo", "core.processes"),
     ("core.vocab",),
-    ("core.catalog", "core.spares"),
+    ("core.catalog", "core.spares", "core.scaleup"),
     ("core.design", "core.presets"),
     ("core.fabric",),
     ("core.networks",),

@@ -251,6 +251,8 @@ def engine_defaults(gpu: str, gpus_per_node: int, fabric: str, speed: int | None
 def _system_label(system_id: str) -> str:
     """Short enough for the sidebar: ``H100 · 8 GPUs/node``, ``GB200-NVL72 · 72 GPUs/rack``."""
     system = SYSTEMS[system_id]
+    if system.vendor != "NVIDIA":  # grouped by vendor: the catalog lists each vendor's systems together
+        return f"{system.vendor} · {system.id}"
     if system.nvlink_domain_gpus > system.gpus_per_node:
         return _("{system} · {count} GPUs/rack").format(system=system.id, count=system.nvlink_domain_gpus)
     return _("{system} · {count} GPUs/node").format(system=system.id, count=system.gpus_per_node)
@@ -562,10 +564,12 @@ def sidebar() -> Current:
     # the system's own generation and older ones (a what-if); a newer one only if a link asked for it
     gens = _with([g.generation for g in CATALOG.nvlink if g.generation <= system.nvlink_generation],
                  ss.get(K + "nvl") if ss.get(K + "nvl") != AUTO else None)
-    sb.selectbox(_label("nvlink_generation"), [AUTO, *gens], key=K + "nvl",
-                       format_func=lambda g: _("auto ({choice})").format(choice=f"NVLink {system.nvlink_generation}")
+    own = f"NVLink {system.nvlink_generation}" if system.nvlink_generation else system.scaleup_name
+    sb.selectbox(_label("nvlink_generation"), [AUTO, *gens], key=K + "nvl", disabled=not system.nvlink_generation,
+                       format_func=lambda g: _("auto ({choice})").format(choice=own)
                        if g == AUTO else f"NVLink {g} ({CATALOG.nvlink_generation(g).architecture})",
-                       help=_("{system} ships with NVLink {generation} ({bandwidth} per GPU, both directions). "
+                       help=_("{system}'s scale-up domain is {name}, not NVLink: nothing to choose.").format(
+                           system=system.id, name=system.scaleup_name) if not system.nvlink_generation else _("{system} ships with NVLink {generation} ({bandwidth} per GPU, both directions). "
                               "An older generation models the same GPUs with slower NVLink (its per-link speed times "
                               "the links per GPU): a what-if for the scale-up share, not a product you can buy. Newer "
                               "generations are not offered: the GPU does not support them.").format(
@@ -1060,7 +1064,8 @@ def _size_control(sb, system) -> None:
     count = count_in(ss[K + "nodes"], unit, gpn, per_rack)
     ss[K + "count"] = count
     label = {"nodes": _("Nodes"), "GPUs": "GPUs",
-             "racks": _("Racks ({system}: {trays} trays each)").format(system=system.id, trays=per_rack)}[unit]
+             "racks": (_("Racks ({system}: {trays} trays each)") if per_rack <= system.nodes_per_rack else  # NVL72
+                       _("Domains ({system}: {trays} nodes each)")).format(system=system.id, trays=per_rack)}[unit]
     sb.select_slider(label, options=_with(_size_options(unit, system), count), key=K + "count",
                      format_func=i18n.number, on_change=_on_count_change,
                      help=_("Drag for common sizes; type an exact count below."))

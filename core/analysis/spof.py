@@ -243,6 +243,11 @@ def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
         out.append(Degrading(tier="nvswitch", example=_element("nvswitch", (0, 0), shape),
                              count=shape.nodes * shape.nvl_chips, effect="node_unusable",
                              gpus_affected=shape.gpus_per_node, share_left=0.0))
+    if shape.mesh_per_peer:  # a direct-mesh link: its two GPUs lose the links to each other
+        out.append(Degrading(tier="meshlink", example=_element("meshlink", (0, 0, 1), shape),
+                             count=shape.nodes * shape.mesh_gpus * (shape.mesh_gpus - 1) // 2,
+                             effect="nvlink_bandwidth", gpus_affected=2,
+                             share_left=1 - shape.mesh_per_peer / max(1, shape.nvl_links)))
     if "leaf-spine" in shape.link_classes:
         # closed form: a leaf with several spines keeps the others when a whole bundle goes; a leaf with one spine
         # keeps (cables - 1) / cables of it when one cable goes (the whole bundle would cut it off)

@@ -82,6 +82,11 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
                       ratio=f"{bw['oversubscription']:.3g}")),
         KeyNumber("scaleup", _("NVLink/GPU (bidir)"), bandwidth(nvlink_gbits, unit),
                   _("Scale-up: NVLink per GPU, both directions summed ({bandwidth})").format(
+                      bandwidth=bandwidth(from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit)))
+        if summary.get("nvlink", {}).get("generation", 1) else  # another scale-up technology says its name
+        KeyNumber("scaleup", _("Scale-up/GPU (bidir)"), bandwidth(nvlink_gbits, unit),
+                  _("Scale-up: {name} per GPU, both directions summed ({bandwidth})").format(
+                      name=summary["nvlink"].get("name", ""),
                       bandwidth=bandwidth(from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit))),
         KeyNumber("scaleout", _("Injection/GPU (1 dir)"), bandwidth(bw["scaleout_gbits_per_gpu"], unit),
                   _("Injection per GPU: its scale-out NIC bandwidth, one direction, all planes ({bandwidth}); "
@@ -152,6 +157,14 @@ def size_caption(plan) -> str:
     racks ``576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)``."""
     r = plan.resolved
     nodes_per_domain = r.nvlink_domain_gpus // r.gpus_per_node if r.nvlink_domain_gpus > r.gpus_per_node else 1
+    if nodes_per_domain > r.nodes_per_rack:  # a domain of several racks (CloudMatrix 384: 12 compute racks)
+        domains = -(-r.nodes // nodes_per_domain)
+        return ngettext("{gpus} accelerators in {domains} {system} domain ({nodes} nodes of {gpus_per_node}, "
+                        "{racks} compute racks)",
+                        "{gpus} accelerators in {domains} {system} domains ({nodes} nodes of {gpus_per_node}, "
+                        "{racks} compute racks)", domains).format(
+            gpus=f"{r.gpus:,}", domains=f"{domains:,}", system=r.system.id, nodes=f"{r.nodes:,}",
+            gpus_per_node=r.gpus_per_node, racks=f"{-(-r.nodes // r.nodes_per_rack):,}")
     if nodes_per_domain > 1:
         racks = -(-r.nodes // nodes_per_domain)
         return ngettext("{gpus} GPUs in {racks} {system} rack ({nodes} compute trays of {gpus_per_node} GPUs)",

@@ -8,6 +8,7 @@ from collections import defaultdict
 import plotly.graph_objects as go
 
 from core.catalog import load_catalog
+from core.scaleup import KIND_LABELS, all_peers_gbytes, links_per_peer
 from core.units import bandwidth as format_bandwidth
 from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, line_width, scatter, wrap_text
 from core.i18n import _
@@ -21,10 +22,80 @@ DGX1_CUBE_MESH = {
 
 
 def nvlink_links_per_gpu(plan) -> int:
-    """NVLink links per GPU for the chosen generation: bidir bandwidth / per-link bidir bandwidth."""
+    """Scale-up links per GPU: for NVLink, bidir bandwidth / the chosen generation's per-link bidir bandwidth;
+    otherwise the system's own link count."""
     r = plan.resolved
+    if not r.nvlink_generation:
+        return r.system.nvlink_links_per_gpu
     generation = load_catalog().nvlink_generation(r.nvlink_generation)
     return max(0, round(r.nvlink_gbytes_per_gpu_bidir / generation.link_gbytes_bidir))
+
+
+def _link_gbytes_bidir(plan) -> float:
+    """One scale-up link, both directions summed [GB/s]."""
+    r = plan.resolved
+    if r.nvlink_generation:
+        return load_catalog().nvlink_generation(r.nvlink_generation).link_gbytes_bidir
+    return 2 * r.system.scaleup_link_gbytes_per_direction
+
+
+def _title(plan, domain: int, gpn: int) -> str:
+    """The figure's first title line: the domain's technology (NVLink generation, or its name and kind) and size."""
+    r = plan.resolved
+    if r.nvlink_generation:
+        if domain > gpn:
+            return _("Scale-up: NVLink {generation} domain of {gpus} GPUs ({nodes} x {gpus_per_node})").format(
+                generation=r.nvlink_generation, gpus=domain, nodes=domain // gpn, gpus_per_node=gpn)
+        return _("Scale-up: NVLink {generation} domain of {gpus} GPUs").format(
+            generation=r.nvlink_generation, gpus=domain)
+    kind = _(KIND_LABELS[r.system.scaleup_kind])
+    if domain > gpn:
+        return _("Scale-up: {name} domain of {gpus} accelerators ({nodes} x {gpus_per_node}, {kind})").format(
+            name=r.system.scaleup_name, gpus=domain, nodes=domain // gpn, gpus_per_node=gpn, kind=kind)
+    return _("Scale-up: {name} domain of {gpus} accelerators ({kind})").format(
+        name=r.system.scaleup_name, gpus=domain, kind=kind)
+
+
+def _mesh(fig: FigureSpec, plan, domain: int, links: int, link_bidir: float, unit: str) -> go.Figure:
+    """A direct-mesh domain (``core.scaleup``): accelerators on a circle, every pair joined by its links;
+    ``link_bidir`` [GB/s per link, bidirectional] shown in ``unit``."""
+    r = plan.resolved
+    per = links_per_peer(links, r.system.nvlink_domain_gpus)  # the board's wiring, whatever the domain
+    peer = per * link_bidir / 2
+    angle = [math.pi / 2 - 2 * math.pi * i / domain for i in range(domain)]
+    pos = {i: (0.5 + 0.42 * math.cos(a), 0.5 + 0.42 * math.sin(a)) for i, a in enumerate(angle)}
+    pairs = [(a, b) for a in range(domain) for b in range(a + 1, domain)]
+    xs, ys = [], []
+    for a, b in pairs:
+        xs += [pos[a][0], pos[b][0], None]
+        ys += [pos[a][1], pos[b][1], None]
+    fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(width=1.0 + per, color=TIER_COLOURS["spine"]),
+                          opacity=0.7, hoverinfo="skip"))
+    fig.add_trace(scatter(
+        x=[(pos[a][0] + pos[b][0]) / 2 for a, b in pairs], y=[(pos[a][1] + pos[b][1]) / 2 for a, b in pairs],
+        mode="markers", marker=dict(size=8, color="rgba(0,0,0,0)"), hoverinfo="text",
+        hovertext=[_("GPU {a} - GPU {b}: {count} link(s) = {bandwidth} bidir").format(
+            a=a, b=b, count=per, bandwidth=format_bandwidth(per * link_bidir * 8, unit)) for a, b in pairs]))
+    fig.add_trace(scatter(
+        x=[p[0] for p in pos.values()], y=[p[1] for p in pos.values()], mode="markers+text",
+        text=[f"{i}" for i in pos], textposition="middle center", textfont=dict(size=10),
+        marker=dict(size=24 if domain <= 8 else 16, symbol="square", color="#d5dbdb",
+                    line=dict(color=TIER_COLOURS["server"], width=2)),
+        hovertext=[_("GPU {n}: {links} {name} links, {per} to each peer").format(
+            n=i, links=links, name=r.system.scaleup_name, per=per) for i in pos], hoverinfo="text"))
+    detail = _("Direct mesh, no switch chips: {per} link(s) to each of {peers} peers; to one peer {peer}, to all "
+               "peers at once {all} (per direction)").format(
+        per=per, peers=domain - 1, peer=format_bandwidth(peer * 8, unit),
+        all=format_bandwidth(all_peers_gbytes(peer, domain) * 8, unit))
+    detail += "<br>" + _("Scale-out: {nics} x {nic} at {speed}G per node ({planes} plane(s))").format(
+        nics=r.nics_per_node, nic=r.nic.id, speed=r.port_speed_gbps, planes=r.planes)
+    note = wrap_text(detail, 36)
+    fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left",
+                       yanchor="top", align="left", font=dict(size=11))
+    fig.update_layout(yaxis=dict(visible=False, range=[0.0, 1.0], scaleanchor="x"),
+                      xaxis=dict(visible=False, range=[0.0, 1.0]),
+                      margin=dict(l=10, r=10, t=fig.margin_top + 10, b=24 + 15 * (note.count('<br>') + 1)))
+    return fig.figure()
 
 
 def nvswitch_spread_text(links: int, per_chip: list[int]) -> str:
@@ -85,20 +156,12 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     """
     r = plan.resolved
     system = r.system
-    generation = load_catalog().nvlink_generation(r.nvlink_generation)
-    link_bidir = generation.link_gbytes_bidir
+    link_bidir = _link_gbytes_bidir(plan)
     domain, gpn = r.nvlink_domain_gpus, r.gpus_per_node
     links = nvlink_links_per_gpu(plan)
-    chips = system.nvswitch_chips_per_domain
-    if chips and domain != system.nvlink_domain_gpus:
-        chips = max(1, round(chips * domain / system.nvlink_domain_gpus))
+    chips = system.nvswitch_chips_for(domain)
     fig = FigureSpec()
-    if domain > gpn:
-        title = _("Scale-up: NVLink {generation} domain of {gpus} GPUs ({nodes} x {gpus_per_node})").format(
-            generation=r.nvlink_generation, gpus=domain, nodes=domain // gpn, gpus_per_node=gpn)
-    else:
-        title = _("Scale-up: NVLink {generation} domain of {gpus} GPUs").format(
-            generation=r.nvlink_generation, gpus=domain)
+    title = _title(plan, domain, gpn)
     title += "<br><sup>" + _("{links} links per GPU x {link} bidir = {total} per GPU (bidir)").format(
         links=links, link=format_bandwidth(link_bidir * 8, unit),
         total=format_bandwidth(r.nvlink_gbytes_per_gpu_bidir * 8, unit)) + "</sup>"
@@ -114,6 +177,8 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
         fig.add_annotation(text=_("No NVLink domain: GPUs talk through the NICs"), x=0.5, y=0.6, showarrow=False)
         return fig.figure()
 
+    if system.is_mesh:
+        return _mesh(fig, plan, domain, links, link_bidir, unit)
     if not chips:  # direct links
         return _direct_links(fig, domain, gpn, links, link_bidir, unit)
 
@@ -122,12 +187,24 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     gpu_units = domain if domain <= 16 else domain // gpn
     gpus_per_unit = domain // gpu_units
     chips_per_unit = 1 if chips <= 8 else 2
+    tiers = chips > links  # more chips than a GPU has links: switch tiers (the GPUs reach the first)
+    if tiers:  # one group of chips per GPU link (CloudMatrix 384: 14 groups of 32 unified-bus chips)
+        chips_per_unit = math.ceil(chips / links)
+        per_pair = [1 if c % chips_per_unit == 0 else 0 for c in range(chips)]
+        rack_gpus = gpn * max(1, r.nodes_per_rack)
+        if domain > rack_gpus and domain % rack_gpus == 0:  # its compute racks on top (CloudMatrix 384: 12)
+            gpu_units, gpus_per_unit = domain // rack_gpus, rack_gpus
     chip_units = math.ceil(chips / chips_per_unit)
+    nvswitch = bool(r.nvlink_generation)
 
     def unit_name(u: int) -> str:  # u counts from 0, the name from 1
+        if gpus_per_unit > gpn:
+            return _("compute rack {n}").format(n=u + 1)
         return f"GPU {u + 1}" if gpus_per_unit == 1 else _("tray {n}").format(n=u + 1)
 
     def switch_name(s: int) -> str:
+        if not nvswitch:
+            return (_("switch chip {n}") if chips_per_unit == 1 else _("switch group {n}")).format(n=s + 1)
         return (_("NVSwitch chip {n}") if chips_per_unit == 1 else _("NVSwitch tray {n}")).format(n=s + 1)
 
     top = {u: (u / max(1, gpu_units - 1), 1.0) for u in range(gpu_units)}
@@ -171,14 +248,27 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
         hoverinfo="text"))
     fig.add_trace(scatter(
         x=[p[0] for p in bottom.values()], y=[0.0] * chip_units, mode="markers+text",
-        text=[f"NVSwitch {s + 1}" if chips_per_unit == 1 and chip_units <= 2 else f"{s + 1}" for s in bottom],
+        text=[f"NVSwitch {s + 1}" if nvswitch and chips_per_unit == 1 and chip_units <= 2 else f"{s + 1}"
+              for s in bottom],
         textposition="bottom center", textfont=dict(size=10),
         marker=dict(size=30 if chip_units <= 8 else 20, symbol="diamond", color=TIER_COLOURS["spine"]),
         hovertext=[_("{switch} (gen {generation}; {chips} chip(s))").format(
             switch=switch_name(s), generation=system.nvswitch_generation, chips=chips_per_unit) for s in bottom],
         hoverinfo="text"))
     detail = nvswitch_spread_text(links, per_pair)
-    if gpus_per_unit > 1:
+    if tiers:
+        detail = _("{links} links per accelerator into {chips} {name} switch chips in more than one tier (each node's "
+                   "own and {racks} switch racks)").format(
+            links=links, chips=chips, name=system.scaleup_name, racks=system.scaleup_switch_racks)
+    if gpus_per_unit > gpn:
+        detail += "<br>" + _("Top: {racks} compute racks of {gpus} accelerators; bottom: {groups} groups of {chips} "
+                             "switch chips").format(racks=gpu_units, gpus=gpus_per_unit, groups=chip_units,
+                                                    chips=chips_per_unit)
+    elif gpus_per_unit > 1 and not nvswitch:
+        detail += "<br>" + _("Top: {trays} nodes of {gpus} accelerators; bottom: {groups} groups of {chips} switch "
+                             "chips").format(trays=gpu_units, gpus=gpus_per_unit, groups=chip_units,
+                                             chips=chips_per_unit)
+    if gpus_per_unit > 1 and nvswitch:
         per_tray = gpus_per_unit * sum(per_pair[:chips_per_unit])
         detail += "<br>" + _("Top: {trays} compute trays of {gpus} GPUs; bottom: {switch_trays} NVSwitch trays of "
                              "{chips} chips").format(trays=gpu_units, gpus=gpus_per_unit, switch_trays=chip_units,

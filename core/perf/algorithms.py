@@ -25,6 +25,7 @@ from typing import Callable
 
 import numpy as np
 
+from core import scaleup as mesh
 from core.i18n import _
 from core.perf.constants import (AlgorithmConstants, ChannelCap, CollectiveConstants, LibraryConstants,
                                  ProtocolConstants, parse_nccl_version)
@@ -82,7 +83,7 @@ class SweepContext:
     """Ranks (and so NICs) of the emptiest domain."""
     hop_us: float = field(init=False)
     nvl: float = field(init=False)
-    """NVLink bandwidth per GPU (infinite for a lone rank per domain: no NVLink step)."""
+    """NVLink bandwidth per GPU (infinite for a lone rank per domain: no NVLink step); on a mesh, what its rings get."""
     nvl_direct: float = field(init=False)
     """Scale-up bandwidth per GPU to all its domain peers at once (a mesh: the links to those peers)."""
     nic: float = field(init=False)
@@ -103,6 +104,9 @@ class SweepContext:
         self.hop_us = p.hops * lk.hop_latency_us
         self.nvl = lk.nvlink if self.d > 1 else math.inf
         self.nvl_direct = self.nvl
+        if lk.mesh_peer and self.d > 1:  # a mesh: rings and direct sends use only the links to the d - 1 peers
+            self.nvl = mesh.ring_gbytes(lk.mesh_peer, self.d)
+            self.nvl_direct = mesh.all_peers_gbytes(lk.mesh_peer, self.d)
         self.nic = lk.nic_per_gpu
         self.egress = self.d_min * self.nic
         self.domain_sizes = sorted({self.d, p.last}) if self.m > 1 else [self.d]
@@ -429,7 +433,7 @@ def direct(ctx: SweepContext) -> AlgorithmCurve | None:
     """All-to-all as pairwise sends (with PXN, so traffic stays on its rail)."""
     n, d, m, S, alg = ctx.n, ctx.d, ctx.m, ctx.sizes, ctx.alg
     lat = alg.alltoall_base_latency_us + (n - 1) * alg.alltoall_peer_latency_us + (ctx.hop_us if m > 1 else 0.0)
-    t_nvl = S * (d - 1) / n / (ctx.links.nvlink * 1e3) if d > 1 else 0.0 * S
+    t_nvl = S * (d - 1) / n / (ctx.nvl_direct * 1e3) if d > 1 else 0.0 * S
     # the worst rank has the fewest NVLink peers: it sends (and receives) (n - d_min)/n of S on its NIC
     t_net = S * (n - ctx.d_min) / n / (ctx.nic * ctx.uniform_share * 1e3) if m > 1 else 0.0 * S
     return _simple_only("direct", lat + np.maximum(t_nvl, t_net))

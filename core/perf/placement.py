@@ -21,6 +21,7 @@ import numpy as np
 
 from core.errors import DesignError, InputError
 from core.i18n import _
+from core import scaleup as mesh
 from core.perf import congestion
 from core.perf.constants import CollectiveConstants, constants_for
 from core.plan import Plan
@@ -331,6 +332,9 @@ class Links:
     hop_latency_us: float
     fabric: str
     compute_capability: float = 0.0
+    mesh_peer: float = 0.0
+    """Effective bandwidth to one peer of a direct-mesh scale-up domain [GB/s, one direction]; 0 for a
+    switch domain (``core.perf.mesh``: a mesh communicator of ``d`` ranks gets ``d - 1`` of these)."""
 
 
 def links(plan: Plan, constants: CollectiveConstants | None = None) -> Links:
@@ -338,9 +342,14 @@ def links(plan: Plan, constants: CollectiveConstants | None = None) -> Links:
     the bundled ones as the design's calibration corrects them)."""
     c = constants or constants_for(plan)
     r = plan.resolved
+    mesh_peer = 0.0
     if r.nvlink_domain_gpus > 1:
         nvl_line = r.nvlink_gbytes_per_gpu_bidir / 2
-        nvl = nvl_line * c.nvlink_efficiency(r.nvlink_generation)
+        efficiency = r.system.scaleup_efficiency or c.nvlink_efficiency(r.nvlink_generation)
+        nvl = nvl_line * efficiency
+        if r.system.is_mesh:
+            links = max(1, r.system.nvlink_links_per_gpu)  # the resolved bandwidth: a failure what-if scales it
+            mesh_peer = efficiency * mesh.peer_gbytes(nvl_line / links, links, r.system.nvlink_domain_gpus)  # board wiring
     else:
         nvl_line = nvl = c.pcie.gbytes_per_direction
     fab = c.fabric_constants(r.fabric)
@@ -348,7 +357,7 @@ def links(plan: Plan, constants: CollectiveConstants | None = None) -> Links:
     nvls = c.nvls_efficiency(r.system.nvswitch_generation) if r.nvlink_domain_gpus > 1 else None
     sharp = c.nccl_sharp_version(r.switch.id) if r.fabric == "infiniband" else None
     return Links(nvl, nvl_line, nic_line * fab.nic_efficiency, nic_line, nvls, sharp, fab.switch_hop_latency_us,
-                 r.fabric, c.compute_capability(r.system.architecture))
+                 r.fabric, c.compute_capability(r.system.architecture), mesh_peer)
 
 
 def bottleneck_line_gbytes(plan: Plan, placement: Placement) -> float:

@@ -215,7 +215,13 @@ def _watts(resolved: ResolvedDesign, entry_id: str, value: float) -> float:
 
 
 def _nodes_per_domain(resolved: ResolvedDesign) -> int:
-    return max(1, resolved.nvlink_domain_gpus // resolved.gpus_per_node)
+    """Nodes of one scale-up domain rack: the whole domain (NVL72: 18), or one of the whole racks of a
+    system whose own domain spans several (CloudMatrix 384: 4 of 48 nodes, 12 racks)."""
+    per_domain = max(1, resolved.nvlink_domain_gpus // resolved.gpus_per_node)
+    system, per_rack = resolved.system, resolved.nodes_per_rack
+    if system.nvlink_domain_gpus // system.gpus_per_node > system.nodes_per_rack and per_domain % per_rack == 0:
+        return per_rack
+    return per_domain
 
 
 def _kw(value: float) -> str:
@@ -456,7 +462,8 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     node_w = _watts(resolved, system.id, system.node_power_w)
     per_domain = _nodes_per_domain(resolved)
     nvl = per_domain > 1
-    node_u = units / per_domain if nvl else system.node_rack_units  # an NVL72 tray's share of its rack
+    whole = nvl and per_domain == resolved.nvlink_domain_gpus // resolved.gpus_per_node  # the domain is one rack
+    node_u = units / per_domain if whole else system.node_rack_units  # an NVL72 tray's share of its rack
     wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
     models = {role: _switch(resolved, role) for role in ("leaf", "spine", "core")}
     watts = {role: _watts(resolved, sw.id, sw.power_w) for role, sw in models.items()}

@@ -17,7 +17,9 @@ collective and training models). Element names are those of ``core.fabric.topolo
   spine and a core (``#2``: cable 2 of the bundle, 0-based, alone);
 * ``node5.nvswitch1``: NVSwitch chip 1 of node 5's HGX baseboard; ``rack3.nvswitch7`` and
   ``rack3.nvswitch-tray2``: chip 7 and switch tray 2 (its chips) of the NVLink domain of several nodes in
-  rack 3 (an NVL72: 9 trays of 2 chips; ``nvl3.`` instead of ``rack3.`` when a rack holds several domains).
+  rack 3 (an NVL72: 9 trays of 2 chips; ``nvl3.`` instead of ``rack3.`` when a rack holds several domains);
+* ``node5.mesh3-6``: the direct links between GPUs 3 and 6 of node 5's scale-up mesh (AMD xGMI, Gaudi 3,
+  Ascend HCCS; ``core.scaleup``): the worst GPU keeps its surviving links' share of its scale-up bandwidth.
 
 A spec is ``tier:count`` (``spine:2``: that many elements of the tier, chosen where they hurt most:
 a leaf group's leaves before the next group's, so nodes are cut off soonest; a pod's spines before the
@@ -25,7 +27,8 @@ next pod's; a core group's cores before the next; a node's NICs before the next 
 uplink bundles before the next leaf's; one NVLink domain's switch chips (or trays) before the next,
 except on HGX baseboards, where each chip takes its node; a rack's feeds before the next rack's; named in
 ``FailureResult.failed``) or ``tier:name`` / ``name``. Tiers: ``leaf`` (alias ``tor``), ``spine``,
-``core``, ``plane``, ``nic``, ``rack``, ``link``, ``nvswitch``, ``tray``, ``feed``.
+``core``, ``plane``, ``nic``, ``rack``, ``link``, ``nvswitch``, ``tray``, ``feed``, ``meshlink`` (aliases
+``xgmi``, ``hccs``; one node's links of GPU 0 first).
 
 NVLink switches (sources in ``NVSWITCH_SOURCES``):
 

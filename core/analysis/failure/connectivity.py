@@ -132,6 +132,23 @@ class Analysis:
     """HGX nodes that lost an NVSwitch chip (their GPUs are counted cut off)."""
     redundant: tuple = ()
     """Failed elements whose loss lost nothing (a rack feed whose partner lives)."""
+    gpus_mesh_degraded: int = 0
+    """GPUs that lost a direct-mesh link (counted in ``gpus_nvlink_degraded`` too)."""
+
+
+def mesh_loss(shape: Shape, dead) -> tuple[float, int]:
+    """``(fraction, gpus)`` of lost direct-mesh links: the scale-up bandwidth per GPU left at the worst GPU (its
+    surviving links over all its links; a ring or an all-to-all over the mesh runs at its slowest member's pace)
+    and the GPUs that lost a link."""
+    fraction, gpus = 1.0, 0
+    for pairs in dead.mesh.values():
+        lost: dict[int, int] = {}
+        for a, b in pairs:
+            lost[a] = lost.get(a, 0) + shape.mesh_per_peer
+            lost[b] = lost.get(b, 0) + shape.mesh_per_peer
+        fraction = min(fraction, 1 - max(lost.values()) / max(1, shape.nvl_links))
+        gpus += len(lost)
+    return max(0.0, fraction), gpus
 
 
 def _gpu_nics(shape: Shape) -> list[tuple[int, ...]]:
@@ -192,9 +209,12 @@ def analyse(plan: Plan, elements) -> Analysis:
                     if all(lost[n][0] == lost[n][1] for n in nics):
                         pxn += u.count
 
+    mesh_fraction, mesh_gpus = mesh_loss(shape, dead)
+    nvlink_fraction = min(nvlink_fraction, mesh_fraction)
+    nvl_degraded["mesh"] = mesh_gpus
     stages, bisection, healthy = _bisection(plan, shape, fab)
     ecmp, leaf_frac, spine_frac = _ecmp(shape, fab)
     redundant = tuple((t, k) for t, k, _c in elements if t == "feed" and k[0] not in dead.racks_down)
     return Analysis(nodes_disconnected, degraded, pxn, worst_fraction, stages, bisection, healthy, ecmp,
                     leaf_frac, spine_frac, nvlink_fraction, sum(nvl_degraded.values()),
-                    len(dead.nodes_without_nvswitch), redundant)
+                    len(dead.nodes_without_nvswitch), redundant, mesh_gpus)

@@ -23,6 +23,7 @@ class Dead:
     nodes_without_nvswitch: set = field(default_factory=set)  # HGX nodes that lost an NVSwitch chip
     feeds: dict = field(default_factory=dict)  # rack -> set of lost feeds (0 = A, 1 = B)
     racks_down: set = field(default_factory=set)  # racks without power (named, or every feed lost)
+    mesh: dict = field(default_factory=dict)  # node -> set of lost direct-mesh links (a, b), GPU a < b
 
 def _rack_down(dead: Dead, rack: int, shape: Shape) -> None:
     """The rack's power lost: its nodes (every NIC) and, top-of-rack, its ToRs."""
@@ -62,6 +63,8 @@ def _dead_of(elements, shape: Shape) -> Dead:
                 dead.nics.setdefault(key[0], set()).update(range(shape.nics))
             else:
                 dead.chips.setdefault(key[0], set()).update(chips)
+        elif tier == "meshlink":
+            dead.mesh.setdefault(key[0], set()).add(key[1:])
         else:
             dead.nics.setdefault(key[0], set()).add(key[1])
     for rack, lost in dead.feeds.items():

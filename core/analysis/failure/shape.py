@@ -16,6 +16,7 @@ from core.fabric.families import require_clos
 from core.fabric.wiring import Wiring
 from core.i18n import _
 from core.plan import Plan
+from core.scaleup import links_per_peer
 
 NVSWITCH_SOURCES = (
     "NVIDIA Fabric Manager User Guide, 'NVSwitch Failure', bare metal: NVSWITCH_FAILURE_MODE=0 'FM aborts and "
@@ -64,6 +65,12 @@ class Shape:
     """NVLink links per GPU."""
     feeds: int = 2
     """Power feeds per compute rack (``[[power_feed]]`` of racks.toml)."""
+    scaleup_name: str = "NVLink"
+    """The scale-up technology's name (``System.scaleup_name``)."""
+    mesh_per_peer: int = 0
+    """Links from a GPU to each peer of a direct-mesh domain of one node (``core.scaleup``); 0: not a mesh."""
+    mesh_size: int = 0
+    """GPUs of one node's direct-mesh domain (0: not a mesh)."""
 
     @staticmethod
     def of(plan: Plan) -> "Shape":
@@ -77,6 +84,10 @@ class Shape:
             nodes_per_domain=max(1, r.nvlink_domain_gpus // r.gpus_per_node), nodes_per_rack=max(1, r.nodes_per_rack),
             nvl_chips=int(nvl["nvswitch_chips"] or 0), nvl_links=int(nvl["links_per_gpu"] or 0),
             feeds=rack_power_feeds(plan)[0],
+            scaleup_name=r.system.scaleup_name,
+            mesh_per_peer=links_per_peer(int(nvl["links_per_gpu"] or 0), r.system.nvlink_domain_gpus)
+            if r.system.is_mesh and 1 < r.nvlink_domain_gpus <= r.gpus_per_node else 0,
+            mesh_size=r.nvlink_domain_gpus if r.system.is_mesh else 0,
         )
 
     def pis(self) -> list[tuple[int, int]]:
@@ -117,6 +128,11 @@ class Shape:
         if self.nodes_per_domain == 1:
             return Wiring.node_id(d)
         return f"rack{d}" if self.nodes_per_rack == self.nodes_per_domain else f"nvl{d}"
+
+    @property
+    def mesh_gpus(self) -> int:
+        """GPUs of one node's direct-mesh domain (0: not a mesh)."""
+        return self.mesh_size if self.mesh_per_peer else 0
 
     def domain_gpus(self, d: int) -> int:
         return (min(self.nodes, (d + 1) * self.nodes_per_domain) - d * self.nodes_per_domain) * self.gpus_per_node

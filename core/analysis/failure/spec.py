@@ -16,12 +16,12 @@ from core.fabric.wiring import PLANE_PREFIX, Wiring
 from core.i18n import N_, _
 from core.plan import Plan
 
-TIERS = ("leaf", "spine", "core", "plane", "nic", "rack", "link", "nvswitch", "tray", "feed")
-TIER_ALIASES = {"tor": "leaf", "bundle": "link", "nvlink-switch": "nvswitch"}
+TIERS = ("leaf", "spine", "core", "plane", "nic", "rack", "link", "nvswitch", "tray", "feed", "meshlink")
+TIER_ALIASES = {"tor": "leaf", "bundle": "link", "nvlink-switch": "nvswitch", "xgmi": "meshlink", "hccs": "meshlink"}
 TIER_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "plane": N_("plane"), "nic": N_("NIC"),
                "rack": N_("rack"), "link": N_("link bundle"), "nvswitch": N_("NVSwitch chip"),
                "tray": N_("NVLink switch tray"), "feed": N_("rack power feed"),
-               "global": N_("global link bundle")}
+               "global": N_("global link bundle"), "meshlink": N_("scale-up mesh link")}
 MAX_FAILURES = 10_000
 """Most elements one what-if fails."""
 
@@ -34,6 +34,8 @@ _BUNDLE = re.compile(r"^(.+)-(spine|core)(\d+)(?:#(\d+))?$")
 _CHIP = re.compile(r"^(node|rack|nvl)(\d+)\.nvswitch(\d+)$")
 _TRAY = re.compile(r"^(rack|nvl)(\d+)\.nvswitch-tray(\d+)$")
 _FEED = re.compile(r"^rack(\d+)\.feed([ab])$")
+_MESH = re.compile(r"^node(\d+)\.mesh(\d+)-(\d+)$")
+"""A direct-mesh link (all the links between two GPUs of a node): ``node5.mesh3-6``."""
 
 
 def _switch_name(name: str) -> tuple[str, int, int, int] | None:
@@ -74,6 +76,8 @@ def _element(tier: str, key: tuple, shape: Shape) -> str:
         return f"rack{key[0]}.feed{'AB'[key[1]]}"
     if tier == "nvswitch":
         return f"{shape.domain_name(key[0])}.nvswitch{key[1]}"
+    if tier == "meshlink":
+        return f"{Wiring.node_id(key[0])}.mesh{key[1]}-{key[2]}"
     if tier == "tray":
         return f"{shape.domain_name(key[0])}.nvswitch-tray{key[1]}"
     if tier == "link":
@@ -155,6 +159,15 @@ def parse_name(text: str, shape: Shape, tier: str | None = None) -> tuple[str, t
                 (not single and m[1] != shape.domain_name(0)[:-1]):
             raise _no_nvswitch(text, shape)
         return "nvswitch", (d, c)
+    m = _MESH.match(name)
+    if m and tier in (None, "meshlink"):
+        n, a, b = int(m[1]), *sorted((int(m[2]), int(m[3])))
+        if not shape.mesh_per_peer or n >= shape.nodes or a == b or b >= shape.mesh_gpus:
+            raise InputError(_("{name}: no such mesh link; this design's scale-up domain is {kind}, its mesh links "
+                               "are named like {example}").format(
+                name=shown(text), kind=_("a direct mesh of GPUs 0 to {last}").format(last=shape.mesh_gpus - 1)
+                if shape.mesh_per_peer else _("not a direct mesh"), example="node0.mesh0-1"))
+        return "meshlink", (n, a, b)
     m = _TRAY.match(name)
     if m and tier in (None, "tray", "nvswitch"):
         d, t = int(m[2]), int(m[3])
@@ -217,6 +230,12 @@ def _worst_order(tier: str, shape: Shape):
         for d in range(shape.domains):
             for t in range(shape.trays):
                 yield (d, t)
+    elif tier == "meshlink" and shape.mesh_per_peer:  # links of one GPU first (its bandwidth falls fastest)
+        pairs = [(0, b) for b in range(1, shape.mesh_gpus)] + [
+            (a, b) for a in range(1, shape.mesh_gpus) for b in range(a + 1, shape.mesh_gpus)]
+        for n in range(shape.nodes):
+            for a, b in pairs:
+                yield (n, a, b)
 
 
 def _tier_size(tier: str, shape: Shape) -> int:
@@ -233,6 +252,8 @@ def _tier_size(tier: str, shape: Shape) -> int:
         return shape.domains * shape.nvl_chips
     if tier == "tray":
         return shape.domains * shape.trays
+    if tier == "meshlink":
+        return shape.nodes * shape.mesh_gpus * (shape.mesh_gpus - 1) // 2
     return shape.planes if tier == "plane" else shape.nodes * shape.nics
 
 

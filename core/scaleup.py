@@ -1,0 +1,156 @@
+"""The scale-up domain as data: switch-based (NVSwitch, Huawei UB switches) or a direct mesh (AMD xGMI,
+Gaudi 3 RoCE ports, Huawei HCCS), its bandwidth and the checks a design's domain must pass.
+
+Bandwidths are GB/s (1e9 bytes/s); ``_bidir`` is both directions summed, ``_per_direction`` one.
+The words here (``KIND_LABELS``) are English marked with ``N_()``: show them with ``_(label)``.
+
+Mesh domains: AMD Infinity Fabric (xGMI) boards link each of 8 GPUs to the 7 others with one link each; Gaudi 3
+boards give each of 8 cards 21 of its 24 200 GbE ports, 3 to each peer; Huawei's Atlas 800T A2
+links 8 Ascend 910B with HCCS the same way. Unlike a switch domain, where any peer is reachable at
+the whole per-GPU bandwidth, a mesh gives:
+
+* to **one** peer: the links to that peer (``links / (domain - 1)`` of them);
+* to **all** peers at once: the sum over the peers a communicator holds (a tensor-parallel group
+  of 4 on an 8-GPU mesh uses 3 of the 7 links);
+* to a **ring**: one link set per hop. A collective library runs several rings at once (NCCL/RCCL
+  channels, HCCL's ring over the mesh); the rings can use every outgoing link only if the
+  complete directed graph on the ``k`` ranks splits into ``k - 1`` arc-disjoint directed
+  Hamiltonian cycles, which holds for every ``k`` except 4 and 6 (Tillson, "A Hamiltonian
+  decomposition of K*_2m, 2m >= 8", J. Combin. Theory B 29 (1980) 68-74; Bermond and Faber 1976
+  for the exceptions), where at most ``k - 2`` fit. RCCL ships such ring sets for 8-GPU xGMI
+  boards (``src/graph/rome_models.cc``); HCCL's "Mesh" algorithm sends to all peers at once
+  (CANN HCCL documentation, "集合通信算法": Mesh, Ring, RHD, PairWise, Star).
+
+The mesh functions' bandwidths are GB/s per direction, per accelerator.
+"""
+
+from __future__ import annotations
+
+from core.catalog import Catalog, System
+from core.errors import DesignError, InputError
+from core.i18n import N_, _, number
+
+KIND_LABELS = {"switch": N_("switch-based"), "mesh": N_("direct mesh")}
+"""``System.scaleup_kind`` -> its words, marked for translation: ``_(KIND_LABELS[kind])``."""
+
+
+def scaleup_bandwidth(catalog: Catalog, system: System, generation: int | None) -> tuple[int, float]:
+    """The NVLink generation a design runs and its scale-up bandwidth per GPU [GB/s, bidirectional].
+
+    ``generation`` is the design's choice (None: the system's own). An older NVLink generation keeps the
+    system's link count up to that generation's most links. A system whose domain is not NVLink
+    (``nvlink_generation`` 0) runs its own links only.
+
+    Raises
+    ------
+    InputError
+        An NVLink generation asked of a system whose scale-up domain is not NVLink, or unknown.
+    """
+    chosen = generation or system.nvlink_generation
+    if chosen == system.nvlink_generation:
+        return chosen, system.nvlink_gbytes_per_gpu_bidir
+    if not system.nvlink_generation:
+        raise InputError(_("{system} has no NVLink: its scale-up domain is {name}; leave the NVLink generation "
+                           "empty").format(system=system.id, name=system.scaleup_name))
+    table = catalog.nvlink_generation(chosen)
+    links = min(system.nvlink_links_per_gpu or table.max_links_per_gpu, table.max_links_per_gpu)
+    return chosen, links * table.link_gbytes_bidir
+
+
+def check_domain(system: System, domain: int) -> None:
+    """Check that a scale-up domain of ``domain`` accelerators can be wired with ``system``'s links.
+
+    A mesh needs at least one link from every accelerator to every peer (``domain - 1 <= links``) and
+    its wires stay on the board, so it holds at most the system's own domain; a switch domain is limited by
+    the switch chips (scaled, ``System.nvswitch_chips_for``), not here.
+
+    Raises
+    ------
+    DesignError
+        A mesh domain larger than its links allow, with the ways out.
+    """
+    if not system.is_mesh or domain <= system.nvlink_domain_gpus:
+        return
+    raise DesignError(
+        _("A {name} mesh of {domain} accelerators needs {needed} links from each to its peers, but {system} has "
+          "{links}: a direct mesh holds at most {most}.").format(
+            name=system.scaleup_name, domain=domain, needed=domain - 1, system=system.id,
+            links=system.nvlink_links_per_gpu, most=system.nvlink_domain_gpus),
+        _("Use a scale-up domain of {most}, or a system with switch chips in its domain.").format(
+            most=system.nvlink_domain_gpus))
+
+
+def summary(system: System, domain: int, gbytes_per_gpu_bidir: float) -> dict:
+    """The domain's kind and its bandwidths for ``Plan.summary()`` (keys English, values data).
+
+    ``link_gbytes_per_direction`` [GB/s] is one link; ``peer_gbytes_per_direction`` what one accelerator
+    sends to one peer; ``all_peers_gbytes_per_direction`` to all its peers at once (the per-GPU figure).
+    """
+    links = max(1, system.nvlink_links_per_gpu)
+    link = gbytes_per_gpu_bidir / 2 / links
+    per_direction = gbytes_per_gpu_bidir / 2
+    if system.is_mesh:  # the links to each peer are wired on the board for the system's own domain
+        peer = peer_gbytes(link, links, system.nvlink_domain_gpus)
+        return {"kind": "mesh", "name": system.scaleup_name, "vendor": system.vendor,
+                "collective_library": system.collective_library,
+                "links_per_peer": links_per_peer(links, system.nvlink_domain_gpus), "link_gbytes_per_direction": link,
+                "peer_gbytes_per_direction": peer,
+                "all_peers_gbytes_per_direction": all_peers_gbytes(peer, domain)}
+    return {"kind": "switch", "name": system.scaleup_name, "vendor": system.vendor,
+            "collective_library": system.collective_library, "links_per_peer": None,
+            "link_gbytes_per_direction": link, "peer_gbytes_per_direction": per_direction,
+            "all_peers_gbytes_per_direction": per_direction}
+
+
+def links_per_peer(links: int, domain: int) -> int:
+    """Links from one accelerator to each peer in a mesh of ``domain`` accelerators with ``links``
+    scale-up links each (0 when the domain has no peers)."""
+    return links // (domain - 1) if domain > 1 else 0
+
+
+def peer_gbytes(link_gbytes: float, links: int, domain: int) -> float:
+    """Bandwidth from one accelerator to one peer [GB/s, one direction]: its links to that peer
+    times one link's ``link_gbytes`` [GB/s, one direction]."""
+    return links_per_peer(links, domain) * link_gbytes
+
+
+def all_peers_gbytes(peer: float, ranks: int) -> float:
+    """Bandwidth from one accelerator to all ``ranks - 1`` peers at once [GB/s, one direction]:
+    the sum of the per-peer bandwidths ``peer`` [GB/s, one direction]."""
+    return max(0, ranks - 1) * peer
+
+
+def ring_count(ranks: int) -> int:
+    """Arc-disjoint directed rings through all ``ranks`` members of a complete mesh: ``ranks - 1``
+    (every outgoing link busy) except 4 and 6 ranks, where ``ranks - 2`` (Tillson 1980)."""
+    if ranks <= 1:
+        return 0
+    return ranks - 2 if ranks in (4, 6) else ranks - 1
+
+
+def ring_gbytes(peer: float, ranks: int) -> float:
+    """Bandwidth one accelerator drives into rings over a mesh of ``ranks`` [GB/s, one direction]:
+    one peer's bandwidth ``peer`` [GB/s, one direction] per ring, as many rings as fit."""
+    return ring_count(ranks) * peer
+
+
+LIBRARY_NAMES = {"nccl": "NCCL", "rccl": "RCCL", "hccl": "HCCL", "hccl-gaudi": "HCCL (Intel Gaudi)"}
+"""``System.collective_library`` -> the library's own name (a proper name, the same in every language)."""
+
+
+def describe(nvl: dict) -> str:
+    """One sentence on a plan's scale-up domain from ``Plan.nvlink_summary()`` (``nvl``): its name and kind,
+    links, switch chips, bandwidth to one peer and to all peers [GB/s, one direction] and the collective
+    library, in the current language."""
+    library = nvl["collective_library"]
+    values = dict(name=nvl["name"], kind=_(KIND_LABELS[nvl["kind"]]), gpus=number(nvl["domain_gpus"]),
+                  links=number(nvl["links_per_gpu"]), chips=number(nvl["nvswitch_chips"]),
+                  peer=number(nvl["peer_gbytes_per_direction"], 1),
+                  all=number(nvl["all_peers_gbytes_per_direction"], 1),
+                  library=LIBRARY_NAMES.get(library, library))
+    if nvl["kind"] == "mesh":
+        return _("{name}, {kind} of {gpus} accelerators, {links} links each, {per} to each peer: {peer} GB/s "
+                 "to one peer and {all} GB/s to all peers at once (one direction); collectives by {library}.").format(
+            per=number(nvl["links_per_peer"]), **values)
+    return _("{name}, {kind} domain of {gpus} accelerators, {links} links each into {chips} switch chips: "
+             "{all} GB/s to any peer (one direction); collectives by {library}.").format(**values)
