@@ -195,9 +195,6 @@ class System(_Entry):
     nvlink_generation: int = Field(ge=0, description="NVLink generation; 0 = the scale-up domain is not NVLink.")
     nvlink_links_per_gpu: int = Field(ge=0, description="Scale-up links (or ports) per accelerator.")
     nvlink_gbytes_per_gpu_bidir: float = Field(gt=0, description="Both directions summed [GB/s].")
-    scaleup_efficiency: float = Field(default=0.0, ge=0, le=1, description=(
-        "Share of the scale-up line rate a large collective reaches; 0 = the NVLink generation's calibrated "
-        "one (assets/catalog/collectives.toml)."))
     nvswitch_chips_per_domain: int = Field(ge=0)
     nvswitch_generation: int = Field(ge=0, description="0 when the domain has no NVSwitch.")
     scaleup_switch_racks: int = Field(default=0, ge=0, description=(

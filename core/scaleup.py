@@ -134,20 +134,16 @@ def ring_gbytes(peer: float, ranks: int) -> float:
     return ring_count(ranks) * peer
 
 
-LIBRARY_NAMES = {"nccl": "NCCL", "rccl": "RCCL", "hccl": "HCCL", "hccl-gaudi": "HCCL (Intel Gaudi)"}
-"""``System.collective_library`` -> the library's own name (a proper name, the same in every language)."""
-
-
-def describe(nvl: dict) -> str:
+def describe(nvl: dict, library: str) -> str:
     """One sentence on a plan's scale-up domain from ``Plan.nvlink_summary()`` (``nvl``): its name and kind,
     links, switch chips, bandwidth to one peer and to all peers [GB/s, one direction] and the collective
-    library, in the current language."""
-    library = nvl["collective_library"]
+    library, in the current language. ``library``: the library's own name (``core.perf.constants.library_label``
+    of ``nvl["collective_library"]``, a proper name the same in every language)."""
     values = dict(name=nvl["name"], kind=_(KIND_LABELS[nvl["kind"]]), gpus=number(nvl["domain_gpus"]),
                   links=number(nvl["links_per_gpu"]), chips=number(nvl["nvswitch_chips"]),
                   peer=number(nvl["peer_gbytes_per_direction"], 1),
                   all=number(nvl["all_peers_gbytes_per_direction"], 1),
-                  library=LIBRARY_NAMES.get(library, library))
+                  library=library)
     if nvl["kind"] == "mesh":
         return _("{name}, {kind} of {gpus} accelerators, {links} links each, {per} to each peer: {peer} GB/s "
                  "to one peer and {all} GB/s to all peers at once (one direction); collectives by {library}.").format(

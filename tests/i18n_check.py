@@ -39,7 +39,7 @@ p2p send recv Cedar English IT Clos Dragonfly Dragonfly+ Valiant
 UFM BMC ISL PDU PDUs MLAG NFS GbE OOB CNY EUR CFETS
 KV TTFT TPOT Vidur llm-d inference-sim gpt-oss
 ibnetdiscover ibsim lldpctl lldpd LLDP GUID OpenSM
-RCCL HCCL RHD NHR UEC UEC-ready RDMA CloudEngine Pollara Pensando Thor Gaudi Ascend NPU H3C Huawei Ruijie
+RCCL HCCL RHD NHR UEC UEC-ready RDMA CloudEngine Pollara Pensando Thor Gaudi Ascend NPU H3C Huawei Ruijie Intel
 xGMI ROCm CANN UB devicetype-library
 """.split()}
 

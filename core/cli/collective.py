@@ -16,8 +16,9 @@ from core.cli.common import (
     to_json,
 )
 from core.i18n import N_, _
-from core.perf.collectives import ALGORITHMS, OPS, collective, load_constants
+from core.perf.collectives import ALGORITHMS, OPS, collective
 from core.perf.placement import level_label
+from core.perf.constants import library_label
 from core.perf.sizes import format_size, parse_size
 
 
@@ -121,7 +122,7 @@ def run(args: argparse.Namespace) -> str:
     if result["collective_library"] == "nccl":
         lines.append(row("NCCL", result["nccl_version"]))
     else:  # another library's algorithms: name it, and say when no published measurement backs it
-        lines.append(row(_("collective library"), load_constants().library_entry(result["collective_library"]).label))
+        lines.append(row(_("collective library"), library_label(result["collective_library"])))
         if not result["validated"]:
             lines.append(row(_("not validated"), _("no published measurement of this library on this placement")))
     lines.extend(row(_("note"), note) for note in notes)

@@ -10,6 +10,7 @@ from core import scaleup, vocab
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.i18n import _, usd
 from core.spares import policy_words
+from core.perf.constants import library_label
 
 
 
@@ -74,7 +75,7 @@ def _render_table(summary: dict) -> str:
         nvlink=f"{b['nvlink_gbytes_per_gpu_bidir']:g}", scaleout=f"{b['scaleout_gbits_per_gpu']:g}",
         bisection=f"{b['bisection_tbits_one_direction']:,.1f}", oversubscription=f"{b['oversubscription']:g}"))
       + "\n")
-    w(row(_("scale-up"), scaleup.describe(summary["nvlink"])) + "\n")
+    w(row(_("scale-up"), scaleup.describe(summary["nvlink"], library_label(summary["nvlink"]["collective_library"]))) + "\n")
     c = summary["cost"]
     p = summary["power"]
     w(row(_("cost"), _("capex {capex} ({per_gpu} per GPU; network {network} = {share}) - estimates at {basis} "

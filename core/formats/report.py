@@ -71,6 +71,7 @@ from core.errors import FabricPlannerError, InputError
 from core.i18n import HTML_LANG, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
 from core.spares import policy_words
 from core.text import html_text
+from core.perf.constants import library_label
 
 CHROMIUM = "/usr/bin/chromium"
 """Debian's Chromium; Playwright cannot download its own browser on these machines."""
@@ -549,7 +550,7 @@ def _topology(doc: _Doc, plan) -> None:
     note = (_("Aggregated view by scalable unit, pod and rail: {count} drawn elements.") if aggregated
             else _("Every switch and node drawn: {count} elements.")).format(count=number(count_drawn_elements(fig)))
     body = doc.figure(fig, 620) + _p(note, note=True) + doc.figure(scaleup_figure(plan, unit=doc.unit, height=560), 560)
-    body += _p(scaleup.describe(plan.nvlink_summary()))
+    body += _p(scaleup.describe(plan.nvlink_summary(), library_label(plan.resolved.system.collective_library)))
     body += _h3(_("How the fabric was sized")) + _list(plan.fabric.explanation)
     headers = [_("role"), _("switches per plane"), _("down ports"), _("up ports"), _("free ports"), _("radix"),
                _("cabling")]

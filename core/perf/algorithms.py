@@ -25,7 +25,7 @@ from typing import Callable
 
 import numpy as np
 
-from core import scaleup as mesh
+from core import scaleup
 from core.i18n import _
 from core.perf.constants import (AlgorithmConstants, ChannelCap, CollectiveConstants, LibraryConstants,
                                  ProtocolConstants, parse_nccl_version)
@@ -105,8 +105,8 @@ class SweepContext:
         self.nvl = lk.nvlink if self.d > 1 else math.inf
         self.nvl_direct = self.nvl
         if lk.mesh_peer and self.d > 1:  # a mesh: rings and direct sends use only the links to the d - 1 peers
-            self.nvl = mesh.ring_gbytes(lk.mesh_peer, self.d)
-            self.nvl_direct = mesh.all_peers_gbytes(lk.mesh_peer, self.d)
+            self.nvl = scaleup.ring_gbytes(lk.mesh_peer, self.d)
+            self.nvl_direct = scaleup.all_peers_gbytes(lk.mesh_peer, self.d)
         self.nic = lk.nic_per_gpu
         self.egress = self.d_min * self.nic
         self.domain_sizes = sorted({self.d, p.last}) if self.m > 1 else [self.d]

@@ -116,7 +116,7 @@ from core.i18n import current as current_language
 from core.perf.calibration import calibration_label
 from core.perf.algorithms import (NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label,
                                   library_default)
-from core.perf.constants import (CollectiveConstants, ReferencePoint, constants_for, load_constants,
+from core.perf.constants import (CollectiveConstants, ReferencePoint, constants_for, library_label, load_constants,
                                  nccl_version_of, parse_nccl_version)
 from core.perf.placement import Placement, bottleneck_line_gbytes, contention, level_label, links, place
 from core.perf.sizes import format_size, parse_size, size_sweep
@@ -377,7 +377,7 @@ def validation_badge(sweeps) -> str | None:
     unbacked = [s for s in items if not s.validated]
     if not unbacked:
         return None
-    label = load_constants().library_entry(unbacked[0].library).label
+    label = library_label(unbacked[0].library)
     return _("Not validated: no published {library} measurement backs this prediction on this placement; it follows "
              "{library}'s published algorithms, with the constants marked as assumptions in "
              "assets/catalog/collectives.toml.").format(library=label)

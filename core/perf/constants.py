@@ -445,6 +445,12 @@ def calibrated(text: str | None, library: str = "nccl") -> CollectiveConstants:
     })
 
 
+def library_label(name: str) -> str:
+    """The own name of collective library ``name`` (``System.collective_library``: ``rccl`` -> ``RCCL``), as
+    ``assets/catalog/collectives.toml`` declares it; ``InputError`` for an unknown library."""
+    return load_constants().library_entry(name).label
+
+
 def constants_for(plan) -> CollectiveConstants:
     """The collective constants of ``plan``: those of its system's collective library, corrected by its design's
     calibration if any."""

@@ -345,7 +345,7 @@ def links(plan: Plan, constants: CollectiveConstants | None = None) -> Links:
     mesh_peer = 0.0
     if r.nvlink_domain_gpus > 1:
         nvl_line = r.nvlink_gbytes_per_gpu_bidir / 2
-        efficiency = r.system.scaleup_efficiency or c.nvlink_efficiency(r.nvlink_generation)
+        efficiency = c.nvlink_efficiency(r.nvlink_generation)  # the collective library's scale-up share
         nvl = nvl_line * efficiency
         if r.system.is_mesh:
             links = max(1, r.system.nvlink_links_per_gpu)  # the resolved bandwidth: a failure what-if scales it
