@@ -215,7 +215,7 @@ def _watts(resolved: ResolvedDesign, entry_id: str, value: float) -> float:
 
 
 def _nodes_per_domain(resolved: ResolvedDesign) -> int:
-    return max(1, resolved.nvlink_domain_gpus // resolved.gpus_per_node)
+    return resolved.nvlink_level1_nodes  # a rack holds whole first-level NVLink domains
 
 
 def _kw(value: float) -> str:
