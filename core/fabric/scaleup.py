@@ -286,3 +286,25 @@ def domain_chips(resolved: ResolvedDesign) -> int:
     largest = up.domain_size(up.domain_gpus)
     chips = up.level2.switch.chips if up.level2 else 0
     return largest.racks * resolved.system.nvswitch_chips_for(up.level1_gpus) + largest.level2_switches * chips
+
+
+def level2_bom(resolved: ResolvedDesign, add) -> None:
+    """The second NVLink level's rows of the bill of materials: its switch units and cables, each with its count
+    explained; nothing with one level. ``add(category, entry, quantity, why, item=...)`` is
+    ``core.cost.build_bom``'s row maker."""
+    up = scaleup_of(resolved) if resolved.nvlink_rack_gpus else None
+    if up is None or up.level2 is None or not up.two_level:
+        return
+    spec, totals = up.level2, up.totals()
+    per_gpu = spec.uplinks_per_gpu
+    add("switch", spec.switch, totals["level2_switches"], _(
+        "{domains} NVLink domains of two levels: {links} level-2 NVLinks ({per_gpu} per GPU) / {ports} ports per "
+        "unit, rounded up per domain").format(
+            domains=f"{totals['level2_domains']:,}", links=f"{totals['level2_links']:,}", per_gpu=per_gpu,
+            ports=spec.switch.ports),
+        item=_("{name} (NVLink level 2)").format(name=spec.switch.name))
+    add("cable", spec.cable, totals["level2_cables"], _(
+        "{per_gpu} NVLinks per GPU x {level1} GPUs per first-level domain / {per_cable} NVLinks per cable, rounded "
+        "up, for each first-level domain of a two-level NVLink domain").format(
+            per_gpu=per_gpu, level1=up.level1_gpus, per_cable=spec.links_per_cable),
+        item=_("{name} (NVLink level 2)").format(name=spec.cable.name))
