@@ -1382,6 +1382,23 @@ def first_level_size(system: System, gpus_per_node: int | None, domain: int, req
     return domain
 
 
+def _nvlink_levels(design: Design, system: System, gpus_per_node: int) -> tuple[int, int, tuple[int, ...]]:
+    """(the largest NVLink domain, its first level, the listed mixed sizes) [GPUs] of ``design``, each in whole
+    nodes (``InputError``) and every domain in whole first-level domains (``DesignError``)."""
+    mixed = domain_list(design.nvlink_domains)
+    domain = max((nvlink_domain_size(system, design.gpus_per_node, design.nvlink_domain_gpus), *mixed))
+    level1 = first_level_size(system, design.gpus_per_node, domain, design.nvlink_rack_gpus)
+    for size in {domain, level1}:
+        if size < gpus_per_node and size != 1:
+            raise InputError(_("nvlink_domain_gpus ({domain}) must be 1 or at least gpus_per_node ({gpus_per_node})")
+                             .format(domain=size, gpus_per_node=gpus_per_node))
+        if size > gpus_per_node and size % gpus_per_node:
+            raise InputError(_("nvlink_domain_gpus ({domain}) must be a multiple of gpus_per_node ({gpus_per_node})")
+                             .format(domain=size, gpus_per_node=gpus_per_node))
+    _check_whole_racks((domain, *mixed), level1)
+    return domain, level1, mixed
+
+
 def _check_whole_racks(sizes: tuple[int, ...], level1: int) -> None:
     """Every NVLink domain size [GPUs] a whole number of first-level domains of ``level1`` GPUs (``DesignError``
     with the nearest sizes that are)."""
@@ -1426,18 +1443,7 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     else:
         links = min(system.nvlink_links_per_gpu or generation.max_links_per_gpu, generation.max_links_per_gpu)
         nvlink_bidir = links * generation.link_gbytes_bidir
-    domain = nvlink_domain_size(system, design.gpus_per_node, design.nvlink_domain_gpus)
-    mixed = domain_list(design.nvlink_domains)
-    domain = max((domain, *mixed))
-    level1 = first_level_size(system, design.gpus_per_node, domain, design.nvlink_rack_gpus)
-    for size in {domain, level1}:
-        if size < gpus_per_node and size != 1:
-            raise InputError(_("nvlink_domain_gpus ({domain}) must be 1 or at least gpus_per_node ({gpus_per_node})")
-                             .format(domain=size, gpus_per_node=gpus_per_node))
-        if size > gpus_per_node and size % gpus_per_node:
-            raise InputError(_("nvlink_domain_gpus ({domain}) must be a multiple of gpus_per_node ({gpus_per_node})")
-                             .format(domain=size, gpus_per_node=gpus_per_node))
-    _check_whole_racks((domain, *mixed), level1)
+    domain, level1, mixed = _nvlink_levels(design, system, gpus_per_node)
     nodes_per_domain = max(1, level1 // gpus_per_node)
     if nodes % nodes_per_domain:
         whole = math.ceil(nodes / nodes_per_domain) * nodes_per_domain
