@@ -1386,7 +1386,8 @@ def _nvlink_levels(design: Design, system: System, gpus_per_node: int) -> tuple[
     """(the largest NVLink domain, its first level, the listed mixed sizes) [GPUs] of ``design``, each in whole
     nodes (``InputError``) and every domain in whole first-level domains (``DesignError``)."""
     mixed = domain_list(design.nvlink_domains)
-    domain = max((nvlink_domain_size(system, design.gpus_per_node, design.nvlink_domain_gpus), *mixed))
+    base = nvlink_domain_size(system, design.gpus_per_node, design.nvlink_domain_gpus)
+    domain = max((base, *mixed))
     level1 = first_level_size(system, design.gpus_per_node, domain, design.nvlink_rack_gpus)
     for size in {domain, level1}:
         if size < gpus_per_node and size != 1:
@@ -1395,7 +1396,7 @@ def _nvlink_levels(design: Design, system: System, gpus_per_node: int) -> tuple[
         if size > gpus_per_node and size % gpus_per_node:
             raise InputError(_("nvlink_domain_gpus ({domain}) must be a multiple of gpus_per_node ({gpus_per_node})")
                              .format(domain=size, gpus_per_node=gpus_per_node))
-    _check_whole_racks((domain, *mixed), level1)
+    _check_whole_racks((base, *mixed), level1)
     return domain, level1, mixed
 
 

@@ -18,8 +18,10 @@ Model, per NVLink domain of ``d`` GPUs made of ``r = d / g1`` first-level domain
   but no NVLS figure across the NVLink Switch System's second level, so a communicator that spans first-level
   domains is predicted with the other algorithms only (``core.perf.collectives``) - not modelled, said so.
 
-Domains are laid from node 0: first the sizes ``Design.nvlink_domains`` lists, then domains of
-``nvlink_domain_gpus`` GPUs, the last one partial when the racks run out. Everything here is O(number of
+Domains are laid from node 0: first the sizes ``Design.nvlink_domains`` lists, then domains of the design's
+NVLink domain size (``Design.nvlink_domain_gpus``, default the system's own), the last one partial when the racks
+run out. ``ResolvedDesign.nvlink_domain_gpus`` is the largest of them: the collective and training models place a
+job in the largest domains first, as a scheduler given the blocks would. Everything here is O(number of
 distinct domain sizes) except ``ScaleUp.domains``, which walks the domains.
 
 Units: GB/s (1e9 bytes/s) one direction unless a name says ``bidir``; prices USD; power W.
@@ -35,7 +37,7 @@ from typing import Iterator
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.catalog import CATALOG_DIR, System, _Priced, load_catalog, read_toml
-from core.design import ResolvedDesign, first_level_size
+from core.design import ResolvedDesign, first_level_size, nvlink_domain_size
 from core.errors import DesignError
 from core.i18n import N_, _, ngettext
 
@@ -184,8 +186,9 @@ class ScaleUp:
 
 
 def domain_runs(resolved: ResolvedDesign) -> tuple[tuple[int, int], ...]:
-    """(domain size [GPUs], count) in node order: the listed sizes, then full domains of the largest size, then
-    the partial last one (whole first-level domains)."""
+    """(domain size [GPUs], count) in node order: the listed sizes (``Design.nvlink_domains``), then full domains of
+    the design's NVLink domain size (``Design.nvlink_domain_gpus``, default the system's), then the partial last
+    one (whole first-level domains)."""
     runs: list[tuple[int, int]] = []
     for size in resolved.nvlink_domain_sizes:
         if runs and runs[-1][0] == size:
@@ -193,7 +196,8 @@ def domain_runs(resolved: ResolvedDesign) -> tuple[tuple[int, int], ...]:
         else:
             runs.append((size, 1))
     rest = resolved.gpus - sum(resolved.nvlink_domain_sizes)
-    domain = max(1, resolved.nvlink_domain_gpus)
+    domain = max(1, min(resolved.nvlink_domain_gpus, nvlink_domain_size(
+        resolved.system, resolved.design.gpus_per_node, resolved.design.nvlink_domain_gpus)))
     if rest >= domain:
         runs.append((domain, rest // domain))
     if rest % domain:
