@@ -13,6 +13,7 @@ from operator import attrgetter
 
 from core.analysis.failure.power import rack_power_feeds
 from core.fabric.families import require_clos
+from core.fabric.scaleup import scaleup_of
 from core.fabric.wiring import Wiring
 from core.i18n import _
 from core.plan import Plan
@@ -64,6 +65,9 @@ class Shape:
     """NVLink links per GPU."""
     feeds: int = 2
     """Power feeds per compute rack (``[[power_feed]]`` of racks.toml)."""
+    level2: tuple[int, ...] = ()
+    """Level-2 NVLink switch units of each NVLink domain, in order, when the domains have two levels
+    (``core.fabric.scaleup``; the ``nvl_chips`` are then one first-level domain's)."""
 
     @staticmethod
     def of(plan: Plan) -> "Shape":
@@ -75,8 +79,10 @@ class Shape:
         return Shape(
             wiring=Wiring.of(plan), nics=r.nics_per_node, gpus_per_node=r.gpus_per_node,
             nodes_per_domain=r.nvlink_level1_nodes, nodes_per_rack=max(1, r.nodes_per_rack),
-            nvl_chips=int(nvl["nvswitch_chips"] or 0), nvl_links=int(nvl["links_per_gpu"] or 0),
+            nvl_chips=(r.system.nvswitch_chips_for(r.nvlink_level1_gpus) if r.nvlink_rack_gpus
+                       else int(nvl["nvswitch_chips"] or 0)), nvl_links=int(nvl["links_per_gpu"] or 0),
             feeds=rack_power_feeds(plan)[0],
+            level2=tuple(d.level2_switches for d in scaleup_of(r).domains()) if r.nvlink_rack_gpus else (),
         )
 
     def pis(self) -> list[tuple[int, int]]:
