@@ -157,3 +157,18 @@ def test_the_scale_up_view_draws_both_levels():
     assert "two levels" in fig.layout.title.text
     hovers = " ".join(" ".join(trace.hovertext or ()) for trace in fig.data if trace.hovertext is not None)
     assert "Level-2 NVLink switch 36" in hovers and "First-level domain 8" in hovers
+
+
+def test_failure_what_if_of_level2_switches_thins_or_splits_the_domain():
+    from core.analysis.failure import what_if
+    from core.analysis.failure.spec import tiers_for
+
+    p = plan(Design(gpu="GB200-NVL72", gpus=1152, nvlink_domain_gpus=576))
+    assert "nvlink2" in tiers_for(p) and "nvlink2" not in tiers_for(plan(Design(gpu="GB200-NVL72", gpus=1152)))
+    some = what_if(p, ["nvlink2:3"])
+    assert [f["element"] for f in some.failed] == ["domain0.l2switch0", "domain0.l2switch1", "domain0.l2switch2"]
+    assert some.gpus_disconnected == 0 and any("825 of 900 GB/s" in note for note in some.notes)  # 33/36 left
+    every = what_if(p, ["nvlink2:36"])
+    assert any("splits into its 8 first-level domains" in note for note in every.notes)
+    with pytest.raises(InputError, match="level-2 NVLink switch"):
+        what_if(p, ["domain2.l2switch0"])
