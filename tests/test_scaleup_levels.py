@@ -172,3 +172,16 @@ def test_failure_what_if_of_level2_switches_thins_or_splits_the_domain():
     assert any("splits into its 8 first-level domains" in note for note in every.notes)
     with pytest.raises(InputError, match="level-2 NVLink switch"):
         what_if(p, ["domain2.l2switch0"])
+
+
+def test_netbox_and_graphml_carry_the_second_level():
+    from core.formats.graphml import graphml_graph
+    from core.formats.netbox import devices
+
+    p = plan(Design(gpu="GB200-NVL72", gpus=1152, nvlink_domain_gpus=576))
+    level2 = [row for row in devices(p) if row[1] == "NVLink level-2 switch"]
+    assert len(level2) == 72 and level2[0][0] == "nvl0.l2sw0" and level2[-1][0] == "nvl1.l2sw35"
+    assert graphml_graph(p).graph["nvlink_level2_switches"] == 72
+    flat = plan(Design(gpu="GB200-NVL72", gpus=1152))
+    assert "nvlink_level1_gpus" not in graphml_graph(flat).graph
+    assert not [row for row in devices(flat) if row[1] == "NVLink level-2 switch"]

@@ -312,3 +312,13 @@ def level2_bom(resolved: ResolvedDesign, add) -> None:
         "up, for each first-level domain of a two-level NVLink domain").format(
             per_gpu=per_gpu, level1=up.level1_gpus, per_cable=spec.links_per_cable),
         item=_("{name} (NVLink level 2)").format(name=spec.cable.name))
+
+
+def level2_switch_ids(resolved: ResolvedDesign) -> Iterator[tuple[str, int, int]]:
+    """``(device id, domain, unit)`` of every level-2 NVLink switch unit, in domain order: ``nvl<d>.l2sw<k>``
+    (the one naming rule of the second level; the failure specs name the same unit ``domain<d>.l2switch<k>``)."""
+    if not resolved.nvlink_rack_gpus:
+        return
+    for domain in scaleup_of(resolved).domains():
+        for k in range(domain.level2_switches):
+            yield f"nvl{domain.index}.l2sw{k}", domain.index, k
