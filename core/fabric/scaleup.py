@@ -322,3 +322,12 @@ def level2_switch_ids(resolved: ResolvedDesign) -> Iterator[tuple[str, int, int]
     for domain in scaleup_of(resolved).domains():
         for k in range(domain.level2_switches):
             yield f"nvl{domain.index}.l2sw{k}", domain.index, k
+
+
+def assumption_lines(resolved: ResolvedDesign) -> list[str]:
+    """What the second NVLink level of ``resolved`` assumes, in words of the request's language (its catalog
+    entry's notes, ``assets/catalog/scaleup.toml``); empty with one level."""
+    spec = level2_for(resolved.system) if resolved.nvlink_rack_gpus else None
+    if spec is None:
+        return []
+    return [_("Second NVLink level: {notes} Sources in assets/catalog/scaleup.toml.").format(notes=_(spec.notes))]
