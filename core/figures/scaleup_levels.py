@@ -10,7 +10,7 @@ from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, scatter, w
 from core.i18n import _
 from core.units import bandwidth as format_bandwidth
 
-MAX_DRAWN = 24
+MAX_DRAWN = 12
 """Most first-level domains or level-2 switch units drawn one by one; beyond it every few is drawn and the hover
 says how many each mark stands for."""
 
@@ -20,6 +20,13 @@ def _marks(count: int) -> list[int]:
     if count <= MAX_DRAWN:
         return list(range(count))
     return sorted({round(k * (count - 1) / (MAX_DRAWN - 1)) for k in range(MAX_DRAWN)})
+
+
+def _labels(drawn: dict) -> list[str]:
+    """Unit numbers under the drawn marks: every one up to 6 marks, else the first and the last (the hover names
+    each), so the numbers never touch in a half-width column."""
+    keys = list(drawn)
+    return [str(k + 1) if len(keys) <= 6 or i in (0, len(keys) - 1) else "" for i, k in enumerate(keys)]
 
 
 def two_level_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
@@ -56,16 +63,16 @@ def two_level_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     rack_hover = _("First-level domain {n}: {gpus} GPUs, {links} level-2 NVLinks in {cables} cables")
     fig.add_trace(scatter(
         x=[p[0] for p in top.values()], y=[1.0] * len(top), mode="markers+text",
-        text=[str(k + 1) for k in top], textposition="top center", textfont=dict(size=10),
-        marker=dict(size=26 if len(top) <= 12 else 16, symbol="square", color="#d5dbdb",
+        text=_labels(top), textposition="top center", textfont=dict(size=10),
+        marker=dict(size=22 if len(top) <= 6 else 14, symbol="square", color="#d5dbdb",
                     line=dict(color=TIER_COLOURS["server"], width=2)),
         hovertext=[rack_hover.format(n=k + 1, gpus=up.level1_gpus, links=per_rack,
                                      cables=domain.level2_cables // racks) for k in top],
         hoverinfo="text"))
     fig.add_trace(scatter(
         x=[p[0] for p in bottom.values()], y=[0.0] * len(bottom), mode="markers+text",
-        text=[str(k + 1) for k in bottom], textposition="bottom center", textfont=dict(size=10),
-        marker=dict(size=22 if len(bottom) <= 12 else 14, symbol="diamond", color=TIER_COLOURS["core"]),
+        text=_labels(bottom), textposition="bottom center", textfont=dict(size=10),
+        marker=dict(size=18 if len(bottom) <= 6 else 11, symbol="diamond", color=TIER_COLOURS["core"]),
         hovertext=[_("Level-2 NVLink switch {n}: {ports} ports, {chips} chips").format(
             n=k + 1, ports=spec.switch.ports, chips=spec.switch.chips) for k in bottom] if spec else None,
         hoverinfo="text"))
