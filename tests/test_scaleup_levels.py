@@ -185,3 +185,13 @@ def test_netbox_and_graphml_carry_the_second_level():
     flat = plan(Design(gpu="GB200-NVL72", gpus=1152))
     assert "nvlink_level1_gpus" not in graphml_graph(flat).graph
     assert not [row for row in devices(flat) if row[1] == "NVLink level-2 switch"]
+
+
+def test_the_cli_plans_two_levels_and_refuses_a_partial_rack(capsys):
+    from core.cli import main
+
+    assert main(["plan", "--gpu", "H100", "--gpus", "512", "--nvlink-domain", "256"]) == 0
+    out = capsys.readouterr().out
+    assert "domains of 256 GPUs = 32 x 8; level 2: 36 switch units" in out and "taper 2:1" in out
+    assert main(["plan", "--gpu", "GB200-NVL72", "--gpus", "1152", "--nvlink-domains", "576,100"]) != 0
+    assert "not a whole number" in capsys.readouterr().err
