@@ -680,10 +680,6 @@ def encode(design: Design) -> dict[str, str]:
     return out
 
 
-KNOWN_KEYS_SHOWN = 200
-"""Most characters of the known design keys an unknown key's warning lists (the user guide lists them all)."""
-
-
 def decode(
     params: Mapping[str, str | list[str]], catalog: Catalog | None = None, ignore: Iterable[str] = ()
 ) -> tuple[Design, list[str]]:
@@ -717,8 +713,6 @@ def decode(
                           "design's own keys were read.").format(count=f"{len(params):,}",
                                                                  limit=f"{MAX_LINK_PARAMS:,}"))
     known = ", ".join(KEYS)
-    if len(known) > KNOWN_KEYS_SHOWN:  # a short warning: the keys up to the limit, then "..." (the guide lists all)
-        known = known[:known.rfind(", ", 0, KNOWN_KEYS_SHOWN)] + ", ..."
     params = _with_preset(params, warnings)
     for key, raw in params.items():
         if key in ignored or "_" in key:
