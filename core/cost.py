@@ -39,6 +39,7 @@ from pydantic import BaseModel, ConfigDict
 from core import vocab
 from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver
 from core.design import ResolvedDesign
+from core.fabric import domainlevels
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
 from core.i18n import N_, _
@@ -314,6 +315,8 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
                 _("{groups} core groups x {cores} cores{plane_note}").format(
                     groups=fabric.core_groups, cores=fabric.cores_per_group, plane_note=plane_note),
                 item=_("{name} (core)").format(name=core.name))
+
+    domainlevels.level2_bom(resolved, add)  # the second NVLink level's switches and cables (core.fabric.domainlevels)
 
     # --- links: media per class and length bin (core.physical: lengths from the layout, media by reach) --
     networks = size_networks(resolved, fabric, catalog) if networks is None else networks

@@ -238,6 +238,48 @@ def check_calibration(value: Any) -> str | None:
     return parse_calibration(str(value)).text()
 
 
+MAX_DOMAIN_GPUS = 576
+"""Largest NVLink domain a design states [GPUs] (NVIDIA's NVL576, ``assets/catalog/scaleup.toml``)."""
+MAX_DOMAIN_LIST = 64
+"""Most NVLink domains ``Design.nvlink_domains`` lists (``SIZExCOUNT`` counts as ``COUNT``)."""
+
+
+def check_domains(value: Any) -> str | None:
+    """Mixed NVLink domain sizes as kept: ``SIZE`` or ``SIZExCOUNT`` items in GPUs, comma-separated without
+    spaces (``"576x2,72"``); a list of sizes or text such as ``"576 x 2, 72"`` (full-width commas, ``X`` and
+    ``*`` too) reads the same; empty is None. Raises ``InputError`` saying which rule it breaks."""
+    if value is None:
+        return None
+    parts = value if isinstance(value, (list, tuple)) else str(value).replace("\uff0c", ",").split(",")
+    items = []
+    for part in parts:
+        text = "".join(str(part).split()).lower().replace("*", "x").replace("_", "")
+        if not text:
+            continue
+        size, _x, count = text.partition("x")
+        if not (size.isascii() and size.isdigit() and (not _x or (count.isascii() and count.isdigit()))):
+            raise InputError(_("expected NVLink domain sizes in GPUs separated by commas, each optionally times a "
+                               "count, such as {example}").format(example="576x2,72"))
+        items.append((int(size), int(count) if _x else 1))
+    if not items:
+        return None
+    if any(not 1 <= size <= MAX_DOMAIN_GPUS or count < 1 for size, count in items) \
+            or sum(count for _size, count in items) > MAX_DOMAIN_LIST:
+        raise InputError(_("at most {limit} NVLink domains of 1 to {most} GPUs each").format(
+            limit=MAX_DOMAIN_LIST, most=MAX_DOMAIN_GPUS))
+    return ",".join(f"{size}x{count}" if count > 1 else str(size) for size, count in items)
+
+
+def domain_list(text: str | None) -> tuple[int, ...]:
+    """The sizes of ``Design.nvlink_domains`` (``check_domains``'s text), one per domain, in order [GPUs]."""
+    sizes: list[int] = []
+    for item in (text or "").split(","):
+        if item:
+            size, _x, count = item.partition("x")
+            sizes += [int(size)] * (int(count) if count else 1)
+    return tuple(sizes)
+
+
 def _reported(check: Callable[[Any], Any], value: Any) -> Any:
     """``check(value)``, its ``InputError`` raised as the ``ValueError`` a pydantic validator reports."""
     try:
@@ -291,14 +333,14 @@ SYSTEM_DEFAULT = "system default"
 AUTO = "auto"
 """``Surface.widget_none`` default: the sidebar's select value meaning "the catalog default" (``None``)."""
 FIELD_KINDS = ("value", "ratio", "system", "switch", "nic", "nvlink", "speed", "rack_preset", "overrides", "spares",
-               "text", "stages", "calibration")
+               "text", "stages", "calibration", "domains")
 """``Surface.kind``: how a field's text is read where it is typed (link, CLI) beyond its type and bounds:
 ``value`` a plain number or text; ``ratio`` a down:up ratio (``3`` or ``3:1``); ``system``, ``switch``, ``nic`` a
 catalog model id; ``nvlink`` a catalog NVLink generation; ``speed`` a port speed some catalog switch runs;
 ``rack_preset`` a rack preset id; ``overrides`` catalog id: number pairs in ``unit``; ``spares`` a sparing
 policy (``core.spares``); ``text`` free text people type (a name: one line, shown escaped everywhere); ``stages``
 rising node counts (``check_stages``); ``calibration`` a fitted collective-model correction
-(``check_calibration``). A field with a ``vocab`` takes that vocabulary's ids."""
+(``check_calibration``); ``domains`` NVLink domain sizes (``check_domains``). A field with a ``vocab`` takes that vocabulary's ids."""
 CLI_GROUPS = ("design", "advanced", "networks")
 """``Surface.group``: the CLI help group of a design option."""
 
@@ -389,6 +431,13 @@ class Design(BaseModel):
         NVLink generation; default from the GPU.
     nvlink_domain_gpus : int, optional
         GPUs in one NVLink domain (8 for HGX, 72 for NVL72); default from the system.
+    nvlink_rack_gpus : int, optional
+        GPUs of one first-level NVLink domain (a rack's or node's own NVSwitches, 36 for NVL36 racks); a larger
+        NVLink domain joins several through a second NVSwitch level (``core.fabric.domainlevels``); default the
+        system's own domain.
+    nvlink_domains : str, optional
+        Mixed NVLink domain sizes [GPUs] from the first rack on (``"576x2,72"``, ``check_domains``), each a whole
+        number of first-level domains; the racks after them form domains of ``nvlink_domain_gpus``.
     fabric : {"infiniband", "ethernet"}, optional
         Scale-out fabric; default from the system.
     port_speed_gbps : int, optional
@@ -517,7 +566,18 @@ class Design(BaseModel):
         widget="nvl")] = Field(default=None, ge=1, le=6)
     nvlink_domain_gpus: Annotated[StrictInt | None, Surface(
         "nvd", "--nvlink-domain", N_("NVLink domain [GPUs]"), N_("GPUs per NVLink domain (8 for HGX, 72 for NVL72)"),
-        widget="nvd")] = Field(default=None, ge=1, le=576)
+        widget="nvd")] = Field(default=None, ge=1, le=MAX_DOMAIN_GPUS)
+    nvlink_rack_gpus: Annotated[StrictInt | None, Surface(
+        "nvr", "--nvlink-rack", N_("First NVLink level [GPUs]"),
+        N_("GPUs under one rack's (or node's) own NVSwitches, e.g. 36 for NVL36 racks; an NVLink domain larger than "
+           "this joins several through a second NVSwitch level (default: the system's own domain)"),
+        group="advanced", widget="nvr")] = Field(default=None, ge=1, le=MAX_DOMAIN_GPUS)
+    nvlink_domains: Annotated[str | None, Surface(
+        "nvm", "--nvlink-domains", N_("Mixed NVLink domains [GPUs]"),
+        N_("NVLink domain sizes from the first rack on, each optionally times a count (e.g. {example}), each a whole "
+           "number of first-level domains; the racks after them form domains of the NVLink domain size"),
+        kind="domains", metavar="GPUS[xN],...", group="advanced", widget="nvm", widget_none="",
+        help_args={"example": "576x2,72"})] = None
     fabric: Annotated[FabricKind | None, Surface(
         "f", "--fabric", N_("Fabric"), N_("scale-out fabric"), vocab=vocab.FABRIC, widget="fabric",
         widget_none=SYSTEM_DEFAULT)] = None
@@ -717,6 +777,11 @@ class Design(BaseModel):
     @classmethod
     def _rising_stages(cls, value):
         return _reported(check_stages, value)
+
+    @field_validator("nvlink_domains", mode="before")
+    @classmethod
+    def _domain_sizes(cls, value):
+        return _reported(check_domains, value)
 
     @field_validator("calibration", mode="before")
     @classmethod
@@ -1050,6 +1115,12 @@ class ResolvedDesign(BaseModel):
     """Spine ports at the uplink speed; 0 = ``switch_ports``."""
     core_ports: int = 0
     """Core ports at the uplink speed; 0 = ``switch_ports``."""
+    nvlink_rack_gpus: int = 0
+    """GPUs of one first-level NVLink domain (a rack's or node's own NVSwitches); 0 = the whole NVLink domain
+    (one level). Below ``nvlink_domain_gpus``, a second NVSwitch level joins them (``core.fabric.domainlevels``)."""
+    nvlink_domain_sizes: tuple[int, ...] = ()
+    """``Design.nvlink_domains``: the sizes of the first NVLink domains [GPUs]; the rest are
+    ``nvlink_domain_gpus`` (the largest of all)."""
     plane_mode: str = "per-port"
     islands: int = 1
     """Independent fabrics per plane: the rails of rail-only, the planes of per-rail plane mode (then
@@ -1063,6 +1134,17 @@ class ResolvedDesign(BaseModel):
     """``design.price_overrides`` keyed by canonical catalog id [USD per unit]."""
     power_overrides: dict[str, float] = {}
     """``design.power_overrides`` keyed by canonical catalog id [W per unit]."""
+
+    @property
+    def nvlink_level1_gpus(self) -> int:
+        """GPUs of one first-level NVLink domain: one rack of an NVL72 (72), one HGX node (8); the whole domain
+        when it has one level."""
+        return self.nvlink_rack_gpus or self.nvlink_domain_gpus
+
+    @property
+    def nvlink_level1_nodes(self) -> int:
+        """Nodes of one first-level NVLink domain (an NVLink rack's compute trays); 1 when it is one node."""
+        return max(1, self.nvlink_level1_gpus // self.gpus_per_node)
 
     @property
     def rails(self) -> int:
@@ -1289,6 +1371,49 @@ def nvlink_domain_size(system: System, gpus_per_node: int | None, requested: int
     return system.nvlink_domain_gpus if gpus_per_node in (None, system.gpus_per_node) else gpus_per_node
 
 
+def first_level_size(system: System, gpus_per_node: int | None, domain: int, requested: int | None) -> int:
+    """GPUs of one first-level NVLink domain (a rack's or node's own NVSwitches) in an NVLink domain of ``domain``
+    GPUs: ``requested`` (at most the domain), else the system's own domain when ``domain`` is larger and the node
+    keeps the system's GPU count, else the whole domain (one level)."""
+    if requested:
+        return min(requested, domain)
+    if domain > system.nvlink_domain_gpus and gpus_per_node in (None, system.gpus_per_node):
+        return system.nvlink_domain_gpus
+    return domain
+
+
+def _nvlink_levels(design: Design, system: System, gpus_per_node: int) -> tuple[int, int, tuple[int, ...]]:
+    """(the largest NVLink domain, its first level, the listed mixed sizes) [GPUs] of ``design``, each in whole
+    nodes (``InputError``) and every domain in whole first-level domains (``DesignError``)."""
+    mixed = domain_list(design.nvlink_domains)
+    base = nvlink_domain_size(system, design.gpus_per_node, design.nvlink_domain_gpus)
+    domain = max((base, *mixed))
+    level1 = first_level_size(system, design.gpus_per_node, domain, design.nvlink_rack_gpus)
+    for size in {domain, level1}:
+        if size < gpus_per_node and size != 1:
+            raise InputError(_("nvlink_domain_gpus ({domain}) must be 1 or at least gpus_per_node ({gpus_per_node})")
+                             .format(domain=size, gpus_per_node=gpus_per_node))
+        if size > gpus_per_node and size % gpus_per_node:
+            raise InputError(_("nvlink_domain_gpus ({domain}) must be a multiple of gpus_per_node ({gpus_per_node})")
+                             .format(domain=size, gpus_per_node=gpus_per_node))
+    _check_whole_racks((base, *mixed), level1)
+    return domain, level1, mixed
+
+
+def _check_whole_racks(sizes: tuple[int, ...], level1: int) -> None:
+    """Every NVLink domain size [GPUs] a whole number of first-level domains of ``level1`` GPUs (``DesignError``
+    with the nearest sizes that are)."""
+    for size in sizes:
+        if level1 > 1 and size % level1:
+            below, above = size // level1 * level1, -(-size // level1) * level1
+            raise DesignError(
+                _("An NVLink domain of {size} GPUs is not a whole number of first-level NVLink domains (racks) of "
+                  "{level1} GPUs.").format(size=size, level1=level1),
+                _("Use {above} GPUs ({racks} racks){below}, or a first NVLink level that divides {size}.").format(
+                    above=above, racks=above // level1, size=size,
+                    below=_(" or {below} GPUs").format(below=below) if below else ""))
+
+
 def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDesign:
     """Fill every default from the catalog and check that the pieces fit together.
 
@@ -1313,15 +1438,9 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     assert nodes is not None
 
     nvlink_generation, nvlink_bidir = scaleup.scaleup_bandwidth(catalog, system, design.nvlink_generation)
-    domain = nvlink_domain_size(system, design.gpus_per_node, design.nvlink_domain_gpus)
+    domain, level1, mixed = _nvlink_levels(design, system, gpus_per_node)
     scaleup.check_domain(system, domain)
-    if domain < gpus_per_node and domain != 1:
-        raise InputError(_("nvlink_domain_gpus ({domain}) must be 1 or at least gpus_per_node ({gpus_per_node})")
-                         .format(domain=domain, gpus_per_node=gpus_per_node))
-    if domain > gpus_per_node and domain % gpus_per_node:
-        raise InputError(_("nvlink_domain_gpus ({domain}) must be a multiple of gpus_per_node ({gpus_per_node})")
-                         .format(domain=domain, gpus_per_node=gpus_per_node))
-    nodes_per_domain = max(1, domain // gpus_per_node)
+    nodes_per_domain = max(1, level1 // gpus_per_node)
     if nodes % nodes_per_domain:
         whole = math.ceil(nodes / nodes_per_domain) * nodes_per_domain
         notes.append((_(
@@ -1332,6 +1451,11 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
         ).format(nodes=nodes, whole=whole, domain=domain, rack_nodes=nodes_per_domain, name=system.scaleup_name))
         nodes = whole
     gpus = nodes * gpus_per_node
+    if sum(mixed) > gpus:
+        raise DesignError(
+            _("The listed NVLink domains hold {listed} GPUs, more than the {gpus} GPUs planned.").format(
+                listed=f"{sum(mixed):,}", gpus=f"{gpus:,}"),
+            _("List fewer domains, or plan at least {gpus} GPUs.").format(gpus=f"{sum(mixed):,}"))
     if gpus > MAX_GPUS:
         raise InputError(_("at most {most} GPUs are supported (asked for {gpus})").format(
             most=f"{MAX_GPUS:,}", gpus=f"{gpus:,}"))
@@ -1367,8 +1491,9 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
 
     nics_per_node = design_nics_per_node(design, system)
     nodes_per_rack = design.nodes_per_rack or system.nodes_per_rack
-    if nodes_per_domain > 1 and nodes_per_rack % nodes_per_domain and nodes_per_domain % nodes_per_rack \
-            and design.nodes_per_rack is None:  # a domain of whole racks (CloudMatrix 384: 12) keeps the rack
+    if nodes_per_domain > 1 and design.nodes_per_rack is None and (
+            (nodes_per_rack % nodes_per_domain and nodes_per_domain % nodes_per_rack)  # CloudMatrix 384: 12 racks
+            or design.nvlink_rack_gpus):  # NVL36 racks: 9 trays each
         nodes_per_rack = nodes_per_domain
 
     tiers = _resolve_tiers(catalog, design, fabric, port_speed, switch, switch_ports)
@@ -1413,6 +1538,8 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
         gpus_per_node=gpus_per_node,
         nvlink_generation=nvlink_generation,
         nvlink_domain_gpus=domain,
+        nvlink_rack_gpus=level1 if level1 < domain else 0,
+        nvlink_domain_sizes=mixed,
         nvlink_gbytes_per_gpu_bidir=nvlink_bidir,
         fabric=fabric,
         port_speed_gbps=port_speed,

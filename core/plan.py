@@ -46,6 +46,7 @@ from core.processes import env_int
 from core.i18n import _, current, ngettext
 from core.i18n import language as speaking
 from core.fabric.families import family as topology_family
+from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
 from core.physical.layout import Layout, place
@@ -106,8 +107,10 @@ class Plan(BaseModel):
         return counts
 
     def nvlink_summary(self) -> dict:
-        """Scale-up domain: NVLink generation (0 = not NVLink), links per GPU, bandwidth [GB/s], switch chips,
-        and its kind (``switch``/``mesh``), name, vendor and per-peer bandwidths (``core.scaleup.summary``)."""
+        """Scale-up domain: NVLink generation (0 = not NVLink), links per GPU, bandwidth [GB/s], switch chips (the
+        largest domain; with two levels, first-level chips of its racks plus its level-2 chips), its kind
+        (``switch``/``mesh``), name, vendor and per-peer bandwidths (``core.scaleup.summary``) and its levels
+        (``core.fabric.domainlevels.levels_summary``)."""
         r = self.resolved
         if r.nvlink_generation:
             generation = load_catalog().nvlink_generation(r.nvlink_generation)
@@ -122,11 +125,12 @@ class Plan(BaseModel):
             "links_per_gpu": links,
             "gbytes_per_gpu_bidir": r.nvlink_gbytes_per_gpu_bidir,
             "domain_gpus": r.nvlink_domain_gpus,
-            "nvswitch_chips": r.system.nvswitch_chips_for(r.nvlink_domain_gpus),
+            "nvswitch_chips": domainlevels.domain_chips(r),
             "nvswitch_generation": r.system.nvswitch_generation,
             **kind,
             "link_gbytes_per_direction": (generation.link_gbytes_per_direction if r.nvlink_generation
                                           else kind["link_gbytes_per_direction"]),
+            **domainlevels.levels_summary(r),
         }
 
     def networks_summary(self) -> dict:
@@ -440,7 +444,8 @@ def _candidates(
         return other.ways_out(design) if other is not None else []
 
     racks_set = any(getattr(design, f) is not None for f in ("rack_preset", "rack_kw", "rack_units", "nodes_per_rack"))
-    return [tiers, *([rack_fit] if racks_set else []), per_rail_planes, field_fabric, family_fields, larger_switch,
+    nvlink = [lambda group=group: group for group in domainlevels.ways_out(design, system)]  # core.fabric.domainlevels
+    return [tiers, *nvlink, *([rack_fit] if racks_set else []), per_rail_planes, field_fabric, family_fields, larger_switch,
             other_speed,
             fewer_planes, other_topology, fewer_nodes, fewer_nics, more_oversubscription]
 
@@ -477,6 +482,7 @@ def _ways_out_cached(key: str, language: str) -> tuple[tuple[str, dict], ...]:
 
 def _plan(design: Design, catalog: Catalog) -> Plan:
     resolved = resolve_design(design, catalog)
+    domainlevels.check_scaleup(resolved)
     fabric = size_fabric(resolved)
     bandwidth = compute_bandwidth(resolved, fabric)
     networks = size_networks(resolved, fabric, catalog)

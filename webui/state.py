@@ -32,7 +32,8 @@ from core.catalog import grouped_by_vendor, load_catalog, vendor_label
 from core.design import FIELDS as DESIGN_FIELDS
 from core.design import MAX_NAME_CHARS, SYSTEM_DEFAULT, Surface, field_type
 from core.design import (
-    MAX_GPUS, Design, ResolvedDesign, nvlink_domain_size, offered_port_speeds, parse_design, resolve_design,
+    MAX_GPUS, Design, ResolvedDesign, first_level_size, nvlink_domain_size, offered_port_speeds, parse_design,
+    resolve_design,
 )
 from core.errors import DesignError, InputError, shown
 from core.fabric import naming
@@ -336,8 +337,9 @@ def _on_gpu_change() -> None:
     ss = st.session_state
     ss[K + "gpn"] = system.gpus_per_node
     ss[K + "fabric"] = system.default_fabric
-    for key in ("nvl", "nvd", "speed", "switch", "nics", "npr"):
+    for key in ("nvl", "nvd", "nvr", "speed", "switch", "nics", "npr"):
         ss[K + key] = AUTO
+    ss[K + "nvm"] = ""
     gpn, per_rack = _size_shape(system)
     units = _size_units(system)
     if ss.get(K + "unit") not in units or (per_rack > 1 and ss.get(K + "unit") == "nodes"):
@@ -657,6 +659,7 @@ def sidebar() -> Current:
                            format_func=lambda v: _("auto ({choice})").format(
                                choice=system.nvlink_domain_gpus if gpn == system.gpus_per_node else gpn)
                            if v == AUTO else str(v))
+        _nvlink_level_widgets(ss, system, domains[1:])
         ss[K + "spine_oversub"] = float(ss.get(K + "spine_oversub") or 1.0)
         st.select_slider(_label("spine_oversubscription"),
                                          options=_with(OVERSUB_STEPS, ss[K + "spine_oversub"]),
@@ -982,6 +985,20 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
     return draw_tiers
 
 
+def _nvlink_level_widgets(ss, system, sizes: list[int]) -> None:
+    """The first NVLink level and the mixed NVLink domain sizes (``core.fabric.domainlevels``), under the domain."""
+    if ss.get(K + "nvr") not in (AUTO, *sizes):
+        ss[K + "nvr"] = AUTO
+    st.selectbox(_label("nvlink_rack_gpus"), [AUTO, *sizes], key=K + "nvr",
+                 format_func=lambda v: _("auto ({choice})").format(choice=system.nvlink_domain_gpus)
+                 if v == AUTO else str(v),
+                 help=_("GPUs under one rack's own NVSwitches (36 for NVL36 racks). An NVLink domain larger than "
+                        "this joins racks through a second NVSwitch level, as NVL576 joins 8 NVL72 racks."))
+    st.text_input(_label("nvlink_domains"), key=K + "nvm", placeholder=_("e.g. {example}").format(example="576x2,72"),
+                  help=_("NVLink domain sizes in GPUs from the first rack on, each optionally times a count; the "
+                         "racks after them form domains of the NVLink domain size."))
+
+
 # --- cluster size: nodes, GPUs or racks -----------------------------------------------------------
 RACK_STEPS = sorted({*range(1, 17), 18, 20, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048,
                      3072, 4096, 6144, 8192, 13888})
@@ -991,9 +1008,10 @@ def _size_shape(system) -> tuple[int, int]:
     """(GPUs per node, nodes per NVLink rack) as the sidebar's current choices make them."""
     ss = st.session_state
     gpn = int(ss.get(K + "gpn") or system.gpus_per_node)
-    nvd = ss.get(K + "nvd", AUTO)
+    nvd, nvr = ss.get(K + "nvd", AUTO), ss.get(K + "nvr", AUTO)
     domain = nvlink_domain_size(system, gpn, None if nvd in (AUTO, None) else int(nvd))
-    return gpn, max(1, domain // gpn) if domain > gpn else 1
+    level1 = first_level_size(system, gpn, domain, None if nvr in (AUTO, None) else int(nvr))  # a rack's GPUs
+    return gpn, max(1, level1 // gpn) if level1 > gpn else 1
 
 
 def _size_units(system) -> list[str]:

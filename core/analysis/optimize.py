@@ -512,7 +512,8 @@ def serving_key(p: Plan) -> tuple:
     from core.perf.placement import down_ports, links
 
     r, f, bw = p.resolved, p.fabric, p.bandwidth
-    return (r.system.id, r.gpus, r.nodes, r.gpus_per_node, r.nvlink_domain_gpus, r.nics_per_node, r.planes,
+    return (r.system.id, r.gpus, r.nodes, r.gpus_per_node, r.nvlink_domain_gpus, r.nvlink_rack_gpus, r.nics_per_node,
+            r.planes,
             dataclasses.replace(links(p), sharp=None), f.tiers, f.nodes_per_group, f.groups_per_pod,
             f.global_links > 0, f.group_count, f.pod_count, bw.leaf_oversubscription, bw.spine_oversubscription,
             down_ports(p, "leaf"), down_ports(p, "spine"), fabric_class(r))

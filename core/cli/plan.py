@@ -76,6 +76,13 @@ def _render_table(summary: dict) -> str:
         bisection=f"{b['bisection_tbits_one_direction']:,.1f}", oversubscription=f"{b['oversubscription']:g}"))
       + "\n")
     w(row(_("scale-up"), scaleup.describe(summary["nvlink"], library_label(summary["nvlink"]["collective_library"]))) + "\n")
+    n = summary["nvlink"]
+    if n.get("levels") == 2:  # core.fabric.domainlevels
+        w(row(_("NVLink levels"), _("domains of {domain} GPUs = {racks} x {level1}; level 2: {switches} switch units, "
+                                     "{cables} cables, {l2} GB/s per GPU (one direction), taper {taper}:1").format(
+            domain=n["domain_gpus"], racks=n["domain_gpus"] // n["level1_gpus"], level1=n["level1_gpus"],
+            switches=f"{n['level2_switches_total']:,}", cables=f"{n['level2_cables_total']:,}",
+            l2=f"{n['level2_gbytes_per_gpu_per_direction']:g}", taper=f"{1 / n['level2_taper']:.3g}")) + "\n")
     c = summary["cost"]
     p = summary["power"]
     w(row(_("cost"), _("capex {capex} ({per_gpu} per GPU; network {network} = {share}) - estimates at {basis} "

@@ -273,7 +273,7 @@ def _leaf_split(resolved: ResolvedDesign) -> tuple[int, int]:
 def _group_shape(resolved: ResolvedDesign, leaf_down_max: int) -> tuple[int, int, int]:
     """Nodes per group, leaves per group and down ports one node uses on one leaf."""
     rails = resolved.nics_per_node
-    nodes_per_domain = max(1, resolved.nvlink_domain_gpus // resolved.gpus_per_node)
+    nodes_per_domain = resolved.nvlink_level1_nodes
     su_nodes = resolved.su_nodes
     if resolved.topology in ("rail-optimized", "rail-only"):
         if su_nodes is not None:

@@ -156,7 +156,7 @@ def size_caption(plan) -> str:
     """How big the cluster is, in words a buyer uses: ``1,016 x H100 in 127 nodes``, or for NVLink
     racks ``576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)``."""
     r = plan.resolved
-    nodes_per_domain = r.nvlink_domain_gpus // r.gpus_per_node if r.nvlink_domain_gpus > r.gpus_per_node else 1
+    nodes_per_domain = r.nvlink_level1_nodes
     if nodes_per_domain > r.nodes_per_rack:  # a domain of several racks (CloudMatrix 384: 12 compute racks)
         domains = -(-r.nodes // nodes_per_domain)
         return ngettext("{gpus} accelerators in {domains} {system} domain ({nodes} nodes of {gpus_per_node}, "

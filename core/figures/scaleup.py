@@ -11,6 +11,7 @@ from core.catalog import load_catalog
 from core.scaleup import KIND_LABELS, all_peers_gbytes, links_per_peer
 from core.units import bandwidth as format_bandwidth
 from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, line_width, scatter, wrap_text
+from core.figures.scaleup_levels import two_level_figure
 from core.i18n import _
 
 
@@ -152,9 +153,12 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     from the system (scaled when the domain differs from the system's); each
     GPU's ``L`` links spread evenly over the ``C`` chips (``L // C`` each,
     the first ``L % C`` chips one more). Systems without NVSwitch draw
-    direct GPU-GPU links (the DGX-1V cube-mesh as ``nvidia-smi topo`` shows it).
+    direct GPU-GPU links (the DGX-1V cube-mesh as ``nvidia-smi topo`` shows it). A domain of two NVLink levels
+    is ``core.figures.scaleup_levels.two_level_figure``.
     """
     r = plan.resolved
+    if r.nvlink_rack_gpus:  # two NVLink levels (core.fabric.domainlevels)
+        return two_level_figure(plan, unit, height)
     system = r.system
     link_bidir = _link_gbytes_bidir(plan)
     domain, gpn = r.nvlink_domain_gpus, r.gpus_per_node

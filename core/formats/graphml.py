@@ -38,6 +38,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import networkx as nx
 
+from core.fabric import domainlevels
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.topology import fabric_graph
 from core.fabric.wiring import Wiring
@@ -98,6 +99,7 @@ class _Records:
             aggregated=("servers grouped per scalable unit: the full graph would have "
                         f"{full_elements(plan):,} vertices + edges (more than {MAX_ELEMENTS:,})") if grouped else "no",
             units="port_speed_gbps, speed_gbps, capacity_gbps, bandwidth_gbps: Gb/s per direction",
+            **_nvlink_attributes(resolved),
         )
         self.names: dict[str, str] = {}
         self.vertices: dict[str, dict] = {}
@@ -134,6 +136,15 @@ class _Records:
         for a, b, data in self.source.edges(data=True):
             links, capacity = data["links"], data["capacity_gbps"]
             yield names[a], names[b], links, capacity // links, capacity
+
+
+def _nvlink_attributes(resolved) -> dict:
+    """Two NVLink levels as graph attributes (the graph is the scale-out fabric's; ``core.fabric.domainlevels``):
+    ``nvlink_domain_gpus``, ``nvlink_level1_gpus`` and ``nvlink_level2_switches``; none with one level."""
+    if not resolved.nvlink_rack_gpus:
+        return {}
+    return {"nvlink_domain_gpus": resolved.nvlink_domain_gpus, "nvlink_level1_gpus": resolved.nvlink_rack_gpus,
+            "nvlink_level2_switches": domainlevels.scaleup_of(resolved).totals()["level2_switches"]}
 
 
 def graphml_graph(plan, naming: NamingScheme | None = None) -> nx.Graph:

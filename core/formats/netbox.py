@@ -33,6 +33,7 @@ from typing import Iterator, TextIO
 from core.catalog import Switch, System, load_catalog
 from core.errors import FabricPlannerError, InputError, shown
 from core.formats.asbuilt import FoundEnd, FoundLink, bounded_lines, check_count, checked_name, decoded
+from core.fabric import domainlevels
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import LINK_CLASSES, Wiring
 from core.formats.exports import Export
@@ -123,7 +124,19 @@ def devices(plan, naming: NamingScheme | None = None, site: str = DEFAULT_SITE) 
             for device in wiring.devices(role, plane, island):
                 yield (namer.switch(role, device.index, plane, island), *kind, "planned", site, *where(device.id),
                        device.id)
+    yield from _level2_devices(resolved, site)
     yield from _network_devices(plan, naming or NamingScheme(), site, where)
+
+
+def _level2_devices(resolved, site: str) -> Iterator[tuple]:
+    """The level-2 NVLink switch units of two-level NVLink domains (``core.fabric.domainlevels``), unplaced (no rack
+    position is modelled for them); their NVLink cables are not in the cabling plan."""
+    spec = domainlevels.level2_for(resolved.system)
+    if spec is None:
+        return
+    kind = ("NVLink level-2 switch", "NVIDIA", spec.switch.name)
+    for device, _domain, _unit in domainlevels.level2_switch_ids(resolved):
+        yield (device, *kind, "planned", site, "", "", "", device)
 
 
 def _network_devices(plan, scheme: NamingScheme, site: str, where) -> Iterator[tuple]:

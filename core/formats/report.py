@@ -68,6 +68,7 @@ from urllib.parse import unquote
 
 from core import scaleup, vocab
 from core.errors import FabricPlannerError, InputError
+from core.fabric import domainlevels
 from core.i18n import HTML_LANG, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
 from core.spares import policy_words
 from core.text import html_text
@@ -1068,6 +1069,7 @@ def _assumptions(doc: _Doc, plan) -> None:
         _("Collectives and training: constants and sources in assets/catalog/collectives.toml and training.toml; "
           "failure rates in reliability.toml."),
         money_note(),
+        *domainlevels.assumption_lines(plan.resolved),  # two NVLink levels (core.fabric.domainlevels)
     ])
     overrides = {**plan.resolved.price_overrides}
     if overrides:

@@ -87,6 +87,7 @@ from core.design import (
     Surface,
     check_calibration,
     check_name,
+    check_domains,
     check_stages,
     check_override,
     describe_validation_error,
@@ -552,6 +553,9 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         "text": lambda: (_parse_text, lambda: _("text of at most {limit} characters").format(limit=MAX_NAME_CHARS)),
         "stages": lambda: (_parse_stages, lambda: _("rising node counts separated by commas, such as {example}").format(
             example="128,256")),
+        "domains": lambda: (_parse_domains, lambda: _(
+            "NVLink domain sizes in GPUs separated by commas, each optionally times a count, such as {example}").format(
+                example="576x2,72")),
         "calibration": lambda: (_parse_calibration, lambda: _("net=FACTOR,nvlink=FACTOR,lat=MICROSECONDS and "
                                                              "optionally name=TEXT, e.g. {example}").format(
             example="net=0.92,nvlink=1,lat=3.5,name=Pod A")),
@@ -602,6 +606,14 @@ def _parse_stages(text: str) -> str | None:
     """The ``stg`` value: ``Design.stages`` (``core.design.check_stages``); ``ParamError`` says why not."""
     try:
         return check_stages(text)
+    except InputError as exc:
+        raise ParamError(str(exc)) from None
+
+
+def _parse_domains(text: str) -> str | None:
+    """The ``nvm`` value: ``Design.nvlink_domains`` (``core.design.check_domains``); ``ParamError`` says why not."""
+    try:
+        return check_domains(text)
     except InputError as exc:
         raise ParamError(str(exc)) from None
 

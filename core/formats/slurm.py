@@ -263,6 +263,30 @@ def slurm_tree(plan, naming: NamingScheme | None = None) -> SlurmTree:
 
 
 # --- blocks ------------------------------------------------------------------------------------
+def _two_level_blocks(plan, namer: Namer, rack_nodes: int) -> "SlurmBlocks":
+    """Blocks of a two-level NVLink domain (``core.fabric.domainlevels``): one base block per first-level domain (rack)
+    and ``BlockSizes`` of two levels as NVIDIA's topograph infers them: the first-level domain's nodes and the
+    smallest power-of-two multiple of it that holds the largest NVLink domain (``[9, 144]`` for 16 NVL36 racks)."""
+    resolved = plan.resolved
+    nodes = resolved.nodes
+    count = -(-nodes // rack_nodes)
+    digits = namer.scheme.digits(count)
+    blocks = [(namer.logical("nvl", b, digits),
+               [namer.node(n) for n in range(b * rack_nodes, min(nodes, (b + 1) * rack_nodes))])
+              for b in range(count)]
+    largest = max(1, resolved.nvlink_domain_gpus // resolved.gpus_per_node)
+    aggregate = rack_nodes
+    while aggregate < largest:
+        aggregate *= 2
+    sizes = [rack_nodes] + ([aggregate] if aggregate > rack_nodes else [])
+    basis = (f"one base block per first-level NVLink domain of {resolved.nvlink_level1_gpus} GPUs ({rack_nodes} "
+             f"nodes); the second level joins up to {largest} nodes ({resolved.nvlink_domain_gpus} GPUs) into one "
+             f"NVLink domain, so the aggregated block is {aggregate} nodes, the smallest power-of-two multiple of "
+             f"the base that holds it (NVIDIA topograph's rule); domains of a power-of-two number of racks align "
+             f"with Slurm's aggregated blocks, others may share one with the next domain")
+    return SlurmBlocks(blocks, sizes, basis)
+
+
 @dataclass
 class SlurmBlocks:
     """Blocks of the block plugin: names with their nodes, the ``BlockSizes`` list and what a block is."""
@@ -277,9 +301,10 @@ def slurm_blocks(plan, naming: NamingScheme | None = None) -> SlurmBlocks:
     namer = Namer.of(plan, naming)
     resolved = plan.resolved
     nodes = resolved.nodes
-    per_domain = max(1, resolved.nvlink_domain_gpus // max(1, resolved.gpus_per_node))
-    # the scale-up link's own name (NVLink, Infinity Fabric, UB, ...; the catalog's scaleup_name when it has one)
-    scaleup = getattr(resolved.system, "scaleup_name", "NVLink") or "NVLink"
+    per_domain = max(1, resolved.nvlink_level1_gpus // max(1, resolved.gpus_per_node))
+    if resolved.nvlink_rack_gpus:
+        return _two_level_blocks(plan, namer, per_domain)
+    scaleup = resolved.system.scaleup_name  # the scale-up link's own name (NVLink, Infinity Fabric, UB, ...)
     if per_domain > 1:
         count = -(-nodes // per_domain)
         digits = namer.scheme.digits(count)

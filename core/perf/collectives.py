@@ -118,7 +118,8 @@ from core.perf.algorithms import (NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepC
                                   library_default)
 from core.perf.constants import (CollectiveConstants, ReferencePoint, constants_for, library_label, load_constants,
                                  nccl_version_of, parse_nccl_version)
-from core.perf.placement import Placement, bottleneck_line_gbytes, contention, level_label, links, place
+from core.perf.placement import (Placement, bottleneck_line_gbytes, contention, level_label, links, place,
+                                 spans_level2)
 from core.perf.sizes import format_size, parse_size, size_sweep
 from core.plan import Plan
 
@@ -335,7 +336,7 @@ def sweep(
     # other node -> "uniform" contention. Both assume ideal rank placement and no ECMP
     # hash collisions, so oversubscription mostly shows in all-to-all (MoE) traffic.
     ctx = SweepContext(
-        op=op, sizes=S, placement=p, links=links(plan, c), constants=c,
+        op=op, sizes=S, placement=p, links=links(plan, c, p), constants=c,
         protocols=c.protocols(),
         ring_share=contention(plan, p, "ring"), uniform_share=contention(plan, p, "uniform"),
         tree_share=contention(plan, p, "tree"),
@@ -343,6 +344,12 @@ def sweep(
     )
     if constants is None and plan.design.calibration:  # the design's own calibration corrects the constants
         ctx.notes.append(calibration_label(plan.design))
+    if spans_level2(plan, p):  # core.fabric.domainlevels: the second NVLink level's bandwidth, no NVLS across it
+        ctx.notes.append(_("The ranks of one NVLink domain span {racks} first-level domains of {level1} GPUs: their "
+                           "NVLink traffic crosses the second NVSwitch level at {gbytes} GB/s per GPU per direction; "
+                           "NVLS (NVLink SHARP) across the second level is not modelled (NVIDIA published no figure).")
+                         .format(racks=-(-p.ranks_per_domain * p.stride // r.nvlink_rack_gpus),
+                                 level1=r.nvlink_rack_gpus, gbytes=f"{ctx.links.nvlink_line:,.0f}"))
     if p.level == "global":  # Dragonfly+: say which routing the global links' share assumes
         ctx.notes.append(_("Dragonfly+: traffic between groups crosses the global links under minimal routing, "
                            "at the groups' injection over their global bandwidth ({ratio}:1); Valiant (non-minimal) "
@@ -431,6 +438,12 @@ def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None, nccl
                  _("nvls (NVLink SHARP) needs NVSwitch generation 3 or later (Hopper and newer); {system} has "
                    "no NVSwitch.")).format(system=r.system.id, generation=r.system.nvswitch_generation),
                 _("Use ring or tree, or an H100/H200/B200/GB200-class system."))
+        if spans_level2(plan, p):
+            raise DesignError(
+                _("nvls across the second NVLink level is not modelled: NVIDIA published no NVLink SHARP figure "
+                  "across NVLink domains of two levels; this job's ranks span {racks} first-level domains.").format(
+                    racks=-(-p.ranks_per_domain * p.stride // r.nvlink_rack_gpus)),
+                _("Use at most {gpus} GPUs, or ring or tree.").format(gpus=r.nvlink_rack_gpus))
         if p.ranks_per_domain < 2:
             raise DesignError(_("nvls needs at least 2 ranks of the communicator in one NVLink domain."),
                               _("Use a communicator with neighbouring GPUs (stride 1)."))

@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from core.errors import DesignError, InputError
+from core.fabric.domainlevels import scaleup_of
 from core.i18n import _
 from core import scaleup as mesh
 from core.perf import congestion
@@ -337,14 +338,28 @@ class Links:
     switch domain (``core.perf.mesh``: a mesh communicator of ``d`` ranks gets ``d - 1`` of these)."""
 
 
-def links(plan: Plan, constants: CollectiveConstants | None = None) -> Links:
+def spans_level2(plan: Plan, placement: "Placement | None") -> bool:
+    """Whether ``placement``'s ranks inside one NVLink domain span several first-level domains (racks), so their
+    NVLink traffic crosses the second NVSwitch level (``core.fabric.domainlevels``)."""
+    level1 = plan.resolved.nvlink_rack_gpus
+    return bool(level1) and placement is not None and placement.ranks_per_domain * placement.stride > level1
+
+
+def links(plan: Plan, constants: CollectiveConstants | None = None, placement: "Placement | None" = None) -> Links:
     """Effective bandwidths of ``plan``'s NVLink and NICs, and what the hardware supports (``constants``: default
-    the bundled ones as the design's calibration corrects them)."""
+    the bundled ones as the design's calibration corrects them).
+
+    With ``placement`` whose ranks span first-level domains of a two-level NVLink domain (``spans_level2``), the
+    NVLink figures are the second level's per GPU (``ScaleUp.level2_gbytes_per_gpu``: the bottleneck of a ring
+    that crosses it; conservative for all-to-all, of which only the share leaving the rack crosses) and NVLS is
+    not offered: NVIDIA published no NVLink SHARP figure across the second level, so it is not modelled."""
     c = constants or constants_for(plan)
     r = plan.resolved
     mesh_peer = 0.0
     if r.nvlink_domain_gpus > 1:
         nvl_line = r.nvlink_gbytes_per_gpu_bidir / 2
+        if spans_level2(plan, placement):
+            nvl_line = scaleup_of(r).level2_gbytes_per_gpu
         efficiency = c.nvlink_efficiency(r.nvlink_generation)  # the collective library's scale-up share
         nvl = nvl_line * efficiency
         if r.system.is_mesh:
@@ -354,7 +369,8 @@ def links(plan: Plan, constants: CollectiveConstants | None = None) -> Links:
         nvl_line = nvl = c.pcie.gbytes_per_direction
     fab = c.fabric_constants(r.fabric)
     nic_line = r.nics_per_node * r.planes * r.port_speed_gbps / 8 / r.gpus_per_node
-    nvls = c.nvls_efficiency(r.system.nvswitch_generation) if r.nvlink_domain_gpus > 1 else None
+    nvls = (c.nvls_efficiency(r.system.nvswitch_generation) if r.nvlink_domain_gpus > 1
+            and not spans_level2(plan, placement) else None)
     sharp = c.nccl_sharp_version(r.switch.id) if r.fabric == "infiniband" else None
     return Links(nvl, nvl_line, nic_line * fab.nic_efficiency, nic_line, nvls, sharp, fab.switch_hop_latency_us,
                  r.fabric, c.compute_capability(r.system.architecture), mesh_peer)
@@ -367,7 +383,7 @@ def bottleneck_line_gbytes(plan: Plan, placement: Placement) -> float:
     NIC ports of the emptiest domain serving this communicator
     (``min_ranks_per_domain`` x NIC per GPU: a partly filled last domain has fewer NICs).
     """
-    lk = links(plan)
+    lk = links(plan, placement=placement)
     if placement.domains == 1:
         return lk.nvlink_line
     egress = placement.min_ranks_per_domain * lk.nic_per_gpu_line

@@ -215,9 +215,10 @@ def _watts(resolved: ResolvedDesign, entry_id: str, value: float) -> float:
 
 
 def _nodes_per_domain(resolved: ResolvedDesign) -> int:
-    """Nodes of one scale-up domain rack: the whole domain (NVL72: 18), or one of the whole racks of a
-    system whose own domain spans several (CloudMatrix 384: 4 of 48 nodes, 12 racks)."""
-    per_domain = max(1, resolved.nvlink_domain_gpus // resolved.gpus_per_node)
+    """Nodes of one scale-up domain rack: whole first-level domains (NVL72: 18; NVL36 racks of a two-level
+    domain: 9), or one of the whole racks of a system whose own domain spans several (CloudMatrix 384: 4 of 48
+    nodes, 12 racks)."""
+    per_domain = resolved.nvlink_level1_nodes
     system, per_rack = resolved.system, resolved.nodes_per_rack
     if system.nvlink_domain_gpus // system.gpus_per_node > system.nodes_per_rack and per_domain % per_rack == 0:
         return per_rack

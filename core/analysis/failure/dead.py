@@ -65,6 +65,8 @@ def _dead_of(elements, shape: Shape) -> Dead:
                 dead.chips.setdefault(key[0], set()).update(chips)
         elif tier == "meshlink":
             dead.mesh.setdefault(key[0], set()).add(key[1:])
+        elif tier == "nvlink2":
+            continue  # the second NVLink level: no node or port lost (core.analysis.failure.nvlink2's notes)
         else:
             dead.nics.setdefault(key[0], set()).add(key[1])
     for rack, lost in dead.feeds.items():

@@ -13,6 +13,7 @@ from operator import attrgetter
 
 from core.analysis.failure.power import rack_power_feeds
 from core.fabric.families import require_clos
+from core.fabric.domainlevels import scaleup_of
 from core.fabric.wiring import Wiring
 from core.i18n import _
 from core.plan import Plan
@@ -71,6 +72,9 @@ class Shape:
     """Links from a GPU to each peer of a direct-mesh domain of one node (``core.scaleup``); 0: not a mesh."""
     mesh_size: int = 0
     """GPUs of one node's direct-mesh domain (0: not a mesh)."""
+    level2: tuple[int, ...] = ()
+    """Level-2 NVLink switch units of each NVLink domain, in order, when the domains have two levels
+    (``core.fabric.domainlevels``; the ``nvl_chips`` are then one first-level domain's)."""
 
     @staticmethod
     def of(plan: Plan) -> "Shape":
@@ -81,13 +85,15 @@ class Shape:
         nvl = plan.nvlink_summary() if r.nvlink_domain_gpus > 1 else {"nvswitch_chips": 0, "links_per_gpu": 0}
         return Shape(
             wiring=Wiring.of(plan), nics=r.nics_per_node, gpus_per_node=r.gpus_per_node,
-            nodes_per_domain=max(1, r.nvlink_domain_gpus // r.gpus_per_node), nodes_per_rack=max(1, r.nodes_per_rack),
-            nvl_chips=int(nvl["nvswitch_chips"] or 0), nvl_links=int(nvl["links_per_gpu"] or 0),
+            nodes_per_domain=r.nvlink_level1_nodes, nodes_per_rack=max(1, r.nodes_per_rack),
+            nvl_chips=(r.system.nvswitch_chips_for(r.nvlink_level1_gpus) if r.nvlink_rack_gpus
+                       else int(nvl["nvswitch_chips"] or 0)), nvl_links=int(nvl["links_per_gpu"] or 0),
             feeds=rack_power_feeds(plan)[0],
             scaleup_name=r.system.scaleup_name,
             mesh_per_peer=links_per_peer(int(nvl["links_per_gpu"] or 0), r.system.nvlink_domain_gpus)
             if r.system.is_mesh and 1 < r.nvlink_domain_gpus <= r.gpus_per_node else 0,
             mesh_size=r.nvlink_domain_gpus if r.system.is_mesh else 0,
+            level2=tuple(d.level2_switches for d in scaleup_of(r).domains()) if r.nvlink_rack_gpus else (),
         )
 
     def pis(self) -> list[tuple[int, int]]:

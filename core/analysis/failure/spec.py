@@ -1,7 +1,7 @@
 """The failure-spec language of a failure what-if (``core.analysis.failure``, module docstring there).
 
 Element names (``p0.leaf3``, ``su2-rail4``, ``p1``, ``node5.nic2``, ``rack3``, ``rack3.feedA``,
-``p0.leaf3-spine1#2``, ``node5.nvswitch1``, ``rack3.nvswitch-tray2``) parsed to ``(tier, key)`` and back;
+``p0.leaf3-spine1#2``, ``node5.nvswitch1``, ``rack3.nvswitch-tray2``, ``domain0.l2switch5``) parsed to ``(tier, key)`` and back;
 ``tier:count`` specs resolved to elements in the order that hurts most (``_worst_order``).
 """
 
@@ -16,12 +16,13 @@ from core.fabric.wiring import PLANE_PREFIX, Wiring
 from core.i18n import N_, _
 from core.plan import Plan
 
-TIERS = ("leaf", "spine", "core", "plane", "nic", "rack", "link", "nvswitch", "tray", "feed", "meshlink")
+TIERS = ("leaf", "spine", "core", "plane", "nic", "rack", "link", "nvswitch", "tray", "feed", "meshlink", "nvlink2")
 TIER_ALIASES = {"tor": "leaf", "bundle": "link", "nvlink-switch": "nvswitch", "xgmi": "meshlink", "hccs": "meshlink"}
 TIER_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "plane": N_("plane"), "nic": N_("NIC"),
                "rack": N_("rack"), "link": N_("link bundle"), "nvswitch": N_("NVSwitch chip"),
                "tray": N_("NVLink switch tray"), "feed": N_("rack power feed"),
-               "global": N_("global link bundle"), "meshlink": N_("scale-up mesh link")}
+               "global": N_("global link bundle"), "meshlink": N_("scale-up mesh link"),
+               "nvlink2": N_("level-2 NVLink switch")}
 MAX_FAILURES = 10_000
 """Most elements one what-if fails."""
 
@@ -36,6 +37,8 @@ _TRAY = re.compile(r"^(rack|nvl)(\d+)\.nvswitch-tray(\d+)$")
 _FEED = re.compile(r"^rack(\d+)\.feed([ab])$")
 _MESH = re.compile(r"^node(\d+)\.mesh(\d+)-(\d+)$")
 """A direct-mesh link (all the links between two GPUs of a node): ``node5.mesh3-6``."""
+_LEVEL2 = re.compile(r"^domain(\d+)\.l2switch(\d+)$")
+"""A level-2 NVLink switch unit: its NVLink domain and its index there (``core.fabric.domainlevels``)."""
 
 
 def _switch_name(name: str) -> tuple[str, int, int, int] | None:
@@ -80,6 +83,8 @@ def _element(tier: str, key: tuple, shape: Shape) -> str:
         return f"{Wiring.node_id(key[0])}.mesh{key[1]}-{key[2]}"
     if tier == "tray":
         return f"{shape.domain_name(key[0])}.nvswitch-tray{key[1]}"
+    if tier == "nvlink2":
+        return f"domain{key[0]}.l2switch{key[1]}"
     if tier == "link":
         kind, p, i, a, b, cable = key
         lower, upper = ("leaf", "spine") if kind == "ls" else ("spine", "core")
@@ -174,6 +179,14 @@ def parse_name(text: str, shape: Shape, tier: str | None = None) -> tuple[str, t
         if not shape.trays or t >= shape.trays or d >= shape.domains or m[1] != shape.domain_name(0)[:-1]:
             raise _no_nvswitch(text, shape)
         return "tray", (d, t)
+    m = _LEVEL2.match(name)
+    if m and tier in (None, "nvlink2"):
+        d, k = int(m[1]), int(m[2])
+        if d >= len(shape.level2) or k >= shape.level2[d]:
+            raise InputError(_("unknown level-2 NVLink switch {name}; this design has {count} of them, like "
+                               "{example}").format(name=shown(text), count=sum(shape.level2),
+                                                   example="domain0.l2switch0"))
+        return "nvlink2", (d, k)
     raise _unknown(text, shape)
 
 
@@ -236,6 +249,10 @@ def _worst_order(tier: str, shape: Shape):
         for n in range(shape.nodes):
             for a, b in pairs:
                 yield (n, a, b)
+    elif tier == "nvlink2":  # one domain's units first: its second level thins fastest
+        for d, units in enumerate(shape.level2):
+            for k in range(units):
+                yield (d, k)
 
 
 def _tier_size(tier: str, shape: Shape) -> int:
@@ -254,6 +271,8 @@ def _tier_size(tier: str, shape: Shape) -> int:
         return shape.domains * shape.trays
     if tier == "meshlink":
         return shape.nodes * shape.mesh_gpus * (shape.mesh_gpus - 1) // 2
+    if tier == "nvlink2":
+        return sum(shape.level2)
     return shape.planes if tier == "plane" else shape.nodes * shape.nics
 
 

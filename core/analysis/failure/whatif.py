@@ -9,6 +9,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from core.analysis.failure.connectivity import Analysis, analyse
+from core.analysis.failure.nvlink2 import level2_notes
 from core.analysis.failure.shape import Shape
 from core.analysis.failure.spec import _element, resolve_failures
 from core.errors import DesignError, InputError
@@ -194,6 +195,7 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     if a.gpus_via_pxn:
         notes.append(_pxn_note(a.gpus_via_pxn))
     notes.extend(_scaleup_notes(a, shape))
+    notes.extend(level2_notes(plan, elements))  # the second NVLink level (core.analysis.failure.nvlink2)
     degraded = degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction,
                              a.nvlink_fraction)
     domain = plan.resolved.nvlink_domain_gpus

@@ -1,0 +1,45 @@
+"""What losing level-2 NVLink switches does to a two-level NVLink domain (``core.fabric.domainlevels``), in words.
+
+Model: a first-level domain's level-2 links spread evenly over its domain's level-2 switch units, so losing ``k`` of
+``S`` units leaves every GPU of that domain ``(S - k) / S`` of its level-2 bandwidth toward the other first-level
+domains (traffic inside a rack does not touch the second level); losing all ``S`` splits the domain into its
+first-level domains, which then reach each other over the scale-out network only. Assumed: the NVLink fabric
+manager reroutes over the surviving level-2 switches (NVIDIA published no failure behaviour of the second level).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from core.fabric.domainlevels import scaleup_of
+from core.i18n import _
+from core.plan import Plan
+
+
+def level2_notes(plan: Plan, elements) -> list[str]:
+    """One note per NVLink domain that lost level-2 NVLink switch units among ``elements`` (resolved failure
+    elements ``(tier, key, chosen)``; tier ``nvlink2`` keys are ``(domain, unit)``), with its bandwidth left per GPU
+    [GB/s, one direction]."""
+    lost = Counter(key[0] for tier, key, _chosen in elements if tier == "nvlink2")
+    if not lost:
+        return []
+    up = scaleup_of(plan.resolved)
+    units = {d.index: d for d in up.domains() if d.index in lost}
+    notes = []
+    for index, count in sorted(lost.items()):
+        domain = units[index]
+        left = domain.level2_switches - count
+        if left <= 0:
+            notes.append(_("NVLink domain {domain} lost all {units} level-2 NVLink switches: it splits into its {racks} "
+                           "first-level domains of {level1} GPUs, which reach each other over the scale-out network "
+                           "only.").format(domain=index, units=domain.level2_switches, racks=domain.racks,
+                                           level1=up.level1_gpus))
+            continue
+        share = left / domain.level2_switches
+        notes.append(_("NVLink domain {domain} lost {lost} of its {units} level-2 NVLink switches: its {gpus} GPUs "
+                       "keep {share} of their bandwidth to other racks of the domain, {gbytes} of {healthy} GB/s per "
+                       "GPU per direction (assumed: the fabric manager spreads traffic over the surviving "
+                       "switches).").format(
+            domain=index, lost=count, units=domain.level2_switches, gpus=f"{domain.gpus:,}", share=f"{share:.1%}",
+            gbytes=f"{up.level2_gbytes_per_gpu * share:,.0f}", healthy=f"{up.level2_gbytes_per_gpu:,.0f}"))
+    return notes

@@ -1,0 +1,333 @@
+"""Multi-level NVLink (scale-up) domains: first-level domains joined by a second NVSwitch level, and mixed sizes.
+
+A *first-level* NVLink domain is what one rack's (GB200 NVL72: 72 GPUs; NVL36: 36) or one node's (HGX H100: 8)
+own NVSwitches join. A larger NVLink domain joins several of them through *level-2* NVLink switches: NVIDIA's
+NVLink Switch System (256 H100 GPUs of 32 DGX H100) and the GB200 NVL576 (8 NVL72 or 16 NVL36 racks). The
+second level's numbers, published and assumed, are in ``assets/catalog/scaleup.toml`` (one entry per family of
+systems, with its sources and the reason for each assumption).
+
+Model, per NVLink domain of ``d`` GPUs made of ``r = d / g1`` first-level domains of ``g1`` GPUs:
+
+* each GPU has ``u`` NVLinks to the second level (``Level2.uplinks_per_gpu``), so the domain has ``d * u``
+  level-2 links, ``ceil(g1 * u / links_per_cable)`` cables per first-level domain (each cable carries
+  ``links_per_cable`` NVLinks, an OSFP cage) and ``ceil(d * u / ports)`` level-2 switch units (``ports`` NVLink
+  ports each, all its chips); a domain of one first-level domain has no second level;
+* per-GPU bandwidth, one direction [GB/s]: inside a first-level domain the GPU's NVLink (``l1``); to GPUs of
+  other first-level domains of the same NVLink domain ``min(l1, u x link rate)`` (the *taper* is their ratio);
+* NVLink SHARP (NVLS) across the second level: NVIDIA published in-switch reductions on the NVSwitch chips
+  but no NVLS figure across the NVLink Switch System's second level, so a communicator that spans first-level
+  domains is predicted with the other algorithms only (``core.perf.collectives``) - not modelled, said so.
+
+Domains are laid from node 0: first the sizes ``Design.nvlink_domains`` lists, then domains of the design's
+NVLink domain size (``Design.nvlink_domain_gpus``, default the system's own), the last one partial when the racks
+run out. ``ResolvedDesign.nvlink_domain_gpus`` is the largest of them: the collective and training models place a
+job in the largest domains first, as a scheduler given the blocks would. Everything here is O(number of
+distinct domain sizes) except ``ScaleUp.domains``, which walks the domains.
+
+Units: GB/s (1e9 bytes/s) one direction unless a name says ``bidir``; prices USD; power W.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterator
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.catalog import CATALOG_DIR, System, _Priced, load_catalog, read_toml
+from core.design import ResolvedDesign, first_level_size, nvlink_domain_size
+from core.errors import DesignError
+from core.i18n import N_, _, ngettext
+
+SCALEUP_FILE = CATALOG_DIR / "scaleup.toml"
+
+
+class Level2Switch(_Priced):
+    """A level-2 NVLink switch unit (a 1U NVLink Switch or a switch tray): its NVLink ports, all chips."""
+
+    ports: int = Field(ge=1, description="NVLink ports of the unit, all its chips.")
+    chips: int = Field(ge=1, description="NVSwitch chips in the unit.")
+
+
+class Level2Cable(_Priced):
+    """One level-2 NVLink cable: ``Level2.links_per_cable`` NVLinks, with its modules at both ends."""
+
+
+class Level2(BaseModel):
+    """The second NVLink level of a family of systems (``assets/catalog/scaleup.toml``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    nvswitch_generation: int = Field(ge=1)
+    systems: tuple[str, ...]
+    example: str
+    uplinks_per_gpu: int = Field(ge=1, description="NVLinks per GPU from the first level to the second.")
+    max_domain_gpus: int = Field(ge=1, description="Largest NVLink domain published [GPUs].")
+    links_per_cable: int = Field(ge=1, description="NVLinks one cable (an OSFP cage) carries.")
+    source: str
+    as_of: str
+    notes: str = ""
+    switch: Level2Switch
+    cable: Level2Cable
+
+
+@lru_cache(maxsize=1)
+def level2_table() -> tuple[Level2, ...]:
+    """Every catalogued second NVLink level (``assets/catalog/scaleup.toml``), validated."""
+    return tuple(Level2(**entry) for entry in read_toml(SCALEUP_FILE, N_("catalog file")).get("level2", []))
+
+
+def level2_for(system: System) -> Level2 | None:
+    """The second NVLink level published for ``system`` (by its catalog id), or None."""
+    return next((entry for entry in level2_table() if system.id in entry.systems), None)
+
+
+@dataclass(frozen=True)
+class Domain:
+    """One NVLink domain: its nodes from ``first_node``, its GPUs, first-level domains and second level."""
+
+    index: int
+    first_node: int
+    nodes: int
+    gpus: int
+    racks: int
+    """First-level domains (racks, or nodes for HGX) it joins."""
+    level2_switches: int
+    level2_links: int
+    level2_cables: int
+
+
+@dataclass(frozen=True)
+class ScaleUp:
+    """The NVLink domains of a resolved design (``scaleup_of``)."""
+
+    level1_gpus: int
+    gpus_per_node: int
+    domain_gpus: int
+    """The largest NVLink domain [GPUs] (``ResolvedDesign.nvlink_domain_gpus``)."""
+    runs: tuple[tuple[int, int], ...]
+    """(domain size [GPUs], how many in a row), in node order."""
+    level2: Level2 | None
+    level1_gbytes_per_gpu: float
+    """NVLink per GPU inside a first-level domain, one direction [GB/s]."""
+    link_gbytes: float
+    """One NVLink, one direction [GB/s]."""
+
+    @property
+    def level1_nodes(self) -> int:
+        """Nodes of one first-level domain."""
+        return max(1, self.level1_gpus // self.gpus_per_node)
+
+    @property
+    def two_level(self) -> bool:
+        """Whether any domain joins several first-level domains through a second NVSwitch level."""
+        return any(size > self.level1_gpus for size, _count in self.runs)
+
+    @property
+    def level2_gbytes_per_gpu(self) -> float:
+        """Per-GPU bandwidth to GPUs of other first-level domains of the same NVLink domain, one direction
+        [GB/s]: ``min(first level, uplinks x link rate)``; 0 without a second level."""
+        if not self.two_level or self.level2 is None:
+            return 0.0
+        return min(self.level1_gbytes_per_gpu, self.level2.uplinks_per_gpu * self.link_gbytes)
+
+    @property
+    def taper(self) -> float:
+        """Second-level over first-level bandwidth per GPU (1.0 = non-blocking, 0.5 = 2:1); 1.0 with one level."""
+        return self.level2_gbytes_per_gpu / self.level1_gbytes_per_gpu if self.level2_gbytes_per_gpu else 1.0
+
+    def domain_size(self, gpus: int) -> Domain:
+        """The counts of one domain of ``gpus`` GPUs (``index`` and ``first_node`` 0)."""
+        racks = max(1, -(-gpus // self.level1_gpus))
+        if racks < 2 or self.level2 is None:
+            return Domain(0, 0, gpus // self.gpus_per_node, gpus, racks, 0, 0, 0)
+        u, spec = self.level2.uplinks_per_gpu, self.level2
+        links = gpus * u
+        cables = racks * math.ceil(self.level1_gpus * u / spec.links_per_cable)
+        return Domain(0, 0, gpus // self.gpus_per_node, gpus, racks, math.ceil(links / spec.switch.ports), links,
+                      cables)
+
+    def domains(self) -> Iterator[Domain]:
+        """Every NVLink domain in node order (O(domains))."""
+        index = node = 0
+        for size, count in self.runs:
+            shape = self.domain_size(size)
+            for _k in range(count):
+                yield Domain(index, node, shape.nodes, shape.gpus, shape.racks, shape.level2_switches,
+                             shape.level2_links, shape.level2_cables)
+                index, node = index + 1, node + shape.nodes
+
+    def totals(self) -> dict[str, int]:
+        """``domains``, ``level2_domains`` (domains with a second level), ``level2_switches``, ``level2_chips``,
+        ``level2_links`` and ``level2_cables`` of the whole cluster (O(distinct sizes))."""
+        out = dict.fromkeys(("domains", "level2_domains", "level2_switches", "level2_chips", "level2_links",
+                             "level2_cables"), 0)
+        for size, count in self.runs:
+            shape = self.domain_size(size)
+            out["domains"] += count
+            out["level2_domains"] += count if shape.level2_switches else 0
+            out["level2_switches"] += count * shape.level2_switches
+            out["level2_links"] += count * shape.level2_links
+            out["level2_cables"] += count * shape.level2_cables
+        out["level2_chips"] = out["level2_switches"] * (self.level2.switch.chips if self.level2 else 0)
+        return out
+
+    def domain_of_node(self, node: int) -> int:
+        """The index of the NVLink domain that holds ``node`` (0-based)."""
+        index = first = 0
+        for size, count in self.runs:
+            nodes = max(1, size // self.gpus_per_node)
+            if node < first + nodes * count:
+                return index + (node - first) // nodes
+            index, first = index + count, first + nodes * count
+        return max(0, index - 1)
+
+
+def domain_runs(resolved: ResolvedDesign) -> tuple[tuple[int, int], ...]:
+    """(domain size [GPUs], count) in node order: the listed sizes (``Design.nvlink_domains``), then full domains of
+    the design's NVLink domain size (``Design.nvlink_domain_gpus``, default the system's), then the partial last
+    one (whole first-level domains)."""
+    runs: list[tuple[int, int]] = []
+    for size in resolved.nvlink_domain_sizes:
+        if runs and runs[-1][0] == size:
+            runs[-1] = (size, runs[-1][1] + 1)
+        else:
+            runs.append((size, 1))
+    rest = resolved.gpus - sum(resolved.nvlink_domain_sizes)
+    domain = max(1, min(resolved.nvlink_domain_gpus, nvlink_domain_size(
+        resolved.system, resolved.design.gpus_per_node, resolved.design.nvlink_domain_gpus)))
+    if rest >= domain:
+        runs.append((domain, rest // domain))
+    if rest % domain:
+        runs.append((rest % domain, 1))
+    return tuple(runs)
+
+
+def scaleup_of(resolved: ResolvedDesign) -> ScaleUp:
+    """The NVLink domains of ``resolved``: their sizes, first and second level (``ScaleUp``)."""
+    link = load_catalog().nvlink_generation(resolved.nvlink_generation).link_gbytes_per_direction
+    return ScaleUp(
+        level1_gpus=max(1, resolved.nvlink_level1_gpus), gpus_per_node=resolved.gpus_per_node,
+        domain_gpus=resolved.nvlink_domain_gpus, runs=domain_runs(resolved),
+        level2=level2_for(resolved.system) if resolved.nvlink_rack_gpus else None,
+        level1_gbytes_per_gpu=resolved.nvlink_gbytes_per_gpu_bidir / 2, link_gbytes=link)
+
+
+def check_scaleup(resolved: ResolvedDesign) -> None:
+    """A domain of two NVLink levels can be built: the system has a catalogued second level and the domain is
+    within its published size (``DesignError`` with ways out, else nothing)."""
+    if not resolved.nvlink_rack_gpus:
+        return
+    spec, level1, domain = level2_for(resolved.system), resolved.nvlink_rack_gpus, resolved.nvlink_domain_gpus
+    if spec is None:
+        known = ", ".join(system for entry in level2_table() for system in entry.systems)
+        raise DesignError(
+            _("{system} has no published second NVLink level to join its {level1}-GPU NVLink domains into "
+              "{domain}; the catalog has one for {known}.").format(
+                system=resolved.system.id, level1=level1, domain=domain, known=known),
+            _("Use an NVLink domain of at most {level1} GPUs, or set the first NVLink level to {domain} GPUs "
+              "(one flat domain).").format(level1=level1, domain=domain))
+    if domain > spec.max_domain_gpus:
+        raise DesignError(
+            _("An NVLink domain of {domain} GPUs is larger than the {most} GPUs NVIDIA published for {example}.")
+            .format(domain=domain, most=spec.max_domain_gpus, example=spec.example),
+            _("Use an NVLink domain of at most {most} GPUs.").format(most=spec.max_domain_gpus))
+
+
+def ways_out(design, system: System) -> list[list[tuple[str, dict]]]:
+    """Candidate changes for an NVLink domain that cannot be built (``core.plan.ways_out`` plans each), in two
+    groups, least change first: the nearest domain sizes in whole first-level domains, then the design's NVLink
+    level fields back to the system's (``design``: a ``core.design.Design``)."""
+    requested = design.nvlink_domain_gpus
+    sizes: list[tuple[str, dict]] = []
+    if requested:
+        level1 = first_level_size(system, design.gpus_per_node, requested, design.nvlink_rack_gpus)
+        for gpus in sorted({-(-requested // level1) * level1, requested // level1 * level1} - {0, requested},
+                           reverse=True):
+            sizes.append((ngettext("use an NVLink domain of {gpus} GPUs ({racks} first-level domain)",
+                                   "use an NVLink domain of {gpus} GPUs ({racks} first-level domains)",
+                                   gpus // level1).format(gpus=gpus, racks=gpus // level1),
+                          {"nvlink_domain_gpus": gpus}))
+    fields: list[tuple[str, dict]] = []
+    if design.nvlink_domains is not None:
+        fields.append((_("drop the mixed NVLink domain sizes"), {"nvlink_domains": None}))
+    if requested and design.nvlink_rack_gpus is None:
+        fields.append((_("make the NVLink domain one level of {gpus} GPUs").format(gpus=requested),
+                       {"nvlink_rack_gpus": requested}))
+    if requested or design.nvlink_rack_gpus is not None:
+        fields.append((_("use the system's own NVLink domain"),
+                       {"nvlink_domain_gpus": None, "nvlink_rack_gpus": None, "nvlink_domains": None}))
+    return [sizes, fields]
+
+
+def levels_summary(resolved: ResolvedDesign) -> dict:
+    """The NVLink levels of ``resolved`` for the plan's summary: ``level1_gpus``, ``levels`` (1 or 2),
+    ``level2_gbytes_per_gpu_per_direction`` [GB/s], ``level2_taper`` (1.0 = non-blocking), the largest domain's
+    ``level2_switches`` and the cluster's ``domains``, ``level2_switches_total``, ``level2_chips_total``,
+    ``level2_links_total`` and ``level2_cables_total``, and ``domain_sizes`` (``[[GPUs, count], ...]`` in node
+    order)."""
+    up = scaleup_of(resolved)
+    totals = up.totals()
+    largest = up.domain_size(up.domain_gpus)
+    return {
+        "level1_gpus": up.level1_gpus, "levels": 2 if up.two_level else 1,
+        "level2_gbytes_per_gpu_per_direction": up.level2_gbytes_per_gpu, "level2_taper": round(up.taper, 4),
+        "level2_switches": largest.level2_switches, "domains": totals["domains"],
+        "level2_switches_total": totals["level2_switches"], "level2_chips_total": totals["level2_chips"],
+        "level2_links_total": totals["level2_links"], "level2_cables_total": totals["level2_cables"],
+        "domain_sizes": [list(run) for run in up.runs],
+    }
+
+
+def domain_chips(resolved: ResolvedDesign) -> int:
+    """NVSwitch chips of the largest NVLink domain: ``System.nvswitch_chips_for`` the domain with one level; with
+    two, its first-level domains' chips plus its level-2 switches' chips."""
+    if not resolved.nvlink_rack_gpus:
+        return resolved.system.nvswitch_chips_for(resolved.nvlink_domain_gpus)
+    up = scaleup_of(resolved)
+    largest = up.domain_size(up.domain_gpus)
+    chips = up.level2.switch.chips if up.level2 else 0
+    return largest.racks * resolved.system.nvswitch_chips_for(up.level1_gpus) + largest.level2_switches * chips
+
+
+def level2_bom(resolved: ResolvedDesign, add) -> None:
+    """The second NVLink level's rows of the bill of materials: its switch units and cables, each with its count
+    explained; nothing with one level. ``add(category, entry, quantity, why, item=...)`` is
+    ``core.cost.build_bom``'s row maker."""
+    up = scaleup_of(resolved) if resolved.nvlink_rack_gpus else None
+    if up is None or up.level2 is None or not up.two_level:
+        return
+    spec, totals = up.level2, up.totals()
+    per_gpu = spec.uplinks_per_gpu
+    add("switch", spec.switch, totals["level2_switches"], _(
+        "{domains} NVLink domains of two levels: {links} level-2 NVLinks ({per_gpu} per GPU) / {ports} ports per "
+        "unit, rounded up per domain").format(
+            domains=f"{totals['level2_domains']:,}", links=f"{totals['level2_links']:,}", per_gpu=per_gpu,
+            ports=spec.switch.ports),
+        item=_("{name} (NVLink level 2)").format(name=spec.switch.name))
+    add("cable", spec.cable, totals["level2_cables"], _(
+        "{per_gpu} NVLinks per GPU x {level1} GPUs per first-level domain / {per_cable} NVLinks per cable, rounded "
+        "up, for each first-level domain of a two-level NVLink domain").format(
+            per_gpu=per_gpu, level1=up.level1_gpus, per_cable=spec.links_per_cable),
+        item=_("{name} (NVLink level 2)").format(name=spec.cable.name))
+
+
+def level2_switch_ids(resolved: ResolvedDesign) -> Iterator[tuple[str, int, int]]:
+    """``(device id, domain, unit)`` of every level-2 NVLink switch unit, in domain order: ``nvl<d>.l2sw<k>``
+    (the one naming rule of the second level; the failure specs name the same unit ``domain<d>.l2switch<k>``)."""
+    if not resolved.nvlink_rack_gpus:
+        return
+    for domain in scaleup_of(resolved).domains():
+        for k in range(domain.level2_switches):
+            yield f"nvl{domain.index}.l2sw{k}", domain.index, k
+
+
+def assumption_lines(resolved: ResolvedDesign) -> list[str]:
+    """What the second NVLink level of ``resolved`` assumes, in words of the request's language (its catalog
+    entry's notes, ``assets/catalog/scaleup.toml``); empty with one level."""
+    spec = level2_for(resolved.system) if resolved.nvlink_rack_gpus else None
+    if spec is None:
+        return []
+    return [_("Second NVLink level: {notes} Sources in assets/catalog/scaleup.toml.").format(notes=_(spec.notes))]
