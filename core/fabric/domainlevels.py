@@ -207,7 +207,10 @@ def domain_runs(resolved: ResolvedDesign) -> tuple[tuple[int, int], ...]:
 
 def scaleup_of(resolved: ResolvedDesign) -> ScaleUp:
     """The NVLink domains of ``resolved``: their sizes, first and second level (``ScaleUp``)."""
-    link = load_catalog().nvlink_generation(resolved.nvlink_generation).link_gbytes_per_direction
+    if resolved.nvlink_generation:
+        link = load_catalog().nvlink_generation(resolved.nvlink_generation).link_gbytes_per_direction
+    else:  # not NVLink (xGMI, HCCS, UB): the system's own links [GB/s, one direction]
+        link = resolved.nvlink_gbytes_per_gpu_bidir / 2 / max(1, resolved.system.nvlink_links_per_gpu)
     return ScaleUp(
         level1_gpus=max(1, resolved.nvlink_level1_gpus), gpus_per_node=resolved.gpus_per_node,
         domain_gpus=resolved.nvlink_domain_gpus, runs=domain_runs(resolved),
