@@ -21,7 +21,7 @@ import importlib
 from types import ModuleType
 
 CLOS = "clos"
-FAMILIES = {"dragonfly": "core.fabric.dragonfly"}
+FAMILIES = {"dragonfly": "core.fabric.dragonfly", "torus": "core.fabric.torus"}
 """Family id -> module."""
 
 

@@ -87,6 +87,7 @@ from core.design import (
     Surface,
     check_calibration,
     check_name,
+    check_dims,
     check_stages,
     check_override,
     describe_validation_error,
@@ -552,6 +553,8 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         "text": lambda: (_parse_text, lambda: _("text of at most {limit} characters").format(limit=MAX_NAME_CHARS)),
         "stages": lambda: (_parse_stages, lambda: _("rising node counts separated by commas, such as {example}").format(
             example="128,256")),
+        "dims": lambda: (_parse_dims, lambda: _("1 to 3 torus dimensions such as {example}").format(
+            example="16x16x16")),
         "calibration": lambda: (_parse_calibration, lambda: _("net=FACTOR,nvlink=FACTOR,lat=MICROSECONDS and "
                                                              "optionally name=TEXT, e.g. {example}").format(
             example="net=0.92,nvlink=1,lat=3.5,name=Pod A")),
@@ -602,6 +605,14 @@ def _parse_stages(text: str) -> str | None:
     """The ``stg`` value: ``Design.stages`` (``core.design.check_stages``); ``ParamError`` says why not."""
     try:
         return check_stages(text)
+    except InputError as exc:
+        raise ParamError(str(exc)) from None
+
+
+def _parse_dims(text: str) -> str | None:
+    """The ``tdim`` value: ``Design.torus_dims`` (``core.design.check_dims``); ``ParamError`` says why not."""
+    try:
+        return check_dims(text)
     except InputError as exc:
         raise ParamError(str(exc)) from None
 
