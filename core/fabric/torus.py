@@ -468,13 +468,19 @@ class TorusWiring:
     # links ------------------------------------------------------------------------------------------------
     def links(self, plane: int = 0, island: int = 0) -> Iterator[Link]:
         """Every cable: neighbour pair by pair (``pair_arrays``), lane by lane; the + end's port is its + slot."""
-        new = tuple.__new__
+        new, speed, lanes = tuple.__new__, self.port_gbps, range(self.width)
+        plus = [[self.port(i, 1, lane) for lane in lanes] for i in range(len(self.dims))]
+        minus = [[self.port(i, -1, lane) for lane in lanes] for i in range(len(self.dims))]
         for i, a, b in zip(*(x.tolist() for x in self.pair_arrays())):
-            for lane in range(self.width):
-                first, second = (a, b) if a < b else (b, a)
-                pa, pb = (self.port(i, 1, lane), self.port(i, -1, lane))
-                ports = (pa, pb) if a < b else (pb, pa)
-                yield new(Link, ("torus", f"node{first}", ports[0], f"node{second}", ports[1], self.port_gbps))
+            up, down = plus[i], minus[i]
+            if a < b:
+                first, second = f"node{a}", f"node{b}"
+                for lane in lanes:
+                    yield new(Link, ("torus", first, up[lane], second, down[lane], speed))
+            else:
+                first, second = f"node{b}", f"node{a}"
+                for lane in lanes:
+                    yield new(Link, ("torus", first, down[lane], second, up[lane], speed))
 
     def bundles(self, plane: int = 0, island: int = 0) -> Iterator[Bundle]:
         """One bundle of ``width`` links per neighbour pair (``pair_arrays`` order)."""
