@@ -309,3 +309,97 @@ def test_wiring_of_a_plan_is_memoised_and_hashable():
     fabric = size_fabric(resolved)
     assert wiring_of(fabric, 64, 8) is wiring_of(fabric, 64, 8)
     assert hash(wiring_of(fabric, 64, 8))
+
+
+# ---------------------------------------------------------------------------------------------- failure
+def _torus_plan(dims: str = "4x4x4"):
+    return plan(Design(gpu="H100", nodes=math.prod(int(k) for k in dims.split("x")), topology="torus",
+                       torus_dims=dims))
+
+
+def test_what_if_lost_links_across_the_cut_lower_the_bisection_one_by_one():
+    from core.analysis.failure import what_if
+
+    p = _torus_plan()
+    healthy = p.bandwidth.bisection_tbits_one_direction
+    for count in (1, 4, 16):
+        result = what_if(p, [f"link:{count}"])
+        assert result.nodes_disconnected == 0
+        assert result.bisection_tbits_one_direction == pytest.approx(healthy * (32 - count) / 32)
+        assert result.busbw_gbytes < result.healthy_busbw_gbytes
+
+
+def test_what_if_cut_off_nodes_match_networkx_components():
+    """Every link of node 0 lost: node 0 alone is cut off; its six bundles named, either order."""
+    from core.analysis.failure import what_if
+
+    p = _torus_plan()
+    wiring = wiring_of(p.fabric, 64, 8)
+    bundles = [f"node{int(b)}-node{int(a)}" for _d, a, b in zip(*wiring.pair_arrays()) if 0 in (a, b)]
+    assert len(bundles) == 6
+    result = what_if(p, bundles)
+    assert result.nodes_disconnected == 1 and result.gpus_disconnected == 8
+    graph = _graph(wiring)
+    graph.remove_node("node0")
+    assert nx.is_connected(graph)
+
+
+def test_what_if_a_lost_nic_takes_its_link_and_a_lost_node_breaks_every_ring():
+    from core.analysis.failure import what_if
+
+    p = _torus_plan()
+    nic = what_if(p, ["node5.nic0"])
+    assert nic.gpus_degraded == 2 * 8 and nic.nodes_disconnected == 0
+    node = what_if(p, ["node5"])
+    assert node.nodes_disconnected == 1
+    assert node.busbw_gbytes == pytest.approx(node.healthy_busbw_gbytes / 2)
+
+
+@pytest.mark.parametrize("spec", ["leaf:1", "node0-node9", "node99", "link:999", "node0.nic8"])
+def test_what_if_unknown_elements_are_input_errors(spec):
+    from core.analysis.failure import what_if
+
+    with pytest.raises(InputError):
+        what_if(_torus_plan(), [spec])
+
+
+def test_graphml_export_is_isomorphic_to_the_wiring():
+    """The GraphML export reads back as the index's graph (every node, every neighbour bundle)."""
+    import io
+
+    from core.formats.exports import export_text
+
+    p = _torus_plan("4x3x2")
+    exported = nx.read_graphml(io.StringIO(export_text(p, "graphml")))
+    wiring = wiring_of(p.fabric, 24, 8)
+    assert nx.is_isomorphic(nx.Graph(exported), _graph(wiring))
+    assert nx.is_isomorphic(nx.Graph(exported), _reference((4, 3, 2)))
+
+
+def test_slurm_tree_is_layers_under_one_switch():
+    from core.formats.exports import export_text
+
+    text = export_text(_torus_plan("4x4x4"), "slurm")
+    lines = [line for line in text.splitlines() if line.startswith("SwitchName=")]
+    assert len(lines) == 5 and lines[-1].endswith("Switches=group[001-004]")
+
+
+def test_planes_are_refused_with_a_way_out_that_builds():
+    design = Design(gpu="H100", nodes=64, topology="torus", torus_dims="4x4x4", planes=2, nic="CX7-2P")
+    with pytest.raises(DesignError) as err:
+        plan(design)
+    assert err.value.fixes
+    for _phrase, changes in err.value.fixes:
+        plan(Design(**{**design.model_dump(exclude_defaults=True), **changes}))
+
+
+def test_diagram_draws_a_grid_with_wrap_arcs_within_budget():
+    from core.figures.topology import DRAW_BUDGET, count_drawn_elements, topology_figure
+
+    for dims in ("4x4", "4x4x4", "32x32x16"):
+        fig = topology_figure(_torus_plan(dims) if dims != "32x32x16" else plan(
+            Design(gpu="H100", nodes=16384, topology="torus", torus_dims=dims)))
+        names = [trace.name for trace in fig.data]
+        assert any("wraparound" in (name or "") for name in names) == (dims != "32x32x16")  # drawn whole or not
+        assert count_drawn_elements(fig) <= DRAW_BUDGET
+        assert ("Showing" in fig.layout.title.text) == (dims == "32x32x16")

@@ -13,8 +13,8 @@ Terms:
   are the ``N = k_1 ... k_n`` vertices; node ``v`` has coordinates ``(c_1 .. c_n)``, ``0 <= c_i < k_i``.
 * **ring** of dimension ``i``: the ``k_i`` nodes that differ only in ``c_i``, each joined to ``c_i +- 1 mod k_i``.
   A dimension of 2 joins its two nodes once (one neighbour, not two).
-* **width** ``w``: parallel links between two neighbours, each a NIC port at each end: the node's NIC ports
-  (NICs x planes) shared evenly over its ``ports_per_vertex(dims)`` neighbours (``floor``; the rest unused).
+* **width** ``w``: parallel links between two neighbours, each a NIC port at each end: the node's NICs (one
+  port each: one plane) shared evenly over its ``ports_per_vertex(dims)`` neighbours (``floor``; the rest unused).
   Every link runs at the port speed, per direction.
 * **folded order**: node ``v`` sits at rack position ``v``, and along every dimension the ring's positions are
   racked ``0, k-1, 1, k-2, 2, ...`` (``position_of_slot``): every link spans at most two places of its
@@ -159,6 +159,18 @@ def ocs_plan(dims: tuple[int, ...], cube: int, width: int) -> Ocs:
     return Ocs(cube, cubes, optical, dims_n * cube ** (dims_n - 1) * width * per_position, 2 * optical)
 
 
+def allreduce_phases(dims: tuple[int, ...], width: int, link_gbps: float, size_bytes: float,
+                     latency_s: float = 0.0) -> tuple[float, ...]:
+    """``allreduce_seconds`` per dimension (its reduce-scatter and all-gather) [s]."""
+    phases, share = [], float(size_bytes)
+    for k in dims:
+        ways = 2 if k > 2 else 1
+        step_bytes = share * (k - 1) / k
+        phases.append(2 * (step_bytes * 8 / (ways * width * link_gbps * 1e9) + (k - 1) * latency_s))
+        share /= k
+    return tuple(phases)
+
+
 def allreduce_seconds(dims: tuple[int, ...], width: int, link_gbps: float, size_bytes: float,
                       latency_s: float = 0.0) -> float:
     """All-reduce of ``size_bytes`` per vertex as NCCL-like rings, one dimension at a time [s].
@@ -167,13 +179,7 @@ def allreduce_seconds(dims: tuple[int, ...], width: int, link_gbps: float, size_
     vertex holds, ... then all-gather back in reverse. Each ring runs both ways (half the data each), at the
     dimension's ``w x link_gbps`` per direction [Gb/s] (one neighbour of a dimension of 2: one way).
     Bytes each vertex sends: ``2 S (1 - 1/N)`` in all, as one flat ring; ``latency_s`` per ring step."""
-    seconds, share = 0.0, float(size_bytes)
-    for k in dims:
-        ways = 2 if k > 2 else 1
-        step_bytes = share * (k - 1) / k
-        seconds += 2 * (step_bytes * 8 / (ways * width * link_gbps * 1e9) + (k - 1) * latency_s)
-        share /= k
-    return seconds
+    return sum(allreduce_phases(dims, width, link_gbps, size_bytes, latency_s))
 
 
 def alltoall_seconds(dims: tuple[int, ...], width: int, link_gbps: float, size_bytes: float) -> float:
@@ -254,8 +260,9 @@ def balanced(nodes: int, n: int) -> tuple[int, ...]:
 
 
 def width_of(resolved: ResolvedDesign, dims: tuple[int, ...]) -> int:
-    """Links between two neighbours: the node's NIC ports (NICs x planes) over its neighbours, rounded down."""
-    return resolved.nics_per_node * resolved.planes // ports_per_vertex(dims)
+    """Links between two neighbours: the node's NICs (one port each, one plane) over its neighbours, rounded
+    down."""
+    return resolved.nics_per_node // ports_per_vertex(dims)
 
 
 def size(resolved: ResolvedDesign) -> FabricPlan:
@@ -285,7 +292,7 @@ def size(resolved: ResolvedDesign) -> FabricPlan:
                      "{switches} optical circuit switches ({ports} ports each).").format(
             cubes=f"{ocs.cubes:,}", cube=cube, n=len(dims), optical=f"{ocs.optical_links:,}",
             switches=f"{ocs.switches:,}", ports=OCS_PORTS))
-    unused = resolved.nics_per_node * resolved.planes - width * ports_per_vertex(dims)
+    unused = resolved.nics_per_node - width * ports_per_vertex(dims)
     if unused:
         why.append(_("{unused} NIC port(s) of each node stay unused (not a multiple of its {ports} "
                      "neighbours).").format(unused=unused, ports=ports_per_vertex(dims)))
@@ -311,6 +318,9 @@ def _check(resolved: ResolvedDesign, dims: tuple[int, ...]) -> None:
     if resolved.islands > 1:
         raise DesignError(_("a torus is built with every NIC in every plane, not per-rail planes."),
                           _("Give every NIC a port in every plane."))
+    if resolved.planes > 1:
+        raise DesignError(_("a torus takes one port of each NIC (one plane), not {planes} planes.").format(
+            planes=resolved.planes), _("Use one plane."))
     if resolved.grow_to:
         raise DesignError(_("growth targets are not planned for a torus yet (a larger torus rewires every ring)."),
                           _("Drop the growth target."))
@@ -324,7 +334,7 @@ def _check(resolved: ResolvedDesign, dims: tuple[int, ...]) -> None:
             dims=_dims_text(dims), vertices=f"{vertices(dims):,}", nodes=f"{nodes:,}"),
             _("Use dimensions whose product is {nodes}, or plan {vertices} nodes.").format(
                 nodes=f"{nodes:,}", vertices=f"{vertices(dims):,}"))
-    ports = resolved.nics_per_node * resolved.planes
+    ports = resolved.nics_per_node
     if ports < ports_per_vertex(dims):
         raise DesignError(_("a node of a {n}-dimensional torus has {needed} neighbours but {ports} NIC port(s).")
                           .format(n=len(dims), needed=ports_per_vertex(dims), ports=ports),
