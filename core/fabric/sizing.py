@@ -147,6 +147,8 @@ class FabricPlan(BaseModel):
     """Torus: parallel links between two neighbouring nodes (NIC ports per neighbour)."""
     torus_cube: int = 0
     """Torus: edge of the cubes joined by optical circuit switches (0: no OCS)."""
+    torus_links: int = 0
+    """Torus: links in all, node to node (its ``node_leaf_links`` are 0: no leaf)."""
 
     @property
     def partial_last_pod(self) -> bool:

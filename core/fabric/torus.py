@@ -302,9 +302,9 @@ def size(resolved: ResolvedDesign) -> FabricPlan:
         leaves_per_group=0, group_count=1, groups_per_pod=1, pod_count=1, leaf_count=0, leaf_uplinks=0,
         spines_per_pod=0, spine_count=0, links_per_leaf_spine_pair=0, spine_uplinks=0, core_groups=0,
         cores_per_group=0, core_count=0, links_per_spine_core_pair=0, partial_pod_spine_uplinks=0,
-        node_leaf_links=resolved.nodes * width * ports_per_vertex(dims), leaf_spine_links=0, spine_core_links=0,
+        node_leaf_links=0, leaf_spine_links=0, spine_core_links=0,
         switch_groups=(), explanation=tuple(why), family=FAMILY, torus_dims=dims, torus_width=width,
-        torus_cube=cube, max_nodes_without_recabling=resolved.nodes, **_speeds(resolved))
+        torus_cube=cube, torus_links=links, max_nodes_without_recabling=resolved.nodes, **_speeds(resolved))
 
 
 def _dims_text(dims: tuple[int, ...]) -> str:
@@ -512,6 +512,12 @@ def wiring(fabric: FabricPlan, nodes: int, nics: int) -> TorusWiring:
 
 
 # ---------------------------------------------------------------------------------- bandwidth, hops, summary
+def capacities_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> dict[str, float]:
+    """``core.fabric.bandwidth.tier_capacities_gbits`` of a torus: the injection, every node's used NIC ports
+    (two per link) at the port speed, one direction [Gb/s]; no tier above."""
+    return {"injection": 2 * fabric.torus_links * fabric.port_speed_gbps}
+
+
 def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan, injection_gbits: float,
                     leaf_up_gbits: float) -> float:
     """Bisection bandwidth, one direction [Gb/s]: ``bisection_links x width`` links at the port speed."""
