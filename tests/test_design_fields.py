@@ -120,6 +120,8 @@ def designs(draw) -> Design:
                                                   max_size=80).map(lambda t: " ".join(t.split()) or None))),
         "stages": draw(st.one_of(st.none(), st.lists(st.integers(1, 10**6), min_size=1, max_size=4, unique=True).map(
             lambda counts: ",".join(str(c) for c in sorted(counts))))),
+        "torus_dims": draw(st.one_of(st.none(), st.lists(st.integers(1, 64), min_size=1, max_size=3).map(
+            lambda dims: "x".join(map(str, dims))))),
         "calibration": draw(st.one_of(st.none(), st.builds(
             lambda net, nvl, lat, name: f"net={net},nvlink={nvl},lat={lat}" + (f",name={name}" if name else ""),
             st.sampled_from([0.2, 0.85, 1, 2]), st.sampled_from([0.5, 1.25]), st.sampled_from([-20, 0, 4318.5]),

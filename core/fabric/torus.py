@@ -374,7 +374,7 @@ class TorusWiring:
 
     def prefix(self, plane: int = 0, island: int = 0) -> str:
         """Switch id prefix (``Wiring.prefix``; a torus has no switch, so nothing carries it)."""
-        return f"p{plane}."
+        return Wiring.prefix(self, plane, island)
 
     def plane_islands(self) -> list[tuple[int, int]]:
         """One plane, one island: the planes' ports are the links' width."""
@@ -481,23 +481,25 @@ class TorusWiring:
         new, speed, lanes = tuple.__new__, self.port_gbps, range(self.width)
         plus = [[self.port(i, 1, lane) for lane in lanes] for i in range(len(self.dims))]
         minus = [[self.port(i, -1, lane) for lane in lanes] for i in range(len(self.dims))]
+        names = [self.node_id(n) for n in range(self.nodes)]
         for i, a, b in zip(*(x.tolist() for x in self.pair_arrays())):
             up, down = plus[i], minus[i]
             if a < b:
-                first, second = f"node{a}", f"node{b}"
+                first, second = names[a], names[b]
                 for lane in lanes:
                     yield new(Link, ("torus", first, up[lane], second, down[lane], speed))
             else:
-                first, second = f"node{b}", f"node{a}"
+                first, second = names[b], names[a]
                 for lane in lanes:
                     yield new(Link, ("torus", first, down[lane], second, up[lane], speed))
 
     def bundles(self, plane: int = 0, island: int = 0) -> Iterator[Bundle]:
         """One bundle of ``width`` links per neighbour pair (``pair_arrays`` order)."""
         _dims, a, b = self.pair_arrays()
+        node = self.node_id
         for x, y in zip(a.tolist(), b.tolist()):
             first, second = (x, y) if x < y else (y, x)
-            yield Bundle("torus", f"node{first}", f"node{second}", self.width, self.port_gbps)
+            yield Bundle("torus", node(first), node(second), self.width, self.port_gbps)
 
     def bundle_arrays(self, kind: str) -> tuple[str, np.ndarray, str, np.ndarray, np.ndarray]:
         """``Wiring.bundle_arrays`` of class ``torus``: node to node, ``width`` links each."""

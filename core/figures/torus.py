@@ -106,7 +106,7 @@ def torus_figure(plan, height: int = 560):
         xs.append(x)
         ys.append(y)
         hovers.append(_("{node}: coordinates ({coords})").format(
-            node=f"node{order[c]}", coords=", ".join(str(v) for v in c[:len(dims)])))
+            node=wiring.node_id(order[c]), coords=", ".join(str(v) for v in c[:len(dims)])))
     fig.add_trace(scatter(x=xs, y=ys, mode="markers", hovertext=hovers, hoverinfo="text", name=_("Servers"),
                           marker=dict(size=11 if len(xs) <= 256 else 7, color=TIER_COLOURS["server"],
                                       symbol="square", line=dict(width=1, color="white"))))

@@ -31,18 +31,16 @@ from collections import Counter
 import networkx as nx
 import numpy as np
 
+from core.analysis.failure.spec import _NIC
 from core.analysis.failure.whatif import BUSBW_BYTES, FailureResult, _nothing_failed
 from core.errors import InputError, shown
 from core.fabric import torus
-from core.fabric.wiring import wiring_of
+from core.fabric.wiring import Wiring, wiring_of
 from core.i18n import _
 
 MAX_NODES = 4096
 """Most nodes the graph what-if of a torus measures (max-flow on the node graph)."""
 TIERS = ("node", "nic", "link")
-_NODE = re.compile(r"^node(\d+)$")
-_NIC = re.compile(r"^node(\d+)\.nic(\d+)$")
-_BUNDLE = re.compile(r"^node(\d+)-node(\d+)(?:#(\d+))?$")
 
 
 class _Torus:
@@ -106,19 +104,19 @@ def _counted(t: _Torus, tier: str, count: int, spec: str) -> list[tuple[str, tup
 
 def _named(t: _Torus, spec: str, nodes: int) -> list[tuple[str, tuple, bool]]:
     """One named element (``node5``, ``node5.nic2``, ``node5-node6``, ``node5-node6#1``)."""
-    found = _NODE.match(spec)
-    if found and int(found[1]) < nodes:
-        return [("node", (int(found[1]),), False)]
+    node = Wiring.parse_node(spec)
+    if node is not None and node < nodes:
+        return [("node", (node,), False)]
     found = _NIC.match(spec)
     if found and int(found[1]) < nodes and int(found[2]) < t.nics:
         return [("nic", (int(found[1]), int(found[2])), False)]
-    found = _BUNDLE.match(spec)
-    if found:
-        bundle = t.bundle(int(found[1]), int(found[2]))
-        lane = found[3]
-        if bundle is not None and (lane is None or int(lane) < t.width):
-            lanes = range(t.width) if lane is None else [int(lane)]
-            return [("link", (bundle, x), False) for x in lanes]
+    ends, _hash, lane = spec.partition("#")
+    first, _dash, second = ends.partition("-")
+    x, y = Wiring.parse_node(first), Wiring.parse_node(second)
+    bundle = t.bundle(x, y) if x is not None and y is not None else None
+    if bundle is not None and (not _hash or lane.isdigit() and int(lane) < t.width):
+        lanes = [int(lane)] if _hash else range(t.width)
+        return [("link", (bundle, k), False) for k in lanes]
     raise InputError(_("{spec} is not an element of this torus: name node5, node5.nic2 or node5-node6 (neighbours), "
                        "or count link:N, node:N or nic:N").format(spec=shown(spec)))
 
@@ -204,13 +202,14 @@ def what_if_torus(plan, failures, job=None) -> FailureResult:
 
 def _element(t: _Torus, tier: str, key: tuple) -> str:
     """The name of a failed element."""
+    node = Wiring.node_id
     if tier == "node":
-        return f"node{key[0]}"
+        return node(key[0])
     if tier == "nic":
-        return f"node{key[0]}.nic{key[1]}"
+        return f"{node(key[0])}.nic{key[1]}"
     bundle, lane = key
     x, y = sorted((int(t.a[bundle]), int(t.b[bundle])))
-    return f"node{x}-node{y}" + (f"#{lane}" if t.width > 1 else "")
+    return f"{node(x)}-{node(y)}" + (f"#{lane}" if t.width > 1 else "")
 
 
 def _busbws(t: _Torus, live: np.ndarray, lost_nodes: set[int], connected: int) -> tuple[float | None, float]:
