@@ -1,9 +1,11 @@
 """The diagram of a torus (``core.fabric.torus``): a 2D torus as a grid with its wraparound links as arcs, a 3D
-torus as its layers stacked (each layer a 2D grid, the third dimension's links vertical between them).
+torus as its layers side by side (each layer a 2D grid of dimensions 1 and 2 with its own wraparound arcs; the
+third dimension's links drawn for the top row of each layer, as arcs over the layers, the last layer's back to the
+first as the highest arc).
 
 Drawn from the wiring's coordinates (``TorusWiring.coords``), not its graph: at most ``MAX_SIDE`` positions of
-each of the first two dimensions and ``MAX_LAYERS`` layers are drawn, the title says so when the torus is
-larger (the drawing stays within ``core.figures.topology.DRAW_BUDGET`` at any size).
+each of the first two dimensions (``MAX_SIDE_3D`` in 3D) and ``MAX_LAYERS`` layers are drawn, the title says so
+when the torus is larger (the drawing stays within ``core.figures.topology.DRAW_BUDGET`` at any size).
 """
 
 from __future__ import annotations
@@ -21,19 +23,16 @@ MAX_SIDE_3D = 8
 MAX_LAYERS = 4
 """Most layers of dimension 3 drawn."""
 DIMENSION_COLOURS = ("#2e86c1", "#117a65", "#7d3c98")
-DIMENSION_NAMES = (N_("dimension 1 (x)"), N_("dimension 2 (y)"), N_("dimension 3 (z)"))
-LAYER_GAP = 1.6
-"""Vertical room between two stacked layers [grid steps]."""
-SKEW = 0.45
-"""Horizontal shift per row of a layer (the oblique view of a stacked layer) [grid steps]."""
-SQUASH = 0.5
-"""Vertical scale of a layer's rows (seen at an angle)."""
+DIMENSION_NAMES = (N_("dimension 1 (x)"), N_("dimension 2 (y)"), N_("dimension 3 (z), top rows"))
+LAYER_GAP = 2.0
+"""Room between two layers side by side [grid steps]."""
 
 
-def _point(c: tuple[int, int, int], rows: int) -> tuple[float, float]:
-    """Drawing position of torus coordinates ``(x, y, z)``: layer ``z`` stacked above layer ``z - 1``."""
+def _point(c: tuple[int, int, int], columns: int) -> tuple[float, float]:
+    """Drawing position of torus coordinates ``(x, y, z)``: layer ``z`` to the right of layer ``z - 1``, row
+    ``y`` downwards (``columns``: positions of dimension 1 drawn)."""
     x, y, z = c
-    return x + SKEW * y, SQUASH * y + z * (SQUASH * (rows - 1) + LAYER_GAP)
+    return x + z * (columns - 1 + LAYER_GAP), -y
 
 
 def _arc(a: tuple[float, float], b: tuple[float, float], bulge: tuple[float, float], steps: int = 7):
@@ -48,7 +47,6 @@ def _segments(dims: tuple[int, ...], shown: tuple[int, int, int]) -> dict[tuple[
     """Links among the drawn positions by (dimension, wraparound): x and y lists with ``None`` between links."""
     kx, ky, kz = (list(dims) + [1, 1])[:3]
     sx, sy, sz = shown
-    rows = sy
     out: dict[tuple[int, bool], tuple[list, list]] = {}
 
     def add(key, xs, ys):
@@ -56,26 +54,31 @@ def _segments(dims: tuple[int, ...], shown: tuple[int, int, int]) -> dict[tuple[
         got[0].extend(xs + [None])
         got[1].extend(ys + [None])
 
+    def link(dim: int, here: tuple, there: tuple, wrap: bool) -> None:
+        a, b = _point(here, sx), _point(there, sx)
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        if dim == 2:  # over the layers: higher for the wraparound
+            add((dim, wrap), *_arc(a, b, (mid[0], 1.2 + (0.9 if wrap else 0.0) + 0.15 * here[0])))
+        elif wrap:  # beside the grid: a row's arc above it, a column's to its right
+            add((dim, wrap), *_arc(a, b, (mid[0], mid[1] + 0.45) if dim == 0 else (mid[0] + 0.7, mid[1])))
+        else:
+            add((dim, wrap), [a[0], b[0]], [a[1], b[1]])
+
     for z in range(sz):
         for y in range(sy):
             for x in range(sx):
-                here = _point((x, y, z), rows)
+                here = (x, y, z)
                 for dim, (k, s) in enumerate(((kx, sx), (ky, sy), (kz, sz))):
-                    c = (x, y, z)[dim]
+                    if dim == 2 and y:  # the third dimension for the top row only
+                        continue
+                    c = here[dim]
+                    there = list(here)
                     if c + 1 < min(k, s):  # the next position, drawn
-                        nxt = [x, y, z]
-                        nxt[dim] += 1
-                        there = _point(tuple(nxt), rows)
-                        add((dim, False), [here[0], there[0]], [here[1], there[1]])
-                    elif c == k - 1 and k > 2 and s == k:  # the wraparound back to position 0, as an arc
-                        first = [x, y, z]
-                        first[dim] = 0
-                        start = _point(tuple(first), rows)
-                        mid = ((here[0] + start[0]) / 2, (here[1] + start[1]) / 2)
-                        bulge = (mid[0], mid[1] + 0.35) if dim == 0 else \
-                            (mid[0] + 0.8, mid[1]) if dim == 1 else (mid[0] - 1.2, mid[1])
-                        xs, ys = _arc(here, start, bulge)
-                        add((dim, True), xs, ys)
+                        there[dim] += 1
+                        link(dim, here, tuple(there), False)
+                    elif c == k - 1 and k > 2 and s == k:  # the wraparound back to position 0
+                        there[dim] = 0
+                        link(dim, here, tuple(there), True)
     return out
 
 
@@ -102,7 +105,7 @@ def torus_figure(plan, height: int = 560):
         if c[0] < shown[0] and c[1] < shown[1] and c[2] < shown[2]:
             order[c] = n
     for c in sorted(order, key=lambda c: (c[2], c[1], c[0])):
-        x, y = _point(c, shown[1])
+        x, y = _point(c, shown[0])
         xs.append(x)
         ys.append(y)
         hovers.append(_("{node}: coordinates ({coords})").format(
@@ -125,6 +128,6 @@ def torus_figure(plan, height: int = 560):
     fig.update_layout(
         showlegend=True,
         legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top", font=dict(size=12)),
-        xaxis=dict(visible=False, scaleanchor="y", scaleratio=1), yaxis=dict(visible=False),
+        xaxis=dict(visible=False), yaxis=dict(visible=False),
         hovermode="closest", dragmode="pan", margin=dict(l=10, r=10, t=fig.margin_top + 10, b=50))
     return fig.figure()
