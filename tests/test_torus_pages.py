@@ -60,3 +60,32 @@ def test_resilience_page_fails_links_of_a_torus():
     assert not at.exception
     assert [m.label for m in at.metric][:3] == ["GPUs cut off", "GPUs degraded", "Bisection (1 dir)"]
     assert at.metric[0].value == "0"
+    assert at.selectbox(key="rs_w_tier").options == ["node", "NIC", "link bundle"]
+    assert at.multiselect(key="rs_w_failed").value == ["link:4"]
+    assert "torus links across the cut" in list(at.dataframe[1].value.iloc[:, 0])
+    for tab in ("Single points of failure", "Availability", "Overload & imbalance"):
+        other = open_page("../pages/6_Resilience.py", {**LINK, "rs_tab": tab}, timeout=180)
+        assert not other.error
+        assert any("do not model a torus" in str(i.value) for i in other.info), tab
+
+
+def test_resilience_page_of_a_torus_speaks_chinese():
+    from tests.i18n_check import english_leaks
+    from tests.test_i18n import page_text
+
+    at = open_page("../pages/6_Resilience.py", {**LINK, "lang": "zh", "rs_fail": "link:4,node5"}, timeout=180)
+    assert not at.error
+    text = page_text(at)
+    assert "环面" in text
+    assert not english_leaks(text), english_leaks(text)[:20]
+
+
+def test_designer_of_a_torus_speaks_chinese():
+    from tests.i18n_check import english_leaks
+    from tests.test_i18n import page_text
+
+    at = _designer("Topology", "zh")
+    assert not at.exception
+    text = page_text(at)
+    assert "点击图例项" in text
+    assert not english_leaks(text), english_leaks(text)[:20]

@@ -21,7 +21,7 @@ TIER_ALIASES = {"tor": "leaf", "bundle": "link", "nvlink-switch": "nvswitch"}
 TIER_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "plane": N_("plane"), "nic": N_("NIC"),
                "rack": N_("rack"), "link": N_("link bundle"), "nvswitch": N_("NVSwitch chip"),
                "tray": N_("NVLink switch tray"), "feed": N_("rack power feed"),
-               "global": N_("global link bundle")}
+               "global": N_("global link bundle"), "node": N_("node")}
 MAX_FAILURES = 10_000
 """Most elements one what-if fails."""
 
@@ -239,6 +239,10 @@ def _tier_size(tier: str, shape: Shape) -> int:
 def tiers_for(plan: Plan) -> tuple[str, ...]:
     """The tiers ``plan`` has elements of (a one-tier fabric has no spines, an HGX node no trays, ...; another
     family than the folded Clos: ``core.analysis.failure.graphwhatif``'s tiers)."""
+    if plan.fabric.family == "torus":
+        from core.analysis.failure import toruswhatif
+
+        return toruswhatif.tiers_of(plan)
     if plan.fabric.family != CLOS:
         from core.analysis.failure import graphwhatif
 
@@ -250,6 +254,10 @@ def tiers_for(plan: Plan) -> tuple[str, ...]:
 def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
     """``(tier, key, chosen)`` of every element the specs name or choose; ``InputError`` for bad specs (another
     family than the folded Clos: ``core.analysis.failure.graphwhatif``'s elements)."""
+    if plan.fabric.family == "torus":
+        from core.analysis.failure import toruswhatif
+
+        return toruswhatif.resolve(plan, failures)
     if plan.fabric.family != CLOS:
         from core.analysis.failure import graphwhatif
 

@@ -90,6 +90,17 @@ def _resolve(t: _Torus, failures: list[str]) -> list[tuple[str, tuple, bool]]:
     return out
 
 
+def resolve(plan, failures) -> list[tuple[str, tuple, bool]]:
+    """``(tier, key, chosen)`` of every element ``failures`` name or choose (``core.analysis.failure.spec
+    .resolve_failures`` of a torus); ``InputError`` for bad specs."""
+    return _resolve(_Torus(plan), list(failures))
+
+
+def tiers_of(plan) -> tuple[str, ...]:
+    """The tiers a torus has elements of (``core.analysis.failure.spec.tiers_for``)."""
+    return TIERS
+
+
 def _counted(t: _Torus, tier: str, count: int, spec: str) -> list[tuple[str, tuple, bool]]:
     """The first ``count`` elements of ``tier``."""
     total = {"node": t.wiring.nodes, "nic": t.wiring.nodes * t.nics, "link": len(t.a)}[tier]
@@ -180,7 +191,7 @@ def what_if_torus(plan, failures, job=None) -> FailureResult:
     busbw, healthy_busbw = _busbws(t, live, lost_nodes, len(main))
     degraded = len((touched - lost_nodes) & main)
     notes = [_("Torus: the training step time is not modelled on a torus; the collectives are its rings per "
-               "dimension (core.fabric.torus), per node's NIC ports.")]
+               "dimension, per node's NIC ports.")]
     method = ("networkx node graph; cut off by components; bisection: max-flow between the slabs of the cut dimension, "
               "failed / healthy; busbw: all-reduce of 1 GiB as rings per dimension, a dimension at its worst ring's "
               "surviving share (a broken ring runs as a line, half); all-to-all scaled by the bisection's share")
