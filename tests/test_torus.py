@@ -403,3 +403,26 @@ def test_diagram_draws_a_grid_with_wrap_arcs_within_budget():
         assert any("wraparound" in (name or "") for name in names) == (dims != "32x32x16")  # drawn whole or not
         assert count_drawn_elements(fig) <= DRAW_BUDGET
         assert ("Showing" in fig.layout.title.text) == (dims == "32x32x16")
+
+
+def test_job_block_and_node_shares():
+    """A job's block: whole dimensions first, then a part ring (a line: half the ring bandwidth)."""
+    assert torus.job_block((4, 4, 4), 64) == ((4, 4, 4), True)
+    assert torus.job_block((4, 4, 4), 16) == ((4, 4), True)
+    assert torus.job_block((4, 4, 4), 8) == ((4, 2), False)
+    assert torus.job_block((4, 4, 4), 1) == ((), True)
+    shares = torus.node_shares((4, 4, 4), 1, 400, 8, 64)
+    # rings: one dimension's two links at a time, 800 of 3,200 Gb/s, times the bytes' 2 (N-1)/N over the phases
+    assert shares["ring"] == pytest.approx(100e9 / (8 * 400e9 / 8), rel=1e-9)
+    assert torus.node_shares((4, 4, 4), 1, 400, 8, 8)["ring"] < torus.node_shares((4, 4, 4), 1, 400, 8, 16)["ring"]
+
+
+def test_collectives_on_a_torus_see_its_rings():
+    """The Performance model's all-reduce on a torus keeps the rings' share of the NIC bandwidth (and says so)."""
+    from core.perf.collectives import collective
+
+    torus_plan, clos_plan = _torus_plan(), plan(Design(gpu="H100", nodes=64))
+    slow = collective(torus_plan, "all-reduce", 2 ** 30, algorithm="ring")
+    fast = collective(clos_plan, "all-reduce", 2 ** 30, algorithm="ring")
+    assert slow["time_us"] > 2 * fast["time_us"]
+    assert any("rings per dimension" in note for note in slow["notes"])

@@ -171,6 +171,38 @@ def allreduce_phases(dims: tuple[int, ...], width: int, link_gbps: float, size_b
     return tuple(phases)
 
 
+def job_block(dims: tuple[int, ...], nodes: int) -> tuple[tuple[int, ...], bool]:
+    """The block a job of ``nodes`` consecutive nodes (folded order) spans: its lengths along the dimensions it
+    fills (whole dimensions first, then the part of the next, rounded up), and whether every ring of it is whole
+    (a part of a ring is a line: its ring collectives run one way, half the bandwidth)."""
+    lengths, rest = [], max(1, nodes)
+    for k in dims:
+        if rest <= 1:
+            break
+        lengths.append(min(k, rest))
+        if rest < k:
+            return tuple(lengths), False
+        rest = -(-rest // k)
+    return tuple(lengths), True
+
+
+def node_shares(dims: tuple[int, ...], width: int, link_gbps: float, nics: int, nodes: int) -> dict[str, float]:
+    """Share of a node's NIC bandwidth (``nics x link_gbps``) the collectives of a job of ``nodes`` nodes keep on a
+    torus: ``ring`` (all-reduce as rings per dimension, ``allreduce_seconds``: its bus bandwidth per node over the
+    NIC bandwidth; half on a block whose last dimension is a part of a ring) and ``uniform`` (all-to-all,
+    ``alltoall_seconds`` of the block, twice as long on a part ring). 1 for one node."""
+    block, whole = job_block(dims, nodes)
+    n = vertices(block)
+    if n < 2:
+        return {"ring": 1.0, "uniform": 1.0}
+    size = float(2 ** 30)
+    nic_bytes = nics * link_gbps * 1e9 / 8
+    ring = 2 * (n - 1) / n * size / allreduce_seconds(block, width, link_gbps, size) / nic_bytes
+    uniform = size * (n - 1) / n / alltoall_seconds(block, width, link_gbps, size) / nic_bytes
+    factor = 1.0 if whole else 0.5
+    return {"ring": min(1.0, ring * factor), "uniform": min(1.0, uniform * factor)}
+
+
 def allreduce_seconds(dims: tuple[int, ...], width: int, link_gbps: float, size_bytes: float,
                       latency_s: float = 0.0) -> float:
     """All-reduce of ``size_bytes`` per vertex as NCCL-like rings, one dimension at a time [s].
