@@ -525,10 +525,11 @@ def _torus_rows(bins, cables: dict, modules: dict, add_row, policy: str) -> None
     for b in bins:
         if b.cable_id:
             cable = cables[b.cable_id]
-            add_row("cable", cable, b.links, _("{bins}: {media}, {name} (reach {reach} m; cable media {policy})").format(
+            why = _("{bins}: {media}, {name} (reach {reach} m; cable media {policy})").format(
                 bins=_bin_words(b), media=_(KIND_LABELS[b.kind]), name=cable.id, reach=f"{cable.reach_m:g}",
-                policy=vocab.CABLE_MEDIA.word(policy)),
-                item=_("{name} ({link_class}, {span})").format(name=cable.name, link_class=label, span=b.label()))
+                policy=vocab.CABLE_MEDIA.word(policy))
+            add_row("cable", cable, b.links, why,
+                    item=_("{name} ({link_class}, {span})").format(name=cable.name, link_class=label, span=b.label()))
             continue
         module, fiber = modules[b.node_module_id], cables[b.fibre_id]
         add_row("transceiver", module, 2 * b.links, _("{bins}: 2 per link, node to node").format(bins=_bin_words(b)),

@@ -583,7 +583,8 @@ def summary(fabric: FabricPlan, bandwidth) -> dict:
     size_bytes = 2 ** 30
     allreduce = allreduce_seconds(dims, width, speed, size_bytes)
     out = {"dims": list(dims), "width": width, "link_gbps": speed, "ports_per_node": ports_per_vertex(dims) * width,
-           "links": sum(dimension_links(dims)) * width, "links_per_dimension": [x * width for x in dimension_links(dims)],
+           "links": sum(dimension_links(dims)) * width,
+           "links_per_dimension": [x * width for x in dimension_links(dims)],
            "bisection_links": bisection_links(dims) * width, "diameter_hops": diameter(dims),
            "average_hops": round(average_hops(dims), 4), "layout": "folded",
            "allreduce_1GiB_s": round(allreduce, 6),
@@ -611,7 +612,8 @@ def ways_out(design) -> list[tuple[str, dict]]:
                 out.append((_("use torus dimensions {dims}").format(dims=_dims_text(shape)),
                             {"torus_dims": _dims_text(shape)}))
     if dims and min(dims) >= 2 and vertices(dims) != nodes:
-        out.append((_("plan {nodes} nodes").format(nodes=f"{vertices(dims):,}"), {"nodes": vertices(dims), "gpus": None}))
+        out.append((_("plan {nodes} nodes").format(nodes=f"{vertices(dims):,}"),
+                    {"nodes": vertices(dims), "gpus": None}))
     if design.torus_cube is not None:
         out.append((_("drop the OCS cubes"), {"torus_cube": None}))
     return out

@@ -25,7 +25,6 @@ Method (the torus graph, one vertex per node, one edge per neighbour bundle of i
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import networkx as nx
