@@ -66,7 +66,7 @@ CATEGORY_LABELS = {"compute": N_("compute"), "NIC": N_("NIC"), "switch": N_("swi
                    "transceiver": N_("transceiver"), "cable": N_("cable")}
 """BOM category (a key) -> its name, English marked for translation: ``_(CATEGORY_LABELS[category])``."""
 LINK_CLASS_LABELS = {"node-leaf": N_("node-leaf"), "leaf-spine": N_("leaf-spine"), "spine-core": N_("spine-core"),
-                     "global": N_("global")}
+                     "global": N_("global"), "torus": N_("torus")}
 """Link class (a key) -> its name in texts, marked for translation."""
 HOURS_PER_YEAR = 8760
 
@@ -286,7 +286,9 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
 
     # --- switches -----------------------------------------------------------------------
     plane_note = _(" x {planes} planes").format(planes=planes) if planes > 1 else ""
-    if fabric.tiers == 1:
+    if fabric.family == "torus":
+        pass  # node to node: no switch (core.fabric.torus)
+    elif fabric.tiers == 1:
         add("switch", switch, planes, _("one switch per plane holds all {ports} NIC ports{plane_note}").format(
             ports=fabric.node_leaf_links, plane_note=plane_note), item=_("{name} (leaf)").format(name=switch.name))
     else:
@@ -458,12 +460,15 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
     modules = {t.id: t for t in catalog.transceivers}
     items = {"node-leaf": N_("{name} (switch side, node-leaf)"), "leaf-spine": N_("{name} (switch side, leaf-spine)"),
              "spine-core": N_("{name} (switch side, spine-core)"), "global": N_("{name} (switch side, global)")}
-    for link_class in ("node-leaf", "leaf-spine", "spine-core", "global"):
+    for link_class in ("node-leaf", "leaf-spine", "spine-core", "global", "torus"):
         bins = [b for b in media if b.link_class == link_class]
         if not bins:
             continue
         class_links = sum(b.links for b in bins)
         optical = [b for b in bins if not b.cable_id]
+        if link_class == "torus":  # node to node: a node module at each end of an optical link
+            _torus_rows(bins, cables, modules, add_row, policy)
+            continue
         for b in bins:
             if b.cable_id:
                 cable = cables[b.cable_id]
@@ -514,6 +519,27 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
                 item=_("{name} ({link_class}, {span})").format(name=fiber.name,
                                                                 link_class=_(LINK_CLASS_LABELS[link_class]),
                                                                 span=b.label()))
+
+
+def _torus_rows(bins, cables: dict, modules: dict, add_row, policy: str) -> None:
+    """Cable and transceiver rows of a torus's node-to-node links (``core.fabric.torus``): one cable per link
+    of a cable bin; an optical link takes a node module at each end and a fibre cord."""
+    label = _(LINK_CLASS_LABELS["torus"])
+    for b in bins:
+        if b.cable_id:
+            cable = cables[b.cable_id]
+            why = _("{bins}: {media}, {name} (reach {reach} m; cable media {policy})").format(
+                bins=_bin_words(b), media=_(KIND_LABELS[b.kind]), name=cable.id, reach=f"{cable.reach_m:g}",
+                policy=vocab.CABLE_MEDIA.word(policy))
+            add_row("cable", cable, b.links, why,
+                    item=_("{name} ({link_class}, {span})").format(name=cable.name, link_class=label, span=b.label()))
+            continue
+        module, fiber = modules[b.node_module_id], cables[b.fibre_id]
+        add_row("transceiver", module, 2 * b.links, _("{bins}: 2 per link, node to node").format(bins=_bin_words(b)),
+                item=_("{name} (node side, {link_class})").format(name=module.name, link_class=label), end="node")
+        add_row("cable", fiber, b.links, _("{bins}: {media}, {module} + fibre cord").format(
+            bins=_bin_words(b), media=_(KIND_LABELS[b.kind]), module=module.id),
+            item=_("{name} ({link_class}, {span})").format(name=fiber.name, link_class=label, span=b.label()))
 
 
 def fabric_media(catalog: Catalog, resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout

@@ -46,7 +46,7 @@ from core.i18n import N_, _
 from core.spares import canonical_setting
 from core.text import hidden, visible
 
-Topology = Literal["rail-optimized", "top-of-rack", "rail-only", "dragonfly"]
+Topology = Literal["rail-optimized", "top-of-rack", "rail-only", "dragonfly", "torus"]
 PlaneMode = Literal["per-port", "per-rail"]
 FabricKind = Literal["infiniband", "ethernet"]
 Tiers = Literal["auto", 1, 2, 3]
@@ -178,6 +178,31 @@ def check_stages(value: Any) -> str | None:
     if any(b <= a for a, b in zip(counts, counts[1:])):
         raise InputError(_("stages must rise: each node count above the one before"))
     return ",".join(str(c) for c in counts)
+
+
+MAX_TORUS_DIMS = 3
+"""Most dimensions of a torus (``Design.torus_dims``: a ring, 2D or 3D)."""
+
+
+def check_dims(value: Any) -> str | None:
+    """Torus dimensions as kept: ``"16x16x16"`` (1 to ``MAX_TORUS_DIMS`` whole numbers of at least 1; ``x``,
+    ``X``, ``*``, ``,`` or the multiplication sign between them, or a list); empty is None. A dimension of 1 or a
+    product other than the nodes is the sizing's ``DesignError`` (``core.fabric.torus``), with ways out.
+    Raises ``InputError`` saying which rule it breaks."""
+    if value is None:
+        return None
+    text = value if isinstance(value, (list, tuple)) else re.split(r"[xX*,\u00d7]", str(value).replace(" ", ""))
+    parts = [str(part).strip() for part in text]
+    if parts == [""]:
+        return None
+    if not all(p.isascii() and p.isdigit() for p in parts) or not 1 <= len(parts) <= MAX_TORUS_DIMS:
+        raise InputError(_("expected 1 to {most} torus dimensions such as {example}").format(
+            most=MAX_TORUS_DIMS, example="16x16x16"))
+    dims = [int(p) for p in parts]
+    if min(dims) < 1 or math.prod(dims) > MAX_GPUS:
+        raise InputError(_("torus dimensions are whole numbers of at least 1 whose product is at most {most}").format(
+            most=f"{MAX_GPUS:,}"))
+    return "x".join(str(k) for k in dims)
 
 
 CALIBRATION_BOUNDS = {"net": (0.2, 2.0), "nvlink": (0.2, 2.0), "lat": (-20.0, 10_000.0)}
@@ -333,14 +358,15 @@ SYSTEM_DEFAULT = "system default"
 AUTO = "auto"
 """``Surface.widget_none`` default: the sidebar's select value meaning "the catalog default" (``None``)."""
 FIELD_KINDS = ("value", "ratio", "system", "switch", "nic", "nvlink", "speed", "rack_preset", "overrides", "spares",
-               "text", "stages", "calibration", "domains")
+               "text", "stages", "calibration", "domains", "dims")
 """``Surface.kind``: how a field's text is read where it is typed (link, CLI) beyond its type and bounds:
 ``value`` a plain number or text; ``ratio`` a down:up ratio (``3`` or ``3:1``); ``system``, ``switch``, ``nic`` a
 catalog model id; ``nvlink`` a catalog NVLink generation; ``speed`` a port speed some catalog switch runs;
 ``rack_preset`` a rack preset id; ``overrides`` catalog id: number pairs in ``unit``; ``spares`` a sparing
 policy (``core.spares``); ``text`` free text people type (a name: one line, shown escaped everywhere); ``stages``
-rising node counts (``check_stages``); ``calibration`` a fitted collective-model correction
-(``check_calibration``); ``domains`` NVLink domain sizes (``check_domains``). A field with a ``vocab`` takes that vocabulary's ids."""
+rising node counts (``check_stages``); ``dims`` torus dimensions (``check_dims``); ``calibration`` a fitted
+collective-model correction (``check_calibration``); ``domains`` NVLink domain sizes (``check_domains``). A field
+with a ``vocab`` takes that vocabulary's ids."""
 CLI_GROUPS = ("design", "advanced", "networks")
 """``Surface.group``: the CLI help group of a design option."""
 
@@ -461,13 +487,21 @@ class Design(BaseModel):
     uplink_speed_gbps : int, optional
         Speed of leaf uplinks and of spine and core ports, per direction [Gb/s]; default the port speed.
         Leaves then run NIC-facing ports at ``port_speed_gbps`` (a breakout) and uplinks at this speed.
-    topology : {"rail-optimized", "top-of-rack", "rail-only", "dragonfly"}
+    topology : {"rail-optimized", "top-of-rack", "rail-only", "dragonfly", "torus"}
         Rail-optimized: NIC *i* of every node in a scalable unit goes to leaf *i*.
         Top-of-rack: all NICs of a node go to its rack's leaf.
         Rail-only (Wang et al. 2023): each rail is its own fabric with no spine shared between rails;
         traffic between rails crosses NVLink inside the node.
         Dragonfly+ (``dragonfly``; Shpiner et al. 2017): groups of rail-optimized leaves and spines, every
         leaf to every spine of its group, the groups' spines joined by global links (``core.fabric.dragonfly``).
+        Torus (``torus``): the nodes are the vertices of a k-ary n-cube with wraparound, joined node to node by
+        their NIC ports, no switches (``core.fabric.torus``).
+    torus_dims : str, optional
+        Torus: the dimensions ``"16x16x16"`` (1 to 3, product = the nodes; ``check_dims``); default the most
+        balanced 3D (else 2D, else ring) shape of the nodes.
+    torus_cube : int, optional
+        Torus: the edge of the cubes joined by optical circuit switches (4: TPU v4's 4x4x4 cubes); every
+        dimension a multiple of it; None: every link electrical or optical by its length, no OCS.
     group_leaves : int, optional
         Dragonfly+ (``topology="dragonfly"``): leaves per group, a multiple of the rails; default the largest
         group the spine radix holds with its global links.
@@ -596,7 +630,7 @@ class Design(BaseModel):
     topology: Annotated[Topology, Surface(
         "t", "--topology", N_("Topology"),
         N_("leaf wiring (rail-only: each rail its own fabric, no spine between rails; dragonfly: Dragonfly+ groups of "
-           "rail leaves and spines joined by global links)"), vocab=vocab.TOPOLOGY,
+           "rail leaves and spines joined by global links; torus: nodes joined node to node in a k-ary n-cube)"), vocab=vocab.TOPOLOGY,
         widget="topology")] = "rail-optimized"
     nodes_per_rack: Annotated[StrictInt | None, Surface(
         "npr", "--nodes-per-rack", N_("Nodes per rack"), N_("nodes per rack"),
@@ -687,6 +721,16 @@ class Design(BaseModel):
         N_("Dragonfly+ global bandwidth of a group over its injection bandwidth, above 0 (default 1: a group can "
            "send all it injects to other groups)"), metavar="RATIO", group="advanced", widget="df_global")] = Field(
         default=1.0, gt=0.0, le=4.0, strict=True, allow_inf_nan=False)
+    torus_dims: Annotated[str | None, Surface(
+        "tdim", "--torus-dims", N_("Torus dimensions"),
+        N_("torus dimensions, 1 to 3 whole numbers whose product is the nodes (e.g. {example}; default: the most "
+           "balanced 3D shape of the nodes)"), kind="dims", metavar="KxKxK", group="advanced", widget="torus_dims",
+        widget_none="", help_args={"example": "16x16x16"})] = None
+    torus_cube: Annotated[StrictInt | None, Surface(
+        "tcube", "--torus-cube", N_("Torus OCS cube edge"),
+        N_("edge of the torus cubes joined by optical circuit switches (4: TPU v4's 4x4x4), dividing every "
+           "dimension (default: no OCS)"), metavar="EDGE", group="advanced", widget="torus_cube",
+        widget_none=0)] = Field(default=None, ge=2, le=64)
     price_basis: Annotated[DesignPriceBasis, Surface(
         "pb", "--price-basis", N_("Price basis"),
         N_("which catalog price to use: street (typical, default), list (high end of each range) or hyperscale "
@@ -782,6 +826,11 @@ class Design(BaseModel):
     @classmethod
     def _domain_sizes(cls, value):
         return _reported(check_domains, value)
+
+    @field_validator("torus_dims", mode="before")
+    @classmethod
+    def _torus_dims(cls, value):
+        return _reported(check_dims, value)
 
     @field_validator("calibration", mode="before")
     @classmethod

@@ -150,7 +150,7 @@ class Plan(BaseModel):
             }
         f = self.fabric
         out["compute"]["links"] = (f.node_leaf_links + f.leaf_spine_links + f.spine_core_links + f.global_links) \
-            * f.planes
+            * f.planes + f.torus_links
         if self.networks is not None:
             out["compute"]["links"] += sum(link.count for link in self.networks.compute_links)
             for sized in self.networks.sized():
@@ -205,6 +205,7 @@ class Plan(BaseModel):
                 "leaf_spine": fabric.leaf_spine_links * planes,
                 "spine_core": fabric.spine_core_links * planes,
                 **({"global": fabric.global_links * planes} if fabric.global_links else {}),
+                **({"torus": fabric.torus_links} if fabric.torus_links else {}),
             },
             "transceivers": transceivers,
             "bandwidth": {

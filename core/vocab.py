@@ -109,9 +109,11 @@ TOPOLOGY = Vocabulary("topology", (
     Term("top-of-rack", "tor", N_("Top-of-rack"), N_("top-of-rack"), ("top-of-rack",)),
     Term("rail-only", "ro", N_("Rail-only"), N_("rail-only"), ("rail-only",)),
     Term("dragonfly", "df", "Dragonfly+", "Dragonfly+", ("dragonfly", "dragonfly+", "dfp"), translated=False),
+    Term("torus", "tr", N_("Torus"), N_("torus"), ("torus", "k-ary-n-cube")),
 ))
 """``Design.topology``: how nodes are wired to leaves, and the topology family (``dragonfly``: Dragonfly+ groups
-joined by global links, ``core.fabric.dragonfly``; the others are folded Clos fabrics)."""
+joined by global links, ``core.fabric.dragonfly``; ``torus``: nodes joined node to node in a k-ary n-cube,
+``core.fabric.torus``; the others are folded Clos fabrics)."""
 
 PLANE_MODE = Vocabulary("plane_mode", (
     Term("per-port", "port", N_("Per port (each NIC in every plane)"), N_("per-port"), ("per-port",)),

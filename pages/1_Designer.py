@@ -78,7 +78,8 @@ def main() -> None:
                     fig, key="topology_chart", on_select=functools.partial(cached.on_topology_select, key),
                     selection_mode=("points",), config={"displaylogo": False, "scrollZoom": True},
                 )
-                hint = _("Click a switch to highlight its links; click a legend entry to hide or show a tier.")
+                hint = (_("Click a legend entry to hide or show a dimension's links.") if plan.fabric.family == "torus"
+                        else _("Click a switch to highlight its links; click a legend entry to hide or show a tier."))
                 if selected:
                     c1, c2 = st.columns([4, 1])
                     # named in this run's language (the click callback ran before the language was set)

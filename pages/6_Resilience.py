@@ -176,7 +176,10 @@ def _clos_only(plan, what: str) -> bool:
 
 def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     clos = cur.plan.fabric.family == CLOS
-    st.caption(_("Fail switches, link bundles, NVLink switches, planes, NICs, racks or their power feeds by the form, "
+    torus = cur.plan.fabric.family == "torus"
+    st.caption(_("Fail nodes, NICs or the link bundles between neighbours of the torus by the form, and compare with "
+                 "the healthy design. The healthy design is never changed.") if torus else
+               _("Fail switches, link bundles, NVLink switches, planes, NICs, racks or their power feeds by the form, "
                  "or switches by clicking them in the diagram (click again to restore one), and compare with the "
                  "healthy design. The healthy design is never changed.") if clos else
                _("Fail switches, leaf and global link bundles, planes or NICs by the form, or switches by clicking "
@@ -193,9 +196,12 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     c2.number_input(_("Count"), min_value=1, max_value=failure.MAX_FAILURES, step=1, key=W + "count")
     c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")
     c4.text_input(_("Element names"), key=W + "names", max_chars=400,
-                  placeholder="p0.spine3, p0.leaf3-spine1, " + ("node5.nvswitch1, rack3.feedA" if clos else
-                                                                "p0.spine0-spine20, node5.nic2"),
-                  help=_("Comma-separated: a switch (p0.leaf3, p0.spine1, su1-rail3), a plane (p1), a NIC of a node "
+                  placeholder="node0-node1, node5.nic2, node9" if torus else
+                  "p0.spine3, p0.leaf3-spine1, " + ("node5.nvswitch1, rack3.feedA" if clos else
+                                                    "p0.spine0-spine20, node5.nic2"),
+                  help=_("Comma-separated: a node (node9), a NIC of a node (node5.nic2) or the link bundle between "
+                         "two neighbours (node0-node1; #1 for one cable of it).") if torus else
+                  _("Comma-separated: a switch (p0.leaf3, p0.spine1, su1-rail3), a plane (p1), a NIC of a node "
                          "(node5.nic2), a link bundle (p0.leaf3-spine1, p0.spine2-core5; #2 for one cable), an "
                          "NVSwitch chip of a node (node5.nvswitch1) or of an NVL72 rack (rack3.nvswitch7), an NVLink "
                          "switch tray (rack3.nvswitch-tray2), a rack (rack3: its power lost) or one of its power "

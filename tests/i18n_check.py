@@ -41,6 +41,7 @@ KV TTFT TPOT Vidur llm-d inference-sim gpt-oss
 ibnetdiscover ibsim lldpctl lldpd LLDP GUID OpenSM
 RCCL HCCL RHD NHR UEC UEC-ready RDMA CloudEngine Pollara Pensando Thor Gaudi Ascend NPU H3C Huawei Ruijie Intel
 xGMI ROCm CANN UB devicetype-library
+OCS TPU
 """.split()}
 
 

@@ -123,6 +123,8 @@ def designs(draw) -> Design:
         "nvlink_domains": draw(st.one_of(st.none(), st.lists(
             st.tuples(st.sampled_from([8, 36, 72, 144, 576]), st.integers(1, 3)), min_size=1, max_size=3).map(
             lambda items: ",".join(f"{size}x{count}" if count > 1 else str(size) for size, count in items)))),
+        "torus_dims": draw(st.one_of(st.none(), st.lists(st.integers(1, 64), min_size=1, max_size=3).map(
+            lambda dims: "x".join(map(str, dims))))),
         "calibration": draw(st.one_of(st.none(), st.builds(
             lambda net, nvl, lat, name: f"net={net},nvlink={nvl},lat={lat}" + (f",name={name}" if name else ""),
             st.sampled_from([0.2, 0.85, 1, 2]), st.sampled_from([0.5, 1.25]), st.sampled_from([-20, 0, 4318.5]),

@@ -970,6 +970,14 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
                         help=_("Dragonfly+ only: a group's global bandwidth over its injection bandwidth. 1 lets a "
                                "group send all it injects to other groups; the bisection is then about half the "
                                "injection."))
+        torus = last_plan is not None and last_plan.fabric.family == "torus"
+        st.text_input(_label("torus_dims"), key=K + "torus_dims", placeholder=_("e.g. {example}").format(
+            example="16x16x16"), help=_("Torus only: 1 to 3 dimensions whose product is the nodes; empty: the most "
+                                        "balanced 3D shape (now {choice}).").format(
+            choice="x".join(map(str, last_plan.fabric.torus_dims)) if torus else "-"))
+        st.number_input(_("Torus OCS cube edge (0 = no OCS)"), min_value=0, max_value=64, step=1, key=K + "torus_cube",
+                        help=_("Torus only: cubes of this edge joined by optical circuit switches (4: TPU v4); it "
+                               "divides every dimension."))
 
     def draw_tiers(labels: SwitchLabels) -> None:
         for slot, tier, label, fitting, v in boxes:

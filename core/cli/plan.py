@@ -53,10 +53,11 @@ def _render_table(summary: dict) -> str:
     w(row(_("switches"), _("leaf {leaf}  spine {spine}  core {core}  total {total}").format(
         leaf=f"{s['leaf']:,}", spine=f"{s['spine']:,}", core=f"{s['core']:,}", total=f"{s['total']:,}")) + "\n")
     li = summary["links"]
-    w(row(_("links"), _("node-leaf {node_leaf}  leaf-spine {leaf_spine}  spine-core {spine_core}").format(
-        node_leaf=f"{li['node_leaf']:,}", leaf_spine=f"{li['leaf_spine']:,}",
-        spine_core=f"{li['spine_core']:,}") + ("" if "global" not in li else _("  global {links}").format(
-            links=f"{li['global']:,}"))) + "\n")
+    if "torus" not in summary:  # a torus's links are node to node (its own row below)
+        w(row(_("links"), _("node-leaf {node_leaf}  leaf-spine {leaf_spine}  spine-core {spine_core}").format(
+            node_leaf=f"{li['node_leaf']:,}", leaf_spine=f"{li['leaf_spine']:,}",
+            spine_core=f"{li['spine_core']:,}") + ("" if "global" not in li else _("  global {links}").format(
+                links=f"{li['global']:,}"))) + "\n")
     if "dragonfly" in summary:
         d = summary["dragonfly"]
         w(row(_("Dragonfly+ groups"), _("{groups} groups of {leaves} leaves and {spines} spines; {pair} global link(s) per "
@@ -65,6 +66,15 @@ def _render_table(summary: dict) -> str:
             groups=f"{d['groups']:,}", leaves=d["leaves_per_group"], spines=d["spines_per_group"],
             pair=d["global_links_per_group_pair"], links=f"{d['global_links']:,}", same=d["hops_same_group"],
             other=d["hops_other_group"], valiant=d["hops_valiant"] or d["hops_other_group"])) + "\n")
+    if "torus" in summary:
+        d = summary["torus"]
+        w(row(_("Torus"), _("{dims}, {width} link(s) to each of {ports} neighbours; {links} links; bisection {cut} "
+                            "links; diameter {diameter} hops, average {average}").format(
+            dims="x".join(map(str, d["dims"])), width=d["width"], ports=d["ports_per_node"] // max(1, d["width"]),
+            links=f"{d['links']:,}", cut=f"{d['bisection_links']:,}", diameter=d["diameter_hops"],
+            average=f"{d['average_hops']:.2f}") + ("" if "ocs" not in d else _("; {cubes} OCS cubes, {switches} optical "
+                                                                           "circuit switches").format(
+            cubes=d["ocs"]["cubes"], switches=d["ocs"]["switches"]))) + "\n")
     t = summary["transceivers"]
     w(row(_("transceivers"), _("switch side {switch_side}  node side {node_side}").format(
         switch_side=f"{t['switch_side']:,}", node_side=f"{t['node_side']:,}")) + "\n")

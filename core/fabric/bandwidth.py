@@ -65,6 +65,9 @@ def tier_capacities_gbits(resolved: ResolvedDesign, fabric: FabricPlan) -> dict[
     uplink counts only as far as the switch has traffic to fill it: a leaf of
     a partial scalable unit with 2 nodes and 32 uplinks adds 2 links' worth.
     """
+    other = topology_family(fabric.family)
+    if other is not None and hasattr(other, "capacities_gbits"):  # a family without leaves (torus) says its own
+        return other.capacities_gbits(resolved, fabric)
     planes = resolved.planes
     down, up = resolved.port_speed_gbps, resolved.uplink_gbps
     capacities = {"injection": fabric.node_leaf_links * down * planes}

@@ -21,7 +21,7 @@ import importlib
 from types import ModuleType
 
 CLOS = "clos"
-FAMILIES = {"dragonfly": "core.fabric.dragonfly"}
+FAMILIES = {"dragonfly": "core.fabric.dragonfly", "torus": "core.fabric.torus"}
 """Family id -> module."""
 
 
@@ -40,6 +40,10 @@ def require_clos(fabric, what: str) -> None:
     from core.errors import InputError
     from core.i18n import _
 
+    if fabric.family == "torus":
+        raise InputError(_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a "
+                           "torus yet (its nodes joined node to node). Run the failure what-if on it, or take the "
+                           "topology (GraphML export) to a graph tool.").format(what=what))
     raise InputError(_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model "
                        "{family} yet (its global links between groups). Compare with the same design as "
                        "rail-optimized, or take the topology (GraphML export) to a graph tool.").format(

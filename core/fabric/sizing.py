@@ -141,6 +141,14 @@ class FabricPlan(BaseModel):
     """Dragonfly+: global links between each pair of groups."""
     global_links: int = 0
     """Dragonfly+: global links in all (spine to spine, between groups)."""
+    torus_dims: tuple[int, ...] = ()
+    """Torus (``core.fabric.torus``): the dimensions ``k_1 .. k_n`` (the nodes are its vertices)."""
+    torus_width: int = 0
+    """Torus: parallel links between two neighbouring nodes (NIC ports per neighbour)."""
+    torus_cube: int = 0
+    """Torus: edge of the cubes joined by optical circuit switches (0: no OCS)."""
+    torus_links: int = 0
+    """Torus: links in all, node to node (its ``node_leaf_links`` are 0: no leaf)."""
 
     @property
     def partial_last_pod(self) -> bool:

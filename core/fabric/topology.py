@@ -66,6 +66,8 @@ def fabric_graph(plan, servers: str = "each", planes: int | None = None) -> nx.G
     """
     fabric: FabricPlan = plan.fabric
     wiring = Wiring.of(plan)
+    if "torus" in wiring.link_classes:  # the servers are the torus's vertices
+        servers = "each"
     graph = nx.Graph(speed_gbps=wiring.port_gbps, tiers=wiring.tiers)
     radix = {"leaf": fabric.radix, "spine": fabric.spine_radix or fabric.radix, "core": fabric.core_radix or fabric.radix}
     server_of = _add_servers(graph, wiring, servers)

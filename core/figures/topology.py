@@ -256,6 +256,9 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     Legend entries toggle tiers. Past ``FULL_GRAPH_LIMIT`` elements the
     aggregated graph is drawn and the title says so.
     """
+    if plan.fabric.family == "torus":  # no switch tiers: the torus's own drawing
+        from core.figures.torus import torus_figure
+        return torus_figure(plan, height)
     graph, aggregated = topology_graph(plan)
     f = plan.fabric
     pos = _layer_positions(graph)

@@ -72,6 +72,9 @@ def check_size(plan) -> Wiring:
     (``class_ends``; a Dragonfly+ global link joins two spines' up ports)."""
     wiring = Wiring.of(plan)
     switches = sum(1 for _s in wiring.all_switch_ids())
+    if not switches:  # a torus: node to node
+        raise InputError(_("ibsim simulates InfiniBand switches, and this fabric has none (a torus joins its nodes "
+                           "node to node)."))
     if switches > MAX_SWITCHES:
         raise InputError(_("ibsim holds at most {limit} switches and this design has {count}; export a smaller "
                            "design (fewer GPUs or planes) to simulate it").format(

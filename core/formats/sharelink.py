@@ -88,6 +88,7 @@ from core.design import (
     check_calibration,
     check_name,
     check_domains,
+    check_dims,
     check_stages,
     check_override,
     describe_validation_error,
@@ -556,6 +557,8 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         "domains": lambda: (_parse_domains, lambda: _(
             "NVLink domain sizes in GPUs separated by commas, each optionally times a count, such as {example}").format(
                 example="576x2,72")),
+        "dims": lambda: (_parse_dims, lambda: _("1 to 3 torus dimensions such as {example}").format(
+            example="16x16x16")),
         "calibration": lambda: (_parse_calibration, lambda: _("net=FACTOR,nvlink=FACTOR,lat=MICROSECONDS and "
                                                              "optionally name=TEXT, e.g. {example}").format(
             example="net=0.92,nvlink=1,lat=3.5,name=Pod A")),
@@ -614,6 +617,14 @@ def _parse_domains(text: str) -> str | None:
     """The ``nvm`` value: ``Design.nvlink_domains`` (``core.design.check_domains``); ``ParamError`` says why not."""
     try:
         return check_domains(text)
+    except InputError as exc:
+        raise ParamError(str(exc)) from None
+
+
+def _parse_dims(text: str) -> str | None:
+    """The ``tdim`` value: ``Design.torus_dims`` (``core.design.check_dims``); ``ParamError`` says why not."""
+    try:
+        return check_dims(text)
     except InputError as exc:
         raise ParamError(str(exc)) from None
 

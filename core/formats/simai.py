@@ -65,6 +65,9 @@ def _delay(ns: float) -> str:
 def check_expressible(plan) -> None:
     """Raise ``DesignError`` when SimAI's format cannot express ``plan`` (see the module docstring)."""
     r, fabric = plan.resolved, plan.fabric
+    if fabric.family == "torus":
+        raise DesignError(_("SimAI builds its fabrics of switches, and a torus joins its nodes node to node."),
+                          _("Use the GraphML or ASTRA-sim export of a torus, or a rail-optimized topology."))
     if fabric.islands > 1:
         raise DesignError(
             _("SimAI cannot express this fabric: its islands (rail-only rails or per-rail planes) are joined "

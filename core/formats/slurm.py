@@ -217,6 +217,8 @@ def slurm_tree(plan, naming: NamingScheme | None = None) -> SlurmTree:
     def real(tier: str, indices: Iterable[int]) -> str:
         return compress_hostlist(namer.switch(tier, i) for i in indices)
 
+    if "torus" in wiring.link_classes:
+        return SlurmTree(_torus_layers(plan, namer, wiring), notes)
     if wiring.tiers == 1:
         leaf = namer.switch("leaf", wiring.leaf_of(0, 0))
         return SlurmTree([SlurmSwitch(leaf, leaf, nodes=[namer.node(n) for n in range(wiring.nodes)])], notes)
@@ -260,6 +262,20 @@ def slurm_tree(plan, naming: NamingScheme | None = None) -> SlurmTree:
                           switches=pod_names)
     switches.append(top)
     return SlurmTree(switches, notes)
+
+
+def _torus_layers(plan, namer: Namer, wiring) -> list[SlurmSwitch]:
+    """A torus (``core.fabric.torus``) as a tree: one logical switch per layer of its last dimension (the nodes
+    joined by the rings of the other dimensions, consecutive in the folded order) under one top switch standing
+    for the last dimension's rings; the block plugin's blocks are then these layers."""
+    digits = namer.scheme.digits(wiring.groups)
+    dims = "x".join(str(k) for k in wiring.dims)
+    layers = [SlurmSwitch(namer.logical("group", g, digits), f"layer {g + 1} of the {dims} torus (no switch: "
+                          f"nodes joined node to node)", nodes=[namer.node(n) for n in wiring.nodes_of_group(g)])
+              for g in range(wiring.groups)]
+    top = SlurmSwitch(namer.logical("global"), f"the rings of the torus's last dimension ({wiring.dims[-1]} layers)",
+                      switches=[layer.name for layer in layers])
+    return [*layers, top]
 
 
 # --- blocks ------------------------------------------------------------------------------------

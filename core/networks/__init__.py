@@ -61,7 +61,9 @@ def size_networks(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog
     storage, storage_ufm = size_storage(resolved, fabric, catalog, ufm=management)
     if not management:
         return _physical(ClusterNetworks(storage=storage), catalog)
-    compute_devices, compute_links, compute_why = compute_ufm(resolved, catalog)
+    # a fabric without switches (a torus) has no subnet manager to run
+    compute_devices, compute_links, compute_why = (compute_ufm(resolved, catalog) if fabric.switch_groups
+                                                   else ((), (), ()))
     first = sum(d.count for d in compute_devices)
     if storage is not None and storage_ufm:  # storage UFMs number after the compute fabric's
         moved = tuple(d.model_copy(update={"first": first}) if d.kind == "ufm" else d for d in storage.devices)

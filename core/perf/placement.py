@@ -278,6 +278,12 @@ def contention(plan: Plan, p: Placement, pattern: str) -> float:
     """
     if p.domains <= 1 or p.nodes <= 1:
         return 1.0
+    if plan.fabric.family == "torus":  # no switches: rings per dimension, all-to-all over the block's cuts
+        from core.fabric.torus import node_shares
+
+        f = plan.fabric
+        shares = node_shares(f.torus_dims, f.torus_width, f.port_speed_gbps, plan.resolved.nics_per_node, p.nodes)
+        return shares["uniform" if pattern == "uniform" else "ring"]
     c = congestion.load_constants()
     if pattern == "ring":
         f1 = 1.0 / p.nodes_in_group if p.groups > 1 else 0.0

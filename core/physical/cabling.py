@@ -549,6 +549,8 @@ def _compute_ufm_links(plan, networks, ports: _Ports, ufms: list[str]) -> Iterat
         if link.kind != "ufm-leaf" or not ufms:
             continue
         group_leaves = wiring.leaves_of_group(max(0, wiring.groups - 1))
+        if not group_leaves:  # a torus: no leaf to home them on
+            return
         leaves = [wiring.switch_id("leaf", k, 0, i) for i in range(wiring.islands) for k in group_leaves]
         first_free = wiring.leaf_down_ports(group_leaves[0])
         leaf_layout, down_max, up, cost = _port_plan(plan, wiring, "leaf")

@@ -521,7 +521,8 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     su_meta: list[tuple[tuple[int, int], int, int]] = []  # per SU: its template, first node, first leaf
     for g in range(max(1, wiring.groups)):
         su_nodes, su_leaves = wiring.nodes_of_group(g), wiring.leaves_of_group(g)
-        first, count, n_leaves, leaf_start = su_nodes.start, len(su_nodes), len(su_leaves), su_leaves[0]
+        first, count, n_leaves = su_nodes.start, len(su_nodes), len(su_leaves)
+        leaf_start = su_leaves[0] if su_leaves else 0  # a torus has no leaf
         if count <= 0:
             break
         template = templates.get((count, n_leaves))

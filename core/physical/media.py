@@ -183,13 +183,15 @@ class MediaBin(BaseModel):
 def class_speeds(resolved: ResolvedDesign) -> dict[str, ResolvedDesign]:
     """Link class -> the resolved design at that class's port speed (uplinks at the uplink speed)."""
     up = resolved.model_copy(update={"port_speed_gbps": resolved.uplink_gbps})
-    return {"node-leaf": resolved, "leaf-spine": up, "spine-core": up, "global": up}
+    return {"node-leaf": resolved, "leaf-spine": up, "spine-core": up, "global": up, "torus": resolved}
 
 
 def class_switches(resolved: ResolvedDesign) -> dict:
     """Link class -> the switch model at its switch end (the upper tier for uplinks)."""
     return {"node-leaf": resolved.switch, "leaf-spine": resolved.tier_switches["spine"],
-            "spine-core": resolved.tier_switches["core"], "global": resolved.tier_switches["spine"]}
+            "spine-core": resolved.tier_switches["core"], "global": resolved.tier_switches["spine"],
+            "torus": resolved.switch}
+"""(A torus link has no switch end: its optics are chosen as for a node-leaf link, node modules at both ends.)"""
 
 
 def select_media(catalog: Catalog, resolved: ResolvedDesign, lengths) -> tuple[MediaBin, ...]:
@@ -217,7 +219,7 @@ def select_media(catalog: Catalog, resolved: ResolvedDesign, lengths) -> tuple[M
                 continue
             module = choice.module
             node_id = ""
-            if c == "node-leaf":
+            if c in ("node-leaf", "torus"):
                 per_xcvr = max(system.node_ports_per_transceiver, resolved.planes)
                 node = pick_transceiver(catalog, resolved, "node", per_xcvr, b.max_m, media=module.media,
                                         cage=form_factor_family(nic.cage_type))

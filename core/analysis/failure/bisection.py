@@ -14,9 +14,9 @@ from core.plan import Plan
 
 STAGES = ("injection", "leaf_up", "spine_up")
 STAGE_LABELS = {"injection": N_("NIC injection"), "leaf_up": N_("leaf uplinks"), "spine_up": N_("spine uplinks"),
-                "global": N_("global links")}
+                "global": N_("global links"), "torus": N_("torus links across the cut")}
 """Stage keys of ``FailureResult.stages_tbits`` in words (``global``: the global links across the cut of a
-Dragonfly+, ``core.analysis.failure.graphwhatif``)."""
+Dragonfly+, ``core.analysis.failure.graphwhatif``; ``torus``: a torus's, ``core.analysis.failure.toruswhatif``)."""
 
 
 class _Damage:

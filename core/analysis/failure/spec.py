@@ -22,7 +22,7 @@ TIER_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "pl
                "rack": N_("rack"), "link": N_("link bundle"), "nvswitch": N_("NVSwitch chip"),
                "tray": N_("NVLink switch tray"), "feed": N_("rack power feed"),
                "global": N_("global link bundle"), "meshlink": N_("scale-up mesh link"),
-               "nvlink2": N_("level-2 NVLink switch")}
+               "nvlink2": N_("level-2 NVLink switch"), "node": N_("node")}
 MAX_FAILURES = 10_000
 """Most elements one what-if fails."""
 
@@ -279,6 +279,10 @@ def _tier_size(tier: str, shape: Shape) -> int:
 def tiers_for(plan: Plan) -> tuple[str, ...]:
     """The tiers ``plan`` has elements of (a one-tier fabric has no spines, an HGX node no trays, ...; another
     family than the folded Clos: ``core.analysis.failure.graphwhatif``'s tiers)."""
+    if plan.fabric.family == "torus":
+        from core.analysis.failure import toruswhatif
+
+        return toruswhatif.tiers_of(plan)
     if plan.fabric.family != CLOS:
         from core.analysis.failure import graphwhatif
 
@@ -290,6 +294,10 @@ def tiers_for(plan: Plan) -> tuple[str, ...]:
 def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
     """``(tier, key, chosen)`` of every element the specs name or choose; ``InputError`` for bad specs (another
     family than the folded Clos: ``core.analysis.failure.graphwhatif``'s elements)."""
+    if plan.fabric.family == "torus":
+        from core.analysis.failure import toruswhatif
+
+        return toruswhatif.resolve(plan, failures)
     if plan.fabric.family != CLOS:
         from core.analysis.failure import graphwhatif
 

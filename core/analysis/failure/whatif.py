@@ -180,6 +180,10 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     Raises ``InputError`` for an unknown element or tier, or more failures than the tier has.
     """
     failures = list(failures)
+    if plan.fabric.family == "torus":  # node to node: its own graph what-if
+        from core.analysis.failure.toruswhatif import what_if_torus
+
+        return what_if_torus(plan, failures, job)
     if plan.fabric.family != CLOS:  # the closed forms are the Clos's: another family is measured on its graph
         from core.analysis.failure.graphwhatif import what_if_graph
 

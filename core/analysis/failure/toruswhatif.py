@@ -1,0 +1,238 @@
+"""The failure what-if of a torus (``core.fabric.torus``): nodes, NICs and links lost, measured on its graph.
+
+``what_if`` (``core.analysis.failure.whatif``) sends a plan whose ``fabric.family`` is ``torus`` here. It returns
+the same ``FailureResult``.
+
+Element names (0-based, as the failure-spec language): ``node5`` (a node and every link of its ports),
+``node5.nic2`` (NIC 2 of node 5: the links on its port), ``node5-node6`` (the bundle between two neighbours,
+either order; ``node5-node6#1``: cable 1 of it alone). Counts (``tier:count``): ``link`` (neighbour bundles
+across the bisection cut first, where they hurt most), ``node`` and ``nic`` (node 0's NICs before node 1's) in
+index order.
+
+Method (the torus graph, one vertex per node, one edge per neighbour bundle of its live cables; at most
+``MAX_NODES`` nodes):
+
+* **Cut off**: nodes lost, and the nodes outside the component holding the most live nodes. A torus has no
+  path around a lost node other than through its neighbours, which the graph has.
+* **Degraded**: GPUs of connected nodes that lost a link (a NIC or a cable).
+* **Bisection** (one direction): the closed form (``bisection_links``) scaled by the maximum flow between the
+  two slabs of the cut dimension on the failed graph over the same flow on the healthy one.
+* **busbw**: all-reduce of 1 GiB as rings per dimension (``allreduce_phases``): a dimension with a lost cable
+  runs at its worst ring's share, ``w_left / w``, or half when a ring lost a whole bundle (it runs as a line,
+  ``link_lost``); per node's NIC ports, the NVLink inside a node not counted. All-to-all (``alltoall_seconds``)
+  scaled by the bisection's share. The training step time is not modelled for a torus (said in the notes).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import networkx as nx
+import numpy as np
+
+from core.analysis.failure.spec import _NIC
+from core.analysis.failure.whatif import BUSBW_BYTES, FailureResult, _nothing_failed
+from core.errors import InputError, shown
+from core.fabric import torus
+from core.fabric.wiring import Wiring, wiring_of
+from core.i18n import _
+
+MAX_NODES = 4096
+"""Most nodes the graph what-if of a torus measures (max-flow on the node graph)."""
+TIERS = ("node", "nic", "link")
+
+
+class _Torus:
+    """The torus of a plan as arrays: neighbour pairs, their dimension, each end's ports."""
+
+    def __init__(self, plan):
+        resolved = plan.resolved
+        self.wiring = wiring_of(plan.fabric, resolved.nodes, resolved.nics_per_node)
+        self.dims, self.width = self.wiring.dims, self.wiring.width
+        self.dim, self.a, self.b = self.wiring.pair_arrays()
+        self.index = {(int(x), int(y)): i for i, (x, y) in enumerate(zip(self.a.tolist(), self.b.tolist()))}
+        self.gbps = self.wiring.port_gbps
+        self.nics = resolved.nics_per_node
+
+    def bundle(self, x: int, y: int) -> int | None:
+        """Index of the bundle between nodes ``x`` and ``y`` (either order), None if they are not neighbours."""
+        return self.index.get((x, y), self.index.get((y, x)))
+
+    def port_at(self, bundle: int, node: int, lane: int) -> int:
+        """Port ordinal (= NIC) of ``lane`` of ``bundle`` at ``node``: the + end's + slot, the - end's - slot."""
+        step = 1 if int(self.a[bundle]) == node else -1
+        return self.wiring.port(int(self.dim[bundle]), step, lane)
+
+    def cut_order(self) -> list[int]:
+        """Bundles across the bisection's cut first (the slab boundary of the cut dimension), then the rest."""
+        i = torus.cut_dimension(self.dims)
+        k = self.dims[i]
+        position = self.wiring.coords(self.a)[i]
+        crossing = (self.dim == i) & ((position == k // 2 - 1) | (position == k - 1))
+        return np.flatnonzero(crossing).tolist() + np.flatnonzero(~crossing).tolist()
+
+
+def _resolve(t: _Torus, failures: list[str]) -> list[tuple[str, tuple, bool]]:
+    """``(tier, key, chosen)`` of every failed element: node ``(n,)``, nic ``(n, k)``, cable ``(bundle, lane)``."""
+    out: list[tuple[str, tuple, bool]] = []
+    nodes = t.wiring.nodes
+    for text in failures:
+        spec = str(text).strip()
+        tier, _sep, rest = spec.partition(":")
+        if rest and tier in TIERS:
+            if not rest.isdigit() or int(rest) < 1:
+                raise InputError(_("{spec}: expected {tier}:COUNT with a count of at least 1").format(
+                    spec=shown(spec), tier=tier))
+            out += _counted(t, tier, int(rest), spec)
+            continue
+        out += _named(t, spec, nodes)
+    return out
+
+
+def resolve(plan, failures) -> list[tuple[str, tuple, bool]]:
+    """``(tier, key, chosen)`` of every element ``failures`` name or choose (``core.analysis.failure.spec
+    .resolve_failures`` of a torus); ``InputError`` for bad specs."""
+    return _resolve(_Torus(plan), list(failures))
+
+
+def tiers_of(plan) -> tuple[str, ...]:
+    """The tiers a torus has elements of (``core.analysis.failure.spec.tiers_for``)."""
+    return TIERS
+
+
+def _counted(t: _Torus, tier: str, count: int, spec: str) -> list[tuple[str, tuple, bool]]:
+    """The first ``count`` elements of ``tier``."""
+    total = {"node": t.wiring.nodes, "nic": t.wiring.nodes * t.nics, "link": len(t.a)}[tier]
+    if count > total:
+        raise InputError(_("{spec}: the torus has {total} of them").format(spec=shown(spec), total=f"{total:,}"))
+    if tier == "node":
+        return [("node", (n,), True) for n in range(count)]
+    if tier == "nic":
+        return [("nic", divmod(i, t.nics), True) for i in range(count)]
+    return [("link", (b, lane), True) for b in t.cut_order()[:count] for lane in range(t.width)]
+
+
+def _named(t: _Torus, spec: str, nodes: int) -> list[tuple[str, tuple, bool]]:
+    """One named element (``node5``, ``node5.nic2``, ``node5-node6``, ``node5-node6#1``)."""
+    node = Wiring.parse_node(spec)
+    if node is not None and node < nodes:
+        return [("node", (node,), False)]
+    found = _NIC.match(spec)
+    if found and int(found[1]) < nodes and int(found[2]) < t.nics:
+        return [("nic", (int(found[1]), int(found[2])), False)]
+    ends, _hash, lane = spec.partition("#")
+    first, _dash, second = ends.partition("-")
+    x, y = Wiring.parse_node(first), Wiring.parse_node(second)
+    bundle = t.bundle(x, y) if x is not None and y is not None else None
+    if bundle is not None and (not _hash or lane.isdigit() and int(lane) < t.width):
+        lanes = [int(lane)] if _hash else range(t.width)
+        return [("link", (bundle, k), False) for k in lanes]
+    raise InputError(_("{spec} is not an element of this torus: name node5, node5.nic2 or node5-node6 (neighbours), "
+                       "or count link:N, node:N or nic:N").format(spec=shown(spec)))
+
+
+def _graph(t: _Torus, lost_nodes: set[int], live: np.ndarray) -> nx.Graph:
+    """The node graph with ``live`` cables per bundle (edges of none dropped) and ``lost_nodes`` removed."""
+    graph = nx.Graph()
+    graph.add_nodes_from(n for n in range(t.wiring.nodes) if n not in lost_nodes)
+    for x, y, count in zip(t.a.tolist(), t.b.tolist(), live.tolist()):
+        if count and x not in lost_nodes and y not in lost_nodes:
+            graph.add_edge(x, y, capacity=count)
+    return graph
+
+
+def _slab_flow(t: _Torus, graph: nx.Graph) -> float:
+    """Max-flow [cables] between the two slabs of the cut dimension on ``graph``."""
+    i = torus.cut_dimension(t.dims)
+    position = t.wiring.coords(np.arange(t.wiring.nodes))[i]
+    flow = graph.to_directed()
+    for n in graph:
+        flow.add_edge(("S",) if position[n] < t.dims[i] // 2 else n, n if position[n] < t.dims[i] // 2 else ("T",),
+                      capacity=float("inf"))
+    if ("S",) not in flow or ("T",) not in flow:
+        return 0.0
+    return nx.maximum_flow_value(flow, ("S",), ("T",))
+
+
+def what_if_torus(plan, failures, job=None) -> FailureResult:
+    """Fail ``failures`` (module docstring) on the torus of ``plan``; ``job`` is not modelled (notes say so)."""
+    if not failures:
+        raise _nothing_failed("node0-node1")
+    if plan.resolved.nodes > MAX_NODES:
+        raise InputError(_("The torus what-if measures up to {most} nodes on its graph; this design has {nodes}.")
+                         .format(most=f"{MAX_NODES:,}", nodes=f"{plan.resolved.nodes:,}"))
+    t = _Torus(plan)
+    elements = _resolve(t, list(failures))
+    lost_nodes = {key[0] for tier, key, _c in elements if tier == "node"}
+    lost = Counter()  # bundle -> lanes lost
+    touched: set[int] = set()
+    for tier, key, _chosen in elements:
+        if tier == "link":
+            lost[key[0]] += 1
+            touched.update((int(t.a[key[0]]), int(t.b[key[0]])))
+        elif tier == "nic":
+            node, nic = key
+            for bundle in np.flatnonzero((t.a == node) | (t.b == node)).tolist():
+                for lane in range(t.width):
+                    if t.port_at(bundle, node, lane) == nic:
+                        lost[bundle] += 1
+                        touched.update((int(t.a[bundle]), int(t.b[bundle])))
+    live = np.full(len(t.a), t.width)
+    for bundle, count in lost.items():
+        live[bundle] = max(0, t.width - count)
+    healthy_graph, graph = _graph(t, set(), np.full(len(t.a), t.width)), _graph(t, lost_nodes, live)
+    main = max(nx.connected_components(graph), key=len, default=set())
+    cut = t.wiring.nodes - len(main)
+    gpn = plan.resolved.gpus_per_node
+    healthy_flow = _slab_flow(t, healthy_graph)
+    share = _slab_flow(t, graph) / healthy_flow if healthy_flow else 0.0
+    healthy_bisection = plan.bandwidth.bisection_tbits_one_direction
+    busbw, healthy_busbw = _busbws(t, live, lost_nodes, len(main))
+    degraded = len((touched - lost_nodes) & main)
+    notes = [_("Torus: the training step time is not modelled on a torus; the collectives are its rings per "
+               "dimension, per node's NIC ports.")]
+    method = ("networkx node graph; cut off by components; bisection: max-flow between the slabs of the cut dimension, "
+              "failed / healthy; busbw: all-reduce of 1 GiB as rings per dimension, a dimension at its worst ring's "
+              "surviving share (a broken ring runs as a line, half); all-to-all scaled by the bisection's share")
+    alltoall = torus.alltoall_seconds(t.dims, t.width, t.gbps, BUSBW_BYTES)
+    n = t.wiring.nodes
+    healthy_a2a = BUSBW_BYTES * (n - 1) / n / alltoall / 1e9 if alltoall else None
+    return FailureResult(
+        failed=tuple({"element": _element(t, tier, key), "tier": tier, "chosen": chosen, "redundant": False}
+                     for tier, key, chosen in elements),
+        gpus=plan.resolved.gpus, nodes=n, gpus_disconnected=cut * gpn, nodes_disconnected=cut,
+        gpus_degraded=degraded * gpn, gpus_via_pxn=0,
+        bisection_tbits_one_direction=healthy_bisection * share,
+        healthy_bisection_tbits_one_direction=healthy_bisection,
+        stages_tbits={"torus": {"healthy": healthy_bisection, "remaining": healthy_bisection * share}},
+        busbw_gbytes=busbw, healthy_busbw_gbytes=healthy_busbw, busbw_method=method,
+        alltoall_busbw_gbytes=None if healthy_a2a is None or not main else healthy_a2a * share,
+        healthy_alltoall_busbw_gbytes=healthy_a2a, notes=tuple(notes))
+
+
+def _element(t: _Torus, tier: str, key: tuple) -> str:
+    """The name of a failed element."""
+    node = Wiring.node_id
+    if tier == "node":
+        return node(key[0])
+    if tier == "nic":
+        return f"{node(key[0])}.nic{key[1]}"
+    bundle, lane = key
+    x, y = sorted((int(t.a[bundle]), int(t.b[bundle])))
+    return f"{node(x)}-{node(y)}" + (f"#{lane}" if t.width > 1 else "")
+
+
+def _busbws(t: _Torus, live: np.ndarray, lost_nodes: set[int], connected: int) -> tuple[float | None, float]:
+    """All-reduce busbw [GB/s per node], failed (None with fewer than 2 connected nodes) and healthy."""
+    n = t.wiring.nodes
+    phases = torus.allreduce_phases(t.dims, t.width, t.gbps, BUSBW_BYTES)
+    healthy = 2 * (n - 1) / n * BUSBW_BYTES / sum(phases) / 1e9
+    if connected < 2:
+        return None, healthy
+    slow = []
+    for i, phase in enumerate(phases):
+        left = live[t.dim == i]
+        worst = int(left.min()) if len(left) else t.width
+        broken = worst == 0 or bool(lost_nodes)  # a lost node breaks a ring of every dimension
+        slow.append(phase * (2.0 if broken else t.width / worst))
+    return 2 * (n - 1) / n * BUSBW_BYTES / sum(slow) / 1e9, healthy

@@ -1,0 +1,91 @@
+"""Every page on a torus design (AppTest): the Designer's tabs draw the torus as a grid with wrap arcs and work,
+the other pages work on the sidebar's torus, the Resilience page fails its links on its graph."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.pagetest import ENTRY, open_page
+
+LINK = {"n": "64", "t": "tr", "tdim": "4x4x4", "tcube": "4"}
+
+
+def _designer(tab: str, lang: str = "en", link: dict = LINK) -> AppTest:
+    at = AppTest.from_file(ENTRY, default_timeout=180)
+    at.query_params.update({**link, "tab": tab, "lang": lang})
+    return at.run()
+
+
+@pytest.mark.parametrize("lang, wrap", [("en", "wraparound"), ("zh", "环回")])
+def test_topology_tab_draws_the_torus_with_wrap_arcs(lang, wrap):
+    at = _designer("Topology", lang)
+    assert not at.exception and not at.error
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    names = [t.get("name", "") for t in spec["data"]]
+    assert sum(wrap in name for name in names) == 3  # one dotted trace per dimension
+    assert "4x4x4" in spec["layout"]["title"]["text"]
+
+
+@pytest.mark.parametrize("tab", ["Bandwidth", "Cost & power", "Racks & cabling", "Hand-off"])
+def test_designer_tabs_work(tab):
+    at = _designer(tab)
+    assert not at.exception and not at.error
+
+
+def test_sidebar_keeps_the_torus_fields():
+    at = _designer("Topology")
+    assert at.text_input(key="w_torus_dims").value == "4x4x4"
+    assert at.number_input(key="w_torus_cube").value == 4
+
+
+def test_bad_dimensions_in_a_link_fall_back_with_a_message():
+    at = _designer("Topology", link={**LINK, "tdim": "4x4x<b>"})
+    assert not at.exception
+    text = " ".join(str(w.value) for w in at.warning) + " ".join(str(e.value) for e in at.error)
+    assert "<b>" not in text or "&lt;b&gt;" in text or "'4x4x<b>'" in text
+
+
+@pytest.mark.parametrize("page", ["../pages/3_Performance.py", "../pages/4_Compare.py", "../pages/5_Sweep.py",
+                                  "../pages/8_Inference.py"])
+def test_other_pages_work_on_the_sidebars_torus(page):
+    at = open_page(page, LINK, timeout=180)
+    assert not at.error
+
+
+def test_resilience_page_fails_links_of_a_torus():
+    at = open_page("../pages/6_Resilience.py", {**LINK, "rs_fail": "link:4"}, timeout=180)
+    assert not at.exception
+    assert [m.label for m in at.metric][:3] == ["GPUs cut off", "GPUs degraded", "Bisection (1 dir)"]
+    assert at.metric[0].value == "0"
+    assert at.selectbox(key="rs_w_tier").options == ["node", "NIC", "link bundle"]
+    assert at.multiselect(key="rs_w_failed").value == ["link:4"]
+    assert "torus links across the cut" in list(at.dataframe[1].value.iloc[:, 0])
+    for tab in ("Single points of failure", "Availability", "Overload & imbalance"):
+        other = open_page("../pages/6_Resilience.py", {**LINK, "rs_tab": tab}, timeout=180)
+        assert not other.error
+        assert any("do not model a torus" in str(i.value) for i in other.info), tab
+
+
+def test_resilience_page_of_a_torus_speaks_chinese():
+    from tests.i18n_check import english_leaks
+    from tests.test_i18n import page_text
+
+    at = open_page("../pages/6_Resilience.py", {**LINK, "lang": "zh", "rs_fail": "link:4,node5"}, timeout=180)
+    assert not at.error
+    text = page_text(at)
+    assert "环面" in text
+    assert not english_leaks(text), english_leaks(text)[:20]
+
+
+def test_designer_of_a_torus_speaks_chinese():
+    from tests.i18n_check import english_leaks
+    from tests.test_i18n import page_text
+
+    at = _designer("Topology", "zh")
+    assert not at.exception
+    text = page_text(at)
+    assert "点击图例项" in text
+    assert not english_leaks(text), english_leaks(text)[:20]
