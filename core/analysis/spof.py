@@ -255,7 +255,8 @@ def _single_points_graph(plan: Plan) -> SpofResult:
     gpn = shape.gpus_per_node
     out: list[SpofElement] = []
     costs: dict = {}
-    for cut in cut_points(plan):
+    cuts = cut_points(plan)
+    for cut in cuts:
         remedy = GRAPH_REMEDIES[cut.tier]
         if remedy not in costs:
             costs[remedy] = (_n_plus_1_group_capex(plan) if remedy == "n_plus_1_group" else
@@ -267,7 +268,7 @@ def _single_points_graph(plan: Plan) -> SpofResult:
             nodes = min(shape.nodes_per_rack, shape.nodes - r * shape.nodes_per_rack)
             out.append(SpofElement(element=_element("feed", (r, 0), shape), tier="feed", gpus_lost=nodes * gpn,
                                    remedy="feed", remedy_capex_usd=None))
-    degrading = _degrading(plan, shape) + _global_degrading(plan, shape)
+    degrading = _degrading(plan, shape) + _global_degrading(plan, shape, cuts)
     return SpofResult(elements=tuple(out), notes=(_(NOT_MODELLED), _(GRAPH_NOTE)), degrading=degrading)
 
 
@@ -311,9 +312,9 @@ def _graph_element(tier: str, key: tuple) -> str:
     return key[0]
 
 
-def _global_degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
+def _global_degrading(plan: Plan, shape: Shape, cuts) -> tuple[Degrading, ...]:
     """A global bundle's loss (Dragonfly+): its two groups' direct links and the bisection lowered, no GPU cut off
-    (bundles that are single points are listed as such, not here)."""
+    (bundles among the single points ``cuts``, ``core.analysis.spof_graph.Cut``, are listed as such, not here)."""
     w = shape.wiring
     if "global" not in w.link_classes:
         return ()
@@ -322,9 +323,8 @@ def _global_degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
         return ()
     pairs = Counter(zip(a.tolist(), b.tolist()))
     (sa, sb), worst = max(pairs.items(), key=lambda kv: (kv[1], -kv[0][0], -kv[0][1]))
-    cuts = {(c.key[0], c.key[1]) for c in cut_points(plan) if c.tier == "global"}
     ida, idb = w.switch_id("spine", sa, 0), w.switch_id("spine", sb, 0)
-    if (ida, idb) in cuts:
+    if any(c.tier == "global" and c.key[:2] == (ida, idb) for c in cuts):
         return ()
     lam = plan.fabric.global_pair_links
     group_gpus = sum(w.group_nodes(su) for su in range(w.groups_per_pod)) * shape.gpus_per_node
