@@ -36,7 +36,7 @@ CONFIGS = {
 DRAGONFLY = {
     "H100 Dragonfly+ QM9700 128 groups": Design(gpu="H100", gpus=131_072, topology="dragonfly"),
     "H100 Dragonfly+ SN5600 1 NIC per node": Design(gpu="H100", gpus=131_072, topology="dragonfly", nics_per_node=1,
-                                                 fabric="ethernet", switch="SN5600", port_speed_gbps=400),
+                                                  fabric="ethernet", switch="SN5600", port_speed_gbps=400),
 }
 """Dragonfly+ designs whose single points are timed (the second with a NIC per node: every NIC is one)."""
 FAILURES = (["spine:1"], ["leaf:1"], ["nic:1"], ["core:1"], ["link:1"], ["p0.spine0-core0"], ["nvswitch:1"],
