@@ -517,5 +517,9 @@ def _spine_between_every_pair(wiring: DragonflyWiring) -> bool:
     offsets = [{q // lam for q in range(j, used, s)} for j in range(s)]
     if sum(len(o) * (len(o) - 1) for o in offsets) < needed:
         return False
-    covered = {(d1, d2) for o in offsets for d1 in o for d2 in o if d1 != d2}
-    return len(covered) == needed
+    has = np.zeros((s, groups - 1), dtype=np.int64)  # spine j has offset d
+    for j, o in enumerate(offsets):
+        has[j, list(o)] = 1
+    together = has.T @ has  # (d1, d2): spines having both; every off-diagonal entry must be at least 1
+    np.fill_diagonal(together, 1)
+    return bool((together > 0).all())
