@@ -41,7 +41,7 @@ management networks.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from collections import Counter
 
@@ -111,8 +111,9 @@ class Degrading(BaseModel):
     share_left: float
     """Bandwidth share the affected GPUs keep (NVLink per GPU, the leaf's uplinks, or the two groups' direct global
     links); 0 for a lost node."""
-    bisection_share_left: float | None = None
-    """Share of the bisection left at worst (a global bundle that crosses the cut), None when not lowered."""
+    bisection_share_left: float | None = Field(default=None, exclude=True)
+    """Share of the bisection left at worst (a global bundle that crosses the cut), None when not lowered (left out of
+    ``model_dump``, so a Clos result dumps as before; ``SpofResult.to_json`` writes it when set)."""
 
 
 class SpofResult(BaseModel):
