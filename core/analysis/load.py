@@ -159,7 +159,7 @@ class LoadResult(BaseModel):
     (NIC links only when overloaded: at saturated load every NIC link runs at line rate)."""
     blocks: tuple[dict, ...]
     """Heatmap cells: ``{"tier", "direction", "first", "last", "ar_max", "ecmp_max"}`` per block of leaf groups
-    (pods for spine-core links), 0-based, at most ``HEAT_BLOCKS`` per tier and direction."""
+    (pods for spine-core links, the Dragonfly+ group the traffic leaves for global links), 0-based, at most ``HEAT_BLOCKS`` per tier and direction."""
     histogram: dict
     """``{"edges": [...], "ar": [...], "ecmp": [...]}``: per-GPU bandwidth histogram [Gb/s]."""
     mix: tuple[dict, ...] = ()
@@ -661,8 +661,8 @@ def _heat_blocks(shape: Shape, k: _Links, nics: int, npg: int, stages: list) -> 
             leaf = np.arange(k.n_leaves * k.U) // k.U
             unit = w.group_of_leaf(leaf % w.leaves)  # (leaf-spine links: two tiers or more)
             n_units = groups
-        elif tier == "global":  # a link's lower-numbered group
-            unit = w.global_spines()[0] // w.spines_per_pod
+        elif tier == "global":  # the group the traffic leaves: a link's lower-numbered group up, the other down
+            unit = w.global_spines()[0 if direction == "up" else 1] // w.spines_per_pod
             n_units = max(1, shape.pods)
         else:
             unit = (np.arange(len(e_arr)) // (k.spp * k.S)) % max(1, shape.pods)
