@@ -98,3 +98,11 @@ def test_bad_routing_and_clos_are_unchanged(four):
     clos = link_load(plan(Design(gpu="H100", nodes=128)), "uniform", "rail", seed=1)
     assert all(t.tier != "global" for t in clos.tiers) and "Dragonfly" not in clos.method
     assert np.isfinite(clos.ar.mean)
+
+
+def test_heatmap_blocks_of_the_global_links_are_the_groups_sent_from(four):
+    r = link_load(four, "uniform", "rail", seed=1)
+    for direction, sender, silent in (("up", 0, 3), ("down", 3, 0)):  # up: from the lower group of a pair
+        cells = {b["first"]: b for b in r.blocks if b["tier"] == "global" and b["direction"] == direction}
+        assert sorted(cells) == [0, 1, 2, 3]
+        assert cells[sender]["ar_max"] > 0 and cells[silent]["ar_max"] == 0
