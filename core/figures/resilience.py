@@ -202,7 +202,7 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
              _("Worst link load per block, adaptive routing [% of link capacity]"))
     base_layout(fig, title, height)
     ticks = list(range(width)) if width <= 16 else list(range(0, width, max(1, width // 8)))
-    fig.update_layout(xaxis=dict(title=_("leaf-group block (global links: sending group)")
+    fig.update_layout(xaxis=dict(title=_("block: leaf groups (global: sender)")
                                  if ("global", "up") in rows else
                                  _("block of leaf groups (pods for spine-core), left to right"),
                                  tickvals=ticks, ticktext=[str(t + 1) for t in ticks]), yaxis=dict(automargin=True))
