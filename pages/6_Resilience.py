@@ -435,7 +435,7 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
 def _load_section(cur, store: dict, key: str, lang: str) -> None:
     ss = st.session_state
     plan = cur.plan
-    for name in ("pat", "pl", "grp"):
+    for name in ("pat", "pl", "grp", "gr"):
         ss[W + name] = store[name]
     c1, c2, c3, c4 = st.columns([1.6, 1.6, 1, 1.2])
     c1.selectbox(_("Traffic pattern"), list(load.PATTERNS), key=W + "pat", on_change=_on_value, args=("pat",),
@@ -452,8 +452,15 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
                            "(all-to-all; default 8, a node apart) or pipeline stages (default 4)."))
     routing = c4.radio(_("Heatmap"), ["ecmp", "ar"], key=W + "hm", horizontal=True,
                        format_func=lambda k: _(load.ROUTING_LABELS[k]))
+    groups = plan.fabric.family != CLOS and plan.fabric.pod_count > 1
+    if groups:
+        st.radio(_("Routing between groups"), list(load.GLOBAL_ROUTINGS), key=W + "gr", horizontal=True,
+                 on_change=_on_value, args=("gr",), format_func=lambda k: _(load.GLOBAL_ROUTING_LABELS[k]),
+                 help=_("Minimal: over the direct global links of each pair of groups. Valiant: through an "
+                        "intermediate group, every other group alike (twice the global links, evenly spread)."))
+    gr = store["gr"] if groups else "minimal"
     settings_json = _settings_json() if store["pat"] == "job" else None
-    finished, result = cache.load_result(key, store["pat"], store["pl"], int(store["grp"]), settings_json)
+    finished, result = cache.load_result(key, store["pat"], store["pl"], int(store["grp"]), settings_json, gr)
     if not finished:
         return
     if result.ar is None:
@@ -473,7 +480,7 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
                 help=_("{per} per connection (NCCL channels); {gpus} GPUs use the fabric").format(
                     per=result.flows_per_connection, gpus=i18n.number(result.gpus_on_fabric)))
     heat, hist = cache.load_figures(key, store["pat"], store["pl"], int(store["grp"]), settings_json, routing, lang,
-                                    unit, result)
+                                    unit, result, gr)
     h1, h2 = st.columns(2)
     h1.plotly_chart(heat, key="rs_heat", config=CONFIG)
     h2.plotly_chart(hist, key="rs_hist", config=CONFIG)
@@ -538,13 +545,13 @@ def main() -> None:
                 store["tab"] = tab
     ss[W + "tab"] = _(store["tab"])
     tabs = st.tabs([_(t) for t in rl.TABS], key=W + "tab", on_change="rerun")
-    # the failure what-if works on every family (the graph of another than the folded Clos); the other sections
-    # are closed forms of the Clos: another family is said in each, not guessed
+    # the failure what-if, single points, availability and link load work on every family (Dragonfly+ on its
+    # graph and global links); the spares section is a closed form of the Clos: another family is said, not guessed
     sections = (lambda: _failure_section(cur, store, key, lang),
-                lambda: _clos_only(plan, _("The single-point-of-failure analysis")) or _spof_section(cur, key, lang),
-                lambda: _clos_only(plan, _("The availability model")) or _availability_section(cur, store, key, lang),
+                lambda: _spof_section(cur, key, lang),
+                lambda: _availability_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The spares analysis")) or _spares_section(cur, store, key, lang),
-                lambda: _clos_only(plan, _("The link-load analysis")) or _load_section(cur, store, key, lang))
+                lambda: _load_section(cur, store, key, lang))
     for tab, draw in zip(tabs, sections):
         with tab:
             if tab.open:

@@ -172,7 +172,6 @@ def test_dragonfly_graphs_exports_the_failure_what_if_and_the_analyses_that_say_
     for name in exports():
         assert export_text(result, name)
     assert what_if(result, ["spine:1"]).gpus_disconnected == 0  # on the graph (tests/test_failure_dragonfly.py)
-    for analysis in (lambda: single_points(result), lambda: availability(result, trials=10)):
-        with pytest.raises(InputError, match="do not model Dragonfly"):
-            analysis()
-    assert "do not model Dragonfly+" in design_report_html(result, name="x", share_link="https://x.example/")
+    assert single_points(result).count == 0  # on the graph (tests/test_spof_graph.py)
+    assert availability(result, trials=10).elements["link"] > result.fabric.global_links  # tests/test_availability_dragonfly.py
+    assert "global link bundle" in design_report_html(result, name="x", share_link="https://x.example/")

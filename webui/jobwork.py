@@ -88,10 +88,11 @@ def availability(key: str, job_gpus: int, rates: tuple):
     return availability_of(_plan(key), {"jg": job_gpus, "rate": rates})
 
 
-def link_load(key: str, pattern: str, placement: str, group: int, settings_json: str | None):
+def link_load(key: str, pattern: str, placement: str, group: int, settings_json: str | None,
+              global_routing: str = "minimal"):
     p = _plan(key)
     job = _job_of(p, settings_json) if pattern == "job" else None
-    return load.link_load(p, pattern, placement, group=group or None, seed=0, job=job)
+    return load.link_load(p, pattern, placement, group=group or None, seed=0, job=job, global_routing=global_routing)
 
 
 def growth(key: str):

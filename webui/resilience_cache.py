@@ -109,14 +109,15 @@ def spares(key: str, policy: tuple, lead_days: int, rates: tuple, language: str)
         return result, pd.DataFrame(rows, columns=columns)
 
 
-def load_result(key: str, pattern: str, placement: str, group: int, settings_json: str | None):
-    """(finished, ``LoadResult``)."""
-    return outcome("load", jobwork.link_load, key, pattern, placement, group, settings_json)
+def load_result(key: str, pattern: str, placement: str, group: int, settings_json: str | None,
+                global_routing: str = "minimal"):
+    """(finished, ``LoadResult``); ``global_routing`` between Dragonfly+ groups."""
+    return outcome("load", jobwork.link_load, key, pattern, placement, group, settings_json, global_routing)
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def load_figures(key: str, pattern: str, placement: str, group: int, settings_json: str | None, routing: str,
-                 language: str, unit: str, _result=None):
+                 language: str, unit: str, _result=None, global_routing: str = "minimal"):
     """The heatmap and histogram of ``_result`` (the load of the other arguments)."""
     with speaking(language):
         result = _result

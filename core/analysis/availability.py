@@ -19,6 +19,10 @@ Method (stated in every result's ``method``):
   reaches a live leaf. A job of N GPUs runs in a trial when ``usable nodes x GPUs per node >= N``.
   Bandwidth: the healthy share of each switch tier's links (link up, both ends up), the
   bisection scaled by the smallest share (an aggregate-capacity estimate, not a max-flow).
+* A Dragonfly+ (``core.fabric.dragonfly``): its groups are the pods (leaf uplink ``u`` to spine ``u mod S`` of
+  its group, no cores) and its global links a tier of their own, read from the wiring
+  (``DragonflyWiring.global_spines``): a global link is up when it and the spines at both ends are; the smallest
+  share includes theirs (a lost spine takes its group's leaf links and its global links).
 * Spare nodes: the 99th percentile of unusable nodes over the trials (``spare_nodes_for_99pct``): hold
   that many back and a job on the rest runs 99% of the time.
 * Closed form where one exists: with no shared element failing (leaf, spine, core rates zero),
@@ -42,6 +46,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.errors import InputError
 from core.fabric.families import require_clos
+from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring
 from core.i18n import _
 from core.spares import reliability_table
@@ -52,6 +57,8 @@ CLASSES = ("gpu_node", "nic", "link", "switch")
 METHOD = ("steady-state Poisson failures with repair (q = r/(1+r), r = afr x mttr / 8760), independent "
           "elements; expected down elements in closed form; job fraction and bandwidth by a seeded Monte "
           "Carlo over nodes, NICs, links and switches (binomial closed form when no shared switch fails)")
+GLOBAL_METHOD = ("; Dragonfly+: groups as pods, global links a tier of their own (up when the link and both end "
+                 "spines are)")
 
 
 class ClassRate(BaseModel):
@@ -119,6 +126,9 @@ class Shape(BaseModel):
     cores_per_group: int
     cores: int
     bisection_tbits_one_direction: float = 0.0
+    global_links: tuple[tuple[int, int], ...] = ()
+    """Spines at the two ends of every global link of a Dragonfly+ (the model's spine numbers: a group's spines of
+    every plane side by side); empty for the folded Clos."""
 
     @property
     def leaves(self) -> int:
@@ -132,7 +142,9 @@ def shape_of(plan) -> Shape:
     Approximate for a partial last pod of three tiers: every spine has a full pod's uplinks (the last pod's spines
     have fewer, ``FabricPlan.spine_uplinks_in_pod``), so its spines count a few more links, each a little less
     likely to matter."""
-    require_clos(plan.fabric, _("The availability model"))
+    dragonfly = "global" in Wiring.of(plan).link_classes
+    if not dragonfly:
+        require_clos(plan.fabric, _("The availability model"))
     w = Wiring.of(plan)
     copies = w.planes * w.islands
     per_group = max(1, min(w.nodes_per_group, w.nodes))
@@ -141,11 +153,26 @@ def shape_of(plan) -> Shape:
         nodes=w.nodes, gpus_per_node=plan.resolved.gpus_per_node, links_per_node=w.rails * copies,
         nodes_per_group=per_group, leaves_per_group=w.leaves_per_group * copies, groups=w.groups,
         leaf_uplinks=w.leaf_uplinks, spines_per_pod=max(1, spines // w.pods) if spines else 0,
-        groups_per_pod=w.groups_per_pod if "core" in w.roles else max(1, w.groups), spines=spines,
+        groups_per_pod=w.groups_per_pod if "core" in w.roles or dragonfly else max(1, w.groups), spines=spines,
         spine_uplinks=plan.fabric.spine_uplinks if "core" in w.roles else 0,
         cores_per_group=max(1, w.cores_per_group) if "core" in w.roles else 0, cores=w.cores * copies,
         bisection_tbits_one_direction=plan.bandwidth.bisection_tbits_one_direction,
+        global_links=_global_links(w, plan.fabric) if dragonfly else (),
     )
+
+
+def _global_links(w, fabric: FabricPlan) -> tuple[tuple[int, int], ...]:
+    """Both end spines of every global link of every plane of Dragonfly+ wiring ``w``, in the model's numbering
+    (spine ``j`` of group ``G`` in plane ``p``: ``G s P + p s + j``)."""
+    s, planes = fabric.spines_per_pod, w.planes * w.islands
+    ends = []
+    for k in w.global_spines():
+        group, j = np.divmod(k, s)
+        ends.append(group * s * planes + j)
+    out: list[tuple[int, int]] = []
+    for p in range(planes):
+        out += zip((ends[0] + p * s).tolist(), (ends[1] + p * s).tolist())
+    return tuple(out)
 
 
 def element_counts(shape: Shape) -> dict[str, int]:
@@ -154,7 +181,7 @@ def element_counts(shape: Shape) -> dict[str, int]:
         "gpu_node": shape.nodes,
         "nic": shape.nodes * shape.links_per_node,
         "link": shape.nodes * shape.links_per_node + shape.leaves * shape.leaf_uplinks
-        + shape.spines * shape.spine_uplinks,
+        + shape.spines * shape.spine_uplinks + len(shape.global_links),
         "switch": shape.leaves + shape.spines + shape.cores,
     }
 
@@ -288,8 +315,10 @@ def _simulate(shape: Shape, trials: int, seed: int, unavailability: tuple[float,
     rng = np.random.default_rng(seed)
     n, k = shape.nodes, shape.links_per_node
     link_leaf, up_spine, up_core = wiring(shape)
+    ends = np.asarray(shape.global_links, dtype=np.int64).reshape(-1, 2).T
     lu, su = shape.leaf_uplinks, shape.spine_uplinks
-    chunk = max(1, min(trials, 2_000_000 // max(1, n * k + shape.leaves * lu + shape.spines * su)))
+    chunk = max(1, min(trials, 2_000_000 // max(1, n * k + shape.leaves * lu + shape.spines * su
+                                                + len(shape.global_links))))
     usable_counts = []
     usable_sum = cut_sum = degraded_sum = share_sum = 0.0
     down_sum = dict.fromkeys(CLASSES, 0.0)
@@ -324,6 +353,8 @@ def _simulate(shape: Shape, trials: int, seed: int, unavailability: tuple[float,
                 share = np.minimum(share, sc_ok.mean(axis=(1, 2)))
                 down["switch"] = down["switch"] + core_down.sum()
                 down["link"] += sc_down.sum()
+            if shape.global_links:
+                share = np.minimum(share, _global_share(rng, spine_down, ends, q["link"], down))
         else:  # one tier: a node's bandwidth share is its live links
             share = np.minimum(share, 1.0 - lost.mean(axis=(1, 2)))
         share_sum += share.sum()
@@ -333,6 +364,15 @@ def _simulate(shape: Shape, trials: int, seed: int, unavailability: tuple[float,
     counts = np.concatenate(usable_counts)
     counts.setflags(write=False)
     return _Trials(counts, usable_sum, cut_sum, degraded_sum, share_sum, down_sum)
+
+
+def _global_share(rng: np.random.Generator, spine_down: np.ndarray, ends: np.ndarray, q_link: float,
+                  down: dict) -> np.ndarray:
+    """Per trial, the share of global links up with both end spines up (``ends``: their spines, 2 x links);
+    the links drawn down are added to ``down["link"]``."""
+    link_down = _down(rng, (spine_down.shape[0], ends.shape[1]), q_link)
+    down["link"] += link_down.sum()
+    return (~link_down & ~spine_down[:, ends[0]] & ~spine_down[:, ends[1]]).mean(axis=1)
 
 
 def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000, seed: int = 0,
@@ -360,7 +400,7 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
     counts = element_counts(shape)
     shared_zero = q["switch"] == 0
     return Availability(
-        method=METHOD, trials=trials, seed=seed, job_gpus=job_gpus, elements=counts,
+        method=METHOD + (GLOBAL_METHOD if shape.global_links else ""), trials=trials, seed=seed, job_gpus=job_gpus, elements=counts,
         expected_down={name: counts[name] * q[name] for name in CLASSES},
         mean_down_sampled={name: down_sum[name] / trials for name in ("gpu_node", "switch")},
         job_run_fraction=fraction,

@@ -43,6 +43,18 @@ all-to-all; ``assets/catalog/congestion.toml``).
   routing's. A GPU's achievable bandwidth is the sum of its flows' rates over every plane [Gb/s, one
   direction].
 
+Dragonfly+ (``core.fabric.dragonfly``): its groups are the pods and its global links a tier of their own
+(``global``; direction ``up`` from the lower-numbered group of a link's pair, ``down`` the other way), read from the
+wiring (``DragonflyWiring.global_spines``). Routing between groups, stated in every result (``global_routing``):
+
+* ``minimal``: a connection from group A to group B crosses one of the ``lam`` direct global links between them;
+  adaptive routing spreads A->B traffic evenly over them, static ECMP hashes each flow onto one.
+* ``valiant`` (non-minimal, Kim et al. 2008): through an intermediate group C, every other group alike (adaptive
+  routing: the A->B traffic split evenly over the ``g - 2`` groups; static ECMP: each flow hashed onto one C and
+  one link of each pair). Every connection crosses two global links, so the global tier carries about twice the
+  minimal load under uniform traffic; a flow's share is the worst over the links its split can take. The
+  intermediate group's leaf-spine links are not counted (the intermediate-spine route of Shpiner et al.).
+
 Cost: arrays of one entry per flow (numpy), no graph: a ring on 131,072 GPUs is 262,144 flows;
 ``tests/test_load.py`` checks the loads against explicit shortest-path routing on
 ``core.fabric.topology.fabric_graph``.
@@ -57,6 +69,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.analysis.failure import Shape
 from core.errors import DesignError, InputError, shown
+from core.fabric.families import CLOS
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.perf import congestion
@@ -69,8 +82,12 @@ PATTERN_LABELS = {"ring": N_("ring all-reduce (data parallel)"), "tree": N_("tre
 PLACEMENTS = ("node", "rail", "random")
 PLACEMENT_LABELS = {"node": N_("by node (each GPU on its own NIC)"), "rail": N_("rail-aligned (PXN)"),
                     "random": N_("random nodes, rail-aligned")}
-TIERS = ("node_leaf", "leaf_spine", "spine_core")
-TIER_LABELS = {"node_leaf": N_("node-leaf"), "leaf_spine": N_("leaf-spine"), "spine_core": N_("spine-core")}
+TIERS = ("node_leaf", "leaf_spine", "spine_core", "global")
+TIER_LABELS = {"node_leaf": N_("node-leaf"), "leaf_spine": N_("leaf-spine"), "spine_core": N_("spine-core"),
+               "global": N_("global")}
+GLOBAL_ROUTINGS = ("minimal", "valiant")
+GLOBAL_ROUTING_LABELS = {"minimal": N_("minimal (direct global links)"),
+                         "valiant": N_("Valiant (through an intermediate group)")}
 DIRECTIONS = ("up", "down")
 DIRECTION_LABELS = {"up": N_("up"), "down": N_("down")}
 ROUTING_LABELS = {"ar": N_("adaptive routing"), "ecmp": N_("static ECMP")}
@@ -142,7 +159,7 @@ class LoadResult(BaseModel):
     (NIC links only when overloaded: at saturated load every NIC link runs at line rate)."""
     blocks: tuple[dict, ...]
     """Heatmap cells: ``{"tier", "direction", "first", "last", "ar_max", "ecmp_max"}`` per block of leaf groups
-    (pods for spine-core links), 0-based, at most ``HEAT_BLOCKS`` per tier and direction."""
+    (pods for spine-core links, the Dragonfly+ group the traffic leaves for global links), 0-based, at most ``HEAT_BLOCKS`` per tier and direction."""
     histogram: dict
     """``{"edges": [...], "ar": [...], "ecmp": [...]}``: per-GPU bandwidth histogram [Gb/s]."""
     mix: tuple[dict, ...] = ()
@@ -413,7 +430,7 @@ class _Flows:
         self.leaf_s, self.leaf_d = leaf_id(self.node_s, self.exit_nic), leaf_id(self.node_d, self.nic_d)
         self.cross = self.leaf_s != self.leaf_d
         self.pod_s = self.pod_d = None
-        if "core" in w.roles:
+        if "core" in w.roles or "global" in w.link_classes:  # pods, or Dragonfly+ groups
             def pod_of(leaf):
                 return (leaf // w.leaves) * w.pods + w.pod_of_leaf(leaf % w.leaves)
             self.pod_s, self.pod_d = pod_of(self.leaf_s), pod_of(self.leaf_d)
@@ -517,6 +534,85 @@ def _static_ecmp(shape: Shape, f: _Flows, k: _Links, ar_share, ar_links, per_con
     return fl, fdem, ecmp_share, link_sets, ecmp_loads
 
 
+class _Global:
+    """The global links of a Dragonfly+ (one plane): link ``i`` joins groups ``a[i] < b[i]`` (the wiring's
+    ``global_spines`` order, ``lam`` links per pair, pair by pair); ``routing`` ``minimal`` or ``valiant`` (module
+    docstring)."""
+
+    def __init__(self, shape: Shape, f: _Flows, k: _Links, routing: str):
+        w = shape.wiring
+        self.ends = w.global_spines()
+        self.g, self.lam, self.routing = w.pods, w.global_pair_links, routing
+        s = w.spines_per_pod
+        self.a, self.b = self.ends[0] // s, self.ends[1] // s
+        self.n = len(self.a)
+        self.f, self.k = f, k
+        self.valiant = routing == "valiant" and self.g > 2
+        self.x = np.flatnonzero(f.cross_pod) if f.pod_s is not None else np.zeros(0, dtype=np.int64)
+
+    def _pair(self, x, y):
+        """Index of the unordered group pair ``{x, y}`` (``x != y``) in ``triu`` order."""
+        lo, hi = np.minimum(x, y), np.maximum(x, y)
+        return lo * self.g - lo * (lo + 1) // 2 + (hi - lo - 1)
+
+    def _directed(self, demand_xy) -> tuple[np.ndarray, np.ndarray]:
+        """Per-link even loads [Gb/s] up and down from the directed group-pair loads ``demand_xy`` (g x g)."""
+        lam = max(1, self.lam)
+        return demand_xy[self.a, self.b] / lam, demand_xy[self.b, self.a] / lam
+
+    def adaptive(self, ar_share):
+        """Adaptive routing: the group pairs' traffic spread evenly over their links; ``ar_share`` lowered in place
+        for the connections between groups; returns the per-link loads up and down [Gb/s]."""
+        f, g, x = self.f, self.g, self.x
+        d = np.zeros((g, g))
+        np.add.at(d, (f.pod_s[x], f.pod_d[x]), f.demand[x])
+        if self.valiant:  # A->B split over every C: (A, C) and (C, B) each carry D_AB / (g - 2)
+            out, into = d.sum(axis=1), d.sum(axis=0)
+            d = (out[:, None] - d + into[None, :] - d) / (g - 2)
+            np.fill_diagonal(d, 0.0)
+        kappa = _kappa(d / max(1, self.lam), self.k.C_up, self.k.eff)
+        if self.valiant:
+            np.fill_diagonal(kappa, np.inf)
+            worst = np.minimum(kappa.min(axis=1)[:, None], kappa.min(axis=0)[None, :])
+        else:
+            worst = kappa
+        ar_share[x] = np.minimum(ar_share[x], worst[f.pod_s[x], f.pod_d[x]])
+        return self._directed(d)
+
+    def ecmp(self, fl, fdem, ecmp_share, rng) -> dict:
+        """Static ECMP: each crossing flow between groups hashed onto a link (and, Valiant, an intermediate group
+        first; seeded draws); ``ecmp_share`` lowered in place. Returns ``direction -> (load [Gb/s], flows)`` per
+        link."""
+        f, g, lam = self.f, self.g, max(1, self.lam)
+        sel = np.flatnonzero(f.cross_pod[fl])
+        src, dst = f.pod_s[fl[sel]], f.pod_d[fl[sel]]
+        hops = [(src, dst)]
+        if self.valiant:  # an intermediate group drawn among the g - 2 others
+            mid = rng.integers(0, g - 2, size=len(sel))
+            mid = mid + (mid >= np.minimum(src, dst))
+            mid = mid + (mid >= np.maximum(src, dst))
+            hops = [(src, mid), (mid, dst)]
+        loads = {d: (np.zeros(self.n), np.zeros(self.n, dtype=np.int64)) for d in DIRECTIONS}
+        links = [(self._pair(x, y) * lam + rng.integers(0, lam, size=len(sel)), x < y) for x, y in hops]
+        for link, up in links:
+            for direction, on in (("up", up), ("down", ~up)):
+                load, nflows = loads[direction]
+                load += np.bincount(link[on], weights=fdem[sel][on], minlength=self.n)
+                nflows += np.bincount(link[on], minlength=self.n)
+        for link, up in links:
+            used = np.where(up, loads["up"][0][link], loads["down"][0][link])
+            ecmp_share[sel] = np.minimum(ecmp_share[sel], _kappa(used, self.k.C_up, self.k.eff))
+        return loads
+
+    def note(self) -> str:
+        """The routing between groups, in words."""
+        if self.valiant:
+            return _("Between Dragonfly+ groups: Valiant routing, through an intermediate group (every other group "
+                     "alike): each connection crosses two global links, about twice the minimal load.")
+        return _("Between Dragonfly+ groups: minimal routing, over the direct global links of each pair of groups "
+                 "(Valiant routing, through an intermediate group, carries about twice that load on them).")
+
+
 def _tier_row(tier, direction, links, cap, offered, ar_loads, e_loads, e_flows) -> TierLoad:
     """One tier and direction's row: utilisation (load / capacity ``cap`` [Gb/s]) under AR and ECMP, flows."""
     ar_u = ar_loads / cap
@@ -565,6 +661,9 @@ def _heat_blocks(shape: Shape, k: _Links, nics: int, npg: int, stages: list) -> 
             leaf = np.arange(k.n_leaves * k.U) // k.U
             unit = w.group_of_leaf(leaf % w.leaves)  # (leaf-spine links: two tiers or more)
             n_units = groups
+        elif tier == "global":  # the group the traffic leaves: a link's lower-numbered group up, the other down
+            unit = w.global_spines()[0 if direction == "up" else 1] // w.spines_per_pod
+            n_units = max(1, shape.pods)
         else:
             unit = (np.arange(len(e_arr)) // (k.spp * k.S)) % max(1, shape.pods)
             n_units = max(1, shape.pods)
@@ -589,12 +688,13 @@ def _spread(v) -> Spread:
 
 def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job_gpus: int | None = None,
               group: int | None = None, stride: int | None = None, seed: int = 0, job=None,
-              arrays: dict | None = None) -> LoadResult:
+              arrays: dict | None = None, global_routing: str = "minimal") -> LoadResult:
     """The load of ``pattern`` placed by ``placement`` on ``plan`` (module docstring). ``job`` (a
     ``core.perf.training.TrainingJob``) is needed for ``pattern="job"``, whose GPUs it sets.
 
     ``InputError`` for an unknown pattern or placement, a group that does not fit the job, or a job larger
-    than the cluster. ``arrays``, when given, receives the per-link numpy arrays of plane 0 (for checks):
+    than the cluster. ``global_routing`` (``GLOBAL_ROUTINGS``) routes between Dragonfly+ groups. ``arrays``, when
+    given, receives the per-link numpy arrays of plane 0 (for checks):
     ``(tier, direction) -> (ar_load, ecmp_load, ecmp_flows, capacity)`` [Gb/s], ``"pairs"`` ->
     ``(port_s, port_d, demand)`` per connection, and ``"names"`` -> a function ``(tier, direction, index) -> name``.
 
@@ -602,8 +702,11 @@ def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job
     routing (``_adaptive_routing``) and static ECMP (``_static_ecmp``); per-GPU throughput; per-tier rows, the
     hottest links, the heatmap blocks and the histogram."""
     _check(pattern, placement)
+    if global_routing not in GLOBAL_ROUTINGS:
+        raise InputError(_("unknown routing between groups {value}; use one of {choices}").format(
+            value=shown(global_routing), choices=", ".join(GLOBAL_ROUTINGS)))
     r = plan.resolved
-    shape = Shape.of(plan)
+    shape = Shape.of(plan) if plan.fabric.family == CLOS else Shape.build(plan)
     nics, planes = r.nics_per_node, max(1, r.planes)
     n = _job_size(plan, pattern, job_gpus)
     rng = np.random.default_rng(seed)
@@ -632,7 +735,14 @@ def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job
     ej = np.bincount(port_d, weights=demand, minlength=k.n_ports)
     share_nic = np.minimum(_kappa(inj[port_s], C_port), _kappa(ej[port_d], C_port))
     ar_share, ar_links = _adaptive_routing(shape, f, k, share_nic)
+    glob = _Global(shape, f, k, global_routing) if "global" in shape.link_classes and shape.pods > 1 else None
+    glob_ar = glob.adaptive(ar_share) if glob else None
     fl, fdem, ecmp_share, link_sets, ecmp_loads = _static_ecmp(shape, f, k, ar_share, ar_links, per_conn, rng)
+    if glob:
+        for direction, ar_loads, loads in zip(DIRECTIONS, glob_ar, glob.ecmp(fl, fdem, ecmp_share, rng).values()):
+            link_sets.append(("global", direction, None, glob.n, k.C_up, ar_loads))
+            ecmp_loads[("global", direction)] = loads
+        notes.append(glob.note())
 
     # --- per GPU
     planes_f = float(planes)
@@ -684,7 +794,7 @@ def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job
         routing=congestion.fabric_class(r), nic_gbps_per_gpu=line_per_gpu, gpus_on_fabric=int(active.sum()),
         flows=int(flows_total), flows_per_connection=int(per_conn), tiers=tuple(tier_rows),
         ar=_spread(ar_v), ecmp=_spread(ecmp_v), hot_links=hot, blocks=tuple(blocks), histogram=hist, mix=mix,
-        notes=tuple(notes), method=METHOD)
+        notes=tuple(notes), method=METHOD + (f"; between Dragonfly+ groups: {global_routing} routing" if glob else ""))
 
 
 METHOD = ("saturated offered load (each GPU with fabric peers offers its NIC line rate); adaptive routing: even "
@@ -710,7 +820,8 @@ class _Names:
 
     def link(self, tier: str, direction: str, idx: int) -> str:
         """Name of link ``idx`` of ``tier`` in ``direction`` (``_Links`` numbering: node-leaf by node and NIC,
-        leaf-spine by leaf and uplink, spine-core by spine and uplink, islands outer)."""
+        leaf-spine by leaf and uplink, spine-core by spine and uplink, islands outer; global in the wiring's
+        ``global_spines`` order, ``up`` from the lower-numbered group)."""
         w, k = self.w, self.k
         if tier == "node_leaf":
             node, nic = divmod(idx, w.rails * w.islands)
@@ -723,6 +834,9 @@ class _Names:
             spine = w.spines_of_leaf(leaf)[j]
             a = w.switch_id("leaf", leaf, 0, island)
             b = w.switch_id("spine", spine, 0, island) + (f"#{q}" if k.pair > 1 else "")
+        elif tier == "global":
+            ends = w.global_spines()
+            a, b = (w.switch_id("spine", int(e[idx]), 0) for e in ends)
         else:
             spine, v = divmod(idx, k.S)
             island, spine = divmod(spine, w.spines)

@@ -90,6 +90,10 @@ GIB = 1 << 30
 FABRICS = ("infiniband", "ethernet")
 FAMILY_TOPOLOGIES = tuple(FAMILIES)
 """Topologies sized by a topology family of their own (``core.fabric.families``: Dragonfly+), not by tiers."""
+DEFAULT_TOPOLOGIES = ("rail-optimized", "top-of-rack", "rail-only", "dragonfly")
+"""Topologies of the default grid (the Optimize page's, the CLI's ``--topologies``): the folded Clos ones and
+Dragonfly+ (tried once per shape; a shape it cannot build, per-rail planes say, is ruled out by the engine's
+reason)."""
 DEFAULT_OVERSUBSCRIPTION = (1.0, 1.5, 2.0, 3.0)
 """Leaf down:up ratios of the default grid."""
 PARALLEL_FROM = 400
@@ -207,7 +211,7 @@ class Grid:
     """NIC models to try; ``None``: the engine's default NIC for the system, fabric and port speed."""
     planes: tuple[int, ...] = (1, 2)
     plane_modes: tuple[str, ...] = ("per-port", "per-rail")
-    topologies: tuple[str, ...] = ("rail-optimized", "top-of-rack", "rail-only")
+    topologies: tuple[str, ...] = DEFAULT_TOPOLOGIES
     tiers: tuple[int, ...] = (1, 2, 3)
     oversubscription: tuple[float, ...] = DEFAULT_OVERSUBSCRIPTION
     mixed_tiers: bool = True

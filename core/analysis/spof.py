@@ -41,10 +41,15 @@ management networks.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
+
+from collections import Counter
 
 from core.analysis.failure import Shape, _element, analyse
+from core.analysis.spof_graph import cut_points
 from core.errors import FabricPlannerError
+from core.fabric.families import CLOS, family
+from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.i18n import language as speaking
 from core.plan import Plan, plan as make_plan
@@ -53,7 +58,15 @@ REMEDY_LABELS = {
     "plane": N_("one more plane (dual-ToR: a second NIC port to a second switch)"),
     "n_plus_1": N_("N+1: one more {tier} switch per plane with its links"),
     "feed": N_("a second power feed with N+N supplies"),
+    "n_plus_1_group": N_("one more spine in every group, every plane, with its leaf links"),
+    "global": N_("a higher global ratio: more global links between every two groups"),
 }
+GRAPH_REMEDIES = {"leaf": "plane", "nic": "plane", "link": "plane", "spine": "n_plus_1_group", "global": "global"}
+"""Remedy of a single point of another family than the folded Clos, by tier."""
+GRAPH_NOTE = N_("Found as the cut vertices and one-cable bridges of the topology's graph (a Dragonfly+'s global "
+                "links included): every element whose loss alone leaves GPUs outside the part holding the most "
+                "nodes. A global bundle's loss lowers the bisection (listed as degrading) unless it is the only "
+                "path between two groups.")
 NOT_MODELLED = N_("Not modelled: single NVLink links and the cables inside a node or an NVL72 rack, switch power "
                   "supplies and fans, the room's power and cooling beyond a rack's two feeds, and the storage and "
                   "management networks. Elements that only lower bandwidth are listed apart as degrading.")
@@ -63,6 +76,8 @@ EFFECT_LABELS = {
                         "like its GPUs"),
     "uplink_capacity": N_("lowers its leaf's uplinks to {share}; cuts off no GPU"),
     "none": N_("redundant: the rack's other feed carries it; nothing lost"),
+    "global_capacity": N_("lowers the direct global links between its two groups ({gpus} GPUs) to {share} and the "
+                          "bisection to {bisection} at worst; cuts off no GPU"),
 }
 
 
@@ -73,7 +88,8 @@ class SpofElement(BaseModel):
     tier: str
     gpus_lost: int
     remedy: str
-    """Remedy key: ``plane``, ``n_plus_1`` or ``feed``."""
+    """Remedy key (``REMEDY_LABELS``): ``plane``, ``n_plus_1`` or ``feed``; on a Dragonfly+ also ``n_plus_1_group``
+    (a spine more per group) and ``global`` (a higher global ratio)."""
     remedy_capex_usd: float | None
     """Network capex the remedy adds [USD] (None: no buildable variant found)."""
 
@@ -93,7 +109,11 @@ class Degrading(BaseModel):
     gpus_affected: int
     """GPUs whose bandwidth (or node) one such loss touches."""
     share_left: float
-    """Bandwidth share the affected GPUs keep (NVLink per GPU, or the leaf's uplinks); 0 for a lost node."""
+    """Bandwidth share the affected GPUs keep (NVLink per GPU, the leaf's uplinks, or the two groups' direct global
+    links); 0 for a lost node."""
+    bisection_share_left: float | None = Field(default=None, exclude=True)
+    """Share of the bisection left at worst (a global bundle that crosses the cut), None when not lowered (left out of
+    ``model_dump``, so a Clos result dumps as before; ``SpofResult.to_json`` writes it when set)."""
 
 
 class SpofResult(BaseModel):
@@ -114,6 +134,8 @@ class SpofResult(BaseModel):
                              for e in self.elements],
                 "degrading": [{"tier": d.tier, "example": d.example, "count": d.count, "effect": d.effect,
                                "gpus_affected": d.gpus_affected, "share_left": round(d.share_left, 6)}
+                              | ({} if d.bisection_share_left is None
+                                 else {"bisection_share_left": round(d.bisection_share_left, 6)})
                               for d in self.degrading],
                 "notes": list(self.notes)}
 
@@ -207,6 +229,8 @@ def _n_plus_1_capex(plan: Plan, tier: str, shape: Shape) -> float | None:
 
 def single_points(plan: Plan) -> SpofResult:
     """Every single point of failure of ``plan`` with its blast radius and a priced remedy (module docstring)."""
+    if plan.fabric.family != CLOS:
+        return _single_points_graph(plan)
     shape = Shape.of(plan)
     out: list[SpofElement] = []
     costs: dict = {}
@@ -223,6 +247,92 @@ def single_points(plan: Plan) -> SpofResult:
             out.append(SpofElement(element=_element(tier, member, shape), tier=tier, gpus_lost=lost, remedy=remedy,
                                    remedy_capex_usd=costs[(remedy, tier)]))
     return SpofResult(elements=tuple(out), notes=(_(NOT_MODELLED),), degrading=_degrading(plan, shape))
+
+
+def _single_points_graph(plan: Plan) -> SpofResult:
+    """``single_points`` of another topology family than the folded Clos (Dragonfly+): its cut vertices and bridges
+    (``core.analysis.spof_graph``), a rack's only feed, and the degrading classes with its global bundles."""
+    shape = Shape.build(plan)
+    gpn = shape.gpus_per_node
+    out: list[SpofElement] = []
+    costs: dict = {}
+    cuts = cut_points(plan)
+    for cut in cuts:
+        remedy = GRAPH_REMEDIES[cut.tier]
+        if remedy not in costs:
+            costs[remedy] = (_n_plus_1_group_capex(plan) if remedy == "n_plus_1_group" else
+                             _global_remedy_capex(plan) if remedy == "global" else _plane_remedy_capex(plan))
+        out.append(SpofElement(element=_graph_element(cut.tier, cut.key), tier=cut.tier,
+                               gpus_lost=cut.nodes_lost * gpn, remedy=remedy, remedy_capex_usd=costs[remedy]))
+    if shape.feeds == 1:
+        for r in range(shape.racks):
+            nodes = min(shape.nodes_per_rack, shape.nodes - r * shape.nodes_per_rack)
+            out.append(SpofElement(element=_element("feed", (r, 0), shape), tier="feed", gpus_lost=nodes * gpn,
+                                   remedy="feed", remedy_capex_usd=None))
+    degrading = _degrading(plan, shape) + _global_degrading(plan, shape, cuts)
+    return SpofResult(elements=tuple(out), notes=(_(NOT_MODELLED), _(GRAPH_NOTE)), degrading=degrading)
+
+
+def _n_plus_1_group_capex(plan: Plan) -> float | None:
+    """One more spine in every Dragonfly+ group of every plane with its leaf links [USD], from the design's BOM
+    (its global ports left unused)."""
+    fabric = plan.fabric
+    with speaking("en"):  # BOM item texts name the role and the stage in English here
+        english = make_plan(plan.design)
+    switch = [r for r in english.bom if r.category == "switch" and r.item.endswith("(spine)")]
+    links_total = english.fabric.leaf_spine_links * english.fabric.planes
+    parts = sum(r.extended_price_usd for r in english.bom
+                if r.category in ("transceiver", "cable") and "leaf-spine)" in r.item)
+    if not switch or not links_total:
+        return None
+    leaves = fabric.groups_per_pod * fabric.leaves_per_group
+    per_group = switch[0].unit_price_usd + leaves * fabric.links_per_leaf_spine_pair * parts / links_total
+    return per_group * fabric.pod_count * fabric.planes
+
+
+def _global_remedy_capex(plan: Plan) -> float | None:
+    """Network capex [USD] of the first higher global ratio that builds (more global links between every two
+    groups), re-planned; None when none does."""
+    ratio = plan.design.global_ratio
+    for change in (c for _label, c in family(plan.fabric.family).ways_out(plan.design) if c["global_ratio"] > ratio):
+        try:
+            other = make_plan(plan.design.model_copy(update=change))
+        except FabricPlannerError:
+            continue
+        if other.fabric.global_pair_links > plan.fabric.global_pair_links:
+            return other.cost.network_capex_usd - plan.cost.network_capex_usd
+    return None
+
+
+def _graph_element(tier: str, key: tuple) -> str:
+    """An element's name as the graph what-if takes it (``core.analysis.failure.graphwhatif``)."""
+    if tier == "nic":
+        return f"{Wiring.node_id(key[0])}.nic{key[1]}"
+    if tier in ("link", "global"):
+        return f"{key[0]}-{key[1].split('.')[-1]}"
+    return key[0]
+
+
+def _global_degrading(plan: Plan, shape: Shape, cuts) -> tuple[Degrading, ...]:
+    """A global bundle's loss (Dragonfly+): its two groups' direct links and the bisection lowered, no GPU cut off
+    (bundles among the single points ``cuts``, ``core.analysis.spof_graph.Cut``, are listed as such, not here)."""
+    w = shape.wiring
+    if "global" not in w.link_classes:
+        return ()
+    _ra, a, _rb, b, _count = w.bundle_arrays("global")
+    if not len(a):
+        return ()
+    pairs = Counter(zip(a.tolist(), b.tolist()))
+    (sa, sb), worst = max(pairs.items(), key=lambda kv: (kv[1], -kv[0][0], -kv[0][1]))
+    ida, idb = w.switch_id("spine", sa, 0), w.switch_id("spine", sb, 0)
+    if any(c.tier == "global" and c.key[:2] == (ida, idb) for c in cuts):
+        return ()
+    lam = plan.fabric.global_pair_links
+    group_gpus = sum(w.group_nodes(su) for su in range(w.groups_per_pod)) * shape.gpus_per_node
+    return (Degrading(tier="global", example=f"{ida}-{idb.split('.')[-1]}", count=len(pairs) * w.planes,
+                      effect="global_capacity", gpus_affected=2 * group_gpus, share_left=(lam - worst) / lam,
+                      bisection_share_left=family(plan.fabric.family).bisection_share_without(
+                          plan.resolved, plan.fabric, worst)),)
 
 
 def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
@@ -272,7 +382,8 @@ def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
 def degrading_label(row: Degrading) -> str:
     """What one loss of the class does, in the current language."""
     share = f"{row.share_left:.1%}"
-    return _(EFFECT_LABELS[row.effect]).format(gpus=f"{row.gpus_affected:,}", share=share)
+    bisection = "" if row.bisection_share_left is None else f"{row.bisection_share_left:.1%}"
+    return _(EFFECT_LABELS[row.effect]).format(gpus=f"{row.gpus_affected:,}", share=share, bisection=bisection)
 
 
 def remedy_label(element: SpofElement) -> str:

@@ -18,7 +18,7 @@ from core.i18n import _
 
 def register(subparsers) -> None:
     """Add the ``load`` sub-command."""
-    from core.analysis.load import PATTERNS, PLACEMENTS
+    from core.analysis.load import GLOBAL_ROUTINGS, PATTERNS, PLACEMENTS
 
     parser = subparsers.add_parser(
         "load", help=_("load on every link and per-GPU bandwidth spread for a traffic pattern"),
@@ -40,6 +40,9 @@ def register(subparsers) -> None:
                    help=_("GPUs between members of a communicator (default: GPUs per node)"))
     g.add_argument("--seed", type=seed, default=0,
                    help=_("random seed, 0 to {most} (default 0)").format(most=f"{MAX_SEED:,}"))
+    g.add_argument("--global-routing", type=str.lower, default="minimal", choices=GLOBAL_ROUTINGS,
+                   help=_("routing between Dragonfly+ groups: minimal (direct global links) or valiant (through an "
+                          "intermediate group) (default minimal)"))
     j = parser.add_argument_group(_("training job (pattern job)"))
     j.add_argument("--model", type=str.lower, default="llama3-70b", help=_("model preset (default llama3-70b)"))
     j.add_argument("--tp", type=positive_int, default=8, help=_("tensor-parallel degree (default 8)"))
@@ -96,7 +99,7 @@ def run(args: argparse.Namespace) -> str:
     p = plan(design_from_args(args))
     job = _job(args, p) if args.pattern == "job" else None
     result = link_load(p, args.pattern, args.placement, job_gpus=args.job_gpus, group=args.group,
-                       stride=args.stride, seed=args.seed, job=job)
+                       stride=args.stride, seed=args.seed, job=job, global_routing=args.global_routing)
     data = result.to_json()
     if args.format == "json":
         return to_json(data) + "\n"

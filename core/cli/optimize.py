@@ -20,6 +20,7 @@ from core.vocab import TOPOLOGY
 
 def register(subparsers) -> None:
     """Add the ``optimize`` sub-command."""
+    from core.analysis.optimize import DEFAULT_TOPOLOGIES
     from core.perf.training import PRESETS
 
     op = subparsers.add_parser(
@@ -72,9 +73,9 @@ def register(subparsers) -> None:
     g = op.add_argument_group(_("grid"))
     g.add_argument("--oversubscription-grid", type=str, metavar="R,R", default="1,1.5,2,3",
                    help=_("leaf down:up ratios to try (default 1,1.5,2,3)"))
-    g.add_argument("--topologies", type=str, metavar="T,T", default="rail-optimized,top-of-rack,rail-only",
-                   help=_("topologies to try, comma-separated, of {choices} (default the folded Clos ones: "
-                          "rail-optimized,top-of-rack,rail-only)").format(choices=", ".join(TOPOLOGY.ids)))
+    g.add_argument("--topologies", type=str, metavar="T,T", default=",".join(DEFAULT_TOPOLOGIES),
+                   help=_("topologies to try, comma-separated, of {choices} (default {default})").format(
+                       choices=", ".join(TOPOLOGY.ids), default=",".join(DEFAULT_TOPOLOGIES)))
     g.add_argument("--single-model", action="store_true",
                    help=_("one switch model at every tier (default: the spine/core model may differ)"))
     g.add_argument("--workers", type=positive_int,

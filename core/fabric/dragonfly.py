@@ -456,19 +456,31 @@ def ways_out(design) -> list[tuple[str, dict]]:
 
 # ------------------------------------------------------------------------------------------- bandwidth, hops
 def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan, injection_gbits: float,
-                    leaf_up_gbits: float) -> float:
+                    leaf_up_gbits: float, lost_links: int = 0) -> float:
     """Bisection bandwidth, one direction, all planes [Gb/s]: the least of half the injection, half the leaves'
     uplinks (more than one SU) and the global links between two halves of the groups,
-    ``floor(g/2) ceil(g/2) lam`` links at the uplink speed. Exact for an even number of full groups (the tests
-    check it against a max-flow min-cut between the halves)."""
+    ``floor(g/2) ceil(g/2) lam`` links at the uplink speed, less ``lost_links`` of them (failed global links that
+    cross the cut). Exact for an even number of full groups (the tests check it against a max-flow min-cut between
+    the halves)."""
     groups = fabric.pod_count
     relevant = [injection_gbits / 2]
     if fabric.group_count > 1:
         relevant.append(leaf_up_gbits / 2)
     if groups > 1:
-        cut = (groups // 2) * (groups - groups // 2) * fabric.global_pair_links
-        relevant.append(cut * resolved.uplink_gbps * fabric.planes)
+        cut = (groups // 2) * (groups - groups // 2) * fabric.global_pair_links * fabric.planes
+        relevant.append(max(0, cut - lost_links) * resolved.uplink_gbps)
     return min(relevant)
+
+
+def bisection_share_without(resolved: ResolvedDesign, fabric: FabricPlan, lost_links: int) -> float:
+    """Share of the bisection (``bisection_gbits``) left when ``lost_links`` global links across the cut fail
+    (1.0 while another stage, the injection or the leaves' uplinks, is the narrower)."""
+    from core.fabric.bandwidth import tier_capacities_gbits  # it dispatches to this module
+
+    caps = tier_capacities_gbits(resolved, fabric)
+    args = resolved, fabric, caps["injection"], caps.get("leaf_up", 0.0)
+    healthy = bisection_gbits(*args)
+    return bisection_gbits(*args, lost_links=lost_links) / healthy if healthy else 1.0
 
 
 class Hops(NamedTuple):
@@ -505,5 +517,9 @@ def _spine_between_every_pair(wiring: DragonflyWiring) -> bool:
     offsets = [{q // lam for q in range(j, used, s)} for j in range(s)]
     if sum(len(o) * (len(o) - 1) for o in offsets) < needed:
         return False
-    covered = {(d1, d2) for o in offsets for d1 in o for d2 in o if d1 != d2}
-    return len(covered) == needed
+    has = np.zeros((s, groups - 1), dtype=np.int64)  # spine j has offset d
+    for j, o in enumerate(offsets):
+        has[j, list(o)] = 1
+    together = has.T @ has  # (d1, d2): spines having both; every off-diagonal entry must be at least 1
+    np.fill_diagonal(together, 1)
+    return bool((together > 0).all())

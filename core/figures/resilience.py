@@ -181,7 +181,8 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
     rows: dict[tuple[str, str], list[dict]] = {}
     for b in result.blocks:
         rows.setdefault((b["tier"], b["direction"]), []).append(b)
-    order = [(t, d) for t in ("spine_core", "leaf_spine", "node_leaf") for d in ("down", "up") if (t, d) in rows]
+    order = [(t, d) for t in ("global", "spine_core", "leaf_spine", "node_leaf") for d in ("down", "up")
+             if (t, d) in rows]
     width = max((len(v) for v in rows.values()), default=0)
     z, text, ylabels = [], [], []
     for t, d in order:
@@ -201,7 +202,9 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
              _("Worst link load per block, adaptive routing [% of link capacity]"))
     base_layout(fig, title, height)
     ticks = list(range(width)) if width <= 16 else list(range(0, width, max(1, width // 8)))
-    fig.update_layout(xaxis=dict(title=_("block of leaf groups (pods for spine-core), left to right"),
+    fig.update_layout(xaxis=dict(title=_("block: leaf groups (global: sender)")
+                                 if ("global", "up") in rows else
+                                 _("block of leaf groups (pods for spine-core), left to right"),
                                  tickvals=ticks, ticktext=[str(t + 1) for t in ticks]), yaxis=dict(automargin=True))
     return fig
 

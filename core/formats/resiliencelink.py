@@ -12,7 +12,8 @@ Keys (short and stable; only values that differ from the defaults are written):
 * ``rs_jg``: GPUs of the job the availability is computed for (0: every GPU);
 * ``rs_lead``: restock lead time of the spares [days];
 * ``rs_pat``, ``rs_pl``, ``rs_grp``: traffic pattern, rank placement and group size of the load model
-  (``core.analysis.load``; group 0: the pattern's default);
+  (``core.analysis.load``; group 0: the pattern's default); ``rs_gr``: its routing between Dragonfly+ groups
+  (``minimal`` or ``valiant``);
 * ``rs_tab``: the open section (its English name).
 
 ``decode(params)`` never raises on user input: every bad value is one warning (escaped, at most 40
@@ -133,7 +134,7 @@ def _default_policy() -> dict[str, str]:
 
 
 def _params():
-    from core.analysis.load import PATTERNS, PLACEMENTS
+    from core.analysis.load import GLOBAL_ROUTINGS, PATTERNS, PLACEMENTS
 
     P = sharelink.Param
     policy = _default_policy()
@@ -152,6 +153,8 @@ def _params():
         P("pl", N_("rank placement"), sharelink.parse_choice(list(PLACEMENTS)), str, "rail", ", ".join(PLACEMENTS)),
         P("grp", N_("group size (0 = the pattern's default)"), sharelink.parse_int(0, 1_000_000), str, 0,
           lambda: _("{low} to {high}").format(low=0, high="1,000,000")),
+        P("gr", N_("routing between Dragonfly+ groups"), sharelink.parse_choice(list(GLOBAL_ROUTINGS)), str,
+          "minimal", ", ".join(GLOBAL_ROUTINGS)),
         P("tab", N_("Resilience section"), _tab, str, TABS[0], ", ".join(TABS)),
     ]
     for key, category in SPARE_KEYS.items():

@@ -16,6 +16,10 @@ reference architectures; constants and sources in ``assets/catalog/racks.toml``)
   a network rack in the middle of the row.
 * **Central rows.** Spine, core, management and storage racks (network rack preset) stand in rows in
   the middle of the hall, between the first and second half of the SU rows.
+* **Dragonfly+ groups apart.** A Dragonfly+ (``core.fabric.dragonfly``: its groups are the wiring's pods) puts
+  each group's racks together: its SUs' rows (a row never holds two groups), then a row of its own spines (every
+  plane's); management and storage racks in the middle of the groups. The global links between groups are then
+  long (rows apart) and their lengths and media follow (``core.physical.lengths``, ``core.physical.media``).
 * **Floor.** Racks of a row side by side (their widths); rows face alternately, so the row pitch is
   rack depth + (hot + cold aisle) / 2; an end aisle at both ends of each row. Rows stand in columns
   of ``ceil(sqrt(rows x row span / pitch))`` rows, so a large hall is about square rather than one
@@ -395,12 +399,29 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
     return arrange(resolved, fabric, networks, racks).layout()
 
 
+def _group_spine_racks(wiring: Wiring, network_rack, models: dict, watts: dict) -> list[list[_RackDraft]]:
+    """Per Dragonfly+ group (a pod of the wiring), the racks of its spines of every plane (``spines_of_pod``);
+    empty for the folded Clos."""
+    if "global" not in wiring.link_classes:
+        return []
+    out = []
+    for pod in range(wiring.pods):
+        spines = wiring.spines_of_pod(pod)
+        racks: list[_RackDraft] = []
+        for plane, island in wiring.plane_islands():
+            _fill(racks, network_rack, "spine", models["spine"].id, wiring.prefix(plane, island) + "spine",
+                  spines[0], len(spines), models["spine"].rack_units, watts["spine"])
+        out.append(racks)
+    return out
+
+
 def _central_racks(wiring: Wiring, extra, network_rack, models: dict, watts: dict) -> list[_RackDraft]:
     """The racks outside the SUs, in order: the switches of each role above the leaves (spines, then cores) of
-    every plane and island, each role from a new rack, then the management and storage devices that are not
-    one per rack (``extra``: ``network_devices``); ``models``: role -> catalog switch, ``watts``: role -> [W]."""
+    every plane and island, each role from a new rack (a Dragonfly+'s spines stand with their groups instead,
+    ``_group_spine_racks``), then the management and storage devices that are not one per rack (``extra``:
+    ``network_devices``); ``models``: role -> catalog switch, ``watts``: role -> [W]."""
     central: list[_RackDraft] = []
-    for role in wiring.roles[1:]:
+    for role in wiring.roles[1:] if "global" not in wiring.link_classes else ():
         role_racks: list[_RackDraft] = []
         for plane, island in wiring.plane_islands():
             _fill(role_racks, network_rack, role, models[role].id, wiring.prefix(plane, island) + role, 0,
@@ -415,23 +436,43 @@ def _central_racks(wiring: Wiring, extra, network_rack, models: dict, watts: dic
     return central
 
 
-def _rows(blocks: list, su_meta: list, central: list[_RackDraft], max_row: int):
-    """``(rows, instances, singles)``: whole SU blocks in rows of at most ``max_row`` racks (a longer block alone),
-    the central racks' rows in the middle; per SU its template, first rack, first node and first leaf; the
-    central racks' indices."""
-    su_rows: list[tuple[int, int]] = []
-    start = 0
-    while start < len(blocks):
-        end, length = start, 0
-        while end < len(blocks) and (end == start or length + len(blocks[end]) <= max_row):
-            length += len(blocks[end])
-            end += 1
-        su_rows.append((start, end))
-        start = end
-    central_rows = [[(draft, 0, 0) for draft in central[i:i + max_row]] for i in range(0, len(central), max_row)]
-    half = len(su_rows) // 2 if central_rows else len(su_rows)
-    order: list[tuple[str, object]] = ([("compute", r) for r in su_rows[:half]] + [("central", r) for r in central_rows]
-                                       + [("compute", r) for r in su_rows[half:]])
+def _chunks(drafts: list[_RackDraft], max_row: int) -> list[list]:
+    """Racks outside the SUs in rows of at most ``max_row``, each ``(draft, 0, 0)``."""
+    return [[(draft, 0, 0) for draft in drafts[i:i + max_row]] for i in range(0, len(drafts), max_row)]
+
+
+def _row_order(blocks: list, central: list[_RackDraft], max_row: int, groups: list) -> list[tuple[str, object]]:
+    """The rows in hall order: ``("compute", (first SU, last SU + 1))`` rows of whole SU blocks (at most
+    ``max_row`` racks, a longer block alone) and ``("central", [(draft, 0, 0), ...])`` rows; the central rows in
+    the middle of the SU rows; with ``groups`` (Dragonfly+: per group its first SU, SUs and spine racks) each
+    group's SU rows then its spine rows, group by group, the central rows in the middle of the groups."""
+    bounds = [(g0, g0 + n) for g0, n, _spines in groups] or [(0, len(blocks))]
+    per_group: list[list[tuple[str, object]]] = []
+    for index, (start, stop) in enumerate(bounds):
+        rows: list[tuple[str, object]] = []
+        while start < stop:
+            end, length = start, 0
+            while end < stop and (end == start or length + len(blocks[end]) <= max_row):
+                length += len(blocks[end])
+                end += 1
+            rows.append(("compute", (start, end)))
+            start = end
+        if groups:
+            rows += [("central", r) for r in _chunks(groups[index][2], max_row)]
+        per_group.append(rows)
+    central_rows = [("central", r) for r in _chunks(central, max_row)]
+    if not groups:
+        su_rows = per_group[0]
+        half = len(su_rows) // 2 if central_rows else len(su_rows)
+        return su_rows[:half] + central_rows + su_rows[half:]
+    half = len(per_group) // 2 if central_rows else len(per_group)
+    return [r for rows in per_group[:half] for r in rows] + central_rows + [r for rows in per_group[half:] for r in rows]
+
+
+def _rows(blocks: list, su_meta: list, central: list[_RackDraft], max_row: int, groups: list = ()):
+    """``(rows, instances, singles)``: the rows of ``_row_order`` as racks; per SU its template, first rack, first
+    node and first leaf; the central racks' indices (spines of a Dragonfly+ group included)."""
+    order = _row_order(blocks, central, max_row, list(groups))
     row_racks: list[tuple[str, list[_RackDraft], tuple[int, int]]] = []
     instances: list[tuple[tuple[int, int], int, int, int]] = []  # per SU: template, first rack, first node, leaf
     singles: list[tuple[int, _RackDraft]] = []  # (rack index, draft) of the central racks
@@ -532,10 +573,13 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
         su_meta.append(((count, n_leaves), first, leaf_start))
 
     central = _central_racks(wiring, extra, network_rack, models, watts)
+    spine_groups = _group_spine_racks(wiring, network_rack, models, watts)
+    groups = [(pod * wiring.groups_per_pod, min(wiring.groups_per_pod, len(blocks) - pod * wiring.groups_per_pod),
+               spine_groups[pod]) for pod in range(len(spine_groups))]
     per_rack_devices = [d for d in extra if d.per_rack]
 
-    # rows: whole SU blocks up to the row length; central rows in the middle
-    row_racks, instances, singles = _rows(blocks, su_meta, central, racks.hall.max_racks_per_row)
+    # rows: whole SU blocks up to the row length; central rows in the middle (Dragonfly+: group by group)
+    row_racks, instances, singles = _rows(blocks, su_meta, central, racks.hall.max_racks_per_row, groups)
 
     # out-of-band (per-rack) devices: one per rack in the rack's reserved top U, in rack order
     total = sum(len(rs) for _k, rs, _s in row_racks)

@@ -81,6 +81,13 @@ class Shape:
         """The shape of ``plan`` (a ``core.plan.Plan``): its ``Wiring`` and its NVLink domains and racks (a folded
         Clos: ``InputError`` for another topology family, ``core.fabric.families.require_clos``)."""
         require_clos(plan.fabric, _("The failure, single-point-of-failure and link-load analyses"))
+        return Shape.build(plan)
+
+    @staticmethod
+    def build(plan: Plan) -> "Shape":
+        """``of`` for any topology family: its wiring's interface answers ``WIRED`` (a Dragonfly+'s groups as pods),
+        for the models that read only the nodes, NICs, NVLink domains, racks and a leaf's uplinks
+        (``core.analysis.spof``'s degrading elements)."""
         r = plan.resolved
         nvl = plan.nvlink_summary() if r.nvlink_domain_gpus > 1 else {"nvswitch_chips": 0, "links_per_gpu": 0}
         return Shape(
