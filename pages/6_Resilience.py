@@ -15,7 +15,7 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.spares import policy_words
 from core.errors import InputError
-from core.fabric.families import CLOS, require_clos
+from core.fabric.families import CLOS, require_clos, require_model
 from core import units
 from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
@@ -163,15 +163,21 @@ def _delta(gbits: float, unit: str) -> str | None:
 
 
 # --- sections ----------------------------------------------------------------------------------------------
-def _clos_only(plan, what: str) -> bool:
+def _clos_only(plan, what: str, model: str | None = None) -> bool:
     """Say that ``what`` (an analysis, in words) does not model ``plan``'s topology family, when it is not a folded
-    Clos (``core.fabric.families.require_clos``); True when said."""
+    Clos (``core.fabric.families.require_clos``) or, with ``model``, a family whose graph ``model`` reads
+    (``require_model``); True when said."""
     try:
-        require_clos(plan.fabric, what)
+        require_model(plan.fabric, model, what) if model else require_clos(plan.fabric, what)
     except InputError as exc:
         st.info(safe.md(str(exc)))
         return True
     return False
+
+
+def _unmodelled(plan, model: str, what: str) -> bool:
+    """``_clos_only`` for an analysis that also reads the graph of the families listing ``model``."""
+    return _clos_only(plan, what, model)
 
 
 def _failure_section(cur, store: dict, key: str, lang: str) -> None:
@@ -545,13 +551,15 @@ def main() -> None:
                 store["tab"] = tab
     ss[W + "tab"] = _(store["tab"])
     tabs = st.tabs([_(t) for t in rl.TABS], key=W + "tab", on_change="rerun")
-    # the failure what-if, single points, availability and link load work on every family (Dragonfly+ on its
-    # graph and global links); the spares section is a closed form of the Clos: another family is said, not guessed
+    # the failure what-if works on every family; single points, availability and link load on the families whose
+    # module lists them (Dragonfly+ on its graph and global links); the spares section is a closed form of the Clos
     sections = (lambda: _failure_section(cur, store, key, lang),
-                lambda: _spof_section(cur, key, lang),
-                lambda: _availability_section(cur, store, key, lang),
+                lambda: _unmodelled(plan, "spof", _("The single-point-of-failure analysis"))
+                or _spof_section(cur, key, lang),
+                lambda: _unmodelled(plan, "availability", _("The availability model"))
+                or _availability_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The spares analysis")) or _spares_section(cur, store, key, lang),
-                lambda: _load_section(cur, store, key, lang))
+                lambda: _unmodelled(plan, "load", _("The link-load analysis")) or _load_section(cur, store, key, lang))
     for tab, draw in zip(tabs, sections):
         with tab:
             if tab.open:

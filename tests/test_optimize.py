@@ -757,7 +757,10 @@ def test_cli_topologies_grid_and_a_bad_one(capsys):
     code, out, _err = run(capsys, "optimize", "--gpus", "512", "--topologies", "dragonfly", "--switches", "QM9700",
                           "--oversubscription-grid", "1", "--format", "json")
     assert code == 0 and "dragonfly" in out
-    code, _out, err = run(capsys, "optimize", "--gpus", "64", "--topologies", "torus")
+    code, out, _err = run(capsys, "optimize", "--gpus", "64", "--topologies", "torus", "--switches", "QM9700",
+                          "--oversubscription-grid", "1", "--format", "json")
+    assert code == 0 and "torus" in out  # the torus family joins the grid when asked
+    code, _out, err = run(capsys, "optimize", "--gpus", "64", "--topologies", "hypercube")
     assert code == 2 and "--topologies" in err
 
 

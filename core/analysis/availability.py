@@ -45,7 +45,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict
 
 from core.errors import InputError
-from core.fabric.families import require_clos
+from core.fabric.families import require_model
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring
 from core.i18n import _
@@ -142,9 +142,8 @@ def shape_of(plan) -> Shape:
     Approximate for a partial last pod of three tiers: every spine has a full pod's uplinks (the last pod's spines
     have fewer, ``FabricPlan.spine_uplinks_in_pod``), so its spines count a few more links, each a little less
     likely to matter."""
+    require_model(plan.fabric, "availability", _("The availability model"))
     dragonfly = "global" in Wiring.of(plan).link_classes
-    if not dragonfly:
-        require_clos(plan.fabric, _("The availability model"))
     w = Wiring.of(plan)
     copies = w.planes * w.islands
     per_group = max(1, min(w.nodes_per_group, w.nodes))

@@ -69,7 +69,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.analysis.failure import Shape
 from core.errors import DesignError, InputError, shown
-from core.fabric.families import CLOS
+from core.fabric.families import CLOS, require_model
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.perf import congestion
@@ -705,6 +705,7 @@ def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job
     if global_routing not in GLOBAL_ROUTINGS:
         raise InputError(_("unknown routing between groups {value}; use one of {choices}").format(
             value=shown(global_routing), choices=", ".join(GLOBAL_ROUTINGS)))
+    require_model(plan.fabric, "load", _("The link-load analysis"))
     r = plan.resolved
     shape = Shape.of(plan) if plan.fabric.family == CLOS else Shape.build(plan)
     nics, planes = r.nics_per_node, max(1, r.planes)

@@ -48,7 +48,7 @@ from collections import Counter
 from core.analysis.failure import Shape, _element, analyse
 from core.analysis.spof_graph import cut_points
 from core.errors import FabricPlannerError
-from core.fabric.families import CLOS, family
+from core.fabric.families import CLOS, family, require_model
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.i18n import language as speaking
@@ -229,6 +229,7 @@ def _n_plus_1_capex(plan: Plan, tier: str, shape: Shape) -> float | None:
 
 def single_points(plan: Plan) -> SpofResult:
     """Every single point of failure of ``plan`` with its blast radius and a priced remedy (module docstring)."""
+    require_model(plan.fabric, "spof", _("The single-point-of-failure analysis"))
     if plan.fabric.family != CLOS:
         return _single_points_graph(plan)
     shape = Shape.of(plan)

@@ -53,6 +53,8 @@ from core.fabric.wiring import Bundle, Link, Wiring, wiring_of
 from core.i18n import _
 
 FAMILY = "dragonfly"
+GRAPH_MODELS = ("spof", "availability", "load")
+"""The analyses that work on a Dragonfly+ (``core.fabric.families.require_model``)."""
 ROLES = ("leaf", "spine")
 LINK_CLASSES = ("node-leaf", "leaf-spine", "global")
 

@@ -7,7 +7,9 @@ A family is one module of ``core.fabric`` with ``FAMILY`` (its id, also its ``De
 * ``wiring(fabric, nodes, nics)``: an object with ``core.fabric.wiring.Wiring``'s interface;
 * ``bisection_gbits(resolved, fabric, injection, leaf_up)`` and ``hop_counts(wiring)``;
 * ``summary(fabric, bandwidth)``: its entry of ``Plan.summary()``;
-* ``ways_out(design)``: its candidate design changes for ``core.plan.ways_out``.
+* ``ways_out(design)``: its candidate design changes for ``core.plan.ways_out``;
+* ``GRAPH_MODELS``: the analyses that work on its wiring's graph (``"spof"``, ``"availability"``, ``"load"``);
+  the others say they do not model it (``require_model``).
 
 ``core.fabric.sizing.size_fabric``, ``core.fabric.wiring.wiring_of``, ``core.fabric.bandwidth`` and ``core.plan``
 dispatch here; the folded Clos (``clos``: rail-optimized, top-of-rack, rail-only) is theirs. A new family adds
@@ -29,6 +31,16 @@ def family(name: str) -> ModuleType | None:
     """The module of family ``name`` (a ``Design.topology`` or ``FabricPlan.family``); None for the folded Clos."""
     path = FAMILIES.get(name)
     return importlib.import_module(path) if path else None
+
+
+def require_model(fabric, model: str, what: str) -> None:
+    """Raise ``InputError`` (as ``require_clos``) when ``fabric``'s family is not a folded Clos and does not list
+    ``model`` (``"spof"``, ``"availability"``, ``"load"``) in its ``GRAPH_MODELS``: ``what`` is the analysis in
+    words."""
+    module = family(fabric.family)
+    if module is None or model in module.GRAPH_MODELS:
+        return
+    require_clos(fabric, what)
 
 
 def require_clos(fabric, what: str) -> None:

@@ -45,6 +45,9 @@ from core.fabric.wiring import Bundle, Link, Wiring
 from core.i18n import _
 
 FAMILY = "torus"
+GRAPH_MODELS: tuple[str, ...] = ()
+"""No single-point, availability or link-load model reads a torus yet; its failure what-if runs on its graph
+(``core.analysis.failure.toruswhatif``)."""
 ROLES: tuple[str, ...] = ()
 LINK_CLASSES = ("torus",)
 OCS_PORTS = 136
