@@ -206,7 +206,7 @@ def calibration_section(lang: str) -> None:
     headers = {c: _(label) for c, label in training_calibration.CALIBRATION_COLUMNS.items()}
     frame = pd.DataFrame(rows, columns=list(headers)).rename(columns=headers)
     st.dataframe(frame, hide_index=True, width="stretch", height=420, column_config={
-        headers["id"]: st.column_config.TextColumn(headers["id"], width="medium", pinned=True),
+        headers["id"]: st.column_config.TextColumn(headers["id"], width=250, pinned=True),  # the longest id whole
         headers["moe"]: st.column_config.CheckboxColumn(headers["moe"]),
         **{headers[c]: st.column_config.TextColumn(headers[c], width="large") for c in ("note", "source")}})
     st.caption(_("Sources are quoted as published; the constants and the reasons for misses are quoted as "

@@ -139,12 +139,12 @@ def results_table(results: list[RunResult]) -> list[dict]:
 
 
 CALIBRATION_COLUMNS = {
-    "id": N_("published run"), "role": N_("role"), "architecture": N_("GPU family"), "precision": N_("precision"),
-    "moe": N_("mixture of experts"), "measure": N_("measure"), "published": N_("published"),
-    "estimate": N_("estimate"), "error": N_("error"), "note": N_("constant it set, or why it misses"),
+    "id": N_("published run"), "role": N_("role"), "error": N_("error"), "measure": N_("measure"),
+    "published": N_("published"), "estimate": N_("estimate"), "architecture": N_("GPU family"),
+    "precision": N_("precision"), "moe": N_("mixture of experts"), "note": N_("constant it set, or why it misses"),
     "source": N_("source"),
 }
-"""The columns of ``calibration_rows`` and their headers (English marked ``N_``)."""
+"""The columns of ``calibration_rows`` and their headers (English marked ``N_``), the error first after the run."""
 ROLE_LABELS = {"fit": N_("sets a constant"), "held-out": N_("held out")}
 MEASURE_LABELS = {"tokens_per_s_per_gpu": N_("tokens/s per GPU"), "step_s": N_("step time [s]"), "mfu": "MFU"}
 
