@@ -115,3 +115,16 @@ def test_a_cloud_adapter_on_infiniband_is_refused_with_its_fabric():
 
     with pytest.raises(InputError, match="EFA-P5"):
         plan(Design(gpu="H100", gpus=64, fabric="infiniband", nic="EFA-P5", nics_per_node=32, port_speed_gbps=100))
+
+
+def test_efa_sprays_packets_and_tcpx_hashes_flows():
+    """EFA's SRD spreads a flow's packets over every path (Shalev et al., IEEE Micro 2020): adaptive-routing class;
+    GPUDirect-TCPX/TCPXO run TCP flows: static ECMP. An oversubscribed stand-in fabric keeps more on EFA."""
+    from core.perf import congestion
+
+    efa = plan(cloud("aws-p5", gpus=1024).model_copy(update={"oversubscription": 2.0}))
+    tcpx = plan(cloud("gcp-a3-mega", gpus=1024).model_copy(update={"oversubscription": 2.0}))
+    assert congestion.routing_class(efa.resolved) == "srd" and congestion.routing_class(tcpx.resolved) == "ecmp"
+    for kind in ("srd", "ecmp"):
+        assert congestion.tier_share(kind, 0.5, 2.0, 32, 2) <= congestion.tier_share("srd", 0.5, 2.0, 32, 2)
+    assert congestion.tier_share("srd", 0.5, 2.0, 32, 1) == congestion.tier_share("ib-ar", 0.5, 2.0, 32, 1)

@@ -153,12 +153,13 @@ def fitted_defaults(plan: Plan, fixed: Mapping, free: set[str], defaults: Mappin
 
 
 def alternative_design(design: Design, changes: Mapping, current_fabric: str) -> Design:
-    """``design`` with ``changes`` (fabric, oversubscription); a new fabric gets its own switch and speed."""
+    """``design`` with ``changes`` (fabric, oversubscription); a new fabric gets its own switch and speed, and a
+    design on a cloud instance's adapters (``Nic.transport``) gets the system's own NICs: a bought fabric."""
     data = design.model_dump(exclude_defaults=True)
-    if changes.get("fabric", current_fabric) != current_fabric:
-        cloud = design.nic is not None and load_catalog().nic(design.nic).transport is not None
+    cloud = design.nic is not None and load_catalog().nic(design.nic).transport is not None
+    if cloud or changes.get("fabric", current_fabric) != current_fabric:
         for key in ("switch", "port_speed_gbps", *(("nic", "nics_per_node") if cloud else ())):
-            data.pop(key, None)  # a cloud instance's adapters stay on its provider's fabric
+            data.pop(key, None)
     data.update(changes)
     return parse_design(data)
 
