@@ -129,3 +129,16 @@ def test_efa_sprays_packets_and_tcpx_hashes_flows():
     for kind in ("srd", "ecmp"):
         assert congestion.tier_share(kind, 0.5, 2.0, 32, 2) <= congestion.tier_share("srd", 0.5, 2.0, 32, 2)
     assert congestion.tier_share("srd", 0.5, 2.0, 32, 1) == congestion.tier_share("ib-ar", 0.5, 2.0, 32, 1)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_performance_page_on_a_cloud_design_speaks_one_language(lang):
+    """The Performance page on an AWS P5 design: the transport named, the bought fabric compared, one language."""
+    import tests.test_i18n_pages as pages
+
+    at = pages.run({"g": "H100", "ng": "256", "f": "eth", "nm": "EFA-P5", "nic": "32", "ps": "100"}, lang,
+                   pages.PERF_PAGE)
+    texts = pages.page_texts(at)
+    assert not pages.leaks(texts, lang), pages.leaks(texts, lang)
+    shown = "\n".join(texts) + "".join(str(d.value) for d in at.dataframe)
+    assert "AWS EFA" in shown and "AWS SRD" in shown

@@ -300,8 +300,9 @@ def placement_contrast(runs: list[tuple[str, Plan]], job, settings: Mapping) -> 
 def congestion_notes(plans: list[tuple[str, Plan]], settings: Mapping) -> list[str]:
     """What the fabric comparison assumes about routing and placement, with sources, in sentences."""
     notes = [_("Fabric class from the design: InfiniBand uses adaptive routing; Ethernet on a Spectrum-4 switch "
-               "with a BlueField-3 SuperNIC or ConnectX-8 uses Spectrum-X adaptive routing; any other Ethernet "
-               "is RoCE with static ECMP. The Routing setting overrides it for Ethernet designs.")]
+               "with a BlueField-3 SuperNIC or ConnectX-8 uses Spectrum-X adaptive routing; AWS EFA sprays each "
+               "flow's packets over many paths (SRD), counted as adaptive routing; any other Ethernet (Google "
+               "GPUDirect-TCPX and TCPXO too) is static ECMP. The Routing setting overrides it for Ethernet designs.")]
     with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
         seen = []
         for label, p in plans:
