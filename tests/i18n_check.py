@@ -39,7 +39,7 @@ p2p send recv Cedar English IT Clos Dragonfly Dragonfly+ Valiant
 UFM BMC ISL PDU PDUs MLAG NFS GbE OOB CNY EUR CFETS
 KV TTFT TPOT Vidur llm-d inference-sim gpt-oss
 ibnetdiscover ibsim lldpctl lldpd LLDP GUID OpenSM
-AWS EFA EFAv2 EFAv3 EFAv4 SRD GPUDirect-TCPX GPUDirect-TCPXO TCPX TCPXO gVNIC
+AWS Amazon Google EFA EFAv2 EFAv3 EFAv4 SRD GPUDirect-TCPX GPUDirect-TCPXO TCPX TCPXO gVNIC
 """.split()}
 
 
