@@ -51,6 +51,10 @@ DesignPriceBasis = Literal["street", "list", "hyperscale"]
 PRICE_POINT: dict[str, str] = {"street": "typical", "list": "high", "hyperscale": "low"}
 """``Design.price_basis`` -> the point of each catalog price range it prices at."""
 Fabric = Literal["infiniband", "ethernet"]
+CloudTransport = Literal["efa", "tcpx", "tcpxo"]
+"""A cloud provider's GPU network transport (``Nic.transport``; ``core.vocab.TRANSPORT`` names them): AWS Elastic
+Fabric Adapter, Google GPUDirect-TCPX (A3 High) and GPUDirect-TCPXO (A3 Mega). Each is a fabric class of the
+collective model (``assets/catalog/collectives.toml`` ``[[fabric]]``) next to InfiniBand and Ethernet RoCE."""
 
 KIND_LABELS = {"systems": N_("GPU systems"), "nics": N_("NICs"), "switches": N_("Switches"),
                "transceivers": N_("Transceivers"), "cables": N_("Cables"), "nvlink": N_("NVLink generations"),
@@ -291,6 +295,10 @@ class Nic(_Priced):
     host_interface: str
     vendor: str = Field(default="", description="Maker as it sells the product (VENDOR_LABELS translates it).")
     ultra_ethernet: bool = Field(default=False, description="The maker states Ultra Ethernet (UEC 1.0) support.")
+    transport: CloudTransport | None = Field(default=None, description=(
+        "A cloud instance's adapter: the provider's transport. Its fabric belongs to the provider (not bought: no "
+        "switch, NIC, transceiver or cable in the BOM) and the collective model uses that transport's fabric "
+        "class. None: a NIC you buy, on the design's fabric."))
 
     def speeds_on(self, fabric: str) -> tuple[int, ...]:
         """Port speeds offered on ``fabric``, per direction [Gb/s]."""

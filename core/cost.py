@@ -221,7 +221,8 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
     per cage)`` (a twin-port OSFP carries two 400G links). Node-side
     transceivers are counted per node: ``ceil(NIC ports / system's
     node_ports_per_transceiver)``. Fibre cords: one per optical link. With ``Design.spares`` on, the
-    spare rows (``core.spares.spare_rows``, ``BomRow.spare``) follow the installed ones.
+    spare rows (``core.spares.spare_rows``, ``BomRow.spare``) follow the installed ones. On a cloud
+    instance's adapters (``Nic.transport``) every network is the provider's: only the compute nodes remain.
 
     ``rows_memo`` (the optimizer's, for one catalog): the compute links' rows kept per media tuple and what
     ``link_rows`` reads (``_link_rows_key``), the other networks' rows per ``networks`` object, each with
@@ -332,6 +333,8 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
     _memo_rows(rows_memo, rows, ("links", _link_rows_key(resolved, fabric), *pricing), media,
                lambda: link_rows(resolved, fabric, catalog, media, add_row=add))
     _memo_rows(rows_memo, rows, ("networks", *pricing), networks, lambda: network_rows(catalog, networks, add, rows))
+    if resolved.nic.transport is not None:  # a cloud instance's adapters: every network is the provider's
+        rows = [row for row in rows if row.category == "compute"]
     # Design.spares (core.spares): the spare rows after every installed row
     rows += spare_rows(rows, resolved.design.spares, lambda: {e.id: e.name for _kind, e in catalog.all_entries()})
     return tuple(rows)

@@ -55,6 +55,8 @@ StorageFabric = Literal["auto", "infiniband", "ethernet", "none"]
 """``Design.storage``: the storage fabric's kind (``auto`` = the compute fabric's) or none."""
 
 MAX_GPUS = 1_000_000
+MAX_NICS_PER_NODE = 32
+"""Most scale-out NICs per node (an AWS p5.48xlarge has 32 EFA interfaces)."""
 MAX_NAME_CHARS = 80
 """Longest design name [characters]."""
 MAX_DESIGN_FILE_BYTES = 1_000_000
@@ -620,7 +622,7 @@ class Design(BaseModel):
         unit="Gb/s", kind="speed", metavar="GBPS", widget="speed")] = Field(default=None, gt=0, le=100_000)
     nics_per_node: Annotated[StrictInt | None, Surface(
         "nic", "--nics-per-node", N_("NICs per node (rails)"), N_("scale-out NICs per node (rails)"),
-        widget="nics")] = Field(default=None, ge=1, le=16)
+        widget="nics")] = Field(default=None, ge=1, le=MAX_NICS_PER_NODE)
     planes: Annotated[StrictInt, Surface(
         "pl", "--planes", N_("Planes"), N_("independent parallel fabrics; each NIC has a port in each"),
         widget="planes")] = Field(default=1, ge=1, le=8)
@@ -1296,8 +1298,9 @@ def resolve_nic_and_speed(
     """
     notes: list[str] = []
     nic = catalog.nic(system.default_nic)
+    bought = [n for n in catalog.nics if n.transport is None]  # a cloud instance's adapter only when named
     if fabric not in nic.fabrics:
-        fitting = [n for n in catalog.nics if fabric in n.fabrics]
+        fitting = [n for n in bought if fabric in n.fabrics]
         nic = max(fitting, key=lambda n: max(n.speeds_on(fabric)))
     port_speed = requested_speed or system.default_port_speed_gbps
     if requested_speed is None and port_speed not in nic.speeds_on(fabric):
@@ -1308,9 +1311,9 @@ def resolve_nic_and_speed(
         ).format(nic=nic.id, speed=port_speed, fabric=fabric_word(fabric), system=system.id,
                  system_speed=system.default_port_speed_gbps, planes=system.default_port_speed_gbps // port_speed)))
     if port_speed not in nic.speeds_on(fabric):
-        fitting = [n for n in catalog.nics if fabric in n.fabrics and port_speed in n.speeds_on(fabric)]
+        fitting = [n for n in bought if fabric in n.fabrics and port_speed in n.speeds_on(fabric)]
         if not fitting:
-            speeds = sorted({s for n in catalog.nics if fabric in n.fabrics for s in n.speeds_on(fabric)})
+            speeds = sorted({s for n in bought if fabric in n.fabrics for s in n.speeds_on(fabric)})
             raise InputError(tidy_spaces(_("no {fabric} NIC in the catalog runs at {speed} Gb/s; offered: {speeds}")
                                          .format(fabric=fabric_word(fabric), speed=port_speed,
                                                  speeds=", ".join(map(str, speeds)))))
@@ -1341,6 +1344,15 @@ def chosen_nic_and_speed(
         notes.append(tidy_spaces(_("{nic} runs at most {speed} Gb/s per port on {fabric}; the ports run at {speed} "
                                    "Gb/s.").format(nic=nic.id, speed=speed, fabric=fabric_word(fabric))))
     return nic, speed, notes
+
+
+def provider_fabric_note(transport: str) -> str:
+    """What a design on a cloud instance's adapters (``Nic.transport``) plans: the provider's fabric, not bought."""
+    return _("The networks are the cloud provider's ({transport}): they are not bought, so the BOM and capex hold "
+             "only the compute nodes (priced as bought servers; cloud rent is not modelled). The compute fabric's "
+             "switch tiers are sized as a stand-in Clos of the chosen switch only to count the hops a collective "
+             "crosses; the transport's own constants set the collective model.").format(
+        transport=vocab.TRANSPORT.label(transport))
 
 
 def tier_switch(catalog: Catalog, switch_id: str, fabric: str, speed_gbps: int, tier: str) -> Switch:
@@ -1515,6 +1527,8 @@ def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDe
     else:
         nic, port_speed, speed_notes = resolve_nic_and_speed(catalog, system, fabric, design.port_speed_gbps)
     notes.extend(speed_notes)
+    if nic.transport is not None:
+        notes.append(provider_fabric_note(nic.transport))
 
     if design.leaf_switch:
         switch = tier_switch(catalog, design.leaf_switch, fabric, port_speed, "leaf")

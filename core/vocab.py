@@ -104,6 +104,14 @@ FABRIC = Vocabulary("fabric", (
 ))
 """``Design.fabric``: the scale-out fabric's kind."""
 
+TRANSPORT = Vocabulary("transport", (
+    Term("efa", "efa", "AWS EFA", "AWS EFA", ("efa",), translated=False),
+    Term("tcpx", "tcpx", "GPUDirect-TCPX", "GPUDirect-TCPX", ("tcpx", "gpudirect-tcpx"), translated=False),
+    Term("tcpxo", "tcpxo", "GPUDirect-TCPXO", "GPUDirect-TCPXO", ("tcpxo", "gpudirect-tcpxo"), translated=False),
+))
+"""``core.catalog.CloudTransport``: a cloud provider's GPU network transport (a NIC's ``transport``), by its
+published name."""
+
 TOPOLOGY = Vocabulary("topology", (
     Term("rail-optimized", "rail", N_("Rail-optimized"), N_("rail-optimized"), ("rail-optimized",)),
     Term("top-of-rack", "tor", N_("Top-of-rack"), N_("top-of-rack"), ("top-of-rack",)),
@@ -167,6 +175,6 @@ ON_OFF = Vocabulary("on_off", (
 ))
 """A yes/no setting (``Design.management``)."""
 
-VOCABULARIES = {v.name: v for v in (FABRIC, TOPOLOGY, PLANE_MODE, TIERS, CABLE_MEDIA, PRICE_BASIS, PRICE_BASES,
+VOCABULARIES = {v.name: v for v in (FABRIC, TRANSPORT, TOPOLOGY, PLANE_MODE, TIERS, CABLE_MEDIA, PRICE_BASIS, PRICE_BASES,
                                      STORAGE, ON_OFF)}
 """Every vocabulary by name."""

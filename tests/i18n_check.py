@@ -42,6 +42,7 @@ ibnetdiscover ibsim lldpctl lldpd LLDP GUID OpenSM
 RCCL HCCL RHD NHR UEC UEC-ready RDMA CloudEngine Pollara Pensando Thor Gaudi Ascend NPU H3C Huawei Ruijie Intel
 xGMI ROCm CANN UB devicetype-library
 OCS TPU
+AWS Amazon Google EFA EFAv2 EFAv3 EFAv4 SRD GPUDirect-TCPX GPUDirect-TCPXO TCPX TCPXO gVNIC
 """.split()}
 
 

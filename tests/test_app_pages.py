@@ -212,7 +212,7 @@ def test_catalog_page():
     at.switch_page(CATALOG_PAGE).run()
     assert not at.exception
     assert at.title[0].value == "Catalog & assumptions"
-    assert len(at.dataframe) == 7  # the six catalog tables, then the price book
+    assert len(at.dataframe) == 8  # the six catalog tables, the price book, the training calibration
     book = at.dataframe[6].value
     assert {"low_usd", "typical_usd", "high_usd", "price_basis", "price_source"} <= set(book.columns)
     # the one money format (core.i18n.usd), as in the BOM: "$329,580", not Streamlit's "$329,580.00"

@@ -190,7 +190,7 @@ def test_catalog_notes_are_translated_and_citations_are_not():
     with language("zh"):
         notes, source, price_source = _("notes"), _("source"), _("price source")
         tab_labels = [_(t) for t in ("GPU systems", "NICs", "Switches", "Transceivers", "Cables", "NVLink generations")]
-    assert [t.label for t in zh.tabs] == tab_labels and len(zh.dataframe) == 7  # + the price book
+    assert [t.label for t in zh.tabs] == tab_labels and len(zh.dataframe) == 8  # + the price book, the calibration
     systems_zh, systems_en = zh.dataframe[0].value, en.dataframe[0].value
     assert systems_zh[source].tolist() == systems_en["source"].tolist() == [s.source for s in catalog.systems]
     assert systems_zh[price_source].tolist() == [s.price_source for s in catalog.systems]

@@ -30,7 +30,7 @@ from core.formats.joblink import JOB
 from core import vocab
 from core.catalog import grouped_by_vendor, load_catalog, vendor_label
 from core.design import FIELDS as DESIGN_FIELDS
-from core.design import MAX_NAME_CHARS, SYSTEM_DEFAULT, Surface, field_type
+from core.design import MAX_NAME_CHARS, MAX_NICS_PER_NODE, SYSTEM_DEFAULT, Surface, field_type
 from core.design import (
     MAX_GPUS, Design, ResolvedDesign, first_level_size, nvlink_domain_size, offered_port_speeds, parse_design,
     resolve_design,
@@ -629,7 +629,7 @@ def sidebar() -> Current:
     with sb.expander(_("Advanced")):
         default_nics = system.default_nics_per_node if system.default_nics_per_node != system.gpus_per_node \
             else gpn
-        st.selectbox(_label("nics_per_node"), [AUTO, *range(1, 17)], key=K + "nics",
+        st.selectbox(_label("nics_per_node"), [AUTO, *range(1, MAX_NICS_PER_NODE + 1)], key=K + "nics",
                             format_func=lambda v: _("auto ({choice})").format(choice=default_nics)
                             if v == AUTO else str(v))
         st.selectbox(_label("nodes_per_rack"), [AUTO, *range(1, 73)], key=K + "npr",

@@ -196,7 +196,7 @@ def _plane_remedy_capex(plan: Plan) -> float | None:
     variants = [{"planes": design.planes + 1}]
     catalog = load_catalog()
     for nic in catalog.nics:
-        if nic.id != plan.resolved.nic.id:
+        if nic.id != plan.resolved.nic.id and nic.transport is None:  # a cloud adapter is not bought
             variants.append({"planes": design.planes + 1, "nic": nic.id})
     for update in variants:
         try:

@@ -86,9 +86,10 @@ def register(subparsers) -> None:
         j.add_argument(f"--{name}", type=positive_int,
                        help=_("{name} degree (default: the fastest split that fits; --explain lists them)").format(
                            name=name.upper()))
-    for name, default in (("cp", 1), ("vp", 1)):
-        j.add_argument(f"--{name}", type=positive_int, default=default,
-                       help=_("{name} degree (default {default})").format(name=name.upper(), default=default))
+    for name in ("cp", "vp"):
+        j.add_argument(f"--{name}", type=positive_int,
+                       help=_("{name} degree (default 1; with --search the fastest that fits)").format(
+                           name=name.upper()))
     j.add_argument("--cp-comm", choices=CP_COMMS, default="ring",
                    help=_("context-parallel exchange: ring (send/recv pipelined with attention) or all-to-all "
                           "(DeepSpeed-Ulysses: heads scattered; heads / tp must split over cp) (default ring)"))
@@ -121,6 +122,9 @@ def register(subparsers) -> None:
                           "model's shapes, fitted to published runs)"))
     j.add_argument("--tokens", type=tokens, default=1e12,
                    help=_("tokens to train, e.g. 1T or 15e12 (default 1T)"))
+    j.add_argument("--search", action="store_true",
+                   help=_("search vp, cp and the ZeRO stage too (those not given), with tp, pp and ep: the fastest "
+                          "split that fits"))
     j.add_argument("--explain", action="store_true",
                    help=_("list the tp/pp splits considered and why the chosen one wins"))
     f = tr.add_argument_group(_("fabric assumptions"))
@@ -140,7 +144,7 @@ def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
     fp8_act = {"auto": None, "on": True, "off": False}[getattr(args, "fp8_activations", "auto")]
     return parse_job(dict(model=model, seq_len=args.seq_len, global_batch=args.global_batch or 1024,
                           micro_batch=args.micro_batch, precision=args.precision, tp=args.tp or 1, pp=args.pp or 1,
-                          cp=args.cp, ep=args.ep or 1, vp=args.vp, dp=args.dp, gpus=gpus,
+                          cp=args.cp or 1, ep=args.ep or 1, vp=args.vp or 1, dp=args.dp, gpus=gpus,
                           recompute=args.recompute, compute_efficiency=args.efficiency,
                           tokens_to_train=args.tokens, schedule=args.schedule, balanced_stages=args.balanced_stages,
                           fp8_activations=fp8_act, distributed_optimizer=not args.no_distributed_optimizer,
@@ -148,14 +152,27 @@ def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
                           sharp=args.sharp))
 
 
+def _split_name(candidate, searched: tuple[str, ...], aligned: bool = False) -> str:
+    """``tp 8 pp 16`` and the other fields the search varied (``vp``, ``cp``, ``ep``, ``ZeRO``), padded in columns
+    when ``aligned``."""
+    widths = {"tp": 2, "pp": 2, "vp": 1, "cp": 2, "ep": 3, "zero": 1}
+    parts = []
+    for name in ("tp", "pp", "vp", "cp", "ep", "zero"):
+        if name in ("tp", "pp") or name in searched:
+            value = getattr(candidate, name)
+            parts.append(f"{'ZeRO' if name == 'zero' else name} {value:>{widths[name]}}" if aligned else
+                         f"{'ZeRO' if name == 'zero' else name} {value}")
+    return " ".join(parts)
+
+
 def _split_lines(choice) -> list[str]:
     """The splits considered, one line each, and why the chosen one wins."""
     best = choice.best
     lines = [_("splits considered ({count}); the fastest step among those that fit wins:").format(
         count=len(choice.candidates))]
-    with_ep = len({c.ep for c in choice.candidates}) > 1
+    searched = choice.searched()
     for i, c in enumerate(choice.candidates):
-        name = f"tp {c.tp:>2} pp {c.pp:>2}" + (f" ep {c.ep:>3}" if with_ep else "")
+        name = _split_name(c, searched, aligned=True)
         if c.fits:
             e = c.estimate
             if i == choice.chosen:
@@ -189,9 +206,12 @@ def _run(args: argparse.Namespace) -> str:
     planned = plan(design)
     choice = None
     search_ep = args.ep is None and job.model.is_moe
-    if args.tp is None or args.pp is None or search_ep:
+    search = {"search_vp": args.search and args.vp is None, "search_cp": args.search and args.cp is None,
+              "search_zero": args.search and args.zero is None and not args.shard_gradients
+              and not args.no_distributed_optimizer}
+    if args.tp is None or args.pp is None or search_ep or any(search.values()):
         choice = choose_split(planned, job, tp=args.tp, pp=args.pp, global_batch=args.global_batch,
-                              search_ep=search_ep)
+                              search_ep=search_ep, **search)
         result = choice.best.estimate
     else:
         if args.global_batch is None:  # 1024 rounded up to a multiple of micro-batch x dp, as the page does
@@ -226,13 +246,8 @@ def _run(args: argparse.Namespace) -> str:
     lines = [head + cluster_note(design.gpus, s["cluster_gpus"], s["gpus"])]
     if choice is not None:
         fitting = sum(c.fits for c in choice.candidates)
-        if len({c.ep for c in choice.candidates}) > 1:
-            text = _("tp {tp} pp {pp} ep {ep} chosen: the fastest of {fitting} splits that fit ({count} considered; "
-                     "--explain lists them)")
-        else:
-            text = _("tp {tp} pp {pp} chosen: the fastest of {fitting} splits that fit ({count} considered; "
-                     "--explain lists them)")
-        lines.append(row(_("split"), text.format(tp=par["tp"], pp=par["pp"], ep=par["ep"], fitting=fitting,
+        text = _("{split} chosen: the fastest of {fitting} splits that fit ({count} considered; --explain lists them)")
+        lines.append(row(_("split"), text.format(split=_split_name(choice.best, choice.searched()), fitting=fitting,
                                                  count=len(choice.candidates))))
     lines += [
         row(_("step time"), _("{step} s  (compute {compute}, bubble {bubble}, exposed communication {exposed})").format(

@@ -82,6 +82,7 @@ class SweepContext:
     d_min: int = field(init=False)
     """Ranks (and so NICs) of the emptiest domain."""
     hop_us: float = field(init=False)
+    """Switch latency of the farthest path plus the transport's, per network step [us]."""
     nvl: float = field(init=False)
     """NVLink bandwidth per GPU (infinite for a lone rank per domain: no NVLink step); on a mesh, what its rings get."""
     nvl_direct: float = field(init=False)
@@ -101,7 +102,7 @@ class SweepContext:
         self.alg = self.constants.algorithms
         self.n, self.d, self.m = p.n, p.ranks_per_domain, p.domains
         self.d_min = p.min_ranks_per_domain
-        self.hop_us = p.hops * lk.hop_latency_us
+        self.hop_us = p.hops * lk.hop_latency_us + (lk.transport_latency_us if p.domains > 1 else 0.0)
         self.nvl = lk.nvlink if self.d > 1 else math.inf
         self.nvl_direct = self.nvl
         if lk.mesh_peer and self.d > 1:  # a mesh: rings and direct sends use only the links to the d - 1 peers

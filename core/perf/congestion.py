@@ -7,6 +7,10 @@ Three fabric classes (``fabric_class``; the rule is the design's switch and NIC)
   ConnectX-8): per-packet adaptive routing, the NIC puts packets back in order.
 * ``ecmp``: any other Ethernet RoCE fabric: static ECMP, each flow (queue pair) hashed onto one
   uplink for its lifetime.
+* ``srd``: AWS EFA (a NIC whose ``transport`` is ``efa``): the Scalable Reliable Datagram protocol sprays each
+  flow's packets over many paths and restores order in the adapter (Shalev et al., "A Cloud-Optimized Transport
+  Protocol for Elastic and Scalable HPC", IEEE Micro 40(6), 2020), so it is counted as adaptive routing. The
+  Google GPUDirect-TCPX/TCPXO transports run TCP flows: ``ecmp``.
 
 The user may override the class, and how the job's nodes are placed, for one computation
 (``assumptions``): the engine default is the design's class and topology-ordered ("topo")
@@ -60,8 +64,11 @@ from core.i18n import N_, _
 ROUTINGS = ("auto", "ib-ar", "spectrum-x", "ecmp")
 """Routing classes a job may assume; ``auto`` = the design's (``fabric_class``)."""
 ROUTING_LABELS = {"auto": N_("from the design"), "ib-ar": N_("InfiniBand adaptive routing"),
-                  "spectrum-x": N_("Spectrum-X adaptive routing"), "ecmp": N_("RoCE, static ECMP")}
-"""English, marked: show ``_(ROUTING_LABELS[key])``."""
+                  "spectrum-x": N_("Spectrum-X adaptive routing"), "ecmp": N_("RoCE, static ECMP"),
+                  "srd": N_("AWS SRD multipath (EFA)")}
+"""English, marked: show ``_(ROUTING_LABELS[key])`` (``srd`` is a design's class only, not an override)."""
+ADAPTIVE = ("ib-ar", "spectrum-x", "srd")
+"""Routing classes that spread a flow's packets over every uplink."""
 PLACEMENTS = ("topo", "scatter")
 PLACEMENT_LABELS = {"topo": N_("packed (topology-ordered ranks)"),
                     "scatter": N_("spread (scattered over the leaf groups)")}
@@ -130,10 +137,12 @@ def current() -> Assumptions:
 
 
 def fabric_class(resolved) -> str:
-    """The design's routing class: ``ib-ar`` for InfiniBand; ``spectrum-x`` for Ethernet on a
-    Spectrum-4 switch with a SuperNIC (BlueField-3 SuperNIC, ConnectX-8); else ``ecmp``."""
+    """The design's routing class: ``ib-ar`` for InfiniBand; ``srd`` on AWS EFA adapters; ``spectrum-x`` for
+    Ethernet on a Spectrum-4 switch with a SuperNIC (BlueField-3 SuperNIC, ConnectX-8); else ``ecmp``."""
     if resolved.fabric == "infiniband":
         return "ib-ar"
+    if getattr(resolved.nic, "transport", None) == "efa":
+        return "srd"
     c = load_constants()
     asic = getattr(resolved.switch, "asic", "") or ""
     if any(asic.startswith(a) for a in c.spectrum_x_switch_asics) and resolved.nic.id in c.spectrum_x_nics:
@@ -197,7 +206,7 @@ def tier_share(routing: str, crossing: float, oversubscription: float, down_port
     o = max(1.0, float(oversubscription))
     x = crossing * o
     adaptive = min(1.0, load_constants().adaptive_efficiency / x)
-    if routing in ("ib-ar", "spectrum-x"):
+    if routing in ADAPTIVE:
         return adaptive
     # static ECMP: adaptive routing's result, further limited by hash collisions (never better)
     uplinks = max(1, round(max(1, down_ports) / o))

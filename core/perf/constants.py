@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from core.catalog import CATALOG_DIR, read_toml
+from core.catalog import CATALOG_DIR, CloudTransport, Fabric, read_toml
 from core.errors import InputError, shown
 from core.i18n import _
 
@@ -165,9 +165,15 @@ class NvlsEfficiency(_Strict):
 
 
 class FabricConstants(_Strict):
-    kind: Literal["infiniband", "ethernet"]
+    """One fabric class: a fabric kind (``core.catalog.Fabric``) or a cloud transport (``CloudTransport``)."""
+
+    kind: Fabric | CloudTransport
     nic_efficiency: float = Field(gt=0, le=1)
+    """Achieved bytes per NIC port over its line rate, one direction, for NCCL traffic."""
     switch_hop_latency_us: float = Field(ge=0)
+    transport_latency_us: float = Field(default=0.0, ge=0)
+    """Latency the transport adds to every network step of a collective beyond InfiniBand verbs [us] (a cloud
+    transport's software path: SRD through the EFA provider, TCP through the GPUDirect-TCPX(O) plugin)."""
     source: str
 
 
@@ -377,8 +383,10 @@ def load_constants_from(path: Path) -> CollectiveConstants:
         raise InputError(_("{file}: the first NCCL release offered must be the default").format(file=path.name))
     for release in constants.nccl.releases:
         nccl_version_of(release, constants)
-    if {f.kind for f in constants.fabric} != {"infiniband", "ethernet"}:
-        raise InputError(_("{file} must define fabric constants for infiniband and ethernet").format(file=path.name))
+    kinds = (*get_args(Fabric), *get_args(CloudTransport))
+    if sorted(f.kind for f in constants.fabric) != sorted(kinds):
+        raise InputError(_("{file} must define fabric constants once for each of {kinds}").format(
+            file=path.name, kinds=", ".join(kinds)))
     return constants
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import inspect
 from typing import Mapping
 
+from core import vocab
+from core.catalog import load_catalog
 from core.design import Design, parse_design
 from core.errors import DesignError, FabricPlannerError
 from core.i18n import N_, _, ngettext
@@ -151,10 +153,12 @@ def fitted_defaults(plan: Plan, fixed: Mapping, free: set[str], defaults: Mappin
 
 
 def alternative_design(design: Design, changes: Mapping, current_fabric: str) -> Design:
-    """``design`` with ``changes`` (fabric, oversubscription); a new fabric gets its own switch and speed."""
+    """``design`` with ``changes`` (fabric, oversubscription); a new fabric gets its own switch and speed, and a
+    design on a cloud instance's adapters (``Nic.transport``) gets the system's own NICs: a bought fabric."""
     data = design.model_dump(exclude_defaults=True)
-    if changes.get("fabric", current_fabric) != current_fabric:
-        for key in ("switch", "port_speed_gbps"):
+    cloud = design.nic is not None and load_catalog().nic(design.nic).transport is not None
+    if cloud or changes.get("fabric", current_fabric) != current_fabric:
+        for key in ("switch", "port_speed_gbps", *(("nic", "nics_per_node") if cloud else ())):
             data.pop(key, None)
     data.update(changes)
     return parse_design(data)
@@ -234,18 +238,25 @@ def communication_rows(estimate_: TrainingEstimate) -> list[dict]:
     return rows
 
 
-def fabric_label(plan: Plan) -> str:
+def fabric_name(plan: Plan) -> str:
+    """The fabric class a collective crosses, by name: a cloud transport (``AWS EFA``), else ``InfiniBand`` or
+    ``Ethernet RoCE`` in the current language."""
     r = plan.resolved
+    if r.nic.transport is not None:
+        return vocab.TRANSPORT.label(r.nic.transport)
+    return "InfiniBand" if r.fabric == "infiniband" else _("Ethernet RoCE")
+
+
+def fabric_label(plan: Plan) -> str:
     return _("This design ({fabric}, {oversubscription}:1)").format(
-        fabric="InfiniBand" if r.fabric == "infiniband" else _("Ethernet RoCE"),
-        oversubscription=f"{plan.bandwidth.oversubscription:g}")
+        fabric=fabric_name(plan), oversubscription=f"{plan.bandwidth.oversubscription:g}")
 
 
 def linked_label(plan: Plan) -> str:
     """The compared design of a pasted share link, in a few words."""
     r = plan.resolved
     return _("Linked design ({gpus} x {system}, {fabric}, {oversubscription}:1)").format(
-        gpus=f"{r.gpus:,}", system=r.system.id, fabric="InfiniBand" if r.fabric == "infiniband" else _("Ethernet RoCE"),
+        gpus=f"{r.gpus:,}", system=r.system.id, fabric=fabric_name(plan),
         oversubscription=f"{plan.bandwidth.oversubscription:g}")
 
 
@@ -289,8 +300,9 @@ def placement_contrast(runs: list[tuple[str, Plan]], job, settings: Mapping) -> 
 def congestion_notes(plans: list[tuple[str, Plan]], settings: Mapping) -> list[str]:
     """What the fabric comparison assumes about routing and placement, with sources, in sentences."""
     notes = [_("Fabric class from the design: InfiniBand uses adaptive routing; Ethernet on a Spectrum-4 switch "
-               "with a BlueField-3 SuperNIC or ConnectX-8 uses Spectrum-X adaptive routing; any other Ethernet "
-               "is RoCE with static ECMP. The Routing setting overrides it for Ethernet designs.")]
+               "with a BlueField-3 SuperNIC or ConnectX-8 uses Spectrum-X adaptive routing; AWS EFA sprays each "
+               "flow's packets over many paths (SRD), counted as adaptive routing; any other Ethernet (Google "
+               "GPUDirect-TCPX and TCPXO too) is static ECMP. The Routing setting overrides it for Ethernet designs.")]
     with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
         seen = []
         for label, p in plans:

@@ -342,6 +342,8 @@ class Links:
     mesh_peer: float = 0.0
     """Effective bandwidth to one peer of a direct-mesh scale-up domain [GB/s, one direction]; 0 for a
     switch domain (``core.perf.mesh``: a mesh communicator of ``d`` ranks gets ``d - 1`` of these)."""
+    transport_latency_us: float = 0.0
+    """What the fabric class's transport adds to each network step [us] (``FabricConstants``)."""
 
 
 def spans_level2(plan: Plan, placement: "Placement | None") -> bool:
@@ -373,13 +375,20 @@ def links(plan: Plan, constants: CollectiveConstants | None = None, placement: "
             mesh_peer = efficiency * mesh.peer_gbytes(nvl_line / links, links, r.system.nvlink_domain_gpus)  # board wiring
     else:
         nvl_line = nvl = c.pcie.gbytes_per_direction
-    fab = c.fabric_constants(r.fabric)
+    fab = c.fabric_constants(fabric_class(plan))
     nic_line = r.nics_per_node * r.planes * r.port_speed_gbps / 8 / r.gpus_per_node
     nvls = (c.nvls_efficiency(r.system.nvswitch_generation) if r.nvlink_domain_gpus > 1
             and not spans_level2(plan, placement) else None)
-    sharp = c.nccl_sharp_version(r.switch.id) if r.fabric == "infiniband" else None
+    sharp = c.nccl_sharp_version(r.switch.id) if fab.kind == "infiniband" else None
     return Links(nvl, nvl_line, nic_line * fab.nic_efficiency, nic_line, nvls, sharp, fab.switch_hop_latency_us,
-                 r.fabric, c.compute_capability(r.system.architecture), mesh_peer)
+                 r.fabric, c.compute_capability(r.system.architecture), mesh_peer=mesh_peer,
+                 transport_latency_us=fab.transport_latency_us)
+
+
+def fabric_class(plan: Plan) -> str:
+    """The collective model's fabric class of ``plan``: its NIC's cloud transport (``efa``, ``tcpx``, ``tcpxo``)
+    when the NIC is a cloud instance's adapter, else its fabric (``infiniband``, ``ethernet``)."""
+    return plan.resolved.nic.transport or plan.resolved.fabric
 
 
 def bottleneck_line_gbytes(plan: Plan, placement: Placement) -> float:

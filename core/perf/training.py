@@ -906,6 +906,11 @@ def _expose(comm: list[CommPart], compute_s: float) -> None:
             c.exposed_s = c.time_s - c.hidden_s * scale
 
 
+class OutOfMemory(DesignError):
+    """A split whose fullest pipeline stage needs more memory than a GPU has (``_check_memory``): more sharding
+    (a higher ZeRO stage) may make it fit, which the split search tries."""
+
+
 def _check_memory(job: TrainingJob, plan: Plan, dp: int, m: int, warnings: list[str]) -> StageMemory:
     """Memory of the fullest pipeline stage [GiB per GPU] against the HBM left after the reserve: ``DesignError``
     (with the biggest part's remedy) beyond the memory model's tolerance, a warning when within it."""
@@ -926,7 +931,7 @@ def _check_memory(job: TrainingJob, plan: Plan, dp: int, m: int, warnings: list[
             "gradients": _("Use a larger tp or pp (or ep for experts)."),
             "optimizer": _("Use more data-parallel ranks, or a larger tp or pp."),
         }[biggest]
-        raise DesignError(
+        raise OutOfMemory(
             _("{model} needs about {needed} GiB per GPU with this split ({part} {part_gb} GiB), more than the "
               "{usable} GiB usable of {hbm} GiB.").format(
                 model=mdl.name, needed=f"{needed:.0f}", part=memory_label(biggest), part_gb=f"{memory[biggest]:.0f}",
@@ -1244,9 +1249,19 @@ def fitting_split(
     return {"tp": tp, "pp": pp, "global_batch": global_batch}
 
 
+MIN_CP_CHUNK = 2048
+"""Fewest tokens of a sequence per context-parallel rank the split search tries [tokens]: shorter chunks leave
+attention too small to hide the K/V exchange (Megatron-Core's context-parallel guide recommends CP for sequences
+of 8K tokens and more, with chunks of a few thousand)."""
+MAX_SEARCH_VP = 8
+"""Largest virtual-pipeline degree the split search tries (NeMo's published recipes use up to 8)."""
+ZERO_REFINE = 4
+"""The split search tries every ZeRO stage on this many of the fastest splits (``choose_split``)."""
+
+
 @dataclass
 class SplitCandidate:
-    """One tensor/pipeline split ``choose_split`` tried: its estimate, or why it does not fit."""
+    """One split ``choose_split`` tried: its estimate, or why it does not fit."""
 
     tp: int
     pp: int
@@ -1258,14 +1273,25 @@ class SplitCandidate:
     """The split the Performance page would open with (``fitting_split``'s defaults)."""
     ep: int = 1
     """Expert-parallel degree (searched too for a mixture-of-experts model when ``search_ep``)."""
+    vp: int = 1
+    """Virtual-pipeline degree (searched when ``search_vp``)."""
+    cp: int = 1
+    """Context-parallel degree (searched when ``search_cp``)."""
+    zero: int = 1
+    """ZeRO stage (searched when ``search_zero``)."""
 
     @property
     def fits(self) -> bool:
         return self.estimate is not None
 
+    def key(self) -> tuple[int, int, int, int, int, int]:
+        """(tp, pp, vp, cp, ep, ZeRO stage): what tells two candidates apart."""
+        return self.tp, self.pp, self.vp, self.cp, self.ep, self.zero
+
     def summary(self) -> dict:
         e = self.estimate
-        return {"tp": self.tp, "pp": self.pp, "ep": self.ep, "global_batch": self.global_batch, "fits": self.fits,
+        return {"tp": self.tp, "pp": self.pp, "ep": self.ep, "vp": self.vp, "cp": self.cp, "zero_stage": self.zero,
+                "global_batch": self.global_batch, "fits": self.fits,
                 "dp": e.dp if e else None, "step_time_s": round(e.step_time_s, 4) if e else None,
                 "mfu": round(e.mfu, 4) if e else None,
                 "memory_gb": round(sum(e.memory_gb.values()), 2) if e else None,
@@ -1283,6 +1309,12 @@ class SplitChoice:
     def best(self) -> SplitCandidate:
         return self.candidates[self.chosen]
 
+    def searched(self) -> tuple[str, ...]:
+        """The split fields whose value differs between candidates (``tp``, ``pp``, ``vp``, ``cp``, ``ep``,
+        ``zero``), in that order: what the search varied."""
+        names = ("tp", "pp", "vp", "cp", "ep", "zero")
+        return tuple(n for i, n in enumerate(names) if len({c.key()[i] for c in self.candidates}) > 1)
+
     def summary(self) -> dict:
         return {"chosen": self.best.summary(), "rule": "fastest step among the splits that fit",
                 "considered": [c.summary() for c in self.candidates]}
@@ -1292,56 +1324,117 @@ def _powers_of_two(limit: int) -> list[int]:
     return [1 << i for i in range(max(1, limit).bit_length()) if 1 << i <= limit]
 
 
-def choose_split(plan: Plan, job: TrainingJob, *, tp: int | None = None, pp: int | None = None,
-                 global_batch: int | None = None, max_pp: int = 64, search_ep: bool = False) -> SplitChoice:
-    """Pick tp and pp (the ones not given) so ``job`` fits ``plan``: the fastest step of those that fit.
+def _search_cps(job: TrainingJob, gpus: int, search_cp: bool) -> list[int]:
+    """Context-parallel degrees to try: the job's, or (``search_cp``) every power of two that splits the sequence
+    into chunks of at least ``MIN_CP_CHUNK`` tokens (and, for all-to-all CP, divides the heads), the job's kept."""
+    if not search_cp:
+        return [job.cp]
+    cps = [c for c in _powers_of_two(min(gpus, job.seq_len // MIN_CP_CHUNK))
+           if job.seq_len % c == 0 and (job.cp_comm == "ring" or job.model.heads % c == 0)]
+    return sorted(set(cps) | {job.cp})
 
-    Candidates: the Performance page's default split (``fitting_split``: tp 8, pp 4 cut to the design)
-    first, then every power of two for tp within an NVLink domain that divides the heads and for pp
-    up to the layers per virtual stage (at most ``max_pp``); each with ``fitting_split``'s global batch
-    (``global_batch`` kept when given, else ``job.global_batch`` rounded up to a multiple of
-    micro-batch x dp). With ``search_ep`` a mixture-of-experts model also tries, for each of these,
-    every power of two for ep that divides the experts and tp x cp x dp (else ``job.ep`` is kept).
-    Ties go to the smaller tp x pp, then the smaller ep. Raises the first candidate's ``DesignError``
-    when none fits.
-    """
-    r = plan.resolved
+
+def _search_vps(job: TrainingJob, pp: int, slots: int, search_vp: bool) -> list[int]:
+    """Virtual-pipeline degrees to try for ``pp`` stages: the job's, or (``search_vp``) 1 without a pipeline and
+    every power of two up to ``MAX_SEARCH_VP`` that splits the ``slots`` layers evenly over pp x vp."""
+    if not search_vp:
+        return [job.vp]
+    if pp == 1:
+        return [1]
+    return [v for v in _powers_of_two(MAX_SEARCH_VP) if v == 1 or (slots % (pp * v) == 0 and pp * v <= slots)]
+
+
+def _split_grid(plan: Plan, job: TrainingJob, gpus: int, tp: int | None, pp: int | None, max_pp: int,
+                search_vp: bool, search_cp: bool) -> list[tuple[int, int, int, int]]:
+    """(tp, pp, vp, cp) to try, the Performance page's default split (``fitting_split``) first: tp every power of
+    two within an NVLink domain dividing the heads (unless given), pp every power of two up to ``max_pp`` and the
+    layers per virtual stage (unless given), vp and cp as ``_search_vps`` and ``_search_cps`` say."""
     mdl = job.model
-    gpus = min(job.gpus or r.gpus, r.gpus)
-    common = dict(cp=job.cp, micro_batch=job.micro_batch, vp=job.vp, job_gpus=gpus, global_batch=global_batch,
-                  default_global_batch=job.global_batch)
-    default = fitting_split(plan, mdl, tp=tp, pp=pp, **common)
-    domain = max(1, r.nvlink_domain_gpus)
-    tps = [tp] if tp else [t for t in _powers_of_two(min(domain, gpus // job.cp)) if mdl.heads % t == 0]
-    pairs = [(default["tp"], default["pp"])]
-    for t in tps:
-        slots = mdl.layers + (2 if job.balanced_stages else 0)  # balanced stages: embedding and loss take a layer's place
-        pps = [pp] if pp else _powers_of_two(min(max_pp, max(1, slots // job.vp), max(1, gpus // (t * job.cp))))
-        pairs += [(t, p) for p in pps if (t, p) not in pairs]
+    domain = max(1, plan.resolved.nvlink_domain_gpus)
+    slots = mdl.layers + (2 if job.balanced_stages else 0)  # balanced stages: embedding and loss take a layer's place
+    default = fitting_split(plan, mdl, cp=job.cp, micro_batch=job.micro_batch, vp=job.vp, job_gpus=gpus, tp=tp,
+                            pp=pp, default_global_batch=job.global_batch)
+    grid = [(default["tp"], default["pp"], job.vp, job.cp)]
+    for c in _search_cps(job, gpus, search_cp):
+        tps = [tp] if tp else [t for t in _powers_of_two(min(domain, gpus // c)) if mdl.heads % t == 0]
+        for t in tps:
+            for p in [pp] if pp else _powers_of_two(min(max_pp, slots, max(1, gpus // (t * c)))):
+                for v in _search_vps(job, p, slots, search_vp):
+                    if (t, p, v, c) not in grid and (p * v <= slots or pp):
+                        grid.append((t, p, v, c))
+    return grid
+
+
+def _try_split(plan: Plan, job: TrainingJob, gpus: int, split: tuple[int, int, int, int], ep: int, zero: int,
+               global_batch: int | None, default: bool) -> tuple[SplitCandidate, DesignError | None]:
+    """Estimate ``job`` at one split (tp, pp, vp, cp), ep and ZeRO stage, with ``fitting_split``'s global batch."""
+    t, p, v, c = split
+    batch = fitting_split(plan, job.model, tp=t, pp=p, cp=c, micro_batch=job.micro_batch, vp=v, job_gpus=gpus,
+                          global_batch=global_batch, default_global_batch=job.global_batch)["global_batch"]
+    cand = SplitCandidate(t, p, batch, page_default=default, ep=ep, vp=v, cp=c, zero=zero)
+    try:
+        cand.estimate = estimate(plan, job.model_copy(update={
+            "tp": t, "pp": p, "vp": v, "cp": c, "ep": ep, "zero_stage": zero, "dp": None, "gpus": gpus,
+            "global_batch": batch}))
+    except DesignError as exc:
+        cand.problem = exc.message
+        return cand, exc
+    return cand, None
+
+
+def choose_split(plan: Plan, job: TrainingJob, *, tp: int | None = None, pp: int | None = None,
+                 global_batch: int | None = None, max_pp: int = 64, search_ep: bool = False,
+                 search_vp: bool = False, search_cp: bool = False, search_zero: bool = False) -> SplitChoice:
+    """Pick the split (tp and pp not given; with the flags also vp, cp, ep and the ZeRO stage) so ``job`` fits
+    ``plan``: the fastest step of those that fit.
+
+    Candidates: the Performance page's default split (``fitting_split``: tp 8, pp 4 cut to the design) first,
+    then every (tp, pp, vp, cp) of ``_split_grid``, each with ``fitting_split``'s global batch (``global_batch``
+    kept when given, else ``job.global_batch`` rounded up to a multiple of micro-batch x dp). With ``search_ep`` a
+    mixture-of-experts model also tries, for each of these, every power of two for ep that divides the experts and
+    tp x cp x dp (else ``job.ep`` is kept). With ``search_zero`` every split is tried at the job's ZeRO stage, one
+    that runs out of memory (``OutOfMemory``, found before any compute is estimated) again at each other stage,
+    lowest first, until one fits, and the ``ZERO_REFINE`` fastest splits that fit at every other stage too: the
+    stages differ mostly in memory, and their data-parallel traffic moves the step time of a split less than the
+    split itself does. Ties go to the smaller tp x pp, then the smaller ep, vp, cp and ZeRO stage. Raises the
+    first candidate's ``DesignError`` when none fits.
+    """
+    mdl = job.model
+    gpus = min(job.gpus or plan.resolved.gpus, plan.resolved.gpus)
     candidates: list[SplitCandidate] = []
     first_error: DesignError | None = None
-    for t, p in pairs:
-        split = fitting_split(plan, mdl, tp=t, pp=p, **common)
+    stages = (job.zero, *(z for z in range(4) if z != job.zero)) if search_zero else (job.zero,)
+    for n, split in enumerate(_split_grid(plan, job, gpus, tp, pp, max_pp, search_vp, search_cp)):
+        t, p, _v, c = split
         eps = [job.ep]
         if search_ep and mdl.is_moe:
-            ranks = t * job.cp * max(1, gpus // (t * p * job.cp))  # tp x cp x dp: the ranks EP groups come from
+            ranks = t * c * max(1, gpus // (t * p * c))  # tp x cp x dp: the ranks EP groups come from
             eps = [e for e in _powers_of_two(min(mdl.experts, ranks)) if mdl.experts % e == 0 and ranks % e == 0]
         for e in eps:
-            cand = SplitCandidate(t, p, split["global_batch"], page_default=(t, p) == pairs[0] and e == job.ep, ep=e)
-            try:
-                cand.estimate = estimate(plan, job.model_copy(update={
-                    "tp": t, "pp": p, "ep": e, "dp": None, "gpus": gpus, "global_batch": split["global_batch"]}))
-            except DesignError as exc:
-                cand.problem = exc.message
-                first_error = first_error or exc
-            candidates.append(cand)
+            for zero in stages:  # the other stages only while this split runs out of memory
+                cand, error = _try_split(plan, job, gpus, split, e, zero, global_batch, n == 0 and e == job.ep)
+                candidates.append(cand)
+                first_error = first_error or error
+                if error is None or not isinstance(error, OutOfMemory):
+                    break
+    if search_zero:
+        tried = {cand.key() for cand in candidates}
+        fastest = sorted((cand for cand in candidates if cand.fits), key=lambda cand: cand.estimate.step_time_s)
+        for best in fastest[:ZERO_REFINE]:
+            for zero in range(4):
+                if (*best.key()[:5], zero) not in tried:
+                    cand, _error = _try_split(plan, job, gpus, (best.tp, best.pp, best.vp, best.cp), best.ep, zero,
+                                              global_batch, False)
+                    candidates.append(cand)
+                    tried.add(cand.key())
     fitting = [i for i, c in enumerate(candidates) if c.fits]
     if not fitting:
         raise DesignError(_("None of the {count} tp/pp splits tried fits; the first ({tp} x {pp}): {problem}").format(
             count=len(candidates), tp=candidates[0].tp, pp=candidates[0].pp, problem=first_error.message),
             first_error.suggestion)
     chosen = min(fitting, key=lambda i: (round(candidates[i].estimate.step_time_s, 6),
-                                         candidates[i].tp * candidates[i].pp, candidates[i].ep))
+                                         candidates[i].tp * candidates[i].pp, candidates[i].ep, candidates[i].vp,
+                                         candidates[i].cp, candidates[i].zero))
     return SplitChoice(candidates, chosen)
 
 
@@ -1441,6 +1534,7 @@ def scaling(plan: Plan, job: TrainingJob, gpu_counts: list[int]) -> list[dict]:
 
 
 __all__ = ["ModelSpec", "PRESETS", "TrainingJob", "TrainingEstimate", "CommPart", "SplitCandidate", "SplitChoice",
+           "OutOfMemory", "MIN_CP_CHUNK", "MAX_SEARCH_VP", "ZERO_REFINE",
            "activation_bytes_per_token", "choose_split", "comm_collective_label", "estimate", "estimate_or_ways_out",
            "stage_layers", "ways_out",
            "memory_label", "model_preset", "parallelism_label", "parse_job", "scaling", "place"]

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.catalog import CATALOG_DIR, load_catalog, read_toml
 from core.errors import InputError
-from core.i18n import N_, _
+from core.i18n import N_, _, number
 
 RUNS_FILE = CATALOG_DIR / "training_runs.toml"
 RESULTS_FILE = CATALOG_DIR / "training_calibration.json"
@@ -138,6 +138,46 @@ def results_table(results: list[RunResult]) -> list[dict]:
              "error": round(r.error, 3)} for r in results]
 
 
+CALIBRATION_COLUMNS = {
+    "id": N_("published run"), "role": N_("role"), "error": N_("error"), "measure": N_("measure"),
+    "published": N_("published"), "estimate": N_("estimate"), "architecture": N_("GPU family"),
+    "precision": N_("precision"), "moe": N_("mixture of experts"), "note": N_("constant it set, or why it misses"),
+    "source": N_("source"),
+}
+"""The columns of ``calibration_rows`` and their headers (English marked ``N_``), the error first after the run."""
+ROLE_LABELS = {"fit": N_("sets a constant"), "held-out": N_("held out")}
+MEASURE_LABELS = {"tokens_per_s_per_gpu": N_("tokens/s per GPU"), "step_s": N_("step time [s]"), "mfu": "MFU"}
+
+
+def shown_value(measure: str, value: float) -> str:
+    """A published or estimated value as the tables show it, in the current language's number format: MFU in
+    percent, a step time [s] with two decimals, tokens/s per GPU whole."""
+    if measure == "mfu":
+        return f"{number(value * 100, 1)}%"
+    return number(value, 2 if measure == "step_s" else 0)
+
+
+def calibration_rows(results: list[RunResult]) -> list[dict]:
+    """Every published run as the Catalog page lists it, in the current language: its role (sets a constant or is
+    held out), GPU family, precision, what was measured (``MEASURE_LABELS``), the published and the estimated value
+    in that measure (``shown_value``), the error (estimated / published throughput - 1, signed percent), the constant a fit run set or
+    why a held-out run misses (``miss``; empty within ``HELD_OUT_TARGET``), and its citation (quoted as
+    published). Keys as ``CALIBRATION_COLUMNS``."""
+    runs = load_runs()
+    return [{"id": r.run.id, "role": _(ROLE_LABELS[r.run.role]), "architecture": r.architecture,
+             "precision": r.precision.upper(), "moe": r.moe, "measure": _(MEASURE_LABELS[r.run.measure]),
+             "published": shown_value(r.run.measure, r.run.value), "estimate": shown_value(r.run.measure, r.got),
+             "error": f"{r.error:+.1%}",
+             "note": r.run.sets if r.run.role == "fit" else r.run.miss, "source": runs.source(r.run)}
+            for r in results]
+
+
+def held_out_summary(results: list[RunResult]) -> tuple[int, int, int]:
+    """(held-out runs within ``HELD_OUT_TARGET``, held-out runs, runs that set a constant) of ``results``."""
+    held = [r for r in results if r.run.role == "held-out"]
+    return sum(abs(r.error) <= HELD_OUT_TARGET for r in held), len(held), len(results) - len(held)
+
+
 @lru_cache(maxsize=1)
 def stored_results() -> tuple[dict, ...]:
     """The rows of ``RESULTS_FILE`` (written by ``python -m tools.training_calibration``)."""
@@ -179,10 +219,11 @@ def error_band_sentence(architecture: str, precision: str, moe: bool) -> str:
              "kind": _("held-out published runs of {kind} models (none on {family} GPUs)"),
              "all": _("held-out published runs (none of {kind} models)")}[scope]
     return _("Expected error of this estimate: {low} to {high} in throughput, from {count} {where} (every run and "
-             "its error: the training calibration table of the documentation).").format(
+             "its error: the training calibration table on the Catalog page).").format(
         low=f"{low:+.0%}", high=f"{high:+.0%}", count=count,
         where=where.format(kind=kind, family=architecture, precision=precision.upper()))
 
 
-__all__ = ["HELD_OUT_TARGET", "PendingRun", "PublishedRun", "RunResult", "error_band", "error_band_sentence", "evaluate",
+__all__ = ["CALIBRATION_COLUMNS", "MEASURE_LABELS", "ROLE_LABELS", "calibration_rows", "held_out_summary", "shown_value",
+           "HELD_OUT_TARGET", "PendingRun", "PublishedRun", "RunResult", "error_band", "error_band_sentence", "evaluate",
            "evaluate_all", "load_runs", "results_table", "stored_results", "throughput_error"]
