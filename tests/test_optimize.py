@@ -790,5 +790,5 @@ def test_pipeline_stages_across_rails_count_as_cross_rail_traffic(monkeypatch):
     p = plan(Design(gpu="H100", gpus=96))  # 12 nodes of 8
     dense = parse_job({"model": "llama3-70b"})
     for pp, crosses in ((8, True), (4, False), (1, False)):  # stages of 12, 24 and 96 GPUs
-        monkeypatch.setattr(opt, "_default_split_job", lambda _p, job, pp=pp: job.model_copy(update={"pp": pp}))
+        monkeypatch.setattr(opt, "_searched_split_job", lambda _p, job, pp=pp: job.model_copy(update={"pp": pp}))
         assert ("pipeline stages on different rails" in opt.job_cross_traffic(dense, p)) is crosses
