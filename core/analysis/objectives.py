@@ -109,3 +109,11 @@ def objective_text(c, objective: str = "cluster") -> str:
     if objective == "days":
         return _("{days} days").format(days=f"{value:,.1f}")
     return usd(value, cents=objective in PER_UNIT)
+
+
+def money_text(c, objective: str = "cluster") -> str:
+    """The candidate's value on the front's money axis (``capex_of``) in the one money format, with cents for the
+    cost per GPU-hour."""
+    from core.i18n import usd
+
+    return usd(capex_of(c, objective), cents=cost_axis(objective) in PER_UNIT)

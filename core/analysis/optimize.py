@@ -1360,29 +1360,16 @@ def _nearest(cands: list[Candidate], key: str) -> str:
 
 # --- explaining the choice ----------------------------------------------------------------------
 
-TIER_WORDS = {1: N_("one tier"), 2: N_("two tiers"), 3: N_("three tiers")}
-"""Switch tiers -> the words of a design's label."""
 BINDING_MARGIN = 0.10
 """A constraint binds at the winner when its value is within this share of the limit (else: "no constraint binds")."""
 
 
 def design_label(c: Candidate) -> str:
-    """A design in words: ``InfiniBand, two tiers of QM9700, rail-optimized, non-blocking, 400G ports, 1 plane``
-    (a tier of a rail-only fabric is one switch per rail)."""
-    d = c.design
-    switches = d.leaf_switch if d.spine_switch == d.leaf_switch or c.tiers == 1 else \
-        _("{leaf} leaves, {spine} spines").format(leaf=d.leaf_switch, spine=d.spine_switch)
-    shape = _("{tiers} of {switches}").format(tiers=_(TIER_WORDS.get(c.tiers, TIER_WORDS[3])), switches=switches)
-    ratio = _("non-blocking") if d.oversubscription <= 1 else \
-        _("leaves {ratio}:1").format(ratio=f"{d.oversubscription:g}")
-    speed = _("{speed}G ports").format(speed=d.port_speed_gbps) if not d.uplink_speed_gbps else \
-        _("{speed}G ports, {up}G uplinks").format(speed=d.port_speed_gbps, up=d.uplink_speed_gbps)
-    planes = ngettext("{planes} plane", "{planes} planes", d.planes).format(planes=d.planes)
-    if d.planes > 1:
-        planes = _("{planes} ({mode})").format(planes=planes, mode=vocab.PLANE_MODE.word(d.plane_mode))
-    parts = [vocab.FABRIC.label(d.fabric), shape, vocab.TOPOLOGY.word(d.topology), ratio, speed,
-             *([_("NIC {nic}").format(nic=d.nic)] if d.nic else []), planes]
-    return tidy_spaces(pgettext("between the settings of a design label", ", ").join(parts))
+    """A candidate in words (``core.designwords.design_words``, the one way a design is said): ``Two-tier QM9700
+    InfiniBand, rail-optimized, 2:1 at the leaf, 400G ports, 1 plane``."""
+    from core.designwords import design_words
+
+    return design_words(c.design, c.tiers)
 
 
 def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], constraints: Constraints,
