@@ -31,7 +31,8 @@ def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | No
     spine = spine or d.spine_switch or leaf
     switches = leaf if spine == leaf or tiers == 1 else \
         _("{leaf} leaves and {spine} spines").format(leaf=leaf, spine=spine)
-    shape = _(TIER_WORDS.get(tiers, N_("{switches} {fabric}")))  # not sized: no tier count to say.format(switches=switches, fabric=vocab.FABRIC.label(d.fabric))
+    unsized = N_("{switches} {fabric}")  # a design that was not sized: no tier count to say
+    shape = _(TIER_WORDS.get(tiers, unsized)).format(switches=switches, fabric=vocab.FABRIC.label(d.fabric))
     ratio = _("non-blocking") if d.oversubscription <= 1 else \
         _("{ratio}:1 at the leaf").format(ratio=f"{d.oversubscription:g}")
     uplink = uplink_gbps if uplink_gbps is not None else d.uplink_speed_gbps

@@ -130,7 +130,7 @@ def constraint_word(key: str) -> str:
 # the objective: what "cheapest" minimises (``core.analysis.objectives``)
 from core.analysis.objectives import OBJECTIVES, OBJECTIVE_WORDS, capex_of, objective_word  # noqa: E402,F401
 from core.analysis.objectives import check_objective as _check_objective  # noqa: E402
-from core.analysis.objectives import MONEY, cost_axis, objective_text, order as _order  # noqa: E402
+from core.analysis.objectives import MONEY, PER_UNIT, cost_axis, objective_text, order as _order  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -1402,7 +1402,7 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
     lines += _binding(best, cands, constraints, objective, unit)
     lines += _traffic_caveats(best, cands, objective, constraints.job, best_plan)
     if other is not None and objective not in MONEY:
-        lines.append(tidy_spaces(_("The best {fabric} design ({design}): {objective} {value}.").format(
+        lines.append(tidy_spaces(_("The best {fabric} design ({design}): {value} ({objective}).").format(
             fabric=vocab.FABRIC.label(other.design.fabric), design=design_label(other),
             objective=objective_word(objective), value=objective_text(other, objective))))
     elif other is not None:
@@ -1410,7 +1410,8 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
         share = saving / capex_of(other, objective) if capex_of(other, objective) else 0.0
         lines.append(tidy_spaces(_(
             "{share} cheaper ({saving}) than the best {fabric} design ({design}); {why}").format(
-            share=f"{share:.1%}", saving=usd(saving), fabric=vocab.FABRIC.label(other.design.fabric),
+            share=f"{share:.1%}", saving=usd(saving, cents=objective in PER_UNIT),
+            fabric=vocab.FABRIC.label(other.design.fabric),
             design=design_label(other), why=_why_costlier(best, other, objective))))
     else:
         families = [f for f in FABRICS if f != best.design.fabric]
