@@ -85,6 +85,19 @@ def test_every_candidates_days_are_its_own_fastest_split(with_job):
         assert c.days == fresh.estimate.days_to_train and c.step_s == fresh.estimate.step_time_s
 
 
+def test_a_mixture_of_experts_jobs_split_skips_only_what_its_bound_rules_out():
+    """Experts split too (ep searched): estimating the splits in the order of their compute + bubble bound and
+    stopping past the fastest gives every candidate the full split search's answer."""
+    moe = parse_job({"model": "mixtral-8x7b", "tokens_to_train": 1e12})
+    grid = Grid(fabrics=("infiniband",), switches=("QM9700",), oversubscription=(1.0, 2.0, 3.0), uplinks=("same",))
+    result = optimize("H100", 256, Constraints(job=moe), grid, workers=1)
+    feasible = [c for c in result.candidates if c.feasible]
+    assert len({c.split[:3] for c in feasible}) >= 1 and any(c.split[2] > 1 for c in feasible)
+    for c in feasible[:: max(1, len(feasible) // 20)]:
+        fresh = choose_split(plan(c.design), moe, search_ep=True).best
+        assert c.split[:3] == (fresh.tp, fresh.pp, fresh.ep) and c.days == fresh.estimate.days_to_train
+
+
 def test_the_fastest_split_is_never_slower_than_the_pages_default(with_job):
     from core.perf.training import estimate, fitting_split
 
