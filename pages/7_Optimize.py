@@ -258,7 +258,7 @@ def _found(progress) -> None:
         _("Design"): design_label(c), money: money_text(c, progress.objective),
         performance: i18n.usd(c.usd_per_mtok, cents=True) if progress.metric == "usd_per_mtok" else
         round(figs.metric_value(c, progress.metric, unit), 1)} for c in progress.front]),
-        hide_index=True, width="stretch", column_config={_("Design"): st.column_config.TextColumn(width=420)})
+        hide_index=True, width="stretch", column_config={_("Design"): st.column_config.TextColumn(width=300)})
 
 
 def main() -> None:
