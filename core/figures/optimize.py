@@ -121,7 +121,8 @@ def pareto_figure(result: OptimizeResult, height: int = 460, unit: str = "GB/s")
         xaxis["ticktext"] = [usd(v, cents=True) for v in xaxis["tickvals"]]
     fig.update_layout(xaxis=xaxis,
                       yaxis=dict(title=metric_title(result.metric, unit),
-                                 range=fitted_range([metric_value(c, result.metric, unit) for c in shown], zero=True)),
+                                 range=fitted_range([metric_value(c, result.metric, unit) for c in shown],
+                                                    zero=result.metric == "busbw_gbytes")),
                       legend=dict(orientation="h", y=-0.18), clickmode="event+select")
     return fig
 
