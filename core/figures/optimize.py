@@ -111,7 +111,11 @@ def pareto_figure(result: OptimizeResult, height: int = 460, unit: str = "GB/s")
         fig.add_trace(_trace([result.best], result.metric, result.objective, unit, mode="markers",
                              name=_("Cheapest design"),
                              marker=dict(size=16, color="#d35400", symbol="star", line=dict(width=1, color="#fff"))))
-    base_layout(fig, _("Capex against performance: click a point to open its design"), height, title_chars=90)
+    money = cost_axis(result.objective)
+    title = _("Capex against performance: click a point to open its design") if money in ("cluster", "compute") else \
+        _("{money} against performance: click a point to open its design").format(
+            money=objective_word(money)[:1].upper() + objective_word(money)[1:])
+    base_layout(fig, title, height, title_chars=90)
     shown = cloud + list(result.pareto) + ([result.best] if result.best is not None else [])
     xs = [capex_of(c, result.objective) for c in shown]
     x_range = fitted_range(xs)
