@@ -166,14 +166,16 @@ def run(args: argparse.Namespace) -> str:
             envelope = largest_within(args.gpu, _constraints(args), _grid(args), workers=args.workers,
                                       objective=args.objective, on_progress=bar)
         finally:
-            bar and bar.close()
+            if bar is not None:
+                bar.close()
         result = envelope.result
     else:
         try:
             result = optimize(args.gpu, args.gpus, _constraints(args), _grid(args), workers=args.workers,
                               objective=args.objective, on_progress=bar)
         finally:
-            bar and bar.close()
+            if bar is not None:
+                bar.close()
     if args.format == "json":
         return to_json(envelope.summary() if envelope else result.summary()) + "\n"
     best = result.best
