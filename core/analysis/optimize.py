@@ -74,6 +74,11 @@ from core.design import (Design, ResolvedDesign, field_bounds, offered_port_spee
                          tidy_spaces)
 from core import progress
 from core.analysis import jobsplit
+# the objective, what the best design minimises, is declared in core.analysis.objectives (its names re-exported)
+from core.analysis.objectives import OBJECTIVES, OBJECTIVE_WORDS, capex_of, objective_word  # noqa: F401
+from core.analysis.objectives import MONEY, PER_UNIT, cost_axis, objective_text
+from core.analysis.objectives import check_objective as _check_objective
+from core.analysis.objectives import order as _order
 from core.processes import die_with_parent, usable_cpus
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.bandwidth import compute_bandwidth
@@ -125,12 +130,6 @@ CONSTRAINT_WORDS = {
 
 def constraint_word(key: str) -> str:
     return _(CONSTRAINT_WORDS[key]) if key in CONSTRAINT_WORDS else key
-
-
-# the objective: what "cheapest" minimises (``core.analysis.objectives``)
-from core.analysis.objectives import OBJECTIVES, OBJECTIVE_WORDS, capex_of, objective_word  # noqa: E402,F401
-from core.analysis.objectives import check_objective as _check_objective  # noqa: E402
-from core.analysis.objectives import MONEY, PER_UNIT, cost_axis, objective_text, order as _order  # noqa: E402
 
 
 @dataclass(frozen=True)
