@@ -239,3 +239,15 @@ def test_the_page_shows_what_the_search_found_so_far_and_cancels(monkeypatch):
     assert job.wait(10) and job.state == jobs.STOPPED and "Cancelled" in job.problem
     assert any("Cancelled the optimizer search" in e.value for e in at.warning), [e.value for e in at.warning]
     assert math.isfinite(job.elapsed())
+
+
+def test_the_front_chart_names_its_money_and_fits_days_without_zero(with_job):
+    from core.figures.optimize import pareto_figure
+
+    result = optimize("H100", 256, Constraints(job=JOB), GRID, workers=1, objective="tco")
+    fig = pareto_figure(result)
+    assert fig.layout.title.text.startswith("Total cost of ownership against performance")
+    days = [c.days for c in result.candidates if c.feasible]
+    low, high = fig.layout.yaxis.range
+    assert 0 < low <= min(days) and max(days) <= high
+    assert fig.layout.xaxis.title.text.startswith("Total cost of ownership [USD]")
