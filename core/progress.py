@@ -3,7 +3,8 @@
 The engine calls ``report(done, total)`` at natural steps (the optimizer per switch family, a sweep per point);
 it costs nothing when no one listens. A listener installs itself with ``reporting(callback)`` for a block;
 ``callback(fraction)`` gets 0..1. Nested steps (a budget search runs several optimizer searches) narrow the
-range with ``span(start, stop)``: a report inside counts within that part of the whole.
+range with ``span(start, stop)``: a report inside counts within that part of the whole. What a computation has
+found so far (beyond a fraction) goes to ``publish(state)``, heard inside ``publishing(callback)``.
 """
 
 from __future__ import annotations
@@ -47,3 +48,25 @@ def span(start: float, stop: float) -> Iterator[None]:
         yield
     finally:
         _listener.reset(token)
+
+
+_publisher: ContextVar[Callable[[object], None] | None] = ContextVar("fp_progress_detail", default=None)
+
+
+def publish(state: object) -> None:
+    """What the current computation has found so far (e.g. an optimizer search's
+    ``core.analysis.searchwatch.SearchProgress``), for whoever watches it; nothing when no one does. A
+    computation's progress callback (``optimize(on_progress=publish)``)."""
+    listening = _publisher.get()
+    if listening is not None:
+        listening(state)
+
+
+@contextmanager
+def publishing(callback: Callable[[object], None]) -> Iterator[None]:
+    """Send the block's ``publish`` calls to ``callback`` (the app's job runner sends them to the page)."""
+    token = _publisher.set(callback)
+    try:
+        yield
+    finally:
+        _publisher.reset(token)

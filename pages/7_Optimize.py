@@ -14,6 +14,8 @@ import pandas as pd
 import streamlit as st
 
 from core import i18n
+from core.analysis.jobsplit import Split
+from core.analysis.objectives import MONEY, money_text, objective_text
 from core.analysis.optimize import OBJECTIVES, capex_of, design_label, objective_word
 from core.catalog import load_catalog
 from core.design import Design, resolve_design
@@ -91,9 +93,12 @@ def _form(values: dict, size: str, gpus: int) -> None:
         objective = c2.selectbox(_("Cheapest by"), list(OBJECTIVES),
                                  index=list(OBJECTIVES).index(values["obj"]),
                                  format_func=objective_word, key=W + "obj",
-                                 help=_("Whole cluster: every BOM row (GPU nodes, compute fabric, storage fabric, "
-                                        "management networks; the default). Compute fabric: its switches, "
-                                        "transceivers, cables and NICs only. The budget is on the whole cluster."))
+                                 help=_("Whole-cluster capex: every BOM row (GPU nodes, compute fabric, storage "
+                                        "fabric, management networks; the default). Compute-fabric capex: its "
+                                        "switches, transceivers, cables and NICs only. Total cost of ownership: "
+                                        "capex and energy over the design's years; cost per GPU-hour: that over "
+                                        "every GPU-hour. Days to train needs a training job, cost per million "
+                                        "output tokens a serving rate. The budget is on the whole cluster."))
         fabric = c3.radio(_("Fabric allowed"), list(FABRIC_LABELS), index=list(FABRIC_LABELS).index(values["fab"]),
                           format_func=lambda f: FABRIC_LABELS[f], horizontal=True, key=W + "fab", help=searched)
         s1, s2 = st.columns([3, 1])  # four constraints a row below: five broke "oversubscription" at 1,024 px
@@ -161,11 +166,20 @@ def _dollars(shown: float, dollars: float, rate: float) -> float:
 def _best(result) -> None:
     best = result.best
     other = "compute" if result.objective == "cluster" else "cluster"
-    st.success(_("Cheapest design for **{size}** that meets every constraint: **{design}**, {capex} {objective} "
-                 "({other_capex} {other_objective}).").format(
+    said = _("Cheapest design for **{size}** that meets every constraint: **{design}**, {value} {objective} "
+             "({other_capex} {other_objective}).") if result.objective in MONEY else \
+        _("Best design for **{size}** that meets every constraint: **{design}**, {value} {objective} "
+          "({other_capex} {other_objective}).")
+    st.success(said.format(
         size=safe.md(size_caption(result.best_plan)), design=safe.md(design_label(best)),
-        capex=i18n.usd(capex_of(best, result.objective)), objective=objective_word(result.objective),
+        value=objective_text(best, result.objective), objective=objective_word(result.objective),
         other_capex=i18n.usd(capex_of(best, other)), other_objective=objective_word(other)))
+    if best.split:
+        split = Split(*best.split)
+        st.markdown(_("The training job's fastest split on it: **{split}**, global batch {batch}, {step} s per step, "
+                      "{days} days (the split search of the Performance page, run for every design).").format(
+            split=split.words(), batch=i18n.number(split.global_batch), step=f"{split.step_s:.3f}",
+            days=i18n.number(split.days, 1)))
     for line in result.explained(state.bandwidth_unit()):
         st.markdown("- " + safe.md(line))
     st.link_button(_("Open the cheapest design in the Designer"), _design_link(best.design), type="primary")
@@ -182,7 +196,7 @@ def _chart(result) -> None:
         if chosen is not None:
             c1, c2 = st.columns([4, 1])
             c1.markdown(_("Selected: **{design}**, {capex} {objective}.").format(
-                design=safe.md(design_label(chosen)), capex=i18n.usd(capex_of(chosen, result.objective)),
+                design=safe.md(design_label(chosen)), capex=objective_text(chosen, result.objective),
                 objective=objective_word(result.objective)))
             c2.link_button(_("Open in Designer"), _design_link(chosen.design), width="stretch")
 
@@ -226,6 +240,27 @@ def _tables(result) -> None:
                      column_config={_("Candidates"): COUNT})
 
 
+def _found(progress) -> None:
+    """What the search under way has found (``core.analysis.searchwatch.SearchProgress``): candidates decided, the
+    best design and the Pareto front so far, redrawn with the progress bar."""
+    st.caption(_("{done} of {total} candidates decided, {feasible} meet every constraint so far.").format(
+        done=i18n.number(progress.done), total=i18n.number(progress.total), feasible=i18n.number(progress.feasible)))
+    if progress.best is None:
+        return
+    st.markdown(_("Best so far: **{design}**, {value} {objective}.").format(
+        design=safe.md(design_label(progress.best)), value=objective_text(progress.best, progress.objective),
+        objective=objective_word(progress.objective)))
+    unit = state.bandwidth_unit()
+    money = figs.capex_title(progress.objective)
+    performance = figs.metric_title(progress.metric, unit)
+    st.markdown("**" + _("Pareto front so far") + "**")
+    st.dataframe(pd.DataFrame([{
+        _("Design"): design_label(c), money: money_text(c, progress.objective),
+        performance: i18n.usd(c.usd_per_mtok, cents=True) if progress.metric == "usd_per_mtok" else
+        round(figs.metric_value(c, progress.metric, unit), 1)} for c in progress.front]),
+        hide_index=True, width="stretch", column_config={_("Design"): st.column_config.TextColumn(width=300)})
+
+
 def main() -> None:
     values = LINK.values()
     st.title(_("Optimize"))
@@ -257,7 +292,8 @@ def main() -> None:
             gpu=design.gpu, gpus=gpus)))
         return
     key = _key(values, design, gpus)
-    finished, result = jobs.result("optimize", key, jobwork.optimize_search, key, what=_("Searching the designs"))
+    finished, result = jobs.result("optimize", key, jobwork.optimize_search, key, what=_("Searching the designs"),
+                                   found=_found)
     if not finished:
         return
     if isinstance(result, FabricPlannerError):

@@ -115,6 +115,6 @@ def test_cli_objective_and_bisection_ratio(capsys):
     fabric = [p["metrics"]["network_capex_usd"] for p in data["pareto"]]
     assert fabric == sorted(fabric) and data["best"]["metrics"]["network_capex_usd"] == fabric[0]
     code, out, _err = run(capsys, *common, "--format", "table")
-    assert code == 0 and "cheapest by whole-cluster capex" in out and "256 x H100 in 32 nodes" in out
+    assert code == 0 and "best by whole-cluster capex" in out and "256 x H100 in 32 nodes" in out
     code, _out, err = run(capsys, *common, "--objective", "nodes")
     assert code != 0 and "--objective" in err

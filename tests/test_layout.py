@@ -21,7 +21,7 @@ LAYERS = [
     ("core.errors", "core.memo", "core.processes"),
     ("core.vocab",),
     ("core.catalog", "core.spares", "core.scaleup"),
-    ("core.design", "core.presets"),
+    ("core.design", "core.presets", "core.designwords"),
     ("core.fabric",),
     ("core.networks",),
     ("core.physical",),

@@ -226,8 +226,8 @@ def test_cli_table_and_bad_input(capsys):
     assert code == 2 and "--model" in err
 
 
-def test_job_constraint_ranks_the_front_by_days_at_the_default_split():
-    from core.perf.training import estimate, fitting_split, parse_job
+def test_job_constraint_ranks_the_front_by_days_at_the_jobs_fastest_split():
+    from core.perf.training import choose_split, parse_job
 
     job = parse_job({"model": "llama3-70b", "tokens_to_train": 1e12})
     grid = Grid(switches=("QM9700", "SN5600"), port_speeds=(400,), planes=(1,), topologies=("rail-optimized",),
@@ -236,11 +236,9 @@ def test_job_constraint_ranks_the_front_by_days_at_the_default_split():
     assert loose.metric == "days" and loose.pareto
     days = [c.days for c in loose.pareto]
     assert days == sorted(days, reverse=True) and len(set(days)) == len(days)  # cheaper first, each faster
-    p = plan(loose.best.design)
-    split = fitting_split(p, job.model, cp=1, micro_batch=1, vp=1, job_gpus=None)
-    expected = estimate(p, job.model_copy(update={"tp": split["tp"], "pp": split["pp"],
-                                                  "global_batch": split["global_batch"]}))
-    assert loose.best.days == pytest.approx(expected.days_to_train, rel=1e-9)
+    expected = choose_split(plan(loose.best.design), job).best
+    assert loose.best.days == pytest.approx(expected.estimate.days_to_train, rel=1e-9)
+    assert loose.best.split[:2] == (expected.tp, expected.pp)
     fastest = min(c.days for c in loose.candidates if c.feasible)
     tight = optimize("H100", 1024, Constraints(job=job, max_days=fastest * 1.0001), grid, workers=1)
     assert tight.best.days <= fastest * 1.0001 and tight.best.capex_usd >= loose.best.capex_usd
@@ -730,7 +728,7 @@ def test_design_label_says_the_design_in_words():
                                                         topologies=("rail-optimized",), oversubscription=(2.0,)),
                       workers=1)
     label = design_label(result.best)
-    assert label.startswith("InfiniBand, two tiers of QM9700, rail-optimized, leaves 2:1, 400G ports")
+    assert label.startswith("Two-tier QM9700 InfiniBand, rail-optimized, 2:1 at the leaf, 400G ports")
     with language("zh"):
         assert not english_leaks(design_label(result.best).replace("QM9700", "").replace("G", ""))
 
@@ -793,5 +791,5 @@ def test_pipeline_stages_across_rails_count_as_cross_rail_traffic(monkeypatch):
     p = plan(Design(gpu="H100", gpus=96))  # 12 nodes of 8
     dense = parse_job({"model": "llama3-70b"})
     for pp, crosses in ((8, True), (4, False), (1, False)):  # stages of 12, 24 and 96 GPUs
-        monkeypatch.setattr(opt, "_default_split_job", lambda _p, job, pp=pp: job.model_copy(update={"pp": pp}))
+        monkeypatch.setattr(opt, "_searched_split_job", lambda _p, job, pp=pp: job.model_copy(update={"pp": pp}))
         assert ("pipeline stages on different rails" in opt.job_cross_traffic(dense, p)) is crosses

@@ -100,6 +100,8 @@ NICE = 10
 PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 QUEUED, RUNNING, DONE, STOPPED = "queued", "running", "done", "stopped"
+PROGRESS = "progress"
+"""A worker's message that carries what the work has found so far (``Job.found``), not its answer."""
 
 
 def _capital(text: str) -> str:
@@ -194,7 +196,8 @@ def _printer_main(address: str, authkey: bytes) -> None:
 
 def _child(conn, fn: Callable, args: tuple, language: str, done=None, printer: tuple | None = None) -> None:
     """The worker: run ``fn(*args)`` in ``language`` and send back ("ok", value) or a failure, pickled; the
-    engine's progress reports (``core.progress``) go to the shared ``done`` (0..1); ``printer`` the address and key
+    engine's progress reports (``core.progress``) go to the shared ``done`` (0..1), what it publishes
+    (``core.progress.publish``) as (``PROGRESS``, state) messages before the answer; ``printer`` the address and key
     of the server's printer process, for a job that prints."""
     from core import progress
 
@@ -211,8 +214,14 @@ def _child(conn, fn: Callable, args: tuple, language: str, done=None, printer: t
         if done is not None:
             done.value = fraction
 
+    def found(state) -> None:  # what the work has found so far: to the page, ahead of the answer on the same pipe
+        try:
+            conn.send_bytes(pickle.dumps((PROGRESS, state), protocol=pickle.HIGHEST_PROTOCOL))
+        except Exception:  # noqa: BLE001 - a state that cannot be sent: the bar still moves
+            pass
+
     try:
-        with i18n.language(language), progress.reporting(tell):
+        with i18n.language(language), progress.reporting(tell), progress.publishing(found):
             payload = ("ok", fn(*args))
     except FabricPlannerError as exc:
         payload = ("domain", exc)
@@ -251,6 +260,7 @@ class Job:
     process: Any = None
     conn: Any = None
     done: Any = None  # the share of the work done (0..1), as the engine reports it (a shared double)
+    found: Any = None  # what the work has found so far, as the engine publishes it (the latest)
     event: threading.Event = field(default_factory=threading.Event)
 
     @property
@@ -527,8 +537,13 @@ class Runner:
 
     def _collect(self) -> None:
         for job in list(self._running):
+            self._collect_one(job)
+
+    def _collect_one(self, job: Job) -> None:
+        """Read what ``job``'s worker sent: its progress states (the latest kept, ``Job.found``), then its answer."""
+        while True:
             if job.conn is None or not job.conn.poll():
-                continue
+                return
             try:
                 data = job.conn.recv_bytes()
             except (EOFError, OSError):
@@ -540,14 +555,17 @@ class Runner:
                     if job in self._running:
                         self._finish(job, STOPPED, problem=_stopped_message(job.kind, "died", job.language, code=code),
                                      keep=False)
-                continue
+                return
             try:
                 status, value = pickle.loads(data)
             except Exception as exc:  # noqa: BLE001 - an answer the server cannot read back: said, not raised
                 status, value = "error", f"{type(exc).__name__}: {exc}"[:500]
+            if status == PROGRESS:
+                job.found = value
+                continue
             with self._lock:
                 if job not in self._running:
-                    continue
+                    return
                 job.size = outcome_bytes(value, len(data))
                 if status in ("ok", "domain"):
                     self._finish(job, DONE, value=value, keep=True)
@@ -557,6 +575,7 @@ class Runner:
                 else:
                     self._finish(job, STOPPED, keep=True, problem=_stopped_message(
                         job.kind, "failed", job.language, problem=value))
+            return
 
     def _enforce(self, now: float, check_sessions: bool) -> None:
         with self._lock:
@@ -600,7 +619,7 @@ class Runner:
             job.process.close() if job.process.exitcode is not None else None
         job.state, job.value, job.problem, job.finished = state, value, problem, time.monotonic()
         job.process = job.conn = None
-        job.fn, job.args = None, ()  # the arguments may be large; the outcome is what is kept
+        job.fn, job.args, job.found = None, (), None  # the arguments may be large; the outcome is what is kept
         if keep:
             old = self._outcomes.pop(job.key, None)
             if old is not None:
@@ -640,11 +659,13 @@ def _job_key(kind: str, language: str, key: str) -> str:
     return f"{kind}|{language}|{key}"
 
 
-def result(kind: str, key: str, fn: Callable, *args, what: str | None = None) -> tuple[bool, Any]:
+def result(kind: str, key: str, fn: Callable, *args, what: str | None = None,
+           found: Callable[[Any], None] | None = None) -> tuple[bool, Any]:
     """The outcome of ``fn(*args)`` as a job of ``kind`` keyed by ``key`` (the page's settings and design):
     ``(True, value)`` when it has finished (``value`` may be the engine's ``FabricPlannerError``), else
     ``(False, None)`` after showing on the page what runs (elapsed time, limit, queue place, Cancel) or why it
-    stopped (the limit, Run again). ``what`` names the work in the progress line."""
+    stopped (the limit, Run again). ``what`` names the work in the progress line; ``found`` (a module-level function)
+    draws what the work has found so far (``Job.found``, e.g. the optimizer's best and front so far) under it."""
     import streamlit as st
 
     from webui import safe
@@ -668,7 +689,7 @@ def result(kind: str, key: str, fn: Callable, *args, what: str | None = None) ->
             run.forget(key)
             st.rerun()
         return False, None
-    _progress(key, what or _capital(_(LIMITS[kind].what)))
+    _progress(key, what or _capital(_(LIMITS[kind].what)), found)
     return False, None
 
 
@@ -711,13 +732,13 @@ def _session_id() -> str | None:
     return ctx.session_id if ctx is not None else None
 
 
-def _progress_body(key: str, what: str, language: str) -> None:
+def _progress_body(key: str, what: str, language: str, found: Callable[[Any], None] | None = None) -> None:
     """What runs, redrawn every half second (a fragment: app.py, which sets the run's language, does not run)."""
     with i18n.language(language):
-        _progress_lines(key, what)
+        _progress_lines(key, what, found)
 
 
-def _progress_lines(key: str, what: str) -> None:
+def _progress_lines(key: str, what: str, found: Callable[[Any], None] | None = None) -> None:
     import streamlit as st
 
     from webui import safe
@@ -745,15 +766,18 @@ def _progress_lines(key: str, what: str) -> None:
     if st.button(_("Cancel"), key="fp_job_cancel_" + _digest(key)):
         run.cancel(job)
         st.rerun(scope="app")
+    state = job.found
+    if found is not None and state is not None:
+        found(state)
 
 
-def _progress(key: str, what: str) -> None:
+def _progress(key: str, what: str, found: Callable[[Any], None] | None = None) -> None:
     import streamlit as st
 
     global _FRAGMENT
     if _FRAGMENT is None:
         _FRAGMENT = st.fragment(run_every=0.5)(_progress_body)
-    _FRAGMENT(key, what, i18n.locale())
+    _FRAGMENT(key, what, i18n.locale(), found)
 
 
 _FRAGMENT = None

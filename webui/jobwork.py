@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 
+from core import progress
 from core.analysis import failure, load, spof, stages
 from core.analysis import sweep as sw
 from core.analysis.optimize import largest_within, optimize
@@ -37,16 +38,17 @@ def _plan(key: str):
 def optimize_search(key: str):
     """The Optimize page's search of ``key`` (its settings, the sidebar's design and GPU count, the Inference page's
     settings for a serving target, as JSON):
-    ``OptimizeResult``, or ``Envelope`` in envelope mode."""
+    ``OptimizeResult``, or ``Envelope`` in envelope mode. What the search has found so far goes to the page as it
+    goes (``core.progress.publish``: the candidates decided, the best and the front so far)."""
     data = json.loads(key)
     values, base = data["values"], Design.model_validate_json(data["design"])
     if values["mode"] == "envelope":
         return largest_within(base.gpu, optimizelink.constraints(values, data.get("serving")), workers=1,
                               objective=values["obj"],
-                              base=base, max_gpus=data.get("max_gpus"))
+                              base=base, max_gpus=data.get("max_gpus"), on_progress=progress.publish)
     return optimize(base.gpu, data["gpus"], optimizelink.constraints(values, data.get("serving")), workers=1,
                     strict=False,
-                    objective=values["obj"], base=base)
+                    objective=values["obj"], base=base, on_progress=progress.publish)
 
 
 def sweep(spec_json: str):

@@ -46,8 +46,9 @@ The winner is re-planned through ``core.plan.plan`` and re-checked before it is 
 
 Performance metric of the front: busbw of all-reduce over every GPU of the design at
 ``busbw_size`` bytes (stock NCCL algorithms, ``core.perf.collectives.sweep``), GB/s one direction;
-with a job (``constraints.job``) the metric is days to train at the Performance page's default split
-(``core.perf.training.fitting_split``: tp 8, pp 4 cut to the design), one estimate per design.
+with a job (``constraints.job``) the metric is days to train at the job's fastest split on each design
+(``core.analysis.jobsplit``: the split search of ``python -m core train``, cached by what it reads), run only for
+candidates that met every other constraint.
 
 Languages: reasons and the explanation are in the language of the request (``core.i18n``); the
 result's keys and ids are English.
@@ -63,7 +64,7 @@ import operator
 import os
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from typing import Iterable
 
 from core import units, vocab
@@ -72,6 +73,12 @@ from core.cost import NETWORK_CATEGORIES, build_bom, summarize_cost
 from core.design import (Design, ResolvedDesign, field_bounds, offered_port_speeds, resolve_design,
                          tidy_spaces)
 from core import progress
+from core.analysis import jobsplit
+# the objective, what the best design minimises, is declared in core.analysis.objectives (its names re-exported)
+from core.analysis.objectives import OBJECTIVES, OBJECTIVE_WORDS, capex_of, objective_word  # noqa: F401
+from core.analysis.objectives import MONEY, PER_UNIT, cost_axis, objective_text
+from core.analysis.objectives import check_objective as _check_objective
+from core.analysis.objectives import order as _order
 from core.processes import die_with_parent, usable_cpus
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.bandwidth import compute_bandwidth
@@ -127,25 +134,6 @@ CONSTRAINT_WORDS = {
 
 def constraint_word(key: str) -> str:
     return _(CONSTRAINT_WORDS[key]) if key in CONSTRAINT_WORDS else key
-
-
-OBJECTIVES = ("cluster", "compute")
-"""What the optimizer minimises: ``cluster`` the whole cluster's capex (``CostSummary.cluster_capex_usd``: GPU
-nodes, compute fabric, storage and management networks, racks; the default, as before), ``compute`` the compute
-fabric's capex (``CostSummary.compute_fabric_capex_usd``: its switches, transceivers, cables and the nodes' NICs,
-without the GPU nodes)."""
-OBJECTIVE_WORDS = {"cluster": N_("whole-cluster capex"), "compute": N_("compute-fabric capex")}
-"""Objective -> its words in messages (what the capex figures of the result are)."""
-
-
-def objective_word(objective: str) -> str:
-    return _(OBJECTIVE_WORDS[objective])
-
-
-def _check_objective(objective: str) -> str:
-    if objective not in OBJECTIVES:
-        raise InputError(_("objective must be cluster or compute (got {value})").format(value=objective))
-    return objective
 
 
 @dataclass(frozen=True)
@@ -244,6 +232,11 @@ class Candidate:
     """Cost per million output tokens of the cheapest deployment serving ``Constraints.serving`` [USD]."""
     serving_gpus: int = 0
     """GPUs that deployment uses."""
+    tco_usd: float = math.nan
+    """Total cost of ownership [USD] (``CostSummary.tco_usd``: capex and the energy of the design's TCO years)."""
+    split: tuple = ()
+    """With a training job: the fastest split found on this design (``core.analysis.jobsplit.Split``'s fields:
+    tp, pp, ep, dp, global batch, step time [s], days), the one its days are of."""
     network_by_category: dict = field(default_factory=dict)
     failed: tuple[str, ...] = ()
     """Every plan-level constraint it fails (those checked before its first failure and that one)."""
@@ -268,7 +261,9 @@ class Candidate:
                 "step_time_s": None if math.isnan(self.step_s) else round(self.step_s, 4),
                 "days_to_train": None if math.isnan(self.days) else round(self.days, 3),
                 "usd_per_million_output_tokens": None if math.isnan(self.usd_per_mtok) else round(self.usd_per_mtok, 4),
-                "serving_gpus": self.serving_gpus or None}
+                "serving_gpus": self.serving_gpus or None,
+                "tco_usd": None if math.isnan(self.tco_usd) else round(self.tco_usd, 2),
+                "split": dict(zip(("tp", "pp", "ep", "dp", "global_batch"), self.split[:5])) if self.split else None}
 
 
 @dataclass
@@ -459,13 +454,10 @@ def _limit(value: float, limit: float | None, most: bool) -> bool:
     return value <= limit * (1 + 1e-9) if most else value >= limit * (1 - 1e-9)
 
 
-def _default_split_job(p: Plan, job):
-    from core.perf.training import fitting_split
-
-    split = fitting_split(p, job.model, cp=job.cp, micro_batch=job.micro_batch, vp=job.vp,
-                          job_gpus=job.gpus, default_global_batch=job.global_batch)
-    return job.model_copy(update={"tp": split["tp"], "pp": split["pp"], "dp": None,
-                                  "global_batch": split["global_batch"]})
+def _searched_split_job(p: Plan, job):
+    """``job`` at its fastest split on ``p`` (``core.analysis.jobsplit.fastest``, the split the search's days are
+    of); raises its ``DesignError`` when no split fits."""
+    return jobsplit.applied(job, jobsplit.fastest(p, job))
 
 
 _NOT_SIZED = frozenset({"design", "nic", "notes", "price_overrides", "power_overrides"})
@@ -708,6 +700,7 @@ class _Evaluator:
             return cand
         cost = summarize_cost(resolved, bom)
         cand.capex_usd, cand.network_capex_usd, cand.facility_kw = cost.capex_usd, cost.network_capex_usd, cost.facility_kw
+        cand.tco_usd = cost.tco_usd
         by_category: dict[str, float] = {}
         for row in bom:
             if row.category in NETWORK_CATEGORIES:
@@ -718,16 +711,14 @@ class _Evaluator:
                 failed.append(key)
                 if not full:
                     return _rejected(cand, failed)
-        if c.job is not None:
-            from core.perf.training import estimate
-
+        if c.job is not None:  # the job's fastest split on this design (core.analysis.jobsplit)
             p = Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost)
             try:
-                result = estimate(p, _default_split_job(p, c.job))
+                split = jobsplit.fastest(p, c.job)
             except FabricPlannerError as exc:
                 cand.reason = _reason(exc)
                 return cand
-            cand.step_s, cand.days = result.step_time_s, result.days_to_train
+            cand.step_s, cand.days, cand.split = split.step_s, split.days, astuple(split)
             for key, value in (("max_step_s", cand.step_s), ("max_days", cand.days)):
                 if not _limit(value, getattr(c, key), True):
                     failed.append(key)
@@ -957,23 +948,27 @@ CHUNKS_PER_WORKER = 12
 
 
 def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Catalog,
-                  workers: int) -> tuple[list[Candidate], int]:
-    """Every candidate evaluated (in grid order) and how many fabric sizings that took."""
+                  workers: int, tracker=None) -> tuple[list[Candidate], int]:
+    """Every candidate evaluated (in grid order) and how many fabric sizings that took; ``tracker``
+    (``core.analysis.searchwatch.Tracker``) is told of each family or chunk as it is decided."""
     groups = _families(designs)
     workers = min(workers, usable_cpus())  # never more processes than the CPUs this process may use
     if workers <= 1 or len(designs) < PARALLEL_FROM or catalog is not load_catalog():
         evaluator = _Evaluator(constraints, catalog)
         out = []
         for done, group in enumerate(groups, 1):
-            out += _evaluate_family(evaluator, designs, group)
+            decided = _evaluate_family(evaluator, designs, group)
+            out += decided
             progress.report(done, len(groups))
+            if tracker is not None:
+                tracker.add(decided)
         return sorted(out, key=lambda c: c.index), len(evaluator.fabrics)
     import multiprocessing
 
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:  # pragma: no cover - no fork on this platform
-        return _evaluate_all(designs, constraints, catalog, 1)
+        return _evaluate_all(designs, constraints, catalog, 1, tracker)
     chunks = workers * CHUNKS_PER_WORKER
     shared: list[list[list[int]]] = []  # runs of families that share sizings stay in one chunk
     for group in groups:
@@ -992,30 +987,21 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
     try:
         with context.Pool(workers, initializer=_worker_start, initargs=(os.getpid(),)) as pool:  # for one search
             # one chunk at a time to whichever worker is free: a slow chunk (or a busy core) does not hold the rest
-            parts = list(pool.imap_unordered(_evaluate_chunk, jobs))
+            out: list = [None] * len(designs)  # in grid order, with the parent's own Design objects
+            parts = []
+            for done, (part, count) in enumerate(pool.imap_unordered(_evaluate_chunk, jobs), 1):
+                decided = [Candidate(sent[0], designs[sent[0]], *sent[1:]) for sent in part]
+                for cand in decided:
+                    out[cand.index] = cand
+                parts.append((part, count))
+                progress.report(done, len(jobs))
+                if tracker is not None:
+                    tracker.add(decided)
     finally:
         gc.unfreeze()
         _FORKED.clear()
-    out: list = [None] * len(designs)  # in grid order, with the parent's own Design objects
-    for part, _count in parts:
-        for sent in part:
-            out[sent[0]] = Candidate(sent[0], designs[sent[0]], *sent[1:])
     assert all(c is not None for c in out), "a candidate was not evaluated"  # the families cover every design
     return out, sum(count for _part, count in parts)
-
-
-def capex_of(c: Candidate, objective: str = "cluster") -> float:
-    """The candidate's capex the objective minimises [USD]: whole cluster (``capex_usd``) or compute fabric
-    (``network_capex_usd``: the compute fabric's switches, transceivers, cables and NICs, no GPU nodes)."""
-    return c.network_capex_usd if objective == "compute" else c.capex_usd
-
-
-def _order(c: Candidate, objective: str = "cluster") -> tuple:
-    """Cheapest first by the objective's capex; ties: the whole cluster's capex (for ``compute``), fewer
-    switches, grid order."""
-    if objective == "compute":
-        return (round(c.network_capex_usd, 2), round(c.capex_usd, 2), c.switches, c.index)
-    return (round(c.capex_usd, 2), c.switches, c.index)
 
 
 PERFORMANCE = {"busbw_gbytes": ("busbw_gbytes", True), "days": ("days", False), "usd_per_mtok": ("usd_per_mtok", False)}
@@ -1037,11 +1023,12 @@ def _performance(c: Candidate, metric: str) -> float:
 
 
 def pareto_front(cands: Iterable[Candidate], metric: str, objective: str = "cluster") -> list[Candidate]:
-    """Feasible candidates no other beats on capex (the objective's, ``capex_of``) and performance (cheapest
-    first; a tie on both keeps the first in ``_order``)."""
+    """Feasible candidates no other beats on money (the objective's money axis, ``capex_of``: its own value, or the
+    whole cluster's capex for days and the serving cost) and performance (cheapest first; a tie on both keeps the
+    first in ``_order``)."""
     front: list[Candidate] = []
     best_perf = -math.inf
-    for c in sorted((c for c in cands if c.feasible), key=lambda c: _order(c, objective)):
+    for c in sorted((c for c in cands if c.feasible), key=lambda c: _order(c, cost_axis(objective))):
         perf = _performance(c, metric)
         if perf > best_perf + 1e-12 * abs(best_perf) if math.isfinite(best_perf) else perf > best_perf:
             front.append(c)
@@ -1051,7 +1038,7 @@ def pareto_front(cands: Iterable[Candidate], metric: str, objective: str = "clus
 
 def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: Grid | None = None,
              workers: int | None = None, catalog: Catalog | None = None, strict: bool = True,
-             objective: str = "cluster", base: Design | None = None) -> OptimizeResult:
+             objective: str = "cluster", base: Design | None = None, on_progress=None) -> OptimizeResult:
     """The cheapest design of ``gpus`` x ``gpu`` on ``grid`` meeting ``constraints``, and the front.
 
     ``objective`` (``OBJECTIVES``) is the capex "cheapest" minimises and the front's capex axis: ``cluster``
@@ -1059,6 +1046,10 @@ def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: 
     switches, transceivers, cables and NICs; the GPU nodes, storage and management networks left out). The
     budget constraint is always on the whole cluster's capex. ``base``: the design the candidates start from
     (``base_design``: every field the search does not set is ``base``'s; its GPU model must be ``gpu``).
+    ``objective`` may also be the TCO, the cost per GPU-hour, days to train (with a job) or the serving cost per
+    million output tokens (with a serving target): ``core.analysis.objectives``. ``on_progress``: called with a
+    ``core.analysis.searchwatch.SearchProgress`` (candidates decided, the best and the front so far) as the
+    search goes, a few times a second, and once at the end.
 
     With ``strict=False`` a constraint set nothing meets returns a result with ``best`` None, an empty
     front, every candidate (for ``families``) and the ``DesignError``'s message and suggestion as the
@@ -1073,7 +1064,8 @@ def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: 
         candidates (and how close the nearest came), the suggestion how to relax it.
     """
     with _collector_paused():
-        return _optimize(gpu, gpus, constraints, grid, workers, catalog, strict, _check_objective(objective), base)
+        return _optimize(gpu, gpus, constraints, grid, workers, catalog, strict,
+                         _check_objective(objective, constraints or Constraints()), base, on_progress)
 
 
 @contextmanager
@@ -1093,7 +1085,9 @@ def _collector_paused():
 
 def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid | None, workers: int | None,
               catalog: Catalog | None, strict: bool, objective: str = "cluster",
-              base: Design | None = None) -> OptimizeResult:
+              base: Design | None = None, on_progress=None) -> OptimizeResult:
+    from core.analysis.searchwatch import Tracker
+
     started = time.perf_counter()
     constraints = constraints or Constraints()
     grid = grid or Grid()
@@ -1103,8 +1097,9 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
         raise InputError(_("the search grid is empty: no switch of the allowed fabric and models runs a port "
                            "speed of the grid"))
     workers = workers if workers is not None else min(2, usable_cpus())
-    cands, sizings = _evaluate_all(designs, constraints, catalog, workers)
     metric = performance_metric(constraints)
+    tracker = Tracker(len(designs), objective, metric, on_progress) if on_progress is not None else None
+    cands, sizings = _evaluate_all(designs, constraints, catalog, workers, tracker)
     rejected: dict[str, int] = {}
     for c in cands:
         if c.reason:
@@ -1166,7 +1161,7 @@ class Envelope:
 
 def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None, workers: int | None = None,
                    catalog: Catalog | None = None, objective: str = "cluster",
-                   base: Design | None = None, max_gpus: int | None = None) -> Envelope:
+                   base: Design | None = None, max_gpus: int | None = None, on_progress=None) -> Envelope:
     """The most GPUs of ``gpu`` whose cheapest design meets ``constraints``, sized from a budget
     (``budget_usd``) or a power envelope (``max_power_kw``), at least one of which must be set.
 
@@ -1178,7 +1173,8 @@ def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None,
     for the engine's cost model: every BOM count is non-decreasing in the node count. ``objective`` and
     ``base`` as ``optimize``'s (the size is what this search varies; ``base``'s own size is not used).
     ``max_gpus``: search no design larger than this [GPUs] (the app's limit per search; default: the design's
-    own limit, 1,000,000 GPUs); an envelope that buys more returns the largest with ``at_limit``.
+    own limit, 1,000,000 GPUs); an envelope that buys more returns the largest with ``at_limit``. ``on_progress``:
+    each search's progress (``optimize``'s).
 
     Raises
     ------
@@ -1190,7 +1186,7 @@ def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None,
     if constraints.budget_usd is None and constraints.max_power_kw is None:
         raise InputError(_("sizing from an envelope needs a budget or a maximum power"))
     catalog = catalog or load_catalog()
-    _check_objective(objective)
+    _check_objective(objective, constraints)
     smallest = plan(base_design(gpu, 1, base, catalog), catalog)
     step = smallest.resolved.gpus
     # the nodes' own cost bounds the size: neither the compute fabric nor the storage and management networks
@@ -1216,7 +1212,7 @@ def largest_within(gpu: str, constraints: Constraints, grid: Grid | None = None,
             searches += 1
             with progress.span((searches - 1) / (MAX_ENVELOPE_SEARCHES + 1), searches / (MAX_ENVELOPE_SEARCHES + 1)):
                 results[gpus] = optimize(gpu, gpus, constraints, grid, workers, catalog, strict=False,
-                                         objective=objective, base=base)
+                                         objective=objective, base=base, on_progress=on_progress)
         return results[gpus]
 
     feasible, infeasible = 0, high + step
@@ -1368,29 +1364,16 @@ def _nearest(cands: list[Candidate], key: str) -> str:
 
 # --- explaining the choice ----------------------------------------------------------------------
 
-TIER_WORDS = {1: N_("one tier"), 2: N_("two tiers"), 3: N_("three tiers")}
-"""Switch tiers -> the words of a design's label."""
 BINDING_MARGIN = 0.10
 """A constraint binds at the winner when its value is within this share of the limit (else: "no constraint binds")."""
 
 
 def design_label(c: Candidate) -> str:
-    """A design in words: ``InfiniBand, two tiers of QM9700, rail-optimized, non-blocking, 400G ports, 1 plane``
-    (a tier of a rail-only fabric is one switch per rail)."""
-    d = c.design
-    switches = d.leaf_switch if d.spine_switch == d.leaf_switch or c.tiers == 1 else \
-        _("{leaf} leaves, {spine} spines").format(leaf=d.leaf_switch, spine=d.spine_switch)
-    shape = _("{tiers} of {switches}").format(tiers=_(TIER_WORDS.get(c.tiers, TIER_WORDS[3])), switches=switches)
-    ratio = _("non-blocking") if d.oversubscription <= 1 else \
-        _("leaves {ratio}:1").format(ratio=f"{d.oversubscription:g}")
-    speed = _("{speed}G ports").format(speed=d.port_speed_gbps) if not d.uplink_speed_gbps else \
-        _("{speed}G ports, {up}G uplinks").format(speed=d.port_speed_gbps, up=d.uplink_speed_gbps)
-    planes = ngettext("{planes} plane", "{planes} planes", d.planes).format(planes=d.planes)
-    if d.planes > 1:
-        planes = _("{planes} ({mode})").format(planes=planes, mode=vocab.PLANE_MODE.word(d.plane_mode))
-    parts = [vocab.FABRIC.label(d.fabric), shape, vocab.TOPOLOGY.word(d.topology), ratio, speed,
-             *([_("NIC {nic}").format(nic=d.nic)] if d.nic else []), planes]
-    return tidy_spaces(pgettext("between the settings of a design label", ", ").join(parts))
+    """A candidate in words (``core.designwords.design_words``, the one way a design is said): ``Two-tier QM9700
+    InfiniBand, rail-optimized, 2:1 at the leaf, 400G ports, 1 plane``."""
+    from core.designwords import design_words
+
+    return design_words(c.design, c.tiers)
 
 
 def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], constraints: Constraints,
@@ -1399,10 +1382,16 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
     limit), what traffic of the job it cannot carry (``_traffic_caveats``; ``best_plan``, the winner's plan, gives
     the job's split) and the other fabric family (capex figures are the objective's, named, in US dollars shown
     by ``core.i18n.usd``; bandwidth in ``unit``, ``core.units``)."""
-    lines = [_("{design}: {capex} {objective}, the cheapest of {feasible} designs that meet every constraint.").format(
-        design=design_label(best), capex=usd(capex_of(best, objective)), objective=objective_word(objective),
-        feasible=f"{sum(c.feasible for c in cands):,}")]
-    if objective == "compute":
+    feasible = f"{sum(c.feasible for c in cands):,}"
+    if objective in ("cluster", "compute"):
+        lines = [_("{design}: {capex} {objective}, the cheapest of {feasible} designs that meet every constraint.")
+                 .format(design=design_label(best), capex=usd(capex_of(best, objective)),
+                         objective=objective_word(objective), feasible=feasible)]
+    else:
+        lines = [_("{design}: {value} ({objective}), the lowest of {feasible} designs that meet every constraint.")
+                 .format(design=design_label(best), objective=objective_word(objective),
+                         value=objective_text(best, objective), feasible=feasible)]
+    if objective != "cluster":
         lines.append(_("Whole-cluster capex {capex}.").format(capex=usd(best.capex_usd)))
     if constraints.min_busbw_gbytes is not None or metric == "busbw_gbytes":
         lines.append(_("All-reduce busbw {busbw} at {size} over {gpus} GPUs.").format(
@@ -1416,12 +1405,17 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
             gpus=f"{best.serving_gpus:,}", usd=usd(best.usd_per_mtok, cents=True)))
     lines += _binding(best, cands, constraints, objective, unit)
     lines += _traffic_caveats(best, cands, objective, constraints.job, best_plan)
-    if other is not None:
+    if other is not None and objective not in MONEY:
+        lines.append(tidy_spaces(_("The best {fabric} design ({design}): {value} ({objective}).").format(
+            fabric=vocab.FABRIC.label(other.design.fabric), design=design_label(other),
+            objective=objective_word(objective), value=objective_text(other, objective))))
+    elif other is not None:
         saving = capex_of(other, objective) - capex_of(best, objective)
         share = saving / capex_of(other, objective) if capex_of(other, objective) else 0.0
         lines.append(tidy_spaces(_(
             "{share} cheaper ({saving}) than the best {fabric} design ({design}); {why}").format(
-            share=f"{share:.1%}", saving=usd(saving), fabric=vocab.FABRIC.label(other.design.fabric),
+            share=f"{share:.1%}", saving=usd(saving, cents=objective in PER_UNIT),
+            fabric=vocab.FABRIC.label(other.design.fabric),
             design=design_label(other), why=_why_costlier(best, other, objective))))
     else:
         families = [f for f in FABRICS if f != best.design.fabric]
@@ -1474,7 +1468,7 @@ def _serves_all_traffic(c: Candidate) -> bool:
 def job_cross_traffic(job, plan: Plan | None) -> list[str]:
     """The traffic of the training ``job`` that leaves a rail or a leaf, in words: expert-parallel all-to-all (the
     job's ``ep`` above 1, or a mixture-of-experts model, whose experts are spread over GPUs when trained at scale)
-    and pipeline traffic between GPUs of different local ranks (the split the search fits on ``plan``: a stage of
+    and pipeline traffic between GPUs of different local ranks (the job's fastest split on ``plan``: a stage of
     ``gpus / pp`` GPUs that is not a whole number of nodes); empty without a job."""
     if job is None:
         return []
@@ -1483,7 +1477,7 @@ def job_cross_traffic(job, plan: Plan | None) -> list[str]:
         out.append(_("expert-parallel all-to-all"))
     if plan is not None:
         try:
-            split = _default_split_job(plan, job)
+            split = _searched_split_job(plan, job)
         except FabricPlannerError:
             split = job
         gpus, per_node = split.gpus or plan.resolved.gpus, plan.resolved.gpus_per_node

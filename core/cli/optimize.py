@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core.cli.common import add_format_option, model_name, number, positive_int, ratio, row, size, to_json
+from core.cli.common import add_format_option, model_name, number, positive_int, ratio, row, size, to_json, tokens
 from core.cli.serve import add_workload_options, flag_names, workload_of
 from core.errors import shown
 from core.i18n import _, fx_rate, in_currency, usd
@@ -21,6 +21,7 @@ from core.vocab import TOPOLOGY
 def register(subparsers) -> None:
     """Add the ``optimize`` sub-command."""
     from core.analysis.optimize import DEFAULT_TOPOLOGIES
+    from core.analysis.objectives import OBJECTIVES
     from core.perf.training import PRESETS
 
     op = subparsers.add_parser(
@@ -58,18 +59,22 @@ def register(subparsers) -> None:
     c.add_argument("--max-power-kw", type=number, metavar="KW", help=_("largest facility power with PUE [kW]"))
     c.add_argument("--budget-usd", type=number, metavar="USD", help=_("largest capex of the whole cluster [USD]"))
     c.add_argument("--model", type=str.lower, choices=list(PRESETS),
-                   help=_("training job's model preset; the front then plots days to train"))
+                   help=_("training job's model preset; the front then plots days to train, each design at the "
+                          "job's fastest tp/pp split on it (the split search of python -m core train)"))
     c.add_argument("--max-days", type=number, metavar="DAYS", help=_("most days to train the job (needs --model)"))
     c.add_argument("--max-step-s", type=number, metavar="SECONDS", help=_("longest step time [s] (needs --model)"))
-    c.add_argument("--tokens", type=number, default=1e12, metavar="TOKENS",
-                   help=_("tokens to train the job (default 1e12)"))
+    c.add_argument("--tokens", type=tokens, default=1e12, metavar="TOKENS",
+                   help=_("tokens to train, e.g. 1T or 15e12 (default 1T)"))
     add_workload_options(op, prefix="serve-", rate_required=True)
     c.add_argument("--max-usd-per-million-tokens", type=number, metavar="USD",
                    help=_("highest cost per million output tokens of the serving target (needs --serve-model)"))
-    op.add_argument("--objective", choices=["cluster", "compute"], default="cluster",
-                    help=_("capex the cheapest design minimises: cluster = the whole cluster (GPU nodes, compute "
-                           "fabric, storage and management networks; the default), compute = the compute fabric "
-                           "alone (its switches, transceivers, cables and NICs)"))
+    op.add_argument("--objective", choices=list(OBJECTIVES), default="cluster",
+                    help=_("what the best design minimises: cluster = the whole cluster's capex (GPU nodes, compute "
+                           "fabric, storage and management networks; the default), compute = the compute fabric's "
+                           "capex alone (its switches, transceivers, cables and NICs), tco = total cost of ownership "
+                           "(capex and energy), gpu_hour = cost per GPU-hour (the TCO over every GPU-hour), days = "
+                           "days to train the job (needs --model), usd_per_mtok = cost per million output tokens "
+                           "(needs --serve-model)"))
     g = op.add_argument_group(_("grid"))
     g.add_argument("--oversubscription-grid", type=str, metavar="R,R", default="1,1.5,2,3",
                    help=_("leaf down:up ratios to try (default 1,1.5,2,3)"))
@@ -153,11 +158,14 @@ def _grid(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> str:
+    from core.analysis.jobsplit import Split
+    from core.analysis.objectives import PER_UNIT, cost_axis, money_text, objective_text
     from core.analysis.optimize import capex_of, design_label, largest_within, objective_word, optimize, usable_cpus
     from core.errors import InputError, shown
     from core.figures.keynumbers import size_caption
 
     envelope = None
+    bar = ProgressBar(sys.stderr) if args.format != "json" and sys.stderr.isatty() else None
     if args.workers is not None and args.workers > usable_cpus():
         print(_("note: --workers {asked} is more than the {cpus} CPUs this process may use; using {cpus}").format(
             asked=shown(args.workers), cpus=usable_cpus()), file=sys.stderr)
@@ -165,12 +173,20 @@ def run(args: argparse.Namespace) -> str:
     if args.gpus is None:
         if args.budget_usd is None and args.max_power_kw is None:
             raise InputError(_("give --gpus, or --budget-usd or --max-power-kw to find the most GPUs that fit"))
-        envelope = largest_within(args.gpu, _constraints(args), _grid(args), workers=args.workers,
-                                  objective=args.objective)
+        try:
+            envelope = largest_within(args.gpu, _constraints(args), _grid(args), workers=args.workers,
+                                      objective=args.objective, on_progress=bar)
+        finally:
+            if bar is not None:
+                bar.close()
         result = envelope.result
     else:
-        result = optimize(args.gpu, args.gpus, _constraints(args), _grid(args), workers=args.workers,
-                          objective=args.objective)
+        try:
+            result = optimize(args.gpu, args.gpus, _constraints(args), _grid(args), workers=args.workers,
+                              objective=args.objective, on_progress=bar)
+        finally:
+            if bar is not None:
+                bar.close()
     if args.format == "json":
         return to_json(envelope.summary() if envelope else result.summary()) + "\n"
     best = result.best
@@ -180,22 +196,62 @@ def run(args: argparse.Namespace) -> str:
                          .format(gpus=f"{envelope.gpus:,}", gpu=args.gpu, searches=envelope.searches,
                                  next=f"{envelope.next_gpus:,}", reason=envelope.next_reason or "-")))
     lines += [row(_("plans"), size_caption(result.best_plan)), row(_("best"), design_label(best)),
-              row(_("capex"), _("{capex} whole cluster, {network} compute fabric; cheapest by {objective}").format(
+              row(_("capex"), _("{capex} whole cluster, {network} compute fabric; best by {objective}").format(
                   capex=usd(best.capex_usd, exact=True), network=usd(best.network_capex_usd, exact=True),
                   objective=objective_word(result.objective)))]
+    if result.objective not in ("cluster", "compute"):
+        lines.append(row(objective_word(result.objective), objective_text(best, result.objective)))
+    if best.split:
+        lines.append(row(_("job's split"), _("{split}, global batch {batch}: {step} s per step, {days} days").format(
+            split=Split(*best.split).words(), batch=f"{best.split[4]:,}", step=f"{best.step_s:.3f}",
+            days=f"{best.days:,.1f}")))
     lines += ["  " + line for line in result.explanation]
     lines.append(row(_("searched"), _("{considered} candidates, {planned} planned, {feasible} feasible in {seconds} s")
                      .format(considered=f"{result.considered:,}", planned=f"{result.planned:,}",
                              feasible=f"{result.feasible:,}", seconds=f"{result.seconds:.2f}")))
     metric = {"busbw_gbytes": _("busbw [GB/s]"), "days": _("days to train"),
               "usd_per_mtok": in_currency(_("USD per million output tokens"))}[result.metric]
-    lines.append(row(_("front"), _("{objective} against {metric}:").format(objective=objective_word(result.objective),
+    lines.append(row(_("front"), _("{objective} against {metric}:").format(objective=objective_word(cost_axis(result.objective)),
                                                                            metric=metric)))
     for c in result.pareto:
         value = {"busbw_gbytes": f"{c.busbw_gbytes:,.1f}", "days": f"{c.days:,.1f}",
                  "usd_per_mtok": f"{c.usd_per_mtok * fx_rate():,.3f}"}[result.metric]
-        lines.append(f"  {usd(capex_of(c, result.objective), exact=True):>18}  {value:>8}  {design_label(c)}")
+        money = money_text(c, result.objective) if cost_axis(result.objective) in PER_UNIT else \
+            usd(capex_of(c, result.objective), exact=True)
+        lines.append(f"  {money:>18}  {value:>8}  {design_label(c)}")
     lines.append(row(_("rejected"), ""))
     for reason, count in sorted(result.rejected.items(), key=lambda kv: (-kv[1], kv[0]))[:10]:
         lines.append(f"  {count:>7,}  {reason}")
     return "\n".join(lines) + "\n"
+
+
+class ProgressBar:
+    """The search's progress on a terminal: one line on ``stream`` (stderr, only when it is a terminal), redrawn
+    as the search reports (``core.analysis.searchwatch.SearchProgress``): a bar, candidates decided of the total,
+    how many meet every constraint and the best so far; erased when the search ends."""
+
+    WIDTH = 24
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.drawn = False
+
+    def __call__(self, state) -> None:
+        from core.analysis.objectives import objective_text
+
+        filled = int(self.WIDTH * state.fraction)
+        line = _("{bar} {done} of {total} candidates, {feasible} meet every constraint").format(
+            bar="[" + "#" * filled + "." * (self.WIDTH - filled) + "]", done=f"{state.done:,}",
+            total=f"{state.total:,}", feasible=f"{state.feasible:,}")
+        if state.best is not None:
+            line += _("; best so far {value}").format(value=objective_text(state.best, state.objective))
+        self.stream.write("\r" + line[:160] + "\033[K")
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        """Erase the bar (the answer follows on stdout)."""
+        if self.drawn:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.drawn = False

@@ -12,6 +12,7 @@ import math
 
 import plotly.graph_objects as go
 
+from core.analysis.objectives import PER_UNIT, cost_axis, money_text, objective_word
 from core.analysis.optimize import (
     Candidate,
     OptimizeResult,
@@ -43,9 +44,10 @@ def metric_value(c: Candidate, metric: str, unit: str = "GB/s") -> float:
     return c.days if metric == "days" else c.usd_per_mtok * fx_rate()
 
 
-def _hover(metric: str) -> str:
+def _hover(metric: str, objective: str = "cluster") -> str:
     value = _("%{y:,.1f} days") if metric == "days" else "%{customdata[3]}"
-    return "%{customdata[1]}<br>" + _("capex") + " %{customdata[2]}<br>" + value + "<extra></extra>"
+    money = _("capex") if cost_axis(objective) in ("cluster", "compute") else objective_word(cost_axis(objective))
+    return "%{customdata[1]}<br>" + money + " %{customdata[2]}<br>" + value + "<extra></extra>"
 
 
 def _shown(c: Candidate, metric: str, unit: str) -> str:
@@ -58,15 +60,18 @@ def _shown(c: Candidate, metric: str, unit: str) -> str:
 
 
 def capex_title(objective: str) -> str:
-    """The capex axis / column: the whole cluster's or the compute fabric's (``OptimizeResult.objective``)."""
-    return in_currency(_("Capex, compute fabric [USD]") if objective == "compute" else _("Capex, whole cluster [USD]"))
+    """The money axis / column (``core.analysis.objectives.cost_axis`` of ``OptimizeResult.objective``): the whole
+    cluster's capex, the compute fabric's, the TCO or the cost per GPU-hour."""
+    titles = {"compute": _("Capex, compute fabric [USD]"), "tco": _("Total cost of ownership [USD]"),
+              "gpu_hour": _("Cost per GPU-hour [USD]")}
+    return in_currency(titles.get(cost_axis(objective), _("Capex, whole cluster [USD]")))
 
 
 def _trace(cands: list[Candidate], metric: str, objective: str = "cluster", unit: str = "GB/s",
            **style) -> go.Scatter:
     return go.Scatter(x=[capex_of(c, objective) for c in cands], y=[metric_value(c, metric, unit) for c in cands],
-                      customdata=[[c.index, design_label(c), usd(capex_of(c, objective)), _shown(c, metric, unit)]
-                                  for c in cands], hovertemplate=_hover(metric), **style)
+                      customdata=[[c.index, design_label(c), money_text(c, objective), _shown(c, metric, unit)]
+                                  for c in cands], hovertemplate=_hover(metric, objective), **style)
 
 
 FIT_MARGIN = 0.06
@@ -106,14 +111,22 @@ def pareto_figure(result: OptimizeResult, height: int = 460, unit: str = "GB/s")
         fig.add_trace(_trace([result.best], result.metric, result.objective, unit, mode="markers",
                              name=_("Cheapest design"),
                              marker=dict(size=16, color="#d35400", symbol="star", line=dict(width=1, color="#fff"))))
-    base_layout(fig, _("Capex against performance: click a point to open its design"), height, title_chars=90)
+    money = cost_axis(result.objective)
+    title = _("Capex against performance: click a point to open its design") if money in ("cluster", "compute") else \
+        _("{money} against performance: click a point to open its design").format(
+            money=objective_word(money)[:1].upper() + objective_word(money)[1:])
+    base_layout(fig, title, height, title_chars=90)
     shown = cloud + list(result.pareto) + ([result.best] if result.best is not None else [])
     xs = [capex_of(c, result.objective) for c in shown]
     x_range = fitted_range(xs)
-    fig.update_layout(xaxis=units.money_axis(x_range[1], x_range[0], range=x_range,
-                                             title=capex_title(result.objective) + " " + _("(estimates)")),
+    xaxis = units.money_axis(x_range[1], x_range[0], range=x_range,
+                             title=capex_title(result.objective) + " " + _("(estimates)"))
+    if cost_axis(result.objective) in PER_UNIT:  # a price per GPU-hour: its ticks with cents
+        xaxis["ticktext"] = [usd(v, cents=True) for v in xaxis["tickvals"]]
+    fig.update_layout(xaxis=xaxis,
                       yaxis=dict(title=metric_title(result.metric, unit),
-                                 range=fitted_range([metric_value(c, result.metric, unit) for c in shown], zero=True)),
+                                 range=fitted_range([metric_value(c, result.metric, unit) for c in shown],
+                                                    zero=result.metric == "busbw_gbytes")),
                       legend=dict(orientation="h", y=-0.18), clickmode="event+select")
     return fig
 
@@ -124,7 +137,7 @@ def front_rows(result: OptimizeResult, unit: str = "GB/s") -> list[dict]:
     without a serving target), tiers, switches, power [kW]."""
     rows = []
     for c in result.pareto:
-        rows.append({"index": c.index, "design": design_label(c), "capex": usd(capex_of(c, result.objective)),
+        rows.append({"index": c.index, "design": design_label(c), "capex": money_text(c, result.objective),
                      "capex_usd": capex_of(c, result.objective), "cluster_capex_usd": c.capex_usd,
                      "performance": metric_value(c, result.metric, unit), "performance_usd": c.usd_per_mtok,
                      "tiers": c.tiers,
@@ -142,7 +155,7 @@ def family_rows(result: OptimizeResult) -> list[dict]:
             "family": _("{fabric} {switch}, {topology}").format(  # zh: a full-width comma, as in design labels
                 fabric=vocab.FABRIC.label(f.fabric), switch=f.switch, topology=vocab.TOPOLOGY.word(f.topology)),
             "considered": f.considered, "feasible": f.feasible,
-            "cheapest": usd(capex_of(f.cheapest, result.objective)) if f.cheapest else "",
+            "cheapest": money_text(f.cheapest, result.objective) if f.cheapest else "",
             "cheapest_index": f.cheapest.index if f.cheapest else None,
             "ruled_out_by": "" if f.cheapest else _("{reason} ({count} of {total})").format(
                 reason=f.reason, count=f"{f.ruled_out:,}", total=f"{f.considered:,}"),

@@ -3,8 +3,10 @@
 The page plans the sidebar's design (its GPU model, size and every field the search does not set; the
 design's own share-link keys carry them). Keys are short and stable: ``opt_fab`` fabric allowed,
 ``opt_sw`` switch models allowed (comma-separated, empty = all), ``opt_ven`` switch makers allowed
-(comma-separated catalog vendors, empty = any; it narrows ``opt_sw``: ``allowed_switches``), ``opt_obj`` the objective (``cluster``:
-whole-cluster capex, the default; ``compute``: compute-fabric capex, ``core.analysis.optimize.OBJECTIVES``),
+(comma-separated catalog vendors, empty = any; it narrows ``opt_sw``: ``allowed_switches``), ``opt_obj`` the
+objective (``cluster``: whole-cluster capex, the default; ``compute``: compute-fabric capex; ``tco``; ``gpu_hour``:
+cost per GPU-hour; ``days``: days to train, with ``opt_model``; ``usd_per_mtok``: cost per million output tokens,
+with ``opt_srate``: ``core.analysis.objectives.OBJECTIVES``),
 and one key per constraint, ``0`` or absent meaning no limit: ``opt_os`` largest end-to-end oversubscription,
 ``opt_bisr`` largest bisection ratio (half of all GPUs' injection over the bisection, 1 = 1:1 = non-blocking),
 ``opt_bis`` the older least bisection per GPU (bisection / all GPUs [GB/s, one direction]; still applied as
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from core.analysis.objectives import OBJECTIVES
 from core.analysis.optimize import Constraints
 from core.catalog import load_catalog
 from core.errors import InputError, shown
@@ -37,7 +40,7 @@ from core.perf.training import PRESETS, parse_job
 
 GIB = 1 << 30
 FABRIC_CHOICES = ("any", "infiniband", "ethernet")
-OBJECTIVE_CHOICES = ("cluster", "compute")
+OBJECTIVE_CHOICES = OBJECTIVES
 LEGACY_SIDEBAR_KEYS = {"opt_gpu": ("g",), "opt_n": ("ng", "n")}
 """Old keys of the page's own GPU model and count -> the sidebar's keys that replace them (the first is where the
 value moves; any of them set in the link means the link's sidebar wins)."""

@@ -454,23 +454,20 @@ def report_job_settings(plan, job: Mapping | None = None) -> dict:
 
 
 def _design_line(plan) -> str:
+    """The design's size and the design in words (``core.designwords.plan_words``)."""
+    from core.designwords import plan_words
     from core.figures.keynumbers import size_caption
 
-    r, s = plan.resolved, _summary(plan)
-    return _("{size} · {fabric} {speed}G · {topology} · {tiers} tier(s) · {planes} plane(s) · switch {switch} · "
-             "NIC {nic}").format(size=size_caption(plan), fabric=vocab.FABRIC.label(r.fabric), speed=s["port_speed_gbps"],
-                                 topology=vocab.TOPOLOGY.word(r.topology), tiers=s["tiers"], planes=s["planes"],
-                                 switch=s["switch_model"], nic=s["nic_model"])
+    return _("{size} · {design}").format(size=size_caption(plan), design=plan_words(plan))
 
 
 def design_title(plan) -> str:
-    """The pack's title when the design has no name (``Design.name``), in words from the design:
-    ``1,024 × H100 cluster, InfiniBand NDR rail-optimized``."""
+    """The pack's title when the design has no name (``Design.name``), in words from the design
+    (``core.designwords.plan_words``): ``1,024 × H100 cluster: Two-tier QM9700 InfiniBand, rail-optimized, ...``."""
+    from core.designwords import plan_words
+
     r = plan.resolved
-    generation = getattr(r.switch, "generation", "") if r.fabric == "infiniband" else ""
-    return _("{gpus} × {gpu} cluster, {fabric} {generation} {topology}").format(
-        gpus=number(r.gpus), gpu=r.system.id, fabric=vocab.FABRIC.label(r.fabric),
-        generation=generation or f"{r.port_speed_gbps}G", topology=vocab.TOPOLOGY.word(r.topology))
+    return _("{gpus} × {gpu} cluster: {design}").format(gpus=number(r.gpus), gpu=r.system.id, design=plan_words(plan))
 
 
 def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:

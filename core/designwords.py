@@ -1,0 +1,56 @@
+"""A design in words, the one way: ``Two-tier QM9700 InfiniBand, rail-optimized, 2:1 at the leaf, 400G ports, 1
+plane`` (the optimizer's labels, the review pack's title and design line all say a design with ``design_words``).
+
+Order: the tiers and the switch model(s) with the fabric, the topology, the leaf's oversubscription (or
+non-blocking), the port speed (and the uplinks' when they run faster: a breakout), the NIC when one is named, the
+planes (and their mode when more than one). Switch and NIC models are catalog ids, as the sidebar and the catalog
+name them. Text in the current language (``core.i18n``).
+"""
+
+from __future__ import annotations
+
+from core import vocab
+from core.i18n import N_, _, ngettext, pgettext
+
+TIER_WORDS = {1: N_("One-tier {switches} {fabric}"), 2: N_("Two-tier {switches} {fabric}"),
+              3: N_("Three-tier {switches} {fabric}")}
+"""Switch tiers -> the words that start a design's description (another count, e.g. 0 for a design that was not
+sized: the switches and the fabric alone)."""
+
+
+def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | None = None,
+                 nic: str | None = None, uplink_gbps: int | None = None) -> str:
+    """``design`` (a ``core.design.Design``) with ``tiers`` switch tiers in words. ``leaf`` and ``spine``: the
+    switch models of the tiers (default: the design's ``leaf_switch``/``spine_switch``, else its ``switch``);
+    ``nic``: the NIC model to name (default: the design's, none when it leaves the choice to the engine);
+    ``uplink_gbps``: the leaf uplinks' speed (default: the design's, none when it runs at the port speed)."""
+    from core.design import tidy_spaces
+
+    d = design
+    leaf = leaf or d.leaf_switch or d.switch or ""
+    spine = spine or d.spine_switch or leaf
+    switches = leaf if spine == leaf or tiers == 1 else \
+        _("{leaf} leaves and {spine} spines").format(leaf=leaf, spine=spine)
+    unsized = N_("{switches} {fabric}")  # a design that was not sized: no tier count to say
+    shape = _(TIER_WORDS.get(tiers, unsized)).format(switches=switches, fabric=vocab.FABRIC.label(d.fabric))
+    ratio = _("non-blocking") if d.oversubscription <= 1 else \
+        _("{ratio}:1 at the leaf").format(ratio=f"{d.oversubscription:g}")
+    uplink = uplink_gbps if uplink_gbps is not None else d.uplink_speed_gbps
+    speed = _("{speed}G ports").format(speed=d.port_speed_gbps) if not uplink or uplink == d.port_speed_gbps else \
+        _("{speed}G ports, {up}G uplinks").format(speed=d.port_speed_gbps, up=uplink)
+    planes = ngettext("{planes} plane", "{planes} planes", d.planes).format(planes=d.planes)
+    if d.planes > 1:
+        planes = _("{planes} ({mode})").format(planes=planes, mode=vocab.PLANE_MODE.word(d.plane_mode))
+    nic = nic or d.nic
+    parts = [shape, vocab.TOPOLOGY.word(d.topology), ratio, speed, *([_("NIC {nic}").format(nic=nic)] if nic else []),
+             planes]
+    return tidy_spaces(pgettext("between the settings of a design label", ", ").join(parts))
+
+
+def plan_words(plan) -> str:
+    """The planned design in words (``design_words`` with the models and tiers the engine chose)."""
+    r = plan.resolved
+    tiers = r.tier_switches
+    design = r.design.model_copy(update={"fabric": r.fabric, "port_speed_gbps": r.port_speed_gbps, "planes": r.planes})
+    return design_words(design, plan.fabric.tiers, leaf=r.switch.id, spine=tiers["spine"].id, nic=r.nic.id,
+                        uplink_gbps=r.uplink_gbps)
