@@ -342,6 +342,9 @@ class Switch(_Priced):
     rack_units: float = Field(gt=0)
     vendor: str = Field(default="", description="Maker as it sells the product (VENDOR_LABELS translates it).")
     ultra_ethernet: bool = Field(default=False, description="The maker states Ultra Ethernet (UEC 1.0) support.")
+    default_grid: bool = Field(default=True, description=(
+        "Tried by the optimizer when no switch model or maker is asked; a maker's build of a chip the grid already "
+        "has (a Tomahawk 5 box from H3C or Ruijie) joins when its maker or model is asked."))
 
     def ports_at(self, speed_gbps: int) -> int | None:
         """Port count at ``speed_gbps`` [Gb/s], or None if the speed is not offered."""

@@ -94,6 +94,7 @@ COLUMN_LABELS = {
     "gpu_gbytes_bidir": N_("per GPU, both directions [GB/s]"),
     "vendor": N_("maker"),
     "ultra_ethernet": N_("Ultra Ethernet (UEC)"),
+    "default_grid": N_("in the optimizer's default grid"),
     "collective_library": N_("collective library"),
 }
 # catalog key values (fabric, media, module end, cable kind, switch role) in other languages (English shows

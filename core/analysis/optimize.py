@@ -325,7 +325,10 @@ def _fabrics(constraints: Constraints, grid: Grid) -> list[str]:
     return [f for f in grid.fabrics if constraints.fabric in ("any", f)]
 
 
-def _allowed_switches(catalog: Catalog, constraints: Constraints, grid: Grid) -> set[str] | None:
+def _allowed_switches(catalog: Catalog, constraints: Constraints, grid: Grid) -> set[str]:
+    """The switch models a search tries: those both ``constraints.switches`` and ``grid.switches`` allow; when
+    neither names any, the catalog's switches in the default grid (``Switch.default_grid``: a maker's build of a
+    chip the grid already has joins when asked by model or maker)."""
     allowed = None
     for names in (constraints.switches, grid.switches):
         if names is None:
@@ -334,7 +337,7 @@ def _allowed_switches(catalog: Catalog, constraints: Constraints, grid: Grid) ->
         for name in names:
             ids.add(catalog.switch(name).id)  # InputError for an unknown model
         allowed = ids if allowed is None else allowed & ids
-    return allowed
+    return allowed if allowed is not None else {s.id for s in catalog.switches if s.default_grid}
 
 
 def base_design(gpu: str, gpus: int, base: Design | None = None, catalog: Catalog | None = None) -> Design:
@@ -389,7 +392,7 @@ def candidate_designs(gpu: str, gpus: int, constraints: Constraints, grid: Grid 
         return base.model_copy(update=fields)
 
     for fabric in _fabrics(constraints, grid):
-        switches = [s for s in catalog.fabric_switches(fabric) if allowed is None or s.id in allowed]
+        switches = [s for s in catalog.fabric_switches(fabric) if s.id in allowed]
         speeds = [s for s in offered_port_speeds(catalog, fabric) if grid.port_speeds is None or s in grid.port_speeds]
         nics = [None] if grid.nics is None else \
             [n for n in catalog.nics if fabric in n.fabrics and n.id in {catalog.nic(x).id for x in grid.nics}]
