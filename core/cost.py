@@ -226,43 +226,79 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
     ``link_rows`` reads (``_link_rows_key``), the other networks' rows per ``networks`` object, each with
     what pricing them reads (price basis, price and power overrides, language): the same rows.
     """
+    rows: list[BomRow] = []
+    add = _row_adder(resolved, rows)
+    _fabric_rows(resolved, fabric, catalog, rows, add)
+    price_overrides, power_overrides = resolved.price_overrides, resolved.power_overrides
+    basis = design_price_basis(resolved)
+
+    # --- links: media per class and length bin (core.physical: lengths from the layout, media by reach) --
+    networks = size_networks(resolved, fabric, catalog) if networks is None else networks
+    if media is None:  # the layout holds the other networks' racks too, as Plan's does (same cable lengths)
+        layout = layout or place(resolved, fabric, networks, catalog)
+        media = fabric_media(catalog, resolved, fabric, layout)[1]
+    pricing = (basis, tuple(sorted(price_overrides.items())), tuple(sorted(power_overrides.items())),
+               current_language())
+    # the optimizer's memo: candidates with the same media and link-row inputs (e.g. other NICs) share the
+    # compute links' rows, those with the same networks object the other networks' rows
+    _memo_rows(rows_memo, rows, ("links", _link_rows_key(resolved, fabric), *pricing), media,
+               lambda: link_rows(resolved, fabric, catalog, media, add_row=add))
+    _memo_rows(rows_memo, rows, ("networks", *pricing), networks, lambda: network_rows(catalog, networks, add, rows))
+    # Design.spares (core.spares): the spare rows after every installed row
+    rows += spare_rows(rows, resolved.design.spares, lambda: {e.id: e.name for _kind, e in catalog.all_entries()})
+    return tuple(rows)
+
+
+
+def _row_adder(resolved: ResolvedDesign, rows: list):
+    """``add(category, entry, quantity, why, item=None, end="", network="compute")``: append one priced row of
+    ``entry`` to ``rows`` (unit prices [USD] at the design's price basis, an override being all three; unit power
+    [W] with the design's power overrides); nothing for a quantity of 0."""
+    price_overrides, power_overrides = resolved.price_overrides, resolved.power_overrides
+    basis = design_price_basis(resolved)
+
+    def add(category, entry, quantity, why, item=None, end="", network="compute"):
+        if quantity <= 0:
+            return
+        point, low, high = _prices(entry, price_overrides, basis)
+        rows.append(
+            BomRow(
+                category=category, item=item or entry.name, catalog_id=entry.id, quantity=quantity,
+                unit_price_usd=point, unit_price_low_usd=low, unit_price_high_usd=high,
+                unit_power_w=power_overrides.get(entry.id, entry.power_w),
+                price_basis="override" if entry.id in price_overrides else entry.price_basis,
+                why=why, end=end, network=network,
+            )
+        )
+
+    return add
+
+
+def _prices(entry, price_overrides, basis: str) -> tuple[float, float, float]:
+    """(point at ``basis``, low, high) unit prices [USD] of a catalog entry; an override is all three."""
+    if entry.id in price_overrides:
+        value = price_overrides[entry.id]
+        return value, value, value
+    if isinstance(entry, System):
+        return entry.price_at(basis), entry.node_price_low_usd, entry.node_price_high_usd
+    return entry.price_at(basis), entry.price_low_usd, entry.price_high_usd
+
+
+def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, rows: list, add) -> None:
+    """The compute nodes', NICs' and compute fabric switches' rows of ``build_bom`` (``add`` from ``_row_adder``):
+    what a design's counts alone price, before any cable length is known (``cost_floor`` sums them)."""
     system = resolved.system
     switch = resolved.switch
     planes = resolved.planes
     price_overrides, power_overrides = resolved.price_overrides, resolved.power_overrides
     basis = design_price_basis(resolved)
     power = lambda entry_id, value: power_overrides.get(entry_id, value)  # noqa: E731
-    rows: list[BomRow] = []
-
-    def prices(entry) -> tuple[float, float, float]:
-        """(point at the design's basis, low, high) unit prices [USD]; an override is all three."""
-        if entry.id in price_overrides:
-            value = price_overrides[entry.id]
-            return value, value, value
-        if isinstance(entry, System):
-            return entry.price_at(basis), entry.node_price_low_usd, entry.node_price_high_usd
-        return entry.price_at(basis), entry.price_low_usd, entry.price_high_usd
-
-    def add(category, entry, quantity, why, item=None, end="", network="compute"):
-        if quantity <= 0:
-            return
-        point, low, high = prices(entry)
-        rows.append(
-            BomRow(
-                category=category, item=item or entry.name, catalog_id=entry.id, quantity=quantity,
-                unit_price_usd=point, unit_price_low_usd=low, unit_price_high_usd=high,
-                unit_power_w=power(entry.id, entry.power_w),
-                price_basis="override" if entry.id in price_overrides else entry.price_basis,
-                why=why, end=end, network=network,
-            )
-        )
-
     # --- compute and NICs -------------------------------------------------------------
     # The node's price and power include its standard NICs; list NICs separately and take those out.
     included_nic = catalog.nic(system.default_nic)
     included = system.default_nics_per_node
     nic_count = resolved.nodes * resolved.nics_per_node
-    node_prices, nic_prices = prices(system), prices(included_nic)
+    node_prices, nic_prices = _prices(system, price_overrides, basis), _prices(included_nic, price_overrides, basis)
     node_point, node_low, node_high = (max(0.0, n - included * c) for n, c in zip(node_prices, nic_prices))
     node_power = power(system.id, system.node_power_w)
     rows.append(
@@ -315,21 +351,22 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
                     groups=fabric.core_groups, cores=fabric.cores_per_group, plane_note=plane_note),
                 item=_("{name} (core)").format(name=core.name))
 
-    # --- links: media per class and length bin (core.physical: lengths from the layout, media by reach) --
-    networks = size_networks(resolved, fabric, catalog) if networks is None else networks
-    if media is None:  # the layout holds the other networks' racks too, as Plan's does (same cable lengths)
-        layout = layout or place(resolved, fabric, networks, catalog)
-        media = fabric_media(catalog, resolved, fabric, layout)[1]
-    pricing = (basis, tuple(sorted(price_overrides.items())), tuple(sorted(power_overrides.items())),
-               current_language())
-    # the optimizer's memo: candidates with the same media and link-row inputs (e.g. other NICs) share the
-    # compute links' rows, those with the same networks object the other networks' rows
-    _memo_rows(rows_memo, rows, ("links", _link_rows_key(resolved, fabric), *pricing), media,
-               lambda: link_rows(resolved, fabric, catalog, media, add_row=add))
-    _memo_rows(rows_memo, rows, ("networks", *pricing), networks, lambda: network_rows(catalog, networks, add, rows))
-    # Design.spares (core.spares): the spare rows after every installed row
-    rows += spare_rows(rows, resolved.design.spares, lambda: {e.id: e.name for _kind, e in catalog.all_entries()})
-    return tuple(rows)
+
+def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
+               networks: ClusterNetworks | None = None) -> "CostSummary":
+    """A lower bound on ``summarize_cost(resolved, build_bom(resolved, fabric, catalog, networks=networks))``'s
+    capex, compute fabric capex [USD] and power [kW], from counts alone: the summary of the bill's rows but the
+    compute links' cables and transceivers and the spares (the compute nodes, the NICs, the compute fabric's
+    switches, ``_fabric_rows``, and with ``networks`` the other networks' rows, ``network_rows``), so no layout
+    and no cable length. Every row of a bill has a quantity, unit price and unit power of at least 0, so each
+    total is at most the full bill's (up to the rounding of a sum, a millionth of a cent at a billion dollars;
+    ``tests/test_optimize_bounds.py`` checks it against full plans)."""
+    rows: list[BomRow] = []
+    add = _row_adder(resolved, rows)
+    _fabric_rows(resolved, fabric, catalog, rows, add)
+    if networks is not None:
+        network_rows(catalog, networks, add, rows)
+    return summarize_cost(resolved, tuple(rows))
 
 
 def network_rows(catalog: Catalog, networks: ClusterNetworks, add, rows: list[BomRow]) -> None:
