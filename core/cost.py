@@ -353,20 +353,26 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
 
 
 def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
-               networks: ClusterNetworks | None = None) -> "CostSummary":
+               others: tuple[BomRow, ...] = ()) -> "CostSummary":
     """A lower bound on ``summarize_cost(resolved, build_bom(resolved, fabric, catalog, networks=networks))``'s
     capex, compute fabric capex [USD] and power [kW], from counts alone: the summary of the bill's rows but the
     compute links' cables and transceivers and the spares (the compute nodes, the NICs, the compute fabric's
-    switches, ``_fabric_rows``, and with ``networks`` the other networks' rows, ``network_rows``), so no layout
-    and no cable length. Every row of a bill has a quantity, unit price and unit power of at least 0, so each
-    total is at most the full bill's (up to the rounding of a sum, a millionth of a cent at a billion dollars;
-    ``tests/test_optimize_bounds.py`` checks it against full plans)."""
+    switches, ``_fabric_rows``, and ``others``: ``other_network_rows(resolved, catalog, networks)``, the same for
+    every design with those networks and prices), so no layout and no cable length. Every row of a bill has a
+    quantity, unit price and unit power of at least 0, so each total is at most the full bill's (up to the
+    rounding of a sum, a millionth of a cent at a billion dollars; ``tests/test_optimize_bounds.py`` checks it
+    against full plans)."""
     rows: list[BomRow] = []
-    add = _row_adder(resolved, rows)
-    _fabric_rows(resolved, fabric, catalog, rows, add)
-    if networks is not None:
-        network_rows(catalog, networks, add, rows)
-    return summarize_cost(resolved, tuple(rows))
+    _fabric_rows(resolved, fabric, catalog, rows, _row_adder(resolved, rows))
+    return summarize_cost(resolved, (*rows, *others))
+
+
+def other_network_rows(resolved: ResolvedDesign, catalog: Catalog, networks: ClusterNetworks) -> tuple[BomRow, ...]:
+    """The rows ``build_bom`` adds for ``networks`` (``network_rows``: storage, in-band and out-of-band networks,
+    the compute fabric's UFM appliances and links), priced at ``resolved``'s price basis and overrides."""
+    rows: list[BomRow] = []
+    network_rows(catalog, networks, _row_adder(resolved, rows), rows)
+    return tuple(rows)
 
 
 def network_rows(catalog: Catalog, networks: ClusterNetworks, add, rows: list[BomRow]) -> None:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from core.analysis.optimize import Constraints, Grid, candidate_designs, families, optimize
 from core.catalog import load_catalog
-from core.cost import cost_floor
+from core.cost import cost_floor, other_network_rows
 from core.errors import FabricPlannerError
 from core.plan import plan
 
@@ -132,7 +132,8 @@ def test_floors_never_exceed_the_full_plan(gpus, pick, spares, basis, media, ove
         p = plan(design)
     except FabricPlannerError:
         return
-    floor = cost_floor(p.resolved, p.fabric, load_catalog())
+    catalog = load_catalog()
+    floor = cost_floor(p.resolved, p.fabric, catalog, other_network_rows(p.resolved, catalog, p.networks))
     assert floor.capex_usd <= p.cost.capex_usd
     assert floor.network_capex_usd <= p.cost.network_capex_usd
     assert floor.facility_kw <= p.cost.facility_kw

@@ -69,7 +69,7 @@ from typing import Iterable
 
 from core import units, vocab
 from core.catalog import Catalog, load_catalog
-from core.cost import NETWORK_CATEGORIES, build_bom, cost_floor, summarize_cost
+from core.cost import NETWORK_CATEGORIES, build_bom, cost_floor, other_network_rows, summarize_cost
 from core.design import (Design, ResolvedDesign, field_bounds, offered_port_speeds, resolve_design,
                          tidy_spaces)
 from core import progress
@@ -580,6 +580,8 @@ class _Evaluator:
         (``resolve``)."""
         self.media: dict[tuple, tuple] = {}
         """Media bins by what ``select_media`` reads (``_media_key``)."""
+        self.other_rows: dict[tuple, tuple] = {}
+        """``core.networks.networks_key`` -> the other networks' priced rows (``network_rows_of``)."""
         self.networks: dict[tuple, object] = {}
         """``core.networks.networks_key`` -> the other networks (or the error sizing them raised)."""
         self.bom_rows: dict[tuple, tuple] = {}
@@ -655,6 +657,17 @@ class _Evaluator:
             raise found
         return found
 
+    def network_rows_of(self, resolved, fabric) -> tuple:
+        """``core.cost.other_network_rows`` of ``networks_of``, once per networks object: what it reads besides
+        the networks, the price basis and the price and power overrides, is the base design's, the same for every
+        candidate of a search, and the language, the same for the evaluator's search."""
+        key = networks_key(resolved, fabric)
+        found = self.other_rows.get(key)
+        if found is None:
+            found = self.other_rows[key] = other_network_rows(resolved, self.catalog,
+                                                              self.networks_of(resolved, fabric))
+        return found
+
     def resolve(self, design: Design):
         """``resolve_design`` memoised by every grid field but ``tiers`` and ``oversubscription`` (resolving reads
         neither, and every other field is the same across one search, ``_UNRESOLVED``): the memo's resolution with
@@ -726,7 +739,7 @@ class _Evaluator:
                 return _rejected(cand, failed)
         if self.bounded and not full:
             try:  # the other networks raise as when the physical layer sizes them (``physical_of``)
-                floor = cost_floor(resolved, fabric, self.catalog, self.networks_of(resolved, fabric))
+                floor = cost_floor(resolved, fabric, self.catalog, self.network_rows_of(resolved, fabric))
             except FabricPlannerError as exc:
                 cand.reason = _reason(exc)
                 return cand
