@@ -42,7 +42,6 @@ from core.design import ResolvedDesign
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
 from core.i18n import N_, _
-from core.i18n import current as current_language
 from core.networks import NETWORK_LABELS, ClusterNetworks, size_networks
 from core.networks.model import LINK_KIND_LABELS, SWITCH_ROLE_LABELS
 from core.physical.layout import Layout, place
@@ -213,7 +212,7 @@ def _fiber(catalog: Catalog, transceiver: Transceiver, distance_m: float) -> Cab
 
 def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, layout: Layout | None = None,
               media: tuple[MediaBin, ...] | None = None, networks: ClusterNetworks | None = None,
-              rows_memo: dict | None = None) -> tuple[BomRow, ...]:
+              other_rows: tuple[BomRow, ...] | None = None) -> tuple[BomRow, ...]:
     """Every item of the design with its count explained.
 
     Switch-side transceivers are counted per switch: ``ceil(ports used / ports
@@ -222,32 +221,24 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
     node_ports_per_transceiver)``. Fibre cords: one per optical link. With ``Design.spares`` on, the
     spare rows (``core.spares.spare_rows``, ``BomRow.spare``) follow the installed ones.
 
-    ``rows_memo`` (the optimizer's, for one catalog): the compute links' rows kept per media tuple and what
-    ``link_rows`` reads (``_link_rows_key``), the other networks' rows per ``networks`` object, each with
-    what pricing them reads (price basis, price and power overrides, language): the same rows.
+    ``media``, ``networks`` and ``other_rows`` are inputs the caller may already have: the compute links' media
+    bins (else from ``layout``, else from a layout placed here), the other networks (else sized here) and their
+    rows (``other_network_rows(resolved, catalog, networks)``, else priced here).
     """
     rows: list[BomRow] = []
     add = _row_adder(resolved, rows)
     _fabric_rows(resolved, fabric, catalog, rows, add)
-    price_overrides, power_overrides = resolved.price_overrides, resolved.power_overrides
-    basis = design_price_basis(resolved)
 
     # --- links: media per class and length bin (core.physical: lengths from the layout, media by reach) --
     networks = size_networks(resolved, fabric, catalog) if networks is None else networks
     if media is None:  # the layout holds the other networks' racks too, as Plan's does (same cable lengths)
         layout = layout or place(resolved, fabric, networks, catalog)
         media = fabric_media(catalog, resolved, fabric, layout)[1]
-    pricing = (basis, tuple(sorted(price_overrides.items())), tuple(sorted(power_overrides.items())),
-               current_language())
-    # the optimizer's memo: candidates with the same media and link-row inputs (e.g. other NICs) share the
-    # compute links' rows, those with the same networks object the other networks' rows
-    _memo_rows(rows_memo, rows, ("links", _link_rows_key(resolved, fabric), *pricing), media,
-               lambda: link_rows(resolved, fabric, catalog, media, add_row=add))
-    _memo_rows(rows_memo, rows, ("networks", *pricing), networks, lambda: network_rows(catalog, networks, add, rows))
+    link_rows(resolved, fabric, catalog, media, add_row=add)
+    rows += other_network_rows(resolved, catalog, networks) if other_rows is None else other_rows
     # Design.spares (core.spares): the spare rows after every installed row
     rows += spare_rows(rows, resolved.design.spares, lambda: {e.id: e.name for _kind, e in catalog.all_entries()})
     return tuple(rows)
-
 
 
 def _row_adder(resolved: ResolvedDesign, rows: list):
@@ -437,33 +428,6 @@ def _apportion(total: int, weights: list[int]) -> list[int]:
     for i in sorted(range(len(weights)), key=lambda i: (out[i] - shares[i], i))[: total - sum(out)]:
         out[i] += 1
     return out
-
-
-def _memo_rows(memo: dict | None, rows: list, key: tuple, held, build) -> None:
-    """Add to ``rows`` what ``build()`` adds, from ``memo`` when it holds them under ``key`` and the object
-    ``held`` (the media tuple or the networks object they were built from: the entry keeps it alive, so its
-    id in the key is not reused). Without a memo, ``build()`` runs."""
-    if memo is None:
-        build()
-        return
-    key = (id(held), *key)
-    kept = memo.get(key)
-    if kept is not None and kept[0] is held:
-        rows += kept[1]
-        return
-    start = len(rows)
-    build()
-    memo[key] = (held, rows[start:])
-
-
-def _link_rows_key(resolved: ResolvedDesign, fabric: FabricPlan) -> tuple:
-    """Everything ``link_rows`` reads but the media, the catalog and the pricing (keep the two in step): the
-    system, planes, each tier's switch, the port and uplink speeds, the cable media policy, NICs per node,
-    nodes and the fabric's switch groups' ports."""
-    tiers = resolved.tier_switches
-    return (resolved.system.id, resolved.planes, resolved.switch.id, tiers["spine"].id, tiers["core"].id,
-            resolved.port_speed_gbps, resolved.uplink_gbps, resolved.design.cable_media, resolved.nics_per_node,
-            resolved.nodes, tuple((g.role, g.count, g.down_ports_used, g.up_ports_used) for g in fabric.switch_groups))
 
 
 def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, media: tuple[MediaBin, ...], *,

@@ -30,8 +30,8 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   one SU size once, no rack objects built), the cable lengths memoised by what they read, first the
   arrangement's structure, then the rack positions and device tables byte for byte, with the link
   pattern (``core.physical.lengths.memo_link_lengths``: candidates whose racks stand in the same places
-  share them), the media bins by what ``select_media`` reads (``_media_key``), the compute links' and
-  the other networks' BOM rows by what they read (``build_bom(rows_memo=)``);
+  share them), the media bins by what ``select_media`` reads (``_media_key``), the other networks' BOM rows
+  per networks object (``core.cost.other_network_rows``, given to ``build_bom`` as an input);
 * the collector is paused for a search (``_collector_paused``): it builds tens of thousands of short-lived
   objects and no cycles;
 * large grids are split over the machine's cores (``workers``) in chunks handed to whichever worker is
@@ -584,9 +584,6 @@ class _Evaluator:
         """``core.networks.networks_key`` -> the other networks' priced rows (``network_rows_of``)."""
         self.networks: dict[tuple, object] = {}
         """``core.networks.networks_key`` -> the other networks (or the error sizing them raised)."""
-        self.bom_rows: dict[tuple, tuple] = {}
-        """BOM rows shared between candidates: the compute links' per media tuple, the other networks' per
-        networks object (``build_bom``'s ``rows_memo``)."""
         self.lengths: dict[tuple, tuple] = {}
         """Link lengths by what they read (``core.physical.lengths.memo_link_lengths``)."""
         self.fabrics: dict[tuple, object] = {}
@@ -640,11 +637,12 @@ class _Evaluator:
         media_key = _media_key(resolved, lengths)
         if media_key not in self.media:
             self.media[media_key] = select_media(self.catalog, resolved, lengths)
-        return {"networks": networks, "media": self.media[media_key], "rows_memo": self.bom_rows}
+        return {"networks": networks, "media": self.media[media_key],
+                "other_rows": self.network_rows_of(resolved, fabric)}
 
     def networks_of(self, resolved, fabric):
         """``size_networks``, memoised by what it reads (``core.networks.networks_key``): sizings that differ only
-        in what the other networks do not read share one object (and so its BOM rows, ``bom_rows``)."""
+        in what the other networks do not read share one object (and so its BOM rows, ``network_rows_of``)."""
         key = networks_key(resolved, fabric)
         found = self.networks.get(key)
         if found is None:
