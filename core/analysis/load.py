@@ -588,15 +588,27 @@ def _spread(v) -> Spread:
 
 
 def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job_gpus: int | None = None,
-              group: int | None = None, stride: int | None = None, seed: int = 0, job=None,
-              arrays: dict | None = None) -> LoadResult:
+              group: int | None = None, stride: int | None = None, seed: int = 0, job=None) -> LoadResult:
     """The load of ``pattern`` placed by ``placement`` on ``plan`` (module docstring). ``job`` (a
     ``core.perf.training.TrainingJob``) is needed for ``pattern="job"``, whose GPUs it sets.
 
     ``InputError`` for an unknown pattern or placement, a group that does not fit the job, or a job larger
-    than the cluster. ``arrays``, when given, receives the per-link numpy arrays of plane 0 (for checks):
+    than the cluster."""
+    return _link_load(plan, pattern, placement, job_gpus=job_gpus, group=group, stride=stride, seed=seed, job=job)
+
+
+def link_load_arrays(plan: Plan, pattern: str = "ring", placement: str = "rail",
+                     **options) -> tuple[LoadResult, dict]:
+    """``link_load`` (same arguments) and the per-link numpy arrays of plane 0 behind it (for checks):
     ``(tier, direction) -> (ar_load, ecmp_load, ecmp_flows, capacity)`` [Gb/s], ``"pairs"`` ->
-    ``(port_s, port_d, demand)`` per connection, and ``"names"`` -> a function ``(tier, direction, index) -> name``.
+    ``(port_s, port_d, demand)`` per connection, and ``"names"`` -> a function ``(tier, direction, index) -> name``."""
+    arrays: dict = {}
+    return _link_load(plan, pattern, placement, arrays=arrays, **options), arrays
+
+
+def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None = None, group: int | None = None,
+               stride: int | None = None, seed: int = 0, job=None, arrays: dict | None = None) -> LoadResult:
+    """``link_load``; ``arrays``, when given, receives what ``link_load_arrays`` returns.
 
     Steps: the pairs of the pattern, placed on GPUs with their demand (``_Flows``); the NIC links' share; adaptive
     routing (``_adaptive_routing``) and static ECMP (``_static_ecmp``); per-GPU throughput; per-tier rows, the

@@ -573,6 +573,7 @@ class _Evaluator:
         """The collective algorithms' curves by everything they read (``core.perf.collectives.sweep``'s memo)."""
         self.too_few: dict[tuple, bool] = {}
         self.sized: dict[tuple, tuple] = {}
+        """``sizing_key`` -> (fabric plan, bandwidth) or the ``DesignError`` sizing raised."""
         self.physical: dict[tuple, tuple] = {}
         """Sizing key -> (other networks, link lengths) (``physical_of``)."""
         self.resolved: dict[tuple, object] = {}
@@ -588,7 +589,6 @@ class _Evaluator:
         """Link lengths by what they read (``core.physical.lengths.memo_link_lengths``)."""
         self.fabrics: dict[tuple, object] = {}
         """Sizing key at one plane -> fabric plan (or the error): ``size_fabric`` runs once per entry."""
-        """``sizing_key`` -> (fabric plan, bandwidth) or the ``DesignError`` sizing raised."""
 
     def size(self, resolved, key: tuple):
         """(fabric plan, bandwidth) of ``resolved`` whose ``sizing_key`` is ``key``. Sizing counts per plane
