@@ -15,6 +15,15 @@ its bounds, ``core.analysis.optimize._decide``):
 The machine is shared, so the load average is printed with each figure, and the best run next to the median.
 Measurements and their history: ``docs/performance.md``.
 
+Measured (2026-12-05, 13:10-13:30 UTC, load average 27-31 on 2 cores: nine sessions' tests and browsers), the
+``default`` search bounded and costing every candidate (``bounded=False``) in the same minutes: 26.0 s and 31.5 s
+of CPU over all processes (0.83x), the same optimum, front (28 designs), feasible count (5,778) and rejections;
+1,133 feasible candidates decided by their floors, 4,645 costed or rejected on a plan instead of 5,778. Wall
+296-299 s for both at that load, so no wall figure of this revision is a measurement of the code. The same search
+before bounds, at load average 0.4-2.4 (12:47 UTC): 16.5 s wall, 22 s CPU. The 1 s target needs the physical
+layer skipped for most candidates: the floors leave out the compute links' cables and optics (about 5% of capex
+at 16,384 GPUs, more than the spread between the designs of a switch family), so they prune a fifth.
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the
