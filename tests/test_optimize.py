@@ -318,12 +318,13 @@ candidates here (the test checks that they are), and the family shortcuts run.""
 def test_memoised_evaluator_equals_an_unmemoised_plan_of_every_candidate_exactly():
     """Every candidate the optimizer costs has, to the cent and to the last bit of every metric, what
     ``core.plan.plan`` (its own layout, lengths from the built racks, media per design) and an all-reduce sweep
-    of that plan give; candidates it rejects for an engine error are those planning rejects."""
+    of that plan give; candidates it rejects for an engine error are those planning rejects. Every candidate is
+    costed here (``bounded=False``; what the bounds decide instead: ``tests/test_optimize_bounds.py``)."""
     from core.analysis import optimize as opt
     from core.cost import NETWORK_CATEGORIES
     from core.perf.collectives import sweep
 
-    result = optimize("H100", 2048, Constraints(), EXACT, workers=1)
+    result = optimize("H100", 2048, Constraints(), EXACT, workers=1, bounded=False)
     costed = [c for c in result.candidates if not math.isnan(c.capex_usd)]
     assert len(costed) >= 150 and result.feasible == len(costed)
     for cand in result.candidates:
