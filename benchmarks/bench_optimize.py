@@ -19,7 +19,8 @@ Measured (2026-12-05, 13:10-13:30 UTC, load average 27-31 on 2 cores: nine sessi
 ``default`` search bounded and costing every candidate (``bounded=False``) in the same minutes: 26.0 s and 31.5 s
 of CPU over all processes (0.83x), the same optimum, front (28 designs), feasible count (5,778) and rejections;
 1,133 feasible candidates decided by their floors, 4,645 costed or rejected on a plan instead of 5,778. Wall
-296-299 s for both at that load, so no wall figure of this revision is a measurement of the code. The same search
+296-299 s for both at that load. At 13:55 UTC, load average 4-6, alternately: bounded 18.0-23.6 s wall, 18.9-20.3 s
+CPU; every candidate costed 19.1-29.2 s wall, 23.4-25.6 s CPU (0.80x the CPU). The same search
 before bounds, at load average 0.4-2.4 (12:47 UTC): 16.5 s wall, 22 s CPU. The 1 s target needs the physical
 layer skipped for most candidates: the floors leave out the compute links' cables and optics (about 5% of capex
 at 16,384 GPUs, more than the spread between the designs of a switch family), so they prune a fifth.
