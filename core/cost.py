@@ -43,7 +43,6 @@ from core.fabric import domainlevels
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
 from core.i18n import N_, _
-from core.i18n import current as current_language
 from core.networks import NETWORK_LABELS, ClusterNetworks, size_networks
 from core.networks.model import LINK_KIND_LABELS, SWITCH_ROLE_LABELS
 from core.physical.layout import Layout, place
@@ -214,7 +213,7 @@ def _fiber(catalog: Catalog, transceiver: Transceiver, distance_m: float) -> Cab
 
 def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, layout: Layout | None = None,
               media: tuple[MediaBin, ...] | None = None, networks: ClusterNetworks | None = None,
-              rows_memo: dict | None = None) -> tuple[BomRow, ...]:
+              other_rows: tuple[BomRow, ...] | None = None) -> tuple[BomRow, ...]:
     """Every item of the design with its count explained.
 
     Switch-side transceivers are counted per switch: ``ceil(ports used / ports
@@ -224,47 +223,84 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
     spare rows (``core.spares.spare_rows``, ``BomRow.spare``) follow the installed ones. On a cloud
     instance's adapters (``Nic.transport``) every network is the provider's: only the compute nodes remain.
 
-    ``rows_memo`` (the optimizer's, for one catalog): the compute links' rows kept per media tuple and what
-    ``link_rows`` reads (``_link_rows_key``), the other networks' rows per ``networks`` object, each with
-    what pricing them reads (price basis, price and power overrides, language): the same rows.
+    ``media``, ``networks`` and ``other_rows`` are inputs the caller may already have: the compute links' media
+    bins (else from ``layout``, else from a layout placed here), the other networks (else sized here) and their
+    rows (``other_network_rows(resolved, catalog, networks)``, else priced here).
     """
+    rows: list[BomRow] = []
+    add = _row_adder(resolved, rows)
+    _fabric_rows(resolved, fabric, catalog, rows, add)
+
+    # --- links: media per class and length bin (core.physical: lengths from the layout, media by reach) --
+    networks = size_networks(resolved, fabric, catalog) if networks is None else networks
+    if media is None:  # the layout holds the other networks' racks too, as Plan's does (same cable lengths)
+        layout = layout or place(resolved, fabric, networks, catalog)
+        media = fabric_media(catalog, resolved, fabric, layout)[1]
+    link_rows(resolved, fabric, catalog, media, add_row=add)
+    rows += other_network_rows(resolved, catalog, networks) if other_rows is None else other_rows
+    rows = _bought(resolved, rows)
+    # Design.spares (core.spares): the spare rows after every installed row
+    rows += spare_rows(rows, resolved.design.spares, lambda: {e.id: e.name for _kind, e in catalog.all_entries()})
+    return tuple(rows)
+
+
+def _bought(resolved: ResolvedDesign, rows: list[BomRow]) -> list[BomRow]:
+    """The rows bought: all of them, or on a cloud instance's adapters (``Nic.transport``) the compute nodes only
+    (every network is the provider's)."""
+    if resolved.nic.transport is None:
+        return rows
+    return [row for row in rows if row.category == "compute"]
+
+
+def _row_adder(resolved: ResolvedDesign, rows: list):
+    """``add(category, entry, quantity, why, item=None, end="", network="compute")``: append one priced row of
+    ``entry`` to ``rows`` (unit prices [USD] at the design's price basis, an override being all three; unit power
+    [W] with the design's power overrides); nothing for a quantity of 0."""
+    price_overrides, power_overrides = resolved.price_overrides, resolved.power_overrides
+    basis = design_price_basis(resolved)
+
+    def add(category, entry, quantity, why, item=None, end="", network="compute"):
+        if quantity <= 0:
+            return
+        point, low, high = _prices(entry, price_overrides, basis)
+        rows.append(
+            BomRow(
+                category=category, item=item or entry.name, catalog_id=entry.id, quantity=quantity,
+                unit_price_usd=point, unit_price_low_usd=low, unit_price_high_usd=high,
+                unit_power_w=power_overrides.get(entry.id, entry.power_w),
+                price_basis="override" if entry.id in price_overrides else entry.price_basis,
+                why=why, end=end, network=network,
+            )
+        )
+
+    return add
+
+
+def _prices(entry, price_overrides, basis: str) -> tuple[float, float, float]:
+    """(point at ``basis``, low, high) unit prices [USD] of a catalog entry; an override is all three."""
+    if entry.id in price_overrides:
+        value = price_overrides[entry.id]
+        return value, value, value
+    if isinstance(entry, System):
+        return entry.price_at(basis), entry.node_price_low_usd, entry.node_price_high_usd
+    return entry.price_at(basis), entry.price_low_usd, entry.price_high_usd
+
+
+def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, rows: list, add) -> None:
+    """The compute nodes', NICs' and compute fabric switches' rows of ``build_bom`` (``add`` from ``_row_adder``):
+    what a design's counts alone price, before any cable length is known (``cost_floor`` sums them)."""
     system = resolved.system
     switch = resolved.switch
     planes = resolved.planes
     price_overrides, power_overrides = resolved.price_overrides, resolved.power_overrides
     basis = design_price_basis(resolved)
     power = lambda entry_id, value: power_overrides.get(entry_id, value)  # noqa: E731
-    rows: list[BomRow] = []
-
-    def prices(entry) -> tuple[float, float, float]:
-        """(point at the design's basis, low, high) unit prices [USD]; an override is all three."""
-        if entry.id in price_overrides:
-            value = price_overrides[entry.id]
-            return value, value, value
-        if isinstance(entry, System):
-            return entry.price_at(basis), entry.node_price_low_usd, entry.node_price_high_usd
-        return entry.price_at(basis), entry.price_low_usd, entry.price_high_usd
-
-    def add(category, entry, quantity, why, item=None, end="", network="compute"):
-        if quantity <= 0:
-            return
-        point, low, high = prices(entry)
-        rows.append(
-            BomRow(
-                category=category, item=item or entry.name, catalog_id=entry.id, quantity=quantity,
-                unit_price_usd=point, unit_price_low_usd=low, unit_price_high_usd=high,
-                unit_power_w=power(entry.id, entry.power_w),
-                price_basis="override" if entry.id in price_overrides else entry.price_basis,
-                why=why, end=end, network=network,
-            )
-        )
-
     # --- compute and NICs -------------------------------------------------------------
     # The node's price and power include its standard NICs; list NICs separately and take those out.
     included_nic = catalog.nic(system.default_nic)
     included = system.default_nics_per_node
     nic_count = resolved.nodes * resolved.nics_per_node
-    node_prices, nic_prices = prices(system), prices(included_nic)
+    node_prices, nic_prices = _prices(system, price_overrides, basis), _prices(included_nic, price_overrides, basis)
     node_point, node_low, node_high = (max(0.0, n - included * c) for n, c in zip(node_prices, nic_prices))
     node_power = power(system.id, system.node_power_w)
     rows.append(
@@ -321,22 +357,27 @@ def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, la
 
     domainlevels.level2_bom(resolved, add)  # the second NVLink level's switches and cables (core.fabric.domainlevels)
 
-    # --- links: media per class and length bin (core.physical: lengths from the layout, media by reach) --
-    networks = size_networks(resolved, fabric, catalog) if networks is None else networks
-    if media is None:  # the layout holds the other networks' racks too, as Plan's does (same cable lengths)
-        layout = layout or place(resolved, fabric, networks, catalog)
-        media = fabric_media(catalog, resolved, fabric, layout)[1]
-    pricing = (basis, tuple(sorted(price_overrides.items())), tuple(sorted(power_overrides.items())),
-               current_language())
-    # the optimizer's memo: candidates with the same media and link-row inputs (e.g. other NICs) share the
-    # compute links' rows, those with the same networks object the other networks' rows
-    _memo_rows(rows_memo, rows, ("links", _link_rows_key(resolved, fabric), *pricing), media,
-               lambda: link_rows(resolved, fabric, catalog, media, add_row=add))
-    _memo_rows(rows_memo, rows, ("networks", *pricing), networks, lambda: network_rows(catalog, networks, add, rows))
-    if resolved.nic.transport is not None:  # a cloud instance's adapters: every network is the provider's
-        rows = [row for row in rows if row.category == "compute"]
-    # Design.spares (core.spares): the spare rows after every installed row
-    rows += spare_rows(rows, resolved.design.spares, lambda: {e.id: e.name for _kind, e in catalog.all_entries()})
+
+def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
+               others: tuple[BomRow, ...] = ()) -> "CostSummary":
+    """A lower bound on ``summarize_cost(resolved, build_bom(resolved, fabric, catalog, networks=networks))``'s
+    capex, compute fabric capex [USD] and power [kW], from counts alone: the summary of the bill's rows but the
+    compute links' cables and transceivers and the spares (the compute nodes, the NICs, the compute fabric's
+    switches, ``_fabric_rows``, and ``others``: ``other_network_rows(resolved, catalog, networks)``, the same for
+    every design with those networks and prices), so no layout and no cable length. Every row of a bill has a
+    quantity, unit price and unit power of at least 0, so each total is at most the full bill's (up to the
+    rounding of a sum, a millionth of a cent at a billion dollars; ``tests/test_optimize_bounds.py`` checks it
+    against full plans)."""
+    rows: list[BomRow] = []
+    _fabric_rows(resolved, fabric, catalog, rows, _row_adder(resolved, rows))
+    return summarize_cost(resolved, _bought(resolved, [*rows, *others]))
+
+
+def other_network_rows(resolved: ResolvedDesign, catalog: Catalog, networks: ClusterNetworks) -> tuple[BomRow, ...]:
+    """The rows ``build_bom`` adds for ``networks`` (``network_rows``: storage, in-band and out-of-band networks,
+    the compute fabric's UFM appliances and links), priced at ``resolved``'s price basis and overrides."""
+    rows: list[BomRow] = []
+    network_rows(catalog, networks, _row_adder(resolved, rows), rows)
     return tuple(rows)
 
 
@@ -402,33 +443,6 @@ def _apportion(total: int, weights: list[int]) -> list[int]:
     for i in sorted(range(len(weights)), key=lambda i: (out[i] - shares[i], i))[: total - sum(out)]:
         out[i] += 1
     return out
-
-
-def _memo_rows(memo: dict | None, rows: list, key: tuple, held, build) -> None:
-    """Add to ``rows`` what ``build()`` adds, from ``memo`` when it holds them under ``key`` and the object
-    ``held`` (the media tuple or the networks object they were built from: the entry keeps it alive, so its
-    id in the key is not reused). Without a memo, ``build()`` runs."""
-    if memo is None:
-        build()
-        return
-    key = (id(held), *key)
-    kept = memo.get(key)
-    if kept is not None and kept[0] is held:
-        rows += kept[1]
-        return
-    start = len(rows)
-    build()
-    memo[key] = (held, rows[start:])
-
-
-def _link_rows_key(resolved: ResolvedDesign, fabric: FabricPlan) -> tuple:
-    """Everything ``link_rows`` reads but the media, the catalog and the pricing (keep the two in step): the
-    system, planes, each tier's switch, the port and uplink speeds, the cable media policy, NICs per node,
-    nodes and the fabric's switch groups' ports."""
-    tiers = resolved.tier_switches
-    return (resolved.system.id, resolved.planes, resolved.switch.id, tiers["spine"].id, tiers["core"].id,
-            resolved.port_speed_gbps, resolved.uplink_gbps, resolved.design.cable_media, resolved.nics_per_node,
-            resolved.nodes, tuple((g.role, g.count, g.down_ports_used, g.up_ports_used) for g in fabric.switch_groups))
 
 
 def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, media: tuple[MediaBin, ...], *,

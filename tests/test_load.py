@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.analysis.load import PATTERNS, PLACEMENTS, link_load
+from core.analysis.load import PATTERNS, PLACEMENTS, link_load, link_load_arrays
 from core.design import Design
 from core.errors import DesignError, InputError
 from core.fabric.topology import fabric_graph
@@ -91,9 +91,8 @@ def _model(arrays, key: int) -> dict:
                                                ("alltoall", "node"), ("pp", "rail")])
 def test_adaptive_loads_equal_even_split_over_shortest_paths(name, pattern, placement):
     p = plan(Design(**SMALL[name]))
-    arrays: dict = {}
     try:
-        result = link_load(p, pattern, placement, seed=3, arrays=arrays)
+        result, arrays = link_load_arrays(p, pattern, placement, seed=3)
     except InputError:
         pytest.skip("pattern does not fit this small design")
     if not result.flows:
@@ -110,8 +109,7 @@ def test_adaptive_loads_equal_even_split_over_shortest_paths(name, pattern, plac
 def test_ecmp_flows_ride_graph_edges_and_conserve_each_tier(name):
     p = plan(Design(**SMALL[name]))
     graph = fabric_graph(p, servers="each")
-    arrays: dict = {}
-    result = link_load(p, "uniform", "node", seed=1, arrays=arrays)
+    result, arrays = link_load_arrays(p, "uniform", "node", seed=1)
     ecmp = _model(arrays, 1)
     for a, b in ecmp:
         if not a.startswith("node") and not b.startswith("node"):

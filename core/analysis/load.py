@@ -688,15 +688,29 @@ def _spread(v) -> Spread:
 
 def link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", *, job_gpus: int | None = None,
               group: int | None = None, stride: int | None = None, seed: int = 0, job=None,
-              arrays: dict | None = None, global_routing: str = "minimal") -> LoadResult:
+              global_routing: str = "minimal") -> LoadResult:
     """The load of ``pattern`` placed by ``placement`` on ``plan`` (module docstring). ``job`` (a
     ``core.perf.training.TrainingJob``) is needed for ``pattern="job"``, whose GPUs it sets.
 
     ``InputError`` for an unknown pattern or placement, a group that does not fit the job, or a job larger
-    than the cluster. ``global_routing`` (``GLOBAL_ROUTINGS``) routes between Dragonfly+ groups. ``arrays``, when
-    given, receives the per-link numpy arrays of plane 0 (for checks):
+    than the cluster. ``global_routing`` (``GLOBAL_ROUTINGS``) routes between Dragonfly+ groups."""
+    return _link_load(plan, pattern, placement, job_gpus=job_gpus, group=group, stride=stride, seed=seed, job=job,
+                      global_routing=global_routing)
+
+
+def link_load_arrays(plan: Plan, pattern: str = "ring", placement: str = "rail",
+                     **options) -> tuple[LoadResult, dict]:
+    """``link_load`` (same arguments) and the per-link numpy arrays of plane 0 behind it (for checks):
     ``(tier, direction) -> (ar_load, ecmp_load, ecmp_flows, capacity)`` [Gb/s], ``"pairs"`` ->
-    ``(port_s, port_d, demand)`` per connection, and ``"names"`` -> a function ``(tier, direction, index) -> name``.
+    ``(port_s, port_d, demand)`` per connection, and ``"names"`` -> a function ``(tier, direction, index) -> name``."""
+    arrays: dict = {}
+    return _link_load(plan, pattern, placement, arrays=arrays, **options), arrays
+
+
+def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None = None, group: int | None = None,
+               stride: int | None = None, seed: int = 0, job=None, arrays: dict | None = None,
+               global_routing: str = "minimal") -> LoadResult:
+    """``link_load``; ``arrays``, when given, receives what ``link_load_arrays`` returns.
 
     Steps: the pairs of the pattern, placed on GPUs with their demand (``_Flows``); the NIC links' share; adaptive
     routing (``_adaptive_routing``) and static ECMP (``_static_ecmp``); per-GPU throughput; per-tier rows, the

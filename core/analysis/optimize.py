@@ -30,8 +30,8 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   one SU size once, no rack objects built), the cable lengths memoised by what they read, first the
   arrangement's structure, then the rack positions and device tables byte for byte, with the link
   pattern (``core.physical.lengths.memo_link_lengths``: candidates whose racks stand in the same places
-  share them), the media bins by what ``select_media`` reads (``_media_key``), the compute links' and
-  the other networks' BOM rows by what they read (``build_bom(rows_memo=)``);
+  share them), the media bins by what ``select_media`` reads (``_media_key``), the other networks' BOM rows
+  per networks object (``core.cost.other_network_rows``, given to ``build_bom`` as an input);
 * the collector is paused for a search (``_collector_paused``): it builds tens of thousands of short-lived
   objects and no cycles;
 * large grids are split over the machine's cores (``workers``) in chunks handed to whichever worker is
@@ -56,6 +56,7 @@ result's keys and ids are English.
 
 from __future__ import annotations
 
+import bisect
 import gc
 import itertools
 import json
@@ -69,7 +70,7 @@ from typing import Iterable
 
 from core import units, vocab
 from core.catalog import Catalog, load_catalog
-from core.cost import NETWORK_CATEGORIES, build_bom, summarize_cost
+from core.cost import NETWORK_CATEGORIES, build_bom, cost_floor, other_network_rows, summarize_cost
 from core.design import (Design, ResolvedDesign, field_bounds, offered_port_speeds, resolve_design,
                          tidy_spaces)
 from core import progress
@@ -240,12 +241,31 @@ class Candidate:
     network_by_category: dict = field(default_factory=dict)
     failed: tuple[str, ...] = ()
     """Every plan-level constraint it fails (those checked before its first failure and that one)."""
+    capex_floor_usd: float = math.nan
+    """Lower bound on ``capex_usd`` from the counts alone (``core.cost.cost_floor``) [USD]."""
+    network_floor_usd: float = math.nan
+    """Lower bound on ``network_capex_usd`` (``core.cost.cost_floor``) [USD]."""
+    power_floor_kw: float = math.nan
+    """Lower bound on ``facility_kw`` (``core.cost.cost_floor``) [kW]."""
+    pruned: bool = False
+    """Decided by its bounds: it met every constraint checked before the physical layer, and a costed candidate of
+    its switch family (and of its traffic class) is cheaper than its capex floor with at least its performance,
+    so it is neither the optimum, on the front, nor any family's cheapest (``_prune``); its capex and power were
+    not computed."""
     resolved: object = field(default=None, repr=False, compare=False)
     """The resolved design while the family is evaluated (``_evaluate_family``), else None."""
+    pending: object = field(default=None, repr=False, compare=False)
+    """What ``_Evaluator.detail`` reads while the candidate waits for it (``evaluate(detail=False)``), else None."""
 
     @property
     def feasible(self) -> bool:
         return not self.reason
+
+    @property
+    def costed(self) -> bool:
+        """Feasible with its capex and power known (not ``pruned``): what the optimum, the front and each
+        family's cheapest are chosen from."""
+        return not self.reason and not self.pruned
 
     @property
     def planes(self) -> int:
@@ -289,6 +309,8 @@ class OptimizeResult:
     """What ``best`` minimises and the front's capex axis is (``OBJECTIVES``)."""
     constraints: Constraints | None = field(default=None, repr=False)
     """The constraints searched under (what ``explained`` words the choice against)."""
+    pruned: int = 0
+    """Feasible candidates decided by their bounds without being costed (``Candidate.pruned``)."""
 
     def explained(self, unit: str = "GB/s") -> list[str]:
         """``explanation`` with bandwidth in ``unit`` (``GB/s`` or ``Gb/s``, the user's choice; the search
@@ -309,7 +331,7 @@ class OptimizeResult:
             "best": best,
             "pareto": [{"design": json.loads(c.design.to_json()), "metrics": c.metrics()} for c in self.pareto],
             "metric": self.metric, "objective": self.objective,
-            "considered": self.considered, "planned": self.planned, "sizings": self.sizings,
+            "considered": self.considered, "planned": self.planned, "sizings": self.sizings, "pruned": self.pruned,
             "feasible": self.feasible,
             "rejected": dict(sorted(self.rejected.items(), key=lambda kv: (-kv[1], kv[0]))),
             "seconds": round(self.seconds, 3),
@@ -524,21 +546,34 @@ _PLANES = list(ResolvedDesign.model_fields).index("planes") - sum(
 """Position of ``planes`` in ``sizing_key``."""
 
 
+@dataclass(frozen=True)
+class _Detail:
+    """A candidate's state between its bounds and its detail: the resolved design, fabric plan, bandwidth, sizing
+    key and the constraints it failed so far (``full`` evaluations)."""
+
+    resolved: object
+    fabric: object
+    bandwidth: object
+    sized: tuple
+    failed: list
+
+
 class _Evaluator:
     """Evaluates candidates with memoised collectives (one per process)."""
 
-    def __init__(self, constraints: Constraints, catalog: Catalog):
+    def __init__(self, constraints: Constraints, catalog: Catalog, bounded: bool = True):
         self.c = constraints
         self.catalog = catalog
+        self.bounded = bounded
+        """Decide the budget and power by the cost floors (``core.cost.cost_floor``) before the physical layer."""
         self.busbw: dict[tuple, float] = {}
         self.serving: dict[tuple, tuple | None] = {}
         """``serving_key`` -> (GPUs, output tokens/s) of the cheapest deployment serving the target, or None."""
-        self.curves_busbw: dict[int, tuple] = {}
-        """id of a shared curves dict -> (the dict, the best all-reduce busbw it gives [GB/s])."""
         self.curves: dict[tuple, tuple] = {}
         """The collective algorithms' curves by everything they read (``core.perf.collectives.sweep``'s memo)."""
         self.too_few: dict[tuple, bool] = {}
         self.sized: dict[tuple, tuple] = {}
+        """``sizing_key`` -> (fabric plan, bandwidth) or the ``DesignError`` sizing raised."""
         self.physical: dict[tuple, tuple] = {}
         """Sizing key -> (other networks, link lengths) (``physical_of``)."""
         self.resolved: dict[tuple, object] = {}
@@ -546,16 +581,14 @@ class _Evaluator:
         (``resolve``)."""
         self.media: dict[tuple, tuple] = {}
         """Media bins by what ``select_media`` reads (``_media_key``)."""
+        self.other_rows: dict[tuple, tuple] = {}
+        """``core.networks.networks_key`` -> the other networks' priced rows (``network_rows_of``)."""
         self.networks: dict[tuple, object] = {}
         """``core.networks.networks_key`` -> the other networks (or the error sizing them raised)."""
-        self.bom_rows: dict[tuple, tuple] = {}
-        """BOM rows shared between candidates: the compute links' per media tuple, the other networks' per
-        networks object (``build_bom``'s ``rows_memo``)."""
         self.lengths: dict[tuple, tuple] = {}
         """Link lengths by what they read (``core.physical.lengths.memo_link_lengths``)."""
         self.fabrics: dict[tuple, object] = {}
         """Sizing key at one plane -> fabric plan (or the error): ``size_fabric`` runs once per entry."""
-        """``sizing_key`` -> (fabric plan, bandwidth) or the ``DesignError`` sizing raised."""
 
     def size(self, resolved, key: tuple):
         """(fabric plan, bandwidth) of ``resolved`` whose ``sizing_key`` is ``key``. Sizing counts per plane
@@ -604,11 +637,12 @@ class _Evaluator:
         media_key = _media_key(resolved, lengths)
         if media_key not in self.media:
             self.media[media_key] = select_media(self.catalog, resolved, lengths)
-        return {"networks": networks, "media": self.media[media_key], "rows_memo": self.bom_rows}
+        return {"networks": networks, "media": self.media[media_key],
+                "other_rows": self.network_rows_of(resolved, fabric)}
 
     def networks_of(self, resolved, fabric):
         """``size_networks``, memoised by what it reads (``core.networks.networks_key``): sizings that differ only
-        in what the other networks do not read share one object (and so its BOM rows, ``bom_rows``)."""
+        in what the other networks do not read share one object (and so its BOM rows, ``network_rows_of``)."""
         key = networks_key(resolved, fabric)
         found = self.networks.get(key)
         if found is None:
@@ -619,6 +653,17 @@ class _Evaluator:
             self.networks[key] = found
         if isinstance(found, Exception):
             raise found
+        return found
+
+    def network_rows_of(self, resolved, fabric) -> tuple:
+        """``core.cost.other_network_rows`` of ``networks_of``, once per networks object: what it reads besides
+        the networks, the price basis and the price and power overrides, is the base design's, the same for every
+        candidate of a search, and the language, the same for the evaluator's search."""
+        key = networks_key(resolved, fabric)
+        found = self.other_rows.get(key)
+        if found is None:
+            found = self.other_rows[key] = other_network_rows(resolved, self.catalog,
+                                                              self.networks_of(resolved, fabric))
         return found
 
     def resolve(self, design: Design):
@@ -637,18 +682,12 @@ class _Evaluator:
             raise found
         return found if found.design is design else found.model_copy(update={"design": design})
 
-    def plan_of(self, design: Design) -> Plan:
-        resolved = resolve_design(design, self.catalog)
-        fabric = size_fabric(resolved)
-        bandwidth = compute_bandwidth(resolved, fabric)
-        bom = build_bom(resolved, fabric, self.catalog)
-        return Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom,
-                    cost=summarize_cost(resolved, bom))
-
     def evaluate(self, index: int, design: Design, full: bool = False, keep: bool = False,
-                 resolved=None) -> Candidate:
+                 resolved=None, detail: bool = True) -> Candidate:
         """The candidate's metrics and its first failing constraint (``full``: every metric and failure;
-        ``keep``: the resolved design stays on the candidate)."""
+        ``keep``: the resolved design stays on the candidate). With ``detail=False`` it stops after the bounds
+        (``cost_floor``) of a candidate no check before them rejected, leaving ``Candidate.pending`` for
+        ``detail``."""
         c = self.c
         cand = Candidate(index, design)
         if c.min_planes is not None and design.planes < c.min_planes:
@@ -696,6 +735,31 @@ class _Evaluator:
             failed.append("min_busbw_gbytes")
             if not full:
                 return _rejected(cand, failed)
+        if self.bounded and not full:
+            try:  # the other networks raise as when the physical layer sizes them (``physical_of``)
+                floor = cost_floor(resolved, fabric, self.catalog, self.network_rows_of(resolved, fabric))
+            except FabricPlannerError as exc:
+                cand.reason = _reason(exc)
+                return cand
+            cand.capex_floor_usd, cand.network_floor_usd = floor.capex_usd, floor.network_capex_usd
+            cand.power_floor_kw = floor.facility_kw
+            if not _limit(floor.capex_usd, c.budget_usd, True):  # capex >= its floor: over budget whatever the cables
+                return _rejected(cand, failed + ["budget_usd"])
+            if c.budget_usd is None and not _limit(floor.facility_kw, c.max_power_kw, True):
+                return _rejected(cand, failed + ["max_power_kw"])
+        state = _Detail(resolved, fabric, bandwidth, sized, failed)
+        if not detail:
+            cand.pending = state
+            return cand
+        return self.detail(cand, state, full)
+
+    def detail(self, cand: Candidate, state: "_Detail", full: bool = False) -> Candidate:
+        """The stages after the bounds (``evaluate`` with ``detail=False`` left ``state``): the physical layer, the
+        bill of materials and its cost, then the budget, power, training and serving constraints."""
+        c = self.c
+        resolved, fabric, bandwidth, sized = state.resolved, state.fabric, state.bandwidth, state.sized
+        failed = list(state.failed)
+        cand.pending = None
         try:  # the rack layout raises for a device no rack holds (as planning the design does)
             bom = build_bom(resolved, fabric, self.catalog, **self.physical_of(resolved, fabric, sized))
         except FabricPlannerError as exc:
@@ -771,21 +835,16 @@ class _Evaluator:
             p = Plan.model_construct(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=(), cost=None,
                                      reserved_bom=())
             result = sweep(p, "all-reduce", [self.c.busbw_size], curves_memo=self.curves)
-            # shared curves (the memo's object: same op, ranks and sizes) have the same best busbw
-            found = self.curves_busbw.get(id(result.curves))
-            if found is None or found[0] is not result.curves:
-                found = self.curves_busbw[id(result.curves)] = (result.curves,
-                                                                float(result.busbw(result.best()[0])[0]))
-            self.busbw[key] = found[1]
+            self.busbw[key] = float(result.busbw(result.best()[0])[0])
         return self.busbw[key]
 
 
 def _media_key(resolved, lengths: tuple) -> tuple:
-    """Everything ``core.physical.media.select_media`` reads: the lengths (by identity: the evaluator keeps them),
+    """Everything ``core.physical.media.select_media`` reads: the lengths (``LinkLengths``, by value),
     the cable media policy, fabric, port and uplink speeds, the switch model of each tier, the system (its node
     ports per transceiver), the planes and the NIC's cage (the only thing of the NIC it reads)."""
     tiers = resolved.tier_switches
-    return (id(lengths), resolved.design.cable_media, resolved.fabric, resolved.port_speed_gbps, resolved.uplink_gbps,
+    return (lengths, resolved.design.cable_media, resolved.fabric, resolved.port_speed_gbps, resolved.uplink_gbps,
             resolved.switch.id, tiers["spine"].id, tiers["core"].id, resolved.system.id, resolved.planes,
             resolved.nic.cage_type)
 
@@ -870,27 +929,30 @@ def _too_few_tiers(resolved, tiers: int) -> bool:
         return False
 
 
-def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: list[int]) -> list[Candidate]:
+def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: list[int],
+                     detail: bool = True) -> list[Candidate]:
     """Evaluate one family (designs that differ only in ``tiers``), sizing as few as is exact.
 
     The family is first planned with ``tiers="auto"``, which picks the fewest tiers ``t0`` that fit. An
     explicit ``t0`` sizes the same fabric (``size_fabric`` tries the same leaf down-port counts and keeps
     the same best; the only difference, the one-switch shortcut, applies to both when ``t0`` is 1 or the
     nodes do not fit one switch), so it takes the auto plan's metrics. Fewer tiers are rejected by the
-    closed-form ``_too_few_tiers`` when it is sure, else sized. More tiers are always sized."""
+    closed-form ``_too_few_tiers`` when it is sure, else sized. More tiers are always sized. With ``detail=False``
+    candidates stop after their bounds (``_Evaluator.evaluate``); a copy of the auto plan shares its state."""
     explicit = [i for i in indices if isinstance(designs[i].tiers, int)]
     out: list[Candidate] = []
     auto = family = None
     if len(explicit) > 1:
-        auto = evaluator.evaluate(-1, designs[explicit[0]].model_copy(update={"tiers": "auto"}), keep=True)
+        auto = evaluator.evaluate(-1, designs[explicit[0]].model_copy(update={"tiers": "auto"}), keep=True,
+                                  detail=detail)
     for i in indices:
         d = designs[i]
         if auto is None or auto.resolved is None or not isinstance(d.tiers, int):
-            out.append(evaluator.evaluate(i, d))
+            out.append(evaluator.evaluate(i, d, detail=detail))
             continue
         resolved = auto.resolved
         if auto.tiers == 0:  # auto did not size: each explicit tier count on its own, with the family's resolution
-            out.append(evaluator.evaluate(i, d, resolved=resolved.model_copy(update={"design": d})))
+            out.append(evaluator.evaluate(i, d, resolved=resolved.model_copy(update={"design": d}), detail=detail))
             continue
         if family is None:
             family = sizing_key(resolved)[:-1]
@@ -903,7 +965,7 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
             out.append(Candidate(i, d, reason=_("{tiers} tier(s) cannot hold these nodes (closed form); "
                                                 "{needed} needed").format(tiers=d.tiers, needed=auto.tiers)))
         else:  # resolving does not read tiers: the family's resolution serves with this design
-            out.append(evaluator.evaluate(i, d, resolved=resolved.model_copy(update={"design": d})))
+            out.append(evaluator.evaluate(i, d, resolved=resolved.model_copy(update={"design": d}), detail=detail))
     return out
 
 
@@ -917,26 +979,88 @@ its memos."""
 
 
 def _evaluate_chunk(args) -> list[Candidate]:
-    groups, constraints, language, search = args
+    groups, constraints, language, search, objective = args
     with speaking(language):
         evaluator = _WORKER.get(search)
         if evaluator is None:
             _WORKER.clear()
-            evaluator = _WORKER[search] = _Evaluator(constraints, load_catalog())
+            evaluator = _WORKER[search] = _Evaluator(constraints, load_catalog(), bounded=search[-1])
         sized = len(evaluator.fabrics)
         designs = _FORKED
         out = []
         for group in groups:
-            out += _evaluate_family(evaluator, designs, group)
+            out += _evaluate_family(evaluator, designs, group, detail=False)
+        _decide(evaluator, out, objective)
         # the parent has the designs; send back only the numbers, as tuples (a fifth of the pickling)
         return [tuple(getattr(cand, name) for name in _SENT) for cand in out], len(evaluator.fabrics) - sized
 
 
-_SENT = tuple(name for name in Candidate.__dataclass_fields__ if name not in ("design", "resolved"))
+def _switch_family(c: Candidate) -> tuple[str, str, str]:
+    """The switch family of ``families``: fabric, leaf switch model, topology."""
+    d = c.design
+    return (d.fabric or "", d.leaf_switch or d.switch or "", d.topology)
+
+
+def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tracker=None) -> None:
+    """Detail every candidate ``cands`` left pending (``Candidate.pending``), cheapest capex floor first, except
+    those its bounds decide (``Candidate.pruned``): without a workload (the front's performance is all-reduce
+    busbw, known before the floor), a pending candidate is pruned when, among the candidates costed so far and
+    feasible, one of its switch family (``families``) costs less than its floor (so it is not that family's
+    cheapest, nor its fabric's), one that carries all traffic (``_serves_all_traffic``) does too when it does
+    (so it is not the traffic warning's cheapest), and one that costs less has at least its busbw (so it is
+    neither the optimum nor on the front, ``pareto_front``: cheaper in ``_order`` and no slower). Only without a
+    budget or power limit, the constraints checked on the cost: a pruned candidate is then feasible (it passed every
+    check before the floor), as costing it would find. Capex compared in
+    cents (``_order``), the objective's (``capex_of``); the floor never exceeds the capex (``cost_floor``). Only
+    for the capex objectives (``cluster``, ``compute``: the floors are capex floors); ``tracker`` is told of each
+    candidate as it is decided."""
+    pending = [c for c in cands if c.pending is not None]
+    limits = evaluator.c
+    told = tracker.add if tracker is not None else (lambda _cands: None)
+    if not evaluator.bounded or performance_metric(limits) != "busbw_gbytes" or limits.budget_usd is not None or \
+            limits.max_power_kw is not None or objective not in ("cluster", "compute"):
+        for c in pending:  # a pruned candidate must be feasible (nothing after the floor to check), its floor capex's
+            evaluator.detail(c, c.pending)
+            told((c,))
+        return
+    compute = objective == "compute"
+    pending.sort(key=lambda c: (round(c.network_floor_usd if compute else c.capex_floor_usd, 2), c.index))
+    family_least: dict[tuple, float] = {}
+    serving_least = math.inf
+    costs: list[float] = []  # capex [USD, cents] of the costed feasible candidates, ascending
+    fastest: list[float] = []  # fastest[i]: the most busbw of costs[: i + 1]
+    for c in pending:  # a cent below the floor: a sum's rounding never puts a tie in cents out of order
+        floor = round(c.network_floor_usd if compute else c.capex_floor_usd, 2) - 0.01
+        if family_least.get(_switch_family(c), math.inf) < floor and \
+                (serving_least < floor or not _serves_all_traffic(c)):
+            below = bisect.bisect_left(costs, floor)
+            if below and fastest[below - 1] >= c.busbw_gbytes:
+                c.pruned, c.pending = True, None
+                told((c,))
+                continue
+        evaluator.detail(c, c.pending)
+        told((c,))
+        if not c.feasible:
+            continue
+        cost = round(capex_of(c, objective), 2)
+        family = _switch_family(c)
+        family_least[family] = min(family_least.get(family, math.inf), cost)
+        if _serves_all_traffic(c):
+            serving_least = min(serving_least, cost)
+        at = bisect.bisect_right(costs, cost)
+        costs.insert(at, cost)
+        fastest.insert(at, max(c.busbw_gbytes, fastest[at - 1] if at else -math.inf))
+        for i in range(at + 1, len(fastest)):
+            if fastest[i] >= fastest[at]:
+                break
+            fastest[i] = fastest[at]
+
+
+_SENT = tuple(name for name in Candidate.__dataclass_fields__ if name not in ("design", "resolved", "pending"))
 """The ``Candidate`` fields a worker sends back: every one but the design and the resolved design, in field
 order (``index`` first, ``design`` second in the dataclass)."""
 assert _SENT[0] == "index" and tuple(Candidate.__dataclass_fields__)[1] == "design"
-assert tuple(Candidate.__dataclass_fields__)[-1] == "resolved"
+assert tuple(Candidate.__dataclass_fields__)[-2:] == ("resolved", "pending")
 
 
 def _worker_start(parent: int) -> None:
@@ -950,41 +1074,33 @@ CHUNKS_PER_WORKER = 12
 """Chunks of a parallel search per worker (runs of families striped over them), handed out as workers free up."""
 
 
-def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Catalog,
-                  workers: int, tracker=None) -> tuple[list[Candidate], int]:
-    """Every candidate evaluated (in grid order) and how many fabric sizings that took; ``tracker``
-    (``core.analysis.searchwatch.Tracker``) is told of each family or chunk as it is decided."""
+def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Catalog, workers: int,
+                  objective: str = "cluster", bounded: bool = True, tracker=None) -> tuple[list[Candidate], int]:
+    """Every candidate evaluated (in grid order) and how many fabric sizings that took; ``bounded``: candidates
+    decided by their bounds (``_Evaluator.bounded``, ``_decide``) are not detailed; ``tracker``
+    (``core.analysis.searchwatch.Tracker``) is told of each candidate, family or chunk as it is decided."""
     groups = _families(designs)
     workers = min(workers, usable_cpus())  # never more processes than the CPUs this process may use
     if workers <= 1 or len(designs) < PARALLEL_FROM or catalog is not load_catalog():
-        evaluator = _Evaluator(constraints, catalog)
+        evaluator = _Evaluator(constraints, catalog, bounded)
         out = []
         for done, group in enumerate(groups, 1):
-            decided = _evaluate_family(evaluator, designs, group)
+            decided = _evaluate_family(evaluator, designs, group, detail=False)
             out += decided
-            progress.report(done, len(groups))
-            if tracker is not None:
-                tracker.add(decided)
+            progress.report(done / 2, len(groups))
+            if tracker is not None:  # those the checks before the floor decided; the pending ones in _decide
+                tracker.add(c for c in decided if c.pending is None)
+        _decide(evaluator, out, objective, tracker)
         return sorted(out, key=lambda c: c.index), len(evaluator.fabrics)
     import multiprocessing
 
     try:
         context = multiprocessing.get_context("fork")
     except ValueError:  # pragma: no cover - no fork on this platform
-        return _evaluate_all(designs, constraints, catalog, 1, tracker)
-    chunks = workers * CHUNKS_PER_WORKER
-    shared: list[list[list[int]]] = []  # runs of families that share sizings stay in one chunk
-    for group in groups:
-        if shared and _shared_key(designs[shared[-1][0][0]]) == _shared_key(designs[group[0]]):
-            shared[-1].append(group)
-        else:
-            shared.append([group])
-    jobs = []
-    search = (os.getpid(), time.perf_counter_ns())
-    for k in range(chunks):
-        part = [group for run in shared[k::chunks] for group in run]
-        if part:
-            jobs.append((part, constraints, current(), search))
+        return _evaluate_all(designs, constraints, catalog, 1, objective, bounded, tracker)
+    search = (os.getpid(), time.perf_counter_ns(), bounded)
+    jobs = [(part, constraints, current(), search, objective)
+            for part in _chunks(designs, groups, workers * CHUNKS_PER_WORKER)]
     _FORKED[:] = designs
     gc.freeze()  # the parent's objects stay out of the workers' collections (and their pages unwritten)
     try:
@@ -1005,6 +1121,23 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
         _FORKED.clear()
     assert all(c is not None for c in out), "a candidate was not evaluated"  # the families cover every design
     return out, sum(count for _part, count in parts)
+
+
+def _chunks(designs: list[Design], groups: list[list[int]], chunks: int) -> list[list[list[int]]]:
+    """``groups`` (``_families``) in at most ``chunks`` parts for the workers: each switch family
+    (``_switch_family``: what ``_decide`` compares a candidate with) whole in one part, so runs of families that
+    share sizings stay together too; the largest switch families first, each to the part with fewest designs."""
+    classes: dict[tuple, list[list[int]]] = {}
+    for group in groups:
+        d = designs[group[0]]
+        classes.setdefault((d.fabric or "", d.leaf_switch or d.switch or "", d.topology), []).append(group)
+    parts: list[list[list[int]]] = [[] for _k in range(chunks)]
+    sizes = [0] * chunks
+    for members in sorted(classes.values(), key=lambda m: -sum(len(g) for g in m)):
+        k = sizes.index(min(sizes))
+        parts[k] += members
+        sizes[k] += sum(len(g) for g in members)
+    return [part for part in parts if part]
 
 
 PERFORMANCE = {"busbw_gbytes": ("busbw_gbytes", True), "days": ("days", False), "usd_per_mtok": ("usd_per_mtok", False)}
@@ -1031,7 +1164,7 @@ def pareto_front(cands: Iterable[Candidate], metric: str, objective: str = "clus
     first in ``_order``)."""
     front: list[Candidate] = []
     best_perf = -math.inf
-    for c in sorted((c for c in cands if c.feasible), key=lambda c: _order(c, cost_axis(objective))):
+    for c in sorted((c for c in cands if c.costed), key=lambda c: _order(c, cost_axis(objective))):
         perf = _performance(c, metric)
         if perf > best_perf + 1e-12 * abs(best_perf) if math.isfinite(best_perf) else perf > best_perf:
             front.append(c)
@@ -1041,7 +1174,8 @@ def pareto_front(cands: Iterable[Candidate], metric: str, objective: str = "clus
 
 def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: Grid | None = None,
              workers: int | None = None, catalog: Catalog | None = None, strict: bool = True,
-             objective: str = "cluster", base: Design | None = None, on_progress=None) -> OptimizeResult:
+             objective: str = "cluster", base: Design | None = None, on_progress=None,
+             bounded: bool = True) -> OptimizeResult:
     """The cheapest design of ``gpus`` x ``gpu`` on ``grid`` meeting ``constraints``, and the front.
 
     ``objective`` (``OBJECTIVES``) is the capex "cheapest" minimises and the front's capex axis: ``cluster``
@@ -1053,6 +1187,12 @@ def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: 
     million output tokens (with a serving target): ``core.analysis.objectives``. ``on_progress``: called with a
     ``core.analysis.searchwatch.SearchProgress`` (candidates decided, the best and the front so far) as the
     search goes, a few times a second, and once at the end.
+
+    ``bounded`` (default): bounds before detail. Each candidate's capex and power floors (``core.cost.cost_floor``,
+    from its counts) decide the budget and power before the physical layer when they alone exceed the limit, and
+    a feasible candidate another costed one dominates by them is not costed (``_decide``, ``Candidate.pruned``):
+    the optimum, the front, each switch family's cheapest, the rejection counts and the explanation are the same
+    as with ``bounded=False``, which costs every candidate (``tests/test_optimize_bounds.py``).
 
     With ``strict=False`` a constraint set nothing meets returns a result with ``best`` None, an empty
     front, every candidate (for ``families``) and the ``DesignError``'s message and suggestion as the
@@ -1068,7 +1208,7 @@ def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: 
     """
     with _collector_paused():
         return _optimize(gpu, gpus, constraints, grid, workers, catalog, strict,
-                         _check_objective(objective, constraints or Constraints()), base, on_progress)
+                         _check_objective(objective, constraints or Constraints()), base, on_progress, bounded)
 
 
 @contextmanager
@@ -1088,7 +1228,7 @@ def _collector_paused():
 
 def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid | None, workers: int | None,
               catalog: Catalog | None, strict: bool, objective: str = "cluster",
-              base: Design | None = None, on_progress=None) -> OptimizeResult:
+              base: Design | None = None, on_progress=None, bounded: bool = True) -> OptimizeResult:
     from core.analysis.searchwatch import Tracker
 
     started = time.perf_counter()
@@ -1102,7 +1242,11 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
     workers = workers if workers is not None else min(2, usable_cpus())
     metric = performance_metric(constraints)
     tracker = Tracker(len(designs), objective, metric, on_progress) if on_progress is not None else None
-    cands, sizings = _evaluate_all(designs, constraints, catalog, workers, tracker)
+    cands, sizings = _evaluate_all(designs, constraints, catalog, workers, objective, bounded, tracker)
+    if bounded and not any(c.feasible for c in cands):  # what came nearest (and the envelope's shrinking) reads costs
+        cands, sizings = _evaluate_all(designs, constraints, catalog, workers, objective, bounded=False)
+    elif bounded:
+        _cost_floored(cands, constraints, catalog, objective)
     rejected: dict[str, int] = {}
     for c in cands:
         if c.reason:
@@ -1118,19 +1262,36 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
                               rejected=rejected, seconds=time.perf_counter() - started, planned=planned,
                               sizings=sizings, metric=metric, explanation=[error.message, error.suggestion],
                               candidates=cands, objective=objective)
-    best = min(feasible, key=lambda c: _order(c, objective))
+    best = min((c for c in feasible if c.costed), key=lambda c: _order(c, objective))
     best_plan = plan(best.design)
     recheck = _Evaluator(constraints, catalog).evaluate(best.index, best.design)
     if not recheck.feasible or abs(recheck.capex_usd - best_plan.cost.capex_usd) > 0.01:  # pragma: no cover
         raise AssertionError(f"optimizer winner fails on re-planning: {recheck.reason}")
     front = pareto_front(feasible, metric, objective)
-    other = [c for c in feasible if c.design.fabric != best.design.fabric]
+    other = [c for c in feasible if c.costed and c.design.fabric != best.design.fabric]
     other_best = min(other, key=lambda c: _order(c, objective)) if other else None
     explanation = explain(best, other_best, cands, constraints, metric, objective, best_plan=best_plan)
     return OptimizeResult(best=best, best_plan=best_plan, pareto=front, considered=len(cands),
                           feasible=len(feasible), rejected=rejected, seconds=time.perf_counter() - started,
                           planned=planned, sizings=sizings, metric=metric, explanation=explanation, other_family=other_best,
-                          candidates=cands, objective=objective, constraints=constraints)
+                          candidates=cands, objective=objective, constraints=constraints,
+                          pruned=sum(c.pruned for c in cands))
+
+
+def _cost_floored(cands: list[Candidate], constraints: Constraints, catalog: Catalog, objective: str) -> None:
+    """Detail the candidates that their power floor alone rejected (``_Evaluator.evaluate``) and whose capex floor
+    is below the cheapest feasible candidate's capex: the explanation names the cheapest candidate one constraint
+    ruled out (``_binding``), so its capex must be known; those above it cannot be that one."""
+    feasible = [c for c in cands if c.costed]
+    if not feasible or constraints.max_power_kw is None:
+        return
+    axis = objective if objective in ("cluster", "compute") else None  # the floors are capex floors
+    cheapest = round(capex_of(min(feasible, key=lambda c: _order(c, objective)), axis), 2) if axis else math.inf
+    evaluator = _Evaluator(constraints, catalog, bounded=False)
+    for i, c in enumerate(cands):
+        floor = c.network_floor_usd if objective == "compute" else c.capex_floor_usd
+        if c.reason == "max_power_kw" and math.isnan(c.capex_usd) and round(floor, 2) <= cheapest:
+            cands[i] = evaluator.evaluate(c.index, c.design)
 
 
 MAX_ENVELOPE_SEARCHES = 14
@@ -1308,7 +1469,8 @@ def families(cands: Iterable[Candidate], objective: str = "cluster") -> list[Fam
                 reasons[c.reason] = reasons.get(c.reason, 0) + 1
         top = max(reasons, key=lambda k: (reasons[k], k)) if reasons and not feasible else ""
         rows.append(FamilyRow(fabric=fabric, switch=switch, topology=topology, considered=len(members),
-                              feasible=len(feasible), cheapest=min(feasible, key=order) if feasible else None,
+                              feasible=len(feasible),
+                              cheapest=min((c for c in feasible if c.costed), key=order) if feasible else None,
                               reason=constraint_word(top) if top else "", ruled_out=reasons.get(top, 0)))
     return sorted(rows, key=lambda r: (r.cheapest is None, order(r.cheapest) if r.cheapest else (0, 0, 0, 0),
                                        r.fabric, r.switch, r.topology))
@@ -1516,7 +1678,7 @@ def _traffic_caveats(best: Candidate, cands: list[Candidate], objective: str, jo
     else:
         lines = [_("If the job has expert-parallel all-to-all or pipeline stages on different rails, note that "
                    "{limits}.").format(limits=said)]
-    able = [c for c in cands if c.feasible and _serves_all_traffic(c)]
+    able = [c for c in cands if c.costed and _serves_all_traffic(c)]
     if able:
         near = min(able, key=lambda c: _order(c, objective))
         lines.append(_("The cheapest design that meets every constraint, joins every rail through its switches "

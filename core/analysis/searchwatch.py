@@ -62,9 +62,10 @@ class Tracker:
         for c in cands:
             self.done += 1
             if c.feasible:
-                new.append(c)
+                self.feasible += 1
+                if c.costed:  # a candidate its bounds decided (pruned) is neither the best nor on the front
+                    new.append(c)
         if new:
-            self.feasible += len(new)
             best = min(new, key=lambda c: order(c, self.objective))
             if self.best is None or order(best, self.objective) < order(self.best, self.objective):
                 self.best = best

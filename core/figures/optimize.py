@@ -96,7 +96,7 @@ def pareto_figure(result: OptimizeResult, height: int = 460, unit: str = "GB/s")
     """Capex [USD] against the search's performance metric for every feasible design; the front as a line."""
     fig = go.Figure()
     front_ids = {c.index for c in result.pareto}
-    cloud = sorted((c for c in result.candidates if c.feasible and c.index not in front_ids
+    cloud = sorted((c for c in result.candidates if c.costed and c.index not in front_ids
                     and not math.isnan(metric_value(c, result.metric, unit))),
                    key=lambda c: capex_of(c, result.objective))[:MAX_CLOUD]
     if cloud:

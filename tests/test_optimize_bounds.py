@@ -1,0 +1,140 @@
+"""Bounds before detail (``core.analysis.optimize``, ``core.cost.cost_floor``): the bounded search decides what the
+search that costs every candidate decides, and no bound is ever wrong.
+
+The reference is ``optimize(..., bounded=False)``: every candidate that passes the checks before the physical layer
+is laid out, billed and costed (``tests/test_optimize.py`` checks that search against ``core.plan.plan`` of every
+design). The bounded search must return the same optimum, front, rejection counts, feasible count, explanation and
+switch families, with the same numbers for every candidate it costed; and the capex and power floors must never
+exceed the full plan's, on any design (a property test over designs and their settings).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.analysis.optimize import Constraints, Grid, candidate_designs, families, optimize
+from core.catalog import load_catalog
+from core.cost import cost_floor, other_network_rows
+from core.errors import FabricPlannerError
+from core.plan import plan
+
+ETHERNET = Grid(fabrics=("ethernet",), switches=("SN5600", "TH5"), oversubscription=(1.0, 2.0, 3.0))
+"""Small enough to cost every candidate, and with designs the bounds prune at 256 GPUs."""
+MIXED = Grid(switches=("QM9700", "SN5600"), port_speeds=(400,), nics=("CX7", "CX8"), oversubscription=(1.0, 3.0))
+
+
+def _same(bounded, full) -> None:
+    """The two searches decide the same."""
+    assert bounded.considered == full.considered
+    assert bounded.feasible == full.feasible
+    assert bounded.rejected == full.rejected
+    assert (bounded.best is None) == (full.best is None)
+    if full.best is None:
+        assert bounded.explanation == full.explanation
+        return
+    assert bounded.best.index == full.best.index
+    assert bounded.best.capex_usd == full.best.capex_usd
+    assert [c.index for c in bounded.pareto] == [c.index for c in full.pareto]
+    assert bounded.explanation == full.explanation
+    assert (bounded.other_family and bounded.other_family.index) == (full.other_family and full.other_family.index)
+    rows = lambda r: [(f.fabric, f.switch, f.topology, f.considered, f.feasible,  # noqa: E731
+                       f.cheapest and f.cheapest.index, f.reason, f.ruled_out) for f in families(r.candidates,
+                                                                                                  r.objective)]
+    assert rows(bounded) == rows(full)
+    by_index = {c.index: c for c in full.candidates}
+    for c in bounded.candidates:
+        reference = by_index[c.index]
+        assert c.reason == reference.reason
+        if c.pruned:  # decided by its floor: never below the capex it was not costed for
+            assert c.feasible and not math.isnan(c.capex_floor_usd)
+            assert c.capex_floor_usd <= reference.capex_usd and c.power_floor_kw <= reference.facility_kw
+            assert c.network_floor_usd <= reference.network_capex_usd
+        elif not math.isnan(c.capex_usd):
+            assert c.metrics() == reference.metrics()
+            assert c.network_by_category == reference.network_by_category
+
+
+@pytest.mark.parametrize("objective", ["cluster", "compute"])
+def test_pruned_search_equals_costing_every_candidate(objective):
+    """No constraint: the bounds prune feasible candidates (the test would pass vacuously otherwise) and the
+    optimum, front, families, counts and explanation are those of costing every candidate."""
+    bounded = optimize("H100", 256, Constraints(), ETHERNET, workers=1, objective=objective)
+    full = optimize("H100", 256, Constraints(), ETHERNET, workers=1, objective=objective, bounded=False)
+    assert bounded.pruned > 0 and full.pruned == 0
+    assert bounded.planned < full.planned
+    _same(bounded, full)
+
+
+def _budget(fraction: float) -> float:
+    """A budget between the cheapest and the dearest costed design of ``MIXED`` at 512 GPUs [USD]."""
+    full = optimize("H100", 512, Constraints(), MIXED, workers=1, bounded=False)
+    costs = sorted(c.capex_usd for c in full.candidates if c.feasible)
+    return costs[0] + fraction * (costs[-1] - costs[0])
+
+
+@pytest.mark.parametrize("limits", [
+    {"budget": 0.0},
+    {"budget": 0.1, "min_busbw_gbytes": 300.0},
+    {"max_power_kw": None},  # set from the cheapest design's power below
+    {"budget": -1.0},  # nothing meets it: the explanation's nearest value needs every cost
+])
+def test_floors_decide_budget_and_power_as_the_full_bill(limits):
+    """Budget and power decided by the floors before the physical layer reject exactly what the full bill
+    rejects, under the same constraint; the cheapest design one constraint ruled out is still named."""
+    limits = dict(limits)
+    if "budget" in limits:
+        limits["budget_usd"] = _budget(limits.pop("budget"))
+    if "max_power_kw" in limits:
+        full = optimize("H100", 512, Constraints(), MIXED, workers=1, bounded=False)
+        powers = sorted(c.facility_kw for c in full.candidates if c.feasible)
+        limits["max_power_kw"] = powers[len(powers) // 3]
+    constraints = Constraints(**limits)
+    bounded = optimize("H100", 512, constraints, MIXED, workers=1, strict=False)
+    full = optimize("H100", 512, constraints, MIXED, workers=1, strict=False, bounded=False)
+    _same(bounded, full)
+    floored = [c for c in bounded.candidates if c.reason in ("budget_usd", "max_power_kw") and math.isnan(c.capex_usd)]
+    if bounded.best is not None and "budget_usd" in limits:
+        assert floored, "the floors decided no budget: the test checks nothing"
+
+
+def test_parallel_bounded_search_equals_costing_every_candidate():
+    """Split over workers (each switch family whole in one part), the bounded search still decides the same."""
+    bounded = optimize("H100", 256, Constraints(), ETHERNET, workers=2)
+    full = optimize("H100", 256, Constraints(), ETHERNET, workers=1, bounded=False)
+    assert bounded.pruned > 0
+    _same(bounded, full)
+
+
+_DESIGNS = {gpus: candidate_designs("H100", gpus, Constraints(), Grid(switches=("QM9700", "Q3400", "SN5600", "TH5"),
+                                                                      nics=("CX7", "BF3", "CX8")))
+            for gpus in (64, 1024, 8192)}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(gpus=st.sampled_from(sorted(_DESIGNS)), pick=st.integers(min_value=0), spares=st.sampled_from(["off", "default"]),
+       basis=st.sampled_from(["street", "list", "hyperscale"]), media=st.sampled_from(["auto", "aoc", "optics", "smf"]),
+       override=st.sampled_from([None, ("TH5", 0.0), ("QM9700", 1.0), ("CX7", 5000.0)]))
+def test_floors_never_exceed_the_full_plan(gpus, pick, spares, basis, media, override):
+    """Property: for any buildable design (a grid design with its spares, price basis, cable media and a price
+    override drawn), each floor of ``cost_floor`` is at most the full plan's capex, compute fabric capex and
+    facility power. A bound that is ever wrong fails here."""
+    designs = _DESIGNS[gpus]
+    design = designs[pick % len(designs)]
+    update = {"spares": spares, "price_basis": basis, "cable_media": media}
+    if override is not None:
+        update["price_overrides"] = {override[0]: override[1]}
+    try:
+        design = type(design)(**{**design.model_dump(), **update})
+        p = plan(design)
+    except FabricPlannerError:
+        return
+    catalog = load_catalog()
+    floor = cost_floor(p.resolved, p.fabric, catalog, other_network_rows(p.resolved, catalog, p.networks))
+    assert floor.capex_usd <= p.cost.capex_usd
+    assert floor.network_capex_usd <= p.cost.network_capex_usd
+    assert floor.facility_kw <= p.cost.facility_kw
+    assert floor.capex_usd > 0 and floor.facility_kw > 0
