@@ -10,7 +10,7 @@ import math
 import numpy as np
 import pytest
 
-from core.analysis.load import link_load
+from core.analysis.load import link_load, link_load_arrays
 from core.design import Design
 from core.errors import InputError
 from core.fabric.topology import fabric_graph
@@ -68,8 +68,7 @@ def _model(arrays) -> dict[tuple[str, str], float]:
 @pytest.mark.parametrize(("pattern", "routing"), list(itertools.product(("uniform", "ring", "pp"),
                                                                          ("minimal", "valiant"))))
 def test_adaptive_routing_equals_explicit_routing(four, pattern, routing):
-    arrays: dict = {}
-    r = link_load(four, pattern, "rail", seed=2, arrays=arrays, global_routing=routing)
+    r, arrays = link_load_arrays(four, pattern, "rail", seed=2, global_routing=routing)
     explicit = _explicit(four, arrays, routing == "valiant")
     model = _model(arrays)
     for link in set(explicit) | set(model):
@@ -81,8 +80,7 @@ def test_adaptive_routing_equals_explicit_routing(four, pattern, routing):
 def test_valiant_doubles_the_global_load_and_ecmp_conserves_it(four):
     rows = {}
     for routing in ("minimal", "valiant"):
-        arrays: dict = {}
-        r = link_load(four, "uniform", "rail", seed=5, arrays=arrays, global_routing=routing)
+        r, arrays = link_load_arrays(four, "uniform", "rail", seed=5, global_routing=routing)
         rows[routing] = {t.direction: t for t in r.tiers if t.tier == "global"}
         total = [sum(arrays[("global", d)][i].sum() for d in ("up", "down")) for i in (0, 1, 2)]
         assert math.isclose(total[0], total[1], rel_tol=1e-9)  # every flow on exactly one link per leg

@@ -1016,7 +1016,15 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     candidate as it is decided."""
     pending = [c for c in cands if c.pending is not None]
     limits = evaluator.c
-    told = tracker.add if tracker is not None else (lambda _cands: None)
+    told_tracker = tracker.add if tracker is not None else (lambda _cands: None)
+    decided = iter(range(1, len(pending) + 1))
+
+    def told(cands) -> None:  # the tracker, and the second half of the progress (the first: the checks)
+        told_tracker(cands)
+        progress.report(len(pending) + next(decided), 2 * len(pending))
+
+    if not pending:
+        progress.report(1, 1)
     if not evaluator.bounded or performance_metric(limits) != "busbw_gbytes" or limits.budget_usd is not None or \
             limits.max_power_kw is not None or objective not in ("cluster", "compute"):
         for c in pending:  # a pruned candidate must be feasible (nothing after the floor to check), its floor capex's
