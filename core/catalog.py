@@ -33,6 +33,8 @@ Error messages are in the language of the request.
 
 from __future__ import annotations
 
+import difflib
+
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -411,6 +413,22 @@ class Appliance(_Priced):
     oob_ports: int = Field(default=0, ge=0)
 
 
+KNOWN_LISTED = 12
+"""Most catalog ids an unknown-model message lists (the closest to what was typed first)."""
+
+
+def _known_ids(ids: list[str], key: str) -> str:
+    """The ids an unknown-model message offers: all of them when few, else the ``KNOWN_LISTED`` closest to ``key``
+    first and how many more (the Catalog page and ``python -m core catalog`` list them all)."""
+    if len(ids) <= KNOWN_LISTED:
+        return ", ".join(ids)
+    close = difflib.get_close_matches(key.strip().upper(), [i.upper() for i in ids], n=3, cutoff=0.5)
+    first = [i for i in ids if i.upper() in close]
+    listed = (first + [i for i in ids if i not in first])[:KNOWN_LISTED]
+    return ", ".join(listed) + _(" and {more} more").format(
+        more=len(ids) - len(listed))
+
+
 class Catalog(BaseModel):
     """The whole catalog, indexed by kind."""
 
@@ -454,8 +472,8 @@ class Catalog(BaseModel):
         entry = built[1].get(key.strip().casefold())
         if entry is not None:
             return entry
-        known = ", ".join(e.id for e in getattr(self, kind))
-        raise InputError(_(_UNKNOWN_MODEL[kind]).format(key=shown(key), known=known))
+        raise InputError(_(_UNKNOWN_MODEL[kind]).format(key=shown(key), known=_known_ids(
+            [e.id for e in getattr(self, kind)], key)))
 
     def system(self, key: str) -> System:
         return self._find("systems", key)

@@ -138,7 +138,9 @@ def test_english_table_is_unchanged(capsys):
                         "1 plane(s), switch QM9700")
     assert lines[1] == "switches      leaf 32  spine 16  core 0  total 48"
     # price book 2026-12; capex includes the storage and management networks (core.networks), network = compute fabric
-    assert lines[5].startswith("cost          capex $51,182,676 ($49,983 per GPU; network $6,208,304 = 12.1%)")
+    assert lines[5] == ("scale-up      NVLink, switch-based domain of 8 accelerators, 18 links each into 4 switch "
+                        "chips: 450.0 GB/s to any peer (one direction); collectives by NCCL.")
+    assert lines[6].startswith("cost          capex $51,182,676 ($49,983 per GPU; network $6,208,304 = 12.1%)")
     code, out, _ = _run(capsys, "collective", "--gpus", "250")
     assert any(line.startswith("all algorithms ring ") for line in out.splitlines())
     code, out, _ = _run(capsys, "train", "--gpus", "1024")
@@ -298,7 +300,7 @@ def _choice_words() -> set[str]:
 
 def _help_words(text: str) -> str:
     """Help text without what stays as typed: options, metavars, choices, commands, paths, examples."""
-    text = re.sub(r"(?<=\w)-\n\s+(?=\w)", "-", text)  # an id argparse wrapped at its hyphen
+    text = re.sub(r"(?<=\w)-\n\s*(?=\w)", "-", text)  # an id argparse wrapped at its hyphen
     text = re.sub(r"python -m core|ceil\(gpus / gpus-per-node\)|assets/\S+|https?://\S+", " ", text)
     text = text.replace("draw.io", " ")
     text = re.sub(r"(?<![\w-])-[\w-]+(?:=\S+)?", " ", text)

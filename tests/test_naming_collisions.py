@@ -94,6 +94,8 @@ def _names(export: str, text: str) -> list[str] | None:
         return _slurm_names(text)
     if export == "graphml":
         return re.findall(r'<node id="([^"]+)"', text)
+    if export == "ibsim":  # one record per switch and per HCA ("gpu006 mlx5_2")
+        return re.findall(r'^(?:Switch|Hca)\t\d+ "([^"]*)"', text, flags=re.M)
     return None
 
 
