@@ -19,22 +19,30 @@ sized: the switches and the fabric alone)."""
 
 
 def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | None = None,
-                 nic: str | None = None, uplink_gbps: int | None = None) -> str:
+                 nic: str | None = None, uplink_gbps: int | None = None, dims: tuple[int, ...] = ()) -> str:
     """``design`` (a ``core.design.Design``) with ``tiers`` switch tiers in words. ``leaf`` and ``spine``: the
     switch models of the tiers (default: the design's ``leaf_switch``/``spine_switch``, else its ``switch``);
     ``nic``: the NIC model to name (default: the design's, none when it leaves the choice to the engine);
-    ``uplink_gbps``: the leaf uplinks' speed (default: the design's, none when it runs at the port speed)."""
+    ``uplink_gbps``: the leaf uplinks' speed (default: the design's, none when it runs at the port speed).
+    A torus has no switches: its dimensions (``dims``, else the design's ``torus_dims``) and fabric are said
+    instead of tiers, switch models and oversubscription."""
     from core.design import tidy_spaces
 
     d = design
-    leaf = leaf or d.leaf_switch or d.switch or ""
-    spine = spine or d.spine_switch or leaf
-    switches = leaf if spine == leaf or tiers == 1 else \
-        _("{leaf} leaves and {spine} spines").format(leaf=leaf, spine=spine)
-    unsized = N_("{switches} {fabric}")  # a design that was not sized: no tier count to say
-    shape = _(TIER_WORDS.get(tiers, unsized)).format(switches=switches, fabric=vocab.FABRIC.label(d.fabric))
-    ratio = _("non-blocking") if d.oversubscription <= 1 else \
-        _("{ratio}:1 at the leaf").format(ratio=f"{d.oversubscription:g}")
+    fabric = vocab.FABRIC.label(d.fabric)
+    if d.topology == "torus":
+        size = "x".join(map(str, dims)) if dims else (d.torus_dims or "")
+        shape = _("{dims} {fabric} torus, node to node without switches").format(dims=size, fabric=fabric)
+        ratio = None
+    else:
+        leaf = leaf or d.leaf_switch or d.switch or ""
+        spine = spine or d.spine_switch or leaf
+        switches = leaf if spine == leaf or tiers == 1 else \
+            _("{leaf} leaves and {spine} spines").format(leaf=leaf, spine=spine)
+        unsized = N_("{switches} {fabric}")  # a design that was not sized: no tier count to say
+        shape = _(TIER_WORDS.get(tiers, unsized)).format(switches=switches, fabric=fabric)
+        ratio = _("non-blocking") if d.oversubscription <= 1 else \
+            _("{ratio}:1 at the leaf").format(ratio=f"{d.oversubscription:g}")
     uplink = uplink_gbps if uplink_gbps is not None else d.uplink_speed_gbps
     speed = _("{speed}G ports").format(speed=d.port_speed_gbps) if not uplink or uplink == d.port_speed_gbps else \
         _("{speed}G ports, {up}G uplinks").format(speed=d.port_speed_gbps, up=uplink)
@@ -42,8 +50,8 @@ def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | No
     if d.planes > 1:
         planes = _("{planes} ({mode})").format(planes=planes, mode=vocab.PLANE_MODE.word(d.plane_mode))
     nic = nic or d.nic
-    parts = [shape, vocab.TOPOLOGY.word(d.topology), ratio, speed, *([_("NIC {nic}").format(nic=nic)] if nic else []),
-             planes]
+    parts = [shape, *([] if ratio is None else [vocab.TOPOLOGY.word(d.topology), ratio]), speed,
+             *([_("NIC {nic}").format(nic=nic)] if nic else []), planes]
     return tidy_spaces(pgettext("between the settings of a design label", ", ").join(parts))
 
 
@@ -53,4 +61,4 @@ def plan_words(plan) -> str:
     tiers = r.tier_switches
     design = r.design.model_copy(update={"fabric": r.fabric, "port_speed_gbps": r.port_speed_gbps, "planes": r.planes})
     return design_words(design, plan.fabric.tiers, leaf=r.switch.id, spine=tiers["spine"].id, nic=r.nic.id,
-                        uplink_gbps=r.uplink_gbps)
+                        uplink_gbps=r.uplink_gbps, dims=tuple(plan.fabric.torus_dims or ()))

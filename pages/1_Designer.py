@@ -9,6 +9,7 @@ import streamlit as st
 from core import i18n, spares
 from core import vocab
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
+from core.designwords import plan_words
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.naming import Namer, NamingError, NamingScheme, naming_scheme
 from core.figures.cost import networks_figure, networks_table, price_sensitivity_figure
@@ -38,13 +39,17 @@ def main() -> None:
     st.title(_("Fabric planner"))
     if cur.plan is not None:
         s = cur.plan.summary()
-        st.caption(
-            _("{size} · {fabric} {speed}G · {topology} · {tiers} tier(s) · {planes} plane(s) · switch {switch} · "
-              "NIC {nic} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
-                size=size_caption(cur.plan), fabric=vocab.FABRIC.label(s["fabric"]), speed=s["port_speed_gbps"],
-                topology=vocab.TOPOLOGY.word(s["topology"]), tiers=s["tiers"], planes=s["planes"],
-                switch=s["switch_model"], nic=s["nic_model"], basis=vocab.PRICE_BASIS.label(cur.plan.cost.price_basis))
-        )
+        basis = vocab.PRICE_BASIS.label(cur.plan.cost.price_basis)
+        if cur.plan.fabric.family == "torus":  # no switch and no tier: the torus in words (core.designwords)
+            st.caption(_("{size} · {words} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
+                size=size_caption(cur.plan), words=plan_words(cur.plan), basis=basis))
+        else:
+            st.caption(
+                _("{size} · {fabric} {speed}G · {topology} · {tiers} tier(s) · {planes} plane(s) · switch {switch} · "
+                  "NIC {nic} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
+                    size=size_caption(cur.plan), fabric=vocab.FABRIC.label(s["fabric"]), speed=s["port_speed_gbps"],
+                    topology=vocab.TOPOLOGY.word(s["topology"]), tiers=s["tiers"], planes=s["planes"],
+                    switch=s["switch_model"], nic=s["nic_model"], basis=basis))
     state.show_warnings(cur)
     if cur.plan is None:
         state.show_error(cur)
