@@ -225,11 +225,13 @@ def _run(args: argparse.Namespace) -> str:
     s["assumptions"] = {"routing": args.routing, "placement": args.placement,
                         "nccl_version": ".".join(map(str, nccl_version_of(args.nccl_version, load_constants())))}
     from core.perf.training_calibration import error_band, error_band_sentence
+    from core.perf.training_constants import load_training_catalog
 
     architecture = planned.resolved.system.architecture
     moe = result.job.model.is_moe
     low, high, runs, scope = error_band(architecture, s["precision"], moe)
-    s["expected_error"] = {"low": low, "high": high, "held_out_runs": runs, "scope": scope}
+    s["expected_error"] = {"low": low, "high": high, "held_out_runs": runs, "scope": scope,
+                           "validated": load_training_catalog().calibrated(architecture)}
     if args.format == "json":
         if choice is not None:
             s["split_choice"] = choice.summary() if args.explain else {"chosen": choice.best.summary(),

@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from core.catalog import CATALOG_DIR, load_catalog, read_toml
 from core.errors import InputError
 from core.i18n import N_, _, number
+from core.perf.training_constants import load_training_catalog
 
 RUNS_FILE = CATALOG_DIR / "training_runs.toml"
 RESULTS_FILE = CATALOG_DIR / "training_calibration.json"
@@ -218,10 +219,16 @@ def error_band_sentence(architecture: str, precision: str, moe: bool) -> str:
              "architecture": _("held-out published runs of {kind} models on {family} GPUs (none at {precision})"),
              "kind": _("held-out published runs of {kind} models (none on {family} GPUs)"),
              "all": _("held-out published runs (none of {kind} models)")}[scope]
-    return _("Expected error of this estimate: {low} to {high} in throughput, from {count} {where} (every run and "
+    text = _("Expected error of this estimate: {low} to {high} in throughput, from {count} {where} (every run and "
              "its error: the training calibration table on the Catalog page).").format(
         low=f"{low:+.0%}", high=f"{high:+.0%}", count=count,
         where=where.format(kind=kind, family=architecture, precision=precision.upper()))
+    catalog = load_training_catalog()
+    if not catalog.calibrated(architecture):
+        text += " " + _("Not validated on {family}: no published training run calibrates it, and its compute "
+                        "shares are borrowed from {borrowed} GPUs.").format(
+            family=architecture, borrowed=catalog.architecture_compute(architecture).architecture)
+    return text
 
 
 __all__ = ["CALIBRATION_COLUMNS", "MEASURE_LABELS", "ROLE_LABELS", "calibration_rows", "held_out_summary", "shown_value",

@@ -130,6 +130,11 @@ class TrainingCatalog(_Strict):
                 return entry
         return self.kernels[-1]
 
+    def calibrated(self, architecture: str) -> bool:
+        """Whether ``architecture`` has kernel fractions of its own (fitted to its published runs); False when
+        ``architecture_compute`` borrows the newest known entry's (AMD, Intel and Huawei accelerators today)."""
+        return any(entry.architecture.casefold() == architecture.casefold() for entry in self.kernels)
+
     def recipe(self, precision: str) -> PrecisionRecipe:
         """The ``[[precision]]`` entry named ``precision``; ``InputError`` listing the known ones otherwise."""
         for entry in self.precision:
