@@ -819,25 +819,14 @@ class Design(BaseModel):
             raise ValueError(_("must name a catalog model, not be empty"))
         return value
 
-    @field_validator("stages", mode="before")
+    @field_validator("stages", "nvlink_domains", "torus_dims", "calibration", mode="before")
     @classmethod
-    def _rising_stages(cls, value):
-        return _reported(check_stages, value)
-
-    @field_validator("nvlink_domains", mode="before")
-    @classmethod
-    def _domain_sizes(cls, value):
-        return _reported(check_domains, value)
-
-    @field_validator("torus_dims", mode="before")
-    @classmethod
-    def _torus_dims(cls, value):
-        return _reported(check_dims, value)
-
-    @field_validator("calibration", mode="before")
-    @classmethod
-    def _canonical_calibration(cls, value):
-        return _reported(check_calibration, value)
+    def _checked_text(cls, value, info):
+        """A text field in its canonical form, by its check (rising stages, NVLink domain sizes, torus dimensions,
+        a calibration)."""
+        check = {"stages": check_stages, "nvlink_domains": check_domains, "torus_dims": check_dims,
+                 "calibration": check_calibration}[info.field_name]
+        return _reported(check, value)
 
     @field_validator("name", mode="before")
     @classmethod

@@ -88,17 +88,23 @@ def _switches() -> list[str]:
     return [s.id for s in load_catalog().switches]
 
 
-def parse_switches(text: str) -> tuple[str, ...]:
-    """``"QM9700,SN5600"`` -> the models, each a catalog switch (case as the catalog spells it)."""
-    known = {s.lower(): s for s in _switches()}
+def _parse_known(text: str, known: list[str], refused) -> tuple[str, ...]:
+    """Comma-separated ``text`` -> the values of ``known`` it names (any case; spelled as ``known`` spells them, each
+    once, in order); ``ParamError(refused(item))`` for an item not known (its first 40 characters)."""
+    folded = {v.lower(): v for v in known}
     values = []
     for item in (v.strip() for v in text.split(",")):
         if not item:
             continue
-        if item.lower() not in known:
-            raise sharelink.ParamError(_("{model} is not a catalog switch").format(model=item[:40]))
-        values.append(known[item.lower()])
+        if item.lower() not in folded:
+            raise sharelink.ParamError(refused(item[:40]))
+        values.append(folded[item.lower()])
     return tuple(dict.fromkeys(values))
+
+
+def parse_switches(text: str) -> tuple[str, ...]:
+    """``"QM9700,SN5600"`` -> the models, each a catalog switch (case as the catalog spells it)."""
+    return _parse_known(text, _switches(), lambda item: _("{model} is not a catalog switch").format(model=item))
 
 
 def _vendors() -> list[str]:
@@ -107,16 +113,9 @@ def _vendors() -> list[str]:
 
 def parse_vendors(text: str) -> tuple[str, ...]:
     """``"h3c,Huawei"`` -> the switch makers, each one of the catalog's (spelled as the catalog spells it)."""
-    known = {v.lower(): v for v in _vendors()}
-    values = []
-    for item in (v.strip() for v in text.split(",")):
-        if not item:
-            continue
-        if item.lower() not in known:
-            raise sharelink.ParamError(_("{vendor} is not a switch maker of the catalog; makers: {known}").format(
-                vendor=item[:40], known=", ".join(_vendors())))
-        values.append(known[item.lower()])
-    return tuple(dict.fromkeys(values))
+    return _parse_known(text, _vendors(), lambda item: _(
+        "{vendor} is not a switch maker of the catalog; makers: {known}").format(vendor=item,
+                                                                              known=", ".join(_vendors())))
 
 
 def allowed_switches(switches: tuple[str, ...] | None, vendors: tuple[str, ...] | None) -> tuple[str, ...] | None:

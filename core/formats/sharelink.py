@@ -551,18 +551,20 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         "nvlink": lambda: (chosen(generations, int), ", ".join(generations)),
         "speed": lambda: (chosen([str(v) for v in speeds], int), ", ".join(map(str, speeds))),
         "rack_preset": lambda: (chosen(presets), ", ".join(presets)),
-        "text": lambda: (_parse_text, lambda: _("text of at most {limit} characters").format(limit=MAX_NAME_CHARS)),
-        "stages": lambda: (_parse_stages, lambda: _("rising node counts separated by commas, such as {example}").format(
-            example="128,256")),
-        "domains": lambda: (_parse_domains, lambda: _(
+        "text": lambda: (_checked(check_name),
+                         lambda: _("text of at most {limit} characters").format(limit=MAX_NAME_CHARS)),
+        "stages": lambda: (_checked(check_stages),
+                           lambda: _("rising node counts separated by commas, such as {example}").format(
+                               example="128,256")),
+        "domains": lambda: (_checked(check_domains), lambda: _(
             "NVLink domain sizes in GPUs separated by commas, each optionally times a count, such as {example}").format(
                 example="576x2,72")),
-        "dims": lambda: (_parse_dims, lambda: _("1 to 3 torus dimensions such as {example}").format(
+        "dims": lambda: (_checked(check_dims), lambda: _("1 to 3 torus dimensions such as {example}").format(
             example="16x16x16")),
-        "calibration": lambda: (_parse_calibration, lambda: _("net=FACTOR,nvlink=FACTOR,lat=MICROSECONDS and "
-                                                             "optionally name=TEXT, e.g. {example}").format(
-            example="net=0.92,nvlink=1,lat=3.5,name=Pod A")),
-        "spares": lambda: (_parse_spares, lambda: _(
+        "calibration": lambda: (_checked(check_calibration), lambda: _(
+            "net=FACTOR,nvlink=FACTOR,lat=MICROSECONDS and optionally name=TEXT, e.g. {example}").format(
+                example="net=0.92,nvlink=1,lat=3.5,name=Pod A")),
+        "spares": lambda: (_checked(canonical_setting), lambda: _(
             "off, default (the catalog's policy) or CATEGORY=RULE pairs such as {example}").format(
                 example="switch=N+1,transceiver=2%,cable=1%,NIC=1%")),
     }
@@ -597,52 +599,18 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
     return tuple(params)
 
 
-def _parse_text(text: str) -> str:
-    """A free-text value (``Design.name``): checked as the design checks it; ``ParamError`` says why not."""
-    try:
-        return check_name(text)
-    except InputError as exc:
-        raise ParamError(str(exc)) from None
+def _checked(check):
+    """The link parser of a text field the design checks with ``check`` (``core.design.check_name``,
+    ``check_stages``, ``check_domains``, ``check_dims``, ``check_calibration``, ``core.spares.canonical_setting``):
+    its canonical value, or ``ParamError`` saying why not."""
 
+    def parse(text: str):
+        try:
+            return check(text)
+        except InputError as exc:
+            raise ParamError(str(exc)) from None
 
-def _parse_stages(text: str) -> str | None:
-    """The ``stg`` value: ``Design.stages`` (``core.design.check_stages``); ``ParamError`` says why not."""
-    try:
-        return check_stages(text)
-    except InputError as exc:
-        raise ParamError(str(exc)) from None
-
-
-def _parse_domains(text: str) -> str | None:
-    """The ``nvm`` value: ``Design.nvlink_domains`` (``core.design.check_domains``); ``ParamError`` says why not."""
-    try:
-        return check_domains(text)
-    except InputError as exc:
-        raise ParamError(str(exc)) from None
-
-
-def _parse_dims(text: str) -> str | None:
-    """The ``tdim`` value: ``Design.torus_dims`` (``core.design.check_dims``); ``ParamError`` says why not."""
-    try:
-        return check_dims(text)
-    except InputError as exc:
-        raise ParamError(str(exc)) from None
-
-
-def _parse_calibration(text: str) -> str | None:
-    """The ``cal`` value: ``Design.calibration`` (``core.design.check_calibration``); ``ParamError`` says why not."""
-    try:
-        return check_calibration(text)
-    except InputError as exc:
-        raise ParamError(str(exc)) from None
-
-
-def _parse_spares(text: str) -> str:
-    """The ``sp`` value: ``Design.spares`` (``core.spares.canonical_setting``); ``ParamError`` says why not."""
-    try:
-        return canonical_setting(text)
-    except InputError as exc:
-        raise ParamError(str(exc)) from None
+    return parse
 
 
 def _fabric(fabric: str) -> str:
