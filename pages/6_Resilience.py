@@ -168,7 +168,10 @@ def _clos_only(plan, what: str, model: str | None = None) -> bool:
     Clos (``core.fabric.families.require_clos``) or, with ``model``, a family whose graph ``model`` reads
     (``require_model``); True when said."""
     try:
-        require_model(plan.fabric, model, what) if model else require_clos(plan.fabric, what)
+        if model:
+            require_model(plan.fabric, model, what)
+        else:
+            require_clos(plan.fabric, what)
     except InputError as exc:
         st.info(safe.md(str(exc)))
         return True
