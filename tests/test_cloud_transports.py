@@ -144,3 +144,18 @@ def test_performance_page_on_a_cloud_design_speaks_one_language(lang):
     assert not pages.leaks(texts, lang), pages.leaks(texts, lang)
     shown = "\n".join(texts) + "".join(str(d.value) for d in at.dataframe)
     assert "AWS EFA" in shown and "AWS SRD" in shown
+
+
+def test_designer_switch_cards_of_a_cloud_design_say_the_provider_not_counts():
+    """The Designer's switch cards agree with the BOM: a cloud design buys no switch, so they say the provider's
+    (with the stand-in's size in their help), while a bought design shows its counts."""
+    from core.figures.keynumbers import key_numbers
+    from core.presets import find_preset
+
+    cloud_plan = plan(find_preset("aws-p5-efa").design)
+    cards = {k.key: k for k in key_numbers(cloud_plan.summary())}
+    assert not [r for r in cloud_plan.bom if r.category == "switch"]
+    assert all(cards[f"switches_{t}"].value == "provider's" and "AWS EFA" in cards[f"switches_{t}"].help
+               for t in ("leaf", "spine", "core"))
+    bought = {k.key: k for k in key_numbers(plan(Design(gpu="H100", gpus=512)).summary())}
+    assert bought["switches_leaf"].value.replace(",", "").isdigit()

@@ -12,6 +12,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from core import vocab
+from core.catalog import load_catalog
 from core.figures.style import CJK_FONTS, sep
 from core.text import html_text
 from core.units import bandwidth, from_gbytes, from_tbits, number
@@ -57,16 +58,27 @@ def _growth_numbers(summary: dict) -> list[KeyNumber]:
                             grow_to=f"{growth['grow_to_nodes']:,}"))]
 
 
+def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
+    """The leaf, spine and core switch cards; on a cloud instance's adapters (``Nic.transport``) the provider's, not
+    counts: no switch is bought (the BOM has none), the sized Clos only stands in for the hops."""
+    transport = load_catalog().nic(summary["nic_model"]).transport
+    if transport:
+        why = _("The compute fabric is the cloud provider's ({transport}): no switch is bought; the collective model "
+                "counts the hops of a stand-in Clos of {count} switches.").format(
+            transport=vocab.TRANSPORT.label(transport), count=f"{sw['total']:,}")
+        return [KeyNumber(f"switches_{t}", _(SWITCH_LABELS[t]), _("provider's"), why) for t in ("leaf", "spine", "core")]
+    return [KeyNumber(f"switches_{t}", _(SWITCH_LABELS[t]), f"{sw[t]:,}", _(SWITCH_HELP[t]).format(
+        count=f"{sw[t]:,}", switch=summary.get("switch_models", {}).get(t, summary["switch_model"]),
+        planes=summary["planes"], total=f"{sw['total']:,}", tiers=summary["tiers"])) for t in ("leaf", "spine", "core")]
+
+
 def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits) -> list[KeyNumber]:
     return [
         KeyNumber("gpus", _("GPUs"), f"{summary['gpus']:,}",
                   _("{nodes} nodes x {gpus_per_node} {model} GPUs").format(
                       nodes=f"{summary['nodes']:,}", gpus_per_node=summary["gpus_per_node"],
                       model=summary["gpu_model"]) + _growth_note(summary)),
-        *[KeyNumber(f"switches_{t}", _(SWITCH_LABELS[t]), f"{sw[t]:,}", _(SWITCH_HELP[t]).format(
-            count=f"{sw[t]:,}", switch=summary.get("switch_models", {}).get(t, summary["switch_model"]),
-            planes=summary["planes"], total=f"{sw['total']:,}",
-            tiers=summary["tiers"])) for t in ("leaf", "spine", "core")],
+        *_switch_numbers(summary, sw),
         KeyNumber("links", _("Links"), f"{sum(links.values()):,}",
                   _("node-leaf {node_leaf}, leaf-spine {leaf_spine}, spine-core {spine_core} (all planes)").format(
                       node_leaf=f"{links['node_leaf']:,}", leaf_spine=f"{links['leaf_spine']:,}",
