@@ -16,11 +16,11 @@ import streamlit as st
 from core import i18n
 from core.analysis.jobsplit import Split
 from core.analysis.objectives import MONEY, money_text, objective_text
-from core.analysis.optimize import OBJECTIVES, capex_of, design_label, objective_word
+from core.analysis.optimize import DEFAULT_TOPOLOGIES, OBJECTIVES, capex_of, design_label, objective_word
 from core.catalog import load_catalog
 from core.design import Design, resolve_design
 from core.errors import FabricPlannerError
-from core import units
+from core import units, vocab
 from core.figures import optimize as figs
 from core.figures.keynumbers import size_caption
 from core.formats import optimizelink, sharelink
@@ -108,6 +108,11 @@ def _form(values: dict, size: str, gpus: int) -> None:
         planes = s2.number_input(_("Required planes"), 0, 8, int(values["pl"]), 1, key=W + "pl",
                                  help=searched + " " + _("Redundancy: with 2 or more planes the fabric keeps running "
                                                          "when a plane's switch fails."))
+        topologies = st.multiselect(
+            _("Topologies tried (empty: {default})").format(
+                default=", ".join(vocab.TOPOLOGY.word(t) for t in DEFAULT_TOPOLOGIES)), list(vocab.TOPOLOGY.ids),
+            default=[t for t in values["top"] if t in vocab.TOPOLOGY.ids], key=W + "top",
+            format_func=vocab.TOPOLOGY.word, placeholder=_("the default topologies"), help=searched)
         st.caption(_("Constraints: 0 means no limit."))
         d1, d2, d3, d4 = st.columns(4)
         oversub = d1.number_input(_("Max. oversubscription (x:1)"), 0.0, 16.0, float(values["os"]), 0.5, key=W + "os",
@@ -151,7 +156,7 @@ def _form(values: dict, size: str, gpus: int) -> None:
                                float(values["susd"]) * rate, 0.1, key=W + "susd" + per,
                                help=_("0 = no limit; needs a serving rate."))
         if st.form_submit_button(_("Search"), type="primary"):
-            values.update(mode=mode, obj=objective, pl=int(planes), fab=fabric, sw=tuple(allowed),
+            values.update(mode=mode, obj=objective, pl=int(planes), fab=fabric, sw=tuple(allowed), top=tuple(topologies),
                           os=float(oversub), bisr=float(ratio), hops=int(hops), tiers=int(tiers), bus=float(busbw) / per_gbyte, bsz=int(size), kw=float(power),
                           usd=_dollars(budget, values["usd"], rate), model=model, days=float(days), tok=float(tokens),
                           srate=float(srate), susd=_dollars(susd, values["susd"], rate), run="1")

@@ -294,3 +294,18 @@ def test_page_words_the_winner_warns_for_the_jobs_traffic_and_links_each_front_r
         query = dict(parse_qsl(urlparse(link).query))
         assert {k: str(v) for k, v in sharelink.encode(cand.design).items()}.items() <= query.items()
     assert list(front["Capex, whole cluster [USD]"]) == [usd(c.capex_usd) for c in result.pareto]
+
+
+def test_the_topologies_tried_come_from_the_link_and_reach_the_search():
+    """``opt_top`` (the form's *Topologies tried*) narrows the grid the search runs: a torus-only search plans
+    only tori; a bad topology is a warning and the default grid."""
+    values, warnings = optimizelink.decode({"opt_top": "torus,Dragonfly"})
+    assert values["top"] == ("torus", "dragonfly") and not warnings
+    assert optimizelink.grid(values).topologies == ("torus", "dragonfly")
+    assert optimizelink.grid(optimizelink.DEFAULTS) == Grid()
+    values, warnings = optimizelink.decode({"opt_top": "hypercube"})
+    assert values["top"] == () and warnings and "hypercube" in warnings[0]
+    at = open_page({"ng": "64", "opt_top": "torus", "opt_run": "1"})
+    assert at.multiselect(key="opt_w_top").value == ["torus"]
+    success = " ".join(s.value for s in at.success).replace("\\", "")
+    assert "torus" in success and "node to node without switches" in success, success

@@ -30,7 +30,8 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from core.analysis.objectives import OBJECTIVES
-from core.analysis.optimize import Constraints
+from core.analysis.optimize import Constraints, Grid
+from core import vocab
 from core.catalog import load_catalog
 from core.errors import InputError, shown
 from core.formats import sharelink
@@ -107,6 +108,18 @@ def parse_switches(text: str) -> tuple[str, ...]:
     return _parse_known(text, _switches(), lambda item: _("{model} is not a catalog switch").format(model=item))
 
 
+def parse_topologies(text: str) -> tuple[str, ...]:
+    """``"rail-optimized,torus"`` -> the topologies the search tries (``core.vocab.TOPOLOGY`` ids; empty: the
+    optimizer's default grid, ``core.analysis.optimize.DEFAULT_TOPOLOGIES``)."""
+    return _parse_known(text, list(vocab.TOPOLOGY.ids), lambda item: _(
+        "{topology} is not a topology; topologies: {known}").format(topology=item, known=", ".join(vocab.TOPOLOGY.ids)))
+
+
+def grid(values: Mapping[str, Any]) -> Grid:
+    """The search grid of decoded settings: the default grid with the topologies asked (``top``), if any."""
+    return Grid(topologies=tuple(values["top"])) if values.get("top") else Grid()
+
+
 def _vendors() -> list[str]:
     return list(dict.fromkeys(s.vendor for s in load_catalog().switches if s.role == "fabric" and s.vendor))
 
@@ -154,6 +167,8 @@ SEARCH = sharelink.register_extension("opt_", [
     P("fab", N_("fabric allowed"), sharelink.parse_choice(FABRIC_CHOICES), str, "any", ", ".join(FABRIC_CHOICES)),
     P("sw", N_("switch models allowed"), parse_switches, ",".join, (),
       lambda: _("comma-separated catalog switches: {models}").format(models=", ".join(_switches()))),
+    P("top", N_("topologies tried"), parse_topologies, ",".join, (),
+      lambda: _("comma-separated topologies: {topologies}").format(topologies=", ".join(vocab.TOPOLOGY.ids))),
     P("ven", N_("switch makers allowed"), parse_vendors, ",".join, (),
       lambda: _("comma-separated switch makers: {makers}").format(makers=", ".join(_vendors()))),
     _limit("os", N_("maximum oversubscription"), 16.0),
