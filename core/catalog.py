@@ -72,8 +72,9 @@ Chinese names in the translation: 华为, 新华三, 锐捷)."""
 
 
 def vendor_label(entry) -> str:
-    """An entry's maker in the request's language (``VENDOR_LABELS``; the value as written when unlisted)."""
-    vendor = getattr(entry, "vendor", "") or ""
+    """A system's, switch's or NIC's maker in the request's language (``VENDOR_LABELS``; the value as written when
+    unlisted)."""
+    vendor = entry.vendor
     return _(VENDOR_LABELS[vendor]) if vendor in VENDOR_LABELS else vendor
 
 
@@ -81,8 +82,8 @@ def grouped_by_vendor(entries: list) -> list:
     """``entries`` grouped by maker, the makers in order of first appearance (catalog order within each)."""
     order: dict[str, int] = {}
     for entry in entries:
-        order.setdefault(getattr(entry, "vendor", ""), len(order))
-    return sorted(entries, key=lambda e: order[getattr(e, "vendor", "")])
+        order.setdefault(entry.vendor, len(order))
+    return sorted(entries, key=lambda e: order[e.vendor])
 
 
 _UNKNOWN_MODEL = {

@@ -178,11 +178,6 @@ def _clos_only(plan, what: str, model: str | None = None) -> bool:
     return False
 
 
-def _unmodelled(plan, model: str, what: str) -> bool:
-    """``_clos_only`` for an analysis that also reads the graph of the families listing ``model``."""
-    return _clos_only(plan, what, model)
-
-
 def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     clos = cur.plan.fabric.family == CLOS
     torus = cur.plan.fabric.family == "torus"
@@ -557,12 +552,12 @@ def main() -> None:
     # the failure what-if works on every family; single points, availability and link load on the families whose
     # module lists them (Dragonfly+ on its graph and global links); the spares section is a closed form of the Clos
     sections = (lambda: _failure_section(cur, store, key, lang),
-                lambda: _unmodelled(plan, "spof", _("The single-point-of-failure analysis"))
+                lambda: _clos_only(plan, _("The single-point-of-failure analysis"), "spof")
                 or _spof_section(cur, key, lang),
-                lambda: _unmodelled(plan, "availability", _("The availability model"))
+                lambda: _clos_only(plan, _("The availability model"), "availability")
                 or _availability_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The spares analysis")) or _spares_section(cur, store, key, lang),
-                lambda: _unmodelled(plan, "load", _("The link-load analysis")) or _load_section(cur, store, key, lang))
+                lambda: _clos_only(plan, _("The link-load analysis"), "load") or _load_section(cur, store, key, lang))
     for tab, draw in zip(tabs, sections):
         with tab:
             if tab.open:

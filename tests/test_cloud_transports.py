@@ -159,3 +159,11 @@ def test_designer_switch_cards_of_a_cloud_design_say_the_provider_not_counts():
                for t in ("leaf", "spine", "core"))
     bought = {k.key: k for k in key_numbers(plan(Design(gpu="H100", gpus=512)).summary())}
     assert bought["switches_leaf"].value.replace(",", "").isdigit()
+
+
+def test_plan_cli_says_the_provider_instead_of_switch_counts(capsys):
+    from tests.conftest import run_cli
+
+    code, out, _err = run_cli(capsys, "--lang", "en", "plan", "--preset", "aws-p5-efa")
+    row = next(line for line in out.splitlines() if line.startswith("switches"))
+    assert code == 0 and "cloud provider's (AWS EFA)" in row and "leaf 32" not in row

@@ -93,7 +93,7 @@ def test_fabric_class_rule():
 
 
 def test_fabric_class_spectrum_x_needs_a_supernic():
-    class R:  # the rule reads only fabric, switch.asic and nic.id
+    class R:  # the rule reads only fabric, switch.asic, nic.id and nic.transport
         fabric = "ethernet"
 
         class switch:
@@ -101,6 +101,7 @@ def test_fabric_class_spectrum_x_needs_a_supernic():
 
         class nic:
             id = "BF3"
+            transport = None
     assert congestion.fabric_class(R) == "spectrum-x"
     R.nic.id = "CX8"
     assert congestion.fabric_class(R) == "spectrum-x"

@@ -11,6 +11,7 @@ from core.cli.common import add_design_options, add_format_option, design_from_a
 from core.i18n import _, usd
 from core.spares import policy_words
 from core.perf.constants import library_label
+from core.figures.keynumbers import provider_fabric
 
 
 
@@ -50,7 +51,7 @@ def _render_table(summary: dict) -> str:
             grow_to=f"{growth['grow_to_nodes']:,}", reserved=usd(growth["reserved_network_capex_usd"], exact=True),
             most=f"{growth['max_nodes_without_recabling']:,}")) + "\n")
     s = summary["switches"]
-    w(row(_("switches"), _("leaf {leaf}  spine {spine}  core {core}  total {total}").format(
+    w(row(_("switches"), provider_fabric(summary) or _("leaf {leaf}  spine {spine}  core {core}  total {total}").format(
         leaf=f"{s['leaf']:,}", spine=f"{s['spine']:,}", core=f"{s['core']:,}", total=f"{s['total']:,}")) + "\n")
     li = summary["links"]
     if "torus" not in summary:  # a torus's links are node to node (its own row below)

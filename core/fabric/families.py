@@ -9,7 +9,9 @@ A family is one module of ``core.fabric`` with ``FAMILY`` (its id, also its ``De
 * ``summary(fabric, bandwidth)``: its entry of ``Plan.summary()``;
 * ``ways_out(design)``: its candidate design changes for ``core.plan.ways_out``;
 * ``GRAPH_MODELS``: the analyses that work on its wiring's graph (``"spof"``, ``"availability"``, ``"load"``);
-  the others say they do not model it (``require_model``).
+  the others say they do not model it (``require_model``);
+* optionally ``capacities_gbits(resolved, fabric)``: its stages' capacities when it has no leaves (the torus;
+  ``core.fabric.bandwidth.tier_capacities_gbits`` asks for it).
 
 ``core.fabric.sizing.size_fabric``, ``core.fabric.wiring.wiring_of``, ``core.fabric.bandwidth`` and ``core.plan``
 dispatch here; the folded Clos (``clos``: rail-optimized, top-of-rack, rail-only) is theirs. A new family adds

@@ -58,14 +58,23 @@ def _growth_numbers(summary: dict) -> list[KeyNumber]:
                             grow_to=f"{growth['grow_to_nodes']:,}"))]
 
 
-def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
-    """The leaf, spine and core switch cards; on a cloud instance's adapters (``Nic.transport``) the provider's, not
-    counts: no switch is bought (the BOM has none), the sized Clos only stands in for the hops."""
+def provider_fabric(summary: dict) -> str | None:
+    """On a cloud instance's adapters (``Nic.transport``) why the design has no switch counts (no switch is bought,
+    the BOM has none; the sized Clos only stands in for the hops a collective crosses), in words; None for a fabric
+    that is bought. The Designer's switch cards and ``python -m core plan`` say it."""
     transport = load_catalog().nic(summary["nic_model"]).transport
-    if transport:
-        why = _("The compute fabric is the cloud provider's ({transport}): no switch is bought; the collective model "
-                "counts the hops of a stand-in Clos of {count} switches.").format(
-            transport=vocab.TRANSPORT.label(transport), count=f"{sw['total']:,}")
+    if not transport:
+        return None
+    return _("The compute fabric is the cloud provider's ({transport}): no switch is bought; the collective model "
+             "counts the hops of a stand-in Clos of {count} switches.").format(
+        transport=vocab.TRANSPORT.label(transport), count=f"{summary['switches']['total']:,}")
+
+
+def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
+    """The leaf, spine and core switch cards; on a cloud instance's adapters the provider's, not counts
+    (``provider_fabric``)."""
+    why = provider_fabric(summary)
+    if why:
         return [KeyNumber(f"switches_{t}", _(SWITCH_LABELS[t]), _("provider's"), why) for t in ("leaf", "spine", "core")]
     return [KeyNumber(f"switches_{t}", _(SWITCH_LABELS[t]), f"{sw[t]:,}", _(SWITCH_HELP[t]).format(
         count=f"{sw[t]:,}", switch=summary.get("switch_models", {}).get(t, summary["switch_model"]),

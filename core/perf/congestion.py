@@ -141,7 +141,7 @@ def fabric_class(resolved) -> str:
     Ethernet on a Spectrum-4 switch with a SuperNIC (BlueField-3 SuperNIC, ConnectX-8); else ``ecmp``."""
     if resolved.fabric == "infiniband":
         return "ib-ar"
-    if getattr(resolved.nic, "transport", None) == "efa":
+    if resolved.nic.transport == "efa":
         return "srd"
     c = load_constants()
     asic = getattr(resolved.switch, "asic", "") or ""
