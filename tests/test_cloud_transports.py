@@ -167,3 +167,21 @@ def test_plan_cli_says_the_provider_instead_of_switch_counts(capsys):
     code, out, _err = run_cli(capsys, "--lang", "en", "plan", "--preset", "aws-p5-efa")
     row = next(line for line in out.splitlines() if line.startswith("switches"))
     assert code == 0 and "cloud provider's (AWS EFA)" in row and "leaf 32" not in row
+
+
+def test_spof_of_a_cloud_design_lists_only_the_instances_parts():
+    """The single points of a cloud design leave out the provider's fabric, racks and power (the BOM buys none of
+    them; no remedy could be bought) and say so; a bought design of the same shape still lists its leaves' uplink
+    bundles and feeds."""
+    from core.analysis.spof import INSTANCE_TIERS, single_points
+    from core.presets import find_preset
+
+    design = find_preset("aws-p5-efa").design
+    cloud_result = single_points(plan(design))
+    assert all(e.tier in INSTANCE_TIERS for e in cloud_result.elements)
+    assert [d.tier for d in cloud_result.degrading] == ["nvswitch"]
+    assert "cloud provider's (AWS EFA)" in cloud_result.notes[0]
+    bought = single_points(plan(design.model_copy(update={"nic": None, "nics_per_node": None,
+                                                          "port_speed_gbps": 400})))
+    assert {"link", "feed"} <= {d.tier for d in bought.degrading}
+    assert not any("cloud provider" in n for n in bought.notes)

@@ -165,3 +165,18 @@ def test_the_file_is_deterministic_and_in_the_requests_language():
         chinese = export_text(p, "prometheus")
     assert chinese != export_text(p, "prometheus") and "DCGM_FI_DEV_XID_ERRORS" in chinese
     assert yaml.safe_load(chinese)["groups"]
+
+
+def test_non_nvidia_and_cloud_designs_write_no_dcgm_rule(tmp_path):
+    """An MI300X design's file has no DCGM rule (its GPU rows are AMD's, listed as not covered) and passes promtool;
+    an AWS EFA design writes no switch rule (the switches are the provider's)."""
+    from core.presets import find_preset
+
+    amd = Design(gpu="MI300X", gpus=512, fabric="ethernet")
+    text = export_text(plan(amd), "prometheus")
+    assert "DCGM_FI" not in text and "amd_ecc_uncorrectable (gpu)" in text
+    path = tmp_path / "amd.yml"
+    path.write_text(text)
+    subprocess.run([_promtool(), "check", "rules", str(path)], check=True, capture_output=True)
+    cloud = prometheus.alerts(plan(find_preset("aws-p5-efa").design))
+    assert cloud and {a["group"] for a in cloud} <= {"gpu", "node"}

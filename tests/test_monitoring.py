@@ -59,3 +59,33 @@ def test_checklist_in_chinese():
     assert chinese != english
     assert "np_cnp_sent" in chinese  # counter names stay as the tools print them
     assert "flapping" not in chinese and "PFC watchdog:" not in chinese
+
+
+def test_gpu_rows_are_the_accelerators_makers():
+    """Each design gets the GPU counters of its accelerator's maker's tool (DCGM only on NVIDIA), and every maker
+    in the catalog has GPU rows."""
+    from core.catalog import load_catalog
+
+    makers = {s.vendor for s in load_catalog().systems}
+    by_maker = {c.vendor for c in all_checks() if "gpu" in c.tiers}
+    assert makers <= by_maker, makers - by_maker
+    for gpu, prefix in (("H100", "DCGM_FI_"), ("MI300X", "gpu_ecc_"), ("Gaudi3", "habanalabs_"),
+                        ("Atlas-800T-A2", "npu_chip_")):
+        rows = [r for r in checklist(plan(Design(gpu=gpu, gpus=512, fabric="ethernet"))) if r["tiers"] == ["gpu"]]
+        assert rows and all(r["counter"].startswith(prefix) or r["counter"].startswith(("pcie_", "habanalabs_"))
+                            for r in rows), (gpu, [r["counter"] for r in rows])
+        assert gpu == "H100" or not any("DCGM" in r["counter"] for r in rows)
+
+
+def test_cloud_transport_lists_its_adapters_and_not_the_providers_switches():
+    """On AWS EFA: the EFA rows on the node, no RoCE (PFC, ECN) rows, no switch tier, no optics; a RoCE design of
+    the same shape keeps them."""
+    from core.presets import find_preset
+
+    design = find_preset("aws-p5-efa").design
+    rows = checklist(plan(design))
+    assert {"efa_path_events", "efa_drops"} <= ids(rows)
+    assert not ({"eth_pfc_pause", "eth_ecn_cnp", "optics_ddm"} & ids(rows))
+    assert all(set(r["tiers"]) <= {"gpu", "node"} for r in rows)
+    roce = checklist(plan(design.model_copy(update={"nic": None, "nics_per_node": None, "port_speed_gbps": 400})))
+    assert {"eth_pfc_pause", "optics_ddm"} <= ids(roce) and not ({"efa_path_events"} & ids(roce))

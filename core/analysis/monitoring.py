@@ -1,9 +1,13 @@
 """Monitoring checklist: the counters and thresholds operators watch, for the design's fabric and tiers.
 
 Rows come from ``assets/catalog/monitoring.toml`` (counter names as the tools print them, each row
-with its source and grade); ``checklist(plan)`` keeps the rows of the design's fabric (InfiniBand or
-Ethernet/RoCE, plus the fabric-neutral optics row) and, per row, only the tiers the design has
-(node, leaf, spine when it has two tiers, core when it has three) and the GPUs. The threshold and the "why"
+with its source and grade); ``checklist(plan)`` keeps the rows that apply to the design (``Scope``, one rule for the
+checklist and the Prometheus rules): the rows of its fabric (InfiniBand or Ethernet/RoCE, plus the fabric-neutral
+optics row), the GPU rows of its accelerator's maker (NVIDIA's DCGM, AMD's device metrics exporter, Intel Gaudi's
+exporter, Huawei's NPU exporter: ``vendor``), and per row only the tiers the design has (node, leaf, spine when it
+has two tiers, core when it has three) and the GPUs. On a cloud instance's adapters (``Nic.transport``) the switches,
+optics and cables are the provider's: only the rows of that transport (``fabric = "efa"``) on the node and the GPU
+rows are kept. The threshold and the "why"
 are shown translated (``_()`` of the marked English below); counter names and ids are never translated.
 A row may carry Prometheus alert rules (``Rule``: the exporter that publishes its counter, PromQL with ``SCOPE``
 for the design's devices of a tier), which ``core.formats.prometheus`` writes with the design's device names.
@@ -14,6 +18,7 @@ from __future__ import annotations
 import tomllib
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -50,6 +55,26 @@ WHY = {
                  "keeps erroring takes the domain's bandwidth down."),
     "pcie": N_("PCIe replays between the GPU and its host slow the GPU-NIC path (GPUDirect RDMA) that every "
                "scale-out transfer crosses; a growing count points at a riser, a slot or a retimer."),
+    "amd_ecc": N_("Uncorrectable ECC errors on an AMD Instinct GPU (its HBM or another block) fail the job on it; a "
+                  "count that grows means draining the node and resetting or replacing the GPU."),
+    "xgmi": N_("Errors on the Infinity Fabric (xGMI) links slow every collective inside the node's mesh; a link that "
+               "keeps erroring takes the bandwidth to its peer down."),
+    "gaudi_ecc": N_("Memory rows with double-bit ECC errors wait for replacement at the next reset: drain the card and "
+                    "reset it before it corrupts a job."),
+    "gaudi_ports": N_("A Gaudi card's RoCE ports are both its scale-up links (to the other cards of its box) and its "
+                      "scale-out network: a port down cuts the bandwidth to one peer or to the network, and every "
+                      "collective waits for the slowest card."),
+    "npu_error": N_("A non-zero error code is the NPU's driver reporting a fault (Huawei's fault catalog says which); "
+                    "the job on that NPU usually fails and the node needs draining."),
+    "hccs": N_("CRC errors on the HCCS links slow every collective inside the server's mesh; a link that keeps "
+               "erroring takes the bandwidth to its peer down."),
+    "npu_link": N_("The NPU's own RoCE port carries its scale-out traffic: a link or network status that is not up "
+                   "leaves the NPU out of the job's collectives."),
+    "efa_paths": N_("SRD retransmit timeouts move traffic to another path, and an impaired or unresponsive peer gets a "
+                    "lower rate: a few adapters far above the rest point at a bad instance or a congested path in the "
+                    "provider's network (report it to the provider)."),
+    "efa_drops": N_("Dropped receives and retransmitted packets on EFA cost bandwidth; a few adapters far above the "
+                    "rest point at a hot spot or a bad instance."),
 }
 THRESHOLDS = (
     N_("> 0 growth per hour on one port"), N_("> 0 growth per hour"), N_("> 0 growth per minute"),
@@ -60,6 +85,7 @@ THRESHOLDS = (
     N_("module high-warning flag (vendor EEPROM thresholds, typically about 70 C)"),
     N_("pre-FEC BER above 1e-5, any uncorrectable codeword"),
     N_("any XID error (the value is the last XID)"), N_("a failed row remap, or any new uncorrectable remapped row"),
+    N_("any port down"), N_("any error code other than 0"),
 )
 """Every ``threshold`` text of monitoring.toml, marked for translation (tests check they match)."""
 COUNTERS = (
@@ -113,7 +139,10 @@ class Check(BaseModel):
 
     id: str
     fabric: str
+    """``infiniband``, ``ethernet``, a cloud transport (``efa``) or ``any``."""
     tiers: tuple[str, ...]
+    vendor: str = "any"
+    """The accelerator maker whose tool publishes the counter (a ``System.vendor``), or ``any``."""
     counter: str
     threshold: str
     why_id: str
@@ -146,19 +175,40 @@ def design_tiers(tiers: int) -> tuple[str, ...]:
     return ("gpu", "node", "leaf", "spine", "core")[: 2 + max(1, min(3, tiers))]
 
 
+class Scope(NamedTuple):
+    """What of the checklist applies to one design: its fabric, cloud transport, accelerator maker and the places
+    counters are read (``design_tiers``; on a cloud transport only the GPUs and the node's adapters)."""
+
+    fabric: str
+    transport: str | None
+    vendor: str
+    present: tuple[str, ...]
+
+    @classmethod
+    def of(cls, plan, tiers: int) -> Scope:
+        """The scope of ``plan`` whose fabric has ``tiers`` switch tiers."""
+        transport = plan.resolved.nic.transport
+        present = design_tiers(tiers)
+        return cls(plan.resolved.fabric, transport, plan.resolved.system.vendor,
+                   tuple(t for t in present if t in ("gpu", "node")) if transport else present)
+
+    def where(self, check: Check, tiers: tuple[str, ...]) -> tuple[str, ...]:
+        """The tiers of ``tiers`` (a check's or one of its rules') where ``check`` applies; () when it does not:
+        another maker's GPU counter, another fabric's, or on a cloud transport a fabric-neutral row off the GPU
+        (the optics are the provider's)."""
+        if check.vendor not in (self.vendor, "any") or check.fabric not in (self.transport or self.fabric, "any"):
+            return ()
+        return tuple(t for t in tiers if t in self.present
+                     and (check.fabric != "any" or not self.transport or t == "gpu"))
+
+
 def checklist(plan) -> list[dict]:
     """The checklist for a plan: one dict per counter (keys English; ``threshold_text``, ``why`` and
     ``tier_labels`` in the current language)."""
-    return checklist_for(plan.resolved.fabric, plan.fabric.tiers)
-
-
-def checklist_for(fabric: str, tiers: int) -> list[dict]:
-    present = design_tiers(tiers)
+    scope = Scope.of(plan, plan.fabric.tiers)
     rows = []
     for check in all_checks():
-        if check.fabric not in (fabric, "any"):
-            continue
-        where = tuple(t for t in check.tiers if t in present)
+        where = scope.where(check, check.tiers)
         if not where:
             continue
         rows.append({

@@ -34,6 +34,11 @@ bundle of several cables, a rack's feed when it has two (N+N: nothing lost), and
 chip, whose loss leaves the node unusable (Fabric Manager's default ``NVSWITCH_FAILURE_MODE=0``): a
 node-internal single point like its GPUs, listed there and not among the fabric's single points.
 
+On a cloud instance's adapters (``Nic.transport``: EFA, GPUDirect-TCPX/TCPXO) the compute fabric, the racks and their
+power are the provider's: the sized Clos only stands in for the hops a collective crosses (as in the BOM, which buys
+none of it), so its elements are not listed and ``PROVIDER_NOTE`` says so; what is inside each instance (NVSwitch
+chips, trays, mesh links) is still analysed.
+
 Not modelled (``NOT_MODELLED``, also in ``notes``): single NVLink links and cables inside a node or an NVL72
 rack, switch power supplies and fans, the room's power and cooling beyond a rack's feeds, and the storage and
 management networks.
@@ -70,6 +75,11 @@ GRAPH_NOTE = N_("Found as the cut vertices and one-cable bridges of the topology
 NOT_MODELLED = N_("Not modelled: single NVLink links and the cables inside a node or an NVL72 rack, switch power "
                   "supplies and fans, the room's power and cooling beyond a rack's two feeds, and the storage and "
                   "management networks. Elements that only lower bandwidth are listed apart as degrading.")
+PROVIDER_NOTE = N_("The compute fabric, the racks and their power are the cloud provider's ({transport}): their "
+                   "failures are not analysed here (the provider's redundancy is not published); only the parts "
+                   "inside each instance are.")
+INSTANCE_TIERS = frozenset({"nvswitch", "tray", "meshlink"})
+"""Tiers of the elements inside a cloud instance (``PROVIDER_NOTE``)."""
 EFFECT_LABELS = {
     "nvlink_bandwidth": N_("lowers the NVLink bandwidth of its domain's {gpus} GPUs to {share}; cuts off no GPU"),
     "node_unusable": N_("leaves its node's {gpus} GPUs unusable (Fabric Manager's default): part of the node, "
@@ -228,10 +238,30 @@ def _n_plus_1_capex(plan: Plan, tier: str, shape: Shape) -> float | None:
 
 
 def single_points(plan: Plan) -> SpofResult:
-    """Every single point of failure of ``plan`` with its blast radius and a priced remedy (module docstring)."""
+    """Every single point of failure of ``plan`` with its blast radius and a priced remedy (module docstring); on a
+    cloud instance's adapters only the parts inside each instance (``PROVIDER_NOTE``)."""
     require_model(plan.fabric, "spof", _("The single-point-of-failure analysis"))
     if plan.fabric.family != CLOS:
-        return _single_points_graph(plan)
+        return _provider_scope(plan, _single_points_graph(plan))
+    return _provider_scope(plan, _single_points_clos(plan))
+
+
+def _provider_scope(plan: Plan, result: SpofResult) -> SpofResult:
+    """``result`` as is for a fabric that is bought; on a cloud instance's adapters (``Nic.transport``) without the
+    provider's elements (any tier outside ``INSTANCE_TIERS``) and with ``PROVIDER_NOTE`` first."""
+    transport = plan.resolved.nic.transport
+    if not transport:
+        return result
+    from core import vocab  # ground floor: vocabularies
+
+    note = _(PROVIDER_NOTE).format(transport=vocab.TRANSPORT.label(transport))
+    return SpofResult(elements=tuple(e for e in result.elements if e.tier in INSTANCE_TIERS),
+                      notes=(note, *result.notes),
+                      degrading=tuple(d for d in result.degrading if d.tier in INSTANCE_TIERS))
+
+
+def _single_points_clos(plan: Plan) -> SpofResult:
+    """``single_points`` of a folded Clos: one representative per class of elements cabled alike."""
     shape = Shape.of(plan)
     out: list[SpofElement] = []
     costs: dict = {}

@@ -23,7 +23,7 @@ import re
 from typing import TextIO
 
 from core import vocab
-from core.analysis.monitoring import WHY, Rule, all_checks, design_tiers, exporters
+from core.analysis.monitoring import WHY, Rule, Scope, all_checks, exporters
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export
@@ -64,14 +64,11 @@ def alerts(plan, naming: NamingScheme | None = None) -> list[dict]:
     """Every alert rule of ``plan``: dicts with ``group`` (``gpu``, ``node``, ``switch``), ``alert``, ``expr``,
     ``labels`` and ``annotations`` (in the current language), in checklist order."""
     namer = Namer.of(plan, naming)
-    present = design_tiers(Wiring.of(plan).tiers)
-    fabric = plan.resolved.fabric
+    scope = Scope.of(plan, Wiring.of(plan).tiers)
     out = []
     for check in all_checks():
-        if check.fabric not in (fabric, "any"):
-            continue
         for rule in check.rules:
-            tiers = tuple(t for t in rule.tiers if t in present)
+            tiers = scope.where(check, rule.tiers)
             if not tiers:
                 continue
             kind = KINDS[tiers[0]]
@@ -90,13 +87,11 @@ def alerts(plan, naming: NamingScheme | None = None) -> list[dict]:
 
 def uncovered(plan) -> list[tuple[str, tuple[str, ...], str]]:
     """Checklist rows of ``plan`` (id, tiers, counter) on tiers that no rule covers."""
-    present = design_tiers(Wiring.of(plan).tiers)
+    scope = Scope.of(plan, Wiring.of(plan).tiers)
     out = []
     for check in all_checks():
-        if check.fabric not in (plan.resolved.fabric, "any"):
-            continue
         covered = {t for rule in check.rules for t in rule.tiers}
-        left = tuple(t for t in check.tiers if t in present and t not in covered)
+        left = tuple(t for t in scope.where(check, check.tiers) if t not in covered)
         if left:
             out.append((check.id, left, check.counter))
     return out
@@ -114,8 +109,8 @@ def _header(plan, rules: list[dict], out: TextIO) -> None:
                        "them under those host names.") + "\n")
     gaps = uncovered(plan)
     if gaps:
-        out.write("# " + _("Not covered (no open-source exporter publishes the counter: read it from UFM or the "
-                           "switch vendor's telemetry):") + "\n")
+        out.write("# " + _("Not covered (no rule is written for these counters: read them with the tool the "
+                           "checklist names, UFM or the switch vendor's telemetry):") + "\n")
         for check_id, tiers, counter in gaps:
             out.write(f"#   - {check_id} ({', '.join(tiers)}): {counter}\n")
 
