@@ -1,0 +1,118 @@
+"""Golden tests of the serving model (core/perf/serving.py) against published results on accelerators other than
+NVIDIA's, held out from what set the constants, within 15% where the model can express the run.
+
+No point here set a constant: the ``CDNA 3``, ``Da Vinci`` and ``Gaudi 3`` rows of assets/catalog/serving.toml
+borrow Hopper's fractions, and these points check that borrowing.
+
+Expressed and compared (MLPerf Inference, Datacenter, closed division, Llama 2 70B, Offline scenario, 8 GPUs of
+one node, result ``Tokens per second`` = generated tokens per second of the node):
+
+* v4.1 (2024-08-28), AMD, 8xMI300X_2xEPYC-9374F, llama2-70b-99: 23,514.8 tokens/s, 80.15 samples/s.
+  mlcommons/inference_results_v4.1 @a2f5d66, closed/AMD/results/8xMI300X_2xEPYC-9374F/llama2-70b-99/Offline/
+  performance/run_1/mlperf_log_summary.txt. FP8 weights and activations and an FP8 KV cache
+  (closed/AMD/code/llama2-70b-99/README.md: Quark ``w_fp8_a_fp8_o_fp8``, vLLM's FP8 KV-cache scales).
+* v5.0 (2025-04-02), AMD, 8xMI325X_2xEPYC_9575F, llama2-70b-99.9: 33,928.1 tokens/s, 114.262 samples/s.
+  closed/AMD/results/8xMI325X_2xEPYC_9575F/llama2-70b-99.9/Offline/performance/run_1/mlperf_log_summary.txt, as
+  mirrored in ntuhpc/mlperf_inference_results_v5.0 @cf35411 (the official repository's copy is not stored here).
+
+How the run is expressed: Llama 2 70B is the Llama 3 70B shape with Llama 2's 32,000-token vocabulary
+(meta-llama/Llama-2-70b-hf config.json: 80 layers, hidden 8192, 64 heads, 8 KV heads, FFN 28672); FP8 weights and
+KV cache; one model copy per GPU (tensor parallel 1: the same submitter also ran the benchmark on one MI300X), the
+node's eight copies aggregated, at unbounded concurrency (Offline: every sample queued at once). Prompts: the
+benchmark's 24,576 OpenOrca samples hold 5,463,976 input tokens, 222 per sample [S: FlashLab-MBZUAI/HBFSim @96cf1b3
+validation/calibration/h100-llama2-70b-calibration-protocol.json, the digest-checked MLCommons pickle's
+``tok_input_length`` sum]; outputs: the run's own tokens / samples (293.4 and 296.9 per sample) [D].
+
+Miss, pinned: the v4.1 MI300X point is estimated 60% high. Its MI325X successor of v5.0 has the same compute peak
+(1,307 dense BF16 TFLOP/s, CDNA 3) and lands within 15%; between the rounds the submitter's ROCm and vLLM stack
+gained about 1.44x per GPU at the same peak (MI325X adds only HBM: 6.0 against 5.3 TB/s, and the estimate is
+compute bound there). The borrowed Hopper fractions describe the later software; the first-round stack reached
+less of the chip. The test keeps the miss inside the band it misses by, so a change that makes it worse fails.
+
+Not expressible, so not compared (said here and in docs/model.md rather than approximated):
+
+* The CloudMatrix 384 paper's serving throughput (Zuo et al., "Serving Large Language Models on Huawei
+  CloudMatrix384", arXiv 2506.12708, 2025-06-15: DeepSeek-R1, prefill 6,688 tokens/s per NPU, decode 1,943
+  tokens/s per NPU at TPOT < 50 ms and 538 at < 15 ms, EP320 decode). Every one of those runs is INT8 (W8A8); the
+  Ascend 910C has no FP8 or FP4 units and the serving model has no INT8 precision, so the deployment cannot be
+  expressed: FP8 is refused on the 910C (tested below) and a BF16 estimate is a different run.
+* MLPerf Training on AMD: v5.0 (2025-06-04) AMD's only benchmark on MI300X and MI325X was Llama 2 70B LoRA
+  fine-tuning (training_results_v5.0 AMD/results/MI300X_EPYC_9575F_pytorch and MI325X_EPYC_9575F_pytorch,
+  llama2_70b_lora/result_*.txt, mirrored in prishajain1/training_results_v5.0 @0fdc28f). The training estimate
+  models pre-training (every weight trained); LoRA trains low-rank adapters on frozen weights, so its step is not
+  what the estimate computes.
+* MLPerf Training on Intel Gaudi 2: v3.1 and v4.0 GPT-3 175B at 384 and 1,024 cards (training_results_v4.0
+  Intel-HabanaLabs/results/HLS-Gaudi2-N128-PT/gpt3/result_*.txt) and Llama 2 70B LoRA on 8 cards
+  (HLS-Gaudi2-PT/llama2_70b_lora). The catalog has Gaudi 3, not Gaudi 2, and the GPT-3 benchmark is published as
+  time to a target perplexity from a checkpoint, not as throughput. No Gaudi 3 MLPerf Training result is published.
+
+So no published training run backs an AMD, Intel or Huawei family: the training estimate keeps its "Not validated
+on {family}" sentence for them (core.perf.training_calibration.error_band_sentence, one truth:
+``TrainingCatalog.calibrated``), tested in tests/test_training_validation.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core.design import Design
+from core.errors import DesignError
+from core.perf import serving
+from core.perf.training import model_preset
+from core.plan import plan
+
+TOLERANCE = 0.15
+MLPERF_INPUT_TOKENS = 222
+"""Mean prompt of the MLPerf Llama 2 70B OpenOrca set: 5,463,976 tokens over 24,576 samples."""
+MLPERF = [  # id, gpu, published tokens/s of the node, samples/s
+    ("v4.1-8xMI300X", "MI300X", 23_514.8, 80.15),
+    ("v5.0-8xMI325X", "MI325X", 33_928.1, 114.262),
+]
+MISSES = {
+    "v4.1-8xMI300X": (0.65, "60% high: the first-round ROCm / vLLM stack; the same CDNA 3 peak in v5.0 lands within "
+                            "15% (module docstring)"),
+}
+
+
+def llama2_70b():
+    """Llama 2 70B: the Llama 3 70B shape with Llama 2's 32,000-token vocabulary."""
+    return model_preset("llama3-70b").model_copy(update={"name": "Llama 2 70B", "vocab": 32000})
+
+
+def mlperf_offline(gpu: str, output_tokens: float) -> float:
+    """Estimated generated tokens/s of one 8-GPU node in the MLPerf Offline scenario (FP8, one copy per GPU)."""
+    dep = serving.parse_deployment({
+        "model": llama2_70b(), "mode": "aggregated", "precision": "fp8", "kv_precision": "fp8",
+        "decode": {"nodes": 1, "tp": 1},
+        "workload": {"input_tokens": MLPERF_INPUT_TOKENS, "output_tokens": round(output_tokens),
+                     "concurrency": 1_000_000}})
+    return serving.estimate(plan(Design(gpu=gpu, nodes=2)), dep).output_tokens_per_s
+
+
+@pytest.mark.parametrize("run, gpu, published, samples", MLPERF)
+def test_mlperf_inference_llama2_70b_offline(run, gpu, published, samples):
+    got = mlperf_offline(gpu, published / samples)
+    band = MISSES.get(run, (TOLERANCE, ""))[0]
+    assert abs(got / published - 1) <= band, (run, got, published)
+    if run in MISSES:  # a pinned miss stays a miss of the stated sign, not a silent pass
+        assert got / published - 1 > TOLERANCE
+
+
+def test_borrowed_fractions_are_marked_as_such():
+    from core.perf.serving_constants import load_serving_constants
+
+    constants = load_serving_constants()
+    for family in ("CDNA 3", "CDNA 4", "Gaudi 3", "Da Vinci (Ascend 910B)", "Da Vinci (Ascend 910C)"):
+        assert constants.efficiency_of(family).source.startswith("[A]"), family
+
+
+def test_cloudmatrix_int8_deployment_cannot_be_expressed():
+    """The paper's W8A8 DeepSeek-R1 on the 910C: no FP8 units, and the model has no INT8, so FP8 is refused."""
+    dep = serving.parse_deployment({
+        "model": "deepseek-r1", "precision": "fp8",
+        "prefill": {"nodes": 2, "dp": 16, "ep": 16, "redundant_experts": 32},
+        "decode": {"nodes": 20, "dp": 160, "ep": 160, "redundant_experts": 64},
+        "workload": {"input_tokens": 4096, "output_tokens": 1}})
+    with pytest.raises(DesignError, match="FP8"):
+        serving.decode_step(plan(Design(gpu="CloudMatrix384", nodes=48)), dep, 96)
+    assert "int8" not in serving.ServingPrecision.__args__
