@@ -14,6 +14,9 @@ one node, result ``Tokens per second`` = generated tokens per second of the node
 * v5.0 (2025-04-02), AMD, 8xMI325X_2xEPYC_9575F, llama2-70b-99.9: 33,928.1 tokens/s, 114.262 samples/s.
   closed/AMD/results/8xMI325X_2xEPYC_9575F/llama2-70b-99.9/Offline/performance/run_1/mlperf_log_summary.txt, as
   mirrored in ntuhpc/mlperf_inference_results_v5.0 @cf35411 (the official repository's copy is not stored here).
+* v5.1 (2025-09-09), AMD, 8xMI300X_2xEPYC_9575F, llama2-70b-99: 27,803.9 tokens/s Offline (vLLM 0.9, ROCm 6.4.1).
+  closed/AMD/results/8xMI300X_2xEPYC_9575F/summary.html "Results Table", mirrored in ntuhpc/inference_results_v5.1
+  @965182b; its samples/s is not in the stored copy, so the output per sample is the other two runs' mean (295) [D].
 
 How the run is expressed: Llama 2 70B is the Llama 3 70B shape with Llama 2's 32,000-token vocabulary
 (meta-llama/Llama-2-70b-hf config.json: 80 layers, hidden 8192, 64 heads, 8 KV heads, FFN 28672); FP8 weights and
@@ -23,11 +26,13 @@ benchmark's 24,576 OpenOrca samples hold 5,463,976 input tokens, 222 per sample 
 validation/calibration/h100-llama2-70b-calibration-protocol.json, the digest-checked MLCommons pickle's
 ``tok_input_length`` sum]; outputs: the run's own tokens / samples (293.4 and 296.9 per sample) [D].
 
-Miss, pinned: the v4.1 MI300X point is estimated 60% high. Its MI325X successor of v5.0 has the same compute peak
-(1,307 dense BF16 TFLOP/s, CDNA 3) and lands within 15%; between the rounds the submitter's ROCm and vLLM stack
-gained about 1.44x per GPU at the same peak (MI325X adds only HBM: 6.0 against 5.3 TB/s, and the estimate is
-compute bound there). The borrowed Hopper fractions describe the later software; the first-round stack reached
-less of the chip. The test keeps the miss inside the band it misses by, so a change that makes it worse fails.
+Misses, pinned: MI300X is estimated 60% high in v4.1 and 36% high in v5.1, while the MI325X of v5.0, the same CDNA
+3 chip at the same dense peak (1,307 BF16 TFLOP/s), lands within 15%. The estimate is compute bound and treats the
+two alike; measured, the MI325X node delivers 1.22x the MI300X node of a later round. The MI325X runs its chip at
+1,000 W against the MI300X's 750 W (systems.toml) with 13% more HBM bandwidth, so the MI300X's sustained clocks, not
+its datasheet peak, set its pace; the MI300X's own software gained 1.18x from v4.1 to v5.1 as well. The borrowed
+Hopper fractions know neither. The tests keep each miss inside the band it misses by, so a change that makes one
+worse fails.
 
 Expert all-to-all on the unified bus (held out; the serving model's DeepEP constants were fitted on H800):
 DeepEP-Ascend's low-latency kernels on an "A3 384 SuperPOD" (CloudMatrix 384), 128 tokens per batch, hidden 7168,
@@ -77,13 +82,14 @@ from core.plan import plan
 TOLERANCE = 0.15
 MLPERF_INPUT_TOKENS = 222
 """Mean prompt of the MLPerf Llama 2 70B OpenOrca set: 5,463,976 tokens over 24,576 samples."""
-MLPERF = [  # id, gpu, published tokens/s of the node, samples/s
-    ("v4.1-8xMI300X", "MI300X", 23_514.8, 80.15),
-    ("v5.0-8xMI325X", "MI325X", 33_928.1, 114.262),
+MLPERF = [  # id, gpu, published tokens/s of the node, output tokens per sample
+    ("v4.1-8xMI300X", "MI300X", 23_514.8, 23_514.8 / 80.15),
+    ("v5.0-8xMI325X", "MI325X", 33_928.1, 33_928.1 / 114.262),
+    ("v5.1-8xMI300X", "MI300X", 27_803.9, 295),
 ]
 MISSES = {
-    "v4.1-8xMI300X": (0.65, "60% high: the first-round ROCm / vLLM stack; the same CDNA 3 peak in v5.0 lands within "
-                            "15% (module docstring)"),
+    "v4.1-8xMI300X": (0.65, "60% high: the MI300X at 750 W and the first-round ROCm / vLLM stack (module docstring)"),
+    "v5.1-8xMI300X": (0.40, "36% high: the MI300X at 750 W; the MI325X at 1,000 W lands within 15%"),
 }
 
 
@@ -102,9 +108,9 @@ def mlperf_offline(gpu: str, output_tokens: float) -> float:
     return serving.estimate(plan(Design(gpu=gpu, nodes=2)), dep).output_tokens_per_s
 
 
-@pytest.mark.parametrize("run, gpu, published, samples", MLPERF)
-def test_mlperf_inference_llama2_70b_offline(run, gpu, published, samples):
-    got = mlperf_offline(gpu, published / samples)
+@pytest.mark.parametrize("run, gpu, published, output_tokens", MLPERF)
+def test_mlperf_inference_llama2_70b_offline(run, gpu, published, output_tokens):
+    got = mlperf_offline(gpu, output_tokens)
     band = MISSES.get(run, (TOLERANCE, ""))[0]
     assert abs(got / published - 1) <= band, (run, got, published)
     if run in MISSES:  # a pinned miss stays a miss of the stated sign, not a silent pass
