@@ -14,9 +14,10 @@ one node, result ``Tokens per second`` = generated tokens per second of the node
 * v5.0 (2025-04-02), AMD, 8xMI325X_2xEPYC_9575F, llama2-70b-99.9: 33,928.1 tokens/s, 114.262 samples/s.
   closed/AMD/results/8xMI325X_2xEPYC_9575F/llama2-70b-99.9/Offline/performance/run_1/mlperf_log_summary.txt, as
   mirrored in ntuhpc/mlperf_inference_results_v5.0 @cf35411 (the official repository's copy is not stored here).
-* v5.1 (2025-09-09), AMD, 8xMI300X_2xEPYC_9575F, llama2-70b-99: 27,803.9 tokens/s Offline (vLLM 0.9, ROCm 6.4.1).
-  closed/AMD/results/8xMI300X_2xEPYC_9575F/summary.html "Results Table", mirrored in ntuhpc/inference_results_v5.1
-  @965182b; its samples/s is not in the stored copy, so the output per sample is the other two runs' mean (295) [D].
+* v5.1 (2025-09-09), AMD, 8xMI300X_2xEPYC_9575F, llama2-70b-99: 27,803.9 tokens/s Offline (vLLM 0.9, ROCm 6.4.1),
+  and 8xMI325X_2xEPYC_9575F_1: 34,520.4 tokens/s. closed/AMD/results/<system>/summary.html "Results Table",
+  mirrored in ntuhpc/inference_results_v5.1 @965182b; their samples/s are not in the stored copy, so the output
+  per sample is the two earlier runs' mean (295) [D].
 
 How the run is expressed: Llama 2 70B is the Llama 3 70B shape with Llama 2's 32,000-token vocabulary
 (meta-llama/Llama-2-70b-hf config.json: 80 layers, hidden 8192, 64 heads, 8 KV heads, FFN 28672); FP8 weights and
@@ -26,8 +27,8 @@ benchmark's 24,576 OpenOrca samples hold 5,463,976 input tokens, 222 per sample 
 validation/calibration/h100-llama2-70b-calibration-protocol.json, the digest-checked MLCommons pickle's
 ``tok_input_length`` sum]; outputs: the run's own tokens / samples (293.4 and 296.9 per sample) [D].
 
-Misses, pinned: MI300X is estimated 60% high in v4.1 and 36% high in v5.1, while the MI325X of v5.0, the same CDNA
-3 chip at the same dense peak (1,307 BF16 TFLOP/s), lands within 15%. The estimate is compute bound and treats the
+Misses, pinned: MI300X is estimated 60% high in v4.1 and 36% high in v5.1, while the MI325X of v5.0 and v5.1, the
+same CDNA 3 chip at the same dense peak (1,307 BF16 TFLOP/s), lands within 15% (+12%, +10%). The estimate is compute bound and treats the
 two alike; measured, the MI325X node delivers 1.22x the MI300X node of a later round. The MI325X runs its chip at
 1,000 W against the MI300X's 750 W (systems.toml) with 13% more HBM bandwidth, so the MI300X's sustained clocks, not
 its datasheet peak, set its pace; the MI300X's own software gained 1.18x from v4.1 to v5.1 as well. The borrowed
@@ -86,6 +87,7 @@ MLPERF = [  # id, gpu, published tokens/s of the node, output tokens per sample
     ("v4.1-8xMI300X", "MI300X", 23_514.8, 23_514.8 / 80.15),
     ("v5.0-8xMI325X", "MI325X", 33_928.1, 33_928.1 / 114.262),
     ("v5.1-8xMI300X", "MI300X", 27_803.9, 295),
+    ("v5.1-8xMI325X", "MI325X", 34_520.4, 295),
 ]
 MISSES = {
     "v4.1-8xMI300X": (0.65, "60% high: the MI300X at 750 W and the first-round ROCm / vLLM stack (module docstring)"),
