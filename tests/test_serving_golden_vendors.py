@@ -28,12 +28,12 @@ validation/calibration/h100-llama2-70b-calibration-protocol.json, the digest-che
 ``tok_input_length`` sum]; outputs: the run's own tokens / samples (293.4 and 296.9 per sample) [D].
 
 Misses, pinned: MI300X is estimated 60% high in v4.1 and 36% high in v5.1, while the MI325X of v5.0 and v5.1, the
-same CDNA 3 chip at the same dense peak (1,307 BF16 TFLOP/s), lands within 15% (+12%, +10%). The estimate is compute bound and treats the
-two alike; measured, the MI325X node delivers 1.22x the MI300X node of a later round. The MI325X runs its chip at
-1,000 W against the MI300X's 750 W (systems.toml) with 13% more HBM bandwidth, so the MI300X's sustained clocks, not
-its datasheet peak, set its pace; the MI300X's own software gained 1.18x from v4.1 to v5.1 as well. The borrowed
-Hopper fractions know neither. The tests keep each miss inside the band it misses by, so a change that makes one
-worse fails.
+same CDNA 3 chip at the same dense peak (1,307 BF16 TFLOP/s), lands within 15% (+12%, +10%). The estimate is compute
+bound and treats the two alike; measured, the v5.0 MI325X node delivers 1.22x the v5.1 MI300X node. The MI325X runs
+its chip at 1,000 W against the MI300X's 750 W (systems.toml) with 13% more HBM bandwidth, so the MI300X's sustained
+clocks, not its datasheet peak, set its pace; the MI300X's own software gained 1.18x from v4.1 to v5.1 as well. The
+borrowed Hopper fractions know neither. The tests keep each miss inside the band it misses by, so a change that
+makes one worse fails.
 
 Expert all-to-all on the unified bus (held out; the serving model's DeepEP constants were fitted on H800):
 DeepEP-Ascend's low-latency kernels on an "A3 384 SuperPOD" (CloudMatrix 384), 128 tokens per batch, hidden 7168,
@@ -51,19 +51,20 @@ was found).
 Not expressible, so not compared (said here and in docs/model.md rather than approximated):
 
 * The CloudMatrix 384 paper's serving throughput (Zuo et al., "Serving Large Language Models on Huawei
-  CloudMatrix384", arXiv 2506.12708, 2025-06-15: DeepSeek-R1, prefill 6,688 tokens/s per NPU, decode 1,943
-  tokens/s per NPU at TPOT < 50 ms and 538 at < 15 ms, EP320 decode). Every one of those runs is INT8 (W8A8); the
-  Ascend 910C has no FP8 or FP4 units and the serving model has no INT8 precision, so the deployment cannot be
-  expressed: FP8 is refused on the 910C (tested below) and a BF16 estimate is a different run.
+  CloudMatrix384", arXiv 2506.12708, 2025-06-15: DeepSeek-R1, prefill 6,688 tokens/s per NPU, decode 1,943 tokens/s
+  per NPU at TPOT < 50 ms and 538 at < 15 ms, EP320 decode). Every one of those runs is INT8 (W8A8); the Ascend 910C
+  has no FP8 or FP4 units and the serving model has no INT8 precision, so the deployment cannot be expressed: FP8 is
+  refused on the 910C (tested below) and a BF16 estimate is a different run.
 * MLPerf Training on AMD: v5.0 (2025-06-04) AMD's only benchmark on MI300X and MI325X was Llama 2 70B LoRA
   fine-tuning (training_results_v5.0 AMD/results/MI300X_EPYC_9575F_pytorch and MI325X_EPYC_9575F_pytorch,
   llama2_70b_lora/result_*.txt, mirrored in prishajain1/training_results_v5.0 @0fdc28f). The training estimate
   models pre-training (every weight trained); LoRA trains low-rank adapters on frozen weights, so its step is not
   what the estimate computes.
-* MLPerf Training on Intel Gaudi 2: v3.1 and v4.0 GPT-3 175B at 384 and 1,024 cards (training_results_v4.0
-  Intel-HabanaLabs/results/HLS-Gaudi2-N128-PT/gpt3/result_*.txt) and Llama 2 70B LoRA on 8 cards
-  (HLS-Gaudi2-PT/llama2_70b_lora). The catalog has Gaudi 3, not Gaudi 2, and the GPT-3 benchmark is published as
-  time to a target perplexity from a checkpoint, not as throughput. No Gaudi 3 MLPerf Training result is published.
+* MLPerf Training on Intel Gaudi 2: v4.0 (2024-06-12) GPT-3 175B on 1,024 cards (mlcommons/training_results_v4.0
+  @62f111b Intel-HabanaLabs/results/HLS-Gaudi2-N128-PT/gpt3/result_*.txt; the earlier rounds' 384-card runs are the
+  same benchmark) and Llama 2 70B LoRA on 8 cards (HLS-Gaudi2-PT/llama2_70b_lora). The catalog has Gaudi 3, not
+  Gaudi 2, and the GPT-3 benchmark is published as time to a target perplexity from a checkpoint, not as throughput.
+  No Gaudi 3 MLPerf Training result is published.
 
 So no published training run backs an AMD, Intel or Huawei family: the training estimate keeps its "Not validated
 on {family}" sentence for them (core.perf.training_calibration.error_band_sentence, one truth:
