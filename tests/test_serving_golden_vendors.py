@@ -64,7 +64,7 @@ Not expressible, so not compared (said here and in docs/model.md rather than app
   @62f111b Intel-HabanaLabs/results/HLS-Gaudi2-N128-PT/gpt3/result_*.txt; the earlier rounds' 384-card runs are the
   same benchmark) and Llama 2 70B LoRA on 8 cards (HLS-Gaudi2-PT/llama2_70b_lora). The catalog has Gaudi 3, not
   Gaudi 2, and the GPT-3 benchmark is published as time to a target perplexity from a checkpoint, not as throughput.
-  No Gaudi 3 MLPerf Training result is published.
+  No Gaudi 3 MLPerf Training result was found.
 
 So no published training run backs an AMD, Intel or Huawei family: the training estimate keeps its "Not validated
 on {family}" sentence for them (core.perf.training_calibration.error_band_sentence, one truth:
