@@ -38,7 +38,7 @@ import difflib
 import tomllib
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
@@ -66,9 +66,13 @@ PRICE_BASIS_LABELS = {term.id: term.label for term in vocab.PRICE_BASES}
 """``price_basis`` value -> its word, marked (``core.vocab.PRICE_BASES``, which ``vocab.PRICE_BASES.label`` shows)."""
 VENDOR_LABELS = {"NVIDIA": N_("NVIDIA"), "Broadcom": N_("Broadcom"), "Arista": N_("Arista"), "Cisco": N_("Cisco"),
                  "Huawei": N_("Huawei"), "H3C": N_("H3C"), "Ruijie": N_("Ruijie"), "AMD": N_("AMD"),
-                 "Intel": N_("Intel")}
+                 "Intel": N_("Intel"), "AWS": N_("AWS"), "Google": N_("Google"), "Generic": N_("Generic")}
 """A catalog ``vendor`` value -> its name, English marked: ``_(VENDOR_LABELS.get(v, v))`` (Chinese makers' own
-Chinese names in the translation: 华为, 新华三, 锐捷)."""
+Chinese names in the translation: 华为, 新华三, 锐捷). ``Generic``: a class entry any maker builds (a white-box
+Tomahawk switch, a sized-generic storage system), whose maker the design does not choose."""
+Maker = Annotated[str, Field(min_length=1, description=(
+    "Maker as it sells the product (VENDOR_LABELS translates it; Generic for a class entry any maker builds). "
+    "Declared on every NIC, switch and appliance: the NetBox exports take their manufacturer from it."))]
 
 
 def vendor_label(entry) -> str:
@@ -296,7 +300,7 @@ class Nic(_Priced):
         default=1, ge=1, description="On Ethernet, logical ports one cage splits into (ConnectX-8: 2 x 400GbE)."
     )
     host_interface: str
-    vendor: str = Field(default="", description="Maker as it sells the product (VENDOR_LABELS translates it).")
+    vendor: Maker
     ultra_ethernet: bool = Field(default=False, description="The maker states Ultra Ethernet (UEC 1.0) support.")
     transport: CloudTransport | None = Field(default=None, description=(
         "A cloud instance's adapter: the provider's transport. Its fabric belongs to the provider (not bought: no "
@@ -343,7 +347,7 @@ class Switch(_Priced):
     cage_type: str
     capacity_tbps: float = Field(gt=0, description="Switching capacity, one direction summed over ports [Tb/s].")
     rack_units: float = Field(gt=0)
-    vendor: str = Field(default="", description="Maker as it sells the product (VENDOR_LABELS translates it).")
+    vendor: Maker
     ultra_ethernet: bool = Field(default=False, description="The maker states Ultra Ethernet (UEC 1.0) support.")
     default_grid: bool = Field(default=True, description=(
         "Tried by the optimizer when no switch model or maker is asked; a maker's build of a chip the grid already "
@@ -407,6 +411,7 @@ class Appliance(_Priced):
     """
 
     kind: Literal["storage", "ufm", "head", "nfs"]
+    vendor: Maker
     rack_units: float = Field(gt=0)
     fabric_ports: int = Field(default=0, ge=0)
     fabric_port_speed_gbps: int = Field(default=0, ge=0, description="Per direction [Gb/s].")

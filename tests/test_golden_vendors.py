@@ -9,6 +9,9 @@ Golden numbers (each test names its source, as ``assets/catalog/systems.toml`` c
   75 GB/s scale-out per card, one direction (Intel Gaudi documentation, "Intel Gaudi Network Configuration").
 * MI300X: each GPU linked to its 7 peers, 64 GB/s per link per direction (AMD ROCm blog "Understanding RCCL
   Bandwidth and xGMI Performance on AMD Instinct MI300X", 2025-03-02); 7 x 64 = 448 GB/s to all peers.
+* Atlas 800T A3 SuperPoD server: eight HiAM modules of two Ascend processors (dies) joined by HCCS, 1-16
+  processors per job (Huawei MindCluster 7.3.0 scheduling guide, dl_affinity_0040); each 910C package two dies,
+  each an HCCL rank (CANN HCCL user guide, hcclug_000066); package and bus figures as CloudMatrix 384's node.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from core.plan import plan
 
 CATALOG = load_catalog()
 VENDORS = {"MI300X": "AMD", "MI325X": "AMD", "MI355X": "AMD", "Gaudi3": "Intel", "Atlas-800T-A2": "Huawei",
-           "CloudMatrix384": "Huawei"}
+           "CloudMatrix384": "Huawei", "Atlas-800T-A3": "Huawei"}
 
 
 def test_cloudmatrix384_npus_and_racks():
@@ -48,6 +51,23 @@ def test_cloudmatrix384_rounds_to_whole_supernodes():
     """A domain of 48 nodes comes whole: 50 nodes round up to two supernodes (96 nodes, 24 compute racks)."""
     p = plan(Design(gpu="CM384", nodes=50))
     assert p.resolved.nodes == 96 and p.racks_summary()["compute"] == 24 and p.nvlink_summary()["switch_racks"] == 8
+
+
+def test_atlas_800t_a3_is_one_cloudmatrix_node_on_its_own():
+    """MindCluster dl_affinity_0040 / CANN hcclug_000066: 8 HiAM modules x 2 dies = 16 devices, HCCS inside the
+    node; arXiv 2506.12708: the same 910C package and 392 GB/s per NPU, one direction, as CloudMatrix 384."""
+    a3, cm = CATALOG.system("Atlas-800T-A3"), CATALOG.system("CloudMatrix384")
+    assert a3.gpus_per_node == a3.nvlink_domain_gpus == 8 and a3.scaleup_name == "HCCS"
+    assert a3.gpus_per_node * 2 == 16  # dies = HCCL ranks per node
+    for field in ("gpu_name", "architecture", "hbm_gbytes", "hbm_tbytes_per_s", "dense_bf16_tflops",
+                  "nvlink_gbytes_per_gpu_bidir", "nvlink_links_per_gpu", "default_nic"):
+        assert getattr(a3, field) == getattr(cm, field), field
+    assert cm.nvswitch_chips_per_domain - 112 == 48 * a3.nvswitch_chips_per_domain  # 336 on-board L1 chips
+    assert a3.scaleup_switch_racks == 0 and "ASSUMPTION" in a3.power_source and "ESTIMATE" in a3.price_source
+    p = plan(Design(gpu="Atlas-800T-A3", gpus=2048, fabric="ethernet", switch="HUAWEI-CE-XH9330"))
+    nvl = p.nvlink_summary()
+    assert p.resolved.nodes == 256 and nvl["domain_gpus"] == 8 and nvl["peer_gbytes_per_direction"] == 392
+    assert p.resolved.nic.vendor == "Huawei" and p.resolved.port_speed_gbps == 400
 
 
 def test_gaudi3_ports():

@@ -52,6 +52,40 @@ def test_manufacturer_keeps_generic_white_boxes_and_nvidia():
     assert manufacturer(catalog.nic("POLLARA-400")) == "AMD"
 
 
+def test_every_nic_switch_and_appliance_declares_its_maker():
+    """The NetBox manufacturer is the declared vendor, for every entry, never a rule on the name."""
+    catalog = load_catalog()
+    entries = (*catalog.systems, *catalog.nics, *catalog.switches, *catalog.appliances)
+    assert all(e.vendor in VENDOR_LABELS and manufacturer(e) == e.vendor for e in entries)
+    makers = {e.id: e.vendor for e in entries}
+    assert (makers["Gaudi3-RoCE"], makers["Ascend910C-RoCE"], makers["EFA-P6"], makers["GVNIC-TCPXO"]) == (
+        "Intel", "Huawei", "AWS", "Google")
+    assert (makers["UFM-APPLIANCE"], makers["HEAD-NODE"], makers["TH4"]) == ("NVIDIA", "Generic", "Generic")
+    renamed = catalog.nic("CX7").model_copy(update={"name": "Generic NIC", "vendor": "Acme"})
+    assert manufacturer(renamed) == "Acme"  # the name says nothing
+
+
+def test_a_catalog_entry_without_a_maker_is_refused(tmp_path):
+    import shutil
+
+    from core.catalog import CATALOG_DIR, load_catalog_from
+    from core.errors import InputError
+
+    for path in CATALOG_DIR.glob("*.toml"):
+        shutil.copy(path, tmp_path / path.name)
+    networks = tmp_path / "networks.toml"
+    networks.write_text(networks.read_text(encoding="utf-8").replace('vendor = "NVIDIA"\n', "", 1), encoding="utf-8")
+    with pytest.raises(InputError, match="vendor"):
+        load_catalog_from(tmp_path)
+
+
+def test_device_types_of_an_ascend_cluster_name_huawei():
+    p = plan(Design(gpu="Atlas-800T-A2", nodes=8))
+    docs = [yaml.safe_load(d) for d in device_type_documents(p)]
+    assert docs[-1]["model"] == "Ascend910B-RoCE" and docs[-1]["manufacturer"] == "Huawei"
+    assert next(r for r in devices(p) if r[1] == "GPU server")[2] == "Huawei"
+
+
 def test_slurm_blocks_name_a_non_nvlink_scaleup_domain():
     catalog = load_catalog()
     rack = catalog.system("GB200-NVL72").model_copy(update=dict(

@@ -11,8 +11,9 @@ choice values from ``netbox/dcim/choices.py`` of the same commit (``DeviceStatus
   ``DEFAULT_SITE``), with rack, position (lowest U) and face when the plan has a rack layout. ``role``,
   ``manufacturer`` and ``device_type`` name NetBox objects that must exist before the import (NetBox
   resolves them by name and by device-type ``model``): roles ``GPU server``, ``Leaf switch``,
-  ``Spine switch``, ``Core switch``; manufacturers from the catalog (``NVIDIA`` for NVIDIA's systems and
-  switches); device types by model (``QM9700``, ``DGX H100``).
+  ``Spine switch``, ``Core switch``; manufacturers from the ``vendor`` the catalog declares on every system,
+  NIC, switch and appliance (``Generic`` for a class entry any maker builds); device types by model
+  (``QM9700``, ``DGX H100``).
 * ``netbox-interfaces``: every port the cabling plan uses, named as the cabling plan names it
   (``core.physical.cabling``), with its type and speed [Kbps, NetBox's unit]. Import it when the device
   types carry no interface templates with these names.
@@ -67,22 +68,12 @@ ETHERNET_TYPES = {1: "1000base-t", 100: "100gbase-x-qsfp28", 200: "200gbase-x-qs
 
 
 def manufacturer(entry) -> str:
-    """Manufacturer of a catalog system or switch, from its name (``NVIDIA`` for DGX/HGX and NVIDIA switches).
+    """Manufacturer of a catalog system, NIC, switch or appliance: its declared ``vendor`` (``Generic`` for a
+    class entry any maker builds, such as a white-box Tomahawk switch).
 
-    HGX boards ship in many vendors' servers; without the OEM in the catalog they are listed as ``NVIDIA``
-    (the platform's maker), an assumption."""
-    name = entry.name
-    if name.startswith("Generic"):  # a white-box class entry: the box's maker is not known
-        return "Generic"
-    vendor = getattr(entry, "vendor", "")
-    if vendor and vendor != "NVIDIA":  # the catalog's maker (Arista, Huawei, H3C, Ruijie, AMD, ...)
-        return vendor
-    for maker in ("NVIDIA", "Arista", "Cisco", "Broadcom"):
-        if maker in name.split()[:2] or name.startswith(maker):
-            return maker
-    if "HGX" in name or "DGX" in name:
-        return "NVIDIA"
-    return "Generic"
+    HGX boards ship in many vendors' servers; without the OEM in the catalog they are listed under the platform's
+    maker (``NVIDIA``), an assumption."""
+    return entry.vendor
 
 
 def device_type(entry: System | Switch) -> str:
@@ -134,7 +125,7 @@ def _level2_devices(resolved, site: str) -> Iterator[tuple]:
     spec = domainlevels.level2_for(resolved.system)
     if spec is None:
         return
-    kind = ("NVLink level-2 switch", "NVIDIA", spec.switch.name)
+    kind = ("NVLink level-2 switch", manufacturer(resolved.system), spec.switch.name)
     for device, _domain, _unit in domainlevels.level2_switch_ids(resolved):
         yield (device, *kind, "planned", site, "", "", "", device)
 
