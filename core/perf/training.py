@@ -63,6 +63,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from core.perf.collectives import sweep
 from core.perf.compute import FULL_RECOMPUTE_FACTOR, micro_batch_compute, precision_peak_tflops
 from core.perf.constants import constants_for, load_constants
+from core.perf.expert_dispatch import ep_layer
 from core.perf.placement import links, p2p_contention, place
 from core.perf.training_constants import load_training_catalog
 from core.design import describe_validation_error
@@ -1143,20 +1144,20 @@ def _fsdp_comm(job: TrainingJob, plan: Plan, kind: str, params_gpu: float, n: in
 
 
 def _expert_parallel_comm(job: TrainingJob, plan: Plan, m: int, cp: _Compute) -> list[CommPart]:
-    """Expert-parallel all-to-all of one step (dispatch and combine, forward and backward, per MoE layer of a
-    stage)."""
+    """Expert-parallel dispatch and combine of one step: per MoE layer of a stage and micro-batch, the forward's
+    dispatch and combine and the backward's (their gradients, the other way), each timed by the model serving uses
+    (``core.perf.expert_dispatch.ep_layer``, DeepEP's normal kernels as Megatron-Core's ``flex`` dispatcher runs
+    them) with BF16 values both ways, among ``ep`` ranks ``tp x cp`` apart that hold ``tokens / tp`` each."""
     k = load_constants().training
     mdl = job.model
     tc = load_training_catalog()
-    tokens_mb = job.seq_len / job.cp * job.micro_batch
-    tokens_gpu = tokens_mb / job.tp
-    size = tokens_gpu * mdl.top_k * mdl.hidden * _ACT_BYTES  # what one rank sends (nccl-tests S)
-    calls = 4 * math.ceil(mdl.moe_layers / job.pp) * m  # dispatch + combine, forward and backward
-    stride = job.tp * job.cp
-    t, alg, level = collective_time(plan, "all-to-all", size, job.ep, stride, job.sharp)
+    tokens_gpu = job.seq_len / job.cp * job.micro_batch / job.tp
+    e = ep_layer(plan, job.ep, tokens_gpu, mdl.top_k, mdl.hidden, "normal", stride=job.tp * job.cp,
+                 bytes_per_value=(_ACT_BYTES, _ACT_BYTES))
+    rounds = math.ceil(mdl.moe_layers / job.pp) * m  # MoE layers of a stage x micro-batches
     ep_overlap = tc.schedule.dualpipe_ep_overlap if job.schedule == "dualpipe" else k.ep_overlap
-    return [CommPart("EP", "all-to-all", job.ep, calls, size, calls * t, ep_overlap, alg, level,
-                     window_s=cp.compute * mdl.moe_layers / mdl.layers)]
+    return [CommPart("EP", "all-to-all", job.ep, 4 * rounds, e.bytes / 2, rounds * 2 * (e.dispatch_s + e.combine_s),
+                     ep_overlap, "DeepEP", e.level, window_s=cp.compute * mdl.moe_layers / mdl.layers)]
 
 
 def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
@@ -1190,12 +1191,14 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
     if job.ep > 1:
         comm += _expert_parallel_comm(job, plan, m, cp)
     _expose(comm, cp.compute)
+    # compute that overlaps the dispatch kernels runs on the SMs they leave
+    compute_s = cp.compute + sum(c.hidden_s for c in comm if c.kind == "EP") * load_training_catalog().schedule.dispatch_sm_share
 
     cost = plan.cost
     per_day = cost.tco_usd / (cost.tco_years * 365.0) * gpus / r.gpus
     return TrainingEstimate(
         job=job, gpus=gpus, dp=dp, microbatches=m, tokens_per_step=float(job.global_batch * job.seq_len),
-        flops_per_token=cp.flops_token, peak_tflops=cp.peak, compute_efficiency=cp.eff, compute_s=cp.compute,
+        flops_per_token=cp.flops_token, peak_tflops=cp.peak, compute_efficiency=cp.eff, compute_s=compute_s,
         bubble_s=cp.bubble, comm=comm, memory_gb=stage_memory.parts, hbm_gb=r.system.hbm_gbytes,
         cost_usd_per_day=per_day, warnings=warnings, cluster_gpus=r.gpus, memory_stage=stage_memory.stage,
     )

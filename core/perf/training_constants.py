@@ -85,6 +85,10 @@ class ScheduleConstants(_Strict):
     dualpipe_extra_microbatches: int = Field(ge=0)
     dualpipe_ep_overlap: float = Field(ge=0, le=1)
     dualpipe_source: str
+    dispatch_sm_share: float = Field(ge=0, lt=1)
+    """Share of a GPU's streaming multiprocessors the expert dispatch kernels hold while they run: compute that
+    overlaps them runs that much slower."""
+    dispatch_sm_source: str
 
 
 class MemoryConstants(_Strict):
