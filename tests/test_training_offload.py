@@ -144,3 +144,16 @@ def test_performance_page_reads_and_writes_the_offload():
     assert "gradients to host" in table and "CPU Adam + parameters to GPU" in table
     at.selectbox(key="perf_w_off").set_value("none").run()
     assert not at.exception and "perf_off" not in at.query_params
+
+
+def test_offload_is_a_way_out_when_the_optimizer_does_not_fit():
+    from core.errors import DesignError
+    from core.perf.training import estimate_or_ways_out
+
+    p = plan(Design(gpu="H100", gpus=8))
+    job = _job(gpus=8, global_batch=8, zero_stage=0)  # 8B unsharded: 90 GiB of optimizer state per GPU
+    with pytest.raises(DesignError) as err:
+        estimate_or_ways_out(p, job)
+    changes = [c for _phrase, c in err.value.fixes]
+    assert {"offload": "optimizer"} in changes
+    estimate(p, job.model_copy(update={"offload": "optimizer"}))

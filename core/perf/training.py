@@ -1508,7 +1508,8 @@ def ways_out(plan: Plan, job: TrainingJob, limit: int = 3) -> list[tuple[str, di
     """Up to ``limit`` single changes to ``job`` that make it fit ``plan``, each estimated: ``(phrase, changes)``
     with ``changes`` the ``TrainingJob`` fields to set.
 
-    Tried in this order: full recompute, ZeRO stage 3, precision bf16, micro-batch 1, vp 1, then every power of
+    Tried in this order: full recompute, ZeRO stage 3, CPU offload of the optimizer, precision bf16, micro-batch 1,
+    vp 1, then every power of
     two for tp (within an NVLink domain, dividing the heads), pp (up to the layers per virtual stage) and, for a
     mixture of experts, ep (dividing the experts); a change of split takes ``fitting_split``'s global batch (the
     job's rounded up to a multiple of micro-batch x dp), named in the phrase when it moves.
@@ -1521,6 +1522,8 @@ def ways_out(plan: Plan, job: TrainingJob, limit: int = 3) -> list[tuple[str, di
         tries.append((_("full recompute"), {"recompute": "full"}))
     if job.zero != 3:
         tries.append((_("ZeRO stage 3"), {"zero_stage": 3}))
+    if job.offload == "none":
+        tries.append((_("the optimizer offloaded to CPU memory"), {"offload": "optimizer"}))
     if job.precision != "bf16":
         tries.append((_("precision bf16"), {"precision": "bf16"}))
     for name, value in (("micro_batch", 1), ("vp", 1)):
