@@ -1271,7 +1271,8 @@ def _even_split_hint(job: TrainingJob, slots: int, gpus: int) -> str:
     """`` pp P or vp V splits them evenly.``: the pp nearest the job's (at most ``gpus / (tp x cp)``) and the vp
     (at most 8) that divide the layers with the other kept; empty when neither exists."""
     group = job.tp * job.cp
-    pps = [p for p in range(2, max(1, gpus // group) + 1) if slots % (p * job.vp) == 0 and gpus % (p * group) == 0]
+    top = min(max(1, gpus // group), slots // job.vp)  # p x vp divides the slots, so p <= slots / vp
+    pps = [p for p in range(2, top + 1) if slots % (p * job.vp) == 0 and gpus % (p * group) == 0]
     vps = [v for v in range(1, 9) if slots % (job.pp * v) == 0]
     ways = ([f"pp {min(pps, key=lambda p: (abs(p - job.pp), p))}"] if pps else []) + (
         [f"vp {min(vps, key=lambda v: (abs(v - job.vp), v))}"] if vps else [])
