@@ -21,12 +21,13 @@ from core.perf.collectives import (OPS, load_constants, nccl_release_scope, set_
                                    validation_badge)
 from core.perf.training_calibration import error_band_sentence
 from core.perf.compute import precision_label
-from core.perf.training import CP_COMMS, PRESETS, Precision, scaling, scaling_gpu_counts
+from core.perf.training import CP_COMMS, OFFLOADS, PRESETS, Precision, scaling, scaling_gpu_counts
 from core.plan import plan as make_plan
 from webui import calibration, jobstate, safe, state, tables
 
 W = jobstate.W
 CP_COMM_LABELS = {"ring": N_("ring"), "all-to-all": N_("all-to-all")}
+OFFLOAD_LABELS = {"none": N_("none"), "optimizer": N_("optimizer to CPU memory")}
 
 
 def _design_and_plan():
@@ -216,7 +217,7 @@ def main() -> None:
                               help=_("GPUs the training job uses; 0 = the most GPUs of the design that tp x pp x cp "
                                      "divides (and whose smallest global batch stays within 1,000,000 sequences)"))
     arch = _custom_model_inputs() if model == modelshape.CUSTOM else jobstate.stored_arch()
-    cols = st.columns([1, 2, 1, 1, 1])
+    cols = st.columns([1, 2, 1, 1, 1, 1])
     choice = cols[0].selectbox(
         _("Compare with"), list(COMPARE_CHOICES), key=W + "cmp",
         format_func=lambda k: _("another design (share link)") if k == COMPARE_LINK else _(COMPARE_FABRICS[k][0]),
@@ -241,11 +242,17 @@ def main() -> None:
         help=_("How context parallelism (CP > 1) exchanges attention inputs: a ring of sends pipelined with the "
                "attention math, or all-to-alls that scatter the heads (DeepSpeed-Ulysses; the heads per TP rank "
                "must split over CP)."))
+    offload = cols[5].selectbox(
+        _("CPU offload"), list(OFFLOADS), key=W + "off", format_func=lambda k: _(OFFLOAD_LABELS[k]),
+        help=_("ZeRO-Offload: the optimizer state (fp32 master weights, Adam moments and gradients of the GPU's "
+               "shard) in host memory and Adam on the CPU. The gradients go to the host during backward "
+               "(overlapped); the updated parameters come back before the next forward (not overlapped)."))
     settings = {"op": tuple(ops), "all": "1" if show_all else "0", "jg": int(job_gpus), "model": model, "seq": int(seq),
                 "gbs": int(gbs), "mbs": int(mbs), "prec": prec, "tp": int(tp), "pp": int(pp), "cp": int(cp),
                 "ep": int(ep), "vp": int(vp), "tg": int(tg), "tok": float(tokens), "eff": float(eff), "cmp": choice,
                 "cmpl": str(link_text or "").strip(), "rt": routing, "pl": placement, "sharp": "1" if sharp else "0",
-                "nccl": nccl, "zg": "1" if shard else "0", "arch": arch, "zero": zero, "cpc": cpc}
+                "nccl": nccl, "zg": "1" if shard else "0", "arch": arch, "zero": zero, "cpc": cpc,
+                "off": offload}
     jobstate.remember(settings)
     if standalone:
         jobstate.sync_url_standalone()

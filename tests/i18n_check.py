@@ -43,6 +43,7 @@ RCCL HCCL RHD NHR UEC UEC-ready RDMA CloudEngine Pollara Pensando Thor Gaudi Asc
 xGMI ROCm CANN UB devicetype-library
 OCS TPU
 AWS Amazon Google EFA EFAv2 EFAv3 EFAv4 SRD GPUDirect-TCPX GPUDirect-TCPXO TCPX TCPXO gVNIC
+Adam ZeRO-Offload
 """.split()}
 
 

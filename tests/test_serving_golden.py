@@ -50,7 +50,7 @@ FIT_TOLERANCE = 0.05
 @pytest.mark.parametrize("ep", sorted(DEEPEP))
 def test_deepep_low_latency(ep):
     p = plan(Design(gpu="H800", nodes=32))
-    e = serving.ep_layer(p, ep, 128, 8, 7168, "decode")
+    e = serving.ep_layer(p, ep, 128, 8, 7168, "low-latency")
     dispatch, combine = DEEPEP[ep]
     tol = FIT_TOLERANCE if ep in DEEPEP_FIT else TOLERANCE
     assert abs(_rel(e.dispatch_s * 1e6, dispatch)) <= tol, (e.dispatch_s * 1e6, dispatch)
@@ -58,7 +58,7 @@ def test_deepep_low_latency(ep):
 
 
 def test_deepep_inside_one_nvlink_domain_stays_off_the_fabric():
-    e = serving.ep_layer(plan(Design(gpu="H800", nodes=4)), 8, 128, 8, 7168, "decode")
+    e = serving.ep_layer(plan(Design(gpu="H800", nodes=4)), 8, 128, 8, 7168, "low-latency")
     assert e.remote == 0 and e.fabric_s == 0 and e.level == "nvlink"
 
 

@@ -157,7 +157,7 @@ DISPATCH_MISS = 0.45
 
 @pytest.mark.parametrize("dies", sorted(DEEPEP_ASCEND))
 def test_deepep_ascend_low_latency_on_the_unified_bus(dies):
-    e = serving.ep_layer(plan(Design(gpu="CloudMatrix384", nodes=48)), dies // 2, 2 * 128, 8, 7168, "decode")
+    e = serving.ep_layer(plan(Design(gpu="CloudMatrix384", nodes=48)), dies // 2, 2 * 128, 8, 7168, "low-latency")
     dispatch, combine = DEEPEP_ASCEND[dies]
     assert e.level == "nvlink" and e.remote == 0  # inside the 384-NPU domain: on the bus, never the RoCE plane
     assert abs(e.combine_s * 1e6 / combine - 1) <= TOLERANCE, (e.combine_s * 1e6, combine)

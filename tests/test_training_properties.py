@@ -3,6 +3,7 @@
 * More GPUs at a fixed split (more data-parallel replicas, the same micro-batches per replica) never lower the
   throughput of a step.
 * A faster fabric (a higher NIC port speed) never slows a step.
+  Both also with expert parallelism across nodes (the dispatch model serving shares) and CPU offload.
 * The compute of a micro-batch never grows with the tokens each expert receives (a larger ep), and a lower
   precision never slows the GEMMs.
 """
@@ -44,6 +45,32 @@ def test_more_gpus_at_a_fixed_split_never_lower_throughput(model, tp, pp, dp, mo
     large = _estimate(_plan(), **split, gpus=tp * pp * dp * more, global_batch=m * dp * more)
     assume(small is not None and large is not None)  # too many misfits fail hypothesis's health check
     assert large.tokens_per_s >= small.tokens_per_s * (1 - 1e-9)
+
+
+@SETTINGS
+@given(st.sampled_from([8, 16, 32]), st.sampled_from([1, 2]), st.sampled_from(["none", "optimizer"]),
+       st.sampled_from([2, 4]), st.sampled_from([2, 4]))
+def test_more_gpus_never_lower_throughput_with_experts_and_offload(ep, tp, offload, dp, more):
+    split = dict(model="qwen3-30b-a3b", seq_len=4096, tp=tp, pp=1, ep=ep, precision="fp8", recompute="full",
+                 offload=offload)
+    gpus = max(ep, tp) * dp
+    small = _estimate(_plan(), **split, gpus=gpus, global_batch=8 * gpus // tp)
+    large = _estimate(_plan(), **split, gpus=gpus * more, global_batch=8 * gpus * more // tp)
+    assume(small is not None and large is not None)
+    assert large.tokens_per_s >= small.tokens_per_s * (1 - 1e-9)
+
+
+@SETTINGS
+@given(st.sampled_from([16, 32, 64]), st.sampled_from([1, 2]), st.sampled_from(["none", "optimizer"]),
+       st.sampled_from([(200, 400), (400, 800), (200, 800)]))
+def test_a_faster_fabric_never_slows_expert_dispatch_across_nodes(ep, tp, offload, speeds):
+    slow, fast = speeds
+    job = dict(model="qwen3-30b-a3b", seq_len=4096, tp=tp, pp=1, ep=ep, gpus=256, global_batch=512,
+               precision="fp8", recompute="full", offload=offload)
+    a, b = _estimate(_plan(slow, 256), **job), _estimate(_plan(fast, 256), **job)
+    assume(a is not None and b is not None)
+    assert any(c.kind == "EP" and c.fabric_level != "nvlink" for c in a.comm)
+    assert b.step_time_s <= a.step_time_s * (1 + 1e-9)
 
 
 @SETTINGS

@@ -53,18 +53,17 @@ def custom_model(args: argparse.Namespace):
 MEMORY_LABELS = {"weights": N_("weights"), "gradients": N_("gradients"), "optimizer": N_("optimizer"),
                  "activations": N_("activations")}
 """Parts of the memory per GPU as the table shows them (English: the JSON key itself)."""
-COMMUNICATION_LABELS = {"DP (experts)": N_("DP (experts)"), "send/recv": N_("send/recv"),
-                        "send/recv (ring attention)": N_("send/recv (ring attention)"), "custom": N_("custom")}
-"""Engine texts of the communication rows (and the custom model's name) as the table shows them."""
-
-
 def _shown(value: str) -> str:
-    return _(COMMUNICATION_LABELS[value]) if value in COMMUNICATION_LABELS else value
+    """An engine text of a communication row (``core.perf.training``'s labels: parallelism and collective) or the
+    custom model's name, as the table shows it."""
+    from core.perf.training import comm_collective_label, parallelism_label
+
+    return _("custom") if value == "custom" else comm_collective_label(parallelism_label(value))
 
 
 def register(subparsers) -> None:
     """Add the ``train`` sub-command."""
-    from core.perf.training import CP_COMMS, PRESETS, ZERO_STAGES, Precision
+    from core.perf.training import CP_COMMS, OFFLOADS, PRESETS, ZERO_STAGES, Precision
 
     tr = subparsers.add_parser(
         "train", help=_("estimate a training step on the design"),
@@ -117,6 +116,10 @@ def register(subparsers) -> None:
                    help=_("ZeRO stage: 0 nothing sharded, 1 the optimizer state (the default), 2 the gradients too "
                           "(as --shard-gradients), 3 the parameters too (FSDP full sharding: each layer gathered in "
                           "forward and backward); wins over the two options above"))
+    j.add_argument("--offload", type=str.lower, choices=OFFLOADS, default="none",
+                   help=_("CPU offload (ZeRO-Offload): optimizer keeps the optimizer state in host memory and runs "
+                          "Adam on the CPU; the gradients go to the host during backward (overlapped), the updated "
+                          "parameters come back before the next forward (not overlapped) (default none)"))
     j.add_argument("--efficiency", type=fraction, metavar="FRACTION",
                    help=_("achievable fraction of dense peak FLOP/s (default: from the GPU, the precision and the "
                           "model's shapes, fitted to published runs)"))
@@ -149,7 +152,7 @@ def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
                           tokens_to_train=args.tokens, schedule=args.schedule, balanced_stages=args.balanced_stages,
                           fp8_activations=fp8_act, distributed_optimizer=not args.no_distributed_optimizer,
                           shard_gradients=args.shard_gradients, zero_stage=args.zero, cp_comm=args.cp_comm,
-                          sharp=args.sharp))
+                          offload=args.offload, sharp=args.sharp))
 
 
 def _split_name(candidate, searched: tuple[str, ...], aligned: bool = False) -> str:

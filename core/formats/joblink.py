@@ -7,7 +7,7 @@ Keys are short and stable (links in the wild depend on them): ``perf_op`` collec
 ``perf_sharp`` InfiniBand SHARP (off by default, as in a stock NCCL), ``perf_nccl`` the NCCL release
 modelled (one of ``NCCL_RELEASES``; the current stock release by default), ``perf_zg`` gradient
 sharding (ZeRO-2 / FSDP, off by default), ``perf_zero`` the ZeRO stage (``auto`` = from ``perf_zg``:
-1 or 2; 0-3, 3 = FSDP full sharding), ``perf_cpc`` the context-parallel exchange (ring or all-to-all); ``perf_model=custom`` with ``perf_arch`` a model by its shape
+1 or 2; 0-3, 3 = FSDP full sharding), ``perf_off`` CPU offload (``none`` or ``optimizer``: ZeRO-Offload), ``perf_cpc`` the context-parallel exchange (ring or all-to-all); ``perf_model=custom`` with ``perf_arch`` a model by its shape
 (``core.perf.modelshape``: ``layers:80,hidden:8192,...``; empty = the default preset's shape). ``JOB.decode(params)`` gives every value
 (defaults where absent or bad) and one warning per bad value; ``JOB.encode(values)`` writes only
 what differs from the defaults.
@@ -24,7 +24,7 @@ from core.perf.collectives import OPS
 from core.perf.congestion import PLACEMENTS, ROUTINGS
 from core.perf.constants import load_constants
 from core.perf.modelshape import CUSTOM, MAX_SHAPE_CHARS, decode_shape, encode_shape
-from core.perf.training import CP_COMMS, MAX_GLOBAL_BATCH, PRESETS, ZERO_STAGES, Precision
+from core.perf.training import CP_COMMS, MAX_GLOBAL_BATCH, OFFLOADS, PRESETS, ZERO_STAGES, Precision
 
 COMPARE_FABRICS = {
     "eth2": (N_("Ethernet RoCE, 2:1"), dict(fabric="ethernet", oversubscription=2.0)),
@@ -136,6 +136,7 @@ JOB = sharelink.register_extension("perf_", [
     P("cpc", N_("context-parallel exchange"), sharelink.parse_choice(list(CP_COMMS)), str, "ring",
       ", ".join(CP_COMMS)),
     P("zero", N_("ZeRO stage"), sharelink.parse_choice(list(ZERO_CHOICES)), str, "auto", ", ".join(ZERO_CHOICES)),
+    P("off", N_("CPU offload"), sharelink.parse_choice(list(OFFLOADS)), str, "none", ", ".join(OFFLOADS)),
     P("nccl", N_("NCCL release"), sharelink.parse_choice(list(NCCL_RELEASES)), str, NCCL_RELEASES[0],
       ", ".join(NCCL_RELEASES)),
 ])

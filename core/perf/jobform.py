@@ -102,7 +102,7 @@ def job_from_settings(plan: Plan, settings: Mapping):
         tokens_to_train=float(settings.get("tok", 1.0)) * 1e12,
         sharp=str(settings.get("sharp", "0")) == "1" and plan.resolved.fabric == "infiniband",
         shard_gradients=str(settings.get("zg", "0")) == "1", zero_stage=zero_stage(settings),
-        cp_comm=str(settings.get("cpc", "ring"))))
+        cp_comm=str(settings.get("cpc", "ring")), offload=str(settings.get("off", "none"))))
 
 
 def _split(plan: Plan, model: str, fixed: Mapping, defaults: Mapping) -> dict:

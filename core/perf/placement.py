@@ -213,7 +213,7 @@ def has_pods(fabric) -> bool:
 def level_label(level: str) -> str:
     """``Placement.level`` (and ``"fabric"``, a point-to-point send between domains) for display."""
     labels = {"nvlink": _("nvlink"), "leaf": _("leaf"), "spine": _("spine"), "core": _("core"),
-              "fabric": _("fabric"), "global": _("global links")}
+              "fabric": _("fabric"), "global": _("global links"), "host": _("host (CPU memory)")}
     return labels.get(level, level)
 
 

@@ -50,6 +50,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from core.design import describe_validation_error
 from core.errors import DesignError, InputError
 from core.i18n import _
+from core.perf.expert_dispatch import ep_layer
 from core.perf.placement import contention, links, place
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import ModelSpec, collective_time, model_preset, precision_peak_tflops
@@ -323,71 +324,16 @@ def _components(dep: Deployment, split: PoolSplit, tokens: float, context: float
 # --------------------------------------------------------------------------------------
 # Communication
 # --------------------------------------------------------------------------------------
-def _remote_domains(top_k: int, domains: int) -> float:
-    """Expected other NVLink domains a token's ``top_k`` experts fall in, experts spread evenly over ``domains``
-    (each pick misses a given domain with probability 1 - 1/domains)."""
-    return (domains - 1) * (1 - (1 - 1 / domains) ** top_k)
-
-
-@dataclass(frozen=True)
-class EpLayer:
-    """One MoE layer's expert dispatch and combine on one GPU [s], split into the part inside the NVLink domain
-    and the part on the fabric; ``remote``: share of the bytes leaving the domain."""
-
-    dispatch_s: float
-    combine_s: float
-    nvlink_s: float
-    fabric_s: float
-    remote: float
-    level: str
-    bytes: float
-    """Bytes one GPU sends in the layer, dispatch and combine [B]."""
-
-
-def ep_layer(plan: Plan, ranks: int, tokens: float, top_k: int, hidden: int, phase: str) -> EpLayer:
-    """Dispatch and combine of one MoE layer among ``ranks`` expert-parallel GPUs (DeepEP: low-latency kernels in
-    decode, normal kernels in prefill), ``tokens`` per rank each sent to ``top_k`` experts of ``hidden`` values.
-
-    Each direction: ``base + hops x hop latency (if it leaves the domain) + max(local bytes / NVLink, remote bytes /
-    (NIC line rate x share x rdma efficiency))`` (the NVLink and RDMA copies run at once); dispatch sends FP8
-    values with their scales, combine BF16. The remote share is
-    that of the destination ranks outside the sender's NVLink domain (decode: every expert copy goes on its own;
-    prefill: the normal kernels send a token once per remote domain and forward it over NVLink).
-    """
-    k = load_serving_constants().expert_parallel
-    p = place(plan, ranks)
-    lk = links(plan)
-    remote = 0.0 if p.domains <= 1 else 1.0 - p.ranks_per_domain / ranks
-    if phase == "prefill" and p.domains > 1:
-        remote = _remote_domains(top_k, p.domains) / top_k
-    values = tokens * top_k * hidden
-    share = contention(plan, p, "uniform") if remote else 1.0
-    nic = lk.nic_per_gpu_line * share * k.rdma_efficiency * 1e9
-    bases = ((k.low_latency_dispatch_base_us, k.low_latency_combine_base_us) if phase == "decode"
-             else (k.normal_base_us, k.normal_base_us))
-    times, nvl, fab = [], 0.0, 0.0
-    for base_us, per_value in zip(bases, (k.dispatch_bytes_per_value, k.combine_bytes_per_value)):
-        nbytes = values * per_value
-        fixed = (base_us + (p.hops * lk.hop_latency_us if remote else 0.0)) * 1e-6
-        local, far = nbytes * (1 - remote) / (lk.nvlink * 1e9), nbytes * remote / nic
-        if far >= local:  # NVLink and RDMA copies run at once: the slower sets the pace
-            fab += fixed + far
-        else:
-            nvl += local + (0.0 if remote else fixed)
-            fab += fixed if remote else 0.0
-        times.append(fixed + max(local, far))
-    total = values * (k.dispatch_bytes_per_value + k.combine_bytes_per_value)
-    return EpLayer(times[0], times[1], nvl, fab, remote, p.level, total)
-
-
 def _ep_time(plan: Plan, dep: Deployment, split: PoolSplit, tokens: float, phase: str) -> CommTime | None:
-    """Expert dispatch and combine of one step on one GPU: ``ep_layer`` for every MoE layer of a stage, among the
-    ``tp x dp`` GPUs of a stage."""
+    """Expert dispatch and combine of one step on one GPU: ``ep_layer`` (``core.perf.expert_dispatch``, the model
+    training shares; DeepEP's low-latency kernels in decode, normal in prefill) for every MoE layer of a stage,
+    among the ``tp x dp`` GPUs of a stage."""
     m = dep.model
     ranks = split.tp * split.dp
     if not m.is_moe or split.ep <= 1 or ranks <= 1:
         return None
-    e = ep_layer(plan, ranks, tokens / split.tp, m.top_k, m.hidden, phase)  # a TP group splits its tokens
+    kernel = "low-latency" if phase == "decode" else "normal"
+    e = ep_layer(plan, ranks, tokens / split.tp, m.top_k, m.hidden, kernel)  # a TP group splits its tokens
     layers = m.moe_layers / split.pp
     return CommTime("EP", layers * e.nvlink_s, layers * e.fabric_s, e.level, layers * e.bytes,
                     layers * e.bytes * e.remote)

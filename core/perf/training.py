@@ -63,6 +63,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from core.perf.collectives import sweep
 from core.perf.compute import FULL_RECOMPUTE_FACTOR, micro_batch_compute, precision_peak_tflops
 from core.perf.constants import constants_for, load_constants
+from core.perf.expert_dispatch import ep_layer
 from core.perf.placement import links, p2p_contention, place
 from core.perf.training_constants import load_training_catalog
 from core.design import describe_validation_error
@@ -84,6 +85,9 @@ CP_COMMS: tuple[str, ...] = ("ring", "all-to-all")
 """Context-parallel exchanges a job may declare (the CLI, the link and the page offer these)."""
 ZERO_STAGES: tuple[int, ...] = (0, 1, 2, 3)
 """ZeRO stages a job may declare (3 = FSDP full sharding); the CLI, the link and the page offer these."""
+Offload = Literal["none", "optimizer"]
+OFFLOADS: tuple[str, ...] = ("none", "optimizer")
+"""CPU offload a job may declare (``optimizer``: ZeRO-Offload); the CLI, the link and the page offer these."""
 SECONDS_PER_DAY = 86400.0
 MAX_GLOBAL_BATCH = 1_000_000
 """Largest global batch [sequences] the estimator, the share link and the page accept."""
@@ -409,6 +413,11 @@ class TrainingJob(BaseModel):
         "(as shard_gradients), 3 the parameters too (FSDP full sharding: each layer's parameters all-gathered in "
         "forward and again in backward, its gradients reduce-scattered, every micro-batch). None = from "
         "distributed_optimizer and shard_gradients."))
+    offload: Offload = Field(default="none", description=(
+        "CPU offload (ZeRO-Offload): optimizer keeps the optimizer in host memory (fp32 master weights, Adam "
+        "moments and fp32 gradients of the GPU's shard) and runs Adam on the CPU; each step the gradients go to "
+        "the host during backward (overlapped) and the updated parameters come back before the next forward "
+        "(not overlapped)."))
 
     @property
     def zero(self) -> int:
@@ -564,6 +573,7 @@ class TrainingEstimate:
             "schedule": self.job.schedule,
             "recompute": self.job.recompute,
             "zero_stage": self.job.zero,
+            "offload": self.job.offload,
             "cp_comm": self.job.cp_comm,
             "hbm_gb": self.hbm_gb,
             "warnings": list(self.warnings),
@@ -578,13 +588,15 @@ def memory_label(part: str) -> str:
 
 
 def parallelism_label(kind: str) -> str:
-    """``CommPart.kind`` (TP, CP, PP, DP, DP (experts), EP) for display."""
-    return _("DP (experts)") if kind == "DP (experts)" else kind
+    """``CommPart.kind`` (TP, CP, PP, DP, DP (experts), EP, Offload) for display."""
+    return {"DP (experts)": _("DP (experts)"), "Offload": _("CPU offload")}.get(kind, kind)
 
 
 def comm_collective_label(name: str) -> str:
     """``CommPart.collective`` for display: the NCCL operations keep their names, the sends are described."""
-    labels = {"send/recv (ring attention)": _("send/recv (ring attention)"), "send/recv": _("send/recv")}
+    labels = {"send/recv (ring attention)": _("send/recv (ring attention)"), "send/recv": _("send/recv"),
+              "gradients to host": _("gradients to host"),
+              "CPU Adam + parameters to GPU": _("CPU Adam + parameters to GPU")}
     return labels.get(name, name)
 
 
@@ -792,14 +804,15 @@ def _state_bytes(job: TrainingJob, dense: float, expert: float, shards: tuple[in
     one model chunk (1/vp of the stage); 3 (FSDP full sharding, mixed precision) keeps no bf16 copy of the
     parameters: the optimizer's fp32 master shard is the parameter store, each layer is gathered in bf16 when
     used, the layer in use and the one prefetched (two at most), and its bf16 gradient is reduce-scattered
-    into a 1/N fp32 shard.
+    into a 1/N fp32 shard. With CPU offload (``job.offload``) the optimizer state is in host memory, none on
+    the GPU (``_check_host_memory``).
     """
     k = load_constants().training
     g = load_training_catalog().memory.sharded_gradient_bytes_per_param
     params = dense + expert
     shard = dense / shards[0] + expert / shards[1]
     zero = job.zero
-    optimizer = k.optimizer_bytes_per_param * (shard if zero >= 1 else params)
+    optimizer = 0.0 if job.offload == "optimizer" else k.optimizer_bytes_per_param * (shard if zero >= 1 else params)
     if zero == 3:
         return {"weights": min(2, layers) * layer * k.weight_bytes_per_param,
                 "gradients": g * shard + layer * k.grad_bytes_per_param, "optimizer": optimizer}
@@ -907,8 +920,56 @@ def _expose(comm: list[CommPart], compute_s: float) -> None:
 
 
 class OutOfMemory(DesignError):
-    """A split whose fullest pipeline stage needs more memory than a GPU has (``_check_memory``): more sharding
-    (a higher ZeRO stage) may make it fit, which the split search tries."""
+    """A split whose fullest pipeline stage needs more memory than a GPU has (``_check_memory``), or whose
+    offloaded optimizer needs more host memory than a GPU's share (``_check_host_memory``): more sharding (a
+    higher ZeRO stage) may make it fit, which the split search tries."""
+
+
+def optimizer_shard_params(job: TrainingJob, dp: int) -> float:
+    """Parameters whose optimizer state one GPU keeps [count]: its tensor/pipeline share of the dense parameters
+    and its expert-parallel share of the routed experts, sharded over the data-parallel ranks (dp x cp; the
+    experts over their expert-data-parallel group) from ZeRO stage 1 on; a pipeline stage's average."""
+    mdl = job.model
+    dense = mdl.dense_params / (job.tp * job.pp)
+    expert = mdl.expert_params / (job.ep * job.pp) if mdl.is_moe else 0.0
+    if job.zero >= 1:
+        dense /= dp * job.cp
+        expert /= max(1, job.tp * job.cp * dp // job.ep)
+    return dense + expert
+
+
+def _check_host_memory(job: TrainingJob, plan: Plan, dp: int) -> None:
+    """With CPU offload: the optimizer state of a GPU's shard [GB] against the host memory per GPU
+    (training.toml ``[offload]``); ``OutOfMemory`` beyond it."""
+    if job.offload == "none":
+        return
+    off = load_training_catalog().offload
+    host = off.host_of(plan.resolved.system.id)
+    needed = optimizer_shard_params(job, dp) * off.host_bytes_per_param / 1e9
+    if needed > host.memory_gbytes:
+        raise OutOfMemory(
+            _("The offloaded optimizer of {model} needs about {needed} GB of host memory per GPU with this split, "
+              "more than the {host} GB a GPU's share of the host has.").format(
+                model=job.model.name, needed=f"{needed:,.0f}", host=f"{host.memory_gbytes:,.0f}"),
+            _("Use a higher ZeRO stage or more data-parallel ranks, or a larger tp or pp."))
+
+
+def _offload_comm(job: TrainingJob, plan: Plan, dp: int, cp: "_Compute") -> list[CommPart]:
+    """CPU offload's host traffic of one step on one GPU (training.toml ``[offload]``): the gradients of its
+    optimizer shard copied to the host during the last micro-batch's backward (hidden as the data-parallel
+    gradients are), then the CPU's Adam update at the host memory bandwidth and the updated bf16 parameters
+    copied back, which the next forward waits for (never hidden)."""
+    k = load_constants().training
+    off = load_training_catalog().offload
+    host = off.host_of(plan.resolved.system.id)
+    shard = optimizer_shard_params(job, dp)
+    link = host.link_gbytes * off.link_efficiency * 1e9
+    down = shard * k.grad_bytes_per_param
+    up = shard * k.weight_bytes_per_param
+    adam_s = shard * off.adam_bytes_per_param / (host.memory_gbytes_per_s * off.memory_efficiency * 1e9)
+    return [CommPart("Offload", "gradients to host", 1, 1, down, down / link, k.dp_overlap, "DMA", "host",
+                     window_s=cp.t_mb),
+            CommPart("Offload", "CPU Adam + parameters to GPU", 1, 1, up, adam_s + up / link, 0.0, "DMA", "host")]
 
 
 def _check_memory(job: TrainingJob, plan: Plan, dp: int, m: int, warnings: list[str]) -> StageMemory:
@@ -1143,20 +1204,20 @@ def _fsdp_comm(job: TrainingJob, plan: Plan, kind: str, params_gpu: float, n: in
 
 
 def _expert_parallel_comm(job: TrainingJob, plan: Plan, m: int, cp: _Compute) -> list[CommPart]:
-    """Expert-parallel all-to-all of one step (dispatch and combine, forward and backward, per MoE layer of a
-    stage)."""
+    """Expert-parallel dispatch and combine of one step: per MoE layer of a stage and micro-batch, the forward's
+    dispatch and combine and the backward's (their gradients, the other way), each timed by the model serving uses
+    (``core.perf.expert_dispatch.ep_layer``, DeepEP's normal kernels as Megatron-Core's ``flex`` dispatcher runs
+    them) with BF16 values both ways, among ``ep`` ranks ``tp x cp`` apart that hold ``tokens / tp`` each."""
     k = load_constants().training
     mdl = job.model
     tc = load_training_catalog()
-    tokens_mb = job.seq_len / job.cp * job.micro_batch
-    tokens_gpu = tokens_mb / job.tp
-    size = tokens_gpu * mdl.top_k * mdl.hidden * _ACT_BYTES  # what one rank sends (nccl-tests S)
-    calls = 4 * math.ceil(mdl.moe_layers / job.pp) * m  # dispatch + combine, forward and backward
-    stride = job.tp * job.cp
-    t, alg, level = collective_time(plan, "all-to-all", size, job.ep, stride, job.sharp)
+    tokens_gpu = job.seq_len / job.cp * job.micro_batch / job.tp
+    e = ep_layer(plan, job.ep, tokens_gpu, mdl.top_k, mdl.hidden, "normal", stride=job.tp * job.cp,
+                 bytes_per_value=(_ACT_BYTES, _ACT_BYTES))
+    rounds = math.ceil(mdl.moe_layers / job.pp) * m  # MoE layers of a stage x micro-batches
     ep_overlap = tc.schedule.dualpipe_ep_overlap if job.schedule == "dualpipe" else k.ep_overlap
-    return [CommPart("EP", "all-to-all", job.ep, calls, size, calls * t, ep_overlap, alg, level,
-                     window_s=cp.compute * mdl.moe_layers / mdl.layers)]
+    return [CommPart("EP", "all-to-all", job.ep, 4 * rounds, e.bytes / 2, rounds * 2 * (e.dispatch_s + e.combine_s),
+                     ep_overlap, "DeepEP", e.level, window_s=cp.compute * mdl.moe_layers / mdl.layers)]
 
 
 def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
@@ -1183,19 +1244,24 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
                         + _even_split_hint(job, slots, gpus))
     precision_peak_tflops(r.system, job.precision)  # a precision the GPU lacks is refused before the memory check
     stage_memory = _check_memory(job, plan, dp, m, warnings)
+    _check_host_memory(job, plan, dp)
     cp = _compute_time(job, plan, m)
     comm = _model_parallel_comm(job, plan, gpus, dp, m, cp)
     if dp * job.cp > 1:
         comm += _data_parallel_comm(job, plan, dp, m, cp)
     if job.ep > 1:
         comm += _expert_parallel_comm(job, plan, m, cp)
+    if job.offload != "none":
+        comm += _offload_comm(job, plan, dp, cp)
     _expose(comm, cp.compute)
+    # compute that overlaps the dispatch kernels runs on the SMs they leave
+    compute_s = cp.compute + sum(c.hidden_s for c in comm if c.kind == "EP") * load_training_catalog().schedule.dispatch_sm_share
 
     cost = plan.cost
     per_day = cost.tco_usd / (cost.tco_years * 365.0) * gpus / r.gpus
     return TrainingEstimate(
         job=job, gpus=gpus, dp=dp, microbatches=m, tokens_per_step=float(job.global_batch * job.seq_len),
-        flops_per_token=cp.flops_token, peak_tflops=cp.peak, compute_efficiency=cp.eff, compute_s=cp.compute,
+        flops_per_token=cp.flops_token, peak_tflops=cp.peak, compute_efficiency=cp.eff, compute_s=compute_s,
         bubble_s=cp.bubble, comm=comm, memory_gb=stage_memory.parts, hbm_gb=r.system.hbm_gbytes,
         cost_usd_per_day=per_day, warnings=warnings, cluster_gpus=r.gpus, memory_stage=stage_memory.stage,
     )
@@ -1205,7 +1271,8 @@ def _even_split_hint(job: TrainingJob, slots: int, gpus: int) -> str:
     """`` pp P or vp V splits them evenly.``: the pp nearest the job's (at most ``gpus / (tp x cp)``) and the vp
     (at most 8) that divide the layers with the other kept; empty when neither exists."""
     group = job.tp * job.cp
-    pps = [p for p in range(2, max(1, gpus // group) + 1) if slots % (p * job.vp) == 0 and gpus % (p * group) == 0]
+    top = min(max(1, gpus // group), slots // job.vp)  # p x vp divides the slots, so p <= slots / vp
+    pps = [p for p in range(2, top + 1) if slots % (p * job.vp) == 0 and gpus % (p * group) == 0]
     vps = [v for v in range(1, 9) if slots % (job.pp * v) == 0]
     ways = ([f"pp {min(pps, key=lambda p: (abs(p - job.pp), p))}"] if pps else []) + (
         [f"vp {min(vps, key=lambda v: (abs(v - job.vp), v))}"] if vps else [])
@@ -1442,7 +1509,8 @@ def ways_out(plan: Plan, job: TrainingJob, limit: int = 3) -> list[tuple[str, di
     """Up to ``limit`` single changes to ``job`` that make it fit ``plan``, each estimated: ``(phrase, changes)``
     with ``changes`` the ``TrainingJob`` fields to set.
 
-    Tried in this order: full recompute, ZeRO stage 3, precision bf16, micro-batch 1, vp 1, then every power of
+    Tried in this order: full recompute, ZeRO stage 3, CPU offload of the optimizer, precision bf16, micro-batch 1,
+    vp 1, then every power of
     two for tp (within an NVLink domain, dividing the heads), pp (up to the layers per virtual stage) and, for a
     mixture of experts, ep (dividing the experts); a change of split takes ``fitting_split``'s global batch (the
     job's rounded up to a multiple of micro-batch x dp), named in the phrase when it moves.
@@ -1455,6 +1523,8 @@ def ways_out(plan: Plan, job: TrainingJob, limit: int = 3) -> list[tuple[str, di
         tries.append((_("full recompute"), {"recompute": "full"}))
     if job.zero != 3:
         tries.append((_("ZeRO stage 3"), {"zero_stage": 3}))
+    if job.offload == "none":
+        tries.append((_("the optimizer offloaded to CPU memory"), {"offload": "optimizer"}))
     if job.precision != "bf16":
         tries.append((_("precision bf16"), {"precision": "bf16"}))
     for name, value in (("micro_batch", 1), ("vp", 1)):

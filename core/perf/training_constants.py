@@ -85,6 +85,10 @@ class ScheduleConstants(_Strict):
     dualpipe_extra_microbatches: int = Field(ge=0)
     dualpipe_ep_overlap: float = Field(ge=0, le=1)
     dualpipe_source: str
+    dispatch_sm_share: float = Field(ge=0, lt=1)
+    """Share of a GPU's streaming multiprocessors the expert dispatch kernels hold while they run: compute that
+    overlaps them runs that much slower."""
+    dispatch_sm_source: str
 
 
 class MemoryConstants(_Strict):
@@ -102,6 +106,40 @@ class MemoryConstants(_Strict):
     sharded_gradient_source: str
 
 
+class OffloadHost(_Strict):
+    """What a GPU of the listed systems has on the host side for CPU offload (ZeRO-Offload)."""
+
+    systems: tuple[str, ...]
+    """System ids (``systems.toml``); ``*`` = any system not listed elsewhere."""
+    link_gbytes: float = Field(gt=0)
+    """GPU-host link per GPU [GB/s, per direction], line rate."""
+    memory_gbytes: float = Field(gt=0)
+    """Host memory per GPU [GB]."""
+    memory_gbytes_per_s: float = Field(gt=0)
+    """Host memory bandwidth per GPU [GB/s], line rate."""
+    source: str
+
+
+class OffloadConstants(_Strict):
+    """CPU offload of the optimizer (ZeRO-Offload, Ren et al., USENIX ATC 2021, arXiv 2101.06840)."""
+
+    host_bytes_per_param: float = Field(gt=0)
+    """Host memory per offloaded parameter [B]: fp32 master weight, Adam m and v, fp32 gradient."""
+    adam_bytes_per_param: float = Field(gt=0)
+    """Host memory traffic of one CPU Adam update per parameter [B]."""
+    link_efficiency: float = Field(gt=0, le=1)
+    memory_efficiency: float = Field(gt=0, le=1)
+    source: str
+    host: tuple[OffloadHost, ...]
+
+    def host_of(self, system_id: str) -> OffloadHost:
+        """The ``host`` entry listing ``system_id``, else the ``*`` entry."""
+        for entry in self.host:
+            if system_id in entry.systems:
+                return entry
+        return next(entry for entry in self.host if "*" in entry.systems)
+
+
 class Meta(_Strict):
     as_of: str
     note: str
@@ -115,6 +153,7 @@ class TrainingCatalog(_Strict):
     kernels: tuple[ArchitectureCompute, ...]
     schedule: ScheduleConstants
     memory: MemoryConstants
+    offload: OffloadConstants
 
     def architecture_efficiency(self, architecture: str) -> ArchitectureEfficiency:
         """The entry for ``architecture`` (case-insensitive); unknown ones get the newest known entry."""
