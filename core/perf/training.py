@@ -54,6 +54,7 @@ in training.toml); communication volumes in GB (1e9 B).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 from typing import Literal
@@ -895,6 +896,33 @@ def collective_time(plan: Plan, op: str, nbytes: float, n: int, stride: int, sha
     return float(t[0]) * 1e-6, str(alg[0]), result.placement.level
 
 
+class _Timing:
+    """The communication times of ``plan`` an estimate asks for: collectives (``collective_time``), point-to-point
+    sends (``_p2p_time_s``) and the share of a NIC they keep (``placement.p2p_contention``), and expert dispatch
+    and combine (``expert_dispatch.ep_layer``), each a pure function of ``plan`` and its arguments.
+
+    ``estimate`` computes each when asked. The split search (``choose_split``) makes one with ``once`` for all its
+    candidates: each distinct call (the same communicator: operation, bytes, ranks and stride) is computed once
+    and its answer reused, since the same all-gather among the same ranks recurs across the splits
+    (``functools.cache`` by the arguments, kept for the one search only).
+
+    Parameters
+    ----------
+    plan : Plan
+        The planned cluster every time is of.
+    once : bool
+        Compute each distinct call once for the life of this object.
+    """
+
+    def __init__(self, plan: Plan, once: bool = False):
+        keep = functools.cache if once else (lambda fn: fn)
+        self.plan = plan
+        self.collective = keep(functools.partial(collective_time, plan))
+        self.p2p = keep(functools.partial(_p2p_time_s, plan))
+        self.p2p_share = keep(functools.partial(p2p_contention, plan))
+        self.dispatch = keep(functools.partial(ep_layer, plan))
+
+
 def _expose(comm: list[CommPart], compute_s: float) -> None:
     """Set each part's exposed time: max((1-overlap) t, t - window), windows shared, hidden <= compute.
 
@@ -1060,11 +1088,12 @@ _ACT_BYTES = 2.0
 """Bytes per activation element on the wire (bf16)."""
 
 
-def _model_parallel_comm(job: TrainingJob, plan: Plan, gpus: int, dp: int, m: int, cp: _Compute) -> list[CommPart]:
+def _model_parallel_comm(job: TrainingJob, timing: _Timing, gpus: int, dp: int, m: int,
+                         cp: _Compute) -> list[CommPart]:
     """Tensor-parallel (sequence parallel), context-parallel (ring attention) and pipeline (send/recv) traffic of
     one step: calls, bytes per call and time [s]."""
     k = load_constants().training
-    r = plan.resolved
+    r = timing.plan.resolved
     mdl = job.model
     comm: list[CommPart] = []
     s_local = job.seq_len / job.cp
@@ -1079,12 +1108,12 @@ def _model_parallel_comm(job: TrainingJob, plan: Plan, gpus: int, dp: int, m: in
         dense_calls = 12 if job.recompute == "full" else 8
         per_layer = dense_calls * (1 - moe_share) + dense_calls / 2 * moe_share
         calls = round(per_layer * cp.layers_per_stage * m)
-        t_ag, alg_ag, level = collective_time(plan, "all-gather", size, job.tp, 1, job.sharp)
-        t_rs, _alg, _level = collective_time(plan, "reduce-scatter", size, job.tp, 1, job.sharp)
+        t_ag, alg_ag, level = timing.collective("all-gather", size, job.tp, 1, job.sharp)
+        t_rs, _alg, _level = timing.collective("reduce-scatter", size, job.tp, 1, job.sharp)
         comm.append(CommPart("TP", "all-gather + reduce-scatter", job.tp, calls, size,
                              calls / 2 * (t_ag + t_rs), k.tp_overlap, alg_ag, level, window_s=cp.compute))
     if job.cp > 1 and job.cp_comm == "all-to-all":
-        comm.append(_ulysses_comm(job, plan, m, cp))
+        comm.append(_ulysses_comm(job, timing, m, cp))
     elif job.cp > 1:
         kv_dim = (mdl.kv_lora_rank + mdl.qk_rope_dim) if mdl.mla else 2 * mdl.kv_heads * mdl.head_dim
         size = tokens_mb * kv_dim * _ACT_BYTES / job.tp
@@ -1092,19 +1121,19 @@ def _model_parallel_comm(job: TrainingJob, plan: Plan, gpus: int, dp: int, m: in
         same = job.tp * job.cp <= domain
         scores = 6.0 * mdl.attended_tokens(job.seq_len) * mdl.heads * (mdl.qk_dim + mdl.v_dim)
         comm.append(CommPart("CP", "send/recv (ring attention)", job.cp, calls, size,
-                             calls * _p2p_time_s(plan, size, same), k.cp_overlap, "ring",
+                             calls * timing.p2p(size, same), k.cp_overlap, "ring",
                              "nvlink" if same else "fabric", window_s=cp.compute * scores / cp.flops_token))
     if job.pp > 1:
         size = tokens_mb * mdl.hidden * _ACT_BYTES / job.tp  # sequence-parallel shard
         calls = 2 * m * job.vp
         same = job.tp * job.cp * dp * 2 <= domain
-        share = 1.0 if same else p2p_contention(plan, gpus, job.tp * job.cp * dp)  # stages sit tp x cp x dp apart
-        comm.append(CommPart("PP", "send/recv", job.pp, calls, size, calls * _p2p_time_s(plan, size, same, share),
+        share = 1.0 if same else timing.p2p_share(gpus, job.tp * job.cp * dp)  # stages sit tp x cp x dp apart
+        comm.append(CommPart("PP", "send/recv", job.pp, calls, size, calls * timing.p2p(size, same, share),
                              k.pp_overlap, "p2p", "nvlink" if same else "fabric", window_s=cp.compute))
     return comm
 
 
-def _ulysses_comm(job: TrainingJob, plan: Plan, m: int, cp: _Compute) -> CommPart:
+def _ulysses_comm(job: TrainingJob, timing: _Timing, m: int, cp: _Compute) -> CommPart:
     """Context parallelism by all-to-all (DeepSpeed-Ulysses, Jacobs et al. 2023, arXiv 2309.14509; Megatron-Core /
     Transformer Engine ``cp_comm_type="a2a"``): per layer and micro-batch, Q, K and V go from sequence shards to
     head shards before attention and the output back after it (two all-to-alls), the same two for the gradients
@@ -1119,14 +1148,14 @@ def _ulysses_comm(job: TrainingJob, plan: Plan, m: int, cp: _Compute) -> CommPar
         qkv = (mdl.heads + 2 * mdl.kv_heads) * mdl.head_dim
     qkv_bytes = tokens * qkv * _ACT_BYTES / job.tp
     out_bytes = tokens * mdl.heads * mdl.v_dim * _ACT_BYTES / job.tp
-    t_qkv, alg, level = collective_time(plan, "all-to-all", qkv_bytes, job.cp, job.tp, job.sharp)
-    t_out, _alg, _level = collective_time(plan, "all-to-all", out_bytes, job.cp, job.tp, job.sharp)
+    t_qkv, alg, level = timing.collective("all-to-all", qkv_bytes, job.cp, job.tp, job.sharp)
+    t_out, _alg, _level = timing.collective("all-to-all", out_bytes, job.cp, job.tp, job.sharp)
     rounds = (3 if job.recompute == "full" else 2) * cp.layers_per_stage * m  # pairs of all-to-alls
     return CommPart("CP", "all-to-all", job.cp, 2 * rounds, (qkv_bytes + out_bytes) / 2, rounds * (t_qkv + t_out),
                     k.ep_overlap, alg, level, window_s=cp.compute)
 
 
-def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Compute) -> list[CommPart]:
+def _data_parallel_comm(job: TrainingJob, timing: _Timing, dp: int, m: int, cp: _Compute) -> list[CommPart]:
     """Data-parallel gradient (and parameter) traffic of one step over ``dp x cp`` ranks, and of the experts over
     their expert-data-parallel peers: ZeRO-3 per-layer gathers (``_fsdp_comm``), ZeRO-2 rounds, ZeRO-1
     reduce-scatter + all-gather, or (ZeRO-0) one all-reduce."""
@@ -1138,7 +1167,7 @@ def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Comp
     dense_grad = mdl.dense_params / (job.tp * job.pp) * k.grad_bytes_per_param
     n = dp * job.cp
     if job.zero == 3:
-        comm.append(_fsdp_comm(job, plan, "DP", mdl.dense_params / (job.tp * job.pp), n, job.tp, m, cp))
+        comm.append(_fsdp_comm(job, timing, "DP", mdl.dense_params / (job.tp * job.pp), n, job.tp, m, cp))
     elif job.zero == 2:
         # ZeRO-2 / FSDP as Llama 3: each model chunk's fp32 gradients are reduce-scattered when the backward of
         # its group of micro-batches ends (groups of pp in the interleaved schedule: ceil(m / pp) per step;
@@ -1146,19 +1175,19 @@ def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Comp
         g_bytes = tc.memory.sharded_gradient_bytes_per_param
         rounds = math.ceil(m / job.pp) if job.vp > 1 else 1
         params_gpu = mdl.dense_params / (job.tp * job.pp)
-        t_rs, alg, level = collective_time(plan, "reduce-scatter", params_gpu * g_bytes, n, job.tp, job.sharp)
-        t_ag, _alg, _level = collective_time(plan, "all-gather", params_gpu * k.weight_bytes_per_param, n, job.tp,
-                                         job.sharp)
+        t_rs, alg, level = timing.collective("reduce-scatter", params_gpu * g_bytes, n, job.tp, job.sharp)
+        t_ag, _alg, _level = timing.collective("all-gather", params_gpu * k.weight_bytes_per_param, n, job.tp,
+                                               job.sharp)
         per_call = params_gpu * (rounds * g_bytes + k.weight_bytes_per_param) / (rounds + 1)
         comm.append(CommPart("DP", "reduce-scatter + all-gather", n, rounds + 1, per_call, rounds * t_rs + t_ag,
                              k.dp_overlap, alg, level, window_s=rounds * t_mb))
     elif job.zero == 1:  # ZeRO-1: gradients reduce-scattered, updated parameters all-gathered
-        t_rs, alg, level = collective_time(plan, "reduce-scatter", dense_grad, n, job.tp, job.sharp)
-        t_ag, _alg, _level = collective_time(plan, "all-gather", dense_grad, n, job.tp, job.sharp)
+        t_rs, alg, level = timing.collective("reduce-scatter", dense_grad, n, job.tp, job.sharp)
+        t_ag, _alg, _level = timing.collective("all-gather", dense_grad, n, job.tp, job.sharp)
         comm.append(CommPart("DP", "reduce-scatter + all-gather", n, 2, dense_grad, t_rs + t_ag,
                              k.dp_overlap, alg, level, window_s=t_mb))
     else:  # every rank keeps the whole optimizer: one all-reduce of the gradients (SHARP applies to it)
-        t_ar, alg, level = collective_time(plan, "all-reduce", dense_grad, n, job.tp, job.sharp)
+        t_ar, alg, level = timing.collective("all-reduce", dense_grad, n, job.tp, job.sharp)
         comm.append(CommPart("DP", "all-reduce", n, 1, dense_grad, t_ar, k.dp_overlap, alg, level,
                              window_s=t_mb))
     if mdl.is_moe:
@@ -1168,25 +1197,25 @@ def _data_parallel_comm(job: TrainingJob, plan: Plan, dp: int, m: int, cp: _Comp
             exp_grad = exp_params * k.grad_bytes_per_param
             # expert-data-parallel peers hold the same experts: one in every ep ranks of a stage
             if job.zero == 3:
-                comm.append(_fsdp_comm(job, plan, "DP (experts)", exp_params, edp, job.ep, m, cp))
+                comm.append(_fsdp_comm(job, timing, "DP (experts)", exp_params, edp, job.ep, m, cp))
             elif job.zero == 2:  # as the dense part: fp32 reduce-scatter per round, bf16 all-gather once
                 g_bytes = tc.memory.sharded_gradient_bytes_per_param
                 rounds = math.ceil(m / job.pp) if job.vp > 1 else 1
-                t_rs, alg, level = collective_time(plan, "reduce-scatter", exp_params * g_bytes, edp, job.ep, job.sharp)
-                t_ag, _alg, _level = collective_time(plan, "all-gather", exp_params * k.weight_bytes_per_param, edp,
-                                                 job.ep, job.sharp)
+                t_rs, alg, level = timing.collective("reduce-scatter", exp_params * g_bytes, edp, job.ep, job.sharp)
+                t_ag, _alg, _level = timing.collective("all-gather", exp_params * k.weight_bytes_per_param, edp,
+                                                       job.ep, job.sharp)
                 per_call = exp_params * (rounds * g_bytes + k.weight_bytes_per_param) / (rounds + 1)
                 comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, rounds + 1, per_call,
                                      rounds * t_rs + t_ag, k.dp_overlap, alg, level, window_s=rounds * t_mb))
             else:
-                t_rs, alg, level = collective_time(plan, "reduce-scatter", exp_grad, edp, job.ep, job.sharp)
-                t_ag, _alg, _level = collective_time(plan, "all-gather", exp_grad, edp, job.ep, job.sharp)
+                t_rs, alg, level = timing.collective("reduce-scatter", exp_grad, edp, job.ep, job.sharp)
+                t_ag, _alg, _level = timing.collective("all-gather", exp_grad, edp, job.ep, job.sharp)
                 comm.append(CommPart("DP (experts)", "reduce-scatter + all-gather", edp, 2, exp_grad,
                                      t_rs + t_ag, k.dp_overlap, alg, level, window_s=t_mb))
     return comm
 
 
-def _fsdp_comm(job: TrainingJob, plan: Plan, kind: str, params_gpu: float, n: int, stride: int, m: int,
+def _fsdp_comm(job: TrainingJob, timing: _Timing, kind: str, params_gpu: float, n: int, stride: int, m: int,
                cp: _Compute) -> CommPart:
     """ZeRO-3 / FSDP full sharding over ``n`` ranks ``stride`` apart: every micro-batch, each layer's bf16
     parameters (``params_gpu`` per GPU for the stage, in equal parts per layer) all-gathered before its forward
@@ -1195,15 +1224,15 @@ def _fsdp_comm(job: TrainingJob, plan: Plan, kind: str, params_gpu: float, n: in
     k = load_constants().training
     g_bytes = load_training_catalog().memory.sharded_gradient_bytes_per_param
     layer = params_gpu / max(1, cp.layers_per_stage)
-    t_ag, alg, level = collective_time(plan, "all-gather", layer * k.weight_bytes_per_param, n, stride, job.sharp)
-    t_rs, _alg, _level = collective_time(plan, "reduce-scatter", layer * g_bytes, n, stride, job.sharp)
+    t_ag, alg, level = timing.collective("all-gather", layer * k.weight_bytes_per_param, n, stride, job.sharp)
+    t_rs, _alg, _level = timing.collective("reduce-scatter", layer * g_bytes, n, stride, job.sharp)
     rounds = m * cp.layers_per_stage
     per_call = layer * (2 * k.weight_bytes_per_param + g_bytes) / 3
     return CommPart(kind, "all-gather + reduce-scatter", n, 3 * rounds, per_call, rounds * (2 * t_ag + t_rs),
                     k.dp_overlap, alg, level, window_s=cp.compute)
 
 
-def _expert_parallel_comm(job: TrainingJob, plan: Plan, m: int, cp: _Compute) -> list[CommPart]:
+def _expert_parallel_comm(job: TrainingJob, timing: _Timing, m: int, cp: _Compute) -> list[CommPart]:
     """Expert-parallel dispatch and combine of one step: per MoE layer of a stage and micro-batch, the forward's
     dispatch and combine and the backward's (their gradients, the other way), each timed by the model serving uses
     (``core.perf.expert_dispatch.ep_layer``, DeepEP's normal kernels as Megatron-Core's ``flex`` dispatcher runs
@@ -1212,8 +1241,8 @@ def _expert_parallel_comm(job: TrainingJob, plan: Plan, m: int, cp: _Compute) ->
     mdl = job.model
     tc = load_training_catalog()
     tokens_gpu = job.seq_len / job.cp * job.micro_batch / job.tp
-    e = ep_layer(plan, job.ep, tokens_gpu, mdl.top_k, mdl.hidden, "normal", stride=job.tp * job.cp,
-                 bytes_per_value=(_ACT_BYTES, _ACT_BYTES))
+    e = timing.dispatch(job.ep, tokens_gpu, mdl.top_k, mdl.hidden, "normal", stride=job.tp * job.cp,
+                        bytes_per_value=(_ACT_BYTES, _ACT_BYTES))
     rounds = math.ceil(mdl.moe_layers / job.pp) * m  # MoE layers of a stage x micro-batches
     ep_overlap = tc.schedule.dualpipe_ep_overlap if job.schedule == "dualpipe" else k.ep_overlap
     return [CommPart("EP", "all-to-all", job.ep, 4 * rounds, e.bytes / 2, rounds * 2 * (e.dispatch_s + e.combine_s),
@@ -1233,6 +1262,13 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
         The split does not fit the cluster, the model or GPU memory (the message
         says what would).
     """
+    return _estimate(job, _Timing(plan))
+
+
+def _estimate(job: TrainingJob, timing: _Timing) -> TrainingEstimate:
+    """``estimate`` of ``job`` on ``timing.plan``, its communication timed by ``timing`` (the split search shares
+    one among its candidates)."""
+    plan = timing.plan
     r = plan.resolved
     mdl = job.model
     gpus, dp, m = _check_fit(job, plan)
@@ -1246,11 +1282,11 @@ def estimate(plan: Plan, job: TrainingJob) -> TrainingEstimate:
     stage_memory = _check_memory(job, plan, dp, m, warnings)
     _check_host_memory(job, plan, dp)
     cp = _compute_time(job, plan, m)
-    comm = _model_parallel_comm(job, plan, gpus, dp, m, cp)
+    comm = _model_parallel_comm(job, timing, gpus, dp, m, cp)
     if dp * job.cp > 1:
-        comm += _data_parallel_comm(job, plan, dp, m, cp)
+        comm += _data_parallel_comm(job, timing, dp, m, cp)
     if job.ep > 1:
-        comm += _expert_parallel_comm(job, plan, m, cp)
+        comm += _expert_parallel_comm(job, timing, m, cp)
     if job.offload != "none":
         comm += _offload_comm(job, plan, dp, cp)
     _expose(comm, cp.compute)
@@ -1432,17 +1468,18 @@ def _split_grid(plan: Plan, job: TrainingJob, gpus: int, tp: int | None, pp: int
     return grid
 
 
-def _try_split(plan: Plan, job: TrainingJob, gpus: int, split: tuple[int, int, int, int], ep: int, zero: int,
+def _try_split(timing: _Timing, job: TrainingJob, gpus: int, split: tuple[int, int, int, int], ep: int, zero: int,
                global_batch: int | None, default: bool) -> tuple[SplitCandidate, DesignError | None]:
-    """Estimate ``job`` at one split (tp, pp, vp, cp), ep and ZeRO stage, with ``fitting_split``'s global batch."""
+    """Estimate ``job`` on ``timing.plan`` at one split (tp, pp, vp, cp), ep and ZeRO stage, with
+    ``fitting_split``'s global batch, its communication timed by the search's ``timing``."""
     t, p, v, c = split
-    batch = fitting_split(plan, job.model, tp=t, pp=p, cp=c, micro_batch=job.micro_batch, vp=v, job_gpus=gpus,
+    batch = fitting_split(timing.plan, job.model, tp=t, pp=p, cp=c, micro_batch=job.micro_batch, vp=v, job_gpus=gpus,
                           global_batch=global_batch, default_global_batch=job.global_batch)["global_batch"]
     cand = SplitCandidate(t, p, batch, page_default=default, ep=ep, vp=v, cp=c, zero=zero)
     try:
-        cand.estimate = estimate(plan, job.model_copy(update={
+        cand.estimate = _estimate(job.model_copy(update={
             "tp": t, "pp": p, "vp": v, "cp": c, "ep": ep, "zero_stage": zero, "dp": None, "gpus": gpus,
-            "global_batch": batch}))
+            "global_batch": batch}), timing)
     except DesignError as exc:
         cand.problem = exc.message
         return cand, exc
@@ -1465,9 +1502,13 @@ def choose_split(plan: Plan, job: TrainingJob, *, tp: int | None = None, pp: int
     stages differ mostly in memory, and their data-parallel traffic moves the step time of a split less than the
     split itself does. Ties go to the smaller tp x pp, then the smaller ep, vp, cp and ZeRO stage. Raises the
     first candidate's ``DesignError`` when none fits.
+
+    The candidates share one ``_Timing``: each distinct communicator (operation, bytes, ranks, stride) is timed
+    once per search, however many splits use it.
     """
     mdl = job.model
     gpus = min(job.gpus or plan.resolved.gpus, plan.resolved.gpus)
+    timing = _Timing(plan, once=True)
     candidates: list[SplitCandidate] = []
     first_error: DesignError | None = None
     stages = (job.zero, *(z for z in range(4) if z != job.zero)) if search_zero else (job.zero,)
@@ -1479,7 +1520,7 @@ def choose_split(plan: Plan, job: TrainingJob, *, tp: int | None = None, pp: int
             eps = [e for e in _powers_of_two(min(mdl.experts, ranks)) if mdl.experts % e == 0 and ranks % e == 0]
         for e in eps:
             for zero in stages:  # the other stages only while this split runs out of memory
-                cand, error = _try_split(plan, job, gpus, split, e, zero, global_batch, n == 0 and e == job.ep)
+                cand, error = _try_split(timing, job, gpus, split, e, zero, global_batch, n == 0 and e == job.ep)
                 candidates.append(cand)
                 first_error = first_error or error
                 if error is None or not isinstance(error, OutOfMemory):
@@ -1490,8 +1531,8 @@ def choose_split(plan: Plan, job: TrainingJob, *, tp: int | None = None, pp: int
         for best in fastest[:ZERO_REFINE]:
             for zero in range(4):
                 if (*best.key()[:5], zero) not in tried:
-                    cand, _error = _try_split(plan, job, gpus, (best.tp, best.pp, best.vp, best.cp), best.ep, zero,
-                                              global_batch, False)
+                    cand, _error = _try_split(timing, job, gpus, (best.tp, best.pp, best.vp, best.cp), best.ep,
+                                              zero, global_batch, False)
                     candidates.append(cand)
                     tried.add(cand.key())
     fitting = [i for i, c in enumerate(candidates) if c.fits]
