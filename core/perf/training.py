@@ -850,13 +850,14 @@ def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
     act_dense = activation_bytes_per_token(mdl, job, False) if mdl.moe_layers < mdl.layers else 0.0
     act_moe = activation_bytes_per_token(mdl, job, True) if mdl.is_moe else 0.0
     embedding = mdl.vocab * mdl.hidden / job.tp
+    d_dense, _e = _layer_params(mdl, False, job)
+    m_dense, m_expert = _layer_params(mdl, True, job)
     best: StageMemory | None = None
+    best_total = 0.0
     start = 0
     for rank, n in enumerate(counts):
         n_moe = max(0, min(start + n, mdl.moe_layers + first_moe) - max(start, first_moe)) if mdl.is_moe else 0
         start += n
-        d_dense, _e = _layer_params(mdl, False, job)
-        m_dense, m_expert = _layer_params(mdl, True, job)
         layer = max(d_dense if n_moe < n else 0.0, m_dense + m_expert if n_moe else 0.0) * copies
         dense = (n - n_moe) * d_dense + n_moe * m_dense
         expert = n_moe * m_expert
@@ -873,8 +874,9 @@ def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
         state = _state_bytes(job, dense, expert, (dp * job.cp, expert_group), layer, n)
         parts = {part: nbytes / unit for part, nbytes in state.items()}
         parts["activations"] = act / unit
-        if best is None or sum(parts.values()) > sum(best.parts.values()):
-            best = StageMemory(parts, rank, n)
+        total = sum(parts.values())
+        if best is None or total > best_total:
+            best, best_total = StageMemory(parts, rank, n), total
     return best
 
 
