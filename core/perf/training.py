@@ -838,6 +838,9 @@ def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
     group), DualPipe's second copy of the parameters, the embedding on the first stage and the output layer
     (plus fp32 logits) on the last, and activations = in-flight micro-batches (``_in_flight``) x the stage's
     layers x ``activation_bytes_per_token`` x tokens per micro-batch / (tp x cp).
+
+    A middle stage with the layers (dense and MoE) of one already counted holds the same state, so with no more
+    micro-batches in flight it cannot be fuller (ties keep the first): it is skipped, the answer unchanged.
     """
     tc = load_training_catalog()
     unit = tc.memory.capacity_unit_bytes
@@ -854,10 +857,16 @@ def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
     m_dense, m_expert = _layer_params(mdl, True, job)
     best: StageMemory | None = None
     best_total = 0.0
+    counted: dict[tuple[int, int], float] = {}  # a middle stage's (layers, MoE layers): most micro-batches in flight
     start = 0
     for rank, n in enumerate(counts):
         n_moe = max(0, min(start + n, mdl.moe_layers + first_moe) - max(start, first_moe)) if mdl.is_moe else 0
         start += n
+        flight = _in_flight(job, rank, microbatches)
+        if 0 < rank < job.pp - 1:
+            if counted.get((n, n_moe), -1.0) >= flight:
+                continue
+            counted[n, n_moe] = flight
         layer = max(d_dense if n_moe < n else 0.0, m_dense + m_expert if n_moe else 0.0) * copies
         dense = (n - n_moe) * d_dense + n_moe * m_dense
         expert = n_moe * m_expert
@@ -868,7 +877,7 @@ def _memory(job: TrainingJob, dp: int, microbatches: int) -> StageMemory:
         if rank in (0, job.pp - 1):  # ZeRO-3 gathers the embedding and the output layer as units too
             layer = max(layer, embedding * copies)
         dense, expert = dense * copies, expert * copies
-        act = tokens * ((n - n_moe) * act_dense + n_moe * act_moe) * _in_flight(job, rank, microbatches)
+        act = tokens * ((n - n_moe) * act_dense + n_moe * act_moe) * flight
         if rank == job.pp - 1:
             act += tokens * mdl.vocab * tc.memory.logits_bytes_per_vocab
         state = _state_bytes(job, dense, expert, (dp * job.cp, expert_group), layer, n)
