@@ -1,5 +1,8 @@
 """``python -m core stages --stages 128,256``: what each growth stage of a design buys and which cables move.
 
+With ``--pods`` (``core.analysis.pods``) the stages are the pods' (``SYSTEM:NODES@STAGE``): each step adds the pods
+of its stage under the shared spine layer (``--pods-final 1``: installed for the final stage from the start).
+
 Plans the design at its ``--nodes`` and at each node count of ``--stages`` (a design option; then ``--grow-to``
 when it is beyond them; ``core.analysis.stages``) and prints,
 per step, the capex added, the switches added and removed, and the compute fabric's cables kept, added,
@@ -14,6 +17,7 @@ import csv
 import io
 
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
+from core.errors import InputError
 from core.i18n import _, usd
 
 
@@ -26,8 +30,6 @@ def register(subparsers) -> None:
                       "moved), changed in speed or removed. With --grow-to the upper layers are installed for the "
                       "final size from the start."))
     add_design_options(parser)
-    stages = next(a for a in parser._actions if a.dest == "stages")
-    stages.required = True  # what the command is about (the last stage may be --grow-to)
     add_format_option(parser, ("table", "json", "csv"),
                       _("table: readable summary; json: every count and the re-terminated cables (first 1,000); "
                         "csv: one row per re-terminated cable"))
@@ -66,10 +68,19 @@ def _csv(deltas) -> str:
 def run(args: argparse.Namespace) -> str:
     from core.analysis.stages import growth
 
-    deltas = growth(design_from_args(args))
+    design = design_from_args(args)
+    if not design.stages and not design.pods:  # what the command is about (the last stage may be --grow-to)
+        raise InputError(_("the stages command needs --stages (later node counts) or --pods added at later "
+                           "stages (SYSTEM:NODES@STAGE)"))
+    deltas = growth(design)
     if args.format == "json":
         return to_json([{**d.model_dump(), "recabled": d.recabled, "transceivers_bought": d.transceivers_bought}
                         for d in deltas]) + "\n"
     if args.format == "csv":
         return _csv(deltas)
+    if design.pods:
+        from core.analysis.pods import added_pods
+
+        return "".join(row(_("stage {stage} adds").format(stage=stage), words) + "\n"
+                       for stage, words in added_pods(design)) + _table(deltas)
     return _table(deltas)
