@@ -98,7 +98,7 @@ def mixed_links(mixed: MixedPlan) -> Iterator[tuple[str, str, str, str, str, int
     """Every compute-fabric cable of ``mixed`` as ``(link class, A device, A port, Z device, Z port, speed)``
     [speed in Gb/s per direction] (module docstring: ids and port order)."""
     spines = mixed.fabric.spines
-    next_port = [0] * spines  # port units handed out per spine, as lanes of the current port
+    ports_before = [0] * spines  # ports the pods handed out so far take on each spine
     order = sorted(range(len(mixed.fabric.pods)), key=lambda i: (mixed.fabric.pods[i].stage, i))
     for i in order:
         pod, p = mixed.fabric.pods[i], mixed.plans[i]
@@ -110,15 +110,16 @@ def mixed_links(mixed: MixedPlan) -> Iterator[tuple[str, str, str, str, str, int
             elif kind == "leaf-spine":
                 uplinks.setdefault(a, []).append(a_port)
         lanes = pod.uplinks_per_spine_port
+        taken = [0] * spines  # this pod's uplinks on each spine so far (lanes)
         for leaf, ports in uplinks.items():
             for k, leaf_port in enumerate(ports):
                 spine = k // pod.links_per_leaf_spine_pair
-                unit = next_port[spine]
-                next_port[spine] += 1
+                lane = taken[spine]
+                taken[spine] += 1
                 yield ("leaf-spine", prefix + leaf, leaf_port, spine_id(spine),
-                       f"1/{unit // lanes + 1}/{unit % lanes + 1}", pod.uplink_speed_gbps)
+                       f"1/{ports_before[spine] + lane // lanes + 1}/{lane % lanes + 1}", pod.uplink_speed_gbps)
         for spine in range(spines):  # a pod's breakout lanes never share a spine port with the next pod's
-            next_port[spine] = -(-next_port[spine] // lanes) * lanes
+            ports_before[spine] += -(-taken[spine] // lanes)
 
 
 def _switch_ids(mixed: MixedPlan) -> set[str]:

@@ -182,13 +182,16 @@ class MixedFabric(BaseModel):
 
 
 def _check_shape(resolved: ResolvedDesign) -> None:
-    """Pods need a one-plane, two-tier folded Clos that is rail-optimized or top-of-rack (``DesignError``)."""
+    """Pods need a one-plane, two-tier folded Clos that is rail-optimized or top-of-rack (``DesignError``; the way
+    out given as data drops the extra pods)."""
+    drop = _("drop the extra pods")
     if resolved.topology not in ("rail-optimized", "top-of-rack"):
         raise DesignError(_("Pods share one spine layer: the topology must be rail-optimized or top-of-rack."),
-                          _("Set the topology to rail-optimized, or drop the extra pods."))
+                          _("Set the topology to rail-optimized, or {drop}.").format(drop=drop),
+                          fixes=((drop, {"pods": None}),))
     if resolved.planes > 1 or resolved.islands > 1:
         raise DesignError(_("Pods share one spine layer in one plane: this design has several planes."),
-                          _("Set planes to 1, or drop the extra pods."))
+                          _("Set planes to 1, or {drop}.").format(drop=drop), fixes=((drop, {"pods": None}),))
 
 
 def _resolved_pod(design: Design, index: int, fabric: str, catalog: Catalog) -> ResolvedDesign:
@@ -197,10 +200,13 @@ def _resolved_pod(design: Design, index: int, fabric: str, catalog: Catalog) -> 
     try:
         catalog.system(spec.system)
     except InputError:
+        drop = _("drop pod {pod}").format(pod=index + 1)
         raise DesignError(
             _("Pod {pod}: the catalog has no GPU system {system}.").format(pod=index + 1, system=spec.system),
-            _("Use one of {systems} (python -m core catalog lists them).").format(
-                systems=", ".join(s.id for s in catalog.systems))) from None
+            _("Use one of {systems} (python -m core catalog lists them), or {drop}.").format(
+                systems=", ".join(s.id for s in catalog.systems), drop=drop),
+            fixes=((drop, {"pods": pods_text(tuple(s for i, s in enumerate(pod_specs(design)) if i != index))}),)
+        ) from None
     resolved = resolve_design(pod_design(design, index, fabric), catalog)
     _check_shape(resolved)
     return resolved
@@ -256,20 +262,44 @@ def _spine_count(pods: list[dict], radix: int) -> int | None:
     return None
 
 
-def _spine_error(pods: list[dict], switch: str, radix: int, speed: int) -> DesignError:
-    """The pods' uplinks do not fit any balanced spine layer of ``switch`` (ways out named)."""
+def _spine_error(design: Design, pods: list[dict], switch: str, radix: int, speed: int) -> DesignError:
+    """The pods' uplinks do not fit any balanced spine layer of ``switch`` (ways out named; the one given as data
+    drops the last extra pod)."""
+    specs = pod_specs(design)
+    phrase = _("drop pod {pod}").format(pod=len(specs))
     ports = sum(math.ceil(p["leaves"] * p["uplinks_per_leaf"] / p["uplinks_per_spine_port"]) for p in pods)
     common = reduce(math.gcd, (pod["uplinks_per_leaf"] for pod in pods))
     return DesignError(
         _("The pods' leaves have {ports} uplink ports at {speed}G for the shared spine layer, but at most {most} "
           "{switch} spines of {radix} ports divide every leaf's uplinks ({common} is their common divisor).").format(
             ports=f"{ports:,}", speed=speed, most=common, switch=switch, radix=radix, common=common),
-        _("Use fewer nodes per pod or fewer pods, a spine switch with more ports (spine_switch), or a higher leaf "
-          "oversubscription."))
+        _("Use fewer nodes per pod or fewer pods ({drop}), a spine switch with more ports (spine_switch), or a "
+          "higher leaf oversubscription.").format(drop=phrase), fixes=((phrase, {"pods": pods_text(specs[:-1])}),))
 
 
 def size_pods(design: Design, stage: int | None = None, catalog: Catalog | None = None,
               plans: dict[int, tuple[ResolvedDesign, FabricPlan]] | None = None) -> MixedFabric:
+    """``_size_pods`` with the ways out of its ``DesignError`` checked: a fix (``DesignError.fixes``) is kept as data
+    only when the design it gives sizes; the suggestion's words stay (the parameters, returns and errors of
+    ``_size_pods``)."""
+    try:
+        return _size_pods(design, stage, catalog, plans)
+    except DesignError as exc:
+        if not exc.fixes:
+            raise
+        kept = []
+        for phrase, changes in exc.fixes:
+            changed = design.model_copy(update=changes)
+            try:  # without extra pods, the design is an ordinary one
+                _size_pods(changed, None, catalog, None) if changed.pods else size_fabric(resolve_design(changed))
+            except (DesignError, InputError):
+                continue
+            kept.append((phrase, changes))
+        raise DesignError(exc.message, exc.suggestion, tuple(kept)) from None
+
+
+def _size_pods(design: Design, stage: int | None = None, catalog: Catalog | None = None,
+               plans: dict[int, tuple[ResolvedDesign, FabricPlan]] | None = None) -> MixedFabric:
     """Size the mixed fabric of ``design`` at ``stage`` (None: the final stage) by the module's rule.
 
     Parameters
@@ -315,7 +345,7 @@ def size_pods(design: Design, stage: int | None = None, catalog: Catalog | None 
         pod["uplinks_per_spine_port"] = lanes // radix if lanes > radix and lanes % radix == 0 else 1
     spines = _spine_count(sizing, radix)
     if spines is None:
-        raise _spine_error(sizing, spine.id, radix, speed)
+        raise _spine_error(design, sizing, spine.id, radix, speed)
     pods = tuple(PodLeaves(**pod, links_per_leaf_spine_pair=pod["uplinks_per_leaf"] // spines)
                  for pod in sizing if specs[pod["index"]].stage <= stage)
     return MixedFabric(stage=stage, pods=pods, spine_switch=spine.id, spine_speed_gbps=speed, spine_radix=radix,
