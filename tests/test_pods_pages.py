@@ -33,7 +33,7 @@ def test_add_a_pod_from_the_sidebar():
     at.number_input(key="w_pod_add_nodes").set_value(32)
     at.selectbox(key="w_pod_add_speed").set_value(800)
     at.number_input(key="w_pod_add_stage").set_value(1)
-    at.button(key="w_pod_add").click().run()
+    at.button(key="fp_pod_add").click().run()
     assert not at.exception and not at.error
     assert at.text_input(key="w_pods").value == "B200:32:800@1"
     assert any("Shared spines: 8 Q3400" in str(m.value).replace("\\", "") for m in at.markdown)

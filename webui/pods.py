@@ -53,7 +53,7 @@ def pod_widgets() -> None:
                      format_func=lambda v: _("auto") if v == AUTO else f"{v}G")
         c3.number_input(_("Stage"), min_value=0, max_value=16, value=0, step=1, key=ADD["stage"],
                         help=_("The growth stage that adds the pod (0: built now)."))
-        st.button(_("Add pod"), on_click=_add_pod, key=K + "pod_add")
+        st.button(_("Add pod"), on_click=_add_pod, key="fp_pod_add")  # a button is no value to restore
         if ss.get("_fp_pod_problem"):
             st.warning(safe.md(ss["_fp_pod_problem"]))
     st.toggle(FIELDS["pods_final"].title(), key=K + "pods_final",
