@@ -152,7 +152,8 @@ def test_cli_plan_and_stages(capsys):
     assert "stage 1 adds" in out and "0 re-terminated" in out
     assert cli_main(["plan", "--pods", "B200:x"]) == 2
     assert cli_main(["plan", "--nodes", "64", "--pods", "X100:8"]) == 3
-    assert cli_main(["stages", "--nodes", "64"]) == 2
+    assert cli_main(["stages", "--nodes", "64"]) == 2  # --stages or --pods
+    assert cli_main(["stages", "--nodes", "64", "--pods", "B200:8"]) == 2  # no later stage
 
 
 def test_link_and_file_round_trip():

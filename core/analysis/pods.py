@@ -26,6 +26,7 @@ from core.analysis.compare import bom_changes
 from core.analysis.stages import Bought, StageDelta, cable_delta
 from core.cost import BomRow
 from core.design import Design
+from core.errors import InputError
 from core.fabric.pods import MixedFabric, pod_design, pod_specs, pod_stages, size_pods
 from core.i18n import _
 from core.physical.cabling import compute_links
@@ -155,8 +156,13 @@ def pod_delta(before: MixedPlan, after: MixedPlan) -> StageDelta:
 
 
 def pod_growth(design: Design) -> list[StageDelta]:
-    """The deltas of growing a mixed ``design`` through its pods' stages, one per step."""
-    plans = [mixed_plan(design, stage) for stage in pod_stages(design)]
+    """The deltas of growing a mixed ``design`` through its pods' stages, one per step (``InputError`` when every
+    pod is built now)."""
+    stages = pod_stages(design)
+    if len(stages) < 2:
+        raise InputError(_("No growth stages: add pods at later stages, such as {example}.").format(
+            example="B200:32@1"))
+    plans = [mixed_plan(design, stage) for stage in stages]
     return [pod_delta(a, b) for a, b in zip(plans, plans[1:])]
 
 

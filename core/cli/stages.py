@@ -17,7 +17,6 @@ import csv
 import io
 
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
-from core.errors import InputError
 from core.i18n import _, usd
 
 
@@ -30,6 +29,10 @@ def register(subparsers) -> None:
                       "moved), changed in speed or removed. With --grow-to the upper layers are installed for the "
                       "final size from the start."))
     add_design_options(parser)
+    # what the command is about, one of the two (the last stage may be --grow-to): the stages as node counts, or
+    # pods added at later stages
+    either = parser.add_mutually_exclusive_group(required=True)
+    either._group_actions += [a for a in parser._actions if a.dest in ("stages", "pods")]
     add_format_option(parser, ("table", "json", "csv"),
                       _("table: readable summary; json: every count and the re-terminated cables (first 1,000); "
                         "csv: one row per re-terminated cable"))
@@ -69,9 +72,6 @@ def run(args: argparse.Namespace) -> str:
     from core.analysis.stages import growth
 
     design = design_from_args(args)
-    if not design.stages and not design.pods:  # what the command is about (the last stage may be --grow-to)
-        raise InputError(_("the stages command needs --stages (later node counts) or --pods added at later "
-                           "stages (SYSTEM:NODES@STAGE)"))
     deltas = growth(design)
     if args.format == "json":
         return to_json([{**d.model_dump(), "recabled": d.recabled, "transceivers_bought": d.transceivers_bought}
