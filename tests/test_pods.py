@@ -173,3 +173,16 @@ def test_ways_out_as_data_drop_the_pod_at_fault():
     with pytest.raises(DesignError) as info:
         size_pods(Design(gpu="H100", nodes=64, pods="B200:8", topology="rail-only"))
     assert info.value.fixes == (("drop the extra pods", {"pods": None}),)
+
+
+def test_a_job_on_one_pod_uses_that_pods_system_and_the_slowest_bounds_across():
+    from core.analysis.pods import pod_busbw, pods_summary
+    from core.fabric.pods import pod_design
+    from core.perf.collectives import collective
+
+    mixed = mixed_plan(BROWNFIELD)
+    alone = [collective(plan(pod_design(BROWNFIELD, i, "infiniband")), "all-reduce", 1 << 30)["busbw_gbytes"]
+             for i in range(2)]
+    assert pod_busbw(mixed) == alone and alone[1] > alone[0]  # B200 at 800G beats H100 at 400G
+    assert [p.resolved.system.id for p in mixed.plans] == ["H100", "B200"]
+    assert pods_summary(mixed)["cross_pod_allreduce_busbw_gbytes"] == alone[0]

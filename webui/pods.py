@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.analysis.pods import mixed_plan, pods_summary
+from core.analysis.pods import mixed_links, mixed_plan, pods_summary
 from core.catalog import load_catalog
 from core.cost import bom_dataframe
 from core.design import FIELDS, Design, check_pods
@@ -20,6 +20,8 @@ ADD = {"system": K + "pod_add_system", "nodes": K + "pod_add_nodes", "speed": K 
        "stage": K + "pod_add_stage"}
 """Session keys of the "add a pod" form (not design fields: the pod list is)."""
 AUTO = "auto"
+CABLE_COLUMNS = ["link_class", "a_device", "a_port", "z_device", "z_port", "gbps"]
+"""Columns of the mixed cabling CSV (``core.analysis.pods.mixed_links``; speed per direction [Gb/s])."""
 
 
 def _add_pod() -> None:
@@ -63,13 +65,15 @@ def pod_widgets() -> None:
 
 @st.cache_resource(max_entries=16, show_spinner=False)
 def _mixed(key: str, language: str):
-    """(pods summary, mixed BOM frame) of the design ``key``, or the engine's error (in ``language``)."""
+    """(pods summary, mixed BOM frame, compute cabling frame) of the design ``key``, or the engine's error (in
+    ``language``)."""
     with speaking(language):
         try:
             mixed = mixed_plan(Design.model_validate_json(key))
         except FabricPlannerError as exc:
             return exc
-        return pods_summary(mixed), bom_dataframe(mixed.bom)
+        cables = pd.DataFrame(list(mixed_links(mixed)), columns=CABLE_COLUMNS)
+        return pods_summary(mixed), bom_dataframe(mixed.bom), cables
 
 
 def pods_section(design: Design, key: str, language: str) -> None:
@@ -82,23 +86,28 @@ def pods_section(design: Design, key: str, language: str) -> None:
         if isinstance(result, FabricPlannerError):
             st.warning(safe.md(str(result)))
             return
-        summary, bom = result
+        summary, bom, cables = result
         st.caption(_("The numbers above are the first pod planned alone. Each pod has its own leaves sized for its "
                      "nodes and NIC speed; the spine layer is shared and sized for the sum of their uplinks."))
         rows = [{_("Pod"): p["pod"], _("GPU model"): p["system"], _("Stage"): p["stage"], _("Nodes"): p["nodes"],
                  _("GPUs"): p["gpus"], _("Leaves"): p["leaves"], _("Leaf switch"): p["leaf_switch"],
                  _("Port speed"): f"{p['port_speed_gbps']}G", _("Uplinks per leaf"): p["uplinks_per_leaf"],
                  _("Uplink speed"): f"{p['uplink_speed_gbps']}G", _("Uplinks per spine port"): p["uplinks_per_spine_port"],
-                 _("Gb/s per GPU"): p["gbps_per_gpu"]} for p in summary["pods"]]
+                 _("Gb/s per GPU"): p["gbps_per_gpu"],
+                 _("All-reduce of 1 GiB on the pod [GB/s]"): p["allreduce_busbw_gbytes"]} for p in summary["pods"]]
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
         s = summary["spines"]
         st.markdown(safe.md(_(
             "Shared spines: {count} {switch} at {speed}G, {used} of {radix} ports used on each (sized for stage "
             "{stage}). Across pods: {rate} Gb/s per GPU, bounded by pod {pod}; bisection {bisection} Tb/s (one "
-            "direction). Mixed total: {gpus} GPUs, capex {capex}.").format(
+            "direction); an all-reduce of 1 GiB across every pod at most {busbw} GB/s bus bandwidth. Mixed total: "
+            "{gpus} GPUs, capex {capex}.").format(busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:g}",
             count=s["count"], switch=s["switch"], speed=s["speed_gbps"], used=s["ports_used_each"], radix=s["radix"],
             stage=summary["spine_sized_for_stage"], rate=f"{summary['cross_pod_gbps_per_gpu']:g}",
             pod=summary["slowest_pod"], bisection=f"{summary['bisection_tbits_one_direction']:,.1f}",
             gpus=f"{summary['gpus']:,}", capex=usd(summary["capex_usd"]))))
         st.download_button(_("Download the mixed bill of materials (CSV)"), bom.to_csv(index=False).encode("utf-8"),
                            file_name="mixed-bom.csv", mime="text/csv", key="pods_bom_csv")
+        st.download_button(_("Download the compute cabling of every pod (CSV)"),
+                           cables.to_csv(index=False).encode("utf-8"), file_name="mixed-cabling.csv", mime="text/csv",
+                           key="pods_cabling_csv")

@@ -29,6 +29,7 @@ from core.design import Design
 from core.errors import InputError
 from core.fabric.pods import MixedFabric, pod_design, pod_specs, pod_stages, size_pods
 from core.i18n import _
+from core.perf.collectives import collective
 from core.physical.cabling import compute_links
 from core.plan import Plan, plan
 
@@ -173,19 +174,34 @@ def added_pods(design: Design) -> list[tuple[int, str]]:
                               for s in specs if s.stage == stage)) for stage in pod_stages(design)[1:]]
 
 
+COLLECTIVE_BYTES = 1 << 30
+"""Message of the all-reduce the pods summary estimates [bytes] (1 GiB: bandwidth-bound)."""
+
+
+def pod_busbw(mixed: MixedPlan) -> list[float]:
+    """Bus bandwidth of a ``COLLECTIVE_BYTES`` all-reduce over each pod's GPUs, a job placed on that pod (its own
+    plan: its system, NVLink, NICs and leaves; ``core.perf.collectives``) [GB/s]."""
+    return [collective(p, "all-reduce", COLLECTIVE_BYTES)["busbw_gbytes"] for p in mixed.plans]
+
+
 def pods_summary(mixed: MixedPlan) -> dict:
     """The mixed design's numbers as JSON-ready data (English keys): per pod, the shared spines, totals [USD, kW,
-    Gb/s per direction]."""
+    Gb/s per direction], and the all-reduce bus bandwidth [GB/s] of a job on each pod (``pod_busbw``) and of one
+    across every pod, which the slowest pod bounds (the smallest of the pods'; the longer ring's latency is left
+    out, small beside a bandwidth-bound 1 GiB)."""
     f = mixed.fabric
+    busbw = pod_busbw(mixed)
     return {
+        "allreduce_bytes": COLLECTIVE_BYTES, "cross_pod_allreduce_busbw_gbytes": min(busbw),
         "stage": f.stage, "spine_sized_for_stage": f.sized_for_stage,
         "pods": [{"pod": pod.index + 1, "system": pod.system, "stage": pod.stage, "nodes": pod.nodes,
                   "gpus": pod.gpus, "port_speed_gbps": pod.port_speed_gbps, "uplink_speed_gbps": pod.uplink_speed_gbps,
                   "leaf_switch": pod.leaf_switch, "leaves": pod.leaves, "uplinks_per_leaf": pod.uplinks_per_leaf,
                   "uplinks_per_spine_port": pod.uplinks_per_spine_port,
                   "links_per_leaf_spine_pair": pod.links_per_leaf_spine_pair,
-                  "spine_ports_each": pod.spine_ports(f.spines), "gbps_per_gpu": pod.gbps_per_gpu}
-                 for pod in f.pods],
+                  "spine_ports_each": pod.spine_ports(f.spines), "gbps_per_gpu": pod.gbps_per_gpu,
+                  "allreduce_busbw_gbytes": bw}
+                 for pod, bw in zip(f.pods, busbw)],
         "spines": {"switch": f.spine_switch, "count": f.spines, "speed_gbps": f.spine_speed_gbps,
                    "radix": f.spine_radix, "ports_used_each": f.spine_ports_used},
         "switches": f.switches, "nodes": f.nodes, "gpus": f.gpus,
