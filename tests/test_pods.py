@@ -186,3 +186,13 @@ def test_a_job_on_one_pod_uses_that_pods_system_and_the_slowest_bounds_across():
     assert pod_busbw(mixed) == alone and alone[1] > alone[0]  # B200 at 800G beats H100 at 400G
     assert [p.resolved.system.id for p in mixed.plans] == ["H100", "B200"]
     assert pods_summary(mixed)["cross_pod_allreduce_busbw_gbytes"] == alone[0]
+
+
+def test_review_pack_has_the_pods_section_only_for_a_mixed_design():
+    from core.formats.report import design_report_html
+
+    html = design_report_html(plan(BROWNFIELD), name="Brownfield", share_link="")
+    assert 'data-section="pods"' in html and "8 Q3400 at 800G, 96 of 144 ports used on each" in html
+    assert 'data-section="growth"' in html  # the pods' stages
+    assert 'data-section="pods"' not in design_report_html(plan(Design(gpu="H100", nodes=64)), name="x",
+                                                           share_link="")

@@ -28,7 +28,7 @@ from core.cost import BomRow
 from core.design import Design
 from core.errors import InputError
 from core.fabric.pods import MixedFabric, pod_design, pod_specs, pod_stages, size_pods
-from core.i18n import _
+from core.i18n import _, usd
 from core.perf.collectives import collective
 from core.physical.cabling import compute_links
 from core.plan import Plan, plan
@@ -209,3 +209,34 @@ def pods_summary(mixed: MixedPlan) -> dict:
         "bisection_tbits_one_direction": f.bisection_gbps / 1000,
         "capex_usd": round(mixed.capex_usd, 2), "it_kw": round(mixed.power_kw, 3),
     }
+
+
+def pods_lines(summary: dict) -> list[tuple[str, str]]:
+    """(label, words) per line of a mixed design's summary (``pods_summary``), in the current language: a line per
+    pod (system, nodes, speeds [Gb/s per direction], leaves, uplinks, the all-reduce on the pod [GB/s]), the shared
+    spines, the bound across pods and the totals [USD, kW]; the ``plan`` command and the review pack show them."""
+    lines = []
+    for pod in summary["pods"]:
+        lines.append((_("pod {pod}").format(pod=pod["pod"]), _(
+            "{system} x {nodes} nodes ({gpus} GPUs), stage {stage}: {leaves} {leaf} leaves at {speed}G, {uplinks} "
+            "uplinks each at {up}G, {pair} to each spine, {share} per spine port; {rate} Gb/s per GPU; all-reduce of "
+            "1 GiB on the pod {busbw} GB/s bus bandwidth").format(busbw=f"{pod['allreduce_busbw_gbytes']:g}",
+            system=pod["system"], nodes=f"{pod['nodes']:,}", gpus=f"{pod['gpus']:,}", stage=pod["stage"],
+            leaves=f"{pod['leaves']:,}", leaf=pod["leaf_switch"], speed=pod["port_speed_gbps"],
+            uplinks=pod["uplinks_per_leaf"], up=pod["uplink_speed_gbps"], pair=pod["links_per_leaf_spine_pair"],
+            share=pod["uplinks_per_spine_port"], rate=f"{pod['gbps_per_gpu']:g}")))
+    s = summary["spines"]
+    lines.append((_("shared spines"), _(
+        "{count} {switch} at {speed}G, {used} of {radix} ports used on each (sized for stage {stage})").format(
+        count=s["count"], switch=s["switch"], speed=s["speed_gbps"], used=s["ports_used_each"], radix=s["radix"],
+        stage=summary["spine_sized_for_stage"])))
+    lines.append((_("across pods"), _(
+        "{rate} Gb/s per GPU (pod {pod}, the slowest, bounds it); bisection {bisection} Tb/s (one direction); "
+        "all-reduce of 1 GiB across every pod at most {busbw} GB/s bus bandwidth").format(
+        rate=f"{summary['cross_pod_gbps_per_gpu']:g}", pod=summary["slowest_pod"],
+        busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:g}",
+        bisection=f"{summary['bisection_tbits_one_direction']:,.1f}")))
+    lines.append((_("mixed total"), _("{gpus} GPUs, {switches} compute fabric switches, capex {capex}, IT {kw} kW")
+                     .format(gpus=f"{summary['gpus']:,}", switches=f"{summary['switches']:,}",
+                             capex=usd(summary["capex_usd"], exact=True), kw=f"{summary['it_kw']:,.1f}")))
+    return lines
