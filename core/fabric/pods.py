@@ -277,13 +277,12 @@ def _spine_error(design: Design, pods: list[dict], switch: str, radix: int, spee
           "higher leaf oversubscription.").format(drop=phrase), fixes=((phrase, {"pods": pods_text(specs[:-1])}),))
 
 
-def size_pods(design: Design, stage: int | None = None, catalog: Catalog | None = None,
-              plans: dict[int, tuple[ResolvedDesign, FabricPlan]] | None = None) -> MixedFabric:
+def size_pods(design: Design, stage: int | None = None, catalog: Catalog | None = None) -> MixedFabric:
     """``_size_pods`` with the ways out of its ``DesignError`` checked: a fix (``DesignError.fixes``) is kept as data
     only when the design it gives sizes; the suggestion's words stay (the parameters, returns and errors of
     ``_size_pods``)."""
     try:
-        return _size_pods(design, stage, catalog, plans)
+        return _size_pods(design, stage, catalog)
     except DesignError as exc:
         if not exc.fixes:
             raise
@@ -291,15 +290,14 @@ def size_pods(design: Design, stage: int | None = None, catalog: Catalog | None 
         for phrase, changes in exc.fixes:
             changed = design.model_copy(update=changes)
             try:  # without extra pods, the design is an ordinary one
-                _size_pods(changed, None, catalog, None) if changed.pods else size_fabric(resolve_design(changed))
+                _size_pods(changed, None, catalog) if changed.pods else size_fabric(resolve_design(changed))
             except (DesignError, InputError):
                 continue
             kept.append((phrase, changes))
         raise DesignError(exc.message, exc.suggestion, tuple(kept)) from None
 
 
-def _size_pods(design: Design, stage: int | None = None, catalog: Catalog | None = None,
-               plans: dict[int, tuple[ResolvedDesign, FabricPlan]] | None = None) -> MixedFabric:
+def _size_pods(design: Design, stage: int | None = None, catalog: Catalog | None = None) -> MixedFabric:
     """Size the mixed fabric of ``design`` at ``stage`` (None: the final stage) by the module's rule.
 
     Parameters
@@ -310,8 +308,11 @@ def _size_pods(design: Design, stage: int | None = None, catalog: Catalog | None
         The growth stage: the pods added at stages up to it are present.
     catalog : Catalog, optional
         The catalog (default the shipped one).
-    plans : dict, optional
-        Pod index -> (resolved design, fabric plan) already sized alone (``core.analysis.pods`` passes its own).
+
+    Returns
+    -------
+    MixedFabric
+        The pods present at ``stage`` under the spine layer sized for ``sized_for_stage``.
 
     Raises
     ------
@@ -322,15 +323,16 @@ def _size_pods(design: Design, stage: int | None = None, catalog: Catalog | None
     catalog = catalog or load_catalog()
     if design.stages:
         raise DesignError(_("Growth stages are given twice: as node counts (stages) and as the pods' stages."),
-                          _("Drop the stages and add each pod at its stage (SYSTEM:NODES@STAGE)."))
+                          _("Drop the stages and add each pod at its stage (SYSTEM:NODES@STAGE)."),
+                          fixes=((_("Drop the stages"), {"stages": None}),))
     specs = pod_specs(design)
     final = max(spec.stage for spec in specs)
     stage = final if stage is None else stage
     sized_for = final if design.pods_final else stage
-    plans = {} if plans is None else plans
-    first = plans[0][0] if 0 in plans else _resolved_pod(design, 0, "", catalog)
+    plans: dict[int, tuple[ResolvedDesign, FabricPlan]] = {}  # pod index -> (resolved, sized alone)
+    first = _resolved_pod(design, 0, "", catalog)
     for index, spec in enumerate(specs):
-        if index not in plans and spec.stage <= sized_for:
+        if spec.stage <= sized_for:
             resolved = first if index == 0 else _resolved_pod(design, index, first.fabric, catalog)
             plans[index] = (resolved, _sized_alone(design, index, resolved))
     sizing = [_leaves(i, specs[i], *plans[i]) for i in sorted(plans) if specs[i].stage <= sized_for]
