@@ -45,7 +45,10 @@ def test_growth_stages_of_the_pods_on_the_cabling_tab():
     assert any("64 → 96" in str(frame.value.to_dict()) for frame in at.dataframe)
 
 
-def test_a_bad_pod_is_a_message():
-    at = _designer(link={"n": "64", "pods": "X100:8"})
+def test_a_bad_pod_is_a_message_with_a_way_out():
+    at = _designer(link={"n": "64", "pods": "B200:32,X100:8"})
     assert not at.exception
     assert any("X100" in str(w.value) for w in at.warning)
+    at.button(key="pods_fix_0").click().run()  # drop pod 3
+    assert not at.exception and not at.warning
+    assert at.text_input(key="w_pods").value == "B200:32"

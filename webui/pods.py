@@ -76,6 +76,14 @@ def _mixed(key: str, language: str):
         return pods_summary(mixed), bom_dataframe(mixed.bom), cables
 
 
+def _way_out_buttons(exc: FabricPlannerError) -> None:
+    """A button per way out of a pods error the sidebar can apply (``DesignError.fixes``, each checked to size)."""
+    from webui.state import _apply_fix, offered_fixes  # the sidebar's own (it imports this module)
+
+    for i, (phrase, changes) in enumerate(offered_fixes(exc)):
+        st.button(phrase[:1].upper() + phrase[1:], on_click=_apply_fix, args=(changes,), key=f"pods_fix_{i}")
+
+
 def pods_section(design: Design, key: str, language: str) -> None:
     """The mixed pods under the key numbers: a row per pod, the shared spine layer, the bound across pods, the
     mixed totals and the mixed bill as CSV (nothing for a design without ``pods``)."""
@@ -85,6 +93,7 @@ def pods_section(design: Design, key: str, language: str) -> None:
     with st.expander(_("Mixed pods under one spine layer"), expanded=True):
         if isinstance(result, FabricPlannerError):
             st.warning(safe.md(str(result)))
+            _way_out_buttons(result)
             return
         summary, bom, cables = result
         st.caption(_("The numbers above are the first pod planned alone. Each pod has its own leaves sized for its "
