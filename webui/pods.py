@@ -48,12 +48,13 @@ def pod_widgets() -> None:
                                          "first pod. Each pod has its own leaves; the spines are shared."))
     with st.container(border=True):
         st.caption(_("Add a pod"))
+        ss.setdefault(ADD["system"], ss.get(K + "gpu", CATALOG.systems[0].id))  # the design's own to start with
         st.selectbox(_("GPU model"), [s.id for s in CATALOG.systems], key=ADD["system"])
-        c1, c2, c3 = st.columns(3)
+        c1, c2 = st.columns(2)
         c1.number_input(_("Nodes"), min_value=1, max_value=100_000, value=32, step=1, key=ADD["nodes"])
         c2.selectbox(_("Port speed"), [AUTO, 100, 200, 400, 800, 1600], key=ADD["speed"],
                      format_func=lambda v: _("auto") if v == AUTO else f"{v}G")
-        c3.number_input(_("Stage"), min_value=0, max_value=16, value=0, step=1, key=ADD["stage"],
+        st.number_input(_("Stage"), min_value=0, max_value=16, value=0, step=1, key=ADD["stage"],
                         help=_("The growth stage that adds the pod (0: built now)."))
         st.button(_("Add pod"), on_click=_add_pod, key="fp_pod_add")  # a button is no value to restore
         if ss.get("_fp_pod_problem"):
