@@ -196,3 +196,17 @@ def test_review_pack_has_the_pods_section_only_for_a_mixed_design():
     assert 'data-section="growth"' in html  # the pods' stages
     assert 'data-section="pods"' not in design_report_html(plan(Design(gpu="H100", nodes=64)), name="x",
                                                            share_link="")
+
+
+def test_a_small_pods_leaves_take_more_uplinks_so_the_spines_divide_them():
+    # H100 x 64: 16 QM9700 leaves of 32 down + 32 up; B200 x 8 at 400G: 8 leaves of 8 down + 8 up.
+    # As sized: gcd(32, 8) = 8 spines at most, but 16 x 32 + 8 x 8 = 576 ports need ceil(576 / 64) = 9.
+    # Widened: N = 9 .. 15 would need 36 .. 45 uplinks on an H100 leaf (32 free ports) or are no multiple; N = 16:
+    #   H100 leaves keep 32 (2 per spine), B200 leaves take 16 (1 per spine) at 8:16 = 0.5:1; 16 x 2 + 8 x 1 = 40 <= 64.
+    design = Design(gpu="H100", nodes=64, pods="B200:8")
+    fabric = size_pods(design)
+    assert fabric.spines == 16 and fabric.spine_ports_used == 40
+    assert [(p.leaves, p.uplinks_per_leaf, p.oversubscription) for p in fabric.pods] == [(16, 32, 1.0), (8, 16, 0.5)]
+    mixed = mixed_plan(design)
+    assert [(p.fabric.leaf_count, p.fabric.leaf_uplinks) for p in mixed.plans] == [(16, 32), (8, 16)]
+    assert sum(kind == "leaf-spine" for kind, *_rest in mixed_links(mixed)) == 16 * 32 + 8 * 16

@@ -70,7 +70,8 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
     fabric = size_pods(design, stage)
     fabric_kind = plan(pod_design(design, 0, "")).resolved.fabric
     sized = size_pods(design, fabric.sized_for_stage)
-    plans = {pod.index: plan(pod_design(design, pod.index, fabric_kind)) for pod in sized.pods}
+    plans = {pod.index: plan(pod_design(design, pod.index, fabric_kind).model_copy(
+        update={"oversubscription": pod.oversubscription})) for pod in sized.pods}
     rows: list[BomRow] = []
     spine_row = None
     for pod in fabric.pods:

@@ -15,8 +15,10 @@ extra pod names a GPU system, its nodes, its NIC and leaf port speed and the gro
   port run at the lower speed (``b_p = 1``: InfiniBand and Ethernet ports run the slower rates of their
   generation). The spine count ``N`` divides every pod's ``u_p`` (each leaf spreads its uplinks evenly, ``u_p / N``
   to every spine) and is the smallest such divisor whose per-spine port count
-  ``sum_p ceil(L_p * (u_p / N) / b_p)`` is within the spine radix ``R`` (ports at ``S``). None fits:
-  ``DesignError`` with ways out. One pod alone gives today's two-tier spine count (``core.fabric.sizing``'s rule
+  ``sum_p ceil(L_p * (u_p / N) / b_p)`` is within the spine radix ``R`` (ports at ``S``). When no divisor of the
+  pods' uplinks fits (a small pod's leaves have few uplinks), a pod's leaves take more uplinks, the next multiple
+  of ``N``, at a lower leaf oversubscription in proportion (the same leaves, more bandwidth up), for the smallest
+  ``N`` that fits. None fits: ``DesignError`` with ways out. One pod alone gives today's two-tier spine count (``core.fabric.sizing``'s rule
   for a given ``u``: the smallest divisor of ``u`` at least ``ceil(L * u / R)``).
 * **Across pods, the slower pod bounds.** A pod's per-GPU scale-out bandwidth is the smaller of its NICs' (``NICs
   per node x port speed / GPUs per node``) and its leaves' uplinks' share (``L_p * u_p * s_p / GPUs_p``) [Gb/s per
@@ -117,6 +119,9 @@ class PodLeaves(BaseModel):
     """``u_p / N``: links from each leaf of the pod to each spine."""
     gbps_per_gpu: float
     """The pod's per-GPU scale-out bandwidth out of its leaves, per direction [Gb/s] (module docstring)."""
+    oversubscription: float
+    """The leaf down:up ratio the pod is planned at: the design's, or lower when its leaves take more uplinks so
+    that the shared spine count divides them (module docstring)."""
 
     @property
     def uplinks(self) -> int:
@@ -248,7 +253,8 @@ def _leaves(index: int, spec: PodSpec, resolved: ResolvedDesign, fabric: FabricP
     return dict(index=index, system=resolved.system.id, stage=spec.stage, nodes=resolved.nodes, gpus=resolved.gpus,
                 port_speed_gbps=resolved.port_speed_gbps, uplink_speed_gbps=uplink,
                 leaf_switch=resolved.tier_switches["leaf"].id, leaves=fabric.leaf_count,
-                uplinks_per_leaf=fabric.leaf_uplinks, gbps_per_gpu=min(nic_rate, up_rate))
+                uplinks_per_leaf=fabric.leaf_uplinks, gbps_per_gpu=min(nic_rate, up_rate),
+                oversubscription=resolved.design.oversubscription)
 
 
 def _spine_count(pods: list[dict], radix: int) -> int | None:
@@ -262,6 +268,45 @@ def _spine_count(pods: list[dict], radix: int) -> int | None:
     return None
 
 
+def _more_uplinks(resolved: ResolvedDesign, fabric: FabricPlan, uplinks: int
+                  ) -> tuple[ResolvedDesign, FabricPlan] | None:
+    """The pod re-planned alone with ``uplinks`` uplinks per leaf (a lower leaf oversubscription, in proportion) and
+    the same leaves; None when its leaves have no room for them or the re-planning gives other leaves."""
+    ratio = resolved.design.oversubscription * fabric.leaf_uplinks / uplinks
+    if ratio < 0.25:  # the lowest oversubscription a design takes
+        return None
+    try:
+        again = resolve_design(resolved.design.model_copy(update={"oversubscription": ratio}))
+        sized = size_fabric(again)
+    except DesignError:
+        return None
+    return (again, sized) if (sized.leaf_count, sized.leaf_uplinks) == (fabric.leaf_count, uplinks) else None
+
+
+def _widened(sizing: list[dict], plans: dict, specs: tuple[PodSpec, ...], radix: int) -> int | None:
+    """``N`` when no spine count divides the pods' uplinks as sized: the smallest ``N`` for which every pod whose
+    uplinks per leaf ``N`` does not divide can take the next multiple of ``N`` (``_more_uplinks``) and the spines'
+    ports fit ``radix``. Updates ``sizing`` and ``plans`` to the widened pods; None when no ``N`` fits."""
+    units = sum(pod["leaves"] * pod["uplinks_per_leaf"] / pod["uplinks_per_spine_port"] for pod in sizing)
+    for spines in range(max(1, math.ceil(units / radix - 1e-9)), radix + 1):
+        widened = {}
+        for pod in sizing:
+            want = -(-pod["uplinks_per_leaf"] // spines) * spines
+            if want != pod["uplinks_per_leaf"]:
+                widened[pod["index"]] = _more_uplinks(*plans[pod["index"]], want)
+                if widened[pod["index"]] is None:
+                    break
+        else:
+            trial = [{**pod, **_leaves(pod["index"], specs[pod["index"]], *widened[pod["index"]])}
+                     if pod["index"] in widened else pod for pod in sizing]
+            if sum(math.ceil(p["leaves"] * (p["uplinks_per_leaf"] // spines) / p["uplinks_per_spine_port"])
+                   for p in trial) <= radix:
+                plans.update(widened)
+                sizing[:] = trial
+                return spines
+    return None
+
+
 def _spine_error(design: Design, pods: list[dict], switch: str, radix: int, speed: int) -> DesignError:
     """The pods' uplinks do not fit any balanced spine layer of ``switch`` (ways out named; the one given as data
     drops the last extra pod)."""
@@ -270,9 +315,10 @@ def _spine_error(design: Design, pods: list[dict], switch: str, radix: int, spee
     ports = sum(math.ceil(p["leaves"] * p["uplinks_per_leaf"] / p["uplinks_per_spine_port"]) for p in pods)
     common = reduce(math.gcd, (pod["uplinks_per_leaf"] for pod in pods))
     return DesignError(
-        _("The pods' leaves have {ports} uplink ports at {speed}G for the shared spine layer, but at most {most} "
-          "{switch} spines of {radix} ports divide every leaf's uplinks ({common} is their common divisor).").format(
-            ports=f"{ports:,}", speed=speed, most=common, switch=switch, radix=radix, common=common),
+        _("The pods' leaves have {ports} uplink ports at {speed}G for the shared spine layer, and no balanced layer "
+          "of {switch} spines of {radix} ports holds them: the spine count must divide every leaf's uplinks ({common} "
+          "as sized; a leaf takes more only where it has free ports).").format(
+            ports=f"{ports:,}", speed=speed, switch=switch, radix=radix, common=common),
         _("Use fewer nodes per pod or fewer pods ({drop}), a spine switch with more ports (spine_switch), or a "
           "higher leaf oversubscription.").format(drop=phrase), fixes=((phrase, {"pods": pods_text(specs[:-1])}),))
 
@@ -345,7 +391,7 @@ def _size_pods(design: Design, stage: int | None = None, catalog: Catalog | None
     for pod in sizing:
         lanes = spine.ports_at(pod["uplink_speed_gbps"]) or 0
         pod["uplinks_per_spine_port"] = lanes // radix if lanes > radix and lanes % radix == 0 else 1
-    spines = _spine_count(sizing, radix)
+    spines = _spine_count(sizing, radix) or _widened(sizing, plans, specs, radix)
     if spines is None:
         raise _spine_error(design, sizing, spine.id, radix, speed)
     pods = tuple(PodLeaves(**pod, links_per_leaf_spine_pair=pod["uplinks_per_leaf"] // spines)
