@@ -182,6 +182,44 @@ def check_stages(value: Any) -> str | None:
     return ",".join(str(c) for c in counts)
 
 
+MAX_PODS = 16
+"""Most extra pods a design lists (``Design.pods``)."""
+_POD_ITEM = re.compile(r"([A-Za-z0-9][A-Za-z0-9._-]*):(\d+)(?::(\d+))?(?:@(\d+))?")
+
+
+def check_pods(value: Any) -> str | None:
+    """Extra pods as kept: ``SYSTEM:NODES[:GBPS][@STAGE]`` items comma-separated without spaces
+    (``"B200:32:800@1"``): the GPU system, its nodes, its NIC and leaf port speed [Gb/s per direction] (default the
+    system's) and the growth stage that adds it (default 0: built now). The system is kept as the catalog spells it
+    when the catalog has it (an unknown one is the sizing's ``DesignError``, ``core.fabric.pods``); spaces and
+    full-width commas are dropped; empty is None. Raises ``InputError`` saying which rule it breaks."""
+    if value is None:
+        return None
+    parts = value if isinstance(value, (list, tuple)) else str(value).replace("\uff0c", ",").split(",")
+    texts = ["".join(str(part).split()) for part in parts if str(part).strip()]
+    if not texts:
+        return None
+    example = "B200:32:800@1"
+    items = [_POD_ITEM.fullmatch(text) for text in texts]
+    if not all(items) or len(items) > MAX_PODS:
+        raise InputError(_("expected at most {limit} pods as SYSTEM:NODES[:GBPS][@STAGE] separated by commas, such "
+                           "as {example}").format(limit=MAX_PODS, example=example))
+    catalog, kept = load_catalog(), []
+    for match in items:
+        system, nodes, speed, stage = match.groups()
+        if not 1 <= int(nodes) <= MAX_GPUS or (speed and not 1 <= int(speed) <= 100_000) \
+                or (stage and int(stage) > MAX_STAGES):
+            raise InputError(_("a pod has 1 to {most} nodes, a port speed of 1 to 100000 Gb/s and a stage of 0 to "
+                               "{stages}").format(most=f"{MAX_GPUS:,}", stages=MAX_STAGES))
+        try:
+            system = catalog.system(system).id
+        except ValueError:
+            pass  # named in the sizing's DesignError, with the systems it knows
+        kept.append(f"{system}:{int(nodes)}" + (f":{int(speed)}" if speed else "")
+                    + (f"@{int(stage)}" if stage and int(stage) else ""))
+    return ",".join(kept)
+
+
 MAX_TORUS_DIMS = 3
 """Most dimensions of a torus (``Design.torus_dims``: a ring, 2D or 3D)."""
 
@@ -360,14 +398,15 @@ SYSTEM_DEFAULT = "system default"
 AUTO = "auto"
 """``Surface.widget_none`` default: the sidebar's select value meaning "the catalog default" (``None``)."""
 FIELD_KINDS = ("value", "ratio", "system", "switch", "nic", "nvlink", "speed", "rack_preset", "overrides", "spares",
-               "text", "stages", "calibration", "domains", "dims")
+               "text", "stages", "calibration", "domains", "dims", "pods")
 """``Surface.kind``: how a field's text is read where it is typed (link, CLI) beyond its type and bounds:
 ``value`` a plain number or text; ``ratio`` a down:up ratio (``3`` or ``3:1``); ``system``, ``switch``, ``nic`` a
 catalog model id; ``nvlink`` a catalog NVLink generation; ``speed`` a port speed some catalog switch runs;
 ``rack_preset`` a rack preset id; ``overrides`` catalog id: number pairs in ``unit``; ``spares`` a sparing
 policy (``core.spares``); ``text`` free text people type (a name: one line, shown escaped everywhere); ``stages``
 rising node counts (``check_stages``); ``dims`` torus dimensions (``check_dims``); ``calibration`` a fitted
-collective-model correction (``check_calibration``); ``domains`` NVLink domain sizes (``check_domains``). A field
+collective-model correction (``check_calibration``); ``domains`` NVLink domain sizes (``check_domains``); ``pods``
+extra pods of other GPU systems (``check_pods``). A field
 with a ``vocab`` takes that vocabulary's ids."""
 CLI_GROUPS = ("design", "advanced", "networks")
 """``Surface.group``: the CLI help group of a design option."""
@@ -522,6 +561,13 @@ class Design(BaseModel):
         Later build stages [nodes], rising and comma-separated (``"128,256"``; ``check_stages``), each above
         ``nodes`` and at most ``grow_to`` when set: ``core.analysis.stages`` says what each buys and which
         cables move. It changes no number of the plan itself.
+    pods : str, optional
+        Extra pods under the same spine layer (``"B200:32:800@1"``, ``check_pods``): each a GPU system, its nodes,
+        its NIC and leaf port speed and the growth stage that adds it; the design's own system and nodes are the
+        first pod. ``core.fabric.pods`` states the sizing rule; ``core.analysis.pods`` plans the mixed fabric.
+    pods_final : bool
+        With ``pods`` added at later stages: install the spine layer for the final stage from the start (no
+        leaf-spine cable moves when a stage is added); off: each stage's spine layer is sized for itself.
     nodes_per_rack : int, optional
         Nodes per rack; default from the system.
     oversubscription : float
@@ -713,6 +759,18 @@ class Design(BaseModel):
            "which cables move (Racks & cabling tab, the stages command); the last may be grow_to"), kind="stages",
         metavar="NODES,...", group="advanced", widget="stages", widget_none="",
         help_args={"example": "128,256"})] = None
+    pods: Annotated[str | None, Surface(
+        "pods", "--pods", N_("Extra pods"),
+        N_("pods of other GPU systems under the same spine layer, SYSTEM:NODES[:GBPS][@STAGE] separated by commas "
+           "(e.g. {example}): the system, its nodes, its NIC and leaf port speed [Gb/s] and the growth stage that "
+           "adds it (0: now); the design's own system and nodes are the first pod"), kind="pods",
+        metavar="SYSTEM:NODES[:GBPS][@STAGE],...", group="advanced", widget="pods", widget_none="",
+        help_args={"example": "B200:32:800@1"})] = None
+    pods_final: Annotated[bool, Surface(
+        "pfin", "--pods-final", N_("Spine layer for the final stage"),
+        N_("with pods added at later stages: install the spine layer for the final stage from the start, so adding "
+           "a stage moves no cable: 1 or 0 (default)"), vocab=vocab.ON_OFF, metavar="1|0", group="advanced",
+        widget="pods_final")] = False
     group_leaves: Annotated[StrictInt | None, Surface(
         "dfg", "--group-leaves", N_("Leaves per Dragonfly+ group"),
         N_("Dragonfly+ leaves per group [leaves], a multiple of the rails (default: the largest group the spine "
@@ -819,13 +877,13 @@ class Design(BaseModel):
             raise ValueError(_("must name a catalog model, not be empty"))
         return value
 
-    @field_validator("stages", "nvlink_domains", "torus_dims", "calibration", mode="before")
+    @field_validator("stages", "nvlink_domains", "torus_dims", "calibration", "pods", mode="before")
     @classmethod
     def _checked_text(cls, value, info):
         """A text field in its canonical form, by its check (rising stages, NVLink domain sizes, torus dimensions,
         a calibration)."""
         check = {"stages": check_stages, "nvlink_domains": check_domains, "torus_dims": check_dims,
-                 "calibration": check_calibration}[info.field_name]
+                 "calibration": check_calibration, "pods": check_pods}[info.field_name]
         return _reported(check, value)
 
     @field_validator("name", mode="before")

@@ -20,6 +20,7 @@ from core.formats.exports import exports
 from core.i18n import N_, _
 from webui import cached, jobs, jobwork, pagestate, safe, state, tables, verify_view
 from webui.physical_tab import physical_tab
+from webui.pods import pods_section
 
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 # Up to this many GPUs every export is built when the Hand-off tab shows (all of them take well under a
@@ -65,6 +66,7 @@ def main() -> None:
     # --- key numbers ---------------------------------------------------------------------------------
     numbers = key_numbers(plan.summary(), unit)
     st.markdown(cards_html(numbers), unsafe_allow_html=True)  # escaped in core; shows before the charts load
+    pods_section(cur.design, key, lang)  # mixed pods under one spine layer (webui.pods)
 
     # labels in this run's language; the link holds the tab's English name (webui.state.designer_tabs)
     tabs = dict(zip(state.DESIGNER_TABS, state.designer_tabs()))  # by English name (helpers may add tabs)

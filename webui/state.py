@@ -44,6 +44,7 @@ from core.networks.policy import policy
 from core.physical.racks import load_racks
 from core.plan import Plan, plan
 from webui import gallery, inferencestate, jobstate, pagestate, safe
+from webui.pods import pod_widgets
 
 CATALOG = load_catalog()
 RACKS = load_racks()
@@ -959,6 +960,7 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
         st.text_input(_label("stages"), key=K + "stages", placeholder=_("e.g. {example}").format(example="128,256"),
                       help=_("Later build stages, rising node counts separated by commas. The Racks & cabling tab "
                              "shows what each stage buys and which cables move."))
+        pod_widgets()  # mixed pods under one spine layer (webui.pods)
         dragonfly = last_plan is not None and last_plan.fabric.family == "dragonfly"
         auto_group = last_plan.fabric.groups_per_pod * last_plan.fabric.leaves_per_group if dragonfly else None
         st.number_input(_("Leaves per Dragonfly+ group (0 = auto)"), min_value=0, max_value=4096, step=1,

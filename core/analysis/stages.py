@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict
 from core.analysis.compare import bom_changes
 from core.design import Design, stage_nodes
 from core.errors import InputError
+from core.fabric.pods import pod_stages
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.physical.cabling import compute_links
@@ -124,8 +125,9 @@ def _cables(p: Plan) -> dict[tuple[tuple[str, str], tuple[str, str]], tuple[str,
     return {((a, pa), (z, pz)): (kind, speed) for kind, a, pa, z, pz, speed in compute_links(p)}
 
 
-def _cable_delta(before: dict, after: dict) -> dict:
-    """Counts and moves between two cable sets (module docstring)."""
+def cable_delta(before: dict, after: dict) -> dict:
+    """Counts and moves between two cable sets, each (A end, Z end) -> (link class, speed [Gb/s]) (module
+    docstring); the ``StageDelta`` fields they give."""
     ends_after: dict[tuple[str, str], tuple] = {}
     for cable in after:
         ends_after[cable[0]] = cable
@@ -168,11 +170,16 @@ def stage_delta(before: Plan, after: Plan) -> StageDelta:
         to_gpus=after.resolved.gpus,
         capex_usd=after.cost.capex_usd - before.cost.capex_usd, bought=bought,
         switches_added=len(ids_after - ids_before), switches_removed=len(ids_before - ids_after),
-        tiers=(before.fabric.tiers, after.fabric.tiers), **_cable_delta(_cables(before), _cables(after)))
+        tiers=(before.fabric.tiers, after.fabric.tiers), **cable_delta(_cables(before), _cables(after)))
 
 
 def growth(design: Design) -> list[StageDelta]:
-    """The deltas of growing ``design`` through its stages (``stage_counts``), one per step."""
+    """The deltas of growing ``design`` through its stages (``stage_counts``; a design with ``pods``: its pods'
+    stages, ``core.analysis.pods``), one per step."""
+    if design.pods:
+        from core.analysis.pods import pod_growth  # it builds on this module
+
+        return pod_growth(design)
     plans = [plan(d) for d in stage_designs(design)]
     return [stage_delta(a, b) for a, b in zip(plans, plans[1:])]
 
@@ -211,5 +218,7 @@ def moved_rows(deltas: list[StageDelta]) -> list[tuple[str, str, int]]:
 
 
 def has_stages(design: Design, nodes: int) -> bool:
-    """Whether ``design`` (planned at ``nodes``) grows: it has ``stages``, or ``grow_to`` beyond ``nodes``."""
-    return bool(design.stages) or bool(design.grow_to and design.grow_to > nodes)
+    """Whether ``design`` (planned at ``nodes``) grows: it has ``stages``, ``grow_to`` beyond ``nodes``, or pods
+    added at later stages."""
+    return bool(design.stages) or bool(design.grow_to and design.grow_to > nodes) \
+        or bool(design.pods and len(pod_stages(design)) > 1)

@@ -294,7 +294,7 @@ def _option_reader(field: str, surface: Surface) -> dict:
         return {"type": model_name}
     if surface.kind == "rack_preset":
         return {"type": str.lower}
-    if surface.kind in ("text", "stages", "calibration", "domains", "dims"):
+    if surface.kind in ("text", "stages", "calibration", "domains", "dims", "pods"):
         return {"type": str}
     if surface.kind == "ratio":
         low = field_bounds(field)[0]

@@ -119,9 +119,23 @@ def run(args: argparse.Namespace) -> str:
 
     design = design_from_args(args)
     result = plan(design)
+    mixed = None
+    if design.pods:  # core.analysis.pods: the pods under one spine layer, after the first pod alone
+        from core.analysis.pods import mixed_plan, pods_summary
+        from core.cli.pods import pods_table
+        from core.cost import bom_dataframe
+
+        mixed = mixed_plan(design)
+        if args.format == "csv":
+            return bom_dataframe(mixed.bom).to_csv(index=False)
     if args.format == "csv":
         return result.bom_frame().to_csv(index=False)
     summary = result.summary()
+    if mixed is not None:
+        summary["mixed_pods"] = {**pods_summary(mixed),
+                                 "bom": json.loads(bom_dataframe(mixed.bom).to_json(orient="records"))}
+        if args.format != "json":
+            return _render_table(summary) + pods_table(summary["mixed_pods"])
     if args.format == "json":
         summary["design"] = json.loads(design.model_dump_json(exclude_defaults=True))
         summary["bom"] = json.loads(result.bom_frame().to_json(orient="records"))

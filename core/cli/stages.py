@@ -1,5 +1,8 @@
 """``python -m core stages --stages 128,256``: what each growth stage of a design buys and which cables move.
 
+With ``--pods`` (``core.analysis.pods``) the stages are the pods' (``SYSTEM:NODES@STAGE``): each step adds the pods
+of its stage under the shared spine layer (``--pods-final 1``: installed for the final stage from the start).
+
 Plans the design at its ``--nodes`` and at each node count of ``--stages`` (a design option; then ``--grow-to``
 when it is beyond them; ``core.analysis.stages``) and prints,
 per step, the capex added, the switches added and removed, and the compute fabric's cables kept, added,
@@ -26,8 +29,10 @@ def register(subparsers) -> None:
                       "moved), changed in speed or removed. With --grow-to the upper layers are installed for the "
                       "final size from the start."))
     add_design_options(parser)
-    stages = next(a for a in parser._actions if a.dest == "stages")
-    stages.required = True  # what the command is about (the last stage may be --grow-to)
+    # what the command is about, one of the two (the last stage may be --grow-to): the stages as node counts, or
+    # pods added at later stages
+    either = parser.add_mutually_exclusive_group(required=True)
+    either._group_actions += [a for a in parser._actions if a.dest in ("stages", "pods")]
     add_format_option(parser, ("table", "json", "csv"),
                       _("table: readable summary; json: every count and the re-terminated cables (first 1,000); "
                         "csv: one row per re-terminated cable"))
@@ -66,10 +71,16 @@ def _csv(deltas) -> str:
 def run(args: argparse.Namespace) -> str:
     from core.analysis.stages import growth
 
-    deltas = growth(design_from_args(args))
+    design = design_from_args(args)
+    deltas = growth(design)
     if args.format == "json":
         return to_json([{**d.model_dump(), "recabled": d.recabled, "transceivers_bought": d.transceivers_bought}
                         for d in deltas]) + "\n"
     if args.format == "csv":
         return _csv(deltas)
+    if design.pods:
+        from core.analysis.pods import added_pods
+
+        return "".join(row(_("stage {stage} adds").format(stage=stage), words) + "\n"
+                       for stage, words in added_pods(design)) + _table(deltas)
     return _table(deltas)

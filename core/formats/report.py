@@ -811,6 +811,24 @@ def _growth(doc: _Doc, plan) -> None:
     doc.section("growth", title, body)
 
 
+def _pods(doc: _Doc, plan) -> None:
+    """Mixed pods under one spine layer (``Design.pods``), when the design has them: the lines of
+    ``core.analysis.pods.pods_lines``, as ``python -m core plan`` prints them."""
+    from core.analysis.pods import mixed_plan, pods_lines, pods_summary
+
+    if not plan.design.pods:
+        return
+    title = _("Mixed pods under one spine layer")
+    try:
+        lines = pods_lines(pods_summary(mixed_plan(plan.design)))
+    except FabricPlannerError as exc:
+        doc.section("pods", title, _p(str(exc), note=True))
+        return
+    body = _p(_("The numbers above are the first pod planned alone. Each pod has its own leaves sized for its "
+                "nodes and NIC speed; the spine layer is shared and sized for the sum of their uplinks."), note=True)
+    doc.section("pods", title, body + _table(["", ""], [list(line) for line in lines], classes={0: "term"}))
+
+
 def _performance(doc: _Doc, plan, job: Mapping | None):
     """The collectives and the Performance page's training job (``job``: its settings); returns the job's estimate
     (None when the job does not fit)."""
@@ -1098,7 +1116,8 @@ def _design_parts(plan, *, name: str, share_link: str, job: Mapping | None = Non
     def scenario(d, p):
         facts["scenario"] = _failure_scenario(d, p, resilience, job)
 
-    steps = (_key_numbers, _topology, _bandwidth, _cost, _networks, _physical, _growth, performance, resilience_section,
+    steps = (_key_numbers, _topology, _bandwidth, _cost, _networks, _physical, _pods, _growth, performance,
+             resilience_section,
              scenario, lambda d, p: _comparison_reference(d, compare_link), _assumptions,
              lambda d, p: _sources(d, p, cover.edition))
     for i, step in enumerate(steps):

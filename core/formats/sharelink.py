@@ -89,6 +89,7 @@ from core.design import (
     check_name,
     check_domains,
     check_dims,
+    check_pods,
     check_stages,
     check_override,
     describe_validation_error,
@@ -559,6 +560,8 @@ def _design_params(catalog: Catalog) -> tuple[Param, ...]:
         "domains": lambda: (_checked(check_domains), lambda: _(
             "NVLink domain sizes in GPUs separated by commas, each optionally times a count, such as {example}").format(
                 example="576x2,72")),
+        "pods": lambda: (_checked(check_pods), lambda: _(
+            "pods as SYSTEM:NODES[:GBPS][@STAGE] separated by commas, such as {example}").format(example="B200:32:800@1")),
         "dims": lambda: (_checked(check_dims), lambda: _("1 to 3 torus dimensions such as {example}").format(
             example="16x16x16")),
         "calibration": lambda: (_checked(check_calibration), lambda: _(

@@ -1,0 +1,243 @@
+"""A mixed design planned: its pods under one spine layer (``core.fabric.pods``), the bill, the cables and the
+stages.
+
+Each pod is planned alone (``core.plan.plan`` of ``core.fabric.pods.pod_design``: its nodes, NICs, leaves, their
+cables and optics, racks and the other networks of its system); the mixed plan keeps every row of those bills but
+the pods' own spine switches, and buys the shared spine layer once (``MixedFabric.spines`` of its model). The
+leaf-spine cables and optics are the pods' own (one per leaf uplink at the pod's speed); the spine-side optics are
+counted as each pod alone counts them, so a spine port broken out to two slower uplinks is priced as the pod's
+own spine port would be (an approximation of a few optics). The storage and management networks are each pod's
+own, summed.
+
+The cabling plan of the compute fabric (``mixed_links``) has each pod's node-leaf cables under ids prefixed with
+the pod (``pod2.node3``, ``pod2.p0.leaf1``), and the leaf-spine cables to the shared spines ``spine0`` ..: leaf
+uplink ``k`` (in the pod's own port order) goes to spine ``k // (u_p / N)``; each spine's ports are handed out in
+the order of the pods' stages, then pods, leaves and uplinks, ``1/<port>/<lane>`` with a lane per breakout share,
+so a later stage's pods take the ports after the earlier ones' and a spine layer sized for the final stage moves
+no cable. ``pod_growth`` compares consecutive stages with ``core.analysis.stages``' cable comparison.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+from core.analysis.compare import bom_changes
+from core.analysis.stages import Bought, StageDelta, cable_delta
+from core.cost import BomRow
+from core.design import Design
+from core.errors import InputError
+from core.fabric.pods import MixedFabric, pod_design, pod_specs, pod_stages, size_pods
+from core.i18n import _, usd
+from core.perf.collectives import collective
+from core.physical.cabling import compute_links
+from core.plan import Plan, plan
+
+
+@dataclass(frozen=True)
+class MixedPlan:
+    """One stage of a mixed design: the sized fabric, each present pod's own plan and the mixed bill."""
+
+    fabric: MixedFabric
+    plans: tuple[Plan, ...]
+    """The present pods' plans, each alone (in ``fabric.pods`` order)."""
+    bom: tuple[BomRow, ...]
+
+    @property
+    def capex_usd(self) -> float:
+        """Capex of the mixed design [USD] (every row of ``bom``)."""
+        return sum(row.extended_price_usd for row in self.bom)
+
+    @property
+    def power_kw(self) -> float:
+        """IT power of the mixed design [kW] (every row of ``bom``)."""
+        return sum(row.quantity * row.unit_power_w for row in self.bom) / 1000
+
+
+def _spine_row(p: Plan) -> BomRow | None:
+    """The compute fabric's spine switch row of one pod's own plan."""
+    spine = p.resolved.tier_switches["spine"]
+    item = _("{name} (spine)").format(name=spine.name)
+    return next((row for row in p.bom if row.category == "switch" and row.network == "compute"
+                 and row.item == item and not row.spare), None)
+
+
+def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
+    """Plan ``design`` (with ``pods``) at growth stage ``stage`` (None: the final stage; module docstring).
+
+    Raises ``DesignError`` (``core.fabric.pods.size_pods``) or ``InputError`` (a pod's NIC or speed the catalog
+    does not offer)."""
+    fabric = size_pods(design, stage)
+    fabric_kind = plan(pod_design(design, 0, "")).resolved.fabric
+    sized = size_pods(design, fabric.sized_for_stage)
+    plans = {pod.index: plan(pod_design(design, pod.index, fabric_kind).model_copy(
+        update={"oversubscription": pod.oversubscription})) for pod in sized.pods}
+    rows: list[BomRow] = []
+    spine_row = None
+    for pod in fabric.pods:
+        own = _spine_row(plans[pod.index])
+        rows += [row for row in plans[pod.index].bom if row is not own]
+    for p in plans.values():
+        own = _spine_row(p)
+        if own is not None and own.catalog_id == fabric.spine_switch:
+            spine_row = own
+            break
+    if spine_row is not None:
+        rows.insert(0, spine_row.model_copy(update={
+            "quantity": fabric.spines,
+            "why": _("{spines} spines shared by {pods} pods: each leaf spreads its uplinks evenly over them; "
+                     "{used} of {radix} ports at {speed}G used on each (sized for stage {stage})").format(
+                spines=fabric.spines, pods=len(sized.pods), used=fabric.spine_ports_used, radix=fabric.spine_radix,
+                speed=fabric.spine_speed_gbps, stage=fabric.sized_for_stage)}))
+    return MixedPlan(fabric=fabric, plans=tuple(plans[pod.index] for pod in fabric.pods), bom=tuple(rows))
+
+
+def spine_id(spine: int) -> str:
+    """Device id of shared spine ``spine`` (0-based) of a mixed design."""
+    return f"spine{spine}"
+
+
+def mixed_links(mixed: MixedPlan) -> Iterator[tuple[str, str, str, str, str, int]]:
+    """Every compute-fabric cable of ``mixed`` as ``(link class, A device, A port, Z device, Z port, speed)``
+    [speed in Gb/s per direction] (module docstring: ids and port order)."""
+    spines = mixed.fabric.spines
+    ports_before = [0] * spines  # ports the pods handed out so far take on each spine
+    order = sorted(range(len(mixed.fabric.pods)), key=lambda i: (mixed.fabric.pods[i].stage, i))
+    for i in order:
+        pod, p = mixed.fabric.pods[i], mixed.plans[i]
+        prefix = f"pod{pod.index + 1}."
+        uplinks: dict[str, list[str]] = {}
+        for kind, a, a_port, z, z_port, speed in compute_links(p):
+            if kind == "node-leaf":
+                yield kind, prefix + a, a_port, prefix + z, z_port, speed
+            elif kind == "leaf-spine":
+                uplinks.setdefault(a, []).append(a_port)
+        lanes = pod.uplinks_per_spine_port
+        taken = [0] * spines  # this pod's uplinks on each spine so far (lanes)
+        for leaf, ports in uplinks.items():
+            for k, leaf_port in enumerate(ports):
+                spine = k // pod.links_per_leaf_spine_pair
+                lane = taken[spine]
+                taken[spine] += 1
+                yield ("leaf-spine", prefix + leaf, leaf_port, spine_id(spine),
+                       f"1/{ports_before[spine] + lane // lanes + 1}/{lane % lanes + 1}", pod.uplink_speed_gbps)
+        for spine in range(spines):  # a pod's breakout lanes never share a spine port with the next pod's
+            ports_before[spine] += -(-taken[spine] // lanes)
+
+
+def _switch_ids(mixed: MixedPlan) -> set[str]:
+    """The switches of ``mixed`` as a stage comparison tells them apart: the pods' leaves by id and the shared
+    spines by id and model (``_cables``)."""
+    model = mixed.fabric.spine_switch
+    ids = {f"{spine_id(j)}:{model}" for j in range(mixed.fabric.spines)}
+    for kind, _a, _pa, z, _pz, _speed in mixed_links(mixed):
+        if kind == "node-leaf":
+            ids.add(z)
+    return ids
+
+
+def _cables(mixed: MixedPlan) -> dict:
+    """Every compute-fabric cable of ``mixed``: (A end, Z end) -> (link class, speed [Gb/s]); a spine end is its id
+    and model (``spine0:Q3400``), so a spine layer of another model re-terminates the cables it takes over."""
+    model = mixed.fabric.spine_switch
+    return {((a, pa), (f"{z}:{model}" if kind == "leaf-spine" else z, pz)): (kind, speed)
+            for kind, a, pa, z, pz, speed in mixed_links(mixed)}
+
+
+def pod_delta(before: MixedPlan, after: MixedPlan) -> StageDelta:
+    """What going from one stage of a mixed design to the next buys and recables (``core.analysis.stages``)."""
+    bought = tuple(Bought(category=c.category, item=c.item, catalog_id=c.catalog_id,
+                          quantity=c.quantity_change(1, 0), usd=c.usd_change(1, 0))
+                   for c in bom_changes([before, after]) if c.quantity_change(1, 0) > 0)
+    ids_before, ids_after = _switch_ids(before), _switch_ids(after)
+    return StageDelta(
+        from_nodes=before.fabric.nodes, to_nodes=after.fabric.nodes, from_gpus=before.fabric.gpus,
+        to_gpus=after.fabric.gpus, capex_usd=after.capex_usd - before.capex_usd, bought=bought,
+        switches_added=len(ids_after - ids_before), switches_removed=len(ids_before - ids_after),
+        tiers=(2, 2), **cable_delta(_cables(before), _cables(after)))
+
+
+def pod_growth(design: Design) -> list[StageDelta]:
+    """The deltas of growing a mixed ``design`` through its pods' stages, one per step (``InputError`` when every
+    pod is built now)."""
+    stages = pod_stages(design)
+    if len(stages) < 2:
+        raise InputError(_("No growth stages: add pods at later stages, such as {example}.").format(
+            example="B200:32@1"))
+    plans = [mixed_plan(design, stage) for stage in stages]
+    return [pod_delta(a, b) for a, b in zip(plans, plans[1:])]
+
+
+def added_pods(design: Design) -> list[tuple[int, str]]:
+    """(stage, ``SYSTEM x NODES`` words of the pods it adds) per later stage of a mixed ``design``."""
+    specs = pod_specs(design)
+    return [(stage, ", ".join(_("{system} x {nodes} nodes").format(system=s.system, nodes=f"{s.nodes:,}")
+                              for s in specs if s.stage == stage)) for stage in pod_stages(design)[1:]]
+
+
+COLLECTIVE_BYTES = 1 << 30
+"""Message of the all-reduce the pods summary estimates [bytes] (1 GiB: bandwidth-bound)."""
+
+
+def pod_busbw(mixed: MixedPlan) -> list[float]:
+    """Bus bandwidth of a ``COLLECTIVE_BYTES`` all-reduce over each pod's GPUs, a job placed on that pod (its own
+    plan: its system, NVLink, NICs and leaves; ``core.perf.collectives``) [GB/s]."""
+    return [collective(p, "all-reduce", COLLECTIVE_BYTES)["busbw_gbytes"] for p in mixed.plans]
+
+
+def pods_summary(mixed: MixedPlan) -> dict:
+    """The mixed design's numbers as JSON-ready data (English keys): per pod, the shared spines, totals [USD, kW,
+    Gb/s per direction], and the all-reduce bus bandwidth [GB/s] of a job on each pod (``pod_busbw``) and of one
+    across every pod, which the slowest pod bounds (the smallest of the pods'; the longer ring's latency is left
+    out, small beside a bandwidth-bound 1 GiB)."""
+    f = mixed.fabric
+    busbw = pod_busbw(mixed)
+    return {
+        "allreduce_bytes": COLLECTIVE_BYTES, "cross_pod_allreduce_busbw_gbytes": min(busbw),
+        "stage": f.stage, "spine_sized_for_stage": f.sized_for_stage,
+        "pods": [{"pod": pod.index + 1, "system": pod.system, "stage": pod.stage, "nodes": pod.nodes,
+                  "gpus": pod.gpus, "port_speed_gbps": pod.port_speed_gbps, "uplink_speed_gbps": pod.uplink_speed_gbps,
+                  "leaf_switch": pod.leaf_switch, "leaves": pod.leaves, "uplinks_per_leaf": pod.uplinks_per_leaf,
+                  "uplinks_per_spine_port": pod.uplinks_per_spine_port,
+                  "links_per_leaf_spine_pair": pod.links_per_leaf_spine_pair,
+                  "spine_ports_each": pod.spine_ports(f.spines), "gbps_per_gpu": pod.gbps_per_gpu,
+                  "allreduce_busbw_gbytes": bw}
+                 for pod, bw in zip(f.pods, busbw)],
+        "spines": {"switch": f.spine_switch, "count": f.spines, "speed_gbps": f.spine_speed_gbps,
+                   "radix": f.spine_radix, "ports_used_each": f.spine_ports_used},
+        "switches": f.switches, "nodes": f.nodes, "gpus": f.gpus,
+        "cross_pod_gbps_per_gpu": f.cross_pod_gbps_per_gpu, "slowest_pod": f.slowest.index + 1,
+        "bisection_tbits_one_direction": f.bisection_gbps / 1000,
+        "capex_usd": round(mixed.capex_usd, 2), "it_kw": round(mixed.power_kw, 3),
+    }
+
+
+def pods_lines(summary: dict) -> list[tuple[str, str]]:
+    """(label, words) per line of a mixed design's summary (``pods_summary``), in the current language: a line per
+    pod (system, nodes, speeds [Gb/s per direction], leaves, uplinks, the all-reduce on the pod [GB/s]), the shared
+    spines, the bound across pods and the totals [USD, kW]; the ``plan`` command and the review pack show them."""
+    lines = []
+    for pod in summary["pods"]:
+        lines.append((_("pod {pod}").format(pod=pod["pod"]), _(
+            "{system} x {nodes} nodes ({gpus} GPUs), stage {stage}: {leaves} {leaf} leaves at {speed}G, {uplinks} "
+            "uplinks each at {up}G, {pair} to each spine, {share} per spine port; {rate} Gb/s per GPU; all-reduce of "
+            "1 GiB on the pod {busbw} GB/s bus bandwidth").format(busbw=f"{pod['allreduce_busbw_gbytes']:g}",
+            system=pod["system"], nodes=f"{pod['nodes']:,}", gpus=f"{pod['gpus']:,}", stage=pod["stage"],
+            leaves=f"{pod['leaves']:,}", leaf=pod["leaf_switch"], speed=pod["port_speed_gbps"],
+            uplinks=pod["uplinks_per_leaf"], up=pod["uplink_speed_gbps"], pair=pod["links_per_leaf_spine_pair"],
+            share=pod["uplinks_per_spine_port"], rate=f"{pod['gbps_per_gpu']:g}")))
+    s = summary["spines"]
+    lines.append((_("shared spines"), _(
+        "{count} {switch} at {speed}G, {used} of {radix} ports used on each (sized for stage {stage})").format(
+        count=s["count"], switch=s["switch"], speed=s["speed_gbps"], used=s["ports_used_each"], radix=s["radix"],
+        stage=summary["spine_sized_for_stage"])))
+    lines.append((_("across pods"), _(
+        "{rate} Gb/s per GPU (pod {pod}, the slowest, bounds it); bisection {bisection} Tb/s (one direction); "
+        "all-reduce of 1 GiB across every pod at most {busbw} GB/s bus bandwidth").format(
+        rate=f"{summary['cross_pod_gbps_per_gpu']:g}", pod=summary["slowest_pod"],
+        busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:g}",
+        bisection=f"{summary['bisection_tbits_one_direction']:,.1f}")))
+    lines.append((_("mixed total"), _("{gpus} GPUs, {switches} compute fabric switches, capex {capex}, IT {kw} kW")
+                     .format(gpus=f"{summary['gpus']:,}", switches=f"{summary['switches']:,}",
+                             capex=usd(summary["capex_usd"], exact=True), kw=f"{summary['it_kw']:,.1f}")))
+    return lines

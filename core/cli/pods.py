@@ -1,0 +1,16 @@
+"""The mixed pods of ``python -m core plan --pods ...``: one pod per line, the shared spine layer and the totals
+(``core.analysis.pods.pods_lines``)."""
+
+from __future__ import annotations
+
+from core.analysis.pods import pods_lines
+from core.cli.common import row
+from core.i18n import _
+
+
+def pods_table(summary: dict) -> str:
+    """The ``plan`` table's section of a mixed design from ``core.analysis.pods.pods_summary``: a heading, then
+    ``pods_lines`` as rows."""
+    lines = [_("Mixed pods under one spine layer (the summary above is the first pod planned alone):")]
+    lines += [row(label, text) for label, text in pods_lines(summary)]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,401 @@
+"""Mixed generations under one spine layer: pods of different GPU systems and leaf speeds, and their stages.
+
+A design with ``Design.pods`` holds several **pods**: the design's own system and nodes are the first, each
+extra pod names a GPU system, its nodes, its NIC and leaf port speed and the growth stage that adds it
+(``core.design.check_pods``: ``B200:32:800@1``). The sizing rule:
+
+* **Leaves, per pod.** Each pod gets its own leaves sized for its own nodes and NIC speed: the pod is planned
+  alone as a two-tier fabric of its system (``pod_design``: its catalog defaults for NICs, speed and leaf switch,
+  the first pod's fabric kind, topology and oversubscription), and keeps that sizing's leaves ``L_p`` and uplinks
+  per leaf ``u_p`` at its leaf uplink speed ``s_p`` [Gb/s per direction]. Its own spines are not built.
+* **One shared spine layer.** The spine ports run at the spine speed ``S``, the fastest pod's uplink speed; the
+  spine model is the first pod's spine switch when it runs ``S``, else the fastest pod's. A slower uplink
+  (``s_p < S``) takes a share of a spine port: ``b_p = ports at s_p / ports at S`` uplinks per port when the spine
+  switch lists ``s_p`` as a breakout mode (an 800G port broken out to 2 x 400G: ``b_p = 2``); otherwise one whole
+  port run at the lower speed (``b_p = 1``: InfiniBand and Ethernet ports run the slower rates of their
+  generation). The spine count ``N`` divides every pod's ``u_p`` (each leaf spreads its uplinks evenly, ``u_p / N``
+  to every spine) and is the smallest such divisor whose per-spine port count
+  ``sum_p ceil(L_p * (u_p / N) / b_p)`` is within the spine radix ``R`` (ports at ``S``). When no divisor of the
+  pods' uplinks fits (a small pod's leaves have few uplinks), a pod's leaves take more uplinks, the next multiple
+  of ``N``, at a lower leaf oversubscription in proportion (the same leaves, more bandwidth up), for the smallest
+  ``N`` that fits. None fits: ``DesignError`` with ways out. One pod alone gives today's two-tier spine count (``core.fabric.sizing``'s rule
+  for a given ``u``: the smallest divisor of ``u`` at least ``ceil(L * u / R)``).
+* **Across pods, the slower pod bounds.** A pod's per-GPU scale-out bandwidth is the smaller of its NICs' (``NICs
+  per node x port speed / GPUs per node``) and its leaves' uplinks' share (``L_p * u_p * s_p / GPUs_p``) [Gb/s per
+  direction]. A collective across pods runs at the slowest pod's rate (a ring or tree waits for its slowest member),
+  and the bisection is ``GPUs / 2 x`` that rate. A job placed on one pod uses that pod's system, NICs and leaves
+  (``core.analysis.pods`` plans each pod on its own).
+* **Stages.** Stage ``k`` holds the pods added at stages up to ``k``. With ``Design.pods_final`` the spine layer is
+  sized for the final stage from the start (so adding a stage only adds leaves, their cables and nothing moves);
+  without it each stage's spine layer is sized for that stage's pods.
+
+Only the folded Clos of two tiers, one plane, rail-optimized or top-of-rack, takes pods; anything else is a
+``DesignError`` saying which setting to change.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import reduce
+
+from pydantic import BaseModel, ConfigDict
+
+from core.catalog import Catalog, load_catalog
+from core.design import Design, ResolvedDesign, resolve_design
+from core.errors import DesignError, InputError
+from core.fabric.sizing import FabricPlan, max_nodes, size_fabric
+from core.i18n import _
+
+
+@dataclass(frozen=True)
+class PodSpec:
+    """One pod as the design states it: GPU system id, nodes, NIC and leaf port speed [Gb/s per direction]
+    (None: the system's default) and the growth stage that adds it (0: built now)."""
+
+    system: str
+    nodes: int
+    speed_gbps: int | None
+    stage: int
+
+
+def pod_specs(design: Design) -> tuple[PodSpec, ...]:
+    """The pods of ``design``: its own system and size first (stage 0), then ``Design.pods`` in order."""
+    first = PodSpec(design.gpu, design.nodes or 0, design.port_speed_gbps, 0)
+    extra = []
+    for item in (design.pods or "").split(","):
+        if item:
+            head, _at, stage = item.partition("@")
+            system, nodes, *speed = head.split(":")
+            extra.append(PodSpec(system, int(nodes), int(speed[0]) if speed else None, int(stage or 0)))
+    return (first, *extra)
+
+
+def pod_stages(design: Design) -> tuple[int, ...]:
+    """The growth stages of ``design``'s pods, rising from 0 (``(0,)`` when every pod is built now)."""
+    return tuple(sorted({spec.stage for spec in pod_specs(design)}))
+
+
+_OWN_FIELDS = ("gpus", "gpus_per_node", "nvlink_generation", "nvlink_domain_gpus", "nvlink_rack_gpus",
+               "nvlink_domains", "nics_per_node", "nic", "switch", "leaf_switch", "spine_switch", "core_switch",
+               "uplink_speed_gbps", "nodes_per_rack", "rack_preset", "rack_kw", "rack_units", "su_nodes",
+               "pod_sus", "grow_to", "stages", "name", "calibration")
+"""Design fields an extra pod does not inherit from the first (its system's catalog defaults apply)."""
+
+
+def pod_design(design: Design, index: int, fabric: str) -> Design:
+    """The design of pod ``index`` planned alone as two tiers (module docstring): the first pod is ``design``
+    without pods and growth; an extra pod keeps the first's fabric kind ``fabric``, topology, oversubscription,
+    media, networks and prices, and takes its own system's defaults for the rest."""
+    spec = pod_specs(design)[index]
+    base = {"pods": None, "pods_final": False, "tiers": 2, "grow_to": None, "stages": None}
+    if index == 0:
+        return design.model_copy(update=base)
+    own = {field: None for field in _OWN_FIELDS}
+    return design.model_copy(update={**own, **base, "gpu": spec.system, "nodes": spec.nodes,
+                                     "port_speed_gbps": spec.speed_gbps, "fabric": fabric})
+
+
+class PodLeaves(BaseModel):
+    """One pod's leaves and their uplinks into the shared spine layer (per plane; one plane)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    system: str
+    stage: int
+    nodes: int
+    gpus: int
+    port_speed_gbps: int
+    """NIC and leaf down-port speed, per direction [Gb/s]."""
+    uplink_speed_gbps: int
+    """Leaf uplink speed ``s_p``, per direction [Gb/s]."""
+    leaf_switch: str
+    leaves: int
+    uplinks_per_leaf: int
+    uplinks_per_spine_port: int
+    """``b_p``: leaf uplinks one spine port carries (2: an 800G spine port broken out to 2 x 400G)."""
+    links_per_leaf_spine_pair: int
+    """``u_p / N``: links from each leaf of the pod to each spine."""
+    gbps_per_gpu: float
+    """The pod's per-GPU scale-out bandwidth out of its leaves, per direction [Gb/s] (module docstring)."""
+    oversubscription: float
+    """The leaf down:up ratio the pod is planned at: the design's, or lower when its leaves take more uplinks so
+    that the shared spine count divides them (module docstring)."""
+
+    @property
+    def uplinks(self) -> int:
+        """Leaf-spine links of the pod (``L_p * u_p``)."""
+        return self.leaves * self.uplinks_per_leaf
+
+    def spine_ports(self, spines: int) -> int:
+        """Ports of one spine the pod's uplinks take, at the spine speed: ``ceil(L_p * (u_p / N) / b_p)``."""
+        return math.ceil(self.leaves * (self.uplinks_per_leaf // spines) / self.uplinks_per_spine_port)
+
+
+class MixedFabric(BaseModel):
+    """The pods present at one stage under one spine layer (module docstring); counts per plane."""
+
+    model_config = ConfigDict(frozen=True)
+
+    stage: int
+    pods: tuple[PodLeaves, ...]
+    spine_switch: str
+    spine_speed_gbps: int
+    """``S``: spine port speed, per direction [Gb/s]."""
+    spine_radix: int
+    """``R``: spine ports at ``S``."""
+    spines: int
+    """``N``: spines of the shared layer."""
+    spine_ports_used: int
+    """Ports each spine uses at ``S`` (within ``spine_radix``)."""
+    sized_for_stage: int
+    """The stage whose pods the spine layer is sized for (the final one with ``Design.pods_final``)."""
+
+    @property
+    def leaves(self) -> int:
+        return sum(pod.leaves for pod in self.pods)
+
+    @property
+    def switches(self) -> int:
+        return self.leaves + self.spines
+
+    @property
+    def gpus(self) -> int:
+        return sum(pod.gpus for pod in self.pods)
+
+    @property
+    def nodes(self) -> int:
+        return sum(pod.nodes for pod in self.pods)
+
+    @property
+    def slowest(self) -> PodLeaves:
+        """The pod with the smallest per-GPU scale-out bandwidth (the first of equals): it bounds collectives
+        across pods."""
+        return min(self.pods, key=lambda pod: pod.gbps_per_gpu)
+
+    @property
+    def cross_pod_gbps_per_gpu(self) -> float:
+        """Per-GPU bandwidth of a collective across every pod: the slowest pod's, per direction [Gb/s]."""
+        return self.slowest.gbps_per_gpu
+
+    @property
+    def bisection_gbps(self) -> float:
+        """Bisection bandwidth of the mixed fabric: ``GPUs / 2 x`` the slowest pod's per-GPU rate, per direction
+        [Gb/s] (the shared spine layer is non-blocking: every spine has a port for each uplink it receives)."""
+        return self.gpus / 2 * self.cross_pod_gbps_per_gpu
+
+
+def _check_shape(resolved: ResolvedDesign) -> None:
+    """Pods need a one-plane, two-tier folded Clos that is rail-optimized or top-of-rack (``DesignError``; the way
+    out given as data drops the extra pods)."""
+    drop = _("drop the extra pods")
+    if resolved.topology not in ("rail-optimized", "top-of-rack"):
+        raise DesignError(_("Pods share one spine layer: the topology must be rail-optimized or top-of-rack."),
+                          _("Set the topology to rail-optimized, or {drop}.").format(drop=drop),
+                          fixes=((drop, {"pods": None}),))
+    if resolved.planes > 1 or resolved.islands > 1:
+        raise DesignError(_("Pods share one spine layer in one plane: this design has several planes."),
+                          _("Set planes to 1, or {drop}.").format(drop=drop), fixes=((drop, {"pods": None}),))
+
+
+def _resolved_pod(design: Design, index: int, fabric: str, catalog: Catalog) -> ResolvedDesign:
+    """Pod ``index`` resolved; an unknown system is a ``DesignError`` naming the catalog's systems."""
+    spec = pod_specs(design)[index]
+    try:
+        catalog.system(spec.system)
+    except InputError:
+        drop = _("drop pod {pod}").format(pod=index + 1)
+        raise DesignError(
+            _("Pod {pod}: the catalog has no GPU system {system}.").format(pod=index + 1, system=spec.system),
+            _("Use one of {systems} (python -m core catalog lists them), or {drop}.").format(
+                systems=", ".join(s.id for s in catalog.systems), drop=drop),
+            fixes=((drop, {"pods": pods_text(tuple(s for i, s in enumerate(pod_specs(design)) if i != index))}),)
+        ) from None
+    resolved = resolve_design(pod_design(design, index, fabric), catalog)
+    _check_shape(resolved)
+    return resolved
+
+
+def pods_text(specs: tuple[PodSpec, ...]) -> str | None:
+    """``Design.pods`` for the extra pods of ``specs`` (the first is the design's own; None: no extra pod)."""
+    return ",".join(f"{p.system}:{p.nodes}" + (f":{p.speed_gbps}" if p.speed_gbps else "")
+                    + (f"@{p.stage}" if p.stage else "") for p in specs[1:]) or None
+
+
+def _sized_alone(design: Design, index: int, resolved: ResolvedDesign) -> FabricPlan:
+    """Pod ``index`` sized alone as two tiers; too large for two tiers is a ``DesignError`` whose way out gives
+    the pod the most nodes two tiers hold (``core.fabric.sizing.max_nodes``)."""
+    try:
+        return size_fabric(resolved)
+    except DesignError as exc:
+        most = max_nodes(resolved, 2)
+        specs = list(pod_specs(design))
+        if index == 0:
+            fix = {"nodes": most, "gpus": None}
+        else:
+            specs[index] = replace(specs[index], nodes=most)
+            fix = {"pods": pods_text(tuple(specs))}
+        phrase = _("give pod {pod} at most {most} nodes").format(pod=index + 1, most=f"{most:,}")
+        raise DesignError(
+            _("Pod {pod} ({system}, {nodes} nodes) does not fit two tiers under the shared spine layer: "
+              "{reason}").format(pod=index + 1, system=resolved.system.id, nodes=f"{resolved.nodes:,}",
+                                 reason=exc.message),
+            _("Pods sit on two tiers: {phrase}, and put the rest in another pod.").format(phrase=phrase),
+            fixes=((phrase, fix),) if most > 0 else ()) from None
+
+
+def _leaves(index: int, spec: PodSpec, resolved: ResolvedDesign, fabric: FabricPlan) -> dict:
+    """The fields of a pod's ``PodLeaves`` that do not depend on the spine layer."""
+    uplink = fabric.uplink_speed_gbps or fabric.port_speed_gbps
+    nic_rate = resolved.nics_per_node * resolved.port_speed_gbps / resolved.gpus_per_node
+    up_rate = fabric.leaf_count * fabric.leaf_uplinks * uplink / resolved.gpus
+    return dict(index=index, system=resolved.system.id, stage=spec.stage, nodes=resolved.nodes, gpus=resolved.gpus,
+                port_speed_gbps=resolved.port_speed_gbps, uplink_speed_gbps=uplink,
+                leaf_switch=resolved.tier_switches["leaf"].id, leaves=fabric.leaf_count,
+                uplinks_per_leaf=fabric.leaf_uplinks, gbps_per_gpu=min(nic_rate, up_rate),
+                oversubscription=resolved.design.oversubscription)
+
+
+def _spine_count(pods: list[dict], radix: int) -> int | None:
+    """``N``: the smallest common divisor of the pods' uplinks per leaf whose per-spine ports fit ``radix``."""
+    common = reduce(math.gcd, (pod["uplinks_per_leaf"] for pod in pods))
+    units = sum(pod["leaves"] * pod["uplinks_per_leaf"] / pod["uplinks_per_spine_port"] for pod in pods)
+    for spines in range(max(1, math.ceil(units / radix - 1e-9)), common + 1):
+        if common % spines == 0 and sum(math.ceil(p["leaves"] * (p["uplinks_per_leaf"] // spines)
+                                                  / p["uplinks_per_spine_port"]) for p in pods) <= radix:
+            return spines
+    return None
+
+
+def _more_uplinks(resolved: ResolvedDesign, fabric: FabricPlan, uplinks: int
+                  ) -> tuple[ResolvedDesign, FabricPlan] | None:
+    """The pod re-planned alone with ``uplinks`` uplinks per leaf (a lower leaf oversubscription, in proportion) and
+    the same leaves; None when its leaves have no room for them or the re-planning gives other leaves."""
+    ratio = resolved.design.oversubscription * fabric.leaf_uplinks / uplinks
+    if ratio < 0.25:  # the lowest oversubscription a design takes
+        return None
+    try:
+        again = resolve_design(resolved.design.model_copy(update={"oversubscription": ratio}))
+        sized = size_fabric(again)
+    except DesignError:
+        return None
+    return (again, sized) if (sized.leaf_count, sized.leaf_uplinks) == (fabric.leaf_count, uplinks) else None
+
+
+def _widened(sizing: list[dict], plans: dict, specs: tuple[PodSpec, ...], radix: int) -> int | None:
+    """``N`` when no spine count divides the pods' uplinks as sized: the smallest ``N`` for which every pod whose
+    uplinks per leaf ``N`` does not divide can take the next multiple of ``N`` (``_more_uplinks``) and the spines'
+    ports fit ``radix``. Updates ``sizing`` and ``plans`` to the widened pods; None when no ``N`` fits."""
+    units = sum(pod["leaves"] * pod["uplinks_per_leaf"] / pod["uplinks_per_spine_port"] for pod in sizing)
+    for spines in range(max(1, math.ceil(units / radix - 1e-9)), radix + 1):
+        widened = {}
+        for pod in sizing:
+            want = -(-pod["uplinks_per_leaf"] // spines) * spines
+            if want != pod["uplinks_per_leaf"]:
+                widened[pod["index"]] = _more_uplinks(*plans[pod["index"]], want)
+                if widened[pod["index"]] is None:
+                    break
+        else:
+            trial = [{**pod, **_leaves(pod["index"], specs[pod["index"]], *widened[pod["index"]])}
+                     if pod["index"] in widened else pod for pod in sizing]
+            if sum(math.ceil(p["leaves"] * (p["uplinks_per_leaf"] // spines) / p["uplinks_per_spine_port"])
+                   for p in trial) <= radix:
+                plans.update(widened)
+                sizing[:] = trial
+                return spines
+    return None
+
+
+def _spine_error(design: Design, pods: list[dict], switch: str, radix: int, speed: int) -> DesignError:
+    """The pods' uplinks do not fit any balanced spine layer of ``switch`` (ways out named; the one given as data
+    drops the last extra pod)."""
+    specs = pod_specs(design)
+    phrase = _("drop pod {pod}").format(pod=len(specs))
+    ports = sum(math.ceil(p["leaves"] * p["uplinks_per_leaf"] / p["uplinks_per_spine_port"]) for p in pods)
+    common = reduce(math.gcd, (pod["uplinks_per_leaf"] for pod in pods))
+    return DesignError(
+        _("The pods' leaves have {ports} uplink ports at {speed}G for the shared spine layer, and no balanced layer "
+          "of {switch} spines of {radix} ports holds them: the spine count must divide every leaf's uplinks ({common} "
+          "as sized; a leaf takes more only where it has free ports).").format(
+            ports=f"{ports:,}", speed=speed, switch=switch, radix=radix, common=common),
+        _("Use fewer nodes per pod or fewer pods ({drop}), a spine switch with more ports (spine_switch), or a "
+          "higher leaf oversubscription.").format(drop=phrase), fixes=((phrase, {"pods": pods_text(specs[:-1])}),))
+
+
+def size_pods(design: Design, stage: int | None = None, catalog: Catalog | None = None) -> MixedFabric:
+    """``_size_pods`` with the ways out of its ``DesignError`` checked: a fix (``DesignError.fixes``) is kept as data
+    only when the design it gives sizes; the suggestion's words stay (the parameters, returns and errors of
+    ``_size_pods``)."""
+    try:
+        return _size_pods(design, stage, catalog)
+    except DesignError as exc:
+        if not exc.fixes:
+            raise
+        kept = []
+        for phrase, changes in exc.fixes:
+            changed = design.model_copy(update=changes)
+            try:  # without extra pods, the design is an ordinary one
+                _size_pods(changed, None, catalog) if changed.pods else size_fabric(resolve_design(changed))
+            except (DesignError, InputError):
+                continue
+            kept.append((phrase, changes))
+        raise DesignError(exc.message, exc.suggestion, tuple(kept)) from None
+
+
+def _size_pods(design: Design, stage: int | None = None, catalog: Catalog | None = None) -> MixedFabric:
+    """Size the mixed fabric of ``design`` at ``stage`` (None: the final stage) by the module's rule.
+
+    Parameters
+    ----------
+    design : Design
+        A design with ``pods``.
+    stage : int, optional
+        The growth stage: the pods added at stages up to it are present.
+    catalog : Catalog, optional
+        The catalog (default the shipped one).
+
+    Returns
+    -------
+    MixedFabric
+        The pods present at ``stage`` under the spine layer sized for ``sized_for_stage``.
+
+    Raises
+    ------
+    DesignError
+        An unknown system, a pod that is not a one-plane two-tier folded Clos, stages given both as node counts
+        and as pods, or uplinks no balanced spine layer of the spine switch holds; each with ways out.
+    """
+    catalog = catalog or load_catalog()
+    if design.stages:
+        raise DesignError(_("Growth stages are given twice: as node counts (stages) and as the pods' stages."),
+                          _("Drop the stages and add each pod at its stage (SYSTEM:NODES@STAGE)."),
+                          fixes=((_("Drop the stages"), {"stages": None}),))
+    specs = pod_specs(design)
+    final = max(spec.stage for spec in specs)
+    stage = final if stage is None else stage
+    sized_for = final if design.pods_final else stage
+    plans: dict[int, tuple[ResolvedDesign, FabricPlan]] = {}  # pod index -> (resolved, sized alone)
+    first = _resolved_pod(design, 0, "", catalog)
+    for index, spec in enumerate(specs):
+        if spec.stage <= sized_for:
+            resolved = first if index == 0 else _resolved_pod(design, index, first.fabric, catalog)
+            plans[index] = (resolved, _sized_alone(design, index, resolved))
+    sizing = [_leaves(i, specs[i], *plans[i]) for i in sorted(plans) if specs[i].stage <= sized_for]
+    speed = max(pod["uplink_speed_gbps"] for pod in sizing)
+    spine = first.tier_switches["spine"]
+    if not spine.ports_at(speed):
+        fastest = next(pod["index"] for pod in sizing if pod["uplink_speed_gbps"] == speed)
+        spine = plans[fastest][0].tier_switches["spine"]
+    radix = spine.ports_at(speed) or 0
+    for pod in sizing:
+        lanes = spine.ports_at(pod["uplink_speed_gbps"]) or 0
+        pod["uplinks_per_spine_port"] = lanes // radix if lanes > radix and lanes % radix == 0 else 1
+    spines = _spine_count(sizing, radix) or _widened(sizing, plans, specs, radix)
+    if spines is None:
+        raise _spine_error(design, sizing, spine.id, radix, speed)
+    pods = tuple(PodLeaves(**pod, links_per_leaf_spine_pair=pod["uplinks_per_leaf"] // spines)
+                 for pod in sizing if specs[pod["index"]].stage <= stage)
+    return MixedFabric(stage=stage, pods=pods, spine_switch=spine.id, spine_speed_gbps=speed, spine_radix=radix,
+                       spines=spines, spine_ports_used=sum(pod.spine_ports(spines) for pod in pods),
+                       sized_for_stage=sized_for)

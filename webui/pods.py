@@ -1,0 +1,123 @@
+"""Mixed pods on the Designer: the sidebar's pod list and its "add a pod" form, and the pods section
+(``core.analysis.pods``: each pod's leaves, the shared spine layer, the slower pod's bound, the mixed bill)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from core.analysis.pods import mixed_links, mixed_plan, pods_summary
+from core.catalog import load_catalog
+from core.cost import bom_dataframe
+from core.design import FIELDS, Design, check_pods
+from core.errors import FabricPlannerError, InputError
+from core.i18n import _, language as speaking, usd
+from webui import safe
+
+CATALOG = load_catalog()
+K = "w_"  # the sidebar's widget key prefix (webui.state.K)
+ADD = {"system": K + "pod_add_system", "nodes": K + "pod_add_nodes", "speed": K + "pod_add_speed",
+       "stage": K + "pod_add_stage"}
+"""Session keys of the "add a pod" form (not design fields: the pod list is)."""
+AUTO = "auto"
+CABLE_COLUMNS = ["link_class", "a_device", "a_port", "z_device", "z_port", "gbps"]
+"""Columns of the mixed cabling CSV (``core.analysis.pods.mixed_links``; speed per direction [Gb/s])."""
+
+
+def _add_pod() -> None:
+    """Append the form's pod to the pod list (``Design.pods``, ``check_pods``'s form); a list that would break a
+    rule stays as it was, with the rule said under the form."""
+    ss = st.session_state
+    speed = ss.get(ADD["speed"], AUTO)
+    item = f"{ss[ADD['system']]}:{int(ss[ADD['nodes']])}" + ("" if speed == AUTO else f":{speed}") + (
+        f"@{int(ss[ADD['stage']])}" if ss.get(ADD["stage"]) else "")
+    try:
+        ss[K + "pods"] = check_pods(",".join(x for x in (ss.get(K + "pods") or "", item) if x)) or ""
+        ss.pop("_fp_pod_problem", None)
+    except InputError as exc:
+        ss["_fp_pod_problem"] = str(exc)
+
+
+def pod_widgets() -> None:
+    """The pod list, the "add a pod" form and the final-stage spine switch, in the "Advanced fabric" expander
+    (their values are read with every other widget's: ``webui.state._design_data``)."""
+    ss = st.session_state
+    st.text_input(FIELDS["pods"].title(), key=K + "pods", placeholder=_("e.g. {example}").format(
+        example="B200:32:800@1"), help=_("Pods of other GPU systems under the same spine layer, as "
+                                         "SYSTEM:NODES[:GBPS][@STAGE] separated by commas; the design above is the "
+                                         "first pod. Each pod has its own leaves; the spines are shared."))
+    with st.container(border=True):
+        st.caption(_("Add a pod"))
+        ss.setdefault(ADD["system"], ss.get(K + "gpu", CATALOG.systems[0].id))  # the design's own to start with
+        st.selectbox(_("GPU model"), [s.id for s in CATALOG.systems], key=ADD["system"])
+        c1, c2 = st.columns(2)
+        c1.number_input(_("Nodes"), min_value=1, max_value=100_000, value=32, step=1, key=ADD["nodes"])
+        c2.selectbox(_("Port speed"), [AUTO, 100, 200, 400, 800, 1600], key=ADD["speed"],
+                     format_func=lambda v: _("auto") if v == AUTO else f"{v}G")
+        st.number_input(_("Stage"), min_value=0, max_value=16, value=0, step=1, key=ADD["stage"],
+                        help=_("The growth stage that adds the pod (0: built now)."))
+        st.button(_("Add pod"), on_click=_add_pod, key="fp_pod_add")  # a button is no value to restore
+        if ss.get("_fp_pod_problem"):
+            st.warning(safe.md(ss["_fp_pod_problem"]))
+    st.toggle(FIELDS["pods_final"].title(), key=K + "pods_final",
+              help=_("With pods added at later stages: install the spine layer for the final stage from the start, "
+                     "so adding a stage moves no cable (the Racks & cabling tab's growth stages)."))
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _mixed(key: str, language: str):
+    """(pods summary, mixed BOM frame, compute cabling frame) of the design ``key``, or the engine's error (in
+    ``language``)."""
+    with speaking(language):
+        try:
+            mixed = mixed_plan(Design.model_validate_json(key))
+        except FabricPlannerError as exc:
+            return exc
+        cables = pd.DataFrame(list(mixed_links(mixed)), columns=CABLE_COLUMNS)
+        return pods_summary(mixed), bom_dataframe(mixed.bom), cables
+
+
+def _way_out_buttons(exc: FabricPlannerError) -> None:
+    """A button per way out of a pods error the sidebar can apply (``DesignError.fixes``, each checked to size)."""
+    from webui.state import _apply_fix, offered_fixes  # the sidebar's own (it imports this module)
+
+    for i, (phrase, changes) in enumerate(offered_fixes(exc)):
+        st.button(phrase[:1].upper() + phrase[1:], on_click=_apply_fix, args=(changes,), key=f"pods_fix_{i}")
+
+
+def pods_section(design: Design, key: str, language: str) -> None:
+    """The mixed pods under the key numbers: a row per pod, the shared spine layer, the bound across pods, the
+    mixed totals and the mixed bill as CSV (nothing for a design without ``pods``)."""
+    if not design.pods:
+        return
+    result = _mixed(key, language)
+    with st.expander(_("Mixed pods under one spine layer"), expanded=True):
+        if isinstance(result, FabricPlannerError):
+            st.warning(safe.md(str(result)))
+            _way_out_buttons(result)
+            return
+        summary, bom, cables = result
+        st.caption(_("The numbers above are the first pod planned alone. Each pod has its own leaves sized for its "
+                     "nodes and NIC speed; the spine layer is shared and sized for the sum of their uplinks."))
+        rows = [{_("Pod"): p["pod"], _("GPU model"): p["system"], _("Stage"): p["stage"], _("Nodes"): p["nodes"],
+                 _("GPUs"): p["gpus"], _("Leaves"): p["leaves"], _("Leaf switch"): p["leaf_switch"],
+                 _("Port speed"): f"{p['port_speed_gbps']}G", _("Uplinks per leaf"): p["uplinks_per_leaf"],
+                 _("Uplink speed"): f"{p['uplink_speed_gbps']}G", _("Uplinks per spine port"): p["uplinks_per_spine_port"],
+                 _("Gb/s per GPU"): p["gbps_per_gpu"],
+                 _("All-reduce of 1 GiB on the pod [GB/s]"): p["allreduce_busbw_gbytes"]} for p in summary["pods"]]
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        s = summary["spines"]
+        st.markdown(safe.md(_(
+            "Shared spines: {count} {switch} at {speed}G, {used} of {radix} ports used on each (sized for stage "
+            "{stage}). Across pods: {rate} Gb/s per GPU, bounded by pod {pod}; bisection {bisection} Tb/s (one "
+            "direction); an all-reduce of 1 GiB across every pod at most {busbw} GB/s bus bandwidth. Mixed total: "
+            "{gpus} GPUs, capex {capex}.").format(busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:g}",
+            count=s["count"], switch=s["switch"], speed=s["speed_gbps"], used=s["ports_used_each"], radix=s["radix"],
+            stage=summary["spine_sized_for_stage"], rate=f"{summary['cross_pod_gbps_per_gpu']:g}",
+            pod=summary["slowest_pod"], bisection=f"{summary['bisection_tbits_one_direction']:,.1f}",
+            gpus=f"{summary['gpus']:,}", capex=usd(summary["capex_usd"]))))
+        st.download_button(_("Download the mixed bill of materials (CSV)"), bom.to_csv(index=False).encode("utf-8"),
+                           file_name="mixed-bom.csv", mime="text/csv", key="pods_bom_csv")
+        st.download_button(_("Download the compute cabling of every pod (CSV)"),
+                           cables.to_csv(index=False).encode("utf-8"), file_name="mixed-cabling.csv", mime="text/csv",
+                           key="pods_cabling_csv")
