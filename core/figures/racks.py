@@ -21,10 +21,11 @@ MAX_RACK_TYPES = 8
 MAX_ROWS = 14
 """Most row lines the floor plan draws (identical rows bundled first, then the rest summarised)."""
 DEVICE_COLOURS = {"node": "#5d6d7e", "nvl72": "#34495e", "leaf": "#2e86c1", "spine": "#117a65", "core": "#7d3c98",
-                  "storage": "#d35400", "management": "#b7950b"}
+                  "nvswitch": "#1abc9c", "nvlink2": "#16a085", "storage": "#d35400", "management": "#b7950b"}
 RACK_COLOURS = {"compute": "#5d6d7e", "network": "#2e86c1", "storage": "#d35400", "management": "#b7950b"}
 DEVICE_LABELS = {"node": N_("node"), "nvl72": N_("NVL72 compute tray"), "leaf": N_("leaf switch"),
-                 "spine": N_("spine switch"), "core": N_("core switch"), "storage": N_("storage"),
+                 "spine": N_("spine switch"), "core": N_("core switch"), "nvswitch": N_("NVLink switch tray"),
+                 "nvlink2": N_("level-2 NVLink switch"), "storage": N_("storage"),
                  "management": N_("management")}
 """Device kind (a key) -> its name, marked for translation."""
 RACK_LABELS = {"compute": N_("compute"), "network": N_("network"), "storage": N_("storage"),
