@@ -363,6 +363,28 @@ def nvlink_links(plan, scheme: NamingScheme) -> Iterator[tuple[str, str, str, st
         yield kind, a, name(a), a_port, z, name(z), f"osfp{z_cage + 1}", speed
 
 
+def nvlink_summary(plan) -> list[dict]:
+    """Per level-2 NVLink link class (``nvlink_links``): ``link_class``, ``cables``, ``longest_m`` and ``mean_m``
+    [m] (None without a layout), ``media`` and ``part`` (the catalog cable), for the Racks & cabling tab; empty with
+    one NVLink level."""
+    resolved = plan.resolved
+    spec = domainlevels.level2_for(resolved.system) if resolved.nvlink_rack_gpus else None
+    if spec is None:
+        return []
+    ends = _Ends(plan)
+    found: dict[str, list] = {}
+    for kind, a, _a_cage, z, _z_cage in domainlevels.level2_links(resolved):
+        length = ends.length(ends.of(a), ends.of(z))
+        entry = found.setdefault(kind, [0, None, 0.0])
+        entry[0] += 1
+        if length is not None:
+            entry[1] = max(entry[1] or 0.0, length)
+            entry[2] += length
+    return [{"link_class": kind, "cables": count, "longest_m": longest,
+             "mean_m": None if longest is None else round(total / count, 1), "media": spec.cable.media,
+             "part": spec.cable.id} for kind, (count, longest, total) in found.items()]
+
+
 def cable_count(plan) -> int:
     """Cables of the plan: the compute fabric's (every plane: node-leaf + leaf-spine + spine-core links), the
     level-2 NVLink cables of a two-level NVLink design (``nvlink_cable_count``) and,
