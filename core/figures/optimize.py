@@ -96,8 +96,12 @@ def pareto_figure(result: OptimizeResult, height: int = 460, unit: str = "GB/s")
     """Capex [USD] against the search's performance metric for every feasible design; the front as a line."""
     fig = go.Figure()
     front_ids = {c.index for c in result.pareto}
+    # a design with a front point's very numbers is left out of the cloud: drawn under the front point, it took
+    # the click meant for it, and the page opened that other design
+    on_front = {(capex_of(c, result.objective), metric_value(c, result.metric, unit)) for c in result.pareto}
     cloud = sorted((c for c in result.candidates if c.costed and c.index not in front_ids
-                    and not math.isnan(metric_value(c, result.metric, unit))),
+                    and not math.isnan(metric_value(c, result.metric, unit))
+                    and (capex_of(c, result.objective), metric_value(c, result.metric, unit)) not in on_front),
                    key=lambda c: capex_of(c, result.objective))[:MAX_CLOUD]
     if cloud:
         fig.add_trace(_trace(cloud, result.metric, result.objective, unit, mode="markers",
