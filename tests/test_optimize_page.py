@@ -271,7 +271,10 @@ def test_front_chart_axes_hold_every_point_with_a_margin(search):
     assert x0 <= min(xs) - FIT_MARGIN * span * 0.99 and x1 >= max(xs) + FIT_MARGIN * span * 0.99
     assert y0 == 0.0 and y1 >= max(ys) * (1 + FIT_MARGIN * 0.99)
     assert fitted_range([5.0, 5.0]) == [5.0 - 0.3, 5.0 + 0.3] and fitted_range([]) == [0.0, 1.0]
-    assert fitted_range([2.0, float("nan"), 4.0], zero=True) == [0.0, 4.0 + 4.0 * FIT_MARGIN]
+    # from zero, up to a round tick above the top value: the highest points sit under a labelled gridline
+    assert fitted_range([2.0, float("nan"), 4.0], zero=True) == [0.0, 5.0]
+    assert fitted_range([186.3, 466.2], zero=True) == [0.0, 500]
+    assert fitted_range([186.3, 499.0], zero=True) == [0.0, 600]  # 499 + 6% of the span is past 500
 
 
 @pytest.mark.slow
