@@ -106,3 +106,18 @@ def test_one_level_designs_have_no_nvlink_cables():
     p = plan(Design(gpu="GB200-NVL72", gpus=576))
     assert not [row for row in cabling_rows(p) if row.network == "nvlink"]
     assert not [s for r in p.layout.racks for s in r.slots if s.kind in ("nvswitch", "nvlink2")]
+
+
+def test_the_scale_up_view_draws_an_nvl36x2_pair_without_level2_switches():
+    from core.figures import scaleup_figure
+    from core.i18n import language
+
+    fig = scaleup_figure(plan(NVL36X2))
+    text = " ".join(a.text for a in fig.layout.annotations).replace("<br>", " ")
+    assert "no level-2 NVLink switch" in text
+    assert not [t for t in fig.data if t.marker and t.marker.symbol == "diamond" and t.x]  # no switch drawn
+    with language("zh"):
+        mixed = scaleup_figure(plan(Design(gpu="GB200-NVL72", gpus=1296, nvlink_domains="576,72x2",
+                                           nvlink_rack_gpus=36)))
+    note = " ".join(a.text for a in mixed.layout.annotations).replace("<br>", "")
+    assert "1 x 576、2 x 72和8 x 72" in note  # the language's list separator
