@@ -121,3 +121,11 @@ def test_the_scale_up_view_draws_an_nvl36x2_pair_without_level2_switches():
                                            nvlink_rack_gpus=36)))
     note = " ".join(a.text for a in mixed.layout.annotations).replace("<br>", "")
     assert "1 x 576、2 x 72和8 x 72" in note  # the language's list separator
+
+
+def test_the_elevation_legend_stands_under_the_rack_names():
+    fig = rack_elevation_figure(plan(NVL576_OF_NVL36).layout)
+    assert fig.layout.legend.yanchor == "top" and fig.layout.legend.y < -0.1  # grows downwards, under the names
+    names = len(fig.layout.xaxis.ticktext)
+    powers = [a.text for a in fig.layout.annotations]
+    assert len(powers) == names and all(("<br>" in text) == (names > 5) for text in powers)
