@@ -48,7 +48,8 @@ def test_the_cabling_plan_has_every_level2_cable_the_bom_buys_with_both_ends_pla
     assert len(units) == _bom(p, "switch")
     spec = scaleup_of(p.resolved).level2
     assert max(units.values(), default=0) <= spec.switch.ports // spec.links_per_cable
-    ports = Counter((row.z_device, row.z_port) for row in nvlink) + Counter((row.a_device, row.a_port) for row in nvlink)
+    ports = Counter((row.z_device, row.z_port) for row in nvlink)
+    ports += Counter((row.a_device, row.a_port) for row in nvlink)
     assert max(ports.values()) == 1  # no port holds two cables
 
 
@@ -129,3 +130,11 @@ def test_the_elevation_legend_stands_under_the_rack_names():
     names = len(fig.layout.xaxis.ticktext)
     powers = [a.text for a in fig.layout.annotations]
     assert len(powers) == names and all(("<br>" in text) == (names > 5) for text in powers)
+
+
+def test_the_cli_plan_says_an_nvl36x2_pair_has_no_level2_switch(capsys):
+    from core.cli import main
+
+    assert main(["plan", "--gpu", "GB200-NVL72", "--gpus", "144", "--nvlink-domain", "72", "--nvlink-rack", "36"]) == 0
+    out = capsys.readouterr().out
+    assert "0 switch units, 324 cables" in out and "2 pairs of racks cabled to each other" in out

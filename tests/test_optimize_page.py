@@ -197,7 +197,8 @@ def test_page_sizes_from_a_budget_and_asks_for_one_when_missing():
     expected = largest_within("H100", Constraints(fabric="infiniband", switches=("QM9700",), max_oversubscription=1.0,
                                                   budget_usd=9e6), workers=1)
     assert any(f"**{expected.gpus:,}** H100" in i.value for i in at.info)
-    assert unescaped(at.table[0].value["Capex, whole cluster [USD]"].iloc[0]) == usd(expected.result.pareto[0].capex_usd)
+    front = at.table[0].value
+    assert unescaped(front["Capex, whole cluster [USD]"].iloc[0]) == usd(expected.result.pareto[0].capex_usd)
     at = open_page({"opt_mode": "envelope", "opt_run": "1"})
     assert at.error and "budget" in at.error[0].value
 

@@ -174,8 +174,9 @@ class ScaleUp:
 
     def totals(self) -> dict[str, int]:
         """``domains``, ``level2_domains`` (domains with level-2 switches), ``direct_domains`` (pairs cabled to each
-        other, ``Level2.direct_pairs``) and their ``direct_links`` and ``direct_cables``, ``level2_switches``, ``level2_chips``,
-        ``level2_links`` and ``level2_cables`` (both kinds) of the whole cluster (O(distinct sizes))."""
+        other, ``Level2.direct_pairs``) and their ``direct_links`` and ``direct_cables``, ``level2_switches``,
+        ``level2_chips``, ``level2_links`` and ``level2_cables`` (both kinds) of the whole cluster (O(distinct
+        sizes))."""
         out = dict.fromkeys(("domains", "level2_domains", "level2_switches", "level2_chips", "level2_links",
                              "level2_cables", "direct_domains", "direct_links", "direct_cables"), 0)
         for size, count in self.runs:
@@ -286,7 +287,8 @@ def levels_summary(resolved: ResolvedDesign) -> dict:
     """The NVLink levels of ``resolved`` for the plan's summary: ``level1_gpus``, ``levels`` (1 or 2),
     ``level2_gbytes_per_gpu_per_direction`` [GB/s], ``level2_taper`` (1.0 = non-blocking), the largest domain's
     ``level2_switches`` and the cluster's ``domains``, ``level2_switches_total``, ``level2_chips_total``,
-    ``level2_links_total`` and ``level2_cables_total``, and ``domain_sizes`` (``[[GPUs, count], ...]`` in node
+    ``level2_links_total`` and ``level2_cables_total`` (``direct_pairs`` of them pairs of racks cabled to each other,
+    NVL36x2), and ``domain_sizes`` (``[[GPUs, count], ...]`` in node
     order)."""
     up = scaleup_of(resolved)
     totals = up.totals()
@@ -297,6 +299,7 @@ def levels_summary(resolved: ResolvedDesign) -> dict:
         "level2_switches": largest.level2_switches, "domains": totals["domains"],
         "level2_switches_total": totals["level2_switches"], "level2_chips_total": totals["level2_chips"],
         "level2_links_total": totals["level2_links"], "level2_cables_total": totals["level2_cables"],
+        "direct_pairs": totals["direct_domains"],
         "domain_sizes": [list(run) for run in up.runs],
     }
 

@@ -98,7 +98,8 @@ def rack_elevation_figure(layout: Layout) -> go.Figure:
                       legend=dict(orientation="h", yanchor="top", y=-0.16 if len(shown) <= 5 else -0.3, x=0),
                       xaxis=dict(tickmode="array", tickvals=list(range(len(shown))), ticktext=columns,
                                  range=[-0.6, max(len(shown), 3) - 0.4]),
-                      yaxis=dict(title=_("rack unit [U]"), range=[0, top + (3 if len(shown) <= 5 else 7)], dtick=4, gridcolor="#ecf0f1"))
+                      yaxis=dict(title=_("rack unit [U]"), range=[0, top + (3 if len(shown) <= 5 else 7)], dtick=4,
+                                 gridcolor="#ecf0f1"))
     return fig
 
 
