@@ -571,7 +571,7 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
             if trays and not in_rack:  # a rack-level first level's NVLink switch trays, between its halves
                 half = -(-take // 2)
                 rack.add("nvl72", system.id, "node", placed, half, node_u, node_w)
-                rack.add("nvswitch", "NVLink switch tray", "nvsw", placed, trays, 1, 0.0)  # power: the trays'
+                rack.add("nvswitch", f"{system.id} NVSwitch", "nvsw", placed, trays, 1, 0.0)  # power: the trays'
                 # share is in the compute trays' (the system's node power is the rack's / its trays)
                 placed, take = placed + half, take - half
             rack.add("nvl72" if nvl else "node", system.id, "node", placed, take, node_u, node_w)
