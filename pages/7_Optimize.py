@@ -27,7 +27,7 @@ from core.formats import optimizelink, sharelink
 from core.i18n import N_, _
 from core.perf.sizes import format_size
 from core.perf.training import PRESETS
-from webui import inferencestate, jobs, jobwork, pagestate, safe, state, tables
+from webui import inferencestate, jobs, jobwork, pagestate, safe, state
 
 PAGE_PATH = "optimize"
 STORE = "fp_opt"  # the search settings of this session (optimizelink's keys -> values)
@@ -75,6 +75,11 @@ def _design_link(design) -> str:
     return state.share_url(state.DESIGNER_PATH, {**sharelink.encode(design), state.LANG_KEY: i18n.current()})
 
 
+def _linked(text: str, design) -> str:
+    """``text`` (escaped) as a markdown link to ``design`` on the Designer, for a cell of ``st.table``."""
+    return f"[{safe.md(text)}]({_design_link(design)})"
+
+
 def _form(values: dict, size: str, gpus: int) -> None:
     catalog = load_catalog()
     switches = [s.id for s in catalog.switches]
@@ -110,7 +115,7 @@ def _form(values: dict, size: str, gpus: int) -> None:
                                                          "when a plane's switch fails."))
         topologies = st.multiselect(
             _("Topologies tried (empty: {default})").format(
-                default=", ".join(vocab.TOPOLOGY.word(t) for t in DEFAULT_TOPOLOGIES)), list(vocab.TOPOLOGY.ids),
+                default=i18n.join([vocab.TOPOLOGY.word(t) for t in DEFAULT_TOPOLOGIES])), list(vocab.TOPOLOGY.ids),
             default=[t for t in values["top"] if t in vocab.TOPOLOGY.ids], key=W + "top",
             format_func=vocab.TOPOLOGY.word, placeholder=_("the default topologies"), help=searched)
         st.caption(_("Constraints: 0 means no limit."))
@@ -195,8 +200,8 @@ def _chart(result) -> None:
                             on_select="rerun",
                             selection_mode=("points",), config={"displaylogo": False})
     points = (event or {}).get("selection", {}).get("points", []) if event else []
-    if points:
-        index = int(points[0]["customdata"][0])
+    if points:  # the topmost trace's point (the star, then the front, then the cloud) where several were picked
+        index = int(max(points, key=lambda point: point.get("curve_number", 0))["customdata"][0])
         chosen = next((c for c in result.candidates if c.index == index), None)
         if chosen is not None:
             c1, c2 = st.columns([4, 1])
@@ -214,31 +219,26 @@ def _tables(result) -> None:
     capex = figs.capex_title(result.objective)
     performance = figs.metric_title(result.metric, unit)
     money_metric = result.metric == "usd_per_mtok"  # a price per unit: the one money format, with cents
-    frame = pd.DataFrame([{
-        _("Design"): r["design"], capex: r["capex"],
-        performance: i18n.usd(r["performance_usd"], cents=True) if money_metric else r["performance"],
-        _("Open"): _design_link(by_index[r["index"]].design), _("Tiers"): r["tiers"], _("Switches"): r["switches"],
-        _("Power [kW]"): round(r["power_kw"])} for r in rows])
-    st.dataframe(frame, hide_index=True, width="stretch", column_config={
-        _("Design"): st.column_config.TextColumn(width=320),  # capex and busbw in view at 1,024 px, the label at 1,280
-        capex: tables.money_column(capex, [r["capex"] for r in rows]),
-        performance: tables.money_column(performance) if money_metric else st.column_config.NumberColumn(
-            format="%.1f"),
-        _("Power [kW]"): COUNT,  # whole kW with separators: 3,536
-        _("Open"): st.column_config.LinkColumn(display_text=_("open in Designer"), width="medium"),
-    })
+    # static tables: their cells wrap, so a design's words are whole at every width, and each front row's design
+    # (each family's cheapest) is the link that opens it on the Designer (a data grid cut the words and hid a
+    # link column past its right edge at 1,024 px)
+    st.caption(_("Click a design to open it in the Designer."))
+    st.table(pd.DataFrame([{
+        _("Design"): _linked(r["design"], by_index[r["index"]].design),
+        capex: safe.md(r["capex"]),  # markdown cells: a dollar sign is text, not the start of a formula
+        performance: safe.md(i18n.usd(r["performance_usd"], cents=True)) if money_metric else
+        i18n.number(r["performance"], 1),
+        _("Tiers"): str(r["tiers"]), _("Switches"): i18n.number(r["switches"]),
+        _("Power [kW]"): i18n.number(r["power_kw"])} for r in rows]), hide_index=True, border="horizontal")
     st.markdown("#### " + _("Switch families"))
     st.caption(_("Each family is a fabric, a leaf switch model and a topology; a family with no design that meets "
                  "every constraint shows what ruled most of it out."))
-    fam = figs.family_rows(result)
-    st.dataframe(pd.DataFrame([{
-        _("Family"): r["family"], _("Candidates"): r["considered"], _("Meet every constraint"): r["feasible"],
-        _("Cheapest"): r["cheapest"], _("Ruled out by"): r["ruled_out_by"],
-        _("Open"): _design_link(by_index[r["cheapest_index"]].design) if r["cheapest_index"] is not None else None,
-    } for r in fam]), hide_index=True, width="stretch", column_config={
-        _("Candidates"): COUNT, _("Meet every constraint"): COUNT,
-        _("Cheapest"): tables.money_column(_("Cheapest"), [r["cheapest"] for r in fam]),
-        _("Open"): st.column_config.LinkColumn(display_text=_("open cheapest"), width="medium")})
+    st.table(pd.DataFrame([{
+        _("Family"): safe.md(r["family"]), _("Candidates"): i18n.number(r["considered"]),
+        _("Meet every constraint"): i18n.number(r["feasible"]),
+        _("Cheapest"): _linked(r["cheapest"], by_index[r["cheapest_index"]].design)
+        if r["cheapest_index"] is not None else "", _("Ruled out by"): safe.md(r["ruled_out_by"]),
+    } for r in figs.family_rows(result)]), hide_index=True, border="horizontal")
     with st.expander(_("Rejected candidates by reason"), expanded=False):
         st.dataframe(pd.DataFrame([{_("Reason"): r["reason"], _("Candidates"): r["candidates"]}
                                    for r in figs.rejected_rows(result)]), hide_index=True, width="stretch",
@@ -259,11 +259,11 @@ def _found(progress) -> None:
     money = figs.capex_title(progress.objective)
     performance = figs.metric_title(progress.metric, unit)
     st.markdown("**" + _("Pareto front so far") + "**")
-    st.dataframe(pd.DataFrame([{
-        _("Design"): design_label(c), money: money_text(c, progress.objective),
-        performance: i18n.usd(c.usd_per_mtok, cents=True) if progress.metric == "usd_per_mtok" else
-        round(figs.metric_value(c, progress.metric, unit), 1)} for c in progress.front]),
-        hide_index=True, width="stretch", column_config={_("Design"): st.column_config.TextColumn(width=300)})
+    st.table(pd.DataFrame([{  # wrapped as the finished front is (``_tables``)
+        _("Design"): safe.md(design_label(c)), money: safe.md(money_text(c, progress.objective)),
+        performance: safe.md(i18n.usd(c.usd_per_mtok, cents=True)) if progress.metric == "usd_per_mtok" else
+        i18n.number(figs.metric_value(c, progress.metric, unit), 1)} for c in progress.front]),
+        hide_index=True, border="horizontal")
 
 
 def main() -> None:

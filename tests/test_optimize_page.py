@@ -6,11 +6,13 @@ an infeasible search, Chinese."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import parse_qsl, urlparse
 
 import pytest
 from hypothesis import given, settings
+from streamlit.testing.v1 import AppTest
 from hypothesis import strategies as st
 
 from core.analysis.optimize import Constraints, Grid, candidate_designs, design_label, families, optimize
@@ -140,6 +142,11 @@ def test_bad_link_values_are_warned_and_fall_back():
 open_page = pagetest.opener(PAGE)  # the app opened from a link, then this page (tests/pagetest.py)
 
 
+def unescaped(text: str) -> str:
+    """A markdown cell's text without its escapes (``webui.safe.md``)."""
+    return re.sub(r"\\(.)", r"\1", str(text))
+
+
 LINK = {"ng": "256", "opt_os": "1.5", "opt_fab": "infiniband", "opt_sw": "QM9700,Q3400", "opt_run": "1"}
 
 
@@ -151,16 +158,11 @@ def test_page_runs_the_linked_search_and_links_the_cheapest_design():
     assert any("Cheapest design" in s.value for s in at.success)
     assert at.get("link_button"), "no Open-in-Designer link"
     assert len(at.get("plotly_chart")) == 1
-    front, fams = at.dataframe[0].value, at.dataframe[1].value
-    assert front["Capex, whole cluster [USD]"].iloc[0] == usd(best.best.capex_usd)
+    front, fams = at.table[0].value, at.table[1].value  # static tables: their cells wrap at every width
+    assert unescaped(front["Capex, whole cluster [USD]"].iloc[0]) == usd(best.best.capex_usd)
     assert len(front) == len(best.pareto)
-    assert fams["Candidates"].sum() == best.considered
-    front_config = json.loads(at.dataframe[0].proto.columns or "{}")
-    assert front_config["Design"]["width"] == 320  # capex and busbw in view at 1,024 px
-    assert front_config["Power [kW]"]["type_config"]["format"] == "localized"  # 3,536 kW, not 3536
-    config = json.loads(at.dataframe[1].proto.columns or "{}")  # 1,080 candidates, as every count on every page
-    assert config["Candidates"]["type_config"]["format"] == config["Meet every constraint"]["type_config"]["format"] \
-        == "localized"
+    assert sum(int(n.replace(",", "")) for n in fams["Candidates"]) == best.considered
+    assert all(power == f"{round(c.facility_kw):,}" for power, c in zip(front["Power [kW]"], best.pareto))
     link = at.sidebar.code[0].value
     assert "/optimize?" in link and "n=32" in link and "opt_fab=infiniband" in link and "opt_run=1" in link
 
@@ -168,14 +170,14 @@ def test_page_runs_the_linked_search_and_links_the_cheapest_design():
 @pytest.mark.slow
 def test_page_form_search_and_infeasible_message():
     at = open_page({"n": "32"})  # a Designer design of 32 nodes: the search plans its 256 GPUs
-    assert any("256 x H100 in 32 nodes" in m.value for m in at.markdown) and not at.dataframe
+    assert any("256 x H100 in 32 nodes" in m.value for m in at.markdown) and not at.table
     at.number_input(key="opt_w_usd").set_value(1000.0)
     at.multiselect(key="opt_w_sw").set_value(["QM9700"])  # a small search: one switch model
     submit = next(b for b in at.button if b.label == "Search")
     submit.click()
     rerun(at)
     assert at.error and "budget" in at.error[0].value
-    assert len(at.dataframe) >= 1  # the families still show what ruled them out
+    assert len(at.table) >= 1  # the families still show what ruled them out
     assert "opt_usd=1000" in at.sidebar.code[0].value
 
 
@@ -195,7 +197,8 @@ def test_page_sizes_from_a_budget_and_asks_for_one_when_missing():
     expected = largest_within("H100", Constraints(fabric="infiniband", switches=("QM9700",), max_oversubscription=1.0,
                                                   budget_usd=9e6), workers=1)
     assert any(f"**{expected.gpus:,}** H100" in i.value for i in at.info)
-    assert at.dataframe[0].value["Capex, whole cluster [USD]"].iloc[0] == usd(expected.result.pareto[0].capex_usd)
+    front = at.table[0].value
+    assert unescaped(front["Capex, whole cluster [USD]"].iloc[0]) == usd(expected.result.pareto[0].capex_usd)
     at = open_page({"opt_mode": "envelope", "opt_run": "1"})
     assert at.error and "budget" in at.error[0].value
 
@@ -214,7 +217,7 @@ def test_old_link_plans_the_sidebars_gpu_and_names_it():
     assert "16,384 x B300 in 2,048 nodes" in success, success
     base = plan(Design(gpu="B300", gpus=16384))
     expected = optimize("B300", 16384, Constraints(min_busbw_gbytes=400), workers=1, base=base.design)
-    assert at.dataframe[0].value["Capex, whole cluster [USD]"].iloc[0] == usd(expected.best.capex_usd)
+    assert unescaped(at.table[0].value["Capex, whole cluster [USD]"].iloc[0]) == usd(expected.best.capex_usd)
     h100 = optimize("H100", 16384, Constraints(min_busbw_gbytes=400), workers=1)
     assert expected.best.capex_usd > h100.best.capex_usd * 1.1  # what the old page planned: the H100 price
     notes = [w.value.replace("\\", "") for w in at.warning]
@@ -269,7 +272,10 @@ def test_front_chart_axes_hold_every_point_with_a_margin(search):
     assert x0 <= min(xs) - FIT_MARGIN * span * 0.99 and x1 >= max(xs) + FIT_MARGIN * span * 0.99
     assert y0 == 0.0 and y1 >= max(ys) * (1 + FIT_MARGIN * 0.99)
     assert fitted_range([5.0, 5.0]) == [5.0 - 0.3, 5.0 + 0.3] and fitted_range([]) == [0.0, 1.0]
-    assert fitted_range([2.0, float("nan"), 4.0], zero=True) == [0.0, 4.0 + 4.0 * FIT_MARGIN]
+    # from zero, up to a round tick above the top value: the highest points sit under a labelled gridline
+    assert fitted_range([2.0, float("nan"), 4.0], zero=True) == [0.0, 5.0]
+    assert fitted_range([186.3, 466.2], zero=True) == [0.0, 500]
+    assert fitted_range([186.3, 499.0], zero=True) == [0.0, 600]  # 499 + 6% of the span is past 500
 
 
 @pytest.mark.slow
@@ -287,13 +293,13 @@ def test_page_words_the_winner_warns_for_the_jobs_traffic_and_links_each_front_r
     assert "No constraint binds" in said or "Binding constraint" in said
     islands, ratio = result.best.islands, result.best.design.oversubscription
     assert ("Warning: the training job has expert-parallel all-to-all" in said) == (islands > 1 or ratio > 1)
-    front = at.dataframe[0].value
-    config = json.loads(at.dataframe[0].proto.columns or "{}")
-    assert config["Open"]["type_config"]["display_text"] == "open in Designer"
-    for link, cand in zip(front["Open"], result.pareto):  # each row opens its own design on the Designer
+    front = at.table[0].value
+    for cell, cand in zip(front["Design"], result.pareto):  # each row's design words link its own design
+        words, link = re.fullmatch(r"\[(.*)\]\((.*)\)", cell).groups()
+        assert unescaped(words) == design_label(cand)  # whole, never cut
         query = dict(parse_qsl(urlparse(link).query))
         assert {k: str(v) for k, v in sharelink.encode(cand.design).items()}.items() <= query.items()
-    assert list(front["Capex, whole cluster [USD]"]) == [usd(c.capex_usd) for c in result.pareto]
+    assert [unescaped(c) for c in front["Capex, whole cluster [USD]"]] == [usd(c.capex_usd) for c in result.pareto]
 
 
 def test_the_topologies_tried_come_from_the_link_and_reach_the_search():
@@ -309,3 +315,52 @@ def test_the_topologies_tried_come_from_the_link_and_reach_the_search():
     assert at.multiselect(key="opt_w_top").value == ["torus"]
     success = " ".join(s.value for s in at.success).replace("\\", "")
     assert "torus" in success and "node to node without switches" in success, success
+
+
+def test_no_cloud_point_hides_under_a_front_point(search):
+    """A design with a front point's very numbers sat under it in the cloud and took its click (the page opened
+    that other design): the cloud leaves such designs out, so a click on a front point opens the front's design."""
+    from core.analysis.optimize import capex_of
+    from core.figures.optimize import metric_value
+
+    ids = {c.index for c in search.pareto}
+    front = {(capex_of(c, search.objective), metric_value(c, search.metric)) for c in search.pareto}
+    twins = [c for c in search.candidates if c.costed and c.index not in ids
+             and (capex_of(c, search.objective), metric_value(c, search.metric)) in front]
+    assert twins  # the grid has designs with a front point's numbers
+    fig = pareto_figure(search)
+    cloud = next(t for t in fig.data if t.name == "Other designs that meet every constraint")
+    assert not set(zip(cloud.x, cloud.y)) & front
+    assert not {cd[0] for cd in cloud.customdata} & {c.index for c in twins}
+
+
+@pytest.mark.slow
+def test_the_winner_opens_on_the_designer_with_the_numbers_the_page_shows():
+    """The page plans the sidebar's GPU (B200 here), and its cheapest design's link opens the Designer on that
+    design: the same whole-cluster and compute-fabric capex as the page says."""
+    at = open_page({**LINK, "g": "B200", "opt_sw": "QM9700", "lang": "en"})
+    success = unescaped(at.success[0].value)
+    assert "256 x B200" in success
+    url = at.get("link_button")[0].proto.url
+    params = dict(parse_qsl(urlparse(url).query))
+    assert params["g"] == "B200"
+    designer = AppTest.from_file(ENTRY, default_timeout=120)
+    designer.query_params.update(params)
+    designer.run()
+    assert not designer.exception
+    cards = unescaped(" ".join(str(m.value) for m in designer.markdown))
+    expected = optimize("B200", 256, Constraints(fabric="infiniband", switches=("QM9700",),
+                                                 max_oversubscription=1.5), workers=1)
+    best = expected.best
+    assert usd(best.capex_usd) in success and usd(best.capex_usd) in cards
+    assert usd(best.network_capex_usd) in cards
+    assert unescaped(at.table[0].value["Capex, whole cluster [USD]"].iloc[0]) == usd(best.capex_usd)
+
+
+@pytest.mark.slow
+def test_the_default_topologies_are_listed_with_the_languages_list_separator():
+    at = open_page({"ng": "64", "lang": "zh"})
+    label = at.multiselect(key="opt_w_top").label
+    assert "、" in label and ", " not in label, label
+    at = open_page({"ng": "64"})
+    assert "rail-optimized, top-of-rack, rail-only and Dragonfly+" in at.multiselect(key="opt_w_top").label

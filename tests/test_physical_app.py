@@ -58,3 +58,19 @@ def test_growth_stages_within_grow_to_move_no_cable():
     assert not at.exception and not at.error
     frame = next(d.value for d in at.dataframe if "Re-terminated" in d.value.columns)
     assert frame["Step [nodes]"].tolist() == ["64 → 128", "128 → 256"] and frame["Re-terminated"].sum() == 0
+
+
+@pytest.mark.parametrize("lang, heading, direct", [("en", "Level-2 NVLink cables", "rack to rack"),
+                                                   ("zh", "二级 NVLink 线缆", "机柜至机柜")])
+def test_racks_tab_lists_the_level2_nvlink_cables(lang, heading, direct):
+    """nvd=72&nvr=36: NVL36x2 pairs, cabled rack to rack; nvd=576: level-2 switches in the central racks."""
+    at = run({"tab": "Racks & cabling", "lang": lang, "g": "GB200-NVL72", "ng": "144", "nvd": "72", "nvr": "36"})
+    assert not at.exception and not at.error
+    assert any(heading in str(m.value) for m in at.markdown)
+    frame = next(d.value for d in at.dataframe if direct in " ".join(map(str, d.value.iloc[:, 0])))
+    assert frame.iloc[0, 1] == 324  # 2 pairs x 162 cables, the BOM's count
+    at = run({"tab": "Racks & cabling", "lang": lang, "g": "GB200-NVL72", "ng": "1152", "nvd": "576"})
+    assert not at.exception and not at.error
+    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    elevation = next(s for s in specs if "layout" in s and any(t.get("legendgroup") == "nvlink2" for t in s["data"]))
+    assert any(t.get("legendgroup") == "nvswitch" for t in elevation["data"])

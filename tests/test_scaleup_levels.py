@@ -180,7 +180,8 @@ def test_netbox_and_graphml_carry_the_second_level():
 
     p = plan(Design(gpu="GB200-NVL72", gpus=1152, nvlink_domain_gpus=576))
     level2 = [row for row in devices(p) if row[1] == "NVLink level-2 switch"]
-    assert len(level2) == 72 and level2[0][0] == "nvl0.l2sw0" and level2[-1][0] == "nvl1.l2sw35"
+    assert len(level2) == 72 and level2[0][0] == "nvd001-l2sw001" and level2[-1][0] == "nvd002-l2sw036"
+    assert level2[0][-1] == "nvl0.l2sw0" and all(row[6] for row in level2)  # the engine id; placed in a rack
     assert graphml_graph(p).graph["nvlink_level2_switches"] == 72
     flat = plan(Design(gpu="GB200-NVL72", gpus=1152))
     assert "nvlink_level1_gpus" not in graphml_graph(flat).graph

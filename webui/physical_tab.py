@@ -16,7 +16,8 @@ from core.design import Design
 from core.figures import racks as rack_figures
 from core.figures.keynumbers import cards_html, rack_key_numbers
 from core.errors import FabricPlannerError
-from core.i18n import _, language as speaking, usd
+from core.i18n import N_, _, language as speaking, usd
+from core.physical.cabling import nvlink_summary
 from core.physical.media import KIND_LABELS
 from core.physical.racks import load_racks
 from core.plan import plan as plan_of
@@ -76,7 +77,36 @@ def physical_tab(cur, key: str, lang: str) -> None:
         st.plotly_chart(lengths, key="cable_lengths_chart", config=CONFIG)
         st.dataframe(media_table(key, lang), hide_index=True, width="stretch",  # 2,048 links, as on every page
                      column_config={_("Links"): st.column_config.NumberColumn(format="localized")})
+    nvlink_section(key, lang)
     growth_section(cur, key)
+
+
+NVLINK_CLASS_LABELS = {"nvlink-l2": N_("rack (or node) to level-2 NVLink switch"),
+                       "nvlink-direct": N_("rack to rack (NVL36x2, no level-2 switch)")}
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def nvlink_table(key: str, language: str) -> pd.DataFrame:
+    """One row per level-2 NVLink link class: cables, longest and mean length, media and part."""
+    with speaking(language):
+        rows = [{_("Link class"): _(NVLINK_CLASS_LABELS[row["link_class"]]), _("Cables"): row["cables"],
+                 _("Longest [m]"): row["longest_m"], _("Mean [m]"): row["mean_m"],
+                 _("Media"): _(KIND_LABELS[row["media"]]), _("Part"): row["part"]}
+                for row in nvlink_summary(_plan(key))]
+        return pd.DataFrame(rows)
+
+
+def nvlink_section(key: str, lang: str) -> None:
+    """The second NVLink level's cables (``core.physical.cabling.nvlink_summary``); nothing with one level."""
+    table = nvlink_table(key, lang)
+    if table.empty:
+        return
+    st.markdown("#### " + _("Level-2 NVLink cables"))
+    st.caption(_("From each rack's NVLink switch trays (or each node's NVLink cages) to the level-2 NVLink switches, "
+                 "which stand in network racks of the central rows (an assumption: NVIDIA published no floor plan "
+                 "for them); an NVL36x2 pair is cabled rack to rack. Every cable is in the cabling plan export."))
+    st.dataframe(table, hide_index=True, width="stretch",
+                 column_config={_("Cables"): st.column_config.NumberColumn(format="localized")})
 
 
 def growth_section(cur, key: str) -> None:

@@ -93,7 +93,9 @@ def _render_table(summary: dict) -> str:
                                      "{cables} cables, {l2} GB/s per GPU (one direction), taper {taper}:1").format(
             domain=n["domain_gpus"], racks=n["domain_gpus"] // n["level1_gpus"], level1=n["level1_gpus"],
             switches=f"{n['level2_switches_total']:,}", cables=f"{n['level2_cables_total']:,}",
-            l2=f"{n['level2_gbytes_per_gpu_per_direction']:g}", taper=f"{1 / n['level2_taper']:.3g}")) + "\n")
+            l2=f"{n['level2_gbytes_per_gpu_per_direction']:g}", taper=f"{1 / n['level2_taper']:.3g}"))
+          + (_("; {pairs} pairs of racks cabled to each other, no level-2 switch (NVL36x2)").format(
+              pairs=f"{n['direct_pairs']:,}") if n.get("direct_pairs") else "") + "\n")
     c = summary["cost"]
     p = summary["power"]
     w(row(_("cost"), _("capex {capex} ({per_gpu} per GPU; network {network} = {share}) - estimates at {basis} "

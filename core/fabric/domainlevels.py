@@ -49,10 +49,13 @@ class Level2Switch(_Priced):
 
     ports: int = Field(ge=1, description="NVLink ports of the unit, all its chips.")
     chips: int = Field(ge=1, description="NVSwitch chips in the unit.")
+    rack_units: float = Field(default=1, gt=0, description="Height of the unit [U].")
 
 
 class Level2Cable(_Priced):
     """One level-2 NVLink cable: ``Level2.links_per_cable`` NVLinks, with its modules at both ends."""
+
+    media: str = Field(default="aoc", description="The cabling plan's media of the cable (``core.physical.cabling``).")
 
 
 class Level2(BaseModel):
@@ -66,6 +69,12 @@ class Level2(BaseModel):
     uplinks_per_gpu: int = Field(ge=1, description="NVLinks per GPU from the first level to the second.")
     max_domain_gpus: int = Field(ge=1, description="Largest NVLink domain published [GPUs].")
     links_per_cable: int = Field(ge=1, description="NVLinks one cable (an OSFP cage) carries.")
+    level1_trays: int = Field(default=0, ge=0, description=(
+        "NVLink switch trays of a rack-level first-level domain, which carry its level-2 cages (0: the first level "
+        "is one node, whose own cages carry them)."))
+    direct_pairs: tuple[int, ...] = Field(default=(), description=(
+        "First-level domain sizes [GPUs] of which a domain of exactly two is cabled tray to tray, with no level-2 "
+        "switch (GB200 NVL36x2)."))
     source: str
     as_of: str
     notes: str = ""
@@ -97,6 +106,8 @@ class Domain:
     level2_switches: int
     level2_links: int
     level2_cables: int
+    direct: bool = False
+    """Two first-level domains cabled to each other with no level-2 switch (``Level2.direct_pairs``)."""
 
 
 @dataclass(frozen=True)
@@ -144,10 +155,12 @@ class ScaleUp:
         if racks < 2 or self.level2 is None:
             return Domain(0, 0, gpus // self.gpus_per_node, gpus, racks, 0, 0, 0)
         u, spec = self.level2.uplinks_per_gpu, self.level2
+        per_rack = math.ceil(self.level1_gpus * u / spec.links_per_cable)
+        if racks == 2 and self.level1_gpus in spec.direct_pairs:  # each cable joins the two racks
+            return Domain(0, 0, gpus // self.gpus_per_node, gpus, racks, 0, self.level1_gpus * u, per_rack, True)
         links = gpus * u
-        cables = racks * math.ceil(self.level1_gpus * u / spec.links_per_cable)
         return Domain(0, 0, gpus // self.gpus_per_node, gpus, racks, math.ceil(links / spec.switch.ports), links,
-                      cables)
+                      racks * per_rack)
 
     def domains(self) -> Iterator[Domain]:
         """Every NVLink domain in node order (O(domains))."""
@@ -156,18 +169,23 @@ class ScaleUp:
             shape = self.domain_size(size)
             for _k in range(count):
                 yield Domain(index, node, shape.nodes, shape.gpus, shape.racks, shape.level2_switches,
-                             shape.level2_links, shape.level2_cables)
+                             shape.level2_links, shape.level2_cables, shape.direct)
                 index, node = index + 1, node + shape.nodes
 
     def totals(self) -> dict[str, int]:
-        """``domains``, ``level2_domains`` (domains with a second level), ``level2_switches``, ``level2_chips``,
-        ``level2_links`` and ``level2_cables`` of the whole cluster (O(distinct sizes))."""
+        """``domains``, ``level2_domains`` (domains with level-2 switches), ``direct_domains`` (pairs cabled to each
+        other, ``Level2.direct_pairs``) and their ``direct_links`` and ``direct_cables``, ``level2_switches``,
+        ``level2_chips``, ``level2_links`` and ``level2_cables`` (both kinds) of the whole cluster (O(distinct
+        sizes))."""
         out = dict.fromkeys(("domains", "level2_domains", "level2_switches", "level2_chips", "level2_links",
-                             "level2_cables"), 0)
+                             "level2_cables", "direct_domains", "direct_links", "direct_cables"), 0)
         for size, count in self.runs:
             shape = self.domain_size(size)
             out["domains"] += count
             out["level2_domains"] += count if shape.level2_switches else 0
+            out["direct_domains"] += count if shape.direct else 0
+            out["direct_links"] += count * shape.level2_links if shape.direct else 0
+            out["direct_cables"] += count * shape.level2_cables if shape.direct else 0
             out["level2_switches"] += count * shape.level2_switches
             out["level2_links"] += count * shape.level2_links
             out["level2_cables"] += count * shape.level2_cables
@@ -269,7 +287,8 @@ def levels_summary(resolved: ResolvedDesign) -> dict:
     """The NVLink levels of ``resolved`` for the plan's summary: ``level1_gpus``, ``levels`` (1 or 2),
     ``level2_gbytes_per_gpu_per_direction`` [GB/s], ``level2_taper`` (1.0 = non-blocking), the largest domain's
     ``level2_switches`` and the cluster's ``domains``, ``level2_switches_total``, ``level2_chips_total``,
-    ``level2_links_total`` and ``level2_cables_total``, and ``domain_sizes`` (``[[GPUs, count], ...]`` in node
+    ``level2_links_total`` and ``level2_cables_total`` (``direct_pairs`` of them pairs of racks cabled to each other,
+    NVL36x2), and ``domain_sizes`` (``[[GPUs, count], ...]`` in node
     order)."""
     up = scaleup_of(resolved)
     totals = up.totals()
@@ -280,6 +299,7 @@ def levels_summary(resolved: ResolvedDesign) -> dict:
         "level2_switches": largest.level2_switches, "domains": totals["domains"],
         "level2_switches_total": totals["level2_switches"], "level2_chips_total": totals["level2_chips"],
         "level2_links_total": totals["level2_links"], "level2_cables_total": totals["level2_cables"],
+        "direct_pairs": totals["direct_domains"],
         "domain_sizes": [list(run) for run in up.runs],
     }
 
@@ -304,16 +324,25 @@ def level2_bom(resolved: ResolvedDesign, add) -> None:
         return
     spec, totals = up.level2, up.totals()
     per_gpu = spec.uplinks_per_gpu
-    add("switch", spec.switch, totals["level2_switches"], _(
-        "{domains} NVLink domains of two levels: {links} level-2 NVLinks ({per_gpu} per GPU) / {ports} ports per "
-        "unit, rounded up per domain").format(
-            domains=f"{totals['level2_domains']:,}", links=f"{totals['level2_links']:,}", per_gpu=per_gpu,
-            ports=spec.switch.ports),
-        item=_("{name} (NVLink level 2)").format(name=spec.switch.name))
-    add("cable", spec.cable, totals["level2_cables"], _(
-        "{per_gpu} NVLinks per GPU x {level1} GPUs per first-level domain / {per_cable} NVLinks per cable, rounded "
-        "up, for each first-level domain of a two-level NVLink domain").format(
-            per_gpu=per_gpu, level1=up.level1_gpus, per_cable=spec.links_per_cable),
+    if totals["level2_switches"]:
+        add("switch", spec.switch, totals["level2_switches"], _(
+            "{domains} NVLink domains of two levels: {links} level-2 NVLinks ({per_gpu} per GPU) / {ports} ports per "
+            "unit, rounded up per domain").format(
+                domains=f"{totals['level2_domains']:,}",
+                links=f"{totals['level2_links'] - totals['direct_links']:,}", per_gpu=per_gpu,
+                ports=spec.switch.ports),
+            item=_("{name} (NVLink level 2)").format(name=spec.switch.name))
+    why = []
+    if totals["level2_cables"] > totals["direct_cables"]:
+        why.append(_("{per_gpu} NVLinks per GPU x {level1} GPUs per first-level domain / {per_cable} NVLinks per "
+                     "cable, rounded up, for each first-level domain of a two-level NVLink domain").format(
+                         per_gpu=per_gpu, level1=up.level1_gpus, per_cable=spec.links_per_cable))
+    if totals["direct_cables"]:
+        why.append(_("{pairs} pairs of first-level domains cabled tray to tray with no level-2 switch: {per_gpu} "
+                     "NVLinks per GPU x {level1} GPUs / {per_cable} NVLinks per cable per pair").format(
+                         pairs=f"{totals['direct_domains']:,}", per_gpu=per_gpu, level1=up.level1_gpus,
+                         per_cable=spec.links_per_cable))
+    add("cable", spec.cable, totals["level2_cables"], "; ".join(why),
         item=_("{name} (NVLink level 2)").format(name=spec.cable.name))
 
 
@@ -325,6 +354,79 @@ def level2_switch_ids(resolved: ResolvedDesign) -> Iterator[tuple[str, int, int]
     for domain in scaleup_of(resolved).domains():
         for k in range(domain.level2_switches):
             yield f"nvl{domain.index}.l2sw{k}", domain.index, k
+
+
+def level1_tray_id(first_node: int, tray: int) -> str:
+    """Device id of NVLink switch tray ``tray`` (0-based) of the rack-level first-level domain whose first node is
+    ``first_node``: ``nvsw<first_node + tray>`` (a rack holds at least as many nodes as trays, so no two trays share
+    an id, and a rack's trays are numbered as its nodes are: the layout shifts both alike)."""
+    return f"nvsw{first_node + tray}"
+
+
+def level1_trays(resolved: ResolvedDesign) -> int:
+    """NVLink switch trays per first-level domain that carry its level-2 cages: the catalogued count for a rack-level
+    first level of a two-level design (``Level2.level1_trays``), else 0 (a node's own cages carry them)."""
+    spec = level2_for(resolved.system) if resolved.nvlink_rack_gpus else None
+    return spec.level1_trays if spec is not None and resolved.nvlink_level1_nodes > 1 else 0
+
+
+def level2_links(resolved: ResolvedDesign) -> Iterator[tuple[str, str, int, str, int]]:
+    """Every level-2 NVLink cable as ``(link class, A device id, A cage, Z device id, Z cage)``, cages 0-based, domain
+    by domain in node order (the one wiring rule of the second level):
+
+    * a first-level domain's ``c = ceil(g1 x u / links_per_cable)`` cables leave it from its own cages: a node's
+      (``node<n>``, cage ``j``) or, for a rack, its switch trays' (cable ``j`` on tray ``j mod T``, cage ``j div T``,
+      ``level1_tray_id``);
+    * ``nvlink-l2``: cable ``g = r x c + j`` of the domain (rack ``r``, its cable ``j``) lands on level-2 unit
+      ``g mod S`` (``nvl<d>.l2sw<k>``, ``level2_switch_ids``), cage ``g div S``: each rack's cables spread evenly over
+      the units, each unit's cages filled in rack order;
+    * ``nvlink-direct`` (``Level2.direct_pairs``): cable ``j`` joins the same cage of the two racks.
+
+    As many cables as ``ScaleUp.totals()["level2_cables"]`` (the bill of materials' count)."""
+    from core.fabric.wiring import Wiring
+
+    up = scaleup_of(resolved) if resolved.nvlink_rack_gpus else None
+    if up is None or up.level2 is None:
+        return
+    spec, trays = up.level2, level1_trays(resolved)
+    per_rack = math.ceil(up.level1_gpus * spec.uplinks_per_gpu / spec.links_per_cable)
+
+    def end(first: int, j: int) -> tuple[str, int]:
+        return (level1_tray_id(first, j % trays), j // trays) if trays else (Wiring.node_id(first), j)
+
+    for domain in up.domains():
+        if not domain.level2_cables:
+            continue
+        firsts = [domain.first_node + r * up.level1_nodes for r in range(domain.racks)]
+        if domain.direct:
+            for j in range(per_rack):
+                yield ("nvlink-direct", *end(firsts[0], j), *end(firsts[1], j))
+            continue
+        units = domain.level2_switches
+        for r, first in enumerate(firsts):
+            for j in range(per_rack):
+                g = r * per_rack + j
+                yield ("nvlink-l2", *end(first, j), f"nvl{domain.index}.l2sw{g % units}", g // units)
+
+
+def level2_device_name(device_id: str, resolved: ResolvedDesign, scheme) -> str:
+    """Display name of a second-level device id (``scheme``: a ``core.fabric.naming.NamingScheme``), 1-based and padded
+    as ``core.fabric.naming`` pads, after the switch prefix: tray ``nvsw<n>`` -> ``nvl005-nvsw4`` (tray 4 of the
+    first-level domain the Slurm block export names ``nvl005``); unit ``nvl<d>.l2sw<k>`` -> ``nvd001-l2sw007`` (level-2
+    unit 7 of NVLink domain 1); any other id unchanged."""
+    up = scaleup_of(resolved)
+    if device_id.startswith("nvsw") and device_id[4:].isdigit():
+        node = int(device_id[4:])
+        rack, tray = divmod(node, up.level1_nodes)
+        racks = -(-resolved.nodes // up.level1_nodes)
+        return f"{scheme.switch_prefix}nvl{rack + 1:0{scheme.digits(racks)}d}-nvsw{tray + 1}"
+    head, _dot, unit = device_id.partition(".l2sw")
+    if head.startswith("nvl") and head[3:].isdigit() and unit.isdigit():
+        totals = up.totals()
+        largest = up.domain_size(up.domain_gpus).level2_switches
+        return (f"{scheme.switch_prefix}nvd{int(head[3:]) + 1:0{scheme.digits(totals['domains'])}d}"
+                f"-l2sw{int(unit) + 1:0{scheme.digits(largest)}d}")
+    return device_id
 
 
 def assumption_lines(resolved: ResolvedDesign) -> list[str]:

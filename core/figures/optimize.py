@@ -80,7 +80,9 @@ FIT_MARGIN = 0.06
 
 def fitted_range(values: list[float], zero: bool = False) -> list[float]:
     """An axis range holding every finite value of ``values`` with ``FIT_MARGIN`` of their span (or of the value,
-    when all are equal) at each end, in the values' unit; from 0 when ``zero`` and no value is negative."""
+    when all are equal) at each end, in the values' unit; from 0 when ``zero`` and no value is negative, and then up
+    to a round tick above the top value (1, 2 or 5 times a power of ten, a fifth of the range or less), so the
+    highest points sit under a labelled gridline, not above the last one."""
     finite = [v for v in values if v == v and abs(v) != math.inf]
     if not finite:
         return [0.0, 1.0]
@@ -89,15 +91,24 @@ def fitted_range(values: list[float], zero: bool = False) -> list[float]:
     if from_zero:
         low = 0.0
     pad = (high - low) * FIT_MARGIN or abs(high) * FIT_MARGIN or 1.0
-    return [0.0 if from_zero else low - pad, high + pad]
+    top = high + pad
+    if from_zero and top > 0:
+        power = 10 ** math.floor(math.log10(top / 5))
+        step = next(m * power for m in (1, 2, 5, 10) if m * power >= top / 5)
+        top = math.ceil(top / step - 1e-9) * step
+    return [0.0 if from_zero else low - pad, top]
 
 
 def pareto_figure(result: OptimizeResult, height: int = 460, unit: str = "GB/s") -> go.Figure:
     """Capex [USD] against the search's performance metric for every feasible design; the front as a line."""
     fig = go.Figure()
     front_ids = {c.index for c in result.pareto}
+    # a design with a front point's very numbers is left out of the cloud: drawn under the front point, it took
+    # the click meant for it, and the page opened that other design
+    on_front = {(capex_of(c, result.objective), metric_value(c, result.metric, unit)) for c in result.pareto}
     cloud = sorted((c for c in result.candidates if c.costed and c.index not in front_ids
-                    and not math.isnan(metric_value(c, result.metric, unit))),
+                    and not math.isnan(metric_value(c, result.metric, unit))
+                    and (capex_of(c, result.objective), metric_value(c, result.metric, unit)) not in on_front),
                    key=lambda c: capex_of(c, result.objective))[:MAX_CLOUD]
     if cloud:
         fig.add_trace(_trace(cloud, result.metric, result.objective, unit, mode="markers",

@@ -21,10 +21,11 @@ MAX_RACK_TYPES = 8
 MAX_ROWS = 14
 """Most row lines the floor plan draws (identical rows bundled first, then the rest summarised)."""
 DEVICE_COLOURS = {"node": "#5d6d7e", "nvl72": "#34495e", "leaf": "#2e86c1", "spine": "#117a65", "core": "#7d3c98",
-                  "storage": "#d35400", "management": "#b7950b"}
+                  "nvswitch": "#48c9b0", "nvlink2": "#af7ac5", "storage": "#d35400", "management": "#b7950b"}
 RACK_COLOURS = {"compute": "#5d6d7e", "network": "#2e86c1", "storage": "#d35400", "management": "#b7950b"}
 DEVICE_LABELS = {"node": N_("node"), "nvl72": N_("NVL72 compute tray"), "leaf": N_("leaf switch"),
-                 "spine": N_("spine switch"), "core": N_("core switch"), "storage": N_("storage"),
+                 "spine": N_("spine switch"), "core": N_("core switch"), "nvswitch": N_("NVLink switch tray"),
+                 "nvlink2": N_("level-2 NVLink switch"), "storage": N_("storage"),
                  "management": N_("management")}
 """Device kind (a key) -> its name, marked for translation."""
 RACK_LABELS = {"compute": N_("compute"), "network": N_("network"), "storage": N_("storage"),
@@ -79,9 +80,11 @@ def rack_elevation_figure(layout: Layout) -> go.Figure:
             legend_done.add(slot.kind)
         # the empty frame of the rack and its power
         fig.add_shape(type="rect", x0=x - 0.4, x1=x + 0.4, y0=0, y1=rack.u_total, line=dict(color="#95a5a6", width=1))
-        fig.add_annotation(x=x, y=rack.u_total, yshift=12, showarrow=False,
-                           text=_("{kw} / {limit} kW").format(kw=_kw(rack.kw), limit=_kw(rack.kw_limit)),
-                           font=dict(size=11))
+        power = _("{kw} / {limit} kW").format(kw=_kw(rack.kw), limit=_kw(rack.kw_limit))
+        if len(shown) > 5:  # in two lines, so neighbouring racks' figures do not run into each other
+            power = power.replace(" / ", "<br>/ ", 1)
+        fig.add_annotation(x=x, y=rack.u_total, yshift=12 if len(shown) <= 5 else 18, showarrow=False,
+                           text=power, font=dict(size=11))
     more = len(types) - len(shown)
     title = _("Rack elevations: {types} distinct racks of {racks}").format(types=f"{len(types):,}",
                                                                            racks=f"{len(layout.racks):,}")
@@ -89,11 +92,14 @@ def rack_elevation_figure(layout: Layout) -> go.Figure:
         title += "<br><sup>" + _("{more} more rack types not drawn").format(more=more) + "</sup>"
     fig = base_layout(fig, title, 460, title_chars=70)
     top = max((r.u_total for r, _n in shown), default=48)
+    # the legend under the two-line rack names, growing downwards (with NVLink trays and level-2 switches it takes
+    # two lines, which drawn upwards from below covered the names), lower where a narrow page slants many names
     fig.update_layout(barmode="overlay", bargap=0.3, showlegend=True,
-                      legend=dict(orientation="h", yanchor="bottom", y=-0.25, x=0),
+                      legend=dict(orientation="h", yanchor="top", y=-0.16 if len(shown) <= 5 else -0.3, x=0),
                       xaxis=dict(tickmode="array", tickvals=list(range(len(shown))), ticktext=columns,
                                  range=[-0.6, max(len(shown), 3) - 0.4]),
-                      yaxis=dict(title=_("rack unit [U]"), range=[0, top + 3], dtick=4, gridcolor="#ecf0f1"))
+                      yaxis=dict(title=_("rack unit [U]"), range=[0, top + (3 if len(shown) <= 5 else 7)], dtick=4,
+                                 gridcolor="#ecf0f1"))
     return fig
 
 

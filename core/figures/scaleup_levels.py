@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 
 from core.fabric.domainlevels import scaleup_of
 from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, scatter, wrap_text
-from core.i18n import _
+from core.i18n import _, join
 from core.units import bandwidth as format_bandwidth
 
 MAX_DRAWN = 12
@@ -37,7 +37,7 @@ def two_level_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     up = scaleup_of(r)
     spec = up.level2
     domain = up.domain_size(up.domain_gpus)
-    racks, switches = domain.racks, max(1, domain.level2_switches)
+    racks, switches = domain.racks, 0 if domain.direct else max(1, domain.level2_switches)
     fig = FigureSpec()
     title = _("Scale-up: NVLink {generation} domain of {gpus} GPUs in two levels ({racks} x {level1} GPUs)").format(
         generation=r.nvlink_generation, gpus=up.domain_gpus, racks=racks, level1=up.level1_gpus)
@@ -47,7 +47,7 @@ def two_level_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     base_layout(fig, title, height, title_chars=28)
     title_top = fig.margin_top
     fig.update_layout(xaxis=dict(visible=False), yaxis=dict(visible=False), showlegend=False, hovermode="closest")
-    top_marks, bottom_marks = _marks(racks), _marks(switches)
+    top_marks, bottom_marks = _marks(racks), _marks(switches) if switches else []
     top = {k: (i / max(1, len(top_marks) - 1), 1.0) for i, k in enumerate(top_marks)}
     bottom = {k: ((i + 0.5) / len(bottom_marks), 0.0) for i, k in enumerate(bottom_marks)}
     xs, ys = [], []
@@ -55,6 +55,8 @@ def two_level_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
         for x1, y1 in bottom.values():
             xs += [x0, x1, None]
             ys += [y0, y1, None]
+    if domain.direct:  # NVL36x2: the two racks' switch trays cabled to each other
+        xs, ys = [0.0, 1.0, None], [1.0, 1.0, None]
     dense = len(top) * len(bottom) > 64
     fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(width=1.0 if dense else 2.0,
                                                               color=TIER_COLOURS["core"]),
@@ -77,7 +79,9 @@ def two_level_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
             n=k + 1, ports=spec.switch.ports, chips=spec.switch.chips) for k in bottom] if spec else None,
         hoverinfo="text"))
     detail = _("Top: {racks} first-level domains of {level1} GPUs (each its own NVSwitches); bottom: {switches} "
-               "level-2 NVLink switch units").format(racks=racks, level1=up.level1_gpus, switches=switches)
+               "level-2 NVLink switch units").format(racks=racks, level1=up.level1_gpus, switches=switches) \
+        if switches else _("Two first-level domains of {level1} GPUs whose switch trays are cabled to each other, "
+                           "with no level-2 NVLink switch (NVL36x2)").format(level1=up.level1_gpus)
     if len(top) < racks or len(bottom) < switches:
         detail += "<br>" + _("{drawn_top} of {racks} and {drawn_bottom} of {switches} drawn").format(
             drawn_top=len(top), racks=racks, drawn_bottom=len(bottom), switches=switches)
@@ -88,7 +92,7 @@ def two_level_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
             per_cable=spec.links_per_cable, taper=f"{1 / up.taper:.3g}")
     if len(up.runs) > 1:
         detail += "<br>" + _("NVLink domains in the cluster: {sizes}").format(
-            sizes=", ".join(f"{count} x {size}" for size, count in up.runs))
+            sizes=join([f"{count} x {size}" for size, count in up.runs]))
     note = wrap_text(detail, 36)
     fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left",
                        yanchor="top", align="left", font=dict(size=11))

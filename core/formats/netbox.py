@@ -115,19 +115,28 @@ def devices(plan, naming: NamingScheme | None = None, site: str = DEFAULT_SITE) 
             for device in wiring.devices(role, plane, island):
                 yield (namer.switch(role, device.index, plane, island), *kind, "planned", site, *where(device.id),
                        device.id)
-    yield from _level2_devices(resolved, site)
+    yield from _level2_devices(resolved, naming or NamingScheme(), site, where)
     yield from _network_devices(plan, naming or NamingScheme(), site, where)
 
 
-def _level2_devices(resolved, site: str) -> Iterator[tuple]:
-    """The level-2 NVLink switch units of two-level NVLink domains (``core.fabric.domainlevels``), unplaced (no rack
-    position is modelled for them); their NVLink cables are not in the cabling plan."""
+def _level2_devices(resolved, scheme: NamingScheme, site: str, where) -> Iterator[tuple]:
+    """The second NVLink level's devices (``core.fabric.domainlevels``), named and placed as the cabling plan names
+    and places them: the first-level NVLink switch trays that carry a rack's level-2 cages, then the level-2 NVLink
+    switch units."""
     spec = domainlevels.level2_for(resolved.system)
-    if spec is None:
+    if spec is None or not resolved.nvlink_rack_gpus:
         return
+    trays, per_rack = domainlevels.level1_trays(resolved), resolved.nvlink_level1_nodes
+    tray_kind = ("NVLink switch tray", manufacturer(resolved.system), "NVLink switch tray")
+    for first in range(0, resolved.nodes, per_rack) if trays else ():
+        for t in range(trays):
+            device = domainlevels.level1_tray_id(first, t)
+            yield (domainlevels.level2_device_name(device, resolved, scheme), *tray_kind, "planned", site,
+                   *where(device), device)
     kind = ("NVLink level-2 switch", manufacturer(resolved.system), spec.switch.name)
     for device, _domain, _unit in domainlevels.level2_switch_ids(resolved):
-        yield (device, *kind, "planned", site, "", "", "", device)
+        yield (domainlevels.level2_device_name(device, resolved, scheme), *kind, "planned", site, *where(device),
+               device)
 
 
 def _network_devices(plan, scheme: NamingScheme, site: str, where) -> Iterator[tuple]:

@@ -30,6 +30,9 @@ Port layout (``PortLayout``), per switch model, 1-based as the switch shows it:
 * **Other Ethernet** (Broadcom class entries, Arista, Cisco chassis): ``Ethernet<cage>``, a broken-out cage
   ``Ethernet<cage>/<lane>`` (1-based), the usual fixed-switch form; not checked against each vendor's OS
   (an assumption; the catalog's class entries have no one OS).
+* **NVLink, second level** (``nvlink_links``): ``osfp<c>`` on a first-level NVLink switch tray and on a level-2
+  NVLink switch unit, ``nvlink<c>`` on a node whose own cages carry its level-2 NVLinks (DGX H100), ``c`` the
+  1-based OSFP cage of 4 NVLinks (NVIDIA published no port names for these cages: the planner's).
 * **Nodes**: ``nic<k>/port<p>``, NIC ``k`` (rail, 1-based) and its port ``p`` (the plane, 1-based). A neutral
   name: the host's interface names (``ibp24s0``, ``mlx5_0`` on a DGX H100) depend on PCI enumeration and
   the OS, so the plan names the NIC by rail, as the SuperPOD reference architectures number rails.
@@ -75,6 +78,7 @@ from typing import Iterator, NamedTuple
 
 from core.catalog import Catalog, Switch, load_catalog
 from core.errors import FabricPlannerError
+from core.fabric import domainlevels
 from core.fabric.naming import Namer, NamingScheme, device_groups, other_stem
 from core.fabric.wiring import LINK_CLASSES, Wiring
 
@@ -93,9 +97,10 @@ class CableRow(NamedTuple):
 
     cable_id: str
     network: str
-    """``compute``, ``storage``, ``inband`` or ``oob``."""
+    """``compute``, ``nvlink`` (the level-2 NVLink cables), ``storage``, ``inband`` or ``oob``."""
     link_class: str
-    """``node-leaf``, ``leaf-spine``, ``spine-core`` (compute); the network's own classes otherwise."""
+    """``node-leaf``, ``leaf-spine``, ``spine-core`` (compute); ``nvlink-l2`` (a first-level domain to a level-2
+    NVLink switch) or ``nvlink-direct`` (rack to rack, NVL36x2); the network's own classes otherwise."""
     a_rack: str
     a_u: int | None
     """Lowest U the A device occupies in its rack (1-based), None without a layout."""
@@ -327,11 +332,66 @@ def position_of(layout, device_id: str) -> tuple[str, int | None]:
     return position.rack, position.u
 
 
+def nvlink_cable_count(resolved) -> int:
+    """Level-2 NVLink cables of a two-level NVLink design (``core.fabric.domainlevels``, the bill of materials'
+    count); 0 with one level."""
+    return domainlevels.scaleup_of(resolved).totals()["level2_cables"] if resolved.nvlink_rack_gpus else 0
+
+
+def nvlink_links(plan, scheme: NamingScheme) -> Iterator[tuple[str, str, str, str, str, str, str, int]]:
+    """The level-2 NVLink cables (``core.fabric.domainlevels.level2_links``, in its order) as ``(link class, A id,
+    A name, A port, Z id, Z name, Z port, speed)``: a node's cage ``nvlink<c>``, a switch tray's or level-2 unit's
+    ``osfp<c>`` (1-based); speed per direction [Gb/s] = NVLinks per cable x one NVLink's rate."""
+    resolved = plan.resolved
+    up = domainlevels.scaleup_of(resolved)
+    if up.level2 is None or not resolved.nvlink_rack_gpus:
+        return
+    speed = round(up.level2.links_per_cable * up.link_gbytes * 8)
+    namer = Namer.of(plan, scheme)
+    names: dict[str, str] = {}
+
+    def name(device: str) -> str:
+        found = names.get(device)
+        if found is None:
+            node = Wiring.parse_node(device)
+            found = names[device] = (namer.node(node) if node is not None
+                                     else domainlevels.level2_device_name(device, resolved, scheme))
+        return found
+
+    for kind, a, a_cage, z, z_cage in domainlevels.level2_links(resolved):
+        a_port = f"osfp{a_cage + 1}" if a.startswith("nvsw") else f"nvlink{a_cage + 1}"
+        yield kind, a, name(a), a_port, z, name(z), f"osfp{z_cage + 1}", speed
+
+
+def nvlink_summary(plan) -> list[dict]:
+    """Per level-2 NVLink link class (``nvlink_links``): ``link_class``, ``cables``, ``longest_m`` and ``mean_m``
+    [m] (None without a layout), ``media`` and ``part`` (the catalog cable), for the Racks & cabling tab; empty with
+    one NVLink level."""
+    resolved = plan.resolved
+    spec = domainlevels.level2_for(resolved.system) if resolved.nvlink_rack_gpus else None
+    if spec is None:
+        return []
+    ends = _Ends(plan)
+    found: dict[str, list] = {}
+    for kind, a, _a_cage, z, _z_cage in domainlevels.level2_links(resolved):
+        length = ends.length(ends.of(a), ends.of(z))
+        entry = found.setdefault(kind, [0, None, 0.0])
+        entry[0] += 1
+        if length is not None:
+            entry[1] = max(entry[1] or 0.0, length)
+            entry[2] += length
+    return [{"link_class": kind, "cables": count, "longest_m": longest,
+             "mean_m": None if longest is None else round(total / count, 1), "media": spec.cable.media,
+             "part": spec.cable.id} for kind, (count, longest, total) in found.items()]
+
+
 def cable_count(plan) -> int:
-    """Cables of the plan: the compute fabric's (every plane: node-leaf + leaf-spine + spine-core links) and,
+    """Cables of the plan: the compute fabric's (every plane: node-leaf + leaf-spine + spine-core links), the
+    level-2 NVLink cables of a two-level NVLink design (``nvlink_cable_count``) and,
     when ``plan.networks`` holds them, the compute fabric's UFM links and every link of the other networks."""
     f = plan.fabric
     count = (f.node_leaf_links + f.leaf_spine_links + f.spine_core_links) * f.planes
+    count += nvlink_cable_count(plan.resolved)
     networks = getattr(plan, "networks", None)
     if networks is not None:
         count += sum(link.count for link in networks.compute_links)
@@ -707,8 +767,10 @@ def network_device_counts(plan) -> dict[str, int]:
 def cabling_rows(plan, naming: NamingScheme | None = None, catalog: Catalog | None = None) -> Iterator[CableRow]:
     """The cabling plan of ``plan`` (a ``core.plan.Plan``), one ``CableRow`` per cable, streamed.
 
-    Compute fabric first (node-leaf, leaf-spine, spine-core; plane by plane), then the storage, in-band and
-    out-of-band networks when ``plan.networks`` holds them. Cable ids are ``C`` and a 1-based number padded
+    Compute fabric first (node-leaf, leaf-spine, spine-core; plane by plane), then the level-2 NVLink cables of a
+    two-level NVLink design (``nvlink_links``: A the first-level domain's node or switch tray, Z the level-2 unit or,
+    for a pair cabled directly, the other rack's tray), then the storage, in-band and out-of-band networks when
+    ``plan.networks`` holds them. Cable ids are ``C`` and a 1-based number padded
     to the digits of the total (``C000001``). With a layout, each cable's media is that of its length bin
     (``core.physical.media.media_for`` over ``plan.media``); without one, the BOM's media of its class.
     """
@@ -763,6 +825,12 @@ def cabling_rows(plan, naming: NamingScheme | None = None, catalog: Catalog | No
 
     catalog = catalog or load_catalog()
     scheme = naming or NamingScheme()
+    cable = domainlevels.level2_for(plan.resolved.system)
+    for link_class, a, a_name, a_port, z, z_name, z_port, speed in nvlink_links(plan, scheme):
+        number += 1
+        a_end, z_end = ends.of(a), ends.of(z)
+        yield row(id_format % number, "nvlink", link_class, a_end[0], a_end[1], a_name, a_port, z_end[0], z_end[1],
+                  z_name, z_port, speed, cable.cable.media, length_of(a_end, z_end), cable.cable.id, "", "")
     counts = network_device_counts(plan)
     def any_name(device: str) -> str:
         compute = Wiring.parse_node(device) is not None or Wiring.parse(device) is not None

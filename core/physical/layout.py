@@ -54,13 +54,14 @@ from pydantic import BaseModel, ConfigDict
 from core.catalog import Catalog, Switch
 from core.design import ResolvedDesign
 from core.errors import DesignError, InputError
+from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
 from core.i18n import _
 from core.physical.racks import RackCatalog, RackPreset, load_racks
 
 RackKind = Literal["compute", "network", "storage", "management"]
-DeviceKind = Literal["node", "leaf", "spine", "core", "storage", "management", "nvl72"]
+DeviceKind = Literal["node", "leaf", "spine", "core", "storage", "management", "nvl72", "nvswitch", "nvlink2"]
 
 KIND_ORDER = ("compute", "network", "storage", "management")
 
@@ -71,7 +72,8 @@ class Slot(NamedTuple):
     (A named tuple, not a pydantic model: a layout of 131,072 GPUs holds thousands of them.)"""
 
     kind: str
-    """node, nvl72, leaf, spine, core, storage or management."""
+    """node, nvl72, nvswitch (a first-level NVLink switch tray), leaf, spine, core, nvlink2 (a level-2 NVLink switch),
+    storage or management."""
     model: str
     prefix: str
     start: int
@@ -415,11 +417,28 @@ def _group_spine_racks(wiring: Wiring, network_rack, models: dict, watts: dict) 
     return out
 
 
-def _central_racks(wiring: Wiring, extra, network_rack, models: dict, watts: dict) -> list[_RackDraft]:
+def _level2_racks(resolved: ResolvedDesign, network_rack) -> list[_RackDraft]:
+    """Network racks of the level-2 NVLink switch units (``core.fabric.domainlevels``), domain by domain (ids
+    ``nvl<d>.l2sw<k>``, ``level2_switch_ids``); none with one NVLink level. NVIDIA published no floor plan for the
+    second level: standing them in the central rows is the planner's assumption (``assets/catalog/scaleup.toml``)."""
+    spec = domainlevels.level2_for(resolved.system) if resolved.nvlink_rack_gpus else None
+    drafts: list[_RackDraft] = []
+    if spec is None:
+        return drafts
+    watts = _watts(resolved, spec.switch.id, spec.switch.power_w)
+    for domain in domainlevels.scaleup_of(resolved).domains():
+        _fill(drafts, network_rack, "nvlink2", spec.switch.id, f"nvl{domain.index}.l2sw", 0, domain.level2_switches,
+              spec.switch.rack_units, watts)
+    return drafts
+
+
+def _central_racks(wiring: Wiring, extra, network_rack, models: dict, watts: dict,
+                   level2: list[_RackDraft] = ()) -> list[_RackDraft]:
     """The racks outside the SUs, in order: the switches of each role above the leaves (spines, then cores) of
     every plane and island, each role from a new rack (a Dragonfly+'s spines stand with their groups instead,
-    ``_group_spine_racks``), then the management and storage devices that are not one per rack (``extra``:
-    ``network_devices``); ``models``: role -> catalog switch, ``watts``: role -> [W]."""
+    ``_group_spine_racks``), the level-2 NVLink switch racks ``level2`` (``_level2_racks``), then the management and
+    storage devices that are not one per rack (``extra``: ``network_devices``); ``models``: role -> catalog switch,
+    ``watts``: role -> [W]."""
     central: list[_RackDraft] = []
     for role in wiring.roles[1:] if "global" not in wiring.link_classes else ():
         role_racks: list[_RackDraft] = []
@@ -427,6 +446,7 @@ def _central_racks(wiring: Wiring, extra, network_rack, models: dict, watts: dic
             _fill(role_racks, network_rack, role, models[role].id, wiring.prefix(plane, island) + role, 0,
                   wiring.count(role), models[role].rack_units, watts[role])
         central.extend(role_racks)
+    central.extend(level2)
     for kind in ("management", "storage"):
         kind_racks: list[_RackDraft] = []
         for device in (d for d in extra if d.kind == kind and not d.per_rack):
@@ -524,6 +544,8 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     def network_rack(kind="network"):
         return _RackDraft(kind, net_preset, net_preset.rack_units, net_limit)
 
+    trays = domainlevels.level1_trays(resolved)  # ids nvsw<first node + t> (domainlevels.level1_tray_id)
+
     def su_block(count: int, n_leaves: int) -> list[_RackDraft]:
         """The racks of one SU of ``count`` nodes and ``n_leaves`` leaves per plane and island, its first node
         and leaf numbered 0 (each SU refers to it with its own first node and leaf)."""
@@ -546,6 +568,12 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
             if take <= 0:
                 computes.append(compute_rack())
                 continue
+            if trays and not in_rack:  # a rack-level first level's NVLink switch trays, between its halves
+                half = -(-take // 2)
+                rack.add("nvl72", system.id, "node", placed, half, node_u, node_w)
+                rack.add("nvswitch", f"{system.id} NVSwitch", "nvsw", placed, trays, 1, 0.0)  # power: the trays'
+                # share is in the compute trays' (the system's node power is the rack's / its trays)
+                placed, take = placed + half, take - half
             rack.add("nvl72" if nvl else "node", system.id, "node", placed, take, node_u, node_w)
             placed += take
         leaf_racks: list[_RackDraft] = []
@@ -572,7 +600,7 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
         blocks.append([(draft, first, leaf_start) for draft in template])
         su_meta.append(((count, n_leaves), first, leaf_start))
 
-    central = _central_racks(wiring, extra, network_rack, models, watts)
+    central = _central_racks(wiring, extra, network_rack, models, watts, _level2_racks(resolved, network_rack))
     spine_groups = _group_spine_racks(wiring, network_rack, models, watts)
     groups = [(pod * wiring.groups_per_pod, min(wiring.groups_per_pod, len(blocks) - pod * wiring.groups_per_pod),
                spine_groups[pod]) for pod in range(len(spine_groups))]
