@@ -118,6 +118,7 @@ TOPOLOGY = Vocabulary("topology", (
     Term("rail-only", "ro", N_("Rail-only"), N_("rail-only"), ("rail-only",)),
     Term("dragonfly", "df", "Dragonfly+", "Dragonfly+", ("dragonfly", "dragonfly+", "dfp"), translated=False),
     Term("torus", "tr", N_("Torus"), N_("torus"), ("torus", "k-ary-n-cube")),
+    Term("classic-dragonfly", "dfc", "Dragonfly", "Dragonfly", ("classic-dragonfly", "slingshot"), translated=False),
 ))
 """``Design.topology``: how nodes are wired to leaves, and the topology family (``dragonfly``: Dragonfly+ groups
 joined by global links, ``core.fabric.dragonfly``; ``torus``: nodes joined node to node in a k-ary n-cube,

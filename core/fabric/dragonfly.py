@@ -320,6 +320,7 @@ class DragonflyWiring:
     """Global links between each pair of groups (``lam``)."""
 
     family = FAMILY
+    spines_with_pods = True
     roles = ROLES
     link_classes = LINK_CLASSES
     tiers = 2
