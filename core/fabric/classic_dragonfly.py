@@ -171,38 +171,51 @@ def _fabric_plan(sized: _Sized) -> FabricPlan:
     resolved, groups = sized.resolved, sized.groups
     routers = sized.sus * sized.rails
     lam = sized.pair_links
-    return FabricPlan(
+    plan = FabricPlan(
         tiers=2, planes=resolved.planes, topology=resolved.topology, radix=resolved.switch_ports,
         port_speed_gbps=resolved.port_speed_gbps, leaf_down_ports_max=sized.p, nodes_per_group=sized.p,
         leaves_per_group=sized.rails, group_count=sized.sus, groups_per_pod=sized.sus_per_group, pod_count=groups,
         leaf_count=routers, leaf_uplinks=sized.a - 1 + sized.h, spines_per_pod=0, spine_count=0,
         links_per_leaf_spine_pair=0, spine_uplinks=0, core_groups=0, cores_per_group=0, core_count=0,
         links_per_spine_core_pair=0, partial_pod_spine_uplinks=0, node_leaf_links=resolved.nodes * sized.rails,
-        leaf_spine_links=0, spine_core_links=0, switch_groups=tuple(_router_groups(sized)),
-        explanation=_explain(sized), family=FAMILY, global_ratio=resolved.design.global_ratio,
-        global_ports_per_spine=sized.h, global_pair_links=lam, global_links=lam * groups * (groups - 1) // 2,
-        max_nodes_without_recabling=groups * sized.sus_per_group * sized.p, **_speeds(resolved))
+        leaf_spine_links=0, spine_core_links=0, switch_groups=(), explanation=_explain(sized), family=FAMILY,
+        global_ratio=resolved.design.global_ratio, global_ports_per_spine=sized.h, global_pair_links=lam,
+        global_links=lam * groups * (groups - 1) // 2, max_nodes_without_recabling=groups * sized.sus_per_group * sized.p,
+        **_speeds(resolved))
+    return plan.model_copy(update={"switch_groups": tuple(_router_groups(plan, resolved))})
 
 
-def _router_groups(sized: _Sized) -> list[SwitchGroup]:
-    """Routers by (nodes, local links, global links): down ports their nodes, up ports local plus global."""
-    resolved = sized.resolved
-    used = (sized.groups - 1) * sized.pair_links
-    last_nodes = resolved.nodes - (sized.sus - 1) * sized.p
+def _router_kinds(fabric: FabricPlan) -> list[tuple[tuple[int, int, int], int]]:
+    """Routers by ``(nodes, local links, global links)`` -> how many (in one plane), most first; the last group
+    may have fewer routers, the last SU fewer nodes, and some routers one global link more (round robin)."""
+    p, rails, sus = fabric.nodes_per_group, fabric.leaves_per_group, fabric.group_count
+    a, h, groups = fabric.groups_per_pod * rails, fabric.global_ports_per_spine, fabric.pod_count
+    used = (groups - 1) * fabric.global_pair_links
+    last_nodes = fabric.node_leaf_links // rails - (sus - 1) * p
     counts: dict[tuple[int, int, int], int] = {}
-    for g in range(sized.groups):
-        routers = sized.group_routers(g)
-        globals_ = spine_global_links(routers * sized.h, routers, used)
-        last_su = g == sized.groups - 1 and last_nodes < sized.p
-        for j, links in enumerate(globals_):
-            nodes = last_nodes if last_su and j >= routers - sized.rails else sized.p
-            key = (nodes, routers - 1, links)
+    for g in range(groups):
+        routers = min(a // rails, sus - g * (a // rails)) * rails
+        last_su = g == groups - 1 and last_nodes < p
+        for j, links in enumerate(spine_global_links(routers * h, routers, used)):
+            key = (last_nodes if last_su and j >= routers - rails else p, routers - 1, links)
             counts[key] = counts.get(key, 0) + 1
+    return sorted(counts.items(), reverse=True)
+
+
+def _router_groups(fabric: FabricPlan, resolved: ResolvedDesign) -> list[SwitchGroup]:
+    """Routers by kind (``_router_kinds``): down ports their nodes, up ports local plus global."""
     return [SwitchGroup(role="leaf", count=count, down_ports_used=nodes, up_ports_used=local + links,
                         radix=resolved.switch_ports, **_tier(resolved, "leaf"),
                         description=_("router: {nodes} node port(s), {local} local link(s), {links} global "
                                       "link(s)").format(nodes=nodes, local=local, links=links))
-            for (nodes, local, links), count in sorted(counts.items(), reverse=True)]
+            for (nodes, local, links), count in _router_kinds(fabric)]
+
+
+def switch_class_ports(fabric: FabricPlan, group: SwitchGroup) -> tuple[tuple[str, int], ...]:
+    """``(link class, ports)`` of one router of ``group`` (one of ``fabric.switch_groups``): its node ports, local
+    and global links (``core.cost`` counts the switch-side modules per class by them)."""
+    (nodes, local, links), _count = _router_kinds(fabric)[fabric.switch_groups.index(group)]
+    return ("node-leaf", nodes), ("local", local), ("global", links)
 
 
 def _explain(sized: _Sized) -> tuple[str, ...]:
@@ -249,6 +262,8 @@ class DragonflyWiring:
 
     family = FAMILY
     spines_with_pods = False
+    group_name = "Dragonfly group"
+    """A group in the exports' words (Slurm)."""
     roles = ROLES
     link_classes = LINK_CLASSES
     tiers = 2

@@ -321,6 +321,8 @@ class DragonflyWiring:
 
     family = FAMILY
     spines_with_pods = True
+    group_name = "Dragonfly+ group"
+    """A group in the exports' words (Slurm)."""
     roles = ROLES
     link_classes = LINK_CLASSES
     tiers = 2
