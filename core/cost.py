@@ -338,7 +338,7 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
             leaf_why = _("ceil({nodes} nodes / {per_leaf} per leaf){plane_note}").format(
                 nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=plane_note)
         add("switch", switch, fabric.leaf_count_total, leaf_why, item=_("{name} (leaf)").format(name=switch.name))
-        if fabric.family == "dragonfly":
+        if fabric.family != "clos":  # a family with spines: Dragonfly+ groups
             spine_why = _("{groups} Dragonfly+ groups x {spines} spines{plane_note}").format(
                 groups=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=plane_note)
         elif fabric.tiers == 2:
@@ -489,7 +489,7 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
             continue
         class_links = sum(b.links for b in bins)
         optical = [b for b in bins if not b.cable_id]
-        if link_class == "torus":  # node to node: a node module at each end of an optical link
+        if wiring.class_ends(link_class)[1][0] == "node":  # node to node (a torus): a node module at each end of an optical link
             _torus_rows(bins, cables, modules, add_row, policy)
             continue
         for b in bins:

@@ -124,6 +124,10 @@ TOPOLOGY = Vocabulary("topology", (
 joined by global links, ``core.fabric.dragonfly``; ``torus``: nodes joined node to node in a k-ary n-cube,
 ``core.fabric.torus``; the others are folded Clos fabrics)."""
 
+NODE_TO_NODE = ("torus",)
+"""The ``TOPOLOGY`` families that join their nodes node to node, without switches (their own drawing, failure
+model, placement and words; ``core.fabric.families.node_to_node``)."""
+
 PLANE_MODE = Vocabulary("plane_mode", (
     Term("per-port", "port", N_("Per port (each NIC in every plane)"), N_("per-port"), ("per-port",)),
     Term("per-rail", "rail", N_("Per rail (NIC i in plane i)"), N_("per-rail"), ("per-rail",)),

@@ -45,6 +45,8 @@ from core.fabric.wiring import Bundle, Device, Link, Wiring, wiring_of
 from core.i18n import N_, _
 
 FAMILY = "classic-dragonfly"
+GROUPS = True
+"""Groups joined by global links (the plan's ways out offer rail-optimized, not top-of-rack, instead)."""
 GRAPH_MODELS = ()
 """The graph analyses (SPOF, availability, load) are not modelled on it yet (``require_model`` says so)."""
 ROLES = ("leaf",)

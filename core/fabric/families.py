@@ -46,6 +46,12 @@ def family(name: str) -> ModuleType | None:
     return importlib.import_module(path) if path else None
 
 
+def node_to_node(name: str) -> bool:
+    """Whether family ``name`` (a ``FabricPlan.family`` or ``Design.topology``) joins its nodes node to node,
+    without switches (``core.vocab.NODE_TO_NODE``: the torus)."""
+    return name in vocab.NODE_TO_NODE
+
+
 def require_model(fabric, model: str, what: str) -> None:
     """Raise ``InputError`` (as ``require_clos``) when ``fabric``'s family is not a folded Clos and does not list
     ``model`` (``"spof"``, ``"availability"``, ``"load"``) in its ``GRAPH_MODELS``: ``what`` is the analysis in

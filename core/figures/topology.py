@@ -13,6 +13,7 @@ from collections import defaultdict
 import networkx as nx
 import plotly.graph_objects as go
 
+from core.fabric.families import node_to_node
 from core.fabric.topology import aggregated_graph, fabric_graph
 from core.units import bandwidth as format_bandwidth
 from core.figures.style import (
@@ -256,7 +257,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     Legend entries toggle tiers. Past ``FULL_GRAPH_LIMIT`` elements the
     aggregated graph is drawn and the title says so.
     """
-    if plan.fabric.family == "torus":  # no switch tiers: the torus's own drawing
+    if node_to_node(plan.fabric.family):  # no switch tiers: the torus's own drawing
         from core.figures.torus import torus_figure
         return torus_figure(plan, height)
     graph, aggregated = topology_graph(plan)

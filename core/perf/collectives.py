@@ -113,6 +113,7 @@ import pandas as pd
 from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
 from core.i18n import current as current_language
+from core.fabric.families import node_to_node
 from core.perf.calibration import calibration_label
 from core.perf.algorithms import (NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label,
                                   library_default)
@@ -350,7 +351,7 @@ def sweep(
                            "NVLS (NVLink SHARP) across the second level is not modelled (NVIDIA published no figure).")
                          .format(racks=-(-p.ranks_per_domain * p.stride // r.nvlink_rack_gpus),
                                  level1=r.nvlink_rack_gpus, gbytes=f"{ctx.links.nvlink_line:,.0f}"))
-    if plan.fabric.family == "torus" and p.nodes > 1:  # say what the torus's share is
+    if node_to_node(plan.fabric.family) and p.nodes > 1:  # say what the torus's share is
         ctx.notes.append(_("Torus: between nodes, all-reduce runs as NCCL-like rings per dimension (reduce-scatter "
                            "then all-gather, dimension by dimension, both ways round each ring) on that dimension's "
                            "links only, and all-to-all is bounded by the cut of the job's block; a node keeps "

@@ -20,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 
 from core.errors import DesignError, InputError
+from core.fabric.families import node_to_node
 from core.fabric.domainlevels import scaleup_of
 from core.i18n import _
 from core import scaleup as mesh
@@ -278,7 +279,7 @@ def contention(plan: Plan, p: Placement, pattern: str) -> float:
     """
     if p.domains <= 1 or p.nodes <= 1:
         return 1.0
-    if plan.fabric.family == "torus":  # no switches: rings per dimension, all-to-all over the block's cuts
+    if node_to_node(plan.fabric.family):  # no switches: rings per dimension, all-to-all over the block's cuts
         from core.fabric.torus import node_shares
 
         f = plan.fabric
