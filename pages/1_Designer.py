@@ -41,7 +41,7 @@ def main() -> None:
     if cur.plan is not None:
         s = cur.plan.summary()
         basis = vocab.PRICE_BASIS.label(cur.plan.cost.price_basis)
-        if cur.node_to_node(plan.fabric.family):  # no switch and no tier: the torus in words (core.designwords)
+        if node_to_node(cur.plan.fabric.family):  # no switch and no tier: the torus in words (core.designwords)
             st.caption(_("{size} · {words} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
                 size=size_caption(cur.plan), words=plan_words(cur.plan), basis=basis))
         else:

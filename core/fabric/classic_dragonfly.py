@@ -21,8 +21,11 @@ Terms (counts per plane; ``core.fabric.wiring``'s words keep their meaning):
 * **global port** ``q = t a + j``: port ``t`` of router ``j`` (round robin); group ``G`` reaches group
   ``(G + d) mod g`` on its ports ``(d - 1) lam .. d lam - 1`` (``lam`` links per group pair), as Dragonfly+'s
   spines do (``core.fabric.dragonfly``).
-* **global ratio** (``Design.global_ratio``): a router needs ``h >= ceil(ratio x p x speed ratio)`` global
-  ports; it has every port left after its nodes and local links (Slingshot's 17 with 16 nodes and 31 local).
+* **global ratio** (``Design.global_ratio``): a group's global bandwidth over its injection bandwidth. A router
+  needs ``h >= ceil(ratio x p x speed ratio)`` global ports and has every port left after its nodes and local
+  links (Slingshot's 17 with 16 nodes and 31 local); each pair of groups is joined by
+  ``lam = ceil(ratio x a p x speed ratio / (g - 1))`` links (at least 1, at most the ports allow), so a system
+  cabled below its ports' capacity (Frontier: 4 links per group pair, ratio 4 x 73 / 512) is expressed.
 
 Inputs: ``Design.su_nodes`` (``p``; default the largest ``p`` with ``a = 2p`` that fits the radix),
 ``Design.group_leaves`` (``a``, a multiple of the rails; default ``2p`` rounded down to whole SUs) and
@@ -88,9 +91,19 @@ class _Sized:
         return self.group_routers(self.groups - 1)
 
     @property
-    def pair_links(self) -> int:
-        """Global links between each pair of groups (``lam``, from the smallest group's ports; 0 with one)."""
+    def most_pair_links(self) -> int:
+        """Most global links between each pair of groups the smallest group's global ports hold (0 with one)."""
         return self.smallest_group * self.h // (self.groups - 1) if self.groups > 1 else 0
+
+    @property
+    def pair_links(self) -> int:
+        """Global links between each pair of groups (``lam``): a group's share of the global ratio,
+        ``ceil(ratio x a p x speed ratio / (g - 1))``, at least 1, at most ``most_pair_links``."""
+        if self.groups < 2:
+            return 0
+        wanted = math.ceil(self.resolved.design.global_ratio * self.a * self.p * _speed_ratio(self.resolved)
+                           / (self.groups - 1) - 1e-9)
+        return min(self.most_pair_links, max(1, wanted))
 
 
 def _network_ports(resolved: ResolvedDesign, p: int) -> int:
@@ -132,7 +145,7 @@ def size(resolved: ResolvedDesign) -> FabricPlan:
     a = _group_routers(resolved, p, rails, sus)
     h = _network_ports(resolved, p) - (a - 1)
     sized = _Sized(resolved, p, rails, sus, a, h, math.ceil(sus / (a // rails)))
-    if sized.groups > 1 and sized.pair_links < 1:
+    if sized.groups > 1 and sized.most_pair_links < 1:
         most = (sized.smallest_group * h + 1) * a // rails * p
         raise DesignError(
             _("{groups} Dragonfly groups need a global link to every other group, but the smallest group's routers "
