@@ -146,11 +146,12 @@ def size(resolved: ResolvedDesign) -> FabricPlan:
     h = _network_ports(resolved, p) - (a - 1)
     sized = _Sized(resolved, p, rails, sus, a, h, math.ceil(sus / (a // rails)))
     if sized.groups > 1 and sized.most_pair_links < 1:
-        most = (sized.smallest_group * h + 1) * a // rails * p
+        most = (a * h + 1) * a // rails * p
         raise DesignError(
             _("{groups} Dragonfly groups need a global link to every other group, but the smallest group's routers "
-              "have {ports} global ports: at most {most} nodes.").format(
-                groups=f"{sized.groups:,}", ports=f"{sized.smallest_group * h:,}", most=f"{most:,}"),
+              "have {ports} global ports: at most a h + 1 = {most_groups} groups of {a} routers ({most} nodes).").format(
+                groups=f"{sized.groups:,}", ports=f"{sized.smallest_group * h:,}", most_groups=f"{a * h + 1:,}", a=a,
+                most=f"{most:,}"),
             _("Use larger groups, or plan at most {most} nodes.").format(most=f"{most:,}"))
     return _fabric_plan(sized)
 
@@ -436,29 +437,27 @@ def summary(fabric: FabricPlan, bandwidth) -> dict:
         "hops_other_group": bandwidth.hops_cross_pod, "hops_valiant": bandwidth.hops_valiant}}
 
 
-def summary_lines(summary: dict) -> list[str]:
-    """The plan CLI's lines of ``summary``'s entry (``core.cli.plan``)."""
+def summary_rows(summary: dict) -> list[tuple[str, str]]:
+    """The plan CLI's ``(label, text)`` rows of ``summary``'s entry (``core.fabric.families.summary_rows``)."""
     d = summary.get("classic_dragonfly")
     if not d:
         return []
-    return [_("  Dragonfly: {groups} groups x {routers} routers ({p} nodes and {h} global ports each), {pair} global "
-              "link(s) per group pair ({links} in all); switch hops: {same} in a group, {other} across, {valiant} "
-              "Valiant").format(groups=d["groups"], routers=d["routers_per_group"], p=d["nodes_per_router"],
-                                h=d["global_ports_per_router"], pair=d["global_links_per_group_pair"],
-                                links=f"{d['global_links']:,}", same=d["hops_same_group"],
-                                other=d["hops_other_group"], valiant=d["hops_valiant"]) + "\n"]
+    return [(_("Dragonfly groups"), _(
+        "{groups} groups of {routers} routers ({p} nodes and {h} global ports each), joined all to all; {pair} global "
+        "link(s) per group pair, {links} in all; switch hops {same} in a group, {other} across, Valiant up to "
+        "{valiant}").format(groups=f"{d['groups']:,}", routers=d["routers_per_group"], p=d["nodes_per_router"],
+                            h=d["global_ports_per_router"], pair=d["global_links_per_group_pair"],
+                            links=f"{d['global_links']:,}", same=d["hops_same_group"], other=d["hops_other_group"],
+                            valiant=d["hops_valiant"] or d["hops_other_group"]))]
 
 
 def ways_out(design) -> list[tuple[str, dict]]:
     """Candidate changes for ``core.plan.ways_out``: other global ratios, lower first (fewer global ports leave
-    room for larger groups), and no group size asked."""
+    room for larger groups; ``core.plan`` offers the engine's own group size)."""
     steps = sorted((r for r in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0) if r != design.global_ratio),
                    key=lambda r: (r > design.global_ratio, abs(r - design.global_ratio)))
-    out = [(_("set the Dragonfly global ratio to {ratio}").format(ratio=f"{r:g}"), {"global_ratio": r})
-           for r in steps]
-    if design.group_leaves is not None:
-        out.insert(0, (_("let the planner choose the Dragonfly group size"), {"group_leaves": None}))
-    return out
+    return [(_("set the Dragonfly global ratio to {ratio}").format(ratio=f"{r:g}"), {"global_ratio": r})
+            for r in steps]
 
 
 # ------------------------------------------------------------------------------------------- bandwidth, hops

@@ -18,7 +18,13 @@ topology family"):
 
 * ``LINK_CLASS_LABELS``: words of link classes only it has (``link_class_label``);
 * ``UNMODELLED``: what an analysis of the folded Clos's closed forms says on it (``require_clos``);
-* ``summary_lines(summary)``: the plan CLI's lines of its ``Plan.summary()`` entry (``summary_lines``).
+* ``summary_rows(summary)``: the plan CLI's ``(label, text)`` rows of its ``Plan.summary()`` entry
+  (``summary_rows``);
+* ``switch_class_ports(fabric, group)``: a switch group's ports by link class, when a role's ports serve more
+  than one class above it (``core.cost``);
+* ``LINK_CLASS_SWITCH``: the switch role at the ends of a switch-to-switch class only it has
+  (``core.physical.media``);
+* ``GROUPS``: groups joined by global links (``core.plan``'s ways out).
 
 ``core.fabric.sizing.size_fabric``, ``core.fabric.wiring.wiring_of``, ``core.fabric.bandwidth`` and ``core.plan``
 dispatch here; the folded Clos (``clos``: rail-optimized, top-of-rack, rail-only) is theirs. Every other term of
@@ -94,12 +100,12 @@ def link_class_label(kind: str, labels: dict) -> str:
     return labels.get(kind) or declared("LINK_CLASS_LABELS").get(kind, kind)
 
 
-def summary_lines(summary: dict) -> list[str]:
-    """The plan CLI's lines of the families' entries of ``summary`` (``Plan.summary()``), by their
-    ``summary_lines`` hooks."""
-    out: list[str] = []
+def summary_rows(summary: dict) -> list[tuple[str, str]]:
+    """The plan CLI's ``(label, text)`` rows of the families' entries of ``summary`` (``Plan.summary()``), by
+    their modules' ``summary_rows`` hooks."""
+    out: list[tuple[str, str]] = []
     for name in FAMILIES:
-        hook = getattr(family(name), "summary_lines", None)
+        hook = getattr(family(name), "summary_rows", None)
         if hook is not None:
             out += hook(summary)
     return out
