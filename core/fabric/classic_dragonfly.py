@@ -323,9 +323,8 @@ class DragonflyWiring:
         """The routers of one plane with their place (pod: their Dragonfly group)."""
         if role != "leaf":
             return
-        prefix = self.clos.prefix(plane, island)
         for k in range(self.clos.leaves):
-            yield Device(f"{prefix}leaf{k}", role, plane, island, k, self.pod_of_leaf(k),
+            yield Device(self.clos.switch_id("leaf", k, plane, island), role, plane, island, k, self.pod_of_leaf(k),
                          self.clos.group_of_leaf(k), self.clos.rail_of_leaf(k))
 
     @staticmethod
@@ -389,32 +388,35 @@ class DragonflyWiring:
         start = self.pod_of_leaf(router) * self.routers_per_group
         return other - start - (1 if other > router else 0)
 
+    def _ids(self, plane: int, island: int) -> list[str]:
+        """Router ids of one plane and island, by index (``Wiring.switch_id``)."""
+        return [self.clos.switch_id("leaf", k, plane, island) for k in range(self.clos.leaves)]
+
     def links(self, plane: int = 0, island: int = 0) -> Iterator[Link]:
         """Every cable of one plane: node-leaf node by node, local links group by group, then global links."""
-        prefix, up = self.clos.prefix(plane, island), self.clos.up_gbps
+        ids, up = self._ids(plane, island), self.clos.up_gbps
         yield from self.clos.links(plane, island)
         for i, j in zip(*self.local_ends()):
             i, j = int(i), int(j)
-            yield Link("local", f"{prefix}leaf{i}", self._local_ordinal(i, j), f"{prefix}leaf{j}",
-                       self._local_ordinal(j, i), up)
+            yield Link("local", ids[i], self._local_ordinal(i, j), ids[j], self._local_ordinal(j, i), up)
         for a, qa, b, qb in self.global_ends():
             (ra, oa), (rb, ob) = self.router_of_port(a, qa), self.router_of_port(b, qb)
             local_a = len(self.routers_of_group(a)) - 1
             local_b = len(self.routers_of_group(b)) - 1
-            yield Link("global", f"{prefix}leaf{ra}", local_a + oa, f"{prefix}leaf{rb}", local_b + ob, up)
+            yield Link("global", ids[ra], local_a + oa, ids[rb], local_b + ob, up)
 
     def bundles(self, plane: int = 0, island: int = 0) -> Iterator[Bundle]:
         """The links of one plane bundled by device pair (global bundles group pair by group pair)."""
-        prefix, up = self.clos.prefix(plane, island), self.clos.up_gbps
+        ids, up = self._ids(plane, island), self.clos.up_gbps
         yield from self.clos.bundles(plane, island)
         for i, j in zip(*self.local_ends()):
-            yield Bundle("local", f"{prefix}leaf{int(i)}", f"{prefix}leaf{int(j)}", 1, up)
+            yield Bundle("local", ids[int(i)], ids[int(j)], 1, up)
         pairs: dict[tuple[int, int], int] = {}
         for ra, rb in zip(*self.global_routers()):
             key = (int(ra), int(rb))
             pairs[key] = pairs.get(key, 0) + 1
         for (ra, rb), count in pairs.items():
-            yield Bundle("global", f"{prefix}leaf{ra}", f"{prefix}leaf{rb}", count, up)
+            yield Bundle("global", ids[ra], ids[rb], count, up)
 
 
 def wiring(fabric: FabricPlan, nodes: int, nics: int) -> DragonflyWiring:
