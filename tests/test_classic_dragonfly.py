@@ -20,6 +20,7 @@ Golden sources:
 from __future__ import annotations
 
 import ast
+import json
 import itertools
 import re
 from pathlib import Path
@@ -292,3 +293,20 @@ def test_no_module_outside_the_fabric_package_compares_with_a_family_id():
         if lines:
             found[str(path.relative_to(ROOT))] = lines
     assert not found, found
+
+
+# ------------------------------------------------------------------------------------------------ the pages
+@pytest.mark.parametrize("tab", ["Topology", "Bandwidth", "Cost & power", "Racks & cabling", "Hand-off"])
+def test_designer_renders_it(tab):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.pagetest import ENTRY
+
+    at = AppTest.from_file(ENTRY, default_timeout=180)
+    at.query_params.update({"n": "256", "t": "dfc", "sw": "QM9700", "tab": tab})
+    at.run()
+    assert not at.exception and not at.error
+    assert at.selectbox(key="w_topology").value == "classic-dragonfly"
+    if tab == "Topology":
+        spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+        assert any(t.get("name") == "global links" for t in spec["data"])

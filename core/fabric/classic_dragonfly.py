@@ -480,6 +480,19 @@ def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan, injection_gbit
     return min(relevant)
 
 
+def oversubscriptions(resolved: ResolvedDesign, fabric: FabricPlan) -> tuple[float, float]:
+    """``Bandwidth``'s leaf and spine oversubscription for a Dragonfly (at least 1): a router's node bandwidth over
+    its local links (traffic inside a group), and a full group's injection over its global links
+    (``a p x speed / ((g - 1) lam x uplink speed)``; Frontier: 512 / (73 x 4) = 1.753), which the performance
+    model reads as the stage above the leaves."""
+    a = fabric.groups_per_pod * fabric.leaves_per_group
+    injection = a * fabric.nodes_per_group * resolved.port_speed_gbps
+    local = max(1.0, fabric.nodes_per_group * resolved.port_speed_gbps / max(1, (a - 1) * resolved.uplink_gbps))
+    if fabric.pod_count < 2:
+        return local, 1.0
+    return local, max(1.0, injection / ((fabric.pod_count - 1) * fabric.global_pair_links * resolved.uplink_gbps))
+
+
 def hop_counts(wiring: DragonflyWiring) -> Hops:
     """Switches a packet crosses (``core.fabric.dragonfly.Hops``): 1 on one router, 2 in a group (one local
     link), up to 4 across groups (local, global, local: Kim et al.'s diameter of 3 router-to-router hops; fewer

@@ -357,11 +357,12 @@ def sweep(
                            "links only, and all-to-all is bounded by the cut of the job's block; a node keeps "
                            "{ring} of its NIC bandwidth for rings, {uniform} for all-to-all.").format(
             ring=f"{ctx.ring_share:.0%}", uniform=f"{ctx.uniform_share:.0%}"))
-    if p.level == "global":  # Dragonfly+: say which routing the global links' share assumes
-        ctx.notes.append(_("Dragonfly+: traffic between groups crosses the global links under minimal routing, "
+    if p.level == "global":  # a Dragonfly: say which routing the global links' share assumes
+        ctx.notes.append(_("{family}: traffic between groups crosses the global links under minimal routing, "
                            "at the groups' injection over their global bandwidth ({ratio}:1); Valiant (non-minimal) "
                            "routing, which adaptive routers use against adversarial patterns, takes two global hops "
-                           "and would halve that share.").format(ratio=f"{plan.bandwidth.spine_oversubscription:.2g}"))
+                           "and would halve that share.").format(ratio=f"{plan.bandwidth.spine_oversubscription:.2g}",
+                                                                 family=p.family))
     key = _curves_key(ctx, wanted) if curves_memo is not None else None
     if key is not None and key in curves_memo:
         curves, notes, _constants = curves_memo[key]

@@ -24,6 +24,7 @@ from core.fabric.families import node_to_node
 from core.fabric.domainlevels import scaleup_of
 from core.i18n import _
 from core import scaleup as mesh
+from core import vocab
 from core.perf import congestion
 from core.perf.constants import CollectiveConstants, constants_for
 from core.plan import Plan
@@ -57,7 +58,9 @@ class Placement:
     ranks_last_domain: int = 0
     """Ranks in the last NVLink domain (0 = same as ``ranks_per_domain``)."""
     dragonfly: bool = False
-    """The pods are Dragonfly+ groups (joined by global links, not cores)."""
+    """The pods are Dragonfly+ (or Dragonfly) groups (joined by global links, not cores)."""
+    family: str = ""
+    """The topology family's name when ``dragonfly`` (``Dragonfly+``, ``Dragonfly``), for the notes."""
 
     @property
     def last(self) -> int:
@@ -114,7 +117,7 @@ def place(plan: Plan, gpus: int | None = None, stride: int = 1) -> Placement:
         hops, level = 5, "core"
     last = n - (m - 1) * d
     return Placement(n, stride, d, m, nodes, groups, pods, nodes_in_group, nodes_in_pod, hops, level, last,
-                     f.global_links > 0)
+                     f.global_links > 0, vocab.TOPOLOGY.label(f.family) if f.global_links else "")
 
 
 @lru_cache(maxsize=512)
