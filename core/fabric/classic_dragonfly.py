@@ -209,12 +209,15 @@ def _router_kinds(fabric: FabricPlan) -> list[tuple[tuple[int, int, int], int]]:
     used = (groups - 1) * fabric.global_pair_links
     last_nodes = fabric.node_leaf_links // rails - (sus - 1) * p
     counts: dict[tuple[int, int, int], int] = {}
-    for g in range(groups):
+    last_group = groups - 1
+    for g, times in ((0, groups - 1), (last_group, 1)):  # the full groups are cabled alike: one, times how many
+        if times <= 0:
+            continue
         routers = min(a // rails, sus - g * (a // rails)) * rails
-        last_su = g == groups - 1 and last_nodes < p
+        last_su = g == last_group and last_nodes < p
         for j, links in enumerate(spine_global_links(routers * h, routers, used)):
             key = (last_nodes if last_su and j >= routers - rails else p, routers - 1, links)
-            counts[key] = counts.get(key, 0) + 1
+            counts[key] = counts.get(key, 0) + times
     return sorted(counts.items(), reverse=True)
 
 
@@ -371,10 +374,15 @@ class DragonflyWiring:
         return routers.start + port % len(routers), port // len(routers)
 
     def global_routers(self) -> tuple[np.ndarray, np.ndarray]:
-        """Router indices at the two ends of every global link (``global_ends`` order), as arrays."""
-        pairs = [(self.router_of_port(a, qa)[0], self.router_of_port(b, qb)[0]) for a, qa, b, qb in self.global_ends()]
-        ends = np.array(pairs, dtype=np.int64).reshape(-1, 2)
-        return ends[:, 0], ends[:, 1]
+        """Router indices at the two ends of every global link (``global_ends`` order), as arrays (the rule of
+        ``global_ends`` and ``router_of_port`` at once, vectorised)."""
+        groups, lam, a = self.pods, self.global_pair_links, self.routers_per_group
+        sizes = np.minimum(a, self.clos.leaves - np.arange(groups) * a)  # routers of each group
+        first, second = np.triu_indices(groups, 1)
+        first, second = np.repeat(first, lam), np.repeat(second, lam)
+        c = np.tile(np.arange(lam), len(first) // lam if lam else 0)
+        qa, qb = (second - first - 1) * lam + c, (groups - (second - first) - 1) * lam + c
+        return first * a + qa % sizes[first], second * a + qb % sizes[second]
 
     def bundle_arrays(self, kind: str) -> tuple[str, np.ndarray, str, np.ndarray, np.ndarray]:
         """``Wiring.bundle_arrays``: local links one by one, global links one by one, node-leaf from ``clos``."""
