@@ -310,3 +310,11 @@ def test_designer_renders_it(tab):
     if tab == "Topology":
         spec = json.loads(at.get("plotly_chart")[0].proto.spec)
         assert any(t.get("name") == "global links" for t in spec["data"])
+
+
+@pytest.mark.parametrize("page", ["../pages/3_Performance.py", "../pages/4_Compare.py", "../pages/6_Resilience.py"])
+def test_other_pages_work_on_it(page):
+    from tests.pagetest import open_page
+
+    at = open_page(page, {"n": "256", "t": "dfc", "sw": "QM9700"}, timeout=180)
+    assert not at.exception and not at.error
