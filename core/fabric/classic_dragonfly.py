@@ -80,6 +80,7 @@ class _Sized:
 
     @property
     def sus_per_group(self) -> int:
+        """Scalable units per full group (``a / rails``)."""
         return self.a // self.rails
 
     def group_routers(self, group: int) -> int:
@@ -88,6 +89,7 @@ class _Sized:
 
     @property
     def smallest_group(self) -> int:
+        """Routers of the last (smallest) group."""
         return self.group_routers(self.groups - 1)
 
     @property
@@ -288,6 +290,7 @@ class DragonflyWiring:
     tiers = 2
 
     def __getattr__(self, name: str):
+        """Everything else is the SUs' Clos wiring's (node-leaf rule, ids, look-ups)."""
         if name == "clos" or name.startswith("__"):
             raise AttributeError(name)
         return getattr(self.clos, name)
@@ -299,6 +302,7 @@ class DragonflyWiring:
 
     @property
     def spines(self) -> int:
+        """No spine."""
         return 0
 
     @property
@@ -307,9 +311,11 @@ class DragonflyWiring:
         return self.routers_per_group
 
     def count(self, role: str) -> int:
+        """Switches of ``role`` in one plane (routers are leaves; no spine, no core)."""
         return self.clos.leaves if role == "leaf" else 0
 
     def all_switch_ids(self) -> Iterator[str]:
+        """Every router id, plane by plane."""
         yield from self.clos.switch_ids("leaf")
 
     def routers_of_group(self, group: int) -> range:
@@ -317,9 +323,11 @@ class DragonflyWiring:
         return range(group * self.routers_per_group, min(self.clos.leaves, (group + 1) * self.routers_per_group))
 
     def pod_of_leaf(self, k: int) -> int:
+        """Dragonfly group of router ``k``."""
         return k // self.routers_per_group
 
     def pod_of_group(self, g: int) -> int:
+        """Dragonfly group of scalable unit ``g``."""
         return g * self.clos.leaves_per_group // self.routers_per_group
 
     def devices(self, role: str, plane: int = 0, island: int = 0) -> Iterator[Device]:
@@ -336,18 +344,23 @@ class DragonflyWiring:
         return (("node", "up"), ("leaf", "down")) if kind == "node-leaf" else (("leaf", "up"), ("leaf", "up"))
 
     def spine_up_ports(self, fabric: FabricPlan) -> int:
+        """No spine: 0."""
         return 0
 
     def spines_of_leaf(self, k: int) -> range:
+        """No spine: empty."""
         return range(0)
 
     def leaves_of_spine(self, k: int) -> range:
+        """No spine: empty."""
         return range(0)
 
     def leaves_of_pod(self, pod: int) -> range:
+        """Routers of Dragonfly group ``pod``."""
         return self.routers_of_group(pod)
 
     def spines_of_pod(self, pod: int) -> range:
+        """No spine: empty."""
         return range(0)
 
     def local_ends(self) -> tuple[np.ndarray, np.ndarray]:
