@@ -188,9 +188,11 @@ def test_group_too_large_names_the_largest():
         _fabric(_design(4096, rails=4, group_leaves=64))
 
 
-def test_per_rail_planes_are_refused():
-    with pytest.raises(DesignError):
+def test_per_rail_planes_and_a_spine_switch_are_refused():
+    with pytest.raises(DesignError, match="every NIC in every plane"):
         plan(_design(256, rails=4, planes=2, plane_mode="per-rail"))
+    with pytest.raises(DesignError, match="no spine or core tier"):
+        plan(_design(256, rails=4, spine_switch="QM8700"))
 
 
 # --------------------------------------------------------------------------- every view, export and analysis

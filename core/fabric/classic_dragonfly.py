@@ -135,12 +135,16 @@ def size(resolved: ResolvedDesign) -> FabricPlan:
     Raises
     ------
     DesignError
-        Per-rail planes or growth asked, a group its routers' ports cannot join all to all with the global ports
+        Per-rail planes, growth or a spine or core switch asked, a group its routers' ports cannot join all to all
+        with the global ports
         the ratio asks, or more groups than a group's global ports plus one (Kim et al.'s ``a h + 1``).
     """
     if resolved.islands > 1 or resolved.grow_to:
         raise DesignError(_("a Dragonfly is planned with every NIC in every plane and without growth targets."),
                           _("Give every NIC a port in every plane, and drop the growth target."))
+    if {resolved.tier_switches[role].id for role in ("spine", "core")} - {resolved.switch.id}:
+        raise DesignError(_("a Dragonfly's routers are its only switches: it has no spine or core tier."),
+                          _("Choose the router as the leaf switch, and drop the spine and core switches."))
     rails = resolved.nics_per_node
     p = min(resolved.su_nodes or balanced_nodes(resolved), resolved.nodes)
     sus = math.ceil(resolved.nodes / p)
