@@ -192,7 +192,8 @@ def test_per_rail_planes_and_a_spine_switch_are_refused():
     with pytest.raises(DesignError, match="every NIC in every plane"):
         plan(_design(256, rails=4, planes=2, plane_mode="per-rail"))
     with pytest.raises(DesignError, match="no spine or core tier"):
-        plan(_design(256, rails=4, spine_switch="QM8700"))
+        plan(Design(gpu="H100", gpus_per_node=4, nics_per_node=4, nodes=256, topology="classic-dragonfly",
+                    fabric="ethernet", switch="TH5", spine_switch="SN5600", port_speed_gbps=400))
 
 
 # --------------------------------------------------------------------------- every view, export and analysis
