@@ -39,6 +39,10 @@ CONFIGS = {
     "HPN dual-ToR 200/400G, grow x2": lambda gpus: Design(
         gpu="H100", gpus=gpus, fabric="ethernet", switch="TH5", nic="CX7-2P", port_speed_gbps=200,
         uplink_speed_gbps=400, planes=2, grow_to=gpus // 4, spine_oversubscription=15.0),
+    # topology families (core.fabric.families)
+    "H100 Dragonfly+ QM9700": lambda gpus: Design(gpu="H100", gpus=gpus, switch="QM9700", topology="dragonfly"),
+    "H100 Dragonfly (Slingshot-style) QM9700": lambda gpus: Design(gpu="H100", gpus=gpus, switch="QM9700",
+                                                                   topology="classic-dragonfly"),
 }
 
 

@@ -40,6 +40,7 @@ from core import vocab
 from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver
 from core.design import ResolvedDesign
 from core.fabric import domainlevels
+from core.fabric.families import declared, family as topology_family
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
 from core.i18n import N_, _
@@ -65,8 +66,9 @@ CATEGORY_LABELS = {"compute": N_("compute"), "NIC": N_("NIC"), "switch": N_("swi
                    "transceiver": N_("transceiver"), "cable": N_("cable")}
 """BOM category (a key) -> its name, English marked for translation: ``_(CATEGORY_LABELS[category])``."""
 LINK_CLASS_LABELS = {"node-leaf": N_("node-leaf"), "leaf-spine": N_("leaf-spine"), "spine-core": N_("spine-core"),
-                     "global": N_("global"), "torus": N_("torus")}
-"""Link class (a key) -> its name in texts, marked for translation."""
+                     "global": N_("global"), "torus": N_("torus"), **declared("LINK_CLASS_LABELS")}
+"""Link class (a key) -> its name in texts, marked for translation (a topology family's own classes from its
+module, ``core.fabric.families.declared``)."""
 HOURS_PER_YEAR = 8760
 
 # Typical run lengths by link class [m]: no longer used to choose media (lengths come from the layout,
@@ -323,20 +325,20 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
 
     # --- switches -----------------------------------------------------------------------
     plane_note = _(" x {planes} planes").format(planes=planes) if planes > 1 else ""
-    if fabric.family == "torus":
-        pass  # node to node: no switch (core.fabric.torus)
+    if not fabric.switch_groups:
+        pass  # node to node (a torus): no switch
     elif fabric.tiers == 1:
         add("switch", switch, planes, _("one switch per plane holds all {ports} NIC ports{plane_note}").format(
             ports=fabric.node_leaf_links, plane_note=plane_note), item=_("{name} (leaf)").format(name=switch.name))
     else:
-        if resolved.topology in ("rail-optimized", "dragonfly"):
+        if resolved.topology == "rail-optimized" or fabric.family != "clos":  # a family's leaves are rail leaves
             leaf_why = _("{sus} SU x {rails} rails{plane_note}").format(
                 sus=fabric.group_count, rails=fabric.leaves_per_group, plane_note=plane_note)
         else:
             leaf_why = _("ceil({nodes} nodes / {per_leaf} per leaf){plane_note}").format(
                 nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=plane_note)
         add("switch", switch, fabric.leaf_count_total, leaf_why, item=_("{name} (leaf)").format(name=switch.name))
-        if fabric.family == "dragonfly":
+        if fabric.family != "clos":  # a family with spines: Dragonfly+ groups
             spine_why = _("{groups} Dragonfly+ groups x {spines} spines{plane_note}").format(
                 groups=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=plane_note)
         elif fabric.tiers == 2:
@@ -465,9 +467,12 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
     # per class: switch-side module count if every link were optical (as counted per switch group)
     counts = {c: 0 for c in switches}
     terms: dict[str, list[str]] = {c: [] for c in switches}
+    split = getattr(topology_family(fabric.family), "switch_class_ports", None)  # a family's ports by class
     for group in fabric.switch_groups:
         down_class, up_class = link_class_of[group.role]
-        for link_class, ports in ((down_class, group.down_ports_used), (up_class, group.up_ports_used)):
+        by_class = split(fabric, group) if split else ((down_class, group.down_ports_used),
+                                                        (up_class, group.up_ports_used))
+        for link_class, ports in by_class:
             if link_class and ports:
                 per_cage = resolved.tier_switches[group.role].ports_per_cage(speeds[link_class])
                 counts[link_class] += math.ceil(ports / per_cage) * group.count * planes
@@ -477,13 +482,14 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
     modules = {t.id: t for t in catalog.transceivers}
     items = {"node-leaf": N_("{name} (switch side, node-leaf)"), "leaf-spine": N_("{name} (switch side, leaf-spine)"),
              "spine-core": N_("{name} (switch side, spine-core)"), "global": N_("{name} (switch side, global)")}
-    for link_class in ("node-leaf", "leaf-spine", "spine-core", "global", "torus"):
+    order = ("node-leaf", "leaf-spine", "spine-core", "global", "torus")
+    for link_class in (*order, *(c for c in wiring.link_classes if c not in order)):  # then a family's own
         bins = [b for b in media if b.link_class == link_class]
         if not bins:
             continue
         class_links = sum(b.links for b in bins)
         optical = [b for b in bins if not b.cable_id]
-        if link_class == "torus":  # node to node: a node module at each end of an optical link
+        if wiring.class_ends(link_class)[1][0] == "node":  # node to node (a torus): a node module at each end of an optical link
             _torus_rows(bins, cables, modules, add_row, policy)
             continue
         for b in bins:
@@ -512,7 +518,9 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
                         link_class=_(LINK_CLASS_LABELS[link_class]), terms=" + ".join(terms[link_class]),
                         per_cage=cage_ports[link_class], media=_(KIND_LABELS[parts[0][0].kind]),
                         links=f"{sum(b.links for b, _n in parts):,}", spans=spans),
-                    item=_(items[link_class]).format(name=module.name), end="switch")
+                    item=(_(items[link_class]).format(name=module.name) if link_class in items else
+                          _("{name} (switch side, {link_class})").format(
+                              name=module.name, link_class=_(LINK_CLASS_LABELS[link_class]))), end="switch")
         if link_class == "node-leaf":
             per_node_ports = resolved.nics_per_node * planes
             per_xcvr = max(system.node_ports_per_transceiver, planes)  # a NIC's cage carries all its planes

@@ -46,7 +46,8 @@ from core.i18n import N_, _
 from core.spares import canonical_setting
 from core.text import hidden, visible
 
-Topology = Literal["rail-optimized", "top-of-rack", "rail-only", "dragonfly", "torus"]
+Topology = Literal[vocab.TOPOLOGY.ids]
+"""``Design.topology``: the ids of ``core.vocab.TOPOLOGY`` (a new topology family adds its term there)."""
 PlaneMode = Literal["per-port", "per-rail"]
 FabricKind = Literal["infiniband", "ethernet"]
 Tiers = Literal["auto", 1, 2, 3]

@@ -30,7 +30,7 @@ def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | No
 
     d = design
     fabric = vocab.FABRIC.label(d.fabric)
-    if d.topology == "torus":
+    if d.topology in vocab.NODE_TO_NODE:
         size = "x".join(map(str, dims)) if dims else (d.torus_dims or "")
         shape = _("{dims} {fabric} torus, node to node without switches").format(dims=size, fabric=fabric)
         ratio = None

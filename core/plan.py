@@ -386,7 +386,7 @@ def _candidates(
                 for p in counts]
 
     def other_topology():
-        if design.topology in ("top-of-rack", "dragonfly"):
+        if design.topology == "top-of-rack" or getattr(topology_family(design.topology), "GROUPS", False):
             return [(_("use rail-optimized topology"), {"topology": "rail-optimized"})]
         return [(_("use top-of-rack topology"), {"topology": "top-of-rack"})]
 

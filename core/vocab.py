@@ -118,10 +118,15 @@ TOPOLOGY = Vocabulary("topology", (
     Term("rail-only", "ro", N_("Rail-only"), N_("rail-only"), ("rail-only",)),
     Term("dragonfly", "df", "Dragonfly+", "Dragonfly+", ("dragonfly", "dragonfly+", "dfp"), translated=False),
     Term("torus", "tr", N_("Torus"), N_("torus"), ("torus", "k-ary-n-cube")),
+    Term("classic-dragonfly", "dfc", "Dragonfly", "Dragonfly", ("classic-dragonfly", "slingshot"), translated=False),
 ))
 """``Design.topology``: how nodes are wired to leaves, and the topology family (``dragonfly``: Dragonfly+ groups
 joined by global links, ``core.fabric.dragonfly``; ``torus``: nodes joined node to node in a k-ary n-cube,
 ``core.fabric.torus``; the others are folded Clos fabrics)."""
+
+NODE_TO_NODE = ("torus",)
+"""The ``TOPOLOGY`` families that join their nodes node to node, without switches (their own drawing, failure
+model, placement and words; ``core.fabric.families.node_to_node``)."""
 
 PLANE_MODE = Vocabulary("plane_mode", (
     Term("per-port", "port", N_("Per port (each NIC in every plane)"), N_("per-port"), ("per-port",)),

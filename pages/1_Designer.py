@@ -11,6 +11,7 @@ from core import vocab
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.designwords import plan_words
 from core.errors import DesignError, FabricPlannerError, InputError, shown
+from core.fabric.families import node_to_node
 from core.fabric.naming import Namer, NamingError, NamingScheme, naming_scheme
 from core.figures.cost import networks_figure, networks_table, price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, size_caption
@@ -41,7 +42,7 @@ def main() -> None:
     if cur.plan is not None:
         s = cur.plan.summary()
         basis = vocab.PRICE_BASIS.label(cur.plan.cost.price_basis)
-        if cur.plan.fabric.family == "torus":  # no switch and no tier: the torus in words (core.designwords)
+        if node_to_node(cur.plan.fabric.family):  # no switch and no tier: the torus in words (core.designwords)
             st.caption(_("{size} · {words} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
                 size=size_caption(cur.plan), words=plan_words(cur.plan), basis=basis))
         else:
@@ -85,7 +86,7 @@ def main() -> None:
                     fig, key="topology_chart", on_select=functools.partial(cached.on_topology_select, key),
                     selection_mode=("points",), config={"displaylogo": False, "scrollZoom": True},
                 )
-                hint = (_("Click a legend entry to hide or show a dimension's links.") if plan.fabric.family == "torus"
+                hint = (_("Click a legend entry to hide or show a dimension's links.") if node_to_node(plan.fabric.family)
                         else _("Click a switch to highlight its links; click a legend entry to hide or show a tier."))
                 if selected:
                     c1, c2 = st.columns([4, 1])

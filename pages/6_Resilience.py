@@ -15,7 +15,7 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.spares import policy_words
 from core.errors import InputError
-from core.fabric.families import CLOS, require_clos, require_model
+from core.fabric.families import CLOS, node_to_node, require_clos, require_model
 from core import units
 from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
@@ -180,7 +180,7 @@ def _clos_only(plan, what: str, model: str | None = None) -> bool:
 
 def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     clos = cur.plan.fabric.family == CLOS
-    torus = cur.plan.fabric.family == "torus"
+    torus = node_to_node(cur.plan.fabric.family)
     st.caption(_("Fail nodes, NICs or the link bundles between neighbours of the torus by the form, and compare with "
                  "the healthy design. The healthy design is never changed.") if torus else
                _("Fail switches, link bundles, NVLink switches, planes, NICs, racks or their power feeds by the form, "

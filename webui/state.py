@@ -961,7 +961,7 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
                       help=_("Later build stages, rising node counts separated by commas. The Racks & cabling tab "
                              "shows what each stage buys and which cables move."))
         pod_widgets()  # mixed pods under one spine layer (webui.pods)
-        dragonfly = last_plan is not None and last_plan.fabric.family == "dragonfly"
+        dragonfly = last_plan is not None and last_plan.fabric.global_ratio > 0  # a family of groups
         auto_group = last_plan.fabric.groups_per_pod * last_plan.fabric.leaves_per_group if dragonfly else None
         st.number_input(_("Leaves per Dragonfly+ group (0 = auto)"), min_value=0, max_value=4096, step=1,
                         key=K + "df_group",
@@ -972,7 +972,7 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
                         help=_("Dragonfly+ only: a group's global bandwidth over its injection bandwidth. 1 lets a "
                                "group send all it injects to other groups; the bisection is then about half the "
                                "injection."))
-        torus = last_plan is not None and last_plan.fabric.family == "torus"
+        torus = last_plan is not None and last_plan.fabric.family in vocab.NODE_TO_NODE
         st.text_input(_label("torus_dims"), key=K + "torus_dims", placeholder=_("e.g. {example}").format(
             example="16x16x16"), help=_("Torus only: 1 to 3 dimensions whose product is the nodes; empty: the most "
                                         "balanced 3D shape (now {choice}).").format(

@@ -9,6 +9,7 @@ import json
 from core import scaleup, vocab
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.i18n import _, usd
+from core.fabric.families import summary_rows
 from core.spares import policy_words
 from core.perf.constants import library_label
 from core.figures.keynumbers import provider_fabric
@@ -76,6 +77,8 @@ def _render_table(summary: dict) -> str:
             average=f"{d['average_hops']:.2f}") + ("" if "ocs" not in d else _("; {cubes} OCS cubes, {switches} optical "
                                                                            "circuit switches").format(
             cubes=d["ocs"]["cubes"], switches=d["ocs"]["switches"]))) + "\n")
+    for label, text in summary_rows(summary):  # another topology family's own rows
+        w(row(label, text) + "\n")
     t = summary["transceivers"]
     w(row(_("transceivers"), _("switch side {switch_side}  node side {node_side}").format(
         switch_side=f"{t['switch_side']:,}", node_side=f"{t['node_side']:,}")) + "\n")

@@ -162,6 +162,9 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
     if fabric.tiers == 3 or fabric.global_links:  # a Dragonfly+ spine's up ports are its global links
         spine_over = max([1.0] + [g.down_ports_used / g.up_ports_used for g in fabric.switch_groups
                                   if g.role == "spine" and g.up_ports_used])
+    own = getattr(topology_family(fabric.family), "oversubscriptions", None)
+    if own is not None:  # a family's stages (a Dragonfly's routers and global links)
+        leaf_over, spine_over = own(resolved, fabric)
     effective = bisection_ratio(injection, bisection)
 
     nvlink_bidir = resolved.nvlink_gbytes_per_gpu_bidir

@@ -53,6 +53,8 @@ from core.fabric.wiring import Bundle, Link, Wiring, wiring_of
 from core.i18n import _
 
 FAMILY = "dragonfly"
+GROUPS = True
+"""Groups joined by global links (the plan's ways out offer rail-optimized, not top-of-rack, instead)."""
 GRAPH_MODELS = ("spof", "availability", "load")
 """The analyses that work on a Dragonfly+ (``core.fabric.families.require_model``)."""
 ROLES = ("leaf", "spine")
@@ -320,6 +322,9 @@ class DragonflyWiring:
     """Global links between each pair of groups (``lam``)."""
 
     family = FAMILY
+    spines_with_pods = True
+    group_name = "Dragonfly+ group"
+    """A group in the exports' words (Slurm)."""
     roles = ROLES
     link_classes = LINK_CLASSES
     tiers = 2

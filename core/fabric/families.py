@@ -13,10 +13,23 @@ A family is one module of ``core.fabric`` with ``FAMILY`` (its id, also its ``De
 * optionally ``capacities_gbits(resolved, fabric)``: its stages' capacities when it has no leaves (the torus;
   ``core.fabric.bandwidth.tier_capacities_gbits`` asks for it).
 
+Optional declarations a consumer reads instead of naming a family (``docs/architecture.md``, "How to add a
+topology family"):
+
+* ``LINK_CLASS_LABELS``: words of link classes only it has (``link_class_label``);
+* ``UNMODELLED``: what an analysis of the folded Clos's closed forms says on it (``require_clos``);
+* ``summary_rows(summary)``: the plan CLI's ``(label, text)`` rows of its ``Plan.summary()`` entry
+  (``summary_rows``);
+* ``switch_class_ports(fabric, group)``: a switch group's ports by link class, when a role's ports serve more
+  than one class above it (``core.cost``);
+* ``LINK_CLASS_SWITCH``: the switch role at the ends of a switch-to-switch class only it has
+  (``core.physical.media``);
+* ``GROUPS``: groups joined by global links (``core.plan``'s ways out).
+
 ``core.fabric.sizing.size_fabric``, ``core.fabric.wiring.wiring_of``, ``core.fabric.bandwidth`` and ``core.plan``
-dispatch here; the folded Clos (``clos``: rail-optimized, top-of-rack, rail-only) is theirs. A new family adds
-its module, one line in ``FAMILIES``, its ``core.vocab.TOPOLOGY`` term, its sizing inputs in ``core.design``
-and its tests.
+dispatch here; the folded Clos (``clos``: rail-optimized, top-of-rack, rail-only) is theirs. Every other term of
+``core.vocab.TOPOLOGY`` is a family whose module is ``core.fabric.<id, dashes as underscores>``: a new family
+adds its module, its ``core.vocab.TOPOLOGY`` term and its tests.
 """
 
 from __future__ import annotations
@@ -24,15 +37,25 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from core import vocab  # ground floor: vocabularies
+
 CLOS = "clos"
-FAMILIES = {"dragonfly": "core.fabric.dragonfly", "torus": "core.fabric.torus"}
-"""Family id -> module."""
+CLOS_TOPOLOGIES = ("rail-optimized", "top-of-rack", "rail-only")
+"""``Design.topology`` values of the folded Clos (sized by ``core.fabric.sizing``)."""
+FAMILIES = {t: f"core.fabric.{t.replace('-', '_')}" for t in vocab.TOPOLOGY.ids if t not in CLOS_TOPOLOGIES}
+"""Family id -> module: every topology term that is not a folded Clos."""
 
 
 def family(name: str) -> ModuleType | None:
     """The module of family ``name`` (a ``Design.topology`` or ``FabricPlan.family``); None for the folded Clos."""
     path = FAMILIES.get(name)
     return importlib.import_module(path) if path else None
+
+
+def node_to_node(name: str) -> bool:
+    """Whether family ``name`` (a ``FabricPlan.family`` or ``Design.topology``) joins its nodes node to node,
+    without switches (``core.vocab.NODE_TO_NODE``: the torus)."""
+    return name in vocab.NODE_TO_NODE
 
 
 def require_model(fabric, model: str, what: str) -> None:
@@ -50,15 +73,39 @@ def require_clos(fabric, what: str) -> None:
     is a closed form of the Clos's tiers and would be wrong on another family's links."""
     if fabric.family == CLOS:
         return
-    from core import vocab  # ground floor: vocabularies
     from core.errors import InputError
     from core.i18n import _
 
-    if fabric.family == "torus":
-        raise InputError(_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a "
-                           "torus yet (its nodes joined node to node). Run the failure what-if on it, or take the "
-                           "topology (GraphML export) to a graph tool.").format(what=what))
+    unmodelled = getattr(family(fabric.family), "UNMODELLED", None)
+    if unmodelled is not None:
+        raise InputError(_(unmodelled).format(what=what))
     raise InputError(_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model "
                        "{family} yet (its global links between groups). Compare with the same design as "
                        "rail-optimized, or take the topology (GraphML export) to a graph tool.").format(
         what=what, family=vocab.TOPOLOGY.label(fabric.family)))
+
+
+def declared(name: str) -> dict:
+    """The union of the dict ``name`` every family module declares (``LINK_CLASS_SWITCH``, ``LINK_CLASS_LABELS``);
+    families that declare none add nothing."""
+    out: dict = {}
+    for key in FAMILIES:
+        out.update(getattr(family(key), name, {}))
+    return out
+
+
+def link_class_label(kind: str, labels: dict) -> str:
+    """The msgid of link class ``kind``: ``labels`` (a consumer's words of the Clos's classes) or the
+    ``LINK_CLASS_LABELS`` of the family that has it; ``kind`` itself if none does."""
+    return labels.get(kind) or declared("LINK_CLASS_LABELS").get(kind, kind)
+
+
+def summary_rows(summary: dict) -> list[tuple[str, str]]:
+    """The plan CLI's ``(label, text)`` rows of the families' entries of ``summary`` (``Plan.summary()``), by
+    their modules' ``summary_rows`` hooks."""
+    out: list[tuple[str, str]] = []
+    for name in FAMILIES:
+        hook = getattr(family(name), "summary_rows", None)
+        if hook is not None:
+            out += hook(summary)
+    return out

@@ -219,7 +219,9 @@ def aggregated_graph(plan) -> nx.Graph:
         if tiers == 3 or grouped:
             spine = f"spines{bundle}"
             spines = (last_block - first_block + 1) * wiring.spines_per_pod
-            add(spine, role="spine", count=spines, label=_("{span}: {count} spines").format(span=span, count=spines),
+            label = (_("{span}: {count} spines") if wiring.count("spine") else  # a Dragonfly: its routers' ports
+                     _("{span}: global ports of {count} routers"))
+            add(spine, role="spine", count=spines, label=label.format(span=span, count=spines),
                 span=span, block=bundle, rail=-1)
             if not grouped:
                 uplinks = sum(wiring.spine_uplinks[first_block:last_block + 1])

@@ -42,7 +42,7 @@ from core.design import ResolvedDesign, check_dims
 from core.errors import DesignError
 from core.fabric.sizing import FabricPlan, _speeds
 from core.fabric.wiring import Bundle, Link, Wiring
-from core.i18n import _
+from core.i18n import N_, _
 
 FAMILY = "torus"
 GRAPH_MODELS: tuple[str, ...] = ()
@@ -50,6 +50,10 @@ GRAPH_MODELS: tuple[str, ...] = ()
 (``core.analysis.failure.toruswhatif``)."""
 ROLES: tuple[str, ...] = ()
 LINK_CLASSES = ("torus",)
+UNMODELLED = N_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a torus yet "
+                "(its nodes joined node to node). Run the failure what-if on it, or take the topology (GraphML "
+                "export) to a graph tool.")
+"""What an analysis that does not model a torus says (``core.fabric.families.require_clos``)."""
 OCS_PORTS = 136
 """Ports of one optical circuit switch (Palomar: 136 x 136, 128 used in TPU v4; Jouppi et al. 2023, sec. 2)."""
 
@@ -393,6 +397,7 @@ class TorusWiring:
     cube: int = 0
 
     family = FAMILY
+    spines_with_pods = False
     roles = ROLES
     link_classes = LINK_CLASSES
     tiers = 1

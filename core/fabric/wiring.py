@@ -133,6 +133,9 @@ class Wiring:
 
     family = "clos"
     """Topology family (``core.fabric.wiring.wiring_of`` picks the family's wiring)."""
+    spines_with_pods = False
+    """The layout rule: whether the spines stand in their pod's rows (a Dragonfly+ group's spines) rather than in
+    central racks (``core.physical.layout``)."""
 
     @property
     def roles(self) -> tuple[str, ...]:

@@ -92,7 +92,8 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
                   _("node-leaf {node_leaf}, leaf-spine {leaf_spine}, spine-core {spine_core} (all planes)").format(
                       node_leaf=f"{links['node_leaf']:,}", leaf_spine=f"{links['leaf_spine']:,}",
                       spine_core=f"{links['spine_core']:,}") + ("" if "global" not in links else _(
-                          "; global {links} (Dragonfly+ groups)").format(links=f"{links['global']:,}")) + (
+                          "; global {links} ({family} groups)").format(links=f"{links['global']:,}",
+                                                       family=vocab.TOPOLOGY.label(summary["topology"]))) + (
                       "" if "torus" not in links else _("; torus {links}, node to node").format(
                           links=f"{links['torus']:,}"))),
         KeyNumber("transceivers", _("Transceivers"), f"{xcvr['switch_side'] + xcvr['node_side']:,}",

@@ -13,6 +13,8 @@ from collections import defaultdict
 import networkx as nx
 import plotly.graph_objects as go
 
+from core import vocab
+from core.fabric.families import node_to_node
 from core.fabric.topology import aggregated_graph, fabric_graph
 from core.units import bandwidth as format_bandwidth
 from core.figures.style import (
@@ -220,8 +222,8 @@ ARC_POINTS = 24
 def _global_arcs(graph: nx.Graph, pos: dict, max_links: int) -> dict[tuple[str, str], tuple[list, list, float]]:
     """Spine-to-spine edges (Dragonfly+ global links) as arcs above the spine row: ``(a, b) -> (xs, ys, width)``;
     an arc rises with the distance it spans, so arcs between near groups stay under those between far ones."""
-    ends = [(a, b, d) for a, b, d in graph.edges(data=True)
-            if graph.nodes[a]["role"] == graph.nodes[b]["role"] == "spine"]
+    ends = [(a, b, d) for a, b, d in graph.edges(data=True)  # a Dragonfly's router-to-router links too
+            if graph.nodes[a]["role"] == graph.nodes[b]["role"] in ("spine", "leaf")]
     xs = [pos[v][0] for a, b, _d in ends for v in (a, b)]
     span = (max(xs) - min(xs)) if xs else 1.0
     arcs = {}
@@ -235,15 +237,33 @@ def _global_arcs(graph: nx.Graph, pos: dict, max_links: int) -> dict[tuple[str, 
 
 
 def _draw_arcs(fig, graph: nx.Graph, arcs: dict, hover_points: dict, dim: float, speed: int, unit: str) -> None:
-    """The global-link arcs (``_global_arcs``) as traces, and their hover points (``speed`` per link [Gb/s])."""
+    """The global-link arcs (``_global_arcs``) as traces, and their hover points (``speed`` per link [Gb/s]); a
+    Dragonfly's local links (router to router inside a group) as one thin trace."""
+    local: list[tuple[list, list, float]] = []
     for (a, b), (xs, ys, width) in arcs.items():
         data = graph.edges[a, b]
+        if graph.nodes[a].get("pod") == graph.nodes[b].get("pod") and graph.nodes[a]["role"] == "leaf":
+            local.append((xs, ys, width))  # a Dragonfly's routers inside a group: one trace below
+            continue
         fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(color=TIER_COLOURS["core"], width=width), opacity=dim,
                               hoverinfo="skip", showlegend=False, name=_("global links")))
         hover_points["global"].append((xs[len(xs) // 2], ys[len(ys) // 2], f"{vertex_name(graph, a)} - "
                                        f"{vertex_name(graph, b)}<br>" + _("{links} global link(s) x {speed}G = "
                                                                           "{bandwidth} per direction").format(
             links=f"{data['links']:,}", speed=speed, bandwidth=format_bandwidth(data["capacity_gbps"], unit))))
+    _local_arcs(fig, local, dim)
+
+
+def _local_arcs(fig, arcs: list[tuple[list, list, float]], dim: float) -> None:
+    """The local links between routers of one Dragonfly group, as thin arcs in the spine colour (one trace)."""
+    if not arcs:
+        return
+    xs, ys = [], []
+    for ax, ay, _width in arcs:
+        xs += [*ax, None]
+        ys += [*ay, None]
+    fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(color=TIER_COLOURS["spine"], width=1),
+                          opacity=dim / 2, hoverinfo="skip", showlegend=False, name=_("local links")))
 
 
 def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", height: int = 560) -> go.Figure:
@@ -256,7 +276,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     Legend entries toggle tiers. Past ``FULL_GRAPH_LIMIT`` elements the
     aggregated graph is drawn and the title says so.
     """
-    if plan.fabric.family == "torus":  # no switch tiers: the torus's own drawing
+    if node_to_node(plan.fabric.family):  # no switch tiers: the torus's own drawing
         from core.figures.torus import torus_figure
         return torus_figure(plan, height)
     graph, aggregated = topology_graph(plan)
@@ -357,8 +377,8 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     if f.core_count:
         parts.append(ngettext("{count} core", "{count} cores", f.core_count).format(count=f"{f.core_count:,}"))
     if f.global_links:
-        parts.append(ngettext("{count} Dragonfly+ group", "{count} Dragonfly+ groups", f.pod_count).format(
-            count=f"{f.pod_count:,}"))
+        parts.append(ngettext("{count} {family} group", "{count} {family} groups", f.pod_count).format(
+            count=f"{f.pod_count:,}", family=vocab.TOPOLOGY.label(f.family)))
         parts.append(ngettext("{count} global link", "{count} global links", f.global_links).format(
             count=f"{f.global_links:,}"))
     if planes > 1:
@@ -404,6 +424,8 @@ def _legend_name(plan, role: str, drawn: int, graph: nx.Graph, aggregated: bool)
     if role == "server":
         nodes = plan.resolved.nodes
         return ngettext("Servers ({count} node)", "Servers ({count} nodes)", nodes).format(count=f"{nodes:,}")
+    if role == "spine" and not total:  # a Dragonfly's groups: their routers' global ports
+        return _("Global ports of the groups' routers")
     return _(LEGEND_NAMES[role]).format(count=f"{total:,}", switch=plan.resolved.tier_switches[role].id)
 
 

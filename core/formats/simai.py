@@ -43,6 +43,7 @@ from __future__ import annotations
 from typing import Iterator, TextIO
 
 from core.errors import DesignError
+from core.fabric.families import node_to_node
 from core.fabric.wiring import ROLES, Wiring
 from core.formats.astrasim import simulator_latencies
 from core.formats.exports import Export
@@ -65,7 +66,7 @@ def _delay(ns: float) -> str:
 def check_expressible(plan) -> None:
     """Raise ``DesignError`` when SimAI's format cannot express ``plan`` (see the module docstring)."""
     r, fabric = plan.resolved, plan.fabric
-    if fabric.family == "torus":
+    if node_to_node(fabric.family):
         raise DesignError(_("SimAI builds its fabrics of switches, and a torus joins its nodes node to node."),
                           _("Use the GraphML or ASTRA-sim export of a torus, or a rail-optimized topology."))
     if fabric.islands > 1:

@@ -248,11 +248,13 @@ def slurm_tree(plan, naming: NamingScheme | None = None) -> SlurmTree:
 
     pod_digits = scheme.digits(wiring.pods)
     pod_names: list[str] = []
-    word, what = ("group", "Dragonfly+ group") if grouped else ("pod", "pod")
+    word, what = ("group", wiring.group_name) if grouped else ("pod", "pod")
     for pod, (first_group, members) in sorted(pods.items()):
         name = namer.logical(word, pod, pod_digits)
         spines = wiring.spines_of_leaf(wiring.leaf_of(first_group, 0))
-        switches.append(SlurmSwitch(name, f"{real('spine', spines)} (spines of {what} {pod + 1})", switches=members))
+        stands = (f"{real('spine', spines)} (spines of {what} {pod + 1})" if spines else  # a Dragonfly: its routers
+                  f"{real('leaf', wiring.leaves_of_pod(pod))} (routers of {what} {pod + 1})")
+        switches.append(SlurmSwitch(name, stands, switches=members))
         pod_names.append(name)
     if grouped:
         top = SlurmSwitch(namer.logical("global"), f"the {plan.fabric.global_links:,} global links between the groups",

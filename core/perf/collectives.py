@@ -113,6 +113,7 @@ import pandas as pd
 from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
 from core.i18n import current as current_language
+from core.fabric.families import node_to_node
 from core.perf.calibration import calibration_label
 from core.perf.algorithms import (NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label,
                                   library_default)
@@ -350,17 +351,18 @@ def sweep(
                            "NVLS (NVLink SHARP) across the second level is not modelled (NVIDIA published no figure).")
                          .format(racks=-(-p.ranks_per_domain * p.stride // r.nvlink_rack_gpus),
                                  level1=r.nvlink_rack_gpus, gbytes=f"{ctx.links.nvlink_line:,.0f}"))
-    if plan.fabric.family == "torus" and p.nodes > 1:  # say what the torus's share is
+    if node_to_node(plan.fabric.family) and p.nodes > 1:  # say what the torus's share is
         ctx.notes.append(_("Torus: between nodes, all-reduce runs as NCCL-like rings per dimension (reduce-scatter "
                            "then all-gather, dimension by dimension, both ways round each ring) on that dimension's "
                            "links only, and all-to-all is bounded by the cut of the job's block; a node keeps "
                            "{ring} of its NIC bandwidth for rings, {uniform} for all-to-all.").format(
             ring=f"{ctx.ring_share:.0%}", uniform=f"{ctx.uniform_share:.0%}"))
-    if p.level == "global":  # Dragonfly+: say which routing the global links' share assumes
-        ctx.notes.append(_("Dragonfly+: traffic between groups crosses the global links under minimal routing, "
+    if p.level == "global":  # a Dragonfly: say which routing the global links' share assumes
+        ctx.notes.append(_("{family}: traffic between groups crosses the global links under minimal routing, "
                            "at the groups' injection over their global bandwidth ({ratio}:1); Valiant (non-minimal) "
                            "routing, which adaptive routers use against adversarial patterns, takes two global hops "
-                           "and would halve that share.").format(ratio=f"{plan.bandwidth.spine_oversubscription:.2g}"))
+                           "and would halve that share.").format(ratio=f"{plan.bandwidth.spine_oversubscription:.2g}",
+                                                                 family=p.family))
     key = _curves_key(ctx, wanted) if curves_memo is not None else None
     if key is not None and key in curves_memo:
         curves, notes, _constants = curves_memo[key]

@@ -193,8 +193,8 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
                     placement: str = "topo") -> list[str]:
     """What the busbw chart assumes and shows, in sentences (``routing``: the class's label)."""
     p = sweeps[0].placement
-    pods = (ngettext("{count} Dragonfly+ group", "{count} Dragonfly+ groups", p.pods) if p.dragonfly else
-            _("{count} pod(s)")).format(count=f"{p.pods:,}")
+    pods = (ngettext("{count} {family} group", "{count} {family} groups", p.pods) if p.dragonfly else
+            _("{count} pod(s)")).format(count=f"{p.pods:,}", family=p.family)
     values = dict(gpus=f"{gpus:,}", domains=f"{p.domains:,}", ranks=p.ranks_per_domain, last=p.last,
                   nodes=f"{p.nodes:,}", groups=f"{p.groups:,}", pods=pods, level=level_label(p.level), hops=p.hops)
     if p.last != p.ranks_per_domain:

@@ -20,9 +20,11 @@ from functools import lru_cache
 import numpy as np
 
 from core.errors import DesignError, InputError
+from core.fabric.families import node_to_node
 from core.fabric.domainlevels import scaleup_of
 from core.i18n import _
 from core import scaleup as mesh
+from core import vocab
 from core.perf import congestion
 from core.perf.constants import CollectiveConstants, constants_for
 from core.plan import Plan
@@ -56,7 +58,9 @@ class Placement:
     ranks_last_domain: int = 0
     """Ranks in the last NVLink domain (0 = same as ``ranks_per_domain``)."""
     dragonfly: bool = False
-    """The pods are Dragonfly+ groups (joined by global links, not cores)."""
+    """The pods are Dragonfly+ (or Dragonfly) groups (joined by global links, not cores)."""
+    family: str = ""
+    """The topology family's name when ``dragonfly`` (``Dragonfly+``, ``Dragonfly``), for the notes."""
 
     @property
     def last(self) -> int:
@@ -113,7 +117,7 @@ def place(plan: Plan, gpus: int | None = None, stride: int = 1) -> Placement:
         hops, level = 5, "core"
     last = n - (m - 1) * d
     return Placement(n, stride, d, m, nodes, groups, pods, nodes_in_group, nodes_in_pod, hops, level, last,
-                     f.global_links > 0)
+                     f.global_links > 0, vocab.TOPOLOGY.label(f.family) if f.global_links else "")
 
 
 @lru_cache(maxsize=512)
@@ -278,7 +282,7 @@ def contention(plan: Plan, p: Placement, pattern: str) -> float:
     """
     if p.domains <= 1 or p.nodes <= 1:
         return 1.0
-    if plan.fabric.family == "torus":  # no switches: rings per dimension, all-to-all over the block's cuts
+    if node_to_node(plan.fabric.family):  # no switches: rings per dimension, all-to-all over the block's cuts
         from core.fabric.torus import node_shares
 
         f = plan.fabric

@@ -407,7 +407,7 @@ def _port_plan(plan, wiring: Wiring, role: str) -> tuple[PortLayout, int, int, i
     holds each pod's, a partial pod's fewer)."""
     resolved = plan.resolved
     layout = port_layout(resolved.tier_switches[role], wiring.port_gbps if role == "leaf" else wiring.up_gbps)
-    top = role == wiring.roles[-1]
+    top = role == wiring.roles[-1] and not (role == "leaf" and wiring.leaf_uplinks)  # a Dragonfly's routers: up
     if role == "leaf":
         down = layout.units if top else max(wiring.leaf_down_ports_max,
                                             wiring.nodes_per_group * wiring.links_per_node_leaf)

@@ -404,7 +404,7 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
 def _group_spine_racks(wiring: Wiring, network_rack, models: dict, watts: dict) -> list[list[_RackDraft]]:
     """Per Dragonfly+ group (a pod of the wiring), the racks of its spines of every plane (``spines_of_pod``);
     empty for the folded Clos."""
-    if "global" not in wiring.link_classes:
+    if not wiring.spines_with_pods:
         return []
     out = []
     for pod in range(wiring.pods):
@@ -440,7 +440,7 @@ def _central_racks(wiring: Wiring, extra, network_rack, models: dict, watts: dic
     storage devices that are not one per rack (``extra``: ``network_devices``); ``models``: role -> catalog switch,
     ``watts``: role -> [W]."""
     central: list[_RackDraft] = []
-    for role in wiring.roles[1:] if "global" not in wiring.link_classes else ():
+    for role in wiring.roles[1:] if not wiring.spines_with_pods else ():
         role_racks: list[_RackDraft] = []
         for plane, island in wiring.plane_islands():
             _fill(role_racks, network_rack, role, models[role].id, wiring.prefix(plane, island) + role, 0,

@@ -180,17 +180,26 @@ class MediaBin(BaseModel):
         return f"{self.low_m:g}-{self.high_m:g} m"
 
 
+def family_link_switches() -> dict[str, str]:
+    """Link class -> the switch role at its ends, for the switch-to-switch classes only a topology family has
+    (its module's ``LINK_CLASS_SWITCH``, ``core.fabric.families``; at the uplink speed)."""
+    from core.fabric.families import declared  # the families are above this module's callers
+
+    return declared("LINK_CLASS_SWITCH")
+
+
 def class_speeds(resolved: ResolvedDesign) -> dict[str, ResolvedDesign]:
     """Link class -> the resolved design at that class's port speed (uplinks at the uplink speed)."""
     up = resolved.model_copy(update={"port_speed_gbps": resolved.uplink_gbps})
-    return {"node-leaf": resolved, "leaf-spine": up, "spine-core": up, "global": up, "torus": resolved}
+    return {"node-leaf": resolved, "leaf-spine": up, "spine-core": up, "global": up, "torus": resolved,
+            **{c: up for c in family_link_switches()}}
 
 
 def class_switches(resolved: ResolvedDesign) -> dict:
     """Link class -> the switch model at its switch end (the upper tier for uplinks)."""
     return {"node-leaf": resolved.switch, "leaf-spine": resolved.tier_switches["spine"],
             "spine-core": resolved.tier_switches["core"], "global": resolved.tier_switches["spine"],
-            "torus": resolved.switch}
+            "torus": resolved.switch, **{c: resolved.tier_switches[role] for c, role in family_link_switches().items()}}
 """(A torus link has no switch end: its optics are chosen as for a node-leaf link, node modules at both ends.)"""
 
 

@@ -191,9 +191,10 @@ def _size(tier: str, net: _Net) -> int:
 
 
 def tiers_of(plan: Plan) -> tuple[str, ...]:
-    """The tiers ``plan`` has elements of (no global links with one group)."""
+    """The tiers ``plan`` has elements of (no global links with one group; no spines and no leaf-spine bundles in a
+    Dragonfly, whose routers are its leaves)."""
     net = _Net(plan, Wiring.of(plan), nx.Graph())
-    return tuple(t for t in TIERS if t != "global" or net.global_bundles(0))
+    return tuple(t for t in TIERS if _size(t, net) > 0)
 
 
 def resolve(plan: Plan, failures, net: _Net | None = None) -> list[tuple[str, tuple, bool]]:

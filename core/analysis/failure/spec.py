@@ -11,7 +11,7 @@ import re
 
 from core.analysis.failure.shape import Shape, _pair_links
 from core.errors import InputError, shown
-from core.fabric.families import CLOS
+from core.fabric.families import CLOS, node_to_node
 from core.fabric.wiring import PLANE_PREFIX, Wiring
 from core.i18n import N_, _
 from core.plan import Plan
@@ -279,7 +279,7 @@ def _tier_size(tier: str, shape: Shape) -> int:
 def tiers_for(plan: Plan) -> tuple[str, ...]:
     """The tiers ``plan`` has elements of (a one-tier fabric has no spines, an HGX node no trays, ...; another
     family than the folded Clos: ``core.analysis.failure.graphwhatif``'s tiers)."""
-    if plan.fabric.family == "torus":
+    if node_to_node(plan.fabric.family):
         from core.analysis.failure import toruswhatif
 
         return toruswhatif.tiers_of(plan)
@@ -294,7 +294,7 @@ def tiers_for(plan: Plan) -> tuple[str, ...]:
 def resolve_failures(plan: Plan, failures) -> list[tuple[str, tuple, bool]]:
     """``(tier, key, chosen)`` of every element the specs name or choose; ``InputError`` for bad specs (another
     family than the folded Clos: ``core.analysis.failure.graphwhatif``'s elements)."""
-    if plan.fabric.family == "torus":
+    if node_to_node(plan.fabric.family):
         from core.analysis.failure import toruswhatif
 
         return toruswhatif.resolve(plan, failures)

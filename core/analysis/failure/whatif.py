@@ -13,7 +13,7 @@ from core.analysis.failure.nvlink2 import level2_notes
 from core.analysis.failure.shape import Shape
 from core.analysis.failure.spec import _element, resolve_failures
 from core.errors import DesignError, InputError
-from core.fabric.families import CLOS
+from core.fabric.families import CLOS, node_to_node
 from core.i18n import _, ngettext
 from core.plan import Plan
 
@@ -180,7 +180,7 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     Raises ``InputError`` for an unknown element or tier, or more failures than the tier has.
     """
     failures = list(failures)
-    if plan.fabric.family == "torus":  # node to node: its own graph what-if
+    if node_to_node(plan.fabric.family):  # node to node: its own graph what-if
         from core.analysis.failure.toruswhatif import what_if_torus
 
         return what_if_torus(plan, failures, job)

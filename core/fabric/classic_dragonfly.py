@@ -1,0 +1,549 @@
+"""Dragonfly (classic, as in HPE Slingshot): groups of routers joined all to all, global links between groups.
+
+A topology family (``core.fabric.families``): this module is all there is of it (sizing, wiring, bisection,
+hops, its words); every view, export and analysis reads it through the family interface.
+
+Source: Kim, Dally, Scott, Abts, "Technology-Driven, Highly-Scalable Dragonfly Topology", ISCA 2008: groups of
+``a`` routers, each with ``p`` terminals, ``a - 1`` local links (one to every other router of its group) and
+``h`` global links; at most ``a h + 1`` groups and ``a p (a h + 1)`` terminals; balanced at ``a = 2p = 2h``;
+minimal routes take at most one local, one global and one local link (diameter 3 router-to-router hops),
+Valiant routes at most five. HPE Slingshot builds it from 64-port Rosetta switches: ``p = 16``, ``a = 32``
+(31 local links), ``h = 17`` (De Sensi et al., "An In-Depth Analysis of the Slingshot Interconnect", SC20).
+
+Terms (counts per plane; ``core.fabric.wiring``'s words keep their meaning):
+
+* **router**: a leaf (role ``leaf``); ``p`` node ports (down), ``a - 1`` local ports and ``h`` global ports (up,
+  local first). No spine and no core.
+* **scalable unit (SU)**, ``group`` in ``FabricPlan`` and ``Wiring``: ``p`` nodes and one router per rail
+  (NIC *i* of every node of the SU on router *i*), as in a rail-optimized Clos.
+* **Dragonfly group**, a ``pod`` in ``FabricPlan``: ``m`` SUs, ``a = m x rails`` routers joined all to all by
+  ``local`` links.
+* **global port** ``q = t a + j``: port ``t`` of router ``j`` (round robin); group ``G`` reaches group
+  ``(G + d) mod g`` on its ports ``(d - 1) lam .. d lam - 1`` (``lam`` links per group pair), as Dragonfly+'s
+  spines do (``core.fabric.dragonfly``).
+* **global ratio** (``Design.global_ratio``): a group's global bandwidth over its injection bandwidth. A router
+  needs ``h >= ceil(ratio x p x speed ratio)`` global ports and has every port left after its nodes and local
+  links (Slingshot's 17 with 16 nodes and 31 local); each pair of groups is joined by
+  ``lam = ceil(ratio x a p x speed ratio / (g - 1))`` links (at least 1, at most the ports allow), so a system
+  cabled below its ports' capacity (Frontier: 4 links per group pair, ratio 4 x 73 / 512) is expressed.
+
+Inputs: ``Design.su_nodes`` (``p``; default the largest ``p`` with ``a = 2p`` that fits the radix),
+``Design.group_leaves`` (``a``, a multiple of the rails; default ``2p`` rounded down to whole SUs) and
+``Design.global_ratio`` (default 1.0, Kim et al.'s balance).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterator
+
+import numpy as np
+
+from core.design import ResolvedDesign
+from core.errors import DesignError
+from core.fabric.dragonfly import Hops, spine_global_links
+from core.fabric.sizing import FabricPlan, SwitchGroup, _speed_ratio, _speeds, _tier
+from core.fabric.wiring import Bundle, Device, Link, Wiring, wiring_of
+from core.i18n import N_, _
+
+FAMILY = "classic-dragonfly"
+GROUPS = True
+"""Groups joined by global links (the plan's ways out offer rail-optimized, not top-of-rack, instead)."""
+GRAPH_MODELS = ()
+"""The graph analyses (SPOF, availability, load) are not modelled on it yet (``require_model`` says so)."""
+ROLES = ("leaf",)
+LINK_CLASSES = ("node-leaf", "local", "global")
+LINK_CLASS_SWITCH = {"local": "leaf"}
+"""Switch-to-switch classes only this family has -> the role at their ends (``core.physical.media``; at the
+uplink speed)."""
+LINK_CLASS_LABELS = {"local": N_("local")}
+"""Words of the link classes only this family has (``core.fabric.families.link_class_label``)."""
+UNMODELLED = N_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a Dragonfly "
+                "yet (its routers joined all to all in a group, global links between groups). Run the failure "
+                "what-if on it, or take the topology (GraphML export) to a graph tool.")
+"""What an analysis that does not model this family says (``core.fabric.families.require_clos``)."""
+
+
+@dataclass(frozen=True)
+class _Sized:
+    """What the steps of ``size`` share (per plane): ``p`` nodes per router, ``rails``, ``sus`` scalable units,
+    ``a`` routers per full group, ``h`` global ports per router, ``groups``."""
+
+    resolved: ResolvedDesign
+    p: int
+    rails: int
+    sus: int
+    a: int
+    h: int
+    groups: int
+
+    @property
+    def sus_per_group(self) -> int:
+        """Scalable units per full group (``a / rails``)."""
+        return self.a // self.rails
+
+    def group_routers(self, group: int) -> int:
+        """Routers of group ``group`` (the last may be partial)."""
+        return min(self.sus_per_group, self.sus - group * self.sus_per_group) * self.rails
+
+    @property
+    def smallest_group(self) -> int:
+        """Routers of the last (smallest) group."""
+        return self.group_routers(self.groups - 1)
+
+    @property
+    def most_pair_links(self) -> int:
+        """Most global links between each pair of groups the smallest group's global ports hold (0 with one)."""
+        return self.smallest_group * self.h // (self.groups - 1) if self.groups > 1 else 0
+
+    @property
+    def pair_links(self) -> int:
+        """Global links between each pair of groups (``lam``): a group's share of the global ratio,
+        ``ceil(ratio x a p x speed ratio / (g - 1))``, at least 1, at most ``most_pair_links``."""
+        if self.groups < 2:
+            return 0
+        wanted = math.ceil(self.resolved.design.global_ratio * self.a * self.p * _speed_ratio(self.resolved)
+                           / (self.groups - 1) - 1e-9)
+        return min(self.most_pair_links, max(1, wanted))
+
+
+def _network_ports(resolved: ResolvedDesign, p: int) -> int:
+    """Ports of a router at the uplink speed left after ``p`` node ports (local and global links)."""
+    return math.floor((resolved.switch_ports - p) / resolved.leaf_uplink_cost + 1e-9)
+
+
+def _global_needed(resolved: ResolvedDesign, p: int) -> int:
+    """Global ports a router of ``p`` nodes needs at the design's global ratio (``ceil(ratio p speed ratio)``)."""
+    return max(1, math.ceil(resolved.design.global_ratio * p * _speed_ratio(resolved) - 1e-9))
+
+
+def _fits(resolved: ResolvedDesign, p: int, a: int) -> bool:
+    """Whether a router with ``p`` nodes, ``a - 1`` local links and the global ports it needs fits its radix."""
+    return a - 1 + _global_needed(resolved, p) <= _network_ports(resolved, p)
+
+
+def balanced_nodes(resolved: ResolvedDesign) -> int:
+    """The largest ``p`` (nodes per router) whose balanced group (``a = 2p`` routers) fits the router radix
+    (Kim et al.: ``p + (2p - 1) + h <= k``, 16 on a 64-port router); at least 1."""
+    return next((p for p in range(resolved.switch_ports // 2, 0, -1) if _fits(resolved, p, 2 * p)), 1)
+
+
+def size(resolved: ResolvedDesign) -> FabricPlan:
+    """Size the Dragonfly of ``resolved`` (module docstring; counts per plane).
+
+    Raises
+    ------
+    DesignError
+        Per-rail planes, growth or a spine or core switch asked, a group its routers' ports cannot join all to all
+        with the global ports
+        the ratio asks, or more groups than a group's global ports plus one (Kim et al.'s ``a h + 1``).
+    """
+    if resolved.islands > 1 or resolved.grow_to:
+        raise DesignError(_("a Dragonfly is planned with every NIC in every plane and without growth targets."),
+                          _("Give every NIC a port in every plane, and drop the growth target."))
+    if {resolved.tier_switches[role].id for role in ("spine", "core")} - {resolved.switch.id}:
+        raise DesignError(_("a Dragonfly's routers are its only switches: it has no spine or core tier."),
+                          _("Choose the router as the leaf switch, and drop the spine and core switches."))
+    rails = resolved.nics_per_node
+    p = min(resolved.su_nodes or balanced_nodes(resolved), resolved.nodes)
+    sus = math.ceil(resolved.nodes / p)
+    a = _group_routers(resolved, p, rails, sus)
+    h = _network_ports(resolved, p) - (a - 1)
+    sized = _Sized(resolved, p, rails, sus, a, h, math.ceil(sus / (a // rails)))
+    if sized.groups > 1 and sized.most_pair_links < 1:
+        most = (a * h + 1) * a // rails * p
+        raise DesignError(
+            _("{groups} Dragonfly groups need a global link to every other group, but the smallest group's routers "
+              "have {ports} global ports: at most a h + 1 = {most_groups} groups of {a} routers ({most} nodes).").format(
+                groups=f"{sized.groups:,}", ports=f"{sized.smallest_group * h:,}", most_groups=f"{a * h + 1:,}", a=a,
+                most=f"{most:,}"),
+            _("Use larger groups, or plan at most {most} nodes.").format(most=f"{most:,}"))
+    return _fabric_plan(sized)
+
+
+def _group_routers(resolved: ResolvedDesign, p: int, rails: int, sus: int) -> int:
+    """Routers per group: ``Design.group_leaves`` if set (whole SUs), else ``2p`` rounded down to whole SUs (at
+    least one SU, at most the SUs there are), the largest that fits."""
+    asked = resolved.design.group_leaves
+    if asked is not None:
+        if asked % rails:
+            raise DesignError(_("a Dragonfly group of {routers} routers is not a whole number of scalable units of "
+                                "{rails} routers.").format(routers=asked, rails=rails),
+                              _("Set group leaves to a multiple of {rails}.").format(rails=rails))
+        if _fits(resolved, p, asked):
+            return asked
+    else:
+        for m in range(min(sus, max(1, 2 * p // rails)), 0, -1):
+            if _fits(resolved, p, m * rails):
+                return m * rails
+    most = next((m * rails for m in range(resolved.switch_ports // rails, 0, -1) if _fits(resolved, p, m * rails)), 0)
+    message = _("a Dragonfly router with {p} nodes has {ports} ports left for its local links and the {needed} global "
+                "links the global ratio {ratio} asks.").format(
+        p=p, ports=_network_ports(resolved, p), needed=_global_needed(resolved, p),
+        ratio=f"{resolved.design.global_ratio:g}")
+    if most:
+        raise DesignError(message, _("Set group leaves to at most {most}.").format(most=most))
+    raise DesignError(message, _("Lower the global ratio, or give each router fewer nodes (scalable unit nodes)."))
+
+
+def _fabric_plan(sized: _Sized) -> FabricPlan:
+    """The ``FabricPlan`` of a sized Dragonfly (two switch hops or more: ``tiers`` 2; no spine; a pod is a group;
+    ``leaf_uplinks`` the local and global ports of a router)."""
+    resolved, groups = sized.resolved, sized.groups
+    routers = sized.sus * sized.rails
+    lam = sized.pair_links
+    plan = FabricPlan(
+        tiers=2, planes=resolved.planes, topology=resolved.topology, radix=resolved.switch_ports,
+        port_speed_gbps=resolved.port_speed_gbps, leaf_down_ports_max=sized.p, nodes_per_group=sized.p,
+        leaves_per_group=sized.rails, group_count=sized.sus, groups_per_pod=sized.sus_per_group, pod_count=groups,
+        leaf_count=routers, leaf_uplinks=sized.a - 1 + sized.h, spines_per_pod=0, spine_count=0,
+        links_per_leaf_spine_pair=0, spine_uplinks=0, core_groups=0, cores_per_group=0, core_count=0,
+        links_per_spine_core_pair=0, partial_pod_spine_uplinks=0, node_leaf_links=resolved.nodes * sized.rails,
+        leaf_spine_links=0, spine_core_links=0, switch_groups=(), explanation=_explain(sized), family=FAMILY,
+        global_ratio=resolved.design.global_ratio, global_ports_per_spine=sized.h, global_pair_links=lam,
+        global_links=lam * groups * (groups - 1) // 2, max_nodes_without_recabling=groups * sized.sus_per_group * sized.p,
+        **_speeds(resolved))
+    return plan.model_copy(update={"switch_groups": tuple(_router_groups(plan, resolved))})
+
+
+def _router_kinds(fabric: FabricPlan) -> list[tuple[tuple[int, int, int], int]]:
+    """Routers by ``(nodes, local links, global links)`` -> how many (in one plane), most first; the last group
+    may have fewer routers, the last SU fewer nodes, and some routers one global link more (round robin)."""
+    p, rails, sus = fabric.nodes_per_group, fabric.leaves_per_group, fabric.group_count
+    a, h, groups = fabric.groups_per_pod * rails, fabric.global_ports_per_spine, fabric.pod_count
+    used = (groups - 1) * fabric.global_pair_links
+    last_nodes = fabric.node_leaf_links // rails - (sus - 1) * p
+    counts: dict[tuple[int, int, int], int] = {}
+    last_group = groups - 1
+    for g, times in ((0, groups - 1), (last_group, 1)):  # the full groups are cabled alike: one, times how many
+        if times <= 0:
+            continue
+        routers = min(a // rails, sus - g * (a // rails)) * rails
+        last_su = g == last_group and last_nodes < p
+        for j, links in enumerate(spine_global_links(routers * h, routers, used)):
+            key = (last_nodes if last_su and j >= routers - rails else p, routers - 1, links)
+            counts[key] = counts.get(key, 0) + times
+    return sorted(counts.items(), reverse=True)
+
+
+def _router_groups(fabric: FabricPlan, resolved: ResolvedDesign) -> list[SwitchGroup]:
+    """Routers by kind (``_router_kinds``): down ports their nodes, up ports local plus global."""
+    return [SwitchGroup(role="leaf", count=count, down_ports_used=nodes, up_ports_used=local + links,
+                        radix=resolved.switch_ports, **_tier(resolved, "leaf"),
+                        description=_("router: {nodes} node port(s), {local} local link(s), {links} global "
+                                      "link(s)").format(nodes=nodes, local=local, links=links))
+            for (nodes, local, links), count in _router_kinds(fabric)]
+
+
+def switch_class_ports(fabric: FabricPlan, group: SwitchGroup) -> tuple[tuple[str, int], ...]:
+    """``(link class, ports)`` of one router of ``group`` (one of ``fabric.switch_groups``): its node ports, local
+    and global links (``core.cost`` counts the switch-side modules per class by them)."""
+    (nodes, local, links), _count = _router_kinds(fabric)[fabric.switch_groups.index(group)]
+    return ("node-leaf", nodes), ("local", local), ("global", links)
+
+
+def _explain(sized: _Sized) -> tuple[str, ...]:
+    """The sizing in words, one sentence per step."""
+    why = [_("Dragonfly: {p} nodes per router, one router per rail ({rails} rails) in each scalable unit: {sus} SU x "
+             "{rails} = {routers} routers.").format(p=sized.p, rails=sized.rails, sus=sized.sus,
+                                                   routers=sized.sus * sized.rails),
+           _("A group is {a} routers joined all to all ({local} local links each); each router has {h} global ports "
+             "(at least {needed} at global ratio {ratio}; Kim et al.'s balance is a = 2p = 2h).").format(
+               a=sized.a, local=sized.a - 1, h=sized.h, needed=_global_needed(sized.resolved, sized.p),
+               ratio=f"{sized.resolved.design.global_ratio:g}")]
+    if sized.groups > 1:
+        why.append(_("ceil({sus} / {per_group}) = {groups} groups, each pair joined by {pair} global link(s) "
+                     "({links} in all); at most a h + 1 = {most} groups.").format(
+            sus=sized.sus, per_group=sized.sus_per_group, groups=sized.groups, pair=sized.pair_links,
+            links=f"{sized.pair_links * sized.groups * (sized.groups - 1) // 2:,}",
+            most=f"{sized.a * sized.h + 1:,}"))
+    else:
+        why.append(_("One group: no global links yet (its {ports} global ports join the groups to come).").format(
+            ports=sized.a * sized.h))
+    return tuple(why)
+
+
+# ------------------------------------------------------------------------------------------------- wiring
+@dataclass(frozen=True)
+class DragonflyWiring:
+    """How one sized Dragonfly is wired: ``Wiring``'s interface, ``family`` ``classic-dragonfly``, role leaf (the
+    routers), link classes node-leaf, local and global.
+
+    ``clos`` is the SUs as the groups of a two-tier folded Clos without spines: the node-leaf rule is its own
+    (attribute access falls through to it). A router's up ordinals: ``0 .. a-2`` its local links (to the other
+    routers of its group in order), then ``a - 1 + t`` its global port ``t``.
+    """
+
+    clos: Wiring
+    routers_per_group: int
+    """``a`` (a partial last group has fewer)."""
+    global_ports: int
+    """``h`` of each router."""
+    global_pair_links: int
+    """``lam``."""
+    pods: int
+    """Dragonfly groups."""
+
+    family = FAMILY
+    spines_with_pods = False
+    group_name = "Dragonfly group"
+    """A group in the exports' words (Slurm)."""
+    roles = ROLES
+    link_classes = LINK_CLASSES
+    tiers = 2
+
+    def __getattr__(self, name: str):
+        """Everything else is the SUs' Clos wiring's (node-leaf rule, ids, look-ups)."""
+        if name == "clos" or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.clos, name)
+
+    @property
+    def group_count(self) -> int:
+        """Dragonfly groups."""
+        return self.pods
+
+    @property
+    def spines(self) -> int:
+        """No spine."""
+        return 0
+
+    @property
+    def spines_per_pod(self) -> int:
+        """The routers of a full group (the switches that carry global links, as a Dragonfly+ group's spines)."""
+        return self.routers_per_group
+
+    def count(self, role: str) -> int:
+        """Switches of ``role`` in one plane (routers are leaves; no spine, no core)."""
+        return self.clos.leaves if role == "leaf" else 0
+
+    def all_switch_ids(self) -> Iterator[str]:
+        """Every router id, plane by plane."""
+        yield from self.clos.switch_ids("leaf")
+
+    def routers_of_group(self, group: int) -> range:
+        """Routers (leaf indices) of Dragonfly group ``group``."""
+        return range(group * self.routers_per_group, min(self.clos.leaves, (group + 1) * self.routers_per_group))
+
+    def pod_of_leaf(self, k: int) -> int:
+        """Dragonfly group of router ``k``."""
+        return k // self.routers_per_group
+
+    def pod_of_group(self, g: int) -> int:
+        """Dragonfly group of scalable unit ``g``."""
+        return g * self.clos.leaves_per_group // self.routers_per_group
+
+    def devices(self, role: str, plane: int = 0, island: int = 0) -> Iterator[Device]:
+        """The routers of one plane with their place (pod: their Dragonfly group)."""
+        if role != "leaf":
+            return
+        for k in range(self.clos.leaves):
+            yield Device(self.clos.switch_id("leaf", k, plane, island), role, plane, island, k, self.pod_of_leaf(k),
+                         self.clos.group_of_leaf(k), self.clos.rail_of_leaf(k))
+
+    @staticmethod
+    def class_ends(kind: str) -> tuple[tuple[str, str], tuple[str, str]]:
+        """Port sides of link class ``kind``: local and global links join two routers' up ports."""
+        return (("node", "up"), ("leaf", "down")) if kind == "node-leaf" else (("leaf", "up"), ("leaf", "up"))
+
+    def spine_up_ports(self, fabric: FabricPlan) -> int:
+        """No spine: 0."""
+        return 0
+
+    def spines_of_leaf(self, k: int) -> range:
+        """No spine: empty."""
+        return range(0)
+
+    def leaves_of_spine(self, k: int) -> range:
+        """No spine: empty."""
+        return range(0)
+
+    def leaves_of_pod(self, pod: int) -> range:
+        """Routers of Dragonfly group ``pod``."""
+        return self.routers_of_group(pod)
+
+    def spines_of_pod(self, pod: int) -> range:
+        """No spine: empty."""
+        return range(0)
+
+    def local_ends(self) -> tuple[np.ndarray, np.ndarray]:
+        """Router indices at the two ends of every local link (group by group, ``i < j``)."""
+        first, second = [], []
+        for group in range(self.pods):
+            routers = self.routers_of_group(group)
+            i, j = np.triu_indices(len(routers), 1)
+            first.append(i + routers.start)
+            second.append(j + routers.start)
+        return np.concatenate(first), np.concatenate(second)
+
+    def global_ends(self) -> Iterator[tuple[int, int, int, int]]:
+        """``(group a, global port of a, group b, global port of b)`` of every global link, ``a < b``."""
+        groups, lam = self.pods, self.global_pair_links
+        for a in range(groups):
+            for b in range(a + 1, groups):
+                for c in range(lam):
+                    yield a, (b - a - 1) * lam + c, b, (groups - (b - a) - 1) * lam + c
+
+    def router_of_port(self, group: int, port: int) -> tuple[int, int]:
+        """``(router, global port ordinal on it)`` of global port ``port`` of ``group`` (round robin)."""
+        routers = self.routers_of_group(group)
+        return routers.start + port % len(routers), port // len(routers)
+
+    def global_routers(self) -> tuple[np.ndarray, np.ndarray]:
+        """Router indices at the two ends of every global link (``global_ends`` order), as arrays (the rule of
+        ``global_ends`` and ``router_of_port`` at once, vectorised)."""
+        groups, lam, a = self.pods, self.global_pair_links, self.routers_per_group
+        sizes = np.minimum(a, self.clos.leaves - np.arange(groups) * a)  # routers of each group
+        first, second = np.triu_indices(groups, 1)
+        first, second = np.repeat(first, lam), np.repeat(second, lam)
+        c = np.tile(np.arange(lam), len(first) // lam if lam else 0)
+        qa, qb = (second - first - 1) * lam + c, (groups - (second - first) - 1) * lam + c
+        return first * a + qa % sizes[first], second * a + qb % sizes[second]
+
+    def bundle_arrays(self, kind: str) -> tuple[str, np.ndarray, str, np.ndarray, np.ndarray]:
+        """``Wiring.bundle_arrays``: local links one by one, global links one by one, node-leaf from ``clos``."""
+        if kind == "node-leaf":
+            return self.clos.bundle_arrays(kind)
+        first, second = self.local_ends() if kind == "local" else self.global_routers()
+        return "leaf", first, "leaf", second, np.ones(len(first), dtype=np.int64)
+
+    def _local_ordinal(self, router: int, other: int) -> int:
+        """Up ordinal of ``router``'s local link to ``other`` (same group)."""
+        start = self.pod_of_leaf(router) * self.routers_per_group
+        return other - start - (1 if other > router else 0)
+
+    def _ids(self, plane: int, island: int) -> list[str]:
+        """Router ids of one plane and island, by index (``Wiring.switch_id``)."""
+        return [self.clos.switch_id("leaf", k, plane, island) for k in range(self.clos.leaves)]
+
+    def links(self, plane: int = 0, island: int = 0) -> Iterator[Link]:
+        """Every cable of one plane: node-leaf node by node, local links group by group, then global links."""
+        ids, up = self._ids(plane, island), self.clos.up_gbps
+        yield from self.clos.links(plane, island)
+        for i, j in zip(*self.local_ends()):
+            i, j = int(i), int(j)
+            yield Link("local", ids[i], self._local_ordinal(i, j), ids[j], self._local_ordinal(j, i), up)
+        for a, qa, b, qb in self.global_ends():
+            (ra, oa), (rb, ob) = self.router_of_port(a, qa), self.router_of_port(b, qb)
+            local_a = len(self.routers_of_group(a)) - 1
+            local_b = len(self.routers_of_group(b)) - 1
+            yield Link("global", ids[ra], local_a + oa, ids[rb], local_b + ob, up)
+
+    def bundles(self, plane: int = 0, island: int = 0) -> Iterator[Bundle]:
+        """The links of one plane bundled by device pair (global bundles group pair by group pair)."""
+        ids, up = self._ids(plane, island), self.clos.up_gbps
+        yield from self.clos.bundles(plane, island)
+        for i, j in zip(*self.local_ends()):
+            yield Bundle("local", ids[int(i)], ids[int(j)], 1, up)
+        pairs: dict[tuple[int, int], int] = {}
+        for ra, rb in zip(*self.global_routers()):
+            key = (int(ra), int(rb))
+            pairs[key] = pairs.get(key, 0) + 1
+        for (ra, rb), count in pairs.items():
+            yield Bundle("global", ids[ra], ids[rb], count, up)
+
+
+def wiring(fabric: FabricPlan, nodes: int, nics: int) -> DragonflyWiring:
+    """The Dragonfly wiring of ``fabric`` with ``nodes`` servers of ``nics`` NICs (``core.fabric.families``)."""
+    clos = wiring_of(fabric.model_copy(update={"family": "clos", "topology": "rail-optimized"}), nodes, nics)
+    return DragonflyWiring(clos=clos, routers_per_group=fabric.groups_per_pod * fabric.leaves_per_group,
+                           global_ports=fabric.global_ports_per_spine, global_pair_links=fabric.global_pair_links,
+                           pods=fabric.pod_count)
+
+
+# ----------------------------------------------------------------------------------- plan summary, ways out
+def summary(fabric: FabricPlan, bandwidth) -> dict:
+    """``Plan.summary()``'s ``classic_dragonfly`` entry: groups, routers per group, nodes per router, global ports
+    per router, global links (all planes) and the switch hops."""
+    return {"classic_dragonfly": {
+        "groups": fabric.pod_count, "routers_per_group": fabric.groups_per_pod * fabric.leaves_per_group,
+        "nodes_per_router": fabric.nodes_per_group, "global_ports_per_router": fabric.global_ports_per_spine,
+        "global_links_per_group_pair": fabric.global_pair_links, "global_links": fabric.global_links * fabric.planes,
+        "global_ratio": fabric.global_ratio, "hops_same_group": bandwidth.hops_cross_rail,
+        "hops_other_group": bandwidth.hops_cross_pod, "hops_valiant": bandwidth.hops_valiant}}
+
+
+def summary_rows(summary: dict) -> list[tuple[str, str]]:
+    """The plan CLI's ``(label, text)`` rows of ``summary``'s entry (``core.fabric.families.summary_rows``)."""
+    d = summary.get("classic_dragonfly")
+    if not d:
+        return []
+    return [(_("Dragonfly groups"), _(
+        "{groups} groups of {routers} routers ({p} nodes and {h} global ports each), joined all to all; {pair} global "
+        "link(s) per group pair, {links} in all; switch hops {same} in a group, {other} across, Valiant up to "
+        "{valiant}").format(groups=f"{d['groups']:,}", routers=d["routers_per_group"], p=d["nodes_per_router"],
+                            h=d["global_ports_per_router"], pair=d["global_links_per_group_pair"],
+                            links=f"{d['global_links']:,}", same=d["hops_same_group"], other=d["hops_other_group"],
+                            valiant=d["hops_valiant"] or d["hops_other_group"]))]
+
+
+def ways_out(design) -> list[tuple[str, dict]]:
+    """Candidate changes for ``core.plan.ways_out``: other global ratios, lower first (fewer global ports leave
+    room for larger groups; ``core.plan`` offers the engine's own group size)."""
+    steps = sorted((r for r in (0.25, 0.5, 0.75, 1.0, 1.5, 2.0) if r != design.global_ratio),
+                   key=lambda r: (r > design.global_ratio, abs(r - design.global_ratio)))
+    return [(_("set the Dragonfly global ratio to {ratio}").format(ratio=f"{r:g}"), {"global_ratio": r})
+            for r in steps]
+
+
+# ------------------------------------------------------------------------------------------- bandwidth, hops
+def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan, injection_gbits: float,
+                    leaf_up_gbits: float, lost_links: int = 0) -> float:
+    """Bisection bandwidth, one direction, all planes [Gb/s]: the least of half the injection, and the links
+    across the cut between two halves of the groups (``floor(g/2) ceil(g/2) lam`` global links, less
+    ``lost_links``) or, with one group of several SUs, between two halves of its routers
+    (``floor(a/2) ceil(a/2)`` local links), at the uplink speed. Exact for an even number of full groups (the
+    tests check it against a max-flow min-cut)."""
+    groups, relevant = fabric.pod_count, [injection_gbits / 2]
+    if groups > 1:
+        cut = (groups // 2) * (groups - groups // 2) * fabric.global_pair_links
+        relevant.append(max(0, cut * fabric.planes - lost_links) * resolved.uplink_gbps)
+    elif fabric.group_count > 1:
+        a = fabric.leaf_count
+        relevant.append((a // 2) * (a - a // 2) * fabric.planes * resolved.uplink_gbps)
+    return min(relevant)
+
+
+def oversubscriptions(resolved: ResolvedDesign, fabric: FabricPlan) -> tuple[float, float]:
+    """``Bandwidth``'s leaf and spine oversubscription for a Dragonfly (at least 1): a router's node bandwidth over
+    its local links (traffic inside a group), and a full group's injection over its global links
+    (``a p x speed / ((g - 1) lam x uplink speed)``; Frontier: 512 / (73 x 4) = 1.753), which the performance
+    model reads as the stage above the leaves."""
+    a = fabric.groups_per_pod * fabric.leaves_per_group
+    injection = a * fabric.nodes_per_group * resolved.port_speed_gbps
+    local = max(1.0, fabric.nodes_per_group * resolved.port_speed_gbps / max(1, (a - 1) * resolved.uplink_gbps))
+    if fabric.pod_count < 2:
+        return local, 1.0
+    return local, max(1.0, injection / ((fabric.pod_count - 1) * fabric.global_pair_links * resolved.uplink_gbps))
+
+
+def hop_counts(wiring: DragonflyWiring) -> Hops:
+    """Switches a packet crosses (``core.fabric.dragonfly.Hops``): 1 on one router, 2 in a group (one local
+    link), up to 4 across groups (local, global, local: Kim et al.'s diameter of 3 router-to-router hops; fewer
+    when every router pair of two groups is joined), up to 6 on a Valiant route (local, global, local, global,
+    local). The tests check them against networkx shortest paths."""
+    groups, a = wiring.pods, wiring.routers_per_group
+    same_group = 1 if a == 1 else 2
+    if groups < 2:
+        return Hops(1, same_group, 0, 0)
+    return Hops(1, same_group, _worst_other_group(wiring), 6 if groups > 2 else 0)
+
+
+def _worst_other_group(wiring: DragonflyWiring) -> int:
+    """Most switches on a minimal route between two groups: 2 when the two routers are joined, 3 when one of them
+    has a global link to the other group, else 4 (the wiring is circulant, so offsets between full groups
+    decide)."""
+    groups, lam, a = wiring.pods, wiring.global_pair_links, len(wiring.routers_of_group(0))
+    ports = np.arange((groups - 1) * lam)
+    router, offset = ports % a, ports // lam + 1  # port q of a group: router q mod a, toward group + offset
+    has = np.zeros((a, groups), dtype=bool)
+    has[router, offset] = True
+    worst = 2
+    for d in range(1, groups):
+        if (~has[:, d]).any() and (~has[:, groups - d]).any():
+            return 4
+        c = np.arange(lam)
+        joined = len(set(zip((((d - 1) * lam + c) % a).tolist(), (((groups - d - 1) * lam + c) % a).tolist())))
+        worst = max(worst, 3 if joined < a * a else 2)
+    return worst
