@@ -143,19 +143,19 @@ def switch_groups(key: str, language: str) -> pd.DataFrame:
 @st.cache_resource(max_entries=64, show_spinner=False)
 def capex(key: str, language: str):
     with speaking(language):
-        return frozen(figures.capex_figure(_plan(key)))
+        return frozen(figures.capex_figure(whole_plan(_plan(key))))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def power(key: str, language: str):
     with speaking(language):
-        return frozen(figures.power_figure(_plan(key)))
+        return frozen(figures.power_figure(whole_plan(_plan(key))))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def bom(key: str, language: str) -> pd.DataFrame:
     with speaking(language):
-        return _plan(key).bom_frame()
+        return whole_plan(_plan(key)).bom_frame()
 
 
 # the people's BOM table lives in core (the XLSX and the review pack use it too); re-exported for the page
@@ -170,7 +170,7 @@ bom_headers = xlsx.bom_headers
 def bom_table(key: str, language: str) -> pd.DataFrame:
     """The BOM as the Designer shows it (``core.formats.xlsx.bom_table``), in ``language``."""
     with speaking(language):
-        return xlsx.bom_table(_plan(key))
+        return xlsx.bom_table(whole_plan(_plan(key)))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
