@@ -19,10 +19,11 @@ from functools import lru_cache
 from pydantic import ConfigDict
 
 from core.analysis.pods import MixedPlan, mixed_plan, pods_summary
+from core.fabric.pods import pod_specs
 from core.cost import summarize_cost
 from core.design import Design
 from core.errors import FabricPlannerError
-from core.i18n import current, language as speaking
+from core.i18n import N_, _, current, language as speaking
 from core.plan import Plan
 
 
@@ -117,3 +118,55 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     for name, own in s["networks"].items():  # the bill's parts and money; the pods' links
         own["links"] = networks.get(name, {}).get("links", own["links"])
     return s
+
+
+def pods_note(mixed: MixedPlan) -> str:
+    """What a page or command that estimates one job says of a design with pods: the totals are every pod's, a job
+    runs on pod 1 (its system), and an all-reduce of 1 GiB across every pod is bounded by the slowest pod [GB/s bus
+    bandwidth] (``core.analysis.pods.pods_summary``)."""
+    summary = pods_summary(mixed)
+    return _("Pods: the numbers are every pod's totals; the collectives, the training job and the inference "
+             "deployment run on pod 1 ({system}); an all-reduce of 1 GiB across every pod reaches at most {busbw} "
+             "GB/s bus bandwidth (pod {slowest}, the slowest, bounds it).").format(
+        system=mixed.fabric.pods[0].system, busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:.3g}",
+        slowest=summary["slowest_pod"])
+
+
+def pod_count(design: Design) -> int:
+    """How many pods ``design`` has (1 without ``pods``: the design is its one pod)."""
+    return len(pod_specs(design))
+
+
+def pod_plan(p: Plan, pod: int) -> tuple[Plan, str | None]:
+    """The plan a job on pod ``pod`` (1-based; out of range: pod 1) of ``p``'s design runs on, and the words saying
+    so: ``(p, None)`` without pods; with pods the pod planned alone (``MixedPlan.plans``: its system, NICs and
+    leaves) and a sentence naming the pod and the bound across pods (an all-reduce of 1 GiB [GB/s bus bandwidth],
+    the slowest pod's, ``core.analysis.pods.pods_summary``). Raises what ``mixed_plan`` raises."""
+    mixed = design_mixed(p.design)
+    if mixed is None:
+        return p, None
+    index = pod - 1 if 1 <= pod <= len(mixed.plans) else 0
+    own, summary = mixed.fabric.pods[index], pods_summary(mixed)
+    return mixed.plans[index], _(
+        "The job runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates use its system, NICs and "
+        "leaves. A collective across every pod runs at the slowest pod's rate (pod {slowest}): an all-reduce of "
+        "1 GiB across every pod reaches at most {busbw} GB/s bus bandwidth.").format(
+        pod=index + 1, system=own.system, nodes=f"{own.nodes:,}", gpus=f"{own.gpus:,}",
+        slowest=summary["slowest_pod"], busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:.3g}")
+
+
+ONE_FABRIC = {
+    "sweep": N_("The sweep varies one fabric; this design has {count} pods under one spine layer, which it cannot "
+                "vary together. Clear the pods to sweep the first pod alone, or compare designs with pods on the "
+                "Compare page."),
+    "optimize": N_("The optimizer searches one fabric; this design has {count} pods under one spine layer, which it "
+                   "cannot search together. Clear the pods to optimize the first pod alone."),
+}
+"""What the Sweep and Optimize pages (and ``python -m core sweep``) say of a design with pods, by tool."""
+
+
+def one_fabric_only(design: Design, tool: str) -> str | None:
+    """``ONE_FABRIC[tool]`` in the current language for a design with pods (None without): the tools that vary
+    or search one fabric say so instead of working on the first pod alone."""
+    count = pod_count(design)
+    return _(ONE_FABRIC[tool]).format(count=count) if count > 1 else None
