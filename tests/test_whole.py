@@ -156,10 +156,11 @@ def test_compare_page_compares_a_design_with_pods_by_its_totals():
                                                    "c2_n": "64", "c2_pods": "B200:32:800"})
     assert not at.exception and not at.error
     frame = at.dataframe[0].value
-    row = frame[frame.iloc[:, 0] == "GPUs"].iloc[0]
+    row = frame[frame["metric"] == "GPUs"].iloc[0]
     assert str(row["2. mixed"]).replace(",", "") == "768"
-    capex = frame[frame.iloc[:, 0].astype(str).str.startswith("Capex, whole cluster")].iloc[0]
+    capex = frame[frame["metric"] == "Capex, whole cluster [USD]"].iloc[0]
     assert capex["2. mixed"] == usd(_expected(MIXED)["capex"])
+    assert any("across every pod" in str(c.value).replace("\\", "") for c in at.caption)
 
 
 def test_sweep_and_optimize_pages_say_they_vary_one_fabric():
@@ -173,4 +174,6 @@ def test_performance_page_picks_the_pod():
     at = pagetest.opener("../pages/3_Performance.py")({**LINK, "perf_pod": "2"})
     assert not at.exception
     assert at.selectbox(key="perf_w_pod").value == 2
-    assert any("The job runs on pod 2: B200" in str(c.value) for c in at.caption)
+    captions = [str(c.value).replace("\\", "") for c in at.caption]
+    assert any("The job runs on pod 2: B200, 32 nodes" in c for c in captions)
+    assert any(c.startswith("256 x B200 in 32 nodes") for c in captions)  # the estimates' system: pod 2's

@@ -27,6 +27,7 @@ from core.formats import xlsx
 from core.formats.exports import export_text
 from core.plan import plan
 from core.analysis.whatif import oversubscription_sweep, sweep_display_table
+from core.analysis.whole import whole_plan
 
 SELECTED = "_fp_selected"
 CATALOG = load_catalog()
