@@ -177,3 +177,21 @@ def test_performance_page_picks_the_pod():
     captions = [str(c.value).replace("\\", "") for c in at.caption]
     assert any("The job runs on pod 2: B200, 32 nodes" in c for c in captions)
     assert any(c.startswith("256 x B200 in 32 nodes") for c in captions)  # the estimates' system: pod 2's
+
+
+def test_the_review_workbook_holds_the_totals():
+    import openpyxl
+
+    from core.formats.xlsx import design_xlsx
+
+    book = openpyxl.load_workbook(io.BytesIO(design_xlsx(whole_plan(plan(MIXED)))))
+    rows = {row[0]: row[1] for row in book.worksheets[0].iter_rows(values_only=True) if row and row[0]}
+    assert rows["GPUs"] == 768 and rows["Spine switches"] == 8
+    assert rows["Capex at street prices"] == pytest.approx(_expected(MIXED)["capex"], abs=1)
+
+
+def test_inference_page_runs_on_the_chosen_pod():
+    at = pagetest.opener("../pages/8_Inference.py")(LINK)
+    assert not at.exception
+    assert at.selectbox(key="perf_w_pod").value == 1
+    assert any("The job runs on pod 1: H100, 64 nodes" in str(c.value).replace("\\", "") for c in at.caption)

@@ -198,7 +198,7 @@ def bom_xlsx(key: str, language: str, share_link: str | None = None, unit: str =
     """The review workbook (``core.formats.xlsx.design_xlsx``) in ``language``, with the design's share link,
     bandwidth in ``unit``."""
     with speaking(language):
-        return xlsx.design_xlsx(_plan(key), share_link=share_link, unit=unit)
+        return xlsx.design_xlsx(whole_plan(_plan(key)), share_link=share_link, unit=unit)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
