@@ -114,6 +114,10 @@ def test_the_review_pack_shows_the_totals():
     bom = html[html.index('data-section="bom"'):]
     assert usd(e["capex"]) in bom
     assert "768 GPUs in 2 pods (H100 + B200, 96 nodes)" in html
+    performance = html[html.index('data-section="performance"'):]
+    assert "The job runs on pod 1: H100, 64 nodes, 512 GPUs" in performance
+    on2 = design_report_html(plan(MIXED), name="Mixed", share_link="", job={"pod": 2})
+    assert "The job runs on pod 2: B200, 32 nodes, 256 GPUs" in on2
 
 
 def test_a_job_runs_on_the_chosen_pod():

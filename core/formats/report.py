@@ -849,10 +849,18 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
     from core.perf import congestion, jobform
     from core.perf.collectives import load_constants, size_sweep, sweep, validation_badge
 
+    pod_words = None
+    if plan.design.pods:  # the job runs on one pod, as on the Performance page (core.analysis.whole.pod_plan)
+        from core.analysis.whole import pod_plan
+
+        try:
+            plan, pod_words = pod_plan(plan, int((job or {}).get("pod", 1)))
+        except FabricPlannerError:
+            pass  # the Mixed pods section says why
     settings = report_job_settings(plan, job)
     r = plan.resolved
     sharp = str(settings.get("sharp", "0")) == "1" and r.fabric == "infiniband"
-    body = _p(_("NCCL-style latency-bandwidth model on every GPU of the design ({gpus} GPUs), NCCL's stock algorithm "
+    body = (_p(pod_words, note=True) if pod_words else "") + _p(_("NCCL-style latency-bandwidth model on every GPU of the design ({gpus} GPUs), NCCL's stock algorithm "
                 "choice{sharp}; routing: {routing}. Constants and sources: assets/catalog/collectives.toml.").format(
         gpus=number(r.gpus), sharp=_(", InfiniBand SHARP on") if sharp else "",
         routing=_routing(plan, settings)), note=True)
