@@ -8,6 +8,7 @@ import streamlit as st
 
 from core import i18n, spares
 from core import vocab
+from core.analysis.whole import whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.designwords import plan_words
 from core.errors import DesignError, FabricPlannerError, InputError, shown
@@ -49,7 +50,7 @@ def main() -> None:
             st.caption(
                 _("{size} · {fabric} {speed}G · {topology} · {tiers} tier(s) · {planes} plane(s) · switch {switch} · "
                   "NIC {nic} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
-                    size=size_caption(cur.plan), fabric=vocab.FABRIC.label(s["fabric"]), speed=s["port_speed_gbps"],
+                    size=size_caption(whole_plan(cur.plan)), fabric=vocab.FABRIC.label(s["fabric"]), speed=s["port_speed_gbps"],
                     topology=vocab.TOPOLOGY.word(s["topology"]), tiers=s["tiers"], planes=s["planes"],
                     switch=s["switch_model"], nic=s["nic_model"], basis=basis))
     state.show_warnings(cur)
@@ -65,7 +66,7 @@ def main() -> None:
         st.info(safe.md(note))
 
     # --- key numbers ---------------------------------------------------------------------------------
-    numbers = key_numbers(plan.summary(), unit)
+    numbers = key_numbers(whole_summary(plan), unit)  # a design with pods: its totals (core.analysis.whole)
     st.markdown(cards_html(numbers), unsafe_allow_html=True)  # escaped in core; shows before the charts load
     pods_section(cur.design, key, lang)  # mixed pods under one spine layer (webui.pods)
 
@@ -129,9 +130,9 @@ def main() -> None:
             c1, c2 = st.columns(2)
             c1.plotly_chart(cached.capex(key, lang), key="capex_chart", config={"displaylogo": False})
             c2.plotly_chart(cached.power(key, lang), key="power_chart", config={"displaylogo": False})
-            st.markdown(cards_html(cost_key_numbers(plan)), unsafe_allow_html=True)
+            st.markdown(cards_html(cost_key_numbers(whole_plan(plan))), unsafe_allow_html=True)
             _spares_control(cur)
-            st.plotly_chart(price_sensitivity_figure(plan), key="sensitivity_chart", config={"displaylogo": False})
+            st.plotly_chart(price_sensitivity_figure(whole_plan(plan)), key="sensitivity_chart", config={"displaylogo": False})
             st.markdown("#### " + _("Bill of materials"))
             st.caption(_("Part names are the catalog's, quoted as published; ids are in Catalog & assumptions."))
             header = cached.bom_headers()  # column id -> its header; the ids stay (tests and downloads use them)

@@ -23,7 +23,7 @@ from core.perf.training_calibration import error_band_sentence
 from core.perf.compute import precision_label
 from core.perf.training import CP_COMMS, OFFLOADS, PRESETS, Precision, scaling, scaling_gpu_counts
 from core.plan import plan as make_plan
-from webui import calibration, jobstate, safe, state, tables
+from webui import calibration, jobstate, podpick, safe, state, tables
 
 W = jobstate.W
 CP_COMM_LABELS = {"ring": N_("ring"), "all-to-all": N_("all-to-all")}
@@ -110,6 +110,8 @@ def main() -> None:
         _show_error(error)
         return
 
+    plan = podpick.pick_pod(plan)  # a design with pods: the job runs on one pod (core.analysis.whole.pod_plan)
+    design = plan.design
     r = plan.resolved
     jobstate.fit(plan)
     jobstate.seed_widgets(r.gpus)
@@ -252,7 +254,7 @@ def main() -> None:
                 "ep": int(ep), "vp": int(vp), "tg": int(tg), "tok": float(tokens), "eff": float(eff), "cmp": choice,
                 "cmpl": str(link_text or "").strip(), "rt": routing, "pl": placement, "sharp": "1" if sharp else "0",
                 "nccl": nccl, "zg": "1" if shard else "0", "arch": arch, "zero": zero, "cpc": cpc,
-                "off": offload}
+                "off": offload, "pod": int(st.session_state.get(podpick.KEY, 1))}
     jobstate.remember(settings)
     if standalone:
         jobstate.sync_url_standalone()

@@ -11,6 +11,7 @@ import streamlit as st
 
 from core import i18n
 from core.analysis import sweep as sw
+from core.analysis.whole import one_fabric_only
 from core.design import Design
 from core.errors import FabricPlannerError, InputError
 from core.figures import sweep as figs
@@ -165,6 +166,10 @@ def main() -> None:
     cur = st.session_state.get("fp_current")
     if cur is None or cur.design is None:
         st.info(_("Set a valid design in the sidebar first."))
+        return
+    refused = one_fabric_only(cur.design, "sweep")  # a design with pods (core.analysis.whole)
+    if refused:
+        st.info(safe.md(refused))
         return
     if cur.plan is None and cur.error is not None:
         st.caption(_("The sidebar's design itself cannot be built; the sweep starts from it anyway."))

@@ -18,7 +18,7 @@ from core.i18n import N_, _
 from core.perf.serving import KvPrecision, ServingPrecision
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import PRESETS
-from webui import cached, inference, inferencestate, safe, state
+from webui import cached, inference, inferencestate, podpick, safe, state
 
 PAGE_PATH = "inference"
 W = "inf_w_"  # widget key prefix
@@ -201,8 +201,8 @@ def _what_if(here, without) -> None:
 
 
 def _results(cur, plan, store: dict) -> None:
-    key = json.dumps({"design": cur.design.model_dump_json(), "values": store}, sort_keys=True)
-    served, figure = _served(key, i18n.locale(), cur.design, plan, dict(store))
+    key = json.dumps({"design": plan.design.model_dump_json(), "values": store}, sort_keys=True)
+    served, figure = _served(key, i18n.locale(), plan.design, plan, dict(store))
     here = served.here
     if isinstance(here, Exception):
         _show_error(here)
@@ -249,8 +249,9 @@ def main() -> None:
     if cur is None or cur.plan is None:
         st.info(_("The sidebar's design cannot be built; fix it there first."))
         return
-    st.caption(safe.md(size_caption(cur.plan)))
-    _results(cur, cur.plan, store)
+    plan = podpick.pick_pod(cur.plan)  # a design with pods: the deployment runs on one pod
+    st.caption(safe.md(size_caption(plan)))
+    _results(cur, plan, store)
 
 
 main()

@@ -27,6 +27,7 @@ from core.formats import xlsx
 from core.formats.exports import export_text
 from core.plan import plan
 from core.analysis.whatif import oversubscription_sweep, sweep_display_table
+from core.analysis.whole import whole_plan
 
 SELECTED = "_fp_selected"
 CATALOG = load_catalog()
@@ -143,19 +144,19 @@ def switch_groups(key: str, language: str) -> pd.DataFrame:
 @st.cache_resource(max_entries=64, show_spinner=False)
 def capex(key: str, language: str):
     with speaking(language):
-        return frozen(figures.capex_figure(_plan(key)))
+        return frozen(figures.capex_figure(whole_plan(_plan(key))))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def power(key: str, language: str):
     with speaking(language):
-        return frozen(figures.power_figure(_plan(key)))
+        return frozen(figures.power_figure(whole_plan(_plan(key))))
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def bom(key: str, language: str) -> pd.DataFrame:
     with speaking(language):
-        return _plan(key).bom_frame()
+        return whole_plan(_plan(key)).bom_frame()
 
 
 # the people's BOM table lives in core (the XLSX and the review pack use it too); re-exported for the page
@@ -170,7 +171,7 @@ bom_headers = xlsx.bom_headers
 def bom_table(key: str, language: str) -> pd.DataFrame:
     """The BOM as the Designer shows it (``core.formats.xlsx.bom_table``), in ``language``."""
     with speaking(language):
-        return xlsx.bom_table(_plan(key))
+        return xlsx.bom_table(whole_plan(_plan(key)))
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -197,7 +198,7 @@ def bom_xlsx(key: str, language: str, share_link: str | None = None, unit: str =
     """The review workbook (``core.formats.xlsx.design_xlsx``) in ``language``, with the design's share link,
     bandwidth in ``unit``."""
     with speaking(language):
-        return xlsx.design_xlsx(_plan(key), share_link=share_link, unit=unit)
+        return xlsx.design_xlsx(whole_plan(_plan(key)), share_link=share_link, unit=unit)
 
 
 @st.cache_data(max_entries=8, show_spinner=False)

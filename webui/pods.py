@@ -97,8 +97,9 @@ def pods_section(design: Design, key: str, language: str) -> None:
             _way_out_buttons(result)
             return
         summary, bom, cables = result
-        st.caption(_("The numbers above are the first pod planned alone. Each pod has its own leaves sized for its "
-                     "nodes and NIC speed; the spine layer is shared and sized for the sum of their uplinks."))
+        st.caption(_("The numbers above are the whole design's: every pod's nodes and leaves, the shared spines and "
+                     "the mixed bill. Each pod has its own leaves sized for its nodes and NIC speed; the spine layer is "
+                     "shared and sized for the sum of their uplinks."))
         rows = [{_("Pod"): p["pod"], _("GPU model"): p["system"], _("Stage"): p["stage"], _("Nodes"): p["nodes"],
                  _("GPUs"): p["gpus"], _("Leaves"): p["leaves"], _("Leaf switch"): p["leaf_switch"],
                  _("Port speed"): f"{p['port_speed_gbps']}G", _("Uplinks per leaf"): p["uplinks_per_leaf"],

@@ -269,6 +269,11 @@ def _evaluate(name: str, design: Design, sizes: Sequence[int], settings: Mapping
     col = Column(name, design)
     try:
         col.plan = planner(design)
+        if design.pods:  # compared by its totals (core.analysis.whole); pods that cannot be joined are its error
+            from core.analysis.whole import design_mixed, pods_note, whole_plan
+
+            col.plan = whole_plan(col.plan)
+            col.notes.append(pods_note(design_mixed(design)))
     except FabricPlannerError as exc:
         col.error = str(exc)
         return col

@@ -135,10 +135,15 @@ def run(args: argparse.Namespace) -> str:
             return bom_dataframe(mixed.bom).to_csv(index=False)
     if args.format == "csv":
         return result.bom_frame().to_csv(index=False)
-    summary = result.summary()
-    if mixed is not None:
+    if mixed is not None:  # the totals of every pod (core.analysis.whole)
+        from core.analysis.whole import whole_summary
+
+        summary = whole_summary(result)
         summary["mixed_pods"] = {**pods_summary(mixed),
                                  "bom": json.loads(bom_dataframe(mixed.bom).to_json(orient="records"))}
+    else:
+        summary = result.summary()
+    if mixed is not None:
         if args.format != "json":
             return _render_table(summary) + pods_table(summary["mixed_pods"])
     if args.format == "json":

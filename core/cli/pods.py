@@ -11,6 +11,6 @@ from core.i18n import _
 def pods_table(summary: dict) -> str:
     """The ``plan`` table's section of a mixed design from ``core.analysis.pods.pods_summary``: a heading, then
     ``pods_lines`` as rows."""
-    lines = [_("Mixed pods under one spine layer (the summary above is the first pod planned alone):")]
+    lines = [_("Mixed pods under one spine layer (the totals above are the whole design's):")]
     lines += [row(label, text) for label, text in pods_lines(summary)]
     return "\n".join(lines) + "\n"

@@ -54,11 +54,15 @@ def register(subparsers) -> None:
 def spec_from_args(args: argparse.Namespace):
     """The ``SweepSpec`` the flags describe (``InputError`` on a bad setting or value)."""
     from core.analysis.sweep import METRICS, Axis, SweepSpec
+    from core.analysis.whole import one_fabric_only
     from core.formats import sweeplink
     from core.formats.joblink import DEFAULTS
     from core.perf.jobform import FITTED
 
     base = design_from_args(args)
+    refused = one_fabric_only(base, "sweep")  # a design with pods
+    if refused:
+        raise InputError(refused)
     x_key, x_text = args.sweep_x
     axes = [Axis(setting=x_key, values=sweeplink.parse_values(x_key, x_text))]
     if args.sweep_y:

@@ -83,7 +83,7 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
 
 def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits) -> list[KeyNumber]:
     return [
-        KeyNumber("gpus", _("GPUs"), f"{summary['gpus']:,}",
+        KeyNumber("gpus", _("GPUs"), f"{summary['gpus']:,}", _pods_words(summary) or
                   _("{nodes} nodes x {gpus_per_node} {model} GPUs").format(
                       nodes=f"{summary['nodes']:,}", gpus_per_node=summary["gpus_per_node"],
                       model=summary["gpu_model"]) + _growth_note(summary)),
@@ -156,6 +156,18 @@ def _network_split(summary: dict, key: str) -> str:
     return _("; by network: {parts}").format(parts=sep().join(parts))
 
 
+def _pods_words(summary: dict) -> str:
+    """A design with pods (``core.analysis.whole.whole_summary``): ``pod 1: 64 nodes of H100; pod 2: ...; per-GPU
+    bandwidths are pod 2's, the slowest``; empty without pods."""
+    mixed = summary.get("mixed_pods")
+    if not mixed:
+        return ""
+    pods = sep().join(_("pod {pod}: {nodes} nodes of {system}").format(
+        pod=pod["pod"], nodes=f"{pod['nodes']:,}", system=pod["system"]) for pod in mixed["pods"])
+    return _("{pods}; the per-GPU bandwidths are pod {slowest}'s, the slowest, which bounds a collective across "
+             "pods").format(pods=pods, slowest=mixed["slowest_pod"])
+
+
 def _growth_note(summary: dict) -> str:
     """``; grows to N nodes without recabling`` (and the growth target when ``grow_to`` is set)."""
     growth = summary.get("growth")
@@ -178,7 +190,14 @@ SWITCH_HELP = {
 
 def size_caption(plan) -> str:
     """How big the cluster is, in words a buyer uses: ``1,016 x H100 in 127 nodes``, or for NVLink
-    racks ``576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)``."""
+    racks ``576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)``; a design with pods
+    (``core.analysis.whole.WholePlan``) ``768 GPUs in 2 pods (H100 + B200, 96 nodes)``."""
+    mixed = getattr(plan, "mixed", None)
+    if mixed is not None:
+        f = mixed.fabric
+        return _("{gpus} GPUs in {pods} pods ({systems}, {nodes} nodes)").format(
+            gpus=f"{f.gpus:,}", pods=len(f.pods), systems=" + ".join(dict.fromkeys(pod.system for pod in f.pods)),
+            nodes=f"{f.nodes:,}")
     r = plan.resolved
     nodes_per_domain = r.nvlink_level1_nodes
     if nodes_per_domain > r.nodes_per_rack:  # a domain of several racks (CloudMatrix 384: 12 compute racks)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import get_args
 
+from core.design import MAX_PODS
 from core.errors import InputError
 from core.formats import sharelink
 from core.i18n import N_, _
@@ -137,6 +138,8 @@ JOB = sharelink.register_extension("perf_", [
       ", ".join(CP_COMMS)),
     P("zero", N_("ZeRO stage"), sharelink.parse_choice(list(ZERO_CHOICES)), str, "auto", ", ".join(ZERO_CHOICES)),
     P("off", N_("CPU offload"), sharelink.parse_choice(list(OFFLOADS)), str, "none", ", ".join(OFFLOADS)),
+    P("pod", N_("pod the job runs on (a design with pods)"), sharelink.parse_int(1, MAX_PODS + 1), str, 1,
+      _range(1, MAX_PODS + 1)),
     P("nccl", N_("NCCL release"), sharelink.parse_choice(list(NCCL_RELEASES)), str, NCCL_RELEASES[0],
       ", ".join(NCCL_RELEASES)),
 ])

@@ -431,12 +431,15 @@ _SUMMARIES: dict[int, tuple[object, dict]] = {}
 
 
 def _summary(plan) -> dict:
-    """``plan.summary()``, computed once per plan while a report is built (it sums the networks and racks)."""
+    """``plan.summary()`` (a design with pods: its totals, ``core.analysis.whole.whole_summary``), computed once per
+    plan while a report is built (it sums the networks and racks)."""
+    from core.analysis.whole import whole_summary
+
     held = _SUMMARIES.get(id(plan))
     if held is None or held[0] is not plan:
         if len(_SUMMARIES) > 8:
             _SUMMARIES.clear()
-        held = _SUMMARIES[id(plan)] = (plan, plan.summary())
+        held = _SUMMARIES[id(plan)] = (plan, whole_summary(plan))
     return held[1]
 
 
@@ -474,12 +477,16 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
     """Four sentences from the design: what it is, what it costs, what it achieves, its main risks. ``facts``:
     what the sections computed (``estimate``: the training job's, ``spof``, ``availability``, ``scenario``)."""
     from core import units
+    from core.analysis.whole import whole_plan
     from core.figures.keynumbers import size_caption
 
-    r, s, bw, cost = plan.resolved, _summary(plan), plan.bandwidth, plan.cost
+    whole = whole_plan(plan)  # a design with pods: its totals and the slowest pod's per-GPU bandwidths
+    r, s, cost = plan.resolved, _summary(plan), whole.cost
+    bw = plan.bandwidth if whole is plan else whole.bandwidth.model_copy(update={
+        k: s["bandwidth"][k] for k in ("scaleout_gbits_per_gpu", "bisection_tbits_one_direction", "oversubscription")})
     out = [_("What it is: {size}, on a {tiers}-tier {fabric} {topology} fabric at {speed} per GPU (one "
              "direction), {planes} plane(s).").format(
-        size=size_caption(plan), tiers=s["tiers"], fabric=vocab.FABRIC.label(r.fabric),
+        size=size_caption(whole), tiers=s["tiers"], fabric=vocab.FABRIC.label(r.fabric),
         topology=vocab.TOPOLOGY.word(r.topology), speed=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
         planes=s["planes"])]
     out.append(_("What it costs: {capex} capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, the "
@@ -509,7 +516,7 @@ def _risks(plan, facts: Mapping) -> list[str]:
         risks.append(ngettext("{count} single point of failure", "{count} single points of failure",
                               spof.count).format(count=number(spof.count)) if spof.count
                      else _("no single point of failure"))
-    ratio = plan.bandwidth.oversubscription
+    ratio = _summary(plan)["bandwidth"]["oversubscription"] if plan.design.pods else plan.bandwidth.oversubscription
     risks.append(_("the fabric is oversubscribed {ratio}:1, so traffic across leaves can slow down").format(
         ratio=f"{ratio:.3g}") if ratio > 1.001 else _("no oversubscription"))
     racks = _summary(plan).get("racks") or {}
@@ -530,7 +537,9 @@ def _risks(plan, facts: Mapping) -> list[str]:
 def _key_numbers(doc: _Doc, plan) -> None:
     from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers
 
-    numbers, costs = key_numbers(_summary(plan), doc.unit), cost_key_numbers(plan)
+    from core.analysis.whole import whole_plan
+
+    numbers, costs = key_numbers(_summary(plan), doc.unit), cost_key_numbers(whole_plan(plan))
     body = cards_html(numbers) + _h3(_("Cost and power")) + cards_html(costs)
     rows = [[k.label, k.value, k.help] for k in numbers + costs]
     body += (_h3(_("What each number means"))
@@ -647,8 +656,10 @@ def _bom_headers() -> list[str]:
 
 
 def _cost(doc: _Doc, plan) -> None:
+    from core.analysis.whole import whole_plan
     from core.figures.cost import capex_figure, power_figure, price_sensitivity_figure
 
+    plan = whole_plan(plan)  # a design with pods: the mixed bill
     body = doc.figure(capex_figure(plan), 360) + doc.figure(power_figure(plan), 360)
     body += doc.figure(price_sensitivity_figure(plan), 360)
     doc.section("cost", _("Cost and power"), body)
@@ -824,8 +835,9 @@ def _pods(doc: _Doc, plan) -> None:
     except FabricPlannerError as exc:
         doc.section("pods", title, _p(str(exc), note=True))
         return
-    body = _p(_("The numbers above are the first pod planned alone. Each pod has its own leaves sized for its "
-                "nodes and NIC speed; the spine layer is shared and sized for the sum of their uplinks."), note=True)
+    body = _p(_("The numbers above are the whole design's: every pod's nodes and leaves, the shared spines and "
+                "the mixed bill. Each pod has its own leaves sized for its nodes and NIC speed; the spine layer is "
+                "shared and sized for the sum of their uplinks."), note=True)
     doc.section("pods", title, body + _table(["", ""], [list(line) for line in lines], classes={0: "term"}))
 
 
@@ -837,10 +849,18 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
     from core.perf import congestion, jobform
     from core.perf.collectives import load_constants, size_sweep, sweep, validation_badge
 
+    pod_words = None
+    if plan.design.pods:  # the job runs on one pod, as on the Performance page (core.analysis.whole.pod_plan)
+        from core.analysis.whole import pod_plan
+
+        try:
+            plan, pod_words = pod_plan(plan, int((job or {}).get("pod", 1)))
+        except FabricPlannerError:
+            pass  # the Mixed pods section says why
     settings = report_job_settings(plan, job)
     r = plan.resolved
     sharp = str(settings.get("sharp", "0")) == "1" and r.fabric == "infiniband"
-    body = _p(_("NCCL-style latency-bandwidth model on every GPU of the design ({gpus} GPUs), NCCL's stock algorithm "
+    body = (_p(pod_words, note=True) if pod_words else "") + _p(_("NCCL-style latency-bandwidth model on every GPU of the design ({gpus} GPUs), NCCL's stock algorithm "
                 "choice{sharp}; routing: {routing}. Constants and sources: assets/catalog/collectives.toml.").format(
         gpus=number(r.gpus), sharp=_(", InfiniBand SHARP on") if sharp else "",
         routing=_routing(plan, settings)), note=True)

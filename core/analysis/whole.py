@@ -1,0 +1,172 @@
+"""The whole design's numbers: a design without pods is its plan; a design with pods (``Design.pods``) is its mixed
+plan's totals (``core.analysis.pods.mixed_plan``: every pod's leaves, the shared spine layer, the pods' nodes,
+networks and bill), in the shapes the single design's numbers use, so every page and command shows the same totals.
+
+* ``whole_plan(plan)``: ``plan`` itself without pods; with pods, ``plan`` (the first pod's fabric, racks and
+  explanation) carrying the mixed bill and its cost summary (``core.cost.summarize_cost`` of the mixed rows over
+  every pod's GPUs), which the BOM and Cost tabs, the capex and power charts and the cost cards read.
+* ``whole_summary(plan)``: ``Plan.summary()`` without pods, byte for byte; with pods, the mixed totals in its keys
+  (GPUs, nodes, switches by tier with the shared spines, links, transceivers, capex low/typical/high, power, the
+  bisection) and ``mixed_pods`` (``core.analysis.pods.pods_summary``: the pods and the bound across them). The
+  per-GPU injection, scale-up bandwidth and the bisection ratio are the slowest pod's (a collective across pods
+  runs at its rate).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import ConfigDict
+
+from core.analysis.pods import MixedPlan, mixed_plan, pods_summary
+from core.fabric.pods import pod_specs
+from core.cost import summarize_cost
+from core.design import Design
+from core.errors import FabricPlannerError
+from core.i18n import N_, _, current, language as speaking
+from core.plan import Plan
+
+
+@lru_cache(maxsize=32)
+def _mixed_cached(key: str, language: str) -> MixedPlan:
+    """``mixed_plan`` of the design JSON ``key`` (its final stage), its texts in ``language``."""
+    with speaking(language):
+        return mixed_plan(Design.model_validate_json(key))
+
+
+def design_mixed(design: Design) -> MixedPlan | None:
+    """The mixed plan of ``design`` (None without pods); cached by the design and the current language. Raises what
+    ``mixed_plan`` raises (``DesignError``, ``InputError``)."""
+    if not design.pods:
+        return None
+    return _mixed_cached(design.model_dump_json(), current())
+
+
+class WholePlan(Plan):
+    """A design with pods as one plan: the first pod's plan (``fabric``, ``bandwidth``, ``layout`` and the rest are
+    the first pod's) with the mixed bill and its cost, whose ``summary()`` gives the mixed totals (module
+    docstring)."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    mixed: MixedPlan
+
+    def summary(self) -> dict:
+        """``Plan.summary()`` with the mixed totals and ``mixed_pods`` (``whole_summary``)."""
+        return _totals(super().summary(), self.mixed, self.cost)
+
+
+def whole_plan(p: Plan) -> Plan:
+    """``p`` without pods; with pods a ``WholePlan``: ``p`` carrying the mixed bill and its cost (module
+    docstring): capex [USD], capex per GPU over every pod's GPUs, power [kW], TCO, compute racks summed over the
+    pods. Pods that cannot be planned together (``mixed_plan`` raises) give ``p``: the pages and commands that show
+    totals call ``mixed_plan`` and say its error."""
+    try:
+        mixed = design_mixed(p.design)
+    except FabricPlannerError:  # pods that cannot be planned together: the caller says why (mixed_plan raises it)
+        return p
+    if mixed is None:
+        return p
+    totals = p.resolved.model_copy(update={"gpus": mixed.fabric.gpus, "nodes": mixed.fabric.nodes})
+    cost = summarize_cost(totals, mixed.bom).model_copy(update={
+        "racks_compute": sum(pod.cost.racks_compute for pod in mixed.plans)})
+    return WholePlan.model_construct(**{**dict(p), "bom": mixed.bom, "cost": cost, "mixed": mixed})
+
+
+def _sum(dicts: list[dict]) -> dict:
+    """Key-wise sum of dicts of numbers (nested dicts summed the same way; other values the first's)."""
+    out = dict(dicts[0])
+    for d in dicts[1:]:
+        for k, v in d.items():
+            if isinstance(v, dict):
+                out[k] = _sum([out.get(k, {}), v])
+            elif isinstance(v, (int, float)) and not isinstance(v, bool):
+                out[k] = out.get(k, 0) + v
+    return out
+
+
+def whole_summary(p: Plan) -> dict:
+    """``p.summary()`` without pods (the same dict); with pods the mixed design's totals in its keys plus
+    ``mixed_pods`` (module docstring)."""
+    return whole_plan(p).summary()
+
+
+def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
+    """The summary ``s`` of a ``WholePlan`` (the first pod's fabric, the mixed bill) with the mixed totals: counts
+    summed over the pods (switches with the shared spines instead of the pods' own), bisection [Tb/s, one
+    direction] across the pods, the per-GPU bandwidths of the slowest pod, the pods' links by network."""
+    f = mixed.fabric
+    pods = [pod.summary() for pod in mixed.plans]
+    slowest = pods[f.pods.index(f.slowest)]
+    injection = sum(pod["gpus"] * pod["bandwidth"]["scaleout_gbits_per_gpu"] for pod in pods)
+    s.update({
+        "gpus": f.gpus, "nodes": f.nodes,
+        "gpu_model": " + ".join(dict.fromkeys(pod.system for pod in f.pods)),
+        "switches": {"leaf": f.leaves, "spine": f.spines, "core": 0, "total": f.switches},
+        "links": _sum([pod["links"] for pod in pods]),
+        "switch_models": {**s["switch_models"], "leaf": " + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods)),
+                          "spine": f.spine_switch},
+        "explanation": [line for line in s["explanation"] if line not in mixed.plans[0].fabric.explanation],
+        "growth": None, "racks_compute": cost.racks_compute,
+        "mixed_pods": pods_summary(mixed),
+    })
+    s["bandwidth"] = {**s["bandwidth"], **{k: slowest["bandwidth"][k] for k in (
+        "nvlink_gbytes_per_gpu_bidir", "nvlink_gbytes_per_gpu_per_direction", "scaleout_gbits_per_gpu")},
+        "bisection_tbits_one_direction": round(f.bisection_gbps / 1000, 6),
+        "oversubscription": round(injection / 2 / f.bisection_gbps, 4)}
+    networks = _sum([pod["networks"] for pod in pods])
+    for name, own in s["networks"].items():  # the bill's parts and money; the pods' links
+        own["links"] = networks.get(name, {}).get("links", own["links"])
+    return s
+
+
+def pods_note(mixed: MixedPlan) -> str:
+    """What a page or command that estimates one job says of a design with pods: the totals are every pod's, a job
+    runs on pod 1 (its system), and an all-reduce of 1 GiB across every pod is bounded by the slowest pod [GB/s bus
+    bandwidth] (``core.analysis.pods.pods_summary``)."""
+    summary = pods_summary(mixed)
+    return _("Pods: the numbers are every pod's totals; the collectives, the training job and the inference "
+             "deployment run on pod 1 ({system}); an all-reduce of 1 GiB across every pod reaches at most {busbw} "
+             "GB/s bus bandwidth (pod {slowest}, the slowest, bounds it).").format(
+        system=mixed.fabric.pods[0].system, busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:.3g}",
+        slowest=summary["slowest_pod"])
+
+
+def pod_count(design: Design) -> int:
+    """How many pods ``design`` has (1 without ``pods``: the design is its one pod)."""
+    return len(pod_specs(design))
+
+
+def pod_plan(p: Plan, pod: int) -> tuple[Plan, str | None]:
+    """The plan a job on pod ``pod`` (1-based; out of range: pod 1) of ``p``'s design runs on, and the words saying
+    so: ``(p, None)`` without pods; with pods the pod planned alone (``MixedPlan.plans``: its system, NICs and
+    leaves) and a sentence naming the pod and the bound across pods (an all-reduce of 1 GiB [GB/s bus bandwidth],
+    the slowest pod's, ``core.analysis.pods.pods_summary``). Raises what ``mixed_plan`` raises."""
+    mixed = design_mixed(p.design)
+    if mixed is None:
+        return p, None
+    index = pod - 1 if 1 <= pod <= len(mixed.plans) else 0
+    own, summary = mixed.fabric.pods[index], pods_summary(mixed)
+    return mixed.plans[index], _(
+        "The job runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates use its system, NICs and "
+        "leaves. A collective across every pod runs at the slowest pod's rate (pod {slowest}): an all-reduce of "
+        "1 GiB across every pod reaches at most {busbw} GB/s bus bandwidth.").format(
+        pod=index + 1, system=own.system, nodes=f"{own.nodes:,}", gpus=f"{own.gpus:,}",
+        slowest=summary["slowest_pod"], busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:.3g}")
+
+
+ONE_FABRIC = {
+    "sweep": N_("The sweep varies one fabric; this design has {count} pods under one spine layer, which it cannot "
+                "vary together. Clear the pods to sweep the first pod alone, or compare designs with pods on the "
+                "Compare page."),
+    "optimize": N_("The optimizer searches one fabric; this design has {count} pods under one spine layer, which it "
+                   "cannot search together. Clear the pods to optimize the first pod alone."),
+}
+"""What the Sweep and Optimize pages (and ``python -m core sweep``) say of a design with pods, by tool."""
+
+
+def one_fabric_only(design: Design, tool: str) -> str | None:
+    """``ONE_FABRIC[tool]`` in the current language for a design with pods (None without): the tools that vary
+    or search one fabric say so instead of working on the first pod alone."""
+    count = pod_count(design)
+    return _(ONE_FABRIC[tool]).format(count=count) if count > 1 else None
