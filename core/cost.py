@@ -435,16 +435,67 @@ def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) 
         speed, switch = speeds[c].port_speed_gbps, switches[c]
         node = (resolved.port_speed_gbps, per_xcvr, form_factor_family(resolved.nic.cage_type)) \
             if c == "node-leaf" else None
-        for count, length in ((near, short), (links - near, apart)):
-            if count <= 0:
-                continue
-            key = (resolved.fabric, speed, switch.ports_per_cage(speed), form_factor_family(switch.cage_type), policy,
-                   length, modules_m, node, overrides, basis)
-            options = _bundled_media_prices(*key) if catalog is _bundled() else media_prices(catalog, *key)
-            total += count * min((cable if cable is not None else
-                                  counts[c] / links * module + fibre + node_modules / links * node_module)
-                                 for cable, module, fibre, node_module in options) if options else 0.0
+        key = (resolved.fabric, speed, switch.ports_per_cage(speed), form_factor_family(switch.cage_type), policy)
+
+        def least(length: float) -> float:
+            """The least one link at least ``length`` [m] long costs [USD] (0: no media allowed)."""
+            args = (*key, length, modules_m, node, overrides, basis)
+            options = _bundled_media_prices(*args) if catalog is _bundled() else media_prices(catalog, *args)
+            return min((cable if cable is not None else
+                        counts[c] / links * module + fibre + node_modules / links * node_module)
+                       for cable, module, fibre, node_module in options) if options else 0.0
+
+        if near:
+            total += near * least(short)
+        total += (links - near) * least(apart)
+        if c == "node-leaf" and not near:  # each cable reach a link may pass: the links beyond it pay the step
+            reaches = sorted({cable.reach_m for cable in cable_options(catalog, resolved.fabric, speed,
+                                                                        POLICIES.get(policy, POLICIES["auto"]), apart)})
+            below = least(apart)
+            for reach in reaches:
+                above = least(math.nextafter(reach, math.inf))
+                total += (above - below) * max(0, links - _node_links_within(resolved, fabric, wiring, reach, links))
+                below = above
     return total
+
+
+def _node_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float, links: int) -> int:
+    """At most how many of the ``links`` node-leaf links of a fabric whose leaves stand in racks without nodes
+    (not top-of-rack) are ``length_m`` [m] long or shorter. A leaf reaches a node through the node's climb to the
+    tray, the tray run between the racks and the leaf's climb (``core.physical.lengths``); in a rack of ``n``
+    nodes of height ``h`` the ``i``-th closest to the top climbs at least ``(i + 1/2) h``; the racks of a line
+    stand side by side (centres at least the narrowest width apart), the lines a pitch apart (at least the
+    shallowest depth and the two half aisles, ``core.physical.layout``), so few racks are near any leaf; each
+    node has ``links_per_node_leaf`` links to one leaf. ``links`` when the wiring or the racks give no bound."""
+    from core.physical.layout import compute_rack_fit
+
+    per_node = getattr(wiring, "links_per_node_leaf", None)
+    if per_node is None or wiring.tor:
+        return links
+    try:
+        _preset, _kw, units, per_rack = compute_rack_fit(resolved)
+    except FabricPlannerError:
+        return links
+    racks = load_racks()
+    r, u_m = racks.routing, racks.routing.u_mm / 1000
+    node_m = min(resolved.system.node_rack_units, units / max(1, per_rack)) * u_m
+    width = min(p.width_mm for p in racks.presets) / 1000
+    pitch = min(p.depth_mm for p in racks.presets) / 1000 + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
+    budget = (length_m - 2 * r.slack_end_m) / (1 + r.slack_fraction) - 2 * r.tray_above_rack_m \
+        - resolved.switch.rack_units * u_m / 2  # the climbs and tray run a link this short may have
+
+    def fit(left: float) -> int:
+        """Nodes of one rack whose climb fits ``left`` [m]."""
+        return 0 if left < node_m / 2 else min(per_rack, math.floor(left / node_m - 0.5) + 1)
+
+    nodes, line = 0, 0
+    while budget - line * pitch >= node_m / 2:  # line 0: the leaf's own (its rack holds no node); then both sides
+        step = 1 if line == 0 else 0
+        while budget - line * pitch - step * width >= node_m / 2:
+            nodes += (2 if line == 0 else 4) * fit(budget - line * pitch - step * width)
+            step += 1
+        line += 1
+    return min(links, fabric.leaf_count_total * per_node * nodes)
 
 
 def _bundled() -> Catalog:
