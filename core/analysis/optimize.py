@@ -1034,15 +1034,12 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     compute = objective == "compute"
     pending.sort(key=lambda c: (round(c.network_floor_usd if compute else c.capex_floor_usd, 2), c.index))
     family_least: dict[tuple, float] = {}
-    serving_least = math.inf
-    costs: list[float] = []  # capex [USD, cents] of the costed feasible candidates, ascending
-    fastest: list[float] = []  # fastest[i]: the most busbw of costs[: i + 1]
+    known = _Witnesses(_SHARED.get("witnesses"))
     for c in pending:  # a cent below the floor: a sum's rounding never puts a tie in cents out of order
         floor = round(c.network_floor_usd if compute else c.capex_floor_usd, 2) - 0.01
-        if family_least.get(_switch_family(c), math.inf) < floor and \
-                (serving_least < floor or not _serves_all_traffic(c)):
-            below = bisect.bisect_left(costs, floor)
-            if below and fastest[below - 1] >= c.busbw_gbytes:
+        if family_least.get(_switch_family(c), math.inf) < floor:
+            known.update()
+            if (known.serving_least < floor or not _serves_all_traffic(c)) and known.faster_below(floor, c.busbw_gbytes):
                 c.pruned, c.pending = True, None
                 told((c,))
                 continue
@@ -1053,15 +1050,64 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
         cost = round(capex_of(c, objective), 2)
         family = _switch_family(c)
         family_least[family] = min(family_least.get(family, math.inf), cost)
-        if _serves_all_traffic(c):
-            serving_least = min(serving_least, cost)
+        known.add(cost, c.busbw_gbytes, _serves_all_traffic(c))
+
+
+_SHARED: dict = {}
+"""The search under way's witnesses shared by its forked workers (``"witnesses"``: a ``multiprocessing.Array``,
+``_Witnesses``), set by the parent before the fork; empty for a search in one process."""
+
+
+class _Witnesses:
+    """The costed feasible candidates ``_decide`` prunes by: capex [USD, cents, the objective's] ascending with the
+    most busbw [GB/s] at or below each, and the least capex of those carrying all traffic. With ``shared`` (a
+    ``multiprocessing.Array`` of doubles: a count, then (capex, busbw, carries all traffic) triples) every worker of
+    a parallel search adds its costed candidates there and reads the others' (``update``): each is a costed feasible
+    candidate of the same search, so a witness from any worker proves what one from this worker would."""
+
+    def __init__(self, shared=None):
+        self.shared = shared
+        self.seen = 0
+        self.costs: list[float] = []
+        self.fastest: list[float] = []  # fastest[i]: the most busbw of costs[: i + 1]
+        self.serving_least = math.inf
+
+    def faster_below(self, floor: float, busbw: float) -> bool:
+        """Whether a witness costs less than ``floor`` and has at least ``busbw``."""
+        below = bisect.bisect_left(self.costs, floor)
+        return bool(below) and self.fastest[below - 1] >= busbw
+
+    def add(self, cost: float, busbw: float, serves: bool, publish: bool = True) -> None:
+        """Take a costed feasible candidate (and with ``publish`` share it with the other workers)."""
+        if serves:
+            self.serving_least = min(self.serving_least, cost)
+        costs, fastest = self.costs, self.fastest
         at = bisect.bisect_right(costs, cost)
         costs.insert(at, cost)
-        fastest.insert(at, max(c.busbw_gbytes, fastest[at - 1] if at else -math.inf))
+        fastest.insert(at, max(busbw, fastest[at - 1] if at else -math.inf))
         for i in range(at + 1, len(fastest)):
             if fastest[i] >= fastest[at]:
                 break
             fastest[i] = fastest[at]
+        if publish and self.shared is not None:
+            with self.shared.get_lock():
+                n = int(self.shared[0])
+                if 3 * n + 3 < len(self.shared):
+                    self.shared[1 + 3 * n:4 + 3 * n] = [cost, busbw, float(serves)]
+                    self.shared[0] = n + 1
+                    if self.seen == n:  # nothing new from the others in between: this one is seen
+                        self.seen = n + 1
+
+    def update(self) -> None:
+        """Take the witnesses the other workers shared since the last look."""
+        if self.shared is None:
+            return
+        with self.shared.get_lock():
+            n = int(self.shared[0])
+            fresh = self.shared[1 + 3 * self.seen:1 + 3 * n]
+        for k in range(0, len(fresh), 3):
+            self.add(fresh[k], fresh[k + 1], bool(fresh[k + 2]), publish=False)
+        self.seen = n
 
 
 _SENT = tuple(name for name in Candidate.__dataclass_fields__ if name not in ("design", "resolved", "pending"))
@@ -1110,6 +1156,7 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
     jobs = [(part, constraints, current(), search, objective)
             for part in _chunks(designs, groups, workers * CHUNKS_PER_WORKER)]
     _FORKED[:] = designs
+    _SHARED["witnesses"] = context.Array("d", 1 + 3 * len(designs))  # _Witnesses: the workers' costed candidates
     gc.freeze()  # the parent's objects stay out of the workers' collections (and their pages unwritten)
     try:
         with context.Pool(workers, initializer=_worker_start, initargs=(os.getpid(),)) as pool:  # for one search
@@ -1127,6 +1174,7 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
     finally:
         gc.unfreeze()
         _FORKED.clear()
+        _SHARED.clear()
     assert all(c is not None for c in out), "a candidate was not evaluated"  # the families cover every design
     return out, sum(count for _part, count in parts)
 
