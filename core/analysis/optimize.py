@@ -32,6 +32,10 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   pattern (``core.physical.lengths.memo_link_lengths``: candidates whose racks stand in the same places
   share them), the media bins by what ``select_media`` reads (``_media_key``), the other networks' BOM rows
   per networks object (``core.cost.other_network_rows``, given to ``build_bom`` as an input);
+* bounds before detail (``bounded``): each candidate's capex floor (``core.cost.cost_floor``: its counts priced,
+  and the compute links at the least their media can cost from the rack geometry alone, ``core.cost.links_floor``)
+  orders the costing, and a feasible candidate that a costed one dominates by it is decided without its physical
+  layer and bill (``_decide``; the workers of a parallel search share their costed candidates, ``_Witnesses``);
 * the collector is paused for a search (``_collector_paused``): it builds tens of thousands of short-lived
   objects and no cycles;
 * large grids are split over the machine's cores (``workers``) in chunks handed to whichever worker is
@@ -242,7 +246,7 @@ class Candidate:
     failed: tuple[str, ...] = ()
     """Every plan-level constraint it fails (those checked before its first failure and that one)."""
     capex_floor_usd: float = math.nan
-    """Lower bound on ``capex_usd`` from the counts alone (``core.cost.cost_floor``) [USD]."""
+    """Lower bound on ``capex_usd`` without a layout (``core.cost.cost_floor``) [USD]."""
     network_floor_usd: float = math.nan
     """Lower bound on ``network_capex_usd`` (``core.cost.cost_floor``) [USD]."""
     power_floor_kw: float = math.nan
