@@ -383,6 +383,7 @@ def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     return summarize_cost(resolved, _bought(resolved, [*rows, *others]))
 
 
+@lru_cache(maxsize=8)
 def link_length_floors(racks: RackCatalog | None = None) -> tuple[float, float]:
     """(in a rack, between racks): the shortest a compute link can be [m] (``core.physical.lengths``' routing:
     run x (1 + slack) + two service loops). In a rack the run is at least ``in_rack_m``; between racks at least the
@@ -415,9 +416,9 @@ def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) 
     classes = [(c, n) for c, n in class_links(fabric, wiring) if c != "torus" and n > 0]
     if not classes:
         return 0.0
-    counts, _terms = switch_module_counts(resolved, fabric)
-    short, apart = link_length_floors()
     speeds, switches = class_speeds(resolved), class_switches(resolved)
+    counts, _terms = switch_module_counts(resolved, fabric, wiring=wiring, at=speeds)
+    short, apart = link_length_floors()
     policy, basis = resolved.design.cable_media, design_price_basis(resolved)
     overrides = tuple(sorted(resolved.price_overrides.items()))
     per_xcvr = max(resolved.system.node_ports_per_transceiver, resolved.planes)
@@ -705,14 +706,16 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
                                                                 span=b.label()))
 
 
-def switch_module_counts(resolved: ResolvedDesign, fabric: FabricPlan, words: bool = False
-                         ) -> tuple[dict[str, int], dict[str, list[str]]]:
+def switch_module_counts(resolved: ResolvedDesign, fabric: FabricPlan, words: bool = False, wiring=None,
+                         at: dict | None = None) -> tuple[dict[str, int], dict[str, list[str]]]:
     """Per link class, the switch-side modules if every link of the class were optical, counted per switch group
     (``ceil(ports used / ports per cage) x switches x planes``, both switch ends of a switch-switch link), and with
-    ``words`` each group's term in words (``link_rows``' explanation; else empty lists)."""
+    ``words`` each group's term in words (``link_rows``' explanation; else empty lists). ``wiring`` and ``at``
+    (``core.fabric.wiring.wiring_of`` and ``core.physical.media.class_speeds`` of the design) when the caller has
+    them."""
     planes = resolved.planes
-    speeds = {c: r.port_speed_gbps for c, r in class_speeds(resolved).items()}
-    wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
+    speeds = {c: r.port_speed_gbps for c, r in (at or class_speeds(resolved)).items()}
+    wiring = wiring or wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
     classes = (*wiring.link_classes, "")  # a role's down links are of class i, its up links of class i + 1
     link_class_of = {role: (classes[i], classes[i + 1]) for i, role in enumerate(wiring.roles)}
     counts = {c: 0 for c in speeds}
