@@ -4,10 +4,11 @@ Run: ``make bench`` (or ``python benchmarks/bench_optimize.py [--runs N] [--only
 Targets on a 2-core machine (medians of repeated runs, each candidate decided exactly: costed, or decided by
 its bounds, ``core.analysis.optimize._decide``):
 
-* ``default``: ``python -m core optimize --gpu H100 --gpus 16384``'s search, the default grid (16,308 candidates),
-  no constraint: within 1 s;
-* ``large``: the default grid with every catalog NIC (98,604 candidates: per-tier switch mixes, port and uplink
-  speeds, 8 NICs, 1-2 planes per-port and per-rail, 3 topologies, tiers 1-3, 4 oversubscriptions): within 5 s;
+* ``default``: ``python -m core optimize --gpu H100 --gpus 16384``'s search, the default grid (18,120 candidates:
+  16,308 Clos and 1,812 Dragonfly+), no constraint: within 1 s;
+* ``large``: the default grid with every catalog NIC (109,560 candidates: per-tier switch mixes, port and uplink
+  speeds, 8 NICs, 1-2 planes per-port and per-rail, 4 topologies with Dragonfly+, tiers 1-3, 4 oversubscriptions;
+  98,604 before Dragonfly+ joined the grid): within 5 s;
 * ``open``: opening the default search's winner on the Designer (AppTest of the Designer with the winner's link,
   as the Optimize page's button opens it, cold: its plan not cached): within 1 s;
 * ``bench``: the earlier workload (11,448 candidates, 5 switches, 5 NICs, busbw >= 350 GB/s): within 2 s.
@@ -33,7 +34,9 @@ and the workers share their costed candidates as pruning witnesses. The previous
 (``optimize("H100", 16384)``, two workers): previous 24.3 and 21.9 s CPU over all processes (5,171 costed or
 rejected on a plan), this one 12.1 and 10.9 s CPU (1,160-1,231 costed; 5,151-5,222 decided by their bounds), the
 same optimum, front (28) and feasible count (6,382); wall 103 and 37 s vs 47 and 16 s at that load.
-``--only default``: median 40.0 s, best 31.4 s of 3 runs, 10.8 s CPU at load average 9.2 (MISS). In one process
+``--only default``: median 40.0 s, best 31.4 s of 3 runs, 10.8 s CPU at load average 9.2 (MISS); ``--only large``
+(109,560 candidates now): one run, 168 s wall, 28.6 s CPU at load 11.9, 2,065 costed, 47,981 decided by their bounds
+(MISS; the revision before not measured). In one process
 (``workers=1``) 1,080 are costed. Where one process's time goes now (cProfile): the checks before the floors 58%
 (fabric sizing 18%, the collective sweeps 14%, the floors 12% of which the links floor 7%, the other networks 7%,
 the tier closed form 4%), the 1,080 candidates' physical layer and bill 36% (cable lengths 15%, the rack arrangement
@@ -102,7 +105,7 @@ DEFAULT_SECONDS = 1.0
 LARGE_SECONDS = 5.0
 OPEN_SECONDS = 1.0
 LARGE = Grid(nics=("CX5", "CX6", "CX7", "CX8", "BF3", "BF3-DPU", "CX7-2P", "CX9"))
-"""The default grid with every catalog NIC: 98,604 candidates at 16,384 H100."""
+"""The default grid with every catalog NIC: 109,560 candidates at 16,384 H100 (98,604 before Dragonfly+ joined)."""
 
 
 def _cpu() -> float:
