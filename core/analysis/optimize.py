@@ -1009,7 +1009,7 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     """Detail every candidate ``cands`` left pending (``Candidate.pending``), cheapest capex floor first, except
     those its bounds decide (``Candidate.pruned``): without a workload (the front's performance is all-reduce
     busbw, known before the floor), a pending candidate is pruned when, among the candidates costed so far and
-    feasible, one of its switch family (``families``) costs less than its floor (so it is not that family's
+    feasible (by this process, or by any worker of a parallel search: ``_Witnesses``), one of its switch family (``families``) costs less than its floor (so it is not that family's
     cheapest, nor its fabric's), one that carries all traffic (``_serves_all_traffic``) does too when it does
     (so it is not the traffic warning's cheapest), and one that costs less has at least its busbw (so it is
     neither the optimum nor on the front, ``pareto_front``: cheaper in ``_order`` and no slower). Only without a
