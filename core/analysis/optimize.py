@@ -994,7 +994,7 @@ def _evaluate_chunk(args) -> list[Candidate]:
         out = []
         for group in groups:
             out += _evaluate_family(evaluator, designs, group, detail=False)
-        _decide(evaluator, out, objective)
+        _decide(evaluator, out, objective, witnesses=_SHARED.get(search))
         # the parent has the designs; send back only the numbers, as tuples (a fifth of the pickling)
         return [tuple(getattr(cand, name) for name in _SENT) for cand in out], len(evaluator.fabrics) - sized
 
@@ -1005,7 +1005,7 @@ def _switch_family(c: Candidate) -> tuple[str, str, str]:
     return (d.fabric or "", d.leaf_switch or d.switch or "", d.topology)
 
 
-def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tracker=None) -> None:
+def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tracker=None, witnesses=None) -> None:
     """Detail every candidate ``cands`` left pending (``Candidate.pending``), cheapest capex floor first, except
     those its bounds decide (``Candidate.pruned``): without a workload (the front's performance is all-reduce
     busbw, known before the floor), a pending candidate is pruned when, among the candidates costed so far and
@@ -1017,7 +1017,7 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     check before the floor), as costing it would find. Capex compared in
     cents (``_order``), the objective's (``capex_of``); the floor never exceeds the capex (``cost_floor``). Only
     for the capex objectives (``cluster``, ``compute``: the floors are capex floors); ``tracker`` is told of each
-    candidate as it is decided."""
+    candidate as it is decided; ``witnesses``: the parallel search's shared array (``_Witnesses``), else None."""
     pending = [c for c in cands if c.pending is not None]
     limits = evaluator.c
     told_tracker = tracker.add if tracker is not None else (lambda _cands: None)
@@ -1038,7 +1038,7 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     compute = objective == "compute"
     pending.sort(key=lambda c: (round(c.network_floor_usd if compute else c.capex_floor_usd, 2), c.index))
     family_least: dict[tuple, float] = {}
-    known = _Witnesses(_SHARED.get("witnesses"))
+    known = _Witnesses(witnesses)
     for c in pending:  # a cent below the floor: a sum's rounding never puts a tie in cents out of order
         floor = round(c.network_floor_usd if compute else c.capex_floor_usd, 2) - 0.01
         if family_least.get(_switch_family(c), math.inf) < floor:
@@ -1058,8 +1058,8 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
 
 
 _SHARED: dict = {}
-"""The search under way's witnesses shared by its forked workers (``"witnesses"``: a ``multiprocessing.Array``,
-``_Witnesses``), set by the parent before the fork; empty for a search in one process."""
+"""The parallel search under way's witnesses shared by its forked workers (search token -> a
+``multiprocessing.Array``, ``_Witnesses``), set by the parent before the fork."""
 
 
 class _Witnesses:
@@ -1160,7 +1160,7 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
     jobs = [(part, constraints, current(), search, objective)
             for part in _chunks(designs, groups, workers * CHUNKS_PER_WORKER)]
     _FORKED[:] = designs
-    _SHARED["witnesses"] = context.Array("d", 1 + 3 * len(designs))  # _Witnesses: the workers' costed candidates
+    _SHARED[search] = context.Array("d", 1 + 3 * len(designs))  # _Witnesses: the workers' costed candidates
     gc.freeze()  # the parent's objects stay out of the workers' collections (and their pages unwritten)
     try:
         with context.Pool(workers, initializer=_worker_start, initargs=(os.getpid(),)) as pool:  # for one search
@@ -1178,7 +1178,7 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
     finally:
         gc.unfreeze()
         _FORKED.clear()
-        _SHARED.clear()
+        _SHARED.pop(search, None)
     assert all(c is not None for c in out), "a candidate was not evaluated"  # the families cover every design
     return out, sum(count for _part, count in parts)
 
