@@ -1249,8 +1249,8 @@ def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: 
     search goes, a few times a second, and once at the end.
 
     ``bounded`` (default): bounds before detail. Each candidate's capex and power floors (``core.cost.cost_floor``,
-    from its counts and the rack geometry) decide the budget and power before the physical layer when they alone exceed the limit, and
-    a feasible candidate another costed one dominates by them is not costed (``_decide``, ``Candidate.pruned``):
+    from its counts and the rack geometry) decide the budget and power before the physical layer when they alone
+    exceed the limit, and a feasible candidate another costed one dominates by them is not costed (``_decide``, ``Candidate.pruned``):
     the optimum, the front, each switch family's cheapest, the rejection counts and the explanation are the same
     as with ``bounded=False``, which costs every candidate (``tests/test_optimize_bounds.py``).
 
