@@ -1250,9 +1250,9 @@ def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: 
 
     ``bounded`` (default): bounds before detail. Each candidate's capex and power floors (``core.cost.cost_floor``,
     from its counts and the rack geometry) decide the budget and power before the physical layer when they alone
-    exceed the limit, and a feasible candidate another costed one dominates by them is not costed (``_decide``, ``Candidate.pruned``):
-    the optimum, the front, each switch family's cheapest, the rejection counts and the explanation are the same
-    as with ``bounded=False``, which costs every candidate (``tests/test_optimize_bounds.py``).
+    exceed the limit, and a feasible candidate another costed one dominates by them is not costed (``_decide``,
+    ``Candidate.pruned``): the optimum, the front, each switch family's cheapest, the rejection counts and the
+    explanation are the same as with ``bounded=False``, which costs every candidate (``tests/test_optimize_bounds.py``).
 
     With ``strict=False`` a constraint set nothing meets returns a result with ``best`` None, an empty
     front, every candidate (for ``families``) and the ``DesignError``'s message and suggestion as the
