@@ -4,10 +4,11 @@ Run: ``make bench`` (or ``python benchmarks/bench_optimize.py [--runs N] [--only
 Targets on a 2-core machine (medians of repeated runs, each candidate decided exactly: costed, or decided by
 its bounds, ``core.analysis.optimize._decide``):
 
-* ``default``: ``python -m core optimize --gpu H100 --gpus 16384``'s search, the default grid (16,308 candidates),
-  no constraint: within 1 s;
-* ``large``: the default grid with every catalog NIC (98,604 candidates: per-tier switch mixes, port and uplink
-  speeds, 8 NICs, 1-2 planes per-port and per-rail, 3 topologies, tiers 1-3, 4 oversubscriptions): within 5 s;
+* ``default``: ``python -m core optimize --gpu H100 --gpus 16384``'s search, the default grid (18,120 candidates:
+  16,308 Clos and 1,812 Dragonfly+), no constraint: within 1 s;
+* ``large``: the default grid with every catalog NIC (109,560 candidates: per-tier switch mixes, port and uplink
+  speeds, 8 NICs, 1-2 planes per-port and per-rail, 4 topologies with Dragonfly+, tiers 1-3, 4 oversubscriptions;
+  98,604 before Dragonfly+ joined the grid): within 5 s;
 * ``open``: opening the default search's winner on the Designer (AppTest of the Designer with the winner's link,
   as the Optimize page's button opens it, cold: its plan not cached): within 1 s;
 * ``bench``: the earlier workload (11,448 candidates, 5 switches, 5 NICs, busbw >= 350 GB/s): within 2 s.
@@ -24,6 +25,25 @@ CPU; every candidate costed 19.1-29.2 s wall, 23.4-25.6 s CPU (0.80x the CPU). T
 before bounds, at load average 0.4-2.4 (12:47 UTC): 16.5 s wall, 22 s CPU. The 1 s target needs the physical
 layer skipped for most candidates: the floors leave out the compute links' cables and optics (about 5% of capex
 at 16,384 GPUs, more than the spread between the designs of a switch family), so they prune a fifth.
+
+Then (2026-12-05, 16:05-16:40 UTC, load average 9-16 on 2 cores from other sessions' tests; the grid is now 18,120
+candidates with Dragonfly+): a floor on the compute links' cables and transceivers from the rack geometry
+(``core.cost.links_floor``: no passive copper between racks, the cable reaches few node-leaf links can stay within,
+the module shares counted as the bill counts them) takes the floor's median gap to the capex from 3.4% to 1.1%,
+and the workers share their costed candidates as pruning witnesses. The previous revision and this one alternately
+(``optimize("H100", 16384)``, two workers): previous 24.3 and 21.9 s CPU over all processes (5,171 costed or
+rejected on a plan), this one 12.1 and 10.9 s CPU (1,160-1,231 costed; 5,151-5,222 decided by their bounds), the
+same optimum, front (28) and feasible count (6,382); wall 103 and 37 s vs 47 and 16 s at that load.
+``--only default``: median 40.0 s, best 31.4 s of 3 runs, 10.8 s CPU at load average 9.2 (MISS); ``--only large``
+(109,560 candidates now): one run, 168 s wall, 28.6 s CPU at load 11.9, 2,065 costed, 47,981 decided by their bounds
+(MISS; the revision before not measured). In one process
+(``workers=1``) 1,080 are costed. Where one process's time goes now (cProfile): the checks before the floors 58%
+(fabric sizing 18%, the collective sweeps 14%, the floors 12% of which the links floor 7%, the other networks 7%,
+the tier closed form 4%), the 1,080 candidates' physical layer and bill 36% (cable lengths 15%, the rack arrangement
+14%). The 1 s target (about 2 s of CPU on two cores) needs both halves cut about five-fold: the checks before the
+floors shared or vectorised across candidates of one shape (7,074 sizings and 6,383 sweeps now, one per
+candidate that reaches them) and a floor within a few tenths of a percent of the capex (what remains is mostly 400G and 800G
+links that a 5 m or 3 m copper cable could reach from a leaf's near racks: only the layout says how many do).
 
 Earlier history of the ``bench`` workload:
 
@@ -85,7 +105,7 @@ DEFAULT_SECONDS = 1.0
 LARGE_SECONDS = 5.0
 OPEN_SECONDS = 1.0
 LARGE = Grid(nics=("CX5", "CX6", "CX7", "CX8", "BF3", "BF3-DPU", "CX7-2P", "CX9"))
-"""The default grid with every catalog NIC: 98,604 candidates at 16,384 H100."""
+"""The default grid with every catalog NIC: 109,560 candidates at 16,384 H100 (98,604 before Dragonfly+ joined)."""
 
 
 def _cpu() -> float:

@@ -31,13 +31,14 @@ and ``catalog_id`` (never translated). Link classes and media in texts: ``LINK_C
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Literal
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from core import vocab
-from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver
+from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver, form_factor_family
 from core.design import ResolvedDesign
 from core.fabric import domainlevels
 from core.fabric.families import declared, family as topology_family
@@ -50,14 +51,19 @@ from core.physical.layout import Layout, place
 from core.physical.lengths import LinkLengths, link_lengths
 from core.physical.media import (
     KIND_LABELS,
+    POLICIES,
     MediaBin,
+    cable_options,
     class_speeds,
     class_switches,
     fibre_for,
     pick_cable,
     pick_transceiver,
     select_media,
+    transceiver_options,
 )
+from core.physical.racks import RackCatalog, load_racks
+from core.errors import FabricPlannerError
 from core.spares import spare_rows
 
 Category = Literal["compute", "NIC", "switch", "transceiver", "cable", "appliance"]
@@ -363,16 +369,192 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
 def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
                others: tuple[BomRow, ...] = ()) -> "CostSummary":
     """A lower bound on ``summarize_cost(resolved, build_bom(resolved, fabric, catalog, networks=networks))``'s
-    capex, compute fabric capex [USD] and power [kW], from counts alone: the summary of the bill's rows but the
-    compute links' cables and transceivers and the spares (the compute nodes, the NICs, the compute fabric's
-    switches, ``_fabric_rows``, and ``others``: ``other_network_rows(resolved, catalog, networks)``, the same for
-    every design with those networks and prices), so no layout and no cable length. Every row of a bill has a
-    quantity, unit price and unit power of at least 0, so each total is at most the full bill's (up to the
-    rounding of a sum, a millionth of a cent at a billion dollars; ``tests/test_optimize_bounds.py`` checks it
-    against full plans)."""
+    capex, compute fabric capex [USD] and power [kW], without a layout: the summary of the bill's rows from counts
+    alone (the compute nodes, the NICs, the compute fabric's switches, ``_fabric_rows``, and ``others``:
+    ``other_network_rows(resolved, catalog, networks)``, the same for every design with those networks and prices),
+    the compute links' cables and transceivers at their floor (``links_floor``, no power) and no spares. Every row
+    of a bill has a quantity, unit price and unit power of at least 0, so each total is at most the full bill's (up
+    to the rounding of a sum, a millionth of a cent at a billion dollars; ``tests/test_optimize_bounds.py`` checks
+    it against full plans)."""
     rows: list[BomRow] = []
     _fabric_rows(resolved, fabric, catalog, rows, _row_adder(resolved, rows))
+    links = links_floor(resolved, fabric, catalog)
+    if links > 0:  # one unnamed row (never shown) for the compute links' cables and transceivers: no power
+        rows.append(BomRow(category="cable", item="", catalog_id="", quantity=1, unit_price_usd=links,
+                           unit_power_w=0.0, price_basis="estimate", why=""))
     return summarize_cost(resolved, _bought(resolved, [*rows, *others]))
+
+
+@lru_cache(maxsize=8)
+def link_length_floors(racks: RackCatalog | None = None) -> tuple[float, float]:
+    """(in a rack, between racks): the shortest a compute link can be [m] (``core.physical.lengths``' routing:
+    run x (1 + slack) + two service loops). In a rack the run is at least ``in_rack_m``; between racks at least the
+    two climbs to the tray (``2 x tray_above_rack_m``) and the distance between two rack centres, at least the
+    narrowest preset's width (racks of a row stand side by side, rows a pitch of at least a rack's depth apart,
+    columns of rows two end aisles apart: ``core.physical.layout``)."""
+    racks = racks or load_racks()
+    r = racks.routing
+    apart = min(min(p.width_mm for p in racks.presets), min(p.depth_mm for p in racks.presets)) / 1000
+
+    def length(run: float) -> float:
+        return run * (1 + r.slack_fraction) + 2 * r.slack_end_m
+
+    return length(r.in_rack_m), length(2 * r.tray_above_rack_m + apart)
+
+
+def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> float:
+    """A lower bound on the compute links' cables and transceivers in ``build_bom`` [USD, at the design's price
+    basis], without their layout: per link class, each link at least the cheapest media ``Design.cable_media``
+    allows (``media_prices``) at the shortest length it can have (``link_length_floors``). Every link between two
+    racks is at least the between-racks length: the leaves stand in racks of their own (``core.physical.layout``),
+    or with top-of-rack wiring in their group's first compute rack, holding at most ``nodes per rack`` of the
+    group's nodes; spines, cores and a Dragonfly+'s spines stand in racks of each role of their own. Node-to-node
+    links (a torus's) count 0. Each bin's media reaches its longest link, so each link's media reaches its length; optical links
+    take their share of switch-side modules counted as ``link_rows`` does (``switch_module_counts``) and node-side
+    modules per node, at the cheapest module ``pick_transceiver`` could take."""
+    from core.physical.layout import compute_rack_fit
+
+    wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
+    classes = [(c, n) for c, n in class_links(fabric, wiring)
+               if wiring.class_ends(c)[1][0] != "node" and n > 0]  # node to node (a torus): no switch link
+    if not classes:
+        return 0.0
+    speeds, switches = class_speeds(resolved), class_switches(resolved)
+    counts, _terms = switch_module_counts(resolved, fabric, wiring=wiring, at=speeds)
+    short, apart = link_length_floors()
+    policy, basis = resolved.design.cable_media, design_price_basis(resolved)
+    overrides = tuple(sorted(resolved.price_overrides.items()))
+    per_xcvr = max(resolved.system.node_ports_per_transceiver, resolved.planes)
+    node_modules = resolved.nodes * math.ceil(resolved.nics_per_node * resolved.planes / per_xcvr)
+    total = 0.0
+    for c, links in classes:
+        near = 0  # links that may stay in one rack
+        if c == "node-leaf" and wiring.tor:
+            try:
+                per_rack = compute_rack_fit(resolved)[3]
+            except FabricPlannerError:
+                per_rack = resolved.nodes
+            near = min(links, max(1, wiring.groups) * per_rack * resolved.nics_per_node * resolved.planes)
+        modules_m = short if near else apart
+        speed, switch = speeds[c].port_speed_gbps, switches[c]
+        node = (resolved.port_speed_gbps, per_xcvr, form_factor_family(resolved.nic.cage_type)) \
+            if c == "node-leaf" else None
+        key = (resolved.fabric, speed, switch.ports_per_cage(speed), form_factor_family(switch.cage_type), policy)
+
+        def least(length: float) -> float:
+            """The least one link at least ``length`` [m] long costs [USD] (0: no media allowed)."""
+            args = (*key, length, modules_m, node, overrides, basis)
+            options = _bundled_media_prices(*args) if catalog is _bundled() else media_prices(catalog, *args)
+            return min((cable if cable is not None else
+                        counts[c] / links * module + fibre + node_modules / links * node_module)
+                       for cable, module, fibre, node_module in options) if options else 0.0
+
+        if near:
+            total += near * least(short)
+        total += (links - near) * least(apart)
+        if c == "node-leaf" and not near:  # each cable reach a link may pass: the links beyond it pay the step
+            reaches = sorted({cable.reach_m for cable in cable_options(catalog, resolved.fabric, speed,
+                                                                        POLICIES.get(policy, POLICIES["auto"]), apart)})
+            below = least(apart)
+            for reach in reaches:
+                above = least(math.nextafter(reach, math.inf))
+                total += (above - below) * max(0, links - _node_links_within(resolved, fabric, wiring, reach, links))
+                below = above
+    return total
+
+
+def _node_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, length_m: float, links: int) -> int:
+    """At most how many of the ``links`` node-leaf links of a fabric whose leaves stand in racks without nodes
+    (not top-of-rack) are ``length_m`` [m] long or shorter. A leaf reaches a node through the node's climb to the
+    tray, the tray run between the racks and the leaf's climb (``core.physical.lengths``); in a rack of ``n``
+    nodes of height ``h`` the ``i``-th closest to the top climbs at least ``(i + 1/2) h``; the racks of a line
+    stand side by side (centres at least the narrowest width apart), the lines a pitch apart (at least the
+    shallowest depth and the two half aisles, ``core.physical.layout``), so few racks are near any leaf; each
+    node has ``links_per_node_leaf`` links to one leaf. ``links`` when the wiring or the racks give no bound."""
+    from core.physical.layout import compute_rack_fit
+
+    per_node = getattr(wiring, "links_per_node_leaf", None)
+    if per_node is None or wiring.tor:
+        return links
+    try:
+        _preset, _kw, units, per_rack = compute_rack_fit(resolved)
+    except FabricPlannerError:
+        return links
+    racks = load_racks()
+    r, u_m = racks.routing, racks.routing.u_mm / 1000
+    node_m = min(resolved.system.node_rack_units, units / max(1, per_rack)) * u_m
+    width = min(p.width_mm for p in racks.presets) / 1000
+    pitch = min(p.depth_mm for p in racks.presets) / 1000 + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
+    budget = (length_m - 2 * r.slack_end_m) / (1 + r.slack_fraction) - 2 * r.tray_above_rack_m \
+        - resolved.switch.rack_units * u_m / 2  # the climbs and tray run a link this short may have
+
+    def fit(left: float) -> int:
+        """Nodes of one rack whose climb fits ``left`` [m]."""
+        return 0 if left < node_m / 2 else min(per_rack, math.floor(left / node_m - 0.5) + 1)
+
+    nodes, line = 0, 0
+    while budget - line * pitch >= node_m / 2:  # line 0: the leaf's own (its rack holds no node); then both sides
+        step = 1 if line == 0 else 0
+        while budget - line * pitch - step * width >= node_m / 2:
+            nodes += (2 if line == 0 else 4) * fit(budget - line * pitch - step * width)
+            step += 1
+        line += 1
+    return min(links, fabric.leaf_count_total * per_node * nodes)
+
+
+def _bundled() -> Catalog:
+    from core.catalog import load_catalog
+
+    return load_catalog()
+
+
+_CLASS_LINKS = {"node-leaf": "node_leaf_links", "leaf-spine": "leaf_spine_links", "spine-core": "spine_core_links",
+                "global": "global_links", "torus": "torus_links"}
+"""Link class -> the ``FabricPlan`` field counting its links in one plane."""
+
+
+def class_links(fabric: FabricPlan, wiring) -> list[tuple[str, int]]:
+    """(link class, links over every plane) of each class of ``wiring`` (``core.fabric.wiring``): the links
+    ``core.physical.lengths`` bins and ``link_rows`` counts (``tests/test_optimize_bounds.py`` checks the two)."""
+    return [(c, getattr(fabric, _CLASS_LINKS[c]) * fabric.planes) for c in wiring.link_classes]
+
+
+def media_prices(catalog: Catalog, fabric: str, speed: int, cage_ports: int, cage: str, policy: str, length_m: float,
+                 modules_m: float, node: tuple | None, overrides: tuple, basis: str) -> tuple[tuple, ...]:
+    """Per media kind ``policy`` (``Design.cable_media``) allows for a link of ``fabric`` at ``speed`` [Gb/s per
+    port] at least ``length_m`` [m] long: ``(cable, None, None, None)``, the cheapest cable reaching it
+    (``cable_options``), or ``(None, module, fibre, node module)``, the cheapest switch-side module reaching
+    ``modules_m`` [m] for ``cage_ports`` links per ``cage`` (``transceiver_options``, strict on the media as
+    ``choose_media``), fibre cord of the media, and with ``node`` (port speed [Gb/s], ports per module, the NIC's
+    cage family) the cheapest node-side module of the media (0 without); unit prices [USD] at ``basis`` with
+    ``overrides`` (``_prices``). A kind with nothing is left out."""
+    prices = dict(overrides)
+    price = lambda entry: _prices(entry, prices, basis)[0]  # noqa: E731
+    out = []
+    for kind in POLICIES.get(policy, POLICIES["auto"]):
+        if kind in ("dac", "acc", "aoc"):
+            cables = [price(c) for c in cable_options(catalog, fabric, speed, (kind,), length_m)]
+            if cables:
+                out.append((min(cables), None, None, None))
+            continue
+        modules = [price(t) for t in transceiver_options(catalog, fabric, speed, "switch", cage_ports, kind, cage,
+                                                         strict=True) or () if t.reach_m >= modules_m]
+        if not modules:
+            continue
+        fibres = [price(c) for c in catalog.cables if c.kind == "fiber" and c.media == kind]
+        node_module = 0.0
+        if node is not None:
+            node_speed, per_xcvr, node_cage = node
+            at_node = transceiver_options(catalog, fabric, node_speed, "node", per_xcvr, kind, node_cage) or ()
+            node_module = min((price(t) for t in at_node), default=0.0)
+        out.append((None, min(modules), min(fibres, default=0.0), node_module))
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def _bundled_media_prices(*key) -> tuple[tuple, ...]:
+    """``media_prices`` of the bundled catalog (``core.catalog.load_catalog``: immutable), by its arguments."""
+    return media_prices(_bundled(), *key)
 
 
 def other_network_rows(resolved: ResolvedDesign, catalog: Catalog, networks: ClusterNetworks) -> tuple[BomRow, ...]:
@@ -459,25 +641,10 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
     system, planes = resolved.system, resolved.planes
     switches = class_switches(resolved)
     speeds = {c: r.port_speed_gbps for c, r in class_speeds(resolved).items()}
-    wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
-    classes = (*wiring.link_classes, "")  # a role's down links are of class i, its up links of class i + 1
-    link_class_of = {role: (classes[i], classes[i + 1]) for i, role in enumerate(wiring.roles)}
     cage_ports = {c: switches[c].ports_per_cage(speeds[c]) for c in switches}
     policy = resolved.design.cable_media
-    # per class: switch-side module count if every link were optical (as counted per switch group)
-    counts = {c: 0 for c in switches}
-    terms: dict[str, list[str]] = {c: [] for c in switches}
-    split = getattr(topology_family(fabric.family), "switch_class_ports", None)  # a family's ports by class
-    for group in fabric.switch_groups:
-        down_class, up_class = link_class_of[group.role]
-        by_class = split(fabric, group) if split else ((down_class, group.down_ports_used),
-                                                        (up_class, group.up_ports_used))
-        for link_class, ports in by_class:
-            if link_class and ports:
-                per_cage = resolved.tier_switches[group.role].ports_per_cage(speeds[link_class])
-                counts[link_class] += math.ceil(ports / per_cage) * group.count * planes
-                terms[link_class].append(_("{count} {role} x ceil({ports}/{per_cage})").format(
-                    count=group.count * planes, role=_(ROLE_LABELS[group.role]), ports=ports, per_cage=per_cage))
+    wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
+    counts, terms = switch_module_counts(resolved, fabric, words=True, wiring=wiring)
     cables = {c.id: c for c in catalog.cables}
     modules = {t.id: t for t in catalog.transceivers}
     items = {"node-leaf": N_("{name} (switch side, node-leaf)"), "leaf-spine": N_("{name} (switch side, leaf-spine)"),
@@ -544,6 +711,35 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
                 item=_("{name} ({link_class}, {span})").format(name=fiber.name,
                                                                 link_class=_(LINK_CLASS_LABELS[link_class]),
                                                                 span=b.label()))
+
+
+def switch_module_counts(resolved: ResolvedDesign, fabric: FabricPlan, words: bool = False, wiring=None,
+                         at: dict | None = None) -> tuple[dict[str, int], dict[str, list[str]]]:
+    """Per link class, the switch-side modules if every link of the class were optical, counted per switch group
+    (``ceil(ports used / ports per cage) x switches x planes``, both switch ends of a switch-switch link), and with
+    ``words`` each group's term in words (``link_rows``' explanation; else empty lists). ``wiring`` and ``at``
+    (``core.fabric.wiring.wiring_of`` and ``core.physical.media.class_speeds`` of the design) when the caller has
+    them."""
+    planes = resolved.planes
+    speeds = {c: r.port_speed_gbps for c, r in (at or class_speeds(resolved)).items()}
+    wiring = wiring or wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
+    classes = (*wiring.link_classes, "")  # a role's down links are of class i, its up links of class i + 1
+    link_class_of = {role: (classes[i], classes[i + 1]) for i, role in enumerate(wiring.roles)}
+    counts = {c: 0 for c in speeds}
+    terms: dict[str, list[str]] = {c: [] for c in speeds}
+    split = getattr(topology_family(fabric.family), "switch_class_ports", None)  # a family's ports by class
+    for group in fabric.switch_groups:
+        down_class, up_class = link_class_of[group.role]
+        by_class = split(fabric, group) if split else ((down_class, group.down_ports_used),
+                                                        (up_class, group.up_ports_used))
+        for link_class, ports in by_class:
+            if link_class and ports:
+                per_cage = resolved.tier_switches[group.role].ports_per_cage(speeds[link_class])
+                counts[link_class] += math.ceil(ports / per_cage) * group.count * planes
+                if words:
+                    terms[link_class].append(_("{count} {role} x ceil({ports}/{per_cage})").format(
+                        count=group.count * planes, role=_(ROLE_LABELS[group.role]), ports=ports, per_cage=per_cage))
+    return counts, terms
 
 
 def _torus_rows(bins, cables: dict, modules: dict, add_row, policy: str) -> None:

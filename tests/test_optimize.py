@@ -742,7 +742,7 @@ def test_dragonfly_candidates_are_priced_as_their_plans_and_tried_once_per_shape
     global links' lengths and media included), and it is tried once per shape, not once per tier count."""
     grid = Grid(switches=("QM9700", "SN5600"), port_speeds=(400,), planes=(1,), topologies=("dragonfly", "rail-optimized"),
                 oversubscription=(1.0, 2.0))
-    result = optimize("H100", 4096, Constraints(), grid, workers=1)
+    result = optimize("H100", 4096, Constraints(), grid, workers=1, bounded=False)  # every feasible one costed
     dragonflies = [c for c in result.candidates if c.design.topology == "dragonfly"]
     assert dragonflies and all(c.design.tiers == "auto" for c in dragonflies)
     assert len({c.design.model_dump_json() for c in dragonflies}) == len(dragonflies)
@@ -774,7 +774,7 @@ def test_per_rail_planes_are_separate_fabrics_for_all_to_all():
 
     grid = Grid(switches=("QM9700",), port_speeds=(200,), planes=(1, 2), plane_modes=("per-rail", "per-port"),
                 topologies=("rail-optimized",), oversubscription=(1.0,))
-    result = optimize("H100", 256, Constraints(), grid, workers=1)
+    result = optimize("H100", 256, Constraints(), grid, workers=1, bounded=False)  # every feasible one costed
     per_rail = [c for c in result.candidates if c.feasible and c.design.plane_mode == "per-rail" and c.planes == 2]
     joined = [c for c in result.candidates if c.feasible and not (c.design.plane_mode == "per-rail" and c.planes > 1)]
     assert per_rail and joined and all(c.islands == 2 for c in per_rail) and all(c.islands == 1 for c in joined)

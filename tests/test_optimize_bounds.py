@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from core.analysis.optimize import Constraints, Grid, candidate_designs, families, optimize
 from core.catalog import load_catalog
-from core.cost import cost_floor, other_network_rows
+from core.cost import class_links, cost_floor, link_length_floors, links_floor, other_network_rows
+from core.design import Design
 from core.errors import FabricPlannerError
 from core.plan import plan
 
@@ -138,3 +139,69 @@ def test_floors_never_exceed_the_full_plan(gpus, pick, spares, basis, media, ove
     assert floor.network_capex_usd <= p.cost.network_capex_usd
     assert floor.facility_kw <= p.cost.facility_kw
     assert floor.capex_usd > 0 and floor.facility_kw > 0
+
+
+def _link_rows_usd(p) -> float:
+    """The compute links' cables and transceivers of ``p``'s bill, installed (not spares) [USD]."""
+    return sum(r.extended_price_usd for r in p.bom
+               if r.network == "compute" and r.category in ("cable", "transceiver") and not r.spare)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(gpus=st.sampled_from(sorted(_DESIGNS)), pick=st.integers(min_value=0),
+       basis=st.sampled_from(["street", "list", "hyperscale"]),
+       media=st.sampled_from(["auto", "copper", "aoc", "optics", "smf"]),
+       per_rack=st.sampled_from([None, 1, 2, 8]),
+       override=st.sampled_from([None, ("ACC-400G", 0.0), ("DAC-400G", 9000.0), ("OSFP-800G-2xSR4", 1.0),
+                                 ("FIBER-MMF-OM4-MPO12", 0.0), ("QSFP56-200G-SR4", 20000.0)]))
+def test_links_floor_never_exceeds_the_bills_links(gpus, pick, basis, media, per_rack, override):
+    """Property: the compute links' floor (``core.cost.links_floor``: no layout, each link at least the cheapest
+    media it may take at the shortest length its racks allow) is at most the bill's cables and transceivers of the
+    compute links, for any design of the grid with its price basis, cable media, nodes per rack and a price
+    override of a cable or module drawn."""
+    designs = _DESIGNS[gpus]
+    design = designs[pick % len(designs)]
+    update = {"price_basis": basis, "cable_media": media}
+    if per_rack is not None:
+        update["nodes_per_rack"] = per_rack
+    if override is not None:
+        update["price_overrides"] = {override[0]: override[1]}
+    try:
+        design = type(design)(**{**design.model_dump(), **update})
+        p = plan(design)
+    except FabricPlannerError:
+        return
+    assert links_floor(p.resolved, p.fabric, load_catalog()) <= _link_rows_usd(p) * (1 + 1e-12)
+
+
+def test_links_floor_counts_the_links_the_lengths_bin():
+    """The floor's links per class (``class_links``, from the fabric's counts) are the links the layout's lengths
+    bin, class by class, over Clos, top-of-rack, rail-only, Dragonfly+ and per-rail planes."""
+    from core.fabric.wiring import wiring_of
+
+    checked = 0
+    for designs in _DESIGNS.values():
+        for design in designs[::97]:
+            try:
+                p = plan(design)
+            except FabricPlannerError:
+                continue
+            wiring = wiring_of(p.fabric, p.resolved.nodes, p.resolved.nics_per_node)
+            binned = {lengths.link_class: lengths.links for lengths in p.lengths}
+            assert {c: n for c, n in class_links(p.fabric, wiring) if n} == binned
+            checked += 1
+    assert checked > 20
+
+
+def test_links_floor_prices_links_between_racks_above_passive_copper():
+    """A rail-optimized fabric's leaves stand in racks of their own, so no node-leaf link is 2 m or shorter: the
+    floor of a 200G Ethernet design (no 200G copper reaches between racks) is its optics, within a few percent of
+    the bill's, and a top-of-rack design's in-rack links may take passive copper (a lower floor per link)."""
+    short, apart = link_length_floors()
+    assert short < 2.0 < apart
+    base = Design(gpu="H100", gpus=1024, fabric="ethernet", port_speed_gbps=200, switch="SN5600")
+    rail = plan(base.model_copy(update={"topology": "rail-optimized"}))
+    floor = links_floor(rail.resolved, rail.fabric, load_catalog())
+    assert 0.9 * _link_rows_usd(rail) <= floor <= _link_rows_usd(rail)
+    tor = plan(base.model_copy(update={"topology": "top-of-rack"}))
+    assert links_floor(tor.resolved, tor.fabric, load_catalog()) <= _link_rows_usd(tor)

@@ -46,7 +46,8 @@ def test_families_cover_every_candidate_and_name_the_ruling_reason(search):
         assert len(members) == r.considered
         feasible = [c for c in members if c.feasible]
         if feasible:
-            assert r.cheapest.capex_usd == min(c.capex_usd for c in feasible) and r.reason == ""
+            assert r.cheapest.capex_usd == min(c.capex_usd for c in feasible if c.costed) and r.reason == ""
+            assert all(c.capex_floor_usd > r.cheapest.capex_usd for c in feasible if c.pruned)  # dearer by its floor
         else:  # the reason that rejected most of the family, counted by hand
             counts = {}
             for c in members:

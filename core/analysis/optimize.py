@@ -32,6 +32,10 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   pattern (``core.physical.lengths.memo_link_lengths``: candidates whose racks stand in the same places
   share them), the media bins by what ``select_media`` reads (``_media_key``), the other networks' BOM rows
   per networks object (``core.cost.other_network_rows``, given to ``build_bom`` as an input);
+* bounds before detail (``bounded``): each candidate's capex floor (``core.cost.cost_floor``: its counts priced,
+  and the compute links at the least their media can cost from the rack geometry alone, ``core.cost.links_floor``)
+  orders the costing, and a feasible candidate that a costed one dominates by it is decided without its physical
+  layer and bill (``_decide``; the workers of a parallel search share their costed candidates, ``_Witnesses``);
 * the collector is paused for a search (``_collector_paused``): it builds tens of thousands of short-lived
   objects and no cycles;
 * large grids are split over the machine's cores (``workers``) in chunks handed to whichever worker is
@@ -242,7 +246,7 @@ class Candidate:
     failed: tuple[str, ...] = ()
     """Every plan-level constraint it fails (those checked before its first failure and that one)."""
     capex_floor_usd: float = math.nan
-    """Lower bound on ``capex_usd`` from the counts alone (``core.cost.cost_floor``) [USD]."""
+    """Lower bound on ``capex_usd`` without a layout (``core.cost.cost_floor``) [USD]."""
     network_floor_usd: float = math.nan
     """Lower bound on ``network_capex_usd`` (``core.cost.cost_floor``) [USD]."""
     power_floor_kw: float = math.nan
@@ -990,7 +994,7 @@ def _evaluate_chunk(args) -> list[Candidate]:
         out = []
         for group in groups:
             out += _evaluate_family(evaluator, designs, group, detail=False)
-        _decide(evaluator, out, objective)
+        _decide(evaluator, out, objective, witnesses=_SHARED.get(search))
         # the parent has the designs; send back only the numbers, as tuples (a fifth of the pickling)
         return [tuple(getattr(cand, name) for name in _SENT) for cand in out], len(evaluator.fabrics) - sized
 
@@ -1001,11 +1005,11 @@ def _switch_family(c: Candidate) -> tuple[str, str, str]:
     return (d.fabric or "", d.leaf_switch or d.switch or "", d.topology)
 
 
-def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tracker=None) -> None:
+def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tracker=None, witnesses=None) -> None:
     """Detail every candidate ``cands`` left pending (``Candidate.pending``), cheapest capex floor first, except
     those its bounds decide (``Candidate.pruned``): without a workload (the front's performance is all-reduce
     busbw, known before the floor), a pending candidate is pruned when, among the candidates costed so far and
-    feasible, one of its switch family (``families``) costs less than its floor (so it is not that family's
+    feasible (by this process, or by any worker of a parallel search: ``_Witnesses``), one of its switch family (``families``) costs less than its floor (so it is not that family's
     cheapest, nor its fabric's), one that carries all traffic (``_serves_all_traffic``) does too when it does
     (so it is not the traffic warning's cheapest), and one that costs less has at least its busbw (so it is
     neither the optimum nor on the front, ``pareto_front``: cheaper in ``_order`` and no slower). Only without a
@@ -1013,7 +1017,7 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     check before the floor), as costing it would find. Capex compared in
     cents (``_order``), the objective's (``capex_of``); the floor never exceeds the capex (``cost_floor``). Only
     for the capex objectives (``cluster``, ``compute``: the floors are capex floors); ``tracker`` is told of each
-    candidate as it is decided."""
+    candidate as it is decided; ``witnesses``: the parallel search's shared array (``_Witnesses``), else None."""
     pending = [c for c in cands if c.pending is not None]
     limits = evaluator.c
     told_tracker = tracker.add if tracker is not None else (lambda _cands: None)
@@ -1034,15 +1038,12 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     compute = objective == "compute"
     pending.sort(key=lambda c: (round(c.network_floor_usd if compute else c.capex_floor_usd, 2), c.index))
     family_least: dict[tuple, float] = {}
-    serving_least = math.inf
-    costs: list[float] = []  # capex [USD, cents] of the costed feasible candidates, ascending
-    fastest: list[float] = []  # fastest[i]: the most busbw of costs[: i + 1]
+    known = _Witnesses(witnesses)
     for c in pending:  # a cent below the floor: a sum's rounding never puts a tie in cents out of order
         floor = round(c.network_floor_usd if compute else c.capex_floor_usd, 2) - 0.01
-        if family_least.get(_switch_family(c), math.inf) < floor and \
-                (serving_least < floor or not _serves_all_traffic(c)):
-            below = bisect.bisect_left(costs, floor)
-            if below and fastest[below - 1] >= c.busbw_gbytes:
+        if family_least.get(_switch_family(c), math.inf) < floor:
+            known.update()
+            if (known.serving_least < floor or not _serves_all_traffic(c)) and known.faster_below(floor, c.busbw_gbytes):
                 c.pruned, c.pending = True, None
                 told((c,))
                 continue
@@ -1053,15 +1054,64 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
         cost = round(capex_of(c, objective), 2)
         family = _switch_family(c)
         family_least[family] = min(family_least.get(family, math.inf), cost)
-        if _serves_all_traffic(c):
-            serving_least = min(serving_least, cost)
+        known.add(cost, c.busbw_gbytes, _serves_all_traffic(c))
+
+
+_SHARED: dict = {}
+"""The parallel search under way's witnesses shared by its forked workers (search token -> a
+``multiprocessing.Array``, ``_Witnesses``), set by the parent before the fork."""
+
+
+class _Witnesses:
+    """The costed feasible candidates ``_decide`` prunes by: capex [USD, cents, the objective's] ascending with the
+    most busbw [GB/s] at or below each, and the least capex of those carrying all traffic. With ``shared`` (a
+    ``multiprocessing.Array`` of doubles: a count, then (capex, busbw, carries all traffic) triples) every worker of
+    a parallel search adds its costed candidates there and reads the others' (``update``): each is a costed feasible
+    candidate of the same search, so a witness from any worker proves what one from this worker would."""
+
+    def __init__(self, shared=None):
+        self.shared = shared
+        self.seen = 0
+        self.costs: list[float] = []
+        self.fastest: list[float] = []  # fastest[i]: the most busbw of costs[: i + 1]
+        self.serving_least = math.inf
+
+    def faster_below(self, floor: float, busbw: float) -> bool:
+        """Whether a witness costs less than ``floor`` and has at least ``busbw``."""
+        below = bisect.bisect_left(self.costs, floor)
+        return bool(below) and self.fastest[below - 1] >= busbw
+
+    def add(self, cost: float, busbw: float, serves: bool, publish: bool = True) -> None:
+        """Take a costed feasible candidate (and with ``publish`` share it with the other workers)."""
+        if serves:
+            self.serving_least = min(self.serving_least, cost)
+        costs, fastest = self.costs, self.fastest
         at = bisect.bisect_right(costs, cost)
         costs.insert(at, cost)
-        fastest.insert(at, max(c.busbw_gbytes, fastest[at - 1] if at else -math.inf))
+        fastest.insert(at, max(busbw, fastest[at - 1] if at else -math.inf))
         for i in range(at + 1, len(fastest)):
             if fastest[i] >= fastest[at]:
                 break
             fastest[i] = fastest[at]
+        if publish and self.shared is not None:
+            with self.shared.get_lock():
+                n = int(self.shared[0])
+                if 3 * n + 3 < len(self.shared):
+                    self.shared[1 + 3 * n:4 + 3 * n] = [cost, busbw, float(serves)]
+                    self.shared[0] = n + 1
+                    if self.seen == n:  # nothing new from the others in between: this one is seen
+                        self.seen = n + 1
+
+    def update(self) -> None:
+        """Take the witnesses the other workers shared since the last look."""
+        if self.shared is None:
+            return
+        with self.shared.get_lock():
+            n = int(self.shared[0])
+            fresh = self.shared[1 + 3 * self.seen:1 + 3 * n]
+        for k in range(0, len(fresh), 3):
+            self.add(fresh[k], fresh[k + 1], bool(fresh[k + 2]), publish=False)
+        self.seen = n
 
 
 _SENT = tuple(name for name in Candidate.__dataclass_fields__ if name not in ("design", "resolved", "pending"))
@@ -1110,6 +1160,7 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
     jobs = [(part, constraints, current(), search, objective)
             for part in _chunks(designs, groups, workers * CHUNKS_PER_WORKER)]
     _FORKED[:] = designs
+    _SHARED[search] = context.Array("d", 1 + 3 * len(designs))  # _Witnesses: the workers' costed candidates
     gc.freeze()  # the parent's objects stay out of the workers' collections (and their pages unwritten)
     try:
         with context.Pool(workers, initializer=_worker_start, initargs=(os.getpid(),)) as pool:  # for one search
@@ -1127,6 +1178,7 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
     finally:
         gc.unfreeze()
         _FORKED.clear()
+        _SHARED.pop(search, None)
     assert all(c is not None for c in out), "a candidate was not evaluated"  # the families cover every design
     return out, sum(count for _part, count in parts)
 
@@ -1197,10 +1249,10 @@ def optimize(gpu: str, gpus: int, constraints: Constraints | None = None, grid: 
     search goes, a few times a second, and once at the end.
 
     ``bounded`` (default): bounds before detail. Each candidate's capex and power floors (``core.cost.cost_floor``,
-    from its counts) decide the budget and power before the physical layer when they alone exceed the limit, and
-    a feasible candidate another costed one dominates by them is not costed (``_decide``, ``Candidate.pruned``):
-    the optimum, the front, each switch family's cheapest, the rejection counts and the explanation are the same
-    as with ``bounded=False``, which costs every candidate (``tests/test_optimize_bounds.py``).
+    from its counts and the rack geometry) decide the budget and power before the physical layer when they alone
+    exceed the limit, and a feasible candidate another costed one dominates by them is not costed (``_decide``,
+    ``Candidate.pruned``): the optimum, the front, each switch family's cheapest, the rejection counts and the
+    explanation are the same as with ``bounded=False``, which costs every candidate (``tests/test_optimize_bounds.py``).
 
     With ``strict=False`` a constraint set nothing meets returns a result with ``best`` None, an empty
     front, every candidate (for ``families``) and the ``DesignError``'s message and suggestion as the

@@ -57,12 +57,16 @@ class MediaChoice(BaseModel):
 
 def pick_cable(catalog: Catalog, resolved: ResolvedDesign, kinds: tuple[str, ...], distance_m: float) -> Cable | None:
     """Cheapest cable of ``kinds`` at the design's speed whose reach covers ``distance_m`` [m], else None."""
-    options = [
-        c for c in catalog.cables
-        if c.kind in kinds and resolved.fabric in c.fabrics and c.speed_gbps == resolved.port_speed_gbps
-        and c.reach_m >= distance_m
-    ]
+    options = cable_options(catalog, resolved.fabric, resolved.port_speed_gbps, kinds, distance_m)
     return min(options, key=lambda c: (c.price_usd, c.reach_m)) if options else None
+
+
+def cable_options(catalog: Catalog, fabric: str, speed_gbps: int, kinds: tuple[str, ...], distance_m: float
+                  ) -> list[Cable]:
+    """The cables ``pick_cable`` chooses among: of ``kinds``, for ``fabric`` at ``speed_gbps`` [Gb/s per port],
+    reaching ``distance_m`` [m] (``core.cost``'s link floor prices the cheapest of them)."""
+    return [c for c in catalog.cables
+            if c.kind in kinds and fabric in c.fabrics and c.speed_gbps == speed_gbps and c.reach_m >= distance_m]
 
 
 def pick_transceiver(
@@ -79,8 +83,29 @@ def pick_transceiver(
     module of ``media`` reaches; otherwise the longest-reach module is used when nothing reaches.
     Raises ``DesignError`` when the catalog has no module at all for the speed.
     """
-    speed = resolved.port_speed_gbps
-    usable = [t for t in catalog.transceivers if resolved.fabric in t.fabrics]
+    options = transceiver_options(catalog, resolved.fabric, resolved.port_speed_gbps, end, ports, media, cage, strict)
+    if options is None:
+        speed = resolved.port_speed_gbps
+        message = (_("the catalog has no {fabric} transceiver for {ports}x{speed}G at the switch end") if end == "switch"
+                   else _("the catalog has no {fabric} transceiver for {ports}x{speed}G at the node end"))
+        raise DesignError(
+            tidy_spaces(message.format(fabric=fabric_word(resolved.fabric), ports=ports, speed=speed)),
+            _("Add one to assets/catalog/optics.toml or choose another port speed."),
+        )
+    reaching = [t for t in options if t.reach_m >= distance_m]
+    if reaching:
+        return min(reaching, key=lambda t: (t.price_usd, t.reach_m))
+    if strict or not options:
+        return None
+    return max(options, key=lambda t: (t.reach_m, -t.price_usd))
+
+
+def transceiver_options(catalog: Catalog, fabric: str, speed: int, end: str, ports: int, media: str | None = None,
+                        cage: str = "", strict: bool = False) -> list[Transceiver] | None:
+    """The modules ``pick_transceiver`` chooses among for ``fabric`` at ``speed`` [Gb/s per port] before their
+    reach (its preference tiers, cage family and ``media``), or None when the catalog has none for the speed
+    (``pick_transceiver`` then raises); ``core.cost``'s link floor prices the cheapest of them."""
+    usable = [t for t in catalog.transceivers if fabric in t.fabrics]
     exact = [t for t in usable if t.logical_ports == ports and t.port_speed_gbps == speed]
     tiers = [
         [t for t in exact if t.end in (end, "any")],
@@ -99,22 +124,12 @@ def pick_transceiver(
             fitting = [t for t in fitting if t.port_speed_gbps == min(f.port_speed_gbps for f in fitting)]
         options = fitting or options
     if not options:
-        message = (_("the catalog has no {fabric} transceiver for {ports}x{speed}G at the switch end") if end == "switch"
-                   else _("the catalog has no {fabric} transceiver for {ports}x{speed}G at the node end"))
-        raise DesignError(
-            tidy_spaces(message.format(fabric=fabric_word(resolved.fabric), ports=ports, speed=speed)),
-            _("Add one to assets/catalog/optics.toml or choose another port speed."),
-        )
-    if strict:
-        options = [t for t in options if t.media == media]
-    elif media and any(t.media == media for t in options):
-        options = [t for t in options if t.media == media]
-    reaching = [t for t in options if t.reach_m >= distance_m]
-    if reaching:
-        return min(reaching, key=lambda t: (t.price_usd, t.reach_m))
-    if strict or not options:
         return None
-    return max(options, key=lambda t: (t.reach_m, -t.price_usd))
+    if strict:
+        return [t for t in options if t.media == media]
+    if media and any(t.media == media for t in options):
+        return [t for t in options if t.media == media]
+    return options
 
 
 def choose_media(catalog: Catalog, resolved: ResolvedDesign, length_m: float, policy: str, *, cage_ports: int,
