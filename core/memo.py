@@ -8,15 +8,29 @@ times one of 1,024 GPUs, so a count says nothing about memory. Here each entry's
 
 Thread-safe: the value is made outside the lock (two threads asking the same new key may both make it; the
 second result is kept), so one slow entry never blocks other keys.
+
+The engine's stages are cached by one mechanism, ``stage``: a decorator that caches a pure function in a
+``BoundedCache`` keyed by the arguments it receives, nothing else, so a key cannot drift from what the function
+reads. Its arguments are frozen, hashable values (numbers, strings, tuples, frozen pydantic models, and
+``view``s: small frozen objects holding only the attributes a stage reads of a larger one, under the same names,
+so the stage reads them unchanged and an attribute outside the view raises ``AttributeError`` instead of being
+read unkeyed). Anything else a stage depends on (the language of its sentences) is an argument too. Every such
+cache is listed in ``STAGES`` (``tests/test_memo.py`` checks each against its uncached function).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import operator
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
+
+import numpy as np
+from pydantic import BaseModel
 
 
 class BoundedCache:
@@ -90,3 +104,126 @@ def bounded(max_bytes: int, sizeof: Callable[[Any], int], max_entries: int = 1 <
         return cached
 
     return wrap
+
+
+STAGES: list = []
+"""Every function cached by ``stage`` (``tests/test_memo.py`` checks them all)."""
+
+
+class _Raised:
+    """An error a stage raised, kept as its value (``stage(errors=...)``): asked again, it raises again."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException):
+        self.error = error
+
+
+def stage(max_bytes: int, max_entries: int = 1 << 16, errors: tuple = (), sizeof: Callable[[Any], int] | None = None):
+    """Decorator: cache a pure function by its arguments in a ``BoundedCache`` of ``max_bytes`` [bytes].
+
+    The key is the positional arguments and the keyword arguments by name, exactly as given: they must be
+    hashable, and frozen (a mutable argument changed after the call would leave a stale entry), and the function
+    must read nothing else that can change (pass the language as an argument). ``errors``: exception classes
+    that are a result too (kept and raised again, with a fresh traceback) rather than passed through uncached.
+    ``sizeof``: the size [bytes] of a value, by default ``deep_sizeof`` (an upper bound). The wrapper has
+    ``cache`` (its ``BoundedCache``), ``cache_clear()`` and ``__wrapped__`` (the uncached function).
+
+    Parameters
+    ----------
+    max_bytes : int
+        Budget [bytes] of the values kept.
+    max_entries : int
+        Also at most this many entries.
+    errors : tuple of exception classes
+        Errors kept as results.
+    sizeof : callable, optional
+        ``sizeof(value) -> int`` [bytes]; default ``deep_sizeof``.
+    """
+    measure = sizeof or deep_sizeof
+
+    def size(value) -> int:
+        return measure(value.error) if isinstance(value, _Raised) else measure(value)
+
+    def wrap(fn):
+        cache = BoundedCache(max_bytes, size, max_entries)
+
+        def make(args, kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except errors as exc:
+                return _Raised(exc)
+
+        @functools.wraps(fn)
+        def cached(*args, **kwargs):
+            key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+            value = cache.get(key, lambda: make(args, kwargs))
+            if isinstance(value, _Raised):
+                raise value.error.with_traceback(None)
+            return value
+
+        cached.cache = cache
+        cached.cache_clear = cache.clear
+        STAGES.append(cached)
+        return cached
+
+    return wrap
+
+
+def view(name: str, fields: str, **nested) -> type:
+    """A frozen, hashable class of the attributes ``fields`` (space-separated names) of some larger object, and of
+    the ``nested`` views of its attributes (``design=view(...)``), built by ``View.of(obj)``.
+
+    A stage given a view in place of the object reads it unchanged (the same attribute names), and reading an
+    attribute the view lacks raises ``AttributeError``: what the stage reads and what its cache key holds are the
+    same by construction. Equal views (field by field) are equal keys, so objects that differ only in what the
+    stage does not read share one entry."""
+    names = tuple(fields.split())
+    cls = dataclasses.make_dataclass(name, [*names, *nested], frozen=True, slots=True)
+    flat = operator.attrgetter(*names) if len(names) > 1 else (lambda obj, g=operator.attrgetter(*names): (g(obj),))
+    inner = tuple(nested.items())
+
+    def of(obj):
+        values = flat(obj) if names else ()
+        return cls(*values, *(sub.of(getattr(obj, attr)) for attr, sub in inner))
+
+    cls.of = staticmethod(of)
+    cls.__doc__ = f"The attributes {', '.join(names + tuple(nested))} of a larger object (``core.memo.view``)."
+    return cls
+
+
+def deep_sizeof(value, _seen: set | None = None) -> int:
+    """An upper bound of the memory ``value`` holds [bytes]: ``sys.getsizeof`` of it and of everything it refers
+    to (containers, numpy arrays' data, pydantic models' and dataclasses' fields), each object counted once.
+    Objects shared with the rest of the process (catalog entries a value refers to) are counted too, so the bound
+    is generous."""
+    seen = set() if _seen is None else _seen
+    stack = [value]
+    total = 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or obj is None or isinstance(obj, (bool, type)):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        if isinstance(obj, np.ndarray):
+            total += obj.nbytes if obj.base is None else 0
+            if obj.dtype == object:
+                stack.extend(obj.ravel().tolist())
+        elif isinstance(obj, (str, bytes, int, float, complex)):
+            continue
+        elif isinstance(obj, dict):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            stack.extend(obj)
+        elif isinstance(obj, BaseModel):
+            stack.append(obj.__dict__)
+        elif dataclasses.is_dataclass(obj):
+            stack.extend(getattr(obj, f.name) for f in dataclasses.fields(obj) if hasattr(obj, f.name))
+        elif isinstance(obj, BaseException):
+            stack.extend(obj.args)
+            stack.append(obj.__dict__)
+        elif hasattr(obj, "__dict__"):
+            stack.append(obj.__dict__)
+    return total
