@@ -380,14 +380,14 @@ def test_grid_designs_are_the_validated_designs():
     ("H100", 8, {}),
 ])
 def test_the_rack_arrangement_gives_the_layouts_cable_lengths(gpu, gpus, changes):
-    """The optimizer's lengths (``arrange`` + ``memo_link_lengths``, no racks built) equal the plan's (from the
+    """The optimizer's lengths (``arrange`` + ``arranged_link_lengths``, no racks built) equal the plan's (from the
     ``Layout``), and ``place`` is the arrangement's layout."""
     from core.catalog import load_catalog
     from core.design import Design, resolve_design
     from core.fabric.sizing import size_fabric
     from core.networks import size_networks
     from core.physical.layout import arrange, place
-    from core.physical.lengths import link_lengths, memo_link_lengths
+    from core.physical.lengths import arranged_link_lengths, link_lengths, placed_link_lengths
 
     catalog = load_catalog()
     r = resolve_design(Design(gpu=gpu, gpus=gpus, **changes), catalog)
@@ -396,16 +396,15 @@ def test_the_rack_arrangement_gives_the_layouts_cable_lengths(gpu, gpus, changes
     layout = place(r, f, networks, catalog)
     arrangement = arrange(r, f, networks)
     assert arrangement.layout() == layout
-    memo: dict = {}
-    assert memo_link_lengths(r, f, arrangement, memo) == link_lengths(r, f, layout)
-    # one computation, kept under the arrangement's structure and under its positions
-    first = next(iter(memo.values()))
-    assert memo_link_lengths(r, f, arrange(r, f, networks), memo) is first
-    assert len(memo) == 2 and all(value is first for value in memo.values())
+    placed_link_lengths.cache_clear()
+    first = arranged_link_lengths(r, f, arrangement)
+    assert first == link_lengths(r, f, layout)
+    # one computation, cached by the rack places (a new arrangement of the same design: the same places)
+    assert arranged_link_lengths(r, f, arrange(r, f, networks)) is first and len(placed_link_lengths.cache) == 1
     p = plan(Design(gpu=gpu, gpus=gpus, **changes))
     assert p.layout == layout and p.lengths == link_lengths(r, f, layout)
     with pytest.raises(TypeError):
-        memo_link_lengths(r, f, layout, memo)
+        arranged_link_lengths(r, f, layout)
 
 
 def test_a_device_no_rack_holds_rejects_the_candidate_as_planning_does():

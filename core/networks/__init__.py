@@ -1,6 +1,6 @@
 """The cluster's other networks, sized like the compute fabric: storage, in-band and out-of-band management.
 
-May import: ``core.fabric`` and the ground floor (``catalog``, ``design``, ``errors``, ``i18n``).
+May import: ``core.fabric`` and the ground floor (``catalog``, ``design``, ``errors``, ``i18n``, ``memo``).
 
 API: ``size_networks(resolved, fabric, catalog) -> ClusterNetworks`` (frozen pydantic) with ``.storage``,
 ``.inband`` and ``.oob`` (each a ``NetworkSizing``, or None when the design has none: ``Design.storage =
@@ -24,7 +24,10 @@ from __future__ import annotations
 from core.catalog import Catalog
 from core.design import ResolvedDesign
 from core.fabric.sizing import FabricPlan
+from core.errors import FabricPlannerError
 from core.i18n import current as current_language
+from core.i18n import language as speaking
+from core.memo import stage, view
 from core.networks.management import compute_ufm, head_nodes, nfs_systems, size_inband, size_oob
 from core.networks.model import (
     NETWORK_LABELS,
@@ -39,30 +42,42 @@ from core.networks.model import (
 from core.networks.storage import scalable_units, size_storage
 
 __all__ = ["NETWORKS", "NETWORK_LABELS", "ClusterNetworks", "DeviceSet", "LinkSet", "NetworkSizing", "SwitchSet",
-           "TransceiverUse", "networks_key", "size_networks"]
+           "TransceiverUse", "size_networks", "sized_networks"]
 
 
-def networks_key(resolved: ResolvedDesign, fabric: FabricPlan) -> tuple:
-    """Everything ``size_networks`` reads of the design and its fabric plan (keep the two in step): the
-    design's storage and management settings, the fabric kind, nodes, nodes per rack, topology and the
-    system's default port speed, the plan's leaf groups, islands and switch count, and the language of the
-    explanations. Two designs with the same key (and catalog) get the same networks
-    (``tests/test_networks.py`` checks it over an optimizer grid)."""
-    d = resolved.design
-    return (d.management, d.storage, d.storage_ports_per_node, d.storage_port_speed_gbps, d.storage_oversubscription,
-            d.storage_systems, resolved.fabric, resolved.nodes, resolved.nodes_per_rack, resolved.topology,
-            resolved.system.default_port_speed_gbps, fabric.group_count, fabric.islands, fabric.switch_count_total,
-            current_language())
+NetworkDesign = view("NetworkDesign", "management storage storage_ports_per_node storage_port_speed_gbps "
+                     "storage_oversubscription storage_systems")
+NetworkInputs = view("NetworkInputs", "fabric nodes nodes_per_rack topology", design=NetworkDesign,
+                     system=view("NetworkSystem", "default_port_speed_gbps"))
+"""What sizing the other networks reads of a resolved design (``core.memo.view``): its storage and management
+settings, the fabric kind, nodes, nodes per rack, topology and the system's default port speed."""
+NetworkFabric = view("NetworkFabric", "group_count islands switch_count_total")
+"""What sizing the other networks reads of the fabric plan: its leaf groups, islands and switch count."""
+NETWORKS_BYTES = 32 << 20
+"""Budget [bytes] of the cached networks (``sized_networks``): tens of kB each."""
 
 
 def size_networks(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> ClusterNetworks:
-    """Size the storage, in-band and out-of-band networks of a planned design (closed form)."""
+    """Size the storage, in-band and out-of-band networks of a planned design (closed form), cached by what it
+    reads (``sized_networks``): designs that differ elsewhere (switch models, NICs, speeds) share one sizing."""
+    return sized_networks(NetworkInputs.of(resolved), NetworkFabric.of(fabric), catalog, current_language())
+
+
+@stage(NETWORKS_BYTES, errors=(FabricPlannerError,))
+def sized_networks(resolved: NetworkInputs, fabric: NetworkFabric, catalog: Catalog, language: str) -> ClusterNetworks:
+    """``size_networks`` of the views of a resolved design and its fabric plan, its explanations in ``language``;
+    cached by these arguments (``core.memo.stage``)."""
+    with speaking(language):
+        return _size_networks(resolved, fabric, catalog)
+
+
+def _size_networks(resolved, fabric, catalog: Catalog) -> ClusterNetworks:
     management = resolved.design.management
     storage, storage_ufm = size_storage(resolved, fabric, catalog, ufm=management)
     if not management:
         return _physical(ClusterNetworks(storage=storage), catalog)
     # a fabric without switches (a torus) has no subnet manager to run
-    compute_devices, compute_links, compute_why = (compute_ufm(resolved, catalog) if fabric.switch_groups
+    compute_devices, compute_links, compute_why = (compute_ufm(resolved, catalog) if fabric.switch_count_total
                                                    else ((), (), ()))
     first = sum(d.count for d in compute_devices)
     if storage is not None and storage_ufm:  # storage UFMs number after the compute fabric's
