@@ -32,6 +32,8 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
+from core.processes import env_int
+
 
 class BoundedCache:
     """Least recently used first out, by total size.
@@ -106,8 +108,22 @@ def bounded(max_bytes: int, sizeof: Callable[[Any], int], max_entries: int = 1 <
     return wrap
 
 
+STAGE_CACHE_BYTES = env_int("FP_STAGE_CACHE_MB", 256, 0, 1 << 20) << 20
+"""The engine's stage caches' total budget [bytes] (``FP_STAGE_CACHE_MB``, default 256 MB), shared out among them
+(``stage(share=...)``: each holds at least one search's working set of a 131,072-GPU grid)."""
+
 STAGES: list = []
 """Every function cached by ``stage`` (``tests/test_memo.py`` checks them all)."""
+
+
+ERROR_BYTES = 4096
+"""Size bound [bytes] of a kept error (its message and suggestion)."""
+
+
+def text_bytes(texts) -> int:
+    """An upper bound of the memory of some strings [bytes] (two bytes a character, as Chinese text takes, and the
+    object)."""
+    return sum(80 + 2 * len(t) for t in texts)
 
 
 class _Raised:
@@ -119,34 +135,34 @@ class _Raised:
         self.error = error
 
 
-def stage(max_bytes: int, max_entries: int = 1 << 16, errors: tuple = (), sizeof: Callable[[Any], int] | None = None):
-    """Decorator: cache a pure function by its arguments in a ``BoundedCache`` of ``max_bytes`` [bytes].
+def stage(share: float, sizeof: Callable[[Any], int], errors: tuple = (), max_entries: int = 1 << 16):
+    """Decorator: cache a pure function by its arguments in a ``BoundedCache`` of ``share`` of
+    ``STAGE_CACHE_BYTES``.
 
     The key is the positional arguments and the keyword arguments by name, exactly as given: they must be
     hashable, and frozen (a mutable argument changed after the call would leave a stale entry), and the function
     must read nothing else that can change (pass the language as an argument). ``errors``: exception classes
     that are a result too (kept and raised again, with a fresh traceback) rather than passed through uncached.
-    ``sizeof``: the size [bytes] of a value, by default ``deep_sizeof`` (an upper bound). The wrapper has
-    ``cache`` (its ``BoundedCache``), ``cache_clear()`` and ``__wrapped__`` (the uncached function).
+    ``sizeof``: a cheap upper bound of a value's size [bytes] (``tests/test_memo.py`` checks it against
+    ``deep_sizeof``); a kept error counts ``ERROR_BYTES``. The wrapper has ``cache`` (its ``BoundedCache``),
+    ``cache_clear()`` and ``__wrapped__`` (the uncached function).
 
     Parameters
     ----------
-    max_bytes : int
-        Budget [bytes] of the values kept.
-    max_entries : int
-        Also at most this many entries.
+    share : float
+        Share of ``STAGE_CACHE_BYTES`` this cache may keep.
+    sizeof : callable
+        ``sizeof(value) -> int`` [bytes], an upper bound.
     errors : tuple of exception classes
         Errors kept as results.
-    sizeof : callable, optional
-        ``sizeof(value) -> int`` [bytes]; default ``deep_sizeof``.
+    max_entries : int
+        Also at most this many entries.
     """
-    measure = sizeof or deep_sizeof
-
     def size(value) -> int:
-        return measure(value.error) if isinstance(value, _Raised) else measure(value)
+        return ERROR_BYTES if isinstance(value, _Raised) else sizeof(value)
 
     def wrap(fn):
-        cache = BoundedCache(max_bytes, size, max_entries)
+        cache = BoundedCache(int(STAGE_CACHE_BYTES * share), size, max_entries)
 
         def make(args, kwargs):
             try:
@@ -172,7 +188,8 @@ def stage(max_bytes: int, max_entries: int = 1 << 16, errors: tuple = (), sizeof
 
 def view(name: str, fields: str, **nested) -> type:
     """A frozen, hashable class of the attributes ``fields`` (space-separated names) of some larger object, and of
-    the ``nested`` views of its attributes (``design=view(...)``), built by ``View.of(obj)``.
+    the ``nested`` ones: a view of that attribute (``design=view(...)``) or a function making it frozen
+    (``price_overrides=FrozenDict``); built by ``View.of(obj)``.
 
     A stage given a view in place of the object reads it unchanged (the same attribute names), and reading an
     attribute the view lacks raises ``AttributeError``: what the stage reads and what its cache key holds are the
@@ -180,29 +197,53 @@ def view(name: str, fields: str, **nested) -> type:
     stage does not read share one entry."""
     names = tuple(fields.split())
     cls = dataclasses.make_dataclass(name, [*names, *nested], frozen=True, slots=True)
-    flat = operator.attrgetter(*names) if len(names) > 1 else (lambda obj, g=operator.attrgetter(*names): (g(obj),))
+    if len(names) > 1:
+        flat = operator.attrgetter(*names)
+    elif names:
+        flat = (lambda obj, get=operator.attrgetter(*names): (get(obj),))
+    else:
+        flat = (lambda obj: ())
     inner = tuple(nested.items())
 
     def of(obj):
-        values = flat(obj) if names else ()
-        return cls(*values, *(sub.of(getattr(obj, attr)) for attr, sub in inner))
+        values = flat(obj)
+        return cls(*values, *(_nested(sub, getattr(obj, attr)) for attr, sub in inner))
 
     cls.of = staticmethod(of)
     cls.__doc__ = f"The attributes {', '.join(names + tuple(nested))} of a larger object (``core.memo.view``)."
     return cls
 
 
-def deep_sizeof(value, _seen: set | None = None) -> int:
-    """An upper bound of the memory ``value`` holds [bytes]: ``sys.getsizeof`` of it and of everything it refers
-    to (containers, numpy arrays' data, pydantic models' and dataclasses' fields), each object counted once.
-    Objects shared with the rest of the process (catalog entries a value refers to) are counted too, so the bound
-    is generous."""
-    seen = set() if _seen is None else _seen
+def _nested(sub, value):
+    """``sub``'s view (or frozen form) of ``value``; None stays None."""
+    return None if value is None else getattr(sub, "of", sub)(value)
+
+
+class FrozenDict(dict):
+    """A dict that cannot change, hashable by its items: a mapping among a stage's arguments (``view``)."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def _frozen(self, *args, **kwargs):
+        raise TypeError("a FrozenDict cannot change")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _frozen  # type: ignore
+
+
+def deep_sizeof(value, shared: tuple[type, ...] = ()) -> int:
+    """The memory ``value`` holds [bytes]: ``sys.getsizeof`` of it and of everything it refers to (containers, numpy
+    arrays' data, pydantic models' and dataclasses' fields), each object counted once, but for instances of
+    ``shared`` (objects the rest of the process holds anyway, such as catalog entries). Slow (a Python loop over
+    every object): a stage's ``sizeof`` is a cheap bound that ``tests/test_memo.py`` checks against it."""
+    seen: set[int] = set()
     stack = [value]
     total = 0
     while stack:
         obj = stack.pop()
-        if id(obj) in seen or obj is None or isinstance(obj, (bool, type)):
+        if id(obj) in seen or obj is None or isinstance(obj, (bool, type, *shared)):
             continue
         seen.add(id(obj))
         total += sys.getsizeof(obj)

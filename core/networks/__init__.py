@@ -27,7 +27,7 @@ from core.fabric.sizing import FabricPlan
 from core.errors import FabricPlannerError
 from core.i18n import current as current_language
 from core.i18n import language as speaking
-from core.memo import stage, view
+from core.memo import stage, text_bytes, view
 from core.networks.management import compute_ufm, head_nodes, nfs_systems, size_inband, size_oob
 from core.networks.model import (
     NETWORK_LABELS,
@@ -53,8 +53,17 @@ NetworkInputs = view("NetworkInputs", "fabric nodes nodes_per_rack topology", de
 settings, the fabric kind, nodes, nodes per rack, topology and the system's default port speed."""
 NetworkFabric = view("NetworkFabric", "group_count islands switch_count_total")
 """What sizing the other networks reads of the fabric plan: its leaf groups, islands and switch count."""
-NETWORKS_BYTES = 32 << 20
-"""Budget [bytes] of the cached networks (``sized_networks``): tens of kB each."""
+
+
+def networks_bytes(networks: ClusterNetworks) -> int:
+    """Upper bound of the memory ``networks`` holds [bytes]: 640 B per switch set, device set, link set and
+    sentence, 256 B per part of a network, and the sentences' text (measured at 0.64 kB an item with the text;
+    ``tests/test_memo.py``)."""
+    items = [networks.compute_devices, networks.compute_links, networks.compute_explanation]
+    for network in networks.sized():
+        items += [network.switches, network.devices, network.links, network.explanation]
+    return 4096 + sum(256 + 640 * len(part) for part in items) + text_bytes(
+        [*networks.compute_explanation, *(t for n in networks.sized() for t in n.explanation)])
 
 
 def size_networks(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> ClusterNetworks:
@@ -63,7 +72,7 @@ def size_networks(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog
     return sized_networks(NetworkInputs.of(resolved), NetworkFabric.of(fabric), catalog, current_language())
 
 
-@stage(NETWORKS_BYTES, errors=(FabricPlannerError,))
+@stage(0.2, networks_bytes, errors=(FabricPlannerError,))
 def sized_networks(resolved: NetworkInputs, fabric: NetworkFabric, catalog: Catalog, language: str) -> ClusterNetworks:
     """``size_networks`` of the views of a resolved design and its fabric plan, its explanations in ``language``;
     cached by these arguments (``core.memo.stage``)."""

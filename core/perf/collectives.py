@@ -114,7 +114,7 @@ from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
 from core.i18n import current as current_language
 from core.i18n import language as speaking
-from core.memo import stage
+from core.memo import stage, text_bytes
 from core.perf.calibration import calibration_label
 from core.perf.algorithms import (NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label,
                                   library_default)
@@ -378,11 +378,15 @@ def validation_badge(sweeps) -> str | None:
              "assets/catalog/collectives.toml.").format(library=label)
 
 
-CURVES_BYTES = 64 << 20
-"""Budget [bytes] of the algorithms' curves kept (``_curves``): a curve of a few sizes weighs a few kB."""
+def _curves_bytes(found: tuple[tuple, tuple[str, ...]]) -> int:
+    """Upper bound of the memory of some algorithms' curves and notes [bytes]: 1 kB and its arrays' data per
+    curve (``tests/test_memo.py``)."""
+    curves, notes = found
+    return 1024 + sum(1024 + sum(a.nbytes for a in (c.time_us, c.protocol, c.nccl_picks) if a is not None)
+                      for _name, c in curves) + text_bytes(notes)
 
 
-@stage(CURVES_BYTES)
+@stage(0.05, _curves_bytes)
 def _curves(op: str, sizes: tuple[float, ...], placement: Placement, links_: Links, constants: CollectiveConstants,
             ring_share: float, uniform_share: float, tree_share: float, forced: bool, nic_ports: float,
             nccl_version: tuple[int, int, int], wanted: frozenset[str], language: str) -> tuple[tuple, tuple[str, ...]]:

@@ -605,10 +605,11 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
 
 class RackPlaces(NamedTuple):
     """Where an ``Arrangement``'s racks stand and where some of its devices sit (``Arrangement.places``), as frozen
-    values: the hall geometry [m] (row span, end aisle, row pitch, rows per column), per row each rack's width [m]
-    and height [U], per SU its template's key, first rack, node and leaf, and of each template rack and central rack
-    the slots of the devices asked for (leaf or not, prefix, first number, first U, height [U]). Arrangements that
-    differ elsewhere (device models, power) give equal places, and so one cable-length computation."""
+    values: the hall geometry [m] (row span, end aisle, row pitch, rows per column), the racks per row, per SU its
+    template's key, first rack, node and leaf, and of each template rack and central rack its height [U], width
+    [m] and the slots of the devices asked for (leaf or not, prefix, first number, first U, height [U]); every rack
+    is an SU's or a central one. Arrangements that differ elsewhere (device models, power) give equal places, and
+    so one cable-length computation."""
 
     row_span: float
     end_aisle: float
@@ -625,19 +626,30 @@ class RackPlaces(NamedTuple):
         slots as arrays (starts, rack indices, first U, height [U]) ordered by start (the out-of-band devices are
         not among them). Vectorised over the racks that share a template."""
         row_span, end_aisle, pitch, per_column = self.row_span, self.end_aisle, self.pitch, self.per_column
+        templates = dict(self.templates)
+        width = [math.nan] * sum(self.rows)
+        height_u = list(width)
+        for key, rack_i, _first, _leaf in self.instances:
+            for k, (u_total, w, _slots) in enumerate(templates[key]):
+                width[rack_i + k], height_u[rack_i + k] = w, u_total
+        for rack_i, (u_total, w, _slots) in self.singles:
+            width[rack_i], height_u[rack_i] = w, u_total
+        if any(math.isnan(w) for w in width):  # pragma: no cover - arrange places every rack in an SU or centrally
+            raise AssertionError("a rack is neither an SU's nor a central one")
         xs: list[float] = []
         ys: list[float] = []
         rows: list[int] = []
-        tops: list[int] = []
-        for row_i, racks in enumerate(self.rows):
+        first_rack = 0
+        for row_i, count in enumerate(self.rows):
             column, line = divmod(row_i, per_column)
             x0 = column * row_span + end_aisle
-            widths = [w for w, _u in racks]
+            widths = width[first_rack:first_rack + count]
+            first_rack += count
             # the same additions as layout(): x0 + (running sum of the widths before) + half this width
             xs.extend([x0 + x + w / 2 for x, w in zip(itertools.accumulate(widths, initial=0.0), widths)])
-            ys.extend([line * pitch] * len(racks))
-            rows.extend([row_i] * len(racks))
-            tops.extend(u for _w, u in racks)
+            ys.extend([line * pitch] * count)
+            rows.extend([row_i] * count)
+        tops = np.array(height_u, dtype=float)
         templates = dict(self.templates)
         parts: dict[str, list] = {}
         by_template: dict[tuple[int, int], list] = {}
@@ -645,12 +657,12 @@ class RackPlaces(NamedTuple):
             by_template.setdefault(key, []).append((rack_i, first, leaf_start))
         for key, found in by_template.items():  # the SUs of one size at once
             at, node_shift, leaf_shift = (np.array(column, dtype=np.int64) for column in zip(*found))
-            for k, slots in enumerate(templates[key]):
+            for k, (_u, _w, slots) in enumerate(templates[key]):
                 for leaf, prefix, start, first_u, height_u in slots:
                     parts.setdefault(prefix, []).append(
                         (start + (leaf_shift if leaf else node_shift), at + k, first_u, height_u))
         single: dict[str, tuple[list, list, list, list]] = {}  # the central racks' slots, one by one
-        for rack_i, slots in self.singles:
+        for rack_i, (_u, _w, slots) in self.singles:
             for _leaf, prefix, start, first_u, height_u in slots:
                 starts, racks_, first, height = single.setdefault(prefix, ([], [], [], []))
                 starts.append(start)
@@ -668,7 +680,7 @@ class RackPlaces(NamedTuple):
                                     + [np.array(one[3], dtype=float)])
             order = np.argsort(starts, kind="stable")  # by device number, as Layout.index
             tables[prefix] = (starts[order], racks_[order], first[order], height[order])
-        return np.array(xs), np.array(ys), np.array(tops, dtype=float), np.array(rows), tables
+        return np.array(xs), np.array(ys), tops, np.array(rows), tables
 
 
 class Arrangement(NamedTuple):
@@ -702,16 +714,15 @@ class Arrangement(NamedTuple):
     def places(self, prefixes: tuple[str, ...]) -> "RackPlaces":
         """Where the racks stand and where the devices of ``prefixes`` sit in them (``RackPlaces``): all
         ``RackPlaces.arrays`` reads, so the cable lengths can be cached by it (``core.physical.lengths``)."""
-        def slots(draft: _RackDraft) -> tuple:
-            return tuple((s.kind == "leaf", s.prefix, s.start, s.first_u, s.height_u)
-                         for s in draft.slots if s.prefix.startswith(prefixes))
+        def rack(draft: _RackDraft) -> tuple:
+            return (draft.u_total, draft.width, tuple((s.kind == "leaf", s.prefix, s.start, s.first_u, s.height_u)
+                                                      for s in draft.slots if s.prefix.startswith(prefixes)))
 
         return RackPlaces(
             row_span=self.row_span, end_aisle=self.end_aisle, pitch=self.pitch, per_column=self.per_column,
-            rows=tuple(tuple((draft.width, draft.u_total) for draft, _n, _l in drafts) for _k, drafts, _s in self.rows),
-            instances=tuple(self.instances),
-            templates=tuple((key, tuple(map(slots, drafts))) for key, drafts in self.templates.items()),
-            singles=tuple((rack_i, slots(draft)) for rack_i, draft in self.singles))
+            rows=tuple(len(drafts) for _k, drafts, _s in self.rows), instances=tuple(self.instances),
+            templates=tuple((key, tuple(map(rack, drafts))) for key, drafts in self.templates.items()),
+            singles=tuple((rack_i, rack(draft)) for rack_i, draft in self.singles))
 
     def rack_arrays(self, prefixes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """``RackPlaces.arrays`` of ``places(prefixes)``: the rack positions and device tables of ``prefixes``."""

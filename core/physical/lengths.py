@@ -246,11 +246,13 @@ def arranged_link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, arrangem
                                arrangement.places(_END_PREFIXES))
 
 
-LENGTHS_BYTES = 64 << 20
-"""Budget [bytes] of the cached link lengths (``placed_link_lengths``): a few kB per entry."""
+def _lengths_bytes(lengths: tuple[LinkLengths, ...]) -> int:
+    """Upper bound of the memory of some link lengths [bytes]: 1 kB per class and bin (measured at 0.54 kB;
+    ``tests/test_memo.py``)."""
+    return 1024 * (1 + sum(1 + len(x.bins) for x in lengths))
 
 
-@stage(LENGTHS_BYTES)
+@stage(0.12, _lengths_bytes)
 def placed_link_lengths(routing: Routing, wiring: Wiring, places: RackPlaces) -> tuple[LinkLengths, ...]:
     """Length distribution of every link class of ``wiring`` (all planes) between the devices at ``places``
     (``core.physical.layout.RackPlaces``, of the compute links' devices), routed by ``routing``; cached by these
