@@ -391,9 +391,9 @@ Pricing = view("Pricing", "", design=view("PricingDesign", "price_basis"), price
 
 
 def rows_bytes(rows: tuple[BomRow, ...]) -> int:
-    """Upper bound of the memory of some BOM rows [bytes]: 768 B a row and its text (measured at 0.9 kB with the
+    """Upper bound of the memory of some BOM rows [bytes]: 1 kB a row and its text (measured at 0.9 kB with the
     text; ``tests/test_memo.py``)."""
-    return 2048 + sum(768 + 2 * (len(r.why) + len(r.item) + len(r.end)) for r in rows)
+    return 2048 + sum(1024 + 2 * (len(r.why) + len(r.item) + len(r.end)) for r in rows)
 
 
 def priced_network_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> tuple[BomRow, ...]:
@@ -403,7 +403,7 @@ def priced_network_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: C
                            current_language())
 
 
-@stage(0.2, rows_bytes, errors=(FabricPlannerError,))
+@stage(0.22, rows_bytes, errors=(FabricPlannerError,))
 def network_rows_of(network_inputs: NetworkInputs, fabric: NetworkFabric, pricing: Pricing, catalog: Catalog,
                     language: str) -> tuple[BomRow, ...]:
     """The other networks' priced rows from the views of a resolved design and its fabric plan

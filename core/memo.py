@@ -20,6 +20,8 @@ cache is listed in ``STAGES`` (``tests/test_memo.py`` checks each against its un
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import functools
 import operator
@@ -115,6 +117,19 @@ STAGE_CACHE_BYTES = env_int("FP_STAGE_CACHE_MB", 256, 0, 1 << 20) << 20
 STAGES: list = []
 """Every function cached by ``stage`` (``tests/test_memo.py`` checks them all)."""
 
+_BYPASS: contextvars.ContextVar[bool] = contextvars.ContextVar("fp_stage_bypass", default=False)
+
+
+@contextlib.contextmanager
+def uncached():
+    """Within the block the stages run their functions afresh, neither reading nor filling their caches (a test's
+    reference computation)."""
+    token = _BYPASS.set(True)
+    try:
+        yield
+    finally:
+        _BYPASS.reset(token)
+
 
 ERROR_BYTES = 4096
 """Size bound [bytes] of a kept error (its message and suggestion)."""
@@ -172,6 +187,8 @@ def stage(share: float, sizeof: Callable[[Any], int], errors: tuple = (), max_en
 
         @functools.wraps(fn)
         def cached(*args, **kwargs):
+            if _BYPASS.get():
+                return fn(*args, **kwargs)
             key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
             value = cache.get(key, lambda: make(args, kwargs))
             if isinstance(value, _Raised):
