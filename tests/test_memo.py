@@ -151,6 +151,7 @@ def _stage_work():
     from core.analysis.optimize import Constraints, Grid, optimize
     from core.i18n import language
     from core.perf.collectives import sweep
+    from core.physical.cabling import network_links
 
     grid = Grid(switches=("QM9700", "SN5600"), nics=("CX7",), oversubscription=(1.0, 2.0), planes=(1, 2))
     for lang in ("en", "zh"):
@@ -160,6 +161,8 @@ def _stage_work():
                            Design(gpu="H100", nodes=300, fabric="ethernet", price_overrides={"SN5600": 20000.0})):
                 p = plan_module.plan(design)
                 sweep(p, "all-to-all", [1 << 20, 1 << 28])
+                for _link in network_links(p):  # port names per cable (core.physical.cabling)
+                    pass
 
 
 def test_every_stage_is_keyed_by_its_arguments_alone():
@@ -181,7 +184,7 @@ def test_every_stage_is_keyed_by_its_arguments_alone():
     shared = (_Entry, Catalog, CollectiveConstants, Routing)
     names = {f.__name__ for f in STAGES}
     assert {"resolved_design", "sized_networks", "network_rows_of", "placed_link_lengths", "chosen_media",
-            "_curves"} <= names
+            "_curves", "_model_layout"} <= names
     for cached in STAGES:
         entries = list(cached.cache._entries.items())
         assert entries, cached.__name__
