@@ -84,9 +84,11 @@ class BoundedCache:
         return len(self._entries)
 
     def clear(self) -> None:
+        """Drop every entry, and count hits and misses from zero."""
         with self._lock:
             self._entries.clear()
             self.bytes = 0
+            self.hits = self.misses = 0
 
     def info(self) -> dict:
         """Entries, bytes kept, the budget, hits and misses."""

@@ -527,6 +527,8 @@ class _Evaluator:
         """Decide the budget and power by the cost floors (``core.cost.cost_floor``) before the physical layer."""
         self.sizings = 0
         """Fabric sizings run (``size_fabric``)."""
+        self.serving: dict[tuple, tuple | None] = {}
+        """``serving_key`` -> (GPUs, output tokens/s) of the cheapest deployment serving the target, or None."""
 
     def size(self, resolved):
         """(fabric plan, bandwidth) of ``resolved`` (``size_fabric``, ``compute_bandwidth``)."""
