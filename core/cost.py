@@ -45,8 +45,7 @@ from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
 from core.i18n import N_, _
 from core.i18n import current as current_language
-from core.i18n import language as speaking
-from core.memo import FrozenDict, stage, view
+from core.memo import FrozenDict, spoken, stage, view
 from core.networks import NETWORK_LABELS, ClusterNetworks, NetworkFabric, NetworkInputs, size_networks, sized_networks
 from core.networks.model import LINK_KIND_LABELS, SWITCH_ROLE_LABELS
 from core.physical.layout import Layout, place
@@ -409,7 +408,7 @@ def network_rows_of(network_inputs: NetworkInputs, fabric: NetworkFabric, pricin
     """The other networks' priced rows from the views of a resolved design and its fabric plan
     (``core.networks.sized_networks``) and its pricing (``Pricing``), in ``language``; cached by these arguments
     (``core.memo.stage``)."""
-    with speaking(language):
+    with spoken(language):
         rows: list[BomRow] = []
         network_rows(catalog, sized_networks(network_inputs, fabric, catalog, language), _row_adder(pricing, rows),
                      rows)

@@ -43,8 +43,7 @@ from core import scaleup, vocab
 from core.catalog import Catalog, DesignPriceBasis, Nic, Switch, System, load_catalog
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.i18n import N_, _
-from core.i18n import language as speaking
-from core.memo import stage, text_bytes
+from core.memo import spoken, stage, text_bytes
 from core.spares import canonical_setting
 from core.text import hidden, visible
 
@@ -1483,7 +1482,7 @@ def _resolved_bytes(resolved: "ResolvedDesign") -> int:
 def resolved_design(design: Design, catalog: Catalog, language: str) -> ResolvedDesign:
     """``resolve_design(design, catalog)`` with its notes and errors in ``language``, cached by these arguments
     (``core.memo.stage``): the optimizer's designs that differ only in what resolving does not read resolve once."""
-    with speaking(language):
+    with spoken(language):
         return resolve_design(design, catalog)
 
 

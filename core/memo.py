@@ -34,6 +34,8 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
+from core.i18n import current as current_language
+from core.i18n import language as speaking
 from core.processes import env_int
 
 
@@ -120,6 +122,12 @@ STAGES: list = []
 """Every function cached by ``stage`` (``tests/test_memo.py`` checks them all)."""
 
 _BYPASS: contextvars.ContextVar[bool] = contextvars.ContextVar("fp_stage_bypass", default=False)
+
+
+def spoken(language: str):
+    """A context speaking ``language`` (``core.i18n.language``), or none when it is already spoken: a stage whose
+    sentences depend on its ``language`` argument runs in it."""
+    return contextlib.nullcontext() if language == current_language() else speaking(language)
 
 
 @contextlib.contextmanager
@@ -222,20 +230,16 @@ def view(name: str, fields: str, **nested) -> type:
         flat = (lambda obj, get=operator.attrgetter(*names): (get(obj),))
     else:
         flat = (lambda obj: ())
-    inner = tuple(nested.items())
+    inner = tuple((attr, getattr(sub, "of", sub)) for attr, sub in nested.items())
 
     def of(obj):
-        values = flat(obj)
-        return cls(*values, *(_nested(sub, getattr(obj, attr)) for attr, sub in inner))
+        if not inner:
+            return cls(*flat(obj))
+        return cls(*flat(obj), *[None if (value := getattr(obj, attr)) is None else make(value) for attr, make in inner])
 
     cls.of = staticmethod(of)
     cls.__doc__ = f"The attributes {', '.join(names + tuple(nested))} of a larger object (``core.memo.view``)."
     return cls
-
-
-def _nested(sub, value):
-    """``sub``'s view (or frozen form) of ``value``; None stays None."""
-    return None if value is None else getattr(sub, "of", sub)(value)
 
 
 class FrozenDict(dict):

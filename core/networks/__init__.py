@@ -26,8 +26,7 @@ from core.design import ResolvedDesign
 from core.fabric.sizing import FabricPlan
 from core.errors import FabricPlannerError
 from core.i18n import current as current_language
-from core.i18n import language as speaking
-from core.memo import stage, text_bytes, view
+from core.memo import spoken, stage, text_bytes, view
 from core.networks.management import compute_ufm, head_nodes, nfs_systems, size_inband, size_oob
 from core.networks.model import (
     NETWORK_LABELS,
@@ -76,7 +75,7 @@ def size_networks(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog
 def sized_networks(resolved: NetworkInputs, fabric: NetworkFabric, catalog: Catalog, language: str) -> ClusterNetworks:
     """``size_networks`` of the views of a resolved design and its fabric plan, its explanations in ``language``;
     cached by these arguments (``core.memo.stage``)."""
-    with speaking(language):
+    with spoken(language):
         return _size_networks(resolved, fabric, catalog)
 
 

@@ -113,8 +113,7 @@ import pandas as pd
 from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
 from core.i18n import current as current_language
-from core.i18n import language as speaking
-from core.memo import stage, text_bytes
+from core.memo import spoken, stage, text_bytes
 from core.perf.calibration import calibration_label
 from core.perf.algorithms import (NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label,
                                   library_default)
@@ -395,7 +394,7 @@ def _curves(op: str, sizes: tuple[float, ...], placement: Placement, links_: Lin
     shares of the NIC bandwidth kept against contention, NIC ports of the emptiest domain). Cached by them
     (``core.memo.stage``): plans that differ but place the ranks alike share one computation (the optimizer's
     candidates); the curves are shared, not copied, so no caller may change them."""
-    with speaking(language):
+    with spoken(language):
         ctx = SweepContext(op=op, sizes=np.array(sizes, dtype=float), placement=placement, links=links_,
                            constants=constants, protocols=constants.protocols(), ring_share=ring_share,
                            uniform_share=uniform_share, tree_share=tree_share, forced=forced, nic_ports=nic_ports,
