@@ -384,8 +384,8 @@ def other_network_rows(resolved: ResolvedDesign, catalog: Catalog, networks: Clu
     return tuple(rows)
 
 
-Pricing = view("Pricing", "", design=view("PricingDesign", "price_basis"), price_overrides=FrozenDict,
-               power_overrides=FrozenDict)
+PricingDesign = view("PricingDesign", "price_basis")
+Pricing = view("Pricing", "", design=PricingDesign, price_overrides=FrozenDict, power_overrides=FrozenDict)
 """What pricing a row reads of a resolved design (``_row_adder``): its price basis and price and power overrides."""
 
 

@@ -238,6 +238,7 @@ def view(name: str, fields: str, **nested) -> type:
         return cls(*flat(obj), *[None if (value := getattr(obj, attr)) is None else make(value) for attr, make in inner])
 
     cls.of = staticmethod(of)
+    cls.__module__ = sys._getframe(1).f_globals.get("__name__", __name__)  # where it is declared (pickling finds it)
     cls.__doc__ = f"The attributes {', '.join(names + tuple(nested))} of a larger object (``core.memo.view``)."
     return cls
 
@@ -249,6 +250,9 @@ class FrozenDict(dict):
 
     def __hash__(self) -> int:  # type: ignore[override]
         return hash(frozenset(self.items()))
+
+    def __reduce__(self):
+        return FrozenDict, (dict(self),)
 
     def _frozen(self, *args, **kwargs):
         raise TypeError("a FrozenDict cannot change")

@@ -277,3 +277,15 @@ def test_views_hold_what_a_stage_reads_and_nothing_else():
     with pytest.raises(TypeError):
         one.table["k"] = 5
     assert Outer.of(type("N", (), {"x": 0, "y": 0, "inner": None, "table": None})()).inner is None
+    # the engine's views pickle (a worker process may send one)
+    import pickle
+
+    from core.cost import Pricing
+    from core.design import resolve_design
+    from core.networks import NetworkInputs
+    from core.physical.media import MediaInputs
+
+    resolved = resolve_design(Design(gpu="H100", nodes=64, price_overrides={"QM9700": 1.0}), load_catalog())
+    for made in (NetworkInputs, MediaInputs, Pricing):
+        found = made.of(resolved)
+        assert pickle.loads(pickle.dumps(found)) == found

@@ -46,8 +46,9 @@ __all__ = ["NETWORKS", "NETWORK_LABELS", "ClusterNetworks", "DeviceSet", "LinkSe
 
 NetworkDesign = view("NetworkDesign", "management storage storage_ports_per_node storage_port_speed_gbps "
                      "storage_oversubscription storage_systems")
+NetworkSystem = view("NetworkSystem", "default_port_speed_gbps")
 NetworkInputs = view("NetworkInputs", "fabric nodes nodes_per_rack topology", design=NetworkDesign,
-                     system=view("NetworkSystem", "default_port_speed_gbps"))
+                     system=NetworkSystem)
 """What sizing the other networks reads of a resolved design (``core.memo.view``): its storage and management
 settings, the fabric kind, nodes, nodes per rack, topology and the system's default port speed."""
 NetworkFabric = view("NetworkFabric", "group_count islands switch_count_total")

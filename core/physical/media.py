@@ -200,9 +200,11 @@ def class_switches(resolved: ResolvedDesign) -> dict:
 """(A torus link has no switch end: its optics are chosen as for a node-leaf link, node modules at both ends.)"""
 
 
-MediaInputs = view("MediaInputs", "fabric port_speed_gbps uplink_gbps planes switch",
-                   design=view("MediaDesign", "cable_media"), system=view("MediaSystem", "node_ports_per_transceiver"),
-                   nic=view("MediaNic", "cage_type"), tier_switches=FrozenDict)
+MediaDesign = view("MediaDesign", "cable_media")
+MediaSystem = view("MediaSystem", "node_ports_per_transceiver")
+MediaNic = view("MediaNic", "cage_type")
+MediaInputs = view("MediaInputs", "fabric port_speed_gbps uplink_gbps planes switch", design=MediaDesign,
+                   system=MediaSystem, nic=MediaNic, tier_switches=FrozenDict)
 """What choosing the media reads of a resolved design (``core.memo.view``)."""
 
 
