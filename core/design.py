@@ -25,6 +25,7 @@ import functools
 import json
 import math
 import re
+import typing
 from dataclasses import dataclass, field as dataclass_field
 from typing import Annotated, Any, Callable, Literal
 
@@ -43,7 +44,7 @@ from core import scaleup, vocab
 from core.catalog import Catalog, DesignPriceBasis, Nic, Switch, System, load_catalog
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.i18n import N_, _
-from core.memo import spoken, stage, text_bytes
+from core.memo import FrozenDict, spoken, stage, text_bytes, view
 from core.spares import canonical_setting
 from core.text import hidden, visible
 
@@ -1478,12 +1479,20 @@ def _resolved_bytes(resolved: "ResolvedDesign") -> int:
     return 12288 + text_bytes(resolved.notes)
 
 
+_DICT_FIELDS = tuple(name for name, f in Design.model_fields.items() if typing.get_origin(f.annotation) is dict)
+DesignFields = view("DesignFields", " ".join(name for name in Design.model_fields if name not in _DICT_FIELDS),
+                    **{name: FrozenDict for name in _DICT_FIELDS})
+"""Every field of a ``Design`` as a frozen value (``core.memo.view``; the dicts as ``FrozenDict``s): a cache key that
+compares as a tuple."""
+
+
 @stage(0.13, _resolved_bytes, errors=(FabricPlannerError,))
-def resolved_design(design: Design, catalog: Catalog, language: str) -> ResolvedDesign:
-    """``resolve_design(design, catalog)`` with its notes and errors in ``language``, cached by these arguments
-    (``core.memo.stage``): the optimizer's designs that differ only in what resolving does not read resolve once."""
+def resolved_design(fields: DesignFields, catalog: Catalog, language: str) -> ResolvedDesign:
+    """``resolve_design`` of the design of these ``fields`` (``DesignFields.of(design)``) with its notes and errors
+    in ``language``, cached by these arguments (``core.memo.stage``): the optimizer resolves the designs that differ
+    only in what resolving does not read once."""
     with spoken(language):
-        return resolve_design(design, catalog)
+        return resolve_design(Design.model_construct(**fields._asdict()), catalog)
 
 
 def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDesign:

@@ -20,6 +20,7 @@ cache is listed in ``STAGES`` (``tests/test_memo.py`` checks each against its un
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import contextvars
 import dataclasses
@@ -214,7 +215,7 @@ def stage(share: float, sizeof: Callable[[Any], int], errors: tuple = (), max_en
 
 
 def view(name: str, fields: str, **nested) -> type:
-    """A frozen, hashable class of the attributes ``fields`` (space-separated names) of some larger object, and of
+    """A named tuple (frozen, hashable) of the attributes ``fields`` (space-separated names) of some larger object, and of
     the ``nested`` ones: a view of that attribute (``design=view(...)``) or a function making it frozen
     (``price_overrides=FrozenDict``); built by ``View.of(obj)``.
 
@@ -223,7 +224,9 @@ def view(name: str, fields: str, **nested) -> type:
     same by construction. Equal views (field by field) are equal keys, so objects that differ only in what the
     stage does not read share one entry."""
     names = tuple(fields.split())
-    cls = dataclasses.make_dataclass(name, [*names, *nested], frozen=True, slots=True)
+    # a named tuple: its equality and hash are the tuple's (C, no Python call per key comparison)
+    cls = collections.namedtuple(name, [*names, *nested], module=sys._getframe(1).f_globals.get("__name__", __name__))
+    make_tuple = tuple.__new__
     if len(names) > 1:
         flat = operator.attrgetter(*names)
     elif names:
@@ -234,11 +237,11 @@ def view(name: str, fields: str, **nested) -> type:
 
     def of(obj):
         if not inner:
-            return cls(*flat(obj))
-        return cls(*flat(obj), *[None if (value := getattr(obj, attr)) is None else make(value) for attr, make in inner])
+            return make_tuple(cls, flat(obj))
+        return make_tuple(cls, (*flat(obj), *[None if (value := getattr(obj, attr)) is None else make(value)
+                                              for attr, make in inner]))
 
     cls.of = staticmethod(of)
-    cls.__module__ = sys._getframe(1).f_globals.get("__name__", __name__)  # where it is declared (pickling finds it)
     cls.__doc__ = f"The attributes {', '.join(names + tuple(nested))} of a larger object (``core.memo.view``)."
     return cls
 

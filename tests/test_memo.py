@@ -257,8 +257,6 @@ def test_a_stage_keeps_errors_and_raises_them_afresh():
 def test_views_hold_what_a_stage_reads_and_nothing_else():
     """A view (``core.memo.view``) is frozen and hashable, equal for objects that agree on its attributes, and
     reading an attribute it lacks raises; ``FrozenDict`` cannot change."""
-    import dataclasses
-
     from core.memo import FrozenDict, view
 
     Inner = view("Inner", "a")
@@ -272,7 +270,7 @@ def test_views_hold_what_a_stage_reads_and_nothing_else():
     assert one == two and hash(one) == hash(two) and one != Outer.of(Obj(1, "s", 3.0, ""))
     with pytest.raises(AttributeError):
         one.other  # noqa: B018 - reading outside the view raises
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         one.x = 2
     with pytest.raises(TypeError):
         one.table["k"] = 5

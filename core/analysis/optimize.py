@@ -70,7 +70,7 @@ from typing import Iterable
 from core import units, vocab
 from core.catalog import Catalog, load_catalog
 from core.cost import NETWORK_CATEGORIES, build_bom, cost_floor, priced_network_rows, summarize_cost
-from core.design import Design, field_bounds, offered_port_speeds, resolved_design, tidy_spaces
+from core.design import Design, DesignFields, field_bounds, offered_port_speeds, resolved_design, tidy_spaces
 from core import progress
 from core.analysis import jobsplit
 # the objective, what the best design minimises, is declared in core.analysis.objectives (its names re-exported)
@@ -548,7 +548,7 @@ class _Evaluator:
     def resolve(self, design: Design):
         """``resolve_design`` of ``design``, cached (``core.design.resolved_design``) with the fields resolving does not
         read (``_UNRESOLVED``) at their defaults, so the designs that differ only in them resolve once."""
-        found = resolved_design(design.model_copy(update=_UNRESOLVED_DEFAULTS), self.catalog, current())
+        found = resolved_design(DesignFields.of(design)._replace(**_UNRESOLVED_DEFAULTS), self.catalog, current())
         return found.model_copy(update={"design": design})
 
     def evaluate(self, index: int, design: Design, full: bool = False, keep: bool = False,
