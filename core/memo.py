@@ -226,6 +226,8 @@ def view(name: str, fields: str, **nested) -> type:
     names = tuple(fields.split())
     # a named tuple: its equality and hash are the tuple's (C, no Python call per key comparison)
     cls = collections.namedtuple(name, [*names, *nested], module=sys._getframe(1).f_globals.get("__name__", __name__))
+    cls._paths = names + tuple(f"{attr}.{path}" if hasattr(sub, "_paths") else attr
+                               for attr, sub in nested.items() for path in getattr(sub, "_paths", (None,)))
     make_tuple = tuple.__new__
     if len(names) > 1:
         flat = operator.attrgetter(*names)
@@ -234,12 +236,38 @@ def view(name: str, fields: str, **nested) -> type:
     else:
         flat = (lambda obj: ())
     inner = tuple((attr, getattr(sub, "of", sub)) for attr, sub in nested.items())
+    every = operator.attrgetter(*cls._paths) if len(cls._paths) > 1 else None
+    parts = []  # how the values ``every`` reads in one call become this view: (start, end, nested view or converter)
+    start = len(names)
+    for attr, sub in nested.items():
+        count = len(getattr(sub, "_paths", (None,)))
+        parts.append((start, start + count, sub if hasattr(sub, "_paths") else None, getattr(sub, "of", sub)))
+        start += count
+
+    def slow(obj):
+        return make_tuple(cls, (*flat(obj), *[None if (value := getattr(obj, attr)) is None else make(value)
+                                              for attr, make in inner]))
 
     def of(obj):
         if not inner:
             return make_tuple(cls, flat(obj))
-        return make_tuple(cls, (*flat(obj), *[None if (value := getattr(obj, attr)) is None else make(value)
-                                              for attr, make in inner]))
+        try:  # every attribute in one call, the nested views built from their slices
+            values = every(obj)
+        except AttributeError:  # a nested object is None (or lacks an attribute: the slow path says which)
+            return slow(obj)
+        return make_tuple(cls, (*values[:len(names)], *[
+            sub._from(values[a:b]) if sub is not None else (None if values[a] is None else make(values[a]))
+            for a, b, sub, make in parts]))
+
+    def from_values(values):
+        """This view from the values of its ``_paths`` in order."""
+        if not parts:
+            return make_tuple(cls, values)
+        return make_tuple(cls, (*values[:len(names)], *[
+            sub._from(values[a:b]) if sub is not None else (None if values[a] is None else make(values[a]))
+            for a, b, sub, make in parts]))
+
+    cls._from = staticmethod(from_values)
 
     cls.of = staticmethod(of)
     cls.__doc__ = f"The attributes {', '.join(names + tuple(nested))} of a larger object (``core.memo.view``)."
