@@ -460,11 +460,10 @@ class Catalog(BaseModel):
         return self
 
     def __hash__(self) -> int:
-        """Of the entry counts (equal catalogs hash alike; equality compares every entry): the engine's cached
+        """Of the switch count (equal catalogs hash alike; equality compares every entry): the engine's cached
         stages take the catalog as an argument (``core.memo.stage``), and hashing every entry would cost more
         than they save."""
-        return hash((len(self.systems), len(self.nics), len(self.switches), len(self.transceivers), len(self.cables),
-                     len(self.appliances)))
+        return hash(len(self.switches))
 
     # --- look-ups -------------------------------------------------------------
     def _find(self, kind: str, key: str):

@@ -548,7 +548,10 @@ class _Evaluator:
     def resolve(self, design: Design):
         """``resolve_design`` of ``design``, cached (``core.design.resolved_design``) with the fields resolving does not
         read (``_UNRESOLVED``) at their defaults, so the designs that differ only in them resolve once."""
-        found = resolved_design(DesignFields.of(design)._replace(**_UNRESOLVED_DEFAULTS), self.catalog, current())
+        fields = list(DesignFields.of(design))
+        for at, value in _UNRESOLVED_AT:
+            fields[at] = value
+        found = resolved_design(DesignFields._make(fields), self.catalog, current())
         return found.model_copy(update={"design": design})
 
     def evaluate(self, index: int, design: Design, full: bool = False, keep: bool = False,
@@ -736,8 +739,9 @@ _GETTERS: dict[tuple[str, ...], operator.itemgetter] = {}
 
 _UNRESOLVED = ("tiers", "oversubscription")
 """Grid fields ``resolve_design`` does not read (``tests/test_optimize.py`` checks it over a grid)."""
-_UNRESOLVED_DEFAULTS = {name: Design.model_fields[name].default for name in _UNRESOLVED}
-"""``_UNRESOLVED`` at their defaults: the design ``_Evaluator.resolve`` resolves."""
+_UNRESOLVED_AT = tuple((DesignFields._fields.index(name), Design.model_fields[name].default) for name in _UNRESOLVED)
+"""``_UNRESOLVED``'s positions in ``DesignFields`` and their defaults: ``_Evaluator.resolve`` resolves the design
+with them at their defaults."""
 
 
 def _family_key(design: Design) -> tuple:
