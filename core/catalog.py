@@ -464,6 +464,12 @@ class Catalog(BaseModel):
                     seen[folded] = kind
         return self
 
+    def __hash__(self) -> int:
+        """Of the switch count (equal catalogs hash alike; equality compares every entry): the engine's cached
+        stages take the catalog as an argument (``core.memo.stage``), and hashing every entry would cost more
+        than they save."""
+        return hash(len(self.switches))
+
     # --- look-ups -------------------------------------------------------------
     def _find(self, kind: str, key: str):
         entries = getattr(self, kind)

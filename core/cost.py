@@ -40,12 +40,15 @@ from pydantic import BaseModel, ConfigDict
 from core import vocab
 from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver, form_factor_family
 from core.design import ResolvedDesign
+from core.errors import FabricPlannerError
 from core.fabric import domainlevels
 from core.fabric.families import declared, family as topology_family
 from core.fabric.sizing import ROLE_LABELS, FabricPlan
 from core.fabric.wiring import wiring_of
 from core.i18n import N_, _
-from core.networks import NETWORK_LABELS, ClusterNetworks, size_networks
+from core.i18n import current as current_language
+from core.memo import FrozenDict, spoken, stage, view
+from core.networks import NETWORK_LABELS, ClusterNetworks, NetworkFabric, NetworkInputs, size_networks, sized_networks
 from core.networks.model import LINK_KIND_LABELS, SWITCH_ROLE_LABELS
 from core.physical.layout import Layout, place
 from core.physical.lengths import LinkLengths, link_lengths
@@ -63,7 +66,6 @@ from core.physical.media import (
     transceiver_options,
 )
 from core.physical.racks import RackCatalog, load_racks
-from core.errors import FabricPlannerError
 from core.spares import spare_rows
 
 Category = Literal["compute", "NIC", "switch", "transceiver", "cable", "appliance"]
@@ -563,6 +565,37 @@ def other_network_rows(resolved: ResolvedDesign, catalog: Catalog, networks: Clu
     rows: list[BomRow] = []
     network_rows(catalog, networks, _row_adder(resolved, rows), rows)
     return tuple(rows)
+
+
+PricingDesign = view("PricingDesign", "price_basis")
+Pricing = view("Pricing", "", design=PricingDesign, price_overrides=FrozenDict, power_overrides=FrozenDict)
+"""What pricing a row reads of a resolved design (``_row_adder``): its price basis and price and power overrides."""
+
+
+def rows_bytes(rows: tuple[BomRow, ...]) -> int:
+    """Upper bound of the memory of some BOM rows [bytes]: 1 kB a row and its text (measured at 0.9 kB with the
+    text; ``tests/test_memo.py``)."""
+    return 2048 + sum(1024 + 2 * (len(r.why) + len(r.item) + len(r.end)) for r in rows)
+
+
+def priced_network_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> tuple[BomRow, ...]:
+    """``other_network_rows`` of the design's other networks (``core.networks.size_networks``), cached by what
+    sizing and pricing them reads (``network_rows_of``): designs that differ elsewhere share one pricing."""
+    return network_rows_of(NetworkInputs.of(resolved), NetworkFabric.of(fabric), Pricing.of(resolved), catalog,
+                           current_language())
+
+
+@stage(0.22, rows_bytes, errors=(FabricPlannerError,))
+def network_rows_of(network_inputs: NetworkInputs, fabric: NetworkFabric, pricing: Pricing, catalog: Catalog,
+                    language: str) -> tuple[BomRow, ...]:
+    """The other networks' priced rows from the views of a resolved design and its fabric plan
+    (``core.networks.sized_networks``) and its pricing (``Pricing``), in ``language``; cached by these arguments
+    (``core.memo.stage``)."""
+    with spoken(language):
+        rows: list[BomRow] = []
+        network_rows(catalog, sized_networks(network_inputs, fabric, catalog, language), _row_adder(pricing, rows),
+                     rows)
+        return tuple(rows)
 
 
 def network_rows(catalog: Catalog, networks: ClusterNetworks, add, rows: list[BomRow]) -> None:

@@ -25,6 +25,7 @@ import functools
 import json
 import math
 import re
+import typing
 from dataclasses import dataclass, field as dataclass_field
 from typing import Annotated, Any, Callable, Literal
 
@@ -41,8 +42,9 @@ from pydantic import (
 
 from core import scaleup, vocab
 from core.catalog import Catalog, DesignPriceBasis, Nic, Switch, System, load_catalog
-from core.errors import DesignError, InputError, shown
+from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.i18n import N_, _
+from core.memo import FrozenDict, spoken, stage, text_bytes, view
 from core.spares import canonical_setting
 from core.text import hidden, visible
 
@@ -631,6 +633,13 @@ class Design(BaseModel):
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def __hash__(self) -> int:
+        """Of the fields a search varies (equal designs hash alike; equality compares every field): cached stages
+        take designs as arguments (``core.memo.stage``), and some fields (the overrides) are dicts."""
+        return hash((self.gpu, self.gpus, self.nodes, self.fabric, self.switch, self.leaf_switch, self.spine_switch,
+                     self.core_switch, self.nic, self.port_speed_gbps, self.uplink_speed_gbps, self.planes,
+                     self.plane_mode, self.topology, self.tiers, self.oversubscription))
 
     gpu: Annotated[str, Surface(
         "g", "--gpu", N_("GPU model"), N_("GPU/system model, case-insensitive (e.g. {examples})"), kind="system",
@@ -1521,6 +1530,28 @@ def _check_whole_racks(sizes: tuple[int, ...], level1: int) -> None:
                 _("Use {above} GPUs ({racks} racks){below}, or a first NVLink level that divides {size}.").format(
                     above=above, racks=above // level1, size=size,
                     below=_(" or {below} GPUs").format(below=below) if below else ""))
+
+
+def _resolved_bytes(resolved: "ResolvedDesign") -> int:
+    """Upper bound of the memory a resolution holds of its own [bytes] (its design and fields; the catalog entries
+    it refers to are the catalog's): measured at 7.6 kB, checked by ``tests/test_memo.py``."""
+    return 12288 + text_bytes(resolved.notes)
+
+
+_DICT_FIELDS = tuple(name for name, f in Design.model_fields.items() if typing.get_origin(f.annotation) is dict)
+DesignFields = view("DesignFields", " ".join(name for name in Design.model_fields if name not in _DICT_FIELDS),
+                    **{name: FrozenDict for name in _DICT_FIELDS})
+"""Every field of a ``Design`` as a frozen value (``core.memo.view``; the dicts as ``FrozenDict``s): a cache key that
+compares as a tuple."""
+
+
+@stage(0.13, _resolved_bytes, errors=(FabricPlannerError,))
+def resolved_design(fields: DesignFields, catalog: Catalog, language: str) -> ResolvedDesign:
+    """``resolve_design`` of the design of these ``fields`` (``DesignFields.of(design)``) with its notes and errors
+    in ``language``, cached by these arguments (``core.memo.stage``): the optimizer resolves the designs that differ
+    only in what resolving does not read once."""
+    with spoken(language):
+        return resolve_design(Design.model_construct(**fields._asdict()), catalog)
 
 
 def resolve_design(design: Design, catalog: Catalog | None = None) -> ResolvedDesign:

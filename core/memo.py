@@ -8,15 +8,36 @@ times one of 1,024 GPUs, so a count says nothing about memory. Here each entry's
 
 Thread-safe: the value is made outside the lock (two threads asking the same new key may both make it; the
 second result is kept), so one slow entry never blocks other keys.
+
+The engine's stages are cached by one mechanism, ``stage``: a decorator that caches a pure function in a
+``BoundedCache`` keyed by the arguments it receives, nothing else, so a key cannot drift from what the function
+reads. Its arguments are frozen, hashable values (numbers, strings, tuples, frozen pydantic models, and
+``view``s: small frozen objects holding only the attributes a stage reads of a larger one, under the same names,
+so the stage reads them unchanged and an attribute outside the view raises ``AttributeError`` instead of being
+read unkeyed). Anything else a stage depends on (the language of its sentences) is an argument too. Every such
+cache is listed in ``STAGES`` (``tests/test_memo.py`` checks each against its uncached function).
 """
 
 from __future__ import annotations
 
+import collections
+import contextlib
+import contextvars
+import dataclasses
 import functools
+import operator
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any
+
+import numpy as np
+from pydantic import BaseModel
+
+from core.i18n import current as current_language
+from core.i18n import language as speaking
+from core.processes import env_int
 
 
 class BoundedCache:
@@ -66,9 +87,11 @@ class BoundedCache:
         return len(self._entries)
 
     def clear(self) -> None:
+        """Drop every entry, and count hits and misses from zero."""
         with self._lock:
             self._entries.clear()
             self.bytes = 0
+            self.hits = self.misses = 0
 
     def info(self) -> dict:
         """Entries, bytes kept, the budget, hits and misses."""
@@ -90,3 +113,216 @@ def bounded(max_bytes: int, sizeof: Callable[[Any], int], max_entries: int = 1 <
         return cached
 
     return wrap
+
+
+STAGE_CACHE_BYTES = env_int("FP_STAGE_CACHE_MB", 256, 0, 1 << 20) << 20
+"""The engine's stage caches' total budget [bytes] (``FP_STAGE_CACHE_MB``, default 256 MB), shared out among them
+(``stage(share=...)``: each holds at least one search's working set of a 131,072-GPU grid)."""
+
+STAGES: list = []
+"""Every function cached by ``stage`` (``tests/test_memo.py`` checks them all)."""
+
+_BYPASS: contextvars.ContextVar[bool] = contextvars.ContextVar("fp_stage_bypass", default=False)
+
+
+def spoken(language: str):
+    """A context speaking ``language`` (``core.i18n.language``), or none when it is already spoken: a stage whose
+    sentences depend on its ``language`` argument runs in it."""
+    return contextlib.nullcontext() if language == current_language() else speaking(language)
+
+
+@contextlib.contextmanager
+def uncached():
+    """Within the block the stages run their functions afresh, neither reading nor filling their caches (a test's
+    reference computation)."""
+    token = _BYPASS.set(True)
+    try:
+        yield
+    finally:
+        _BYPASS.reset(token)
+
+
+ERROR_BYTES = 4096
+"""Size bound [bytes] of a kept error (its message and suggestion)."""
+
+
+def text_bytes(texts) -> int:
+    """An upper bound of the memory of some strings [bytes] (two bytes a character, as Chinese text takes, and the
+    object)."""
+    return sum(80 + 2 * len(t) for t in texts)
+
+
+class _Raised:
+    """An error a stage raised, kept as its value (``stage(errors=...)``): asked again, it raises again."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: BaseException):
+        self.error = error
+
+
+def stage(share: float, sizeof: Callable[[Any], int], errors: tuple = (), max_entries: int = 1 << 16):
+    """Decorator: cache a pure function by its arguments in a ``BoundedCache`` of ``share`` of
+    ``STAGE_CACHE_BYTES``.
+
+    The key is the positional arguments and the keyword arguments by name, exactly as given: they must be
+    hashable, and frozen (a mutable argument changed after the call would leave a stale entry), and the function
+    must read nothing else that can change (pass the language as an argument). ``errors``: exception classes
+    that are a result too (kept and raised again, with a fresh traceback) rather than passed through uncached.
+    ``sizeof``: a cheap upper bound of a value's size [bytes] (``tests/test_memo.py`` checks it against
+    ``deep_sizeof``); a kept error counts ``ERROR_BYTES``. The wrapper has ``cache`` (its ``BoundedCache``),
+    ``cache_clear()`` and ``__wrapped__`` (the uncached function).
+
+    Parameters
+    ----------
+    share : float
+        Share of ``STAGE_CACHE_BYTES`` this cache may keep.
+    sizeof : callable
+        ``sizeof(value) -> int`` [bytes], an upper bound.
+    errors : tuple of exception classes
+        Errors kept as results.
+    max_entries : int
+        Also at most this many entries.
+    """
+    def size(value) -> int:
+        return ERROR_BYTES if isinstance(value, _Raised) else sizeof(value)
+
+    def wrap(fn):
+        cache = BoundedCache(int(STAGE_CACHE_BYTES * share), size, max_entries)
+
+        def make(args, kwargs):
+            try:
+                return fn(*args, **kwargs)
+            except errors as exc:
+                return _Raised(exc)
+
+        @functools.wraps(fn)
+        def cached(*args, **kwargs):
+            if _BYPASS.get():
+                return fn(*args, **kwargs)
+            key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
+            value = cache.get(key, lambda: make(args, kwargs))
+            if isinstance(value, _Raised):
+                raise value.error.with_traceback(None)
+            return value
+
+        cached.cache = cache
+        cached.cache_clear = cache.clear
+        STAGES.append(cached)
+        return cached
+
+    return wrap
+
+
+def view(name: str, fields: str, **nested) -> type:
+    """A named tuple (frozen, hashable) of the attributes ``fields`` (space-separated names) of some larger object, and of
+    the ``nested`` ones: a view of that attribute (``design=view(...)``) or a function making it frozen
+    (``price_overrides=FrozenDict``); built by ``View.of(obj)``.
+
+    A stage given a view in place of the object reads it unchanged (the same attribute names), and reading an
+    attribute the view lacks raises ``AttributeError``: what the stage reads and what its cache key holds are the
+    same by construction. Equal views (field by field) are equal keys, so objects that differ only in what the
+    stage does not read share one entry."""
+    names = tuple(fields.split())
+    # a named tuple: its equality and hash are the tuple's (C, no Python call per key comparison)
+    cls = collections.namedtuple(name, [*names, *nested], module=sys._getframe(1).f_globals.get("__name__", __name__))
+    cls._paths = names + tuple(f"{attr}.{path}" if hasattr(sub, "_paths") else attr
+                               for attr, sub in nested.items() for path in getattr(sub, "_paths", (None,)))
+    make_tuple = tuple.__new__
+    if len(names) > 1:
+        flat = operator.attrgetter(*names)
+    elif names:
+        flat = (lambda obj, get=operator.attrgetter(*names): (get(obj),))
+    else:
+        flat = (lambda obj: ())
+    inner = tuple((attr, getattr(sub, "of", sub)) for attr, sub in nested.items())
+    every = operator.attrgetter(*cls._paths) if len(cls._paths) > 1 else None
+    parts = []  # how the values ``every`` reads in one call become this view: (start, end, nested view or converter)
+    start = len(names)
+    for attr, sub in nested.items():
+        count = len(getattr(sub, "_paths", (None,)))
+        parts.append((start, start + count, sub if hasattr(sub, "_paths") else None, getattr(sub, "of", sub)))
+        start += count
+
+    def slow(obj):
+        return make_tuple(cls, (*flat(obj), *[None if (value := getattr(obj, attr)) is None else make(value)
+                                              for attr, make in inner]))
+
+    def of(obj):
+        if not inner:
+            return make_tuple(cls, flat(obj))
+        try:  # every attribute in one call, the nested views built from their slices
+            values = every(obj)
+        except AttributeError:  # a nested object is None (or lacks an attribute: the slow path says which)
+            return slow(obj)
+        return make_tuple(cls, (*values[:len(names)], *[
+            sub._from(values[a:b]) if sub is not None else (None if values[a] is None else make(values[a]))
+            for a, b, sub, make in parts]))
+
+    def from_values(values):
+        """This view from the values of its ``_paths`` in order."""
+        if not parts:
+            return make_tuple(cls, values)
+        return make_tuple(cls, (*values[:len(names)], *[
+            sub._from(values[a:b]) if sub is not None else (None if values[a] is None else make(values[a]))
+            for a, b, sub, make in parts]))
+
+    cls._from = staticmethod(from_values)
+
+    cls.of = staticmethod(of)
+    cls.__doc__ = f"The attributes {', '.join(names + tuple(nested))} of a larger object (``core.memo.view``)."
+    return cls
+
+
+class FrozenDict(dict):
+    """A dict that cannot change, hashable by its items: a mapping among a stage's arguments (``view``)."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self):
+        return FrozenDict, (dict(self),)
+
+    def _frozen(self, *args, **kwargs):
+        raise TypeError("a FrozenDict cannot change")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = __ior__ = _frozen  # type: ignore
+
+
+def deep_sizeof(value, shared: tuple[type, ...] = ()) -> int:
+    """The memory ``value`` holds [bytes]: ``sys.getsizeof`` of it and of everything it refers to (containers, numpy
+    arrays' data, pydantic models' and dataclasses' fields), each object counted once, but for instances of
+    ``shared`` (objects the rest of the process holds anyway, such as catalog entries). Slow (a Python loop over
+    every object): a stage's ``sizeof`` is a cheap bound that ``tests/test_memo.py`` checks against it."""
+    seen: set[int] = set()
+    stack = [value]
+    total = 0
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or obj is None or isinstance(obj, (bool, type, *shared)):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        if isinstance(obj, np.ndarray):
+            total += obj.nbytes if obj.base is None else 0
+            if obj.dtype == object:
+                stack.extend(obj.ravel().tolist())
+        elif isinstance(obj, (str, bytes, int, float, complex)):
+            continue
+        elif isinstance(obj, dict):
+            stack.extend(obj.keys())
+            stack.extend(obj.values())
+        elif isinstance(obj, (list, tuple, set, frozenset)):
+            stack.extend(obj)
+        elif isinstance(obj, BaseModel):
+            stack.append(obj.__dict__)
+        elif dataclasses.is_dataclass(obj):
+            stack.extend(getattr(obj, f.name) for f in dataclasses.fields(obj) if hasattr(obj, f.name))
+        elif isinstance(obj, BaseException):
+            stack.extend(obj.args)
+            stack.append(obj.__dict__)
+        elif hasattr(obj, "__dict__"):
+            stack.append(obj.__dict__)
+    return total

@@ -95,3 +95,195 @@ def test_a_bad_server_setting_falls_back(monkeypatch):
     assert env_int("FP_TEST_SETTING", 96, 0, 100) == 96
     monkeypatch.setenv("FP_TEST_SETTING", "5000")
     assert env_int("FP_TEST_SETTING", 96, 0, 100) == 100
+
+
+# --- the engine's stage caches (core.memo.stage) -----------------------------------------------------------------
+
+def _public_functions():
+    """(module path, function name, parameter names) of every public function and method of ``core/``."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "core"
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.name.startswith("_"):
+                a = node.args
+                names = [x.arg for x in (*a.posonlyargs, *a.args, *a.kwonlyargs)]
+                names += [x.arg for x in (a.vararg, a.kwarg) if x is not None]
+                yield str(path.relative_to(root.parent)), node.name, names
+
+
+def test_no_public_engine_function_takes_a_memo():
+    """Caching is the stages' own (``core.memo.stage``): no public function of ``core/`` takes a memo, a cache or
+    precomputed arrays to share work between calls."""
+    found = [(path, name, arg) for path, name, args in _public_functions() for arg in args
+             if "memo" in arg.lower() or "cache" in arg.lower()]
+    assert not found, found
+    assert sum(1 for _f in _public_functions()) > 500  # the scan sees the engine
+
+
+def _frozen(value) -> bool:
+    """Whether ``value`` is a frozen value a cache may key by: numbers, strings, None, tuples and frozensets of
+    frozen values, ``FrozenDict``s of them, frozen pydantic models, frozen dataclasses (views) and NamedTuples."""
+    import dataclasses
+
+    from pydantic import BaseModel
+
+    from core.memo import FrozenDict
+
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return True
+    if isinstance(value, FrozenDict):
+        return all(_frozen(k) and _frozen(v) for k, v in value.items())
+    if isinstance(value, (tuple, frozenset)):  # NamedTuples too
+        return all(_frozen(v) for v in value)
+    if isinstance(value, BaseModel):
+        return bool(value.model_config.get("frozen"))
+    if dataclasses.is_dataclass(value):
+        return value.__dataclass_params__.frozen and all(_frozen(getattr(value, f.name))
+                                                          for f in dataclasses.fields(value))
+    return False
+
+
+def _stage_work():
+    """Fill the stage caches: a small search (both languages) and a few plans and sweeps."""
+    from core.analysis.optimize import Constraints, Grid, optimize
+    from core.i18n import language
+    from core.perf.collectives import sweep
+    from core.physical.cabling import network_links
+
+    grid = Grid(switches=("QM9700", "SN5600"), nics=("CX7",), oversubscription=(1.0, 2.0), planes=(1, 2))
+    for lang in ("en", "zh"):
+        with language(lang):
+            optimize("H100", 1024, Constraints(), grid, workers=1, bounded=False)
+            for design in (Design(gpu="GB200", gpus=1152), Design(gpu="H100", nodes=64, storage="none"),
+                           Design(gpu="H100", nodes=300, fabric="ethernet", price_overrides={"SN5600": 20000.0})):
+                p = plan_module.plan(design)
+                sweep(p, "all-to-all", [1 << 20, 1 << 28])
+                for _link in network_links(p):  # port names per cable (core.physical.cabling)
+                    pass
+
+
+def test_every_stage_is_keyed_by_its_arguments_alone():
+    """For every cached stage (``core.memo.STAGES``) and a sample of what a search and some plans cached: the key is
+    the stage's arguments, all frozen values; the uncached function run on them afresh, in another language than
+    the request's (any language the result depends on is an argument), gives the cached value, field for field;
+    and the stage's size bound is at least the value's measured size (``deep_sizeof``, catalog entries shared)."""
+    import inspect
+
+    from core.catalog import Catalog, _Entry
+    from core.i18n import language
+    from core.memo import STAGES, _Raised, deep_sizeof
+    from core.perf.constants import CollectiveConstants
+    from core.physical.racks import Routing
+
+    for cached in STAGES:
+        cached.cache_clear()
+    _stage_work()
+    shared = (_Entry, Catalog, CollectiveConstants, Routing)
+    names = {f.__name__ for f in STAGES}
+    assert {"resolved_design", "sized_networks", "network_rows_of", "placed_link_lengths", "chosen_media",
+            "_curves", "_model_layout"} <= names
+    for cached in STAGES:
+        entries = list(cached.cache._entries.items())
+        assert entries, cached.__name__
+        signature = inspect.signature(cached.__wrapped__)
+        for key, (value, size) in entries[::max(1, len(entries) // 12)]:
+            assert isinstance(key, tuple) and len(key) == len(signature.parameters), (cached.__name__, key)
+            assert all(_frozen(arg) for arg in key), (cached.__name__, [type(a) for a in key])
+            with language("zh" if "en" in key else "en"):
+                try:
+                    fresh = cached.__wrapped__(*key)
+                except Exception as exc:  # a kept error: the same error again
+                    assert isinstance(value, _Raised) and type(exc) is type(value.error), cached.__name__
+                    assert str(exc) == str(value.error)
+                    continue
+            assert not isinstance(value, _Raised), cached.__name__
+            assert _same(fresh, value), cached.__name__
+            assert size >= deep_sizeof(value, shared), (cached.__name__, size, deep_sizeof(value, shared))
+
+
+def _same(a, b) -> bool:
+    """Equal values, numpy arrays compared element by element (the curves)."""
+    import dataclasses
+
+    import numpy as np
+
+    if isinstance(a, np.ndarray):
+        return np.array_equal(a, b)
+    if isinstance(a, (tuple, list)):
+        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if dataclasses.is_dataclass(a) and not isinstance(a, type):
+        return type(a) is type(b) and all(_same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    return a == b
+
+
+def test_a_stage_keeps_errors_and_raises_them_afresh():
+    """A kept error is raised again on each call, with a traceback of that call only (no growth across calls);
+    other errors pass uncached; ``uncached()`` runs the function without the cache."""
+    from core.memo import stage, uncached
+
+    calls = []
+
+    @stage(0.001, sizeof=lambda v: 8, errors=(ValueError,))
+    def f(x):
+        calls.append(x)
+        if x < 0:
+            raise ValueError(f"negative {x}")
+        if x == 0:
+            raise KeyError(x)
+        return x * 2
+
+    assert f(3) == 6 and f(3) == 6 and calls == [3]
+    depths = []
+    for _ in range(3):
+        with pytest.raises(ValueError, match="negative -1") as raised:
+            f(-1)
+        tb, depth = raised.value.__traceback__, 0
+        while tb is not None:
+            tb, depth = tb.tb_next, depth + 1
+        depths.append(depth)
+    assert calls == [3, -1] and len(set(depths)) == 1
+    for _ in range(2):
+        with pytest.raises(KeyError):
+            f(0)
+    assert calls == [3, -1, 0, 0]
+    with uncached():
+        assert f(3) == 6
+    assert calls[-1] == 3 and len(f.cache) == 2
+
+
+def test_views_hold_what_a_stage_reads_and_nothing_else():
+    """A view (``core.memo.view``) is frozen and hashable, equal for objects that agree on its attributes, and
+    reading an attribute it lacks raises; ``FrozenDict`` cannot change."""
+    from core.memo import FrozenDict, view
+
+    Inner = view("Inner", "a")
+    Outer = view("Outer", "x y", inner=Inner, table=FrozenDict)
+
+    class Obj:
+        def __init__(self, x, y, a, other):
+            self.x, self.y, self.inner, self.table, self.other = x, y, type("I", (), {"a": a})(), {"k": x}, other
+
+    one, two = Outer.of(Obj(1, "s", 2.0, "differs")), Outer.of(Obj(1, "s", 2.0, "elsewhere"))
+    assert one == two and hash(one) == hash(two) and one != Outer.of(Obj(1, "s", 3.0, ""))
+    with pytest.raises(AttributeError):
+        one.other  # noqa: B018 - reading outside the view raises
+    with pytest.raises(AttributeError):
+        one.x = 2
+    with pytest.raises(TypeError):
+        one.table["k"] = 5
+    assert Outer.of(type("N", (), {"x": 0, "y": 0, "inner": None, "table": None})()).inner is None
+    # the engine's views pickle (a worker process may send one)
+    import pickle
+
+    from core.cost import Pricing
+    from core.design import resolve_design
+    from core.networks import NetworkInputs
+    from core.physical.media import MediaInputs
+
+    resolved = resolve_design(Design(gpu="H100", nodes=64, price_overrides={"QM9700": 1.0}), load_catalog())
+    for made in (NetworkInputs, MediaInputs, Pricing):
+        found = made.of(resolved)
+        assert pickle.loads(pickle.dumps(found)) == found

@@ -195,13 +195,14 @@ def test_networks_figure_and_table():
         assert networks_table(p).columns[0] == "网络"
 
 
-def test_networks_key_holds_everything_sizing_the_networks_reads():
-    """Designs with the same ``networks_key`` get the same networks, field for field, over an optimizer grid
-    (switch models, speeds, NICs, planes, topologies, tiers, ratios) crossed with the storage and
-    management settings, in both languages; and designs whose networks differ have different keys."""
+def test_the_networks_cache_key_is_what_sizing_them_reads():
+    """``size_networks`` sizes from views of the design and fabric plan (``NetworkInputs``, ``NetworkFabric``: its
+    cache key; reading anything else would raise): over an optimizer grid (switch models, speeds, NICs, planes,
+    topologies, tiers, ratios) crossed with the storage and management settings, in both languages, the cached
+    networks equal those sized from the whole objects, field for field, and designs share keys."""
     from core.analysis.optimize import Constraints, Grid, candidate_designs
-    from core.i18n import language
-    from core.networks import networks_key
+    from core.i18n import current, language
+    from core.networks import NetworkFabric, NetworkInputs, _size_networks
 
     catalog = load_catalog()
     grid = Grid(switches=("QM9700", "Q3400", "SN5600"), nics=("CX7", "CX8"), oversubscription=(1.0, 2.0))
@@ -222,7 +223,8 @@ def test_networks_key_holds_everything_sizing_the_networks_reads():
                             networks = size_networks(resolved, fabric, catalog).model_dump_json()
                         except FabricPlannerError:
                             continue
-                        key = networks_key(resolved, fabric)
+                        assert _size_networks(resolved, fabric, catalog).model_dump_json() == networks
+                        key = (NetworkInputs.of(resolved), NetworkFabric.of(fabric), current())
                     assert seen.setdefault(key, networks) == networks, (design, key)
                     checked += 1
     assert len(seen) >= 40 and checked - len(seen) >= checked // 4  # a quarter of the designs share a key

@@ -147,8 +147,8 @@ def test_tightening_never_lowers_the_optimum_and_the_winner_meets_every_constrai
 
 
 def test_shortcuts_match_full_planning():
-    """The family shortcut (explicit tiers = auto's copy, fewer rejected in closed form), the sizing memo
-    shared by NIC models and the collective memo agree with planning every design."""
+    """The family shortcut (explicit tiers = auto's copy, fewer rejected in closed form) and the cached stages
+    shared by NIC models agree with planning every design."""
     grid = Grid(switches=("QM9700", "SN5600", "TH5"), port_speeds=(400,), tiers=(1, 2, 3),
                 nics=("CX7", "BF3", "BF3-DPU", "CX8"), oversubscription=(1.0, 1.5, 3.0))
     result = optimize("H100", 4096, Constraints(), grid, workers=1)
@@ -309,31 +309,42 @@ def test_largest_within_a_power_envelope_and_bad_input():
 EXACT = Grid(switches=("QM9700", "SN5600", "TH5"), nics=("CX7", "BF3", "CX8"), port_speeds=(400,), uplinks=("same",),
              planes=(1, 2), tiers=(1, 2, 3), oversubscription=(1.0, 2.0))
 """Two fabrics, switch models of equal and different height, two NIC cages, one and two planes per-port and
-per-rail, every topology, tiers 1-3 and two ratios: the memoised lengths and media are shared between
+per-rail, every topology, tiers 1-3 and two ratios: the cached lengths and media are shared between
 candidates here (the test checks that they are), and the family shortcuts run."""
 
 
-def test_memoised_evaluator_equals_an_unmemoised_plan_of_every_candidate_exactly():
+def test_cached_evaluator_equals_an_uncached_plan_of_every_candidate_exactly():
     """Every candidate the optimizer costs has, to the cent and to the last bit of every metric, what
-    ``core.plan.plan`` (its own layout, lengths from the built racks, media per design) and an all-reduce sweep
-    of that plan give; candidates it rejects for an engine error are those planning rejects. Every candidate is
-    costed here (``bounded=False``; what the bounds decide instead: ``tests/test_optimize_bounds.py``)."""
+    ``core.plan`` (its own layout, lengths from the built racks, media per design) and an all-reduce sweep
+    of that plan give with every stage cache bypassed (``core.memo.uncached``); candidates it rejects for an engine
+    error are those planning rejects. Every candidate is costed here (``bounded=False``; what the bounds decide
+    instead: ``tests/test_optimize_bounds.py``)."""
+    from core import plan as plan_module
     from core.analysis import optimize as opt
     from core.cost import NETWORK_CATEGORIES
+    from core.memo import STAGES, uncached
     from core.perf.collectives import sweep
+    from core.physical.lengths import placed_link_lengths
+    from core.physical.media import chosen_media
 
+    for cached in STAGES:
+        cached.cache_clear()
     result = optimize("H100", 2048, Constraints(), EXACT, workers=1, bounded=False)
     costed = [c for c in result.candidates if not math.isnan(c.capex_usd)]
     assert len(costed) >= 150 and result.feasible == len(costed)
+    # the caches were shared (fewer length and media computations than designs costed), so the test covers them
+    assert placed_link_lengths.cache.misses < len(costed) and chosen_media.cache.misses < len(costed)
+    catalog = opt.load_catalog()
     for cand in result.candidates:
-        try:
-            p = plan(cand.design)
-        except FabricPlannerError:
-            assert not cand.feasible and math.isnan(cand.capex_usd)
-            continue
+        with uncached():
+            try:
+                p = plan_module._plan(cand.design, catalog)
+            except FabricPlannerError:
+                assert not cand.feasible and math.isnan(cand.capex_usd)
+                continue
+            swept = sweep(p, "all-reduce", [1 << 30])
         assert cand.feasible, (cand.design, cand.reason)
         bw, cost = p.bandwidth, p.cost
-        swept = sweep(p, "all-reduce", [1 << 30])
         by_category: dict[str, float] = {}
         for row in p.bom:
             if row.category in NETWORK_CATEGORIES:
@@ -347,12 +358,6 @@ def test_memoised_evaluator_equals_an_unmemoised_plan_of_every_candidate_exactly
             max(bw.hops_same_rail, bw.hops_same_rail_other_su, bw.hops_cross_rail, bw.hops_cross_pod))
         assert cand.bisection_gbytes_per_gpu == bw.bisection_tbits_one_direction * 1000 / 8 / p.resolved.gpus
         assert cand.busbw_gbytes == float(swept.busbw(swept.best()[0])[0])
-    # the memos were shared (fewer length and media computations than designs costed), so the test covers them
-    evaluator = opt._Evaluator(Constraints(), opt.load_catalog())
-    designs = candidate_designs("H100", 2048, Constraints(), EXACT)
-    for group in opt._families(designs):
-        opt._evaluate_family(evaluator, designs, group)
-    assert len(evaluator.lengths) < len(evaluator.physical) and len(evaluator.media) < len(costed)
 
 
 def test_grid_designs_are_the_validated_designs():
@@ -380,14 +385,14 @@ def test_grid_designs_are_the_validated_designs():
     ("H100", 8, {}),
 ])
 def test_the_rack_arrangement_gives_the_layouts_cable_lengths(gpu, gpus, changes):
-    """The optimizer's lengths (``arrange`` + ``memo_link_lengths``, no racks built) equal the plan's (from the
+    """The optimizer's lengths (``arrange`` + ``arranged_link_lengths``, no racks built) equal the plan's (from the
     ``Layout``), and ``place`` is the arrangement's layout."""
     from core.catalog import load_catalog
     from core.design import Design, resolve_design
     from core.fabric.sizing import size_fabric
     from core.networks import size_networks
     from core.physical.layout import arrange, place
-    from core.physical.lengths import link_lengths, memo_link_lengths
+    from core.physical.lengths import arranged_link_lengths, link_lengths, placed_link_lengths
 
     catalog = load_catalog()
     r = resolve_design(Design(gpu=gpu, gpus=gpus, **changes), catalog)
@@ -396,16 +401,15 @@ def test_the_rack_arrangement_gives_the_layouts_cable_lengths(gpu, gpus, changes
     layout = place(r, f, networks, catalog)
     arrangement = arrange(r, f, networks)
     assert arrangement.layout() == layout
-    memo: dict = {}
-    assert memo_link_lengths(r, f, arrangement, memo) == link_lengths(r, f, layout)
-    # one computation, kept under the arrangement's structure and under its positions
-    first = next(iter(memo.values()))
-    assert memo_link_lengths(r, f, arrange(r, f, networks), memo) is first
-    assert len(memo) == 2 and all(value is first for value in memo.values())
+    placed_link_lengths.cache_clear()
+    first = arranged_link_lengths(r, f, arrangement)
+    assert first == link_lengths(r, f, layout)
+    # one computation, cached by the rack places (a new arrangement of the same design: the same places)
+    assert arranged_link_lengths(r, f, arrange(r, f, networks)) is first and len(placed_link_lengths.cache) == 1
     p = plan(Design(gpu=gpu, gpus=gpus, **changes))
     assert p.layout == layout and p.lengths == link_lengths(r, f, layout)
     with pytest.raises(TypeError):
-        memo_link_lengths(r, f, layout, memo)
+        arranged_link_lengths(r, f, layout)
 
 
 def test_a_device_no_rack_holds_rejects_the_candidate_as_planning_does():
@@ -522,44 +526,16 @@ def test_catalog_lookup_index_equals_a_scan_and_follows_a_copy():
     assert catalog.switch(second.id) is second
 
 
-def test_sizing_key_holds_every_sized_field_and_catalog_models_by_id():
-    """``sizing_key`` reads the fields by a precomputed list: it equals the generic form (every resolved
-    field but ``_NOT_SIZED``, catalog models by id) and each catalog model field is among those it turns to ids."""
-    from core.analysis import optimize as opt
-    from core.design import resolve_design
-
-    catalog = opt.load_catalog()
-    checked = 0
-    for design in candidate_designs("H100", 2048, Constraints(), Grid(switches=("QM9700", "SN5600")))[::17]:
-        try:
-            resolved = resolve_design(design, catalog)
-        except FabricPlannerError:
-            continue
-        checked += 1
-        generic = []
-        for name in type(resolved).model_fields:
-            if name in opt._NOT_SIZED:
-                continue
-            value = getattr(resolved, name)
-            generic.append(value.id if hasattr(value, "id") else value)
-        d = resolved.design
-        assert opt.sizing_key(resolved) == (*generic, d.oversubscription, d.spine_oversubscription, d.tiers)
-        for i, name in enumerate(opt._SIZED):
-            if hasattr(getattr(resolved, name), "id"):
-                assert i in opt._SIZED_MODELS, name
-    assert checked >= 20
-
-
-def test_sweep_curves_memo_gives_what_a_fresh_sweep_gives():
-    """``sweep(..., curves_memo=)`` shares the algorithms' curves between plans whose sweep context is the
-    same: every time, pick and note equals a sweep without the memo, in both languages, and plans that
-    differ in what the algorithms read do not share an entry."""
+def test_cached_curves_give_what_a_fresh_sweep_gives():
+    """The algorithms' curves are cached by their arguments (``core.perf.collectives._curves``) and shared between
+    plans that place the ranks alike: every time, pick and note equals an uncached sweep, in both languages."""
     from core.i18n import language
-    from core.perf.collectives import sweep
+    from core.memo import uncached
+    from core.perf.collectives import _curves, sweep
 
     designs = candidate_designs("H100", 2048, Constraints(), Grid(switches=("QM9700", "SN5600"), nics=("CX7", "CX8"),
                                                                  tiers=(2, 3), oversubscription=(1.0, 2.0)))[::7]
-    memo: dict = {}
+    _curves.cache_clear()
     swept = 0
     for lang in ("en", "zh"):
         with language(lang):
@@ -569,24 +545,26 @@ def test_sweep_curves_memo_gives_what_a_fresh_sweep_gives():
                 except FabricPlannerError:
                     continue
                 for size in ([1 << 20, 1 << 30], [1 << 30]):
-                    fresh = sweep(p, "all-reduce", size)
-                    shared = sweep(p, "all-reduce", size, curves_memo=memo)
+                    with uncached():
+                        fresh = sweep(p, "all-reduce", size)
+                    shared = sweep(p, "all-reduce", size)
                     t, a, pr = fresh.best()
                     t2, a2, pr2 = shared.best()
                     assert (t.tolist(), list(a), list(pr)) == (t2.tolist(), list(a2), list(pr2))
                     assert fresh.notes == shared.notes
                     swept += 1
-    assert swept >= 40 and 4 < len(memo) < swept
+    assert swept >= 40 and 4 < len(_curves.cache) < swept
 
 
-def test_memoised_resolution_equals_resolving_each_design():
+def test_cached_resolution_equals_resolving_each_design():
     """Resolving reads neither ``tiers`` nor ``oversubscription``: the evaluator's shared resolution, with each
     design put in, equals ``resolve_design`` of that design (every field), and errors are the same errors."""
     from core.analysis import optimize as opt
-    from core.design import resolve_design
+    from core.design import resolve_design, resolved_design
 
     catalog = opt.load_catalog()
     evaluator = opt._Evaluator(Constraints(), catalog)
+    resolved_design.cache_clear()
     designs = candidate_designs("H100", 1024, Constraints(), Grid(switches=("QM9700", "SN5600", "TH5"),
                                                                  oversubscription=(1.0, 1.5, 3.0)))
     resolved = 0
@@ -601,7 +579,7 @@ def test_memoised_resolution_equals_resolving_each_design():
         got = evaluator.resolve(design)
         assert got == expected and got.design is design
         resolved += 1
-    assert resolved > 100 and len(evaluator.resolved) * 4 < len(designs)  # one resolution served many designs
+    assert resolved > 100 and len(resolved_design.cache) * 4 < len(designs)  # one resolution served many designs
 
 
 def test_a_budget_search_stops_at_the_callers_limit():

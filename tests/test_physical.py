@@ -325,10 +325,10 @@ def test_bin_lengths_equals_the_bins_counted_one_by_one(entries):
     assert got.links == int(weights.sum())
 
 
-def test_arrangements_with_the_same_structure_give_the_same_rack_arrays():
-    """``Arrangement.structure`` holds everything ``rack_arrays`` reads: arrangements of an optimizer grid (switch
-    models of different power and height, speeds, planes, topologies, tiers, ratios) with the same structure
-    have the same rack positions and device tables byte for byte, and the structure is shared between designs."""
+def test_rack_places_give_the_layouts_positions_and_are_shared_between_designs():
+    """``Arrangement.places`` (all ``RackPlaces.arrays`` reads, the cable lengths' cache key): over an optimizer grid
+    (switch models of different power and height, speeds, planes, topologies, tiers, ratios) the arrays of the
+    places are the built layout's rack positions and device tables, and places are shared between designs."""
     from core.analysis.optimize import Constraints, Grid, candidate_designs
     from core.networks import size_networks
     from core.physical.layout import arrange
@@ -346,9 +346,18 @@ def test_arrangements_with_the_same_structure_give_the_same_rack_arrays():
                 arrangement = arrange(resolved, fabric, size_networks(resolved, fabric, catalog))
             except (DesignError, InputError):
                 continue
-            x, y, top, row, tables = arrangement.rack_arrays(prefixes)
-            arrays = (x.tobytes(), y.tobytes(), top.tobytes(), row.tobytes(),
-                      tuple((p, tuple(a.tobytes() for a in t)) for p, t in sorted(tables.items())))
-            assert seen.setdefault(arrangement.structure(prefixes), arrays) == arrays, design
+            places = arrangement.places(prefixes)
+            x, y, top, row, tables = places.arrays()
+            layout = arrangement.layout()
+            assert np.array_equal(x, [r.x_m for r in layout.racks]) and np.array_equal(y, [r.y_m for r in layout.racks])
+            assert np.array_equal(top, [r.u_total for r in layout.racks])
+            assert np.array_equal(row, [r.row for r in layout.racks])
+            for prefix, (starts, racks_, first, height) in tables.items():
+                refs = layout.index[prefix][1]
+                assert list(starts) == layout.index[prefix][0] and list(racks_) == [r for r, _s in refs], design
+                assert list(first) == [layout.racks[r].slots[s].first_u for r, s in refs]
+                assert list(height) == [layout.racks[r].slots[s].height_u for r, s in refs]
+            assert {p for p in layout.index if p.startswith(prefixes)} == set(tables)
+            seen.setdefault(places, design)
             arranged += 1
     assert len(seen) >= 30 and arranged - len(seen) >= arranged // 4

@@ -23,15 +23,14 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   in stage order (tiers after sizing; oversubscription, bisection and hops after bandwidth; budget
   and power after the bill of materials), and the collective (the most expensive step after
   planning) and the training estimate run only for candidates that passed every plan-level check;
-* collectives are memoised by what they read (``perf_key``), and below that the algorithms' curves by
-  their sweep context (``core.perf.collectives.sweep(curves_memo=)``);
-* the physical layer per sizing key: the other networks by what sizing them reads
-  (``core.networks.networks_key``), the rack arrangement (``core.physical.layout.arrange``, the racks of
-  one SU size once, no rack objects built), the cable lengths memoised by what they read, first the
-  arrangement's structure, then the rack positions and device tables byte for byte, with the link
-  pattern (``core.physical.lengths.memo_link_lengths``: candidates whose racks stand in the same places
-  share them), the media bins by what ``select_media`` reads (``_media_key``), the other networks' BOM rows
-  per networks object (``core.cost.other_network_rows``, given to ``build_bom`` as an input);
+* the engine's stages are cached by their arguments (``core.memo.stage``; a stage that reads part of a larger
+  object takes a view of that part, ``core.memo.view``, so its key is what it reads): the resolution
+  (``core.design.resolved_design``, with the fields it does not read at their defaults), the collective
+  algorithms' curves (``core.perf.collectives``: candidates that place the ranks alike share them), the other
+  networks and their priced rows (``core.networks.sized_networks``, ``core.cost.network_rows_of``), the cable
+  lengths of the rack arrangement (``core.physical.layout.arrange``, the racks of one SU size once, no rack
+  objects built; ``core.physical.lengths.placed_link_lengths``: candidates whose racks stand in the same places
+  share them) and the media per length bin (``core.physical.media.chosen_media``);
 * bounds before detail (``bounded``): each candidate's capex floor (``core.cost.cost_floor``: its counts priced,
   and the compute links at the least their media can cost from the rack geometry alone, ``core.cost.links_floor``)
   orders the costing, and a feasible candidate that a costed one dominates by it is decided without its physical
@@ -41,9 +40,9 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
 * large grids are split over the machine's cores (``workers``) in chunks handed to whichever worker is
   free, each worker running the same code and sending back tuples of numbers.
 
-Each memo key is tested against the step it skips (``tests/test_optimize.py``, ``tests/test_networks.py``,
-``tests/test_physical.py``), and ``tests/test_optimize.py`` checks every costed candidate against an
-unmemoised ``core.plan.plan`` and sweep of its design, to the cent and bit for bit.
+``tests/test_memo.py`` checks every cached stage against its uncached function, and ``tests/test_optimize.py``
+checks every costed candidate against a fresh ``core.plan.plan`` and sweep of its design (caches cleared), to the
+cent and bit for bit.
 
 The winner is re-planned through ``core.plan.plan`` and re-checked before it is returned
 (``OptimizeResult.best_plan``), so the optimizer never returns what the full plan would reject.
@@ -74,9 +73,8 @@ from typing import Iterable
 
 from core import units, vocab
 from core.catalog import Catalog, load_catalog
-from core.cost import NETWORK_CATEGORIES, build_bom, cost_floor, other_network_rows, summarize_cost
-from core.design import (Design, ResolvedDesign, field_bounds, offered_port_speeds, resolve_design,
-                         tidy_spaces)
+from core.cost import NETWORK_CATEGORIES, build_bom, cost_floor, priced_network_rows, summarize_cost
+from core.design import Design, DesignFields, field_bounds, offered_port_speeds, resolved_design, tidy_spaces
 from core import progress
 from core.analysis import jobsplit
 # the objective, what the best design minimises, is declared in core.analysis.objectives (its names re-exported)
@@ -89,9 +87,9 @@ from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.bandwidth import compute_bandwidth
 from core.fabric.families import FAMILIES
 from core.fabric.sizing import size_fabric
-from core.networks import networks_key, size_networks
+from core.networks import size_networks
 from core.physical.layout import arrange
-from core.physical.lengths import memo_link_lengths
+from core.physical.lengths import arranged_link_lengths
 from core.physical.media import select_media
 from core.i18n import N_, _, current, ngettext, pgettext, usd
 from core.i18n import language as speaking
@@ -489,40 +487,6 @@ def _searched_split_job(p: Plan, job):
     return jobsplit.applied(job, jobsplit.fastest(p, job))
 
 
-_NOT_SIZED = frozenset({"design", "nic", "notes", "price_overrides", "power_overrides"})
-"""``ResolvedDesign`` fields that ``size_fabric`` and ``compute_bandwidth`` do not read (they read the rest
-and the design's oversubscription, spine oversubscription and tiers)."""
-
-
-_SIZED = tuple(name for name in ResolvedDesign.model_fields if name not in _NOT_SIZED)
-"""The ``ResolvedDesign`` fields in ``sizing_key``, in field order."""
-_SIZED_MODELS = tuple(i for i, name in enumerate(_SIZED)
-                      if name in ("system", "switch", "leaf_switch", "spine_switch", "core_switch"))
-"""Positions in ``_SIZED`` of catalog models (the key holds their ids)."""
-
-
-def sizing_key(resolved) -> tuple:
-    """Everything ``size_fabric`` and ``compute_bandwidth`` read: every resolved field but the NIC model,
-    notes and overrides (catalog models by id), and the design's ``oversubscription``,
-    ``spine_oversubscription`` and ``tiers``. Two designs with the same key get the same fabric plan and
-    bandwidth (``tests/test_optimize.py`` checks it against planning)."""
-    fields = resolved.__dict__
-    values = [fields[name] for name in _SIZED]
-    for i in _SIZED_MODELS:
-        if values[i] is not None:
-            values[i] = values[i].id
-    d = resolved.design
-    return (*values, d.oversubscription, d.spine_oversubscription, d.tiers)
-
-
-def perf_key(resolved, sized: tuple | None = None) -> tuple:
-    """Everything a collective sweep reads: the sizing (fabric plan and bandwidth follow from
-    ``sizing_key``) and the routing class, the only thing in ``core.perf`` that reads the NIC model."""
-    from core.perf.congestion import fabric_class
-
-    return (sized or sizing_key(resolved), fabric_class(resolved))
-
-
 def serving_key(p: Plan) -> tuple:
     """Everything the serving search reads of a plan but its price (``core.perf.serving``,
     ``core.perf.serving_search``): the system and its HBM and peaks (by id), GPUs, nodes, the NVLink domain, the
@@ -544,147 +508,55 @@ def serving_key(p: Plan) -> tuple:
             down_ports(p, "leaf"), down_ports(p, "spine"), fabric_class(r))
 
 
-_PLANES = list(ResolvedDesign.model_fields).index("planes") - sum(
-    1 for name in list(ResolvedDesign.model_fields)[:list(ResolvedDesign.model_fields).index("planes")]
-    if name in _NOT_SIZED)
-"""Position of ``planes`` in ``sizing_key``."""
-
-
 @dataclass(frozen=True)
 class _Detail:
-    """A candidate's state between its bounds and its detail: the resolved design, fabric plan, bandwidth, sizing
-    key and the constraints it failed so far (``full`` evaluations)."""
+    """A candidate's state between its bounds and its detail: the resolved design, fabric plan, bandwidth and the
+    constraints it failed so far (``full`` evaluations)."""
 
     resolved: object
     fabric: object
     bandwidth: object
-    sized: tuple
     failed: list
 
 
 class _Evaluator:
-    """Evaluates candidates with memoised collectives (one per process)."""
+    """Evaluates candidates (one per process). The stages it runs are cached by their arguments
+    (``core.memo.stage``): the resolution, the collectives' curves, the other networks and their rows, the cable
+    lengths and media, so candidates that differ only in what a stage does not read share its result."""
 
     def __init__(self, constraints: Constraints, catalog: Catalog, bounded: bool = True):
         self.c = constraints
         self.catalog = catalog
         self.bounded = bounded
         """Decide the budget and power by the cost floors (``core.cost.cost_floor``) before the physical layer."""
-        self.busbw: dict[tuple, float] = {}
+        self.sizings = 0
+        """Fabric sizings run (``size_fabric``)."""
         self.serving: dict[tuple, tuple | None] = {}
         """``serving_key`` -> (GPUs, output tokens/s) of the cheapest deployment serving the target, or None."""
-        self.curves: dict[tuple, tuple] = {}
-        """The collective algorithms' curves by everything they read (``core.perf.collectives.sweep``'s memo)."""
-        self.too_few: dict[tuple, bool] = {}
-        self.sized: dict[tuple, tuple] = {}
-        """``sizing_key`` -> (fabric plan, bandwidth) or the ``DesignError`` sizing raised."""
-        self.physical: dict[tuple, tuple] = {}
-        """Sizing key -> (other networks, link lengths) (``physical_of``)."""
-        self.resolved: dict[tuple, object] = {}
-        """Grid fields but tiers and oversubscription -> the resolved design or the error resolving raised
-        (``resolve``)."""
-        self.media: dict[tuple, tuple] = {}
-        """Media bins by what ``select_media`` reads (``_media_key``)."""
-        self.other_rows: dict[tuple, tuple] = {}
-        """``core.networks.networks_key`` -> the other networks' priced rows (``network_rows_of``)."""
-        self.networks: dict[tuple, object] = {}
-        """``core.networks.networks_key`` -> the other networks (or the error sizing them raised)."""
-        self.lengths: dict[tuple, tuple] = {}
-        """Link lengths by what they read (``core.physical.lengths.memo_link_lengths``)."""
-        self.fabrics: dict[tuple, object] = {}
-        """Sizing key at one plane -> fabric plan (or the error): ``size_fabric`` runs once per entry."""
 
-    def size(self, resolved, key: tuple):
-        """(fabric plan, bandwidth) of ``resolved`` whose ``sizing_key`` is ``key``. Sizing counts per plane
-        and reads ``planes`` only to store it (``FabricPlan.planes``; totals multiply by it), so one sizing
-        at one plane serves every plane count; the bandwidth is computed for the real count."""
-        if key not in self.sized:
-            one = key[:_PLANES] + (1,) + key[_PLANES + 1:]
-            try:
-                if one not in self.fabrics:
-                    try:
-                        self.fabrics[one] = size_fabric(resolved.model_copy(update={"planes": 1})
-                                                        if resolved.planes != 1 else resolved)
-                    except FabricPlannerError as exc:
-                        self.fabrics[one] = exc
-                fabric = self.fabrics[one]
-                if isinstance(fabric, Exception):
-                    raise fabric
-                if resolved.planes != 1:
-                    fabric = fabric.model_copy(update={"planes": resolved.planes})
-                self.sized[key] = (fabric, compute_bandwidth(resolved, fabric))
-            except FabricPlannerError as exc:
-                self.sized[key] = exc
-        found = self.sized[key]
-        if isinstance(found, Exception):
-            raise found
-        return found
+    def size(self, resolved):
+        """(fabric plan, bandwidth) of ``resolved`` (``size_fabric``, ``compute_bandwidth``)."""
+        self.sizings += 1
+        fabric = size_fabric(resolved)
+        return fabric, compute_bandwidth(resolved, fabric)
 
-    def physical_of(self, resolved, fabric, sized: tuple) -> dict:
-        """``build_bom``'s networks and media for ``resolved``: the other networks, the rack layout and the
-        link lengths are memoised by the sizing key (they read no NIC model, the only resolved field the
-        key leaves out besides notes and overrides, and the search varies no other design field); the
-        media per length bin (which reads the NIC's cage) are chosen for each candidate."""
-        key = (sized, tuple(sorted(resolved.power_overrides.items())))
-        if key not in self.physical:
-            try:
-                networks = self.networks_of(resolved, fabric)
-                # the rack arrangement gives the layout's cable lengths without building its racks (every class
-                # of the fabric's wiring: a Dragonfly+'s global links too)
-                self.physical[key] = (networks, memo_link_lengths(resolved, fabric, arrange(resolved, fabric, networks),
-                                                                  self.lengths))
-            except FabricPlannerError as exc:
-                self.physical[key] = exc
-        if isinstance(self.physical[key], Exception):
-            raise self.physical[key]
-        networks, lengths = self.physical[key]
-        media_key = _media_key(resolved, lengths)
-        if media_key not in self.media:
-            self.media[media_key] = select_media(self.catalog, resolved, lengths)
-        return {"networks": networks, "media": self.media[media_key],
-                "other_rows": self.network_rows_of(resolved, fabric)}
-
-    def networks_of(self, resolved, fabric):
-        """``size_networks``, memoised by what it reads (``core.networks.networks_key``): sizings that differ only
-        in what the other networks do not read share one object (and so its BOM rows, ``network_rows_of``)."""
-        key = networks_key(resolved, fabric)
-        found = self.networks.get(key)
-        if found is None:
-            try:
-                found = size_networks(resolved, fabric, self.catalog)
-            except FabricPlannerError as exc:
-                found = exc
-            self.networks[key] = found
-        if isinstance(found, Exception):
-            raise found
-        return found
-
-    def network_rows_of(self, resolved, fabric) -> tuple:
-        """``core.cost.other_network_rows`` of ``networks_of``, once per networks object: what it reads besides
-        the networks, the price basis and the price and power overrides, is the base design's, the same for every
-        candidate of a search, and the language, the same for the evaluator's search."""
-        key = networks_key(resolved, fabric)
-        found = self.other_rows.get(key)
-        if found is None:
-            found = self.other_rows[key] = other_network_rows(resolved, self.catalog,
-                                                              self.networks_of(resolved, fabric))
-        return found
+    def physical_of(self, resolved, fabric) -> dict:
+        """``build_bom``'s networks, media and other networks' rows for ``resolved``: the rack arrangement gives the
+        layout's cable lengths without building its racks (every class of the fabric's wiring: a Dragonfly+'s
+        global links too)."""
+        networks = size_networks(resolved, fabric, self.catalog)
+        lengths = arranged_link_lengths(resolved, fabric, arrange(resolved, fabric, networks))
+        return {"networks": networks, "media": select_media(self.catalog, resolved, lengths),
+                "other_rows": priced_network_rows(resolved, fabric, self.catalog)}
 
     def resolve(self, design: Design):
-        """``resolve_design`` memoised by every grid field but ``tiers`` and ``oversubscription`` (resolving reads
-        neither, and every other field is the same across one search, ``_UNRESOLVED``): the memo's resolution with
-        this design in it, or the error it raised."""
-        key = _fields_key(design, _UNRESOLVED)
-        found = self.resolved.get(key)
-        if found is None:
-            try:
-                found = resolve_design(design, self.catalog)
-            except FabricPlannerError as exc:
-                found = exc
-            self.resolved[key] = found
-        if isinstance(found, Exception):
-            raise found
-        return found if found.design is design else found.model_copy(update={"design": design})
+        """``resolve_design`` of ``design``, cached (``core.design.resolved_design``) with the fields resolving does not
+        read (``_UNRESOLVED``) at their defaults, so the designs that differ only in them resolve once."""
+        fields = list(DesignFields.of(design))
+        for at, value in _UNRESOLVED_AT:
+            fields[at] = value
+        found = resolved_design(DesignFields._make(fields), self.catalog, current())
+        return found.model_copy(update={"design": design})
 
     def evaluate(self, index: int, design: Design, full: bool = False, keep: bool = False,
                  resolved=None, detail: bool = True) -> Candidate:
@@ -704,8 +576,7 @@ class _Evaluator:
             resolved = resolved or self.resolve(design)
             if keep:
                 cand.resolved = resolved
-            sized = sizing_key(resolved)
-            fabric, bandwidth = self.size(resolved, sized)
+            fabric, bandwidth = self.size(resolved)
         except FabricPlannerError as exc:
             cand.reason = _reason(exc)
             return cand
@@ -731,7 +602,7 @@ class _Evaluator:
                 if not full:
                     return _rejected(cand, failed)
         try:
-            cand.busbw_gbytes = self._busbw(resolved, fabric, bandwidth, sized)
+            cand.busbw_gbytes = self._busbw(resolved, fabric, bandwidth)
         except FabricPlannerError as exc:
             cand.reason = _reason(exc)
             return cand
@@ -741,7 +612,7 @@ class _Evaluator:
                 return _rejected(cand, failed)
         if self.bounded and not full:
             try:  # the other networks raise as when the physical layer sizes them (``physical_of``)
-                floor = cost_floor(resolved, fabric, self.catalog, self.network_rows_of(resolved, fabric))
+                floor = cost_floor(resolved, fabric, self.catalog, priced_network_rows(resolved, fabric, self.catalog))
             except FabricPlannerError as exc:
                 cand.reason = _reason(exc)
                 return cand
@@ -751,7 +622,7 @@ class _Evaluator:
                 return _rejected(cand, failed + ["budget_usd"])
             if c.budget_usd is None and not _limit(floor.facility_kw, c.max_power_kw, True):
                 return _rejected(cand, failed + ["max_power_kw"])
-        state = _Detail(resolved, fabric, bandwidth, sized, failed)
+        state = _Detail(resolved, fabric, bandwidth, failed)
         if not detail:
             cand.pending = state
             return cand
@@ -761,11 +632,11 @@ class _Evaluator:
         """The stages after the bounds (``evaluate`` with ``detail=False`` left ``state``): the physical layer, the
         bill of materials and its cost, then the budget, power, training and serving constraints."""
         c = self.c
-        resolved, fabric, bandwidth, sized = state.resolved, state.fabric, state.bandwidth, state.sized
+        resolved, fabric, bandwidth = state.resolved, state.fabric, state.bandwidth
         failed = list(state.failed)
         cand.pending = None
         try:  # the rack layout raises for a device no rack holds (as planning the design does)
-            bom = build_bom(resolved, fabric, self.catalog, **self.physical_of(resolved, fabric, sized))
+            bom = build_bom(resolved, fabric, self.catalog, **self.physical_of(resolved, fabric))
         except FabricPlannerError as exc:
             cand.reason = _reason(exc)
             return cand
@@ -797,7 +668,7 @@ class _Evaluator:
                         return _rejected(cand, failed)
         if c.serving is not None:
             p = Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost)
-            for key in self._serve(cand, p, sized):
+            for key in self._serve(cand, p):
                 failed.append(key)
                 if not full:
                     return _rejected(cand, failed)
@@ -805,7 +676,7 @@ class _Evaluator:
             return _rejected(cand, failed)
         return cand
 
-    def _serve(self, cand: Candidate, p: Plan, sized: tuple) -> list[str]:
+    def _serve(self, cand: Candidate, p: Plan) -> list[str]:
         """Size the cheapest deployment of ``Constraints.serving`` on ``p`` (memoised by ``serving_key``: the
         search reads the fabric's performance, not its price) and price it at ``p``'s TCO; the serving constraints
         it fails (``serving_target``: none serves the rate within the targets)."""
@@ -829,28 +700,15 @@ class _Evaluator:
         return [] if _limit(cand.usd_per_mtok, self.c.max_usd_per_million_tokens, True) else [
             "max_usd_per_million_tokens"]
 
-    def _busbw(self, resolved, fabric, bandwidth, sized: tuple) -> float:
+    def _busbw(self, resolved, fabric, bandwidth) -> float:
         """All-reduce busbw over every GPU [GB/s]; the sweep reads no bill of materials, so it runs on the
         plan's fabric and bandwidth before the BOM is built (``Plan.model_construct`` without them)."""
         from core.perf.collectives import sweep
 
-        key = perf_key(resolved, sized)
-        if key not in self.busbw:
-            p = Plan.model_construct(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=(), cost=None,
-                                     reserved_bom=())
-            result = sweep(p, "all-reduce", [self.c.busbw_size], curves_memo=self.curves)
-            self.busbw[key] = float(result.busbw(result.best()[0])[0])
-        return self.busbw[key]
-
-
-def _media_key(resolved, lengths: tuple) -> tuple:
-    """Everything ``core.physical.media.select_media`` reads: the lengths (``LinkLengths``, by value),
-    the cable media policy, fabric, port and uplink speeds, the switch model of each tier, the system (its node
-    ports per transceiver), the planes and the NIC's cage (the only thing of the NIC it reads)."""
-    tiers = resolved.tier_switches
-    return (lengths, resolved.design.cable_media, resolved.fabric, resolved.port_speed_gbps, resolved.uplink_gbps,
-            resolved.switch.id, tiers["spine"].id, tiers["core"].id, resolved.system.id, resolved.planes,
-            resolved.nic.cage_type)
+        p = Plan.model_construct(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=(), cost=None,
+                                 reserved_bom=())
+        result = sweep(p, "all-reduce", [self.c.busbw_size])
+        return float(result.busbw(result.best()[0])[0])
 
 
 def _rejected(cand: Candidate, failed: list[str]) -> Candidate:
@@ -885,6 +743,9 @@ _GETTERS: dict[tuple[str, ...], operator.itemgetter] = {}
 
 _UNRESOLVED = ("tiers", "oversubscription")
 """Grid fields ``resolve_design`` does not read (``tests/test_optimize.py`` checks it over a grid)."""
+_UNRESOLVED_AT = tuple((DesignFields._fields.index(name), Design.model_fields[name].default) for name in _UNRESOLVED)
+"""``_UNRESOLVED``'s positions in ``DesignFields`` and their defaults: ``_Evaluator.resolve`` resolves the design
+with them at their defaults."""
 
 
 def _family_key(design: Design) -> tuple:
@@ -893,7 +754,7 @@ def _family_key(design: Design) -> tuple:
 
 def _families(designs: list[Design]) -> list[list[int]]:
     """Indices of ``designs`` grouped by everything but ``tiers`` (grid order kept inside a group), families
-    that differ only in the NIC model next to each other (they share sizings, ``sizing_key``)."""
+    that differ only in the NIC model next to each other (they share the stages that do not read it)."""
     groups: dict[str, list[int]] = {}
     for i, d in enumerate(designs):
         groups.setdefault(_family_key(d), []).append(i)
@@ -906,14 +767,6 @@ def _families(designs: list[Design]) -> list[list[int]]:
 def _shared_key(design: Design) -> tuple:
     """Designs with the same key may share sizings (only the NIC model, plane count and tiers differ)."""
     return _fields_key(design, ("tiers", "nic", "planes"))
-
-
-def _too_few_tiers_memo(evaluator: "_Evaluator", resolved, tiers: int, family: tuple) -> bool:
-    """``_too_few_tiers`` once per sizing (``family``: the sizing key less the tiers)."""
-    key = (family, tiers)
-    if key not in evaluator.too_few:
-        evaluator.too_few[key] = _too_few_tiers(resolved, tiers)
-    return evaluator.too_few[key]
 
 
 def _too_few_tiers(resolved, tiers: int) -> bool:
@@ -945,7 +798,7 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
     candidates stop after their bounds (``_Evaluator.evaluate``); a copy of the auto plan shares its state."""
     explicit = [i for i in indices if isinstance(designs[i].tiers, int)]
     out: list[Candidate] = []
-    auto = family = None
+    auto = None
     if len(explicit) > 1:
         auto = evaluator.evaluate(-1, designs[explicit[0]].model_copy(update={"tiers": "auto"}), keep=True,
                                   detail=detail)
@@ -958,14 +811,12 @@ def _evaluate_family(evaluator: "_Evaluator", designs: list[Design], indices: li
         if auto.tiers == 0:  # auto did not size: each explicit tier count on its own, with the family's resolution
             out.append(evaluator.evaluate(i, d, resolved=resolved.model_copy(update={"design": d}), detail=detail))
             continue
-        if family is None:
-            family = sizing_key(resolved)[:-1]
         one_switch = resolved.nodes * resolved.rails_per_island <= resolved.switch_ports
         if d.tiers == auto.tiers and (auto.tiers == 1 or not one_switch):
             copy = Candidate(**{k: getattr(auto, k) for k in Candidate.__dataclass_fields__})
             copy.index, copy.design, copy.resolved = i, d, None
             out.append(copy)
-        elif d.tiers < auto.tiers and _too_few_tiers_memo(evaluator, resolved, d.tiers, family):
+        elif d.tiers < auto.tiers and _too_few_tiers(resolved, d.tiers):
             out.append(Candidate(i, d, reason=_("{tiers} tier(s) cannot hold these nodes (closed form); "
                                                 "{needed} needed").format(tiers=d.tiers, needed=auto.tiers)))
         else:  # resolving does not read tiers: the family's resolution serves with this design
@@ -989,14 +840,14 @@ def _evaluate_chunk(args) -> list[Candidate]:
         if evaluator is None:
             _WORKER.clear()
             evaluator = _WORKER[search] = _Evaluator(constraints, load_catalog(), bounded=search[-1])
-        sized = len(evaluator.fabrics)
+        sized = evaluator.sizings
         designs = _FORKED
         out = []
         for group in groups:
             out += _evaluate_family(evaluator, designs, group, detail=False)
         _decide(evaluator, out, objective, witnesses=_SHARED.get(search))
         # the parent has the designs; send back only the numbers, as tuples (a fifth of the pickling)
-        return [tuple(getattr(cand, name) for name in _SENT) for cand in out], len(evaluator.fabrics) - sized
+        return [tuple(getattr(cand, name) for name in _SENT) for cand in out], evaluator.sizings - sized
 
 
 def _switch_family(c: Candidate) -> tuple[str, str, str]:
@@ -1149,7 +1000,7 @@ def _evaluate_all(designs: list[Design], constraints: Constraints, catalog: Cata
             if tracker is not None:  # those the checks before the floor decided; the pending ones in _decide
                 tracker.add(c for c in decided if c.pending is None)
         _decide(evaluator, out, objective, tracker)
-        return sorted(out, key=lambda c: c.index), len(evaluator.fabrics)
+        return sorted(out, key=lambda c: c.index), evaluator.sizings
     import multiprocessing
 
     try:

@@ -1,6 +1,6 @@
 """The cluster's other networks, sized like the compute fabric: storage, in-band and out-of-band management.
 
-May import: ``core.fabric`` and the ground floor (``catalog``, ``design``, ``errors``, ``i18n``).
+May import: ``core.fabric`` and the ground floor (``catalog``, ``design``, ``errors``, ``i18n``, ``memo``).
 
 API: ``size_networks(resolved, fabric, catalog) -> ClusterNetworks`` (frozen pydantic) with ``.storage``,
 ``.inband`` and ``.oob`` (each a ``NetworkSizing``, or None when the design has none: ``Design.storage =
@@ -24,7 +24,9 @@ from __future__ import annotations
 from core.catalog import Catalog
 from core.design import ResolvedDesign
 from core.fabric.sizing import FabricPlan
+from core.errors import FabricPlannerError
 from core.i18n import current as current_language
+from core.memo import spoken, stage, text_bytes, view
 from core.networks.management import compute_ufm, head_nodes, nfs_systems, size_inband, size_oob
 from core.networks.model import (
     NETWORK_LABELS,
@@ -39,30 +41,52 @@ from core.networks.model import (
 from core.networks.storage import scalable_units, size_storage
 
 __all__ = ["NETWORKS", "NETWORK_LABELS", "ClusterNetworks", "DeviceSet", "LinkSet", "NetworkSizing", "SwitchSet",
-           "TransceiverUse", "networks_key", "size_networks"]
+           "TransceiverUse", "size_networks", "sized_networks"]
 
 
-def networks_key(resolved: ResolvedDesign, fabric: FabricPlan) -> tuple:
-    """Everything ``size_networks`` reads of the design and its fabric plan (keep the two in step): the
-    design's storage and management settings, the fabric kind, nodes, nodes per rack, topology and the
-    system's default port speed, the plan's leaf groups, islands and switch count, and the language of the
-    explanations. Two designs with the same key (and catalog) get the same networks
-    (``tests/test_networks.py`` checks it over an optimizer grid)."""
-    d = resolved.design
-    return (d.management, d.storage, d.storage_ports_per_node, d.storage_port_speed_gbps, d.storage_oversubscription,
-            d.storage_systems, resolved.fabric, resolved.nodes, resolved.nodes_per_rack, resolved.topology,
-            resolved.system.default_port_speed_gbps, fabric.group_count, fabric.islands, fabric.switch_count_total,
-            current_language())
+NetworkDesign = view("NetworkDesign", "management storage storage_ports_per_node storage_port_speed_gbps "
+                     "storage_oversubscription storage_systems")
+NetworkSystem = view("NetworkSystem", "default_port_speed_gbps")
+NetworkInputs = view("NetworkInputs", "fabric nodes nodes_per_rack topology", design=NetworkDesign,
+                     system=NetworkSystem)
+"""What sizing the other networks reads of a resolved design (``core.memo.view``): its storage and management
+settings, the fabric kind, nodes, nodes per rack, topology and the system's default port speed."""
+NetworkFabric = view("NetworkFabric", "group_count islands switch_count_total")
+"""What sizing the other networks reads of the fabric plan: its leaf groups, islands and switch count."""
+
+
+def networks_bytes(networks: ClusterNetworks) -> int:
+    """Upper bound of the memory ``networks`` holds [bytes]: 640 B per switch set, device set, link set and
+    sentence, 256 B per part of a network, and the sentences' text (measured at 0.64 kB an item with the text;
+    ``tests/test_memo.py``)."""
+    items = [networks.compute_devices, networks.compute_links, networks.compute_explanation]
+    for network in networks.sized():
+        items += [network.switches, network.devices, network.links, network.explanation]
+    return 4096 + sum(256 + 640 * len(part) for part in items) + text_bytes(
+        [*networks.compute_explanation, *(t for n in networks.sized() for t in n.explanation)])
 
 
 def size_networks(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> ClusterNetworks:
-    """Size the storage, in-band and out-of-band networks of a planned design (closed form)."""
+    """Size the storage, in-band and out-of-band networks of a planned design (closed form), cached by what it
+    reads (``sized_networks``): designs that differ elsewhere (switch models, NICs, speeds) share one sizing."""
+    return sized_networks(NetworkInputs.of(resolved), NetworkFabric.of(fabric), catalog, current_language())
+
+
+@stage(0.2, networks_bytes, errors=(FabricPlannerError,))
+def sized_networks(resolved: NetworkInputs, fabric: NetworkFabric, catalog: Catalog, language: str) -> ClusterNetworks:
+    """``size_networks`` of the views of a resolved design and its fabric plan, its explanations in ``language``;
+    cached by these arguments (``core.memo.stage``)."""
+    with spoken(language):
+        return _size_networks(resolved, fabric, catalog)
+
+
+def _size_networks(resolved, fabric, catalog: Catalog) -> ClusterNetworks:
     management = resolved.design.management
     storage, storage_ufm = size_storage(resolved, fabric, catalog, ufm=management)
     if not management:
         return _physical(ClusterNetworks(storage=storage), catalog)
     # a fabric without switches (a torus) has no subnet manager to run
-    compute_devices, compute_links, compute_why = (compute_ufm(resolved, catalog) if fabric.switch_groups
+    compute_devices, compute_links, compute_why = (compute_ufm(resolved, catalog) if fabric.switch_count_total
                                                    else ((), (), ()))
     first = sum(d.count for d in compute_devices)
     if storage is not None and storage_ufm:  # storage UFMs number after the compute fabric's

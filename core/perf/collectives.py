@@ -114,12 +114,13 @@ from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
 from core.i18n import current as current_language
 from core.fabric.families import node_to_node
+from core.memo import spoken, stage, text_bytes
 from core.perf.calibration import calibration_label
 from core.perf.algorithms import (NCCL_DEFAULT, REGISTRY, AlgorithmCurve, SweepContext, algorithm_label,
                                   library_default)
 from core.perf.constants import (CollectiveConstants, ReferencePoint, constants_for, library_label, load_constants,
                                  nccl_version_of, parse_nccl_version)
-from core.perf.placement import (Placement, bottleneck_line_gbytes, contention, level_label, links, place,
+from core.perf.placement import (Links, Placement, bottleneck_line_gbytes, contention, level_label, links, place,
                                  spans_level2)
 from core.perf.sizes import format_size, parse_size, size_sweep
 from core.plan import Plan
@@ -269,7 +270,6 @@ def sweep(
     constants: CollectiveConstants | None = None,
     sharp: bool = False,
     nccl_version: str | None = None,
-    curves_memo: dict | None = None,
 ) -> Sweep:
     """Predict ``op`` for every size in ``sizes`` [bytes] on ``gpus`` ranks of ``plan``.
 
@@ -300,10 +300,6 @@ def sweep(
         caps (tree, NVLS-tree) and, before 2.30.3, leaves out NVLS-tree on Blackwell across 4 or
         more NVLink domains (slow there, NVIDIA/nccl#2035). ``InputError`` for an unknown release.
         None: the release set by an enclosing ``nccl_release(...)`` block, else the default.
-    curves_memo : dict, optional
-        A memo of the algorithms' curves and notes by everything they read (the ``SweepContext``'s inputs,
-        the algorithms asked and the language; ``_curves_key``): plans that differ but give the same
-        context share one computation (the optimizer's candidates). The curves are shared, not copied.
 
     Returns
     -------
@@ -336,51 +332,36 @@ def sweep(
     # 1, 2, 4, ... domains apart, 4 flows per port) -> "tree" contention. All-to-all spreads traffic over every
     # other node -> "uniform" contention. Both assume ideal rank placement and no ECMP
     # hash collisions, so oversubscription mostly shows in all-to-all (MoE) traffic.
-    ctx = SweepContext(
-        op=op, sizes=S, placement=p, links=links(plan, c, p), constants=c,
-        protocols=c.protocols(),
-        ring_share=contention(plan, p, "ring"), uniform_share=contention(plan, p, "uniform"),
-        tree_share=contention(plan, p, "tree"),
-        forced=algorithms is not None, nic_ports=nic_ports, nccl_version=version,
-    )
+    lk = links(plan, c, p)
+    shares = (contention(plan, p, "ring"), contention(plan, p, "uniform"), contention(plan, p, "tree"))
+    notes: list[str] = []
     if constants is None and plan.design.calibration:  # the design's own calibration corrects the constants
-        ctx.notes.append(calibration_label(plan.design))
+        notes.append(calibration_label(plan.design))
     if spans_level2(plan, p):  # core.fabric.domainlevels: the second NVLink level's bandwidth, no NVLS across it
-        ctx.notes.append(_("The ranks of one NVLink domain span {racks} first-level domains of {level1} GPUs: their "
+        notes.append(_("The ranks of one NVLink domain span {racks} first-level domains of {level1} GPUs: their "
                            "NVLink traffic crosses the second NVSwitch level at {gbytes} GB/s per GPU per direction; "
                            "NVLS (NVLink SHARP) across the second level is not modelled (NVIDIA published no figure).")
                          .format(racks=-(-p.ranks_per_domain * p.stride // r.nvlink_rack_gpus),
-                                 level1=r.nvlink_rack_gpus, gbytes=f"{ctx.links.nvlink_line:,.0f}"))
+                                 level1=r.nvlink_rack_gpus, gbytes=f"{lk.nvlink_line:,.0f}"))
     if node_to_node(plan.fabric.family) and p.nodes > 1:  # say what the torus's share is
-        ctx.notes.append(_("Torus: between nodes, all-reduce runs as NCCL-like rings per dimension (reduce-scatter "
+        notes.append(_("Torus: between nodes, all-reduce runs as NCCL-like rings per dimension (reduce-scatter "
                            "then all-gather, dimension by dimension, both ways round each ring) on that dimension's "
                            "links only, and all-to-all is bounded by the cut of the job's block; a node keeps "
                            "{ring} of its NIC bandwidth for rings, {uniform} for all-to-all.").format(
-            ring=f"{ctx.ring_share:.0%}", uniform=f"{ctx.uniform_share:.0%}"))
+            ring=f"{shares[0]:.0%}", uniform=f"{shares[1]:.0%}"))
     if p.level == "global":  # a Dragonfly: say which routing the global links' share assumes
-        ctx.notes.append(_("{family}: traffic between groups crosses the global links under minimal routing, "
+        notes.append(_("{family}: traffic between groups crosses the global links under minimal routing, "
                            "at the groups' injection over their global bandwidth ({ratio}:1); Valiant (non-minimal) "
                            "routing, which adaptive routers use against adversarial patterns, takes two global hops "
                            "and would halve that share.").format(ratio=f"{plan.bandwidth.spine_oversubscription:.2g}",
                                                                  family=p.family))
-    key = _curves_key(ctx, wanted) if curves_memo is not None else None
-    if key is not None and key in curves_memo:
-        curves, notes, _constants = curves_memo[key]
-        ctx.notes.extend(notes)
-    else:
-        curves = {}
-        for name, algorithm in REGISTRY.items():
-            if op not in algorithm.ops or name not in wanted:
-                continue
-            curve = algorithm.fn(ctx)
-            if curve is not None:
-                curves[name] = curve
-        if key is not None:
-            curves_memo[key] = (curves, tuple(ctx.notes), ctx.constants)
+    curves, found = _curves(op, tuple(S.tolist()), p, lk, c, *shares, algorithms is not None,
+                            nic_ports, version, frozenset(wanted), current_language())
+    notes += found
     if not curves:
         raise InputError(_("none of the algorithms {algorithms} applies to {op} on this design").format(
             algorithms=", ".join(algorithm_label(a) for a in algorithms or ()), op=op))
-    return Sweep(op, p.n, p, S, curves, ctx.notes, sharp="sharp" in wanted,
+    return Sweep(op, p.n, p, S, dict(curves), notes, sharp="sharp" in wanted,
                  nccl_version=".".join(str(x) for x in version), library=lib.name,
                  validated=lib.validated == "all" or (lib.validated == "single-domain" and p.domains == 1))
 
@@ -398,14 +379,39 @@ def validation_badge(sweeps) -> str | None:
              "assets/catalog/collectives.toml.").format(library=label)
 
 
-def _curves_key(ctx: SweepContext, wanted: set[str]) -> tuple:
-    """Everything the algorithms read: the context's inputs (every field ``SweepContext.__post_init__``
-    derives the rest from: the placement and links are frozen dataclasses of numbers, the protocols follow
-    from the constants, keyed by identity: the memo's entries hold them), the algorithms wanted and the
-    language of the notes."""
-    return (ctx.op, ctx.sizes.tobytes(), ctx.placement, ctx.links, id(ctx.constants),
-            ctx.ring_share, ctx.uniform_share, ctx.tree_share, ctx.forced, ctx.nic_ports, ctx.nccl_version,
-            frozenset(wanted), current_language())
+def _curves_bytes(found: tuple[tuple, tuple[str, ...]]) -> int:
+    """Upper bound of the memory of some algorithms' curves and notes [bytes]: 1 kB and its arrays' data per
+    curve (``tests/test_memo.py``)."""
+    curves, notes = found
+    return 1024 + sum(1024 + sum(a.nbytes for a in (c.time_us, c.protocol, c.nccl_picks) if a is not None)
+                      for _name, c in curves) + text_bytes(notes)
+
+
+@stage(0.05, _curves_bytes)
+def _curves(op: str, sizes: tuple[float, ...], placement: Placement, links_: Links, constants: CollectiveConstants,
+            ring_share: float, uniform_share: float, tree_share: float, forced: bool, nic_ports: float,
+            nccl_version: tuple[int, int, int], wanted: frozenset[str], language: str) -> tuple[tuple, tuple[str, ...]]:
+    """The curves of the algorithms ``wanted`` that apply to ``op`` (name, ``AlgorithmCurve`` pairs) and the notes
+    they add (in ``language``), from the sweep context of these arguments (``SweepContext``; sizes [bytes],
+    shares of the NIC bandwidth kept against contention, NIC ports of the emptiest domain). Cached by them
+    (``core.memo.stage``): plans that differ but place the ranks alike share one computation (the optimizer's
+    candidates); the curves are shared, not copied, so no caller may change them."""
+    with spoken(language):
+        ctx = SweepContext(op=op, sizes=np.array(sizes, dtype=float), placement=placement, links=links_,
+                           constants=constants, protocols=constants.protocols(), ring_share=ring_share,
+                           uniform_share=uniform_share, tree_share=tree_share, forced=forced, nic_ports=nic_ports,
+                           nccl_version=nccl_version)
+        curves = []
+        for name, algorithm in REGISTRY.items():
+            if op not in algorithm.ops or name not in wanted:
+                continue
+            curve = algorithm.fn(ctx)
+            if curve is not None:
+                for array in (curve.time_us, curve.protocol, curve.nccl_picks):
+                    if array is not None:
+                        array.flags.writeable = False  # shared by every sweep of these arguments
+                curves.append((name, curve))
+    return tuple(curves), tuple(ctx.notes)
 
 
 def sharp_available(plan: Plan, gpus: int | None = None, stride: int = 1) -> bool:

@@ -258,6 +258,11 @@ class CollectiveConstants(_Strict):
     active_library: str = "nccl"
     """The library these constants model (``core.perf.libraries.for_library`` sets it)."""
 
+    def __hash__(self) -> int:
+        """Of a few fields (equal constants hash alike; equality still compares every field): hashing every
+        field would cost more than the cached stages keyed by the constants save (``core.memo.stage``)."""
+        return hash((self.meta, self.active_library, self.algorithms))
+
     def channel_caps(self, compute_capability: float, nccl_version: tuple[int, ...] | None = None) -> ChannelCap:
         """The per-channel caps of the newest architecture row at or below ``compute_capability``
         (NCCL's compCapIndex: Volta below 8.0, Ampere, Hopper from 9.0, Blackwell from 10.0) in

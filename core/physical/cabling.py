@@ -81,6 +81,7 @@ from core.errors import FabricPlannerError
 from core.fabric import domainlevels
 from core.fabric.naming import Namer, NamingScheme, device_groups, other_stem
 from core.fabric.wiring import LINK_CLASSES, Wiring
+from core.memo import stage
 
 CABLE_COLUMNS = (
     "cable_id", "network", "link_class",
@@ -545,24 +546,16 @@ class _Ports:
 
 
 
-_MODEL_LAYOUTS: dict[tuple[int, str, int], tuple] = {}
-
-
+@stage(0.002, sizeof=lambda found: 4096)
 def _model_layout(catalog: Catalog, model: str, speed: int) -> tuple[Switch | None, PortLayout | None]:
-    """The catalog switch ``model`` and its port layout at ``speed`` (None, None when the catalog lacks it);
-    memoised by the catalog's identity (hashing a whole catalog per port would cost more than the lookup)."""
-    key = (id(catalog), model, speed)
-    found = _MODEL_LAYOUTS.get(key)
-    if found is None:
-        try:
-            switch = catalog.switch(model)
-        except FabricPlannerError:
-            switch = None
-        layout = port_layout(switch, speed) if switch is not None and switch.ports_at(speed) is not None else None
-        found = _MODEL_LAYOUTS[key] = (switch, layout)
-        if len(_MODEL_LAYOUTS) > 1024:
-            _MODEL_LAYOUTS.clear()
-    return found
+    """The catalog switch ``model`` and its port layout at ``speed`` (None, None when the catalog lacks it); cached
+    by these arguments (``core.memo.stage``: a port name per cable asks it; the switch is the catalog's own and
+    a layout a few hundred bytes)."""
+    try:
+        switch = catalog.switch(model)
+    except FabricPlannerError:
+        switch = None
+    return switch, (port_layout(switch, speed) if switch is not None and switch.ports_at(speed) is not None else None)
 
 
 def _switch_port(catalog: Catalog, model: str, speed: int, index: int) -> str:
@@ -836,12 +829,12 @@ def cabling_rows(plan, naming: NamingScheme | None = None, catalog: Catalog | No
         compute = Wiring.parse_node(device) is not None or Wiring.parse(device) is not None
         return name(device) if compute else other_name(device, scheme, counts)
 
-    set_media: dict[tuple[int, bool], ClassMedia] = {}
+    set_media: dict[tuple, ClassMedia] = {}  # per link set (by value) and end
     for network, link_class, a, a_port, z, z_port, speed, link in network_links(plan, catalog):
         number += 1
         a_end, z_end = ends.of(a), ends.of(z)
         a_switch = bool(re.search(r"(leaf|spine|core|switch)\d+$", a))
-        key = (id(link), a_switch)
+        key = (link, a_switch)
         m = set_media.get(key)
         if m is None:
             m = set_media[key] = link_set_media(link, catalog, a_switch)

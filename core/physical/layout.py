@@ -631,6 +631,86 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
                        end_aisle=end_aisle, row_span=row_span, per_column=per_column, notes=tuple(notes))
 
 
+class RackPlaces(NamedTuple):
+    """Where an ``Arrangement``'s racks stand and where some of its devices sit (``Arrangement.places``), as frozen
+    values: the hall geometry [m] (row span, end aisle, row pitch, rows per column), the racks per row, per SU its
+    template's key, first rack, node and leaf, and of each template rack and central rack its height [U], width
+    [m] and the slots of the devices asked for (leaf or not, prefix, first number, first U, height [U]); every rack
+    is an SU's or a central one. Arrangements that differ elsewhere (device models, power) give equal places, and
+    so one cable-length computation."""
+
+    row_span: float
+    end_aisle: float
+    pitch: float
+    per_column: int
+    rows: tuple
+    instances: tuple
+    templates: tuple
+    singles: tuple
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """What ``core.physical.lengths`` reads of the layout, the same numbers ``Arrangement.layout()`` gives: per
+        rack in rack order its centre x [m], row line y [m], height [U] and row, and for each device prefix its
+        slots as arrays (starts, rack indices, first U, height [U]) ordered by start (the out-of-band devices are
+        not among them). Vectorised over the racks that share a template."""
+        row_span, end_aisle, pitch, per_column = self.row_span, self.end_aisle, self.pitch, self.per_column
+        templates = dict(self.templates)
+        width = [math.nan] * sum(self.rows)
+        height_u = list(width)
+        for key, rack_i, _first, _leaf in self.instances:
+            for k, (u_total, w, _slots) in enumerate(templates[key]):
+                width[rack_i + k], height_u[rack_i + k] = w, u_total
+        for rack_i, (u_total, w, _slots) in self.singles:
+            width[rack_i], height_u[rack_i] = w, u_total
+        if any(math.isnan(w) for w in width):  # pragma: no cover - arrange places every rack in an SU or centrally
+            raise AssertionError("a rack is neither an SU's nor a central one")
+        xs: list[float] = []
+        ys: list[float] = []
+        rows: list[int] = []
+        first_rack = 0
+        for row_i, count in enumerate(self.rows):
+            column, line = divmod(row_i, per_column)
+            x0 = column * row_span + end_aisle
+            widths = width[first_rack:first_rack + count]
+            first_rack += count
+            # the same additions as layout(): x0 + (running sum of the widths before) + half this width
+            xs.extend([x0 + x + w / 2 for x, w in zip(itertools.accumulate(widths, initial=0.0), widths)])
+            ys.extend([line * pitch] * count)
+            rows.extend([row_i] * count)
+        tops = np.array(height_u, dtype=float)
+        templates = dict(self.templates)
+        parts: dict[str, list] = {}
+        by_template: dict[tuple[int, int], list] = {}
+        for key, rack_i, first, leaf_start in self.instances:
+            by_template.setdefault(key, []).append((rack_i, first, leaf_start))
+        for key, found in by_template.items():  # the SUs of one size at once
+            at, node_shift, leaf_shift = (np.array(column, dtype=np.int64) for column in zip(*found))
+            for k, (_u, _w, slots) in enumerate(templates[key]):
+                for leaf, prefix, start, first_u, height_u in slots:
+                    parts.setdefault(prefix, []).append(
+                        (start + (leaf_shift if leaf else node_shift), at + k, first_u, height_u))
+        single: dict[str, tuple[list, list, list, list]] = {}  # the central racks' slots, one by one
+        for rack_i, (_u, _w, slots) in self.singles:
+            for _leaf, prefix, start, first_u, height_u in slots:
+                starts, racks_, first, height = single.setdefault(prefix, ([], [], [], []))
+                starts.append(start)
+                racks_.append(rack_i)
+                first.append(first_u)
+                height.append(height_u)
+        tables = {}
+        for prefix in dict.fromkeys([*parts, *single]):
+            found = parts.get(prefix, [])
+            one = single.get(prefix, ([], [], [], []))
+            starts = np.concatenate([p[0] for p in found] + [np.array(one[0], dtype=np.int64)])
+            racks_ = np.concatenate([p[1] for p in found] + [np.array(one[1], dtype=np.int64)])
+            first = np.concatenate([np.full(len(p[1]), p[2], dtype=float) for p in found] + [np.array(one[2], dtype=float)])
+            height = np.concatenate([np.full(len(p[1]), p[3], dtype=float) for p in found]
+                                    + [np.array(one[3], dtype=float)])
+            order = np.argsort(starts, kind="stable")  # by device number, as Layout.index
+            tables[prefix] = (starts[order], racks_[order], first[order], height[order])
+        return np.array(xs), np.array(ys), tops, np.array(rows), tables
+
+
 class Arrangement(NamedTuple):
     """Racks in rows before they become a ``Layout``: each row a list of (rack draft, first node, first leaf),
     the draft shared by every SU of its size (its node and leaf slots numbered from 0), and the out-of-band
@@ -659,74 +739,22 @@ class Arrangement(NamedTuple):
     per_column: int
     notes: tuple
 
-    def structure(self, prefixes: tuple[str, ...]) -> tuple:
-        """Everything ``rack_arrays(prefixes)`` reads, as a hashable key (keep the two in step): the hall geometry,
-        each row's kind, SUs and rack count, each SU's template and first rack, node and leaf, and of each
-        template rack and central rack its height, width and the slots of the prefixes (not their models: a
-        model is a label). Arrangements with the same structure give the same arrays, at a fraction of the
-        cost of computing them (``core.physical.lengths.memo_link_lengths``)."""
-        def draft_key(draft: _RackDraft) -> tuple:
+    def places(self, prefixes: tuple[str, ...]) -> "RackPlaces":
+        """Where the racks stand and where the devices of ``prefixes`` sit in them (``RackPlaces``): all
+        ``RackPlaces.arrays`` reads, so the cable lengths can be cached by it (``core.physical.lengths``)."""
+        def rack(draft: _RackDraft) -> tuple:
             return (draft.u_total, draft.width, tuple((s.kind == "leaf", s.prefix, s.start, s.first_u, s.height_u)
                                                       for s in draft.slots if s.prefix.startswith(prefixes)))
 
-        templates = tuple((key, tuple(map(draft_key, drafts))) for key, drafts in self.templates.items())
-        singles = tuple((rack_i, draft_key(draft)) for rack_i, draft in self.singles)
-        rows = tuple((kind, sus, len(drafts)) for kind, drafts, sus in self.rows)
-        return (self.row_span, self.end_aisle, self.pitch, self.per_column, rows, tuple(self.instances), templates,
-                singles)
+        return RackPlaces(
+            row_span=self.row_span, end_aisle=self.end_aisle, pitch=self.pitch, per_column=self.per_column,
+            rows=tuple(len(drafts) for _k, drafts, _s in self.rows), instances=tuple(self.instances),
+            templates=tuple((key, tuple(map(rack, drafts))) for key, drafts in self.templates.items()),
+            singles=tuple((rack_i, rack(draft)) for rack_i, draft in self.singles))
 
     def rack_arrays(self, prefixes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
-        """What ``core.physical.lengths`` reads of the layout, the same numbers ``layout()`` gives: per rack in
-        rack order its centre x [m], row line y [m], height [U] and row, and for each device prefix starting
-        with one of ``prefixes`` its slots as arrays (starts, rack indices, first U, height [U]) ordered by
-        start (the out-of-band devices are not among them). Vectorised over the racks that share a draft."""
-        row_span, end_aisle, pitch, per_column = self.row_span, self.end_aisle, self.pitch, self.per_column
-        xs: list[float] = []
-        ys: list[float] = []
-        rows: list[int] = []
-        for row_i, (_kind, drafts, _sus) in enumerate(self.rows):
-            column, line = divmod(row_i, per_column)
-            x0 = column * row_span + end_aisle
-            widths = [draft.width for draft, _n, _l in drafts]
-            # the same additions as layout(): x0 + (running sum of the widths before) + half this width
-            xs.extend([x0 + x + w / 2 for x, w in zip(itertools.accumulate(widths, initial=0.0), widths)])
-            ys.extend([line * pitch] * len(drafts))
-            rows.extend([row_i] * len(drafts))
-        placed = [entry for _kind, drafts, _sus in self.rows for entry in drafts]
-        tops = np.array([draft.u_total for draft, _n, _l in placed], dtype=float)
-        parts: dict[str, list] = {}
-        by_template: dict[tuple[int, int], list] = {}
-        for key, rack_i, first, leaf_start in self.instances:
-            by_template.setdefault(key, []).append((rack_i, first, leaf_start))
-        for key, found in by_template.items():  # the SUs of one size at once
-            at, node_shift, leaf_shift = (np.array(column, dtype=np.int64) for column in zip(*found))
-            for k, draft in enumerate(self.templates[key]):
-                for slot in draft.slots:
-                    if slot.prefix.startswith(prefixes):
-                        parts.setdefault(slot.prefix, []).append(
-                            (slot.start + (leaf_shift if slot.kind == "leaf" else node_shift), at + k, slot.first_u,
-                             slot.height_u))
-        single: dict[str, tuple[list, list, list, list]] = {}  # the central racks' slots, one by one
-        for rack_i, draft in self.singles:
-            for slot in draft.slots:
-                if slot.prefix.startswith(prefixes):
-                    starts, racks_, first, height = single.setdefault(slot.prefix, ([], [], [], []))
-                    starts.append(slot.start)
-                    racks_.append(rack_i)
-                    first.append(slot.first_u)
-                    height.append(slot.height_u)
-        tables = {}
-        for prefix in dict.fromkeys([*parts, *single]):
-            found = parts.get(prefix, [])
-            one = single.get(prefix, ([], [], [], []))
-            starts = np.concatenate([p[0] for p in found] + [np.array(one[0], dtype=np.int64)])
-            racks_ = np.concatenate([p[1] for p in found] + [np.array(one[1], dtype=np.int64)])
-            first = np.concatenate([np.full(len(p[1]), p[2], dtype=float) for p in found] + [np.array(one[2], dtype=float)])
-            height = np.concatenate([np.full(len(p[1]), p[3], dtype=float) for p in found]
-                                    + [np.array(one[3], dtype=float)])
-            order = np.argsort(starts, kind="stable")  # by device number, as Layout.index
-            tables[prefix] = (starts[order], racks_[order], first[order], height[order])
-        return np.array(xs), np.array(ys), tops, np.array(rows), tables
+        """``RackPlaces.arrays`` of ``places(prefixes)``: the rack positions and device tables of ``prefixes``."""
+        return self.places(prefixes).arrays()
 
     def layout(self) -> Layout:
         row_racks, pitch, row_span, end_aisle, per_column = (self.rows, self.pitch, self.row_span, self.end_aisle,

@@ -28,8 +28,9 @@ from pydantic import BaseModel, ConfigDict
 from core.design import ResolvedDesign
 from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
-from core.physical.layout import Arrangement, Layout
-from core.physical.racks import RackCatalog, load_racks
+from core.memo import stage
+from core.physical.layout import Arrangement, Layout, RackPlaces
+from core.physical.racks import RackCatalog, Routing, load_racks
 
 BIN_EDGES_M = (0.0, 3.0, 5.0, 10.0, 20.0, 30.0, 50.0, 100.0, 500.0, math.inf)
 """Length bins [m]: <=3, 3-5, 5-10, 10-20, 20-30, 30-50, 50-100, 100-500, over 500."""
@@ -77,14 +78,15 @@ _END_PREFIXES = ("node", "p")
 class _Ends:
     """Vectorised device lookup: prefix + index arrays -> rack index, U centre.
 
-    From a ``Layout``, or from the ``Arrangement`` it is built from (``Arrangement.rack_arrays``: the same
-    positions and device tables of the fabric's devices, without building the layout's racks)."""
+    From a ``Layout``, or from the ``Arrangement`` it is built from or its ``RackPlaces`` (``RackPlaces.arrays``: the
+    same positions and device tables of the fabric's devices, without building the layout's racks)."""
 
-    def __init__(self, layout: Layout | Arrangement):
+    def __init__(self, layout: Layout | Arrangement | RackPlaces):
         self._tables: dict[str, tuple] = {}
-        if isinstance(layout, Arrangement):
+        if isinstance(layout, (Arrangement, RackPlaces)):
             self.layout = None
-            self.x, self.y, self.top, self.row, self._tables = layout.rack_arrays(_END_PREFIXES)
+            places = layout.places(_END_PREFIXES) if isinstance(layout, Arrangement) else layout
+            self.x, self.y, self.top, self.row, self._tables = places.arrays()
             return
         self.layout = layout
         self.x = np.array([r.x_m for r in layout.racks])
@@ -161,13 +163,6 @@ def _wiring(resolved: ResolvedDesign, fabric: FabricPlan) -> Wiring:
     return wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
 
 
-def _link_key(wiring: Wiring, ends: _Ends, routing) -> tuple:
-    """Everything ``_link_arrays`` reads: the routing constants, the wiring (the fabric's link pattern) and the
-    ends' positions and device tables, byte for byte. Two designs with the same key get the same lengths."""
-    tables = tuple((prefix, tuple(a.tobytes() for a in table)) for prefix, table in sorted(ends._tables.items()))
-    return (routing, wiring, ends.x.tobytes(), ends.y.tobytes(), ends.top.tobytes(), ends.row.tobytes(), tables)
-
-
 def _link_arrays(wiring: Wiring, ends: _Ends, routing) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """``link_arrays`` over prepared ends: every bundle of ``wiring`` (``Wiring.bundle_arrays``) in every plane
     and island at once, plane then island (as one loop over them would append them), each to its own devices
@@ -239,23 +234,27 @@ def _binned(arrays: dict) -> tuple[LinkLengths, ...]:
     return tuple(bin_lengths(c, *found) for c, found in arrays.items())
 
 
-def memo_link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, arrangement: Arrangement, memo: dict,
-                      racks: RackCatalog | None = None) -> tuple[LinkLengths, ...]:
-    """``link_lengths`` of an ``Arrangement``, memoised in ``memo`` by what it reads (``_link_key``): designs
-    whose racks stand in the same places and whose links join the same devices share one computation (the
-    optimizer's candidates that differ in switch model, power or speed but not in where things are)."""
-    if not isinstance(arrangement, Arrangement):  # a Layout's ends build their device tables lazily
-        raise TypeError("memo_link_lengths takes an Arrangement (core.physical.layout.arrange)")
-    routing = (racks or load_racks()).routing
-    # first by the arrangement's structure (cheap: no positions computed), then by the positions themselves
-    # (arrangements built differently may still put every rack and device in the same place)
-    wiring = _wiring(resolved, fabric)
-    structure = ("structure", routing, wiring, arrangement.structure(_END_PREFIXES))
-    found = memo.get(structure)
-    if found is None:
-        ends = _Ends(arrangement)
-        key = _link_key(wiring, ends, routing)
-        if key not in memo:
-            memo[key] = _binned(_link_arrays(wiring, ends, routing))
-        found = memo[structure] = memo[key]
-    return found
+def arranged_link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, arrangement: Arrangement,
+                          racks: RackCatalog | None = None) -> tuple[LinkLengths, ...]:
+    """``link_lengths`` of an ``Arrangement`` (``core.physical.layout.arrange``), no racks built, cached by what it
+    reads (``placed_link_lengths``): designs whose racks stand in the same places and whose links join the same
+    devices share one computation (the optimizer's candidates that differ in switch model, power or speed but not
+    in where things are)."""
+    if not isinstance(arrangement, Arrangement):
+        raise TypeError("arranged_link_lengths takes an Arrangement (core.physical.layout.arrange)")
+    return placed_link_lengths((racks or load_racks()).routing, _wiring(resolved, fabric),
+                               arrangement.places(_END_PREFIXES))
+
+
+def _lengths_bytes(lengths: tuple[LinkLengths, ...]) -> int:
+    """Upper bound of the memory of some link lengths [bytes]: 1 kB per class and bin (measured at 0.54 kB;
+    ``tests/test_memo.py``)."""
+    return 1024 * (1 + sum(1 + len(x.bins) for x in lengths))
+
+
+@stage(0.12, _lengths_bytes)
+def placed_link_lengths(routing: Routing, wiring: Wiring, places: RackPlaces) -> tuple[LinkLengths, ...]:
+    """Length distribution of every link class of ``wiring`` (all planes) between the devices at ``places``
+    (``core.physical.layout.RackPlaces``, of the compute links' devices), routed by ``routing``; cached by these
+    arguments (``core.memo.stage``)."""
+    return _binned(_link_arrays(wiring, _Ends(places), routing))

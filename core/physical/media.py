@@ -25,6 +25,7 @@ from core.catalog import Cable, Catalog, Transceiver, form_factor_family
 from core.design import ResolvedDesign, fabric_word, tidy_spaces
 from core.errors import DesignError
 from core.i18n import N_, _
+from core.memo import FrozenDict, stage, view
 from core.networks.media import fibre_for  # noqa: F401 - one fibre rule for every network; core.cost uses it from here
 
 MediaKind = str
@@ -203,10 +204,15 @@ def family_link_switches() -> dict[str, str]:
     return declared("LINK_CLASS_SWITCH")
 
 
-def class_speeds(resolved: ResolvedDesign) -> dict[str, ResolvedDesign]:
-    """Link class -> the resolved design at that class's port speed (uplinks at the uplink speed)."""
-    up = resolved.model_copy(update={"port_speed_gbps": resolved.uplink_gbps})
-    return {"node-leaf": resolved, "leaf-spine": up, "spine-core": up, "global": up, "torus": resolved,
+LinkSpeed = view("LinkSpeed", "fabric port_speed_gbps")
+"""A link class's fabric and port speed [Gb/s]: all ``pick_cable``, ``pick_transceiver`` and ``choose_media`` read
+of a design."""
+
+
+def class_speeds(resolved: ResolvedDesign) -> dict[str, LinkSpeed]:
+    """Link class -> its fabric and port speed (``LinkSpeed``; uplinks at the uplink speed)."""
+    down, up = LinkSpeed(resolved.fabric, resolved.port_speed_gbps), LinkSpeed(resolved.fabric, resolved.uplink_gbps)
+    return {"node-leaf": down, "leaf-spine": up, "spine-core": up, "global": up, "torus": down,
             **{c: up for c in family_link_switches()}}
 
 
@@ -218,13 +224,33 @@ def class_switches(resolved: ResolvedDesign) -> dict:
 """(A torus link has no switch end: its optics are chosen as for a node-leaf link, node modules at both ends.)"""
 
 
+MediaDesign = view("MediaDesign", "cable_media")
+MediaSystem = view("MediaSystem", "node_ports_per_transceiver")
+MediaNic = view("MediaNic", "cage_type")
+MediaInputs = view("MediaInputs", "fabric port_speed_gbps uplink_gbps planes switch", design=MediaDesign,
+                   system=MediaSystem, nic=MediaNic, tier_switches=FrozenDict)
+"""What choosing the media reads of a resolved design (``core.memo.view``)."""
+
+
+def _media_bytes(bins: tuple) -> int:
+    """Upper bound of the memory of some media bins [bytes]: 1.5 kB a bin (measured at 0.9 kB; ``tests/test_memo.py``)."""
+    return 1536 * (1 + len(bins))
+
+
 def select_media(catalog: Catalog, resolved: ResolvedDesign, lengths) -> tuple[MediaBin, ...]:
     """Media of every length bin of every link class (``lengths``: ``core.physical.lengths.LinkLengths``s).
 
     A bin takes the first media of ``Design.cable_media``'s order whose reach covers the bin's
     longest link. Optical node-leaf bins also name the node-end module (the NIC's cage family, the
-    switch module's media).
+    switch module's media). Cached by what it reads (``chosen_media``).
     """
+    return chosen_media(catalog, MediaInputs.of(resolved), tuple(lengths))
+
+
+@stage(0.2, _media_bytes)
+def chosen_media(catalog: Catalog, resolved: MediaInputs, lengths: tuple) -> tuple[MediaBin, ...]:
+    """``select_media`` of the view of a resolved design (``MediaInputs``), cached by these arguments
+    (``core.memo.stage``; the bins hold no sentence, so no language)."""
     policy = resolved.design.cable_media
     speeds, switches = class_speeds(resolved), class_switches(resolved)
     out: list[MediaBin] = []
