@@ -568,10 +568,13 @@ def sidebar() -> Current:
     gens = _with([g.generation for g in CATALOG.nvlink if g.generation <= system.nvlink_generation],
                  ss.get(K + "nvl") if ss.get(K + "nvl") != AUTO else None)
     own = f"NVLink {system.nvlink_generation}" if system.nvlink_generation else system.scaleup_name
-    sb.selectbox(_label("nvlink_generation"), [AUTO, *gens], key=K + "nvl", disabled=not system.nvlink_generation,
+    # a system whose scale-up is not NVLink has nothing to choose: the box names its links instead
+    sb.selectbox(_label("nvlink_generation") if system.nvlink_generation else _("Scale-up links"), [AUTO, *gens],
+                 key=K + "nvl", disabled=not system.nvlink_generation,
                        format_func=lambda g: _("auto ({choice})").format(choice=own)
                        if g == AUTO else f"NVLink {g} ({CATALOG.nvlink_generation(g).architecture})",
-                       help=_("{system}'s scale-up domain is {name}, not NVLink: nothing to choose.").format(
+                       help=_("{system}'s scale-up domain is {name}, the system's own links: nothing to "
+                              "choose.").format(
                            system=system.id, name=system.scaleup_name) if not system.nvlink_generation else _("{system} ships with NVLink {generation} ({bandwidth} per GPU, both directions). "
                               "An older generation models the same GPUs with slower NVLink (its per-link speed times "
                               "the links per GPU): a what-if for the scale-up share, not a product you can buy. Newer "

@@ -52,6 +52,7 @@ from collections import Counter
 
 from core.analysis.failure import Shape, _element, analyse
 from core.analysis.spof_graph import cut_points
+from core import scaleup
 from core.errors import FabricPlannerError
 from core.fabric.families import CLOS, family, require_model
 from core.fabric.wiring import Wiring
@@ -75,6 +76,18 @@ GRAPH_NOTE = N_("Found as the cut vertices and one-cable bridges of the topology
 NOT_MODELLED = N_("Not modelled: single NVLink links and the cables inside a node or an NVL72 rack, switch power "
                   "supplies and fans, the room's power and cooling beyond a rack's two feeds, and the storage and "
                   "management networks. Elements that only lower bandwidth are listed apart as degrading.")
+MESH_NOT_MODELLED = N_("Not modelled: the cables inside a node, switch power supplies and fans, the room's power and "
+                       "cooling beyond a rack's two feeds, and the storage and management networks. Elements that "
+                       "only lower bandwidth, such as one {link} mesh link, are listed apart as degrading.")
+"""``NOT_MODELLED`` of a direct-mesh domain, whose single links are modelled (the ``meshlink`` class)."""
+SCALEUP_NOT_MODELLED = N_("Not modelled: single {link} links and the cables inside a node or a scale-up rack, switch "
+                          "power supplies and fans, the room's power and cooling beyond a rack's two feeds, and the "
+                          "storage and management networks. Elements that only lower bandwidth are listed apart as "
+                          "degrading.")
+"""``NOT_MODELLED`` of a switch domain that is not NVLink (Huawei's Unified Bus)."""
+MESH_LINK_EFFECT = N_("lowers the scale-up bandwidth of its {gpus} GPUs to {share}; cuts off no GPU")
+"""``EFFECT_LABELS["nvlink_bandwidth"]`` of one direct-mesh link (``meshlink``): its two ends lose the links to
+each other."""
 PROVIDER_NOTE = N_("The compute fabric, the racks and their power are the cloud provider's ({transport}): their "
                    "failures are not analysed here (the provider's redundancy is not published); only the parts "
                    "inside each instance are.")
@@ -277,7 +290,7 @@ def _single_points_clos(plan: Plan) -> SpofResult:
         for member in members():
             out.append(SpofElement(element=_element(tier, member, shape), tier=tier, gpus_lost=lost, remedy=remedy,
                                    remedy_capex_usd=costs[(remedy, tier)]))
-    return SpofResult(elements=tuple(out), notes=(_(NOT_MODELLED),), degrading=_degrading(plan, shape))
+    return SpofResult(elements=tuple(out), notes=(not_modelled(plan),), degrading=_degrading(plan, shape))
 
 
 def _single_points_graph(plan: Plan) -> SpofResult:
@@ -301,7 +314,19 @@ def _single_points_graph(plan: Plan) -> SpofResult:
             out.append(SpofElement(element=_element("feed", (r, 0), shape), tier="feed", gpus_lost=nodes * gpn,
                                    remedy="feed", remedy_capex_usd=None))
     degrading = _degrading(plan, shape) + _global_degrading(plan, shape, cuts)
-    return SpofResult(elements=tuple(out), notes=(_(NOT_MODELLED), _(GRAPH_NOTE)), degrading=degrading)
+    return SpofResult(elements=tuple(out), notes=(not_modelled(plan), _(GRAPH_NOTE)), degrading=degrading)
+
+
+def not_modelled(plan: Plan) -> str:
+    """What the analysis leaves out for ``plan``'s scale-up domain, in the current language: single NVLink links
+    (``NOT_MODELLED``), single links of another switch domain, or, for a direct mesh, whose links are modelled, only
+    the rest."""
+    system = plan.resolved.system
+    if system.is_mesh:
+        return _(MESH_NOT_MODELLED).format(link=scaleup.link_word(system))
+    if system.nvlink_generation:
+        return _(NOT_MODELLED)
+    return _(SCALEUP_NOT_MODELLED).format(link=scaleup.link_word(system))
 
 
 def _n_plus_1_group_capex(plan: Plan) -> float | None:
@@ -414,7 +439,8 @@ def degrading_label(row: Degrading) -> str:
     """What one loss of the class does, in the current language."""
     share = f"{row.share_left:.1%}"
     bisection = "" if row.bisection_share_left is None else f"{row.bisection_share_left:.1%}"
-    return _(EFFECT_LABELS[row.effect]).format(gpus=f"{row.gpus_affected:,}", share=share, bisection=bisection)
+    label = MESH_LINK_EFFECT if row.tier == "meshlink" else EFFECT_LABELS[row.effect]
+    return _(label).format(gpus=f"{row.gpus_affected:,}", share=share, bisection=bisection)
 
 
 def remedy_label(element: SpofElement) -> str:

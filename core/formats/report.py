@@ -568,8 +568,8 @@ def _bandwidth(doc: _Doc, plan) -> None:
     capacities = tier_capacities_gbits(plan.resolved, plan.fabric)
     body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)
     body += _p(_("Oversubscription leaf {leaf}:1, spine {spine}:1, end to end {total}:1; switches crossed: same rail "
-                 "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; NVLink to scale-out {ratio}:1 per GPU "
-                 "(one direction, bits).").format(
+                 "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; {link} to scale-out {ratio}:1 per GPU "
+                 "(one direction, bits).").format(link=scaleup.link_word(plan.resolved.system),
         leaf=f"{bw.leaf_oversubscription:g}", spine=f"{bw.spine_oversubscription:g}", total=f"{bw.oversubscription:.3g}",
         same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod,
         ratio=f"{bw.scaleup_to_scaleout_ratio:.3g}"))
@@ -873,7 +873,7 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
             precision=settings["prec"], tokens=f"{float(settings['tok']):g}"), note=True)
         body += cards_html(training_key_numbers(estimate))
         body += doc.figure(step_figure({jobform.fabric_label(plan): estimate}, height=260), 260)
-        body += _frame_table(jobform.communication_rows(estimate))
+        body += _frame_table(jobform.communication_rows(estimate, plan.resolved.system))
         body += _p(jobform.memory_caption(estimate, training.model.name, settings), note=True)
     doc.section("performance", _("Performance"), body)
     return estimate
