@@ -255,6 +255,8 @@ def training_key_numbers(estimate_) -> list[KeyNumber]:
 
 def cost_key_numbers(plan) -> list[KeyNumber]:
     """The Cost & power tab's cards: cost per GPU, network share, energy, TCO, racks."""
+    from core.plan import shown_share
+
     cost = plan.cost
     return [
         KeyNumber("capex_range", _("Capex range"),
@@ -265,7 +267,7 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
                       low=usd(cost.network_capex_usd_low), high=usd(cost.network_capex_usd_high))),
         KeyNumber("capex_per_gpu", _("Cost per GPU"), usd(cost.capex_per_gpu_usd),
                   _("capex / GPUs (estimates)")),
-        KeyNumber("network_share", _("Compute fabric share of capex"), f"{cost.network_share:.1%}",
+        KeyNumber("network_share", _("Compute fabric share of capex"), f"{shown_share(cost.network_share):.1%}",
                   _("NICs, switches, transceivers and cables as a share of capex")),
         KeyNumber("energy", _("Energy per year"), usd(cost.energy_usd_per_year),
                   in_currency(_("facility {power} kW x 8,760 h x {price} USD/kWh")).format(  # the price in the shown currency

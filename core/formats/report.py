@@ -482,7 +482,7 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
         size=size_caption(plan), tiers=s["tiers"], fabric=vocab.FABRIC.label(r.fabric),
         topology=vocab.TOPOLOGY.word(r.topology), speed=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
         planes=s["planes"])]
-    out.append(_("What it costs: {capex} capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, the "
+    out.append(_("What it costs: {capex} of capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, the "
                  "network {share} of it; {it_kw} kW of IT power; {tco} over {years} years with energy.").format(
         capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis), low=usd(cost.capex_usd_low),
         high=usd(cost.capex_usd_high), per_gpu=usd(s["cost"]["capex_per_gpu_usd"]),
@@ -652,7 +652,7 @@ def _cost(doc: _Doc, plan) -> None:
     body = doc.figure(capex_figure(plan), 360) + doc.figure(power_figure(plan), 360)
     body += doc.figure(price_sensitivity_figure(plan), 360)
     doc.section("cost", _("Cost and power"), body)
-    body = _p(_("Part names are the catalog's, quoted as published. Capex {capex} at {basis} prices (range {low} to "
+    body = _p(_("Part names are the catalog's, quoted as published. Capex {capex}, at {basis} prices (range {low} to "
                 "{high}); IT power {power} kW.").format(
         capex=usd(plan.cost.capex_usd), basis=vocab.PRICE_BASES.label(plan.cost.price_basis), low=usd(plan.cost.capex_usd_low),
         high=usd(plan.cost.capex_usd_high), power=number(plan.cost.it_kw, 1)), note=True)
@@ -674,6 +674,8 @@ def _cost(doc: _Doc, plan) -> None:
 
 def _networks(doc: _Doc, plan) -> None:
     """Storage, in-band and out-of-band networks (``Plan.networks``, ``Plan.summary()["networks"]``), when present."""
+    from core import units
+
     networks = getattr(plan, "networks", None)
     if networks is None:
         return
@@ -692,9 +694,11 @@ def _networks(doc: _Doc, plan) -> None:
         if sizing is None:
             continue
         body += _h3(_network_label(key))
-        body += _p(_("{fabric} {speed}G, {tiers} tier(s), oversubscription {ratio}:1").format(
-            fabric=vocab.FABRIC.label(getattr(sizing, "fabric", "")), speed=getattr(sizing, "port_speed_gbps", ""),
-            tiers=getattr(sizing, "tiers", ""), ratio=f"{float(getattr(sizing, 'oversubscription', 1.0)):g}"))
+        fabric = getattr(sizing, "fabric", "")  # a management network is plain Ethernet, not RoCE
+        body += _p(_("{fabric} {speed}G, {tiers} tier(s), oversubscription {ratio}").format(
+            fabric=vocab.FABRIC.label(fabric) if key == "storage" else vocab.FABRIC.word(fabric),
+            speed=getattr(sizing, "port_speed_gbps", ""), tiers=getattr(sizing, "tiers", ""),
+            ratio=units.ratio(float(getattr(sizing, "oversubscription", 1.0)))))
         switches = [[sw.model, number(sw.count), number(sw.down_ports_used), number(sw.up_ports_used),
                      number(sw.radix), sw.description] for sw in getattr(sizing, "switches", ())]
         if switches:
@@ -835,18 +839,20 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
     from core.figures.keynumbers import cards_html, training_key_numbers
     from core.figures.perf import busbw_figure, collective_table_rows, step_figure
     from core.perf import congestion, jobform
-    from core.perf.collectives import load_constants, size_sweep, sweep, validation_badge
+    from core.perf.collectives import size_sweep, sweep, validation_badge
 
     settings = report_job_settings(plan, job)
     r = plan.resolved
     sharp = str(settings.get("sharp", "0")) == "1" and r.fabric == "infiniband"
-    body = _p(_("NCCL-style latency-bandwidth model on every GPU of the design ({gpus} GPUs), NCCL's stock algorithm "
-                "choice{sharp}; routing: {routing}. Constants and sources: assets/catalog/collectives.toml.").format(
-        gpus=number(r.gpus), sharp=_(", InfiniBand SHARP on") if sharp else "",
-        routing=_routing(plan, settings)), note=True)
+    library = library_label(r.system.collective_library)
+    body = _p(_("{library}-style latency-bandwidth model on every {noun} of the design ({gpus} {nouns}), {library}'s "
+                "stock algorithm choice{sharp}; routing: {routing}.").format(
+        library=library, noun=scaleup.accelerator_noun(r.system), gpus=number(r.gpus),
+        nouns=scaleup.accelerator_noun(r.system, plural=True),
+        sharp=_(", InfiniBand SHARP on") if sharp else "", routing=_routing(plan, settings)), note=True)
     if r.system.collective_library != "nccl":
         body += _p(_("Collective library: {library}, the system's own; its algorithms replace NCCL's.").format(
-            library=load_constants().library_entry(r.system.collective_library).label), note=True)
+            library=library), note=True)
     try:
         with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
             rows = jobform.collective_rows(plan, COLLECTIVE_OPS, r.gpus, REPORT_SIZES, sharp=sharp)
