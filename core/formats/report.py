@@ -964,7 +964,7 @@ def _availability(plan, resilience: Mapping | None) -> tuple[str, object]:
     body += _table([_("measure"), _("value")], rows, {1})
     rates = format_rates(values.get("rate") or ())
     body += _p(_("Seeded Monte Carlo, {trials} trials, as on the Resilience page; failure rates and repair times "
-                 "per element class from assets/catalog/reliability.toml{overrides}.").format(
+                 "per element class from the catalog's reliability table{overrides}.").format(
         trials=number(a.trials), overrides=_(", with the page's changes: {rates}").format(rates=rates) if rates
         else ""), note=True)
     return body, a
@@ -1087,8 +1087,8 @@ def _assumptions(doc: _Doc, plan) -> None:
           "maintenance and financing not included).").format(
             pue=f"{plan.cost.pue:g}", price=f"{plan.design.electricity_usd_per_kwh:g}",
             years=f"{plan.cost.tco_years:g}"),
-        _("Collectives and training: constants and sources in assets/catalog/collectives.toml and training.toml; "
-          "failure rates in reliability.toml."),
+        _("Collectives and training: constants and sources in the catalog's collective and training constants; "
+          "failure rates in its reliability table."),
         money_note(),
         *domainlevels.assumption_lines(plan.resolved),  # two NVLink levels (core.fabric.domainlevels)
     ])

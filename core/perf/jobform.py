@@ -326,7 +326,7 @@ def congestion_notes(plans: list[tuple[str, Plan]], settings: Mapping) -> list[s
     notes.append(_("Assumed: flows share a link fairly and a tier is work-conserving, so this is average "
                    "throughput; a collective waiting for its slowest flow can be slower (Meta measured up to 40% "
                    "from spreading flows over more queue pairs, the model about 23%)."))
-    notes.append(_("Constants and their sources: assets/catalog/congestion.toml."))
+    notes.append(_("Constants and their sources: the catalog's congestion constants (Catalog page)."))
     return notes
 
 
