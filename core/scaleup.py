@@ -179,7 +179,8 @@ def accelerator_noun(source: System | dict | None, plural: bool = False) -> str:
     """What the accelerator is called where its count is said ("GPU", "NPU" for Ascend; "GPUs" with ``plural``),
     in the request's language (``System.accelerator_noun``). ``source``: the system or its
     ``Plan.nvlink_summary()``; None: a GPU."""
-    npu = source is not None and _field(source, "accelerator_noun", "accelerator_noun") == "NPU"
+    npu = source is not None and (source.get("accelerator_noun") if isinstance(source, dict)
+                                  else source.accelerator_noun) == "NPU"
     if plural:
         return pgettext("accelerators counted", "NPUs") if npu else pgettext("accelerators counted", "GPUs")
     return _("NPU") if npu else _("GPU")

@@ -18,6 +18,7 @@ from core.i18n import N_, _
 from core.perf.serving import KvPrecision, ServingPrecision
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import PRESETS
+from core.design import tidy_spaces
 from core.scaleup import domain_word, link_word
 from webui import cached, inference, inferencestate, safe, state
 
@@ -197,9 +198,10 @@ def _what_if(here, without, plan) -> None:
         _show_error(without, st.warning)
         return
     _comparison([(_("with the compute fabric"), here), (_("without: front-end network only"), without)])
-    st.caption(_("Without the scale-out fabric every instance stays inside one {domain} and the KV cache moves "
-                 "over the front-end network (the storage network's ports, else the catalog's front-end figure).").format(
-        domain=domain_word(plan.resolved.system)))
+    st.caption(tidy_spaces(_(
+        "Without the scale-out fabric every instance stays inside one {domain} and the KV cache moves over the "
+        "front-end network (the storage network's ports, else the catalog's front-end figure).").format(
+        domain=domain_word(plan.resolved.system))))
 
 
 def _results(cur, plan, store: dict) -> None:
@@ -215,10 +217,10 @@ def _results(cur, plan, store: dict) -> None:
     _split_table(here)
     st.markdown("**" + _("Load on the scale-out fabric") + "**")
     st.dataframe(pd.DataFrame(fabric_load_rows(here, cur.unit)), hide_index=True, width="stretch")
-    st.caption(_("Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline traffic that "
-                 "leaves the {domain}, and the KV-cache transfer; as a share of the NIC's line rate and of a "
-                 "GPU's share of the leaf and spine uplinks (after oversubscription).").format(
-        domain=domain_word(plan.resolved.system)))
+    st.caption(tidy_spaces(_(
+        "Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline traffic that leaves the "
+        "{domain}, and the KV-cache transfer; as a share of the NIC's line rate and of a GPU's share of the leaf and "
+        "spine uplinks (after oversubscription).").format(domain=domain_word(plan.resolved.system))))
     _search_box(plan, store, served)
     if here.kv is not None:
         st.subheader(_("KV-cache transfer"))

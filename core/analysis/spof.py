@@ -85,9 +85,6 @@ SCALEUP_NOT_MODELLED = N_("Not modelled: single {link} links and the cables insi
                           "storage and management networks. Elements that only lower bandwidth are listed apart as "
                           "degrading.")
 """``NOT_MODELLED`` of a switch domain that is not NVLink (Huawei's Unified Bus)."""
-MESH_LINK_EFFECT = N_("lowers the scale-up bandwidth of its {gpus} GPUs to {share}; cuts off no GPU")
-"""``EFFECT_LABELS["nvlink_bandwidth"]`` of one direct-mesh link (``meshlink``): its two ends lose the links to
-each other."""
 PROVIDER_NOTE = N_("The compute fabric, the racks and their power are the cloud provider's ({transport}): their "
                    "failures are not analysed here (the provider's redundancy is not published); only the parts "
                    "inside each instance are.")
@@ -95,6 +92,8 @@ INSTANCE_TIERS = frozenset({"nvswitch", "tray", "meshlink"})
 """Tiers of the elements inside a cloud instance (``PROVIDER_NOTE``)."""
 EFFECT_LABELS = {
     "nvlink_bandwidth": N_("lowers the NVLink bandwidth of its domain's {gpus} GPUs to {share}; cuts off no GPU"),
+    "scaleup_bandwidth": N_("lowers the scale-up bandwidth of its domain's {gpus} GPUs to {share}; cuts off no GPU"),
+    "mesh_link": N_("lowers the scale-up bandwidth of its {gpus} GPUs to {share}; cuts off no GPU"),
     "node_unusable": N_("leaves its node's {gpus} GPUs unusable (Fabric Manager's default): part of the node, "
                         "like its GPUs"),
     "uplink_capacity": N_("lowers its leaf's uplinks to {share}; cuts off no GPU"),
@@ -128,7 +127,8 @@ class Degrading(BaseModel):
     count: int
     """Elements in the class."""
     effect: str
-    """Key of ``EFFECT_LABELS``: ``nvlink_bandwidth``, ``node_unusable``, ``uplink_capacity`` or ``none``."""
+    """Key of ``EFFECT_LABELS``: ``nvlink_bandwidth`` (``scaleup_bandwidth`` for a switch domain that is not
+    NVLink, ``mesh_link`` for one direct-mesh link), ``node_unusable``, ``uplink_capacity`` or ``none``."""
     gpus_affected: int
     """GPUs whose bandwidth (or node) one such loss touches."""
     share_left: float
@@ -394,16 +394,17 @@ def _global_degrading(plan: Plan, shape: Shape, cuts) -> tuple[Degrading, ...]:
 def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
     """Classes of elements whose single loss cuts no GPU off but lowers bandwidth (or takes only its node)."""
     out = []
+    lowers = "nvlink_bandwidth" if plan.resolved.system.nvlink_generation else "scaleup_bandwidth"
     if shape.nvl_chips and shape.nodes_per_domain > 1:
         domain_gpus = shape.nodes_per_domain * shape.gpus_per_node
         if shape.trays:
             lost = sum(shape.chip_links(c) for c in shape.chips_of_tray(0))
             out.append(Degrading(tier="tray", example=_element("tray", (0, 0), shape), count=shape.domains * shape.trays,
-                                 effect="nvlink_bandwidth", gpus_affected=domain_gpus,
+                                 effect=lowers, gpus_affected=domain_gpus,
                                  share_left=1 - lost / max(1, shape.nvl_links)))
         worst = max(range(shape.nvl_chips), key=shape.chip_links)
         out.append(Degrading(tier="nvswitch", example=_element("nvswitch", (0, worst), shape),
-                             count=shape.domains * shape.nvl_chips, effect="nvlink_bandwidth", gpus_affected=domain_gpus,
+                             count=shape.domains * shape.nvl_chips, effect=lowers, gpus_affected=domain_gpus,
                              share_left=1 - shape.chip_links(worst) / max(1, shape.nvl_links)))
     elif shape.nvl_chips:
         out.append(Degrading(tier="nvswitch", example=_element("nvswitch", (0, 0), shape),
@@ -412,7 +413,7 @@ def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
     if shape.mesh_per_peer:  # a direct-mesh link: its two GPUs lose the links to each other
         out.append(Degrading(tier="meshlink", example=_element("meshlink", (0, 0, 1), shape),
                              count=shape.nodes * shape.mesh_gpus * (shape.mesh_gpus - 1) // 2,
-                             effect="nvlink_bandwidth", gpus_affected=2,
+                             effect="mesh_link", gpus_affected=2,
                              share_left=1 - shape.mesh_per_peer / max(1, shape.nvl_links)))
     if "leaf-spine" in shape.link_classes:
         # closed form: a leaf with several spines keeps the others when a whole bundle goes; a leaf with one spine
@@ -439,8 +440,7 @@ def degrading_label(row: Degrading) -> str:
     """What one loss of the class does, in the current language."""
     share = f"{row.share_left:.1%}"
     bisection = "" if row.bisection_share_left is None else f"{row.bisection_share_left:.1%}"
-    label = MESH_LINK_EFFECT if row.tier == "meshlink" else EFFECT_LABELS[row.effect]
-    return _(label).format(gpus=f"{row.gpus_affected:,}", share=share, bisection=bisection)
+    return _(EFFECT_LABELS[row.effect]).format(gpus=f"{row.gpus_affected:,}", share=share, bisection=bisection)
 
 
 def remedy_label(element: SpofElement) -> str:

@@ -20,6 +20,7 @@ from core.perf.collectives import ALGORITHMS, OPS, collective
 from core.perf.placement import level_label
 from core.perf.constants import library_label
 from core.perf.sizes import format_size, parse_size
+from core.design import tidy_spaces
 from core.scaleup import domain_word
 
 
@@ -110,6 +111,7 @@ def run(args: argparse.Namespace) -> str:
     else:
         head = _("{op} of {size} on {gpus} GPUs ({domains} {scaleup}(s) of {per_domain}, {nodes} nodes, "
                  "fabric level {level})").format(**values)
+    head = tidy_spaces(head)  # no space beside a Chinese domain word
     fastest = f"{algorithm_label(result['algorithm'])} ({result['protocol']})"
     if result["in_network"]:
         fastest += "  - " + _("in-network reduction: busbw is not a link speed")

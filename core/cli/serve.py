@@ -34,6 +34,7 @@ from core.cli.train import add_custom_model_options, custom_model
 from core.errors import DesignError, InputError
 from core.i18n import N_, _, current, fx_rate, in_currency
 from core.perf.placement import level_label
+from core.design import tidy_spaces
 from core.scaleup import domain_word, link_word
 
 POOLS = ("prefill", "decode")
@@ -412,8 +413,9 @@ def _frontend_lines(w: dict, system) -> list[str]:
         usd="-" if d["usd_per_million_output_tokens"] is None else f"{d['usd_per_million_output_tokens'] * fx_rate():+,.3g}")
     lines = [row(_("no fabric"), text)]
     if w["resplit"]:
-        lines.append("  " + _("re-split within one {domain}: {pools}").format(domain=domain_word(system), pools=", ".join(
-            _(PARTS.get(p, p)) if p in PARTS else _("decode") for p in w["resplit"])))
+        pools = ", ".join(_(PARTS.get(p, p)) if p in PARTS else _("decode") for p in w["resplit"])
+        lines.append("  " + tidy_spaces(_("re-split within one {domain}: {pools}").format(
+            domain=domain_word(system), pools=pools)))
     if f["warnings"]:
         lines += ["  " + _("warning: {warning}").format(warning=x) for x in f["warnings"]]
     return lines

@@ -82,11 +82,15 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
 
 
 def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits) -> list[KeyNumber]:
+    from core.scaleup import accelerator_noun
+
+    nvl = summary.get("nvlink", {})  # a summary without one (an old JSON file): GPUs
+    npu = nvl.get("accelerator_noun") == "NPU"
     return [
-        KeyNumber("gpus", _("GPUs"), f"{summary['gpus']:,}",
-                  _("{nodes} nodes x {gpus_per_node} {model} GPUs").format(
+        KeyNumber("gpus", _("NPUs") if npu else _("GPUs"), f"{summary['gpus']:,}",
+                  _("{nodes} nodes x {gpus_per_node} {model} {nouns}").format(
                       nodes=f"{summary['nodes']:,}", gpus_per_node=summary["gpus_per_node"],
-                      model=summary["gpu_model"]) + _growth_note(summary)),
+                      model=summary["gpu_model"], nouns=accelerator_noun(nvl, plural=True)) + _growth_note(summary)),
         *_switch_numbers(summary, sw),
         KeyNumber("links", _("Links"), f"{sum(links.values()):,}",
                   _("node-leaf {node_leaf}, leaf-spine {leaf_spine}, spine-core {spine_core} (all planes)").format(

@@ -430,10 +430,11 @@ def tree_lines(text: str) -> Iterator[tuple[str, str, list[str]]]:
 
 def _block_label(plan) -> str:
     """The block export's label for ``plan``: its scale-up domains (``core.scaleup.domain_word``) as blocks."""
+    from core.design import tidy_spaces
     from core.scaleup import domain_word
 
-    return _("Slurm topology.conf (block plugin): one block per {domain}").format(
-        domain=domain_word(plan.resolved.system))
+    return tidy_spaces(_("Slurm topology.conf (block plugin): one block per {domain}").format(
+        domain=domain_word(plan.resolved.system)))
 
 
 EXPORTS = (

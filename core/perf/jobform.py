@@ -20,7 +20,7 @@ from typing import Mapping
 
 from core import vocab
 from core.catalog import load_catalog
-from core.design import Design, parse_design
+from core.design import Design, parse_design, tidy_spaces
 from core.errors import DesignError, FabricPlannerError
 from core.i18n import N_, _, ngettext
 from core.perf import congestion
@@ -207,7 +207,7 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
     else:
         layout = _("{gpus} GPUs: {domains} {scaleup}(s) of {ranks}, {nodes} node(s), {groups} leaf group(s), "
                    "{pods}; farthest path: {level} ({hops} switch hops).")
-    notes = [layout.format(**values),
+    notes = [tidy_spaces(layout.format(**values)),  # no space beside a Chinese domain word
              (_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic leaves a leaf group "
                 "only between neighbouring groups and oversubscription mostly affects all-to-all (MoE).")
               if placement == "topo" else
