@@ -159,7 +159,7 @@ def main() -> None:
                          help=_("nccl-tests operations; S is the whole array."))
     job_gpus = c2.number_input(_("GPUs in the communicator (0 = all)"), min_value=0, max_value=r.gpus, step=1,
                                key=W + "jg",
-                               help=_("0 = every GPU of the design. Ranks fill NVLink domains, then nodes, in order."))
+                               help=_("0 = every GPU of the design. Ranks fill scale-up domains, then nodes, in order."))
     show_all = c3.toggle(_("Every algorithm"), key=W + "all", help=_("Off: only the fastest algorithm per collective."))
     sharp = c3.toggle(_("InfiniBand SHARP"), key=W + "sharp", disabled=r.fabric != "infiniband",
                       help=_("Off = what a stock NCCL run does. On: NCCL CollNet in-network reduction, which needs the "

@@ -183,7 +183,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     torus = cur.plan.fabric.family == "torus"
     st.caption(_("Fail nodes, NICs or the link bundles between neighbours of the torus by the form, and compare with "
                  "the healthy design. The healthy design is never changed.") if torus else
-               _("Fail switches, link bundles, NVLink switches, planes, NICs, racks or their power feeds by the form, "
+               _("Fail switches, link bundles, scale-up switches, planes, NICs, racks or their power feeds by the form, "
                  "or switches by clicking them in the diagram (click again to restore one), and compare with the "
                  "healthy design. The healthy design is never changed.") if clos else
                _("Fail switches, leaf and global link bundles, planes or NICs by the form, or switches by clicking "
