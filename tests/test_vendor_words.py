@@ -166,3 +166,16 @@ def test_one_rounding_of_the_network_share_and_one_ratio_format():
     assert f"({share})" in capex
     assert json.loads(json.dumps(p.summary()["cost"]))["network_share"] == round(p.cost.network_share, 4)
     assert units.ratio(4 / 3) == "1.33:1" and units.ratio(2) == "2:1"
+
+
+def test_the_collectives_table_writes_times_in_the_one_number_format():
+    from core.figures.perf import collective_table_rows
+    from core.i18n import _, number
+    from core.perf.jobform import COLLECTIVE_COLUMNS, collective_rows
+
+    p = plan(DESIGNS["ascend"])
+    with language("en"):
+        rows = collective_rows(p, ["all-reduce"], p.resolved.gpus, [2**34])
+        time = _(COLLECTIVE_COLUMNS[3])
+        shown = collective_table_rows(rows, "GB/s")[0][time]
+        assert rows[0][time] >= 1000 and shown == number(rows[0][time], 1) and "," in shown
