@@ -266,11 +266,12 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         right.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
         return
     with right:
-        st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang, cur.unit, result), key="rs_bars",
+        st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang, cur.unit, result,
+                                                    cur.plan.resolved.system), key="rs_bars",
                         config=CONFIG)
 
     unit = cur.unit
-    rows = figs.what_if_rows(result, unit)  # the review pack's failure scenario shows the same
+    rows = figs.what_if_rows(result, unit, cur.plan.resolved.system)  # as the review pack's failure scenario
     st.dataframe({_("number"): [r[0] for r in rows], _("healthy"): [r[1] for r in rows],
                   _("failed"): [r[2] for r in rows]}, hide_index=True, width="stretch",
                  height=cache.table_height(len(rows)))

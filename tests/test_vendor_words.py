@@ -142,6 +142,13 @@ def test_spof_and_training_words_on_a_mesh():
         assert level_label("nvlink", p.resolved.system) == "HCCS" and level_label("nvlink") == "nvlink"
     with language("en"):
         assert "single NVLink links" in single_points(plan(DGX)).notes[0]
+    from core.analysis.failure import what_if
+    from core.figures.resilience import what_if_rows
+
+    with language("zh"):
+        rows = [r[0] for r in what_if_rows(what_if(p, ["meshlink:2"]), "GB/s", p.resolved.system)]
+    assert "HCCS 带宽降低的 GPU" in rows and "单个 HCCS 域内 all-reduce 总线带宽，1 GiB" in rows
+    assert not any(NVIDIA_WORDS.search(r) for r in rows)
 
 
 def test_exports_declare_where_they_apply():

@@ -1000,7 +1000,7 @@ def _failure_scenario(doc: _Doc, plan, resilience: Mapping | None, job: Mapping 
     chosen = [f["element"] for f in result.failed if f["chosen"]]
     if chosen:
         body += _p(_("Chosen where it hurts most: {elements}").format(elements=", ".join(chosen[:20])), note=True)
-    body += _table([_("number"), _("healthy"), _("failed")], [list(r) for r in what_if_rows(result, doc.unit)],
+    body += _table([_("number"), _("healthy"), _("failed")], [list(r) for r in what_if_rows(result, doc.unit, plan.resolved.system)],
                    {1, 2})
     body += doc.figure(failure_topology_figure(plan, failed_vertices(plan, result), unit=doc.unit, height=560), 560)
     body += _list(list(result.notes) + problems)
