@@ -175,6 +175,14 @@ def domain_word(source: System | dict) -> str:
     return _("scale-up domain")
 
 
+def other_words(system: System | None) -> tuple[str, str] | None:
+    """(link, domain) words of ``system``'s scale-up when it is not NVLink (``link_word``, ``domain_word``); None
+    for an NVLink system or none given, whose sentences name NVLink themselves."""
+    if system is None or system.nvlink_generation:
+        return None
+    return link_word(system), domain_word(system)
+
+
 def accelerator_noun(source: System | dict | None, plural: bool = False) -> str:
     """What the accelerator is called where its count is said ("GPU", "NPU" for Ascend; "GPUs" with ``plural``),
     in the request's language (``System.accelerator_noun``). ``source``: the system or its

@@ -23,6 +23,7 @@ from core.analysis.failure import FailureResult
 from core.analysis.load import DIRECTION_LABELS, TIER_LABELS, LoadResult
 from core import units
 from core.design import tidy_spaces
+from core.scaleup import other_words
 from core.figures.style import base_layout
 from core.units import from_gbytes, from_tbits
 from core.fabric.wiring import Wiring
@@ -89,16 +90,6 @@ def failure_topology_figure(plan, failed: set[str], unit: str = "Gb/s", height: 
     return fig
 
 
-def _scaleup_words(system) -> tuple[str, str] | None:
-    """(link, domain) words of ``system``'s scale-up (``core.scaleup``) when it is not NVLink; None for NVLink
-    (or no system given), whose rows keep their own sentences."""
-    if system is None or system.nvlink_generation:
-        return None
-    from core.scaleup import domain_word, link_word
-
-    return link_word(system), domain_word(system)
-
-
 def healthy_vs_failed_figure(result: FailureResult, height: int = 420, unit: str = "GB/s", system=None) -> go.Figure:
     """Failed against healthy, each as a share of the healthy value [%]; the hover has both values (bandwidth
     in ``unit``); the scale-up row named after ``system``'s links."""
@@ -116,7 +107,7 @@ def healthy_vs_failed_figure(result: FailureResult, height: int = 420, unit: str
         rows.append((_("all-to-all busbw"), from_gbytes(result.healthy_alltoall_busbw_gbytes),
                      from_gbytes(result.alltoall_busbw_gbytes or 0.0), gbits))
     if result.healthy_nvlink_gbytes_per_gpu_one_direction and result.gpus_nvlink_degraded:
-        words = _scaleup_words(system)
+        words = other_words(system)
         rows.append((_("NVLink per GPU, worst domain") if words is None else
                      _("{link} per GPU, worst domain").format(link=words[0]), from_gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
                      from_gbytes(result.nvlink_gbytes_per_gpu_one_direction or 0.0), gbits))
@@ -163,7 +154,7 @@ def what_if_rows(result: FailureResult, unit: str = "GB/s", system=None) -> list
         rows.append((_("all-to-all busbw, 1 GiB"), gbytes(result.healthy_alltoall_busbw_gbytes),
                      gbytes(result.alltoall_busbw_gbytes)))
     if result.healthy_nvlink_gbytes_per_gpu_one_direction is not None:
-        words = _scaleup_words(system)
+        words = other_words(system)
         rows.append((_("NVLink per GPU, worst domain, one direction") if words is None else
                      _("{link} per GPU, worst domain, one direction").format(link=words[0]),
                      gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
@@ -171,7 +162,7 @@ def what_if_rows(result: FailureResult, unit: str = "GB/s", system=None) -> list
         rows.append((_("GPUs with less NVLink bandwidth") if words is None else
                      _("GPUs with less {link} bandwidth").format(link=words[0]), "0", number(result.gpus_nvlink_degraded)))
     if result.healthy_domain_busbw_gbytes is not None:
-        words = _scaleup_words(system)
+        words = other_words(system)
         rows.append((_("all-reduce busbw in one NVLink domain, 1 GiB") if words is None else
                      tidy_spaces(_("all-reduce busbw in one {domain}, 1 GiB").format(domain=words[1])), gbytes(result.healthy_domain_busbw_gbytes),
                      gbytes(result.domain_busbw_gbytes)))
