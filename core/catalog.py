@@ -203,6 +203,9 @@ class System(_Entry):
     collective_library: CollectiveLibrary = "nccl"
     scaleup_kind: ScaleupKind = "switch"
     scaleup_name: str = "NVLink"
+    scaleup_named_domain: bool = Field(default=True, description=(
+        "The domain is called after its technology (NVLink domain, HCCS domain); False: a scale-up domain."))
+    accelerator_noun: Literal["GPU", "NPU"] = Field(default="GPU", description="What the maker calls the chip.")
     nvlink_generation: int = Field(ge=0, description="NVLink generation; 0 = the scale-up domain is not NVLink.")
     nvlink_links_per_gpu: int = Field(ge=0, description="Scale-up links (or ports) per accelerator.")
     nvlink_gbytes_per_gpu_bidir: float = Field(gt=0, description="Both directions summed [GB/s].")

@@ -58,6 +58,15 @@ MAX_WAYS_OUT = 3
 """Most ways out one error names."""
 
 
+SHARE_DIGITS = 4
+"""Decimals a share keeps in ``Plan.summary()`` (0.0535 = 5.35%): every view formats that one rounded value."""
+
+
+def shown_share(share: float) -> float:
+    """``share`` (0..1) rounded once, as ``Plan.summary()`` keeps it and every view formats it."""
+    return round(share, SHARE_DIGITS)
+
+
 class Plan(BaseModel):
     """Everything the engine knows about one design."""
 
@@ -227,7 +236,7 @@ class Plan(BaseModel):
                 "capex_usd": round(self.cost.capex_usd, 2),
                 "capex_per_gpu_usd": round(self.cost.capex_per_gpu_usd, 2),
                 "network_capex_usd": round(self.cost.network_capex_usd, 2),
-                "network_share": round(self.cost.network_share, 4),
+                "network_share": shown_share(self.cost.network_share),
                 "energy_usd_per_year": round(self.cost.energy_usd_per_year, 2),
                 "tco_usd": round(self.cost.tco_usd, 2),
                 "tco_years": self.cost.tco_years,

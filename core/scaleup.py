@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from core.catalog import Catalog, System
 from core.errors import DesignError, InputError
-from core.i18n import N_, _, number
+from core.i18n import N_, _, number, pgettext
 
 KIND_LABELS = {"switch": N_("switch-based"), "mesh": N_("direct mesh")}
 """``System.scaleup_kind`` -> its words, marked for translation: ``_(KIND_LABELS[kind])``."""
@@ -89,14 +89,15 @@ def summary(system: System, domain: int, gbytes_per_gpu_bidir: float) -> dict:
     links = max(1, system.nvlink_links_per_gpu)
     link = gbytes_per_gpu_bidir / 2 / links
     per_direction = gbytes_per_gpu_bidir / 2
+    words = {"scaleup_named_domain": system.scaleup_named_domain, "accelerator_noun": system.accelerator_noun}
     if system.is_mesh:  # the links to each peer are wired on the board for the system's own domain
         peer = peer_gbytes(link, links, system.nvlink_domain_gpus)
-        return {"kind": "mesh", "name": system.scaleup_name, "vendor": system.vendor,
+        return {"kind": "mesh", "name": system.scaleup_name, "vendor": system.vendor, **words,
                 "collective_library": system.collective_library,
                 "links_per_peer": links_per_peer(links, system.nvlink_domain_gpus), "link_gbytes_per_direction": link,
                 "peer_gbytes_per_direction": peer,
                 "all_peers_gbytes_per_direction": all_peers_gbytes(peer, domain)}
-    return {"kind": "switch", "name": system.scaleup_name, "vendor": system.vendor,
+    return {"kind": "switch", "name": system.scaleup_name, "vendor": system.vendor, **words,
             "collective_library": system.collective_library, "links_per_peer": None,
             "link_gbytes_per_direction": link, "peer_gbytes_per_direction": per_direction,
             "all_peers_gbytes_per_direction": per_direction}
@@ -150,3 +151,44 @@ def describe(nvl: dict, library: str) -> str:
             per=number(nvl["links_per_peer"]), **values)
     return _("{name}, {kind} domain of {gpus} accelerators, {links} links each into {chips} switch chips: "
              "{all} GB/s to any peer (one direction); collectives by {library}.").format(**values)
+
+
+
+def _field(source: System | dict, attribute: str, key: str):
+    """``attribute`` of a ``System``, or ``key`` of its ``summary`` (``Plan.nvlink_summary()``)."""
+    return source[key] if isinstance(source, dict) else getattr(source, attribute)
+
+
+def link_word(source: System | dict) -> str:
+    """The scale-up link's name as the catalog declares it (``System.scaleup_name``): NVLink only for NVLink
+    systems, else HCCS, Unified Bus, Infinity Fabric (xGMI), RoCE (Gaudi). ``source``: the system or its
+    ``Plan.nvlink_summary()``."""
+    return _field(source, "scaleup_name", "name")
+
+
+def domain_word(source: System | dict) -> str:
+    """The scale-up domain's name in the request's language: "NVLink domain", "HCCS domain", or "scale-up
+    domain" when the catalog does not name domains after the technology (``System.scaleup_named_domain``).
+    ``source``: the system or its ``Plan.nvlink_summary()``."""
+    if _field(source, "scaleup_named_domain", "scaleup_named_domain"):
+        return _("{name} domain").format(name=link_word(source))
+    return _("scale-up domain")
+
+
+def other_words(system: System | None) -> tuple[str, str] | None:
+    """(link, domain) words of ``system``'s scale-up when it is not NVLink (``link_word``, ``domain_word``); None
+    for an NVLink system or none given, whose sentences name NVLink themselves."""
+    if system is None or system.nvlink_generation:
+        return None
+    return link_word(system), domain_word(system)
+
+
+def accelerator_noun(source: System | dict | None, plural: bool = False) -> str:
+    """What the accelerator is called where its count is said ("GPU", "NPU" for Ascend; "GPUs" with ``plural``),
+    in the request's language (``System.accelerator_noun``). ``source``: the system or its
+    ``Plan.nvlink_summary()``; None: a GPU."""
+    npu = source is not None and (source.get("accelerator_noun") if isinstance(source, dict)
+                                  else source.accelerator_noun) == "NPU"
+    if plural:
+        return pgettext("accelerators counted", "NPUs") if npu else pgettext("accelerators counted", "GPUs")
+    return _("NPU") if npu else _("GPU")

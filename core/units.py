@@ -67,6 +67,11 @@ def number(value: float) -> str:
     return text[:-2] if text.endswith(".0") else text
 
 
+def ratio(value: float) -> str:
+    """A ratio such as an oversubscription, ``1.33:1`` (three significant figures): the one ratio format."""
+    return f"{value:.3g}:1"
+
+
 def bandwidth(gbits: float, unit: str) -> str:
     """A bandwidth given in Gb/s, in ``unit`` with its own prefix: ``50 GB/s``, ``1.6 TB/s``, ``400 Gb/s``."""
     divisor, label = scale(gbits, unit)

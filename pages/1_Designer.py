@@ -19,6 +19,7 @@ from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, s
 from core.formats import filenames
 from core.formats.design_file import design_from_bytes
 from core.formats.exports import exports
+from core.scaleup import link_word
 from core.i18n import N_, _
 from webui import cached, jobs, jobwork, pagestate, safe, state, tables, verify_view
 from webui.physical_tab import physical_tab
@@ -116,8 +117,8 @@ def main() -> None:
             bw = plan.bandwidth
             st.markdown(
                 _("**Oversubscription** leaf {leaf}:1, spine {spine}:1, end to end {total}:1 · **hops** (switches "
-                  "crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · **NVLink : "
-                  "scale-out** {ratio} : 1 per GPU (one direction, bits)").format(
+                  "crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · **{link} : "
+                  "scale-out** {ratio} : 1 per GPU (one direction, bits)").format(link=link_word(plan.resolved.system),
                     leaf=f"{bw.leaf_oversubscription:g}", spine=f"{bw.spine_oversubscription:g}",
                     total=f"{bw.oversubscription:.3g}", same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail,
                     cross_pod=bw.hops_cross_pod, ratio=f"{bw.scaleup_to_scaleout_ratio:.3g}")
@@ -511,7 +512,7 @@ def _exports(cur: state.Current, key: str, lang: str) -> NamingScheme | None:
     """Every registered export format (``core.formats.exports``): built now for small designs; for large ones
     built when its button is pressed, by a worker process (``webui.jobs``), and streamed to the browser, not kept
     in the session. UTF-8 files named after the design. Returns the naming scheme the exports use."""
-    registry = exports()
+    registry = {name: export for name, export in exports().items() if export.fits(cur.plan)}
     st.markdown("#### " + _("Exports for operations teams"))
     if not registry:
         st.caption(_("No export formats are installed."))
@@ -528,7 +529,7 @@ def _exports(cur: state.Current, key: str, lang: str) -> NamingScheme | None:
     for i, (name, export) in enumerate(registry.items()):
         row = columns[i % 2].container(horizontal=True, vertical_alignment="center", wrap=False)
         file_name = filenames.export_file_name(plan, name, export.suffix)
-        hint = _(export.label)
+        hint = export.label_for(plan)
         if not eager:
             row.download_button(name, data=functools.partial(_export_job, key, name, naming, lang, session),
                                 file_name=file_name, mime=export.mime, on_click="ignore", key=f"ho_export_{name}",

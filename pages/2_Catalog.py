@@ -217,7 +217,7 @@ def calibration_section(lang: str) -> None:
         headers["moe"]: st.column_config.CheckboxColumn(headers["moe"]),
         **{headers[c]: st.column_config.TextColumn(headers[c], width="large") for c in ("note", "source")}})
     st.caption(_("Sources are quoted as published; the constants and the reasons for misses are quoted as "
-                 "assets/catalog/training_runs.toml writes them. The same table, with the published runs not "
+                 "the catalog of training runs writes them. The same table, with the published runs not "
                  "expressible yet: docs/training-calibration.md."))
 
 
@@ -304,8 +304,8 @@ def main() -> None:
     headers = column_labels()
     for tab, (kind, frame) in zip(st.tabs([_(TAB_LABELS[k]) for k in KINDS]), tables(lang).items()):
         with tab:
-            st.caption(_("{count} entries from assets/catalog; units as in the column names (GB/s bytes for NVLink, "
-                         "Gb/s bits per direction for ports, W, USD, m).").format(count=len(frame)))
+            st.caption(_("{count} entries from the catalog; units as in the column names (GB/s bytes for scale-up "
+                         "links, Gb/s bits per direction for ports, W, USD, m).").format(count=len(frame)))
             # headers for display only (English: the field names themselves)
             st.dataframe(frame.rename(columns=headers), hide_index=True, width="stretch",
                          height=min(36 * (len(frame) + 1) + 4, 720),

@@ -19,7 +19,9 @@ from core.i18n import N_, _
 from core.perf import congestion, jobform, modelshape
 from core.perf.collectives import (OPS, load_constants, nccl_release_scope, set_nccl_release, size_sweep, sweep,
                                    validation_badge)
+from core.perf.constants import library_label
 from core.perf.training_calibration import error_band_sentence
+from core.scaleup import accelerator_noun, domain_word
 from core.perf.compute import precision_label
 from core.perf.training import CP_COMMS, OFFLOADS, PRESETS, Precision, scaling, scaling_gpu_counts
 from core.plan import plan as make_plan
@@ -116,10 +118,11 @@ def main() -> None:
     jobstate.fit(plan)
     jobstate.seed_widgets(r.gpus)
     st.caption(
-        _("{size} · NVLink domain {domain} GPUs · {fabric} {speed}G x {nics} NICs/node · {tiers} tier(s) · "
-          "oversubscription {ratio}:1 · NCCL-style latency-bandwidth model; constants and sources: "
-          "assets/catalog/collectives.toml").format(
-            size=size_caption(plan), domain=r.nvlink_domain_gpus, fabric=vocab.FABRIC.label(r.fabric),
+        _("{size} · {scaleup} {domain} {noun} · {fabric} {speed}G x {nics} NICs/node · {tiers} tier(s) · "
+          "oversubscription {ratio}:1 · {library}-style latency-bandwidth model").format(
+            size=size_caption(plan), scaleup=domain_word(r.system), domain=r.nvlink_domain_gpus,
+            noun=accelerator_noun(r.system, plural=True),
+            library=library_label(r.system.collective_library), fabric=vocab.FABRIC.label(r.fabric),
             speed=r.port_speed_gbps, nics=r.nics_per_node, tiers=plan.fabric.tiers,
             ratio=f"{plan.bandwidth.oversubscription:g}")
     )
@@ -137,13 +140,15 @@ def main() -> None:
         format_func=lambda k: _(congestion.PLACEMENT_LABELS[k]),
         help=_("Packed: nodes in topology order (a dedicated or topology-aware scheduler). Spread: nodes scattered "
                "over the cluster's leaf groups, as a busy shared cluster leaves them."))
-    nccl = cols[2].selectbox(
-        _("NCCL release"), list(NCCL_RELEASES), key=W + "nccl",
-        format_func=lambda v: _("{release} (current)").format(release=v) if v == NCCL_RELEASES[0] else v,
-        help=_("The NCCL the prediction models. Releases differ in their tuning caps (tree, NVLS-tree) and, "
-               "before 2.30.3, in NVLS-tree on Blackwell across 4 or more NVLink domains, which ran far below "
-               "the ring (NVIDIA/nccl#2035) and is left out. Pick the release a measurement used to compare "
-               "with it."))
+    nccl = st.session_state.get(W + "nccl", NCCL_RELEASES[0])
+    if r.system.collective_library == "nccl":  # another library's tuning does not follow NCCL's releases
+        nccl = cols[2].selectbox(
+            _("NCCL release"), list(NCCL_RELEASES), key=W + "nccl",
+            format_func=lambda v: _("{release} (current)").format(release=v) if v == NCCL_RELEASES[0] else v,
+            help=_("The NCCL the prediction models. Releases differ in their tuning caps (tree, NVLS-tree) and, "
+                   "before 2.30.3, in NVLS-tree on Blackwell across 4 or more NVLink domains, which ran far below "
+                   "the ring (NVIDIA/nccl#2035) and is left out. Pick the release a measurement used to compare "
+                   "with it."))
     set_nccl_release(nccl)  # for everything below (main runs inside nccl_release_scope)
     with congestion.assumptions(routing, placement):
         routing_in_force = jobform.routing_label(plan)
@@ -156,7 +161,7 @@ def main() -> None:
                          help=_("nccl-tests operations; S is the whole array."))
     job_gpus = c2.number_input(_("GPUs in the communicator (0 = all)"), min_value=0, max_value=r.gpus, step=1,
                                key=W + "jg",
-                               help=_("0 = every GPU of the design. Ranks fill NVLink domains, then nodes, in order."))
+                               help=_("0 = every GPU of the design. Ranks fill scale-up domains, then nodes, in order."))
     show_all = c3.toggle(_("Every algorithm"), key=W + "all", help=_("Off: only the fastest algorithm per collective."))
     sharp = c3.toggle(_("InfiniBand SHARP"), key=W + "sharp", disabled=r.fabric != "infiniband",
                       help=_("Off = what a stock NCCL run does. On: NCCL CollNet in-network reduction, which needs the "
@@ -291,7 +296,7 @@ def main() -> None:
     if other is not None:
         steps[alt_label] = other
     st.plotly_chart(step_figure(steps), key="step_chart", config={"displaylogo": False})
-    comm = jobform.communication_rows(here)
+    comm = jobform.communication_rows(here, r.system)
     if comm:
         st.dataframe(pd.DataFrame(comm), hide_index=True, width="stretch")
 

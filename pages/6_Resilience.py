@@ -183,7 +183,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     torus = node_to_node(cur.plan.fabric.family)
     st.caption(_("Fail nodes, NICs or the link bundles between neighbours of the torus by the form, and compare with "
                  "the healthy design. The healthy design is never changed.") if torus else
-               _("Fail switches, link bundles, NVLink switches, planes, NICs, racks or their power feeds by the form, "
+               _("Fail switches, link bundles, scale-up switches, planes, NICs, racks or their power feeds by the form, "
                  "or switches by clicking them in the diagram (click again to restore one), and compare with the "
                  "healthy design. The healthy design is never changed.") if clos else
                _("Fail switches, leaf and global link bundles, planes or NICs by the form, or switches by clicking "
@@ -266,11 +266,12 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         right.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
         return
     with right:
-        st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang, cur.unit, result), key="rs_bars",
+        st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang, cur.unit, result,
+                                                    cur.plan.resolved.system), key="rs_bars",
                         config=CONFIG)
 
     unit = cur.unit
-    rows = figs.what_if_rows(result, unit)  # the review pack's failure scenario shows the same
+    rows = figs.what_if_rows(result, unit, cur.plan.resolved.system)  # as the review pack's failure scenario
     st.dataframe({_("number"): [r[0] for r in rows], _("healthy"): [r[1] for r in rows],
                   _("failed"): [r[2] for r in rows]}, hide_index=True, width="stretch",
                  height=cache.table_height(len(rows)))
@@ -297,10 +298,10 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
         st.info(safe.md(note))
     st.caption(_("Method: closed form over the fabric's symmetry, checked against `networkx` reachability and "
                  "max-flow on small designs; busbw and step time from the collective and training models on a "
-                 "degraded copy of the design (`core.analysis.failure`).") if cur.plan.fabric.family == CLOS else
+                 "degraded copy of the design.") if cur.plan.fabric.family == CLOS else
                _("Method: on the topology's graph (`networkx`): connected components for the GPUs cut off, a maximum "
                  "flow between the halves of the groups for the bisection; busbw and step time from the collective "
-                 "and training models on a degraded copy of the design (`core.analysis.failure.graphwhatif`)."))
+                 "and training models on a degraded copy of the design."))
 
 
 def _spof_section(cur, key: str, lang: str) -> None:
@@ -334,8 +335,8 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
                     key=W + "jg", on_change=_on_value, args=("jg",),
                     help=_("The job runs while at least this many GPUs are healthy and reachable."))
     trials = cache.trials_for(gpus)
-    c2.caption(_("Monte Carlo over the fabric graph, {trials} trials, seed 0; failure rates from "
-                 "`assets/catalog/reliability.toml`, editable below.").format(trials=i18n.number(trials)))
+    c2.caption(_("Monte Carlo over the fabric graph, {trials} trials, seed 0; failure rates from the catalog, "
+                 "editable below.").format(trials=i18n.number(trials)))
     defaults = avail.default_rates()
     overrides = {(n, f): v for n, f, v in store["rate"]}
     with st.expander(_("Failure rates"), expanded=False):
@@ -379,14 +380,14 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
     st.caption(_("Method: each element is down with its steady-state probability `q = r / (1 + r)`, `r = AFR x MTTR / "
                  "8760`, independently; the expected elements down in closed form; the job's run fraction and the "
                  "bandwidth by a seeded Monte Carlo over nodes, NICs, links and switches (the Binomial closed form "
-                 "when no shared switch can fail) (`core.analysis.availability`). Rates and their sources: "
-                 "`assets/catalog/reliability.toml`."))
+                 "when no shared switch can fail). Rates and their sources: the catalog's failure rates, in the "
+                 "table above."))
 
 
 def _spares_section(cur, store: dict, key: str, lang: str) -> None:
     ss = st.session_state
     st.caption(_("A sparing policy per BOM category: a percentage of the installed count (rounded up) or N+k (k per "
-                 "model and tier). Defaults from `assets/catalog/reliability.toml`."))
+                 "model and tier). Defaults from the catalog's sparing policy."))
     # the design's own policy (Design.spares, the Designer's Cost & power tab) is the starting point: a rule not
     # set on this page and left at the catalog default by the rs_sp_ keys takes the design's
     design_rules = sparing.design_policy(cur.plan)
@@ -508,8 +509,7 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
     st.caption(_("Loads are offered traffic over capacity with every GPU sending at its NIC line rate, one plane "
                  "(the others are cabled alike). Adaptive routing spreads a group's traffic evenly over its "
                  "uplinks; static ECMP hashes every flow onto one uplink per tier (seeded); a flow gets the smallest "
-                 "share along its path. This is where a placement or a 2:1 leaf leaves GPUs idle "
-                 "(`core.analysis.load`)."))
+                 "share along its path. This is where a placement or a 2:1 leaf leaves GPUs idle."))
 
 
 def main() -> None:

@@ -87,7 +87,7 @@ def _form(values: dict, size: str, gpus: int) -> None:
     searched = _(SEARCHED)
     with st.form(W + "form", border=True):
         st.markdown(_("Plans the sidebar's design: **{size}**; every setting the search does not vary (GPUs per "
-                      "node, NVLink domain, racks, cable media, prices, power, storage, management, spares, growth) is "
+                      "node, scale-up domain, racks, cable media, prices, power, storage, management, spares, growth) is "
                       "the sidebar's. Change the GPU model or size in the sidebar.").format(size=safe.md(size)))
         st.caption(_("Searched, so the sidebar's values of these are not used: fabric, switch per tier, port and "
                      "uplink speed, NIC, planes and plane mode, topology, tiers, leaf oversubscription."))

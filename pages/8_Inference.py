@@ -18,6 +18,8 @@ from core.i18n import N_, _
 from core.perf.serving import KvPrecision, ServingPrecision
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import PRESETS
+from core.design import tidy_spaces
+from core.scaleup import domain_word, link_word
 from webui import cached, inference, inferencestate, podpick, safe, state
 
 PAGE_PATH = "inference"
@@ -185,19 +187,21 @@ def _served(key: str, language: str, _design, _plan, _values: dict):
         if not isinstance(served.without, Exception):
             shown[_("this design, no compute fabric")] = served.without
         shown.update({label: e for label, e in served.others if not isinstance(e, Exception)})
-        return served, cached.frozen(time_figure(shown))
+        return served, cached.frozen(time_figure(shown, scaleup_link=link_word(_plan.resolved.system)))
 
 
-def _what_if(here, without) -> None:
+def _what_if(here, without, plan) -> None:
     """The same deployment without the compute fabric (KV transfer over the front-end network, every instance in
-    one NVLink domain), or why it cannot be."""
+    one scale-up domain of ``plan``), or why it cannot be."""
     st.subheader(_("Without the compute fabric"))
     if isinstance(without, Exception):
         _show_error(without, st.warning)
         return
     _comparison([(_("with the compute fabric"), here), (_("without: front-end network only"), without)])
-    st.caption(_("Without the scale-out fabric every instance stays inside one NVLink domain and the KV cache moves "
-                 "over the front-end network (the storage network's ports, else the catalog's front-end figure)."))
+    st.caption(tidy_spaces(_(
+        "Without the scale-out fabric every instance stays inside one {domain} and the KV cache moves over the "
+        "front-end network (the storage network's ports, else the catalog's front-end figure).").format(
+        domain=domain_word(plan.resolved.system))))
 
 
 def _results(cur, plan, store: dict) -> None:
@@ -213,14 +217,15 @@ def _results(cur, plan, store: dict) -> None:
     _split_table(here)
     st.markdown("**" + _("Load on the scale-out fabric") + "**")
     st.dataframe(pd.DataFrame(fabric_load_rows(here, cur.unit)), hide_index=True, width="stretch")
-    st.caption(_("Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline traffic that "
-                 "leaves the NVLink domain, and the KV-cache transfer; as a share of the NIC's line rate and of a "
-                 "GPU's share of the leaf and spine uplinks (after oversubscription)."))
+    st.caption(tidy_spaces(_(
+        "Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline traffic that leaves the "
+        "{domain}, and the KV-cache transfer; as a share of the NIC's line rate and of a GPU's share of the leaf and "
+        "spine uplinks (after oversubscription).").format(domain=domain_word(plan.resolved.system))))
     _search_box(plan, store, served)
     if here.kv is not None:
         st.subheader(_("KV-cache transfer"))
         st.markdown(cards_html(kv_key_numbers(here.kv, cur.unit)), unsafe_allow_html=True)
-    _what_if(here, served.without)
+    _what_if(here, served.without, plan)
     st.subheader(_("The same deployment on other designs"))
     st.plotly_chart(figure, key=W + "time", config={"displaylogo": False})
     _comparison([(_("this design"), here), *served.others])
@@ -233,8 +238,7 @@ def main() -> None:
     store = LINK.values()
     st.title(_("Inference"))
     st.caption(_("A model served on the sidebar's design: time to first token, time per output token, throughput "
-                 "and cost per token, and the network's part in them. Model and constants: `core/perf/serving.py`, "
-                 "`assets/catalog/serving.toml`."))
+                 "and cost per token, and the network's part in them."))
     LINK.show_warnings(_("Some values in the inference link were not applied; the rest is shown."))
     cur = st.session_state.get("fp_current")
     _model_controls(store)

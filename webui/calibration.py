@@ -13,6 +13,7 @@ import streamlit as st
 from core.errors import FabricPlannerError
 from core.figures.perf import calibration_figure
 from core.i18n import _
+from core.scaleup import other_words
 from webui import safe, state
 
 RESULT = "fp_cal_fit"
@@ -43,9 +44,12 @@ def _apply(text: str | None) -> None:
     st.session_state[state.FIELD_STORES["calibration"]] = text
 
 
-def _result_table(result) -> pd.DataFrame:
+def _result_table(result, system) -> pd.DataFrame:
+    """The fitted factors and their standard errors; the scale-up factor named after ``system``'s links."""
+    words = other_words(system)
+    scaleup = _("NVLink efficiency factor") if words is None else _("{link} efficiency factor").format(link=words[0])
     rows = []
-    for key, label in (("net", _("scale-out efficiency factor")), ("nvlink", _("NVLink efficiency factor")),
+    for key, label in (("net", _("scale-out efficiency factor")), ("nvlink", scaleup),
                        ("lat", _("latency added [us]"))):
         error = result.stderr[key]
         rows.append({_("parameter"): label, _("value"): f"{getattr(result.calibration, key):g}",
@@ -65,7 +69,12 @@ def section(cur) -> None:
             st.button(_("Remove the calibration"), on_click=_apply, args=(None,), key="cal_remove")
         st.caption(_("Upload nccl-tests output measured on the cluster this design describes (all_reduce_perf, "
                      "all_gather_perf, reduce_scatter_perf, alltoall_perf; any release's table). The fit finds the "
-                     "scale-out and NVLink efficiency and a fixed latency that bring the model onto your numbers."))
+                     "scale-out and NVLink efficiency and a fixed latency that bring the model onto your numbers.")
+                   if other_words(cur.plan.resolved.system) is None else
+                   _("Upload nccl-tests-format output measured on the cluster this design describes (all_reduce_perf, "
+                     "all_gather_perf, reduce_scatter_perf, alltoall_perf). The fit finds the scale-out and {link} "
+                     "efficiency and a fixed latency that bring the model onto your numbers.").format(
+                       link=cur.plan.resolved.system.scaleup_name))
         c1, c2 = st.columns([3, 1])
         files = c1.file_uploader(_("nccl-tests logs (at most {count}, 4 MB each)").format(count=MAX_FILES),
                                  accept_multiple_files=True, key="cal_files", max_upload_size=4)
@@ -83,7 +92,7 @@ def section(cur) -> None:
         st.markdown(safe.md(_("Error {before:.1f}% before, {after:.1f}% after (root mean square over {count} "
                               "points).").format(before=result.rms_before_pct, after=result.rms_after_pct,
                                                  count=len(result.points))))
-        st.dataframe(_result_table(result), hide_index=True, width="stretch")
+        st.dataframe(_result_table(result, cur.plan.resolved.system), hide_index=True, width="stretch")
         st.plotly_chart(calibration_figure(result.points), key="cal_chart", config={"displaylogo": False})
         if result.calibration.text() != applied:
             st.button(_("Apply to the design"), on_click=_apply, args=(result.calibration.text(),), key="cal_apply",

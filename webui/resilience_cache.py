@@ -63,10 +63,11 @@ def topology(key: str, failed: tuple[str, ...], unit: str, language: str, _resul
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def healthy_vs_failed(key: str, failures: tuple[str, ...], settings_json: str | None, language: str, unit: str,
-                      _result=None):
-    """The bars of ``_result``, the what-if of ``failures`` (the other arguments key the cache)."""
+                      _result=None, _system=None):
+    """The bars of ``_result``, the what-if of ``failures`` on ``_system``'s design (the other arguments key the
+    cache)."""
     with speaking(language):
-        return figs.healthy_vs_failed_figure(_result, unit=unit)
+        return figs.healthy_vs_failed_figure(_result, unit=unit, system=_system)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

@@ -43,6 +43,7 @@ from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
 from core.physical.racks import load_racks
 from core.plan import Plan, plan
+from core.scaleup import link_word
 from webui import gallery, inferencestate, jobstate, pagestate, safe
 from webui.pods import pod_widgets
 
@@ -568,10 +569,13 @@ def sidebar() -> Current:
     gens = _with([g.generation for g in CATALOG.nvlink if g.generation <= system.nvlink_generation],
                  ss.get(K + "nvl") if ss.get(K + "nvl") != AUTO else None)
     own = f"NVLink {system.nvlink_generation}" if system.nvlink_generation else system.scaleup_name
-    sb.selectbox(_label("nvlink_generation"), [AUTO, *gens], key=K + "nvl", disabled=not system.nvlink_generation,
+    # a system whose scale-up is not NVLink has nothing to choose: the box names its links instead
+    sb.selectbox(_label("nvlink_generation") if system.nvlink_generation else _("Scale-up links"), [AUTO, *gens],
+                 key=K + "nvl", disabled=not system.nvlink_generation,
                        format_func=lambda g: _("auto ({choice})").format(choice=own)
                        if g == AUTO else f"NVLink {g} ({CATALOG.nvlink_generation(g).architecture})",
-                       help=_("{system}'s scale-up domain is {name}, not NVLink: nothing to choose.").format(
+                       help=_("{system}'s scale-up domain is {name}, the system's own links: nothing to "
+                              "choose.").format(
                            system=system.id, name=system.scaleup_name) if not system.nvlink_generation else _("{system} ships with NVLink {generation} ({bandwidth} per GPU, both directions). "
                               "An older generation models the same GPUs with slower NVLink (its per-link speed times "
                               "the links per GPU): a what-if for the scale-up share, not a product you can buy. Newer "
@@ -656,11 +660,15 @@ def sidebar() -> Current:
         domains = [1, *range(gpn, 577, gpn)]
         if ss.get(K + "nvd") not in (AUTO, *domains):
             ss[K + "nvd"] = AUTO
-        st.selectbox(_label("nvlink_domain_gpus"), [AUTO, *domains], key=K + "nvd",
+        st.selectbox(_label("nvlink_domain_gpus") if system.nvlink_generation else _("Scale-up domain [GPUs]"),
+                     [AUTO, *domains], key=K + "nvd",
                            format_func=lambda v: _("auto ({choice})").format(
                                choice=system.nvlink_domain_gpus if gpn == system.gpus_per_node else gpn)
                            if v == AUTO else str(v))
-        _nvlink_level_widgets(ss, system, domains[1:])
+        if system.nvlink_generation:  # a second NVSwitch level and mixed sizes: NVLink domains only
+            _nvlink_level_widgets(ss, system, domains[1:])
+        else:
+            ss[K + "nvr"], ss[K + "nvm"] = AUTO, ""
         ss[K + "spine_oversub"] = float(ss.get(K + "spine_oversub") or 1.0)
         st.select_slider(_label("spine_oversubscription"),
                                          options=_with(OVERSUB_STEPS, ss[K + "spine_oversub"]),
@@ -942,7 +950,7 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
                      format_func=vocab.PLANE_MODE.label,
                             help=_("Per rail: NIC i of every node is in plane i mod planes only and each plane is "
                                    "its own fabric (DeepSeek's multi-plane fat tree); traffic between planes "
-                                   "crosses NVLink."))
+                                   "crosses {link}.").format(link=link_word(system)))
         auto_su = last_plan.fabric.nodes_per_group if last_plan is not None else None
         auto_pod = last_plan.fabric.groups_per_pod if last_plan is not None and last_plan.fabric.tiers == 3 else None
         st.number_input(_("Nodes per scalable unit (0 = auto)"), min_value=0, max_value=MAX_GPUS, step=1,
@@ -1087,7 +1095,10 @@ def _size_control(sb, system) -> None:
     unit = sb.radio(_("Size in"), units, key=K + "unit", horizontal=True, on_change=_on_unit_change,
                     format_func=lambda u: _(SIZE_UNIT_LABELS[u]),
                     help=_("Enter the cluster size in nodes (servers, or NVL72 compute trays of 4 GPUs), in GPUs "
-                           "(rounded up to whole nodes), or in whole NVLink racks. The link stores nodes."))
+                           "(rounded up to whole nodes), or in whole NVLink racks. The link stores nodes.")
+                    if system.nvlink_generation else
+                    _("Enter the cluster size in nodes (servers), in accelerators (rounded up to whole nodes), or "
+                      "in whole racks of a scale-up domain. The link stores nodes."))
     gpn, per_rack = _size_shape(system)
     count = count_in(ss[K + "nodes"], unit, gpn, per_rack)
     ss[K + "count"] = count

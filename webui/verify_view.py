@@ -17,6 +17,7 @@ from core.analysis.verify import ACTION_LABELS, KINDS, faults_csv, verify
 from core.errors import InputError
 from core.fabric.naming import NamingScheme
 from core.formats import ibnetdiscover, lldp, netbox
+from core.formats.exports import on_infiniband
 from core.formats.asbuilt import read_mapping
 from core.formats.filenames import design_slug
 from core.formats.slurm import node_groups
@@ -95,10 +96,16 @@ def section(plan, scheme: NamingScheme | None = None) -> None:
     st.markdown("#### " + _("Check the built fabric"))
     st.caption(_("Upload what the fabric reports: every difference from the cabling plan, each priced with the "
                  "failure what-if, in the order to fix them."))
-    kind = st.radio(_("As-built file"), list(SOURCES), format_func=lambda k: _(SOURCES[k]), horizontal=True,
+    infiniband = on_infiniband(plan)
+    sources = [k for k in SOURCES if infiniband or k != "ibnetdiscover"]  # InfiniBand's own tool: not on Ethernet
+    if st.session_state.get(W + "kind", sources[0]) not in sources:  # kept from an InfiniBand design
+        del st.session_state[W + "kind"]
+    kind = st.radio(_("As-built file"), sources, format_func=lambda k: _(SOURCES[k]), horizontal=True,
                     key=W + "kind")
     upload = st.file_uploader(_("As-built file (at most 2 MB here, about 2,048 GPUs of ibnetdiscover output; "
-                                "larger files on the command line)"), key=W + "file")
+                                "larger files on the command line)") if infiniband else
+                              _("As-built file (at most 2 MB here, about 2,048 GPUs; larger files on the command "
+                                "line)"), key=W + "file")
     mapping = st.file_uploader(_("Name mapping (optional CSV: found name or GUID, planned device)"),
                                type=["csv", "txt"], key=W + "map")
     skip = st.checkbox(_("Do not compare link speeds (a simulator reports its own)"), key=W + "skip")

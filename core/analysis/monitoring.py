@@ -23,6 +23,7 @@ from typing import NamedTuple
 from pydantic import BaseModel, ConfigDict
 
 from core.i18n import N_, _
+from core.scaleup import accelerator_noun
 
 MONITORING_FILE = Path(__file__).resolve().parents[2] / "assets" / "catalog" / "monitoring.toml"
 TIER_LABELS = {"gpu": N_("GPU"), "node": N_("node NIC"), "leaf": N_("leaf"), "spine": N_("spine"),
@@ -64,6 +65,8 @@ WHY = {
     "gaudi_ports": N_("A Gaudi card's RoCE ports are both its scale-up links (to the other cards of its box) and its "
                       "scale-out network: a port down cuts the bandwidth to one peer or to the network, and every "
                       "collective waits for the slowest card."),
+    "npu_hbm": N_("New double-bit ECC errors in the NPU's HBM mean its memory is wearing out: drain the node and "
+                  "reset or replace the NPU before it corrupts a job."),
     "npu_error": N_("A non-zero error code is the NPU's driver reporting a fault (Huawei's fault catalog says which); "
                     "the job on that NPU usually fails and the node needs draining."),
     "hccs": N_("CRC errors on the HCCS links slow every collective inside the server's mesh; a link that keeps "
@@ -216,7 +219,8 @@ def checklist(plan) -> list[dict]:
             "threshold": check.threshold, "source": check.source,
             "threshold_text": _(check.threshold),
             "counter_text": _(check.counter) if check.counter in COUNTERS else check.counter, "why": _(WHY[check.why_id]),
-            "tier_labels": [_(TIER_LABELS[t]) for t in where],
+            "tier_labels": [accelerator_noun(plan.resolved.system) if t == "gpu" else _(TIER_LABELS[t])
+                            for t in where],
         })
     return rows
 

@@ -52,6 +52,7 @@ from collections import Counter
 
 from core.analysis.failure import Shape, _element, analyse
 from core.analysis.spof_graph import cut_points
+from core import scaleup
 from core.errors import FabricPlannerError
 from core.fabric.families import CLOS, family, require_model
 from core.fabric.wiring import Wiring
@@ -75,6 +76,15 @@ GRAPH_NOTE = N_("Found as the cut vertices and one-cable bridges of the topology
 NOT_MODELLED = N_("Not modelled: single NVLink links and the cables inside a node or an NVL72 rack, switch power "
                   "supplies and fans, the room's power and cooling beyond a rack's two feeds, and the storage and "
                   "management networks. Elements that only lower bandwidth are listed apart as degrading.")
+MESH_NOT_MODELLED = N_("Not modelled: the cables inside a node, switch power supplies and fans, the room's power and "
+                       "cooling beyond a rack's two feeds, and the storage and management networks. Elements that "
+                       "only lower bandwidth, such as one {link} mesh link, are listed apart as degrading.")
+"""``NOT_MODELLED`` of a direct-mesh domain, whose single links are modelled (the ``meshlink`` class)."""
+SCALEUP_NOT_MODELLED = N_("Not modelled: single {link} links and the cables inside a node or a scale-up rack, switch "
+                          "power supplies and fans, the room's power and cooling beyond a rack's two feeds, and the "
+                          "storage and management networks. Elements that only lower bandwidth are listed apart as "
+                          "degrading.")
+"""``NOT_MODELLED`` of a switch domain that is not NVLink (Huawei's Unified Bus)."""
 PROVIDER_NOTE = N_("The compute fabric, the racks and their power are the cloud provider's ({transport}): their "
                    "failures are not analysed here (the provider's redundancy is not published); only the parts "
                    "inside each instance are.")
@@ -82,6 +92,8 @@ INSTANCE_TIERS = frozenset({"nvswitch", "tray", "meshlink"})
 """Tiers of the elements inside a cloud instance (``PROVIDER_NOTE``)."""
 EFFECT_LABELS = {
     "nvlink_bandwidth": N_("lowers the NVLink bandwidth of its domain's {gpus} GPUs to {share}; cuts off no GPU"),
+    "scaleup_bandwidth": N_("lowers the scale-up bandwidth of its domain's {gpus} GPUs to {share}; cuts off no GPU"),
+    "mesh_link": N_("lowers the scale-up bandwidth of its {gpus} GPUs to {share}; cuts off no GPU"),
     "node_unusable": N_("leaves its node's {gpus} GPUs unusable (Fabric Manager's default): part of the node, "
                         "like its GPUs"),
     "uplink_capacity": N_("lowers its leaf's uplinks to {share}; cuts off no GPU"),
@@ -115,7 +127,8 @@ class Degrading(BaseModel):
     count: int
     """Elements in the class."""
     effect: str
-    """Key of ``EFFECT_LABELS``: ``nvlink_bandwidth``, ``node_unusable``, ``uplink_capacity`` or ``none``."""
+    """Key of ``EFFECT_LABELS``: ``nvlink_bandwidth`` (``scaleup_bandwidth`` for a switch domain that is not
+    NVLink, ``mesh_link`` for one direct-mesh link), ``node_unusable``, ``uplink_capacity`` or ``none``."""
     gpus_affected: int
     """GPUs whose bandwidth (or node) one such loss touches."""
     share_left: float
@@ -277,7 +290,7 @@ def _single_points_clos(plan: Plan) -> SpofResult:
         for member in members():
             out.append(SpofElement(element=_element(tier, member, shape), tier=tier, gpus_lost=lost, remedy=remedy,
                                    remedy_capex_usd=costs[(remedy, tier)]))
-    return SpofResult(elements=tuple(out), notes=(_(NOT_MODELLED),), degrading=_degrading(plan, shape))
+    return SpofResult(elements=tuple(out), notes=(not_modelled(plan),), degrading=_degrading(plan, shape))
 
 
 def _single_points_graph(plan: Plan) -> SpofResult:
@@ -301,7 +314,19 @@ def _single_points_graph(plan: Plan) -> SpofResult:
             out.append(SpofElement(element=_element("feed", (r, 0), shape), tier="feed", gpus_lost=nodes * gpn,
                                    remedy="feed", remedy_capex_usd=None))
     degrading = _degrading(plan, shape) + _global_degrading(plan, shape, cuts)
-    return SpofResult(elements=tuple(out), notes=(_(NOT_MODELLED), _(GRAPH_NOTE)), degrading=degrading)
+    return SpofResult(elements=tuple(out), notes=(not_modelled(plan), _(GRAPH_NOTE)), degrading=degrading)
+
+
+def not_modelled(plan: Plan) -> str:
+    """What the analysis leaves out for ``plan``'s scale-up domain, in the current language: single NVLink links
+    (``NOT_MODELLED``), single links of another switch domain, or, for a direct mesh, whose links are modelled, only
+    the rest."""
+    system = plan.resolved.system
+    if system.is_mesh:
+        return _(MESH_NOT_MODELLED).format(link=scaleup.link_word(system))
+    if system.nvlink_generation:
+        return _(NOT_MODELLED)
+    return _(SCALEUP_NOT_MODELLED).format(link=scaleup.link_word(system))
 
 
 def _n_plus_1_group_capex(plan: Plan) -> float | None:
@@ -369,16 +394,17 @@ def _global_degrading(plan: Plan, shape: Shape, cuts) -> tuple[Degrading, ...]:
 def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
     """Classes of elements whose single loss cuts no GPU off but lowers bandwidth (or takes only its node)."""
     out = []
+    lowers = "nvlink_bandwidth" if plan.resolved.system.nvlink_generation else "scaleup_bandwidth"
     if shape.nvl_chips and shape.nodes_per_domain > 1:
         domain_gpus = shape.nodes_per_domain * shape.gpus_per_node
         if shape.trays:
             lost = sum(shape.chip_links(c) for c in shape.chips_of_tray(0))
             out.append(Degrading(tier="tray", example=_element("tray", (0, 0), shape), count=shape.domains * shape.trays,
-                                 effect="nvlink_bandwidth", gpus_affected=domain_gpus,
+                                 effect=lowers, gpus_affected=domain_gpus,
                                  share_left=1 - lost / max(1, shape.nvl_links)))
         worst = max(range(shape.nvl_chips), key=shape.chip_links)
         out.append(Degrading(tier="nvswitch", example=_element("nvswitch", (0, worst), shape),
-                             count=shape.domains * shape.nvl_chips, effect="nvlink_bandwidth", gpus_affected=domain_gpus,
+                             count=shape.domains * shape.nvl_chips, effect=lowers, gpus_affected=domain_gpus,
                              share_left=1 - shape.chip_links(worst) / max(1, shape.nvl_links)))
     elif shape.nvl_chips:
         out.append(Degrading(tier="nvswitch", example=_element("nvswitch", (0, 0), shape),
@@ -387,7 +413,7 @@ def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
     if shape.mesh_per_peer:  # a direct-mesh link: its two GPUs lose the links to each other
         out.append(Degrading(tier="meshlink", example=_element("meshlink", (0, 0, 1), shape),
                              count=shape.nodes * shape.mesh_gpus * (shape.mesh_gpus - 1) // 2,
-                             effect="nvlink_bandwidth", gpus_affected=2,
+                             effect="mesh_link", gpus_affected=2,
                              share_left=1 - shape.mesh_per_peer / max(1, shape.nvl_links)))
     if "leaf-spine" in shape.link_classes:
         # closed form: a leaf with several spines keeps the others when a whole bundle goes; a leaf with one spine

@@ -20,6 +20,8 @@ from core.perf.collectives import ALGORITHMS, OPS, collective
 from core.perf.placement import level_label
 from core.perf.constants import library_label
 from core.perf.sizes import format_size, parse_size
+from core.design import tidy_spaces
+from core.scaleup import domain_word
 
 
 ALGORITHM_LABELS = {"hierarchical": N_("hierarchical"), "direct": N_("direct")}
@@ -89,7 +91,9 @@ def run(args: argparse.Namespace) -> str:
     design = design_from_args(args)
     requested = args.job_gpus or design.gpus
     with congestion_of(args):
-        result = collective(plan(design), args.op, args.size, gpus=requested, algorithm=args.algorithm,
+        planned = plan(design)
+        system = planned.resolved.system
+        result = collective(planned, args.op, args.size, gpus=requested, algorithm=args.algorithm,
                             sharp=args.sharp, nccl_version=args.nccl_version)
     notes = result.pop("notes", [])
     result["assumptions"] = {"routing": args.routing, "placement": args.placement}
@@ -99,13 +103,15 @@ def run(args: argparse.Namespace) -> str:
     last = p["gpus_in_last_nvlink_domain"]
     values = dict(op=result["op"], size=format_size(result["bytes"]), gpus=f"{result['gpus']:,}",
                   domains=f"{p['nvlink_domains']:,}", per_domain=p["gpus_per_nvlink_domain"], last=last,
-                  nodes=f"{p['nodes']:,}", level=level_label(p["fabric_level"]))
+                  nodes=f"{p['nodes']:,}", level=level_label(p["fabric_level"], system),
+                  scaleup=domain_word(system))
     if last != p["gpus_per_nvlink_domain"]:
-        head = _("{op} of {size} on {gpus} GPUs ({domains} NVLink domain(s) of {per_domain}, the last with {last}, "
+        head = _("{op} of {size} on {gpus} GPUs ({domains} {scaleup}(s) of {per_domain}, the last with {last}, "
                  "{nodes} nodes, fabric level {level})").format(**values)
     else:
-        head = _("{op} of {size} on {gpus} GPUs ({domains} NVLink domain(s) of {per_domain}, {nodes} nodes, "
+        head = _("{op} of {size} on {gpus} GPUs ({domains} {scaleup}(s) of {per_domain}, {nodes} nodes, "
                  "fabric level {level})").format(**values)
+    head = tidy_spaces(head)  # no space beside a Chinese domain word
     fastest = f"{algorithm_label(result['algorithm'])} ({result['protocol']})"
     if result["in_network"]:
         fastest += "  - " + _("in-network reduction: busbw is not a link speed")

@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 
 from core.cli.common import add_design_options, add_format_option, design_from_args, positive_int, row, to_json
+from core.design import tidy_spaces
 from core.i18n import _, ngettext
+from core.scaleup import other_words
 
 
 def register(subparsers) -> None:
@@ -46,8 +48,9 @@ def _tb(value: float) -> str:
     return f"{value:,.2f} Tb/s"
 
 
-def render_table(out: dict) -> str:
-    """The human summary of ``FailureResult.to_json()`` in the current language."""
+def render_table(out: dict, system=None) -> str:
+    """The human summary of ``FailureResult.to_json()`` (``out``) in the current language; the scale-up rows named
+    after ``system``'s links (None: NVLink's words)."""
     lines = [_("failed: {elements}").format(elements=", ".join(
         f["element"] + (" *" if f["chosen"] else "") + (" (=)" if f.get("redundant") else "") for f in out["failed"]))]
     if any(f["chosen"] for f in out["failed"]):
@@ -56,7 +59,10 @@ def render_table(out: dict) -> str:
         lines.append(_("(= redundant: no element lost)"))
     lines.append(row(_("cut off"), _("{gpus} of {total} GPUs ({nodes} nodes)").format(
         gpus=f"{out['gpus_disconnected']:,}", total=f"{out['gpus']:,}", nodes=f"{out['nodes_disconnected']:,}")))
-    lines.append(row(_("degraded"), _("{gpus} GPUs lost a NIC port ({pxn} over PXN via NVLink)").format(
+    words = other_words(system)  # the scale-up's link and domain when it is not NVLink
+    lines.append(row(_("degraded"), (_("{gpus} GPUs lost a NIC port ({pxn} over PXN via NVLink)") if words is None
+                                     else _("{gpus} GPUs lost a NIC port ({pxn} through a peer over {link})")).format(
+        link=words[0] if words else "",
         gpus=f"{out['gpus_degraded']:,}", pxn=f"{out['gpus_via_pxn']:,}")))
     lines.append(row(_("bisection"), _("{now} of {healthy}, one direction").format(
         now=_tb(out["bisection_tbits_one_direction"]), healthy=_tb(out["healthy"]["bisection_tbits_one_direction"]))))
@@ -76,12 +82,15 @@ def render_table(out: dict) -> str:
         lines.append(row(_("busbw"), _("no all-reduce across the connected GPUs")))
     nvl, healthy_nvl = out["nvlink_gbytes_per_gpu_one_direction"], out["healthy"]["nvlink_gbytes_per_gpu_one_direction"]
     if out["gpus_nvlink_degraded"] and nvl is not None and healthy_nvl is not None:
-        lines.append(row(_("NVLink"), _("{gpus} GPUs at {now} GB/s per GPU, one direction (healthy {healthy} GB/s)")
+        lines.append(row(_("NVLink") if words is None else words[0],
+                         _("{gpus} GPUs at {now} GB/s per GPU, one direction (healthy {healthy} GB/s)")
                          .format(gpus=f"{out['gpus_nvlink_degraded']:,}", now=f"{nvl:,.1f}", healthy=f"{healthy_nvl:,.1f}")))
         if out["domain_busbw_gbytes"] is not None and out["healthy"]["domain_busbw_gbytes"] is not None:
-            lines.append(row("", _("all-reduce 1 GiB inside one NVLink domain: {now} GB/s (healthy {healthy} GB/s)")
-                             .format(now=f"{out['domain_busbw_gbytes']:,.1f}",
-                                     healthy=f"{out['healthy']['domain_busbw_gbytes']:,.1f}")))
+            text = (_("all-reduce 1 GiB inside one NVLink domain: {now} GB/s (healthy {healthy} GB/s)") if words is None
+                    else _("all-reduce 1 GiB inside one {domain}: {now} GB/s (healthy {healthy} GB/s)"))
+            lines.append(row("", tidy_spaces(text.format(
+                domain=words[1] if words else "", now=f"{out['domain_busbw_gbytes']:,.1f}",
+                healthy=f"{out['healthy']['domain_busbw_gbytes']:,.1f}"))))
     if out["step_time_s"] is not None:
         lines.append(row(_("step time"), _("{now} s (healthy {healthy} s)").format(
             now=f"{out['step_time_s']:,.3f}", healthy=f"{out['healthy']['step_time_s']:,.3f}")))
@@ -104,10 +113,10 @@ def run(args: argparse.Namespace) -> str:
     from core.analysis.failure import what_if
     from core.plan import plan
 
-    design = design_from_args(args)
-    result = what_if(plan(design), args.fail, job=_job(args))
+    planned = plan(design_from_args(args))
+    result = what_if(planned, args.fail, job=_job(args))
     data = result.to_json()
     if args.format == "json":
         return to_json(data) + "\n"
-    text = render_table(data)
+    text = render_table(data, planned.resolved.system)
     return text + "".join(note + "\n" for note in result.notes)

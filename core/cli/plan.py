@@ -28,9 +28,10 @@ def register(subparsers) -> None:
 def _render_table(summary: dict) -> str:
     out = io.StringIO()
     w = out.write
-    w(_("{gpus} x {model} GPUs in {nodes} nodes; {fabric} {speed}G, {topology}, {tiers} tier(s), "
+    nvl = summary["nvlink"]
+    w(_("{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, {tiers} tier(s), "
         "{planes} plane(s), switch {switch}").format(
-        gpus=f"{summary['gpus']:,}", model=summary["gpu_model"], nodes=f"{summary['nodes']:,}",
+        gpus=f"{summary['gpus']:,}", model=summary["gpu_model"], noun=scaleup.accelerator_noun(nvl, plural=True), nodes=f"{summary['nodes']:,}",
         fabric=vocab.FABRIC.word(summary["fabric"]), speed=summary["port_speed_gbps"],
         topology=vocab.TOPOLOGY.word(summary["topology"]), tiers=summary["tiers"], planes=summary["planes"],
         switch=summary["switch_model"]) + "\n")
@@ -42,7 +43,7 @@ def _render_table(summary: dict) -> str:
             up=summary["uplink_speed_gbps"])) + "\n")
     if summary.get("islands", 1) > 1:
         w(row(_("islands"), _("{islands} independent fabrics per plane ({mode}); traffic between them crosses "
-                              "NVLink inside the node").format(
+                              "{link} inside the node").format(link=scaleup.link_word(nvl),
             islands=summary["islands"], mode=_("rail-only") if summary["topology"] == "rail-only"
             else _("per-rail planes"))) + "\n")
     growth = summary.get("growth", {})
@@ -83,9 +84,9 @@ def _render_table(summary: dict) -> str:
     w(row(_("transceivers"), _("switch side {switch_side}  node side {node_side}").format(
         switch_side=f"{t['switch_side']:,}", node_side=f"{t['node_side']:,}")) + "\n")
     b = summary["bandwidth"]
-    w(row(_("bandwidth"), _("NVLink {nvlink} GB/s per GPU (bidir); scale-out {scaleout} Gb/s per GPU "
+    w(row(_("bandwidth"), _("{link} {nvlink} GB/s per GPU (bidir); scale-out {scaleout} Gb/s per GPU "
                             "(per direction); bisection {bisection} Tb/s (one direction); "
-                            "oversubscription {oversubscription}:1").format(
+                            "oversubscription {oversubscription}:1").format(link=scaleup.link_word(nvl),
         nvlink=f"{b['nvlink_gbytes_per_gpu_bidir']:g}", scaleout=f"{b['scaleout_gbits_per_gpu']:g}",
         bisection=f"{b['bisection_tbits_one_direction']:,.1f}", oversubscription=f"{b['oversubscription']:g}"))
       + "\n")

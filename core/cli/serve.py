@@ -34,6 +34,8 @@ from core.cli.train import add_custom_model_options, custom_model
 from core.errors import DesignError, InputError
 from core.i18n import N_, _, current, fx_rate, in_currency
 from core.perf.placement import level_label
+from core.design import tidy_spaces
+from core.scaleup import domain_word, link_word
 
 POOLS = ("prefill", "decode")
 DEGREES = ("nodes", "tp", "dp", "ep", "pp")
@@ -293,7 +295,7 @@ def run(args: argparse.Namespace) -> str:
         s["what_if_frontend"] = what_if_frontend(planned, dep)
     if args.format == "json":
         return to_json(s) + "\n"
-    return "\n".join(_table(s, result, args)) + "\n"
+    return "\n".join(_table(s, result, args, planned.resolved.system)) + "\n"
 
 
 def _ratio(planned, dep) -> float | None:
@@ -327,11 +329,13 @@ PARTS = {"queue": N_("queue"), "prefill": N_("prefill"), "kv_transfer": N_("KV t
 """Breakdown keys as the table names them."""
 
 
-def _parts(parts: dict) -> str:
-    return separator().join(f"{_(PARTS[k])} {_ms(v)}" for k, v in parts.items())
+def _parts(parts: dict, system) -> str:
+    """Breakdown parts and their milliseconds, the scale-up part named after ``system``'s links."""
+    return separator().join(f"{link_word(system) if k == 'nvlink' else _(PARTS[k])} {_ms(v)}"
+                            for k, v in parts.items())
 
 
-def _table(s: dict, result, args: argparse.Namespace) -> list[str]:
+def _table(s: dict, result, args: argparse.Namespace, system) -> list[str]:
     """The human output: what is served where, latencies against the targets, throughput, KV transfer, cost."""
     from core.perf.serving_search import rate_text
 
@@ -358,13 +362,13 @@ def _table(s: dict, result, args: argparse.Namespace) -> list[str]:
             else _("{rate} requests/s; a pool saturates at {top} requests/s"))
     lines.append(row(_("load"), text.format(rate=rate_text(s["rate_per_s"]), top=rate_text(top) if top else "-")))
     lines.append(row("TTFT", _("{ttft} ms ({parts}){verdict}").format(
-        ttft=_ms(s["ttft_s"]), parts=_parts(s["ttft_breakdown_s"]), verdict=_verdict(s["ttft_s"], w["ttft_ms"]))))
+        ttft=_ms(s["ttft_s"]), parts=_parts(s["ttft_breakdown_s"], system), verdict=_verdict(s["ttft_s"], w["ttft_ms"]))))
     lines.append(row("TPOT", _("{tpot} ms ({parts}){verdict}").format(
-        tpot=_ms(s["tpot_s"]), parts=_parts(s["decode"]["breakdown_s"]), verdict=_verdict(s["tpot_s"], w["tpot_ms"]))))
-    lines += _throughput_lines(s)
+        tpot=_ms(s["tpot_s"]), parts=_parts(s["decode"]["breakdown_s"], system), verdict=_verdict(s["tpot_s"], w["tpot_ms"]))))
+    lines += _throughput_lines(s, system)
     lines += [_("warning: {warning}").format(warning=x) for x in s["warnings"]]
     if "what_if_frontend" in s:
-        lines += _frontend_lines(s["what_if_frontend"])
+        lines += _frontend_lines(s["what_if_frontend"], system)
     if result is not None and args.explain:
         lines += _explain_lines(result)
     elif args.explain:
@@ -372,7 +376,7 @@ def _table(s: dict, result, args: argparse.Namespace) -> list[str]:
     return lines
 
 
-def _throughput_lines(s: dict) -> list[str]:
+def _throughput_lines(s: dict, system) -> list[str]:
     """Throughput per GPU, the KV-cache transfer, the balanced ratio and the cost."""
     lines = []
     text = _("{output} output tokens/s per GPU in decode").format(
@@ -386,7 +390,7 @@ def _throughput_lines(s: dict) -> list[str]:
         lines.append(row(_("KV transfer"), _("{rate} GB/s ({mb} MB per request, {time} ms, over {level}; {load} of "
                                              "the prefill pool's network)").format(
             rate=f"{kv['gbytes_per_s']:,.2f}", mb=f"{kv['bytes_per_request'] / 1e6:,.1f}", time=_ms(kv["time_s"]),
-            level=_("the front-end network") if kv["level"] == "frontend" else level_label(kv["level"]), load=f"{kv['load']:.1%}")))
+            level=_("the front-end network") if kv["level"] == "frontend" else level_label(kv["level"], system), load=f"{kv['load']:.1%}")))
     if s["balanced_prefill_decode_ratio"]:
         lines.append(row(_("balance"), _("prefill:decode nodes {ratio}:1 balance the pools").format(
             ratio=f"{s['balanced_prefill_decode_ratio']:.2f}")))
@@ -397,7 +401,7 @@ def _throughput_lines(s: dict) -> list[str]:
     return lines
 
 
-def _frontend_lines(w: dict) -> list[str]:
+def _frontend_lines(w: dict, system) -> list[str]:
     """The what-if without the scale-out fabric, as differences from the deployment."""
     if w["frontend"] is None:
         return [row(_("no fabric"), w["reason"] or "")]
@@ -409,8 +413,9 @@ def _frontend_lines(w: dict) -> list[str]:
         usd="-" if d["usd_per_million_output_tokens"] is None else f"{d['usd_per_million_output_tokens'] * fx_rate():+,.3g}")
     lines = [row(_("no fabric"), text)]
     if w["resplit"]:
-        lines.append("  " + _("re-split within one NVLink domain: {pools}").format(pools=", ".join(
-            _(PARTS.get(p, p)) if p in PARTS else _("decode") for p in w["resplit"])))
+        pools = ", ".join(_(PARTS.get(p, p)) if p in PARTS else _("decode") for p in w["resplit"])
+        lines.append("  " + tidy_spaces(_("re-split within one {domain}: {pools}").format(
+            domain=domain_word(system), pools=pools)))
     if f["warnings"]:
         lines += ["  " + _("warning: {warning}").format(warning=x) for x in f["warnings"]]
     return lines

@@ -271,7 +271,7 @@ def _run(args: argparse.Namespace) -> str:
             parallelism=pad(_shown(c["parallelism"]), 13), collective=pad(_shown(c["collective"]), 28),
             group=f"{c['group_size']:>5}", volume=f"{c['volume_gbytes']:>10,.1f}", time=f"{c['time_s']:>8.3f}",
             hidden=f"{c['hidden_fraction']:.0%}", algorithm=algorithm_label(c["algorithm"]),
-            level=level_label(c["fabric_level"])))
+            level=level_label(c["fabric_level"], planned.resolved.system)))
     lines.append(error_band_sentence(architecture, s["precision"], moe))
     lines += [_("warning: {warning}").format(warning=w) for w in s["warnings"]]
     if choice is not None and args.explain:

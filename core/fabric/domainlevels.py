@@ -435,4 +435,4 @@ def assumption_lines(resolved: ResolvedDesign) -> list[str]:
     spec = level2_for(resolved.system) if resolved.nvlink_rack_gpus else None
     if spec is None:
         return []
-    return [_("Second NVLink level: {notes} Sources in assets/catalog/scaleup.toml.").format(notes=_(spec.notes))]
+    return [_("Second NVLink level: {notes} Sources in the catalog's scale-up table.").format(notes=_(spec.notes))]

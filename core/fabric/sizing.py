@@ -845,10 +845,10 @@ def _side_by_side(resolved: ResolvedDesign, plan: FabricPlan) -> FabricPlan:
     islands = resolved.islands
     groups = tuple(g.model_copy(update={"count": g.count * islands}) for g in plan.switch_groups)
     why = (_("Rail-only: each of the {islands} rails is its own fabric (no spine between rails); traffic "
-             "between rails crosses NVLink inside the node.") if resolved.topology == "rail-only" else
+             "between rails crosses {link} inside the node.") if resolved.topology == "rail-only" else
            _("Per-rail planes: NIC i of every node is in plane i mod {islands} only; each of the {islands} planes "
-             "is its own fabric with {rails} rail(s); traffic between planes crosses NVLink or the host.")
-           ).format(islands=islands, rails=resolved.rails_per_island)
+             "is its own fabric with {rails} rail(s); traffic between planes crosses {link} or the host.")
+           ).format(islands=islands, rails=resolved.rails_per_island, link=resolved.system.scaleup_name)
     update = {key: getattr(plan, key) * islands for key in _ISLAND_COUNTS}
     return plan.model_copy(update={**update, "switch_groups": groups, "islands": islands,
                                    "explanation": (why, *plan.explanation)})

@@ -17,10 +17,13 @@ def _scaled(values: list[float], unit: str, prefix: bool = True) -> tuple[list[f
 
 
 def bandwidth_hierarchy_figure(plan, unit: str = "GB/s") -> go.Figure:
-    """Per-GPU bandwidth, one direction: NVLink, scale-out NICs, and the share of the bisection."""
+    """Per-GPU bandwidth, one direction: the scale-up links (NVLink, HCCS, ...), scale-out NICs, and the share of
+    the bisection."""
+    from core.scaleup import link_word
+
     bw = plan.bandwidth
     rows = [
-        (_("NVLink<br>(scale-up)"), bw.nvlink_gbytes_per_gpu_per_direction * 8, TIER_COLOURS["spine"]),
+        (_("{link}<br>(scale-up)").format(link=link_word(plan.resolved.system)), bw.nvlink_gbytes_per_gpu_per_direction * 8, TIER_COLOURS["spine"]),
         (_("Scale-out<br>NICs"), bw.scaleout_gbits_per_gpu, TIER_COLOURS["leaf"]),
         (_("Cross-fabric<br>(bisection share)"), bw.cross_fabric_gbits_per_gpu, TIER_COLOURS["core"]),
     ]

@@ -82,11 +82,15 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
 
 
 def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits) -> list[KeyNumber]:
+    from core.scaleup import accelerator_noun
+
+    nvl = summary.get("nvlink", {})  # a summary without one (an old JSON file): GPUs
+    npu = nvl.get("accelerator_noun") == "NPU"
     return [
-        KeyNumber("gpus", _("GPUs"), f"{summary['gpus']:,}", _pods_words(summary) or
-                  _("{nodes} nodes x {gpus_per_node} {model} GPUs").format(
+        KeyNumber("gpus", _("NPUs") if npu else _("GPUs"), f"{summary['gpus']:,}", _pods_words(summary) or
+                  _("{nodes} nodes x {gpus_per_node} {model} {nouns}").format(
                       nodes=f"{summary['nodes']:,}", gpus_per_node=summary["gpus_per_node"],
-                      model=summary["gpu_model"]) + _growth_note(summary)),
+                      model=summary["gpu_model"], nouns=accelerator_noun(nvl, plural=True)) + _growth_note(summary)),
         *_switch_numbers(summary, sw),
         KeyNumber("links", _("Links"), f"{sum(links.values()):,}",
                   _("node-leaf {node_leaf}, leaf-spine {leaf_spine}, spine-core {spine_core} (all planes)").format(
@@ -275,6 +279,8 @@ def training_key_numbers(estimate_) -> list[KeyNumber]:
 
 def cost_key_numbers(plan) -> list[KeyNumber]:
     """The Cost & power tab's cards: cost per GPU, network share, energy, TCO, racks."""
+    from core.plan import shown_share
+
     cost = plan.cost
     return [
         KeyNumber("capex_range", _("Capex range"),
@@ -285,7 +291,7 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
                       low=usd(cost.network_capex_usd_low), high=usd(cost.network_capex_usd_high))),
         KeyNumber("capex_per_gpu", _("Cost per GPU"), usd(cost.capex_per_gpu_usd),
                   _("capex / GPUs (estimates)")),
-        KeyNumber("network_share", _("Compute fabric share of capex"), f"{cost.network_share:.1%}",
+        KeyNumber("network_share", _("Compute fabric share of capex"), f"{shown_share(cost.network_share):.1%}",
                   _("NICs, switches, transceivers and cables as a share of capex")),
         KeyNumber("energy", _("Energy per year"), usd(cost.energy_usd_per_year),
                   in_currency(_("facility {power} kW x 8,760 h x {price} USD/kWh")).format(  # the price in the shown currency

@@ -15,7 +15,7 @@ from plotly.subplots import make_subplots
 from core import units
 from core.units import money_axis
 from core.figures.style import base_layout, plain, sep
-from core.i18n import _, in_currency, usd
+from core.i18n import _, in_currency, number, usd
 from core.perf.algorithms import algorithm_label
 from core.perf.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
 from core.perf.jobform import COLLECTIVE_COLUMNS
@@ -23,11 +23,13 @@ from core.perf.training import parallelism_label
 
 def collective_table_rows(rows: list[dict], unit: str) -> list[dict]:
     """``core.perf.jobform.collective_rows`` with algbw and busbw (the engine's GB/s) as text in ``unit`` ("GB/s" or
-    "Gb/s", each value with its own prefix) under headers without a unit: the Performance page's table and the
-    review pack's write them the same way."""
+    "Gb/s", each value with its own prefix) under headers without a unit, and the time [us] in the one number
+    format (``core.i18n.number``, one decimal: ``26,337.6``): the Performance page's table and the review pack's
+    write them the same way."""
     names = {_(COLLECTIVE_COLUMNS[4]): _("algbw"), _(COLLECTIVE_COLUMNS[5]): _("busbw")}
-    return [{names.get(k, k): units.bandwidth(units.from_gbytes(v), unit) if k in names else v for k, v in r.items()}
-            for r in rows]
+    time = _(COLLECTIVE_COLUMNS[3])
+    return [{names.get(k, k): units.bandwidth(units.from_gbytes(v), unit) if k in names else
+             number(v, 1) if k == time else v for k, v in r.items()} for r in rows]
 
 
 ALGO_COLOURS = {"ring": "#2e86c1", "tree": "#117a65", "nvls": "#d35400", "sharp": "#7d3c98",

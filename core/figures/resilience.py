@@ -22,6 +22,8 @@ import plotly.graph_objects as go
 from core.analysis.failure import FailureResult
 from core.analysis.load import DIRECTION_LABELS, TIER_LABELS, LoadResult
 from core import units
+from core.design import tidy_spaces
+from core.scaleup import other_words
 from core.figures.style import base_layout
 from core.units import from_gbytes, from_tbits
 from core.fabric.wiring import Wiring
@@ -88,9 +90,9 @@ def failure_topology_figure(plan, failed: set[str], unit: str = "Gb/s", height: 
     return fig
 
 
-def healthy_vs_failed_figure(result: FailureResult, height: int = 420, unit: str = "GB/s") -> go.Figure:
+def healthy_vs_failed_figure(result: FailureResult, height: int = 420, unit: str = "GB/s", system=None) -> go.Figure:
     """Failed against healthy, each as a share of the healthy value [%]; the hover has both values (bandwidth
-    in ``unit``)."""
+    in ``unit``); the scale-up row named after ``system``'s links."""
     rows = []
     connected = result.gpus - result.gpus_disconnected
     count = "{:,.0f}".format
@@ -105,7 +107,9 @@ def healthy_vs_failed_figure(result: FailureResult, height: int = 420, unit: str
         rows.append((_("all-to-all busbw"), from_gbytes(result.healthy_alltoall_busbw_gbytes),
                      from_gbytes(result.alltoall_busbw_gbytes or 0.0), gbits))
     if result.healthy_nvlink_gbytes_per_gpu_one_direction and result.gpus_nvlink_degraded:
-        rows.append((_("NVLink per GPU, worst domain"), from_gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
+        words = other_words(system)
+        rows.append((_("NVLink per GPU, worst domain") if words is None else
+                     _("{link} per GPU, worst domain").format(link=words[0]), from_gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
                      from_gbytes(result.nvlink_gbytes_per_gpu_one_direction or 0.0), gbits))
     if result.healthy_step_time_s and result.step_time_s:
         # speed (1 / step time): lower is worse, like the other bars
@@ -128,9 +132,10 @@ def healthy_vs_failed_figure(result: FailureResult, height: int = 420, unit: str
     return fig
 
 
-def what_if_rows(result: FailureResult, unit: str = "GB/s") -> list[tuple[str, str, str]]:
+def what_if_rows(result: FailureResult, unit: str = "GB/s", system=None) -> list[tuple[str, str, str]]:
     """The numbers of a failure what-if as (what, healthy, failed) texts, bandwidth in ``unit`` ("GB/s" or "Gb/s",
-    one direction): the Resilience page's table and the review pack's failure scenario."""
+    one direction): the Resilience page's table and the review pack's failure scenario; the scale-up rows named
+    after ``system``'s links."""
     from core.i18n import number
 
     def gbytes(value: float | None) -> str:
@@ -149,12 +154,17 @@ def what_if_rows(result: FailureResult, unit: str = "GB/s") -> list[tuple[str, s
         rows.append((_("all-to-all busbw, 1 GiB"), gbytes(result.healthy_alltoall_busbw_gbytes),
                      gbytes(result.alltoall_busbw_gbytes)))
     if result.healthy_nvlink_gbytes_per_gpu_one_direction is not None:
-        rows.append((_("NVLink per GPU, worst domain, one direction"),
+        words = other_words(system)
+        rows.append((_("NVLink per GPU, worst domain, one direction") if words is None else
+                     _("{link} per GPU, worst domain, one direction").format(link=words[0]),
                      gbytes(result.healthy_nvlink_gbytes_per_gpu_one_direction),
                      gbytes(result.nvlink_gbytes_per_gpu_one_direction or 0)))
-        rows.append((_("GPUs with less NVLink bandwidth"), "0", number(result.gpus_nvlink_degraded)))
+        rows.append((_("GPUs with less NVLink bandwidth") if words is None else
+                     _("GPUs with less {link} bandwidth").format(link=words[0]), "0", number(result.gpus_nvlink_degraded)))
     if result.healthy_domain_busbw_gbytes is not None:
-        rows.append((_("all-reduce busbw in one NVLink domain, 1 GiB"), gbytes(result.healthy_domain_busbw_gbytes),
+        words = other_words(system)
+        rows.append((_("all-reduce busbw in one NVLink domain, 1 GiB") if words is None else
+                     tidy_spaces(_("all-reduce busbw in one {domain}, 1 GiB").format(domain=words[1])), gbytes(result.healthy_domain_busbw_gbytes),
                      gbytes(result.domain_busbw_gbytes)))
     if result.healthy_step_time_s is not None:
         rows.append((_("training step [s] (the Performance page's job)"), f"{result.healthy_step_time_s:,.3f}",

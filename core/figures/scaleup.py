@@ -247,8 +247,8 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
               else "" for u in top] if gpu_units <= 18 else None,
         textposition="middle center" if gpu_units <= 8 else "top center", textfont=dict(size=10),
         marker=dict(size=size_top, symbol="square", color="#d5dbdb", line=dict(color=TIER_COLOURS["server"], width=2)),
-        hovertext=[_("{unit}: {gpus} GPU(s) x {links} NVLink links").format(unit=unit_name(u), gpus=gpus_per_unit,
-                                                                             links=links) for u in top],
+        hovertext=[_("{unit}: {gpus} GPU(s) x {links} {link} links").format(
+            unit=unit_name(u), gpus=gpus_per_unit, links=links, link=r.system.scaleup_name) for u in top],
         hoverinfo="text"))
     fig.add_trace(scatter(
         x=[p[0] for p in bottom.values()], y=[0.0] * chip_units, mode="markers+text",

@@ -47,13 +47,15 @@ def _totals(labels: list[str], totals: list[float], axes: tuple[str, str]) -> tu
                       yaxis=axes[1]), max(finite or [1.0])
 
 
-def time_figure(estimates: dict, height: int = 420) -> go.Figure:
+def time_figure(estimates: dict, height: int = 420, scaleup_link: str | None = None) -> go.Figure:
     """Per design (label -> ``ServingEstimate``): time per output token by component and time to first token by
     part [ms], as stacked horizontal bars in two panels (top and bottom); an unbounded part (the load exceeds a
-    pool) is left out and its total says so."""
+    pool) is left out and its total says so. ``scaleup_link``: the scale-up part's name (``core.scaleup.link_word``
+    of the designs' system; None: NVLink)."""
     labels = [plain(label) for label in estimates]
     steps = [e.decode.step.breakdown() for e in estimates.values()]
-    traces = _bars(labels, {k: [s[k] * 1e3 for s in steps] for k in STEP_PARTS}, STEP_PARTS, ("x", "y"))
+    names = STEP_PARTS if scaleup_link is None else {**STEP_PARTS, "nvlink": scaleup_link}
+    traces = _bars(labels, {k: [s[k] * 1e3 for s in steps] for k in STEP_PARTS}, names, ("x", "y"))
     tpot, top_tpot = _totals(labels, [e.tpot_s * 1e3 for e in estimates.values()], ("x", "y"))
     parts = {k: [e.ttft_parts[k] * 1e3 if math.isfinite(e.ttft_parts[k]) else 0.0 for e in estimates.values()]
              for k in TTFT_PARTS}

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, TextIO
 
 from core.fabric.naming import NamingScheme
+from core.i18n import _
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,26 @@ class Export:
     mime: str
     label: str
     """What it is, in English, marked for translation with ``N_`` (translate where shown)."""
+    applies: Callable[..., bool] | None = None
+    """``applies(plan) -> bool``: whether the format fits the design (an InfiniBand simulator only for an
+    InfiniBand fabric); None: every design. The Designer offers only the formats that fit; the command line
+    writes any it is asked for."""
+    describe: Callable[..., str] | None = None
+    """``describe(plan) -> str``: what the file holds for this design, in the current language (the exporters it
+    reads, the domain it blocks); None: ``label`` translated."""
+
+    def fits(self, plan) -> bool:
+        """Whether the format fits ``plan`` (``applies``)."""
+        return self.applies is None or self.applies(plan)
+
+    def label_for(self, plan) -> str:
+        """What the file holds for ``plan``, in the current language (``describe``, else ``label``)."""
+        return self.describe(plan) if self.describe is not None else _(self.label)
+
+
+def on_infiniband(plan) -> bool:
+    """Whether ``plan``'s compute fabric is InfiniBand (``Export.applies`` of InfiniBand-only formats)."""
+    return plan.resolved.fabric == "infiniband"
 
 
 FORMAT_MODULES: tuple[str, ...] = ("slurm", "graphml", "drawio", "astrasim", "simai", "netbox", "cabling",

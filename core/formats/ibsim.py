@@ -34,7 +34,7 @@ from typing import TextIO
 from core.errors import InputError
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
-from core.formats.exports import Export
+from core.formats.exports import Export, on_infiniband
 from core.formats.ibnetdiscover import LANE_GBPS
 from core.i18n import N_, _
 from core.physical.cabling import port_units
@@ -149,5 +149,5 @@ def _port_of(line: str) -> int:
 
 EXPORTS = (Export(name="ibsim", write=write_ibsim, suffix=".net", mime="text/plain",
                   label=N_("InfiniBand fabric simulator (ibsim) net file of the compute fabric, at most 256 "
-                           "switches")),)
+                           "switches"), applies=on_infiniband),)
 """The ibsim net file among the export formats (``core.formats.exports``)."""

@@ -132,7 +132,20 @@ def write(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
             out.writelines(f"          {k}: {_text(v)}\n" for k, v in r["annotations"].items())
 
 
+def used_exporters(plan) -> list[str]:
+    """The exporters (``assets/catalog/monitoring.toml`` keys: ``node_exporter``, ``dcgm_exporter``, ...) whose
+    rules ``write`` writes for ``plan``, sorted."""
+    scope = Scope.of(plan, Wiring.of(plan).tiers)
+    return sorted({rule.exporter for check in all_checks() for rule in check.rules if scope.where(check, rule.tiers)})
+
+
+def describe(plan) -> str:
+    """The export's label for ``plan``: the exporters its rules read, in the current language."""
+    return _("Prometheus alert rules of the monitoring checklist ({exporters}), with the design's device "
+             "names").format(exporters=", ".join(used_exporters(plan)))
+
+
 EXPORTS = (Export(name="prometheus", write=write, suffix=".yml", mime="application/yaml",
                   label=N_("Prometheus alert rules of the monitoring checklist (DCGM, node, InfiniBand switch and "
-                           "SNMP exporters), with the design's device names")),)
+                           "SNMP exporters), with the design's device names"), describe=describe),)
 """The rules file among the export formats (``python -m core export --format prometheus``, the Hand-off tab)."""

@@ -489,7 +489,7 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
         size=size_caption(whole), tiers=s["tiers"], fabric=vocab.FABRIC.label(r.fabric),
         topology=vocab.TOPOLOGY.word(r.topology), speed=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
         planes=s["planes"])]
-    out.append(_("What it costs: {capex} capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, the "
+    out.append(_("What it costs: {capex} of capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, the "
                  "network {share} of it; {it_kw} kW of IT power; {tco} over {years} years with energy.").format(
         capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis), low=usd(cost.capex_usd_low),
         high=usd(cost.capex_usd_high), per_gpu=usd(s["cost"]["capex_per_gpu_usd"]),
@@ -577,8 +577,8 @@ def _bandwidth(doc: _Doc, plan) -> None:
     capacities = tier_capacities_gbits(plan.resolved, plan.fabric)
     body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)
     body += _p(_("Oversubscription leaf {leaf}:1, spine {spine}:1, end to end {total}:1; switches crossed: same rail "
-                 "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; NVLink to scale-out {ratio}:1 per GPU "
-                 "(one direction, bits).").format(
+                 "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; {link} to scale-out {ratio}:1 per GPU "
+                 "(one direction, bits).").format(link=scaleup.link_word(plan.resolved.system),
         leaf=f"{bw.leaf_oversubscription:g}", spine=f"{bw.spine_oversubscription:g}", total=f"{bw.oversubscription:.3g}",
         same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod,
         ratio=f"{bw.scaleup_to_scaleout_ratio:.3g}"))
@@ -663,7 +663,7 @@ def _cost(doc: _Doc, plan) -> None:
     body = doc.figure(capex_figure(plan), 360) + doc.figure(power_figure(plan), 360)
     body += doc.figure(price_sensitivity_figure(plan), 360)
     doc.section("cost", _("Cost and power"), body)
-    body = _p(_("Part names are the catalog's, quoted as published. Capex {capex} at {basis} prices (range {low} to "
+    body = _p(_("Part names are the catalog's, quoted as published. Capex {capex}, at {basis} prices (range {low} to "
                 "{high}); IT power {power} kW.").format(
         capex=usd(plan.cost.capex_usd), basis=vocab.PRICE_BASES.label(plan.cost.price_basis), low=usd(plan.cost.capex_usd_low),
         high=usd(plan.cost.capex_usd_high), power=number(plan.cost.it_kw, 1)), note=True)
@@ -685,6 +685,8 @@ def _cost(doc: _Doc, plan) -> None:
 
 def _networks(doc: _Doc, plan) -> None:
     """Storage, in-band and out-of-band networks (``Plan.networks``, ``Plan.summary()["networks"]``), when present."""
+    from core import units
+
     networks = getattr(plan, "networks", None)
     if networks is None:
         return
@@ -703,9 +705,11 @@ def _networks(doc: _Doc, plan) -> None:
         if sizing is None:
             continue
         body += _h3(_network_label(key))
-        body += _p(_("{fabric} {speed}G, {tiers} tier(s), oversubscription {ratio}:1").format(
-            fabric=vocab.FABRIC.label(getattr(sizing, "fabric", "")), speed=getattr(sizing, "port_speed_gbps", ""),
-            tiers=getattr(sizing, "tiers", ""), ratio=f"{float(getattr(sizing, 'oversubscription', 1.0)):g}"))
+        fabric = getattr(sizing, "fabric", "")  # a management network is plain Ethernet, not RoCE
+        body += _p(_("{fabric} {speed}G, {tiers} tier(s), oversubscription {ratio}").format(
+            fabric=vocab.FABRIC.label(fabric) if key == "storage" else vocab.FABRIC.word(fabric),
+            speed=getattr(sizing, "port_speed_gbps", ""), tiers=getattr(sizing, "tiers", ""),
+            ratio=units.ratio(float(getattr(sizing, "oversubscription", 1.0)))))
         switches = [[sw.model, number(sw.count), number(sw.down_ports_used), number(sw.up_ports_used),
                      number(sw.radix), sw.description] for sw in getattr(sizing, "switches", ())]
         if switches:
@@ -847,7 +851,7 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
     from core.figures.keynumbers import cards_html, training_key_numbers
     from core.figures.perf import busbw_figure, collective_table_rows, step_figure
     from core.perf import congestion, jobform
-    from core.perf.collectives import load_constants, size_sweep, sweep, validation_badge
+    from core.perf.collectives import size_sweep, sweep, validation_badge
 
     pod_words = None
     if plan.design.pods:  # the job runs on one pod, as on the Performance page (core.analysis.whole.pod_plan)
@@ -860,13 +864,16 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
     settings = report_job_settings(plan, job)
     r = plan.resolved
     sharp = str(settings.get("sharp", "0")) == "1" and r.fabric == "infiniband"
-    body = (_p(pod_words, note=True) if pod_words else "") + _p(_("NCCL-style latency-bandwidth model on every GPU of the design ({gpus} GPUs), NCCL's stock algorithm "
-                "choice{sharp}; routing: {routing}. Constants and sources: assets/catalog/collectives.toml.").format(
-        gpus=number(r.gpus), sharp=_(", InfiniBand SHARP on") if sharp else "",
-        routing=_routing(plan, settings)), note=True)
+    library = library_label(r.system.collective_library)
+    body = (_p(pod_words, note=True) if pod_words else "") + _p(_(
+        "{library}-style latency-bandwidth model on every {noun} of the design ({gpus} {nouns}), {library}'s "
+        "stock algorithm choice{sharp}; routing: {routing}.").format(
+        library=library, noun=scaleup.accelerator_noun(r.system), gpus=number(r.gpus),
+        nouns=scaleup.accelerator_noun(r.system, plural=True),
+        sharp=_(", InfiniBand SHARP on") if sharp else "", routing=_routing(plan, settings)), note=True)
     if r.system.collective_library != "nccl":
         body += _p(_("Collective library: {library}, the system's own; its algorithms replace NCCL's.").format(
-            library=load_constants().library_entry(r.system.collective_library).label), note=True)
+            library=library), note=True)
     try:
         with congestion.assumptions(settings.get("rt", "auto"), settings.get("pl", "topo")):
             rows = jobform.collective_rows(plan, COLLECTIVE_OPS, r.gpus, REPORT_SIZES, sharp=sharp)
@@ -893,7 +900,7 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
             precision=settings["prec"], tokens=f"{float(settings['tok']):g}"), note=True)
         body += cards_html(training_key_numbers(estimate))
         body += doc.figure(step_figure({jobform.fabric_label(plan): estimate}, height=260), 260)
-        body += _frame_table(jobform.communication_rows(estimate))
+        body += _frame_table(jobform.communication_rows(estimate, plan.resolved.system))
         body += _p(jobform.memory_caption(estimate, training.model.name, settings), note=True)
     doc.section("performance", _("Performance"), body)
     return estimate
@@ -978,7 +985,7 @@ def _availability(plan, resilience: Mapping | None) -> tuple[str, object]:
     body += _table([_("measure"), _("value")], rows, {1})
     rates = format_rates(values.get("rate") or ())
     body += _p(_("Seeded Monte Carlo, {trials} trials, as on the Resilience page; failure rates and repair times "
-                 "per element class from assets/catalog/reliability.toml{overrides}.").format(
+                 "per element class from the catalog's reliability table{overrides}.").format(
         trials=number(a.trials), overrides=_(", with the page's changes: {rates}").format(rates=rates) if rates
         else ""), note=True)
     return body, a
@@ -1014,7 +1021,7 @@ def _failure_scenario(doc: _Doc, plan, resilience: Mapping | None, job: Mapping 
     chosen = [f["element"] for f in result.failed if f["chosen"]]
     if chosen:
         body += _p(_("Chosen where it hurts most: {elements}").format(elements=", ".join(chosen[:20])), note=True)
-    body += _table([_("number"), _("healthy"), _("failed")], [list(r) for r in what_if_rows(result, doc.unit)],
+    body += _table([_("number"), _("healthy"), _("failed")], [list(r) for r in what_if_rows(result, doc.unit, plan.resolved.system)],
                    {1, 2})
     body += doc.figure(failure_topology_figure(plan, failed_vertices(plan, result), unit=doc.unit, height=560), 560)
     body += _list(list(result.notes) + problems)
@@ -1101,8 +1108,8 @@ def _assumptions(doc: _Doc, plan) -> None:
           "maintenance and financing not included).").format(
             pue=f"{plan.cost.pue:g}", price=f"{plan.design.electricity_usd_per_kwh:g}",
             years=f"{plan.cost.tco_years:g}"),
-        _("Collectives and training: constants and sources in assets/catalog/collectives.toml and training.toml; "
-          "failure rates in reliability.toml."),
+        _("Collectives and training: constants and sources in the catalog's collective and training constants; "
+          "failure rates in its reliability table."),
         money_note(),
         *domainlevels.assumption_lines(plan.resolved),  # two NVLink levels (core.fabric.domainlevels)
     ])

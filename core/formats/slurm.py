@@ -430,11 +430,20 @@ def tree_lines(text: str) -> Iterator[tuple[str, str, list[str]]]:
         yield match.group(1), match.group(2), expand_hostlist(match.group(3))
 
 
+def _block_label(plan) -> str:
+    """The block export's label for ``plan``: its scale-up domains (``core.scaleup.domain_word``) as blocks."""
+    from core.design import tidy_spaces
+    from core.scaleup import domain_word
+
+    return tidy_spaces(_("Slurm topology.conf (block plugin): one block per {domain}").format(
+        domain=domain_word(plan.resolved.system)))
+
+
 EXPORTS = (
     Export("slurm", write_tree_conf, ".conf", "text/plain",
            N_("Slurm topology.conf (tree plugin): switches and nodes")),
     Export("slurm-block", write_block_conf, ".conf", "text/plain",
-           N_("Slurm topology.conf (block plugin): NVLink domains as blocks")),
+           N_("Slurm topology.conf (block plugin): NVLink domains as blocks"), describe=_block_label),
     Export("slurm-yaml", write_yaml, ".yaml", "application/yaml",
            N_("Slurm topology.yaml: tree and block topologies")),
 )

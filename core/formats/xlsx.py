@@ -40,7 +40,7 @@ from core.catalog import load_catalog
 from core.cost import CATEGORY_LABELS
 from core import vocab
 from core.design import FIELDS
-from core import units
+from core import scaleup, units
 from core.units import excel_money_format
 from core.formats.filenames import design_slug
 from core.i18n import N_, _, fx_rate, in_currency, money_note
@@ -322,8 +322,8 @@ def key_number_rows(plan, unit: str = "GB/s") -> list[tuple[str, float | int | s
         (_("Switches in total (compute fabric)"), sw["total"], "", WHOLE),
         (_("Links"), sum(links.values()), "", WHOLE),
         (_("Transceivers"), xcvr["switch_side"] + xcvr["node_side"], "", WHOLE),
-        _bandwidth_row(_("NVLink per GPU (both directions)"), units.from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]),
-                       unit),
+        _bandwidth_row(_("{link} per GPU (both directions)").format(link=scaleup.link_word(plan.resolved.system)),
+                       units.from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit),
         _bandwidth_row(_("Injection per GPU (one direction)"), bw["scaleout_gbits_per_gpu"], unit),
         _bandwidth_row(_("Bisection bandwidth (one direction)"), units.from_tbits(bw["bisection_tbits_one_direction"]),
                        unit),

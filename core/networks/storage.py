@@ -35,6 +35,7 @@ from core.catalog import Catalog, Switch
 from core.design import ResolvedDesign
 from core.errors import DesignError, InputError
 from core.fabric.sizing import FabricPlan, down_up_split
+from core import units, vocab
 from core.i18n import _, ngettext
 from core.networks.media import fibre, module
 from core.networks.model import DeviceSet, LinkSet, NetworkSizing, SwitchSet, TransceiverUse
@@ -137,9 +138,9 @@ def _storage_shape(nodes: int, per_node: int, node_ports: int, storage_ports: in
             if shape is None:
                 pods += 1
         why.append(_("{leaves} node leaves of at most {down_max} node ports: {down} down and ceil({down} / {o}) = "
-                     "{up} up each (oversubscription {ratio}:1).").format(
+                     "{up} up each (oversubscription {ratio}).").format(
             leaves=shape.node_leaves * pods, down_max=down_up_split(radix, o)[0], down=shape.node_down,
-            o=f"{o:.3g}", up=shape.node_up, ratio=f"{shape.node_down / shape.node_up:.3g}" if shape.node_up else "1"))
+            o=f"{o:.3g}", up=shape.node_up, ratio=units.ratio(shape.node_down / shape.node_up if shape.node_up else 1)))
         if shape.storage_leaves:
             why.append(_("{leaves} storage leaves at 1:1 (at least one per scalable unit while half full): {down} "
                          "storage ports and {up} uplinks each; UFM ports use spare ports there.").format(
@@ -219,7 +220,7 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     why = [
         _("Storage fabric ({fabric}): {nodes} nodes x {per_node} storage ports at {speed}G = {ports} node ports "
           "on {switch} switches ({radix} ports at {speed}G).").format(
-            fabric=kind, nodes=f"{nodes:,}", per_node=per_node, speed=speed, ports=f"{node_ports:,}",
+            fabric=vocab.FABRIC.label(kind), nodes=f"{nodes:,}", per_node=per_node, speed=speed, ports=f"{node_ports:,}",
             switch=switch.id, radix=radix),
     ]
     if sized_systems:

@@ -375,8 +375,8 @@ def validation_badge(sweeps) -> str | None:
         return None
     label = library_label(unbacked[0].library)
     return _("Not validated: no published {library} measurement backs this prediction on this placement; it follows "
-             "{library}'s published algorithms, with the constants marked as assumptions in "
-             "assets/catalog/collectives.toml.").format(library=label)
+             "{library}'s published algorithms, with the constants the catalog marks as assumptions.").format(
+        library=label)
 
 
 def _curves_bytes(found: tuple[tuple, tuple[str, ...]]) -> int:

@@ -20,7 +20,7 @@ from typing import Mapping
 
 from core import vocab
 from core.catalog import load_catalog
-from core.design import Design, parse_design
+from core.design import Design, parse_design, tidy_spaces
 from core.errors import DesignError, FabricPlannerError
 from core.i18n import N_, _, ngettext
 from core.perf import congestion
@@ -30,6 +30,7 @@ from core.perf.modelshape import CUSTOM, decode_shape
 from core.perf.training import (MAX_GLOBAL_BATCH, PRESETS, ModelSpec, TrainingEstimate, comm_collective_label,
                                 estimate, estimate_or_ways_out, fitting_split, parallelism_label, parse_job)
 from core.plan import Plan, plan as make_plan
+from core.scaleup import domain_word
 
 FITTED = ("model", "tp", "pp", "gbs")
 """Settings the page refits to the design while the user has not set them."""
@@ -195,16 +196,18 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
     p = sweeps[0].placement
     pods = (ngettext("{count} {family} group", "{count} {family} groups", p.pods) if p.dragonfly else
             _("{count} pod(s)")).format(count=f"{p.pods:,}", family=p.family)
+    system = load_catalog().system(system_id)
     values = dict(gpus=f"{gpus:,}", domains=f"{p.domains:,}", ranks=p.ranks_per_domain, last=p.last,
-                  nodes=f"{p.nodes:,}", groups=f"{p.groups:,}", pods=pods, level=level_label(p.level), hops=p.hops)
+                  nodes=f"{p.nodes:,}", groups=f"{p.groups:,}", pods=pods, level=level_label(p.level, system),
+                  hops=p.hops, scaleup=domain_word(system))
     if p.last != p.ranks_per_domain:
-        layout = _("{gpus} GPUs: {domains} NVLink domain(s) of {ranks} (the last holds {last}, and its NICs set the "
+        layout = _("{gpus} GPUs: {domains} {scaleup}(s) of {ranks} (the last holds {last}, and its NICs set the "
                    "fabric pace), {nodes} node(s), {groups} leaf group(s), {pods}; farthest path: {level} "
                    "({hops} switch hops).")
     else:
-        layout = _("{gpus} GPUs: {domains} NVLink domain(s) of {ranks}, {nodes} node(s), {groups} leaf group(s), "
+        layout = _("{gpus} GPUs: {domains} {scaleup}(s) of {ranks}, {nodes} node(s), {groups} leaf group(s), "
                    "{pods}; farthest path: {level} ({hops} switch hops).")
-    notes = [layout.format(**values),
+    notes = [tidy_spaces(layout.format(**values)),  # no space beside a Chinese domain word
              (_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic leaves a leaf group "
                 "only between neighbouring groups and oversubscription mostly affects all-to-all (MoE).")
               if placement == "topo" else
@@ -227,14 +230,15 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
     return notes
 
 
-def communication_rows(estimate_: TrainingEstimate) -> list[dict]:
-    """One row per parallelism's communication: group, calls, volume, time, hidden share, exposed time."""
+def communication_rows(estimate_: TrainingEstimate, system=None) -> list[dict]:
+    """One row per parallelism's communication: group, calls, volume, time, hidden share, exposed time; the
+    scale-up level named after ``system``'s links (``core.perf.placement.level_label``)."""
     rows = []
     for c in estimate_.summary()["communication"]:
         rows.append(_row(COMMUNICATION_COLUMNS, (
             parallelism_label(c["parallelism"]), comm_collective_label(c["collective"]), c["group_size"], c["calls"],
             c["volume_gbytes"], c["time_s"], f"{c['hidden_fraction']:.0%}", c["exposed_s"],
-            algorithm_label(c["algorithm"]), level_label(c["fabric_level"]))))
+            algorithm_label(c["algorithm"]), level_label(c["fabric_level"], system))))
     return rows
 
 
@@ -322,7 +326,7 @@ def congestion_notes(plans: list[tuple[str, Plan]], settings: Mapping) -> list[s
     notes.append(_("Assumed: flows share a link fairly and a tier is work-conserving, so this is average "
                    "throughput; a collective waiting for its slowest flow can be slower (Meta measured up to 40% "
                    "from spreading flows over more queue pairs, the model about 23%)."))
-    notes.append(_("Constants and their sources: assets/catalog/congestion.toml."))
+    notes.append(_("Constants and their sources: the catalog's congestion constants (Catalog page)."))
     return notes
 
 

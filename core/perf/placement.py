@@ -214,8 +214,11 @@ def has_pods(fabric) -> bool:
     return fabric.tiers == 3 or fabric.global_links > 0
 
 
-def level_label(level: str) -> str:
-    """``Placement.level`` (and ``"fabric"``, a point-to-point send between domains) for display."""
+def level_label(level: str, system=None) -> str:
+    """``Placement.level`` (and ``"fabric"``, a point-to-point send between domains) for display; the scale-up
+    level is named after ``system``'s links (``core.scaleup.link_word``: NVLink, HCCS, ...) when it is given."""
+    if level == "nvlink" and system is not None:
+        return mesh.link_word(system)
     labels = {"nvlink": _("nvlink"), "leaf": _("leaf"), "spine": _("spine"), "core": _("core"),
               "fabric": _("fabric"), "global": _("global links"), "host": _("host (CPU memory)")}
     return labels.get(level, level)

@@ -210,19 +210,28 @@ def error_band(architecture: str, precision: str, moe: bool) -> tuple[float, flo
     raise AssertionError("unreachable")
 
 
+def _nouns(architecture: str) -> str:
+    """What the catalog's accelerators of ``architecture`` are called, plural ("GPUs", "NPUs";
+    ``core.scaleup.accelerator_noun``)."""
+    from core.scaleup import accelerator_noun
+
+    system = next((s for s in load_catalog().systems if s.architecture == architecture), None)
+    return accelerator_noun(system, plural=True)
+
+
 def error_band_sentence(architecture: str, precision: str, moe: bool) -> str:
     """One sentence for the Performance page and the CLI: the expected error band of the training estimate for
     this GPU family, precision and model kind (``error_band``), and where the published runs are listed."""
     low, high, count, scope = error_band(architecture, precision, moe)
     kind = _("mixture-of-experts") if moe else _("dense")
-    where = {"precision": _("held-out published runs of {kind} models on {family} GPUs at {precision}"),
-             "architecture": _("held-out published runs of {kind} models on {family} GPUs (none at {precision})"),
-             "kind": _("held-out published runs of {kind} models (none on {family} GPUs)"),
+    where = {"precision": _("held-out published runs of {kind} models on {family} {nouns} at {precision}"),
+             "architecture": _("held-out published runs of {kind} models on {family} {nouns} (none at {precision})"),
+             "kind": _("held-out published runs of {kind} models (none on {family} {nouns})"),
              "all": _("held-out published runs (none of {kind} models)")}[scope]
     text = _("Expected error of this estimate: {low} to {high} in throughput, from {count} {where} (every run and "
              "its error: the training calibration table on the Catalog page).").format(
         low=f"{low:+.0%}", high=f"{high:+.0%}", count=count,
-        where=where.format(kind=kind, family=architecture, precision=precision.upper()))
+        where=where.format(kind=kind, family=architecture, precision=precision.upper(), nouns=_nouns(architecture)))
     catalog = load_training_catalog()
     if not catalog.calibrated(architecture):
         text += " " + _("Not validated on {family}: no published training run calibrates it, and its compute "

@@ -16,6 +16,7 @@ from core.errors import DesignError, InputError
 from core.fabric.families import CLOS, node_to_node
 from core.i18n import _, ngettext
 from core.plan import Plan
+from core.scaleup import other_words
 
 BUSBW_BYTES = 1 << 30
 """Message size of the all-reduce busbw figure (1 GiB, large enough to be bandwidth-bound)."""
@@ -158,8 +159,14 @@ def _nothing_failed(example: str) -> InputError:
     return InputError(_("name at least one element to fail, like spine:1 or {example}").format(example=example))
 
 
-def _pxn_note(gpus: int) -> str:
-    """The note on ``gpus`` GPUs whose NIC lost every port (PXN)."""
+def _pxn_note(gpus: int, system=None) -> str:
+    """The note on ``gpus`` GPUs whose NIC lost every port (NCCL's PXN; another library's peer over ``system``'s
+    scale-up links)."""
+    words = other_words(system)
+    if words is not None:
+        return _("{gpus} GPUs lost every port of their NIC: the collective library sends their traffic over {link} "
+                 "to a peer's NIC on another rail, which then carries two GPUs' share.").format(
+            gpus=f"{gpus:,}", link=words[0])
     return _("{gpus} GPUs lost every port of their NIC: NCCL's PXN sends their traffic over NVLink to a "
              "NIC on another rail, which then carries two GPUs' share.").format(gpus=f"{gpus:,}")
 
@@ -197,7 +204,7 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     connected_gpus = gpus - a.nodes_disconnected * shape.gpus_per_node
     notes = []
     if a.gpus_via_pxn:
-        notes.append(_pxn_note(a.gpus_via_pxn))
+        notes.append(_pxn_note(a.gpus_via_pxn, plan.resolved.system))
     notes.extend(_scaleup_notes(a, shape))
     notes.extend(level2_notes(plan, elements))  # the second NVLink level (core.analysis.failure.nvlink2)
     degraded = degraded_plan(plan, a.worst_port_fraction, a.worst_leaf_up_fraction, a.worst_spine_up_fraction,
