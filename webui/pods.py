@@ -11,6 +11,7 @@ from core.catalog import load_catalog
 from core.cost import bom_dataframe
 from core.design import FIELDS, Design, check_pods
 from core.errors import FabricPlannerError, InputError
+from core import units
 from core.i18n import _, language as speaking, usd
 from webui import safe
 
@@ -97,6 +98,9 @@ def pods_section(design: Design, key: str, language: str) -> None:
             _way_out_buttons(result)
             return
         summary, bom, cables = result
+        from webui import state  # the sidebar's bandwidth unit (state imports this module for its widgets)
+
+        unit = state.bandwidth_unit()
         st.caption(_("The numbers above are the whole design's: every pod's nodes and leaves, the shared spines and "
                      "the mixed bill. Each pod has its own leaves sized for its nodes and NIC speed; the spine layer is "
                      "shared and sized for the sum of their uplinks."))
@@ -104,18 +108,21 @@ def pods_section(design: Design, key: str, language: str) -> None:
                  _("GPUs"): p["gpus"], _("Leaves"): p["leaves"], _("Leaf switch"): p["leaf_switch"],
                  _("Port speed"): f"{p['port_speed_gbps']}G", _("Uplinks per leaf"): p["uplinks_per_leaf"],
                  _("Uplink speed"): f"{p['uplink_speed_gbps']}G", _("Uplinks per spine port"): p["uplinks_per_spine_port"],
-                 _("Gb/s per GPU"): p["gbps_per_gpu"],
-                 _("All-reduce of 1 GiB on the pod [GB/s]"): p["allreduce_busbw_gbytes"]} for p in summary["pods"]]
+                 _("Per GPU across the fabric"): units.bandwidth(p["gbps_per_gpu"], unit),
+                 _("All-reduce of 1 GiB on the pod (bus bandwidth)"):
+                     units.bandwidth(units.from_gbytes(p["allreduce_busbw_gbytes"]), unit)} for p in summary["pods"]]
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
         s = summary["spines"]
         st.markdown(safe.md(_(
-            "Shared spines: {count} {switch} at {speed}G, {used} of {radix} ports used on each (sized for stage "
-            "{stage}). Across pods: {rate} Gb/s per GPU, bounded by pod {pod}; bisection {bisection} Tb/s (one "
-            "direction); an all-reduce of 1 GiB across every pod at most {busbw} GB/s bus bandwidth. Mixed total: "
-            "{gpus} GPUs, capex {capex}.").format(busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:g}",
-            count=s["count"], switch=s["switch"], speed=s["speed_gbps"], used=s["ports_used_each"], radix=s["radix"],
-            stage=summary["spine_sized_for_stage"], rate=f"{summary['cross_pod_gbps_per_gpu']:g}",
-            pod=summary["slowest_pod"], bisection=f"{summary['bisection_tbits_one_direction']:,.1f}",
+            "Shared spines: {count} {switch} with {speed} ports, {used} of {radix} ports used on each (sized for "
+            "stage {stage}). Across pods: {rate} per GPU, bounded by pod {pod}; bisection {bisection} (one "
+            "direction); an all-reduce of 1 GiB across every pod at most {busbw} bus bandwidth. Mixed total: "
+            "{gpus} GPUs, capex {capex}.").format(
+            busbw=units.bandwidth(units.from_gbytes(summary["cross_pod_allreduce_busbw_gbytes"]), unit),
+            count=s["count"], switch=s["switch"], speed=units.bandwidth(s["speed_gbps"], "Gb/s"),
+            used=s["ports_used_each"], radix=s["radix"], stage=summary["spine_sized_for_stage"],
+            rate=units.bandwidth(summary["cross_pod_gbps_per_gpu"], unit), pod=summary["slowest_pod"],
+            bisection=units.bandwidth(units.from_tbits(summary["bisection_tbits_one_direction"]), unit),
             gpus=f"{summary['gpus']:,}", capex=usd(summary["capex_usd"]))))
         st.download_button(_("Download the mixed bill of materials (CSV)"), bom.to_csv(index=False).encode("utf-8"),
                            file_name="mixed-bom.csv", mime="text/csv", key="pods_bom_csv")
