@@ -44,12 +44,13 @@ __all__ = ["NETWORKS", "NETWORK_LABELS", "ClusterNetworks", "DeviceSet", "LinkSe
 
 def networks_key(resolved: ResolvedDesign, fabric: FabricPlan) -> tuple:
     """Everything ``size_networks`` reads of the design and its fabric plan (keep the two in step): the
+    compute fabric's and the system's makers (whose switches and head nodes, ``core.networks.makers``), the
     design's storage and management settings, the fabric kind, nodes, nodes per rack, topology and the
     system's default port speed, the plan's leaf groups, islands and switch count, and the language of the
     explanations. Two designs with the same key (and catalog) get the same networks
     (``tests/test_networks.py`` checks it over an optimizer grid)."""
     d = resolved.design
-    return (d.management, d.storage, d.storage_ports_per_node, d.storage_port_speed_gbps, d.storage_oversubscription,
+    return (resolved.switch.vendor, resolved.system.vendor, d.management, d.storage, d.storage_ports_per_node, d.storage_port_speed_gbps, d.storage_oversubscription,
             d.storage_systems, resolved.fabric, resolved.nodes, resolved.nodes_per_rack, resolved.topology,
             resolved.system.default_port_speed_gbps, fabric.group_count, fabric.islands, fabric.switch_count_total,
             current_language())
