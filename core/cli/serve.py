@@ -55,7 +55,7 @@ def add_workload_options(parser, prefix: str = "", rate_required: bool = False):
     from typing import get_args
 
     from core.formats.inferencelink import DEFAULTS as D
-    from core.perf.serving import KvPrecision, Mode, ServingPrecision
+    from core.perf.serving import KvPrecision, Mode, PrecisionSetting
     from core.perf.serving_constants import load_serving_constants
     from core.perf.training import PRESETS
 
@@ -92,8 +92,9 @@ def add_workload_options(parser, prefix: str = "", rate_required: bool = False):
     d.add_argument(f("mode"), type=str.lower, choices=list(get_args(Mode)),
                    help=_("one pool for prefill and decode, or separate pools (default: disaggregated with a split; "
                           "the search tries both)"))
-    d.add_argument(f("precision"), type=str.lower, choices=list(get_args(ServingPrecision)), default=D["prec"],
-                   help=_("weights' precision (default {default})").format(default=D["prec"]))
+    d.add_argument(f("precision"), type=str.lower, choices=list(get_args(PrecisionSetting)), default=D["prec"],
+                   help=_("weights' precision (default {default}: FP8 where the accelerator runs FP8, else BF16)"
+                          ).format(default=D["prec"]))
     d.add_argument(f("kv-precision"), type=str.lower, choices=list(get_args(KvPrecision)), default=D["kvp"],
                    help=_("KV cache's precision (default {default})").format(default=D["kvp"]))
     return d
