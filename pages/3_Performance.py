@@ -117,7 +117,7 @@ def main() -> None:
         _("{size} · NVLink domain {domain} GPUs · {fabric} {speed}G x {nics} NICs/node · {tiers} tier(s) · "
           "oversubscription {ratio}:1 · NCCL-style latency-bandwidth model; constants and sources: "
           "assets/catalog/collectives.toml").format(
-            size=size_caption(plan), domain=r.nvlink_domain_gpus, fabric=vocab.FABRIC.label(r.fabric),
+            size=size_caption(plan), domain=r.nvlink_domain_gpus, fabric=vocab.fabric_label(r.fabric, r.nic.transport),
             speed=r.port_speed_gbps, nics=r.nics_per_node, tiers=plan.fabric.tiers,
             ratio=f"{plan.bandwidth.oversubscription:g}")
     )

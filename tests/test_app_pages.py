@@ -284,7 +284,7 @@ def test_performance_defaults_refit_when_the_design_changes_but_user_values_stay
     at.text_input(key="w_count_exact").input("2").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.number_input(key="perf_w_tp").value == 4  # the user's choice
-    assert at.number_input(key="perf_w_pp").value == 4  # refitted: 4 x 4 = 16 GPUs
+    assert at.number_input(key="perf_w_pp").value == 2  # refitted: the fastest split with tp 4 on 16 GPUs
 
 
 def test_small_sidebar_details():

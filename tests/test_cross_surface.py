@@ -40,7 +40,7 @@ chooses the same default job (``core.perf.training.default_split``, test below).
 
 Money in the workbook: the cells hold exact dollars in the language's money number format; that Excel format cannot
 write three significant figures (``$2.2 M`` for ``$2.17 M``): an xfail below says so. The CLI's ``train`` without job
-options plans its own fastest split, not the page's job: an xfail below says so.
+options runs the page's default job (one declaration: ``core.perf.training.default_split``).
 """
 
 from __future__ import annotations

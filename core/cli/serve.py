@@ -182,9 +182,10 @@ def _split_given(args: argparse.Namespace) -> bool:
     return any(getattr(args, f"{pool}_{degree}") is not None for pool in POOLS for degree in DEGREES)
 
 
-def _deployment(args: argparse.Namespace):
-    """The deployment the options give (``InputError`` naming the option)."""
-    from core.perf.serving import parse_deployment
+def _deployment(args: argparse.Namespace, system=None):
+    """The deployment the options give (``InputError`` naming the option), the precision ``auto`` resolved for
+    ``system`` (``core.perf.serving.weight_precision``) when given."""
+    from core.perf.serving import parse_deployment, weight_precision
     from core.perf.serving_search import redundant_experts
 
     mode = args.mode or "disaggregated"
@@ -201,7 +202,8 @@ def _deployment(args: argparse.Namespace):
         if extra is None:
             extra = redundant_experts(model.experts, split["ep"]) if model.is_moe else 0
         pools[pool] = {**split, "redundant_experts": extra}
-    return _parsed(parse_deployment, {"model": model, "mode": mode, "precision": args.precision,
+    precision = args.precision if system is None else weight_precision(args.precision, system)
+    return _parsed(parse_deployment, {"model": model, "mode": mode, "precision": precision,
                                       "kv_precision": args.kv_precision, "workload": _workload(args), **pools})
 
 
@@ -247,7 +249,7 @@ def _given(planned, args: argparse.Namespace):
     from core.perf.serving import estimate
     from core.perf.serving_search import search
 
-    dep = _deployment(args)
+    dep = _deployment(args, planned.resolved.system)
     try:
         estimate(planned, dep)
     except DesignError as exc:

@@ -479,7 +479,7 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
     r, s, bw, cost = plan.resolved, _summary(plan), plan.bandwidth, plan.cost
     out = [_("What it is: {size}, on a {tiers}-tier {fabric} {topology} fabric at {speed} per GPU (one "
              "direction), {planes} plane(s).").format(
-        size=size_caption(plan), tiers=s["tiers"], fabric=vocab.FABRIC.label(r.fabric),
+        size=size_caption(plan), tiers=s["tiers"], fabric=vocab.fabric_label(r.fabric, r.nic.transport),
         topology=vocab.TOPOLOGY.word(r.topology), speed=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
         planes=s["planes"])]
     out.append(_("What it costs: {capex} capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, the "
@@ -961,6 +961,8 @@ def _availability(plan, resilience: Mapping | None) -> tuple[str, object]:
                  "per element class from assets/catalog/reliability.toml{overrides}.").format(
         trials=number(a.trials), overrides=_(", with the page's changes: {rates}").format(rates=rates) if rates
         else ""), note=True)
+    for note in a.notes:  # a cloud instance's adapters: the provider's links and switches are left out
+        body += _p(note, note=True)
     return body, a
 
 
