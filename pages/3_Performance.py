@@ -266,7 +266,7 @@ def main() -> None:
         return
 
     this_label = jobform.fabric_label(plan)
-    other, other_error, alt_plan, alt_label = None, None, None, ""
+    other, other_error, alt_plan, alt_label, what_if = None, None, None, "", ""
     try:
         if choice == COMPARE_LINK:
             alt_design, alt_warnings = joblink.compare_design(settings["cmpl"])
@@ -275,7 +275,7 @@ def main() -> None:
             alt_plan = make_plan(alt_design)
             alt_label = jobform.linked_label(alt_plan)
         else:
-            alt_label = _(COMPARE_FABRICS[choice][0])
+            alt_label, what_if = jobform.bought_what_if(plan, _(COMPARE_FABRICS[choice][0]))
             alt_plan = jobform.alternative_plan(design, COMPARE_FABRICS[choice][1], r.fabric)
         other = jobform.estimate_under(alt_plan, job, settings)
     except FabricPlannerError as exc:
@@ -307,6 +307,8 @@ def main() -> None:
 
     # --- two fabrics -------------------------------------------------------------------------------------
     st.subheader(_("Two fabrics, same job"))
+    if what_if:  # a cloud design against a bought fabric
+        st.caption(safe.md(what_if))
     if other is None:
         _show_error(other_error)
     else:

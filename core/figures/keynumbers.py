@@ -16,7 +16,7 @@ from core.catalog import load_catalog
 from core.figures.style import CJK_FONTS, sep
 from core.text import html_text
 from core.units import bandwidth, from_gbytes, from_tbits, number
-from core.i18n import N_, _, fx_rate, in_currency, ngettext, usd
+from core.i18n import N_, _, ngettext, usd
 
 
 @dataclass(frozen=True)
@@ -288,8 +288,8 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
         KeyNumber("network_share", _("Compute fabric share of capex"), f"{cost.network_share:.1%}",
                   _("NICs, switches, transceivers and cables as a share of capex")),
         KeyNumber("energy", _("Energy per year"), usd(cost.energy_usd_per_year),
-                  in_currency(_("facility {power} kW x 8,760 h x {price} USD/kWh")).format(  # the price in the shown currency
-                      power=f"{cost.facility_kw:,.0f}", price=f"{plan.design.electricity_usd_per_kwh * fx_rate():.4g}")),
+                  _("facility {power} kW x 8,760 h x {price}/kWh").format(  # the price by the one money format
+                      power=f"{cost.facility_kw:,.0f}", price=usd(plan.design.electricity_usd_per_kwh, cents=True))),
         KeyNumber("tco", _("TCO ({years} years)").format(years=f"{cost.tco_years:g}"), usd(cost.tco_usd),
                   _("capex + years x energy; staff, space, maintenance and financing not included")),
         KeyNumber("racks", _("Compute racks"), f"{cost.racks_compute:,}", _racks_help(plan)),

@@ -685,7 +685,7 @@ def _networks(doc: _Doc, plan) -> None:
             continue
         rows.append([_network_label(key), number(s.get("switches", 0)), number(s.get("links", 0)),
                      number(s.get("transceivers", 0)), usd(s.get("capex_usd", 0.0)), number(s.get("power_kw", 0.0), 1)])
-    body = _table([_("network"), _("switches"), _("links"), _("transceivers"), _("capex USD"), _("power kW")], rows,
+    body = _table([_("network"), _("switches"), _("links"), _("transceivers"), in_currency(_("capex USD")), _("power kW")], rows,
                   {1, 2, 3, 4, 5}) if rows else ""
     for key in NETWORK_ORDER[1:]:
         sizing = getattr(networks, key, None)
@@ -1079,9 +1079,9 @@ def _assumptions(doc: _Doc, plan) -> None:
           "hyperscale = low) unless overridden; the low and high capex put every price at its range's end.").format(
             basis=vocab.PRICE_BASES.label(plan.cost.price_basis)),
         _("Power: nodes at their maximum power, network parts at typical power; energy assumes that draw around the "
-          "clock (an upper bound), PUE {pue}, {price} USD/kWh, TCO over {years} years (capex + energy; staff, space, "
+          "clock (an upper bound), PUE {pue}, {price}/kWh, TCO over {years} years (capex + energy; staff, space, "
           "maintenance and financing not included).").format(
-            pue=f"{plan.cost.pue:g}", price=f"{plan.design.electricity_usd_per_kwh:g}",
+            pue=f"{plan.cost.pue:g}", price=usd(plan.design.electricity_usd_per_kwh, cents=True),
             years=f"{plan.cost.tco_years:g}"),
         _("Collectives and training: constants and sources in assets/catalog/collectives.toml and training.toml; "
           "failure rates in reliability.toml."),

@@ -182,6 +182,19 @@ def alternative_design(design: Design, changes: Mapping, current_fabric: str) ->
     return parse_design(data)
 
 
+def bought_what_if(plan: Plan, label: str) -> tuple[str, str]:
+    """The comparison fabric's ``label`` and a sentence for the Performance page: on a cloud instance's adapters
+    (``Nic.transport``) the comparison is a bought fabric in place of the provider's, so the label says "what-if"
+    and the sentence says what changes; a bought design's label as it is and no sentence."""
+    transport = plan.resolved.nic.transport
+    if not transport:
+        return label, ""
+    return (_("what-if: {fabric}").format(fabric=label),
+            _("What-if: the same nodes with the system's own NICs on a fabric that is bought, in place of the cloud "
+              "provider's ({transport}), which this design does not buy; its capex includes that fabric.").format(
+                transport=vocab.TRANSPORT.label(transport)))
+
+
 def alternative_plan(design: Design, changes: Mapping, current_fabric: str) -> Plan:
     return make_plan(alternative_design(design, changes, current_fabric))
 
