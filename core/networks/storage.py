@@ -5,7 +5,8 @@ with their sources; the reference is the DGX SuperPOD H100 RA, RA-11333-001 V11,
 
 1. **Kind and speed.** ``Design.storage`` (``auto`` = the compute fabric's kind); ports per node (RA: 2
    per DGX) at the storage port speed (RA: 400G NDR, at most the compute port speed); the switch is the
-   catalog's first fabric switch of that kind offering the speed (QM9700 for NDR, as in the RA).
+   compute fabric maker's first fabric switch of that kind offering the speed, else a generic class entry
+   (``core.networks.makers``; QM9700 for NDR on an NVIDIA fabric, as in the RA), and the sizing says which.
 2. **Storage systems.** ``Design.storage_systems`` or ``ceil(nodes x storage_gbps_per_node / system
    port bandwidth)``; their ports land on switch ports of the storage speed through splitters
    (``ceil(system ports x system speed / switch speed)``; the RA's "NDR Cables, 2x 200 Gbps").
