@@ -90,7 +90,7 @@ def test_another_makers_fabric_buys_its_own_or_generic_storage_and_management_sw
     p = plan(parse_design(H3C))
     storage = _rows(p, "storage", "switch")
     assert storage and all("H3C S9827-64EP" in r.item and "made by H3C" in r.why for r in storage)
-    for network, model in (("inband", "GENERIC-100G-MGMT"), ("oob", "GENERIC-1G-OOB")):
+    for network, model in (("inband", "MGMT-64X100G"), ("oob", "OOB-48X1G")):
         rows = _rows(p, network, "switch")
         assert rows and all(r.catalog_id == model and "generic class entry" in r.why for r in rows), rows
     heads = [r for r in _rows(p, "inband", "appliance") if "head" in r.item.lower()]
@@ -115,7 +115,7 @@ def test_the_new_catalog_entries_are_sourced_and_marked():
     from core.catalog import load_catalog
 
     catalog = load_catalog()
-    for entry in (catalog.switch("GENERIC-100G-MGMT"), catalog.switch("GENERIC-1G-OOB"),
+    for entry in (catalog.switch("MGMT-64X100G"), catalog.switch("OOB-48X1G"),
                   catalog.appliance("HEAD-NODE-GENERIC")):
         assert entry.vendor == "Generic" and entry.price_basis == "estimate" and entry.as_of
         assert entry.price_low_usd <= entry.price_usd <= entry.price_high_usd
