@@ -215,3 +215,21 @@ def test_the_packs_assumptions_write_the_electricity_price_in_its_currency():
         price = usd(p.design.electricity_usd_per_kwh, cents=True)
     assert "USD/kWh" not in document and "美元/kWh" not in document
     assert f"{price}/kWh" in document and price.endswith("元")
+
+
+def test_the_designer_names_a_cloud_designs_transport_and_its_links_the_providers():
+    app = AppTest.from_file(str(ROOT / "tests" / "apptest_entry.py"), default_timeout=180)
+    app.query_params["preset"] = "aws-p5-efa"
+    app.run()
+    assert not app.exception
+    captions = " ".join(str(c.value) for c in app.caption)
+    assert "AWS EFA" in captions and "RoCE" not in captions
+    assert _cards(app)["Links"] == "provider's"
+
+
+def test_the_resilience_page_says_a_cloud_designs_switches_are_the_stand_in():
+    app = AppTest.from_file(str(ROOT / "tests" / "apptest_entry.py"), default_timeout=180)
+    app.query_params["preset"] = "aws-p5-efa"
+    app.run().switch_page("../pages/6_Resilience.py").run()
+    assert not app.exception
+    assert any("Clos the collective model counts hops on" in str(i.value).replace("\\", "") for i in app.info)
