@@ -386,6 +386,8 @@ class Transceiver(_Priced):
     connector: Literal["mpo", "lc"] = Field(default="mpo", description="Fibre connector (MPO for DR/SR, LC for FR).")
     reach_m: float = Field(gt=0)
     end: Literal["switch", "node", "any"]
+    vendor: str = Field(default="Generic", description=(
+        "Maker whose part number this is (NVIDIA for its coded modules); Generic = a class any maker sells."))
 
 
 def form_factor_family(text: str) -> str:

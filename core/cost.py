@@ -50,6 +50,7 @@ from core.i18n import current as current_language
 from core.memo import FrozenDict, spoken, stage, view
 from core.networks import NETWORK_LABELS, ClusterNetworks, NetworkFabric, NetworkInputs, size_networks, sized_networks
 from core.networks.model import LINK_KIND_LABELS, SWITCH_ROLE_LABELS
+from core.networks.makers import optics_note
 from core.physical.layout import Layout, place
 from core.physical.lengths import LinkLengths, link_lengths
 from core.physical.media import (
@@ -616,7 +617,8 @@ def network_rows(catalog: Catalog, networks: ClusterNetworks, add, rows: list[Bo
             entry = catalog.switch(group.model)
             tagged(network, "switch", entry, group.count,
                    _("{description}: {count} x {ports} of {radix} ports used").format(
-                       description=group.description, count=group.count, ports=group.ports_used, radix=group.radix),
+                       description=group.description, count=group.count, ports=group.ports_used, radix=group.radix)
+                   + (" " + group.choice if group.choice else ""),
                    _("{name} ({place})").format(name=entry.name, place=_("{network}, {role}").format(
                        network=label, role=_(SWITCH_ROLE_LABELS[group.role]))))
         for device in devices:
@@ -717,7 +719,8 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
                       "by length: {spans}").format(
                         link_class=_(LINK_CLASS_LABELS[link_class]), terms=" + ".join(terms[link_class]),
                         per_cage=cage_ports[link_class], media=_(KIND_LABELS[parts[0][0].kind]),
-                        links=f"{sum(b.links for b, _n in parts):,}", spans=spans),
+                        links=f"{sum(b.links for b, _n in parts):,}", spans=spans)
+                    + _with_space(optics_note(module, switches[link_class])),
                     item=(_(items[link_class]).format(name=module.name) if link_class in items else
                           _("{name} (switch side, {link_class})").format(
                               name=module.name, link_class=_(LINK_CLASS_LABELS[link_class]))), end="switch")
@@ -773,6 +776,11 @@ def switch_module_counts(resolved: ResolvedDesign, fabric: FabricPlan, words: bo
                     terms[link_class].append(_("{count} {role} x ceil({ports}/{per_cage})").format(
                         count=group.count * planes, role=_(ROLE_LABELS[group.role]), ports=ports, per_cage=per_cage))
     return counts, terms
+
+
+def _with_space(text: str) -> str:
+    """`` text`` to append to a sentence, or "" when there is none."""
+    return " " + text if text else ""
 
 
 def _torus_rows(bins, cables: dict, modules: dict, add_row, policy: str) -> None:

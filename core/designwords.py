@@ -19,17 +19,19 @@ sized: the switches and the fabric alone)."""
 
 
 def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | None = None,
-                 nic: str | None = None, uplink_gbps: int | None = None, dims: tuple[int, ...] = ()) -> str:
+                 nic: str | None = None, uplink_gbps: int | None = None, dims: tuple[int, ...] = (),
+                 transport: str | None = None) -> str:
     """``design`` (a ``core.design.Design``) with ``tiers`` switch tiers in words. ``leaf`` and ``spine``: the
     switch models of the tiers (default: the design's ``leaf_switch``/``spine_switch``, else its ``switch``);
     ``nic``: the NIC model to name (default: the design's, none when it leaves the choice to the engine);
-    ``uplink_gbps``: the leaf uplinks' speed (default: the design's, none when it runs at the port speed).
+    ``uplink_gbps``: the leaf uplinks' speed (default: the design's, none when it runs at the port speed);
+    ``transport``: a cloud instance's transport (``Nic.transport``), named in place of the fabric kind.
     A torus has no switches: its dimensions (``dims``, else the design's ``torus_dims``) and fabric are said
     instead of tiers, switch models and oversubscription."""
     from core.design import tidy_spaces
 
     d = design
-    fabric = vocab.FABRIC.label(d.fabric)
+    fabric = vocab.fabric_label(d.fabric, transport)
     if d.topology in vocab.NODE_TO_NODE:
         size = "x".join(map(str, dims)) if dims else (d.torus_dims or "")
         shape = _("{dims} {fabric} torus, node to node without switches").format(dims=size, fabric=fabric)
@@ -61,4 +63,4 @@ def plan_words(plan) -> str:
     tiers = r.tier_switches
     design = r.design.model_copy(update={"fabric": r.fabric, "port_speed_gbps": r.port_speed_gbps, "planes": r.planes})
     return design_words(design, plan.fabric.tiers, leaf=r.switch.id, spine=tiers["spine"].id, nic=r.nic.id,
-                        uplink_gbps=r.uplink_gbps, dims=tuple(plan.fabric.torus_dims or ()))
+                        uplink_gbps=r.uplink_gbps, dims=tuple(plan.fabric.torus_dims or ()), transport=r.nic.transport)

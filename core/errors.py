@@ -99,3 +99,13 @@ class DesignError(FabricPlannerError):
         self.suggestion = suggestion
         self.fixes = tuple(fixes)
         super().__init__(_AFTER_CHINESE_STOP.sub("", f"{message} {suggestion}".strip()))
+
+
+class SettingError(DesignError):
+    """A setting the design cannot run, not the design itself: a precision its accelerator has no matrix units
+    for. ``field`` names the setting (``precision``) so a caller can point at its own input (the command line's
+    ``--precision``, a page's box) and say the fix (``suggestion``)."""
+
+    def __init__(self, field: str, message: str, suggestion: str = "") -> None:
+        self.field = field
+        super().__init__(message, suggestion)

@@ -112,6 +112,12 @@ TRANSPORT = Vocabulary("transport", (
 """``core.catalog.CloudTransport``: a cloud provider's GPU network transport (a NIC's ``transport``), by its
 published name."""
 
+
+def fabric_label(fabric: str, transport: str | None = None) -> str:
+    """The compute fabric's name for display: on a cloud instance's adapters (``Nic.transport``) the transport's
+    (``AWS EFA``: SRD, not RoCE; ``GPUDirect-TCPX``), else the fabric kind's (``FABRIC.label``)."""
+    return TRANSPORT.label(transport) if transport else FABRIC.label(fabric)
+
 TOPOLOGY = Vocabulary("topology", (
     Term("rail-optimized", "rail", N_("Rail-optimized"), N_("rail-optimized"), ("rail-optimized",)),
     Term("top-of-rack", "tor", N_("Top-of-rack"), N_("top-of-rack"), ("top-of-rack",)),

@@ -51,7 +51,8 @@ def main() -> None:
             st.caption(
                 _("{size} · {fabric} {speed}G · {topology} · {tiers} tier(s) · {planes} plane(s) · switch {switch} · "
                   "NIC {nic} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
-                    size=size_caption(whole_plan(cur.plan)), fabric=vocab.FABRIC.label(s["fabric"]), speed=s["port_speed_gbps"],
+                    size=size_caption(whole_plan(cur.plan)),
+                    fabric=vocab.fabric_label(s["fabric"], cur.plan.resolved.nic.transport), speed=s["port_speed_gbps"],
                     topology=vocab.TOPOLOGY.word(s["topology"]), tiers=s["tiers"], planes=s["planes"],
                     switch=s["switch_model"], nic=s["nic_model"], basis=basis))
     state.show_warnings(cur)

@@ -122,7 +122,7 @@ def main() -> None:
           "oversubscription {ratio}:1 · {library}-style latency-bandwidth model").format(
             size=size_caption(plan), scaleup=domain_word(r.system), domain=r.nvlink_domain_gpus,
             noun=accelerator_noun(r.system, plural=True),
-            library=library_label(r.system.collective_library), fabric=vocab.FABRIC.label(r.fabric),
+            library=library_label(r.system.collective_library), fabric=vocab.fabric_label(r.fabric, r.nic.transport),
             speed=r.port_speed_gbps, nics=r.nics_per_node, tiers=plan.fabric.tiers,
             ratio=f"{plan.bandwidth.oversubscription:g}")
     )
@@ -273,7 +273,7 @@ def main() -> None:
         return
 
     this_label = jobform.fabric_label(plan)
-    other, other_error, alt_plan, alt_label = None, None, None, ""
+    other, other_error, alt_plan, alt_label, what_if = None, None, None, "", ""
     try:
         if choice == COMPARE_LINK:
             alt_design, alt_warnings = joblink.compare_design(settings["cmpl"])
@@ -282,7 +282,7 @@ def main() -> None:
             alt_plan = make_plan(alt_design)
             alt_label = jobform.linked_label(alt_plan)
         else:
-            alt_label = _(COMPARE_FABRICS[choice][0])
+            alt_label, what_if = jobform.bought_what_if(plan, _(COMPARE_FABRICS[choice][0]))
             alt_plan = jobform.alternative_plan(design, COMPARE_FABRICS[choice][1], r.fabric)
         other = jobform.estimate_under(alt_plan, job, settings)
     except FabricPlannerError as exc:
@@ -314,6 +314,8 @@ def main() -> None:
 
     # --- two fabrics -------------------------------------------------------------------------------------
     st.subheader(_("Two fabrics, same job"))
+    if what_if:  # a cloud design against a bought fabric
+        st.caption(safe.md(what_if))
     if other is None:
         _show_error(other_error)
     else:

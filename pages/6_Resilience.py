@@ -189,6 +189,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                _("Fail switches, leaf and global link bundles, planes or NICs by the form, or switches by clicking "
                  "them in the diagram (click again to restore one), and compare with the healthy design. The healthy "
                  "design is never changed."))
+    stand_in = failure.stand_in_note(cur.plan)
+    if stand_in:  # a cloud design: the switches offered are the collective model's stand-in, not the provider's
+        st.info(safe.md(stand_in))
     # two rows: five controls in one cut the buttons' words at 1,024 px ("Fail th...")
     c1, c2, c3 = st.columns([2.2, 1, 1], vertical_alignment="bottom")
     c4, c5 = st.columns([3.2, 1], vertical_alignment="bottom")
@@ -374,6 +377,8 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
         _("elements"): st.column_config.NumberColumn(format="localized"),  # 4,096 links, as on every page
         _("expected down"): st.column_config.NumberColumn(format="%.3f"),
         _("unavailability"): st.column_config.NumberColumn(format="%.2e")})
+    for note in result.notes:  # a cloud instance's adapters: the provider's links and switches are left out
+        st.caption(safe.md(note))
     st.caption(_("Expected GPUs cut off {cut:,.1f}, degraded {deg:,.1f}; nodes to hold back so the job runs 99% of "
                  "the time: {spare}.").format(cut=result.expected_gpus_cut_off, deg=result.expected_gpus_degraded,
                                               spare=i18n.number(result.spare_nodes_for_99pct)))

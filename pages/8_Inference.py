@@ -15,7 +15,7 @@ from core.figures.serving import comparison_rows, fabric_load_rows, time_figure
 from core.formats import inferencelink as link
 from core.formats.serving_exports import serving_export_file_name, serving_exports
 from core.i18n import N_, _
-from core.perf.serving import KvPrecision, ServingPrecision
+from core.perf.serving import AUTO_PRECISION, KvPrecision, PrecisionSetting, default_precision
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import PRESETS
 from core.design import tidy_spaces
@@ -59,7 +59,14 @@ def _show_error(exc: BaseException, box=st.error) -> None:
     box(message + ("\n\n**" + _("What would work:") + f"** {suggestion}" if suggestion else ""))
 
 
-def _model_controls(store: dict) -> None:
+def _precision_word(value: str, system) -> str:
+    """A weight-precision option: ``auto`` with what it means on the design's accelerator (``default_precision``)."""
+    if value != AUTO_PRECISION:
+        return value.upper()
+    return _("auto ({precision})").format(precision=default_precision(system).upper()) if system else _("auto")
+
+
+def _model_controls(store: dict, system=None) -> None:
     c1, c2, c34 = st.columns([1.3, 1.3, 1.4])
     c3, c4 = c34.columns(2)  # the two precisions share a column: "BF16" whole at 1,024 px
     store["model"] = c1.selectbox(_("Model"), list(PRESETS), key=_seed(store, "model"),
@@ -68,8 +75,10 @@ def _model_controls(store: dict) -> None:
                                  format_func=lambda k: _(MODES[k]),
                                  help=_("Disaggregated: a prefill pool hands each request's KV cache to a decode "
                                         "pool over the network. Aggregated: one pool does both."))
-    store["prec"] = c3.selectbox(_("Precision"), list(get_args(ServingPrecision)), key=_seed(store, "prec"),
-                                 format_func=str.upper, help=_("of the weights; FP4 on GPUs that have it"))
+    store["prec"] = c3.selectbox(_("Precision"), list(get_args(PrecisionSetting)), key=_seed(store, "prec"),
+                                 format_func=lambda v: _precision_word(v, system),
+                                 help=_("of the weights; auto = FP8 where the accelerator runs FP8, else BF16; FP4 "
+                                        "on GPUs that have it"))
     store["kvp"] = c4.selectbox(_("KV cache"), list(get_args(KvPrecision)), key=_seed(store, "kvp"), format_func=str.upper,
                                 help=_("precision of the KV cache"))
 
@@ -241,7 +250,7 @@ def main() -> None:
                  "and cost per token, and the network's part in them."))
     LINK.show_warnings(_("Some values in the inference link were not applied; the rest is shown."))
     cur = st.session_state.get("fp_current")
-    _model_controls(store)
+    _model_controls(store, cur.plan.resolved.system if cur is not None and cur.plan is not None else None)
     _workload_controls(store)
     disaggregated = store["mode"] == "disaggregated"
     given = any(store[pool + key] for pool in link.POOLS for key in link.SPLIT_FIELDS)

@@ -259,9 +259,10 @@ def test_performance_page_warns_about_a_bad_link():
 
 @pytest.mark.skipif(not PERF_PAGE.exists(), reason="no Performance page")
 @pytest.mark.parametrize("params,model,tp,pp,gbs", [
-    ({"n": "2"}, "qwen3-32b", 8, 2, 512),  # 16 GPUs: pp 4 would need 32, 70B does not fit: the largest dense preset that does
-    ({"g": "B300", "ng": "131072"}, "llama3-70b", 8, 4, 4096),  # dp 4,096: a batch of 512 cannot be split
-    ({"n": "128"}, "llama3-70b", 8, 4, 512),  # fits as it is: the plain defaults
+    # the split is the fastest that fits (core.perf.training.default_split), as python -m core train chooses it
+    ({"n": "2"}, "qwen3-32b", 4, 2, 1024),  # 16 GPUs: 70B does not fit: the largest dense preset that does
+    ({"g": "B300", "ng": "131072"}, "llama3-70b", 8, 16, 1024),  # dp 1,024
+    ({"n": "128"}, "llama3-70b", 8, 1, 1024),
 ])
 def test_performance_defaults_fit_the_design(params, model, tp, pp, gbs):
     at = AppTest.from_file(ENTRY, default_timeout=120)
@@ -283,7 +284,7 @@ def test_performance_defaults_refit_when_the_design_changes_but_user_values_stay
     at.text_input(key="w_count_exact").input("2").run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     assert at.number_input(key="perf_w_tp").value == 4  # the user's choice
-    assert at.number_input(key="perf_w_pp").value == 4  # refitted: 4 x 4 = 16 GPUs
+    assert at.number_input(key="perf_w_pp").value == 2  # refitted: the fastest split with tp 4 on 16 GPUs
 
 
 def test_small_sidebar_details():

@@ -134,7 +134,7 @@ def test_train_split_choice_is_the_fastest_that_fits(capsys):
     fitting = [c for c in choice["considered"] if c["fits"]]
     assert fitting and all(c["step_time_s"] >= choice["chosen"]["step_time_s"] for c in fitting)
     assert any(not c["fits"] and c["problem"] for c in choice["considered"])
-    assert sum(c["page_default"] for c in choice["considered"]) == 1
+    assert sum(c["first_tried"] for c in choice["considered"]) == 1
     assert (data["parallelism"]["tp"], data["parallelism"]["pp"]) == (choice["chosen"]["tp"], choice["chosen"]["pp"])
     assert data["step_time_s"] == pytest.approx(choice["chosen"]["step_time_s"], rel=1e-3)
 
@@ -143,7 +143,7 @@ def test_train_explain_lists_every_split_and_why(capsys):
     code, out, _ = run(capsys, "train", "--model", "llama3-70b", "--gpus", "1024", "--explain")
     assert code == 0
     assert "splits considered" in out and "chosen" in out and "does not fit" in out and "slower" in out
-    assert "the Performance page's default" in out
+    assert "the first split tried" in out
 
 
 def test_train_keeps_a_given_tp_and_chooses_pp(capsys):

@@ -34,13 +34,13 @@ designs (no path between rails). (3) SimAI: switches in total. (4) the Links car
 bisection in the "Expected bandwidth" help. (6) kW with one decimal in a [kW] row. (7) ``collective --size
 1GiB``, busbw in GB/s. (8) seconds with three decimals in a [s] row; the Performance card writes two. (9) ``train``
 with the page's job (model, tp, pp, global batch, sequence, micro-batch, precision, GPUs); without them the CLI
-searches its own fastest split (xfail below). (10) ``availability --trials N --seed 0`` with the page's N.
+chooses the same default job (``core.perf.training.default_split``, test below). (10) ``availability --trials N --seed 0`` with the page's N.
 (11) the sidebar's Switch-model box (every page shares it; read on the Designer). (12) the column's caption
 ``switch X``. (13) the design line under the title.
 
 Money in the workbook: the cells hold exact dollars in the language's money number format; that Excel format cannot
 write three significant figures (``$2.2 M`` for ``$2.17 M``): an xfail below says so. The CLI's ``train`` without job
-options plans its own fastest split, not the page's job: an xfail below says so.
+options runs the page's default job (one declaration: ``core.perf.training.default_split``).
 """
 
 from __future__ import annotations
@@ -477,10 +477,6 @@ def test_the_excel_rendering_of_the_test_reads_the_formats():
     assert [_excel_shows(zh, v) for v in (1.1e9, 51.18e6, 9_500)] == ["11.00亿美元", "5118.0万美元", "9,500美元"]
 
 
-@pytest.mark.xfail(strict=True, reason="python -m core train without job options searches the fastest tp/pp split at a "
-                   "global batch of 1,024 (its --explain lists them), while the Performance, Compare pages and the "
-                   "review pack fit the page's default split; the CLI's default is a product decision, not a "
-                   "formatting fix (with the page's job given, the step times agree: test_cli_json)")
 def test_cli_train_default_job_is_the_pages(design_files):
     differ = []
     for case in CASES[:3]:

@@ -51,7 +51,7 @@ def _reference_try(plan_, job, gpus, split, ep, zero, global_batch, default):
     t, p, v, c = split
     batch = fitting_split(plan_, job.model, tp=t, pp=p, cp=c, micro_batch=job.micro_batch, vp=v, job_gpus=gpus,
                           global_batch=global_batch, default_global_batch=job.global_batch)["global_batch"]
-    cand = SplitCandidate(t, p, batch, page_default=default, ep=ep, vp=v, cp=c, zero=zero)
+    cand = SplitCandidate(t, p, batch, first_tried=default, ep=ep, vp=v, cp=c, zero=zero)
     try:
         cand.estimate = estimate(plan_, job.model_copy(update={
             "tp": t, "pp": p, "vp": v, "cp": c, "ep": ep, "zero_stage": zero, "dp": None, "gpus": gpus,
@@ -104,7 +104,7 @@ def _reference_search(plan_, job, *, tp=None, pp=None, global_batch=None, max_pp
 def _bits(c: SplitCandidate) -> tuple:
     """Everything the search shows of a candidate, floats as their exact bits."""
     e = c.estimate
-    head = (c.key(), c.global_batch, c.page_default, c.problem)
+    head = (c.key(), c.global_batch, c.first_tried, c.problem)
     if e is None:
         return head
     comm = tuple((p.kind, p.collective, p.group_size, p.calls, p.bytes_per_call.hex(), p.time_s.hex(),

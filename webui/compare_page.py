@@ -369,7 +369,8 @@ def main() -> None:
             if column.plan is not None:
                 s = column.plan.summary()
                 st.caption(_("{size} · {fabric} {speed}G · {tiers} tier(s) · switch {switch}").format(
-                    size=size_caption(column.plan), fabric=vocab.FABRIC.label(s["fabric"]), speed=s["port_speed_gbps"],
+                    size=size_caption(column.plan), fabric=vocab.fabric_label(s["fabric"], column.plan.resolved.nic.transport),
+                    speed=s["port_speed_gbps"],
                     tiers=s["tiers"], switch=s["switch_model"]))
             else:
                 st.error(safe.md(_("This design cannot be built: {problem}").format(problem=column.error)))

@@ -247,6 +247,9 @@ class Availability(BaseModel):
     expected_bisection_tbits_one_direction: float
     healthy_bisection_tbits_one_direction: float
     rates: dict[str, dict]
+    notes: tuple[str, ...] = ()
+    """What the result leaves out, in sentences (on a cloud instance's adapters: the provider's links and
+    switches, ``PROVIDER_CLASSES``)."""
 
     def to_json(self) -> dict:
         return self.model_dump(mode="json")
@@ -374,11 +377,32 @@ def _global_share(rng: np.random.Generator, spine_down: np.ndarray, ends: np.nda
     return (~link_down & ~spine_down[:, ends[0]] & ~spine_down[:, ends[1]]).mean(axis=1)
 
 
+PROVIDER_CLASSES = ("link", "switch")
+"""Element classes that are the cloud provider's on a cloud instance's adapters (``Nic.transport``): the stand-in
+Clos's links and switches, which the availability model leaves out (as ``core.analysis.spof`` leaves out their
+single points, ``spof.PROVIDER_NOTE``); the nodes and their NICs (the instances' adapters) stay."""
+
+
+def _provider_scope(plan_or_shape, rates: dict[str, ClassRate]) -> tuple[dict[str, ClassRate], tuple[str, ...]]:
+    """``rates`` with the provider's classes (``PROVIDER_CLASSES``) never failing, and the note that says so, on a
+    cloud instance's adapters; ``rates`` as given and no note for a fabric that is bought (or a bare ``Shape``)."""
+    transport = getattr(getattr(getattr(plan_or_shape, "resolved", None), "nic", None), "transport", None)
+    if not transport:
+        return rates, ()
+    from core import vocab
+    from core.analysis.spof import PROVIDER_NOTE
+
+    kept = {name: (rate.model_copy(update={"afr": 0.0}) if name in PROVIDER_CLASSES else rate)
+            for name, rate in rates.items()}
+    return kept, (_(PROVIDER_NOTE).format(transport=vocab.TRANSPORT.label(transport)),)
+
+
 def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000, seed: int = 0,
                  rates: dict[str, ClassRate] | None = None) -> Availability:
-    """Monte Carlo availability of a design (a ``Plan`` or a ``Shape``); see the module docstring."""
+    """Monte Carlo availability of a design (a ``Plan`` or a ``Shape``); see the module docstring. On a cloud
+    instance's adapters the provider's links and switches are left out (``PROVIDER_CLASSES``, ``notes``)."""
     shape = plan_or_shape if isinstance(plan_or_shape, Shape) else shape_of(plan_or_shape)
-    rates = rates or default_rates()
+    rates, notes = _provider_scope(plan_or_shape, rates or default_rates())
     total_gpus = shape.nodes * shape.gpus_per_node
     job_gpus = total_gpus if job_gpus is None else job_gpus
     if not isinstance(trials, int) or not 1 <= trials <= 100_000:
@@ -397,6 +421,8 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
     spare_nodes = int(np.sort(unusable)[min(trials - 1, math.ceil(0.99 * trials) - 1)])
     fraction = float(ran.mean())
     counts = element_counts(shape)
+    if notes:
+        counts = {name: 0 if name in PROVIDER_CLASSES else count for name, count in counts.items()}
     shared_zero = q["switch"] == 0
     return Availability(
         method=METHOD + (GLOBAL_METHOD if shape.global_links else ""), trials=trials, seed=seed, job_gpus=job_gpus, elements=counts,
@@ -415,4 +441,5 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
         healthy_bisection_tbits_one_direction=shape.bisection_tbits_one_direction,
         rates={name: {"afr": rates[name].afr, "mttr_hours": rates[name].mttr_hours,
                       "unavailability": q[name], "grade": rates[name].grade} for name in CLASSES},
+        notes=notes,
     )

@@ -100,6 +100,7 @@ def run(args: argparse.Namespace) -> str:
         row(_("spares"), _("{count} spare rows, {spend}; capex with spares {capex}").format(
             count=len(spares.rows), spend=usd(spares.spares_capex_usd, exact=True),
             capex=usd(spares.capex_with_spares_usd, exact=True))),
+        *avail.notes,
         _("method: steady-state failures with repair, independent elements; Monte Carlo over nodes, NICs, links "
           "and switches"),
         "",

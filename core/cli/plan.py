@@ -12,7 +12,7 @@ from core.i18n import _, usd
 from core.fabric.families import summary_rows
 from core.spares import policy_words
 from core.perf.constants import library_label
-from core.figures.keynumbers import provider_fabric
+from core.figures.keynumbers import provider_fabric, provider_links
 
 
 
@@ -25,14 +25,23 @@ def register(subparsers) -> None:
     parser.set_defaults(handler=run)
 
 
+def _fabric_word(summary: dict) -> str:
+    """The compute fabric in running text: a cloud instance's transport by its name (``vocab.fabric_label``), else
+    the fabric kind's word."""
+    from core.catalog import load_catalog
+
+    transport = load_catalog().nic(summary["nic_model"]).transport
+    return vocab.fabric_label(summary["fabric"], transport) if transport else vocab.FABRIC.word(summary["fabric"])
+
+
 def _render_table(summary: dict) -> str:
     out = io.StringIO()
     w = out.write
     nvl = summary["nvlink"]
     w(_("{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, {tiers} tier(s), "
         "{planes} plane(s), switch {switch}").format(
-        gpus=f"{summary['gpus']:,}", model=summary["gpu_model"], noun=scaleup.accelerator_noun(nvl, plural=True), nodes=f"{summary['nodes']:,}",
-        fabric=vocab.FABRIC.word(summary["fabric"]), speed=summary["port_speed_gbps"],
+        gpus=f"{summary['gpus']:,}", model=summary["gpu_model"], noun=scaleup.accelerator_noun(nvl, plural=True),
+        nodes=f"{summary['nodes']:,}", fabric=_fabric_word(summary), speed=summary["port_speed_gbps"],
         topology=vocab.TOPOLOGY.word(summary["topology"]), tiers=summary["tiers"], planes=summary["planes"],
         switch=summary["switch_model"]) + "\n")
     models = summary.get("switch_models", {})
@@ -56,7 +65,9 @@ def _render_table(summary: dict) -> str:
     w(row(_("switches"), provider_fabric(summary) or _("leaf {leaf}  spine {spine}  core {core}  total {total}").format(
         leaf=f"{s['leaf']:,}", spine=f"{s['spine']:,}", core=f"{s['core']:,}", total=f"{s['total']:,}")) + "\n")
     li = summary["links"]
-    if "torus" not in summary:  # a torus's links are node to node (its own row below)
+    if provider_links(summary):
+        w(row(_("links"), provider_links(summary)) + "\n")
+    elif "torus" not in summary:  # a torus's links are node to node (its own row below)
         w(row(_("links"), _("node-leaf {node_leaf}  leaf-spine {leaf_spine}  spine-core {spine_core}").format(
             node_leaf=f"{li['node_leaf']:,}", leaf_spine=f"{li['leaf_spine']:,}",
             spine_core=f"{li['spine_core']:,}") + ("" if "global" not in li else _("  global {links}").format(

@@ -57,7 +57,7 @@ def add_workload_options(parser, prefix: str = "", rate_required: bool = False):
     from typing import get_args
 
     from core.formats.inferencelink import DEFAULTS as D
-    from core.perf.serving import KvPrecision, Mode, ServingPrecision
+    from core.perf.serving import KvPrecision, Mode, PrecisionSetting
     from core.perf.serving_constants import load_serving_constants
     from core.perf.training import PRESETS
 
@@ -94,8 +94,9 @@ def add_workload_options(parser, prefix: str = "", rate_required: bool = False):
     d.add_argument(f("mode"), type=str.lower, choices=list(get_args(Mode)),
                    help=_("one pool for prefill and decode, or separate pools (default: disaggregated with a split; "
                           "the search tries both)"))
-    d.add_argument(f("precision"), type=str.lower, choices=list(get_args(ServingPrecision)), default=D["prec"],
-                   help=_("weights' precision (default {default})").format(default=D["prec"]))
+    d.add_argument(f("precision"), type=str.lower, choices=list(get_args(PrecisionSetting)), default=D["prec"],
+                   help=_("weights' precision (default {default}: FP8 where the accelerator runs FP8, else BF16)"
+                          ).format(default=D["prec"]))
     d.add_argument(f("kv-precision"), type=str.lower, choices=list(get_args(KvPrecision)), default=D["kvp"],
                    help=_("KV cache's precision (default {default})").format(default=D["kvp"]))
     return d
@@ -183,9 +184,10 @@ def _split_given(args: argparse.Namespace) -> bool:
     return any(getattr(args, f"{pool}_{degree}") is not None for pool in POOLS for degree in DEGREES)
 
 
-def _deployment(args: argparse.Namespace):
-    """The deployment the options give (``InputError`` naming the option)."""
-    from core.perf.serving import parse_deployment
+def _deployment(args: argparse.Namespace, system=None):
+    """The deployment the options give (``InputError`` naming the option), the precision ``auto`` resolved for
+    ``system`` (``core.perf.serving.weight_precision``) when given."""
+    from core.perf.serving import parse_deployment, weight_precision
     from core.perf.serving_search import redundant_experts
 
     mode = args.mode or "disaggregated"
@@ -202,7 +204,8 @@ def _deployment(args: argparse.Namespace):
         if extra is None:
             extra = redundant_experts(model.experts, split["ep"]) if model.is_moe else 0
         pools[pool] = {**split, "redundant_experts": extra}
-    return _parsed(parse_deployment, {"model": model, "mode": mode, "precision": args.precision,
+    precision = args.precision if system is None else weight_precision(args.precision, system)
+    return _parsed(parse_deployment, {"model": model, "mode": mode, "precision": precision,
                                       "kv_precision": args.kv_precision, "workload": _workload(args), **pools})
 
 
@@ -248,7 +251,7 @@ def _given(planned, args: argparse.Namespace):
     from core.perf.serving import estimate
     from core.perf.serving_search import search
 
-    dep = _deployment(args)
+    dep = _deployment(args, planned.resolved.system)
     try:
         estimate(planned, dep)
     except DesignError as exc:

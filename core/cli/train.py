@@ -63,20 +63,23 @@ def _shown(value: str) -> str:
 
 def register(subparsers) -> None:
     """Add the ``train`` sub-command."""
-    from core.perf.training import CP_COMMS, OFFLOADS, PRESETS, ZERO_STAGES, Precision
+    from core.perf.training import (CP_COMMS, DEFAULT_GLOBAL_BATCH, DEFAULT_MODEL, DEFAULT_SEQ_LEN, OFFLOADS,
+                                    PRESETS, ZERO_STAGES, Precision)
 
     tr = subparsers.add_parser(
         "train", help=_("estimate a training step on the design"),
         description=_("Estimate step time, tokens/s, communication share and days to train on the design."))
     add_design_options(tr)
     m = tr.add_argument_group(_("model (a preset, or a custom architecture with --layers ... --vocab)"))
-    m.add_argument("--model", type=str.lower, choices=list(PRESETS), default="llama3-70b",
-                   help=_("model preset (default llama3-70b)"))
+    m.add_argument("--model", type=str.lower, choices=list(PRESETS), default=DEFAULT_MODEL,
+                   help=_("model preset (default {default})").format(default=DEFAULT_MODEL))
     add_custom_model_options(m)
     j = tr.add_argument_group(_("job"))
-    j.add_argument("--seq-len", type=positive_int, default=8192, help=_("sequence length [tokens] (default 8192)"))
+    j.add_argument("--seq-len", type=positive_int, default=DEFAULT_SEQ_LEN,
+                   help=_("sequence length [tokens] (default {default})").format(default=DEFAULT_SEQ_LEN))
     j.add_argument("--global-batch", type=positive_int,
-                   help=_("sequences per step (default 1024, rounded up to a multiple of micro-batch x dp)"))
+                   help=_("sequences per step (default {default}, rounded up to a multiple of micro-batch x dp)").format(
+                       default=f"{DEFAULT_GLOBAL_BATCH:,}"))
     j.add_argument("--micro-batch", type=positive_int, default=1, help=_("sequences per micro-batch (default 1)"))
     j.add_argument("--precision", type=str.lower, choices=list(get_args(Precision)), default="bf16",
                    help=_("training precision: FP8 with per-tensor (fp8) or 128-element block scaling (fp8-128); MXFP8 and NVFP4 on Blackwell "
@@ -141,11 +144,11 @@ def register(subparsers) -> None:
 
 
 def _job_from_args(args: argparse.Namespace, gpus: int | None = None):
-    from core.perf.training import model_preset, parse_job
+    from core.perf.training import DEFAULT_GLOBAL_BATCH, model_preset, parse_job
 
     model = custom_model(args) or model_preset(args.model)
     fp8_act = {"auto": None, "on": True, "off": False}[getattr(args, "fp8_activations", "auto")]
-    return parse_job(dict(model=model, seq_len=args.seq_len, global_batch=args.global_batch or 1024,
+    return parse_job(dict(model=model, seq_len=args.seq_len, global_batch=args.global_batch or DEFAULT_GLOBAL_BATCH,
                           micro_batch=args.micro_batch, precision=args.precision, tp=args.tp or 1, pp=args.pp or 1,
                           cp=args.cp or 1, ep=args.ep or 1, vp=args.vp or 1, dp=args.dp, gpus=gpus,
                           recompute=args.recompute, compute_efficiency=args.efficiency,
@@ -187,8 +190,8 @@ def _split_lines(choice) -> list[str]:
                 memory=f"{sum(e.memory_gb.values()):.1f}", verdict=verdict)
         else:
             text = _("does not fit: {problem}").format(problem=c.problem)
-        if c.page_default:
-            text += " " + _("(the Performance page's default)")
+        if c.first_tried:
+            text += " " + _("(the first split tried)")
         lines.append("  " + name + "  " + text)
     return lines
 
@@ -202,7 +205,7 @@ def run(args: argparse.Namespace) -> str:
 
 def _run(args: argparse.Namespace) -> str:
     from core.plan import plan
-    from core.perf.training import choose_split, estimate_or_ways_out, fitting_split
+    from core.perf.training import default_split, estimate_or_ways_out, fitting_split
 
     design = design_from_args(args)
     job = _job_from_args(args, args.job_gpus or design.gpus)
@@ -213,13 +216,13 @@ def _run(args: argparse.Namespace) -> str:
               "search_zero": args.search and args.zero is None and not args.shard_gradients
               and not args.no_distributed_optimizer}
     if args.tp is None or args.pp is None or search_ep or any(search.values()):
-        choice = choose_split(planned, job, tp=args.tp, pp=args.pp, global_batch=args.global_batch,
-                              search_ep=search_ep, **search)
+        choice = default_split(planned, job, tp=args.tp, pp=args.pp, global_batch=args.global_batch,
+                               search_ep=search_ep, **search)
         result = choice.best.estimate
     else:
-        if args.global_batch is None:  # 1024 rounded up to a multiple of micro-batch x dp, as the page does
+        if args.global_batch is None:  # the default rounded up to a multiple of micro-batch x dp, as the page does
             batch = fitting_split(planned, job.model, cp=job.cp, micro_batch=job.micro_batch, vp=job.vp,
-                                  job_gpus=job.gpus, tp=job.tp, pp=job.pp, default_global_batch=1024)["global_batch"]
+                                  job_gpus=job.gpus, tp=job.tp, pp=job.pp)["global_batch"]
             job = job.model_copy(update={"global_batch": batch})
         result = estimate_or_ways_out(planned, job)
     s = result.summary()

@@ -16,7 +16,7 @@ from core.catalog import load_catalog
 from core.figures.style import CJK_FONTS, sep
 from core.text import html_text
 from core.units import bandwidth, from_gbytes, from_tbits, number
-from core.i18n import N_, _, fx_rate, in_currency, ngettext, usd
+from core.i18n import N_, _, ngettext, usd
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,33 @@ def provider_fabric(summary: dict) -> str | None:
         transport=vocab.TRANSPORT.label(transport), count=f"{summary['switches']['total']:,}")
 
 
+def provider_links(summary: dict) -> str | None:
+    """On a cloud instance's adapters (``Nic.transport``) why the design has no link count (no cable or optic is
+    bought; the stand-in Clos's links only count the hops), in words; None for a fabric that is bought. The
+    Designer's Links card and ``python -m core plan`` say it, as ``provider_fabric`` for the switches."""
+    transport = load_catalog().nic(summary["nic_model"]).transport
+    if not transport:
+        return None
+    return _("The links are the cloud provider's ({transport}): no cable or optic is bought; the stand-in Clos has "
+             "{count} links.").format(transport=vocab.TRANSPORT.label(transport),
+                                      count=f"{sum(summary['links'].values()):,}")
+
+
+def _links_number(summary: dict, links: dict) -> KeyNumber:
+    """The Links card: the count by class, or on a cloud instance's adapters the provider's (``provider_links``)."""
+    why = provider_links(summary)
+    if why:
+        return KeyNumber("links", _("Links"), _("provider's"), why)
+    return KeyNumber("links", _("Links"), f"{sum(links.values()):,}",
+                     _("node-leaf {node_leaf}, leaf-spine {leaf_spine}, spine-core {spine_core} (all planes)").format(
+                         node_leaf=f"{links['node_leaf']:,}", leaf_spine=f"{links['leaf_spine']:,}",
+                         spine_core=f"{links['spine_core']:,}") + ("" if "global" not in links else _(
+                             "; global {links} ({family} groups)").format(
+                                 links=f"{links['global']:,}", family=vocab.TOPOLOGY.label(summary["topology"]))) + (
+                         "" if "torus" not in links else _("; torus {links}, node to node").format(
+                             links=f"{links['torus']:,}")))
+
+
 def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
     """The leaf, spine and core switch cards; on a cloud instance's adapters the provider's, not counts
     (``provider_fabric``)."""
@@ -92,14 +119,7 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
                       nodes=f"{summary['nodes']:,}", gpus_per_node=summary["gpus_per_node"],
                       model=summary["gpu_model"], nouns=accelerator_noun(nvl, plural=True)) + _growth_note(summary)),
         *_switch_numbers(summary, sw),
-        KeyNumber("links", _("Links"), f"{sum(links.values()):,}",
-                  _("node-leaf {node_leaf}, leaf-spine {leaf_spine}, spine-core {spine_core} (all planes)").format(
-                      node_leaf=f"{links['node_leaf']:,}", leaf_spine=f"{links['leaf_spine']:,}",
-                      spine_core=f"{links['spine_core']:,}") + ("" if "global" not in links else _(
-                          "; global {links} ({family} groups)").format(links=f"{links['global']:,}",
-                                                       family=vocab.TOPOLOGY.label(summary["topology"]))) + (
-                      "" if "torus" not in links else _("; torus {links}, node to node").format(
-                          links=f"{links['torus']:,}"))),
+        _links_number(summary, links),
         KeyNumber("transceivers", _("Transceivers"), f"{xcvr['switch_side'] + xcvr['node_side']:,}",
                   _("switch side {switch_side}, node side {node_side}").format(
                       switch_side=f"{xcvr['switch_side']:,}", node_side=f"{xcvr['node_side']:,}")),
@@ -294,8 +314,8 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
         KeyNumber("network_share", _("Compute fabric share of capex"), f"{shown_share(cost.network_share):.1%}",
                   _("NICs, switches, transceivers and cables as a share of capex")),
         KeyNumber("energy", _("Energy per year"), usd(cost.energy_usd_per_year),
-                  in_currency(_("facility {power} kW x 8,760 h x {price} USD/kWh")).format(  # the price in the shown currency
-                      power=f"{cost.facility_kw:,.0f}", price=f"{plan.design.electricity_usd_per_kwh * fx_rate():.4g}")),
+                  _("facility {power} kW x 8,760 h x {price}/kWh").format(  # the price by the one money format
+                      power=f"{cost.facility_kw:,.0f}", price=usd(plan.design.electricity_usd_per_kwh, cents=True))),
         KeyNumber("tco", _("TCO ({years} years)").format(years=f"{cost.tco_years:g}"), usd(cost.tco_usd),
                   _("capex + years x energy; staff, space, maintenance and financing not included")),
         KeyNumber("racks", _("Compute racks"), f"{cost.racks_compute:,}", _racks_help(plan)),

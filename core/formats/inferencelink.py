@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 
 from core.formats import sharelink
 from core.i18n import N_, _
-from core.perf.serving import KvPrecision, Mode, PoolSplit, ServingPrecision, Workload
+from core.perf.serving import AUTO_PRECISION, KvPrecision, Mode, PoolSplit, PrecisionSetting, Workload
 from core.perf.servingform import AUTO, SPLIT_FIELDS
 from core.perf.training import PRESETS
 
@@ -129,7 +129,7 @@ def _pool_params() -> list[sharelink.Param]:
 SERVING = sharelink.register_extension(PREFIX, [
     _choice("model", N_("served model"), PRESETS, DEFAULT_MODEL),
     _choice("mode", N_("serving mode"), get_args(Mode), "disaggregated"),
-    _choice("prec", N_("weight precision"), get_args(ServingPrecision), "fp8"),
+    _choice("prec", N_("weight precision"), get_args(PrecisionSetting), AUTO_PRECISION),
     _choice("kvp", N_("KV-cache precision"), get_args(KvPrecision), "bf16"),
     _number("in", N_("input tokens"), Workload, "input_tokens", 2000, True),
     _number("out", N_("output tokens"), Workload, "output_tokens", 500, True),

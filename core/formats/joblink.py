@@ -9,7 +9,8 @@ modelled (one of ``NCCL_RELEASES``; the current stock release by default), ``per
 sharding (ZeRO-2 / FSDP, off by default), ``perf_zero`` the ZeRO stage (``auto`` = from ``perf_zg``:
 1 or 2; 0-3, 3 = FSDP full sharding), ``perf_off`` CPU offload (``none`` or ``optimizer``: ZeRO-Offload), ``perf_cpc`` the context-parallel exchange (ring or all-to-all); ``perf_model=custom`` with ``perf_arch`` a model by its shape
 (``core.perf.modelshape``: ``layers:80,hidden:8192,...``; empty = the default preset's shape). ``JOB.decode(params)`` gives every value
-(defaults where absent or bad) and one warning per bad value; ``JOB.encode(values)`` writes only
+(defaults where absent or bad; the job's defaults are ``core.perf.training``'s ``DEFAULT_*``, and the model, tp,
+pp and global batch a link leaves out are fitted to the design by ``core.perf.jobform.fitted_defaults``) and one warning per bad value; ``JOB.encode(values)`` writes only
 what differs from the defaults.
 """
 
@@ -25,7 +26,8 @@ from core.perf.collectives import OPS
 from core.perf.congestion import PLACEMENTS, ROUTINGS
 from core.perf.constants import load_constants
 from core.perf.modelshape import CUSTOM, MAX_SHAPE_CHARS, decode_shape, encode_shape
-from core.perf.training import CP_COMMS, MAX_GLOBAL_BATCH, OFFLOADS, PRESETS, ZERO_STAGES, Precision
+from core.perf.training import (CP_COMMS, DEFAULT_GLOBAL_BATCH, DEFAULT_MODEL, DEFAULT_PP, DEFAULT_SEQ_LEN, DEFAULT_TP,
+                                MAX_GLOBAL_BATCH, OFFLOADS, PRESETS, ZERO_STAGES, Precision)
 
 COMPARE_FABRICS = {
     "eth2": (N_("Ethernet RoCE, 2:1"), dict(fabric="ethernet", oversubscription=2.0)),
@@ -103,18 +105,18 @@ JOB = sharelink.register_extension("perf_", [
     P("all", N_("show every algorithm"), sharelink.parse_choice(["1", "0"]), str, "1",
       lambda: _("{first} or {second}").format(first="1", second="0")),
     P("jg", N_("collective GPUs (0 = all)"), sharelink.parse_int(0, 1_000_000), str, 0, _range(0, 1_000_000)),
-    P("model", N_("model"), sharelink.parse_choice([*PRESETS, CUSTOM]), str, "llama3-70b",
+    P("model", N_("model"), sharelink.parse_choice([*PRESETS, CUSTOM]), str, DEFAULT_MODEL,
       ", ".join([*PRESETS, CUSTOM])),
     P("arch", N_("custom model"), parse_shape, str, "",
       lambda: _("name:value pairs such as {example}, at most {limit} characters").format(
           example="layers:32,hidden:4096,ffn:14336,heads:32,kv_heads:8,vocab:128256", limit=MAX_SHAPE_CHARS)),
-    _whole("seq", N_("sequence length"), 8192),
-    _whole("gbs", N_("global batch"), 512),
+    _whole("seq", N_("sequence length"), DEFAULT_SEQ_LEN),
+    _whole("gbs", N_("global batch"), DEFAULT_GLOBAL_BATCH),
     _whole("mbs", N_("micro-batch"), 1),
     P("prec", N_("precision"), sharelink.parse_choice(list(get_args(Precision))), str, "bf16",
       lambda: ", ".join(get_args(Precision))),
-    _whole("tp", N_("tensor parallel"), 8),
-    _whole("pp", N_("pipeline parallel"), 4),
+    _whole("tp", N_("tensor parallel"), DEFAULT_TP),
+    _whole("pp", N_("pipeline parallel"), DEFAULT_PP),
     _whole("cp", N_("context parallel"), 1),
     _whole("ep", N_("expert parallel"), 1),
     _whole("vp", N_("virtual pipeline stages"), 1),

@@ -101,7 +101,7 @@ def _header(plan, rules: list[dict], out: TextIO) -> None:
     used = sorted({exporters()[r.exporter].name for c in all_checks() for r in c.rules
                    if any(a["labels"]["check"] == c.id for a in rules)})
     out.write("# " + _("Prometheus alert rules of the monitoring checklist, written by fabric planner for a design "
-                       "of {gpus} GPUs ({fabric}).").format(gpus=f"{plan.resolved.gpus:,}", fabric=vocab.FABRIC.label(plan.resolved.fabric))
+                       "of {gpus} GPUs ({fabric}).").format(gpus=f"{plan.resolved.gpus:,}", fabric=vocab.fabric_label(plan.resolved.fabric, plan.resolved.nic.transport))
               + "\n# " + _("Check with: promtool check rules FILE. The rules read these exporters:") + "\n")
     for name in used:
         out.write(f"#   - {name}\n")

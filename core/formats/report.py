@@ -486,7 +486,7 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
         k: s["bandwidth"][k] for k in ("scaleout_gbits_per_gpu", "bisection_tbits_one_direction", "oversubscription")})
     out = [_("What it is: {size}, on a {tiers}-tier {fabric} {topology} fabric at {speed} per GPU (one "
              "direction), {planes} plane(s).").format(
-        size=size_caption(whole), tiers=s["tiers"], fabric=vocab.FABRIC.label(r.fabric),
+        size=size_caption(whole), tiers=s["tiers"], fabric=vocab.fabric_label(r.fabric, r.nic.transport),
         topology=vocab.TOPOLOGY.word(r.topology), speed=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
         planes=s["planes"])]
     out.append(_("What it costs: {capex} of capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, the "
@@ -698,7 +698,7 @@ def _networks(doc: _Doc, plan) -> None:
             continue
         rows.append([_network_label(key), number(s.get("switches", 0)), number(s.get("links", 0)),
                      number(s.get("transceivers", 0)), usd(s.get("capex_usd", 0.0)), number(s.get("power_kw", 0.0), 1)])
-    body = _table([_("network"), _("switches"), _("links"), _("transceivers"), _("capex USD"), _("power kW")], rows,
+    body = _table([_("network"), _("switches"), _("links"), _("transceivers"), in_currency(_("capex USD")), _("power kW")], rows,
                   {1, 2, 3, 4, 5}) if rows else ""
     for key in NETWORK_ORDER[1:]:
         sizing = getattr(networks, key, None)
@@ -988,6 +988,8 @@ def _availability(plan, resilience: Mapping | None) -> tuple[str, object]:
                  "per element class from the catalog's reliability table{overrides}.").format(
         trials=number(a.trials), overrides=_(", with the page's changes: {rates}").format(rates=rates) if rates
         else ""), note=True)
+    for note in a.notes:  # a cloud instance's adapters: the provider's links and switches are left out
+        body += _p(note, note=True)
     return body, a
 
 
@@ -1104,9 +1106,9 @@ def _assumptions(doc: _Doc, plan) -> None:
           "hyperscale = low) unless overridden; the low and high capex put every price at its range's end.").format(
             basis=vocab.PRICE_BASES.label(plan.cost.price_basis)),
         _("Power: nodes at their maximum power, network parts at typical power; energy assumes that draw around the "
-          "clock (an upper bound), PUE {pue}, {price} USD/kWh, TCO over {years} years (capex + energy; staff, space, "
+          "clock (an upper bound), PUE {pue}, {price}/kWh, TCO over {years} years (capex + energy; staff, space, "
           "maintenance and financing not included).").format(
-            pue=f"{plan.cost.pue:g}", price=f"{plan.design.electricity_usd_per_kwh:g}",
+            pue=f"{plan.cost.pue:g}", price=usd(plan.design.electricity_usd_per_kwh, cents=True),
             years=f"{plan.cost.tco_years:g}"),
         _("Collectives and training: constants and sources in the catalog's collective and training constants; "
           "failure rates in its reliability table."),

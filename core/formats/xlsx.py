@@ -307,7 +307,7 @@ def key_number_rows(plan, unit: str = "GB/s") -> list[tuple[str, float | int | s
     s = plan.summary()
     sw, links, xcvr, bw, cost, power = (s["switches"], s["links"], s["transceivers"], s["bandwidth"], s["cost"],
                                         s["power"])
-    fabric = vocab.FABRIC.label(s["fabric"])
+    fabric = vocab.fabric_label(s["fabric"], plan.resolved.nic.transport)
     rows = [
         (_("GPUs"), s["gpus"], "", WHOLE),
         (_("Nodes"), s["nodes"], "", WHOLE),

@@ -46,11 +46,13 @@ __all__ = ["NETWORKS", "NETWORK_LABELS", "ClusterNetworks", "DeviceSet", "LinkSe
 
 NetworkDesign = view("NetworkDesign", "management storage storage_ports_per_node storage_port_speed_gbps "
                      "storage_oversubscription storage_systems")
-NetworkSystem = view("NetworkSystem", "default_port_speed_gbps")
+NetworkSystem = view("NetworkSystem", "default_port_speed_gbps vendor")
+NetworkSwitch = view("NetworkSwitch", "vendor")
 NetworkInputs = view("NetworkInputs", "fabric nodes nodes_per_rack topology", design=NetworkDesign,
-                     system=NetworkSystem)
+                     system=NetworkSystem, switch=NetworkSwitch)
 """What sizing the other networks reads of a resolved design (``core.memo.view``): its storage and management
-settings, the fabric kind, nodes, nodes per rack, topology and the system's default port speed."""
+settings, the fabric kind, nodes, nodes per rack, topology, the system's default port speed and maker, and the
+compute fabric switch's maker (whose switches and head nodes the other networks buy, ``core.networks.makers``)."""
 NetworkFabric = view("NetworkFabric", "group_count islands switch_count_total")
 """What sizing the other networks reads of the fabric plan: its leaf groups, islands and switch count."""
 

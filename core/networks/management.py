@@ -7,13 +7,13 @@ H100 RA (RA-11333-001 V11, Tables 7 and 8) cables them; every rule and default i
 InfiniBand fabric (RA Table 7: 4 for compute + storage), 2 ports each on the compute fabric (Table 4's
 "Compute + UFM" cables = node links + 4).
 
-**In-band (SN4600C, 100GbE).** Ports: 2 per node, 2 per head node, 8 for the NFS storage, 2 uplinks
+**In-band (SN4600C on an NVIDIA fabric, 100GbE; ``core.networks.makers``).** Ports: 2 per node, 2 per head node, 8 for the NFS storage, 2 uplinks
 per OOB switch (Table 8). Leaves come in MLAG pairs (2 ISL cables per pair) with 4 uplinks each, so a
 leaf takes at most ``radix - 4 - 2`` ports; two spines when there is more than one pair, each with 2
 uplinks to the site network (Table 8: 4 CWDM4 uplinks); a pod is at most as many leaf pairs as two
 spines hold, and larger clusters get more pods (each uplinked to the site).
 
-**Out-of-band (SN2201, 48 x 1GbE).** One port per node BMC, per switch of every network (compute,
+**Out-of-band (SN2201 on an NVIDIA fabric, 48 x 1GbE).** One port per node BMC, per switch of every network (compute,
 storage, in-band), per UFM and head node, 2 per storage system and NFS system, and per rack PDU
 (3 per compute rack, 2 per other rack; racks estimated before the layout exists); switches =
 ``ceil(ports / 48)``, each with 2 100G uplinks to the in-band network; a Cat5e back-to-back cable per
@@ -31,13 +31,26 @@ from core.catalog import Catalog
 from core.design import ResolvedDesign
 from core.fabric.sizing import FabricPlan
 from core.i18n import _, ngettext
+from core.networks.makers import (SwitchChoice, choice_note, head_node_model, management_switches,
+                                  network_switch)
 from core.networks.model import DeviceSet, LinkSet, NetworkSizing, SwitchSet, TransceiverUse
 from core.networks.policy import ipolicy
 
 INBAND_SWITCH = "SN4600C"
+"""The DGX SuperPOD RA's in-band switch: what an NVIDIA compute fabric's in-band network buys
+(``management_switch``; another maker's fabric gets its own or a generic class entry)."""
 OOB_SWITCH = "SN2201"
-HEAD_NODE = "HEAD-NODE"
+"""The RA's out-of-band switch (as ``INBAND_SWITCH``)."""
 NFS_STORAGE = "NFS-STORAGE"
+
+
+def management_switch(resolved: ResolvedDesign, catalog: Catalog, speed_gbps: int) -> SwitchChoice:
+    """The management-role switch at ``speed_gbps`` [Gb/s] a management network buys: the compute fabric maker's,
+    else a generic class entry (``core.networks.makers.network_switch``)."""
+    choice = network_switch(management_switches(catalog, speed_gbps), resolved.switch.vendor)
+    if choice is None:
+        raise ValueError(f"the catalog has no management switch offering {speed_gbps}G")
+    return choice
 
 
 def head_nodes(sus: int) -> int:
@@ -52,8 +65,9 @@ def nfs_systems(nodes: int) -> int:
 
 def size_inband(resolved: ResolvedDesign, catalog: Catalog, heads: int, nfs: int, oob_switches: int) -> NetworkSizing:
     """The in-band management network for the nodes, head nodes, NFS storage and OOB uplinks."""
-    switch = catalog.switch(INBAND_SWITCH)
     speed = ipolicy("inband_port_speed_gbps")
+    choice = management_switch(resolved, catalog, speed)
+    switch = choice.switch
     radix = switch.ports_at(speed) or 64
     per_node = ipolicy("inband_ports_per_node")
     node_ports = resolved.nodes * per_node
@@ -70,7 +84,8 @@ def size_inband(resolved: ResolvedDesign, catalog: Catalog, heads: int, nfs: int
     why = [_("In-band management ({switch}, {speed}GbE): {nodes} nodes x {per_node} + {heads} head nodes x {head_each} "
              "+ {nfs_ports} NFS storage ports + {oob_ports} OOB uplinks = {ports} ports.").format(
         switch=switch.id, speed=speed, nodes=f"{resolved.nodes:,}", per_node=per_node, heads=heads,
-        head_each=ipolicy("head_node_inband_ports"), nfs_ports=nfs_ports, oob_ports=oob_ports, ports=f"{ports:,}")]
+        head_each=ipolicy("head_node_inband_ports"), nfs_ports=nfs_ports, oob_ports=oob_ports, ports=f"{ports:,}")
+        + " " + choice_note(choice)]
     switches: list[SwitchSet] = []
     links: list[LinkSet] = []
     down = math.ceil(ports / leaves)
@@ -123,7 +138,8 @@ def size_inband(resolved: ResolvedDesign, catalog: Catalog, heads: int, nfs: int
     links.append(LinkSet(kind="site-uplink", count=site, speed_gbps=speed, cable="", transceivers=(
         TransceiverUse(model=cwdm4.id, count=site, end="switch", why=_("our end of each site uplink")),),
         description=_("uplinks to the site network (the far end is the site's)")))
-    devices = [DeviceSet(kind="head", model=HEAD_NODE, count=heads, id_prefix="mgmt.head",
+    switches = [s.model_copy(update={"choice": choice_note(choice)}) for s in switches]
+    devices = [DeviceSet(kind="head", model=head_node_model(resolved.system.vendor), count=heads, id_prefix="mgmt.head",
                          description=_("management (head) nodes"))]
     if nfs:
         devices.append(DeviceSet(kind="nfs", model=NFS_STORAGE, count=nfs, id_prefix="mgmt.nfs",
@@ -143,7 +159,8 @@ def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, 
              heads: int, ufms: int, storage_systems: int, nfs: int) -> tuple[NetworkSizing, int]:
     """The out-of-band network and its uplinks to the in-band one; ``other_switches`` = switches of every
     other network but the compute fabric (their management ports)."""
-    switch = catalog.switch(OOB_SWITCH)
+    choice = management_switch(resolved, catalog, 1)
+    switch = choice.switch
     radix = ipolicy("oob_switch_ports")
     bmc = resolved.nodes
     switch_mgmt = fabric.switch_count_total + other_switches
@@ -163,14 +180,16 @@ def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, 
             compute_racks=f"{compute_racks:,}", per_compute=ipolicy("pdus_per_compute_rack"),
             other_racks=other_racks, per_other=ipolicy("pdus_per_other_rack"), ports=f"{ports:,}"),
         _("{count} switches = ceil({ports} / {radix}), each with {per} 100G uplinks to the in-band network.").format(
-            count=count, ports=f"{ports:,}", radix=radix, per=ipolicy("oob_uplinks_per_switch")),
+            count=count, ports=f"{ports:,}", radix=radix, per=ipolicy("oob_uplinks_per_switch"))
+        + " " + choice_note(choice),
     ]
     down = math.ceil(ports / count) if count else 0
     links = [LinkSet(kind="bmc", count=bmc, speed_gbps=1, cable="CAT5E-1G", description=_("node BMC ports")),
              LinkSet(kind="switch-mgmt", count=switch_mgmt, speed_gbps=1, cable="CAT5E-1G",
                      description=_("switch management ports")),
              LinkSet(kind="device-mgmt", count=device_mgmt, speed_gbps=1, cable="CAT5E-1G",
-                     description=_("UFM, head node and storage management ports")),
+                     description=_("UFM, head node and storage management ports") if ufms else
+                     _("head node and storage management ports")),
              LinkSet(kind="pdu-mgmt", count=pdus, speed_gbps=1, cable="CAT5E-1G", description=_("rack PDUs"))]
     if b2b:
         links.append(LinkSet(kind="ufm-b2b", count=b2b, speed_gbps=1, cable="CAT5E-1G",
@@ -183,7 +202,8 @@ def size_oob(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, *, 
         network="oob", fabric="ethernet", port_speed_gbps=1, tiers=1, oversubscription=1.0,
         switches=(SwitchSet(role="switch", model=switch.id, count=count, id_prefix="oob.switch", down_ports_used=down,
                             up_ports_used=0, radix=radix, port_speed_gbps=1,
-                            description=_("out-of-band switch (its 100G uplinks are separate QSFP28 ports)")),),
+                            description=_("out-of-band switch (its 100G uplinks are separate QSFP28 ports)"),
+                            choice=choice_note(choice)),),
         links=tuple(links), devices=devices, site_uplinks=0, explanation=tuple(why),
     ), uplinks
 

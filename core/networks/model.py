@@ -54,6 +54,8 @@ class SwitchSet(BaseModel):
     """Ports at ``port_speed_gbps``."""
     port_speed_gbps: int
     description: str
+    choice: str = ""
+    """Whose switch this is and why, one sentence (``core.networks.makers.choice_note``; the BOM's reason)."""
     height_u: float = 1.0
     """Rack units per switch [U] (catalog)."""
     watts_each: float = 0.0

@@ -5,7 +5,8 @@ with their sources; the reference is the DGX SuperPOD H100 RA, RA-11333-001 V11,
 
 1. **Kind and speed.** ``Design.storage`` (``auto`` = the compute fabric's kind); ports per node (RA: 2
    per DGX) at the storage port speed (RA: 400G NDR, at most the compute port speed); the switch is the
-   catalog's first fabric switch of that kind offering the speed (QM9700 for NDR, as in the RA).
+   compute fabric maker's first fabric switch of that kind offering the speed, else a generic class entry
+   (``core.networks.makers``; QM9700 for NDR on an NVIDIA fabric, as in the RA), and the sizing says which.
 2. **Storage systems.** ``Design.storage_systems`` or ``ceil(nodes x storage_gbps_per_node / system
    port bandwidth)``; their ports land on switch ports of the storage speed through splitters
    (``ceil(system ports x system speed / switch speed)``; the RA's "NDR Cables, 2x 200 Gbps").
@@ -31,12 +32,13 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from core.catalog import Catalog, Switch
+from core.catalog import Catalog
 from core.design import ResolvedDesign
 from core.errors import DesignError, InputError
 from core.fabric.sizing import FabricPlan, down_up_split
 from core import units, vocab
 from core.i18n import _, ngettext
+from core.networks.makers import SwitchChoice, choice_note, network_switch, optics_note
 from core.networks.media import fibre, module
 from core.networks.model import DeviceSet, LinkSet, NetworkSizing, SwitchSet, TransceiverUse
 from core.networks.policy import ipolicy, policy
@@ -68,15 +70,17 @@ def scalable_units(resolved: ResolvedDesign, fabric: FabricPlan) -> int:
     return max(1, math.ceil(resolved.nodes / 32))
 
 
-def storage_switch(catalog: Catalog, kind: str, speed: int) -> Switch:
-    """The catalog's first fabric switch of ``kind`` offering ``speed`` [Gb/s] (catalog order = preference)."""
+def storage_switch(catalog: Catalog, kind: str, speed: int, maker: str) -> SwitchChoice:
+    """The fabric switch of ``kind`` offering ``speed`` [Gb/s] the storage fabric buys, with why: the compute
+    fabric's ``maker``'s first, else a generic class entry, else the catalog's first (``core.networks.makers``);
+    ``InputError`` naming the speeds offered when no switch of ``kind`` offers ``speed``."""
     options = catalog.fabric_switches(kind, speed)
     if not options:
         offered = sorted({m.speed_gbps for s in catalog.fabric_switches(kind) for m in s.port_modes})
         raise InputError(_("no {fabric} switch in the catalog offers {speed}G storage ports; set the storage port "
                            "speed to one of {speeds} Gb/s").format(fabric=kind, speed=speed,
                                                                   speeds=", ".join(map(str, offered))))
-    return options[0]
+    return network_switch(options, maker)
 
 
 @lru_cache(maxsize=1024)
@@ -142,9 +146,12 @@ def _storage_shape(nodes: int, per_node: int, node_ports: int, storage_ports: in
             leaves=shape.node_leaves * pods, down_max=down_up_split(radix, o)[0], down=shape.node_down,
             o=f"{o:.3g}", up=shape.node_up, ratio=units.ratio(shape.node_down / shape.node_up if shape.node_up else 1)))
         if shape.storage_leaves:
-            why.append(_("{leaves} storage leaves at 1:1 (at least one per scalable unit while half full): {down} "
-                         "storage ports and {up} uplinks each; UFM ports use spare ports there.").format(
-                leaves=shape.storage_leaves * pods, down=shape.storage_down, up=shape.storage_up))
+            leaves_words = (_("{leaves} storage leaves at 1:1 (at least one per scalable unit while half full): {down} "
+                              "storage ports and {up} uplinks each; UFM ports use spare ports there.") if ufm_ports else
+                            _("{leaves} storage leaves at 1:1 (at least one per scalable unit while half full): {down} "
+                              "storage ports and {up} uplinks each."))
+            why.append(leaves_words.format(leaves=shape.storage_leaves * pods, down=shape.storage_down,
+                                           up=shape.storage_up))
         why.append(_("{spines} spines: {uplinks} leaf uplinks spread evenly, {per_spine} ports used per spine.").format(
             spines=shape.spines * pods, uplinks=f"{(shape.node_leaves * shape.node_up + shape.storage_leaves * shape.storage_up) * pods:,}",
             per_spine=shape.spine_down))
@@ -157,15 +164,24 @@ def _storage_shape(nodes: int, per_node: int, node_ports: int, storage_ports: in
 
 
 def _storage_switches(shape: _Shape, pods: int, switch, speed: int, radix: int, node_ports: int, storage_ports: int,
-                      ufm_ports: int) -> tuple[list[SwitchSet], int]:
+                      ufm_ports: int, choice: str = "") -> tuple[list[SwitchSet], int]:
     """``(switch sets, leaf-spine links)`` of the storage fabric: a single switch, or node leaves, storage leaves
-    (with the UFM ports) and spines per pod."""
+    (with the UFM ports) and spines per pod; ``choice``: whose switch it is and why (every set's)."""
+    switches = [s.model_copy(update={"choice": choice}) for s in _storage_sets(
+        shape, pods, switch, speed, radix, node_ports, storage_ports, ufm_ports)]
+    leaf_spine = (shape.node_leaves * shape.node_up + shape.storage_leaves * shape.storage_up) * pods \
+        if shape.tiers != 1 else 0
+    return switches, leaf_spine
+
+
+def _storage_sets(shape: _Shape, pods: int, switch, speed: int, radix: int, node_ports: int, storage_ports: int,
+                  ufm_ports: int) -> list[SwitchSet]:
+    """The storage fabric's switch sets (``_storage_switches``)."""
     switches: list[SwitchSet] = []
     if shape.tiers == 1:
         switches.append(SwitchSet(role="switch", model=switch.id, count=1, id_prefix="storage.leaf",
                                   down_ports_used=node_ports + storage_ports + ufm_ports, up_ports_used=0, radix=radix,
                                   port_speed_gbps=speed, description=_("single storage switch")))
-        leaf_spine = 0
     else:
         switches.append(SwitchSet(role="leaf", model=switch.id, count=shape.node_leaves * pods, id_prefix="storage.leaf",
                                   down_ports_used=shape.node_down, up_ports_used=shape.node_up, radix=radix,
@@ -179,8 +195,7 @@ def _storage_switches(shape: _Shape, pods: int, switch, speed: int, radix: int, 
         switches.append(SwitchSet(role="spine", model=switch.id, count=shape.spines * pods, id_prefix="storage.spine",
                                   down_ports_used=shape.spine_down, up_ports_used=0, radix=radix,
                                   port_speed_gbps=speed, description=_("storage spine")))
-        leaf_spine = (shape.node_leaves * shape.node_up + shape.storage_leaves * shape.storage_up) * pods
-    return switches, leaf_spine
+    return switches
 
 
 def node_storage_ports(design) -> int:
@@ -202,7 +217,8 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
         return None, ()
     speed = design.storage_port_speed_gbps or min(ipolicy("storage_port_speed_gbps"),
                                                   resolved.system.default_port_speed_gbps)
-    switch = storage_switch(catalog, kind, speed)
+    choice = storage_switch(catalog, kind, speed, resolved.switch.vendor)
+    switch = choice.switch
     radix = switch.ports_at(speed) or 0
     o = design.storage_oversubscription or policy("storage_oversubscription")
     nodes = resolved.nodes
@@ -221,7 +237,7 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
         _("Storage fabric ({fabric}): {nodes} nodes x {per_node} storage ports at {speed}G = {ports} node ports "
           "on {switch} switches ({radix} ports at {speed}G).").format(
             fabric=vocab.FABRIC.label(kind), nodes=f"{nodes:,}", per_node=per_node, speed=speed, ports=f"{node_ports:,}",
-            switch=switch.id, radix=radix),
+            switch=switch.id, radix=radix) + " " + choice_note(choice),
     ]
     if sized_systems:
         why.append(_("{systems} storage systems = ceil({nodes} nodes x {per_node_gbps} Gb/s per node / {system_gbps} "
@@ -233,7 +249,8 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
             systems=systems, ports=storage_ports, speed=speed))
 
     shape, pods = _storage_shape(nodes, per_node, node_ports, storage_ports, ufm_ports, radix, o, sus, switch, why)
-    switches, leaf_spine = _storage_switches(shape, pods, switch, speed, radix, node_ports, storage_ports, ufm_ports)
+    switches, leaf_spine = _storage_switches(shape, pods, switch, speed, radix, node_ports, storage_ports, ufm_ports,
+                                             choice_note(choice))
 
     # --- media: switch-side modules per switch (twin-port cages), node-side per port, a fibre per link
     per_cage = switch.ports_per_cage(speed)
@@ -244,6 +261,8 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
         switch_module = module(catalog, kind, speed, 1, "switch", switch.cage_type)
     node_module = module(catalog, kind, speed, 1, "node", "QSFP112" if speed == 400 else "")
     cord = fibre(catalog, switch_module)
+    coded = optics_note(switch_module, switch)
+    coded = " " + coded if coded else ""
 
     def cages(ports: int, count: int) -> int:
         return math.ceil(ports / per_cage) * count
@@ -263,7 +282,7 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     links = [
         LinkSet(kind="node-leaf", count=node_ports, speed_gbps=speed, cable=cord.id, transceivers=(
             TransceiverUse(model=switch_module.id, count=node_side_cages, end="switch",
-                           why=_("storage leaves' node ports, {per_cage} per cage").format(per_cage=per_cage)),
+                           why=_("storage leaves' node ports, {per_cage} per cage").format(per_cage=per_cage) + coded),
             TransceiverUse(model=node_module.id, count=node_ports, end="node",
                            why=_("one per node storage port")),
         ), description=_("node storage ports to leaves")),
@@ -272,7 +291,7 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
         links.append(LinkSet(kind="storage-leaf", count=storage_ports, speed_gbps=speed, cable=cord.id, transceivers=(
             TransceiverUse(model=switch_module.id, count=storage_side_cages, end="switch",
                            why=_("storage-system ports, {per_cage} per cage; the systems' own optics are in their "
-                                 "price").format(per_cage=per_cage)),
+                                 "price").format(per_cage=per_cage) + coded),
         ), description=_("storage-system ports to leaves (splitters to {speed}G system ports)").format(
             speed=appliance.fabric_port_speed_gbps)))
     if ufm_ports:
@@ -283,7 +302,7 @@ def size_storage(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     if leaf_spine:
         links.append(LinkSet(kind="leaf-spine", count=leaf_spine, speed_gbps=speed, cable=cord.id, transceivers=(
             TransceiverUse(model=switch_module.id, count=up_cages, end="switch",
-                           why=_("leaf uplinks and spine ports, {per_cage} per cage").format(per_cage=per_cage)),
+                           why=_("leaf uplinks and spine ports, {per_cage} per cage").format(per_cage=per_cage) + coded),
         ), description=_("storage leaves to spines")))
 
     devices = []

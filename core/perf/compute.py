@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.errors import DesignError
+from core.errors import SettingError
 from core.i18n import _
 from core.perf.training_constants import load_training_catalog
 
@@ -44,7 +44,7 @@ def precision_peak_tflops(system, precision: str) -> float:
     """Dense tensor peak of one GPU of ``system`` at ``precision`` [TFLOP/s].
 
     ``precision`` is a training precision (``[[precision]]`` in training.toml: bf16, fp8, fp8-128, mxfp8,
-    nvfp4) or a tensor-core format (bf16, fp8, fp4). ``DesignError`` naming the precisions the GPU has when it
+    nvfp4) or a tensor-core format (bf16, fp8, fp4). ``SettingError`` (a ``DesignError``) naming the precisions the GPU has when it
     has no tensor cores for this one; the microscaling formats (MXFP8, NVFP4) need Blackwell's FP4-capable
     tensor cores (a GPU with an FP4 peak in the catalog).
     """
@@ -56,10 +56,15 @@ def precision_peak_tflops(system, precision: str) -> float:
     if peak <= 0 or (microscaled and system.peak_tflops("fp4") <= 0):
         have = ([p.name for p in cat.precision if _supports(system, p.name, p.peak)] if precision in names else
                 [f for f in ("bf16", "fp8", "fp4") if system.peak_tflops(f) > 0])  # a tensor-core format (serving)
-        raise DesignError(_("{gpu} has no {precision} tensor cores.").format(gpu=system.gpu_name,
-                                                                              precision=precision.upper()),
-                          _("Use precision {have}.").format(have=", ".join(have)))
+        raise precision_error(system, precision, have)
     return peak
+
+
+def precision_error(system, precision: str, have: list[str]) -> SettingError:
+    """The error for a ``precision`` ``system``'s matrix units do not run (NVIDIA's Tensor Cores, AMD's Matrix
+    Cores, Ascend's Cube units: named generically), with the precisions it has (``have``) as the fix."""
+    return SettingError("precision", _("{gpu} has no {precision} matrix units.").format(
+        gpu=system.gpu_name, precision=precision.upper()), _("Use precision {have}.").format(have=", ".join(have)))
 
 
 def precision_label(name: str) -> str:
@@ -164,10 +169,7 @@ def micro_batch_compute(job, system, stage_share: float) -> MicroBatchCompute:
     kernels = cat.architecture_compute(system.architecture)
     recipe = cat.recipe(job.precision)
     if job.precision not in kernels.gemm:
-        raise DesignError(_("{gpu} has no {precision} tensor cores.").format(
-            gpu=system.gpu_name, precision=job.precision.upper()),
-            _("Use precision {have}.").format(have=", ".join(p for p in supported_precisions(system)
-                                                               if p in kernels.gemm)))
+        raise precision_error(system, job.precision, [p for p in supported_precisions(system) if p in kernels.gemm])
     peak = precision_peak_tflops(system, job.precision) * 1e12 * kernels.gemm[job.precision]
     bf16 = system.peak_tflops("bf16") * 1e12
     bandwidth = system.hbm_tbytes_per_s * 1e12 * c.memory_fraction

@@ -5,7 +5,8 @@ The page (and later the Compare page) holds a flat dict of settings, keyed as in
 ``ep``, ``vp``, ``tg``, ``tok``, ``eff``). This module:
 
 * ``fitted_defaults`` chooses the model, tp, pp and global batch the user left alone so the job
-  fits the design (a 2-node and a 131,072-GPU design both open without an error);
+  fits the design (a 2-node and a 131,072-GPU design both open without an error), the split by the
+  default split's rule (``core.perf.training.default_split``, as ``python -m core train``);
 * ``training_gpus`` and ``job_from_settings`` build the ``TrainingJob``;
 * ``alternative_design`` is the same design on another fabric;
 * ``collective_rows``, ``placement_notes``, ``communication_rows``, ``comparison_rows`` and
@@ -28,7 +29,8 @@ from core.perf.collectives import IN_NETWORK, Sweep, algorithm_label, level_labe
 from core.perf.sizes import format_size
 from core.perf.modelshape import CUSTOM, decode_shape
 from core.perf.training import (MAX_GLOBAL_BATCH, PRESETS, ModelSpec, TrainingEstimate, comm_collective_label,
-                                estimate, estimate_or_ways_out, fitting_split, parallelism_label, parse_job)
+                                DEFAULT_MODEL, default_split, estimate, estimate_or_ways_out, fitting_split,
+                                parallelism_label, parse_job)
 from core.plan import Plan, plan as make_plan
 from core.scaleup import domain_word
 
@@ -77,10 +79,6 @@ def model_of(settings: Mapping) -> ModelSpec:
     return decode_shape(arch) if arch else PRESETS[DEFAULT_MODEL].model_copy(update={"name": CUSTOM})
 
 
-DEFAULT_MODEL = "llama3-70b"
-"""The preset whose shape a custom model starts from (the link's default model)."""
-
-
 def zero_stage(settings: Mapping) -> int | None:
     """The ZeRO stage the settings declare (``zero``: a stage, or ``auto`` = None, from ``zg``)."""
     value = str(settings.get("zero", "auto"))
@@ -108,7 +106,7 @@ def job_from_settings(plan: Plan, settings: Mapping):
 
 def _split(plan: Plan, model: str, fixed: Mapping, defaults: Mapping) -> dict:
     """tp, pp and global batch for ``model``: values in ``fixed`` kept (None = free), the others the
-    defaults cut to fit (``core.perf.training.fitting_split``)."""
+    defaults cut to fit (``core.perf.training.fitting_split``): the search's first split."""
     job_gpus = training_gpus(plan, {**fixed, "tp": 1, "pp": 1, "cp": 1}) if int(fixed.get("tg") or 0) else None
     try:
         spec = model_of({**fixed, "model": model})
@@ -119,6 +117,25 @@ def _split(plan: Plan, model: str, fixed: Mapping, defaults: Mapping) -> dict:
         job_gpus=job_gpus, tp=fixed.get("tp"), pp=fixed.get("pp"), global_batch=fixed.get("gbs"),
         default_tp=defaults["tp"], default_pp=defaults["pp"], default_global_batch=defaults["gbs"])
     return {"model": model, "tp": split["tp"], "pp": split["pp"], "gbs": split["global_batch"]}
+
+
+def _fastest(plan: Plan, model: str, fixed: Mapping, defaults: Mapping) -> dict | None:
+    """tp, pp and global batch for ``model`` by the default split's rule (``core.perf.training.default_split``:
+    the fastest split that fits, as ``python -m core train`` chooses it), values in ``fixed`` kept (None = free),
+    under the settings' routing, placement and NCCL release; None when no split fits."""
+    from core.perf.collectives import nccl_release
+
+    first = _split(plan, model, fixed, defaults)
+    try:
+        job = job_from_settings(plan, {**fixed, **first}).model_copy(update={
+            "gpus": training_gpus(plan, {**fixed, "tp": 1, "pp": 1, "cp": 1}) if int(fixed.get("tg") or 0) else None,
+            "dp": None, "global_batch": int(defaults["gbs"])})
+        with congestion.assumptions(fixed.get("rt", "auto"), fixed.get("pl", "topo")), \
+                nccl_release(fixed.get("nccl")):
+            best = default_split(plan, job, tp=fixed.get("tp"), pp=fixed.get("pp"), global_batch=fixed.get("gbs")).best
+    except FabricPlannerError:
+        return None
+    return {"model": model, "tp": best.tp, "pp": best.pp, "gbs": best.global_batch}
 
 
 def _fits(plan: Plan, settings: Mapping) -> bool:
@@ -133,9 +150,11 @@ def fitted_defaults(plan: Plan, fixed: Mapping, free: set[str], defaults: Mappin
     """Values for the settings in ``free`` (a subset of ``FITTED``) chosen so the job fits ``plan``.
 
     The default model if it fits in memory, else the largest smaller preset of the same kind (dense or
-    mixture-of-experts) that does; tp, pp and
-    the global batch from ``fitting_split``. ``fixed`` holds the settings the user or the link set
-    (every key of ``defaults``); ``defaults`` are the link defaults (``core.formats.joblink.DEFAULTS``).
+    mixture-of-experts) that does; tp, pp and the global batch as the default split's rule chooses them
+    (``core.perf.training.default_split``: the fastest split that fits, the same answer as ``python -m core
+    train``). ``fixed`` holds the settings the user or the link set (every key of ``defaults``); ``defaults`` are
+    the link defaults (``core.formats.joblink.DEFAULTS``). When nothing fits, the first model with the search's
+    first split (the page then says why it does not fit).
     """
     default = defaults["model"]
     if "model" in free:
@@ -144,12 +163,11 @@ def fitted_defaults(plan: Plan, fixed: Mapping, free: set[str], defaults: Mappin
                                      and PRESETS[k].is_moe == moe), key=lambda k: -PRESETS[k].total_params)
     else:
         models = [fixed["model"]]
-    first = None
     for model in models:
-        values = _split(plan, model, {**fixed, **{k: None for k in free if k != "model"}}, defaults)
-        first = first or values
-        if _fits(plan, {**fixed, **values}):
+        values = _fastest(plan, model, {**fixed, **{k: None for k in free if k != "model"}}, defaults)
+        if values is not None and _fits(plan, {**fixed, **values}):
             return {k: values[k] for k in free}
+    first = _split(plan, models[0], {**fixed, **{k: None for k in free if k != "model"}}, defaults)
     return {k: first[k] for k in free}
 
 
@@ -163,6 +181,19 @@ def alternative_design(design: Design, changes: Mapping, current_fabric: str) ->
             data.pop(key, None)
     data.update(changes)
     return parse_design(data)
+
+
+def bought_what_if(plan: Plan, label: str) -> tuple[str, str]:
+    """The comparison fabric's ``label`` and a sentence for the Performance page: on a cloud instance's adapters
+    (``Nic.transport``) the comparison is a bought fabric in place of the provider's, so the label says "what-if"
+    and the sentence says what changes; a bought design's label as it is and no sentence."""
+    transport = plan.resolved.nic.transport
+    if not transport:
+        return label, ""
+    return (_("what-if: {fabric}").format(fabric=label),
+            _("What-if: the same nodes with the system's own NICs on a fabric that is bought, in place of the cloud "
+              "provider's ({transport}), which this design does not buy; its capex includes that fabric.").format(
+                transport=vocab.TRANSPORT.label(transport)))
 
 
 def alternative_plan(design: Design, changes: Mapping, current_fabric: str) -> Plan:

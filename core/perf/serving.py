@@ -59,6 +59,11 @@ from core.plan import Plan
 
 Mode = Literal["aggregated", "disaggregated"]
 ServingPrecision = Literal["bf16", "fp8", "fp4"]
+AUTO_PRECISION = "auto"
+"""The weight-precision setting that means ``default_precision`` of the design's accelerator: the default of the
+Inference page, its link (``core.formats.inferencelink``) and ``python -m core serve``."""
+PrecisionSetting = Literal["auto", "bf16", "fp8", "fp4"]
+"""A weight precision as set: ``AUTO_PRECISION`` or one of ``ServingPrecision``."""
 KvPrecision = Literal["bf16", "fp8"]
 Network = Literal["fabric", "frontend"]
 SECONDS_PER_YEAR = 365.0 * 86400.0
@@ -129,7 +134,9 @@ class Deployment(BaseModel):
 
     model: ModelSpec
     mode: Mode = "disaggregated"
-    precision: ServingPrecision = "fp8"
+    precision: PrecisionSetting = "fp8"
+    """``auto`` = ``default_precision`` of the plan's accelerator, resolved when the deployment is estimated or
+    searched (``estimate``, ``serving_search.search``)."""
     kv_precision: KvPrecision = "bf16"
     prefill: PoolSplit = PoolSplit()
     decode: PoolSplit = PoolSplit()
@@ -140,6 +147,17 @@ class Deployment(BaseModel):
     def pools(self) -> tuple[PoolSplit, ...]:
         """The pools that hold GPUs (one in aggregated mode)."""
         return (self.decode,) if self.mode == "aggregated" else (self.prefill, self.decode)
+
+
+def default_precision(system) -> str:
+    """The weight precision a deployment gets by default on ``system``: FP8 where its matrix units run FP8 (a dense
+    FP8 peak in the catalog), else BF16 (Ascend 910B, A100, MI250X)."""
+    return "fp8" if system.peak_tflops("fp8") > 0 else "bf16"
+
+
+def weight_precision(setting: str, system) -> str:
+    """The precision ``setting`` means on ``system``: ``default_precision`` for ``AUTO_PRECISION``, else itself."""
+    return default_precision(system) if setting == AUTO_PRECISION else setting
 
 
 def parse_deployment(data: dict) -> Deployment:
@@ -856,6 +874,8 @@ def estimate(plan: Plan, dep: Deployment) -> ServingEstimate:
         A split does not divide its pool, the model or the NVLink domain; the pools need more nodes than
         the plan has; the weights do not fit; the GPU has no tensor cores for the precision.
     """
+    if dep.precision == AUTO_PRECISION:
+        dep = dep.model_copy(update={"precision": default_precision(plan.resolved.system)})
     _check_fit(plan, dep)
     w, dc = dep.workload, dep.decode
     cap = max_batch(plan, dep, dc, decode_context(dep))

@@ -30,6 +30,7 @@ from core.errors import DesignError
 from core.i18n import N_, _, fx_rate, in_currency
 from core.perf.serving import (
     Deployment,
+    weight_precision,
     PoolSplit,
     ServingEstimate,
     Workload,
@@ -679,6 +680,7 @@ def search(plan: Plan, model: ModelSpec | str, workload: Workload | dict, *, mod
     """
     wl = workload.model_dump() if isinstance(workload, Workload) else dict(workload)
     wl["concurrency"] = None
+    precision = weight_precision(precision, plan.resolved.system)
     base = parse_deployment({"model": model, "precision": precision, "kv_precision": kv_precision,
                              "workload": wl, "network": network})
     r = plan.resolved

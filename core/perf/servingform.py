@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping
 
-from core.perf.serving import (Deployment, PoolSplit, Workload, estimate, usable_hbm_bytes,
+from core.perf.serving import (Deployment, PoolSplit, Workload, estimate, usable_hbm_bytes, weight_precision,
                                weights_per_gpu_bytes)
 from core.perf.serving_search import search, shown_load
 from core.perf.training import model_preset
@@ -126,10 +126,12 @@ def fit_split(plan: Plan, dep: Deployment, nodes: int, given: Mapping[str, int])
     return last or PoolSplit(nodes=max(1, nodes), **given)
 
 
-def base_deployment(values: Mapping[str, Any], network: str = "fabric") -> Deployment:
+def base_deployment(values: Mapping[str, Any], network: str = "fabric", system=None) -> Deployment:
     """The settings' model, mode, precisions, workload and network, the pools' splits left at their defaults (what
-    a search sizes: the optimizer's serving target)."""
-    return Deployment(model=model_preset(values["model"]), mode=values["mode"], precision=values["prec"],
+    a search sizes: the optimizer's serving target). The weight precision ``auto`` is resolved for ``system``
+    (``core.perf.serving.weight_precision``) when given, else kept (the search resolves it on each design)."""
+    precision = values["prec"] if system is None else weight_precision(values["prec"], system)
+    return Deployment(model=model_preset(values["model"]), mode=values["mode"], precision=precision,
                       kv_precision=values["kvp"], workload=workload(values), network=network)
 
 
@@ -142,7 +144,7 @@ def deployment(plan: Plan, values: Mapping[str, Any], network: str = "fabric",
     the targets in the settings' mode (``serving_search.search``: what ``python -m core serve --mode M`` answers
     without a split); when none does, or a setting fixes part of a split, ``chosen_deployment``."""
     if nodes is None and not any(given_split(values, pool) for pool in ("p", "d")):
-        base = base_deployment(values, network)
+        base = base_deployment(values, network, plan.resolved.system)
         found = search(plan, base.model, base.workload, mode=base.mode, precision=base.precision,
                        kv_precision=base.kv_precision, network=network, ways_out=False).best
         if found is not None:
@@ -154,7 +156,7 @@ def chosen_deployment(plan: Plan, values: Mapping[str, Any], network: str = "fab
                       nodes: tuple[int, int] | None = None) -> Deployment:
     """The settings' deployment with the pools and splits left at 0 chosen by this module's rules (the module
     docstring); ``nodes`` as ``deployment``."""
-    base = base_deployment(values, network)
+    base = base_deployment(values, network, plan.resolved.system)
     prefill_nodes, decode_nodes = nodes or pool_nodes(plan, base, values)
     decode = fit_split(plan, base, decode_nodes, given_split(values, "d"))
     prefill = fit_split(plan, base, prefill_nodes, given_split(values, "p")) if prefill_nodes else PoolSplit()

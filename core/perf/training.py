@@ -92,6 +92,17 @@ OFFLOADS: tuple[str, ...] = ("none", "optimizer")
 SECONDS_PER_DAY = 86400.0
 MAX_GLOBAL_BATCH = 1_000_000
 """Largest global batch [sequences] the estimator, the share link and the page accept."""
+DEFAULT_MODEL = "llama3-70b"
+"""The default training job's model (a ``PRESETS`` key). With the constants below, the one declaration of the
+default job that ``python -m core train``, the Performance page, its link (``core.formats.joblink``), the Compare
+and Sweep pages and the review pack read."""
+DEFAULT_SEQ_LEN = 8192
+"""The default job's sequence length [tokens]."""
+DEFAULT_GLOBAL_BATCH = 1024
+"""The default job's global batch [sequences], rounded up to a multiple of micro-batch x dp (``fitting_split``)."""
+DEFAULT_TP, DEFAULT_PP = 8, 4
+"""The first split the search tries (``choose_split``), cut to the design (``fitting_split``). The default split
+itself is the search's answer, the fastest that fits (``default_split``)."""
 
 
 class ModelSpec(BaseModel):
@@ -370,11 +381,12 @@ class TrainingJob(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     model: ModelSpec
-    seq_len: int = Field(default=8192, ge=1, le=10_000_000)
-    global_batch: int = Field(default=1024, ge=1, le=MAX_GLOBAL_BATCH, description="Sequences per step.")
+    seq_len: int = Field(default=DEFAULT_SEQ_LEN, ge=1, le=10_000_000)
+    global_batch: int = Field(default=DEFAULT_GLOBAL_BATCH, ge=1, le=MAX_GLOBAL_BATCH,
+                              description="Sequences per step.")
     micro_batch: int = Field(default=1, ge=1)
     precision: Precision = "bf16"
-    tp: int = Field(default=8, ge=1, le=1024)
+    tp: int = Field(default=DEFAULT_TP, ge=1, le=1024)
     pp: int = Field(default=1, ge=1, le=1024)
     cp: int = Field(default=1, ge=1, le=1024)
     ep: int = Field(default=1, ge=1, le=4096)
@@ -1336,7 +1348,7 @@ def _pow2_floor(n: int) -> int:
 def fitting_split(
     plan: Plan, spec: ModelSpec, *, cp: int, micro_batch: int, vp: int, job_gpus: int | None,
     tp: int | None = None, pp: int | None = None, global_batch: int | None = None,
-    default_tp: int = 8, default_pp: int = 4, default_global_batch: int = 1024,
+    default_tp: int = DEFAULT_TP, default_pp: int = DEFAULT_PP, default_global_batch: int = DEFAULT_GLOBAL_BATCH,
 ) -> dict[str, int]:
     """Tensor/pipeline parallel sizes and global batch that fit ``plan`` (values given are kept).
 
@@ -1383,8 +1395,8 @@ class SplitCandidate:
     estimate: "TrainingEstimate | None" = None
     problem: str = ""
     """Why the split does not fit (the estimator's message), empty when it does."""
-    page_default: bool = False
-    """The split the Performance page would open with (``fitting_split``'s defaults)."""
+    first_tried: bool = False
+    """The split the search starts from (``DEFAULT_TP`` x ``DEFAULT_PP`` cut to the design, ``fitting_split``)."""
     ep: int = 1
     """Expert-parallel degree (searched too for a mixture-of-experts model when ``search_ep``)."""
     vp: int = 1
@@ -1409,7 +1421,7 @@ class SplitCandidate:
                 "dp": e.dp if e else None, "step_time_s": round(e.step_time_s, 4) if e else None,
                 "mfu": round(e.mfu, 4) if e else None,
                 "memory_gb": round(sum(e.memory_gb.values()), 2) if e else None,
-                "problem": self.problem, "page_default": self.page_default}
+                "problem": self.problem, "first_tried": self.first_tried}
 
 
 @dataclass
@@ -1460,7 +1472,7 @@ def _search_vps(job: TrainingJob, pp: int, slots: int, search_vp: bool) -> list[
 
 def _split_grid(plan: Plan, job: TrainingJob, gpus: int, tp: int | None, pp: int | None, max_pp: int,
                 search_vp: bool, search_cp: bool) -> list[tuple[int, int, int, int]]:
-    """(tp, pp, vp, cp) to try, the Performance page's default split (``fitting_split``) first: tp every power of
+    """(tp, pp, vp, cp) to try, the first split (``DEFAULT_TP`` x ``DEFAULT_PP`` cut to fit, ``fitting_split``) first: tp every power of
     two within an NVLink domain dividing the heads (unless given), pp every power of two up to ``max_pp`` and the
     layers per virtual stage (unless given), vp and cp as ``_search_vps`` and ``_search_cps`` say."""
     mdl = job.model
@@ -1486,7 +1498,7 @@ def _try_split(timing: _Timing, job: TrainingJob, gpus: int, split: tuple[int, i
     t, p, v, c = split
     batch = fitting_split(timing.plan, job.model, tp=t, pp=p, cp=c, micro_batch=job.micro_batch, vp=v, job_gpus=gpus,
                           global_batch=global_batch, default_global_batch=job.global_batch)["global_batch"]
-    cand = SplitCandidate(t, p, batch, page_default=default, ep=ep, vp=v, cp=c, zero=zero)
+    cand = SplitCandidate(t, p, batch, first_tried=default, ep=ep, vp=v, cp=c, zero=zero)
     try:
         cand.estimate = _estimate(job.model_copy(update={
             "tp": t, "pp": p, "vp": v, "cp": c, "ep": ep, "zero_stage": zero, "dp": None, "gpus": gpus,
@@ -1503,7 +1515,7 @@ def choose_split(plan: Plan, job: TrainingJob, *, tp: int | None = None, pp: int
     """Pick the split (tp and pp not given; with the flags also vp, cp, ep and the ZeRO stage) so ``job`` fits
     ``plan``: the fastest step of those that fit.
 
-    Candidates: the Performance page's default split (``fitting_split``: tp 8, pp 4 cut to the design) first,
+    Candidates: the first split (``fitting_split``: ``DEFAULT_TP`` x ``DEFAULT_PP`` cut to the design) first,
     then every (tp, pp, vp, cp) of ``_split_grid``, each with ``fitting_split``'s global batch (``global_batch``
     kept when given, else ``job.global_batch`` rounded up to a multiple of micro-batch x dp). With ``search_ep`` a
     mixture-of-experts model also tries, for each of these, every power of two for ep that divides the experts and
@@ -1555,6 +1567,16 @@ def choose_split(plan: Plan, job: TrainingJob, *, tp: int | None = None, pp: int
                                          candidates[i].tp * candidates[i].pp, candidates[i].ep, candidates[i].vp,
                                          candidates[i].cp, candidates[i].zero))
     return SplitChoice(candidates, chosen)
+
+
+def default_split(plan: Plan, job: TrainingJob, *, tp: int | None = None, pp: int | None = None,
+                  global_batch: int | None = None, **search: bool) -> SplitChoice:
+    """The split a job gets for the tp, pp and global batch not given: the fastest that fits (``choose_split``,
+    starting from ``DEFAULT_TP`` x ``DEFAULT_PP``; the global batch ``job.global_batch`` rounded up to a multiple
+    of micro-batch x dp). The one rule ``python -m core train``, the Performance page (``core.perf.jobform``),
+    the Compare and Sweep pages and the review pack follow; ``search`` passes ``choose_split``'s other searches
+    (``search_ep``, ``search_vp``, ``search_cp``, ``search_zero``). Raises ``DesignError`` when no split fits."""
+    return choose_split(plan, job, tp=tp, pp=pp, global_batch=global_batch, **search)
 
 
 def ways_out(plan: Plan, job: TrainingJob, limit: int = 3) -> list[tuple[str, dict]]:

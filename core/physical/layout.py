@@ -536,7 +536,13 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     if not nvl and wanted > per_rack:
         notes.append(_("{wanted} nodes per rack do not fit a {preset} rack ({limit} kW, {units}U): {fits} per rack "
                        "placed.").format(wanted=wanted, preset=preset.id, limit=_kw(limit), units=units, fits=per_rack))
-    extra = network_devices(networks)
+    # on a cloud instance's adapters the storage and management networks are the provider's (not bought, as in the
+    # BOM): no rack of theirs is drawn
+    extra = [] if resolved.nic.transport else network_devices(networks)
+    if resolved.nic.transport:
+        notes.append(_("The storage and management networks are the cloud provider's: none of their racks is drawn; "
+                       "the network racks hold the stand-in Clos the collective model and the cable lengths use, "
+                       "which is not bought either."))
 
     def compute_rack():
         return _RackDraft("compute", preset, units, limit)

@@ -110,8 +110,8 @@ from core.analysis.failure.spec import (
 )
 from core.analysis.failure.switches import _Fabric, _Union
 from core.analysis.failure.whatif import (
-    BUSBW_BYTES, FailureResult, _busbw, _r, _scaleup_notes, _step, degraded_plan, what_if,
+    BUSBW_BYTES, FailureResult, _busbw, _r, _scaleup_notes, _step, degraded_plan, stand_in_note, what_if,
 )
 
 __all__ = ["FailureResult", "NVSWITCH_SOURCES", "Shape", "TIERS", "analyse", "degraded_plan", "parse_name",
-           "rack_power_feeds", "resolve_failures", "tiers_for", "what_if"]
+           "rack_power_feeds", "resolve_failures", "stand_in_note", "tiers_for", "what_if"]

@@ -14,7 +14,7 @@ from core.analysis.failure.shape import Shape
 from core.analysis.failure.spec import _element, resolve_failures
 from core.errors import DesignError, InputError
 from core.fabric.families import CLOS, node_to_node
-from core.i18n import _, ngettext
+from core.i18n import N_, _, ngettext
 from core.plan import Plan
 from core.scaleup import other_words
 
@@ -180,6 +180,21 @@ def _healthy_nvlink(plan: Plan) -> tuple[float | None, float | None]:
     return plan.resolved.nvlink_gbytes_per_gpu_bidir / 2, _busbw(plan, domain)
 
 
+STAND_IN_NOTE = N_("On a cloud instance's adapters ({transport}) the switches and links here are the stand-in Clos "
+                   "the collective model counts hops on, not the provider's network, which is not bought and whose "
+                   "redundancy is not published: a failure here shows what it would do to that stand-in.")
+
+
+def stand_in_note(plan: Plan) -> str:
+    """``STAND_IN_NOTE`` in the request's language on a cloud instance's adapters (``Nic.transport``), else ""."""
+    transport = plan.resolved.nic.transport
+    if not transport:
+        return ""
+    from core import vocab
+
+    return _(STAND_IN_NOTE).format(transport=vocab.TRANSPORT.label(transport))
+
+
 def what_if(plan: Plan, failures, job=None) -> FailureResult:
     """Fail ``failures`` (specs: ``tier:count``, ``tier:name`` or a name; module docstring) on ``plan``.
 
@@ -202,7 +217,7 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
     a = analyse(plan, elements)
     gpus = plan.resolved.gpus
     connected_gpus = gpus - a.nodes_disconnected * shape.gpus_per_node
-    notes = []
+    notes = [note for note in (stand_in_note(plan),) if note]
     if a.gpus_via_pxn:
         notes.append(_pxn_note(a.gpus_via_pxn, plan.resolved.system))
     notes.extend(_scaleup_notes(a, shape))
