@@ -13,7 +13,7 @@ from core.analysis.failure.nvlink2 import level2_notes
 from core.analysis.failure.shape import Shape
 from core.analysis.failure.spec import _element, resolve_failures
 from core.errors import DesignError, InputError
-from core.fabric.families import CLOS, node_to_node
+from core.fabric.families import CLOS, family, node_to_node
 from core.i18n import _, ngettext
 from core.plan import Plan
 
@@ -184,6 +184,10 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
         from core.analysis.failure.toruswhatif import what_if_torus
 
         return what_if_torus(plan, failures, job)
+    if getattr(family(plan.fabric.family), "FAILURE_CLOSED_FORM", False):  # its own closed form (Dragonfly+)
+        from core.analysis.failure.dragonflywhatif import what_if_dragonfly
+
+        return what_if_dragonfly(plan, failures, job)
     if plan.fabric.family != CLOS:  # the closed forms are the Clos's: another family is measured on its graph
         from core.analysis.failure.graphwhatif import what_if_graph
 
