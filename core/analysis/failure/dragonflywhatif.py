@@ -102,21 +102,46 @@ class _Model:
         self.up = w.up_gbps
         self.lam = w.global_pair_links
         self.gpus_per_node = net.plan.resolved.gpus_per_node
+        self.nodes, self.npg, self.gpp, self.lpg, self.sus_total = (w.nodes, w.nodes_per_group, w.groups_per_pod,
+                                                                    w.leaves_per_group, w.groups)
+        self._leaf_spines: dict = {}
+        self._spine_globals: dict = {}
         self.first = self.groups // 2  # groups 0 .. first - 1: the first half (several groups)
         self.half_node = w.nodes // 2  # one group: nodes 0 .. half_node - 1
         self.dead_nics: dict[int, set] = {}
         for n, r in failed.nics:
             self.dead_nics.setdefault(n, set()).add(r)
-        touched = {w.pod_of_group(w.group_of_node(n)) for n in self.dead_nics}
-        touched |= {w.pod_of_group(w.group_of_leaf(k)) for _p, k in failed.leaves}
+        touched = {n // self.npg // self.gpp for n in self.dead_nics}
+        touched |= {self.group_of_leaf(k) for _p, k in failed.leaves}
         touched |= {k // self.s for _p, k in failed.spines}
         for p, kind, a, b in failed.cables:
-            touched |= {w.pod_of_group(w.group_of_leaf(a)) if kind == "l" else a // self.s, b // self.s}
+            touched |= {self.group_of_leaf(a) if kind == "l" else a // self.s, b // self.s}
         last = self.groups - 1
-        if self.groups == 1 or len(w.leaves_of_pod(last)) < len(w.leaves_of_pod(0)):
+        if self.groups == 1 or len(self.leaves(last)) < len(self.leaves(0)):
             touched.add(last)
         self.touched = sorted(touched)
         self.untouched = [g for g in range(self.groups) if g not in touched]
+
+    # geometry (the wiring's rules, read once: ``DragonflyWiring`` answers through its ``clos``) ----------------
+    def group_of_leaf(self, k: int) -> int:
+        """Dragonfly+ group of leaf ``k``."""
+        return k // self.lpg // self.gpp
+
+    def leaves(self, g: int) -> range:
+        """Leaves of Dragonfly+ group ``g``."""
+        return range(g * self.gpp * self.lpg, min(self.sus_total, (g + 1) * self.gpp) * self.lpg)
+
+    def spines(self, g: int) -> range:
+        """Spines of Dragonfly+ group ``g``."""
+        return range(g * self.s, (g + 1) * self.s)
+
+    def su_nodes(self, su: int) -> range:
+        """Nodes of scalable unit ``su``."""
+        return range(su * self.npg, min(self.nodes, (su + 1) * self.npg))
+
+    def group_node_count(self, g: int) -> int:
+        """Nodes of Dragonfly+ group ``g``."""
+        return max(0, min(self.nodes, (g + 1) * self.gpp * self.npg) - g * self.gpp * self.npg)
 
     # live links ------------------------------------------------------------------------------------------------
     def lost(self, p: int, kind: str, a: int, b: int, links: int) -> int:
@@ -132,23 +157,29 @@ class _Model:
 
     def leaf_spines(self, p: int, k: int) -> list[tuple[int, int]]:
         """``(spine, live cables)`` of leaf ``k``'s live spines with a live cable."""
-        out = []
-        for j in self.w.spines_of_leaf(k):
-            if self.spine_live(p, j):
-                live = self.x - self.lost(p, "l", k, j, self.x)
-                if live > 0:
-                    out.append((j, live))
+        out = self._leaf_spines.get((p, k))
+        if out is None:
+            out = []
+            for j in self.spines(self.group_of_leaf(k)):
+                if self.spine_live(p, j):
+                    live = self.x - (self.lost(p, "l", k, j, self.x) if self.f.cables else 0)
+                    if live > 0:
+                        out.append((j, live))
+            self._leaf_spines[p, k] = out
         return out
 
     def spine_globals(self, p: int, j: int) -> list[tuple[int, int, int]]:
         """``(far spine, healthy cables, live cables)`` of spine ``j``'s global bundles (live: 0 when either end
         failed)."""
-        out = []
-        for far, links in spine_links(self.w, j).items():
-            live = 0
-            if self.spine_live(p, j) and self.spine_live(p, far):
-                live = links - self.lost(p, "g", j, far, links)
-            out.append((far, links, live))
+        out = self._spine_globals.get((p, j))
+        if out is None:
+            out = []
+            for far, links in spine_links(self.w, j).items():
+                live = 0
+                if self.spine_live(p, j) and self.spine_live(p, far):
+                    live = links - (self.lost(p, "g", j, far, links) if self.f.cables else 0)
+                out.append((far, links, live))
+            self._spine_globals[p, j] = out
         return out
 
     def group_of_spine(self, j: int) -> int:
@@ -160,21 +191,19 @@ class _Model:
     # servers ---------------------------------------------------------------------------------------------------
     def sus(self, group: int) -> range:
         """Scalable units of Dragonfly+ group ``group``."""
-        per = self.w.groups_per_pod
-        return range(group * per, min(self.w.groups, (group + 1) * per))
+        return range(group * self.gpp, min(self.sus_total, (group + 1) * self.gpp))
 
     def leaf_feeds(self, p: int, k: int) -> tuple[float, float, int]:
         """``(first half, second half)`` live node links into leaf ``k`` [Gb/s] and its live server ports."""
-        w = self.w
-        su, rail = w.group_of_leaf(k), k % w.leaves_per_group
+        su, rail = divmod(k, self.lpg)
         if not self.leaf_live(p, k):
             return 0.0, 0.0, 0
-        nodes = w.nodes_of_group(su)
+        nodes = self.su_nodes(su)
         dead = [n for n in nodes if rail in self.dead_nics.get(n, ())] if self.dead_nics else []
         if self.groups > 1:
             live = len(nodes) - len(dead)
             feed = live * self.node_gbps
-            return (feed, 0.0, live) if self.first_half(w.pod_of_group(su)) else (0.0, feed, live)
+            return (feed, 0.0, live) if self.first_half(su // self.gpp) else (0.0, feed, live)
         a = max(0, min(nodes.stop, self.half_node) - nodes.start) - sum(1 for n in dead if n < self.half_node)
         b = len(nodes) - len(dead) - a
         return a * self.node_gbps, b * self.node_gbps, a + b
@@ -183,22 +212,21 @@ class _Model:
 def _components(m: _Model, p: int):
     """Switch components of plane ``p``: ``(union, ports by root, first switch by root, main part root)``; vertices
     ``("l", leaf)``, ``("s", spine)`` of touched groups and ``"U"`` (the untouched groups)."""
-    union, w = _Union(), m.w
+    union = _Union()
     ports: Counter = Counter()
     first: dict = {}
     verts = []
     if m.untouched:
-        verts.append(("U", sum(len(w.nodes_of_group(su)) for g in m.untouched for su in m.sus(g)) * m.rails,
-                      (0, w.leaves_of_pod(m.untouched[0])[0])))
+        verts.append(("U", sum(m.group_node_count(g) for g in m.untouched) * m.rails, (0, m.leaves(m.untouched[0])[0])))
         union.find("U")
     for g in m.touched:
-        for k in w.leaves_of_pod(g):
+        for k in m.leaves(g):
             if m.leaf_live(p, k):
                 verts.append((("l", k), m.leaf_feeds(p, k)[2], (0, k)))
                 union.find(("l", k))
                 for j, _live in m.leaf_spines(p, k):
                     union.union(("l", k), ("s", j))
-        for j in w.spines_of_pod(g):
+        for j in m.spines(g):
             if not m.spine_live(p, j):
                 continue
             verts.append((("s", j), 0, (1, j)))
@@ -220,14 +248,13 @@ def _units(m: _Model):
     w = m.w
     live_planes = [p for p in range(m.planes) if p not in m.f.planes]
     units = []
-    clean_untouched = [(w.nodes_of_group(su)) for g in m.untouched for su in m.sus(g)]
-    if clean_untouched:
-        count = sum(len(r) for r in clean_untouched)
+    if m.untouched:
+        count = sum(m.group_node_count(g) for g in m.untouched)
         ports = [[(p, "U" if p in live_planes else None) for p in range(m.planes)] for _r in range(m.rails)]
-        units.append((count, clean_untouched[0].start, ports))
+        units.append((count, m.untouched[0] * m.gpp * m.npg, ports))
     for g in m.touched:
         for su in m.sus(g):
-            nodes = w.nodes_of_group(su)
+            nodes = m.su_nodes(su)
             broken = [n for n in nodes if n in m.dead_nics]
             for dead, count, start in [(set(), len(nodes) - len(broken), next((n for n in nodes if n not in
                                                                                m.dead_nics), None))] + \
@@ -283,7 +310,7 @@ def _shares_ecmp(m: _Model, parts: dict) -> tuple[float, float, list[dict]]:
     far_lost: Counter = Counter()  # (plane, untouched spine) -> cables to failed spines
     for p in parts:
         for g in m.touched:
-            for k in w.leaves_of_pod(g):
+            for k in m.leaves(g):
                 if not m.leaf_live(p, k) or not _in_main(parts, p, ("l", k)):
                     continue
                 live = m.leaf_spines(p, k)
@@ -293,7 +320,7 @@ def _shares_ecmp(m: _Model, parts: dict) -> tuple[float, float, list[dict]]:
                     groups["switches", m.s, len(live)] += 1
                 elif cables < m.s * m.x:
                     groups["links", m.s * m.x, cables] += 1
-            for j in w.spines_of_pod(g):
+            for j in m.spines(g):
                 links = m.spine_globals(p, j)
                 if not m.spine_live(p, j):
                     for far, n, _live in links:
@@ -314,7 +341,7 @@ def _shares_ecmp(m: _Model, parts: dict) -> tuple[float, float, list[dict]]:
 def _flow(m: _Model, p: int) -> float:
     """Maximum flow [Gb/s, one direction] between the halves in plane ``p`` on the reduced network (module
     docstring)."""
-    w, net = m.w, nx.Graph()
+    net = nx.Graph()
     src, snk = ("source",), ("sink",)
 
     def add(a, b, cap):
@@ -325,33 +352,23 @@ def _flow(m: _Model, p: int) -> float:
     halves = {True: [g for g in m.untouched if m.first_half(g)], False: [g for g in m.untouched
                                                                           if not m.first_half(g)]}
     for side, gs in halves.items():
-        feed = sum(min(len(w.nodes_of_group(su)) * m.node_gbps, m.s * m.x * m.up) * w.leaves_per_group
-                   for g in gs for su in m.sus(g))
+        feed = sum(min(len(m.su_nodes(su)) * m.node_gbps, m.s * m.x * m.up) * m.lpg for g in gs for su in m.sus(g))
         add(src, "UA", feed) if side else add("UB", snk, feed)
     add("UA", "UB", len(halves[True]) * len(halves[False]) * m.lam * m.up)
     for g in m.touched:
         alike: Counter = Counter()
-        for k in w.leaves_of_pod(g):
+        for k in m.leaves(g):
             a, b, _n = m.leaf_feeds(p, k)
             if not m.leaf_live(p, k):
                 continue
-            live = m.leaf_spines(p, k)
-            intact = all(n == m.x for _j, n in live) and len(live) == m.s
-            v = ("m", g, a, b) if intact else ("l", k)
-            alike[v] += 1
-            if not intact:
-                add(src, v, a)
-                add(v, snk, b)
-                for j, n in live:
-                    add(v, ("s", j), n * m.up)
-        for (tag, _g, a, b), count in ((v, c) for v, c in alike.items() if v[0] == "m"):
-            v = (tag, _g, a, b)
+            alike[a, b, tuple(m.leaf_spines(p, k))] += 1  # leaves alike: one vertex (module docstring)
+        for (a, b, live), count in alike.items():
+            v = ("m", g, a, b, live)
             add(src, v, a * count)
             add(v, snk, b * count)
-            for j in w.spines_of_pod(g):
-                if m.spine_live(p, j):
-                    add(v, ("s", j), count * m.x * m.up)
-        for j in w.spines_of_pod(g):
+            for j, n in live:
+                add(v, ("s", j), count * n * m.up)
+        for j in m.spines(g):
             for far, _links, live in m.spine_globals(p, j):
                 fg = m.group_of_spine(far)
                 if fg in m.touched:
@@ -367,7 +384,6 @@ def _flow(m: _Model, p: int) -> float:
 def _stages(m: _Model) -> tuple[dict, float]:
     """``({stage: remaining [Gb/s]}, flow [Gb/s])`` of the failed state: the smaller half's NIC injection and leaf
     uplinks, the global links across the halves, and the maximum flow between the halves."""
-    w = m.w
     inj, up = [0.0, 0.0], [0.0, 0.0]
     across = flow = 0.0
     for p in range(m.planes):
@@ -375,18 +391,17 @@ def _stages(m: _Model) -> tuple[dict, float]:
             continue
         for g in m.untouched:
             half = 0 if m.first_half(g) else 1
-            nodes = sum(len(w.nodes_of_group(su)) for su in m.sus(g))
-            inj[half] += nodes * m.rails * m.node_gbps
-            up[half] += len(w.leaves_of_pod(g)) * m.s * m.x * m.up
+            inj[half] += m.group_node_count(g) * m.rails * m.node_gbps
+            up[half] += len(m.leaves(g)) * m.s * m.x * m.up
         lost_across = 0
         for g in m.touched:
-            for k in w.leaves_of_pod(g):
+            for k in m.leaves(g):
                 a, b, _n = m.leaf_feeds(p, k)
                 cables = sum(n for _j, n in m.leaf_spines(p, k)) if m.leaf_live(p, k) else 0
                 for half, feed in enumerate((a, b)):
                     inj[half] += feed
                     up[half] += cables * m.up if feed > 0 else 0.0
-            for j in w.spines_of_pod(g):
+            for j in m.spines(g):
                 for far, links, live in m.spine_globals(p, j):
                     fg = m.group_of_spine(far)
                     if m.first_half(g) != m.first_half(fg) and (fg not in m.touched or j < far):
