@@ -105,6 +105,7 @@ class _Model:
         self.nodes, self.npg, self.gpp, self.lpg, self.sus_total = (w.nodes, w.nodes_per_group, w.groups_per_pod,
                                                                     w.leaves_per_group, w.groups)
         self._leaf_spines: dict = {}
+        self.cut_leaves = {(p, a) for p, kind, a, _b in failed.cables if kind == "l"}
         self._spine_globals: dict = {}
         self.first = self.groups // 2  # groups 0 .. first - 1: the first half (several groups)
         self.half_node = w.nodes // 2  # one group: nodes 0 .. half_node - 1
@@ -120,6 +121,7 @@ class _Model:
         if self.groups == 1 or len(self.leaves(last)) < len(self.leaves(0)):
             touched.add(last)
         self.touched = sorted(touched)
+        self.touched_set = touched
         self.untouched = [g for g in range(self.groups) if g not in touched]
 
     # geometry (the wiring's rules, read once: ``DragonflyWiring`` answers through its ``clos``) ----------------
@@ -155,17 +157,27 @@ class _Model:
     def spine_live(self, p: int, j: int) -> bool:
         return p not in self.f.planes and (p, j) not in self.f.spines
 
-    def leaf_spines(self, p: int, k: int) -> list[tuple[int, int]]:
-        """``(spine, live cables)`` of leaf ``k``'s live spines with a live cable."""
+    def leaf_spines(self, p: int, k: int) -> tuple[tuple[int, int], ...]:
+        """``(spine, live cables)`` of leaf ``k``'s live spines with a live cable (one tuple shared by the leaves of
+        a group whose cables are all there: ``clean_spines``)."""
+        if (p, k) not in self.cut_leaves:
+            return self.clean_spines(p, self.group_of_leaf(k))
         out = self._leaf_spines.get((p, k))
         if out is None:
             out = []
             for j in self.spines(self.group_of_leaf(k)):
                 if self.spine_live(p, j):
-                    live = self.x - (self.lost(p, "l", k, j, self.x) if self.f.cables else 0)
+                    live = self.x - self.lost(p, "l", k, j, self.x)
                     if live > 0:
                         out.append((j, live))
-            self._leaf_spines[p, k] = out
+            out = self._leaf_spines[p, k] = tuple(out)
+        return out
+
+    def clean_spines(self, p: int, g: int) -> tuple[tuple[int, int], ...]:
+        """``leaf_spines`` of a leaf of group ``g`` none of whose cables failed."""
+        out = self._leaf_spines.get((p, "group", g))
+        if out is None:
+            out = self._leaf_spines[p, "group", g] = tuple((j, self.x) for j in self.spines(g) if self.spine_live(p, j))
         return out
 
     def spine_globals(self, p: int, j: int) -> list[tuple[int, int, int]]:
@@ -210,7 +222,7 @@ class _Model:
 
 
 def _components(m: _Model, p: int):
-    """Switch components of plane ``p``: ``(union, ports by root, first switch by root, main part root)``; vertices
+    """Switch components of plane ``p``: ``(union, root of the main part)``; vertices
     ``("l", leaf)``, ``("s", spine)`` of touched groups and ``"U"`` (the untouched groups)."""
     union = _Union()
     ports: Counter = Counter()
@@ -219,13 +231,24 @@ def _components(m: _Model, p: int):
     if m.untouched:
         verts.append(("U", sum(m.group_node_count(g) for g in m.untouched) * m.rails, (0, m.leaves(m.untouched[0])[0])))
         union.find("U")
+    clean = ()
     for g in m.touched:
         for k in m.leaves(g):
             if m.leaf_live(p, k):
                 verts.append((("l", k), m.leaf_feeds(p, k)[2], (0, k)))
                 union.find(("l", k))
-                for j, _live in m.leaf_spines(p, k):
+                live = m.leaf_spines(p, k)
+                if live is m.clean_spines(p, g):  # the group's clean leaves: their spines joined once, below
+                    if live:
+                        union.union(("l", k), ("s", live[0][0]))
+                        clean = live
+                    continue
+                for j, _live in live:
                     union.union(("l", k), ("s", j))
+        if clean:
+            for j, _n in clean[1:]:
+                union.union(("s", clean[0][0]), ("s", j))
+            clean = ()
         for j in m.spines(g):
             if not m.spine_live(p, j):
                 continue
@@ -233,7 +256,7 @@ def _components(m: _Model, p: int):
             union.find(("s", j))
             for far, _links, live in m.spine_globals(p, j):
                 if live:
-                    union.union(("s", j), "U" if m.group_of_spine(far) not in m.touched else ("s", far))
+                    union.union(("s", j), "U" if m.group_of_spine(far) not in m.touched_set else ("s", far))
     for v, count, key in verts:
         root = union.find(v)
         ports[root] += count
@@ -324,7 +347,7 @@ def _shares_ecmp(m: _Model, parts: dict) -> tuple[float, float, list[dict]]:
                 links = m.spine_globals(p, j)
                 if not m.spine_live(p, j):
                     for far, n, _live in links:
-                        if m.group_of_spine(far) not in m.touched:
+                        if m.group_of_spine(far) not in m.touched_set:
                             far_lost[p, far] += n
                     continue
                 healthy = sum(n for _f, n, _l in links)
@@ -371,7 +394,7 @@ def _flow(m: _Model, p: int) -> float:
         for j in m.spines(g):
             for far, _links, live in m.spine_globals(p, j):
                 fg = m.group_of_spine(far)
-                if fg in m.touched:
+                if fg in m.touched_set:
                     if j < far:
                         add(("s", j), ("s", far), live * m.up)
                 else:
@@ -404,7 +427,7 @@ def _stages(m: _Model) -> tuple[dict, float]:
             for j in m.spines(g):
                 for far, links, live in m.spine_globals(p, j):
                     fg = m.group_of_spine(far)
-                    if m.first_half(g) != m.first_half(fg) and (fg not in m.touched or j < far):
+                    if m.first_half(g) != m.first_half(fg) and (fg not in m.touched_set or j < far):
                         lost_across += links - live
         if m.groups > 1:
             across += m.first * (m.groups - m.first) * m.lam * m.up - lost_across * m.up
