@@ -282,15 +282,18 @@ def _cut(g: nx.Graph, key: tuple) -> None:
 
 
 def _main_parts(net: _Net, g: nx.Graph) -> set:
-    """Switches of their plane's main part: per plane, the switch component holding the most live server ports."""
+    """Switches of their plane's main part: per plane, the switch component holding the most live server ports (of
+    equal ones, the one holding the first switch in the graph's order: leaves by index, then spines)."""
+    order = {v: i for i, v in enumerate(g)}
     switches = g.subgraph(v for v, d in g.nodes(data=True) if d["role"] != _SERVER)
-    best: dict[int, tuple[int, set]] = {}
+    best: dict[int, tuple[int, int, set]] = {}
     for part in nx.connected_components(switches):
         plane = g.nodes[next(iter(part))]["plane"]
         ports = sum(1 for v in part for u in g.adj[v] if g.nodes[u]["role"] == _SERVER)
-        if ports > best.get(plane, (-1, None))[0]:
-            best[plane] = (ports, part)
-    return set().union(*(part for _n, part in best.values())) if best else set()
+        rank = (ports, -min(order[v] for v in part))
+        if plane not in best or rank > best[plane][:2]:
+            best[plane] = (*rank, part)
+    return set().union(*(part for _n, _o, part in best.values())) if best else set()
 
 
 def _state(net: _Net, elements) -> _State:
