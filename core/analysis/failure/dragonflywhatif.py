@@ -124,6 +124,11 @@ class _Model:
         self.touched_set = touched
         self.untouched = [g for g in range(self.groups) if g not in touched]
 
+    def geometry(self) -> tuple:
+        """Every count and speed the healthy measures read (the key of their cache)."""
+        return (self.groups, self.s, self.x, self.rails, self.planes, self.node_gbps, self.up, self.lam, self.nodes,
+                self.npg, self.gpp, self.lpg, self.sus_total)
+
     # geometry (the wiring's rules, read once: ``DragonflyWiring`` answers through its ``clos``) ----------------
     def group_of_leaf(self, k: int) -> int:
         """Dragonfly+ group of leaf ``k``."""
@@ -438,6 +443,20 @@ def _stages(m: _Model) -> tuple[dict, float]:
     return stages, flow
 
 
+_HEALTHY: dict[tuple, tuple[dict, float]] = {}
+"""``_stages`` of healthy designs by their geometry (``_Model.geometry``); small, emptied past 256 entries."""
+
+
+def _healthy(net: _Net, m: _Model) -> tuple[dict, float]:
+    """``_stages`` of the healthy design of ``m`` (computed once per geometry)."""
+    key = m.geometry()
+    if key not in _HEALTHY:
+        if len(_HEALTHY) >= 256:
+            _HEALTHY.clear()
+        _HEALTHY[key] = _stages(_Model(net, _Failed()))
+    return _HEALTHY[key]
+
+
 def _notes(m: _Model, c: dict, shares: tuple[float, float, float]) -> list[str]:
     """The method and the PXN note, in words."""
     notes = [_pxn_note(c["pxn"])] if c["pxn"] else []
@@ -462,8 +481,7 @@ def what_if_dragonfly(plan: Plan, failures, job=None) -> FailureResult:
     c, parts = _connectivity(m)
     leaf_share, spine_share, ecmp = _shares_ecmp(m, parts)
     shares = (c["port_fraction"], leaf_share, spine_share)
-    healthy_model = _Model(net, _Failed())
-    healthy_stages, healthy_flow = _stages(healthy_model)
+    healthy_stages, healthy_flow = _healthy(net, m)
     stages, flow = _stages(m)
     healthy = plan.bandwidth.bisection_tbits_one_direction * 1000
     failed = healthy * flow / healthy_flow if healthy_flow else 0.0
