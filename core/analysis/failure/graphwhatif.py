@@ -1,7 +1,9 @@
 """The failure what-if of a topology family other than the folded Clos (Dragonfly+), on its graph.
 
-``what_if`` (``core.analysis.failure.whatif``) sends a plan whose ``fabric.family`` is not ``clos`` here: its
-closed forms are those of the Clos's tiers. This module fails elements on the switch and server graph of
+``what_if`` (``core.analysis.failure.whatif``) sends a plan whose ``fabric.family`` is not ``clos`` here (the classic
+Dragonfly), but for a family whose module declares ``FAILURE_CLOSED_FORM``: a Dragonfly+ is measured in closed form
+over its groups by ``core.analysis.failure.dragonflywhatif``, which reads this module's spec language and result, and
+this module's ``what_if_graph`` is its reference (the tests compare the two). This module fails elements on the switch and server graph of
 ``core.fabric.topology.fabric_graph`` (the wiring's bundles, global links included) and measures it with networkx.
 It returns the same ``FailureResult``.
 

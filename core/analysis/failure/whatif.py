@@ -173,6 +173,15 @@ def _healthy_nvlink(plan: Plan) -> tuple[float | None, float | None]:
     return plan.resolved.nvlink_gbytes_per_gpu_bidir / 2, _busbw(plan, domain)
 
 
+def method_of(plan: Plan) -> str:
+    """How ``what_if`` measures ``plan``: ``"clos"`` (closed form over the folded Clos's symmetry), ``"groups"``
+    (closed form over a family's groups: a Dragonfly+, ``core.analysis.failure.dragonflywhatif``) or ``"graph"``
+    (on the family's graph: ``graphwhatif``, ``toruswhatif``)."""
+    if plan.fabric.family == CLOS:
+        return "clos"
+    return "groups" if getattr(family(plan.fabric.family), "FAILURE_CLOSED_FORM", False) else "graph"
+
+
 def what_if(plan: Plan, failures, job=None) -> FailureResult:
     """Fail ``failures`` (specs: ``tier:count``, ``tier:name`` or a name; module docstring) on ``plan``.
 
@@ -184,7 +193,7 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
         from core.analysis.failure.toruswhatif import what_if_torus
 
         return what_if_torus(plan, failures, job)
-    if getattr(family(plan.fabric.family), "FAILURE_CLOSED_FORM", False):  # its own closed form (Dragonfly+)
+    if method_of(plan) == "groups":  # its own closed form (Dragonfly+)
         from core.analysis.failure.dragonflywhatif import what_if_dragonfly
 
         return what_if_dragonfly(plan, failures, job)
