@@ -29,6 +29,7 @@ GRID = [
     dict(nodes=520, group_leaves=16),  # 9 groups, the last partial
     dict(nodes=400, group_leaves=8, global_ratio=0.5),  # thin global links
     dict(nodes=180, group_leaves=8, global_ratio=2.0),
+    dict(nodes=1000, group_leaves=16),  # 16 groups (medium), the last partial
     dict(nodes=96, group_leaves=8, nics_per_node=1, nic="CX7", fabric="ethernet", switch="SN5600",
          port_speed_gbps=400),
 ]
@@ -132,7 +133,7 @@ def test_closed_form_equals_the_graph_what_if(case):
     (0, ["leaf:1"]), (0, ["spine:1"]), (0, ["nic:1"]), (0, ["plane:1"]), (0, ["link:1"]), (0, ["global:1"]),
     (0, ["spine:16"]), (0, ["spine:20", "node5.nic2"]), (0, ["link:16", "global:40"]), (3, ["global:160"]),
     (3, ["leaf:40"]), (4, ["p1", "leaf:3"]), (4, ["plane:2"]), (2, ["spine:15"]), (2, ["leaf:9", "link:30"]),
-    (6, ["spine:40", "global:30"]), (7, ["global:60"]), (9, ["nic:70"]),
+    (6, ["spine:40", "global:30"]), (7, ["global:60"]), (9, ["spine:20", "global:3"]), (10, ["nic:70"]),
 ])
 def test_every_tier_matches_on_the_grid(i, specs):
     p = _plan(i)
