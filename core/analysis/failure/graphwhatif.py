@@ -423,12 +423,13 @@ def _side(g: nx.Graph, servers: set, kind: str) -> float:
 
 
 def _across(g: nx.Graph, net: _Net) -> float:
-    """Global-link capacity [Gb/s, one direction] between the two halves' groups."""
+    """Global-link capacity [Gb/s, one direction] between the two halves' groups: the switch-to-switch edges between
+    groups of different halves (a Dragonfly+'s spines, a classic Dragonfly's routers)."""
     first = net.wiring.pods // 2  # groups 0 .. first - 1 hold the first half's servers
     total = 0.0
     for a, b, e in g.edges(data=True):
         da, db = g.nodes[a], g.nodes[b]
-        if da["role"] == db["role"] == "spine" and (da["pod"] < first) != (db["pod"] < first):
+        if _SERVER not in (da["role"], db["role"]) and (da["pod"] < first) != (db["pod"] < first):
             total += e["capacity_gbps"]
     return total
 
