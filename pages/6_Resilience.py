@@ -299,11 +299,11 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     st.caption(_("Method: closed form over the fabric's symmetry, checked against `networkx` reachability and "
                  "max-flow on small designs; busbw and step time from the collective and training models on a "
                  "degraded copy of the design (`core.analysis.failure`).") if method == "clos" else
-               _("Method: closed form over the Dragonfly+ groups (the groups no failure touches as one block), "
+               _("Method: closed form over the topology's groups (the groups no failure touches as one block), "
                  "checked against the what-if on the topology's graph (`networkx`) over small and medium designs: "
                  "the GPUs cut off, a maximum flow between the halves of the groups for the bisection; busbw and step "
                  "time from the collective and training models on a degraded copy of the design "
-                 "(`core.analysis.failure.dragonflywhatif`).") if method == "groups" else
+                 "(`core.analysis.failure.dragonflywhatif`).") if method in ("spines", "routers") else
                _("Method: on the topology's graph (`networkx`): connected components for the GPUs cut off, a maximum "
                  "flow between the halves of the groups for the bisection; busbw and step time from the collective "
                  "and training models on a degraded copy of the design (`core.analysis.failure.graphwhatif`)."))

@@ -1,7 +1,8 @@
-"""The Dragonfly+ failure what-if in closed form (``core.analysis.failure.dragonflywhatif``) against the graph
-what-if (``graphwhatif.what_if_graph``, networkx on the full graph) on every failure tier over a grid of small and
-medium designs (partial last groups and scalable units, one group, several planes, other global ratios), drawn by
-hypothesis; the global bundles counted from the circulant rule against the wiring's; 131,072 GPUs."""
+"""The Dragonfly+ and classic Dragonfly failure what-ifs in closed form (``core.analysis.failure.dragonflywhatif``,
+``classicwhatif``) against the graph what-if (``graphwhatif.what_if_graph``, networkx on the full graph) on every
+failure tier over a grid of small and medium designs (partial last groups and scalable units, one group, several
+planes, other global ratios), drawn by hypothesis; the global bundles counted from the circulant rule against the
+wirings'; 131,072 GPUs."""
 
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.analysis.failure import dragonflyglobal, graphwhatif, what_if
-from core.analysis.failure.dragonflywhatif import what_if_dragonfly
 from core.design import Design
 from core.errors import DesignError
 from core.fabric.wiring import Wiring
@@ -32,15 +32,23 @@ GRID = [
     dict(nodes=1000, group_leaves=16),  # 16 groups (medium), the last partial
     dict(nodes=96, group_leaves=8, nics_per_node=1, nic="CX7", fabric="ethernet", switch="SN5600",
          port_speed_gbps=400),
+    dict(topology="classic-dragonfly", switch=None, nodes=512),  # classic: 8 groups of 32 routers
+    dict(topology="classic-dragonfly", switch=None, nodes=300, group_leaves=16),  # the last group partial
+    dict(topology="classic-dragonfly", switch=None, nodes=100, group_leaves=16),
+    dict(topology="classic-dragonfly", switch=None, nodes=40, group_leaves=16),  # 2 groups
 ]
-"""Dragonfly+ designs of the comparison (H100, QM9700 unless named)."""
+"""Dragonfly+ designs of the comparison (H100, QM9700 unless named), then classic Dragonflies (their default
+switch)."""
+CLASSIC = 11
+"""Index of the first classic Dragonfly of ``GRID``."""
 SKIPPED = ("notes", "busbw_method")
 """Fields that say which method ran (the numbers must agree)."""
 
 
 @functools.lru_cache(maxsize=None)
 def _plan(i: int):
-    kw = {"gpu": "H100", "topology": "dragonfly", "switch": "QM9700", **GRID[i]}
+    kw = {k: v for k, v in {"gpu": "H100", "topology": "dragonfly", "switch": "QM9700", **GRID[i]}.items()
+          if v is not None}
     try:
         return plan(Design(**kw))
     except DesignError:
@@ -78,19 +86,20 @@ def test_global_bundles_follow_the_wiring(i):
         pytest.skip("not buildable")
     w = Wiring.of(p)
     bundles = [(b.a, b.b, b.count) for b in w.bundles(0) if b.kind == "global"]
-    ours = [(w.switch_id("spine", x), w.switch_id("spine", y), n)
+    role = dragonflyglobal.end_role(w)
+    ours = [(w.switch_id(role, x), w.switch_id(role, y), n)
             for a in range(w.pods) for b in range(a + 1, w.pods) for x, y, n in dragonflyglobal.pair_bundles(w, a, b)]
     assert ours == bundles and dragonflyglobal.global_bundle_count(w) == len(bundles)
     per_spine: Counter = Counter()
     for a, b, n in bundles:
         per_spine[a, b] += n
         per_spine[b, a] += n
-    for j in range(w.spines):
-        me = w.switch_id("spine", j)
+    for j in range(w.count(role)):
+        me = w.switch_id(role, j)
         assert dragonflyglobal.spine_links(w, j) == {Wiring.parse(b)[3]: n for (a, b), n in per_spine.items()
                                                      if a == me}
         for far, n in dragonflyglobal.spine_links(w, j).items():
-            assert dragonflyglobal.bundle_links(w, me, w.switch_id("spine", far)) == n
+            assert role == "leaf" or dragonflyglobal.bundle_links(w, me, w.switch_id(role, far)) == n
 
 
 @st.composite
@@ -123,9 +132,10 @@ def test_closed_form_equals_the_graph_what_if(case):
         graph = graphwhatif.what_if_graph(p, specs)
     except Exception as exc:  # specs the design refuses (a count over the tier after names): refused alike
         with pytest.raises(type(exc)):
-            what_if_dragonfly(p, specs)
+            what_if(p, specs)
         return
-    closed = what_if_dragonfly(p, specs)
+    closed = what_if(p, specs)
+    assert "closed form" in closed.busbw_method
     assert _same(graph, closed) == [], (GRID[i], specs)
 
 
@@ -134,12 +144,14 @@ def test_closed_form_equals_the_graph_what_if(case):
     (0, ["spine:16"]), (0, ["spine:20", "node5.nic2"]), (0, ["link:16", "global:40"]), (3, ["global:160"]),
     (3, ["leaf:40"]), (4, ["p1", "leaf:3"]), (4, ["plane:2"]), (2, ["spine:15"]), (2, ["leaf:9", "link:30"]),
     (6, ["spine:40", "global:30"]), (7, ["global:60"]), (9, ["spine:20", "global:3"]), (10, ["nic:70"]),
+    (CLASSIC, ["leaf:1"]), (CLASSIC, ["global:30", "node3.nic1"]), (CLASSIC, ["leaf:40"]), (CLASSIC + 1, ["p0"]),
+    (CLASSIC + 1, ["leaf:20", "global:5"]), (CLASSIC + 2, ["nic:50"]), (CLASSIC + 3, ["global:16"]),
 ])
 def test_every_tier_matches_on_the_grid(i, specs):
     p = _plan(i)
     if p is None:
         pytest.skip("not buildable")
-    assert _same(graphwhatif.what_if_graph(p, specs), what_if_dragonfly(p, specs)) == []
+    assert _same(graphwhatif.what_if_graph(p, specs), what_if(p, specs)) == []
 
 
 def test_the_closed_form_takes_over_at_every_size(monkeypatch):

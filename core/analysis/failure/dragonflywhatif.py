@@ -96,7 +96,7 @@ class _Model:
         self.w = w = net.wiring
         self.f = failed
         self.net = net
-        self.groups, self.s, self.x = w.pods, w.spines_per_pod, w.pair_links
+        self.groups, self.s, self.x = w.pods, self._spines_per_group(w), w.pair_links
         self.rails, self.planes = w.rails, w.planes
         self.node_gbps = w.links_per_node_leaf * w.port_gbps
         self.up = w.up_gbps
@@ -114,15 +114,23 @@ class _Model:
             self.dead_nics.setdefault(n, set()).add(r)
         touched = {n // self.npg // self.gpp for n in self.dead_nics}
         touched |= {self.group_of_leaf(k) for _p, k in failed.leaves}
-        touched |= {k // self.s for _p, k in failed.spines}
+        touched |= {self.group_of_switch(k) for _p, k in failed.spines}
         for p, kind, a, b in failed.cables:
-            touched |= {self.group_of_leaf(a) if kind == "l" else a // self.s, b // self.s}
+            touched |= {self.group_of_leaf(a) if kind == "l" else self.group_of_switch(a), self.group_of_switch(b)}
         last = self.groups - 1
         if self.groups == 1 or len(self.leaves(last)) < len(self.leaves(0)):
             touched.add(last)
         self.touched = sorted(touched)
         self.touched_set = touched
         self.untouched = [g for g in range(self.groups) if g not in touched]
+
+    @staticmethod
+    def _spines_per_group(w) -> int:
+        return w.spines_per_pod
+
+    def group_of_switch(self, k: int) -> int:
+        """Dragonfly+ group of the switch ``k`` at a global link's end (a spine)."""
+        return k // self.s
 
     def geometry(self) -> tuple:
         """Every count and speed the healthy measures read (the key of their cache)."""
@@ -295,9 +303,10 @@ def _units(m: _Model):
     return units
 
 
-def _connectivity(m: _Model) -> tuple[dict, dict]:
-    """``_connectivity``'s numbers of the graph what-if and the main parts ``{plane: (union, root)}``."""
-    parts = {p: _components(m, p) for p in range(m.planes) if p not in m.f.planes}
+def _connectivity(m: _Model, components=None) -> tuple[dict, dict]:
+    """``_connectivity``'s numbers of the graph what-if and the main parts ``{plane: (union, root)}``
+    (``components(m, p)``: a plane's switch components, ``_components`` by default)."""
+    parts = {p: (components or _components)(m, p) for p in range(m.planes) if p not in m.f.planes}
     joined = _Union()
     comps: dict = {}
     placed = []
@@ -461,7 +470,7 @@ def _notes(m: _Model, c: dict, shares: tuple[float, float, float]) -> list[str]:
     """The method and the PXN note, in words."""
     notes = [_pxn_note(c["pxn"])] if c["pxn"] else []
     cut = _("the two halves of the groups") if m.groups > 1 else _("the two halves of the nodes")
-    notes.append(_("Computed in closed form over the Dragonfly+ groups (the untouched groups of a plane as one "
+    notes.append(_("Computed in closed form over the topology's groups (the untouched groups of a plane as one "
                    "block): GPUs outside the connected part holding the most nodes are cut off; the bisection is the "
                    "healthy one scaled by the maximum flow between {cut} with the failures over the same flow "
                    "healthy; busbw and step time on a degraded copy with the slowest connected node's surviving NIC "

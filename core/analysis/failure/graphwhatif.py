@@ -52,7 +52,7 @@ from core.analysis.failure.spec import _NIC, _PLANE, _resolve, _switch_name
 from core.analysis.failure.whatif import (
     FailureResult, _busbw, _healthy_nvlink, _nothing_failed, _pxn_note, _step, degraded_plan,
 )
-from core.analysis.failure.dragonflyglobal import bundle_links, global_bundle_count, pair_bundles
+from core.analysis.failure.dragonflyglobal import bundle_links, end_role, global_bundle_count, pair_bundles
 from core.errors import InputError, shown
 from core.fabric.families import family
 from core.fabric.topology import fabric_graph
@@ -100,9 +100,9 @@ class _Net:
 
     @property
     def closed(self) -> bool:
-        """Whether the family's global links follow ``core.fabric.dragonfly``'s circulant rule (its module declares
+        """Whether the family's global links follow the Dragonflies' circulant rule (its module declares
         ``FAILURE_CLOSED_FORM``): its bundles are counted without the graph (``dragonflyglobal``)."""
-        return getattr(family(self.wiring.family), "FAILURE_CLOSED_FORM", False)
+        return bool(getattr(family(self.wiring.family), "FAILURE_CLOSED_FORM", None))
 
     def global_bundles(self, plane: int) -> list[tuple[str, str]]:
         """``(spine, spine)`` of every global bundle of ``plane``, pair of groups by pair of groups."""
@@ -113,14 +113,15 @@ class _Net:
     def closed_bundles(self, plane: int):
         """``global_bundles`` of a closed-form family, one by one (``dragonflyglobal.pair_bundles``)."""
         w = self.wiring
+        role = end_role(w)
         for a in range(w.pods):
             for b in range(a + 1, w.pods):
-                yield from ((w.switch_id("spine", x, plane), w.switch_id("spine", y, plane))
+                yield from ((w.switch_id(role, x, plane), w.switch_id(role, y, plane))
                             for x, y, _n in pair_bundles(w, a, b))
 
     def links(self, a: str, b: str) -> int:
         """Cables between switches ``a`` and ``b`` (0: not cabled to each other)."""
-        if not self.closed:
+        if not self.closed or end_role(self.wiring) != "spine":
             return self.graph[a][b]["links"] if self.graph.has_edge(a, b) else 0
         return bundle_links(self.wiring, a, b)
 
@@ -209,9 +210,10 @@ def _order(tier: str, net: _Net):
             p, k = _switch_name(leaf)[1], _switch_name(leaf)[3]
             yield from ((leaf, w.switch_id("spine", s, p), None) for s in w.spines_of_leaf(k))
     elif tier == "global" and net.closed:
+        role = end_role(w)
         for a, b in net.closed_bundles(0):
-            yield from ((w.switch_id("spine", _switch_name(a)[3], p), w.switch_id("spine", _switch_name(b)[3], p),
-                         None) for p in planes)
+            yield from ((w.switch_id(role, _switch_name(a)[3], p), w.switch_id(role, _switch_name(b)[3], p), None)
+                        for p in planes)
     elif tier == "global":
         per_plane = [net.global_bundles(p) for p in planes]
         yield from ((*per_plane[p][j], None) for j in range(len(per_plane[0])) for p in planes)

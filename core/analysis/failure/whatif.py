@@ -174,12 +174,13 @@ def _healthy_nvlink(plan: Plan) -> tuple[float | None, float | None]:
 
 
 def method_of(plan: Plan) -> str:
-    """How ``what_if`` measures ``plan``: ``"clos"`` (closed form over the folded Clos's symmetry), ``"groups"``
-    (closed form over a family's groups: a Dragonfly+, ``core.analysis.failure.dragonflywhatif``) or ``"graph"``
-    (on the family's graph: ``graphwhatif``, ``toruswhatif``)."""
+    """How ``what_if`` measures ``plan``: ``"clos"`` (closed form over the folded Clos's symmetry), ``"spines"`` or
+    ``"routers"`` (closed form over a family's groups, global links between spines or routers: a Dragonfly+,
+    ``core.analysis.failure.dragonflywhatif``; a classic Dragonfly, ``classicwhatif``) or ``"graph"`` (on the
+    family's graph: ``graphwhatif``, ``toruswhatif``)."""
     if plan.fabric.family == CLOS:
         return "clos"
-    return "groups" if getattr(family(plan.fabric.family), "FAILURE_CLOSED_FORM", False) else "graph"
+    return getattr(family(plan.fabric.family), "FAILURE_CLOSED_FORM", None) or "graph"
 
 
 def what_if(plan: Plan, failures, job=None) -> FailureResult:
@@ -193,10 +194,14 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
         from core.analysis.failure.toruswhatif import what_if_torus
 
         return what_if_torus(plan, failures, job)
-    if method_of(plan) == "groups":  # its own closed form (Dragonfly+)
+    if method_of(plan) == "spines":  # its own closed form (Dragonfly+)
         from core.analysis.failure.dragonflywhatif import what_if_dragonfly
 
         return what_if_dragonfly(plan, failures, job)
+    if method_of(plan) == "routers":  # classic Dragonfly
+        from core.analysis.failure.classicwhatif import what_if_classic
+
+        return what_if_classic(plan, failures, job)
     if plan.fabric.family != CLOS:  # the closed forms are the Clos's: another family is measured on its graph
         from core.analysis.failure.graphwhatif import what_if_graph
 
