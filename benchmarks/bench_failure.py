@@ -8,7 +8,7 @@ no graph of the fabric is built. Timed: the engine analysis (``analyse``), ``wha
 model (busbw, healthy and failed) and ``single_points`` with its remedy re-plans; the plan is built
 before timing. The Dragonfly+ rows (``dragonfly``, also alone: ``--dragonfly``) time its what-if, in closed form
 over its groups (``core.analysis.failure.dragonflywhatif``), and its single points at 16,384, 65,536 and 131,072
-GPUs.
+GPUs, and the classic Dragonfly's what-if (``classicwhatif``).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from core.analysis.failure import analyse, resolve_failures, tiers_for, what_if  # noqa: E402
 from core.analysis.spof import single_points  # noqa: E402
 from core.design import Design  # noqa: E402
+from core.fabric.families import family  # noqa: E402
 from core.plan import plan  # noqa: E402
 
 CONFIGS = {
@@ -39,9 +40,11 @@ DRAGONFLY = {
     "H100 Dragonfly+ QM9700": dict(gpu="H100", topology="dragonfly"),
     "H100 Dragonfly+ SN5600 1 NIC": dict(gpu="H100", topology="dragonfly", nics_per_node=1, fabric="ethernet",
                                          switch="SN5600", port_speed_gbps=400),
+    "H100 classic Dragonfly": dict(gpu="H100", topology="classic-dragonfly"),
 }
 """Dragonfly+ designs whose what-ifs and single points are timed at ``DRAGONFLY_GPUS`` (QM9700: 16, 64 and 128 groups
-of 32 spines; SN5600 with a NIC per node, every NIC a single point: 1, 2 and 4 groups of 64 spines)."""
+of 32 spines; SN5600 with a NIC per node, every NIC a single point: 1, 2 and 4 groups of 64 spines; the classic
+Dragonfly, ``core.analysis.failure.classicwhatif``: 32, 128 and 256 groups of 32 routers, no single-point list)."""
 DRAGONFLY_GPUS = (16_384, 65_536, 131_072)
 DRAGONFLY_FAILURES = (["leaf:1"], ["spine:1"], ["nic:1"], ["plane:1"], ["link:1"], ["global:1"],
                       ["spine:3", "global:5", "node5.nic0"])
@@ -106,6 +109,8 @@ def dragonfly() -> int:
                 flag = "" if w <= 100 else "  SLOW (target 100 ms)"
                 status |= w > 100
                 print(f"{label:34} {'+'.join(failures):15} {'':10} {w:10.1f}{flag}")
+            if "spof" not in family(p.fabric.family).GRAPH_MODELS:
+                continue  # the classic Dragonfly's single points are not modelled
             single_points(p)
             s = median_ms(lambda: single_points(p), repeat=3)
             flag = "" if s <= 1000 else "  SLOW (target 1 s)"

@@ -19,7 +19,7 @@ from collections import Counter
 import networkx as nx
 
 from core.analysis.failure.dragonflyglobal import spine_links
-from core.analysis.failure.dragonflywhatif import _connectivity, _Failed, _Model, _notes
+from core.analysis.failure.dragonflywhatif import _connectivity, _Failed, _healthy, _Model, _notes
 from core.analysis.failure.graphwhatif import _Net, resolve, result
 from core.analysis.failure.switches import _Union
 from core.analysis.failure.whatif import FailureResult, _nothing_failed
@@ -150,7 +150,7 @@ def what_if_classic(plan, failures, job=None) -> FailureResult:
     m = _Classic(net, _Failed.of(elements))
     c, _parts = _connectivity(m, _components)
     shares = (c["port_fraction"], 1.0, 1.0)
-    healthy_stages, healthy_flow = _stages(_Classic(net, _Failed()))
+    healthy_stages, healthy_flow = _healthy(net, m, _stages)
     stages, flow = _stages(m)
     healthy = plan.bandwidth.bisection_tbits_one_direction * 1000
     failed = healthy * flow / healthy_flow if healthy_flow else 0.0

@@ -456,13 +456,13 @@ _HEALTHY: dict[tuple, tuple[dict, float]] = {}
 """``_stages`` of healthy designs by their geometry (``_Model.geometry``); small, emptied past 256 entries."""
 
 
-def _healthy(net: _Net, m: _Model) -> tuple[dict, float]:
-    """``_stages`` of the healthy design of ``m`` (computed once per geometry)."""
-    key = m.geometry()
+def _healthy(net: _Net, m: _Model, stages=None) -> tuple[dict, float]:
+    """``stages`` (``_stages`` by default) of the healthy design of ``m`` (computed once per geometry and model)."""
+    key = (type(m).__name__, *m.geometry())
     if key not in _HEALTHY:
         if len(_HEALTHY) >= 256:
             _HEALTHY.clear()
-        _HEALTHY[key] = _stages(_Model(net, _Failed()))
+        _HEALTHY[key] = (stages or _stages)(type(m)(net, _Failed()))
     return _HEALTHY[key]
 
 
