@@ -299,9 +299,15 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
             st.caption(_("No switch lost only some of its uplink paths."))
     for note in result.notes:
         st.info(safe.md(note))
+    method = failure.method_of(cur.plan)
     st.caption(_("Method: closed form over the fabric's symmetry, checked against `networkx` reachability and "
                  "max-flow on small designs; busbw and step time from the collective and training models on a "
-                 "degraded copy of the design.") if cur.plan.fabric.family == CLOS else
+                 "degraded copy of the design.") if method == "clos" else
+               _("Method: closed form over the topology's groups (the groups no failure touches as one block), "
+                 "checked against the what-if on the topology's graph (`networkx`) over small and medium designs: "
+                 "the GPUs cut off, a maximum flow between the halves of the groups for the bisection; busbw and step "
+                 "time from the collective and training models on a degraded copy of the design.")
+               if method in ("spines", "routers") else
                _("Method: on the topology's graph (`networkx`): connected components for the GPUs cut off, a maximum "
                  "flow between the halves of the groups for the bisection; busbw and step time from the collective "
                  "and training models on a degraded copy of the design."))

@@ -53,7 +53,7 @@ def test_resilience_page_fails_elements_of_a_dragonfly_and_the_other_sections_sa
     assert at.multiselect(key="rs_w_failed").value == ["global:3", "p0.spine0"]
     stages = at.dataframe[1].value
     assert "global links" in list(stages.iloc[:, 0])
-    assert any("maximum flow" in str(c.value) for c in at.caption)
+    assert any("maximum flow" in str(c.value) and "dragonflywhatif" in str(c.value) for c in at.caption)
     spares = open_page("../pages/6_Resilience.py", {**LINK, "rs_tab": "Spares"}, timeout=180)
     assert any("do not model Dragonfly" in str(i.value) for i in spares.info)
 
@@ -88,3 +88,12 @@ def test_resilience_page_of_a_dragonfly_speaks_chinese():
     text = page_text(at)
     assert "全局链路" in text and "最大流" in text
     assert not english_leaks(text), english_leaks(text)[:20]
+
+
+def test_resilience_page_fails_elements_of_a_dragonfly_of_131072_gpus():
+    """The what-if runs in closed form over the groups at any size (the graph what-if stopped at 65,536 GPUs)."""
+    at = open_page("../pages/6_Resilience.py", {"n": "16384", "t": "df", "rs_fail": "global:1,p0.spine0"},
+                   timeout=300)
+    assert not at.error
+    assert at.metric[0].value == "0"
+    assert at.multiselect(key="rs_w_failed").value == ["global:1", "p0.spine0"]

@@ -1,4 +1,5 @@
-"""The failure what-if of a Dragonfly+ (``core.analysis.failure.graphwhatif``) against brute force written here:
+"""The failure what-if of a Dragonfly+ (``core.analysis.failure.dragonflywhatif``, closed form; the graph what-if,
+``core.analysis.failure.graphwhatif``, is its reference) against brute force written here:
 networkx reachability on the fabric graph with the failed elements taken out by hand, the global links across the
 cut, Valiant paths through a third group, a group without spines, every spec form, bad names, the CLI."""
 
@@ -142,7 +143,8 @@ def test_spine_loss_unbalances_the_leaves_ecmp(four):
     leaves = four.fabric.groups_per_pod * four.fabric.leaves_per_group
     assert result.ecmp_unbalanced == ({"tier": "leaf", "switches": leaves, "healthy_paths": spines,
                                        "remaining_paths": spines - 1, "unit": "switches"},)
-    assert "networkx" in result.busbw_method and any("maximum flow" in n for n in result.notes)
+    assert "closed form" in result.busbw_method and any("maximum flow" in n for n in result.notes)
+    assert "networkx" in graphwhatif.what_if_graph(four, ["p0.spine0"]).busbw_method  # the reference
 
 
 @pytest.mark.parametrize("spec, tier, element", [
@@ -199,9 +201,10 @@ def test_tiers_and_the_size_limit(four, monkeypatch):
     assert what_if(one_group, ["leaf:1"]).gpus_degraded > 0  # one group: the halves of its nodes
     with pytest.raises(InputError, match="name at least one"):
         what_if(four, [])
-    monkeypatch.setattr(graphwhatif, "MAX_GPUS", 1024)
+    monkeypatch.setattr(graphwhatif, "MAX_GPUS", 1024)  # the graph reference refuses; what_if is closed form
     with pytest.raises(InputError, match="rail-optimized"):
-        what_if(four, ["leaf:1"])
+        graphwhatif.what_if_graph(four, ["leaf:1"])
+    assert what_if(four, ["leaf:1"]).gpus_degraded > 0
 
 
 def test_healthy_flow_matches_the_sized_bisection(four, two):

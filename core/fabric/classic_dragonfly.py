@@ -54,6 +54,9 @@ GRAPH_MODELS = ()
 """The graph analyses (SPOF, availability, load) are not modelled on it yet (``require_model`` says so)."""
 ROLES = ("leaf",)
 LINK_CLASSES = ("node-leaf", "local", "global")
+FAILURE_CLOSED_FORM = "routers"
+"""Its failure what-if runs in closed form over its groups, global links between routers
+(``core.analysis.failure.classicwhatif``), not on its graph."""
 LINK_CLASS_SWITCH = {"local": "leaf"}
 """Switch-to-switch classes only this family has -> the role at their ends (``core.physical.media``; at the
 uplink speed)."""

@@ -24,7 +24,10 @@ topology family"):
   than one class above it (``core.cost``);
 * ``LINK_CLASS_SWITCH``: the switch role at the ends of a switch-to-switch class only it has
   (``core.physical.media``);
-* ``GROUPS``: groups joined by global links (``core.plan``'s ways out).
+* ``GROUPS``: groups joined by global links (``core.plan``'s ways out);
+* ``FAILURE_CLOSED_FORM``: its failure what-if has a closed form over its groups, global links between ``"spines"``
+  (``core.analysis.failure.dragonflywhatif``) or ``"routers"`` (``classicwhatif``), not on its graph
+  (``core.analysis.failure.whatif.method_of``).
 
 ``core.fabric.sizing.size_fabric``, ``core.fabric.wiring.wiring_of``, ``core.fabric.bandwidth`` and ``core.plan``
 dispatch here; the folded Clos (``clos``: rail-optimized, top-of-rack, rail-only) is theirs. Every other term of

@@ -92,8 +92,13 @@ The package, one module per concept (``from core.analysis.failure import X`` wor
 * ``bisection``: the bisection per stage and plane; ``ecmp``: upward ECMP groups that lost next hops;
 * ``whatif``: ``what_if`` and its ``FailureResult`` (the degraded copy, busbw, step time);
 * ``graphwhatif``: the what-if of another topology family than the folded Clos (Dragonfly+: its global links as the
-  tier ``global``), computed on its graph with networkx, up to ``graphwhatif.MAX_GPUS``; ``what_if``,
-  ``resolve_failures`` and ``tiers_for`` send such a plan there.
+  tier ``global``; the classic Dragonfly), computed on its graph with networkx, up to ``graphwhatif.MAX_GPUS``;
+  ``what_if``, ``resolve_failures`` and ``tiers_for`` send such a plan there, but for a family whose module declares
+  ``FAILURE_CLOSED_FORM``;
+* ``dragonflywhatif``: the Dragonfly+'s what-if in closed form over its groups (the groups no failure touches as one
+  block, a maximum flow on the groups reduced by symmetry for the bisection; ``dragonflyglobal``: its global bundles
+  from the circulant rule), the same ``FailureResult`` as ``graphwhatif``'s (the tests compare them over a grid),
+  at any size.
 """
 
 from __future__ import annotations
@@ -110,8 +115,9 @@ from core.analysis.failure.spec import (
 )
 from core.analysis.failure.switches import _Fabric, _Union
 from core.analysis.failure.whatif import (
-    BUSBW_BYTES, FailureResult, _busbw, _r, _scaleup_notes, _step, degraded_plan, stand_in_note, what_if,
+    BUSBW_BYTES, FailureResult, _busbw, _r, _scaleup_notes, _step, degraded_plan, method_of, stand_in_note,
+    what_if,
 )
 
-__all__ = ["FailureResult", "NVSWITCH_SOURCES", "Shape", "TIERS", "analyse", "degraded_plan", "parse_name",
-           "rack_power_feeds", "resolve_failures", "stand_in_note", "tiers_for", "what_if"]
+__all__ = ["FailureResult", "NVSWITCH_SOURCES", "Shape", "TIERS", "analyse", "degraded_plan", "method_of",
+           "parse_name", "rack_power_feeds", "resolve_failures", "stand_in_note", "tiers_for", "what_if"]

@@ -1,7 +1,9 @@
 """The failure what-if of a topology family other than the folded Clos (Dragonfly+), on its graph.
 
-``what_if`` (``core.analysis.failure.whatif``) sends a plan whose ``fabric.family`` is not ``clos`` here: its
-closed forms are those of the Clos's tiers. This module fails elements on the switch and server graph of
+``what_if`` (``core.analysis.failure.whatif``) sends a plan whose ``fabric.family`` is not ``clos`` here (the classic
+Dragonfly), but for a family whose module declares ``FAILURE_CLOSED_FORM``: a Dragonfly+ is measured in closed form
+over its groups by ``core.analysis.failure.dragonflywhatif``, which reads this module's spec language and result, and
+this module's ``what_if_graph`` is its reference (the tests compare the two). This module fails elements on the switch and server graph of
 ``core.fabric.topology.fabric_graph`` (the wiring's bundles, global links included) and measures it with networkx.
 It returns the same ``FailureResult``.
 
@@ -50,7 +52,9 @@ from core.analysis.failure.spec import _NIC, _PLANE, _resolve, _switch_name
 from core.analysis.failure.whatif import (
     FailureResult, _busbw, _healthy_nvlink, _nothing_failed, _pxn_note, _step, degraded_plan,
 )
+from core.analysis.failure.dragonflyglobal import bundle_links, end_role, global_bundle_count, pair_bundles
 from core.errors import InputError, shown
+from core.fabric.families import family
 from core.fabric.topology import fabric_graph
 from core.fabric.wiring import Wiring
 from core.i18n import _
@@ -67,31 +71,59 @@ _BUNDLE = re.compile(r"^(.+)-spine(\d+)(?:#(\d+))?$")
 _SERVER = "server"
 
 
-@dataclass
 class _Net:
-    """The healthy graph of a plan and its wiring (counts per plane)."""
+    """The wiring of a plan (counts per plane) and, built when first asked (``graph``), its graph."""
 
-    plan: Plan
-    wiring: object
-    graph: nx.Graph
+    def __init__(self, plan: Plan, wiring, graph: nx.Graph | None = None):
+        self.plan, self.wiring, self._graph = plan, wiring, graph
 
     @staticmethod
     def of(plan: Plan) -> "_Net":
-        """The graph of ``plan``; ``InputError`` above ``MAX_GPUS``."""
-        if plan.resolved.gpus > MAX_GPUS:
-            raise InputError(_("the failure what-if of this topology runs on its graph, which takes too long above "
-                               "{most} GPUs ({gpus} here). Plan it as rail-optimized (the closed form of the folded "
-                               "Clos has no size limit), or fewer GPUs.").format(
-                most=f"{MAX_GPUS:,}", gpus=f"{plan.resolved.gpus:,}"))
-        return _Net(plan, Wiring.of(plan), fabric_graph(plan, servers="each"))
+        """The wiring of ``plan``; its graph waits for ``graph``."""
+        return _Net(plan, Wiring.of(plan))
+
+    @property
+    def graph(self) -> nx.Graph:
+        """The healthy graph of the plan (servers one by one); ``InputError`` above ``MAX_GPUS``."""
+        if self._graph is None:
+            if self.plan.resolved.gpus > MAX_GPUS:
+                raise InputError(_("the failure what-if of this topology runs on its graph, which takes too long "
+                                   "above {most} GPUs ({gpus} here). Plan it as rail-optimized (the closed form of "
+                                   "the folded Clos has no size limit), or fewer GPUs.").format(
+                    most=f"{MAX_GPUS:,}", gpus=f"{self.plan.resolved.gpus:,}"))
+            self._graph = fabric_graph(self.plan, servers="each")
+        return self._graph
 
     @property
     def planes(self) -> int:
         return self.wiring.planes
 
+    @property
+    def closed(self) -> bool:
+        """Whether the family's global links follow the Dragonflies' circulant rule (its module declares
+        ``FAILURE_CLOSED_FORM``): its bundles are counted without the graph (``dragonflyglobal``)."""
+        return bool(getattr(family(self.wiring.family), "FAILURE_CLOSED_FORM", None))
+
     def global_bundles(self, plane: int) -> list[tuple[str, str]]:
         """``(spine, spine)`` of every global bundle of ``plane``, pair of groups by pair of groups."""
+        if self.closed:
+            return list(self.closed_bundles(plane))
         return [(b.a, b.b) for b in self.wiring.bundles(plane) if b.kind == "global"]
+
+    def closed_bundles(self, plane: int):
+        """``global_bundles`` of a closed-form family, one by one (``dragonflyglobal.pair_bundles``)."""
+        w = self.wiring
+        role = end_role(w)
+        for a in range(w.pods):
+            for b in range(a + 1, w.pods):
+                yield from ((w.switch_id(role, x, plane), w.switch_id(role, y, plane))
+                            for x, y, _n in pair_bundles(w, a, b))
+
+    def links(self, a: str, b: str) -> int:
+        """Cables between switches ``a`` and ``b`` (0: not cabled to each other)."""
+        if not self.closed or end_role(self.wiring) != "spine":
+            return self.graph[a][b]["links"] if self.graph.has_edge(a, b) else 0
+        return bundle_links(self.wiring, a, b)
 
 
 # --------------------------------------------------------------------------------------------- the spec language
@@ -128,10 +160,10 @@ def _parse_bundle(m, text: str, net: _Net, tier: str | None) -> tuple[str, tuple
     a, b = net.wiring.switch_id(role, k, p), net.wiring.switch_id("spine", int(m[2]), p)
     if kind == "global":
         a, b = sorted((a, b), key=lambda s: _switch_name(s)[3])
-    if not net.graph.has_edge(a, b) or (kind == "global" and a == b):
+    cables = 0 if kind == "global" and a == b else net.links(a, b)
+    if not cables:
         raise InputError(_("{name}: no such bundle; the two switches are not cabled to each other in this "
                            "design").format(name=shown(text)))
-    cables = net.graph[a][b]["links"]
     cable = None if m[3] is None else int(m[3])
     if cable is not None and cable >= cables:
         raise InputError(_("{name}: the bundle has {count} cables, #0 to #{last}").format(
@@ -177,6 +209,11 @@ def _order(tier: str, net: _Net):
         for (leaf,) in _order("leaf", net):
             p, k = _switch_name(leaf)[1], _switch_name(leaf)[3]
             yield from ((leaf, w.switch_id("spine", s, p), None) for s in w.spines_of_leaf(k))
+    elif tier == "global" and net.closed:
+        role = end_role(w)
+        for a, b in net.closed_bundles(0):
+            yield from ((w.switch_id(role, _switch_name(a)[3], p), w.switch_id(role, _switch_name(b)[3], p), None)
+                        for p in planes)
     elif tier == "global":
         per_plane = [net.global_bundles(p) for p in planes]
         yield from ((*per_plane[p][j], None) for j in range(len(per_plane[0])) for p in planes)
@@ -187,7 +224,7 @@ def _size(tier: str, net: _Net) -> int:
     w, planes = net.wiring, net.planes
     return {"leaf": w.leaves * planes, "spine": w.spines * planes, "plane": planes, "nic": w.nodes * w.rails,
             "link": w.leaves * len(w.spines_of_leaf(0)) * planes,
-            "global": len(net.global_bundles(0)) * planes}[tier]
+            "global": (global_bundle_count(w) if net.closed else len(net.global_bundles(0))) * planes}[tier]
 
 
 def tiers_of(plan: Plan) -> tuple[str, ...]:
@@ -249,15 +286,18 @@ def _cut(g: nx.Graph, key: tuple) -> None:
 
 
 def _main_parts(net: _Net, g: nx.Graph) -> set:
-    """Switches of their plane's main part: per plane, the switch component holding the most live server ports."""
+    """Switches of their plane's main part: per plane, the switch component holding the most live server ports (of
+    equal ones, the one holding the first switch in the graph's order: leaves by index, then spines)."""
+    order = {v: i for i, v in enumerate(g)}
     switches = g.subgraph(v for v, d in g.nodes(data=True) if d["role"] != _SERVER)
-    best: dict[int, tuple[int, set]] = {}
+    best: dict[int, tuple[int, int, set]] = {}
     for part in nx.connected_components(switches):
         plane = g.nodes[next(iter(part))]["plane"]
         ports = sum(1 for v in part for u in g.adj[v] if g.nodes[u]["role"] == _SERVER)
-        if ports > best.get(plane, (-1, None))[0]:
-            best[plane] = (ports, part)
-    return set().union(*(part for _n, part in best.values())) if best else set()
+        rank = (ports, -min(order[v] for v in part))
+        if plane not in best or rank > best[plane][:2]:
+            best[plane] = (*rank, part)
+    return set().union(*(part for _n, _o, part in best.values())) if best else set()
 
 
 def _state(net: _Net, elements) -> _State:
@@ -385,12 +425,13 @@ def _side(g: nx.Graph, servers: set, kind: str) -> float:
 
 
 def _across(g: nx.Graph, net: _Net) -> float:
-    """Global-link capacity [Gb/s, one direction] between the two halves' groups."""
+    """Global-link capacity [Gb/s, one direction] between the two halves' groups: the switch-to-switch edges between
+    groups of different halves (a Dragonfly+'s spines, a classic Dragonfly's routers)."""
     first = net.wiring.pods // 2  # groups 0 .. first - 1 hold the first half's servers
     total = 0.0
     for a, b, e in g.edges(data=True):
         da, db = g.nodes[a], g.nodes[b]
-        if da["role"] == db["role"] == "spine" and (da["pod"] < first) != (db["pod"] < first):
+        if _SERVER not in (da["role"], db["role"]) and (da["pod"] < first) != (db["pod"] < first):
             total += e["capacity_gbps"]
     return total
 
@@ -431,27 +472,35 @@ def what_if_graph(plan: Plan, failures, job=None) -> FailureResult:
     c = _connectivity(net, s)
     shares = (c["port_fraction"], _up_share(net, s, "leaf", lambda u, d: d["role"] == "spine"),
               _up_share(net, s, "spine", lambda u, d: d["role"] == "spine"))
-    failed_bisection, healthy_bisection, stages = _bisection(net, s)
+    notes = _notes(net, c, shares)
+    method = ("networkx graph; core.perf all-reduce (and all-to-all) of 1 GiB on the connected GPUs; NIC rate scaled "
+              f"to the slowest connected node's surviving ports ({shares[0]:.3f}); leaf oversubscription divided by "
+              f"the worst leaf's surviving uplinks ({shares[1]:.3f}), spine oversubscription by the worst spine's "
+              f"surviving global links ({shares[2]:.3f}); bisection: max-flow between the halves, failed / healthy")
+    return result(plan, elements, c, shares, _bisection(net, s), _ecmp(net, s), notes, method, job)
+
+
+def result(plan: Plan, elements, c: dict, shares: tuple[float, float, float], bisection: tuple[float, float, dict],
+           ecmp: list[dict], notes: list[str], method: str, job=None) -> FailureResult:
+    """The ``FailureResult`` of measured connectivity ``c`` (``_connectivity``'s keys), surviving ``shares`` (NIC
+    ports, leaf uplinks, spine global links), ``bisection`` (failed and healthy [Gb/s, one direction], stages
+    ``{stage: (healthy, remaining)}`` [Gb/s]) and ``ecmp``: the degraded copy's busbw and step time added."""
+    failed_bisection, healthy_bisection, stages = bisection
     gpus, gpn = plan.resolved.gpus, plan.resolved.gpus_per_node
     connected = gpus - c["nodes_cut"] * gpn
     degraded = degraded_plan(plan, *shares)
     alive = shares[0] > 0
     nvl, domain_busbw = _healthy_nvlink(plan)  # no NVLink element fails here
     healthy_run = failed_run = None
-    notes = _notes(net, c, shares)
     if job is not None:
         healthy_run, _why = _step(plan, job, gpus)
         failed_run, why = _step(degraded, job, connected)
-        notes += [why] if why else []
-    method = ("networkx graph; core.perf all-reduce (and all-to-all) of 1 GiB on the connected GPUs; NIC rate scaled "
-              f"to the slowest connected node's surviving ports ({shares[0]:.3f}); leaf oversubscription divided by "
-              f"the worst leaf's surviving uplinks ({shares[1]:.3f}), spine oversubscription by the worst spine's "
-              f"surviving global links ({shares[2]:.3f}); bisection: max-flow between the halves, failed / healthy")
+        notes = notes + ([why] if why else [])
     return FailureResult(
         failed=tuple({"element": _element(t, k), "tier": t, "chosen": ch, "redundant": False}
                      for t, k, ch in elements),
-        gpus=gpus, nodes=net.wiring.nodes, gpus_disconnected=c["nodes_cut"] * gpn, nodes_disconnected=c["nodes_cut"],
-        gpus_degraded=c["degraded"], gpus_via_pxn=c["pxn"],
+        gpus=gpus, nodes=plan.resolved.nodes, gpus_disconnected=c["nodes_cut"] * gpn,
+        nodes_disconnected=c["nodes_cut"], gpus_degraded=c["degraded"], gpus_via_pxn=c["pxn"],
         bisection_tbits_one_direction=failed_bisection / 1000,
         healthy_bisection_tbits_one_direction=healthy_bisection / 1000,
         stages_tbits={k: {"healthy": v[0] / 1000, "remaining": v[1] / 1000} for k, v in stages.items()},
@@ -460,6 +509,6 @@ def what_if_graph(plan: Plan, failures, job=None) -> FailureResult:
         healthy_alltoall_busbw_gbytes=_busbw(plan, gpus, "all-to-all"),
         step_time_s=failed_run and failed_run.step_time_s, healthy_step_time_s=healthy_run and healthy_run.step_time_s,
         days_to_train=failed_run and failed_run.days_to_train,
-        healthy_days_to_train=healthy_run and healthy_run.days_to_train, ecmp_unbalanced=tuple(_ecmp(net, s)),
+        healthy_days_to_train=healthy_run and healthy_run.days_to_train, ecmp_unbalanced=tuple(ecmp),
         nvlink_gbytes_per_gpu_one_direction=nvl, healthy_nvlink_gbytes_per_gpu_one_direction=nvl,
         domain_busbw_gbytes=domain_busbw, healthy_domain_busbw_gbytes=domain_busbw, notes=tuple(notes))

@@ -13,7 +13,7 @@ from core.analysis.failure.nvlink2 import level2_notes
 from core.analysis.failure.shape import Shape
 from core.analysis.failure.spec import _element, resolve_failures
 from core.errors import DesignError, InputError
-from core.fabric.families import CLOS, node_to_node
+from core.fabric.families import CLOS, family, node_to_node
 from core.i18n import N_, _, ngettext
 from core.plan import Plan
 from core.scaleup import other_words
@@ -195,6 +195,16 @@ def stand_in_note(plan: Plan) -> str:
     return _(STAND_IN_NOTE).format(transport=vocab.TRANSPORT.label(transport))
 
 
+def method_of(plan: Plan) -> str:
+    """How ``what_if`` measures ``plan``: ``"clos"`` (closed form over the folded Clos's symmetry), ``"spines"`` or
+    ``"routers"`` (closed form over a family's groups, global links between spines or routers: a Dragonfly+,
+    ``core.analysis.failure.dragonflywhatif``; a classic Dragonfly, ``classicwhatif``) or ``"graph"`` (on the
+    family's graph: ``graphwhatif``, ``toruswhatif``)."""
+    if plan.fabric.family == CLOS:
+        return "clos"
+    return getattr(family(plan.fabric.family), "FAILURE_CLOSED_FORM", None) or "graph"
+
+
 def what_if(plan: Plan, failures, job=None) -> FailureResult:
     """Fail ``failures`` (specs: ``tier:count``, ``tier:name`` or a name; module docstring) on ``plan``.
 
@@ -206,6 +216,14 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
         from core.analysis.failure.toruswhatif import what_if_torus
 
         return what_if_torus(plan, failures, job)
+    if method_of(plan) == "spines":  # its own closed form (Dragonfly+)
+        from core.analysis.failure.dragonflywhatif import what_if_dragonfly
+
+        return what_if_dragonfly(plan, failures, job)
+    if method_of(plan) == "routers":  # classic Dragonfly
+        from core.analysis.failure.classicwhatif import what_if_classic
+
+        return what_if_classic(plan, failures, job)
     if plan.fabric.family != CLOS:  # the closed forms are the Clos's: another family is measured on its graph
         from core.analysis.failure.graphwhatif import what_if_graph
 

@@ -1,0 +1,161 @@
+"""The failure what-if of a classic Dragonfly in closed form over its groups (``core.analysis.failure``).
+
+The Dragonfly+'s closed form (``core.analysis.failure.dragonflywhatif``: its rules, terms and units) with routers
+in the spines' place: a router (role ``leaf``) has its nodes, a local link to every other router of its group and
+global links round robin over its group's routers (``core.fabric.classic_dragonfly``; the last group may have fewer
+routers). So a touched group's live routers are one switch component (local links all to all; no local link is a
+failure element); a live router joins ``U`` (the untouched groups) through a global link to an untouched group,
+and a live router of another touched group through a bundle with a live cable. Bisection: the maximum flow between
+the halves of the groups on the reduced network, each untouched group merged with its routers into ``UA`` / ``UB``
+fed at its nodes' links [Gb/s], a touched group's routers one by one with their local links (the uplink speed
+each) and global links. A router has no spine: its uplink and spine shares are 1 and it has no ECMP group, as on the
+graph (``graphwhatif``, the reference, which ``tests/test_failure_dragonfly_closed.py`` compares over a grid).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import networkx as nx
+
+from core.analysis.failure.dragonflyglobal import spine_links
+from core.analysis.failure.dragonflywhatif import _connectivity, _Failed, _healthy, _Model, _notes
+from core.analysis.failure.graphwhatif import _Net, resolve, result
+from core.analysis.failure.switches import _Union
+from core.analysis.failure.whatif import FailureResult, _nothing_failed
+
+
+class _Classic(_Model):
+    """A classic Dragonfly's geometry and failures: ``_Model`` with routers at the global links' ends."""
+
+    @staticmethod
+    def _spines_per_group(w) -> int:
+        return w.routers_per_group
+
+    def group_of_switch(self, k: int) -> int:
+        """Group of the router ``k`` at a global link's end."""
+        return k // self.s
+
+    def router_globals(self, p: int, k: int) -> list[tuple[int, int, int]]:
+        """``(far router, healthy cables, live cables)`` of router ``k``'s global bundles."""
+        out = self._spine_globals.get((p, k))
+        if out is None:
+            out = []
+            for far, links in spine_links(self.w, k).items():
+                live = 0
+                if self.leaf_live(p, k) and self.leaf_live(p, far):
+                    live = links - (self.lost(p, "g", k, far, links) if self.f.cables else 0)
+                out.append((far, links, live))
+            self._spine_globals[p, k] = out
+        return out
+
+
+def _components(m: _Classic, p: int):
+    """Switch components of plane ``p``: ``(union, root of the main part)``; vertices ``("l", router)`` of touched
+    groups and ``"U"``; ties as ``dragonflywhatif._components``."""
+    union = _Union()
+    ports: Counter = Counter()
+    first: dict = {}
+    verts = []
+    if m.untouched:
+        verts.append(("U", sum(m.group_node_count(g) for g in m.untouched) * m.rails, m.leaves(m.untouched[0])[0]))
+        union.find("U")
+    for g in m.touched:
+        live = [k for k in m.leaves(g) if m.leaf_live(p, k)]
+        for k in live:
+            verts.append((("l", k), m.leaf_feeds(p, k)[2], k))
+            union.union(("l", live[0]), ("l", k))  # local links: all to all
+            for far, _links, n in m.router_globals(p, k):
+                if n:
+                    union.union(("l", k), "U" if m.group_of_switch(far) not in m.touched_set else ("l", far))
+    for v, count, key in verts:
+        root = union.find(v)
+        ports[root] += count
+        first[root] = min(first.get(root, key), key)
+    main = max(ports, key=lambda r: (ports[r], -first[r])) if ports else None
+    return union, main
+
+
+def _flow(m: _Classic, p: int) -> float:
+    """Maximum flow [Gb/s, one direction] between the halves in plane ``p`` on the reduced network."""
+    net = nx.Graph()
+    src, snk = ("source",), ("sink",)
+
+    def add(a, b, cap):
+        if cap > 0:
+            cap += net[a][b]["capacity"] if net.has_edge(a, b) else 0.0
+            net.add_edge(a, b, capacity=cap)
+
+    halves = {True: [g for g in m.untouched if m.first_half(g)],
+              False: [g for g in m.untouched if not m.first_half(g)]}
+    for side, gs in halves.items():
+        feed = sum(m.group_node_count(g) for g in gs) * m.rails * m.node_gbps
+        add(src, "UA", feed) if side else add("UB", snk, feed)
+    add("UA", "UB", len(halves[True]) * len(halves[False]) * m.lam * m.up)
+    for g in m.touched:
+        live = [k for k in m.leaves(g) if m.leaf_live(p, k)]
+        for i, k in enumerate(live):
+            a, b, _n = m.leaf_feeds(p, k)
+            add(src, ("l", k), a)
+            add(("l", k), snk, b)
+            for j in live[i + 1:]:
+                add(("l", k), ("l", j), m.up)
+            for far, _links, n in m.router_globals(p, k):
+                fg = m.group_of_switch(far)
+                if fg in m.touched_set:
+                    if k < far:
+                        add(("l", k), ("l", far), n * m.up)
+                else:
+                    add(("l", k), "UA" if m.first_half(fg) else "UB", n * m.up)
+    if src not in net or snk not in net:
+        return 0.0
+    return float(nx.maximum_flow_value(net, src, snk))
+
+
+def _stages(m: _Classic) -> tuple[dict, float]:
+    """``({stage: remaining [Gb/s]}, flow [Gb/s])``: the smaller half's NIC injection, the routers' uplinks to
+    spines (none: 0, as on the graph), the global links across the halves, and the maximum flow."""
+    inj = [0.0, 0.0]
+    across = flow = 0.0
+    for p in range(m.planes):
+        if p in m.f.planes:
+            continue
+        for g in m.untouched:
+            inj[0 if m.first_half(g) else 1] += m.group_node_count(g) * m.rails * m.node_gbps
+        lost_across = 0
+        for g in m.touched:
+            for k in m.leaves(g):
+                a, b, _n = m.leaf_feeds(p, k)
+                inj[0] += a
+                inj[1] += b
+                for far, links, live in m.router_globals(p, k):
+                    fg = m.group_of_switch(far)
+                    if m.first_half(g) != m.first_half(fg) and (fg not in m.touched_set or k < far):
+                        lost_across += links - live
+        if m.groups > 1:
+            across += (m.first * (m.groups - m.first) * m.lam - lost_across) * m.up
+        flow += _flow(m, p)
+    stages = {"injection": min(inj), "leaf_up": 0.0}
+    if m.groups > 1:
+        stages["global"] = across
+    return stages, flow
+
+
+def what_if_classic(plan, failures, job=None) -> FailureResult:
+    """``what_if`` of a classic Dragonfly in closed form over its groups (module docstring)."""
+    net = _Net.of(plan)
+    if not failures:
+        raise _nothing_failed(net.wiring.switch_id("leaf", 0))
+    elements = resolve(plan, failures, net)
+    m = _Classic(net, _Failed.of(elements))
+    c, _parts = _connectivity(m, _components)
+    shares = (c["port_fraction"], 1.0, 1.0)
+    healthy_stages, healthy_flow = _healthy(net, m, _stages)
+    stages, flow = _stages(m)
+    healthy = plan.bandwidth.bisection_tbits_one_direction * 1000
+    failed = healthy * flow / healthy_flow if healthy_flow else 0.0
+    method = ("closed form over the Dragonfly groups; core.perf all-reduce (and all-to-all) of 1 GiB on the "
+              f"connected GPUs; NIC rate scaled to the slowest connected node's surviving ports ({shares[0]:.3f}); "
+              "bisection: max-flow between the halves on the groups reduced by symmetry, failed / healthy")
+    both = {k: (healthy_stages[k], stages[k]) for k in stages}
+    return result(plan, elements, c, shares, (failed, healthy, both), [], _notes(m, c, shares), method, job)
