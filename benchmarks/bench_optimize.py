@@ -137,18 +137,23 @@ def _search(name: str, grid: Grid, constraints: Constraints, target: float, runs
 
 def _open_on_designer(design, runs: int) -> bool:
     """AppTest of the Designer with ``design``'s link (``core.formats.sharelink``, as the Optimize page's button),
-    a fresh app each run with the plan cache cleared: the seconds until the page has run."""
+    a fresh app each run with the plan cache and every stage cache cleared (``core.memo.STAGES``: the app's search
+    runs in worker processes, so the page's own process holds none of its work): the seconds until the page has
+    run."""
     from streamlit.testing.v1 import AppTest
 
     import streamlit as st
 
     from core.formats import sharelink
+    from core.memo import STAGES
     from core.plan import _plan_cached_key
 
     entry = str(Path(__file__).resolve().parent.parent / "tests" / "apptest_entry.py")
     times = []
     for _ in range(runs):
         _plan_cached_key.cache_clear()
+        for cached_stage in STAGES:
+            cached_stage.cache_clear()
         st.cache_data.clear()
         st.cache_resource.clear()
         at = AppTest.from_file(entry, default_timeout=120)
