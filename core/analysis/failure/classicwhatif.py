@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-import networkx as nx
 
 from core.analysis.failure.dragonflyglobal import spine_links
-from core.analysis.failure.dragonflywhatif import _connectivity, _Failed, _healthy, _Model, _notes
+from core.analysis.failure.dragonflywhatif import (SINK, SOURCE, _connectivity, _Failed, _FlowNet, _healthy, _Model,
+                                                   _notes)
 from core.analysis.failure.graphwhatif import _Net, resolve, result
 from core.analysis.failure.switches import _Union
 from core.analysis.failure.whatif import FailureResult, _nothing_failed
@@ -78,38 +78,17 @@ def _components(m: _Classic, p: int):
 
 def _flow(m: _Classic, p: int) -> float:
     """Maximum flow [Gb/s, one direction] between the halves in plane ``p`` on the reduced network."""
-    net = nx.Graph()
-    src, snk = ("source",), ("sink",)
-
-    def add(a, b, cap):
-        if cap > 0:
-            cap += net[a][b]["capacity"] if net.has_edge(a, b) else 0.0
-            net.add_edge(a, b, capacity=cap)
-
-    halves = {True: [g for g in m.untouched if m.first_half(g)],
-              False: [g for g in m.untouched if not m.first_half(g)]}
-    for side, gs in halves.items():
-        feed = sum(m.group_node_count(g) for g in gs) * m.rails * m.node_gbps
-        add(src, "UA", feed) if side else add("UB", snk, feed)
-    add("UA", "UB", len(halves[True]) * len(halves[False]) * m.lam * m.up)
+    net = _FlowNet(m, lambda g: m.group_node_count(g) * m.rails * m.node_gbps)
     for g in m.touched:
         live = [k for k in m.leaves(g) if m.leaf_live(p, k)]
         for i, k in enumerate(live):
             a, b, _n = m.leaf_feeds(p, k)
-            add(src, ("l", k), a)
-            add(("l", k), snk, b)
+            net.add(SOURCE, ("l", k), a)
+            net.add(("l", k), SINK, b)
             for j in live[i + 1:]:
-                add(("l", k), ("l", j), m.up)
-            for far, _links, n in m.router_globals(p, k):
-                fg = m.group_of_switch(far)
-                if fg in m.touched_set:
-                    if k < far:
-                        add(("l", k), ("l", far), n * m.up)
-                else:
-                    add(("l", k), "UA" if m.first_half(fg) else "UB", n * m.up)
-    if src not in net or snk not in net:
-        return 0.0
-    return float(nx.maximum_flow_value(net, src, snk))
+                net.add(("l", k), ("l", j), m.up)
+            net.add_globals(lambda r: ("l", r), k, m.router_globals(p, k), m.group_of_switch)
+    return net.max_flow()
 
 
 def _stages(m: _Classic) -> tuple[dict, float]:

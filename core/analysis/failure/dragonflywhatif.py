@@ -375,23 +375,54 @@ def _shares_ecmp(m: _Model, parts: dict) -> tuple[float, float, list[dict]]:
     return leaf_share, spine_share, ecmp
 
 
+SOURCE, SINK = ("source",), ("sink",)
+"""The reduced flow network's two ends (``_FlowNet``)."""
+
+
+class _FlowNet:
+    """The reduced flow network of one plane (module docstring), capacities [Gb/s, one direction] summed per edge:
+    the source feeds the first half's untouched groups as one vertex ``"UA"``, the second half's ``"UB"`` feeds the
+    sink, each with ``group_feed(g)`` per group, and ``"UA"``-``"UB"`` carries their global links; the touched
+    groups' switches join it one by one (``add``, ``add_globals``)."""
+
+    def __init__(self, m: _Model, group_feed) -> None:
+        self.m, self.net = m, nx.Graph()
+        halves = {True: [g for g in m.untouched if m.first_half(g)],
+                  False: [g for g in m.untouched if not m.first_half(g)]}
+        for side, gs in halves.items():
+            feed = sum(group_feed(g) for g in gs)
+            self.add(SOURCE, "UA", feed) if side else self.add("UB", SINK, feed)
+        self.add("UA", "UB", len(halves[True]) * len(halves[False]) * m.lam * m.up)
+
+    def add(self, a, b, cap: float) -> None:
+        """Capacity ``cap`` [Gb/s] more on the edge ``a``-``b`` (none when ``cap`` is 0)."""
+        if cap > 0:
+            cap += self.net[a][b]["capacity"] if self.net.has_edge(a, b) else 0.0
+            self.net.add_edge(a, b, capacity=cap)
+
+    def add_globals(self, vertex, own: int, ends, group_of) -> None:
+        """The global links of switch ``own`` (``ends``: (far switch, links, live links)): to a touched group's
+        switch once per pair, else to the far group's half block; ``vertex(switch)`` names a switch's vertex."""
+        for far, _links, live in ends:
+            fg = group_of(far)
+            if fg in self.m.touched_set:
+                if own < far:
+                    self.add(vertex(own), vertex(far), live * self.m.up)
+            else:
+                self.add(vertex(own), "UA" if self.m.first_half(fg) else "UB", live * self.m.up)
+
+    def max_flow(self) -> float:
+        """The maximum flow between the halves [Gb/s, one direction]; 0 when either end has no edge."""
+        if SOURCE not in self.net or SINK not in self.net:
+            return 0.0
+        return float(nx.maximum_flow_value(self.net, SOURCE, SINK))
+
+
 def _flow(m: _Model, p: int) -> float:
     """Maximum flow [Gb/s, one direction] between the halves in plane ``p`` on the reduced network (module
     docstring)."""
-    net = nx.Graph()
-    src, snk = ("source",), ("sink",)
-
-    def add(a, b, cap):
-        if cap > 0:
-            cap += net[a][b]["capacity"] if net.has_edge(a, b) else 0.0
-            net.add_edge(a, b, capacity=cap)
-
-    halves = {True: [g for g in m.untouched if m.first_half(g)], False: [g for g in m.untouched
-                                                                          if not m.first_half(g)]}
-    for side, gs in halves.items():
-        feed = sum(min(len(m.su_nodes(su)) * m.node_gbps, m.s * m.x * m.up) * m.lpg for g in gs for su in m.sus(g))
-        add(src, "UA", feed) if side else add("UB", snk, feed)
-    add("UA", "UB", len(halves[True]) * len(halves[False]) * m.lam * m.up)
+    net = _FlowNet(m, lambda g: sum(min(len(m.su_nodes(su)) * m.node_gbps, m.s * m.x * m.up) * m.lpg
+                                    for su in m.sus(g)))
     for g in m.touched:
         alike: Counter = Counter()
         for k in m.leaves(g):
@@ -401,21 +432,13 @@ def _flow(m: _Model, p: int) -> float:
             alike[a, b, tuple(m.leaf_spines(p, k))] += 1  # leaves alike: one vertex (module docstring)
         for (a, b, live), count in alike.items():
             v = ("m", g, a, b, live)
-            add(src, v, a * count)
-            add(v, snk, b * count)
+            net.add(SOURCE, v, a * count)
+            net.add(v, SINK, b * count)
             for j, n in live:
-                add(v, ("s", j), count * n * m.up)
+                net.add(v, ("s", j), count * n * m.up)
         for j in m.spines(g):
-            for far, _links, live in m.spine_globals(p, j):
-                fg = m.group_of_spine(far)
-                if fg in m.touched_set:
-                    if j < far:
-                        add(("s", j), ("s", far), live * m.up)
-                else:
-                    add(("s", j), "UA" if m.first_half(fg) else "UB", live * m.up)
-    if src not in net or snk not in net:
-        return 0.0
-    return float(nx.maximum_flow_value(net, src, snk))
+            net.add_globals(lambda s: ("s", s), j, m.spine_globals(p, j), m.group_of_spine)
+    return net.max_flow()
 
 
 def _stages(m: _Model) -> tuple[dict, float]:
