@@ -186,3 +186,18 @@ def test_the_collectives_table_writes_times_in_the_one_number_format():
         time = _(COLLECTIVE_COLUMNS[3])
         shown = collective_table_rows(rows, "GB/s")[0][time]
         assert rows[0][time] >= 1000 and shown == number(rows[0][time], 1) and "," in shown
+
+
+def test_failure_tiers_of_a_unified_bus_domain_are_not_nvlink_words(capsys):
+    """CloudMatrix 384's switch chips and trays are its Unified Bus's, in the spof command and the tier words; a
+    DGX GB200 NVL72 keeps NVIDIA's."""
+    from core.analysis.failure import tier_label
+    from core.catalog import load_catalog
+    from tests.conftest import run_cli
+
+    catalog = load_catalog()
+    cm, nvl = catalog.system("CloudMatrix384"), catalog.system("GB200-NVL72")
+    assert "NV" not in tier_label("nvswitch", cm) and "NV" not in tier_label("tray", cm)
+    assert tier_label("nvswitch", nvl) == "NVSwitch chip" and tier_label("tray") == "NVLink switch tray"
+    code, out, _err = run_cli(capsys, "--lang", "en", "spof", "--gpu", "CloudMatrix384", "--nodes", "96")
+    assert code == 0 and "NVSwitch" not in out and "NVLink switch" not in out

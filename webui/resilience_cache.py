@@ -71,17 +71,17 @@ def healthy_vs_failed(key: str, failures: tuple[str, ...], settings_json: str | 
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def spof_table(key: str, language: str, _result=None) -> tuple[pd.DataFrame, tuple[str, ...]]:
-    """Single points of failure of ``_result`` (``spof.single_points`` of the design ``key``), one row each,
-    headers in ``language``; and the notes."""
+def spof_table(key: str, language: str, _result=None, _system=None) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """Single points of failure of ``_result`` (``spof.single_points`` of the design ``key``, whose system is
+    ``_system``), one row each, headers in ``language``; and the notes."""
     with speaking(language):
         result = _result
-        rows = [{_("element"): e.element, _("tier"): _(failure.TIER_LABELS[e.tier]), _("GPUs lost"): e.gpus_lost,
+        rows = [{_("element"): e.element, _("tier"): failure.tier_label(e.tier, _system), _("GPUs lost"): e.gpus_lost,
                  _("remedy"): spof.remedy_label(e), _("remedy capex [USD]"): e.remedy_capex_usd}
                 for e in result.elements]
         columns = [_("element"), _("tier"), _("GPUs lost"), _("remedy"), _("remedy capex [USD]")]
         degrading = tuple(_("Degrading, not a single point: {example} ({tier}, {count} like it) {effect}.").format(
-            example=d.example, tier=_(failure.TIER_LABELS[d.tier]), count=f"{d.count:,}",
+            example=d.example, tier=failure.tier_label(d.tier, _system), count=f"{d.count:,}",
             effect=spof.degrading_label(d)) for d in result.degrading)
         return pd.DataFrame(rows, columns=columns), degrading + tuple(result.notes)
 

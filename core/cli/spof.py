@@ -23,11 +23,12 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> str:
-    from core.analysis.failure import TIER_LABELS
+    from core.analysis.failure import tier_label
     from core.analysis.spof import degrading_label, remedy_label, single_points
     from core.plan import plan
 
-    result = single_points(plan(design_from_args(args)))
+    planned = plan(design_from_args(args))
+    result, system = single_points(planned), planned.resolved.system
     if args.format == "json":
         return to_json(result.to_json()) + "\n"
     if not result.count:
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> str:
         for e in result.elements[:args.limit]:
             cost = _("cost unknown") if e.remedy_capex_usd is None else usd(e.remedy_capex_usd, exact=True)
             lines.append(row(e.element, _("{tier}: {gpus} GPUs lost; remedy: {remedy} (+{cost} network capex)").format(
-                tier=_(TIER_LABELS[e.tier]), gpus=f"{e.gpus_lost:,}", remedy=remedy_label(e), cost=cost)))
+                tier=tier_label(e.tier, system), gpus=f"{e.gpus_lost:,}", remedy=remedy_label(e), cost=cost)))
         if result.count > args.limit:
             lines.append(_("... and {more} more (--limit, or --format json for all)").format(
                 more=f"{result.count - args.limit:,}"))
@@ -47,6 +48,6 @@ def run(args: argparse.Namespace) -> str:
         for d in result.degrading:
             lines.append(row(d.example, ngettext("{tier}, {count} element like it: {effect}",
                                                  "{tier}, {count} elements like it: {effect}", d.count).format(
-                tier=_(TIER_LABELS[d.tier]), count=f"{d.count:,}", effect=degrading_label(d))))
+                tier=tier_label(d.tier, system), count=f"{d.count:,}", effect=degrading_label(d))))
     lines.extend(result.notes)
     return "\n".join(lines) + "\n"

@@ -23,6 +23,22 @@ TIER_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core"), "pl
                "tray": N_("NVLink switch tray"), "feed": N_("rack power feed"),
                "global": N_("global link bundle"), "meshlink": N_("scale-up mesh link"),
                "nvlink2": N_("level-2 NVLink switch"), "node": N_("node")}
+SCALEUP_SWITCH_LABELS = {"nvswitch": N_("{link} switch chip"), "tray": N_("{link} switch tray"),
+                         "nvlink2": N_("level-2 {link} switch")}
+"""The scale-up switch tiers' words on a system whose switch chips are not NVLink's (CloudMatrix 384's Unified Bus):
+``{link}`` is the system's link word (``core.scaleup.link_word``)."""
+
+
+def tier_label(tier: str, system=None) -> str:
+    """A failure tier in words, in the request's language; the scale-up switch tiers in ``system``'s own words when
+    it is not NVLink (``SCALEUP_SWITCH_LABELS``; a ``core.catalog.System``, or None: NVLink's)."""
+    if system is not None and not system.nvlink_generation and tier in SCALEUP_SWITCH_LABELS:
+        from core.scaleup import link_word  # ground floor
+
+        return _(SCALEUP_SWITCH_LABELS[tier]).format(link=link_word(system))
+    return _(TIER_LABELS[tier])
+
+
 MAX_FAILURES = 10_000
 """Most elements one what-if fails."""
 
