@@ -76,8 +76,13 @@ def main() -> None:
     tabs = dict(zip(state.DESIGNER_TABS, state.designer_tabs()))  # by English name (helpers may add tabs)
 
     # --- topology ---------------------------------------------------------------------------------
+    first_pod_only = (_("A design with pods: this tab shows pod 1 ({system}) alone; the Mixed pods box above has "
+                        "every pod, the shared spines and the totals.").format(system=plan.resolved.system.id)
+                      if plan.design.pods else None)
     with tabs["Topology"]:
         if tabs["Topology"].open:
+            if first_pod_only:
+                st.info(first_pod_only)
             sel_key = "_fp_selected"
             selected = st.session_state.get(sel_key)
             if selected and selected[0] != key:

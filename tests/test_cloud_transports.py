@@ -185,3 +185,14 @@ def test_spof_of_a_cloud_design_lists_only_the_instances_parts():
                                                           "port_speed_gbps": 400})))
     assert {"link", "feed"} <= {d.tier for d in bought.degrading}
     assert not any("cloud provider" in n for n in bought.notes)
+
+
+def test_cloud_design_transceivers_card_says_the_provider():
+    """The Transceivers card agrees with the Links card and the bill: none bought, the provider's."""
+    from core.figures.keynumbers import key_numbers
+    from core.presets import find_preset
+
+    cards = {k.key: k for k in key_numbers(plan(find_preset("aws-p5-efa").design).summary())}
+    assert cards["transceivers"].value == cards["links"].value == "provider's"
+    bought = {k.key: k for k in key_numbers(plan(Design(gpu="H100", gpus=512)).summary())}
+    assert bought["transceivers"].value.replace(",", "").isdigit()

@@ -120,9 +120,10 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
                       model=summary["gpu_model"], nouns=accelerator_noun(nvl, plural=True)) + _growth_note(summary)),
         *_switch_numbers(summary, sw),
         _links_number(summary, links),
-        KeyNumber("transceivers", _("Transceivers"), f"{xcvr['switch_side'] + xcvr['node_side']:,}",
-                  _("switch side {switch_side}, node side {node_side}").format(
-                      switch_side=f"{xcvr['switch_side']:,}", node_side=f"{xcvr['node_side']:,}")),
+        KeyNumber("transceivers", _("Transceivers"), _("provider's"), provider_links(summary)) if provider_links(summary)
+        else KeyNumber("transceivers", _("Transceivers"), f"{xcvr['switch_side'] + xcvr['node_side']:,}",
+                       _("switch side {switch_side}, node side {node_side}").format(
+                           switch_side=f"{xcvr['switch_side']:,}", node_side=f"{xcvr['node_side']:,}")),
         KeyNumber("bisection", _("Bisection (1 dir)"),
                   bandwidth(from_tbits(bw["bisection_tbits_one_direction"]), unit),
                   _("worst balanced cut of the nodes, one direction; bisection ratio {ratio}:1 (half the injection "
