@@ -53,7 +53,8 @@ def test_resilience_page_fails_elements_of_a_dragonfly_and_the_other_sections_sa
     assert at.multiselect(key="rs_w_failed").value == ["global:3", "p0.spine0"]
     stages = at.dataframe[1].value
     assert "global links" in list(stages.iloc[:, 0])
-    assert any("maximum flow" in str(c.value) and "dragonflywhatif" in str(c.value) for c in at.caption)
+    assert any("maximum flow" in str(c.value) and "closed form over the topology's groups" in str(c.value)
+               for c in at.caption)
     spares = open_page("../pages/6_Resilience.py", {**LINK, "rs_tab": "Spares"}, timeout=180)
     assert any("do not model Dragonfly" in str(i.value) for i in spares.info)
 
