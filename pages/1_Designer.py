@@ -23,7 +23,7 @@ from core.scaleup import link_word
 from core.i18n import N_, _
 from webui import cached, jobs, jobwork, pagestate, safe, state, tables, verify_view
 from webui.physical_tab import physical_tab
-from webui.pods import pods_section
+from webui.pods import pod_keys, pods_section
 
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 # Up to this many GPUs every export is built when the Hand-off tab shows (all of them take well under a
@@ -76,13 +76,9 @@ def main() -> None:
     tabs = dict(zip(state.DESIGNER_TABS, state.designer_tabs()))  # by English name (helpers may add tabs)
 
     # --- topology ---------------------------------------------------------------------------------
-    first_pod_only = (_("A design with pods: this tab shows pod 1 ({system}) alone; the Mixed pods box above has "
-                        "every pod, the shared spines and the totals.").format(system=plan.resolved.system.id)
-                      if plan.design.pods else None)
+    pods = pod_keys(key, lang)  # a design with pods: (heading, design JSON) of each pod planned alone
     with tabs["Topology"]:
         if tabs["Topology"].open:
-            if first_pod_only:
-                st.info(first_pod_only)
             sel_key = "_fp_selected"
             selected = st.session_state.get(sel_key)
             if selected and selected[0] != key:
@@ -106,7 +102,11 @@ def main() -> None:
                     st.caption((_("{hint} {count} drawn elements (aggregated).") if aggregated else
                                 _("{hint} {count} drawn elements.")).format(hint=hint, count=i18n.number(elements)))
             with right:
-                st.plotly_chart(cached.scaleup(key, unit, lang), key="scaleup_chart", config={"displaylogo": False})
+                for i, (heading, pod_key) in enumerate(pods or [("", key)]):  # a design with pods: each pod's
+                    if heading:
+                        st.markdown("**" + safe.md(heading) + "**")
+                    st.plotly_chart(cached.scaleup(pod_key, unit, lang), key=f"scaleup_chart{i or ''}",
+                                    config={"displaylogo": False})
             with st.expander(_("How the fabric was sized"), expanded=False):
                 for line in plan.fabric.explanation:
                     st.markdown(f"- {line}")
@@ -115,10 +115,16 @@ def main() -> None:
     # --- bandwidth --------------------------------------------------------------------------------
     with tabs["Bandwidth"]:
         if tabs["Bandwidth"].open:
-            c1, c2 = st.columns(2)
-            c1.plotly_chart(cached.bandwidth_hierarchy(key, unit, lang), key="bw_hierarchy",
-                            config={"displaylogo": False})
-            c2.plotly_chart(cached.tier_capacity(key, unit, lang), key="bw_tiers", config={"displaylogo": False})
+            for i, (heading, pod_key) in enumerate(pods or [("", key)]):  # a design with pods: a section per pod
+                if heading:
+                    st.markdown("#### " + safe.md(heading))
+                c1, c2 = st.columns(2)
+                c1.plotly_chart(cached.bandwidth_hierarchy(pod_key, unit, lang), key=f"bw_hierarchy{i or ''}",
+                                config={"displaylogo": False})
+                c2.plotly_chart(cached.tier_capacity(pod_key, unit, lang), key=f"bw_tiers{i or ''}",
+                                config={"displaylogo": False})
+            if pods:
+                st.markdown("#### " + _("Oversubscription of pod 1"))
             st.plotly_chart(cached.oversubscription(key, unit, lang), key="bw_oversub", config={"displaylogo": False})
             bw = plan.bandwidth
             st.markdown(

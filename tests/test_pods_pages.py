@@ -52,3 +52,22 @@ def test_a_bad_pod_is_a_message_with_a_way_out():
     at.button(key="pods_fix_0").click().run()  # drop pod 3
     assert not at.exception and not at.warning
     assert at.text_input(key="w_pods").value == "B200:32"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_topology_bandwidth_and_racks_show_every_pod(lang):
+    """The Topology tab draws every pod (no note that it shows pod 1) and a scale-up drawing per pod; the Bandwidth
+    and Racks & cabling tabs have a section per pod."""
+    link = {"n": "64", "pods": "B200:32:800"}
+    at = _designer("Topology", lang, link)
+    assert not at.exception and not at.error and not at.info
+    charts = at.get("plotly_chart")
+    assert len(charts) == 3  # the fabric and two scale-up drawings
+    headings = [m.value for m in at.markdown if "B200" in m.value and "800G" in m.value]
+    assert headings
+    for tab, per_pod in (("Bandwidth", 2), ("Racks & cabling", 2)):
+        at = _designer(tab, lang, link)
+        assert not at.exception and not at.error
+        sections = [m.value for m in at.markdown if m.value.startswith("#### ") and ("H100" in m.value
+                                                                                     or "B200" in m.value)]
+        assert len(sections) == per_pod, sections

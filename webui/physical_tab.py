@@ -59,12 +59,23 @@ def physical_tab(cur, key: str, lang: str) -> None:
     if plan.layout is None:
         st.info(_("No rack layout for this design."))
         return
-    st.markdown(cards_html(rack_key_numbers(plan)), unsafe_allow_html=True)
-    for note in plan.layout.notes:
-        st.caption(note)
-    floor, elevation, lengths = _figures(key, lang)
-    st.plotly_chart(floor, key="floor_plan_chart", config=CONFIG)
-    st.plotly_chart(elevation, key="rack_elevation_chart", config=CONFIG)
+    from webui.pods import pod_keys  # a design with pods: each pod's racks, a section each
+
+    pods = pod_keys(key, lang)
+    for i, (heading, pod_key) in enumerate(pods or [("", key)]):
+        if heading:
+            st.markdown("#### " + safe.md(heading))
+        own = _plan(pod_key) if heading else plan
+        st.markdown(cards_html(rack_key_numbers(own)), unsafe_allow_html=True)
+        for note in own.layout.notes:
+            st.caption(note)
+        floor, elevation, _lengths = _figures(pod_key, lang)
+        st.plotly_chart(floor, key=f"floor_plan_chart{i or ''}", config=CONFIG)
+        st.plotly_chart(elevation, key=f"rack_elevation_chart{i or ''}", config=CONFIG)
+    if pods:
+        st.caption(_("Each pod's racks are laid out as the pod alone would be: its network racks hold the spines it "
+                     "would have alone, where the shared spine layer stands. The cable lengths below are pod 1's."))
+    lengths = _figures(key, lang)[2]
     st.markdown("#### " + _("Cable lengths and media"))
     routing = load_racks().routing
     st.caption(_("Each link's length runs from its port up to the overhead tray ({tray} m above the rack), along "

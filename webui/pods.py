@@ -129,3 +129,21 @@ def pods_section(design: Design, key: str, language: str) -> None:
         st.download_button(_("Download the compute cabling of every pod (CSV)"),
                            cables.to_csv(index=False).encode("utf-8"), file_name="mixed-cabling.csv", mime="text/csv",
                            key="pods_cabling_csv")
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def pod_keys(key: str, language: str) -> list[tuple[str, str]]:
+    """(heading, design JSON) of each pod of the design ``key`` planned alone (``MixedPlan.plans``: its system,
+    NICs, leaves and racks), for the views that show a pod at a time (scale-up, bandwidth, racks); empty without
+    pods or when they cannot be planned together (the pods section says why). Headings in ``language``."""
+    with speaking(language):
+        design = Design.model_validate_json(key)
+        if not design.pods:
+            return []
+        try:
+            mixed = mixed_plan(design)
+        except FabricPlannerError:
+            return []
+        return [(_("Pod {pod}: {system}, {nodes} nodes, leaves at {speed}G").format(
+            pod=pod.index + 1, system=pod.system, nodes=f"{pod.nodes:,}", speed=pod.port_speed_gbps),
+            p.design.model_dump_json()) for pod, p in zip(mixed.fabric.pods, mixed.plans)]

@@ -9,11 +9,9 @@ counted as each pod alone counts them, so a spine port broken out to two slower 
 own spine port would be (an approximation of a few optics). The storage and management networks are each pod's
 own, summed.
 
-The cabling plan of the compute fabric (``mixed_links``) has each pod's node-leaf cables under ids prefixed with
-the pod (``pod2.node3``, ``pod2.p0.leaf1``), and the leaf-spine cables to the shared spines ``spine0`` ..: leaf
-uplink ``k`` (in the pod's own port order) goes to spine ``k // (u_p / N)``; each spine's ports are handed out in
-the order of the pods' stages, then pods, leaves and uplinks, ``1/<port>/<lane>`` with a lane per breakout share,
-so a later stage's pods take the ports after the earlier ones' and a spine layer sized for the final stage moves
+The cabling plan of the compute fabric (``mixed_links``) is ``core.fabric.podwiring``'s wiring (its ids
+``pod2.node3``, ``pod2.p0.leaf1``, ``spine0`` and its rule of which leaf uplink takes which spine port, as
+``1/<port>/<lane>``), so a spine layer sized for the final stage moves
 no cable. ``pod_growth`` compares consecutive stages with ``core.analysis.stages``' cable comparison.
 """
 
@@ -27,7 +25,9 @@ from core.analysis.stages import Bought, StageDelta, cable_delta
 from core.cost import BomRow
 from core.design import Design
 from core.errors import InputError
+from core.fabric.podwiring import PodsWiring
 from core.fabric.pods import MixedFabric, pod_design, pod_specs, pod_stages, size_pods
+from core.fabric.wiring import Wiring
 from core.i18n import _, usd
 from core.perf.collectives import collective
 from core.physical.cabling import compute_links
@@ -93,36 +93,34 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
 
 
 def spine_id(spine: int) -> str:
-    """Device id of shared spine ``spine`` (0-based) of a mixed design."""
-    return f"spine{spine}"
+    """Device id of shared spine ``spine`` (0-based) of a mixed design (``core.fabric.podwiring``)."""
+    return PodsWiring.spine_id(spine)
+
+
+def mixed_wiring(mixed: MixedPlan) -> PodsWiring:
+    """The wiring of ``mixed``'s compute fabric: the pods' own wirings under the shared spines
+    (``core.fabric.podwiring``)."""
+    return PodsWiring(mixed.fabric, tuple(Wiring.of(p) for p in mixed.plans))
 
 
 def mixed_links(mixed: MixedPlan) -> Iterator[tuple[str, str, str, str, str, int]]:
     """Every compute-fabric cable of ``mixed`` as ``(link class, A device, A port, Z device, Z port, speed)``
-    [speed in Gb/s per direction] (module docstring: ids and port order)."""
-    spines = mixed.fabric.spines
-    ports_before = [0] * spines  # ports the pods handed out so far take on each spine
-    order = sorted(range(len(mixed.fabric.pods)), key=lambda i: (mixed.fabric.pods[i].stage, i))
-    for i in order:
-        pod, p = mixed.fabric.pods[i], mixed.plans[i]
-        prefix = f"pod{pod.index + 1}."
-        uplinks: dict[str, list[str]] = {}
+    [speed in Gb/s per direction]: each pod's node-leaf cables (its own cabling plan), then the leaf-spine cables
+    of ``core.fabric.podwiring.PodsWiring.uplinks`` with the leaves' port names and the spines' ``1/<port>/<lane>``
+    (module docstring: ids and port order)."""
+    wiring = mixed_wiring(mixed)
+    leaf_ports: dict[int, dict[str, list[str]]] = {}  # pod -> the pod's own leaf id -> its up-port names
+    for i, p in enumerate(mixed.plans):
+        ports = leaf_ports[i] = {}
         for kind, a, a_port, z, z_port, speed in compute_links(p):
             if kind == "node-leaf":
-                yield kind, prefix + a, a_port, prefix + z, z_port, speed
+                yield kind, wiring.local_id(i, a), a_port, wiring.local_id(i, z), z_port, speed
             elif kind == "leaf-spine":
-                uplinks.setdefault(a, []).append(a_port)
-        lanes = pod.uplinks_per_spine_port
-        taken = [0] * spines  # this pod's uplinks on each spine so far (lanes)
-        for leaf, ports in uplinks.items():
-            for k, leaf_port in enumerate(ports):
-                spine = k // pod.links_per_leaf_spine_pair
-                lane = taken[spine]
-                taken[spine] += 1
-                yield ("leaf-spine", prefix + leaf, leaf_port, spine_id(spine),
-                       f"1/{ports_before[spine] + lane // lanes + 1}/{lane % lanes + 1}", pod.uplink_speed_gbps)
-        for spine in range(spines):  # a pod's breakout lanes never share a spine port with the next pod's
-            ports_before[spine] += -(-taken[spine] // lanes)
+                ports.setdefault(a, []).append(a_port)
+    for up in wiring.uplinks():
+        own = wiring.wirings[up.pod].switch_id("leaf", up.leaf)
+        yield ("leaf-spine", wiring.leaf_id(up.pod, up.leaf), leaf_ports[up.pod][own][up.leaf_port],
+               spine_id(up.spine), f"1/{up.spine_port + 1}/{up.lane + 1}", up.speed_gbps)
 
 
 def _switch_ids(mixed: MixedPlan) -> set[str]:

@@ -136,7 +136,7 @@ def _place(wiring: Wiring, device: Device, railless: bool) -> dict:
 
 def _count_ports(graph: nx.Graph, leaf_cost: float) -> None:
     """Set ``ports_used``, ``port_units`` and ``ports_free`` of every switch vertex from its edges (an uplink of a
-    leaf takes ``leaf_cost`` ports at the down speed)."""
+    leaf takes ``leaf_cost`` ports at the down speed, or the leaf vertex's own ``leaf_cost``)."""
     roles = dict(graph.nodes(data="role"))
     for vertex, data in graph.nodes(data=True):
         if data["role"] != "server":
@@ -146,7 +146,8 @@ def _count_ports(graph: nx.Graph, leaf_cost: float) -> None:
                 if roles[neighbour] != "server":
                     up += edge["links"]
             data["ports_used"] = used
-            data["port_units"] = units = used - up + leaf_cost * up if data["role"] == "leaf" else used
+            cost = data.get("leaf_cost", leaf_cost)  # a pod's own leaves' (a design with pods)
+            data["port_units"] = units = used - up + cost * up if data["role"] == "leaf" else used
             data["ports_free"] = data["radix"] - math.ceil(units - 1e-9)
 
 
@@ -172,7 +173,11 @@ def aggregated_graph(plan) -> nx.Graph:
     ``MAX_BLOCKS * (rails + 2) + 2`` vertices at any size. With islands (rail-only rails, per-rail planes)
     it draws one island (graph attribute ``islands`` says how many there are).
     """
-    wiring = Wiring.of(plan)
+    return wiring_aggregated(Wiring.of(plan))
+
+
+def wiring_aggregated(wiring, max_blocks: int = MAX_BLOCKS) -> nx.Graph:
+    """``aggregated_graph`` of a fabric's wiring (``core.fabric.wiring``), bundling past ``max_blocks`` blocks."""
     speed, tiers = wiring.port_gbps, wiring.tiers
     graph = nx.Graph(speed_gbps=speed, tiers=tiers, planes=wiring.planes, aggregated=True, islands=wiring.islands)
 
@@ -195,7 +200,7 @@ def aggregated_graph(plan) -> nx.Graph:
     grouped = "global" in wiring.link_classes  # Dragonfly+: groups of leaves and spines joined by global links
     groups_per_block = wiring.groups_per_pod if tiers == 3 or grouped else 1
     blocks = math.ceil(wiring.groups / groups_per_block)
-    blocks_per_bundle = math.ceil(blocks / MAX_BLOCKS)
+    blocks_per_bundle = math.ceil(blocks / max_blocks)
     bundles = math.ceil(blocks / blocks_per_bundle)
     block_word = "group" if grouped else "pod" if tiers == 3 else ("leaf" if wiring.tor else "SU")
     rails = 1 if wiring.tor else wiring.leaves_per_group

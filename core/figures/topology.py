@@ -14,7 +14,11 @@ import networkx as nx
 import plotly.graph_objects as go
 
 from core import vocab
+from core.analysis.pods import MixedPlan, mixed_wiring
+from core.analysis.whole import design_mixed
+from core.errors import FabricPlannerError
 from core.fabric.families import node_to_node
+from core.fabric.podgraph import pods_aggregated_graph, pods_fabric_graph, pods_graph_elements
 from core.fabric.topology import aggregated_graph, fabric_graph
 from core.units import bandwidth as format_bandwidth
 from core.figures.style import (
@@ -51,13 +55,35 @@ SERVERS_EACH_MAX = 16
 """Up to this many nodes every server is drawn; above, one vertex per scalable unit / leaf group."""
 
 
+def mixed_of(plan) -> MixedPlan | None:
+    """The mixed plan of ``plan``'s design with pods (``core.analysis.whole.design_mixed``); None without pods or
+    when its pods cannot be planned together (the page says why elsewhere; the drawing shows pod 1)."""
+    try:
+        return design_mixed(plan.design)
+    except FabricPlannerError:
+        return None
+
+
 def is_aggregated(plan) -> bool:
-    """Whether the diagram draws the aggregated graph (the full one would pass ``FULL_GRAPH_LIMIT``)."""
+    """Whether the diagram draws the aggregated graph (the full one would pass ``FULL_GRAPH_LIMIT``; a design with
+    pods: every pod's leaves and the shared spines)."""
+    mixed = mixed_of(plan)
+    if mixed is not None:
+        return pods_graph_elements(mixed_wiring(mixed)) > FULL_GRAPH_LIMIT
     return full_graph_elements(plan) > FULL_GRAPH_LIMIT
 
 
 def topology_graph(plan) -> tuple[nx.Graph, bool]:
-    """The graph to draw and whether it is aggregated (see ``is_aggregated``)."""
+    """The graph to draw and whether it is aggregated (see ``is_aggregated``); a design with pods: every pod
+    under the shared spines (``core.fabric.podgraph``)."""
+    mixed = mixed_of(plan)
+    if mixed is not None:
+        wiring = mixed_wiring(mixed)
+        if is_aggregated(plan):
+            return pods_aggregated_graph(wiring), True
+        servers = "each" if mixed.fabric.nodes <= SERVERS_EACH_MAX else "grouped"
+        return pods_fabric_graph(wiring, tuple(p.fabric.radix for p in mixed.plans),
+                                 tuple(p.resolved.leaf_uplink_cost for p in mixed.plans), servers), False
     if not is_aggregated(plan):
         servers = "each" if plan.resolved.nodes <= SERVERS_EACH_MAX else "grouped"
         return fabric_graph(plan, servers=servers, planes=1), False
@@ -74,11 +100,17 @@ def _layer_positions(graph: nx.Graph) -> dict[str, tuple[float, float]]:
     def order(v):
         d = graph.nodes[v]
         block = d.get("block", d.get("group", 0))
-        return (block if block is not None else 0, d.get("rail", -1), _index(v))
+        return (d.get("pod_index", 0), block if block is not None else 0, d.get("rail", -1), _index(v))
 
     def spread(items):
-        n = len(items)
-        return {v: (0.5 if n == 1 else i / (n - 1)) for i, v in enumerate(items)}
+        slots, slot = [], 0.0  # a design with pods: a gap of two leaves between pods
+        for i, v in enumerate(items):
+            if i and graph.nodes[v].get("pod_index", 0) != graph.nodes[items[i - 1]].get("pod_index", 0):
+                slot += 2
+            slots.append(slot)
+            slot += 1
+        last = max(1.0, slots[-1]) if slots else 1.0
+        return {v: (0.5 if len(items) == 1 else x / last) for v, x in zip(items, slots)}
 
     leaves = sorted(by_role["leaf"], key=order)
     for v, x in spread(leaves).items():
@@ -86,7 +118,7 @@ def _layer_positions(graph: nx.Graph) -> dict[str, tuple[float, float]]:
     for role in ("spine", "core"):
         items = sorted(by_role[role], key=lambda v: (graph.nodes[v].get("block", graph.nodes[v].get("pod", 0)) or 0,
                                                     _index(v)))
-        for v, x in spread(items).items():
+        for v, x in {v: (0.5 if len(items) == 1 else i / (len(items) - 1)) for i, v in enumerate(items)}.items():
             pos[v] = (x, TIER_Y[role])
     # servers: each its own x. Servers wired to the same switches (a scalable unit in a rail-optimized
     # fabric, a rack under its top-of-rack leaf) share the span of those switches, spread evenly in it.
@@ -280,6 +312,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         from core.figures.torus import torus_figure
         return torus_figure(plan, height)
     graph, aggregated = topology_graph(plan)
+    mixed = mixed_of(plan) if graph.graph.get("pods") else None
     f = plan.fabric
     pos = _layer_positions(graph)
     if selected is not None and selected not in graph:
@@ -308,7 +341,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         hover_points[upper_role].append((
             (pos[lower][0] + pos[upper][0]) / 2, (pos[lower][1] + pos[upper][1]) / 2,
             f"{name_a} - {name_b}<br>" + _("{links} link(s) x {speed}G = {bandwidth} per direction").format(
-                links=f"{data['links']:,}", speed=f.port_speed_gbps,
+                links=f"{data['links']:,}", speed=data.get("speed_gbps", f.port_speed_gbps),
                 bandwidth=format_bandwidth(data["capacity_gbps"], unit)),
         ))
 
@@ -351,8 +384,10 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
             count = d.get("count", d.get("nodes", 1)) if role == "server" or aggregated else 1
             sizes.append(min(34, 16 + 4 * math.log10(max(1, count))) if (aggregated or role == "server") else
                          (14 if len(vs) <= 64 else 9))
-            hovers.append(_server_hover(plan, d, aggregated) if role == "server" else
-                          _switch_hover(plan, graph, v, d, aggregated))
+            own = mixed.plans[d["pod_index"]] if mixed is not None and "pod_index" in d else plan  # its pod's
+            hovers.append(_server_hover(own, d, aggregated) if role == "server" else
+                          _shared_spine_hover(mixed, graph, v, d) if mixed is not None and role == "spine" else
+                          _switch_hover(own, graph, v, d, aggregated))
             label = server_text(plan, graph, v, len(vs)) if role == "server" else \
                 f"{count:,}" if aggregated and role != "leaf" else ""
             if role == "server" and len(vs) > 5 and "<br>" in label and len(texts) % 2:
@@ -366,10 +401,39 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
             marker=dict(size=sizes, color=colours, symbol=symbol, line=dict(width=line_w, color=line_c)),
             text=texts, textposition={"server": "bottom center", "core": "top center"}.get(role, "middle right"),
             textfont=dict(size=11), customdata=vs, hovertext=hovers, hoverinfo="text",
-            name=_legend_name(plan, role, len(vs), graph, aggregated), legendgroup=role,
+            name=_legend_name(plan, role, mixed), legendgroup=role,
         ))
+    if mixed is not None:
+        _pod_labels(fig, mixed, graph, pos)
 
+    title = _title(plan, mixed, aggregated)
+    base_layout(fig, title, height)
+    title_top = fig.margin_top
+    staggered = any(isinstance(s, str) and s.startswith("<br><br>") for tr in fig.data for s in (tr.get("text") or ()))
+    top = max(TIER_Y[graph.nodes[v]["role"]] for v in graph.nodes)
+    above = max((max(ys) for _xs, ys, _w in arcs.values()), default=top) - top  # global arcs rise above the spines
+    fig.update_layout(
+        showlegend=True,
+        legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top", groupclick="togglegroup",
+                    itemclick="toggle", font=dict(size=12)),
+        xaxis=dict(visible=False, range=[min(0.0, *(p[0] for p in pos.values())) - 0.05,
+                                         max(1.0, *(p[0] for p in pos.values())) + 0.12], fixedrange=False),
+        yaxis=dict(tickvals=[TIER_Y[r] for r in TIER_Y if TIER_Y[r] <= top],
+                   ticktext=[_(TIER_NAMES[r]) for r in TIER_Y if TIER_Y[r] <= top],
+                   range=[-0.85 if staggered else -0.5, top + max(0.45, above + 0.15)], showgrid=False,
+                   zeroline=False),
+        hovermode="closest", clickmode="event+select", dragmode="pan",
+        margin=dict(l=10, r=10, t=title_top + 10, b=50),
+    )
+    return fig.figure()
+
+
+def _title(plan, mixed: MixedPlan | None, aggregated: bool) -> str:
+    """The topology diagram's title: the fabric's tiers and switch counts, what is drawn, the rail colours."""
+    f = plan.fabric
     planes = f.planes
+    if mixed is not None:
+        return _pods_title(mixed, aggregated)
     parts = [ngettext("{count} tier", "{count} tiers", f.tiers).format(count=f.tiers),
              ngettext("{count} leaf", "{count} leaves", f.leaf_count).format(count=f"{f.leaf_count:,}")]
     if f.spine_count:
@@ -393,40 +457,75 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     else:
         sub = _("Every switch drawn; servers grouped per scalable unit / leaf")
     title += f"<br><sup>{sub}</sup>"
-    rails = f.leaves_per_group if f.topology == "rail-optimized" and f.tiers > 1 else 0
-    if rails > 1:
-        dots = "  ".join(f"<span style='color:{rail_colour(r)}'>&#9679;</span> {r + 1}" for r in range(rails))
-        title += "<br><sup>" + _("Leaf and link colour = rail: {rails}").format(rails=dots) + "</sup>"
-    base_layout(fig, title, height)
-    title_top = fig.margin_top
-    staggered = any(isinstance(s, str) and s.startswith("<br><br>") for tr in fig.data for s in (tr.get("text") or ()))
-    top = max(TIER_Y[graph.nodes[v]["role"]] for v in graph.nodes)
-    above = max((max(ys) for _xs, ys, _w in arcs.values()), default=top) - top  # global arcs rise above the spines
-    fig.update_layout(
-        showlegend=True,
-        legend=dict(orientation="h", x=0, xanchor="left", y=-0.01, yanchor="top", groupclick="togglegroup",
-                    itemclick="toggle", font=dict(size=12)),
-        xaxis=dict(visible=False, range=[min(0.0, *(p[0] for p in pos.values())) - 0.05,
-                                         max(1.0, *(p[0] for p in pos.values())) + 0.12], fixedrange=False),
-        yaxis=dict(tickvals=[TIER_Y[r] for r in TIER_Y if TIER_Y[r] <= top],
-                   ticktext=[_(TIER_NAMES[r]) for r in TIER_Y if TIER_Y[r] <= top],
-                   range=[-0.85 if staggered else -0.5, top + max(0.45, above + 0.15)], showgrid=False,
-                   zeroline=False),
-        hovermode="closest", clickmode="event+select", dragmode="pan",
-        margin=dict(l=10, r=10, t=title_top + 10, b=50),
-    )
-    return fig.figure()
+    return title + _rails_line(f.leaves_per_group if f.topology == "rail-optimized" and f.tiers > 1 else 0)
 
 
-def _legend_name(plan, role: str, drawn: int, graph: nx.Graph, aggregated: bool) -> str:
+def _rails_line(rails: int) -> str:
+    """The title's line saying a leaf's colour is its rail (empty with one rail)."""
+    if rails <= 1:
+        return ""
+    dots = "  ".join(f"<span style='color:{rail_colour(r)}'>&#9679;</span> {r + 1}" for r in range(rails))
+    return "<br><sup>" + _("Leaf and link colour = rail: {rails}").format(rails=dots) + "</sup>"
+
+
+def _pods_title(mixed: MixedPlan, aggregated: bool) -> str:
+    """The title of a design with pods: pods, leaves and shared spines, and what is drawn."""
+    f = mixed.fabric
+    parts = [ngettext("{count} pod", "{count} pods", len(f.pods)).format(count=len(f.pods)),
+             ngettext("{count} leaf", "{count} leaves", f.leaves).format(count=f"{f.leaves:,}"),
+             ngettext("{count} shared spine", "{count} shared spines", f.spines).format(count=f"{f.spines:,}")]
+    title = _("Scale-out fabric, pods under one spine layer: {parts}").format(parts=sep().join(parts))
+    if aggregated:
+        sub = _("Aggregated view: each pod's switches and servers bundled by block and rail; numbers are counts")
+    else:
+        sub = _("Every pod's switches drawn, grouped by pod under the shared spines")
+    rails = max((p.fabric.leaves_per_group for p in mixed.plans if p.fabric.topology == "rail-optimized"), default=0)
+    return title + f"<br><sup>{sub}</sup>" + _rails_line(rails)
+
+
+def _legend_name(plan, role: str, mixed: MixedPlan | None = None) -> str:
+    """The legend entry of a tier: its name, switch count and model (a design with pods: every pod's)."""
     f = plan.fabric
     total = {"leaf": f.leaf_count, "spine": f.spine_count, "core": f.core_count}.get(role)
     if role == "server":
-        nodes = plan.resolved.nodes
+        nodes = plan.resolved.nodes if mixed is None else mixed.fabric.nodes
         return ngettext("Servers ({count} node)", "Servers ({count} nodes)", nodes).format(count=f"{nodes:,}")
+    if mixed is not None:
+        m = mixed.fabric
+        total, switch = ((m.leaves, " + ".join(dict.fromkeys(pod.leaf_switch for pod in m.pods))) if role == "leaf"
+                         else (m.spines, m.spine_switch))
+        return _(LEGEND_NAMES[role]).format(count=f"{total:,}", switch=switch)
     if role == "spine" and not total:  # a Dragonfly's groups: their routers' global ports
         return _("Global ports of the groups' routers")
     return _(LEGEND_NAMES[role]).format(count=f"{total:,}", switch=plan.resolved.tier_switches[role].id)
+
+
+def _shared_spine_hover(mixed: MixedPlan, graph: nx.Graph, v: str, data: dict) -> str:
+    """Hover text of a shared spine (or of the aggregated vertex of all of them): model, pods and ports at the
+    spine speed [Gb/s per direction]."""
+    f = mixed.fabric
+    lines = [f"<b>{vertex_name(graph, v)}</b>",
+             _("{count} x {switch} ({role})").format(count=f"{data.get('count', 1):,}", switch=f.spine_switch,
+                                                      role=_role("spine")),
+             _("shared by {pods} pods; per switch {used} of {radix} ports used at {speed}G, {free} free").format(
+                 pods=len(f.pods), used=f.spine_ports_used, radix=f.spine_radix, speed=f.spine_speed_gbps,
+                 free=f.spine_radix - f.spine_ports_used)]
+    return "<br>".join(lines)
+
+
+def _pod_labels(fig: FigureSpec, mixed: MixedPlan, graph: nx.Graph, pos: dict) -> None:
+    """A label over each pod's leaves: the pod, its GPU system and its leaf speed [Gb/s per direction]."""
+    xs: dict[int, list[float]] = defaultdict(list)
+    for v, data in graph.nodes(data=True):
+        if data["role"] == "leaf" and "pod_index" in data:
+            xs[data["pod_index"]].append(pos[v][0])
+    for i, pod in enumerate(mixed.fabric.pods):
+        if xs.get(i):
+            fig.add_annotation(
+                x=(min(xs[i]) + max(xs[i])) / 2, y=TIER_Y["leaf"] + 0.3, showarrow=False, font=dict(size=12),
+                bgcolor="rgba(255,255,255,0.85)",
+                text=_("<b>pod {pod}</b>: {system}, {leaves} leaves at {speed}G").format(
+                    pod=pod.index + 1, system=pod.system, leaves=f"{pod.leaves:,}", speed=pod.port_speed_gbps))
 
 
 LEGEND_NAMES = {"leaf": N_("Leaf ({count} x {switch})"), "spine": N_("Spine ({count} x {switch})"),

@@ -1,0 +1,116 @@
+"""NetworkX graphs of a design with pods: every pod's servers and leaves under the shared spine layer, read from
+the pods' wiring (``core.fabric.podwiring``), in the shapes ``core.fabric.topology`` gives one fabric.
+
+``pods_fabric_graph``      every pod leaf and shared spine (servers each, grouped or none), as ``fabric_graph``.
+``pods_aggregated_graph``  each pod's ``aggregated_graph`` bundles under one vertex of the shared spines.
+
+Vertices of a pod carry ``pod_index`` (the pod's position in ``MixedFabric.pods``) besides ``core.fabric.topology``'s
+attributes; edges carry ``links``, ``capacity_gbps`` and ``speed_gbps`` (per link, one direction [Gb/s]: a pod's
+node-leaf links at its port speed, its leaf-spine links at its uplink speed).
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from core.fabric.podwiring import PodsWiring
+from core.fabric.topology import (
+    MAX_BLOCKS, _add_links, _add_servers, _count_ports, _place, _server_bundles, wiring_aggregated,
+)
+from core.i18n import _, ngettext
+
+SHARED_SPINES = "spines"
+"""The aggregated graph's vertex of the shared spine layer."""
+
+
+def pods_graph_elements(wiring: PodsWiring) -> int:
+    """Elements (vertices + 2 per edge) of the full graph of ``wiring``, servers grouped, without building it."""
+    spines = wiring.fabric.spines
+    total = spines
+    for own in wiring.wirings:
+        total += own.groups + own.leaves + 2 * own.groups * len(own.leaves_of_group(0)) + 2 * own.leaves * spines
+    return total
+
+
+def pods_fabric_graph(wiring: PodsWiring, leaf_radix: tuple[int, ...], leaf_cost: tuple[float, ...],
+                      servers: str = "grouped") -> nx.Graph:
+    """Switch-level graph of a design with pods (``core.fabric.topology.fabric_graph``'s vertices and edges).
+
+    Parameters
+    ----------
+    wiring : PodsWiring
+        The pods' wiring.
+    leaf_radix, leaf_cost : tuple
+        Per pod (``wiring.fabric.pods`` order): its leaf's ports at the down speed, and the down ports one uplink
+        takes (``ResolvedDesign.leaf_uplink_cost``).
+    servers : {"each", "grouped", "none"}
+        One vertex per server, one per scalable unit/leaf group of a pod, or none.
+
+    Returns
+    -------
+    networkx.Graph
+        Pods' vertices with ``pod_index``; shared spines ``spine<j>`` with ``radix`` (ports at the spine speed)
+        and ``port_units`` (ports used at the spine speed: a broken-out port carries several uplinks).
+    """
+    f = wiring.fabric
+    graph = nx.Graph(speed_gbps=f.pods[0].port_speed_gbps, tiers=2, pods=len(f.pods))
+    for i, own in enumerate(wiring.wirings):
+        local = nx.Graph()
+        server_of = _add_servers(local, own, servers)
+        for v, data in local.nodes(data=True):
+            graph.add_node(wiring.local_id(i, v), **data, pod_index=i)
+        for device in own.devices("leaf"):
+            place = {**_place(own, device, own.tor), "pod": i}
+            graph.add_node(wiring.local_id(i, device.id), role="leaf", plane=0, island=0, **place,
+                           radix=leaf_radix[i], leaf_cost=leaf_cost[i], pod_index=i)
+        for kind, a, b, count, speed in _server_bundles(own.bundles(), servers, server_of):
+            if kind == "node-leaf" and count > 0:
+                graph.add_edge(wiring.local_id(i, a), wiring.local_id(i, b), links=count,
+                               capacity_gbps=count * speed, speed_gbps=speed)
+    for j in range(f.spines):
+        graph.add_node(wiring.spine_id(j), role="spine", plane=0, island=0, pod=-1, radix=f.spine_radix)
+    for kind, a, b, count, speed in wiring.bundles():
+        if kind == "leaf-spine" and count > 0:
+            graph.add_edge(a, b, links=count, capacity_gbps=count * speed, speed_gbps=speed)
+    _count_ports(graph, 1.0)
+    for j in range(f.spines):
+        data = graph.nodes[wiring.spine_id(j)]
+        data["port_units"] = f.spine_ports_used
+        data["ports_free"] = f.spine_radix - f.spine_ports_used
+    return graph
+
+
+def pods_aggregated_graph(wiring: PodsWiring) -> nx.Graph:
+    """Bounded graph of a design with pods: each pod's ``aggregated_graph`` bundles (servers, leaves by rail; at
+    most ``MAX_BLOCKS / pods`` blocks each, at least 2), their ids and spans under the pod's prefix, joined to one
+    vertex of the shared spines (``SHARED_SPINES``) at each pod's uplink speed [Gb/s per direction]."""
+    f = wiring.fabric
+    graph = nx.Graph(speed_gbps=f.pods[0].port_speed_gbps, tiers=2, planes=1, aggregated=True, islands=1,
+                     pods=len(f.pods))
+    graph.add_node(SHARED_SPINES, role="spine", count=f.spines, block=-1, rail=-1,
+                   label=ngettext("{count} shared spine", "{count} shared spines", f.spines).format(count=f.spines))
+    per_pod = pods_span(wiring)
+    for i, own in enumerate(wiring.wirings):
+        pod = f.pods[i]
+        local = wiring_aggregated(own, per_pod)
+        local.remove_node(SHARED_SPINES)  # the pod's own spines: the shared layer stands for them
+        for v, data in local.nodes(data=True):
+            data = {**data, "pod_index": i, "pod": i}
+            if data.get("span"):
+                span = _("pod {pod}, {span}").format(pod=pod.index + 1, span=data["span"])
+                data["label"] = data["label"].replace(data["span"], span, 1)
+                data["span"] = span
+            graph.add_node(wiring.local_id(i, v), **data)
+        for a, b, data in local.edges(data=True):
+            graph.add_edge(wiring.local_id(i, a), wiring.local_id(i, b), **data, speed_gbps=pod.port_speed_gbps)
+        for v, data in local.nodes(data=True):
+            if data["role"] == "leaf":
+                _add_links(graph, wiring.local_id(i, v), SHARED_SPINES, data["count"] * pod.uplinks_per_leaf,
+                           pod.uplink_speed_gbps)
+                graph[wiring.local_id(i, v)][SHARED_SPINES]["speed_gbps"] = pod.uplink_speed_gbps
+    return graph
+
+
+def pods_span(wiring: PodsWiring) -> int:
+    """Blocks each pod's bundles may take in ``pods_aggregated_graph`` (``MAX_BLOCKS`` shared by the pods)."""
+    return max(2, MAX_BLOCKS // len(wiring.fabric.pods))
