@@ -242,6 +242,20 @@ def test_block_form_follows_the_documented_grammar(key):
     _check_block_grammar(export_text(p, "slurm-block"), [namer.node(n) for n in range(p.resolved.nodes)])
 
 
+def test_pods_every_pod_in_the_tree_and_the_blocks():
+    """A design with pods: every pod's nodes (named ``pod<n>-``) in the tree under one top switch for the shared
+    spines, and every pod's blocks (SUs of the HGX pods, NVL72 racks of the GB200 pod) in the block form."""
+    p = plan(PODS["pods-96"])
+    every = [f"pod{pod}-gpu{n:03d}" for pod, count in ((1, 64), (2, 32), (3, 36)) for n in range(1, count + 1)]
+    switches = _parse_tree(export_text(p, "slurm"))
+    under = sorted(n for kind, children in switches.values() if kind == "Nodes" for n in children)
+    assert under == sorted(every)
+    assert switches["spines"] == ("Switches", ["pod1-su001", "pod1-su002", "pod2-su001", "pod3-su001"])
+    blocks, sizes = _check_block_grammar(export_text(p, "slurm-block"), every)
+    assert sizes[0] == 18 and blocks["pod3-nvl002"] == [f"pod3-gpu{n:03d}" for n in range(19, 37)]
+    assert "3 pods under one spine layer" in export_text(p, "slurm-yaml")
+
+
 def test_block_golden_gb200_nvl72_su():
     """DGX SuperPOD GB200 RA: an SU of 8 racks; one NVL72 rack = one NVLink domain of 18 compute trays."""
     p = plan(DESIGNS["nvl72-144"])
@@ -308,21 +322,25 @@ def _parse_scontrol(text):
     return found
 
 
+PODS = {"pods-96": Design(gpu="H100", nodes=64, pods="B200:32:800,GB200-NVL72:36:800")}
+"""A design with pods: each pod's switches and nodes (names ``pod<n>-``) under the shared spines."""
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("key", ["2su-64", "3tier-96", "tor-48", "dragonfly-256"])
+@pytest.mark.parametrize("key", ["2su-64", "3tier-96", "tor-48", "dragonfly-256", "pods-96"])
 def test_slurmctld_loads_the_tree(key, tmp_path: Path):
     ctld, scontrol = _slurmctld(), shutil.which("scontrol")
     if not ctld or not scontrol:
         if os.environ.get("CI"):
             pytest.fail("slurmctld/scontrol missing: `make slurm` installs Debian's slurmctld and slurm-client")
         pytest.skip("slurmctld not installed (make slurm)")
-    p = plan(DESIGNS[key])
-    namer = Namer.of(p)
+    p = plan(DESIGNS.get(key) or PODS[key])
     conf_text = export_text(p, "slurm")
+    every_node = sorted({n for _switch, kind, names in tree_lines(conf_text) if kind == "Nodes" for n in names})
     (tmp_path / "topology.conf").write_text(conf_text)
     (tmp_path / "state").mkdir()
     (tmp_path / "spool").mkdir()
-    nodes = compress_hostlist(namer.node(n) for n in range(p.resolved.nodes))
+    nodes = compress_hostlist(every_node)
     # auth/none: no munge daemon needed for a controller that only reads its configuration (Slurm 22.05 has it)
     (tmp_path / "slurm.conf").write_text("\n".join([
         "ClusterName=fabricplanner", "SlurmctldHost=localhost", f"SlurmctldPort={_free_port()}",
@@ -368,7 +386,7 @@ def test_slurmctld_loads_the_tree(key, tmp_path: Path):
                 assert sorted(nodes_seen) == below
                 assert level == 1 + max(seen[child][0] for child in children)
         top = max(seen.values(), key=lambda v: v[0])
-        assert sorted(top[1]) == sorted(namer.node(n) for n in range(p.resolved.nodes))
+        assert sorted(top[1]) == every_node
     finally:
         process.terminate()
         try:

@@ -173,3 +173,34 @@ def test_cli_export_netbox(tmp_path):
                           env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}, timeout=120)
     assert done.returncode == 0, done.stderr
     assert out.read_text(encoding="utf-8").splitlines()[0] == ",".join(CABLE_FIELDS)
+
+
+def test_pods_every_pod_and_the_shared_spines():
+    """A design with pods: every pod's devices under names of its own and the shared spines once; every cable end
+    an exported device and port; each pod leaf's uplinks all reach the shared spines; no rack position twice."""
+    from core.analysis.pods import mixed_plan
+    from core.plan import plan
+
+    design = Design(gpu="H100", nodes=64, pods="B200:32:800")
+    p, mixed = plan(design), mixed_plan(design)
+    devices = _rows(export_text(p, "netbox-devices"))
+    names = [r["name"] for r in devices]
+    assert len(set(names)) == len(names)
+    roles = {}
+    for r in devices:
+        roles.setdefault(r["role"], []).append(r["name"])
+    assert sorted(roles["Spine switch"]) == [f"spine{j:03d}" for j in range(1, mixed.fabric.spines + 1)]
+    assert len(roles["Leaf switch"]) == mixed.fabric.leaves and len(roles["GPU server"]) == 96
+    assert {n[:5] for n in roles["GPU server"]} == {"pod1-", "pod2-"}
+    placed = [(r["rack"], r["position"]) for r in devices if r["rack"] and r["position"]]
+    assert len(placed) == len(set(placed))
+    cables = _rows(export_text(p, "netbox-cables"))
+    interfaces = {(i["device"], i["name"]) for i in _rows(export_text(p, "netbox-interfaces"))}
+    ends = [(c["side_a_device"], c["side_a_name"]) for c in cables] + [(c["side_b_device"], c["side_b_name"])
+                                                                        for c in cables]
+    assert len(ends) == len(set(ends)) and set(ends) <= interfaces and {d for d, _n in ends} <= set(names)
+    uplinks = [c for c in cables if c["description"].startswith("compute leaf-spine")]
+    assert len(uplinks) == sum(pod.uplinks for pod in mixed.fabric.pods)
+    assert {c["side_b_device"] for c in uplinks} == set(roles["Spine switch"])
+    assert {c["type"] for c in uplinks} <= set(CABLE_TYPES.values())
+    assert len({c["label"] for c in cables}) == len(cables)

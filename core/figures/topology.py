@@ -420,7 +420,8 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
                                          max(1.0, *(p[0] for p in pos.values())) + 0.12], fixedrange=False),
         yaxis=dict(tickvals=[TIER_Y[r] for r in TIER_Y if TIER_Y[r] <= top],
                    ticktext=[_(TIER_NAMES[r]) for r in TIER_Y if TIER_Y[r] <= top],
-                   range=[-0.85 if staggered else -0.5, top + max(0.45, above + 0.15)], showgrid=False,
+                   range=[(-0.85 if staggered else -0.5) - (0.45 if mixed is not None else 0),
+                          top + max(0.45, above + 0.15)], showgrid=False,
                    zeroline=False),
         hovermode="closest", clickmode="event+select", dragmode="pan",
         margin=dict(l=10, r=10, t=title_top + 10, b=50),
@@ -513,8 +514,13 @@ def _shared_spine_hover(mixed: MixedPlan, graph: nx.Graph, v: str, data: dict) -
     return "<br>".join(lines)
 
 
+POD_LABEL_DROP = 0.55
+"""How far under the servers' row a pod's label stands (under the servers' own labels) [tier heights]."""
+
+
 def _pod_labels(fig: FigureSpec, mixed: MixedPlan, graph: nx.Graph, pos: dict) -> None:
-    """A label over each pod's leaves: the pod, its GPU system and its leaf speed [Gb/s per direction]."""
+    """A label under each pod's servers and leaves: the pod, its GPU system and its leaf speed [Gb/s per
+    direction]."""
     xs: dict[int, list[float]] = defaultdict(list)
     for v, data in graph.nodes(data=True):
         if data["role"] == "leaf" and "pod_index" in data:
@@ -522,8 +528,8 @@ def _pod_labels(fig: FigureSpec, mixed: MixedPlan, graph: nx.Graph, pos: dict) -
     for i, pod in enumerate(mixed.fabric.pods):
         if xs.get(i):
             fig.add_annotation(
-                x=(min(xs[i]) + max(xs[i])) / 2, y=TIER_Y["leaf"] + 0.3, showarrow=False, font=dict(size=12),
-                bgcolor="rgba(255,255,255,0.85)",
+                x=(min(xs[i]) + max(xs[i])) / 2, y=TIER_Y["server"] - POD_LABEL_DROP, showarrow=False,
+                font=dict(size=12), yanchor="top",
                 text=_("<b>pod {pod}</b>: {system}, {leaves} leaves at {speed}G").format(
                     pod=pod.index + 1, system=pod.system, leaves=f"{pod.leaves:,}", speed=pod.port_speed_gbps))
 

@@ -38,6 +38,8 @@ from core.fabric import domainlevels
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import LINK_CLASSES, Wiring
 from core.formats.exports import Export
+from core.formats.podnetbox import mixed_cabling_rows, mixed_devices
+from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
 from core.physical.cabling import CableRow, cabling_rows, network_device_counts, other_name, position_of
 
@@ -94,7 +96,12 @@ def _interface_type(speed: int, fabric: str) -> str:
 
 
 def devices(plan, naming: NamingScheme | None = None, site: str = DEFAULT_SITE) -> Iterator[tuple]:
-    """Rows of the devices CSV (``DEVICE_FIELDS``): servers, then leaves, spines and cores of every plane."""
+    """Rows of the devices CSV (``DEVICE_FIELDS``): servers, then leaves, spines and cores of every plane (a design
+    with pods: every pod's and the shared spines, ``core.formats.podnetbox``)."""
+    mixed = mixed_of(plan)
+    if mixed is not None:
+        yield from mixed_devices(mixed, naming, site, devices)
+        return
     namer = Namer.of(plan, naming)
     resolved, wiring = plan.resolved, Wiring.of(plan)
     layout = getattr(plan, "layout", None)
@@ -178,7 +185,7 @@ def interfaces(plan, naming: NamingScheme | None = None) -> Iterator[tuple]:
     networks = getattr(plan, "networks", None)
     fabrics = {"compute": plan.resolved.fabric, "inband": "ethernet", "oob": "ethernet",
                "storage": networks.storage.fabric if networks is not None and networks.storage else "ethernet"}
-    for row in cabling_rows(plan, naming):
+    for row in _cabling(plan, naming):
         kind = _interface_type(row.speed_gbps, fabrics.get(row.network, "ethernet"))
         speed_kbps = row.speed_gbps * 1_000_000
         yield row.a_device, row.a_port, kind, speed_kbps, row.cable_id
@@ -189,9 +196,15 @@ def interfaces(plan, naming: NamingScheme | None = None) -> Iterator[tuple]:
 def cables(plan, naming: NamingScheme | None = None) -> Iterator[tuple]:
     """Rows of the cables CSV (``CABLE_FIELDS``), one per cable of the cabling plan between two devices of the
     design (site uplinks, whose far end is the site network's, are left to the site's own records)."""
-    for row in cabling_rows(plan, naming):
+    for row in _cabling(plan, naming):
         if row.z_port:
             yield _cable(row)
+
+
+def _cabling(plan, naming: NamingScheme | None) -> Iterator[CableRow]:
+    """The cabling plan of ``plan`` (a design with pods: every pod's and the shared spines', ``core.formats.podnetbox``)."""
+    mixed = mixed_of(plan)
+    return cabling_rows(plan, naming) if mixed is None else mixed_cabling_rows(mixed, naming)
 
 
 def _cable(row: CableRow) -> tuple:
@@ -237,15 +250,17 @@ def device_type_documents(plan) -> Iterator[str]:
     from core.physical.cabling import port_layout
 
     catalog = load_catalog()
-    resolved = plan.resolved
-    models = {s.id: s for s in resolved.tier_switches.values()}
-    networks = getattr(plan, "networks", None)
-    for network in (networks.sized() if networks is not None else ()):
-        for group in network.switches:
-            try:
-                models.setdefault(catalog.switch(group.model).id, catalog.switch(group.model))
-            except FabricPlannerError:
-                continue
+    mixed = mixed_of(plan)
+    plans = mixed.plans if mixed is not None else (plan,)  # a design with pods: every pod's models and NICs
+    models = {s.id: s for p in plans for s in p.resolved.tier_switches.values()}
+    for p in plans:
+        networks = getattr(p, "networks", None)
+        for network in (networks.sized() if networks is not None else ()):
+            for group in network.switches:
+                try:
+                    models.setdefault(catalog.switch(group.model).id, catalog.switch(group.model))
+                except FabricPlannerError:
+                    continue
     for switch in models.values():
         layout = port_layout(switch, max(switch.speeds_gbps))
         kind = _interface_type(max(switch.speeds_gbps), switch.fabric)
@@ -253,10 +268,11 @@ def device_type_documents(plan) -> Iterator[str]:
         yield _yaml_doc({"manufacturer": maker, "model": device_type(switch), "slug": _slug(f"{maker}-{switch.id}"),
                          "u_height": switch.rack_units, "is_full_depth": True, "comments": switch.name},
                         [(layout.name(unit), kind) for unit in range(layout.units)])
-    nic = resolved.nic
-    kind = _interface_type(max(nic.speeds_on(resolved.fabric)), resolved.fabric)
-    yield _yaml_doc({"manufacturer": manufacturer(nic), "model": nic.id, "comments": nic.name},
-                    [(f"port{p + 1}", kind) for p in range(nic.ports)])
+    for resolved in {p.resolved.nic.id: p.resolved for p in plans}.values():
+        nic = resolved.nic
+        kind = _interface_type(max(nic.speeds_on(resolved.fabric)), resolved.fabric)
+        yield _yaml_doc({"manufacturer": manufacturer(nic), "model": nic.id, "comments": nic.name},
+                        [(f"port{p + 1}", kind) for p in range(nic.ports)])
 
 
 def write_device_types(plan, out: TextIO, naming: NamingScheme | None = None, **options) -> None:

@@ -209,6 +209,11 @@ def slurm_tree(plan, naming: NamingScheme | None = None) -> SlurmTree:
     See the module docstring for the mapping. Switch names take ``naming.switch_prefix``; node names follow
     ``core.fabric.naming.Namer``.
     """
+    from core.formats.podslurm import mixed_of, mixed_tree  # a design with pods: every pod's switches
+
+    mixed = mixed_of(plan)
+    if mixed is not None:
+        return mixed_tree(mixed, naming)
     namer = Namer.of(plan, naming)
     scheme = namer.scheme
     wiring = Wiring.of(plan)
@@ -315,7 +320,13 @@ class SlurmBlocks:
 
 
 def slurm_blocks(plan, naming: NamingScheme | None = None) -> SlurmBlocks:
-    """Base blocks of ``plan``: NVLink domains spanning several nodes, else the SUs of the tree."""
+    """Base blocks of ``plan``: NVLink domains spanning several nodes, else the SUs of the tree (a design with
+    pods: every pod's, ``core.formats.podslurm``)."""
+    from core.formats.podslurm import mixed_blocks, mixed_of
+
+    mixed = mixed_of(plan)
+    if mixed is not None:
+        return mixed_blocks(mixed, naming, MAX_BLOCK_LEVELS)
     namer = Namer.of(plan, naming)
     resolved = plan.resolved
     nodes = resolved.nodes
@@ -347,8 +358,14 @@ def slurm_blocks(plan, naming: NamingScheme | None = None) -> SlurmBlocks:
 
 # --- writers -----------------------------------------------------------------------------------
 def _header(plan, out: TextIO, title: str, plugin: str) -> None:
+    from core.formats.podslurm import mixed_header, mixed_of
+
     r, f = plan.resolved, plan.fabric
     out.write(f"# Slurm {title} written by fabric planner ({plugin}).\n")
+    mixed = mixed_of(plan)
+    if mixed is not None:
+        out.write(mixed_header(mixed))
+        return
     out.write(f"# Design: {r.gpus:,} x {r.system.id} GPUs in {r.nodes:,} nodes; {r.fabric} {f.port_speed_gbps}G, "
               f"{f.topology}, {f.tiers} tier(s), {plan.planes} plane(s), switch {r.switch.id}.\n")
 

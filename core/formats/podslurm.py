@@ -1,0 +1,82 @@
+"""The Slurm topology of a design with pods (``core.analysis.pods``): every pod's switches, nodes and blocks.
+
+Each pod is exported as ``core.formats.slurm`` exports it alone (its plan: ``MixedPlan.plans``), under names of
+its own so no two pods share one: the pod's nodes take the node prefix ``pod<n>-<node prefix>`` and its switches
+the switch prefix ``pod<n>-<switch prefix>`` (``pod2-gpu001``, ``pod2-su001``). The tree keeps each pod's
+leaf-level switches and puts them all under one top switch (``spines``) standing for the shared spine layer,
+which every leaf of every pod reaches (``core.fabric.podwiring``). The blocks are every pod's blocks; the base
+block size is the smallest block's node count, so every block holds at least the base size (topology.conf(5)),
+and ``BlockSizes`` doubles it up to the cluster.
+
+Machine-readable: written in English whatever the request's language.
+"""
+
+from __future__ import annotations
+
+from core.analysis.pods import MixedPlan
+from core.analysis.whole import design_mixed
+from core.errors import FabricPlannerError
+from core.fabric.naming import Namer, NamingScheme
+
+
+def mixed_of(plan) -> MixedPlan | None:
+    """The mixed plan of ``plan``'s design with pods; None without pods or when they cannot be planned together
+    (the export then describes pod 1, as the pages say the error)."""
+    try:
+        return design_mixed(plan.design)
+    except FabricPlannerError:
+        return None
+
+
+def pod_scheme(scheme: NamingScheme | None, pod: int) -> NamingScheme:
+    """The naming scheme of pod number ``pod`` (1-based): ``scheme``'s prefixes after ``pod<n>-``."""
+    scheme = scheme or NamingScheme()
+    return scheme.model_copy(update={"node_prefix": f"pod{pod}-{scheme.node_prefix}",
+                                     "switch_prefix": f"pod{pod}-{scheme.switch_prefix}"})
+
+
+def mixed_tree(mixed: MixedPlan, naming: NamingScheme | None):
+    """The Slurm tree of ``mixed``: each pod's leaf-level switches (its own tree without its top) under one top
+    switch for the shared spines (module docstring)."""
+    from core.formats.slurm import SlurmSwitch, SlurmTree, slurm_tree
+
+    switches, leaves, notes = [], [], []
+    for pod, p in zip(mixed.fabric.pods, mixed.plans):
+        own = slurm_tree(p, pod_scheme(naming, pod.index + 1))
+        below = [s for s in own.switches if s.nodes]
+        switches += below
+        leaves += [s.name for s in below]
+        notes += [f"pod {pod.index + 1} ({pod.system}): {note}" for note in own.notes]
+    f = mixed.fabric
+    top = Namer.of(mixed.plans[0], naming).logical("spines")
+    switches.append(SlurmSwitch(top, f"the {f.spines} shared {f.spine_switch} spines of the {len(f.pods)} pods "
+                                     f"(every leaf of every pod reaches every spine)", switches=leaves))
+    notes.append(f"{len(f.pods)} pods under one spine layer; each pod's names start pod<n>- (" + ", ".join(
+        f"pod {pod.index + 1}: {pod.system} x {pod.nodes:,} nodes" for pod in f.pods) + ").")
+    return SlurmTree(switches, notes)
+
+
+def mixed_blocks(mixed: MixedPlan, naming: NamingScheme | None, max_levels: int):
+    """The blocks of ``mixed``: every pod's blocks, ``BlockSizes`` from the smallest block (at most ``max_levels``
+    entries; module docstring)."""
+    from core.formats.slurm import SlurmBlocks, slurm_blocks
+
+    blocks, bases = [], []
+    for pod, p in zip(mixed.fabric.pods, mixed.plans):
+        own = slurm_blocks(p, pod_scheme(naming, pod.index + 1))
+        blocks += own.blocks
+        bases.append(f"pod {pod.index + 1} ({pod.system}): {own.basis}")
+    base = min(len(members) for _name, members in blocks)
+    sizes = [base]
+    while len(sizes) < max_levels and sizes[-1] * 2 <= base * len(blocks):
+        sizes.append(sizes[-1] * 2)
+    return SlurmBlocks(blocks, sizes, "; ".join(bases))
+
+
+def mixed_header(mixed: MixedPlan) -> str:
+    """The design line of an export's header comment for ``mixed``: GPUs, nodes, pods and the shared spines."""
+    f = mixed.fabric
+    pods = ", ".join(f"pod {pod.index + 1} {pod.system} x {pod.nodes:,} nodes at {pod.port_speed_gbps}G"
+                     for pod in f.pods)
+    return (f"# Design: {f.gpus:,} GPUs in {f.nodes:,} nodes; {len(f.pods)} pods under one spine layer ({pods}); "
+            f"{f.spines} x {f.spine_switch} shared spines.\n")
