@@ -569,9 +569,14 @@ def main() -> None:
                 or _availability_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The spares analysis")) or _spares_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The link-load analysis"), "load") or _load_section(cur, store, key, lang))
-    for tab, draw in zip(tabs, sections):
+    pod_one = (_("A design with pods: this section analyses pod 1 ({system}) alone; the single points of failure "
+                 "cover every pod under the shared spines.").format(system=plan.resolved.system.id)
+               if plan.design.pods else None)
+    for index, (tab, draw) in enumerate(zip(tabs, sections)):
         with tab:
             if tab.open:
+                if pod_one and rl.TABS[index] != "Single points of failure":
+                    st.info(pod_one)
                 draw()
     state.set_page_link(PAGE_PATH, rl.encode(store))  # webui.state.canonical_params adds them to the link
 

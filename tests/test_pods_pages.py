@@ -71,3 +71,20 @@ def test_topology_bandwidth_and_racks_show_every_pod(lang):
         sections = [m.value for m in at.markdown if m.value.startswith("#### ") and ("H100" in m.value
                                                                                      or "B200" in m.value)]
         assert len(sections) == per_pod, sections
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_resilience_single_points_cover_every_pod(lang):
+    """The Resilience page's single points are the whole fabric's (a top-of-rack leaf of pod 2 among them); the other
+    sections say they analyse pod 1 alone."""
+    from tests import pagetest
+
+    link = {"n": "16", "t": "tor", "pods": "B200:8", "lang": lang}
+    at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Single points of failure"})
+    assert not at.exception and not at.error
+    table = at.dataframe[0].value
+    assert any(str(cell).startswith("pod2.p0.leaf") for cell in table.iloc[:, 0])
+    assert not any("H100" in str(i.value) for i in at.info)  # no "pod 1 alone" note here
+    at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Availability"})
+    assert not at.exception
+    assert any("H100" in str(i.value) for i in at.info)

@@ -92,3 +92,30 @@ def test_a_design_without_pods_draws_as_before():
     graph, _aggregated = topology_graph(p)
     assert not any("pod_index" in d for _v, d in graph.nodes(data=True))
     assert not topology_figure(p).layout.annotations
+
+
+@pytest.mark.parametrize("design", [TWO, Design(gpu="H100", nodes=16, topology="top-of-rack", pods="B200:8")],
+                         ids=["rail-optimized", "top-of-rack"])
+def test_single_points_are_the_whole_fabrics_cut_vertices(design):
+    """The leaves and shared spines listed are exactly the switches whose loss alone leaves GPUs outside the part
+    holding the most GPUs on the whole fabric's graph (every server, networkx), with those GPUs."""
+    from core.analysis.spof import single_points
+
+    mixed = mixed_plan(design)
+    wiring = mixed_wiring(mixed)
+    graph = pods_fabric_graph(wiring, tuple(p.fabric.radix for p in mixed.plans),
+                              tuple(p.resolved.leaf_uplink_cost for p in mixed.plans), servers="each")
+    gpus = {v: mixed.plans[d["pod_index"]].resolved.gpus_per_node for v, d in graph.nodes(data=True)
+            if d["role"] == "server"}
+    expected = {}
+    for v, d in graph.nodes(data=True):
+        if d["role"] in ("leaf", "spine"):
+            rest = graph.subgraph(u for u in graph if u != v)
+            kept = max(sum(gpus.get(u, 0) for u in part) for part in nx.connected_components(rest))
+            if sum(gpus.values()) - kept:
+                expected[v] = sum(gpus.values()) - kept
+    result = single_points(plan(design))
+    found = {e.element: e.gpus_lost for e in result.elements if e.tier in ("leaf", "spine")}
+    assert found == expected
+    assert all(e.element.startswith("pod ") for e in result.elements if e.tier not in ("leaf", "spine", "link"))
+    assert "whole fabric" in result.notes[0]

@@ -252,8 +252,19 @@ def _n_plus_1_capex(plan: Plan, tier: str, shape: Shape) -> float | None:
 
 def single_points(plan: Plan) -> SpofResult:
     """Every single point of failure of ``plan`` with its blast radius and a priced remedy (module docstring); on a
-    cloud instance's adapters only the parts inside each instance (``PROVIDER_NOTE``)."""
+    cloud instance's adapters only the parts inside each instance (``PROVIDER_NOTE``); a design with pods: the
+    whole fabric (``core.analysis.podspof``)."""
     require_model(plan.fabric, "spof", _("The single-point-of-failure analysis"))
+    if plan.design.pods:  # every pod under the shared spines (core.analysis.podspof)
+        from core.analysis.podspof import pods_single_points
+        from core.analysis.whole import design_mixed
+
+        try:
+            mixed = design_mixed(plan.design)
+        except FabricPlannerError:
+            mixed = None
+        if mixed is not None:
+            return pods_single_points(mixed)
     if plan.fabric.family != CLOS:
         return _provider_scope(plan, _single_points_graph(plan))
     return _provider_scope(plan, _single_points_clos(plan))

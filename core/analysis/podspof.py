@@ -1,0 +1,123 @@
+"""Single points of failure of a design with pods: the whole fabric, every pod under the shared spines.
+
+``core.analysis.spof.single_points`` sends a design with pods here. The switch tiers are read from the pods' wiring
+(``core.fabric.podwiring``): one graph of every pod's servers (folded by scalable unit, weighted by their GPUs, as
+``core.analysis.spof_graph`` folds one fabric), every pod's leaves and the shared spines, an edge per bundle; a
+leaf or spine is a single point exactly when it is a cut vertex, a cable when its bundle is one cable and a bridge
+(``spof_graph``'s Tarjan search), the GPUs lost those outside the part holding the most GPUs. What lies below the
+switches is each pod's own and is taken from each pod's own analysis (its plan alone): a lone NIC, a rack's only
+power feed, the parts inside a node or rack (NVSwitch chips and trays) and the degrading classes, each named with
+its pod (``pod 2: rack0.nvswitch-tray0``). The remedies of the shared fabric's single points are named but not
+priced (``remedy_capex_usd`` None: the pods' bill is not re-planned per remedy).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.analysis.pods import MixedPlan, mixed_wiring
+from core.analysis.spof_graph import _bicliques, _cuts, _Graph
+from core.i18n import _
+
+SWITCH_TIERS = frozenset({"leaf", "spine", "core", "link", "global"})
+"""Tiers the whole fabric's graph decides (the pods' own analyses decide the others)."""
+REMEDIES = {"leaf": "plane", "spine": "n_plus_1", "link": "plane"}
+"""Remedy key (``core.analysis.spof.REMEDY_LABELS``) of a single point of the shared fabric, by tier."""
+
+
+def _graph(mixed: MixedPlan) -> tuple[_Graph, list[str]]:
+    """The folded graph of ``mixed`` (module docstring) and each vertex's device id (a server block: ``""``)."""
+    wiring = mixed_wiring(mixed)
+    blocks: list[tuple[int, list[int]]] = []  # (GPUs, leaf vertices) of every server vertex
+    leaf_base, leaf_count = [], 0
+    for own in wiring.wirings:
+        leaf_base.append(leaf_count)
+        leaf_count += own.leaves
+    for i, own in enumerate(wiring.wirings):
+        gpn = mixed.plans[i].resolved.gpus_per_node
+        for g in range(own.groups):
+            leaves = sorted({leaf_base[i] + k for k in own.leaves_of_group(g)})
+            blocks += ([(own.group_nodes(g) * gpn, leaves)] if len(leaves) > 1
+                       else [(gpn, leaves)] * own.group_nodes(g))  # one leaf: its loss parts the nodes too
+    first_leaf, first_spine = len(blocks), len(blocks) + leaf_count
+    ids = [""] * len(blocks) + [wiring.leaf_id(i, k) for i, own in enumerate(wiring.wirings)
+                                for k in range(own.leaves)] + [wiring.spine_id(j) for j in range(mixed.fabric.spines)]
+    cables: dict = {}
+    for b, (_gpus, leaves) in enumerate(blocks):
+        for leaf in leaves:
+            cables[b, first_leaf + leaf] = None  # a block's ports: never one cable
+    lower, upper, count = [], [], []
+    for i, own in enumerate(wiring.wirings):
+        pair = mixed.fabric.pods[i].links_per_leaf_spine_pair
+        for k in range(own.leaves):
+            for j in range(mixed.fabric.spines):
+                lower.append(first_leaf + leaf_base[i] + k)
+                upper.append(first_spine + j)
+                count.append(pair)
+    lo, hi, n = _bicliques(np.array(lower), np.array(upper), np.array(count), cables)
+    for u, v, c in zip(lo.tolist(), hi.tolist(), n.tolist()):
+        cables[u, v] = c
+    adj: list[list[int]] = [[] for _v in ids]
+    for u, v in cables:
+        adj[u].append(v)
+        adj[v].append(u)
+    names = [("su", b) for b in range(len(blocks))] + [("leaf", k) for k in range(leaf_count)] + [
+        ("spine", j) for j in range(mixed.fabric.spines)]
+    return _Graph([gpus for gpus, _l in blocks] + [0] * (len(ids) - len(blocks)), adj, cables, names), ids
+
+
+def fabric_cuts(mixed: MixedPlan) -> list[tuple[str, str, int]]:
+    """``(tier, element, GPUs lost)`` of every leaf, shared spine and one-cable leaf-spine bundle of ``mixed`` whose
+    single loss cuts GPUs off (module docstring); elements named by their device ids (``pod2.p0.leaf1``,
+    ``pod2.p0.leaf1 - spine0``)."""
+    g, ids = _graph(mixed)
+    vertices, bridges = _cuts(g)
+    out = [(g.names[v][0], ids[v], lost) for v, lost in sorted(vertices.items()) if g.names[v][0] != "su" and lost]
+    out += [("link", f"{ids[u]} - {ids[v]}", lost) for (u, v), lost in sorted(bridges.items())
+            if lost and g.cables[u, v] == 1 and ids[u] and ids[v]]
+    return out
+
+
+def _uplink_degrading(mixed: MixedPlan) -> list:
+    """Per pod, the leaf-spine loss that lowers a leaf's uplinks without cutting a GPU off: a whole bundle to one of
+    several shared spines (``(N - 1) / N`` left), or one cable of a leaf's one bundle (``(c - 1) / c``)."""
+    from core.analysis.spof import Degrading
+
+    wiring, out = mixed_wiring(mixed), []
+    spines = mixed.fabric.spines
+    for i, own in enumerate(wiring.wirings):
+        pod, gpn = mixed.fabric.pods[i], mixed.plans[i].resolved.gpus_per_node
+        pair = pod.links_per_leaf_spine_pair
+        gpus = own.group_nodes(0) * gpn // max(1, own.leaves_per_group if not own.tor else 1)
+        example = f"{wiring.leaf_id(i, 0)} - {wiring.spine_id(0)}"
+        if spines > 1:
+            out.append(Degrading(tier="link", example=example, count=own.leaves * spines, effect="uplink_capacity",
+                                 gpus_affected=gpus, share_left=(spines - 1) / spines))
+        elif pair > 1:
+            out.append(Degrading(tier="link", example=example, count=own.leaves * pair, effect="uplink_capacity",
+                                 gpus_affected=gpus, share_left=(pair - 1) / pair))
+    return out
+
+
+def pods_single_points(mixed: MixedPlan):
+    """``core.analysis.spof.single_points`` of a design with pods (module docstring): the whole fabric's cuts, and
+    each pod's own analysis (its plan alone) for what lies below the switches; a ``SpofResult``."""
+    from core.analysis.spof import SpofElement, SpofResult, single_points
+
+    elements, degrading, notes = [], [], []
+    for pod, p in zip(mixed.fabric.pods, mixed.plans):
+        own = single_points(p)
+        where = _("pod {pod}").format(pod=pod.index + 1)
+        elements += [e.model_copy(update={"element": f"{where}: {e.element}"}) for e in own.elements
+                     if e.tier not in SWITCH_TIERS]
+        degrading += [d.model_copy(update={"example": f"{where}: {d.example}"}) for d in own.degrading
+                      if d.tier not in SWITCH_TIERS]
+        notes += [note for note in own.notes if note not in notes]
+    shared = [SpofElement(element=element, tier=tier, gpus_lost=lost, remedy=REMEDIES.get(tier, "plane"),
+                          remedy_capex_usd=None) for tier, element, lost in fabric_cuts(mixed)]
+    notes.insert(0, _("A design with pods: the leaves, the {spines} shared spines and their cables are checked on the "
+                      "whole fabric (every pod under the shared spines; their remedies are not priced); NICs, power "
+                      "feeds and the parts inside a node or rack are each pod's own.").format(
+        spines=mixed.fabric.spines))
+    return SpofResult(elements=tuple(shared + elements), notes=tuple(notes),
+                      degrading=tuple(degrading + _uplink_degrading(mixed)))
