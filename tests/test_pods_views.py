@@ -119,3 +119,19 @@ def test_single_points_are_the_whole_fabrics_cut_vertices(design):
     assert found == expected
     assert all(e.element.startswith("pod ") for e in result.elements if e.tier not in ("leaf", "spine", "link"))
     assert "whole fabric" in result.notes[0]
+
+
+def test_three_tiers_with_pods_is_a_design_error_whose_ways_out_build():
+    """Pods sit on two tiers: a design asking for three says so, and each way out it offers re-plans and builds."""
+    from core.errors import DesignError
+
+    design = Design(gpu="H100", nodes=64, pods="B200:32", tiers="3")
+    with pytest.raises(DesignError) as caught:
+        mixed_plan(design)
+    assert "two tiers" in caught.value.message and len(caught.value.fixes) == 2
+    for _phrase, changes in caught.value.fixes:
+        changed = design.model_copy(update=changes)
+        if changed.pods:
+            assert mixed_plan(changed).fabric.gpus == 768
+        else:
+            assert plan(changed).resolved.gpus == 512

@@ -195,8 +195,10 @@ def _check_shape(resolved: ResolvedDesign) -> None:
                           _("Set the topology to rail-optimized, or {drop}.").format(drop=drop),
                           fixes=((drop, {"pods": None}),))
     if resolved.planes > 1 or resolved.islands > 1:
+        one = _("set planes to 1")
         raise DesignError(_("Pods share one spine layer in one plane: this design has several planes."),
-                          _("Set planes to 1, or {drop}.").format(drop=drop), fixes=((drop, {"pods": None}),))
+                          _("Set planes to 1, or {drop}.").format(drop=drop),
+                          fixes=((one, {"planes": 1}), (drop, {"pods": None})))
 
 
 def _resolved_pod(design: Design, index: int, fabric: str, catalog: Catalog) -> ResolvedDesign:
@@ -363,10 +365,17 @@ def _size_pods(design: Design, stage: int | None = None, catalog: Catalog | None
     Raises
     ------
     DesignError
-        An unknown system, a pod that is not a one-plane two-tier folded Clos, stages given both as node counts
+        An unknown system, a pod that is not a one-plane two-tier folded Clos (tiers other than auto or 2 included),
+        stages given both as node counts
         and as pods, or uplinks no balanced spine layer of the spine switch holds; each with ways out.
     """
     catalog = catalog or load_catalog()
+    if str(design.tiers) not in ("auto", "2"):
+        drop, auto = _("drop the extra pods"), _("set tiers to auto")
+        raise DesignError(_("Pods sit on two tiers under one spine layer: this design asks for {tiers} tier(s).")
+                          .format(tiers=design.tiers),
+                          _("Set tiers to auto (each pod's leaves under the shared spines), or {drop}.").format(
+                              drop=drop), fixes=((auto, {"tiers": "auto"}), (drop, {"pods": None})))
     if design.stages:
         raise DesignError(_("Growth stages are given twice: as node counts (stages) and as the pods' stages."),
                           _("Drop the stages and add each pod at its stage (SYSTEM:NODES@STAGE)."),

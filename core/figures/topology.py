@@ -530,7 +530,7 @@ def _pod_labels(fig: FigureSpec, mixed: MixedPlan, graph: nx.Graph, pos: dict) -
             fig.add_annotation(
                 x=(min(xs[i]) + max(xs[i])) / 2, y=TIER_Y["server"] - POD_LABEL_DROP, showarrow=False,
                 font=dict(size=12), yanchor="top",
-                text=_("<b>pod {pod}</b>: {system}, {leaves} leaves at {speed}G").format(
+                text=_("<b>pod {pod}</b>: {system}<br>{leaves} leaves at {speed}G").format(
                     pod=pod.index + 1, system=pod.system, leaves=f"{pod.leaves:,}", speed=pod.port_speed_gbps))
 
 
