@@ -13,6 +13,7 @@ import streamlit as st
 from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
+from core.analysis.whole import whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
 from core.errors import InputError
 from core.fabric.families import CLOS, node_to_node, require_clos, require_model
@@ -551,7 +552,7 @@ def main() -> None:
                        on_dismiss=lambda: ss.__setitem__("fp_rs_dropped", []))
 
     st.caption(_("{size} · what happens when elements fail, what single element cuts GPUs off, how often a job can "
-                 "run, which spares to stock, and where traffic overloads links.").format(size=size_caption(plan)))
+                 "run, which spares to stock, and where traffic overloads links.").format(size=size_caption(whole_plan(plan))))
 
     clicked = ss.get(W + "tab")
     if clicked:

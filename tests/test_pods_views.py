@@ -135,3 +135,14 @@ def test_three_tiers_with_pods_is_a_design_error_whose_ways_out_build():
             assert mixed_plan(changed).fabric.gpus == 768
         else:
             assert plan(changed).resolved.gpus == 512
+
+
+def test_the_failure_what_if_draws_pod_one_which_it_analyses():
+    """The Resilience what-if analyses pod 1 of a design with pods: its drawing is pod 1's own fabric, whose
+    vertices are the what-if's element names."""
+    from core.figures.resilience import failure_topology_figure
+
+    p = plan(TWO)
+    graph, _aggregated = topology_graph(p, every_pod=False)
+    assert not any("pod_index" in d for _v, d in graph.nodes(data=True)) and "p0.spine0" in graph
+    assert not failure_topology_figure(p, set()).layout.annotations

@@ -58,7 +58,7 @@ def topology(key: str, failed: tuple[str, ...], unit: str, language: str, _resul
         vertices = figs.failed_vertices(p, result)
         from core.figures import is_aggregated
 
-        return figs.failure_topology_figure(p, vertices, unit=unit), vertices, is_aggregated(p)
+        return figs.failure_topology_figure(p, vertices, unit=unit), vertices, is_aggregated(p, every_pod=False)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)

@@ -44,7 +44,7 @@ def failed_vertices(plan, result: FailureResult | None) -> set[str]:
     """Vertex ids of the drawn topology that ``result`` failed."""
     if result is None:
         return set()
-    graph, _aggregated = topology_graph(plan)
+    graph, _aggregated = topology_graph(plan, every_pod=False)  # the what-if analyses pod 1 of a design with pods
     out: set[str] = set()
     nodes_per_rack = max(1, plan.resolved.nodes_per_rack)
     for item in result.failed:
@@ -70,7 +70,7 @@ def failed_vertices(plan, result: FailureResult | None) -> set[str]:
 
 def failure_topology_figure(plan, failed: set[str], unit: str = "Gb/s", height: int = 560) -> go.Figure:
     """The topology diagram with a red cross on every failed vertex; click a switch to fail or restore it."""
-    fig = topology_figure(plan, selected=None, unit=unit, height=height)
+    fig = topology_figure(plan, selected=None, unit=unit, height=height, every_pod=False)
     xs, ys, ids = [], [], []
     for trace in fig.data:
         data = getattr(trace, "customdata", None)

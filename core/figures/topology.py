@@ -64,19 +64,20 @@ def mixed_of(plan) -> MixedPlan | None:
         return None
 
 
-def is_aggregated(plan) -> bool:
+def is_aggregated(plan, every_pod: bool = True) -> bool:
     """Whether the diagram draws the aggregated graph (the full one would pass ``FULL_GRAPH_LIMIT``; a design with
-    pods: every pod's leaves and the shared spines)."""
-    mixed = mixed_of(plan)
+    pods: every pod's leaves and the shared spines, or with ``every_pod`` False pod 1's own fabric)."""
+    mixed = mixed_of(plan) if every_pod else None
     if mixed is not None:
         return pods_graph_elements(mixed_wiring(mixed)) > FULL_GRAPH_LIMIT
     return full_graph_elements(plan) > FULL_GRAPH_LIMIT
 
 
-def topology_graph(plan) -> tuple[nx.Graph, bool]:
+def topology_graph(plan, every_pod: bool = True) -> tuple[nx.Graph, bool]:
     """The graph to draw and whether it is aggregated (see ``is_aggregated``); a design with pods: every pod
-    under the shared spines (``core.fabric.podgraph``)."""
-    mixed = mixed_of(plan)
+    under the shared spines (``core.fabric.podgraph``), or with ``every_pod`` False pod 1's own fabric (the
+    failure what-if, which analyses pod 1)."""
+    mixed = mixed_of(plan) if every_pod else None
     if mixed is not None:
         wiring = mixed_wiring(mixed)
         if is_aggregated(plan):
@@ -84,7 +85,7 @@ def topology_graph(plan) -> tuple[nx.Graph, bool]:
         servers = "each" if mixed.fabric.nodes <= SERVERS_EACH_MAX else "grouped"
         return pods_fabric_graph(wiring, tuple(p.fabric.radix for p in mixed.plans),
                                  tuple(p.resolved.leaf_uplink_cost for p in mixed.plans), servers), False
-    if not is_aggregated(plan):
+    if not is_aggregated(plan, every_pod):
         servers = "each" if plan.resolved.nodes <= SERVERS_EACH_MAX else "grouped"
         return fabric_graph(plan, servers=servers, planes=1), False
     return aggregated_graph(plan), True
@@ -298,7 +299,8 @@ def _local_arcs(fig, arcs: list[tuple[list, list, float]], dim: float) -> None:
                           opacity=dim / 2, hoverinfo="skip", showlegend=False, name=_("local links")))
 
 
-def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", height: int = 560) -> go.Figure:
+def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", height: int = 560,
+                    every_pod: bool = True) -> go.Figure:
     """Spine-leaf / fat-tree diagram of plane 0 of ``plan``.
 
     Tiers are layers (core, spine, leaf, servers); leaves and their links are
@@ -306,12 +308,13 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     the model, ports used and free, and bundle bandwidth. ``selected`` (a
     vertex id, as in ``customdata``) highlights that switch and its links.
     Legend entries toggle tiers. Past ``FULL_GRAPH_LIMIT`` elements the
-    aggregated graph is drawn and the title says so.
+    aggregated graph is drawn and the title says so. A design with pods draws every pod under the shared spines,
+    each labelled with its system and leaf speed (``every_pod`` False: pod 1's own fabric).
     """
     if node_to_node(plan.fabric.family):  # no switch tiers: the torus's own drawing
         from core.figures.torus import torus_figure
         return torus_figure(plan, height)
-    graph, aggregated = topology_graph(plan)
+    graph, aggregated = topology_graph(plan, every_pod)
     mixed = mixed_of(plan) if graph.graph.get("pods") else None
     f = plan.fabric
     pos = _layer_positions(graph)
@@ -522,13 +525,15 @@ def _pod_labels(fig: FigureSpec, mixed: MixedPlan, graph: nx.Graph, pos: dict) -
     """A label under each pod's servers and leaves: the pod, its GPU system and its leaf speed [Gb/s per
     direction]."""
     xs: dict[int, list[float]] = defaultdict(list)
+    staggered = any(isinstance(t, str) and t.startswith("<br><br>") for tr in fig.data for t in (tr.get("text") or ()))
+    drop = POD_LABEL_DROP + (0.35 if staggered else 0)  # under the servers' second row of labels
     for v, data in graph.nodes(data=True):
         if data["role"] == "leaf" and "pod_index" in data:
             xs[data["pod_index"]].append(pos[v][0])
     for i, pod in enumerate(mixed.fabric.pods):
         if xs.get(i):
             fig.add_annotation(
-                x=(min(xs[i]) + max(xs[i])) / 2, y=TIER_Y["server"] - POD_LABEL_DROP, showarrow=False,
+                x=(min(xs[i]) + max(xs[i])) / 2, y=TIER_Y["server"] - drop, showarrow=False,
                 font=dict(size=12), yanchor="top",
                 text=_("<b>pod {pod}</b>: {system}<br>{leaves} leaves at {speed}G").format(
                     pod=pod.index + 1, system=pod.system, leaves=f"{pod.leaves:,}", speed=pod.port_speed_gbps))
