@@ -532,6 +532,10 @@ def _exports(cur: state.Current, key: str, lang: str) -> NamingScheme | None:
     scheme = _naming(cur)
     naming = scheme.model_dump_json()
     plan = cur.plan
+    if plan.design.pods:
+        st.caption(_("A design with pods: the Slurm and NetBox files cover every pod (names pod1-, pod2-, ...) and "
+                     "the shared spines; the other files describe pod 1 ({system}) alone.").format(
+            system=plan.resolved.system.id))
     eager = plan.resolved.gpus <= EAGER_EXPORT_GPUS
     if not eager:
         st.caption(_("{gpus} GPUs: each file is built when you press its button (large files take a few "

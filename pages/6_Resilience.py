@@ -552,7 +552,8 @@ def main() -> None:
                        on_dismiss=lambda: ss.__setitem__("fp_rs_dropped", []))
 
     st.caption(_("{size} · what happens when elements fail, what single element cuts GPUs off, how often a job can "
-                 "run, which spares to stock, and where traffic overloads links.").format(size=size_caption(whole_plan(plan))))
+                 "run, which spares to stock, and where traffic overloads links.").format(
+        size=size_caption(whole_plan(plan))))
 
     clicked = ss.get(W + "tab")
     if clicked:

@@ -88,3 +88,9 @@ def test_resilience_single_points_cover_every_pod(lang):
     at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Availability"})
     assert not at.exception
     assert any("H100" in str(i.value) for i in at.info)
+
+
+def test_handoff_says_which_exports_cover_every_pod():
+    at = _designer("Hand-off", "en", {"n": "64", "pods": "B200:32:800"})
+    assert not at.exception and not at.error
+    assert any("Slurm and NetBox files cover every pod" in str(c.value) for c in at.caption)

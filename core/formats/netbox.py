@@ -202,7 +202,8 @@ def cables(plan, naming: NamingScheme | None = None) -> Iterator[tuple]:
 
 
 def _cabling(plan, naming: NamingScheme | None) -> Iterator[CableRow]:
-    """The cabling plan of ``plan`` (a design with pods: every pod's and the shared spines', ``core.formats.podnetbox``)."""
+    """The cabling plan of ``plan`` (a design with pods: every pod's and the shared spines',
+    ``core.formats.podnetbox``)."""
     mixed = mixed_of(plan)
     return cabling_rows(plan, naming) if mixed is None else mixed_cabling_rows(mixed, naming)
 
