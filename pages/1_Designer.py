@@ -23,7 +23,7 @@ from core.scaleup import link_word
 from core.i18n import N_, _
 from webui import cached, jobs, jobwork, pagestate, safe, state, tables, verify_view
 from webui.physical_tab import physical_tab
-from webui.pods import pod_keys, pods_section
+from webui.pods import explanation, pod_keys, pods_section
 
 XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 # Up to this many GPUs every export is built when the Hand-off tab shows (all of them take well under a
@@ -108,9 +108,15 @@ def main() -> None:
                     st.plotly_chart(cached.scaleup(pod_key, unit, lang), key=f"scaleup_chart{i or ''}",
                                     config={"displaylogo": False})
             with st.expander(_("How the fabric was sized"), expanded=False):
-                for line in plan.fabric.explanation:
-                    st.markdown(f"- {line}")
-                st.dataframe(cached.switch_groups(key, lang), hide_index=True, width="stretch")
+                for i, (heading, pod_key) in enumerate(pods or [("", key)]):  # a design with pods: each pod's leaves
+                    if heading:
+                        st.markdown("**" + safe.md(heading) + "**")
+                    for line in explanation(pod_key, lang):
+                        st.markdown(f"- {line}")
+                    st.dataframe(cached.switch_groups(pod_key, lang), hide_index=True, width="stretch")
+                if pods:
+                    st.caption(_("Each pod is sized alone; its spines in these lines and tables stand for its share of "
+                                 "the shared spine layer, which the Mixed pods box above sizes."))
 
     # --- bandwidth --------------------------------------------------------------------------------
     with tabs["Bandwidth"]:

@@ -147,3 +147,13 @@ def pod_keys(key: str, language: str) -> list[tuple[str, str]]:
         return [(_("Pod {pod}: {system}, {nodes} nodes, leaves at {speed}G").format(
             pod=pod.index + 1, system=pod.system, nodes=f"{pod.nodes:,}", speed=pod.port_speed_gbps),
             p.design.model_dump_json()) for pod, p in zip(mixed.fabric.pods, mixed.plans)]
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def explanation(key: str, language: str) -> tuple[str, ...]:
+    """How the fabric of the design ``key`` was sized (``FabricPlan.explanation``), in ``language`` (a pod's design
+    JSON from ``pod_keys``: that pod planned alone)."""
+    from core.plan import plan
+
+    with speaking(language):
+        return tuple(plan(Design.model_validate_json(key)).fabric.explanation)
