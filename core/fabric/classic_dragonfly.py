@@ -50,7 +50,7 @@ from core.i18n import N_, _
 FAMILY = "classic-dragonfly"
 GROUPS = True
 """Groups joined by global links (the plan's ways out offer rail-optimized, not top-of-rack, instead)."""
-GRAPH_MODELS = ()
+GRAPH_MODELS = ("spof", "availability", "load")
 """The graph analyses (SPOF, availability, load) are not modelled on it yet (``require_model`` says so)."""
 ROLES = ("leaf",)
 LINK_CLASSES = ("node-leaf", "local", "global")

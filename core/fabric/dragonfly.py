@@ -482,17 +482,6 @@ def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan, injection_gbit
     return min(relevant)
 
 
-def bisection_share_without(resolved: ResolvedDesign, fabric: FabricPlan, lost_links: int) -> float:
-    """Share of the bisection (``bisection_gbits``) left when ``lost_links`` global links across the cut fail
-    (1.0 while another stage, the injection or the leaves' uplinks, is the narrower)."""
-    from core.fabric.bandwidth import tier_capacities_gbits  # it dispatches to this module
-
-    caps = tier_capacities_gbits(resolved, fabric)
-    args = resolved, fabric, caps["injection"], caps.get("leaf_up", 0.0)
-    healthy = bisection_gbits(*args)
-    return bisection_gbits(*args, lost_links=lost_links) / healthy if healthy else 1.0
-
-
 class Hops(NamedTuple):
     """Switches a packet crosses between two nodes (minimal routing unless named)."""
 

@@ -88,6 +88,19 @@ def require_clos(fabric, what: str) -> None:
         what=what, family=vocab.TOPOLOGY.label(fabric.family)))
 
 
+def bisection_share_without(resolved, fabric, lost_links: int) -> float:
+    """Share of the bisection of ``fabric`` (a ``FabricPlan`` of a family with global links; its module's
+    ``bisection_gbits``) left when ``lost_links`` global links across the cut fail (1.0 while another stage, the
+    injection or the leaves' uplinks, is the narrower)."""
+    from core.fabric.bandwidth import tier_capacities_gbits  # it dispatches to the family's module
+
+    bisection = family(fabric.family).bisection_gbits
+    caps = tier_capacities_gbits(resolved, fabric)
+    args = resolved, fabric, caps["injection"], caps.get("leaf_up", 0.0)
+    healthy = bisection(*args)
+    return bisection(*args, lost_links=lost_links) / healthy if healthy else 1.0
+
+
 def declared(name: str) -> dict:
     """The union of the dict ``name`` every family module declares (``LINK_CLASS_SWITCH``, ``LINK_CLASS_LABELS``);
     families that declare none add nothing."""
