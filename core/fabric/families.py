@@ -25,6 +25,10 @@ topology family"):
 * ``LINK_CLASS_SWITCH``: the switch role at the ends of a switch-to-switch class only it has
   (``core.physical.media``);
 * ``GROUPS``: groups joined by global links (``core.plan``'s ways out);
+* ``WORDS``: its own msgids where a surface's words are a folded Clos's (``words``: the drawing's rows and legend,
+  the key numbers' switch card, the sidebar's sizing inputs, the Resilience page's element names);
+* ``tier_words(fabric, counts=False)``: its switch tiers in words (``tier_words``: the Designer's caption, the
+  drawing's title), instead of ``N tiers``;
 * ``FAILURE_CLOSED_FORM``: its failure what-if has a closed form over its groups, global links between ``"spines"``
   (``core.analysis.failure.dragonflywhatif``) or ``"routers"`` (``classicwhatif``), not on its graph
   (``core.analysis.failure.whatif.method_of``).
@@ -99,6 +103,24 @@ def bisection_share_without(resolved, fabric, lost_links: int) -> float:
     args = resolved, fabric, caps["injection"], caps.get("leaf_up", 0.0)
     healthy = bisection(*args)
     return bisection(*args, lost_links=lost_links) / healthy if healthy else 1.0
+
+
+def words(name: str | None, key: str, default: str) -> str:
+    """The msgid family ``name`` (a ``FabricPlan.family`` or ``Design.topology``; None: none) declares for ``key`` in
+    its ``WORDS``, else ``default`` (translate it where shown)."""
+    module = family(name) if name else None
+    return getattr(module, "WORDS", {}).get(key, default)
+
+
+def tier_words(fabric, counts: bool = False) -> str:
+    """``fabric``'s switch tiers in words, translated: its family's ``tier_words`` hook (with ``counts``: the
+    switches and links counted, as a drawing's title says them), else ``N tiers``."""
+    hook = getattr(family(fabric.family), "tier_words", None)
+    if hook is not None:
+        return hook(fabric, counts)
+    from core.i18n import ngettext
+
+    return ngettext("{count} tier", "{count} tiers", fabric.tiers).format(count=fabric.tiers)
 
 
 def declared(name: str) -> dict:

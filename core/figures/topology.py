@@ -14,7 +14,7 @@ import networkx as nx
 import plotly.graph_objects as go
 
 from core import vocab
-from core.fabric.families import node_to_node
+from core.fabric.families import family as family_module, node_to_node, tier_words, words
 from core.fabric.topology import aggregated_graph, fabric_graph
 from core.units import bandwidth as format_bandwidth
 from core.figures.style import (
@@ -240,13 +240,16 @@ def _draw_arcs(fig, graph: nx.Graph, arcs: dict, hover_points: dict, dim: float,
     """The global-link arcs (``_global_arcs``) as traces, and their hover points (``speed`` per link [Gb/s]); a
     Dragonfly's local links (router to router inside a group) as one thin trace."""
     local: list[tuple[list, list, float]] = []
+    legend = True  # the first global arc stands for all of them in the legend
     for (a, b), (xs, ys, width) in arcs.items():
         data = graph.edges[a, b]
         if graph.nodes[a].get("pod") == graph.nodes[b].get("pod") and graph.nodes[a]["role"] == "leaf":
             local.append((xs, ys, width))  # a Dragonfly's routers inside a group: one trace below
             continue
         fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(color=TIER_COLOURS["core"], width=width), opacity=dim,
-                              hoverinfo="skip", showlegend=False, name=_("global links")))
+                              hoverinfo="skip", showlegend=legend, legendgroup="global",
+                              name=_("Global links between groups")))
+        legend = False
         hover_points["global"].append((xs[len(xs) // 2], ys[len(ys) // 2], f"{vertex_name(graph, a)} - "
                                        f"{vertex_name(graph, b)}<br>" + _("{links} global link(s) x {speed}G = "
                                                                           "{bandwidth} per direction").format(
@@ -263,7 +266,8 @@ def _local_arcs(fig, arcs: list[tuple[list, list, float]], dim: float) -> None:
         xs += [*ax, None]
         ys += [*ay, None]
     fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(color=TIER_COLOURS["spine"], width=1),
-                          opacity=dim / 2, hoverinfo="skip", showlegend=False, name=_("local links")))
+                          opacity=dim / 2, hoverinfo="skip", showlegend=True, legendgroup="local",
+                          name=_("Local links in a group")))
 
 
 def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", height: int = 560) -> go.Figure:
@@ -361,26 +365,19 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         line_w = [3 if v == selected else 1 for v in vs]
         line_c = [HIGHLIGHT if v == selected else "white" for v in vs]
         symbol = "square" if role == "server" else "circle"
+        position = {"server": "bottom center", "core": "top center"}.get(role, "middle right")
+        if role == "spine" and len(vs) > 8:  # many on a row (a Dragonfly's groups): above and below by turns
+            position = ["top center" if i % 2 else "bottom center" for i in range(len(vs))]
         fig.add_trace(scatter(
             x=[pos[v][0] for v in vs], y=[pos[v][1] for v in vs], mode="markers+text",
             marker=dict(size=sizes, color=colours, symbol=symbol, line=dict(width=line_w, color=line_c)),
-            text=texts, textposition={"server": "bottom center", "core": "top center"}.get(role, "middle right"),
+            text=texts, textposition=position,
             textfont=dict(size=11), customdata=vs, hovertext=hovers, hoverinfo="text",
             name=_legend_name(plan, role, len(vs), graph, aggregated), legendgroup=role,
         ))
 
     planes = f.planes
-    parts = [ngettext("{count} tier", "{count} tiers", f.tiers).format(count=f.tiers),
-             ngettext("{count} leaf", "{count} leaves", f.leaf_count).format(count=f"{f.leaf_count:,}")]
-    if f.spine_count:
-        parts.append(ngettext("{count} spine", "{count} spines", f.spine_count).format(count=f"{f.spine_count:,}"))
-    if f.core_count:
-        parts.append(ngettext("{count} core", "{count} cores", f.core_count).format(count=f"{f.core_count:,}"))
-    if f.global_links:
-        parts.append(ngettext("{count} {family} group", "{count} {family} groups", f.pod_count).format(
-            count=f"{f.pod_count:,}", family=vocab.TOPOLOGY.label(f.family)))
-        parts.append(ngettext("{count} global link", "{count} global links", f.global_links).format(
-            count=f"{f.global_links:,}"))
+    parts = _title_parts(f)
     if planes > 1:
         title = _("Scale-out fabric, plane 1 of {planes}: {parts} per plane ({planes} identical planes)")
     else:
@@ -397,6 +394,32 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     if rails > 1:
         dots = "  ".join(f"<span style='color:{rail_colour(r)}'>&#9679;</span> {r + 1}" for r in range(rails))
         title += "<br><sup>" + _("Leaf and link colour = rail: {rails}").format(rails=dots) + "</sup>"
+    _layout(fig, plan, graph, pos, arcs, title, height)
+    return fig.figure()
+
+
+def _title_parts(f) -> list[str]:
+    """The drawing title's counts of one plane of fabric ``f``: its tiers (a family's own words,
+    ``core.fabric.families.tier_words``), switches per tier, groups and global links."""
+    if getattr(family_module(f.family), "tier_words", None) is not None:
+        return [tier_words(f, counts=True)]
+    parts = [tier_words(f),
+             ngettext("{count} leaf", "{count} leaves", f.leaf_count).format(count=f"{f.leaf_count:,}")]
+    if f.spine_count:
+        parts.append(ngettext("{count} spine", "{count} spines", f.spine_count).format(count=f"{f.spine_count:,}"))
+    if f.core_count:
+        parts.append(ngettext("{count} core", "{count} cores", f.core_count).format(count=f"{f.core_count:,}"))
+    if f.global_links:
+        parts.append(ngettext("{count} {family} group", "{count} {family} groups", f.pod_count).format(
+            count=f"{f.pod_count:,}", family=vocab.TOPOLOGY.label(f.family)))
+        parts.append(ngettext("{count} global link", "{count} global links", f.global_links).format(
+            count=f"{f.global_links:,}"))
+    return parts
+
+
+def _layout(fig, plan, graph: nx.Graph, pos: dict, arcs: dict, title: str, height: int) -> None:
+    """The drawing's title, legend and axes: a row per tier, named in the family's words
+    (``core.fabric.families.words``: a Dragonfly's routers and groups)."""
     base_layout(fig, title, height)
     title_top = fig.margin_top
     staggered = any(isinstance(s, str) and s.startswith("<br><br>") for tr in fig.data for s in (tr.get("text") or ()))
@@ -409,13 +432,13 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         xaxis=dict(visible=False, range=[min(0.0, *(p[0] for p in pos.values())) - 0.05,
                                          max(1.0, *(p[0] for p in pos.values())) + 0.12], fixedrange=False),
         yaxis=dict(tickvals=[TIER_Y[r] for r in TIER_Y if TIER_Y[r] <= top],
-                   ticktext=[_(TIER_NAMES[r]) for r in TIER_Y if TIER_Y[r] <= top],
+                   ticktext=[_(words(plan.fabric.family, f"row:{r}", TIER_NAMES[r])) for r in TIER_Y
+                             if TIER_Y[r] <= top],
                    range=[-0.85 if staggered else -0.5, top + max(0.45, above + 0.15)], showgrid=False,
                    zeroline=False),
         hovermode="closest", clickmode="event+select", dragmode="pan",
         margin=dict(l=10, r=10, t=title_top + 10, b=50),
     )
-    return fig.figure()
 
 
 def _legend_name(plan, role: str, drawn: int, graph: nx.Graph, aggregated: bool) -> str:
@@ -426,7 +449,8 @@ def _legend_name(plan, role: str, drawn: int, graph: nx.Graph, aggregated: bool)
         return ngettext("Servers ({count} node)", "Servers ({count} nodes)", nodes).format(count=f"{nodes:,}")
     if role == "spine" and not total:  # a Dragonfly's groups: their routers' global ports
         return _("Global ports of the groups' routers")
-    return _(LEGEND_NAMES[role]).format(count=f"{total:,}", switch=plan.resolved.tier_switches[role].id)
+    return _(words(f.family, f"legend:{role}", LEGEND_NAMES[role])).format(
+        count=f"{total:,}", switch=plan.resolved.tier_switches[role].id)
 
 
 LEGEND_NAMES = {"leaf": N_("Leaf ({count} x {switch})"), "spine": N_("Spine ({count} x {switch})"),
