@@ -186,10 +186,10 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                _("Fail switches, link bundles, scale-up switches, planes, NICs, racks or their power feeds by the form, "
                  "or switches by clicking them in the diagram (click again to restore one), and compare with the "
                  "healthy design. The healthy design is never changed.") if clos else
-               _(words(cur.plan.fabric.family, "failure:caption", N_(
+               words(cur.plan.fabric.family, "failure:caption", N_(
                    "Fail switches, leaf and global link bundles, planes or NICs by the form, or switches by clicking "
                    "them in the diagram (click again to restore one), and compare with the healthy design. The "
-                   "healthy design is never changed."))))
+                   "healthy design is never changed.")))
     stand_in = failure.stand_in_note(cur.plan)
     if stand_in:  # a cloud design: the switches offered are the collective model's stand-in, not the provider's
         st.info(safe.md(stand_in))
@@ -215,10 +215,10 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                          "NVSwitch chip of a node (node5.nvswitch1) or of an NVL72 rack (rack3.nvswitch7), an NVLink "
                          "switch tray (rack3.nvswitch-tray2), a rack (rack3: its power lost) or one of its power "
                          "feeds ({feed}).").format(feed="rack3.feedA") if clos else
-                  _(words(cur.plan.fabric.family, "failure:help", N_(
+                  words(cur.plan.fabric.family, "failure:help", N_(
                       "Comma-separated: a switch (p0.leaf3, p0.spine1), a plane (p1), a NIC of a node (node5.nic2), a "
                       "leaf's link bundle (p0.leaf3-spine1) or a global link bundle between spines of two groups "
-                      "(p0.spine0-spine20); #2 for one cable of a bundle."))))
+                      "(p0.spine0-spine20); #2 for one cable of a bundle.")))
     c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
     for problem in st.session_state.pop(NOTICE, None) or []:
         st.error(safe.md(problem))
@@ -267,8 +267,8 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                         selection_mode=("points",), config={**CONFIG, "scrollZoom": True})
         st.caption(_("Red crosses mark failed elements.") + " " + (
             _("This view is aggregated: a click names a bundle of switches, so fail single switches by the form.")
-            if aggregated else _(words(cur.plan.fabric.family, "failure:click", N_(
-                "Click a leaf, spine or core switch to fail it; click it again to restore it.")))))
+            if aggregated else words(cur.plan.fabric.family, "failure:click", N_(
+                "Click a leaf, spine or core switch to fail it; click it again to restore it."))))
     if result is None:
         right.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
         return

@@ -106,10 +106,13 @@ def bisection_share_without(resolved, fabric, lost_links: int) -> float:
 
 
 def words(name: str | None, key: str, default: str) -> str:
-    """The msgid family ``name`` (a ``FabricPlan.family`` or ``Design.topology``; None: none) declares for ``key`` in
-    its ``WORDS``, else ``default`` (translate it where shown)."""
+    """In the current language, the msgid family ``name`` (a ``FabricPlan.family`` or ``Design.topology``; None:
+    none) declares for ``key`` in its ``WORDS``, else ``default`` (a msgid: mark it with ``N_`` where it is
+    written, never inside a ``_()`` call, which the extractor would not look into)."""
+    from core.i18n import _
+
     module = family(name) if name else None
-    return getattr(module, "WORDS", {}).get(key, default)
+    return _(getattr(module, "WORDS", {}).get(key, default))
 
 
 def tier_words(fabric, counts: bool = False) -> str:

@@ -105,8 +105,8 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
     if why:
         return [KeyNumber(f"switches_{t}", _(SWITCH_LABELS[t]), _("provider's"), why) for t in ("leaf", "spine", "core")]
     topology = summary.get("topology")  # a family's own words for its switches (a Dragonfly's routers)
-    return [KeyNumber(f"switches_{t}", _(words(topology, f"card:{t}", SWITCH_LABELS[t])), f"{sw[t]:,}",
-                      _(words(topology, f"card:{t}:help", SWITCH_HELP[t])).format(
+    return [KeyNumber(f"switches_{t}", words(topology, f"card:{t}", SWITCH_LABELS[t]), f"{sw[t]:,}",
+                      words(topology, f"card:{t}:help", SWITCH_HELP[t]).format(
         count=f"{sw[t]:,}", switch=summary.get("switch_models", {}).get(t, summary["switch_model"]),
         planes=summary["planes"], total=f"{sw['total']:,}", tiers=summary["tiers"])) for t in ("leaf", "spine", "core")]
 

@@ -432,7 +432,7 @@ def _layout(fig, plan, graph: nx.Graph, pos: dict, arcs: dict, title: str, heigh
         xaxis=dict(visible=False, range=[min(0.0, *(p[0] for p in pos.values())) - 0.05,
                                          max(1.0, *(p[0] for p in pos.values())) + 0.12], fixedrange=False),
         yaxis=dict(tickvals=[TIER_Y[r] for r in TIER_Y if TIER_Y[r] <= top],
-                   ticktext=[_(words(plan.fabric.family, f"row:{r}", TIER_NAMES[r])) for r in TIER_Y
+                   ticktext=[words(plan.fabric.family, f"row:{r}", TIER_NAMES[r]) for r in TIER_Y
                              if TIER_Y[r] <= top],
                    range=[-0.85 if staggered else -0.5, top + max(0.45, above + 0.15)], showgrid=False,
                    zeroline=False),
@@ -449,7 +449,7 @@ def _legend_name(plan, role: str, drawn: int, graph: nx.Graph, aggregated: bool)
         return ngettext("Servers ({count} node)", "Servers ({count} nodes)", nodes).format(count=f"{nodes:,}")
     if role == "spine" and not total:  # a Dragonfly's groups: their routers' global ports
         return _("Global ports of the groups' routers")
-    return _(words(f.family, f"legend:{role}", LEGEND_NAMES[role])).format(
+    return words(f.family, f"legend:{role}", LEGEND_NAMES[role]).format(
         count=f"{total:,}", switch=plan.resolved.tier_switches[role].id)
 
 
