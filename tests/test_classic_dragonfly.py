@@ -310,7 +310,14 @@ def test_designer_renders_it(tab):
     assert at.selectbox(key="w_topology").value == "classic-dragonfly"
     if tab == "Topology":
         spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-        assert any(t.get("name") == "global links" for t in spec["data"])
+        legend = {t.get("name") for t in spec["data"] if t.get("showlegend", True)}
+        assert {"Global links between groups", "Local links in a group"} <= legend  # the arcs in the legend
+        assert any(name.startswith("Routers (") for name in legend)
+        title = spec["layout"]["title"]["text"].replace("<br>", " ")
+        assert "1 router tier: 128 routers in 4 groups" in title and "tiers" not in title and "leaves" not in title
+        assert spec["layout"]["yaxis"]["ticktext"][:2] == ["Servers", "Routers"]  # (groups: a row when aggregated)
+        caption = " ".join(c.value for c in at.caption)
+        assert "1 router tier, 4 groups, global links" in caption and "tier(s)" not in caption
 
 
 @pytest.mark.parametrize("page", ["../pages/3_Performance.py", "../pages/4_Compare.py", "../pages/6_Resilience.py"])
