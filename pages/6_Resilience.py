@@ -311,7 +311,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                  "checked against the what-if on the topology's graph (`networkx`) over small and medium designs: "
                  "the GPUs cut off, a maximum flow between the halves of the groups for the bisection; busbw and step "
                  "time from the collective and training models on a degraded copy of the design.")
-               if method in ("spines", "routers") else
+               if method == "groups" else
                _("Method: on the topology's graph (`networkx`): connected components for the GPUs cut off, a maximum "
                  "flow between the halves of the groups for the bisection; busbw and step time from the collective "
                  "and training models on a degraded copy of the design."))

@@ -56,9 +56,9 @@ graph, local links' complete graphs folded), availability (local and global link
 load (local links loaded by ``core.analysis.loadlocal``, minimal and Valiant)."""
 ROLES = ("leaf",)
 LINK_CLASSES = ("node-leaf", "local", "global")
-FAILURE_CLOSED_FORM = "routers"
-"""Its failure what-if runs in closed form over its groups, global links between routers
-(``core.analysis.failure.classicwhatif``), not on its graph."""
+FAILURE_CLOSED_FORM = "core.analysis.failure.classicwhatif"
+"""The module of its failure what-if in closed form over its groups, global links between routers (its
+``what_if_closed``; ``core.analysis.failure.whatif`` imports it by this name), not on its graph."""
 LINK_CLASS_SWITCH = {"local": "leaf"}
 """Switch-to-switch classes only this family has -> the role at their ends (``core.physical.media``; at the
 uplink speed)."""

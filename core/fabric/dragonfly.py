@@ -57,9 +57,9 @@ GROUPS = True
 """Groups joined by global links (the plan's ways out offer rail-optimized, not top-of-rack, instead)."""
 GRAPH_MODELS = ("spof", "availability", "load")
 """The analyses that work on a Dragonfly+ (``core.fabric.families.require_model``)."""
-FAILURE_CLOSED_FORM = "spines"
-"""Its failure what-if runs in closed form over its groups, global links between spines
-(``core.analysis.failure.dragonflywhatif``), not on its graph."""
+FAILURE_CLOSED_FORM = "core.analysis.failure.dragonflywhatif"
+"""The module of its failure what-if in closed form over its groups, global links between spines (its
+``what_if_closed``; ``core.analysis.failure.whatif`` imports it by this name), not on its graph."""
 ROLES = ("leaf", "spine")
 LINK_CLASSES = ("node-leaf", "leaf-spine", "global")
 

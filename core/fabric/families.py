@@ -29,9 +29,9 @@ topology family"):
   the key numbers' switch card, the sidebar's sizing inputs, the Resilience page's element names);
 * ``tier_words(fabric, counts=False)``: its switch tiers in words (``tier_words``: the Designer's caption, the
   drawing's title), instead of ``N tiers``;
-* ``FAILURE_CLOSED_FORM``: its failure what-if has a closed form over its groups, global links between ``"spines"``
-  (``core.analysis.failure.dragonflywhatif``) or ``"routers"`` (``classicwhatif``), not on its graph
-  (``core.analysis.failure.whatif.method_of``).
+* ``FAILURE_CLOSED_FORM``: the module (a dotted name, imported by ``core.analysis.failure.whatif``) whose
+  ``what_if_closed(plan, failures, job)`` is its failure what-if in closed form over its groups
+  (``core.analysis.failure.dragonflywhatif``, ``classicwhatif``), instead of the what-if on its graph.
 
 ``core.fabric.sizing.size_fabric``, ``core.fabric.wiring.wiring_of``, ``core.fabric.bandwidth`` and ``core.plan``
 dispatch here; the folded Clos (``clos``: rail-optimized, top-of-rack, rail-only) is theirs. Every other term of
