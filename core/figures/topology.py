@@ -358,6 +358,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
             hovers.append(_server_hover(plan, d, aggregated) if role == "server" else
                           _switch_hover(plan, graph, v, d, aggregated))
             label = server_text(plan, graph, v, len(vs)) if role == "server" else \
+                _group_numbers(d) if role == "spine" and not f.spine_count and "first" in d else \
                 f"{count:,}" if aggregated and role != "leaf" else ""
             if role == "server" and len(vs) > 5 and "<br>" in label and len(texts) % 2:
                 label = "<br><br>" + label  # two-line labels of neighbours alternate rows, so they never overlap
@@ -396,6 +397,12 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         title += "<br><sup>" + _("Leaf and link colour = rail: {rails}").format(rails=dots) + "</sup>"
     _layout(fig, plan, graph, pos, arcs, title, height)
     return fig.figure()
+
+
+def _group_numbers(data: dict) -> str:
+    """The groups a Dragonfly's group vertex stands for (its row is named Groups): ``4-6``, or ``7`` alone."""
+    first, last = data["first"], data["last"]
+    return f"{first}" if first == last else f"{first}-{last}"
 
 
 def _title_parts(f) -> list[str]:
