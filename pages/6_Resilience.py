@@ -199,7 +199,8 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     tiers = list(failure.tiers_for(cur.plan))
     if st.session_state.get(W + "tier") not in tiers:
         st.session_state[W + "tier"] = tiers[0]
-    c1.selectbox(_("Tier"), tiers, key=W + "tier", format_func=lambda t: failure.tier_label(t, cur.plan.resolved.system),
+    c1.selectbox(_("Tier"), tiers, key=W + "tier", format_func=lambda t: words(  # a Dragonfly's routers
+        cur.plan.fabric.family, f"tier:{t}", None) or failure.tier_label(t, cur.plan.resolved.system),
                  help=_("A tier and a count fail that many elements of the tier, chosen where they hurt most."))
     c2.number_input(_("Count"), min_value=1, max_value=failure.MAX_FAILURES, step=1, key=W + "count")
     c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")

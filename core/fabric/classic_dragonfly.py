@@ -67,6 +67,7 @@ WORDS = {
     "row:leaf": N_("Routers"), "row:spine": N_("Groups"),
     "legend:leaf": N_("Routers ({count} x {switch})"),
     "card:leaf": N_("Routers"),
+    "tier:leaf": N_("router"),  # the Resilience page's tier list
     "card:leaf:help": N_("{count} {switch} routers, all {planes} plane(s): one router tier, no spine and no core"),
     "input:group_leaves": N_("Routers per Dragonfly group (0 = auto)"),
     "input:group_leaves:help": N_("Dragonfly: a multiple of the rails, joined all to all. auto: twice the nodes per "
@@ -86,7 +87,7 @@ WORDS = {
                           "design. The healthy design is never changed."),
 }
 """This family's words where a surface's own are a folded Clos's or a Dragonfly+'s (``core.fabric.families.words``):
-the drawing's rows (``row:<role>``) and legend, the key numbers' switch card, the sidebar's sizing inputs
+the drawing's rows (``row:<role>``) and legend, the key numbers' switch card, the Resilience page's tiers (``tier:<role>``), the sidebar's sizing inputs
 (``input:<field>``, ``:help``), the Resilience page's element names (``failure:examples`` are ids, not words)."""
 """Words of the link classes only this family has (``core.fabric.families.link_class_label``)."""
 UNMODELLED = N_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a Dragonfly "

@@ -105,14 +105,15 @@ def bisection_share_without(resolved, fabric, lost_links: int) -> float:
     return bisection(*args, lost_links=lost_links) / healthy if healthy else 1.0
 
 
-def words(name: str | None, key: str, default: str) -> str:
+def words(name: str | None, key: str, default: str | None) -> str | None:
     """In the current language, the msgid family ``name`` (a ``FabricPlan.family`` or ``Design.topology``; None:
     none) declares for ``key`` in its ``WORDS``, else ``default`` (a msgid: mark it with ``N_`` where it is
-    written, never inside a ``_()`` call, which the extractor would not look into)."""
+    written, never inside a ``_()`` call, which the extractor would not look into; None: None)."""
     from core.i18n import _
 
     module = family(name) if name else None
-    return _(getattr(module, "WORDS", {}).get(key, default))
+    msgid = getattr(module, "WORDS", {}).get(key, default)
+    return None if msgid is None else _(msgid)
 
 
 def tier_words(fabric, counts: bool = False) -> str:
