@@ -63,6 +63,7 @@ LINK_CLASS_SWITCH = {"local": "leaf"}
 """Switch-to-switch classes only this family has -> the role at their ends (``core.physical.media``; at the
 uplink speed)."""
 LINK_CLASS_LABELS = {"local": N_("local")}
+"""Words of the link classes only this family has (``core.fabric.families.link_class_label``)."""
 WORDS = {
     "row:leaf": N_("Routers"), "row:spine": N_("Groups"),
     "legend:leaf": N_("Routers ({count} x {switch})"),
@@ -87,9 +88,9 @@ WORDS = {
                           "design. The healthy design is never changed."),
 }
 """This family's words where a surface's own are a folded Clos's or a Dragonfly+'s (``core.fabric.families.words``):
-the drawing's rows (``row:<role>``) and legend, the key numbers' switch card, the Resilience page's tiers (``tier:<role>``), the sidebar's sizing inputs
-(``input:<field>``, ``:help``), the Resilience page's element names (``failure:examples`` are ids, not words)."""
-"""Words of the link classes only this family has (``core.fabric.families.link_class_label``)."""
+the drawing's rows (``row:<role>``) and legend, the key numbers' switch card, the Resilience page's tiers
+(``tier:<role>``), the sidebar's sizing inputs (``input:<field>``, ``:help``), the Resilience page's element names
+(``failure:examples`` are ids, not words)."""
 UNMODELLED = N_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a Dragonfly "
                 "yet (its routers joined all to all in a group, global links between groups). Run the failure "
                 "what-if on it, or take the topology (GraphML export) to a graph tool.")
