@@ -360,6 +360,8 @@ def test_designer_renders_it(tab):
         assert spec["layout"]["yaxis"]["ticktext"][:2] == ["Servers", "Routers"]  # (groups: a row when aggregated)
         caption = " ".join(c.value for c in at.caption)
         assert "1 router tier, 4 groups, global links" in caption and "tier(s)" not in caption
+        labels = {at.number_input(key=f"w_{k}").label for k in ("df_group", "df_global")}
+        assert labels == {"Routers per Dragonfly group (0 = auto)", "Dragonfly global ratio"}  # not Dragonfly+'s
 
 
 @pytest.mark.parametrize("page", ["../pages/3_Performance.py", "../pages/4_Compare.py", "../pages/6_Resilience.py"])
