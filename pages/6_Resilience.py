@@ -566,7 +566,7 @@ def main() -> None:
     ss[W + "tab"] = _(store["tab"])
     tabs = st.tabs([_(t) for t in rl.TABS], key=W + "tab", on_change="rerun")
     # the failure what-if works on every family; single points, availability and link load on the families whose
-    # module lists them (Dragonfly+ on its graph and global links); the spares section is a closed form of the Clos
+    # module lists them (both Dragonflies: their graphs, local and global links); the spares section is the Clos's
     sections = (lambda: _failure_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The single-point-of-failure analysis"), "spof")
                 or _spof_section(cur, key, lang),
