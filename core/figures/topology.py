@@ -358,8 +358,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
             hovers.append(_server_hover(plan, d, aggregated) if role == "server" else
                           _switch_hover(plan, graph, v, d, aggregated))
             label = server_text(plan, graph, v, len(vs)) if role == "server" else \
-                _group_numbers(d) if role == "spine" and not f.spine_count and "first" in d else \
-                f"{count:,}" if aggregated and role != "leaf" else ""
+                "" if "first" in d else f"{count:,}" if aggregated and role != "leaf" else ""
             if role == "server" and len(vs) > 5 and "<br>" in label and len(texts) % 2:
                 label = "<br><br>" + label  # two-line labels of neighbours alternate rows, so they never overlap
             texts.append(label)
@@ -367,8 +366,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         line_c = [HIGHLIGHT if v == selected else "white" for v in vs]
         symbol = "square" if role == "server" else "circle"
         position = {"server": "bottom center", "core": "top center"}.get(role, "middle right")
-        if role == "spine" and len(vs) > 8:  # many on a row (a Dragonfly's groups): above and below by turns
-            position = ["top center" if i % 2 else "bottom center" for i in range(len(vs))]
+        _group_labels(fig, [(pos[v], graph.nodes[v]) for v in vs if "first" in graph.nodes[v]])
         fig.add_trace(scatter(
             x=[pos[v][0] for v in vs], y=[pos[v][1] for v in vs], mode="markers+text",
             marker=dict(size=sizes, color=colours, symbol=symbol, line=dict(width=line_w, color=line_c)),
@@ -399,10 +397,13 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     return fig.figure()
 
 
-def _group_numbers(data: dict) -> str:
-    """The groups a Dragonfly's group vertex stands for (its row is named Groups): ``4-6``, or ``7`` alone."""
-    first, last = data["first"], data["last"]
-    return f"{first}" if first == last else f"{first}-{last}"
+def _group_labels(fig, vertices: list[tuple[tuple[float, float], dict]]) -> None:
+    """The groups each of a Dragonfly's group vertices stands for (``4-6``, ``7`` alone; its row is named Groups),
+    as labels on a light ground under the vertex, clear of the arcs above and the links below."""
+    for (x, y), data in vertices:
+        first, last = data["first"], data["last"]
+        fig.add_annotation(x=x, y=y, yshift=-17, showarrow=False, text=f"{first}" if first == last else
+                           f"{first}-{last}", font=dict(size=10), bgcolor="rgba(255,255,255,0.85)", borderpad=1)
 
 
 def _title_parts(f) -> list[str]:
