@@ -399,11 +399,13 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
 
 def _group_labels(fig, vertices: list[tuple[tuple[float, float], dict]]) -> None:
     """The groups each of a Dragonfly's group vertices stands for (``4-6``, ``7`` alone; its row is named Groups),
-    as labels on a light ground under the vertex, clear of the arcs above and the links below."""
-    for (x, y), data in vertices:
+    as labels on a light ground under the vertex, clear of the arcs above; past 6 on the row, in two rows by turns
+    (11 labels side by side run together at 1,024 px)."""
+    for i, ((x, y), data) in enumerate(sorted(vertices, key=lambda item: item[0][0])):
         first, last = data["first"], data["last"]
-        fig.add_annotation(x=x, y=y, yshift=-17, showarrow=False, text=f"{first}" if first == last else
-                           f"{first}-{last}", font=dict(size=10), bgcolor="rgba(255,255,255,0.85)", borderpad=1)
+        fig.add_annotation(x=x, y=y, yshift=-17 - (13 if i % 2 and len(vertices) > 6 else 0), showarrow=False,
+                           text=f"{first}" if first == last else f"{first}-{last}", font=dict(size=10),
+                           bgcolor="rgba(255,255,255,0.85)", borderpad=1)
 
 
 def _title_parts(f) -> list[str]:
