@@ -44,7 +44,7 @@ DRAGONFLY = {
 }
 """Dragonfly+ designs whose what-ifs and single points are timed at ``DRAGONFLY_GPUS`` (QM9700: 16, 64 and 128 groups
 of 32 spines; SN5600 with a NIC per node, every NIC a single point: 1, 2 and 4 groups of 64 spines; the classic
-Dragonfly, ``core.analysis.failure.classicwhatif``: 32, 128 and 256 groups of 32 routers, no single-point list)."""
+Dragonfly, ``core.analysis.failure.classicwhatif``: 32, 128 and 256 groups of 32 routers)."""
 DRAGONFLY_GPUS = (16_384, 65_536, 131_072)
 DRAGONFLY_FAILURES = (["leaf:1"], ["spine:1"], ["nic:1"], ["plane:1"], ["link:1"], ["global:1"],
                       ["spine:3", "global:5", "node5.nic0"])
@@ -110,7 +110,7 @@ def dragonfly() -> int:
                 status |= w > 100
                 print(f"{label:34} {'+'.join(failures):15} {'':10} {w:10.1f}{flag}")
             if "spof" not in family(p.fabric.family).GRAPH_MODELS:
-                continue  # the classic Dragonfly's single points are not modelled
+                continue  # a family whose single points are not modelled
             single_points(p)
             s = median_ms(lambda: single_points(p), repeat=3)
             flag = "" if s <= 1000 else "  SLOW (target 1 s)"

@@ -12,7 +12,7 @@ from core.analysis.whole import whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.designwords import plan_words
 from core.errors import DesignError, FabricPlannerError, InputError, shown
-from core.fabric.families import node_to_node
+from core.fabric.families import node_to_node, tier_words
 from core.fabric.naming import Namer, NamingError, NamingScheme, naming_scheme
 from core.figures.cost import networks_figure, networks_table, price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, size_caption
@@ -49,11 +49,11 @@ def main() -> None:
                 size=size_caption(cur.plan), words=plan_words(cur.plan), basis=basis))
         else:
             st.caption(
-                _("{size} · {fabric} {speed}G · {topology} · {tiers} tier(s) · {planes} plane(s) · switch {switch} · "
+                _("{size} · {fabric} {speed}G · {topology} · {tiers} · {planes} plane(s) · switch {switch} · "
                   "NIC {nic} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
                     size=size_caption(whole_plan(cur.plan)),
                     fabric=vocab.fabric_label(s["fabric"], cur.plan.resolved.nic.transport), speed=s["port_speed_gbps"],
-                    topology=vocab.TOPOLOGY.word(s["topology"]), tiers=s["tiers"], planes=s["planes"],
+                    topology=vocab.TOPOLOGY.word(s["topology"]), tiers=tier_words(cur.plan.fabric), planes=s["planes"],
                     switch=s["switch_model"], nic=s["nic_model"], basis=basis))
     state.show_warnings(cur)
     if cur.plan is None:

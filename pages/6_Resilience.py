@@ -16,13 +16,13 @@ from core.analysis import failure, load, sparing
 from core.analysis.whole import whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
 from core.errors import InputError
-from core.fabric.families import CLOS, node_to_node, require_clos, require_model
+from core.fabric.families import CLOS, node_to_node, require_clos, require_model, words
 from core import units
 from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
-from core.i18n import _
+from core.i18n import N_, _
 from webui import jobstate, jobwork, pagestate, safe, state, tables
 from webui import resilience_cache as cache
 
@@ -187,9 +187,10 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                _("Fail switches, link bundles, scale-up switches, planes, NICs, racks or their power feeds by the form, "
                  "or switches by clicking them in the diagram (click again to restore one), and compare with the "
                  "healthy design. The healthy design is never changed.") if clos else
-               _("Fail switches, leaf and global link bundles, planes or NICs by the form, or switches by clicking "
-                 "them in the diagram (click again to restore one), and compare with the healthy design. The healthy "
-                 "design is never changed."))
+               words(cur.plan.fabric.family, "failure:caption", N_(
+                   "Fail switches, leaf and global link bundles, planes or NICs by the form, or switches by clicking "
+                   "them in the diagram (click again to restore one), and compare with the healthy design. The "
+                   "healthy design is never changed.")))
     stand_in = failure.stand_in_note(cur.plan)
     if stand_in:  # a cloud design: the switches offered are the collective model's stand-in, not the provider's
         st.info(safe.md(stand_in))
@@ -199,14 +200,16 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
     tiers = list(failure.tiers_for(cur.plan))
     if st.session_state.get(W + "tier") not in tiers:
         st.session_state[W + "tier"] = tiers[0]
-    c1.selectbox(_("Tier"), tiers, key=W + "tier", format_func=lambda t: failure.tier_label(t, cur.plan.resolved.system),
+    c1.selectbox(_("Tier"), tiers, key=W + "tier", format_func=lambda t: words(  # a Dragonfly's routers
+        cur.plan.fabric.family, f"tier:{t}", None) or failure.tier_label(t, cur.plan.resolved.system),
                  help=_("A tier and a count fail that many elements of the tier, chosen where they hurt most."))
     c2.number_input(_("Count"), min_value=1, max_value=failure.MAX_FAILURES, step=1, key=W + "count")
     c3.button(_("Fail"), key=W + "add_count", on_click=_on_add_count, width="stretch")
     c4.text_input(_("Element names"), key=W + "names", max_chars=400,
                   placeholder="node0-node1, node5.nic2, node9" if torus else
-                  "p0.spine3, p0.leaf3-spine1, " + ("node5.nvswitch1, rack3.feedA" if clos else
-                                                    "p0.spine0-spine20, node5.nic2"),
+                  "p0.spine3, p0.leaf3-spine1, node5.nvswitch1, rack3.feedA" if clos else
+                  words(cur.plan.fabric.family, "failure:examples", "p0.spine3, p0.leaf3-spine1, p0.spine0-spine20, "
+                                                                    "node5.nic2"),
                   help=_("Comma-separated: a node (node9), a NIC of a node (node5.nic2) or the link bundle between "
                          "two neighbours (node0-node1; #1 for one cable of it).") if torus else
                   _("Comma-separated: a switch (p0.leaf3, p0.spine1, su1-rail3), a plane (p1), a NIC of a node "
@@ -214,9 +217,10 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                          "NVSwitch chip of a node (node5.nvswitch1) or of an NVL72 rack (rack3.nvswitch7), an NVLink "
                          "switch tray (rack3.nvswitch-tray2), a rack (rack3: its power lost) or one of its power "
                          "feeds ({feed}).").format(feed="rack3.feedA") if clos else
-                  _("Comma-separated: a switch (p0.leaf3, p0.spine1), a plane (p1), a NIC of a node (node5.nic2), a "
-                    "leaf's link bundle (p0.leaf3-spine1) or a global link bundle between spines of two groups "
-                    "(p0.spine0-spine20); #2 for one cable of a bundle."))
+                  words(cur.plan.fabric.family, "failure:help", N_(
+                      "Comma-separated: a switch (p0.leaf3, p0.spine1), a plane (p1), a NIC of a node (node5.nic2), a "
+                      "leaf's link bundle (p0.leaf3-spine1) or a global link bundle between spines of two groups "
+                      "(p0.spine0-spine20); #2 for one cable of a bundle.")))
     c5.button(_("Fail these"), key=W + "add_names", on_click=_on_add_names, width="stretch")
     for problem in st.session_state.pop(NOTICE, None) or []:
         st.error(safe.md(problem))
@@ -265,7 +269,8 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                         selection_mode=("points",), config={**CONFIG, "scrollZoom": True})
         st.caption(_("Red crosses mark failed elements.") + " " + (
             _("This view is aggregated: a click names a bundle of switches, so fail single switches by the form.")
-            if aggregated else _("Click a leaf, spine or core switch to fail it; click it again to restore it.")))
+            if aggregated else words(cur.plan.fabric.family, "failure:click", N_(
+                "Click a leaf, spine or core switch to fail it; click it again to restore it."))))
     if result is None:
         right.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
         return
@@ -308,7 +313,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                  "checked against the what-if on the topology's graph (`networkx`) over small and medium designs: "
                  "the GPUs cut off, a maximum flow between the halves of the groups for the bisection; busbw and step "
                  "time from the collective and training models on a degraded copy of the design.")
-               if method in ("spines", "routers") else
+               if method == "groups" else
                _("Method: on the topology's graph (`networkx`): connected components for the GPUs cut off, a maximum "
                  "flow between the halves of the groups for the bisection; busbw and step time from the collective "
                  "and training models on a degraded copy of the design."))
@@ -563,7 +568,7 @@ def main() -> None:
     ss[W + "tab"] = _(store["tab"])
     tabs = st.tabs([_(t) for t in rl.TABS], key=W + "tab", on_change="rerun")
     # the failure what-if works on every family; single points, availability and link load on the families whose
-    # module lists them (Dragonfly+ on its graph and global links); the spares section is a closed form of the Clos
+    # module lists them (both Dragonflies: their graphs, local and global links); the spares section is the Clos's
     sections = (lambda: _failure_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The single-point-of-failure analysis"), "spof")
                 or _spof_section(cur, key, lang),

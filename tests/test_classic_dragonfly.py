@@ -32,7 +32,7 @@ from core.catalog import load_catalog
 from core.design import Design, resolve_design
 from core.errors import DesignError
 from core.fabric import classic_dragonfly as cdf
-from core.fabric.families import FAMILIES
+from core.fabric.families import FAMILIES, family
 from core.fabric.sizing import size_fabric
 from core.fabric.wiring import Wiring, wiring_of
 from core.plan import plan
@@ -296,6 +296,48 @@ def test_no_module_outside_the_fabric_package_compares_with_a_family_id():
     assert not found, found
 
 
+# ----------------------------------------------------------------------- the files a new family touches
+FAMILY_FILES = {"core/fabric/classic_dragonfly.py", "core/vocab.py"}
+"""The code outside the tests that names the classic Dragonfly (its id, its module or the module its
+``FAILURE_CLOSED_FORM`` names): its module and its vocabulary term. With its tests (``tests/test_classic_dragonfly*.py``),
+its Chinese words (``messages.po``) and its closed-form failure what-if (``core/analysis/failure/classicwhatif.py``,
+optional) that is every file it adds or edits (docs/architecture.md, "How to add a topology family")."""
+
+
+def names_family(source: str, family_id: str, stems: set[str]) -> bool:
+    """Whether ``source``'s code (not its docstrings) names family ``family_id``: a string equal to it, or an import or
+    a dotted string naming a module stem of ``stems``."""
+    tree = ast.parse(source)
+    docs = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            if node.value == family_id or stems & set(node.value.split(".")):
+                return True
+        if isinstance(node, ast.ImportFrom) and node.module and stems & set(node.module.split(".")):
+            return True
+        if isinstance(node, ast.alias) and stems & set(node.name.split(".")):
+            return True
+    return False
+
+
+def test_names_family_finds_what_it_should():
+    stems = {"classic_dragonfly", "classicwhatif"}
+    assert names_family('if t == "classic-dragonfly": pass', "classic-dragonfly", stems)
+    assert names_family("from core.analysis.failure.classicwhatif import what_if_closed", "classic-dragonfly", stems)
+    assert not names_family('"""core.fabric.classic_dragonfly: a docstring"""\nx = "dragonfly"', "classic-dragonfly",
+                            stems)
+
+
+def test_the_family_touches_only_its_module_and_its_term():
+    module = family("classic-dragonfly")
+    stems = {module.__name__.rsplit(".", 1)[1], module.FAILURE_CLOSED_FORM.rsplit(".", 1)[1]}
+    paths = [*(ROOT / "core").rglob("*.py"), *(ROOT / "pages").rglob("*.py"), *(ROOT / "webui").rglob("*.py"),
+             *ROOT.glob("*.py")]
+    found = {str(p.relative_to(ROOT)) for p in paths
+             if names_family(p.read_text(encoding="utf-8"), "classic-dragonfly", stems)}
+    assert found == FAMILY_FILES
+
+
 # ------------------------------------------------------------------------------------------------ the pages
 @pytest.mark.parametrize("tab", ["Topology", "Bandwidth", "Cost & power", "Racks & cabling", "Hand-off"])
 def test_designer_renders_it(tab):
@@ -310,7 +352,16 @@ def test_designer_renders_it(tab):
     assert at.selectbox(key="w_topology").value == "classic-dragonfly"
     if tab == "Topology":
         spec = json.loads(at.get("plotly_chart")[0].proto.spec)
-        assert any(t.get("name") == "global links" for t in spec["data"])
+        legend = {t.get("name") for t in spec["data"] if t.get("showlegend", True)}
+        assert {"Global links between groups", "Local links in a group"} <= legend  # the arcs in the legend
+        assert any(name.startswith("Routers (") for name in legend)
+        title = spec["layout"]["title"]["text"].replace("<br>", " ")
+        assert "1 router tier: 128 routers in 4 groups" in title and "tiers" not in title and "leaves" not in title
+        assert spec["layout"]["yaxis"]["ticktext"][:2] == ["Servers", "Routers"]  # (groups: a row when aggregated)
+        caption = " ".join(c.value for c in at.caption)
+        assert "1 router tier, 4 groups, global links" in caption and "tier(s)" not in caption
+        labels = {at.number_input(key=f"w_{k}").label for k in ("df_group", "df_global")}
+        assert labels == {"Routers per Dragonfly group (0 = auto)", "Dragonfly global ratio"}  # not Dragonfly+'s
 
 
 @pytest.mark.parametrize("page", ["../pages/3_Performance.py", "../pages/4_Compare.py", "../pages/6_Resilience.py"])

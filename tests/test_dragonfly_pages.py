@@ -20,13 +20,14 @@ def _designer(tab: str, lang: str = "en") -> AppTest:
     return at.run()
 
 
-@pytest.mark.parametrize("lang, arcs", [("en", "global links"), ("zh", "全局链路")])
+@pytest.mark.parametrize("lang, arcs", [("en", "Global links between groups"), ("zh", "组间全局链路")])
 def test_topology_tab_draws_the_global_links_as_arcs(lang, arcs):
     at = _designer("Topology", lang)
     assert not at.exception and not at.error
     spec = json.loads(at.get("plotly_chart")[0].proto.spec)
     global_traces = [t for t in spec["data"] if t.get("name") == arcs]
     assert len(global_traces) == 6  # 4 groups: a bundle between every pair
+    assert [t.get("showlegend") for t in global_traces].count(True) == 1  # one legend entry stands for them
     assert "Dragonfly+" in spec["layout"]["title"]["text"]
 
 

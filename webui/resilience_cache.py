@@ -112,7 +112,7 @@ def spares(key: str, policy: tuple, lead_days: int, rates: tuple, language: str)
 
 def load_result(key: str, pattern: str, placement: str, group: int, settings_json: str | None,
                 global_routing: str = "minimal"):
-    """(finished, ``LoadResult``); ``global_routing`` between Dragonfly+ groups."""
+    """(finished, ``LoadResult``); ``global_routing`` between the groups of a Dragonfly+ or a Dragonfly."""
     return outcome("load", jobwork.link_load, key, pattern, placement, group, settings_json, global_routing)
 
 

@@ -37,6 +37,7 @@ from core.design import (
 )
 from core.errors import DesignError, InputError, shown
 from core.fabric import naming
+from core.fabric.families import words
 from core import units
 from core.figures.keynumbers import size_caption
 from core.i18n import LANGUAGES, N_, _
@@ -971,15 +972,17 @@ def _advanced_fabric(sb, fabric: str, speed: int, resolved: ResolvedDesign | Non
         pod_widgets()  # mixed pods under one spine layer (webui.pods)
         dragonfly = last_plan is not None and last_plan.fabric.global_ratio > 0  # a family of groups
         auto_group = last_plan.fabric.groups_per_pod * last_plan.fabric.leaves_per_group if dragonfly else None
-        st.number_input(_("Leaves per Dragonfly+ group (0 = auto)"), min_value=0, max_value=4096, step=1,
-                        key=K + "df_group",
-                        help=_("Dragonfly+ only: a multiple of the rails. auto: the largest group the spine radix "
-                               "holds with its global links (now {choice}).").format(
-                            choice=auto_group if auto_group else "-"))
-        st.number_input(_label("global_ratio"), min_value=0.05, max_value=4.0, step=0.25, key=K + "df_global",
-                        help=_("Dragonfly+ only: a group's global bandwidth over its injection bandwidth. 1 lets a "
-                               "group send all it injects to other groups; the bisection is then about half the "
-                               "injection."))
+        chosen = ss.get(K + "topology")  # the family's own words for its sizing inputs (a Dragonfly's routers)
+        st.number_input(words(chosen, "input:group_leaves", N_("Leaves per Dragonfly+ group (0 = auto)")),
+                        min_value=0, max_value=4096, step=1, key=K + "df_group",
+                        help=words(chosen, "input:group_leaves:help", N_(
+                            "Dragonfly+ only: a multiple of the rails. auto: the largest group the spine radix holds "
+                            "with its global links (now {choice}).")).format(choice=auto_group if auto_group else "-"))
+        st.number_input(words(chosen, "input:global_ratio", DESIGN_FIELDS["global_ratio"].label), min_value=0.05,
+                        max_value=4.0, step=0.25, key=K + "df_global",
+                        help=words(chosen, "input:global_ratio:help", N_(
+                            "Dragonfly+ only: a group's global bandwidth over its injection bandwidth. 1 lets a group "
+                            "send all it injects to other groups; the bisection is then about half the injection.")))
         torus = last_plan is not None and last_plan.fabric.family in vocab.NODE_TO_NODE
         st.text_input(_label("torus_dims"), key=K + "torus_dims", placeholder=_("e.g. {example}").format(
             example="16x16x16"), help=_("Torus only: 1 to 3 dimensions whose product is the nodes; empty: the most "

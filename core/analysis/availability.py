@@ -23,6 +23,10 @@ Method (stated in every result's ``method``):
   its group, no cores) and its global links a tier of their own, read from the wiring
   (``DragonflyWiring.global_spines``): a global link is up when it and the spines at both ends are; the smallest
   share includes theirs (a lost spine takes its group's leaf links and its global links).
+* A Dragonfly (``core.fabric.classic_dragonfly``): no spine; its routers are the leaves, and its local links (every
+  two routers of a group) and global links (routers of two groups) are two tiers of their own, read from the
+  wiring (``bundle_arrays``): a link is up when it and the routers at both ends are; the smallest share includes
+  both (a lost router takes its nodes' links on its rail, its local and its global links).
 * Spare nodes: the 99th percentile of unusable nodes over the trials (``spare_nodes_for_99pct``): hold
   that many back and a job on the rest runs 99% of the time.
 * Closed form where one exists: with no shared element failing (leaf, spine, core rates zero),
@@ -59,6 +63,8 @@ METHOD = ("steady-state Poisson failures with repair (q = r/(1+r), r = afr x mtt
           "Carlo over nodes, NICs, links and switches (binomial closed form when no shared switch fails)")
 GLOBAL_METHOD = ("; Dragonfly+: groups as pods, global links a tier of their own (up when the link and both end "
                  "spines are)")
+ROUTER_METHOD = ("; Dragonfly: routers as leaves, local and global links two tiers of their own (up when the link and "
+                 "both end routers are)")
 
 
 class ClassRate(BaseModel):
@@ -127,8 +133,12 @@ class Shape(BaseModel):
     cores: int
     bisection_tbits_one_direction: float = 0.0
     global_links: tuple[tuple[int, int], ...] = ()
-    """Spines at the two ends of every global link of a Dragonfly+ (the model's spine numbers: a group's spines of
-    every plane side by side); empty for the folded Clos."""
+    """Switches at the two ends of every global link: spines of a Dragonfly+ (the model's spine numbers: a group's
+    spines of every plane side by side), routers of a Dragonfly, which has no spine (the model's leaf numbers); empty
+    for the folded Clos."""
+    local_links: tuple[tuple[int, int], ...] = ()
+    """Routers (the model's leaf numbers) at the two ends of every local link of a Dragonfly (two routers of a
+    group); empty for the others."""
 
     @property
     def leaves(self) -> int:
@@ -143,34 +153,38 @@ def shape_of(plan) -> Shape:
     have fewer, ``FabricPlan.spine_uplinks_in_pod``), so its spines count a few more links, each a little less
     likely to matter."""
     require_model(plan.fabric, "availability", _("The availability model"))
-    dragonfly = "global" in Wiring.of(plan).link_classes
     w = Wiring.of(plan)
     copies = w.planes * w.islands
     per_group = max(1, min(w.nodes_per_group, w.nodes))
     spines = w.spines * copies
+    grouped = "global" in w.link_classes  # groups joined by global links: their pods
     return Shape(
         nodes=w.nodes, gpus_per_node=plan.resolved.gpus_per_node, links_per_node=w.rails * copies,
         nodes_per_group=per_group, leaves_per_group=w.leaves_per_group * copies, groups=w.groups,
-        leaf_uplinks=w.leaf_uplinks, spines_per_pod=max(1, spines // w.pods) if spines else 0,
-        groups_per_pod=w.groups_per_pod if "core" in w.roles or dragonfly else max(1, w.groups), spines=spines,
+        leaf_uplinks=w.leaf_uplinks if spines else 0, spines_per_pod=max(1, spines // w.pods) if spines else 0,
+        groups_per_pod=w.groups_per_pod if "core" in w.roles or grouped else max(1, w.groups), spines=spines,
         spine_uplinks=plan.fabric.spine_uplinks if "core" in w.roles else 0,
         cores_per_group=max(1, w.cores_per_group) if "core" in w.roles else 0, cores=w.cores * copies,
         bisection_tbits_one_direction=plan.bandwidth.bisection_tbits_one_direction,
-        global_links=_global_links(w, plan.fabric) if dragonfly else (),
+        global_links=_switch_links(w, "global", copies) if grouped else (),
+        local_links=_switch_links(w, "local", copies) if "local" in w.link_classes else (),
     )
 
 
-def _global_links(w, fabric: FabricPlan) -> tuple[tuple[int, int], ...]:
-    """Both end spines of every global link of every plane of Dragonfly+ wiring ``w``, in the model's numbering
-    (spine ``j`` of group ``G`` in plane ``p``: ``G s P + p s + j``)."""
-    s, planes = fabric.spines_per_pod, w.planes * w.islands
+def _switch_links(w, kind: str, copies: int) -> tuple[tuple[int, int], ...]:
+    """Both end switches of every link of class ``kind`` (between two switches of one role: a Dragonfly+'s global
+    links between spines, a Dragonfly's local and global links between routers) in every plane and island of wiring
+    ``w``, in the model's numbering: spine ``j`` of group ``G`` in copy ``p`` is ``G s P + p s + j`` (``s`` spines
+    per group, ``P`` copies), leaf ``r`` of scalable unit ``g`` is ``g R P + p R + r`` (``R`` leaves per unit)."""
+    role, first, _role, second, count = w.bundle_arrays(kind)
+    per = w.spines_per_pod if role == "spine" else w.leaves_per_group
     ends = []
-    for k in w.global_spines():
-        group, j = np.divmod(k, s)
-        ends.append(group * s * planes + j)
+    for k in (np.repeat(first, count), np.repeat(second, count)):
+        unit, j = np.divmod(k, per)
+        ends.append(unit * per * copies + j)
     out: list[tuple[int, int]] = []
-    for p in range(planes):
-        out += zip((ends[0] + p * s).tolist(), (ends[1] + p * s).tolist())
+    for p in range(copies):
+        out += zip((ends[0] + p * per).tolist(), (ends[1] + p * per).tolist())
     return tuple(out)
 
 
@@ -180,7 +194,7 @@ def element_counts(shape: Shape) -> dict[str, int]:
         "gpu_node": shape.nodes,
         "nic": shape.nodes * shape.links_per_node,
         "link": shape.nodes * shape.links_per_node + shape.leaves * shape.leaf_uplinks
-        + shape.spines * shape.spine_uplinks + len(shape.global_links),
+        + shape.spines * shape.spine_uplinks + len(shape.global_links) + len(shape.local_links),
         "switch": shape.leaves + shape.spines + shape.cores,
     }
 
@@ -318,9 +332,10 @@ def _simulate(shape: Shape, trials: int, seed: int, unavailability: tuple[float,
     n, k = shape.nodes, shape.links_per_node
     link_leaf, up_spine, up_core = wiring(shape)
     ends = np.asarray(shape.global_links, dtype=np.int64).reshape(-1, 2).T
+    local_ends = np.asarray(shape.local_links, dtype=np.int64).reshape(-1, 2).T
     lu, su = shape.leaf_uplinks, shape.spine_uplinks
     chunk = max(1, min(trials, 2_000_000 // max(1, n * k + shape.leaves * lu + shape.spines * su
-                                                + len(shape.global_links))))
+                                                + len(shape.global_links) + len(shape.local_links))))
     usable_counts = []
     usable_sum = cut_sum = degraded_sum = share_sum = 0.0
     down_sum = dict.fromkeys(CLASSES, 0.0)
@@ -357,6 +372,10 @@ def _simulate(shape: Shape, trials: int, seed: int, unavailability: tuple[float,
                 down["link"] += sc_down.sum()
             if shape.global_links:
                 share = np.minimum(share, _global_share(rng, spine_down, ends, q["link"], down))
+        elif shape.local_links or shape.global_links:  # routers joined to each other: local and global tiers
+            for router_ends in (local_ends, ends):
+                if router_ends.shape[1]:
+                    share = np.minimum(share, _global_share(rng, leaf_down, router_ends, q["link"], down))
         else:  # one tier: a node's bandwidth share is its live links
             share = np.minimum(share, 1.0 - lost.mean(axis=(1, 2)))
         share_sum += share.sum()
@@ -370,8 +389,9 @@ def _simulate(shape: Shape, trials: int, seed: int, unavailability: tuple[float,
 
 def _global_share(rng: np.random.Generator, spine_down: np.ndarray, ends: np.ndarray, q_link: float,
                   down: dict) -> np.ndarray:
-    """Per trial, the share of global links up with both end spines up (``ends``: their spines, 2 x links);
-    the links drawn down are added to ``down["link"]``."""
+    """Per trial, the share of links between switches (global links, a Dragonfly's local links) up with both end
+    switches up (``spine_down``: the switches the ends index, trials x switches; ``ends``: 2 x links); the links
+    drawn down are added to ``down["link"]``."""
     link_down = _down(rng, (spine_down.shape[0], ends.shape[1]), q_link)
     down["link"] += link_down.sum()
     return (~link_down & ~spine_down[:, ends[0]] & ~spine_down[:, ends[1]]).mean(axis=1)
@@ -425,7 +445,8 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
         counts = {name: 0 if name in PROVIDER_CLASSES else count for name, count in counts.items()}
     shared_zero = q["switch"] == 0
     return Availability(
-        method=METHOD + (GLOBAL_METHOD if shape.global_links else ""), trials=trials, seed=seed, job_gpus=job_gpus, elements=counts,
+        method=METHOD + (ROUTER_METHOD if shape.local_links else GLOBAL_METHOD if shape.global_links else ""),
+        trials=trials, seed=seed, job_gpus=job_gpus, elements=counts,
         expected_down={name: counts[name] * q[name] for name in CLASSES},
         mean_down_sampled={name: down_sum[name] / trials for name in ("gpu_node", "switch")},
         job_run_fraction=fraction,

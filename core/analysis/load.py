@@ -43,9 +43,10 @@ all-to-all; ``assets/catalog/congestion.toml``).
   routing's. A GPU's achievable bandwidth is the sum of its flows' rates over every plane [Gb/s, one
   direction].
 
-Dragonfly+ (``core.fabric.dragonfly``): its groups are the pods and its global links a tier of their own
-(``global``; direction ``up`` from the lower-numbered group of a link's pair, ``down`` the other way), read from the
-wiring (``DragonflyWiring.global_spines``). Routing between groups, stated in every result (``global_routing``):
+Dragonfly+ (``core.fabric.dragonfly``) and Dragonfly (``core.fabric.classic_dragonfly``): their groups are the pods
+and their global links a tier of their own (``global``; direction ``up`` from the lower-numbered group of a link's
+pair, ``down`` the other way), read from the wiring (``bundle_arrays("global")``: between spines, between routers).
+Routing between groups, stated in every result (``global_routing``):
 
 * ``minimal``: a connection from group A to group B crosses one of the ``lam`` direct global links between them;
   adaptive routing spreads A->B traffic evenly over them, static ECMP hashes each flow onto one.
@@ -54,6 +55,11 @@ wiring (``DragonflyWiring.global_spines``). Routing between groups, stated in ev
   one link of each pair). Every connection crosses two global links, so the global tier carries about twice the
   minimal load under uniform traffic; a flow's share is the worst over the links its split can take. The
   intermediate group's leaf-spine links are not counted (the intermediate-spine route of Shpiner et al.).
+
+A Dragonfly has no spine: its routers are the leaves (no leaf-spine tier) and its local links, one between every
+two routers of a group, a tier of their own (``local``), loaded by ``core.analysis.loadlocal`` on the same routes
+(inside a group the direct local link; between groups local, global, local; Valiant local, global, local in the
+intermediate group, global, local).
 
 Cost: arrays of one entry per flow (numpy), no graph: a ring on 131,072 GPUs is 262,144 flows;
 ``tests/test_load.py`` checks the loads against explicit shortest-path routing on
@@ -67,6 +73,7 @@ import math
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from core import vocab  # ground floor: vocabularies
 from core.analysis.failure import Shape
 from core.errors import DesignError, InputError, shown
 from core.fabric.families import CLOS, require_model
@@ -82,9 +89,9 @@ PATTERN_LABELS = {"ring": N_("ring all-reduce (data parallel)"), "tree": N_("tre
 PLACEMENTS = ("node", "rail", "random")
 PLACEMENT_LABELS = {"node": N_("by node (each GPU on its own NIC)"), "rail": N_("rail-aligned (PXN)"),
                     "random": N_("random nodes, rail-aligned")}
-TIERS = ("node_leaf", "leaf_spine", "spine_core", "global")
+TIERS = ("node_leaf", "leaf_spine", "spine_core", "local", "global")
 TIER_LABELS = {"node_leaf": N_("node-leaf"), "leaf_spine": N_("leaf-spine"), "spine_core": N_("spine-core"),
-               "global": N_("global")}
+               "local": N_("local"), "global": N_("global")}
 GLOBAL_ROUTINGS = ("minimal", "valiant")
 GLOBAL_ROUTING_LABELS = {"minimal": N_("minimal (direct global links)"),
                          "valiant": N_("Valiant (through an intermediate group)")}
@@ -450,7 +457,7 @@ class _Links:
         self.eff = congestion.load_constants().adaptive_efficiency
         self.C_port, self.C_up = float(w.port_gbps), float(w.up_gbps)
         self.n_ports = w.nodes * nics
-        self.U = w.leaf_uplinks  # none with one tier
+        self.U = w.leaf_uplinks if w.spines else 0  # none with one tier, none to spines on a Dragonfly's routers
         self.pair = max(1, w.pair_links)
         self.spp = len(w.spines_of_pod(0))
         self.n_pods = w.islands * w.pods if "core" in w.roles else 0
@@ -535,20 +542,24 @@ def _static_ecmp(shape: Shape, f: _Flows, k: _Links, ar_share, ar_links, per_con
 
 
 class _Global:
-    """The global links of a Dragonfly+ (one plane): link ``i`` joins groups ``a[i] < b[i]`` (the wiring's
-    ``global_spines`` order, ``lam`` links per pair, pair by pair); ``routing`` ``minimal`` or ``valiant`` (module
-    docstring)."""
+    """The global links of a Dragonfly+ or a Dragonfly (one plane): link ``i`` joins switches ``ends[0][i]`` and
+    ``ends[1][i]`` (spines, or a Dragonfly's routers: ``role``) of groups ``a[i] < b[i]`` (the wiring's
+    ``bundle_arrays("global")`` order, ``lam`` links per pair, pair by pair); ``routing`` ``minimal`` or ``valiant``
+    (module docstring). After ``ecmp``, ``sel`` (the flows between groups) and ``chosen`` (per hop, the link of each
+    and whether it runs up) say where static ECMP put them."""
 
     def __init__(self, shape: Shape, f: _Flows, k: _Links, routing: str):
         w = shape.wiring
-        self.ends = w.global_spines()
+        self.role, first, _role, second, _count = w.bundle_arrays("global")
+        self.ends = (first, second)
         self.g, self.lam, self.routing = w.pods, w.global_pair_links, routing
-        s = w.spines_per_pod
+        s = w.spines_per_pod  # the switches of a full group that carry its global links
         self.a, self.b = self.ends[0] // s, self.ends[1] // s
         self.n = len(self.a)
         self.f, self.k = f, k
         self.valiant = routing == "valiant" and self.g > 2
         self.x = np.flatnonzero(f.cross_pod) if f.pod_s is not None else np.zeros(0, dtype=np.int64)
+        self.sel, self.chosen = np.zeros(0, dtype=np.int64), []
 
     def _pair(self, x, y):
         """Index of the unordered group pair ``{x, y}`` (``x != y``) in ``triu`` order."""
@@ -594,6 +605,7 @@ class _Global:
             hops = [(src, mid), (mid, dst)]
         loads = {d: (np.zeros(self.n), np.zeros(self.n, dtype=np.int64)) for d in DIRECTIONS}
         links = [(self._pair(x, y) * lam + rng.integers(0, lam, size=len(sel)), x < y) for x, y in hops]
+        self.sel, self.chosen = sel, links
         for link, up in links:
             for direction, on in (("up", up), ("down", ~up)):
                 load, nflows = loads[direction]
@@ -604,13 +616,15 @@ class _Global:
             ecmp_share[sel] = np.minimum(ecmp_share[sel], _kappa(used, self.k.C_up, self.k.eff))
         return loads
 
-    def note(self) -> str:
-        """The routing between groups, in words."""
+    def note(self, family: str) -> str:
+        """The routing between groups, in words (``family``: the topology's name)."""
         if self.valiant:
-            return _("Between Dragonfly+ groups: Valiant routing, through an intermediate group (every other group "
-                     "alike): each connection crosses two global links, about twice the minimal load.")
-        return _("Between Dragonfly+ groups: minimal routing, over the direct global links of each pair of groups "
-                 "(Valiant routing, through an intermediate group, carries about twice that load on them).")
+            return _("Between {family} groups: Valiant routing, through an intermediate group (every other group "
+                     "alike): each connection crosses two global links, about twice the minimal load.").format(
+                family=family)
+        return _("Between {family} groups: minimal routing, over the direct global links of each pair of groups "
+                 "(Valiant routing, through an intermediate group, carries about twice that load on them).").format(
+            family=family)
 
 
 def _tier_row(tier, direction, links, cap, offered, ar_loads, e_loads, e_flows) -> TierLoad:
@@ -662,7 +676,10 @@ def _heat_blocks(shape: Shape, k: _Links, nics: int, npg: int, stages: list) -> 
             unit = w.group_of_leaf(leaf % w.leaves)  # (leaf-spine links: two tiers or more)
             n_units = groups
         elif tier == "global":  # the group the traffic leaves: a link's lower-numbered group up, the other down
-            unit = w.global_spines()[0 if direction == "up" else 1] // w.spines_per_pod
+            unit = w.bundle_arrays("global")[1 if direction == "up" else 3] // w.spines_per_pod
+            n_units = max(1, shape.pods)
+        elif tier == "local":  # a Dragonfly's local links: their group
+            unit = w.bundle_arrays("local")[1] // w.spines_per_pod
             n_units = max(1, shape.pods)
         else:
             unit = (np.arange(len(e_arr)) // (k.spp * k.S)) % max(1, shape.pods)
@@ -751,13 +768,23 @@ def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None
     share_nic = np.minimum(_kappa(inj[port_s], C_port), _kappa(ej[port_d], C_port))
     ar_share, ar_links = _adaptive_routing(shape, f, k, share_nic)
     glob = _Global(shape, f, k, global_routing) if "global" in shape.link_classes and shape.pods > 1 else None
+    routers = _local(shape, f, k, glob)
     glob_ar = glob.adaptive(ar_share) if glob else None
+    local_ar = routers.adaptive(ar_share) if routers else None
     fl, fdem, ecmp_share, link_sets, ecmp_loads = _static_ecmp(shape, f, k, ar_share, ar_links, per_conn, rng)
+    family = vocab.TOPOLOGY.label(plan.fabric.family)
     if glob:
         for direction, ar_loads, loads in zip(DIRECTIONS, glob_ar, glob.ecmp(fl, fdem, ecmp_share, rng).values()):
             link_sets.append(("global", direction, None, glob.n, k.C_up, ar_loads))
             ecmp_loads[("global", direction)] = loads
-        notes.append(glob.note())
+        notes.append(glob.note(family))
+    if routers:
+        for direction, ar_loads, loads in zip(DIRECTIONS, local_ar, routers.ecmp(fl, fdem, ecmp_share).values()):
+            link_sets.append(("local", direction, None, routers.n, k.C_up, ar_loads))
+            ecmp_loads[("local", direction)] = loads
+        notes.append(_("Inside a {family} group: the local link between the two routers; between groups a local "
+                       "link to the router holding the global link, the global link, a local link to the "
+                       "destination router.").format(family=family))
 
     # --- per GPU
     planes_f = float(planes)
@@ -809,7 +836,17 @@ def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None
         routing=congestion.fabric_class(r), nic_gbps_per_gpu=line_per_gpu, gpus_on_fabric=int(active.sum()),
         flows=int(flows_total), flows_per_connection=int(per_conn), tiers=tuple(tier_rows),
         ar=_spread(ar_v), ecmp=_spread(ecmp_v), hot_links=hot, blocks=tuple(blocks), histogram=hist, mix=mix,
-        notes=tuple(notes), method=METHOD + (f"; between Dragonfly+ groups: {global_routing} routing" if glob else ""))
+        notes=tuple(notes), method=METHOD + (f"; between {family} groups: {global_routing} routing" if glob else ""))
+
+
+def _local(shape: Shape, f: _Flows, k: _Links, glob: "_Global | None"):
+    """The local links' model (``core.analysis.loadlocal.Local``) when the wiring has a ``local`` class (a
+    Dragonfly's routers joined all to all in a group), else None."""
+    if "local" not in shape.link_classes or shape.leaves < 2:
+        return None
+    from core.analysis.loadlocal import Local  # it reads this module's share rule
+
+    return Local(shape.wiring, f, glob, k.C_up, k.eff)
 
 
 METHOD = ("saturated offered load (each GPU with fabric peers offers its NIC line rate); adaptive routing: even "
@@ -832,6 +869,8 @@ class _Names:
 
     def __init__(self, wiring: Wiring, k: _Links):
         self.w, self.k = wiring, k
+        self.ends: dict = {}
+        """Tier -> the wiring's ``bundle_arrays`` of it (switch-to-switch classes one link each), once."""
 
     def link(self, tier: str, direction: str, idx: int) -> str:
         """Name of link ``idx`` of ``tier`` in ``direction`` (``_Links`` numbering: node-leaf by node and NIC,
@@ -849,9 +888,11 @@ class _Names:
             spine = w.spines_of_leaf(leaf)[j]
             a = w.switch_id("leaf", leaf, 0, island)
             b = w.switch_id("spine", spine, 0, island) + (f"#{q}" if k.pair > 1 else "")
-        elif tier == "global":
-            ends = w.global_spines()
-            a, b = (w.switch_id("spine", int(e[idx]), 0) for e in ends)
+        elif tier in ("global", "local"):  # between two switches of one role (spines, or a Dragonfly's routers)
+            if tier not in self.ends:
+                self.ends[tier] = w.bundle_arrays(tier)
+            role, first, _role, second, _count = self.ends[tier]
+            a, b = (w.switch_id(role, int(e[idx]), 0) for e in (first, second))
         else:
             spine, v = divmod(idx, k.S)
             island, spine = divmod(spine, w.spines)

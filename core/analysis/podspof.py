@@ -63,7 +63,7 @@ def _graph(mixed: MixedPlan) -> tuple[_Graph, list[str]]:
         adj[v].append(u)
     names = [("su", b) for b in range(len(blocks))] + [("leaf", k) for k in range(leaf_count)] + [
         ("spine", j) for j in range(mixed.fabric.spines)]
-    return _Graph([gpus for gpus, _l in blocks] + [0] * (len(ids) - len(blocks)), adj, cables, names), ids
+    return _Graph([gpus for gpus, _l in blocks] + [0] * (len(ids) - len(blocks)), adj, cables, names, {}), ids
 
 
 def fabric_cuts(mixed: MixedPlan) -> list[tuple[str, str, int]]:

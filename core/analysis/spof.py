@@ -54,7 +54,7 @@ from core.analysis.failure import Shape, _element, analyse
 from core.analysis.spof_graph import cut_points
 from core import scaleup
 from core.errors import FabricPlannerError
-from core.fabric.families import CLOS, family, require_model
+from core.fabric.families import CLOS, bisection_share_without, family, require_model
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.i18n import language as speaking
@@ -69,8 +69,8 @@ REMEDY_LABELS = {
 }
 GRAPH_REMEDIES = {"leaf": "plane", "nic": "plane", "link": "plane", "spine": "n_plus_1_group", "global": "global"}
 """Remedy of a single point of another family than the folded Clos, by tier."""
-GRAPH_NOTE = N_("Found as the cut vertices and one-cable bridges of the topology's graph (a Dragonfly+'s global "
-                "links included): every element whose loss alone leaves GPUs outside the part holding the most "
+GRAPH_NOTE = N_("Found as the cut vertices and one-cable bridges of the topology's graph (the global links between "
+                "groups included): every element whose loss alone leaves GPUs outside the part holding the most "
                 "nodes. A global bundle's loss lowers the bisection (listed as degrading) unless it is the only "
                 "path between two groups.")
 NOT_MODELLED = N_("Not modelled: single NVLink links and the cables inside a node or an NVL72 rack, switch power "
@@ -100,6 +100,8 @@ EFFECT_LABELS = {
     "none": N_("redundant: the rack's other feed carries it; nothing lost"),
     "global_capacity": N_("lowers the direct global links between its two groups ({gpus} GPUs) to {share} and the "
                           "bisection to {bisection} at worst; cuts off no GPU"),
+    "local_capacity": N_("lowers the local links of its two routers ({gpus} GPUs) to {share}: their traffic to each "
+                         "other takes a third router of the group; cuts off no GPU"),
 }
 
 
@@ -324,7 +326,7 @@ def _single_points_graph(plan: Plan) -> SpofResult:
             nodes = min(shape.nodes_per_rack, shape.nodes - r * shape.nodes_per_rack)
             out.append(SpofElement(element=_element("feed", (r, 0), shape), tier="feed", gpus_lost=nodes * gpn,
                                    remedy="feed", remedy_capex_usd=None))
-    degrading = _degrading(plan, shape) + _global_degrading(plan, shape, cuts)
+    degrading = _degrading(plan, shape) + _local_degrading(shape, cuts) + _global_degrading(plan, shape, cuts)
     return SpofResult(elements=tuple(out), notes=(not_modelled(plan), _(GRAPH_NOTE)), degrading=degrading)
 
 
@@ -381,25 +383,44 @@ def _graph_element(tier: str, key: tuple) -> str:
 
 
 def _global_degrading(plan: Plan, shape: Shape, cuts) -> tuple[Degrading, ...]:
-    """A global bundle's loss (Dragonfly+): its two groups' direct links and the bisection lowered, no GPU cut off
-    (bundles among the single points ``cuts``, ``core.analysis.spof_graph.Cut``, are listed as such, not here)."""
+    """A global bundle's loss (a Dragonfly+'s between spines, a Dragonfly's between routers): its two groups' direct
+    links and the bisection lowered, no GPU cut off (bundles among the single points ``cuts``,
+    ``core.analysis.spof_graph.Cut``, are listed as such, not here)."""
     w = shape.wiring
     if "global" not in w.link_classes:
         return ()
-    _ra, a, _rb, b, _count = w.bundle_arrays("global")
+    role, a, _rb, b, _count = w.bundle_arrays("global")
     if not len(a):
         return ()
     pairs = Counter(zip(a.tolist(), b.tolist()))
     (sa, sb), worst = max(pairs.items(), key=lambda kv: (kv[1], -kv[0][0], -kv[0][1]))
-    ida, idb = w.switch_id("spine", sa, 0), w.switch_id("spine", sb, 0)
+    ida, idb = w.switch_id(role, sa, 0), w.switch_id(role, sb, 0)
     if any(c.tier == "global" and c.key[:2] == (ida, idb) for c in cuts):
         return ()
     lam = plan.fabric.global_pair_links
     group_gpus = sum(w.group_nodes(su) for su in range(w.groups_per_pod)) * shape.gpus_per_node
     return (Degrading(tier="global", example=f"{ida}-{idb.split('.')[-1]}", count=len(pairs) * w.planes,
                       effect="global_capacity", gpus_affected=2 * group_gpus, share_left=(lam - worst) / lam,
-                      bisection_share_left=family(plan.fabric.family).bisection_share_without(
-                          plan.resolved, plan.fabric, worst)),)
+                      bisection_share_left=bisection_share_without(plan.resolved, plan.fabric, worst)),)
+
+
+def _local_degrading(shape: Shape, cuts) -> tuple[Degrading, ...]:
+    """A local link's loss (a Dragonfly's, one cable between two routers of a group, ``a - 1`` on each): the two
+    routers keep ``(a - 2) / (a - 1)`` of their local links and reach each other through a third router, no GPU cut
+    off (a local link among the single points ``cuts``, a group of two routers, is listed as such, not here)."""
+    w = shape.wiring
+    if "local" not in w.link_classes:
+        return ()
+    role, a, _rb, b, _count = w.bundle_arrays("local")
+    per_router = len(w.leaves_of_pod(0)) - 1
+    if not len(a) or per_router < 2:
+        return ()
+    ida, idb = w.switch_id(role, int(a[0]), 0), w.switch_id(role, int(b[0]), 0)
+    if any(c.tier == "link" and c.key[:2] == (ida, idb) for c in cuts):
+        return ()
+    gpus = 2 * w.group_nodes(0) * shape.gpus_per_node // w.leaves_per_group  # a rail's router: 1 / rails
+    return (Degrading(tier="link", example=f"{ida}-{idb.split('.')[-1]}", count=len(a) * w.planes * w.islands,
+                      effect="local_capacity", gpus_affected=gpus, share_left=(per_router - 1) / per_router),)
 
 
 def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:

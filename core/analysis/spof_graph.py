@@ -1,4 +1,4 @@
-"""Single points of failure of a topology family other than the folded Clos (Dragonfly+), by cut vertices.
+"""Single points of failure of a topology family other than the folded Clos (the Dragonflies), by cut vertices.
 
 ``core.analysis.spof.single_points`` sends a plan whose ``fabric.family`` is not ``clos`` here. The Clos's
 closed forms are its tiers'; this module reads the family's wiring (``core.fabric.wiring.Wiring``'s interface:
@@ -10,8 +10,10 @@ Method:
 
 * **One plane's switch graph with the servers folded by scalable unit**: a vertex per SU (weight: its nodes; the
   nodes of an SU have the same leaves, so they stay together through the others when a switch or a
-  switch-to-switch cable fails), or a vertex per node of an SU with one leaf, a vertex per leaf and spine, an edge per bundle (leaf-spine, global; a global bundle is the links
-  between two spines). A switch is a single point exactly when it is a cut vertex of this graph; a cable exactly
+  switch-to-switch cable fails), or a vertex per node of an SU with one leaf, a vertex per switch, an edge per
+  bundle of every switch-to-switch class of the wiring (``switch_classes``: a Dragonfly+'s leaf-spine and global
+  links, a Dragonfly's local and global links between routers; a global bundle is the links between two switches of
+  two groups). A switch is a single point exactly when it is a cut vertex of this graph; a cable exactly
   when its bundle is one cable and a bridge (Tarjan's lowpoints, O(vertices + bundles); the GPUs cut off from the
   sizes of the parts the cut leaves, the largest kept).
 * **Several planes**: a server keeps its ports in the other planes, so no switch or switch-to-switch cable of one
@@ -31,8 +33,12 @@ import numpy as np
 
 from core.fabric.wiring import Wiring
 
-SWITCH_CLASSES = ("leaf-spine", "global")
-"""Link classes between switches: the bundles that are edges of the graph."""
+
+
+def switch_classes(w) -> tuple[str, ...]:
+    """Link classes of wiring ``w`` between two switches (every class but the servers' ``node-leaf``): the bundles
+    that are edges of the graph."""
+    return tuple(kind for kind in w.link_classes if kind != "node-leaf")
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,8 @@ class _Graph:
     """``(u, v)`` with ``u < v`` -> cables of the bundle."""
     names: list[tuple[str, int]]
     """``(role, index)`` of every vertex (``su`` for scalable units)."""
+    kinds: dict
+    """``(u, v)`` with ``u < v`` -> link class of the bundle (its last class when several join the pair)."""
 
 
 def _graph(w) -> _Graph:
@@ -72,16 +80,17 @@ def _graph(w) -> _Graph:
         names += [(role, k) for k in range(w.count(role))]
     weight = [nodes for nodes, _l in blocks] + [0] * (len(names) - len(blocks))
     cables: dict = {}
+    kinds: dict = {}
     for b, (_nodes, leaves) in enumerate(blocks):
         for leaf in leaves:
             cables[b, offset["leaf"] + leaf] = None  # a block's ports: never one cable
-    for kind in SWITCH_CLASSES:
-        if kind not in w.link_classes:
-            continue
+    for kind in switch_classes(w):
         ra, a, rb, b, count = w.bundle_arrays(kind)
         ua, ub = a + offset[ra], b + offset[rb]
-        if kind == "leaf-spine":
+        if ra != rb:
             ua, ub, count = _bicliques(ua, ub, count, cables)
+        else:
+            ua, ub, count = _cliques(ua, ub, count, cables, len(names))
         lo, hi = np.minimum(ua, ub), np.maximum(ua, ub)
         pairs, inverse = np.unique(lo * len(names) + hi, return_inverse=True)
         summed = np.bincount(inverse, weights=count).astype(np.int64)
@@ -89,11 +98,43 @@ def _graph(w) -> _Graph:
             pair = divmod(key, len(names))
             had = cables.get(pair, 0)
             cables[pair] = None if had is None else had + c
+            kinds[pair] = kind
     adj: list[list[int]] = [[] for _v in names]
     for u, v in cables:
         adj[u].append(v)
         adj[v].append(u)
-    return _Graph(weight, adj, cables, names)
+    return _Graph(weight, adj, cables, names, kinds)
+
+
+def _cliques(ua: np.ndarray, ub: np.ndarray, count: np.ndarray, cables: dict, n: int):
+    """The bundles ``ua[i]``-``ub[i]`` between switches of one role without those of complete graphs of at least
+    three switches (a Dragonfly group's routers, joined all to all by local links): such a graph, less any one switch
+    or bundle, stays connected, so it is put in ``cables`` as a ring through its switches (never one cable), which
+    keeps every single failure's parts the same with ``a`` edges instead of ``a (a - 1) / 2``."""
+    if not len(ua):
+        return ua, ub, count
+    label = np.arange(n)
+    while True:  # connected components by least label (a complete graph settles in two rounds)
+        low = np.minimum(label[ua], label[ub])
+        new = label.copy()
+        np.minimum.at(new, ua, low)
+        np.minimum.at(new, ub, low)
+        new = new[new]
+        if (new == label).all():
+            break
+        label = new
+    lo, hi = np.minimum(ua, ub), np.maximum(ua, ub)
+    comp = label[lo]
+    distinct = np.unique(lo * n + hi)
+    pairs_per = np.bincount(label[distinct // n], minlength=n)
+    members = np.bincount(label[np.unique(np.r_[ua, ub])], minlength=n)
+    complete = (members >= 3) & (pairs_per == members * (members - 1) // 2)
+    for c in np.flatnonzero(complete).tolist():
+        ring = np.flatnonzero(label == c).tolist()
+        for u, v in zip(ring, ring[1:] + ring[:1]):
+            cables[min(u, v), max(u, v)] = None
+    keep = ~complete[comp]
+    return ua[keep], ub[keep], count[keep]
 
 
 def _bicliques(lower: np.ndarray, upper: np.ndarray, count: np.ndarray, cables: dict):
@@ -174,7 +215,7 @@ def cut_points(plan) -> list[Cut]:
         for (u, v), lost in sorted(bridges.items()):
             (ra, a), (rb, b) = g.names[u], g.names[v]
             if lost and g.cables[u, v] == 1:
-                tier = "global" if ra == rb == "spine" else "link"
+                tier = "global" if g.kinds.get((u, v)) == "global" else "link"
                 out.append(Cut(tier, (w.switch_id(ra, a, 0), w.switch_id(rb, b, 0), None), lost))
     if w.rails == 1 and w.nodes > 1:  # a lone NIC holds the node's every port
         out += [Cut("nic", (n, 0), 1) for n in range(w.nodes)]

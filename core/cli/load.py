@@ -41,8 +41,8 @@ def register(subparsers) -> None:
     g.add_argument("--seed", type=seed, default=0,
                    help=_("random seed, 0 to {most} (default 0)").format(most=f"{MAX_SEED:,}"))
     g.add_argument("--global-routing", type=str.lower, default="minimal", choices=GLOBAL_ROUTINGS,
-                   help=_("routing between Dragonfly+ groups: minimal (direct global links) or valiant (through an "
-                          "intermediate group) (default minimal)"))
+                   help=_("routing between the groups of a Dragonfly+ or a Dragonfly: minimal (direct global links) "
+                          "or valiant (through an intermediate group) (default minimal)"))
     j = parser.add_argument_group(_("training job (pattern job)"))
     j.add_argument("--model", type=str.lower, default="llama3-70b", help=_("model preset (default llama3-70b)"))
     j.add_argument("--tp", type=positive_int, default=8, help=_("tensor-parallel degree (default 8)"))

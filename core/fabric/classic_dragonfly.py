@@ -45,23 +45,52 @@ from core.errors import DesignError
 from core.fabric.dragonfly import Hops, spine_global_links
 from core.fabric.sizing import FabricPlan, SwitchGroup, _speed_ratio, _speeds, _tier
 from core.fabric.wiring import Bundle, Device, Link, Wiring, wiring_of
-from core.i18n import N_, _
+from core.i18n import N_, _, ngettext
 
 FAMILY = "classic-dragonfly"
 GROUPS = True
 """Groups joined by global links (the plan's ways out offer rail-optimized, not top-of-rack, instead)."""
-GRAPH_MODELS = ()
-"""The graph analyses (SPOF, availability, load) are not modelled on it yet (``require_model`` says so)."""
+GRAPH_MODELS = ("spof", "availability", "load")
+"""The analyses that work on its wiring (``core.fabric.families.require_model``): single points (cut vertices of its
+graph, local links' complete graphs folded), availability (local and global links two tiers of their own) and link
+load (local links loaded by ``core.analysis.loadlocal``, minimal and Valiant)."""
 ROLES = ("leaf",)
 LINK_CLASSES = ("node-leaf", "local", "global")
-FAILURE_CLOSED_FORM = "routers"
-"""Its failure what-if runs in closed form over its groups, global links between routers
-(``core.analysis.failure.classicwhatif``), not on its graph."""
+FAILURE_CLOSED_FORM = "core.analysis.failure.classicwhatif"
+"""The module of its failure what-if in closed form over its groups, global links between routers (its
+``what_if_closed``; ``core.analysis.failure.whatif`` imports it by this name), not on its graph."""
 LINK_CLASS_SWITCH = {"local": "leaf"}
 """Switch-to-switch classes only this family has -> the role at their ends (``core.physical.media``; at the
 uplink speed)."""
 LINK_CLASS_LABELS = {"local": N_("local")}
 """Words of the link classes only this family has (``core.fabric.families.link_class_label``)."""
+WORDS = {
+    "row:leaf": N_("Routers"), "row:spine": N_("Groups"),
+    "legend:leaf": N_("Routers ({count} x {switch})"),
+    "card:leaf": N_("Routers"),
+    "tier:leaf": N_("router"),  # the Resilience page's tier list
+    "card:leaf:help": N_("{count} {switch} routers, all {planes} plane(s): one router tier, no spine and no core"),
+    "input:group_leaves": N_("Routers per Dragonfly group (0 = auto)"),
+    "input:group_leaves:help": N_("Dragonfly: a multiple of the rails, joined all to all. auto: twice the nodes per "
+                                  "router (Kim et al.'s balance), at most what the router radix holds with the global "
+                                  "links (now {choice})."),
+    "input:global_ratio": N_("Dragonfly global ratio"),
+    "input:global_ratio:help": N_("Dragonfly: a group's global bandwidth over its injection bandwidth; it sets each "
+                                  "router's global ports and the links between every two groups. 1 is Kim et al.'s "
+                                  "balance."),
+    "failure:examples": "p0.leaf3, p0.leaf0-leaf1, p0.leaf0-leaf62, node5.nic2",
+    "failure:help": N_("Comma-separated: a router (p0.leaf3), a plane (p1), a NIC of a node (node5.nic2), a local link "
+                       "between two routers of a group (p0.leaf0-leaf1) or a global link bundle between routers of two "
+                       "groups (p0.leaf0-leaf62); #2 for one cable of a bundle."),
+    "failure:click": N_("Click a router to fail it; click it again to restore it."),
+    "failure:caption": N_("Fail routers, local and global link bundles, planes or NICs by the form, or routers by "
+                          "clicking them in the diagram (click again to restore one), and compare with the healthy "
+                          "design. The healthy design is never changed."),
+}
+"""This family's words where a surface's own are a folded Clos's or a Dragonfly+'s (``core.fabric.families.words``):
+the drawing's rows (``row:<role>``) and legend, the key numbers' switch card, the Resilience page's tiers
+(``tier:<role>``), the sidebar's sizing inputs (``input:<field>``, ``:help``), the Resilience page's element names
+(``failure:examples`` are ids, not words)."""
 UNMODELLED = N_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a Dragonfly "
                 "yet (its routers joined all to all in a group, global links between groups). Run the failure "
                 "what-if on it, or take the topology (GraphML export) to a graph tool.")
@@ -453,6 +482,20 @@ def wiring(fabric: FabricPlan, nodes: int, nics: int) -> DragonflyWiring:
     return DragonflyWiring(clos=clos, routers_per_group=fabric.groups_per_pod * fabric.leaves_per_group,
                            global_ports=fabric.global_ports_per_spine, global_pair_links=fabric.global_pair_links,
                            pods=fabric.pod_count)
+
+
+def tier_words(fabric: FabricPlan, counts: bool = False) -> str:
+    """The switch tiers in words (``core.fabric.families.tier_words``): ``1 router tier, 32 groups, global links``;
+    with ``counts`` the routers and global links counted (one plane), as the drawing's title says them."""
+    groups = fabric.pod_count
+    if not counts:
+        return ngettext("1 router tier, {groups} group, global links", "1 router tier, {groups} groups, global links",
+                        groups).format(groups=f"{groups:,}") if groups > 1 else _("1 router tier, one group")
+    routers = ngettext("{count} router", "{count} routers", fabric.leaf_count).format(count=f"{fabric.leaf_count:,}")
+    return _("1 router tier: {routers} in {groups}, {links}").format(
+        routers=routers, groups=ngettext("{count} group", "{count} groups", groups).format(count=f"{groups:,}"),
+        links=ngettext("{count} global link", "{count} global links", fabric.global_links).format(
+            count=f"{fabric.global_links:,}"))
 
 
 # ----------------------------------------------------------------------------------- plan summary, ways out

@@ -57,9 +57,9 @@ GROUPS = True
 """Groups joined by global links (the plan's ways out offer rail-optimized, not top-of-rack, instead)."""
 GRAPH_MODELS = ("spof", "availability", "load")
 """The analyses that work on a Dragonfly+ (``core.fabric.families.require_model``)."""
-FAILURE_CLOSED_FORM = "spines"
-"""Its failure what-if runs in closed form over its groups, global links between spines
-(``core.analysis.failure.dragonflywhatif``), not on its graph."""
+FAILURE_CLOSED_FORM = "core.analysis.failure.dragonflywhatif"
+"""The module of its failure what-if in closed form over its groups, global links between spines (its
+``what_if_closed``; ``core.analysis.failure.whatif`` imports it by this name), not on its graph."""
 ROLES = ("leaf", "spine")
 LINK_CLASSES = ("node-leaf", "leaf-spine", "global")
 
@@ -480,17 +480,6 @@ def bisection_gbits(resolved: ResolvedDesign, fabric: FabricPlan, injection_gbit
         cut = (groups // 2) * (groups - groups // 2) * fabric.global_pair_links * fabric.planes
         relevant.append(max(0, cut - lost_links) * resolved.uplink_gbps)
     return min(relevant)
-
-
-def bisection_share_without(resolved: ResolvedDesign, fabric: FabricPlan, lost_links: int) -> float:
-    """Share of the bisection (``bisection_gbits``) left when ``lost_links`` global links across the cut fail
-    (1.0 while another stage, the injection or the leaves' uplinks, is the narrower)."""
-    from core.fabric.bandwidth import tier_capacities_gbits  # it dispatches to this module
-
-    caps = tier_capacities_gbits(resolved, fabric)
-    args = resolved, fabric, caps["injection"], caps.get("leaf_up", 0.0)
-    healthy = bisection_gbits(*args)
-    return bisection_gbits(*args, lost_links=lost_links) / healthy if healthy else 1.0
 
 
 class Hops(NamedTuple):

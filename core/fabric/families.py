@@ -25,9 +25,13 @@ topology family"):
 * ``LINK_CLASS_SWITCH``: the switch role at the ends of a switch-to-switch class only it has
   (``core.physical.media``);
 * ``GROUPS``: groups joined by global links (``core.plan``'s ways out);
-* ``FAILURE_CLOSED_FORM``: its failure what-if has a closed form over its groups, global links between ``"spines"``
-  (``core.analysis.failure.dragonflywhatif``) or ``"routers"`` (``classicwhatif``), not on its graph
-  (``core.analysis.failure.whatif.method_of``).
+* ``WORDS``: its own msgids where a surface's words are a folded Clos's (``words``: the drawing's rows and legend,
+  the key numbers' switch card, the sidebar's sizing inputs, the Resilience page's element names);
+* ``tier_words(fabric, counts=False)``: its switch tiers in words (``tier_words``: the Designer's caption, the
+  drawing's title), instead of ``N tiers``;
+* ``FAILURE_CLOSED_FORM``: the module (a dotted name, imported by ``core.analysis.failure.whatif``) whose
+  ``what_if_closed(plan, failures, job)`` is its failure what-if in closed form over its groups
+  (``core.analysis.failure.dragonflywhatif``, ``classicwhatif``), instead of the what-if on its graph.
 
 ``core.fabric.sizing.size_fabric``, ``core.fabric.wiring.wiring_of``, ``core.fabric.bandwidth`` and ``core.plan``
 dispatch here; the folded Clos (``clos``: rail-optimized, top-of-rack, rail-only) is theirs. Every other term of
@@ -86,6 +90,41 @@ def require_clos(fabric, what: str) -> None:
                        "{family} yet (its global links between groups). Compare with the same design as "
                        "rail-optimized, or take the topology (GraphML export) to a graph tool.").format(
         what=what, family=vocab.TOPOLOGY.label(fabric.family)))
+
+
+def bisection_share_without(resolved, fabric, lost_links: int) -> float:
+    """Share of the bisection of ``fabric`` (a ``FabricPlan`` of a family with global links; its module's
+    ``bisection_gbits``) left when ``lost_links`` global links across the cut fail (1.0 while another stage, the
+    injection or the leaves' uplinks, is the narrower)."""
+    from core.fabric.bandwidth import tier_capacities_gbits  # it dispatches to the family's module
+
+    bisection = family(fabric.family).bisection_gbits
+    caps = tier_capacities_gbits(resolved, fabric)
+    args = resolved, fabric, caps["injection"], caps.get("leaf_up", 0.0)
+    healthy = bisection(*args)
+    return bisection(*args, lost_links=lost_links) / healthy if healthy else 1.0
+
+
+def words(name: str | None, key: str, default: str | None) -> str | None:
+    """In the current language, the msgid family ``name`` (a ``FabricPlan.family`` or ``Design.topology``; None:
+    none) declares for ``key`` in its ``WORDS``, else ``default`` (a msgid: mark it with ``N_`` where it is
+    written, never inside a ``_()`` call, which the extractor would not look into; None: None)."""
+    from core.i18n import _
+
+    module = family(name) if name else None
+    msgid = getattr(module, "WORDS", {}).get(key, default)
+    return None if msgid is None else _(msgid)
+
+
+def tier_words(fabric, counts: bool = False) -> str:
+    """``fabric``'s switch tiers in words, translated: its family's ``tier_words`` hook (with ``counts``: the
+    switches and links counted, as a drawing's title says them), else ``N tiers``."""
+    hook = getattr(family(fabric.family), "tier_words", None)
+    if hook is not None:
+        return hook(fabric, counts)
+    from core.i18n import ngettext
+
+    return ngettext("{count} tier", "{count} tiers", fabric.tiers).format(count=fabric.tiers)
 
 
 def declared(name: str) -> dict:

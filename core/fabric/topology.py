@@ -227,7 +227,7 @@ def wiring_aggregated(wiring, max_blocks: int = MAX_BLOCKS) -> nx.Graph:
             label = (_("{span}: {count} spines") if wiring.count("spine") else  # a Dragonfly: its routers' ports
                      _("{span}: global ports of {count} routers"))
             add(spine, role="spine", count=spines, label=label.format(span=span, count=spines),
-                span=span, block=bundle, rail=-1)
+                span=span, block=bundle, rail=-1, first=first_block + 1, last=last_block + 1)
             if not grouped:
                 uplinks = sum(wiring.spine_uplinks[first_block:last_block + 1])
                 link(spine, "cores", uplinks * wiring.spines_per_pod)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from core import vocab
 from core.catalog import load_catalog
+from core.fabric.families import words
 from core.figures.style import CJK_FONTS, sep
 from core.text import html_text
 from core.units import bandwidth, from_gbytes, from_tbits, number
@@ -103,7 +104,9 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
     why = provider_fabric(summary)
     if why:
         return [KeyNumber(f"switches_{t}", _(SWITCH_LABELS[t]), _("provider's"), why) for t in ("leaf", "spine", "core")]
-    return [KeyNumber(f"switches_{t}", _(SWITCH_LABELS[t]), f"{sw[t]:,}", _(SWITCH_HELP[t]).format(
+    topology = summary.get("topology")  # a family's own words for its switches (a Dragonfly's routers)
+    return [KeyNumber(f"switches_{t}", words(topology, f"card:{t}", SWITCH_LABELS[t]), f"{sw[t]:,}",
+                      words(topology, f"card:{t}:help", SWITCH_HELP[t]).format(
         count=f"{sw[t]:,}", switch=summary.get("switch_models", {}).get(t, summary["switch_model"]),
         planes=summary["planes"], total=f"{sw['total']:,}", tiers=summary["tiers"])) for t in ("leaf", "spine", "core")]
 

@@ -191,7 +191,7 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
     rows: dict[tuple[str, str], list[dict]] = {}
     for b in result.blocks:
         rows.setdefault((b["tier"], b["direction"]), []).append(b)
-    order = [(t, d) for t in ("global", "spine_core", "leaf_spine", "node_leaf") for d in ("down", "up")
+    order = [(t, d) for t in ("global", "local", "spine_core", "leaf_spine", "node_leaf") for d in ("down", "up")
              if (t, d) in rows]
     width = max((len(v) for v in rows.values()), default=0)
     z, text, ylabels = [], [], []

@@ -17,7 +17,7 @@ from core import vocab
 from core.analysis.pods import MixedPlan, mixed_wiring
 from core.analysis.whole import design_mixed
 from core.errors import FabricPlannerError
-from core.fabric.families import node_to_node
+from core.fabric.families import family as family_module, node_to_node, tier_words, words
 from core.fabric.podgraph import pods_aggregated_graph, pods_fabric_graph, pods_graph_elements
 from core.fabric.topology import aggregated_graph, fabric_graph
 from core.units import bandwidth as format_bandwidth
@@ -273,13 +273,16 @@ def _draw_arcs(fig, graph: nx.Graph, arcs: dict, hover_points: dict, dim: float,
     """The global-link arcs (``_global_arcs``) as traces, and their hover points (``speed`` per link [Gb/s]); a
     Dragonfly's local links (router to router inside a group) as one thin trace."""
     local: list[tuple[list, list, float]] = []
+    legend = True  # the first global arc stands for all of them in the legend
     for (a, b), (xs, ys, width) in arcs.items():
         data = graph.edges[a, b]
         if graph.nodes[a].get("pod") == graph.nodes[b].get("pod") and graph.nodes[a]["role"] == "leaf":
             local.append((xs, ys, width))  # a Dragonfly's routers inside a group: one trace below
             continue
         fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(color=TIER_COLOURS["core"], width=width), opacity=dim,
-                              hoverinfo="skip", showlegend=False, name=_("global links")))
+                              hoverinfo="skip", showlegend=legend, legendgroup="global",
+                              name=_("Global links between groups")))
+        legend = False
         hover_points["global"].append((xs[len(xs) // 2], ys[len(ys) // 2], f"{vertex_name(graph, a)} - "
                                        f"{vertex_name(graph, b)}<br>" + _("{links} global link(s) x {speed}G = "
                                                                           "{bandwidth} per direction").format(
@@ -296,7 +299,8 @@ def _local_arcs(fig, arcs: list[tuple[list, list, float]], dim: float) -> None:
         xs += [*ax, None]
         ys += [*ay, None]
     fig.add_trace(scatter(x=xs, y=ys, mode="lines", line=dict(color=TIER_COLOURS["spine"], width=1),
-                          opacity=dim / 2, hoverinfo="skip", showlegend=False, name=_("local links")))
+                          opacity=dim / 2, hoverinfo="skip", showlegend=True, legendgroup="local",
+                          name=_("Local links in a group")))
 
 
 def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", height: int = 560,
@@ -392,17 +396,19 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
                           _shared_spine_hover(mixed, graph, v, d) if mixed is not None and role == "spine" else
                           _switch_hover(own, graph, v, d, aggregated))
             label = server_text(plan, graph, v, len(vs)) if role == "server" else \
-                f"{count:,}" if aggregated and role != "leaf" else ""
+                "" if "first" in d else f"{count:,}" if aggregated and role != "leaf" else ""
             if role == "server" and len(vs) > 5 and "<br>" in label and len(texts) % 2:
                 label = "<br><br>" + label  # two-line labels of neighbours alternate rows, so they never overlap
             texts.append(label)
         line_w = [3 if v == selected else 1 for v in vs]
         line_c = [HIGHLIGHT if v == selected else "white" for v in vs]
         symbol = "square" if role == "server" else "circle"
+        position = {"server": "bottom center", "core": "top center"}.get(role, "middle right")
+        _group_labels(fig, [(pos[v], graph.nodes[v]) for v in vs if "first" in graph.nodes[v]])
         fig.add_trace(scatter(
             x=[pos[v][0] for v in vs], y=[pos[v][1] for v in vs], mode="markers+text",
             marker=dict(size=sizes, color=colours, symbol=symbol, line=dict(width=line_w, color=line_c)),
-            text=texts, textposition={"server": "bottom center", "core": "top center"}.get(role, "middle right"),
+            text=texts, textposition=position,
             textfont=dict(size=11), customdata=vs, hovertext=hovers, hoverinfo="text",
             name=_legend_name(plan, role, mixed), legendgroup=role,
         ))
@@ -422,7 +428,8 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         xaxis=dict(visible=False, range=[min(0.0, *(p[0] for p in pos.values())) - 0.05,
                                          max(1.0, *(p[0] for p in pos.values())) + 0.12], fixedrange=False),
         yaxis=dict(tickvals=[TIER_Y[r] for r in TIER_Y if TIER_Y[r] <= top],
-                   ticktext=[_(TIER_NAMES[r]) for r in TIER_Y if TIER_Y[r] <= top],
+                   ticktext=[words(plan.fabric.family, f"row:{r}", TIER_NAMES[r]) for r in TIER_Y
+                             if TIER_Y[r] <= top],
                    range=[(-0.85 if staggered else -0.5) - (0.45 if mixed is not None else 0),
                           top + max(0.45, above + 0.15)], showgrid=False,
                    zeroline=False),
@@ -438,17 +445,7 @@ def _title(plan, mixed: MixedPlan | None, aggregated: bool) -> str:
     planes = f.planes
     if mixed is not None:
         return _pods_title(mixed, aggregated)
-    parts = [ngettext("{count} tier", "{count} tiers", f.tiers).format(count=f.tiers),
-             ngettext("{count} leaf", "{count} leaves", f.leaf_count).format(count=f"{f.leaf_count:,}")]
-    if f.spine_count:
-        parts.append(ngettext("{count} spine", "{count} spines", f.spine_count).format(count=f"{f.spine_count:,}"))
-    if f.core_count:
-        parts.append(ngettext("{count} core", "{count} cores", f.core_count).format(count=f"{f.core_count:,}"))
-    if f.global_links:
-        parts.append(ngettext("{count} {family} group", "{count} {family} groups", f.pod_count).format(
-            count=f"{f.pod_count:,}", family=vocab.TOPOLOGY.label(f.family)))
-        parts.append(ngettext("{count} global link", "{count} global links", f.global_links).format(
-            count=f"{f.global_links:,}"))
+    parts = _title_parts(f)
     if planes > 1:
         title = _("Scale-out fabric, plane 1 of {planes}: {parts} per plane ({planes} identical planes)")
     else:
@@ -462,6 +459,36 @@ def _title(plan, mixed: MixedPlan | None, aggregated: bool) -> str:
         sub = _("Every switch drawn; servers grouped per scalable unit / leaf")
     title += f"<br><sup>{sub}</sup>"
     return title + _rails_line(f.leaves_per_group if f.topology == "rail-optimized" and f.tiers > 1 else 0)
+
+
+def _group_labels(fig, vertices: list[tuple[tuple[float, float], dict]]) -> None:
+    """The groups each of a Dragonfly's group vertices stands for (``4-6``, ``7`` alone; its row is named Groups),
+    as labels on a light ground under the vertex, clear of the arcs above; past 6 on the row, in two rows by turns
+    (11 labels side by side run together at 1,024 px)."""
+    for i, ((x, y), data) in enumerate(sorted(vertices, key=lambda item: item[0][0])):
+        first, last = data["first"], data["last"]
+        fig.add_annotation(x=x, y=y, yshift=-17 - (13 if i % 2 and len(vertices) > 6 else 0), showarrow=False,
+                           text=f"{first}" if first == last else f"{first}-{last}", font=dict(size=10),
+                           bgcolor="rgba(255,255,255,0.85)", borderpad=1)
+
+
+def _title_parts(f) -> list[str]:
+    """The drawing title's counts of one plane of fabric ``f``: its tiers (a family's own words,
+    ``core.fabric.families.tier_words``), switches per tier, groups and global links."""
+    if getattr(family_module(f.family), "tier_words", None) is not None:
+        return [tier_words(f, counts=True)]
+    parts = [tier_words(f),
+             ngettext("{count} leaf", "{count} leaves", f.leaf_count).format(count=f"{f.leaf_count:,}")]
+    if f.spine_count:
+        parts.append(ngettext("{count} spine", "{count} spines", f.spine_count).format(count=f"{f.spine_count:,}"))
+    if f.core_count:
+        parts.append(ngettext("{count} core", "{count} cores", f.core_count).format(count=f"{f.core_count:,}"))
+    if f.global_links:
+        parts.append(ngettext("{count} {family} group", "{count} {family} groups", f.pod_count).format(
+            count=f"{f.pod_count:,}", family=vocab.TOPOLOGY.label(f.family)))
+        parts.append(ngettext("{count} global link", "{count} global links", f.global_links).format(
+            count=f"{f.global_links:,}"))
+    return parts
 
 
 def _rails_line(rails: int) -> str:
@@ -501,7 +528,8 @@ def _legend_name(plan, role: str, mixed: MixedPlan | None = None) -> str:
         return _(LEGEND_NAMES[role]).format(count=f"{total:,}", switch=switch)
     if role == "spine" and not total:  # a Dragonfly's groups: their routers' global ports
         return _("Global ports of the groups' routers")
-    return _(LEGEND_NAMES[role]).format(count=f"{total:,}", switch=plan.resolved.tier_switches[role].id)
+    return words(f.family, f"legend:{role}", LEGEND_NAMES[role]).format(
+        count=f"{total:,}", switch=plan.resolved.tier_switches[role].id)
 
 
 def _shared_spine_hover(mixed: MixedPlan, graph: nx.Graph, v: str, data: dict) -> str:

@@ -120,7 +120,7 @@ def _stages(m: _Classic) -> tuple[dict, float]:
     return stages, flow
 
 
-def what_if_classic(plan, failures, job=None) -> FailureResult:
+def what_if_closed(plan, failures, job=None) -> FailureResult:
     """``what_if`` of a classic Dragonfly in closed form over its groups (module docstring)."""
     net = _Net.of(plan)
     if not failures:

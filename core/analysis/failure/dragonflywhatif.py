@@ -503,7 +503,7 @@ def _notes(m: _Model, c: dict, shares: tuple[float, float, float]) -> list[str]:
     return notes
 
 
-def what_if_dragonfly(plan: Plan, failures, job=None) -> FailureResult:
+def what_if_closed(plan: Plan, failures, job=None) -> FailureResult:
     """``what_if`` of a Dragonfly+ in closed form over its groups (module docstring)."""
     net = _Net.of(plan)
     if not failures:

@@ -196,13 +196,13 @@ def stand_in_note(plan: Plan) -> str:
 
 
 def method_of(plan: Plan) -> str:
-    """How ``what_if`` measures ``plan``: ``"clos"`` (closed form over the folded Clos's symmetry), ``"spines"`` or
-    ``"routers"`` (closed form over a family's groups, global links between spines or routers: a Dragonfly+,
-    ``core.analysis.failure.dragonflywhatif``; a classic Dragonfly, ``classicwhatif``) or ``"graph"`` (on the
+    """How ``what_if`` measures ``plan``: ``"clos"`` (closed form over the folded Clos's symmetry), ``"groups"``
+    (closed form over a family's groups, the module its ``FAILURE_CLOSED_FORM`` names: a Dragonfly+'s
+    ``core.analysis.failure.dragonflywhatif``, a classic Dragonfly's ``classicwhatif``) or ``"graph"`` (on the
     family's graph: ``graphwhatif``, ``toruswhatif``)."""
     if plan.fabric.family == CLOS:
         return "clos"
-    return getattr(family(plan.fabric.family), "FAILURE_CLOSED_FORM", None) or "graph"
+    return "groups" if getattr(family(plan.fabric.family), "FAILURE_CLOSED_FORM", None) else "graph"
 
 
 def what_if(plan: Plan, failures, job=None) -> FailureResult:
@@ -216,14 +216,11 @@ def what_if(plan: Plan, failures, job=None) -> FailureResult:
         from core.analysis.failure.toruswhatif import what_if_torus
 
         return what_if_torus(plan, failures, job)
-    if method_of(plan) == "spines":  # its own closed form (Dragonfly+)
-        from core.analysis.failure.dragonflywhatif import what_if_dragonfly
+    if method_of(plan) == "groups":  # the family's own closed form, in the module it names
+        import importlib
 
-        return what_if_dragonfly(plan, failures, job)
-    if method_of(plan) == "routers":  # classic Dragonfly
-        from core.analysis.failure.classicwhatif import what_if_classic
-
-        return what_if_classic(plan, failures, job)
+        return importlib.import_module(family(plan.fabric.family).FAILURE_CLOSED_FORM).what_if_closed(
+            plan, failures, job)
     if plan.fabric.family != CLOS:  # the closed forms are the Clos's: another family is measured on its graph
         from core.analysis.failure.graphwhatif import what_if_graph
 
