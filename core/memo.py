@@ -236,7 +236,8 @@ def view(name: str, fields: str, **nested) -> type:
     else:
         flat = (lambda obj: ())
     inner = tuple((attr, getattr(sub, "of", sub)) for attr, sub in nested.items())
-    every = operator.attrgetter(*cls._paths) if len(cls._paths) > 1 else None
+    every = (operator.attrgetter(*cls._paths) if len(cls._paths) > 1 else
+             (lambda obj, get=operator.attrgetter(*cls._paths[:1]): (get(obj),)))
     parts = []  # how the values ``every`` reads in one call become this view: (start, end, nested view or converter)
     start = len(names)
     for attr, sub in nested.items():
