@@ -73,8 +73,8 @@ def fastest_split(plan: PerfPlan, job, language: str) -> Split:
         return _fastest(plan, job)
 
 
-_FLAT = PerfFabric(family="clos", global_links=0, groups_per_pod=1, leaf_down_ports_max=1, nodes_per_group=1, tiers=1,
-                   switch_groups=())
+_FLAT = PerfFabric(family="clos", global_links=0, groups_per_pod=1, leaf_down_ports_max=1, nodes_per_group=1,
+                   port_speed_gbps=0, tiers=1, torus_dims=(), torus_width=0, switch_groups=())
 """The network of ``bounds_view``: one tier, every node on one switch (no uplink to share)."""
 _NIC = view("BoundNic", "id transport")(id="", transport="")
 """The NIC of ``bounds_view``: no cloud transport, no SuperNIC."""
