@@ -67,8 +67,9 @@ def fastest_split(plan: PerfPlan, job, language: str) -> Split:
     Bounds before detail: which splits fit, and each one's compute and pipeline bubble (a lower bound of its step
     time: the exposed communication only adds), do not depend on the fabric, so they come from one full split
     search per system, size and job on the fastest network (``split_bounds`` of ``bounds_view``); on each design
-    the splits are estimated in the order of that bound, and the rest skipped once the bound passes the fastest step found (ties as ``choose_split``
-    breaks them: the step to a microsecond, then the smaller tp x pp, then the smaller ep)."""
+    the splits are estimated in the order of that bound, and the rest skipped once the bound passes the fastest
+    step found (ties as ``choose_split`` breaks them: the step to a microsecond, then the smaller tp x pp, then the
+    smaller ep)."""
     with spoken(language):
         return _fastest(plan, job)
 
@@ -76,6 +77,8 @@ def fastest_split(plan: PerfPlan, job, language: str) -> Split:
 _FLAT = PerfFabric(family="clos", global_links=0, groups_per_pod=1, leaf_down_ports_max=1, nodes_per_group=1,
                    port_speed_gbps=0, tiers=1, torus_dims=(), torus_width=0, switch_groups=())
 """The network of ``bounds_view``: one tier, every node on one switch (no uplink to share)."""
+BOUND_PORT_GBPS = 1 << 20
+"""The port speed of ``bounds_view``'s NICs [Gb/s, per direction]: faster than any catalogued NIC."""
 _NIC = view("BoundNic", "id transport")(id="", transport="")
 """The NIC of ``bounds_view``: no cloud transport, no SuperNIC."""
 
@@ -90,10 +93,6 @@ def bounds_view(plan: PerfPlan) -> PerfPlan:
     return plan._replace(resolved=r, fabric=_FLAT._replace(nodes_per_group=max(1, r.nodes)),
                          bandwidth=PerfBandwidth(leaf_oversubscription=1.0, spine_oversubscription=1.0),
                          networks=None)
-
-
-BOUND_PORT_GBPS = 1 << 20
-"""The port speed of ``bounds_view``'s NICs [Gb/s, per direction]: faster than any catalogued NIC."""
 
 
 def _bounds_bytes(found) -> int:

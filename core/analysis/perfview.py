@@ -38,8 +38,8 @@ def _groups(groups) -> tuple:
     return tuple(PerfSwitchGroup.of(g) for g in groups)
 
 
-PerfFabric = view("PerfFabric", "family global_links groups_per_pod leaf_down_ports_max nodes_per_group port_speed_gbps "
-                  "tiers torus_dims torus_width", switch_groups=_groups)
+PerfFabric = view("PerfFabric", "family global_links groups_per_pod leaf_down_ports_max nodes_per_group "
+                  "port_speed_gbps tiers torus_dims torus_width", switch_groups=_groups)
 """What the estimates read of the fabric plan: its family and structure (``core.perf.placement``; a torus's
 dimensions and link width)."""
 
