@@ -5,6 +5,8 @@ Dragonfly+, a three-tier Clos, a cloud transport and a calibrated design."""
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from core.analysis import jobsplit, servingstep
@@ -49,6 +51,8 @@ def test_the_steps_on_the_view_are_the_searches_on_the_plan(name):
         pytest.skip("not buildable in this catalog")
     view = unpriced(p)
     assert view.cost == UNIT_COST and hash(view) == hash(unpriced(p))
+    for made in (view, jobsplit.bounds_view(view)):  # a worker process may send one
+        assert pickle.loads(pickle.dumps(made)) == made
     with uncached():
         fresh = _answer(lambda: choose_split(p, JOB, search_ep=True).best)
         split = _answer(lambda: jobsplit.fastest(p, JOB))

@@ -79,7 +79,8 @@ _FLAT = PerfFabric(family="clos", global_links=0, groups_per_pod=1, leaf_down_po
 """The network of ``bounds_view``: one tier, every node on one switch (no uplink to share)."""
 BOUND_PORT_GBPS = 1 << 20
 """The port speed of ``bounds_view``'s NICs [Gb/s, per direction]: faster than any catalogued NIC."""
-_NIC = view("BoundNic", "id transport")(id="", transport="")
+BoundNic = view("BoundNic", "id transport")
+_NIC = BoundNic(id="", transport="")
 """The NIC of ``bounds_view``: no cloud transport, no SuperNIC."""
 
 

@@ -48,8 +48,9 @@ PerfStorage = view("PerfStorage", "port_speed_gbps")
 PerfNetworks = view("PerfNetworks", "", storage=PerfStorage)
 PerfCost = view("PerfCost", "facility_kw tco_usd tco_years")
 
-PerfPlan = view("PerfPlan", "", design=view("PerfCalibration", "calibration"), resolved=PerfResolved,
-                fabric=PerfFabric, bandwidth=PerfBandwidth, networks=PerfNetworks, cost=PerfCost)
+PerfCalibration = view("PerfCalibration", "calibration")
+PerfPlan = view("PerfPlan", "", design=PerfCalibration, resolved=PerfResolved, fabric=PerfFabric,
+                bandwidth=PerfBandwidth, networks=PerfNetworks, cost=PerfCost)
 """Everything the serving search and the training estimates read of a ``core.plan.Plan`` (module docstring)."""
 
 UNIT_COST = PerfCost(facility_kw=1.0, tco_usd=1.0, tco_years=1.0)
