@@ -38,7 +38,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
 from core import vocab
-from core.catalog import PRICE_POINT, Cable, Catalog, System, Transceiver, form_factor_family
+from core.catalog import PRICE_POINT, Catalog, System, form_factor_family
 from core.design import ResolvedDesign
 from core.errors import FabricPlannerError
 from core.fabric import domainlevels
@@ -60,9 +60,6 @@ from core.physical.media import (
     cable_options,
     class_speeds,
     class_switches,
-    fibre_for,
-    pick_cable,
-    pick_transceiver,
     select_media,
     transceiver_options,
 )
@@ -200,26 +197,6 @@ def bom_dataframe(rows: tuple[BomRow, ...] | list[BomRow]) -> pd.DataFrame:
         for row in rows
     ]
     return pd.DataFrame.from_records(records, columns=BOM_COLUMNS)
-
-
-def _pick_transceiver(
-    catalog: Catalog, resolved: ResolvedDesign, end: str, ports: int, distance_m: float, media: str | None = None,
-    cage: str = "",
-) -> Transceiver:
-    """Cheapest transceiver for ``end`` carrying ``ports`` links (``core.physical.media.pick_transceiver``)."""
-    module = pick_transceiver(catalog, resolved, end, ports, distance_m, media=media, cage=cage)
-    assert module is not None
-    return module
-
-
-def _pick_cable(catalog: Catalog, resolved: ResolvedDesign, kinds: tuple[str, ...], distance_m: float) -> Cable | None:
-    """Cheapest cable of ``kinds`` at the design's speed with enough reach, else None."""
-    return pick_cable(catalog, resolved, kinds, distance_m)
-
-
-def _fiber(catalog: Catalog, transceiver: Transceiver, distance_m: float) -> Cable:
-    """Cheapest fibre cord matching the transceiver's media and connector, long enough if possible."""
-    return fibre_for(catalog, transceiver, distance_m)
 
 
 def build_bom(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, layout: Layout | None = None,

@@ -40,6 +40,10 @@ from core.i18n import language as speaking
 from core.processes import env_int
 
 
+_MISSING = object()
+"""``BoundedCache.hit``'s answer for a key it does not hold."""
+
+
 class BoundedCache:
     """Least recently used first out, by total size.
 
@@ -60,8 +64,14 @@ class BoundedCache:
         self.bytes = 0
         self.hits = self.misses = 0
 
-    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
-        """The value of ``key``, made by ``make()`` (and kept, within the budget) when it is not cached."""
+    def get(self, key: Hashable, make: Callable[..., Any], *args) -> Any:
+        """The value of ``key``, made by ``make(*args)`` (and kept, within the budget) when it is not cached."""
+        value = self.hit(key)
+        return self.fill(key, make(*args)) if value is _MISSING else value
+
+    def hit(self, key: Hashable) -> Any:
+        """The value of ``key``, now the most recently used, or ``_MISSING`` (counted as a miss) when it is not
+        cached."""
         with self._lock:
             entry = self._entries.get(key)
             if entry is not None:
@@ -69,7 +79,10 @@ class BoundedCache:
                 self.hits += 1
                 return entry[0]
             self.misses += 1
-        value = make()
+        return _MISSING
+
+    def fill(self, key: Hashable, value: Any) -> Any:
+        """Keep ``value`` as ``key``'s (within the budget, dropping the least recently used) and return it."""
         size = max(0, int(self.sizeof(value)))
         with self._lock:
             old = self._entries.pop(key, None)
@@ -106,7 +119,7 @@ def bounded(max_bytes: int, sizeof: Callable[[Any], int], max_entries: int = 1 <
 
         @functools.wraps(fn)
         def cached(*args):
-            return cache.get(args, lambda: fn(*args))
+            return cache.get(args, fn, *args)
 
         cached.cache = cache
         cached.cache_clear = cache.clear
@@ -123,6 +136,9 @@ STAGES: list = []
 """Every function cached by ``stage`` (``tests/test_memo.py`` checks them all)."""
 
 _BYPASS: contextvars.ContextVar[bool] = contextvars.ContextVar("fp_stage_bypass", default=False)
+_BYPASSING = [0]
+"""``uncached()`` blocks open in any thread: while none is, a stage reads its cache without asking ``_BYPASS``."""
+_BYPASSING_LOCK = threading.Lock()
 
 
 def spoken(language: str):
@@ -136,10 +152,14 @@ def uncached():
     """Within the block the stages run their functions afresh, neither reading nor filling their caches (a test's
     reference computation)."""
     token = _BYPASS.set(True)
+    with _BYPASSING_LOCK:
+        _BYPASSING[0] += 1
     try:
         yield
     finally:
         _BYPASS.reset(token)
+        with _BYPASSING_LOCK:
+            _BYPASSING[0] -= 1
 
 
 ERROR_BYTES = 4096
@@ -196,12 +216,16 @@ def stage(share: float, sizeof: Callable[[Any], int], errors: tuple = (), max_en
             except errors as exc:
                 return _Raised(exc)
 
+        hit, fill, bypassing = cache.hit, cache.fill, _BYPASSING
+
         @functools.wraps(fn)
         def cached(*args, **kwargs):
-            if _BYPASS.get():
+            if bypassing[0] and _BYPASS.get():
                 return fn(*args, **kwargs)
             key = (args, tuple(sorted(kwargs.items()))) if kwargs else args
-            value = cache.get(key, lambda: make(args, kwargs))
+            value = hit(key)
+            if value is _MISSING:
+                value = fill(key, make(args, kwargs))
             if isinstance(value, _Raised):
                 raise value.error.with_traceback(None)
             return value
@@ -236,7 +260,8 @@ def view(name: str, fields: str, **nested) -> type:
     else:
         flat = (lambda obj: ())
     inner = tuple((attr, getattr(sub, "of", sub)) for attr, sub in nested.items())
-    every = operator.attrgetter(*cls._paths) if len(cls._paths) > 1 else None
+    every = (operator.attrgetter(*cls._paths) if len(cls._paths) > 1 else
+             (lambda obj, get=operator.attrgetter(*cls._paths[:1]): (get(obj),)))
     parts = []  # how the values ``every`` reads in one call become this view: (start, end, nested view or converter)
     start = len(names)
     for attr, sub in nested.items():

@@ -148,10 +148,18 @@ def _frozen(value) -> bool:
 
 def _stage_work():
     """Fill the stage caches: a small search (both languages) and a few plans and sweeps."""
+    from core.analysis import jobsplit, servingstep
     from core.analysis.optimize import Constraints, Grid, optimize
     from core.i18n import language
     from core.perf.collectives import sweep
+    from core.perf.serving import parse_deployment
+    from core.perf.training import parse_job
     from core.physical.cabling import network_links
+
+    job = parse_job({"model": "llama3-8b", "tokens_to_train": 1e12})
+    target = parse_deployment({"model": "llama3-8b", "mode": "aggregated", "precision": "fp8",
+                               "workload": {"input_tokens": 1000, "output_tokens": 200, "rate": 2.0, "ttft_ms": 3000,
+                                            "tpot_ms": 100}})
 
     grid = Grid(switches=("QM9700", "SN5600"), nics=("CX7",), oversubscription=(1.0, 2.0), planes=(1, 2))
     for lang in ("en", "zh"):
@@ -163,6 +171,8 @@ def _stage_work():
                 sweep(p, "all-to-all", [1 << 20, 1 << 28])
                 for _link in network_links(p):  # port names per cable (core.physical.cabling)
                     pass
+                jobsplit.fastest(p, job)  # the optimizer's training and serving steps
+                servingstep.price(p, target)
 
 
 def test_every_stage_is_keyed_by_its_arguments_alone():
@@ -184,7 +194,7 @@ def test_every_stage_is_keyed_by_its_arguments_alone():
     shared = (_Entry, Catalog, CollectiveConstants, Routing)
     names = {f.__name__ for f in STAGES}
     assert {"resolved_design", "sized_networks", "network_rows_of", "placed_link_lengths", "chosen_media",
-            "_curves", "_model_layout"} <= names
+            "_curves", "_model_layout", "fastest_split", "split_bounds", "served"} <= names
     for cached in STAGES:
         entries = list(cached.cache._entries.items())
         assert entries, cached.__name__
@@ -287,3 +297,113 @@ def test_views_hold_what_a_stage_reads_and_nothing_else():
     for made in (NetworkInputs, MediaInputs, Pricing):
         found = made.of(resolved)
         assert pickle.loads(pickle.dumps(found)) == found
+
+
+# --- no cache keyed by identity or by a hand-written key ---------------------------------------------------------
+
+def _identity_keys(tree) -> list[int]:
+    """Lines where a dict is indexed by an object's identity: ``d[id(x)]``, ``d.get(id(x))`` (``setdefault``,
+    ``pop``) or ``{id(x): ...}``. An identity outlives nothing it keys (a freed object's id is reused), and two equal
+    inputs get two entries: caches are keyed by value (``core.memo.stage``)."""
+    import ast
+
+    def is_id(node) -> bool:
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "id"
+                   for n in ast.walk(node))
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript) and is_id(node.slice):
+            found.append(node.lineno)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in ("get", "setdefault", "pop") and node.args and is_id(node.args[0])):
+            found.append(node.lineno)
+        elif isinstance(node, ast.Dict) and any(k is not None and is_id(k) for k in node.keys):
+            found.append(node.lineno)
+        elif isinstance(node, ast.DictComp) and is_id(node.key):
+            found.append(node.lineno)
+    return found
+
+
+def _hand_written_keys(tree) -> list[str]:
+    """Functions named ``*_key`` that build a tuple by hand (``return (a, b, ...)``) used as a cache key (assigned
+    to ``key``, or indexing or looked up in a dict): what a step reads, written a second time beside it."""
+    import ast
+
+    makers = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name.endswith("_key")
+              and any(isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple) for n in ast.walk(node))}
+
+    def made(node) -> str | None:
+        if isinstance(node, ast.Call):
+            name = getattr(node.func, "id", getattr(node.func, "attr", None))
+            return name if name in makers else None
+        return None
+
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "key" for t in node.targets):
+            found.append(made(node.value))
+        elif isinstance(node, ast.Subscript):
+            found.append(made(node.slice))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args and \
+                node.func.attr in ("get", "setdefault", "pop"):
+            found.append(made(node.args[0]))
+    return sorted({name for name in found if name})
+
+
+def _engine_trees():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "core"
+    for path in sorted(root.rglob("*.py")):
+        yield str(path.relative_to(root.parent)), ast.parse(path.read_text(encoding="utf-8"))
+
+
+def test_no_cache_is_keyed_by_identity_or_by_a_hand_written_key():
+    """No dict of ``core/`` is indexed by ``id(...)``, and no hand-written ``*_key`` tuple keys a cache: the engine's
+    caches are its stages, keyed by the arguments the function receives (``core.memo.stage``)."""
+    trees = list(_engine_trees())
+    assert len(trees) > 100
+    assert not [(path, line) for path, tree in trees for line in _identity_keys(tree)]
+    assert not [(path, name) for path, tree in trees for name in _hand_written_keys(tree)]
+
+
+def test_the_key_checks_catch_a_planted_cache():
+    """The two checks above find what they look for in a planted module (and nothing in a stage)."""
+    import ast
+
+    planted = ast.parse('''
+_SEEN = {}
+_CACHE = {}
+
+def summary(plan):
+    held = _SEEN.get(id(plan))
+    if held is None:
+        held = _SEEN[id(plan)] = plan.summary()
+    return held
+
+def plan_key(plan):
+    return (plan.resolved.gpus, plan.fabric.tiers)
+
+def step(plan):
+    key = plan_key(plan)
+    if key not in _CACHE:
+        _CACHE[key] = plan.estimate()
+    return _CACHE[key]
+''')
+    assert len(_identity_keys(planted)) == 2 and _hand_written_keys(planted) == ["plan_key"]
+    clean = ast.parse('''
+from core.memo import stage
+
+@stage(0.01, sizeof=lambda v: 64)
+def step(plan_view, language):
+    return plan_view.gpus
+
+def order_key(row):
+    return (row.cost, row.name)
+
+rows = sorted([], key=order_key)
+seen = {1}
+''')
+    assert not _identity_keys(clean) and not _hand_written_keys(clean)

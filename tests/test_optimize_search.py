@@ -123,12 +123,15 @@ def test_cheapest_design_that_trains_within_the_days_is_one_question(with_job):
     assert slower and result.rejected["maximum days to train"] == len(slower)
 
 
-def test_the_split_cache_is_bounded(monkeypatch):
-    monkeypatch.setattr(jobsplit, "CACHE_ENTRIES", 3)
-    jobsplit._CACHE.clear()
-    for gpus in (64, 128, 256, 512, 1024):
-        jobsplit.fastest(plan(Design(gpu="H100", gpus=gpus)), JOB)
-    assert len(jobsplit._CACHE) == 3
+def test_the_split_cache_is_bounded():
+    """The split searches are a stage of what the estimates read of a plan (``jobsplit.fastest_split``): bounded
+    in entries and bytes, and plans that differ only in price share one entry."""
+    cache = jobsplit.fastest_split.cache
+    assert cache.max_entries == jobsplit.CACHE_ENTRIES and cache.max_bytes > 0
+    jobsplit.fastest_split.cache_clear()
+    cheap, dear = plan(Design(gpu="H100", gpus=128)), plan(Design(gpu="H100", gpus=128, price_overrides={"H100": 1.0}))
+    assert cheap.cost.capex_usd != dear.cost.capex_usd
+    assert jobsplit.fastest(cheap, JOB) == jobsplit.fastest(dear, JOB) and len(cache) == 1
 
 
 # --- progress --------------------------------------------------------------------------------------

@@ -72,31 +72,37 @@ def test_the_optimize_page_settings_carry_the_serving_target():
     assert result.best is not None and result.metric == "usd_per_mtok" and result.best.usd_per_mtok <= 5
 
 
-def test_designs_sharing_a_serving_key_get_the_same_search():
-    """``serving_key`` holds everything the serving search reads but price: over a sample of the optimizer's grid,
-    two designs with one key get the same deployment (GPUs and output tokens/s) from fresh searches."""
+def test_the_serving_step_is_the_search_on_the_plan_at_any_price():
+    """The optimizer's serving step (``core.analysis.servingstep.served``) runs the search on what it reads of a
+    plan but its price (``core.analysis.perfview.unpriced``): over a sample of the optimizer's grid, its answer is
+    a fresh search's on the plan itself (GPUs and output tokens/s), and designs that differ only in price share
+    one entry."""
     import random
 
-    from core.analysis.optimize import candidate_designs, serving_key
+    from core.analysis import servingstep
+    from core.analysis.optimize import candidate_designs
+    from core.analysis.perfview import unpriced
     from core.errors import FabricPlannerError
     from core.plan import plan
 
     target = _target(2.0)
     designs = candidate_designs("H100", 32, Constraints(), Grid())
     random.Random(7).shuffle(designs)
-    by_key: dict = {}
-    for design in designs[:400]:
+    checked = 0
+    for design in designs[:60]:
         try:
             p = plan(design)
         except FabricPlannerError:
             continue
-        by_key.setdefault(serving_key(p), []).append(p)
-    shared = [plans[:2] for plans in by_key.values() if len(plans) > 1][:8]
-    assert len(shared) >= 4
-    for a, b in shared:
-        found = [search(p, target.model, target.workload, mode=target.mode, ways_out=False).best_estimate
-                 for p in (a, b)]
-        assert (found[0] is None) == (found[1] is None)
-        if found[0] is not None:
-            assert found[0].gpus == found[1].gpus
-            assert found[0].output_tokens_per_s == pytest.approx(found[1].output_tokens_per_s, rel=1e-12)
+        fresh = search(p, target.model, target.workload, mode=target.mode, precision=target.precision,
+                       kv_precision=target.kv_precision, ways_out=False).best_estimate
+        found = servingstep.served(unpriced(p), target)
+        assert (found is None) == (fresh is None)
+        if found is not None:
+            assert found == (fresh.gpus, fresh.output_tokens_per_s)
+            gpus, usd = servingstep.price(p, target)
+            assert gpus == fresh.gpus and usd == pytest.approx(fresh.usd_per_million_output_tokens, rel=1e-9)
+            checked += 1
+    assert checked >= 8
+    dear = plan(designs[0].model_copy(update={"price_overrides": {"H100": 1.0}}))
+    assert unpriced(dear) == unpriced(plan(designs[0]))

@@ -4,18 +4,20 @@ the job's fastest tensor/pipeline split on it (``core.perf.training.choose_split
 design on which Llama 3 70B trains in 10 days" is one question.
 
 A split search runs a few dozen step estimates; candidates that differ only in what the estimate does not read
-(switch models of the same ports, optics, prices) share one, cached by ``training_key``: everything the estimate's
-step time reads of a plan (``core.analysis.optimize.serving_key``, the same reads as the serving search: the
-system, sizes, NVLink domain, the links a rank sees with the calibration's constants applied, the placement's
-structure, contention and routing class) and SHARP (when the job asks for it), with the design's calibration.
-The cache is bounded (``CACHE_ENTRIES``, least recently used out) and exact: ``tests/test_optimize_job.py`` checks
-every cached answer against a fresh search of the candidate's own plan.
+(prices, optics, cable lengths) share one: the search is a function of what the estimates read of a plan but its
+price (``core.analysis.perfview.unpriced``), the job and the language of its errors, cached by those arguments
+(``core.memo.stage``). ``tests/test_optimize_search.py`` checks the candidates' answers against fresh searches of
+their own plans.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
+
+from core.analysis.perfview import PerfBandwidth, PerfFabric, PerfPlan, unpriced
+from core.errors import FabricPlannerError
+from core.i18n import current
+from core.memo import spoken, stage, view
 
 CACHE_ENTRIES = 20_000
 """Split searches kept (each a few hundred bytes)."""
@@ -45,87 +47,78 @@ class Split:
                 "step_time_s": round(self.step_s, 4), "days_to_train": round(self.days, 3)}
 
 
-_CACHE: OrderedDict[tuple, Split | Exception] = OrderedDict()
-
-
-def training_key(plan, job) -> tuple:
-    """Everything a split search of ``job`` reads of ``plan`` for its step times (not its price): the serving
-    search's reads (``serving_key``), SHARP when the job uses it, the design's calibration, and the job."""
-    from core.analysis.optimize import serving_key
-    from core.perf.placement import links
-
-    calibration = plan.resolved.design.calibration
-    return (serving_key(plan), links(plan).sharp if job.sharp else None,
-            None if calibration is None else repr(calibration), job)
-
-
 def fastest(plan, job) -> Split:
     """The fastest split of ``job`` on ``plan`` (``choose_split``'s answer: the expert-parallel degree searched for a
-    mixture-of-experts model), cached by ``training_key``. Raises the search's ``DesignError`` when no split fits.
+    mixture-of-experts model), cached by what the estimates read of ``plan`` but its price (``fastest_split``).
+    Raises the search's ``DesignError`` when no split fits."""
+    return fastest_split(unpriced(plan), job, current())
+
+
+def _split_bytes(found) -> int:
+    """Upper bound of the memory of a ``Split`` [bytes] (measured at about 300 B; ``tests/test_memo.py``)."""
+    return 512
+
+
+@stage(0.02, _split_bytes, errors=(FabricPlannerError,), max_entries=CACHE_ENTRIES)
+def fastest_split(plan: PerfPlan, job, language: str) -> Split:
+    """The fastest split of ``job`` on ``plan`` (what the estimates read of a plan, ``core.analysis.perfview``), its
+    errors in ``language``.
 
     Bounds before detail: which splits fit, and each one's compute and pipeline bubble (a lower bound of its step
     time: the exposed communication only adds), do not depend on the fabric, so they come from one full split
-    search per system, size and job (``_splits``); on every other design the splits are estimated in the order
-    of that bound, and the rest skipped once the bound passes the fastest step found (ties as ``choose_split``
-    breaks them: the step to a microsecond, then the smaller tp x pp, then the smaller ep)."""
-    from core.errors import FabricPlannerError
-
-    key = training_key(plan, job)
-    found = _CACHE.get(key)
-    if found is None:
-        try:
-            found = _fastest(plan, job)
-        except FabricPlannerError as exc:
-            found = exc
-        _CACHE[key] = found
-        if len(_CACHE) > CACHE_ENTRIES:
-            _CACHE.popitem(last=False)
-    else:
-        _CACHE.move_to_end(key)
-    if isinstance(found, Exception):
-        raise found
-    return found
+    search per system, size and job on the fastest network (``split_bounds`` of ``bounds_view``); on each design
+    the splits are estimated in the order of that bound, and the rest skipped once the bound passes the fastest
+    step found (ties as ``choose_split`` breaks them: the step to a microsecond, then the smaller tp x pp, then the
+    smaller ep)."""
+    with spoken(language):
+        return _fastest(plan, job)
 
 
-_SPLITS: OrderedDict[tuple, list[tuple] | Exception] = OrderedDict()
-"""Fabric-independent key -> the splits that fit (tp, pp, ep, global batch, compute + bubble [s]), fastest bound
-first; or the error no split fitting raised."""
+_FLAT = PerfFabric(family="clos", global_links=0, groups_per_pod=1, leaf_down_ports_max=1, nodes_per_group=1,
+                   port_speed_gbps=0, tiers=1, torus_dims=(), torus_width=0, switch_groups=())
+"""The network of ``bounds_view``: one tier, every node on one switch (no uplink to share)."""
+BOUND_PORT_GBPS = 1 << 20
+"""The port speed of ``bounds_view``'s NICs [Gb/s, per direction]: faster than any catalogued NIC."""
+BoundNic = view("BoundNic", "id transport")
+_NIC = BoundNic(id="", transport="")
+"""The NIC of ``bounds_view``: no cloud transport, no SuperNIC."""
 
 
-def _splits(plan, job) -> tuple[list[tuple], Split | None]:
-    """The fitting splits of ``job`` at ``plan``'s system and size, by their step-time bound, and (the first time)
-    the full search's answer on ``plan``."""
+def bounds_view(plan: PerfPlan) -> PerfPlan:
+    """``plan``'s system, sizes, NVLink domains and calibration on a network at least as fast as any fabric's: one
+    Ethernet tier without oversubscription, a NIC per GPU at ``BOUND_PORT_GBPS`` (what ``split_bounds`` reads:
+    which splits fit and each one's compute and bubble do not depend on the fabric, the compute hiding expert
+    dispatch least on the fastest network)."""
+    r = plan.resolved._replace(fabric="ethernet", nic=_NIC, nics_per_node=plan.resolved.gpus_per_node, planes=1,
+                               port_speed_gbps=BOUND_PORT_GBPS, switch=None)
+    return plan._replace(resolved=r, fabric=_FLAT._replace(nodes_per_group=max(1, r.nodes)),
+                         bandwidth=PerfBandwidth(leaf_oversubscription=1.0, spine_oversubscription=1.0),
+                         networks=None)
+
+
+def _bounds_bytes(found) -> int:
+    """Upper bound of the memory of ``split_bounds``'s list [bytes]: 400 B a split."""
+    return 256 + 400 * len(found)
+
+
+@stage(0.01, _bounds_bytes, errors=(FabricPlannerError,), max_entries=256)
+def split_bounds(plan: PerfPlan, job, language: str) -> tuple[tuple, ...]:
+    """The splits of ``job`` that fit ``plan`` (tp, pp, ep, global batch, compute + bubble [s]), fastest bound first:
+    ``choose_split``'s candidates on ``plan`` (a ``bounds_view``), its error in ``language`` when none fits."""
     from core.perf.training import choose_split
 
-    r = plan.resolved
-    key = (r.system.id, r.gpus, r.gpus_per_node, r.nvlink_domain_gpus, job)
-    known = _SPLITS.get(key)
-    if known is not None:
-        if isinstance(known, Exception):
-            raise known
-        return known, None
-    try:
+    with spoken(language):
         choice = choose_split(plan, job, search_ep=job.model.is_moe)
-    except Exception as exc:
-        _SPLITS[key] = exc
-        raise
-    fits = sorted(((c.tp, c.pp, c.ep, c.global_batch, c.estimate.compute_s + c.estimate.bubble_s)
-                   for c in choice.candidates if c.fits), key=lambda s: s[4])
-    _SPLITS[key] = fits
-    if len(_SPLITS) > 64:
-        _SPLITS.popitem(last=False)
-    best = choice.best
-    return fits, Split(best.tp, best.pp, best.ep, best.estimate.dp, best.global_batch, best.estimate.step_time_s,
-                       best.estimate.days_to_train)
+    return tuple(sorted(((c.tp, c.pp, c.ep, c.global_batch, c.estimate.compute_s + c.estimate.bubble_s)
+                         for c in choice.candidates if c.fits), key=lambda s: s[4]))
 
 
-def _fastest(plan, job) -> Split:
+def _fastest(plan: PerfPlan, job) -> Split:
+    """The fastest of ``split_bounds``'s splits on ``plan`` (``fastest_split``)."""
     from core.errors import DesignError
     from core.perf.training import estimate
 
-    fits, answer = _splits(plan, job)
-    if answer is not None:
-        return answer
+    fits = split_bounds(bounds_view(plan), job, current())
     gpus = min(job.gpus or plan.resolved.gpus, plan.resolved.gpus)
     best = best_rank = None
     for tp, pp, ep, batch, bound in fits:
@@ -139,7 +132,7 @@ def _fastest(plan, job) -> Split:
         rank = (round(e.step_time_s, 6), tp * pp, ep)
         if best_rank is None or rank < best_rank:
             best, best_rank = Split(tp, pp, ep, e.dp, batch, e.step_time_s, e.days_to_train), rank
-    if best is None:  # pragma: no cover - the full search found a split that fits
+    if best is None:  # pragma: no cover - a split that fits the bounds' network fits every fabric
         from core.perf.training import choose_split
 
         choose_split(plan, job, search_ep=job.model.is_moe)  # raises its own error

@@ -487,27 +487,6 @@ def _searched_split_job(p: Plan, job):
     return jobsplit.applied(job, jobsplit.fastest(p, job))
 
 
-def serving_key(p: Plan) -> tuple:
-    """Everything the serving search reads of a plan but its price (``core.perf.serving``,
-    ``core.perf.serving_search``): the system and its HBM and peaks (by id), GPUs, nodes, the NVLink domain, the
-    links one rank sees (``core.perf.placement.links``, SHARP left out: serving asks no collective for it), the NIC
-    ports, the placement's structure (tiers, nodes per group, groups per pod, Dragonfly+ global links, group and
-    pod counts), the tiers' oversubscription and down ports (``contention``) and the routing class. Candidates that
-    differ only in switch models, optics or prices share one search (``tests/test_optimize_serving.py`` checks it
-    against fresh searches); the cost per token is then priced at each candidate's own TCO."""
-    import dataclasses
-
-    from core.perf.congestion import fabric_class
-    from core.perf.placement import down_ports, links
-
-    r, f, bw = p.resolved, p.fabric, p.bandwidth
-    return (r.system.id, r.gpus, r.nodes, r.gpus_per_node, r.nvlink_domain_gpus, r.nvlink_rack_gpus, r.nics_per_node,
-            r.planes,
-            dataclasses.replace(links(p), sharp=None), f.tiers, f.nodes_per_group, f.groups_per_pod,
-            f.global_links > 0, f.group_count, f.pod_count, bw.leaf_oversubscription, bw.spine_oversubscription,
-            down_ports(p, "leaf"), down_ports(p, "spine"), fabric_class(r))
-
-
 @dataclass(frozen=True)
 class _Detail:
     """A candidate's state between its bounds and its detail: the resolved design, fabric plan, bandwidth and the
@@ -531,8 +510,6 @@ class _Evaluator:
         """Decide the budget and power by the cost floors (``core.cost.cost_floor``) before the physical layer."""
         self.sizings = 0
         """Fabric sizings run (``size_fabric``)."""
-        self.serving: dict[tuple, tuple | None] = {}
-        """``serving_key`` -> (GPUs, output tokens/s) of the cheapest deployment serving the target, or None."""
 
     def size(self, resolved):
         """(fabric plan, bandwidth) of ``resolved`` (``size_fabric``, ``compute_bandwidth``)."""
@@ -677,26 +654,15 @@ class _Evaluator:
         return cand
 
     def _serve(self, cand: Candidate, p: Plan) -> list[str]:
-        """Size the cheapest deployment of ``Constraints.serving`` on ``p`` (memoised by ``serving_key``: the
-        search reads the fabric's performance, not its price) and price it at ``p``'s TCO; the serving constraints
-        it fails (``serving_target``: none serves the rate within the targets)."""
-        from core.perf.serving_search import search
+        """Size the cheapest deployment of ``Constraints.serving`` on ``p`` and price it at ``p``'s TCO
+        (``core.analysis.servingstep.price``: the search is cached by what it reads of the plan but its price);
+        the serving constraints it fails (``serving_target``: none serves the rate within the targets)."""
+        from core.analysis.servingstep import price
 
-        key = serving_key(p)
-        if key not in self.serving:
-            d = self.c.serving
-            try:
-                found = search(p, d.model, d.workload, mode=d.mode, precision=d.precision,
-                               kv_precision=d.kv_precision, ways_out=False).best_estimate
-            except FabricPlannerError:
-                found = None
-            self.serving[key] = None if found is None else (found.gpus, found.output_tokens_per_s)
-        hit = self.serving[key]
-        if hit is None:
+        found = price(p, self.c.serving)
+        if found is None:
             return ["serving_target"]
-        cand.serving_gpus, tokens_per_s = hit
-        tco_per_s = p.cost.tco_usd / (p.cost.tco_years * 365.0 * 86400.0)
-        cand.usd_per_mtok = tco_per_s * cand.serving_gpus / p.resolved.gpus / tokens_per_s * 1e6
+        cand.serving_gpus, cand.usd_per_mtok = found
         return [] if _limit(cand.usd_per_mtok, self.c.max_usd_per_million_tokens, True) else [
             "max_usd_per_million_tokens"]
 

@@ -384,8 +384,8 @@ def busiest_link(index: _Index, specs: frozenset, loads: dict[str, float]) -> di
 def price(index: _Index, faults: list[Fault]) -> tuple[dict, list[dict]]:
     """Each fault's ``impact`` (set on it), ``(all together, fix order)`` (module docstring)."""
     pricer = _Pricer(index.plan)
-    specs = {id(f): _spec_of(index, f) for f in faults}
-    lost = frozenset(s for s in specs.values() if s)
+    specs = [_spec_of(index, f) for f in faults]
+    lost = frozenset(s for s in specs if s)
     speed = [f for f in faults if f.kind == "wrong-speed"]
     if not lost and speed:
         pricer.price(frozenset({failure_spec(index, index.links[speed[0].planned])}))
@@ -401,8 +401,7 @@ def price(index: _Index, faults: list[Fault]) -> tuple[dict, list[dict]]:
     unchanged = {k: v for k, v in pricer.healthy.items() if k != "bisection_tbits"}
     loads = healthy_loads(index.plan)
     together["busiest_link"] = busiest_link(index, lost | slow, loads)
-    for fault in faults:
-        spec = specs[id(fault)]
+    for fault, spec in zip(faults, specs):
         if spec:
             fault.impact = {**pricer.price(frozenset({spec})),
                             "busiest_link": busiest_link(index, frozenset({spec}), loads)}
@@ -440,7 +439,7 @@ def _fix_order(pricer: _Pricer, faults: list[Fault], specs: dict, lost: frozense
     own = sorted(range(len(faults)), key=lambda i: _order_key(alone[i]))
     gains = {}
     for position, i in enumerate(own):
-        spec = specs[id(faults[i])]
+        spec = specs[i]
         gains[i] = _gain(state, pricer.price(lost - {spec})) if spec and position < MAX_RANKED else alone[i]
     place = {i: position for position, i in enumerate(own)}
     ranked = sorted(gains, key=lambda i: (_order_key(gains[i]), place[i]))

@@ -206,13 +206,3 @@ def compute_bandwidth(resolved: ResolvedDesign, fabric: FabricPlan) -> Bandwidth
         cross_island_via="nvlink" if fabric.islands > 1 else "fabric",
         hops_valiant=valiant,
     )
-
-
-def gbytes_to_gbits(gbytes_per_s: float) -> float:
-    """GB/s (1e9 bytes/s) to Gb/s (1e9 bits/s)."""
-    return gbytes_per_s * 8
-
-
-def gbits_to_gbytes(gbits_per_s: float) -> float:
-    """Gb/s (1e9 bits/s) to GB/s (1e9 bytes/s)."""
-    return gbits_per_s / 8

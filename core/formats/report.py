@@ -427,20 +427,12 @@ def _title_page(title: str, subtitle: list[str], share_link: str, when: datetime
 
 
 # --- one design ------------------------------------------------------------------------------------------
-_SUMMARIES: dict[int, tuple[object, dict]] = {}
-
-
 def _summary(plan) -> dict:
-    """``plan.summary()`` (a design with pods: its totals, ``core.analysis.whole.whole_summary``), computed once per
-    plan while a report is built (it sums the networks and racks)."""
+    """``plan.summary()`` (a design with pods: its totals, ``core.analysis.whole.whole_summary``; under 1 ms at
+    131,072 GPUs, the mixed plan being cached by its design)."""
     from core.analysis.whole import whole_summary
 
-    held = _SUMMARIES.get(id(plan))
-    if held is None or held[0] is not plan:
-        if len(_SUMMARIES) > 8:
-            _SUMMARIES.clear()
-        held = _SUMMARIES[id(plan)] = (plan, whole_summary(plan))
-    return held[1]
+    return whole_summary(plan)
 
 
 def report_job_settings(plan, job: Mapping | None = None) -> dict:

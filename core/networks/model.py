@@ -154,9 +154,6 @@ class NetworkSizing(BaseModel):
     def links_of(self, kind: str) -> int:
         return sum(link.count for link in self.links if link.kind == kind)
 
-    def switches_of(self, role: str) -> int:
-        return sum(s.count for s in self.switches if s.role == role)
-
     def devices_of(self, kind: str) -> int:
         return sum(d.count for d in self.devices if d.kind == kind)
 

@@ -251,14 +251,6 @@ class Sweep:
             }))
         return pd.concat(rows, ignore_index=True)
 
-    def best_frame(self) -> pd.DataFrame:
-        t, a, p = self.best()
-        return pd.DataFrame({
-            "op": self.op, "gpus": self.n, "bytes": self.sizes, "algorithm": a, "protocol": p,
-            "time_us": t, "algbw_gbytes": self.algbw(t), "busbw_gbytes": self.busbw(t),
-        })
-
-
 
 def sweep(
     plan: Plan,

@@ -214,11 +214,6 @@ def tier_share(routing: str, crossing: float, oversubscription: float, down_port
     return min(adaptive, ecmp_kept(flows, uplinks, flows_per_port))
 
 
-def ecmp_aggregate_limit(uplinks: int) -> float:
-    """``ecmp_kept(U, U, 1)``: U single-flow ports on U uplinks keep 1 - (1 - 1/U)^U (-> 1 - 1/e)."""
-    return 1.0 - (1.0 - 1.0 / uplinks) ** uplinks
-
-
 def describe(routing: str) -> str:
     """One sentence: what the class assumes, with its sources (for the Performance page)."""
     c = load_constants()

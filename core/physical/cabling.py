@@ -288,7 +288,7 @@ class _Ends:
             self.u_m = routing.u_mm / 1000
             self.in_rack_m, self.tray_m = routing.in_rack_m, routing.tray_above_rack_m
             self.stretch, self.ends_m = 1 + routing.slack_fraction, 2 * routing.slack_end_m
-            self.rack_index = {id(r): i for i, r in enumerate(self.layout.racks)}
+            self.rack_index = {r.name: i for i, r in enumerate(self.layout.racks)}
 
     def of(self, device_id: str) -> tuple:
         """``(rack name, lowest U, rack index, U centre, run up to the tray [m], rack x [m], rack y [m])``;
@@ -305,7 +305,7 @@ class _Ends:
             if rack is not None:
                 first = slot.first_u + offset * slot.height_u
                 centre = first + slot.height_u / 2 - 1
-                found = (rack.name, int(first), self.rack_index[id(rack)], centre,
+                found = (rack.name, int(first), self.rack_index[rack.name], centre,
                          (rack.u_total - centre) * self.u_m + self.tray_m, rack.x_m, rack.y_m)
         if not device_id.startswith("node"):  # switches repeat on many cables; nodes come in runs
             self.cache[device_id] = found

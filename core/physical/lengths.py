@@ -140,11 +140,11 @@ def length_m(layout: Layout, a: str, z: str, racks: RackCatalog | None = None) -
     routing = (racks or load_racks()).routing
     ends = _Ends(layout)
     pa, pz = layout.slot_of(a), layout.slot_of(z)
-    rack_i = {id(r): i for i, r in enumerate(layout.racks)}
+    rack_i = {r.name: i for i, r in enumerate(layout.racks)}
 
     def point(found):
         rack, slot, offset = found
-        return np.array([rack_i[id(rack)]]), np.array([slot.first_u + offset * slot.height_u + slot.height_u / 2 - 1])
+        return np.array([rack_i[rack.name]]), np.array([slot.first_u + offset * slot.height_u + slot.height_u / 2 - 1])
 
     (ra, ua), (rb, ub) = point(pa), point(pz)
     return float(_lengths(ends, routing, ra, ua, rb, ub)[0][0])

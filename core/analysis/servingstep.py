@@ -1,0 +1,44 @@
+"""The optimizer's serving step: the cheapest deployment serving ``Constraints.serving`` on a candidate, as a
+function of what the serving search reads of its plan (``core.analysis.perfview.unpriced``) and the deployment,
+cached by those arguments (``core.memo.stage``): candidates that differ only in prices, optics or cable lengths
+share one search, and each is priced at its own TCO afterwards (``price``)."""
+
+from __future__ import annotations
+
+from core.analysis.perfview import PerfPlan, unpriced
+from core.errors import FabricPlannerError
+from core.memo import stage
+
+
+def _served_bytes(found) -> int:
+    """Upper bound of the memory of a ``served`` answer [bytes] (a pair of numbers, or None;
+    ``tests/test_memo.py``)."""
+    return 160
+
+
+@stage(0.01, _served_bytes)
+def served(plan: PerfPlan, deployment) -> tuple[int, float] | None:
+    """(GPUs, output tokens/s) of the cheapest deployment of ``deployment``'s model, workload, mode and precisions
+    serving its rate within its TTFT and TPOT on ``plan`` (``core.perf.serving_search.search``, on the compute
+    fabric), or None when none does or the search raises."""
+    from core.perf.serving_search import search
+
+    d = deployment
+    try:
+        found = search(plan, d.model, d.workload, mode=d.mode, precision=d.precision, kv_precision=d.kv_precision,
+                       ways_out=False).best_estimate
+    except FabricPlannerError:
+        return None
+    return None if found is None else (found.gpus, found.output_tokens_per_s)
+
+
+def price(plan, deployment) -> tuple[int, float] | None:
+    """(GPUs, cost per million output tokens [USD]) of the cheapest deployment of ``deployment`` on ``plan`` (a
+    ``core.plan.Plan``): ``served`` on the plan's unpriced view, priced at the plan's TCO per second over the share
+    of its GPUs the deployment takes; None when none serves the target."""
+    found = served(unpriced(plan), deployment)
+    if found is None:
+        return None
+    gpus, tokens_per_s = found
+    tco_per_s = plan.cost.tco_usd / (plan.cost.tco_years * 365.0 * 86400.0)
+    return gpus, tco_per_s * gpus / plan.resolved.gpus / tokens_per_s * 1e6
