@@ -22,6 +22,9 @@ Edge attributes: ``links`` (parallel links), ``speed_gbps`` [Gb/s per link, per 
 Graph attributes: the design's headline (``gpus``, ``nodes``, ``tiers``, ``planes``, ...) and ``aggregated``
 (``"no"``, or why servers are grouped).
 
+A design with pods: every pod's servers and leaves and the shared spines (``core.formats.podexports``: names
+``pod2-gpu001``, ``spine001``; each vertex's attributes from its pod, ``pod`` its number), graph attribute ``pods``.
+
 Size: a 131,072-GPU design (B300, 16,384 servers, 21,376 vertices, 296,096 edges, 44 MB) streams in 7.7 s
 median (9.7 s worst of 3) with the 2-core machine at load average 22, 4.6 s at a lighter load
 (``benchmarks/bench_exports.py``); about half of it is building the engine's graph
@@ -43,6 +46,7 @@ from core.fabric.naming import Namer, NamingScheme
 from core.fabric.topology import fabric_graph
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export
+from core.formats.podslurm import mixed_of
 from core.i18n import DEFAULT_LANGUAGE, N_, language
 
 MAX_ELEMENTS = 2_000_000
@@ -57,7 +61,7 @@ EDGE_KEYS = (("links", "long"), ("speed_gbps", "long"), ("capacity_gbps", "long"
 GRAPH_KEYS = (("name", "string"), ("gpus", "long"), ("nodes", "long"), ("gpu_model", "string"),
               ("fabric", "string"), ("topology", "string"), ("tiers", "long"), ("planes", "long"),
               ("islands", "long"), ("port_speed_gbps", "long"), ("uplink_speed_gbps", "long"),
-              ("aggregated", "string"), ("units", "string"))
+              ("pods", "long"), ("aggregated", "string"), ("units", "string"))
 
 
 def full_elements(plan) -> int:
@@ -82,6 +86,13 @@ class _Records:
     engine graph's edges with their endpoints' names (edges are read on demand: about 300,000 at 131,072 GPUs)."""
 
     def __init__(self, plan, naming: NamingScheme | None):
+        mixed = mixed_of(plan)
+        if mixed is not None:  # a design with pods: every pod under the shared spines
+            from core.formats.podexports import graphml_records
+
+            self.graph, self.source, self.names, self.vertices = graphml_records(mixed, naming)
+            _layout(self.vertices, by_pod=True)
+            return
         namer = Namer.of(plan, naming)
         resolved, fabric = plan.resolved, plan.fabric
         grouped = full_elements(plan) > MAX_ELEMENTS
@@ -157,14 +168,15 @@ def graphml_graph(plan, naming: NamingScheme | None = None) -> nx.Graph:
     return graph
 
 
-def _layout(vertices: dict[str, dict]) -> None:
-    """``x``, ``y`` per vertex: tier rows as in the app's diagram, vertices in order across each row."""
+def _layout(vertices: dict[str, dict], by_pod: bool = False) -> None:
+    """``x``, ``y`` per vertex: tier rows as in the app's diagram, vertices in order across each row (``by_pod``:
+    a design with pods, each pod's vertices together)."""
     rows: dict[str, list] = {role: [] for role in TIER}
     for name, data in vertices.items():
         rows[data["role"]].append(name)
     for role, names in rows.items():
-        names.sort(key=lambda v: (vertices[v].get("plane", 0), vertices[v].get("island", 0),
-                                  vertices[v].get("group", 0), vertices[v].get("rail", 0), v))
+        names.sort(key=lambda v: (vertices[v].get("pod", 0) if by_pod else 0, vertices[v].get("plane", 0),
+                                  vertices[v].get("island", 0), vertices[v].get("group", 0), vertices[v].get("rail", 0), v))
         n = len(names)
         for i, name in enumerate(names):
             vertices[name]["x"] = 0.5 if n == 1 else round(i / (n - 1), 6)
