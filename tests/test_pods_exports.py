@@ -131,3 +131,11 @@ def test_graphml_names_are_the_netbox_devices(tmp_path):
     exported = nx.read_graphml(target)
     devices = {row["name"] for row in csv.DictReader(io.StringIO(export_text(p, "netbox-devices")))}
     assert set(exported.nodes) <= devices
+
+
+def test_the_formats_say_whether_they_cover_every_pod():
+    from core.formats.exports import pod_coverage
+
+    whole, alone = pod_coverage(plan(TWO))
+    assert {"slurm", "netbox-cables", "graphml", "drawio", "cabling"} <= set(whole)
+    assert "simai" in alone and not set(whole) & set(alone)

@@ -56,7 +56,7 @@ def write_csv(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
 
 EXPORTS = (Export(name="cabling", write=write_csv, suffix=".csv", mime="text/csv",
                   label=N_("Port-to-port cabling plan of every network (CSV; python -m core cabling also writes "
-                           "XLSX)")),)
+                           "XLSX)"), every_pod=True),)
 """The cabling plan among the export formats (``core.formats.exports``), as ``python -m core export --format
 cabling`` and the Designer's Hand-off tab offer it."""
 

@@ -176,5 +176,5 @@ def write_drawio(plan, out: TextIO, naming: NamingScheme) -> None:
 
 EXPORTS = (
     Export("drawio", write_drawio, ".drawio", "application/vnd.jgraph.mxfile",
-           N_("draw.io diagram of the fabric, laid out like the Topology tab")),
+           N_("draw.io diagram of the fabric, laid out like the Topology tab"), every_pod=True),
 )

@@ -235,5 +235,5 @@ def write_graphml(plan, out: TextIO, naming: NamingScheme) -> None:
 
 EXPORTS = (
     Export("graphml", write_graphml, ".graphml", "application/graphml+xml",
-           N_("GraphML: every server and switch with tier, model, ports and bandwidth")),
+           N_("GraphML: every server and switch with tier, model, ports and bandwidth"), every_pod=True),
 )

@@ -287,13 +287,13 @@ write_cables = _writer(CABLE_FIELDS, cables)
 
 EXPORTS = (
     Export(name="netbox-devices", write=write_devices, suffix=".csv", mime="text/csv",
-           label=N_("NetBox devices (bulk-import CSV)")),
+           label=N_("NetBox devices (bulk-import CSV)"), every_pod=True),
     Export(name="netbox-interfaces", write=write_interfaces, suffix=".csv", mime="text/csv",
-           label=N_("NetBox interfaces the cables use (bulk-import CSV)")),
+           label=N_("NetBox interfaces the cables use (bulk-import CSV)"), every_pod=True),
     Export(name="netbox-cables", write=write_cables, suffix=".csv", mime="text/csv",
-           label=N_("NetBox cables from the cabling plan (bulk-import CSV)")),
+           label=N_("NetBox cables from the cabling plan (bulk-import CSV)"), every_pod=True),
     Export(name="netbox-device-types", write=write_device_types, suffix=".yaml", mime="application/yaml",
-           label=N_("NetBox device types of the switches and NIC (devicetype-library YAML)")),
+           label=N_("NetBox device types of the switches and NIC (devicetype-library YAML)"), every_pod=True),
 )
 
 
