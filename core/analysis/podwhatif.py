@@ -106,3 +106,21 @@ def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
                 if len([k for k in own.leaves_of_group(g) if k not in lost_leaves[i]]) < len(own.leaves_of_group(g)):
                     out[i]["nodes_degraded"] -= own.group_nodes(g)
     return [PodLoss(**row) for row in out]
+
+
+def loss_rows(losses: list[PodLoss], unit: str) -> list[dict[str, str]]:
+    """A row per pod of ``losses`` for a table, in the current language: the pod and its system, GPUs cut off of
+    its GPUs, servers degraded, injection and bandwidth into the shared spines (left of healthy, in ``unit``:
+    ``core.units.bandwidth``, per direction)."""
+    from core.i18n import number
+    from core.units import bandwidth
+
+    def left(now: float, healthy: float) -> str:
+        return _("{now} of {healthy}").format(now=bandwidth(now, unit), healthy=bandwidth(healthy, unit))
+
+    return [{_("Pod"): _("pod {pod}").format(pod=loss.pod) + f" ({loss.system})",
+             _("GPUs cut off"): _("{lost} of {gpus}").format(lost=number(loss.gpus_cut_off), gpus=number(loss.gpus)),
+             _("Servers degraded"): number(loss.nodes_degraded),
+             _("Injection (1 dir)"): left(loss.injection_gbps, loss.healthy_injection_gbps),
+             _("Into the shared spines (1 dir)"): left(loss.spine_gbps, loss.healthy_spine_gbps)}
+            for loss in losses]
