@@ -85,3 +85,21 @@ def test_a_shared_spine_lost_costs_every_pod_its_share_and_a_leaf_of_pod_2_only_
 def test_an_unknown_element_is_refused(element):
     with pytest.raises(InputError):
         pods_what_if(mixed_plan(TWO), [element])
+
+
+def test_the_failure_command_of_a_design_with_pods_reads_the_whole_fabric(capsys):
+    import json
+
+    from conftest import run_cli
+
+    pods = ("--gpu", "H100", "--nodes", "64", "--pods", "B200:32:400")
+    code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "spine0", "--fail", "pod2.p0.leaf1",
+                              "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    expected = pods_what_if(mixed_plan(TWO), ["spine0", "pod2.p0.leaf1"])
+    assert data["pods"] == [loss.model_dump() for loss in expected]
+    code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "pod2.p0.leaf1")
+    assert code == 0 and "pod 2 (B200)" in out and "Servers degraded" in out
+    code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "leaf:1")  # pod 1's own what-if, as before
+    assert code == 0 and "cut off" in out and "pod 2" not in out
