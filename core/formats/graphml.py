@@ -61,7 +61,9 @@ EDGE_KEYS = (("links", "long"), ("speed_gbps", "long"), ("capacity_gbps", "long"
 GRAPH_KEYS = (("name", "string"), ("gpus", "long"), ("nodes", "long"), ("gpu_model", "string"),
               ("fabric", "string"), ("topology", "string"), ("tiers", "long"), ("planes", "long"),
               ("islands", "long"), ("port_speed_gbps", "long"), ("uplink_speed_gbps", "long"),
-              ("pods", "long"), ("aggregated", "string"), ("units", "string"))
+              ("aggregated", "string"), ("units", "string"))
+POD_GRAPH_KEYS = (("pods", "long"),)
+"""Graph keys a design with pods adds (after ``GRAPH_KEYS``, declared only then)."""
 
 
 def full_elements(plan) -> int:
@@ -202,13 +204,14 @@ def write_graphml(plan, out: TextIO, naming: NamingScheme) -> None:
       'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
       'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
     ids = {}
-    for kind, keys in (("graph", GRAPH_KEYS), ("node", NODE_KEYS), ("edge", EDGE_KEYS)):
+    graph_keys = GRAPH_KEYS + (POD_GRAPH_KEYS if "pods" in records.graph else ())
+    for kind, keys in (("graph", graph_keys), ("node", NODE_KEYS), ("edge", EDGE_KEYS)):
         for index, (attr, kind_type) in enumerate(keys):
             key = f"{kind[0]}{index}"
             ids[(kind, attr)] = key
             w(f'  <key id="{key}" for="{kind}" attr.name="{attr}" attr.type="{kind_type}"/>\n')
     w('  <graph id="fabric" edgedefault="undirected">\n')
-    for attr, _type in GRAPH_KEYS:
+    for attr, _type in graph_keys:
         if attr in records.graph:
             w(f'    <data key="{ids[("graph", attr)]}">{_value(records.graph[attr])}</data>\n')
     node_ids = [(attr, ids[("node", attr)]) for attr, _t in NODE_KEYS]
