@@ -16,9 +16,10 @@ from core.fabric.families import node_to_node, tier_words
 from core.fabric.naming import Namer, NamingError, NamingScheme, naming_scheme
 from core.figures.cost import networks_figure, networks_table, price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, size_caption
+from core.figures.style import sep
 from core.formats import filenames
 from core.formats.design_file import design_from_bytes
-from core.formats.exports import exports
+from core.formats.exports import exports, pod_coverage
 from core.scaleup import link_word
 from core.i18n import N_, _
 from webui import cached, jobs, jobwork, pagestate, safe, state, tables, verify_view
@@ -539,9 +540,10 @@ def _exports(cur: state.Current, key: str, lang: str) -> NamingScheme | None:
     naming = scheme.model_dump_json()
     plan = cur.plan
     if plan.design.pods:
-        st.caption(_("A design with pods: the Slurm and NetBox files cover every pod (names pod1-, pod2-, ...) and "
-                     "the shared spines; the other files describe pod 1 ({system}) alone.").format(
-            system=plan.resolved.system.id))
+        whole, alone = pod_coverage(plan)
+        st.caption(_("A design with pods: the files {whole} cover every pod (names pod1-, pod2-, ...) and the shared "
+                     "spines; the files {alone} describe pod 1 ({system}) alone.").format(
+            whole=sep().join(whole) or "-", alone=sep().join(alone) or "-", system=plan.resolved.system.id))
     eager = plan.resolved.gpus <= EAGER_EXPORT_GPUS
     if not eager:
         st.caption(_("{gpus} GPUs: each file is built when you press its button (large files take a few "

@@ -13,9 +13,10 @@ import streamlit as st
 from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
-from core.analysis.whole import whole_plan  # a design with pods: its totals in the size caption
+from core.analysis.podwhatif import loss_rows, pod_elements, pods_what_if
+from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
-from core.errors import InputError
+from core.errors import FabricPlannerError, InputError
 from core.fabric.families import CLOS, node_to_node, require_clos, require_model, words
 from core import units
 from core.figures import resilience as figs
@@ -319,6 +320,22 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                  "and training models on a degraded copy of the design."))
 
 
+def _pods_whole_fabric(cur) -> None:
+    """A design with pods: lose shared spines and pods' leaves on the whole fabric and show what each pod loses
+    (``core.analysis.podwhatif``)."""
+    try:
+        mixed = design_mixed(cur.plan.design)
+    except FabricPlannerError:
+        return
+    st.markdown("##### " + _("Every pod under the shared spines"))
+    picked = st.multiselect(_("Shared spines and pods' leaves to lose"), pod_elements(mixed), key=W + "pods_failed",
+                            placeholder=_("none: the healthy fabric"))
+    st.caption(_("GPUs cut off: servers whose every leaf is lost (without spines, those outside the scalable unit "
+                 "holding the most GPUs). Into the shared spines: the most a pod's servers can send into the live "
+                 "spines (a max-flow), which traffic between pods crosses."))
+    st.dataframe(loss_rows(pods_what_if(mixed, picked), cur.unit), hide_index=True, width="stretch")
+
+
 def _spof_section(cur, key: str, lang: str) -> None:
     finished, result = cache.outcome("spof", jobwork.single_points, key)
     if not finished:
@@ -582,6 +599,8 @@ def main() -> None:
     for index, (tab, draw) in enumerate(zip(tabs, sections)):
         with tab:
             if tab.open:
+                if pod_one and index == 0:
+                    _pods_whole_fabric(cur)
                 if pod_one and rl.TABS[index] != "Single points of failure":
                     st.info(pod_one)
                 draw()

@@ -93,4 +93,24 @@ def test_resilience_single_points_cover_every_pod(lang):
 def test_handoff_says_which_exports_cover_every_pod():
     at = _designer("Hand-off", "en", {"n": "64", "pods": "B200:32:800"})
     assert not at.exception and not at.error
-    assert any("Slurm and NetBox files cover every pod" in str(c.value) for c in at.caption)
+    said = [str(c.value) for c in at.caption if "cover every pod" in str(c.value)]
+    whole, alone = said[0].split("cover every pod")
+    assert all(name in whole for name in ("graphml", "drawio", "cabling", "netbox-cables")) and "simai" in alone
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_resilience_what_if_loses_a_shared_spine_on_every_pod(lang):
+    from tests import pagetest
+
+    link = {"n": "16", "t": "tor", "pods": "B200:8", "lang": lang}
+    at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Failure what-if"})
+    assert not at.exception and not at.error
+    healthy = at.dataframe[0].value
+    assert len(healthy) == 2 and "B200" in str(healthy.iloc[1, 0])
+    assert any(m.key == "rs_w_pods_failed" for m in at.multiselect)
+    at.session_state["rs_w_pods_failed"] = ["spine0", "pod2.p0.leaf0"]  # as picked (the page's other widgets
+    pagetest.rerun(at)  # keep their state)
+    assert not at.exception and not at.error
+    failed = at.dataframe[0].value
+    assert list(failed.iloc[:, 3]) != list(healthy.iloc[:, 3])  # pod 2's injection drops with its leaf
+    assert list(failed.iloc[:, 4]) != list(healthy.iloc[:, 4])  # every pod's way into the spines drops

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from core.cli.common import add_design_options, add_format_option, design_from_args, positive_int, row, to_json
+from core.cli.common import (
+    add_design_options, add_format_option, design_from_args, display_width, pad, positive_int, row, to_json,
+)
 from core.design import tidy_spaces
 from core.i18n import _, ngettext
 from core.scaleup import other_words
@@ -22,7 +24,8 @@ def register(subparsers) -> None:
     g = parser.add_argument_group(_("failures"))
     g.add_argument("--fail", action="append", required=True, metavar="TIER:COUNT|TIER:NAME",
                    help=_("fail elements: a tier and a count {counts} (chosen where they hurt most) or a name "
-                          "{names}; repeat the option").format(
+                          "{names}; repeat the option. A design with pods: shared spines and pods' leaves ({pods}) "
+                          "fail on the whole fabric").format(pods="spine0 pod2.p0.leaf1",
                        counts="[spine:2 leaf:1 tor:1 nic:1 plane:1 core:1 rack:1 link:1 nvswitch:1 tray:1 feed:1 "
                               "global:1]",
                        names="[leaf:p0.leaf3 su1-rail3 p1 node5.nic2 rack3 p0.leaf3-spine1 p0.leaf3-spine1#2 "
@@ -109,11 +112,39 @@ def render_table(out: dict, system=None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _whole_fabric(design, failed: list[str], fmt: str) -> str | None:
+    """A design with pods whose ``failed`` are all shared spines and pods' leaves (``spine0``, ``pod2.p0.leaf1``):
+    what each pod loses on the whole fabric (``core.analysis.podwhatif``), as text or JSON; None otherwise (the
+    what-if then analyses pod 1 alone)."""
+    from core.analysis.podwhatif import loss_rows, pod_elements, pods_what_if
+    from core.analysis.whole import design_mixed
+
+    mixed = design_mixed(design)
+    if mixed is None or not set(failed) <= set(pod_elements(mixed)):
+        return None
+    losses = pods_what_if(mixed, failed)
+    if fmt == "json":
+        return to_json({"failed": failed, "pods": [loss.model_dump() for loss in losses],
+                        "units": "Gb/s per direction"}) + "\n"
+    lines = [_("failed: {elements}").format(elements=", ".join(failed))]
+    rows = loss_rows(losses, "Gb/s")
+    width = max(display_width(name) for name in rows[0]) + 2
+    for entry in rows:
+        label, *rest = entry.items()
+        lines.append(label[1])
+        lines += ["  " + pad(name, width) + value for name, value in rest]
+    return "\n".join(lines) + "\n"
+
+
 def run(args: argparse.Namespace) -> str:
     from core.analysis.failure import what_if
     from core.plan import plan
 
-    planned = plan(design_from_args(args))
+    design = design_from_args(args)
+    whole = _whole_fabric(design, args.fail, args.format) if design.pods else None
+    if whole is not None:
+        return whole
+    planned = plan(design)
     result = what_if(planned, args.fail, job=_job(args))
     data = result.to_json()
     if args.format == "json":

@@ -1,5 +1,8 @@
 """The cabling plan as CSV (streamed) and XLSX (a summary sheet and the plan, formatted).
 
+A design with pods: every pod's cables and the leaf-spine cables to the shared spines
+(``core.formats.podnetbox.plan_cabling_rows``: the NetBox cables' plan, names ``pod<n>-``).
+
 ``write_csv(plan, out, naming)`` writes ``core.physical.cabling.CABLE_COLUMNS`` as the header and one line
 per cable, as the rows come (English ids; a 131,072-GPU plan of ~400,000 cables streams in seconds).
 ``write_xlsx(plan, target, naming)`` writes a workbook in openpyxl's write-only mode (rows are streamed to
@@ -21,7 +24,8 @@ from typing import BinaryIO, TextIO
 from core.fabric.naming import NamingScheme
 from core.formats.exports import Export
 from core.i18n import N_, _
-from core.physical.cabling import CABLE_COLUMNS, cabling_rows
+from core.formats.podnetbox import plan_cabling_rows
+from core.physical.cabling import CABLE_COLUMNS
 
 EXCEL_MAX_ROWS = 1_048_576
 """Rows of one Excel worksheet (header included)."""
@@ -47,12 +51,12 @@ def write_csv(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
     """Stream the cabling plan of ``plan`` to ``out`` as CSV (header ``CABLE_COLUMNS``; empty = unknown)."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CABLE_COLUMNS)
-    writer.writerows(cabling_rows(plan, naming))  # csv writes None as an empty field
+    writer.writerows(plan_cabling_rows(plan, naming))  # csv writes None as an empty field
 
 
 EXPORTS = (Export(name="cabling", write=write_csv, suffix=".csv", mime="text/csv",
                   label=N_("Port-to-port cabling plan of every network (CSV; python -m core cabling also writes "
-                           "XLSX)")),)
+                           "XLSX)"), every_pod=True),)
 """The cabling plan among the export formats (``core.formats.exports``), as ``python -m core export --format
 cabling`` and the Designer's Hand-off tab offer it."""
 
@@ -73,7 +77,7 @@ def summarize(plan, naming: NamingScheme | None = None) -> tuple[Counter, int]:
     """``(Counter of (network, link class, media, length bin), total cables)`` over the whole plan."""
     counts: Counter = Counter()
     total = 0
-    for row in cabling_rows(plan, naming):
+    for row in plan_cabling_rows(plan, naming):
         counts[(row.network, row.link_class, row.media, length_bin(row.length_m))] += 1
         total += 1
     return counts, total
@@ -129,7 +133,7 @@ def write_xlsx(plan, target: str | BinaryIO, naming: NamingScheme | None = None,
 
     titles = [_(COLUMN_TITLES[c]) for c in CABLE_COLUMNS]
     formats = {"length_m": "0.0"}  # integers read well as General; one styled cell per row keeps it fast
-    rows = cabling_rows(plan, naming)
+    rows = plan_cabling_rows(plan, naming)
     last = get_column_letter(len(CABLE_COLUMNS))
     for index in range(sheets):
         name = _("Cabling plan") if index == 0 else _("Cabling plan {number}").format(number=index + 1)

@@ -11,6 +11,9 @@ core at the top and servers at the bottom, leaves ordered by block then rail, se
 The title says which view it is. Leaves and their links take the app's rail colours; line width grows with
 the links in a bundle; an edge's label is ``links x speed``.
 
+A design with pods draws every pod under the shared spines (the Topology tab's drawing of it), names as
+``core.formats.podexports`` gives them (``pod2-gpu001``, ``spine001``).
+
 Names follow ``core.fabric.naming`` (the Slurm, NetBox and GraphML exports use the same). Machine-readable
 hand-off: English whatever the request's language.
 """
@@ -23,6 +26,7 @@ from xml.sax.saxutils import quoteattr
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export
+from core.formats.podslurm import mixed_of
 from core.formats.slurm import compress_hostlist
 from core.i18n import DEFAULT_LANGUAGE, N_, language
 
@@ -36,9 +40,11 @@ EDGE_LABELS_MAX = 60
 """Up to this many edges their labels (``links x speed``) show; above they are kept but hidden."""
 
 
-def _names(plan, graph, namer: Namer) -> dict[str, str]:
-    """The label of each vertex: device names, or what a bundle holds."""
-    f, wiring = plan.fabric, Wiring.of(plan)
+def _names(plan, graph, naming: NamingScheme | None) -> dict[str, str]:
+    """The label of each vertex: device names, or what a bundle holds (a design with pods: ``_pod_names``)."""
+    if graph.graph.get("pods"):
+        return _pod_names(plan, graph, naming)
+    f, wiring, namer = plan.fabric, Wiring.of(plan), Namer.of(plan, naming)
     labels = {}
     for vertex, data in graph.nodes(data=True):
         if data.get("label"):  # aggregated bundle (English: written inside language("en"))
@@ -52,6 +58,47 @@ def _names(plan, graph, namer: Namer) -> dict[str, str]:
     return labels
 
 
+def _pod_names(plan, graph, naming: NamingScheme | None) -> dict[str, str]:
+    """The label of each vertex of a design with pods' graph (``core.figures.topology.topology_graph``: every pod
+    under the shared spines): the exports' names (``core.formats.podexports.PodNames``), a group of a pod's
+    servers with its pod, node count and host list, or what a bundle holds."""
+    from core.formats.podexports import PodNames
+
+    names = PodNames(mixed_of(plan), naming)
+    labels = {}
+    for vertex, data in graph.nodes(data=True):
+        if data.get("label"):
+            labels[vertex] = data["label"]
+        elif data["role"] == "server" and "nodes" in data:
+            i = data["pod_index"]
+            hosts = compress_hostlist(names.namers[i].node(n)
+                                      for n in names.wiring.wirings[i].nodes_of_group(data["group"]))
+            labels[vertex] = (f"pod {names.mixed.fabric.pods[i].index + 1} group {data['group'] + 1}: "
+                              f"{data['nodes']} nodes<br>{hosts}")
+        else:
+            labels[vertex] = names(vertex, data)
+    return labels
+
+
+def _title(plan, graph, aggregated: bool) -> str:
+    """The diagram's title: the design and which view is drawn (a design with pods: every pod and the shared
+    spines)."""
+    from core.figures.topology import SERVERS_EACH_MAX
+
+    mixed = mixed_of(plan) if graph.graph.get("pods") else None
+    nodes = plan.resolved.nodes if mixed is None else mixed.fabric.nodes
+    view = ("aggregated view: switches and servers bundled by block and rail; numbers are counts" if aggregated
+            else "every switch and server drawn" if nodes <= SERVERS_EACH_MAX
+            else "every switch drawn; servers grouped per scalable unit / leaf")
+    if mixed is not None:
+        f = mixed.fabric
+        pods = ", ".join(f"pod {pod.index + 1}: {pod.gpus:,} x {pod.system}" for pod in f.pods)
+        return f"{f.gpus:,} GPUs in {len(f.pods)} pods ({pods}) under {f.spines} shared spines<br>{view}"
+    f = plan.fabric
+    return (f"{plan.resolved.gpus:,} x {plan.resolved.system.id}, {f.topology}, {f.tiers} tier(s): plane 1 of "
+            f"{f.planes}<br>{view}")
+
+
 def _style(role: str, colour: str, aggregated: bool) -> str:
     shape = "rounded=0" if role == "server" else "rounded=1;arcSize=30"
     return (f"{shape};whiteSpace=wrap;html=1;fillColor={colour};strokeColor=#ffffff;fontColor=#ffffff;"
@@ -62,13 +109,12 @@ def write_drawio(plan, out: TextIO, naming: NamingScheme) -> None:
     """Stream the draw.io file of ``plan`` (plane 1, laid out like the app's diagram) to ``out``."""
     # imported here: the figures package loads Plotly, which the CLI's parser (it lists every format) need not
     from core.figures.style import TIER_COLOURS, TIER_NAMES, TIER_Y, line_width, rail_colour
-    from core.figures.topology import SERVERS_EACH_MAX, _layer_positions, topology_graph
+    from core.figures.topology import _layer_positions, topology_graph
 
     with language(DEFAULT_LANGUAGE):
         graph, aggregated = topology_graph(plan)
         pos = _layer_positions(graph)
-        labels = _names(plan, graph, Namer.of(plan, naming))
-    f = plan.fabric
+        labels = _names(plan, graph, naming)
     per_row: dict[float, int] = {}
     for _x, y in pos.values():
         per_row[y] = per_row.get(y, 0) + 1
@@ -90,11 +136,7 @@ def write_drawio(plan, out: TextIO, naming: NamingScheme) -> None:
       '      <root>\n'
       '        <mxCell id="0"/>\n'
       '        <mxCell id="1" parent="0"/>\n')
-    view = ("aggregated view: switches and servers bundled by block and rail; numbers are counts" if aggregated
-            else "every switch and server drawn" if plan.resolved.nodes <= SERVERS_EACH_MAX
-            else "every switch drawn; servers grouped per scalable unit / leaf")
-    title = (f"{plan.resolved.gpus:,} x {plan.resolved.system.id}, {f.topology}, {f.tiers} tier(s): plane 1 of "
-             f"{f.planes}<br>{view}")
+    title = _title(plan, graph, aggregated)
     w(f'        <mxCell id="title" value={quoteattr(title)} style="text;html=1;align=left;verticalAlign=top;'
       f'fontSize=14;" vertex="1" parent="1"><mxGeometry x="{left}" y="0" width="{int(width)}" height="50" '
       'as="geometry"/></mxCell>\n')
@@ -134,5 +176,5 @@ def write_drawio(plan, out: TextIO, naming: NamingScheme) -> None:
 
 EXPORTS = (
     Export("drawio", write_drawio, ".drawio", "application/vnd.jgraph.mxfile",
-           N_("draw.io diagram of the fabric, laid out like the Topology tab")),
+           N_("draw.io diagram of the fabric, laid out like the Topology tab"), every_pod=True),
 )

@@ -41,6 +41,9 @@ class Export:
     describe: Callable[..., str] | None = None
     """``describe(plan) -> str``: what the file holds for this design, in the current language (the exporters it
     reads, the domain it blocks); None: ``label`` translated."""
+    every_pod: bool = False
+    """Whether the file of a design with pods holds every pod and the shared spines (else it describes pod 1
+    alone); the Designer's Hand-off tab lists which (``pod_coverage``)."""
 
     def fits(self, plan) -> bool:
         """Whether the format fits ``plan`` (``applies``)."""
@@ -68,6 +71,13 @@ def exports() -> dict[str, Export]:
         for export in importlib.import_module(f"core.formats.{module}").EXPORTS:
             found[export.name] = export
     return found
+
+
+def pod_coverage(plan) -> tuple[list[str], list[str]]:
+    """``(names of the formats fitting ``plan`` whose file holds every pod, names of those describing pod 1
+    alone)`` for a design with pods (``Export.every_pod``), in menu order."""
+    fitting = [export for export in exports().values() if export.fits(plan)]
+    return [e.name for e in fitting if e.every_pod], [e.name for e in fitting if not e.every_pod]
 
 
 def export_text(plan, name: str, naming: NamingScheme | None = None) -> str:

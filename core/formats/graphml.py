@@ -22,6 +22,9 @@ Edge attributes: ``links`` (parallel links), ``speed_gbps`` [Gb/s per link, per 
 Graph attributes: the design's headline (``gpus``, ``nodes``, ``tiers``, ``planes``, ...) and ``aggregated``
 (``"no"``, or why servers are grouped).
 
+A design with pods: every pod's servers and leaves and the shared spines (``core.formats.podexports``: names
+``pod2-gpu001``, ``spine001``; each vertex's attributes from its pod, ``pod`` its number), graph attribute ``pods``.
+
 Size: a 131,072-GPU design (B300, 16,384 servers, 21,376 vertices, 296,096 edges, 44 MB) streams in 7.7 s
 median (9.7 s worst of 3) with the 2-core machine at load average 22, 4.6 s at a lighter load
 (``benchmarks/bench_exports.py``); about half of it is building the engine's graph
@@ -43,6 +46,7 @@ from core.fabric.naming import Namer, NamingScheme
 from core.fabric.topology import fabric_graph
 from core.fabric.wiring import Wiring
 from core.formats.exports import Export
+from core.formats.podslurm import mixed_of
 from core.i18n import DEFAULT_LANGUAGE, N_, language
 
 MAX_ELEMENTS = 2_000_000
@@ -58,6 +62,8 @@ GRAPH_KEYS = (("name", "string"), ("gpus", "long"), ("nodes", "long"), ("gpu_mod
               ("fabric", "string"), ("topology", "string"), ("tiers", "long"), ("planes", "long"),
               ("islands", "long"), ("port_speed_gbps", "long"), ("uplink_speed_gbps", "long"),
               ("aggregated", "string"), ("units", "string"))
+POD_GRAPH_KEYS = (("pods", "long"),)
+"""Graph keys a design with pods adds (after ``GRAPH_KEYS``, declared only then)."""
 
 
 def full_elements(plan) -> int:
@@ -82,6 +88,13 @@ class _Records:
     engine graph's edges with their endpoints' names (edges are read on demand: about 300,000 at 131,072 GPUs)."""
 
     def __init__(self, plan, naming: NamingScheme | None):
+        mixed = mixed_of(plan)
+        if mixed is not None:  # a design with pods: every pod under the shared spines
+            from core.formats.podexports import graphml_records
+
+            self.graph, self.source, self.names, self.vertices = graphml_records(mixed, naming)
+            _layout(self.vertices, by_pod=True)
+            return
         namer = Namer.of(plan, naming)
         resolved, fabric = plan.resolved, plan.fabric
         grouped = full_elements(plan) > MAX_ELEMENTS
@@ -157,14 +170,15 @@ def graphml_graph(plan, naming: NamingScheme | None = None) -> nx.Graph:
     return graph
 
 
-def _layout(vertices: dict[str, dict]) -> None:
-    """``x``, ``y`` per vertex: tier rows as in the app's diagram, vertices in order across each row."""
+def _layout(vertices: dict[str, dict], by_pod: bool = False) -> None:
+    """``x``, ``y`` per vertex: tier rows as in the app's diagram, vertices in order across each row (``by_pod``:
+    a design with pods, each pod's vertices together)."""
     rows: dict[str, list] = {role: [] for role in TIER}
     for name, data in vertices.items():
         rows[data["role"]].append(name)
     for role, names in rows.items():
-        names.sort(key=lambda v: (vertices[v].get("plane", 0), vertices[v].get("island", 0),
-                                  vertices[v].get("group", 0), vertices[v].get("rail", 0), v))
+        names.sort(key=lambda v: (vertices[v].get("pod", 0) if by_pod else 0, vertices[v].get("plane", 0),
+                                  vertices[v].get("island", 0), vertices[v].get("group", 0), vertices[v].get("rail", 0), v))
         n = len(names)
         for i, name in enumerate(names):
             vertices[name]["x"] = 0.5 if n == 1 else round(i / (n - 1), 6)
@@ -190,13 +204,14 @@ def write_graphml(plan, out: TextIO, naming: NamingScheme) -> None:
       'xsi:schemaLocation="http://graphml.graphdrawing.org/xmlns '
       'http://graphml.graphdrawing.org/xmlns/1.0/graphml.xsd">\n')
     ids = {}
-    for kind, keys in (("graph", GRAPH_KEYS), ("node", NODE_KEYS), ("edge", EDGE_KEYS)):
+    graph_keys = GRAPH_KEYS + (POD_GRAPH_KEYS if "pods" in records.graph else ())
+    for kind, keys in (("graph", graph_keys), ("node", NODE_KEYS), ("edge", EDGE_KEYS)):
         for index, (attr, kind_type) in enumerate(keys):
             key = f"{kind[0]}{index}"
             ids[(kind, attr)] = key
             w(f'  <key id="{key}" for="{kind}" attr.name="{attr}" attr.type="{kind_type}"/>\n')
     w('  <graph id="fabric" edgedefault="undirected">\n')
-    for attr, _type in GRAPH_KEYS:
+    for attr, _type in graph_keys:
         if attr in records.graph:
             w(f'    <data key="{ids[("graph", attr)]}">{_value(records.graph[attr])}</data>\n')
     node_ids = [(attr, ids[("node", attr)]) for attr, _t in NODE_KEYS]
@@ -223,5 +238,5 @@ def write_graphml(plan, out: TextIO, naming: NamingScheme) -> None:
 
 EXPORTS = (
     Export("graphml", write_graphml, ".graphml", "application/graphml+xml",
-           N_("GraphML: every server and switch with tier, model, ports and bandwidth")),
+           N_("GraphML: every server and switch with tier, model, ports and bandwidth"), every_pod=True),
 )

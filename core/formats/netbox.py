@@ -38,10 +38,10 @@ from core.fabric import domainlevels
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import LINK_CLASSES, Wiring
 from core.formats.exports import Export
-from core.formats.podnetbox import mixed_cabling_rows, mixed_devices
+from core.formats.podnetbox import mixed_devices, plan_cabling_rows
 from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
-from core.physical.cabling import CableRow, cabling_rows, network_device_counts, other_name, position_of
+from core.physical.cabling import CableRow, network_device_counts, other_name, position_of
 
 NETBOX_VERSION = "v4.6.8 (commit 43fe81f9e833228c9869f7ddadb67e6c5f145060)"
 DEFAULT_SITE = "gpu-cluster"
@@ -203,9 +203,8 @@ def cables(plan, naming: NamingScheme | None = None) -> Iterator[tuple]:
 
 def _cabling(plan, naming: NamingScheme | None) -> Iterator[CableRow]:
     """The cabling plan of ``plan`` (a design with pods: every pod's and the shared spines',
-    ``core.formats.podnetbox``)."""
-    mixed = mixed_of(plan)
-    return cabling_rows(plan, naming) if mixed is None else mixed_cabling_rows(mixed, naming)
+    ``core.formats.podnetbox.plan_cabling_rows``)."""
+    return plan_cabling_rows(plan, naming)
 
 
 def _cable(row: CableRow) -> tuple:
@@ -288,13 +287,13 @@ write_cables = _writer(CABLE_FIELDS, cables)
 
 EXPORTS = (
     Export(name="netbox-devices", write=write_devices, suffix=".csv", mime="text/csv",
-           label=N_("NetBox devices (bulk-import CSV)")),
+           label=N_("NetBox devices (bulk-import CSV)"), every_pod=True),
     Export(name="netbox-interfaces", write=write_interfaces, suffix=".csv", mime="text/csv",
-           label=N_("NetBox interfaces the cables use (bulk-import CSV)")),
+           label=N_("NetBox interfaces the cables use (bulk-import CSV)"), every_pod=True),
     Export(name="netbox-cables", write=write_cables, suffix=".csv", mime="text/csv",
-           label=N_("NetBox cables from the cabling plan (bulk-import CSV)")),
+           label=N_("NetBox cables from the cabling plan (bulk-import CSV)"), every_pod=True),
     Export(name="netbox-device-types", write=write_device_types, suffix=".yaml", mime="application/yaml",
-           label=N_("NetBox device types of the switches and NIC (devicetype-library YAML)")),
+           label=N_("NetBox device types of the switches and NIC (devicetype-library YAML)"), every_pod=True),
 )
 
 

@@ -20,7 +20,7 @@ from core.analysis.pods import MixedPlan, mixed_links, mixed_wiring
 from core.catalog import load_catalog
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
-from core.formats.podslurm import pod_scheme
+from core.formats.podslurm import mixed_of, pod_scheme
 from core.physical.cabling import CableRow, cabling_rows
 
 
@@ -94,3 +94,11 @@ def mixed_cabling_rows(mixed: MixedPlan, naming: NamingScheme | None) -> Iterato
         else:
             yield CableRow(network="compute", link_class="leaf-spine", a_rack="", a_u=None, media="", length_m=None,
                            cable_part="", a_transceiver="", z_transceiver="", **ends)
+
+
+def plan_cabling_rows(plan, naming: NamingScheme | None) -> Iterator[CableRow]:
+    """The cabling plan of ``plan`` as the exports write it (the cabling CSV and XLSX, NetBox's cables): its own
+    ``core.physical.cabling.cabling_rows``, or for a design with pods every pod's cables and the leaf-spine cables
+    to the shared spines (``mixed_cabling_rows``)."""
+    mixed = mixed_of(plan)
+    return cabling_rows(plan, naming) if mixed is None else mixed_cabling_rows(mixed, naming)

@@ -458,11 +458,12 @@ def _block_label(plan) -> str:
 
 EXPORTS = (
     Export("slurm", write_tree_conf, ".conf", "text/plain",
-           N_("Slurm topology.conf (tree plugin): switches and nodes")),
+           N_("Slurm topology.conf (tree plugin): switches and nodes"), every_pod=True),
     Export("slurm-block", write_block_conf, ".conf", "text/plain",
-           N_("Slurm topology.conf (block plugin): NVLink domains as blocks"), describe=_block_label),
+           N_("Slurm topology.conf (block plugin): NVLink domains as blocks"), describe=_block_label,
+           every_pod=True),
     Export("slurm-yaml", write_yaml, ".yaml", "application/yaml",
-           N_("Slurm topology.yaml: tree and block topologies")),
+           N_("Slurm topology.yaml: tree and block topologies"), every_pod=True),
 )
 
 

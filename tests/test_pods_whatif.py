@@ -1,0 +1,105 @@
+"""The failure what-if of a design with pods on the whole fabric (core.analysis.podwhatif) against networkx on the
+whole fabric's graph (core.fabric.podgraph, every server a vertex): GPUs cut off and max-flow into the spines."""
+
+from __future__ import annotations
+
+import networkx as nx
+import pytest
+
+from core.analysis.pods import mixed_plan, mixed_wiring
+from core.analysis.podwhatif import pod_elements, pods_what_if
+from core.design import Design
+from core.errors import InputError
+from core.fabric.podgraph import pods_fabric_graph
+
+TWO = Design(gpu="H100", nodes=64, pods="B200:32:400")
+"""An H100 pod of 512 GPUs and a B200 pod of 256 under one spine layer (as tests/test_pods_views.py)."""
+TOR = Design(gpu="H100", nodes=64, topology="top-of-rack", pods="B200:32:400")
+
+
+def _graph(mixed):
+    return pods_fabric_graph(mixed_wiring(mixed), tuple(p.fabric.radix for p in mixed.plans),
+                             tuple(p.resolved.leaf_uplink_cost for p in mixed.plans), "each")
+
+
+def _expected(mixed, failed):
+    """Per pod: (GPUs cut off, max-flow from its servers into the live spines [Gb/s]) by networkx."""
+    graph = _graph(mixed)
+    graph.remove_nodes_from(failed)
+    gpn = [p.resolved.gpus_per_node for p in mixed.plans]
+
+    def gpus(vertices):
+        return sum(gpn[graph.nodes[v]["pod_index"]] for v in vertices if graph.nodes[v]["role"] == "server")
+
+    kept = max(nx.connected_components(graph), key=gpus)
+    flow = nx.DiGraph()
+    for a, b, d in graph.edges(data=True):
+        flow.add_edge(a, b, capacity=d["capacity_gbps"])
+        flow.add_edge(b, a, capacity=d["capacity_gbps"])
+    spines = [v for v, d in graph.nodes(data=True) if d["role"] == "spine"]
+    for s in spines:
+        flow.add_edge(s, "sink")
+    out = []
+    for i in range(len(mixed.plans)):
+        servers = [v for v, d in graph.nodes(data=True) if d["role"] == "server" and d["pod_index"] == i]
+        cut = sum(gpn[i] for v in servers if v not in kept)
+        source = flow.copy()
+        for v in servers:
+            source.add_edge("source", v)
+        value = nx.maximum_flow_value(source, "source", "sink") if spines else 0
+        out.append((cut, value))
+    return out
+
+
+@pytest.mark.parametrize("design", [TWO, TOR], ids=["rail-optimized", "top-of-rack"])
+@pytest.mark.parametrize("failed", [[], ["spine0"], ["pod2.p0.leaf1"], ["spine0", "pod2.p0.leaf1", "pod1.p0.leaf3"],
+                                    "every spine", "pod 2's leaves"])
+def test_the_whole_fabric_what_if_is_networkx(design, failed):
+    mixed = mixed_plan(design)
+    elements = pod_elements(mixed)
+    if failed == "every spine":
+        failed = [e for e in elements if e.startswith("spine")]
+    elif failed == "pod 2's leaves":
+        failed = [e for e in elements if e.startswith("pod2.")]
+    assert set(failed) <= set(elements)
+    losses = pods_what_if(mixed, failed)
+    assert [(loss.gpus_cut_off, loss.spine_gbps) for loss in losses] == _expected(mixed, failed)
+    assert [loss.pod for loss in losses] == [1, 2]
+    if not failed:
+        assert all(loss.spine_gbps == loss.healthy_spine_gbps > 0 and not loss.gpus_cut_off for loss in losses)
+
+
+def test_a_shared_spine_lost_costs_every_pod_its_share_and_a_leaf_of_pod_2_only_pod_2():
+    mixed = mixed_plan(TWO)
+    spines = mixed.fabric.spines
+    one = pods_what_if(mixed, ["spine0"])
+    for loss in one:
+        assert loss.gpus_cut_off == 0 and loss.injection_gbps == loss.healthy_injection_gbps
+        assert loss.spine_gbps <= loss.healthy_spine_gbps * (spines - 1) / spines + 1e-9
+    pod1, pod2 = pods_what_if(mixed, ["pod2.p0.leaf1"])
+    assert pod1.spine_gbps == pod1.healthy_spine_gbps and pod1.nodes_degraded == 0
+    assert pod2.nodes_degraded > 0 and pod2.gpus_cut_off == 0 and pod2.injection_gbps < pod2.healthy_injection_gbps
+
+
+@pytest.mark.parametrize("element", ["pod9.p0.leaf0", "pod2.node3", "spine999", "pod2.p0.leaf999", ""])
+def test_an_unknown_element_is_refused(element):
+    with pytest.raises(InputError):
+        pods_what_if(mixed_plan(TWO), [element])
+
+
+def test_the_failure_command_of_a_design_with_pods_reads_the_whole_fabric(capsys):
+    import json
+
+    from conftest import run_cli
+
+    pods = ("--gpu", "H100", "--nodes", "64", "--pods", "B200:32:400")
+    code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "spine0", "--fail", "pod2.p0.leaf1",
+                              "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    expected = pods_what_if(mixed_plan(TWO), ["spine0", "pod2.p0.leaf1"])
+    assert data["pods"] == [loss.model_dump() for loss in expected]
+    code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "pod2.p0.leaf1")
+    assert code == 0 and "pod 2 (B200)" in out and "Servers degraded" in out
+    code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "leaf:1")  # pod 1's own what-if, as before
+    assert code == 0 and "cut off" in out and "pod 2" not in out
