@@ -701,14 +701,14 @@ class _Evaluator:
             "max_usd_per_million_tokens"]
 
     def _busbw(self, resolved, fabric, bandwidth) -> float:
-        """All-reduce busbw over every GPU [GB/s]; the sweep reads no bill of materials, so it runs on the
-        plan's fabric and bandwidth before the BOM is built (``Plan.model_construct`` without them)."""
-        from core.perf.collectives import sweep
+        """All-reduce busbw over every GPU [GB/s] (``core.perf.collectives.busbw_at``: the sweep's number at one
+        size); the sweep reads no bill of materials, so it runs on the plan's fabric and bandwidth before the BOM is
+        built (``Plan.model_construct`` without them)."""
+        from core.perf.collectives import busbw_at
 
         p = Plan.model_construct(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=(), cost=None,
                                  reserved_bom=())
-        result = sweep(p, "all-reduce", [self.c.busbw_size])
-        return float(result.busbw(result.best()[0])[0])
+        return busbw_at(p, "all-reduce", self.c.busbw_size)
 
 
 def _rejected(cand: Candidate, failed: list[str]) -> Candidate:
