@@ -67,3 +67,46 @@ def test_busbw_at_one_size_is_the_sweeps_number_to_the_bit():
             assert busbw_at(p, "all-reduce", size) == float(result.busbw(result.best()[0])[0])
             compared += 1
     assert compared > 60
+
+
+def _too_few_tiers_at_every_count(resolved, tiers: int) -> bool:
+    """``core.analysis.optimize._too_few_tiers`` as it was: every leaf down-port count from three quarters of the
+    most up to it checked (any error: False)."""
+    from core.fabric.sizing import _leaf_split, max_nodes
+
+    island = resolved
+    if resolved.islands > 1:
+        island = resolved.model_copy(update={"nics_per_node": resolved.rails_per_island, "islands": 1})
+    try:
+        most, _up = _leaf_split(island)
+        low = max(1, math.ceil(most * 0.75))
+        return all(island.nodes > max_nodes(island, tiers, down) for down in range(low, most + 1))
+    except FabricPlannerError:
+        return False
+
+
+@pytest.mark.parametrize("gpu, gpus, extra", [("H100", 16384, {}), ("H100", 3000, {}), ("GB200", 4608, {}),
+                                               ("B200", 2048, {"su_nodes": 24}), ("H100", 1024, {"pod_sus": 2})])
+def test_too_few_tiers_by_its_ends_equals_every_count(gpu, gpus, extra):
+    """``_too_few_tiers`` decides from the least and the most leaf down-port count; every count checked gives the
+    same answer, over grids of both topologies, planes, faster uplinks, fixed scalable units and pods."""
+    from core.analysis.optimize import _too_few_tiers
+    from core.design import Design
+
+    catalog = load_catalog()
+    base = Design(gpu=catalog.system(gpu).id, gpus=gpus, **extra)
+    grid = Grid(oversubscription=(1.0, 1.5, 3.0, 4.0), uplinks=("same", "faster"), tiers=(1,),
+                topologies=("rail-optimized", "top-of-rack", "rail-only"))
+    designs = candidate_designs(gpu, gpus, Constraints(), grid, catalog, base=base)
+    random.Random(gpus).shuffle(designs)
+    answers = set()
+    for design in designs[:250]:
+        try:
+            resolved = resolve_design(design, catalog)
+        except FabricPlannerError:
+            continue
+        for tiers in (1, 2, 3):
+            expected = _too_few_tiers_at_every_count(resolved, tiers)
+            assert _too_few_tiers(resolved, tiers) == expected, (design, tiers)
+            answers.add(expected)
+    assert answers == {True, False}

@@ -772,7 +772,10 @@ def _shared_key(design: Design) -> tuple:
 def _too_few_tiers(resolved, tiers: int) -> bool:
     """Closed form: ``tiers`` explicit tiers cannot hold the nodes at any leaf down-port count the sizing
     may try (every count from three quarters of the most the oversubscription allows up to it, a superset
-    of ``size_fabric``'s candidates), so sizing would raise. Conservative: any doubt returns False."""
+    of ``size_fabric``'s candidates), so sizing would raise. Conservative: any doubt (a count whose group shape
+    raises) returns False. The nodes a count holds (``max_nodes``) never fall as the count grows, and a count
+    whose group shape raises makes every smaller one raise, so the least and the most count decide it
+    (``tests/test_optimize_speed.py`` checks it against every count)."""
     from core.fabric.sizing import _leaf_split, max_nodes
 
     island = resolved
@@ -781,7 +784,8 @@ def _too_few_tiers(resolved, tiers: int) -> bool:
     try:
         most, _up = _leaf_split(island)
         low = max(1, math.ceil(most * 0.75))
-        return all(island.nodes > max_nodes(island, tiers, down) for down in range(low, most + 1))
+        max_nodes(island, tiers, low)  # raises when any count does
+        return island.nodes > max_nodes(island, tiers, most)
     except FabricPlannerError:
         return False
 

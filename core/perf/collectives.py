@@ -106,6 +106,7 @@ import contextvars
 import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -353,6 +354,12 @@ def _checked_sizes(sizes) -> np.ndarray:
     return S
 
 
+@lru_cache(maxsize=64)
+def _checked_size(size: float) -> float:
+    """One message size [bytes] as ``_checked_sizes`` checks it, as a float (a pure function of a number)."""
+    return float(_checked_sizes([size])[0])
+
+
 def _none_applies(algorithms: tuple[str, ...] | None, op: str) -> InputError:
     """The error of a sweep none of whose ``algorithms`` applies to ``op``."""
     return InputError(_("none of the algorithms {algorithms} applies to {op} on this design").format(
@@ -398,7 +405,7 @@ def busbw_at(plan: Plan, op: str, size: int) -> float:
     number to the bit, without building the sweep (its notes, its frame arrays): the optimizer asks it of every
     candidate."""
     _check_op(op)
-    bytes_ = float(_checked_sizes([size])[0])
+    bytes_ = _checked_size(size)
     _lib, _wanted, p, _lk, _shares, args = _sweep_context(plan, op, (bytes_,), None, 1, None, None, False, None)
     curves, _notes = _curves(*args)
     if not curves:
