@@ -58,9 +58,10 @@ over all processes (0.85x the CPU; the wall is the load's). ``--only large``: be
 10.2; after 104 s wall, 45.8 s CPU at load 6.7 (0.74x the CPU). Same optimum, front (34; 33 large), feasible count
 (6,382; 50,046) and rejections. One process (``workers=1``, 19:41-19:46 UTC, load 9.5-9.8): before 14.7 s CPU, after 11.9 s (0.81x), both costing 1,049 and pruning 5,333. Both targets still MISS by a wide margin. What remains, one process: the costed
 candidates' physical layer and bill about 40% (the rack arrangement and cable lengths, ``core.physical``: its own
-session is making them closed form), fabric sizing about 20% (the leaf down-port scoring: candidates whose switch
-models differ but whose radixes match likely score the same counts again, not measured; sharing it needs the score
-computed from numbers alone, without the switch objects its error messages name), the busbw's placement, links and contention about 15%,
+session is making them closed form), fabric sizing about 20% (the leaf down-port scoring: the 5,868 island sizings of
+one process have 2,499 distinct numeric inputs (node count, rails, radixes, speeds, ratios, tiers): switch models
+whose radixes match score the same counts again; sharing it needs the score computed from numbers alone, without
+the switch objects its error messages name), the busbw's placement, links and contention about 15%,
 the floors about 13%, pydantic copies and row objects about 8%. An exact floor (the capex itself) would cost about
 110 candidates instead of about 1,050: the floor's gap is all in the compute links' media, which only the layout
 decides.
