@@ -45,6 +45,27 @@ floors shared or vectorised across candidates of one shape (7,074 sizings and 6,
 candidate that reaches them) and a floor within a few tenths of a percent of the capex (what remains is mostly 400G and 800G
 links that a 5 m or 3 m copper cable could reach from a leaf's near racks: only the layout says how many do).
 
+Then (2026-12-05, 19:25-19:40 UTC, load average 7-10 on 2 cores from other sessions; the revision before (main) and
+this one alternately): the checks before the floors share more work between candidates. The busbw of one message
+size without building the sweep (``core.perf.collectives.busbw_at``: the sweep's number to the bit, no frame
+arrays); sizing skips leaf down-port counts whose closed-form score floor cannot beat the best so far
+(``core.fabric.sizing._score_floor``: 85,291 scored counts down to 58,715); the storage fabric and the in-band
+network sized once per fabric shape and each network's priced rows cached by what they read (the out-of-band
+network alone reads the fabric's switch count, which made 1,656 distinct other-network sizings); the closed-form
+tier check from its least and most down-port count (177,386 ``max_nodes`` calls down to 10,056). ``--only default``:
+before median 44.1 s, best 33.6-40.6 s, 13.4-15.3 s CPU; after median 33.6 s, best 32.1-32.5 s, 12.3-12.6 s CPU
+over all processes (0.85x the CPU; the wall is the load's). ``--only large``: before 195 s wall, 61.7 s CPU at load
+10.2; after 104 s wall, 45.8 s CPU at load 6.7 (0.74x the CPU). Same optimum, front (34; 33 large), feasible count
+(6,382; 50,046) and rejections. One process (``workers=1``, 19:41-19:46 UTC, load 9.5-9.8): before 14.7 s CPU, after 11.9 s (0.81x), both costing 1,049 and pruning 5,333. Both targets still MISS by a wide margin. What remains, one process: the costed
+candidates' physical layer and bill about 40% (the rack arrangement and cable lengths, ``core.physical``: its own
+session is making them closed form), fabric sizing about 20% (the leaf down-port scoring: the 5,868 island sizings of
+one process have 2,499 distinct numeric inputs (node count, rails, radixes, speeds, ratios, tiers): switch models
+whose radixes match score the same counts again; sharing it needs the score computed from numbers alone, without
+the switch objects its error messages name), the busbw's placement, links and contention about 15%,
+the floors about 13%, pydantic copies and row objects about 8%. An exact floor (the capex itself) would cost about
+110 candidates instead of about 1,050: the floor's gap is all in the compute links' media, which only the layout
+decides.
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

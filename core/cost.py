@@ -568,12 +568,30 @@ def network_rows_of(network_inputs: NetworkInputs, fabric: NetworkFabric, pricin
                     language: str) -> tuple[BomRow, ...]:
     """The other networks' priced rows from the views of a resolved design and its fabric plan
     (``core.networks.sized_networks``) and its pricing (``Pricing``), in ``language``; cached by these arguments
-    (``core.memo.stage``)."""
+    (``core.memo.stage``), each network's rows by what they read (``_group_rows``)."""
+    with spoken(language):
+        networks = sized_networks(network_inputs, fabric, catalog, language)
+        return tuple(row for group in _network_groups(networks)
+                     for row in _group_rows(*group, pricing, catalog, language))
+
+
+@stage(0.1, rows_bytes, errors=(FabricPlannerError,))
+def _group_rows(network: str, devices: tuple, links: tuple, switches: tuple, pricing: Pricing, catalog: Catalog,
+                language: str) -> tuple[BomRow, ...]:
+    """``network_rows``' rows of one network (its devices, links and switches) priced at ``pricing``, in
+    ``language``; cached by these arguments (``core.memo.stage``): designs whose fabrics differ only in what another
+    network reads (the out-of-band network's switch count) share the storage and in-band rows."""
     with spoken(language):
         rows: list[BomRow] = []
-        network_rows(catalog, sized_networks(network_inputs, fabric, catalog, language), _row_adder(pricing, rows),
-                     rows)
+        _rows_of(catalog, network, devices, links, switches, _row_adder(pricing, rows))
         return tuple(rows)
+
+
+def _network_groups(networks: ClusterNetworks) -> list[tuple[str, tuple, tuple, tuple]]:
+    """(network, devices, links, switches) of the compute fabric's UFM appliances and links and of each other
+    network, in ``network_rows``' order."""
+    groups = [("compute", networks.compute_devices, networks.compute_links, ())]
+    return groups + [(n.network, n.devices, n.links, n.switches) for n in networks.sized()]
 
 
 def network_rows(catalog: Catalog, networks: ClusterNetworks, add, rows: list[BomRow]) -> None:
@@ -583,40 +601,43 @@ def network_rows(catalog: Catalog, networks: ClusterNetworks, add, rows: list[Bo
     fabric's are priced (overrides, price basis; ``network=`` tags the row); rack PDUs are the racks' and not bought here. The
     nodes' storage and in-band ports are on the node (the DGX's two dual-port ConnectX-7 / BlueField-3,
     H100 RA Figure 4), so no NIC rows."""
-    def tagged(network: str, category: str, entry, quantity: int, why: str, item: str, end: str = "") -> None:
+    for network, devices, links, switches in _network_groups(networks):
+        _rows_of(catalog, network, devices, links, switches, add)
+
+
+def _rows_of(catalog: Catalog, network: str, devices, links, switches, add) -> None:
+    """``network_rows``' rows of one network: its switches, appliances, cables and transceivers (``add`` as there)."""
+    def tagged(category: str, entry, quantity: int, why: str, item: str, end: str = "") -> None:
         add(category, entry, quantity, why, item=item, end=end, network=network)
 
-    groups = [("compute", networks.compute_devices, networks.compute_links, ())]
-    groups += [(n.network, n.devices, n.links, n.switches) for n in networks.sized()]
-    for network, devices, links, switches in groups:
-        label = _(NETWORK_LABELS[network])
-        for group in switches:
-            entry = catalog.switch(group.model)
-            tagged(network, "switch", entry, group.count,
-                   _("{description}: {count} x {ports} of {radix} ports used").format(
-                       description=group.description, count=group.count, ports=group.ports_used, radix=group.radix)
-                   + (" " + group.choice if group.choice else ""),
-                   _("{name} ({place})").format(name=entry.name, place=_("{network}, {role}").format(
-                       network=label, role=_(SWITCH_ROLE_LABELS[group.role]))))
-        for device in devices:
-            if not device.model:
-                continue
-            entry = catalog.appliance(device.model)
-            tagged(network, "appliance", entry, device.count, device.description,
-                   _("{name} ({place})").format(name=entry.name, place=label))
-        for link in links:
-            if link.cable and link.count:
-                entry = catalog.cable(link.cable)
-                tagged(network, "cable", entry, link.count,
-                       _("{count} links: {description}").format(count=f"{link.count:,}", description=link.description),
-                       _("{name} ({place})").format(name=entry.name, place=_("{network}, {link_class}").format(
-                           network=label, link_class=_(LINK_KIND_LABELS.get(link.kind, link.kind)))))
-            for use in link.transceivers:
-                entry = catalog.transceiver(use.model)
-                tagged(network, "transceiver", entry, use.count, use.why,
-                       _("{name} ({place})").format(name=entry.name, place=_("{network}, {link_class}").format(
-                           network=label, link_class=_(LINK_KIND_LABELS.get(link.kind, link.kind)))),
-                       end="" if use.end == "device" else use.end)
+    label = _(NETWORK_LABELS[network])
+    for group in switches:
+        entry = catalog.switch(group.model)
+        tagged("switch", entry, group.count,
+               _("{description}: {count} x {ports} of {radix} ports used").format(
+                   description=group.description, count=group.count, ports=group.ports_used, radix=group.radix)
+               + (" " + group.choice if group.choice else ""),
+               _("{name} ({place})").format(name=entry.name, place=_("{network}, {role}").format(
+                   network=label, role=_(SWITCH_ROLE_LABELS[group.role]))))
+    for device in devices:
+        if not device.model:
+            continue
+        entry = catalog.appliance(device.model)
+        tagged("appliance", entry, device.count, device.description,
+               _("{name} ({place})").format(name=entry.name, place=label))
+    for link in links:
+        if link.cable and link.count:
+            entry = catalog.cable(link.cable)
+            tagged("cable", entry, link.count,
+                   _("{count} links: {description}").format(count=f"{link.count:,}", description=link.description),
+                   _("{name} ({place})").format(name=entry.name, place=_("{network}, {link_class}").format(
+                       network=label, link_class=_(LINK_KIND_LABELS.get(link.kind, link.kind)))))
+        for use in link.transceivers:
+            entry = catalog.transceiver(use.model)
+            tagged("transceiver", entry, use.count, use.why,
+                   _("{name} ({place})").format(name=entry.name, place=_("{network}, {link_class}").format(
+                       network=label, link_class=_(LINK_KIND_LABELS.get(link.kind, link.kind)))),
+                   end="" if use.end == "device" else use.end)
 
 
 ROUTE_LABELS = {"in-rack": N_("in the rack"), "in-row": N_("within a row"), "across-rows": N_("across rows")}

@@ -667,14 +667,14 @@ class _Evaluator:
             "max_usd_per_million_tokens"]
 
     def _busbw(self, resolved, fabric, bandwidth) -> float:
-        """All-reduce busbw over every GPU [GB/s]; the sweep reads no bill of materials, so it runs on the
-        plan's fabric and bandwidth before the BOM is built (``Plan.model_construct`` without them)."""
-        from core.perf.collectives import sweep
+        """All-reduce busbw over every GPU [GB/s] (``core.perf.collectives.busbw_at``: the sweep's number at one
+        size); the sweep reads no bill of materials, so it runs on the plan's fabric and bandwidth before the BOM is
+        built (``Plan.model_construct`` without them)."""
+        from core.perf.collectives import busbw_at
 
         p = Plan.model_construct(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=(), cost=None,
                                  reserved_bom=())
-        result = sweep(p, "all-reduce", [self.c.busbw_size])
-        return float(result.busbw(result.best()[0])[0])
+        return busbw_at(p, "all-reduce", self.c.busbw_size)
 
 
 def _rejected(cand: Candidate, failed: list[str]) -> Candidate:
@@ -738,7 +738,10 @@ def _shared_key(design: Design) -> tuple:
 def _too_few_tiers(resolved, tiers: int) -> bool:
     """Closed form: ``tiers`` explicit tiers cannot hold the nodes at any leaf down-port count the sizing
     may try (every count from three quarters of the most the oversubscription allows up to it, a superset
-    of ``size_fabric``'s candidates), so sizing would raise. Conservative: any doubt returns False."""
+    of ``size_fabric``'s candidates), so sizing would raise. Conservative: any doubt (a count whose group shape
+    raises) returns False. The nodes a count holds (``max_nodes``) never fall as the count grows, and a count
+    whose group shape raises makes every smaller one raise, so the least and the most count decide it
+    (``tests/test_optimize_speed.py`` checks it against every count)."""
     from core.fabric.sizing import _leaf_split, max_nodes
 
     island = resolved
@@ -747,7 +750,8 @@ def _too_few_tiers(resolved, tiers: int) -> bool:
     try:
         most, _up = _leaf_split(island)
         low = max(1, math.ceil(most * 0.75))
-        return all(island.nodes > max_nodes(island, tiers, down) for down in range(low, most + 1))
+        max_nodes(island, tiers, low)  # raises when any count does
+        return island.nodes > max_nodes(island, tiers, most)
     except FabricPlannerError:
         return False
 

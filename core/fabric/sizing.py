@@ -413,6 +413,8 @@ def _size_island(resolved: ResolvedDesign) -> FabricPlan:
         # the same plan as sizing each in full and keeping the first of the fewest (tiers, switches)
         best_score, best_down = None, None
         for leaf_down in candidates:
+            if best_score is not None and _score_floor(resolved, leaf_down) >= best_score:
+                continue  # its score is at least its floor: not strictly better than the best so far
             try:
                 score = _size_fabric(resolved, leaf_down, score_only=True)
             except DesignError as exc:
@@ -431,6 +433,37 @@ def _size_island(resolved: ResolvedDesign) -> FabricPlan:
                                      ratio=f"{resolved.design.oversubscription:g}")
         best = best.model_copy(update={"explanation": (note, *best.explanation)})
     return best
+
+
+def _score_floor(resolved: ResolvedDesign, leaf_down_max: int) -> tuple[int, int]:
+    """A lower bound on ``_size_fabric(resolved, leaf_down_max, score_only=True)``'s (tiers, switches), closed form,
+    lexicographically: its tiers (those ``_choose_tiers`` sets, or 4 when they would not hold the nodes: sizing
+    raises) and at least its leaves, the spines their fewest uplinks need (each spine takes at most its radix, in
+    three tiers its down ports at the spine oversubscription) and a core in three tiers. (0, 0) when the group
+    shape raises (no bound: sizing says why). ``tests/test_optimize_speed.py`` checks it against every score."""
+    try:
+        nodes_per_group, leaves_per_group, ports_per_node = _group_shape(resolved, leaf_down_max)
+    except DesignError:
+        return 0, 0
+    nodes = resolved.nodes
+    leaves = math.ceil(nodes / nodes_per_group) * leaves_per_group
+    if nodes <= resolved.switch_ports // resolved.nics_per_node:
+        fewest = 1
+    elif nodes <= (resolved.spine_radix // leaves_per_group) * nodes_per_group:
+        fewest = 2
+    else:
+        fewest = 3
+    tiers = fewest if resolved.design.tiers == "auto" else int(resolved.design.tiers)
+    if tiers < fewest:
+        return 4, 0  # the tiers asked hold too few nodes: sizing raises
+    if tiers == 1:
+        return 1, 1
+    uplinks = max(1, math.ceil(min(nodes, nodes_per_group) * ports_per_node * _speed_ratio(resolved)
+                               / resolved.design.oversubscription - 1e-9))
+    if tiers == 2:
+        return 2, leaves + math.ceil(leaves * uplinks / resolved.spine_radix)
+    spine_down, _up = down_up_split(resolved.spine_radix, resolved.design.spine_oversubscription)
+    return 3, leaves + (math.ceil(leaves * uplinks / spine_down) + 1 if spine_down > 0 else 0)
 
 
 @dataclass

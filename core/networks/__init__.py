@@ -55,6 +55,37 @@ settings, the fabric kind, nodes, nodes per rack, topology, the system's default
 compute fabric switch's maker (whose switches and head nodes the other networks buy, ``core.networks.makers``)."""
 NetworkFabric = view("NetworkFabric", "group_count islands switch_count_total")
 """What sizing the other networks reads of the fabric plan: its leaf groups, islands and switch count."""
+NetworkShape = view("NetworkShape", "group_count islands")
+"""What the storage fabric reads of the fabric plan (``NetworkFabric`` but the switch count, which only the
+out-of-band network and the compute fabric's UFM read)."""
+
+
+def _sizing_bytes(network: NetworkSizing | None) -> int:
+    """Upper bound of the memory one network's sizing holds [bytes]: 1 kB per switch set, device set, link set and
+    sentence and their text, 4 kB for the rest (``tests/test_memo.py``)."""
+    if network is None:
+        return 64
+    items = (*network.switches, *network.devices, *network.links)
+    return 4096 + 1024 * (len(items) + len(network.explanation)) + text_bytes(
+        [*network.explanation, *(getattr(item, "description", "") or "" for item in items)])
+
+
+@stage(0.03, lambda found: 1024 + _sizing_bytes(found[0]) + sum(1024 + 2 * len(d.description) for d in found[1]),
+       errors=(FabricPlannerError,))
+def _storage_of(resolved: NetworkInputs, shape: NetworkShape, catalog: Catalog, language: str) -> tuple:
+    """``size_storage`` of the views of a resolved design and of its fabric plan's shape, in ``language``; cached
+    by these arguments (``core.memo.stage``): fabrics that differ only in their switch count share it."""
+    with spoken(language):
+        return size_storage(resolved, shape, catalog, ufm=resolved.design.management)
+
+
+@stage(0.03, _sizing_bytes, errors=(FabricPlannerError,))
+def _inband_of(resolved: NetworkInputs, catalog: Catalog, heads: int, nfs: int, oob_switches: int,
+               language: str) -> NetworkSizing:
+    """``size_inband`` of the view of a resolved design for ``heads`` head nodes, ``nfs`` NFS systems and
+    ``oob_switches`` out-of-band switches, in ``language``; cached by these arguments (``core.memo.stage``)."""
+    with spoken(language):
+        return size_inband(resolved, catalog, heads, nfs, oob_switches)
 
 
 def networks_bytes(networks: ClusterNetworks) -> int:
@@ -84,7 +115,8 @@ def sized_networks(resolved: NetworkInputs, fabric: NetworkFabric, catalog: Cata
 
 def _size_networks(resolved, fabric, catalog: Catalog) -> ClusterNetworks:
     management = resolved.design.management
-    storage, storage_ufm = size_storage(resolved, fabric, catalog, ufm=management)
+    inputs = NetworkInputs.of(resolved)  # the cached parts' keys (``resolved`` may be the whole resolved design)
+    storage, storage_ufm = _storage_of(inputs, NetworkShape.of(fabric), catalog, current_language())
     if not management:
         return _physical(ClusterNetworks(storage=storage), catalog)
     # a fabric without switches (a torus) has no subnet manager to run
@@ -102,7 +134,7 @@ def _size_networks(resolved, fabric, catalog: Catalog) -> ClusterNetworks:
     storage_switches = storage.switch_count if storage is not None else 0
     oob_switches = 0
     for _round in range(10):  # in-band <-> OOB: a fixed point, reached in two or three rounds
-        inband = size_inband(resolved, catalog, heads, nfs, oob_switches)
+        inband = _inband_of(inputs, catalog, heads, nfs, oob_switches, current_language())
         oob, _uplinks = size_oob(resolved, fabric, catalog, sus=sus, other_switches=storage_switches + inband.switch_count,
                                  heads=heads, ufms=ufms, storage_systems=systems, nfs=nfs)
         if oob.switch_count == oob_switches:

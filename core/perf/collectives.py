@@ -103,8 +103,10 @@ one direction.
 from __future__ import annotations
 
 import contextvars
+import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -299,33 +301,10 @@ def sweep(
         Per-algorithm times; ``best()`` gives the fastest per size.
     """
     _check_op(op)
-    c = constants or constants_for(plan)
-    S = np.asarray(sizes, dtype=float)
-    if S.ndim == 0:
-        S = S.reshape(1)
-    if S.size == 0 or not np.all(np.isfinite(S)) or np.any(S < 1):
-        raise InputError(_("message sizes must be finite and at least 1 byte"))
-    if algorithms is not None:
-        unknown = [a for a in algorithms if a not in ALGORITHMS]
-        if unknown:
-            raise InputError(_("unknown algorithm {algorithm}; known: {known}").format(
-                algorithm=shown(unknown[0]), known=", ".join(ALGORITHMS)))
-    lib = c.library_entry()
-    nccl = lib.name == "nccl"
-    wanted = (set(algorithms) if algorithms is not None
-              else set(library_default(lib)) | ({"sharp"} if sharp and nccl else set()))
-    version = nccl_version_of(nccl_version if nccl_version is not None else _NCCL_RELEASE.get(), c)
-    p = place(plan, gpus, stride)
+    S = _checked_sizes(sizes)
+    lib, wanted, p, lk, shares, args = _sweep_context(plan, op, tuple(S.tolist()), gpus, stride, algorithms, constants,
+                                                      sharp, nccl_version)
     r = plan.resolved
-    nic_ports = r.nics_per_node * r.planes / max(1, r.gpus_per_node) * p.min_ranks_per_domain
-    # Ring traffic moves between neighbouring domains on the same rail: NCCL orders ranks by
-    # node, so only the few edges that join one leaf group (or pod) to the next cross the
-    # uplinks -> "ring" contention. Tree and NVLS-tree follow NCCL's double binary tree (edges
-    # 1, 2, 4, ... domains apart, 4 flows per port) -> "tree" contention. All-to-all spreads traffic over every
-    # other node -> "uniform" contention. Both assume ideal rank placement and no ECMP
-    # hash collisions, so oversubscription mostly shows in all-to-all (MoE) traffic.
-    lk = links(plan, c, p)
-    shares = (contention(plan, p, "ring"), contention(plan, p, "uniform"), contention(plan, p, "tree"))
     notes: list[str] = []
     if constants is None and plan.design.calibration:  # the design's own calibration corrects the constants
         notes.append(calibration_label(plan.design))
@@ -347,15 +326,90 @@ def sweep(
                            "routing, which adaptive routers use against adversarial patterns, takes two global hops "
                            "and would halve that share.").format(ratio=f"{plan.bandwidth.spine_oversubscription:.2g}",
                                                                  family=p.family))
-    curves, found = _curves(op, tuple(S.tolist()), p, lk, c, *shares, algorithms is not None,
-                            nic_ports, version, frozenset(wanted), current_language())
+    curves, found = _curves(*args)
     notes += found
     if not curves:
-        raise InputError(_("none of the algorithms {algorithms} applies to {op} on this design").format(
-            algorithms=", ".join(algorithm_label(a) for a in algorithms or ()), op=op))
+        raise _none_applies(algorithms, op)
+    version = args[10]
     return Sweep(op, p.n, p, S, dict(curves), notes, sharp="sharp" in wanted,
                  nccl_version=".".join(str(x) for x in version), library=lib.name,
                  validated=lib.validated == "all" or (lib.validated == "single-domain" and p.domains == 1))
+
+
+def _checked_sizes(sizes) -> np.ndarray:
+    """``sizes`` [bytes] as a 1-d float array; ``InputError`` unless each is finite and at least 1 byte."""
+    S = np.asarray(sizes, dtype=float)
+    if S.ndim == 0:
+        S = S.reshape(1)
+    if S.size == 0 or not np.all(np.isfinite(S)) or np.any(S < 1):
+        raise InputError(_("message sizes must be finite and at least 1 byte"))
+    return S
+
+
+@lru_cache(maxsize=64)
+def _checked_size(size: float) -> float:
+    """One message size [bytes] as ``_checked_sizes`` checks it, as a float (a pure function of a number)."""
+    return float(_checked_sizes([size])[0])
+
+
+def _none_applies(algorithms: tuple[str, ...] | None, op: str) -> InputError:
+    """The error of a sweep none of whose ``algorithms`` applies to ``op``."""
+    return InputError(_("none of the algorithms {algorithms} applies to {op} on this design").format(
+        algorithms=", ".join(algorithm_label(a) for a in algorithms or ()), op=op))
+
+
+def _sweep_context(plan: Plan, op: str, sizes: tuple[float, ...], gpus: int | None, stride: int,
+                   algorithms: tuple[str, ...] | None, constants: CollectiveConstants | None, sharp: bool,
+                   nccl_version: str | None) -> tuple:
+    """What ``sweep`` computes its curves from (its parameters; ``sizes`` [bytes] already checked): the collective
+    library's entry, the algorithms wanted, the placement (``place``), its links (``links``), the shares of the NIC
+    bandwidth kept against ring, uniform and tree contention, and ``_curves``' arguments."""
+    c = constants or constants_for(plan)
+    if algorithms is not None:
+        unknown = [a for a in algorithms if a not in ALGORITHMS]
+        if unknown:
+            raise InputError(_("unknown algorithm {algorithm}; known: {known}").format(
+                algorithm=shown(unknown[0]), known=", ".join(ALGORITHMS)))
+    lib = c.library_entry()
+    nccl = lib.name == "nccl"
+    wanted = (set(algorithms) if algorithms is not None
+              else set(library_default(lib)) | ({"sharp"} if sharp and nccl else set()))
+    version = nccl_version_of(nccl_version if nccl_version is not None else _NCCL_RELEASE.get(), c)
+    p = place(plan, gpus, stride)
+    r = plan.resolved
+    nic_ports = r.nics_per_node * r.planes / max(1, r.gpus_per_node) * p.min_ranks_per_domain
+    # Ring traffic moves between neighbouring domains on the same rail: NCCL orders ranks by
+    # node, so only the few edges that join one leaf group (or pod) to the next cross the
+    # uplinks -> "ring" contention. Tree and NVLS-tree follow NCCL's double binary tree (edges
+    # 1, 2, 4, ... domains apart, 4 flows per port) -> "tree" contention. All-to-all spreads traffic over every
+    # other node -> "uniform" contention. Both assume ideal rank placement and no ECMP
+    # hash collisions, so oversubscription mostly shows in all-to-all (MoE) traffic.
+    lk = links(plan, c, p)
+    shares = (contention(plan, p, "ring"), contention(plan, p, "uniform"), contention(plan, p, "tree"))
+    args = (op, sizes, p, lk, c, *shares, algorithms is not None, nic_ports, version, frozenset(wanted),
+            current_language())
+    return lib, wanted, p, lk, shares, args
+
+
+def busbw_at(plan: Plan, op: str, size: int) -> float:
+    """The busbw [GB/s, nccl-tests convention, one direction] of ``op`` over every GPU of ``plan`` at ``size``
+    bytes with NCCL's choice of algorithm: ``sweep(plan, op, [size])``'s ``busbw(best()[0])[0]``, the same
+    number to the bit, without building the sweep (its notes, its frame arrays): the optimizer asks it of every
+    candidate."""
+    _check_op(op)
+    bytes_ = _checked_size(size)
+    _lib, _wanted, p, _lk, _shares, args = _sweep_context(plan, op, (bytes_,), None, 1, None, None, False, None)
+    curves, _notes = _curves(*args)
+    if not curves:
+        raise _none_applies(None, op)
+    ring = any(name == "ring" for name, _curve in curves)
+    best_masked, best_time = None, None
+    for _name, curve in curves:  # Sweep.best at one size: the first fastest of the algorithms NCCL would pick
+        time_us = float(curve.time_us[0])
+        masked = time_us if curve.nccl_picks is None or not ring or curve.nccl_picks[0] else math.inf
+        if best_masked is None or masked < best_masked:
+            best_masked, best_time = masked, time_us
+    return bytes_ / (best_time * 1e-6) / 1e9 * bus_factor(op, p.n)
 
 
 def validation_badge(sweeps) -> str | None:

@@ -1,0 +1,112 @@
+"""The optimizer's speed-ups change no number: each shortcut against the computation it replaces."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from core.analysis.optimize import Constraints, Grid, candidate_designs
+from core.catalog import load_catalog
+from core.design import resolve_design
+from core.errors import DesignError, FabricPlannerError
+
+
+@pytest.mark.parametrize("gpu, gpus", [("H100", 16384), ("H100", 3000), ("B200", 2048), ("GB200", 4608),
+                                       ("H100", 131072)])
+def test_the_sizing_score_floor_never_exceeds_the_score(gpu, gpus):
+    """``core.fabric.sizing._score_floor`` (which lets ``_size_island`` skip leaf down-port counts) is at most the
+    (tiers, switches) ``_size_fabric`` scores, lexicographically, at every down-port count it could try (errors:
+    any floor), over oversubscribed grids with explicit tiers, faster uplinks and both kinds of planes."""
+    from core.fabric import sizing
+
+    catalog = load_catalog()
+    grid = Grid(oversubscription=(1.0, 1.5, 2.0, 3.0, 4.0), uplinks=("same", "faster"),
+                topologies=("rail-optimized", "top-of-rack", "rail-only"))
+    designs = candidate_designs(gpu, gpus, Constraints(), grid, catalog)
+    random.Random(gpus).shuffle(designs)
+    checked = skipped = 0
+    for design in designs[:150]:
+        try:
+            resolved = resolve_design(design, catalog)
+        except FabricPlannerError:
+            continue
+        if resolved.islands > 1:
+            resolved = resolved.model_copy(update={"nics_per_node": resolved.rails_per_island, "islands": 1})
+        most, _up = sizing._leaf_split(resolved)
+        for leaf_down in range(most, max(1, math.ceil(most * 0.75)) - 1, -1):
+            floor = sizing._score_floor(resolved, leaf_down)
+            try:
+                score = sizing._size_fabric(resolved, leaf_down, score_only=True)
+            except DesignError:
+                skipped += 1
+                continue
+            assert floor <= score, (design, leaf_down, floor, score)
+            checked += 1
+    assert checked > 300
+
+
+def test_busbw_at_one_size_is_the_sweeps_number_to_the_bit():
+    """``core.perf.collectives.busbw_at`` (the optimizer's busbw) equals ``sweep(...)``'s ``busbw(best()[0])``
+    bit for bit, over designs of several shapes and message sizes."""
+    from core.perf.collectives import busbw_at, sweep
+    from core.plan import plan
+
+    catalog = load_catalog()
+    designs = candidate_designs("H100", 4096, Constraints(), Grid(), catalog)
+    random.Random(7).shuffle(designs)
+    compared = 0
+    for design in designs[:40]:
+        try:
+            p = plan(design)
+        except FabricPlannerError:
+            continue
+        for size in (1, 4096, 1 << 20, 1 << 30, 3 * (1 << 31)):
+            result = sweep(p, "all-reduce", [size])
+            assert busbw_at(p, "all-reduce", size) == float(result.busbw(result.best()[0])[0])
+            compared += 1
+    assert compared > 60
+
+
+def _too_few_tiers_at_every_count(resolved, tiers: int) -> bool:
+    """``core.analysis.optimize._too_few_tiers`` as it was: every leaf down-port count from three quarters of the
+    most up to it checked (any error: False)."""
+    from core.fabric.sizing import _leaf_split, max_nodes
+
+    island = resolved
+    if resolved.islands > 1:
+        island = resolved.model_copy(update={"nics_per_node": resolved.rails_per_island, "islands": 1})
+    try:
+        most, _up = _leaf_split(island)
+        low = max(1, math.ceil(most * 0.75))
+        return all(island.nodes > max_nodes(island, tiers, down) for down in range(low, most + 1))
+    except FabricPlannerError:
+        return False
+
+
+@pytest.mark.parametrize("gpu, gpus, extra", [("H100", 16384, {}), ("H100", 3000, {}), ("GB200", 4608, {}),
+                                               ("B200", 2048, {"su_nodes": 24}), ("H100", 1024, {"pod_sus": 2})])
+def test_too_few_tiers_by_its_ends_equals_every_count(gpu, gpus, extra):
+    """``_too_few_tiers`` decides from the least and the most leaf down-port count; every count checked gives the
+    same answer, over grids of both topologies, planes, faster uplinks, fixed scalable units and pods."""
+    from core.analysis.optimize import _too_few_tiers
+    from core.design import Design
+
+    catalog = load_catalog()
+    base = Design(gpu=catalog.system(gpu).id, gpus=gpus, **extra)
+    grid = Grid(oversubscription=(1.0, 1.5, 3.0, 4.0), uplinks=("same", "faster"), tiers=(1,),
+                topologies=("rail-optimized", "top-of-rack", "rail-only"))
+    designs = candidate_designs(gpu, gpus, Constraints(), grid, catalog, base=base)
+    random.Random(gpus).shuffle(designs)
+    answers = set()
+    for design in designs[:250]:
+        try:
+            resolved = resolve_design(design, catalog)
+        except FabricPlannerError:
+            continue
+        for tiers in (1, 2, 3):
+            expected = _too_few_tiers_at_every_count(resolved, tiers)
+            assert _too_few_tiers(resolved, tiers) == expected, (design, tiers)
+            answers.add(expected)
+    assert answers == {True, False}
