@@ -67,8 +67,9 @@ def _precision_word(value: str, system) -> str:
 
 
 def _model_controls(store: dict, system=None) -> None:
-    c1, c2, c34 = st.columns([1.3, 1.3, 1.4])
-    c3, c4 = c34.columns(2)  # the two precisions share a column: "BF16" whole at 1,024 px
+    # four columns of their own, the KV cache's narrow: "auto (BF16)" whole at 1,024 px (two precisions sharing
+    # a column cut it to "auto (I")
+    c1, c2, c3, c4 = st.columns([1.1, 1.1, 1.1, 0.7])
     store["model"] = c1.selectbox(_("Model"), list(PRESETS), key=_seed(store, "model"),
                                   format_func=lambda k: PRESETS[k].name)
     store["mode"] = c2.selectbox(_("Serving mode"), list(MODES), key=_seed(store, "mode"),

@@ -37,6 +37,13 @@ COMPARE_FABRICS = {
 }
 """Second fabric the Performance page compares the job on: key -> (label, design changes).
 The label is English, marked ``N_``: show it as ``_(COMPARE_FABRICS[key][0])``."""
+def default_comparison(fabric: str) -> str:
+    """The ``COMPARE_FABRICS`` key a design on ``fabric`` (``Resolved.fabric``) is compared with while the user
+    has not picked one: the other transport (InfiniBand designs against Ethernet RoCE 2:1, every other fabric,
+    a cloud's too, against non-blocking InfiniBand), never the design's own fabric."""
+    return "eth2" if fabric == "infiniband" else "ib1"
+
+
 COMPARE_LINK = "url"
 """``perf_cmp`` value: compare with the design of a pasted share link (``perf_cmpl``)."""
 COMPARE_CHOICES = (*COMPARE_FABRICS, COMPARE_LINK)
