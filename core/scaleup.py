@@ -196,6 +196,18 @@ def accelerator_noun(source: System | dict | None, plural: bool = False) -> str:
     return _("NPU") if npu else _("GPU")
 
 
+def rack_word(system: System, level1_gpus: int) -> str:
+    """What a rack holding one first-level domain of ``level1_gpus`` GPUs is called: the system's id when the
+    rack is the catalog's own (``gpus_per_node x nodes_per_rack``: GB200-NVL72's 72), else the id with the
+    domain's size in place of its ``NVL`` count (GB200-NVL36 for the NVL36 racks of an NVL576), or ``NVL36``
+    for an id without one. A non-NVLink system, or a domain within one node, keeps its id."""
+    if not system.nvlink_generation or level1_gpus <= system.gpus_per_node \
+            or level1_gpus == system.gpus_per_node * system.nodes_per_rack:  # a node's domain, or the catalog's rack
+        return system.id
+    named, count = re.subn(r"NVL\d+$", f"NVL{level1_gpus}", system.id)
+    return named if count else f"NVL{level1_gpus}"
+
+
 _GPU_WORD = re.compile(r"(?<![A-Za-z])GPU(?=(?:s|'s)?(?![A-Za-z]))")
 """The noun "GPU" as a word ("GPU", "GPUs", "GPU's", "每 GPU"), not inside a name ("GPUDirect")."""
 _VOWEL_SOUND = "AEFHILMNORSX"

@@ -11,7 +11,7 @@ import streamlit as st
 
 from core import i18n, units
 from core.figures.keynumbers import cards_html, kv_key_numbers, serving_key_numbers, size_caption
-from core.figures.serving import comparison_rows, fabric_load_rows, time_figure
+from core.figures.serving import TABLE_COLUMNS, comparison_rows, fabric_load_rows, time_figure
 from core.formats import inferencelink as link
 from core.formats.serving_exports import serving_export_file_name, serving_exports
 from core.i18n import N_, _
@@ -20,7 +20,7 @@ from core.perf.serving_constants import load_serving_constants
 from core.perf.training import PRESETS
 from core.design import tidy_spaces
 from core.scaleup import domain_word, in_noun, link_word
-from webui import cached, inference, inferencestate, podpick, safe, state
+from webui import cached, inference, inferencestate, podpick, safe, state, tables
 
 PAGE_PATH = "inference"
 W = "inf_w_"  # widget key prefix
@@ -129,7 +129,7 @@ def _split_table(e, system) -> None:
              _("Redundant experts"): p.split.redundant_experts,
              _("Batch per rank"): round(p.batch, 1), _("Most per rank"): p.max_batch,
              _("Utilisation"): f"{p.utilisation:.0%}"} for p in pools]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    tables.show_turned(rows, _("Pool"))  # a column per pool: twelve fields across were cut at 1,024 px
     st.caption(_("Batch per rank: decode sequences (prefill: new tokens) per attention rank in one step; most per "
                  "rank: what the KV cache beside the weights holds."))
 
@@ -177,7 +177,7 @@ def _search(plan, values: dict) -> None:
 def _comparison(results: list[tuple[str, object]], system=None) -> None:
     """The comparison table (``core.figures.serving.comparison_rows``; ``system``: the rows' one system, or None),
     then each design that cannot serve the deployment with its reason and what would work."""
-    st.dataframe(pd.DataFrame(comparison_rows(results, system)), hide_index=True, width="stretch")
+    tables.show_turned(comparison_rows(results, system), _(TABLE_COLUMNS[0]))  # a column per design
     for label, result in results:
         if isinstance(result, Exception):
             message, suggestion = safe.message(result)

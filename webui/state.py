@@ -43,7 +43,7 @@ from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
 from core.physical.racks import load_racks
 from core.plan import Plan, plan
-from core.scaleup import link_word
+from core.scaleup import link_word, rack_word
 from webui import gallery, inferencestate, jobstate, pagestate, safe
 from webui.pods import pod_widgets
 
@@ -272,6 +272,13 @@ SYSTEM_DEFAULTS = {"gpus_per_node": lambda system: system.gpus_per_node,
                    "fabric": lambda system: system.default_fabric}
 """Fields whose sidebar widget shows the GPU system's own value when the design leaves them to it
 (``Surface.widget_none == SYSTEM_DEFAULT``)."""
+
+
+def _fabric_word(fabric: str, nic_id: str | None) -> str:
+    """A Fabric option's name: with a cloud instance's adapter chosen (``Nic.transport``) the provider's transport
+    for the fabric that adapter runs on (``AWS EFA``, not ``Ethernet RoCE``; ``core.vocab.fabric_label``)."""
+    nic = next((n for n in CATALOG.nics if n.id == nic_id), None) if nic_id not in (None, AUTO) else None
+    return vocab.fabric_label(fabric, nic.transport if nic is not None and fabric in nic.fabrics else None)
 
 
 def _label(field: str) -> str:
@@ -583,7 +590,8 @@ def sidebar() -> Current:
                                   system=system.id, generation=system.nvlink_generation,
                                   bandwidth=units.bandwidth(units.from_gbytes(system.nvlink_gbytes_per_gpu_bidir),
                                                             bandwidth_unit())))
-    fabric = sb.selectbox(_label("fabric"), list(vocab.FABRIC.ids), key=K + "fabric", format_func=vocab.FABRIC.label)
+    fabric = sb.selectbox(_label("fabric"), list(vocab.FABRIC.ids), key=K + "fabric",
+                          format_func=lambda f: _fabric_word(f, ss.get(K + "nic_model")))
     speeds = offered_speeds(fabric)
     if ss.get(K + "speed") not in (AUTO, *speeds):
         ss[K + "speed"] = AUTO
@@ -1104,7 +1112,8 @@ def _size_control(sb, system) -> None:
     ss[K + "count"] = count
     label = {"nodes": _("Nodes"), "GPUs": "GPUs",
              "racks": (_("Racks ({system}: {trays} trays each)") if per_rack <= system.nodes_per_rack else  # NVL72
-                       _("Domains ({system}: {trays} nodes each)")).format(system=system.id, trays=per_rack)}[unit]
+                       _("Domains ({system}: {trays} nodes each)")).format(
+                           system=rack_word(system, per_rack * gpn), trays=per_rack)}[unit]
     sb.select_slider(label, options=_with(_size_options(unit, system), count), key=K + "count",
                      format_func=i18n.number, on_change=_on_count_change,
                      help=_("Drag for common sizes; type an exact count below."))

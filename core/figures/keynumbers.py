@@ -225,6 +225,8 @@ def size_caption(plan) -> str:
     """How big the cluster is, in words a buyer uses: ``1,016 x H100 in 127 nodes``, or for NVLink
     racks ``576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)``; a design with pods
     (``core.analysis.whole.WholePlan``) ``768 GPUs in 2 pods (H100 + B200, 96 nodes)``."""
+    from core.scaleup import rack_word
+
     mixed = getattr(plan, "mixed", None)
     if mixed is not None:
         f = mixed.fabric
@@ -245,7 +247,8 @@ def size_caption(plan) -> str:
         racks = -(-r.nodes // nodes_per_domain)
         return ngettext("{gpus} GPUs in {racks} {system} rack ({nodes} compute trays of {gpus_per_node} GPUs)",
                         "{gpus} GPUs in {racks} {system} racks ({nodes} compute trays of {gpus_per_node} GPUs)",
-                        racks).format(gpus=f"{r.gpus:,}", racks=f"{racks:,}", system=r.system.id,
+                        racks).format(gpus=f"{r.gpus:,}", racks=f"{racks:,}",
+                                      system=rack_word(r.system, nodes_per_domain * r.gpus_per_node),
                                       nodes=f"{r.nodes:,}", gpus_per_node=r.gpus_per_node)
     return ngettext("{gpus} x {system} in {nodes} node", "{gpus} x {system} in {nodes} nodes", r.nodes).format(
         gpus=f"{r.gpus:,}", system=r.system.id, nodes=f"{r.nodes:,}")

@@ -239,7 +239,8 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     fig.add_trace(scatter(x=[m[0] for m in mids], y=[m[1] for m in mids], mode="markers",
                              marker=dict(size=8, color="rgba(0,0,0,0)"), hovertext=[m[2] for m in mids],
                              hoverinfo="text"))
-    size_top = 40 if gpu_units <= 8 else (24 if gpu_units <= 16 else 16)
+    # marker sizes are pixels: at 1,024 px the drawing is about 200 px wide, 8 boxes of 40 px overlapped
+    size_top = 40 if gpu_units <= 4 else (22 if gpu_units <= 16 else 16)
     fig.add_trace(scatter(
         x=[p[0] for p in top.values()], y=[1.0] * gpu_units, mode="markers+text",
         # GPU index or tray number (the hover names it); of 18 trays every third, so the numbers never touch
