@@ -78,7 +78,7 @@ def section(cur) -> None:
                      "efficiency and a fixed latency that bring the model onto your numbers.").format(
                        link=cur.plan.resolved.system.scaleup_name))
         c1, c2 = st.columns([3, 1])
-        files = c1.file_uploader(_("{tool} logs (at most {count}, 4 MB each)").format(tool=tool, count=MAX_FILES),
+        files = c1.file_uploader(_("nccl-tests logs (at most {count}, 4 MB each)").format(count=MAX_FILES),
                                  accept_multiple_files=True, key="cal_files", max_upload_size=4)
         op = c2.selectbox(_("Collective"), [AUTO_OP, *OPS], key="cal_op",
                           format_func=lambda v: _("as the log says") if v == AUTO_OP else v)
