@@ -199,3 +199,9 @@ def test_eight_gpu_boxes_of_the_nvlink_drawing_leave_room_between_them():
     boxes = next(t for t in fig.data if getattr(t.marker, "symbol", None) == "square")
     assert len(boxes.x) == 8 and boxes.marker.size <= 22
     assert not math.isnan(boxes.marker.size)
+
+
+def test_the_ascend_mesh_drawing_counts_npus():
+    fig = scaleup_figure(plan(Design(**ASCEND)))
+    assert "links per NPU" in fig.layout.title.text and "per GPU" not in fig.layout.title.text
+    assert any("NPU 0 - NPU 1" in str(t.hovertext) for t in fig.data)

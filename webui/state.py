@@ -43,7 +43,7 @@ from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
 from core.physical.racks import load_racks
 from core.plan import Plan, plan
-from core.scaleup import link_word, rack_word
+from core.scaleup import in_noun, link_word, rack_word
 from webui import gallery, inferencestate, jobstate, pagestate, safe
 from webui.pods import pod_widgets
 
@@ -569,7 +569,8 @@ def sidebar() -> Current:
     ss[K + "nodes"] = int(ss.get(K + "nodes") or 4)
     _size_control(sb, system)
     ss[K + "gpn"] = int(ss.get(K + "gpn") or system.gpus_per_node)
-    gpn = sb.select_slider(_label("gpus_per_node"), options=_with(GPN_STEPS, ss[K + "gpn"]), key=K + "gpn",
+    gpn = sb.select_slider(in_noun(_label("gpus_per_node"), system), options=_with(GPN_STEPS, ss[K + "gpn"]),
+                           key=K + "gpn",
                            help=_("{system} ships with {count} per node.").format(system=system.id,
                                                                                   count=system.gpus_per_node))
     # the system's own generation and older ones (a what-if); a newer one only if a link asked for it
@@ -1102,7 +1103,7 @@ def _size_control(sb, system) -> None:
     if ss.get(K + "unit") not in units:
         ss[K + "unit"] = "racks" if "racks" in units else "nodes"
     unit = sb.radio(_("Size in"), units, key=K + "unit", horizontal=True, on_change=_on_unit_change,
-                    format_func=lambda u: _(SIZE_UNIT_LABELS[u]),
+                    format_func=lambda u: in_noun(_(SIZE_UNIT_LABELS[u]), system),
                     help=_("Enter the cluster size in nodes (servers, or NVL72 compute trays of 4 GPUs), in GPUs "
                            "(rounded up to whole nodes), or in whole NVLink racks. The link stores nodes.")
                     if system.nvlink_generation else
@@ -1111,7 +1112,7 @@ def _size_control(sb, system) -> None:
     gpn, per_rack = _size_shape(system)
     count = count_in(ss[K + "nodes"], unit, gpn, per_rack)
     ss[K + "count"] = count
-    label = {"nodes": _("Nodes"), "GPUs": "GPUs",
+    label = {"nodes": _("Nodes"), "GPUs": in_noun("GPUs", system),
              "racks": (_("Racks ({system}: {trays} trays each)") if per_rack <= system.nodes_per_rack else  # NVL72
                        _("Domains ({system}: {trays} nodes each)")).format(
                            system=rack_word(system, per_rack * gpn), trays=per_rack)}[unit]
