@@ -271,10 +271,10 @@ def cards_html(numbers: list[KeyNumber]) -> str:
     return f'<div class="fp-cards">{cards}</div>'
 
 
-WIDE_VALUE = 10
+WIDE_VALUE = 9
 """A value wider than this many columns (a CJK character is two) gets a card two grid columns wide: a card's
-value holds about ten digits at its narrowest (8.2 rem less the padding, at 1.35 rem; a 1,024 px page), and a
-Chinese value such as 云服务商提供 or 5.694万美元 ran over the border."""
+value holds about ten digits at its narrowest (8.2 rem less the padding, at 1.35 rem; a 1,024 px page), so
+CN¥198,200 touched the border and a Chinese value such as 云服务商提供 or 5.694万美元 ran over it."""
 
 
 def _display_width(text: str) -> int:
