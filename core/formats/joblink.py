@@ -30,12 +30,13 @@ from core.perf.training import (CP_COMMS, DEFAULT_GLOBAL_BATCH, DEFAULT_MODEL, D
                                 MAX_GLOBAL_BATCH, OFFLOADS, PRESETS, ZERO_STAGES, Precision)
 
 COMPARE_FABRICS = {
-    "eth2": (N_("Ethernet RoCE, 2:1"), dict(fabric="ethernet", oversubscription=2.0)),
-    "eth1": (N_("Ethernet RoCE, non-blocking"), dict(fabric="ethernet", oversubscription=1.0)),
-    "ib1": (N_("InfiniBand, non-blocking"), dict(fabric="infiniband", oversubscription=1.0)),
-    "ib2": (N_("InfiniBand, 2:1"), dict(fabric="infiniband", oversubscription=2.0)),
+    "eth2": (N_("Ethernet RoCE 2:1"), dict(fabric="ethernet", oversubscription=2.0)),
+    "eth1": (N_("Ethernet RoCE 1:1"), dict(fabric="ethernet", oversubscription=1.0)),
+    "ib1": (N_("InfiniBand 1:1"), dict(fabric="infiniband", oversubscription=1.0)),
+    "ib2": (N_("InfiniBand 2:1"), dict(fabric="infiniband", oversubscription=2.0)),
 }
-"""Second fabric the Performance page compares the job on: key -> (label, design changes).
+"""Second fabric the Performance page compares the job on: key -> (label, design changes); the labels say the
+oversubscription as a ratio, short enough for the select's column at 1,024 px ("InfiniBand, non-" was cut).
 The label is English, marked ``N_``: show it as ``_(COMPARE_FABRICS[key][0])``."""
 def default_comparison(fabric: str) -> str:
     """The ``COMPARE_FABRICS`` key a design on ``fabric`` (``Resolved.fabric``) is compared with while the user
