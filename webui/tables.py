@@ -69,9 +69,15 @@ def turned(rows: list[dict], key: str) -> pd.DataFrame:
 
 
 def show_turned(rows: list[dict], key: str, container=None) -> None:
-    """``rows`` drawn as ``turned`` makes them: the field names pinned on the left, each item's column
-    right-aligned like numbers (``container``: where, default the page)."""
+    """``rows`` drawn as ``turned`` makes them: the field names pinned on the left as wide as the longest, each
+    item's column right-aligned like numbers, every row shown (the grid's default height hid the last ones)
+    (``container``: where, default the page)."""
     frame = turned(rows, key)
-    config = {key: st.column_config.TextColumn(key, pinned=True)}
+    config = {key: st.column_config.TextColumn(key, pinned=True, width=fitting_width(frame[key], key))}
     config.update({column: st.column_config.TextColumn(column, alignment="right") for column in frame.columns[1:]})
-    (container or st).dataframe(frame, hide_index=True, width="stretch", column_config=config)
+    (container or st).dataframe(frame, hide_index=True, width="stretch", column_config=config,
+                                height=ROW_PX * (len(frame) + 1) + 3)
+
+
+ROW_PX = 35
+"""Height of a data grid row, the header's too [px]."""
