@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from core.figures.style import text_width
-from core.i18n import in_currency, number, usd
+from core.i18n import _, in_currency, number, usd
 
 CHAR_PX = 8.5
 """Width of a Latin character (a digit, "$", ",") in the data grid's 14 px font [px]; a CJK character is two."""
@@ -75,9 +75,14 @@ def show_turned(rows: list[dict], key: str, container=None) -> None:
     frame = turned(rows, key)
     config = {key: st.column_config.TextColumn(key, pinned=True, width=fitting_width(frame[key], key))}
     config.update({column: st.column_config.TextColumn(column, alignment="right") for column in frame.columns[1:]})
-    (container or st).dataframe(frame, hide_index=True, width="stretch", column_config=config,
-                                height=ROW_PX * (len(frame) + 1) + 3)
+    where = container or st
+    where.dataframe(frame, hide_index=True, width="stretch", column_config=config, height=ROW_PX * (len(frame) + 1) + 3)
+    if len(frame.columns) - 1 > MOST_ITEMS_AT_1024:
+        where.caption(_("In a narrow window the table scrolls sideways to its last columns."))
 
 
 ROW_PX = 35
 """Height of a data grid row, the header's too [px]."""
+MOST_ITEMS_AT_1024 = 3
+"""Most item columns a turned table shows whole beside its field names on a 1,024 px page (about 560 px: the
+four designs of the Inference page's comparison did not fit); with more, a caption says it scrolls."""
