@@ -208,3 +208,12 @@ def test_the_ascend_mesh_drawing_counts_npus():
     fig = scaleup_figure(plan(Design(**ASCEND)))
     assert "links per NPU" in fig.layout.title.text and "per GPU" not in fig.layout.title.text
     assert any("NPU 0 - NPU 1" in str(t.hovertext) for t in fig.data)
+
+
+def test_another_system_keeps_the_designs_fabric_and_its_switch():
+    from webui.inference import alternative_design
+
+    ascend = Design(gpu="Atlas-800T-A2", gpus=2048, switch="H3C-S9827-64EP")  # fabric: the system's own, Ethernet
+    assert ascend.fabric is None and plan(ascend).resolved.fabric == "ethernet"
+    nvl72 = plan(alternative_design(ascend, "nvl72", "ethernet", 2048))  # was InfiniBand under an Ethernet switch
+    assert nvl72.resolved.fabric == "ethernet" and nvl72.resolved.gpus >= 2048  # whole racks

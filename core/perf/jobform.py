@@ -173,13 +173,16 @@ def fitted_defaults(plan: Plan, fixed: Mapping, free: set[str], defaults: Mappin
 
 
 def alternative_design(design: Design, changes: Mapping, current_fabric: str) -> Design:
-    """``design`` with ``changes`` (fabric, oversubscription); a new fabric gets its own switch and speed, and a
-    design on a cloud instance's adapters (``Nic.transport``) gets the system's own NICs: a bought fabric."""
+    """``design`` with ``changes`` (fabric, oversubscription, another system); a new fabric gets its own switch and
+    speed, another system keeps ``current_fabric`` (the resolved one), and a design on a cloud instance's adapters
+    (``Nic.transport``) gets the system's own NICs: a bought fabric."""
     data = design.model_dump(exclude_defaults=True)
     cloud = design.nic is not None and load_catalog().nic(design.nic).transport is not None
     if cloud or changes.get("fabric", current_fabric) != current_fabric:
         for key in ("switch", "port_speed_gbps", *(("nic", "nics_per_node") if cloud else ())):
             data.pop(key, None)
+    if "gpu" in changes and "fabric" not in changes:  # another system keeps the fabric (and the switch naming it),
+        data["fabric"] = current_fabric  # not its own default (GB200's InfiniBand under an Ethernet switch)
     data.update(changes)
     return parse_design(data)
 
