@@ -26,6 +26,8 @@ The mesh functions' bandwidths are GB/s per direction, per accelerator.
 
 from __future__ import annotations
 
+import re
+
 from core.catalog import Catalog, System
 from core.errors import DesignError, InputError
 from core.i18n import N_, _, number, pgettext
@@ -192,3 +194,36 @@ def accelerator_noun(source: System | dict | None, plural: bool = False) -> str:
     if plural:
         return pgettext("accelerators counted", "NPUs") if npu else pgettext("accelerators counted", "GPUs")
     return _("NPU") if npu else _("GPU")
+
+
+def rack_word(system: System, level1_gpus: int) -> str:
+    """What a rack holding one first-level domain of ``level1_gpus`` GPUs is called: the system's id when the
+    rack is the catalog's own (``gpus_per_node x nodes_per_rack``: GB200-NVL72's 72), else the id with the
+    domain's size in place of its ``NVL`` count (GB200-NVL36 for the NVL36 racks of an NVL576), or ``NVL36``
+    for an id without one. A non-NVLink system, or a domain within one node, keeps its id."""
+    if not system.nvlink_generation or level1_gpus <= system.gpus_per_node \
+            or level1_gpus == system.gpus_per_node * system.nodes_per_rack:  # a node's domain, or the catalog's rack
+        return system.id
+    named, count = re.subn(r"NVL\d+$", f"NVL{level1_gpus}", system.id)
+    return named if count else f"NVL{level1_gpus}"
+
+
+_GPU_WORD = re.compile(r"(?<![A-Za-z])GPU(?=(?:s|'s)?(?![A-Za-z]))")
+"""The noun "GPU" as a word ("GPU", "GPUs", "GPU's", "每 GPU"), not inside a name ("GPUDirect")."""
+_VOWEL_SOUND = "AEFHILMNORSX"
+"""Capitals whose spoken name starts with a vowel: an acronym starting with one takes "an" ("an NPU")."""
+
+
+def in_noun(text: str, source: System | dict | None) -> str:
+    """``text`` (a translated label, title or column header that counts or divides by the accelerator) with the
+    noun "GPU" said as ``source``'s own (``System.accelerator_noun``: "NPU" for Ascend), in either language: the
+    catalogs write the noun itself in the Chinese text too. ``source``: the system, its ``Plan.nvlink_summary()``
+    or None (a GPU: ``text`` unchanged). Only for words about ``source``'s chips: a sentence naming another
+    system's GPU keeps its own words."""
+    noun = source.get("accelerator_noun") if isinstance(source, dict) else getattr(source, "accelerator_noun", None)
+    if not noun or noun == "GPU":
+        return text
+    text = _GPU_WORD.sub(noun, text)
+    if noun[0] in _VOWEL_SOUND:  # "a GPU" -> "an NPU"
+        text = re.sub(r"(?<![A-Za-z])([Aa]) (?=" + re.escape(noun) + ")", r"\1n ", text)
+    return text

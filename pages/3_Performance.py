@@ -21,7 +21,7 @@ from core.perf.collectives import (OPS, load_constants, nccl_release_scope, set_
                                    validation_badge)
 from core.perf.constants import library_label
 from core.perf.training_calibration import error_band_sentence
-from core.scaleup import accelerator_noun, domain_word
+from core.scaleup import accelerator_noun, domain_word, in_noun
 from core.perf.compute import precision_label
 from core.perf.training import CP_COMMS, OFFLOADS, PRESETS, Precision, scaling, scaling_gpu_counts
 from core.plan import plan as make_plan
@@ -159,14 +159,16 @@ def main() -> None:
     # the values are NCCL's operation names (the link's perf_op), shown as they are in every language
     ops = c1.multiselect(_("Collectives"), list(OPS), key=W + "op",
                          help=_("nccl-tests operations; S is the whole array."))
-    job_gpus = c2.number_input(_("GPUs in the communicator (0 = all)"), min_value=0, max_value=r.gpus, step=1,
-                               key=W + "jg",
-                               help=_("0 = every GPU of the design. Ranks fill scale-up domains, then nodes, in order."))
+    job_gpus = c2.number_input(in_noun(_("GPUs in the communicator (0 = all)"), r.system), min_value=0,
+                               max_value=r.gpus, step=1, key=W + "jg",
+                               help=in_noun(_("0 = every GPU of the design. Ranks fill scale-up domains, then nodes, "
+                                              "in order."), r.system))
     show_all = c3.toggle(_("Every algorithm"), key=W + "all", help=_("Off: only the fastest algorithm per collective."))
-    sharp = c3.toggle(_("InfiniBand SHARP"), key=W + "sharp", disabled=r.fabric != "infiniband",
+    sharp = c3.toggle(_("InfiniBand SHARP"), key=W + "sharp",
                       help=_("Off = what a stock NCCL run does. On: NCCL CollNet in-network reduction, which needs the "
                              "NCCL SHARP plugin (HPC-X), NCCL_COLLNET_ENABLE=1 and Quantum HDR or later switches with "
-                             "SHARP enabled. InfiniBand only."))
+                             "SHARP enabled. InfiniBand only.")) if r.fabric == "infiniband" else \
+        st.session_state.get(W + "sharp", False)  # no SHARP on another fabric: not shown, the setting kept
     use_sharp = bool(sharp) and r.fabric == "infiniband"
 
     n = int(job_gpus) or r.gpus
@@ -183,7 +185,8 @@ def main() -> None:
             if badge:  # a library without published measurements on this placement: say so by the chart
                 st.badge(_("not validated"), color="orange")
                 st.caption(safe.md(badge))
-            st.plotly_chart(busbw_figure(sweeps, refs, show_all_algorithms=show_all, unit=unit), key="busbw_chart",
+            st.plotly_chart(busbw_figure(sweeps, refs, show_all_algorithms=show_all, unit=unit, system=r.system),
+                            key="busbw_chart",
                             config={"displaylogo": False})
             release_notes = list(dict.fromkeys(note for s in sweeps for note in s.notes))
             st.caption(safe.md(_sentences(jobform.placement_notes(sweeps, n, r.system.id, refs, routing_in_force,
@@ -220,11 +223,13 @@ def main() -> None:
     cp = _number(cols[2], "CP", "cp", help=_("context parallel"))
     ep = _number(cols[3], "EP", "ep", help=_("expert parallel (mixture-of-experts models only)"))
     vp = _number(cols[4], "VP", "vp", help=_("virtual pipeline stages per GPU (interleaving shrinks the bubble)"))
-    tg = cols[5].number_input(_("GPUs"), min_value=0, max_value=r.gpus, step=8, key=W + "tg",
+    tg = cols[5].number_input(in_noun(_("GPUs"), r.system), min_value=0, max_value=r.gpus, step=8, key=W + "tg",
                               help=_("GPUs the training job uses; 0 = the most GPUs of the design that tp x pp x cp "
                                      "divides (and whose smallest global batch stays within 1,000,000 sequences)"))
     arch = _custom_model_inputs() if model == modelshape.CUSTOM else jobstate.stored_arch()
-    cols = st.columns([1, 2, 1, 1, 1, 1])
+    # two rows of at most three: each label whole at 1,024 px ("Compare with", "CP exchange" broke mid-word
+    # in one row of six)
+    cols = st.columns([1.3, 2, 1.4])
     choice = cols[0].selectbox(
         _("Compare with"), list(COMPARE_CHOICES), key=W + "cmp",
         format_func=lambda k: _("another design (share link)") if k == COMPARE_LINK else _(COMPARE_FABRICS[k][0]),
@@ -238,18 +243,19 @@ def main() -> None:
                            help=_("ZeRO-2 / FSDP as Llama 3 was trained: each GPU keeps an fp32 shard of the "
                                   "gradients plus one model chunk's accumulator, reduced by reduce-scatter; off = "
                                   "full gradients with the distributed optimizer (ZeRO-1)."))
-    zero = cols[3].selectbox(
+    cols = st.columns(3)
+    zero = cols[0].selectbox(
         _("ZeRO stage"), list(joblink.ZERO_CHOICES), key=W + "zero",
-        format_func=lambda k: _("auto (1, or 2 when gradients are sharded)") if k == "auto" else k,
+        format_func=lambda k: _("auto (1; 2 if sharded)") if k == "auto" else k,
         help=_("What data-parallel ranks shard: 0 nothing, 1 the optimizer state, 2 the gradients too, 3 the "
                "parameters too (FSDP full sharding: each layer's parameters gathered in forward and again in "
                "backward, its gradients reduce-scattered, every micro-batch)."))
-    cpc = cols[4].selectbox(
+    cpc = cols[1].selectbox(
         _("CP exchange"), list(CP_COMMS), key=W + "cpc", format_func=lambda k: _(CP_COMM_LABELS[k]),
         help=_("How context parallelism (CP > 1) exchanges attention inputs: a ring of sends pipelined with the "
                "attention math, or all-to-alls that scatter the heads (DeepSpeed-Ulysses; the heads per TP rank "
                "must split over CP)."))
-    offload = cols[5].selectbox(
+    offload = cols[2].selectbox(
         _("CPU offload"), list(OFFLOADS), key=W + "off", format_func=lambda k: _(OFFLOAD_LABELS[k]),
         help=_("ZeRO-Offload: the optimizer state (fp32 master weights, Adam moments and gradients of the GPU's "
                "shard) in host memory and Adam on the CPU. The gradients go to the host during backward "
@@ -288,8 +294,8 @@ def main() -> None:
     except FabricPlannerError as exc:
         other_error = exc
 
-    st.markdown(cards_html(training_key_numbers(here)), unsafe_allow_html=True)  # escaped in core
-    st.caption(safe.md(jobform.memory_caption(here, job.model.name, settings)))
+    st.markdown(cards_html(training_key_numbers(here, r.system)), unsafe_allow_html=True)  # escaped in core
+    st.caption(safe.md(jobform.memory_caption(here, job.model.name, settings, r.system)))
     st.caption(safe.md(error_band_sentence(r.system.architecture, job.precision, job.model.is_moe)))
 
     steps = {this_label: here}

@@ -11,7 +11,7 @@ import streamlit as st
 
 from core import i18n, units
 from core.figures.keynumbers import cards_html, kv_key_numbers, serving_key_numbers, size_caption
-from core.figures.serving import comparison_rows, fabric_load_rows, time_figure
+from core.figures.serving import TABLE_COLUMNS, comparison_rows, fabric_load_rows, time_figure
 from core.formats import inferencelink as link
 from core.formats.serving_exports import serving_export_file_name, serving_exports
 from core.i18n import N_, _
@@ -19,8 +19,8 @@ from core.perf.serving import AUTO_PRECISION, KvPrecision, PrecisionSetting, def
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import PRESETS
 from core.design import tidy_spaces
-from core.scaleup import domain_word, link_word
-from webui import cached, inference, inferencestate, podpick, safe, state
+from core.scaleup import domain_word, in_noun, link_word
+from webui import cached, inference, inferencestate, podpick, safe, state, tables
 
 PAGE_PATH = "inference"
 W = "inf_w_"  # widget key prefix
@@ -67,8 +67,9 @@ def _precision_word(value: str, system) -> str:
 
 
 def _model_controls(store: dict, system=None) -> None:
-    c1, c2, c34 = st.columns([1.3, 1.3, 1.4])
-    c3, c4 = c34.columns(2)  # the two precisions share a column: "BF16" whole at 1,024 px
+    # four columns of their own, the KV cache's narrow: "auto (BF16)" whole at 1,024 px (two precisions sharing
+    # a column cut it to "auto (I")
+    c1, c2, c3, c4 = st.columns([1.1, 1.1, 1.1, 0.7])
     store["model"] = c1.selectbox(_("Model"), list(PRESETS), key=_seed(store, "model"),
                                   format_func=lambda k: PRESETS[k].name)
     store["mode"] = c2.selectbox(_("Serving mode"), list(MODES), key=_seed(store, "mode"),
@@ -119,16 +120,16 @@ def _pool_controls(store: dict, pool: str, title: str) -> None:
                                     disabled=dense and key in ("ep", "rx"))
 
 
-def _split_table(e) -> None:
-    """The pools in force: nodes, GPUs, instances and split, batch and utilisation."""
+def _split_table(e, system) -> None:
+    """The pools in force: nodes, GPUs (``system``'s noun), instances and split, batch and utilisation."""
     pools = [e.decode] if e.deployment.mode == "aggregated" else [e.prefill, e.decode]
     names = {"prefill": _("prefill"), "decode": _("decode") if len(pools) > 1 else _("prefill and decode")}
-    rows = [{_("Pool"): names[p.name], _("Nodes"): p.split.nodes, _("GPUs"): p.gpus, _("Instances"): p.replicas,
+    rows = [{_("Pool"): names[p.name], _("Nodes"): p.split.nodes, in_noun(_("GPUs"), system): p.gpus, _("Instances"): p.replicas,
              "TP": p.split.tp, "DP": p.split.dp, "EP": p.split.ep, "PP": p.split.pp,
              _("Redundant experts"): p.split.redundant_experts,
              _("Batch per rank"): round(p.batch, 1), _("Most per rank"): p.max_batch,
              _("Utilisation"): f"{p.utilisation:.0%}"} for p in pools]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    tables.show_turned(rows, _("Pool"))  # a column per pool: twelve fields across were cut at 1,024 px
     st.caption(_("Batch per rank: decode sequences (prefill: new tokens) per attention rank in one step; most per "
                  "rank: what the KV cache beside the weights holds."))
 
@@ -173,10 +174,10 @@ def _search(plan, values: dict) -> None:
             st.session_state[W + key] = value
 
 
-def _comparison(results: list[tuple[str, object]]) -> None:
-    """The comparison table (``core.figures.serving.comparison_rows``), then each design that cannot serve the
-    deployment with its reason and what would work."""
-    st.dataframe(pd.DataFrame(comparison_rows(results)), hide_index=True, width="stretch")
+def _comparison(results: list[tuple[str, object]], system=None) -> None:
+    """The comparison table (``core.figures.serving.comparison_rows``; ``system``: the rows' one system, or None),
+    then each design that cannot serve the deployment with its reason and what would work."""
+    tables.show_turned(comparison_rows(results, system), _(TABLE_COLUMNS[0]))  # a column per design
     for label, result in results:
         if isinstance(result, Exception):
             message, suggestion = safe.message(result)
@@ -196,7 +197,8 @@ def _served(key: str, language: str, _design, _plan, _values: dict):
         if not isinstance(served.without, Exception):
             shown[_("this design, no compute fabric")] = served.without
         shown.update({label: e for label, e in served.others if not isinstance(e, Exception)})
-        return served, cached.frozen(time_figure(shown, scaleup_link=link_word(_plan.resolved.system)))
+        links = {**dict.fromkeys(shown, link_word(_plan.resolved.system)), **served.links}
+        return served, cached.frozen(time_figure(shown, scaleup_links=links))
 
 
 def _what_if(here, without, plan) -> None:
@@ -206,7 +208,8 @@ def _what_if(here, without, plan) -> None:
     if isinstance(without, Exception):
         _show_error(without, st.warning)
         return
-    _comparison([(_("with the compute fabric"), here), (_("without: front-end network only"), without)])
+    _comparison([(_("with the compute fabric"), here), (_("without: front-end network only"), without)],
+                plan.resolved.system)
     st.caption(tidy_spaces(_(
         "Without the scale-out fabric every instance stays inside one {domain} and the KV cache moves over the "
         "front-end network (the storage network's ports, else the catalog's front-end figure).").format(
@@ -220,16 +223,17 @@ def _results(cur, plan, store: dict) -> None:
     if isinstance(here, Exception):
         _show_error(here)
         return
-    st.markdown(cards_html(serving_key_numbers(here)), unsafe_allow_html=True)  # escaped in core
+    system = plan.resolved.system
+    st.markdown(cards_html(serving_key_numbers(here, system)), unsafe_allow_html=True)  # escaped in core
     for warning in here.warnings:
         st.warning(safe.md(warning))
-    _split_table(here)
+    _split_table(here, system)
     st.markdown("**" + _("Load on the scale-out fabric") + "**")
-    st.dataframe(pd.DataFrame(fabric_load_rows(here, cur.unit)), hide_index=True, width="stretch")
-    st.caption(tidy_spaces(_(
+    st.dataframe(pd.DataFrame(fabric_load_rows(here, cur.unit, system)), hide_index=True, width="stretch")
+    st.caption(in_noun(tidy_spaces(_(
         "Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline traffic that leaves the "
         "{domain}, and the KV-cache transfer; as a share of the NIC's line rate and of a GPU's share of the leaf and "
-        "spine uplinks (after oversubscription).").format(domain=domain_word(plan.resolved.system))))
+        "spine uplinks (after oversubscription).").format(domain=domain_word(system))), system))
     _search_box(plan, store, served)
     if here.kv is not None:
         st.subheader(_("KV-cache transfer"))

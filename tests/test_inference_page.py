@@ -51,8 +51,8 @@ def test_default_page_shows_the_serving_models_numbers():
     assert cards(at).items() >= {k.label: k.value for k in serving_key_numbers(expected)}.items()
     assert "KV cache per request" in cards(at)  # disaggregated: the transfer's cards
     assert len(at.get("plotly_chart")) == 1
-    split = at.dataframe[0].value
-    assert list(split["Nodes"]) == [expected.prefill.split.nodes, expected.decode.split.nodes]
+    split = at.dataframe[0].value.set_index("Pool")  # a column per pool (webui.tables.turned)
+    assert list(split.loc["Nodes"]) == [f"{expected.prefill.split.nodes:,}", f"{expected.decode.split.nodes:,}"]
     assert "/inference?" in at.sidebar.code[0].value
 
 
@@ -68,8 +68,8 @@ def test_every_setting_round_trips_through_the_link():
     values, warnings = link.decode(params)
     assert not warnings and at.session_state["fp_inf"] == values
     assert at.number_input(key="inf_w_rate").value == 3.5 and at.selectbox(key="inf_w_kvp").value == "fp8"
-    split = at.dataframe[0].value
-    assert list(split["Nodes"]) == [2, 6] and list(split["TP"]) == [2, 1] and list(split["EP"])[1] == 4
+    split = at.dataframe[0].value.set_index("Pool")
+    assert list(split.loc["Nodes"]) == ["2", "6"] and list(split.loc["TP"]) == ["2", "1"] and list(split.loc["EP"])[1] == "4"
     assert link.decode(link.encode(values))[0] == values
 
 
@@ -120,9 +120,9 @@ def test_no_fabric_what_if_says_when_the_split_leaves_the_nvlink_domain():
 def test_each_alternative_design_shows_its_own_error():
     at = open_page({"v": "1", "g": "B200", "n": "4", "inf_prec": "fp4", "inf_model": "qwen3-30b-a3b"})
     assert not at.error
-    table = at.dataframe[-1].value.set_index("Design")
-    assert table.loc["this design", "TPOT [ms]"] != "-" and table.loc["GB200-NVL72, same GPUs", "TPOT [ms]"] != "-"
-    assert table.loc["H100, InfiniBand non-blocking", "TPOT [ms]"] == "-"
+    table = at.dataframe[-1].value.set_index("Design")  # a column per design (webui.tables.turned)
+    assert table.loc["TPOT [ms]", "this design"] != "-" and table.loc["TPOT [ms]", "GB200-NVL72, same GPUs"] != "-"
+    assert table.loc["TPOT [ms]", "H100, InfiniBand non-blocking"] == "-"
     warnings = [unescape(w.value) for w in at.warning]
     for label in ("H100, InfiniBand non-blocking", "H100, Ethernet RoCE non-blocking"):
         assert any(w.startswith(f"**{label}**") and "FP4" in w and "What would work" in w for w in warnings), warnings

@@ -200,9 +200,9 @@ def test_a_cloud_design_draws_no_storage_or_management_rack(cloud):
 def test_the_comparison_with_a_bought_fabric_is_a_what_if(cloud):
     from core.perf.jobform import bought_what_if
 
-    label, sentence = bought_what_if(cloud, "Ethernet RoCE, 2:1")
+    label, sentence = bought_what_if(cloud, "Ethernet RoCE 2:1")
     assert label.startswith("what-if") and "AWS EFA" in sentence
-    assert bought_what_if(plan(Design(nodes=8)), "Ethernet RoCE, 2:1") == ("Ethernet RoCE, 2:1", "")
+    assert bought_what_if(plan(Design(nodes=8)), "Ethernet RoCE 2:1") == ("Ethernet RoCE 2:1", "")
 
 
 # --- money in the review pack ---------------------------------------------------------------------------------

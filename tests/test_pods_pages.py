@@ -22,8 +22,8 @@ def test_pods_section_from_a_link(lang, words):
     at = _designer(lang=lang)
     assert not at.exception and not at.error
     assert any(words in str(m.value).replace("\\", "") for m in at.markdown)
-    frame = at.dataframe[0].value
-    assert list(frame.iloc[:, 1]) == ["H100", "B200"] and list(frame.iloc[:, 5]) == [16, 8]
+    frame = at.dataframe[0].value  # a column per pod, a row per field (webui.tables.turned): model, stage, nodes, ...
+    assert list(frame.iloc[0, 1:]) == ["H100", "B200"] and list(frame.iloc[4, 1:]) == ["16", "8"]
     assert at.text_input(key="w_pods").value == "B200:32:800@1"
 
 

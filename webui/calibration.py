@@ -13,6 +13,7 @@ import streamlit as st
 from core.errors import FabricPlannerError
 from core.figures.perf import calibration_figure
 from core.i18n import _
+from core.perf.constants import test_tool
 from core.scaleup import other_words
 from webui import safe, state
 
@@ -62,7 +63,8 @@ def section(cur) -> None:
     """The calibration expander of the Performance page, on the sidebar's design ``cur``."""
     design = cur.design
     applied = design.calibration
-    with st.expander(_("Calibrate on your measurements (nccl-tests)"), expanded=bool(applied)):
+    tool = test_tool(cur.plan.resolved.system.collective_library)  # nccl-tests, rccl-tests, hccl_test
+    with st.expander(_("Calibrate on your measurements ({tool})").format(tool=tool), expanded=bool(applied)):
         if applied:
             st.info(safe.md(_("This design is calibrated ({text}): every collective, training and serving estimate "
                               "on every page and the review pack use it.").format(text=applied)))

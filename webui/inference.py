@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from core.catalog import load_catalog
 from core.design import Design
 from core.errors import FabricPlannerError
 from core.formats import inferencelink as link
@@ -17,6 +18,7 @@ from core.formats.serving_exports import serving_export_text, serving_exports
 from core.perf.serving import Deployment, ServingEstimate
 from core.perf.servingform import estimate_on, same_gpus, workload
 from core.plan import Plan, plan as make_plan
+from core.scaleup import link_word
 
 from core.perf import serving_search as SEARCH
 """The serving search (``core.perf.serving_search``), under a name of its own so tests can stand in for it."""
@@ -64,6 +66,8 @@ class Served:
     """Prefill:decode nodes that balance ``here``'s pools (None: aggregated)."""
     exports: dict[str, str | FabricPlannerError] = field(default_factory=dict)
     """``here`` as each serving simulator's input (``core.formats.serving_exports``), or why it cannot be."""
+    links: dict[str, str] = field(default_factory=dict)
+    """Each of ``others``' labels -> its system's scale-up link name (``core.scaleup.link_word``)."""
 
 
 def _attempt(compute) -> ServingEstimate | FabricPlannerError:
@@ -81,8 +85,9 @@ def serve(design: Design, plan: Plan, values: Mapping[str, Any]) -> Served:
     if isinstance(here, FabricPlannerError):
         return Served(here)
     r = plan.resolved
-    others = []
+    others, links = [], {}
     for key in alternative_keys(design, r.fabric, r.gpus):
+        links[_(ALTERNATIVES[key][0])] = link_word(load_catalog().system(ALTERNATIVES[key][1]["gpu"]))
         def other(key=key):
             alt = make_plan(alternative_design(design, key, r.fabric, r.gpus))
             return estimate_on(alt, values, nodes=same_gpus(plan, alt, here.deployment))
@@ -91,7 +96,8 @@ def serve(design: Design, plan: Plan, values: Mapping[str, Any]) -> Served:
     exports = {name: _attempt(lambda name=name: serving_export_text(plan, dep, name, here)) for name in serving_exports()}
     return Served(here, _attempt(lambda: estimate_on(plan, values, network="frontend")), others,
                   max_rate=SEARCH.max_rate(plan, dep),
-                  ratio=SEARCH.balanced_ratio(plan, dep) if dep.mode == "disaggregated" else None, exports=exports)
+                  ratio=SEARCH.balanced_ratio(plan, dep) if dep.mode == "disaggregated" else None, exports=exports,
+                  links=links)
 
 
 # --- the serving search ----------------------------------------------------------------------------------------

@@ -6,8 +6,9 @@ are re-seeded from it whenever their keys are missing. The store is read from th
 session (``init``), follows every widget change (``remember``), and is what the share link
 writes (``webui.state.canonical_params``).
 
-``FITTED_STORE`` records the settings the user has not set (model, tp, pp, global batch): those
-are refitted to the design whenever it changes (``core.perf.jobform.fitted_defaults``).
+``FITTED_STORE`` records the settings the user has not set (model, tp, pp, global batch, the compared fabric):
+those are refitted to the design whenever it changes (``core.perf.jobform.fitted_defaults``,
+``core.formats.joblink.default_comparison``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.errors import FabricPlannerError
-from core.formats.joblink import DEFAULTS, JOB
+from core.formats.joblink import DEFAULTS, JOB, default_comparison
 from core.perf import jobform
 from core.perf.jobform import FITTED, fitted_defaults
 from core.perf.modelshape import CUSTOM, SHAPE_FIELDS, shape_values
@@ -25,6 +26,9 @@ STORE = "fp_job"
 FITTED_STORE = "fp_job_fitted"
 FITTED_FOR = "fp_job_fitted_for"
 W = "perf_w_"  # widget key prefix
+COMPARED = "cmp"
+"""The comparison setting, fitted to the design's fabric while the user has not picked one
+(``core.formats.joblink.default_comparison``)."""
 
 
 def init(params: dict) -> list[str]:
@@ -35,8 +39,9 @@ def init(params: dict) -> list[str]:
     values, warnings = JOB.decode(params)
     ss[STORE] = values
     # values the link did not set are defaults, refitted to the design (see fit)
-    ss[FITTED_STORE] = {k: None for k in FITTED if JOB.prefix + k not in params}
+    ss[FITTED_STORE] = {k: None for k in (*FITTED, COMPARED) if JOB.prefix + k not in params}
     return warnings
+
 
 
 def link_values() -> dict | None:
@@ -86,7 +91,9 @@ def fit(plan: Plan) -> None:
     fitted = {k: v for k, v in (ss.get(FITTED_STORE) or {}).items() if v is None or store.get(k) == v}
     design_key = plan.design.model_dump_json()
     if fitted and (None in fitted.values() or ss.get(FITTED_FOR) != design_key):
-        chosen = fitted_defaults(plan, store, set(fitted), DEFAULTS)
+        job = set(fitted) - {COMPARED}
+        chosen = {**(fitted_defaults(plan, store, job, DEFAULTS) if job else {}),
+                  COMPARED: default_comparison(plan.resolved.fabric)}
         for key in fitted:
             store[key] = fitted[key] = chosen[key]
             ss[W + key] = chosen[key]

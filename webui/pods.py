@@ -13,7 +13,7 @@ from core.design import FIELDS, Design, check_pods
 from core.errors import FabricPlannerError, InputError
 from core import units
 from core.i18n import _, language as speaking, usd
-from webui import safe
+from webui import safe, tables
 
 CATALOG = load_catalog()
 K = "w_"  # the sidebar's widget key prefix (webui.state.K)
@@ -111,7 +111,7 @@ def pods_section(design: Design, key: str, language: str) -> None:
                  _("Per GPU across the fabric"): units.bandwidth(p["gbps_per_gpu"], unit),
                  _("All-reduce of 1 GiB on the pod (bus bandwidth)"):
                      units.bandwidth(units.from_gbytes(p["allreduce_busbw_gbytes"]), unit)} for p in summary["pods"]]
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        tables.show_turned(rows, _("Pod"))  # a column per pod: thirteen fields across were cut at 1,024 px
         s = summary["spines"]
         st.markdown(safe.md(_(
             "Shared spines: {count} {switch} with {speed} ports, {used} of {radix} ports used on each (sized for "

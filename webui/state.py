@@ -44,7 +44,7 @@ from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
 from core.physical.racks import load_racks
 from core.plan import Plan, plan
-from core.scaleup import link_word
+from core.scaleup import in_noun, link_word, rack_word
 from webui import gallery, inferencestate, jobstate, pagestate, safe
 from webui.pods import pod_widgets
 
@@ -273,6 +273,13 @@ SYSTEM_DEFAULTS = {"gpus_per_node": lambda system: system.gpus_per_node,
                    "fabric": lambda system: system.default_fabric}
 """Fields whose sidebar widget shows the GPU system's own value when the design leaves them to it
 (``Surface.widget_none == SYSTEM_DEFAULT``)."""
+
+
+def _fabric_word(fabric: str, nic_id: str | None) -> str:
+    """A Fabric option's name: with a cloud instance's adapter chosen (``Nic.transport``) the provider's transport
+    for the fabric that adapter runs on (``AWS EFA``, not ``Ethernet RoCE``; ``core.vocab.fabric_label``)."""
+    nic = next((n for n in CATALOG.nics if n.id == nic_id), None) if nic_id not in (None, AUTO) else None
+    return vocab.fabric_label(fabric, nic.transport if nic is not None and fabric in nic.fabrics else None)
 
 
 def _label(field: str) -> str:
@@ -563,7 +570,8 @@ def sidebar() -> Current:
     ss[K + "nodes"] = int(ss.get(K + "nodes") or 4)
     _size_control(sb, system)
     ss[K + "gpn"] = int(ss.get(K + "gpn") or system.gpus_per_node)
-    gpn = sb.select_slider(_label("gpus_per_node"), options=_with(GPN_STEPS, ss[K + "gpn"]), key=K + "gpn",
+    gpn = sb.select_slider(in_noun(_label("gpus_per_node"), system), options=_with(GPN_STEPS, ss[K + "gpn"]),
+                           key=K + "gpn",
                            help=_("{system} ships with {count} per node.").format(system=system.id,
                                                                                   count=system.gpus_per_node))
     # the system's own generation and older ones (a what-if); a newer one only if a link asked for it
@@ -584,7 +592,9 @@ def sidebar() -> Current:
                                   system=system.id, generation=system.nvlink_generation,
                                   bandwidth=units.bandwidth(units.from_gbytes(system.nvlink_gbytes_per_gpu_bidir),
                                                             bandwidth_unit())))
-    fabric = sb.selectbox(_label("fabric"), list(vocab.FABRIC.ids), key=K + "fabric", format_func=vocab.FABRIC.label)
+    nic_id = ss.get(K + "nic_model")  # read now: a test harness calls the format function after the run
+    fabric = sb.selectbox(_label("fabric"), list(vocab.FABRIC.ids), key=K + "fabric",
+                          format_func=lambda f: _fabric_word(f, nic_id))
     speeds = offered_speeds(fabric)
     if ss.get(K + "speed") not in (AUTO, *speeds):
         ss[K + "speed"] = AUTO
@@ -1096,7 +1106,7 @@ def _size_control(sb, system) -> None:
     if ss.get(K + "unit") not in units:
         ss[K + "unit"] = "racks" if "racks" in units else "nodes"
     unit = sb.radio(_("Size in"), units, key=K + "unit", horizontal=True, on_change=_on_unit_change,
-                    format_func=lambda u: _(SIZE_UNIT_LABELS[u]),
+                    format_func=lambda u: in_noun(_(SIZE_UNIT_LABELS[u]), system),
                     help=_("Enter the cluster size in nodes (servers, or NVL72 compute trays of 4 GPUs), in GPUs "
                            "(rounded up to whole nodes), or in whole NVLink racks. The link stores nodes.")
                     if system.nvlink_generation else
@@ -1105,9 +1115,10 @@ def _size_control(sb, system) -> None:
     gpn, per_rack = _size_shape(system)
     count = count_in(ss[K + "nodes"], unit, gpn, per_rack)
     ss[K + "count"] = count
-    label = {"nodes": _("Nodes"), "GPUs": "GPUs",
+    label = {"nodes": _("Nodes"), "GPUs": in_noun("GPUs", system),
              "racks": (_("Racks ({system}: {trays} trays each)") if per_rack <= system.nodes_per_rack else  # NVL72
-                       _("Domains ({system}: {trays} nodes each)")).format(system=system.id, trays=per_rack)}[unit]
+                       _("Domains ({system}: {trays} nodes each)")).format(
+                           system=rack_word(system, per_rack * gpn), trays=per_rack)}[unit]
     sb.select_slider(label, options=_with(_size_options(unit, system), count), key=K + "count",
                      format_func=i18n.number, on_change=_on_count_change,
                      help=_("Drag for common sizes; type an exact count below."))

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from core.figures.style import text_width
-from core.i18n import in_currency, usd
+from core.i18n import _, in_currency, number, usd
 
 CHAR_PX = 8.5
 """Width of a Latin character (a digit, "$", ",") in the data grid's 14 px font [px]; a CJK character is two."""
@@ -42,3 +42,47 @@ def money_column(label: str | None = None, values=None, **kwargs) -> st.column_c
     if values is not None and "width" not in kwargs:
         kwargs["width"] = fitting_width(values, shown)
     return st.column_config.TextColumn(shown, **kwargs)
+
+
+def _cell(value) -> str:
+    """A value of a turned table as text: numbers as ``core.i18n.number`` writes them (a float with one decimal
+    unless whole), missing values empty, text as it is."""
+    if value is None or (isinstance(value, float) and pd.isna(value)):
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return str(value)
+    return number(value) if float(value).is_integer() else number(value, 1)
+
+
+def turned(rows: list[dict], key: str) -> pd.DataFrame:
+    """``rows`` (one dict per item: a pod, a pool, a design) a quarter turned: one column per item, headed by its
+    ``key`` value, and one row per other field, named in the first column (headed ``key``); values as text
+    (``_cell``: a column now holds several kinds). A table of a few items and many fields stays as narrow as the
+    items are few: thirteen fields across cut the last columns off at 1,024 px ("Uplinks per s…") without a hint
+    that the table scrolls. Show it with ``hide_index=True``."""
+    frame = pd.DataFrame(rows)
+    items = [str(v) for v in frame[key]]
+    body = frame.drop(columns=[key]).map(_cell).T
+    body.columns = items
+    body.insert(0, key, list(body.index))
+    return body.reset_index(drop=True)
+
+
+def show_turned(rows: list[dict], key: str, container=None) -> None:
+    """``rows`` drawn as ``turned`` makes them: the field names pinned on the left as wide as the longest, each
+    item's column right-aligned like numbers, every row shown (the grid's default height hid the last ones)
+    (``container``: where, default the page)."""
+    frame = turned(rows, key)
+    config = {key: st.column_config.TextColumn(key, pinned=True, width=fitting_width(frame[key], key))}
+    config.update({column: st.column_config.TextColumn(column, alignment="right") for column in frame.columns[1:]})
+    where = container or st
+    where.dataframe(frame, hide_index=True, width="stretch", column_config=config, height=ROW_PX * (len(frame) + 1) + 3)
+    if len(frame.columns) - 1 > MOST_ITEMS_AT_1024:
+        where.caption(_("In a narrow window the table scrolls sideways to its last columns."))
+
+
+ROW_PX = 35
+"""Height of a data grid row, the header's too [px]."""
+MOST_ITEMS_AT_1024 = 3
+"""Most item columns a turned table shows whole beside its field names on a 1,024 px page (about 560 px: the
+four designs of the Inference page's comparison did not fit); with more, a caption says it scrolls."""

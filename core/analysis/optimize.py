@@ -1598,13 +1598,18 @@ CATEGORY_WORDS = {"NIC": "NICs", "switch": "switches", "transceiver": "transceiv
 def _category_word(key: str) -> str:
     words = {"NIC": pgettext("spends more on", "NICs"), "switch": pgettext("spends more on", "switches"),
              "transceiver": pgettext("spends more on", "transceivers"),
-             "cable": pgettext("spends more on", "cables"), "compute": pgettext("spends more on", "compute nodes")}
+             "cable": pgettext("spends more on", "cables"),
+             # capex outside the compute fabric: with the same GPU nodes, the storage and management networks and
+             # the fabric managers (an InfiniBand subnet manager) that follow the fabric's choice
+             "compute": pgettext("spends more on", "the storage and management networks and fabric managers, "
+                                                   "outside the compute fabric")}
     return words.get(key, key)
 
 
 def _why_costlier(best: Candidate, other: Candidate, objective: str = "cluster") -> str:
-    """The network category whose cost differs most, with the tier and switch counts behind it (the rest of the
-    cluster, "compute nodes", only when the objective counts it)."""
+    """The network category whose cost differs most, with the tier and switch counts behind it (the capex outside
+    the compute fabric only when the objective counts it), saying which design spends it (``other``, by its
+    fabric)."""
     compute_gap = (other.capex_usd - other.network_capex_usd) - (best.capex_usd - best.network_capex_usd)
     gaps = {k: other.network_by_category.get(k, 0.0) - best.network_by_category.get(k, 0.0)
             for k in set(other.network_by_category) | set(best.network_by_category)}
@@ -1614,7 +1619,8 @@ def _why_costlier(best: Candidate, other: Candidate, objective: str = "cluster")
     def switches(count: int) -> str:
         return ngettext("{count} switch", "{count} switches", count).format(count=f"{count:,}")
 
-    return _("that one spends {gap} more on {what} (tiers {tiers}, {switches}; this design: tiers {our_tiers}, "
-             "{our_switches}).").format(gap=usd(gaps[key]), what=_category_word(key), tiers=other.tiers,
-                                        switches=switches(other.switches), our_tiers=best.tiers,
-                                        our_switches=switches(best.switches))
+    return _("the {fabric} design spends {gap} more on {what} (tiers {tiers}, {switches}; this design: tiers "
+             "{our_tiers}, {our_switches}).").format(
+                 fabric=vocab.FABRIC.label(other.design.fabric), gap=usd(gaps[key]), what=_category_word(key),
+                 tiers=other.tiers, switches=switches(other.switches), our_tiers=best.tiers,
+                 our_switches=switches(best.switches))

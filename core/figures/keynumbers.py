@@ -44,7 +44,16 @@ def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
     cost = summary["cost"]
     power = summary["power"]
     nvlink_gbits = bw["nvlink_gbytes_per_gpu_bidir"] * 8
-    return [*_base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits), *_growth_numbers(summary)]
+    return in_noun([*_base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits),
+                    *_growth_numbers(summary)], summary.get("nvlink"))
+
+
+def in_noun(numbers: list[KeyNumber], source) -> list[KeyNumber]:
+    """``numbers`` with their labels and help texts saying ``source``'s accelerator noun ("NPU" for Ascend;
+    ``core.scaleup.in_noun``); ``source``: the system, its ``Plan.nvlink_summary()`` or None (GPUs)."""
+    from core.scaleup import in_noun as said
+
+    return [KeyNumber(n.key, said(n.label, source), n.value, said(n.help, source)) for n in numbers]
 
 
 def _growth_numbers(summary: dict) -> list[KeyNumber]:
@@ -115,9 +124,8 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
     from core.scaleup import accelerator_noun
 
     nvl = summary.get("nvlink", {})  # a summary without one (an old JSON file): GPUs
-    npu = nvl.get("accelerator_noun") == "NPU"
     return [
-        KeyNumber("gpus", _("NPUs") if npu else _("GPUs"), f"{summary['gpus']:,}", _pods_words(summary) or
+        KeyNumber("gpus", _("GPUs"), f"{summary['gpus']:,}", _pods_words(summary) or
                   _("{nodes} nodes x {gpus_per_node} {model} {nouns}").format(
                       nodes=f"{summary['nodes']:,}", gpus_per_node=summary["gpus_per_node"],
                       model=summary["gpu_model"], nouns=accelerator_noun(nvl, plural=True)) + _growth_note(summary)),
@@ -220,6 +228,8 @@ def size_caption(plan) -> str:
     """How big the cluster is, in words a buyer uses: ``1,016 x H100 in 127 nodes``, or for NVLink
     racks ``576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)``; a design with pods
     (``core.analysis.whole.WholePlan``) ``768 GPUs in 2 pods (H100 + B200, 96 nodes)``."""
+    from core.scaleup import rack_word
+
     mixed = getattr(plan, "mixed", None)
     if mixed is not None:
         f = mixed.fabric
@@ -240,7 +250,8 @@ def size_caption(plan) -> str:
         racks = -(-r.nodes // nodes_per_domain)
         return ngettext("{gpus} GPUs in {racks} {system} rack ({nodes} compute trays of {gpus_per_node} GPUs)",
                         "{gpus} GPUs in {racks} {system} racks ({nodes} compute trays of {gpus_per_node} GPUs)",
-                        racks).format(gpus=f"{r.gpus:,}", racks=f"{racks:,}", system=r.system.id,
+                        racks).format(gpus=f"{r.gpus:,}", racks=f"{racks:,}",
+                                      system=rack_word(r.system, nodes_per_domain * r.gpus_per_node),
                                       nodes=f"{r.nodes:,}", gpus_per_node=r.gpus_per_node)
     return ngettext("{gpus} x {system} in {nodes} node", "{gpus} x {system} in {nodes} nodes", r.nodes).format(
         gpus=f"{r.gpus:,}", system=r.system.id, nodes=f"{r.nodes:,}")
@@ -263,8 +274,10 @@ def cards_html(numbers: list[KeyNumber]) -> str:
     return f'<div class="fp-cards">{cards}</div>'
 
 
-WIDE_VALUE = 12
-"""A value wider than this many columns (a CJK character is two) gets a card two grid columns wide."""
+WIDE_VALUE = 9
+"""A value wider than this many columns (a CJK character is two) gets a card two grid columns wide: a card's
+value holds about ten digits at its narrowest (8.2 rem less the padding, at 1.35 rem; a 1,024 px page), so
+CN¥198,200 touched the border and a Chinese value such as 云服务商提供 or 5.694万美元 ran over it."""
 
 
 def _display_width(text: str) -> int:
@@ -284,11 +297,12 @@ CARDS_CSS = (
 """The cards' style, one rule set for the app and (later) the report."""
 
 
-def training_key_numbers(estimate_) -> list[KeyNumber]:
-    """A ``core.perf.training.TrainingEstimate``'s headline numbers as key-number cards (see ``cards_html``)."""
+def training_key_numbers(estimate_, system=None) -> list[KeyNumber]:
+    """A ``core.perf.training.TrainingEstimate``'s headline numbers as key-number cards (see ``cards_html``), in
+    ``system``'s accelerator noun (``in_noun``; None: GPUs)."""
     e = estimate_
     cost = usd(e.cost_usd)
-    return [
+    return in_noun([
         KeyNumber("step_time", _("Step time"), f"{e.step_time_s:.2f} s", _("seconds per optimizer step")),
         KeyNumber("tokens_per_s", _("Tokens/s"), f"{e.tokens_per_s:,.0f}", _("tokens trained per second, whole job")),
         KeyNumber("mfu", _("MFU"), f"{e.mfu:.1%}", _("model FLOPs / (GPUs x dense peak x time)")),
@@ -298,7 +312,7 @@ def training_key_numbers(estimate_) -> list[KeyNumber]:
                   _("{tokens} tokens at this throughput").format(tokens=f"{e.job.tokens_to_train:.3g}")),
         KeyNumber("cost", _("Cost of the run"), cost,
                   _("share of the cluster's TCO per day (catalog price estimates) x days")),
-    ]
+    ], system)
 
 
 def cost_key_numbers(plan) -> list[KeyNumber]:
@@ -380,16 +394,17 @@ def _per_gpu(value: float) -> str:
     return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
 
 
-def serving_key_numbers(estimate_) -> list[KeyNumber]:
+def serving_key_numbers(estimate_, system=None) -> list[KeyNumber]:
     """A ``core.perf.serving.ServingEstimate``'s headline numbers as key-number cards (see ``cards_html``): TTFT,
-    TPOT, output and input tokens/s per GPU, cost per million output tokens, energy per output token, targets met."""
+    TPOT, output and input tokens/s per GPU, cost per million output tokens, energy per output token, targets met;
+    in ``system``'s accelerator noun (``in_noun``; None: GPUs)."""
     e = estimate_
     w, d = e.deployment.workload, e.deployment
     prefill_gpus = e.prefill.gpus if d.mode == "disaggregated" else e.decode.gpus
     targets = [_("TTFT {ms} ms").format(ms=f"{w.ttft_ms:,g}")] if w.ttft_ms else []
     targets += [_("TPOT {ms} ms").format(ms=f"{w.tpot_ms:,g}")] if w.tpot_ms else []
     met = _("yes") if e.meets_slo else _("no")
-    return [
+    return in_noun([
         KeyNumber("ttft", _("Time to first token"), _ms(e.ttft_s),
                   _("queueing, prefill, KV-cache transfer and the first decode step at {rate} requests/s").format(
                       rate=number(e.rate))),
@@ -409,7 +424,7 @@ def serving_key_numbers(estimate_) -> list[KeyNumber]:
                   _("the deployment's share of facility power over its output tokens per second")),
         KeyNumber("slo", _("Meets the targets"), met,
                   _("targets: {targets}").format(targets=sep().join(targets)) if targets else _("no targets set")),
-    ]
+    ], system)
 
 
 def kv_key_numbers(kv, unit: str = "GB/s") -> list[KeyNumber]:

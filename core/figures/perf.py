@@ -19,7 +19,10 @@ from core.i18n import _, in_currency, number, usd
 from core.perf.algorithms import algorithm_label
 from core.perf.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
 from core.perf.jobform import COLLECTIVE_COLUMNS
+from core.perf.constants import test_tool
 from core.perf.training import parallelism_label
+from core.scaleup import in_noun
+
 
 def collective_table_rows(rows: list[dict], unit: str) -> list[dict]:
     """``core.perf.jobform.collective_rows`` with algbw and busbw (the engine's GB/s) as text in ``unit`` ("GB/s" or
@@ -60,9 +63,11 @@ def size_ticks(low: float = 8, high: float = 16 * 2**30) -> tuple[list[float], l
 
 
 def busbw_figure(sweeps: list[Sweep], references: list[ReferencePoint] = (), height: int = 520,
-                 show_all_algorithms: bool = True, unit: str = "GB/s") -> go.Figure:
+                 show_all_algorithms: bool = True, unit: str = "GB/s", system=None) -> go.Figure:
     """Bus bandwidth vs message size [bytes], log axes; bandwidth in ``unit`` ("GB/s", nccl-tests' own, or
-    "Gb/s"), always in G (a log axis spans the prefixes).
+    "Gb/s"), always in G (a log axis spans the prefixes). ``system``: the design's system, whose accelerator
+    noun the title says and whose library's benchmark names the size axis (``core.scaleup.in_noun``,
+    ``core.perf.constants.test_tool``; None: GPUs and nccl-tests).
 
     One line per collective and algorithm (colour = algorithm, dash = collective);
     the fastest algorithm at each size is drawn thick. Published points are markers.
@@ -110,15 +115,16 @@ def busbw_figure(sweeps: list[Sweep], references: list[ReferencePoint] = (), hei
                 + "<extra></extra>"),
         ))
     ticks, labels = size_ticks()
-    fig.update_xaxes(type="log", title=_("message size ({tool} S)").format(tool="nccl-tests"), tickvals=ticks,
+    tool = test_tool(system.collective_library) if system is not None else "nccl-tests"
+    fig.update_xaxes(type="log", title=_("message size ({tool} S)").format(tool=tool), tickvals=ticks,
                      ticktext=labels, range=[0.85, 10.35], showgrid=True, gridcolor="rgba(128,128,128,0.2)")
     fig.update_yaxes(type="log", title=_("bus bandwidth [{unit}]").format(unit=label_unit), showgrid=True,
                      gridcolor="rgba(128,128,128,0.2)",
                      exponentformat="none")
     ops = sep().join(dict.fromkeys(sw.op for sw in sweeps))
     n = sweeps[0].n if sweeps else 0
-    return _layout(fig, _("Bus bandwidth vs message size: {ops} on {gpus} GPUs").format(ops=ops, gpus=f"{n:,}"),
-                   height)
+    return _layout(fig, in_noun(_("Bus bandwidth vs message size: {ops} on {gpus} GPUs").format(
+        ops=ops, gpus=f"{n:,}"), system), height)
 
 
 def step_figure(estimates: dict, height: int = 320) -> go.Figure:

@@ -23,7 +23,7 @@ MAX_ROWS = 14
 DEVICE_COLOURS = {"node": "#5d6d7e", "nvl72": "#34495e", "leaf": "#2e86c1", "spine": "#117a65", "core": "#7d3c98",
                   "nvswitch": "#48c9b0", "nvlink2": "#af7ac5", "storage": "#d35400", "management": "#b7950b"}
 RACK_COLOURS = {"compute": "#5d6d7e", "network": "#2e86c1", "storage": "#d35400", "management": "#b7950b"}
-DEVICE_LABELS = {"node": N_("node"), "nvl72": N_("NVL72 compute tray"), "leaf": N_("leaf switch"),
+DEVICE_LABELS = {"node": N_("node"), "nvl72": N_("compute tray"), "leaf": N_("leaf switch"),
                  "spine": N_("spine switch"), "core": N_("core switch"), "nvswitch": N_("NVLink switch tray"),
                  "nvlink2": N_("level-2 NVLink switch"), "storage": N_("storage"),
                  "management": N_("management")}
@@ -64,8 +64,9 @@ def rack_elevation_figure(layout: Layout) -> go.Figure:
     columns = []
     legend_done: set[str] = set()
     for x, (rack, count) in enumerate(shown):
-        columns.append(_("{rack}<br>{kind}, x {count}").format(rack=rack.name, kind=_(RACK_LABELS[rack.kind]),
-                                                              count=f"{count:,}"))
+        # more than five racks: three short lines, level, so a 1,024 px page does not slant them and drop one
+        columns.append((_("{rack}<br>{kind}<br>x {count}") if len(shown) > 5 else _("{rack}<br>{kind}, x {count}"))
+                       .format(rack=rack.name, kind=_(RACK_LABELS[rack.kind]), count=f"{count:,}"))
         for slot in rack.slots:
             bases = [slot.first_u - 1 + i * slot.height_u for i in range(slot.count)]
             hover = [_("{names}<br>{model}, {kind}<br>U{u}, {height}U, {kw} kW").format(
@@ -96,7 +97,8 @@ def rack_elevation_figure(layout: Layout) -> go.Figure:
     # two lines, which drawn upwards from below covered the names), lower where a narrow page slants many names
     fig.update_layout(barmode="overlay", bargap=0.3, showlegend=True,
                       legend=dict(orientation="h", yanchor="top", y=-0.16 if len(shown) <= 5 else -0.3, x=0),
-                      xaxis=dict(tickmode="array", tickvals=list(range(len(shown))), ticktext=columns,
+                      xaxis=dict(tickmode="array", tickvals=list(range(len(shown))), ticktext=columns, tickangle=0,
+                                 tickfont=dict(size=11 if len(shown) > 5 else 12),
                                  range=[-0.6, max(len(shown), 3) - 0.4]),
                       yaxis=dict(title=_("rack unit [U]"), range=[0, top + (3 if len(shown) <= 5 else 7)], dtick=4,
                                  gridcolor="#ecf0f1"))

@@ -8,7 +8,7 @@ from collections import defaultdict
 import plotly.graph_objects as go
 
 from core.catalog import load_catalog
-from core.scaleup import KIND_LABELS, all_peers_gbytes, links_per_peer
+from core.scaleup import KIND_LABELS, all_peers_gbytes, in_noun, links_per_peer
 from core.units import bandwidth as format_bandwidth
 from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, line_width, scatter, wrap_text
 from core.figures.scaleup_levels import two_level_figure
@@ -75,15 +75,16 @@ def _mesh(fig: FigureSpec, plan, domain: int, links: int, link_bidir: float, uni
     fig.add_trace(scatter(
         x=[(pos[a][0] + pos[b][0]) / 2 for a, b in pairs], y=[(pos[a][1] + pos[b][1]) / 2 for a, b in pairs],
         mode="markers", marker=dict(size=8, color="rgba(0,0,0,0)"), hoverinfo="text",
-        hovertext=[_("GPU {a} - GPU {b}: {count} link(s) = {bandwidth} bidir").format(
-            a=a, b=b, count=per, bandwidth=format_bandwidth(per * link_bidir * 8, unit)) for a, b in pairs]))
+        hovertext=[in_noun(_("GPU {a} - GPU {b}: {count} link(s) = {bandwidth} bidir").format(
+            a=a, b=b, count=per, bandwidth=format_bandwidth(per * link_bidir * 8, unit)), r.system)
+            for a, b in pairs]))
     fig.add_trace(scatter(
         x=[p[0] for p in pos.values()], y=[p[1] for p in pos.values()], mode="markers+text",
         text=[f"{i}" for i in pos], textposition="middle center", textfont=dict(size=10),
         marker=dict(size=24 if domain <= 8 else 16, symbol="square", color="#d5dbdb",
                     line=dict(color=TIER_COLOURS["server"], width=2)),
-        hovertext=[_("GPU {n}: {links} {name} links, {per} to each peer").format(
-            n=i, links=links, name=r.system.scaleup_name, per=per) for i in pos], hoverinfo="text"))
+        hovertext=[in_noun(_("GPU {n}: {links} {name} links, {per} to each peer").format(
+            n=i, links=links, name=r.system.scaleup_name, per=per), r.system) for i in pos], hoverinfo="text"))
     detail = _("Direct mesh, no switch chips: {per} link(s) to each of {peers} peers; to one peer {peer}, to all "
                "peers at once {all} (per direction)").format(
         per=per, peers=domain - 1, peer=format_bandwidth(peer * 8, unit),
@@ -166,9 +167,9 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     chips = system.nvswitch_chips_for(domain)
     fig = FigureSpec()
     title = _title(plan, domain, gpn)
-    title += "<br><sup>" + _("{links} links per GPU x {link} bidir = {total} per GPU (bidir)").format(
+    title += "<br><sup>" + in_noun(_("{links} links per GPU x {link} bidir = {total} per GPU (bidir)").format(
         links=links, link=format_bandwidth(link_bidir * 8, unit),
-        total=format_bandwidth(r.nvlink_gbytes_per_gpu_bidir * 8, unit)) + "</sup>"
+        total=format_bandwidth(r.nvlink_gbytes_per_gpu_bidir * 8, unit)), system) + "</sup>"
     base_layout(fig, title, height, title_chars=28)
     title_top = fig.margin_top
     fig.update_layout(xaxis=dict(visible=False), yaxis=dict(visible=False), showlegend=False, hovermode="closest")
@@ -239,7 +240,8 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
     fig.add_trace(scatter(x=[m[0] for m in mids], y=[m[1] for m in mids], mode="markers",
                              marker=dict(size=8, color="rgba(0,0,0,0)"), hovertext=[m[2] for m in mids],
                              hoverinfo="text"))
-    size_top = 40 if gpu_units <= 8 else (24 if gpu_units <= 16 else 16)
+    # marker sizes are pixels: at 1,024 px the drawing is about 200 px wide, 8 boxes of 40 px overlapped
+    size_top = 40 if gpu_units <= 4 else (22 if gpu_units <= 16 else 16)
     fig.add_trace(scatter(
         x=[p[0] for p in top.values()], y=[1.0] * gpu_units, mode="markers+text",
         # GPU index or tray number (the hover names it); of 18 trays every third, so the numbers never touch

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 
 from core.figures.style import base_layout, plain
 from core.i18n import N_, _, usd
+from core.scaleup import in_noun
 from core.units import number
 
 STEP_PARTS = {"compute": N_("compute"), "hbm": N_("HBM"), "nvlink": N_("NVLink"), "fabric": N_("scale-out fabric"),
@@ -32,10 +33,37 @@ def _bars(labels: list[str], parts: dict[str, list[float]], names: dict[str, str
         if not any(values):
             continue
         name = _(names[key])
-        traces.append(go.Bar(y=labels, x=values, orientation="h", name=name, marker_color=COLOURS[key],
+        traces.append(go.Bar(y=labels, x=values, orientation="h", name=name, marker_color=_colour(key, names),
                              legendgroup=axes[0], xaxis=axes[0], yaxis=axes[1],
                              hovertemplate=plain(name) + ": %{x:.3g} ms<extra>%{y}</extra>"))
     return traces
+
+
+SCALEUP_COLOURS = ("#117a65", "#76d7c4", "#0e6655")
+"""Colours of the scale-up part, one per link name in the figure (the first is ``COLOURS["nvlink"]``)."""
+
+
+def _colour(key: str, names: dict[str, str]) -> str:
+    """A part's colour: ``COLOURS``, or for a scale-up part ``nvlink:<name>`` the next of ``SCALEUP_COLOURS``
+    in the order the names come (``names``' keys)."""
+    if key in COLOURS:
+        return COLOURS[key]
+    scaleup = [k for k in names if k.startswith("nvlink:")]
+    return SCALEUP_COLOURS[scaleup.index(key) % len(SCALEUP_COLOURS)]
+
+
+def _step_parts(labels: list[str], steps: list[dict], links: dict[str, str]) -> dict[str, list[float]]:
+    """The time-per-output-token parts [ms] per design (``StepTime.breakdown()`` keys), the scale-up part split
+    into one ``nvlink:<name>`` part per link name (``links``: label -> name; NVLink where left out)."""
+    words = [links.get(label) or "NVLink" for label in labels]
+    parts: dict[str, list[float]] = {}
+    for key in STEP_PARTS:
+        if key != "nvlink":
+            parts[key] = [s[key] * 1e3 for s in steps]
+            continue
+        for word in dict.fromkeys(words):
+            parts["nvlink:" + word] = [s[key] * 1e3 if w == word else 0.0 for s, w in zip(steps, words)]
+    return parts
 
 
 def _totals(labels: list[str], totals: list[float], axes: tuple[str, str]) -> tuple[go.Scatter, float]:
@@ -47,15 +75,17 @@ def _totals(labels: list[str], totals: list[float], axes: tuple[str, str]) -> tu
                       yaxis=axes[1]), max(finite or [1.0])
 
 
-def time_figure(estimates: dict, height: int = 420, scaleup_link: str | None = None) -> go.Figure:
+def time_figure(estimates: dict, height: int = 420, scaleup_links: dict[str, str] | None = None) -> go.Figure:
     """Per design (label -> ``ServingEstimate``): time per output token by component and time to first token by
     part [ms], as stacked horizontal bars in two panels (top and bottom); an unbounded part (the load exceeds a
-    pool) is left out and its total says so. ``scaleup_link``: the scale-up part's name (``core.scaleup.link_word``
-    of the designs' system; None: NVLink)."""
+    pool) is left out and its total says so. ``scaleup_links``: each design's scale-up link name (label ->
+    ``core.scaleup.link_word`` of its system; a label left out, or None: NVLink): the scale-up part is one legend
+    entry and colour per name, so an HCCS design beside H100 rows does not colour their NVLink "HCCS"."""
     labels = [plain(label) for label in estimates]
     steps = [e.decode.step.breakdown() for e in estimates.values()]
-    names = STEP_PARTS if scaleup_link is None else {**STEP_PARTS, "nvlink": scaleup_link}
-    traces = _bars(labels, {k: [s[k] * 1e3 for s in steps] for k in STEP_PARTS}, names, ("x", "y"))
+    parts = _step_parts(list(estimates), steps, scaleup_links or {})
+    names = {k: STEP_PARTS.get(k) or k.partition(":")[2] for k in parts}  # a link name is a proper name
+    traces = _bars(labels, parts, names, ("x", "y"))
     tpot, top_tpot = _totals(labels, [e.tpot_s * 1e3 for e in estimates.values()], ("x", "y"))
     parts = {k: [e.ttft_parts[k] * 1e3 if math.isfinite(e.ttft_parts[k]) else 0.0 for e in estimates.values()]
              for k in TTFT_PARTS}
@@ -88,10 +118,12 @@ def _shown(value: float) -> str:
     return number(value) if math.isfinite(value) else _("unbounded")
 
 
-def comparison_rows(results: list[tuple[str, object]]) -> list[dict]:
+def comparison_rows(results: list[tuple[str, object]], system=None) -> list[dict]:
     """One row per design: (label, ``ServingEstimate`` or the error it raised), as display text in the current
     language (ms, tokens/s, J as ``core.units.number``; the cost as ``usd``); a design that raised shows "-" (its
-    message is the caller's to show, with its suggestion)."""
+    message is the caller's to show, with its suggestion). ``system``: the designs' one system, whose accelerator
+    noun the headers say (``core.scaleup.in_noun``; None: designs of several systems, GPUs)."""
+    headers = [in_noun(_(c), system) for c in TABLE_COLUMNS]
     rows = []
     for label, e in results:
         if isinstance(e, Exception):
@@ -100,7 +132,7 @@ def comparison_rows(results: list[tuple[str, object]]) -> list[dict]:
             values = [label, _shown(e.ttft_s * 1e3), _shown(e.tpot_s * 1e3), _shown(e.output_tokens_per_s_per_gpu),
                       usd(e.usd_per_million_output_tokens, cents=True), _shown(e.joules_per_output_token),
                       _("yes") if e.meets_slo else _("no")]
-        rows.append(dict(zip((_(c) for c in TABLE_COLUMNS), values)))
+        rows.append(dict(zip(headers, values)))
     return rows
 
 
@@ -109,14 +141,16 @@ LOAD_COLUMNS = (N_("Pool"), N_("Fabric traffic per GPU"), N_("NIC"), N_("Leaf up
 POOL_WORDS = {"prefill": N_("prefill"), "decode": N_("decode")}
 
 
-def fabric_load_rows(estimate_, unit: str = "GB/s") -> list[dict]:
+def fabric_load_rows(estimate_, unit: str = "GB/s", system=None) -> list[dict]:
     """Each pool's traffic on the scale-out fabric per GPU (in ``unit``, one direction) and the share it takes of
-    the NIC, the leaf uplinks and the spine uplinks (``core.perf.serving.fabric_load``), as display text."""
+    the NIC, the leaf uplinks and the spine uplinks (``core.perf.serving.fabric_load``), as display text; headers
+    in ``system``'s accelerator noun (``core.scaleup.in_noun``; None: GPUs)."""
     from core.units import bandwidth, from_gbytes
 
+    headers = [in_noun(_(c), system) for c in LOAD_COLUMNS]
     rows = []
     for pool, load in estimate_.fabric_load.items():
         values = [_(POOL_WORDS.get(pool, pool)), bandwidth(from_gbytes(load["gbytes_per_s_per_gpu"]), unit),
                   f"{load['nic']:.1%}", f"{load['leaf_uplinks']:.1%}", f"{load['spine_uplinks']:.1%}"]
-        rows.append(dict(zip((_(c) for c in LOAD_COLUMNS), values)))
+        rows.append(dict(zip(headers, values)))
     return rows

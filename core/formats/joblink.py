@@ -30,13 +30,21 @@ from core.perf.training import (CP_COMMS, DEFAULT_GLOBAL_BATCH, DEFAULT_MODEL, D
                                 MAX_GLOBAL_BATCH, OFFLOADS, PRESETS, ZERO_STAGES, Precision)
 
 COMPARE_FABRICS = {
-    "eth2": (N_("Ethernet RoCE, 2:1"), dict(fabric="ethernet", oversubscription=2.0)),
-    "eth1": (N_("Ethernet RoCE, non-blocking"), dict(fabric="ethernet", oversubscription=1.0)),
-    "ib1": (N_("InfiniBand, non-blocking"), dict(fabric="infiniband", oversubscription=1.0)),
-    "ib2": (N_("InfiniBand, 2:1"), dict(fabric="infiniband", oversubscription=2.0)),
+    "eth2": (N_("Ethernet RoCE 2:1"), dict(fabric="ethernet", oversubscription=2.0)),
+    "eth1": (N_("Ethernet RoCE 1:1"), dict(fabric="ethernet", oversubscription=1.0)),
+    "ib1": (N_("InfiniBand 1:1"), dict(fabric="infiniband", oversubscription=1.0)),
+    "ib2": (N_("InfiniBand 2:1"), dict(fabric="infiniband", oversubscription=2.0)),
 }
-"""Second fabric the Performance page compares the job on: key -> (label, design changes).
+"""Second fabric the Performance page compares the job on: key -> (label, design changes); the labels say the
+oversubscription as a ratio, short enough for the select's column at 1,024 px ("InfiniBand, non-" was cut).
 The label is English, marked ``N_``: show it as ``_(COMPARE_FABRICS[key][0])``."""
+def default_comparison(fabric: str) -> str:
+    """The ``COMPARE_FABRICS`` key a design on ``fabric`` (``Resolved.fabric``) is compared with while the user
+    has not picked one: the other transport (InfiniBand designs against Ethernet RoCE 2:1, every other fabric,
+    a cloud's too, against non-blocking InfiniBand), never the design's own fabric."""
+    return "eth2" if fabric == "infiniband" else "ib1"
+
+
 COMPARE_LINK = "url"
 """``perf_cmp`` value: compare with the design of a pasted share link (``perf_cmpl``)."""
 COMPARE_CHOICES = (*COMPARE_FABRICS, COMPARE_LINK)

@@ -873,7 +873,7 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
                             **jobform.sharp_option(sharp))]
         badge = validation_badge(curves)
         body += _h3(_("Collectives")) + (_p(badge) if badge else "") + doc.figure(
-            busbw_figure(curves, show_all_algorithms=False, height=420), 420)
+            busbw_figure(curves, show_all_algorithms=False, height=420, system=r.system), 420)
         body += _frame_table(collective_table_rows(rows, doc.unit))  # as the Performance page writes it
     except FabricPlannerError as exc:
         body += _p(_("Collectives: {problem}").format(problem=str(exc)))

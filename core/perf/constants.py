@@ -122,6 +122,8 @@ class LibraryConstants(_Strict):
 
     name: str
     label: str
+    test_tool: str = "nccl-tests"
+    """The library's own benchmark, whose table a measurement comes as (nccl-tests, rccl-tests, hccl_test)."""
     algorithms: tuple[str, ...] = ()
     """Empty: the registry's stock NCCL set (``core.perf.algorithms.NCCL_DEFAULT``)."""
     protocol: tuple[ProtocolConstants, ...] = ()
@@ -462,6 +464,13 @@ def library_label(name: str) -> str:
     """The own name of collective library ``name`` (``System.collective_library``: ``rccl`` -> ``RCCL``), as
     ``assets/catalog/collectives.toml`` declares it; ``InputError`` for an unknown library."""
     return load_constants().library_entry(name).label
+
+
+def test_tool(name: str) -> str:
+    """The benchmark of collective library ``name`` (``System.collective_library``) as
+    ``assets/catalog/collectives.toml`` declares it: nccl-tests for NCCL, rccl-tests for RCCL, hccl_test for
+    Huawei's HCCL; ``InputError`` for an unknown library."""
+    return load_constants().library_entry(name).test_tool
 
 
 def constants_for(plan) -> CollectiveConstants:

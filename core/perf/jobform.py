@@ -28,11 +28,12 @@ from core.perf import congestion
 from core.perf.collectives import IN_NETWORK, Sweep, algorithm_label, level_label, sweep
 from core.perf.sizes import format_size
 from core.perf.modelshape import CUSTOM, decode_shape
+from core.perf.constants import test_tool
 from core.perf.training import (MAX_GLOBAL_BATCH, PRESETS, ModelSpec, TrainingEstimate, comm_collective_label,
                                 DEFAULT_MODEL, default_split, estimate, estimate_or_ways_out, fitting_split,
                                 parallelism_label, parse_job)
 from core.plan import Plan, plan as make_plan
-from core.scaleup import domain_word
+from core.scaleup import domain_word, in_noun
 
 FITTED = ("model", "tp", "pp", "gbs")
 """Settings the page refits to the design while the user has not set them."""
@@ -172,13 +173,16 @@ def fitted_defaults(plan: Plan, fixed: Mapping, free: set[str], defaults: Mappin
 
 
 def alternative_design(design: Design, changes: Mapping, current_fabric: str) -> Design:
-    """``design`` with ``changes`` (fabric, oversubscription); a new fabric gets its own switch and speed, and a
-    design on a cloud instance's adapters (``Nic.transport``) gets the system's own NICs: a bought fabric."""
+    """``design`` with ``changes`` (fabric, oversubscription, another system); a new fabric gets its own switch and
+    speed, another system keeps ``current_fabric`` (the resolved one), and a design on a cloud instance's adapters
+    (``Nic.transport``) gets the system's own NICs: a bought fabric."""
     data = design.model_dump(exclude_defaults=True)
     cloud = design.nic is not None and load_catalog().nic(design.nic).transport is not None
     if cloud or changes.get("fabric", current_fabric) != current_fabric:
         for key in ("switch", "port_speed_gbps", *(("nic", "nics_per_node") if cloud else ())):
             data.pop(key, None)
+    if "gpu" in changes and "fabric" not in changes:  # another system keeps the fabric (and the switch naming it),
+        data["fabric"] = current_fabric  # not its own default (GB200's InfiniBand under an Ethernet switch)
     data.update(changes)
     return parse_design(data)
 
@@ -238,7 +242,7 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
     else:
         layout = _("{gpus} GPUs: {domains} {scaleup}(s) of {ranks}, {nodes} node(s), {groups} leaf group(s), "
                    "{pods}; farthest path: {level} ({hops} switch hops).")
-    notes = [tidy_spaces(layout.format(**values)),  # no space beside a Chinese domain word
+    notes = [in_noun(tidy_spaces(layout.format(**values)), system),  # no space beside a Chinese domain word
              (_("Routing: {routing}; ranks packed in topology order, so ring and tree traffic leaves a leaf group "
                 "only between neighbouring groups and oversubscription mostly affects all-to-all (MoE).")
               if placement == "topo" else
@@ -251,9 +255,9 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
                        "+18-50%, H200 and GB200 +24% at 1 MB, H100 +24% at 64 KB): the measured LL and LL128 rates "
                        "stay below NCCL's own tuning model, which the model follows; large messages are within 15%."))
     else:
-        notes.append(_("No published nccl-tests points for {gpus} x {system} in the reference set "
+        notes.append(_("No published {tool} points for {gpus} x {system} in the reference set "
                        "(8 GPUs of A100, H100, H200, H800; 4 x GB200; 16 x A100 with 4 NICs; 1,984 x H200).").format(
-            gpus=f"{gpus:,}", system=system_id))
+            tool=test_tool(system.collective_library), gpus=f"{gpus:,}", system=system_id))
     if any(name in IN_NETWORK for sw in sweeps for name in sw.curves):
         notes.append(_("NVLS and SHARP reduce inside the switch, so their busbw (computed with the "
                        "point-to-point factor 2(n-1)/n, as nccl-tests does) exceeds the link rate: it is the "
@@ -361,14 +365,15 @@ def congestion_notes(plans: list[tuple[str, Plan]], settings: Mapping) -> list[s
     return notes
 
 
-def memory_caption(estimate_: TrainingEstimate, model_name: str, settings: Mapping) -> str:
-    """Parameters, the split and memory per GPU in one sentence, plus the estimate's warnings."""
+def memory_caption(estimate_: TrainingEstimate, model_name: str, settings: Mapping, system=None) -> str:
+    """Parameters, the split and memory per GPU in one sentence (in ``system``'s accelerator noun,
+    ``core.scaleup.in_noun``; None: GPUs), plus the estimate's warnings."""
     s = estimate_.summary()
     memory = {k: f"{v:.1f}" for k, v in estimate_.memory_gb.items()}  # weights, gradients, optimizer, activations
-    return (_("{model}: {params}B parameters ({active}B active), {gpus} GPUs = tp {tp} x pp {pp} x cp {cp} x dp "
+    return (in_noun(_("{model}: {params}B parameters ({active}B active), {gpus} GPUs = tp {tp} x pp {pp} x cp {cp} x dp "
               "{dp}; {microbatches} micro-batches per step; memory per GPU weights {weights}, gradients {gradients}, "
               "optimizer {optimizer}, activations {activations} GiB of {hbm} GiB. ").format(
                 model=model_name, params=f"{s['params_b']:,.1f}", active=f"{s['active_params_b']:,.1f}",
                 gpus=f"{estimate_.gpus:,}", tp=settings["tp"], pp=settings["pp"], cp=settings["cp"], dp=estimate_.dp,
-                microbatches=estimate_.microbatches, hbm=f"{estimate_.hbm_gb:g}", **memory)
+                microbatches=estimate_.microbatches, hbm=f"{estimate_.hbm_gb:g}", **memory), system)
             + " ".join(estimate_.warnings))
