@@ -323,7 +323,7 @@ def _spof_section(cur, key: str, lang: str) -> None:
     finished, result = cache.outcome("spof", jobwork.single_points, key)
     if not finished:
         return
-    table, notes = cache.spof_table(key, lang, result, cur.plan.resolved.system)
+    table, notes = cache.spof_table(key, lang, result, cur.plan.resolved.system, cur.plan.fabric.family)
     if table.empty:
         st.success(_("No single point of failure: no one element cuts off a GPU."))
     else:
@@ -502,7 +502,7 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
                 help=_("{per} per connection (NCCL channels); {gpus} GPUs use the fabric").format(
                     per=result.flows_per_connection, gpus=i18n.number(result.gpus_on_fabric)))
     heat, hist = cache.load_figures(key, store["pat"], store["pl"], int(store["grp"]), settings_json, routing, lang,
-                                    unit, result, gr)
+                                    unit, result, gr, cur.plan.fabric.family)
     h1, h2 = st.columns(2)
     h1.plotly_chart(heat, key="rs_heat", config=CONFIG)
     h2.plotly_chart(hist, key="rs_hist", config=CONFIG)

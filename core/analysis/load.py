@@ -76,7 +76,7 @@ from pydantic import BaseModel, ConfigDict
 from core import vocab  # ground floor: vocabularies
 from core.analysis.failure import Shape
 from core.errors import DesignError, InputError, shown
-from core.fabric.families import CLOS, require_model
+from core.fabric.families import CLOS, require_model, words
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.perf import congestion
@@ -785,6 +785,9 @@ def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None
         notes.append(_("Inside a {family} group: the local link between the two routers; between groups a local "
                        "link to the router holding the global link, the global link, a local link to the "
                        "destination router.").format(family=family))
+        minimal_only = words(plan.fabric.family, "load:note", None)  # a family's word on its group routing
+        if minimal_only:
+            notes.append(minimal_only)
 
     # --- per GPU
     planes_f = float(planes)

@@ -67,8 +67,18 @@ LINK_CLASS_LABELS = {"local": N_("local")}
 WORDS = {
     "row:leaf": N_("Routers"), "row:spine": N_("Groups"),
     "legend:leaf": N_("Routers ({count} x {switch})"),
-    "card:leaf": N_("Routers"),
-    "tier:leaf": N_("router"),  # the Resilience page's tier list
+    "legend:spine": N_("Dragonfly groups ({count}): their routers' global ports"),
+    "card:leaf": N_("Routers"), "card:spine": None, "card:core": None,  # no spine and no core: no card
+    "tier:leaf": N_("router"),  # the Resilience page's tier list and the single points' tier column
+    "tier:link": N_("local link bundle"),
+    "load:blocks": N_("block: scalable units (node links), Dragonfly groups (local and global links; global: the "
+                      "sending group)"),
+    "load:note": N_("Inside a group the routing is minimal only: traffic between two routers of a group takes their "
+                    "direct local link (rail-aligned traffic uses only those), where real Slingshot adaptive routing "
+                    "would detour through a third router; overloaded local links are a limit of this model."),
+    "input:oversubscription:off": N_("No effect on a Dragonfly: a router's local and global ports follow from the "
+                                     "routers per group and the global ratio (Advanced)."),
+    "input:tiers:off": N_("No effect on a Dragonfly: one router tier, groups joined by global links."),
     "card:leaf:help": N_("{count} {switch} routers, all {planes} plane(s): one router tier, no spine and no core"),
     "input:group_leaves": N_("Routers per Dragonfly group (0 = auto)"),
     "input:group_leaves:help": N_("Dragonfly: a multiple of the rails, joined all to all. auto: twice the nodes per "
@@ -88,9 +98,11 @@ WORDS = {
                           "design. The healthy design is never changed."),
 }
 """This family's words where a surface's own are a folded Clos's or a Dragonfly+'s (``core.fabric.families.words``):
-the drawing's rows (``row:<role>``) and legend, the key numbers' switch card, the Resilience page's tiers
-(``tier:<role>``), the sidebar's sizing inputs (``input:<field>``, ``:help``), the Resilience page's element names
-(``failure:examples`` are ids, not words)."""
+the drawing's rows (``row:<role>``) and legend (``legend:spine``: its groups' row), the key numbers' switch cards
+(``card:<role>``; None: a tier it does not have, no card), the failure tiers (``tier:<tier>``: the Resilience page's
+list, the single points' tier column), the link-load heatmap's blocks and a note on its routing (``load:blocks``,
+``load:note``), the sidebar's sizing inputs (``input:<field>``, ``:help``; ``:off``: why an input has no effect, shown
+disabled), the Resilience page's element names (``failure:examples`` are ids, not words)."""
 UNMODELLED = N_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a Dragonfly "
                 "yet (its routers joined all to all in a group, global links between groups). Run the failure "
                 "what-if on it, or take the topology (GraphML export) to a graph tool.")

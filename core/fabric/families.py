@@ -108,7 +108,8 @@ def bisection_share_without(resolved, fabric, lost_links: int) -> float:
 def words(name: str | None, key: str, default: str | None) -> str | None:
     """In the current language, the msgid family ``name`` (a ``FabricPlan.family`` or ``Design.topology``; None:
     none) declares for ``key`` in its ``WORDS``, else ``default`` (a msgid: mark it with ``N_`` where it is
-    written, never inside a ``_()`` call, which the extractor would not look into; None: None)."""
+    written, never inside a ``_()`` call, which the extractor would not look into; None: None). A family that
+    declares None for ``key`` has no such thing (a tier it lacks: no key-number card): None."""
     from core.i18n import _
 
     module = family(name) if name else None

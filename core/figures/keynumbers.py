@@ -108,7 +108,8 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
     return [KeyNumber(f"switches_{t}", words(topology, f"card:{t}", SWITCH_LABELS[t]), f"{sw[t]:,}",
                       words(topology, f"card:{t}:help", SWITCH_HELP[t]).format(
         count=f"{sw[t]:,}", switch=summary.get("switch_models", {}).get(t, summary["switch_model"]),
-        planes=summary["planes"], total=f"{sw['total']:,}", tiers=summary["tiers"])) for t in ("leaf", "spine", "core")]
+        planes=summary["planes"], total=f"{sw['total']:,}", tiers=summary["tiers"])) for t in ("leaf", "spine", "core")
+        if words(topology, f"card:{t}", SWITCH_LABELS[t]) is not None]  # None: a tier the family does not have
 
 
 def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits) -> list[KeyNumber]:
