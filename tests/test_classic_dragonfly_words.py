@@ -110,3 +110,19 @@ def test_designer_cards_and_sidebar_in_its_words(lang):
         return  # (AppTest re-runs the zh sidebar's currency box by its English label)
     at.selectbox(key="w_topology").set_value("rail-optimized").run()  # a Clos: the inputs count again
     assert not at.select_slider(key="w_oversub").disabled and not at.selectbox(key="w_tiers").disabled
+
+
+def test_links_count_the_local_links_and_say_them_in_its_words():
+    from core.fabric.wiring import Wiring
+
+    for kw in (dict(gpus=16384), dict(nodes=13, gpus_per_node=1, nics_per_node=1, su_nodes=2, group_leaves=3,
+                                      planes=2, nic="CX7-2P")):  # a last group smaller, two planes
+        p = plan(Design(gpu="H100", switch="QM9700", topology=DFC, **kw))
+        links = p.summary()["links"]
+        w = Wiring.of(p)
+        assert links["local"] == len(w.bundle_arrays("local")[1]) * w.planes > 0  # one cable per router pair
+        other = sum(link.count for link in p.networks.compute_links) if p.networks is not None else 0
+        assert p.networks_summary()["compute"]["links"] == sum(links.values()) + other  # (+ the other networks')
+        card = {k.key: k for k in key_numbers(p.summary())}["links"]
+        assert card.value == f"{sum(links.values()):,}"
+        assert f"local {links['local']:,}" in card.help and "leaf" not in card.help and "spine" not in card.help

@@ -12,7 +12,7 @@ from core.i18n import _, usd
 from core.fabric.families import summary_rows
 from core.spares import policy_words
 from core.perf.constants import library_label
-from core.figures.keynumbers import provider_fabric, provider_links
+from core.figures.keynumbers import family_links_text, provider_fabric, provider_links
 
 
 
@@ -67,6 +67,8 @@ def _render_table(summary: dict) -> str:
     li = summary["links"]
     if provider_links(summary):
         w(row(_("links"), provider_links(summary)) + "\n")
+    elif family_links_text(summary):  # a family's own link classes (a Dragonfly's local links)
+        w(row(_("links"), family_links_text(summary)) + "\n")
     elif "torus" not in summary:  # a torus's links are node to node (its own row below)
         w(row(_("links"), _("node-leaf {node_leaf}  leaf-spine {leaf_spine}  spine-core {spine_core}").format(
             node_leaf=f"{li['node_leaf']:,}", leaf_spine=f"{li['leaf_spine']:,}",

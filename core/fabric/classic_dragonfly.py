@@ -69,6 +69,7 @@ WORDS = {
     "legend:leaf": N_("Routers ({count} x {switch})"),
     "legend:spine": N_("Dragonfly groups ({count}): their routers' global ports"),
     "card:leaf": N_("Routers"), "card:spine": None, "card:core": None,  # no spine and no core: no card
+    "card:links:help": N_("node-router {node_leaf}, local {local}, global {global_} (all planes)"),
     "tier:leaf": N_("router"),  # the Resilience page's tier list and the single points' tier column
     "tier:link": N_("local link bundle"),
     "load:blocks": N_("block: scalable units (node links), Dragonfly groups (local and global links; global: the "
@@ -511,6 +512,14 @@ def tier_words(fabric: FabricPlan, counts: bool = False) -> str:
 
 
 # ----------------------------------------------------------------------------------- plan summary, ways out
+def link_counts(fabric: FabricPlan) -> dict[str, int]:
+    """Links of the classes ``FabricPlan`` does not count (``core.fabric.families.link_counts``), all planes: the
+    local links, ``r (r - 1) / 2`` in a group of ``r`` routers (the last group may be smaller)."""
+    spg, rails, sus = fabric.groups_per_pod, fabric.leaves_per_group, fabric.group_count
+    routers = [min(spg, sus - g * spg) * rails for g in range(fabric.pod_count)]
+    return {"local": sum(r * (r - 1) // 2 for r in routers) * fabric.planes}
+
+
 def summary(fabric: FabricPlan, bandwidth) -> dict:
     """``Plan.summary()``'s ``classic_dragonfly`` entry: groups, routers per group, nodes per router, global ports
     per router, global links (all planes) and the switch hops."""

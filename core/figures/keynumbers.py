@@ -83,11 +83,24 @@ def provider_links(summary: dict) -> str | None:
                                       count=f"{sum(summary['links'].values()):,}")
 
 
+def family_links_text(summary: dict) -> str | None:
+    """The links by class in the words of ``summary``'s topology family (its ``card:links:help``: a Dragonfly's
+    node-router, local and global links, all planes), translated; None when it declares none (a folded Clos's
+    node-leaf, leaf-spine and spine-core words apply)."""
+    own = words(summary.get("topology"), "card:links:help", None)
+    links = summary["links"]  # (``global`` is a keyword: ``{global_}``)
+    return None if own is None else own.format(**{f"{k}_": f"{v:,}" for k, v in links.items()},
+                                               **{k: f"{v:,}" for k, v in links.items()})
+
+
 def _links_number(summary: dict, links: dict) -> KeyNumber:
     """The Links card: the count by class, or on a cloud instance's adapters the provider's (``provider_links``)."""
     why = provider_links(summary)
     if why:
         return KeyNumber("links", _("Links"), _("provider's"), why)
+    own = family_links_text(summary)
+    if own is not None:
+        return KeyNumber("links", _("Links"), f"{sum(links.values()):,}", own)
     return KeyNumber("links", _("Links"), f"{sum(links.values()):,}",
                      _("node-leaf {node_leaf}, leaf-spine {leaf_spine}, spine-core {spine_core} (all planes)").format(
                          node_leaf=f"{links['node_leaf']:,}", leaf_spine=f"{links['leaf_spine']:,}",
