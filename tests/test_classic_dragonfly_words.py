@@ -126,3 +126,13 @@ def test_links_count_the_local_links_and_say_them_in_its_words():
         card = {k.key: k for k in key_numbers(p.summary())}["links"]
         assert card.value == f"{sum(links.values()):,}"
         assert f"local {links['local']:,}" in card.help and "leaf" not in card.help and "spine" not in card.help
+
+
+def test_report_single_points_name_the_local_link_bundle():
+    from core.formats.report import design_report_html
+
+    p = plan(Design(gpu="H100", topology=DFC, switch="QM9700", nodes=6, su_nodes=2, group_leaves=2, global_ratio=0.01,
+                    gpus_per_node=1, nics_per_node=1))  # groups of two routers: their one local link is a single point
+    assert any(e.tier == "link" for e in single_points(p).elements)
+    html = design_report_html(p, name="dfc", share_link="")
+    assert "<td>local link bundle</td>" in html and "<td>link bundle</td>" not in html
