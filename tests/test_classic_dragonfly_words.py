@@ -55,13 +55,20 @@ def test_single_points_of_the_family_read_in_its_words(small):
 def test_load_heatmap_names_groups_and_notes_the_minimal_routing(small):
     result = link_load(small, "ring", "rail", seed=1)
     assert any(b["tier"] == "local" for b in result.blocks)
-    title = load_heatmap_figure(result, family=small.fabric.family).layout.xaxis.title.text
-    assert "Dragonfly groups" in title and "leaf" not in title
+    fig = load_heatmap_figure(result, family=small.fabric.family)
+    title = fig.layout.xaxis.title.text
+    assert "scalable units" in title and "groups (local, global)" in title and "leaf" not in title
+    assert len(title) <= 60  # it fits under a half-width chart
+    assert "node-router up" in fig.data[0].y and not any("leaf" in row for row in fig.data[0].y)
     assert "leaf groups" in load_heatmap_figure(result).layout.xaxis.title.text  # without a family: the Clos's
     assert any("minimal only" in n and "Slingshot" in n for n in result.notes)
+    from webui.resilience_cache import tier_table
+
+    assert "node-router up" in set(tier_table(result, "GB/s", small.fabric.family)["tier"])  # the page's table
     with speaking("zh"):
         zh = link_load(small, "ring", "rail", seed=1)
-        assert "Dragonfly 组" in load_heatmap_figure(zh, family=DFC).layout.xaxis.title.text
+        assert "可扩展单元" in load_heatmap_figure(zh, family=DFC).layout.xaxis.title.text
+        assert any(row.startswith("节点-路由器") for row in load_heatmap_figure(zh, family=DFC).data[0].y)
         assert any("最短路由" in n for n in zh.notes)
 
 

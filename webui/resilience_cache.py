@@ -129,9 +129,10 @@ def load_figures(key: str, pattern: str, placement: str, group: int, settings_js
                 figs.bandwidth_histogram_figure(result, unit=unit))
 
 
-def tier_table(result, unit: str) -> pd.DataFrame:
-    """The load model's tiers, headers in the current language, link speeds in ``unit``."""
-    rows = [{_("tier"): _("{tier} {direction}").format(tier=_(load.TIER_LABELS[t.tier]),
+def tier_table(result, unit: str, family: str | None = None) -> pd.DataFrame:
+    """The load model's tiers (in the words of the fabric ``family``), headers in the current language, link speeds
+    in ``unit``."""
+    rows = [{_("tier"): _("{tier} {direction}").format(tier=load.tier_label(t.tier, family),
                                                        direction=_(load.DIRECTION_LABELS[t.direction])),
              _("links"): t.links, _("link speed"): units.bandwidth(t.link_gbps, unit),
              _("worst load, adaptive"): t.ar_max, _("worst load, ECMP"): t.ecmp_max,

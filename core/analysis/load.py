@@ -92,6 +92,14 @@ PLACEMENT_LABELS = {"node": N_("by node (each GPU on its own NIC)"), "rail": N_(
 TIERS = ("node_leaf", "leaf_spine", "spine_core", "local", "global")
 TIER_LABELS = {"node_leaf": N_("node-leaf"), "leaf_spine": N_("leaf-spine"), "spine_core": N_("spine-core"),
                "local": N_("local"), "global": N_("global")}
+
+
+def tier_label(tier: str, family: str | None = None) -> str:
+    """A load tier (``TIER_LABELS``) in words, translated: in the words of ``family`` (a ``FabricPlan.family``; its
+    ``load:<tier>`` words, ``core.fabric.families.words``: a Dragonfly's node-router links) where it has its own."""
+    return words(family, f"load:{tier}", TIER_LABELS[tier])
+
+
 GLOBAL_ROUTINGS = ("minimal", "valiant")
 GLOBAL_ROUTING_LABELS = {"minimal": N_("minimal (direct global links)"),
                          "valiant": N_("Valiant (through an intermediate group)")}

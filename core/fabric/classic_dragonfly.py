@@ -72,8 +72,8 @@ WORDS = {
     "card:links:help": N_("node-router {node_leaf}, local {local}, global {global_} (all planes)"),
     "tier:leaf": N_("router"),  # the Resilience page's tier list and the single points' tier column
     "tier:link": N_("local link bundle"),
-    "load:blocks": N_("block: scalable units (node links), Dragonfly groups (local and global links; global: the "
-                      "sending group)"),
+    "load:blocks": N_("block: scalable units (node links), groups (local, global)"),
+    "load:node_leaf": N_("node-router"),
     "load:note": N_("Inside a group the routing is minimal only: traffic between two routers of a group takes their "
                     "direct local link (rail-aligned traffic uses only those), where real Slingshot adaptive routing "
                     "would detour through a third router; overloaded local links are a limit of this model."),
@@ -101,8 +101,8 @@ WORDS = {
 """This family's words where a surface's own are a folded Clos's or a Dragonfly+'s (``core.fabric.families.words``):
 the drawing's rows (``row:<role>``) and legend (``legend:spine``: its groups' row), the key numbers' switch cards
 (``card:<role>``; None: a tier it does not have, no card), the failure tiers (``tier:<tier>``: the Resilience page's
-list, the single points' tier column), the link-load heatmap's blocks and a note on its routing (``load:blocks``,
-``load:note``), the sidebar's sizing inputs (``input:<field>``, ``:help``; ``:off``: why an input has no effect, shown
+list, the single points' tier column), the link-load heatmap's blocks, its tiers and a note on its routing
+(``load:blocks``, ``load:<tier>``, ``load:note``), the sidebar's sizing inputs (``input:<field>``, ``:help``; ``:off``: why an input has no effect, shown
 disabled), the Resilience page's element names (``failure:examples`` are ids, not words)."""
 UNMODELLED = N_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a Dragonfly "
                 "yet (its routers joined all to all in a group, global links between groups). Run the failure "

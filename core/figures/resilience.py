@@ -20,7 +20,7 @@ import re
 import plotly.graph_objects as go
 
 from core.analysis.failure import FailureResult
-from core.analysis.load import DIRECTION_LABELS, TIER_LABELS, LoadResult
+from core.analysis.load import DIRECTION_LABELS, LoadResult, tier_label as load_tier_label
 from core import units
 from core.design import tidy_spaces
 from core.scaleup import other_words
@@ -182,8 +182,8 @@ def _bandwidth_text(gbits: float, unit: str) -> str:
     return units.bandwidth(gbits, unit)
 
 
-def _row_label(tier: str, direction: str) -> str:
-    return _("{tier} {direction}").format(tier=_(TIER_LABELS[tier]), direction=_(DIRECTION_LABELS[direction]))
+def _row_label(tier: str, direction: str, family: str | None = None) -> str:
+    return _("{tier} {direction}").format(tier=load_tier_label(tier, family), direction=_(DIRECTION_LABELS[direction]))
 
 
 def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int = 340,
@@ -205,7 +205,7 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
         text.append([(_("blocks {first}-{last}").format(first=c["first"], last=c["last"]) if c["last"] > c["first"]
                       else _("block {first}").format(first=c["first"])) + f": {100 * c[key]:.0f}%" for c in cells]
                     + [""] * (width - len(cells)))
-        ylabels.append(_row_label(t, d))
+        ylabels.append(_row_label(t, d, family))
     fig = go.Figure(go.Heatmap(
         z=z, y=ylabels, x=list(range(width)), text=text, hoverinfo="text", zmin=0, zmax=max(200.0, max(
             (v for r in z for v in r if v is not None), default=100.0)),
