@@ -143,3 +143,12 @@ def test_report_single_points_name_the_local_link_bundle():
     assert any(e.tier == "link" for e in single_points(p).elements)
     html = design_report_html(p, name="dfc", share_link="")
     assert "<td>local link bundle</td>" in html and "<td>link bundle</td>" not in html
+
+
+def test_plan_cli_says_routers_and_local_links(capsys):
+    from core.cli import main
+
+    main(["plan", "--gpus", "2048", "--gpu", "H100", "--topology", DFC, "--switch", "QM9700"])
+    rows = {line.split(None, 1)[0]: line for line in capsys.readouterr().out.splitlines() if line.strip()}
+    assert "routers 128" in rows["switches"] and "spine" not in rows["switches"]
+    assert "local 1,984" in rows["links"] and "leaf" not in rows["links"]

@@ -69,6 +69,7 @@ WORDS = {
     "legend:leaf": N_("Routers ({count} x {switch})"),
     "legend:spine": N_("Dragonfly groups ({count}): their routers' global ports"),
     "card:leaf": N_("Routers"), "card:spine": None, "card:core": None,  # no spine and no core: no card
+    "cli:switches": N_("routers {leaf}  total {total}"),  # the plan CLI's switches row
     "card:links:help": N_("node-router {node_leaf}, local {local}, global {global_} (all planes)"),
     "tier:leaf": N_("router"),  # the Resilience page's tier list and the single points' tier column
     "tier:link": N_("local link bundle"),
@@ -100,10 +101,11 @@ WORDS = {
 }
 """This family's words where a surface's own are a folded Clos's or a Dragonfly+'s (``core.fabric.families.words``):
 the drawing's rows (``row:<role>``) and legend (``legend:spine``: its groups' row), the key numbers' switch cards
-(``card:<role>``; None: a tier it does not have, no card), the failure tiers (``tier:<tier>``: the Resilience page's
-list, the single points' tier column), the link-load heatmap's blocks, its tiers and a note on its routing
-(``load:blocks``, ``load:<tier>``, ``load:note``), the sidebar's sizing inputs (``input:<field>``, ``:help``; ``:off``: why an input has no effect, shown
-disabled), the Resilience page's element names (``failure:examples`` are ids, not words)."""
+(``card:<role>``; None: a tier it does not have, no card; ``card:links:help``) and the plan CLI's switches row
+(``cli:switches``), the failure tiers (``tier:<tier>``: the Resilience page's list, the single points' tier column),
+the link-load heatmap's blocks, its tiers and a note on its routing (``load:blocks``, ``load:<tier>``,
+``load:note``), the sidebar's sizing inputs (``input:<field>``, ``:help``; ``:off``: why an input has no effect,
+shown disabled), the Resilience page's element names (``failure:examples`` are ids, not words)."""
 UNMODELLED = N_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a Dragonfly "
                 "yet (its routers joined all to all in a group, global links between groups). Run the failure "
                 "what-if on it, or take the topology (GraphML export) to a graph tool.")
