@@ -45,7 +45,7 @@ from core.memo import bounded
 from core.processes import env_int
 from core.i18n import _, current, ngettext
 from core.i18n import language as speaking
-from core.fabric.families import family as topology_family
+from core.fabric.families import family as topology_family, link_counts
 from core.fabric import domainlevels
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.networks import NETWORKS, ClusterNetworks, size_networks
@@ -159,7 +159,7 @@ class Plan(BaseModel):
             }
         f = self.fabric
         out["compute"]["links"] = (f.node_leaf_links + f.leaf_spine_links + f.spine_core_links + f.global_links) \
-            * f.planes + f.torus_links
+            * f.planes + f.torus_links + sum(link_counts(f).values())  # (a Dragonfly's local links)
         if self.networks is not None:
             out["compute"]["links"] += sum(link.count for link in self.networks.compute_links)
             for sized in self.networks.sized():
@@ -215,6 +215,7 @@ class Plan(BaseModel):
                 "spine_core": fabric.spine_core_links * planes,
                 **({"global": fabric.global_links * planes} if fabric.global_links else {}),
                 **({"torus": fabric.torus_links} if fabric.torus_links else {}),
+                **link_counts(fabric),  # a family's other classes (a Dragonfly's local links)
             },
             "transceivers": transceivers,
             "bandwidth": {

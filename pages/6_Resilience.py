@@ -340,7 +340,7 @@ def _spof_section(cur, key: str, lang: str) -> None:
     finished, result = cache.outcome("spof", jobwork.single_points, key)
     if not finished:
         return
-    table, notes = cache.spof_table(key, lang, result, cur.plan.resolved.system)
+    table, notes = cache.spof_table(key, lang, result, cur.plan.resolved.system, cur.plan.fabric.family)
     if table.empty:
         st.success(_("No single point of failure: no one element cuts off a GPU."))
     else:
@@ -519,11 +519,11 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
                 help=_("{per} per connection (NCCL channels); {gpus} GPUs use the fabric").format(
                     per=result.flows_per_connection, gpus=i18n.number(result.gpus_on_fabric)))
     heat, hist = cache.load_figures(key, store["pat"], store["pl"], int(store["grp"]), settings_json, routing, lang,
-                                    unit, result, gr)
+                                    unit, result, gr, cur.plan.fabric.family)
     h1, h2 = st.columns(2)
     h1.plotly_chart(heat, key="rs_heat", config=CONFIG)
     h2.plotly_chart(hist, key="rs_hist", config=CONFIG)
-    st.dataframe(cache.tier_table(result, unit), hide_index=True, width="stretch", column_config={
+    st.dataframe(cache.tier_table(result, unit, cur.plan.fabric.family), hide_index=True, width="stretch", column_config={
         _("links"): st.column_config.NumberColumn(format="localized"),  # 2,048 links, as on every page
         **{c: st.column_config.NumberColumn(format="percent") for c in (
             _("worst load, adaptive"), _("worst load, ECMP"), _("mean load"))}})

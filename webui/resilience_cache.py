@@ -71,17 +71,19 @@ def healthy_vs_failed(key: str, failures: tuple[str, ...], settings_json: str | 
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def spof_table(key: str, language: str, _result=None, _system=None) -> tuple[pd.DataFrame, tuple[str, ...]]:
+def spof_table(key: str, language: str, _result=None, _system=None,
+               _family: str | None = None) -> tuple[pd.DataFrame, tuple[str, ...]]:
     """Single points of failure of ``_result`` (``spof.single_points`` of the design ``key``, whose system is
-    ``_system``), one row each, headers in ``language``; and the notes."""
+    ``_system`` and fabric family ``_family``: its tiers in its words), one row each, headers in ``language``; and
+    the notes."""
     with speaking(language):
         result = _result
-        rows = [{_("element"): e.element, _("tier"): failure.tier_label(e.tier, _system), _("GPUs lost"): e.gpus_lost,
+        rows = [{_("element"): e.element, _("tier"): failure.tier_label(e.tier, _system, _family), _("GPUs lost"): e.gpus_lost,
                  _("remedy"): spof.remedy_label(e), _("remedy capex [USD]"): e.remedy_capex_usd}
                 for e in result.elements]
         columns = [_("element"), _("tier"), _("GPUs lost"), _("remedy"), _("remedy capex [USD]")]
         degrading = tuple(_("Degrading, not a single point: {example} ({tier}, {count} like it) {effect}.").format(
-            example=d.example, tier=failure.tier_label(d.tier, _system), count=f"{d.count:,}",
+            example=d.example, tier=failure.tier_label(d.tier, _system, _family), count=f"{d.count:,}",
             effect=spof.degrading_label(d)) for d in result.degrading)
         return pd.DataFrame(rows, columns=columns), degrading + tuple(result.notes)
 
@@ -118,16 +120,19 @@ def load_result(key: str, pattern: str, placement: str, group: int, settings_jso
 
 @st.cache_resource(max_entries=32, show_spinner=False)
 def load_figures(key: str, pattern: str, placement: str, group: int, settings_json: str | None, routing: str,
-                 language: str, unit: str, _result=None, global_routing: str = "minimal"):
-    """The heatmap and histogram of ``_result`` (the load of the other arguments)."""
+                 language: str, unit: str, _result=None, global_routing: str = "minimal", _family: str | None = None):
+    """The heatmap and histogram of ``_result`` (the load of the other arguments; ``_family``: the design's fabric
+    family, whose words name the heatmap's blocks)."""
     with speaking(language):
         result = _result
-        return figs.load_heatmap_figure(result, routing), figs.bandwidth_histogram_figure(result, unit=unit)
+        return (figs.load_heatmap_figure(result, routing, family=_family),
+                figs.bandwidth_histogram_figure(result, unit=unit))
 
 
-def tier_table(result, unit: str) -> pd.DataFrame:
-    """The load model's tiers, headers in the current language, link speeds in ``unit``."""
-    rows = [{_("tier"): _("{tier} {direction}").format(tier=_(load.TIER_LABELS[t.tier]),
+def tier_table(result, unit: str, family: str | None = None) -> pd.DataFrame:
+    """The load model's tiers (in the words of the fabric ``family``), headers in the current language, link speeds
+    in ``unit``."""
+    rows = [{_("tier"): _("{tier} {direction}").format(tier=load.tier_label(t.tier, family),
                                                        direction=_(load.DIRECTION_LABELS[t.direction])),
              _("links"): t.links, _("link speed"): units.bandwidth(t.link_gbps, unit),
              _("worst load, adaptive"): t.ar_max, _("worst load, ECMP"): t.ecmp_max,

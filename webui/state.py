@@ -633,14 +633,16 @@ def sidebar() -> Current:
                             help=_("Rail-optimized: NIC i of every node in a scalable unit goes to leaf i. "
                                    "Top-of-rack: all NICs of a node go to its rack's leaf."))
     ss[K + "oversub"] = float(ss.get(K + "oversub") or 1.0)
-    sb.select_slider(_label("oversubscription"),
+    off = {f: words(ss.get(K + "topology"), f"input:{f}:off", None) for f in ("oversubscription", "tiers")}
+    sb.select_slider(_label("oversubscription"),  # shown disabled, with why, where the family ignores it
                                options=_with(LEAF_OVERSUB_STEPS, ss[K + "oversub"]),
-                               key=K + "oversub", format_func=lambda v: f"{v:g}:1")
+                               key=K + "oversub", format_func=lambda v: f"{v:g}:1",
+                               disabled=off["oversubscription"] is not None, help=off["oversubscription"])
     c1, c2 = sb.columns(2)
     c1.selectbox(_label("planes"), list(range(1, 9)), key=K + "planes",
                           help=_("Independent parallel fabrics; every NIC has one port in each."))
     c2.selectbox(_label("tiers"), list(vocab.TIERS.ids), key=K + "tiers", format_func=vocab.TIERS.label,
-                         help=_("auto picks the fewest that fit."))
+                         help=off["tiers"] or _("auto picks the fewest that fit."), disabled=off["tiers"] is not None)
 
     with sb.expander(_("Advanced")):
         default_nics = system.default_nics_per_node if system.default_nics_per_node != system.gpus_per_node \

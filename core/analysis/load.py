@@ -76,7 +76,7 @@ from pydantic import BaseModel, ConfigDict
 from core import vocab  # ground floor: vocabularies
 from core.analysis.failure import Shape
 from core.errors import DesignError, InputError, shown
-from core.fabric.families import CLOS, require_model
+from core.fabric.families import CLOS, require_model, words
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
 from core.perf import congestion
@@ -92,6 +92,14 @@ PLACEMENT_LABELS = {"node": N_("by node (each GPU on its own NIC)"), "rail": N_(
 TIERS = ("node_leaf", "leaf_spine", "spine_core", "local", "global")
 TIER_LABELS = {"node_leaf": N_("node-leaf"), "leaf_spine": N_("leaf-spine"), "spine_core": N_("spine-core"),
                "local": N_("local"), "global": N_("global")}
+
+
+def tier_label(tier: str, family: str | None = None) -> str:
+    """A load tier (``TIER_LABELS``) in words, translated: in the words of ``family`` (a ``FabricPlan.family``; its
+    ``load:<tier>`` words, ``core.fabric.families.words``: a Dragonfly's node-router links) where it has its own."""
+    return words(family, f"load:{tier}", TIER_LABELS[tier])
+
+
 GLOBAL_ROUTINGS = ("minimal", "valiant")
 GLOBAL_ROUTING_LABELS = {"minimal": N_("minimal (direct global links)"),
                          "valiant": N_("Valiant (through an intermediate group)")}
@@ -785,6 +793,9 @@ def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None
         notes.append(_("Inside a {family} group: the local link between the two routers; between groups a local "
                        "link to the router holding the global link, the global link, a local link to the "
                        "destination router.").format(family=family))
+        minimal_only = words(plan.fabric.family, "load:note", None)  # a family's word on its group routing
+        if minimal_only:
+            notes.append(minimal_only)
 
     # --- per GPU
     planes_f = float(planes)

@@ -9,10 +9,10 @@ import json
 from core import scaleup, vocab
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.i18n import _, usd
-from core.fabric.families import summary_rows
+from core.fabric.families import summary_rows, words
 from core.spares import policy_words
 from core.perf.constants import library_label
-from core.figures.keynumbers import provider_fabric, provider_links
+from core.figures.keynumbers import family_links_text, provider_fabric, provider_links
 
 
 
@@ -62,11 +62,15 @@ def _render_table(summary: dict) -> str:
             grow_to=f"{growth['grow_to_nodes']:,}", reserved=usd(growth["reserved_network_capex_usd"], exact=True),
             most=f"{growth['max_nodes_without_recabling']:,}")) + "\n")
     s = summary["switches"]
-    w(row(_("switches"), provider_fabric(summary) or _("leaf {leaf}  spine {spine}  core {core}  total {total}").format(
+    own = words(summary.get("topology"), "cli:switches", None)  # a family's own tiers (a Dragonfly's routers)
+    clos = _("leaf {leaf}  spine {spine}  core {core}  total {total}")
+    w(row(_("switches"), provider_fabric(summary) or (own or clos).format(
         leaf=f"{s['leaf']:,}", spine=f"{s['spine']:,}", core=f"{s['core']:,}", total=f"{s['total']:,}")) + "\n")
     li = summary["links"]
     if provider_links(summary):
         w(row(_("links"), provider_links(summary)) + "\n")
+    elif family_links_text(summary):  # a family's own link classes (a Dragonfly's local links)
+        w(row(_("links"), family_links_text(summary)) + "\n")
     elif "torus" not in summary:  # a torus's links are node to node (its own row below)
         w(row(_("links"), _("node-leaf {node_leaf}  leaf-spine {leaf_spine}  spine-core {spine_core}").format(
             node_leaf=f"{li['node_leaf']:,}", leaf_spine=f"{li['leaf_spine']:,}",

@@ -67,8 +67,20 @@ LINK_CLASS_LABELS = {"local": N_("local")}
 WORDS = {
     "row:leaf": N_("Routers"), "row:spine": N_("Groups"),
     "legend:leaf": N_("Routers ({count} x {switch})"),
-    "card:leaf": N_("Routers"),
-    "tier:leaf": N_("router"),  # the Resilience page's tier list
+    "legend:spine": N_("Dragonfly groups ({count}): their routers' global ports"),
+    "card:leaf": N_("Routers"), "card:spine": None, "card:core": None,  # no spine and no core: no card
+    "cli:switches": N_("routers {leaf}  total {total}"),  # the plan CLI's switches row
+    "card:links:help": N_("node-router {node_leaf}, local {local}, global {global_} (all planes)"),
+    "tier:leaf": N_("router"),  # the Resilience page's tier list and the single points' tier column
+    "tier:link": N_("local link bundle"),
+    "load:blocks": N_("block: scalable units (node links), groups (local, global)"),
+    "load:node_leaf": N_("node-router"),
+    "load:note": N_("Inside a group the routing is minimal only: traffic between two routers of a group takes their "
+                    "direct local link (rail-aligned traffic uses only those), where real Slingshot adaptive routing "
+                    "would detour through a third router; overloaded local links are a limit of this model."),
+    "input:oversubscription:off": N_("No effect on a Dragonfly: a router's local and global ports follow from the "
+                                     "routers per group and the global ratio (Advanced)."),
+    "input:tiers:off": N_("No effect on a Dragonfly: one router tier, groups joined by global links."),
     "card:leaf:help": N_("{count} {switch} routers, all {planes} plane(s): one router tier, no spine and no core"),
     "input:group_leaves": N_("Routers per Dragonfly group (0 = auto)"),
     "input:group_leaves:help": N_("Dragonfly: a multiple of the rails, joined all to all. auto: twice the nodes per "
@@ -88,9 +100,12 @@ WORDS = {
                           "design. The healthy design is never changed."),
 }
 """This family's words where a surface's own are a folded Clos's or a Dragonfly+'s (``core.fabric.families.words``):
-the drawing's rows (``row:<role>``) and legend, the key numbers' switch card, the Resilience page's tiers
-(``tier:<role>``), the sidebar's sizing inputs (``input:<field>``, ``:help``), the Resilience page's element names
-(``failure:examples`` are ids, not words)."""
+the drawing's rows (``row:<role>``) and legend (``legend:spine``: its groups' row), the key numbers' switch cards
+(``card:<role>``; None: a tier it does not have, no card; ``card:links:help``) and the plan CLI's switches row
+(``cli:switches``), the failure tiers (``tier:<tier>``: the Resilience page's list, the single points' tier column),
+the link-load heatmap's blocks, its tiers and a note on its routing (``load:blocks``, ``load:<tier>``,
+``load:note``), the sidebar's sizing inputs (``input:<field>``, ``:help``; ``:off``: why an input has no effect,
+shown disabled), the Resilience page's element names (``failure:examples`` are ids, not words)."""
 UNMODELLED = N_("{what}: closed forms of the folded Clos (leaf, spine and core tiers) that do not model a Dragonfly "
                 "yet (its routers joined all to all in a group, global links between groups). Run the failure "
                 "what-if on it, or take the topology (GraphML export) to a graph tool.")
@@ -499,6 +514,14 @@ def tier_words(fabric: FabricPlan, counts: bool = False) -> str:
 
 
 # ----------------------------------------------------------------------------------- plan summary, ways out
+def link_counts(fabric: FabricPlan) -> dict[str, int]:
+    """Links of the classes ``FabricPlan`` does not count (``core.fabric.families.link_counts``), all planes: the
+    local links, ``r (r - 1) / 2`` in a group of ``r`` routers (the last group may be smaller)."""
+    spg, rails, sus = fabric.groups_per_pod, fabric.leaves_per_group, fabric.group_count
+    routers = [min(spg, sus - g * spg) * rails for g in range(fabric.pod_count)]
+    return {"local": sum(r * (r - 1) // 2 for r in routers) * fabric.planes}
+
+
 def summary(fabric: FabricPlan, bandwidth) -> dict:
     """``Plan.summary()``'s ``classic_dragonfly`` entry: groups, routers per group, nodes per router, global ports
     per router, global links (all planes) and the switch hops."""

@@ -27,6 +27,8 @@ topology family"):
 * ``GROUPS``: groups joined by global links (``core.plan``'s ways out);
 * ``WORDS``: its own msgids where a surface's words are a folded Clos's (``words``: the drawing's rows and legend,
   the key numbers' switch card, the sidebar's sizing inputs, the Resilience page's element names);
+* ``link_counts(fabric)``: its links in classes ``FabricPlan``'s fields do not count, all planes (``link_counts``:
+  the summary's links and the key numbers' links card);
 * ``tier_words(fabric, counts=False)``: its switch tiers in words (``tier_words``: the Designer's caption, the
   drawing's title), instead of ``N tiers``;
 * ``FAILURE_CLOSED_FORM``: the module (a dotted name, imported by ``core.analysis.failure.whatif``) whose
@@ -105,10 +107,18 @@ def bisection_share_without(resolved, fabric, lost_links: int) -> float:
     return bisection(*args, lost_links=lost_links) / healthy if healthy else 1.0
 
 
+def link_counts(fabric) -> dict[str, int]:
+    """Links of ``fabric`` (a ``FabricPlan``) in classes its fields do not count, by class, all planes: its
+    family's ``link_counts`` hook (a Dragonfly's local links); none for the others."""
+    hook = getattr(family(fabric.family), "link_counts", None)
+    return hook(fabric) if hook else {}
+
+
 def words(name: str | None, key: str, default: str | None) -> str | None:
     """In the current language, the msgid family ``name`` (a ``FabricPlan.family`` or ``Design.topology``; None:
     none) declares for ``key`` in its ``WORDS``, else ``default`` (a msgid: mark it with ``N_`` where it is
-    written, never inside a ``_()`` call, which the extractor would not look into; None: None)."""
+    written, never inside a ``_()`` call, which the extractor would not look into; None: None). A family that
+    declares None for ``key`` has no such thing (a tier it lacks: no key-number card): None."""
     from core.i18n import _
 
     module = family(name) if name else None

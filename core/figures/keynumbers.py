@@ -92,11 +92,24 @@ def provider_links(summary: dict) -> str | None:
                                       count=f"{sum(summary['links'].values()):,}")
 
 
+def family_links_text(summary: dict) -> str | None:
+    """The links by class in the words of ``summary``'s topology family (its ``card:links:help``: a Dragonfly's
+    node-router, local and global links, all planes), translated; None when it declares none (a folded Clos's
+    node-leaf, leaf-spine and spine-core words apply)."""
+    own = words(summary.get("topology"), "card:links:help", None)
+    links = summary["links"]  # (``global`` is a keyword: ``{global_}``)
+    return None if own is None else own.format(**{f"{k}_": f"{v:,}" for k, v in links.items()},
+                                               **{k: f"{v:,}" for k, v in links.items()})
+
+
 def _links_number(summary: dict, links: dict) -> KeyNumber:
     """The Links card: the count by class, or on a cloud instance's adapters the provider's (``provider_links``)."""
     why = provider_links(summary)
     if why:
         return KeyNumber("links", _("Links"), _("provider's"), why)
+    own = family_links_text(summary)
+    if own is not None:
+        return KeyNumber("links", _("Links"), f"{sum(links.values()):,}", own)
     return KeyNumber("links", _("Links"), f"{sum(links.values()):,}",
                      _("node-leaf {node_leaf}, leaf-spine {leaf_spine}, spine-core {spine_core} (all planes)").format(
                          node_leaf=f"{links['node_leaf']:,}", leaf_spine=f"{links['leaf_spine']:,}",
@@ -117,7 +130,8 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
     return [KeyNumber(f"switches_{t}", words(topology, f"card:{t}", SWITCH_LABELS[t]), f"{sw[t]:,}",
                       words(topology, f"card:{t}:help", SWITCH_HELP[t]).format(
         count=f"{sw[t]:,}", switch=summary.get("switch_models", {}).get(t, summary["switch_model"]),
-        planes=summary["planes"], total=f"{sw['total']:,}", tiers=summary["tiers"])) for t in ("leaf", "spine", "core")]
+        planes=summary["planes"], total=f"{sw['total']:,}", tiers=summary["tiers"])) for t in ("leaf", "spine", "core")
+        if words(topology, f"card:{t}", SWITCH_LABELS[t]) is not None]  # None: a tier the family does not have
 
 
 def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits) -> list[KeyNumber]:

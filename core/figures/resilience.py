@@ -20,12 +20,13 @@ import re
 import plotly.graph_objects as go
 
 from core.analysis.failure import FailureResult
-from core.analysis.load import DIRECTION_LABELS, TIER_LABELS, LoadResult
+from core.analysis.load import DIRECTION_LABELS, LoadResult, tier_label as load_tier_label
 from core import units
 from core.design import tidy_spaces
 from core.scaleup import other_words
 from core.figures.style import base_layout
 from core.units import from_gbytes, from_tbits
+from core.fabric.families import words
 from core.fabric.wiring import Wiring
 from core.figures.topology import topology_figure, topology_graph
 from core.i18n import _
@@ -181,12 +182,14 @@ def _bandwidth_text(gbits: float, unit: str) -> str:
     return units.bandwidth(gbits, unit)
 
 
-def _row_label(tier: str, direction: str) -> str:
-    return _("{tier} {direction}").format(tier=_(TIER_LABELS[tier]), direction=_(DIRECTION_LABELS[direction]))
+def _row_label(tier: str, direction: str, family: str | None = None) -> str:
+    return _("{tier} {direction}").format(tier=load_tier_label(tier, family), direction=_(DIRECTION_LABELS[direction]))
 
 
-def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int = 340) -> go.Figure:
-    """Worst link load per block of the topology (leaf groups; pods for spine-core links) [% of capacity]."""
+def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int = 340,
+                        family: str | None = None) -> go.Figure:
+    """Worst link load per block of the topology (leaf groups; pods for spine-core links) [% of capacity];
+    ``family`` (a ``FabricPlan.family``) names the blocks in its words (``load:blocks``: a Dragonfly's groups)."""
     key = "ecmp_max" if routing == "ecmp" else "ar_max"
     rows: dict[tuple[str, str], list[dict]] = {}
     for b in result.blocks:
@@ -202,7 +205,7 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
         text.append([(_("blocks {first}-{last}").format(first=c["first"], last=c["last"]) if c["last"] > c["first"]
                       else _("block {first}").format(first=c["first"])) + f": {100 * c[key]:.0f}%" for c in cells]
                     + [""] * (width - len(cells)))
-        ylabels.append(_row_label(t, d))
+        ylabels.append(_row_label(t, d, family))
     fig = go.Figure(go.Heatmap(
         z=z, y=ylabels, x=list(range(width)), text=text, hoverinfo="text", zmin=0, zmax=max(200.0, max(
             (v for r in z for v in r if v is not None), default=100.0)),
@@ -212,9 +215,9 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
              _("Worst link load per block, adaptive routing [% of link capacity]"))
     base_layout(fig, title, height)
     ticks = list(range(width)) if width <= 16 else list(range(0, width, max(1, width // 8)))
-    fig.update_layout(xaxis=dict(title=_("block: leaf groups (global: sender)")
-                                 if ("global", "up") in rows else
-                                 _("block of leaf groups (pods for spine-core), left to right"),
+    fig.update_layout(xaxis=dict(title=words(family, "load:blocks", None) or (
+                                     _("block: leaf groups (global: sender)") if ("global", "up") in rows else
+                                     _("block of leaf groups (pods for spine-core), left to right")),
                                  tickvals=ticks, ticktext=[str(t + 1) for t in ticks]), yaxis=dict(automargin=True))
     return fig
 

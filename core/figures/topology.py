@@ -526,8 +526,9 @@ def _legend_name(plan, role: str, mixed: MixedPlan | None = None) -> str:
         total, switch = ((m.leaves, " + ".join(dict.fromkeys(pod.leaf_switch for pod in m.pods))) if role == "leaf"
                          else (m.spines, m.spine_switch))
         return _(LEGEND_NAMES[role]).format(count=f"{total:,}", switch=switch)
-    if role == "spine" and not total:  # a Dragonfly's groups: their routers' global ports
-        return _("Global ports of the groups' routers")
+    if role == "spine" and not total:  # a family without spines draws its groups there (a Dragonfly's)
+        return words(f.family, "legend:spine", N_("Global ports of the groups' routers")).format(
+            count=f"{f.pod_count:,}")
     return words(f.family, f"legend:{role}", LEGEND_NAMES[role]).format(
         count=f"{total:,}", switch=plan.resolved.tier_switches[role].id)
 

@@ -909,8 +909,11 @@ def _resilience(doc: _Doc, plan, resilience: Mapping | None = None) -> tuple:
     """Single points of failure and the availability the Resilience page shows under its settings
     (``resilience``: ``core.formats.resiliencelink`` values; None = the page's defaults); returns
     (``SpofResult`` or None, ``Availability`` or None)."""
-    from core.analysis.failure import TIER_LABELS
+    from core.analysis.failure import TIER_LABELS, tier_label
     from core.analysis.spof import remedy_label, single_points
+
+    def tier(t: str) -> str:  # as the page's table: the system's and the fabric family's words (a Dragonfly's)
+        return tier_label(t, plan.resolved.system, plan.fabric.family) if t in TIER_LABELS else t
 
     try:
         result = single_points(plan)
@@ -926,12 +929,12 @@ def _resilience(doc: _Doc, plan, resilience: Mapping | None = None) -> tuple:
         tiers: dict[str, list] = {}
         for e in result.elements:
             tiers.setdefault(e.tier, []).append(e)
-        rows = [[_(TIER_LABELS.get(t, t)), number(len(es)), number(max(e.gpus_lost for e in es)), remedy_label(es[0]),
+        rows = [[tier(t), number(len(es)), number(max(e.gpus_lost for e in es)), remedy_label(es[0]),
                  _("cost unknown") if es[0].remedy_capex_usd is None else usd(es[0].remedy_capex_usd)]
                 for t, es in tiers.items()]
         body += _table([_("tier"), _("elements"), _("GPUs lost (most)"), _("remedy"), _("remedy adds (network capex)")],
                        rows, {1, 2, 4})
-        named = [[e.element, _(TIER_LABELS.get(e.tier, e.tier)), number(e.gpus_lost)]
+        named = [[e.element, tier(e.tier), number(e.gpus_lost)]
                  for e in result.elements[:MAX_SPOF_ROWS]]
         body += _table([_("element"), _("tier"), _("GPUs lost")], named, {2})
         if result.count > MAX_SPOF_ROWS:

@@ -12,8 +12,8 @@ Keys (short and stable; only values that differ from the defaults are written):
 * ``rs_jg``: GPUs of the job the availability is computed for (0: every GPU);
 * ``rs_lead``: restock lead time of the spares [days];
 * ``rs_pat``, ``rs_pl``, ``rs_grp``: traffic pattern, rank placement and group size of the load model
-  (``core.analysis.load``; group 0: the pattern's default); ``rs_gr``: its routing between Dragonfly+ groups
-  (``minimal`` or ``valiant``);
+  (``core.analysis.load``; group 0: the pattern's default); ``rs_gr``: its routing between the groups
+  of a Dragonfly+ or a Dragonfly (``minimal`` or ``valiant``);
 * ``rs_tab``: the open section (its English name).
 
 ``decode(params)`` never raises on user input: every bad value is one warning (escaped, at most 40
@@ -153,7 +153,7 @@ def _params():
         P("pl", N_("rank placement"), sharelink.parse_choice(list(PLACEMENTS)), str, "rail", ", ".join(PLACEMENTS)),
         P("grp", N_("group size (0 = the pattern's default)"), sharelink.parse_int(0, 1_000_000), str, 0,
           lambda: _("{low} to {high}").format(low=0, high="1,000,000")),
-        P("gr", N_("routing between Dragonfly+ groups"), sharelink.parse_choice(list(GLOBAL_ROUTINGS)), str,
+        P("gr", N_("routing between Dragonfly groups"), sharelink.parse_choice(list(GLOBAL_ROUTINGS)), str,
           "minimal", ", ".join(GLOBAL_ROUTINGS)),
         P("tab", N_("Resilience section"), _tab, str, TABS[0], ", ".join(TABS)),
     ]

@@ -11,7 +11,7 @@ import re
 
 from core.analysis.failure.shape import Shape, _pair_links
 from core.errors import InputError, shown
-from core.fabric.families import CLOS, node_to_node
+from core.fabric.families import CLOS, node_to_node, words
 from core.fabric.wiring import PLANE_PREFIX, Wiring
 from core.i18n import N_, _
 from core.plan import Plan
@@ -29,14 +29,16 @@ SCALEUP_SWITCH_LABELS = {"nvswitch": N_("{link} switch chip"), "tray": N_("{link
 ``{link}`` is the system's link word (``core.scaleup.link_word``)."""
 
 
-def tier_label(tier: str, system=None) -> str:
+def tier_label(tier: str, system=None, family: str | None = None) -> str:
     """A failure tier in words, in the request's language; the scale-up switch tiers in ``system``'s own words when
-    it is not NVLink (``SCALEUP_SWITCH_LABELS``; a ``core.catalog.System``, or None: NVLink's)."""
+    it is not NVLink (``SCALEUP_SWITCH_LABELS``; a ``core.catalog.System``, or None: NVLink's); the fabric tiers in
+    the words of ``family`` (a ``FabricPlan.family``; its ``tier:<tier>`` words, ``core.fabric.families.words``: a
+    Dragonfly's routers and local link bundles)."""
     if system is not None and not system.nvlink_generation and tier in SCALEUP_SWITCH_LABELS:
         from core.scaleup import link_word  # ground floor
 
         return _(SCALEUP_SWITCH_LABELS[tier]).format(link=link_word(system))
-    return _(TIER_LABELS[tier])
+    return words(family, f"tier:{tier}", TIER_LABELS[tier])
 
 
 MAX_FAILURES = 10_000
