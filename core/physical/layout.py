@@ -49,7 +49,7 @@ import re
 from typing import Literal, NamedTuple
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PrivateAttr
 
 from core.catalog import Catalog, Switch
 from core.design import ResolvedDesign
@@ -136,8 +136,18 @@ class Position(BaseModel):
     height_u: float
 
 
+_LAZY = ("racks", "rows", "index")
+"""The ``Layout`` fields built from its ``Arrangement`` only when read (one object per rack and row)."""
+
+
 class Layout(BaseModel):
-    """Where every device sits; see the module docstring for the rules."""
+    """Where every device sits; see the module docstring for the rules.
+
+    ``place`` gives a layout whose racks, rows and device index (``_LAZY``) are built from its ``Arrangement`` on
+    first read, so a plan that only counts racks, reads the hall or the power per rack (``counts``,
+    ``max_kw_per_rack``, ``summary``) or the cable lengths (``core.physical.lengths``, from the arrangement's
+    ``RackPlaces``) builds no object per rack; a drawing, the cabling plan or an export builds them when it reads
+    them. Equality, ``model_dump`` and ``model_dump_json`` build them first (the same values either way)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -155,9 +165,63 @@ class Layout(BaseModel):
     notes: tuple[str, ...] = ()
     index: dict = {}
     """device prefix -> (sorted starts, slot refs (rack index, slot index)); built by ``place``."""
+    _arrangement: object = PrivateAttr(default=None)
+    """The ``Arrangement`` the lazy fields are built from (``None`` once built, or for a layout built whole)."""
+
+    def __getattr__(self, item: str):
+        if item in _LAZY:
+            arrangement = (self.__pydantic_private__ or {}).get("_arrangement")
+            if arrangement is not None:
+                built = dict(zip(_LAZY, arrangement.built()))
+                values = {**self.__dict__, **built}  # in field order, as a layout built whole holds them
+                object.__setattr__(self, "__dict__", {name: values[name] for name in type(self).model_fields
+                                                      if name in values})
+                object.__setattr__(self, "__pydantic_fields_set__", self.__pydantic_fields_set__ | set(_LAZY))
+                self.__pydantic_private__["_arrangement"] = None
+                return self.__dict__[item]
+        return super().__getattr__(item)
+
+    def _whole(self) -> "Layout":
+        """This layout with its lazy fields built (``_LAZY``)."""
+        for item in _LAZY:
+            getattr(self, item)
+        return self
+
+    def model_dump(self, **kwargs) -> dict:
+        """``BaseModel.model_dump`` of the whole layout (its racks, rows and index built first)."""
+        return super(Layout, self._whole()).model_dump(**kwargs)
+
+    def model_dump_json(self, **kwargs) -> str:
+        """``BaseModel.model_dump_json`` of the whole layout (its racks, rows and index built first)."""
+        return super(Layout, self._whole()).model_dump_json(**kwargs)
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in type(self).model_fields)
+
+    __hash__ = None  # a layout holds a dict (its index): not hashable, as before
+
+    def __repr_args__(self):
+        return super(Layout, self._whole()).__repr_args__()
+
+    @property
+    def arrangement(self) -> "Arrangement | None":
+        """The ``Arrangement`` this layout's racks are still to be built from (``None`` once they are built)."""
+        return (self.__pydantic_private__ or {}).get("_arrangement")
+
+    @property
+    def row_count(self) -> int:
+        """Rows of the hall (``len(rows)``, without building them)."""
+        arrangement = self.arrangement
+        return len(arrangement.rows) if arrangement is not None else len(self.rows)
 
     def counts(self) -> dict[str, int]:
-        """Racks by kind (compute, network, storage, management) and ``total``."""
+        """Racks by kind (compute, network, storage, management) and ``total`` (from the arrangement's SU blocks
+        when the racks are not built: ``Arrangement.counts``)."""
+        arrangement = self.arrangement
+        if arrangement is not None:
+            return arrangement.counts()
         out = {kind: 0 for kind in KIND_ORDER}
         for rack in self.racks:
             out[rack.kind] += 1
@@ -171,12 +235,16 @@ class Layout(BaseModel):
 
     @property
     def max_kw_per_rack(self) -> float:
+        """The most power one rack draws [kW] (``Arrangement.max_kw`` when the racks are not built)."""
+        arrangement = self.arrangement
+        if arrangement is not None:
+            return arrangement.max_kw()
         return max((r.kw for r in self.racks), default=0.0)
 
     def summary(self) -> dict:
         """``{compute, network, storage, management, total, max_kw_per_rack, rows, floor_area_m2}`` (JSON-ready)."""
         counts = self.counts()
-        return {**counts, "max_kw_per_rack": round(self.max_kw_per_rack, 3), "rows": len(self.rows),
+        return {**counts, "max_kw_per_rack": round(self.max_kw_per_rack, 3), "rows": self.row_count,
                 "floor_area_m2": round(self.floor_area_m2, 1), "power_limit_kw": self.power_limit_kw,
                 "rack_preset": self.preset, "nodes_per_rack": self.nodes_per_rack}
 
@@ -763,6 +831,64 @@ class Arrangement(NamedTuple):
         return self.places(prefixes).arrays()
 
     def layout(self) -> Layout:
+        """The ``Layout``: its hall numbers now, its racks, rows and device index when first read (``built``)."""
+        rows, pitch, per_column = len(self.rows), self.pitch, self.per_column
+        columns = math.ceil(rows / per_column) if rows else 1
+        hall_length = columns * self.row_span
+        hall_width = min(rows, per_column) * pitch
+        layout = Layout.model_construct(
+            preset=self.preset, power_limit_kw=self.power_limit_kw, rack_units=self.rack_units,
+            nodes_per_rack=self.nodes_per_rack, node_kw=self.node_kw, row_pitch_m=pitch,
+            floor_area_m2=hall_length * hall_width, hall_length_m=hall_length, hall_width_m=hall_width,
+            notes=self.notes)
+        for item in _LAZY:  # built on first read (Layout.__getattr__)
+            layout.__dict__.pop(item, None)
+        layout.__pydantic_private__["_arrangement"] = self
+        return layout
+
+    def _rack_kw(self, draft: "_RackDraft", rack_i: int, per_rack: list) -> float:
+        """Power of rack ``rack_i`` made from ``draft`` [kW]: its devices' and the out-of-band devices it takes
+        (``per_rack``: (device, racks that take one)), added in the order ``built`` adds them."""
+        kw = draft.kw
+        for device, count in per_rack:
+            if rack_i < count:
+                kw += device.watts_each / 1000
+        return kw
+
+    def _drafts(self):
+        """(draft, first rack index of that draft) of every distinct rack draft: a template's rack at its first SU,
+        each central rack; with the out-of-band devices (taken by the first racks) the first rack of a draft has
+        its most power."""
+        first: dict[tuple, int] = {}
+        for key, rack_i, _node, _leaf in self.instances:
+            first.setdefault(key, rack_i)  # instances in rack order
+        for key, rack_i in first.items():
+            for k, draft in enumerate(self.templates[key]):
+                yield draft, rack_i + k
+        yield from ((draft, rack_i) for rack_i, draft in self.singles)
+
+    def counts(self) -> dict[str, int]:
+        """Racks by kind and ``total`` (``Layout.counts``), per SU template times its SUs plus the central racks."""
+        out = {kind: 0 for kind in KIND_ORDER}
+        sus: dict[tuple, int] = {}
+        for key, _rack, _node, _leaf in self.instances:
+            sus[key] = sus.get(key, 0) + 1
+        for key, times in sus.items():
+            for draft in self.templates[key]:
+                out[draft.kind] += times
+        for _rack_i, draft in self.singles:
+            out[draft.kind] += 1
+        out["total"] = sum(out[kind] for kind in KIND_ORDER)
+        return out
+
+    def max_kw(self) -> float:
+        """The most power one rack draws [kW] (``Layout.max_kw_per_rack``), over the distinct racks (``_drafts``)."""
+        total = sum(len(drafts) for _k, drafts, _s in self.rows)
+        per_rack = [(device, min(device.count, total)) for device in self.per_rack]
+        return max((self._rack_kw(draft, rack_i, per_rack) for draft, rack_i in self._drafts()), default=0.0)
+
+    def built(self) -> tuple[tuple[Rack, ...], tuple[Row, ...], dict]:
+        """(racks, rows, device index) of the ``Layout``: one ``Rack`` per rack, one ``Row`` per row."""
         row_racks, pitch, row_span, end_aisle, per_column = (self.rows, self.pitch, self.row_span, self.end_aisle,
                                                              self.per_column)
         digits_row = max(2, len(str(len(row_racks))))
@@ -803,11 +929,4 @@ class Arrangement(NamedTuple):
         for prefix, entries in index.items():
             entries.sort()
             built[prefix] = ([e[0] for e in entries], [(e[1], e[2]) for e in entries])
-        columns = math.ceil(len(rows) / per_column) if rows else 1
-        hall_length = columns * row_span
-        hall_width = min(len(rows), per_column) * pitch
-        return Layout.model_construct(
-            preset=self.preset, power_limit_kw=self.power_limit_kw, rack_units=self.rack_units,
-            nodes_per_rack=self.nodes_per_rack, node_kw=self.node_kw, racks=tuple(out), rows=tuple(rows),
-            row_pitch_m=pitch, floor_area_m2=hall_length * hall_width, hall_length_m=hall_length,
-            hall_width_m=hall_width, notes=self.notes, index=built)
+        return tuple(out), tuple(rows), built

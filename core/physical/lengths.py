@@ -79,10 +79,13 @@ class _Ends:
     """Vectorised device lookup: prefix + index arrays -> rack index, U centre.
 
     From a ``Layout``, or from the ``Arrangement`` it is built from or its ``RackPlaces`` (``RackPlaces.arrays``: the
-    same positions and device tables of the fabric's devices, without building the layout's racks)."""
+    same positions and device tables of the fabric's devices, without building the layout's racks); a ``Layout``
+    whose racks are not built yet is read through its arrangement (``Layout.arrangement``)."""
 
     def __init__(self, layout: Layout | Arrangement | RackPlaces):
         self._tables: dict[str, tuple] = {}
+        if isinstance(layout, Layout) and layout.arrangement is not None:  # racks not built: read the arrangement
+            layout = layout.arrangement
         if isinstance(layout, (Arrangement, RackPlaces)):
             self.layout = None
             places = layout.places(_END_PREFIXES) if isinstance(layout, Arrangement) else layout
