@@ -20,6 +20,7 @@ from core.catalog import load_catalog
 from core.design import Design, resolve_design
 from core.errors import DesignError, InputError
 from core.fabric.sizing import size_fabric
+from core.memo import uncached
 from core.networks import size_networks
 from core.physical.layout import KIND_ORDER, Layout, arrange
 from core.physical.lengths import link_lengths
@@ -67,7 +68,8 @@ def _check(kwargs: dict) -> None:
     resolved, fabric, arrangement = _arranged(kwargs)
     lazy = arrangement.layout()
     summary, counts, max_kw = lazy.summary(), lazy.counts(), lazy.max_kw_per_rack
-    lengths = link_lengths(resolved, fabric, lazy)
+    with uncached():  # computed afresh from the arrangement (not a cached result)
+        lengths = link_lengths(resolved, fabric, lazy)
     assert lazy.arrangement is arrangement, "counting or measuring built the racks"
     whole = arrangement.layout()
     racks = whole.racks  # the reference: one Rack per rack, one Row per row

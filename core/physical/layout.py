@@ -440,14 +440,29 @@ class _RackDraft:
 
 
 def _fill(racks_out: list[_RackDraft], new_rack, kind, model, prefix, start, count, height_u, watts):
-    """Put ``count`` devices into the open rack of ``racks_out`` and new ones as needed."""
+    """Put ``count`` devices into the open rack of ``racks_out`` and new ones as needed.
+
+    Every new rack is the same empty rack: once one that took as many as an empty rack holds is full, the next
+    ones are filled whole without asking each for its room (the same racks, in the same order)."""
+    empty = 0  # devices a new rack takes
+    filled = None  # the last new rack, when it took ``empty`` devices
     while count > 0:
         rack = racks_out[-1] if racks_out else None
         room = rack.room(height_u, watts) if rack else 0
-        if room <= 0:
+        if room <= 0 and rack is not None and rack is filled:  # a whole new rack is full: so is each next one
+            while count >= empty:
+                rack = new_rack()
+                rack.add(kind, model, prefix, start, empty, height_u, watts)
+                racks_out.append(rack)
+                start += empty
+                count -= empty
+            filled = None
+            continue
+        new = room <= 0
+        if new:
             rack = new_rack()
             racks_out.append(rack)
-            room = rack.room(height_u, watts)
+            room = empty = rack.room(height_u, watts)
             if room <= 0:
                 raise DesignError(
                     _("A {model} ({height}U, {kw} kW) does not fit in an empty {preset} rack.").format(
@@ -455,6 +470,7 @@ def _fill(racks_out: list[_RackDraft], new_rack, kind, model, prefix, start, cou
                     _("Use taller racks (rack units) or raise the rack power limit."))
         take = min(room, count)
         rack.add(kind, model, prefix, start, take, height_u, watts)
+        filled = rack if new and take == empty else None
         start += take
         count -= take
 

@@ -229,7 +229,12 @@ _INNER_EDGES = _EDGES[1:-1]
 def link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout | Arrangement,
                  racks: RackCatalog | None = None) -> tuple[LinkLengths, ...]:
     """Length distribution of every compute-fabric link class (all planes), in class order (``layout``: a
-    ``Layout`` or its ``Arrangement``)."""
+    ``Layout`` or its ``Arrangement``). A layout whose racks are not built (``Layout.arrangement``, as ``place``
+    gives it) and an arrangement are measured through ``placed_link_lengths`` (cached by where the racks and devices
+    stand); a layout built whole, link by link from its racks (the same numbers)."""
+    arrangement = layout if isinstance(layout, Arrangement) else getattr(layout, "arrangement", None)
+    if arrangement is not None:
+        return arranged_link_lengths(resolved, fabric, arrangement, racks)
     return _binned(link_arrays(resolved, fabric, layout, racks))
 
 
