@@ -439,17 +439,34 @@ class _RackDraft:
         self.kw += count * watts / 1000
 
 
-def _fill(racks_out: list[_RackDraft], new_rack, kind, model, prefix, start, count, height_u, watts):
+class _Repeat(NamedTuple):
+    """``times`` racks like ``draft`` side by side, the k-th one's devices numbered ``k * step`` after the first's
+    (a run of identical full racks, ``_fill``)."""
+
+    draft: _RackDraft
+    times: int
+    step: int
+
+
+def _fill(racks_out: list, new_rack, kind, model, prefix, start, count, height_u, watts, repeat: bool = False):
     """Put ``count`` devices into the open rack of ``racks_out`` and new ones as needed.
 
     Every new rack is the same empty rack: once one that took as many as an empty rack holds is full, the next
-    ones are filled whole without asking each for its room (the same racks, in the same order)."""
+    ones are filled whole without asking each for its room (the same racks, in the same order); with ``repeat``
+    all but the last of them are one ``_Repeat`` (the last, the open rack, stays a rack of its own)."""
     empty = 0  # devices a new rack takes
     filled = None  # the last new rack, when it took ``empty`` devices
     while count > 0:
         rack = racks_out[-1] if racks_out else None
         room = rack.room(height_u, watts) if rack else 0
         if room <= 0 and rack is not None and rack is filled:  # a whole new rack is full: so is each next one
+            whole = count // empty
+            if repeat and whole > 1:
+                rack = new_rack()
+                rack.add(kind, model, prefix, start, empty, height_u, watts)
+                racks_out.append(_Repeat(rack, whole - 1, empty))
+                start += (whole - 1) * empty
+                count -= (whole - 1) * empty
             while count >= empty:
                 rack = new_rack()
                 rack.add(kind, model, prefix, start, empty, height_u, watts)
@@ -496,7 +513,7 @@ def _group_spine_racks(wiring: Wiring, network_rack, models: dict, watts: dict) 
         racks: list[_RackDraft] = []
         for plane, island in wiring.plane_islands():
             _fill(racks, network_rack, "spine", models["spine"].id, wiring.prefix(plane, island) + "spine",
-                  spines[0], len(spines), models["spine"].rack_units, watts["spine"])
+                  spines[0], len(spines), models["spine"].rack_units, watts["spine"], repeat=True)
         out.append(racks)
     return out
 
@@ -512,7 +529,7 @@ def _level2_racks(resolved: ResolvedDesign, network_rack) -> list[_RackDraft]:
     watts = _watts(resolved, spec.switch.id, spec.switch.power_w)
     for domain in domainlevels.scaleup_of(resolved).domains():
         _fill(drafts, network_rack, "nvlink2", spec.switch.id, f"nvl{domain.index}.l2sw", 0, domain.level2_switches,
-              spec.switch.rack_units, watts)
+              spec.switch.rack_units, watts, repeat=True)
     return drafts
 
 
@@ -528,36 +545,50 @@ def _central_racks(wiring: Wiring, extra, network_rack, models: dict, watts: dic
         role_racks: list[_RackDraft] = []
         for plane, island in wiring.plane_islands():
             _fill(role_racks, network_rack, role, models[role].id, wiring.prefix(plane, island) + role, 0,
-                  wiring.count(role), models[role].rack_units, watts[role])
+                  wiring.count(role), models[role].rack_units, watts[role], repeat=True)
         central.extend(role_racks)
     central.extend(level2)
     for kind in ("management", "storage"):
         kind_racks: list[_RackDraft] = []
         for device in (d for d in extra if d.kind == kind and not d.per_rack):
             _fill(kind_racks, lambda k=kind: network_rack(k), kind, device.model or device.prefix, device.prefix, 0,
-                  device.count, device.height_u, device.watts_each)
+                  device.count, device.height_u, device.watts_each, repeat=True)
         central.extend(kind_racks)
     return central
 
 
-def _chunks(drafts: list[_RackDraft], max_row: int) -> list[list]:
-    """Racks outside the SUs in rows of at most ``max_row``, each ``(draft, 0, 0)``."""
-    return [[(draft, 0, 0) for draft in drafts[i:i + max_row]] for i in range(0, len(drafts), max_row)]
+def _chunks(racks: list, max_row: int) -> list[list]:
+    """Racks outside the SUs (drafts and ``_Repeat`` runs) in rows of at most ``max_row``, each row a list of runs
+    ``((draft,), shift, 0, times, step)`` (``Arrangement.rows``; a run split where a row ends)."""
+    rows: list[list] = []
+    row: list = []
+    used = 0
+    for entry in racks:
+        draft, times, step = entry if isinstance(entry, _Repeat) else (entry, 1, 0)
+        shift = 0
+        while times:
+            if used == max_row:
+                rows.append(row)
+                row, used = [], 0
+            take = min(times, max_row - used)
+            row.append(((draft,), shift, 0, take, step))
+            used, times, shift = used + take, times - take, shift + take * step
+    return rows + [row] if row else rows
 
 
-def _row_order(blocks: list, central: list[_RackDraft], max_row: int, groups: list) -> list[tuple[str, object]]:
-    """The rows in hall order: ``("compute", (first SU, last SU + 1))`` rows of whole SU blocks (at most
-    ``max_row`` racks, a longer block alone) and ``("central", [(draft, 0, 0), ...])`` rows; the central rows in
-    the middle of the SU rows; with ``groups`` (Dragonfly+: per group its first SU, SUs and spine racks) each
-    group's SU rows then its spine rows, group by group, the central rows in the middle of the groups."""
-    bounds = [(g0, g0 + n) for g0, n, _spines in groups] or [(0, len(blocks))]
+def _row_order(sizes: list[int], central: list[_RackDraft], max_row: int, groups: list) -> list[tuple[str, object]]:
+    """The rows in hall order: ``("compute", (first SU, last SU + 1))`` rows of whole SU blocks (``sizes``: racks
+    per SU; at most ``max_row`` racks, a longer block alone) and ``("central", runs)`` rows (``_chunks``); the central
+    rows in the middle of the SU rows; with ``groups`` (Dragonfly+: per group its first SU, SUs and spine racks)
+    each group's SU rows then its spine rows, group by group, the central rows in the middle of the groups."""
+    bounds = [(g0, g0 + n) for g0, n, _spines in groups] or [(0, len(sizes))]
     per_group: list[list[tuple[str, object]]] = []
     for index, (start, stop) in enumerate(bounds):
         rows: list[tuple[str, object]] = []
         while start < stop:
             end, length = start, 0
-            while end < stop and (end == start or length + len(blocks[end]) <= max_row):
-                length += len(blocks[end])
+            while end < stop and (end == start or length + sizes[end] <= max_row):
+                length += sizes[end]
                 end += 1
             rows.append(("compute", (start, end)))
             start = end
@@ -573,28 +604,40 @@ def _row_order(blocks: list, central: list[_RackDraft], max_row: int, groups: li
     return [r for rows in per_group[:half] for r in rows] + central_rows + [r for rows in per_group[half:] for r in rows]
 
 
-def _rows(blocks: list, su_meta: list, central: list[_RackDraft], max_row: int, groups: list = ()):
-    """``(rows, instances, singles)``: the rows of ``_row_order`` as racks; per SU its template, first rack, first
-    node and first leaf; the central racks' indices (spines of a Dragonfly+ group included)."""
-    order = _row_order(blocks, central, max_row, list(groups))
-    row_racks: list[tuple[str, list[_RackDraft], tuple[int, int]]] = []
+def _rows(su_meta: list, templates: dict, central: list[_RackDraft], max_row: int, groups: list = ()):
+    """``(rows, instances, singles, racks per row)``: the rows of ``_row_order`` as runs of racks (``Arrangement.rows``:
+    one run per SU, its template's drafts with its first node and leaf; the central rows' runs of ``_chunks``); per
+    SU its template, first rack, first node and first leaf; per central run its first rack's index, draft, device
+    number shift, racks and step (spines of a Dragonfly+ group included). One step per SU and per central run,
+    none per rack."""
+    sizes = [len(templates[key]) for key, _first, _leaf in su_meta]
+    order = _row_order(sizes, central, max_row, list(groups))
+    rows: list[tuple[str, list, tuple[int, int]]] = []
     instances: list[tuple[tuple[int, int], int, int, int]] = []  # per SU: template, first rack, first node, leaf
-    singles: list[tuple[int, _RackDraft]] = []  # (rack index, draft) of the central racks
+    singles: list[tuple] = []  # (first rack index, draft, shift, times, step) of the central runs
+    counts: list[int] = []
     offset = 0
     for kind, item in order:
         if kind == "compute":
             a, b = item
-            row: list = []
+            runs: list = []
+            at = offset
             for g in range(a, b):
                 key, first, leaf_start = su_meta[g]
-                instances.append((key, offset + len(row), first, leaf_start))
-                row.extend(blocks[g])
-            row_racks.append(("compute", row, (a, b)))
+                instances.append((key, at, first, leaf_start))
+                runs.append((templates[key], first, leaf_start, 1, 0))
+                at += sizes[g]
+            rows.append(("compute", runs, (a, b)))
+            counts.append(at - offset)
         else:
-            singles.extend((offset + i, draft) for i, (draft, _n, _l) in enumerate(item))
-            row_racks.append(("central", item, (0, 0)))
-        offset += len(row_racks[-1][1])
-    return row_racks, instances, singles
+            at = offset
+            for (draft,), shift, _leaf, times, step in item:
+                singles.append((at, draft, shift, times, step))
+                at += times
+            rows.append(("central", item, (0, 0)))
+            counts.append(at - offset)
+        offset += counts[-1]
+    return rows, instances, singles, tuple(counts)
 
 
 def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: RackCatalog | None = None
@@ -674,8 +717,7 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
         left = (len(computes) + 1) // 2
         return computes[:left] + leaf_racks + computes[left:]
 
-    # SUs of the same size have the same racks: one block per size, copied with each SU's device numbers
-    blocks: list[list[_RackDraft]] = []  # one block of racks per SU, in row order
+    # SUs of the same size have the same racks: one block per size, referred to with each SU's device numbers
     templates: dict[tuple[int, int], list[_RackDraft]] = {}
     su_meta: list[tuple[tuple[int, int], int, int]] = []  # per SU: its template, first node, first leaf
     for g in range(max(1, wiring.groups)):
@@ -687,20 +729,19 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
         template = templates.get((count, n_leaves))
         if template is None:
             template = templates[(count, n_leaves)] = su_block(count, n_leaves)
-        blocks.append([(draft, first, leaf_start) for draft in template])
         su_meta.append(((count, n_leaves), first, leaf_start))
 
     central = _central_racks(wiring, extra, network_rack, models, watts, _level2_racks(resolved, network_rack))
     spine_groups = _group_spine_racks(wiring, network_rack, models, watts)
-    groups = [(pod * wiring.groups_per_pod, min(wiring.groups_per_pod, len(blocks) - pod * wiring.groups_per_pod),
+    groups = [(pod * wiring.groups_per_pod, min(wiring.groups_per_pod, len(su_meta) - pod * wiring.groups_per_pod),
                spine_groups[pod]) for pod in range(len(spine_groups))]
     per_rack_devices = [d for d in extra if d.per_rack]
 
     # rows: whole SU blocks up to the row length; central rows in the middle (Dragonfly+: group by group)
-    row_racks, instances, singles = _rows(blocks, su_meta, central, racks.hall.max_racks_per_row, groups)
+    row_runs, instances, singles, per_row = _rows(su_meta, templates, central, racks.hall.max_racks_per_row, groups)
 
     # out-of-band (per-rack) devices: one per rack in the rack's reserved top U, in rack order
-    total = sum(len(rs) for _k, rs, _s in row_racks)
+    total = sum(per_row)
     for device in per_rack_devices:  # placed in ``Arrangement.layout``
         if device.count > total:
             for rest in range(total, device.count):  # more than racks: stack them in a management rack
@@ -711,12 +752,14 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     pitch = depth + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
     end_aisle = racks.hall.end_aisle_mm / 1000
     # rows side by side in columns so the hall is about square: rows_per_column x pitch ~ columns x row length
-    widths = [sum(d.width for d, _n, _l in drafts) for _k, drafts, _s in row_racks]
+    widths = [sum(d.width for drafts, _n, _l, times, _s in runs for _t in range(times) for d in drafts)
+              for _k, runs, _s in row_runs]  # rack by rack, in row order (the same additions as the racks' x)
     row_span = max(widths, default=0.0) + 2 * end_aisle
-    per_column = max(1, math.ceil(math.sqrt(len(row_racks) * row_span / pitch))) if row_racks else 1
-    per_column = min(per_column, max(1, len(row_racks)))
+    per_column = max(1, math.ceil(math.sqrt(len(row_runs) * row_span / pitch))) if row_runs else 1
+    per_column = min(per_column, max(1, len(row_runs)))
     return Arrangement(preset=preset.id, power_limit_kw=limit, rack_units=units, nodes_per_rack=per_rack,
-                       node_kw=node_w / 1000, rows=row_racks, templates=templates, instances=instances,
+                       node_kw=node_w / 1000, rows=row_runs, racks_per_row=per_row, templates=templates,
+                       instances=instances,
                        singles=singles, per_rack=tuple(per_rack_devices), pitch=pitch,
                        end_aisle=end_aisle, row_span=row_span, per_column=per_column, notes=tuple(notes))
 
@@ -724,9 +767,10 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
 class RackPlaces(NamedTuple):
     """Where an ``Arrangement``'s racks stand and where some of its devices sit (``Arrangement.places``), as frozen
     values: the hall geometry [m] (row span, end aisle, row pitch, rows per column), the racks per row, per SU its
-    template's key, first rack, node and leaf, and of each template rack and central rack its height [U], width
-    [m] and the slots of the devices asked for (leaf or not, prefix, first number, first U, height [U]); every rack
-    is an SU's or a central one. Arrangements that differ elsewhere (device models, power) give equal places, and
+    template's key, first rack, node and leaf, of each template rack its height [U], width [m] and the slots of the
+    devices asked for (leaf or not, prefix, first number, first U, height [U]), and of each run of central racks
+    its first rack, the same of its rack, its device number shift, racks and step; every rack is an SU's or a
+    central one. Arrangements that differ elsewhere (device models, power) give equal places, and
     so one cable-length computation."""
 
     row_span: float
@@ -750,8 +794,9 @@ class RackPlaces(NamedTuple):
         for key, rack_i, _first, _leaf in self.instances:
             for k, (u_total, w, _slots) in enumerate(templates[key]):
                 width[rack_i + k], height_u[rack_i + k] = w, u_total
-        for rack_i, (u_total, w, _slots) in self.singles:
-            width[rack_i], height_u[rack_i] = w, u_total
+        for rack_i, (u_total, w, _slots), _shift, times, _step in self.singles:
+            width[rack_i:rack_i + times] = [w] * times
+            height_u[rack_i:rack_i + times] = [u_total] * times
         if any(math.isnan(w) for w in width):  # pragma: no cover - arrange places every rack in an SU or centrally
             raise AssertionError("a rack is neither an SU's nor a central one")
         xs: list[float] = []
@@ -780,13 +825,14 @@ class RackPlaces(NamedTuple):
                     parts.setdefault(prefix, []).append(
                         (start + (leaf_shift if leaf else node_shift), at + k, first_u, height_u))
         single: dict[str, tuple[list, list, list, list]] = {}  # the central racks' slots, one by one
-        for rack_i, (_u, _w, slots) in self.singles:
-            for _leaf, prefix, start, first_u, height_u in slots:
+        for rack_i, (_u, _w, slots), shift, times, step in self.singles:
+            for leaf, prefix, start, first_u, height_u in slots:
                 starts, racks_, first, height = single.setdefault(prefix, ([], [], [], []))
-                starts.append(start)
-                racks_.append(rack_i)
-                first.append(first_u)
-                height.append(height_u)
+                start += 0 if leaf else shift  # as Arrangement.built numbers them
+                starts.extend(range(start, start + times * step, step) if step else [start])
+                racks_.extend(range(rack_i, rack_i + times))
+                first.extend([first_u] * times)
+                height.extend([height_u] * times)
         tables = {}
         for prefix in dict.fromkeys([*parts, *single]):
             found = parts.get(prefix, [])
@@ -802,11 +848,12 @@ class RackPlaces(NamedTuple):
 
 
 class Arrangement(NamedTuple):
-    """Racks in rows before they become a ``Layout``: each row a list of (rack draft, first node, first leaf),
-    the draft shared by every SU of its size (its node and leaf slots numbered from 0), and the out-of-band
-    devices that go one per rack in rack order. ``layout()`` builds the ``Layout``; ``rack_arrays()`` only the
-    rack positions and device tables the cable lengths read (``core.physical.lengths``), without one Python
-    object per rack."""
+    """Racks in rows before they become a ``Layout``, as repeating blocks: each row a list of runs (an SU's
+    template drafts with its first node and leaf, the drafts shared by every SU of its size, their node and leaf
+    slots numbered from 0; or a central row's drafts), and the out-of-band devices that go one per rack in rack
+    order. The rack counts, the most power per rack (``counts``, ``max_kw``) and the hall come from the blocks;
+    ``layout()`` gives the ``Layout`` (its racks built when read: ``built``); ``places()`` only the rack positions
+    and device tables the cable lengths read (``core.physical.lengths``), without one Python object per rack."""
 
     preset: str
     power_limit_kw: float
@@ -814,13 +861,18 @@ class Arrangement(NamedTuple):
     nodes_per_rack: int
     node_kw: float
     rows: list
-    """(kind, [(draft, node shift, leaf shift), ...], (first SU, last SU + 1)) per row."""
+    """(kind, runs, (first SU, last SU + 1)) per row; a run ``(drafts, node shift, leaf shift, times, step)`` is
+    ``times`` copies of ``drafts`` side by side, the t-th with its devices numbered from ``shift + t * step`` (the
+    node shift for every slot but a leaf's): an SU's template drafts (``templates``) with its first node and leaf
+    once, or identical central racks (``_Repeat``)."""
+    racks_per_row: tuple
+    """Racks of each row."""
     templates: dict
     """(SU nodes, leaves per plane and island) -> the SU's drafts, its first node and leaf numbered 0."""
     instances: list
     """Per SU: (its template's key, index of its first rack, its first node, its first leaf)."""
     singles: list
-    """(rack index, draft) of every central rack."""
+    """(first rack index, draft, device number shift, racks, step) of every run of central racks."""
     per_rack: tuple
     """``NetDevice``s placed one per rack (rack i takes number i) in each rack's reserved top U."""
     pitch: float
@@ -838,9 +890,9 @@ class Arrangement(NamedTuple):
 
         return RackPlaces(
             row_span=self.row_span, end_aisle=self.end_aisle, pitch=self.pitch, per_column=self.per_column,
-            rows=tuple(len(drafts) for _k, drafts, _s in self.rows), instances=tuple(self.instances),
+            rows=self.racks_per_row, instances=tuple(self.instances),
             templates=tuple((key, tuple(map(rack, drafts))) for key, drafts in self.templates.items()),
-            singles=tuple((rack_i, rack(draft)) for rack_i, draft in self.singles))
+            singles=tuple((rack_i, rack(draft), shift, times, step) for rack_i, draft, shift, times, step in self.singles))
 
     def rack_arrays(self, prefixes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """``RackPlaces.arrays`` of ``places(prefixes)``: the rack positions and device tables of ``prefixes``."""
@@ -881,7 +933,7 @@ class Arrangement(NamedTuple):
         for key, rack_i in first.items():
             for k, draft in enumerate(self.templates[key]):
                 yield draft, rack_i + k
-        yield from ((draft, rack_i) for rack_i, draft in self.singles)
+        yield from ((draft, rack_i) for rack_i, draft, _shift, _times, _step in self.singles)
 
     def counts(self) -> dict[str, int]:
         """Racks by kind and ``total`` (``Layout.counts``), per SU template times its SUs plus the central racks."""
@@ -892,14 +944,14 @@ class Arrangement(NamedTuple):
         for key, times in sus.items():
             for draft in self.templates[key]:
                 out[draft.kind] += times
-        for _rack_i, draft in self.singles:
-            out[draft.kind] += 1
+        for _rack_i, draft, _shift, times, _step in self.singles:
+            out[draft.kind] += times
         out["total"] = sum(out[kind] for kind in KIND_ORDER)
         return out
 
     def max_kw(self) -> float:
         """The most power one rack draws [kW] (``Layout.max_kw_per_rack``), over the distinct racks (``_drafts``)."""
-        total = sum(len(drafts) for _k, drafts, _s in self.rows)
+        total = sum(self.racks_per_row)
         per_rack = [(device, min(device.count, total)) for device in self.per_rack]
         return max((self._rack_kw(draft, rack_i, per_rack) for draft, rack_i in self._drafts()), default=0.0)
 
@@ -908,17 +960,19 @@ class Arrangement(NamedTuple):
         row_racks, pitch, row_span, end_aisle, per_column = (self.rows, self.pitch, self.row_span, self.end_aisle,
                                                              self.per_column)
         digits_row = max(2, len(str(len(row_racks))))
-        digits_pos = max(2, len(str(max((len(rs) for _k, rs, _s in row_racks), default=1))))
-        total = sum(len(rs) for _k, rs, _s in row_racks)
+        digits_pos = max(2, len(str(max(self.racks_per_row, default=1))))
+        total = sum(self.racks_per_row)
         per_rack = [(device, min(device.count, total)) for device in self.per_rack]
         out: list[Rack] = []
         rows: list[Row] = []
         index: dict[str, list] = {}
-        for row_i, (kind, drafts, sus) in enumerate(row_racks):
+        for row_i, (kind, runs, sus) in enumerate(row_racks):
             column, line = divmod(row_i, per_column)
             x0 = column * row_span + end_aisle
             x = 0.0
-            for pos, (draft, node_shift, leaf_shift) in enumerate(drafts):
+            first_rack = len(out)
+            for pos, (draft, node_shift, leaf_shift) in enumerate(
+                    (d, n + t * step, lf) for drafts, n, lf, times, step in runs for t in range(times) for d in drafts):
                 rack_i = len(out)
                 if node_shift or leaf_shift:
                     slots = [Slot(s.kind, s.model, s.prefix, s.start + (leaf_shift if s.kind == "leaf" else node_shift),
@@ -940,7 +994,7 @@ class Arrangement(NamedTuple):
                 out.append(rack)
                 for slot_i, slot in enumerate(slots):
                     index.setdefault(slot.prefix, []).append((slot.start, rack_i, slot_i))
-            rows.append(Row(index=row_i, kind=kind, racks=len(drafts), length_m=x, sus=sus))
+            rows.append(Row(index=row_i, kind=kind, racks=len(out) - first_rack, length_m=x, sus=sus))
         built = {}
         for prefix, entries in index.items():
             entries.sort()
