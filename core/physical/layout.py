@@ -36,6 +36,14 @@ the device's lowest U (1-based, counted from the bottom) and its height [U]. Rac
 identical devices stacked from ``first_u`` with consecutive ids (``prefix`` + index), so a layout of
 131,072 GPUs is a few thousand racks and slots, not one object per device or per U.
 
+**Repeating blocks.** ``arrange`` gives the ``Arrangement``: the racks of each distinct SU size once (a template
+every SU of that size refers to with its first node and leaf), identical full central racks as one run
+(``_Repeat``), rows as runs of them; no object per rack. ``place`` returns its ``Layout``: the rack counts per
+kind, the most power per rack, the rows and the hall come from the blocks (``Arrangement.counts``, ``max_kw``);
+the cable lengths from their positions (``Arrangement.places``); the ``Rack`` and ``Row`` objects and the device
+index are built only when read (a rack drawing, the cabling plan, an export: ``Arrangement.built``), the same in
+every byte (``tests/test_physical_closed.py``, ``python -m tools.equivalence --physical``).
+
 Power per rack counts devices at the catalog power the BOM uses (nodes at maximum, switches at
 typical power without optics; pluggable optics add about 1-2% and are not counted here).
 """
@@ -43,7 +51,6 @@ typical power without optics; pluggable optics add about 1-2% and are not counte
 from __future__ import annotations
 
 import bisect
-import itertools
 import math
 import re
 from typing import Literal, NamedTuple
@@ -789,35 +796,30 @@ class RackPlaces(NamedTuple):
         not among them). Vectorised over the racks that share a template."""
         row_span, end_aisle, pitch, per_column = self.row_span, self.end_aisle, self.pitch, self.per_column
         templates = dict(self.templates)
-        width = [math.nan] * sum(self.rows)
-        height_u = list(width)
-        for key, rack_i, _first, _leaf in self.instances:
-            for k, (u_total, w, _slots) in enumerate(templates[key]):
-                width[rack_i + k], height_u[rack_i + k] = w, u_total
-        for rack_i, (u_total, w, _slots), _shift, times, _step in self.singles:
-            width[rack_i:rack_i + times] = [w] * times
-            height_u[rack_i:rack_i + times] = [u_total] * times
-        if any(math.isnan(w) for w in width):  # pragma: no cover - arrange places every rack in an SU or centrally
-            raise AssertionError("a rack is neither an SU's nor a central one")
-        xs: list[float] = []
-        ys: list[float] = []
-        rows: list[int] = []
-        first_rack = 0
-        for row_i, count in enumerate(self.rows):
-            column, line = divmod(row_i, per_column)
-            x0 = column * row_span + end_aisle
-            widths = width[first_rack:first_rack + count]
-            first_rack += count
-            # the same additions as layout(): x0 + (running sum of the widths before) + half this width
-            xs.extend([x0 + x + w / 2 for x, w in zip(itertools.accumulate(widths, initial=0.0), widths)])
-            ys.extend([line * pitch] * count)
-            rows.extend([row_i] * count)
-        tops = np.array(height_u, dtype=float)
-        templates = dict(self.templates)
-        parts: dict[str, list] = {}
+        width = np.full(sum(self.rows), math.nan)
+        height_u = width.copy()
         by_template: dict[tuple[int, int], list] = {}
         for key, rack_i, first, leaf_start in self.instances:
             by_template.setdefault(key, []).append((rack_i, first, leaf_start))
+        for key, found in by_template.items():  # the SUs of one size at once
+            at = np.array([rack_i for rack_i, _n, _l in found], dtype=np.int64)
+            for k, (u_total, w, _slots) in enumerate(templates[key]):
+                width[at + k], height_u[at + k] = w, u_total
+        for rack_i, (u_total, w, _slots), _shift, times, _step in self.singles:
+            width[rack_i:rack_i + times], height_u[rack_i:rack_i + times] = w, u_total
+        if np.isnan(width).any():  # pragma: no cover - arrange places every rack in an SU or centrally
+            raise AssertionError("a rack is neither an SU's nor a central one")
+        counts = np.array(self.rows, dtype=np.int64)
+        rows = np.repeat(np.arange(len(counts)), counts)
+        columns, lines = np.divmod(rows, per_column)
+        before = np.zeros(len(width))  # per rack the running sum of the widths before it in its row, added in order
+        for first_rack, count in zip(np.cumsum(counts) - counts, counts):  # (np.cumsum adds one by one)
+            before[first_rack + 1:first_rack + count] = np.cumsum(width[first_rack:first_rack + count - 1])
+        # the same additions as layout(): x0 + (running sum of the widths before) + half this width
+        xs = (columns * row_span + end_aisle) + before + width / 2
+        ys = lines * pitch
+        tops = height_u
+        parts: dict[str, list] = {}
         for key, found in by_template.items():  # the SUs of one size at once
             at, node_shift, leaf_shift = (np.array(column, dtype=np.int64) for column in zip(*found))
             for k, (_u, _w, slots) in enumerate(templates[key]):
@@ -844,7 +846,7 @@ class RackPlaces(NamedTuple):
                                     + [np.array(one[3], dtype=float)])
             order = np.argsort(starts, kind="stable")  # by device number, as Layout.index
             tables[prefix] = (starts[order], racks_[order], first[order], height[order])
-        return np.array(xs), np.array(ys), tops, np.array(rows), tables
+        return xs, ys, tops, rows, tables
 
 
 class Arrangement(NamedTuple):

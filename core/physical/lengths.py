@@ -202,8 +202,8 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
     if not keep.all():
         lengths, weights, routes = lengths[keep], weights[keep], routes[keep]
     bins_n = len(_EDGES) - 1
-    # the bin of each entry: how many inner edges lie below it (searchsorted(edges, l, "left") - 1, clipped)
-    which = (lengths[None, :] > _INNER_EDGES[:, None]).sum(axis=0)
+    # the bin of each entry: how many inner edges lie below it
+    which = np.searchsorted(_INNER_EDGES, lengths, side="left")
     links = np.bincount(which, weights=weights, minlength=bins_n)
     length_sums = np.bincount(which, weights=lengths * weights, minlength=bins_n)
     by_route = np.bincount(which * len(ROUTES) + routes, weights=weights,
