@@ -647,6 +647,19 @@ def _rows(su_meta: list, templates: dict, central: list[_RackDraft], max_row: in
     return rows, instances, singles, tuple(counts)
 
 
+def _row_widths(rows: list) -> list[float]:
+    """Length of each row of ``Arrangement.rows`` [m]: its racks' widths added rack by rack in row order (the same
+    additions as the racks' x), once per distinct sequence of runs (rows of the same SU blocks alike)."""
+    seen: dict[tuple, float] = {}
+    out = []
+    for _kind, runs, _sus in rows:
+        shape = tuple((id(drafts), times) for drafts, _n, _l, times, _s in runs)
+        if shape not in seen:
+            seen[shape] = sum(d.width for drafts, _n, _l, times, _s in runs for _t in range(times) for d in drafts)
+        out.append(seen[shape])
+    return out
+
+
 def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: RackCatalog | None = None
             ) -> "Arrangement":
     """The rack arrangement ``place`` turns into a ``Layout``: the racks of each distinct SU size once, the
@@ -727,8 +740,9 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     # SUs of the same size have the same racks: one block per size, referred to with each SU's device numbers
     templates: dict[tuple[int, int], list[_RackDraft]] = {}
     su_meta: list[tuple[tuple[int, int], int, int]] = []  # per SU: its template, first node, first leaf
+    nodes_of_group, leaves_of_group = wiring.nodes_of_group, wiring.leaves_of_group
     for g in range(max(1, wiring.groups)):
-        su_nodes, su_leaves = wiring.nodes_of_group(g), wiring.leaves_of_group(g)
+        su_nodes, su_leaves = nodes_of_group(g), leaves_of_group(g)
         first, count, n_leaves = su_nodes.start, len(su_nodes), len(su_leaves)
         leaf_start = su_leaves[0] if su_leaves else 0  # a torus has no leaf
         if count <= 0:
@@ -759,8 +773,7 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     pitch = depth + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
     end_aisle = racks.hall.end_aisle_mm / 1000
     # rows side by side in columns so the hall is about square: rows_per_column x pitch ~ columns x row length
-    widths = [sum(d.width for drafts, _n, _l, times, _s in runs for _t in range(times) for d in drafts)
-              for _k, runs, _s in row_runs]  # rack by rack, in row order (the same additions as the racks' x)
+    widths = _row_widths(row_runs)
     row_span = max(widths, default=0.0) + 2 * end_aisle
     per_column = max(1, math.ceil(math.sqrt(len(row_runs) * row_span / pitch))) if row_runs else 1
     per_column = min(per_column, max(1, len(row_runs)))
