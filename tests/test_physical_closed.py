@@ -128,3 +128,14 @@ def test_a_layout_built_whole_counts_its_racks():
     whole = Layout(**fields, racks=racks, rows=rows, index=index)
     assert whole.arrangement is None and whole.counts() == lazy.counts() and whole.summary() == lazy.summary()
     assert whole.racks[0].kind in KIND_ORDER and whole == lazy
+
+
+def test_a_plan_serialises_its_lazy_layout_whole():
+    """A plan's ``model_dump`` holds its layout's racks, rows and index, built from the arrangement on the way."""
+    from core.plan import _plan
+
+    p = _plan(Design(gpu="H100", nodes=64, switch="QM9700"), load_catalog())
+    assert p.layout.arrangement is not None
+    dumped = p.model_dump()["layout"]
+    assert p.layout.arrangement is None and len(dumped["racks"]) == len(p.layout.racks) == p.layout.counts()["total"]
+    assert list(dumped) == list(Layout.model_fields) and dumped == p.layout.model_dump()

@@ -56,7 +56,7 @@ import re
 from typing import Literal, NamedTuple
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, PrivateAttr
+from pydantic import BaseModel, ConfigDict, PrivateAttr, model_serializer
 
 from core.catalog import Catalog, Switch
 from core.design import ResolvedDesign
@@ -154,7 +154,8 @@ class Layout(BaseModel):
     first read, so a plan that only counts racks, reads the hall or the power per rack (``counts``,
     ``max_kw_per_rack``, ``summary``) or the cable lengths (``core.physical.lengths``, from the arrangement's
     ``RackPlaces``) builds no object per rack; a drawing, the cabling plan or an export builds them when it reads
-    them. Equality, ``model_dump`` and ``model_dump_json`` build them first (the same values either way)."""
+    them. Equality and serialisation (``model_dump``, ``model_dump_json``, a plan's) build them first (the same values
+    either way)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -194,13 +195,10 @@ class Layout(BaseModel):
             getattr(self, item)
         return self
 
-    def model_dump(self, **kwargs) -> dict:
-        """``BaseModel.model_dump`` of the whole layout (its racks, rows and index built first)."""
-        return super(Layout, self._whole()).model_dump(**kwargs)
-
-    def model_dump_json(self, **kwargs) -> str:
-        """``BaseModel.model_dump_json`` of the whole layout (its racks, rows and index built first)."""
-        return super(Layout, self._whole()).model_dump_json(**kwargs)
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler):
+        """Serialise the whole layout (its racks, rows and index built first), alone or within a plan."""
+        return handler(self._whole())
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Layout):
@@ -612,30 +610,34 @@ def _row_order(sizes: list[int], central: list[_RackDraft], max_row: int, groups
 
 
 def _rows(su_meta: list, templates: dict, central: list[_RackDraft], max_row: int, groups: list = ()):
-    """``(rows, instances, singles, racks per row)``: the rows of ``_row_order`` as runs of racks (``Arrangement.rows``:
+    """``(rows, instances, singles, racks per row, shapes)``: the rows of ``_row_order`` as runs of racks (``Arrangement.rows``:
     one run per SU, its template's drafts with its first node and leaf; the central rows' runs of ``_chunks``); per
     SU its template, first rack, first node and first leaf; per central run its first rack's index, draft, device
-    number shift, racks and step (spines of a Dragonfly+ group included). One step per SU and per central run,
-    none per rack."""
+    number shift, racks and step (spines of a Dragonfly+ group included); per row its SU templates' keys (``None``
+    for a central row: ``_row_widths``). One step per SU and per central run, none per rack."""
     sizes = [len(templates[key]) for key, _first, _leaf in su_meta]
     order = _row_order(sizes, central, max_row, list(groups))
     rows: list[tuple[str, list, tuple[int, int]]] = []
     instances: list[tuple[tuple[int, int], int, int, int]] = []  # per SU: template, first rack, first node, leaf
     singles: list[tuple] = []  # (first rack index, draft, shift, times, step) of the central runs
     counts: list[int] = []
+    shapes: list = []
     offset = 0
     for kind, item in order:
         if kind == "compute":
             a, b = item
             runs: list = []
+            keys: list = []
             at = offset
             for g in range(a, b):
                 key, first, leaf_start = su_meta[g]
                 instances.append((key, at, first, leaf_start))
                 runs.append((templates[key], first, leaf_start, 1, 0))
+                keys.append(key)
                 at += sizes[g]
             rows.append(("compute", runs, (a, b)))
             counts.append(at - offset)
+            shapes.append(tuple(keys))
         else:
             at = offset
             for (draft,), shift, _leaf, times, step in item:
@@ -643,20 +645,24 @@ def _rows(su_meta: list, templates: dict, central: list[_RackDraft], max_row: in
                 at += times
             rows.append(("central", item, (0, 0)))
             counts.append(at - offset)
+            shapes.append(None)
         offset += counts[-1]
-    return rows, instances, singles, tuple(counts)
+    return rows, instances, singles, tuple(counts), shapes
 
 
-def _row_widths(rows: list) -> list[float]:
+def _row_widths(rows: list, shapes: list) -> list[float]:
     """Length of each row of ``Arrangement.rows`` [m]: its racks' widths added rack by rack in row order (the same
-    additions as the racks' x), once per distinct sequence of runs (rows of the same SU blocks alike)."""
+    additions as the racks' x), once per distinct sequence of SU templates (``shapes``, from ``_rows``; a central
+    row, ``None``, on its own)."""
     seen: dict[tuple, float] = {}
     out = []
-    for _kind, runs, _sus in rows:
-        shape = tuple((id(drafts), times) for drafts, _n, _l, times, _s in runs)
-        if shape not in seen:
-            seen[shape] = sum(d.width for drafts, _n, _l, times, _s in runs for _t in range(times) for d in drafts)
-        out.append(seen[shape])
+    for (_kind, runs, _sus), shape in zip(rows, shapes):
+        width = seen.get(shape) if shape is not None else None
+        if width is None:
+            width = sum(d.width for drafts, _n, _l, times, _s in runs for _t in range(times) for d in drafts)
+            if shape is not None:
+                seen[shape] = width
+        out.append(width)
     return out
 
 
@@ -759,7 +765,8 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     per_rack_devices = [d for d in extra if d.per_rack]
 
     # rows: whole SU blocks up to the row length; central rows in the middle (Dragonfly+: group by group)
-    row_runs, instances, singles, per_row = _rows(su_meta, templates, central, racks.hall.max_racks_per_row, groups)
+    row_runs, instances, singles, per_row, shapes = _rows(su_meta, templates, central, racks.hall.max_racks_per_row,
+                                                          groups)
 
     # out-of-band (per-rack) devices: one per rack in the rack's reserved top U, in rack order
     total = sum(per_row)
@@ -773,7 +780,7 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     pitch = depth + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
     end_aisle = racks.hall.end_aisle_mm / 1000
     # rows side by side in columns so the hall is about square: rows_per_column x pitch ~ columns x row length
-    widths = _row_widths(row_runs)
+    widths = _row_widths(row_runs, shapes)
     row_span = max(widths, default=0.0) + 2 * end_aisle
     per_column = max(1, math.ceil(math.sqrt(len(row_runs) * row_span / pitch))) if row_runs else 1
     per_column = min(per_column, max(1, len(row_runs)))
