@@ -388,9 +388,14 @@ class Wiring:
         first = 0 if self.tiers == 1 else g * self.nodes_per_group
         return range(first, first + self.group_nodes(g))
 
-    def leaves_of_group(self, g: int) -> list[int]:
-        """The leaves (within a plane and island) serving group ``g``, by local rail (one on top of rack)."""
-        return [self.leaf_of(g, lr) for lr in range(self.leaves_per_group if self.links_per_node_leaf == 1 else 1)]
+    def leaves_of_group(self, g: int) -> list[int] | range:
+        """The leaves (within a plane and island) serving group ``g``, by local rail (one on top of rack); with two or
+        three tiers rail-optimized, a range (``leaf_of``: consecutive by local rail)."""
+        per = self.leaves_per_group if self.links_per_node_leaf == 1 else 1
+        if self.tiers > 1 and not self.tor:
+            first = self.leaf_of(g, 0)
+            return range(first, first + per)
+        return [self.leaf_of(g, lr) for lr in range(per)]
 
     def bundle_arrays(self, kind: str) -> tuple[str, np.ndarray, str, np.ndarray, np.ndarray]:
         """The bundles of link class ``kind`` (one of ``link_classes``) in one plane and island (the same in each)

@@ -36,6 +36,14 @@ the device's lowest U (1-based, counted from the bottom) and its height [U]. Rac
 identical devices stacked from ``first_u`` with consecutive ids (``prefix`` + index), so a layout of
 131,072 GPUs is a few thousand racks and slots, not one object per device or per U.
 
+**Repeating blocks.** ``arrange`` gives the ``Arrangement``: the racks of each distinct SU size once (a template
+every SU of that size refers to with its first node and leaf), identical full central racks as one run
+(``_Repeat``), rows as runs of them; no object per rack. ``place`` returns its ``Layout``: the rack counts per
+kind, the most power per rack, the rows and the hall come from the blocks (``Arrangement.counts``, ``max_kw``);
+the cable lengths from their positions (``Arrangement.places``); the ``Rack`` and ``Row`` objects and the device
+index are built only when read (a rack drawing, the cabling plan, an export: ``Arrangement.built``), the same in
+every byte (``tests/test_physical_closed.py``, ``python -m tools.equivalence --physical``).
+
 Power per rack counts devices at the catalog power the BOM uses (nodes at maximum, switches at
 typical power without optics; pluggable optics add about 1-2% and are not counted here).
 """
@@ -43,13 +51,12 @@ typical power without optics; pluggable optics add about 1-2% and are not counte
 from __future__ import annotations
 
 import bisect
-import itertools
 import math
 import re
 from typing import Literal, NamedTuple
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, PrivateAttr, model_serializer
 
 from core.catalog import Catalog, Switch
 from core.design import ResolvedDesign
@@ -136,8 +143,19 @@ class Position(BaseModel):
     height_u: float
 
 
+_LAZY = ("racks", "rows", "index")
+"""The ``Layout`` fields built from its ``Arrangement`` only when read (one object per rack and row)."""
+
+
 class Layout(BaseModel):
-    """Where every device sits; see the module docstring for the rules."""
+    """Where every device sits; see the module docstring for the rules.
+
+    ``place`` gives a layout whose racks, rows and device index (``_LAZY``) are built from its ``Arrangement`` on
+    first read, so a plan that only counts racks, reads the hall or the power per rack (``counts``,
+    ``max_kw_per_rack``, ``summary``) or the cable lengths (``core.physical.lengths``, from the arrangement's
+    ``RackPlaces``) builds no object per rack; a drawing, the cabling plan or an export builds them when it reads
+    them. Equality and serialisation (``model_dump``, ``model_dump_json``, a plan's) build them first (the same values
+    either way)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -155,9 +173,60 @@ class Layout(BaseModel):
     notes: tuple[str, ...] = ()
     index: dict = {}
     """device prefix -> (sorted starts, slot refs (rack index, slot index)); built by ``place``."""
+    _arrangement: object = PrivateAttr(default=None)
+    """The ``Arrangement`` the lazy fields are built from (``None`` once built, or for a layout built whole)."""
+
+    def __getattr__(self, item: str):
+        if item in _LAZY:
+            arrangement = (self.__pydantic_private__ or {}).get("_arrangement")
+            if arrangement is not None:
+                built = dict(zip(_LAZY, arrangement.built()))
+                values = {**self.__dict__, **built}  # in field order, as a layout built whole holds them
+                object.__setattr__(self, "__dict__", {name: values[name] for name in type(self).model_fields
+                                                      if name in values})
+                object.__setattr__(self, "__pydantic_fields_set__", self.__pydantic_fields_set__ | set(_LAZY))
+                self.__pydantic_private__["_arrangement"] = None
+                return self.__dict__[item]
+        return super().__getattr__(item)
+
+    def _whole(self) -> "Layout":
+        """This layout with its lazy fields built (``_LAZY``)."""
+        for item in _LAZY:
+            getattr(self, item)
+        return self
+
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler):
+        """Serialise the whole layout (its racks, rows and index built first), alone or within a plan."""
+        return handler(self._whole())
+
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, Layout):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in type(self).model_fields)
+
+    __hash__ = None  # a layout holds a dict (its index): not hashable, as before
+
+    def __repr_args__(self):
+        return super(Layout, self._whole()).__repr_args__()
+
+    @property
+    def arrangement(self) -> "Arrangement | None":
+        """The ``Arrangement`` this layout's racks are still to be built from (``None`` once they are built)."""
+        return (self.__pydantic_private__ or {}).get("_arrangement")
+
+    @property
+    def row_count(self) -> int:
+        """Rows of the hall (``len(rows)``, without building them)."""
+        arrangement = self.arrangement
+        return len(arrangement.rows) if arrangement is not None else len(self.rows)
 
     def counts(self) -> dict[str, int]:
-        """Racks by kind (compute, network, storage, management) and ``total``."""
+        """Racks by kind (compute, network, storage, management) and ``total`` (from the arrangement's SU blocks
+        when the racks are not built: ``Arrangement.counts``)."""
+        arrangement = self.arrangement
+        if arrangement is not None:
+            return arrangement.counts()
         out = {kind: 0 for kind in KIND_ORDER}
         for rack in self.racks:
             out[rack.kind] += 1
@@ -171,12 +240,16 @@ class Layout(BaseModel):
 
     @property
     def max_kw_per_rack(self) -> float:
+        """The most power one rack draws [kW] (``Arrangement.max_kw`` when the racks are not built)."""
+        arrangement = self.arrangement
+        if arrangement is not None:
+            return arrangement.max_kw()
         return max((r.kw for r in self.racks), default=0.0)
 
     def summary(self) -> dict:
         """``{compute, network, storage, management, total, max_kw_per_rack, rows, floor_area_m2}`` (JSON-ready)."""
         counts = self.counts()
-        return {**counts, "max_kw_per_rack": round(self.max_kw_per_rack, 3), "rows": len(self.rows),
+        return {**counts, "max_kw_per_rack": round(self.max_kw_per_rack, 3), "rows": self.row_count,
                 "floor_area_m2": round(self.floor_area_m2, 1), "power_limit_kw": self.power_limit_kw,
                 "rack_preset": self.preset, "nodes_per_rack": self.nodes_per_rack}
 
@@ -371,15 +444,47 @@ class _RackDraft:
         self.kw += count * watts / 1000
 
 
-def _fill(racks_out: list[_RackDraft], new_rack, kind, model, prefix, start, count, height_u, watts):
-    """Put ``count`` devices into the open rack of ``racks_out`` and new ones as needed."""
+class _Repeat(NamedTuple):
+    """``times`` racks like ``draft`` side by side, the k-th one's devices numbered ``k * step`` after the first's
+    (a run of identical full racks, ``_fill``)."""
+
+    draft: _RackDraft
+    times: int
+    step: int
+
+
+def _fill(racks_out: list, new_rack, kind, model, prefix, start, count, height_u, watts, repeat: bool = False):
+    """Put ``count`` devices into the open rack of ``racks_out`` and new ones as needed.
+
+    Every new rack is the same empty rack: once one that took as many as an empty rack holds is full, the next
+    ones are filled whole without asking each for its room (the same racks, in the same order); with ``repeat``
+    all but the last of them are one ``_Repeat`` (the last, the open rack, stays a rack of its own)."""
+    empty = 0  # devices a new rack takes
+    filled = None  # the last new rack, when it took ``empty`` devices
     while count > 0:
         rack = racks_out[-1] if racks_out else None
         room = rack.room(height_u, watts) if rack else 0
-        if room <= 0:
+        if room <= 0 and rack is not None and rack is filled:  # a whole new rack is full: so is each next one
+            whole = count // empty
+            if repeat and whole > 1:
+                rack = new_rack()
+                rack.add(kind, model, prefix, start, empty, height_u, watts)
+                racks_out.append(_Repeat(rack, whole - 1, empty))
+                start += (whole - 1) * empty
+                count -= (whole - 1) * empty
+            while count >= empty:
+                rack = new_rack()
+                rack.add(kind, model, prefix, start, empty, height_u, watts)
+                racks_out.append(rack)
+                start += empty
+                count -= empty
+            filled = None
+            continue
+        new = room <= 0
+        if new:
             rack = new_rack()
             racks_out.append(rack)
-            room = rack.room(height_u, watts)
+            room = empty = rack.room(height_u, watts)
             if room <= 0:
                 raise DesignError(
                     _("A {model} ({height}U, {kw} kW) does not fit in an empty {preset} rack.").format(
@@ -387,6 +492,7 @@ def _fill(racks_out: list[_RackDraft], new_rack, kind, model, prefix, start, cou
                     _("Use taller racks (rack units) or raise the rack power limit."))
         take = min(room, count)
         rack.add(kind, model, prefix, start, take, height_u, watts)
+        filled = rack if new and take == empty else None
         start += take
         count -= take
 
@@ -412,7 +518,7 @@ def _group_spine_racks(wiring: Wiring, network_rack, models: dict, watts: dict) 
         racks: list[_RackDraft] = []
         for plane, island in wiring.plane_islands():
             _fill(racks, network_rack, "spine", models["spine"].id, wiring.prefix(plane, island) + "spine",
-                  spines[0], len(spines), models["spine"].rack_units, watts["spine"])
+                  spines[0], len(spines), models["spine"].rack_units, watts["spine"], repeat=True)
         out.append(racks)
     return out
 
@@ -428,7 +534,7 @@ def _level2_racks(resolved: ResolvedDesign, network_rack) -> list[_RackDraft]:
     watts = _watts(resolved, spec.switch.id, spec.switch.power_w)
     for domain in domainlevels.scaleup_of(resolved).domains():
         _fill(drafts, network_rack, "nvlink2", spec.switch.id, f"nvl{domain.index}.l2sw", 0, domain.level2_switches,
-              spec.switch.rack_units, watts)
+              spec.switch.rack_units, watts, repeat=True)
     return drafts
 
 
@@ -444,36 +550,50 @@ def _central_racks(wiring: Wiring, extra, network_rack, models: dict, watts: dic
         role_racks: list[_RackDraft] = []
         for plane, island in wiring.plane_islands():
             _fill(role_racks, network_rack, role, models[role].id, wiring.prefix(plane, island) + role, 0,
-                  wiring.count(role), models[role].rack_units, watts[role])
+                  wiring.count(role), models[role].rack_units, watts[role], repeat=True)
         central.extend(role_racks)
     central.extend(level2)
     for kind in ("management", "storage"):
         kind_racks: list[_RackDraft] = []
         for device in (d for d in extra if d.kind == kind and not d.per_rack):
             _fill(kind_racks, lambda k=kind: network_rack(k), kind, device.model or device.prefix, device.prefix, 0,
-                  device.count, device.height_u, device.watts_each)
+                  device.count, device.height_u, device.watts_each, repeat=True)
         central.extend(kind_racks)
     return central
 
 
-def _chunks(drafts: list[_RackDraft], max_row: int) -> list[list]:
-    """Racks outside the SUs in rows of at most ``max_row``, each ``(draft, 0, 0)``."""
-    return [[(draft, 0, 0) for draft in drafts[i:i + max_row]] for i in range(0, len(drafts), max_row)]
+def _chunks(racks: list, max_row: int) -> list[list]:
+    """Racks outside the SUs (drafts and ``_Repeat`` runs) in rows of at most ``max_row``, each row a list of runs
+    ``((draft,), shift, 0, times, step)`` (``Arrangement.rows``; a run split where a row ends)."""
+    rows: list[list] = []
+    row: list = []
+    used = 0
+    for entry in racks:
+        draft, times, step = entry if isinstance(entry, _Repeat) else (entry, 1, 0)
+        shift = 0
+        while times:
+            if used == max_row:
+                rows.append(row)
+                row, used = [], 0
+            take = min(times, max_row - used)
+            row.append(((draft,), shift, 0, take, step))
+            used, times, shift = used + take, times - take, shift + take * step
+    return rows + [row] if row else rows
 
 
-def _row_order(blocks: list, central: list[_RackDraft], max_row: int, groups: list) -> list[tuple[str, object]]:
-    """The rows in hall order: ``("compute", (first SU, last SU + 1))`` rows of whole SU blocks (at most
-    ``max_row`` racks, a longer block alone) and ``("central", [(draft, 0, 0), ...])`` rows; the central rows in
-    the middle of the SU rows; with ``groups`` (Dragonfly+: per group its first SU, SUs and spine racks) each
-    group's SU rows then its spine rows, group by group, the central rows in the middle of the groups."""
-    bounds = [(g0, g0 + n) for g0, n, _spines in groups] or [(0, len(blocks))]
+def _row_order(sizes: list[int], central: list[_RackDraft], max_row: int, groups: list) -> list[tuple[str, object]]:
+    """The rows in hall order: ``("compute", (first SU, last SU + 1))`` rows of whole SU blocks (``sizes``: racks
+    per SU; at most ``max_row`` racks, a longer block alone) and ``("central", runs)`` rows (``_chunks``); the central
+    rows in the middle of the SU rows; with ``groups`` (Dragonfly+: per group its first SU, SUs and spine racks)
+    each group's SU rows then its spine rows, group by group, the central rows in the middle of the groups."""
+    bounds = [(g0, g0 + n) for g0, n, _spines in groups] or [(0, len(sizes))]
     per_group: list[list[tuple[str, object]]] = []
     for index, (start, stop) in enumerate(bounds):
         rows: list[tuple[str, object]] = []
         while start < stop:
             end, length = start, 0
-            while end < stop and (end == start or length + len(blocks[end]) <= max_row):
-                length += len(blocks[end])
+            while end < stop and (end == start or length + sizes[end] <= max_row):
+                length += sizes[end]
                 end += 1
             rows.append(("compute", (start, end)))
             start = end
@@ -489,28 +609,61 @@ def _row_order(blocks: list, central: list[_RackDraft], max_row: int, groups: li
     return [r for rows in per_group[:half] for r in rows] + central_rows + [r for rows in per_group[half:] for r in rows]
 
 
-def _rows(blocks: list, su_meta: list, central: list[_RackDraft], max_row: int, groups: list = ()):
-    """``(rows, instances, singles)``: the rows of ``_row_order`` as racks; per SU its template, first rack, first
-    node and first leaf; the central racks' indices (spines of a Dragonfly+ group included)."""
-    order = _row_order(blocks, central, max_row, list(groups))
-    row_racks: list[tuple[str, list[_RackDraft], tuple[int, int]]] = []
+def _rows(su_meta: list, templates: dict, central: list[_RackDraft], max_row: int, groups: list = ()):
+    """``(rows, instances, singles, racks per row, shapes)``: the rows of ``_row_order`` as runs of racks (``Arrangement.rows``:
+    one run per SU, its template's drafts with its first node and leaf; the central rows' runs of ``_chunks``); per
+    SU its template, first rack, first node and first leaf; per central run its first rack's index, draft, device
+    number shift, racks and step (spines of a Dragonfly+ group included); per row its SU templates' keys (``None``
+    for a central row: ``_row_widths``). One step per SU and per central run, none per rack."""
+    sizes = [len(templates[key]) for key, _first, _leaf in su_meta]
+    order = _row_order(sizes, central, max_row, list(groups))
+    rows: list[tuple[str, list, tuple[int, int]]] = []
     instances: list[tuple[tuple[int, int], int, int, int]] = []  # per SU: template, first rack, first node, leaf
-    singles: list[tuple[int, _RackDraft]] = []  # (rack index, draft) of the central racks
+    singles: list[tuple] = []  # (first rack index, draft, shift, times, step) of the central runs
+    counts: list[int] = []
+    shapes: list = []
     offset = 0
     for kind, item in order:
         if kind == "compute":
             a, b = item
-            row: list = []
+            runs: list = []
+            keys: list = []
+            at = offset
             for g in range(a, b):
                 key, first, leaf_start = su_meta[g]
-                instances.append((key, offset + len(row), first, leaf_start))
-                row.extend(blocks[g])
-            row_racks.append(("compute", row, (a, b)))
+                instances.append((key, at, first, leaf_start))
+                runs.append((templates[key], first, leaf_start, 1, 0))
+                keys.append(key)
+                at += sizes[g]
+            rows.append(("compute", runs, (a, b)))
+            counts.append(at - offset)
+            shapes.append(tuple(keys))
         else:
-            singles.extend((offset + i, draft) for i, (draft, _n, _l) in enumerate(item))
-            row_racks.append(("central", item, (0, 0)))
-        offset += len(row_racks[-1][1])
-    return row_racks, instances, singles
+            at = offset
+            for (draft,), shift, _leaf, times, step in item:
+                singles.append((at, draft, shift, times, step))
+                at += times
+            rows.append(("central", item, (0, 0)))
+            counts.append(at - offset)
+            shapes.append(None)
+        offset += counts[-1]
+    return rows, instances, singles, tuple(counts), shapes
+
+
+def _row_widths(rows: list, shapes: list) -> list[float]:
+    """Length of each row of ``Arrangement.rows`` [m]: its racks' widths added rack by rack in row order (the same
+    additions as the racks' x), once per distinct sequence of SU templates (``shapes``, from ``_rows``; a central
+    row, ``None``, on its own)."""
+    seen: dict[tuple, float] = {}
+    out = []
+    for (_kind, runs, _sus), shape in zip(rows, shapes):
+        width = seen.get(shape) if shape is not None else None
+        if width is None:
+            width = sum(d.width for drafts, _n, _l, times, _s in runs for _t in range(times) for d in drafts)
+            if shape is not None:
+                seen[shape] = width
+        out.append(width)
+    return out
 
 
 def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: RackCatalog | None = None
@@ -590,12 +743,12 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
         left = (len(computes) + 1) // 2
         return computes[:left] + leaf_racks + computes[left:]
 
-    # SUs of the same size have the same racks: one block per size, copied with each SU's device numbers
-    blocks: list[list[_RackDraft]] = []  # one block of racks per SU, in row order
+    # SUs of the same size have the same racks: one block per size, referred to with each SU's device numbers
     templates: dict[tuple[int, int], list[_RackDraft]] = {}
     su_meta: list[tuple[tuple[int, int], int, int]] = []  # per SU: its template, first node, first leaf
+    nodes_of_group, leaves_of_group = wiring.nodes_of_group, wiring.leaves_of_group
     for g in range(max(1, wiring.groups)):
-        su_nodes, su_leaves = wiring.nodes_of_group(g), wiring.leaves_of_group(g)
+        su_nodes, su_leaves = nodes_of_group(g), leaves_of_group(g)
         first, count, n_leaves = su_nodes.start, len(su_nodes), len(su_leaves)
         leaf_start = su_leaves[0] if su_leaves else 0  # a torus has no leaf
         if count <= 0:
@@ -603,20 +756,20 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
         template = templates.get((count, n_leaves))
         if template is None:
             template = templates[(count, n_leaves)] = su_block(count, n_leaves)
-        blocks.append([(draft, first, leaf_start) for draft in template])
         su_meta.append(((count, n_leaves), first, leaf_start))
 
     central = _central_racks(wiring, extra, network_rack, models, watts, _level2_racks(resolved, network_rack))
     spine_groups = _group_spine_racks(wiring, network_rack, models, watts)
-    groups = [(pod * wiring.groups_per_pod, min(wiring.groups_per_pod, len(blocks) - pod * wiring.groups_per_pod),
+    groups = [(pod * wiring.groups_per_pod, min(wiring.groups_per_pod, len(su_meta) - pod * wiring.groups_per_pod),
                spine_groups[pod]) for pod in range(len(spine_groups))]
     per_rack_devices = [d for d in extra if d.per_rack]
 
     # rows: whole SU blocks up to the row length; central rows in the middle (Dragonfly+: group by group)
-    row_racks, instances, singles = _rows(blocks, su_meta, central, racks.hall.max_racks_per_row, groups)
+    row_runs, instances, singles, per_row, shapes = _rows(su_meta, templates, central, racks.hall.max_racks_per_row,
+                                                          groups)
 
     # out-of-band (per-rack) devices: one per rack in the rack's reserved top U, in rack order
-    total = sum(len(rs) for _k, rs, _s in row_racks)
+    total = sum(per_row)
     for device in per_rack_devices:  # placed in ``Arrangement.layout``
         if device.count > total:
             for rest in range(total, device.count):  # more than racks: stack them in a management rack
@@ -627,12 +780,13 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     pitch = depth + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
     end_aisle = racks.hall.end_aisle_mm / 1000
     # rows side by side in columns so the hall is about square: rows_per_column x pitch ~ columns x row length
-    widths = [sum(d.width for d, _n, _l in drafts) for _k, drafts, _s in row_racks]
+    widths = _row_widths(row_runs, shapes)
     row_span = max(widths, default=0.0) + 2 * end_aisle
-    per_column = max(1, math.ceil(math.sqrt(len(row_racks) * row_span / pitch))) if row_racks else 1
-    per_column = min(per_column, max(1, len(row_racks)))
+    per_column = max(1, math.ceil(math.sqrt(len(row_runs) * row_span / pitch))) if row_runs else 1
+    per_column = min(per_column, max(1, len(row_runs)))
     return Arrangement(preset=preset.id, power_limit_kw=limit, rack_units=units, nodes_per_rack=per_rack,
-                       node_kw=node_w / 1000, rows=row_racks, templates=templates, instances=instances,
+                       node_kw=node_w / 1000, rows=row_runs, racks_per_row=per_row, templates=templates,
+                       instances=instances,
                        singles=singles, per_rack=tuple(per_rack_devices), pitch=pitch,
                        end_aisle=end_aisle, row_span=row_span, per_column=per_column, notes=tuple(notes))
 
@@ -640,9 +794,10 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
 class RackPlaces(NamedTuple):
     """Where an ``Arrangement``'s racks stand and where some of its devices sit (``Arrangement.places``), as frozen
     values: the hall geometry [m] (row span, end aisle, row pitch, rows per column), the racks per row, per SU its
-    template's key, first rack, node and leaf, and of each template rack and central rack its height [U], width
-    [m] and the slots of the devices asked for (leaf or not, prefix, first number, first U, height [U]); every rack
-    is an SU's or a central one. Arrangements that differ elsewhere (device models, power) give equal places, and
+    template's key, first rack, node and leaf, of each template rack its height [U], width [m] and the slots of the
+    devices asked for (leaf or not, prefix, first number, first U, height [U]), and of each run of central racks
+    its first rack, the same of its rack, its device number shift, racks and step; every rack is an SU's or a
+    central one. Arrangements that differ elsewhere (device models, power) give equal places, and
     so one cable-length computation."""
 
     row_span: float
@@ -661,34 +816,30 @@ class RackPlaces(NamedTuple):
         not among them). Vectorised over the racks that share a template."""
         row_span, end_aisle, pitch, per_column = self.row_span, self.end_aisle, self.pitch, self.per_column
         templates = dict(self.templates)
-        width = [math.nan] * sum(self.rows)
-        height_u = list(width)
-        for key, rack_i, _first, _leaf in self.instances:
-            for k, (u_total, w, _slots) in enumerate(templates[key]):
-                width[rack_i + k], height_u[rack_i + k] = w, u_total
-        for rack_i, (u_total, w, _slots) in self.singles:
-            width[rack_i], height_u[rack_i] = w, u_total
-        if any(math.isnan(w) for w in width):  # pragma: no cover - arrange places every rack in an SU or centrally
-            raise AssertionError("a rack is neither an SU's nor a central one")
-        xs: list[float] = []
-        ys: list[float] = []
-        rows: list[int] = []
-        first_rack = 0
-        for row_i, count in enumerate(self.rows):
-            column, line = divmod(row_i, per_column)
-            x0 = column * row_span + end_aisle
-            widths = width[first_rack:first_rack + count]
-            first_rack += count
-            # the same additions as layout(): x0 + (running sum of the widths before) + half this width
-            xs.extend([x0 + x + w / 2 for x, w in zip(itertools.accumulate(widths, initial=0.0), widths)])
-            ys.extend([line * pitch] * count)
-            rows.extend([row_i] * count)
-        tops = np.array(height_u, dtype=float)
-        templates = dict(self.templates)
-        parts: dict[str, list] = {}
+        width = np.full(sum(self.rows), math.nan)
+        height_u = width.copy()
         by_template: dict[tuple[int, int], list] = {}
         for key, rack_i, first, leaf_start in self.instances:
             by_template.setdefault(key, []).append((rack_i, first, leaf_start))
+        for key, found in by_template.items():  # the SUs of one size at once
+            at = np.array([rack_i for rack_i, _n, _l in found], dtype=np.int64)
+            for k, (u_total, w, _slots) in enumerate(templates[key]):
+                width[at + k], height_u[at + k] = w, u_total
+        for rack_i, (u_total, w, _slots), _shift, times, _step in self.singles:
+            width[rack_i:rack_i + times], height_u[rack_i:rack_i + times] = w, u_total
+        if np.isnan(width).any():  # pragma: no cover - arrange places every rack in an SU or centrally
+            raise AssertionError("a rack is neither an SU's nor a central one")
+        counts = np.array(self.rows, dtype=np.int64)
+        rows = np.repeat(np.arange(len(counts)), counts)
+        columns, lines = np.divmod(rows, per_column)
+        before = np.zeros(len(width))  # per rack the running sum of the widths before it in its row, added in order
+        for first_rack, count in zip(np.cumsum(counts) - counts, counts):  # (np.cumsum adds one by one)
+            before[first_rack + 1:first_rack + count] = np.cumsum(width[first_rack:first_rack + count - 1])
+        # the same additions as layout(): x0 + (running sum of the widths before) + half this width
+        xs = (columns * row_span + end_aisle) + before + width / 2
+        ys = lines * pitch
+        tops = height_u
+        parts: dict[str, list] = {}
         for key, found in by_template.items():  # the SUs of one size at once
             at, node_shift, leaf_shift = (np.array(column, dtype=np.int64) for column in zip(*found))
             for k, (_u, _w, slots) in enumerate(templates[key]):
@@ -696,13 +847,14 @@ class RackPlaces(NamedTuple):
                     parts.setdefault(prefix, []).append(
                         (start + (leaf_shift if leaf else node_shift), at + k, first_u, height_u))
         single: dict[str, tuple[list, list, list, list]] = {}  # the central racks' slots, one by one
-        for rack_i, (_u, _w, slots) in self.singles:
-            for _leaf, prefix, start, first_u, height_u in slots:
+        for rack_i, (_u, _w, slots), shift, times, step in self.singles:
+            for leaf, prefix, start, first_u, height_u in slots:
                 starts, racks_, first, height = single.setdefault(prefix, ([], [], [], []))
-                starts.append(start)
-                racks_.append(rack_i)
-                first.append(first_u)
-                height.append(height_u)
+                start += 0 if leaf else shift  # as Arrangement.built numbers them
+                starts.extend(range(start, start + times * step, step) if step else [start])
+                racks_.extend(range(rack_i, rack_i + times))
+                first.extend([first_u] * times)
+                height.extend([height_u] * times)
         tables = {}
         for prefix in dict.fromkeys([*parts, *single]):
             found = parts.get(prefix, [])
@@ -714,15 +866,16 @@ class RackPlaces(NamedTuple):
                                     + [np.array(one[3], dtype=float)])
             order = np.argsort(starts, kind="stable")  # by device number, as Layout.index
             tables[prefix] = (starts[order], racks_[order], first[order], height[order])
-        return np.array(xs), np.array(ys), tops, np.array(rows), tables
+        return xs, ys, tops, rows, tables
 
 
 class Arrangement(NamedTuple):
-    """Racks in rows before they become a ``Layout``: each row a list of (rack draft, first node, first leaf),
-    the draft shared by every SU of its size (its node and leaf slots numbered from 0), and the out-of-band
-    devices that go one per rack in rack order. ``layout()`` builds the ``Layout``; ``rack_arrays()`` only the
-    rack positions and device tables the cable lengths read (``core.physical.lengths``), without one Python
-    object per rack."""
+    """Racks in rows before they become a ``Layout``, as repeating blocks: each row a list of runs (an SU's
+    template drafts with its first node and leaf, the drafts shared by every SU of its size, their node and leaf
+    slots numbered from 0; or a central row's drafts), and the out-of-band devices that go one per rack in rack
+    order. The rack counts, the most power per rack (``counts``, ``max_kw``) and the hall come from the blocks;
+    ``layout()`` gives the ``Layout`` (its racks built when read: ``built``); ``places()`` only the rack positions
+    and device tables the cable lengths read (``core.physical.lengths``), without one Python object per rack."""
 
     preset: str
     power_limit_kw: float
@@ -730,13 +883,18 @@ class Arrangement(NamedTuple):
     nodes_per_rack: int
     node_kw: float
     rows: list
-    """(kind, [(draft, node shift, leaf shift), ...], (first SU, last SU + 1)) per row."""
+    """(kind, runs, (first SU, last SU + 1)) per row; a run ``(drafts, node shift, leaf shift, times, step)`` is
+    ``times`` copies of ``drafts`` side by side, the t-th with its devices numbered from ``shift + t * step`` (the
+    node shift for every slot but a leaf's): an SU's template drafts (``templates``) with its first node and leaf
+    once, or identical central racks (``_Repeat``)."""
+    racks_per_row: tuple
+    """Racks of each row."""
     templates: dict
     """(SU nodes, leaves per plane and island) -> the SU's drafts, its first node and leaf numbered 0."""
     instances: list
     """Per SU: (its template's key, index of its first rack, its first node, its first leaf)."""
     singles: list
-    """(rack index, draft) of every central rack."""
+    """(first rack index, draft, device number shift, racks, step) of every run of central racks."""
     per_rack: tuple
     """``NetDevice``s placed one per rack (rack i takes number i) in each rack's reserved top U."""
     pitch: float
@@ -754,29 +912,89 @@ class Arrangement(NamedTuple):
 
         return RackPlaces(
             row_span=self.row_span, end_aisle=self.end_aisle, pitch=self.pitch, per_column=self.per_column,
-            rows=tuple(len(drafts) for _k, drafts, _s in self.rows), instances=tuple(self.instances),
+            rows=self.racks_per_row, instances=tuple(self.instances),
             templates=tuple((key, tuple(map(rack, drafts))) for key, drafts in self.templates.items()),
-            singles=tuple((rack_i, rack(draft)) for rack_i, draft in self.singles))
+            singles=tuple((rack_i, rack(draft), shift, times, step) for rack_i, draft, shift, times, step in self.singles))
 
     def rack_arrays(self, prefixes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """``RackPlaces.arrays`` of ``places(prefixes)``: the rack positions and device tables of ``prefixes``."""
         return self.places(prefixes).arrays()
 
     def layout(self) -> Layout:
+        """The ``Layout``: its hall numbers now, its racks, rows and device index when first read (``built``)."""
+        rows, pitch, per_column = len(self.rows), self.pitch, self.per_column
+        columns = math.ceil(rows / per_column) if rows else 1
+        hall_length = columns * self.row_span
+        hall_width = min(rows, per_column) * pitch
+        layout = Layout.model_construct(
+            preset=self.preset, power_limit_kw=self.power_limit_kw, rack_units=self.rack_units,
+            nodes_per_rack=self.nodes_per_rack, node_kw=self.node_kw, row_pitch_m=pitch,
+            floor_area_m2=hall_length * hall_width, hall_length_m=hall_length, hall_width_m=hall_width,
+            notes=self.notes)
+        for item in _LAZY:  # built on first read (Layout.__getattr__)
+            layout.__dict__.pop(item, None)
+        layout.__pydantic_private__["_arrangement"] = self
+        return layout
+
+    def _rack_kw(self, draft: "_RackDraft", rack_i: int, per_rack: list) -> float:
+        """Power of rack ``rack_i`` made from ``draft`` [kW]: its devices' and the out-of-band devices it takes
+        (``per_rack``: (device, racks that take one)), added in the order ``built`` adds them."""
+        kw = draft.kw
+        for device, count in per_rack:
+            if rack_i < count:
+                kw += device.watts_each / 1000
+        return kw
+
+    def _drafts(self):
+        """(draft, first rack index of that draft) of every distinct rack draft: a template's rack at its first SU,
+        each central rack; with the out-of-band devices (taken by the first racks) the first rack of a draft has
+        its most power."""
+        first: dict[tuple, int] = {}
+        for key, rack_i, _node, _leaf in self.instances:
+            first.setdefault(key, rack_i)  # instances in rack order
+        for key, rack_i in first.items():
+            for k, draft in enumerate(self.templates[key]):
+                yield draft, rack_i + k
+        yield from ((draft, rack_i) for rack_i, draft, _shift, _times, _step in self.singles)
+
+    def counts(self) -> dict[str, int]:
+        """Racks by kind and ``total`` (``Layout.counts``), per SU template times its SUs plus the central racks."""
+        out = {kind: 0 for kind in KIND_ORDER}
+        sus: dict[tuple, int] = {}
+        for key, _rack, _node, _leaf in self.instances:
+            sus[key] = sus.get(key, 0) + 1
+        for key, times in sus.items():
+            for draft in self.templates[key]:
+                out[draft.kind] += times
+        for _rack_i, draft, _shift, times, _step in self.singles:
+            out[draft.kind] += times
+        out["total"] = sum(out[kind] for kind in KIND_ORDER)
+        return out
+
+    def max_kw(self) -> float:
+        """The most power one rack draws [kW] (``Layout.max_kw_per_rack``), over the distinct racks (``_drafts``)."""
+        total = sum(self.racks_per_row)
+        per_rack = [(device, min(device.count, total)) for device in self.per_rack]
+        return max((self._rack_kw(draft, rack_i, per_rack) for draft, rack_i in self._drafts()), default=0.0)
+
+    def built(self) -> tuple[tuple[Rack, ...], tuple[Row, ...], dict]:
+        """(racks, rows, device index) of the ``Layout``: one ``Rack`` per rack, one ``Row`` per row."""
         row_racks, pitch, row_span, end_aisle, per_column = (self.rows, self.pitch, self.row_span, self.end_aisle,
                                                              self.per_column)
         digits_row = max(2, len(str(len(row_racks))))
-        digits_pos = max(2, len(str(max((len(rs) for _k, rs, _s in row_racks), default=1))))
-        total = sum(len(rs) for _k, rs, _s in row_racks)
+        digits_pos = max(2, len(str(max(self.racks_per_row, default=1))))
+        total = sum(self.racks_per_row)
         per_rack = [(device, min(device.count, total)) for device in self.per_rack]
         out: list[Rack] = []
         rows: list[Row] = []
         index: dict[str, list] = {}
-        for row_i, (kind, drafts, sus) in enumerate(row_racks):
+        for row_i, (kind, runs, sus) in enumerate(row_racks):
             column, line = divmod(row_i, per_column)
             x0 = column * row_span + end_aisle
             x = 0.0
-            for pos, (draft, node_shift, leaf_shift) in enumerate(drafts):
+            first_rack = len(out)
+            for pos, (draft, node_shift, leaf_shift) in enumerate(
+                    (d, n + t * step, lf) for drafts, n, lf, times, step in runs for t in range(times) for d in drafts):
                 rack_i = len(out)
                 if node_shift or leaf_shift:
                     slots = [Slot(s.kind, s.model, s.prefix, s.start + (leaf_shift if s.kind == "leaf" else node_shift),
@@ -798,16 +1016,9 @@ class Arrangement(NamedTuple):
                 out.append(rack)
                 for slot_i, slot in enumerate(slots):
                     index.setdefault(slot.prefix, []).append((slot.start, rack_i, slot_i))
-            rows.append(Row(index=row_i, kind=kind, racks=len(drafts), length_m=x, sus=sus))
+            rows.append(Row(index=row_i, kind=kind, racks=len(out) - first_rack, length_m=x, sus=sus))
         built = {}
         for prefix, entries in index.items():
             entries.sort()
             built[prefix] = ([e[0] for e in entries], [(e[1], e[2]) for e in entries])
-        columns = math.ceil(len(rows) / per_column) if rows else 1
-        hall_length = columns * row_span
-        hall_width = min(len(rows), per_column) * pitch
-        return Layout.model_construct(
-            preset=self.preset, power_limit_kw=self.power_limit_kw, rack_units=self.rack_units,
-            nodes_per_rack=self.nodes_per_rack, node_kw=self.node_kw, racks=tuple(out), rows=tuple(rows),
-            row_pitch_m=pitch, floor_area_m2=hall_length * hall_width, hall_length_m=hall_length,
-            hall_width_m=hall_width, notes=self.notes, index=built)
+        return tuple(out), tuple(rows), built

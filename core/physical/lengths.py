@@ -79,10 +79,13 @@ class _Ends:
     """Vectorised device lookup: prefix + index arrays -> rack index, U centre.
 
     From a ``Layout``, or from the ``Arrangement`` it is built from or its ``RackPlaces`` (``RackPlaces.arrays``: the
-    same positions and device tables of the fabric's devices, without building the layout's racks)."""
+    same positions and device tables of the fabric's devices, without building the layout's racks); a ``Layout``
+    whose racks are not built yet is read through its arrangement (``Layout.arrangement``)."""
 
     def __init__(self, layout: Layout | Arrangement | RackPlaces):
         self._tables: dict[str, tuple] = {}
+        if isinstance(layout, Layout) and layout.arrangement is not None:  # racks not built: read the arrangement
+            layout = layout.arrangement
         if isinstance(layout, (Arrangement, RackPlaces)):
             self.layout = None
             places = layout.places(_END_PREFIXES) if isinstance(layout, Arrangement) else layout
@@ -125,14 +128,30 @@ def _lengths(ends: _Ends, routing, ra, ua, rb, ub) -> tuple[np.ndarray, np.ndarr
     """Lengths [m] and route codes (0 in-rack, 1 in-row, 2 across rows) of links between (rack, U centre) pairs."""
     u_m = routing.u_mm / 1000
     same = ra == rb
-    in_rack = np.abs(ua - ub) * u_m + routing.in_rack_m
-    up_a = (ends.top[ra] - ua) * u_m + routing.tray_above_rack_m
-    up_b = (ends.top[rb] - ub) * u_m + routing.tray_above_rack_m
-    along = np.abs(ends.x[ra] - ends.x[rb]) + np.abs(ends.y[ra] - ends.y[rb])
-    run = np.where(same, in_rack, up_a + up_b + along)
-    length = run * (1 + routing.slack_fraction) + 2 * routing.slack_end_m
-    route = np.where(same, 0, np.where(ends.row[ra] == ends.row[rb], 1, 2))
-    return length, route
+    # the same operations in the same order as one expression per term, in place (fewer temporary arrays)
+    in_rack = np.subtract(ua, ub)
+    np.abs(in_rack, out=in_rack)
+    in_rack *= u_m
+    in_rack += routing.in_rack_m
+    run = np.subtract(ends.top[ra], ua)  # up from the port to the tray at end a
+    run *= u_m
+    run += routing.tray_above_rack_m
+    up_b = np.subtract(ends.top[rb], ub)
+    up_b *= u_m
+    up_b += routing.tray_above_rack_m
+    run += up_b
+    along = np.subtract(ends.x[ra], ends.x[rb])
+    np.abs(along, out=along)
+    across = np.subtract(ends.y[ra], ends.y[rb])
+    np.abs(across, out=across)
+    along += across
+    run += along  # (up_a + up_b) + along
+    np.copyto(run, in_rack, where=same)
+    run *= 1 + routing.slack_fraction
+    run += 2 * routing.slack_end_m
+    route = np.where(ends.row[ra] == ends.row[rb], 1, 2)
+    route[same] = 0
+    return run, route
 
 
 def length_m(layout: Layout, a: str, z: str, racks: RackCatalog | None = None) -> float:
@@ -199,8 +218,8 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
     if not keep.all():
         lengths, weights, routes = lengths[keep], weights[keep], routes[keep]
     bins_n = len(_EDGES) - 1
-    # the bin of each entry: how many inner edges lie below it (searchsorted(edges, l, "left") - 1, clipped)
-    which = (lengths[None, :] > _INNER_EDGES[:, None]).sum(axis=0)
+    # the bin of each entry: how many inner edges lie below it
+    which = np.searchsorted(_INNER_EDGES, lengths, side="left")
     links = np.bincount(which, weights=weights, minlength=bins_n)
     length_sums = np.bincount(which, weights=lengths * weights, minlength=bins_n)
     by_route = np.bincount(which * len(ROUTES) + routes, weights=weights,
@@ -226,7 +245,12 @@ _INNER_EDGES = _EDGES[1:-1]
 def link_lengths(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout | Arrangement,
                  racks: RackCatalog | None = None) -> tuple[LinkLengths, ...]:
     """Length distribution of every compute-fabric link class (all planes), in class order (``layout``: a
-    ``Layout`` or its ``Arrangement``)."""
+    ``Layout`` or its ``Arrangement``). A layout whose racks are not built (``Layout.arrangement``, as ``place``
+    gives it) and an arrangement are measured through ``placed_link_lengths`` (cached by where the racks and devices
+    stand); a layout built whole, link by link from its racks (the same numbers)."""
+    arrangement = layout if isinstance(layout, Arrangement) else getattr(layout, "arrangement", None)
+    if arrangement is not None:
+        return arranged_link_lengths(resolved, fabric, arrangement, racks)
     return _binned(link_arrays(resolved, fabric, layout, racks))
 
 

@@ -1,0 +1,141 @@
+"""The physical layer's closed forms equal the per-rack and per-link computation they replace in planning.
+
+``place`` returns a ``Layout`` whose racks, rows and device index are built from its ``Arrangement`` only when read:
+the rack counts, the most power per rack, the rows and the hall (``Layout.summary``) come from the arrangement's SU
+blocks (``Arrangement.counts``, ``Arrangement.max_kw``) and the cable lengths from its ``RackPlaces``. Here, over
+every topology family and 64 to 131,072 GPUs, these equal what the built racks give (the reference: one ``Rack`` per
+rack, the lengths of every link from the racks' positions), and the layout, once built, is the same object in every
+byte (``model_dump_json``) whichever way it was reached.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.catalog import load_catalog
+from core.design import Design, resolve_design
+from core.errors import DesignError, InputError
+from core.fabric.sizing import size_fabric
+from core.memo import uncached
+from core.networks import size_networks
+from core.physical.layout import KIND_ORDER, Layout, arrange
+from core.physical.lengths import link_lengths
+
+GRID = [
+    dict(gpu="H100", nodes=2),
+    dict(gpu="H100", nodes=40, switch="QM9700"),
+    dict(gpu="H100", nodes=84, switch="QM9700", oversubscription=2.0),
+    dict(gpu="H100", nodes=16, topology="top-of-rack", nodes_per_rack=2, oversubscription=3.0),
+    dict(gpu="H100", nodes=160, gpus_per_node=1, nics_per_node=1, topology="top-of-rack", nodes_per_rack=4,
+         switch="QM8700", port_speed_gbps=200, tiers=3),
+    dict(gpu="H100", nodes=16, topology="top-of-rack", nodes_per_rack=2, planes=2, nic="CX7-2P"),
+    dict(gpu="H100", nodes=1100, switch="QM9700", tiers=3),
+    dict(gpu="H100", nodes=64, topology="rail-only"),
+    dict(gpu="H100", gpus=16384, topology="rail-only", oversubscription=0.5, su_nodes=16, pod_sus=16, tiers=3),
+    dict(gpu="H100", nodes=64, switch="QM9700", grow_to=256),
+    dict(gpu="H100", nodes=64, plane_mode="per-rail", planes=2),
+    dict(gpu="H800", gpus=4096, switch="QM9700", plane_mode="per-rail", planes=8),
+    dict(gpu="B300", gpus=8192, fabric="ethernet", switch="SN5600", port_speed_gbps=400, planes=2),
+    dict(gpu="H100", gpus=4096, fabric="ethernet", switch="TH5", nic="CX7-2P", port_speed_gbps=200,
+         uplink_speed_gbps=400, planes=2, grow_to=1024, spine_oversubscription=15.0),
+    dict(gpu="H100", gpus=16384, switch="QM9700", topology="dragonfly"),
+    dict(gpu="H100", gpus=16384, switch="QM9700", topology="classic-dragonfly"),
+    dict(gpu="B300", gpus=4096, topology="torus"),
+    dict(gpu="GB200", nodes=72),
+    dict(gpu="GB200-NVL72", gpus=1152, nvlink_domain_gpus=576, nvlink_rack_gpus=36),
+    dict(gpu="GB200-NVL72", gpus=576, nvlink_domain_gpus=576),
+    dict(gpu="H100", nodes=64, pods="B200:32:800"),
+    dict(gpu="H100", nodes=100, switch="QM9700", rack_kw=25),
+    dict(gpu="H100", nodes=512, fabric="ethernet", storage="ethernet"),
+    dict(gpu="B300", gpus=131072, switch="Q3400"),
+    dict(gpu="H100", gpus=131072, switch="QM9700", topology="dragonfly"),
+]
+
+
+def _arranged(kwargs: dict):
+    catalog = load_catalog()
+    resolved = resolve_design(Design(**kwargs), catalog)
+    fabric = size_fabric(resolved)
+    return resolved, fabric, arrange(resolved, fabric, size_networks(resolved, fabric, catalog))
+
+
+def _check(kwargs: dict) -> None:
+    """The closed forms of one design equal the built racks' and links' numbers."""
+    resolved, fabric, arrangement = _arranged(kwargs)
+    lazy = arrangement.layout()
+    summary, counts, max_kw = lazy.summary(), lazy.counts(), lazy.max_kw_per_rack
+    with uncached():  # computed afresh from the arrangement (not a cached result)
+        lengths = link_lengths(resolved, fabric, lazy)
+    assert lazy.arrangement is arrangement, "counting or measuring built the racks"
+    whole = arrangement.layout()
+    racks = whole.racks  # the reference: one Rack per rack, one Row per row
+    assert whole.arrangement is None
+    reference = {kind: sum(r.kind == kind for r in racks) for kind in KIND_ORDER}
+    assert counts == {**reference, "total": len(racks)}
+    assert max_kw == max((r.kw for r in racks), default=0.0)
+    assert summary == whole.summary() and summary["rows"] == len(whole.rows)
+    assert lengths == link_lengths(resolved, fabric, whole)  # every link from the built racks' positions
+    assert lazy.model_dump_json() == whole.model_dump_json() and lazy == whole
+    again = pickle.loads(pickle.dumps(arrangement.layout()))
+    assert again == whole and again.model_dump() == whole.model_dump()
+
+
+@pytest.mark.parametrize("kwargs", GRID, ids=lambda k: "-".join(f"{v}" for v in k.values()))
+def test_closed_forms_equal_the_built_racks_and_links(kwargs):
+    _check(kwargs)
+
+
+FAMILIES = {
+    "rail-optimized": dict(switch="QM9700"),
+    "top-of-rack": dict(topology="top-of-rack", nodes_per_rack=4),
+    "rail-only": dict(topology="rail-only"),
+    "per-port planes": dict(planes=2, nic="CX7-2P"),
+    "per-rail planes": dict(plane_mode="per-rail", planes=4),
+    "dragonfly": dict(switch="QM9700", topology="dragonfly"),
+    "classic-dragonfly": dict(switch="QM9700", topology="classic-dragonfly"),
+    "torus": dict(topology="torus"),
+    "ethernet 3:1": dict(fabric="ethernet", oversubscription=3.0),
+    "grow": dict(switch="QM9700", grow="x4"),
+}
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(FAMILIES)), st.sampled_from(["H100", "B300", "GB200"]), st.integers(3, 17),
+       st.sampled_from(["auto", 1, 2, 3]), st.integers(0, 7))
+def test_closed_forms_hold_over_families_sizes_and_tiers(family, gpu, log2_gpus, tiers, extra_nodes):
+    kwargs = {**FAMILIES[family], "gpu": gpu, "tiers": tiers}
+    nodes = max(1, (1 << log2_gpus) // 8 + extra_nodes)  # whole and partial SUs
+    if kwargs.pop("grow", None):
+        kwargs["grow_to"] = nodes * 4
+    try:
+        _check({**kwargs, "nodes": nodes})
+    except (DesignError, InputError):
+        pass  # a design the planner refuses has no layout
+
+
+def test_a_layout_built_whole_counts_its_racks():
+    """A ``Layout`` made with its racks (no arrangement) counts and measures them one by one."""
+    _resolved, _fabric, arrangement = _arranged(dict(gpu="H100", nodes=64, switch="QM9700"))
+    racks, rows, index = arrangement.built()
+    lazy = arrangement.layout()
+    fields = {name: getattr(lazy, name) for name in ("preset", "power_limit_kw", "rack_units", "nodes_per_rack",
+                                                     "node_kw", "row_pitch_m", "floor_area_m2", "hall_length_m",
+                                                     "hall_width_m", "notes")}
+    whole = Layout(**fields, racks=racks, rows=rows, index=index)
+    assert whole.arrangement is None and whole.counts() == lazy.counts() and whole.summary() == lazy.summary()
+    assert whole.racks[0].kind in KIND_ORDER and whole == lazy
+
+
+def test_a_plan_serialises_its_lazy_layout_whole():
+    """A plan's ``model_dump`` holds its layout's racks, rows and index, built from the arrangement on the way."""
+    from core.plan import _plan
+
+    p = _plan(Design(gpu="H100", nodes=64, switch="QM9700"), load_catalog())
+    assert p.layout.arrangement is not None
+    dumped = p.model_dump()["layout"]
+    assert p.layout.arrangement is None and len(dumped["racks"]) == len(p.layout.racks) == p.layout.counts()["total"]
+    assert list(dumped) == list(Layout.model_fields) and dumped == p.layout.model_dump()
