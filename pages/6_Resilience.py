@@ -31,7 +31,7 @@ STORE = "fp_rs"  # the page's settings (resiliencelink keys -> values), kept whi
 PAGE_PATH = "resilience"  # app.py registers the page under this url_path
 W = "rs_w_"  # widget key prefix
 # the sections that analyse every pod of a design with pods under the shared spines (the rest: pod 1 alone)
-WHOLE_FABRIC_TABS = ("Single points of failure", "Availability")
+WHOLE_FABRIC_TABS = ("Single points of failure", "Availability", "Spares")
 CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
@@ -622,8 +622,8 @@ def main() -> None:
                 or _availability_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The spares analysis")) or _spares_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The link-load analysis"), "load") or _load_section(cur, store, key, lang))
-    pod_one = (_("A design with pods: this section analyses pod 1 ({system}) alone; the single points of failure "
-                 "and the availability cover every pod under the shared spines.").format(system=plan.resolved.system.id)
+    pod_one = (_("A design with pods: this section analyses pod 1 ({system}) alone; the single points of failure, "
+                 "the availability and the spares cover every pod under the shared spines.").format(system=plan.resolved.system.id)
                if plan.design.pods else None)
     for index, (tab, draw) in enumerate(zip(tabs, sections)):
         with tab:

@@ -90,6 +90,16 @@ def test_resilience_single_points_cover_every_pod(lang):
     assert not any("H100" in str(i.value) for i in at.info)  # the availability covers every pod too
     pods = at.dataframe[0].value
     assert len(pods) == 2 and "H100" in str(pods.iloc[0, 0]) and "B200" in str(pods.iloc[1, 0])
+    at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Spares"})
+    assert not at.exception and not at.error
+    assert not any("H100" in str(i.value) for i in at.info)  # the spares count every pod's switches and NICs
+    from core.analysis.sparing import with_spares
+    from core.design import Design
+    from core.plan import plan
+
+    whole = with_spares(plan(Design(nodes=16, topology="top-of-rack", pods="B200:8")))
+    alone = with_spares(plan(Design(nodes=16, topology="top-of-rack")))
+    assert len(at.dataframe[0].value) == len(whole.rows) > len(alone.rows)
     at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Overload & imbalance"})
     assert not at.exception
     assert any("H100" in str(i.value) for i in at.info)
