@@ -13,6 +13,7 @@ import streamlit as st
 from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
+from core.analysis.podload import pods_spine_load
 from core.analysis.podwhatif import loss_rows, pod_elements, pods_what_if
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
@@ -338,6 +339,25 @@ def _pods_whole_fabric(cur) -> None:
     st.dataframe(loss_rows(pods_what_if(mixed, picked), cur.unit), hide_index=True, width="stretch")
 
 
+def _pods_spine_load(cur) -> None:
+    """A design with pods: uniform traffic over the shared spines, per pod (``core.analysis.podload``)."""
+    try:
+        mixed = design_mixed(cur.plan.design)
+    except FabricPlannerError:
+        return
+    st.markdown("##### " + _("Uniform traffic over the shared spines, every pod"))
+    st.dataframe([{_("Pod"): _("pod {pod}").format(pod=p.pod) + f" ({p.system})",
+                   _("Up, busiest leaf (1 dir)"): units.bandwidth(p.up_gbps, cur.unit),
+                   _("Down, busiest leaf (1 dir)"): units.bandwidth(p.down_gbps, cur.unit),
+                   _("Leaf uplinks (1 dir)"): units.bandwidth(p.capacity_gbps, cur.unit),
+                   _("Utilization"): f"{p.utilization:.0%}"} for p in pods_spine_load(mixed)],
+                 hide_index=True, width="stretch")
+    st.caption(_("Every GPU sends at line rate, spread evenly over every other GPU of every pod; traffic leaving "
+                 "its scalable unit crosses its leaves' uplinks to the shared spines, spread evenly (adaptive "
+                 "routing, expected values). A pod of faster servers sends more into a slower pod than it gets "
+                 "back."))
+
+
 def _spof_section(cur, key: str, lang: str) -> None:
     finished, result = cache.outcome("spof", jobwork.single_points, key)
     if not finished:
@@ -630,6 +650,8 @@ def main() -> None:
             if tab.open:
                 if pod_one and index == 0:
                     _pods_whole_fabric(cur)
+                if pod_one and rl.TABS[index] == "Overload & imbalance":
+                    _pods_spine_load(cur)
                 if pod_one and rl.TABS[index] not in WHOLE_FABRIC_TABS:
                     st.info(pod_one)
                 draw()

@@ -102,7 +102,9 @@ def test_resilience_single_points_cover_every_pod(lang):
     assert len(at.dataframe[0].value) == len(whole.rows) > len(alone.rows)
     at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Overload & imbalance"})
     assert not at.exception
-    assert any("H100" in str(i.value) for i in at.info)
+    assert any("H100" in str(i.value) for i in at.info)  # pod 1's own link load below the table of every pod
+    spine_load = at.dataframe[0].value
+    assert len(spine_load) == 2 and "B200" in str(spine_load.iloc[1, 0])
 
 
 def test_handoff_says_which_exports_cover_every_pod():
