@@ -13,6 +13,7 @@ import streamlit as st
 from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
+from core.analysis.podload import pods_spine_load
 from core.analysis.podwhatif import loss_rows, pod_elements, pods_what_if
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
@@ -30,6 +31,8 @@ from webui import resilience_cache as cache
 STORE = "fp_rs"  # the page's settings (resiliencelink keys -> values), kept while other pages show
 PAGE_PATH = "resilience"  # app.py registers the page under this url_path
 W = "rs_w_"  # widget key prefix
+# the sections that analyse every pod of a design with pods under the shared spines (the rest: pod 1 alone)
+WHOLE_FABRIC_TABS = ("Single points of failure", "Availability", "Spares")
 CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
@@ -336,6 +339,25 @@ def _pods_whole_fabric(cur) -> None:
     st.dataframe(loss_rows(pods_what_if(mixed, picked), cur.unit), hide_index=True, width="stretch")
 
 
+def _pods_spine_load(cur) -> None:
+    """A design with pods: uniform traffic over the shared spines, per pod (``core.analysis.podload``)."""
+    try:
+        mixed = design_mixed(cur.plan.design)
+    except FabricPlannerError:
+        return
+    st.markdown("##### " + _("Uniform traffic over the shared spines, every pod"))
+    st.dataframe([{_("Pod"): _("pod {pod}").format(pod=p.pod) + f" ({p.system})",
+                   _("Up, busiest leaf (1 dir)"): units.bandwidth(p.up_gbps, cur.unit),
+                   _("Down, busiest leaf (1 dir)"): units.bandwidth(p.down_gbps, cur.unit),
+                   _("Leaf uplinks (1 dir)"): units.bandwidth(p.capacity_gbps, cur.unit),
+                   _("Utilization"): f"{p.utilization:.0%}"} for p in pods_spine_load(mixed)],
+                 hide_index=True, width="stretch")
+    st.caption(_("Every GPU sends at line rate, spread evenly over every other GPU of every pod; traffic leaving "
+                 "its scalable unit crosses its leaves' uplinks to the shared spines, spread evenly (adaptive "
+                 "routing, expected values). A pod of faster servers sends more into a slower pod than it gets "
+                 "back."))
+
+
 def _spof_section(cur, key: str, lang: str) -> None:
     finished, result = cache.outcome("spof", jobwork.single_points, key)
     if not finished:
@@ -359,7 +381,8 @@ def _spof_section(cur, key: str, lang: str) -> None:
 
 def _availability_section(cur, store: dict, key: str, lang: str) -> None:
     plan = cur.plan
-    gpus = plan.resolved.gpus
+    mixed = design_mixed(plan.design) if plan.design.pods else None
+    gpus = sum(p.gpus for p in mixed.fabric.pods) if mixed is not None else plan.resolved.gpus
     ss = st.session_state
     ss[W + "jg"] = min(int(store["jg"]), gpus)
     c1, c2 = st.columns([1, 2])
@@ -383,6 +406,9 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
                                  else "%.1f", key=W + f"{field}_{name}", on_change=_on_rate, args=(name, field))
             r3.caption(_("{afr} failures per year, repaired in {mttr} h by default").format(
                 afr=f"{rate.afr:g}", mttr=f"{rate.mttr_hours:g}"))
+    if mixed is not None:
+        _pods_availability(cur, store, key)
+        return
     finished, result = cache.availability(key, int(store["jg"]), tuple(store["rate"]), gpus)
     if not finished:
         return
@@ -416,6 +442,29 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
                  "bandwidth by a seeded Monte Carlo over nodes, NICs, links and switches (the Binomial closed form "
                  "when no shared switch can fail). Rates and their sources: the catalog's failure rates, in the "
                  "table above."))
+
+
+def _pods_availability(cur, store: dict, key: str) -> None:
+    """A design with pods: the availability over the whole fabric, per pod and in total
+    (``core.analysis.podavail``)."""
+    finished, result = cache.pods_availability(key, int(store["jg"]), tuple(store["rate"]))
+    if not finished:
+        return
+    m = st.columns(3)
+    m[0].metric(_("Job can run"), f"{result.job_run_fraction:.2%}",
+                help=_("Fraction of time at least {gpus} GPUs are healthy and reachable (± {err:.2%})").format(
+                    gpus=i18n.number(result.job_gpus), err=result.job_run_fraction_stderr))
+    m[1].metric(_("GPUs usable (expected)"), i18n.number(round(result.expected_gpus_available)))
+    m[2].metric(_("GPUs"), i18n.number(result.gpus))
+    st.dataframe([{_("Pod"): _("pod {pod}").format(pod=p.pod) + f" ({p.system})", _("GPUs"): i18n.number(p.gpus),
+                   _("GPUs usable (expected)"): i18n.number(p.expected_gpus_available, 1),
+                   _("GPUs cut off (expected)"): i18n.number(p.expected_gpus_cut_off, 1),
+                   _("Every GPU usable"): f"{p.all_available_fraction:.2%}"} for p in result.pods],
+                 hide_index=True, width="stretch")
+    st.caption(_("Method: every pod's servers and leaves and the shared spines are each down with their steady-state "
+                 "probability `q = r / (1 + r)`, `r = AFR x MTTR / 8760`, independently; a seeded Monte Carlo over "
+                 "them, each state's GPUs cut off by the whole-fabric failure what-if's rule, servers down drawn "
+                 "among those still connected. NICs and links are not drawn here."))
 
 
 def _spares_section(cur, store: dict, key: str, lang: str) -> None:
@@ -593,15 +642,17 @@ def main() -> None:
                 or _availability_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The spares analysis")) or _spares_section(cur, store, key, lang),
                 lambda: _clos_only(plan, _("The link-load analysis"), "load") or _load_section(cur, store, key, lang))
-    pod_one = (_("A design with pods: this section analyses pod 1 ({system}) alone; the single points of failure "
-                 "cover every pod under the shared spines.").format(system=plan.resolved.system.id)
+    pod_one = (_("A design with pods: this section analyses pod 1 ({system}) alone; the single points of failure, "
+                 "the availability and the spares cover every pod under the shared spines.").format(system=plan.resolved.system.id)
                if plan.design.pods else None)
     for index, (tab, draw) in enumerate(zip(tabs, sections)):
         with tab:
             if tab.open:
                 if pod_one and index == 0:
                     _pods_whole_fabric(cur)
-                if pod_one and rl.TABS[index] != "Single points of failure":
+                if pod_one and rl.TABS[index] == "Overload & imbalance":
+                    _pods_spine_load(cur)
+                if pod_one and rl.TABS[index] not in WHOLE_FABRIC_TABS:
                     st.info(pod_one)
                 draw()
     state.set_page_link(PAGE_PATH, rl.encode(store))  # webui.state.canonical_params adds them to the link

@@ -75,8 +75,8 @@ def test_topology_bandwidth_and_racks_show_every_pod(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_resilience_single_points_cover_every_pod(lang):
-    """The Resilience page's single points are the whole fabric's (a top-of-rack leaf of pod 2 among them); the other
-    sections say they analyse pod 1 alone."""
+    """The Resilience page's single points and availability are the whole fabric's (a top-of-rack leaf of pod 2
+    among the single points, both pods in the availability); the link load says it analyses pod 1 alone."""
     from tests import pagetest
 
     link = {"n": "16", "t": "tor", "pods": "B200:8", "lang": lang}
@@ -86,8 +86,25 @@ def test_resilience_single_points_cover_every_pod(lang):
     assert any(str(cell).startswith("pod2.p0.leaf") for cell in table.iloc[:, 0])
     assert not any("H100" in str(i.value) for i in at.info)  # no "pod 1 alone" note here
     at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Availability"})
+    assert not at.exception and not at.error
+    assert not any("H100" in str(i.value) for i in at.info)  # the availability covers every pod too
+    pods = at.dataframe[0].value
+    assert len(pods) == 2 and "H100" in str(pods.iloc[0, 0]) and "B200" in str(pods.iloc[1, 0])
+    at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Spares"})
+    assert not at.exception and not at.error
+    assert not any("H100" in str(i.value) for i in at.info)  # the spares count every pod's switches and NICs
+    from core.analysis.sparing import with_spares
+    from core.design import Design
+    from core.plan import plan
+
+    whole = with_spares(plan(Design(nodes=16, topology="top-of-rack", pods="B200:8")))
+    alone = with_spares(plan(Design(nodes=16, topology="top-of-rack")))
+    assert len(at.dataframe[0].value) == len(whole.rows) > len(alone.rows)
+    at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Overload & imbalance"})
     assert not at.exception
-    assert any("H100" in str(i.value) for i in at.info)
+    assert any("H100" in str(i.value) for i in at.info)  # pod 1's own link load below the table of every pod
+    spine_load = at.dataframe[0].value
+    assert len(spine_load) == 2 and "B200" in str(spine_load.iloc[1, 0])
 
 
 def test_handoff_says_which_exports_cover_every_pod():

@@ -126,3 +126,21 @@ def test_every_sparing_default_says_where_it_comes_from_and_when():
     for category, entry in reliability_table()["sparing"].items():
         assert entry["source"].startswith("[A]"), category
         assert date.fromisoformat(entry["as_of"] + "-01") <= date(2026, 12, 31), category
+
+
+def test_a_design_with_pods_spares_every_pods_switches_and_nics():
+    """A design with pods: each pod's own leaf switch and NIC rows get their spares, the shared spines once, and the
+    capex is the mixed bill's (an H100 pod of 64 servers and a B200 pod of 32 under 16 shared spines)."""
+    from core.analysis.pods import mixed_plan
+
+    design = Design(gpu="H100", nodes=64, pods="B200:32:400")
+    mixed = mixed_plan(design)
+    spares = with_spares(plan(design))  # pod 1's plan: read as the whole bill
+    compute = [r for r in spares.rows if r.row.network == "compute"]
+    switches = sorted((r.installed, r.row.quantity) for r in compute if r.row.category == "switch")
+    assert [p.leaves for p in mixed.fabric.pods] == [16, 8] and mixed.fabric.spines == 16
+    assert switches == [(8, 1), (16, 1), (16, 1)]  # pod 2's leaves, pod 1's leaves, the shared spines: N+1 each
+    nics = sorted((r.installed, r.row.quantity) for r in compute if r.row.category == "NIC")
+    assert nics == [(32 * 8, math.ceil(32 * 8 / 100)), (64 * 8, math.ceil(64 * 8 / 100))]  # 1% per pod's row
+    assert spares.capex_usd == pytest.approx(mixed.capex_usd)
+    assert spares.capex_usd > plan(design).cost.capex_usd  # more than pod 1 alone

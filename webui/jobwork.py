@@ -92,6 +92,15 @@ def availability(key: str, job_gpus: int, rates: tuple):
     return availability_of(_plan(key), {"jg": job_gpus, "rate": rates})
 
 
+def pods_availability(key: str, job_gpus: int, rates: tuple):
+    """The Resilience page's whole-fabric availability of the design with pods ``key``
+    (``resiliencelink.pods_availability_of``) for a job of ``job_gpus`` GPUs (0: every GPU of every pod)."""
+    from core.analysis.pods import mixed_plan
+    from core.formats.resiliencelink import pods_availability_of
+
+    return pods_availability_of(mixed_plan(Design.model_validate_json(key)), {"jg": job_gpus, "rate": rates})
+
+
 def link_load(key: str, pattern: str, placement: str, group: int, settings_json: str | None,
               global_routing: str = "minimal"):
     p = _plan(key)

@@ -93,6 +93,11 @@ def availability(key: str, job_gpus: int, rates: tuple, gpus: int):
     return outcome("availability", jobwork.availability, key, job_gpus, tuple(rates))
 
 
+def pods_availability(key: str, job_gpus: int, rates: tuple):
+    """(finished, ``PodsAvailability``) of the design with pods ``key`` over the whole fabric."""
+    return outcome("availability", jobwork.pods_availability, key, job_gpus, tuple(rates))
+
+
 @st.cache_resource(max_entries=64, show_spinner=False)
 def spares(key: str, policy: tuple, lead_days: int, rates: tuple, language: str):
     """(Spares, its rows as a table with headers in ``language``)."""

@@ -6,7 +6,9 @@ capex. This module adds what needs failure rates: ``with_spares(plan, policy)`` 
 of ``plan``'s installed rows (one per installed switch, transceiver, cable or NIC row, its own ``why``,
 costed at the row's unit price, no power: spares sit on a shelf) and ``Spares`` holds the capex
 without and with them. The plan itself is never changed; a plan that already holds spare rows
-(``Design.spares`` on) is read without them (``capex_usd`` is then its capex less its spares). A
+(``Design.spares`` on) is read without them (``capex_usd`` is then its capex less its spares). A design with pods
+is read as its whole bill (``core.analysis.whole.whole_plan``): each pod's own leaf switches, NICs and optics rows
+and the shared spines once, so every pod's switch models and NICs are spared. A
 policy maps a BOM category to ``"2%"`` (spares = ceil(installed x 2 / 100)) or ``"N+1"`` (one spare
 per row, i.e. per model per tier); defaults from ``reliability.toml`` (``[sparing.*]``, graded [A]).
 
@@ -22,6 +24,7 @@ import math
 from pydantic import BaseModel, ConfigDict
 
 from core.analysis.availability import HOURS_PER_YEAR, default_rates
+from core.analysis.whole import whole_plan
 from core.catalog import load_catalog
 from core.cost import BomRow
 from core.errors import InputError
@@ -98,11 +101,13 @@ class Spares(BaseModel):
 
 def with_spares(plan, policy: dict[str, str] | None = None, lead_days: float = DEFAULT_LEAD_DAYS,
                 rates: dict | None = None) -> Spares:
-    """Spare rows for ``plan``'s BOM under ``policy`` (defaults: reliability.toml), and capex with them;
-    ``rates`` (``availability.rates_with``) sets the failure rates the coverage uses."""
+    """Spare rows for ``plan``'s BOM under ``policy`` (defaults: reliability.toml), and capex with them [USD];
+    ``rates`` (``availability.rates_with``) sets the failure rates the coverage uses. A design with pods: its
+    whole bill, every pod's rows and the shared spines once (module docstring)."""
     if not (isinstance(lead_days, (int, float)) and 0 < lead_days <= 3650):
         raise InputError(_("the restock lead time must be from 1 to 3650 days"))
     rates = rates or default_rates()
+    plan = whole_plan(plan)
     out: list[SpareRow] = []
     names = {e.id: e.name for _kind, e in load_catalog().all_entries()}
     for row, spare, rule in spare_pairs(plan.bom, policy, names):

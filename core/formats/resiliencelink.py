@@ -119,6 +119,19 @@ def availability_of(plan, values: Mapping):
                               rates=avail.rates_with(rate_overrides(values.get("rate") or ())))
 
 
+def pods_availability_of(mixed, values: Mapping):
+    """The whole-fabric availability the Resilience page shows for the mixed design ``mixed``
+    (``core.analysis.podavail``) under its settings ``values`` (as ``availability_of``): every GPU of every pod by
+    default, the same trials, seed and rates."""
+    from core.analysis import availability as avail
+    from core.analysis.podavail import pods_availability
+
+    total = sum(p.gpus for p in mixed.fabric.pods)
+    job_gpus = int(values.get("jg") or 0)
+    return pods_availability(mixed, job_gpus=min(job_gpus, total) or None, trials=avail.shown_trials(total),
+                             seed=AVAILABILITY_SEED, rates=avail.rates_with(rate_overrides(values.get("rate") or ())))
+
+
 def _tab(text: str) -> str:
     value = str(text).strip().casefold()
     for tab in TABS:
