@@ -66,6 +66,19 @@ the floors about 13%, pydantic copies and row objects about 8%. An exact floor (
 110 candidates instead of about 1,050: the floor's gap is all in the compute links' media, which only the layout
 decides.
 
+Then (2026-12-05, 19:50-20:08 UTC, load average 4-10 on 2 cores from other sessions; main and this revision
+alternately): sizing chooses an island's leaf down-port count from its numbers alone
+(``core.fabric.sizing._best_leaf_down``, a stage keyed by the ``IslandNumbers`` view: no switch, NIC or GPU model;
+a step that cannot be built raises a nameless ``_Unfit`` inside the choice, and the sizing of the design itself
+raises the named error), so the 5,868 island sizings of one process make 2,499 choices (3,369 cache hits).
+``--only large --runs 1``: before 154 s wall, 51.8 s CPU at load 8.9; after 121 s wall, 40.1 s CPU at load 9.9
+(0.78x the CPU; one run each). One process (``workers=1``), the default grid: before 9.1-10.9 s CPU, after
+8.3-11.9 s (six runs each; no difference above the load's noise), of which ``size_fabric`` 1.32-1.38 s before and
+0.94-1.15 s after. Same sizings (54,266 large), costed candidates (2,119 large), feasible counts and front. Both
+targets still MISS. What remains is as the paragraph above says, sizing now about a tenth of one process: the
+winning count's full sizing (its switch groups and explanation, 5,780 of them, keyed by the models' names it
+states) and the copies of per-rail islands and grown fabrics.
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

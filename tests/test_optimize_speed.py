@@ -110,3 +110,67 @@ def test_too_few_tiers_by_its_ends_equals_every_count(gpu, gpus, extra):
             assert _too_few_tiers(resolved, tiers) == expected, (design, tiers)
             answers.add(expected)
     assert answers == {True, False}
+
+
+def _leaf_down_with_the_switches(resolved):
+    """The leaf down-port count ``_size_island`` sized at before its choice was made from the numbers alone: every
+    count from the most down to three quarters of it (by the same step) sized with the resolved design itself, the
+    first of the fewest (tiers, switches); the most when none can be sized."""
+    from core.fabric import sizing
+
+    most, _up = sizing._leaf_split(resolved)
+    if (resolved.nodes * resolved.nics_per_node <= resolved.switch_ports and resolved.design.tiers in ("auto", 1)
+            or resolved.design.oversubscription <= 1 or resolved.su_nodes is not None):
+        return most
+    low = max(1, math.ceil(most * 0.75))
+    step = max(1, math.ceil((most - low + 1) / sizing.MAX_LEAF_DOWN_CANDIDATES))
+    scores = []
+    for leaf_down in range(most, low - 1, -step):
+        try:
+            scores.append((sizing._size_fabric(resolved, leaf_down, score_only=True), leaf_down))
+        except DesignError:
+            continue
+    return min(scores, key=lambda pair: pair[0])[1] if scores else most
+
+
+@pytest.mark.parametrize("gpu, gpus, extra", [("H100", 16384, {}), ("H100", 3000, {}), ("GB200", 4608, {}),
+                                               ("B200", 2048, {"su_nodes": 24}), ("H100", 1024, {"pod_sus": 2})])
+def test_the_leaf_down_choice_from_numbers_equals_the_one_with_the_switches(gpu, gpus, extra):
+    """``core.fabric.sizing._best_leaf_down`` (cached by the island's numbers, ``IslandNumbers``, no switch model)
+    chooses the count the search over the resolved design itself chooses, over grids of every switch, both
+    topologies, explicit tiers, faster uplinks, fixed scalable units and pods; where no count can be sized,
+    sizing raises the most count's error, as before."""
+    from core.design import Design
+    from core.fabric import sizing
+    from core.memo import uncached
+
+    catalog = load_catalog()
+    base = Design(gpu=catalog.system(gpu).id, gpus=gpus, **extra)
+    grid = Grid(oversubscription=(1.0, 1.5, 3.0, 4.0), uplinks=("same", "faster"), tiers=("auto", 2, 3),
+                topologies=("rail-optimized", "top-of-rack", "rail-only"))
+    designs = candidate_designs(gpu, gpus, Constraints(), grid, catalog, base=base)
+    random.Random(gpus + 1).shuffle(designs)
+    chosen = raised = 0
+    for design in designs[:200]:
+        try:
+            resolved = resolve_design(design, catalog)
+        except FabricPlannerError:
+            continue
+        if resolved.islands > 1 or resolved.topology not in ("rail-optimized", "top-of-rack", "rail-only"):
+            continue
+        expected = _leaf_down_with_the_switches(resolved)
+        numbers = sizing.IslandNumbers.of(resolved)
+        with uncached():
+            assert sizing._best_leaf_down(numbers) == expected, design
+        assert sizing._best_leaf_down(numbers) == expected, design
+        try:
+            sizing._size_fabric(resolved, expected)
+        except DesignError as exc:
+            with pytest.raises(DesignError) as found:
+                sizing._size_island(resolved)
+            assert str(found.value) == str(exc) and exc.message, design
+            raised += 1
+            continue
+        assert sizing._size_island(resolved).leaf_down_ports_max == expected
+        chosen += 1
+    assert chosen > 20, (chosen, raised)

@@ -32,9 +32,10 @@ in the language of the request (``core.i18n``); ``SwitchGroup.role`` (``leaf``, 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NoReturn
 
 from pydantic import BaseModel, ConfigDict
 
@@ -42,6 +43,7 @@ from core.design import ResolvedDesign
 from core.errors import DesignError
 from core.fabric.families import family as topology_family
 from core.i18n import N_, _, ngettext
+from core.memo import stage, view
 
 Role = Literal["leaf", "spine", "core"]
 ROLE_LABELS = {"leaf": N_("leaf"), "spine": N_("spine"), "core": N_("core")}
@@ -286,12 +288,12 @@ def _group_shape(resolved: ResolvedDesign, leaf_down_max: int) -> tuple[int, int
     if resolved.topology in ("rail-optimized", "rail-only"):
         if su_nodes is not None:
             if su_nodes > leaf_down_max:
-                raise DesignError(
+                _refuse(resolved, lambda: DesignError(
                     _("a scalable unit of {su_nodes} nodes needs {su_nodes} down ports on each rail leaf, but a "
                       "{switch} leaf has {down} at {ratio}:1.").format(
                         su_nodes=su_nodes, switch=resolved.switch.id, down=leaf_down_max,
                         ratio=f"{resolved.design.oversubscription:g}"),
-                    _("Set su_nodes to at most {down}, or oversubscribe the leaves more.").format(down=leaf_down_max))
+                    _("Set su_nodes to at most {down}, or oversubscribe the leaves more.").format(down=leaf_down_max)))
             return su_nodes, rails, 1
         nodes_per_group = leaf_down_max
         if nodes_per_domain > 1 and nodes_per_group >= nodes_per_domain:
@@ -304,12 +306,12 @@ def _group_shape(resolved: ResolvedDesign, leaf_down_max: int) -> tuple[int, int
     nodes_per_leaf = max((d for d in range(1, min(fit, resolved.nodes_per_rack) + 1)
                           if resolved.nodes_per_rack % d == 0), default=0)
     if nodes_per_leaf < 1:
-        raise DesignError(
+        _refuse(resolved, lambda: DesignError(
             _("a node has {rails} NIC ports per plane but a {switch} leaf has only {down} down ports at "
               "{ratio}:1.").format(rails=rails, switch=resolved.switch.id, down=leaf_down_max,
                                    ratio=f"{resolved.design.oversubscription:g}"),
             _("Use rail-optimized topology, fewer NICs per node, or a higher oversubscription (more down ports)."),
-        )
+        ))
     return nodes_per_leaf, 1, rails
 
 
@@ -336,13 +338,13 @@ def _groups_per_pod(resolved: ResolvedDesign, leaves_per_group: int) -> int:
     most = spine_down // leaves_per_group
     if resolved.pod_sus is not None and most:
         if resolved.pod_sus > most:
-            raise DesignError(
+            _refuse(resolved, lambda: DesignError(
                 _("a pod of {pod_sus} scalable units needs {ports} spine down ports ({leaves} leaves each), but a "
                   "{switch} spine has {down} at {ratio}:1.").format(
                     pod_sus=resolved.pod_sus, ports=resolved.pod_sus * leaves_per_group, leaves=leaves_per_group,
                     switch=resolved.tier_switches["spine"].id, down=spine_down,
                     ratio=f"{resolved.design.spine_oversubscription:g}"),
-                _("Set pod_sus to at most {most}, or choose a spine switch with more ports.").format(most=most))
+                _("Set pod_sus to at most {most}, or choose a spine switch with more ports.").format(most=most)))
         return resolved.pod_sus
     return most
 
@@ -375,15 +377,8 @@ def size_fabric(resolved: ResolvedDesign) -> FabricPlan:
 
 
 def _size_island(resolved: ResolvedDesign) -> FabricPlan:
-    """Size the scale-out fabric of ``resolved``.
-
-    Leaves use as many down ports as the oversubscription allows. When it is
-    above 1:1, a few less may give a design with fewer switches: at 4:1 a
-    64-port leaf can take 51 nodes and 13 uplinks, but 13 uplinks only
-    balance on 13 spines, while 48 nodes and 12 uplinks balance on 6.
-    Candidates then run from the maximum down to three quarters of it; the
-    fewest tiers win, then the fewest switches, then the most nodes per leaf.
-    Non-blocking fabrics keep the standard half-radix scalable unit.
+    """Size the scale-out fabric of ``resolved`` at the leaf down-port count ``_best_leaf_down`` chooses from the
+    design's numbers (a note in the explanation when it is below the most the oversubscription allows).
 
     Raises
     ------
@@ -391,48 +386,76 @@ def _size_island(resolved: ResolvedDesign) -> FabricPlan:
         The design needs more tiers than asked (or than three), or a node has
         more ports than a leaf; the message names the largest size that fits.
     """
-    radix = resolved.switch_ports
     leaf_down_max, _up = _leaf_split(resolved)
-    fits_one_switch = resolved.nodes * resolved.nics_per_node <= radix and resolved.design.tiers in ("auto", 1)
-    non_blocking = resolved.design.oversubscription <= 1
-    low = max(1, math.ceil(leaf_down_max * 0.75))
-    step = max(1, math.ceil((leaf_down_max - low + 1) / MAX_LEAF_DOWN_CANDIDATES))
-    if fits_one_switch or non_blocking or resolved.su_nodes is not None:
-        candidates = [leaf_down_max]
-    else:
-        candidates = list(range(leaf_down_max, low - 1, -step))
-    best: FabricPlan | None = None
-    first_error: DesignError | None = None
-    if len(candidates) == 1:
-        try:
-            best = _size_fabric(resolved, candidates[0])
-        except DesignError as exc:
-            first_error = exc
-    else:
-        # compare by (tiers, switches) only, then size the winner in full (its groups and explanation):
-        # the same plan as sizing each in full and keeping the first of the fewest (tiers, switches)
-        best_score, best_down = None, None
-        for leaf_down in candidates:
-            if best_score is not None and _score_floor(resolved, leaf_down) >= best_score:
-                continue  # its score is at least its floor: not strictly better than the best so far
-            try:
-                score = _size_fabric(resolved, leaf_down, score_only=True)
-            except DesignError as exc:
-                first_error = first_error or exc
-                continue
-            if best_score is None or score < best_score:
-                best_score, best_down = score, leaf_down
-        if best_down is not None:
-            best = _size_fabric(resolved, best_down)
-    if best is None:
-        assert first_error is not None
-        raise first_error
+    best = _size_fabric(resolved, _best_leaf_down(IslandNumbers.of(resolved)))
     if best.leaf_down_ports_max < leaf_down_max:
         note = _("Leaves use at most {used} of the {most} down ports {ratio}:1 allows: that balances on fewer "
                  "switches.").format(used=best.leaf_down_ports_max, most=leaf_down_max,
                                      ratio=f"{resolved.design.oversubscription:g}")
         best = best.model_copy(update={"explanation": (note, *best.explanation)})
     return best
+
+
+IslandNumbers = view("IslandNumbers", "nodes nics_per_node topology nvlink_level1_nodes su_nodes nodes_per_rack "
+                     "switch_ports spine_radix core_radix pod_sus port_speed_gbps uplink_gbps leaf_uplink_cost",
+                     design=view("IslandRatios", "oversubscription spine_oversubscription tiers"))
+"""What choosing an island's leaf down-port count reads of a resolved design (``core.memo.view``): numbers alone,
+no switch model, so designs whose switches, NICs or GPUs differ but whose counts, radixes, speeds and ratios agree
+share one choice."""
+
+
+class _Unfit(DesignError):
+    """A sizing step that cannot be built, found from ``IslandNumbers`` (which names no switch model, so the
+    sizing of the design itself raises the error that says why)."""
+
+
+def _refuse(resolved, error: Callable[[], DesignError]) -> NoReturn:
+    """Raise ``error()``, or ``_Unfit`` when ``resolved`` is only an island's numbers (``IslandNumbers``)."""
+    if isinstance(resolved, IslandNumbers):
+        raise _Unfit("", "")
+    raise error()
+
+
+@stage(0.005, lambda count: 32)
+def _best_leaf_down(island: IslandNumbers) -> int:
+    """The leaf down-port count the island is sized at: the most the oversubscription allows, or, when it is
+    above 1:1, a few less if that gives a design with fewer switches (at 4:1 a 64-port leaf can take 51 nodes
+    and 13 uplinks, but 13 uplinks only balance on 13 spines, while 48 nodes and 12 uplinks balance on 6).
+    Counts run from the most down to three quarters of it; the fewest (tiers, switches) win, then the most
+    down ports. Non-blocking fabrics keep the standard half-radix scalable unit. When no count can be sized,
+    the most (sizing there raises the first count's error, what the design cannot do).
+
+    Each count is compared by ``_size_fabric(..., score_only=True)``, skipped when its closed-form floor
+    (``_score_floor``) cannot beat the best so far; the same choice as sizing each in full and keeping the
+    first of the fewest (tiers, switches).
+
+    Parameters
+    ----------
+    island : IslandNumbers
+        The design's numbers (one island).
+
+    Returns
+    -------
+    int
+        Leaf down ports [ports per leaf, at the leaf's down speed].
+    """
+    leaf_down_max, _up = _leaf_split(island)
+    fits_one_switch = island.nodes * island.nics_per_node <= island.switch_ports and island.design.tiers in ("auto", 1)
+    if fits_one_switch or island.design.oversubscription <= 1 or island.su_nodes is not None:
+        return leaf_down_max
+    low = max(1, math.ceil(leaf_down_max * 0.75))
+    step = max(1, math.ceil((leaf_down_max - low + 1) / MAX_LEAF_DOWN_CANDIDATES))
+    best_score, best_down = None, leaf_down_max
+    for leaf_down in range(leaf_down_max, low - 1, -step):
+        if best_score is not None and _score_floor(island, leaf_down) >= best_score:
+            continue  # its score is at least its floor: not strictly better than the best so far
+        try:
+            score = _size_fabric(island, leaf_down, score_only=True)
+        except DesignError:
+            continue
+        if best_score is None or score < best_score:
+            best_score, best_down = score, leaf_down
+    return best_down
 
 
 def _score_floor(resolved: ResolvedDesign, leaf_down_max: int) -> tuple[int, int]:
@@ -593,19 +616,19 @@ def _choose_tiers(stage: _Stage) -> None:
         if tiers is None and limit[3] == 0:
             _too_many_rails(stage, 3, limit)
         if tiers is None:
-            raise DesignError(
+            _refuse(resolved, lambda: DesignError(
                 _("{nodes} nodes ({gpus} GPUs) need more than three tiers of {switch} at {speed} Gb/s; three tiers "
                   "hold at most {most} nodes ({most_gpus} GPUs) per plane.").format(
                     most=f"{limit[3]:,}", most_gpus=f"{limit[3] * resolved.gpus_per_node:,}", **sized()),
                 _("Plan at most {most} nodes.").format(most=f"{limit[3]:,}"),
-            )
+            ))
     else:
         tiers = int(design.tiers)
         if nodes > limit[tiers]:
             if limit[tiers] == 0:
                 _too_many_rails(stage, tiers, limit)
             fitting = next((t for t in (1, 2, 3) if nodes <= limit[t]), None)
-            raise DesignError(
+            _refuse(resolved, lambda: DesignError(
                 ngettext("{tiers} tier of {switch} at {speed} Gb/s holds at most {most} nodes ({most_gpus} GPUs); "
                          "this design has {nodes} nodes ({gpus} GPUs).",
                          "{tiers} tiers of {switch} at {speed} Gb/s hold at most {most} nodes ({most_gpus} GPUs); "
@@ -614,7 +637,7 @@ def _choose_tiers(stage: _Stage) -> None:
                     **sized()),
                 _("Set tiers to auto or {tiers}.").format(tiers=fitting) if fitting
                 else _("Plan at most {most} nodes.").format(most=f"{limit[tiers]:,}"),
-            )
+            ))
     needed = next((t for t in (1, 2, 3) if nodes <= limit[t]), 3)
     if tiers > needed:
         stage.why.append(_("Tiers set to {tiers} although {needed} would do; the extra tier adds switches and hops "
@@ -623,9 +646,15 @@ def _choose_tiers(stage: _Stage) -> None:
     stage.tiers = tiers
 
 
-def _too_many_rails(stage: _Stage, tiers: int, limit: dict[int, int]) -> None:
+def _too_many_rails(stage: _Stage, tiers: int, limit: dict[int, int]) -> NoReturn:
     """Raise the ``DesignError`` for a node whose NIC ports (rails) exceed what one switch reaches, so
     ``tiers`` tiers hold no node at all (rather than "hold at most 0 nodes")."""
+    resolved = stage.resolved
+    _refuse(resolved, lambda: _rails_error(stage, tiers, limit))
+
+
+def _rails_error(stage: _Stage, tiers: int, limit: dict[int, int]) -> DesignError:
+    """``_too_many_rails``'s error."""
     resolved = stage.resolved
     rails, radix, switch, speed = resolved.nics_per_node, stage.radix, resolved.switch.id, resolved.port_speed_gbps
     spine_down, _up = down_up_split(resolved.spine_radix, stage.design.spine_oversubscription)
@@ -658,7 +687,7 @@ def _too_many_rails(stage: _Stage, tiers: int, limit: dict[int, int]) -> None:
             message = _("a node has {rails} NIC ports per plane (rails), but in three tiers a spine has only "
                         "{spine_down} down ports at {ratio}:1 (of {radix} at {speed} Gb/s) and must reach all "
                         "{leaves} rail leaves of a scalable unit.")
-    raise DesignError(
+    return DesignError(
         message.format(**values),
         _("Use at most {most} NICs per node.").format(most=min(fit, 16)),
     )
@@ -846,16 +875,16 @@ def _tier(resolved: ResolvedDesign, role: str) -> dict:
             "up_port_cost": resolved.leaf_uplink_cost if role == "leaf" else 1.0}
 
 
-def _no_uplinks(stage: _Stage) -> None:
+def _no_uplinks(stage: _Stage) -> NoReturn:
     """Raise the ``DesignError`` for leaves whose free ports cannot carry the uplinks the ratio asks for
     (a down:up below 1 on a leaf with too few ports left)."""
     resolved = stage.resolved
-    raise DesignError(
+    _refuse(resolved, lambda: DesignError(
         _("a {switch} leaf with {down} down ports has no room for the uplinks {ratio}:1 asks for at {speed} Gb/s "
           "({radix} ports at {down_speed} Gb/s).").format(
             switch=resolved.switch.id, down=stage.leaf_down_used, ratio=f"{stage.design.oversubscription:g}",
             speed=resolved.uplink_gbps, radix=stage.radix, down_speed=resolved.port_speed_gbps),
-        _("Set su_nodes lower, or raise the oversubscription."))
+        _("Set su_nodes lower, or raise the oversubscription.")))
 
 
 def _growth_limit(resolved: ResolvedDesign, plan: FabricPlan) -> int:
