@@ -7,7 +7,9 @@ stage caches the engine keeps between plans (``core.memo.stage``: the resolved d
 cable lengths by rack places, the media...), ``cold ms`` without them (``core.memo.uncached``: every stage
 computed afresh, the physical layer's per-link lengths included). ``x64`` is a design's plan time over its
 64-GPU plan time. The racks of a plan are built only when read (``core.physical.layout.Layout``): planning
-counts them from the arrangement's blocks.
+counts them from the arrangement's blocks. MISS (docs/performance.md): flat in size, cold above all (about
+10-25x at 131,072 GPUs): the cold column still computes every link's cable length
+(``core.physical.lengths.placed_link_lengths``, O(links)), binned with one comparison per bin edge.
 """
 
 from __future__ import annotations

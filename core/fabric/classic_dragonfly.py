@@ -415,13 +415,18 @@ class DragonflyWiring:
         return range(0)
 
     def local_ends(self) -> tuple[np.ndarray, np.ndarray]:
-        """Router indices at the two ends of every local link (group by group, ``i < j``)."""
+        """Router indices at the two ends of every local link (group by group, ``i < j``), one ``np.triu_indices``
+        per run of consecutive groups of one size (the full groups, then a last partial one): the same arrays as
+        group by group, in time independent of the number of groups."""
+        a = self.routers_per_group
+        starts = np.arange(self.pods, dtype=np.int64) * a
+        sizes = np.maximum(0, np.minimum(self.clos.leaves, starts + a) - starts)  # routers of each group
+        cuts = np.flatnonzero(np.diff(sizes)) + 1
         first, second = [], []
-        for group in range(self.pods):
-            routers = self.routers_of_group(group)
-            i, j = np.triu_indices(len(routers), 1)
-            first.append(i + routers.start)
-            second.append(j + routers.start)
+        for run_starts, size in zip(np.split(starts, cuts), sizes[np.r_[0, cuts]].tolist()):
+            i, j = np.triu_indices(size, 1)
+            first.append((run_starts[:, None] + i).ravel())
+            second.append((run_starts[:, None] + j).ravel())
         return np.concatenate(first), np.concatenate(second)
 
     def global_ends(self) -> Iterator[tuple[int, int, int, int]]:
