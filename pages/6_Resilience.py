@@ -21,6 +21,7 @@ from core.fabric.families import CLOS, node_to_node, require_clos, require_model
 from core import units
 from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
+from core.figures.topology import link_name
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.i18n import N_, _
@@ -529,7 +530,7 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
             _("worst load, adaptive"), _("worst load, ECMP"), _("mean load"))}})
     if result.hot_links:
         st.markdown("##### " + _("Hottest links (static ECMP)"))
-        st.dataframe({_("link"): [h["link"] for h in result.hot_links],
+        st.dataframe({_("link"): [link_name(plan.fabric.family, h["link"]) for h in result.hot_links],
                       _("load, ECMP"): [h["ecmp_util"] for h in result.hot_links],
                       _("flows, ECMP"): [h["ecmp_flows"] for h in result.hot_links],
                       _("load, adaptive"): [h["ar_util"] for h in result.hot_links]}, hide_index=True, width="stretch",
@@ -540,10 +541,7 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
             f"{m_['kind']} {m_['weight']:.0%}" for m_ in result.mix)))
     for note in result.notes:
         st.info(safe.md(note))
-    st.caption(_("Loads are offered traffic over capacity with every GPU sending at its NIC line rate, one plane "
-                 "(the others are cabled alike). Adaptive routing spreads a group's traffic evenly over its "
-                 "uplinks; static ECMP hashes every flow onto one uplink per tier (seeded); a flow gets the smallest "
-                 "share along its path. This is where a placement or a 2:1 leaf leaves GPUs idle."))
+    st.caption(load.method_caption(plan.fabric.family))
 
 
 def main() -> None:
