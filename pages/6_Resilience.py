@@ -524,7 +524,8 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
     h1, h2 = st.columns(2)
     h1.plotly_chart(heat, key="rs_heat", config=CONFIG)
     h2.plotly_chart(hist, key="rs_hist", config=CONFIG)
-    st.dataframe(cache.tier_table(result, unit, cur.plan.fabric.family), hide_index=True, width="stretch", column_config={
+    tiers = cache.tier_table(result, unit, cur.plan.fabric.family)
+    tables.show_wide(tiers, hide_index=True, width="stretch", column_config={  # says it scrolls at 1,024 px
         _("links"): st.column_config.NumberColumn(format="localized"),  # 2,048 links, as on every page
         **{c: st.column_config.NumberColumn(format="percent") for c in (
             _("worst load, adaptive"), _("worst load, ECMP"), _("mean load"))}})
