@@ -32,3 +32,26 @@ def test_a_table_wider_than_the_page_at_1024_px_says_it_scrolls():
     wide = pd.DataFrame({f"Column {i}": ["a value of some length"] for i in range(9)})
     assert scrolls_at_1024(wide)
     assert sum(fitting_width(wide[c], c) for c in wide.columns) > PAGE_PX_AT_1024
+
+
+def test_a_turned_table_of_two_long_named_items_says_it_scrolls():
+    """The Inference page's "Without the compute fabric" table, two designs of long names beside long field names,
+    ran off a 1,024 px page without a hint (the caption came only past three items); two short pods still fit."""
+    from webui.tables import show_turned
+
+    class Page:
+        def __init__(self):
+            self.captions = []
+
+        def dataframe(self, *args, **kwargs):
+            pass
+
+        def caption(self, text):
+            self.captions.append(text)
+
+    rows = [{"Design": name, "Cost per million output tokens": "$0.73", "Output tokens/s per GPU": 1337}
+            for name in ("with the compute fabric", "without: front-end network only")]
+    wide, narrow = Page(), Page()
+    show_turned(rows, "Design", wide)
+    show_turned([{"Pod": 1, "Nodes": 64}, {"Pod": 2, "Nodes": 1024}], "Pod", narrow)
+    assert wide.captions and not narrow.captions

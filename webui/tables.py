@@ -77,7 +77,7 @@ def show_turned(rows: list[dict], key: str, container=None) -> None:
     config.update({column: st.column_config.TextColumn(column, alignment="right") for column in frame.columns[1:]})
     where = container or st
     where.dataframe(frame, hide_index=True, width="stretch", column_config=config, height=ROW_PX * (len(frame) + 1) + 3)
-    if len(frame.columns) - 1 > MOST_ITEMS_AT_1024:
+    if scrolls_at_1024(frame):  # measured: two designs of long names beside long field names scrolled too
         say_it_scrolls(where)
 
 
@@ -107,6 +107,3 @@ PAGE_PX_AT_1024 = 564
 less its 80 px padding on each side)."""
 ROW_PX = 35
 """Height of a data grid row, the header's too [px]."""
-MOST_ITEMS_AT_1024 = 3
-"""Most item columns a turned table shows whole beside its field names on a 1,024 px page (about 560 px: the
-four designs of the Inference page's comparison did not fit); with more, a caption says it scrolls."""
