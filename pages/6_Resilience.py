@@ -22,6 +22,7 @@ from core.fabric.families import CLOS, node_to_node, require_clos, require_model
 from core import units
 from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
+from core.figures.topology import link_name
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.i18n import N_, _
@@ -572,13 +573,14 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
     h1, h2 = st.columns(2)
     h1.plotly_chart(heat, key="rs_heat", config=CONFIG)
     h2.plotly_chart(hist, key="rs_hist", config=CONFIG)
-    st.dataframe(cache.tier_table(result, unit, cur.plan.fabric.family), hide_index=True, width="stretch", column_config={
+    tiers = cache.tier_table(result, unit, cur.plan.fabric.family)
+    tables.show_wide(tiers, hide_index=True, width="stretch", column_config={  # says it scrolls at 1,024 px
         _("links"): st.column_config.NumberColumn(format="localized"),  # 2,048 links, as on every page
         **{c: st.column_config.NumberColumn(format="percent") for c in (
             _("worst load, adaptive"), _("worst load, ECMP"), _("mean load"))}})
     if result.hot_links:
         st.markdown("##### " + _("Hottest links (static ECMP)"))
-        st.dataframe({_("link"): [h["link"] for h in result.hot_links],
+        st.dataframe({_("link"): [link_name(plan.fabric.family, h["link"]) for h in result.hot_links],
                       _("load, ECMP"): [h["ecmp_util"] for h in result.hot_links],
                       _("flows, ECMP"): [h["ecmp_flows"] for h in result.hot_links],
                       _("load, adaptive"): [h["ar_util"] for h in result.hot_links]}, hide_index=True, width="stretch",
@@ -589,10 +591,7 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
             f"{m_['kind']} {m_['weight']:.0%}" for m_ in result.mix)))
     for note in result.notes:
         st.info(safe.md(note))
-    st.caption(_("Loads are offered traffic over capacity with every GPU sending at its NIC line rate, one plane "
-                 "(the others are cabled alike). Adaptive routing spreads a group's traffic evenly over its "
-                 "uplinks; static ECMP hashes every flow onto one uplink per tier (seeded); a flow gets the smallest "
-                 "share along its path. This is where a placement or a 2:1 leaf leaves GPUs idle."))
+    st.caption(load.method_caption(plan.fabric.family))
 
 
 def main() -> None:

@@ -152,3 +152,30 @@ def test_plan_cli_says_routers_and_local_links(capsys):
     rows = {line.split(None, 1)[0]: line for line in capsys.readouterr().out.splitlines() if line.strip()}
     assert "routers 128" in rows["switches"] and "spine" not in rows["switches"]
     assert "local 1,984" in rows["links"] and "leaf" not in rows["links"]
+
+
+@pytest.mark.parametrize("lang, clos_words", [("en", ("uplink", "leaf")), ("zh", ("上行", "叶交换机"))])
+def test_link_load_caption_and_hottest_links_in_its_words(large, lang, clos_words):
+    """The link-load tab's method caption spoke of uplinks and a 2:1 leaf, and its hottest links showed the
+    wiring's ids (``p0.leaf107 -> p0.leaf137``): on a classic Dragonfly both in its words, routers numbered as
+    the drawing's hover numbers them; a folded Clos keeps its own."""
+    from core.analysis.load import method_caption
+    from core.figures.topology import link_name
+
+    result = link_load(large)
+    with speaking(lang):
+        caption = method_caption(large.fabric.family)
+        names = [link_name(large.fabric.family, h["link"]) for h in result.hot_links]
+        clos = method_caption("clos"), link_name("clos", "p0.leaf3 -> p0.spine1#2")
+    assert not any(word in caption for word in clos_words)
+    assert names and not any("p0." in n or "leaf" in n or "叶" in n for n in names)
+    router = "router " if lang == "en" else "路由器 "
+    assert all(n.count(router) == 2 for n in names if " -> " in n)
+    assert all(word in clos[0] for word in clos_words)
+    assert clos[1] == ("leaf 4 -> spine 2#2" if lang == "en" else "叶交换机 4 -> 脊交换机 2#2")
+
+
+def test_drawing_hover_names_a_router_as_the_hottest_links_do(small):
+    """The drawing's hover and the hottest links share ``switch_name``: a router, never a leaf."""
+    texts = json.dumps([list(t.hovertext) for t in topology_figure(small).data if t.hovertext is not None])
+    assert "router 1" in texts and "leaf 1" not in texts

@@ -246,3 +246,16 @@ def test_training_step_never_faster_with_more_oversubscription(fabric, placement
             with congestion.assumptions(placement=placement):
                 steps.append(estimate(p, job).step_time_s)
         assert all(b >= a - 1e-12 for a, b in zip(steps, steps[1:])), steps
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_placement_labels_fit_the_performance_select_at_1024_px(lang):
+    """The Performance page's Rank placement select sits in a third of a 1,024 px page: a label wider than
+    ``PLACEMENT_LABEL_MOST`` letters was cut ("packed (topology-ord…"), in either language."""
+    from core.figures.style import text_width
+    from core.i18n import _, language
+
+    with language(lang):
+        wide = {k: _(v) for k, v in congestion.PLACEMENT_LABELS.items()
+                if text_width(_(v)) > congestion.PLACEMENT_LABEL_MOST}
+    assert not wide

@@ -29,6 +29,8 @@ def test_racks_tab_draws_floor_plan_elevations_and_lengths(lang, title):
     assert json.loads(at.dataframe[0].proto.columns or "{}")[links]["type_config"]["format"] == "localized"
     cards = " ".join(str(m.value) for m in at.markdown)
     assert ("Floor area" if lang == "en" else "占地面积") in cards
+    scrolls = "scrolls sideways" if lang == "en" else "左右滚动表格"  # nine columns: wider than a 1,024 px page
+    assert any(scrolls in str(c.value) for c in at.caption)
 
 
 def test_racks_tab_at_131072_gpus_stays_grouped():

@@ -149,3 +149,16 @@ def test_a_prefill_batch_holds_only_the_kv_cache_that_fits():
     with pytest.raises(DesignError) as info:
         serving.estimate(H100, long)
     assert "prompt does not fit" in str(info.value) and "FP8 KV cache" in info.value.suggestion
+
+
+def test_time_to_first_token_colours_stand_apart_from_the_scale_up_part():
+    """The token chart's two panels share one legend: a time-to-first-token part coloured near a scale-up part's
+    teal (the first decode step's light teal beside NVLink) read as the same thing."""
+    from core.figures.serving import COLOURS, SCALEUP_COLOURS, TTFT_PARTS
+
+    def rgb(colour):
+        return [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+
+    near = [(part, teal) for part in TTFT_PARTS for teal in SCALEUP_COLOURS
+            if sum((a - b) ** 2 for a, b in zip(rgb(COLOURS[part]), rgb(teal))) ** 0.5 < 60]
+    assert not near

@@ -19,3 +19,39 @@ def test_chinese_money_counts_wide_characters_twice():
         wide = usd(79_891_412.0)
     assert "万" in wide or "亿" in wide
     assert fitting_width([wide]) > fitting_width([wide.replace("万", "").replace("亿", "").replace("美元", "")])
+
+
+def test_a_table_wider_than_the_page_at_1024_px_says_it_scrolls():
+    """Nine columns of cable lengths and media ran off a 1,024 px page without a hint; three short ones fit."""
+    import pandas as pd
+
+    from webui.tables import PAGE_PX_AT_1024, scrolls_at_1024
+
+    narrow = pd.DataFrame({"Link class": ["leaf to spine"], "Links": [2048], "Longest [m]": [31.5]})
+    assert not scrolls_at_1024(narrow)
+    wide = pd.DataFrame({f"Column {i}": ["a value of some length"] for i in range(9)})
+    assert scrolls_at_1024(wide)
+    assert sum(fitting_width(wide[c], c) for c in wide.columns) > PAGE_PX_AT_1024
+
+
+def test_a_turned_table_of_two_long_named_items_says_it_scrolls():
+    """The Inference page's "Without the compute fabric" table, two designs of long names beside long field names,
+    ran off a 1,024 px page without a hint (the caption came only past three items); two short pods still fit."""
+    from webui.tables import show_turned
+
+    class Page:
+        def __init__(self):
+            self.captions = []
+
+        def dataframe(self, *args, **kwargs):
+            pass
+
+        def caption(self, text):
+            self.captions.append(text)
+
+    rows = [{"Design": name, "Cost per million output tokens": "$0.73", "Output tokens/s per GPU": 1337}
+            for name in ("with the compute fabric", "without: front-end network only")]
+    wide, narrow = Page(), Page()
+    show_turned(rows, "Design", wide)
+    show_turned([{"Pod": 1, "Nodes": 64}, {"Pod": 2, "Nodes": 1024}], "Pod", narrow)
+    assert wide.captions and not narrow.captions

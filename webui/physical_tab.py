@@ -22,6 +22,7 @@ from core.physical.media import KIND_LABELS
 from core.physical.racks import load_racks
 from core.plan import plan as plan_of
 from webui import jobs, jobwork, safe
+from webui.tables import show_wide
 
 CONFIG = {"displaylogo": False}
 
@@ -86,8 +87,8 @@ def physical_tab(cur, key: str, lang: str) -> None:
                      slack=routing.slack_fraction, end=f"{routing.slack_end_m:g}"))
     if plan.lengths:
         st.plotly_chart(lengths, key="cable_lengths_chart", config=CONFIG)
-        st.dataframe(media_table(key, lang), hide_index=True, width="stretch",  # 2,048 links, as on every page
-                     column_config={_("Links"): st.column_config.NumberColumn(format="localized")})
+        show_wide(media_table(key, lang), hide_index=True, width="stretch",  # 2,048 links, as on every page
+                  column_config={_("Links"): st.column_config.NumberColumn(format="localized")})
     nvlink_section(key, lang)
     growth_section(cur, key)
 
@@ -116,8 +117,8 @@ def nvlink_section(key: str, lang: str) -> None:
     st.caption(_("From each rack's NVLink switch trays (or each node's NVLink cages) to the level-2 NVLink switches, "
                  "which stand in network racks of the central rows (an assumption: NVIDIA published no floor plan "
                  "for them); an NVL36x2 pair is cabled rack to rack. Every cable is in the cabling plan export."))
-    st.dataframe(table, hide_index=True, width="stretch",
-                 column_config={_("Cables"): st.column_config.NumberColumn(format="localized")})
+    show_wide(table, hide_index=True, width="stretch",
+              column_config={_("Cables"): st.column_config.NumberColumn(format="localized")})
 
 
 def growth_section(cur, key: str) -> None:
@@ -140,7 +141,7 @@ def growth_section(cur, key: str) -> None:
                for c, (_header, kind) in STAGE_COLUMNS.items() if kind == "count"}
     rows = [{headers[c]: usd(v) if STAGE_COLUMNS[c][1] == "usd" else v for c, v in row.items()}
             for row in stage_rows(deltas)]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=numbers)
+    show_wide(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=numbers)
     moves = [{_("Step [nodes]"): f"{d.from_nodes:,} → {d.to_nodes:,}", _("Link class"): _(LINK_CLASS_LABELS[m.kind]),
               _("End that stays"): m.kept, _("Before"): m.before, _("After"): m.after} for d in deltas for m in d.moves]
     if moves:

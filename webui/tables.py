@@ -77,12 +77,33 @@ def show_turned(rows: list[dict], key: str, container=None) -> None:
     config.update({column: st.column_config.TextColumn(column, alignment="right") for column in frame.columns[1:]})
     where = container or st
     where.dataframe(frame, hide_index=True, width="stretch", column_config=config, height=ROW_PX * (len(frame) + 1) + 3)
-    if len(frame.columns) - 1 > MOST_ITEMS_AT_1024:
-        where.caption(_("In a narrow window the table scrolls sideways to its last columns."))
+    if scrolls_at_1024(frame):  # measured: two designs of long names beside long field names scrolled too
+        say_it_scrolls(where)
 
 
+def say_it_scrolls(where=None) -> None:
+    """The caption under a table that scrolls sideways in a 1,024 px window (``where``: the container, default
+    the page)."""
+    (where or st).caption(_("In a narrow window the table scrolls sideways to its last columns."))
+
+
+def scrolls_at_1024(frame: pd.DataFrame) -> bool:
+    """Whether ``frame``'s columns, each as wide as its header and widest value (``fitting_width``), are wider
+    together than the page at a 1,024 px window (``PAGE_PX_AT_1024``): the grid then scrolls sideways."""
+    return sum(fitting_width(frame[c], str(c)) for c in frame.columns) > PAGE_PX_AT_1024
+
+
+def show_wide(frame: pd.DataFrame, where=None, **kwargs) -> None:
+    """``frame`` as ``st.dataframe(frame, **kwargs)`` draws it (``where``: the container, default the page), and
+    under it ``say_it_scrolls`` when it scrolls at 1,024 px (``scrolls_at_1024``): nine columns of cable lengths
+    and media ran off the page there without a hint."""
+    (where or st).dataframe(frame, **kwargs)
+    if scrolls_at_1024(frame):
+        say_it_scrolls(where)
+
+
+PAGE_PX_AT_1024 = 564
+"""Width of the page's content in a 1,024 px window with the sidebar open [px] (measured: the main block 724 px
+less its 80 px padding on each side)."""
 ROW_PX = 35
 """Height of a data grid row, the header's too [px]."""
-MOST_ITEMS_AT_1024 = 3
-"""Most item columns a turned table shows whole beside its field names on a 1,024 px page (about 560 px: the
-four designs of the Inference page's comparison did not fit); with more, a caption says it scrolls."""

@@ -100,6 +100,17 @@ def tier_label(tier: str, family: str | None = None) -> str:
     return words(family, f"load:{tier}", TIER_LABELS[tier])
 
 
+def method_caption(family: str | None) -> str:
+    """How the loads are computed, in a sentence under the link-load tables, translated: in the words of
+    ``family`` (a ``FabricPlan.family``; its ``load:caption``, ``core.fabric.families.words``) where a folded Clos's
+    uplinks and leaves are not its own."""
+    return words(family, "load:caption", N_(
+        "Loads are offered traffic over capacity with every GPU sending at its NIC line rate, one plane (the others "
+        "are cabled alike). Adaptive routing spreads a group's traffic evenly over its uplinks; static ECMP hashes "
+        "every flow onto one uplink per tier (seeded); a flow gets the smallest share along its path. This is where "
+        "a placement or a 2:1 leaf leaves GPUs idle."))
+
+
 GLOBAL_ROUTINGS = ("minimal", "valiant")
 GLOBAL_ROUTING_LABELS = {"minimal": N_("minimal (direct global links)"),
                          "valiant": N_("Valiant (through an intermediate group)")}

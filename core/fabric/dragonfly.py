@@ -50,12 +50,16 @@ from core.fabric.sizing import (
     _tier,
 )
 from core.fabric.wiring import Bundle, Link, Wiring, wiring_of
-from core.i18n import _
+from core.i18n import N_, _
 
 FAMILY = "dragonfly"
 GROUPS = True
 """Groups joined by global links (the plan's ways out offer rail-optimized, not top-of-rack, instead)."""
 GRAPH_MODELS = ("spof", "availability", "load")
+WORDS = {"input:tiers:off": N_("No effect on a Dragonfly+: two tiers in every group (leaves and spines), the groups "
+                               "joined by global links.")}
+"""This family's words where a surface's own are a folded Clos's (``core.fabric.families.words``): the sidebar's
+tiers input is shown disabled with this as its help (the tiers asked never change its sizing)."""
 """The analyses that work on a Dragonfly+ (``core.fabric.families.require_model``)."""
 FAILURE_CLOSED_FORM = "core.analysis.failure.dragonflywhatif"
 """The module of its failure what-if in closed form over its groups, global links between spines (its

@@ -68,7 +68,7 @@ def fabric_graph(plan, servers: str = "each", planes: int | None = None) -> nx.G
     wiring = Wiring.of(plan)
     if "torus" in wiring.link_classes:  # the servers are the torus's vertices
         servers = "each"
-    graph = nx.Graph(speed_gbps=wiring.port_gbps, tiers=wiring.tiers)
+    graph = nx.Graph(speed_gbps=wiring.port_gbps, tiers=wiring.tiers, family=wiring.family)
     radix = {"leaf": fabric.radix, "spine": fabric.spine_radix or fabric.radix, "core": fabric.core_radix or fabric.radix}
     server_of = _add_servers(graph, wiring, servers)
     railless = fabric.topology == "top-of-rack"  # a top-of-rack leaf has no rail, with one tier too
@@ -179,7 +179,8 @@ def aggregated_graph(plan) -> nx.Graph:
 def wiring_aggregated(wiring, max_blocks: int = MAX_BLOCKS) -> nx.Graph:
     """``aggregated_graph`` of a fabric's wiring (``core.fabric.wiring``), bundling past ``max_blocks`` blocks."""
     speed, tiers = wiring.port_gbps, wiring.tiers
-    graph = nx.Graph(speed_gbps=speed, tiers=tiers, planes=wiring.planes, aggregated=True, islands=wiring.islands)
+    graph = nx.Graph(speed_gbps=speed, tiers=tiers, planes=wiring.planes, aggregated=True, islands=wiring.islands,
+                     family=wiring.family)
 
     def add(name, **attrs):
         if graph.has_node(name):

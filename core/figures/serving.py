@@ -11,7 +11,7 @@ import math
 
 import plotly.graph_objects as go
 
-from core.figures.style import base_layout, plain
+from core.figures.style import RAIL_COLOURS, base_layout, plain
 from core.i18n import N_, _, usd
 from core.scaleup import in_noun
 from core.units import number
@@ -23,7 +23,8 @@ TTFT_PARTS = {"queue": N_("queueing"), "prefill": N_("prefill"), "kv_transfer": 
               "first_decode": N_("first decode step")}
 """``ServingEstimate.ttft_parts`` keys -> their names."""
 COLOURS = {"compute": "#5d6d7e", "hbm": "#d35400", "nvlink": "#117a65", "fabric": "#2e86c1", "overhead": "#bdc3c7",
-           "queue": "#c39bd3", "prefill": "#7d3c98", "kv_transfer": "#2874a6", "first_decode": "#48c9b0"}
+           "queue": "#c39bd3", "prefill": "#7d3c98", "kv_transfer": "#2874a6", "first_decode": RAIL_COLOURS[8]}
+"""Each part's colour; the first decode step olive, apart from the scale-up teals (in light teal it read as NVLink)."""
 
 
 def _bars(labels: list[str], parts: dict[str, list[float]], names: dict[str, str], axes: tuple[str, str]) -> list:

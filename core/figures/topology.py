@@ -20,6 +20,7 @@ from core.errors import FabricPlannerError
 from core.fabric.families import family as family_module, node_to_node, tier_words, words
 from core.fabric.podgraph import pods_aggregated_graph, pods_fabric_graph, pods_graph_elements
 from core.fabric.topology import aggregated_graph, fabric_graph
+from core.fabric.wiring import Wiring
 from core.units import bandwidth as format_bandwidth
 from core.figures.style import (
     HIGHLIGHT, TIER_COLOURS, TIER_NAMES, TIER_Y, FigureSpec, base_layout, line_width, rail_colour, scatter, sep,
@@ -162,11 +163,32 @@ def server_text(plan, graph: nx.Graph, v: str, drawn: int) -> str:
 
 
 SWITCH_NAMES = {"leaf": N_("leaf {n}"), "spine": N_("spine {n}"), "core": N_("core {n}")}
-"""A switch of a tier by its number, as the hover texts name it."""
+"""A switch of a tier by its number, as the hover texts name it (a family's own: its ``WORDS["name:<role>"]``)."""
+
+
+def switch_name(family: str | None, role: str, number: int) -> str:
+    """Switch ``number`` (1-based) of tier ``role`` as people call it in family ``family`` (a
+    ``FabricPlan.family``; None: a folded Clos): ``leaf 3``, or the family's word (a Dragonfly's ``router 3``)."""
+    if role not in SWITCH_NAMES:
+        return f"{role} {number}"
+    return words(family, f"name:{role}", SWITCH_NAMES[role]).format(n=number)
+
+
+def link_name(family: str | None, link: str) -> str:
+    """A link as the wiring names it (``p0.leaf3 -> p0.spine1#2``, ``node5.nic2 -> p0.leaf0``) with each switch
+    end as ``switch_name`` calls it in family ``family`` (``leaf 4 -> spine 2#2``, a Dragonfly's
+    ``router 4 -> router 9``); any other end as it is."""
+    def end(device: str) -> str:
+        stem, hash_, cable = device.partition("#")
+        parsed = Wiring.parse(stem)
+        return device if parsed is None else switch_name(family, parsed[0], parsed[3] + 1) + hash_ + cable
+
+    return " -> ".join(end(device) for device in link.split(" -> "))
 
 
 def vertex_name(graph: nx.Graph, v: str) -> str:
-    """What people call a vertex: its label, else e.g. ``leaf 3`` or ``servers of group 2``."""
+    """What people call a vertex: its label, else e.g. ``leaf 3`` (``switch_name`` in the graph's ``family``) or
+    ``servers of group 2``."""
     data = graph.nodes[v]
     if data.get("label"):
         return data["label"]
@@ -174,8 +196,7 @@ def vertex_name(graph: nx.Graph, v: str) -> str:
         if "nodes" in data:
             return _("servers of group {n}").format(n=data.get("group", 0) + 1)
         return _("server {n}").format(n=int(_index(v)) + 1)
-    role, number = data["role"], int(_index(v)) + 1
-    return _(SWITCH_NAMES[role]).format(n=number) if role in SWITCH_NAMES else f"{role} {number}"
+    return switch_name(graph.graph.get("family"), data["role"], int(_index(v)) + 1)
 
 
 def _index(name: str) -> float:

@@ -70,8 +70,11 @@ ROUTING_LABELS = {"auto": N_("from the design"), "ib-ar": N_("InfiniBand adaptiv
 ADAPTIVE = ("ib-ar", "spectrum-x", "srd")
 """Routing classes that spread a flow's packets over every uplink."""
 PLACEMENTS = ("topo", "scatter")
-PLACEMENT_LABELS = {"topo": N_("packed (topology-ordered ranks)"),
-                    "scatter": N_("spread (scattered over the leaf groups)")}
+PLACEMENT_LABELS = {"topo": N_("packed (in order)"), "scatter": N_("spread (scattered)")}
+"""English, marked: show ``_(PLACEMENT_LABELS[key])``. Short (``PLACEMENT_LABEL_MOST``): the Performance page's
+select in a third of a 1,024 px page cut "packed (topology-ord…"; the select's help says what each means."""
+PLACEMENT_LABEL_MOST = 20
+"""Widest a placement label may be, in Latin letters (a CJK character two: ``core.figures.style.text_width``)."""
 CONSTANTS_FILE = Path(__file__).resolve().parents[2] / "assets" / "catalog" / "congestion.toml"
 
 
