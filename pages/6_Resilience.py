@@ -462,10 +462,9 @@ def _pods_availability(cur, store: dict, key: str) -> None:
                    _("GPUs cut off (expected)"): i18n.number(p.expected_gpus_cut_off, 1),
                    _("Every GPU usable"): f"{p.all_available_fraction:.2%}"} for p in result.pods],
                  hide_index=True, width="stretch")
-    st.caption(_("Method: every pod's servers and leaves and the shared spines are each down with their steady-state "
-                 "probability `q = r / (1 + r)`, `r = AFR x MTTR / 8760`, independently; a seeded Monte Carlo over "
-                 "them, each state's GPUs cut off by the whole-fabric failure what-if's rule, servers down drawn "
-                 "among those still connected. NICs and links are not drawn here."))
+    from core.analysis.podavail import METHOD_NOTE
+
+    st.caption(_(METHOD_NOTE))
 
 
 def _spares_section(cur, store: dict, key: str, lang: str) -> None:

@@ -24,11 +24,17 @@ from core.analysis.availability import ClassRate, default_rates
 from core.analysis.pods import MixedPlan
 from core.analysis.podwhatif import pod_elements, pods_what_if
 from core.errors import InputError
-from core.i18n import _
+from core.i18n import N_, _
 
 METHOD = ("steady-state Poisson failures with repair per element (q = r/(1+r)), independent; a seeded Monte Carlo "
           "over every pod's servers and leaves and the shared spines; per sampled state, what each pod loses by the "
           "whole-fabric what-if's rule; servers down drawn among the connected ones")
+METHOD_NOTE = N_("Method: every pod's servers and leaves and the shared spines are each down with their steady-state "
+                 "probability `q = r / (1 + r)`, `r = AFR x MTTR / 8760`, independently; a seeded Monte Carlo over "
+                 "them, each state's GPUs cut off by the whole-fabric failure what-if's rule, servers down drawn "
+                 "among those still connected. NICs and links are not drawn here.")
+"""The method in words (to translate with ``_()``), as the Resilience page, the command line and the review pack say
+it."""
 
 
 class PodAvailability(BaseModel):

@@ -4,7 +4,8 @@ JSON (``--format json``, English): ``availability`` (``core.analysis.availabilit
 ``method``, ``elements``, ``expected_down``, ``job_run_fraction``, ``expected_gpus_cut_off``,
 ``expected_bandwidth_share``, ``expected_bisection_tbits_one_direction``, ``rates`` ...), ``spares``
 (``core.analysis.sparing.Spares``: ``rows[]``, ``spares_capex_usd``, ``capex_with_spares_usd`` ...) and
-``monitoring`` (rows with ``id``, ``tiers``, ``counter``, ``threshold``, ``source``).
+``monitoring`` (rows with ``id``, ``tiers``, ``counter``, ``threshold``, ``source``). A design with pods
+(``--pods``): ``availability`` is the whole fabric's, per pod and in total (``core.cli.podavailability``).
 """
 
 from __future__ import annotations
@@ -70,16 +71,24 @@ def run(args: argparse.Namespace) -> str:
     from core.analysis.sparing import setting_policy, with_spares
     from core.plan import plan
 
-    result = plan(design_from_args(args))
+    from core.analysis.whole import design_mixed
+    from core.cli.podavailability import pods_lines, pods_result
+
+    design = design_from_args(args)
+    result, mixed = plan(design), design_mixed(design)  # with pods: the whole fabric, as the Resilience page
     rates = _rates(args.rate)
-    avail = availability(result, job_gpus=args.job_gpus, trials=args.trials, seed=args.seed, rates=rates)
+    avail = (availability(result, job_gpus=args.job_gpus, trials=args.trials, seed=args.seed, rates=rates)
+             if mixed is None else pods_result(mixed, args, rates))
     # the design's --spares policy (core.cli.common; the catalog's when off), each spare row with its coverage
     spares = with_spares(result, setting_policy(result.design.spares) or {}, lead_days=args.lead_days, rates=rates)
     checks = checklist(result)
     if args.format == "json":
-        return to_json({"availability": avail.to_json(), "spares": spares.to_json(),
+        return to_json({"availability": avail.to_json() if mixed is None else avail.model_dump(),
+                        "spares": spares.to_json(),
                         "monitoring": [{k: v for k, v in c.items() if k in
                                         ("id", "fabric", "tiers", "counter", "threshold", "source")} for c in checks]})
+    if mixed is not None:
+        return "\n".join(pods_lines(avail, spares)) + "\n" + checklist_table(checks)
     lines = [
         row(_("job"), _("{job} of {total} GPUs runs {fraction} of the time ({trials} trials, seed {seed})").format(
             job=f"{avail.job_gpus:,}", total=f"{result.resolved.gpus:,}", fraction=f"{avail.job_run_fraction:.2%}",
