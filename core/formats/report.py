@@ -28,7 +28,8 @@ alone at the foot of a page):
    to the design exactly as the Performance and Compare pages fit them, ``core.analysis.compare.job_settings``);
 8. resilience: single points of failure (``core.analysis.spof``) and the availability the Resilience page
    shows under its settings (``resilience``: ``core.formats.resiliencelink`` values; the same function,
-   ``resiliencelink.availability_of``: trials, seed, job size, failure rates);
+   ``resiliencelink.availability_of``: trials, seed, job size, failure rates; a design with pods: the whole
+   fabric's, every pod, ``core.formats.podreport``);
 9. the failure scenario, when ``resilience["fail"]`` names failed elements: the Resilience page's what-if
    (``core.figures.resilience.what_if_rows``, the diagram with the failures marked);
 10. the comparison, when ``compare_link`` is given: a link to the Compare page's comparison;
@@ -949,9 +950,13 @@ def _resilience(doc: _Doc, plan, resilience: Mapping | None = None) -> tuple:
 def _availability(plan, resilience: Mapping | None) -> tuple[str, object]:
     """The availability section's HTML and its ``Availability`` (None when the engine cannot compute it): the
     Resilience page's figure (``resiliencelink.availability_of``: same trials, seed, job size and rates)."""
-    from core.formats.resiliencelink import DEFAULTS, availability_of, format_rates
+    from core.formats.resiliencelink import DEFAULTS, availability_of
 
     values = {**DEFAULTS, **(resilience or {})}
+    if plan.design.pods:  # the whole fabric, every pod, as the Resilience page (core.formats.podreport)
+        from core.formats.podreport import pods_availability_html
+
+        return pods_availability_html(plan, values)
     try:
         a = availability_of(plan, values)
     except FabricPlannerError:
@@ -977,15 +982,22 @@ def _availability(plan, resilience: Mapping | None) -> tuple[str, object]:
             [_("failures per day, whole cluster"), f"{a.interruptions_per_day:.3g}"],
             [_("spare nodes for a job that runs 99% of the time"), number(a.spare_nodes_for_99pct)],
             [_("bandwidth left on average"), f"{a.expected_bandwidth_share:.2%}"]]
-    body += _table([_("measure"), _("value")], rows, {1})
-    rates = format_rates(values.get("rate") or ())
-    body += _p(_("Seeded Monte Carlo, {trials} trials, as on the Resilience page; failure rates and repair times "
-                 "per element class from the catalog's reliability table{overrides}.").format(
-        trials=number(a.trials), overrides=_(", with the page's changes: {rates}").format(rates=rates) if rates
-        else ""), note=True)
+    body += _table([_("measure"), _("value")], rows, {1}) + _monte_carlo_note(a.trials, values)
     for note in a.notes:  # a cloud instance's adapters: the provider's links and switches are left out
         body += _p(note, note=True)
     return body, a
+
+
+def _monte_carlo_note(trials: int, values: Mapping) -> str:
+    """The availability's method note: ``trials`` Monte Carlo trials and the failure-rate changes of the Resilience
+    page's settings ``values``."""
+    from core.formats.resiliencelink import format_rates
+
+    rates = format_rates(values.get("rate") or ())
+    return _p(_("Seeded Monte Carlo, {trials} trials, as on the Resilience page; failure rates and repair times "
+                "per element class from the catalog's reliability table{overrides}.").format(
+        trials=number(trials), overrides=_(", with the page's changes: {rates}").format(rates=rates) if rates
+        else ""), note=True)
 
 
 def _failure_scenario(doc: _Doc, plan, resilience: Mapping | None, job: Mapping | None):
@@ -1015,6 +1027,10 @@ def _failure_scenario(doc: _Doc, plan, resilience: Mapping | None, job: Mapping 
         doc.section("failure-scenario", _("Failure scenario"), _p(str(exc)))
         return None
     body = _p(_("Failed on the Resilience page: {elements}.").format(elements=", ".join(good)))
+    if plan.design.pods:  # the page's what-if is the first pod's too; the whole fabric's is its own section
+        from core.formats.podreport import SCENARIO_NOTE
+
+        body += _p(_(SCENARIO_NOTE), note=True)
     chosen = [f["element"] for f in result.failed if f["chosen"]]
     if chosen:
         body += _p(_("Chosen where it hurts most: {elements}").format(elements=", ".join(chosen[:20])), note=True)

@@ -1,0 +1,45 @@
+"""The review pack's sections of a design with pods (``Design.pods``) that read the whole fabric, as the Resilience
+page does: the availability over every pod (``core.analysis.podavail`` through
+``core.formats.resiliencelink.pods_availability_of``: the page's trials, seed, job size and rates). The single
+points already read the whole fabric (``core.analysis.spof.single_points`` sends a design with pods to
+``core.analysis.podspof``); the failure scenario stays the first pod's, and the pack says so (``SCENARIO_NOTE``)."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from core.errors import FabricPlannerError
+from core.i18n import N_, _, number
+
+SCENARIO_NOTE = N_("A design with pods: this scenario fails elements of pod 1's fabric and shows what pod 1 loses. "
+                   "The Resilience page's \"Every pod under the shared spines\" and python -m core failure with the "
+                   "shared spines and pods' leaves (spine0, pod2.p0.leaf1) show what every pod loses.")
+"""Said under the review pack's failure scenario of a design with pods."""
+
+
+def pods_availability_html(plan, values: Mapping) -> tuple[str, object]:
+    """The availability section's HTML of the design with pods of ``plan`` under the Resilience page's settings
+    ``values`` and its ``PodsAvailability`` (None when the engine cannot compute it): the totals, a row per pod
+    with the page's columns (GPUs, counts; the share of time every GPU of the pod is usable), the method."""
+    from core.analysis.podavail import METHOD_NOTE
+    from core.analysis.whole import design_mixed
+    from core.formats.report import _h3, _monte_carlo_note, _p, _table
+    from core.formats.resiliencelink import pods_availability_of
+
+    try:
+        a = pods_availability_of(design_mixed(plan.design), values)
+    except FabricPlannerError:
+        return "", None
+    whole = a.job_gpus == a.gpus
+    rows = [[_("share of time a job on every GPU can run") if whole else
+             _("share of time a job on {gpus} GPUs can run").format(gpus=number(a.job_gpus)),
+             f"{a.job_run_fraction:.2%}"],
+            [_("GPUs usable on average"), number(a.expected_gpus_available, 1)]]
+    body = _h3(_("Availability")) + _table([_("measure"), _("value")], rows, {1})
+    body += _table([_("Pod"), _("GPUs"), _("GPUs usable (expected)"), _("GPUs cut off (expected)"),
+                    _("Every GPU usable")],
+                   [[_("pod {pod}").format(pod=p.pod) + f" ({p.system})", number(p.gpus),
+                     number(p.expected_gpus_available, 1), number(p.expected_gpus_cut_off, 1),
+                     f"{p.all_available_fraction:.2%}"] for p in a.pods], {1, 2, 3, 4})
+    body += _monte_carlo_note(a.trials, values) + _p(_(METHOD_NOTE).replace("`", ""), note=True)
+    return body, a

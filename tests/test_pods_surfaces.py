@@ -1,0 +1,62 @@
+"""A design with pods says the same on the command line, in the review pack and on the Resilience page: the whole
+fabric's availability (core.analysis.podavail) and single points (core.analysis.podspof)."""
+
+from __future__ import annotations
+
+import json
+
+from core.analysis import availability as avail
+from core.analysis.podavail import pods_availability
+from core.analysis.podspof import pods_single_points
+from core.analysis.whole import design_mixed
+from core.cli import main
+from core.design import Design
+from core.formats.report import design_report_html
+from core.formats.resiliencelink import DEFAULTS, pods_availability_of
+from core.plan import plan
+
+TWO = Design(gpu="H100", nodes=64, pods="B200:32:400")
+"""An H100 pod of 512 GPUs and a B200 pod of 256 under one spine layer (as tests/test_pods_views.py)."""
+ARGS = ["--gpu", "H100", "--nodes", "64", "--pods", "B200:32:400"]
+
+
+def _cli(capsys, *argv) -> str:
+    main([*argv])
+    return capsys.readouterr().out
+
+
+def test_the_availability_command_is_the_pages_whole_fabric(capsys):
+    mixed = design_mixed(TWO)
+    trials = avail.shown_trials(768)
+    page = pods_availability_of(mixed, DEFAULTS)  # what the Resilience page shows
+    out = json.loads(_cli(capsys, "availability", *ARGS, "--trials", str(trials), "--seed", "0", "--format", "json"))
+    assert out["availability"] == json.loads(page.model_dump_json())
+    assert [p["system"] for p in out["availability"]["pods"]] == ["H100", "B200"]
+    assert out["availability"]["gpus"] == 768
+    other = pods_availability(mixed, job_gpus=700, trials=300, seed=7)
+    out = json.loads(_cli(capsys, "availability", *ARGS, "--job-gpus", "700", "--trials", "300", "--seed", "7",
+                          "--format", "json"))
+    assert out["availability"]["job_run_fraction"] == other.job_run_fraction
+    assert out["availability"]["pods"][1]["expected_gpus_available"] == other.pods[1].expected_gpus_available
+    text = _cli(capsys, "availability", *ARGS, "--trials", "300", "--seed", "7")
+    assert "pod 1 (H100)" in text and "pod 2 (B200)" in text
+    assert f"{other.pods[1].expected_gpus_available:,.1f}" in text and "of 768 GPUs" in text
+
+
+def test_the_spof_command_reads_the_whole_fabric(capsys):
+    shared = pods_single_points(design_mixed(TWO))
+    out = json.loads(_cli(capsys, "spof", *ARGS, "--format", "json"))
+    assert out == json.loads(json.dumps(shared.to_json()))
+    assert any("shared spines" in note for note in out["notes"])
+
+
+def test_the_review_pack_holds_every_pods_availability():
+    p = plan(TWO)
+    html = design_report_html(p, name="pods", share_link="", resilience={"fail": ("p0.leaf0",)})
+    page = pods_availability_of(design_mixed(TWO), DEFAULTS)
+    assert "pod 1 (H100)" in html and "pod 2 (B200)" in html
+    assert f"{page.pods[1].expected_gpus_available:,.1f}" in html
+    assert f"{page.job_run_fraction:.2%}" in html
+    assert "shared spines" in html  # the single points' whole-fabric note
+    assert "this scenario fails elements of pod 1&#x27;s fabric" in html or \
+        "this scenario fails elements of pod 1's fabric" in html
