@@ -58,5 +58,15 @@ def test_the_review_pack_holds_every_pods_availability():
     assert f"{page.pods[1].expected_gpus_available:,.1f}" in html
     assert f"{page.job_run_fraction:.2%}" in html
     assert "shared spines" in html  # the single points' whole-fabric note
-    assert "this scenario fails elements of pod 1&#x27;s fabric" in html or \
-        "this scenario fails elements of pod 1's fabric" in html
+    assert "this scenario fails elements of pod 1" in html
+
+
+def test_the_failure_command_says_whose_fabric_it_fails(capsys):
+    from core.analysis.podwhatif import pods_what_if
+
+    out = json.loads(_cli(capsys, "failure", *ARGS, "--fail", "spine0", "--fail", "pod2.p0.leaf1", "--format", "json"))
+    losses = pods_what_if(design_mixed(TWO), ["spine0", "pod2.p0.leaf1"])
+    assert out["pods"] == [json.loads(json.dumps(loss.model_dump())) for loss in losses]
+    out = json.loads(_cli(capsys, "failure", *ARGS, "--fail", "p0.leaf0", "--format", "json"))
+    assert out["gpus"] == 512 and "pod 1's fabric" in out["notes"][0]
+    assert "pod 1's fabric" not in _cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--fail", "p0.leaf0")

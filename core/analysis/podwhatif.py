@@ -20,7 +20,13 @@ from pydantic import BaseModel, ConfigDict
 
 from core.analysis.pods import MixedPlan, mixed_wiring
 from core.errors import InputError
-from core.i18n import _
+from core.i18n import N_, _
+
+POD1_NOTE = N_("A design with pods: this scenario fails elements of pod 1's fabric and shows what pod 1 loses. "
+               "The Resilience page's \"Every pod under the shared spines\" and python -m core failure with the "
+               "shared spines and pods' leaves (spine0, pod2.p0.leaf1) show what every pod loses.")
+"""Said wherever a failure what-if of a design with pods is pod 1's alone (the review pack's failure scenario,
+``python -m core failure``)."""
 
 
 class PodLoss(BaseModel):

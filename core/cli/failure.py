@@ -146,6 +146,10 @@ def run(args: argparse.Namespace) -> str:
         return whole
     planned = plan(design)
     result = what_if(planned, args.fail, job=_job(args))
+    if design.pods:  # not every failed element is a shared spine or a pod's leaf: pod 1's fabric alone, said
+        from core.analysis.podwhatif import POD1_NOTE
+
+        result = result.model_copy(update={"notes": (_(POD1_NOTE), *result.notes)})
     data = result.to_json()
     if args.format == "json":
         return to_json(data) + "\n"

@@ -2,19 +2,15 @@
 page does: the availability over every pod (``core.analysis.podavail`` through
 ``core.formats.resiliencelink.pods_availability_of``: the page's trials, seed, job size and rates). The single
 points already read the whole fabric (``core.analysis.spof.single_points`` sends a design with pods to
-``core.analysis.podspof``); the failure scenario stays the first pod's, and the pack says so (``SCENARIO_NOTE``)."""
+``core.analysis.podspof``); the failure scenario stays the first pod's, and the pack says so (``core.analysis.podwhatif.POD1_NOTE``)."""
 
 from __future__ import annotations
 
 from typing import Mapping
 
 from core.errors import FabricPlannerError
-from core.i18n import N_, _, number
+from core.i18n import _, number
 
-SCENARIO_NOTE = N_("A design with pods: this scenario fails elements of pod 1's fabric and shows what pod 1 loses. "
-                   "The Resilience page's \"Every pod under the shared spines\" and python -m core failure with the "
-                   "shared spines and pods' leaves (spine0, pod2.p0.leaf1) show what every pod loses.")
-"""Said under the review pack's failure scenario of a design with pods."""
 
 
 def pods_availability_html(plan, values: Mapping) -> tuple[str, object]:

@@ -1028,9 +1028,9 @@ def _failure_scenario(doc: _Doc, plan, resilience: Mapping | None, job: Mapping 
         return None
     body = _p(_("Failed on the Resilience page: {elements}.").format(elements=", ".join(good)))
     if plan.design.pods:  # the page's what-if is the first pod's too; the whole fabric's is its own section
-        from core.formats.podreport import SCENARIO_NOTE
+        from core.analysis.podwhatif import POD1_NOTE
 
-        body += _p(_(SCENARIO_NOTE), note=True)
+        body += _p(_(POD1_NOTE), note=True)
     chosen = [f["element"] for f in result.failed if f["chosen"]]
     if chosen:
         body += _p(_("Chosen where it hurts most: {elements}").format(elements=", ".join(chosen[:20])), note=True)
