@@ -17,6 +17,7 @@ from core import i18n
 from core.analysis.jobsplit import Split
 from core.analysis.objectives import MONEY, money_text, objective_text
 from core.analysis.optimize import DEFAULT_TOPOLOGIES, OBJECTIVES, capex_of, design_label, objective_word
+from core.analysis.optimizewords import search_words
 from core.analysis.whole import one_fabric_only
 from core.catalog import load_catalog
 from core.design import Design, resolve_design
@@ -317,9 +318,7 @@ def main() -> None:
                   "searches). {next} GPUs do not fit: {reason}").format(
                       gpus=i18n.number(envelope.gpus), gpu=design.gpu, searches=envelope.searches,
                       next=i18n.number(envelope.next_gpus), reason=safe.md(envelope.next_reason or "-")))
-    st.caption(_("{considered} candidates, {planned} planned, {feasible} meet every constraint; searched in "
-                 "{seconds} s.").format(considered=i18n.number(result.considered), planned=i18n.number(result.planned),
-                                       feasible=i18n.number(result.feasible), seconds=f"{result.seconds:.1f}"))
+    st.caption(search_words(result) + " " + _("Searched in {seconds} s.").format(seconds=f"{result.seconds:.1f}"))
     if result.best is None:
         st.error(safe.md(_("{size}: {explanation}").format(size=size, explanation=" ".join(result.explanation))))
     else:

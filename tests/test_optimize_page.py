@@ -157,6 +157,8 @@ def test_page_runs_the_linked_search_and_links_the_cheapest_design():
     best = optimize("H100", 256, Constraints(fabric="infiniband", switches=("QM9700", "Q3400"),
                                              max_oversubscription=1.5), workers=1)
     assert any("Cheapest design" in s.value for s in at.success)
+    counts = f"{best.considered:,} candidates: {best.feasible:,} meet every constraint"  # the same on every run
+    assert any(c.value.startswith(counts) and "planned" not in c.value for c in at.caption)
     assert at.get("link_button"), "no Open-in-Designer link"
     assert len(at.get("plotly_chart")) == 1
     front, fams = at.table[0].value, at.table[1].value  # static tables: their cells wrap at every width

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 
-from core.analysis.optimize import Candidate, _why_costlier
+from core.analysis.optimize import Candidate
+from core.analysis.optimizewords import why_costlier
 from core.catalog import load_catalog
 from core.design import Design
 from core.figures.keynumbers import KeyNumber, cards_html, key_numbers, serving_key_numbers, size_caption
@@ -187,8 +188,8 @@ def test_the_optimize_sentence_names_the_costlier_design_and_what_it_pays_for():
     other = Candidate(1, Design(fabric="infiniband"), capex_usd=120.0, network_capex_usd=12.0, switches=8, tiers=2)
     other.network_by_category = {"switch": 6.0}
     with language("en"):
-        text = _why_costlier(best, other)
-    assert text.startswith("the InfiniBand design spends $18 more on")
+        text = why_costlier(best, other)
+    assert text.startswith("the InfiniBand design spends $18 more outside the compute fabric")
     assert "compute nodes" not in text and "storage and management networks" in text
 
 

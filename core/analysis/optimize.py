@@ -1428,6 +1428,8 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
     limit), what traffic of the job it cannot carry (``_traffic_caveats``; ``best_plan``, the winner's plan, gives
     the job's split) and the other fabric family (capex figures are the objective's, named, in US dollars shown
     by ``core.i18n.usd``; bandwidth in ``unit``, ``core.units``)."""
+    from core.analysis.optimizewords import why_costlier
+
     feasible = f"{sum(c.feasible for c in cands):,}"
     if objective in ("cluster", "compute"):
         lines = [_("{design}: {capex} {objective}, the cheapest of {feasible} designs that meet every constraint.")
@@ -1462,7 +1464,7 @@ def explain(best: Candidate, other: Candidate | None, cands: list[Candidate], co
             "{share} cheaper ({saving}) than the best {fabric} design ({design}); {why}").format(
             share=f"{share:.1%}", saving=usd(saving, cents=objective in PER_UNIT),
             fabric=vocab.FABRIC.label(other.design.fabric),
-            design=design_label(other), why=_why_costlier(best, other, objective))))
+            design=design_label(other), why=why_costlier(best, other, objective))))
     else:
         families = [f for f in FABRICS if f != best.design.fabric]
         reasons: dict[str, int] = {}
@@ -1589,38 +1591,3 @@ def _tightest(best: Candidate, constraints: Constraints,
         if found is None or slack < found[0]:
             found = (slack, key, _metric_text(kind, value, unit), _metric_text(kind, limit, unit))
     return None if found is None else (*found[1:], found[0])
-
-
-CATEGORY_WORDS = {"NIC": "NICs", "switch": "switches", "transceiver": "transceivers", "cable": "cables"}
-"""BOM network category -> the words of the explanation (``pgettext("spends more on", ...)``)."""
-
-
-def _category_word(key: str) -> str:
-    words = {"NIC": pgettext("spends more on", "NICs"), "switch": pgettext("spends more on", "switches"),
-             "transceiver": pgettext("spends more on", "transceivers"),
-             "cable": pgettext("spends more on", "cables"),
-             # capex outside the compute fabric: with the same GPU nodes, the storage and management networks and
-             # the fabric managers (an InfiniBand subnet manager) that follow the fabric's choice
-             "compute": pgettext("spends more on", "the storage and management networks and fabric managers, "
-                                                   "outside the compute fabric")}
-    return words.get(key, key)
-
-
-def _why_costlier(best: Candidate, other: Candidate, objective: str = "cluster") -> str:
-    """The network category whose cost differs most, with the tier and switch counts behind it (the capex outside
-    the compute fabric only when the objective counts it), saying which design spends it (``other``, by its
-    fabric)."""
-    compute_gap = (other.capex_usd - other.network_capex_usd) - (best.capex_usd - best.network_capex_usd)
-    gaps = {k: other.network_by_category.get(k, 0.0) - best.network_by_category.get(k, 0.0)
-            for k in set(other.network_by_category) | set(best.network_by_category)}
-    if objective != "compute":
-        gaps["compute"] = compute_gap
-    key = max(gaps, key=gaps.get)
-    def switches(count: int) -> str:
-        return ngettext("{count} switch", "{count} switches", count).format(count=f"{count:,}")
-
-    return _("the {fabric} design spends {gap} more on {what} (tiers {tiers}, {switches}; this design: tiers "
-             "{our_tiers}, {our_switches}).").format(
-                 fabric=vocab.FABRIC.label(other.design.fabric), gap=usd(gaps[key]), what=_category_word(key),
-                 tiers=other.tiers, switches=switches(other.switches), our_tiers=best.tiers,
-                 our_switches=switches(best.switches))

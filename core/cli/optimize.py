@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from core.analysis.optimizewords import search_words
 from core.cli.common import add_format_option, model_name, number, positive_int, ratio, row, size, to_json, tokens
 from core.cli.serve import add_workload_options, flag_names, workload_of
 from core.errors import shown
@@ -206,9 +207,8 @@ def run(args: argparse.Namespace) -> str:
             split=Split(*best.split).words(), batch=f"{best.split[4]:,}", step=f"{best.step_s:.3f}",
             days=f"{best.days:,.1f}")))
     lines += ["  " + line for line in result.explanation]
-    lines.append(row(_("searched"), _("{considered} candidates, {planned} planned, {feasible} feasible in {seconds} s")
-                     .format(considered=f"{result.considered:,}", planned=f"{result.planned:,}",
-                             feasible=f"{result.feasible:,}", seconds=f"{result.seconds:.2f}")))
+    lines.append(row(_("searched"), search_words(result) + " " + _("Searched in {seconds} s.").format(
+        seconds=f"{result.seconds:.2f}")))
     metric = {"busbw_gbytes": _("busbw [GB/s]"), "days": _("days to train"),
               "usd_per_mtok": in_currency(_("USD per million output tokens"))}[result.metric]
     lines.append(row(_("front"), _("{objective} against {metric}:").format(objective=objective_word(cost_axis(result.objective)),
