@@ -187,7 +187,7 @@ def _row_label(tier: str, direction: str, family: str | None = None) -> str:
     return _("{tier} {direction}").format(tier=load_tier_label(tier, family), direction=_(DIRECTION_LABELS[direction]))
 
 
-HEATMAP_TICKS = 6
+HEATMAP_TICKS = 4
 """Most x ticks of the load heatmap (block numbers)."""
 
 
@@ -214,7 +214,9 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
     fig = go.Figure(go.Heatmap(
         z=z, y=ylabels, x=list(range(width)), text=text, hoverinfo="text", zmin=0, zmax=max(200.0, max(
             (v for r in z for v in r if v is not None), default=100.0)),
-        colorscale=[[0, "#eaf2f8"], [0.5, "#f5b041"], [1, FAILED_COLOUR]], colorbar=dict(title="%"),
+        colorscale=[[0, "#eaf2f8"], [0.5, "#f5b041"], [1, FAILED_COLOUR]],
+        # under the chart, not beside it: the cells keep the width of a half-page column at 1,024 px
+        colorbar=dict(title="%", orientation="h", y=-0.45, yanchor="top", thickness=10, len=0.8, tickangle=0),
         xgap=2, ygap=2))
     title = (_("Worst link load per block, static ECMP [% of link capacity]") if routing == "ecmp" else
              _("Worst link load per block, adaptive routing [% of link capacity]"))
@@ -224,7 +226,8 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
     fig.update_layout(xaxis=dict(title=words(family, "load:blocks", None) or (
                                      _("block: leaf groups (global: sender)") if ("global", "up") in rows else
                                      _("block of leaf groups (pods for spine-core), left to right")),
-                                 tickvals=ticks, ticktext=[str(t + 1) for t in ticks]), yaxis=dict(automargin=True))
+                                 tickvals=ticks, ticktext=[str(t + 1) for t in ticks], tickangle=0),
+                      yaxis=dict(automargin=True), margin=dict(b=70))
     return fig
 
 
