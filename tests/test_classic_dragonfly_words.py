@@ -113,10 +113,13 @@ def test_designer_cards_and_sidebar_in_its_words(lang):
     assert oversub.disabled and tiers.disabled
     effect = "No effect on a Dragonfly" if lang == "en" else "对 Dragonfly 无效"
     assert effect in oversub.help and effect in tiers.help
+    assert ("not used by this topology" if lang == "en" else "此拓扑不使用") in oversub.label
+    assert "leaf" not in oversub.label and "叶" not in oversub.label
     if lang == "zh":
         return  # (AppTest re-runs the zh sidebar's currency box by its English label)
     at.selectbox(key="w_topology").set_value("rail-optimized").run()  # a Clos: the inputs count again
     assert not at.select_slider(key="w_oversub").disabled and not at.selectbox(key="w_tiers").disabled
+    assert at.select_slider(key="w_oversub").label == "Oversubscription (leaf down:up)"
 
 
 def test_links_count_the_local_links_and_say_them_in_its_words():
