@@ -57,8 +57,8 @@ def test_load_heatmap_names_groups_and_notes_the_minimal_routing(small):
     assert any(b["tier"] == "local" for b in result.blocks)
     fig = load_heatmap_figure(result, family=small.fabric.family)
     title = fig.layout.xaxis.title.text
-    assert "scalable units" in title and "groups (local, global)" in title and "leaf" not in title
-    assert len(title) <= 60  # it fits under a half-width chart
+    assert "SU" in title and "group" in title and "leaf" not in title  # the rows name the tiers
+    assert len(title) <= 24  # it fits under a half-width chart at 1,024 px
     assert "node-router up" in fig.data[0].y and not any("leaf" in row for row in fig.data[0].y)
     assert "leaf groups" in load_heatmap_figure(result).layout.xaxis.title.text  # without a family: the Clos's
     assert any("minimal only" in n and "Slingshot" in n for n in result.notes)
@@ -67,7 +67,7 @@ def test_load_heatmap_names_groups_and_notes_the_minimal_routing(small):
     assert "node-router up" in set(tier_table(result, "GB/s", small.fabric.family)["tier"])  # the page's table
     with speaking("zh"):
         zh = link_load(small, "ring", "rail", seed=1)
-        assert "可扩展单元" in load_heatmap_figure(zh, family=DFC).layout.xaxis.title.text
+        assert "组" in load_heatmap_figure(zh, family=DFC).layout.xaxis.title.text
         assert any(row.startswith("节点-路由器") for row in load_heatmap_figure(zh, family=DFC).data[0].y)
         assert any("最短路由" in n for n in zh.notes)
 
@@ -113,10 +113,13 @@ def test_designer_cards_and_sidebar_in_its_words(lang):
     assert oversub.disabled and tiers.disabled
     effect = "No effect on a Dragonfly" if lang == "en" else "对 Dragonfly 无效"
     assert effect in oversub.help and effect in tiers.help
+    assert ("not used by this topology" if lang == "en" else "此拓扑不使用") in oversub.label
+    assert "leaf" not in oversub.label and "叶" not in oversub.label
     if lang == "zh":
         return  # (AppTest re-runs the zh sidebar's currency box by its English label)
     at.selectbox(key="w_topology").set_value("rail-optimized").run()  # a Clos: the inputs count again
     assert not at.select_slider(key="w_oversub").disabled and not at.selectbox(key="w_tiers").disabled
+    assert at.select_slider(key="w_oversub").label == "Oversubscription (leaf down:up)"
 
 
 def test_links_count_the_local_links_and_say_them_in_its_words():

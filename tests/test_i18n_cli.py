@@ -134,7 +134,7 @@ def test_english_table_is_unchanged(capsys):
     code, out, _ = _run(capsys, "plan", "--gpus", "1024")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0] == ("1,024 x H100 GPUs in 128 nodes; infiniband 400G, rail-optimized, 2 tier(s), "
+    assert lines[0] == ("1,024 x H100 GPUs in 128 nodes; infiniband 400G, rail-optimized, 2 tiers, "
                         "1 plane(s), switch QM9700")
     assert lines[1] == "switches      leaf 32  spine 16  core 0  total 48"
     # price book 2026-12; capex includes the storage and management networks (core.networks), network = compute fabric

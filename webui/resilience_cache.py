@@ -13,6 +13,7 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing, spof
 from core.design import Design
 from core.figures import resilience as figs
+from core.figures.topology import element_name
 from core import units
 from core.units import from_tbits
 from core.fabric.sizing import ROLE_LABELS
@@ -78,12 +79,12 @@ def spof_table(key: str, language: str, _result=None, _system=None,
     the notes."""
     with speaking(language):
         result = _result
-        rows = [{_("element"): e.element, _("tier"): failure.tier_label(e.tier, _system, _family), _("GPUs lost"): e.gpus_lost,
+        rows = [{_("element"): element_name(_family, e.element), _("tier"): failure.tier_label(e.tier, _system, _family), _("GPUs lost"): e.gpus_lost,
                  _("remedy"): spof.remedy_label(e), _("remedy capex [USD]"): e.remedy_capex_usd}
                 for e in result.elements]
         columns = [_("element"), _("tier"), _("GPUs lost"), _("remedy"), _("remedy capex [USD]")]
         degrading = tuple(_("Degrading, not a single point: {example} ({tier}, {count} like it) {effect}.").format(
-            example=d.example, tier=failure.tier_label(d.tier, _system, _family), count=f"{d.count:,}",
+            example=element_name(_family, d.example), tier=failure.tier_label(d.tier, _system, _family), count=f"{d.count:,}",
             effect=spof.degrading_label(d)) for d in result.degrading)
         return pd.DataFrame(rows, columns=columns), degrading + tuple(result.notes)
 

@@ -634,7 +634,8 @@ def sidebar() -> Current:
                                    "Top-of-rack: all NICs of a node go to its rack's leaf."))
     ss[K + "oversub"] = float(ss.get(K + "oversub") or 1.0)
     off = {f: words(ss.get(K + "topology"), f"input:{f}:off", None) for f in ("oversubscription", "tiers")}
-    sb.select_slider(_label("oversubscription"),  # shown disabled, with why, where the family ignores it
+    sb.select_slider(words(ss.get(K + "topology"), "input:oversubscription", None) or _label("oversubscription"),
+                     # shown disabled, with why, where the family ignores it (and labelled in its words)
                                options=_with(LEAF_OVERSUB_STEPS, ss[K + "oversub"]),
                                key=K + "oversub", format_func=lambda v: f"{v:g}:1",
                                disabled=off["oversubscription"] is not None, help=off["oversubscription"])

@@ -827,6 +827,8 @@ def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None
         load, nflows = ecmp_loads[(tier, direction)]
         tier_rows.append(_tier_row(tier, direction, count, cap, load.sum(), ar_loads, load, nflows))
 
+    if len(ar_v) and ar_v.min() < line_per_gpu * (1 - 1e-9) and all(t.ar_max <= 1 + 1e-9 for t in tier_rows):
+        notes.append(_efficiency_note(k.eff))
     if f.rail_aligned and inj.max(initial=0) > C_port * (1 + 1e-9):
         notes.append(_("Several GPUs of a node send to peers on the same rail: rail-aligned (PXN) their traffic shares "
                        "that rail's NIC, which is overloaded; placed by node each GPU sends on its own NIC."))
@@ -859,6 +861,14 @@ def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None
         flows=int(flows_total), flows_per_connection=int(per_conn), tiers=tuple(tier_rows),
         ar=_spread(ar_v), ecmp=_spread(ecmp_v), hot_links=hot, blocks=tuple(blocks), histogram=hist, mix=mix,
         notes=tuple(notes), method=METHOD + (f"; between {family} groups: {global_routing} routing" if glob else ""))
+
+
+def _efficiency_note(eff: float) -> str:
+    """Why a GPU gets less than its line rate under adaptive routing while no link is offered more than its capacity:
+    a switch-to-switch link passes at most the adaptive efficiency ``eff`` (a fraction) of it (``_kappa``)."""
+    return _("Adaptive routing gets {eff} of a switch link's capacity through it (adaptive efficiency, as in the "
+             "Performance page's congestion model): a flow on a link offered 100% gets {eff} of its rate, so a GPU "
+             "can get less than its line rate while no link is above 100%.").format(eff=f"{eff:.0%}")
 
 
 def _local(shape: Shape, f: _Flows, k: _Links, glob: "_Global | None"):

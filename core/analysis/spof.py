@@ -100,6 +100,8 @@ EFFECT_LABELS = {
     "none": N_("redundant: the rack's other feed carries it; nothing lost"),
     "global_capacity": N_("lowers the direct global links between its two groups ({gpus} GPUs) to {share} and the "
                           "bisection to {bisection} at worst; cuts off no GPU"),
+    "global_capacity:bisection_kept": N_("lowers the direct global links between its two groups ({gpus} GPUs) to "
+                                         "{share} and does not lower the bisection; cuts off no GPU"),
     "local_capacity": N_("lowers the local links of its two routers ({gpus} GPUs) to {share}: their traffic to each "
                          "other takes a third router of the group; cuts off no GPU"),
 }
@@ -470,9 +472,21 @@ def _degrading(plan: Plan, shape: Shape) -> tuple[Degrading, ...]:
 
 def degrading_label(row: Degrading) -> str:
     """What one loss of the class does, in the current language."""
-    share = f"{row.share_left:.1%}"
-    bisection = "" if row.bisection_share_left is None else f"{row.bisection_share_left:.1%}"
-    return _(EFFECT_LABELS[row.effect]).format(gpus=f"{row.gpus_affected:,}", share=share, bisection=bisection)
+    share = share_text(row.share_left)
+    kept = row.bisection_share_left is not None and row.bisection_share_left >= 1.0
+    key = row.effect + (":bisection_kept" if kept and row.effect + ":bisection_kept" in EFFECT_LABELS else "")
+    bisection = "" if row.bisection_share_left is None else share_text(row.bisection_share_left)
+    return _(EFFECT_LABELS[key]).format(gpus=f"{row.gpus_affected:,}", share=share, bisection=bisection)
+
+
+def share_text(share: float) -> str:
+    """``share`` (a fraction, 0..1) as a percentage with one decimal, or as many more (up to four) as it takes not to
+    read as 100.0% when it is below 1 (99.977% -> ``99.98%``)."""
+    for digits in range(1, 5):
+        text = f"{share:.{digits}%}"
+        if share >= 1.0 or float(text.rstrip("%")) < 100.0:
+            return text
+    return f"{share:.4%}"
 
 
 def remedy_label(element: SpofElement) -> str:

@@ -63,16 +63,18 @@ def _gbps(value: float) -> str:
     return f"{value:,.0f} Gb/s"
 
 
-def render_table(out: dict) -> str:
-    """The human summary of ``LoadResult.to_json()`` in the current language."""
-    from core.analysis.load import DIRECTION_LABELS, PATTERN_LABELS, PLACEMENT_LABELS, TIER_LABELS
+def render_table(out: dict, family: str | None = None) -> str:
+    """The human summary of ``LoadResult.to_json()`` in the current language, tiers and switches in the words of
+    ``family`` (a ``FabricPlan.family``; None: a folded Clos's)."""
+    from core.analysis.load import DIRECTION_LABELS, PATTERN_LABELS, PLACEMENT_LABELS, tier_label
+    from core.figures.topology import link_name
 
     lines = [_("{pattern}, {placement}: {gpus} GPUs, group {group}; {flows} flows ({per} per connection)").format(
         pattern=_(PATTERN_LABELS[out["pattern"]]), placement=_(PLACEMENT_LABELS[out["placement"]]),
         gpus=f"{out['job_gpus']:,}", group=f"{out['group']:,}", flows=f"{out['flows']:,}",
         per=out["flows_per_connection"])]
     for t in out["tiers"]:
-        lines.append(row(f"{_(TIER_LABELS[t['tier']])} {_(DIRECTION_LABELS[t['direction']])}", _(
+        lines.append(row(f"{tier_label(t['tier'], family)} {_(DIRECTION_LABELS[t['direction']])}", _(
             "max load {ar:.0%} adaptive, {ecmp:.0%} ECMP; ECMP up to {flows} flows per link; {over} of {links} "
             "links overloaded (ECMP)").format(ar=t["ar_max"], ecmp=t["ecmp_max"], flows=f"{t['ecmp_max_flows']:,}",
                                                over=f"{t['ecmp_overloaded']:,}", links=f"{t['links']:,}")))
@@ -86,7 +88,7 @@ def render_table(out: dict) -> str:
     if out["hot_links"]:
         lines.append(_("hottest links (ECMP):"))
         for h in out["hot_links"][:5]:
-            lines.append(row("  " + h["link"], _("{ecmp:.0%} with {flows} flows (adaptive {ar:.0%})").format(
+            lines.append(row("  " + link_name(family, h["link"]), _("{ecmp:.0%} with {flows} flows (adaptive {ar:.0%})").format(
                 ecmp=h["ecmp_util"], flows=f"{h['ecmp_flows']:,}", ar=h["ar_util"])))
     lines.extend(out["notes"])
     return "\n".join(lines) + "\n"
@@ -103,4 +105,4 @@ def run(args: argparse.Namespace) -> str:
     data = result.to_json()
     if args.format == "json":
         return to_json(data) + "\n"
-    return render_table(data)
+    return render_table(data, p.fabric.family)

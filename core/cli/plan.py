@@ -34,15 +34,17 @@ def _fabric_word(summary: dict) -> str:
     return vocab.fabric_label(summary["fabric"], transport) if transport else vocab.FABRIC.word(summary["fabric"])
 
 
-def _render_table(summary: dict) -> str:
+def _render_table(summary: dict, tiers: str) -> str:
+    """The plan CLI's table of ``summary`` (``Plan.summary()``); ``tiers`` the fabric's tiers in its family's words
+    (``core.fabric.families.tier_words``)."""
     out = io.StringIO()
     w = out.write
     nvl = summary["nvlink"]
-    w(_("{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, {tiers} tier(s), "
+    w(_("{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, {tiers}, "
         "{planes} plane(s), switch {switch}").format(
         gpus=f"{summary['gpus']:,}", model=summary["gpu_model"], noun=scaleup.accelerator_noun(nvl, plural=True),
         nodes=f"{summary['nodes']:,}", fabric=_fabric_word(summary), speed=summary["port_speed_gbps"],
-        topology=vocab.TOPOLOGY.word(summary["topology"]), tiers=summary["tiers"], planes=summary["planes"],
+        topology=vocab.TOPOLOGY.word(summary["topology"]), tiers=tiers, planes=summary["planes"],
         switch=summary["switch_model"]) + "\n")
     models = summary.get("switch_models", {})
     if len(set(models.values())) > 1 or summary.get("uplink_speed_gbps", summary["port_speed_gbps"]) != \
@@ -136,6 +138,7 @@ def _render_table(summary: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> str:
+    from core.fabric.families import tier_words
     from core.plan import plan
 
     design = design_from_args(args)
@@ -161,7 +164,7 @@ def run(args: argparse.Namespace) -> str:
         summary = result.summary()
     if mixed is not None:
         if args.format != "json":
-            return _render_table(summary) + pods_table(summary["mixed_pods"])
+            return _render_table(summary, tier_words(result.fabric)) + pods_table(summary["mixed_pods"])
     if args.format == "json":
         summary["design"] = json.loads(design.model_dump_json(exclude_defaults=True))
         summary["bom"] = json.loads(result.bom_frame().to_json(orient="records"))
@@ -170,4 +173,4 @@ def run(args: argparse.Namespace) -> str:
 
             summary["reserved_bom"] = json.loads(bom_dataframe(result.reserved_bom).to_json(orient="records"))
         return to_json(summary)
-    return _render_table(summary)
+    return _render_table(summary, tier_words(result.fabric))

@@ -25,10 +25,11 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> str:
     from core.analysis.failure import tier_label
     from core.analysis.spof import degrading_label, remedy_label, single_points
+    from core.figures.topology import element_name
     from core.plan import plan
 
     planned = plan(design_from_args(args))
-    result, system = single_points(planned), planned.resolved.system
+    result, system, family = single_points(planned), planned.resolved.system, planned.fabric.family
     if args.format == "json":
         return to_json(result.to_json()) + "\n"
     if not result.count:
@@ -38,16 +39,16 @@ def run(args: argparse.Namespace) -> str:
                           result.count).format(count=f"{result.count:,}")]
         for e in result.elements[:args.limit]:
             cost = _("cost unknown") if e.remedy_capex_usd is None else usd(e.remedy_capex_usd, exact=True)
-            lines.append(row(e.element, _("{tier}: {gpus} GPUs lost; remedy: {remedy} (+{cost} network capex)").format(
-                tier=tier_label(e.tier, system), gpus=f"{e.gpus_lost:,}", remedy=remedy_label(e), cost=cost)))
+            lines.append(row(element_name(family, e.element), _("{tier}: {gpus} GPUs lost; remedy: {remedy} (+{cost} network capex)").format(
+                tier=tier_label(e.tier, system, family), gpus=f"{e.gpus_lost:,}", remedy=remedy_label(e), cost=cost)))
         if result.count > args.limit:
             lines.append(_("... and {more} more (--limit, or --format json for all)").format(
                 more=f"{result.count - args.limit:,}"))
     if result.degrading:
         lines.append(_("Degrading, not single points (one loss cuts off no GPU):"))
         for d in result.degrading:
-            lines.append(row(d.example, ngettext("{tier}, {count} element like it: {effect}",
+            lines.append(row(element_name(family, d.example), ngettext("{tier}, {count} element like it: {effect}",
                                                  "{tier}, {count} elements like it: {effect}", d.count).format(
-                tier=tier_label(d.tier, system), count=f"{d.count:,}", effect=degrading_label(d))))
+                tier=tier_label(d.tier, system, family), count=f"{d.count:,}", effect=degrading_label(d))))
     lines.extend(result.notes)
     return "\n".join(lines) + "\n"

@@ -74,16 +74,17 @@ WORDS = {
     "name:leaf": N_("router {n}"),  # a router by its number, as the drawing's hover and the hottest links name it
     "tier:leaf": N_("router"),  # the Resilience page's tier list and the single points' tier column
     "tier:link": N_("local link bundle"),
-    "load:blocks": N_("block: scalable units (node links), groups (local, global)"),
+    "load:blocks": N_("block: SU or group"),  # short: a half-page chart at 1,024 px
     "load:node_leaf": N_("node-router"),
     "load:note": N_("Inside a group the routing is minimal only: traffic between two routers of a group takes their "
-                    "direct local link (rail-aligned traffic uses only those), where real Slingshot adaptive routing "
+                    "direct local link (rail-aligned traffic uses only those), where adaptive routing (as Slingshot's) "
                     "would detour through a third router; overloaded local links are a limit of this model."),
     "load:caption": N_("Loads are offered traffic over capacity with every GPU sending at its NIC line rate, one "
                        "plane (the others are cabled alike). Adaptive routing spreads the traffic between two groups "
                        "evenly over their global links; static ECMP hashes every flow onto one of them (seeded); a "
                        "flow gets the smallest share along its path. This is where a placement or a low global ratio "
                        "leaves GPUs idle."),
+    "input:oversubscription": N_("Oversubscription (not used by this topology)"),
     "input:oversubscription:off": N_("No effect on a Dragonfly: a router's local and global ports follow from the "
                                      "routers per group and the global ratio (Advanced)."),
     "input:tiers:off": N_("No effect on a Dragonfly: one router tier, groups joined by global links."),

@@ -15,6 +15,7 @@ the current language (every caller caches per language).
 from __future__ import annotations
 
 import functools
+import math
 import re
 
 import plotly.graph_objects as go
@@ -186,6 +187,10 @@ def _row_label(tier: str, direction: str, family: str | None = None) -> str:
     return _("{tier} {direction}").format(tier=load_tier_label(tier, family), direction=_(DIRECTION_LABELS[direction]))
 
 
+HEATMAP_TICKS = 4
+"""Most x ticks of the load heatmap (block numbers)."""
+
+
 def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int = 340,
                         family: str | None = None) -> go.Figure:
     """Worst link load per block of the topology (leaf groups; pods for spine-core links) [% of capacity];
@@ -209,16 +214,20 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
     fig = go.Figure(go.Heatmap(
         z=z, y=ylabels, x=list(range(width)), text=text, hoverinfo="text", zmin=0, zmax=max(200.0, max(
             (v for r in z for v in r if v is not None), default=100.0)),
-        colorscale=[[0, "#eaf2f8"], [0.5, "#f5b041"], [1, FAILED_COLOUR]], colorbar=dict(title="%"),
+        colorscale=[[0, "#eaf2f8"], [0.5, "#f5b041"], [1, FAILED_COLOUR]],
+        # under the chart, not beside it: the cells keep the width of a half-page column at 1,024 px
+        colorbar=dict(title="%", orientation="h", y=-0.45, yanchor="top", thickness=10, len=0.8, tickangle=0),
         xgap=2, ygap=2))
     title = (_("Worst link load per block, static ECMP [% of link capacity]") if routing == "ecmp" else
              _("Worst link load per block, adaptive routing [% of link capacity]"))
     base_layout(fig, title, height)
-    ticks = list(range(width)) if width <= 16 else list(range(0, width, max(1, width // 8)))
+    step = max(1, math.ceil(width / HEATMAP_TICKS))  # a few ticks: they fit a half-page chart at 1,024 px
+    ticks = list(range(0, width, step))
     fig.update_layout(xaxis=dict(title=words(family, "load:blocks", None) or (
                                      _("block: leaf groups (global: sender)") if ("global", "up") in rows else
                                      _("block of leaf groups (pods for spine-core), left to right")),
-                                 tickvals=ticks, ticktext=[str(t + 1) for t in ticks]), yaxis=dict(automargin=True))
+                                 tickvals=ticks, ticktext=[str(t + 1) for t in ticks], tickangle=0),
+                      yaxis=dict(automargin=True), margin=dict(b=70))
     return fig
 
 
@@ -231,9 +240,11 @@ def bandwidth_histogram_figure(result: LoadResult, height: int = 340, unit: str 
     centres = [(a + b) / 2 for a, b in zip(edges, edges[1:])]
     width = (edges[1] - edges[0]) if len(edges) > 1 else 1.0
     fig = go.Figure()
-    for key, name, colour in (("ar", _("adaptive routing"), HEALTHY_COLOUR), ("ecmp", _("static ECMP"), ECMP_COLOUR)):
-        fig.add_trace(go.Bar(x=[c / divisor for c in centres], y=result.histogram.get(key) or [], width=width / divisor,
-                             name=name, marker_color=colour, opacity=0.7,
+    for side, (key, name, colour) in enumerate((("ar", _("adaptive routing"), HEALTHY_COLOUR),
+                                                ("ecmp", _("static ECMP"), ECMP_COLOUR))):
+        # side by side in each bin (adaptive left, ECMP right): neither hides the other where both count GPUs
+        fig.add_trace(go.Bar(x=[c / divisor for c in centres], y=result.histogram.get(key) or [],
+                             width=width / divisor / 2, offset=(side - 1) * width / divisor / 2, name=name, marker_color=colour, opacity=0.7,
                              customdata=[units.bandwidth(c, unit) for c in centres],
                              hovertemplate=_("%{customdata}: %{y:,} GPUs") + "<extra>" + name + "</extra>"))
     base_layout(fig, _("Per-GPU achievable bandwidth [{unit}, one direction; NIC line rate {line}]").format(

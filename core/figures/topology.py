@@ -186,6 +186,24 @@ def link_name(family: str | None, link: str) -> str:
     return " -> ".join(end(device) for device in link.split(" -> "))
 
 
+def element_name(family: str | None, element: str) -> str:
+    """A failure element's id as typed into the failure what-if (``p0.leaf0-leaf62``, ``p0.leaf3``, ``node5.nic2``)
+    followed by its switches as family ``family`` names them where the family has its own word for them
+    (``p0.leaf0-leaf62 (router 1 - router 63)``, ``switch_name``); the id alone otherwise."""
+    stem, hash_, cable = element.partition("#")
+    first, dash, second = stem.partition("-")
+    parsed = Wiring.parse(first)
+    if parsed is None or words(family, f"name:{parsed[0]}", None) is None:
+        return element
+    names = [switch_name(family, parsed[0], parsed[3] + 1)]
+    if dash:
+        other = Wiring.parse(first.rsplit(".", 1)[0] + "." + second if "." in first else second)
+        if other is None:
+            return element
+        names.append(switch_name(family, other[0], other[3] + 1))
+    return f"{element} ({' - '.join(names)}{hash_}{cable})"
+
+
 def vertex_name(graph: nx.Graph, v: str) -> str:
     """What people call a vertex: its label, else e.g. ``leaf 3`` (``switch_name`` in the graph's ``family``) or
     ``servers of group 2``."""
