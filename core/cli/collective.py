@@ -9,6 +9,7 @@ from core.cli.common import (
     add_format_option,
     cluster_note,
     design_from_args,
+    said,
     positive_int,
     row,
     separator,
@@ -111,7 +112,7 @@ def run(args: argparse.Namespace) -> str:
     else:
         head = _("{op} of {size} on {gpus} GPUs ({domains} {scaleup}(s) of {per_domain}, {nodes} nodes, "
                  "fabric level {level})").format(**values)
-    head = tidy_spaces(head)  # no space beside a Chinese domain word
+    head = said(tidy_spaces(head))  # no space beside a Chinese domain word; the design's accelerator noun
     fastest = f"{algorithm_label(result['algorithm'])} ({result['protocol']})"
     if result["in_network"]:
         fastest += "  - " + _("in-network reduction: busbw is not a link speed")

@@ -22,6 +22,7 @@ from core.cli.common import (
     add_design_options,
     add_format_option,
     design_from_args,
+    said,
     non_negative_int,
     number,
     positive_float,
@@ -344,8 +345,8 @@ def _table(s: dict, result, args: argparse.Namespace, system) -> list[str]:
 
     w = s["workload"]
     mode = _("disaggregated") if s["mode"] == "disaggregated" else _("aggregated")
-    lines = [_("{model} on {gpus} of {cluster} GPUs: {mode}, {precision} weights, {kv} KV cache; {input} input and "
-               "{output} output tokens per request").format(
+    lines = [said(_("{model} on {gpus} of {cluster} GPUs: {mode}, {precision} weights, {kv} KV cache; {input} input "
+                    "and {output} output tokens per request")).format(
         model=s["model"], gpus=f"{s['gpus']:,}", cluster=f"{s['cluster_gpus']:,}", mode=mode,
         precision=s["precision"].upper(), kv=s["kv_precision"].upper(), input=f"{w['input_tokens']:,}",
         output=f"{w['output_tokens']:,}")]
@@ -434,8 +435,8 @@ def _explain_lines(result) -> list[str]:
         ttft = _ms(e.ttft_s) if math.isfinite(e.ttft_s) else "-"
         verdict = _("meets the targets") if c.meets else _("misses the targets")
         usd = e.usd_per_million_output_tokens
-        lines.append("  " + in_currency(_("{deployment}: {gpus} GPUs, {rate} requests/s, TTFT {ttft} ms, TPOT {tpot} ms, "
-                                          "{usd} USD per million output tokens; {verdict}")).format(
+        lines.append("  " + said(in_currency(_("{deployment}: {gpus} GPUs, {rate} requests/s, TTFT {ttft} ms, TPOT {tpot} ms, "
+                                          "{usd} USD per million output tokens; {verdict}"))).format(
             deployment=describe(c.deployment), gpus=f"{c.gpus:,}", rate=rate_text(c.rate) if c.rate else "-",
             ttft=ttft, tpot=_ms(e.tpot_s), usd=f"{usd * fx_rate():,.3g}" if math.isfinite(usd) else "-", verdict=verdict))
     return lines

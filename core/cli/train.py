@@ -11,6 +11,7 @@ from core.cli.common import (
     add_format_option,
     cluster_note,
     design_from_args,
+    said,
     fraction,
     pad,
     positive_int,
@@ -251,7 +252,7 @@ def _run(args: argparse.Namespace) -> str:
         seq=f"{s['seq_len']:,}", batch=f"{s['global_batch']:,}", precision=s["precision"])
     memory = separator().join(f"{_(MEMORY_LABELS[k]) if k in MEMORY_LABELS else k} {v:.1f}"
                               for k, v in s["memory_gb"].items())
-    lines = [head + cluster_note(design.gpus, s["cluster_gpus"], s["gpus"])]
+    lines = [said(head + cluster_note(design.gpus, s["cluster_gpus"], s["gpus"]))]
     if choice is not None:
         fitting = sum(c.fits for c in choice.candidates)
         text = _("{split} chosen: the fastest of {fitting} splits that fit ({count} considered; --explain lists them)")
