@@ -17,6 +17,7 @@ from core.cli.common import (
     to_json,
 )
 from core.i18n import N_, _
+from core.perf.algorithms import fastest_label
 from core.perf.collectives import ALGORITHMS, OPS, collective
 from core.perf.placement import level_label
 from core.perf.constants import library_label
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> str:
         head = _("{op} of {size} on {gpus} GPUs ({domains} {scaleup}(s) of {per_domain}, {nodes} nodes, "
                  "fabric level {level})").format(**values)
     head = said(tidy_spaces(head))  # no space beside a Chinese domain word; the design's accelerator noun
-    fastest = f"{algorithm_label(result['algorithm'])} ({result['protocol']})"
+    fastest = fastest_label(result["algorithm"], result["protocol"], system.collective_library)
     if result["in_network"]:
         fastest += "  - " + _("in-network reduction: busbw is not a link speed")
     lines = [
