@@ -17,7 +17,7 @@ from core.fabric.families import words
 from core.figures.style import CJK_FONTS, sep
 from core.text import html_text
 from core.units import bandwidth, from_gbytes, from_tbits, number
-from core.i18n import N_, _, ngettext, usd
+from core.i18n import N_, _, ngettext, number, usd
 
 
 @dataclass(frozen=True)
@@ -318,7 +318,7 @@ def training_key_numbers(estimate_, system=None) -> list[KeyNumber]:
     cost = usd(e.cost_usd)
     return in_noun([
         KeyNumber("step_time", _("Step time"), f"{e.step_time_s:.2f} s", _("seconds per optimizer step")),
-        KeyNumber("tokens_per_s", _("Tokens/s"), f"{e.tokens_per_s:,.0f}", _("tokens trained per second, whole job")),
+        KeyNumber("tokens_per_s", _("Tokens/s"), number(e.tokens_per_s), _("tokens trained per second, whole job")),
         KeyNumber("mfu", _("MFU"), f"{e.mfu:.1%}", _("model FLOPs / (GPUs x dense peak x time)")),
         KeyNumber("comm", _("Communicating"), f"{e.comm_fraction:.1%}",
                   _("share of the step spent in communication that compute does not hide")),
