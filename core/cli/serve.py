@@ -392,7 +392,7 @@ def _throughput_lines(s: dict, system) -> list[str]:
     kv = s["kv_transfer"]
     if kv:
         lines.append(row(_("KV transfer"), _("{rate} GB/s ({mb} MB per request, {time} ms, over {level}; {load} of "
-                                             "the prefill pool's network)").format(
+                                             "the network between the pools)").format(
             rate=f"{kv['gbytes_per_s']:,.2f}", mb=f"{kv['bytes_per_request'] / 1e6:,.1f}", time=_ms(kv["time_s"]),
             level=_("the front-end network") if kv["level"] == "frontend" else level_label(kv["level"], system), load=f"{kv['load']:.1%}")))
     if s["balanced_prefill_decode_ratio"]:

@@ -456,7 +456,8 @@ def kv_key_numbers(kv, unit: str = "GB/s") -> list[KeyNumber]:
         KeyNumber("kv_rate", _("KV traffic"), bandwidth(from_gbytes(kv.gbytes_per_s), unit),
                   _("at the deployment's request rate, one direction")),
         KeyNumber("kv_offered", _("Network between the pools"), bandwidth(from_gbytes(kv.network_gbytes_per_s), unit),
-                  _("the prefill pool's NIC bandwidth, one direction; farthest level crossed: {level}").format(
+                  _("the smaller pool's NIC bandwidth (the cache leaves one pool and enters the other), at most the "
+                    "fabric's bisection; one direction; farthest level crossed: {level}").format(
                       level=level)),
         KeyNumber("kv_load", _("Network load"), f"{kv.load:.1%}" if kv.load != float("inf") else _("unbounded"),
                   _("KV traffic over what the network between the pools offers")),

@@ -652,7 +652,8 @@ class KvTransfer:
     level: str
     """Farthest fabric level crossed (``frontend`` in the what-if without the compute fabric)."""
     network_gbytes_per_s: float
-    """What the network offers the transfer between the pools [GB/s, one direction]: the prefill pool's NICs."""
+    """What the network offers the transfer between the pools [GB/s, one direction]: the NICs of the smaller pool
+    (the cache leaves the one and enters the other), at most the fabric's bisection when it crosses the fabric."""
 
     @property
     def load(self) -> float:
@@ -684,7 +685,8 @@ def _kv_transfer(plan: Plan, dep: Deployment, prefill: PoolSplit, rate: float) -
     nbytes = kv_cache_bytes(m, dep.workload.input_tokens, load_serving_constants().precision.kv(dep.kv_precision))
     senders = (1 if m.mla else min(prefill.tp, m.kv_heads)) * prefill.pp
     gpus = sum(p.nodes for p in dep.pools) * r.gpus_per_node
-    pool_gpus = prefill.nodes * r.gpus_per_node
+    pool_gpus = min(p.nodes for p in dep.pools) * r.gpus_per_node  # the smaller pool's NICs bound the path
+    bisection = math.inf  # [GB/s, one direction] the fabric's, when the cache crosses it
     if dep.network == "frontend":
         per_gpu = frontend_gbits_per_node(plan) / 8 / r.gpus_per_node * k.efficiency
         hops, level = 3, "frontend"
@@ -695,9 +697,10 @@ def _kv_transfer(plan: Plan, dep: Deployment, prefill: PoolSplit, rate: float) -
             per_gpu = lk.nvlink * k.efficiency
         else:
             per_gpu = lk.nic_per_gpu_line * k.efficiency * contention(plan, p, "uniform")
+            bisection = plan.bandwidth.bisection_tbits_one_direction * 1000 / 8 * k.efficiency
         hops, level = p.hops, p.level
     time = (k.base_latency_us + hops * links(plan).hop_latency_us) * 1e-6 + nbytes / (senders * per_gpu * 1e9)
-    return KvTransfer(nbytes, time, rate * nbytes / 1e9, level, pool_gpus * per_gpu)
+    return KvTransfer(nbytes, time, rate * nbytes / 1e9, level, min(pool_gpus * per_gpu, bisection))
 
 
 # --------------------------------------------------------------------------------------
