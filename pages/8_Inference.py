@@ -213,7 +213,9 @@ def _what_if(here, without, plan) -> None:
     st.caption(tidy_spaces(_(
         "Without the scale-out fabric every instance stays inside one {domain} and the KV cache moves over the "
         "front-end network (the storage network's ports, else the catalog's front-end figure).").format(
-        domain=domain_word(plan.resolved.system))))
+        domain=domain_word(plan.resolved.system))) + " " + _(
+        "Its cost and energy leave out the compute fabric: its switches, optics, cables and compute NICs, their "
+        "capex and their power."))
 
 
 def _results(cur, plan, store: dict) -> None:

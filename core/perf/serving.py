@@ -928,16 +928,30 @@ def _decode_pool(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, ca
     return pool
 
 
+def cluster_tco_and_power(plan: Plan, network: str = "fabric") -> tuple[float, float]:
+    """The cluster's TCO [USD over ``Design.tco_years``] and facility power [kW] that serving shares out: the
+    plan's (``CostSummary.tco_usd``, ``facility_kw``), or with ``network = "frontend"`` (the what-if without
+    the compute fabric) less the compute fabric's capex (``compute_fabric_capex_usd``: switches, optics,
+    cables and the nodes' compute NICs) and its power at the design's PUE and its energy price."""
+    cost = plan.cost
+    if network != "frontend":
+        return cost.tco_usd, cost.facility_kw
+    fabric_kw = cost.network_kw * cost.pue  # facility power of the compute fabric
+    energy = cost.tco_years * cost.energy_usd_per_year * (fabric_kw / cost.facility_kw if cost.facility_kw else 0.0)
+    return cost.tco_usd - cost.compute_fabric_capex_usd - energy, cost.facility_kw - fabric_kw
+
+
 def _finish(plan: Plan, dep: Deployment, prefill: PoolResult, decode: PoolResult, kv: KvTransfer | None,
             rate: float, parts: dict[str, float], warnings: list[str]) -> ServingEstimate:
     """Cost, energy and the estimate: the deployment's share of the cluster's TCO per second and facility power."""
-    r, cost = plan.resolved, plan.cost
+    r = plan.resolved
     gpus = sum(p.nodes for p in dep.pools) * r.gpus_per_node
     share = gpus / r.gpus
-    usd_per_s = cost.tco_usd / (cost.tco_years * SECONDS_PER_YEAR) * share
+    tco_usd, facility_kw = cluster_tco_and_power(plan, dep.network)
+    usd_per_s = tco_usd / (plan.cost.tco_years * SECONDS_PER_YEAR) * share
     served = min(rate, decode.tokens_per_s / dep.workload.output_tokens)
     est = ServingEstimate(dep, prefill, decode, kv, served, parts, decode.step.time_s, gpus, r.gpus, usd_per_s,
-                          cost.facility_kw * 1e3 * share, warnings)
+                          facility_kw * 1e3 * share, warnings)
     est.fabric_load = fabric_load(plan, est)
     return est
 
