@@ -92,9 +92,9 @@ def add_workload_options(parser, prefix: str = "", rate_required: bool = False):
                    help=_("time-per-output-token target [ms] (default {ms}; 0 = none)").format(ms=f"{D['tpot']:g}"))
     d = parser.add_argument_group(_("deployment (leave every split option out to search them)") if not prefix
                                   else _("serving deployment (searched)"))
-    d.add_argument(f("mode"), type=str.lower, choices=list(get_args(Mode)),
-                   help=_("one pool for prefill and decode, or separate pools (default: disaggregated with a split; "
-                          "the search tries both)"))
+    d.add_argument(f("mode"), type=str.lower, choices=list(get_args(Mode)), default=D["mode"],
+                   help=_("one pool for prefill and decode, or separate pools (default {mode}, as on the Inference "
+                          "page)").format(mode=D["mode"]))
     d.add_argument(f("precision"), type=str.lower, choices=list(get_args(PrecisionSetting)), default=D["prec"],
                    help=_("weights' precision (default {default}: FP8 where the accelerator runs FP8, else BF16)"
                           ).format(default=D["prec"]))
@@ -191,7 +191,7 @@ def _deployment(args: argparse.Namespace, system=None):
     from core.perf.serving import parse_deployment, weight_precision
     from core.perf.serving_search import redundant_experts
 
-    mode = args.mode or "disaggregated"
+    mode = args.mode
     model = model_of(args)
     if mode == "aggregated":
         given = [f"--prefill-{d}" for d in DEGREES if getattr(args, f"prefill_{d}") is not None]
@@ -334,9 +334,15 @@ PARTS = {"queue": N_("queue"), "prefill": N_("prefill"), "kv_transfer": N_("KV t
 
 
 def _parts(parts: dict, system) -> str:
-    """Breakdown parts and their milliseconds, the scale-up part named after ``system``'s links."""
-    return separator().join(f"{link_word(system) if k == 'nvlink' else _(PARTS[k])} {_ms(v)}"
-                            for k, v in parts.items())
+    """Breakdown parts and their milliseconds, the scale-up part named after ``system``'s links; compute that no
+    component is bound by (every one waits on HBM: ``StepTime.breakdown`` counts a component's time to its
+    bound) is said to be hidden under HBM, not "compute 0.0"."""
+    def said_part(k: str, v: float) -> str:
+        if k == "compute" and v == 0 and parts.get("hbm", 0) > 0:
+            return _("compute hidden under HBM")
+        return f"{link_word(system) if k == 'nvlink' else _(PARTS[k])} {_ms(v)}"
+
+    return separator().join(said_part(k, v) for k, v in parts.items())
 
 
 def _table(s: dict, result, args: argparse.Namespace, system) -> list[str]:
