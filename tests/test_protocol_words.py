@@ -21,3 +21,15 @@ def test_collective_on_ascend_names_no_nccl_protocol(capsys):
 def test_compare_link_example_names_the_designs_system():
     design, _ = decode({"v": "1", "g": "Atlas-800T-A2", "ng": "2048", "f": "eth", "sw": "H3C-S9827-64EP"})
     assert "g=Atlas-800T-A2" in example_link(design) and "H100" not in example_link(design)
+
+
+def test_busbw_hover_names_no_nccl_protocol_on_hccl():
+    from core.figures.perf import busbw_figure
+    from core.perf.collectives import sweep
+    from core.plan import plan as make_plan
+
+    design, _ = decode({"v": "1", "g": "Atlas-800T-A2", "ng": "64", "f": "eth", "sw": "H3C-S9827-64EP"})
+    p = make_plan(design)
+    fig = busbw_figure([sweep(p, "all-reduce", [2**20, 2**30], gpus=64)], [], system=p.resolved.system)
+    text = " ".join(str(t.customdata) + t.hovertemplate for t in fig.data)
+    assert "Simple" not in text and "LL" not in text

@@ -585,7 +585,10 @@ def fastest_label(algorithm: str, protocol: str, library: str) -> str:
     (``System.collective_library``) runs NCCL's protocols (NCCL, or a library that declares its own protocol
     rows in ``assets/catalog/collectives.toml``: RCCL); the algorithm alone, "RHD", for one that declares none
     (HCCL): LL, LL128 and Simple are NCCL's names, not that library's."""
+    return f"{algorithm_label(algorithm)} ({protocol})" if names_protocols(library) else algorithm_label(algorithm)
+
+
+def names_protocols(library: str) -> bool:
+    """Whether collective library ``library`` runs NCCL's protocols under their names (``fastest_label``)."""
     constants = load_constants()
-    if library.casefold() == constants.active_library or constants.library_entry(library).protocol:
-        return f"{algorithm_label(algorithm)} ({protocol})"
-    return algorithm_label(algorithm)
+    return library.casefold() == constants.active_library or bool(constants.library_entry(library).protocol)
