@@ -110,9 +110,10 @@ _ACCELERATOR: contextvars.ContextVar = contextvars.ContextVar("cli_accelerator",
 def accelerator_context(args: argparse.Namespace) -> Iterator[None]:
     """Within it, ``said`` and ``row`` call the accelerator by the noun of the design's system in ``args``
     ("NPU" for Ascend, ``core.scaleup.in_noun``); a command without a design, or one whose design does not
-    build (the handler says why), keeps "GPU"."""
+    build (the handler says why), or one that varies the system (``sweep --set gpu=...``), keeps "GPU"."""
     system = None
-    if all(hasattr(args, name) for name in ("gpu", "design", "preset", "gpus", "nodes")):
+    varied = {item[0] for item in (getattr(args, "sweep_x", None), getattr(args, "sweep_y", None)) if item}
+    if "gpu" not in varied and all(hasattr(args, name) for name in ("gpu", "design", "preset", "gpus", "nodes")):
         try:
             system = load_catalog().system(design_from_args(args).gpu)
         except Exception:  # noqa: BLE001 - the handler reports the same bad input in its own words
