@@ -972,7 +972,7 @@ def fabric_load(plan: Plan, est: ServingEstimate) -> dict[str, dict[str, float]]
     line rate (``nic``), of a GPU's share of the leaf uplinks (line rate / leaf oversubscription) for the part
     that leaves the leaf group (``leaf_uplinks``), and likewise at the spines (``spine_uplinks``); spread traffic
     leaves a group or pod in proportion to the peers outside it (``placement`` as for the collectives). None for
-    a tier the fabric does not have (one tier: no leaf uplinks; two tiers or a Dragonfly: no spine uplinks).
+    a tier the fabric does not have (one-tier Clos: no leaf uplinks; below three tiers: no spine uplinks).
     """
     lk, bw = links(plan), plan.bandwidth
     d = est.deployment
@@ -989,9 +989,9 @@ def fabric_load(plan: Plan, est: ServingEstimate) -> dict[str, dict[str, float]]
         traffic = comm + kv
         out[name] = {"gbytes_per_s_per_gpu": traffic, "nic": traffic / lk.nic_per_gpu_line,
                      "leaf_uplinks": (comm * f1 + kv * kv_f1) * max(1.0, bw.leaf_oversubscription)
-                     / lk.nic_per_gpu_line if plan.fabric.leaf_uplinks else None,
+                     / lk.nic_per_gpu_line if plan.fabric.tiers >= 2 or plan.fabric.family != "clos" else None,
                      "spine_uplinks": (comm * f2 + kv * kv_f2) * max(1.0, bw.spine_oversubscription)
-                     / lk.nic_per_gpu_line if plan.fabric.spine_uplinks else None}
+                     / lk.nic_per_gpu_line if plan.fabric.tiers >= 3 else None}
     return out
 
 
