@@ -237,7 +237,7 @@ def main() -> None:
                "paste its share link."))
     link_text = cols[1].text_input(
         _("Share link of the design to compare with"), key=W + "cmpl", max_chars=MAX_COMPARE_LINK,
-        disabled=choice != COMPARE_LINK, placeholder="https://…/?v=1&g=H100&n=64",
+        disabled=choice != COMPARE_LINK, placeholder=sharelink.example_link(design),
         help=_("Copy the link of any design (the Share box of the app) and paste it here."))
     shard = cols[2].toggle(_("Shard gradients"), key=W + "zg",
                            help=_("ZeRO-2 / FSDP as Llama 3 was trained: each GPU keeps an fp32 shard of the "

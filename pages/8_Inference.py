@@ -11,7 +11,7 @@ import streamlit as st
 
 from core import i18n, units
 from core.figures.keynumbers import cards_html, kv_key_numbers, serving_key_numbers, size_caption
-from core.figures.serving import TABLE_COLUMNS, comparison_rows, fabric_load_rows, time_figure
+from core.figures.serving import TABLE_COLUMNS, comparison_rows, fabric_load_note, fabric_load_rows, time_figure
 from core.formats import inferencelink as link
 from core.formats.serving_exports import serving_export_file_name, serving_exports
 from core.i18n import N_, _
@@ -213,7 +213,9 @@ def _what_if(here, without, plan) -> None:
     st.caption(tidy_spaces(_(
         "Without the scale-out fabric every instance stays inside one {domain} and the KV cache moves over the "
         "front-end network (the storage network's ports, else the catalog's front-end figure).").format(
-        domain=domain_word(plan.resolved.system))))
+        domain=domain_word(plan.resolved.system))) + " " + _(
+        "Its cost and energy leave out the compute fabric: its switches, optics, cables and compute NICs, their "
+        "capex and their power."))
 
 
 def _results(cur, plan, store: dict) -> None:
@@ -233,7 +235,8 @@ def _results(cur, plan, store: dict) -> None:
     st.caption(in_noun(tidy_spaces(_(
         "Per GPU, one direction: expert dispatch and combine, tensor-parallel and pipeline traffic that leaves the "
         "{domain}, and the KV-cache transfer; as a share of the NIC's line rate and of a GPU's share of the leaf and "
-        "spine uplinks (after oversubscription).").format(domain=domain_word(system))), system))
+        "spine uplinks (after oversubscription).").format(domain=domain_word(system))), system)
+               + " " + fabric_load_note(here))
     _search_box(plan, store, served)
     if here.kv is not None:
         st.subheader(_("KV-cache transfer"))

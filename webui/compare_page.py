@@ -318,7 +318,7 @@ def main() -> None:
     c1.button(_("Add the Designer's design"), key=W + "add", on_click=_on_add_current,
               disabled=full or cur is None or cur.design is None, width="stretch")
     c2.text_input(_("Share link of a design"), key=W + "paste", max_chars=comparelink.MAX_LINK,
-                  placeholder="https://…/?v=1&g=H100&n=64",
+                  placeholder=sharelink.example_link(cur.design if cur is not None else None),
                   help=_("Copy the link of any design (the Share box of the app) and paste it here."))
     c3.text_input(_("Name"), key=W + "paste_name", max_chars=MAX_NAME_CHARS,
                   placeholder=comparelink.default_name(len(store["entries"])))

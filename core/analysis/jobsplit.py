@@ -12,6 +12,7 @@ their own plans.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from core.analysis.perfview import PerfBandwidth, PerfFabric, PerfPlan, unpriced
@@ -92,7 +93,8 @@ def bounds_view(plan: PerfPlan) -> PerfPlan:
     r = plan.resolved._replace(fabric="ethernet", nic=_NIC, nics_per_node=plan.resolved.gpus_per_node, planes=1,
                                port_speed_gbps=BOUND_PORT_GBPS, switch=None)
     return plan._replace(resolved=r, fabric=_FLAT._replace(nodes_per_group=max(1, r.nodes)),
-                         bandwidth=PerfBandwidth(leaf_oversubscription=1.0, spine_oversubscription=1.0),
+                         bandwidth=PerfBandwidth(bisection_tbits_one_direction=math.inf,
+                                                 leaf_oversubscription=1.0, spine_oversubscription=1.0),
                          networks=None)
 
 

@@ -43,7 +43,7 @@ PerfFabric = view("PerfFabric", "family global_links groups_per_pod leaf_down_po
 """What the estimates read of the fabric plan: its family and structure (``core.perf.placement``; a torus's
 dimensions and link width)."""
 
-PerfBandwidth = view("PerfBandwidth", "leaf_oversubscription spine_oversubscription")
+PerfBandwidth = view("PerfBandwidth", "bisection_tbits_one_direction leaf_oversubscription spine_oversubscription")
 PerfStorage = view("PerfStorage", "port_speed_gbps")
 PerfNetworks = view("PerfNetworks", "", storage=PerfStorage)
 PerfCost = view("PerfCost", "facility_kw tco_usd tco_years")

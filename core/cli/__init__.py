@@ -45,6 +45,7 @@ from core.cli.common import (
     EXIT_DESIGN,
     EXIT_INPUT,
     Parser,
+    accelerator_context,
     argparse_language,
     default_language,
     language_choice,
@@ -186,7 +187,7 @@ def _output(args: argparse.Namespace) -> str:
             raise InputError(_("--fx-rate {value} is not a rate of {code}: from {low} to {high} per US dollar").format(
                 value=shown(str(args.fx_rate)), code=code, low=f"{entry['low']:g}", high=f"{entry['high']:g}")
             ) from None
-        with money_context(code, rate):
+        with money_context(code, rate), accelerator_context(args):
             text = args.handler(args)
             # the rate and its date, under the output whose money it converted
             return text if code == DEFAULT_CURRENCY else text.rstrip("\n") + "\n" + money_note() + "\n"

@@ -9,6 +9,7 @@ from core.cli.common import (
     add_format_option,
     cluster_note,
     design_from_args,
+    said,
     positive_int,
     row,
     separator,
@@ -16,6 +17,7 @@ from core.cli.common import (
     to_json,
 )
 from core.i18n import N_, _
+from core.perf.algorithms import fastest_label
 from core.perf.collectives import ALGORITHMS, OPS, collective
 from core.perf.placement import level_label
 from core.perf.constants import library_label
@@ -111,8 +113,8 @@ def run(args: argparse.Namespace) -> str:
     else:
         head = _("{op} of {size} on {gpus} GPUs ({domains} {scaleup}(s) of {per_domain}, {nodes} nodes, "
                  "fabric level {level})").format(**values)
-    head = tidy_spaces(head)  # no space beside a Chinese domain word
-    fastest = f"{algorithm_label(result['algorithm'])} ({result['protocol']})"
+    head = said(tidy_spaces(head))  # no space beside a Chinese domain word; the design's accelerator noun
+    fastest = fastest_label(result["algorithm"], result["protocol"], system.collective_library)
     if result["in_network"]:
         fastest += "  - " + _("in-network reduction: busbw is not a link speed")
     lines = [

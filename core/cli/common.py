@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import contextvars
 import json
 import math
 import os
@@ -26,6 +27,7 @@ from core.i18n import DEFAULT_LANGUAGE, LANGUAGES, N_, _, current, from_locale
 from core.formats.entry import normalize, number_text
 from core.formats.design_file import read_design_file
 from core.presets import find_preset
+from core.scaleup import in_noun
 from core.perf.sizes import parse_size
 
 EXIT_INPUT = 2
@@ -100,8 +102,39 @@ LABEL_WIDTH = 14
 """Columns of the label in front of each line of the human (table) output."""
 
 
+_ACCELERATOR: contextvars.ContextVar = contextvars.ContextVar("cli_accelerator", default=None)
+"""The system whose chips the human output counts (``accelerator_context``); None: GPUs."""
+
+
+@contextlib.contextmanager
+def accelerator_context(args: argparse.Namespace) -> Iterator[None]:
+    """Within it, ``said`` and ``row`` call the accelerator by the noun of the design's system in ``args``
+    ("NPU" for Ascend, ``core.scaleup.in_noun``); a command without a design, or one whose design does not
+    build (the handler says why), or one that varies the system (``sweep --set gpu=...``), keeps "GPU"."""
+    system = None
+    varied = {item[0] for item in (getattr(args, "sweep_x", None), getattr(args, "sweep_y", None)) if item}
+    if "gpu" not in varied and all(hasattr(args, name) for name in ("gpu", "design", "preset", "gpus", "nodes")):
+        try:
+            system = load_catalog().system(design_from_args(args).gpu)
+        except Exception:  # noqa: BLE001 - the handler reports the same bad input in its own words
+            system = None
+    token = _ACCELERATOR.set(system)
+    try:
+        yield
+    finally:
+        _ACCELERATOR.reset(token)
+
+
+def said(text: str) -> str:
+    """``text`` (a label or headline about the design's own chips) with "GPU" as the design's accelerator noun
+    (``accelerator_context``); unchanged outside one or for a GPU system."""
+    return in_noun(text, _ACCELERATOR.get())
+
+
 def row(label: str, text: str) -> str:
-    """``label`` padded to ``LABEL_WIDTH`` terminal columns (at least one space), then ``text``."""
+    """``label`` padded to ``LABEL_WIDTH`` terminal columns (at least one space), then ``text``; both with the
+    design's accelerator noun (``said``)."""
+    label, text = said(label), said(text)
     return label + " " * max(1, LABEL_WIDTH - display_width(label)) + text
 
 

@@ -22,6 +22,7 @@ from core.cli.common import (
     add_design_options,
     add_format_option,
     design_from_args,
+    said,
     non_negative_int,
     number,
     positive_float,
@@ -91,9 +92,9 @@ def add_workload_options(parser, prefix: str = "", rate_required: bool = False):
                    help=_("time-per-output-token target [ms] (default {ms}; 0 = none)").format(ms=f"{D['tpot']:g}"))
     d = parser.add_argument_group(_("deployment (leave every split option out to search them)") if not prefix
                                   else _("serving deployment (searched)"))
-    d.add_argument(f("mode"), type=str.lower, choices=list(get_args(Mode)),
-                   help=_("one pool for prefill and decode, or separate pools (default: disaggregated with a split; "
-                          "the search tries both)"))
+    d.add_argument(f("mode"), type=str.lower, choices=list(get_args(Mode)), default=D["mode"],
+                   help=_("one pool for prefill and decode, or separate pools (default {mode}, as on the Inference "
+                          "page)").format(mode=D["mode"]))
     d.add_argument(f("precision"), type=str.lower, choices=list(get_args(PrecisionSetting)), default=D["prec"],
                    help=_("weights' precision (default {default}: FP8 where the accelerator runs FP8, else BF16)"
                           ).format(default=D["prec"]))
@@ -190,7 +191,7 @@ def _deployment(args: argparse.Namespace, system=None):
     from core.perf.serving import parse_deployment, weight_precision
     from core.perf.serving_search import redundant_experts
 
-    mode = args.mode or "disaggregated"
+    mode = args.mode
     model = model_of(args)
     if mode == "aggregated":
         given = [f"--prefill-{d}" for d in DEGREES if getattr(args, f"prefill_{d}") is not None]
@@ -333,9 +334,15 @@ PARTS = {"queue": N_("queue"), "prefill": N_("prefill"), "kv_transfer": N_("KV t
 
 
 def _parts(parts: dict, system) -> str:
-    """Breakdown parts and their milliseconds, the scale-up part named after ``system``'s links."""
-    return separator().join(f"{link_word(system) if k == 'nvlink' else _(PARTS[k])} {_ms(v)}"
-                            for k, v in parts.items())
+    """Breakdown parts and their milliseconds, the scale-up part named after ``system``'s links; compute that no
+    component is bound by (every one waits on HBM: ``StepTime.breakdown`` counts a component's time to its
+    bound) is said to be hidden under HBM, not "compute 0.0"."""
+    def said_part(k: str, v: float) -> str:
+        if k == "compute" and v == 0 and parts.get("hbm", 0) > 0:
+            return _("compute hidden under HBM")
+        return f"{link_word(system) if k == 'nvlink' else _(PARTS[k])} {_ms(v)}"
+
+    return separator().join(said_part(k, v) for k, v in parts.items())
 
 
 def _table(s: dict, result, args: argparse.Namespace, system) -> list[str]:
@@ -344,8 +351,8 @@ def _table(s: dict, result, args: argparse.Namespace, system) -> list[str]:
 
     w = s["workload"]
     mode = _("disaggregated") if s["mode"] == "disaggregated" else _("aggregated")
-    lines = [_("{model} on {gpus} of {cluster} GPUs: {mode}, {precision} weights, {kv} KV cache; {input} input and "
-               "{output} output tokens per request").format(
+    lines = [said(_("{model} on {gpus} of {cluster} GPUs: {mode}, {precision} weights, {kv} KV cache; {input} input "
+                    "and {output} output tokens per request")).format(
         model=s["model"], gpus=f"{s['gpus']:,}", cluster=f"{s['cluster_gpus']:,}", mode=mode,
         precision=s["precision"].upper(), kv=s["kv_precision"].upper(), input=f"{w['input_tokens']:,}",
         output=f"{w['output_tokens']:,}")]
@@ -391,7 +398,7 @@ def _throughput_lines(s: dict, system) -> list[str]:
     kv = s["kv_transfer"]
     if kv:
         lines.append(row(_("KV transfer"), _("{rate} GB/s ({mb} MB per request, {time} ms, over {level}; {load} of "
-                                             "the prefill pool's network)").format(
+                                             "the network between the pools)").format(
             rate=f"{kv['gbytes_per_s']:,.2f}", mb=f"{kv['bytes_per_request'] / 1e6:,.1f}", time=_ms(kv["time_s"]),
             level=_("the front-end network") if kv["level"] == "frontend" else level_label(kv["level"], system), load=f"{kv['load']:.1%}")))
     if s["balanced_prefill_decode_ratio"]:
@@ -434,8 +441,8 @@ def _explain_lines(result) -> list[str]:
         ttft = _ms(e.ttft_s) if math.isfinite(e.ttft_s) else "-"
         verdict = _("meets the targets") if c.meets else _("misses the targets")
         usd = e.usd_per_million_output_tokens
-        lines.append("  " + in_currency(_("{deployment}: {gpus} GPUs, {rate} requests/s, TTFT {ttft} ms, TPOT {tpot} ms, "
-                                          "{usd} USD per million output tokens; {verdict}")).format(
+        lines.append("  " + said(in_currency(_("{deployment}: {gpus} GPUs, {rate} requests/s, TTFT {ttft} ms, TPOT {tpot} ms, "
+                                          "{usd} USD per million output tokens; {verdict}"))).format(
             deployment=describe(c.deployment), gpus=f"{c.gpus:,}", rate=rate_text(c.rate) if c.rate else "-",
             ttft=ttft, tpot=_ms(e.tpot_s), usd=f"{usd * fx_rate():,.3g}" if math.isfinite(usd) else "-", verdict=verdict))
     return lines

@@ -11,6 +11,7 @@ from core.cli.common import (
     add_format_option,
     cluster_note,
     design_from_args,
+    said,
     fraction,
     pad,
     positive_int,
@@ -19,7 +20,7 @@ from core.cli.common import (
     to_json,
     tokens,
 )
-from core.i18n import N_, _, usd
+from core.i18n import N_, _, number, usd
 from core.perf.placement import level_label
 
 
@@ -251,7 +252,7 @@ def _run(args: argparse.Namespace) -> str:
         seq=f"{s['seq_len']:,}", batch=f"{s['global_batch']:,}", precision=s["precision"])
     memory = separator().join(f"{_(MEMORY_LABELS[k]) if k in MEMORY_LABELS else k} {v:.1f}"
                               for k, v in s["memory_gb"].items())
-    lines = [head + cluster_note(design.gpus, s["cluster_gpus"], s["gpus"])]
+    lines = [said(head + cluster_note(design.gpus, s["cluster_gpus"], s["gpus"]))]
     if choice is not None:
         fitting = sum(c.fits for c in choice.candidates)
         text = _("{split} chosen: the fastest of {fitting} splits that fit ({count} considered; --explain lists them)")
@@ -262,7 +263,7 @@ def _run(args: argparse.Namespace) -> str:
             step=f"{s['step_time_s']:.3f}", compute=f"{s['compute_s']:.3f}", bubble=f"{s['bubble_s']:.3f}",
             exposed=f"{s['exposed_comm_s']:.3f}")),
         row(_("throughput"), _("{tokens} tokens/s, MFU {mfu}, communication {share} of the step").format(
-            tokens=f"{s['tokens_per_s']:,.0f}", mfu=f"{s['mfu']:.1%}", share=f"{s['comm_fraction']:.1%}")),
+            tokens=number(result.tokens_per_s), mfu=f"{s['mfu']:.1%}", share=f"{s['comm_fraction']:.1%}")),
         row(_("to train"), _("{tokens} tokens: {days} days, {cost} (share of cluster TCO, estimate)").format(
             tokens=f"{s['tokens_to_train']:.3g}", days=f"{s['days_to_train']:,.1f}",
             cost=usd(s["cost_usd"], exact=True))),

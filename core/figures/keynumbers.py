@@ -17,7 +17,7 @@ from core.fabric.families import words
 from core.figures.style import CJK_FONTS, sep
 from core.text import html_text
 from core.units import bandwidth, from_gbytes, from_tbits, number
-from core.i18n import N_, _, ngettext, usd
+from core.i18n import N_, _, ngettext, number, usd
 
 
 @dataclass(frozen=True)
@@ -318,7 +318,7 @@ def training_key_numbers(estimate_, system=None) -> list[KeyNumber]:
     cost = usd(e.cost_usd)
     return in_noun([
         KeyNumber("step_time", _("Step time"), f"{e.step_time_s:.2f} s", _("seconds per optimizer step")),
-        KeyNumber("tokens_per_s", _("Tokens/s"), f"{e.tokens_per_s:,.0f}", _("tokens trained per second, whole job")),
+        KeyNumber("tokens_per_s", _("Tokens/s"), number(e.tokens_per_s), _("tokens trained per second, whole job")),
         KeyNumber("mfu", _("MFU"), f"{e.mfu:.1%}", _("model FLOPs / (GPUs x dense peak x time)")),
         KeyNumber("comm", _("Communicating"), f"{e.comm_fraction:.1%}",
                   _("share of the step spent in communication that compute does not hide")),
@@ -456,7 +456,8 @@ def kv_key_numbers(kv, unit: str = "GB/s") -> list[KeyNumber]:
         KeyNumber("kv_rate", _("KV traffic"), bandwidth(from_gbytes(kv.gbytes_per_s), unit),
                   _("at the deployment's request rate, one direction")),
         KeyNumber("kv_offered", _("Network between the pools"), bandwidth(from_gbytes(kv.network_gbytes_per_s), unit),
-                  _("the prefill pool's NIC bandwidth, one direction; farthest level crossed: {level}").format(
+                  _("the smaller pool's NIC bandwidth (the cache leaves one pool and enters the other), at most the "
+                    "fabric's bisection; one direction; farthest level crossed: {level}").format(
                       level=level)),
         KeyNumber("kv_load", _("Network load"), f"{kv.load:.1%}" if kv.load != float("inf") else _("unbounded"),
                   _("KV traffic over what the network between the pools offers")),

@@ -16,7 +16,7 @@ from core import units
 from core.units import money_axis
 from core.figures.style import base_layout, plain, sep
 from core.i18n import _, in_currency, number, usd
-from core.perf.algorithms import algorithm_label
+from core.perf.algorithms import algorithm_label, fastest_label, names_protocols
 from core.perf.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
 from core.perf.jobform import COLLECTIVE_COLUMNS
 from core.perf.constants import test_tool
@@ -75,6 +75,11 @@ def busbw_figure(sweeps: list[Sweep], references: list[ReferencePoint] = (), hei
     per, label_unit = units.scale(0.0, unit, prefix=False)
     factor = 8 / per  # the engine's GB/s -> Gb/s -> the unit
     fig = go.Figure()
+    library = system.collective_library if system is not None else "nccl"
+    time_text = (_("%{{x:.3s}}B: busbw %{{y:.3g}} {unit}<br>algbw %{{customdata[1]:.3g}} {unit}, time "
+                   "%{{customdata[0]:.4g}} us (%{{customdata[2]}})") if names_protocols(library) else
+                 _("%{{x:.3s}}B: busbw %{{y:.3g}} {unit}<br>algbw %{{customdata[1]:.3g}} {unit}, time "
+                   "%{{customdata[0]:.4g}} us")).format(unit=label_unit)
     for sw in sweeps:
         best_t, best_a, best_p = sw.best()
         if show_all_algorithms:
@@ -85,21 +90,19 @@ def busbw_figure(sweeps: list[Sweep], references: list[ReferencePoint] = (), hei
                     name=label, legendgroup=f"{sw.op}-{name}",
                     line=dict(color=ALGO_COLOURS.get(name, "#555"), width=1.5, dash=OP_DASH.get(sw.op, "solid")),
                     opacity=0.55,
-                    customdata=list(zip(curve.time_us, [v * factor for v in sw.algbw(curve.time_us)], curve.protocol)),
+                    customdata=list(zip(curve.time_us, [v * factor for v in sw.algbw(curve.time_us)],
+                                        *([curve.protocol] if names_protocols(library) else []))),
                     hovertemplate=((_("{name} (in-network)").format(name=label) if name in IN_NETWORK else label)
-                                   + "<br>" + _("%{{x:.3s}}B: busbw %{{y:.3g}} {unit}<br>algbw %{{customdata[1]:.3g}} "
-                                                "{unit}, time %{{customdata[0]:.4g}} us (%{{customdata[2]}})").format(
-                                       unit=label_unit)
+                                   + "<br>" + time_text
                                    + "<extra></extra>"),
                 ))
         fig.add_trace(go.Scatter(
             x=sw.sizes, y=[v * factor for v in sw.busbw(best_t)], mode="lines",
             name=_("{op} · fastest").format(op=sw.op),
             line=dict(color="#1b2631", width=3.2, dash=OP_DASH.get(sw.op, "solid")),
-            customdata=list(zip([algorithm_label(a) for a in best_a], best_p, best_t)),
-            hovertemplate=(_("{op} fastest: %{{customdata[0]}} (%{{customdata[1]}})<br>%{{x:.3s}}B: "
-                             "busbw %{{y:.3g}} {unit}, time %{{customdata[2]:.4g}} us").format(
-                               op=sw.op, unit=label_unit)
+            customdata=list(zip([fastest_label(a, p, library) for a, p in zip(best_a, best_p)], best_t)),
+            hovertemplate=(_("{op} fastest: %{{customdata[0]}}<br>%{{x:.3s}}B: busbw %{{y:.3g}} {unit}, time "
+                             "%{{customdata[1]:.4g}} us").format(op=sw.op, unit=label_unit)
                            + "<extra></extra>"),
         ))
     for i, ref in enumerate(references):

@@ -142,6 +142,23 @@ LOAD_COLUMNS = (N_("Pool"), N_("Fabric traffic per GPU"), N_("NIC"), N_("Leaf up
 POOL_WORDS = {"prefill": N_("prefill"), "decode": N_("decode")}
 
 
+NO_TIER = "—"
+"""A tier's load where the fabric has no such tier (``fabric_load``'s None): a dash, not 0.0%."""
+
+
+def _share(load: float | None) -> str:
+    """A load as a percentage (``0.0%``), or ``NO_TIER`` for a tier the fabric does not have."""
+    return NO_TIER if load is None else f"{load:.1%}"
+
+
+def fabric_load_note(estimate_) -> str:
+    """The fabric-load table's note on its dashes: which tiers the fabric lacks (empty when it has every one)."""
+    missing = any(load[tier] is None for load in estimate_.fabric_load.values()
+                  for tier in ("leaf_uplinks", "spine_uplinks"))
+    return _("A dash: the fabric has no such uplinks (two tiers have no spine uplinks, one tier no leaf "
+             "uplinks), so nothing loads them.") if missing else ""
+
+
 def fabric_load_rows(estimate_, unit: str = "GB/s", system=None) -> list[dict]:
     """Each pool's traffic on the scale-out fabric per GPU (in ``unit``, one direction) and the share it takes of
     the NIC, the leaf uplinks and the spine uplinks (``core.perf.serving.fabric_load``), as display text; headers
@@ -152,6 +169,6 @@ def fabric_load_rows(estimate_, unit: str = "GB/s", system=None) -> list[dict]:
     rows = []
     for pool, load in estimate_.fabric_load.items():
         values = [_(POOL_WORDS.get(pool, pool)), bandwidth(from_gbytes(load["gbytes_per_s_per_gpu"]), unit),
-                  f"{load['nic']:.1%}", f"{load['leaf_uplinks']:.1%}", f"{load['spine_uplinks']:.1%}"]
+                  f"{load['nic']:.1%}", _share(load["leaf_uplinks"]), _share(load["spine_uplinks"])]
         rows.append(dict(zip(headers, values)))
     return rows

@@ -826,3 +826,10 @@ def _check_combinations(data: dict, catalog: Catalog, specs: dict, params: Mappi
                               _("must be 1 or a multiple of GPUs per node ({gpn})").format(gpn=gpn),
                               _("1, {gpn}, {double}, ... up to 576").format(gpn=gpn, double=2 * gpn)))
         del data["nvlink_domain_gpus"]
+
+
+def example_link(design: Design | None) -> str:
+    """A share link's shape for an input's placeholder, with ``design``'s own keys (``encode``):
+    ``https://…/?v=1&g=Atlas-800T-A2&ng=2048&…``, so that the example names the design's own system; None:
+    the default design's."""
+    return "https://…/?" + urlencode(encode(design if design is not None else Design()))

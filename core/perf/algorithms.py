@@ -28,7 +28,7 @@ import numpy as np
 from core import scaleup
 from core.i18n import _
 from core.perf.constants import (AlgorithmConstants, ChannelCap, CollectiveConstants, LibraryConstants,
-                                 ProtocolConstants, parse_nccl_version)
+                                 ProtocolConstants, load_constants, parse_nccl_version)
 from core.perf.placement import Links, Placement, dtree_max_degree
 
 
@@ -578,3 +578,17 @@ def algorithm_label(name: str) -> str:
     labels = {"hierarchical": _("hierarchical"), "direct": _("direct"), "default": _("NCCL's choice"),
               "mesh": _("mesh"), "hccl-ring": _("ring (HCCL)"), "rhd": "RHD", "nhr": "NHR"}
     return labels.get(name, name)
+
+
+def fastest_label(algorithm: str, protocol: str, library: str) -> str:
+    """The fastest algorithm as shown: with its protocol, "ring (LL)", when collective library ``library``
+    (``System.collective_library``) runs NCCL's protocols (NCCL, or a library that declares its own protocol
+    rows in ``assets/catalog/collectives.toml``: RCCL); the algorithm alone, "RHD", for one that declares none
+    (HCCL): LL, LL128 and Simple are NCCL's names, not that library's."""
+    return f"{algorithm_label(algorithm)} ({protocol})" if names_protocols(library) else algorithm_label(algorithm)
+
+
+def names_protocols(library: str) -> bool:
+    """Whether collective library ``library`` runs NCCL's protocols under their names (``fastest_label``)."""
+    constants = load_constants()
+    return library.casefold() == constants.active_library or bool(constants.library_entry(library).protocol)

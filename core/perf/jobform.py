@@ -25,6 +25,7 @@ from core.design import Design, parse_design, tidy_spaces
 from core.errors import DesignError, FabricPlannerError
 from core.i18n import N_, _, ngettext
 from core.perf import congestion
+from core.perf.algorithms import fastest_label
 from core.perf.collectives import IN_NETWORK, Sweep, algorithm_label, level_label, sweep
 from core.perf.sizes import format_size
 from core.perf.modelshape import CUSTOM, decode_shape
@@ -214,12 +215,12 @@ def collective_rows(plan: Plan, ops, gpus: int, sizes=SIZES_SHOWN, sharp: bool =
     """The fastest algorithm, time, algbw and busbw of each collective at each size in ``sizes``
     (NCCL's default algorithms, plus SHARP when ``sharp``); call it inside the job's
     ``congestion.assumptions``."""
-    rows = []
+    rows, library = [], plan.resolved.system.collective_library
     for op in ops:
         pick = sweep(plan, op, list(sizes), gpus=gpus, **sharp_option(sharp))
         t, a, pr = pick.best()
         for size, tt, aa, pp_, bw, bb in zip(sizes, t, a, pr, pick.algbw(t), pick.busbw(t)):
-            fastest = f"{algorithm_label(aa)} ({pp_})"  # names only: ring (LL), hierarchical (Simple)
+            fastest = fastest_label(aa, pp_, library)  # names only: ring (LL), hierarchical (Simple), RHD
             rows.append(_row(COLLECTIVE_COLUMNS, (op, format_size(size), fastest, round(float(tt), 1),
                                                   float(bw), float(bb))))  # rounded once, where shown
     return rows

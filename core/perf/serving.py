@@ -652,7 +652,8 @@ class KvTransfer:
     level: str
     """Farthest fabric level crossed (``frontend`` in the what-if without the compute fabric)."""
     network_gbytes_per_s: float
-    """What the network offers the transfer between the pools [GB/s, one direction]: the prefill pool's NICs."""
+    """What the network offers the transfer between the pools [GB/s, one direction]: the NICs of the smaller pool
+    (the cache leaves the one and enters the other), at most the fabric's bisection when it crosses the fabric."""
 
     @property
     def load(self) -> float:
@@ -684,7 +685,8 @@ def _kv_transfer(plan: Plan, dep: Deployment, prefill: PoolSplit, rate: float) -
     nbytes = kv_cache_bytes(m, dep.workload.input_tokens, load_serving_constants().precision.kv(dep.kv_precision))
     senders = (1 if m.mla else min(prefill.tp, m.kv_heads)) * prefill.pp
     gpus = sum(p.nodes for p in dep.pools) * r.gpus_per_node
-    pool_gpus = prefill.nodes * r.gpus_per_node
+    pool_gpus = min(p.nodes for p in dep.pools) * r.gpus_per_node  # the smaller pool's NICs bound the path
+    bisection = math.inf  # [GB/s, one direction] the fabric's, when the cache crosses it
     if dep.network == "frontend":
         per_gpu = frontend_gbits_per_node(plan) / 8 / r.gpus_per_node * k.efficiency
         hops, level = 3, "frontend"
@@ -695,9 +697,10 @@ def _kv_transfer(plan: Plan, dep: Deployment, prefill: PoolSplit, rate: float) -
             per_gpu = lk.nvlink * k.efficiency
         else:
             per_gpu = lk.nic_per_gpu_line * k.efficiency * contention(plan, p, "uniform")
+            bisection = plan.bandwidth.bisection_tbits_one_direction * 1000 / 8 * k.efficiency
         hops, level = p.hops, p.level
     time = (k.base_latency_us + hops * links(plan).hop_latency_us) * 1e-6 + nbytes / (senders * per_gpu * 1e9)
-    return KvTransfer(nbytes, time, rate * nbytes / 1e9, level, pool_gpus * per_gpu)
+    return KvTransfer(nbytes, time, rate * nbytes / 1e9, level, min(pool_gpus * per_gpu, bisection))
 
 
 # --------------------------------------------------------------------------------------
@@ -925,16 +928,30 @@ def _decode_pool(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, ca
     return pool
 
 
+def cluster_tco_and_power(plan: Plan, network: str = "fabric") -> tuple[float, float]:
+    """The cluster's TCO [USD over ``Design.tco_years``] and facility power [kW] that serving shares out: the
+    plan's (``CostSummary.tco_usd``, ``facility_kw``), or with ``network = "frontend"`` (the what-if without
+    the compute fabric) less the compute fabric's capex (``compute_fabric_capex_usd``: switches, optics,
+    cables and the nodes' compute NICs) and its power at the design's PUE and its energy price."""
+    cost = plan.cost
+    if network != "frontend":
+        return cost.tco_usd, cost.facility_kw
+    fabric_kw = cost.network_kw * cost.pue  # facility power of the compute fabric
+    energy = cost.tco_years * cost.energy_usd_per_year * (fabric_kw / cost.facility_kw if cost.facility_kw else 0.0)
+    return cost.tco_usd - cost.compute_fabric_capex_usd - energy, cost.facility_kw - fabric_kw
+
+
 def _finish(plan: Plan, dep: Deployment, prefill: PoolResult, decode: PoolResult, kv: KvTransfer | None,
             rate: float, parts: dict[str, float], warnings: list[str]) -> ServingEstimate:
     """Cost, energy and the estimate: the deployment's share of the cluster's TCO per second and facility power."""
-    r, cost = plan.resolved, plan.cost
+    r = plan.resolved
     gpus = sum(p.nodes for p in dep.pools) * r.gpus_per_node
     share = gpus / r.gpus
-    usd_per_s = cost.tco_usd / (cost.tco_years * SECONDS_PER_YEAR) * share
+    tco_usd, facility_kw = cluster_tco_and_power(plan, dep.network)
+    usd_per_s = tco_usd / (plan.cost.tco_years * SECONDS_PER_YEAR) * share
     served = min(rate, decode.tokens_per_s / dep.workload.output_tokens)
     est = ServingEstimate(dep, prefill, decode, kv, served, parts, decode.step.time_s, gpus, r.gpus, usd_per_s,
-                          cost.facility_kw * 1e3 * share, warnings)
+                          facility_kw * 1e3 * share, warnings)
     est.fabric_load = fabric_load(plan, est)
     return est
 
@@ -954,7 +971,8 @@ def fabric_load(plan: Plan, est: ServingEstimate) -> dict[str, dict[str, float]]
     back; prefill at its utilisation), plus the KV-cache transfer spread over the pool's GPUs. Load: of the NIC's
     line rate (``nic``), of a GPU's share of the leaf uplinks (line rate / leaf oversubscription) for the part
     that leaves the leaf group (``leaf_uplinks``), and likewise at the spines (``spine_uplinks``); spread traffic
-    leaves a group or pod in proportion to the peers outside it (``placement`` as for the collectives).
+    leaves a group or pod in proportion to the peers outside it (``placement`` as for the collectives). None for
+    a tier the fabric does not have (one-tier Clos: no leaf uplinks; below three tiers: no spine uplinks).
     """
     lk, bw = links(plan), plan.bandwidth
     d = est.deployment
@@ -971,9 +989,9 @@ def fabric_load(plan: Plan, est: ServingEstimate) -> dict[str, dict[str, float]]
         traffic = comm + kv
         out[name] = {"gbytes_per_s_per_gpu": traffic, "nic": traffic / lk.nic_per_gpu_line,
                      "leaf_uplinks": (comm * f1 + kv * kv_f1) * max(1.0, bw.leaf_oversubscription)
-                     / lk.nic_per_gpu_line,
+                     / lk.nic_per_gpu_line if plan.fabric.tiers >= 2 or plan.fabric.family != "clos" else None,
                      "spine_uplinks": (comm * f2 + kv * kv_f2) * max(1.0, bw.spine_oversubscription)
-                     / lk.nic_per_gpu_line}
+                     / lk.nic_per_gpu_line if plan.fabric.tiers >= 3 else None}
     return out
 
 

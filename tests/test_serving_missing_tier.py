@@ -1,0 +1,25 @@
+"""A tier the fabric does not have shows a dash in the fabric-load table, not 0.0% (``fabric_load``)."""
+from core.design import Design
+from core.figures.serving import NO_TIER, fabric_load_note, fabric_load_rows
+from core.perf import serving
+from core.plan import plan
+
+DEPLOYMENT = {"model": "llama3.3-70b", "precision": "bf16", "prefill": {"nodes": 4, "tp": 8}, "decode": {"nodes": 4, "tp": 8}}
+
+
+def test_two_tiers_have_no_spine_uplinks_to_load():
+    p = plan(Design(gpu="Atlas-800T-A2", gpus=2048, fabric="ethernet", switch="H3C-S9827-64EP"))
+    assert p.fabric.tiers == 2 and p.fabric.spine_uplinks == 0
+    e = serving.estimate(p, serving.parse_deployment(DEPLOYMENT))
+    assert all(load["spine_uplinks"] is None and load["leaf_uplinks"] is not None for load in e.fabric_load.values())
+    rows = fabric_load_rows(e, "GB/s", p.resolved.system)
+    assert all(list(r.values())[-1] == NO_TIER and list(r.values())[-2] != NO_TIER for r in rows)
+    assert fabric_load_note(e)
+
+
+def test_three_tiers_load_their_spine_uplinks():
+    p = plan(Design(gpu="H100", nodes=4096))
+    assert p.fabric.spine_uplinks
+    e = serving.estimate(p, serving.parse_deployment(DEPLOYMENT))
+    assert all(load["spine_uplinks"] is not None for load in e.fabric_load.values())
+    assert not fabric_load_note(e)
