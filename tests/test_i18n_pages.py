@@ -250,7 +250,7 @@ def test_performance_select_values_stay_ids_and_survive_a_language_switch():
     assert {k: at.session_state[k] for k in before} == before == {
         "perf_w_cmp": "ib1", "perf_w_prec": "fp8", "perf_w_model": "llama3-8b", "perf_w_op": ["all-reduce"]}
     compare = at.selectbox(key="perf_w_cmp")
-    assert compare.value == "ib1" and compare.options[2] == "InfiniBand，无阻塞"
+    assert compare.value == "ib1" and compare.options[2] == "InfiniBand 1:1"
     assert at.title[0].value == _tr("Performance", "zh")
 
 
