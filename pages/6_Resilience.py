@@ -14,7 +14,8 @@ from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.podload import pods_spine_load
-from core.analysis.podwhatif import loss_rows, pod_elements, pods_what_if
+from core.analysis.pods import mixed_wiring
+from core.analysis.podwhatif import alone_note, loss_rows, pod_elements, pods_what_if, whole_failures
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
 from core.errors import FabricPlannerError, InputError
@@ -38,6 +39,7 @@ CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
 CONFIG = {"displaylogo": False}
+PODS_EXTRA = "fp_rs_pods_extra"  # a design with pods: another pod's leaves lost on the whole fabric only
 
 
 # This session's settings in the link (webui.pagestate)
@@ -324,20 +326,40 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                  "and training models on a degraded copy of the design."))
 
 
-def _pods_whole_fabric(cur) -> None:
+def _on_pods_failed(mixed) -> None:
+    """The whole-fabric picks drive the what-if below too: a shared spine or pod 1's leaf is failed there as pod 1's
+    own (``PodsWiring.alone_of_whole``); another pod's leaf is kept for the whole fabric only."""
+    ss = st.session_state
+    wiring = mixed_wiring(mixed)
+    picked = list(ss.get(W + "pods_failed") or [])
+    alone = [wiring.alone_of_whole(e) for e in picked]
+    store = ss[STORE]
+    kept = [spec for spec in store["fail"] if wiring.whole_of_alone(spec) is None]  # a NIC, a rack...: not here
+    store["fail"] = ()
+    _add(kept + [a for a in alone if a is not None])
+    ss[PODS_EXTRA] = [e for e, a in zip(picked, alone) if a is None]
+
+
+def _pods_whole_fabric(cur, store: dict) -> None:
     """A design with pods: lose shared spines and pods' leaves on the whole fabric and show what each pod loses
-    (``core.analysis.podwhatif``)."""
+    (``core.analysis.podwhatif``); one selection with the what-if below (a shared spine failed there is failed
+    here)."""
     try:
         mixed = design_mixed(cur.plan.design)
     except FabricPlannerError:
         return
     st.markdown("##### " + _("Every pod under the shared spines"))
-    picked = st.multiselect(_("Shared spines and pods' leaves to lose"), pod_elements(mixed), key=W + "pods_failed",
-                            placeholder=_("none: the healthy fabric"))
+    options = pod_elements(mixed)
+    picked = whole_failures(mixed, list(store["fail"])) + [
+        e for e in st.session_state.get(PODS_EXTRA, []) if e in options]
+    st.session_state[W + "pods_failed"] = picked
+    st.multiselect(_("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed",
+                   on_change=_on_pods_failed, args=(mixed,), placeholder=_("none: the healthy fabric"))
     st.caption(_("GPUs cut off: servers whose every leaf is lost (without spines, those outside the scalable unit "
                  "holding the most GPUs). Into the shared spines: the most a pod's servers can send into the live "
                  "spines (a max-flow), which traffic between pods crosses."))
     st.dataframe(loss_rows(pods_what_if(mixed, picked), cur.unit), hide_index=True, width="stretch")
+    st.info(safe.md(alone_note(mixed, cur.plan)))
 
 
 def _pods_spine_load(cur) -> None:
@@ -648,10 +670,10 @@ def main() -> None:
         with tab:
             if tab.open:
                 if pod_one and index == 0:
-                    _pods_whole_fabric(cur)
+                    _pods_whole_fabric(cur, store)
                 if pod_one and rl.TABS[index] == "Overload & imbalance":
                     _pods_spine_load(cur)
-                if pod_one and rl.TABS[index] not in WHOLE_FABRIC_TABS:
+                if pod_one and index and rl.TABS[index] not in WHOLE_FABRIC_TABS:  # the what-if: alone_note
                     st.info(pod_one)
                 draw()
     state.set_page_link(PAGE_PATH, rl.encode(store))  # webui.state.canonical_params adds them to the link

@@ -3,6 +3,8 @@ stages of the pods on the Racks & cabling tab, a bad pod said with a message; bo
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -125,9 +127,27 @@ def test_resilience_what_if_loses_a_shared_spine_on_every_pod(lang):
     healthy = at.dataframe[0].value
     assert len(healthy) == 2 and "B200" in str(healthy.iloc[1, 0])
     assert any(m.key == "rs_w_pods_failed" for m in at.multiselect)
-    at.session_state["rs_w_pods_failed"] = ["spine0", "pod2.p0.leaf0"]  # as picked (the page's other widgets
-    pagetest.rerun(at)  # keep their state)
+    at.multiselect(key="rs_w_pods_failed").set_value(["spine0", "pod2.p0.leaf0"])
+    pagetest.rerun(at)
     assert not at.exception and not at.error
     failed = at.dataframe[0].value
     assert list(failed.iloc[:, 3]) != list(healthy.iloc[:, 3])  # pod 2's injection drops with its leaf
     assert list(failed.iloc[:, 4]) != list(healthy.iloc[:, 4])  # every pod's way into the spines drops
+    assert "p0.spine0" in at.multiselect(key="rs_w_failed").value  # the shared spine failed in pod 1's what-if too
+    assert at.multiselect(key="rs_w_pods_failed").value == ["spine0", "pod2.p0.leaf0"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_resilience_one_selection_drives_pod_one_and_the_whole_fabric(lang):
+    """A shared spine failed in pod 1's what-if (the link's ``rs_fail``) is failed on the whole fabric too, and the
+    pod-1 section says it is drawn as if alone, naming the shared spines' real model."""
+    from tests import pagetest
+
+    link = {"n": "64", "pods": "B200:32:800", "lang": lang, "rs_tab": "Failure what-if", "rs_fail": "p0.spine0"}
+    at = pagetest.open_page("../pages/6_Resilience.py", link)
+    assert not at.exception and not at.error
+    assert at.multiselect(key="rs_w_pods_failed").value == ["spine0"]
+    lost = at.dataframe[0].value
+    now, *_rest, healthy = re.findall(r"[\d.,]+", str(lost.iloc[0, 4]))  # "{now} of {healthy}" (zh: its order)
+    assert now != healthy  # pod 1's way into the spines is below its healthy value
+    assert any("Q3400" in str(i.value) and "QM9700" in str(i.value) for i in at.info)

@@ -103,3 +103,18 @@ def test_the_failure_command_of_a_design_with_pods_reads_the_whole_fabric(capsys
     assert code == 0 and "pod 2 (B200)" in out and "Servers degraded" in out
     code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "leaf:1")  # pod 1's own what-if, as before
     assert code == 0 and "cut off" in out and "pod 2" not in out
+
+
+def test_pod_one_alone_ids_map_to_the_whole_fabric_and_back():
+    """The what-if of pod 1 alone names its spines ``p0.spine<j>`` and leaves ``p0.leaf<k>``: the shared spine
+    ``spine<j>`` and pod 1's leaf on the whole fabric (and back); a NIC or a spine the shared layer lacks maps to
+    nothing."""
+    from core.analysis.podwhatif import whole_failures
+
+    mixed = mixed_plan(TWO)
+    wiring = mixed_wiring(mixed)
+    last = f"p0.spine{mixed.fabric.spines}"
+    assert whole_failures(mixed, ["p0.spine1", "P0.LEAF3", "node5.nic2", last]) == ["spine1", "pod1.p0.leaf3"]
+    assert [wiring.alone_of_whole(e) for e in ("spine1", "pod1.p0.leaf3", "pod2.p0.leaf3")] == [
+        "p0.spine1", "p0.leaf3", None]
+    assert set(whole_failures(mixed, ["p0.spine0", "p0.leaf0"])) <= set(pod_elements(mixed))

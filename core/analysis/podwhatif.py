@@ -48,6 +48,30 @@ def pod_elements(mixed: MixedPlan) -> list[str]:
         wiring.leaf_id(i, k) for i, own in enumerate(wiring.wirings) for k in range(own.leaves)]
 
 
+def whole_failures(mixed: MixedPlan, failed: list[str]) -> list[str]:
+    """The whole-fabric elements (``pod_elements`` ids) of the failure what-if's ``failed`` elements of pod 1 planned
+    alone: its spines are the shared spines, its leaves pod 1's (``PodsWiring.whole_of_alone``); the others (a NIC,
+    a rack, a spine the shared layer does not have) have no whole-fabric counterpart here and are left out."""
+    wiring = mixed_wiring(mixed)
+    out = []
+    for element in failed:
+        whole = wiring.whole_of_alone(element)
+        if whole is not None and whole not in out:
+            out.append(whole)
+    return out
+
+
+def alone_note(mixed: MixedPlan, plan) -> str:
+    """What the failure what-if of pod 1 planned alone (``plan``, its ``FabricPlan`` tiers) draws against the design's
+    shared spine layer: its own spines' count and model, and the shared spines'."""
+    f = plan.fabric  # pod 1's own tiers
+    return _("Pod 1 ({system}) is drawn and analysed as if alone, with the spines it would have alone ({count} x "
+             "{model}); the design's shared spines are {shared} x {shared_model}. A spine or leaf failed here is "
+             "failed on the whole fabric above too.").format(
+        system=plan.resolved.system.id, count=f.spine_count, model=plan.resolved.tier_switches["spine"].id, shared=mixed.fabric.spines,
+        shared_model=mixed.fabric.spine_switch)
+
+
 def _lost(mixed: MixedPlan, failed: list[str]) -> tuple[set[int], list[set[int]]]:
     """The lost shared spines and each pod's lost leaves (indices) of ``failed`` device ids; ``InputError`` for an
     id that is not a shared spine or a pod's leaf."""

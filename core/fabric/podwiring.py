@@ -83,6 +83,27 @@ class PodsWiring:
         pod = next((i for i, p in enumerate(self.fabric.pods) if p.index + 1 == number), None)
         return None if pod is None else (pod, found[2])
 
+    def whole_of_alone(self, element: str) -> str | None:
+        """The whole fabric's id of a switch of the first pod planned alone (the failure what-if's ids): its spine
+        ``p0.spine1`` is shared spine ``spine1``, its leaf ``p0.leaf3`` is ``pod1.p0.leaf3``; None for another
+        element or one the whole fabric does not have."""
+        parsed = Wiring.parse(element.strip().lower())
+        if parsed is None or parsed[1] or parsed[2]:
+            return None
+        role, k = parsed[0], parsed[3]
+        if role == "spine":
+            return self.spine_id(k) if k < self.fabric.spines else None
+        return self.leaf_id(0, k) if role == "leaf" and k < self.wirings[0].leaves else None
+
+    def alone_of_whole(self, element: str) -> str | None:
+        """The id in the first pod planned alone of a whole-fabric shared spine or first-pod leaf (``spine1``:
+        ``p0.spine1``; ``pod1.p0.leaf3``: ``p0.leaf3``); None for another pod's device (``whole_of_alone``'s
+        inverse)."""
+        if element.startswith(_SPINE) and element[len(_SPINE):].isdigit():
+            return "p0." + element
+        found = self.parse(element)
+        return found[1] if found is not None and found[0] == 0 else None
+
     # links ------------------------------------------------------------------------------------------------------
     def order(self) -> list[int]:
         """Pod positions in the order their uplinks take spine ports: by stage, then position."""
