@@ -15,7 +15,7 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.podload import pods_spine_load
 from core.analysis.pods import mixed_wiring
-from core.analysis.podwhatif import alone_note, loss_rows, pod_elements, pods_what_if, whole_failures
+from core.analysis.podwhatif import alone_note, loss_rows, pods_what_if, whole_choices, whole_failures
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
 from core.errors import FabricPlannerError, InputError
@@ -63,8 +63,11 @@ def _add(specs: list[str]) -> None:
     cur = st.session_state.get("fp_current")
     merged = list(store["fail"])
     problems = []
+    mixed = _mixed_or_none(cur.plan)
     for spec in specs:
         spec = spec.strip().lower()
+        if mixed is not None:  # a design with pods: pod 1's devices as the single points name them (pod1.node0)
+            spec = mixed_wiring(mixed).alone_of_whole(spec) or spec
         if not spec or spec in merged:
             continue
         if len(merged) >= rl.MAX_FAILED:
@@ -79,6 +82,15 @@ def _add(specs: list[str]) -> None:
     store["fail"] = tuple(merged)
     if problems:
         st.session_state[NOTICE] = problems
+
+
+def _mixed_or_none(plan):
+    """The whole fabric of a design with pods (``core.analysis.whole.design_mixed``); None without pods or when
+    the pods cannot be planned together."""
+    try:
+        return design_mixed(plan.design) if plan.design.pods else None
+    except FabricPlannerError:
+        return None
 
 
 def _on_add_count() -> None:
@@ -349,7 +361,7 @@ def _pods_whole_fabric(cur, store: dict) -> None:
     except FabricPlannerError:
         return
     st.markdown("##### " + _("Every pod under the shared spines"))
-    options = pod_elements(mixed)
+    options = whole_choices(mixed)
     picked = whole_failures(mixed, list(store["fail"])) + [
         e for e in st.session_state.get(PODS_EXTRA, []) if e in options]
     st.session_state[W + "pods_failed"] = picked
