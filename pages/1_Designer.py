@@ -8,7 +8,7 @@ import streamlit as st
 
 from core import i18n, spares
 from core import vocab
-from core.analysis.whole import whole_plan, whole_summary
+from core.analysis.whole import bisection_note, design_mixed, whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.designwords import plan_words
 from core.errors import DesignError, FabricPlannerError, InputError, shown
@@ -131,6 +131,7 @@ def main() -> None:
                 c2.plotly_chart(cached.tier_capacity(pod_key, unit, lang), key=f"bw_tiers{i or ''}",
                                 config={"displaylogo": False})
             if pods:
+                st.caption(bisection_note(design_mixed(plan.design), unit))
                 st.markdown("#### " + _("Oversubscription of pod 1"))
             st.plotly_chart(cached.oversubscription(key, unit, lang), key="bw_oversub", config={"displaylogo": False})
             bw = plan.bandwidth

@@ -151,3 +151,32 @@ def test_resilience_one_selection_drives_pod_one_and_the_whole_fabric(lang):
     now, *_rest, healthy = re.findall(r"[\d.,]+", str(lost.iloc[0, 4]))  # "{now} of {healthy}" (zh: its order)
     assert now != healthy  # pod 1's way into the spines is below its healthy value
     assert any("Q3400" in str(i.value) and "QM9700" in str(i.value) for i in at.info)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_bandwidth_tab_says_how_the_pods_bisections_relate_to_the_card(lang):
+    """The Bandwidth tab of a design with pods says the card's bisection (the worst balanced cut: the slowest half
+    of the GPUs at their pods' rates) and each pod's own, which do not add up to it."""
+    from core.analysis.whole import design_mixed
+    from core.design import Design
+
+    at = _designer("Bandwidth", lang, {"n": "64", "pods": "B200:32:800"})
+    assert not at.exception and not at.error
+    mixed = design_mixed(Design(nodes=64, pods="B200:32:800"))
+    assert mixed.fabric.bisection_gbps == 153_600  # 384 of pod 1's GPUs at 400 Gb/s
+    said = [str(c.value) for c in at.caption if "19.2" in str(c.value) and str(c.value).count("12.8") == 2]
+    assert said and "384" in said[0]
+
+
+def test_bisection_is_the_slowest_half_of_the_gpus_at_their_own_rates():
+    """A small slow pod does not bound the whole bisection at its rate: the slowest half of the GPUs, each at its
+    pod's rate; the bisection ratio of 1:1 leaves is 1:1."""
+    from core.analysis.whole import design_mixed, whole_summary
+    from core.design import Design
+    from core.plan import plan
+
+    design = Design(gpu="B200", nodes=64, pods="H100:8:400")  # 512 B200 GPUs at 800G and 64 H100 GPUs at 400G
+    f = design_mixed(design).fabric
+    slow, fast = sorted(f.pods, key=lambda p: p.gbps_per_gpu)
+    assert f.bisection_gbps == slow.gpus * slow.gbps_per_gpu + (f.gpus / 2 - slow.gpus) * fast.gbps_per_gpu
+    assert whole_summary(plan(design))["bandwidth"]["oversubscription"] == 1
