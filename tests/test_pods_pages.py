@@ -180,3 +180,12 @@ def test_bisection_is_the_slowest_half_of_the_gpus_at_their_own_rates():
     slow, fast = sorted(f.pods, key=lambda p: p.gbps_per_gpu)
     assert f.bisection_gbps == slow.gpus * slow.gbps_per_gpu + (f.gpus / 2 - slow.gpus) * fast.gbps_per_gpu
     assert whole_summary(plan(design))["bandwidth"]["oversubscription"] == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_handoff_files_are_named_after_the_whole_design(lang):
+    """The Hand-off tab names the files after the whole design with pods: every pod's system and all 768 GPUs."""
+    at = _designer("Hand-off", lang, {"n": "64", "pods": "B200:32:800"})
+    assert not at.exception and not at.error
+    named = " ".join(str(c.value) for c in at.caption)
+    assert "fabric-h100-b200-768-ib" in named and "fabric-h100-512-ib" not in named
