@@ -246,7 +246,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
 
     failed = tuple(store["fail"])
     st.session_state[W + "failed"] = list(failed)
-    f1, f2 = st.columns([5, 1], vertical_alignment="bottom")
+    f1, f2 = st.columns([4, 1.4], vertical_alignment="bottom")  # [5, 1] cut "Restore all" at 1,024 px
     f1.multiselect(_("Failed elements"), list(failed), key=W + "failed", on_change=_on_failed_edit,
                    format_func=_spec_label,
                    placeholder=_("Nothing failed yet"), help=_("Remove an element to restore it."))
@@ -280,8 +280,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                       delta=_delta(from_gbytes(result.busbw_gbytes - result.healthy_busbw_gbytes), unit),
                       help=_("busbw of 1 GiB on the connected GPUs; healthy {healthy}").format(
                           healthy=units.bandwidth(from_gbytes(result.healthy_busbw_gbytes), unit)))
-    left, right = st.columns([3, 2], gap="medium")
-    with left:
+    # the drawing, then the bars under it: side by side the bars' title and labels were cut at 1,024 px
+    area = st.container()
+    with area:
         fig, _vertices, aggregated = cache.topology(key, failed, cur.unit, lang, result)
         chart_key = f"rs_topology_{st.session_state.get(CHART, 0)}"
         st.plotly_chart(fig, key=chart_key, on_select=functools.partial(_on_click, chart_key),
@@ -291,9 +292,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
             if aggregated else words(cur.plan.fabric.family, "failure:click", N_(
                 "Click a leaf, spine or core switch to fail it; click it again to restore it."))))
     if result is None:
-        right.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
+        area.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
         return
-    with right:
+    with area:
         st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang, cur.unit, result,
                                                     cur.plan.resolved.system), key="rs_bars",
                         config=CONFIG)
@@ -370,7 +371,7 @@ def _pods_whole_fabric(cur, store: dict) -> None:
     st.caption(_("GPUs cut off: servers whose every leaf is lost (without spines, those outside the scalable unit "
                  "holding the most GPUs). Into the shared spines: the most a pod's servers can send into the live "
                  "spines (a max-flow), which traffic between pods crosses."))
-    st.dataframe(loss_rows(pods_what_if(mixed, picked), cur.unit), hide_index=True, width="stretch")
+    tables.show_turned(loss_rows(pods_what_if(mixed, picked), cur.unit), _("Pod"))  # five columns cut at 1,024 px
     st.info(safe.md(alone_note(mixed, cur.plan)))
 
 

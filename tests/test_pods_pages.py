@@ -124,15 +124,15 @@ def test_resilience_what_if_loses_a_shared_spine_on_every_pod(lang):
     link = {"n": "16", "t": "tor", "pods": "B200:8", "lang": lang}
     at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Failure what-if"})
     assert not at.exception and not at.error
-    healthy = at.dataframe[0].value
-    assert len(healthy) == 2 and "B200" in str(healthy.iloc[1, 0])
+    healthy = at.dataframe[0].value  # turned: a column per pod
+    assert len(healthy.columns) == 3 and "B200" in str(healthy.columns[2])
     assert any(m.key == "rs_w_pods_failed" for m in at.multiselect)
     at.multiselect(key="rs_w_pods_failed").set_value(["spine0", "pod2.p0.leaf0"])
     pagetest.rerun(at)
     assert not at.exception and not at.error
     failed = at.dataframe[0].value
-    assert list(failed.iloc[:, 3]) != list(healthy.iloc[:, 3])  # pod 2's injection drops with its leaf
-    assert list(failed.iloc[:, 4]) != list(healthy.iloc[:, 4])  # every pod's way into the spines drops
+    assert list(failed.iloc[2]) != list(healthy.iloc[2])  # pod 2's injection drops with its leaf
+    assert list(failed.iloc[3]) != list(healthy.iloc[3])  # every pod's way into the spines drops
     assert "p0.spine0" in at.multiselect(key="rs_w_failed").value  # the shared spine failed in pod 1's what-if too
     assert at.multiselect(key="rs_w_pods_failed").value == ["spine0", "pod2.p0.leaf0"]
 
@@ -148,7 +148,7 @@ def test_resilience_one_selection_drives_pod_one_and_the_whole_fabric(lang):
     assert not at.exception and not at.error
     assert at.multiselect(key="rs_w_pods_failed").value == ["spine0"]
     lost = at.dataframe[0].value
-    now, *_rest, healthy = re.findall(r"[\d.,]+", str(lost.iloc[0, 4]))  # "{now} of {healthy}" (zh: its order)
+    now, *_rest, healthy = re.findall(r"[\d.,]+", str(lost.iloc[3, 1]))  # "{now} of {healthy}" (zh: its order)
     assert now != healthy  # pod 1's way into the spines is below its healthy value
     assert any("Q3400" in str(i.value) and "QM9700" in str(i.value) for i in at.info)
 
