@@ -189,3 +189,13 @@ def test_handoff_files_are_named_after_the_whole_design(lang):
     assert not at.exception and not at.error
     named = " ".join(str(c.value) for c in at.caption)
     assert "fabric-h100-b200-768-ib" in named and "fabric-h100-512-ib" not in named
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_designer_subtitle_names_every_pods_switches_nics_and_speeds(lang):
+    """The Designer's subtitle of a design with pods names every pod's leaves, the shared spines, every NIC and
+    every port speed, not pod 1's alone."""
+    at = _designer("Topology", lang, {"n": "64", "pods": "B200:32:800"})
+    assert not at.exception and not at.error
+    subtitle = next(str(c.value) for c in at.caption if "QM9700" in str(c.value))
+    assert "QM9700 + Q3400" in subtitle and "400 / 800G" in subtitle

@@ -188,3 +188,13 @@ def bisection_note(mixed: MixedPlan, unit: str) -> str:
              "half of the slowest GPUs ({side}), each at its pod's rate per GPU. Each pod's section shows that pod's "
              "own bisection as if alone ({own}); they do not add up to the card, because the worst cut puts the "
              "slowest GPUs on one side.").format(whole=bandwidth(f.bisection_gbps, unit), side=side, own=own)
+
+
+def pods_models(mixed: MixedPlan) -> dict[str, str]:
+    """Every pod's words for a design's headline: ``switch`` (the pods' leaf models and the shared spines' model),
+    ``nic`` (every pod's NIC model) and ``speed`` (every pod's port speed [Gb/s per direction], ``400 / 800``)."""
+    f = mixed.fabric
+    return {"switch": _("{leaves} leaves, {spine} spines").format(
+                leaves=" + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods)), spine=f.spine_switch),
+            "nic": " + ".join(dict.fromkeys(p.resolved.nic.id for p in mixed.plans)),
+            "speed": " / ".join(dict.fromkeys(str(pod.port_speed_gbps) for pod in f.pods))}
