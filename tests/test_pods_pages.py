@@ -199,3 +199,15 @@ def test_designer_subtitle_names_every_pods_switches_nics_and_speeds(lang):
     assert not at.exception and not at.error
     subtitle = next(str(c.value) for c in at.caption if "QM9700" in str(c.value))
     assert "QM9700 + Q3400" in subtitle and "400 / 800G" in subtitle
+
+
+def test_scaleup_card_says_every_pods_nvlink():
+    """The scale-up card of a design with pods gives every pod's NVLink per GPU (H100 900 GB/s, B200 1.8 TB/s)."""
+    from core.analysis.whole import whole_summary
+    from core.design import Design
+    from core.figures.keynumbers import key_numbers
+    from core.plan import plan
+
+    card = next(k for k in key_numbers(whole_summary(plan(Design(nodes=64, pods="B200:32:800"))), "GB/s")
+                if k.key == "scaleup")
+    assert card.value == "900 GB/s / 1.8 TB/s" and card.value in card.help

@@ -114,7 +114,8 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     s["bandwidth"] = {**s["bandwidth"], **{k: slowest["bandwidth"][k] for k in (
         "nvlink_gbytes_per_gpu_bidir", "nvlink_gbytes_per_gpu_per_direction", "scaleout_gbits_per_gpu")},
         "bisection_tbits_one_direction": round(f.bisection_gbps / 1000, 6),
-        "oversubscription": round(injection / f.bisection_gbps, 4)}
+        "oversubscription": round(injection / f.bisection_gbps, 4),
+        "nvlink_gbytes_per_gpu_bidir_pods": [pod["bandwidth"]["nvlink_gbytes_per_gpu_bidir"] for pod in pods]}
     networks = _sum([pod["networks"] for pod in pods])
     for name, own in s["networks"].items():  # the bill's parts and money; the pods' links
         own["links"] = networks.get(name, {}).get("links", own["links"])
