@@ -8,7 +8,7 @@ import streamlit as st
 
 from core import i18n, spares
 from core import vocab
-from core.analysis.whole import whole_plan, whole_summary
+from core.analysis.whole import bisection_note, design_mixed, pods_models, whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.designwords import plan_words
 from core.errors import DesignError, FabricPlannerError, InputError, shown
@@ -49,13 +49,18 @@ def main() -> None:
             st.caption(_("{size} · {words} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
                 size=size_caption(cur.plan), words=plan_words(cur.plan), basis=basis))
         else:
+            try:  # a design with pods: every pod's switches, NICs and speeds
+                models = pods_models(design_mixed(cur.plan.design)) if cur.plan.design.pods else {}
+            except FabricPlannerError:
+                models = {}
             st.caption(
                 _("{size} · {fabric} {speed}G · {topology} · {tiers} · {planes} plane(s) · switch {switch} · "
                   "NIC {nic} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
                     size=size_caption(whole_plan(cur.plan)),
-                    fabric=vocab.fabric_label(s["fabric"], cur.plan.resolved.nic.transport), speed=s["port_speed_gbps"],
+                    fabric=vocab.fabric_label(s["fabric"], cur.plan.resolved.nic.transport),
+                    speed=models.get("speed", s["port_speed_gbps"]),
                     topology=vocab.TOPOLOGY.word(s["topology"]), tiers=tier_words(cur.plan.fabric), planes=s["planes"],
-                    switch=s["switch_model"], nic=s["nic_model"], basis=basis))
+                    switch=models.get("switch", s["switch_model"]), nic=models.get("nic", s["nic_model"]), basis=basis))
     state.show_warnings(cur)
     if cur.plan is None:
         state.show_error(cur)
@@ -131,6 +136,7 @@ def main() -> None:
                 c2.plotly_chart(cached.tier_capacity(pod_key, unit, lang), key=f"bw_tiers{i or ''}",
                                 config={"displaylogo": False})
             if pods:
+                st.caption(bisection_note(design_mixed(plan.design), unit))
                 st.markdown("#### " + _("Oversubscription of pod 1"))
             st.plotly_chart(cached.oversubscription(key, unit, lang), key="bw_oversub", config={"displaylogo": False})
             bw = plan.bandwidth

@@ -14,7 +14,8 @@ from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.podload import pods_spine_load
-from core.analysis.podwhatif import loss_rows, pod_elements, pods_what_if
+from core.analysis.pods import mixed_wiring
+from core.analysis.podwhatif import alone_note, loss_rows, pods_what_if, whole_choices, whole_failures
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
 from core.errors import FabricPlannerError, InputError
@@ -38,6 +39,7 @@ CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
 CONFIG = {"displaylogo": False}
+PODS_EXTRA = "fp_rs_pods_extra"  # a design with pods: another pod's leaves lost on the whole fabric only
 
 
 # This session's settings in the link (webui.pagestate)
@@ -61,8 +63,11 @@ def _add(specs: list[str]) -> None:
     cur = st.session_state.get("fp_current")
     merged = list(store["fail"])
     problems = []
+    mixed = _mixed_or_none(cur.plan)
     for spec in specs:
         spec = spec.strip().lower()
+        if mixed is not None:  # a design with pods: pod 1's devices as the single points name them (pod1.node0)
+            spec = mixed_wiring(mixed).alone_of_whole(spec) or spec
         if not spec or spec in merged:
             continue
         if len(merged) >= rl.MAX_FAILED:
@@ -77,6 +82,15 @@ def _add(specs: list[str]) -> None:
     store["fail"] = tuple(merged)
     if problems:
         st.session_state[NOTICE] = problems
+
+
+def _mixed_or_none(plan):
+    """The whole fabric of a design with pods (``core.analysis.whole.design_mixed``); None without pods or when
+    the pods cannot be planned together."""
+    try:
+        return design_mixed(plan.design) if plan.design.pods else None
+    except FabricPlannerError:
+        return None
 
 
 def _on_add_count() -> None:
@@ -232,7 +246,7 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
 
     failed = tuple(store["fail"])
     st.session_state[W + "failed"] = list(failed)
-    f1, f2 = st.columns([5, 1], vertical_alignment="bottom")
+    f1, f2 = st.columns([4, 1.4], vertical_alignment="bottom")  # [5, 1] cut "Restore all" at 1,024 px
     f1.multiselect(_("Failed elements"), list(failed), key=W + "failed", on_change=_on_failed_edit,
                    format_func=_spec_label,
                    placeholder=_("Nothing failed yet"), help=_("Remove an element to restore it."))
@@ -266,8 +280,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                       delta=_delta(from_gbytes(result.busbw_gbytes - result.healthy_busbw_gbytes), unit),
                       help=_("busbw of 1 GiB on the connected GPUs; healthy {healthy}").format(
                           healthy=units.bandwidth(from_gbytes(result.healthy_busbw_gbytes), unit)))
-    left, right = st.columns([3, 2], gap="medium")
-    with left:
+    # the drawing, then the bars under it: side by side the bars' title and labels were cut at 1,024 px
+    area = st.container()
+    with area:
         fig, _vertices, aggregated = cache.topology(key, failed, cur.unit, lang, result)
         chart_key = f"rs_topology_{st.session_state.get(CHART, 0)}"
         st.plotly_chart(fig, key=chart_key, on_select=functools.partial(_on_click, chart_key),
@@ -277,9 +292,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
             if aggregated else words(cur.plan.fabric.family, "failure:click", N_(
                 "Click a leaf, spine or core switch to fail it; click it again to restore it."))))
     if result is None:
-        right.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
+        area.info(_("Nothing has failed: pick a tier and a count, name elements, or click a switch."))
         return
-    with right:
+    with area:
         st.plotly_chart(cache.healthy_vs_failed(key, failed, settings_json, lang, cur.unit, result,
                                                     cur.plan.resolved.system), key="rs_bars",
                         config=CONFIG)
@@ -324,20 +339,40 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
                  "and training models on a degraded copy of the design."))
 
 
-def _pods_whole_fabric(cur) -> None:
+def _on_pods_failed(mixed) -> None:
+    """The whole-fabric picks drive the what-if below too: a shared spine or pod 1's leaf is failed there as pod 1's
+    own (``PodsWiring.alone_of_whole``); another pod's leaf is kept for the whole fabric only."""
+    ss = st.session_state
+    wiring = mixed_wiring(mixed)
+    picked = list(ss.get(W + "pods_failed") or [])
+    alone = [wiring.alone_of_whole(e) for e in picked]
+    store = ss[STORE]
+    kept = [spec for spec in store["fail"] if wiring.whole_of_alone(spec) is None]  # a NIC, a rack...: not here
+    store["fail"] = ()
+    _add(kept + [a for a in alone if a is not None])
+    ss[PODS_EXTRA] = [e for e, a in zip(picked, alone) if a is None]
+
+
+def _pods_whole_fabric(cur, store: dict) -> None:
     """A design with pods: lose shared spines and pods' leaves on the whole fabric and show what each pod loses
-    (``core.analysis.podwhatif``)."""
+    (``core.analysis.podwhatif``); one selection with the what-if below (a shared spine failed there is failed
+    here)."""
     try:
         mixed = design_mixed(cur.plan.design)
     except FabricPlannerError:
         return
     st.markdown("##### " + _("Every pod under the shared spines"))
-    picked = st.multiselect(_("Shared spines and pods' leaves to lose"), pod_elements(mixed), key=W + "pods_failed",
-                            placeholder=_("none: the healthy fabric"))
+    options = whole_choices(mixed)
+    picked = whole_failures(mixed, list(store["fail"])) + [
+        e for e in st.session_state.get(PODS_EXTRA, []) if e in options]
+    st.session_state[W + "pods_failed"] = picked
+    st.multiselect(_("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed",
+                   on_change=_on_pods_failed, args=(mixed,), placeholder=_("none: the healthy fabric"))
     st.caption(_("GPUs cut off: servers whose every leaf is lost (without spines, those outside the scalable unit "
                  "holding the most GPUs). Into the shared spines: the most a pod's servers can send into the live "
                  "spines (a max-flow), which traffic between pods crosses."))
-    st.dataframe(loss_rows(pods_what_if(mixed, picked), cur.unit), hide_index=True, width="stretch")
+    tables.show_turned(loss_rows(pods_what_if(mixed, picked), cur.unit), _("Pod"))  # five columns cut at 1,024 px
+    st.info(safe.md(alone_note(mixed, cur.plan)))
 
 
 def _pods_spine_load(cur) -> None:
@@ -647,10 +682,10 @@ def main() -> None:
         with tab:
             if tab.open:
                 if pod_one and index == 0:
-                    _pods_whole_fabric(cur)
+                    _pods_whole_fabric(cur, store)
                 if pod_one and rl.TABS[index] == "Overload & imbalance":
                     _pods_spine_load(cur)
-                if pod_one and rl.TABS[index] not in WHOLE_FABRIC_TABS:
+                if pod_one and index and rl.TABS[index] not in WHOLE_FABRIC_TABS:  # the what-if: alone_note
                     st.info(pod_one)
                 draw()
     state.set_page_link(PAGE_PATH, rl.encode(store))  # webui.state.canonical_params adds them to the link

@@ -3,6 +3,8 @@ stages of the pods on the Racks & cabling tab, a bad pod said with a message; bo
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -122,12 +124,90 @@ def test_resilience_what_if_loses_a_shared_spine_on_every_pod(lang):
     link = {"n": "16", "t": "tor", "pods": "B200:8", "lang": lang}
     at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Failure what-if"})
     assert not at.exception and not at.error
-    healthy = at.dataframe[0].value
-    assert len(healthy) == 2 and "B200" in str(healthy.iloc[1, 0])
+    healthy = at.dataframe[0].value  # turned: a column per pod
+    assert len(healthy.columns) == 3 and "B200" in str(healthy.columns[2])
     assert any(m.key == "rs_w_pods_failed" for m in at.multiselect)
-    at.session_state["rs_w_pods_failed"] = ["spine0", "pod2.p0.leaf0"]  # as picked (the page's other widgets
-    pagetest.rerun(at)  # keep their state)
+    at.multiselect(key="rs_w_pods_failed").set_value(["spine0", "pod2.p0.leaf0"])
+    pagetest.rerun(at)
     assert not at.exception and not at.error
     failed = at.dataframe[0].value
-    assert list(failed.iloc[:, 3]) != list(healthy.iloc[:, 3])  # pod 2's injection drops with its leaf
-    assert list(failed.iloc[:, 4]) != list(healthy.iloc[:, 4])  # every pod's way into the spines drops
+    assert list(failed.iloc[2]) != list(healthy.iloc[2])  # pod 2's injection drops with its leaf
+    assert list(failed.iloc[3]) != list(healthy.iloc[3])  # every pod's way into the spines drops
+    assert "p0.spine0" in at.multiselect(key="rs_w_failed").value  # the shared spine failed in pod 1's what-if too
+    assert at.multiselect(key="rs_w_pods_failed").value == ["spine0", "pod2.p0.leaf0"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_resilience_one_selection_drives_pod_one_and_the_whole_fabric(lang):
+    """A shared spine failed in pod 1's what-if (the link's ``rs_fail``) is failed on the whole fabric too, and the
+    pod-1 section says it is drawn as if alone, naming the shared spines' real model."""
+    from tests import pagetest
+
+    link = {"n": "64", "pods": "B200:32:800", "lang": lang, "rs_tab": "Failure what-if", "rs_fail": "p0.spine0"}
+    at = pagetest.open_page("../pages/6_Resilience.py", link)
+    assert not at.exception and not at.error
+    assert at.multiselect(key="rs_w_pods_failed").value == ["spine0"]
+    lost = at.dataframe[0].value
+    now, *_rest, healthy = re.findall(r"[\d.,]+", str(lost.iloc[3, 1]))  # "{now} of {healthy}" (zh: its order)
+    assert now != healthy  # pod 1's way into the spines is below its healthy value
+    assert any("Q3400" in str(i.value) and "QM9700" in str(i.value) for i in at.info)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_bandwidth_tab_says_how_the_pods_bisections_relate_to_the_card(lang):
+    """The Bandwidth tab of a design with pods says the card's bisection (the worst balanced cut: the slowest half
+    of the GPUs at their pods' rates) and each pod's own, which do not add up to it."""
+    from core.analysis.whole import design_mixed
+    from core.design import Design
+
+    at = _designer("Bandwidth", lang, {"n": "64", "pods": "B200:32:800"})
+    assert not at.exception and not at.error
+    mixed = design_mixed(Design(nodes=64, pods="B200:32:800"))
+    assert mixed.fabric.bisection_gbps == 153_600  # 384 of pod 1's GPUs at 400 Gb/s
+    said = [str(c.value) for c in at.caption if "19.2" in str(c.value) and str(c.value).count("12.8") == 2]
+    assert said and "384" in said[0]
+
+
+def test_bisection_is_the_slowest_half_of_the_gpus_at_their_own_rates():
+    """A small slow pod does not bound the whole bisection at its rate: the slowest half of the GPUs, each at its
+    pod's rate; the bisection ratio of 1:1 leaves is 1:1."""
+    from core.analysis.whole import design_mixed, whole_summary
+    from core.design import Design
+    from core.plan import plan
+
+    design = Design(gpu="B200", nodes=64, pods="H100:8:400")  # 512 B200 GPUs at 800G and 64 H100 GPUs at 400G
+    f = design_mixed(design).fabric
+    slow, fast = sorted(f.pods, key=lambda p: p.gbps_per_gpu)
+    assert f.bisection_gbps == slow.gpus * slow.gbps_per_gpu + (f.gpus / 2 - slow.gpus) * fast.gbps_per_gpu
+    assert whole_summary(plan(design))["bandwidth"]["oversubscription"] == 1
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_handoff_files_are_named_after_the_whole_design(lang):
+    """The Hand-off tab names the files after the whole design with pods: every pod's system and all 768 GPUs."""
+    at = _designer("Hand-off", lang, {"n": "64", "pods": "B200:32:800"})
+    assert not at.exception and not at.error
+    named = " ".join(str(c.value) for c in at.caption)
+    assert "fabric-h100-b200-768-ib" in named and "fabric-h100-512-ib" not in named
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_designer_subtitle_names_every_pods_switches_nics_and_speeds(lang):
+    """The Designer's subtitle of a design with pods names every pod's leaves, the shared spines, every NIC and
+    every port speed, not pod 1's alone."""
+    at = _designer("Topology", lang, {"n": "64", "pods": "B200:32:800"})
+    assert not at.exception and not at.error
+    subtitle = next(str(c.value) for c in at.caption if "QM9700" in str(c.value))
+    assert "QM9700 + Q3400" in subtitle and "400 / 800G" in subtitle
+
+
+def test_scaleup_card_says_every_pods_nvlink():
+    """The scale-up card of a design with pods gives every pod's NVLink per GPU (H100 900 GB/s, B200 1.8 TB/s)."""
+    from core.analysis.whole import whole_summary
+    from core.design import Design
+    from core.figures.keynumbers import key_numbers
+    from core.plan import plan
+
+    card = next(k for k in key_numbers(whole_summary(plan(Design(nodes=64, pods="B200:32:800"))), "GB/s")
+                if k.key == "scaleup")
+    assert card.value == "900 GB/s / 1.8 TB/s" and card.value in card.help

@@ -103,3 +103,42 @@ def test_the_failure_command_of_a_design_with_pods_reads_the_whole_fabric(capsys
     assert code == 0 and "pod 2 (B200)" in out and "Servers degraded" in out
     code, out, _err = run_cli(capsys, "failure", *pods, "--fail", "leaf:1")  # pod 1's own what-if, as before
     assert code == 0 and "cut off" in out and "pod 2" not in out
+
+
+def test_pod_one_alone_ids_map_to_the_whole_fabric_and_back():
+    """The what-if of pod 1 alone names its spines ``p0.spine<j>`` and leaves ``p0.leaf<k>``: the shared spine
+    ``spine<j>`` and pod 1's leaf on the whole fabric (and back); a NIC or a spine the shared layer lacks maps to
+    nothing."""
+    from core.analysis.podwhatif import whole_failures
+
+    mixed = mixed_plan(TWO)
+    wiring = mixed_wiring(mixed)
+    last = f"p0.spine{mixed.fabric.spines}"
+    assert whole_failures(mixed, ["p0.spine1", "P0.LEAF3", "node5.nic2", last]) == ["spine1", "pod1.p0.leaf3"]
+    assert [wiring.alone_of_whole(e) for e in ("spine1", "pod1.p0.leaf3", "pod2.p0.leaf3")] == [
+        "p0.spine1", "p0.leaf3", None]
+    assert set(whole_failures(mixed, ["p0.spine0", "p0.leaf0"])) <= set(pod_elements(mixed))
+
+
+def test_every_single_point_named_is_taken_by_the_what_if():
+    """The single points and degrading examples of a design with pods use one naming (``PodsWiring`` ids): the
+    shared fabric's leaves, spines and bundles are failed on the whole fabric; a pod's own parts carry its prefix
+    and pod 1's are failed by its own what-if."""
+    from core.analysis import failure
+    from core.analysis.podspof import SWITCH_TIERS, pods_single_points
+    from core.analysis.podwhatif import is_whole_element
+
+    mixed = mixed_plan(TOR)
+    wiring = mixed_wiring(mixed)
+    spof = pods_single_points(mixed)
+    named = [(e.tier, e.element) for e in spof.elements] + [(d.tier, d.example) for d in spof.degrading]
+    assert any(tier == "link" for tier, _e in named) and any(tier == "leaf" for tier, _e in named)
+    for tier, element in named:
+        assert " " not in element and ":" not in element, element
+        if tier in SWITCH_TIERS:
+            assert is_whole_element(mixed, element), element
+            assert pods_what_if(mixed, [element])
+        else:
+            assert wiring.parse(element) is not None, element
+            if element.startswith("pod1."):
+                failure.resolve_failures(mixed.plans[0], [wiring.alone_of_whole(element)])

@@ -7,7 +7,7 @@ leaf or spine is a single point exactly when it is a cut vertex, a cable when it
 (``spof_graph``'s Tarjan search), the GPUs lost those outside the part holding the most GPUs. What lies below the
 switches is each pod's own and is taken from each pod's own analysis (its plan alone): a lone NIC, a rack's only
 power feed, the parts inside a node or rack (NVSwitch chips and trays) and the degrading classes, each named with
-its pod (``pod 2: rack0.nvswitch-tray0``). The remedies of the shared fabric's single points are named but not
+its pod's prefix (``pod2.rack0.nvswitch-tray0``: ``PodsWiring.local_id``). The remedies of the shared fabric's single points are named but not
 priced (``remedy_capex_usd`` None: the pods' bill is not re-planned per remedy).
 """
 
@@ -69,11 +69,11 @@ def _graph(mixed: MixedPlan) -> tuple[_Graph, list[str]]:
 def fabric_cuts(mixed: MixedPlan) -> list[tuple[str, str, int]]:
     """``(tier, element, GPUs lost)`` of every leaf, shared spine and one-cable leaf-spine bundle of ``mixed`` whose
     single loss cuts GPUs off (module docstring); elements named by their device ids (``pod2.p0.leaf1``,
-    ``pod2.p0.leaf1 - spine0``)."""
+    ``pod2.p0.leaf1-spine0``: ``PodsWiring`` ids, each taken by ``core.analysis.podwhatif.pods_what_if``)."""
     g, ids = _graph(mixed)
     vertices, bridges = _cuts(g)
     out = [(g.names[v][0], ids[v], lost) for v, lost in sorted(vertices.items()) if g.names[v][0] != "su" and lost]
-    out += [("link", f"{ids[u]} - {ids[v]}", lost) for (u, v), lost in sorted(bridges.items())
+    out += [("link", f"{ids[u]}-{ids[v]}", lost) for (u, v), lost in sorted(bridges.items())
             if lost and g.cables[u, v] == 1 and ids[u] and ids[v]]
     return out
 
@@ -89,7 +89,7 @@ def _uplink_degrading(mixed: MixedPlan) -> list:
         pod, gpn = mixed.fabric.pods[i], mixed.plans[i].resolved.gpus_per_node
         pair = pod.links_per_leaf_spine_pair
         gpus = own.group_nodes(0) * gpn // max(1, own.leaves_per_group if not own.tor else 1)
-        example = f"{wiring.leaf_id(i, 0)} - {wiring.spine_id(0)}"
+        example = wiring.link_id(i, 0, 0)
         if spines > 1:
             out.append(Degrading(tier="link", example=example, count=own.leaves * spines, effect="uplink_capacity",
                                  gpus_affected=gpus, share_left=(spines - 1) / spines))
@@ -105,12 +105,12 @@ def pods_single_points(mixed: MixedPlan):
     from core.analysis.spof import SpofElement, SpofResult, single_points
 
     elements, degrading, notes = [], [], []
-    for pod, p in zip(mixed.fabric.pods, mixed.plans):
-        own = single_points(p)
-        where = _("pod {pod}").format(pod=pod.index + 1)
-        elements += [e.model_copy(update={"element": f"{where}: {e.element}"}) for e in own.elements
+    wiring = mixed_wiring(mixed)
+    for i, p in enumerate(mixed.plans):
+        own = single_points(p)  # named as the pod's own devices are on the whole fabric: pod2.node0.nic1
+        elements += [e.model_copy(update={"element": wiring.local_id(i, e.element)}) for e in own.elements
                      if e.tier not in SWITCH_TIERS]
-        degrading += [d.model_copy(update={"example": f"{where}: {d.example}"}) for d in own.degrading
+        degrading += [d.model_copy(update={"example": wiring.local_id(i, d.example)}) for d in own.degrading
                       if d.tier not in SWITCH_TIERS]
         notes += [note for note in own.notes if note not in notes]
     shared = [SpofElement(element=element, tier=tier, gpus_lost=lost, remedy=REMEDIES.get(tier, "plane"),

@@ -1,12 +1,14 @@
 """The failure what-if of a design with pods on the whole fabric: every pod's servers and leaves under the shared
 spines (``core.fabric.podwiring``), some leaves and shared spines lost, what each pod loses.
 
-Elements are the wiring's device ids: a pod's leaf ``pod2.p0.leaf1``, a shared spine ``spine0``. Per pod, in closed
-form from the wiring (O(groups x leaves per group + leaves), never a graph):
+Elements are the wiring's device ids: a pod's leaf ``pod2.p0.leaf1``, a shared spine ``spine0``, a leaf's bundle to
+a shared spine ``pod2.p0.leaf1-spine0`` (``core.fabric.podwiring.PodsWiring.link_id``). Per pod, in closed
+form from the wiring (O(groups x leaves per group x spines), never a graph):
 
 * **GPUs cut off**: a server is cut off when every leaf it is cabled to is lost; when every shared spine is lost
   the pods' leaf groups are apart, and the GPUs outside the group (scalable unit) holding the most GPUs are cut
-  off too (as the single points count the GPUs lost: those outside the part holding the most GPUs).
+  off too; in general the GPUs outside the part of the fabric holding the most GPUs (as the single points count the
+  GPUs lost) are cut off.
 * **Servers degraded**: servers still connected that lost some of their leaves (a rail's NIC ports).
 * **Injection** [Gb/s per direction]: the node-leaf capacity of the pod's servers to leaves that live.
 * **To the spines** [Gb/s per direction]: the most the pod's servers can send into the shared spine layer, the
@@ -54,34 +56,100 @@ def pod_elements(mixed: MixedPlan) -> list[str]:
         wiring.leaf_id(i, k) for i, own in enumerate(wiring.wirings) for k in range(own.leaves)]
 
 
-def _lost(mixed: MixedPlan, failed: list[str]) -> tuple[set[int], list[set[int]]]:
-    """The lost shared spines and each pod's lost leaves (indices) of ``failed`` device ids; ``InputError`` for an
-    id that is not a shared spine or a pod's leaf."""
+def whole_failures(mixed: MixedPlan, failed: list[str]) -> list[str]:
+    """The whole-fabric elements (``pod_elements`` ids) of the failure what-if's ``failed`` elements of pod 1 planned
+    alone: its spines are the shared spines, its leaves pod 1's (``PodsWiring.whole_of_alone``); the others (a NIC,
+    a rack, a spine the shared layer does not have) have no whole-fabric counterpart here and are left out."""
+    wiring = mixed_wiring(mixed)
+    out = []
+    for element in failed:
+        whole = wiring.whole_of_alone(element)
+        if whole is not None and whole not in out:
+            out.append(whole)
+    return out
+
+
+def alone_note(mixed: MixedPlan, plan) -> str:
+    """What the failure what-if of pod 1 planned alone (``plan``, its ``FabricPlan`` tiers) draws against the design's
+    shared spine layer: its own spines' count and model, and the shared spines'."""
+    f = plan.fabric  # pod 1's own tiers
+    return _("Pod 1 ({system}) is drawn and analysed as if alone, with the spines it would have alone ({count} x "
+             "{model}); the design's shared spines are {shared} x {shared_model}. A spine or leaf failed here is "
+             "failed on the whole fabric above too.").format(
+        system=plan.resolved.system.id, count=f.spine_count, model=plan.resolved.tier_switches["spine"].id, shared=mixed.fabric.spines,
+        shared_model=mixed.fabric.spine_switch)
+
+
+def _lost(mixed: MixedPlan, failed: list[str]) -> tuple[set[int], list[set[int]], set[tuple[int, int, int]]]:
+    """The lost shared spines, each pod's lost leaves (indices) and the lost leaf-spine bundles ``(pod position,
+    leaf, spine)`` of ``failed`` ids; ``InputError`` for an id that is not a shared spine, a pod's leaf or a
+    leaf-spine bundle (``PodsWiring.link_id``)."""
     wiring = mixed_wiring(mixed)
     spines = {wiring.spine_id(j): j for j in range(mixed.fabric.spines)}
-    lost_spines, lost_leaves = set(), [set() for _w in wiring.wirings]
+    lost_spines, lost_leaves, lost_links = set(), [set() for _w in wiring.wirings], set()
     for element in failed:
-        found = wiring.parse(element)
         if element in spines:
             lost_spines.add(spines[element])
             continue
+        link = wiring.parse_link(element)
+        if link is not None:
+            lost_links.add(link)
+            continue
+        found = wiring.parse(element)
         own = wiring.wirings[found[0]] if found is not None else None
         parsed = own.parse(found[1]) if own is not None else None
         if parsed is None or parsed[0] != "leaf" or parsed[1] or parsed[2] or parsed[3] >= own.leaves:
-            raise InputError(_("Unknown element {element}: a shared spine (such as {spine}) or a pod's leaf (such as "
-                               "{leaf}).").format(element=element, spine=wiring.spine_id(0), leaf=wiring.leaf_id(0, 0)))
+            raise InputError(_("Unknown element {element}: a shared spine (such as {spine}), a pod's leaf (such as "
+                               "{leaf}) or a leaf's bundle to a shared spine (such as {link}).").format(
+                element=element, spine=wiring.spine_id(0), leaf=wiring.leaf_id(0, 0), link=wiring.link_id(0, 0, 0)))
         lost_leaves[found[0]].add(parsed[3])
-    return lost_spines, lost_leaves
+    return lost_spines, lost_leaves, lost_links
+
+
+def whole_choices(mixed: MixedPlan) -> list[str]:
+    """Every element ``pods_what_if`` takes: ``pod_elements`` and every leaf's bundle to every shared spine."""
+    wiring = mixed_wiring(mixed)
+    return pod_elements(mixed) + [wiring.link_id(i, k, j) for i, own in enumerate(wiring.wirings)
+                                  for k in range(own.leaves) for j in range(mixed.fabric.spines)]
+
+
+def is_whole_element(mixed: MixedPlan, element: str) -> bool:
+    """Whether ``pods_what_if`` takes ``element``: a shared spine, a pod's leaf or a leaf-spine bundle."""
+    try:
+        _lost(mixed, [element])
+    except InputError:
+        return False
+    return True
+
+
+class _Parts:
+    """Union-find over the live leaves and shared spines: which of them still reach each other."""
+
+    def __init__(self) -> None:
+        self.parent: dict = {}
+
+    def find(self, x):
+        """The root of ``x``'s part (path halving)."""
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def join(self, a, b) -> None:
+        """Put ``a`` and ``b`` in one part."""
+        self.parent[self.find(a)] = self.find(b)
 
 
 def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
-    """What each pod of ``mixed`` loses when the ``failed`` leaves and shared spines are lost (module docstring),
-    in ``mixed.fabric.pods`` order."""
+    """What each pod of ``mixed`` loses when the ``failed`` leaves, shared spines and leaf-spine bundles are lost
+    (module docstring), in ``mixed.fabric.pods`` order."""
     wiring = mixed_wiring(mixed)
     f = mixed.fabric
-    lost_spines, lost_leaves = _lost(mixed, failed)
-    live_spines = f.spines - len(lost_spines)
-    groups = []  # (pod position, group, connected GPUs) of every leaf group, for the largest part without spines
+    lost_spines, lost_leaves, lost_links = _lost(mixed, failed)
+    live_spines = [j for j in range(f.spines) if j not in lost_spines]
+    parts = _Parts()
+    groups = []  # (pod position, group, connected GPUs, one of its live leaves) of every leaf group
     out = []
     for i, own in enumerate(wiring.wirings):
         pod, gpn = f.pods[i], mixed.plans[i].resolved.gpus_per_node
@@ -97,20 +165,28 @@ def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
             cut += 0 if live else nodes
             degraded += nodes if live and len(live) < len(leaves) else 0
             healthy_spine += len(leaves) * min(nodes * node_links, f.spines * up)
-            spine += len(live) * min(nodes * node_links, live_spines * up)
-            groups.append((i, g, nodes * gpn if live else 0))
+            for k in live:  # the group's servers join its live leaves; each leaf its live spines
+                ups = [j for j in live_spines if (i, k, j) not in lost_links]
+                spine += min(nodes * node_links, len(ups) * up)
+                parts.join(("leaf", i, k), ("leaf", i, live[0]))
+                for j in ups:
+                    parts.join(("leaf", i, k), ("spine", j))
+            groups.append((i, g, nodes * gpn if live else 0, ("leaf", i, live[0]) if live else None))
         out.append(dict(pod=pod.index + 1, system=pod.system, gpus=pod.gpus, nodes_cut_off=cut,
                         gpus_cut_off=cut * gpn, nodes_degraded=degraded, injection_gbps=injection,
                         healthy_injection_gbps=healthy_injection, spine_gbps=spine, healthy_spine_gbps=healthy_spine))
-    if not live_spines:  # the leaf groups are apart: only the one holding the most GPUs is kept
-        keep = max(groups, key=lambda item: item[2])
-        for i, g, gpus in groups:
-            if gpus and (i, g) != keep[:2]:
-                own, gpn = wiring.wirings[i], mixed.plans[i].resolved.gpus_per_node
-                out[i]["nodes_cut_off"] += own.group_nodes(g)
-                out[i]["gpus_cut_off"] += own.group_nodes(g) * gpn
-                if len([k for k in own.leaves_of_group(g) if k not in lost_leaves[i]]) < len(own.leaves_of_group(g)):
-                    out[i]["nodes_degraded"] -= own.group_nodes(g)
+    held: dict = {}  # GPUs of each part still connected
+    for _i, _g, gpus, leaf in groups:
+        if leaf is not None:
+            held[parts.find(leaf)] = held.get(parts.find(leaf), 0) + gpus
+    keep = max(held, key=held.get) if held else None  # the part holding the most GPUs is kept
+    for i, g, gpus, leaf in groups:
+        if leaf is not None and parts.find(leaf) != keep:
+            own, gpn = wiring.wirings[i], mixed.plans[i].resolved.gpus_per_node
+            out[i]["nodes_cut_off"] += own.group_nodes(g)
+            out[i]["gpus_cut_off"] += own.group_nodes(g) * gpn
+            if len([k for k in own.leaves_of_group(g) if k not in lost_leaves[i]]) < len(own.leaves_of_group(g)):
+                out[i]["nodes_degraded"] -= own.group_nodes(g)
     return [PodLoss(**row) for row in out]
 
 

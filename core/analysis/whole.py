@@ -8,8 +8,8 @@ networks and bill), in the shapes the single design's numbers use, so every page
 * ``whole_summary(plan)``: ``Plan.summary()`` without pods, byte for byte; with pods, the mixed totals in its keys
   (GPUs, nodes, switches by tier with the shared spines, links, transceivers, capex low/typical/high, power, the
   bisection) and ``mixed_pods`` (``core.analysis.pods.pods_summary``: the pods and the bound across them). The
-  per-GPU injection, scale-up bandwidth and the bisection ratio are the slowest pod's (a collective across pods
-  runs at its rate).
+  per-GPU injection and scale-up bandwidth are the slowest pod's (a collective across pods runs at its rate); the
+  bisection ratio is the worst cut's side's (``MixedFabric.slower_half``): its GPUs' injection over the bisection.
 """
 
 from __future__ import annotations
@@ -98,7 +98,8 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     f = mixed.fabric
     pods = [pod.summary() for pod in mixed.plans]
     slowest = pods[f.pods.index(f.slowest)]
-    injection = sum(pod["gpus"] * pod["bandwidth"]["scaleout_gbits_per_gpu"] for pod in pods)
+    # the bisection ratio of the worst cut's side: its GPUs' NIC injection over the cut (1:1 when no leaf tapers)
+    injection = sum(gpus * pods[i]["bandwidth"]["scaleout_gbits_per_gpu"] for i, gpus in f.slower_half())
     s.update({
         "gpus": f.gpus, "nodes": f.nodes,
         "gpu_model": " + ".join(dict.fromkeys(pod.system for pod in f.pods)),
@@ -113,7 +114,8 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     s["bandwidth"] = {**s["bandwidth"], **{k: slowest["bandwidth"][k] for k in (
         "nvlink_gbytes_per_gpu_bidir", "nvlink_gbytes_per_gpu_per_direction", "scaleout_gbits_per_gpu")},
         "bisection_tbits_one_direction": round(f.bisection_gbps / 1000, 6),
-        "oversubscription": round(injection / 2 / f.bisection_gbps, 4)}
+        "oversubscription": round(injection / f.bisection_gbps, 4),
+        "nvlink_gbytes_per_gpu_bidir_pods": [pod["bandwidth"]["nvlink_gbytes_per_gpu_bidir"] for pod in pods]}
     networks = _sum([pod["networks"] for pod in pods])
     for name, own in s["networks"].items():  # the bill's parts and money; the pods' links
         own["links"] = networks.get(name, {}).get("links", own["links"])
@@ -170,3 +172,30 @@ def one_fabric_only(design: Design, tool: str) -> str | None:
     or search one fabric say so instead of working on the first pod alone."""
     count = pod_count(design)
     return _(ONE_FABRIC[tool]).format(count=count) if count > 1 else None
+
+
+def bisection_note(mixed: MixedPlan, unit: str) -> str:
+    """How the whole design's bisection (the Bisection card: the worst cut into halves of equal GPU count,
+    ``MixedFabric.bisection_gbps``) relates to each pod's own (its plan alone), in ``unit`` (``core.units``, one
+    direction), in the current language."""
+    from core.units import bandwidth, from_tbits
+
+    f = mixed.fabric
+    side = ", ".join(_("{gpus} GPUs of pod {pod} at {rate}").format(
+        gpus=f"{gpus:,.0f}", pod=f.pods[i].index + 1, rate=bandwidth(f.pods[i].gbps_per_gpu, unit))
+        for i, gpus in f.slower_half())
+    own = " + ".join(bandwidth(from_tbits(p.bandwidth.bisection_tbits_one_direction), unit) for p in mixed.plans)
+    return _("The Bisection card ({whole}) is the whole fabric's worst cut into two halves of equal GPU count: the "
+             "half of the slowest GPUs ({side}), each at its pod's rate per GPU. Each pod's section shows that pod's "
+             "own bisection as if alone ({own}); they do not add up to the card, because the worst cut puts the "
+             "slowest GPUs on one side.").format(whole=bandwidth(f.bisection_gbps, unit), side=side, own=own)
+
+
+def pods_models(mixed: MixedPlan) -> dict[str, str]:
+    """Every pod's words for a design's headline: ``switch`` (the pods' leaf models and the shared spines' model),
+    ``nic`` (every pod's NIC model) and ``speed`` (every pod's port speed [Gb/s per direction], ``400 / 800``)."""
+    f = mixed.fabric
+    return {"switch": _("{leaves} leaves, {spine} spines").format(
+                leaves=" + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods)), spine=f.spine_switch),
+            "nic": " + ".join(dict.fromkeys(p.resolved.nic.id for p in mixed.plans)),
+            "speed": " / ".join(dict.fromkeys(str(pod.port_speed_gbps) for pod in f.pods))}

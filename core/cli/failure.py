@@ -116,11 +116,11 @@ def _whole_fabric(design, failed: list[str], fmt: str) -> str | None:
     """A design with pods whose ``failed`` are all shared spines and pods' leaves (``spine0``, ``pod2.p0.leaf1``):
     what each pod loses on the whole fabric (``core.analysis.podwhatif``), as text or JSON; None otherwise (the
     what-if then analyses pod 1 alone)."""
-    from core.analysis.podwhatif import loss_rows, pod_elements, pods_what_if
+    from core.analysis.podwhatif import is_whole_element, loss_rows, pods_what_if
     from core.analysis.whole import design_mixed
 
     mixed = design_mixed(design)
-    if mixed is None or not set(failed) <= set(pod_elements(mixed)):
+    if mixed is None or not all(is_whole_element(mixed, e) for e in failed):
         return None
     losses = pods_what_if(mixed, failed)
     if fmt == "json":

@@ -22,8 +22,9 @@ extra pod names a GPU system, its nodes, its NIC and leaf port speed and the gro
   for a given ``u``: the smallest divisor of ``u`` at least ``ceil(L * u / R)``).
 * **Across pods, the slower pod bounds.** A pod's per-GPU scale-out bandwidth is the smaller of its NICs' (``NICs
   per node x port speed / GPUs per node``) and its leaves' uplinks' share (``L_p * u_p * s_p / GPUs_p``) [Gb/s per
-  direction]. A collective across pods runs at the slowest pod's rate (a ring or tree waits for its slowest member),
-  and the bisection is ``GPUs / 2 x`` that rate. A job placed on one pod uses that pod's system, NICs and leaves
+  direction]. A collective across pods runs at the slowest pod's rate (a ring or tree waits for its slowest member);
+  the bisection is the worst cut into halves of equal GPU count: the slowest half of the GPUs, each at its pod's
+  rate (``MixedFabric.bisection_gbps``). A job placed on one pod uses that pod's system, NICs and leaves
   (``core.analysis.pods`` plans each pod on its own).
 * **Stages.** Stage ``k`` holds the pods added at stages up to ``k``. With ``Design.pods_final`` the spine layer is
   sized for the final stage from the start (so adding a stage only adds leaves, their cables and nothing moves);
@@ -179,11 +180,24 @@ class MixedFabric(BaseModel):
         """Per-GPU bandwidth of a collective across every pod: the slowest pod's, per direction [Gb/s]."""
         return self.slowest.gbps_per_gpu
 
+    def slower_half(self) -> list[tuple[int, float]]:
+        """``(pod position, GPUs)`` of the worst balanced cut's side: half of every pod's GPUs, the slowest pods'
+        first (``gbps_per_gpu``; the first of equals first)."""
+        half, out = self.gpus / 2, []
+        for i in sorted(range(len(self.pods)), key=lambda i: self.pods[i].gbps_per_gpu):
+            take = min(self.pods[i].gpus, half)
+            if take > 0:
+                out.append((i, take))
+            half -= take
+        return out
+
     @property
     def bisection_gbps(self) -> float:
-        """Bisection bandwidth of the mixed fabric: ``GPUs / 2 x`` the slowest pod's per-GPU rate, per direction
-        [Gb/s] (the shared spine layer is non-blocking: every spine has a port for each uplink it receives)."""
-        return self.gpus / 2 * self.cross_pod_gbps_per_gpu
+        """Bisection bandwidth of the mixed fabric, per direction [Gb/s]: its worst cut into two halves of equal GPU
+        count, the half of the slowest GPUs (``slower_half``) at each pod's own per-GPU rate (the shared spine
+        layer is non-blocking: every spine has a port for each uplink it receives). Each pod's own bisection (half
+        its GPUs at its rate) is the cut of that pod alone; they do not add up to this one."""
+        return sum(gpus * self.pods[i].gbps_per_gpu for i, gpus in self.slower_half())
 
 
 def _check_shape(resolved: ResolvedDesign) -> None:

@@ -5,6 +5,7 @@ named and joined to the shared spine layer (``core.fabric.pods`` sizes it; ``cor
   one island) after the pod prefix ``pod<n>.`` (``n`` the pod's number, 1-based): ``pod2.node3``,
   ``pod2.p0.leaf1``, and a group of a pod's servers drawn as one vertex ``pod2.servers0``. The shared spines are
   ``spine<j>`` (``j`` 0-based).
+* **Leaf-spine bundles** are named by their leaf and spine as a pod's own are: ``pod2.p0.leaf1-spine0``.
 * **Node-leaf links** are each pod's own (``Wiring.bundles``/``links`` of plane 0).
 * **Leaf-spine links.** Each leaf of pod ``p`` spreads its ``u_p`` uplinks evenly over the ``N`` shared spines:
   ``u_p / N`` links (``PodLeaves.links_per_leaf_spine_pair``) at the pod's uplink speed [Gb/s per direction] to
@@ -74,6 +75,22 @@ class PodsWiring:
         """Id of shared spine ``j`` (0-based): ``spine0``."""
         return _SPINE + str(j)
 
+    def link_id(self, pod: int, k: int, j: int) -> str:
+        """Id of the link bundle from leaf ``k`` of the pod at position ``pod`` to shared spine ``j`` (as a pod's own
+        ``p0.leaf3-spine1``): ``pod2.p0.leaf1-spine0``."""
+        return f"{self.leaf_id(pod, k)}-{self.spine_id(j)}"
+
+    def parse_link(self, element: str) -> tuple[int, int, int] | None:
+        """``(pod position, leaf, shared spine)`` of a ``link_id``; None for another id or one this fabric lacks."""
+        leaf, dash, spine = element.rpartition("-")
+        found = self.parse(leaf) if dash and spine.startswith(_SPINE) and spine[len(_SPINE):].isdigit() else None
+        parsed = Wiring.parse(found[1]) if found is not None else None
+        if parsed is None or parsed[0] != "leaf" or parsed[1] or parsed[2]:
+            return None
+        j = int(spine[len(_SPINE):])
+        ok = parsed[3] < self.wirings[found[0]].leaves and j < self.fabric.spines
+        return (found[0], parsed[3], j) if ok else None
+
     def parse(self, device: str) -> tuple[int, str] | None:
         """``(pod position, the pod's own id)`` of a pod device id; None for a shared spine or another id."""
         found = _POD_ID.match(device)
@@ -82,6 +99,27 @@ class PodsWiring:
         number = int(found[1])
         pod = next((i for i, p in enumerate(self.fabric.pods) if p.index + 1 == number), None)
         return None if pod is None else (pod, found[2])
+
+    def whole_of_alone(self, element: str) -> str | None:
+        """The whole fabric's id of a switch of the first pod planned alone (the failure what-if's ids): its spine
+        ``p0.spine1`` is shared spine ``spine1``, its leaf ``p0.leaf3`` is ``pod1.p0.leaf3``; None for another
+        element or one the whole fabric does not have."""
+        parsed = Wiring.parse(element.strip().lower())
+        if parsed is None or parsed[1] or parsed[2]:
+            return None
+        role, k = parsed[0], parsed[3]
+        if role == "spine":
+            return self.spine_id(k) if k < self.fabric.spines else None
+        return self.leaf_id(0, k) if role == "leaf" and k < self.wirings[0].leaves else None
+
+    def alone_of_whole(self, element: str) -> str | None:
+        """The id in the first pod planned alone of a whole-fabric shared spine or first-pod leaf (``spine1``:
+        ``p0.spine1``; ``pod1.p0.leaf3``: ``p0.leaf3``); None for another pod's device (``whole_of_alone``'s
+        inverse)."""
+        if element.startswith(_SPINE) and element[len(_SPINE):].isdigit():
+            return "p0." + element
+        found = self.parse(element)
+        return found[1] if found is not None and found[0] == 0 else None
 
     # links ------------------------------------------------------------------------------------------------------
     def order(self) -> list[int]:

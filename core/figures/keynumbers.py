@@ -134,6 +134,13 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
         if words(topology, f"card:{t}", SWITCH_LABELS[t]) is not None]  # None: a tier the family does not have
 
 
+def _scaleup_value(bw: dict, nvlink_gbits: float, unit: str) -> str:
+    """The scale-up card's value: ``nvlink_gbits`` [Gb/s, both directions] in ``unit``; a design with pods gives
+    every pod's (``nvlink_gbytes_per_gpu_bidir_pods`` [GB/s], ``core.analysis.whole``), ``900 GB/s / 1.8 TB/s``."""
+    pods = bw.get("nvlink_gbytes_per_gpu_bidir_pods")
+    return " / ".join(dict.fromkeys(bandwidth(v * 8, unit) for v in pods)) if pods else bandwidth(nvlink_gbits, unit)
+
+
 def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits) -> list[KeyNumber]:
     from core.scaleup import accelerator_noun
 
@@ -154,14 +161,14 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
                   _("worst balanced cut of the nodes, one direction; bisection ratio {ratio}:1 (half the injection "
                     "of all GPUs over the bisection; 1:1 = non-blocking)").format(
                       ratio=f"{bw['oversubscription']:.3g}")),
-        KeyNumber("scaleup", _("NVLink/GPU (bidir)"), bandwidth(nvlink_gbits, unit),
+        KeyNumber("scaleup", _("NVLink/GPU (bidir)"), _scaleup_value(bw, nvlink_gbits, unit),
                   _("Scale-up: NVLink per GPU, both directions summed ({bandwidth})").format(
-                      bandwidth=bandwidth(from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit)))
+                      bandwidth=_scaleup_value(bw, from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit)))
         if summary.get("nvlink", {}).get("generation", 1) else  # another scale-up technology says its name
-        KeyNumber("scaleup", _("Scale-up/GPU (bidir)"), bandwidth(nvlink_gbits, unit),
+        KeyNumber("scaleup", _("Scale-up/GPU (bidir)"), _scaleup_value(bw, nvlink_gbits, unit),
                   _("Scale-up: {name} per GPU, both directions summed ({bandwidth})").format(
                       name=summary["nvlink"].get("name", ""),
-                      bandwidth=bandwidth(from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit))),
+                      bandwidth=_scaleup_value(bw, from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit))),
         KeyNumber("scaleout", _("Injection/GPU (1 dir)"), bandwidth(bw["scaleout_gbits_per_gpu"], unit),
                   _("Injection per GPU: its scale-out NIC bandwidth, one direction, all planes ({bandwidth}); "
                     "bisection ratio {ratio}:1").format(bandwidth=bandwidth(bw["scaleout_gbits_per_gpu"], unit),

@@ -2,7 +2,7 @@
 
 ``design_slug(plan)`` is ``fabric-<system>-<GPUs>-<fabric>``: the system id in lower case (``h100``,
 ``gb200-nvl72``), the GPU count the plan builds (digits, no separators) and ``ib`` (InfiniBand) or
-``roce`` (Ethernet RoCE). Only ``a-z``, ``0-9`` and ``-``, at most ``MAX_SLUG`` characters, so the name is
+``roce`` (Ethernet RoCE); a design with pods: every pod's system and GPU (``fabric-h100-b200-768-ib``). Only ``a-z``, ``0-9`` and ``-``, at most ``MAX_SLUG`` characters, so the name is
 safe on every file system and in a ``Content-Disposition`` header. ``file_name(plan, kind)`` adds what
 the file holds and its suffix; every download of the app and the CLI's default names use it.
 """
@@ -34,9 +34,21 @@ def slug_part(text: str) -> str:
 
 
 def design_slug(plan) -> str:
-    """``fabric-h100-2048-ib``: system, GPU count and fabric of a ``core.plan.Plan``."""
+    """``fabric-h100-2048-ib``: system, GPU count and fabric of a ``core.plan.Plan``; a design with pods names the
+    whole design, every pod's system and every GPU (``fabric-h100-b200-768-ib``)."""
     resolved = plan.resolved
-    parts = ["fabric", slug_part(resolved.system.id) or "gpu", str(int(resolved.gpus)),
+    systems, gpus = [resolved.system.id], resolved.gpus
+    if getattr(plan.design, "pods", None):
+        from core.analysis.whole import design_mixed
+        from core.errors import FabricPlannerError
+
+        try:
+            mixed = design_mixed(plan.design)
+        except FabricPlannerError:  # pods that cannot be planned together: named after the first pod
+            mixed = None
+        if mixed is not None:
+            systems, gpus = list(dict.fromkeys(pod.system for pod in mixed.fabric.pods)), mixed.fabric.gpus
+    parts = ["fabric", "-".join(slug_part(s) for s in systems if slug_part(s)) or "gpu", str(int(gpus)),
              FABRIC_SLUGS.get(resolved.fabric, slug_part(resolved.fabric) or "net")]
     return "-".join(parts)[:MAX_SLUG].strip("-")
 
