@@ -69,6 +69,7 @@ import os
 import time
 from contextlib import contextmanager
 from dataclasses import astuple, dataclass, field
+from types import SimpleNamespace
 from typing import Iterable
 
 from core import units, vocab
@@ -672,10 +673,9 @@ class _Evaluator:
 
     def _busbw(self, resolved, fabric, bandwidth) -> float:
         """All-reduce busbw over every GPU [GB/s] (``core.perf.collectives.busbw_at``: the sweep's number at one
-        size); the sweep reads no bill of materials, so it runs on the plan's fabric and bandwidth before the BOM is
-        built (``Plan.model_construct`` without them)."""
-        p = Plan.model_construct(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=(), cost=None,
-                                 reserved_bom=())
+        size); the sweep reads no bill of materials, so it runs before the BOM is built, on the ``BusbwPlan`` view of
+        the plan's design, resolution, fabric and bandwidth (``_all_reduce_busbw``: one computation per view)."""
+        p = SimpleNamespace(design=resolved.design, resolved=resolved, fabric=fabric, bandwidth=bandwidth)
         return _all_reduce_busbw(BusbwPlan.of(p), self.c.busbw_size, congestion.current(), nccl_release_now(),
                                  current())
 
