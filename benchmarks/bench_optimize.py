@@ -85,12 +85,13 @@ candidate's plan (``core.analysis.perfview``: the calibration, the resolved desi
 structure with its group and pod counts, the tiers' oversubscription) and per routing/placement assumption, NCCL
 release and language (``core.analysis.optimize._all_reduce_busbw``): 6,383 busbw checks make 2,877 computations
 (the fabric structure alone has 1,889 distinct views; switch models of one structure share). Before 11.05, 11.55,
-11.11 s CPU; after 10.81, 10.90, 10.39 s (about 0.95x); same optimum, front (34), feasible count (6,382) and costed
-candidates (1,049). Both targets still MISS. What remains, one process: the costed candidates' physical layer and
-bill about 40%, the floors about 13% (``links_floor`` 1.55 s of 19.9 s under cProfile, 6,383 calls), the
-resolution's and the pydantic copies about 8%, sizing about a tenth, the busbw now about 6% (its 2,877 placements,
-links and contention; a numbers-only view would need the SHARP version and Spectrum-X pairing read from numbers
-rather than from the switch and NIC ids).
+11.11 s CPU; after 10.81, 10.90, 10.39 s (about 0.95x); again at 20:40 UTC, load 3.2-4.1, with the view built
+without ``Plan.model_construct``: before 8.13, 8.32, 8.51 s, after 7.77, 8.20, 8.07 s (about 0.96x). Same optimum,
+front (34), feasible count (6,382) and costed candidates (1,049). Both targets still MISS. What remains, one
+process: the costed candidates' physical layer and bill about 40%, the floors about 13% (``links_floor`` 1.55 s of
+19.9 s under cProfile, 6,383 calls, not yet shared), pydantic copies about 8%, sizing about a tenth, the busbw's
+2,877 placements, links and contention (a numbers-only view, shared across NIC and switch models, would need the
+SHARP version and the Spectrum-X pairing read from numbers rather than from the switch and NIC ids).
 
 Earlier history of the ``bench`` workload:
 
