@@ -79,6 +79,20 @@ targets still MISS. What remains is as the paragraph above says, sizing now abou
 winning count's full sizing (its switch groups and explanation, 5,780 of them, keyed by the models' names it
 states) and the copies of per-rail islands and grown fabrics.
 
+Then (2026-12-05, 20:28-20:31 UTC, load average 9.4-11.1 on 2 cores from other sessions; main and this revision
+alternately, one process, ``workers=1``): the all-reduce busbw is one computation per ``BusbwPlan`` view of the
+candidate's plan (``core.analysis.perfview``: the calibration, the resolved design's performance fields, the fabric's
+structure with its group and pod counts, the tiers' oversubscription) and per routing/placement assumption, NCCL
+release and language (``core.analysis.optimize._all_reduce_busbw``): 6,383 busbw checks make 2,877 computations
+(the fabric structure alone has 1,889 distinct views; switch models of one structure share). Before 11.05, 11.55,
+11.11 s CPU; after 10.81, 10.90, 10.39 s (about 0.95x); again at 20:40 UTC, load 3.2-4.1, with the view built
+without ``Plan.model_construct``: before 8.13, 8.32, 8.51 s, after 7.77, 8.20, 8.07 s (about 0.96x). Same optimum,
+front (34), feasible count (6,382) and costed candidates (1,049). Both targets still MISS. What remains, one
+process: the costed candidates' physical layer and bill about 40%, the floors about 13% (``links_floor`` 1.55 s of
+19.9 s under cProfile, 6,383 calls, not yet shared), pydantic copies about 8%, sizing about a tenth, the busbw's
+2,877 placements, links and contention (a numbers-only view, shared across NIC and switch models, would need the
+SHARP version and the Spectrum-X pairing read from numbers rather than from the switch and NIC ids).
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 
 import pytest
 
@@ -174,3 +175,46 @@ def test_the_leaf_down_choice_from_numbers_equals_the_one_with_the_switches(gpu,
         assert sizing._size_island(resolved).leaf_down_ports_max == expected
         chosen += 1
     assert chosen > 20, (chosen, raised)
+
+
+@pytest.mark.parametrize("gpu, gpus, grid", [
+    ("H100", 16384, Grid()),
+    ("H100", 3000, Grid(oversubscription=(1.0, 2.0), uplinks=("same", "faster"), planes=(1, 2))),
+    ("GB200", 4608, Grid(fabrics=("ethernet",), topologies=("rail-optimized", "top-of-rack", "rail-only"))),
+    ("B200", 2048, Grid(nics=("CX7", "BF3", "CX8"), planes=(1, 2))),
+])
+def test_the_shared_busbw_equals_the_unshared_computation(gpu, gpus, grid):
+    """The optimizer's busbw, one computation per ``BusbwPlan`` view (``_all_reduce_busbw``), equals
+    ``busbw_at`` on each candidate's own plan (the same error when it raises) under the routing, placement and NCCL
+    release in force, over candidates of several grids; and candidates do share it."""
+    from core.analysis import optimize as opt
+    from core.perf import congestion
+    from core.perf.collectives import busbw_at, nccl_release
+    from core.plan import Plan
+
+    catalog = load_catalog()
+    designs = candidate_designs(gpu, gpus, Constraints(), grid, catalog)  # in order: neighbours share
+    evaluator = opt._Evaluator(Constraints(), catalog)
+    compared = 0
+    for routing, placement, release in (("auto", "topo", None), ("ecmp", "scatter", None),
+                                        ("auto", "topo", "2.18.5")):
+        opt._all_reduce_busbw.cache_clear()
+        with congestion.assumptions(routing, placement), nccl_release(release):
+            for design in designs[:200]:
+                try:
+                    resolved = evaluator.resolve(design)
+                    fabric, bandwidth = evaluator.size(resolved)
+                except FabricPlannerError:
+                    continue
+                own = Plan.model_construct(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=(), cost=None,
+                                           reserved_bom=())
+                try:
+                    expected = busbw_at(own, "all-reduce", evaluator.c.busbw_size)
+                except FabricPlannerError as exc:
+                    with pytest.raises(type(exc), match=re.escape(str(exc))):
+                        evaluator._busbw(resolved, fabric, bandwidth)
+                    continue
+                assert evaluator._busbw(resolved, fabric, bandwidth) == expected, design
+                compared += 1
+        assert opt._all_reduce_busbw.cache.hits > 0
+    assert compared > 100  # over the three assumptions

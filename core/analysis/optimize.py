@@ -69,6 +69,7 @@ import os
 import time
 from contextlib import contextmanager
 from dataclasses import astuple, dataclass, field
+from types import SimpleNamespace
 from typing import Iterable
 
 from core import units, vocab
@@ -95,6 +96,10 @@ from core.i18n import N_, _, current, ngettext, pgettext, usd
 from core.i18n import language as speaking
 from core.perf.sizes import format_size
 from core.plan import Plan, plan
+from core.analysis.perfview import BusbwPlan
+from core.memo import spoken, stage
+from core.perf import congestion
+from core.perf.collectives import busbw_at, nccl_release, nccl_release_now
 
 GIB = 1 << 30
 FABRICS = ("infiniband", "ethernet")
@@ -668,13 +673,27 @@ class _Evaluator:
 
     def _busbw(self, resolved, fabric, bandwidth) -> float:
         """All-reduce busbw over every GPU [GB/s] (``core.perf.collectives.busbw_at``: the sweep's number at one
-        size); the sweep reads no bill of materials, so it runs on the plan's fabric and bandwidth before the BOM is
-        built (``Plan.model_construct`` without them)."""
-        from core.perf.collectives import busbw_at
+        size); the sweep reads no bill of materials, so it runs before the BOM is built, on the ``BusbwPlan`` view of
+        the plan's design, resolution, fabric and bandwidth (``_all_reduce_busbw``: one computation per view)."""
+        p = SimpleNamespace(design=resolved.design, resolved=resolved, fabric=fabric, bandwidth=bandwidth)
+        return _all_reduce_busbw(BusbwPlan.of(p), self.c.busbw_size, congestion.current(), nccl_release_now(),
+                                 current())
 
-        p = Plan.model_construct(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=(), cost=None,
-                                 reserved_bom=())
-        return busbw_at(p, "all-reduce", self.c.busbw_size)
+
+def _busbw_bytes(busbw: float) -> int:
+    """Upper bound of the memory of one busbw [bytes] (``tests/test_memo.py``)."""
+    return 32
+
+
+@stage(0.01, _busbw_bytes, errors=(FabricPlannerError,))
+def _all_reduce_busbw(plan: BusbwPlan, size: int, assumed: congestion.Assumptions, release: str | None,
+                      language: str) -> float:
+    """All-reduce busbw over every GPU of ``plan`` [GB/s, one direction] at ``size`` bytes
+    (``core.perf.collectives.busbw_at``), under the routing and placement ``assumed``, NCCL ``release`` (None: the
+    catalog's default) and its errors in ``language``. Cached by these arguments (``core.memo.stage``): candidates
+    whose plans read alike (``BusbwPlan``) share one computation."""
+    with congestion.assumptions(assumed.routing, assumed.placement), nccl_release(release), spoken(language):
+        return busbw_at(plan, "all-reduce", size)
 
 
 def _rejected(cand: Candidate, failed: list[str]) -> Candidate:

@@ -60,3 +60,13 @@ UNIT_COST = PerfCost(facility_kw=1.0, tco_usd=1.0, tco_years=1.0)
 def unpriced(plan) -> PerfPlan:
     """``PerfPlan`` of ``plan`` at ``UNIT_COST``: what the performance estimates read of it but its price."""
     return PerfPlan.of(plan)._replace(cost=UNIT_COST)
+
+BusbwFabric = view("BusbwFabric", " ".join(PerfFabric._fields[:-1]) + " group_count pod_count", switch_groups=_groups)
+"""What a collective reads of the fabric plan: ``PerfFabric`` and the leaf groups' and pods' counts (the scattered
+placement's spread, ``core.perf.placement``)."""
+
+BusbwPlan = view("BusbwPlan", "", design=PerfCalibration, resolved=PerfResolved, fabric=BusbwFabric,
+                 bandwidth=PerfBandwidth)
+"""What a collective's busbw reads of a plan (``core.perf.collectives.busbw_at``: the placement, its links and
+contention, the collective constants): ``PerfPlan`` without the networks and the cost, so the optimizer's candidates
+that differ only in prices, optics, other networks or switch models of the same structure share one busbw."""

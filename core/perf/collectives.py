@@ -178,6 +178,11 @@ def set_nccl_release(version: str | None) -> None:
     _NCCL_RELEASE.set(version)
 
 
+def nccl_release_now() -> str | None:
+    """The NCCL release modelled here (``nccl_release``, ``set_nccl_release``; None = the catalog default)."""
+    return _NCCL_RELEASE.get()
+
+
 def bus_factor(op: str, n: int) -> float:
     """nccl-tests' busbw / algbw factor for ``op`` on ``n`` ranks (doc/PERFORMANCE.md)."""
     _check_op(op)
