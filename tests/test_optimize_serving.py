@@ -82,6 +82,8 @@ def test_the_serving_step_is_the_search_on_the_plan_at_any_price():
     from core.analysis import servingstep
     from core.analysis.optimize import candidate_designs
     from core.analysis.perfview import unpriced
+    from core.perf import congestion
+    from core.perf.collectives import nccl_release_now
     from core.errors import FabricPlannerError
     from core.plan import plan
 
@@ -96,7 +98,7 @@ def test_the_serving_step_is_the_search_on_the_plan_at_any_price():
             continue
         fresh = search(p, target.model, target.workload, mode=target.mode, precision=target.precision,
                        kv_precision=target.kv_precision, ways_out=False).best_estimate
-        found = servingstep.served(unpriced(p), target)
+        found = servingstep.served(unpriced(p), target, congestion.current(), nccl_release_now())
         assert (found is None) == (fresh is None)
         if found is not None:
             assert found == (fresh.gpus, fresh.output_tokens_per_s)

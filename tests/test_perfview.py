@@ -16,6 +16,8 @@ from core.errors import FabricPlannerError
 from core.memo import uncached
 from core.perf.serving import parse_deployment
 from core.perf.serving_search import search
+from core.perf import congestion
+from core.perf.collectives import nccl_release_now
 from core.perf.training import choose_split, parse_job
 from core.plan import plan
 from core.presets import find_preset
@@ -63,5 +65,19 @@ def test_the_steps_on_the_view_are_the_searches_on_the_plan(name):
                 fresh.tp, fresh.pp, fresh.ep, fresh.estimate.step_time_s, fresh.estimate.days_to_train)
         best = _answer(lambda: search(p, TARGET.model, TARGET.workload, mode=TARGET.mode, precision=TARGET.precision,
                                       kv_precision=TARGET.kv_precision, ways_out=False).best_estimate)
-        served = servingstep.served(view, TARGET)
+        served = servingstep.served(view, TARGET, congestion.current(), nccl_release_now())
     assert served == (None if best is None or isinstance(best, str) else (best.gpus, best.output_tokens_per_s))
+
+
+@pytest.mark.parametrize("name", ["three-tier", "dragonfly+"])
+def test_the_cached_split_follows_the_placement_and_routing_in_force(name):
+    """The cached split search is keyed by the assumptions it runs under: after a run with topology-ordered
+    placement, a scattered one (which reads the leaf groups' and pods' counts) gets its own answer, equal to a fresh
+    search (a cache keyed by the plan alone would return the first)."""
+    p = plan(Design(gpu="H100", gpus=2048, oversubscription=3) if name == "three-tier" else DESIGNS[name])
+    for routing, placement in (("auto", "topo"), ("auto", "scatter"), ("ecmp", "scatter")):
+        with congestion.assumptions(routing, placement):
+            split = jobsplit.fastest(p, JOB)
+            fresh = choose_split(p, JOB, search_ep=True).best
+        assert (split.tp, split.pp, split.ep, split.step_s) == (
+            fresh.tp, fresh.pp, fresh.ep, fresh.estimate.step_time_s), (routing, placement)

@@ -19,6 +19,8 @@ from core.analysis.perfview import PerfBandwidth, PerfFabric, PerfPlan, unpriced
 from core.errors import FabricPlannerError
 from core.i18n import current
 from core.memo import spoken, stage, view
+from core.perf import congestion
+from core.perf.collectives import nccl_release, nccl_release_now
 
 CACHE_ENTRIES = 20_000
 """Split searches kept (each a few hundred bytes)."""
@@ -52,7 +54,7 @@ def fastest(plan, job) -> Split:
     """The fastest split of ``job`` on ``plan`` (``choose_split``'s answer: the expert-parallel degree searched for a
     mixture-of-experts model), cached by what the estimates read of ``plan`` but its price (``fastest_split``).
     Raises the search's ``DesignError`` when no split fits."""
-    return fastest_split(unpriced(plan), job, current())
+    return fastest_split(unpriced(plan), job, congestion.current(), nccl_release_now(), current())
 
 
 def _split_bytes(found) -> int:
@@ -61,9 +63,11 @@ def _split_bytes(found) -> int:
 
 
 @stage(0.02, _split_bytes, errors=(FabricPlannerError,), max_entries=CACHE_ENTRIES)
-def fastest_split(plan: PerfPlan, job, language: str) -> Split:
-    """The fastest split of ``job`` on ``plan`` (what the estimates read of a plan, ``core.analysis.perfview``), its
-    errors in ``language``.
+def fastest_split(plan: PerfPlan, job, assumed: congestion.Assumptions, release: str | None,
+                  language: str) -> Split:
+    """The fastest split of ``job`` on ``plan`` (what the estimates read of a plan, ``core.analysis.perfview``)
+    under the routing and placement ``assumed`` and NCCL ``release`` (None: the catalog's default), its errors in
+    ``language`` (all arguments, so the cache key holds them).
 
     Bounds before detail: which splits fit, and each one's compute and pipeline bubble (a lower bound of its step
     time: the exposed communication only adds), do not depend on the fabric, so they come from one full split
@@ -71,12 +75,13 @@ def fastest_split(plan: PerfPlan, job, language: str) -> Split:
     the splits are estimated in the order of that bound, and the rest skipped once the bound passes the fastest
     step found (ties as ``choose_split`` breaks them: the step to a microsecond, then the smaller tp x pp, then the
     smaller ep)."""
-    with spoken(language):
+    with congestion.assumptions(assumed.routing, assumed.placement), nccl_release(release), spoken(language):
         return _fastest(plan, job)
 
 
-_FLAT = PerfFabric(family="clos", global_links=0, groups_per_pod=1, leaf_down_ports_max=1, nodes_per_group=1,
-                   port_speed_gbps=0, tiers=1, torus_dims=(), torus_width=0, switch_groups=())
+_FLAT = PerfFabric(family="clos", global_links=0, group_count=1, groups_per_pod=1, leaf_down_ports_max=1,
+                   nodes_per_group=1, pod_count=1, port_speed_gbps=0, tiers=1, torus_dims=(), torus_width=0,
+                   switch_groups=())
 """The network of ``bounds_view``: one tier, every node on one switch (no uplink to share)."""
 BOUND_PORT_GBPS = 1 << 20
 """The port speed of ``bounds_view``'s NICs [Gb/s, per direction]: faster than any catalogued NIC."""

@@ -38,10 +38,10 @@ def _groups(groups) -> tuple:
     return tuple(PerfSwitchGroup.of(g) for g in groups)
 
 
-PerfFabric = view("PerfFabric", "family global_links groups_per_pod leaf_down_ports_max nodes_per_group "
-                  "port_speed_gbps tiers torus_dims torus_width", switch_groups=_groups)
+PerfFabric = view("PerfFabric", "family global_links group_count groups_per_pod leaf_down_ports_max "
+                  "nodes_per_group pod_count port_speed_gbps tiers torus_dims torus_width", switch_groups=_groups)
 """What the estimates read of the fabric plan: its family and structure (``core.perf.placement``; a torus's
-dimensions and link width)."""
+dimensions and link width; the leaf groups' and pods' counts, which the scattered placement's spread reads)."""
 
 PerfBandwidth = view("PerfBandwidth", "bisection_tbits_one_direction leaf_oversubscription spine_oversubscription")
 PerfStorage = view("PerfStorage", "port_speed_gbps")
@@ -61,11 +61,7 @@ def unpriced(plan) -> PerfPlan:
     """``PerfPlan`` of ``plan`` at ``UNIT_COST``: what the performance estimates read of it but its price."""
     return PerfPlan.of(plan)._replace(cost=UNIT_COST)
 
-BusbwFabric = view("BusbwFabric", " ".join(PerfFabric._fields[:-1]) + " group_count pod_count", switch_groups=_groups)
-"""What a collective reads of the fabric plan: ``PerfFabric`` and the leaf groups' and pods' counts (the scattered
-placement's spread, ``core.perf.placement``)."""
-
-BusbwPlan = view("BusbwPlan", "", design=PerfCalibration, resolved=PerfResolved, fabric=BusbwFabric,
+BusbwPlan = view("BusbwPlan", "", design=PerfCalibration, resolved=PerfResolved, fabric=PerfFabric,
                  bandwidth=PerfBandwidth)
 """What a collective's busbw reads of a plan (``core.perf.collectives.busbw_at``: the placement, its links and
 contention, the collective constants): ``PerfPlan`` without the networks and the cost, so the optimizer's candidates

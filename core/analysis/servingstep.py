@@ -8,6 +8,8 @@ from __future__ import annotations
 from core.analysis.perfview import PerfPlan, unpriced
 from core.errors import FabricPlannerError
 from core.memo import stage
+from core.perf import congestion
+from core.perf.collectives import nccl_release, nccl_release_now
 
 
 def _served_bytes(found) -> int:
@@ -17,16 +19,19 @@ def _served_bytes(found) -> int:
 
 
 @stage(0.01, _served_bytes)
-def served(plan: PerfPlan, deployment) -> tuple[int, float] | None:
+def served(plan: PerfPlan, deployment, assumed: congestion.Assumptions,
+           release: str | None) -> tuple[int, float] | None:
     """(GPUs, output tokens/s) of the cheapest deployment of ``deployment``'s model, workload, mode and precisions
     serving its rate within its TTFT and TPOT on ``plan`` (``core.perf.serving_search.search``, on the compute
-    fabric), or None when none does or the search raises."""
+    fabric) under the routing and placement ``assumed`` and NCCL ``release`` (None: the catalog's default; both
+    arguments, so the cache key holds them), or None when none does or the search raises."""
     from core.perf.serving_search import search
 
     d = deployment
     try:
-        found = search(plan, d.model, d.workload, mode=d.mode, precision=d.precision, kv_precision=d.kv_precision,
-                       ways_out=False).best_estimate
+        with congestion.assumptions(assumed.routing, assumed.placement), nccl_release(release):
+            found = search(plan, d.model, d.workload, mode=d.mode, precision=d.precision,
+                           kv_precision=d.kv_precision, ways_out=False).best_estimate
     except FabricPlannerError:
         return None
     return None if found is None else (found.gpus, found.output_tokens_per_s)
@@ -36,7 +41,7 @@ def price(plan, deployment) -> tuple[int, float] | None:
     """(GPUs, cost per million output tokens [USD]) of the cheapest deployment of ``deployment`` on ``plan`` (a
     ``core.plan.Plan``): ``served`` on the plan's unpriced view, priced at the plan's TCO per second over the share
     of its GPUs the deployment takes; None when none serves the target."""
-    found = served(unpriced(plan), deployment)
+    found = served(unpriced(plan), deployment, congestion.current(), nccl_release_now())
     if found is None:
         return None
     gpus, tokens_per_s = found
