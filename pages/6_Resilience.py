@@ -449,9 +449,7 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
     if not finished:
         return
     m = st.columns(4)
-    m[0].metric(_("Job can run"), f"{result.job_run_fraction:.2%}",
-                help=_("Fraction of time at least {gpus} GPUs are healthy and reachable (± {err:.2%})").format(
-                    gpus=i18n.number(result.job_gpus), err=result.job_run_fraction_stderr))
+    _job_can_run(m[0], result)
     m[1].metric(_("GPUs usable (expected)"), i18n.number(round(result.expected_gpus_usable)))
     m[2].metric(_("Expected bandwidth"), f"{result.expected_bandwidth_share:.2%}",
                 help=_("Expected share of the fabric's uplink bandwidth alive; bisection {now} of {healthy} "
@@ -480,6 +478,14 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
                  "table above."))
 
 
+def _job_can_run(col, result) -> None:
+    """The availability's first card: the share of time the job's GPUs are healthy and reachable (a design's or
+    every pod's result)."""
+    col.metric(_("Job can run"), f"{result.job_run_fraction:.2%}",
+               help=_("Fraction of time at least {gpus} GPUs are healthy and reachable (± {err:.2%})").format(
+                   gpus=i18n.number(result.job_gpus), err=result.job_run_fraction_stderr))
+
+
 def _pods_availability(cur, store: dict, key: str) -> None:
     """A design with pods: the availability over the whole fabric, per pod and in total
     (``core.analysis.podavail``)."""
@@ -487,9 +493,7 @@ def _pods_availability(cur, store: dict, key: str) -> None:
     if not finished:
         return
     m = st.columns(3)
-    m[0].metric(_("Job can run"), f"{result.job_run_fraction:.2%}",
-                help=_("Fraction of time at least {gpus} GPUs are healthy and reachable (± {err:.2%})").format(
-                    gpus=i18n.number(result.job_gpus), err=result.job_run_fraction_stderr))
+    _job_can_run(m[0], result)
     m[1].metric(_("GPUs usable (expected)"), i18n.number(round(result.expected_gpus_available)))
     m[2].metric(_("GPUs"), i18n.number(result.gpus))
     st.dataframe([{_("Pod"): _("pod {pod}").format(pod=p.pod) + f" ({p.system})", _("GPUs"): i18n.number(p.gpus),

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 
 import networkx as nx
 import numpy as np
@@ -23,6 +22,7 @@ from core.errors import FabricPlannerError
 from core.fabric.topology import fabric_graph
 from core.fabric.wiring import Wiring
 from core.plan import plan
+from tests.spofbrute import brute, cut_off
 
 GRID = [dict(nodes=n, su_nodes=su, group_leaves=None if gl is None else gl * nics, global_ratio=gr,
              nics_per_node=nics, planes=planes, nic="CX7-2P" if planes == 2 else "CX7")
@@ -45,35 +45,6 @@ SAMPLE = PLANS[::13] + [p for p in PLANS if any(c.tier in ("global", "link") for
 """Every 13th design and three with a one-cable global or local link that is a single point."""
 
 
-def _cut_off(g: nx.Graph) -> int:
-    """Servers outside the connected part holding the most servers."""
-    counts = [sum(1 for v in c if g.nodes[v]["role"] == "server") for c in nx.connected_components(g)]
-    return sum(counts) - max(counts)
-
-
-def _brute(p) -> dict[str, int]:
-    """Element name -> nodes cut off, every router, one-cable router-to-router bundle and NIC failed alone."""
-    h = fabric_graph(p, servers="each")
-    w = Wiring.of(p)
-    out = {}
-    for v, role in h.nodes(data="role"):
-        if role != "server":
-            g = h.copy()
-            g.remove_node(v)
-            out[v] = _cut_off(g)
-    for a, b, e in h.edges(data=True):
-        if "server" not in (h.nodes[a]["role"], h.nodes[b]["role"]) and e["links"] == 1:
-            g = h.copy()
-            g.remove_edge(a, b)
-            lo, hi = sorted((a, b), key=lambda s: int(re.search(r"\d+$", s)[0]))
-            out[f"{lo}-{hi.split('.')[-1]}"] = _cut_off(g)
-    for n in range(w.nodes):
-        for r in range(w.rails):
-            g = h.copy()
-            leaf = w.leaf_of(w.group_of_node(n), r)
-            g.remove_edges_from((Wiring.node_id(n), w.switch_id("leaf", leaf, q)) for q in range(w.planes))
-            out[f"{Wiring.node_id(n)}.nic{r}"] = _cut_off(g)
-    return {k: v for k, v in out.items() if v}
 
 
 def test_the_grid_has_single_points_of_every_kind():
@@ -88,7 +59,7 @@ def test_single_points_equal_brute_force(p):
     r = single_points(p)
     gpn = p.resolved.gpus_per_node
     found = {e.element: e.gpus_lost for e in r.elements if e.tier != "feed"}
-    assert found == {k: v * gpn for k, v in _brute(p).items()}
+    assert found == {k: v * gpn for k, v in brute(p).items()}
 
 
 @pytest.mark.parametrize("p", [p for p in SAMPLE if p.fabric.planes == 1])
@@ -101,7 +72,7 @@ def test_single_points_are_the_cut_vertices_and_bridges_that_separate_servers(p)
     for v in articulation - listed:  # the others cut off no server, or are servers
         g = h.copy()
         g.remove_node(v)
-        assert h.nodes[v]["role"] == "server" or _cut_off(g) == 0
+        assert h.nodes[v]["role"] == "server" or cut_off(g) == 0
     bridges = {frozenset(e) for e in nx.bridges(h)}
     for c in cuts:
         if c.tier in ("link", "global"):
