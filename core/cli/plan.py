@@ -34,21 +34,24 @@ def _fabric_word(summary: dict) -> str:
     return vocab.fabric_label(summary["fabric"], transport) if transport else vocab.FABRIC.word(summary["fabric"])
 
 
-def _render_table(summary: dict, tiers: str) -> str:
+def _render_table(summary: dict, tiers: str, pods: dict | None = None) -> str:
     """The plan CLI's table of ``summary`` (``Plan.summary()``); ``tiers`` the fabric's tiers in its family's words
-    (``core.fabric.families.tier_words``)."""
+    (``core.fabric.families.tier_words``). ``pods``: a design with pods, its every-pod words (``models``:
+    ``core.analysis.whole.pods_models``; ``scaleup``: each pod's scale-up sentence) for the headline, the bandwidth
+    and scale-up rows, where the summary's own fields are pod 1's."""
     out = io.StringIO()
     w = out.write
     nvl = summary["nvlink"]
     w(_("{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, {tiers}, "
         "{planes} plane(s), switch {switch}").format(
         gpus=f"{summary['gpus']:,}", model=summary["gpu_model"], noun=scaleup.accelerator_noun(nvl, plural=True),
-        nodes=f"{summary['nodes']:,}", fabric=_fabric_word(summary), speed=summary["port_speed_gbps"],
+        nodes=f"{summary['nodes']:,}", fabric=_fabric_word(summary),
+        speed=pods["models"]["speed"] if pods else summary["port_speed_gbps"],
         topology=vocab.TOPOLOGY.word(summary["topology"]), tiers=tiers, planes=summary["planes"],
-        switch=summary["switch_model"]) + "\n")
+        switch=pods["models"]["switch"] if pods else summary["switch_model"]) + "\n")
     models = summary.get("switch_models", {})
-    if len(set(models.values())) > 1 or summary.get("uplink_speed_gbps", summary["port_speed_gbps"]) != \
-            summary["port_speed_gbps"]:
+    if not pods and (len(set(models.values())) > 1 or summary.get("uplink_speed_gbps", summary["port_speed_gbps"])
+                     != summary["port_speed_gbps"]):  # a design with pods: each pod's models in its own row
         w(row(_("tier models"), _("leaf {leaf} ({down}G down, {up}G up), spine {spine}, core {core}").format(
             leaf=models["leaf"], spine=models["spine"], core=models["core"], down=summary["port_speed_gbps"],
             up=summary["uplink_speed_gbps"])) + "\n")
@@ -104,10 +107,14 @@ def _render_table(summary: dict, tiers: str) -> str:
     w(row(_("bandwidth"), _("{link} {nvlink} GB/s per GPU (bidir); scale-out {scaleout} Gb/s per GPU "
                             "(per direction); bisection {bisection} Tb/s (one direction); "
                             "oversubscription {oversubscription}:1").format(link=scaleup.link_word(nvl),
-        nvlink=f"{b['nvlink_gbytes_per_gpu_bidir']:g}", scaleout=f"{b['scaleout_gbits_per_gpu']:g}",
+        nvlink=" / ".join(f"{v:,g}" for v in b["nvlink_gbytes_per_gpu_bidir_pods"]) if pods
+        else f"{b['nvlink_gbytes_per_gpu_bidir']:g}",
+        scaleout=f"{b['scaleout_gbits_per_gpu']:g}",
         bisection=f"{b['bisection_tbits_one_direction']:,.1f}", oversubscription=f"{b['oversubscription']:g}"))
       + "\n")
-    w(row(_("scale-up"), scaleup.describe(summary["nvlink"], library_label(summary["nvlink"]["collective_library"]))) + "\n")
+    for label, text in (pods["scaleup"] if pods else [(_("scale-up"), scaleup.describe(
+            summary["nvlink"], library_label(summary["nvlink"]["collective_library"])))]):
+        w(row(label, text) + "\n")
     n = summary["nvlink"]
     if n.get("levels") == 2:  # core.fabric.domainlevels
         w(row(_("NVLink levels"), _("domains of {domain} GPUs = {racks} x {level1}; level 2: {switches} switch units, "
@@ -137,6 +144,19 @@ def _render_table(summary: dict, tiers: str) -> str:
     return out.getvalue()
 
 
+def _pods_words(mixed) -> dict:
+    """Every pod's words for the plan table (``_render_table``'s ``pods``): the headline's switch models and port
+    speeds (``core.analysis.whole.pods_models``) and each pod's scale-up sentence, labelled by pod."""
+    from core.analysis.whole import pods_models
+
+    scale = []
+    for pod, p in zip(mixed.fabric.pods, mixed.plans):
+        nvl = p.nvlink_summary()
+        scale.append((_("scale-up pod {pod}").format(pod=pod.index + 1),
+                      scaleup.describe(nvl, library_label(nvl["collective_library"]))))
+    return {"models": pods_models(mixed), "scaleup": scale}
+
+
 def run(args: argparse.Namespace) -> str:
     from core.fabric.families import tier_words
     from core.plan import plan
@@ -164,7 +184,8 @@ def run(args: argparse.Namespace) -> str:
         summary = result.summary()
     if mixed is not None:
         if args.format != "json":
-            return _render_table(summary, tier_words(result.fabric)) + pods_table(summary["mixed_pods"])
+            return _render_table(summary, tier_words(result.fabric), _pods_words(mixed)) + pods_table(
+                summary["mixed_pods"])
     if args.format == "json":
         summary["design"] = json.loads(design.model_dump_json(exclude_defaults=True))
         summary["bom"] = json.loads(result.bom_frame().to_json(orient="records"))
