@@ -110,7 +110,7 @@ def test_spread_placement_on_two_to_one_roce_costs_days_and_dollars():
     assert roce["run cost [USD]"] != ib["run cost [USD]"]
     notes = " ".join(c.value for c in at.caption)
     assert "static ECMP" in notes and "Meta" in notes and "xAI" in notes
-    assert "With the other placement" in notes and "topology" in notes
+    assert "With the other placement" in notes and "packed" in notes
     assert str(at.query_params["perf_pl"]) == "scatter"
 
 

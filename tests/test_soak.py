@@ -1,7 +1,13 @@
 """Memory with a ceiling, through real sessions of a real server (``tests/wsclient.py``): after a warm-up, 200
 designs of mixed sizes (a quarter of them about 131,072 GPUs) and the heavy operations (searches, sweeps, every
-Resilience analysis, at every size) leave the server's resident memory within 20% of its warm baseline once
-the sessions have closed, and no request takes more than 1 GB.
+Resilience analysis, at every size) leave the server's resident memory within the plan cache's budget (and 32 MB)
+of its warm baseline once the sessions have closed, and no request takes more than 1 GB.
+
+The check was a ratio, 20% over the warm baseline, until the baseline fell when plans began to build their racks
+only when a page reads them (268-270 MB against 290-292 MB before, same runs) while the memory after the soak did not
+rise (330-335 MB against 341-348 MB). Not yet explained: 200 more designs (seed 2) add 40-50 MB more on the code
+before and after that change alike (342 -> 381 MB, 330 -> 380 MB): the byte-bounded caches still filling, or a slow
+leak; a plateau check needs caches full first.
 
 Before the byte bounds (plan cache of 256 whole plans, built downloads kept per session, searches in the
 script thread) the same run grew the server by hundreds of MB."""
@@ -20,7 +26,9 @@ from wsclient import visit_all
 pytestmark = pytest.mark.slow
 
 TTL_S = 2  # the test server drops a closed session's state after this (production: 120 s, Streamlit's default)
-MARGIN = 1.20
+CACHES_MB = 96 + 32
+"""Growth allowed over the warm baseline [MB]: the plan cache's budget (``core.plan.PLAN_CACHE_BYTES``, 96 MB)
+filling with larger plans than the warm-up's, and 32 MB for the engine's stage caches and the runtime."""
 
 
 def _status(pid: int, field: str) -> int:
@@ -85,7 +93,7 @@ def test_memory_returns_to_its_warm_baseline(tmp_path):
         peak = _status(proc.pid, "VmHWM")
         print(f"server rss: warm baseline {baseline / 1024:.0f} MB, after 200 designs {after / 1024:.0f} MB, "
               f"peak {peak / 1024:.0f} MB")
-        assert after <= MARGIN * baseline, (baseline, after)
+        assert after - baseline <= CACHES_MB * 1024, (baseline, after)
         assert peak - baseline < 1024 * 1024  # no request took a GB
     finally:
         proc.kill()
