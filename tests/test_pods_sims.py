@@ -111,3 +111,97 @@ def test_ibsim_simulates_every_pod_and_ibnetdiscover_finds_them_at_their_speeds(
     first, second = mixed.fabric.pods
     assert rates == {("pod1", 200.0, "4x"): first.gpus + first.uplinks, ("pod2", 100.0, "4x"): second.gpus
                      + second.uplinks}
+
+
+# --- SimAI --------------------------------------------------------------------------------------------------------
+
+def _simai_graph(design: Design) -> tuple[nx.Graph, dict]:
+    """The SimAI file of ``design`` as SimAI's reader sees it, GPUs contracted into their servers (whole-fabric ids),
+    NVLink lines left out; edges with their summed capacity [Gb/s]. Also the file as read."""
+    from core.formats.podsims import simai_switch_ids
+    from tests.test_export_sim import gbps, read_simai
+
+    mixed = mixed_plan(design)
+    wiring = mixed_wiring(mixed)
+    f = read_simai(export_text(plan(design), "simai"))
+    server, first = {}, 0
+    for i, p in enumerate(mixed.plans):
+        gpn = p.resolved.gpus_per_node
+        for gpu in range(p.resolved.gpus):
+            server[first + gpu] = wiring.node_id(i, gpu // gpn)
+        first += p.resolved.gpus
+    server.update({v: k for k, v in simai_switch_ids(mixed).items()})
+    got = nx.Graph()
+    for src, dst, rate, _delay, _error in f["links"]:
+        if f["node_type"][dst] == 2:
+            continue
+        a, b = server[src], server[dst]
+        if got.has_edge(a, b):
+            got[a][b]["capacity_gbps"] += gbps(rate)
+        else:
+            got.add_edge(a, b, capacity_gbps=gbps(rate))
+    return got, f
+
+
+@pytest.mark.parametrize("design", [TWO, Design(gpu="H100", nodes=64, pods="B200:32:800")], ids=["400G", "800G"])
+def test_simai_is_the_whole_fabric_graph_at_each_pods_rates(design):
+    from tests.test_export_sim import gbps
+
+    got, f = _simai_graph(design)
+    want = _whole(design)
+    assert {frozenset(e) for e in got.edges} == {frozenset(e) for e in want.edges}
+    for a, b, data in want.edges(data=True):
+        assert got[a][b]["capacity_gbps"] == pytest.approx(data["capacity_gbps"]), (a, b)
+    mixed = mixed_plan(design)
+    gpus = mixed.fabric.gpus
+    assert f["node_num"] - len(f["nvswitches"]) - len(f["switches"]) == gpus
+    assert len(f["switches"]) == mixed.fabric.leaves + mixed.fabric.spines and f["gpus_per_server"] == 8
+    nvlink = Counter(gbps(rate) for src, dst, rate, *_ in f["links"] if f["node_type"][dst] == 2)
+    assert nvlink == {p.bandwidth.nvlink_gbytes_per_gpu_per_direction * 8: p.resolved.gpus for p in mixed.plans}
+    assert all(dst == gpus + src // 8 for src, dst, *_ in f["links"] if f["node_type"][dst] == 2)
+    assert f["gpu_type"] == "H100+B200"  # a name SimAI does not know: no GPU type's model for either pod
+
+
+def test_simai_says_what_it_does_with_several_gpu_types_and_refuses_several_domain_sizes():
+    from core.errors import DesignError
+
+    label = exports()["simai"].label_for(plan(TWO))
+    assert "H100+B200" in label and "no GPU type" in label
+    with pytest.raises(DesignError, match="one NVLink domain size") as caught:
+        export_text(plan(Design(gpu="H100", nodes=64, pods="GB200-NVL72:72")), "simai")
+    assert "pod 2: 288 GPUs in domains of 72" in caught.value.message and caught.value.suggestion
+    same = export_text(plan(Design(gpu="H100", nodes=64, pods="H100:32")), "simai").split("\n", 1)[0]
+    assert same.split()[-1] == "H100"  # pods of one system: its type, which SimAI knows
+
+
+# --- ASTRA-sim ----------------------------------------------------------------------------------------------------
+
+def test_astra_is_the_whole_fabric_at_the_slowest_pods_bandwidth():
+    from core.formats import astrasim
+    from tests.test_export_sim import read_astra
+
+    design = Design(gpu="H100", nodes=64, pods="B200:32:800")
+    text = export_text(plan(design), "astra-sim")
+    config = read_astra(text)
+    mixed = mixed_plan(design)
+    assert config["npus_count"] == [8, 32, 3]  # 3 leaf sets of 256 GPUs: pod 1's two and pod 2's one
+    assert config["npus_count"][0] * config["npus_count"][1] * config["npus_count"][2] == mixed.fabric.gpus
+    got = [bw / astrasim.GIB_PER_GB for bw in config["bandwidth"]]
+    nvlink = min(p.bandwidth.nvlink_gbytes_per_gpu_per_direction for p in mixed.plans)
+    assert got == pytest.approx([nvlink, 50.0, mixed.fabric.cross_pod_gbps_per_gpu / 8])
+    assert got[1] < max(p.bandwidth.scaleout_gbits_per_gpu / 8 for p in mixed.plans)  # the B200 pod's 100 GB/s
+    assert "slowest pod" in text and "pod 2: 256 x B200 in 32 nodes at 800G" in text
+    assert "slowest pod's bandwidth" in exports()["astra-sim"].label_for(plan(design))
+
+
+def test_astra_refuses_pods_of_other_shapes_naming_them():
+    from core.errors import DesignError
+
+    with pytest.raises(DesignError, match="regular grid") as caught:
+        export_text(plan(Design(gpu="H100", nodes=64, pods="GB200-NVL72:72")), "astra-sim")
+    assert "pod 2: 72 GPUs under one leaf set, in NVLink domains of 72" in caught.value.message
+
+
+def test_the_simulator_exports_cover_every_pod():
+    whole, alone = pod_coverage(plan(TWO))
+    assert {"ibsim", "simai", "astra-sim"} <= set(whole)
