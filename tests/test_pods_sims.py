@@ -205,3 +205,70 @@ def test_astra_refuses_pods_of_other_shapes_naming_them():
 def test_the_simulator_exports_cover_every_pod():
     whole, alone = pod_coverage(plan(TWO))
     assert {"ibsim", "simai", "astra-sim"} <= set(whole)
+
+
+# --- Prometheus ---------------------------------------------------------------------------------------------------
+
+def _matcher(expr: str, label: str) -> re.Pattern:
+    """The regular expression of the first ``label=~"..."`` matcher of a PromQL expression (its string unescaped)."""
+    found = re.search(label + r'=~"((?:[^"\\]|\\.)*)"', expr)
+    return re.compile(re.sub(r"\\(.)", r"\1", found[1]))
+
+
+def _device_names(design: Design) -> dict[str, list[str]]:
+    """Every server, leaf and shared spine name of the whole fabric, as every export names them."""
+    from core.formats.podexports import PodNames
+
+    mixed = mixed_plan(design)
+    wiring, names = mixed_wiring(mixed), PodNames(mixed, None)
+    found = {"server": [], "leaf": [], "spine": [names.device(f"spine{j}") for j in range(mixed.fabric.spines)]}
+    for i, own in enumerate(wiring.wirings):
+        found["server"] += [names.device(wiring.node_id(i, n)) for n in range(own.nodes)]
+        found["leaf"] += [names.device(wiring.leaf_id(i, k)) for k in range(own.leaves)]
+    return found
+
+
+def test_prometheus_rules_match_every_pods_devices_and_no_other():
+    from core.formats import prometheus
+
+    rules = {a["alert"]: a for a in prometheus.alerts(plan(TWO))}
+    names = _device_names(TWO)
+    assert len(names["server"]) == 96 and "pod2-gpu032" in names["server"]
+    hosts = _matcher(rules["GpuXid"]["expr"], "Hostname")
+    assert all(hosts.fullmatch(name) for name in names["server"])
+    switch = next(a for a in rules.values() if a["labels"]["tier"] == "leaf,spine" and "switch=~" in a["expr"])
+    switches = _matcher(switch["expr"], "switch")
+    assert all(switches.fullmatch(name) for name in names["leaf"] + names["spine"])
+    assert not any(hosts.fullmatch(other) or switches.fullmatch(other)
+                   for other in ("gpu001", "pod3-gpu001", "leaf001", "pod3-leaf001", "pod2-spine001"))
+
+
+def test_promtool_checks_the_rules_and_an_alert_fires_on_pod_2_and_a_shared_spine(tmp_path):
+    import subprocess
+
+    from core.formats import prometheus
+    from tests.test_export_prometheus import _promtool, _unit_test, expected
+
+    path = tmp_path / "pods.yml"
+    path.write_text(export_text(plan(TWO), "prometheus"), encoding="utf-8")
+    out = subprocess.run([_promtool(), "check", "rules", str(path)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    texts = {a["alert"]: a for a in prometheus.alerts(plan(TWO))}
+    series = [
+        {"series": 'DCGM_FI_DEV_XID_ERRORS{Hostname="pod2-gpu032",gpu="3"}', "values": "0 0 79 79"},
+        {"series": 'DCGM_FI_DEV_XID_ERRORS{Hostname="gpu001",gpu="0"}', "values": "0 0 79 79"},
+        {"series": 'infiniband_switch_info{guid="0x1",switch="spine016"}', "values": "1x70"},
+        {"series": 'infiniband_switch_info{guid="0x2",switch="leaf001"}', "values": "1x70"},
+        {"series": 'infiniband_switch_port_symbol_error_total{guid="0x1",port="7"}', "values": "0+1x70"},
+        {"series": 'infiniband_switch_port_symbol_error_total{guid="0x2",port="7"}', "values": "0+1x70"},
+    ]
+    xid, sym = texts["GpuXid"], texts["IbSymbolErrorsSwitch"]
+    alerts = [
+        {"eval_time": "3m", "alertname": "GpuXid",
+         "exp_alerts": [expected(xid, {"Hostname": "pod2-gpu032", "gpu": "3"}, "pod2-gpu032")]},
+        {"eval_time": "30m", "alertname": "IbSymbolErrorsSwitch",
+         "exp_alerts": [expected(sym, {"guid": "0x1", "port": "7", "switch": "spine016"}, "spine016")]},
+    ]
+    out = _unit_test(tmp_path, path, series, alerts)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "pod 2 B200" in path.read_text()
