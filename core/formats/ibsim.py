@@ -118,7 +118,7 @@ def write_ibsim(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
     hca_lines: dict[str, list[str]] = {}
     for plane, island in wiring.plane_islands():
         for link in wiring.links(plane, island):
-            port_lines(link, plane, ports, name, switch_lines, hca_lines)
+            port_lines(wiring, link, plane, ports, name, switch_lines, hca_lines)
     resolved = plan.resolved
     out.write(f"# fabric planner: {resolved.gpus:,} GPUs, {resolved.nodes:,} nodes of {nics} NICs, "
               f"{len(switch_lines):,} switches, as an ibsim fabric file\n")
@@ -134,13 +134,13 @@ def write_ibsim(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
                 out.write(f'Hca\t{wiring.planes} "{hca}"\n' + "\n".join(sorted(lines, key=_port_of)) + "\n\n")
 
 
-def port_lines(link, plane: int, ports: dict, name, switch_lines: dict[str, list[str]],
+def port_lines(wiring: Wiring, link, plane: int, ports: dict, name, switch_lines: dict[str, list[str]],
                hca_lines: dict[str, list[str]]) -> None:
-    """Add the port lines of ``link`` (a ``core.fabric.wiring.Link`` of ``plane``) at both its ends: to
-    ``switch_lines`` (by switch id) and ``hca_lines`` (by HCA name). ``ports``: ``switch_ports`` of the wiring the
-    link is of; ``name``: a device id's name. A node's NIC port is its plane's (port ``plane + 1``)."""
+    """Add the port lines of ``link`` (a ``core.fabric.wiring.Link`` of ``wiring``'s ``plane``) at both its ends: to
+    ``switch_lines`` (by switch id) and ``hca_lines`` (by HCA name). ``ports``: ``switch_ports`` of ``wiring``;
+    ``name``: a device id's name. A node's NIC port is its plane's (port ``plane + 1``)."""
     kind, a, a_port, b, b_port, speed = link
-    (lower, a_side), (upper, b_side) = Wiring.class_ends(kind)
+    (lower, a_side), (upper, b_side) = wiring.class_ends(kind)
     b_number = ports[upper][1 if b_side == "down" else 2][b_port]
     rate = sim_rate(speed)
     if lower == "node":

@@ -86,7 +86,7 @@ def write_mixed_ibsim(mixed: MixedPlan, out: TextIO, naming: NamingScheme | None
         for link in own.links():
             if link.kind == "node-leaf":
                 whole = link._replace(a=wiring.local_id(i, link.a), b=wiring.local_id(i, link.b))
-                port_lines(whole, 0, ports[i], names.device, switch_lines, hca_lines)
+                port_lines(own, whole, 0, ports[i], names.device, switch_lines, hca_lines)
     switch_lines.update((PodsWiring.spine_id(j), []) for j in range(f.spines))
     for up in wiring.uplinks():
         leaf, spine = wiring.leaf_id(up.pod, up.leaf), PodsWiring.spine_id(up.spine)
