@@ -75,13 +75,16 @@ def test_ibsim_ports_are_the_cabling_plans_and_each_once():
     links = read_ibnetdiscover(text.encode())
     ends = Counter((end.device, end.port) for link in links for end in (link.a, link.b))
     assert max(ends.values()) == 1
-    planned = Counter((a, z) for kind, a, _pa, z, _pz, _s in mixed_links(mixed_plan(SPEEDS)) if kind == "leaf-spine")
-    got = Counter()
-    for link in links:
-        leaf, spine = sorted((link.a.device, link.b.device))
-        if spine.startswith("spine"):  # pod2-leaf003 - spine001: pod2.p0.leaf2 - spine0
-            pod, number = leaf.split("-leaf")
-            got[f"{pod}.p0.leaf{int(number) - 1}", f"spine{int(spine[5:]) - 1}"] += 1
+    from core.formats.podexports import PodNames
+
+    mixed = mixed_plan(SPEEDS)
+    planned = Counter((a, z) for kind, a, _pa, z, _pz, _s in mixed_links(mixed) if kind == "leaf-spine")
+    wiring, names = mixed_wiring(mixed), PodNames(mixed, None)
+    ids = {names.device(wiring.spine_id(j)): wiring.spine_id(j) for j in range(mixed.fabric.spines)}
+    ids.update((names.device(wiring.leaf_id(i, k)), wiring.leaf_id(i, k))
+               for i, own in enumerate(wiring.wirings) for k in range(own.leaves))
+    got = Counter((ids[link.a.device], ids[link.b.device]) for link in links
+                  if link.a.device in ids and link.b.device in ids)
     assert got == planned
     speeds = {(pod, link.speed_gbps) for link in links for pod in ("pod1", "pod2")
               if f'"{pod}-' in f'"{link.a.device}' or f'"{pod}-' in f'"{link.b.device}'}
@@ -221,7 +224,7 @@ def _device_names(design: Design) -> dict[str, list[str]]:
 
     mixed = mixed_plan(design)
     wiring, names = mixed_wiring(mixed), PodNames(mixed, None)
-    found = {"server": [], "leaf": [], "spine": [names.device(f"spine{j}") for j in range(mixed.fabric.spines)]}
+    found = {"server": [], "leaf": [], "spine": [names.device(wiring.spine_id(j)) for j in range(mixed.fabric.spines)]}
     for i, own in enumerate(wiring.wirings):
         found["server"] += [names.device(wiring.node_id(i, n)) for n in range(own.nodes)]
         found["leaf"] += [names.device(wiring.leaf_id(i, k)) for k in range(own.leaves)]
