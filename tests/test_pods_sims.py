@@ -224,7 +224,8 @@ def _device_names(design: Design) -> dict[str, list[str]]:
 
     mixed = mixed_plan(design)
     wiring, names = mixed_wiring(mixed), PodNames(mixed, None)
-    found = {"server": [], "leaf": [], "spine": [names.device(wiring.spine_id(j)) for j in range(mixed.fabric.spines)]}
+    spines = [names.device(wiring.spine_id(j)) for j in range(mixed.fabric.spines)]
+    found = {"server": [], "leaf": [], "spine": spines}
     for i, own in enumerate(wiring.wirings):
         found["server"] += [names.device(wiring.node_id(i, n)) for n in range(own.nodes)]
         found["leaf"] += [names.device(wiring.leaf_id(i, k)) for k in range(own.leaves)]

@@ -199,8 +199,8 @@ def write_mixed_astra(mixed: MixedPlan, out: TextIO) -> None:
               f"{f.spine_switch} spines ({mixed.plans[0].resolved.fabric}, 2 tiers, 1 plane); NPUs numbered pod by "
               "pod (pod 1's first)\n")
     for pod, p, dims in zip(f.pods, mixed.plans, own):
-        out.write(f"#   pod {pod.index + 1}: {pod.gpus:,} x {pod.system} in {pod.nodes:,} nodes at {pod.port_speed_gbps}G, "
-                  f"leaf {pod.leaf_switch}; alone: " + ", ".join(
+        out.write(f"#   pod {pod.index + 1}: {pod.gpus:,} x {pod.system} in {pod.nodes:,} nodes at "
+                  f"{pod.port_speed_gbps}G, leaf {pod.leaf_switch}; alone: " + ", ".join(
                       f"{_LEVEL[d.level].split(' (')[0]} {_number(d.gbytes_per_s)} GB/s" for d in dims)
                   + f"; out of its leaves {_number(pod.gbps_per_gpu / 8)} GB/s (10^9 B/s per GPU, per direction)\n")
     out.write("# mixed pods: the format gives every NPU of a dimension one bandwidth, so each dimension here is the\n"

@@ -82,7 +82,8 @@ def members(plan, naming: NamingScheme | None = None) -> list[Member]:
     found = []
     for pod, p in zip(mixed.fabric.pods, mixed.plans):
         namer = Namer.of(p, pod_scheme(naming, pod.index + 1))
-        found.append(Member(Scope.of(p, 2), lambda role, namer=namer: spines if role == "spine" else namer.pattern(role)))
+        found.append(Member(Scope.of(p, 2),
+                            lambda role, namer=namer: spines if role == "spine" else namer.pattern(role)))
     return found
 
 
