@@ -547,9 +547,14 @@ def _exports(cur: state.Current, key: str, lang: str) -> NamingScheme | None:
     plan = cur.plan
     if plan.design.pods:
         whole, alone = pod_coverage(plan)
-        st.caption(_("A design with pods: the files {whole} cover every pod (names pod1-, pod2-, ...) and the shared "
-                     "spines; the files {alone} describe pod 1 ({system}) alone.").format(
-            whole=sep().join(whole) or "-", alone=sep().join(alone) or "-", system=plan.resolved.system.id))
+        if alone:
+            st.caption(_("A design with pods: the files {whole} cover every pod (names pod1-, pod2-, ...) and the "
+                         "shared spines; the files {alone} describe pod 1 ({system}) alone.").format(
+                whole=sep().join(whole) or "-", alone=sep().join(alone), system=plan.resolved.system.id))
+        else:
+            st.caption(_("A design with pods: every file covers every pod (names pod1-, pod2-, ...) and the shared "
+                         "spines.") + " " + _("A format that cannot say a pod's own GPUs or rates says so in its "
+                                              "description."))
     eager = plan.resolved.gpus <= EAGER_EXPORT_GPUS
     if not eager:
         st.caption(_("{gpus} GPUs: each file is built when you press its button (large files take a few "

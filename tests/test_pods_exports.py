@@ -137,5 +137,6 @@ def test_the_formats_say_whether_they_cover_every_pod():
     from core.formats.exports import pod_coverage
 
     whole, alone = pod_coverage(plan(TWO))
-    assert {"slurm", "netbox-cables", "graphml", "drawio", "cabling"} <= set(whole)
-    assert "simai" in alone and not set(whole) & set(alone)
+    assert {"slurm", "netbox-cables", "graphml", "drawio", "cabling", "ibsim", "simai", "astra-sim",
+            "prometheus"} <= set(whole)
+    assert not alone

@@ -38,6 +38,9 @@ generated here (the header comment says how many entries it needs).
 Regular designs only: every leaf set, pod and NVLink domain must be full, since the backend's
 dimensions are a regular grid. A design with a partial scalable unit raises ``DesignError`` naming the
 nearest node counts that export.
+
+A design with pods is written whole (``core.formats.podsims``: the pods' leaf sets joined by the shared spines,
+each dimension at the slowest pod's bandwidth, and why).
 """
 
 from __future__ import annotations
@@ -172,20 +175,34 @@ def _number(value: float) -> str:
 
 
 def write(plan, out: TextIO, naming=None) -> None:
-    """Write the ASTRA-sim analytical network YAML of ``plan`` to ``out`` (``naming`` is not used: NPUs are numbered)."""
+    """Write the ASTRA-sim analytical network YAML of ``plan`` to ``out`` (``naming`` is not used: NPUs are numbered);
+    a design with pods is written whole (``core.formats.podsims``)."""
+    from core.formats.podsims import write_mixed_astra
+    from core.formats.podslurm import mixed_of
+
+    mixed = mixed_of(plan)
+    if mixed is not None:
+        write_mixed_astra(mixed, out)
+        return
     dims = dimensions(plan)
     r, b = plan.resolved, plan.bandwidth
     out.write("# ASTRA-sim 2.x analytical network configuration (--network-configuration), written by fabric planner\n")
     out.write(f"# design: {r.gpus:,} x {r.system.id} in {r.nodes:,} nodes; {r.fabric} {r.port_speed_gbps}G, "
               f"{r.topology}, {plan.fabric.tiers} tier(s), {plan.planes} plane(s), switch {r.switch.id}\n")
+    write_dimensions(dims, f"# oversubscription: leaf {b.leaf_oversubscription:g}:1, spine "
+                     f"{b.spine_oversubscription:g}:1 (bandwidth of the outer dimensions divided by it)\n", out)
+
+
+def write_dimensions(dims: list[Dimension], oversubscription: str, out: TextIO) -> None:
+    """Write the comments on the format and on ``dims`` (``oversubscription``: its comment line) and the YAML of
+    ``dims`` to ``out``."""
     out.write("# format: astra-network-analytical common/network-parser/NetworkParser.cpp; one entry per dimension,\n")
     out.write("#   innermost first; the NPU count is the product of npus_count.\n")
     out.write("# bandwidth: per NPU link, per direction, in ASTRA-sim's GB/s = 2^30 B/s (NetworkFunction.cpp\n")
     out.write("#   bw_GBps_to_Bpns); the planner's 10^9 B/s values are given beside each dimension.\n")
     out.write("# latency: per hop [ns]; a Switch dimension counts 2 hops. Defaults published by the simulators\n")
     out.write("#   (assets/catalog/simulators.toml), not measured: edit for your cluster.\n")
-    out.write(f"# oversubscription: leaf {b.leaf_oversubscription:g}:1, spine {b.spine_oversubscription:g}:1 "
-              "(bandwidth of the outer dimensions divided by it)\n")
+    out.write(oversubscription)
     out.write(f"# system configuration (not written here): list {len(dims)} algorithm(s) in each "
               "*-implementation entry, e.g. [" + ", ".join(['"ring"'] * len(dims)) + "]\n")
     for i, d in enumerate(dims, 1):
@@ -197,5 +214,17 @@ def write(plan, out: TextIO, naming=None) -> None:
     out.write("latency: [ " + ", ".join(_number(d.latency_ns) for d in dims) + " ]  # ns\n")
 
 
-EXPORTS = (Export("astra-sim", write, ".yml", "application/yaml",
-                  N_("ASTRA-sim 2.x analytical network configuration (YAML)")),)
+LABEL = N_("ASTRA-sim 2.x analytical network configuration (YAML)")
+
+
+def describe(plan) -> str:
+    """The export's label for ``plan``, and for a design with pods what the file says of them
+    (``core.formats.podsims.astra_note``), in the current language."""
+    from core.formats.podsims import astra_note
+    from core.formats.podslurm import mixed_of
+
+    mixed = mixed_of(plan)
+    return _(LABEL) if mixed is None else _("{label}: {note}").format(label=_(LABEL), note=astra_note(mixed))
+
+
+EXPORTS = (Export("astra-sim", write, ".yml", "application/yaml", LABEL, describe=describe, every_pod=True),)

@@ -25,6 +25,9 @@ reports 4xSDR, and ``python -m core verify --skip-speed`` checks it.
 ibsim holds ``MAX_SWITCHES`` switches by default (``MAXNETSWITCHS`` in ``ibsim/sim.h``): a plan with more is
 refused. Its other default limits (2,048 devices, 256 x 36 + 2,048 x 2 ports) are raised on its command line;
 the file's first comment gives the command (``ibsim_command``).
+
+A design with pods is written whole: every pod's servers and leaves and the shared spines
+(``core.formats.podibsim``).
 """
 
 from __future__ import annotations
@@ -100,6 +103,13 @@ def write_ibsim(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
     (``core.fabric.naming.Namer``: ``leaf001``, ``node005 mlx5_2``) as every other export names them, so that what
     ``ibnetdiscover`` reports from the simulated fabric carries the planned names (``python -m core verify``
     reads them back, as it reads wiring ids)."""
+    from core.formats.podibsim import write_mixed_ibsim  # a design with pods: every pod and the shared spines
+    from core.formats.podslurm import mixed_of
+
+    mixed = mixed_of(plan)
+    if mixed is not None:
+        write_mixed_ibsim(mixed, out, naming)
+        return
     wiring = check_size(plan)
     name = Namer.of(plan, naming).vertex
     ports = switch_ports(plan, wiring)
@@ -107,19 +117,8 @@ def write_ibsim(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
     switch_lines: dict[str, list[str]] = {sid: [] for sid in wiring.all_switch_ids()}
     hca_lines: dict[str, list[str]] = {}
     for plane, island in wiring.plane_islands():
-        for kind, a, a_port, b, b_port, speed in wiring.links(plane, island):
-            (lower, a_side), (upper, b_side) = wiring.class_ends(kind)
-            b_number = ports[upper][1 if b_side == "down" else 2][b_port]
-            rate = sim_rate(speed)
-            if lower == "node":
-                hca, b_name = nic_name(name(a), a_port), name(b)
-                hca_lines.setdefault(hca, []).append(f'[{plane + 1}]\t"{b_name}"[{b_number}]'
-                                                     + _rate(b_name, rate, True))
-                switch_lines[b].append(f'[{b_number}]\t"{hca}"[{plane + 1}]' + _rate(hca, rate))
-                continue
-            a_number = ports[lower][1 if a_side == "down" else 2][a_port]
-            switch_lines[a].append(f'[{a_number}]\t"{name(b)}"[{b_number}]' + _rate(name(b), rate))
-            switch_lines[b].append(f'[{b_number}]\t"{name(a)}"[{a_number}]' + _rate(name(a), rate))
+        for link in wiring.links(plane, island):
+            port_lines(wiring, link, plane, ports, name, switch_lines, hca_lines)
     resolved = plan.resolved
     out.write(f"# fabric planner: {resolved.gpus:,} GPUs, {resolved.nodes:,} nodes of {nics} NICs, "
               f"{len(switch_lines):,} switches, as an ibsim fabric file\n")
@@ -133,6 +132,31 @@ def write_ibsim(plan, out: TextIO, naming: NamingScheme | None = None) -> None:
             lines = hca_lines.get(hca)
             if lines:
                 out.write(f'Hca\t{wiring.planes} "{hca}"\n' + "\n".join(sorted(lines, key=_port_of)) + "\n\n")
+
+
+def port_lines(wiring: Wiring, link, plane: int, ports: dict, name, switch_lines: dict[str, list[str]],
+               hca_lines: dict[str, list[str]]) -> None:
+    """Add the port lines of ``link`` (a ``core.fabric.wiring.Link`` of ``wiring``'s ``plane``) at both its ends: to
+    ``switch_lines`` (by switch id) and ``hca_lines`` (by HCA name). ``ports``: ``switch_ports`` of ``wiring``;
+    ``name``: a device id's name. A node's NIC port is its plane's (port ``plane + 1``)."""
+    kind, a, a_port, b, b_port, speed = link
+    (lower, a_side), (upper, b_side) = wiring.class_ends(kind)
+    b_number = ports[upper][1 if b_side == "down" else 2][b_port]
+    rate = sim_rate(speed)
+    if lower == "node":
+        hca, b_name = nic_name(name(a), a_port), name(b)
+        hca_lines.setdefault(hca, []).append(f'[{plane + 1}]\t"{b_name}"[{b_number}]' + _rate(b_name, rate, True))
+        switch_lines[b].append(f'[{b_number}]\t"{hca}"[{plane + 1}]' + _rate(hca, rate))
+        return
+    a_number = ports[lower][1 if a_side == "down" else 2][a_port]
+    switch_line(switch_lines, a, a_number, name(b), b_number, rate)
+    switch_line(switch_lines, b, b_number, name(a), a_number, rate)
+
+
+def switch_line(switch_lines: dict[str, list[str]], device: str, port: int, remote: str, remote_port: int,
+                rate: str | None) -> None:
+    """Add to ``device``'s lines its port ``port``'s line to port ``remote_port`` of the device named ``remote``."""
+    switch_lines[device].append(f'[{port}]\t"{remote}"[{remote_port}]' + _rate(remote, rate))
 
 
 def _rate(remote: str, rate: str | None, hca: bool = False) -> str:
@@ -149,5 +173,5 @@ def _port_of(line: str) -> int:
 
 EXPORTS = (Export(name="ibsim", write=write_ibsim, suffix=".net", mime="text/plain",
                   label=N_("InfiniBand fabric simulator (ibsim) net file of the compute fabric, at most 256 "
-                           "switches"), applies=on_infiniband),)
+                           "switches"), applies=on_infiniband, every_pod=True),)
 """The ibsim net file among the export formats (``core.formats.exports``)."""

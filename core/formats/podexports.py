@@ -56,6 +56,11 @@ class PodNames:
         """``(pod position, the pod's own vertex id)``; None for a shared spine."""
         return self.wiring.parse(vertex)
 
+    def device(self, device: str) -> str:
+        """The name of a device id of the whole fabric (``pod2.node3``, ``pod2.p0.leaf1``, ``spine0``)."""
+        found = self.pod_of(device)
+        return self.spines[device] if found is None else self.namers[found[0]].vertex(found[1])
+
     def __call__(self, vertex: str, data: dict) -> str:
         """The name of ``vertex`` (attributes ``data``): a device name, or a group of servers' ``<prefix>-su<g>``."""
         found = self.pod_of(vertex)

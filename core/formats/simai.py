@@ -36,6 +36,9 @@ forwards through a GPU, so traffic between rails would have no path), and a desi
 (SimAI maps every GPU to an NVSwitch).
 
 Streamed: lines are written as they are generated (a 131,072-GPU design is about 300,000 lines).
+
+A design with pods is written whole, every pod under the shared spines (``core.formats.podsims``: one GPU type and
+one NVLink domain size per file, and what the file does with several).
 """
 
 from __future__ import annotations
@@ -152,7 +155,15 @@ def link_count(plan) -> int:
 
 
 def write(plan, out: TextIO, naming=None) -> None:
-    """Stream the SimAI topology file of ``plan`` to ``out`` (``naming`` is not used: SimAI numbers vertices)."""
+    """Stream the SimAI topology file of ``plan`` to ``out`` (``naming`` is not used: SimAI numbers vertices); a
+    design with pods is written whole (``core.formats.podsims``)."""
+    from core.formats.podsims import write_mixed_simai
+    from core.formats.podslurm import mixed_of
+
+    mixed = mixed_of(plan)
+    if mixed is not None:
+        write_mixed_simai(mixed, out)
+        return
     check_expressible(plan)
     r = plan.resolved
     gpus, domain, nvswitches, per_plane, base = _layout(plan)
@@ -161,8 +172,14 @@ def write(plan, out: TextIO, naming=None) -> None:
     gpu_type = r.system.id if r.system.id in SIMAI_GPU_TYPES else r.system.id.replace(" ", "-")
     out.write(f"{nodes} {domain} {nvswitches} {switches} {link_count(plan)} {gpu_type}\n")
     out.write(" ".join(str(i) for i in range(gpus, nodes)) + " \n")
+    write_lines(_links(plan), out)
+
+
+def write_lines(links: Iterator[tuple[int, int, float, float]], out: TextIO) -> None:
+    """Stream the link list ``links`` (``(src, dst, rate [Gb/s, one direction], latency [ns])``) to ``out``, in
+    pieces of 4,096 lines."""
     buffer: list[str] = []
-    for src, dst, gbps, ns in _links(plan):
+    for src, dst, gbps, ns in links:
         buffer.append(f"{src} {dst} {_rate(gbps)} {_delay(ns)} 0\n")
         if len(buffer) >= 4096:
             out.write("".join(buffer))
@@ -170,5 +187,17 @@ def write(plan, out: TextIO, naming=None) -> None:
     out.write("".join(buffer))
 
 
-EXPORTS = (Export("simai", write, ".txt", "text/plain",
-                  N_("SimAI topology file for its ns-3 backend")),)
+LABEL = N_("SimAI topology file for its ns-3 backend")
+
+
+def describe(plan) -> str:
+    """The export's label for ``plan``, and for a design with pods what the file says of them
+    (``core.formats.podsims.simai_note``), in the current language."""
+    from core.formats.podsims import simai_note
+    from core.formats.podslurm import mixed_of
+
+    mixed = mixed_of(plan)
+    return _(LABEL) if mixed is None else _("{label}: {note}").format(label=_(LABEL), note=simai_note(mixed))
+
+
+EXPORTS = (Export("simai", write, ".txt", "text/plain", LABEL, describe=describe, every_pod=True),)

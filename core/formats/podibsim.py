@@ -1,0 +1,112 @@
+"""The ibsim net file of a design with pods (``core.analysis.pods``): every pod's servers and leaves and the shared
+spine layer, one simulated subnet.
+
+The records are ``core.formats.ibsim``'s: a switch per leaf and shared spine, an HCA per NIC of every pod's servers.
+The wiring is ``core.fabric.podwiring.PodsWiring``'s (which pod device meets which spine port):
+
+* a pod's servers and leaves are named as every export of the design names them (``core.formats.podexports``:
+  ``pod2-gpu001 mlx5_0``, ``pod2-leaf001``), the shared spines ``spine001`` ...; each pod's leaves have its own
+  model's ports and its node-leaf cables its own port numbers (``core.formats.ibsim.switch_ports`` of the pod's
+  own plan), each pod's NICs their own speed;
+* a leaf's uplink ``k`` takes the pod's own up port ``k`` (the port its own spines would have); on a shared spine,
+  port ``p`` (0-based, at the spine speed) broken out to ``b`` lanes is ibsim ports ``p * b + 1`` .. ``p * b + b``
+  (``b`` the most uplinks any pod puts on one spine port, ``PodLeaves.uplinks_per_spine_port``: each lane is a
+  cable, and an ibsim port holds one), so a spine has ``spine radix x b`` ports in the file;
+* each port line carries its own link's rate (``core.formats.ibsim.sim_rate``): a pod at HDR comes up at 4xHDR
+  beside a pod at EDR.
+
+The limits are ibsim's (``core.formats.ibsim.MAX_SWITCHES`` switches, ``MAX_PORTS`` ports a device), over the whole
+fabric; the file's first comments give the pods and the command that holds it.
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from core.analysis.pods import MixedPlan, mixed_wiring
+from core.errors import InputError
+from core.fabric.naming import NamingScheme
+from core.fabric.podwiring import PodsWiring
+from core.formats.ibsim import (
+    MAX_PORTS, MAX_SWITCHES, _port_of, nic_name, port_lines, sim_rate, switch_line, switch_ports,
+)
+from core.formats.podexports import PodNames
+from core.formats.podslurm import mixed_header
+from core.i18n import _
+
+
+def spine_lanes(mixed: MixedPlan) -> int:
+    """Breakout lanes of a shared spine port in the net file: the most uplinks a pod puts on one spine port."""
+    return max(pod.uplinks_per_spine_port for pod in mixed.fabric.pods)
+
+
+def spine_port_number(mixed: MixedPlan, spine_port: int, lane: int) -> int:
+    """The ibsim port (1-based) of lane ``lane`` of shared spine port ``spine_port`` (both 0-based)."""
+    return spine_port * spine_lanes(mixed) + lane + 1
+
+
+def check_mixed_size(mixed: MixedPlan, wiring: PodsWiring) -> list[dict]:
+    """Each pod's ``core.formats.ibsim.switch_ports`` if ibsim holds the whole fabric; ``InputError`` for more than
+    ``MAX_SWITCHES`` switches or a device of more than ``MAX_PORTS`` ports (a spine counted in breakout lanes)."""
+    f = mixed.fabric
+    switches = f.leaves + f.spines
+    if switches > MAX_SWITCHES:
+        raise InputError(_("ibsim holds at most {limit} switches and this design has {count}; export a smaller "
+                           "design (fewer GPUs or planes) to simulate it").format(
+            limit=MAX_SWITCHES, count=f"{switches:,}"))
+    ports = [switch_ports(p, own) for p, own in zip(mixed.plans, wiring.wirings)]
+    most = max(f.spine_radix * spine_lanes(mixed), *(pod["leaf"][0] for pod in ports))
+    if most > MAX_PORTS:
+        raise InputError(_("ibsim devices have at most {limit} ports and this design's switches have {count}")
+                         .format(limit=MAX_PORTS, count=most))
+    return ports
+
+
+def mixed_ibsim_command(mixed: MixedPlan, ports: list[dict], path: str = "net") -> str:
+    """The ibsim command line that holds the whole fabric of ``mixed`` (``ports``: ``check_mixed_size``'s), its
+    device and port limits raised as needed (``core.formats.ibsim.ibsim_command``'s rule)."""
+    f = mixed.fabric
+    hcas = sum(pod.nodes * p.resolved.nics_per_node for pod, p in zip(f.pods, mixed.plans))
+    total = (sum(pod.leaves * (own["leaf"][0] + 1) for pod, own in zip(f.pods, ports))
+             + f.spines * (f.spine_radix * spine_lanes(mixed) + 1) + 2 * hcas)
+    return f"ibsim -s -N {max(2048, f.leaves + f.spines + hcas)} -S {MAX_SWITCHES} -P {max(13312, total)} {path}"
+
+
+def write_mixed_ibsim(mixed: MixedPlan, out: TextIO, naming: NamingScheme | None = None) -> None:
+    """Write the whole fabric of ``mixed`` as an ibsim net file (module docstring), devices named under ``naming``
+    as every export of the design names them; the first record is a leaf of pod 1 (ibsim's SM port)."""
+    wiring = mixed_wiring(mixed)
+    ports = check_mixed_size(mixed, wiring)
+    names = PodNames(mixed, naming)
+    f = mixed.fabric
+    switch_lines: dict[str, list[str]] = {}
+    hca_lines: dict[str, list[str]] = {}
+    for i, own in enumerate(wiring.wirings):
+        switch_lines.update((wiring.local_id(i, sid), []) for sid in own.switch_ids("leaf"))
+        for link in own.links():
+            if link.kind == "node-leaf":
+                whole = link._replace(a=wiring.local_id(i, link.a), b=wiring.local_id(i, link.b))
+                port_lines(own, whole, 0, ports[i], names.device, switch_lines, hca_lines)
+    switch_lines.update((PodsWiring.spine_id(j), []) for j in range(f.spines))
+    for up in wiring.uplinks():
+        leaf, spine = wiring.leaf_id(up.pod, up.leaf), PodsWiring.spine_id(up.spine)
+        leaf_port = ports[up.pod]["leaf"][2][up.leaf_port]
+        spine_port = spine_port_number(mixed, up.spine_port, up.lane)
+        rate = sim_rate(up.speed_gbps)
+        switch_line(switch_lines, leaf, leaf_port, names.device(spine), spine_port, rate)
+        switch_line(switch_lines, spine, spine_port, names.device(leaf), leaf_port, rate)
+    out.write(f"# fabric planner: {f.gpus:,} GPUs, {f.nodes:,} nodes in {len(f.pods)} pods, {f.leaves + f.spines:,} "
+              "switches, as an ibsim fabric file\n" + mixed_header(mixed))
+    out.write(f"# run: {mixed_ibsim_command(mixed, ports)}\n\n")
+    for sid, lines in switch_lines.items():
+        found = wiring.parse(sid)
+        count = f.spine_radix * spine_lanes(mixed) if found is None else ports[found[0]]["leaf"][0]
+        out.write(f'Switch\t{count} "{names.device(sid)}"\n' + "\n".join(sorted(lines, key=_port_of)) + "\n\n")
+    for i, (own, p) in enumerate(zip(wiring.wirings, mixed.plans)):
+        for n in range(own.nodes):
+            for nic in range(p.resolved.nics_per_node):
+                hca = nic_name(names.device(wiring.node_id(i, n)), nic)
+                lines = hca_lines.get(hca)
+                if lines:
+                    out.write(f'Hca\t1 "{hca}"\n' + "\n".join(sorted(lines, key=_port_of)) + "\n\n")
+
