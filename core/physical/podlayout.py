@@ -192,7 +192,7 @@ def _placed(hall_rows: list, layouts: Sequence[Layout], racks: RackCatalog, spin
     columns = math.ceil(len(hall_rows) / per_column) if hall_rows else 1
     length, width = columns * row_span, min(len(hall_rows), per_column) * pitch
     first = layouts[0]
-    notes = tuple(f"{i + 1}: {note}" for i, layout in enumerate(layouts) for note in layout.notes)
+    notes = tuple(dict.fromkeys(note for layout in layouts for note in layout.notes))  # each pod's, once
 
     def layout_of(placed: list[Rack]) -> Layout:
         return Layout.model_construct(preset=first.preset, power_limit_kw=first.power_limit_kw, rack_units=first.rack_units,
