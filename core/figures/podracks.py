@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import plotly.graph_objects as go
 
 from core.figures.keynumbers import KeyNumber, rack_key_numbers
-from core.figures.racks import floor_plan_figure, rack_elevation_figure, series_lengths_figure
+from core.figures.racks import MAX_RACK_TYPES, floor_plan_figure, rack_elevation_figure, series_lengths_figure
 from core.i18n import _
 
 
@@ -26,12 +26,13 @@ def row_tags(mixed) -> dict[int, str]:
 
 def hall_figures(mixed) -> tuple[go.Figure, go.Figure, go.Figure]:
     """(floor plan, rack elevations, cable lengths) of the hall of ``mixed``: every row tagged with its pods, every
-    distinct rack of every pod and of the shared spines, a bar per pod and link class (``MixedPlan.lengths``,
+    distinct rack of every pod and of the shared spines (up to 8 and 4 more per extra pod), a bar per pod and link class (``MixedPlan.lengths``,
     hover: the media of ``MixedPlan.media``)."""
     hall = mixed.hall
     series = [(pod_word(mixed, i), item, media)
               for i, (classes, media) in enumerate(zip(mixed.lengths, mixed.media)) for item in classes]
-    return (floor_plan_figure(hall.layout, row_tags(mixed)), rack_elevation_figure(hall.layout),
+    most = MAX_RACK_TYPES + 4 * (len(mixed.plans) - 1)  # each pod's own compute, leaf and other racks
+    return (floor_plan_figure(hall.layout, row_tags(mixed)), rack_elevation_figure(hall.layout, most),
             series_lengths_figure(series))
 
 

@@ -56,11 +56,12 @@ def _slot_names(slot, offset_first: int, count: int) -> str:
     return f"{slot.prefix}{first}" if first == last else f"{slot.prefix}{first} .. {slot.prefix}{last}"
 
 
-def rack_elevation_figure(layout: Layout) -> go.Figure:
-    """Each distinct rack U by U (bottom = U1), devices coloured by kind; hover: names, model, kW."""
+def rack_elevation_figure(layout: Layout, most: int = MAX_RACK_TYPES) -> go.Figure:
+    """Each distinct rack U by U (bottom = U1), devices coloured by kind, at most ``most`` of them side by side (a
+    hall of pods has more kinds of racks); hover: names, model, kW."""
     fig = go.Figure()
     types = rack_types(layout)
-    shown = types[:MAX_RACK_TYPES]
+    shown = types[:most]
     columns = []
     legend_done: set[str] = set()
     for x, (rack, count) in enumerate(shown):
