@@ -4,12 +4,13 @@ follow those lengths."""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import numpy as np
 import pytest
 
-from core.analysis.pods import mixed_plan, mixed_wiring
+from core.analysis.pods import mixed_links, mixed_plan, mixed_wiring
 from core.design import Design
 from core.physical.lengths import BIN_EDGES_M, length_m
 from core.physical.podlayout import LINK_CLASSES, pods_link_arrays
@@ -158,3 +159,28 @@ def test_a_pod_bill_rebuilt_with_its_own_media_is_its_own_bill():
 def test_lengths_are_finite_and_routes_known(mixed):
     for (_pod, _class), (lengths, links, routes, _a, _b) in pods_link_arrays(mixed.hall, mixed_wiring(mixed)).items():
         assert np.isfinite(lengths).all() and (links > 0).all() and set(routes.tolist()) <= {0, 1, 2}
+
+
+def test_the_cabling_plan_measures_every_compute_cable_in_the_hall():
+    """The cabling plan of a design with pods (the CSV and XLSX, NetBox's cables): each compute cable's racks are
+    the hall's, its length the reference between its ends' places rounded up to 0.1 m, and its part that of its
+    length bin among the pod's hall media (which the bill counts)."""
+    from core.formats.podnetbox import mixed_cabling_rows
+    from core.physical.media import media_for
+
+    mixed = mixed_plan(DESIGNS["wide"])
+    wiring, layout = mixed_wiring(mixed), mixed.hall.layout
+    rows = [r for r in mixed_cabling_rows(mixed, None) if r.network == "compute" and r.link_class in LINK_CLASSES]
+    links = list(mixed_links(mixed))
+    assert len(rows) == len(links)
+    for row, (kind, a, _a_port, z, _z_port, _speed) in zip(rows, links):
+        assert row.link_class == kind
+        expected = math.ceil(_reference(layout, a, z) * 10 - 1e-6) / 10
+        assert row.length_m == pytest.approx(expected), (a, z)
+        assert (row.a_rack, row.z_rack) == (layout.position(a).rack, layout.position(z).rack)
+        pod = wiring.parse(a)[0]
+        chosen = media_for(mixed.media[pod], kind, row.length_m)
+        assert row.cable_part == (chosen.cable_id or chosen.fibre_id)
+    uplinks = [r for r in rows if r.link_class == "leaf-spine"]
+    assert max(r.length_m for r in uplinks) >= max(x.max_m for c in mixed.lengths for x in c
+                                                   if x.link_class == "leaf-spine")
