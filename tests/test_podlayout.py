@@ -12,6 +12,7 @@ import pytest
 
 from core.analysis.pods import mixed_links, mixed_plan, mixed_wiring
 from core.design import Design
+from core.errors import InputError
 from core.physical.lengths import BIN_EDGES_M, length_m
 from core.physical.podlayout import LINK_CLASSES, pods_link_arrays
 from core.physical.racks import load_racks
@@ -96,14 +97,15 @@ def test_the_hall_holds_every_pod_device_at_its_own_U_and_the_shared_spines(mixe
             for slot in rack.slots:
                 for device in slot.ids():
                     if slot.kind == "spine":
-                        with pytest.raises(Exception):
+                        with pytest.raises(InputError):
                             hall.views[pod].position(device)
                         continue
                     there = hall.layout.position(wiring.local_id(pod, device))
                     assert there.u == own.layout.position(device).u
                     assert there == hall.views[pod].position(device)
                     assert there.rack == hall.rack_names[pod][rack.name]
-                    assert hall.layout.rack(there.rack).kind == rack.kind
+                    placed = hall.layout.rack(there.rack)
+                    assert (placed.kind, placed.kw, placed.u_used) == (rack.kind, rack.kw, rack.u_used)
     rows = set()
     for j in range(mixed.fabric.spines):
         place = hall.layout.position(wiring.spine_id(j))

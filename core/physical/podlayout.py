@@ -63,7 +63,9 @@ class PodsHall:
     """Every pod's racks and the shared spines' in one hall (module docstring)."""
 
     layout: Layout
-    """The whole hall under the whole fabric's device ids (``pod2.node3``, ``spine0``)."""
+    """The whole hall under the whole fabric's device ids (``pod2.node3``, ``spine0``); its compute rack preset,
+    power limit, height and nodes per rack are the first pod's (each pod's own are its own layout's), its notes
+    every pod's."""
     views: tuple[Layout, ...]
     """Per pod (``MixedFabric.pods`` order) its own racks in the hall under its own ids (``node3``, ``p0.leaf1``)."""
     pods_of_rows: tuple[tuple[int, ...], ...]
@@ -80,8 +82,7 @@ def _spine_racks(wiring: PodsWiring, spine: Switch, watts: float, racks: RackCat
     preset = racks.network
     usable = preset.rack_units - min(preset.reserved_u, preset.rack_units - 1)
     per_rack = min(how_many(usable, spine.rack_units, 10**6), how_many(preset.power_kw * 1000, watts, 10**6))
-    if per_rack < 1:
-        per_rack = 1  # a spine taller or hungrier than a network rack still stands in one (as its own layout would fail)
+    per_rack = max(1, per_rack)  # a spine taller or hungrier than a network rack stands alone in one (drawn over)
     out, first = [], 0
     while first < wiring.fabric.spines:
         count = min(per_rack, wiring.fabric.spines - first)
@@ -93,11 +94,16 @@ def _spine_racks(wiring: PodsWiring, spine: Switch, watts: float, racks: RackCat
 
 def _pod_rows(i: int, wiring: PodsWiring, layout: Layout) -> list[list[tuple[Rack, tuple, tuple]]]:
     """The rows of pod ``i``'s own ``layout`` without its own spines: per row, per rack kept, (the rack, its slots
-    under the pod's own ids, the same under the whole fabric's ids)."""
+    under the pod's own ids, the same under the whole fabric's ids); a rack that held spines among other devices
+    keeps the others (its power [kW] and U used without the spines)."""
     rows: list[list] = [[] for _row in layout.rows]
     for rack in layout.racks:
         own = tuple(s for s in rack.slots if s.kind != "spine")
         if own:
+            if len(own) < len(rack.slots):
+                gone = [s for s in rack.slots if s.kind == "spine"]
+                rack = rack._replace(kw=rack.kw - sum(s.count * s.watts_each for s in gone) / 1000,
+                                     u_used=rack.u_used - sum(s.count * s.height_u for s in gone))
             whole = tuple(s._replace(prefix=wiring.local_id(i, s.prefix)) for s in own)
             rows[rack.row].append((rack, own, whole))
     return [row for row in rows if row]
@@ -178,8 +184,8 @@ def _placed(hall_rows: list, layouts: Sequence[Layout], racks: RackCatalog, spin
             width = preset.width_mm / 1000
             name = f"R{row_i + 1:0{digits_row}d}-{pos + 1:0{digits_pos}d}"
             kind = rack.kind if rack is not None else "network"
-            kw = sum(s.count * s.watts_each for s in whole) / 1000
-            used = sum(s.count * s.height_u for s in whole)
+            kw = rack.kw if rack is not None else sum(s.count * s.watts_each for s in whole) / 1000
+            used = rack.u_used if rack is not None else sum(s.count * s.height_u for s in whole)
             placed = Rack(name, kind, row_i, pos, u_total, used, kw, kw_limit, preset.id, whole,
                           x0 + x + width / 2, line * pitch)
             x += width
@@ -205,7 +211,7 @@ def _placed(hall_rows: list, layouts: Sequence[Layout], racks: RackCatalog, spin
                     rack_names=tuple(names), spine_racks=spine_racks)
 
 
-def _ends(hall: PodsHall, ids: list[str], ends: _Ends) -> tuple[np.ndarray, np.ndarray]:
+def _ends(ids: list[str], ends: _Ends) -> tuple[np.ndarray, np.ndarray]:
     """(rack indices, U centres) of the devices ``ids`` in the hall (``core.physical.lengths``' look-up), one
     vectorised look-up per device prefix."""
     prefixes, numbers = zip(*((m[1], int(m[2])) for m in map(_ID.match, ids)))
@@ -238,7 +244,7 @@ def pods_link_arrays(hall: PodsHall, wiring: PodsWiring, racks: RackCatalog | No
     out = {}
     for key in sorted(found, key=lambda k: (k[0], LINK_CLASSES.index(k[1]))):
         a_ids, b_ids, counts = found[key]
-        (ra, ua), (rb, ub) = _ends(hall, a_ids, ends), _ends(hall, b_ids, ends)
+        (ra, ua), (rb, ub) = _ends(a_ids, ends), _ends(b_ids, ends)
         length, route = _lengths(ends, routing, ra, ua, rb, ub)
         out[key] = (length, np.array(counts, dtype=np.int64), route, a_ids, b_ids)
     return out
