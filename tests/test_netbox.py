@@ -194,6 +194,15 @@ def test_pods_every_pod_and_the_shared_spines():
     assert {n[:5] for n in roles["GPU server"]} == {"pod1-", "pod2-"}
     placed = [(r["rack"], r["position"]) for r in devices if r["rack"] and r["position"]]
     assert len(placed) == len(set(placed))
+    compute = [r for r in devices if r["role"] in ("GPU server", "Leaf switch", "Spine switch")]
+    assert all(r["rack"] and r["position"] and r["face"] == "front" for r in compute)  # the shared spines too
+    hall = {rack.name: rack for rack in mixed.hall.layout.racks}
+    for r in devices:  # every rack is the hall's, every position within it
+        if r["rack"]:
+            assert r["rack"] in hall and 1 <= int(r["position"]) <= hall[r["rack"]].u_total
+    spine_racks = {r["rack"] for r in devices if r["role"] == "Spine switch"}
+    assert {hall[name].kind for name in spine_racks} == {"network"}
+    assert not spine_racks & {r["rack"] for r in devices if r["role"] != "Spine switch"}
     cables = _rows(export_text(p, "netbox-cables"))
     interfaces = {(i["device"], i["name"]) for i in _rows(export_text(p, "netbox-interfaces"))}
     ends = [(c["side_a_device"], c["side_a_name"]) for c in cables] + [(c["side_b_device"], c["side_b_name"])

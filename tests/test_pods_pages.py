@@ -59,7 +59,8 @@ def test_a_bad_pod_is_a_message_with_a_way_out():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_topology_bandwidth_and_racks_show_every_pod(lang):
     """The Topology tab draws every pod (no note that it shows pod 1) and a scale-up drawing per pod; the Bandwidth
-    and Racks & cabling tabs have a section per pod."""
+    tab has a section per pod; the Racks & cabling tab draws the whole hall: rows tagged with their pod and the
+    shared spines, a bar per pod and link class in the cable lengths, the media table pod by pod."""
     link = {"n": "64", "pods": "B200:32:800"}
     at = _designer("Topology", lang, link)
     assert not at.exception and not at.error and not at.info
@@ -67,12 +68,21 @@ def test_topology_bandwidth_and_racks_show_every_pod(lang):
     assert len(charts) == 3  # the fabric and two scale-up drawings
     headings = [m.value for m in at.markdown if "B200" in m.value and "800G" in m.value]
     assert headings
-    for tab, per_pod in (("Bandwidth", 2), ("Racks & cabling", 2)):
-        at = _designer(tab, lang, link)
-        assert not at.exception and not at.error
-        sections = [m.value for m in at.markdown if m.value.startswith("#### ") and ("H100" in m.value
-                                                                                     or "B200" in m.value)]
-        assert len(sections) == per_pod, sections
+    at = _designer("Bandwidth", lang, link)
+    assert not at.exception and not at.error
+    sections = [m.value for m in at.markdown if m.value.startswith("#### ") and ("H100" in m.value
+                                                                                 or "B200" in m.value)]
+    assert len(sections) == 2, sections
+    at = _designer("Racks & cabling", lang, link)
+    assert not at.exception and not at.error
+    specs = [chart.proto.spec for chart in at.get("plotly_chart")]
+    assert len(specs) == 3  # the hall's floor plan, rack elevations and cable lengths
+    floor, _elevation, lengths = specs
+    for n in (1, 2):
+        assert re.search(rf"[Pp]od {n}\b", floor) and re.search(rf"[Pp]od {n}: ", lengths)
+    assert floor.count("R03-01") >= 1  # the shared spines' rack in the middle row
+    frame = next(f.value for f in at.dataframe if len(f.value.columns) == 10)
+    assert len(set(frame.iloc[:, 0])) == 2  # the media of both pods
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -44,14 +44,16 @@ def _figures(key: str, language: str):
 def media_table(key: str, language: str) -> pd.DataFrame:
     """One row per link class and length bin: links, longest, route, media and part."""
     with speaking(language):
-        p = _plan(key)
-        rows = [{
-            _("Link class"): _(LINK_CLASS_LABELS[m.link_class]), _("Length"): m.label(), _("Links"): m.links,
-            _("Longest [m]"): m.max_m, _("Mean [m]"): m.mean_m, _("Route"): _(ROUTE_LABELS[m.route]),
-            _("Media"): _(KIND_LABELS[m.kind]), _("Part"): m.cable_id or m.switch_module_id,
-            _("Reach [m]"): m.reach_m,
-        } for m in p.media]
-        return pd.DataFrame(rows)
+        return pd.DataFrame(_media_rows(_plan(key).media))
+
+
+def _media_rows(media) -> list[dict]:
+    """One row per media bin (``core.physical.media.MediaBin``), headers in the current language."""
+    return [{
+        _("Link class"): _(LINK_CLASS_LABELS[m.link_class]), _("Length"): m.label(), _("Links"): m.links,
+        _("Longest [m]"): m.max_m, _("Mean [m]"): m.mean_m, _("Route"): _(ROUTE_LABELS[m.route]),
+        _("Media"): _(KIND_LABELS[m.kind]), _("Part"): m.cable_id or m.switch_module_id, _("Reach [m]"): m.reach_m,
+    } for m in media]
 
 
 def physical_tab(cur, key: str, lang: str) -> None:
@@ -60,23 +62,28 @@ def physical_tab(cur, key: str, lang: str) -> None:
     if plan.layout is None:
         st.info(_("No rack layout for this design."))
         return
-    from webui.pods import pod_keys  # a design with pods: each pod's racks, a section each
+    if plan.design.pods and _hall(key, lang) is not None:  # a design with pods: the whole hall (pods_racks)
+        pods_racks(key, lang)
+        nvlink_section(key, lang)
+        growth_section(cur, key)
+        return
+    st.markdown(cards_html(rack_key_numbers(plan)), unsafe_allow_html=True)
+    for note in plan.layout.notes:
+        st.caption(note)
+    floor, elevation, lengths = _figures(key, lang)
+    st.plotly_chart(floor, key="floor_plan_chart", config=CONFIG)
+    st.plotly_chart(elevation, key="rack_elevation_chart", config=CONFIG)
+    lengths_caption()
+    if plan.lengths:
+        st.plotly_chart(lengths, key="cable_lengths_chart", config=CONFIG)
+        show_wide(media_table(key, lang), hide_index=True, width="stretch",  # 2,048 links, as on every page
+                  column_config={_("Links"): st.column_config.NumberColumn(format="localized")})
+    nvlink_section(key, lang)
+    growth_section(cur, key)
 
-    pods = pod_keys(key, lang)
-    for i, (heading, pod_key) in enumerate(pods or [("", key)]):
-        if heading:
-            st.markdown("#### " + safe.md(heading))
-        own = _plan(pod_key) if heading else plan
-        st.markdown(cards_html(rack_key_numbers(own)), unsafe_allow_html=True)
-        for note in own.layout.notes:
-            st.caption(note)
-        floor, elevation, _lengths = _figures(pod_key, lang)
-        st.plotly_chart(floor, key=f"floor_plan_chart{i or ''}", config=CONFIG)
-        st.plotly_chart(elevation, key=f"rack_elevation_chart{i or ''}", config=CONFIG)
-    if pods:
-        st.caption(_("Each pod's racks are laid out as the pod alone would be: its network racks hold the spines it "
-                     "would have alone, where the shared spine layer stands. The cable lengths below are pod 1's."))
-    lengths = _figures(key, lang)[2]
+
+def lengths_caption() -> None:
+    """The cable lengths' heading and how a length is measured (``core.physical.lengths``' routing rule)."""
     st.markdown("#### " + _("Cable lengths and media"))
     routing = load_racks().routing
     st.caption(_("Each link's length runs from its port up to the overhead tray ({tray} m above the rack), along "
@@ -85,12 +92,45 @@ def physical_tab(cur, key: str, lang: str) -> None:
                  "Media by reach follow the cable media setting (Advanced).").format(
                      tray=f"{routing.tray_above_rack_m:g}", in_rack=f"{routing.in_rack_m:g}",
                      slack=routing.slack_fraction, end=f"{routing.slack_end_m:g}"))
-    if plan.lengths:
-        st.plotly_chart(lengths, key="cable_lengths_chart", config=CONFIG)
-        show_wide(media_table(key, lang), hide_index=True, width="stretch",  # 2,048 links, as on every page
-                  column_config={_("Links"): st.column_config.NumberColumn(format="localized")})
-    nvlink_section(key, lang)
-    growth_section(cur, key)
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _hall(key: str, language: str):
+    """(key numbers, floor plan, rack elevations, cable lengths, media rows) of the hall of the design with pods
+    ``key`` (``core.figures.podracks``), in ``language``; None when its pods cannot be planned together (the pods
+    section says why)."""
+    from core.analysis.whole import design_mixed
+    from core.figures.podracks import hall_figures, hall_key_numbers, pod_word
+
+    with speaking(language):
+        try:
+            mixed = design_mixed(Design.model_validate_json(key))
+        except FabricPlannerError:
+            return None
+        if mixed is None or mixed.hall is None:
+            return None
+        rows = [{_("Pod"): pod_word(mixed, i), **row} for i, media in enumerate(mixed.media)
+                for row in _media_rows(media)]
+        return (hall_key_numbers(mixed), *hall_figures(mixed), pd.DataFrame(rows),
+                tuple(f"{pod_word(mixed, i)}: {note}" for i, p in enumerate(mixed.plans) for note in p.layout.notes))
+
+
+def pods_racks(key: str, lang: str) -> None:
+    """The hall of a design with pods: its key numbers, floor plan, rack elevations, the cable lengths of every pod's
+    link classes and their media (``_hall``)."""
+    numbers, floor, elevation, lengths, media, notes = _hall(key, lang)
+    st.markdown(cards_html(numbers), unsafe_allow_html=True)
+    for note in notes:
+        st.caption(note)
+    st.caption(_("Every pod's racks stand in one hall: each pod's rows as the pod alone would have them, without its "
+                 "own spines; the shared spines' racks stand in the middle rows, and every pod's leaf-spine cables "
+                 "run to them. The lengths, their media and the mixed bill's cables and optics are this hall's."))
+    st.plotly_chart(floor, key="floor_plan_chart", config=CONFIG)
+    st.plotly_chart(elevation, key="rack_elevation_chart", config=CONFIG)
+    lengths_caption()
+    st.plotly_chart(lengths, key="cable_lengths_chart", config=CONFIG)
+    show_wide(media, hide_index=True, width="stretch",
+              column_config={_("Links"): st.column_config.NumberColumn(format="localized")})
 
 
 NVLINK_CLASS_LABELS = {"nvlink-l2": N_("rack (or node) to level-2 NVLink switch"),

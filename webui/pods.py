@@ -134,7 +134,7 @@ def pods_section(design: Design, key: str, language: str) -> None:
 @st.cache_resource(max_entries=16, show_spinner=False)
 def pod_keys(key: str, language: str) -> list[tuple[str, str]]:
     """(heading, design JSON) of each pod of the design ``key`` planned alone (``MixedPlan.plans``: its system,
-    NICs, leaves and racks), for the views that show a pod at a time (scale-up, bandwidth, racks); empty without
+    NICs, leaves and racks), for the views that show a pod at a time (scale-up, bandwidth); empty without
     pods or when they cannot be planned together (the pods section says why). Headings in ``language``."""
     with speaking(language):
         design = Design.model_validate_json(key)

@@ -22,7 +22,8 @@ from typing import Iterator
 
 from core.analysis.compare import bom_changes
 from core.analysis.stages import Bought, StageDelta, cable_delta
-from core.cost import BomRow
+from core.catalog import load_catalog
+from core.cost import BomRow, build_bom
 from core.design import Design
 from core.errors import InputError
 from core.fabric.podwiring import PodsWiring
@@ -31,6 +32,9 @@ from core.fabric.wiring import Wiring
 from core.i18n import _, usd
 from core.perf.collectives import collective
 from core.physical.cabling import compute_links
+from core.physical.lengths import LinkLengths
+from core.physical.media import MediaBin, select_media
+from core.physical.podlayout import PodsHall, pods_hall, pods_link_lengths
 from core.plan import Plan, plan
 
 
@@ -42,6 +46,12 @@ class MixedPlan:
     plans: tuple[Plan, ...]
     """The present pods' plans, each alone (in ``fabric.pods`` order)."""
     bom: tuple[BomRow, ...]
+    hall: PodsHall | None = None
+    """Every pod's racks and the shared spines' in one hall (``core.physical.podlayout``)."""
+    lengths: tuple[tuple[LinkLengths, ...], ...] = ()
+    """Per pod the lengths of its compute link classes in the hall (``pods_link_lengths``)."""
+    media: tuple[tuple[MediaBin, ...], ...] = ()
+    """Per pod the media of each length bin of ``lengths`` (the mixed bill's cables and optics)."""
 
     @property
     def capex_usd(self) -> float:
@@ -54,12 +64,26 @@ class MixedPlan:
         return sum(row.quantity * row.unit_power_w for row in self.bom) / 1000
 
 
-def _spine_row(p: Plan) -> BomRow | None:
-    """The compute fabric's spine switch row of one pod's own plan."""
+def _spine_row(p: Plan, bom: tuple[BomRow, ...] | None = None) -> BomRow | None:
+    """The compute fabric's spine switch row of one pod's own plan (of ``bom``, default its own bill)."""
     spine = p.resolved.tier_switches["spine"]
     item = _("{name} (spine)").format(name=spine.name)
-    return next((row for row in p.bom if row.category == "switch" and row.network == "compute"
-                 and row.item == item and not row.spare), None)
+    return next((row for row in (p.bom if bom is None else bom) if row.category == "switch"
+                 and row.network == "compute" and row.item == item and not row.spare), None)
+
+
+def _in_hall(fabric: MixedFabric, plans: list[Plan]) -> tuple[PodsHall, tuple, tuple, list[tuple[BomRow, ...]]]:
+    """(hall, lengths per pod, media per pod, bill per pod) of the present pods' ``plans`` (module docstring): each
+    pod's bill is its own (``core.cost.build_bom``) with its compute cables' media from the hall's lengths."""
+    catalog = load_catalog()
+    wiring = PodsWiring(fabric, tuple(Wiring.of(p) for p in plans))
+    spine = catalog.switch(fabric.spine_switch)
+    watts = plans[0].resolved.power_overrides.get(spine.id, spine.power_w)
+    hall = pods_hall(wiring, [p.layout for p in plans], spine, watts)
+    lengths = pods_link_lengths(hall, wiring)
+    media = tuple(select_media(catalog, p.resolved, own) for p, own in zip(plans, lengths))
+    boms = [build_bom(p.resolved, p.fabric, catalog, media=m, networks=p.networks) for p, m in zip(plans, media)]
+    return hall, lengths, media, boms
 
 
 def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
@@ -72,11 +96,13 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
     sized = size_pods(design, fabric.sized_for_stage)
     plans = {pod.index: plan(pod_design(design, pod.index, fabric_kind).model_copy(
         update={"oversubscription": pod.oversubscription})) for pod in sized.pods}
+    present = [plans[pod.index] for pod in fabric.pods]
+    hall, lengths, media, boms = _in_hall(fabric, present)
     rows: list[BomRow] = []
     spine_row = None
-    for pod in fabric.pods:
-        own = _spine_row(plans[pod.index])
-        rows += [row for row in plans[pod.index].bom if row is not own]
+    for p, bom in zip(present, boms):
+        own = _spine_row(p, bom)
+        rows += [row for row in bom if row is not own]
     for p in plans.values():
         own = _spine_row(p)
         if own is not None and own.catalog_id == fabric.spine_switch:
@@ -89,7 +115,7 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
                      "{used} of {radix} ports at {speed}G used on each (sized for stage {stage})").format(
                 spines=fabric.spines, pods=len(sized.pods), used=fabric.spine_ports_used, radix=fabric.spine_radix,
                 speed=fabric.spine_speed_gbps, stage=fabric.sized_for_stage)}))
-    return MixedPlan(fabric=fabric, plans=tuple(plans[pod.index] for pod in fabric.pods), bom=tuple(rows))
+    return MixedPlan(fabric=fabric, plans=tuple(present), bom=tuple(rows), hall=hall, lengths=lengths, media=media)
 
 
 def spine_id(spine: int) -> str:

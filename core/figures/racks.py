@@ -56,11 +56,12 @@ def _slot_names(slot, offset_first: int, count: int) -> str:
     return f"{slot.prefix}{first}" if first == last else f"{slot.prefix}{first} .. {slot.prefix}{last}"
 
 
-def rack_elevation_figure(layout: Layout) -> go.Figure:
-    """Each distinct rack U by U (bottom = U1), devices coloured by kind; hover: names, model, kW."""
+def rack_elevation_figure(layout: Layout, most: int = MAX_RACK_TYPES) -> go.Figure:
+    """Each distinct rack U by U (bottom = U1), devices coloured by kind, at most ``most`` of them side by side (a
+    hall of pods has more kinds of racks); hover: names, model, kW."""
     fig = go.Figure()
     types = rack_types(layout)
-    shown = types[:MAX_RACK_TYPES]
+    shown = types[:most]
     columns = []
     legend_done: set[str] = set()
     for x, (rack, count) in enumerate(shown):
@@ -131,8 +132,9 @@ def _row_starts(layout: Layout) -> list[int]:
     return starts
 
 
-def floor_plan_figure(layout: Layout) -> go.Figure:
-    """Rows of racks seen from above, coloured by kind, each rack's kW as text; identical rows bundled."""
+def floor_plan_figure(layout: Layout, row_tags: dict[int, str] | None = None) -> go.Figure:
+    """Rows of racks seen from above, coloured by kind, each rack's kW as text; identical rows bundled; ``row_tags``:
+    0-based row -> a word after its label (a hall of pods: whose rows they are)."""
     fig = go.Figure()
     groups = _row_groups(layout)
     drawn = groups[:MAX_ROWS]
@@ -142,8 +144,9 @@ def floor_plan_figure(layout: Layout) -> go.Figure:
     for line, (first, last) in enumerate(drawn):
         racks = layout.racks[starts[first]:starts[first + 1]]
         n = last - first + 1
-        labels.append(_("Row {row}").format(row=first + 1) if n == 1 else
-                      _("Rows {first}-{last} (x {count})").format(first=first + 1, last=last + 1, count=n))
+        labels.append((_("Row {row}").format(row=first + 1) if n == 1 else
+                       _("Rows {first}-{last} (x {count})").format(first=first + 1, last=last + 1, count=n))
+                      + (" · " + row_tags[first] if row_tags and row_tags.get(first) else ""))
         for rack in racks:
             d = by_kind.setdefault(rack.kind, {"x": [], "y": [], "text": [], "hover": [], "fill": []})
             d["x"].append(rack.position + 1)
@@ -185,19 +188,32 @@ def floor_plan_figure(layout: Layout) -> go.Figure:
 
 def lengths_figure(lengths, media=()) -> go.Figure:
     """Links per length bin and link class (stacked bars), hover: the media each bin takes."""
+    return series_lengths_figure([("", item, media) for item in lengths])
+
+
+SHADES = {"node-leaf": ("#2e86c1", "#85c1e9", "#1b4f72", "#5dade2"),
+          "leaf-spine": ("#117a65", "#76d7c4", "#0b5345", "#48c9b0"),
+          "spine-core": ("#7d3c98", "#c39bd3", "#4a235a", "#a569bd")}
+"""Link class -> its bar colours, one per series of that class (a pod's), the first for a design's own."""
+
+
+def series_lengths_figure(series) -> go.Figure:
+    """Links per length bin (stacked bars), a bar per series ``(name, LinkLengths, media bins)``: one link class of
+    one fabric, named ``name`` before its class (a pod: ``pod 2: leaf-spine``; empty: the class alone); hover: the
+    media each bin takes (``media``: ``core.physical.media.MediaBin``s of that fabric)."""
     from core.cost import LINK_CLASS_LABELS
     from core.physical.media import KIND_LABELS
 
     fig = go.Figure()
-    colours = {"node-leaf": "#2e86c1", "leaf-spine": "#117a65", "spine-core": "#7d3c98"}
     labels: list[str] = []
-    for item in lengths:
+    for _name, item, _media in series:
         for b in item.bins:
             if b.label() not in labels:
                 labels.append(b.label())
     order = sorted(labels, key=lambda t: _bin_low(t))
-    kinds = {(m.link_class, m.low_m): m for m in media}
-    for item in lengths:
+    seen: dict[str, int] = {}
+    for name, item, media in series:
+        kinds = {(m.link_class, m.low_m): m for m in media}
         by_label = {b.label(): b for b in item.bins}
         ys, hover = [], []
         for label in order:
@@ -208,8 +224,12 @@ def lengths_figure(lengths, media=()) -> go.Figure:
             hover.append("" if not b else _("{links} {link_class} links, {span}, longest {longest} m: {media} {what}")
                          .format(links=f"{b.links:,}", link_class=_(LINK_CLASS_LABELS[item.link_class]), span=label,
                                  longest=f"{b.max_m:g}", media=_(KIND_LABELS[m.kind]) if m else "", what=what))
-        fig.add_trace(go.Bar(x=order, y=ys, name=_(LINK_CLASS_LABELS[item.link_class]),
-                             marker_color=colours.get(item.link_class), hovertext=hover, hoverinfo="text"))
+        shades = SHADES.get(item.link_class, ("#95a5a6",))
+        shade = shades[seen.get(item.link_class, 0) % len(shades)]
+        seen[item.link_class] = seen.get(item.link_class, 0) + 1
+        label = _(LINK_CLASS_LABELS[item.link_class])
+        fig.add_trace(go.Bar(x=order, y=ys, name=f"{name}: {label}" if name else label, marker_color=shade,
+                             hovertext=hover, hoverinfo="text"))
     fig = base_layout(fig, _("Cable lengths by link class (slack included)"), 320, title_chars=70)
     fig.update_layout(barmode="stack", legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"),
                       xaxis=dict(title=_("length [m]"), type="category"), yaxis=dict(title=_("links")))

@@ -3,13 +3,17 @@ shared spine layer.
 
 Each pod is exported as ``core.formats.netbox`` exports it alone (its plan, ``MixedPlan.plans``), under the pod's
 naming scheme (``core.formats.podslurm.pod_scheme``: ``pod2-gpu001``, ``pod2-leaf001``); a name that takes no
-prefix from the scheme (a PDU, a storage system), a rack and a cable label get ``pod<n>-`` too, so no two pods
-share a name. The pods' own spines (each pod planned alone has some) and their cables are left out; the shared
-spines (``spine001`` ...: the design's switch prefix, the first pod's padding) and the leaf-spine cables of the
-mixed cabling plan (``core.analysis.pods.mixed_links``: which leaf port meets which spine port) take their place.
-A leaf-spine cable keeps the media, length and part of the pod's own cable on that leaf port (the shared spines
-stand where the pod's own would: an approximation of the length); the shared spines have no rack position (the
-rack layouts are per pod). Every field is English.
+prefix from the scheme (a PDU, a storage system) and a cable label get ``pod<n>-`` too, so no two pods share a
+name. The pods' own spines (each pod planned alone has some) and their cables are left out; the shared spines
+(``spine001`` ...: the design's switch prefix, the first pod's padding) and the leaf-spine cables of the mixed
+cabling plan (``core.analysis.pods.mixed_links``: which leaf port meets which spine port) take their place.
+
+Racks, positions and lengths are the hall's (``MixedPlan.hall``, ``core.physical.podlayout``: every pod's racks and
+the shared spines' in one hall, named ``R{row}-{position}`` over the whole hall): every device, a shared spine too,
+has its rack and lowest U there; every cable's length runs between its two ends' places there (a leaf-spine cable
+to its shared spine's rack, ``core.physical.cabling``'s rule), and its media, part and transceivers are those of
+its length bin among the pod's hall media (``MixedPlan.media``, which the mixed bill counts). Every field is
+English.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from core.catalog import load_catalog
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
 from core.formats.podslurm import mixed_of, pod_scheme
-from core.physical.cabling import CableRow, cabling_rows
+from core.physical.cabling import CableRow, bin_media, cabling_rows, class_media, placed_ends
+from core.physical.media import media_for
 
 
 def _tag(pod: int):
@@ -42,42 +47,52 @@ def spine_names(mixed: MixedPlan, naming: NamingScheme | None) -> list[str]:
     return [namer.switch("spine", j) for j in range(mixed.fabric.spines)]
 
 
+def in_hall(mixed: MixedPlan, pod: int):
+    """The plan of the pod at position ``pod`` with its racks where the hall has them (``PodsHall.views``: its own
+    ids, the hall's rack names and places) and its compute media the hall's (``MixedPlan.media``)."""
+    return mixed.plans[pod].model_copy(update={"layout": mixed.hall.views[pod], "media": mixed.media[pod],
+                                               "lengths": mixed.lengths[pod]})
+
+
 def mixed_devices(mixed: MixedPlan, naming: NamingScheme | None, site: str, devices) -> Iterator[tuple]:
     """Rows of the devices CSV of ``mixed`` (``devices``: ``core.formats.netbox.devices``, for one pod): every pod's
-    devices but its own spines, renamed (module docstring), then the shared spines."""
+    devices but its own spines, renamed, in the hall's racks (module docstring), then the shared spines in
+    theirs."""
     from core.formats.netbox import ROLES, device_type, manufacturer
 
     wiring = mixed_wiring(mixed)
     for i, (pod, p) in enumerate(zip(mixed.fabric.pods, mixed.plans)):
         scheme = pod_scheme(naming, pod.index + 1)
         tag, skip = _tag(pod.index + 1), _own_spines(p, scheme)
-        for name, role, maker, model, status, where, rack, position, face, vertex in devices(p, scheme, site):
+        for name, role, maker, model, status, where, rack, position, face, vertex in devices(
+                in_hall(mixed, i), scheme, site):
             if not (role == ROLES["spine"] and name in skip):
-                yield (tag(name), role, maker, model, status, where, tag(rack), position, face,
+                yield (tag(name), role, maker, model, status, where, rack, position, face,
                        wiring.local_id(i, vertex))
     switch = load_catalog().switch(mixed.fabric.spine_switch)
     for j, name in enumerate(spine_names(mixed, naming)):
-        yield (name, ROLES["spine"], manufacturer(switch), device_type(switch), "planned", site, "", "", "",
-               wiring.spine_id(j))
+        place = mixed.hall.layout.position(wiring.spine_id(j))
+        yield (name, ROLES["spine"], manufacturer(switch), device_type(switch), "planned", site, place.rack,
+               str(place.u), "front", wiring.spine_id(j))
 
 
 def mixed_cabling_rows(mixed: MixedPlan, naming: NamingScheme | None) -> Iterator[CableRow]:
-    """Every cable of ``mixed`` as ``CableRow``: each pod's cabling plan without its own spines' cables, renamed,
-    then the leaf-spine cables to the shared spines (module docstring)."""
+    """Every cable of ``mixed`` as ``CableRow``: each pod's cabling plan in the hall (``in_hall``) without its own
+    spines' cables, renamed, then the leaf-spine cables to the shared spines, measured in the hall, with the media of
+    their length bins (module docstring)."""
     wiring = mixed_wiring(mixed)
-    namers, kept = [], {}  # kept: (pod, leaf name, leaf port) -> the pod's own cable on that port
-    for pod, p in zip(mixed.fabric.pods, mixed.plans):
+    namers = []
+    for i, (pod, p) in enumerate(zip(mixed.fabric.pods, mixed.plans)):
         scheme = pod_scheme(naming, pod.index + 1)
         tag, skip = _tag(pod.index + 1), _own_spines(p, scheme)
         namers.append(Namer.of(p, scheme))
-        for row in cabling_rows(p, scheme):
+        for row in cabling_rows(in_hall(mixed, i), scheme):
             if row.a_device in skip or row.z_device in skip:
-                if row.network == "compute" and row.link_class == "leaf-spine":
-                    kept[pod.index, row.a_device, row.a_port] = row
                 continue
-            yield row._replace(cable_id=tag(row.cable_id), a_rack=tag(row.a_rack), a_device=tag(row.a_device),
-                               z_rack=tag(row.z_rack), z_device=tag(row.z_device))
+            yield row._replace(cable_id=tag(row.cable_id), a_device=tag(row.a_device), z_device=tag(row.z_device))
     spines = spine_names(mixed, naming)
+    ends = placed_ends(mixed.hall.layout)
+    fallback = [class_media(p)["leaf-spine"] for p in mixed.plans]
     number = 0
     for kind, a, a_port, z, z_port, speed in mixed_links(mixed):
         if kind != "leaf-spine":
@@ -85,15 +100,13 @@ def mixed_cabling_rows(mixed: MixedPlan, naming: NamingScheme | None) -> Iterato
         number += 1
         i, own = wiring.parse(a)
         pod = mixed.fabric.pods[i]
-        leaf = namers[i].switch("leaf", Wiring.parse(own)[3])
-        like = kept.get((pod.index, leaf, a_port))
-        ends = dict(cable_id=f"S{number:06d}", a_device=_tag(pod.index + 1)(leaf), a_port=a_port, z_rack="", z_u=None,
-                    z_device=spines[int(z[len("spine"):])], z_port=z_port, speed_gbps=speed)
-        if like is not None:
-            yield like._replace(a_rack=_tag(pod.index + 1)(like.a_rack), **ends)
-        else:
-            yield CableRow(network="compute", link_class="leaf-spine", a_rack="", a_u=None, media="", length_m=None,
-                           cable_part="", a_transceiver="", z_transceiver="", **ends)
+        leaf = _tag(pod.index + 1)(namers[i].switch("leaf", Wiring.parse(own)[3]))
+        a_end, z_end = ends.of(a), ends.of(z)
+        length = ends.length(a_end, z_end)
+        found = media_for(mixed.media[i], "leaf-spine", length) if length is not None else None
+        m = bin_media(found) if found is not None else fallback[i]
+        yield CableRow(f"S{number:06d}", "compute", "leaf-spine", a_end[0], a_end[1], leaf, a_port, z_end[0],
+                       z_end[1], spines[int(z[len("spine"):])], z_port, speed, m[0], length, m[1], m[2], m[3])
 
 
 def plan_cabling_rows(plan, naming: NamingScheme | None) -> Iterator[CableRow]:

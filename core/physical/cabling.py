@@ -74,6 +74,7 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from types import SimpleNamespace
 from typing import Iterator, NamedTuple
 
 from core.catalog import Catalog, Switch, load_catalog
@@ -320,6 +321,12 @@ class _Ends:
         else:
             run = a[4] + z[4] + abs(a[5] - z[5]) + abs(a[6] - z[6])
         return math.ceil((run * self.stretch + self.ends_m) * 10 - 1e-6) / 10
+
+
+def placed_ends(layout) -> _Ends:
+    """The ``_Ends`` of the devices ``layout`` places (a ``core.physical.layout.Layout`` that is no plan's, such as
+    the hall of a design with pods): ``of(device)`` and ``length(a, z)`` [m] as the cabling plan measures them."""
+    return _Ends(SimpleNamespace(layout=layout))
 
 
 def position_of(layout, device_id: str) -> tuple[str, int | None]:

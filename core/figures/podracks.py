@@ -1,0 +1,49 @@
+"""The Racks tab of a design with pods: the whole hall (``core.analysis.pods.MixedPlan.hall``: every pod's rows and
+the shared spines' racks), its key numbers and the cable lengths of every link class of every pod, drawn with
+``core.figures.racks``' figures (pure Plotly, texts in the current language)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import plotly.graph_objects as go
+
+from core.figures.keynumbers import KeyNumber, rack_key_numbers
+from core.figures.racks import MAX_RACK_TYPES, floor_plan_figure, rack_elevation_figure, series_lengths_figure
+from core.i18n import _
+
+
+def pod_word(mixed, pod: int) -> str:
+    """``pod 2`` for the pod at position ``pod`` of ``mixed.fabric.pods`` (its 1-based number)."""
+    return _("pod {pod}").format(pod=mixed.fabric.pods[pod].index + 1)
+
+
+def row_tags(mixed) -> dict[int, str]:
+    """0-based hall row -> whose racks stand in it: its pods (``pod 2``) or the shared spines."""
+    return {row: ", ".join(pod_word(mixed, i) for i in pods) if pods else _("shared spines")
+            for row, pods in enumerate(mixed.hall.pods_of_rows)}
+
+
+def hall_figures(mixed) -> tuple[go.Figure, go.Figure, go.Figure]:
+    """(floor plan, rack elevations, cable lengths) of the hall of ``mixed``: every row tagged with its pods, every
+    distinct rack of every pod and of the shared spines (up to 8 and 4 more per extra pod), a bar per pod and link class (``MixedPlan.lengths``,
+    hover: the media of ``MixedPlan.media``)."""
+    hall = mixed.hall
+    series = [(pod_word(mixed, i), item, media)
+              for i, (classes, media) in enumerate(zip(mixed.lengths, mixed.media)) for item in classes]
+    most = MAX_RACK_TYPES + 4 * (len(mixed.plans) - 1)  # each pod's own compute, leaf and other racks
+    return (floor_plan_figure(hall.layout, row_tags(mixed)), rack_elevation_figure(hall.layout, most),
+            series_lengths_figure(series))
+
+
+def hall_key_numbers(mixed) -> list[KeyNumber]:
+    """The hall's cards (``core.figures.keynumbers.rack_key_numbers`` of the whole hall and every pod's lengths),
+    the nodes per rack given pod by pod (each pod's racks follow its own system and rack limits)."""
+    hall = mixed.hall
+    lengths = [item for classes in mixed.lengths for item in classes]
+    numbers = rack_key_numbers(SimpleNamespace(layout=hall.layout, lengths=lengths))
+    per_pod = " / ".join(f"{p.layout.nodes_per_rack:,}" for p in mixed.plans)
+    words = ", ".join(_("{pod}: {limit} kW, {units}U ({preset})").format(
+        pod=pod_word(mixed, i), limit=f"{p.layout.power_limit_kw:g}", units=p.layout.rack_units,
+        preset=p.layout.preset) for i, p in enumerate(mixed.plans))
+    return [KeyNumber(n.key, n.label, per_pod, words) if n.key == "nodes_per_rack" else n for n in numbers]

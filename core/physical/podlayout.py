@@ -1,0 +1,260 @@
+"""The hall of a design with pods: every pod's racks and the shared spine layer's on one floor, and the length of
+every compute link between them.
+
+``pods_hall(wiring, layouts, spine, spine_watts) -> PodsHall``. Each pod planned alone has its own rack layout
+(``core.physical.layout``: its scalable units in rows, its spines, management and storage racks in central rows);
+the whole design stands in one hall by these rules:
+
+* **Pods' rows, in pod order.** Each pod keeps the rows of its own layout in their order, every rack with the same
+  devices at the same U, side by side from the row's start as before, except its own spines (a pod planned alone
+  has some; a design with pods has none: ``core.fabric.pods``): a rack that held only them is gone, and a row that
+  held only such racks too. A pod's management and storage racks stay in its own central rows (each pod keeps its
+  own networks, as the mixed bill counts them).
+* **Shared spines in the middle.** The ``N`` shared spines (``core.fabric.podwiring``: ``spine0`` ...) fill network
+  racks (the network rack preset) from U1 up, as many per rack as its usable U and power limit take
+  (``core.physical.layout.how_many``), in rows of at most ``hall.max_racks_per_row`` racks; these rows stand in the
+  middle of the hall's rows (after the first half of the pods' rows, as a one-fabric layout puts its central rows
+  in the middle of its scalable units' rows), so a pod's rows can stand on both sides of them.
+* **Floor.** The one-fabric layout's floor rule over the hall's rows: the row pitch is the largest of the pods'
+  (rack depth plus half the aisles), every row starts after an end aisle, rows stand in columns of
+  ``ceil(sqrt(rows x row span / pitch))`` rows (row span: the longest row plus two end aisles); a rack's centre is
+  its column's start plus the widths of the racks before it in its row plus half its own. Racks are named
+  ``R{row}-{position}`` over the whole hall (1-based, zero-padded), as one layout names them.
+
+Device ids are the whole fabric's (``core.fabric.podwiring.PodsWiring``): a pod's device is its own id after the
+pod prefix (``pod2.node3``, ``pod2.p0.leaf1``, ``pod2.storage.leaf0``), a shared spine ``spine0``. ``PodsHall.layout``
+is a ``core.physical.layout.Layout`` of them all (its ``position``, the floor plan and rack drawings, the cable
+lengths read it as any layout); ``PodsHall.views`` holds per pod a ``Layout`` of its own racks only, under its own
+ids, at their places and names in the hall (a pod's cabling plan and NetBox devices read it as its plan alone reads
+its own layout).
+
+**Lengths.** ``pods_link_arrays`` measures every compute link of the wiring (``PodsWiring.bundles``: each pod's
+node-leaf links and every pod leaf's links to every shared spine) between its two ends' places in the hall by
+``core.physical.lengths``' routing rule, per pod and link class; ``pods_link_lengths`` bins them
+(``core.physical.lengths.bin_lengths``). A pod's node-leaf links stay in its scalable unit's row, so their lengths
+are those of the pod alone; its leaf-spine links run to the shared spines' rows, rows away, not to the pod's own
+central rows. Building the hall is O(racks + devices' slots); measuring is O(bundles), vectorised per device prefix.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from core.catalog import Switch
+from core.fabric.podwiring import PodsWiring
+from core.physical.layout import Layout, Rack, Row, Slot, how_many
+from core.physical.lengths import LinkLengths, _Ends, _lengths, bin_lengths
+from core.physical.racks import RackCatalog, load_racks
+
+_SPINE_PREFIX = PodsWiring.spine_id(0)[:-1]
+"""Slot prefix of the shared spines (``spine``: ``PodsWiring.spine_id`` without its number)."""
+_ID = re.compile(r"^(.*?)(\d+)$")
+LINK_CLASSES = ("node-leaf", "leaf-spine")
+"""The compute link classes of a design with pods, in order."""
+
+
+@dataclass(frozen=True)
+class PodsHall:
+    """Every pod's racks and the shared spines' in one hall (module docstring)."""
+
+    layout: Layout
+    """The whole hall under the whole fabric's device ids (``pod2.node3``, ``spine0``); its compute rack preset,
+    power limit, height and nodes per rack are the first pod's (each pod's own are its own layout's), its notes
+    every pod's."""
+    views: tuple[Layout, ...]
+    """Per pod (``MixedFabric.pods`` order) its own racks in the hall under its own ids (``node3``, ``p0.leaf1``)."""
+    pods_of_rows: tuple[tuple[int, ...], ...]
+    """Per hall row the positions of the pods whose racks stand in it (empty: a row of shared spines)."""
+    rack_names: tuple[dict, ...]
+    """Per pod: the name of each of its racks in its layout alone -> its name in the hall."""
+    spine_racks: int
+    """Racks of the shared spines."""
+
+
+def _spine_racks(wiring: PodsWiring, spine: Switch, watts: float, racks: RackCatalog) -> list[tuple]:
+    """``(preset, u_total, kw_limit, slots)`` of the shared spines' network racks: ``how_many`` spines of
+    ``spine`` (``watts`` [W] each) a rack takes by usable U and power, filled from U1 up, spine by spine."""
+    preset = racks.network
+    usable = preset.rack_units - min(preset.reserved_u, preset.rack_units - 1)
+    per_rack = min(how_many(usable, spine.rack_units, 10**6), how_many(preset.power_kw * 1000, watts, 10**6))
+    per_rack = max(1, per_rack)  # a spine taller or hungrier than a network rack stands alone in one (drawn over)
+    out, first = [], 0
+    while first < wiring.fabric.spines:
+        count = min(per_rack, wiring.fabric.spines - first)
+        out.append((preset, preset.rack_units, preset.power_kw,
+                    (Slot("spine", spine.id, _SPINE_PREFIX, first, count, 1, spine.rack_units, watts),)))
+        first += count
+    return out
+
+
+def _pod_rows(i: int, wiring: PodsWiring, layout: Layout) -> list[list[tuple[Rack, tuple, tuple]]]:
+    """The rows of pod ``i``'s own ``layout`` without its own spines: per row, per rack kept, (the rack, its slots
+    under the pod's own ids, the same under the whole fabric's ids); a rack that held spines among other devices
+    keeps the others (its power [kW] and U used without the spines)."""
+    rows: list[list] = [[] for _row in layout.rows]
+    for rack in layout.racks:
+        own = tuple(s for s in rack.slots if s.kind != "spine")
+        if own:
+            if len(own) < len(rack.slots):
+                gone = [s for s in rack.slots if s.kind == "spine"]
+                rack = rack._replace(kw=rack.kw - sum(s.count * s.watts_each for s in gone) / 1000,
+                                     u_used=rack.u_used - sum(s.count * s.height_u for s in gone))
+            whole = tuple(s._replace(prefix=wiring.local_id(i, s.prefix)) for s in own)
+            rows[rack.row].append((rack, own, whole))
+    return [row for row in rows if row]
+
+
+def _index(racks: Sequence[Rack]) -> dict:
+    """``Layout.index`` of ``racks``: device prefix -> (sorted starts, (rack index, slot index) refs)."""
+    found: dict[str, list] = {}
+    for rack_i, rack in enumerate(racks):
+        for slot_i, slot in enumerate(rack.slots):
+            found.setdefault(slot.prefix, []).append((slot.start, rack_i, slot_i))
+    out = {}
+    for prefix, entries in found.items():
+        entries.sort()
+        out[prefix] = ([e[0] for e in entries], [(e[1], e[2]) for e in entries])
+    return out
+
+
+def pods_hall(wiring: PodsWiring, layouts: Sequence[Layout], spine: Switch, spine_watts: float,
+              racks: RackCatalog | None = None) -> PodsHall:
+    """The hall of a design with pods (module docstring).
+
+    Parameters
+    ----------
+    wiring : PodsWiring
+        The mixed fabric's wiring (its pods and shared spine count, and the device ids).
+    layouts : sequence of Layout
+        Each present pod's layout planned alone (``MixedPlan.plans``' ``layout``), in ``wiring.fabric.pods`` order.
+    spine : Switch
+        The shared spines' model (its height [U]).
+    spine_watts : float
+        Power of one shared spine [W] (the catalog's or the design's override).
+    racks : RackCatalog, optional
+        Rack presets and hall rules (default the shipped ones).
+
+    Returns
+    -------
+    PodsHall
+        The hall's ``Layout`` under the whole fabric's ids, each pod's view, the pods of each row and the rack names.
+    """
+    racks = racks or load_racks()
+    pod_rows = [(i, row) for i, layout in enumerate(layouts) for row in _pod_rows(i, wiring, layout)]
+    spine_racks = _spine_racks(wiring, spine, spine_watts, racks)
+    most = racks.hall.max_racks_per_row
+    spine_rows = [[(None, slots, slots, preset, u_total, kw_limit) for preset, u_total, kw_limit, slots
+                   in spine_racks[k:k + most]] for k in range(0, len(spine_racks), most)]
+    presets = {}
+
+    def entry(rack: Rack, own: tuple, whole: tuple) -> tuple:
+        preset = presets.get(rack.preset) or presets.setdefault(rack.preset, racks.preset(rack.preset))
+        return rack, own, whole, preset, rack.u_total, rack.kw_limit
+
+    hall_rows = [(i, [entry(*found) for found in row]) for i, row in pod_rows]
+    half = len(hall_rows) // 2
+    hall_rows = hall_rows[:half] + [(None, row) for row in spine_rows] + hall_rows[half:]
+    return _placed(hall_rows, layouts, racks, len(spine_racks))
+
+
+def _placed(hall_rows: list, layouts: Sequence[Layout], racks: RackCatalog, spine_racks: int) -> PodsHall:
+    """The ``PodsHall`` of ``hall_rows`` (per row its pod position, None for shared spines, and its racks as
+    ``(pod rack or None, own slots, whole slots, preset, U, kW limit)``) on the floor (module docstring)."""
+    pitch = max(layout.row_pitch_m for layout in layouts)
+    end_aisle = racks.hall.end_aisle_mm / 1000
+    widths = [sum(found[3].width_mm / 1000 for found in row) for _pod, row in hall_rows]
+    row_span = max(widths, default=0.0) + 2 * end_aisle
+    per_column = max(1, math.ceil(math.sqrt(len(hall_rows) * row_span / pitch))) if hall_rows else 1
+    per_column = min(per_column, max(1, len(hall_rows)))
+    digits_row = max(2, len(str(len(hall_rows))))
+    digits_pos = max(2, len(str(max((len(row) for _pod, row in hall_rows), default=1))))
+    whole_racks: list[Rack] = []
+    views: list[list[Rack]] = [[] for _layout in layouts]
+    names: list[dict] = [{} for _layout in layouts]
+    rows: list[Row] = []
+    for row_i, (pod, row) in enumerate(hall_rows):
+        column, line = divmod(row_i, per_column)
+        x0, x = column * row_span + end_aisle, 0.0
+        for pos, (rack, own, whole, preset, u_total, kw_limit) in enumerate(row):
+            width = preset.width_mm / 1000
+            name = f"R{row_i + 1:0{digits_row}d}-{pos + 1:0{digits_pos}d}"
+            kind = rack.kind if rack is not None else "network"
+            kw = rack.kw if rack is not None else sum(s.count * s.watts_each for s in whole) / 1000
+            used = rack.u_used if rack is not None else sum(s.count * s.height_u for s in whole)
+            placed = Rack(name, kind, row_i, pos, u_total, used, kw, kw_limit, preset.id, whole,
+                          x0 + x + width / 2, line * pitch)
+            x += width
+            whole_racks.append(placed)
+            if rack is not None:
+                views[pod].append(placed._replace(slots=own))
+                names[pod][rack.name] = name
+        kind = "compute" if any(found[0] is not None and found[0].kind == "compute" for found in row) else "central"
+        rows.append(Row(index=row_i, kind=kind, racks=len(row), length_m=x))
+    columns = math.ceil(len(hall_rows) / per_column) if hall_rows else 1
+    length, width = columns * row_span, min(len(hall_rows), per_column) * pitch
+    first = layouts[0]
+    notes = tuple(dict.fromkeys(note for layout in layouts for note in layout.notes))  # each pod's, once
+
+    def layout_of(placed: list[Rack]) -> Layout:
+        return Layout.model_construct(preset=first.preset, power_limit_kw=first.power_limit_kw, rack_units=first.rack_units,
+                      nodes_per_rack=first.nodes_per_rack, node_kw=first.node_kw, racks=tuple(placed),
+                      rows=tuple(rows), row_pitch_m=pitch, floor_area_m2=length * width, hall_length_m=length,
+                      hall_width_m=width, notes=notes, index=_index(placed))
+
+    return PodsHall(layout=layout_of(whole_racks), views=tuple(layout_of(v) for v in views),
+                    pods_of_rows=tuple(() if pod is None else (pod,) for pod, _row in hall_rows),
+                    rack_names=tuple(names), spine_racks=spine_racks)
+
+
+def _ends(ids: list[str], ends: _Ends) -> tuple[np.ndarray, np.ndarray]:
+    """(rack indices, U centres) of the devices ``ids`` in the hall (``core.physical.lengths``' look-up), one
+    vectorised look-up per device prefix."""
+    prefixes, numbers = zip(*((m[1], int(m[2])) for m in map(_ID.match, ids)))
+    numbers = np.array(numbers, dtype=np.int64)
+    rack_of = np.empty(len(ids), dtype=np.int64)
+    centre = np.empty(len(ids), dtype=float)
+    by_prefix: dict[str, list[int]] = {}
+    for k, prefix in enumerate(prefixes):
+        by_prefix.setdefault(prefix, []).append(k)
+    for prefix, at in by_prefix.items():
+        at = np.array(at, dtype=np.int64)
+        rack_of[at], centre[at] = ends.locate(prefix, numbers[at])
+    return rack_of, centre
+
+
+def pods_link_arrays(hall: PodsHall, wiring: PodsWiring, racks: RackCatalog | None = None
+                     ) -> dict[tuple[int, str], tuple[np.ndarray, np.ndarray, np.ndarray, list, list]]:
+    """Per (pod position, link class): every bundle's length [m] (slack included), links, route code (0 in-rack,
+    1 in-row, 2 across rows: ``core.physical.lengths.ROUTES``) and its two ends' ids, over ``wiring.bundles()``
+    (module docstring)."""
+    routing = (racks or load_racks()).routing
+    found: dict[tuple[int, str], tuple[list, list, list]] = {}
+    for bundle in wiring.bundles():
+        pod = wiring.parse(bundle.a)[0]
+        a_ids, b_ids, counts = found.setdefault((pod, bundle.kind), ([], [], []))
+        a_ids.append(bundle.a)
+        b_ids.append(bundle.b)
+        counts.append(bundle.count)
+    ends = _Ends(hall.layout)
+    out = {}
+    for key in sorted(found, key=lambda k: (k[0], LINK_CLASSES.index(k[1]))):
+        a_ids, b_ids, counts = found[key]
+        (ra, ua), (rb, ub) = _ends(a_ids, ends), _ends(b_ids, ends)
+        length, route = _lengths(ends, routing, ra, ua, rb, ub)
+        out[key] = (length, np.array(counts, dtype=np.int64), route, a_ids, b_ids)
+    return out
+
+
+def pods_link_lengths(hall: PodsHall, wiring: PodsWiring, racks: RackCatalog | None = None
+                      ) -> tuple[tuple[LinkLengths, ...], ...]:
+    """Per pod (``wiring.fabric.pods`` order) the length distribution of each of its link classes in the hall
+    (``LINK_CLASSES`` order; ``core.physical.lengths.bin_lengths`` of ``pods_link_arrays``): counts add up to the
+    wiring's links."""
+    arrays = pods_link_arrays(hall, wiring, racks)
+    return tuple(tuple(bin_lengths(c, *arrays[i, c][:3]) for c in LINK_CLASSES if (i, c) in arrays)
+                 for i in range(len(wiring.fabric.pods)))
