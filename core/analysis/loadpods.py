@@ -311,6 +311,11 @@ def _pods_link_load(mixed: MixedPlan, pattern: str, placement: str, *, job_gpus:
     rows, blocks = _per_pod(fab, links)
     if (ar_gpu[active] < fab.gpu_line[active] * (1 - 1e-9)).any() and all(t.ar_max <= 1 + 1e-9 for t in rows):
         notes.append(single._efficiency_note(eff))
+    if len({float(x) for x in fab.gpu_line}) > 1 and any(
+            t.ar_max > 1 + 1e-9 for t in rows if (t.tier, t.direction) == ("node_leaf", "down")):
+        notes.append(_("A GPU of a faster pod sends at its own line rate into a slower pod's NIC, which takes only "
+                       "its own: those NIC links are overloaded and their senders slowed to the slower pod's rate (a "
+                       "collective across pods runs at the slowest pod's rate)."))
     inj, _ar, _flows, cap = links[("node_leaf", "up")]
     if f.rail_aligned and (inj > cap * (1 + 1e-9)).any():
         notes.append(pxn_note())
