@@ -584,7 +584,9 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
     c3.number_input(_("Group size (0 = default)"), min_value=0, max_value=gpus, step=1, key=W + "grp",
                     on_change=_on_value, args=("grp",),
                     help=_("GPUs of a data-parallel group (ring, tree; default all nodes), an expert-parallel group "
-                           "(all-to-all; default 8, a node apart) or pipeline stages (default 4)."))
+                           "(all-to-all; default 8, a node apart) or pipeline stages (default 4). A group too large "
+                           "to space a node apart is spaced one GPU apart: every GPU for a ring or an all-to-all over "
+                           "every GPU."))
     routing = c4.radio(_("Heatmap"), ["ecmp", "ar"], key=W + "hm", horizontal=True,
                        format_func=lambda k: _(load.ROUTING_LABELS[k]))
     groups = plan.fabric.family != CLOS and plan.fabric.pod_count > 1

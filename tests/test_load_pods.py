@@ -205,3 +205,14 @@ def test_a_job_on_pod_1_alone_leaves_the_other_pods_idle():
     result = pods_link_load(mixed, "ring", "node", job_gpus=64 * 8)
     assert result.pods[1]["gpus_on_fabric"] == 0 and result.pods[1]["adaptive"] is None
     assert all(row.ar_max == 0 for row in result.tiers if row.pod == 2)
+
+
+def test_a_group_of_every_gpu_is_spaced_one_gpu_apart():
+    """Without a stride, a ring or all-to-all group of every GPU (the page's group size, which has no stride) runs
+    over every GPU of every pod, as with stride 1."""
+    mixed = mixed_plan(SMALL["top-of-rack H100 + B200"])
+    gpus = 8 * 8 + 4 * 8
+    for pattern, on_fabric in (("alltoall", gpus), ("ring", 8 + 4)):  # a ring leaves a server from its last GPU
+        every = pods_link_load(mixed, pattern, "node", group=gpus)
+        assert every == pods_link_load(mixed, pattern, "node", group=gpus, stride=1)
+        assert every.group == gpus and every.gpus_on_fabric == on_fabric

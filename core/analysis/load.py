@@ -16,6 +16,9 @@ layout each; ranks as Megatron orders them, tensor parallel fastest):
 * ``job``: the training job's mix: each fabric collective of ``core.perf.training.estimate`` as the
   pattern above (DP -> ring, PP -> pp, EP -> alltoall, CP -> ring), weighted by its bytes per step.
 
+A ring, tree or all-to-all group given without a stride that the default spacing (a node apart) does not fit is
+spaced one GPU apart: a group of every GPU is a ring or an all-to-all over every GPU.
+
 Placements: ``node`` ranks fill nodes in order and every GPU sends on its own NIC (rail-unaware: a
 flow between different rails crosses the spines of a rail-optimized fabric); ``rail`` the same packed
 ranks with NCCL's rail-aligned routing (PXN, ``NCCL_PXN_DISABLE=0`` by default since NCCL 2.12: a flow
@@ -305,7 +308,7 @@ def _pairs(plan: Plan, pattern: str, n: int, group: int | None, stride: int | No
     c = congestion.load_constants()
     gpn = gpn or plan.resolved.gpus_per_node
     if pattern in ("ring", "tree"):
-        st = stride or min(gpn, n // 2)
+        st = stride or (min(gpn, n // 2) if group is None or group * min(gpn, n // 2) <= n else 1)
         g = group or n // st
         if st < 1 or g < 2 or st * g > n:
             raise InputError(_("a {pattern} group of {group} GPUs spaced {stride} apart does not fit {gpus} GPUs")
@@ -313,7 +316,7 @@ def _pairs(plan: Plan, pattern: str, n: int, group: int | None, stride: int | No
         s, d, w = (_ring_pairs if pattern == "ring" else _tree_pairs)(n, st, g)
         return s, d, w, c.ring_flows_per_port, g, ()
     if pattern == "alltoall":
-        st = stride or (gpn if n >= 2 * gpn else 1)
+        st = stride or (gpn if n >= 2 * gpn and (group is None or group * gpn <= n) else 1)
         g = group or max(2, min(DEFAULT_ALLTOALL_GROUP, n // st))
         if st < 1 or g < 2 or g * st > n:
             raise InputError(_("an all-to-all group of {group} GPUs spaced {stride} apart does not fit {gpus} GPUs")
