@@ -216,3 +216,22 @@ def test_a_group_of_every_gpu_is_spaced_one_gpu_apart():
         every = pods_link_load(mixed, pattern, "node", group=gpus)
         assert every == pods_link_load(mixed, pattern, "node", group=gpus, stride=1)
         assert every.group == gpus and every.gpus_on_fabric == on_fabric
+
+
+def test_the_command_line_gives_the_pages_answer(capsys):
+    """``python -m core load --pods``: the JSON is the whole fabric's result (the page's ``design_link_load`` with
+    seed 0), the table a row per pod and tier and each pod's spread."""
+    import json
+
+    from core.cli import main
+
+    args = ["load", "--gpu", "H100", "--nodes", "64", "--pods", "B200:32:800", "--pattern", "uniform",
+            "--placement", "random"]
+    assert main([*args, "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    page = design_link_load(plan(SMALL["rail-optimized H100 + B200 at 800"]), "uniform", "random", seed=0)
+    assert data == json.loads(json.dumps(page.to_json()))
+    assert [p["system"] for p in data["pods"]] == ["H100", "B200"]
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert text.count("pod 2 (B200) ") == 4 + 2 and "spine" in text  # 4 tier rows, 2 spreads; a spine link hot
