@@ -89,8 +89,8 @@ class _Fabric:
     NVLink domain), ``node_local`` (its index in its pod). Per GPU: ``gpu_node``, ``gpu_local``, ``gpu_line`` (its
     pod's NIC line rate [Gb/s]). Per NIC port: ``port_leaf``, ``port_cap`` [Gb/s]. Per leaf: ``leaf_pod``,
     ``leaf_local``, ``leaf_U`` (uplinks), ``leaf_pair`` (links to each spine), ``leaf_link0`` (its first uplink's
-    id), ``leaf_cap`` [Gb/s]. Per pod: ``pod_nodes``, ``pod_ports``, ``pod_leaves``, ``pod_links`` (offsets, one
-    more than pods)."""
+    id), ``leaf_cap`` [Gb/s]. Per pod: ``pod_ports``, ``pod_links`` (where its NIC ports and its leaves' uplinks
+    start, and one past the last pod's)."""
 
     def __init__(self, mixed: MixedPlan):
         self.wiring: PodsWiring = mixed_wiring(mixed)
@@ -105,12 +105,13 @@ class _Fabric:
                          doms + local // max(1, r.nvlink_level1_nodes)))
             doms += -(-n // max(1, r.nvlink_level1_nodes))
             gpu.append(np.full(n * gpn, nics * r.port_speed_gbps / gpn))
-            nic = np.tile(np.arange(nics), n)
-            groups = np.repeat(local, nics) // w.nodes_per_group
+            nic = np.tile(np.arange(nics), n)  # the local rail (one island)
+            groups = w.group_of_node(np.repeat(local, nics))
             port.append((leaves + np.asarray(w.leaf_of(groups, nic)), np.full(n * nics, float(r.port_speed_gbps))))
             leaves += w.leaves
             leaf.append((np.full(w.leaves, i), np.arange(w.leaves), np.full(w.leaves, pod.uplinks_per_leaf),
-                         np.full(w.leaves, pod.links_per_leaf_spine_pair), np.full(w.leaves, float(pod.uplink_speed_gbps))))
+                         np.full(w.leaves, pod.links_per_leaf_spine_pair),
+                         np.full(w.leaves, float(pod.uplink_speed_gbps))))
         self.node_pod, self.node_gpn, self.node_nics, self.node_local, self.node_dom = (
             np.concatenate(a) for a in zip(*node))
         self.gpu_line = np.concatenate(gpu)
@@ -124,10 +125,8 @@ class _Fabric:
         self.leaf_link0 = np.concatenate([[0], np.cumsum(self.leaf_U)[:-1]])
         self.link_cap = np.repeat(self.leaf_cap, self.leaf_U)
         pods = len(mixed.plans)
-        self.pod_nodes, self.pod_ports, self.pod_leaves, self.pod_links = (
-            np.searchsorted(of, np.arange(pods + 1)) for of in (
-                self.node_pod, np.repeat(self.node_pod, self.node_nics), self.leaf_pod,
-                np.repeat(self.leaf_pod, self.leaf_U)))
+        self.pod_ports, self.pod_links = (np.searchsorted(of, np.arange(pods + 1)) for of in (
+            np.repeat(self.node_pod, self.node_nics), np.repeat(self.leaf_pod, self.leaf_U)))
 
     @property
     def gpus(self) -> int:
