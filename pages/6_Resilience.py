@@ -34,7 +34,7 @@ STORE = "fp_rs"  # the page's settings (resiliencelink keys -> values), kept whi
 PAGE_PATH = "resilience"  # app.py registers the page under this url_path
 W = "rs_w_"  # widget key prefix
 # the sections that analyse every pod of a design with pods under the shared spines (the rest: pod 1 alone)
-WHOLE_FABRIC_TABS = ("Single points of failure", "Availability", "Spares")
+WHOLE_FABRIC_TABS = ("Single points of failure", "Availability", "Spares", "Overload & imbalance")
 CHART = "fp_rs_chart"  # counter: a new chart (and selection) after every click
 NOTICE = "fp_rs_notice"
 SP_EDITED = "fp_rs_sp_edited"  # sparing rules set on this page (the others start from the design's policy)
@@ -381,7 +381,12 @@ def _pods_spine_load(cur) -> None:
         mixed = design_mixed(cur.plan.design)
     except FabricPlannerError:
         return
-    st.markdown("##### " + _("Uniform traffic over the shared spines, every pod"))
+    with st.expander(_("Uniform traffic over the shared spines, every pod (expected values)")):
+        _pods_spine_table(cur, mixed)
+
+
+def _pods_spine_table(cur, mixed) -> None:
+    """The table and caption of ``_pods_spine_load``."""
     st.dataframe([{_("Pod"): _("pod {pod}").format(pod=p.pod) + f" ({p.system})",
                    _("Up, busiest leaf (1 dir)"): units.bandwidth(p.up_gbps, cur.unit),
                    _("Down, busiest leaf (1 dir)"): units.bandwidth(p.down_gbps, cur.unit),
@@ -562,6 +567,9 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
 def _load_section(cur, store: dict, key: str, lang: str) -> None:
     ss = st.session_state
     plan = cur.plan
+    mixed = _mixed_or_none(plan)  # a design with pods: the pattern over every pod's GPUs
+    gpus = mixed.fabric.gpus if mixed is not None else plan.resolved.gpus
+    store["grp"] = min(int(store["grp"]), gpus)
     for name in ("pat", "pl", "grp", "gr"):
         ss[W + name] = store[name]
     c1, c2, c3, c4 = st.columns([1.6, 1.6, 1, 1.2])
@@ -573,10 +581,12 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
                  format_func=lambda k: _(load.PLACEMENT_LABELS[k]),
                  help=_("By node: ranks fill nodes in order, each GPU sends on its own NIC. Rail-aligned: the same "
                         "ranks, NCCL's PXN sends on the receiver's rail. Random: the job's nodes drawn at random."))
-    c3.number_input(_("Group size (0 = default)"), min_value=0, max_value=plan.resolved.gpus, step=1, key=W + "grp",
+    c3.number_input(_("Group size (0 = default)"), min_value=0, max_value=gpus, step=1, key=W + "grp",
                     on_change=_on_value, args=("grp",),
                     help=_("GPUs of a data-parallel group (ring, tree; default all nodes), an expert-parallel group "
-                           "(all-to-all; default 8, a node apart) or pipeline stages (default 4)."))
+                           "(all-to-all; default 8, a node apart) or pipeline stages (default 4). A group too large "
+                           "to space a node apart is spaced one GPU apart: every GPU for a ring or an all-to-all over "
+                           "every GPU."))
     routing = c4.radio(_("Heatmap"), ["ecmp", "ar"], key=W + "hm", horizontal=True,
                        format_func=lambda k: _(load.ROUTING_LABELS[k]))
     groups = plan.fabric.family != CLOS and plan.fabric.pod_count > 1
@@ -601,8 +611,11 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
                 help=_("median {median}, max {max}").format(median=bw(result.ar.median), max=bw(result.ar.max)))
     m[1].metric(_("Per-GPU min, ECMP"), bw(result.ecmp.min),
                 help=_("median {median}, max {max}").format(median=bw(result.ecmp.median), max=bw(result.ecmp.max)))
-    m[2].metric(_("Median, ECMP"), bw(result.ecmp.median), delta=_delta(result.ecmp.median - line, unit),
-                help=_("NIC line rate per GPU: {line} (one direction)").format(line=bw(line)))
+    pods = getattr(result, "pods", ())  # a design with pods: each pod's line rate, its own spread below
+    m[2].metric(_("Median, ECMP"), bw(result.ecmp.median),
+                delta=None if pods else _delta(result.ecmp.median - line, unit),
+                help=_("NIC line rate per GPU: {line} (one direction)").format(
+                    line=" / ".join(bw(p["nic_gbps_per_gpu"]) for p in pods) if pods else bw(line)))
     m[3].metric(_("Flows"), i18n.number(result.flows),
                 help=_("{per} per connection (NCCL channels); {gpus} GPUs use the fabric").format(
                     per=result.flows_per_connection, gpus=i18n.number(result.gpus_on_fabric)))
@@ -611,6 +624,8 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
     h1, h2 = st.columns(2)
     h1.plotly_chart(heat, key="rs_heat", config=CONFIG)
     h2.plotly_chart(hist, key="rs_hist", config=CONFIG)
+    if pods:
+        _pods_spread(pods, bw)
     tiers = cache.tier_table(result, unit, cur.plan.fabric.family)
     tables.show_wide(tiers, hide_index=True, width="stretch", column_config={  # says it scrolls at 1,024 px
         _("links"): st.column_config.NumberColumn(format="localized"),  # 2,048 links, as on every page
@@ -630,6 +645,22 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
     for note in result.notes:
         st.info(safe.md(note))
     st.caption(load.method_caption(plan.fabric.family))
+    if mixed is not None:
+        _pods_spine_load(cur)
+
+
+def _pods_spread(pods: tuple[dict, ...], bw) -> None:
+    """A design with pods: per pod its GPUs on the fabric, NIC line rate and per-GPU bandwidth spread (``bw``: a
+    bandwidth [Gb/s] as text in the page's unit)."""
+    def cell(spread, key):
+        return bw(spread[key]) if spread else "—"
+
+    st.dataframe([{_("Pod"): _("pod {pod}").format(pod=p["pod"]) + f" ({p['system']})",
+                   _("GPUs on the fabric"): i18n.number(p["gpus_on_fabric"]),
+                   _("NIC line rate per GPU"): bw(p["nic_gbps_per_gpu"]),
+                   _("Per-GPU min, adaptive"): cell(p["adaptive"], "min"),
+                   _("Per-GPU min, ECMP"): cell(p["ecmp"], "min"),
+                   _("Median, ECMP"): cell(p["ecmp"], "median")} for p in pods], hide_index=True, width="stretch")
 
 
 def main() -> None:
@@ -687,8 +718,6 @@ def main() -> None:
             if tab.open:
                 if pod_one and index == 0:
                     _pods_whole_fabric(cur, store)
-                if pod_one and rl.TABS[index] == "Overload & imbalance":
-                    _pods_spine_load(cur)
                 if pod_one and index and rl.TABS[index] not in WHOLE_FABRIC_TABS:  # the what-if: alone_note
                     st.info(pod_one)
                 draw()

@@ -88,7 +88,7 @@ def test_topology_bandwidth_and_racks_show_every_pod(lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_resilience_single_points_cover_every_pod(lang):
     """The Resilience page's single points and availability are the whole fabric's (a top-of-rack leaf of pod 2
-    among the single points, both pods in the availability); the link load says it analyses pod 1 alone."""
+    among the single points, both pods in the availability, both pods' links in the link load)."""
     from tests import pagetest
 
     link = {"n": "16", "t": "tor", "pods": "B200:8", "lang": lang}
@@ -112,11 +112,13 @@ def test_resilience_single_points_cover_every_pod(lang):
     whole = with_spares(plan(Design(nodes=16, topology="top-of-rack", pods="B200:8")))
     alone = with_spares(plan(Design(nodes=16, topology="top-of-rack")))
     assert len(at.dataframe[0].value) == len(whole.rows) > len(alone.rows)
-    at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Overload & imbalance"})
-    assert not at.exception
-    assert any("H100" in str(i.value) for i in at.info)  # pod 1's own link load below the table of every pod
-    spine_load = at.dataframe[0].value
-    assert len(spine_load) == 2 and "B200" in str(spine_load.iloc[1, 0])
+    at = pagetest.open_page("../pages/6_Resilience.py", {**link, "rs_tab": "Overload & imbalance", "rs_pat": "uniform"})
+    assert not at.exception and not at.error
+    assert not any("H100" in str(i.value) for i in at.info)  # the link load covers every pod: no "pod 1 alone"
+    spread, tiers, *_rest, spine_load = (d.value for d in at.dataframe)
+    assert len(spread) == 2 and "B200" in str(spread.iloc[1, 0])  # each pod's per-GPU bandwidth
+    assert len(tiers) == 8 and {str(c).split(" (")[1] for c in tiers.iloc[:, 0]} == {"H100)", "B200)"}
+    assert len(spine_load) == 2 and "B200" in str(spine_load.iloc[1, 0])  # the expected uniform load, per pod
 
 
 def test_handoff_says_which_exports_cover_every_pod():
@@ -221,3 +223,24 @@ def test_scaleup_card_says_every_pods_nvlink():
     card = next(k for k in key_numbers(whole_summary(plan(Design(nodes=64, pods="B200:32:800"))), "GB/s")
                 if k.key == "scaleup")
     assert card.value == "900 GB/s / 1.8 TB/s" and card.value in card.help
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_resilience_link_load_routes_a_ring_over_every_pod(lang):
+    """The share link of a design with pods: a ring over every GPU closes from the B200 pod into the H100 pod, so
+    the hottest links are the first H100 server's NIC links (the wiring's ids), the heatmap has each pod's rows and
+    the histogram names both pods' line rates."""
+    import json
+
+    from tests import pagetest
+
+    link = {"n": "64", "pods": "B200:32:800", "lang": lang, "rs_tab": "Overload & imbalance", "rs_pat": "ring"}
+    at = pagetest.open_page("../pages/6_Resilience.py", link)
+    assert not at.exception and not at.error
+    hot = next(d.value for d in at.dataframe if "pod1.node0.nic0" in " ".join(map(str, d.value.iloc[:, 0])))
+    assert all(str(name).startswith("pod1.p0.leaf") for name in hot.iloc[:, 0][:8])
+    heat, hist = (json.loads(chart.proto.spec) for chart in at.get("plotly_chart"))
+    rows = heat["data"][0]["y"]
+    assert len(rows) == 8 and sum(str(r).startswith(("pod 1", "Pod 1")) for r in rows) == 4
+    title = " ".join(hist["layout"]["title"]["text"].replace("<br>", " ").split())
+    assert "50 GB/s / 100 GB/s" in title  # 400 and 800 Gb/s a GPU, in the page's default unit

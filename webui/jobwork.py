@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from core import progress
-from core.analysis import failure, load, spof, stages
+from core.analysis import failure, loadpods, spof, stages
 from core.analysis import sweep as sw
 from core.analysis.optimize import largest_within, optimize
 from core.catalog import load_catalog
@@ -103,9 +103,12 @@ def pods_availability(key: str, job_gpus: int, rates: tuple):
 
 def link_load(key: str, pattern: str, placement: str, group: int, settings_json: str | None,
               global_routing: str = "minimal"):
+    """The Resilience page's link load of the design ``key`` (every pod of a design with pods,
+    ``core.analysis.loadpods.design_link_load``)."""
     p = _plan(key)
     job = _job_of(p, settings_json) if pattern == "job" else None
-    return load.link_load(p, pattern, placement, group=group or None, seed=0, job=job, global_routing=global_routing)
+    return loadpods.design_link_load(p, pattern, placement, group=group or None, seed=0, job=job,
+                                     global_routing=global_routing)
 
 
 def growth(key: str):

@@ -137,8 +137,9 @@ def load_figures(key: str, pattern: str, placement: str, group: int, settings_js
 
 def tier_table(result, unit: str, family: str | None = None) -> pd.DataFrame:
     """The load model's tiers (in the words of the fabric ``family``), headers in the current language, link speeds
-    in ``unit``."""
-    rows = [{_("tier"): _("{tier} {direction}").format(tier=load.tier_label(t.tier, family),
+    in ``unit``; a design with pods: a row per pod and tier, the pod first (``core.analysis.loadpods``)."""
+    rows = [{**({_("Pod"): _("pod {pod}").format(pod=t.pod) + f" ({t.system})"} if hasattr(t, "pod") else {}),
+             _("tier"): _("{tier} {direction}").format(tier=load.tier_label(t.tier, family),
                                                        direction=_(load.DIRECTION_LABELS[t.direction])),
              _("links"): t.links, _("link speed"): units.bandwidth(t.link_gbps, unit),
              _("worst load, adaptive"): t.ar_max, _("worst load, ECMP"): t.ecmp_max,

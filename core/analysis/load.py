@@ -16,6 +16,9 @@ layout each; ranks as Megatron orders them, tensor parallel fastest):
 * ``job``: the training job's mix: each fabric collective of ``core.perf.training.estimate`` as the
   pattern above (DP -> ring, PP -> pp, EP -> alltoall, CP -> ring), weighted by its bytes per step.
 
+A ring, tree or all-to-all group given without a stride that the default spacing (a node apart) does not fit is
+spaced one GPU apart: a group of every GPU is a ring or an all-to-all over every GPU.
+
 Placements: ``node`` ranks fill nodes in order and every GPU sends on its own NIC (rail-unaware: a
 flow between different rails crosses the spines of a rail-optimized fabric); ``rail`` the same packed
 ranks with NCCL's rail-aligned routing (PXN, ``NCCL_PXN_DISABLE=0`` by default since NCCL 2.12: a flow
@@ -299,12 +302,13 @@ def _check(pattern: str, placement: str) -> None:
             placement=shown(placement), known=", ".join(PLACEMENTS)))
 
 
-def _pairs(plan: Plan, pattern: str, n: int, group: int | None, stride: int | None, rng, job):
-    """(src ranks, dst ranks, weights, flows per connection, group, mix)."""
+def _pairs(plan: Plan, pattern: str, n: int, group: int | None, stride: int | None, rng, job, gpn: int | None = None):
+    """(src ranks, dst ranks, weights, flows per connection, group, mix); ``gpn`` the GPUs a node holds in the
+    patterns' default strides (None: ``plan``'s GPUs per node)."""
     c = congestion.load_constants()
-    gpn = plan.resolved.gpus_per_node
+    gpn = gpn or plan.resolved.gpus_per_node
     if pattern in ("ring", "tree"):
-        st = stride or min(gpn, n // 2)
+        st = stride or (min(gpn, n // 2) if group is None or group * min(gpn, n // 2) <= n else 1)
         g = group or n // st
         if st < 1 or g < 2 or st * g > n:
             raise InputError(_("a {pattern} group of {group} GPUs spaced {stride} apart does not fit {gpus} GPUs")
@@ -312,7 +316,7 @@ def _pairs(plan: Plan, pattern: str, n: int, group: int | None, stride: int | No
         s, d, w = (_ring_pairs if pattern == "ring" else _tree_pairs)(n, st, g)
         return s, d, w, c.ring_flows_per_port, g, ()
     if pattern == "alltoall":
-        st = stride or (gpn if n >= 2 * gpn else 1)
+        st = stride or (gpn if n >= 2 * gpn and (group is None or group * gpn <= n) else 1)
         g = group or max(2, min(DEFAULT_ALLTOALL_GROUP, n // st))
         if st < 1 or g < 2 or g * st > n:
             raise InputError(_("an all-to-all group of {group} GPUs spaced {stride} apart does not fit {gpus} GPUs")
@@ -381,19 +385,19 @@ def _job_pairs(plan: Plan, n: int, rng, job):
     return (np.concatenate(src), np.concatenate(dst), np.concatenate(wts), flows, gpus, tuple(mix))
 
 
-def _job_size(plan: Plan, pattern: str, job_gpus: int | None) -> int:
+def _job_size(plan: Plan, pattern: str, job_gpus: int | None, gpus: int | None = None) -> int:
     """GPUs the pattern runs on (the whole cluster for ``job``, whose pairs may use fewer); raises when fewer than
-    2 or more than the cluster has."""
-    r = plan.resolved
+    2 or more than the cluster has (``gpus``: the cluster's GPUs, None: ``plan``'s)."""
+    gpus = gpus or plan.resolved.gpus
     if pattern == "job":
-        n = r.gpus
+        n = gpus
     else:
-        n = r.gpus if job_gpus is None else int(job_gpus)
+        n = gpus if job_gpus is None else int(job_gpus)
     if n < 2:
         raise InputError(_("a traffic pattern needs at least 2 GPUs, got {n}").format(n=n))
-    if n > r.gpus:
+    if n > gpus:
         raise DesignError(_("a job of {n} GPUs does not fit the cluster's {gpus} GPUs").format(
-            n=f"{n:,}", gpus=f"{r.gpus:,}"), _("Use fewer GPUs or plan more nodes."))
+            n=f"{n:,}", gpus=f"{gpus:,}"), _("Use fewer GPUs or plan more nodes."))
     return n
 
 
@@ -660,14 +664,15 @@ def _tier_row(tier, direction, links, cap, offered, ar_loads, e_loads, e_flows) 
 
 def _hot_links(naming: "_Names", stages: list) -> tuple[dict, ...]:
     """The ``HOT_LINKS`` links of highest ECMP utilisation (NIC links only when overloaded); ``stages`` are
-    ``(tier, direction, ECMP loads, AR loads, flows, capacity)`` [Gb/s]."""
+    ``(tier, direction, ECMP loads, AR loads, flows, capacity)`` [Gb/s; capacity one number or one per link]."""
     cands = []
-    for tier, direction, arr, ar_arr, flows_arr, cap in stages:
+    for tier, direction, arr, ar_arr, flows_arr, capacity in stages:
         k = min(HOT_LINKS, len(arr))
         if k == 0:
             continue
-        top = np.argpartition(-arr, k - 1)[:k]
+        top = np.argpartition(-arr / capacity, k - 1)[:k]
         for idx in top:
+            cap = capacity[idx] if np.ndim(capacity) else capacity
             # a NIC link is always at line rate under saturated load: listed only when overloaded
             if arr[idx] <= 0 or (tier == "node_leaf" and arr[idx] <= cap * (1 + 1e-9)):
                 continue
@@ -703,18 +708,27 @@ def _heat_blocks(shape: Shape, k: _Links, nics: int, npg: int, stages: list) -> 
         else:
             unit = (np.arange(len(e_arr)) // (k.spp * k.S)) % max(1, shape.pods)
             n_units = max(1, shape.pods)
-        bins = min(HEAT_BLOCKS, n_units)
-        b = (unit * bins) // max(1, n_units)
-        e_max = np.zeros(bins)
-        a_max = np.zeros(bins)
-        np.maximum.at(e_max, b, e_arr / cap)
-        np.maximum.at(a_max, b, a_arr / cap)
-        for i in range(bins):
-            first = -(-i * n_units // bins)
-            last = -(-(i + 1) * n_units // bins) - 1
-            blocks.append({"tier": tier, "direction": direction, "first": int(first), "last": int(last),
-                           "ar_max": round(float(a_max[i]), 4), "ecmp_max": round(float(e_max[i]), 4)})
+        blocks += bin_blocks(tier, direction, unit, n_units, e_arr / cap, a_arr / cap)
     return blocks
+
+
+def bin_blocks(tier: str, direction: str, unit, n_units: int, e_util, a_util) -> list[dict]:
+    """Heatmap cells of one tier and direction: links in ``n_units`` units (``unit``: each link's, 0-based) binned
+    into at most ``HEAT_BLOCKS`` blocks, each with the worst ECMP and adaptive utilisation (``e_util``, ``a_util``:
+    per link, load over capacity) of its links (``LoadResult.blocks``)."""
+    bins = min(HEAT_BLOCKS, n_units)
+    b = (unit * bins) // max(1, n_units)
+    e_max = np.zeros(bins)
+    a_max = np.zeros(bins)
+    np.maximum.at(e_max, b, e_util)
+    np.maximum.at(a_max, b, a_util)
+    out = []
+    for i in range(bins):
+        first = -(-i * n_units // bins)
+        last = -(-(i + 1) * n_units // bins) - 1
+        out.append({"tier": tier, "direction": direction, "first": int(first), "last": int(last),
+                    "ar_max": round(float(a_max[i]), 4), "ecmp_max": round(float(e_max[i]), 4)})
+    return out
 
 
 def _spread(v) -> Spread:
@@ -830,8 +844,7 @@ def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None
     if len(ar_v) and ar_v.min() < line_per_gpu * (1 - 1e-9) and all(t.ar_max <= 1 + 1e-9 for t in tier_rows):
         notes.append(_efficiency_note(k.eff))
     if f.rail_aligned and inj.max(initial=0) > C_port * (1 + 1e-9):
-        notes.append(_("Several GPUs of a node send to peers on the same rail: rail-aligned (PXN) their traffic shares "
-                       "that rail's NIC, which is overloaded; placed by node each GPU sends on its own NIC."))
+        notes.append(pxn_note())
     # --- hottest links (ECMP)
     naming = _Names(shape.wiring, k)
     if arrays is not None:
@@ -861,6 +874,12 @@ def _link_load(plan: Plan, pattern: str, placement: str, *, job_gpus: int | None
         flows=int(flows_total), flows_per_connection=int(per_conn), tiers=tuple(tier_rows),
         ar=_spread(ar_v), ecmp=_spread(ecmp_v), hot_links=hot, blocks=tuple(blocks), histogram=hist, mix=mix,
         notes=tuple(notes), method=METHOD + (f"; between {family} groups: {global_routing} routing" if glob else ""))
+
+
+def pxn_note() -> str:
+    """Why a NIC link is overloaded under rail-aligned (PXN) placement, in a sentence."""
+    return _("Several GPUs of a node send to peers on the same rail: rail-aligned (PXN) their traffic shares that "
+             "rail's NIC, which is overloaded; placed by node each GPU sends on its own NIC.")
 
 
 def _efficiency_note(eff: float) -> str:

@@ -5,6 +5,10 @@ JSON (``--format json``, English): ``LoadResult.to_json()``: ``pattern``, ``plac
 ``group``, ``routing``, ``nic_gbps_per_gpu``, ``gpus_on_fabric``, ``flows``, ``tiers[]`` (``tier``, ``direction``,
 ``links``, ``link_gbps``, ``ar_max`` / ``ecmp_max`` utilisation, ``ecmp_max_flows`` ...), ``per_gpu_gbps``
 (``adaptive`` and ``ecmp``: ``min``, ``median``, ``max``, ``mean``), ``hot_links[]``, ``mix[]``, ``notes``, ``method``.
+A design with pods (``--pods``): every pod under the shared spines (``core.analysis.loadpods``, as the Resilience
+page): each of ``tiers[]`` is one pod's links (``pod``, 1-based, and ``system``; ``link_gbps`` the pod's speed), the
+hottest links carry the wiring's ids (``pod2.p0.leaf1 -> spine0#1``) and ``pods[]`` gives each pod's
+``gpus_on_fabric``, ``nic_gbps_per_gpu`` and per-GPU ``adaptive`` and ``ecmp`` spread.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ def register(subparsers) -> None:
         "load", help=_("load on every link and per-GPU bandwidth spread for a traffic pattern"),
         description=_("Place a traffic pattern on the cluster and show the load on every tier, the hottest links, "
                       "flows per link under static ECMP against adaptive routing, and the spread of per-GPU "
-                      "achievable bandwidth (Gb/s, one direction)."))
+                      "achievable bandwidth (Gb/s, one direction). A design with pods: every pod under the shared "
+                      "spines, each pod's links at its own speeds."))
     add_design_options(parser)
     g = parser.add_argument_group(_("traffic"))
     g.add_argument("--pattern", type=str.lower, default="ring", choices=PATTERNS,
@@ -74,17 +79,20 @@ def render_table(out: dict, family: str | None = None) -> str:
         gpus=f"{out['job_gpus']:,}", group=f"{out['group']:,}", flows=f"{out['flows']:,}",
         per=out["flows_per_connection"])]
     for t in out["tiers"]:
-        lines.append(row(f"{tier_label(t['tier'], family)} {_(DIRECTION_LABELS[t['direction']])}", _(
+        lines.append(row(_pod_label(t) + f"{tier_label(t['tier'], family)} {_(DIRECTION_LABELS[t['direction']])}", _(
             "max load {ar:.0%} adaptive, {ecmp:.0%} ECMP; ECMP up to {flows} flows per link; {over} of {links} "
             "links overloaded (ECMP)").format(ar=t["ar_max"], ecmp=t["ecmp_max"], flows=f"{t['ecmp_max_flows']:,}",
                                                over=f"{t['ecmp_overloaded']:,}", links=f"{t['links']:,}")))
-    spread = out["per_gpu_gbps"]
-    for key, label in (("adaptive", _("adaptive routing")), ("ecmp", _("static ECMP"))):
-        s = spread[key]
-        if s is None:
-            continue
-        lines.append(row(label, _("per GPU min {min}, median {median}, max {max} of {line} (one direction)").format(
-            min=_gbps(s["min"]), median=_gbps(s["median"]), max=_gbps(s["max"]), line=_gbps(out["nic_gbps_per_gpu"]))))
+    spreads = [("", out["per_gpu_gbps"], out["nic_gbps_per_gpu"])] + [
+        (_pod_label(p), p, p["nic_gbps_per_gpu"]) for p in out.get("pods", ())]
+    for pod, spread, line in spreads:
+        for key, label in (("adaptive", _("adaptive routing")), ("ecmp", _("static ECMP"))):
+            s = spread[key]
+            if s is None:
+                continue
+            lines.append(row(pod + label, _("per GPU min {min}, median {median}, max {max} of {line} (one "
+                                            "direction)").format(min=_gbps(s["min"]), median=_gbps(s["median"]),
+                                                                 max=_gbps(s["max"]), line=_gbps(line))))
     if out["hot_links"]:
         lines.append(_("hottest links (ECMP):"))
         for h in out["hot_links"][:5]:
@@ -94,14 +102,19 @@ def render_table(out: dict, family: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _pod_label(item: dict) -> str:
+    """``pod 2 (B200) `` for a pod's row or spread (``pod`` and ``system``), empty for the whole result's."""
+    return (_("pod {pod}").format(pod=item["pod"]) + f" ({item['system']}) ") if "pod" in item else ""
+
+
 def run(args: argparse.Namespace) -> str:
-    from core.analysis.load import link_load
+    from core.analysis.loadpods import design_link_load
     from core.plan import plan
 
     p = plan(design_from_args(args))
     job = _job(args, p) if args.pattern == "job" else None
-    result = link_load(p, args.pattern, args.placement, job_gpus=args.job_gpus, group=args.group,
-                       stride=args.stride, seed=args.seed, job=job, global_routing=args.global_routing)
+    result = design_link_load(p, args.pattern, args.placement, job_gpus=args.job_gpus, group=args.group,
+                              stride=args.stride, seed=args.seed, job=job, global_routing=args.global_routing)
     data = result.to_json()
     if args.format == "json":
         return to_json(data) + "\n"

@@ -194,23 +194,26 @@ HEATMAP_TICKS = 4
 def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int = 340,
                         family: str | None = None) -> go.Figure:
     """Worst link load per block of the topology (leaf groups; pods for spine-core links) [% of capacity];
-    ``family`` (a ``FabricPlan.family``) names the blocks in its words (``load:blocks``: a Dragonfly's groups)."""
+    ``family`` (a ``FabricPlan.family``) names the blocks in its words (``load:blocks``: a Dragonfly's groups). A
+    design with pods (blocks with ``pod``, ``core.analysis.loadpods``): a row per pod, tier and direction, its blocks
+    the pod's leaf groups."""
     key = "ecmp_max" if routing == "ecmp" else "ar_max"
-    rows: dict[tuple[str, str], list[dict]] = {}
+    rows: dict[tuple[int, str, str], list[dict]] = {}
     for b in result.blocks:
-        rows.setdefault((b["tier"], b["direction"]), []).append(b)
-    order = [(t, d) for t in ("global", "local", "spine_core", "leaf_spine", "node_leaf") for d in ("down", "up")
-             if (t, d) in rows]
+        rows.setdefault((b.get("pod", 0), b["tier"], b["direction"]), []).append(b)
+    pods = sorted({p for p, _t, _d in rows}, reverse=True)  # drawn bottom up: pod 1 on top
+    order = [(p, t, d) for p in pods for t in ("global", "local", "spine_core", "leaf_spine", "node_leaf")
+             for d in ("down", "up") if (p, t, d) in rows]
     width = max((len(v) for v in rows.values()), default=0)
     z, text, ylabels = [], [], []
-    for t, d in order:
-        cells = rows[(t, d)]
+    for p, t, d in order:
+        cells = rows[(p, t, d)]
         values = [100.0 * c[key] for c in cells] + [None] * (width - len(cells))
         z.append(values)
         text.append([(_("blocks {first}-{last}").format(first=c["first"], last=c["last"]) if c["last"] > c["first"]
                       else _("block {first}").format(first=c["first"])) + f": {100 * c[key]:.0f}%" for c in cells]
                     + [""] * (width - len(cells)))
-        ylabels.append(_row_label(t, d, family))
+        ylabels.append((_("pod {pod}").format(pod=p) + " " if p else "") + _row_label(t, d, family))
     fig = go.Figure(go.Heatmap(
         z=z, y=ylabels, x=list(range(width)), text=text, hoverinfo="text", zmin=0, zmax=max(200.0, max(
             (v for r in z for v in r if v is not None), default=100.0)),
@@ -224,7 +227,8 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
     step = max(1, math.ceil(width / HEATMAP_TICKS))  # a few ticks: they fit a half-page chart at 1,024 px
     ticks = list(range(0, width, step))
     fig.update_layout(xaxis=dict(title=words(family, "load:blocks", None) or (
-                                     _("block: leaf groups (global: sender)") if ("global", "up") in rows else
+                                     _("block: leaf groups (global: sender)") if (0, "global", "up") in rows else
+                                     _("block of the pod's leaf groups, left to right") if pods != [0] else
                                      _("block of leaf groups (pods for spine-core), left to right")),
                                  tickvals=ticks, ticktext=[str(t + 1) for t in ticks], tickangle=0),
                       yaxis=dict(automargin=True), margin=dict(b=70))
@@ -236,6 +240,7 @@ def bandwidth_histogram_figure(result: LoadResult, height: int = 340, unit: str 
     ``unit``]."""
     edges = result.histogram.get("edges") or []
     line = result.nic_gbps_per_gpu
+    lines = sorted({p["nic_gbps_per_gpu"] for p in getattr(result, "pods", ())})  # a design with pods: each pod's
     divisor, label = units.scale(line, unit)
     centres = [(a + b) / 2 for a, b in zip(edges, edges[1:])]
     width = (edges[1] - edges[0]) if len(edges) > 1 else 1.0
@@ -248,7 +253,7 @@ def bandwidth_histogram_figure(result: LoadResult, height: int = 340, unit: str 
                              customdata=[units.bandwidth(c, unit) for c in centres],
                              hovertemplate=_("%{customdata}: %{y:,} GPUs") + "<extra>" + name + "</extra>"))
     base_layout(fig, _("Per-GPU achievable bandwidth [{unit}, one direction; NIC line rate {line}]").format(
-        unit=label, line=units.bandwidth(line, unit)), height)
+        unit=label, line=" / ".join(units.bandwidth(x, unit) for x in lines or [line])), height)
     fig.update_layout(barmode="overlay", xaxis=dict(title=label, range=[0, line / divisor * 1.02]),
                       yaxis=dict(title=_("GPUs")), legend=dict(orientation="h", y=-0.25))
     return fig
