@@ -7,7 +7,7 @@ import json
 import streamlit as st
 
 from core import i18n, spares
-from core import vocab
+from core import units, vocab
 from core.analysis.whole import bisection_note, design_mixed, pods_models, whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.designwords import plan_words
@@ -141,12 +141,12 @@ def main() -> None:
             st.plotly_chart(cached.oversubscription(key, unit, lang), key="bw_oversub", config={"displaylogo": False})
             bw = plan.bandwidth
             st.markdown(
-                _("**Oversubscription** leaf {leaf}:1, spine {spine}:1, end to end {total}:1 · **hops** (switches "
+                _("**Oversubscription** leaf {leaf}, spine {spine}, end to end {total} · **hops** (switches "
                   "crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · **{link} : "
-                  "scale-out** {ratio} : 1 per GPU (one direction, bits)").format(link=link_word(plan.resolved.system),
-                    leaf=f"{bw.leaf_oversubscription:g}", spine=f"{bw.spine_oversubscription:g}",
-                    total=f"{bw.oversubscription:.3g}", same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail,
-                    cross_pod=bw.hops_cross_pod, ratio=f"{bw.scaleup_to_scaleout_ratio:.3g}")
+                  "scale-out** {ratio} per GPU (one direction, bits)").format(link=link_word(plan.resolved.system),
+                    leaf=units.ratio(bw.leaf_oversubscription), spine=units.ratio(bw.spine_oversubscription),
+                    total=units.ratio(bw.oversubscription), same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail,
+                    cross_pod=bw.hops_cross_pod, ratio=units.ratio(bw.scaleup_to_scaleout_ratio))
             )
             st.dataframe(cached.sweep_table(key, unit, lang), hide_index=True, width="stretch")
 

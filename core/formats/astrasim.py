@@ -50,6 +50,7 @@ from typing import TextIO
 
 from pydantic import BaseModel, ConfigDict
 
+from core import units
 from core.errors import DesignError
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
@@ -184,7 +185,7 @@ def write(plan, out: TextIO, naming=None) -> None:
     out.write("#   bw_GBps_to_Bpns); the planner's 10^9 B/s values are given beside each dimension.\n")
     out.write("# latency: per hop [ns]; a Switch dimension counts 2 hops. Defaults published by the simulators\n")
     out.write("#   (assets/catalog/simulators.toml), not measured: edit for your cluster.\n")
-    out.write(f"# oversubscription: leaf {b.leaf_oversubscription:g}:1, spine {b.spine_oversubscription:g}:1 "
+    out.write(f"# oversubscription: leaf {units.ratio(b.leaf_oversubscription)}, spine {units.ratio(b.spine_oversubscription)} "
               "(bandwidth of the outer dimensions divided by it)\n")
     out.write(f"# system configuration (not written here): list {len(dims)} algorithm(s) in each "
               "*-implementation entry, e.g. [" + ", ".join(['"ring"'] * len(dims)) + "]\n")
