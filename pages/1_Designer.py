@@ -13,13 +13,14 @@ from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.designwords import plan_words
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.families import node_to_node, tier_words
-from core.fabric.naming import Namer, NamingError, NamingScheme, naming_scheme
+from core.fabric.naming import NamingError, NamingScheme, naming_scheme
 from core.figures.cost import networks_figure, networks_table, price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, size_caption
 from core.figures.style import sep
 from core.formats import filenames
 from core.formats.design_file import design_from_bytes
 from core.formats.exports import exports, pod_coverage
+from core.formats.nameexamples import name_examples
 from core.scaleup import link_word
 from core.i18n import N_, _
 from webui import cached, jobs, jobwork, pagestate, safe, state, tables, verify_view
@@ -526,8 +527,7 @@ def _naming(cur: state.Current) -> NamingScheme:
     except NamingError as exc:
         st.error(safe.md(_("{problem}. The exports use the default names instead.").format(problem=exc)))
         scheme = NamingScheme()
-    namer = Namer.of(cur.plan, scheme)
-    examples = [namer.node(0), namer.node(cur.plan.resolved.nodes - 1), namer.switch("leaf", 0)]
+    examples = name_examples(cur.plan, scheme)  # a design with pods: the whole design's names
     st.caption(_("Names in every export: {examples}, ... (every export and the cabling plan use the same "
                  "ones).").format(examples=", ".join(f"`{e}`" for e in examples)))
     return scheme

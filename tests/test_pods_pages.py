@@ -115,6 +115,9 @@ def test_handoff_says_which_exports_cover_every_pod():
     said = [str(c.value) for c in at.caption if "cover every pod" in str(c.value)]
     whole, alone = said[0].split("cover every pod")
     assert all(name in whole for name in ("graphml", "drawio", "cabling", "netbox-cables")) and "simai" in alone
+    names = next(str(c.value) for c in at.caption if "Names in every export" in str(c.value))
+    assert "`pod1-gpu001`, `pod2-gpu032`, `pod1-leaf001`, `spine001`" in names  # the whole design's, not pod 1's
+    assert "fabric-h100-b200-768-ib" in " ".join(str(c.value) for c in at.caption)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
