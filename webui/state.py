@@ -562,7 +562,8 @@ def sidebar() -> Current:
     gallery.gallery(sb, apply_design)  # before the design widgets: a preset being loaded sets their values
     sb.text_input(_label("name"), key=K + "name", max_chars=MAX_NAME_CHARS, placeholder=_("optional, e.g. Pod A"),
                   help=_("The review pack's title; in the share link and the design file. It changes no number."))
-    gpu = sb.selectbox(_label("gpu"), list(SYSTEMS), key=K + "gpu", on_change=_on_gpu_change,
+    gpu = sb.selectbox(in_noun(_label("gpu"), SYSTEMS.get(ss.get(K + "gpu"))),  # "NPU model" on an Ascend
+                       list(SYSTEMS), key=K + "gpu", on_change=_on_gpu_change,
                        format_func=_system_label,
                        help=_("GPU and the system it ships in (HGX/DGX node or NVL72 rack) from the catalog: {list}")
                        .format(list="; ".join(f"{s.id} = {s.gpu_name}" for s in SYSTEMS.values())))
