@@ -214,3 +214,22 @@ def test_scaleup_card_says_every_pods_nvlink():
     card = next(k for k in key_numbers(whole_summary(plan(Design(nodes=64, pods="B200:32:800"))), "GB/s")
                 if k.key == "scaleup")
     assert card.value == "900 GB/s / 1.8 TB/s" and card.value in card.help
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_whole_fabric_what_if_table_fits_a_1024_px_page(lang):
+    """The Resilience page's table of what every pod loses (a column per pod) ran off the right edge at 1,024 px
+    in Chinese ("25.6 TB/s（正常时 25.6 TB/s）" in each cell): failed / healthy, the unit in the row's name."""
+    from core.analysis.podwhatif import loss_rows, pods_what_if
+    from core.analysis.whole import design_mixed
+    from core.design import Design
+    from core.i18n import language
+    from webui import tables
+
+    mixed = design_mixed(Design(gpu="H100", nodes=64, pods="B200:32:800"))
+    with language(lang):
+        rows = loss_rows(pods_what_if(mixed, ["spine0"]), "GB/s")
+        frame = tables.turned(rows, next(iter(rows[0])))
+    assert not tables.scrolls_at_1024(frame), frame.to_string()
+    assert list(frame.iloc[-1, 1:]) == ["22.4 / 25.6"] * 2  # one of eight spines: 7/8 of the way in
+    assert "[TB/s" in frame.iloc[-1, 0]
