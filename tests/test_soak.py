@@ -14,9 +14,10 @@ still rise with larger plans) and the engine's stage caches (``core.memo.STAGE_C
 ``sized_networks`` 51 MB, ``chosen_media`` 51 MB, ``placed_link_lengths`` 31 MB, ``network_rows_of`` 56 MB,
 ``resolved_design`` 33 MB ...; about 7 MB more in the second 200, each far below its budget) and Streamlit's
 ``webui.cached`` (64 entries each, 0.4 MB more). Most of the rest is the allocator's: with ``MALLOC_ARENA_MAX=2``
-(glibc's per-thread arenas, one per Streamlit script thread, kept after a large design's transient peak) the same
-run grows 249 -> 281 -> 309 MB, +28 MB for the second 200 instead of 40-50. So the bound below is the caches'
-budgets, and the stage caches could in principle fill further; a plateau check needs them full first.
+(glibc's malloc arenas, up to eight per core, which the Streamlit script threads spread over and keep after a large
+design's transient peak) the same run grows 249 -> 281 -> 309 MB, +28 MB for the second 200 instead of 40-50. So the
+bound below is the caches' budgets, and the stage caches could in principle fill further; a plateau check needs them
+full first.
 
 Before the byte bounds (plan cache of 256 whole plans, built downloads kept per session, searches in the
 script thread) the same run grew the server by hundreds of MB."""
