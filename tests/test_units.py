@@ -197,7 +197,8 @@ def test_no_hand_written_money_or_bandwidth_formats():
 
 # --- one ratio format ---------------------------------------------------------------------------------------
 RATIO_SCANNED = [*SCANNED, *sorted((ROOT / "core" / "formats").glob("*.py")), ROOT / "core" / "perf" / "jobform.py",
-                 ROOT / "core" / "analysis" / "whatif.py", ROOT / "core" / "designwords.py"]
+                 ROOT / "core" / "analysis" / "whatif.py", ROOT / "core" / "designwords.py", ROOT / "core" / "plan.py",
+                 ROOT / "core" / "perf" / "collectives.py"]
 RATIO_RULES = [(re.compile(r"(\}|%\{[^}]*\})\s*[:：]\s*1(?!\d)"), "a number followed by ':1' (core.units.ratio)")]
 """A ratio such as an oversubscription is written by ``core.units.ratio`` (``1.92:1``), never by a template or an
 f-string that puts ``:1`` after a number (``f"{v:g}:1"`` printed ``1.92481:1``)."""
