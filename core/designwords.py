@@ -9,7 +9,7 @@ name them. Text in the current language (``core.i18n``).
 
 from __future__ import annotations
 
-from core import vocab
+from core import units, vocab
 from core.i18n import N_, _, ngettext, pgettext
 
 TIER_WORDS = {1: N_("One-tier {switches} {fabric}"), 2: N_("Two-tier {switches} {fabric}"),
@@ -44,7 +44,7 @@ def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | No
         unsized = N_("{switches} {fabric}")  # a design that was not sized: no tier count to say
         shape = _(TIER_WORDS.get(tiers, unsized)).format(switches=switches, fabric=fabric)
         ratio = _("non-blocking") if d.oversubscription <= 1 else \
-            _("{ratio}:1 at the leaf").format(ratio=f"{d.oversubscription:g}")
+            _("{ratio} at the leaf").format(ratio=units.ratio(d.oversubscription))
     uplink = uplink_gbps if uplink_gbps is not None else d.uplink_speed_gbps
     speed = _("{speed}G ports").format(speed=d.port_speed_gbps) if not uplink or uplink == d.port_speed_gbps else \
         _("{speed}G ports, {up}G uplinks").format(speed=d.port_speed_gbps, up=uplink)

@@ -28,7 +28,7 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from core.fabric.bandwidth import Bandwidth, compute_bandwidth
-from core import scaleup
+from core import scaleup, units
 from core.catalog import Catalog, load_catalog
 from core.cost import NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, fabric_media, summarize_cost
 from core.design import (
@@ -407,7 +407,7 @@ def _candidates(
 
     def more_oversubscription():
         steps = (1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0)
-        return [(_("oversubscribe the leaves {ratio}:1").format(ratio=f"{o:g}"), {"oversubscription": o})
+        return [(_("oversubscribe the leaves {ratio}").format(ratio=units.ratio(o)), {"oversubscription": o})
                 for o in steps if o > design.oversubscription]
 
     def fewer_nodes():

@@ -7,19 +7,20 @@ import json
 import streamlit as st
 
 from core import i18n, spares
-from core import vocab
+from core import units, vocab
 from core.analysis.whole import bisection_note, design_mixed, pods_models, whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
 from core.designwords import plan_words
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.families import node_to_node, tier_words
-from core.fabric.naming import Namer, NamingError, NamingScheme, naming_scheme
+from core.fabric.naming import NamingError, NamingScheme, naming_scheme
 from core.figures.cost import networks_figure, networks_table, price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, size_caption
 from core.figures.style import sep
 from core.formats import filenames
 from core.formats.design_file import design_from_bytes
 from core.formats.exports import exports, pod_coverage
+from core.formats.nameexamples import name_examples
 from core.scaleup import link_word
 from core.i18n import N_, _
 from webui import cached, jobs, jobwork, pagestate, safe, state, tables, verify_view
@@ -141,12 +142,12 @@ def main() -> None:
             st.plotly_chart(cached.oversubscription(key, unit, lang), key="bw_oversub", config={"displaylogo": False})
             bw = plan.bandwidth
             st.markdown(
-                _("**Oversubscription** leaf {leaf}:1, spine {spine}:1, end to end {total}:1 · **hops** (switches "
+                _("**Oversubscription** leaf {leaf}, spine {spine}, end to end {total} · **hops** (switches "
                   "crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · **{link} : "
-                  "scale-out** {ratio} : 1 per GPU (one direction, bits)").format(link=link_word(plan.resolved.system),
-                    leaf=f"{bw.leaf_oversubscription:g}", spine=f"{bw.spine_oversubscription:g}",
-                    total=f"{bw.oversubscription:.3g}", same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail,
-                    cross_pod=bw.hops_cross_pod, ratio=f"{bw.scaleup_to_scaleout_ratio:.3g}")
+                  "scale-out** {ratio} per GPU (one direction, bits)").format(link=link_word(plan.resolved.system),
+                    leaf=units.ratio(bw.leaf_oversubscription), spine=units.ratio(bw.spine_oversubscription),
+                    total=units.ratio(bw.oversubscription), same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail,
+                    cross_pod=bw.hops_cross_pod, ratio=units.ratio(bw.scaleup_to_scaleout_ratio))
             )
             st.dataframe(cached.sweep_table(key, unit, lang), hide_index=True, width="stretch")
 
@@ -526,8 +527,7 @@ def _naming(cur: state.Current) -> NamingScheme:
     except NamingError as exc:
         st.error(safe.md(_("{problem}. The exports use the default names instead.").format(problem=exc)))
         scheme = NamingScheme()
-    namer = Namer.of(cur.plan, scheme)
-    examples = [namer.node(0), namer.node(cur.plan.resolved.nodes - 1), namer.switch("leaf", 0)]
+    examples = name_examples(cur.plan, scheme)  # a design with pods: the whole design's names
     st.caption(_("Names in every export: {examples}, ... (every export and the cabling plan use the same "
                  "ones).").format(examples=", ".join(f"`{e}`" for e in examples)))
     return scheme

@@ -370,7 +370,8 @@ def _pods_whole_fabric(cur, store: dict) -> None:
                    on_change=_on_pods_failed, args=(mixed,), placeholder=_("none: the healthy fabric"))
     st.caption(_("GPUs cut off: servers whose every leaf is lost (without spines, those outside the scalable unit "
                  "holding the most GPUs). Into the shared spines: the most a pod's servers can send into the live "
-                 "spines (a max-flow), which traffic between pods crosses."))
+                 "spines (a max-flow), which traffic between pods crosses. Bandwidths: failed / healthy, one "
+                 "direction."))
     tables.show_turned(loss_rows(pods_what_if(mixed, picked), cur.unit), _("Pod"))  # five columns cut at 1,024 px
     st.info(safe.md(alone_note(mixed, cur.plan)))
 

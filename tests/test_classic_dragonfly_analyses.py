@@ -45,8 +45,6 @@ SAMPLE = PLANS[::13] + [p for p in PLANS if any(c.tier in ("global", "link") for
 """Every 13th design and three with a one-cable global or local link that is a single point."""
 
 
-
-
 def test_the_grid_has_single_points_of_every_kind():
     tiers = {c.tier for p in PLANS for c in cut_points(p)}
     assert {"leaf", "nic", "global", "link"} <= tiers

@@ -104,6 +104,7 @@ def test_load_figures_fit_half_a_page(big):
     heat = load_heatmap_figure(r, family=big.fabric.family)
     assert len(heat.layout.xaxis.tickvals) <= HEATMAP_TICKS
     assert len(heat.layout.xaxis.title.text) <= 24
+    assert heat.data[0].colorbar.nticks <= 3  # five colour-bar labels ran together at 1,024 px ("50100150200")
     hist = bandwidth_histogram_figure(r)
     ar, ecmp = hist.data
     starts = [np.asarray(t.x) + t.offset for t in (ar, ecmp)]

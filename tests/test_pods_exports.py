@@ -140,3 +140,19 @@ def test_the_formats_say_whether_they_cover_every_pod():
     assert {"slurm", "netbox-cables", "graphml", "drawio", "cabling", "ibsim", "simai", "astra-sim",
             "prometheus"} <= set(whole)
     assert not alone
+
+
+def test_the_hand_off_name_examples_are_the_whole_designs():
+    """The Hand-off tab's naming example showed pod 1's names (gpu001, gpu064, leaf001) for a design with pods,
+    whose exports call its servers pod1-gpu001 ... pod2-gpu032: every example is a device of the netbox export."""
+    from core.fabric.naming import NamingScheme
+    from core.formats.nameexamples import name_examples
+
+    p = plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))
+    scheme = NamingScheme(switch_prefix="sw-")
+    examples = name_examples(p, scheme)
+    assert examples == ["pod1-gpu001", "pod2-gpu032", "pod1-sw-leaf001", "sw-spine001"]
+    devices = {r["name"] for r in csv.DictReader(io.StringIO(export_text(p, "netbox-devices", scheme)))}
+    assert set(examples) <= devices
+    alone = plan(Design(gpu="H100", nodes=64))
+    assert name_examples(alone, scheme) == ["gpu001", "gpu064", "sw-leaf001"]

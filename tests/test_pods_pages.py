@@ -127,6 +127,9 @@ def test_handoff_says_which_exports_cover_every_pod():
     said = [str(c.value) for c in at.caption if "covers every pod" in str(c.value)]
     assert said and "describe pod 1" not in said[0]  # every format fitting the design covers every pod
     assert any("H100+B200" in str(c.value) for c in at.caption)  # SimAI's description says its GPU type token
+    names = next(str(c.value) for c in at.caption if "Names in every export" in str(c.value))
+    assert "`pod1-gpu001`, `pod2-gpu032`, `pod1-leaf001`, `spine001`" in names  # the whole design's, not pod 1's
+    assert "fabric-h100-b200-768-ib" in " ".join(str(c.value) for c in at.caption)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -244,3 +247,22 @@ def test_resilience_link_load_routes_a_ring_over_every_pod(lang):
     assert len(rows) == 8 and sum(str(r).startswith(("pod 1", "Pod 1")) for r in rows) == 4
     title = " ".join(hist["layout"]["title"]["text"].replace("<br>", " ").split())
     assert "50 GB/s / 100 GB/s" in title  # 400 and 800 Gb/s a GPU, in the page's default unit
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_whole_fabric_what_if_table_fits_a_1024_px_page(lang):
+    """The Resilience page's table of what every pod loses (a column per pod) ran off the right edge at 1,024 px
+    in Chinese ("25.6 TB/s（正常时 25.6 TB/s）" in each cell): failed / healthy, the unit in the row's name."""
+    from core.analysis.podwhatif import loss_rows, pods_what_if
+    from core.analysis.whole import design_mixed
+    from core.design import Design
+    from core.i18n import language
+    from webui import tables
+
+    mixed = design_mixed(Design(gpu="H100", nodes=64, pods="B200:32:800"))
+    with language(lang):
+        rows = loss_rows(pods_what_if(mixed, ["spine0"]), "GB/s")
+        frame = tables.turned(rows, next(iter(rows[0])))
+    assert not tables.scrolls_at_1024(frame), frame.to_string()
+    assert list(frame.iloc[-1, 1:]) == ["22.4 / 25.6"] * 2  # one of eight spines: 7/8 of the way in
+    assert "[TB/s" in frame.iloc[-1, 0]

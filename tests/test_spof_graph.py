@@ -35,10 +35,9 @@ def _plans():
 
 
 PLANS = _plans()
-SAMPLE = [p for p in PLANS if p.design.nodes <= 200][::11] + [p for p in PLANS if p.design.global_ratio == 0.01 and p.design.group_leaves == 1][:2]
+SAMPLE = [p for p in PLANS if p.design.nodes <= 200][::11] + \
+    [p for p in PLANS if p.design.global_ratio == 0.01 and p.design.group_leaves == 1][:2]
 """Every 11th design of at most 200 nodes and two whose only global link between two groups is a single point."""
-
-
 
 
 def test_the_grid_has_single_points_of_every_kind():

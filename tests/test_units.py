@@ -141,16 +141,18 @@ def _docstrings(tree: ast.AST) -> set[int]:
     return ids
 
 
-def hand_written_formats(source: str, name: str = "<source>") -> list[str]:
-    """Every string literal (not a docstring) or keyword in ``source`` that formats money or bandwidth by hand."""
+def hand_written_formats(source: str, name: str = "<source>", rules: list | None = None) -> list[str]:
+    """Every string literal (not a docstring) or keyword in ``source`` that formats money or bandwidth by hand
+    (or breaks one of ``rules``, pairs of a pattern and what it finds, instead)."""
     tree = ast.parse(source)
     skip = _docstrings(tree)
     inner = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
+    money = rules is None
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.keyword) and node.arg == "tickprefix":
+        if money and isinstance(node, ast.keyword) and node.arg == "tickprefix":
             found.append(f"{name}:{node.lineno}: tickprefix (Plotly's own money format)")
-        if isinstance(node, ast.keyword) and node.arg == "format" and isinstance(node.value, ast.Constant) \
+        if money and isinstance(node, ast.keyword) and node.arg == "format" and isinstance(node.value, ast.Constant) \
                 and node.value.value == "dollar":
             found.append(f"{name}:{node.lineno}: format='dollar' (Streamlit's own money format)")
         if not (isinstance(node, ast.JoinedStr) or isinstance(node, ast.Constant) and isinstance(node.value, str)):
@@ -160,9 +162,9 @@ def hand_written_formats(source: str, name: str = "<source>") -> list[str]:
         text = ast.get_source_segment(source, node) or ""
         if (name, text) in ALLOWED:
             continue
-        if isinstance(node, ast.Constant) and node.value == "$":
+        if money and isinstance(node, ast.Constant) and node.value == "$":
             found.append(f"{name}:{node.lineno}: a bare '$' (a prefix or a hand-made amount)")
-        for pattern, what in RULES:
+        for pattern, what in RULES if money else rules:
             if pattern.search(text):
                 found.append(f"{name}:{node.lineno}: {what}: {text[:80]}")
     return found
@@ -189,6 +191,35 @@ def test_no_hand_written_money_or_bandwidth_formats():
         name = path.relative_to(ROOT).as_posix()
         if name not in EXEMPT_FILES:
             found += hand_written_formats(path.read_text(encoding="utf-8"), name)
+    assert not found, "\n".join(found)
+
+
+
+# --- one ratio format ---------------------------------------------------------------------------------------
+RATIO_SCANNED = [*SCANNED, *sorted((ROOT / "core" / "formats").glob("*.py")), ROOT / "core" / "perf" / "jobform.py",
+                 ROOT / "core" / "analysis" / "whatif.py", ROOT / "core" / "designwords.py", ROOT / "core" / "plan.py",
+                 ROOT / "core" / "perf" / "collectives.py"]
+RATIO_RULES = [(re.compile(r"(\}|%\{[^}]*\})\s*[:：]\s*1(?!\d)"), "a number followed by ':1' (core.units.ratio)")]
+"""A ratio such as an oversubscription is written by ``core.units.ratio`` (``1.92:1``), never by a template or an
+f-string that puts ``:1`` after a number (``f"{v:g}:1"`` printed ``1.92481:1``)."""
+
+
+def test_the_grep_finds_hand_written_ratios():
+    for snippet in ['x = f"{v:g}:1"', 'x = _("taper {taper}:1").format(taper=1)', 'x = "%{x:g}:1 -> %{y}"',
+                    'x = _("**{link} : scale-out** {ratio} : 1 per GPU")']:
+        assert hand_written_formats(snippet, rules=RATIO_RULES), snippet
+    for snippet in ['x = units.ratio(v)', 'x = N_("InfiniBand 2:1")', 'x = _("(1:1 = non-blocking)")',
+                    'x = _("{ratio} at the leaf")']:
+        assert not hand_written_formats(snippet, rules=RATIO_RULES), snippet
+
+
+def test_no_hand_written_ratios():
+    assert units.ratio(1.924812) == "1.92:1" and units.ratio(2) == "2:1"
+    found = []
+    for path in dict.fromkeys(RATIO_SCANNED):
+        name = path.relative_to(ROOT).as_posix()
+        if name not in EXEMPT_FILES:
+            found += hand_written_formats(path.read_text(encoding="utf-8"), name, rules=RATIO_RULES)
     assert not found, "\n".join(found)
 
 
@@ -226,3 +257,17 @@ def test_small_bandwidths_are_decimals_not_exponents():
     assert units.number(-1.234e-06) == "-0.00000123"
     assert units.bandwidth(units.from_gbytes(7.3e-05), "GB/s") == "0.000073 GB/s"
     assert units.number(0.0) == "0" and units.number(0.5) == "0.5" and units.number(12.34) == "12.3"
+
+
+def test_the_performance_pages_design_labels_write_the_ratio_once():
+    """The placement sentence names the runs by these labels; an end-to-end ratio such as 1.924812 read
+    "1.92481:1" there."""
+    from types import SimpleNamespace
+
+    from core.perf import jobform
+    plan = SimpleNamespace(resolved=SimpleNamespace(nic=SimpleNamespace(transport=None), fabric="infiniband", gpus=768,
+                                                    system=SimpleNamespace(id="H100")),
+                           bandwidth=SimpleNamespace(oversubscription=1.924812))
+    with language("en"):
+        assert jobform.fabric_label(plan) == "This design (InfiniBand, 1.92:1)"
+        assert jobform.linked_label(plan) == "Linked design (768 x H100, InfiniBand, 1.92:1)"

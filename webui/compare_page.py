@@ -13,7 +13,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from core import vocab
+from core import units, vocab
 from core import i18n
 from core.analysis import compare as cmp
 from core.design import MAX_GPUS, MAX_NAME_CHARS, Design, clean_name
@@ -200,7 +200,7 @@ def _quick_controls(ident: int, entry: dict, column) -> None:
                  on_change=_on_quick, args=(ident, "fabric"))
     st.select_slider(_("Oversubscription (leaf down:up)"), key=W + f"oversubscription_{ident}",
                      options=sorted({*state.LEAF_OVERSUB_STEPS, float(design.oversubscription)}),
-                     format_func=lambda r: f"{r:g}:1", on_change=_on_quick, args=(ident, "oversubscription"))
+                     format_func=units.ratio, on_change=_on_quick, args=(ident, "oversubscription"))
 
 
 def _design_link(design: Design) -> str:

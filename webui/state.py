@@ -562,7 +562,8 @@ def sidebar() -> Current:
     gallery.gallery(sb, apply_design)  # before the design widgets: a preset being loaded sets their values
     sb.text_input(_label("name"), key=K + "name", max_chars=MAX_NAME_CHARS, placeholder=_("optional, e.g. Pod A"),
                   help=_("The review pack's title; in the share link and the design file. It changes no number."))
-    gpu = sb.selectbox(_label("gpu"), list(SYSTEMS), key=K + "gpu", on_change=_on_gpu_change,
+    gpu = sb.selectbox(in_noun(_label("gpu"), SYSTEMS.get(ss.get(K + "gpu"))),  # "NPU model" on an Ascend
+                       list(SYSTEMS), key=K + "gpu", on_change=_on_gpu_change,
                        format_func=_system_label,
                        help=_("GPU and the system it ships in (HGX/DGX node or NVL72 rack) from the catalog: {list}")
                        .format(list="; ".join(f"{s.id} = {s.gpu_name}" for s in SYSTEMS.values())))
@@ -637,7 +638,7 @@ def sidebar() -> Current:
     sb.select_slider(words(ss.get(K + "topology"), "input:oversubscription", None) or _label("oversubscription"),
                      # shown disabled, with why, where the family ignores it (and labelled in its words)
                                options=_with(LEAF_OVERSUB_STEPS, ss[K + "oversub"]),
-                               key=K + "oversub", format_func=lambda v: f"{v:g}:1",
+                               key=K + "oversub", format_func=units.ratio,
                                disabled=off["oversubscription"] is not None, help=off["oversubscription"])
     c1, c2 = sb.columns(2)
     c1.selectbox(_label("planes"), list(range(1, 9)), key=K + "planes",
@@ -686,7 +687,7 @@ def sidebar() -> Current:
         ss[K + "spine_oversub"] = float(ss.get(K + "spine_oversub") or 1.0)
         st.select_slider(_label("spine_oversubscription"),
                                          options=_with(OVERSUB_STEPS, ss[K + "spine_oversub"]),
-                                         key=K + "spine_oversub", format_func=lambda v: f"{v:g}:1")
+                                         key=K + "spine_oversub", format_func=units.ratio)
         st.selectbox(_label("cable_media"), list(vocab.CABLE_MEDIA.ids), key=K + "media", format_func=vocab.CABLE_MEDIA.label,
                              help=_("By each link's length: auto takes copper where it reaches, then multimode, "
                                     "then single-mode optics; AOC puts active optical cables before multimode; "
@@ -918,7 +919,7 @@ def _storage_widgets(ss) -> None:
                               bandwidth=units.bandwidth(policy("storage_gbps_per_node"), bandwidth_unit())))
     st.selectbox(_label("storage_oversubscription"), [AUTO, *STORAGE_OVERSUB], key=K + "sto",
                        format_func=lambda v: _("auto ({choice})").format(choice="4:3") if v == AUTO
-                       else ("4:3" if abs(v - 4 / 3) < 1e-9 else f"{v:g}:1"))
+                       else ("4:3" if abs(v - 4 / 3) < 1e-9 else units.ratio(v)))
     st.toggle(_label("management"), key=K + "mg",
                            help=_("In-band (SN4600C) and out-of-band (SN2201) management networks, head nodes, "
                                   "UFM appliances and user storage, as in the reference architecture."))

@@ -192,17 +192,23 @@ def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
 
 def loss_rows(losses: list[PodLoss], unit: str) -> list[dict[str, str]]:
     """A row per pod of ``losses`` for a table, in the current language: the pod and its system, GPUs cut off of
-    its GPUs, servers degraded, injection and bandwidth into the shared spines (left of healthy, in ``unit``:
-    ``core.units.bandwidth``, per direction)."""
+    its GPUs, servers degraded, injection and bandwidth into the shared spines as ``failed / healthy`` (per
+    direction, in the one unit the headers name: ``core.units.scale`` of the largest healthy value in ``unit``;
+    short cells, so a column per pod fits a 1,024 px page in Chinese too)."""
     from core.i18n import number
-    from core.units import bandwidth
+    from core.units import bandwidth_in, scale
+
+    divisor, label = scale(max([loss.healthy_injection_gbps for loss in losses] +
+                               [loss.healthy_spine_gbps for loss in losses], default=0), unit)
 
     def left(now: float, healthy: float) -> str:
-        return _("{now} of {healthy}").format(now=bandwidth(now, unit), healthy=bandwidth(healthy, unit))
+        return f"{bandwidth_in(now, divisor)} / {bandwidth_in(healthy, divisor)}"
 
     return [{_("Pod"): _("pod {pod}").format(pod=loss.pod) + f" ({loss.system})",
              _("GPUs cut off"): _("{lost} of {gpus}").format(lost=number(loss.gpus_cut_off), gpus=number(loss.gpus)),
              _("Servers degraded"): number(loss.nodes_degraded),
-             _("Injection (1 dir)"): left(loss.injection_gbps, loss.healthy_injection_gbps),
-             _("Into the shared spines (1 dir)"): left(loss.spine_gbps, loss.healthy_spine_gbps)}
+             _("Injection [{unit}, 1 dir]").format(unit=label): left(loss.injection_gbps,
+                                                                    loss.healthy_injection_gbps),
+             _("Into shared spines [{unit}, 1 dir]").format(unit=label): left(loss.spine_gbps,
+                                                                                 loss.healthy_spine_gbps)}
             for loss in losses]

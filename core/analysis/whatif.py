@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from core import units
 from core.design import Design
 from core.errors import DesignError, InputError
 from core.i18n import _, in_currency, usd
@@ -66,7 +67,7 @@ def sweep_display_table(frame: pd.DataFrame, unit: str) -> pd.DataFrame:
     """
     scale = 1 / 8 if unit == "GB/s" else 1  # the sweep is in bits
     return pd.DataFrame({
-        _("leaf oversubscription"): [f"{v:g}:1" for v in frame["oversubscription"]],
+        _("leaf oversubscription"): [units.ratio(v) for v in frame["oversubscription"]],
         _("buildable"): frame["feasible"],
         _("cross-fabric per GPU [{unit}]").format(unit=unit): (frame["cross_fabric_gbits_per_gpu"] * scale).round(1),
         _("bisection [{unit}]").format(unit=f"T{unit[1]}/s"): (frame["bisection_tbits"] * scale).round(2),

@@ -66,12 +66,14 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
         x=ok["oversubscription"], y=ok["cross_fabric_gbits_per_gpu"] / divisor, mode="lines+markers",
         name=_("cross-fabric per GPU [{unit}]").format(unit=label), line=dict(color=TIER_COLOURS["leaf"], width=3),
         customdata=[units.bandwidth(v, unit) for v in ok["cross_fabric_gbits_per_gpu"]],
-        hovertemplate=_("%{x:g}:1 -> %{customdata} per GPU") + "<extra></extra>"))
+        text=[units.ratio(v) for v in ok["oversubscription"]],
+        hovertemplate=_("%{text} -> %{customdata} per GPU") + "<extra></extra>"))
     fig.add_trace(go.Scatter(
         x=ok["oversubscription"], y=ok["network_capex_per_gpu_usd"], mode="lines+markers", yaxis="y2",
         name=in_currency(_("network capex per GPU [USD]")), line=dict(color=CATEGORY_COLOURS["transceiver"], dash="dot"),
         customdata=[usd(v) for v in ok["network_capex_per_gpu_usd"]],
-        hovertemplate=_("%{x:g}:1 -> %{customdata} network per GPU") + "<extra></extra>"))
+        text=[units.ratio(v) for v in ok["oversubscription"]],
+        hovertemplate=_("%{text} -> %{customdata} network per GPU") + "<extra></extra>"))
     here = ok[ok["oversubscription"] == current]
     if len(here):
         fig.add_trace(go.Scatter(x=here["oversubscription"], y=here["cross_fabric_gbits_per_gpu"] / divisor,
@@ -81,7 +83,7 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
     base_layout(fig, _("Cross-fabric bandwidth per GPU vs leaf oversubscription (re-planned by the engine)"), 340)
     fig.update_layout(
         xaxis=dict(title=_("leaf oversubscription (down:up)"), tickvals=list(sweep["oversubscription"]),
-                   ticktext=[f"{v:g}:1" for v in sweep["oversubscription"]]),
+                   ticktext=[units.ratio(v) for v in sweep["oversubscription"]]),
         yaxis=dict(title=_("{unit} per GPU, one direction").format(unit=label), rangemode="tozero"),
         yaxis2=units.money_axis(max(ok["network_capex_per_gpu_usd"], default=0) * 1.05, title=in_currency(_("network USD per GPU")),
                                 overlaying="y", side="right", rangemode="tozero", showgrid=False),
@@ -89,7 +91,7 @@ def oversubscription_figure(sweep: pd.DataFrame, current: float, unit: str = "GB
     )
     if len(bad):
         fig.add_annotation(text=_("not buildable at {ratios}").format(
-                               ratios=sep().join(f"{v:g}:1" for v in bad["oversubscription"])),
+                               ratios=sep().join(units.ratio(v) for v in bad["oversubscription"])),
                            xref="paper", yref="paper", x=1, y=1.0, showarrow=False, xanchor="right",
                            font=dict(size=11))
     return fig

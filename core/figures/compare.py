@@ -101,7 +101,7 @@ def format_value(value: float, kind: str, unit: str | None = None, tick: bool = 
     if kind == "share":
         return f"{value:.1%}"
     if kind == "ratio":
-        return f"{value:.3g}:1"
+        return units.ratio(value)
     if kind == "kw":
         return f"{value:,.1f}"
     if kind == "seconds":

@@ -16,7 +16,7 @@ from core.catalog import load_catalog
 from core.fabric.families import words
 from core.figures.style import CJK_FONTS, sep
 from core.text import html_text
-from core.units import bandwidth, from_gbytes, from_tbits, number
+from core.units import bandwidth, from_gbytes, from_tbits, number, ratio
 from core.i18n import N_, _, ngettext, number, usd
 
 
@@ -158,9 +158,9 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
                            switch_side=f"{xcvr['switch_side']:,}", node_side=f"{xcvr['node_side']:,}")),
         KeyNumber("bisection", _("Bisection (1 dir)"),
                   bandwidth(from_tbits(bw["bisection_tbits_one_direction"]), unit),
-                  _("worst balanced cut of the nodes, one direction; bisection ratio {ratio}:1 (half the injection "
+                  _("worst balanced cut of the nodes, one direction; bisection ratio {ratio} (half the injection "
                     "of all GPUs over the bisection; 1:1 = non-blocking)").format(
-                      ratio=f"{bw['oversubscription']:.3g}")),
+                      ratio=ratio(bw['oversubscription']))),
         KeyNumber("scaleup", _("NVLink/GPU (bidir)"), _scaleup_value(bw, nvlink_gbits, unit),
                   _("Scale-up: NVLink per GPU, both directions summed ({bandwidth})").format(
                       bandwidth=_scaleup_value(bw, from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit)))
@@ -171,8 +171,8 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
                       bandwidth=_scaleup_value(bw, from_gbytes(bw["nvlink_gbytes_per_gpu_bidir"]), unit))),
         KeyNumber("scaleout", _("Injection/GPU (1 dir)"), bandwidth(bw["scaleout_gbits_per_gpu"], unit),
                   _("Injection per GPU: its scale-out NIC bandwidth, one direction, all planes ({bandwidth}); "
-                    "bisection ratio {ratio}:1").format(bandwidth=bandwidth(bw["scaleout_gbits_per_gpu"], unit),
-                                                        ratio=f"{bw['oversubscription']:.3g}")),
+                    "bisection ratio {ratio}").format(bandwidth=bandwidth(bw["scaleout_gbits_per_gpu"], unit),
+                                                        ratio=ratio(bw['oversubscription']))),
         KeyNumber("capex", _("Capex, whole cluster"), usd(cost["capex_usd"]),
                   _("{capex} at {basis} prices, range {low} to {high} (every catalog price at the low or high "
                     "end of its range); compute fabric {network} ({share})").format(

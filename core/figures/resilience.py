@@ -219,7 +219,9 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
             (v for r in z for v in r if v is not None), default=100.0)),
         colorscale=[[0, "#eaf2f8"], [0.5, "#f5b041"], [1, FAILED_COLOUR]],
         # under the chart, not beside it: the cells keep the width of a half-page column at 1,024 px
-        colorbar=dict(title="%", orientation="h", y=-0.45, yanchor="top", thickness=10, len=0.8, tickangle=0),
+        # at most three labels: 0, 50, 100, 150, 200 ran together ("50100150200") in a half-page chart at 1,024 px
+        colorbar=dict(title="%", orientation="h", y=-0.45, yanchor="top", thickness=10, len=0.8, tickangle=0,
+                      nticks=HEATMAP_TICKS - 1),
         xgap=2, ygap=2))
     title = (_("Worst link load per block, static ECMP [% of link capacity]") if routing == "ecmp" else
              _("Worst link load per block, adaptive routing [% of link capacity]"))

@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from core.fabric.domainlevels import scaleup_of
 from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, scatter, wrap_text
 from core.i18n import _, join
-from core.units import bandwidth as format_bandwidth
+from core.units import bandwidth as format_bandwidth, ratio
 
 MAX_DRAWN = 12
 """Most first-level domains or level-2 switch units drawn one by one; beyond it every few is drawn and the hover
@@ -87,9 +87,9 @@ def two_level_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
             drawn_top=len(top), racks=racks, drawn_bottom=len(bottom), switches=switches)
     if spec is not None:
         detail += "<br>" + _("{per_gpu} NVLinks per GPU to the second level: {links} links, {cables} cables of "
-                             "{per_cable} links; taper {taper}:1").format(
+                             "{per_cable} links; taper {taper}").format(
             per_gpu=spec.uplinks_per_gpu, links=f"{domain.level2_links:,}", cables=f"{domain.level2_cables:,}",
-            per_cable=spec.links_per_cable, taper=f"{1 / up.taper:.3g}")
+            per_cable=spec.links_per_cable, taper=ratio(1 / up.taper))
     if len(up.runs) > 1:
         detail += "<br>" + _("NVLink domains in the cluster: {sizes}").format(
             sizes=join([f"{count} x {size}" for size, count in up.runs]))

@@ -53,6 +53,7 @@ from typing import TextIO
 
 from pydantic import BaseModel, ConfigDict
 
+from core import units
 from core.errors import DesignError
 from core.fabric.wiring import Wiring
 from core.i18n import N_, _
@@ -189,8 +190,8 @@ def write(plan, out: TextIO, naming=None) -> None:
     out.write("# ASTRA-sim 2.x analytical network configuration (--network-configuration), written by fabric planner\n")
     out.write(f"# design: {r.gpus:,} x {r.system.id} in {r.nodes:,} nodes; {r.fabric} {r.port_speed_gbps}G, "
               f"{r.topology}, {plan.fabric.tiers} tier(s), {plan.planes} plane(s), switch {r.switch.id}\n")
-    write_dimensions(dims, f"# oversubscription: leaf {b.leaf_oversubscription:g}:1, spine "
-                     f"{b.spine_oversubscription:g}:1 (bandwidth of the outer dimensions divided by it)\n", out)
+    write_dimensions(dims, f"# oversubscription: leaf {units.ratio(b.leaf_oversubscription)}, spine "
+                     f"{units.ratio(b.spine_oversubscription)} (bandwidth of the outer dimensions divided by it)\n", out)
 
 
 def write_dimensions(dims: list[Dimension], oversubscription: str, out: TextIO) -> None:

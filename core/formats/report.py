@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Mapping
 from urllib.parse import unquote
 
-from core import scaleup, vocab
+from core import scaleup, units, vocab
 from core.errors import FabricPlannerError, InputError
 from core.fabric import domainlevels
 from core.i18n import HTML_LANG, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
@@ -488,9 +488,9 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
         high=usd(cost.capex_usd_high), per_gpu=usd(s["cost"]["capex_per_gpu_usd"]),
         share=f"{s['cost']['network_share']:.0%}", it_kw=number(cost.it_kw), tco=usd(s["cost"]["tco_usd"]),
         years=f"{cost.tco_years:g}"))
-    achieves = _("What it achieves: bisection {bisection} (one direction), oversubscription {ratio}:1 end to "
+    achieves = _("What it achieves: bisection {bisection} (one direction), oversubscription {ratio} end to "
                  "end.").format(bisection=units.bandwidth(units.from_tbits(bw.bisection_tbits_one_direction), unit),
-                                ratio=f"{bw.oversubscription:.3g}")
+                                ratio=units.ratio(bw.oversubscription))
     estimate = facts.get("estimate")
     if estimate is not None and getattr(estimate, "days_to_train", None):
         achieves += " " + _("The training job of the Performance page takes {days} days.").format(
@@ -510,8 +510,8 @@ def _risks(plan, facts: Mapping) -> list[str]:
                               spof.count).format(count=number(spof.count)) if spof.count
                      else _("no single point of failure"))
     ratio = _summary(plan)["bandwidth"]["oversubscription"] if plan.design.pods else plan.bandwidth.oversubscription
-    risks.append(_("the fabric is oversubscribed {ratio}:1, so traffic across leaves can slow down").format(
-        ratio=f"{ratio:.3g}") if ratio > 1.001 else _("no oversubscription"))
+    risks.append(_("the fabric is oversubscribed {ratio}, so traffic across leaves can slow down").format(
+        ratio=units.ratio(ratio)) if ratio > 1.001 else _("no oversubscription"))
     racks = _summary(plan).get("racks") or {}
     if isinstance(racks, Mapping) and racks.get("max_kw_per_rack"):
         limit = racks.get("power_limit_kw")
@@ -569,12 +569,13 @@ def _bandwidth(doc: _Doc, plan) -> None:
     body = doc.figure(bandwidth_hierarchy_figure(plan, unit=doc.unit), 380)
     capacities = tier_capacities_gbits(plan.resolved, plan.fabric)
     body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)
-    body += _p(_("Oversubscription leaf {leaf}:1, spine {spine}:1, end to end {total}:1; switches crossed: same rail "
-                 "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; {link} to scale-out {ratio}:1 per GPU "
+    body += _p(_("Oversubscription leaf {leaf}, spine {spine}, end to end {total}; switches crossed: same rail "
+                 "{same_rail}, cross rail {cross_rail}, cross pod {cross_pod}; {link} to scale-out {ratio} per GPU "
                  "(one direction, bits).").format(link=scaleup.link_word(plan.resolved.system),
-        leaf=f"{bw.leaf_oversubscription:g}", spine=f"{bw.spine_oversubscription:g}", total=f"{bw.oversubscription:.3g}",
+        leaf=units.ratio(bw.leaf_oversubscription), spine=units.ratio(bw.spine_oversubscription),
+        total=units.ratio(bw.oversubscription),
         same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail, cross_pod=bw.hops_cross_pod,
-        ratio=f"{bw.scaleup_to_scaleout_ratio:.3g}"))
+        ratio=units.ratio(bw.scaleup_to_scaleout_ratio)))
     if plan.resolved.gpus > SWEEP_MAX_GPUS:
         body += _p(_("The oversubscription what-if is left out above {gpus} GPUs (it plans the design seven more "
                      "times); the Designer's Bandwidth tab shows it.").format(gpus=number(SWEEP_MAX_GPUS)), note=True)

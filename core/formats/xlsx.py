@@ -327,7 +327,7 @@ def key_number_rows(plan, unit: str = "GB/s") -> list[tuple[str, float | int | s
         _bandwidth_row(_("Injection per GPU (one direction)"), bw["scaleout_gbits_per_gpu"], unit),
         _bandwidth_row(_("Bisection bandwidth (one direction)"), units.from_tbits(bw["bisection_tbits_one_direction"]),
                        unit),
-        (_("Bisection ratio (1:1 = non-blocking)"), f"{bw['oversubscription']:.3g}:1", "", None),
+        (_("Bisection ratio (1:1 = non-blocking)"), units.ratio(bw['oversubscription']), "", None),
         (_("Capex at {basis} prices").format(basis=vocab.PRICE_BASES.label(cost["price_basis"])), cost["capex_usd"],
          "USD", USD),
         (_("Capex, low end of the price ranges"), cost["capex_usd_low"], "USD", USD),

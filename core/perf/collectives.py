@@ -112,6 +112,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from core import units
 from core.errors import DesignError, InputError, shown
 from core.i18n import N_, _
 from core.i18n import current as current_language
@@ -327,9 +328,9 @@ def sweep(
             ring=f"{shares[0]:.0%}", uniform=f"{shares[1]:.0%}"))
     if p.level == "global":  # a Dragonfly: say which routing the global links' share assumes
         notes.append(_("{family}: traffic between groups crosses the global links under minimal routing, "
-                           "at the groups' injection over their global bandwidth ({ratio}:1); Valiant (non-minimal) "
+                           "at the groups' injection over their global bandwidth ({ratio}); Valiant (non-minimal) "
                            "routing, which adaptive routers use against adversarial patterns, takes two global hops "
-                           "and would halve that share.").format(ratio=f"{plan.bandwidth.spine_oversubscription:.2g}",
+                           "and would halve that share.").format(ratio=units.ratio(plan.bandwidth.spine_oversubscription),
                                                                  family=p.family))
     curves, found = _curves(*args)
     notes += found

@@ -20,6 +20,7 @@ import inspect
 from typing import Mapping
 
 from core import vocab
+from core.units import ratio
 from core.catalog import load_catalog
 from core.design import Design, parse_design, tidy_spaces
 from core.errors import DesignError, FabricPlannerError
@@ -288,16 +289,16 @@ def fabric_name(plan: Plan) -> str:
 
 
 def fabric_label(plan: Plan) -> str:
-    return _("This design ({fabric}, {oversubscription}:1)").format(
-        fabric=fabric_name(plan), oversubscription=f"{plan.bandwidth.oversubscription:g}")
+    return _("This design ({fabric}, {oversubscription})").format(
+        fabric=fabric_name(plan), oversubscription=ratio(plan.bandwidth.oversubscription))
 
 
 def linked_label(plan: Plan) -> str:
     """The compared design of a pasted share link, in a few words."""
     r = plan.resolved
-    return _("Linked design ({gpus} x {system}, {fabric}, {oversubscription}:1)").format(
+    return _("Linked design ({gpus} x {system}, {fabric}, {oversubscription})").format(
         gpus=f"{r.gpus:,}", system=r.system.id, fabric=fabric_name(plan),
-        oversubscription=f"{plan.bandwidth.oversubscription:g}")
+        oversubscription=ratio(plan.bandwidth.oversubscription))
 
 
 def routing_label(plan: Plan) -> str:
