@@ -122,9 +122,9 @@ def pods_racks(key: str, lang: str) -> None:
     st.markdown(cards_html(numbers), unsafe_allow_html=True)
     for note in notes:
         st.caption(note)
-    st.caption(_("Every pod's racks stand in one hall: each pod's rows as the pod alone would have them, without its "
-                 "own spines; the shared spines' racks stand in the middle rows, and every pod's leaf-spine cables "
-                 "run to them. The lengths, their media and the mixed bill's cables and optics are this hall's."))
+    from core.figures.podracks import HALL_NOTE
+
+    st.caption(_(HALL_NOTE))
     st.plotly_chart(floor, key="floor_plan_chart", config=CONFIG)
     st.plotly_chart(elevation, key="rack_elevation_chart", config=CONFIG)
     lengths_caption()
