@@ -269,7 +269,8 @@ def test_racks_tab_nvlink_and_growth_cover_every_pod(lang):
     at = _designer("Racks & cabling", lang, {"n": "64", "pods": "B200:32:800", "gt": "128"})
     assert not at.exception and not at.error and not at.warning
     assert any("B200:32@1" in i.value.replace("\\", "").replace("\u200d", "") for i in at.info)
-    at = _designer("Racks & cabling", lang, {**LINK, "pfin": "1"})
+    at = _designer("Racks & cabling", lang, {**LINK, "pfin": "on"})
     assert not at.exception and not at.warning
+    assert any("64 → 96" in str(frame.value.to_dict()) for frame in at.dataframe)
     words = "every pod, not pod 1 alone" if lang == "en" else "每个 Pod"
     assert any(words in c.value for c in at.caption)
