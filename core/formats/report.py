@@ -772,7 +772,8 @@ def racks_html(layout, racks: Mapping, tags: Mapping[int, str] | None = None) ->
         for row in row_list[:MAX_ROWS_LISTED]:
             e = by_row.get(row.index, {"kw": 0.0, **{k: 0 for k in kinds}})
             kind = row_kinds.get(row.kind, row.kind)
-            kind = f"{kind} ({tags[row.index]})" if tags and tags.get(row.index) else kind
+            if tags and tags.get(row.index):
+                kind = _("{kind} ({whose})").format(kind=kind, whose=tags[row.index])
             rows.append([number(row.index + 1), kind, number(row.racks),
                          number(e["compute"]), number(e["network"]), number(e["storage"] + e["management"]),
                          number(row.length_m, 1), number(e["kw"], 1)])
