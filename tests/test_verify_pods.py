@@ -1,6 +1,6 @@
 """The as-built check of a design with pods on the command line: ``python -m core verify --pods`` reads the whole
 fabric's ibsim net file (``core.formats.podibsim``, which the reader takes as ibnetdiscover output) and checks it
-against every pod and the shared spines (``core.analysis.podverify``)."""
+against every pod and the shared spines (``core.formats.podverify``)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from core.analysis.podverify import verify_pods
+from core.formats.podverify import verify_pods
 from core.analysis.whole import design_mixed
 from core.design import Design
 from core.formats.ibnetdiscover import read_ibnetdiscover

@@ -1,6 +1,6 @@
 """The as-built check of a design with pods against the real tools: the whole fabric's ibsim net file
 (``core.formats.podibsim``), Debian's ``ibsim`` simulating it and the real ``ibnetdiscover`` discovering it; the
-check (``core.analysis.podverify``) compares it with every pod and the shared spines. Skipped without the tools
+check (``core.formats.podverify``) compares it with every pod and the shared spines. Skipped without the tools
 outside CI, as ``tests/test_verify_ibsim.py``."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from core.analysis.podverify import verify_pods
+from core.formats.podverify import verify_pods
 from core.analysis.whole import design_mixed
 from core.design import Design
 from core.formats.ibnetdiscover import read_ibnetdiscover

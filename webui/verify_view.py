@@ -49,7 +49,7 @@ def _ends(ends: dict | None, a: str = "a_name", b: str = "b_name") -> str:
 
 def _rows(out: dict) -> pd.DataFrame:
     """The faults in fix order, one row each, with their impact (a design with pods: the bandwidth into the shared
-    spines, ``core.analysis.podverify``)."""
+    spines, ``core.formats.podverify``)."""
     faults = {f["id"]: f for f in (*out["missing"], *out["extra"], *out["miswired"])}
     rows = []
     for fix in out["fixes"][:SHOWN_ROWS]:
@@ -144,7 +144,7 @@ def section(plan, scheme: NamingScheme | None = None) -> None:
         names = read_mapping(mapping.getvalue()) if mapping is not None else {}
         found = READERS[kind](upload.getvalue())
         if plan.design.pods:  # the whole fabric: every pod under the shared spines
-            from core.analysis.podverify import verify_pods
+            from core.formats.podverify import verify_pods
             from core.analysis.whole import design_mixed
 
             out = verify_pods(design_mixed(plan.design), found, names, scheme, skip_speed=skip)

@@ -6,7 +6,7 @@ file), ``--lldp FILE`` (Ethernet: each host's ``lldpctl -f json`` under its name
 NetBox cables CSV ``export --format netbox-cables`` writes, as edited by the site). ``--mapping FILE`` maps found
 names or GUIDs to the plan's devices where they differ. ``--format json`` (English, for scripts), ``csv`` (one row
 per fault) or ``table`` (a summary in the ``--lang`` language). A design with pods (``--pods``) is checked against
-the whole fabric, every pod under the shared spines (``core.analysis.podverify``).
+the whole fabric, every pod under the shared spines (``core.formats.podverify``).
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def render_table(out: dict) -> str:
             missing=f"{len(out['missing']):,}", extra=f"{len(out['extra']):,}",
             miswired=f"{len(out['miswired']):,}"))]
     impact = out["impact"]
-    if "spine_gbps_lost" in impact:  # a design with pods: the whole fabric (core.analysis.podverify)
+    if "spine_gbps_lost" in impact:  # a design with pods: the whole fabric (core.formats.podverify)
         lines.append(row(_("all together"), _("{cut} GPUs cut off, {degraded} degraded, {lost} Gb/s into the shared "
                                               "spines lost (per direction)").format(
             cut=f"{impact['gpus_cut_off']:,}", degraded=f"{impact['gpus_degraded']:,}",
@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> str:
     naming = naming_from_args(args, result)
     mapping = read_mapping(read_file(args.mapping, MAX_MAPPING_BYTES)) if args.mapping else {}
     if design.pods:  # the whole fabric: every pod under the shared spines
-        from core.analysis.podverify import verify_pods
+        from core.formats.podverify import verify_pods
         from core.analysis.whole import design_mixed
 
         out = verify_pods(design_mixed(design), found_links(args), mapping, naming, skip_speed=args.skip_speed)
