@@ -2,9 +2,9 @@
 page does: the availability over every pod (``core.analysis.podavail`` through
 ``core.formats.resiliencelink.pods_availability_of``: the page's trials, seed, job size and rates). The single
 points already read the whole fabric (``core.analysis.spof.single_points`` sends a design with pods to
-``core.analysis.podspof``); the failure scenario stays the first pod's, and the pack says so (``core.analysis.podwhatif.POD1_NOTE``). The racks section is the whole hall
-(``core.physical.podlayout`` through ``MixedPlan.hall``), the numbers of the Designer's Racks tab
-(``core.figures.podracks``)."""
+``core.analysis.podspof``); the failure scenario stays the first pod's, and the pack says so
+(``core.analysis.podwhatif.POD1_NOTE``). The racks section is the whole hall (``core.physical.podlayout`` through
+``MixedPlan.hall``), the numbers of the Designer's Racks tab (``core.figures.podracks``)."""
 
 from __future__ import annotations
 
