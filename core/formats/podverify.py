@@ -230,9 +230,9 @@ class _Pricer:
 
 
 def _gain(before: dict, after: dict) -> dict:
+    """What fixing gives back: GPUs reconnected and bandwidth into the shared spines [Gb/s per direction]."""
     return {"gpus_reconnected": before["gpus_cut_off"] - after["gpus_cut_off"],
-            "spine_gbps_back": round(before["spine_gbps_lost"] - after["spine_gbps_lost"], 3),
-            "allreduce_busbw_back_gbytes": 0.0}
+            "spine_gbps_back": round(before["spine_gbps_lost"] - after["spine_gbps_lost"], 3)}
 
 
 def _price(index: _PodsIndex, faults: list[Fault]) -> tuple[dict, list[dict]]:
