@@ -266,3 +266,33 @@ def test_the_whole_fabric_what_if_table_fits_a_1024_px_page(lang):
     assert not tables.scrolls_at_1024(frame), frame.to_string()
     assert list(frame.iloc[-1, 1:]) == ["22.4 / 25.6"] * 2  # one of eight spines: 7/8 of the way in
     assert "[TB/s" in frame.iloc[-1, 0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_racks_tab_nvlink_and_growth_cover_every_pod(lang):
+    """The level-2 NVLink cables are listed per pod, measured in the hall, the pods with one NVLink level named;
+    growth is the pods' stages: a grow_to with every pod built now is said to apply to no pod, not a warning."""
+    from core.analysis.whole import design_mixed
+    from core.design import Design
+    from core.i18n import _, language
+    from core.physical.podlayout import pods_nvlink_summary
+
+    at = _designer("Racks & cabling", lang, {"g": "GB200-NVL72", "ng": "1152", "nvd": "576", "pods": "B200:32:800"})
+    assert not at.exception and not at.error and not at.warning
+    with language(lang):
+        pod = _("Pod")
+        mixed = design_mixed(Design(gpu="GB200-NVL72", gpus=1152, nvlink_domain_gpus=576, pods="B200:32:800"))
+    frame = next(d.value for d in at.dataframe if len(d.value.columns) == 7 and pod in d.value.columns)
+    (_i, row), = pods_nvlink_summary(mixed)
+    assert frame.iloc[0, 2] == row["cables"] == 5184 and frame.iloc[0, 3] == row["longest_m"]
+    with language(lang):
+        others = _("pod {pod}").format(pod=2)
+    assert any(others in c.value and "NVLink" in c.value for c in at.caption)
+    at = _designer("Racks & cabling", lang, {"n": "64", "pods": "B200:32:800", "gt": "128"})
+    assert not at.exception and not at.error and not at.warning
+    assert any("B200:32@1" in i.value.replace("\\", "").replace("\u200d", "") for i in at.info)
+    at = _designer("Racks & cabling", lang, {**LINK, "pfin": "on"})
+    assert not at.exception and not at.warning
+    assert any("64 → 96" in str(frame.value.to_dict()) for frame in at.dataframe)
+    words = "every pod, not pod 1 alone" if lang == "en" else "每个 Pod"
+    assert any(words in c.value for c in at.caption)

@@ -70,3 +70,22 @@ def test_the_failure_command_says_whose_fabric_it_fails(capsys):
     out = json.loads(_cli(capsys, "failure", *ARGS, "--fail", "p0.leaf0", "--format", "json"))
     assert out["gpus"] == 512 and "pod 1's fabric" in out["notes"][0]
     assert "pod 1's fabric" not in _cli(capsys, "failure", "--gpu", "H100", "--nodes", "64", "--fail", "p0.leaf0")
+
+
+def test_the_review_packs_racks_are_the_whole_hall():
+    """The racks section holds the whole hall: the Racks tab's cards (``hall_key_numbers``), the hall's racks and
+    every pod's cable lengths, not pod 1's racks alone."""
+    from core.figures.podracks import hall_key_numbers
+
+    p = plan(TWO)
+    mixed = design_mixed(TWO)
+    html = design_report_html(p, name="pods", share_link="")
+    racks = html[html.index('data-section="physical"'):]
+    racks = racks[:racks.index("data-section=", 30)]
+    for card in hall_key_numbers(mixed):
+        assert f"<td>{card.label}</td>" in racks and card.value in racks
+    total = mixed.hall.layout.summary()["total"]
+    assert total > p.layout.summary()["total"] and f'<td class="num">{total:,}</td>' in racks
+    assert "pod 1" in racks and "pod 2" in racks and "shared spines" in racks
+    pod2 = mixed.lengths[1][0]
+    assert f"{pod2.total_m:,.0f}" in racks

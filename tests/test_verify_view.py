@@ -71,3 +71,27 @@ def test_a_swap_shows_both_found_ends():
     table = at.dataframe[0].value
     assert list(table["Fault"]) == ["wrong port", "wrong port"]
     assert sorted(table["Found"]) == ["leaf001 4 - gpu005 nic1/port1", "leaf001 5 - gpu004 nic1/port1"]
+
+
+def test_a_design_with_pods_is_checked_against_the_whole_fabric():
+    """The whole fabric's net file (every pod, the shared spines) with one of pod 2's cables pulled: one missing
+    link named by the exports' names, priced on the whole fabric (bandwidth into the shared spines)."""
+    import io
+
+    from core.analysis.whole import design_mixed
+    from core.formats.podibsim import write_mixed_ibsim
+
+    from test_verify_pods import _without
+
+    buffer = io.StringIO()
+    write_mixed_ibsim(design_mixed(Design(gpu="H100", nodes=64, pods="B200:32:800")), buffer)
+    text = _without(buffer.getvalue(), "pod2-leaf001", "spine001")
+    at = app({**PARAMS, "pods": "B200:32:800"})
+    at.file_uploader(key="vf_w_file").set_value(("fabric.net", text.encode(), "text/plain")).run()
+    assert not at.exception and not at.error
+    numbers = {m.label: m.value for m in at.metric}
+    assert numbers["Missing"] == "1" and numbers["Extra"] == "0" and numbers["Miswired"] == "0", numbers
+    table = next(d.value for d in at.dataframe if "Fault" in d.value.columns)
+    assert table["Planned"][0].startswith("pod2-leaf") and " - spine001 " in table["Planned"][0]
+    assert "Into the shared spines back" in table.columns
+    assert any("checked against the whole fabric" in i.value for i in at.info)

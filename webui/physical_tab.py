@@ -122,9 +122,9 @@ def pods_racks(key: str, lang: str) -> None:
     st.markdown(cards_html(numbers), unsafe_allow_html=True)
     for note in notes:
         st.caption(note)
-    st.caption(_("Every pod's racks stand in one hall: each pod's rows as the pod alone would have them, without its "
-                 "own spines; the shared spines' racks stand in the middle rows, and every pod's leaf-spine cables "
-                 "run to them. The lengths, their media and the mixed bill's cables and optics are this hall's."))
+    from core.figures.podracks import HALL_NOTE
+
+    st.caption(_(HALL_NOTE))
     st.plotly_chart(floor, key="floor_plan_chart", config=CONFIG)
     st.plotly_chart(elevation, key="rack_elevation_chart", config=CONFIG)
     lengths_caption()
@@ -137,15 +137,31 @@ NVLINK_CLASS_LABELS = {"nvlink-l2": N_("rack (or node) to level-2 NVLink switch"
                        "nvlink-direct": N_("rack to rack (NVL36x2, no level-2 switch)")}
 
 
+def _nvlink_row(row: dict) -> dict:
+    """A level-2 NVLink table row of ``nvlink_summary``'s ``row``, headers in the current language."""
+    return {_("Link class"): _(NVLINK_CLASS_LABELS[row["link_class"]]), _("Cables"): row["cables"],
+            _("Longest [m]"): row["longest_m"], _("Mean [m]"): row["mean_m"],
+            _("Media"): _(KIND_LABELS[row["media"]]), _("Part"): row["part"]}
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
 def nvlink_table(key: str, language: str) -> pd.DataFrame:
-    """One row per level-2 NVLink link class: cables, longest and mean length, media and part."""
+    """One row per level-2 NVLink link class: cables, longest and mean length, media and part; a design with pods:
+    per pod and link class, measured in the whole hall (``core.physical.podlayout.pods_nvlink_summary``)."""
     with speaking(language):
-        rows = [{_("Link class"): _(NVLINK_CLASS_LABELS[row["link_class"]]), _("Cables"): row["cables"],
-                 _("Longest [m]"): row["longest_m"], _("Mean [m]"): row["mean_m"],
-                 _("Media"): _(KIND_LABELS[row["media"]]), _("Part"): row["part"]}
-                for row in nvlink_summary(_plan(key))]
-        return pd.DataFrame(rows)
+        design = Design.model_validate_json(key)
+        if design.pods:
+            from core.analysis.whole import design_mixed
+            from core.figures.podracks import pod_word
+            from core.physical.podlayout import pods_nvlink_summary
+
+            try:
+                mixed = design_mixed(design)
+            except FabricPlannerError:
+                return pd.DataFrame()
+            return pd.DataFrame([{_("Pod"): pod_word(mixed, i), **_nvlink_row(row)}
+                                 for i, row in pods_nvlink_summary(mixed)])
+        return pd.DataFrame([_nvlink_row(row) for row in nvlink_summary(_plan(key))])
 
 
 def nvlink_section(key: str, lang: str) -> None:
@@ -157,8 +173,24 @@ def nvlink_section(key: str, lang: str) -> None:
     st.caption(_("From each rack's NVLink switch trays (or each node's NVLink cages) to the level-2 NVLink switches, "
                  "which stand in network racks of the central rows (an assumption: NVIDIA published no floor plan "
                  "for them); an NVL36x2 pair is cabled rack to rack. Every cable is in the cabling plan export."))
+    others = _none_listed(key, lang, table) if _("Pod") in table.columns else ""
+    if others:  # a design with pods: the pods with one NVLink level
+        st.caption(_("Every pod's level-2 NVLink cables, measured in the hall; {pods} not listed: one NVLink level, "
+                     "inside each server or rack.").format(pods=others))
     show_wide(table, hide_index=True, width="stretch",
               column_config={_("Cables"): st.column_config.NumberColumn(format="localized")})
+
+
+def _none_listed(key: str, language: str, table: pd.DataFrame) -> str:
+    """The pods of the design with pods ``key`` that the level-2 NVLink ``table`` does not list ("" when none)."""
+    from core.analysis.whole import design_mixed
+    from core.figures.podracks import pod_word
+
+    with speaking(language):
+        mixed = design_mixed(Design.model_validate_json(key))
+        listed = set(table[_("Pod")])
+        words = [pod_word(mixed, i) for i in range(len(mixed.plans)) if pod_word(mixed, i) not in listed]
+    return ", ".join(words)
 
 
 def growth_section(cur, key: str) -> None:
@@ -167,9 +199,22 @@ def growth_section(cur, key: str) -> None:
     if not has_stages(cur.design, cur.plan.resolved.nodes):
         return
     st.markdown("#### " + _("Growth stages"))
-    st.caption(_("Each stage is this design at that size; with grow_to the spines, cores and leaf uplinks are "
-                 "installed for the final size from the start. Re-terminated: one end stays, the other moves to "
-                 "another port (the planner's port assignment at each stage; a hand-made one may move fewer)."))
+    if cur.design.pods:  # the whole design's stages: its pods'
+        from core.fabric.pods import pod_stages
+
+        if len(pod_stages(cur.design)) < 2:
+            st.info(_("A design with pods grows by its pods' stages (SYSTEM:NODES@STAGE, such as {example}): every "
+                      "pod is built now, and grow to and growth stages in nodes apply to no pod.").format(
+                example="B200:32@1"))
+            return
+        st.caption(_("Each stage holds every pod added by it under the shared spines (every pod, not pod 1 alone). "
+                     "Re-terminated: one end stays, the other moves to another port; with the spines sized for the "
+                     "final stage no cable moves."))
+    else:
+        st.caption(_("Each stage is this design at that size; with grow_to the spines, cores and leaf uplinks are "
+                     "installed for the final size from the start. Re-terminated: one end stays, the other moves "
+                     "to another port (the planner's port assignment at each stage; a hand-made one may move "
+                     "fewer)."))
     finished, deltas = jobs.result("stages", key, jobwork.growth, key, what=_("Planning the stages"))
     if not finished:
         return

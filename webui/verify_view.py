@@ -14,7 +14,7 @@ import streamlit as st
 
 from core import i18n, units
 from core.analysis.verify import ACTION_LABELS, KINDS, faults_csv, verify
-from core.errors import InputError
+from core.errors import FabricPlannerError
 from core.fabric.naming import NamingScheme
 from core.formats import ibnetdiscover, lldp, netbox
 from core.formats.exports import on_infiniband
@@ -48,19 +48,26 @@ def _ends(ends: dict | None, a: str = "a_name", b: str = "b_name") -> str:
 
 
 def _rows(out: dict) -> pd.DataFrame:
-    """The faults in fix order, one row each, with their impact."""
+    """The faults in fix order, one row each, with their impact (a design with pods: the bandwidth into the shared
+    spines, ``core.formats.podverify``)."""
     faults = {f["id"]: f for f in (*out["missing"], *out["extra"], *out["miswired"])}
     rows = []
     for fix in out["fixes"][:SHOWN_ROWS]:
         fault = faults[fix["fault"]]
         impact = fault["impact"]
-        rows.append({_("Fix"): fix["rank"], _("Action"): _(ACTION_LABELS[fix["action"]]),
-                     _("Fault"): _(KINDS[fault["kind"]]), _("Planned"): _ends(fault["planned"]),
-                     _("Found"): _ends(fault["found"], "a", "b"),
-                     _("All-reduce back"): _bandwidth(units.from_gbytes(fix["allreduce_busbw_back_gbytes"] or 0)),
-                     _("GPUs cut off"): impact.get("gpus_cut_off"), _("GPUs degraded"): impact.get("gpus_degraded"),
-                     _("Bisection lost"): _bandwidth(units.from_tbits(impact.get("bisection_lost_tbits") or 0)),
-                     _("Slurm switches"): " ".join(fault["where"]["slurm_switches"])})
+        row = {_("Fix"): fix["rank"], _("Action"): _(ACTION_LABELS[fix["action"]]),
+               _("Fault"): _(KINDS[fault["kind"]]), _("Planned"): _ends(fault["planned"]),
+               _("Found"): _ends(fault["found"], "a", "b")}
+        if "spine_gbps_back" in fix:
+            row.update({_("Into the shared spines back"): _bandwidth(fix["spine_gbps_back"]),
+                        _("GPUs cut off"): impact.get("gpus_cut_off"), _("GPUs degraded"): impact.get("gpus_degraded"),
+                        _("Into the shared spines lost"): _bandwidth(impact.get("spine_gbps_lost") or 0)})
+        else:
+            row.update({_("All-reduce back"): _bandwidth(units.from_gbytes(fix["allreduce_busbw_back_gbytes"] or 0)),
+                        _("GPUs cut off"): impact.get("gpus_cut_off"), _("GPUs degraded"): impact.get("gpus_degraded"),
+                        _("Bisection lost"): _bandwidth(units.from_tbits(impact.get("bisection_lost_tbits") or 0)),
+                        _("Slurm switches"): " ".join(fault["where"]["slurm_switches"])})
+        rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -74,7 +81,12 @@ def _summary(out: dict) -> None:
                                (columns[3], "miswired", _("Miswired"))):
         column.metric(label, i18n.number(len(out[key])))
     healthy = impact.get("healthy")
-    if healthy and healthy.get("allreduce_busbw_gbytes") is not None:
+    if "spine_gbps_lost" in impact:  # a design with pods: the whole fabric
+        st.caption(safe.md(_("All faults together: {cut} GPUs cut off, {degraded} degraded, {lost} into the shared "
+                             "spines lost (per direction).").format(
+            cut=i18n.number(impact["gpus_cut_off"]), degraded=i18n.number(impact["gpus_degraded"]),
+            lost=_bandwidth(impact["spine_gbps_lost"]))))
+    elif healthy and healthy.get("allreduce_busbw_gbytes") is not None:
         now = impact.get("allreduce_busbw_gbytes")
         st.caption(safe.md(_("All faults together: {cut} GPUs cut off, {degraded} degraded, {bisection} of "
                              "bisection lost; all-reduce 1 GiB {now} (healthy {healthy}).").format(
@@ -89,6 +101,18 @@ def _summary(out: dict) -> None:
                                + (" ..." if len(counts) > 16 else "")))
     for note in out["notes"]:
         st.info(safe.md(note))
+
+
+def summary_gpus(plan) -> int:
+    """GPUs of ``plan``'s design: every pod's for a design with pods (its mixed plan; pod 1's when the pods cannot
+    be planned together)."""
+    from core.analysis.whole import design_mixed
+
+    try:
+        mixed = design_mixed(plan.design)
+    except FabricPlannerError:
+        mixed = None
+    return plan.resolved.gpus if mixed is None else mixed.fabric.gpus
 
 
 def section(plan, scheme: NamingScheme | None = None) -> None:
@@ -111,15 +135,22 @@ def section(plan, scheme: NamingScheme | None = None) -> None:
     skip = st.checkbox(_("Do not compare link speeds (a simulator reports its own)"), key=W + "skip")
     if upload is None:
         return
-    if plan.resolved.gpus > MAX_GPUS:
+    gpus = summary_gpus(plan)
+    if gpus > MAX_GPUS:
         st.info(_("{gpus} GPUs: run the check on the command line ({command}).").format(
-            gpus=i18n.number(plan.resolved.gpus), command="python -m core verify"))
+            gpus=i18n.number(gpus), command="python -m core verify"))
         return
     try:
         names = read_mapping(mapping.getvalue()) if mapping is not None else {}
-        out = verify(plan, READERS[kind](upload.getvalue()), names, scheme, skip_speed=skip,
-                     slurm=node_groups(plan, scheme))
-    except InputError as exc:
+        found = READERS[kind](upload.getvalue())
+        if plan.design.pods:  # the whole fabric: every pod under the shared spines
+            from core.formats.podverify import verify_pods
+            from core.analysis.whole import design_mixed
+
+            out = verify_pods(design_mixed(plan.design), found, names, scheme, skip_speed=skip)
+        else:
+            out = verify(plan, found, names, scheme, skip_speed=skip, slurm=node_groups(plan, scheme))
+    except FabricPlannerError as exc:
         st.error(safe.md(exc))
         return
     _summary(out)

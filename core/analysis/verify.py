@@ -87,6 +87,32 @@ class Planned(NamedTuple):
     plane: int
 
 
+def port_labels(plan: Plan, wiring: Wiring, names: dict) -> tuple[dict, dict]:
+    """``(role -> port number -> port name, role -> casefolded name -> name)`` of ``plan``'s switches: an InfiniBand
+    port number ``n`` is the port starting at unit ``n - 1`` (``port_units``), ``names`` is ``port_names``'."""
+    number_to_label, labels = {}, {}
+    for role, (_layout, down, up, _cost) in port_units(plan, wiring).items():
+        numbers = {u + 1: names[role, "down"][o] for o, u in enumerate(down)}
+        numbers.update({u + 1: names[role, "up"][o] for o, u in enumerate(up)})
+        number_to_label[role] = numbers
+        labels[role] = {label.casefold(): label for label in numbers.values()}
+    return number_to_label, labels
+
+
+def device_of(names: dict, found: tuple, mapping: dict) -> tuple[str | None, int | None]:
+    """``(device id, NIC index from the mapping or None)`` of a found end by the mapping file, else its name
+    (``names``: casefolded id or exported name -> id); ``(None, None)`` when unknown."""
+    for key in (f"{found.device} {found.hca}".casefold() if found.hca else None, found.device.casefold(),
+                f"0x{found.guid}" if found.guid else None):
+        mapped = mapping.get(key) if key else None
+        if mapped is not None:
+            nic = _MAPPED_NIC.match(mapped)
+            if nic:
+                return names.get(nic[1].casefold()), int(nic[2]) - 1
+            return names.get(mapped.casefold()), None
+    return names.get(found.device.casefold()), None
+
+
 @dataclass
 class _Index:
     """The plan's links by end, port names by role and number, and device names back to ids."""
@@ -109,13 +135,7 @@ class _Index:
             raise InputError(_("the as-built check covers folded-Clos fabrics; this design is a {family}").format(
                 family=plan.fabric.family))
         names = port_names(plan, wiring)
-        units = port_units(plan, wiring)
-        number_to_label, labels = {}, {}
-        for role, (_layout, down, up, _cost) in units.items():
-            numbers = {u + 1: names[role, "down"][o] for o, u in enumerate(down)}
-            numbers.update({u + 1: names[role, "up"][o] for o, u in enumerate(up)})
-            number_to_label[role] = numbers
-            labels[role] = {label.casefold(): label for label in numbers.values()}
+        number_to_label, labels = port_labels(plan, wiring, names)
         links, by_end, pairs = [], {}, {}
         for plane, island in wiring.plane_islands():
             for kind, a, a_port, b, b_port, speed in wiring.links(plane, island):
@@ -133,15 +153,7 @@ class _Index:
 
     def device(self, found: tuple, mapping: dict) -> tuple[str | None, int | None]:
         """``(device id, NIC index from the mapping or None)`` of a found end; ``(None, None)`` when unknown."""
-        for key in (f"{found.device} {found.hca}".casefold() if found.hca else None, found.device.casefold(),
-                    f"0x{found.guid}" if found.guid else None):
-            mapped = mapping.get(key) if key else None
-            if mapped is not None:
-                nic = _MAPPED_NIC.match(mapped)
-                if nic:
-                    return self.names.get(nic[1].casefold()), int(nic[2]) - 1
-                return self.names.get(mapped.casefold()), None
-        return self.names.get(found.device.casefold()), None
+        return device_of(self.names, found, mapping)
 
     def label(self, device: str, found: tuple, nic: int | None) -> str | None:
         """The planned port label of a found end on ``device``; None when it names no port of the plan (a server's

@@ -5,7 +5,8 @@ The as-built fabric is one file: ``--ibnetdiscover FILE`` (InfiniBand: ``ibnetdi
 file), ``--lldp FILE`` (Ethernet: each host's ``lldpctl -f json`` under its name) or ``--netbox-cables FILE`` (the
 NetBox cables CSV ``export --format netbox-cables`` writes, as edited by the site). ``--mapping FILE`` maps found
 names or GUIDs to the plan's devices where they differ. ``--format json`` (English, for scripts), ``csv`` (one row
-per fault) or ``table`` (a summary in the ``--lang`` language).
+per fault) or ``table`` (a summary in the ``--lang`` language). A design with pods (``--pods``) is checked against
+the whole fabric, every pod under the shared spines (``core.formats.podverify``).
 """
 
 from __future__ import annotations
@@ -100,7 +101,12 @@ def render_table(out: dict) -> str:
             missing=f"{len(out['missing']):,}", extra=f"{len(out['extra']):,}",
             miswired=f"{len(out['miswired']):,}"))]
     impact = out["impact"]
-    if impact.get("healthy"):
+    if "spine_gbps_lost" in impact:  # a design with pods: the whole fabric (core.formats.podverify)
+        lines.append(row(_("all together"), _("{cut} GPUs cut off, {degraded} degraded, {lost} Gb/s into the shared "
+                                              "spines lost (per direction)").format(
+            cut=f"{impact['gpus_cut_off']:,}", degraded=f"{impact['gpus_degraded']:,}",
+            lost=f"{impact['spine_gbps_lost']:,.0f}")))
+    elif impact.get("healthy"):
         healthy = impact["healthy"]
         lines.append(row(_("all together"), _("{cut} GPUs cut off, {degraded} degraded, {bisection} Tb/s of "
                                               "bisection lost").format(
@@ -112,21 +118,29 @@ def render_table(out: dict) -> str:
                 now = impact.get(key)
                 lines.append(row("", _("{what}: {now} GB/s (healthy {healthy} GB/s)").format(
                     what=label, now="-" if now is None else f"{now:,.1f}", healthy=f"{healthy[key]:,.1f}")))
-        busiest = impact.get("busiest_link")
-        if busiest:
-            from core.analysis.load import TIER_LABELS
+    busiest = impact.get("busiest_link")
+    if busiest:
+        from core.analysis.load import TIER_LABELS
 
-            lines.append(row("", _("busiest link left: {tier} at {now:.0%} of its capacity (healthy {healthy:.0%}), "
-                                   "ring all-reduce").format(tier=_(TIER_LABELS[busiest["tier"]]),
-                                                             now=busiest["utilisation"],
-                                                             healthy=busiest["healthy_utilisation"])))
+        tier = _(TIER_LABELS[busiest["tier"]])
+        if busiest.get("pod"):
+            tier = _("pod {pod}: {tier}").format(pod=busiest["pod"], tier=tier)
+        lines.append(row("", _("busiest link left: {tier} at {now:.0%} of its capacity (healthy {healthy:.0%}), "
+                               "ring all-reduce").format(tier=tier, now=busiest["utilisation"],
+                                                         healthy=busiest["healthy_utilisation"])))
     faults = {f["id"]: f for f in (*out["missing"], *out["extra"], *out["miswired"])}
     if out["fixes"]:
         lines.append(_("Fix order (most bandwidth back first):"))
     for fix in out["fixes"][:SHOWN_FAULTS]:
-        lines.append(f"{fix['rank']:>4}. " + _("{action}: {fault} (+{busbw} GB/s all-reduce, {gpus} GPUs back)")
-                     .format(action=_(ACTION_LABELS[fix["action"]]), fault=_fault_line(faults[fix["fault"]]),
-                             busbw=f"{fix['allreduce_busbw_back_gbytes']:,.1f}", gpus=f"{fix['gpus_reconnected']:,}"))
+        action, fault = _(ACTION_LABELS[fix["action"]]), _fault_line(faults[fix["fault"]])
+        if "spine_gbps_back" in fix:
+            text = _("{action}: {fault} (+{gbps} Gb/s into the shared spines, {gpus} GPUs back)").format(
+                action=action, fault=fault, gbps=f"{fix['spine_gbps_back']:,.0f}", gpus=f"{fix['gpus_reconnected']:,}")
+        else:
+            text = _("{action}: {fault} (+{busbw} GB/s all-reduce, {gpus} GPUs back)").format(
+                action=action, fault=fault, busbw=f"{fix['allreduce_busbw_back_gbytes']:,.1f}",
+                gpus=f"{fix['gpus_reconnected']:,}")
+        lines.append(f"{fix['rank']:>4}. " + text)
     if len(out["fixes"]) > SHOWN_FAULTS:
         lines.append(_("... and {more} more (--format json or csv lists every fault)").format(
             more=f"{len(out['fixes']) - SHOWN_FAULTS:,}"))
@@ -150,10 +164,16 @@ def run(args: argparse.Namespace) -> str:
     result = plan(design)
     naming = naming_from_args(args, result)
     mapping = read_mapping(read_file(args.mapping, MAX_MAPPING_BYTES)) if args.mapping else {}
-    from core.formats.slurm import node_groups
+    if design.pods:  # the whole fabric: every pod under the shared spines
+        from core.formats.podverify import verify_pods
+        from core.analysis.whole import design_mixed
 
-    out = verify(result, found_links(args), mapping, naming, skip_speed=args.skip_speed,
-                 slurm=node_groups(result, naming))
+        out = verify_pods(design_mixed(design), found_links(args), mapping, naming, skip_speed=args.skip_speed)
+    else:
+        from core.formats.slurm import node_groups
+
+        out = verify(result, found_links(args), mapping, naming, skip_speed=args.skip_speed,
+                     slurm=node_groups(result, naming))
     if args.format == "json":
         return to_json(out) + "\n"
     if args.format == "csv":

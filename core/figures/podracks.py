@@ -10,7 +10,12 @@ import plotly.graph_objects as go
 
 from core.figures.keynumbers import KeyNumber, rack_key_numbers
 from core.figures.racks import MAX_RACK_TYPES, floor_plan_figure, rack_elevation_figure, series_lengths_figure
-from core.i18n import _
+from core.i18n import N_, _
+
+HALL_NOTE = N_("Every pod's racks stand in one hall: each pod's rows as the pod alone would have them, without its "
+               "own spines; the shared spines' racks stand in the middle rows, and every pod's leaf-spine cables "
+               "run to them. The lengths, their media and the mixed bill's cables and optics are this hall's.")
+"""How the hall of a design with pods is laid out (the Racks tab's and the review pack's words)."""
 
 
 def pod_word(mixed, pod: int) -> str:

@@ -2,7 +2,9 @@
 page does: the availability over every pod (``core.analysis.podavail`` through
 ``core.formats.resiliencelink.pods_availability_of``: the page's trials, seed, job size and rates). The single
 points already read the whole fabric (``core.analysis.spof.single_points`` sends a design with pods to
-``core.analysis.podspof``); the failure scenario stays the first pod's, and the pack says so (``core.analysis.podwhatif.POD1_NOTE``)."""
+``core.analysis.podspof``); the failure scenario stays the first pod's, and the pack says so
+(``core.analysis.podwhatif.POD1_NOTE``). The racks section is the whole hall (``core.physical.podlayout`` through
+``MixedPlan.hall``), the numbers of the Designer's Racks tab (``core.figures.podracks``)."""
 
 from __future__ import annotations
 
@@ -39,3 +41,30 @@ def pods_availability_html(plan, values: Mapping) -> tuple[str, object]:
                      f"{p.all_available_fraction:.2%}"] for p in a.pods], {1, 2, 3, 4})
     body += _monte_carlo_note(a.trials, values) + _p(_(METHOD_NOTE).replace("`", ""), note=True)
     return body, a
+
+
+def pods_physical_html(plan) -> str:
+    """The racks section's HTML of the design with pods of ``plan``: the whole hall (every pod's racks and the shared
+    spines'), its key numbers as the Racks tab's cards (``core.figures.podracks.hall_key_numbers``), its racks and
+    rows, and every pod's cable lengths and media; "" when the pods cannot be planned together (the pods section
+    says why)."""
+    from core.analysis.whole import design_mixed
+    from core.figures.podracks import HALL_NOTE, hall_key_numbers, pod_word, row_tags
+    from core.formats.report import _list, _p, _table, lengths_html, racks_html
+
+    try:
+        mixed = design_mixed(plan.design)
+    except FabricPlannerError:
+        return ""
+    if mixed is None or mixed.hall is None:
+        return ""
+    layout = mixed.hall.layout
+    body = _p(_(HALL_NOTE))
+    body += _table([_("measure"), _("value"), ""], [[n.label, n.value, n.help] for n in hall_key_numbers(mixed)],
+                   {1})
+    racks = {k: v for k, v in layout.summary().items() if k != "power_limit_kw"}  # each pod's own: the cards say
+    body += racks_html(layout, racks, row_tags(mixed))
+    body += lengths_html([(pod_word(mixed, i), x) for i, classes in enumerate(mixed.lengths) for x in classes],
+                         [(pod_word(mixed, i), m) for i, bins in enumerate(mixed.media) for m in bins])
+    return body + _list([f"{pod_word(mixed, i)}: {note}" for i, p in enumerate(mixed.plans)
+                         for note in p.layout.notes])

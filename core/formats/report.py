@@ -721,13 +721,29 @@ def _networks(doc: _Doc, plan) -> None:
 
 
 def _physical(doc: _Doc, plan) -> None:
-    """Racks, rows, cable lengths and media (``Plan.layout``, ``Plan.lengths``, ``Plan.media``), when present."""
-    from core.cost import LINK_CLASS_LABELS
-
+    """Racks, rows, cable lengths and media (``Plan.layout``, ``Plan.lengths``, ``Plan.media``), when present; a
+    design with pods: the whole hall (``core.formats.podreport.pods_physical_html``)."""
     layout = getattr(plan, "layout", None)
     if layout is None:
         return
+    if plan.design.pods:
+        from core.formats.podreport import pods_physical_html
+
+        body = pods_physical_html(plan)
+        if body:
+            doc.section("physical", _("Racks and cabling"), body)
+            return
     racks = plan.racks_summary() if hasattr(plan, "racks_summary") else (_summary(plan).get("racks") or {})
+    body = racks_html(layout, racks)
+    body += lengths_html([("", x) for x in getattr(plan, "lengths", ()) or ()],
+                         [("", m) for m in getattr(plan, "media", ()) or ()])
+    body += _list(getattr(layout, "notes", ()) or ())
+    doc.section("physical", _("Racks and cabling"), body or _p(_("No rack layout."), True))
+
+
+def racks_html(layout, racks: Mapping, tags: Mapping[int, str] | None = None) -> str:
+    """The racks table of ``racks`` (``Layout.summary``) and the rows of ``layout``, as HTML; ``tags``: 0-based row
+    -> whose racks stand in it, after the row's kind (a hall of pods)."""
     body = ""
     if isinstance(racks, Mapping) and racks:
         rows = [[_("compute racks"), number(racks.get("compute", 0))],
@@ -756,7 +772,10 @@ def _physical(doc: _Doc, plan) -> None:
         rows = []
         for row in row_list[:MAX_ROWS_LISTED]:
             e = by_row.get(row.index, {"kw": 0.0, **{k: 0 for k in kinds}})
-            rows.append([number(row.index + 1), row_kinds.get(row.kind, row.kind), number(row.racks),
+            kind = row_kinds.get(row.kind, row.kind)
+            if tags and tags.get(row.index):
+                kind = _("{kind} ({whose})").format(kind=kind, whose=tags[row.index])
+            rows.append([number(row.index + 1), kind, number(row.racks),
                          number(e["compute"]), number(e["network"]), number(e["storage"] + e["management"]),
                          number(row.length_m, 1), number(e["kw"], 1)])
         body += _h3(_("Rows"))
@@ -765,29 +784,38 @@ def _physical(doc: _Doc, plan) -> None:
         if len(row_list) > MAX_ROWS_LISTED:
             body += _p(_("... and {count} more rows (the cabling plan and NetBox exports list every rack).").format(
                 count=number(len(row_list) - MAX_ROWS_LISTED)), note=True)
-    lengths = list(getattr(plan, "lengths", ()) or ())
+    return body
+
+
+def lengths_html(lengths: list[tuple], media: list[tuple]) -> str:
+    """The cable lengths and media-by-length tables of ``(pod word or "", LinkLengths)`` and ``(pod word or "",
+    MediaBin)`` pairs (a first "pod" column when any pod word is given), as HTML."""
+    from core.cost import LINK_CLASS_LABELS
+
+    def cls(link_class: str) -> str:
+        return _(LINK_CLASS_LABELS[link_class]) if link_class in LINK_CLASS_LABELS else link_class
+
+    pods = any(word for word, _x in (*lengths, *media))
+    head = [_("Pod")] if pods else []
+    body = ""
     if lengths:
-        rows = [[_(LINK_CLASS_LABELS.get(x.link_class, x.link_class)) if x.link_class in LINK_CLASS_LABELS
-                 else x.link_class, number(x.links), number(x.mean_m, 1), number(x.max_m, 1), number(x.total_m)]
-                for x in lengths]
+        rows = [[word] * pods + [cls(x.link_class), number(x.links), number(x.mean_m, 1), number(x.max_m, 1),
+                                 number(x.total_m)] for word, x in lengths]
         body += _h3(_("Cable lengths"))
-        body += _table([_("link class"), _("links"), _("mean [m]"), _("longest [m]"), _("total [m]")], rows,
-                       {1, 2, 3, 4})
-    media = list(getattr(plan, "media", ()) or ())
+        body += _table(head + [_("link class"), _("links"), _("mean [m]"), _("longest [m]"), _("total [m]")], rows,
+                       {c + pods for c in (1, 2, 3, 4)})
     if media:
         rows = []
-        for m in media:
+        for word, m in media:
             parts = [x for x in (m.cable_id, m.switch_module_id, m.node_module_id, getattr(m, "fibre_id", "")) if x]
-            cls = _(LINK_CLASS_LABELS[m.link_class]) if m.link_class in LINK_CLASS_LABELS else m.link_class
             span = (f"{number(m.low_m, 1)}–{number(m.high_m, 1)}" if math.isfinite(m.high_m)
                     else f"≥ {number(m.low_m, 1)}")
-            rows.append([cls, span, number(m.links), number(m.max_m, 1),
-                         m.kind.upper(), ", ".join(dict.fromkeys(parts))])
+            rows.append([word] * pods + [cls(m.link_class), span, number(m.links), number(m.max_m, 1),
+                                         m.kind.upper(), ", ".join(dict.fromkeys(parts))])
         body += _h3(_("Media by length"))
-        body += _table([_("link class"), _("length [m]"), _("links"), _("longest [m]"), _("media"), _("parts")],
-                       rows, {2, 3}, {5: "id"})
-    body += _list(getattr(layout, "notes", ()) or ())
-    doc.section("physical", _("Racks and cabling"), body or _p(_("No rack layout."), True))
+        body += _table(head + [_("link class"), _("length [m]"), _("links"), _("longest [m]"), _("media"),
+                               _("parts")], rows, {2 + pods, 3 + pods}, {5 + pods: "id"})
+    return body
 
 
 def _growth(doc: _Doc, plan) -> None:

@@ -258,3 +258,16 @@ def pods_link_lengths(hall: PodsHall, wiring: PodsWiring, racks: RackCatalog | N
     arrays = pods_link_arrays(hall, wiring, racks)
     return tuple(tuple(bin_lengths(c, *arrays[i, c][:3]) for c in LINK_CLASSES if (i, c) in arrays)
                  for i in range(len(wiring.fabric.pods)))
+
+
+def pods_nvlink_summary(mixed) -> list[tuple[int, dict]]:
+    """Every pod's level-2 NVLink cables in the hall: ``(pod position, row)`` per pod and link class, ``row`` as
+    ``core.physical.cabling.nvlink_summary`` gives it (lengths [m] between the pod's own racks where they stand in
+    the hall, ``PodsHall.views``); a pod with one NVLink level has none. ``mixed``: a ``MixedPlan``."""
+    from types import SimpleNamespace
+
+    from core.physical.cabling import nvlink_summary
+
+    views = mixed.hall.views if mixed.hall is not None else tuple(p.layout for p in mixed.plans)
+    return [(i, row) for i, (p, view) in enumerate(zip(mixed.plans, views))
+            for row in nvlink_summary(SimpleNamespace(resolved=p.resolved, layout=view))]
