@@ -21,6 +21,7 @@ counts (summed over planes).
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -97,6 +98,20 @@ class _Ends:
         self.top = np.array([r.u_total for r in layout.racks], dtype=float)
         self.row = np.array([r.row for r in layout.racks])
 
+    @property
+    def x_um(self) -> np.ndarray:
+        """Rack centres along the rows [whole micrometres] (``_grid``)."""
+        if "_x_um" not in self.__dict__:
+            self._x_um = _grid(self.x)
+        return self._x_um
+
+    @property
+    def y_um(self) -> np.ndarray:
+        """Row lines across the hall [whole micrometres] (``_grid``)."""
+        if "_y_um" not in self.__dict__:
+            self._y_um = _grid(self.y)
+        return self._y_um
+
     def table(self, prefix: str):
         if prefix not in self._tables:
             starts, refs = self.layout.index[prefix]
@@ -140,18 +155,32 @@ def _lengths(ends: _Ends, routing, ra, ua, rb, ub) -> tuple[np.ndarray, np.ndarr
     up_b *= u_m
     up_b += routing.tray_above_rack_m
     run += up_b
-    along = np.subtract(ends.x[ra], ends.x[rb])
-    np.abs(along, out=along)
-    across = np.subtract(ends.y[ra], ends.y[rb])
-    np.abs(across, out=across)
-    along += across
-    run += along  # (up_a + up_b) + along
+    run += _tray_m(ends, ra, rb)  # (up_a + up_b) + along the trays
     np.copyto(run, in_rack, where=same)
     run *= 1 + routing.slack_fraction
     run += 2 * routing.slack_end_m
     route = np.where(ends.row[ra] == ends.row[rb], 1, 2)
     route[same] = 0
     return run, route
+
+
+def _grid(metres: np.ndarray) -> np.ndarray:
+    """Positions [m] as whole micrometres (int64): every rack width, depth and aisle of the rack catalog is whole
+    millimetres, so the positions lie on that grid and their differences are exact (the same for every copy of a
+    repeating block wherever it stands)."""
+    return np.rint(np.asarray(metres, dtype=float) * 1e6).astype(np.int64)
+
+
+def _tray_m(ends: "_Ends", ra: np.ndarray, rb: np.ndarray) -> np.ndarray:
+    """The run along the trays [m] between racks ``ra`` and ``rb``: the Manhattan distance between the rack centres
+    (along the row, then across rows), added exactly in micrometres and rounded once to metres, so it depends only
+    on how far apart the racks stand (not on where: ``_grid``)."""
+    along = np.subtract(ends.x_um[ra], ends.x_um[rb])
+    np.abs(along, out=along)
+    across = np.subtract(ends.y_um[ra], ends.y_um[rb])
+    np.abs(across, out=across)
+    along += across
+    return along / 1e6
 
 
 def length_m(layout: Layout, a: str, z: str, racks: RackCatalog | None = None) -> float:
@@ -212,35 +241,77 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
 
     Per bin (``BIN_EDGES_M``: bin b holds lengths in (edge b, edge b+1], the first also what is not
     longer than 0): links, longest and link-weighted mean length, and the route most of its links take.
-    Counts and the longest are exact; the means are sums over the bin's entries (``np.bincount``) divided
-    by its links, rounded to the centimetre."""
+    Counts and the longest are exact; the length sums are exact too (``_exact_sums``), so the means (a bin's
+    sum over its links, correctly rounded, then to the centimetre) and the total (to the decimetre) do not depend
+    on how the links are grouped into entries: one entry per link or one per repeating block with its links."""
     keep = weights > 0
     if not keep.all():
         lengths, weights, routes = lengths[keep], weights[keep], routes[keep]
     bins_n = len(_EDGES) - 1
     which = _bin_of(lengths)
-    ones = bool((weights == 1).all())  # one link per entry: counts, and lengths x weights are the lengths
-    weighted = lengths if ones else lengths * weights
+    ones = bool((weights == 1).all())  # one link per entry: counts are the entries
     slots = which * len(ROUTES) + routes
     by_route = (np.bincount(slots, minlength=bins_n * len(ROUTES)).astype(float) if ones else
                 np.bincount(slots, weights=weights, minlength=bins_n * len(ROUTES))).reshape(bins_n, len(ROUTES))
     # whole link counts add up exactly in any order: a bin's links are its routes' links
     links = (by_route.sum(axis=1) if np.issubdtype(weights.dtype, np.integer) else
              np.bincount(which, weights=weights, minlength=bins_n))
-    length_sums = np.bincount(which, weights=weighted, minlength=bins_n)
+    length_sums = _exact_sums(which, bins_n, lengths, weights)
     longest = np.full(bins_n, -np.inf)
     np.maximum.at(longest, which, lengths)
     bins = []
     for b in np.flatnonzero(links > 0).tolist():
         bins.append(LengthBin(low_m=float(_EDGES[b]), high_m=float(_EDGES[b + 1]), links=int(links[b]),
-                              max_m=round(float(longest[b]), 2), mean_m=round(float(length_sums[b] / links[b]), 2),
+                              max_m=round(float(longest[b]), 2), mean_m=round(_ratio(length_sums[b], links[b]), 2),
                               route=ROUTES[int(np.argmax(by_route[b]))]))
     total = int(weights.sum())
-    length_total = weighted.sum()  # np.average's numerator: the same products, the same sum
+    length_total = sum(length_sums, Fraction(0))
     return LinkLengths(link_class=link_class, links=total, bins=tuple(bins),
                        max_m=round(float(lengths.max()), 2) if total else 0.0,
-                       mean_m=round(float(length_total / weights.sum(dtype=np.float64)), 2) if total else 0.0,
+                       mean_m=round(_ratio(length_total, weights.sum(dtype=np.float64)), 2) if total else 0.0,
                        total_m=round(float(length_total), 1))
+
+
+def _ratio(total: Fraction | float, links) -> float:
+    """``total / links`` correctly rounded (``total``: an exact sum of ``_exact_sums``, or NaN)."""
+    if isinstance(total, float):
+        return total / float(links)
+    return float(total / Fraction(links))
+
+
+_PART_BITS = 18
+"""Bits of each of the three parts a 53-bit significand is split into (``_exact_sums``)."""
+
+
+def _exact_sums(groups: np.ndarray, count: int, values: np.ndarray, weights: np.ndarray) -> list:
+    """The exact sum of ``values x weights`` in each group ``0 .. count-1`` (``groups``: each entry's group), as
+    ``Fraction``s (NaN as a float where a value is not finite), vectorised: each value is its 53-bit significand
+    times a power of two (``np.frexp``), the significand split in three 18-bit parts; per group and exponent each
+    part times the weight is summed by ``np.bincount`` (floats holding whole numbers below 2^53, so exact for
+    weights and entries up to 2^35 links), and the parts and exponents are put together in integers. The sums do
+    not depend on the order or grouping of the entries."""
+    weights = np.asarray(weights, dtype=np.float64)
+    if not len(values):
+        return [Fraction(0)] * count
+    if not np.isfinite(values).all() or (weights != np.floor(weights)).any():
+        sums = np.bincount(groups, weights=values * weights, minlength=count)
+        return [float(x) if not math.isfinite(x) else Fraction(float(x)) for x in sums.tolist()]
+    significand, exponent = np.frexp(values)
+    whole = (significand * 2.0 ** 53).astype(np.int64)  # values = whole x 2^(exponent - 53), exactly
+    low = int(exponent.min())
+    span = int(exponent.max()) - low + 1
+    key = groups * span + (exponent - low)
+    mask = (1 << _PART_BITS) - 1
+    parts = [np.bincount(key, weights=((whole >> (k * _PART_BITS)) & mask) * weights, minlength=count * span)
+             .reshape(count, span) for k in range(3)]
+    out = []
+    lift = max(0, low - 53)  # value x 2^(53 - low + lift) = whole x 2^(e + lift), a whole number
+    for g in range(count):
+        numerator = 0
+        for e in np.flatnonzero(parts[0][g] + parts[1][g] + parts[2][g]).tolist():
+            numerator += sum(int(parts[k][g, e]) << (k * _PART_BITS) for k in range(3)) << (e + lift)
+        out.append(Fraction(numerator, 2 ** (53 - low + lift)))
+    return out
 
 _EDGES = np.array(BIN_EDGES_M)
 _INNER_EDGES = _EDGES[1:-1]
