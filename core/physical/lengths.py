@@ -211,29 +211,85 @@ def _wiring(resolved: ResolvedDesign, fabric: FabricPlan) -> Wiring:
     return wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
 
 
-def _link_arrays(wiring: Wiring, ends: _Ends, routing) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _link_arrays(wiring: Wiring, ends: _Ends, routing, places: RackPlaces | None = None
+                 ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """``link_arrays`` over prepared ends: every bundle of ``wiring`` (``Wiring.bundle_arrays``) in every plane
     and island at once, plane then island (as one loop over them would append them), each to its own devices
-    (prefix ``p{plane}.`` or ``p{plane}.i{island}.``, ``Wiring.prefix``); the servers are in every plane."""
+    (prefix ``p{plane}.`` or ``p{plane}.i{island}.``, ``Wiring.prefix``); the servers are in every plane. With the
+    ``places`` the ends were read from, the node-leaf links come per SU template times its SUs (``_node_leaf_blocks``:
+    the same lengths and links, one entry per distinct link of a template instead of one per link)."""
     prefixes = [wiring.prefix(plane, island) for plane, island in wiring.plane_islands()]
+    out = {}
+    for link_class in wiring.link_classes:
+        found = _node_leaf_blocks(wiring, ends, routing, places, prefixes) if link_class == "node-leaf" else None
+        if found is None:
+            a_role, a, b_role, b, links = wiring.bundle_arrays(link_class)
+            found = _measured(ends, routing, prefixes, a_role, a, b_role, b, links) if len(a) else None
+        if found is not None:
+            out[link_class] = found
+    return out
+
+
+def _measured(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, b: np.ndarray,
+              links: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(lengths [m], links, route codes) of the bundles ``a``-``b`` (device indices of roles ``a_role``, ``b_role``)
+    in every plane and island of ``prefixes``, plane-major; a server (role ``node``) is the same in every plane."""
     copies = len(prefixes)
+    large = len(a) > 4096  # many ends: one look-up table per role (``locate_all``), else a search per end
 
     def at(role: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(rack, U centre) of device ``index`` of ``role`` in every plane and island, plane-major."""
         names = ["node"] if role == "node" else [p + role for p in prefixes]
-        racks, centres = ends.locate_all(names, int(index.max()) + 1)
-        racks, centres = racks[:, index].ravel(), centres[:, index].ravel()
+        if large:
+            racks, centres = ends.locate_all(names, int(index.max()) + 1)
+            racks, centres = racks[:, index].ravel(), centres[:, index].ravel()
+        else:
+            located = [ends.locate(name, index) for name in names]
+            racks = np.concatenate([r for r, _c in located])
+            centres = np.concatenate([c for _r, c in located])
         return (np.tile(racks, copies), np.tile(centres, copies)) if role == "node" else (racks, centres)
 
-    out = {}
-    for link_class in wiring.link_classes:
-        a_role, a, b_role, b, links = wiring.bundle_arrays(link_class)
-        if not len(a):
-            continue
-        (ra, ua), (rb, ub) = at(a_role, a), at(b_role, b)
-        length, route = _lengths(ends, routing, ra, ua, rb, ub)
-        out[link_class] = (length, np.tile(links, copies), route)
-    return out
+    (ra, ua), (rb, ub) = at(a_role, a), at(b_role, b)
+    length, route = _lengths(ends, routing, ra, ua, rb, ub)
+    return length, np.tile(links, copies), route
+
+
+def _node_leaf_blocks(wiring, ends: _Ends, routing, places: RackPlaces | None, prefixes: list[str]):
+    """The node-leaf links of every SU as its template's (``RackPlaces.instances``): the links of one SU of each
+    template, measured (``_measured``), each counted as many times as SUs share the template; ``None`` when the
+    links cannot be read that way (no places, no SU templates, a wiring whose node-leaf links are not its groups'
+    nodes to its groups' leaves).
+
+    The SUs of a template have their racks side by side in one row, the same racks and the same devices in them
+    numbered from the SU's first node and leaf, and each node's leaves are its own SU's (``Wiring.nodes_of_group``,
+    ``leaves_of_group``): so every SU's node-leaf links join the same slots of the same racks, the same distances
+    apart (``_tray_m``: exact, wherever the SU stands), and have the same lengths, routes and link counts."""
+    clos = getattr(wiring, "clos", wiring)
+    if places is None or not places.instances or not isinstance(clos, Wiring) or "node-leaf" not in clos.link_classes:
+        return None
+    sus: dict[tuple, list] = {}
+    for key, _rack, first, leaf_start in places.instances:
+        found = sus.get(key)
+        if found is None:
+            sus[key] = [first, leaf_start, 1]
+        else:
+            found[2] += 1
+    if sum(key[0] * x[2] for key, x in sus.items()) != clos.nodes:
+        return None  # pragma: no cover - every node in one SU
+    parts = []
+    per_node = clos.links_per_node_leaf
+    for (count, n_leaves), (first, leaf_start, times) in sus.items():
+        g = clos.group_of_node(first)
+        nodes, leaves = clos.nodes_of_group(g), clos.leaves_of_group(g)
+        if nodes.start != first or len(nodes) != count or len(leaves) != n_leaves or \
+                (len(leaves) and leaves[0] != leaf_start):
+            return None  # pragma: no cover - an SU's first node and leaf are its group's
+        node = np.tile(np.arange(nodes.start, nodes.stop), len(leaves))  # rail by rail, as bundle_arrays
+        leaf = np.repeat(np.asarray(leaves, dtype=np.int64), len(nodes))
+        length, links, route = _measured(ends, routing, prefixes, "node", node, "leaf", leaf,
+                                         np.full(len(node), per_node * times, dtype=np.int64))
+        parts.append((length, links, route))
+    return tuple(np.concatenate(column) for column in zip(*parts))
 
 
 def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, routes: np.ndarray) -> LinkLengths:
@@ -372,4 +428,4 @@ def placed_link_lengths(routing: Routing, wiring: Wiring, places: RackPlaces) ->
     """Length distribution of every link class of ``wiring`` (all planes) between the devices at ``places``
     (``core.physical.layout.RackPlaces``, of the compute links' devices), routed by ``routing``; cached by these
     arguments (``core.memo.stage``)."""
-    return _binned(_link_arrays(wiring, _Ends(places), routing))
+    return _binned(_link_arrays(wiring, _Ends(places), routing, places))
