@@ -217,11 +217,14 @@ def _link_arrays(wiring: Wiring, ends: _Ends, routing, places: RackPlaces | None
     and island at once, plane then island (as one loop over them would append them), each to its own devices
     (prefix ``p{plane}.`` or ``p{plane}.i{island}.``, ``Wiring.prefix``); the servers are in every plane. With the
     ``places`` the ends were read from, the node-leaf links come per SU template times its SUs (``_node_leaf_blocks``:
-    the same lengths and links, one entry per distinct link of a template instead of one per link)."""
+    the same lengths and links, one entry per distinct link of a template instead of one per link) and the links
+    inside the Dragonfly groups per class of groups that stand alike (``_group_links``); without them (a layout built
+    whole) every link is measured, the reference the blocks equal (``tests/test_physical_closed.py``)."""
     prefixes = [wiring.prefix(plane, island) for plane, island in wiring.plane_islands()]
     out = {}
     for link_class in wiring.link_classes:
-        found = _node_leaf_blocks(wiring, ends, routing, places, prefixes) if link_class == "node-leaf" else None
+        found = None if places is None else _node_leaf_blocks(wiring, ends, routing, places, prefixes) \
+            if link_class == "node-leaf" else _group_links(wiring, link_class, ends, routing, prefixes)
         if found is None:
             a_role, a, b_role, b, links = wiring.bundle_arrays(link_class)
             found = _measured(ends, routing, prefixes, a_role, a, b_role, b, links) if len(a) else None
@@ -292,6 +295,75 @@ def _node_leaf_blocks(wiring, ends: _Ends, routing, places: RackPlaces | None, p
     return tuple(np.concatenate(column) for column in zip(*parts))
 
 
+def _group_links(wiring, link_class: str, ends: _Ends, routing, prefixes: list[str]):
+    """The links inside the Dragonfly groups as ``_group_blocks`` measures them: a Dragonfly+ group's leaf-spine links
+    (every leaf of the group to every spine of it, ``pair_links`` each) and a classic Dragonfly group's local links
+    (every pair of its routers, one each); ``None`` for any other class or family (measured link by link)."""
+    clos = getattr(wiring, "clos", None)
+    if wiring.family == "dragonfly" and link_class == "leaf-spine" and clos.tiers == 3:
+        def pattern(na: int, nb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            return np.repeat(np.arange(na), nb), np.tile(np.arange(nb), na), np.full(na * nb, clos.pair_links)
+
+        return _group_blocks(ends, routing, prefixes, clos.pods, ("leaf", clos.leaves_per_pod, clos.leaves),
+                             ("spine", clos.spines_per_pod, clos.spines), pattern)
+    if wiring.family == "classic-dragonfly" and link_class == "local":
+        def pattern(na: int, _nb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            i, j = np.triu_indices(na, 1)
+            return i, j, np.ones(len(i), dtype=np.int64)
+
+        routers = ("leaf", wiring.routers_per_group, clos.leaves)
+        return _group_blocks(ends, routing, prefixes, wiring.pods, routers, routers, pattern)
+    return None
+
+
+def _group_blocks(ends: _Ends, routing, prefixes: list[str], groups: int, a_end: tuple[str, int, int],
+                  b_end: tuple[str, int, int], pattern) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(lengths [m], links, route codes) of the links inside ``groups`` groups of devices, one group measured for each
+    class of groups that stand alike, its links counted once per group of the class.
+
+    ``a_end``, ``b_end``: (role, devices per group, devices of the role in one plane and island); group ``p`` has
+    devices ``p x size ..`` of each end (the last group may have fewer); ``pattern(a count, b count)`` gives its
+    links as (A offsets, B offsets, links per bundle) within the group, the same rule for every group. Two groups
+    of full size stand alike when, in every plane and island, each of their devices is in a rack the same distance
+    (along, across, in micrometres), rows and racks away from their first device's rack, as high, at the same U
+    centre: then each of their links joins the same slots the same distance apart, and has the same length and
+    route (``_lengths``, ``_tray_m``). ``None`` (measure link by link) when few groups stand alike."""
+    copies = len(prefixes)
+    located = {}
+    for role, _size, total in (a_end, b_end):
+        if role not in located and total:
+            located[role] = ends.locate_all([p + role for p in prefixes], total)
+    full = min([groups] + [total // size for _role, size, total in (a_end, b_end) if size])
+    blocks: list[tuple[int, int]] = []  # (the group measured, groups of its class)
+    if full:
+        racks0 = located[a_end[0]][0][0, : full * a_end[1]: a_end[1]][:, None]  # each group's first device's rack
+        features = []
+        for role, size, _total in dict.fromkeys([a_end, b_end]):
+            racks, centres = (m[:, : full * size].reshape(copies, full, size).transpose(1, 0, 2).reshape(full, -1)
+                              for m in located[role])
+            features += [ends.x_um[racks] - ends.x_um[racks0], ends.y_um[racks] - ends.y_um[racks0],
+                         ends.row[racks] - ends.row[racks0], racks - racks0,
+                         np.ascontiguousarray(ends.top[racks]).view(np.int64), np.ascontiguousarray(centres).view(np.int64)]
+        alike: dict[bytes, list[int]] = {}  # a class's features -> [its first group, its groups]
+        for p, row in enumerate(np.hstack(features)):
+            found = alike.setdefault(row.tobytes(), [p, 0])
+            found[1] += 1
+        if len(alike) * 4 > full:
+            return None  # few groups alike: link by link is as fast
+        blocks += map(tuple, alike.values())
+    blocks += [(p, 1) for p in range(full, groups)]
+    parts = []
+    for p, times in blocks:
+        (a_role, a_size, a_total), (b_role, b_size, b_total) = a_end, b_end
+        a = np.arange(p * a_size, min(a_total, (p + 1) * a_size))
+        b = np.arange(p * b_size, min(b_total, (p + 1) * b_size))
+        i, j, links = pattern(len(a), len(b))
+        if len(i):
+            parts.append(_measured(ends, routing, prefixes, a_role, a[i], b_role, b[j],
+                                   np.asarray(links, dtype=np.int64) * times))
+    return tuple(np.concatenate(column) for column in zip(*parts)) if parts else None
+
+
 def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, routes: np.ndarray) -> LinkLengths:
     """``LinkLengths`` of one class from per-entry lengths [m], link counts and route codes.
 
@@ -335,39 +407,46 @@ def _ratio(total: Fraction | float, links) -> float:
     return float(total / Fraction(links))
 
 
-_PART_BITS = 18
-"""Bits of each of the three parts a 53-bit significand is split into (``_exact_sums``)."""
-
-
 def _exact_sums(groups: np.ndarray, count: int, values: np.ndarray, weights: np.ndarray) -> list:
     """The exact sum of ``values x weights`` in each group ``0 .. count-1`` (``groups``: each entry's group), as
-    ``Fraction``s (NaN as a float where a value is not finite), vectorised: each value is its 53-bit significand
-    times a power of two (``np.frexp``), the significand split in three 18-bit parts; per group and exponent each
-    part times the weight is summed by ``np.bincount`` (floats holding whole numbers below 2^53, so exact for
-    weights and entries up to 2^35 links), and the parts and exponents are put together in integers. The sums do
+    ``Fraction``s (a float NaN where a value is not finite), vectorised: each value is its 53-bit significand times a
+    power of two (``np.frexp``), the significand split in parts (two of 27 bits, three of 18 when the weights add up
+    to 2^26 or more); per group and exponent each part times the weight is summed by ``np.bincount`` (floats
+    holding whole numbers below 2^53: exact), and the parts and exponents are put together in integers. The sums do
     not depend on the order or grouping of the entries."""
-    weights = np.asarray(weights, dtype=np.float64)
+    weights = np.asarray(weights)
     if not len(values):
         return [Fraction(0)] * count
     if not np.isfinite(values).all() or (weights != np.floor(weights)).any():
         sums = np.bincount(groups, weights=values * weights, minlength=count)
         return [float(x) if not math.isfinite(x) else Fraction(float(x)) for x in sums.tolist()]
+    if float(weights.sum()) >= 2.0 ** 35:  # beyond any fabric's links: one entry at a time
+        out = [Fraction(0)] * count
+        for g, value, weight in zip(groups.tolist(), values.tolist(), weights.tolist()):
+            out[g] += Fraction(value) * int(weight)
+        return out
     significand, exponent = np.frexp(values)
     whole = (significand * 2.0 ** 53).astype(np.int64)  # values = whole x 2^(exponent - 53), exactly
     low = int(exponent.min())
     span = int(exponent.max()) - low + 1
-    key = groups * span + (exponent - low)
-    mask = (1 << _PART_BITS) - 1
-    parts = [np.bincount(key, weights=((whole >> (k * _PART_BITS)) & mask) * weights, minlength=count * span)
-             .reshape(count, span) for k in range(3)]
+    key = groups * span + (exponent - low) if span > 1 else groups
+    ones = bool((weights == 1).all())
+    bits = 27 if float(weights.sum()) < 2.0 ** 26 else 18  # parts x (sum of weights) below 2^53
+    mask = (1 << bits) - 1
+    parts = []
+    for k in range(-(-53 // bits)):
+        part = (whole >> (k * bits)) & mask if k else whole & mask
+        parts.append(np.bincount(key, weights=part if ones else part * weights, minlength=count * span)
+                     .reshape(count, span))
     out = []
     lift = max(0, low - 53)  # value x 2^(53 - low + lift) = whole x 2^(e + lift), a whole number
     for g in range(count):
         numerator = 0
-        for e in np.flatnonzero(parts[0][g] + parts[1][g] + parts[2][g]).tolist():
-            numerator += sum(int(parts[k][g, e]) << (k * _PART_BITS) for k in range(3)) << (e + lift)
+        for e in np.flatnonzero(sum(parts)[g]).tolist():
+            numerator += sum(int(part[g, e]) << (k * bits) for k, part in enumerate(parts)) << (e + lift)
         out.append(Fraction(numerator, 2 ** (53 - low + lift)))
     return out
+
 
 _EDGES = np.array(BIN_EDGES_M)
 _INNER_EDGES = _EDGES[1:-1]
