@@ -141,27 +141,46 @@ class _Ends:
 
 def _lengths(ends: _Ends, routing, ra, ua, rb, ub) -> tuple[np.ndarray, np.ndarray]:
     """Lengths [m] and route codes (0 in-rack, 1 in-row, 2 across rows) of links between (rack, U centre) pairs."""
-    u_m = routing.u_mm / 1000
     same = ra == rb
+    run = _run(routing, ends.top[ra], ua, ends.top[rb], ub, _tray_m(ends, ra, rb), same)
+    route = np.where(ends.row[ra] == ends.row[rb], 1, 2)
+    route[same] = 0
+    return run, route
+
+
+def _run(routing, top_a, ua, top_b, ub, tray_m, same) -> np.ndarray:
+    """Lengths [m] of links between ports at U centres ``ua``, ``ub`` of racks ``top_a``, ``top_b`` U high, the run
+    along the trays ``tray_m`` [m] apart (``_tray_m``), ``same``: in one rack (the routing rule of the module
+    docstring; one code for every link and every kind of link, so equal inputs give equal lengths)."""
+    in_rack, run = _vertical(routing, top_a, ua, top_b, ub)
+    return _finish(routing, run, tray_m, in_rack, same)
+
+
+def _vertical(routing, top_a, ua, top_b, ub) -> tuple[np.ndarray, np.ndarray]:
+    """(the run inside one rack [m], the climbs from both ports to the trays added [m]) of ``_run``."""
+    u_m = routing.u_mm / 1000
     # the same operations in the same order as one expression per term, in place (fewer temporary arrays)
     in_rack = np.subtract(ua, ub)
     np.abs(in_rack, out=in_rack)
     in_rack *= u_m
     in_rack += routing.in_rack_m
-    run = np.subtract(ends.top[ra], ua)  # up from the port to the tray at end a
+    run = np.subtract(top_a, ua)  # up from the port to the tray at end a
     run *= u_m
     run += routing.tray_above_rack_m
-    up_b = np.subtract(ends.top[rb], ub)
+    up_b = np.subtract(top_b, ub)
     up_b *= u_m
     up_b += routing.tray_above_rack_m
     run += up_b
-    run += _tray_m(ends, ra, rb)  # (up_a + up_b) + along the trays
+    return in_rack, run
+
+
+def _finish(routing, run: np.ndarray, tray_m, in_rack: np.ndarray, same) -> np.ndarray:
+    """``_run`` from its climbs ``run`` (changed in place), the trays and the in-rack runs (``_vertical``)."""
+    run += tray_m  # (up_a + up_b) + along the trays
     np.copyto(run, in_rack, where=same)
     run *= 1 + routing.slack_fraction
     run += 2 * routing.slack_end_m
-    route = np.where(ends.row[ra] == ends.row[rb], 1, 2)
-    route[same] = 0
-    return run, route
+    return run
 
 
 def _grid(metres: np.ndarray) -> np.ndarray:
@@ -227,7 +246,10 @@ def _link_arrays(wiring: Wiring, ends: _Ends, routing, places: RackPlaces | None
             if link_class == "node-leaf" else _group_links(wiring, link_class, ends, routing, prefixes)
         if found is None:
             a_role, a, b_role, b, links = wiring.bundle_arrays(link_class)
-            found = _measured(ends, routing, prefixes, a_role, a, b_role, b, links) if len(a) else None
+            if places is not None and len(a):
+                found = _compacted(ends, routing, prefixes, a_role, a, b_role, b, links)
+            if found is None and len(a):
+                found = _measured(ends, routing, prefixes, a_role, a, b_role, b, links)
         if found is not None:
             out[link_class] = found
     return out
@@ -255,6 +277,73 @@ def _measured(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.ndar
     (ra, ua), (rb, ub) = at(a_role, a), at(b_role, b)
     length, route = _lengths(ends, routing, ra, ua, rb, ub)
     return length, np.tile(links, copies), route
+
+
+
+
+def _compacted(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, b: np.ndarray,
+               links: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``_measured`` of many links as one entry per kind of link: a link's length and route depend only on how far
+    apart and how its two racks stand (distance along the trays, same rack, same row: a class of rack pairs) and on
+    how high each end's rack is and its port's U centre (a height pair). The links are counted per (class, height
+    pair) in integers (``np.bincount``), each kind measured once by the same rule (``_run``): the same lengths,
+    routes and links as link by link. ``None`` (measure link by link) when the tables would be larger than a few
+    times the links (a classic Dragonfly's global links between thousands of router racks)."""
+    copies = len(prefixes)
+
+    def devices(role: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rack, U centre) of every device of ``role`` (all planes and islands, plane-major) and each link's
+        device in that order."""
+        names = ["node"] if role == "node" else [p + role for p in prefixes]
+        count = int(index.max()) + 1
+        racks, centres = ends.locate_all(names, count)
+        ids = np.tile(index, copies) if role == "node" else (np.arange(copies)[:, None] * count + index).ravel()
+        return racks.ravel(), centres.ravel(), ids
+
+    (rack_a, centre_a, ia), (rack_b, centre_b, ib) = devices(a_role, a), devices(b_role, b)
+    racks_a, at_a = np.unique(rack_a, return_inverse=True)
+    racks_b, at_b = np.unique(rack_b, return_inverse=True)
+    most = max(4 * len(ia), 1 << 16)  # the tables' cells: beyond, link by link is faster
+    if len(racks_a) * len(racks_b) > most:
+        return None
+    # the height pairs: the in-rack runs and the climbs (_vertical) of every pair of (rack height, U centre), and
+    # the distinct values of each
+    heights_a, of_a = np.unique(ends.top[rack_a] + 1j * centre_a, return_inverse=True)
+    heights_b, of_b = np.unique(ends.top[rack_b] + 1j * centre_b, return_inverse=True)
+    ha, hb = np.repeat(heights_a, len(heights_b)), np.tile(heights_b, len(heights_a))
+    in_rack, climbs = _vertical(routing, ha.real, ha.imag, hb.real, hb.imag)
+    in_rack, in_rack_of = np.unique(in_rack, return_inverse=True)
+    climbs, climbs_of = np.unique(climbs, return_inverse=True)
+    kinds = max(len(in_rack), len(climbs))
+    pair = (at_a * len(racks_b))[ia]
+    pair += at_b[ib]  # each link's pair of racks
+    used = np.flatnonzero(np.bincount(pair, minlength=len(racks_a) * len(racks_b)))
+    pair_a, pair_b = racks_a[used // len(racks_b)], racks_b[used % len(racks_b)]
+    # classes of the rack pairs the links join: (distance along the trays [um], route), as _tray_m and _lengths have them
+    tray_um = np.abs(ends.x_um[pair_a] - ends.x_um[pair_b]) + np.abs(ends.y_um[pair_a] - ends.y_um[pair_b])
+    route = np.where(ends.row[pair_a] == ends.row[pair_b], 1, 2)
+    route[pair_a == pair_b] = 0
+    classes, of_used = np.unique(tray_um * 3 + route, return_inverse=True)
+    if len(classes) * kinds > most:
+        return None
+    class_of = np.zeros(len(racks_a) * len(racks_b), dtype=np.int64)
+    class_of[used] = of_used * kinds
+    height = (of_a * len(heights_b))[ia]
+    height += of_b[ib]  # each link's height pair
+    key = climbs_of[height]
+    inside = np.flatnonzero(pair_a == pair_b)
+    if len(inside):  # links inside one rack: by their in-rack run instead
+        one = np.flatnonzero(np.isin(pair, used[inside]))
+        key[one] = in_rack_of[height[one]]
+    key += class_of[pair]
+    counts = np.bincount(key, weights=np.tile(links, copies), minlength=len(classes) * kinds)
+    found = np.flatnonzero(counts)
+    cls, kind = np.divmod(found, kinds)
+    routes = (classes[cls] % 3).astype(np.int64)
+    same = routes == 0
+    run = np.where(same, 0.0, climbs[np.minimum(kind, len(climbs) - 1)])
+    lengths = _finish(routing, run, (classes[cls] // 3) / 1e6, in_rack[np.minimum(kind, len(in_rack) - 1)], same)
+    return lengths, counts[found].astype(np.int64), routes
 
 
 def _node_leaf_blocks(wiring, ends: _Ends, routing, places: RackPlaces | None, prefixes: list[str]):
