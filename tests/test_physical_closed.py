@@ -120,20 +120,22 @@ def test_closed_forms_hold_over_families_sizes_and_tiers(family, gpu, log2_gpus,
         pass  # a design the planner refuses has no layout
 
 
-BLOCKS = {  # design -> the classes measured per repeating block, not link by link
-    "B300 XDR": (dict(gpu="B300", gpus=131072, switch="Q3400"), ("node-leaf",)),
-    "Dragonfly+": (dict(gpu="H100", gpus=131072, switch="QM9700", topology="dragonfly"), ("node-leaf", "leaf-spine")),
+BLOCKS = {  # design -> the classes measured per repeating block or kind of link, not link by link
+    "B300 XDR": (dict(gpu="B300", gpus=131072, switch="Q3400"), ("node-leaf", "leaf-spine", "spine-core")),
+    "Dragonfly+": (dict(gpu="H100", gpus=131072, switch="QM9700", topology="dragonfly"),
+                   ("node-leaf", "leaf-spine", "global")),
     "classic Dragonfly": (dict(gpu="H100", gpus=16384, switch="QM9700", topology="classic-dragonfly"),
-                          ("node-leaf", "local")),
+                          ("node-leaf", "local", "global")),
     "per-rail planes": (dict(gpu="H800", gpus=4096, switch="QM9700", plane_mode="per-rail", planes=8), ("node-leaf",)),
 }
 
 
 @pytest.mark.parametrize("name", sorted(BLOCKS))
 def test_blocks_measure_few_links_and_give_the_per_link_bins(name):
-    """The planning path measures the node-leaf links once per SU template and a Dragonfly's links inside its groups
-    once per class of groups standing alike (a few hundred entries, not one per link), and bins them as every link
-    measured one by one (``link_arrays``, the per-link reference) bins them."""
+    """The planning path measures the node-leaf links once per SU template, a Dragonfly's links inside its groups
+    once per class of groups standing alike and the other links once per kind (class of rack pairs x height pair):
+    a few thousand entries, not one per link, binned as every link measured one by one (``link_arrays``, the
+    per-link reference) bins them."""
     from core.physical.lengths import _END_PREFIXES, _Ends, _link_arrays, _wiring, bin_lengths, link_arrays
     from core.physical.racks import load_racks
 
