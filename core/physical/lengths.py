@@ -11,11 +11,19 @@ Routing rule (constants in ``assets/catalog/racks.toml`` ``[routing]``, each sou
 
 ``length_m(layout, a, z)`` is one link's length [m] (device ids as ``Layout.position`` takes them;
 the cabling plan uses it). ``link_lengths(resolved, fabric, layout)`` gives, per link class
-(node-leaf, leaf-spine, spine-core), every link's length vectorised with numpy over the fabric's
-bundles (``core.fabric.wiring.Wiring.bundle_arrays``: the bundles the fabric graph has), binned
-by ``BIN_EDGES_M``: a bin holds its link count, longest and mean length and whether most of its
-links stay in a rack, in a row or cross rows. Counts over the bins add up to the fabric's link
-counts (summed over planes).
+(node-leaf, leaf-spine, spine-core), the links' lengths binned by ``BIN_EDGES_M``: a bin holds its link count,
+longest and mean length and whether most of its links stay in a rack, in a row or cross rows. Counts over the bins
+add up to the fabric's link counts (summed over planes).
+
+**Repeating blocks.** Planning (``placed_link_lengths``, from the arrangement's ``RackPlaces``) does not measure
+every link: the node-leaf links once per SU template, counted once per SU of it (``_node_leaf_blocks``); a
+Dragonfly's links inside its groups once per class of groups that stand alike (``_group_blocks``); the other
+classes once per kind of link, a class of rack pairs (distance along the trays, route) times a pair of port heights,
+counted in integers (``_compacted``: still a pass over the links, but no length per link). A layout built whole,
+and ``link_arrays``, measure every link of the fabric's bundles (``core.fabric.wiring.Wiring.bundle_arrays``): the
+reference the blocks equal (``tests/test_physical_closed.py``). Two rules make them equal in every bit: the run
+along the trays is added in whole micrometres and rounded once (``_tray_m``: the same for a block wherever it stands),
+and a bin's length sum is exact (``_exact_sums``), its mean and the total correctly rounded, whatever the grouping.
 """
 
 from __future__ import annotations
