@@ -287,8 +287,6 @@ def _measured(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.ndar
     return length, np.tile(links, copies), route
 
 
-
-
 def _compacted(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, b: np.ndarray,
                links: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """``_measured`` of many links as one entry per kind of link: a link's length and route depend only on how far
@@ -327,7 +325,7 @@ def _compacted(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.nda
     pair += at_b[ib]  # each link's pair of racks
     used = np.flatnonzero(np.bincount(pair, minlength=len(racks_a) * len(racks_b)))
     pair_a, pair_b = racks_a[used // len(racks_b)], racks_b[used % len(racks_b)]
-    # classes of the rack pairs the links join: (distance along the trays [um], route), as _tray_m and _lengths have them
+    # classes of the rack pairs the links join: (distance along the trays [um], route), as _tray_m and _lengths say
     tray_um = np.abs(ends.x_um[pair_a] - ends.x_um[pair_b]) + np.abs(ends.y_um[pair_a] - ends.y_um[pair_b])
     route = np.where(ends.row[pair_a] == ends.row[pair_b], 1, 2)
     route[pair_a == pair_b] = 0
@@ -440,7 +438,8 @@ def _group_blocks(ends: _Ends, routing, prefixes: list[str], groups: int, a_end:
                               for m in located[role])
             features += [ends.x_um[racks] - ends.x_um[racks0], ends.y_um[racks] - ends.y_um[racks0],
                          ends.row[racks] - ends.row[racks0], racks - racks0,
-                         np.ascontiguousarray(ends.top[racks]).view(np.int64), np.ascontiguousarray(centres).view(np.int64)]
+                         np.ascontiguousarray(ends.top[racks]).view(np.int64),
+                         np.ascontiguousarray(centres).view(np.int64)]
         alike: dict[bytes, list[int]] = {}  # a class's features -> [its first group, its groups]
         for p, row in enumerate(np.hstack(features)):
             found = alike.setdefault(row.tobytes(), [p, 0])
