@@ -254,13 +254,17 @@ def _link_arrays(wiring: Wiring, ends: _Ends, routing, places: RackPlaces | None
             if link_class == "node-leaf" else _group_links(wiring, link_class, ends, routing, prefixes)
         if found is None:
             a_role, a, b_role, b, links = wiring.bundle_arrays(link_class)
-            if places is not None and len(a):
+            if places is not None and len(a) * len(prefixes) > _FEW_LINKS:
                 found = _compacted(ends, routing, prefixes, a_role, a, b_role, b, links)
             if found is None and len(a):
                 found = _measured(ends, routing, prefixes, a_role, a, b_role, b, links)
         if found is not None:
             out[link_class] = found
     return out
+
+
+_FEW_LINKS = 4096
+"""Bundles of a class (all planes) up to which counting them per kind (``_compacted``) costs more than measuring each."""
 
 
 def _measured(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, b: np.ndarray,
@@ -480,47 +484,49 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
     # whole link counts add up exactly in any order: a bin's links are its routes' links
     links = (by_route.sum(axis=1) if np.issubdtype(weights.dtype, np.integer) else
              np.bincount(which, weights=weights, minlength=bins_n))
-    length_sums = _exact_sums(which, bins_n, lengths, weights)
+    length_sums, scale = _exact_sums(which, bins_n, lengths, weights)
     longest = np.full(bins_n, -np.inf)
     np.maximum.at(longest, which, lengths)
     bins = []
     for b in np.flatnonzero(links > 0).tolist():
         bins.append(LengthBin(low_m=float(_EDGES[b]), high_m=float(_EDGES[b + 1]), links=int(links[b]),
-                              max_m=round(float(longest[b]), 2), mean_m=round(_ratio(length_sums[b], links[b]), 2),
+                              max_m=round(float(longest[b]), 2), mean_m=round(_ratio(length_sums[b], scale, links[b]), 2),
                               route=ROUTES[int(np.argmax(by_route[b]))]))
     total = int(weights.sum())
-    length_total = sum(length_sums, Fraction(0))
+    length_total = sum(length_sums)
     return LinkLengths(link_class=link_class, links=total, bins=tuple(bins),
                        max_m=round(float(lengths.max()), 2) if total else 0.0,
-                       mean_m=round(_ratio(length_total, weights.sum(dtype=np.float64)), 2) if total else 0.0,
-                       total_m=round(float(length_total), 1))
+                       mean_m=round(_ratio(length_total, scale, weights.sum(dtype=np.float64)), 2) if total else 0.0,
+                       total_m=round(_ratio(length_total, scale, 1), 1))
 
 
-def _ratio(total: Fraction | float, links) -> float:
-    """``total / links`` correctly rounded (``total``: an exact sum of ``_exact_sums``, or NaN)."""
+def _ratio(total: int | float, scale: int, links) -> float:
+    """``total / scale / links`` correctly rounded: ``total / scale`` an exact sum of ``_exact_sums`` (a whole
+    numerator, or a float where the sum could not be exact)."""
     if isinstance(total, float):
-        return total / float(links)
-    return float(total / Fraction(links))
+        return total / scale / float(links)
+    return total / (scale * int(links))  # whole numbers: Python's true division rounds correctly
 
 
-def _exact_sums(groups: np.ndarray, count: int, values: np.ndarray, weights: np.ndarray) -> list:
+def _exact_sums(groups: np.ndarray, count: int, values: np.ndarray, weights: np.ndarray) -> tuple[list, int]:
     """The exact sum of ``values x weights`` in each group ``0 .. count-1`` (``groups``: each entry's group), as
-    ``Fraction``s (a float NaN where a value is not finite), vectorised: each value is its 53-bit significand times a
-    power of two (``np.frexp``), the significand split in parts (two of 27 bits, three of 18 when the weights add up
-    to 2^26 or more); per group and exponent each part times the weight is summed by ``np.bincount`` (floats
-    holding whole numbers below 2^53: exact), and the parts and exponents are put together in integers. The sums do
-    not depend on the order or grouping of the entries."""
+    (whole numerators, their common denominator, a power of two) (float sums over 1 where a value is not finite or
+    a weight not whole), vectorised: each value is its 53-bit significand times a power of two (``np.frexp``), the
+    significand split in parts (two of 27 bits, three of 18 when the weights add up to 2^26 or more); per group and
+    exponent each part times the weight is summed by ``np.bincount`` (floats holding whole numbers below 2^53:
+    exact), and the parts and exponents are put together in integers. The sums do not depend on the order or
+    grouping of the entries."""
     weights = np.asarray(weights)
     if not len(values):
-        return [Fraction(0)] * count
+        return [0] * count, 1
     if not np.isfinite(values).all() or (weights != np.floor(weights)).any():
-        sums = np.bincount(groups, weights=values * weights, minlength=count)
-        return [float(x) if not math.isfinite(x) else Fraction(float(x)) for x in sums.tolist()]
+        return np.bincount(groups, weights=values * weights, minlength=count).tolist(), 1
     if float(weights.sum()) >= 2.0 ** 35:  # beyond any fabric's links: one entry at a time
-        out = [Fraction(0)] * count
+        sums = [Fraction(0)] * count
         for g, value, weight in zip(groups.tolist(), values.tolist(), weights.tolist()):
-            out[g] += Fraction(value) * int(weight)
-        return out
+            sums[g] += Fraction(value) * int(weight)
+        scale = max(x.denominator for x in sums)  # powers of two
+        return [int(x * scale) for x in sums], scale
     significand, exponent = np.frexp(values)
     whole = (significand * 2.0 ** 53).astype(np.int64)  # values = whole x 2^(exponent - 53), exactly
     low = int(exponent.min())
@@ -534,14 +540,19 @@ def _exact_sums(groups: np.ndarray, count: int, values: np.ndarray, weights: np.
         part = (whole >> (k * bits)) & mask if k else whole & mask
         parts.append(np.bincount(key, weights=part if ones else part * weights, minlength=count * span)
                      .reshape(count, span))
-    out = []
     lift = max(0, low - 53)  # value x 2^(53 - low + lift) = whole x 2^(e + lift), a whole number
-    for g in range(count):
-        numerator = 0
-        for e in np.flatnonzero(sum(parts)[g]).tolist():
-            numerator += sum(int(part[g, e]) << (k * bits) for k, part in enumerate(parts)) << (e + lift)
-        out.append(Fraction(numerator, 2 ** (53 - low + lift)))
-    return out
+    present = parts[0] + parts[1]
+    for part in parts[2:]:
+        present += part
+    found_g, found_e = np.nonzero(present)
+    numerators = [0] * count
+    columns = [part[found_g, found_e].tolist() for part in parts]
+    for i, (g, e) in enumerate(zip(found_g.tolist(), found_e.tolist())):
+        whole_sum = 0
+        for k, column in enumerate(columns):
+            whole_sum += int(column[i]) << (k * bits)
+        numerators[g] += whole_sum << (e + lift)
+    return numerators, 2 ** (53 - low + lift)
 
 
 _EDGES = np.array(BIN_EDGES_M)
