@@ -251,7 +251,8 @@ def _link_arrays(wiring: Wiring, ends: _Ends, routing, places: RackPlaces | None
     out = {}
     for link_class in wiring.link_classes:
         found = None if places is None else _node_leaf_blocks(wiring, ends, routing, places, prefixes) \
-            if link_class == "node-leaf" else _group_links(wiring, link_class, ends, routing, prefixes)
+            if link_class == "node-leaf" else _group_links(wiring, link_class, ends, routing, prefixes) \
+            if wiring.family != "clos" else _clos_links(wiring, link_class, ends, routing, prefixes)
         if found is None:
             a_role, a, b_role, b, links = wiring.bundle_arrays(link_class)
             if places is not None and len(a) * len(prefixes) > _FEW_LINKS:
@@ -289,6 +290,111 @@ def _measured(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.ndar
     (ra, ua), (rb, ub) = at(a_role, a), at(b_role, b)
     length, route = _lengths(ends, routing, ra, ua, rb, ub)
     return length, np.tile(links, copies), route
+
+
+def _clos_links(wiring: Wiring, link_class: str, ends: _Ends, routing, prefixes: list[str]):
+    """A folded Clos's leaf-spine links as ``_cell_pairs`` counts them (the rule of ``Wiring.bundle_arrays``: each
+    leaf to every spine of its pod, ``pair_links`` each; one pod with two tiers); ``None`` for another class or with
+    islands (a rail-only fabric's or per-rail planes' leaves and spines are one or two per rack and island: counting
+    link by link, ``_compacted``, is as fast) and for the spine-core links (spines and cores one per height of a
+    rack: the same)."""
+    if link_class != "leaf-spine" or wiring.tiers < 2 or wiring.islands > 1 or not (wiring.leaves and wiring.spines):
+        return None
+    leaf = np.arange(wiring.leaves)
+    pods = wiring.pod_of_group(wiring.group_of_leaf(leaf)) if wiring.tiers == 3 else np.zeros_like(leaf)
+    spine = np.arange(wiring.spines)
+    spine_pods = spine // wiring.spines_per_pod if wiring.tiers == 3 else np.zeros_like(spine)
+    return _cell_pairs(ends, routing, prefixes, ("leaf", pods, np.full(len(leaf), wiring.pair_links)),
+                       ("spine", spine_pods))
+
+
+def _cells(ends: _Ends, prefixes: list[str], role: str, groups: np.ndarray, span: int, links=None):
+    """The devices of ``role`` (every plane and island) gathered into cells (plane and group, rack): the cells'
+    plane-groups and racks, in order, the heights (rack height, U centre) and each cell's count per height (times
+    ``links`` when given)."""
+    copies = len(prefixes)
+    racks, centres = (m.ravel() for m in ends.locate_all([p + role for p in prefixes], len(groups)))
+    heights, of_height = np.unique(ends.top[racks] + 1j * centres, return_inverse=True)
+    group = (np.arange(copies)[:, None] * span + groups).ravel()
+    cells, of_cell = np.unique(group * len(ends.top) + racks, return_inverse=True)
+    weights = None if links is None else np.tile(links, copies).astype(float)
+    counts = np.bincount(of_cell * len(heights) + of_height, weights=weights,
+                         minlength=len(cells) * len(heights)).reshape(len(cells), len(heights))
+    cell_group, cell_rack = np.divmod(cells, len(ends.top))
+    return cell_group, cell_rack, heights, counts
+
+
+def _count_types(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's count type (cells of one rack draft count alike) and the distinct counts, of ``_cells``' counts."""
+    types: dict[bytes, int] = {}
+    of_type = np.array([types.setdefault(row.tobytes(), len(types)) for row in counts], dtype=np.int64)
+    distinct = np.array([np.frombuffer(key, dtype=counts.dtype) for key in types])
+    return of_type, distinct.reshape(len(types), counts.shape[1])
+
+
+def _cell_pairs(ends: _Ends, routing, prefixes: list[str], a_end: tuple, b_end: tuple):
+    """(lengths [m], links, route codes) of links that join, in every plane and island, each device of role A to
+    every device of role B of its group, ``links`` links each: ``a_end`` (role A, each device's group, its links to
+    each partner), ``b_end`` (role B, each device's group).
+
+    Counted, not enumerated: both ends' devices are gathered into cells (plane, group, rack) with a count per height
+    (``_cells``, ``_count_types``). All links between two cells of a group join the same two racks (one class of rack pairs: distance
+    along the trays, route); their heights are the product of the two cells' counts, the same for cells of the same
+    count types. So the cell pairs are counted per (class, A type, B type), each pair of types' products reduced once
+    to the climbs (or in-rack runs) they make, and each (class, climbs) is measured once by the one rule
+    (``_vertical``, ``_finish``). The work grows with the racks, not the links. ``None`` (count link by link) when
+    the cell pairs, or the pairs of types times the height pairs, outnumber a quarter of the links (cells of one
+    device each)."""
+    span = int(max(a_end[1].max(), b_end[1].max())) + 1  # groups per plane and island
+    group_a, rack_a, heights_a, counts_a = _cells(ends, prefixes, a_end[0], a_end[1], span, a_end[2])
+    group_b, rack_b, heights_b, counts_b = _cells(ends, prefixes, b_end[0], b_end[1], span)
+    first = np.searchsorted(group_b, group_a, side="left")  # each A cell's partners: the B cells of its group
+    partners = np.searchsorted(group_b, group_a, side="right") - first
+    pairs = int(partners.sum())
+    if pairs > 1 << 20:
+        return None
+    ai = np.repeat(np.arange(len(group_a)), partners)
+    bi = first[ai] + (np.arange(pairs) - np.repeat(np.cumsum(partners) - partners, partners))
+    links = float(counts_a.sum(axis=1)[ai] @ counts_b.sum(axis=1)[bi])
+    if pairs * 4 > links:
+        return None  # few links per pair of cells: counting link by link is as fast
+    (type_a, types_a), (type_b, types_b) = _count_types(counts_a), _count_types(counts_b)
+    pa, pb = rack_a[ai], rack_b[bi]
+    tray_um = np.abs(ends.x_um[pa] - ends.x_um[pb]) + np.abs(ends.y_um[pa] - ends.y_um[pb])
+    route = np.where(ends.row[pa] == ends.row[pb], 1, 2)
+    route[pa == pb] = 0
+    classes, of_class = np.unique(tray_um * 3 + route, return_inverse=True)
+    # the climbs and in-rack runs of every height pair, and their distinct values (the kinds of link of a class)
+    ha, hb = np.repeat(heights_a, len(heights_b)), np.tile(heights_b, len(heights_a))
+    in_rack, climbs = _vertical(routing, ha.real, ha.imag, hb.real, hb.imag)
+    in_rack, in_rack_of = np.unique(in_rack, return_inverse=True)
+    climbs, climbs_of = np.unique(climbs, return_inverse=True)
+    kinds = max(len(in_rack), len(climbs))
+    # cell pairs per (class, A type, B type, inside one rack or not)
+    triple = ((of_class * len(types_a) + type_a[ai]) * len(types_b) + type_b[bi]) * 2 + (route == 0)
+    times = np.bincount(triple)
+    used = np.flatnonzero(times)
+    rest, inside = np.divmod(used, 2)
+    rest, tb = np.divmod(rest, len(types_b))
+    cls, ta = np.divmod(rest, len(types_a))
+    # each pair of types' products, by kind: (pair of types, kind) -> links
+    type_pairs, of_pair = np.unique((ta * len(types_b) + tb) * 2 + inside, return_inverse=True)
+    if len(type_pairs) * len(heights_a) * len(heights_b) * 4 > links:
+        return None  # many kinds of cells (one device each): counting link by link is as fast
+    pta, ptb, pin = type_pairs // 2 // len(types_b), type_pairs // 2 % len(types_b), type_pairs % 2
+    products = (types_a[pta][:, :, None] * types_b[ptb][:, None, :]).reshape(len(type_pairs), -1)
+    kind_of = np.where(pin[:, None] == 1, in_rack_of[None, :], climbs_of[None, :])
+    by_kind = np.bincount((np.arange(len(type_pairs))[:, None] * kinds + kind_of).ravel(), weights=products.ravel(),
+                          minlength=len(type_pairs) * kinds).reshape(len(type_pairs), kinds)
+    totals = np.bincount((cls[:, None] * kinds + np.arange(kinds)).ravel(),
+                         weights=(by_kind[of_pair] * times[used][:, None]).ravel(), minlength=len(classes) * kinds)
+    found = np.flatnonzero(totals)
+    cls, kind = np.divmod(found, kinds)
+    routes = (classes[cls] % 3).astype(np.int64)
+    same = routes == 0
+    run = np.where(same, 0.0, climbs[np.minimum(kind, len(climbs) - 1)])
+    lengths = _finish(routing, run, (classes[cls] // 3) / 1e6, in_rack[np.minimum(kind, len(in_rack) - 1)], same)
+    return lengths, totals[found].astype(np.int64), routes
 
 
 def _compacted(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, b: np.ndarray,
