@@ -265,7 +265,8 @@ def _link_arrays(wiring: Wiring, ends: _Ends, routing, places: RackPlaces | None
 
 
 _FEW_LINKS = 4096
-"""Bundles of a class (all planes) up to which counting them per kind (``_compacted``) costs more than measuring each."""
+"""Bundles of a class (all planes) up to which counting them per kind (``_compacted``) costs more than measuring
+each."""
 
 
 def _measured(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, b: np.ndarray,
@@ -338,9 +339,9 @@ def _cell_pairs(ends: _Ends, routing, prefixes: list[str], a_end: tuple, b_end: 
     each partner), ``b_end`` (role B, each device's group).
 
     Counted, not enumerated: both ends' devices are gathered into cells (plane, group, rack) with a count per height
-    (``_cells``, ``_count_types``). All links between two cells of a group join the same two racks (one class of rack pairs: distance
-    along the trays, route); their heights are the product of the two cells' counts, the same for cells of the same
-    count types. So the cell pairs are counted per (class, A type, B type), each pair of types' products reduced once
+    (``_cells``, ``_count_types``). All links between two cells of a group join the same two racks (one class of
+    rack pairs: distance along the trays, route); their heights are the product of the two cells' counts, the same
+    for cells of the same count types. So the cell pairs are counted per (class, A type, B type), each pair of types' products reduced once
     to the climbs (or in-rack runs) they make, and each (class, climbs) is measured once by the one rule
     (``_vertical``, ``_finish``). The work grows with the racks, not the links. ``None`` (count link by link) when
     the cell pairs, or the pairs of types times the height pairs, outnumber a quarter of the links (cells of one
@@ -596,7 +597,8 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
     bins = []
     for b in np.flatnonzero(links > 0).tolist():
         bins.append(LengthBin(low_m=float(_EDGES[b]), high_m=float(_EDGES[b + 1]), links=int(links[b]),
-                              max_m=round(float(longest[b]), 2), mean_m=round(_ratio(length_sums[b], scale, links[b]), 2),
+                              max_m=round(float(longest[b]), 2),
+                              mean_m=round(_ratio(length_sums[b], scale, links[b]), 2),
                               route=ROUTES[int(np.argmax(by_route[b]))]))
     total = int(weights.sum())
     length_total = sum(length_sums)
