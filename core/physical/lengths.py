@@ -341,9 +341,9 @@ def _cell_pairs(ends: _Ends, routing, prefixes: list[str], a_end: tuple, b_end: 
     Counted, not enumerated: both ends' devices are gathered into cells (plane, group, rack) with a count per height
     (``_cells``, ``_count_types``). All links between two cells of a group join the same two racks (one class of
     rack pairs: distance along the trays, route); their heights are the product of the two cells' counts, the same
-    for cells of the same count types. So the cell pairs are counted per (class, A type, B type), each pair of types' products reduced once
-    to the climbs (or in-rack runs) they make, and each (class, climbs) is measured once by the one rule
-    (``_vertical``, ``_finish``). The work grows with the racks, not the links. ``None`` (count link by link) when
+    for cells of the same count types. So the cell pairs are counted per (class, A type, B type), each pair of
+    types' products reduced once to the climbs (or in-rack runs) they make, and each (class, climbs) is measured
+    once by the one rule (``_vertical``, ``_finish``). The work grows with the racks, not the links. ``None`` (count link by link) when
     the cell pairs, or the pairs of types times the height pairs, outnumber a quarter of the links (cells of one
     device each)."""
     span = int(max(a_end[1].max(), b_end[1].max())) + 1  # groups per plane and island
