@@ -343,9 +343,9 @@ def _cell_pairs(ends: _Ends, routing, prefixes: list[str], a_end: tuple, b_end: 
     rack pairs: distance along the trays, route); their heights are the product of the two cells' counts, the same
     for cells of the same count types. So the cell pairs are counted per (class, A type, B type), each pair of
     types' products reduced once to the climbs (or in-rack runs) they make, and each (class, climbs) is measured
-    once by the one rule (``_vertical``, ``_finish``). The work grows with the racks, not the links. ``None`` (count link by link) when
-    the cell pairs, or the pairs of types times the height pairs, outnumber a quarter of the links (cells of one
-    device each)."""
+    once by the one rule (``_vertical``, ``_finish``). The work grows with the racks, not the links. ``None``
+    (count link by link) when the cell pairs, or the pairs of types times the height pairs, outnumber a quarter of
+    the links (cells of one device each)."""
     span = int(max(a_end[1].max(), b_end[1].max())) + 1  # groups per plane and island
     group_a, rack_a, heights_a, counts_a = _cells(ends, prefixes, a_end[0], a_end[1], span, a_end[2])
     group_b, rack_b, heights_b, counts_b = _cells(ends, prefixes, b_end[0], b_end[1], span)
