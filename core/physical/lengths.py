@@ -17,9 +17,11 @@ add up to the fabric's link counts (summed over planes).
 
 **Repeating blocks.** Planning (``placed_link_lengths``, from the arrangement's ``RackPlaces``) does not measure
 every link: the node-leaf links once per SU template, counted once per SU of it (``_node_leaf_blocks``); a
-Dragonfly's links inside its groups once per class of groups that stand alike (``_group_blocks``); the other
-classes once per kind of link, a class of rack pairs (distance along the trays, route) times a pair of port heights,
-counted in integers (``_compacted``: still a pass over the links, but no length per link). A layout built whole,
+Dragonfly's links inside its groups once per class of groups that stand alike (``_group_blocks``); a Clos's
+leaf-spine links per pair of rack cells (plane, pod, rack) with their counts per port height (``_cell_pairs``); the
+other classes (spine-core, the Dragonflies' global links, a rail-only fabric's) once per kind of link, a class of rack
+pairs (distance along the trays, route) times a pair of port heights, counted in integers (``_compacted``: still a
+pass over the links, but no length per link). A layout built whole,
 and ``link_arrays``, measure every link of the fabric's bundles (``core.fabric.wiring.Wiring.bundle_arrays``): the
 reference the blocks equal (``tests/test_physical_closed.py``). Two rules make them equal in every bit: the run
 along the trays is added in whole micrometres and rounded once (``_tray_m``: the same for a block wherever it stands),
