@@ -2,8 +2,8 @@
 
 Times ``core.physical.layout.place`` (the arrangement in repeating blocks: the ``Layout`` a plan holds, its racks
 not built), building its racks (``Layout.racks``: what a drawing, the cabling plan or an export reads),
-``core.physical.lengths.link_lengths`` computed afresh (``core.memo.uncached``: every compute link's length,
-binned) and from the stage cache (the rack places seen before), and the media choice per bin
+``core.physical.lengths.link_lengths`` computed afresh (``core.memo.uncached``: the compute links' lengths per
+repeating block and kind of link, binned) and from the stage cache (the rack places seen before), and the media choice per bin
 (``core.physical.media.select_media``) for 131,072 GPUs (16,384 B300 nodes, three tiers, about 395,000 links) and
 for 65,536 H100 GPUs (three tiers of QM9700). Median of several runs (``benchmarks/timing.py``).
 ``python benchmarks/bench_physical.py``; ``make bench`` runs it with the others.

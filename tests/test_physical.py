@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -320,9 +321,31 @@ def test_bin_lengths_equals_the_bins_counted_one_by_one(entries):
         by_route = [sum(w for _l, w, r in part if r == k) for k in range(3)]
         assert x.links == links
         assert x.max_m == round(max(length for length, _w, _r in part), 2)
-        assert math.isclose(x.mean_m, round(sum(length * w for length, w, _r in part) / links, 2), abs_tol=0.0100001)
+        assert x.mean_m == round(float(sum(Fraction(length) * w for length, w, _r in part) / links), 2)
         assert x.route == ("in-rack", "in-row", "across-rows")[by_route.index(max(by_route))]
     assert got.links == int(weights.sum())
+    exact = sum((Fraction(length) * w for length, w, _r in entries), Fraction(0))
+    assert got.total_m == round(float(exact), 1)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.0, 900.0), st.integers(1, 5000), st.integers(0, 2)), min_size=1, max_size=40),
+       st.randoms(use_true_random=False))
+def test_bin_lengths_do_not_depend_on_how_links_are_grouped(entries, rnd):
+    """The same links as one entry per link (split, shuffled) or as entries with link counts bin alike, in every
+    byte: the sums are exact (a block's lengths times its multiplicity equal its links one by one)."""
+    lengths = np.array([e[0] for e in entries])
+    weights = np.array([e[1] for e in entries], dtype=np.int64)
+    routes = np.array([e[2] for e in entries], dtype=np.int64)
+    split = [(length, 1 if w == 1 else k, route) for length, w, route in entries
+             for k in ([w] if w == 1 else [w // 2, w - w // 2]) if k]
+    split += [(length, 1, route) for length, w, route in entries[:3] for _ in range(w)]
+    merged = [(length, 2 * w if i < 3 else w, route) for i, (length, w, route) in enumerate(entries)]
+    rnd.shuffle(split)
+    a = bin_lengths("leaf-spine", *(np.array(c) for c in zip(*split)))
+    b = bin_lengths("leaf-spine", *(np.array(c, dtype=t) for c, t in zip(zip(*merged), (float, np.int64, np.int64))))
+    assert a == b and a.model_dump_json() == b.model_dump_json()
+    assert bin_lengths("leaf-spine", lengths, weights, routes).links == sum(weights)
 
 
 def test_rack_places_give_the_layouts_positions_and_are_shared_between_designs():

@@ -5,7 +5,9 @@ the rack counts, the most power per rack, the rows and the hall (``Layout.summar
 blocks (``Arrangement.counts``, ``Arrangement.max_kw``) and the cable lengths from its ``RackPlaces``. Here, over
 every topology family and 64 to 131,072 GPUs, these equal what the built racks give (the reference: one ``Rack`` per
 rack, the lengths of every link from the racks' positions), and the layout, once built, is the same object in every
-byte (``model_dump_json``) whichever way it was reached.
+byte (``model_dump_json``) whichever way it was reached. The cable lengths of planning come per repeating block (an
+SU template's node-leaf links times its SUs, a Dragonfly group's inner links times the groups standing alike): they
+bin as every link measured one by one does.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ GRID = [
     dict(gpu="H100", nodes=512, fabric="ethernet", storage="ethernet"),
     dict(gpu="B300", gpus=131072, switch="Q3400"),
     dict(gpu="H100", gpus=131072, switch="QM9700", topology="dragonfly"),
+    dict(gpu="H100", gpus=131072, switch="QM9700", topology="classic-dragonfly"),
 ]
 
 
@@ -115,6 +118,39 @@ def test_closed_forms_hold_over_families_sizes_and_tiers(family, gpu, log2_gpus,
         _check({**kwargs, "nodes": nodes})
     except (DesignError, InputError):
         pass  # a design the planner refuses has no layout
+
+
+BLOCKS = {  # design -> the classes measured per repeating block or kind of link, not link by link
+    "B300 XDR": (dict(gpu="B300", gpus=131072, switch="Q3400"), ("node-leaf", "leaf-spine", "spine-core")),
+    "Dragonfly+": (dict(gpu="H100", gpus=131072, switch="QM9700", topology="dragonfly"),
+                   ("node-leaf", "leaf-spine", "global")),
+    "classic Dragonfly": (dict(gpu="H100", gpus=16384, switch="QM9700", topology="classic-dragonfly"),
+                          ("node-leaf", "local", "global")),
+    "per-rail planes": (dict(gpu="H800", gpus=4096, switch="QM9700", plane_mode="per-rail", planes=8), ("node-leaf",)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BLOCKS))
+def test_blocks_measure_few_links_and_give_the_per_link_bins(name):
+    """The planning path measures the node-leaf links once per SU template, a Dragonfly's links inside its groups
+    once per class of groups standing alike and the other links once per kind (class of rack pairs x height pair):
+    a few thousand entries, not one per link, binned as every link measured one by one (``link_arrays``, the
+    per-link reference) bins them."""
+    from core.physical.lengths import _END_PREFIXES, _Ends, _link_arrays, _wiring, bin_lengths, link_arrays
+    from core.physical.racks import load_racks
+
+    kwargs, classes = BLOCKS[name]
+    resolved, fabric, arrangement = _arranged(kwargs)
+    places = arrangement.places(_END_PREFIXES)
+    blocks = _link_arrays(_wiring(resolved, fabric), _Ends(places), load_racks().routing, places)
+    per_link = link_arrays(resolved, fabric, arrangement)
+    assert list(blocks) == list(per_link)
+    for link_class, (lengths, links, routes) in per_link.items():
+        found = blocks[link_class]
+        assert int(found[1].sum()) == int(links.sum())
+        if link_class in classes:
+            assert len(found[0]) * 10 < len(lengths), link_class
+        assert bin_lengths(link_class, *found) == bin_lengths(link_class, lengths, links, routes)
 
 
 def test_a_layout_built_whole_counts_its_racks():

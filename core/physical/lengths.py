@@ -11,16 +11,27 @@ Routing rule (constants in ``assets/catalog/racks.toml`` ``[routing]``, each sou
 
 ``length_m(layout, a, z)`` is one link's length [m] (device ids as ``Layout.position`` takes them;
 the cabling plan uses it). ``link_lengths(resolved, fabric, layout)`` gives, per link class
-(node-leaf, leaf-spine, spine-core), every link's length vectorised with numpy over the fabric's
-bundles (``core.fabric.wiring.Wiring.bundle_arrays``: the bundles the fabric graph has), binned
-by ``BIN_EDGES_M``: a bin holds its link count, longest and mean length and whether most of its
-links stay in a rack, in a row or cross rows. Counts over the bins add up to the fabric's link
-counts (summed over planes).
+(node-leaf, leaf-spine, spine-core), the links' lengths binned by ``BIN_EDGES_M``: a bin holds its link count,
+longest and mean length and whether most of its links stay in a rack, in a row or cross rows. Counts over the bins
+add up to the fabric's link counts (summed over planes).
+
+**Repeating blocks.** Planning (``placed_link_lengths``, from the arrangement's ``RackPlaces``) does not measure
+every link: the node-leaf links once per SU template, counted once per SU of it (``_node_leaf_blocks``); a
+Dragonfly's links inside its groups once per class of groups that stand alike (``_group_blocks``); a Clos's
+leaf-spine links per pair of rack cells (plane, pod, rack) with their counts per port height (``_cell_pairs``); the
+other classes (spine-core, the Dragonflies' global links, a rail-only fabric's) once per kind of link, a class of rack
+pairs (distance along the trays, route) times a pair of port heights, counted in integers (``_compacted``: still a
+pass over the links, but no length per link). A layout built whole,
+and ``link_arrays``, measure every link of the fabric's bundles (``core.fabric.wiring.Wiring.bundle_arrays``): the
+reference the blocks equal (``tests/test_physical_closed.py``). Two rules make them equal in every bit: the run
+along the trays is added in whole micrometres and rounded once (``_tray_m``: the same for a block wherever it stands),
+and a bin's length sum is exact (``_exact_sums``), its mean and the total correctly rounded, whatever the grouping.
 """
 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -97,6 +108,20 @@ class _Ends:
         self.top = np.array([r.u_total for r in layout.racks], dtype=float)
         self.row = np.array([r.row for r in layout.racks])
 
+    @property
+    def x_um(self) -> np.ndarray:
+        """Rack centres along the rows [whole micrometres] (``_grid``)."""
+        if "_x_um" not in self.__dict__:
+            self._x_um = _grid(self.x)
+        return self._x_um
+
+    @property
+    def y_um(self) -> np.ndarray:
+        """Row lines across the hall [whole micrometres] (``_grid``)."""
+        if "_y_um" not in self.__dict__:
+            self._y_um = _grid(self.y)
+        return self._y_um
+
     def table(self, prefix: str):
         if prefix not in self._tables:
             starts, refs = self.layout.index[prefix]
@@ -126,32 +151,65 @@ class _Ends:
 
 def _lengths(ends: _Ends, routing, ra, ua, rb, ub) -> tuple[np.ndarray, np.ndarray]:
     """Lengths [m] and route codes (0 in-rack, 1 in-row, 2 across rows) of links between (rack, U centre) pairs."""
-    u_m = routing.u_mm / 1000
     same = ra == rb
+    run = _run(routing, ends.top[ra], ua, ends.top[rb], ub, _tray_m(ends, ra, rb), same)
+    route = np.where(ends.row[ra] == ends.row[rb], 1, 2)
+    route[same] = 0
+    return run, route
+
+
+def _run(routing, top_a, ua, top_b, ub, tray_m, same) -> np.ndarray:
+    """Lengths [m] of links between ports at U centres ``ua``, ``ub`` of racks ``top_a``, ``top_b`` U high, the run
+    along the trays ``tray_m`` [m] apart (``_tray_m``), ``same``: in one rack (the routing rule of the module
+    docstring; one code for every link and every kind of link, so equal inputs give equal lengths)."""
+    in_rack, run = _vertical(routing, top_a, ua, top_b, ub)
+    return _finish(routing, run, tray_m, in_rack, same)
+
+
+def _vertical(routing, top_a, ua, top_b, ub) -> tuple[np.ndarray, np.ndarray]:
+    """(the run inside one rack [m], the climbs from both ports to the trays added [m]) of ``_run``."""
+    u_m = routing.u_mm / 1000
     # the same operations in the same order as one expression per term, in place (fewer temporary arrays)
     in_rack = np.subtract(ua, ub)
     np.abs(in_rack, out=in_rack)
     in_rack *= u_m
     in_rack += routing.in_rack_m
-    run = np.subtract(ends.top[ra], ua)  # up from the port to the tray at end a
+    run = np.subtract(top_a, ua)  # up from the port to the tray at end a
     run *= u_m
     run += routing.tray_above_rack_m
-    up_b = np.subtract(ends.top[rb], ub)
+    up_b = np.subtract(top_b, ub)
     up_b *= u_m
     up_b += routing.tray_above_rack_m
     run += up_b
-    along = np.subtract(ends.x[ra], ends.x[rb])
-    np.abs(along, out=along)
-    across = np.subtract(ends.y[ra], ends.y[rb])
-    np.abs(across, out=across)
-    along += across
-    run += along  # (up_a + up_b) + along
+    return in_rack, run
+
+
+def _finish(routing, run: np.ndarray, tray_m, in_rack: np.ndarray, same) -> np.ndarray:
+    """``_run`` from its climbs ``run`` (changed in place), the trays and the in-rack runs (``_vertical``)."""
+    run += tray_m  # (up_a + up_b) + along the trays
     np.copyto(run, in_rack, where=same)
     run *= 1 + routing.slack_fraction
     run += 2 * routing.slack_end_m
-    route = np.where(ends.row[ra] == ends.row[rb], 1, 2)
-    route[same] = 0
-    return run, route
+    return run
+
+
+def _grid(metres: np.ndarray) -> np.ndarray:
+    """Positions [m] as whole micrometres (int64): every rack width, depth and aisle of the rack catalog is whole
+    millimetres, so the positions lie on that grid and their differences are exact (the same for every copy of a
+    repeating block wherever it stands)."""
+    return np.rint(np.asarray(metres, dtype=float) * 1e6).astype(np.int64)
+
+
+def _tray_m(ends: "_Ends", ra: np.ndarray, rb: np.ndarray) -> np.ndarray:
+    """The run along the trays [m] between racks ``ra`` and ``rb``: the Manhattan distance between the rack centres
+    (along the row, then across rows), added exactly in micrometres and rounded once to metres, so it depends only
+    on how far apart the racks stand (not on where: ``_grid``)."""
+    along = np.subtract(ends.x_um[ra], ends.x_um[rb])
+    np.abs(along, out=along)
+    across = np.subtract(ends.y_um[ra], ends.y_um[rb])
+    np.abs(across, out=across)
+    along += across
+    return along / 1e6
 
 
 def length_m(layout: Layout, a: str, z: str, racks: RackCatalog | None = None) -> float:
@@ -182,29 +240,337 @@ def _wiring(resolved: ResolvedDesign, fabric: FabricPlan) -> Wiring:
     return wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
 
 
-def _link_arrays(wiring: Wiring, ends: _Ends, routing) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _link_arrays(wiring: Wiring, ends: _Ends, routing, places: RackPlaces | None = None
+                 ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """``link_arrays`` over prepared ends: every bundle of ``wiring`` (``Wiring.bundle_arrays``) in every plane
     and island at once, plane then island (as one loop over them would append them), each to its own devices
-    (prefix ``p{plane}.`` or ``p{plane}.i{island}.``, ``Wiring.prefix``); the servers are in every plane."""
+    (prefix ``p{plane}.`` or ``p{plane}.i{island}.``, ``Wiring.prefix``); the servers are in every plane. With the
+    ``places`` the ends were read from, the node-leaf links come per SU template times its SUs (``_node_leaf_blocks``:
+    the same lengths and links, one entry per distinct link of a template instead of one per link) and the links
+    inside the Dragonfly groups per class of groups that stand alike (``_group_links``); without them (a layout built
+    whole) every link is measured, the reference the blocks equal (``tests/test_physical_closed.py``)."""
     prefixes = [wiring.prefix(plane, island) for plane, island in wiring.plane_islands()]
+    out = {}
+    for link_class in wiring.link_classes:
+        found = None if places is None else _node_leaf_blocks(wiring, ends, routing, places, prefixes) \
+            if link_class == "node-leaf" else _group_links(wiring, link_class, ends, routing, prefixes) \
+            if wiring.family != "clos" else _clos_links(wiring, link_class, ends, routing, prefixes)
+        if found is None:
+            a_role, a, b_role, b, links = wiring.bundle_arrays(link_class)
+            if places is not None and len(a) * len(prefixes) > _FEW_LINKS:
+                found = _compacted(ends, routing, prefixes, a_role, a, b_role, b, links)
+            if found is None and len(a):
+                found = _measured(ends, routing, prefixes, a_role, a, b_role, b, links)
+        if found is not None:
+            out[link_class] = found
+    return out
+
+
+_FEW_LINKS = 4096
+"""Bundles of a class (all planes) up to which counting them per kind (``_compacted``) costs more than measuring
+each."""
+
+
+def _measured(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, b: np.ndarray,
+              links: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(lengths [m], links, route codes) of the bundles ``a``-``b`` (device indices of roles ``a_role``, ``b_role``)
+    in every plane and island of ``prefixes``, plane-major; a server (role ``node``) is the same in every plane."""
     copies = len(prefixes)
+    large = len(a) > 4096  # many ends: one look-up table per role (``locate_all``), else a search per end
 
     def at(role: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(rack, U centre) of device ``index`` of ``role`` in every plane and island, plane-major."""
         names = ["node"] if role == "node" else [p + role for p in prefixes]
-        racks, centres = ends.locate_all(names, int(index.max()) + 1)
-        racks, centres = racks[:, index].ravel(), centres[:, index].ravel()
+        if large:
+            racks, centres = ends.locate_all(names, int(index.max()) + 1)
+            racks, centres = racks[:, index].ravel(), centres[:, index].ravel()
+        else:
+            located = [ends.locate(name, index) for name in names]
+            racks = np.concatenate([r for r, _c in located])
+            centres = np.concatenate([c for _r, c in located])
         return (np.tile(racks, copies), np.tile(centres, copies)) if role == "node" else (racks, centres)
 
-    out = {}
-    for link_class in wiring.link_classes:
-        a_role, a, b_role, b, links = wiring.bundle_arrays(link_class)
-        if not len(a):
-            continue
-        (ra, ua), (rb, ub) = at(a_role, a), at(b_role, b)
-        length, route = _lengths(ends, routing, ra, ua, rb, ub)
-        out[link_class] = (length, np.tile(links, copies), route)
-    return out
+    (ra, ua), (rb, ub) = at(a_role, a), at(b_role, b)
+    length, route = _lengths(ends, routing, ra, ua, rb, ub)
+    return length, np.tile(links, copies), route
+
+
+def _clos_links(wiring: Wiring, link_class: str, ends: _Ends, routing, prefixes: list[str]):
+    """A folded Clos's leaf-spine links as ``_cell_pairs`` counts them (the rule of ``Wiring.bundle_arrays``: each
+    leaf to every spine of its pod, ``pair_links`` each; one pod with two tiers); ``None`` for another class or with
+    islands (a rail-only fabric's or per-rail planes' leaves and spines are one or two per rack and island: counting
+    link by link, ``_compacted``, is as fast) and for the spine-core links (spines and cores one per height of a
+    rack: the same)."""
+    if link_class != "leaf-spine" or wiring.tiers < 2 or wiring.islands > 1 or not (wiring.leaves and wiring.spines):
+        return None
+    leaf = np.arange(wiring.leaves)
+    pods = wiring.pod_of_group(wiring.group_of_leaf(leaf)) if wiring.tiers == 3 else np.zeros_like(leaf)
+    spine = np.arange(wiring.spines)
+    spine_pods = spine // wiring.spines_per_pod if wiring.tiers == 3 else np.zeros_like(spine)
+    return _cell_pairs(ends, routing, prefixes, ("leaf", pods, np.full(len(leaf), wiring.pair_links)),
+                       ("spine", spine_pods))
+
+
+def _cells(ends: _Ends, prefixes: list[str], role: str, groups: np.ndarray, span: int, links=None):
+    """The devices of ``role`` (every plane and island) gathered into cells (plane and group, rack): the cells'
+    plane-groups and racks, in order, the heights (rack height, U centre) and each cell's count per height (times
+    ``links`` when given)."""
+    copies = len(prefixes)
+    racks, centres = (m.ravel() for m in ends.locate_all([p + role for p in prefixes], len(groups)))
+    heights, of_height = np.unique(ends.top[racks] + 1j * centres, return_inverse=True)
+    group = (np.arange(copies)[:, None] * span + groups).ravel()
+    cells, of_cell = np.unique(group * len(ends.top) + racks, return_inverse=True)
+    weights = None if links is None else np.tile(links, copies).astype(float)
+    counts = np.bincount(of_cell * len(heights) + of_height, weights=weights,
+                         minlength=len(cells) * len(heights)).reshape(len(cells), len(heights))
+    cell_group, cell_rack = np.divmod(cells, len(ends.top))
+    return cell_group, cell_rack, heights, counts
+
+
+def _count_types(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's count type (cells of one rack draft count alike) and the distinct counts, of ``_cells``' counts."""
+    types: dict[bytes, int] = {}
+    of_type = np.array([types.setdefault(row.tobytes(), len(types)) for row in counts], dtype=np.int64)
+    distinct = np.array([np.frombuffer(key, dtype=counts.dtype) for key in types])
+    return of_type, distinct.reshape(len(types), counts.shape[1])
+
+
+def _cell_pairs(ends: _Ends, routing, prefixes: list[str], a_end: tuple, b_end: tuple):
+    """(lengths [m], links, route codes) of links that join, in every plane and island, each device of role A to
+    every device of role B of its group, ``links`` links each: ``a_end`` (role A, each device's group, its links to
+    each partner), ``b_end`` (role B, each device's group).
+
+    Counted, not enumerated: both ends' devices are gathered into cells (plane, group, rack) with a count per height
+    (``_cells``, ``_count_types``). All links between two cells of a group join the same two racks (one class of
+    rack pairs: distance along the trays, route); their heights are the product of the two cells' counts, the same
+    for cells of the same count types. So the cell pairs are counted per (class, A type, B type), each pair of
+    types' products reduced once to the climbs (or in-rack runs) they make, and each (class, climbs) is measured
+    once by the one rule (``_vertical``, ``_finish``). The work grows with the racks, not the links. ``None``
+    (count link by link) when the cell pairs, or the pairs of types times the height pairs, outnumber a quarter of
+    the links (cells of one device each)."""
+    span = int(max(a_end[1].max(), b_end[1].max())) + 1  # groups per plane and island
+    group_a, rack_a, heights_a, counts_a = _cells(ends, prefixes, a_end[0], a_end[1], span, a_end[2])
+    group_b, rack_b, heights_b, counts_b = _cells(ends, prefixes, b_end[0], b_end[1], span)
+    first = np.searchsorted(group_b, group_a, side="left")  # each A cell's partners: the B cells of its group
+    partners = np.searchsorted(group_b, group_a, side="right") - first
+    pairs = int(partners.sum())
+    if pairs > 1 << 20:
+        return None
+    ai = np.repeat(np.arange(len(group_a)), partners)
+    bi = first[ai] + (np.arange(pairs) - np.repeat(np.cumsum(partners) - partners, partners))
+    links = float(counts_a.sum(axis=1)[ai] @ counts_b.sum(axis=1)[bi])
+    if pairs * 4 > links:
+        return None  # few links per pair of cells: counting link by link is as fast
+    (type_a, types_a), (type_b, types_b) = _count_types(counts_a), _count_types(counts_b)
+    pa, pb = rack_a[ai], rack_b[bi]
+    tray_um = np.abs(ends.x_um[pa] - ends.x_um[pb]) + np.abs(ends.y_um[pa] - ends.y_um[pb])
+    route = np.where(ends.row[pa] == ends.row[pb], 1, 2)
+    route[pa == pb] = 0
+    classes, of_class = np.unique(tray_um * 3 + route, return_inverse=True)
+    # the climbs and in-rack runs of every height pair, and their distinct values (the kinds of link of a class)
+    ha, hb = np.repeat(heights_a, len(heights_b)), np.tile(heights_b, len(heights_a))
+    in_rack, climbs = _vertical(routing, ha.real, ha.imag, hb.real, hb.imag)
+    in_rack, in_rack_of = np.unique(in_rack, return_inverse=True)
+    climbs, climbs_of = np.unique(climbs, return_inverse=True)
+    kinds = max(len(in_rack), len(climbs))
+    # cell pairs per (class, A type, B type, inside one rack or not)
+    triple = ((of_class * len(types_a) + type_a[ai]) * len(types_b) + type_b[bi]) * 2 + (route == 0)
+    times = np.bincount(triple)
+    used = np.flatnonzero(times)
+    rest, inside = np.divmod(used, 2)
+    rest, tb = np.divmod(rest, len(types_b))
+    cls, ta = np.divmod(rest, len(types_a))
+    # each pair of types' products, by kind: (pair of types, kind) -> links
+    type_pairs, of_pair = np.unique((ta * len(types_b) + tb) * 2 + inside, return_inverse=True)
+    if len(type_pairs) * len(heights_a) * len(heights_b) * 4 > links:
+        return None  # many kinds of cells (one device each): counting link by link is as fast
+    pta, ptb, pin = type_pairs // 2 // len(types_b), type_pairs // 2 % len(types_b), type_pairs % 2
+    products = (types_a[pta][:, :, None] * types_b[ptb][:, None, :]).reshape(len(type_pairs), -1)
+    kind_of = np.where(pin[:, None] == 1, in_rack_of[None, :], climbs_of[None, :])
+    by_kind = np.bincount((np.arange(len(type_pairs))[:, None] * kinds + kind_of).ravel(), weights=products.ravel(),
+                          minlength=len(type_pairs) * kinds).reshape(len(type_pairs), kinds)
+    totals = np.bincount((cls[:, None] * kinds + np.arange(kinds)).ravel(),
+                         weights=(by_kind[of_pair] * times[used][:, None]).ravel(), minlength=len(classes) * kinds)
+    found = np.flatnonzero(totals)
+    cls, kind = np.divmod(found, kinds)
+    routes = (classes[cls] % 3).astype(np.int64)
+    same = routes == 0
+    run = np.where(same, 0.0, climbs[np.minimum(kind, len(climbs) - 1)])
+    lengths = _finish(routing, run, (classes[cls] // 3) / 1e6, in_rack[np.minimum(kind, len(in_rack) - 1)], same)
+    return lengths, totals[found].astype(np.int64), routes
+
+
+def _compacted(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, b: np.ndarray,
+               links: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``_measured`` of many links as one entry per kind of link: a link's length and route depend only on how far
+    apart and how its two racks stand (distance along the trays, same rack, same row: a class of rack pairs) and on
+    how high each end's rack is and its port's U centre (a height pair). The links are counted per (class, height
+    pair) in integers (``np.bincount``), each kind measured once by the same rule (``_run``): the same lengths,
+    routes and links as link by link. ``None`` (measure link by link) when the tables would be larger than a few
+    times the links (a classic Dragonfly's global links between thousands of router racks)."""
+    copies = len(prefixes)
+
+    def devices(role: str, index: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rack, U centre) of every device of ``role`` (all planes and islands, plane-major) and each link's
+        device in that order."""
+        names = ["node"] if role == "node" else [p + role for p in prefixes]
+        count = int(index.max()) + 1
+        racks, centres = ends.locate_all(names, count)
+        ids = np.tile(index, copies) if role == "node" else (np.arange(copies)[:, None] * count + index).ravel()
+        return racks.ravel(), centres.ravel(), ids
+
+    (rack_a, centre_a, ia), (rack_b, centre_b, ib) = devices(a_role, a), devices(b_role, b)
+    racks_a, at_a = np.unique(rack_a, return_inverse=True)
+    racks_b, at_b = np.unique(rack_b, return_inverse=True)
+    most = max(4 * len(ia), 1 << 16)  # the tables' cells: beyond, link by link is faster
+    if len(racks_a) * len(racks_b) > most:
+        return None
+    # the height pairs: the in-rack runs and the climbs (_vertical) of every pair of (rack height, U centre), and
+    # the distinct values of each
+    heights_a, of_a = np.unique(ends.top[rack_a] + 1j * centre_a, return_inverse=True)
+    heights_b, of_b = np.unique(ends.top[rack_b] + 1j * centre_b, return_inverse=True)
+    ha, hb = np.repeat(heights_a, len(heights_b)), np.tile(heights_b, len(heights_a))
+    in_rack, climbs = _vertical(routing, ha.real, ha.imag, hb.real, hb.imag)
+    in_rack, in_rack_of = np.unique(in_rack, return_inverse=True)
+    climbs, climbs_of = np.unique(climbs, return_inverse=True)
+    kinds = max(len(in_rack), len(climbs))
+    pair = (at_a * len(racks_b))[ia]
+    pair += at_b[ib]  # each link's pair of racks
+    used = np.flatnonzero(np.bincount(pair, minlength=len(racks_a) * len(racks_b)))
+    pair_a, pair_b = racks_a[used // len(racks_b)], racks_b[used % len(racks_b)]
+    # classes of the rack pairs the links join: (distance along the trays [um], route), as _tray_m and _lengths say
+    tray_um = np.abs(ends.x_um[pair_a] - ends.x_um[pair_b]) + np.abs(ends.y_um[pair_a] - ends.y_um[pair_b])
+    route = np.where(ends.row[pair_a] == ends.row[pair_b], 1, 2)
+    route[pair_a == pair_b] = 0
+    classes, of_used = np.unique(tray_um * 3 + route, return_inverse=True)
+    if len(classes) * kinds > most:
+        return None
+    class_of = np.zeros(len(racks_a) * len(racks_b), dtype=np.int64)
+    class_of[used] = of_used * kinds
+    height = (of_a * len(heights_b))[ia]
+    height += of_b[ib]  # each link's height pair
+    key = climbs_of[height]
+    inside = np.flatnonzero(pair_a == pair_b)
+    if len(inside):  # links inside one rack: by their in-rack run instead
+        one = np.flatnonzero(np.isin(pair, used[inside]))
+        key[one] = in_rack_of[height[one]]
+    key += class_of[pair]
+    counts = np.bincount(key, weights=np.tile(links, copies), minlength=len(classes) * kinds)
+    found = np.flatnonzero(counts)
+    cls, kind = np.divmod(found, kinds)
+    routes = (classes[cls] % 3).astype(np.int64)
+    same = routes == 0
+    run = np.where(same, 0.0, climbs[np.minimum(kind, len(climbs) - 1)])
+    lengths = _finish(routing, run, (classes[cls] // 3) / 1e6, in_rack[np.minimum(kind, len(in_rack) - 1)], same)
+    return lengths, counts[found].astype(np.int64), routes
+
+
+def _node_leaf_blocks(wiring, ends: _Ends, routing, places: RackPlaces | None, prefixes: list[str]):
+    """The node-leaf links of every SU as its template's (``RackPlaces.instances``): the links of one SU of each
+    template, measured (``_measured``), each counted as many times as SUs share the template; ``None`` when the
+    links cannot be read that way (no places, no SU templates, a wiring whose node-leaf links are not its groups'
+    nodes to its groups' leaves).
+
+    The SUs of a template have their racks side by side in one row, the same racks and the same devices in them
+    numbered from the SU's first node and leaf, and each node's leaves are its own SU's (``Wiring.nodes_of_group``,
+    ``leaves_of_group``): so every SU's node-leaf links join the same slots of the same racks, the same distances
+    apart (``_tray_m``: exact, wherever the SU stands), and have the same lengths, routes and link counts."""
+    clos = getattr(wiring, "clos", wiring)
+    if places is None or not places.instances or not isinstance(clos, Wiring) or "node-leaf" not in clos.link_classes:
+        return None
+    sus: dict[tuple, list] = {}
+    for key, _rack, first, leaf_start in places.instances:
+        found = sus.get(key)
+        if found is None:
+            sus[key] = [first, leaf_start, 1]
+        else:
+            found[2] += 1
+    if sum(key[0] * x[2] for key, x in sus.items()) != clos.nodes:
+        return None  # pragma: no cover - every node in one SU
+    parts = []
+    per_node = clos.links_per_node_leaf
+    for (count, n_leaves), (first, leaf_start, times) in sus.items():
+        g = clos.group_of_node(first)
+        nodes, leaves = clos.nodes_of_group(g), clos.leaves_of_group(g)
+        if nodes.start != first or len(nodes) != count or len(leaves) != n_leaves or \
+                (len(leaves) and leaves[0] != leaf_start):
+            return None  # pragma: no cover - an SU's first node and leaf are its group's
+        node = np.tile(np.arange(nodes.start, nodes.stop), len(leaves))  # rail by rail, as bundle_arrays
+        leaf = np.repeat(np.asarray(leaves, dtype=np.int64), len(nodes))
+        length, links, route = _measured(ends, routing, prefixes, "node", node, "leaf", leaf,
+                                         np.full(len(node), per_node * times, dtype=np.int64))
+        parts.append((length, links, route))
+    return tuple(np.concatenate(column) for column in zip(*parts))
+
+
+def _group_links(wiring, link_class: str, ends: _Ends, routing, prefixes: list[str]):
+    """The links inside the Dragonfly groups as ``_group_blocks`` measures them: a Dragonfly+ group's leaf-spine links
+    (every leaf of the group to every spine of it, ``pair_links`` each) and a classic Dragonfly group's local links
+    (every pair of its routers, one each); ``None`` for any other class or family (measured link by link)."""
+    clos = getattr(wiring, "clos", None)
+    if wiring.family == "dragonfly" and link_class == "leaf-spine" and clos.tiers == 3:
+        def pattern(na: int, nb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            return np.repeat(np.arange(na), nb), np.tile(np.arange(nb), na), np.full(na * nb, clos.pair_links)
+
+        return _group_blocks(ends, routing, prefixes, clos.pods, ("leaf", clos.leaves_per_pod, clos.leaves),
+                             ("spine", clos.spines_per_pod, clos.spines), pattern)
+    if wiring.family == "classic-dragonfly" and link_class == "local":
+        def pattern(na: int, _nb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            i, j = np.triu_indices(na, 1)
+            return i, j, np.ones(len(i), dtype=np.int64)
+
+        routers = ("leaf", wiring.routers_per_group, clos.leaves)
+        return _group_blocks(ends, routing, prefixes, wiring.pods, routers, routers, pattern)
+    return None
+
+
+def _group_blocks(ends: _Ends, routing, prefixes: list[str], groups: int, a_end: tuple[str, int, int],
+                  b_end: tuple[str, int, int], pattern) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(lengths [m], links, route codes) of the links inside ``groups`` groups of devices, one group measured for each
+    class of groups that stand alike, its links counted once per group of the class.
+
+    ``a_end``, ``b_end``: (role, devices per group, devices of the role in one plane and island); group ``p`` has
+    devices ``p x size ..`` of each end (the last group may have fewer); ``pattern(a count, b count)`` gives its
+    links as (A offsets, B offsets, links per bundle) within the group, the same rule for every group. Two groups
+    of full size stand alike when, in every plane and island, each of their devices is in a rack the same distance
+    (along, across, in micrometres), rows and racks away from their first device's rack, as high, at the same U
+    centre: then each of their links joins the same slots the same distance apart, and has the same length and
+    route (``_lengths``, ``_tray_m``). ``None`` (measure link by link) when few groups stand alike."""
+    copies = len(prefixes)
+    located = {}
+    for role, _size, total in (a_end, b_end):
+        if role not in located and total:
+            located[role] = ends.locate_all([p + role for p in prefixes], total)
+    full = min([groups] + [total // size for _role, size, total in (a_end, b_end) if size])
+    blocks: list[tuple[int, int]] = []  # (the group measured, groups of its class)
+    if full:
+        racks0 = located[a_end[0]][0][0, : full * a_end[1]: a_end[1]][:, None]  # each group's first device's rack
+        features = []
+        for role, size, _total in dict.fromkeys([a_end, b_end]):
+            racks, centres = (m[:, : full * size].reshape(copies, full, size).transpose(1, 0, 2).reshape(full, -1)
+                              for m in located[role])
+            features += [ends.x_um[racks] - ends.x_um[racks0], ends.y_um[racks] - ends.y_um[racks0],
+                         ends.row[racks] - ends.row[racks0], racks - racks0,
+                         np.ascontiguousarray(ends.top[racks]).view(np.int64),
+                         np.ascontiguousarray(centres).view(np.int64)]
+        alike: dict[bytes, list[int]] = {}  # a class's features -> [its first group, its groups]
+        for p, row in enumerate(np.hstack(features)):
+            found = alike.setdefault(row.tobytes(), [p, 0])
+            found[1] += 1
+        if len(alike) * 4 > full:
+            return None  # few groups alike: link by link is as fast
+        blocks += map(tuple, alike.values())
+    blocks += [(p, 1) for p in range(full, groups)]
+    parts = []
+    for p, times in blocks:
+        (a_role, a_size, a_total), (b_role, b_size, b_total) = a_end, b_end
+        a = np.arange(p * a_size, min(a_total, (p + 1) * a_size))
+        b = np.arange(p * b_size, min(b_total, (p + 1) * b_size))
+        i, j, links = pattern(len(a), len(b))
+        if len(i):
+            parts.append(_measured(ends, routing, prefixes, a_role, a[i], b_role, b[j],
+                                   np.asarray(links, dtype=np.int64) * times))
+    return tuple(np.concatenate(column) for column in zip(*parts)) if parts else None
 
 
 def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, routes: np.ndarray) -> LinkLengths:
@@ -212,35 +578,92 @@ def bin_lengths(link_class: str, lengths: np.ndarray, weights: np.ndarray, route
 
     Per bin (``BIN_EDGES_M``: bin b holds lengths in (edge b, edge b+1], the first also what is not
     longer than 0): links, longest and link-weighted mean length, and the route most of its links take.
-    Counts and the longest are exact; the means are sums over the bin's entries (``np.bincount``) divided
-    by its links, rounded to the centimetre."""
+    Counts and the longest are exact; the length sums are exact too (``_exact_sums``), so the means (a bin's
+    sum over its links, correctly rounded, then to the centimetre) and the total (to the decimetre) do not depend
+    on how the links are grouped into entries: one entry per link or one per repeating block with its links."""
     keep = weights > 0
     if not keep.all():
         lengths, weights, routes = lengths[keep], weights[keep], routes[keep]
     bins_n = len(_EDGES) - 1
     which = _bin_of(lengths)
-    ones = bool((weights == 1).all())  # one link per entry: counts, and lengths x weights are the lengths
-    weighted = lengths if ones else lengths * weights
+    ones = bool((weights == 1).all())  # one link per entry: counts are the entries
     slots = which * len(ROUTES) + routes
     by_route = (np.bincount(slots, minlength=bins_n * len(ROUTES)).astype(float) if ones else
                 np.bincount(slots, weights=weights, minlength=bins_n * len(ROUTES))).reshape(bins_n, len(ROUTES))
     # whole link counts add up exactly in any order: a bin's links are its routes' links
     links = (by_route.sum(axis=1) if np.issubdtype(weights.dtype, np.integer) else
              np.bincount(which, weights=weights, minlength=bins_n))
-    length_sums = np.bincount(which, weights=weighted, minlength=bins_n)
+    length_sums, scale = _exact_sums(which, bins_n, lengths, weights)
     longest = np.full(bins_n, -np.inf)
     np.maximum.at(longest, which, lengths)
     bins = []
     for b in np.flatnonzero(links > 0).tolist():
         bins.append(LengthBin(low_m=float(_EDGES[b]), high_m=float(_EDGES[b + 1]), links=int(links[b]),
-                              max_m=round(float(longest[b]), 2), mean_m=round(float(length_sums[b] / links[b]), 2),
+                              max_m=round(float(longest[b]), 2),
+                              mean_m=round(_ratio(length_sums[b], scale, links[b]), 2),
                               route=ROUTES[int(np.argmax(by_route[b]))]))
     total = int(weights.sum())
-    length_total = weighted.sum()  # np.average's numerator: the same products, the same sum
+    length_total = sum(length_sums)
     return LinkLengths(link_class=link_class, links=total, bins=tuple(bins),
                        max_m=round(float(lengths.max()), 2) if total else 0.0,
-                       mean_m=round(float(length_total / weights.sum(dtype=np.float64)), 2) if total else 0.0,
-                       total_m=round(float(length_total), 1))
+                       mean_m=round(_ratio(length_total, scale, weights.sum(dtype=np.float64)), 2) if total else 0.0,
+                       total_m=round(_ratio(length_total, scale, 1), 1))
+
+
+def _ratio(total: int | float, scale: int, links) -> float:
+    """``total / scale / links`` correctly rounded: ``total / scale`` an exact sum of ``_exact_sums`` (a whole
+    numerator, or a float where the sum could not be exact)."""
+    if isinstance(total, float):
+        return total / scale / float(links)
+    return total / (scale * int(links))  # whole numbers: Python's true division rounds correctly
+
+
+def _exact_sums(groups: np.ndarray, count: int, values: np.ndarray, weights: np.ndarray) -> tuple[list, int]:
+    """The exact sum of ``values x weights`` in each group ``0 .. count-1`` (``groups``: each entry's group), as
+    (whole numerators, their common denominator, a power of two) (float sums over 1 where a value is not finite or
+    a weight not whole), vectorised: each value is its 53-bit significand times a power of two (``np.frexp``), the
+    significand split in parts (two of 27 bits, three of 18 when the weights add up to 2^26 or more); per group and
+    exponent each part times the weight is summed by ``np.bincount`` (floats holding whole numbers below 2^53:
+    exact), and the parts and exponents are put together in integers. The sums do not depend on the order or
+    grouping of the entries."""
+    weights = np.asarray(weights)
+    if not len(values):
+        return [0] * count, 1
+    if not np.isfinite(values).all() or (weights != np.floor(weights)).any():
+        return np.bincount(groups, weights=values * weights, minlength=count).tolist(), 1
+    if float(weights.sum()) >= 2.0 ** 35:  # beyond any fabric's links: one entry at a time
+        sums = [Fraction(0)] * count
+        for g, value, weight in zip(groups.tolist(), values.tolist(), weights.tolist()):
+            sums[g] += Fraction(value) * int(weight)
+        scale = max(x.denominator for x in sums)  # powers of two
+        return [int(x * scale) for x in sums], scale
+    significand, exponent = np.frexp(values)
+    whole = (significand * 2.0 ** 53).astype(np.int64)  # values = whole x 2^(exponent - 53), exactly
+    low = int(exponent.min())
+    span = int(exponent.max()) - low + 1
+    key = groups * span + (exponent - low) if span > 1 else groups
+    ones = bool((weights == 1).all())
+    bits = 27 if float(weights.sum()) < 2.0 ** 26 else 18  # parts x (sum of weights) below 2^53
+    mask = (1 << bits) - 1
+    parts = []
+    for k in range(-(-53 // bits)):
+        part = (whole >> (k * bits)) & mask if k else whole & mask
+        parts.append(np.bincount(key, weights=part if ones else part * weights, minlength=count * span)
+                     .reshape(count, span))
+    lift = max(0, low - 53)  # value x 2^(53 - low + lift) = whole x 2^(e + lift), a whole number
+    present = parts[0] + parts[1]
+    for part in parts[2:]:
+        present += part
+    found_g, found_e = np.nonzero(present)
+    numerators = [0] * count
+    columns = [part[found_g, found_e].tolist() for part in parts]
+    for i, (g, e) in enumerate(zip(found_g.tolist(), found_e.tolist())):
+        whole_sum = 0
+        for k, column in enumerate(columns):
+            whole_sum += int(column[i]) << (k * bits)
+        numerators[g] += whole_sum << (e + lift)
+    return numerators, 2 ** (53 - low + lift)
+
 
 _EDGES = np.array(BIN_EDGES_M)
 _INNER_EDGES = _EDGES[1:-1]
@@ -301,4 +724,4 @@ def placed_link_lengths(routing: Routing, wiring: Wiring, places: RackPlaces) ->
     """Length distribution of every link class of ``wiring`` (all planes) between the devices at ``places``
     (``core.physical.layout.RackPlaces``, of the compute links' devices), routed by ``routing``; cached by these
     arguments (``core.memo.stage``)."""
-    return _binned(_link_arrays(wiring, _Ends(places), routing))
+    return _binned(_link_arrays(wiring, _Ends(places), routing, places))
