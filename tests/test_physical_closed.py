@@ -136,13 +136,13 @@ def test_blocks_measure_few_links_and_give_the_per_link_bins(name):
     once per class of groups standing alike and the other links once per kind (class of rack pairs x height pair):
     a few thousand entries, not one per link, binned as every link measured one by one (``link_arrays``, the
     per-link reference) bins them."""
-    from core.physical.lengths import _END_PREFIXES, _Ends, _link_arrays, _wiring, bin_lengths, link_arrays
+    from core.physical.lengths import _END_PREFIXES, LinkEnds, _link_arrays, _wiring, bin_lengths, link_arrays
     from core.physical.racks import load_racks
 
     kwargs, classes = BLOCKS[name]
     resolved, fabric, arrangement = _arranged(kwargs)
     places = arrangement.places(_END_PREFIXES)
-    blocks = _link_arrays(_wiring(resolved, fabric), _Ends(places), load_racks().routing, places)
+    blocks = _link_arrays(_wiring(resolved, fabric), LinkEnds(places), load_racks().routing, places)
     per_link = link_arrays(resolved, fabric, arrangement)
     assert list(blocks) == list(per_link)
     for link_class, (lengths, links, routes) in per_link.items():

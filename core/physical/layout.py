@@ -782,13 +782,30 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     # rows side by side in columns so the hall is about square: rows_per_column x pitch ~ columns x row length
     widths = _row_widths(row_runs, shapes)
     row_span = max(widths, default=0.0) + 2 * end_aisle
-    per_column = max(1, math.ceil(math.sqrt(len(row_runs) * row_span / pitch))) if row_runs else 1
-    per_column = min(per_column, max(1, len(row_runs)))
+    per_column = rows_per_column(len(row_runs), row_span, pitch)
     return Arrangement(preset=preset.id, power_limit_kw=limit, rack_units=units, nodes_per_rack=per_rack,
                        node_kw=node_w / 1000, rows=row_runs, racks_per_row=per_row, templates=templates,
                        instances=instances,
                        singles=singles, per_rack=tuple(per_rack_devices), pitch=pitch,
                        end_aisle=end_aisle, row_span=row_span, per_column=per_column, notes=tuple(notes))
+
+
+def rows_per_column(rows: int, row_span: float, pitch: float) -> int:
+    """Rows stood side by side in one column of the hall, so the hall is about square (rows per column x ``pitch``
+    ~ columns x ``row_span``): ``ceil(sqrt(rows x row_span / pitch))``, at least 1 and at most ``rows``.
+
+    Parameters
+    ----------
+    rows : int
+        Rows of racks in the hall.
+    row_span : float
+        The longest row plus both end aisles [m].
+    pitch : float
+        Distance between the centres of neighbouring rows [m] (rack depth plus half of both aisles).
+    """
+    if not rows:
+        return 1
+    return min(max(1, math.ceil(math.sqrt(rows * row_span / pitch))), rows)
 
 
 class RackPlaces(NamedTuple):

@@ -86,7 +86,7 @@ _END_PREFIXES = ("node", "p")
 """Device id prefixes whose positions the compute links read (nodes and every plane's switches)."""
 
 
-class _Ends:
+class LinkEnds:
     """Vectorised device lookup: prefix + index arrays -> rack index, U centre.
 
     From a ``Layout``, or from the ``Arrangement`` it is built from or its ``RackPlaces`` (``RackPlaces.arrays``: the
@@ -149,7 +149,7 @@ class _Ends:
         return racks, centres
 
 
-def _lengths(ends: _Ends, routing, ra, ua, rb, ub) -> tuple[np.ndarray, np.ndarray]:
+def pair_lengths(ends: LinkEnds, routing, ra, ua, rb, ub) -> tuple[np.ndarray, np.ndarray]:
     """Lengths [m] and route codes (0 in-rack, 1 in-row, 2 across rows) of links between (rack, U centre) pairs."""
     same = ra == rb
     run = _run(routing, ends.top[ra], ua, ends.top[rb], ub, _tray_m(ends, ra, rb), same)
@@ -200,7 +200,7 @@ def _grid(metres: np.ndarray) -> np.ndarray:
     return np.rint(np.asarray(metres, dtype=float) * 1e6).astype(np.int64)
 
 
-def _tray_m(ends: "_Ends", ra: np.ndarray, rb: np.ndarray) -> np.ndarray:
+def _tray_m(ends: "LinkEnds", ra: np.ndarray, rb: np.ndarray) -> np.ndarray:
     """The run along the trays [m] between racks ``ra`` and ``rb``: the Manhattan distance between the rack centres
     (along the row, then across rows), added exactly in micrometres and rounded once to metres, so it depends only
     on how far apart the racks stand (not on where: ``_grid``)."""
@@ -215,7 +215,7 @@ def _tray_m(ends: "_Ends", ra: np.ndarray, rb: np.ndarray) -> np.ndarray:
 def length_m(layout: Layout, a: str, z: str, racks: RackCatalog | None = None) -> float:
     """Length [m] of the cable between devices ``a`` and ``z`` (ids as ``Layout.position`` takes them)."""
     routing = (racks or load_racks()).routing
-    ends = _Ends(layout)
+    ends = LinkEnds(layout)
     pa, pz = layout.slot_of(a), layout.slot_of(z)
     rack_i = {r.name: i for i, r in enumerate(layout.racks)}
 
@@ -224,14 +224,14 @@ def length_m(layout: Layout, a: str, z: str, racks: RackCatalog | None = None) -
         return np.array([rack_i[rack.name]]), np.array([slot.first_u + offset * slot.height_u + slot.height_u / 2 - 1])
 
     (ra, ua), (rb, ub) = point(pa), point(pz)
-    return float(_lengths(ends, routing, ra, ua, rb, ub)[0][0])
+    return float(pair_lengths(ends, routing, ra, ua, rb, ub)[0][0])
 
 
 def link_arrays(resolved: ResolvedDesign, fabric: FabricPlan, layout: Layout | Arrangement,
                 racks: RackCatalog | None = None) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Per link class: (lengths [m], links per entry, route codes) arrays over the fabric's links (``layout``:
     a ``Layout`` or the ``Arrangement`` of ``core.physical.layout.arrange``, the same numbers)."""
-    return _link_arrays(_wiring(resolved, fabric), layout if isinstance(layout, _Ends) else _Ends(layout),
+    return _link_arrays(_wiring(resolved, fabric), layout if isinstance(layout, LinkEnds) else LinkEnds(layout),
                         (racks or load_racks()).routing)
 
 
@@ -240,7 +240,7 @@ def _wiring(resolved: ResolvedDesign, fabric: FabricPlan) -> Wiring:
     return wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
 
 
-def _link_arrays(wiring: Wiring, ends: _Ends, routing, places: RackPlaces | None = None
+def _link_arrays(wiring: Wiring, ends: LinkEnds, routing, places: RackPlaces | None = None
                  ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """``link_arrays`` over prepared ends: every bundle of ``wiring`` (``Wiring.bundle_arrays``) in every plane
     and island at once, plane then island (as one loop over them would append them), each to its own devices
@@ -271,7 +271,7 @@ _FEW_LINKS = 4096
 each."""
 
 
-def _measured(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, b: np.ndarray,
+def _measured(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, b: np.ndarray,
               links: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(lengths [m], links, route codes) of the bundles ``a``-``b`` (device indices of roles ``a_role``, ``b_role``)
     in every plane and island of ``prefixes``, plane-major; a server (role ``node``) is the same in every plane."""
@@ -291,11 +291,11 @@ def _measured(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.ndar
         return (np.tile(racks, copies), np.tile(centres, copies)) if role == "node" else (racks, centres)
 
     (ra, ua), (rb, ub) = at(a_role, a), at(b_role, b)
-    length, route = _lengths(ends, routing, ra, ua, rb, ub)
+    length, route = pair_lengths(ends, routing, ra, ua, rb, ub)
     return length, np.tile(links, copies), route
 
 
-def _clos_links(wiring: Wiring, link_class: str, ends: _Ends, routing, prefixes: list[str]):
+def _clos_links(wiring: Wiring, link_class: str, ends: LinkEnds, routing, prefixes: list[str]):
     """A folded Clos's leaf-spine links as ``_cell_pairs`` counts them (the rule of ``Wiring.bundle_arrays``: each
     leaf to every spine of its pod, ``pair_links`` each; one pod with two tiers); ``None`` for another class or with
     islands (a rail-only fabric's or per-rail planes' leaves and spines are one or two per rack and island: counting
@@ -311,7 +311,7 @@ def _clos_links(wiring: Wiring, link_class: str, ends: _Ends, routing, prefixes:
                        ("spine", spine_pods))
 
 
-def _cells(ends: _Ends, prefixes: list[str], role: str, groups: np.ndarray, span: int, links=None):
+def _cells(ends: LinkEnds, prefixes: list[str], role: str, groups: np.ndarray, span: int, links=None):
     """The devices of ``role`` (every plane and island) gathered into cells (plane and group, rack): the cells'
     plane-groups and racks, in order, the heights (rack height, U centre) and each cell's count per height (times
     ``links`` when given)."""
@@ -335,7 +335,7 @@ def _count_types(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return of_type, distinct.reshape(len(types), counts.shape[1])
 
 
-def _cell_pairs(ends: _Ends, routing, prefixes: list[str], a_end: tuple, b_end: tuple):
+def _cell_pairs(ends: LinkEnds, routing, prefixes: list[str], a_end: tuple, b_end: tuple):
     """(lengths [m], links, route codes) of links that join, in every plane and island, each device of role A to
     every device of role B of its group, ``links`` links each: ``a_end`` (role A, each device's group, its links to
     each partner), ``b_end`` (role B, each device's group).
@@ -400,7 +400,7 @@ def _cell_pairs(ends: _Ends, routing, prefixes: list[str], a_end: tuple, b_end: 
     return lengths, totals[found].astype(np.int64), routes
 
 
-def _compacted(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, b: np.ndarray,
+def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, b: np.ndarray,
                links: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """``_measured`` of many links as one entry per kind of link: a link's length and route depend only on how far
     apart and how its two racks stand (distance along the trays, same rack, same row: a class of rack pairs) and on
@@ -465,7 +465,7 @@ def _compacted(ends: _Ends, routing, prefixes: list[str], a_role: str, a: np.nda
     return lengths, counts[found].astype(np.int64), routes
 
 
-def _node_leaf_blocks(wiring, ends: _Ends, routing, places: RackPlaces | None, prefixes: list[str]):
+def _node_leaf_blocks(wiring, ends: LinkEnds, routing, places: RackPlaces | None, prefixes: list[str]):
     """The node-leaf links of every SU as its template's (``RackPlaces.instances``): the links of one SU of each
     template, measured (``_measured``), each counted as many times as SUs share the template; ``None`` when the
     links cannot be read that way (no places, no SU templates, a wiring whose node-leaf links are not its groups'
@@ -503,7 +503,7 @@ def _node_leaf_blocks(wiring, ends: _Ends, routing, places: RackPlaces | None, p
     return tuple(np.concatenate(column) for column in zip(*parts))
 
 
-def _group_links(wiring, link_class: str, ends: _Ends, routing, prefixes: list[str]):
+def _group_links(wiring, link_class: str, ends: LinkEnds, routing, prefixes: list[str]):
     """The links inside the Dragonfly groups as ``_group_blocks`` measures them: a Dragonfly+ group's leaf-spine links
     (every leaf of the group to every spine of it, ``pair_links`` each) and a classic Dragonfly group's local links
     (every pair of its routers, one each); ``None`` for any other class or family (measured link by link)."""
@@ -524,7 +524,7 @@ def _group_links(wiring, link_class: str, ends: _Ends, routing, prefixes: list[s
     return None
 
 
-def _group_blocks(ends: _Ends, routing, prefixes: list[str], groups: int, a_end: tuple[str, int, int],
+def _group_blocks(ends: LinkEnds, routing, prefixes: list[str], groups: int, a_end: tuple[str, int, int],
                   b_end: tuple[str, int, int], pattern) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """(lengths [m], links, route codes) of the links inside ``groups`` groups of devices, one group measured for each
     class of groups that stand alike, its links counted once per group of the class.
@@ -724,4 +724,4 @@ def placed_link_lengths(routing: Routing, wiring: Wiring, places: RackPlaces) ->
     """Length distribution of every link class of ``wiring`` (all planes) between the devices at ``places``
     (``core.physical.layout.RackPlaces``, of the compute links' devices), routed by ``routing``; cached by these
     arguments (``core.memo.stage``)."""
-    return _binned(_link_arrays(wiring, _Ends(places), routing, places))
+    return _binned(_link_arrays(wiring, LinkEnds(places), routing, places))

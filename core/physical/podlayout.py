@@ -17,7 +17,7 @@ the whole design stands in one hall by these rules:
   in the middle of its scalable units' rows), so a pod's rows can stand on both sides of them.
 * **Floor.** The one-fabric layout's floor rule over the hall's rows: the row pitch is the largest of the pods'
   (rack depth plus half the aisles), every row starts after an end aisle, rows stand in columns of
-  ``ceil(sqrt(rows x row span / pitch))`` rows (row span: the longest row plus two end aisles); a rack's centre is
+  ``core.physical.layout.rows_per_column`` rows (row span: the longest row plus two end aisles); a rack's centre is
   its column's start plus the widths of the racks before it in its row plus half its own. Racks are named
   ``R{row}-{position}`` over the whole hall (1-based, zero-padded), as one layout names them.
 
@@ -47,8 +47,8 @@ import numpy as np
 
 from core.catalog import Switch
 from core.fabric.podwiring import PodsWiring
-from core.physical.layout import Layout, Rack, Row, Slot, how_many
-from core.physical.lengths import LinkLengths, _Ends, _lengths, bin_lengths
+from core.physical.layout import Layout, Rack, Row, Slot, how_many, rows_per_column
+from core.physical.lengths import LinkEnds, LinkLengths, bin_lengths, pair_lengths
 from core.physical.racks import RackCatalog, load_racks
 
 _SPINE_PREFIX = PodsWiring.spine_id(0)[:-1]
@@ -169,8 +169,7 @@ def _placed(hall_rows: list, layouts: Sequence[Layout], racks: RackCatalog, spin
     end_aisle = racks.hall.end_aisle_mm / 1000
     widths = [sum(found[3].width_mm / 1000 for found in row) for _pod, row in hall_rows]
     row_span = max(widths, default=0.0) + 2 * end_aisle
-    per_column = max(1, math.ceil(math.sqrt(len(hall_rows) * row_span / pitch))) if hall_rows else 1
-    per_column = min(per_column, max(1, len(hall_rows)))
+    per_column = rows_per_column(len(hall_rows), row_span, pitch)
     digits_row = max(2, len(str(len(hall_rows))))
     digits_pos = max(2, len(str(max((len(row) for _pod, row in hall_rows), default=1))))
     whole_racks: list[Rack] = []
@@ -211,7 +210,7 @@ def _placed(hall_rows: list, layouts: Sequence[Layout], racks: RackCatalog, spin
                     rack_names=tuple(names), spine_racks=spine_racks)
 
 
-def _ends(ids: list[str], ends: _Ends) -> tuple[np.ndarray, np.ndarray]:
+def _ends(ids: list[str], ends: LinkEnds) -> tuple[np.ndarray, np.ndarray]:
     """(rack indices, U centres) of the devices ``ids`` in the hall (``core.physical.lengths``' look-up), one
     vectorised look-up per device prefix."""
     prefixes, numbers = zip(*((m[1], int(m[2])) for m in map(_ID.match, ids)))
@@ -240,12 +239,12 @@ def pods_link_arrays(hall: PodsHall, wiring: PodsWiring, racks: RackCatalog | No
         a_ids.append(bundle.a)
         b_ids.append(bundle.b)
         counts.append(bundle.count)
-    ends = _Ends(hall.layout)
+    ends = LinkEnds(hall.layout)
     out = {}
     for key in sorted(found, key=lambda k: (k[0], LINK_CLASSES.index(k[1]))):
         a_ids, b_ids, counts = found[key]
         (ra, ua), (rb, ub) = _ends(a_ids, ends), _ends(b_ids, ends)
-        length, route = _lengths(ends, routing, ra, ua, rb, ub)
+        length, route = pair_lengths(ends, routing, ra, ua, rb, ub)
         out[key] = (length, np.array(counts, dtype=np.int64), route, a_ids, b_ids)
     return out
 
