@@ -118,10 +118,20 @@ racks at the shortest between-rack length, where copper reaches (an active coppe
 400G), while most leaf-spine and spine-core links run 10-70 m on optics. A count of the links that can stay
 within copper reach from the rack geometry alone does not bound it: a 52U network rack may hold 25-50 switches by
 its units, so the racks within 5 m of a spine could hold more leaves than the spine has ports; only the
-arrangement (spines in a few central racks, most leaf racks rows away) says how few are near. In the large grid,
-the busbw: 23,556 computations of 50,046 checks (``_curves`` only 2,455 distinct), since ``BusbwPlan`` holds the
-NIC and switch as catalog entries (the SHARP and Spectrum-X checks read their ids): a NIC view of what the
-placement, links and contention read would share them across the 8 NICs (about a fifth of the large search).
+arrangement (spines in a few central racks, most leaf racks rows away) says how few are near.
+
+Then (2026-12-05, 22:27-22:36 UTC, load average 6-9): the busbw shared across NIC models. ``BusbwPlan`` held the NIC
+as a catalog entry, so the large grid's 8 NICs made 23,556 busbw computations of 50,046 checks in one process
+(``_curves`` only 2,455 distinct); it now holds the NIC as the busbw reads it (``core.analysis.perfview.BusbwNic``:
+its cloud transport, and its id only for a Spectrum-X SuperNIC, whose pairing with a Spectrum-4 switch sets the
+routing class): 12,236 computations, the same busbw (``tests/test_optimize_speed.py`` compares it with ``busbw_at``
+on each candidate's own plan over four grids and three routing, placement and NCCL assumptions). One process, the
+large grid: 29.3 s CPU at load 7 (32.7 s before this change at load 9, one run each). ``--only large --runs 1``,
+two rounds alternately with 3b07de6 (both changes of this session): 38.3 and 40.9 s CPU over all processes vs 40.9
+and 44.5 s (about 0.93x; wall 57-70 s vs 52-75 s, the load's); the same optimum, front (33), feasible count (50,046)
+and costed candidates (2,116-2,119 with two workers). The default grid has one NIC per fabric and speed: no change
+there. The switch could be shared likewise (its id reads only as the SHARP release on InfiniBand, its ASIC only for
+Spectrum-X), but the SHARP release comes from the design's calibrated constants, so that view needs them.
 
 Earlier history of the ``bench`` workload:
 

@@ -313,7 +313,8 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     )
     nic_why = (_("{nodes} nodes x {nics} NICs (rails); each NIC has a port in each of {planes} planes") if planes > 1
                else _("{nodes} nodes x {nics} NICs (rails)"))
-    add("NIC", resolved.nic, nic_count, fmt(nic_why, nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes))
+    add("NIC", resolved.nic, nic_count,
+        fmt(nic_why, nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes))
 
     # --- switches -----------------------------------------------------------------------
     plane_note = fmt(_(" x {planes} planes"), planes=planes) if planes > 1 else ""
@@ -379,7 +380,7 @@ def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     links = links_floor(resolved, fabric, catalog)
     if links > 0:  # one unnamed row (never shown) for the compute links' cables and transceivers: no power
         rows.append(_FloorRow(category="cable", item="", catalog_id="", quantity=1, unit_price_usd=links,
-                           unit_power_w=0.0, price_basis="estimate", why=""))
+                              unit_power_w=0.0, price_basis="estimate", why=""))
     return summarize_cost(resolved, _bought(resolved, [*rows, *others]))
 
 
