@@ -93,6 +93,46 @@ process: the costed candidates' physical layer and bill about 40%, the floors ab
 2,877 placements, links and contention (a numbers-only view, shared across NIC and switch models, would need the
 SHARP version and the Spectrum-X pairing read from numbers rather than from the switch and NIC ids).
 
+Then (2026-12-05, 21:58-22:22 UTC, load average 6-15 on 2 cores from other sessions; 3b07de6 and this revision
+alternately): the floors' rows without their sentences or pydantic validation (``core.cost._FloorRow``), the other
+networks' rows summed per category, network and spare flag in a stage keyed by the same views
+(``core.cost.summed_network_rows``: 1,628 entries for 6,383 floors, so a floor sums about 13 rows, not about
+28), the topology families' declared link classes gathered once (``core.fabric.families.declared``, asked 17,613
+times per search). One process (``workers=1``), five runs each alternately: 3b07de6 8.5-10.7 s CPU (median 9.6 s),
+this revision 8.5-9.5 s (median 8.9 s; pair ratios 0.89-1.05, median 0.90); the floors 1.22 s instead of 1.50 s
+in the same minutes. ``--only default --runs 3``, two rounds alternately: 3b07de6 10.6-10.7 s CPU over all processes
+(median 20.2-29.1 s wall), this revision 10.1-10.8 s (median 12.8-24.5 s wall): no difference above the load's
+noise. ``--only large --runs 1``: 3b07de6 41.4 s CPU (112 s wall, load 11.6), this revision 39.8 s CPU (85 s wall,
+load 10.8; 0.96x). Same optimum, front (34; 33 large), feasible counts (6,382; 50,046) and, in one process, costed
+candidates (1,049). Both targets still MISS by a wide margin: about 9 s of CPU for a 1 s wall on two cores.
+
+Where one process's time goes now (CPU time measured around each stage, load 10): the costed candidates' detail
+38% (their physical layer 33%: ``core.physical``'s arrangement and cable lengths, another session's), fabric
+sizing 14%, the floors 12% (the compute links' floor, ``links_floor``, 7%), the all-reduce busbw 10%, the other
+networks' sizing and pricing (one per distinct switch count: the out-of-band network reads it) about 9%, the
+resolution 4%. Why the floors cannot yet prune more: the 1,050 candidates costed are those whose capex floor is
+below their switch family's cheapest capex (546: ``families`` names each family's cheapest, so it must be exact)
+or below a no-slower costed candidate's (383); with the exact capex as the floor about 110 would be. The gap is
+the compute links' media (median 1.4%, 90th percentile 3.5% of the capex): the floor prices every link between
+racks at the shortest between-rack length, where copper reaches (an active copper cable: 3 m at 800G, 5 m at
+400G), while most leaf-spine and spine-core links run 10-70 m on optics. A count of the links that can stay
+within copper reach from the rack geometry alone does not bound it: a 52U network rack may hold 25-50 switches by
+its units, so the racks within 5 m of a spine could hold more leaves than the spine has ports; only the
+arrangement (spines in a few central racks, most leaf racks rows away) says how few are near.
+
+Then (2026-12-05, 22:27-22:36 UTC, load average 6-9): the busbw shared across NIC models. ``BusbwPlan`` held the NIC
+as a catalog entry, so the large grid's 8 NICs made 23,556 busbw computations of 50,046 checks in one process
+(``_curves`` only 2,455 distinct); it now holds the NIC as the busbw reads it (``core.analysis.perfview.BusbwNic``:
+its cloud transport, and its id only for a Spectrum-X SuperNIC, whose pairing with a Spectrum-4 switch sets the
+routing class): 12,236 computations, the same busbw (``tests/test_optimize_speed.py`` compares it with ``busbw_at``
+on each candidate's own plan over four grids and three routing, placement and NCCL assumptions). One process, the
+large grid: 29.3 s CPU at load 7 (32.7 s before this change at load 9, one run each). ``--only large --runs 1``,
+two rounds alternately with 3b07de6 (both changes of this session): 38.3 and 40.9 s CPU over all processes vs 40.9
+and 44.5 s (about 0.93x; wall 57-70 s vs 52-75 s, the load's); the same optimum, front (33), feasible count (50,046)
+and costed candidates (2,116-2,119 with two workers). The default grid has one NIC per fabric and speed: no change
+there. The switch could be shared likewise (its id reads only as the SHARP release on InfiniBand, its ASIC only for
+Spectrum-X), but the SHARP release comes from the design's calibrated constants, so that view needs them.
+
 Earlier history of the ``bench`` workload:
 
 Measured (2026-12-01, the same minutes, load average 0.9-1.5 on 2 cores, 3 runs each twice): before the

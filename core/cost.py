@@ -31,6 +31,7 @@ and ``catalog_id`` (never translated). Link classes and media in texts: ``LINK_C
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from functools import lru_cache
 from typing import Literal
 
@@ -240,10 +241,11 @@ def _bought(resolved: ResolvedDesign, rows: list[BomRow]) -> list[BomRow]:
     return [row for row in rows if row.category == "compute"]
 
 
-def _row_adder(resolved: ResolvedDesign, rows: list):
+def _row_adder(resolved: ResolvedDesign, rows: list, row=BomRow):
     """``add(category, entry, quantity, why, item=None, end="", network="compute")``: append one priced row of
     ``entry`` to ``rows`` (unit prices [USD] at the design's price basis, an override being all three; unit power
-    [W] with the design's power overrides); nothing for a quantity of 0."""
+    [W] with the design's power overrides); nothing for a quantity of 0. ``row``: the rows' type (``BomRow``, or
+    ``_FloorRow`` for a floor's rows, which only ``summarize_cost`` reads)."""
     price_overrides, power_overrides = resolved.price_overrides, resolved.power_overrides
     basis = design_price_basis(resolved)
 
@@ -252,7 +254,7 @@ def _row_adder(resolved: ResolvedDesign, rows: list):
             return
         point, low, high = _prices(entry, price_overrides, basis)
         rows.append(
-            BomRow(
+            row(
                 category=category, item=item or entry.name, catalog_id=entry.id, quantity=quantity,
                 unit_price_usd=point, unit_price_low_usd=low, unit_price_high_usd=high,
                 unit_power_w=power_overrides.get(entry.id, entry.power_w),
@@ -274,9 +276,13 @@ def _prices(entry, price_overrides, basis: str) -> tuple[float, float, float]:
     return entry.price_at(basis), entry.price_low_usd, entry.price_high_usd
 
 
-def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, rows: list, add) -> None:
+def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, rows: list, add,
+                 words: bool = True) -> None:
     """The compute nodes', NICs' and compute fabric switches' rows of ``build_bom`` (``add`` from ``_row_adder``):
-    what a design's counts alone price, before any cable length is known (``cost_floor`` sums them)."""
+    what a design's counts alone price, before any cable length is known (``cost_floor`` sums them). Without
+    ``words`` the rows' sentences are left empty and the node row is a ``_FloorRow`` (``cost_floor``: only their
+    numbers count)."""
+    fmt, row = (str.format, BomRow) if words else (_unsaid, _FloorRow)
     system = resolved.system
     switch = resolved.switch
     planes = resolved.planes
@@ -292,58 +298,70 @@ def _fabric_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     node_point, node_low, node_high = (max(0.0, n - included * c) for n, c in zip(node_prices, nic_prices))
     node_power = power(system.id, system.node_power_w)
     rows.append(
-        BomRow(
-            category="compute", item=_("{name} node").format(name=system.name), catalog_id=system.id,
+        row(
+            category="compute", item=fmt(_("{name} node"), name=system.name), catalog_id=system.id,
             quantity=resolved.nodes,
             unit_price_usd=node_point, unit_price_low_usd=min(node_low, node_point),
             unit_price_high_usd=max(node_high, node_point),
             unit_power_w=max(0.0, node_power - included * power(included_nic.id, included_nic.power_w)),
             price_basis="override" if system.id in price_overrides else system.price_basis,
-            why=_("{nodes} nodes x {gpus_per_node} GPUs = {gpus} GPUs (node price and power less its {included} "
-                  "standard {nic} NICs, listed below)").format(
+            why=fmt(_("{nodes} nodes x {gpus_per_node} GPUs = {gpus} GPUs (node price and power less its {included} "
+                  "standard {nic} NICs, listed below)"),
                 nodes=f"{resolved.nodes:,}", gpus_per_node=resolved.gpus_per_node, gpus=f"{resolved.gpus:,}",
                 included=included, nic=included_nic.id),
         )
     )
     nic_why = (_("{nodes} nodes x {nics} NICs (rails); each NIC has a port in each of {planes} planes") if planes > 1
                else _("{nodes} nodes x {nics} NICs (rails)"))
-    add("NIC", resolved.nic, nic_count, nic_why.format(nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes))
+    add("NIC", resolved.nic, nic_count,
+        fmt(nic_why, nodes=f"{resolved.nodes:,}", nics=resolved.nics_per_node, planes=planes))
 
     # --- switches -----------------------------------------------------------------------
-    plane_note = _(" x {planes} planes").format(planes=planes) if planes > 1 else ""
+    plane_note = fmt(_(" x {planes} planes"), planes=planes) if planes > 1 else ""
     if not fabric.switch_groups:
         pass  # node to node (a torus): no switch
     elif fabric.tiers == 1:
-        add("switch", switch, planes, _("one switch per plane holds all {ports} NIC ports{plane_note}").format(
-            ports=fabric.node_leaf_links, plane_note=plane_note), item=_("{name} (leaf)").format(name=switch.name))
+        add("switch", switch, planes, fmt(_("one switch per plane holds all {ports} NIC ports{plane_note}"),
+            ports=fabric.node_leaf_links, plane_note=plane_note), item=fmt(_("{name} (leaf)"), name=switch.name))
     else:
         if resolved.topology == "rail-optimized" or fabric.family != "clos":  # a family's leaves are rail leaves
-            leaf_why = _("{sus} SU x {rails} rails{plane_note}").format(
+            leaf_why = fmt(_("{sus} SU x {rails} rails{plane_note}"),
                 sus=fabric.group_count, rails=fabric.leaves_per_group, plane_note=plane_note)
         else:
-            leaf_why = _("ceil({nodes} nodes / {per_leaf} per leaf){plane_note}").format(
+            leaf_why = fmt(_("ceil({nodes} nodes / {per_leaf} per leaf){plane_note}"),
                 nodes=resolved.nodes, per_leaf=fabric.nodes_per_group, plane_note=plane_note)
-        add("switch", switch, fabric.leaf_count_total, leaf_why, item=_("{name} (leaf)").format(name=switch.name))
+        add("switch", switch, fabric.leaf_count_total, leaf_why, item=fmt(_("{name} (leaf)"), name=switch.name))
         if fabric.family != "clos":  # a family with spines: Dragonfly+ groups
-            spine_why = _("{groups} Dragonfly+ groups x {spines} spines{plane_note}").format(
+            spine_why = fmt(_("{groups} Dragonfly+ groups x {spines} spines{plane_note}"),
                 groups=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=plane_note)
         elif fabric.tiers == 2:
-            spine_why = _("{leaves} leaves x {uplinks} uplinks = {links} links, {pair} per leaf-spine pair: "
-                          "{spines} spines{plane_note}").format(
+            spine_why = fmt(_("{leaves} leaves x {uplinks} uplinks = {links} links, {pair} per leaf-spine pair: "
+                          "{spines} spines{plane_note}"),
                 leaves=fabric.leaf_count, uplinks=fabric.leaf_uplinks, links=f"{fabric.leaf_spine_links:,}",
                 pair=fabric.links_per_leaf_spine_pair, spines=fabric.spine_count, plane_note=plane_note)
         else:
-            spine_why = _("{pods} pods x {spines} spines{plane_note}").format(
+            spine_why = fmt(_("{pods} pods x {spines} spines{plane_note}"),
                 pods=fabric.pod_count, spines=fabric.spines_per_pod, plane_note=plane_note)
         spine, core = resolved.tier_switches["spine"], resolved.tier_switches["core"]  # per-tier models
-        add("switch", spine, fabric.spine_count_total, spine_why, item=_("{name} (spine)").format(name=spine.name))
+        add("switch", spine, fabric.spine_count_total, spine_why, item=fmt(_("{name} (spine)"), name=spine.name))
         if fabric.tiers == 3:
             add("switch", core, fabric.core_count_total,
-                _("{groups} core groups x {cores} cores{plane_note}").format(
+                fmt(_("{groups} core groups x {cores} cores{plane_note}"),
                     groups=fabric.core_groups, cores=fabric.cores_per_group, plane_note=plane_note),
-                item=_("{name} (core)").format(name=core.name))
+                item=fmt(_("{name} (core)"), name=core.name))
 
     domainlevels.level2_bom(resolved, add)  # the second NVLink level's switches and cables (core.fabric.domainlevels)
+
+
+_FloorRow = namedtuple("_FloorRow", BomRow.model_fields,
+                       defaults=[f.default for f in BomRow.model_fields.values() if not f.is_required()])
+"""A ``BomRow``'s fields without its validation (a tenth of its cost): ``cost_floor``'s rows, read only by
+``summarize_cost`` and ``_bought``."""
+
+
+def _unsaid(_text: str, *_args, **_kwargs) -> str:
+    """A sentence nobody reads (``_fabric_rows`` without words): empty."""
+    return ""
 
 
 def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
@@ -351,17 +369,18 @@ def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
     """A lower bound on ``summarize_cost(resolved, build_bom(resolved, fabric, catalog, networks=networks))``'s
     capex, compute fabric capex [USD] and power [kW], without a layout: the summary of the bill's rows from counts
     alone (the compute nodes, the NICs, the compute fabric's switches, ``_fabric_rows``, and ``others``:
-    ``other_network_rows(resolved, catalog, networks)``, the same for every design with those networks and prices),
+    ``other_network_rows(resolved, catalog, networks)``, the same for every design with those networks and prices,
+    or ``network_floor_rows``: their totals in a few rows),
     the compute links' cables and transceivers at their floor (``links_floor``, no power) and no spares. Every row
     of a bill has a quantity, unit price and unit power of at least 0, so each total is at most the full bill's (up
     to the rounding of a sum, a millionth of a cent at a billion dollars; ``tests/test_optimize_bounds.py`` checks
     it against full plans)."""
     rows: list[BomRow] = []
-    _fabric_rows(resolved, fabric, catalog, rows, _row_adder(resolved, rows))
+    _fabric_rows(resolved, fabric, catalog, rows, _row_adder(resolved, rows, _FloorRow), words=False)
     links = links_floor(resolved, fabric, catalog)
     if links > 0:  # one unnamed row (never shown) for the compute links' cables and transceivers: no power
-        rows.append(BomRow(category="cable", item="", catalog_id="", quantity=1, unit_price_usd=links,
-                           unit_power_w=0.0, price_basis="estimate", why=""))
+        rows.append(_FloorRow(category="cable", item="", catalog_id="", quantity=1, unit_price_usd=links,
+                              unit_power_w=0.0, price_basis="estimate", why=""))
     return summarize_cost(resolved, _bought(resolved, [*rows, *others]))
 
 
@@ -561,6 +580,33 @@ def priced_network_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: C
     sizing and pricing them reads (``network_rows_of``): designs that differ elsewhere share one pricing."""
     return network_rows_of(NetworkInputs.of(resolved), NetworkFabric.of(fabric), Pricing.of(resolved), catalog,
                            current_language())
+
+
+def network_floor_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> tuple:
+    """``priced_network_rows`` summed for ``cost_floor`` (``summed_network_rows``): the same totals in a few rows,
+    cached by the same views; raises as ``priced_network_rows`` does."""
+    return summed_network_rows(NetworkInputs.of(resolved), NetworkFabric.of(fabric), Pricing.of(resolved), catalog,
+                               current_language())
+
+
+@stage(0.04, lambda rows: 512 + 384 * len(rows), errors=(FabricPlannerError,))
+def summed_network_rows(network_inputs: NetworkInputs, fabric: NetworkFabric, pricing: Pricing, catalog: Catalog,
+                        language: str) -> tuple:
+    """``network_rows_of``'s rows summed per category, network and spare flag: one ``_FloorRow`` each (quantity 1,
+    the rows' extended prices [USD: point, low, high] and power [W]), in the order each first appears; what
+    ``summarize_cost`` reads of them, so a floor sums a few rows rather than every network's. Cached by these
+    arguments (``core.memo.stage``; 0.3 kB a row measured)."""
+    sums: dict[tuple, list[float]] = {}
+    for r in network_rows_of(network_inputs, fabric, pricing, catalog, language):
+        total = sums.setdefault((r.category, r.network, r.spare), [0.0, 0.0, 0.0, 0.0])
+        total[0] += r.quantity * r.unit_price_usd
+        total[1] += r.quantity * r.low_usd
+        total[2] += r.quantity * r.high_usd
+        total[3] += r.quantity * r.unit_power_w
+    return tuple(_FloorRow(category=category, item="", catalog_id="", quantity=1, unit_price_usd=point,
+                           unit_power_w=watts, price_basis="estimate", why="", network=network,
+                           unit_price_low_usd=low, unit_price_high_usd=high, spare=spare)
+                 for (category, network, spare), (point, low, high, watts) in sums.items())
 
 
 @stage(0.22, rows_bytes, errors=(FabricPlannerError,))

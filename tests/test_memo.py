@@ -166,6 +166,7 @@ def _stage_work():
     for lang in ("en", "zh"):
         with language(lang):
             optimize("H100", 1024, Constraints(), grid, workers=1, bounded=False)
+            optimize("H100", 1024, Constraints(), Grid(switches=("QM9700",), nics=("CX7",)), workers=1)  # floors
             for design in (Design(gpu="GB200", gpus=1152), Design(gpu="H100", nodes=64, storage="none"),
                            Design(gpu="H100", nodes=300, fabric="ethernet", price_overrides={"SN5600": 20000.0})):
                 p = plan_module.plan(design)

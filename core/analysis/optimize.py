@@ -74,7 +74,8 @@ from typing import Iterable
 
 from core import units, vocab
 from core.catalog import Catalog, load_catalog
-from core.cost import NETWORK_CATEGORIES, build_bom, cost_floor, priced_network_rows, summarize_cost
+from core.cost import (NETWORK_CATEGORIES, build_bom, cost_floor, network_floor_rows, priced_network_rows,
+                       summarize_cost)
 from core.design import Design, DesignFields, field_bounds, offered_port_speeds, resolved_design, tidy_spaces
 from core import progress
 from core.analysis import jobsplit
@@ -594,7 +595,7 @@ class _Evaluator:
                 return _rejected(cand, failed)
         if self.bounded and not full:
             try:  # the other networks raise as when the physical layer sizes them (``physical_of``)
-                floor = cost_floor(resolved, fabric, self.catalog, priced_network_rows(resolved, fabric, self.catalog))
+                floor = cost_floor(resolved, fabric, self.catalog, network_floor_rows(resolved, fabric, self.catalog))
             except FabricPlannerError as exc:
                 cand.reason = _reason(exc)
                 return cand

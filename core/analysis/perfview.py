@@ -61,8 +61,27 @@ def unpriced(plan) -> PerfPlan:
     """``PerfPlan`` of ``plan`` at ``UNIT_COST``: what the performance estimates read of it but its price."""
     return PerfPlan.of(plan)._replace(cost=UNIT_COST)
 
-BusbwPlan = view("BusbwPlan", "", design=PerfCalibration, resolved=PerfResolved, fabric=PerfFabric,
+
+BusbwNic = view("BusbwNic", "transport id")
+"""What a collective's busbw reads of the NIC (``_busbw_nic``)."""
+
+
+def _busbw_nic(nic) -> BusbwNic:
+    """``nic`` as the busbw reads it: its cloud transport (``core.perf.placement.fabric_class``) and its id only where
+    the id decides something, a Spectrum-X SuperNIC's (``core.perf.congestion.fabric_class``: whether the
+    Spectrum-X pairing holds); any other NIC's id reads as "", so the NICs of one port speed share a busbw."""
+    from core.perf.congestion import load_constants
+
+    return BusbwNic(nic.transport, nic.id if nic.id in load_constants().spectrum_x_nics else "")
+
+
+BusbwResolved = view("BusbwResolved", " ".join(f for f in PerfResolved._fields if f not in ("nic", "design")),
+                     design=PerfDesign, nic=_busbw_nic)
+"""``PerfResolved`` with the NIC as the busbw reads it (``BusbwNic``)."""
+
+BusbwPlan = view("BusbwPlan", "", design=PerfCalibration, resolved=BusbwResolved, fabric=PerfFabric,
                  bandwidth=PerfBandwidth)
 """What a collective's busbw reads of a plan (``core.perf.collectives.busbw_at``: the placement, its links and
 contention, the collective constants): ``PerfPlan`` without the networks and the cost, so the optimizer's candidates
-that differ only in prices, optics, other networks or switch models of the same structure share one busbw."""
+that differ only in prices, optics, other networks, switch models of the same structure or NIC models of the same
+transport (``BusbwNic``) share one busbw."""

@@ -44,6 +44,7 @@ adds its module, its ``core.vocab.TOPOLOGY`` term and its tests.
 from __future__ import annotations
 
 import importlib
+from functools import lru_cache
 from types import ModuleType
 
 from core import vocab  # ground floor: vocabularies
@@ -139,11 +140,17 @@ def tier_words(fabric, counts: bool = False) -> str:
 
 def declared(name: str) -> dict:
     """The union of the dict ``name`` every family module declares (``LINK_CLASS_SWITCH``, ``LINK_CLASS_LABELS``);
-    families that declare none add nothing."""
+    families that declare none add nothing. A fresh dict of ``_declared``'s items."""
+    return dict(_declared(name))
+
+
+@lru_cache(maxsize=None)
+def _declared(name: str) -> tuple:
+    """``declared``'s items, gathered once per name (the family modules and their constants do not change)."""
     out: dict = {}
     for key in FAMILIES:
         out.update(getattr(family(key), name, {}))
-    return out
+    return tuple(out.items())
 
 
 def link_class_label(kind: str, labels: dict) -> str:
