@@ -150,6 +150,7 @@ def _frozen(value) -> bool:
 def _stage_work():
     """Fill the stage caches: a small search (both languages) and a few plans and sweeps."""
     from core.analysis import jobsplit, servingstep
+    from core.analysis.failure import what_if
     from core.analysis.optimize import Constraints, Grid, optimize
     from core.i18n import language
     from core.perf.collectives import sweep
@@ -174,6 +175,9 @@ def _stage_work():
                     pass
                 jobsplit.fastest(p, job)  # the optimizer's training and serving steps
                 servingstep.price(p, target)
+            for topology in ("dragonfly", "classic-dragonfly"):  # the healthy measures of the closed-form what-ifs
+                what_if(plan_module.plan(Design(gpu="H100", gpus=2048, switch="QM9700", topology=topology)),
+                        ["leaf:1"])
 
 
 def test_every_stage_is_keyed_by_its_arguments_alone():
@@ -195,7 +199,7 @@ def test_every_stage_is_keyed_by_its_arguments_alone():
     shared = (_Entry, Catalog, CollectiveConstants, Routing)
     names = {f.__name__ for f in STAGES}
     assert {"resolved_design", "sized_networks", "network_rows_of", "placed_link_lengths", "chosen_media",
-            "_curves", "_model_layout", "fastest_split", "split_bounds", "served"} <= names
+            "_curves", "_model_layout", "fastest_split", "split_bounds", "served", "healthy_measures"} <= names
     for cached in STAGES:
         entries = list(cached.cache._entries.items())
         assert entries, cached.__name__
