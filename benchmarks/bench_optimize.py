@@ -173,8 +173,8 @@ def _search(name: str, grid: Grid, constraints: Constraints, target: float, runs
         cpus.append(_cpu() - cpu)
     assert result is not None
     median = statistics.median(times)
-    print(f"{name}: {result.considered:,} candidates ({result.sizings:,} sizings, {result.planned:,} costed or "
-          f"rejected on a plan, {result.pruned:,} decided by their bounds, {result.feasible:,} feasible, "
+    print(f"{name}: {result.considered:,} candidates ({result.sizings:,} sizings, {result.costed:,} laid out and "
+          f"costed, {result.pruned:,} decided by their bounds, {result.feasible:,} feasible, "
           f"{len(result.pareto)} on the front)")
     print(f"  median {median:.2f} s, best {min(times):.2f} s of {runs} runs; CPU {min(cpus):.2f} s over all "
           f"processes; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")

@@ -66,7 +66,10 @@ def test_pruned_search_equals_costing_every_candidate(objective):
     bounded = optimize("H100", 256, Constraints(), ETHERNET, workers=1, objective=objective)
     full = optimize("H100", 256, Constraints(), ETHERNET, workers=1, objective=objective, bounded=False)
     assert bounded.pruned > 0 and full.pruned == 0
-    assert bounded.planned < full.planned
+    assert bounded.costed < full.costed
+    # without constraints every feasible candidate is costed or decided by its bounds, and nothing else is costed
+    assert full.costed == full.feasible and bounded.costed == bounded.feasible - bounded.pruned
+    assert bounded.summary()["costed"] == bounded.costed and "planned" not in bounded.summary()
     _same(bounded, full)
 
 

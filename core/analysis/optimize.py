@@ -302,8 +302,10 @@ class OptimizeResult:
     feasible: int
     rejected: dict[str, int]
     seconds: float
-    planned: int
-    """Candidates that were sized and costed (the rest failed to resolve or size)."""
+    costed: int
+    """Candidates laid out and costed in full (racks, cables and the bill of materials: capex and power known),
+    feasible or ruled out after; the rest were ruled out before, cannot be built or were decided by their bounds
+    (``pruned``; which ones varies with the workers' timing)."""
     sizings: int
     """Fabric sizings run (``size_fabric``; candidates that differ only in the NIC model share one)."""
     metric: str
@@ -338,7 +340,7 @@ class OptimizeResult:
             "best": best,
             "pareto": [{"design": json.loads(c.design.to_json()), "metrics": c.metrics()} for c in self.pareto],
             "metric": self.metric, "objective": self.objective,
-            "considered": self.considered, "planned": self.planned, "sizings": self.sizings, "pruned": self.pruned,
+            "considered": self.considered, "costed": self.costed, "sizings": self.sizings, "pruned": self.pruned,
             "feasible": self.feasible,
             "rejected": dict(sorted(self.rejected.items(), key=lambda kv: (-kv[1], kv[0]))),
             "seconds": round(self.seconds, 3),
@@ -1153,13 +1155,13 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
             key = constraint_word(c.reason) if c.reason in CONSTRAINT_WORDS else c.reason
             rejected[key] = rejected.get(key, 0) + 1
     feasible = [c for c in cands if c.feasible]
-    planned = sum(1 for c in cands if not math.isnan(c.capex_usd) or c.reason in CONSTRAINT_WORDS)
+    costed = sum(1 for c in cands if not math.isnan(c.capex_usd))
     if not feasible:
         error = _infeasible(cands, constraints)
         if strict:
             raise error
         return OptimizeResult(best=None, best_plan=None, pareto=[], considered=len(cands), feasible=0,
-                              rejected=rejected, seconds=time.perf_counter() - started, planned=planned,
+                              rejected=rejected, seconds=time.perf_counter() - started, costed=costed,
                               sizings=sizings, metric=metric, explanation=[error.message, error.suggestion],
                               candidates=cands, objective=objective)
     best = min((c for c in feasible if c.costed), key=lambda c: _order(c, objective))
@@ -1173,7 +1175,7 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
     explanation = explain(best, other_best, cands, constraints, metric, objective, best_plan=best_plan)
     return OptimizeResult(best=best, best_plan=best_plan, pareto=front, considered=len(cands),
                           feasible=len(feasible), rejected=rejected, seconds=time.perf_counter() - started,
-                          planned=planned, sizings=sizings, metric=metric, explanation=explanation, other_family=other_best,
+                          costed=costed, sizings=sizings, metric=metric, explanation=explanation, other_family=other_best,
                           candidates=cands, objective=objective, constraints=constraints,
                           pruned=sum(c.pruned for c in cands))
 
