@@ -51,7 +51,8 @@ Performance metric of the front: busbw of all-reduce over every GPU of the desig
 ``busbw_size`` bytes (stock NCCL algorithms, ``core.perf.collectives.sweep``), GB/s one direction;
 with a job (``constraints.job``) the metric is days to train at the job's fastest split on each design
 (``core.analysis.jobsplit``: the split search of ``python -m core train``, cached by what it reads), run only for
-candidates that met every other constraint.
+candidates that met every other constraint checked before the floor (it reads no bill, so the bounds decide job
+candidates by their days as they decide the others by busbw).
 
 Languages: reasons and the explanation are in the language of the request (``core.i18n``); the
 result's keys and ids are English.
