@@ -274,7 +274,10 @@ def view(name: str, fields: str, **nested) -> type:
                                               for attr, make in inner]))
 
     views = tuple(sub for sub in nested.values() if hasattr(sub, "_paths"))
-    top = operator.attrgetter(*names, *nested) if len(views) == len(nested) else None
+    top = None
+    if nested and len(views) == len(nested):
+        top = (operator.attrgetter(*names, *nested) if len(names) + len(nested) > 1 else
+               (lambda obj, get=operator.attrgetter(*names, *nested): (get(obj),)))
     # every nested attribute a view: an object holding those views already (a larger view) gives them as they are
 
     def of(obj):
@@ -286,7 +289,7 @@ def view(name: str, fields: str, **nested) -> type:
             except AttributeError:
                 values = None
             if values is not None and all(type(v) is sub for v, sub in zip(values[len(names):], views)):
-                return make_tuple(cls, values if len(names) + len(views) > 1 else (values,))
+                return make_tuple(cls, values)
         try:  # every attribute in one call, the nested views built from their slices
             values = every(obj)
         except AttributeError:  # a nested object is None (or lacks an attribute: the slow path says which)

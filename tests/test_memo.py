@@ -290,6 +290,9 @@ def test_views_hold_what_a_stage_reads_and_nothing_else():
     with pytest.raises(TypeError):
         one.table["k"] = 5
     assert Outer.of(type("N", (), {"x": 0, "y": 0, "inner": None, "table": None})()).inner is None
+    Part = view("Part", "", inner=Inner)  # built from a larger view: its nested views taken as they are
+    assert Part.of(one).inner is one.inner and Part.of(one) == Part.of(Obj(1, "s", 2.0, "")) != Part.of(
+        Obj(1, "s", 3.0, ""))
     # the engine's views pickle (a worker process may send one)
     import pickle
 
