@@ -122,7 +122,7 @@ arrangement (spines in a few central racks, most leaf racks rows away) says how 
 
 Then (2026-12-05, 22:27-22:36 UTC, load average 6-9): the busbw shared across NIC models. ``BusbwPlan`` held the NIC
 as a catalog entry, so the large grid's 8 NICs made 23,556 busbw computations of 50,046 checks in one process
-(``_curves`` only 2,455 distinct); it now holds the NIC as the busbw reads it (``core.analysis.perfview.BusbwNic``:
+(``_curves`` only 2,455 distinct); it now holds the NIC as the busbw reads it (``core.perf.commview.BusbwNic``:
 its cloud transport, and its id only for a Spectrum-X SuperNIC, whose pairing with a Spectrum-4 switch sets the
 routing class): 12,236 computations, the same busbw (``tests/test_optimize_speed.py`` compares it with ``busbw_at``
 on each candidate's own plan over four grids and three routing, placement and NCCL assumptions). One process, the
@@ -213,8 +213,8 @@ def _search(name: str, grid: Grid, constraints: Constraints, target: float, runs
         cpus.append(_cpu() - cpu)
     assert result is not None
     median = statistics.median(times)
-    print(f"{name}: {result.considered:,} candidates ({result.sizings:,} sizings, {result.planned:,} costed or "
-          f"rejected on a plan, {result.pruned:,} decided by their bounds, {result.feasible:,} feasible, "
+    print(f"{name}: {result.considered:,} candidates ({result.sizings:,} sizings, {result.costed:,} laid out and "
+          f"costed, {result.pruned:,} decided by their bounds, {result.feasible:,} feasible, "
           f"{len(result.pareto)} on the front)")
     print(f"  median {median:.2f} s, best {min(times):.2f} s of {runs} runs; CPU {min(cpus):.2f} s over all "
           f"processes; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")

@@ -273,9 +273,23 @@ def view(name: str, fields: str, **nested) -> type:
         return make_tuple(cls, (*flat(obj), *[None if (value := getattr(obj, attr)) is None else make(value)
                                               for attr, make in inner]))
 
+    views = tuple(sub for sub in nested.values() if hasattr(sub, "_paths"))
+    top = None
+    if nested and len(views) == len(nested):
+        top = (operator.attrgetter(*names, *nested) if len(names) + len(nested) > 1 else
+               (lambda obj, get=operator.attrgetter(*names, *nested): (get(obj),)))
+    # every nested attribute a view: an object holding those views already (a larger view) gives them as they are
+
     def of(obj):
         if not inner:
             return make_tuple(cls, flat(obj))
+        if top is not None:
+            try:
+                values = top(obj)
+            except AttributeError:
+                values = None
+            if values is not None and all(type(v) is sub for v, sub in zip(values[len(names):], views)):
+                return make_tuple(cls, values)
         try:  # every attribute in one call, the nested views built from their slices
             values = every(obj)
         except AttributeError:  # a nested object is None (or lacks an attribute: the slow path says which)

@@ -150,6 +150,7 @@ def _frozen(value) -> bool:
 def _stage_work():
     """Fill the stage caches: a small search (both languages) and a few plans and sweeps."""
     from core.analysis import jobsplit, servingstep
+    from core.analysis.failure import what_if
     from core.analysis.optimize import Constraints, Grid, optimize
     from core.i18n import language
     from core.perf.collectives import sweep
@@ -175,6 +176,9 @@ def _stage_work():
                     pass
                 jobsplit.fastest(p, job)  # the optimizer's training and serving steps
                 servingstep.price(p, target)
+            for topology in ("dragonfly", "classic-dragonfly"):  # the healthy measures of the closed-form what-ifs
+                what_if(plan_module.plan(Design(gpu="H100", gpus=2048, switch="QM9700", topology=topology)),
+                        ["leaf:1"])
 
 
 def test_every_stage_is_keyed_by_its_arguments_alone():
@@ -196,7 +200,7 @@ def test_every_stage_is_keyed_by_its_arguments_alone():
     shared = (_Entry, Catalog, CollectiveConstants, Routing)
     names = {f.__name__ for f in STAGES}
     assert {"resolved_design", "sized_networks", "network_rows_of", "placed_link_lengths", "chosen_media",
-            "_curves", "_model_layout", "fastest_split", "split_bounds", "served"} <= names
+            "_curves", "_model_layout", "fastest_split", "split_bounds", "served", "healthy_measures"} <= names
     for cached in STAGES:
         entries = list(cached.cache._entries.items())
         assert entries, cached.__name__
@@ -287,6 +291,9 @@ def test_views_hold_what_a_stage_reads_and_nothing_else():
     with pytest.raises(TypeError):
         one.table["k"] = 5
     assert Outer.of(type("N", (), {"x": 0, "y": 0, "inner": None, "table": None})()).inner is None
+    Part = view("Part", "", inner=Inner)  # built from a larger view: its nested views taken as they are
+    assert Part.of(one).inner is one.inner and Part.of(one) == Part.of(Obj(1, "s", 2.0, "")) != Part.of(
+        Obj(1, "s", 3.0, ""))
     # the engine's views pickle (a worker process may send one)
     import pickle
 

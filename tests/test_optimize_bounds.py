@@ -66,8 +66,36 @@ def test_pruned_search_equals_costing_every_candidate(objective):
     bounded = optimize("H100", 256, Constraints(), ETHERNET, workers=1, objective=objective)
     full = optimize("H100", 256, Constraints(), ETHERNET, workers=1, objective=objective, bounded=False)
     assert bounded.pruned > 0 and full.pruned == 0
-    assert bounded.planned < full.planned
+    assert bounded.costed < full.costed
+    # without constraints every feasible candidate is costed or decided by its bounds, and nothing else is costed
+    assert full.costed == full.feasible and bounded.costed == bounded.feasible - bounded.pruned
+    assert bounded.summary()["costed"] == bounded.costed and "planned" not in bounded.summary()
     _same(bounded, full)
+
+
+def test_a_training_job_is_decided_by_its_days_as_costing_every_candidate():
+    """With a training job the front is days against capex, and the days come from the split search, which reads no
+    bill: it runs before the floor, and a candidate a cheaper costed one of its family beats on days is decided by
+    its bounds. The answer, front, families, rejections and the pruned candidates' days are those of costing every
+    candidate, without a limit and with a step-time limit that rules out part of the grid (a candidate over it is
+    never pruned: it is ruled out after its bill, as before)."""
+    from core.perf.training import parse_job
+
+    job = parse_job({"model": "llama3-8b", "tokens_to_train": 1e12})
+    full = optimize("H100", 256, Constraints(job=job), ETHERNET, workers=1, bounded=False)
+    steps = sorted(c.step_s for c in full.candidates if c.feasible)
+    for constraints in (Constraints(job=job), Constraints(job=job, max_step_s=steps[len(steps) // 2])):
+        bounded = optimize("H100", 256, constraints, ETHERNET, workers=1)
+        if constraints.max_step_s is not None:
+            full = optimize("H100", 256, constraints, ETHERNET, workers=1, bounded=False)
+            assert full.rejected.get("maximum step time")
+        assert full.pruned == 0 and bounded.pruned > 0
+        _same(bounded, full)
+        by_index = {c.index: c for c in full.candidates}
+        for c in bounded.candidates:
+            if c.pruned:
+                assert (c.days, c.step_s, c.split) == (by_index[c.index].days, by_index[c.index].step_s,
+                                                       by_index[c.index].split)
 
 
 def _budget(fraction: float) -> float:

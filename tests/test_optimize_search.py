@@ -30,7 +30,9 @@ JOB = parse_job({"model": "llama3-8b", "tokens_to_train": 1e12})
 
 @pytest.fixture(scope="module")
 def with_job():
-    return optimize("H100", 256, Constraints(job=JOB), GRID, workers=1)
+    """Every candidate costed (``bounded=False``: the bounds would decide some by their days, without a capex), the
+    brute force's reference."""
+    return optimize("H100", 256, Constraints(job=JOB), GRID, workers=1, bounded=False)
 
 
 # --- objectives ------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from tests.i18n_check import english_leaks
 def _result(pruned: int) -> OptimizeResult:
     """The default search's counts (H100, 32 GPUs): 18,120 candidates, 11,476 feasible."""
     return OptimizeResult(best=None, best_plan=None, pareto=[], considered=18_120, feasible=11_476,
-                          rejected={"a": 6_000, "b": 644}, seconds=12.0, planned=3_058, sizings=1, metric="busbw_gbytes",
+                          rejected={"a": 6_000, "b": 644}, seconds=12.0, costed=3_058, sizings=1, metric="busbw_gbytes",
                           explanation=[], pruned=pruned)
 
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from core.analysis.perfview import PerfBandwidth, PerfFabric, PerfPlan, unpriced
+from core.analysis.perfview import PerfPlan, unpriced
 from core.errors import FabricPlannerError
 from core.i18n import current
 from core.memo import spoken, stage, view
+from core.perf.commview import PerfBandwidth, PerfFabric
 from core.perf import congestion
 from core.perf.collectives import nccl_release, nccl_release_now
 

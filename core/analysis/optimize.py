@@ -51,7 +51,8 @@ Performance metric of the front: busbw of all-reduce over every GPU of the desig
 ``busbw_size`` bytes (stock NCCL algorithms, ``core.perf.collectives.sweep``), GB/s one direction;
 with a job (``constraints.job``) the metric is days to train at the job's fastest split on each design
 (``core.analysis.jobsplit``: the split search of ``python -m core train``, cached by what it reads), run only for
-candidates that met every other constraint.
+candidates that met every other constraint checked before the floor (it reads no bill, so the bounds decide job
+candidates by their days as they decide the others by busbw).
 
 Languages: reasons and the explanation are in the language of the request (``core.i18n``); the
 result's keys and ids are English.
@@ -303,8 +304,10 @@ class OptimizeResult:
     feasible: int
     rejected: dict[str, int]
     seconds: float
-    planned: int
-    """Candidates that were sized and costed (the rest failed to resolve or size)."""
+    costed: int
+    """Candidates laid out and costed in full (racks, cables and the bill of materials: capex and power known),
+    feasible or ruled out after; the rest were ruled out before, cannot be built or were decided by their bounds
+    (``pruned``; which ones varies with the workers' timing)."""
     sizings: int
     """Fabric sizings run (``size_fabric``; candidates that differ only in the NIC model share one)."""
     metric: str
@@ -339,7 +342,7 @@ class OptimizeResult:
             "best": best,
             "pareto": [{"design": json.loads(c.design.to_json()), "metrics": c.metrics()} for c in self.pareto],
             "metric": self.metric, "objective": self.objective,
-            "considered": self.considered, "planned": self.planned, "sizings": self.sizings, "pruned": self.pruned,
+            "considered": self.considered, "costed": self.costed, "sizings": self.sizings, "pruned": self.pruned,
             "feasible": self.feasible,
             "rejected": dict(sorted(self.rejected.items(), key=lambda kv: (-kv[1], kv[0]))),
             "seconds": round(self.seconds, 3),
@@ -502,6 +505,9 @@ class _Detail:
     fabric: object
     bandwidth: object
     failed: list
+    split: object = None
+    """With a training job and bounds that may decide it: the job's fastest split (or the error its search raised),
+    searched before the floor (``_Evaluator.early_split``) and checked in ``detail`` where it was always checked."""
 
 
 class _Evaluator:
@@ -605,7 +611,7 @@ class _Evaluator:
                 return _rejected(cand, failed + ["budget_usd"])
             if c.budget_usd is None and not _limit(floor.facility_kw, c.max_power_kw, True):
                 return _rejected(cand, failed + ["max_power_kw"])
-        state = _Detail(resolved, fabric, bandwidth, failed)
+        state = _Detail(resolved, fabric, bandwidth, failed, self.early_split(cand, resolved, fabric, bandwidth, full))
         if not detail:
             cand.pending = state
             return cand
@@ -637,11 +643,11 @@ class _Evaluator:
                 if not full:
                     return _rejected(cand, failed)
         if c.job is not None:  # the job's fastest split on this design (core.analysis.jobsplit)
-            p = Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost)
-            try:
-                split = jobsplit.fastest(p, c.job)
-            except FabricPlannerError as exc:
-                cand.reason = _reason(exc)
+            split = state.split
+            if split is None:
+                split = self.split_of(resolved, fabric, bandwidth)
+            if isinstance(split, FabricPlannerError):
+                cand.reason = _reason(split)
                 return cand
             cand.step_s, cand.days, cand.split = split.step_s, split.days, astuple(split)
             for key, value in (("max_step_s", cand.step_s), ("max_days", cand.days)):
@@ -658,6 +664,28 @@ class _Evaluator:
         if failed:
             return _rejected(cand, failed)
         return cand
+
+    def split_of(self, resolved, fabric, bandwidth):
+        """The job's fastest split on the design (``core.analysis.jobsplit.fastest``: it reads no bill of materials,
+        cost or other network, so a plan of the sized fabric gives it), or the ``FabricPlannerError`` it raised."""
+        try:
+            return jobsplit.fastest(SimpleNamespace(resolved=resolved, fabric=fabric, bandwidth=bandwidth,
+                                                    design=resolved.design, networks=None, cost=None), self.c.job)
+        except FabricPlannerError as exc:
+            return exc
+
+    def early_split(self, cand: Candidate, resolved, fabric, bandwidth, full: bool):
+        """With a training job, when the bounds may decide the candidate (``_decide``: no budget, power or serving
+        limit): the job's split before the floor, its step time and days set on ``cand``; else None (``detail``
+        searches it after the bill, as it checks it)."""
+        c = self.c
+        if c.job is None or full or not self.bounded or c.serving is not None or c.budget_usd is not None or \
+                c.max_power_kw is not None:
+            return None
+        split = self.split_of(resolved, fabric, bandwidth)
+        if not isinstance(split, FabricPlannerError):
+            cand.step_s, cand.days, cand.split = split.step_s, split.days, astuple(split)
+        return split
 
     def _serve(self, cand: Candidate, p: Plan) -> list[str]:
         """Size the cheapest deployment of ``Constraints.serving`` on ``p`` and price it at ``p``'s TCO
@@ -848,11 +876,12 @@ def _switch_family(c: Candidate) -> tuple[str, str, str]:
 
 def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tracker=None, witnesses=None) -> None:
     """Detail every candidate ``cands`` left pending (``Candidate.pending``), cheapest capex floor first, except
-    those its bounds decide (``Candidate.pruned``): without a workload (the front's performance is all-reduce
-    busbw, known before the floor), a pending candidate is pruned when, among the candidates costed so far and
+    those its bounds decide (``Candidate.pruned``): without a serving target (the front's performance is all-reduce
+    busbw, or a training job's days, both known before the floor: ``_decidable``), a pending candidate is pruned when, among the candidates costed so far and
     feasible (by this process, or by any worker of a parallel search: ``_Witnesses``), one of its switch family (``families``) costs less than its floor (so it is not that family's
     cheapest, nor its fabric's), one that carries all traffic (``_serves_all_traffic``) does too when it does
-    (so it is not the traffic warning's cheapest), and one that costs less has at least its busbw (so it is
+    (so it is not the traffic warning's cheapest), and one that costs less has at least its performance (busbw, or
+    at most its days: so it is
     neither the optimum nor on the front, ``pareto_front``: cheaper in ``_order`` and no slower). Only without a
     budget or power limit, the constraints checked on the cost: a pruned candidate is then feasible (it passed every
     check before the floor), as costing it would find. Capex compared in
@@ -870,7 +899,8 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
 
     if not pending:
         progress.report(1, 1)
-    if not evaluator.bounded or performance_metric(limits) != "busbw_gbytes" or limits.budget_usd is not None or \
+    metric = performance_metric(limits)
+    if not evaluator.bounded or metric not in ("busbw_gbytes", "days") or limits.budget_usd is not None or \
             limits.max_power_kw is not None or objective not in ("cluster", "compute"):
         for c in pending:  # a pruned candidate must be feasible (nothing after the floor to check), its floor capex's
             evaluator.detail(c, c.pending)
@@ -884,7 +914,8 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
         floor = round(c.network_floor_usd if compute else c.capex_floor_usd, 2) - 0.01
         if family_least.get(_switch_family(c), math.inf) < floor:
             known.update()
-            if (known.serving_least < floor or not _serves_all_traffic(c)) and known.faster_below(floor, c.busbw_gbytes):
+            if (known.serving_least < floor or not _serves_all_traffic(c)) and _decidable(c, limits, metric) and \
+                    known.faster_below(floor, _performance(c, metric)):
                 c.pruned, c.pending = True, None
                 told((c,))
                 continue
@@ -895,7 +926,16 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
         cost = round(capex_of(c, objective), 2)
         family = _switch_family(c)
         family_least[family] = min(family_least.get(family, math.inf), cost)
-        known.add(cost, c.busbw_gbytes, _serves_all_traffic(c))
+        known.add(cost, _performance(c, metric), _serves_all_traffic(c))
+
+
+def _decidable(c: Candidate, limits: Constraints, metric: str) -> bool:
+    """Whether the bounds may decide the pending ``c``: it is feasible whatever its bill (``_decide``'s conditions),
+    so with a training job (the front's days, searched before the floor: ``_Evaluator.early_split``) its split was
+    found and meets the step time and days limits, which ``detail`` would check after the bill."""
+    if metric != "days":
+        return True
+    return not math.isnan(c.days) and _limit(c.step_s, limits.max_step_s, True) and _limit(c.days, limits.max_days, True)
 
 
 _SHARED: dict = {}
@@ -1154,13 +1194,13 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
             key = constraint_word(c.reason) if c.reason in CONSTRAINT_WORDS else c.reason
             rejected[key] = rejected.get(key, 0) + 1
     feasible = [c for c in cands if c.feasible]
-    planned = sum(1 for c in cands if not math.isnan(c.capex_usd) or c.reason in CONSTRAINT_WORDS)
+    costed = sum(1 for c in cands if not math.isnan(c.capex_usd))
     if not feasible:
         error = _infeasible(cands, constraints)
         if strict:
             raise error
         return OptimizeResult(best=None, best_plan=None, pareto=[], considered=len(cands), feasible=0,
-                              rejected=rejected, seconds=time.perf_counter() - started, planned=planned,
+                              rejected=rejected, seconds=time.perf_counter() - started, costed=costed,
                               sizings=sizings, metric=metric, explanation=[error.message, error.suggestion],
                               candidates=cands, objective=objective)
     best = min((c for c in feasible if c.costed), key=lambda c: _order(c, objective))
@@ -1174,7 +1214,7 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
     explanation = explain(best, other_best, cands, constraints, metric, objective, best_plan=best_plan)
     return OptimizeResult(best=best, best_plan=best_plan, pareto=front, considered=len(cands),
                           feasible=len(feasible), rejected=rejected, seconds=time.perf_counter() - started,
-                          planned=planned, sizings=sizings, metric=metric, explanation=explanation, other_family=other_best,
+                          costed=costed, sizings=sizings, metric=metric, explanation=explanation, other_family=other_best,
                           candidates=cands, objective=objective, constraints=constraints,
                           pruned=sum(c.pruned for c in cands))
 

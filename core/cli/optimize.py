@@ -2,8 +2,9 @@
 
 JSON (``--format json``): ``best.design`` (a design JSON ``plan --design`` accepts), ``best.summary``
 (``plan``'s summary keys), ``best.metrics``, ``best.explanation``, ``pareto[]`` (each ``design`` and
-``metrics``), ``metric``, ``considered``, ``planned``, ``feasible``, ``rejected`` (count per reason),
-``seconds``. A constraint set nothing meets exits 3 naming the constraint that ruled most out.
+``metrics``), ``metric``, ``considered``, ``costed`` (laid out and costed in full), ``pruned`` (feasible, decided
+by their bounds), ``sizings``, ``feasible``, ``rejected`` (count per reason), ``seconds``. A constraint set nothing
+meets exits 3 naming the constraint that ruled most out.
 """
 
 from __future__ import annotations

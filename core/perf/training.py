@@ -61,7 +61,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from core.perf.collectives import sweep
+from core.memo import stage
+from core.perf import congestion
+from core.perf.collectives import nccl_release, nccl_release_now, sweep
+from core.perf.commview import BusbwPlan
 from core.perf.compute import FULL_RECOMPUTE_FACTOR, micro_batch_compute, precision_peak_tflops
 from core.perf.constants import constants_for, load_constants
 from core.perf.expert_dispatch import ep_layer
@@ -913,8 +916,29 @@ def _p2p_time_s(plan: Plan, nbytes: float, same_domain: bool, share: float = 1.0
 
 
 def collective_time(plan: Plan, op: str, nbytes: float, n: int, stride: int, sharp: bool = False) -> tuple[float, str, str]:
-    """(time [s], fastest algorithm, fabric level) of one collective (``sharp``: SHARP allowed too)."""
-    result = sweep(plan, op, [max(1.0, nbytes)], gpus=n, stride=stride, sharp=sharp)
+    """(time [s], fastest algorithm, fabric level) of one collective (``sharp``: SHARP allowed too), on what it
+    reads of ``plan`` (``core.perf.commview.BusbwPlan``) under the routing, placement and NCCL release in force
+    (``communicator_time``, cached by those arguments: an estimate and a search ask the same collective of the same
+    ranks again and again)."""
+    return communicator_time(BusbwPlan.of(plan), op, max(1.0, nbytes), n, stride, sharp, congestion.current(),
+                             nccl_release_now())
+
+
+def _time_bytes(found) -> int:
+    """Upper bound of the memory of a ``communicator_time`` answer [bytes]: a number and two short names
+    (``tests/test_memo.py``)."""
+    return 320
+
+
+@stage(0.02, _time_bytes, max_entries=8192)
+def communicator_time(plan: BusbwPlan, op: str, nbytes: float, n: int, stride: int, sharp: bool,
+                      assumed: congestion.Assumptions, release: str | None) -> tuple[float, str, str]:
+    """(time [s], fastest algorithm, fabric level) of ``op`` on ``nbytes`` bytes among ``n`` ranks ``stride`` GPUs
+    apart of ``plan`` (``sweep``'s choice at that size), under the routing and placement ``assumed`` and NCCL
+    ``release`` (None: the catalog's default). The answer holds no words, so no language is an argument; its errors
+    are not kept. At most 8,192 entries: a key holds its plan's view, which the size bound does not count."""
+    with congestion.assumptions(assumed.routing, assumed.placement), nccl_release(release):
+        result = sweep(plan, op, [nbytes], gpus=n, stride=stride, sharp=sharp)
     t, alg, _protocol = result.best()
     return float(t[0]) * 1e-6, str(alg[0]), result.placement.level
 

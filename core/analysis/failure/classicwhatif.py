@@ -18,11 +18,12 @@ from collections import Counter
 
 
 from core.analysis.failure.dragonflyglobal import spine_links
-from core.analysis.failure.dragonflywhatif import (SINK, SOURCE, _connectivity, _Failed, _FlowNet, _healthy, _Model,
-                                                   _notes)
+from core.analysis.failure.dragonflywhatif import (HEALTHY_WIRING, SINK, SOURCE, HealthyPlan, _connectivity, _Failed,
+                                                   _FlowNet, _healthy_bytes, _Model, _notes)
 from core.analysis.failure.graphwhatif import _Net, resolve, result
 from core.analysis.failure.switches import _Union
 from core.analysis.failure.whatif import FailureResult, _nothing_failed
+from core.memo import stage, view
 
 
 class _Classic(_Model):
@@ -120,6 +121,18 @@ def _stages(m: _Classic) -> tuple[dict, float]:
     return stages, flow
 
 
+ClassicNet = view("ClassicNet", "", wiring=view("ClassicWiring", HEALTHY_WIRING + " routers_per_group",
+                                                clos=view("ClassicClos", "leaves")), plan=HealthyPlan)
+"""What ``healthy_measures`` reads of a classic Dragonfly's ``_Net`` (``core.memo.view``): the Dragonfly+'s
+``HEALTHY_WIRING``, the routers of a full group and the routers in all (the last group's share)."""
+
+
+@stage(0.001, _healthy_bytes, max_entries=256)
+def healthy_measures(net: ClassicNet) -> tuple[dict, float]:
+    """``_stages`` of the healthy classic Dragonfly ``net`` (a ``ClassicNet`` view: cached by what it reads)."""
+    return _stages(_Classic(net, _Failed()))
+
+
 def what_if_closed(plan, failures, job=None) -> FailureResult:
     """``what_if`` of a classic Dragonfly in closed form over its groups (module docstring)."""
     net = _Net.of(plan)
@@ -129,7 +142,7 @@ def what_if_closed(plan, failures, job=None) -> FailureResult:
     m = _Classic(net, _Failed.of(elements))
     c, _parts = _connectivity(m, _components)
     shares = (c["port_fraction"], 1.0, 1.0)
-    healthy_stages, healthy_flow = _healthy(net, m, _stages)
+    healthy_stages, healthy_flow = healthy_measures(ClassicNet.of(net))
     stages, flow = _stages(m)
     healthy = plan.bandwidth.bisection_tbits_one_direction * 1000
     failed = healthy * flow / healthy_flow if healthy_flow else 0.0

@@ -53,6 +53,7 @@ from core.analysis.failure.spec import _switch_name
 from core.analysis.failure.switches import _Union
 from core.analysis.failure.whatif import FailureResult, _nothing_failed, _pxn_note
 from core.i18n import _
+from core.memo import stage, view
 from core.plan import Plan
 
 _WHOLE = 1 << 30
@@ -131,11 +132,6 @@ class _Model:
     def group_of_switch(self, k: int) -> int:
         """Dragonfly+ group of the switch ``k`` at a global link's end (a spine)."""
         return k // self.s
-
-    def geometry(self) -> tuple:
-        """Every count and speed the healthy measures read (the key of their cache)."""
-        return (self.groups, self.s, self.x, self.rails, self.planes, self.node_gbps, self.up, self.lam, self.nodes,
-                self.npg, self.gpp, self.lpg, self.sus_total)
 
     # geometry (the wiring's rules, read once: ``DragonflyWiring`` answers through its ``clos``) ----------------
     def group_of_leaf(self, k: int) -> int:
@@ -475,18 +471,28 @@ def _stages(m: _Model) -> tuple[dict, float]:
     return stages, flow
 
 
-_HEALTHY: dict[tuple, tuple[dict, float]] = {}
-"""``_stages`` of healthy designs by their geometry (``_Model.geometry``); small, emptied past 256 entries."""
+HEALTHY_WIRING = ("pods spines_per_pod pair_links rails planes links_per_node_leaf port_gbps up_gbps global_pair_links "
+                  "nodes nodes_per_group groups_per_pod leaves_per_group groups link_classes")
+"""What a healthy Dragonfly's measures read of its wiring (``_Model`` and the global links' rule,
+``core.analysis.failure.dragonflyglobal``): its counts, speeds and link classes."""
+HealthyResolved = view("HealthyResolved", "gpus_per_node")
+HealthyPlan = view("HealthyPlan", "", resolved=HealthyResolved)
+HealthyNet = view("HealthyNet", "", wiring=view("HealthyWiring", HEALTHY_WIRING), plan=HealthyPlan)
+"""What ``healthy_measures`` reads of a ``_Net`` (``core.memo.view``): the wiring's ``HEALTHY_WIRING`` and the plan's
+GPUs per node."""
 
 
-def _healthy(net: _Net, m: _Model, stages=None) -> tuple[dict, float]:
-    """``stages`` (``_stages`` by default) of the healthy design of ``m`` (computed once per geometry and model)."""
-    key = (type(m).__name__, *m.geometry())
-    if key not in _HEALTHY:
-        if len(_HEALTHY) >= 256:
-            _HEALTHY.clear()
-        _HEALTHY[key] = (stages or _stages)(type(m)(net, _Failed()))
-    return _HEALTHY[key]
+def _healthy_bytes(found) -> int:
+    """Upper bound of the memory of a healthy ``_stages`` answer [bytes]: a dict of at most three stages and a
+    number (``tests/test_memo.py``)."""
+    return 1024
+
+
+@stage(0.001, _healthy_bytes, max_entries=256)
+def healthy_measures(net: HealthyNet) -> tuple[dict, float]:
+    """``_stages`` of the healthy Dragonfly+ ``net`` (a ``HealthyNet`` view: cached by what it reads, so the what-ifs
+    of one design, and of designs wired alike, share it)."""
+    return _stages(_Model(net, _Failed()))
 
 
 def _notes(m: _Model, c: dict, shares: tuple[float, float, float]) -> list[str]:
@@ -513,7 +519,7 @@ def what_if_closed(plan: Plan, failures, job=None) -> FailureResult:
     c, parts = _connectivity(m)
     leaf_share, spine_share, ecmp = _shares_ecmp(m, parts)
     shares = (c["port_fraction"], leaf_share, spine_share)
-    healthy_stages, healthy_flow = _healthy(net, m)
+    healthy_stages, healthy_flow = healthy_measures(HealthyNet.of(net))
     stages, flow = _stages(m)
     healthy = plan.bandwidth.bisection_tbits_one_direction * 1000
     failed = healthy * flow / healthy_flow if healthy_flow else 0.0

@@ -1,0 +1,67 @@
+"""What a collective reads of a plan, as one frozen value (``core.memo.view``): ``BusbwPlan``, the key of the cached
+collective times (``core.perf.training.collective_time``, the optimizer's all-reduce busbw step), and the parts
+of it that the larger ``core.analysis.perfview.PerfPlan`` (what the serving search and the training estimates read)
+shares.
+
+A collective (``core.perf.collectives.sweep``, ``busbw_at``) reads of a plan its calibration, the resolved design's
+performance fields (system, sizes, NVLink domains, NICs, the switch model: its SHARP and Spectrum-X ASIC), the
+fabric's structure (``core.perf.placement``: family, tiers, groups, pods, each tier's down ports, a torus's
+dimensions) and the tiers' oversubscription. The views hold exactly those attributes under the plan's names: the
+collective reads them unchanged, and an attribute outside them raises ``AttributeError`` instead of being read
+unkeyed.
+"""
+
+from __future__ import annotations
+
+from core.memo import view
+
+PerfDesign = view("PerfDesign", "calibration gpus_per_node nvlink_domain_gpus storage_ports_per_node")
+"""What the estimates read of the design: its calibration, and the fields that size the NVLink domains' runs and
+the storage ports (``core.fabric.domainlevels.domain_runs``, ``core.networks.storage.node_storage_ports``)."""
+
+PerfResolved = view(
+    "PerfResolved", "fabric gpus gpus_per_node nic nics_per_node nodes nvlink_domain_gpus nvlink_domain_sizes "
+    "nvlink_gbytes_per_gpu_bidir nvlink_generation nvlink_level1_gpus nvlink_rack_gpus planes port_speed_gbps "
+    "switch system", design=PerfDesign)
+"""What the estimates read of the resolved design (the system, switch and NIC as catalog entries)."""
+
+PerfSwitchGroup = view("PerfSwitchGroup", "role reserved down_ports_used")
+"""What ``core.perf.placement.down_ports`` reads of a tier's switch group."""
+
+
+def _groups(groups) -> tuple:
+    """A fabric's switch groups as ``PerfSwitchGroup`` views."""
+    return tuple(PerfSwitchGroup.of(g) for g in groups)
+
+
+PerfFabric = view("PerfFabric", "family global_links group_count groups_per_pod leaf_down_ports_max "
+                  "nodes_per_group pod_count port_speed_gbps tiers torus_dims torus_width", switch_groups=_groups)
+"""What the estimates read of the fabric plan: its family and structure (``core.perf.placement``; a torus's
+dimensions and link width; the leaf groups' and pods' counts, which the scattered placement's spread reads)."""
+
+PerfBandwidth = view("PerfBandwidth", "bisection_tbits_one_direction leaf_oversubscription spine_oversubscription")
+PerfCalibration = view("PerfCalibration", "calibration")
+
+BusbwNic = view("BusbwNic", "transport id")
+"""What a collective reads of the NIC (``_busbw_nic``)."""
+
+
+def _busbw_nic(nic) -> BusbwNic:
+    """``nic`` as a collective reads it: its cloud transport (``core.perf.placement.fabric_class``) and its id only
+    where the id decides something, a Spectrum-X SuperNIC's (``core.perf.congestion.fabric_class``: whether the
+    Spectrum-X pairing holds); any other NIC's id reads as "", so the NICs of one port speed share a collective."""
+    from core.perf.congestion import load_constants
+
+    return BusbwNic(nic.transport, nic.id if nic.id in load_constants().spectrum_x_nics else "")
+
+
+BusbwResolved = view("BusbwResolved", " ".join(f for f in PerfResolved._fields if f not in ("nic", "design")),
+                     design=PerfDesign, nic=_busbw_nic)
+"""``PerfResolved`` with the NIC as a collective reads it (``BusbwNic``)."""
+
+BusbwPlan = view("BusbwPlan", "", design=PerfCalibration, resolved=BusbwResolved, fabric=PerfFabric,
+                 bandwidth=PerfBandwidth)
+"""What a collective reads of a plan (``core.perf.collectives.sweep`` and ``busbw_at``: the placement, its links
+and contention, the collective constants): ``PerfPlan`` without the networks and the cost, so plans that differ
+only in prices, optics, other networks, switch models of the same structure or NIC models of the same transport
+(``BusbwNic``) share one collective time."""
