@@ -51,7 +51,6 @@ typical power without optics; pluggable optics add about 1-2% and are not counte
 from __future__ import annotations
 
 import bisect
-import itertools
 import math
 import re
 from typing import Literal, NamedTuple
@@ -644,13 +643,18 @@ def _rows(su_meta: list, templates: dict, central: list[_RackDraft], max_row: in
     for kind, item in order:
         if kind == "compute":
             a, b = item
-            metas = su_meta[a:b]
-            instances.extend((key, at, first, leaf_start) for (key, first, leaf_start), at
-                             in zip(metas, itertools.accumulate(sizes[a:b - 1], initial=offset)))
-            rows.append(("compute", [(templates[key], first, leaf_start, 1, 0) for key, first, leaf_start in metas],
-                         (a, b)))
-            counts.append(sum(sizes[a:b]))
-            shapes.append(tuple(key for key, _first, _leaf in metas))
+            runs: list = []
+            keys: list = []
+            at = offset
+            for g in range(a, b):
+                key, first, leaf_start = su_meta[g]
+                instances.append((key, at, first, leaf_start))
+                runs.append((templates[key], first, leaf_start, 1, 0))
+                keys.append(key)
+                at += sizes[g]
+            rows.append(("compute", runs, (a, b)))
+            counts.append(at - offset)
+            shapes.append(tuple(keys))
         else:
             at = offset
             for (draft,), shift, _leaf, times, step in item:
@@ -670,12 +674,11 @@ def _row_widths(rows: list, shapes: list) -> list[float]:
     seen: dict[tuple, float] = {}
     out = []
     for (_kind, runs, _sus), shape in zip(rows, shapes):
-        if shape is None:  # a central row: the same additions for the same widths and run lengths
-            shape = (None, *((times, *(d.width for d in drafts)) for drafts, _n, _l, times, _s in runs))
-        width = seen.get(shape)
+        width = seen.get(shape) if shape is not None else None
         if width is None:
-            width = seen[shape] = sum(d.width for drafts, _n, _l, times, _s in runs for _t in range(times)
-                                      for d in drafts)
+            width = sum(d.width for drafts, _n, _l, times, _s in runs for _t in range(times) for d in drafts)
+            if shape is not None:
+                seen[shape] = width
         out.append(width)
     return out
 
