@@ -13,8 +13,10 @@ once per class of groups alike, a Clos's leaf-spine per pair of rack cells, the 
 rack pairs and pair of port heights). MISS (docs/performance.md, CPU time, 2026-12-05): flat in size. Cold, 131,072
 GPUs over 64: 3.6-12x (before these blocks 11-40x; 7-31 ms against 22-110 ms): the spine-core and the Dragonflies'
 global links still take one integer pass over their links, and the rack arrangement
-(``core.physical.layout.arrange``) is O(SUs). With the stage caches (``plan ms``): 3-8x, unchanged, the
-arrangement's O(SUs) (the lengths come from the cache there).
+(``core.physical.layout.arrange``) is O(SUs). With the stage caches (``plan ms``, 2026-12-05, CPU time): 0.52-1.07 /
+1.5-3.7 ms at 64 / 131,072 GPUs, 2.8-5.0x (before the SUs in closed form and the Dragonfly+ spine racks filled once
+per group size: 3.1-6.2x); the rows are still built one step per row and per SU, and the bill's link rows grow too
+(the lengths come from the cache there).
 """
 
 from __future__ import annotations

@@ -513,14 +513,31 @@ def _group_spine_racks(wiring: Wiring, network_rack, models: dict, watts: dict) 
     if not wiring.spines_with_pods:
         return []
     out = []
+    filled: dict[int, tuple[int, list]] = {}  # spines per group -> (first spine, racks) of the first group so filled
     for pod in range(wiring.pods):
         spines = wiring.spines_of_pod(pod)
+        if len(spines) in filled:  # the same racks as that group's, the spines numbered from this group's first
+            first, drafts = filled[len(spines)]
+            out.append([_shifted(entry, spines[0] - first) for entry in drafts])
+            continue
         racks: list[_RackDraft] = []
         for plane, island in wiring.plane_islands():
             _fill(racks, network_rack, "spine", models["spine"].id, wiring.prefix(plane, island) + "spine",
                   spines[0], len(spines), models["spine"].rack_units, watts["spine"], repeat=True)
+        filled[len(spines)] = (spines[0], racks)
         out.append(racks)
     return out
+
+
+def _shifted(entry, shift: int):
+    """A copy of a rack draft (or ``_Repeat`` of one) with its devices numbered ``shift`` later."""
+    if isinstance(entry, _Repeat):
+        return entry._replace(draft=_shifted(entry.draft, shift))
+    copy = _RackDraft.__new__(_RackDraft)
+    for name in _RackDraft.__slots__:
+        setattr(copy, name, getattr(entry, name))
+    copy.slots = [slot._replace(start=slot.start + shift) for slot in entry.slots]
+    return copy
 
 
 def _level2_racks(resolved: ResolvedDesign, network_rack) -> list[_RackDraft]:
@@ -666,6 +683,31 @@ def _row_widths(rows: list, shapes: list) -> list[float]:
     return out
 
 
+def _su_meta(wiring) -> list[tuple[tuple[int, int], int, int]]:
+    """Per SU (group of the wiring, up to the first empty one): ((nodes, leaves per plane and island), first node,
+    first leaf; 0 without leaves). The Clos ``Wiring``'s groups (a Dragonfly's are its Clos's) in closed form, the
+    same numbers as its ``nodes_of_group`` and ``leaves_of_group``; another wiring's (a torus) asked group by group."""
+    owner = getattr(wiring.nodes_of_group, "__self__", None)
+    groups = max(1, wiring.groups)
+    if type(owner) is Wiring and getattr(wiring.leaves_of_group, "__self__", None) is owner and owner.tiers > 1 \
+            and owner.nodes_per_group > 0:
+        per, size = owner.leaves_per_group if owner.links_per_node_leaf == 1 else 1, owner.nodes_per_group
+        full = min(groups, owner.nodes // size)  # whole SUs
+        step = 1 if owner.tor else owner.leaves_per_group
+        out = [((size, per), g * size, g * step if per else 0) for g in range(full)]
+        rest = owner.nodes - full * size
+        if full < groups and rest > 0:
+            out.append(((rest, per), full * size, full * step if per else 0))
+        return out
+    out = []
+    for g in range(groups):
+        su_nodes, su_leaves = wiring.nodes_of_group(g), wiring.leaves_of_group(g)
+        if len(su_nodes) <= 0:
+            break
+        out.append(((len(su_nodes), len(su_leaves)), su_nodes.start, su_leaves[0] if su_leaves else 0))
+    return out
+
+
 def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: RackCatalog | None = None
             ) -> "Arrangement":
     """The rack arrangement ``place`` turns into a ``Layout``: the racks of each distinct SU size once, the
@@ -745,18 +787,9 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
 
     # SUs of the same size have the same racks: one block per size, referred to with each SU's device numbers
     templates: dict[tuple[int, int], list[_RackDraft]] = {}
-    su_meta: list[tuple[tuple[int, int], int, int]] = []  # per SU: its template, first node, first leaf
-    nodes_of_group, leaves_of_group = wiring.nodes_of_group, wiring.leaves_of_group
-    for g in range(max(1, wiring.groups)):
-        su_nodes, su_leaves = nodes_of_group(g), leaves_of_group(g)
-        first, count, n_leaves = su_nodes.start, len(su_nodes), len(su_leaves)
-        leaf_start = su_leaves[0] if su_leaves else 0  # a torus has no leaf
-        if count <= 0:
-            break
-        template = templates.get((count, n_leaves))
-        if template is None:
-            template = templates[(count, n_leaves)] = su_block(count, n_leaves)
-        su_meta.append(((count, n_leaves), first, leaf_start))
+    su_meta = _su_meta(wiring)  # per SU: its template, first node, first leaf
+    for key in dict.fromkeys(key for key, _first, _leaf in su_meta):
+        templates[key] = su_block(*key)
 
     central = _central_racks(wiring, extra, network_rack, models, watts, _level2_racks(resolved, network_rack))
     spine_groups = _group_spine_racks(wiring, network_rack, models, watts)
