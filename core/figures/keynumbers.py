@@ -362,14 +362,18 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
 
 
 def _racks_help(plan) -> str:
-    layout = getattr(plan, "layout", None)
+    """The Compute racks card's words: the racks in all and the most power in one rack [kW] of ``plan``'s layout;
+    a design with pods (``core.analysis.whole.WholePlan``): of its whole hall, against the hottest rack's limit."""
+    hall = getattr(getattr(plan, "mixed", None), "hall", None)
+    layout = hall.layout if hall is not None else getattr(plan, "layout", None)
     if layout is None:
         return _("racks of compute nodes")
     counts = layout.counts()
+    limit = max(layout.racks, key=lambda r: r.kw).kw_limit if hall is not None else layout.power_limit_kw
     return _("racks of compute nodes; {total} racks in all ({network} network), at most {kw} kW per rack of "
              "{limit} kW (Racks & cabling tab)").format(
         total=f"{counts['total']:,}", network=f"{counts['network']:,}", kw=f"{layout.max_kw_per_rack:,.1f}",
-        limit=f"{layout.power_limit_kw:g}")
+        limit=f"{limit:g}")
 
 
 def rack_key_numbers(plan) -> list[KeyNumber]:

@@ -68,3 +68,22 @@ def pods_physical_html(plan) -> str:
                          [(pod_word(mixed, i), m) for i, bins in enumerate(mixed.media) for m in bins])
     return body + _list([f"{pod_word(mixed, i)}: {note}" for i, p in enumerate(mixed.plans)
                          for note in p.layout.notes])
+
+
+def pods_words(plan) -> str | None:
+    """The design with pods of ``plan`` in words (``core.designwords.design_words``): every pod's leaf models and
+    the shared spines' model, every pod's port speed [Gb/s per direction] and NIC, as the Designer's subtitle names
+    them (``core.analysis.whole.pods_models``); None without pods or when the pods cannot be planned together."""
+    from core.analysis.whole import design_mixed, pods_models
+    from core.designwords import design_words
+
+    try:
+        mixed = design_mixed(plan.design)
+    except FabricPlannerError:
+        return None
+    if mixed is None:
+        return None
+    r, models = plan.resolved, pods_models(mixed)
+    design = r.design.model_copy(update={"fabric": r.fabric, "planes": r.planes})  # as plan_words
+    return design_words(design, plan.fabric.tiers, leaf=models["leaves"], spine=models["spine"], nic=models["nic"],
+                        speeds=models["speed"], transport=r.nic.transport)

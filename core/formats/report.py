@@ -449,21 +449,30 @@ def report_job_settings(plan, job: Mapping | None = None) -> dict:
     return job_settings(plan, settings, {k for k in FITTED if k not in given}, DEFAULTS)
 
 
-def _design_line(plan) -> str:
-    """The design's size and the design in words (``core.designwords.plan_words``)."""
+def _words(plan) -> str:
+    """The design in words: ``core.designwords.plan_words``; a design with pods: every pod's
+    (``core.formats.podreport.pods_words``)."""
     from core.designwords import plan_words
+    from core.formats.podreport import pods_words
+
+    return (pods_words(plan) if plan.design.pods else None) or plan_words(plan)
+
+
+def _design_line(plan) -> str:
+    """The design's size and the design in words (``_words``); a design with pods: the whole design's size."""
+    from core.analysis.whole import whole_plan
     from core.figures.keynumbers import size_caption
 
-    return _("{size} · {design}").format(size=size_caption(plan), design=plan_words(plan))
+    return _("{size} · {design}").format(size=size_caption(whole_plan(plan)), design=_words(plan))
 
 
 def design_title(plan) -> str:
-    """The pack's title when the design has no name (``Design.name``), in words from the design
-    (``core.designwords.plan_words``): ``1,024 × H100 cluster: Two-tier QM9700 InfiniBand, rail-optimized, ...``."""
-    from core.designwords import plan_words
-
-    r = plan.resolved
-    return _("{gpus} × {gpu} cluster: {design}").format(gpus=number(r.gpus), gpu=r.system.id, design=plan_words(plan))
+    """The pack's title when the design has no name (``Design.name``), in words from the design (``_words``):
+    ``1,024 × H100 cluster: Two-tier QM9700 InfiniBand, rail-optimized, ...``; a design with pods: every pod's GPUs
+    and systems (``768 × H100 + B200 cluster: ...``)."""
+    s = _summary(plan)
+    return _("{gpus} × {gpu} cluster: {design}").format(gpus=number(s["gpus"]), gpu=s["gpu_model"],
+                                                        design=_words(plan))
 
 
 def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
