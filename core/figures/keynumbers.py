@@ -402,8 +402,9 @@ def rack_key_numbers(plan) -> list[KeyNumber]:
     ]
     longest = max((item.max_m for item in plan.lengths), default=0.0)
     if plan.lengths:
-        numbers.append(KeyNumber("longest_cable", _("Longest cable"), f"{longest:,.1f} m",
-                                 _("slack included; by link class in the chart below")))
+        numbers.append(KeyNumber("longest_cable", _("Longest compute cable"), f"{longest:,.1f} m",
+                                 _("the compute fabric's links (the storage and management cables are in the "
+                                   "cabling plan), slack included; by link class in the cable lengths below")))
     return numbers
 
 

@@ -87,3 +87,18 @@ def pods_words(plan) -> str | None:
     design = r.design.model_copy(update={"fabric": r.fabric, "planes": r.planes})  # as plan_words
     return design_words(design, plan.fabric.tiers, leaf=models["leaves"], spine=models["spine"], nic=models["nic"],
                         speeds=models["speed"], transport=r.nic.transport)
+
+
+def pods_networks(plan, networks) -> list[tuple[str, object]]:
+    """``[("", networks)]`` (``Plan.networks``) without pods; with pods every pod's own networks after its word
+    (``pod 2``), as the mixed bill buys them (``MixedPlan.plans``)."""
+    from core.analysis.whole import design_mixed
+    from core.figures.podracks import pod_word
+
+    try:
+        mixed = design_mixed(plan.design)
+    except FabricPlannerError:
+        mixed = None
+    if mixed is None:
+        return [("", networks)]
+    return [(pod_word(mixed, i), p.networks) for i, p in enumerate(mixed.plans) if p.networks is not None]
