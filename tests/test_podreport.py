@@ -69,8 +69,13 @@ def test_a_design_without_pods_keeps_its_words():
     assert "<h3>storage network</h3>" in report.design_report_html(p, name="", share_link="")
 
 
-def test_growth_words_follow_the_pods():
-    text = _text(report.design_report_html(plan(Design(gpu="H100", nodes=64, pods="B200:32:800@1")), name="",
-                                           share_link=""))
+def test_growth_words_and_level_2_nvlink_follow_the_pods():
+    """The GB200 design with level-2 NVLink and a B200 pod added at stage 1: the pods' growth words and pod 1's
+    level-2 NVLink cables, as the Racks tab shows them."""
+    p = plan(Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144, pods="B200:32:800@1"))
+    text = _text(report.design_report_html(p, name="", share_link=""))
     assert _text(POD_STAGES_NOTE)[:60] in text
     assert _text(STAGES_NOTE)[:60] not in text
+    assert report.design_title(p).startswith("832 × GB200-NVL72 + B200 cluster: ")
+    assert "Level-2 NVLink cables" in text and "pod 2 not listed: one NVLink level" in text
+    assert re.search(r"pod 1 rack \(or node\) to level-2 NVLink switch 2,592 18\.1 ", text)

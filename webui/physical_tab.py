@@ -16,9 +16,9 @@ from core.design import Design
 from core.figures import racks as rack_figures
 from core.figures.keynumbers import cards_html, rack_key_numbers
 from core.errors import FabricPlannerError
-from core.i18n import N_, _, language as speaking, usd
+from core.i18n import _, language as speaking, usd
 from core.physical.cabling import nvlink_summary
-from core.physical.media import KIND_LABELS
+from core.physical.media import KIND_LABELS, NVLINK_CLASS_LABELS
 from core.physical.racks import load_racks
 from core.plan import plan as plan_of
 from webui import jobs, jobwork, safe
@@ -131,10 +131,6 @@ def pods_racks(key: str, lang: str) -> None:
     st.plotly_chart(lengths, key="cable_lengths_chart", config=CONFIG)
     show_wide(media, hide_index=True, width="stretch",
               column_config={_("Links"): st.column_config.NumberColumn(format="localized")})
-
-
-NVLINK_CLASS_LABELS = {"nvlink-l2": N_("rack (or node) to level-2 NVLink switch"),
-                       "nvlink-direct": N_("rack to rack (NVL36x2, no level-2 switch)")}
 
 
 def _nvlink_row(row: dict) -> dict:
