@@ -54,6 +54,7 @@ def test_every_pod_s_networks_and_the_job_s_pod(mixed):
     assert "on every GPU of pod 1 (512 GPUs)" in text
     assert "every GPU of the design" not in text
     assert "Longest compute cable" in text and "chart below" not in text
+    assert "Mixed pods under one spine layer" in text and "part of the fabric sizing pod 1 H100 x 64 nodes" in text
 
 
 def test_a_design_without_pods_keeps_its_words():

@@ -885,7 +885,8 @@ def _pods(doc: _Doc, plan) -> None:
     body = _p(_("The numbers above are the whole design's: every pod's nodes and leaves, the shared spines and "
                 "the mixed bill. Each pod has its own leaves sized for its nodes and NIC speed; the spine layer is "
                 "shared and sized for the sum of their uplinks."), note=True)
-    doc.section("pods", title, body + _table(["", ""], [list(line) for line in lines], classes={0: "term"}))
+    doc.section("pods", title, body + _table([_("part of the fabric"), _("sizing")], [list(line) for line in lines],
+                                                 classes={0: "term"}))
 
 
 def _performance(doc: _Doc, plan, job: Mapping | None):
