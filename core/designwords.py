@@ -20,12 +20,14 @@ sized: the switches and the fabric alone)."""
 
 def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | None = None,
                  nic: str | None = None, uplink_gbps: int | None = None, dims: tuple[int, ...] = (),
-                 transport: str | None = None) -> str:
+                 transport: str | None = None, speeds: str | None = None) -> str:
     """``design`` (a ``core.design.Design``) with ``tiers`` switch tiers in words. ``leaf`` and ``spine``: the
     switch models of the tiers (default: the design's ``leaf_switch``/``spine_switch``, else its ``switch``);
     ``nic``: the NIC model to name (default: the design's, none when it leaves the choice to the engine);
     ``uplink_gbps``: the leaf uplinks' speed (default: the design's, none when it runs at the port speed);
-    ``transport``: a cloud instance's transport (``Nic.transport``), named in place of the fabric kind.
+    ``transport``: a cloud instance's transport (``Nic.transport``), named in place of the fabric kind;
+    ``speeds``: the port speeds [Gb/s per direction] in words (``400 / 800``: a design with pods; default the
+    design's port speed).
     A torus has no switches: its dimensions (``dims``, else the design's ``torus_dims``) and fabric are said
     instead of tiers, switch models and oversubscription."""
     from core.design import tidy_spaces
@@ -46,7 +48,8 @@ def design_words(design, tiers: int, *, leaf: str | None = None, spine: str | No
         ratio = _("non-blocking") if d.oversubscription <= 1 else \
             _("{ratio} at the leaf").format(ratio=units.ratio(d.oversubscription))
     uplink = uplink_gbps if uplink_gbps is not None else d.uplink_speed_gbps
-    speed = _("{speed}G ports").format(speed=d.port_speed_gbps) if not uplink or uplink == d.port_speed_gbps else \
+    speed = _("{speed}G ports").format(speed=speeds or d.port_speed_gbps) \
+        if speeds or not uplink or uplink == d.port_speed_gbps else \
         _("{speed}G ports, {up}G uplinks").format(speed=d.port_speed_gbps, up=uplink)
     planes = ngettext("{planes} plane", "{planes} planes", d.planes).format(planes=d.planes)
     if d.planes > 1:

@@ -10,15 +10,15 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.analysis.stages import STAGE_COLUMNS, has_stages, stage_headers, stage_rows
+from core.analysis.stages import POD_STAGES_ONLY, STAGE_COLUMNS, has_stages, stage_headers, stage_rows, stages_note
 from core.cost import LINK_CLASS_LABELS, ROUTE_LABELS
 from core.design import Design
 from core.figures import racks as rack_figures
 from core.figures.keynumbers import cards_html, rack_key_numbers
 from core.errors import FabricPlannerError
-from core.i18n import N_, _, language as speaking, usd
+from core.i18n import _, language as speaking, usd
 from core.physical.cabling import nvlink_summary
-from core.physical.media import KIND_LABELS
+from core.physical.media import KIND_LABELS, NVLINK_CLASS_LABELS
 from core.physical.racks import load_racks
 from core.plan import plan as plan_of
 from webui import jobs, jobwork, safe
@@ -133,10 +133,6 @@ def pods_racks(key: str, lang: str) -> None:
               column_config={_("Links"): st.column_config.NumberColumn(format="localized")})
 
 
-NVLINK_CLASS_LABELS = {"nvlink-l2": N_("rack (or node) to level-2 NVLink switch"),
-                       "nvlink-direct": N_("rack to rack (NVL36x2, no level-2 switch)")}
-
-
 def _nvlink_row(row: dict) -> dict:
     """A level-2 NVLink table row of ``nvlink_summary``'s ``row``, headers in the current language."""
     return {_("Link class"): _(NVLINK_CLASS_LABELS[row["link_class"]]), _("Cables"): row["cables"],
@@ -199,22 +195,11 @@ def growth_section(cur, key: str) -> None:
     if not has_stages(cur.design, cur.plan.resolved.nodes):
         return
     st.markdown("#### " + _("Growth stages"))
-    if cur.design.pods:  # the whole design's stages: its pods'
-        from core.fabric.pods import pod_stages
-
-        if len(pod_stages(cur.design)) < 2:
-            st.info(_("A design with pods grows by its pods' stages (SYSTEM:NODES@STAGE, such as {example}): every "
-                      "pod is built now, and grow to and growth stages in nodes apply to no pod.").format(
-                example="B200:32@1"))
-            return
-        st.caption(_("Each stage holds every pod added by it under the shared spines (every pod, not pod 1 alone). "
-                     "Re-terminated: one end stays, the other moves to another port; with the spines sized for the "
-                     "final stage no cable moves."))
-    else:
-        st.caption(_("Each stage is this design at that size; with grow_to the spines, cores and leaf uplinks are "
-                     "installed for the final size from the start. Re-terminated: one end stays, the other moves "
-                     "to another port (the planner's port assignment at each stage; a hand-made one may move "
-                     "fewer)."))
+    note = stages_note(cur.design)  # a design with pods: the whole design's stages, its pods'
+    if note is None:
+        st.info(_(POD_STAGES_ONLY).format(example="B200:32@1"))
+        return
+    st.caption(note)
     finished, deltas = jobs.result("stages", key, jobwork.growth, key, what=_("Planning the stages"))
     if not finished:
         return

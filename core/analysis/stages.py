@@ -217,6 +217,29 @@ def moved_rows(deltas: list[StageDelta]) -> list[tuple[str, str, int]]:
             for d in deltas for kind, count in sorted(d.moved_by_kind.items())]
 
 
+STAGES_NOTE = N_("Each stage is this design at that size; with grow_to the spines, cores and leaf uplinks are "
+                  "installed for the final size from the start. Re-terminated: one end stays, the other moves to "
+                  "another port (the planner's port assignment at each stage; a hand-made one may move fewer).")
+"""What a growth table of a design without pods shows (the Racks & cabling tab's and the review pack's words)."""
+
+POD_STAGES_NOTE = N_("Each stage holds every pod added by it under the shared spines (every pod, not pod 1 alone). "
+                     "Re-terminated: one end stays, the other moves to another port; with the spines sized for the "
+                     "final stage no cable moves.")
+"""What a growth table of a design with pods shows (the Racks & cabling tab's and the review pack's words)."""
+
+POD_STAGES_ONLY = N_("A design with pods grows by its pods' stages (SYSTEM:NODES@STAGE, such as {example}): every "
+                     "pod is built now, and grow to and growth stages in nodes apply to no pod.")
+"""Why a design with pods all built at once shows no growth table (``{example}``: a pod added at stage 1)."""
+
+
+def stages_note(design: Design) -> str | None:
+    """The words over ``design``'s growth table in the current language (``STAGES_NOTE``, with pods
+    ``POD_STAGES_NOTE``); None for a design with pods all built at once (``POD_STAGES_ONLY`` says why)."""
+    if not design.pods:
+        return _(STAGES_NOTE)
+    return _(POD_STAGES_NOTE) if len(pod_stages(design)) > 1 else None
+
+
 def has_stages(design: Design, nodes: int) -> bool:
     """Whether ``design`` (planned at ``nodes``) grows: it has ``stages``, ``grow_to`` beyond ``nodes``, or pods
     added at later stages."""

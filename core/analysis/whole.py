@@ -116,10 +116,20 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
         "bisection_tbits_one_direction": round(f.bisection_gbps / 1000, 6),
         "oversubscription": round(injection / f.bisection_gbps, 4),
         "nvlink_gbytes_per_gpu_bidir_pods": [pod["bandwidth"]["nvlink_gbytes_per_gpu_bidir"] for pod in pods]}
+    if mixed.hall is not None:  # the whole hall's racks: every pod's rows and the shared spines'
+        s["racks"] = hall_racks(mixed)
     networks = _sum([pod["networks"] for pod in pods])
     for name, own in s["networks"].items():  # the bill's parts and money; the pods' links
         own["links"] = networks.get(name, {}).get("links", own["links"])
     return s
+
+
+def hall_racks(mixed: MixedPlan) -> dict:
+    """The racks summary (``Layout.summary``) of the hall of ``mixed`` (``MixedPlan.hall``: every pod's racks and
+    the shared spines'), its power limit [kW] the hottest rack's (each pod's racks have their own limit)."""
+    layout = mixed.hall.layout
+    worst = max(layout.racks, key=lambda rack: rack.kw)  # the most power in one rack (ties: the first)
+    return {**layout.summary(), "power_limit_kw": worst.kw_limit}
 
 
 def pods_note(mixed: MixedPlan) -> str:
@@ -192,10 +202,12 @@ def bisection_note(mixed: MixedPlan, unit: str) -> str:
 
 
 def pods_models(mixed: MixedPlan) -> dict[str, str]:
-    """Every pod's words for a design's headline: ``switch`` (the pods' leaf models and the shared spines' model),
-    ``nic`` (every pod's NIC model) and ``speed`` (every pod's port speed [Gb/s per direction], ``400 / 800``)."""
+    """Every pod's words for a design's headline: ``switch`` (the pods' leaf models and the shared spines' model;
+    each alone: ``leaves``, ``spine``), ``nic`` (every pod's NIC model) and ``speed`` (every pod's port speed
+    [Gb/s per direction], ``400 / 800``)."""
     f = mixed.fabric
-    return {"switch": _("{leaves} leaves, {spine} spines").format(
-                leaves=" + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods)), spine=f.spine_switch),
+    leaves = " + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods))
+    return {"switch": _("{leaves} leaves, {spine} spines").format(leaves=leaves, spine=f.spine_switch),
+            "leaves": leaves, "spine": f.spine_switch,
             "nic": " + ".join(dict.fromkeys(p.resolved.nic.id for p in mixed.plans)),
             "speed": " / ".join(dict.fromkeys(str(pod.port_speed_gbps) for pod in f.pods))}

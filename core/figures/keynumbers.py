@@ -362,14 +362,18 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
 
 
 def _racks_help(plan) -> str:
-    layout = getattr(plan, "layout", None)
+    """The Compute racks card's words: the racks in all and the most power in one rack [kW] of ``plan``'s layout;
+    a design with pods (``core.analysis.whole.WholePlan``): of its whole hall, against the hottest rack's limit."""
+    hall = getattr(getattr(plan, "mixed", None), "hall", None)
+    layout = hall.layout if hall is not None else getattr(plan, "layout", None)
     if layout is None:
         return _("racks of compute nodes")
     counts = layout.counts()
+    limit = max(layout.racks, key=lambda r: r.kw).kw_limit if hall is not None else layout.power_limit_kw
     return _("racks of compute nodes; {total} racks in all ({network} network), at most {kw} kW per rack of "
              "{limit} kW (Racks & cabling tab)").format(
         total=f"{counts['total']:,}", network=f"{counts['network']:,}", kw=f"{layout.max_kw_per_rack:,.1f}",
-        limit=f"{layout.power_limit_kw:g}")
+        limit=f"{limit:g}")
 
 
 def rack_key_numbers(plan) -> list[KeyNumber]:
@@ -398,8 +402,9 @@ def rack_key_numbers(plan) -> list[KeyNumber]:
     ]
     longest = max((item.max_m for item in plan.lengths), default=0.0)
     if plan.lengths:
-        numbers.append(KeyNumber("longest_cable", _("Longest cable"), f"{longest:,.1f} m",
-                                 _("slack included; by link class in the chart below")))
+        numbers.append(KeyNumber("longest_cable", _("Longest compute cable"), f"{longest:,.1f} m",
+                                 _("the compute fabric's links (the storage and management cables are in the "
+                                   "cabling plan), slack included; by link class in the cable lengths below")))
     return numbers
 
 

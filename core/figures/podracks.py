@@ -48,7 +48,7 @@ def hall_key_numbers(mixed) -> list[KeyNumber]:
     lengths = [item for classes in mixed.lengths for item in classes]
     numbers = rack_key_numbers(SimpleNamespace(layout=hall.layout, lengths=lengths))
     per_pod = " / ".join(f"{p.layout.nodes_per_rack:,}" for p in mixed.plans)
-    words = ", ".join(_("{pod}: {limit} kW, {units}U ({preset})").format(
+    words = _("; ").join(_("{pod}: {limit} kW, {units}U ({preset})").format(
         pod=pod_word(mixed, i), limit=f"{p.layout.power_limit_kw:g}", units=p.layout.rack_units,
         preset=p.layout.preset) for i, p in enumerate(mixed.plans))
     return [KeyNumber(n.key, n.label, per_pod, words) if n.key == "nodes_per_rack" else n for n in numbers]

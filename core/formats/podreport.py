@@ -66,5 +66,66 @@ def pods_physical_html(plan) -> str:
     body += racks_html(layout, racks, row_tags(mixed))
     body += lengths_html([(pod_word(mixed, i), x) for i, classes in enumerate(mixed.lengths) for x in classes],
                          [(pod_word(mixed, i), m) for i, bins in enumerate(mixed.media) for m in bins])
+    body += pods_nvlink_html(mixed)
     return body + _list([f"{pod_word(mixed, i)}: {note}" for i, p in enumerate(mixed.plans)
                          for note in p.layout.notes])
+
+
+def pods_nvlink_html(mixed) -> str:
+    """The level-2 NVLink cables of every pod of ``mixed`` (a ``MixedPlan``) that has a second NVLink level, as the
+    Racks tab lists them (``core.physical.podlayout.pods_nvlink_summary``: per pod and link class the cables, the
+    longest and mean length [m], media and part, measured in the hall), and the pods with one level; "" when no pod
+    has a second level."""
+    from core.figures.podracks import pod_word
+    from core.formats.report import _h3, _p, _table
+    from core.physical.media import KIND_LABELS, NVLINK_CLASS_LABELS
+    from core.physical.podlayout import pods_nvlink_summary
+
+    rows = pods_nvlink_summary(mixed)
+    if not rows:
+        return ""
+    listed = {i for i, _row in rows}
+    others = ", ".join(pod_word(mixed, i) for i in range(len(mixed.plans)) if i not in listed)
+    body = _h3(_("Level-2 NVLink cables"))
+    if others:
+        body += _p(_("Every pod's level-2 NVLink cables, measured in the hall; {pods} not listed: one NVLink level, "
+                     "inside each server or rack.").format(pods=others), note=True)
+    return body + _table(
+        [_("Pod"), _("link class"), _("cables"), _("longest [m]"), _("mean [m]"), _("media"), _("parts")],
+        [[pod_word(mixed, i), _(NVLINK_CLASS_LABELS[row["link_class"]]), number(row["cables"]),
+          number(row["longest_m"], 1), number(row["mean_m"], 1), _(KIND_LABELS[row["media"]]), row["part"]]
+         for i, row in rows], {2, 3, 4}, {6: "id"})
+
+
+def pods_words(plan) -> str | None:
+    """The design with pods of ``plan`` in words (``core.designwords.design_words``): every pod's leaf models and
+    the shared spines' model, every pod's port speed [Gb/s per direction] and NIC, as the Designer's subtitle names
+    them (``core.analysis.whole.pods_models``); None without pods or when the pods cannot be planned together."""
+    from core.analysis.whole import design_mixed, pods_models
+    from core.designwords import design_words
+
+    try:
+        mixed = design_mixed(plan.design)
+    except FabricPlannerError:
+        return None
+    if mixed is None:
+        return None
+    r, models = plan.resolved, pods_models(mixed)
+    design = r.design.model_copy(update={"fabric": r.fabric, "planes": r.planes})  # as plan_words
+    return design_words(design, plan.fabric.tiers, leaf=models["leaves"], spine=models["spine"], nic=models["nic"],
+                        speeds=models["speed"], transport=r.nic.transport)
+
+
+def pods_networks(plan, networks) -> list[tuple[str, object]]:
+    """``[("", networks)]`` (``Plan.networks``) without pods; with pods every pod's own networks after its word
+    (``pod 2``), as the mixed bill buys them (``MixedPlan.plans``)."""
+    from core.analysis.whole import design_mixed
+    from core.figures.podracks import pod_word
+
+    try:
+        mixed = design_mixed(plan.design)
+    except FabricPlannerError:
+        mixed = None
+    if mixed is None:
+        return [("", networks)]
+    return [(pod_word(mixed, i), p.networks) for i, p in enumerate(mixed.plans) if p.networks is not None]

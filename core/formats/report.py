@@ -449,21 +449,30 @@ def report_job_settings(plan, job: Mapping | None = None) -> dict:
     return job_settings(plan, settings, {k for k in FITTED if k not in given}, DEFAULTS)
 
 
-def _design_line(plan) -> str:
-    """The design's size and the design in words (``core.designwords.plan_words``)."""
+def _words(plan) -> str:
+    """The design in words: ``core.designwords.plan_words``; a design with pods: every pod's
+    (``core.formats.podreport.pods_words``)."""
     from core.designwords import plan_words
+    from core.formats.podreport import pods_words
+
+    return (pods_words(plan) if plan.design.pods else None) or plan_words(plan)
+
+
+def _design_line(plan) -> str:
+    """The design's size and the design in words (``_words``); a design with pods: the whole design's size."""
+    from core.analysis.whole import whole_plan
     from core.figures.keynumbers import size_caption
 
-    return _("{size} · {design}").format(size=size_caption(plan), design=plan_words(plan))
+    return _("{size} · {design}").format(size=size_caption(whole_plan(plan)), design=_words(plan))
 
 
 def design_title(plan) -> str:
-    """The pack's title when the design has no name (``Design.name``), in words from the design
-    (``core.designwords.plan_words``): ``1,024 × H100 cluster: Two-tier QM9700 InfiniBand, rail-optimized, ...``."""
-    from core.designwords import plan_words
-
-    r = plan.resolved
-    return _("{gpus} × {gpu} cluster: {design}").format(gpus=number(r.gpus), gpu=r.system.id, design=plan_words(plan))
+    """The pack's title when the design has no name (``Design.name``), in words from the design (``_words``):
+    ``1,024 × H100 cluster: Two-tier QM9700 InfiniBand, rail-optimized, ...``; a design with pods: every pod's GPUs
+    and systems (``768 × H100 + B200 cluster: ...``)."""
+    s = _summary(plan)
+    return _("{gpus} × {gpu} cluster: {design}").format(gpus=number(s["gpus"]), gpu=s["gpu_model"],
+                                                        design=_words(plan))
 
 
 def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
@@ -678,8 +687,9 @@ def _cost(doc: _Doc, plan) -> None:
 
 
 def _networks(doc: _Doc, plan) -> None:
-    """Storage, in-band and out-of-band networks (``Plan.networks``, ``Plan.summary()["networks"]``), when present."""
-    from core import units
+    """Storage, in-band and out-of-band networks (``Plan.networks``, ``Plan.summary()["networks"]``), when present;
+    a design with pods: the totals and every pod's own (``core.formats.podreport.pods_networks``)."""
+    from core.formats.podreport import pods_networks
 
     networks = getattr(plan, "networks", None)
     if networks is None:
@@ -694,11 +704,20 @@ def _networks(doc: _Doc, plan) -> None:
                      number(s.get("transceivers", 0)), usd(s.get("capex_usd", 0.0)), number(s.get("power_kw", 0.0), 1)])
     body = _table([_("network"), _("switches"), _("links"), _("transceivers"), in_currency(_("capex USD")), _("power kW")], rows,
                   {1, 2, 3, 4, 5}) if rows else ""
+    body += "".join(_network_details(sizings, word) for word, sizings in pods_networks(plan, networks))
+    doc.section("networks", _("Storage and management networks"), body or _p(_("No other networks sized."), True))
+
+
+def _network_details(networks, word: str = "") -> str:
+    """Per network of ``networks`` (``Plan.networks``) its fabric, switches, devices, links and explanation as HTML;
+    ``word``: the pod they belong to (``pod 2``), before each heading."""
+    body = ""
     for key in NETWORK_ORDER[1:]:
         sizing = getattr(networks, key, None)
         if sizing is None:
             continue
-        body += _h3(_network_label(key))
+        body += _h3(_("{pod}: {network}").format(pod=word, network=_network_label(key)) if word
+                    else _network_label(key))
         fabric = getattr(sizing, "fabric", "")  # a management network is plain Ethernet, not RoCE
         body += _p(_("{fabric} {speed}G, {tiers} tier(s), oversubscription {ratio}").format(
             fabric=vocab.FABRIC.label(fabric) if key == "storage" else vocab.FABRIC.word(fabric),
@@ -717,7 +736,7 @@ def _networks(doc: _Doc, plan) -> None:
             body += _table([_("links"), _("speed"), _("cable"), _("what they connect")], links, {0},
                            {2: "id", 3: "why"})
         body += _list(getattr(sizing, "explanation", ()))
-    doc.section("networks", _("Storage and management networks"), body or _p(_("No other networks sized."), True))
+    return body
 
 
 def _physical(doc: _Doc, plan) -> None:
@@ -821,12 +840,17 @@ def lengths_html(lengths: list[tuple], media: list[tuple]) -> str:
 def _growth(doc: _Doc, plan) -> None:
     """Growth stages (``Design.stages``, ``grow_to``), when the design has them: per step what is bought and which
     cables move (``core.analysis.stages``: ``growth``, ``stage_rows``, as the Racks & cabling tab and the CLI)."""
-    from core.analysis.stages import STAGE_COLUMNS, growth, has_stages, moved_rows, stage_headers, stage_rows
+    from core.analysis.stages import (POD_STAGES_ONLY, STAGE_COLUMNS, growth, has_stages, moved_rows, stage_headers,
+                                      stage_rows, stages_note)
     from core.cost import LINK_CLASS_LABELS
 
     if not has_stages(plan.design, plan.resolved.nodes):
         return
     title = _("Growth stages")
+    note = stages_note(plan.design)  # a design with pods: its pods' stages
+    if note is None:
+        doc.section("growth", title, _p(_(POD_STAGES_ONLY).format(example="B200:32@1"), note=True))
+        return
     try:
         deltas = growth(plan.design)
     except FabricPlannerError as exc:
@@ -835,10 +859,7 @@ def _growth(doc: _Doc, plan) -> None:
     kinds = [kind for _header, kind in STAGE_COLUMNS.values()]
     shown = {"count": number, "usd": usd, "text": str}
     rows = [[shown[kind](value) for kind, value in zip(kinds, row.values())] for row in stage_rows(deltas)]
-    body = _p(_("Each stage is this design at that size; with grow_to the spines, cores and leaf uplinks are "
-                "installed for the final size from the start. Re-terminated: one end stays, the other moves to "
-                "another port (the planner's port assignment at each stage; a hand-made one may move fewer)."),
-              note=True)
+    body = _p(note, note=True)
     body += _table(list(stage_headers().values()), rows, {i for i, k in enumerate(kinds) if k != "text"},
                    {0: "term", len(kinds) - 1: "term"}, table_class="fp-dense")
     moved = [[step, _(LINK_CLASS_LABELS.get(kind, kind)), number(count)] for step, kind, count in moved_rows(deltas)]
@@ -864,7 +885,8 @@ def _pods(doc: _Doc, plan) -> None:
     body = _p(_("The numbers above are the whole design's: every pod's nodes and leaves, the shared spines and "
                 "the mixed bill. Each pod has its own leaves sized for its nodes and NIC speed; the spine layer is "
                 "shared and sized for the sum of their uplinks."), note=True)
-    doc.section("pods", title, body + _table(["", ""], [list(line) for line in lines], classes={0: "term"}))
+    doc.section("pods", title, body + _table([_("part of the fabric"), _("sizing")], [list(line) for line in lines],
+                                                 classes={0: "term"}))
 
 
 def _performance(doc: _Doc, plan, job: Mapping | None):
@@ -875,22 +897,26 @@ def _performance(doc: _Doc, plan, job: Mapping | None):
     from core.perf import congestion, jobform
     from core.perf.collectives import size_sweep, sweep, validation_badge
 
-    pod_words = None
+    pod_words, pod = None, 1
     if plan.design.pods:  # the job runs on one pod, as on the Performance page (core.analysis.whole.pod_plan)
-        from core.analysis.whole import pod_plan
+        from core.analysis.whole import pod_count, pod_plan
 
+        pod = int((job or {}).get("pod", 1))
+        pod = pod if 1 <= pod <= pod_count(plan.design) else 1  # out of range: pod 1, as pod_plan
         try:
-            plan, pod_words = pod_plan(plan, int((job or {}).get("pod", 1)))
+            plan, pod_words = pod_plan(plan, pod)
         except FabricPlannerError:
             pass  # the Mixed pods section says why
     settings = report_job_settings(plan, job)
     r = plan.resolved
     sharp = str(settings.get("sharp", "0")) == "1" and r.fabric == "infiniband"
     library = library_label(r.system.collective_library)
-    body = (_p(pod_words, note=True) if pod_words else "") + _p(_(
-        "{library}-style latency-bandwidth model on every {noun} of the design ({gpus} {nouns}), {library}'s "
-        "stock algorithm choice{sharp}; routing: {routing}.").format(
-        library=library, noun=scaleup.accelerator_noun(r.system), gpus=number(r.gpus),
+    model = _("{library}-style latency-bandwidth model on every {noun} of the design ({gpus} {nouns}), {library}'s "
+              "stock algorithm choice{sharp}; routing: {routing}.") if not pod_words else _(
+        "{library}-style latency-bandwidth model on every {noun} of pod {pod} ({gpus} {nouns}), {library}'s stock "
+        "algorithm choice{sharp}; routing: {routing}.")
+    body = (_p(pod_words, note=True) if pod_words else "") + _p(model.format(
+        library=library, noun=scaleup.accelerator_noun(r.system), gpus=number(r.gpus), pod=pod,
         nouns=scaleup.accelerator_noun(r.system, plural=True),
         sharp=_(", InfiniBand SHARP on") if sharp else "", routing=_routing(plan, settings)), note=True)
     if r.system.collective_library != "nccl":

@@ -41,6 +41,11 @@ KIND_LABELS = {"dac": N_("passive copper (DAC)"), "acc": N_("active copper"), "a
                "mmf": N_("multimode optics"), "smf": N_("single-mode optics")}
 """Media kind -> its name in texts, marked for translation."""
 
+NVLINK_CLASS_LABELS = {"nvlink-l2": N_("rack (or node) to level-2 NVLink switch"),
+                       "nvlink-direct": N_("rack to rack (NVL36x2, no level-2 switch)")}
+"""The level-2 NVLink cables' link classes (``core.physical.cabling.nvlink_summary``) in words (the Racks & cabling
+tab's table and the review pack's)."""
+
 
 class MediaChoice(BaseModel):
     """What one link takes: a cable, or a switch-end transceiver (and fibre) of ``kind``."""
