@@ -57,7 +57,8 @@ def _slot_names(slot, offset_first: int, count: int) -> str:
 
 
 STAGGER_ABOVE = 8
-"""More rack types than this side by side: every other one's name and power drawn a line lower (1,024 px)."""
+"""More rack types than this side by side: every other one's name drawn two lines lower and its power a line
+higher (1,024 px)."""
 
 
 def rack_elevation_figure(layout: Layout, most: int = MAX_RACK_TYPES) -> go.Figure:
@@ -70,10 +71,10 @@ def rack_elevation_figure(layout: Layout, most: int = MAX_RACK_TYPES) -> go.Figu
     legend_done: set[str] = set()
     for x, (rack, count) in enumerate(shown):
         # more than five racks: three short lines, level, so a 1,024 px page does not slant them and drop one
-        # more than eight: every other rack's name and power a line lower, so long words ("management") and
-        # neighbouring kW figures do not run into each other at 1,024 px
+        # more than eight: every other rack's name two lines lower (its kind beside nothing) and its power higher,
+        # so long words ("management") and neighbouring kW figures do not run into each other at 1,024 px
         staggered = len(shown) > STAGGER_ABOVE and x % 2 == 1
-        columns.append(("<br>" if staggered else "") + (
+        columns.append(("<br><br>" if staggered else "") + (
             _("{rack}<br>{kind}<br>x {count}") if len(shown) > 5 else _("{rack}<br>{kind}, x {count}"))
                        .format(rack=rack.name, kind=_(RACK_LABELS[rack.kind]), count=f"{count:,}"))
         for slot in rack.slots:
@@ -106,7 +107,7 @@ def rack_elevation_figure(layout: Layout, most: int = MAX_RACK_TYPES) -> go.Figu
     # two lines, which drawn upwards from below covered the names), lower where a narrow page slants many names
     fig.update_layout(barmode="overlay", bargap=0.3, showlegend=True,
                       legend=dict(orientation="h", yanchor="top", x=0, y=-0.16 if len(shown) <= 5 else (
-                          -0.36 if len(shown) > STAGGER_ABOVE else -0.3)),
+                          -0.46 if len(shown) > STAGGER_ABOVE else -0.3)),
                       xaxis=dict(tickmode="array", tickvals=list(range(len(shown))), ticktext=columns, tickangle=0,
                                  tickfont=dict(size=11 if len(shown) > 5 else 12),
                                  range=[-0.6, max(len(shown), 3) - 0.4]),

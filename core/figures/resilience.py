@@ -189,7 +189,7 @@ def _row_label(tier: str, direction: str, family: str | None = None) -> str:
 
 HEATMAP_TICKS = 4
 """Most x ticks of the load heatmap (block numbers)."""
-HEATMAP_AXIS_CHARS = 36
+HEATMAP_AXIS_CHARS = 24
 """Widest line of the load heatmap's x-axis title [characters; a CJK one counts two]: a half-page chart at 1,024 px."""
 
 
@@ -237,6 +237,7 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
     axis, lines = wrap_title(axis, HEATMAP_AXIS_CHARS)  # a half-page chart at 1,024 px cut one long line
     fig.update_layout(xaxis=dict(title=axis, tickvals=ticks, ticktext=[str(t + 1) for t in ticks], tickangle=0),
                       yaxis=dict(automargin=True), margin=dict(b=70 + 16 * (lines - 1)))
+    fig.update_traces(colorbar_y=-0.45 - 0.12 * (lines - 1))  # under the wrapped axis title
     return fig
 
 
