@@ -359,7 +359,8 @@ def _review_pack(cur: state.Current, key: str, lang: str) -> None:
 
     plan = cur.plan
     link = _share_link()
-    c1, c2, c3, c4 = st.columns([3, 3, 2, 3])
+    c1, c2 = st.columns(2)
+    c3, c4 = st.columns([1, 2])  # a row of their own: at 1,024 px four columns broke "customer" mid-word
     cover = {"customer": c1.text_input(_("Customer"), key="ho_report_customer", max_chars=COVER_TEXT_CHARS),
              "author": c2.text_input(_("Prepared by"), key="ho_report_author", max_chars=COVER_TEXT_CHARS),
              "version": c3.text_input(_("Version"), key="ho_report_version", max_chars=COVER_TEXT_CHARS,

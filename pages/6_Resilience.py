@@ -15,7 +15,9 @@ from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
 from core.analysis.podload import pods_spine_load
 from core.analysis.pods import mixed_wiring
-from core.analysis.podwhatif import alone_note, loss_rows, pods_what_if, whole_choices, whole_failures
+from core.analysis.podwhatif import (
+    alone_note, link_failures, loss_rows, pods_what_if, split_failures, whole_choices, whole_failures,
+)
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
 from core.errors import FabricPlannerError, InputError
@@ -64,10 +66,11 @@ def _add(specs: list[str]) -> None:
     merged = list(store["fail"])
     problems = []
     mixed = _mixed_or_none(cur.plan)
+    if mixed is not None:  # a design with pods: the CLI's names (spine0, pod2.p0.leaf1) drive both what-ifs
+        specs, whole = split_failures(mixed, specs)
+        st.session_state[PODS_EXTRA] = list(dict.fromkeys([*st.session_state.get(PODS_EXTRA, []), *whole]))
     for spec in specs:
         spec = spec.strip().lower()
-        if mixed is not None:  # a design with pods: pod 1's devices as the single points name them (pod1.node0)
-            spec = mixed_wiring(mixed).alone_of_whole(spec) or spec
         if not spec or spec in merged:
             continue
         if len(merged) >= rl.MAX_FAILED:
@@ -93,6 +96,43 @@ def _mixed_or_none(plan):
         return None
 
 
+def _check_failures(plan, store: dict) -> tuple[tuple[str, ...], list[str]]:
+    """Keep the failed elements ``plan`` has (``rl.check_failures``) and one warning per other; a design with pods
+    first splits them as the CLI reads them (``split_failures``): another pod's leaf, or a shared spine pod 1 alone
+    does not have, is failed on the whole fabric only (``PODS_EXTRA``)."""
+    mixed = _mixed_or_none(plan)
+    if mixed is None:
+        good, problems = rl.check_failures(plan, store["fail"])
+        store["fail"] = good
+        return good, problems
+    ss = st.session_state
+    alone, whole = split_failures(mixed, store["fail"])
+    good, problems = rl.check_failures(plan, alone)
+    dropped = [spec for spec in alone if spec not in good]  # in the order of their warnings
+    wiring = mixed_wiring(mixed)
+    kept = []
+    for spec, problem in zip(dropped, problems):
+        if wiring.whole_of_alone(spec) is not None:
+            whole.append(wiring.whole_of_alone(spec))
+        else:
+            kept.append(problem)
+    store["fail"] = good
+    if whole:
+        ss[PODS_EXTRA] = list(dict.fromkeys([*ss.get(PODS_EXTRA, []), *whole]))
+    return good, kept
+
+
+def _link_values(plan, store: dict) -> dict:
+    """The settings the share link writes: a design with pods names its failed elements as the CLI does
+    (``link_failures``: ``spine0``, ``pod2.p0.leaf1``), the whole-fabric-only ones too."""
+    mixed = _mixed_or_none(plan)
+    if mixed is None:
+        return store
+    options = set(whole_choices(mixed))
+    extra = [e for e in st.session_state.get(PODS_EXTRA, []) if e in options]
+    return {**store, "fail": link_failures(mixed, store["fail"], extra)}
+
+
 def _on_add_count() -> None:
     ss = st.session_state
     _add([f"{ss[W + 'tier']}:{int(ss[W + 'count'])}"])
@@ -110,6 +150,7 @@ def _on_failed_edit() -> None:
 
 def _on_clear() -> None:
     st.session_state[STORE]["fail"] = ()
+    st.session_state[PODS_EXTRA] = []
 
 
 def _on_click(chart_key: str) -> None:
@@ -683,9 +724,8 @@ def main() -> None:
     jobstate.init(st.query_params.to_dict())
     jobstate.fit(plan)
     # link warnings (said again in the language shown) and failed elements this design does not have
-    good, problems = rl.check_failures(plan, store["fail"])
+    good, problems = _check_failures(plan, store)
     if problems:
-        store["fail"] = good
         ss["fp_rs_dropped"] = problems
     LINK.show_warnings(_("Some values in the Resilience link were not applied; the rest is shown."),
                        extra=ss.get("fp_rs_dropped") or [], dismiss_key=W + "dismiss",
@@ -722,7 +762,7 @@ def main() -> None:
                 if pod_one and index and rl.TABS[index] not in WHOLE_FABRIC_TABS:  # the what-if: alone_note
                     st.info(pod_one)
                 draw()
-    state.set_page_link(PAGE_PATH, rl.encode(store))  # webui.state.canonical_params adds them to the link
+    state.set_page_link(PAGE_PATH, rl.encode(_link_values(plan, store)))  # webui.state.canonical_params: the link
 
 
 main()

@@ -169,6 +169,26 @@ def test_resilience_one_selection_drives_pod_one_and_the_whole_fabric(lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_resilience_reads_the_clis_names_into_one_selection(lang):
+    """A link naming failures as ``python -m core failure`` does (``spine0`` a shared spine, ``pod2.p0.leaf1``
+    pod 2's leaf) fails both on the whole fabric and the shared spine in pod 1's what-if too; nothing is warned
+    unknown, and the link keeps both names."""
+    from tests import pagetest
+
+    link = {"n": "64", "pods": "B200:32:800", "lang": lang, "rs_tab": "Failure what-if",
+            "rs_fail": "spine0,pod2.p0.leaf1"}
+    at = pagetest.open_page("../pages/6_Resilience.py", link)
+    assert not at.exception and not at.error
+    assert not any("pod2.p0.leaf1" in str(w.value) for w in at.warning)
+    assert at.multiselect(key="rs_w_pods_failed").value == ["spine0", "pod2.p0.leaf1"]
+    assert at.multiselect(key="rs_w_failed").value == ["p0.spine0"]
+    lost = at.dataframe[0].value  # turned: a column per pod
+    assert str(lost.iloc[1, 2]).split()[0] != "0"  # pod 2's servers on the lost leaf are degraded
+    params = {k: at.query_params[k] for k in at.query_params}
+    assert "spine0,pod2.p0.leaf1" in str(params.get("rs_fail"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_bandwidth_tab_says_how_the_pods_bisections_relate_to_the_card(lang):
     """The Bandwidth tab of a design with pods says the card's bisection (the worst balanced cut: the slowest half
     of the GPUs at their pods' rates) and each pod's own, which do not add up to it."""

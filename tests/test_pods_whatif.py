@@ -142,3 +142,17 @@ def test_every_single_point_named_is_taken_by_the_what_if():
             assert wiring.parse(element) is not None, element
             if element.startswith("pod1."):
                 failure.resolve_failures(mixed.plans[0], [wiring.alone_of_whole(element)])
+
+
+def test_one_selection_splits_as_the_cli_reads_it_and_back():
+    """The page's failure selection of a design with pods: the CLI's whole-fabric names go to pod 1's what-if where
+    pod 1 alone has them, to the whole fabric only where not, and the share link gives them back as the CLI's."""
+    from core.analysis.podwhatif import link_failures, split_failures
+
+    mixed = mixed_plan(TWO)
+    alone, whole = split_failures(mixed, ["spine0", "pod2.p0.leaf1", "pod1.p0.leaf3", "node5.nic2", " P0.Spine1 "])
+    assert alone == ["p0.spine0", "p0.leaf3", "node5.nic2", "p0.spine1"]
+    assert whole == ["pod2.p0.leaf1"]
+    back = link_failures(mixed, alone, whole)
+    assert back == ("spine0", "pod1.p0.leaf3", "node5.nic2", "spine1", "pod2.p0.leaf1")
+    assert split_failures(mixed, back) == (alone, whole)

@@ -7,7 +7,8 @@ the pods' own spine switches, and buys the shared spine layer once (``MixedFabri
 leaf-spine cables and optics are the pods' own (one per leaf uplink at the pod's speed); the spine-side optics are
 counted as each pod alone counts them, so a spine port broken out to two slower uplinks is priced as the pod's
 own spine port would be (an approximation of a few optics). The storage and management networks are each pod's
-own, summed.
+own, summed, but for the shared spine layer's switch management ports and rack PDUs in place of the pods' own
+spines' (``core.analysis.podmgmt``).
 
 The cabling plan of the compute fabric (``mixed_links``) is ``core.fabric.podwiring``'s wiring (its ids
 ``pod2.node3``, ``pod2.p0.leaf1``, ``spine0`` and its rule of which leaf uplink takes which spine port, as
@@ -82,7 +83,11 @@ def _in_hall(fabric: MixedFabric, plans: list[Plan]) -> tuple[PodsHall, tuple, t
     hall = pods_hall(wiring, [p.layout for p in plans], spine, watts)
     lengths = pods_link_lengths(hall, wiring)
     media = tuple(select_media(catalog, p.resolved, own) for p, own in zip(plans, lengths))
-    boms = [build_bom(p.resolved, p.fabric, catalog, media=m, networks=p.networks) for p, m in zip(plans, media)]
+    from core.analysis.podmgmt import shared_pdus, with_shared_management
+
+    pdus = shared_pdus(hall.layout)  # the shared spines' management on the first pod's OOB network
+    boms = [build_bom(p.resolved, p.fabric, catalog, media=m, networks=with_shared_management(
+        p, p.networks, i == 0, fabric.spines, pdus)) for i, (p, m) in enumerate(zip(plans, media))]
     return hall, lengths, media, boms
 
 

@@ -122,6 +122,39 @@ def is_whole_element(mixed: MixedPlan, element: str) -> bool:
     return True
 
 
+def split_failures(mixed: MixedPlan, specs) -> tuple[list[str], list[str]]:
+    """One failure selection of a design with pods for both what-ifs: ``(pod 1 alone, whole fabric only)``.
+
+    A spec the whole-fabric what-if takes (``is_whole_element``, as ``python -m core failure`` reads it: ``spine0``
+    a shared spine, ``pod2.p0.leaf1`` pod 2's leaf) that pod 1 planned alone has too is given as pod 1's own id
+    (``PodsWiring.alone_of_whole``: ``p0.spine0``, ``p0.leaf1``); another pod's leaf or bundle is whole-fabric only;
+    a spec that is not a whole-fabric id (``p0.spine0``, ``node5.nic2``, ``leaf:2``) is pod 1's as typed. A pod-1
+    bundle (``pod1.p0.leaf1-spine0``) is in both lists. Specs are lower-cased and stripped; order kept, no repeats.
+    """
+    wiring = mixed_wiring(mixed)
+    alone: list[str] = []
+    whole: list[str] = []
+    for spec in (str(s).strip().lower() for s in specs):
+        if not spec:
+            continue
+        own = wiring.alone_of_whole(spec) if is_whole_element(mixed, spec) else spec
+        if own is not None and own not in alone:
+            alone.append(own)
+        if own is None or (own != spec and wiring.whole_of_alone(own) != spec):
+            if spec not in whole:
+                whole.append(spec)
+    return alone, whole
+
+
+def link_failures(mixed: MixedPlan, alone, whole) -> tuple[str, ...]:
+    """The share link's failed elements of a design with pods (``split_failures``' inverse): pod 1's switches the
+    whole fabric has under their whole-fabric ids (``p0.spine0``: ``spine0``, as the CLI names them), the other
+    specs of ``alone`` as they are, then ``whole``; no repeats."""
+    wiring = mixed_wiring(mixed)
+    out = [wiring.whole_of_alone(spec) or spec for spec in alone] + list(whole)
+    return tuple(dict.fromkeys(out))
+
+
 class _Parts:
     """Union-find over the live leaves and shared spines: which of them still reach each other."""
 

@@ -56,6 +56,11 @@ def _slot_names(slot, offset_first: int, count: int) -> str:
     return f"{slot.prefix}{first}" if first == last else f"{slot.prefix}{first} .. {slot.prefix}{last}"
 
 
+STAGGER_ABOVE = 8
+"""More rack types than this side by side: every other one's name drawn two lines lower and its power a line
+higher (1,024 px)."""
+
+
 def rack_elevation_figure(layout: Layout, most: int = MAX_RACK_TYPES) -> go.Figure:
     """Each distinct rack U by U (bottom = U1), devices coloured by kind, at most ``most`` of them side by side (a
     hall of pods has more kinds of racks); hover: names, model, kW."""
@@ -66,7 +71,11 @@ def rack_elevation_figure(layout: Layout, most: int = MAX_RACK_TYPES) -> go.Figu
     legend_done: set[str] = set()
     for x, (rack, count) in enumerate(shown):
         # more than five racks: three short lines, level, so a 1,024 px page does not slant them and drop one
-        columns.append((_("{rack}<br>{kind}<br>x {count}") if len(shown) > 5 else _("{rack}<br>{kind}, x {count}"))
+        # more than eight: every other rack's name two lines lower (its kind beside nothing) and its power higher,
+        # so long words ("management") and neighbouring kW figures do not run into each other at 1,024 px
+        staggered = len(shown) > STAGGER_ABOVE and x % 2 == 1
+        columns.append(("<br><br>" if staggered else "") + (
+            _("{rack}<br>{kind}<br>x {count}") if len(shown) > 5 else _("{rack}<br>{kind}, x {count}"))
                        .format(rack=rack.name, kind=_(RACK_LABELS[rack.kind]), count=f"{count:,}"))
         for slot in rack.slots:
             bases = [slot.first_u - 1 + i * slot.height_u for i in range(slot.count)]
@@ -85,8 +94,8 @@ def rack_elevation_figure(layout: Layout, most: int = MAX_RACK_TYPES) -> go.Figu
         power = _("{kw} / {limit} kW").format(kw=_kw(rack.kw), limit=_kw(rack.kw_limit))
         if len(shown) > 5:  # in two lines, so neighbouring racks' figures do not run into each other
             power = power.replace(" / ", "<br>/ ", 1)
-        fig.add_annotation(x=x, y=rack.u_total, yshift=12 if len(shown) <= 5 else 18, showarrow=False,
-                           text=power, font=dict(size=11))
+        fig.add_annotation(x=x, y=rack.u_total, yshift=(12 if len(shown) <= 5 else 18) + (30 if staggered else 0),
+                           showarrow=False, text=power, font=dict(size=11))
     more = len(types) - len(shown)
     title = _("Rack elevations: {types} distinct racks of {racks}").format(types=f"{len(types):,}",
                                                                            racks=f"{len(layout.racks):,}")
@@ -97,11 +106,13 @@ def rack_elevation_figure(layout: Layout, most: int = MAX_RACK_TYPES) -> go.Figu
     # the legend under the two-line rack names, growing downwards (with NVLink trays and level-2 switches it takes
     # two lines, which drawn upwards from below covered the names), lower where a narrow page slants many names
     fig.update_layout(barmode="overlay", bargap=0.3, showlegend=True,
-                      legend=dict(orientation="h", yanchor="top", y=-0.16 if len(shown) <= 5 else -0.3, x=0),
+                      legend=dict(orientation="h", yanchor="top", x=0, y=-0.16 if len(shown) <= 5 else (
+                          -0.46 if len(shown) > STAGGER_ABOVE else -0.3)),
                       xaxis=dict(tickmode="array", tickvals=list(range(len(shown))), ticktext=columns, tickangle=0,
                                  tickfont=dict(size=11 if len(shown) > 5 else 12),
                                  range=[-0.6, max(len(shown), 3) - 0.4]),
-                      yaxis=dict(title=_("rack unit [U]"), range=[0, top + (3 if len(shown) <= 5 else 7)], dtick=4,
+                      yaxis=dict(title=_("rack unit [U]"), dtick=4, range=[
+                          0, top + (3 if len(shown) <= 5 else (13 if len(shown) > STAGGER_ABOVE else 7))],
                                  gridcolor="#ecf0f1"))
     return fig
 
@@ -230,8 +241,9 @@ def series_lengths_figure(series) -> go.Figure:
         label = _(LINK_CLASS_LABELS[item.link_class])
         fig.add_trace(go.Bar(x=order, y=ys, name=f"{name}: {label}" if name else label, marker_color=shade,
                              hovertext=hover, hoverinfo="text"))
-    fig = base_layout(fig, _("Cable lengths by link class (slack included)"), 320, title_chars=70)
-    fig.update_layout(barmode="stack", legend=dict(orientation="h", yanchor="bottom", y=1.0, x=1, xanchor="right"),
+    fig = base_layout(fig, _("Cable lengths by link class (slack included)"), 320 + 22 * (len(series) > 2),
+                      title_chars=70)  # the legend under the axis: at 1,024 px several series wrap to two lines
+    fig.update_layout(barmode="stack", legend=dict(orientation="h", yanchor="top", y=-0.22, x=0, xanchor="left"),
                       xaxis=dict(title=_("length [m]"), type="category"), yaxis=dict(title=_("links")))
     return fig
 

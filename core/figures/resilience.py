@@ -25,7 +25,7 @@ from core.analysis.load import DIRECTION_LABELS, LoadResult, tier_label as load_
 from core import units
 from core.design import tidy_spaces
 from core.scaleup import other_words
-from core.figures.style import base_layout
+from core.figures.style import base_layout, wrap_title
 from core.units import from_gbytes, from_tbits
 from core.fabric.families import words
 from core.fabric.wiring import Wiring
@@ -189,6 +189,8 @@ def _row_label(tier: str, direction: str, family: str | None = None) -> str:
 
 HEATMAP_TICKS = 4
 """Most x ticks of the load heatmap (block numbers)."""
+HEATMAP_AXIS_CHARS = 24
+"""Widest line of the load heatmap's x-axis title [characters; a CJK one counts two]: a half-page chart at 1,024 px."""
 
 
 def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int = 340,
@@ -220,7 +222,7 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
         colorscale=[[0, "#eaf2f8"], [0.5, "#f5b041"], [1, FAILED_COLOUR]],
         # under the chart, not beside it: the cells keep the width of a half-page column at 1,024 px
         # at most three labels: 0, 50, 100, 150, 200 ran together ("50100150200") in a half-page chart at 1,024 px
-        colorbar=dict(title="%", orientation="h", y=-0.45, yanchor="top", thickness=10, len=0.8, tickangle=0,
+        colorbar=dict(title=dict(text="%", side="right"), orientation="h", y=-0.45, yanchor="top", thickness=10, len=0.8, tickangle=0,
                       nticks=HEATMAP_TICKS - 1),
         xgap=2, ygap=2))
     title = (_("Worst link load per block, static ECMP [% of link capacity]") if routing == "ecmp" else
@@ -228,12 +230,14 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
     base_layout(fig, title, height)
     step = max(1, math.ceil(width / HEATMAP_TICKS))  # a few ticks: they fit a half-page chart at 1,024 px
     ticks = list(range(0, width, step))
-    fig.update_layout(xaxis=dict(title=words(family, "load:blocks", None) or (
-                                     _("block: leaf groups (global: sender)") if (0, "global", "up") in rows else
-                                     _("block of the pod's leaf groups, left to right") if pods != [0] else
-                                     _("block of leaf groups (pods for spine-core), left to right")),
-                                 tickvals=ticks, ticktext=[str(t + 1) for t in ticks], tickangle=0),
-                      yaxis=dict(automargin=True), margin=dict(b=70))
+    axis = words(family, "load:blocks", None) or (
+        _("block: leaf groups (global: sender)") if (0, "global", "up") in rows else
+        _("block of the pod's leaf groups, left to right") if pods != [0] else
+        _("block of leaf groups (pods for spine-core), left to right"))
+    axis, lines = wrap_title(axis, HEATMAP_AXIS_CHARS)  # a half-page chart at 1,024 px cut one long line
+    fig.update_layout(xaxis=dict(title=axis, tickvals=ticks, ticktext=[str(t + 1) for t in ticks], tickangle=0),
+                      yaxis=dict(automargin=True), margin=dict(b=70 + 16 * (lines - 1)))
+    fig.update_traces(colorbar_y=-0.45 - 0.12 * (lines - 1))  # under the wrapped axis title
     return fig
 
 

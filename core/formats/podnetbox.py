@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from core.analysis.pods import MixedPlan, mixed_links, mixed_wiring
+from core.analysis.pods import MixedPlan, mixed_links, mixed_wiring, spine_id
 from core.catalog import load_catalog
 from core.fabric.naming import Namer, NamingScheme
 from core.fabric.wiring import Wiring
@@ -58,7 +58,7 @@ def mixed_devices(mixed: MixedPlan, naming: NamingScheme | None, site: str, devi
     """Rows of the devices CSV of ``mixed`` (``devices``: ``core.formats.netbox.devices``, for one pod): every pod's
     devices but its own spines, renamed, in the hall's racks (module docstring), then the shared spines in
     theirs."""
-    from core.formats.netbox import ROLES, device_type, manufacturer
+    from core.formats.netbox import DEVICE_ROLES, ROLES, device_type, manufacturer
 
     wiring = mixed_wiring(mixed)
     for i, (pod, p) in enumerate(zip(mixed.fabric.pods, mixed.plans)):
@@ -74,6 +74,8 @@ def mixed_devices(mixed: MixedPlan, naming: NamingScheme | None, site: str, devi
         place = mixed.hall.layout.position(wiring.spine_id(j))
         yield (name, ROLES["spine"], manufacturer(switch), device_type(switch), "planned", site, place.rack,
                str(place.u), "front", wiring.spine_id(j))
+    for device, name in _shared_pdus(mixed):  # not placed, as every pod's PDUs
+        yield name, DEVICE_ROLES["pdu"], "Generic", "PDU", "planned", site, "", "", "", device
 
 
 def mixed_cabling_rows(mixed: MixedPlan, naming: NamingScheme | None) -> Iterator[CableRow]:
@@ -82,14 +84,96 @@ def mixed_cabling_rows(mixed: MixedPlan, naming: NamingScheme | None) -> Iterato
     their length bins (module docstring)."""
     wiring = mixed_wiring(mixed)
     namers = []
+    oob: list[CableRow] = []  # the first pod's out-of-band cables (their switch ends), then the freed ones
+    freed: list[CableRow] = []
     for i, (pod, p) in enumerate(zip(mixed.fabric.pods, mixed.plans)):
         scheme = pod_scheme(naming, pod.index + 1)
         tag, skip = _tag(pod.index + 1), _own_spines(p, scheme)
         namers.append(Namer.of(p, scheme))
         for row in cabling_rows(in_hall(mixed, i), scheme):
-            if row.a_device in skip or row.z_device in skip:
+            lost = row.a_device in skip or row.z_device in skip  # a cable of the pod's own spines
+            row = row._replace(cable_id=tag(row.cable_id), a_device=tag(row.a_device), z_device=tag(row.z_device))
+            if lost:
+                if row.network == "oob" and i == 0:
+                    freed.append(row)
                 continue
-            yield row._replace(cable_id=tag(row.cable_id), a_device=tag(row.a_device), z_device=tag(row.z_device))
+            if row.network == "oob" and i == 0:
+                oob.append(row)
+            yield row
+    yield from _leaf_spine_rows(mixed, naming, namers)
+    yield from _shared_management_rows(mixed, naming, oob, freed)
+
+
+def _oob_ends(mixed: MixedPlan, used: list[CableRow],
+              freed: list[CableRow]) -> Iterator[tuple[str, int | None, str, str]]:
+    """``(rack, U, switch name, port)`` of the first pod's out-of-band switch ports the shared layer's management
+    takes: those its own spines freed (``freed``), then its switches' ports no cable of ``used`` takes, switch by
+    switch, named as their cabled ports are (``swp17``)."""
+    import re
+
+    for row in freed:
+        yield row.z_rack, row.z_u, row.z_device, row.z_port
+    taken: dict[str, set[str]] = {}
+    where: dict[str, tuple[str, int | None, str]] = {}
+    for row in used + freed:
+        if row.link_class in ("bmc", "switch-mgmt", "device-mgmt", "pdu-mgmt"):
+            taken.setdefault(row.z_device, set()).add(row.z_port)
+            where.setdefault(row.z_device, (row.z_rack, row.z_u, row.z_port))
+    oob = mixed.plans[0].networks.oob
+    model = load_catalog().switch(oob.switches[0].model) if oob is not None and oob.switches else None
+    count = max((m.ports for m in model.port_modes), default=0) if model is not None else 0
+    for device, (rack, u, sample) in where.items():
+        for n in range(1, count + 1):
+            port = re.sub(r"\d+$", str(n), sample)
+            if port not in taken[device]:
+                yield rack, u, device, port
+
+
+def _shared_management_rows(mixed: MixedPlan, naming: NamingScheme | None, used: list[CableRow],
+                            freed: list[CableRow]) -> Iterator[CableRow]:
+    """The shared spines' management cables and their racks' PDUs' (``core.analysis.podmgmt``: ``switch-mgmt``,
+    ``pdu-mgmt``) to the first pod's out-of-band switches (``_oob_ends``), measured in the hall; a PDU has no
+    place, so no length. Ids ``M000001`` ...; nothing when the first pod has no out-of-band switch port."""
+    ends = placed_ends(mixed.hall.layout)
+    targets = _oob_ends(mixed, used, freed)
+    template = next((r for r in used + freed if r.link_class == "switch-mgmt"), None)
+    if template is None:
+        return
+    hosts = [(spine_id(j), name, "switch-mgmt") for j, name in enumerate(spine_names(mixed, naming))]
+    hosts += [(device, name, "pdu-mgmt") for device, name in _shared_pdus(mixed)]
+    for number, ((device, name, kind), (rack, u, switch, port)) in enumerate(zip(hosts, targets), start=1):
+        a_end = ends.of(device)
+        z_end = ends.of(_hall_id(mixed.hall.layout, rack, u))
+        yield template._replace(cable_id=f"M{number:06d}", link_class=kind, a_rack=a_end[0], a_u=a_end[1],
+                                a_device=name, a_port="mgmt1", z_rack=rack, z_u=u, z_device=switch, z_port=port,
+                                length_m=ends.length(a_end, z_end))
+
+
+def _shared_pdus(mixed: MixedPlan) -> list[tuple[str, str]]:
+    """``(id, name)`` of the shared spine racks' PDUs (``core.analysis.podmgmt``): ``pdu0``, ``pdu001`` ..."""
+    from core.analysis.podmgmt import PDU_PREFIX, shared_pdus
+
+    count = shared_pdus(mixed.hall.layout)
+    digits = max(3, len(str(count)))
+    return [(f"{PDU_PREFIX}{k}", f"{PDU_PREFIX}{k + 1:0{digits}d}") for k in range(count)]
+
+
+def _hall_id(layout, rack: str, u: int | None) -> str:
+    """The hall's id of the device at the lowest U ``u`` of rack ``rack`` ("" when none is there)."""
+    for r in layout.racks:
+        if r.name != rack or u is None:
+            continue
+        for slot in r.slots:
+            offset = (u - slot.first_u) / slot.height_u
+            if 0 <= offset < slot.count and offset == int(offset):
+                return f"{slot.prefix}{slot.start + int(offset)}"
+    return ""
+
+
+def _leaf_spine_rows(mixed: MixedPlan, naming: NamingScheme | None, namers: list[Namer]) -> Iterator[CableRow]:
+    """The leaf-spine cables to the shared spines (``mixed_links``), measured in the hall, with the media of their
+    length bins (module docstring)."""
+    wiring = mixed_wiring(mixed)
     spines = spine_names(mixed, naming)
     ends = placed_ends(mixed.hall.layout)
     fallback = [class_media(p)["leaf-spine"] for p in mixed.plans]

@@ -1,0 +1,51 @@
+"""The out-of-band management of a design with pods (core.analysis.podmgmt): the cabling plan and NetBox exports
+cable every shared spine's management port and the shared spine racks' PDUs, and the bill counts the cables the
+plan draws."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.analysis.podmgmt import shared_pdus, shared_racks
+from core.analysis.pods import mixed_plan
+from core.design import Design
+from core.formats.podnetbox import mixed_cabling_rows, mixed_devices
+
+MANAGEMENT = ("bmc", "switch-mgmt", "device-mgmt", "pdu-mgmt")
+
+
+def _bill_links(mixed, kind: str) -> int:
+    """Cables the mixed bill buys for the out-of-band link class ``kind`` (its rows' "N links: <description>")."""
+    descriptions = {link.description for p in mixed.plans if p.networks and p.networks.oob
+                    for link in p.networks.oob.links if link.kind == kind}
+    return sum(row.quantity for row in mixed.bom if row.network == "oob" and row.category == "cable"
+               and any(row.why.endswith(": " + d) for d in descriptions))
+
+
+@pytest.mark.parametrize("pods", ["B200:32:800", "B200:16"])
+def test_the_cabling_plans_management_cables_are_the_bills(pods):
+    mixed = mixed_plan(Design(nodes=64, pods=pods))
+    rows = list(mixed_cabling_rows(mixed, None))
+    for kind in MANAGEMENT:
+        drawn = sum(1 for r in rows if r.link_class == kind)
+        assert drawn == _bill_links(mixed, kind), kind
+    managed = {r.a_device for r in rows if r.link_class == "switch-mgmt"}
+    from core.formats.netbox import devices
+
+    spines = [d[0] for d in mixed_devices(mixed, None, "site", devices)
+              if d[1] == "Spine switch"]
+    assert spines and all(s in managed for s in spines)  # every shared spine has its management cable
+    ports = [(r.z_device, r.z_port) for r in rows if r.network == "oob" and r.link_class in MANAGEMENT]
+    assert len(ports) == len(set(ports))  # no out-of-band switch port taken twice
+
+
+def test_the_shared_spine_racks_have_pdus_in_the_exports():
+    mixed = mixed_plan(Design(nodes=64, pods="B200:32:800"))
+    assert shared_racks(mixed.hall.layout) and shared_pdus(mixed.hall.layout) > 0
+    from core.formats.netbox import devices
+
+    names = {d[0] for d in mixed_devices(mixed, None, "site", devices)}
+    pdus = [r for r in mixed_cabling_rows(mixed, None)
+            if r.link_class == "pdu-mgmt" and not r.a_device.startswith("pod")]
+    assert len(pdus) == shared_pdus(mixed.hall.layout)
+    assert all(r.a_device in names and r.z_device in names for r in pdus)
