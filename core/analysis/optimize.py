@@ -35,6 +35,8 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   and the compute links at the least their media can cost from the rack geometry alone, ``core.cost.links_floor``)
   orders the costing, and a feasible candidate that a costed one dominates by it is decided without its physical
   layer and bill (``_decide``; the workers of a parallel search share their costed candidates, ``_Witnesses``);
+  one that floor does not decide has it raised by its rack arrangement's length bins (``_Evaluator.refine``: each
+  bin at the least its media may cost, within a few percent of the bill's links) before it is costed;
 * the collector is paused for a search (``_collector_paused``): it builds tens of thousands of short-lived
   objects and no cycles;
 * large grids are split over the machine's cores (``workers``) in chunks handed to whichever worker is
@@ -909,7 +911,9 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     check before the floor), as costing it would find. Capex compared in
     cents (``_order``), the objective's (``capex_of``); the floor never exceeds the capex (``cost_floor``). Only
     for the capex objectives (``cluster``, ``compute``: the floors are capex floors); ``tracker`` is told of each
-    candidate as it is decided; ``witnesses``: the parallel search's shared array (``_Witnesses``), else None."""
+    candidate as it is decided; ``witnesses``: the parallel search's shared array (``_Witnesses``), else None.
+    A candidate its counts' floor does not decide has its floors raised by its rack arrangement's length bins
+    (``_Evaluator.refine``) and goes back in the queue at the raised floor before it is costed."""
     pending = [c for c in cands if c.pending is not None]
     limits = evaluator.c
     told_tracker = tracker.add if tracker is not None else (lambda _cands: None)
