@@ -365,19 +365,20 @@ def _unsaid(_text: str, *_args, **_kwargs) -> str:
 
 
 def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
-               others: tuple[BomRow, ...] = ()) -> "CostSummary":
+               others: tuple[BomRow, ...] = (), lengths: tuple[LinkLengths, ...] | None = None) -> "CostSummary":
     """A lower bound on ``summarize_cost(resolved, build_bom(resolved, fabric, catalog, networks=networks))``'s
     capex, compute fabric capex [USD] and power [kW], without a layout: the summary of the bill's rows from counts
     alone (the compute nodes, the NICs, the compute fabric's switches, ``_fabric_rows``, and ``others``:
     ``other_network_rows(resolved, catalog, networks)``, the same for every design with those networks and prices,
     or ``network_floor_rows``: their totals in a few rows),
-    the compute links' cables and transceivers at their floor (``links_floor``, no power) and no spares. Every row
+    the compute links' cables and transceivers at their floor (``links_floor``, with ``lengths``: the length bins of
+    the design's rack arrangement, ``core.physical.lengths.arranged_link_lengths``; no power) and no spares. Every row
     of a bill has a quantity, unit price and unit power of at least 0, so each total is at most the full bill's (up
     to the rounding of a sum, a millionth of a cent at a billion dollars; ``tests/test_optimize_bounds.py`` checks
     it against full plans)."""
     rows: list[BomRow] = []
     _fabric_rows(resolved, fabric, catalog, rows, _row_adder(resolved, rows, _FloorRow), words=False)
-    links = links_floor(resolved, fabric, catalog)
+    links = links_floor(resolved, fabric, catalog, lengths)
     if links > 0:  # one unnamed row (never shown) for the compute links' cables and transceivers: no power
         rows.append(_FloorRow(category="cable", item="", catalog_id="", quantity=1, unit_price_usd=links,
                               unit_power_w=0.0, price_basis="estimate", why=""))
@@ -401,7 +402,8 @@ def link_length_floors(racks: RackCatalog | None = None) -> tuple[float, float]:
     return length(r.in_rack_m), length(2 * r.tray_above_rack_m + apart)
 
 
-def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> float:
+def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
+                lengths: tuple[LinkLengths, ...] | None = None) -> float:
     """A lower bound on the compute links' cables and transceivers in ``build_bom`` [USD, at the design's price
     basis], without their layout: per link class, each link at least the cheapest media ``Design.cable_media``
     allows (``media_prices``) at the shortest length it can have (``link_length_floors``). Every link between two
@@ -410,7 +412,11 @@ def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) 
     group's nodes; spines, cores and a Dragonfly+'s spines stand in racks of each role of their own. Node-to-node
     links (a torus's) count 0. Each bin's media reaches its longest link, so each link's media reaches its length; optical links
     take their share of switch-side modules counted as ``link_rows`` does (``switch_module_counts``) and node-side
-    modules per node, at the cheapest module ``pick_transceiver`` could take."""
+    modules per node, at the cheapest module ``pick_transceiver`` could take.
+
+    With ``lengths`` (the ``LinkLengths`` of the design's rack arrangement, ``select_media``'s input) a class they
+    bin is priced per bin (``_binned_floor``) rather than at the shortest length it can have."""
+    binned = {x.link_class: x for x in lengths or ()}
     from core.physical.layout import compute_rack_fit
 
     wiring = wiring_of(fabric, resolved.nodes, resolved.nics_per_node)
@@ -427,6 +433,10 @@ def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) 
     node_modules = resolved.nodes * math.ceil(resolved.nics_per_node * resolved.planes / per_xcvr)
     total = 0.0
     for c, links in classes:
+        if c in binned and binned[c].links == links and binned[c].bins:
+            total += _binned_floor(resolved, catalog, binned[c], counts[c], node_modules, speeds[c], switches[c],
+                                   (policy, overrides, basis))
+            continue
         near = 0  # links that may stay in one rack
         if c == "node-leaf" and wiring.tor:
             try:
@@ -459,6 +469,41 @@ def links_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) 
                 above = least(math.nextafter(reach, math.inf))
                 total += (above - below) * max(0, links - _node_links_within(resolved, fabric, wiring, reach, links))
                 below = above
+    return total
+
+
+def _binned_floor(resolved: ResolvedDesign, catalog: Catalog, lengths: LinkLengths, switch_modules: int,
+                  node_modules: int, speed, switch, pricing: tuple) -> float:
+    """A lower bound on one switch link class's cables and transceivers in ``link_rows`` [USD, at the design's
+    price basis] from its length bins (``lengths``, as ``select_media`` reads them): each bin's links at the least
+    of the cheapest cable ``Design.cable_media`` allows reaching the bin's longest link (``chosen_media``'s
+    choice reaches it) and the least an optical link can cost. An optical link costs at least the cheapest fibre
+    cord of any optical kind allowed plus its shares of ``switch_modules`` (``switch_module_counts``) and
+    ``node_modules`` (node-side, node-leaf only) at the cheapest module of any allowed kind reaching the shortest
+    bin's longest link: ``link_rows`` buys ``ceil(modules x optical links / links)`` of each side, however it
+    shares them among bins and module types. ``pricing``: (cable media policy, price overrides, price basis);
+    ``speed``: the class's ``LinkSpeed``, ``switch`` its switch model."""
+    policy, overrides, basis = pricing
+    gbps = speed.port_speed_gbps
+    per_xcvr = max(resolved.system.node_ports_per_transceiver, resolved.planes)
+    node = (resolved.port_speed_gbps, per_xcvr, form_factor_family(resolved.nic.cage_type)) \
+        if lengths.link_class == "node-leaf" else None
+    modules_m = min(b.max_m for b in lengths.bins)
+    key = (resolved.fabric, gbps, switch.ports_per_cage(gbps), form_factor_family(switch.cage_type), policy)
+
+    def options(length: float) -> tuple[tuple, ...]:
+        args = (*key, length, modules_m, node, overrides, basis)
+        return _bundled_media_prices(*args) if catalog is _bundled() else media_prices(catalog, *args)
+
+    optical = [o for o in options(modules_m) if o[0] is None]
+    links = lengths.links
+    per_optical = (min(o[2] for o in optical) + switch_modules / links * min(o[1] for o in optical)
+                   + (node_modules / links * min(o[3] for o in optical) if node else 0.0)) if optical else math.inf
+    total = 0.0
+    for b in lengths.bins:
+        cables = [o[0] for o in options(b.max_m) if o[0] is not None]
+        least = min(min(cables, default=math.inf), per_optical)
+        total += b.links * (least if math.isfinite(least) else 0.0)
     return total
 
 

@@ -162,11 +162,13 @@ def test_floors_never_exceed_the_full_plan(gpus, pick, spares, basis, media, ove
     except FabricPlannerError:
         return
     catalog = load_catalog()
-    floor = cost_floor(p.resolved, p.fabric, catalog, other_network_rows(p.resolved, catalog, p.networks))
-    assert floor.capex_usd <= p.cost.capex_usd
-    assert floor.network_capex_usd <= p.cost.network_capex_usd
-    assert floor.facility_kw <= p.cost.facility_kw
-    assert floor.capex_usd > 0 and floor.facility_kw > 0
+    others = other_network_rows(p.resolved, catalog, p.networks)
+    for lengths in (None, p.lengths):  # the counts alone, and the compute links per length bin of the layout
+        floor = cost_floor(p.resolved, p.fabric, catalog, others, lengths)
+        assert floor.capex_usd <= p.cost.capex_usd
+        assert floor.network_capex_usd <= p.cost.network_capex_usd
+        assert floor.facility_kw <= p.cost.facility_kw
+        assert floor.capex_usd > 0 and floor.facility_kw > 0
 
 
 def _link_rows_usd(p) -> float:
@@ -184,9 +186,10 @@ def _link_rows_usd(p) -> float:
                                  ("FIBER-MMF-OM4-MPO12", 0.0), ("QSFP56-200G-SR4", 20000.0)]))
 def test_links_floor_never_exceeds_the_bills_links(gpus, pick, basis, media, per_rack, override):
     """Property: the compute links' floor (``core.cost.links_floor``: no layout, each link at least the cheapest
-    media it may take at the shortest length its racks allow) is at most the bill's cables and transceivers of the
-    compute links, for any design of the grid with its price basis, cable media, nodes per rack and a price
-    override of a cable or module drawn."""
+    media it may take at the shortest length its racks allow; with the layout's length bins, each bin at the least
+    its longest link's media may cost) is at most the bill's cables and transceivers of the compute links, for any
+    design of the grid with its price basis, cable media, nodes per rack and a price override of a cable or module
+    drawn."""
     designs = _DESIGNS[gpus]
     design = designs[pick % len(designs)]
     update = {"price_basis": basis, "cable_media": media}
@@ -200,6 +203,50 @@ def test_links_floor_never_exceeds_the_bills_links(gpus, pick, basis, media, per
     except FabricPlannerError:
         return
     assert links_floor(p.resolved, p.fabric, load_catalog()) <= _link_rows_usd(p) * (1 + 1e-12)
+    assert links_floor(p.resolved, p.fabric, load_catalog(), p.lengths) <= _link_rows_usd(p) * (1 + 1e-12)
+
+
+def test_refined_floors_never_exceed_the_evaluation_and_are_near_it():
+    """Over many grid designs at three sizes, each evaluated as the bounded search does (``_Evaluator``: its
+    bounds, then its floors raised by its rack arrangement's length bins, ``refine``, then its full bill): the
+    raised floors are at most its capex and compute fabric capex, never below the counts' floors, and the compute
+    links' floor per length bin is within a few percent of the bill's links on average (the counts' floor, which
+    prices every link between racks at the shortest length, is far below it)."""
+    from core.analysis.optimize import _Evaluator
+    from core.physical.layout import arrange
+    from core.physical.lengths import arranged_link_lengths
+    from core.networks import size_networks
+
+    catalog = load_catalog()
+    evaluator = _Evaluator(Constraints(), catalog)
+    checked, ratios, counts_ratios = 0, [], []
+    for designs in _DESIGNS.values():
+        for index, design in enumerate(designs[::41]):
+            cand = evaluator.evaluate(index, design, detail=False)
+            if cand.pending is None:
+                continue
+            before = (cand.capex_floor_usd, cand.network_floor_usd)
+            evaluator.refine(cand, cand.pending)
+            assert (cand.capex_floor_usd, cand.network_floor_usd) >= before
+            state = cand.pending
+            evaluator.detail(cand, state)
+            if math.isnan(cand.capex_usd):
+                continue
+            assert cand.capex_floor_usd <= cand.capex_usd and cand.network_floor_usd <= cand.network_capex_usd
+            resolved, fabric = state.resolved, state.fabric
+            lengths = arranged_link_lengths(resolved, fabric, arrange(resolved, fabric,
+                                                                      size_networks(resolved, fabric, catalog)))
+            bill = sum(v for k, v in cand.network_by_category.items() if k in ("cable", "transceiver"))
+            p = plan(design)
+            exact = _link_rows_usd(p)
+            assert lengths == p.lengths
+            if exact:
+                ratios.append(links_floor(resolved, fabric, catalog, lengths) / exact)
+                counts_ratios.append(links_floor(resolved, fabric, catalog) / exact)
+            assert bill >= exact
+            checked += 1
+    assert checked > 100
+    assert max(ratios) <= 1 + 1e-12 and sum(ratios) / len(ratios) > 0.95 > 0.8 > sum(counts_ratios) / len(ratios)
 
 
 def test_links_floor_counts_the_links_the_lengths_bin():

@@ -35,6 +35,8 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   and the compute links at the least their media can cost from the rack geometry alone, ``core.cost.links_floor``)
   orders the costing, and a feasible candidate that a costed one dominates by it is decided without its physical
   layer and bill (``_decide``; the workers of a parallel search share their costed candidates, ``_Witnesses``);
+  one that floor does not decide has it raised by its rack arrangement's length bins (``_Evaluator.refine``: each
+  bin at the least its media may cost, within a few percent of the bill's links) before it is costed;
 * the collector is paused for a search (``_collector_paused``): it builds tens of thousands of short-lived
   objects and no cycles;
 * large grids are split over the machine's cores (``workers``) in chunks handed to whichever worker is
@@ -62,6 +64,7 @@ from __future__ import annotations
 
 import bisect
 import gc
+import heapq
 import itertools
 import json
 import math
@@ -496,7 +499,7 @@ def _searched_split_job(p: Plan, job):
     return jobsplit.applied(job, jobsplit.fastest(p, job))
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Detail:
     """A candidate's state between its bounds and its detail: the resolved design, fabric plan, bandwidth and the
     constraints it failed so far (``full`` evaluations)."""
@@ -508,6 +511,9 @@ class _Detail:
     split: object = None
     """With a training job and bounds that may decide it: the job's fastest split (or the error its search raised),
     searched before the floor (``_Evaluator.early_split``) and checked in ``detail`` where it was always checked."""
+    lengths: object = None
+    """Once ``_Evaluator.refine`` ran: the rack arrangement's link lengths (``physical_of`` reuses them), or the
+    error arranging raised (``detail`` raises it again where it always did)."""
 
 
 class _Evaluator:
@@ -529,12 +535,12 @@ class _Evaluator:
         fabric = size_fabric(resolved)
         return fabric, compute_bandwidth(resolved, fabric)
 
-    def physical_of(self, resolved, fabric) -> dict:
+    def physical_of(self, resolved, fabric, lengths=None) -> dict:
         """``build_bom``'s networks, media and other networks' rows for ``resolved``: the rack arrangement gives the
         layout's cable lengths without building its racks (every class of the fabric's wiring: a Dragonfly+'s
-        global links too)."""
+        global links too); ``lengths``: those lengths when known (``refine``)."""
         networks = size_networks(resolved, fabric, self.catalog)
-        lengths = arranged_link_lengths(resolved, fabric, arrange(resolved, fabric, networks))
+        lengths = lengths or arranged_link_lengths(resolved, fabric, arrange(resolved, fabric, networks))
         return {"networks": networks, "media": select_media(self.catalog, resolved, lengths),
                 "other_rows": priced_network_rows(resolved, fabric, self.catalog)}
 
@@ -617,6 +623,22 @@ class _Evaluator:
             return cand
         return self.detail(cand, state, full)
 
+    def refine(self, cand: Candidate, state: "_Detail") -> None:
+        """Raise a pending candidate's floors (``Candidate.capex_floor_usd``, ``network_floor_usd``) to
+        ``cost_floor``'s with the compute links priced per length bin of its rack arrangement (``arrange``, the
+        lengths ``detail`` bills them by, kept on ``state``); unchanged when arranging raises."""
+        resolved, fabric = state.resolved, state.fabric
+        try:
+            networks = size_networks(resolved, fabric, self.catalog)
+            state.lengths = arranged_link_lengths(resolved, fabric, arrange(resolved, fabric, networks))
+            floor = cost_floor(resolved, fabric, self.catalog, network_floor_rows(resolved, fabric, self.catalog),
+                               state.lengths)
+        except FabricPlannerError as exc:
+            state.lengths = exc
+            return
+        cand.capex_floor_usd = max(cand.capex_floor_usd, floor.capex_usd)
+        cand.network_floor_usd = max(cand.network_floor_usd, floor.network_capex_usd)
+
     def detail(self, cand: Candidate, state: "_Detail", full: bool = False) -> Candidate:
         """The stages after the bounds (``evaluate`` with ``detail=False`` left ``state``): the physical layer, the
         bill of materials and its cost, then the budget, power, training and serving constraints."""
@@ -625,7 +647,9 @@ class _Evaluator:
         failed = list(state.failed)
         cand.pending = None
         try:  # the rack layout raises for a device no rack holds (as planning the design does)
-            bom = build_bom(resolved, fabric, self.catalog, **self.physical_of(resolved, fabric))
+            if isinstance(state.lengths, FabricPlannerError):
+                raise state.lengths
+            bom = build_bom(resolved, fabric, self.catalog, **self.physical_of(resolved, fabric, state.lengths))
         except FabricPlannerError as exc:
             cand.reason = _reason(exc)
             return cand
@@ -887,7 +911,9 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     check before the floor), as costing it would find. Capex compared in
     cents (``_order``), the objective's (``capex_of``); the floor never exceeds the capex (``cost_floor``). Only
     for the capex objectives (``cluster``, ``compute``: the floors are capex floors); ``tracker`` is told of each
-    candidate as it is decided; ``witnesses``: the parallel search's shared array (``_Witnesses``), else None."""
+    candidate as it is decided; ``witnesses``: the parallel search's shared array (``_Witnesses``), else None.
+    A candidate its counts' floor does not decide has its floors raised by its rack arrangement's length bins
+    (``_Evaluator.refine``) and goes back in the queue at the raised floor before it is costed."""
     pending = [c for c in cands if c.pending is not None]
     limits = evaluator.c
     told_tracker = tracker.add if tracker is not None else (lambda _cands: None)
@@ -907,10 +933,13 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
             told((c,))
         return
     compute = objective == "compute"
-    pending.sort(key=lambda c: (round(c.network_floor_usd if compute else c.capex_floor_usd, 2), c.index))
+    at = lambda c: (round(c.network_floor_usd if compute else c.capex_floor_usd, 2), c.index)  # noqa: E731
+    queue = [(*at(c), c) for c in pending]
+    heapq.heapify(queue)
     family_least: dict[tuple, float] = {}
     known = _Witnesses(witnesses)
-    for c in pending:  # a cent below the floor: a sum's rounding never puts a tie in cents out of order
+    while queue:  # a cent below the floor: a sum's rounding never puts a tie in cents out of order
+        c = heapq.heappop(queue)[-1]
         floor = round(c.network_floor_usd if compute else c.capex_floor_usd, 2) - 0.01
         if family_least.get(_switch_family(c), math.inf) < floor:
             known.update()
@@ -919,6 +948,10 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
                 c.pruned, c.pending = True, None
                 told((c,))
                 continue
+        if c.pending.lengths is None:  # not pruned by its counts' floor: its lengths' floor, back in the queue
+            evaluator.refine(c, c.pending)
+            heapq.heappush(queue, (*at(c), c))
+            continue
         evaluator.detail(c, c.pending)
         told((c,))
         if not c.feasible:

@@ -61,12 +61,13 @@ out-of-band network and the compute fabric's UFM read)."""
 
 
 def _sizing_bytes(network: NetworkSizing | None) -> int:
-    """Upper bound of the memory one network's sizing holds [bytes]: 1 kB per switch set, device set, link set and
-    sentence and their text, 4 kB for the rest (``tests/test_memo.py``)."""
+    """Upper bound of the memory one network's sizing holds [bytes]: 640 B per switch set, device set, link set and
+    sentence and their text, 2 kB for the rest (measured at 0.55 kB an item, 11 kB an in-band sizing with its text;
+    ``tests/test_memo.py``): a tighter bound keeps a search's every in-band sizing in its cache."""
     if network is None:
         return 64
     items = (*network.switches, *network.devices, *network.links)
-    return 4096 + 1024 * (len(items) + len(network.explanation)) + text_bytes(
+    return 2048 + 640 * (len(items) + len(network.explanation)) + text_bytes(
         [*network.explanation, *(getattr(item, "description", "") or "" for item in items)])
 
 
@@ -79,7 +80,7 @@ def _storage_of(resolved: NetworkInputs, shape: NetworkShape, catalog: Catalog, 
         return size_storage(resolved, shape, catalog, ufm=resolved.design.management)
 
 
-@stage(0.03, _sizing_bytes, errors=(FabricPlannerError,))
+@stage(0.05, _sizing_bytes, errors=(FabricPlannerError,))
 def _inband_of(resolved: NetworkInputs, catalog: Catalog, heads: int, nfs: int, oob_switches: int,
                language: str) -> NetworkSizing:
     """``size_inband`` of the view of a resolved design for ``heads`` head nodes, ``nfs`` NFS systems and
