@@ -256,6 +256,11 @@ class Candidate:
     """Lower bound on ``network_capex_usd`` (``core.cost.cost_floor``) [USD]."""
     power_floor_kw: float = math.nan
     """Lower bound on ``facility_kw`` (``core.cost.cost_floor``) [kW]."""
+    tco_floor_usd: float = math.nan
+    """Lower bound on ``tco_usd`` (``core.cost.cost_floor``) [USD]."""
+    usd_per_mtok_floor: float = math.nan
+    """With a serving target, searched before the bill (``_Evaluator.early_serving``): a lower bound on
+    ``usd_per_mtok`` (its deployment at ``tco_floor_usd``) [USD per million output tokens]."""
     pruned: bool = False
     """Decided by its bounds: it met every constraint checked before the physical layer, and a costed candidate of
     its switch family (and of its traffic class) is cheaper than its capex floor with at least its performance,
@@ -606,11 +611,14 @@ class _Evaluator:
                 cand.reason = _reason(exc)
                 return cand
             cand.capex_floor_usd, cand.network_floor_usd = floor.capex_usd, floor.network_capex_usd
-            cand.power_floor_kw = floor.facility_kw
+            cand.power_floor_kw, cand.tco_floor_usd = floor.facility_kw, floor.tco_usd
             if not _limit(floor.capex_usd, c.budget_usd, True):  # capex >= its floor: over budget whatever the cables
                 return _rejected(cand, failed + ["budget_usd"])
             if c.budget_usd is None and not _limit(floor.facility_kw, c.max_power_kw, True):
                 return _rejected(cand, failed + ["max_power_kw"])
+            early = self.early_serving(cand, resolved, fabric, bandwidth, floor)
+            if early:
+                return _rejected(cand, failed + early)
         state = _Detail(resolved, fabric, bandwidth, failed, self.early_split(cand, resolved, fabric, bandwidth, full))
         if not detail:
             cand.pending = state
@@ -686,6 +694,26 @@ class _Evaluator:
         if not isinstance(split, FabricPlannerError):
             cand.step_s, cand.days, cand.split = split.step_s, split.days, astuple(split)
         return split
+
+    def early_serving(self, cand: Candidate, resolved, fabric, bandwidth, floor) -> list[str]:
+        """With a serving target and no check between the floor and it that reads the bill (no budget, power or
+        training job: those come first in ``CONSTRAINT_ORDER``): the serving search before the bill
+        (``core.analysis.servingstep.served_before_bill``, the cached search ``detail`` prices again), and the
+        serving constraint it fails whatever the bill: ``serving_target`` (no deployment serves the target) or
+        ``max_usd_per_million_tokens`` (the deployment at the floor TCO ``floor.tco_usd``, with a relative
+        millionth off for the sums' rounding, already costs more); sets ``Candidate.usd_per_mtok_floor``."""
+        from core.analysis.servingstep import per_million, served_before_bill
+
+        c = self.c
+        if c.serving is None or c.job is not None or c.budget_usd is not None or c.max_power_kw is not None:
+            return []
+        found = served_before_bill(resolved, fabric, bandwidth, c.serving)
+        if found is None:
+            return ["serving_target"]
+        cand.serving_gpus = found[0]
+        cand.usd_per_mtok_floor = per_million(found, floor.tco_usd, floor.tco_years, resolved.gpus) * (1 - 1e-6)
+        return [] if _limit(cand.usd_per_mtok_floor, c.max_usd_per_million_tokens, True) else [
+            "max_usd_per_million_tokens"]
 
     def _serve(self, cand: Candidate, p: Plan) -> list[str]:
         """Size the cheapest deployment of ``Constraints.serving`` on ``p`` and price it at ``p``'s TCO
@@ -1188,6 +1216,7 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
         cands, sizings = _evaluate_all(designs, constraints, catalog, workers, objective, bounded=False)
     elif bounded:
         _cost_floored(cands, constraints, catalog, objective)
+        _served_floored(cands, constraints, catalog, objective)
     rejected: dict[str, int] = {}
     for c in cands:
         if c.reason:
@@ -1232,6 +1261,30 @@ def _cost_floored(cands: list[Candidate], constraints: Constraints, catalog: Cat
     for i, c in enumerate(cands):
         floor = c.network_floor_usd if objective == "compute" else c.capex_floor_usd
         if c.reason == "max_power_kw" and math.isnan(c.capex_usd) and round(floor, 2) <= cheapest:
+            cands[i] = evaluator.evaluate(c.index, c.design)
+
+
+def _served_floored(cands: list[Candidate], constraints: Constraints, catalog: Catalog, objective: str) -> None:
+    """Detail the candidates the serving step ruled out before their bill (``_Evaluator.early_serving``) whose
+    objective's value may be at most the best's (its floor: capex, compute fabric capex, TCO, cost per GPU-hour or
+    per million output tokens of the floors, a cent and a relative millionth off; unknown, NaN, never is, as
+    ``_order`` compares it): the explanation names the cheapest candidate one constraint ruled out (``_binding``),
+    so its capex must be known as costing every candidate would know it; the rest cannot be that one."""
+    from core.analysis.objectives import objective_value
+
+    early = [i for i, c in enumerate(cands) if math.isnan(c.capex_usd) and c.reason in (
+        "serving_target", "max_usd_per_million_tokens")]
+    feasible = [c for c in cands if c.costed]
+    if not early or not feasible:
+        return
+    best = objective_value(min(feasible, key=lambda c: _order(c, objective)), objective)
+    evaluator = _Evaluator(constraints, catalog, bounded=False)
+    for i in early:
+        c = cands[i]
+        floor = SimpleNamespace(capex_usd=c.capex_floor_usd, network_capex_usd=c.network_floor_usd,
+                                tco_usd=c.tco_floor_usd, design=c.design, days=c.days,
+                                usd_per_mtok=c.usd_per_mtok_floor)
+        if objective_value(floor, objective) * (1 - 1e-6) - 0.01 <= best:
             cands[i] = evaluator.evaluate(c.index, c.design)
 
 
