@@ -53,3 +53,16 @@ def test_an_unservable_target_is_ruled_out_before_the_bill():
     full = optimize("H100", 32, unservable, ETHERNET, workers=1, strict=False, bounded=False)
     assert full.rejected.get("serving load within TTFT and TPOT")
     _same(bounded, full)
+
+
+def test_a_serving_search_prunes_by_the_cost_per_token_floor_as_costing_every_candidate():
+    """No limit on the cost per token: the front is capex against the cost per million output tokens, and a
+    candidate a cheaper costed one of its family serves at most at its floor's cost per token is decided by its
+    bounds; the answer, front, families, rejections and explanation are those of costing every candidate."""
+    constraints = Constraints(serving=_target(8.0))
+    bounded = optimize("H100", 32, constraints, ETHERNET, workers=1)
+    full = optimize("H100", 32, constraints, ETHERNET, workers=1, bounded=False)
+    assert full.pruned == 0 and bounded.pruned > 0
+    _same(bounded, full)
+    by_index = {c.index: c for c in full.candidates}
+    assert all(c.usd_per_mtok_floor <= by_index[c.index].usd_per_mtok for c in bounded.candidates if c.pruned)

@@ -904,12 +904,13 @@ def _switch_family(c: Candidate) -> tuple[str, str, str]:
 
 def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tracker=None, witnesses=None) -> None:
     """Detail every candidate ``cands`` left pending (``Candidate.pending``), cheapest capex floor first, except
-    those its bounds decide (``Candidate.pruned``): without a serving target (the front's performance is all-reduce
-    busbw, or a training job's days, both known before the floor: ``_decidable``), a pending candidate is pruned when, among the candidates costed so far and
+    those its bounds decide (``Candidate.pruned``): when the front's performance is known before the floor, or
+    bounded there (all-reduce busbw, a training job's days, or a serving target's cost per million output tokens,
+    at most at the floor TCO: ``_decidable``, ``_best_performance``), a pending candidate is pruned when, among the candidates costed so far and
     feasible (by this process, or by any worker of a parallel search: ``_Witnesses``), one of its switch family (``families``) costs less than its floor (so it is not that family's
     cheapest, nor its fabric's), one that carries all traffic (``_serves_all_traffic``) does too when it does
     (so it is not the traffic warning's cheapest), and one that costs less has at least its performance (busbw, or
-    at most its days: so it is
+    at most its days or its cost per token's floor: so it is
     neither the optimum nor on the front, ``pareto_front``: cheaper in ``_order`` and no slower). Only without a
     budget or power limit, the constraints checked on the cost: a pruned candidate is then feasible (it passed every
     check before the floor), as costing it would find. Capex compared in
@@ -928,7 +929,8 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     if not pending:
         progress.report(1, 1)
     metric = performance_metric(limits)
-    if not evaluator.bounded or metric not in ("busbw_gbytes", "days") or limits.budget_usd is not None or \
+    if not evaluator.bounded or metric not in ("busbw_gbytes", "days", "usd_per_mtok") or \
+            limits.budget_usd is not None or \
             limits.max_power_kw is not None or objective not in ("cluster", "compute"):
         for c in pending:  # a pruned candidate must be feasible (nothing after the floor to check), its floor capex's
             evaluator.detail(c, c.pending)
@@ -943,7 +945,7 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
         if family_least.get(_switch_family(c), math.inf) < floor:
             known.update()
             if (known.serving_least < floor or not _serves_all_traffic(c)) and _decidable(c, limits, metric) and \
-                    known.faster_below(floor, _performance(c, metric)):
+                    known.faster_below(floor, _best_performance(c, metric)):
                 c.pruned, c.pending = True, None
                 told((c,))
                 continue
@@ -957,10 +959,18 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
         known.add(cost, _performance(c, metric), _serves_all_traffic(c))
 
 
+def _best_performance(c: Candidate, metric: str) -> float:
+    """The most performance the pending ``c`` may have (higher is better, ``_performance``): its own, or with a
+    serving target, the cost per million output tokens at its floor TCO (``Candidate.usd_per_mtok_floor``)."""
+    return -c.usd_per_mtok_floor if metric == "usd_per_mtok" else _performance(c, metric)
+
+
 def _decidable(c: Candidate, limits: Constraints, metric: str) -> bool:
     """Whether the bounds may decide the pending ``c``: it is feasible whatever its bill (``_decide``'s conditions),
     so with a training job (the front's days, searched before the floor: ``_Evaluator.early_split``) its split was
     found and meets the step time and days limits, which ``detail`` would check after the bill."""
+    if metric == "usd_per_mtok":  # served whatever the bill (``_Evaluator.early_serving``), and no limit on its cost
+        return not math.isnan(c.usd_per_mtok_floor) and limits.max_usd_per_million_tokens is None
     if metric != "days":
         return True
     return not math.isnan(c.days) and _limit(c.step_s, limits.max_step_s, True) and _limit(c.days, limits.max_days, True)
