@@ -52,7 +52,11 @@ Performance metric of the front: busbw of all-reduce over every GPU of the desig
 with a job (``constraints.job``) the metric is days to train at the job's fastest split on each design
 (``core.analysis.jobsplit``: the split search of ``python -m core train``, cached by what it reads), run only for
 candidates that met every other constraint checked before the floor (it reads no bill, so the bounds decide job
-candidates by their days as they decide the others by busbw).
+candidates by their days as they decide the others by busbw). With a serving target the serving search reads no
+bill either (``core.analysis.servingstep.served_before_bill``): without a budget, power limit or job it runs before
+the physical layer (``_Evaluator.early_serving``), a candidate it cannot serve or whose cost per token at its floor TCO
+exceeds the limit is ruled out there, and the bounds decide the others by that floor's cost per token
+(``_best_performance``); ruled-out candidates the explanation may name are costed after (``_served_floored``).
 
 Languages: reasons and the explanation are in the language of the request (``core.i18n``); the
 result's keys and ids are English.
