@@ -54,7 +54,11 @@ Performance metric of the front: busbw of all-reduce over every GPU of the desig
 with a job (``constraints.job``) the metric is days to train at the job's fastest split on each design
 (``core.analysis.jobsplit``: the split search of ``python -m core train``, cached by what it reads), run only for
 candidates that met every other constraint checked before the floor (it reads no bill, so the bounds decide job
-candidates by their days as they decide the others by busbw).
+candidates by their days as they decide the others by busbw). With a serving target the serving search reads no
+bill either (``core.analysis.servingstep.served_before_bill``): without a budget, power limit or job it runs before
+the physical layer (``_Evaluator.early_serving``), a candidate it cannot serve or whose cost per token at its floor TCO
+exceeds the limit is ruled out there, and the bounds decide the others by that floor's cost per token
+(``_best_performance``); ruled-out candidates the explanation may name are costed after (``_served_floored``).
 
 Languages: reasons and the explanation are in the language of the request (``core.i18n``); the
 result's keys and ids are English.
@@ -259,6 +263,11 @@ class Candidate:
     """Lower bound on ``network_capex_usd`` (``core.cost.cost_floor``) [USD]."""
     power_floor_kw: float = math.nan
     """Lower bound on ``facility_kw`` (``core.cost.cost_floor``) [kW]."""
+    tco_floor_usd: float = math.nan
+    """Lower bound on ``tco_usd`` (``core.cost.cost_floor``) [USD]."""
+    usd_per_mtok_floor: float = math.nan
+    """With a serving target, searched before the bill (``_Evaluator.early_serving``): a lower bound on
+    ``usd_per_mtok`` (its deployment at ``tco_floor_usd``) [USD per million output tokens]."""
     pruned: bool = False
     """Decided by its bounds: it met every constraint checked before the physical layer, and a costed candidate of
     its switch family (and of its traffic class) is cheaper than its capex floor with at least its performance,
@@ -612,11 +621,14 @@ class _Evaluator:
                 cand.reason = _reason(exc)
                 return cand
             cand.capex_floor_usd, cand.network_floor_usd = floor.capex_usd, floor.network_capex_usd
-            cand.power_floor_kw = floor.facility_kw
+            cand.power_floor_kw, cand.tco_floor_usd = floor.facility_kw, floor.tco_usd
             if not _limit(floor.capex_usd, c.budget_usd, True):  # capex >= its floor: over budget whatever the cables
                 return _rejected(cand, failed + ["budget_usd"])
             if c.budget_usd is None and not _limit(floor.facility_kw, c.max_power_kw, True):
                 return _rejected(cand, failed + ["max_power_kw"])
+            early = self.early_serving(cand, resolved, fabric, bandwidth, floor)
+            if early:
+                return _rejected(cand, failed + early)
         state = _Detail(resolved, fabric, bandwidth, failed, self.early_split(cand, resolved, fabric, bandwidth, full))
         if not detail:
             cand.pending = state
@@ -710,6 +722,26 @@ class _Evaluator:
         if not isinstance(split, FabricPlannerError):
             cand.step_s, cand.days, cand.split = split.step_s, split.days, astuple(split)
         return split
+
+    def early_serving(self, cand: Candidate, resolved, fabric, bandwidth, floor) -> list[str]:
+        """With a serving target and no check between the floor and it that reads the bill (no budget, power or
+        training job: those come first in ``CONSTRAINT_ORDER``): the serving search before the bill
+        (``core.analysis.servingstep.served_before_bill``, the cached search ``detail`` prices again), and the
+        serving constraint it fails whatever the bill: ``serving_target`` (no deployment serves the target) or
+        ``max_usd_per_million_tokens`` (the deployment at the floor TCO ``floor.tco_usd``, with a relative
+        millionth off for the sums' rounding, already costs more); sets ``Candidate.usd_per_mtok_floor``."""
+        from core.analysis.servingstep import per_million, served_before_bill
+
+        c = self.c
+        if c.serving is None or c.job is not None or c.budget_usd is not None or c.max_power_kw is not None:
+            return []
+        found = served_before_bill(resolved, fabric, bandwidth, c.serving)
+        if found is None:
+            return ["serving_target"]
+        cand.serving_gpus = found[0]
+        cand.usd_per_mtok_floor = per_million(found, floor.tco_usd, floor.tco_years, resolved.gpus) * (1 - 1e-6)
+        return [] if _limit(cand.usd_per_mtok_floor, c.max_usd_per_million_tokens, True) else [
+            "max_usd_per_million_tokens"]
 
     def _serve(self, cand: Candidate, p: Plan) -> list[str]:
         """Size the cheapest deployment of ``Constraints.serving`` on ``p`` and price it at ``p``'s TCO
@@ -900,12 +932,13 @@ def _switch_family(c: Candidate) -> tuple[str, str, str]:
 
 def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tracker=None, witnesses=None) -> None:
     """Detail every candidate ``cands`` left pending (``Candidate.pending``), cheapest capex floor first, except
-    those its bounds decide (``Candidate.pruned``): without a serving target (the front's performance is all-reduce
-    busbw, or a training job's days, both known before the floor: ``_decidable``), a pending candidate is pruned when, among the candidates costed so far and
+    those its bounds decide (``Candidate.pruned``): when the front's performance is known before the floor, or
+    bounded there (all-reduce busbw, a training job's days, or a serving target's cost per million output tokens,
+    at most at the floor TCO: ``_decidable``, ``_best_performance``), a pending candidate is pruned when, among the candidates costed so far and
     feasible (by this process, or by any worker of a parallel search: ``_Witnesses``), one of its switch family (``families``) costs less than its floor (so it is not that family's
     cheapest, nor its fabric's), one that carries all traffic (``_serves_all_traffic``) does too when it does
     (so it is not the traffic warning's cheapest), and one that costs less has at least its performance (busbw, or
-    at most its days: so it is
+    at most its days or its cost per token's floor: so it is
     neither the optimum nor on the front, ``pareto_front``: cheaper in ``_order`` and no slower). Only without a
     budget or power limit, the constraints checked on the cost: a pruned candidate is then feasible (it passed every
     check before the floor), as costing it would find. Capex compared in
@@ -926,7 +959,8 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     if not pending:
         progress.report(1, 1)
     metric = performance_metric(limits)
-    if not evaluator.bounded or metric not in ("busbw_gbytes", "days") or limits.budget_usd is not None or \
+    if not evaluator.bounded or metric not in ("busbw_gbytes", "days", "usd_per_mtok") or \
+            limits.budget_usd is not None or \
             limits.max_power_kw is not None or objective not in ("cluster", "compute"):
         for c in pending:  # a pruned candidate must be feasible (nothing after the floor to check), its floor capex's
             evaluator.detail(c, c.pending)
@@ -944,7 +978,7 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
         if family_least.get(_switch_family(c), math.inf) < floor:
             known.update()
             if (known.serving_least < floor or not _serves_all_traffic(c)) and _decidable(c, limits, metric) and \
-                    known.faster_below(floor, _performance(c, metric)):
+                    known.faster_below(floor, _best_performance(c, metric)):
                 c.pruned, c.pending = True, None
                 told((c,))
                 continue
@@ -962,10 +996,18 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
         known.add(cost, _performance(c, metric), _serves_all_traffic(c))
 
 
+def _best_performance(c: Candidate, metric: str) -> float:
+    """The most performance the pending ``c`` may have (higher is better, ``_performance``): its own, or with a
+    serving target, the cost per million output tokens at its floor TCO (``Candidate.usd_per_mtok_floor``)."""
+    return -c.usd_per_mtok_floor if metric == "usd_per_mtok" else _performance(c, metric)
+
+
 def _decidable(c: Candidate, limits: Constraints, metric: str) -> bool:
     """Whether the bounds may decide the pending ``c``: it is feasible whatever its bill (``_decide``'s conditions),
     so with a training job (the front's days, searched before the floor: ``_Evaluator.early_split``) its split was
     found and meets the step time and days limits, which ``detail`` would check after the bill."""
+    if metric == "usd_per_mtok":  # served whatever the bill (``_Evaluator.early_serving``), and no limit on its cost
+        return not math.isnan(c.usd_per_mtok_floor) and limits.max_usd_per_million_tokens is None
     if metric != "days":
         return True
     return not math.isnan(c.days) and _limit(c.step_s, limits.max_step_s, True) and _limit(c.days, limits.max_days, True)
@@ -1221,6 +1263,7 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
         cands, sizings = _evaluate_all(designs, constraints, catalog, workers, objective, bounded=False)
     elif bounded:
         _cost_floored(cands, constraints, catalog, objective)
+        _served_floored(cands, constraints, catalog, objective)
     rejected: dict[str, int] = {}
     for c in cands:
         if c.reason:
@@ -1265,6 +1308,30 @@ def _cost_floored(cands: list[Candidate], constraints: Constraints, catalog: Cat
     for i, c in enumerate(cands):
         floor = c.network_floor_usd if objective == "compute" else c.capex_floor_usd
         if c.reason == "max_power_kw" and math.isnan(c.capex_usd) and round(floor, 2) <= cheapest:
+            cands[i] = evaluator.evaluate(c.index, c.design)
+
+
+def _served_floored(cands: list[Candidate], constraints: Constraints, catalog: Catalog, objective: str) -> None:
+    """Detail the candidates the serving step ruled out before their bill (``_Evaluator.early_serving``) whose
+    objective's value may be at most the best's (its floor: capex, compute fabric capex, TCO, cost per GPU-hour or
+    per million output tokens of the floors, a cent and a relative millionth off; unknown, NaN, never is, as
+    ``_order`` compares it): the explanation names the cheapest candidate one constraint ruled out (``_binding``),
+    so its capex must be known as costing every candidate would know it; the rest cannot be that one."""
+    from core.analysis.objectives import objective_value
+
+    early = [i for i, c in enumerate(cands) if math.isnan(c.capex_usd) and c.reason in (
+        "serving_target", "max_usd_per_million_tokens")]
+    feasible = [c for c in cands if c.costed]
+    if not early or not feasible:
+        return
+    best = objective_value(min(feasible, key=lambda c: _order(c, objective)), objective)
+    evaluator = _Evaluator(constraints, catalog, bounded=False)
+    for i in early:
+        c = cands[i]
+        floor = SimpleNamespace(capex_usd=c.capex_floor_usd, network_capex_usd=c.network_floor_usd,
+                                tco_usd=c.tco_floor_usd, design=c.design, days=c.days,
+                                usd_per_mtok=c.usd_per_mtok_floor)
+        if objective_value(floor, objective) * (1 - 1e-6) - 0.01 <= best:
             cands[i] = evaluator.evaluate(c.index, c.design)
 
 

@@ -44,6 +44,23 @@ def price(plan, deployment) -> tuple[int, float] | None:
     found = served(unpriced(plan), deployment, congestion.current(), nccl_release_now())
     if found is None:
         return None
-    gpus, tokens_per_s = found
-    tco_per_s = plan.cost.tco_usd / (plan.cost.tco_years * 365.0 * 86400.0)
-    return gpus, tco_per_s * gpus / plan.resolved.gpus / tokens_per_s * 1e6
+    return found[0], per_million(found, plan.cost.tco_usd, plan.cost.tco_years, plan.resolved.gpus)
+
+
+def per_million(found: tuple[int, float], tco_usd: float, tco_years: float, gpus: int) -> float:
+    """Cost per million output tokens [USD] of the deployment ``found`` (``served``'s GPUs and output tokens/s) on
+    a design of ``gpus`` GPUs whose TCO is ``tco_usd`` [USD] over ``tco_years``: the TCO per second over the share
+    of the GPUs the deployment takes. Non-decreasing in ``tco_usd``, so a floor of the TCO gives a floor of it."""
+    used, tokens_per_s = found
+    tco_per_s = tco_usd / (tco_years * 365.0 * 86400.0)
+    return tco_per_s * used / gpus / tokens_per_s * 1e6
+
+
+def served_before_bill(resolved, fabric, bandwidth, deployment) -> tuple[int, float] | None:
+    """``served`` of a design sized but not yet laid out or billed (the serving search reads no bill, cost or
+    other network: the unpriced view of a plan of the sized fabric is the full plan's, ``unpriced``)."""
+    from types import SimpleNamespace
+
+    sized = SimpleNamespace(resolved=resolved, fabric=fabric, bandwidth=bandwidth, design=resolved.design,
+                            networks=None, cost=None)
+    return served(unpriced(sized), deployment, congestion.current(), nccl_release_now())
