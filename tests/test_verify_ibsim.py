@@ -63,6 +63,14 @@ def _found(out: dict) -> list[tuple]:
                    for f in (*out["missing"], *out["extra"], *out["miswired"])))
 
 
+def _own_socket() -> dict:
+    """``IBSIM_SOCKNAME`` of a simulator of this test's own: ibsim and its clients (umad2sim) meet on an abstract
+    socket named ``sim`` by default, so two tests simulating at once (``pytest -n 2``) talked to each other's
+    fabric; the name is per process and per call."""
+    _own_socket.calls = getattr(_own_socket, "calls", 0) + 1
+    return {"IBSIM_SOCKNAME": f"fp{os.getpid()}n{_own_socket.calls}"}
+
+
 def _discover(net: Path, command: str, tools, tmp_path: Path, hosts: tuple[str, ...] = ("",)) -> str:
     """The real ibnetdiscover's output of the simulated ``net``, attached at each of ``hosts`` in turn (``SIM_HOST``:
     one discovery per plane, as on a cluster with several; ``""`` the file's first device), concatenated."""
@@ -70,13 +78,15 @@ def _discover(net: Path, command: str, tools, tmp_path: Path, hosts: tuple[str, 
     limits = re.findall(r"-([NSP]) (\d+)", command)
     args = [ibsim, "-s", "-n", *[x for flag, value in limits for x in (f"-{flag}", value)], str(net)]
     log = open(tmp_path / "ibsim.log", "wb")
-    sim = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp_path)
+    sock = _own_socket()
+    sim = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp_path,
+                           env={**os.environ, **sock})
     try:
         time.sleep(1.5)
         assert sim.poll() is None, (tmp_path / "ibsim.log").read_text(errors="replace")[-2000:]
         outputs = []
         for host in hosts:
-            env = {**os.environ, "SIM_HOST": host} if host else None
+            env = {**os.environ, **sock, **({"SIM_HOST": host} if host else {})}
             done = subprocess.run([run, ibnetdiscover], capture_output=True, timeout=120, cwd=tmp_path, env=env)
             assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
             outputs.append(done.stdout.decode())
@@ -163,12 +173,14 @@ def test_opensm_routes_the_exported_plan_as_a_fat_tree(tmp_path: Path):
     net = tmp_path / "net"
     net.write_text(export_text(result, "ibsim"))
     limits = re.findall(r"-([NSP]) (\d+)", ibsim_command(result, Wiring.of(result)))
+    sock = _own_socket()
     with open(tmp_path / "ibsim.log", "wb") as log:
         sim = subprocess.Popen([tools[0], "-s", "-n", *[x for f, v in limits for x in (f"-{f}", v)], str(net)],
-                               stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp_path)
+                               stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=tmp_path,
+                               env={**os.environ, **sock})
         try:
             time.sleep(1.5)
-            env = {**os.environ, "OSM_CACHE_DIR": str(tmp_path)}
+            env = {**os.environ, **sock, "OSM_CACHE_DIR": str(tmp_path)}
             done = subprocess.run([tools[1], opensm, "-f", str(tmp_path / "opensm.log"), "-R", "ftree", "-o"],
                                   capture_output=True, timeout=120, cwd=tmp_path, env=env)
         finally:

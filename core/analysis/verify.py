@@ -253,15 +253,28 @@ def _classify(index: _Index, ends: tuple, used: set) -> tuple[str, int | None]:
 
 def diff(index: _Index, found: list[tuple], mapping: dict, skip_speed: bool = False):
     """``(matched planned indices, faults, unknown device names)`` of ``found`` against the plan."""
+
+    def unknown_of(link) -> list[str]:
+        return [end.device for end, (device, _label) in zip((link.a, link.b), _resolve_raw(index, link, mapping))
+                if device is None]
+
+    return match_found(index, found, lambda link: _resolve(index, link, mapping), unknown_of, _classify, skip_speed)
+
+
+def match_found(index, found: list, ends_of, unknown_of, classify, skip_speed: bool = False):
+    """``(matched planned indices, faults, unknown device names)``: each found link matched to the planned link
+    both its ends name (``index.by_end``; a match slower than planned by over 1% is a ``wrong-speed`` fault unless
+    ``skip_speed``), the others classified by ``classify(index, ends, used)`` once every exact match is taken, every
+    planned link left unmatched ``missing``; a link with an end ``ends_of`` cannot place is ``extra``, its devices
+    that ``unknown_of`` names counted as unknown. The one matching rule of a fabric (``diff``) and of a design's
+    pods (``core.formats.podverify.pods_diff``); speeds in Gb/s."""
     used: set = set()
     matched, faults, pending = [], [], []
     unknown: Counter = Counter()
     for link in found:
-        ends = _resolve(index, link, mapping)
+        ends = ends_of(link)
         if ends[0][0] is None or ends[1][0] is None:
-            for end, (device, _label) in zip((link.a, link.b), _resolve_raw(index, link, mapping)):
-                if device is None:
-                    unknown[end.device] += 1
+            unknown.update(unknown_of(link))
             faults.append(Fault("extra", None, link, ends))
             continue
         p = index.by_end.get(ends[0]) if ends[0][1] else None
@@ -275,7 +288,7 @@ def diff(index: _Index, found: list[tuple], mapping: dict, skip_speed: bool = Fa
             continue
         pending.append((link, ends))
     for link, ends in pending:
-        kind, planned = _classify(index, ends, used)
+        kind, planned = classify(index, ends, used)
         if planned is not None:
             used.add(planned)
         faults.append(Fault(kind, planned, link, ends))

@@ -32,7 +32,7 @@ from collections import Counter
 from core.analysis.pods import MixedPlan, mixed_links, mixed_wiring
 from core.analysis.podwhatif import pods_what_if
 from core.analysis.verify import (
-    _ACTIONS, Fault, Planned, _found_json, _group, device_of, port_labels, summary,
+    _ACTIONS, Fault, Planned, _found_json, _group, device_of, match_found, port_labels, summary,
 )
 from core.errors import DesignError, InputError
 from core.fabric.naming import NamingScheme
@@ -120,34 +120,17 @@ def _classify(index: _PodsIndex, ends: tuple, used: set) -> tuple[str, int | Non
 
 
 def pods_diff(index: _PodsIndex, found: list, mapping: dict, skip_speed: bool = False):
-    """``(matched planned indices, faults, unknown device names)`` of ``found`` against the whole fabric."""
-    used: set = set()
-    matched, faults, pending = [], [], []
-    unknown: Counter = Counter()
-    for link in found:
-        ends = tuple(sorted((index.end(e, mapping) for e in (link.a, link.b)),
+    """``(matched planned indices, faults, unknown device names)`` of ``found`` against the whole fabric
+    (``core.analysis.verify.match_found``: the one matching rule)."""
+
+    def ends_of(link) -> tuple:
+        return tuple(sorted((index.end(e, mapping) for e in (link.a, link.b)),
                             key=lambda e: _RANK.get(index.role(e[0])[0], 0) if e[0] else 0))
-        if ends[0][0] is None or ends[1][0] is None:
-            unknown.update(e.device for e in (link.a, link.b) if device_of(index.lookup, e, mapping)[0] is None)
-            faults.append(Fault("extra", None, link, ends))
-            continue
-        p = index.by_end.get(ends[0]) if ends[0][1] else None
-        if p is not None and p == index.by_end.get(ends[1]) and p not in used:
-            used.add(p)
-            speed = index.links[p].speed_gbps
-            if not skip_speed and link.speed_gbps and abs(link.speed_gbps - speed) > 0.01 * speed:
-                faults.append(Fault("wrong-speed", p, link, ends))
-            else:
-                matched.append(p)
-            continue
-        pending.append((link, ends))
-    for link, ends in pending:
-        kind, planned = _classify(index, ends, used)
-        if planned is not None:
-            used.add(planned)
-        faults.append(Fault(kind, planned, link, ends))
-    faults.extend(Fault("missing", p, None) for p in range(len(index.links)) if p not in used)
-    return matched, faults, sorted(unknown)
+
+    def unknown_of(link) -> list[str]:
+        return [e.device for e in (link.a, link.b) if device_of(index.lookup, e, mapping)[0] is None]
+
+    return match_found(index, found, ends_of, unknown_of, _classify, skip_speed)
 
 
 def spec_of(index: _PodsIndex, fault: Fault) -> str | None:
