@@ -353,6 +353,19 @@ class DragonflyWiring:
             raise AttributeError(name)
         return getattr(self.clos, name)
 
+    def group_blocks(self, link_class: str):
+        """``Wiring.group_blocks``: a group's local links, every pair of its routers, one each; None for the other
+        classes."""
+        if link_class != "local":
+            return None
+
+        def pattern(na: int, _nb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            i, j = np.triu_indices(na, 1)
+            return i, j, np.ones(len(i), dtype=np.int64)
+
+        routers = ("leaf", self.routers_per_group, self.clos.leaves)
+        return self.pods, routers, routers, pattern
+
     @property
     def group_count(self) -> int:
         """Dragonfly groups."""

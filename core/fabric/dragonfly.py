@@ -341,6 +341,19 @@ class DragonflyWiring:
             raise AttributeError(name)
         return getattr(self.clos, name)
 
+    def group_blocks(self, link_class: str):
+        """``Wiring.group_blocks``: a group's leaf-spine links, every leaf of the group to every spine of it,
+        ``pair_links`` each; None for the other classes."""
+        clos = self.clos
+        if link_class != "leaf-spine" or clos.tiers != 3:
+            return None
+
+        def pattern(na: int, nb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+            return np.repeat(np.arange(na), nb), np.tile(np.arange(nb), na), np.full(na * nb, clos.pair_links)
+
+        return (clos.pods, ("leaf", clos.leaves_per_pod, clos.leaves), ("spine", clos.spines_per_pod, clos.spines),
+                pattern)
+
     @property
     def group_count(self) -> int:
         """Dragonfly+ groups (the pods)."""

@@ -142,6 +142,14 @@ class Wiring:
         """Switch roles present, from the bottom up."""
         return ROLES[:self.tiers]
 
+    def group_blocks(self, link_class: str):
+        """The links of ``link_class`` that repeat group by group, for measuring one group per class of groups that
+        stand alike (``core.physical.lengths``): ``(groups, (prefix, devices per group, devices) of the lower end,
+        the same of the upper end, pattern)``, ``pattern(na, nb)`` giving a group's links as arrays of lower and
+        upper device offsets in the group and links per pair; None where the class does not repeat so (a folded
+        Clos: its leaf-spine links are counted per pair of rack cells instead)."""
+        return None
+
     @property
     def link_classes(self) -> tuple[str, ...]:
         """Link classes present, from the bottom up."""

@@ -504,24 +504,15 @@ def _node_leaf_blocks(wiring, ends: LinkEnds, routing, places: RackPlaces | None
 
 
 def _group_links(wiring, link_class: str, ends: LinkEnds, routing, prefixes: list[str]):
-    """The links inside the Dragonfly groups as ``_group_blocks`` measures them: a Dragonfly+ group's leaf-spine links
-    (every leaf of the group to every spine of it, ``pair_links`` each) and a classic Dragonfly group's local links
-    (every pair of its routers, one each); ``None`` for any other class or family (measured link by link)."""
-    clos = getattr(wiring, "clos", None)
-    if wiring.family == "dragonfly" and link_class == "leaf-spine" and clos.tiers == 3:
-        def pattern(na: int, nb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            return np.repeat(np.arange(na), nb), np.tile(np.arange(nb), na), np.full(na * nb, clos.pair_links)
-
-        return _group_blocks(ends, routing, prefixes, clos.pods, ("leaf", clos.leaves_per_pod, clos.leaves),
-                             ("spine", clos.spines_per_pod, clos.spines), pattern)
-    if wiring.family == "classic-dragonfly" and link_class == "local":
-        def pattern(na: int, _nb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-            i, j = np.triu_indices(na, 1)
-            return i, j, np.ones(len(i), dtype=np.int64)
-
-        routers = ("leaf", wiring.routers_per_group, clos.leaves)
-        return _group_blocks(ends, routing, prefixes, wiring.pods, routers, routers, pattern)
-    return None
+    """The links inside the groups as ``_group_blocks`` measures them, as the family's wiring declares them
+    (``Wiring.group_blocks``: a Dragonfly+ group's leaf-spine links, a classic Dragonfly group's local links);
+    ``None`` for any other class or family (measured link by link)."""
+    declared = getattr(wiring, "group_blocks", None)
+    blocks = declared(link_class) if declared is not None else None
+    if blocks is None:
+        return None
+    groups, a_end, b_end, pattern = blocks
+    return _group_blocks(ends, routing, prefixes, groups, a_end, b_end, pattern)
 
 
 def _group_blocks(ends: LinkEnds, routing, prefixes: list[str], groups: int, a_end: tuple[str, int, int],
