@@ -575,6 +575,17 @@ def verify(plan: Plan, found: list[tuple], mapping: dict | None = None, naming: 
                      "found": _found_json(fault.found), "failure_spec": _spec_of(index, fault),
                      "unknown_device": bool(fault.ends) and None in (fault.ends[0][0], fault.ends[1][0]),
                      "impact": fault.impact, "where": _where(index, fault, slurm)})
+    coverage, notes = coverage_of(index, matched, faults, found, unknown, skip_speed)
+    if plan.resolved.planes > 1 and any(r["failure_spec"] and ".nic" in r["failure_spec"] for r in rows):
+        notes.append(_("A server link lost is priced as its NIC lost in every plane: an upper bound with several "
+                       "planes."))
+    return result_of(rows, matched, together, fixes, coverage, notes)
+
+
+def coverage_of(index, matched: list, faults: list, found: list, unknown: list, skip_speed: bool):
+    """``(coverage, notes)`` of a check: planned, matched and found link counts, the share matched, found links on
+    the plan's devices and the unknown devices (the first 20 named); notes when fewer than half the found links
+    join the plan's devices and when speeds were not checked (one rule for a fabric and a design's pods)."""
     planned = len(index.links)
     in_plan = sum(1 for f in faults if f.found is not None and f.ends and None not in (f.ends[0][0], f.ends[1][0]))
     coverage = {"planned_links": planned, "matched_links": len(matched),
@@ -587,9 +598,12 @@ def verify(plan: Plan, found: list[tuple], mapping: dict | None = None, naming: 
                        "or do its names need a mapping file?"))
     if skip_speed:
         notes.append(_("Link speeds were not checked."))
-    if plan.resolved.planes > 1 and any(r["failure_spec"] and ".nic" in r["failure_spec"] for r in rows):
-        notes.append(_("A server link lost is priced as its NIC lost in every plane: an upper bound with several "
-                       "planes."))
+    return coverage, notes
+
+
+def result_of(rows: list[dict], matched: list, together: dict, fixes: list, coverage: dict, notes: list) -> dict:
+    """The check's JSON: matched count, the faults by group, their joint impact and fix order, the summary by kind,
+    the coverage and the notes."""
     return {"matched": len(matched), "missing": _group(rows, "missing"), "extra": _group(rows, "extra"),
             "miswired": _group(rows, "miswired"), "impact": together, "fixes": fixes,
             "summary": {**summary(rows), "by_kind": dict(Counter(r["kind"] for r in rows))},

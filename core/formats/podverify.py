@@ -32,7 +32,7 @@ from collections import Counter
 from core.analysis.pods import MixedPlan, mixed_links, mixed_wiring
 from core.analysis.podwhatif import pods_what_if
 from core.analysis.verify import (
-    _ACTIONS, Fault, Planned, _found_json, _group, device_of, match_found, port_labels, summary,
+    _ACTIONS, Fault, Planned, _found_json, coverage_of, device_of, match_found, port_labels, result_of,
 )
 from core.errors import DesignError, InputError
 from core.fabric.naming import NamingScheme
@@ -277,21 +277,8 @@ def verify_pods(mixed: MixedPlan, found: list, mapping: dict | None = None, nami
              "failure_spec": spec_of(index, f),
              "unknown_device": bool(f.ends) and None in (f.ends[0][0], f.ends[1][0]),
              "impact": f.impact, "where": _where(index, f)} for n, f in enumerate(faults)]
-    planned = len(index.links)
-    in_plan = sum(1 for f in faults if f.found is not None and f.ends and None not in (f.ends[0][0], f.ends[1][0]))
-    coverage = {"planned_links": planned, "matched_links": len(matched),
-                "matched_share": round(len(matched) / planned, 6) if planned else 0.0,
-                "found_links": len(found), "found_links_on_planned_devices": len(matched) + in_plan,
-                "unknown_devices": len(unknown), "unknown_device_names": unknown[:20]}
+    coverage, checked = coverage_of(index, matched, faults, found, unknown, skip_speed)
     notes = [_("A design with pods: checked against the whole fabric, every pod under the shared spines "
                "({pods} pods, {spines} shared spines).").format(pods=len(mixed.fabric.pods),
-                                                                spines=mixed.fabric.spines)]
-    if found and coverage["found_links_on_planned_devices"] < 0.5 * len(found):
-        notes.append(_("Fewer than half the found links join devices of this plan: is the file from this cluster, "
-                       "or do its names need a mapping file?"))
-    if skip_speed:
-        notes.append(_("Link speeds were not checked."))
-    return {"matched": len(matched), "missing": _group(rows, "missing"), "extra": _group(rows, "extra"),
-            "miswired": _group(rows, "miswired"), "impact": together, "fixes": fixes,
-            "summary": {**summary(rows), "by_kind": dict(Counter(r["kind"] for r in rows))},
-            "coverage": coverage, "notes": notes}
+                                                                spines=mixed.fabric.spines), *checked]
+    return result_of(rows, matched, together, fixes, coverage, notes)

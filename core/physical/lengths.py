@@ -391,13 +391,7 @@ def _cell_pairs(ends: LinkEnds, routing, prefixes: list[str], a_end: tuple, b_en
                           minlength=len(type_pairs) * kinds).reshape(len(type_pairs), kinds)
     totals = np.bincount((cls[:, None] * kinds + np.arange(kinds)).ravel(),
                          weights=(by_kind[of_pair] * times[used][:, None]).ravel(), minlength=len(classes) * kinds)
-    found = np.flatnonzero(totals)
-    cls, kind = np.divmod(found, kinds)
-    routes = (classes[cls] % 3).astype(np.int64)
-    same = routes == 0
-    run = np.where(same, 0.0, climbs[np.minimum(kind, len(climbs) - 1)])
-    lengths = _finish(routing, run, (classes[cls] // 3) / 1e6, in_rack[np.minimum(kind, len(in_rack) - 1)], same)
-    return lengths, totals[found].astype(np.int64), routes
+    return _class_lengths(routing, totals, classes, kinds, climbs, in_rack)
 
 
 def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.ndarray, b_role: str, b: np.ndarray,
@@ -456,6 +450,14 @@ def _compacted(ends: LinkEnds, routing, prefixes: list[str], a_role: str, a: np.
         key[one] = in_rack_of[height[one]]
     key += class_of[pair]
     counts = np.bincount(key, weights=np.tile(links, copies), minlength=len(classes) * kinds)
+    return _class_lengths(routing, counts, classes, kinds, climbs, in_rack)
+
+
+def _class_lengths(routing, counts: np.ndarray, classes: np.ndarray, kinds: int, climbs: np.ndarray,
+                   in_rack: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(lengths [m], links, route codes) of the nonzero ``counts``, indexed ``class x kinds + kind``: a class is a
+    tray distance [um] x 3 + its route code (``classes``), a kind the index of its climb (``climbs`` [m], for links
+    between racks) or of its in-rack run (``in_rack`` [m], for links in one rack)."""
     found = np.flatnonzero(counts)
     cls, kind = np.divmod(found, kinds)
     routes = (classes[cls] % 3).astype(np.int64)
