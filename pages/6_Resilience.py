@@ -28,6 +28,7 @@ from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.figures.topology import link_name
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
+from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
 from webui import jobstate, jobwork, pagestate, safe, state, tables
 from webui import resilience_cache as cache
@@ -65,7 +66,7 @@ def _add(specs: list[str]) -> None:
     cur = st.session_state.get("fp_current")
     merged = list(store["fail"])
     problems = []
-    mixed = _mixed_or_none(cur.plan)
+    mixed = mixed_of(cur.plan)
     if mixed is not None:  # a design with pods: the CLI's names (spine0, pod2.p0.leaf1) drive both what-ifs
         specs, whole = split_failures(mixed, specs)
         st.session_state[PODS_EXTRA] = list(dict.fromkeys([*st.session_state.get(PODS_EXTRA, []), *whole]))
@@ -87,45 +88,25 @@ def _add(specs: list[str]) -> None:
         st.session_state[NOTICE] = problems
 
 
-def _mixed_or_none(plan):
-    """The whole fabric of a design with pods (``core.analysis.whole.design_mixed``); None without pods or when
-    the pods cannot be planned together."""
-    try:
-        return design_mixed(plan.design) if plan.design.pods else None
-    except FabricPlannerError:
-        return None
-
-
 def _check_failures(plan, store: dict) -> tuple[tuple[str, ...], list[str]]:
-    """Keep the failed elements ``plan`` has (``rl.check_failures``) and one warning per other; a design with pods
-    first splits them as the CLI reads them (``split_failures``): another pod's leaf, or a shared spine pod 1 alone
-    does not have, is failed on the whole fabric only (``PODS_EXTRA``)."""
-    mixed = _mixed_or_none(plan)
+    """Keep the failed elements ``plan`` has and one warning per other (``rl.check_failures``); a design with pods
+    splits them as the CLI reads them (``rl.check_pod_failures``), the whole-fabric-only ones in ``PODS_EXTRA``."""
+    mixed = mixed_of(plan)
     if mixed is None:
         good, problems = rl.check_failures(plan, store["fail"])
-        store["fail"] = good
-        return good, problems
-    ss = st.session_state
-    alone, whole = split_failures(mixed, store["fail"])
-    good, problems = rl.check_failures(plan, alone)
-    dropped = [spec for spec in alone if spec not in good]  # in the order of their warnings
-    wiring = mixed_wiring(mixed)
-    kept = []
-    for spec, problem in zip(dropped, problems):
-        if wiring.whole_of_alone(spec) is not None:
-            whole.append(wiring.whole_of_alone(spec))
-        else:
-            kept.append(problem)
+    else:
+        good, whole, problems = rl.check_pod_failures(plan, mixed, store["fail"])
+        if whole:
+            ss = st.session_state
+            ss[PODS_EXTRA] = list(dict.fromkeys([*ss.get(PODS_EXTRA, []), *whole]))
     store["fail"] = good
-    if whole:
-        ss[PODS_EXTRA] = list(dict.fromkeys([*ss.get(PODS_EXTRA, []), *whole]))
-    return good, kept
+    return good, problems
 
 
 def _link_values(plan, store: dict) -> dict:
     """The settings the share link writes: a design with pods names its failed elements as the CLI does
     (``link_failures``: ``spine0``, ``pod2.p0.leaf1``), the whole-fabric-only ones too."""
-    mixed = _mixed_or_none(plan)
+    mixed = mixed_of(plan)
     if mixed is None:
         return store
     options = set(whole_choices(mixed))
@@ -609,7 +590,7 @@ def _spares_section(cur, store: dict, key: str, lang: str) -> None:
 def _load_section(cur, store: dict, key: str, lang: str) -> None:
     ss = st.session_state
     plan = cur.plan
-    mixed = _mixed_or_none(plan)  # a design with pods: the pattern over every pod's GPUs
+    mixed = mixed_of(plan)  # a design with pods: the pattern over every pod's GPUs
     gpus = mixed.fabric.gpus if mixed is not None else plan.resolved.gpus
     store["grp"] = min(int(store["grp"]), gpus)
     for name in ("pat", "pl", "grp", "gr"):

@@ -241,5 +241,26 @@ def check_failures(plan, specs) -> tuple[tuple[str, ...], list[str]]:
     return tuple(good), warnings
 
 
-__all__ = ["AVAILABILITY_SEED", "DEFAULTS", "MAX_FAILED", "RS", "TABS", "availability_of", "check_failures", "decode", "encode", "parse_failures",
+
+def check_pod_failures(plan, mixed, specs) -> tuple[tuple[str, ...], list[str], list[str]]:
+    """A design with pods: ``(pod 1's specs that plan has, whole-fabric-only specs, warnings)``. The specs are
+    split as ``python -m core failure`` reads them (``core.analysis.podwhatif.split_failures``); a pod-1 spec that
+    ``plan`` (pod 1 alone) lacks but the whole fabric has (``PodsWiring.whole_of_alone``: a shared spine pod 1
+    alone does not have) is failed on the whole fabric only, without a warning."""
+    from core.analysis.pods import mixed_wiring
+    from core.analysis.podwhatif import split_failures
+
+    alone, whole = split_failures(mixed, specs)
+    good, problems = check_failures(plan, alone)
+    wiring = mixed_wiring(mixed)
+    kept = []
+    for spec, problem in zip([spec for spec in alone if spec not in good], problems):  # in the warnings' order
+        target = wiring.whole_of_alone(spec)
+        if target is None:
+            kept.append(problem)
+        else:
+            whole.append(target)
+    return good, whole, kept
+
+__all__ = ["AVAILABILITY_SEED", "DEFAULTS", "MAX_FAILED", "RS", "TABS", "availability_of", "check_failures", "check_pod_failures", "decode", "encode", "parse_failures",
            "policy", "rate_overrides"]
