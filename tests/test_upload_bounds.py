@@ -44,11 +44,18 @@ def _grows_linearly(make, run) -> list[float]:
     """CPU times of ``run(make(size))`` at each of ``SIZES``; fails at the first size that grows faster than
     linearly (stopping there, so a quadratic path fails in seconds rather than minutes)."""
     times: list[float] = []
+    previous = None
     for size in SIZES:
         data = make(size)
         times.append(_cpu(lambda: run(data)))
+        if len(times) > 1 and times[-1] > GROWTH * max(times[-2], FLOOR) and times[-1] < 0.5:
+            # A shared machine can stall one timing: measure both sizes again, longer, before judging (a quadratic
+            # path costs 16x, far beyond the bound however often it is measured).
+            times[-2] = _cpu(lambda: run(previous), repeat=9)
+            times[-1] = _cpu(lambda: run(data), repeat=9)
         if len(times) > 1:
             assert times[-1] <= GROWTH * max(times[-2], FLOOR), (size, times)
+        previous = data
     return times
 
 
