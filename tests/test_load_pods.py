@@ -235,3 +235,40 @@ def test_the_command_line_gives_the_pages_answer(capsys):
     assert main(args) == 0
     text = capsys.readouterr().out
     assert text.count("pod 2 (B200) ") == 4 + 2 and "spine" in text  # 4 tier rows, 2 spreads; a spine link hot
+
+
+def test_the_training_job_is_sized_on_every_pods_gpus(capsys):
+    """The ``job`` pattern's training job runs over every pod's GPUs (not pod 1's alone): the command's default job
+    takes all 768 GPUs of the H100 and B200 pods, both pods' GPUs use the fabric, and the note says how it was
+    sized (pod 1's system at every pod's GPUs) and the global batch its traffic was estimated with."""
+    import json
+
+    from core.analysis.loadpods import design_job_plan
+    from tests.conftest import run_cli
+
+    design = SMALL["rail-optimized H100 + B200 at 800"]
+    sizing = design_job_plan(plan(design))
+    assert sizing.resolved.gpus == 768 and sizing.resolved.system.id == plan(design).resolved.system.id
+    code, out, _err = run_cli(capsys, "--lang", "en", "load", "--gpu", "H100", "--nodes", "64", "--pods",
+                              "B200:32:800", "--pattern", "job", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["job_gpus"] == 768
+    assert [p["gpus_on_fabric"] > 0 for p in data["pods"]] == [True, True]
+    assert any("768 GPUs of every pod's 768" in note for note in data["notes"])
+    assert any("global batch of 1,056" in note for note in data["notes"])  # 1,024 is no multiple of dp = 96
+    assert not any("sized on pod 1's system" in note for note in data["notes"])
+
+
+def test_a_collective_in_pod_1s_nvlink_domain_still_crosses_a_smaller_pods_fabric():
+    """GB200 NVL144 domains beside B200 servers: the job's data-parallel ring stays mostly inside pod 1's NVLink
+    domains but crosses the B200 pod's leaves: pod 2's GPUs use the fabric (a ring's hop between servers: half of
+    them with two replicas of tp 4 in a server)."""
+    design = Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144, pods="B200:32:800")
+    from core.analysis.loadpods import design_job_plan
+    from core.perf.training import model_preset, parse_job
+
+    job = parse_job(dict(model=model_preset("llama3-70b"), tp=4, pp=1, ep=1,
+                         gpus=design_job_plan(plan(design)).resolved.gpus))
+    result = design_link_load(plan(design), "job", "rail", job=job)
+    assert result.job_gpus == 144 * 4 + 32 * 8
+    assert result.pods[1]["gpus_on_fabric"] == 32 * 8 // 2 and 0 < result.pods[0]["gpus_on_fabric"] < 144 * 4 // 2

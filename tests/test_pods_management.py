@@ -49,3 +49,28 @@ def test_the_shared_spine_racks_have_pdus_in_the_exports():
             if r.link_class == "pdu-mgmt" and not r.a_device.startswith("pod")]
     assert len(pdus) == shared_pdus(mixed.hall.layout)
     assert all(r.a_device in names and r.z_device in names for r in pdus)
+
+
+@pytest.mark.parametrize("pods", ["B200:32:800", "B200:128"])
+def test_the_first_pods_oob_switches_are_resized_for_the_shared_layer_in_bill_cabling_and_netbox(pods):
+    """The first pod's out-of-band switches serve its own ports and the shared spines' and their racks' PDUs': the
+    bill's count and "x of y ports used", the cabling plan's switches and ports and NetBox's switches agree (with
+    32 shared spines the first pod's 2 switches alone have no room: a third is added)."""
+    import re
+
+    from core.formats.netbox import devices
+
+    mixed = mixed_plan(Design(nodes=32 if pods == "B200:128" else 64, pods=pods))
+    rows = [r for r in mixed_cabling_rows(mixed, None) if r.network == "oob" and r.link_class in MANAGEMENT]
+    cabled: dict[str, int] = {}
+    for r in rows:
+        if r.z_device.startswith("pod1-oob-switch"):
+            cabled[r.z_device] = cabled.get(r.z_device, 0) + 1
+    bill = next(r for r in mixed.bom if r.network == "oob" and r.category == "switch")
+    count, used, radix = map(int, re.search(r"(\d+) x (\d+) of (\d+) ports used", bill.why).groups())
+    netbox = [d[0] for d in mixed_devices(mixed, None, "site", devices) if d[0].startswith("pod1-oob-switch")]
+    assert bill.quantity == count == len(cabled) == len(netbox) and set(netbox) == set(cabled)
+    assert all(n <= radix for n in cabled.values())
+    assert (used - 1) * count < sum(cabled.values()) <= used * count  # "x of y ports used": ceil(ports / switches)
+    own = mixed.plans[0].networks.oob.switches[0].count
+    assert count == (own + 1 if pods == "B200:128" else own)

@@ -44,7 +44,8 @@ def test_add_a_pod_from_the_sidebar():
 def test_growth_stages_of_the_pods_on_the_cabling_tab():
     at = _designer("Racks & cabling", link={**LINK, "pfin": "1"})
     assert not at.exception and not at.error
-    assert any("64 → 96" in str(frame.value.to_dict()) for frame in at.dataframe)
+    cells = " ".join(str(frame.value.to_dict()) for frame in at.dataframe)
+    assert "pod 1 H100 64, pod 2 B200 0 → 32" in cells and "64 → 96" not in cells  # per pod, never added up
 
 
 def test_a_bad_pod_is_a_message_with_a_way_out():
@@ -313,6 +314,7 @@ def test_racks_tab_nvlink_and_growth_cover_every_pod(lang):
     assert any("B200:32@1" in i.value.replace("\\", "").replace("\u200d", "") for i in at.info)
     at = _designer("Racks & cabling", lang, {**LINK, "pfin": "on"})
     assert not at.exception and not at.warning
-    assert any("64 → 96" in str(frame.value.to_dict()) for frame in at.dataframe)
+    step = "pod 1 H100 64, pod 2 B200 0 → 32" if lang == "en" else "Pod 1 H100 64, Pod 2 B200 0 → 32"
+    assert any(step in str(frame.value.to_dict()) for frame in at.dataframe)
     words = "every pod, not pod 1 alone" if lang == "en" else "每个 Pod"
     assert any(words in c.value for c in at.caption)

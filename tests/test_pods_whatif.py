@@ -22,10 +22,14 @@ def _graph(mixed):
                              tuple(p.resolved.leaf_uplink_cost for p in mixed.plans), "each")
 
 
-def _expected(mixed, failed):
-    """Per pod: (GPUs cut off, max-flow from its servers into the live spines [Gb/s]) by networkx."""
+def _expected(mixed, failed, cables=()):
+    """Per pod: (GPUs cut off, max-flow from its servers into the live spines [Gb/s]) by networkx; ``cables``: leaf-
+    spine cables lost as ``(leaf, spine)`` (one cable's capacity off the pair's edge each)."""
     graph = _graph(mixed)
     graph.remove_nodes_from(failed)
+    for leaf, spine in cables:
+        pod = mixed.fabric.pods[graph.nodes[leaf]["pod_index"]]
+        graph.edges[leaf, spine]["capacity_gbps"] -= pod.uplink_speed_gbps
     gpn = [p.resolved.gpus_per_node for p in mixed.plans]
 
     def gpus(vertices):
@@ -79,6 +83,24 @@ def test_a_shared_spine_lost_costs_every_pod_its_share_and_a_leaf_of_pod_2_only_
     pod1, pod2 = pods_what_if(mixed, ["pod2.p0.leaf1"])
     assert pod1.spine_gbps == pod1.healthy_spine_gbps and pod1.nodes_degraded == 0
     assert pod2.nodes_degraded > 0 and pod2.gpus_cut_off == 0 and pod2.injection_gbps < pod2.healthy_injection_gbps
+
+
+def test_one_leaf_spine_cable_lost_is_that_cable_of_its_bundle():
+    """``<bundle>#x`` is one cable of a leaf's bundle to a spine (networkx with that cable's capacity off the
+    pair); every cable of the bundle is the bundle."""
+    mixed = mixed_plan(TWO)
+    pair = mixed.fabric.pods[1].links_per_leaf_spine_pair
+    assert pair > 1
+    one = pods_what_if(mixed, ["pod2.p0.leaf1-spine0#1"])
+    assert [(loss.gpus_cut_off, loss.spine_gbps) for loss in one] == _expected(
+        mixed, [], [("pod2.p0.leaf1", "spine0")])
+    assert one[1].healthy_spine_gbps - one[1].spine_gbps == mixed.fabric.pods[1].uplink_speed_gbps
+    every = pods_what_if(mixed, [f"pod2.p0.leaf1-spine0#{x}" for x in range(pair)])
+    assert every == pods_what_if(mixed, ["pod2.p0.leaf1-spine0"])
+    assert pods_what_if(mixed, ["pod2.p0.leaf1-spine0#0", "pod2.p0.leaf1-spine0#0"]) == pods_what_if(
+        mixed, ["pod2.p0.leaf1-spine0#0"])
+    with pytest.raises(InputError, match="#0"):
+        pods_what_if(mixed, [f"pod2.p0.leaf1-spine0#{pair}"])
 
 
 @pytest.mark.parametrize("element", ["pod9.p0.leaf0", "pod2.node3", "spine999", "pod2.p0.leaf999", ""])

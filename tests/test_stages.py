@@ -102,3 +102,27 @@ def test_cli_stages_table_json_csv_and_bad_input(capsys):
     assert cli_main(["stages", "--nodes", "64", "--grow-to", "128"]) == 2  # --stages is what the command is about
     assert cli_main(["stages", "--nodes", "64", "--stages", "32"]) == 3  # a design with ways out
     assert cable_count(plan(Design(gpu="H100", nodes=64))) > 0
+
+
+def test_a_pod_of_another_system_added_later_is_a_step_per_pod_not_one_node_count(capsys):
+    """A GB200 NVL72 design (144 compute trays) with a B200 pod (32 servers) at stage 1: the step names each pod's
+    own nodes (never 144 -> 176, trays and servers added up), in the rows every form of the stages reads, the
+    re-terminated cables' rows and the command's table, in English and Chinese."""
+    from core.analysis.stages import moved_rows, stage_rows
+    from core.i18n import language
+
+    design = Design(gpu="GB200-NVL72", nodes=144, nvlink_domain_gpus=144, pods="B200:32:800@1")
+    deltas = growth(design)
+    assert len(deltas) == 1 and [(p.pod, p.system, p.from_nodes, p.to_nodes) for p in deltas[0].pods] == [
+        (1, "GB200-NVL72", 144, 144), (2, "B200", 0, 32)]
+    step = stage_rows(deltas)[0]["step"]
+    assert step == "pod 1 GB200-NVL72 144, pod 2 B200 0 → 32" and "176" not in step
+    assert all(row[0] == step for row in moved_rows(deltas))
+    with language("zh"):
+        assert stage_rows(deltas)[0]["step"].startswith("Pod 1 GB200-NVL72 144")
+    assert cli_main(["--lang", "en", "stages", "--gpu", "GB200-NVL72", "--nodes", "144", "--nvlink-domain", "144",
+                     "--pods", "B200:32:800@1"]) == 0
+    out = capsys.readouterr().out
+    assert "pod 2 B200 0 → 32" in out and "144 -> 176" not in out
+    plain = growth(Design(nodes=64, stages="128"))
+    assert stage_rows(plain)[0]["step"] == "64 → 128" and not plain[0].pods

@@ -65,3 +65,52 @@ def test_cli_checks_the_whole_fabric(capsys, tmp_path, net_text):
     assert "checked against the whole fabric" in out and "pod 2: node-leaf" in out
     code, out, _err = run_cli(capsys, "--lang", "zh", *base[2:])
     assert code == 0 and "1,535" in out
+
+
+def _swapped(text: str, node: str, leaves: tuple[str, str], hcas: tuple[str, str]) -> str:
+    """``text`` with the cables of ``node``'s two NICs ``hcas`` swapped between ``leaves`` (each leaf keeps its port;
+    both ends edited)."""
+    lines = text.splitlines(keepends=True)
+
+    def record(name: str) -> int:
+        return lines.index(next(x for x in lines if x.rstrip().endswith(f'"{name}"')))
+
+    for leaf, mine, other in ((leaves[0], hcas[0], hcas[1]), (leaves[1], hcas[1], hcas[0])):
+        at = next(i for i in range(record(leaf) + 1, len(lines)) if f'"{node} {mine}"' in lines[i])
+        lines[at] = lines[at].replace(f'"{node} {mine}"', f'"{node} {other}"')
+    first, second = record(f"{node} {hcas[0]}") + 1, record(f"{node} {hcas[1]}") + 1
+    lines[first], lines[second] = lines[second], lines[first]
+    return "".join(lines)
+
+
+def test_a_rail_swap_is_a_fabrics_rail_swap_with_its_slurm_switch_and_block(net_text):
+    """Two cables of one pod-2 server swapped between its rails' leaves: the single fabric's rule (a NIC on another
+    rail's leaf of its leaf group: ``rail-swap``), each fault naming the server's Slurm tree switch and block as the
+    pods' Slurm export names them."""
+    from core.analysis.verify import faults_csv
+    from core.formats.podslurm import mixed_blocks, mixed_tree
+
+    mixed = design_mixed(DESIGN)
+    text = _swapped(net_text, "pod2-gpu003", ("pod2-leaf001", "pod2-leaf002"), ("mlx5_0", "mlx5_1"))
+    out = verify_pods(mixed, read_ibnetdiscover(text.encode()))
+    assert not out["missing"] and not out["extra"] and len(out["miswired"]) == 2
+    assert {f["kind"] for f in out["miswired"]} == {"rail-swap"}, out["summary"]
+    switch = next(s.name for s in mixed_tree(mixed, None).switches if "pod2-gpu003" in s.nodes)
+    block = next(name for name, nodes in mixed_blocks(mixed, None, 8).blocks if "pod2-gpu003" in nodes)
+    for fault in out["miswired"]:
+        assert fault["where"]["nodes"] == 1
+        assert fault["where"]["slurm_switches"] == [switch] and fault["where"]["slurm_blocks"] == [block]
+    assert f",{switch},{block}\n" in faults_csv(out)
+
+
+def test_a_lost_leaf_spine_cable_is_priced_as_one_cable(net_text):
+    """A pod-2 leaf's cable to spine001 lost: one cable of its 4 to that spine (800 Gb/s into the spines), not its
+    whole bundle; the fault touches the leaf's leaf group (its servers' Slurm switch and block)."""
+    mixed = design_mixed(DESIGN)
+    assert mixed.fabric.pods[1].links_per_leaf_spine_pair == 4
+    out = verify_pods(mixed, read_ibnetdiscover(_without(net_text, "pod2-leaf002", "spine001").encode()))
+    fault = out["missing"][0]
+    assert len(out["missing"]) == 1 and fault["failure_spec"].startswith("pod2.p0.leaf1-spine0#")
+    assert fault["impact"]["spine_gbps_lost"] == out["impact"]["spine_gbps_lost"] == 800
+    assert fault["impact"]["gpus_cut_off"] == 0 and out["fixes"][0]["spine_gbps_back"] == 800
+    assert fault["where"]["nodes"] == 32 and fault["where"]["slurm_switches"] and fault["where"]["slurm_blocks"]

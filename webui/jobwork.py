@@ -106,7 +106,7 @@ def link_load(key: str, pattern: str, placement: str, group: int, settings_json:
     """The Resilience page's link load of the design ``key`` (every pod of a design with pods,
     ``core.analysis.loadpods.design_link_load``)."""
     p = _plan(key)
-    job = _job_of(p, settings_json) if pattern == "job" else None
+    job = _job_of(loadpods.design_job_plan(p), settings_json) if pattern == "job" else None  # with pods: every pod's
     return loadpods.design_link_load(p, pattern, placement, group=group or None, seed=0, job=job,
                                      global_routing=global_routing)
 

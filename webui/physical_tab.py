@@ -10,7 +10,8 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from core.analysis.stages import POD_STAGES_ONLY, STAGE_COLUMNS, has_stages, stage_headers, stage_rows, stages_note
+from core.analysis.stages import (POD_STAGES_ONLY, STAGE_COLUMNS, has_stages, stage_headers, stage_rows, stages_note,
+                                  step_text)
 from core.cost import LINK_CLASS_LABELS, ROUTE_LABELS
 from core.design import Design
 from core.figures import racks as rack_figures
@@ -212,7 +213,7 @@ def growth_section(cur, key: str) -> None:
     rows = [{headers[c]: usd(v) if STAGE_COLUMNS[c][1] == "usd" else v for c, v in row.items()}
             for row in stage_rows(deltas)]
     show_wide(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=numbers)
-    moves = [{_("Step [nodes]"): f"{d.from_nodes:,} → {d.to_nodes:,}", _("Link class"): _(LINK_CLASS_LABELS[m.kind]),
+    moves = [{_("Step [nodes]"): step_text(d), _("Link class"): _(LINK_CLASS_LABELS[m.kind]),
               _("End that stays"): m.kept, _("Before"): m.before, _("After"): m.after} for d in deltas for m in d.moves]
     if moves:
         with st.expander(_("Re-terminated cables ({count})").format(count=f"{sum(d.cables_moved for d in deltas):,}")):

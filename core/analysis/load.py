@@ -335,7 +335,10 @@ def _pairs(plan: Plan, pattern: str, n: int, group: int | None, stride: int | No
     return _job_pairs(plan, n, rng, job)
 
 
-def _job_pairs(plan: Plan, n: int, rng, job):
+def _job_pairs(plan: Plan, n: int, rng, job, every_level: bool = False):
+    """The training job's pairs (``_pairs``' tuple) from its step estimate on ``plan``: each fabric collective's
+    ranks, weighted by its share of the step's bytes; ``every_level`` keeps the collectives that stay in ``plan``'s
+    NVLink domains too (a design with pods, whose pods' domains differ: its flows drop the pairs in one domain)."""
     from core.perf.training import estimate
 
     if job is None:
@@ -346,7 +349,7 @@ def _job_pairs(plan: Plan, n: int, rng, job):
     gpus = est.gpus
     parts = []
     for part in est.comm:
-        if part.fabric_level == "nvlink" or part.group_size < 2:
+        if (part.fabric_level == "nvlink" and not every_level) or part.group_size < 2:
             continue
         volume = float(part.bytes_per_call) * float(part.calls)
         if volume <= 0:

@@ -11,7 +11,10 @@ share rule are ``core.analysis.load``'s (its module docstring); what the pods ch
   the pods, a ring or a data-parallel group crosses them, an all-to-all of a group as large as the job joins
   every GPU. ``node`` and ``rail`` fill the nodes in order, ``random`` draws the job's nodes among every pod's.
   The patterns' default stride is the GPUs every pod's node holds (their greatest common divisor: tensor parallel
-  inside every node). ``job`` is the Performance page's training job (its collectives sized on pod 1's system).
+  inside every node). ``job`` is the Performance page's training job over every pod's GPUs: its step is estimated
+  on ``job_plan`` (pod 1's system with every pod's GPUs: the step's traffic, each collective's group and bytes, is
+  set by the model, the parallelism and the GPU count, the estimate's timing by pod 1's system), and each of its
+  collectives is placed over every pod (a collective inside one pod's NVLink domain loads no link, whichever pod).
 * **NVLink**: pairs inside one NVLink domain of a pod load no fabric link; domains never span pods.
 * **Demand**: every GPU with fabric peers offers its own pod's NIC line rate (``NICs x port speed / GPUs per
   node``, one plane) [Gb/s per direction].
@@ -37,8 +40,8 @@ from functools import reduce
 import numpy as np
 
 from core.analysis import load as single
-from core.analysis.load import (HIST_BINS, METHOD, LoadResult, TierLoad, _check, _job_size, _kappa, _pairs,
-                                _tier_row, bin_blocks, pxn_note)
+from core.analysis.load import (HIST_BINS, METHOD, LoadResult, TierLoad, _check, _job_pairs, _job_size, _kappa,
+                                _pairs, _tier_row, bin_blocks, pxn_note)
 from core.analysis.pods import MixedPlan, mixed_wiring
 from core.errors import InputError
 from core.fabric.podwiring import PodsWiring
@@ -69,6 +72,52 @@ class PodsLoadResult(LoadResult):
             return {k: rounded(v) for k, v in value.items()} if isinstance(value, dict) else (
                 round(value, 4) if isinstance(value, float) else value)
         return {**super().to_json(), "pods": [rounded(p) for p in self.pods]}
+
+
+def job_plan(mixed: MixedPlan) -> Plan:
+    """The plan the ``job`` pattern sizes a training job over every pod of ``mixed`` on (module docstring): pod 1's
+    design at the nodes of its system that hold every pod's GPUs (``ceil(GPUs / GPUs per node of pod 1)``)."""
+    from core.plan import plan as plan_of
+
+    first = mixed.plans[0]
+    nodes = -(-mixed.fabric.gpus // first.resolved.gpus_per_node)
+    if nodes == first.resolved.nodes:
+        return first
+    return plan_of(first.design.model_copy(update={"nodes": nodes, "gpus": None, "stages": None, "grow_to": None}))
+
+
+def whole_job(job, gpus: int):
+    """``(job, note or None)``: a training job over every pod's ``gpus`` (its own GPUs if set, at most the most
+    GPUs up to ``gpus`` its tp x pp x cp divides) with its global batch [sequences] a multiple of micro-batch x dp
+    there (the nearest, within the job's limits), as the step estimate needs; the note says the batch the traffic
+    is estimated with when it changed."""
+    from core.perf.training import MAX_GLOBAL_BATCH
+
+    if job is None:
+        return job, None
+    model_parallel = job.tp * job.pp * job.cp
+    if job.gpus and job.gpus > gpus and gpus >= model_parallel:
+        job = job.model_copy(update={"gpus": gpus // model_parallel * model_parallel, "dp": None})
+    dp = job.dp or max(1, (job.gpus or gpus) // (job.tp * job.pp * job.cp))
+    step = job.micro_batch * dp
+    if job.global_batch % step == 0:
+        return job, None
+    batch = max(step, round(job.global_batch / step) * step)
+    batch = batch if batch <= MAX_GLOBAL_BATCH else max(step, MAX_GLOBAL_BATCH // step * step)
+    note = _("The job's global batch of {batch} is not a multiple of micro-batch x dp = {step} on every pod's GPUs: "
+             "its traffic is estimated with a global batch of {new}.").format(batch=f"{job.global_batch:,}",
+                                                                              step=f"{step:,}", new=f"{batch:,}")
+    return job.model_copy(update={"global_batch": batch}), note
+
+
+def design_job_plan(plan: Plan) -> Plan:
+    """The plan a training job of the ``job`` pattern on ``plan``'s design is sized on: ``plan`` without pods, with
+    pods ``job_plan`` of its mixed plan (every pod's GPUs), so a job's GPUs default to every pod's."""
+    if not plan.design.pods:
+        return plan
+    from core.analysis.whole import design_mixed
+
+    return job_plan(design_mixed(plan.design))
 
 
 def design_link_load(plan: Plan, pattern: str = "ring", placement: str = "rail", **options) -> LoadResult:
@@ -282,15 +331,23 @@ def _pods_link_load(mixed: MixedPlan, pattern: str, placement: str, *, job_gpus:
     first = mixed.plans[0]
     n = _job_size(first, pattern, job_gpus, fab.gpus)
     rng = np.random.default_rng(seed)
-    src, dst, weight, per_conn, grp, mix = _pairs(first, pattern, n, group, stride, rng, job, fab.default_gpn())
-    if pattern == "job":
+    batch_note = None
+    if pattern == "job":  # estimated over every pod's GPUs (module docstring)
+        job, batch_note = whole_job(job, fab.gpus)
+        src, dst, weight, per_conn, grp, mix = _job_pairs(job_plan(mixed), n, rng, job, every_level=True)
         n = int(max(src.max(initial=0), dst.max(initial=0)) + 1)
+    else:
+        src, dst, weight, per_conn, grp, mix = _pairs(first, pattern, n, group, stride, rng, job, fab.default_gpn())
     f = _PodFlows(fab, src, dst, weight, n, placement, rng)
     notes = [_("Every pod under the shared spines: ranks fill pod 1's GPUs first, then each next pod's; each GPU "
                "offers its own pod's NIC line rate, and each pod's links run at its own speeds. Between pods no leaf "
                "is shared: a flow leaves on its own NIC whatever the placement.")]
     if pattern == "job":
-        notes.append(_("The training job's collectives are sized on pod 1's system (the Performance page's job)."))
+        notes.append(_("The training job runs on {gpus} GPUs of every pod's {total}, ranks filling pod 1 first: its "
+                       "collectives' groups and bytes are estimated with pod 1's system at every pod's GPUs (the model "
+                       "and parallelism set them), and each pod's links carry them at its own speeds.").format(
+            gpus=f"{n:,}", total=f"{fab.gpus:,}"))
+        notes += [batch_note] if batch_note else []
     line = float(fab.gpu_line.max())
     if not len(f.gpu_s):
         empty = single._empty(first, pattern, placement, n, grp, seed, line, per_conn, mix, notes)

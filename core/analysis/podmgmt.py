@@ -10,20 +10,30 @@ the whole design:
   racks' PDUs (``pdus_per_other_rack`` per rack, ``core.networks.policy``), cabled to the ports its own spines
   freed and then to its switches' free ports (``core.formats.podnetbox``).
 
-The mixed bill (``core.analysis.pods.mixed_plan``) counts these links and the cabling plan and NetBox exports
-draw them, so both give the same number of management cables. The out-of-band switches are not re-sized: the
-first pod's switches take the shared layer's ports among their free ones (an approximation when they have too
-few).
+Each pod's out-of-band switches are then re-sized for the ports they serve on the whole design (``resized``): as a
+pod alone sizes them (``core.networks.management.size_oob``: ``ceil(ports / radix)``), never fewer than the pod
+alone has (the cabling plan and NetBox draw those), each carrying ``ceil(ports / switches)`` ports (the bill's
+"x of y ports used"). The first pod's extra switches (``extra_oob_switches``) take the shared layer's ports its
+own switches have no room for. Their 100G uplinks to the in-band network are not added (the in-band network is
+sized for the pod alone).
+
+The mixed bill (``core.analysis.pods.mixed_plan``) counts these links and switches and the cabling plan and
+NetBox exports draw them (``core.formats.podnetbox``), so all three give the same management cables and switches.
 """
 
 from __future__ import annotations
 
+import math
+
 from core.fabric.podwiring import PodsWiring
 from core.fabric.wiring import Wiring
+from core.i18n import _
 from core.networks.policy import ipolicy
 
 SPINE_PREFIX = PodsWiring.spine_id(0).rstrip("0123456789")
 """Id prefix of the shared spines in the hall (``spine``: ``spine0``, ``spine1`` ...)."""
+MANAGEMENT_PORTS = ("bmc", "switch-mgmt", "device-mgmt", "pdu-mgmt")
+"""The out-of-band link classes that take a port of an out-of-band switch each (``size_oob``'s ports)."""
 PDU_PREFIX = "pdu"
 """Id prefix of the shared spine racks' PDUs (``pdu0`` ...; named ``pdu001`` in the exports, no pod prefix)."""
 
@@ -54,4 +64,38 @@ def with_shared_management(plan, networks, first: bool, spines: int, pdus: int):
         elif link.kind == "pdu-mgmt" and first:
             count += pdus
         links.append(link.model_copy(update={"count": count}) if count != link.count else link)
-    return networks.model_copy(update={"oob": networks.oob.model_copy(update={"links": tuple(links)})})
+    oob = resized(networks.oob.model_copy(update={"links": tuple(links)}), own, spines if first else 0,
+                  pdus if first else 0)
+    return networks.model_copy(update={"oob": oob})
+
+
+def resized(oob, own: int, spines: int, pdus: int):
+    """The out-of-band network ``oob`` (its links as the whole design has them) with its switches re-sized for their
+    ports (module docstring) and a line of its explanation saying so; ``own``, ``spines`` and ``pdus``: the pod's
+    own spines' ports it lost, the shared spines' and the shared racks' PDUs' it took."""
+    ports = sum(link.count for link in oob.links if link.kind in MANAGEMENT_PORTS)
+    groups = list(oob.switches)
+    if not groups or not groups[0].radix:
+        return oob
+    group = groups[0]
+    count = max(group.count, math.ceil(ports / group.radix))
+    groups[0] = group.model_copy(update={"count": count, "down_ports_used": math.ceil(ports / count) if count else 0})
+    why = _("On the whole design: {own} management ports of the pod's own spines freed, {spines} of the shared "
+            "spines and {pdus} rack PDUs of their racks added: {ports} ports, {count} switches = max({alone}, "
+            "ceil({ports} / {radix})).").format(own=f"{own:,}", spines=f"{spines:,}", pdus=f"{pdus:,}",
+                                               ports=f"{ports:,}", count=f"{count:,}", alone=f"{group.count:,}",
+                                               radix=group.radix)
+    return oob.model_copy(update={"switches": tuple(groups), "explanation": (*oob.explanation, why)})
+
+
+def extra_oob_switches(mixed) -> tuple[str, int, int]:
+    """``(id prefix, first, count)`` of the out-of-band switches the first pod of ``mixed`` (a
+    ``core.analysis.pods.MixedPlan``) adds for the shared layer's management (``resized``): ids ``oob.switch4`` ...
+    after its own; count 0 when its own have room (or it has no out-of-band network)."""
+    first = mixed.plans[0]
+    networks = first.networks
+    if networks is None or networks.oob is None or not networks.oob.switches:
+        return "", 0, 0
+    own = networks.oob.switches[0]
+    whole = with_shared_management(first, networks, True, mixed.fabric.spines, shared_pdus(mixed.hall.layout))
+    return own.id_prefix, own.first + own.count, whole.oob.switches[0].count - own.count

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from core.analysis.compare import bom_changes
-from core.analysis.stages import Bought, StageDelta, cable_delta
+from core.analysis.stages import Bought, PodStep, StageDelta, cable_delta
 from core.catalog import load_catalog
 from core.cost import BomRow, build_bom
 from core.design import Design
@@ -183,7 +183,14 @@ def pod_delta(before: MixedPlan, after: MixedPlan) -> StageDelta:
         from_nodes=before.fabric.nodes, to_nodes=after.fabric.nodes, from_gpus=before.fabric.gpus,
         to_gpus=after.fabric.gpus, capex_usd=after.capex_usd - before.capex_usd, bought=bought,
         switches_added=len(ids_after - ids_before), switches_removed=len(ids_before - ids_after),
-        tiers=(2, 2), **cable_delta(_cables(before), _cables(after)))
+        tiers=(2, 2), pods=_pod_steps(before, after), **cable_delta(_cables(before), _cables(after)))
+
+
+def _pod_steps(before: MixedPlan, after: MixedPlan) -> tuple[PodStep, ...]:
+    """Every pod after a growth step with its nodes before (0: the step adds it) and after."""
+    had = {pod.index: pod.nodes for pod in before.fabric.pods}
+    return tuple(PodStep(pod=pod.index + 1, system=pod.system, from_nodes=had.get(pod.index, 0), to_nodes=pod.nodes)
+                 for pod in after.fabric.pods)
 
 
 def pod_growth(design: Design) -> list[StageDelta]:

@@ -2,7 +2,9 @@
 spines (``core.fabric.podwiring``), some leaves and shared spines lost, what each pod loses.
 
 Elements are the wiring's device ids: a pod's leaf ``pod2.p0.leaf1``, a shared spine ``spine0``, a leaf's bundle to
-a shared spine ``pod2.p0.leaf1-spine0`` (``core.fabric.podwiring.PodsWiring.link_id``). Per pod, in closed
+a shared spine ``pod2.p0.leaf1-spine0`` (``core.fabric.podwiring.PodsWiring.link_id``) or one cable ``#x`` of it
+(``pod2.p0.leaf1-spine0#0``, ``x`` below the bundle's ``u_p / N`` cables, as a fabric's failure spec names one:
+``core.analysis.failure``). Per pod, in closed
 form from the wiring (O(groups x leaves per group x spines), never a graph):
 
 * **GPUs cut off**: a server is cut off when every leaf it is cabled to is lost; when every shared spine is lost
@@ -13,7 +15,8 @@ form from the wiring (O(groups x leaves per group x spines), never a graph):
 * **Injection** [Gb/s per direction]: the node-leaf capacity of the pod's servers to leaves that live.
 * **To the spines** [Gb/s per direction]: the most the pod's servers can send into the shared spine layer, the
   max-flow from all its servers to the live spines: each live leaf passes the lesser of its live servers' links
-  and its links to live spines (``u_p / N`` per spine at the pod's uplink speed). Traffic between pods crosses it.
+  and its links to live spines (``u_p / N`` per spine at the pod's uplink speed, less its lost cables). Traffic
+  between pods crosses it.
 """
 
 from __future__ import annotations
@@ -80,30 +83,44 @@ def alone_note(mixed: MixedPlan, plan) -> str:
         shared_model=mixed.fabric.spine_switch)
 
 
-def _lost(mixed: MixedPlan, failed: list[str]) -> tuple[set[int], list[set[int]], set[tuple[int, int, int]]]:
-    """The lost shared spines, each pod's lost leaves (indices) and the lost leaf-spine bundles ``(pod position,
-    leaf, spine)`` of ``failed`` ids; ``InputError`` for an id that is not a shared spine, a pod's leaf or a
-    leaf-spine bundle (``PodsWiring.link_id``)."""
+def _cable(wiring, element: str) -> tuple[tuple[int, int, int], int] | None:
+    """``((pod position, leaf, spine), cable)`` of one cable ``<bundle>#x`` of a leaf-spine bundle; None for another
+    element or a cable the bundle does not have."""
+    bundle, mark, cable = element.rpartition("#")
+    link = wiring.parse_link(bundle) if mark and cable.isdigit() else None
+    if link is None or int(cable) >= wiring.fabric.pods[link[0]].links_per_leaf_spine_pair:
+        return None
+    return link, int(cable)
+
+
+def _lost(mixed: MixedPlan, failed: list[str]) -> tuple[set[int], list[set[int]], dict[tuple[int, int, int], int]]:
+    """The lost shared spines, each pod's lost leaves (indices) and the cables lost of each leaf-spine bundle
+    ``(pod position, leaf, spine) -> count`` of ``failed`` ids (a bundle: all its cables); ``InputError`` for an id
+    that is not a shared spine, a pod's leaf, a leaf-spine bundle (``PodsWiring.link_id``) or a cable of one."""
     wiring = mixed_wiring(mixed)
     spines = {wiring.spine_id(j): j for j in range(mixed.fabric.spines)}
-    lost_spines, lost_leaves, lost_links = set(), [set() for _w in wiring.wirings], set()
+    lost_spines, lost_leaves, cables = set(), [set() for _w in wiring.wirings], {}
     for element in failed:
         if element in spines:
             lost_spines.add(spines[element])
             continue
-        link = wiring.parse_link(element)
-        if link is not None:
-            lost_links.add(link)
+        link, cable = wiring.parse_link(element), _cable(wiring, element)
+        if link is not None or cable is not None:
+            link, one = (link, None) if link is not None else cable
+            every = range(mixed.fabric.pods[link[0]].links_per_leaf_spine_pair)
+            cables.setdefault(link, set()).update(every if one is None else {one})
             continue
         found = wiring.parse(element)
         own = wiring.wirings[found[0]] if found is not None else None
         parsed = own.parse(found[1]) if own is not None else None
         if parsed is None or parsed[0] != "leaf" or parsed[1] or parsed[2] or parsed[3] >= own.leaves:
             raise InputError(_("Unknown element {element}: a shared spine (such as {spine}), a pod's leaf (such as "
-                               "{leaf}) or a leaf's bundle to a shared spine (such as {link}).").format(
-                element=element, spine=wiring.spine_id(0), leaf=wiring.leaf_id(0, 0), link=wiring.link_id(0, 0, 0)))
+                               "{leaf}), a leaf's bundle to a shared spine (such as {link}) or one cable of it (such "
+                               "as {cable}).").format(
+                element=element, spine=wiring.spine_id(0), leaf=wiring.leaf_id(0, 0), link=wiring.link_id(0, 0, 0),
+                cable=wiring.link_id(0, 0, 0) + "#0"))
         lost_leaves[found[0]].add(parsed[3])
-    return lost_spines, lost_leaves, lost_links
+    return lost_spines, lost_leaves, {link: len(lost) for link, lost in cables.items()}
 
 
 def whole_choices(mixed: MixedPlan) -> list[str]:
@@ -179,7 +196,7 @@ def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
     (module docstring), in ``mixed.fabric.pods`` order."""
     wiring = mixed_wiring(mixed)
     f = mixed.fabric
-    lost_spines, lost_leaves, lost_links = _lost(mixed, failed)
+    lost_spines, lost_leaves, lost_cables = _lost(mixed, failed)
     live_spines = [j for j in range(f.spines) if j not in lost_spines]
     parts = _Parts()
     groups = []  # (pod position, group, connected GPUs, one of its live leaves) of every leaf group
@@ -187,7 +204,7 @@ def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
     for i, own in enumerate(wiring.wirings):
         pod, gpn = f.pods[i], mixed.plans[i].resolved.gpus_per_node
         node_links = own.links_per_node_leaf * own.port_gbps  # one server to one of its leaves [Gb/s]
-        up = pod.links_per_leaf_spine_pair * pod.uplink_speed_gbps  # one leaf to one shared spine [Gb/s]
+        pair = pod.links_per_leaf_spine_pair  # cables of one leaf to one shared spine
         cut = degraded = 0
         injection = healthy_injection = spine = healthy_spine = 0.0
         for g in range(own.groups):
@@ -197,10 +214,11 @@ def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
             injection += nodes * len(live) * node_links
             cut += 0 if live else nodes
             degraded += nodes if live and len(live) < len(leaves) else 0
-            healthy_spine += len(leaves) * min(nodes * node_links, f.spines * up)
+            healthy_spine += len(leaves) * min(nodes * node_links, f.spines * pair * pod.uplink_speed_gbps)
             for k in live:  # the group's servers join its live leaves; each leaf its live spines
-                ups = [j for j in live_spines if (i, k, j) not in lost_links]
-                spine += min(nodes * node_links, len(ups) * up)
+                left = {j: pair - lost_cables.get((i, k, j), 0) for j in live_spines}
+                ups = [j for j in live_spines if left[j] > 0]
+                spine += min(nodes * node_links, sum(left.values()) * pod.uplink_speed_gbps)
                 parts.join(("leaf", i, k), ("leaf", i, live[0]))
                 for j in ups:
                     parts.join(("leaf", i, k), ("spine", j))

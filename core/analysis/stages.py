@@ -65,6 +65,19 @@ class Bought(BaseModel):
     usd: float
 
 
+class PodStep(BaseModel):
+    """One pod of a design with pods at a growth step: its number (1-based), system and nodes before and after (0
+    before: the step adds it). A pod's nodes are its system's (a GB200 NVL72 pod's compute trays, a B200 pod's
+    servers), so the pods' nodes are never added up."""
+
+    model_config = ConfigDict(frozen=True)
+
+    pod: int
+    system: str
+    from_nodes: int
+    to_nodes: int
+
+
 class StageDelta(BaseModel):
     """What going from ``from_nodes`` to ``to_nodes`` buys and recables (module docstring)."""
 
@@ -90,6 +103,9 @@ class StageDelta(BaseModel):
     """The first ``MAX_LISTED`` re-terminated cables."""
     tiers: tuple[int, int]
     """Switch tiers before and after."""
+    pods: tuple[PodStep, ...] = ()
+    """A design with pods: every pod after the step (``from_nodes`` and ``to_nodes`` are then the pods' nodes
+    added up, of different systems: ``step_text`` says the step per pod)."""
 
     @property
     def recabled(self) -> int:
@@ -200,11 +216,20 @@ def stage_headers() -> dict[str, str]:
     return {column: _(header) for column, (header, _kind) in STAGE_COLUMNS.items()}
 
 
+def step_text(d: StageDelta) -> str:
+    """A growth step in the current language: ``64 → 128`` [nodes]; with pods each pod's own, by its number and
+    system (``pod 1 GB200-NVL72 144, pod 2 B200 0 → 32``: a pod's nodes are its system's, never added up)."""
+    if not d.pods:
+        return f"{d.from_nodes:,} → {d.to_nodes:,}"
+    return ", ".join(_("pod {pod}").format(pod=p.pod) + f" {p.system} " + (
+        f"{p.to_nodes:,}" if p.from_nodes == p.to_nodes else f"{p.from_nodes:,} → {p.to_nodes:,}") for p in d.pods)
+
+
 def stage_rows(deltas: list[StageDelta]) -> list[dict]:
     """One row per growth step: ``STAGE_COLUMNS`` id -> value (counts as int, capex added as float [USD], the
-    step and the tiers as text ``64 → 128``); every shown form of the stages reads these rows."""
+    step (``step_text``) and the tiers as text ``64 → 128``); every shown form of the stages reads these rows."""
     return [{
-        "step": f"{d.from_nodes:,} → {d.to_nodes:,}", "moved": d.cables_moved, "capex": d.capex_usd,
+        "step": step_text(d), "moved": d.cables_moved, "capex": d.capex_usd,
         "gpus": d.to_gpus, "switches": d.switches_added, "cables": d.cables_added,
         "transceivers": d.transceivers_bought, "kept": d.cables_kept, "speed": d.cables_speed_changed,
         "removed": d.cables_removed, "tiers": f"{d.tiers[0]} → {d.tiers[1]}",
@@ -212,8 +237,9 @@ def stage_rows(deltas: list[StageDelta]) -> list[dict]:
 
 
 def moved_rows(deltas: list[StageDelta]) -> list[tuple[str, str, int]]:
-    """(step ``64 → 128`` [nodes], link class, cables re-terminated) per step and link class (classes by name)."""
-    return [(f"{d.from_nodes:,} → {d.to_nodes:,}", kind, count)
+    """(step (``step_text``: ``64 → 128`` [nodes]), link class, cables re-terminated) per step and link class
+    (classes by name)."""
+    return [(step_text(d), kind, count)
             for d in deltas for kind, count in sorted(d.moved_by_kind.items())]
 
 

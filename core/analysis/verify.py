@@ -234,14 +234,7 @@ def _classify(index: _Index, ends: tuple, used: set) -> tuple[str, int | None]:
     nic_link = index.by_end.get((u, ul)) if lower is None and ul else None
     if nic_link is not None and upper is not None and upper[0] == "leaf":
         own = nic_link if nic_link not in used else planned
-        planned_leaf = Wiring.parse(index.links[nic_link].b)[3]
-        w = index.wiring
-        if index.links[nic_link].b == v:
-            return "wrong-port", own
-        if w.group_of_leaf(planned_leaf) == w.group_of_leaf(upper[3]) and \
-                w.rail_of_leaf(planned_leaf) != w.rail_of_leaf(upper[3]):
-            return "rail-swap", own
-        return "wrong-leaf", own
+        return nic_fault(index.wiring, index.links[nic_link].b, v), own
     if pair:
         return "wrong-port", next((p for p in free if p in pair), pair[0])
     if lower is None:
@@ -249,6 +242,20 @@ def _classify(index: _Index, ends: tuple, used: set) -> tuple[str, int | None]:
     if lower is not None and upper is not None:
         return ("wrong-spine" if lower[0] == "leaf" else "wrong-core"), planned
     return "wrong-device", planned
+
+
+def nic_fault(wiring: Wiring, planned_leaf: str, found_leaf: str) -> str:
+    """The kind of a NIC port found on leaf ``found_leaf`` where the plan cables it to ``planned_leaf`` (leaf ids of
+    ``wiring``, one plane): ``wrong-port`` (its planned leaf, another port), ``rail-swap`` (the leaf of another rail
+    of its scalable unit) or ``wrong-leaf`` (any other leaf). The one rule of a fabric and of a design's pods
+    (``core.formats.podverify``, each pod's own wiring)."""
+    if planned_leaf == found_leaf:
+        return "wrong-port"
+    planned, found = Wiring.parse(planned_leaf)[3], Wiring.parse(found_leaf)[3]
+    if wiring.group_of_leaf(planned) == wiring.group_of_leaf(found) and \
+            wiring.rail_of_leaf(planned) != wiring.rail_of_leaf(found):
+        return "rail-swap"
+    return "wrong-leaf"
 
 
 def diff(index: _Index, found: list[tuple], mapping: dict, skip_speed: bool = False):
@@ -489,15 +496,21 @@ def _devices(index: _Index, fault: Fault) -> list[str]:
 
 
 def affected_nodes(index: _Index, fault: Fault) -> list[int]:
-    """Servers whose paths a fault touches: a server link's server; a leaf's group; a spine's pod."""
-    w, nodes = index.wiring, set()
-    server_link = any(Wiring.parse_node(d) is not None for d in _devices(index, fault))
-    for device in _devices(index, fault):
+    """Servers whose paths a fault touches (``nodes_touched``)."""
+    return nodes_touched(index.wiring, _devices(index, fault), fault.kind)
+
+
+def nodes_touched(wiring: Wiring, devices: list[str], kind: str) -> list[int]:
+    """Servers whose paths a fault of ``kind`` on ``devices`` (ids of ``wiring``) touches: a server link's server;
+    a leaf's group; a spine's pod. The one rule of a fabric and of each pod of a design's pods."""
+    nodes = set()
+    server_link = any(Wiring.parse_node(d) is not None for d in devices)
+    for device in devices:
         n, role = Wiring.parse_node(device), Wiring.parse(device)
         if n is not None:
             nodes.add(n)
-        elif role is not None and role[0] == "leaf" and not server_link and fault.kind != "wrong-port":
-            nodes.update(w.nodes_of_group(w.group_of_leaf(role[3])))
+        elif role is not None and role[0] == "leaf" and not server_link and kind != "wrong-port":
+            nodes.update(wiring.nodes_of_group(wiring.group_of_leaf(role[3])))
     return sorted(nodes)
 
 

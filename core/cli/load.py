@@ -108,11 +108,11 @@ def _pod_label(item: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> str:
-    from core.analysis.loadpods import design_link_load
+    from core.analysis.loadpods import design_job_plan, design_link_load
     from core.plan import plan
 
     p = plan(design_from_args(args))
-    job = _job(args, p) if args.pattern == "job" else None
+    job = _job(args, design_job_plan(p)) if args.pattern == "job" else None  # with pods: every pod's GPUs
     result = design_link_load(p, args.pattern, args.placement, job_gpus=args.job_gpus, group=args.group,
                               stride=args.stride, seed=args.seed, job=job, global_routing=args.global_routing)
     data = result.to_json()

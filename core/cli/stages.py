@@ -40,11 +40,17 @@ def register(subparsers) -> None:
 
 
 def _table(deltas) -> str:
+    from core.analysis.stages import step_text
+
     lines = []
     for d in deltas:
-        lines.append(_("{before} -> {after} nodes ({tiers_before} -> {tiers_after} tiers): +{capex}").format(
-            before=f"{d.from_nodes:,}", after=f"{d.to_nodes:,}", tiers_before=d.tiers[0], tiers_after=d.tiers[1],
-            capex=usd(d.capex_usd)))
+        if d.pods:  # the pods' nodes are of different systems: each pod's own (step_text)
+            lines.append(_("{step} nodes ({tiers_before} -> {tiers_after} tiers): +{capex}").format(
+                step=step_text(d), tiers_before=d.tiers[0], tiers_after=d.tiers[1], capex=usd(d.capex_usd)))
+        else:
+            lines.append(_("{before} -> {after} nodes ({tiers_before} -> {tiers_after} tiers): +{capex}").format(
+                before=f"{d.from_nodes:,}", after=f"{d.to_nodes:,}", tiers_before=d.tiers[0],
+                tiers_after=d.tiers[1], capex=usd(d.capex_usd)))
         lines.append(row(_("switches"), _("{added} added, {removed} removed").format(
             added=f"{d.switches_added:,}", removed=f"{d.switches_removed:,}")))
         lines.append(row(_("cables"), _("{kept} kept, {added} added, {moved} re-terminated, {speed} change speed, "

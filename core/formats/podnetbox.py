@@ -61,6 +61,7 @@ def mixed_devices(mixed: MixedPlan, naming: NamingScheme | None, site: str, devi
     from core.formats.netbox import DEVICE_ROLES, ROLES, device_type, manufacturer
 
     wiring = mixed_wiring(mixed)
+    prefix, first, extra = _extra_oob(mixed, naming)
     for i, (pod, p) in enumerate(zip(mixed.fabric.pods, mixed.plans)):
         scheme = pod_scheme(naming, pod.index + 1)
         tag, skip = _tag(pod.index + 1), _own_spines(p, scheme)
@@ -69,6 +70,9 @@ def mixed_devices(mixed: MixedPlan, naming: NamingScheme | None, site: str, devi
             if not (role == ROLES["spine"] and name in skip):
                 yield (tag(name), role, maker, model, status, where, rack, position, face,
                        wiring.local_id(i, vertex))
+            if i == 0 and vertex == f"{prefix}{first - 1}":  # the first pod's extra out-of-band switches, unplaced
+                for device, extra_name in extra:
+                    yield (extra_name, role, maker, model, status, where, "", "", "", wiring.local_id(0, device))
     switch = load_catalog().switch(mixed.fabric.spine_switch)
     for j, name in enumerate(spine_names(mixed, naming)):
         place = mixed.hall.layout.position(wiring.spine_id(j))
@@ -104,11 +108,24 @@ def mixed_cabling_rows(mixed: MixedPlan, naming: NamingScheme | None) -> Iterato
     yield from _shared_management_rows(mixed, naming, oob, freed)
 
 
-def _oob_ends(mixed: MixedPlan, used: list[CableRow],
-              freed: list[CableRow]) -> Iterator[tuple[str, int | None, str, str]]:
+def _extra_oob(mixed: MixedPlan, naming: NamingScheme | None) -> tuple[str, int, list[tuple[str, str]]]:
+    """``(id prefix, first extra index, [(id, name)])`` of the first pod's extra out-of-band switches
+    (``core.analysis.podmgmt.extra_oob_switches``: ``oob.switch4``, ``pod1-oob-switch005``), named as its own."""
+    from core.analysis.podmgmt import extra_oob_switches
+    from core.physical.cabling import network_device_counts, other_name
+
+    prefix, first, count = extra_oob_switches(mixed)
+    scheme, counts = pod_scheme(naming, mixed.fabric.pods[0].index + 1), network_device_counts(mixed.plans[0])
+    tag = _tag(mixed.fabric.pods[0].index + 1)
+    return prefix, first, [(f"{prefix}{k}", tag(other_name(f"{prefix}{k}", scheme, counts)))
+                           for k in range(first, first + count)]
+
+
+def _oob_ends(mixed: MixedPlan, used: list[CableRow], freed: list[CableRow],
+              naming: NamingScheme | None = None) -> Iterator[tuple[str, int | None, str, str]]:
     """``(rack, U, switch name, port)`` of the first pod's out-of-band switch ports the shared layer's management
     takes: those its own spines freed (``freed``), then its switches' ports no cable of ``used`` takes, switch by
-    switch, named as their cabled ports are (``swp17``)."""
+    switch, named as their cabled ports are (``swp17``), then its extra switches' (``_extra_oob``, unplaced)."""
     import re
 
     for row in freed:
@@ -127,6 +144,10 @@ def _oob_ends(mixed: MixedPlan, used: list[CableRow],
             port = re.sub(r"\d+$", str(n), sample)
             if port not in taken[device]:
                 yield rack, u, device, port
+    sample = next(iter(where.values()), ("", None, "1"))[2]
+    for _device, name in _extra_oob(mixed, naming)[2]:
+        for n in range(1, count + 1):
+            yield "", None, name, re.sub(r"\d+$", str(n), sample)
 
 
 def _shared_management_rows(mixed: MixedPlan, naming: NamingScheme | None, used: list[CableRow],
@@ -135,7 +156,7 @@ def _shared_management_rows(mixed: MixedPlan, naming: NamingScheme | None, used:
     ``pdu-mgmt``) to the first pod's out-of-band switches (``_oob_ends``), measured in the hall; a PDU has no
     place, so no length. Ids ``M000001`` ...; nothing when the first pod has no out-of-band switch port."""
     ends = placed_ends(mixed.hall.layout)
-    targets = _oob_ends(mixed, used, freed)
+    targets = _oob_ends(mixed, used, freed, naming)
     template = next((r for r in used + freed if r.link_class == "switch-mgmt"), None)
     if template is None:
         return

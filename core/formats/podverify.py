@@ -11,12 +11,15 @@ ibsim net file's (``core.formats.podibsim``): a pod's leaf port ``n`` as the pod
 (``b``: ``core.formats.podibsim.spine_lanes``).
 
 Kinds are ``core.analysis.verify.KINDS``': ``missing``, ``extra``, ``wrong-speed``, and on a planned port another
-link's cable: ``wrong-port`` (the planned pair of devices), ``wrong-leaf`` (a NIC on another leaf), ``wrong-spine``
-(a leaf on another spine), ``wrong-device`` (anything else).
+link's cable: a NIC on a leaf of its own pod is a fabric's (``core.analysis.verify.nic_fault`` on the pod's wiring:
+``wrong-port`` on its planned leaf, ``rail-swap`` on another rail's leaf of its leaf group, else ``wrong-leaf``), on
+another pod's leaf ``wrong-leaf``; otherwise ``wrong-port`` (the planned pair of devices), ``wrong-spine`` (a leaf
+on another spine), ``wrong-device`` (anything else). Each fault names the servers it touches (a server link's
+server, a leaf's leaf group) and their Slurm tree switches and blocks (``slurm_groups``, the pods' Slurm export's
+names).
 
-Impact (``core.analysis.podwhatif.pods_what_if``, closed form on the whole fabric): a lost leaf-spine cable is its
-leaf's bundle to that spine lost (``pod2.p0.leaf1-spine0``: with ``u_p / N`` cables a bundle an upper bound), a lost
-server link its NIC (its GPUs degraded, or cut off with every NIC lost); a slow or wrong-port link and an extra link
+Impact (``core.analysis.podwhatif.pods_what_if``, closed form on the whole fabric): a lost leaf-spine cable is that
+one cable of its leaf's bundle to the spine lost (``pod2.p0.leaf1-spine0#0``), a lost server link its NIC (its GPUs degraded, or cut off with every NIC lost); a slow or wrong-port link and an extra link
 cost no connectivity. Figures: GPUs cut off and degraded, bandwidth into the shared spines lost [Gb/s per
 direction], and the busiest link left under the whole fabric's ring all-reduce (``core.analysis.loadpods``, per
 pod: ``k`` of a leaf's ``n`` uplinks lost carry ``n / (n - k)`` times the load; ``m`` of a server's ``c`` NICs lost
@@ -32,7 +35,8 @@ from collections import Counter
 from core.analysis.pods import MixedPlan, mixed_links, mixed_wiring
 from core.analysis.podwhatif import pods_what_if
 from core.analysis.verify import (
-    _ACTIONS, Fault, Planned, _found_json, coverage_of, device_of, match_found, port_labels, result_of,
+    _ACTIONS, Fault, Planned, _found_json, coverage_of, device_of, match_found, nic_fault, nodes_touched, port_labels,
+    result_of,
 )
 from core.errors import DesignError, InputError
 from core.fabric.naming import NamingScheme
@@ -101,7 +105,7 @@ class _PodsIndex:
 
 def _classify(index: _PodsIndex, ends: tuple, used: set) -> tuple[str, int | None]:
     """``(kind, planned link index or None)`` of a found link that is not a planned link (module docstring)."""
-    (u, _ul), (v, _vl) = ends
+    (u, ul), (v, _vl) = ends
     on_ports = [index.by_end.get(end) for end in ends if end[1] is not None]
     on_ports = [p for p in on_ports if p is not None]
     pair = [p for p in index.pairs.get((u, v), ()) if p not in used]
@@ -109,9 +113,17 @@ def _classify(index: _PodsIndex, ends: tuple, used: set) -> tuple[str, int | Non
         return ("wrong-port", pair[0]) if pair else ("extra", None)
     free = [p for p in on_ports if p not in used]
     planned = free[0] if free else None
+    lower, upper = index.role(u)[0], index.role(v)[0]
+    nic_link = index.by_end.get((u, ul)) if lower == "server" and ul else None
+    if nic_link is not None and upper == "leaf":  # a fabric's rule (nic_fault) on the NIC's pod's own wiring
+        own = nic_link if nic_link not in used else planned
+        (pod, planned_leaf), (found_pod, found_leaf) = (index.wiring.parse(index.links[nic_link].b),
+                                                        index.wiring.parse(v))
+        if pod != found_pod:
+            return "wrong-leaf", own
+        return nic_fault(index.wiring.wirings[pod], planned_leaf, found_leaf), own
     if pair:
         return "wrong-port", next((p for p in free if p in pair), pair[0])
-    lower, upper = index.role(u)[0], index.role(v)[0]
     if lower == "server" and upper == "leaf":
         return "wrong-leaf", planned
     if lower == "leaf" and upper == "spine":
@@ -134,13 +146,14 @@ def pods_diff(index: _PodsIndex, found: list, mapping: dict, skip_speed: bool = 
 
 
 def spec_of(index: _PodsIndex, fault: Fault) -> str | None:
-    """What a fault loses: a leaf's bundle to a spine (``pod2.p0.leaf1-spine0``) or a server's NIC
-    (``pod2.node3.nic1``, 0-based); None for a wrong port, an extra or a slow link."""
+    """What a fault loses: one cable of a leaf's bundle to a spine (``pod2.p0.leaf1-spine0#0``: its ordinal in the
+    bundle, ``core.analysis.podwhatif``) or a server's NIC (``pod2.node3.nic1``, 0-based); None for a wrong port,
+    an extra or a slow link."""
     if fault.planned is None or fault.kind in ("extra", "wrong-port", "wrong-speed"):
         return None
     link = index.links[fault.planned]
     if link.kind == "leaf-spine":
-        return f"{link.a}-{link.b}"
+        return f"{link.a}-{link.b}#{index.pairs[link.a, link.b].index(fault.planned)}"
     return f"{link.a}.nic{int(link.a_label[3:link.a_label.index('/')]) - 1}"
 
 
@@ -197,11 +210,10 @@ class _Pricer:
                                                                                 "node_leaf"))
             if load is not None and m < c:
                 found.append((pod, "node_leaf", load, load * (1 + math.ceil(m / (c - m)))))
-        for leaf, k in Counter(b.rpartition("-")[0] for b in bundles).items():
+        for leaf, lost in Counter(b.rpartition("-")[0] for b in bundles).items():  # one cable each
             pod = wiring.parse(leaf)[0]
             spec = mixed.fabric.pods[pod]
             n = spec.uplinks_per_leaf
-            lost = k * spec.links_per_leaf_spine_pair
             load = self.loads.get((spec.index + 1, "leaf_spine"))
             if load is not None and lost < n:
                 found.append((pod, "leaf_spine", load, load * n / (n - lost)))
@@ -235,8 +247,42 @@ def _price(index: _PodsIndex, faults: list[Fault]) -> tuple[dict, list[dict]]:
                       for r, i in enumerate(ranked)]
 
 
-def _where(index: _PodsIndex, fault: Fault) -> dict:
-    """Where a fault is: switches, leaves, racks of the hall, rail (NIC) and servers affected."""
+def slurm_groups(mixed: MixedPlan, naming: NamingScheme | None) -> tuple[dict[str, str], dict[str, str]]:
+    """``(node name -> its leaf-level switch of the Slurm tree, node name -> its block)`` over every pod, each pod's
+    own (``core.formats.slurm.node_groups`` under its ``pod<n>-`` names, as the pods' Slurm export names them:
+    ``core.formats.podslurm``)."""
+    from core.formats.podslurm import pod_scheme
+    from core.formats.slurm import node_groups
+
+    switch_of: dict[str, str] = {}
+    block_of: dict[str, str] = {}
+    for pod, p in zip(mixed.fabric.pods, mixed.plans):
+        switches, blocks = node_groups(p, pod_scheme(naming, pod.index + 1))
+        switch_of.update(switches)
+        block_of.update(blocks)
+    return switch_of, block_of
+
+
+def touched_nodes(index: _PodsIndex, fault: Fault, devices: list[str]) -> list[str]:
+    """The names of the servers whose paths a fault touches: a fabric's rule (``nodes_touched``) on each pod's
+    own wiring (a server link's server; a leaf's leaf group)."""
+    by_pod: dict[int, list[str]] = {}
+    for device in devices:
+        found = index.wiring.parse(device)
+        if found is not None:
+            by_pod.setdefault(found[0], []).append(found[1])
+    server_link = any(index.role(d)[0] == "server" for d in devices)
+    names = []
+    for pod, own in by_pod.items():
+        own = own if not server_link else [d for d in own if index.role(index.wiring.local_id(pod, d))[0] == "server"]
+        names += [index.vertex(index.wiring.node_id(pod, n))
+                  for n in nodes_touched(index.wiring.wirings[pod], own, fault.kind)]
+    return names
+
+
+def _where(index: _PodsIndex, fault: Fault, slurm: tuple[dict, dict]) -> dict:
+    """Where a fault is: switches, leaves, racks of the hall, rail (NIC), servers affected and their Slurm tree
+    switches and blocks (``slurm``: ``slurm_groups``)."""
     devices = []
     if fault.planned is not None:
         devices += [index.links[fault.planned].a, index.links[fault.planned].b]
@@ -248,10 +294,12 @@ def _where(index: _PodsIndex, fault: Fault) -> dict:
     labels += [label for d, label in fault.ends if d and roles[d] == "server" and label]
     if labels and labels[0].startswith("nic"):
         nic = int(labels[0][3:labels[0].index("/")])
+    nodes = touched_nodes(index, fault, devices)
     return {"switches": [index.vertex(d) for d in devices if roles[d] != "server"],
             "leaves": [index.vertex(d) for d in devices if roles[d] == "leaf"],
-            "racks": sorted({position_of(hall, d)[0] for d in devices} - {""}), "nic": nic,
-            "nodes": sum(1 for d in devices if roles[d] == "server"), "slurm_switches": [], "slurm_blocks": []}
+            "racks": sorted({position_of(hall, d)[0] for d in devices} - {""}), "nic": nic, "nodes": len(nodes),
+            "slurm_switches": sorted({slurm[0][n] for n in nodes if n in slurm[0]}),
+            "slurm_blocks": sorted({slurm[1][n] for n in nodes if n in slurm[1]})}
 
 
 def _planned_json(index: _PodsIndex, p: int | None) -> dict | None:
@@ -273,10 +321,11 @@ def verify_pods(mixed: MixedPlan, found: list, mapping: dict | None = None, nami
     index = _PodsIndex(mixed, naming)
     matched, faults, unknown = pods_diff(index, found, mapping or {}, skip_speed)
     together, fixes = _price(index, faults)
+    slurm = slurm_groups(mixed, naming) if faults else ({}, {})
     rows = [{"id": n, "kind": f.kind, "planned": _planned_json(index, f.planned), "found": _found_json(f.found),
              "failure_spec": spec_of(index, f),
              "unknown_device": bool(f.ends) and None in (f.ends[0][0], f.ends[1][0]),
-             "impact": f.impact, "where": _where(index, f)} for n, f in enumerate(faults)]
+             "impact": f.impact, "where": _where(index, f, slurm)} for n, f in enumerate(faults)]
     coverage, checked = coverage_of(index, matched, faults, found, unknown, skip_speed)
     notes = [_("A design with pods: checked against the whole fabric, every pod under the shared spines "
                "({pods} pods, {spines} shared spines).").format(pods=len(mixed.fabric.pods),
