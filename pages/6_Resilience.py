@@ -25,9 +25,9 @@ from core.fabric.families import CLOS, node_to_node, require_clos, require_model
 from core import units
 from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
-from core.figures.topology import link_name
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
+from core.formats.linknames import link_names, scheme_of
 from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
 from webui import jobstate, jobwork, pagestate, safe, state, tables
@@ -656,7 +656,9 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
             _("worst load, adaptive"), _("worst load, ECMP"), _("mean load"))}})
     if result.hot_links:
         st.markdown("##### " + _("Hottest links (static ECMP)"))
-        st.dataframe({_("link"): [link_name(plan.fabric.family, h["link"]) for h in result.hot_links],
+        names = link_names(plan, [h["link"] for h in result.hot_links],
+                           scheme_of(st.session_state.get(state.NAMING_STORE), plan))  # as the exports name them
+        st.dataframe({_("link"): names,
                       _("load, ECMP"): [h["ecmp_util"] for h in result.hot_links],
                       _("flows, ECMP"): [h["ecmp_flows"] for h in result.hot_links],
                       _("load, adaptive"): [h["ar_util"] for h in result.hot_links]}, hide_index=True, width="stretch",
