@@ -650,10 +650,7 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
     if pods:
         _pods_spread(pods, bw)
     tiers = cache.tier_table(result, unit, cur.plan.fabric.family)
-    tables.show_wide(tiers, hide_index=True, width="stretch", column_config={  # says it scrolls at 1,024 px
-        _("links"): st.column_config.NumberColumn(format="localized"),  # 2,048 links, as on every page
-        **{c: st.column_config.NumberColumn(format="percent") for c in (
-            _("worst load, adaptive"), _("worst load, ECMP"), _("mean load"))}})
+    tables.show_wide(tiers, hide_index=True, width="stretch", column_config=cache.tier_columns())  # scrolls: says it
     if result.hot_links:
         st.markdown("##### " + _("Hottest links (static ECMP)"))
         names = link_names(plan, [h["link"] for h in result.hot_links],
