@@ -9,23 +9,29 @@ import re
 import pytest
 from babel.messages.pofile import read_po
 
-from core.i18n import LOCALE_DIR
+from core.i18n import LOCALE_DIR, glossary
 
 PO = LOCALE_DIR / "zh" / "LC_MESSAGES" / "messages.po"
 
+_TERMS = {term["en"]: term["zh"] for term in glossary()}
+"""The house glossary's Chinese terms (``assets/glossary.toml``, shown on the Catalog page)."""
+
 GLOSSARY = (
     # (English term in the msgid, the one Chinese term the msgstr holds, other translations it must not hold)
-    (r"(?<![\w-])NICs?(?![\w-])", "网卡", r"(?<![\w（(-])NICs?(?![\w）)-])"),
-    (r"(?<![\w-])MMF(?![\w-])|(?i:multi-?mode)", "多模", r"(?<![\w（(-])MMF(?![\w）)-])"),
-    (r"(?<![\w-])SMF(?![\w-])|(?i:single-mode)", "单模", r"(?<![\w（(-])SMF(?![\w）)-])"),
+    (r"(?<![\w-])NICs?(?![\w-])", _TERMS["NIC"], r"(?<![\w（(-])NICs?(?![\w）)-])"),
+    (r"(?<![\w-])MMF(?![\w-])|(?i:multi-?mode)", _TERMS["multimode (MMF)"], r"(?<![\w（(-])MMF(?![\w）)-])"),
+    (r"(?<![\w-])SMF(?![\w-])|(?i:single-mode)", _TERMS["single-mode (SMF)"], r"(?<![\w（(-])SMF(?![\w）)-])"),
+    # the glossary's 收敛比 less its 比: "oversubscribed" is 有收敛
+    (r"(?i)(?<![\w-])oversubscri", _TERMS["oversubscription"].removesuffix("比"), r"超订|超额订阅|过载比"),
+    # the collectives keep their English names (the glossary's "collective communication" lists them so)
     (r"(?i)all-reduce", "all-reduce", r"全归约|全规约|全局归约|全局规约"),
     (r"(?i)all-to-all", "all-to-all", r"全对全"),
-    (r"(?i)(?<![\w-])oversubscri", "收敛", r"超订|超额订阅|过载比"),
     (r"(?i)central rows?\b", "中央机柜排", r"中心机柜排"),
 )
-"""The glossary: a regular expression of the English term (placeholders ``{name}`` and ``--flags`` left out), the
-one Chinese term (case-insensitive), and a regular expression of the translations it replaces. An abbreviation may
-stay in brackets after its Chinese term (``多模（MMF）``)."""
+"""The glossary as the catalog is checked against it: a regular expression of the English term (placeholders
+``{name}``, ``--flags`` and ``key=`` settings left out), the one Chinese term (the house glossary's where it has the
+term; case-insensitive), and a regular expression of the translations it replaces. An abbreviation may stay in
+brackets after its Chinese term (``多模（MMF）``, ``网卡（NIC）模式``)."""
 
 OTHER_SENSE = {
     "All 24 200GbE ports are on the accelerator: 21 form the all-to-all among",  # a full mesh of cards (全互联)
