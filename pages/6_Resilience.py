@@ -677,12 +677,12 @@ def _pods_spread(pods: tuple[dict, ...], bw) -> None:
     def cell(spread, key):
         return bw(spread[key]) if spread else "—"
 
-    st.dataframe([{_("Pod"): _("pod {pod}").format(pod=p["pod"]) + f" ({p['system']})",
-                   _("GPUs on the fabric"): i18n.number(p["gpus_on_fabric"]),
-                   _("NIC line rate per GPU"): bw(p["nic_gbps_per_gpu"]),
-                   _("Per-GPU min, adaptive"): cell(p["adaptive"], "min"),
-                   _("Per-GPU min, ECMP"): cell(p["ecmp"], "min"),
-                   _("Median, ECMP"): cell(p["ecmp"], "median")} for p in pods], hide_index=True, width="stretch")
+    tables.show_turned([{_("Pod"): _("pod {pod}").format(pod=p["pod"]) + f" ({p['system']})",  # a column per pod:
+                         _("GPUs on the fabric"): i18n.number(p["gpus_on_fabric"]),  # six across scrolled at 1,024
+                         _("NIC line rate per GPU"): bw(p["nic_gbps_per_gpu"]),
+                         _("Per-GPU min, adaptive"): cell(p["adaptive"], "min"),
+                         _("Per-GPU min, ECMP"): cell(p["ecmp"], "min"),
+                         _("Median, ECMP"): cell(p["ecmp"], "median")} for p in pods], _("Pod"))
 
 
 def main() -> None:
