@@ -25,9 +25,9 @@ from core.fabric.families import CLOS, node_to_node, require_clos, require_model
 from core import units
 from core.figures import resilience as figs
 from core.figures.keynumbers import KeyNumber, cards_html, size_caption
-from core.figures.topology import link_name
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
+from core.formats.linknames import link_names, scheme_of
 from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
 from webui import jobstate, jobwork, pagestate, safe, state, tables
@@ -650,13 +650,12 @@ def _load_section(cur, store: dict, key: str, lang: str) -> None:
     if pods:
         _pods_spread(pods, bw)
     tiers = cache.tier_table(result, unit, cur.plan.fabric.family)
-    tables.show_wide(tiers, hide_index=True, width="stretch", column_config={  # says it scrolls at 1,024 px
-        _("links"): st.column_config.NumberColumn(format="localized"),  # 2,048 links, as on every page
-        **{c: st.column_config.NumberColumn(format="percent") for c in (
-            _("worst load, adaptive"), _("worst load, ECMP"), _("mean load"))}})
+    tables.show_wide(tiers, hide_index=True, width="stretch", column_config=cache.tier_columns())  # scrolls: says it
     if result.hot_links:
         st.markdown("##### " + _("Hottest links (static ECMP)"))
-        st.dataframe({_("link"): [link_name(plan.fabric.family, h["link"]) for h in result.hot_links],
+        names = link_names(plan, [h["link"] for h in result.hot_links],
+                           scheme_of(st.session_state.get(state.NAMING_STORE), plan))  # as the exports name them
+        st.dataframe({_("link"): names,
                       _("load, ECMP"): [h["ecmp_util"] for h in result.hot_links],
                       _("flows, ECMP"): [h["ecmp_flows"] for h in result.hot_links],
                       _("load, adaptive"): [h["ar_util"] for h in result.hot_links]}, hide_index=True, width="stretch",
@@ -678,12 +677,12 @@ def _pods_spread(pods: tuple[dict, ...], bw) -> None:
     def cell(spread, key):
         return bw(spread[key]) if spread else "—"
 
-    st.dataframe([{_("Pod"): _("pod {pod}").format(pod=p["pod"]) + f" ({p['system']})",
-                   _("GPUs on the fabric"): i18n.number(p["gpus_on_fabric"]),
-                   _("NIC line rate per GPU"): bw(p["nic_gbps_per_gpu"]),
-                   _("Per-GPU min, adaptive"): cell(p["adaptive"], "min"),
-                   _("Per-GPU min, ECMP"): cell(p["ecmp"], "min"),
-                   _("Median, ECMP"): cell(p["ecmp"], "median")} for p in pods], hide_index=True, width="stretch")
+    tables.show_turned([{_("Pod"): _("pod {pod}").format(pod=p["pod"]) + f" ({p['system']})",  # a column per pod:
+                         _("GPUs on the fabric"): i18n.number(p["gpus_on_fabric"]),  # six across scrolled at 1,024
+                         _("NIC line rate per GPU"): bw(p["nic_gbps_per_gpu"]),
+                         _("Per-GPU min, adaptive"): cell(p["adaptive"], "min"),
+                         _("Per-GPU min, ECMP"): cell(p["ecmp"], "min"),
+                         _("Median, ECMP"): cell(p["ecmp"], "median")} for p in pods], _("Pod"))
 
 
 def main() -> None:

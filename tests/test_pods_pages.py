@@ -252,7 +252,7 @@ def test_scaleup_card_says_every_pods_nvlink():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_resilience_link_load_routes_a_ring_over_every_pod(lang):
     """The share link of a design with pods: a ring over every GPU closes from the B200 pod into the H100 pod, so
-    the hottest links are the first H100 server's NIC links (the wiring's ids), the heatmap has each pod's rows and
+    the hottest links are the first H100 server's NIC links (named as the exports name them), the heatmap has each pod's rows and
     the histogram names both pods' line rates."""
     import json
 
@@ -261,8 +261,8 @@ def test_resilience_link_load_routes_a_ring_over_every_pod(lang):
     link = {"n": "64", "pods": "B200:32:800", "lang": lang, "rs_tab": "Overload & imbalance", "rs_pat": "ring"}
     at = pagetest.open_page("../pages/6_Resilience.py", link)
     assert not at.exception and not at.error
-    hot = next(d.value for d in at.dataframe if "pod1.node0.nic0" in " ".join(map(str, d.value.iloc[:, 0])))
-    assert all(str(name).startswith("pod1.p0.leaf") for name in hot.iloc[:, 0][:8])
+    hot = next(d.value for d in at.dataframe if "pod1-gpu001 nic1" in " ".join(map(str, d.value.iloc[:, 0])))
+    assert all(str(name).startswith("pod1-leaf") for name in hot.iloc[:, 0][:8])  # the exports' names
     heat, hist = (json.loads(chart.proto.spec) for chart in at.get("plotly_chart"))
     rows = heat["data"][0]["y"]
     assert len(rows) == 8 and sum(str(r).startswith(("pod 1", "Pod 1")) for r in rows) == 4

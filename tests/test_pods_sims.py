@@ -5,7 +5,6 @@ hold every pod's devices and the shared spines, as the whole fabric's wiring (co
 
 from __future__ import annotations
 
-import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -19,7 +18,8 @@ from core.fabric.podgraph import pods_fabric_graph
 from core.formats.exports import export_text, exports, pod_coverage
 from core.formats.ibnetdiscover import read_ibnetdiscover
 from core.plan import plan
-from tests.test_verify_ibsim import _discover, _tools
+from tests.ibsimtools import needed_tools
+from tests.test_verify_ibsim import _discover
 
 TWO = Design(gpu="H100", nodes=64, pods="B200:32:400")
 """An H100 pod of 512 GPUs and a B200 pod of 256 under one spine layer (as tests/test_pods_exports.py)."""
@@ -95,11 +95,7 @@ def test_ibsim_ports_are_the_cabling_plans_and_each_once():
 def test_ibsim_simulates_every_pod_and_ibnetdiscover_finds_them_at_their_speeds(tmp_path: Path):
     """The real ibsim simulates the net file of a design with pods and the real ibnetdiscover discovers it: the
     discovered fabric is podgraph's, each pod's links up at its own rate (4xHDR, 4xEDR)."""
-    tools = _tools()
-    if tools is None:
-        if os.environ.get("CI"):
-            pytest.fail("ibsim/ibnetdiscover missing: `make ibsim` installs ibsim-utils and infiniband-diags")
-        pytest.skip("ibsim-utils / infiniband-diags not installed (make ibsim)")
+    tools = needed_tools()
     text = export_text(plan(SPEEDS), "ibsim")
     net = tmp_path / "net"
     net.write_text(text)

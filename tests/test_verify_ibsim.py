@@ -21,15 +21,10 @@ from core.formats.exports import export_text
 from core.formats.ibnetdiscover import read_ibnetdiscover
 from core.formats.ibsim import ibsim_command
 from core.plan import plan
+from tests.ibsimtools import needed_tools, tools as _tools
 
 DESIGN = Design(gpu="H100", nodes=64)
 """Two scalable units of 32 DGX H100: 16 rail leaves and 8 spines of QM9700, 1,024 links."""
-
-
-def _tools() -> tuple[str, str, str] | None:
-    found = [shutil.which(t) or (f"/usr/sbin/{t}" if os.path.exists(f"/usr/sbin/{t}") else None)
-             for t in ("ibsim", "ibsim-run", "ibnetdiscover")]
-    return tuple(found) if all(found) else None
 
 
 def _records(text: str) -> dict[str, list[str]]:
@@ -99,11 +94,7 @@ def _discover(net: Path, command: str, tools, tmp_path: Path, hosts: tuple[str, 
 
 @pytest.mark.slow
 def test_ibsim_round_trip_finds_exactly_the_injected_faults(tmp_path: Path):
-    tools = _tools()
-    if tools is None:
-        if os.environ.get("CI"):
-            pytest.fail("ibsim/ibnetdiscover missing: `make ibsim` installs ibsim-utils and infiniband-diags")
-        pytest.skip("ibsim-utils / infiniband-diags not installed (make ibsim)")
+    tools = needed_tools()
     result = plan(DESIGN)
     text = export_text(result, "ibsim")
     records = _records(text)
@@ -197,11 +188,7 @@ def test_ibsim_round_trip_of_two_planes_finds_a_nic_with_its_planes_crossed(tmp_
     """Two InfiniBand planes (dual-port NICs at NDR200): node0's first NIC has its two ports' cables crossed, port 1
     on plane 1's leaf and port 2 on plane 0's; the real ibnetdiscover, run once in each plane (two subnets), shows
     exactly two links in the wrong plane."""
-    tools = _tools()
-    if tools is None:
-        if os.environ.get("CI"):
-            pytest.fail("ibsim/ibnetdiscover missing: `make ibsim` installs ibsim-utils and infiniband-diags")
-        pytest.skip("ibsim-utils / infiniband-diags not installed (make ibsim)")
+    tools = needed_tools()
     result = plan(Design(gpu="H100", nodes=32, switch="QM9700", nic="CX7-2P", port_speed_gbps=200, planes=2))
     records = _records(export_text(result, "ibsim"))
     _set(records, "gpu001 mlx5_0", 1, "p2-leaf001", 1)
@@ -222,11 +209,7 @@ def test_ibsim_round_trip_at_hdr_finds_a_narrow_and_a_slow_link(tmp_path: Path):
     """At HDR (200 Gb/s, a rate Debian's ibsim knows) the export enables each port's rate, the simulated links come
     up at it, and the check compares speeds: node5's NIC 2 enabled at 1x (it trains down to 1xHDR, 50 Gb/s) and
     leaf 1's first uplink enabled at EDR on both ends (100 Gb/s) are exactly the two wrong-speed faults."""
-    tools = _tools()
-    if tools is None:
-        if os.environ.get("CI"):
-            pytest.fail("ibsim/ibnetdiscover missing: `make ibsim` installs ibsim-utils and infiniband-diags")
-        pytest.skip("ibsim-utils / infiniband-diags not installed (make ibsim)")
+    tools = needed_tools()
     result = plan(Design(gpu="H100", nodes=32, switch="QM8700", port_speed_gbps=200))
     text = export_text(result, "ibsim")
     narrow = 'Hca\t1 "gpu006 mlx5_2"\n[1]\t"leaf003"[6]\t\t# lid 0 lmc 0 "leaf003" lid 0 4xHDR'

@@ -6,7 +6,6 @@ outside CI, as ``tests/test_verify_ibsim.py``."""
 from __future__ import annotations
 
 import io
-import os
 import re
 from pathlib import Path
 
@@ -17,18 +16,15 @@ from core.analysis.whole import design_mixed
 from core.design import Design
 from core.formats.ibnetdiscover import read_ibnetdiscover
 from core.formats.podibsim import write_mixed_ibsim
-from tests.test_verify_ibsim import _discover, _records, _set, _tools, _write
+from tests.ibsimtools import needed_tools
+from tests.test_verify_ibsim import _discover, _records, _set, _write
 
 DESIGN = Design(gpu="H100", nodes=64, pods="B200:32:800")
 """64 DGX H100 and 32 DGX B200 at 800G under 8 shared spines: 1,536 links."""
 
 
 def _net(tmp_path: Path) -> tuple:
-    tools = _tools()
-    if tools is None:
-        if os.environ.get("CI"):
-            pytest.fail("ibsim/ibnetdiscover missing: `make ibsim` installs ibsim-utils and infiniband-diags")
-        pytest.skip("ibsim-utils / infiniband-diags not installed (make ibsim)")
+    tools = needed_tools()
     mixed = design_mixed(DESIGN)
     buffer = io.StringIO()
     write_mixed_ibsim(mixed, buffer)

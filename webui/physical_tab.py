@@ -167,11 +167,18 @@ def nvlink_section(key: str, lang: str) -> None:
     if table.empty:
         return
     st.markdown("#### " + _("Level-2 NVLink cables"))
-    st.caption(_("From each rack's NVLink switch trays (or each node's NVLink cages) to the level-2 NVLink switches, "
-                 "which stand in network racks of the central rows (an assumption: NVIDIA published no floor plan "
-                 "for them); an NVL36x2 pair is cabled rack to rack. Every cable is in the cabling plan export."))
-    others = _none_listed(key, lang, table) if _("Pod") in table.columns else ""
-    if others:  # a design with pods: the pods with one NVLink level
+    pods = _("Pod") in table.columns
+    if pods:  # a design with pods: the switches stand in their own pod's rows of the hall
+        from core.figures.podracks import NVLINK_NOTE
+
+        st.caption(_(NVLINK_NOTE))
+    else:
+        st.caption(_("From each rack's NVLink switch trays (or each node's NVLink cages) to the level-2 NVLink "
+                     "switches, which stand in network racks of the central rows (an assumption: NVIDIA published no "
+                     "floor plan for them); an NVL36x2 pair is cabled rack to rack. Every cable is in the cabling plan "
+                     "export."))
+    others = _none_listed(key, lang, table) if pods else ""
+    if others:  # the pods with one NVLink level
         st.caption(_("Every pod's level-2 NVLink cables, measured in the hall; {pods} not listed: one NVLink level, "
                      "inside each server or rack.").format(pods=others))
     show_wide(table, hide_index=True, width="stretch",

@@ -135,17 +135,37 @@ def load_figures(key: str, pattern: str, placement: str, group: int, settings_js
                 figs.bandwidth_histogram_figure(result, unit=unit))
 
 
+TIER_LOADS = {"ar_max": (N_("worst, adaptive"), N_("The most loaded link's load over its capacity, adaptive routing")),
+              "ecmp_max": (N_("worst, ECMP"), N_("The most loaded link's load over its capacity, static ECMP")),
+              "ecmp_mean": (N_("mean load"), N_("The links' mean load over their capacity, static ECMP")),
+              "ecmp_overloaded": (N_("overloaded, ECMP"), N_("Links loaded over their capacity, static ECMP")),
+              "ecmp_max_flows": (N_("most flows, ECMP"), N_("The most flows on one link, static ECMP"))}
+"""The tier table's load columns: ``TierLoad`` field -> (short header, its words in the header's tooltip); short,
+so a design with pods' table (a pod column more) fits a 1,280 px window whole."""
+_PERCENT = ("ar_max", "ecmp_max", "ecmp_mean")
+
+
 def tier_table(result, unit: str, family: str | None = None) -> pd.DataFrame:
     """The load model's tiers (in the words of the fabric ``family``), headers in the current language, link speeds
-    in ``unit``; a design with pods: a row per pod and tier, the pod first (``core.analysis.loadpods``)."""
-    rows = [{**({_("Pod"): _("pod {pod}").format(pod=t.pod) + f" ({t.system})"} if hasattr(t, "pod") else {}),
-             _("tier"): _("{tier} {direction}").format(tier=load.tier_label(t.tier, family),
-                                                       direction=_(load.DIRECTION_LABELS[t.direction])),
+    in ``unit``; a design with pods: a row per pod and tier, the tier named after its pod as the heatmap's rows
+    (``pod 2 leaf-spine up``, ``core.analysis.loadpods``; the pods' systems are in the table above it), so the
+    table has no column more than one fabric's."""
+    rows = [{_("tier"): (_("pod {pod}").format(pod=t.pod) + " " if hasattr(t, "pod") else "") + _(
+                 "{tier} {direction}").format(tier=load.tier_label(t.tier, family),
+                                              direction=_(load.DIRECTION_LABELS[t.direction])),
              _("links"): t.links, _("link speed"): units.bandwidth(t.link_gbps, unit),
-             _("worst load, adaptive"): t.ar_max, _("worst load, ECMP"): t.ecmp_max,
-             _("mean load"): t.ecmp_mean, _("overloaded links, ECMP"): t.ecmp_overloaded,
-             _("most flows on a link, ECMP"): t.ecmp_max_flows} for t in result.tiers]
+             **{_(head): getattr(t, field) for field, (head, _words) in TIER_LOADS.items()}} for t in result.tiers]
     return pd.DataFrame(rows)
+
+
+def tier_columns() -> dict:
+    """The tier table's column configuration (``tier_table``'s headers in the current language): links with
+    separators, the loads as percentages, each load's words in its header's tooltip."""
+    config = {_("links"): st.column_config.NumberColumn(format="localized")}  # 2,048 links, as on every page
+    for field, (head, words) in TIER_LOADS.items():
+        config[_(head)] = st.column_config.NumberColumn(help=_(words),
+                                                        format="percent" if field in _PERCENT else "localized")
+    return config
 
 
 def stage_table(result, unit: str) -> pd.DataFrame:

@@ -231,8 +231,9 @@ def binomial_tail(n: int, p: float, at_least: int) -> float:
     return min(1.0, math.exp(top) * math.fsum(math.exp(v - top) for v in logs))
 
 
-class Availability(BaseModel):
-    """Result of ``availability``; JSON-ready via ``to_json``."""
+class MonteCarloRun(BaseModel):
+    """What every availability result states of its Monte Carlo run (``Availability``, and a design with pods'
+    ``core.analysis.podavail.PodsAvailability``): the method's words, the trials, the seed and the job's GPUs."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -240,6 +241,24 @@ class Availability(BaseModel):
     trials: int
     seed: int
     job_gpus: int
+
+
+def checked_run(trials, job_gpus: int | None, total_gpus: int) -> int:
+    """The job's GPUs of a Monte Carlo availability run over a cluster of ``total_gpus`` GPUs (all of them when
+    ``job_gpus`` is None), after checking ``trials`` (a whole number from 1 to 100,000) and the job (1 to
+    ``total_gpus`` GPUs); ``InputError`` saying which is out of range."""
+    job_gpus = total_gpus if job_gpus is None else job_gpus
+    if not isinstance(trials, int) or not 1 <= trials <= 100_000:
+        raise InputError(_("trials must be a whole number from 1 to 100000"))
+    if not isinstance(job_gpus, int) or not 1 <= job_gpus <= total_gpus:
+        raise InputError(_("a job of {job} GPUs does not fit this cluster of {total} GPUs").format(
+            job=job_gpus, total=total_gpus))
+    return job_gpus
+
+
+class Availability(MonteCarloRun):
+    """Result of ``availability``; JSON-ready via ``to_json``."""
+
     elements: dict[str, int]
     expected_down: dict[str, float]
     """Closed form ``count x q`` per class."""
@@ -424,12 +443,7 @@ def availability(plan_or_shape, job_gpus: int | None = None, trials: int = 1000,
     shape = plan_or_shape if isinstance(plan_or_shape, Shape) else shape_of(plan_or_shape)
     rates, notes = _provider_scope(plan_or_shape, rates or default_rates())
     total_gpus = shape.nodes * shape.gpus_per_node
-    job_gpus = total_gpus if job_gpus is None else job_gpus
-    if not isinstance(trials, int) or not 1 <= trials <= 100_000:
-        raise InputError(_("trials must be a whole number from 1 to 100000"))
-    if not isinstance(job_gpus, int) or not 1 <= job_gpus <= total_gpus:
-        raise InputError(_("a job of {job} GPUs does not fit this cluster of {total} GPUs").format(
-            job=job_gpus, total=total_gpus))
+    job_gpus = checked_run(trials, job_gpus, total_gpus)
     q = {name: rates[name].unavailability for name in CLASSES}
     n, gpn = shape.nodes, shape.gpus_per_node
     sim = _simulate(shape, trials, seed, tuple(q[name] for name in CLASSES))

@@ -20,11 +20,10 @@ import math
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
-from core.analysis.availability import ClassRate, default_rates
+from core.analysis.availability import ClassRate, MonteCarloRun, checked_run, default_rates
 from core.analysis.pods import MixedPlan
 from core.analysis.podwhatif import pod_elements, pods_what_if
-from core.errors import InputError
-from core.i18n import N_, _
+from core.i18n import N_
 
 METHOD = ("steady-state Poisson failures with repair per element (q = r/(1+r)), independent; a seeded Monte Carlo "
           "over every pod's servers and leaves and the shared spines; per sampled state, what each pod loses by the "
@@ -54,15 +53,9 @@ class PodAvailability(BaseModel):
     """Fraction of trials in which every GPU of the pod was available."""
 
 
-class PodsAvailability(BaseModel):
+class PodsAvailability(MonteCarloRun):
     """Result of ``pods_availability``: per pod and the whole fabric."""
 
-    model_config = ConfigDict(frozen=True)
-
-    method: str
-    trials: int
-    seed: int
-    job_gpus: int
     pods: tuple[PodAvailability, ...]
     gpus: int
     expected_gpus_available: float
@@ -82,12 +75,7 @@ def pods_availability(mixed: MixedPlan, job_gpus: int | None = None, trials: int
     gpn = [p.resolved.gpus_per_node for p in mixed.plans]
     nodes = [p.nodes for p in mixed.fabric.pods]
     total = sum(n * g for n, g in zip(nodes, gpn))
-    job_gpus = total if job_gpus is None else job_gpus
-    if not isinstance(trials, int) or not 1 <= trials <= 100_000:
-        raise InputError(_("trials must be a whole number from 1 to 100000"))
-    if not isinstance(job_gpus, int) or not 1 <= job_gpus <= total:
-        raise InputError(_("a job of {job} GPUs does not fit this cluster of {total} GPUs").format(
-            job=job_gpus, total=total))
+    job_gpus = checked_run(trials, job_gpus, total)
     rng = np.random.default_rng(seed)
     switches = pod_elements(mixed)  # the shared spines and every pod's leaves, each failing at q_switch
     seen: dict[tuple[str, ...], list[int]] = {}  # nodes cut off per pod of each distinct state drawn

@@ -68,9 +68,10 @@ def _gbps(value: float) -> str:
     return f"{value:,.0f} Gb/s"
 
 
-def render_table(out: dict, family: str | None = None) -> str:
+def render_table(out: dict, family: str | None = None, names: list[str] | None = None) -> str:
     """The human summary of ``LoadResult.to_json()`` in the current language, tiers and switches in the words of
-    ``family`` (a ``FabricPlan.family``; None: a folded Clos's)."""
+    ``family`` (a ``FabricPlan.family``; None: a folded Clos's); ``names``: the hottest links' names
+    (``core.formats.linknames.link_names``; default ``link_name`` of their ids)."""
     from core.analysis.load import DIRECTION_LABELS, PATTERN_LABELS, PLACEMENT_LABELS, tier_label
     from core.figures.topology import link_name
 
@@ -95,8 +96,8 @@ def render_table(out: dict, family: str | None = None) -> str:
                                                                  max=_gbps(s["max"]), line=_gbps(line))))
     if out["hot_links"]:
         lines.append(_("hottest links (ECMP):"))
-        for h in out["hot_links"][:5]:
-            lines.append(row("  " + link_name(family, h["link"]), _("{ecmp:.0%} with {flows} flows (adaptive {ar:.0%})").format(
+        for k, h in enumerate(out["hot_links"][:5]):
+            lines.append(row("  " + (names[k] if names else link_name(family, h["link"])), _("{ecmp:.0%} with {flows} flows (adaptive {ar:.0%})").format(
                 ecmp=h["ecmp_util"], flows=f"{h['ecmp_flows']:,}", ar=h["ar_util"])))
     lines.extend(out["notes"])
     return "\n".join(lines) + "\n"
@@ -118,4 +119,6 @@ def run(args: argparse.Namespace) -> str:
     data = result.to_json()
     if args.format == "json":
         return to_json(data) + "\n"
-    return render_table(data, p.fabric.family)
+    from core.formats.linknames import link_names
+
+    return render_table(data, p.fabric.family, link_names(p, [h["link"] for h in data["hot_links"][:5]]))

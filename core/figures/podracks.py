@@ -10,12 +10,21 @@ import plotly.graph_objects as go
 
 from core.figures.keynumbers import KeyNumber, rack_key_numbers
 from core.figures.racks import MAX_RACK_TYPES, floor_plan_figure, rack_elevation_figure, series_lengths_figure
-from core.i18n import N_, _
+from core.i18n import N_, _, ngettext
 
-HALL_NOTE = N_("Every pod's racks stand in one hall: each pod's rows as the pod alone would have them, without its "
-               "own spines; the shared spines' racks stand in the middle rows, and every pod's leaf-spine cables "
-               "run to them. The lengths, their media and the mixed bill's cables and optics are this hall's.")
-"""How the hall of a design with pods is laid out (the Racks tab's and the review pack's words)."""
+HALL_NOTE = N_("Every pod's racks stand in one hall, pod by pod: each pod's rows as the pod alone would have them, "
+               "without its own spines (its management, storage and any level-2 NVLink racks stay in its own "
+               "central rows); the shared spines' racks stand in rows of their own in the middle of the hall, "
+               "after the first half of the pods' rows, and every pod's leaf-spine cables run to them. The lengths, "
+               "their media and the mixed bill's cables and optics are this hall's.")
+"""How the hall of a design with pods is laid out (the Racks tab's and the review pack's words;
+``core.physical.podlayout``)."""
+NVLINK_NOTE = N_("From each rack's NVLink switch trays (or each node's NVLink cages) to the level-2 NVLink switches, "
+                 "which stand in network racks of their own pod's central rows, among the pod's rows, not with the "
+                 "shared spines (an assumption: NVIDIA published no floor plan for them); an NVL36x2 pair is cabled "
+                 "rack to rack. Measured in the hall; every cable is in the cabling plan export.")
+"""Where a design with pods' level-2 NVLink switches stand and how their cables are measured (the Racks tab's and
+the review pack's words; ``core.physical.podlayout.pods_nvlink_summary``)."""
 
 
 def pod_word(mixed, pod: int) -> str:
@@ -43,7 +52,9 @@ def hall_figures(mixed) -> tuple[go.Figure, go.Figure, go.Figure]:
 
 def hall_key_numbers(mixed) -> list[KeyNumber]:
     """The hall's cards (``core.figures.keynumbers.rack_key_numbers`` of the whole hall and every pod's lengths),
-    the nodes per rack given pod by pod (each pod's racks follow its own system and rack limits)."""
+    the nodes per rack given pod by pod (each pod's racks follow its own system and rack limits), the rows as the
+    hall stands them (``core.physical.podlayout``: the pods' rows pod by pod, the shared spines' rows between them),
+    not a single fabric's."""
     hall = mixed.hall
     lengths = [item for classes in mixed.lengths for item in classes]
     numbers = rack_key_numbers(SimpleNamespace(layout=hall.layout, lengths=lengths))
@@ -51,4 +62,21 @@ def hall_key_numbers(mixed) -> list[KeyNumber]:
     words = _("; ").join(_("{pod}: {limit} kW, {units}U ({preset})").format(
         pod=pod_word(mixed, i), limit=f"{p.layout.power_limit_kw:g}", units=p.layout.rack_units,
         preset=p.layout.preset) for i, p in enumerate(mixed.plans))
-    return [KeyNumber(n.key, n.label, per_pod, words) if n.key == "nodes_per_rack" else n for n in numbers]
+    return [KeyNumber(n.key, n.label, per_pod, words) if n.key == "nodes_per_rack" else
+            KeyNumber(n.key, n.label, n.value, _rows_words(hall)) if n.key == "rows" else n for n in numbers]
+
+
+def _rows_words(hall) -> str:
+    """The Rows card's words of a ``core.physical.podlayout.PodsHall``: its pods' rows (each pod's scalable units
+    and its own central rows, named by the kinds of racks in them) and the shared spines' rows in the middle."""
+    central = {row.index for row in hall.layout.rows if row.kind == "central" and hall.pods_of_rows[row.index]}
+    kinds = {s.kind for rack in hall.layout.racks if rack.row in central for s in rack.slots}
+    names = [name for kind, name in (("management", _("management")), ("storage", _("storage")),
+                                     ("nvlink2", _("level-2 NVLink"))) if kind in kinds]
+    pods, spines = sum(1 for t in hall.pods_of_rows if t), sum(1 for t in hall.pods_of_rows if not t)
+    first = (_("{pods} rows of the pods, pod by pod (each pod's scalable units and its own central rows of {kinds} "
+               "racks)").format(pods=f"{pods:,}", kinds=_(", ").join(names)) if names else
+             _("{pods} rows of the pods, pod by pod").format(pods=f"{pods:,}"))
+    return _("; ").join((first, ngettext("{spines} row of shared spines in the middle",
+                                         "{spines} rows of shared spines in the middle", spines).format(
+        spines=f"{spines:,}")))

@@ -225,8 +225,11 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
         colorbar=dict(title=dict(text="%", side="right"), orientation="h", y=-0.45, yanchor="top", thickness=10, len=0.8, tickangle=0,
                       nticks=HEATMAP_TICKS - 1),
         xgap=2, ygap=2))
-    title = (_("Worst link load per block, static ECMP [% of link capacity]") if routing == "ecmp" else
-             _("Worst link load per block, adaptive routing [% of link capacity]"))
+    # a short title and the unit and routing as its subtitle: one line each in a half-page chart at 1,024 px, so
+    # no title breaks mid-phrase at any width (a 58-character title wrapped even at 1,600 px)
+    title = _("Worst link load per block") + "<br><sup>" + (
+        _("% of link capacity, static ECMP") if routing == "ecmp" else _("% of link capacity, adaptive routing")
+    ) + "</sup>"
     base_layout(fig, title, height)
     step = max(1, math.ceil(width / HEATMAP_TICKS))  # a few ticks: they fit a half-page chart at 1,024 px
     ticks = list(range(0, width, step))
@@ -258,8 +261,9 @@ def bandwidth_histogram_figure(result: LoadResult, height: int = 340, unit: str 
                              width=width / divisor / 2, offset=(side - 1) * width / divisor / 2, name=name, marker_color=colour, opacity=0.7,
                              customdata=[units.bandwidth(c, unit) for c in centres],
                              hovertemplate=_("%{customdata}: %{y:,} GPUs") + "<extra>" + name + "</extra>"))
-    base_layout(fig, _("Per-GPU achievable bandwidth [{unit}, one direction; NIC line rate {line}]").format(
-        unit=label, line=" / ".join(units.bandwidth(x, unit) for x in lines or [line])), height)
+    base_layout(fig, _("Per-GPU achievable bandwidth [{unit}]").format(unit=label) + "<br><sup>" + _(
+        "one direction; NIC line rate {line}").format(line=" / ".join(units.bandwidth(x, unit) for x in lines or [line]))
+        + "</sup>", height)  # title and subtitle, each one line at 1,024 px (as the heatmap's)
     fig.update_layout(barmode="overlay", xaxis=dict(title=label, range=[0, line / divisor * 1.02]),
                       yaxis=dict(title=_("GPUs")), legend=dict(orientation="h", y=-0.25))
     return fig

@@ -56,6 +56,7 @@ from pydantic import BaseModel, ConfigDict
 from core import units
 from core.errors import DesignError
 from core.fabric.wiring import Wiring
+from core.formats.podlabel import pods_describer
 from core.i18n import N_, _
 from core.formats.exports import Export
 
@@ -218,14 +219,8 @@ def write_dimensions(dims: list[Dimension], oversubscription: str, out: TextIO) 
 LABEL = N_("ASTRA-sim 2.x analytical network configuration (YAML)")
 
 
-def describe(plan) -> str:
-    """The export's label for ``plan``, and for a design with pods what the file says of them
-    (``core.formats.podsims.astra_note``), in the current language."""
-    from core.formats.podsims import astra_note
-    from core.formats.podslurm import mixed_of
-
-    mixed = mixed_of(plan)
-    return _(LABEL) if mixed is None else _("{label}: {note}").format(label=_(LABEL), note=astra_note(mixed))
+describe = pods_describer(LABEL, "astra_note")
+"""The export's label for a plan, with a design's pods what the file says of them (``podsims.astra_note``)."""
 
 
 EXPORTS = (Export("astra-sim", write, ".yml", "application/yaml", LABEL, describe=describe, every_pod=True),)

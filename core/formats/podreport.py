@@ -74,9 +74,9 @@ def pods_physical_html(plan) -> str:
 def pods_nvlink_html(mixed) -> str:
     """The level-2 NVLink cables of every pod of ``mixed`` (a ``MixedPlan``) that has a second NVLink level, as the
     Racks tab lists them (``core.physical.podlayout.pods_nvlink_summary``: per pod and link class the cables, the
-    longest and mean length [m], media and part, measured in the hall), and the pods with one level; "" when no pod
-    has a second level."""
-    from core.figures.podracks import pod_word
+    longest and mean length [m], media and part, measured in the hall) under the tab's words on where their switches
+    stand (``core.figures.podracks.NVLINK_NOTE``), and the pods with one level; "" when no pod has a second level."""
+    from core.figures.podracks import NVLINK_NOTE, pod_word
     from core.formats.report import _h3, _p, _table
     from core.physical.media import KIND_LABELS, NVLINK_CLASS_LABELS
     from core.physical.podlayout import pods_nvlink_summary
@@ -86,7 +86,7 @@ def pods_nvlink_html(mixed) -> str:
         return ""
     listed = {i for i, _row in rows}
     others = ", ".join(pod_word(mixed, i) for i in range(len(mixed.plans)) if i not in listed)
-    body = _h3(_("Level-2 NVLink cables"))
+    body = _h3(_("Level-2 NVLink cables")) + _p(_(NVLINK_NOTE), note=True)
     if others:
         body += _p(_("Every pod's level-2 NVLink cables, measured in the hall; {pods} not listed: one NVLink level, "
                      "inside each server or rack.").format(pods=others), note=True)

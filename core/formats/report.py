@@ -808,8 +808,10 @@ def racks_html(layout, racks: Mapping, tags: Mapping[int, str] | None = None) ->
 
 def lengths_html(lengths: list[tuple], media: list[tuple]) -> str:
     """The cable lengths and media-by-length tables of ``(pod word or "", LinkLengths)`` and ``(pod word or "",
-    MediaBin)`` pairs (a first "pod" column when any pod word is given), as HTML."""
+    MediaBin)`` pairs (a first "pod" column when any pod word is given), as HTML; a media kind in the words of
+    ``core.physical.media.KIND_LABELS``, as the Racks tab names it."""
     from core.cost import LINK_CLASS_LABELS
+    from core.physical.media import KIND_LABELS
 
     def cls(link_class: str) -> str:
         return _(LINK_CLASS_LABELS[link_class]) if link_class in LINK_CLASS_LABELS else link_class
@@ -830,7 +832,7 @@ def lengths_html(lengths: list[tuple], media: list[tuple]) -> str:
             span = (f"{number(m.low_m, 1)}–{number(m.high_m, 1)}" if math.isfinite(m.high_m)
                     else f"≥ {number(m.low_m, 1)}")
             rows.append([word] * pods + [cls(m.link_class), span, number(m.links), number(m.max_m, 1),
-                                         m.kind.upper(), ", ".join(dict.fromkeys(parts))])
+                                         _(KIND_LABELS[m.kind]), ", ".join(dict.fromkeys(parts))])
         body += _h3(_("Media by length"))
         body += _table(head + [_("link class"), _("length [m]"), _("links"), _("longest [m]"), _("media"),
                                _("parts")], rows, {2 + pods, 3 + pods}, {5 + pods: "id"})

@@ -50,6 +50,7 @@ from core.fabric.families import node_to_node
 from core.fabric.wiring import ROLES, Wiring
 from core.formats.astrasim import simulator_latencies
 from core.formats.exports import Export
+from core.formats.podlabel import pods_describer
 from core.i18n import N_, _
 
 SIMAI_GPU_TYPES = ("A100", "A800", "H100", "H800", "H20")
@@ -190,14 +191,8 @@ def write_lines(links: Iterator[tuple[int, int, float, float]], out: TextIO) -> 
 LABEL = N_("SimAI topology file for its ns-3 backend")
 
 
-def describe(plan) -> str:
-    """The export's label for ``plan``, and for a design with pods what the file says of them
-    (``core.formats.podsims.simai_note``), in the current language."""
-    from core.formats.podsims import simai_note
-    from core.formats.podslurm import mixed_of
-
-    mixed = mixed_of(plan)
-    return _(LABEL) if mixed is None else _("{label}: {note}").format(label=_(LABEL), note=simai_note(mixed))
+describe = pods_describer(LABEL, "simai_note")
+"""The export's label for a plan, with a design's pods what the file says of them (``podsims.simai_note``)."""
 
 
 EXPORTS = (Export("simai", write, ".txt", "text/plain", LABEL, describe=describe, every_pod=True),)

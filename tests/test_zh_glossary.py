@@ -1,0 +1,93 @@
+"""One Chinese term per English term across the message catalog: a msgstr whose msgid holds a glossary term uses the
+glossary's one translation and none of the others seen before (``GLOSSARY``); the review pack names a media kind
+as the Racks tab does (``core.physical.media.KIND_LABELS``), in Chinese too."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+
+from core.i18n import LOCALE_DIR, glossary
+
+PO = LOCALE_DIR / "zh" / "LC_MESSAGES" / "messages.po"
+
+_TERMS = {term["en"]: term["zh"] for term in glossary()}
+"""The house glossary's Chinese terms (``assets/glossary.toml``, shown on the Catalog page)."""
+
+GLOSSARY = (
+    # (English term in the msgid, the one Chinese term the msgstr holds, other translations it must not hold)
+    (r"(?<![\w-])NICs?(?![\w-])", _TERMS["NIC"], r"(?<![\w（(-])NICs?(?![\w）)-])"),
+    (r"(?<![\w-])MMF(?![\w-])|(?i:multi-?mode)", _TERMS["multimode (MMF)"], r"(?<![\w（(-])MMF(?![\w）)-])"),
+    (r"(?<![\w-])SMF(?![\w-])|(?i:single-mode)", _TERMS["single-mode (SMF)"], r"(?<![\w（(-])SMF(?![\w）)-])"),
+    # the glossary's 收敛比 less its 比: "oversubscribed" is 有收敛
+    (r"(?i)(?<![\w-])oversubscri", _TERMS["oversubscription"].removesuffix("比"), r"超订|超额订阅|过载比"),
+    # the collectives keep their English names (the glossary's "collective communication" lists them so)
+    (r"(?i)all-reduce", "all-reduce", r"全归约|全规约|全局归约|全局规约"),
+    (r"(?i)all-to-all", "all-to-all", r"全对全"),
+    (r"(?i)central rows?\b", "中央机柜排", r"中心机柜排"),
+)
+"""The glossary as the catalog is checked against it: a regular expression of the English term (placeholders
+``{name}``, ``--flags`` and ``key=`` settings left out), the one Chinese term (the house glossary's where it has the
+term; case-insensitive), and a regular expression of the translations it replaces. An abbreviation may stay in
+brackets after its Chinese term (``多模（MMF）``, ``网卡（NIC）模式``)."""
+
+OTHER_SENSE = {
+    "All 24 200GbE ports are on the accelerator: 21 form the all-to-all among",  # a full mesh of cards (全互联)
+    "uplinks_per_gpu = 9 [D]: 72 NVLinks out of an 8-GPU node",  # NVIDIA's all-to-all (mesh) bandwidth figure
+}
+"""Msgids (their start) where a glossary word has another sense: not the collective but a full mesh."""
+
+
+def _messages() -> list[tuple[str, str]]:
+    with PO.open("rb") as handle:
+        catalog = read_po(handle)
+    out = []
+    for message in catalog:
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, (list, tuple)) else (message.id,)
+        strings = message.string if isinstance(message.string, (list, tuple)) else (message.string,)
+        out += [(ids[0], text) for text in strings if text]
+    return out
+
+
+def _bare(text: str) -> str:
+    """``text`` without placeholders (``{nic}``), command-line flags (``--nics-per-node``) and setting names
+    (``oversubscription=1,2``)."""
+    return re.sub(r"--[\w-]+|\b\w+=", " ", re.sub(r"\{[^}]*\}", " ", text))
+
+
+@pytest.mark.parametrize("english,chinese,others", GLOSSARY, ids=[g[1] for g in GLOSSARY])
+def test_one_translation_per_term(english, chinese, others):
+    wrong = []
+    for msgid, msgstr in _messages():
+        if not re.search(english, _bare(msgid)) or any(msgid.startswith(s) for s in OTHER_SENSE):
+            continue
+        text = _bare(msgstr)
+        if chinese.lower() not in text.lower() or re.search(others, text):
+            wrong.append(f"{msgid[:80]!r} -> {msgstr[:80]!r}")
+    assert not wrong, f"{len(wrong)} translation(s) not using {chinese!r}:\n" + "\n".join(wrong[:20])
+
+
+def test_the_glossary_catches_a_stray_term():
+    """The rule fails on the translations it replaces (so the test above can fail)."""
+    for english, chinese, others in GLOSSARY:
+        assert re.search(others, {"网卡": "每块 NIC 的端口", "多模": "MMF 光模块", "单模": "SMF 光模块",
+                                  "all-reduce": "1 GiB 全归约", "all-to-all": "全对全", "收敛": "超订比",
+                                  "中央机柜排": "中心机柜排"}[chinese])
+    assert not re.search(GLOSSARY[0][2], "网卡（NIC）模式") and not re.search(GLOSSARY[0][2], "BlueField SuperNIC")
+
+
+def test_the_packs_media_column_is_the_racks_tabs():
+    from core.formats.report import lengths_html
+    from core.i18n import language
+    from core.physical.media import KIND_LABELS, MediaBin
+
+    media = MediaBin(link_class="leaf-spine", low_m=5.0, high_m=10.0, links=8, max_m=9.0, mean_m=7.0,
+                     route="in-row", kind="mmf", switch_module_id="OSFP-800G-2xSR4")
+    with language("zh"):
+        html = lengths_html([], [("", media)])
+    assert "多模光模块" in html and ">MMF<" not in html
+    assert KIND_LABELS["mmf"] in lengths_html([], [("", media)])
