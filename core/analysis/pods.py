@@ -99,9 +99,15 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
     fabric = size_pods(design, stage)
     fabric_kind = plan(pod_design(design, 0, "")).resolved.fabric
     sized = size_pods(design, fabric.sized_for_stage)
+    three = {"tiers": 3} if fabric.tiers == 3 else {}  # each pod alone as one spine pod (core.fabric.podcore)
     plans = {pod.index: plan(pod_design(design, pod.index, fabric_kind).model_copy(
-        update={"oversubscription": pod.oversubscription})) for pod in sized.pods}
+        update={"oversubscription": pod.oversubscription, **three,
+                **({"spine_oversubscription": pod.spine_oversubscription} if three else {})})) for pod in sized.pods}
     present = [plans[pod.index] for pod in fabric.pods]
+    if three:
+        from core.analysis.podcoreplan import mixed_three_tiers
+
+        return MixedPlan(**mixed_three_tiers(fabric, list(plans.values()), present))
     hall, lengths, media, boms = _in_hall(fabric, present)
     rows: list[BomRow] = []
     spine_row = None
