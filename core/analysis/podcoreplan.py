@@ -68,3 +68,67 @@ def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list) -> dict:
                                         radix=fabric.core_radix, speed=fabric.core_speed_gbps,
                                         stage=fabric.sized_for_stage)}))
     return {"fabric": fabric, "plans": tuple(present), "bom": tuple(rows)}
+
+
+def three_tier_summary(mixed, busbw: list[float], allreduce_bytes: int) -> dict:
+    """``core.analysis.pods.pods_summary`` of pods on three tiers: per pod its leaves, own spines and core uplinks,
+    the shared cores, totals [USD, kW, Gb/s per direction] and the all-reduce bus bandwidths ``busbw`` [GB/s] of a job
+    on each pod (the smallest bounds one across every pod) of an ``allreduce_bytes`` message [bytes]."""
+    f = mixed.fabric
+    return {
+        "allreduce_bytes": allreduce_bytes, "cross_pod_allreduce_busbw_gbytes": min(busbw),
+        "stage": f.stage, "core_sized_for_stage": f.sized_for_stage, "tiers": 3,
+        "pods": [{"pod": pod.index + 1, "system": pod.system, "stage": pod.stage, "nodes": pod.nodes,
+                  "gpus": pod.gpus, "port_speed_gbps": pod.port_speed_gbps, "uplink_speed_gbps": pod.uplink_speed_gbps,
+                  "leaf_switch": pod.leaf_switch, "leaves": pod.leaves, "uplinks_per_leaf": pod.uplinks_per_leaf,
+                  "links_per_leaf_spine_pair": pod.links_per_leaf_spine_pair, "spine_switch": pod.spine_switch,
+                  "spines": pod.own_spines, "spine_uplinks": pod.spine_uplinks,
+                  "links_per_spine_core_pair": pod.links_per_spine_core_pair,
+                  "uplinks_per_core_port": pod.uplinks_per_core_port, "core_ports_each": pod.core_ports(),
+                  "gbps_per_gpu": pod.gbps_per_gpu, "cross_gbps_per_gpu": pod.cross_gbps_per_gpu,
+                  "allreduce_busbw_gbytes": bw}
+                 for pod, bw in zip(f.pods, busbw)],
+        "cores": {"switch": f.core_switch, "count": f.cores, "groups": f.core_groups,
+                  "per_group": f.cores_per_group, "speed_gbps": f.core_speed_gbps, "radix": f.core_radix,
+                  "ports_used_each": f.core_ports_used},
+        "switches": f.switches, "nodes": f.nodes, "gpus": f.gpus,
+        "cross_pod_gbps_per_gpu": f.cross_pod_gbps_per_gpu, "slowest_pod": f.slowest.index + 1,
+        "bisection_tbits_one_direction": f.bisection_gbps / 1000,
+        "capex_usd": round(mixed.capex_usd, 2), "it_kw": round(mixed.power_kw, 3),
+    }
+
+
+def three_tier_lines(summary: dict) -> list[tuple[str, str]]:
+    """(label, words) per line of ``three_tier_summary`` in the current language (``core.analysis.pods.pods_lines``'
+    lines for pods on three tiers: speeds in Gb/s per direction, bus bandwidth in GB/s, money in USD)."""
+    from core.i18n import usd
+
+    lines = []
+    for pod in summary["pods"]:
+        lines.append((_("pod {pod}").format(pod=pod["pod"]), _(
+            "{system} x {nodes} nodes ({gpus} GPUs), stage {stage}: {leaves} {leaf} leaves at {speed}G, {uplinks} "
+            "uplinks each at {up}G to its own {spines} {spine} spines, {spine_up} core uplinks each, {pair} to each "
+            "core of its group; {rate} Gb/s per GPU in the pod, {cross} across the core; all-reduce of 1 GiB on the "
+            "pod {busbw} GB/s bus bandwidth").format(
+            system=pod["system"], nodes=f"{pod['nodes']:,}", gpus=f"{pod['gpus']:,}", stage=pod["stage"],
+            leaves=f"{pod['leaves']:,}", leaf=pod["leaf_switch"], speed=pod["port_speed_gbps"],
+            uplinks=pod["uplinks_per_leaf"], up=pod["uplink_speed_gbps"], spines=pod["spines"],
+            spine=pod["spine_switch"], spine_up=pod["spine_uplinks"], pair=pod["links_per_spine_core_pair"],
+            rate=f"{pod['gbps_per_gpu']:g}", cross=f"{pod['cross_gbps_per_gpu']:g}",
+            busbw=f"{pod['allreduce_busbw_gbytes']:g}")))
+    c = summary["cores"]
+    lines.append((_("shared cores"), _(
+        "{count} {switch} at {speed}G in {groups} groups of {per_group}, {used} of {radix} ports used on each core "
+        "of group 1 (sized for stage {stage})").format(
+        count=c["count"], switch=c["switch"], speed=c["speed_gbps"], groups=c["groups"], per_group=c["per_group"],
+        used=c["ports_used_each"], radix=c["radix"], stage=summary["core_sized_for_stage"])))
+    lines.append((_("across pods"), _(
+        "{rate} Gb/s per GPU (pod {pod}, the slowest, bounds it); bisection {bisection} Tb/s (one direction); "
+        "all-reduce of 1 GiB across every pod at most {busbw} GB/s bus bandwidth").format(
+        rate=f"{summary['cross_pod_gbps_per_gpu']:g}", pod=summary["slowest_pod"],
+        busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:g}",
+        bisection=f"{summary['bisection_tbits_one_direction']:,.1f}")))
+    lines.append((_("mixed total"), _("{gpus} GPUs, {switches} compute fabric switches, capex {capex}, IT {kw} kW")
+                  .format(gpus=f"{summary['gpus']:,}", switches=f"{summary['switches']:,}",
+                          capex=usd(summary["capex_usd"], exact=True), kw=f"{summary['it_kw']:,.1f}")))
+    return lines

@@ -3,7 +3,8 @@
 When the pods do not fit one shared spine layer (``core.fabric.pods``; with ``Design.tiers`` auto) or the design
 asks for three tiers, every pod keeps its own two-tier fabric, leaves and spines, as a brownfield cluster does, and
 the pods' spines join one shared core layer, spine ``j`` of every pod to core group ``j`` as the single-fabric
-three-tier Clos joins its pods (``core.fabric.sizing``'s three-tier rule). The sizing, closed form, in steps:
+three-tier Clos joins its pods (``core.fabric.sizing``'s three-tier rule; pods of other spine counts put several
+spines into each group, step 3). The sizing, closed form, in steps:
 
 1. **Each pod alone, one spine pod.** Pod ``p`` is planned alone as three tiers (``core.fabric.pods.pod_design``
    at ``tiers`` 3: its system's defaults, the design's leaf and spine oversubscription): that rule's leaves ``L_p``,
@@ -14,14 +15,17 @@ three-tier Clos joins its pods (``core.fabric.sizing``'s three-tier rule). The s
 2. **Core speed and model.** The core ports run at ``S``, the fastest pod's uplink speed; the core model is the
    first pod's core switch when it runs ``S``, else the fastest pod's; ``R`` its ports at ``S``. A slower uplink takes
    ``b_p`` lanes of a core port as the shared spine layer does (``core.fabric.pods.breakout_lanes``).
-3. **Core groups.** ``G = max_p N_p`` groups: spine ``j`` of every pod with more than ``j`` spines reaches group
-   ``j``; group 0 holds a spine of every pod, so it is the fullest.
-4. **Cores per group.** ``C`` divides every ``U_p`` (each spine spreads its uplinks evenly, ``U_p / C`` to every
-   core of its group) and is the smallest count, from ``ceil(sum_p (U_p / b_p) / R)`` up, for which each core's
-   ports ``sum_p ceil((U_p / C) / b_p)`` fit ``R``; a spine whose ``U_p`` ``C`` does not divide takes the next
-   multiple of ``C`` (a lower spine oversubscription, re-planned alone: the same leaves and spines) where its free
-   ports allow. With one pod this is ``core.fabric.sizing``'s rule (one pod: ``C = 1``; ``k`` identical full pods:
-   the single-fabric plan's ``C`` and ``U``). None fits: ``DesignError`` with ways out.
+3. **Core groups.** ``G = gcd_p N_p`` groups (the single-fabric rule's ``N`` when every pod has ``N`` spines).
+   Own spine ``k`` of pod ``p`` reaches core group ``k mod G`` (spine ``j`` of every pod to group ``j`` when every
+   pod has ``G`` spines), so each group has ``N_p / G`` spines of every pod below it and every pod reaches every
+   core: balanced for any spine counts (``G`` divides each).
+4. **Cores per group.** ``C`` is the smallest count, from ``ceil(sum_p (N_p / G) * (U_p / b_p) / R)`` up, that
+   divides every ``U_p`` (each spine spreads its uplinks evenly, ``U_p / C`` to each core of its group) and for
+   which each core's ports ``sum_p (N_p / G) * ceil((U_p / C) / b_p)`` fit ``R``; a spine whose ``U_p`` ``C`` does
+   not divide takes the next multiple of ``C`` (a lower spine oversubscription, re-planned alone: the same leaves
+   and spines) where its free ports allow. With one pod, or pods of equal spine counts, this is
+   ``core.fabric.sizing``'s rule (one pod: ``C = 1``; ``k`` identical full pods: the single-fabric plan's ``C`` and
+   ``U``). None fits: ``DesignError`` with ways out.
 5. **Stages.** Stage ``k`` holds the pods added up to ``k`` with their leaves, spines and core links; with
    ``Design.pods_final`` the core layer is sized for the final stage (adding a stage moves no cable), else for the
    stage's pods.
@@ -95,11 +99,17 @@ def _more_core_uplinks(resolved: ResolvedDesign, fabric: FabricPlan, uplinks: in
                                       uplinks) else None
 
 
-def _cores_per_group(rows: list[dict], plans: dict, specs, radix: int) -> int | None:
+def _core_ports(rows: list[dict], groups: int, cores: int) -> int:
+    """Ports each core uses at the core speed (step 4): ``sum_p (N_p / G) * ceil((U_p / C) / b_p)``."""
+    return sum(row["own_spines"] // groups * math.ceil(row["spine_uplinks"] // cores / row["uplinks_per_core_port"])
+               for row in rows)
+
+
+def _cores_per_group(rows: list[dict], plans: dict, specs, radix: int, groups: int) -> int | None:
     """``C`` (step 4): the smallest core group size whose cores' ports fit ``radix``, every ``U_p`` raised to the
     next multiple of ``C`` where its pod re-plans so (``_more_core_uplinks``). Updates ``rows`` and ``plans`` to
     the raised pods; None when no size fits."""
-    units = sum(row["spine_uplinks"] / row["uplinks_per_core_port"] for row in rows)
+    units = sum(row["own_spines"] // groups * row["spine_uplinks"] / row["uplinks_per_core_port"] for row in rows)
     most = min(row["spine_radix"] - row["spine_down_ports"] for row in rows)
     for cores in range(max(1, math.ceil(units / radix - 1e-9)), max(1, most) + 1):
         raised = {}
@@ -113,7 +123,7 @@ def _cores_per_group(rows: list[dict], plans: dict, specs, radix: int) -> int | 
             trial = [{**row, **_pod_row(row["index"], specs[row["index"]], *raised[row["index"]]),
                       "uplinks_per_core_port": row["uplinks_per_core_port"]}
                      if row["index"] in raised else row for row in rows]
-            if sum(math.ceil(row["spine_uplinks"] // cores / row["uplinks_per_core_port"]) for row in trial) <= radix:
+            if _core_ports(trial, groups, cores) <= radix:
                 plans.update(raised)
                 rows[:] = trial
                 return cores
@@ -176,12 +186,13 @@ def size_three_tiers(design: Design, stage: int | None, catalog: Catalog) -> Mix
     radix = core.ports_at(speed) or 0
     for row in rows:
         row["uplinks_per_core_port"] = breakout_lanes(core, row["uplink_speed_gbps"], radix)
-    cores = _cores_per_group(rows, plans, specs, radix) if radix else None
+    groups = math.gcd(*(row["own_spines"] for row in rows))
+    cores = _cores_per_group(rows, plans, specs, radix, groups) if radix else None
     if cores is None:
         raise _core_error(design, rows, core.id, radix, speed)
-    pods = tuple(PodLeaves(**row, links_per_spine_core_pair=row["spine_uplinks"] // cores)
-                 for row in rows if specs[row["index"]].stage <= stage)
+    present = [row for row in rows if specs[row["index"]].stage <= stage]
+    pods = tuple(PodLeaves(**row, links_per_spine_core_pair=row["spine_uplinks"] // cores) for row in present)
     return MixedFabric(stage=stage, pods=pods, spine_switch="", spine_speed_gbps=0, spine_radix=0, spines=0,
                        spine_ports_used=0, sized_for_stage=sized_for, tiers=3, core_switch=core.id,
-                       core_speed_gbps=speed, core_radix=radix, core_groups=max(row["own_spines"] for row in rows),
-                       cores_per_group=cores, core_ports_used=sum(pod.core_ports() for pod in pods))
+                       core_speed_gbps=speed, core_radix=radix, core_groups=groups, cores_per_group=cores,
+                       core_ports_used=_core_ports(present, groups, cores))

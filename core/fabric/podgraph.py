@@ -33,8 +33,8 @@ def pods_graph_elements(wiring: PodsWiring) -> int:
     for own in wiring.wirings:
         shared = own.spines if wiring.three_tiers else spines  # the spines each leaf reaches
         total += own.groups + own.leaves + 2 * own.groups * len(own.leaves_of_group(0)) + 2 * own.leaves * shared
-        if wiring.three_tiers:
-            total += own.spines + 2 * own.spines * wiring.fabric.cores_per_group
+    if wiring.three_tiers:  # every pod spine reaches the C cores of its group
+        total += sum(pod.own_spines for pod in wiring.fabric.pods) * (1 + 2 * wiring.fabric.cores_per_group)
     return total
 
 

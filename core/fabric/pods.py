@@ -155,7 +155,7 @@ class PodLeaves(BaseModel):
         return self.gbps_per_gpu if core is None else min(self.gbps_per_gpu, core)
 
     def core_ports(self) -> int:
-        """Three tiers: ports of each core of a group the pod's spine takes, at the core speed:
+        """Three tiers: ports of a core one of the pod's spines below it takes, at the core speed:
         ``ceil((U_p / C) / b_p)`` (0 in two tiers)."""
         return math.ceil(self.links_per_spine_core_pair / self.uplinks_per_core_port)
 
@@ -197,11 +197,12 @@ class MixedFabric(BaseModel):
     core_radix: int = 0
     """Three tiers: ``R``, core ports at ``S``."""
     core_groups: int = 0
-    """Three tiers: ``G``, core groups (the most spines of a pod: spine ``j`` of every pod reaches group ``j``)."""
+    """Three tiers: ``G``, core groups (the greatest common divisor of the pods' spine counts; own spine ``k`` of a
+    pod reaches group ``k mod G``, ``core.fabric.podcore``)."""
     cores_per_group: int = 0
     """Three tiers: ``C``, cores per group."""
     core_ports_used: int = 0
-    """Three tiers: ports each core of group 0 (the fullest: every pod has a spine 0) uses at ``S``."""
+    """Three tiers: ports each core uses at ``S`` (every core has ``N_p / G`` spines of every pod below it)."""
 
     @property
     def leaves(self) -> int:
@@ -260,6 +261,15 @@ class MixedFabric(BaseModel):
         port for each uplink it receives). Each pod's own bisection (half its GPUs at its rate) is the cut of that
         pod alone; they do not add up to this one."""
         return sum(gpus * self.pods[i].cross_gbps_per_gpu for i, gpus in self.slower_half())
+
+
+def two_tiers_only(fabric: MixedFabric) -> None:
+    """Refuse pods on three tiers (``core.fabric.podcore``) for a view, export or analysis that reads only the
+    shared spine layer: a ``DesignError`` saying so, with the way out of two tiers."""
+    if fabric.tiers == 3:
+        raise DesignError(_("This view or export does not handle pods on three tiers yet (each pod's own spines "
+                            "under a shared core layer); the plan, bill, cabling plan, topology and bandwidth do."),
+                          _("Set tiers to 2 if the pods fit one shared spine layer, or see each pod alone."))
 
 
 def _check_shape(resolved: ResolvedDesign) -> None:

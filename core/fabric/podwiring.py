@@ -18,9 +18,10 @@ named and joined to the shared spine layer (``core.fabric.pods`` sizes it; ``cor
 **Three tiers** (``MixedFabric.tiers`` 3, ``core.fabric.podcore``): each pod's wiring is its own three-tier
 fabric of one spine pod; its leaves, its own spines (``pod2.p0.spine0``) and the leaf-spine links between them are
 that wiring's (``Wiring.bundles`` of plane 0, prefixed; a leaf-spine bundle ``pod2.p0.leaf1-spine0`` names the
-pod's own spine). The shared cores are ``core<k>`` (``k`` 0-based; core group ``k // C``). Spine ``j`` of every
-pod reaches core group ``j``: ``U_p / C`` links (``PodLeaves.links_per_spine_core_pair``) at the pod's uplink speed
-to each core of the group, spine up port ``c * (U_p / C) + x`` to core ``j * C + c`` (the pod's own wiring's order);
+pod's own spine). The shared cores are ``core<k>`` (``k`` 0-based; core group ``k // C``). Own spine ``j`` of every
+pod reaches core group ``j mod G`` (``core.fabric.podcore``: group ``j`` when every pod has ``G`` spines):
+``U_p / C`` links (``PodLeaves.links_per_spine_core_pair``) at the pod's uplink speed to each core of the group,
+spine up port ``c * (U_p / C) + x`` to the group's ``c``-th core (the pod's own wiring's order);
 each core's ports are handed out as the shared spines' are (by stage, pod, spine and uplink, one port per ``b_p``
 uplinks, ``PodLeaves.uplinks_per_core_port``), so a core layer sized for the final stage moves no cable.
 
@@ -109,9 +110,10 @@ class PodsWiring:
         return _CORE + str(k)
 
     def cores_of_spine(self, k: int) -> range:
-        """Three tiers: the shared cores own spine ``k`` of any pod reaches (core group ``k``)."""
+        """Three tiers: the shared cores own spine ``k`` of any pod reaches: core group ``k mod G``."""
         per = self.fabric.cores_per_group
-        return range(k * per, (k + 1) * per)
+        group = k % self.fabric.core_groups
+        return range(group * per, (group + 1) * per)
 
     @property
     def three_tiers(self) -> bool:

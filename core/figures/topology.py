@@ -70,7 +70,7 @@ def is_aggregated(plan, every_pod: bool = True) -> bool:
     pods: every pod's leaves and the shared spines, or with ``every_pod`` False pod 1's own fabric)."""
     mixed = mixed_of(plan) if every_pod else None
     if mixed is not None:
-        return pods_graph_elements(mixed_wiring(mixed)) > FULL_GRAPH_LIMIT
+        return pods_graph_elements(mixed_wiring(mixed, three_tiers=True)) > FULL_GRAPH_LIMIT
     return full_graph_elements(plan) > FULL_GRAPH_LIMIT
 
 
@@ -80,7 +80,7 @@ def topology_graph(plan, every_pod: bool = True) -> tuple[nx.Graph, bool]:
     failure what-if, which analyses pod 1)."""
     mixed = mixed_of(plan) if every_pod else None
     if mixed is not None:
-        wiring = mixed_wiring(mixed)
+        wiring = mixed_wiring(mixed, three_tiers=True)  # core.fabric.podgraph draws pods on three tiers
         if is_aggregated(plan):
             return pods_aggregated_graph(wiring), True
         servers = "each" if mixed.fabric.nodes <= SERVERS_EACH_MAX else "grouped"
@@ -432,7 +432,8 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
                          (14 if len(vs) <= 64 else 9))
             own = mixed.plans[d["pod_index"]] if mixed is not None and "pod_index" in d else plan  # its pod's
             hovers.append(_server_hover(own, d, aggregated) if role == "server" else
-                          _shared_spine_hover(mixed, graph, v, d) if mixed is not None and role == "spine" else
+                          _shared_spine_hover(mixed, graph, v, d) if mixed is not None and role == "spine"
+                          and "pod_index" not in d else
                           _switch_hover(own, graph, v, d, aggregated))
             label = server_text(plan, graph, v, len(vs)) if role == "server" else \
                 "" if "first" in d else f"{count:,}" if aggregated and role != "leaf" else ""

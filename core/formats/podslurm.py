@@ -38,8 +38,10 @@ def pod_scheme(scheme: NamingScheme | None, pod: int) -> NamingScheme:
 def mixed_tree(mixed: MixedPlan, naming: NamingScheme | None):
     """The Slurm tree of ``mixed``: each pod's leaf-level switches (its own tree without its top) under one top
     switch for the shared spines (module docstring)."""
+    from core.fabric.pods import two_tiers_only
     from core.formats.slurm import SlurmSwitch, SlurmTree, slurm_tree
 
+    two_tiers_only(mixed.fabric)  # the tree's top is the shared spine layer
     switches, leaves, notes = [], [], []
     for pod, p in zip(mixed.fabric.pods, mixed.plans):
         own = slurm_tree(p, pod_scheme(naming, pod.index + 1))
