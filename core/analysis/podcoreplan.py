@@ -62,7 +62,7 @@ def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list) -> dict:
         rows.insert(0, shared.model_copy(update={
             "quantity": fabric.cores,
             "why": _("{cores} cores shared by {pods} pods: {groups} groups of {per_group}, spine j of every pod to "
-                     "group j; {used} of {radix} ports at {speed}G used on each core of group 1 (sized for stage "
+                     "group j; {used} of {radix} ports at {speed}G used on each core (sized for stage "
                      "{stage})").format(cores=fabric.cores, pods=len(sized), groups=fabric.core_groups,
                                         per_group=fabric.cores_per_group, used=fabric.core_ports_used,
                                         radix=fabric.core_radix, speed=fabric.core_speed_gbps,
@@ -119,7 +119,7 @@ def three_tier_lines(summary: dict) -> list[tuple[str, str]]:
     c = summary["cores"]
     lines.append((_("shared cores"), _(
         "{count} {switch} at {speed}G in {groups} groups of {per_group}, {used} of {radix} ports used on each core "
-        "of group 1 (sized for stage {stage})").format(
+        "(sized for stage {stage})").format(
         count=c["count"], switch=c["switch"], speed=c["speed_gbps"], groups=c["groups"], per_group=c["per_group"],
         used=c["ports_used_each"], radix=c["radix"], stage=summary["core_sized_for_stage"])))
     lines.append((_("across pods"), _(
