@@ -132,3 +132,10 @@ def three_tier_lines(summary: dict) -> list[tuple[str, str]]:
                   .format(gpus=f"{summary['gpus']:,}", switches=f"{summary['switches']:,}",
                           capex=usd(summary["capex_usd"], exact=True), kw=f"{summary['it_kw']:,.1f}")))
     return lines
+
+
+def three_tiers_note() -> str:
+    """The words under a summary of pods on three tiers (the review pack, the Pods tab), in the current language."""
+    return _("The numbers above are the whole design's: every pod's nodes, leaves and own spines, the shared cores and "
+             "the mixed bill. Each pod keeps its own two-tier fabric; the pods' spines join one shared core layer "
+             "sized for the sum of their uplinks.")

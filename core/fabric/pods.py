@@ -263,13 +263,21 @@ class MixedFabric(BaseModel):
         return sum(gpus * self.pods[i].cross_gbps_per_gpu for i, gpus in self.slower_half())
 
 
+def three_tiers_refused(fabric: MixedFabric) -> DesignError | None:
+    """The ``DesignError`` of a view, export or analysis that reads only the shared spine layer for pods on three
+    tiers (``core.fabric.podcore``), with the way out of two tiers; None for pods on two tiers."""
+    if fabric.tiers != 3:
+        return None
+    return DesignError(_("This view or export does not handle pods on three tiers yet (each pod's own spines under "
+                         "a shared core layer); the plan, bill, topology, bandwidth and stages do."),
+                       _("Set tiers to 2 if the pods fit one shared spine layer, or see each pod alone."))
+
+
 def two_tiers_only(fabric: MixedFabric) -> None:
-    """Refuse pods on three tiers (``core.fabric.podcore``) for a view, export or analysis that reads only the
-    shared spine layer: a ``DesignError`` saying so, with the way out of two tiers."""
-    if fabric.tiers == 3:
-        raise DesignError(_("This view or export does not handle pods on three tiers yet (each pod's own spines "
-                            "under a shared core layer); the plan, bill, cabling plan, topology and bandwidth do."),
-                          _("Set tiers to 2 if the pods fit one shared spine layer, or see each pod alone."))
+    """Raise ``three_tiers_refused``'s ``DesignError`` for pods on three tiers."""
+    error = three_tiers_refused(fabric)
+    if error is not None:
+        raise error
 
 
 def _check_shape(resolved: ResolvedDesign) -> None:
