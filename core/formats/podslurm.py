@@ -76,8 +76,12 @@ def mixed_blocks(mixed: MixedPlan, naming: NamingScheme | None, max_levels: int)
 
 
 def mixed_header(mixed: MixedPlan) -> str:
-    """The design line of an export's header comment for ``mixed``: GPUs, nodes, pods and the shared spines."""
+    """The design line of an export's header comment for ``mixed``: GPUs, nodes, pods and the shared spines
+    (pods on three tiers refused: ``core.fabric.pods.two_tiers_only``)."""
+    from core.fabric.pods import two_tiers_only
+
     f = mixed.fabric
+    two_tiers_only(f)
     pods = ", ".join(f"pod {pod.index + 1} {pod.system} x {pod.nodes:,} nodes at {pod.port_speed_gbps}G"
                      for pod in f.pods)
     return (f"# Design: {f.gpus:,} GPUs in {f.nodes:,} nodes; {len(f.pods)} pods under one spine layer ({pods}); "

@@ -78,6 +78,9 @@ def members(plan, naming: NamingScheme | None = None) -> list[Member]:
     mixed = mixed_of(plan)
     if mixed is None:
         return [Member(Scope.of(plan, Wiring.of(plan).tiers), Namer.of(plan, naming).pattern)]
+    from core.fabric.pods import two_tiers_only
+
+    two_tiers_only(mixed.fabric)  # the rules watch the shared spines
     spines = Namer.of(mixed.plans[0], naming).pattern("spine")
     found = []
     for pod, p in zip(mixed.fabric.pods, mixed.plans):
