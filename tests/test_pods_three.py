@@ -170,14 +170,27 @@ def test_a_pod_of_several_spine_pods_is_refused_with_a_way_out_that_builds():
         assert size_pods(design.model_copy(update=changes)).tiers == 3
 
 
-def test_consumers_of_the_shared_spines_refuse_three_tiers():
+def test_slurm_tree_puts_each_pods_spines_under_the_shared_cores():
     from core.formats.podslurm import mixed_tree
+
+    tree = mixed_tree(mixed_plan(MIXED), None)
+    top = tree.switches[-1]
+    # pod 1: 2 SUs under its own spines' switch; pod 2: 1 SU under its own; both under the cores
+    assert top.name == "cores" and top.switches == ["pod1-pod001", "pod2-pod001"]
+    below = {s.name: s for s in tree.switches[:-1]}
+    assert below["pod1-pod001"].switches == ["pod1-su001", "pod1-su002"] and below["pod2-pod001"].switches == [
+        "pod2-su001"]
+    assert "pod 2" in below["pod2-pod001"].stands_for and sum(len(s.nodes) for s in tree.switches) == 96
+
+
+def test_consumers_of_the_shared_spines_refuse_three_tiers():
+    from core.analysis.podspof import pods_single_points
 
     mixed = mixed_plan(MIXED)
     with pytest.raises(DesignError, match="three tiers"):
         mixed_wiring(mixed)
     with pytest.raises(DesignError, match="three tiers"):
-        mixed_tree(mixed, None)
+        pods_single_points(mixed)
     aggregated = pods_aggregated_graph(mixed_wiring(mixed, three_tiers=True))
     assert aggregated.nodes["cores"]["count"] == 8
     assert aggregated["pod1.spines0"]["cores"]["links"] == 16 * 32
