@@ -80,7 +80,7 @@ def _graph(mixed, servers: str = "each"):
                              tuple(p.resolved.leaf_uplink_cost for p in mixed.plans), servers=servers)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(systems=st.sampled_from([("H100", "B200"), ("H100", "H100"), ("B200", "H200")]),
        sus=st.integers(1, 2), speed=st.sampled_from([None, 800]), ratio=st.sampled_from([1.0, 2.0]),
        sos=st.sampled_from([1.0, 2.0]))
@@ -184,13 +184,38 @@ def test_slurm_tree_puts_each_pods_spines_under_the_shared_cores():
 
 
 def test_consumers_of_the_shared_spines_refuse_three_tiers():
-    from core.analysis.podspof import pods_single_points
+    from core.analysis.podwhatif import pods_what_if
 
     mixed = mixed_plan(MIXED)
     with pytest.raises(DesignError, match="three tiers"):
         mixed_wiring(mixed)
     with pytest.raises(DesignError, match="three tiers"):
-        pods_single_points(mixed)
+        pods_what_if(mixed, [])
     aggregated = pods_aggregated_graph(mixed_wiring(mixed, three_tiers=True))
     assert aggregated.nodes["cores"]["count"] == 8
     assert aggregated["pod1.spines0"]["cores"]["links"] == 16 * 32
+
+
+@pytest.mark.parametrize("design", [Design(gpu="H100", nodes=8, pods="B200:8:800", tiers=3), MIXED])
+def test_single_points_are_the_graphs_cut_switches(design):
+    """The leaves, pods' own spines and shared cores listed are exactly the switches whose loss alone leaves GPUs
+    outside the part holding the most GPUs on the whole graph (networkx), with those GPUs. H100 x 8 and B200 x 8:
+    pod 2 has 1 spine (its loss cuts pod 2's 64 GPUs off) and G = gcd(2, 1) = 1 group of C = 1 core (its loss
+    parts the pods: 64 GPUs)."""
+    from core.analysis.podspof import fabric_cuts
+
+    mixed = mixed_plan(design)
+    graph = _graph(mixed)
+    gpus = {v: mixed.plans[d["pod_index"]].resolved.gpus_per_node for v, d in graph.nodes(data=True)
+            if d["role"] == "server"}
+    expected = {}
+    for v, d in graph.nodes(data=True):
+        if d["role"] in ("leaf", "spine", "core"):
+            rest = graph.subgraph(u for u in graph if u != v)
+            kept = max(sum(gpus.get(u, 0) for u in part) for part in nx.connected_components(rest))
+            if sum(gpus.values()) - kept:
+                expected[v] = sum(gpus.values()) - kept
+    found = {element: lost for tier, element, lost in fabric_cuts(mixed) if tier != "link"}
+    assert found == expected
+    if design.nodes == 8:
+        assert found["core0"] == 64 and found["pod2.p0.spine0"] == 64
