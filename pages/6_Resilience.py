@@ -28,7 +28,7 @@ from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.figures.topology import link_name
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
-from core.formats.podslurm import mixed_of
+from core.formats.podslurm import mixed_of as _mixed_of
 from core.i18n import N_, _
 from webui import jobstate, jobwork, pagestate, safe, state, tables
 from webui import resilience_cache as cache
@@ -373,6 +373,14 @@ def _on_pods_failed(mixed) -> None:
     store["fail"] = ()
     _add(kept + [a for a in alone if a is not None])
     ss[PODS_EXTRA] = [e for e, a in zip(picked, alone) if a is None]
+
+
+def mixed_of(plan):
+    """The mixed plan of ``plan``'s design with pods (``core.formats.podslurm.mixed_of``); None for pods on three
+    tiers too, whose whole fabric this page does not analyse yet: it shows pod 1 alone and says so
+    (``_three_tiers``)."""
+    mixed = _mixed_of(plan)
+    return None if mixed is not None and mixed.fabric.tiers == 3 else mixed
 
 
 def _three_tiers(mixed) -> bool:

@@ -219,3 +219,32 @@ def test_single_points_are_the_graphs_cut_switches(design):
     assert found == expected
     if design.nodes == 8:
         assert found["core0"] == 64 and found["pod2.p0.spine0"] == 64
+
+
+@pytest.mark.parametrize("tab", ["Topology", "Bandwidth", "Cost & power", "Racks & cabling", "Hand-off"])
+def test_designer_shows_pods_on_three_tiers(tab):
+    """The Designer from a link of pods on three tiers (AppTest): no error, the Pods box's shared cores line; the
+    Racks & cabling tab says its racks are pod 1's."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.pagetest import ENTRY
+
+    at = AppTest.from_file(ENTRY, default_timeout=180)
+    at.query_params.update({"n": "64", "pods": "B200:32:800", "ti": "3", "tab": tab, "lang": "en"})
+    at.run()
+    assert not at.exception and not at.error
+    assert any("8 Q3400 at 800G in 4 groups of 2" in str(m.value) for m in at.markdown)
+    if tab == "Racks & cabling":
+        assert any("pod 1's alone" in str(i.value) for i in at.info)
+
+
+@pytest.mark.parametrize("page", ["../pages/6_Resilience.py", "../pages/3_Performance.py", "../pages/4_Compare.py", "../pages/8_Inference.py", "../pages/5_Sweep.py", "../pages/7_Optimize.py"])
+def test_other_pages_work_on_pods_on_three_tiers(page):
+    """The Resilience page says what it does not handle for pods on three tiers (an info, no error); Performance
+    runs."""
+    from tests.pagetest import open_page
+
+    at = open_page(page, {"n": "64", "pods": "B200:32:800", "ti": "3"}, timeout=180)
+    assert not at.exception and not at.error
+    if "Resilience" in page:
+        assert any("three tiers" in str(i.value) for i in at.info)
