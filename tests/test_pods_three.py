@@ -248,3 +248,16 @@ def test_other_pages_work_on_pods_on_three_tiers(page):
     assert not at.exception and not at.error
     if "Resilience" in page:
         assert any("three tiers" in str(i.value) for i in at.info)
+
+
+def test_graphml_holds_every_pods_spines_and_the_shared_cores():
+    from core.formats.graphml import graphml_graph
+
+    graph = graphml_graph(plan(MIXED))
+    roles = Counter(d["role"] for _v, d in graph.nodes(data=True))
+    # 64 + 32 servers, 16 + 8 leaves, 16 + 4 own spines, 8 shared cores
+    assert roles == {"server": 96, "leaf": 24, "spine": 20, "core": 8} and graph.graph["tiers"] == 3
+    cores = [d for v, d in graph.nodes(data=True) if d["role"] == "core"]
+    assert {(d["model"], d["ports"], d["ports_used"], d["port_speed_gbps"]) for d in cores} == {("Q3400", 144, 96, 800)}
+    assert {d["pod"] for _v, d in graph.nodes(data=True) if d["role"] == "spine"} == {1, 2}
+    assert "core001" in graph and "pod2-spine004" in graph
