@@ -261,3 +261,23 @@ def test_graphml_holds_every_pods_spines_and_the_shared_cores():
     assert {(d["model"], d["ports"], d["ports_used"], d["port_speed_gbps"]) for d in cores} == {("Q3400", 144, 96, 800)}
     assert {d["pod"] for _v, d in graph.nodes(data=True) if d["role"] == "spine"} == {1, 2}
     assert "core001" in graph and "pod2-spine004" in graph
+
+
+def test_a_tapered_core_bounds_the_rate_across_pods():
+    # spine oversubscription 2: pod 1 (H100) has 16 spines of 32 down, ceil(32 / 2) = 16 core uplinks; pod 2 (B200)
+    # 3 spines of 88 down, 44 up; G = gcd(16, 3) = 1 group; C must divide both: C = 1 needs 16 x 16 + 3 x 44 = 388
+    # ports > 144, C = 2 needs 194; C = 3 raises them to 18 and 45 (free ports allow): 16 x 6 + 3 x 15 = 141 <= 144.
+    # Pod 1's core share is then 16 x 18 x 400 / 512 = 225 Gb/s per GPU against 400 in the pod; the bisection is
+    # 384 GPUs of pod 1 at 225
+    mixed = mixed_plan(MIXED.model_copy(update={"spine_oversubscription": 2.0}))
+    f = mixed.fabric
+    h100, b200 = f.pods
+    assert (f.core_groups, f.cores_per_group, f.core_ports_used) == (1, 3, 141)
+    assert (h100.own_spines, h100.spine_uplinks, b200.own_spines, b200.spine_uplinks) == (16, 18, 3, 45)
+    assert (h100.gbps_per_gpu, h100.cross_gbps_per_gpu) == (400, 225)
+    assert f.bisection_gbps == 384 * 225
+    assert [p.fabric.spine_uplinks for p in mixed.plans] == [18, 45]  # the pods' own plans (the bill) re-planned so
+    summary = pods_summary(mixed)
+    own = summary["pods"][0]["allreduce_busbw_gbytes"]
+    assert summary["cross_pod_allreduce_busbw_gbytes"] == pytest.approx(min(own * 225 / 400, summary["pods"][1][
+        "allreduce_busbw_gbytes"] * summary["pods"][1]["cross_gbps_per_gpu"] / summary["pods"][1]["gbps_per_gpu"]))

@@ -73,10 +73,14 @@ def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list) -> dict:
 def three_tier_summary(mixed, busbw: list[float], allreduce_bytes: int) -> dict:
     """``core.analysis.pods.pods_summary`` of pods on three tiers: per pod its leaves, own spines and core uplinks,
     the shared cores, totals [USD, kW, Gb/s per direction] and the all-reduce bus bandwidths ``busbw`` [GB/s] of a job
-    on each pod (the smallest bounds one across every pod) of an ``allreduce_bytes`` message [bytes]."""
+    on each pod of an ``allreduce_bytes`` message [bytes]; one across every pod is bounded by the smallest of them,
+    each scaled by its pod's rate across the core over its own (an approximation for a bandwidth-bound message)."""
     f = mixed.fabric
+    # across pods the core bounds each pod's share: its own bus bandwidth scaled by its rate across the core over its
+    # own (a bandwidth-bound message; 1 unless the spines taper into the core)
+    across = min(bw * min(1.0, pod.cross_gbps_per_gpu / pod.gbps_per_gpu) for pod, bw in zip(f.pods, busbw))
     return {
-        "allreduce_bytes": allreduce_bytes, "cross_pod_allreduce_busbw_gbytes": min(busbw),
+        "allreduce_bytes": allreduce_bytes, "cross_pod_allreduce_busbw_gbytes": across,
         "stage": f.stage, "core_sized_for_stage": f.sized_for_stage, "tiers": 3,
         "pods": [{"pod": pod.index + 1, "system": pod.system, "stage": pod.stage, "nodes": pod.nodes,
                   "gpus": pod.gpus, "port_speed_gbps": pod.port_speed_gbps, "uplink_speed_gbps": pod.uplink_speed_gbps,

@@ -31,7 +31,8 @@ extra pod names a GPU system, its nodes, its NIC and leaf port speed and the gro
   without it each stage's spine layer is sized for that stage's pods.
 
 Only the folded Clos of two tiers, one plane, rail-optimized or top-of-rack, takes pods; anything else is a
-``DesignError`` saying which setting to change.
+``DesignError`` saying which setting to change. When the pods fit no shared spine layer (tiers auto) or the design
+asks for three tiers, each pod keeps its own spines under a shared core layer (``core.fabric.podcore``).
 """
 
 from __future__ import annotations
