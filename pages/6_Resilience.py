@@ -28,7 +28,7 @@ from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.formats.linknames import link_names, scheme_of
-from core.formats.podslurm import mixed_of
+from core.formats.podslurm import mixed_of as _mixed_of
 from core.i18n import N_, _
 from webui import jobstate, jobwork, pagestate, safe, state, tables
 from webui import resilience_cache as cache
@@ -375,6 +375,25 @@ def _on_pods_failed(mixed) -> None:
     ss[PODS_EXTRA] = [e for e, a in zip(picked, alone) if a is None]
 
 
+def mixed_of(plan):
+    """The mixed plan of ``plan``'s design with pods (``core.formats.podslurm.mixed_of``); None for pods on three
+    tiers too, whose whole fabric this page does not analyse yet: it shows pod 1 alone and says so
+    (``_three_tiers``)."""
+    mixed = _mixed_of(plan)
+    return None if mixed is not None and mixed.fabric.tiers == 3 else mixed
+
+
+def _three_tiers(mixed) -> bool:
+    """Pods on three tiers, which the whole-fabric failure, load and availability do not handle yet: says so and
+    returns True."""
+    from core.fabric.pods import three_tiers_refused
+
+    error = three_tiers_refused(mixed.fabric) if mixed is not None else None
+    if error is not None:
+        st.info(safe.md(str(error)))
+    return error is not None
+
+
 def _pods_whole_fabric(cur, store: dict) -> None:
     """A design with pods: lose shared spines and pods' leaves on the whole fabric and show what each pod loses
     (``core.analysis.podwhatif``); one selection with the what-if below (a shared spine failed there is failed
@@ -382,6 +401,8 @@ def _pods_whole_fabric(cur, store: dict) -> None:
     try:
         mixed = design_mixed(cur.plan.design)
     except FabricPlannerError:
+        return
+    if _three_tiers(mixed):
         return
     st.markdown("##### " + _("Every pod under the shared spines"))
     options = whole_choices(mixed)
@@ -403,6 +424,8 @@ def _pods_spine_load(cur) -> None:
     try:
         mixed = design_mixed(cur.plan.design)
     except FabricPlannerError:
+        return
+    if _three_tiers(mixed):
         return
     with st.expander(_("Uniform traffic over the shared spines, every pod (expected values)")):
         _pods_spine_table(cur, mixed)
@@ -471,7 +494,8 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
             r3.caption(_("{afr} failures per year, repaired in {mttr} h by default").format(
                 afr=f"{rate.afr:g}", mttr=f"{rate.mttr_hours:g}"))
     if mixed is not None:
-        _pods_availability(cur, store, key)
+        if not _three_tiers(mixed):
+            _pods_availability(cur, store, key)
         return
     finished, result = cache.availability(key, int(store["jg"]), tuple(store["rate"]), gpus)
     if not finished:

@@ -68,6 +68,9 @@ def physical_tab(cur, key: str, lang: str) -> None:
         nvlink_section(key, lang)
         growth_section(cur, key)
         return
+    if plan.design.pods and _three_tier_pods(plan.design):
+        st.info(_("The racks and cables below are pod 1's alone: the hall of pods on three tiers (each pod's own "
+                  "spines under shared cores) is not drawn yet."))
     st.markdown(cards_html(rack_key_numbers(plan)), unsafe_allow_html=True)
     for note in plan.layout.notes:
         st.caption(note)
@@ -96,6 +99,17 @@ def lengths_caption() -> None:
 
 
 @st.cache_resource(max_entries=16, show_spinner=False)
+def _three_tier_pods(design: Design) -> bool:
+    """Whether ``design``'s pods stand on three tiers (``core.fabric.podcore``; no hall drawn for them)."""
+    from core.analysis.whole import design_mixed
+
+    try:
+        mixed = design_mixed(design)
+    except FabricPlannerError:
+        return False
+    return mixed is not None and mixed.fabric.tiers == 3
+
+
 def _hall(key: str, language: str):
     """(key numbers, floor plan, rack elevations, cable lengths, media rows) of the hall of the design with pods
     ``key`` (``core.figures.podracks``), in ``language``; None when its pods cannot be planned together (the pods

@@ -70,6 +70,9 @@ def pods_availability(mixed: MixedPlan, job_gpus: int | None = None, trials: int
                       rates: dict[str, ClassRate] | None = None) -> PodsAvailability:
     """Monte Carlo availability of the mixed design ``mixed`` over the whole fabric (module docstring); a job of
     ``job_gpus`` GPUs (all by default) runs in a trial when that many GPUs are available over all pods."""
+    from core.fabric.pods import two_tiers_only
+
+    two_tiers_only(mixed.fabric)  # the trials fail the shared spines
     rates = rates or default_rates()
     q_node, q_switch = rates["gpu_node"].unavailability, rates["switch"].unavailability
     gpn = [p.resolved.gpus_per_node for p in mixed.plans]

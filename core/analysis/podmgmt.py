@@ -48,14 +48,14 @@ def shared_pdus(layout) -> int:
     return len(shared_racks(layout)) * ipolicy("pdus_per_other_rack")
 
 
-def with_shared_management(plan, networks, first: bool, spines: int, pdus: int):
+def with_shared_management(plan, networks, first: bool, spines: int, pdus: int, own: int | None = None):
     """``networks`` (``core.networks.ClusterNetworks`` of the pod ``plan`` planned alone) as the mixed design has
-    them (module docstring): ``switch-mgmt`` without the pod's own spines and, for the ``first`` pod, with the
-    ``spines`` shared spines' ports and the ``pdus`` shared racks' PDUs (``pdu-mgmt``); unchanged without an
-    out-of-band network."""
+    them (module docstring): ``switch-mgmt`` without the pod's ``own`` switches the shared layer replaces (default
+    its own spines; pods on three tiers: its own cores) and, for the ``first`` pod, with the ``spines`` shared
+    switches' ports and the ``pdus`` shared racks' PDUs (``pdu-mgmt``); unchanged without an out-of-band network."""
     if networks is None or networks.oob is None:
         return networks
-    own = Wiring.of(plan).spines
+    own = Wiring.of(plan).spines if own is None else own
     links = []
     for link in networks.oob.links:
         count = link.count

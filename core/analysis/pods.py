@@ -28,7 +28,7 @@ from core.cost import BomRow, build_bom
 from core.design import Design
 from core.errors import InputError
 from core.fabric.podwiring import PodsWiring
-from core.fabric.pods import MixedFabric, pod_design, pod_specs, pod_stages, size_pods
+from core.fabric.pods import MixedFabric, pod_design, pod_specs, pod_stages, size_pods, two_tiers_only
 from core.fabric.wiring import Wiring
 from core.i18n import _, usd
 from core.perf.collectives import collective
@@ -99,9 +99,15 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
     fabric = size_pods(design, stage)
     fabric_kind = plan(pod_design(design, 0, "")).resolved.fabric
     sized = size_pods(design, fabric.sized_for_stage)
+    three = {"tiers": 3} if fabric.tiers == 3 else {}  # each pod alone as one spine pod (core.fabric.podcore)
     plans = {pod.index: plan(pod_design(design, pod.index, fabric_kind).model_copy(
-        update={"oversubscription": pod.oversubscription})) for pod in sized.pods}
+        update={"oversubscription": pod.oversubscription, **three,
+                **({"spine_oversubscription": pod.spine_oversubscription} if three else {})})) for pod in sized.pods}
     present = [plans[pod.index] for pod in fabric.pods]
+    if three:
+        from core.analysis.podcoreplan import mixed_three_tiers
+
+        return MixedPlan(**mixed_three_tiers(fabric, list(plans.values()), present))
     hall, lengths, media, boms = _in_hall(fabric, present)
     rows: list[BomRow] = []
     spine_row = None
@@ -128,9 +134,13 @@ def spine_id(spine: int) -> str:
     return PodsWiring.spine_id(spine)
 
 
-def mixed_wiring(mixed: MixedPlan) -> PodsWiring:
+def mixed_wiring(mixed: MixedPlan, three_tiers: bool = False) -> PodsWiring:
     """The wiring of ``mixed``'s compute fabric: the pods' own wirings under the shared spines
-    (``core.fabric.podwiring``)."""
+    (``core.fabric.podwiring``). Pods on three tiers only for a caller that handles them (``three_tiers``: the
+    topology graphs, the cabling plan, the stages); any other is refused with ``two_tiers_only``'s
+    ``DesignError``."""
+    if not three_tiers:
+        two_tiers_only(mixed.fabric)
     return PodsWiring(mixed.fabric, tuple(Wiring.of(p) for p in mixed.plans))
 
 
@@ -138,16 +148,21 @@ def mixed_links(mixed: MixedPlan) -> Iterator[tuple[str, str, str, str, str, int
     """Every compute-fabric cable of ``mixed`` as ``(link class, A device, A port, Z device, Z port, speed)``
     [speed in Gb/s per direction]: each pod's node-leaf cables (its own cabling plan), then the leaf-spine cables
     of ``core.fabric.podwiring.PodsWiring.uplinks`` with the leaves' port names and the spines' ``1/<port>/<lane>``
-    (module docstring: ids and port order)."""
-    wiring = mixed_wiring(mixed)
-    leaf_ports: dict[int, dict[str, list[str]]] = {}  # pod -> the pod's own leaf id -> its up-port names
+    (module docstring: ids and port order); on three tiers each pod's own leaf-spine cables, then the spine-core
+    cables of ``PodsWiring.core_links`` with the spines' own up-port names and the cores' ``1/<port>/<lane>``."""
+    wiring = mixed_wiring(mixed, three_tiers=True)
+    leaf_ports: dict[int, dict[str, list[str]]] = {}  # pod -> the pod's own leaf (spine) id -> its up-port names
     for i, p in enumerate(mixed.plans):
         ports = leaf_ports[i] = {}
         for kind, a, a_port, z, z_port, speed in compute_links(p):
-            if kind == "node-leaf":
+            if kind == "node-leaf" or (wiring.three_tiers and kind == "leaf-spine"):
                 yield kind, wiring.local_id(i, a), a_port, wiring.local_id(i, z), z_port, speed
-            elif kind == "leaf-spine":
+            elif kind in ("leaf-spine", "spine-core"):
                 ports.setdefault(a, []).append(a_port)
+    for up in wiring.core_links():  # three tiers: the pods' own spines to the shared cores
+        own = wiring.wirings[up.pod].switch_id("spine", up.spine)
+        yield ("spine-core", wiring.own_spine_id(up.pod, up.spine), leaf_ports[up.pod][own][up.spine_port],
+               wiring.core_id(up.core), f"1/{up.core_port + 1}/{up.lane + 1}", up.speed_gbps)
     for up in wiring.uplinks():
         own = wiring.wirings[up.pod].switch_id("leaf", up.leaf)
         yield ("leaf-spine", wiring.leaf_id(up.pod, up.leaf), leaf_ports[up.pod][own][up.leaf_port],
@@ -159,17 +174,20 @@ def _switch_ids(mixed: MixedPlan) -> set[str]:
     spines by id and model (``_cables``)."""
     model = mixed.fabric.spine_switch
     ids = {f"{spine_id(j)}:{model}" for j in range(mixed.fabric.spines)}
+    ids.update(f"{PodsWiring.core_id(k)}:{mixed.fabric.core_switch}" for k in range(mixed.fabric.cores))
     for kind, _a, _pa, z, _pz, _speed in mixed_links(mixed):
-        if kind == "node-leaf":
+        if kind == "node-leaf" or (kind == "leaf-spine" and mixed.fabric.tiers == 3):  # leaves; pods' own spines
             ids.add(z)
     return ids
 
 
 def _cables(mixed: MixedPlan) -> dict:
-    """Every compute-fabric cable of ``mixed``: (A end, Z end) -> (link class, speed [Gb/s]); a spine end is its id
-    and model (``spine0:Q3400``), so a spine layer of another model re-terminates the cables it takes over."""
-    model = mixed.fabric.spine_switch
-    return {((a, pa), (f"{z}:{model}" if kind == "leaf-spine" else z, pz)): (kind, speed)
+    """Every compute-fabric cable of ``mixed``: (A end, Z end) -> (link class, speed [Gb/s]); a shared spine end (a
+    shared core's on three tiers) is its id and model (``spine0:Q3400``), so a layer of another model re-terminates
+    the cables it takes over."""
+    f = mixed.fabric
+    shared, model = ("spine-core", f.core_switch) if f.tiers == 3 else ("leaf-spine", f.spine_switch)
+    return {((a, pa), (f"{z}:{model}" if kind == shared else z, pz)): (kind, speed)
             for kind, a, pa, z, pz, speed in mixed_links(mixed)}
 
 
@@ -183,7 +201,8 @@ def pod_delta(before: MixedPlan, after: MixedPlan) -> StageDelta:
         from_nodes=before.fabric.nodes, to_nodes=after.fabric.nodes, from_gpus=before.fabric.gpus,
         to_gpus=after.fabric.gpus, capex_usd=after.capex_usd - before.capex_usd, bought=bought,
         switches_added=len(ids_after - ids_before), switches_removed=len(ids_before - ids_after),
-        tiers=(2, 2), pods=_pod_steps(before, after), **cable_delta(_cables(before), _cables(after)))
+        tiers=(before.fabric.tiers, after.fabric.tiers), pods=_pod_steps(before, after),
+        **cable_delta(_cables(before), _cables(after)))
 
 
 def _pod_steps(before: MixedPlan, after: MixedPlan) -> tuple[PodStep, ...]:
@@ -228,6 +247,10 @@ def pods_summary(mixed: MixedPlan) -> dict:
     out, small beside a bandwidth-bound 1 GiB)."""
     f = mixed.fabric
     busbw = pod_busbw(mixed)
+    if f.tiers == 3:
+        from core.analysis.podcoreplan import three_tier_summary
+
+        return three_tier_summary(mixed, busbw, COLLECTIVE_BYTES)
     return {
         "allreduce_bytes": COLLECTIVE_BYTES, "cross_pod_allreduce_busbw_gbytes": min(busbw),
         "stage": f.stage, "spine_sized_for_stage": f.sized_for_stage,
@@ -252,6 +275,10 @@ def pods_lines(summary: dict) -> list[tuple[str, str]]:
     """(label, words) per line of a mixed design's summary (``pods_summary``), in the current language: a line per
     pod (system, nodes, speeds [Gb/s per direction], leaves, uplinks, the all-reduce on the pod [GB/s]), the shared
     spines, the bound across pods and the totals [USD, kW]; the ``plan`` command and the review pack show them."""
+    if "cores" in summary:
+        from core.analysis.podcoreplan import three_tier_lines
+
+        return three_tier_lines(summary)
     lines = []
     for pod in summary["pods"]:
         lines.append((_("pod {pod}").format(pod=pod["pod"]), _(

@@ -4,7 +4,9 @@
 (``core.fabric.podwiring``): one graph of every pod's servers (folded by scalable unit, weighted by their GPUs, as
 ``core.analysis.spof_graph`` folds one fabric), every pod's leaves and the shared spines, an edge per bundle; a
 leaf or spine is a single point exactly when it is a cut vertex, a cable when its bundle is one cable and a bridge
-(``spof_graph``'s Tarjan search), the GPUs lost those outside the part holding the most GPUs. What lies below the
+(``spof_graph``'s Tarjan search), the GPUs lost those outside the part holding the most GPUs. Pods on three tiers
+(``core.fabric.podcore``): every pod's own spines and the shared cores instead of the shared spines, the
+spine-core bundles too. What lies below the
 switches is each pod's own and is taken from each pod's own analysis (its plan alone): a lone NIC, a rack's only
 power feed, the parts inside a node or rack (NVSwitch chips and trays) and the degrading classes, each named with
 its pod's prefix (``pod2.rack0.nvswitch-tray0``: ``PodsWiring.local_id``). The remedies of the shared fabric's single points are named but not
@@ -27,7 +29,7 @@ REMEDIES = {"leaf": "plane", "spine": "n_plus_1", "link": "plane"}
 
 def _graph(mixed: MixedPlan) -> tuple[_Graph, list[str]]:
     """The folded graph of ``mixed`` (module docstring) and each vertex's device id (a server block: ``""``)."""
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True)
     blocks: list[tuple[int, list[int]]] = []  # (GPUs, leaf vertices) of every server vertex
     leaf_base, leaf_count = [], 0
     for own in wiring.wirings:
@@ -40,8 +42,9 @@ def _graph(mixed: MixedPlan) -> tuple[_Graph, list[str]]:
             blocks += ([(own.group_nodes(g) * gpn, leaves)] if len(leaves) > 1
                        else [(gpn, leaves)] * own.group_nodes(g))  # one leaf: its loss parts the nodes too
     first_leaf, first_spine = len(blocks), len(blocks) + leaf_count
+    spine_ids = _spine_ids(wiring)
     ids = [""] * len(blocks) + [wiring.leaf_id(i, k) for i, own in enumerate(wiring.wirings)
-                                for k in range(own.leaves)] + [wiring.spine_id(j) for j in range(mixed.fabric.spines)]
+                                for k in range(own.leaves)] + spine_ids
     cables: dict = {}
     for b, (_gpus, leaves) in enumerate(blocks):
         for leaf in leaves:
@@ -50,10 +53,18 @@ def _graph(mixed: MixedPlan) -> tuple[_Graph, list[str]]:
     for i, own in enumerate(wiring.wirings):
         pair = mixed.fabric.pods[i].links_per_leaf_spine_pair
         for k in range(own.leaves):
-            for j in range(mixed.fabric.spines):
+            for j in _spines_of_pod(wiring, i):
                 lower.append(first_leaf + leaf_base[i] + k)
                 upper.append(first_spine + j)
                 count.append(pair)
+    if wiring.three_tiers:  # every pod spine to the cores of its group, the cores after the spines
+        ids += [wiring.core_id(k) for k in range(mixed.fabric.cores)]
+        for i, pod in enumerate(mixed.fabric.pods):
+            for local, j in enumerate(_spines_of_pod(wiring, i)):
+                for core in wiring.cores_of_spine(local):
+                    lower.append(first_spine + j)
+                    upper.append(first_spine + len(spine_ids) + core)
+                    count.append(pod.links_per_spine_core_pair)
     lo, hi, n = _bicliques(np.array(lower), np.array(upper), np.array(count), cables)
     for u, v, c in zip(lo.tolist(), hi.tolist(), n.tolist()):
         cables[u, v] = c
@@ -62,8 +73,24 @@ def _graph(mixed: MixedPlan) -> tuple[_Graph, list[str]]:
         adj[u].append(v)
         adj[v].append(u)
     names = [("su", b) for b in range(len(blocks))] + [("leaf", k) for k in range(leaf_count)] + [
-        ("spine", j) for j in range(mixed.fabric.spines)]
+        ("spine", j) for j in range(len(spine_ids))] + [("core", k) for k in range(mixed.fabric.cores)]
     return _Graph([gpus for gpus, _l in blocks] + [0] * (len(ids) - len(blocks)), adj, cables, names, {}), ids
+
+
+def _spine_ids(wiring) -> list[str]:
+    """Ids of the spines of the whole fabric in graph order: the shared spines, or on three tiers every pod's own
+    spines pod by pod (``pod2.p0.spine0``)."""
+    if not wiring.three_tiers:
+        return [wiring.spine_id(j) for j in range(wiring.fabric.spines)]
+    return [wiring.own_spine_id(i, k) for i, pod in enumerate(wiring.fabric.pods) for k in range(pod.own_spines)]
+
+
+def _spines_of_pod(wiring, pod: int) -> range:
+    """Positions in ``_spine_ids`` of the spines the leaves of the pod at position ``pod`` reach."""
+    if not wiring.three_tiers:
+        return range(wiring.fabric.spines)
+    first = sum(p.own_spines for p in wiring.fabric.pods[:pod])
+    return range(first, first + wiring.fabric.pods[pod].own_spines)
 
 
 def fabric_cuts(mixed: MixedPlan) -> list[tuple[str, str, int]]:
@@ -80,13 +107,14 @@ def fabric_cuts(mixed: MixedPlan) -> list[tuple[str, str, int]]:
 
 def _uplink_degrading(mixed: MixedPlan) -> list:
     """Per pod, the leaf-spine loss that lowers a leaf's uplinks without cutting a GPU off: a whole bundle to one of
-    several shared spines (``(N - 1) / N`` left), or one cable of a leaf's one bundle (``(c - 1) / c``)."""
+    several shared spines (``(N - 1) / N`` left; on three tiers the pod's own spines), or one cable of a leaf's one
+    bundle (``(c - 1) / c``), as ``core.analysis.spof`` lists a single fabric's."""
     from core.analysis.spof import Degrading
 
-    wiring, out = mixed_wiring(mixed), []
-    spines = mixed.fabric.spines
+    wiring, out = mixed_wiring(mixed, three_tiers=True), []
     for i, own in enumerate(wiring.wirings):
         pod, gpn = mixed.fabric.pods[i], mixed.plans[i].resolved.gpus_per_node
+        spines = pod.own_spines if wiring.three_tiers else mixed.fabric.spines
         pair = pod.links_per_leaf_spine_pair
         gpus = own.group_nodes(0) * gpn // max(1, own.leaves_per_group if not own.tor else 1)
         example = wiring.link_id(i, 0, 0)
@@ -105,7 +133,7 @@ def pods_single_points(mixed: MixedPlan):
     from core.analysis.spof import SpofElement, SpofResult, single_points
 
     elements, degrading, notes = [], [], []
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True)
     for i, p in enumerate(mixed.plans):
         own = single_points(p)  # named as the pod's own devices are on the whole fabric: pod2.node0.nic1
         elements += [e.model_copy(update={"element": wiring.local_id(i, e.element)}) for e in own.elements
@@ -118,6 +146,9 @@ def pods_single_points(mixed: MixedPlan):
     notes.insert(0, _("A design with pods: the leaves, the {spines} shared spines and their cables are checked on the "
                       "whole fabric (every pod under the shared spines; their remedies are not priced); NICs, power "
                       "feeds and the parts inside a node or rack are each pod's own.").format(
-        spines=mixed.fabric.spines))
+        spines=mixed.fabric.spines) if not wiring.three_tiers else _(
+        "A design with pods on three tiers: the leaves, the pods' own spines, the {cores} shared cores and their "
+        "cables are checked on the whole fabric (their remedies are not priced); NICs, power feeds and the parts "
+        "inside a node or rack are each pod's own.").format(cores=mixed.fabric.cores))
     return SpofResult(elements=tuple(shared + elements), notes=tuple(notes),
                       degrading=tuple(degrading + _uplink_degrading(mixed)))

@@ -103,10 +103,10 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     s.update({
         "gpus": f.gpus, "nodes": f.nodes,
         "gpu_model": " + ".join(dict.fromkeys(pod.system for pod in f.pods)),
-        "switches": {"leaf": f.leaves, "spine": f.spines, "core": 0, "total": f.switches},
+        "switches": {"leaf": f.leaves, "spine": f.spines + f.own_spines, "core": f.cores, "total": f.switches},
         "links": _sum([pod["links"] for pod in pods]),
         "switch_models": {**s["switch_models"], "leaf": " + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods)),
-                          "spine": f.spine_switch},
+                          "spine": _spine_models(f), **({"core": f.core_switch} if f.tiers == 3 else {})},
         "explanation": [line for line in s["explanation"] if line not in mixed.plans[0].fabric.explanation],
         "growth": None, "racks_compute": cost.racks_compute,
         "mixed_pods": pods_summary(mixed),
@@ -122,6 +122,12 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
     for name, own in s["networks"].items():  # the bill's parts and money; the pods' links
         own["links"] = networks.get(name, {}).get("links", own["links"])
     return s
+
+
+def _spine_models(f) -> str:
+    """The spine model words of the mixed fabric ``f``: the shared spines' model, or on three tiers every pod's own
+    spine model (``H100 + B200`` style)."""
+    return " + ".join(dict.fromkeys(pod.spine_switch for pod in f.pods)) if f.tiers == 3 else f.spine_switch
 
 
 def hall_racks(mixed: MixedPlan) -> dict:
@@ -206,8 +212,11 @@ def pods_models(mixed: MixedPlan) -> dict[str, str]:
     each alone: ``leaves``, ``spine``), ``nic`` (every pod's NIC model) and ``speed`` (every pod's port speed
     [Gb/s per direction], ``400 / 800``)."""
     f = mixed.fabric
-    leaves = " + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods))
-    return {"switch": _("{leaves} leaves, {spine} spines").format(leaves=leaves, spine=f.spine_switch),
-            "leaves": leaves, "spine": f.spine_switch,
+    leaves, spine = " + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods)), _spine_models(f)
+    words = _("{leaves} leaves, {spine} spines").format(leaves=leaves, spine=spine)
+    if f.tiers == 3:
+        words = _("{leaves} leaves, {spine} spines, {core} cores").format(leaves=leaves, spine=spine,
+                                                                          core=f.core_switch)
+    return {"switch": words, "leaves": leaves, "spine": spine,
             "nic": " + ".join(dict.fromkeys(p.resolved.nic.id for p in mixed.plans)),
             "speed": " / ".join(dict.fromkeys(str(pod.port_speed_gbps) for pod in f.pods))}

@@ -11,6 +11,7 @@ from core.i18n import _
 def pods_table(summary: dict) -> str:
     """The ``plan`` table's section of a mixed design from ``core.analysis.pods.pods_summary``: a heading, then
     ``pods_lines`` as rows."""
-    lines = [_("Mixed pods under one spine layer (the totals above are the whole design's):")]
+    lines = [_("Mixed pods under one core layer (the totals above are the whole design's):") if "cores" in summary
+             else _("Mixed pods under one spine layer (the totals above are the whole design's):")]
     lines += [row(label, text) for label, text in pods_lines(summary)]
     return "\n".join(lines) + "\n"

@@ -2,7 +2,8 @@
 the pods' wiring (``core.fabric.podwiring``), in the shapes ``core.fabric.topology`` gives one fabric.
 
 ``pods_fabric_graph``      every pod leaf and shared spine (servers each, grouped or none), as ``fabric_graph``.
-``pods_aggregated_graph``  each pod's ``aggregated_graph`` bundles under one vertex of the shared spines.
+``pods_aggregated_graph``  each pod's ``aggregated_graph`` bundles under one vertex of the shared spines (on three
+                           tiers: each pod's own spines under one vertex of the shared cores).
 
 Vertices of a pod carry ``pod_index`` (the pod's position in ``MixedFabric.pods``) besides ``core.fabric.topology``'s
 attributes; edges carry ``links``, ``capacity_gbps`` and ``speed_gbps`` (per link, one direction [Gb/s]: a pod's
@@ -21,14 +22,19 @@ from core.i18n import _, ngettext
 
 SHARED_SPINES = "spines"
 """The aggregated graph's vertex of the shared spine layer."""
+SHARED_CORES = "cores"
+"""The aggregated graph's vertex of the shared core layer (pods on three tiers)."""
 
 
 def pods_graph_elements(wiring: PodsWiring) -> int:
     """Elements (vertices + 2 per edge) of the full graph of ``wiring``, servers grouped, without building it."""
     spines = wiring.fabric.spines
-    total = spines
+    total = spines + wiring.fabric.cores
     for own in wiring.wirings:
-        total += own.groups + own.leaves + 2 * own.groups * len(own.leaves_of_group(0)) + 2 * own.leaves * spines
+        shared = own.spines if wiring.three_tiers else spines  # the spines each leaf reaches
+        total += own.groups + own.leaves + 2 * own.groups * len(own.leaves_of_group(0)) + 2 * own.leaves * shared
+    if wiring.three_tiers:  # every pod spine reaches the C cores of its group
+        total += sum(pod.own_spines for pod in wiring.fabric.pods) * (1 + 2 * wiring.fabric.cores_per_group)
     return total
 
 
@@ -50,10 +56,12 @@ def pods_fabric_graph(wiring: PodsWiring, leaf_radix: tuple[int, ...], leaf_cost
     -------
     networkx.Graph
         Pods' vertices with ``pod_index``; shared spines ``spine<j>`` with ``radix`` (ports at the spine speed)
-        and ``port_units`` (ports used at the spine speed: a broken-out port carries several uplinks).
+        and ``port_units`` (ports used at the spine speed: a broken-out port carries several uplinks). On three
+        tiers the pods' own spines (``pod2.p0.spine0``, ``radix`` at the pod's uplink speed) and the shared cores
+        ``core<k>`` with ``radix`` and ``port_units`` at the core speed.
     """
     f = wiring.fabric
-    graph = nx.Graph(speed_gbps=f.pods[0].port_speed_gbps, tiers=2, pods=len(f.pods))
+    graph = nx.Graph(speed_gbps=f.pods[0].port_speed_gbps, tiers=f.tiers, pods=len(f.pods))
     for i, own in enumerate(wiring.wirings):
         local = nx.Graph()
         server_of = _add_servers(local, own, servers)
@@ -69,14 +77,25 @@ def pods_fabric_graph(wiring: PodsWiring, leaf_radix: tuple[int, ...], leaf_cost
                                capacity_gbps=count * speed, speed_gbps=speed)
     for j in range(f.spines):
         graph.add_node(wiring.spine_id(j), role="spine", plane=0, island=0, pod=-1, radix=f.spine_radix)
+    for i, pod in enumerate(f.pods):
+        for k in range(pod.own_spines):
+            graph.add_node(wiring.own_spine_id(i, k), role="spine", plane=0, island=0, pod=i, radix=pod.spine_radix,
+                           pod_index=i)
+    for k in range(f.cores):
+        graph.add_node(wiring.core_id(k), role="core", plane=0, island=0, pod=-1, radix=f.core_radix)
     for kind, a, b, count, speed in wiring.bundles():
-        if kind == "leaf-spine" and count > 0:
+        if kind in ("leaf-spine", "spine-core") and count > 0:
             graph.add_edge(a, b, links=count, capacity_gbps=count * speed, speed_gbps=speed)
     _count_ports(graph, 1.0)
     for j in range(f.spines):
         data = graph.nodes[wiring.spine_id(j)]
         data["port_units"] = f.spine_ports_used
         data["ports_free"] = f.spine_radix - f.spine_ports_used
+    for k in range(f.cores):  # a core port broken out carries several spine uplinks
+        data = graph.nodes[wiring.core_id(k)]
+        data["port_units"] = units = sum(f.pods[graph.nodes[v]["pod_index"]].core_ports()
+                                         for v in graph.adj[wiring.core_id(k)])
+        data["ports_free"] = f.core_radix - units
     return graph
 
 
@@ -85,26 +104,40 @@ def pods_aggregated_graph(wiring: PodsWiring) -> nx.Graph:
     most ``MAX_BLOCKS / pods`` blocks each, at least 2), their ids and spans under the pod's prefix, joined to one
     vertex of the shared spines (``SHARED_SPINES``) at each pod's uplink speed [Gb/s per direction]."""
     f = wiring.fabric
-    graph = nx.Graph(speed_gbps=f.pods[0].port_speed_gbps, tiers=2, planes=1, aggregated=True, islands=1,
+    graph = nx.Graph(speed_gbps=f.pods[0].port_speed_gbps, tiers=f.tiers, planes=1, aggregated=True, islands=1,
                      pods=len(f.pods))
-    graph.add_node(SHARED_SPINES, role="spine", count=f.spines, block=-1, rail=-1,
-                   label=ngettext("{count} shared spine", "{count} shared spines", f.spines).format(count=f.spines))
+    top = SHARED_CORES if wiring.three_tiers else SHARED_SPINES
+    if wiring.three_tiers:
+        graph.add_node(SHARED_CORES, role="core", count=f.cores, block=-1, rail=-1,
+                       label=ngettext("{count} shared core", "{count} shared cores", f.cores).format(count=f.cores))
+    else:
+        graph.add_node(SHARED_SPINES, role="spine", count=f.spines, block=-1, rail=-1,
+                       label=ngettext("{count} shared spine", "{count} shared spines", f.spines).format(count=f.spines))
     per_pod = pods_span(wiring)
     for i, own in enumerate(wiring.wirings):
         pod = f.pods[i]
         local = wiring_aggregated(own, per_pod)
-        local.remove_node(SHARED_SPINES)  # the pod's own spines: the shared layer stands for them
+        local.remove_node(top)  # the pod's own top tier: the shared layer stands for it
         for v, data in local.nodes(data=True):
             data = {**data, "pod_index": i, "pod": i}
-            if data.get("span"):
-                span = _("pod {pod}, {span}").format(pod=pod.index + 1, span=data["span"])
+            if data.get("span"):  # on three tiers a pod alone is one spine pod: its span is the pod
+                span = (_("pod {pod}").format(pod=pod.index + 1) if wiring.three_tiers else
+                        _("pod {pod}, {span}").format(pod=pod.index + 1, span=data["span"]))
                 data["label"] = data["label"].replace(data["span"], span, 1)
                 data["span"] = span
             graph.add_node(wiring.local_id(i, v), **data)
         for a, b, data in local.edges(data=True):
-            graph.add_edge(wiring.local_id(i, a), wiring.local_id(i, b), **data, speed_gbps=pod.port_speed_gbps)
+            speed = pod.port_speed_gbps  # a pod's leaf-spine bundles (three tiers) at its uplink speed
+            if "server" not in (local.nodes[a]["role"], local.nodes[b]["role"]):
+                speed = pod.uplink_speed_gbps
+                data = {**data, "capacity_gbps": data["links"] * speed}
+            graph.add_edge(wiring.local_id(i, a), wiring.local_id(i, b), **data, speed_gbps=speed)
         for v, data in local.nodes(data=True):
-            if data["role"] == "leaf":
+            if data["role"] == "spine" and wiring.three_tiers:
+                _add_links(graph, wiring.local_id(i, v), SHARED_CORES, data["count"] * pod.spine_uplinks,
+                           pod.uplink_speed_gbps)
+                graph[wiring.local_id(i, v)][SHARED_CORES]["speed_gbps"] = pod.uplink_speed_gbps
+            if data["role"] == "leaf" and not wiring.three_tiers:
                 _add_links(graph, wiring.local_id(i, v), SHARED_SPINES, data["count"] * pod.uplinks_per_leaf,
                            pod.uplink_speed_gbps)
                 graph[wiring.local_id(i, v)][SHARED_SPINES]["speed_gbps"] = pod.uplink_speed_gbps

@@ -31,7 +31,8 @@ extra pod names a GPU system, its nodes, its NIC and leaf port speed and the gro
   without it each stage's spine layer is sized for that stage's pods.
 
 Only the folded Clos of two tiers, one plane, rail-optimized or top-of-rack, takes pods; anything else is a
-``DesignError`` saying which setting to change.
+``DesignError`` saying which setting to change. When the pods fit no shared spine layer (tiers auto) or the design
+asks for three tiers, each pod keeps its own spines under a shared core layer (``core.fabric.podcore``).
 """
 
 from __future__ import annotations
@@ -123,6 +124,41 @@ class PodLeaves(BaseModel):
     oversubscription: float
     """The leaf down:up ratio the pod is planned at: the design's, or lower when its leaves take more uplinks so
     that the shared spine count divides them (module docstring)."""
+    own_spines: int = 0
+    """Three tiers (``core.fabric.podcore``): the pod's own spines ``N_p`` (0 in two tiers: the spines are shared)."""
+    spine_switch: str = ""
+    """Three tiers: the pod's own spine model (its plan alone)."""
+    spine_radix: int = 0
+    """Three tiers: ports of the pod's spine at its uplink speed."""
+    spine_down_ports: int = 0
+    """Three tiers: leaf ports each of the pod's spines uses (``L_p * u_p / N_p``)."""
+    spine_uplinks: int = 0
+    """Three tiers: ``U_p``, core uplinks of each of the pod's spines at its uplink speed."""
+    spine_oversubscription: float = 0.0
+    """Three tiers: the spine down:up ratio the pod is planned at (the design's, or lower when its spines take
+    more uplinks so that the core group size divides them)."""
+    links_per_spine_core_pair: int = 0
+    """Three tiers: ``U_p / C``, links from each of the pod's spines to each core of its core group."""
+    uplinks_per_core_port: int = 1
+    """Three tiers: ``b_p`` at the core: spine uplinks one core port carries (breakout lanes)."""
+
+    @property
+    def core_gbps_per_gpu(self) -> float | None:
+        """Three tiers: the pod's core uplinks' share per GPU, ``N_p * U_p * s_p / GPUs_p``, per direction [Gb/s];
+        None in two tiers."""
+        return self.own_spines * self.spine_uplinks * self.uplink_speed_gbps / self.gpus if self.own_spines else None
+
+    @property
+    def cross_gbps_per_gpu(self) -> float:
+        """Per-GPU bandwidth of the pod's GPUs towards the other pods, per direction [Gb/s]: its own rate
+        (``gbps_per_gpu``), bounded in three tiers by its core uplinks' share (``core_gbps_per_gpu``)."""
+        core = self.core_gbps_per_gpu
+        return self.gbps_per_gpu if core is None else min(self.gbps_per_gpu, core)
+
+    def core_ports(self) -> int:
+        """Three tiers: ports of a core one of the pod's spines below it takes, at the core speed:
+        ``ceil((U_p / C) / b_p)`` (0 in two tiers)."""
+        return math.ceil(self.links_per_spine_core_pair / self.uplinks_per_core_port)
 
     @property
     def uplinks(self) -> int:
@@ -152,14 +188,40 @@ class MixedFabric(BaseModel):
     """Ports each spine uses at ``S`` (within ``spine_radix``)."""
     sized_for_stage: int
     """The stage whose pods the spine layer is sized for (the final one with ``Design.pods_final``)."""
+    tiers: int = 2
+    """2: the pods' leaves under one shared spine layer; 3: each pod's leaves and own spines under one shared core
+    layer (``core.fabric.podcore``; the shared spine fields above are then 0 and empty)."""
+    core_switch: str = ""
+    """Three tiers: the shared core model."""
+    core_speed_gbps: int = 0
+    """Three tiers: core port speed ``S``, the fastest pod's uplink speed, per direction [Gb/s]."""
+    core_radix: int = 0
+    """Three tiers: ``R``, core ports at ``S``."""
+    core_groups: int = 0
+    """Three tiers: ``G``, core groups (the greatest common divisor of the pods' spine counts; own spine ``k`` of a
+    pod reaches group ``k mod G``, ``core.fabric.podcore``)."""
+    cores_per_group: int = 0
+    """Three tiers: ``C``, cores per group."""
+    core_ports_used: int = 0
+    """Three tiers: ports each core uses at ``S`` (every core has ``N_p / G`` spines of every pod below it)."""
 
     @property
     def leaves(self) -> int:
         return sum(pod.leaves for pod in self.pods)
 
     @property
+    def own_spines(self) -> int:
+        """Three tiers: the present pods' own spines (0 in two tiers)."""
+        return sum(pod.own_spines for pod in self.pods)
+
+    @property
+    def cores(self) -> int:
+        """Three tiers: shared cores, ``G * C`` (0 in two tiers)."""
+        return self.core_groups * self.cores_per_group
+
+    @property
     def switches(self) -> int:
-        return self.leaves + self.spines
+        return self.leaves + self.spines + self.own_spines + self.cores
 
     @property
     def gpus(self) -> int:
@@ -171,20 +233,21 @@ class MixedFabric(BaseModel):
 
     @property
     def slowest(self) -> PodLeaves:
-        """The pod with the smallest per-GPU scale-out bandwidth (the first of equals): it bounds collectives
-        across pods."""
-        return min(self.pods, key=lambda pod: pod.gbps_per_gpu)
+        """The pod with the smallest per-GPU bandwidth towards the other pods (``PodLeaves.cross_gbps_per_gpu``; the
+        first of equals): it bounds collectives across pods."""
+        return min(self.pods, key=lambda pod: pod.cross_gbps_per_gpu)
 
     @property
     def cross_pod_gbps_per_gpu(self) -> float:
-        """Per-GPU bandwidth of a collective across every pod: the slowest pod's, per direction [Gb/s]."""
-        return self.slowest.gbps_per_gpu
+        """Per-GPU bandwidth of a collective across every pod: the slowest pod's, per direction [Gb/s] (in three
+        tiers the collective crosses the core: each pod's rate bounded by its core uplinks' share)."""
+        return self.slowest.cross_gbps_per_gpu
 
     def slower_half(self) -> list[tuple[int, float]]:
         """``(pod position, GPUs)`` of the worst balanced cut's side: half of every pod's GPUs, the slowest pods'
-        first (``gbps_per_gpu``; the first of equals first)."""
+        first (``cross_gbps_per_gpu``; the first of equals first)."""
         half, out = self.gpus / 2, []
-        for i in sorted(range(len(self.pods)), key=lambda i: self.pods[i].gbps_per_gpu):
+        for i in sorted(range(len(self.pods)), key=lambda i: self.pods[i].cross_gbps_per_gpu):
             take = min(self.pods[i].gpus, half)
             if take > 0:
                 out.append((i, take))
@@ -194,10 +257,28 @@ class MixedFabric(BaseModel):
     @property
     def bisection_gbps(self) -> float:
         """Bisection bandwidth of the mixed fabric, per direction [Gb/s]: its worst cut into two halves of equal GPU
-        count, the half of the slowest GPUs (``slower_half``) at each pod's own per-GPU rate (the shared spine
-        layer is non-blocking: every spine has a port for each uplink it receives). Each pod's own bisection (half
-        its GPUs at its rate) is the cut of that pod alone; they do not add up to this one."""
-        return sum(gpus * self.pods[i].gbps_per_gpu for i, gpus in self.slower_half())
+        count, the half of the slowest GPUs (``slower_half``) at each pod's own per-GPU rate towards the other pods
+        (``PodLeaves.cross_gbps_per_gpu``; the shared spine or core layer is non-blocking: every spine or core has a
+        port for each uplink it receives). Each pod's own bisection (half its GPUs at its rate) is the cut of that
+        pod alone; they do not add up to this one."""
+        return sum(gpus * self.pods[i].cross_gbps_per_gpu for i, gpus in self.slower_half())
+
+
+def three_tiers_refused(fabric: MixedFabric) -> DesignError | None:
+    """The ``DesignError`` of a view, export or analysis that reads only the shared spine layer for pods on three
+    tiers (``core.fabric.podcore``), with the way out of two tiers; None for pods on two tiers."""
+    if fabric.tiers != 3:
+        return None
+    return DesignError(_("This view or export does not handle pods on three tiers yet (each pod's own spines under "
+                         "a shared core layer); the plan, bill, topology, bandwidth and stages do."),
+                       _("Set tiers to 2 if the pods fit one shared spine layer, or see each pod alone."))
+
+
+def two_tiers_only(fabric: MixedFabric) -> None:
+    """Raise ``three_tiers_refused``'s ``DesignError`` for pods on three tiers."""
+    error = three_tiers_refused(fabric)
+    if error is not None:
+        raise error
 
 
 def _check_shape(resolved: ResolvedDesign) -> None:
@@ -246,19 +327,32 @@ def _sized_alone(design: Design, index: int, resolved: ResolvedDesign) -> Fabric
         return size_fabric(resolved)
     except DesignError as exc:
         most = max_nodes(resolved, 2)
-        specs = list(pod_specs(design))
-        if index == 0:
-            fix = {"nodes": most, "gpus": None}
-        else:
-            specs[index] = replace(specs[index], nodes=most)
-            fix = {"pods": pods_text(tuple(specs))}
-        phrase = _("give pod {pod} at most {most} nodes").format(pod=index + 1, most=f"{most:,}")
+        phrase, fix = fewer_nodes(design, index, most)
         raise DesignError(
             _("Pod {pod} ({system}, {nodes} nodes) does not fit two tiers under the shared spine layer: "
               "{reason}").format(pod=index + 1, system=resolved.system.id, nodes=f"{resolved.nodes:,}",
                                  reason=exc.message),
             _("Pods sit on two tiers: {phrase}, and put the rest in another pod.").format(phrase=phrase),
             fixes=((phrase, fix),) if most > 0 else ()) from None
+
+
+def fewer_nodes(design: Design, index: int, most: int) -> tuple[str, dict]:
+    """The way out giving pod ``index`` of ``design`` at most ``most`` nodes: (its words, the design changes)."""
+    specs = list(pod_specs(design))
+    if index == 0:
+        fix = {"nodes": most, "gpus": None}
+    else:
+        specs[index] = replace(specs[index], nodes=most)
+        fix = {"pods": pods_text(tuple(specs))}
+    return _("give pod {pod} at most {most} nodes").format(pod=index + 1, most=f"{most:,}"), fix
+
+
+def breakout_lanes(switch, speed: int, radix: int) -> int:
+    """``b_p``: uplinks at ``speed`` [Gb/s] one port of ``switch`` (``radix`` ports at the layer's speed) carries:
+    its breakout lanes when it lists ``speed`` as a whole multiple of its ports, else 1 (a whole port run at the
+    lower speed; module docstring)."""
+    lanes = switch.ports_at(speed) or 0
+    return lanes // radix if lanes > radix and lanes % radix == 0 else 1
 
 
 def _leaves(index: int, spec: PodSpec, resolved: ResolvedDesign, fabric: FabricPlan) -> dict:
@@ -379,21 +473,24 @@ def _size_pods(design: Design, stage: int | None = None, catalog: Catalog | None
     Raises
     ------
     DesignError
-        An unknown system, a pod that is not a one-plane two-tier folded Clos (tiers other than auto or 2 included),
-        stages given both as node counts
-        and as pods, or uplinks no balanced spine layer of the spine switch holds; each with ways out.
+        An unknown system, a pod that is not a one-plane folded Clos (one tier asked included), stages given both
+        as node counts and as pods, or uplinks no balanced spine layer of the spine switch holds (with tiers auto:
+        nor a core layer, ``core.fabric.podcore``); each with ways out.
     """
     catalog = catalog or load_catalog()
-    if str(design.tiers) not in ("auto", "2"):
+    if str(design.tiers) not in ("auto", "2", "3"):
         drop, auto = _("drop the extra pods"), _("set tiers to auto")
-        raise DesignError(_("Pods sit on two tiers under one spine layer: this design asks for {tiers} tier(s).")
-                          .format(tiers=design.tiers),
+        raise DesignError(_("Pods sit on two or three tiers: this design asks for one tier."),
                           _("Set tiers to auto (each pod's leaves under the shared spines), or {drop}.").format(
                               drop=drop), fixes=((auto, {"tiers": "auto"}), (drop, {"pods": None})))
     if design.stages:
         raise DesignError(_("Growth stages are given twice: as node counts (stages) and as the pods' stages."),
                           _("Drop the stages and add each pod at its stage (SYSTEM:NODES@STAGE)."),
                           fixes=((_("Drop the stages"), {"stages": None}),))
+    if design.tiers == 3:
+        from core.fabric.podcore import size_three_tiers
+
+        return size_three_tiers(design, stage, catalog)
     specs = pod_specs(design)
     final = max(spec.stage for spec in specs)
     stage = final if stage is None else stage
@@ -412,11 +509,18 @@ def _size_pods(design: Design, stage: int | None = None, catalog: Catalog | None
         spine = plans[fastest][0].tier_switches["spine"]
     radix = spine.ports_at(speed) or 0
     for pod in sizing:
-        lanes = spine.ports_at(pod["uplink_speed_gbps"]) or 0
-        pod["uplinks_per_spine_port"] = lanes // radix if lanes > radix and lanes % radix == 0 else 1
+        pod["uplinks_per_spine_port"] = breakout_lanes(spine, pod["uplink_speed_gbps"], radix)
     spines = _spine_count(sizing, radix) or _widened(sizing, plans, specs, radix)
     if spines is None:
-        raise _spine_error(design, sizing, spine.id, radix, speed)
+        error = _spine_error(design, sizing, spine.id, radix, speed)
+        if design.tiers == "auto":  # each pod under its own spines, the spines under a shared core layer
+            from core.fabric.podcore import size_three_tiers
+
+            try:
+                return size_three_tiers(design, stage, catalog)
+            except DesignError:
+                pass
+        raise error
     pods = tuple(PodLeaves(**pod, links_per_leaf_spine_pair=pod["uplinks_per_leaf"] // spines)
                  for pod in sizing if specs[pod["index"]].stage <= stage)
     return MixedFabric(stage=stage, pods=pods, spine_switch=spine.id, spine_speed_gbps=speed, spine_radix=radix,

@@ -15,6 +15,16 @@ named and joined to the shared spine layer (``core.fabric.pods`` sizes it; ``cor
   the earlier ones' and a spine layer sized for the final stage moves no cable; a pod's lanes never share a spine
   port with the next pod's.
 
+**Three tiers** (``MixedFabric.tiers`` 3, ``core.fabric.podcore``): each pod's wiring is its own three-tier
+fabric of one spine pod; its leaves, its own spines (``pod2.p0.spine0``) and the leaf-spine links between them are
+that wiring's (``Wiring.bundles`` of plane 0, prefixed; a leaf-spine bundle ``pod2.p0.leaf1-spine0`` names the
+pod's own spine). The shared cores are ``core<k>`` (``k`` 0-based; core group ``k // C``). Own spine ``j`` of every
+pod reaches core group ``j mod G`` (``core.fabric.podcore``: group ``j`` when every pod has ``G`` spines):
+``U_p / C`` links (``PodLeaves.links_per_spine_core_pair``) at the pod's uplink speed to each core of the group,
+spine up port ``c * (U_p / C) + x`` to the group's ``c``-th core (the pod's own wiring's order);
+each core's ports are handed out as the shared spines' are (by stage, pod, spine and uplink, one port per ``b_p``
+uplinks, ``PodLeaves.uplinks_per_core_port``), so a core layer sized for the final stage moves no cable.
+
 Building a ``PodsWiring`` is O(pods); enumerating its links is O(links), streamed.
 """
 
@@ -29,6 +39,7 @@ from core.fabric.wiring import Bundle, Wiring
 
 _POD_ID = re.compile(r"^pod(\d+)\.(.+)$")
 _SPINE = "spine"
+_CORE = "core"
 
 
 class Uplink(NamedTuple):
@@ -41,6 +52,20 @@ class Uplink(NamedTuple):
     leaf_port: int
     spine: int
     spine_port: int
+    lane: int
+    speed_gbps: int
+
+
+class CoreLink(NamedTuple):
+    """One spine-core cable of pods on three tiers: pod position ``pod``, the pod's own spine ``spine``, its up-port
+    ordinal ``spine_port`` (0-based), shared core ``core``, the core's port ordinal ``core_port`` and breakout lane
+    ``lane`` (0-based), and the speed [Gb/s per direction]."""
+
+    pod: int
+    spine: int
+    spine_port: int
+    core: int
+    core_port: int
     lane: int
     speed_gbps: int
 
@@ -75,6 +100,26 @@ class PodsWiring:
         """Id of shared spine ``j`` (0-based): ``spine0``."""
         return _SPINE + str(j)
 
+    def own_spine_id(self, pod: int, k: int) -> str:
+        """Three tiers: id of the own spine ``k`` of the pod at position ``pod``: ``pod2.p0.spine0``."""
+        return self.prefix(pod) + self.wirings[pod].switch_id("spine", k)
+
+    @staticmethod
+    def core_id(k: int) -> str:
+        """Three tiers: id of shared core ``k`` (0-based): ``core0``."""
+        return _CORE + str(k)
+
+    def cores_of_spine(self, k: int) -> range:
+        """Three tiers: the shared cores own spine ``k`` of any pod reaches: core group ``k mod G``."""
+        per = self.fabric.cores_per_group
+        group = k % self.fabric.core_groups
+        return range(group * per, (group + 1) * per)
+
+    @property
+    def three_tiers(self) -> bool:
+        """Whether the pods stand on three tiers (their own spines under shared cores)."""
+        return self.fabric.tiers == 3
+
     def link_id(self, pod: int, k: int, j: int) -> str:
         """Id of the link bundle from leaf ``k`` of the pod at position ``pod`` to shared spine ``j`` (as a pod's own
         ``p0.leaf3-spine1``): ``pod2.p0.leaf1-spine0``."""
@@ -88,7 +133,8 @@ class PodsWiring:
         if parsed is None or parsed[0] != "leaf" or parsed[1] or parsed[2]:
             return None
         j = int(spine[len(_SPINE):])
-        ok = parsed[3] < self.wirings[found[0]].leaves and j < self.fabric.spines
+        spines = self.wirings[found[0]].spines if self.three_tiers else self.fabric.spines
+        ok = parsed[3] < self.wirings[found[0]].leaves and j < spines
         return (found[0], parsed[3], j) if ok else None
 
     def parse(self, device: str) -> tuple[int, str] | None:
@@ -108,6 +154,8 @@ class PodsWiring:
         if parsed is None or parsed[1] or parsed[2]:
             return None
         role, k = parsed[0], parsed[3]
+        if role == "spine" and self.three_tiers:
+            return self.own_spine_id(0, k) if k < self.wirings[0].spines else None
         if role == "spine":
             return self.spine_id(k) if k < self.fabric.spines else None
         return self.leaf_id(0, k) if role == "leaf" and k < self.wirings[0].leaves else None
@@ -116,7 +164,7 @@ class PodsWiring:
         """The id in the first pod planned alone of a whole-fabric shared spine or first-pod leaf (``spine1``:
         ``p0.spine1``; ``pod1.p0.leaf3``: ``p0.leaf3``); None for another pod's device (``whole_of_alone``'s
         inverse)."""
-        if element.startswith(_SPINE) and element[len(_SPINE):].isdigit():
+        if element.startswith(_SPINE) and element[len(_SPINE):].isdigit() and not self.three_tiers:
             return "p0." + element
         found = self.parse(element)
         return found[1] if found is not None and found[0] == 0 else None
@@ -128,7 +176,10 @@ class PodsWiring:
         return sorted(range(len(pods)), key=lambda i: (pods[i].stage, i))
 
     def uplinks(self) -> Iterator[Uplink]:
-        """Every leaf-spine cable, pod by pod (``order``), leaf by leaf, uplink by uplink (module docstring)."""
+        """Every leaf-spine cable to the shared spines, pod by pod (``order``), leaf by leaf, uplink by uplink (module
+        docstring); none on three tiers, where each pod's leaf-spine cables are its own wiring's."""
+        if self.three_tiers:
+            return
         spines = self.fabric.spines
         before = [0] * spines  # ports the pods handed out so far take on each spine
         for i in self.order():
@@ -145,14 +196,39 @@ class PodsWiring:
             for spine in range(spines):
                 before[spine] += -(-taken[spine] // lanes)
 
+    def core_links(self) -> Iterator[CoreLink]:
+        """Three tiers: every spine-core cable, pod by pod (``order``), spine by spine, uplink by uplink (module
+        docstring); none on two tiers."""
+        cores = self.fabric.cores
+        before = [0] * cores  # ports the pods handed out so far take on each core
+        for i in self.order():
+            pod: PodLeaves = self.fabric.pods[i]
+            lanes, pair = pod.uplinks_per_core_port, pod.links_per_spine_core_pair
+            for spine in range(pod.own_spines):
+                for c, core in enumerate(self.cores_of_spine(spine)):
+                    for x in range(pair):
+                        yield CoreLink(i, spine, c * pair + x, core, before[core] + x // lanes, x % lanes,
+                                       pod.uplink_speed_gbps)
+                    before[core] += -(-pair // lanes)
+
     def bundles(self) -> Iterator[Bundle]:
         """The links bundled by device pair: each pod's node-leaf bundles (its own wiring, plane 0, prefixed),
-        then every pod leaf to every shared spine (``u_p / N`` links at the pod's uplink speed)."""
+        then every pod leaf to every shared spine (``u_p / N`` links at the pod's uplink speed); on three tiers each
+        pod's own leaf-spine bundles, then every pod spine to every core of its group (``U_p / C`` links)."""
+        three = self.three_tiers
         for i, wiring in enumerate(self.wirings):
             prefix = self.prefix(i)
             for kind, a, b, count, speed in wiring.bundles():
-                if kind == "node-leaf":
+                if kind == "node-leaf" or (three and kind == "leaf-spine"):
                     yield Bundle(kind, prefix + a, prefix + b, count, speed)
+        if three:
+            for i in range(len(self.wirings)):
+                pod = self.fabric.pods[i]
+                for k in range(pod.own_spines):
+                    for core in self.cores_of_spine(k):
+                        yield Bundle("spine-core", self.own_spine_id(i, k), self.core_id(core),
+                                     pod.links_per_spine_core_pair, pod.uplink_speed_gbps)
+            return
         for i, wiring in enumerate(self.wirings):
             pod = self.fabric.pods[i]
             for k in range(wiring.leaves):

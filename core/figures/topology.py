@@ -70,7 +70,7 @@ def is_aggregated(plan, every_pod: bool = True) -> bool:
     pods: every pod's leaves and the shared spines, or with ``every_pod`` False pod 1's own fabric)."""
     mixed = mixed_of(plan) if every_pod else None
     if mixed is not None:
-        return pods_graph_elements(mixed_wiring(mixed)) > FULL_GRAPH_LIMIT
+        return pods_graph_elements(mixed_wiring(mixed, three_tiers=True)) > FULL_GRAPH_LIMIT
     return full_graph_elements(plan) > FULL_GRAPH_LIMIT
 
 
@@ -80,7 +80,7 @@ def topology_graph(plan, every_pod: bool = True) -> tuple[nx.Graph, bool]:
     failure what-if, which analyses pod 1)."""
     mixed = mixed_of(plan) if every_pod else None
     if mixed is not None:
-        wiring = mixed_wiring(mixed)
+        wiring = mixed_wiring(mixed, three_tiers=True)  # core.fabric.podgraph draws pods on three tiers
         if is_aggregated(plan):
             return pods_aggregated_graph(wiring), True
         servers = "each" if mixed.fabric.nodes <= SERVERS_EACH_MAX else "grouped"
@@ -432,7 +432,8 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
                          (14 if len(vs) <= 64 else 9))
             own = mixed.plans[d["pod_index"]] if mixed is not None and "pod_index" in d else plan  # its pod's
             hovers.append(_server_hover(own, d, aggregated) if role == "server" else
-                          _shared_spine_hover(mixed, graph, v, d) if mixed is not None and role == "spine" else
+                          _shared_spine_hover(mixed, graph, v, d) if mixed is not None and role == "spine"
+                          and "pod_index" not in d else
                           _switch_hover(own, graph, v, d, aggregated))
             label = server_text(plan, graph, v, len(vs)) if role == "server" else \
                 "" if "first" in d else f"{count:,}" if aggregated and role != "leaf" else ""
@@ -544,11 +545,17 @@ def _pods_title(mixed: MixedPlan, aggregated: bool) -> str:
     parts = [ngettext("{count} pod", "{count} pods", len(f.pods)).format(count=len(f.pods)),
              ngettext("{count} leaf", "{count} leaves", f.leaves).format(count=f"{f.leaves:,}"),
              ngettext("{count} shared spine", "{count} shared spines", f.spines).format(count=f"{f.spines:,}")]
-    title = _("Scale-out fabric, pods under one spine layer: {parts}").format(parts=sep().join(parts))
+    title = _("Scale-out fabric, pods under one spine layer: {parts}")
+    if f.tiers == 3:  # each pod's own spines under the shared cores (core.fabric.podcore)
+        parts[2:] = [_("{count} spines").format(count=f"{f.own_spines:,}"),
+                     ngettext("{count} shared core", "{count} shared cores", f.cores).format(count=f"{f.cores:,}")]
+        title = _("Scale-out fabric, pods under one core layer: {parts}")
+    title = title.format(parts=sep().join(parts))
     if aggregated:
         sub = _("Aggregated view: each pod's switches and servers bundled by block and rail; numbers are counts")
     else:
-        sub = _("Every pod's switches drawn, grouped by pod under the shared spines")
+        sub = (_("Every pod's switches drawn, grouped by pod under the shared cores") if mixed.fabric.tiers == 3
+               else _("Every pod's switches drawn, grouped by pod under the shared spines"))
     rails = max((p.fabric.leaves_per_group for p in mixed.plans if p.fabric.topology == "rail-optimized"), default=0)
     return title + f"<br><sup>{sub}</sup>" + _rails_line(rails)
 
@@ -562,8 +569,10 @@ def _legend_name(plan, role: str, mixed: MixedPlan | None = None) -> str:
         return ngettext("Servers ({count} node)", "Servers ({count} nodes)", nodes).format(count=f"{nodes:,}")
     if mixed is not None:
         m = mixed.fabric
-        total, switch = ((m.leaves, " + ".join(dict.fromkeys(pod.leaf_switch for pod in m.pods))) if role == "leaf"
-                         else (m.spines, m.spine_switch))
+        total, switch = {"leaf": (m.leaves, " + ".join(dict.fromkeys(pod.leaf_switch for pod in m.pods))),
+                         "core": (m.cores, m.core_switch)}.get(role, (m.spines, m.spine_switch))
+        if role == "spine" and m.tiers == 3:  # the pods' own spines
+            total, switch = m.own_spines, " + ".join(dict.fromkeys(pod.spine_switch for pod in m.pods))
         return _(LEGEND_NAMES[role]).format(count=f"{total:,}", switch=switch)
     if role == "spine" and not total:  # a family without spines draws its groups there (a Dragonfly's)
         return words(f.family, "legend:spine", N_("Global ports of the groups' routers")).format(

@@ -93,7 +93,8 @@ def _title(plan, graph, aggregated: bool) -> str:
     if mixed is not None:
         f = mixed.fabric
         pods = ", ".join(f"pod {pod.index + 1}: {pod.gpus:,} x {pod.system}" for pod in f.pods)
-        return f"{f.gpus:,} GPUs in {len(f.pods)} pods ({pods}) under {f.spines} shared spines<br>{view}"
+        shared = f"{f.cores} shared cores" if f.tiers == 3 else f"{f.spines} shared spines"
+        return f"{f.gpus:,} GPUs in {len(f.pods)} pods ({pods}) under {shared}<br>{view}"
     f = plan.fabric
     return (f"{plan.resolved.gpus:,} x {plan.resolved.system.id}, {f.topology}, {f.tiers} tier(s): plane 1 of "
             f"{f.planes}<br>{view}")

@@ -7,6 +7,9 @@ as one vertex ``pod2-gpu-su01``, the shared spines ``spine001`` ... (the design'
 and edge attributes are ``core.formats.graphml``'s, each from its pod: the GPU system, NICs and port speed of the
 pod's servers, the leaf model, radix and port speed of its leaves, and ``pod`` (the pod's number, 1-based); the
 shared spines carry the spine model, radix, spine port speed [Gb/s per direction] and ports used, and no ``pod``.
+Pods on three tiers (``core.fabric.podcore``): each pod's own spines under the pod's names with their pod's spine
+model and uplink speed, and the shared cores ``core001`` ... (the design's switch prefix) with the core model,
+radix, speed and ports used, no ``pod``.
 
 Machine-readable: English whatever the request's language.
 """
@@ -30,16 +33,19 @@ GraphML, ``core.formats.graphml.MAX_ELEMENTS``)."""
 def pods_full_elements(wiring: PodsWiring) -> int:
     """Vertices + edges of the whole fabric's graph with every server a vertex, without building it."""
     f = wiring.fabric
-    total = f.spines
+    total = f.spines + f.cores
     for own in wiring.wirings:
-        total += own.nodes + own.leaves + own.nodes * len(own.leaves_of_group(0)) + own.leaves * f.spines
+        spines = own.spines if wiring.three_tiers else f.spines  # the spines each leaf reaches
+        total += own.nodes + own.leaves + own.nodes * len(own.leaves_of_group(0)) + own.leaves * spines
+        if wiring.three_tiers:  # the pod's own spines and their bundles to their groups' cores
+            total += own.spines * (1 + f.cores_per_group)
     return total
 
 
 def pods_whole_graph(mixed: MixedPlan, servers: str) -> nx.Graph:
     """``core.fabric.podgraph.pods_fabric_graph`` of ``mixed`` (each pod's leaf radix and uplink cost from its own
     plan), with ``servers`` ``each``, ``grouped`` or ``none``."""
-    return pods_fabric_graph(mixed_wiring(mixed), tuple(p.fabric.radix for p in mixed.plans),
+    return pods_fabric_graph(mixed_wiring(mixed, three_tiers=True), tuple(p.fabric.radix for p in mixed.plans),
                              tuple(p.resolved.leaf_uplink_cost for p in mixed.plans), servers)
 
 
@@ -48,9 +54,11 @@ class PodNames:
 
     def __init__(self, mixed: MixedPlan, naming: NamingScheme | None):
         self.mixed = mixed
-        self.wiring = mixed_wiring(mixed)
+        self.wiring = mixed_wiring(mixed, three_tiers=True)
         self.namers = [Namer.of(p, pod_scheme(naming, pod.index + 1)) for pod, p in zip(mixed.fabric.pods, mixed.plans)]
         self.spines = {PodsWiring.spine_id(j): name for j, name in enumerate(spine_names(mixed, naming))}
+        first = Namer.of(mixed.plans[0], naming)  # the shared cores of pods on three tiers: the design's names
+        self.spines.update((PodsWiring.core_id(k), first.switch("core", k)) for k in range(mixed.fabric.cores))
 
     def pod_of(self, vertex: str) -> tuple[int, str] | None:
         """``(pod position, the pod's own vertex id)``; None for a shared spine."""
@@ -80,15 +88,15 @@ def graphml_records(mixed: MixedPlan, naming: NamingScheme | None) -> tuple[dict
     from core.formats.graphml import TIER
 
     f = mixed.fabric
-    full = pods_full_elements(mixed_wiring(mixed))
+    full = pods_full_elements(mixed_wiring(mixed, three_tiers=True))
     grouped = full > MAX_ELEMENTS
     source = pods_whole_graph(mixed, "grouped" if grouped else "each")
     first = mixed.plans[0]
     graph = dict(
         name=" + ".join(f"{pod.gpus} x {pod.system}" for pod in f.pods), gpus=f.gpus, nodes=f.nodes,
         gpu_model=", ".join(dict.fromkeys(pod.system for pod in f.pods)), fabric=first.resolved.fabric,
-        topology=first.fabric.topology, tiers=2, planes=1, islands=1, pods=len(f.pods),
-        port_speed_gbps=f.pods[0].port_speed_gbps, uplink_speed_gbps=f.spine_speed_gbps,
+        topology=first.fabric.topology, tiers=f.tiers, planes=1, islands=1, pods=len(f.pods),
+        port_speed_gbps=f.pods[0].port_speed_gbps, uplink_speed_gbps=f.spine_speed_gbps or f.core_speed_gbps,
         aggregated=("servers grouped per scalable unit: the full graph would have "
                     f"{full:,} vertices + edges (more than {MAX_ELEMENTS:,})") if grouped else "no",
         units="port_speed_gbps, speed_gbps, capacity_gbps, bandwidth_gbps: Gb/s per direction")
@@ -97,7 +105,15 @@ def graphml_records(mixed: MixedPlan, naming: NamingScheme | None) -> tuple[dict
     for vertex, data in source.nodes(data=True):
         role = data["role"]
         attrs = {"role": role, "tier": TIER[role]}
-        if role == "spine":
+        if role == "core" or (role == "spine" and "pod_index" in data):  # three tiers: a pod's spine, a core
+            pod = f.pods[data["pod_index"]] if role == "spine" else None
+            speed = pod.uplink_speed_gbps if pod is not None else f.core_speed_gbps
+            attrs.update(model=pod.spine_switch if pod is not None else f.core_switch, ports=data["radix"],
+                         port_speed_gbps=speed, bandwidth_gbps=data["radix"] * speed,
+                         ports_used=data["port_units"], ports_free=data["ports_free"], plane=1, island=1)
+            if pod is not None:
+                attrs["pod"] = pod.index + 1
+        elif role == "spine":
             attrs.update(model=f.spine_switch, ports=f.spine_radix, port_speed_gbps=f.spine_speed_gbps,
                          bandwidth_gbps=f.spine_radix * f.spine_speed_gbps, ports_used=f.spine_ports_used,
                          ports_free=f.spine_radix - f.spine_ports_used, plane=1, island=1)

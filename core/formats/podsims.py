@@ -192,6 +192,9 @@ def write_mixed_astra(mixed: MixedPlan, out: TextIO) -> None:
     its comments give each pod's own dimensions and what the one bandwidth a dimension means for mixed pods."""
     from core.formats.astrasim import _LEVEL, _number, write_dimensions
 
+    from core.fabric.pods import two_tiers_only
+
+    two_tiers_only(mixed.fabric)  # its spine dimension is the shared spine layer
     whole, own = astra_dimensions(mixed)
     f = mixed.fabric
     out.write("# ASTRA-sim 2.x analytical network configuration (--network-configuration), written by fabric planner\n")

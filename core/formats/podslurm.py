@@ -4,7 +4,8 @@ Each pod is exported as ``core.formats.slurm`` exports it alone (its plan: ``Mix
 its own so no two pods share one: the pod's nodes take the node prefix ``pod<n>-<node prefix>`` and its switches
 the switch prefix ``pod<n>-<switch prefix>`` (``pod2-gpu001``, ``pod2-su001``). The tree keeps each pod's
 leaf-level switches and puts them all under one top switch (``spines``) standing for the shared spine layer,
-which every leaf of every pod reaches (``core.fabric.podwiring``). The blocks are every pod's blocks; the base
+which every leaf of every pod reaches (``core.fabric.podwiring``); pods on three tiers keep each pod's leaf-level
+switches and its own spines' switch, all under one top switch (``cores``) for the shared core layer. The blocks are every pod's blocks; the base
 block size is the smallest block's node count, so every block holds at least the base size (topology.conf(5)),
 and ``BlockSizes`` doubles it up to the cluster.
 
@@ -12,6 +13,8 @@ Machine-readable: written in English whatever the request's language.
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from core.analysis.pods import MixedPlan
 from core.analysis.whole import design_mixed
@@ -37,17 +40,31 @@ def pod_scheme(scheme: NamingScheme | None, pod: int) -> NamingScheme:
 
 def mixed_tree(mixed: MixedPlan, naming: NamingScheme | None):
     """The Slurm tree of ``mixed``: each pod's leaf-level switches (its own tree without its top) under one top
-    switch for the shared spines (module docstring)."""
+    switch for the shared spines (module docstring); pods on three tiers: each pod's leaf-level switches and its
+    own spines' switch, under one top switch for the shared cores."""
     from core.formats.slurm import SlurmSwitch, SlurmTree, slurm_tree
 
+    f = mixed.fabric
     switches, leaves, notes = [], [], []
-    for pod, p in zip(mixed.fabric.pods, mixed.plans):
+    for pod, p in zip(f.pods, mixed.plans):
         own = slurm_tree(p, pod_scheme(naming, pod.index + 1))
         below = [s for s in own.switches if s.nodes]
+        if f.tiers == 3:  # its leaves and its own spines' switch; its own top (cores) is the shared core layer
+            below = [s if s.nodes else replace(s, stands_for=s.stands_for.replace(
+                "(spines of pod 1)", f"(the own spines of pod {pod.index + 1})")) for s in own.switches[:-1]]
+            leaves += [s.name for s in below if not s.nodes]
+        else:
+            leaves += [s.name for s in below]
         switches += below
-        leaves += [s.name for s in below]
         notes += [f"pod {pod.index + 1} ({pod.system}): {note}" for note in own.notes]
-    f = mixed.fabric
+    if f.tiers == 3:
+        switches.append(SlurmSwitch(Namer.of(mixed.plans[0], naming).logical("cores"),
+                                    f"the {f.cores} shared {f.core_switch} cores of the {len(f.pods)} pods (every "
+                                    f"pod's spines reach every core group)", switches=leaves))
+        notes.append(f"{len(f.pods)} pods, each with its own spines, under one core layer; each pod's names start "
+                     "pod<n>- (" + ", ".join(f"pod {pod.index + 1}: {pod.system} x {pod.nodes:,} nodes"
+                                             for pod in f.pods) + ").")
+        return SlurmTree(switches, notes)
     top = Namer.of(mixed.plans[0], naming).logical("spines")
     switches.append(SlurmSwitch(top, f"the {f.spines} shared {f.spine_switch} spines of the {len(f.pods)} pods "
                                      f"(every leaf of every pod reaches every spine)", switches=leaves))
@@ -74,9 +91,13 @@ def mixed_blocks(mixed: MixedPlan, naming: NamingScheme | None, max_levels: int)
 
 
 def mixed_header(mixed: MixedPlan) -> str:
-    """The design line of an export's header comment for ``mixed``: GPUs, nodes, pods and the shared spines."""
+    """The design line of an export's header comment for ``mixed``: GPUs, nodes, pods and the shared spines (the
+    shared cores of pods on three tiers)."""
     f = mixed.fabric
     pods = ", ".join(f"pod {pod.index + 1} {pod.system} x {pod.nodes:,} nodes at {pod.port_speed_gbps}G"
                      for pod in f.pods)
+    if f.tiers == 3:
+        return (f"# Design: {f.gpus:,} GPUs in {f.nodes:,} nodes; {len(f.pods)} pods, each with its own spines, under "
+                f"one core layer ({pods}); {f.cores} x {f.core_switch} shared cores.\n")
     return (f"# Design: {f.gpus:,} GPUs in {f.nodes:,} nodes; {len(f.pods)} pods under one spine layer ({pods}); "
             f"{f.spines} x {f.spine_switch} shared spines.\n")

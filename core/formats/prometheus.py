@@ -72,18 +72,21 @@ class Member(NamedTuple):
 def members(plan, naming: NamingScheme | None = None) -> list[Member]:
     """The devices ``plan``'s rules watch: its own (``core.fabric.naming.Namer.pattern`` under ``naming``), or for
     a design with pods each pod's servers and leaves under the pod's names (``core.formats.podslurm.pod_scheme``)
-    with its own scope (its GPU maker, NICs), and the shared spines (``core.formats.podnetbox.spine_names``)."""
+    with its own scope (its GPU maker, NICs), and the shared spines (``core.formats.podnetbox.spine_names``); pods
+    on three tiers: each pod's own spines under the pod's names too, and the shared cores under the design's."""
     from core.formats.podslurm import mixed_of, pod_scheme
 
     mixed = mixed_of(plan)
     if mixed is None:
         return [Member(Scope.of(plan, Wiring.of(plan).tiers), Namer.of(plan, naming).pattern)]
-    spines = Namer.of(mixed.plans[0], naming).pattern("spine")
+    tiers = mixed.fabric.tiers  # three: each pod's own spines under the shared cores (core.fabric.podcore)
+    shared = "core" if tiers == 3 else "spine"
+    top = Namer.of(mixed.plans[0], naming).pattern(shared)
     found = []
     for pod, p in zip(mixed.fabric.pods, mixed.plans):
         namer = Namer.of(p, pod_scheme(naming, pod.index + 1))
-        found.append(Member(Scope.of(p, 2),
-                            lambda role, namer=namer: spines if role == "spine" else namer.pattern(role)))
+        found.append(Member(Scope.of(p, tiers),
+                            lambda role, namer=namer: top if role == shared else namer.pattern(role)))
     return found
 
 

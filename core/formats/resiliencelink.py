@@ -246,10 +246,14 @@ def check_pod_failures(plan, mixed, specs) -> tuple[tuple[str, ...], list[str], 
     """A design with pods: ``(pod 1's specs that plan has, whole-fabric-only specs, warnings)``. The specs are
     split as ``python -m core failure`` reads them (``core.analysis.podwhatif.split_failures``); a pod-1 spec that
     ``plan`` (pod 1 alone) lacks but the whole fabric has (``PodsWiring.whole_of_alone``: a shared spine pod 1
-    alone does not have) is failed on the whole fabric only, without a warning."""
+    alone does not have) is failed on the whole fabric only, without a warning. Pods on three tiers: every spec is
+    pod 1's (``check_failures``)."""
     from core.analysis.pods import mixed_wiring
     from core.analysis.podwhatif import split_failures
 
+    if mixed.fabric.tiers == 3:  # pods on three tiers: the what-if is pod 1's alone (the whole fabric's refuses)
+        good, problems = check_failures(plan, specs)
+        return good, [], problems
     alone, whole = split_failures(mixed, specs)
     good, problems = check_failures(plan, alone)
     wiring = mixed_wiring(mixed)
