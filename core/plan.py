@@ -30,8 +30,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from core.fabric.bandwidth import Bandwidth, compute_bandwidth
 from core import scaleup, units
 from core.catalog import Catalog, load_catalog
-from core.cost import (NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, fabric_media,
-                       priced_network_rows, summarize_cost)
+from core.cost import NETWORK_CATEGORIES, BomRow, CostSummary, bom_dataframe, build_bom, fabric_media, summarize_cost
 from core.design import (
     Design,
     ResolvedDesign,
@@ -500,8 +499,7 @@ def _plan(design: Design, catalog: Catalog) -> Plan:
     networks = size_networks(resolved, fabric, catalog)
     layout = place(resolved, fabric, networks, catalog)
     lengths, media = fabric_media(catalog, resolved, fabric, layout)
-    bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks,
-                    other_rows=priced_network_rows(resolved, fabric, catalog))  # the other networks' rows cached
+    bom = build_bom(resolved, fabric, catalog, layout=layout, media=media, networks=networks)
     cost = summarize_cost(resolved, bom)
     cost = cost.model_copy(update={"racks_compute": layout.counts()["compute"]})
     return Plan(resolved=resolved, fabric=fabric, bandwidth=bandwidth, bom=bom, cost=cost,

@@ -38,7 +38,9 @@ identical devices stacked from ``first_u`` with consecutive ids (``prefix`` + in
 
 **Repeating blocks.** ``arrange`` gives the ``Arrangement``: the racks of each distinct SU size once (a template
 every SU of that size refers to with its first node and leaf), identical full central racks as one run
-(``_Repeat``), rows as runs of them; no object per rack. ``place`` returns its ``Layout``: the rack counts per
+(``_Repeat``), rows as runs of them, and identical rows (whole SUs of one size, whole rows of one run of central
+racks, a Dragonfly+ group's rows) held once with their copies (``core.physical.rowblocks.RowBlock``): no object per
+rack, and no step per row or per SU. ``place`` returns its ``Layout``: the rack counts per
 kind, the most power per rack, the rows and the hall come from the blocks (``Arrangement.counts``, ``max_kw``);
 the cable lengths from their positions (``Arrangement.places``); the ``Rack`` and ``Row`` objects and the device
 index are built only when read (a rack drawing, the cabling plan, an export: ``Arrangement.built``), the same in
