@@ -744,7 +744,8 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
                 computes.append(compute_rack())
             rack = computes[-1]
             in_rack = sum(s.count for s in rack.slots if s.kind in ("node", "nvl72"))
-            take = min(per_rack - in_rack, rack.room(node_u, node_w), count - placed)
+            fresh, room = not rack.slots, rack.room(node_u, node_w)
+            take = min(per_rack - in_rack, room, count - placed)
             if take <= 0:
                 computes.append(compute_rack())
                 continue
@@ -756,6 +757,13 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
                 placed, take = placed + half, take - half
             rack.add("nvl72" if nvl else "node", system.id, "node", placed, take, node_u, node_w)
             placed += take
+            if fresh and not trays and take == min(per_rack, room) and (take >= per_rack or
+                                                                         rack.room(node_u, node_w) <= 0):
+                while count - placed >= take:  # an empty rack took what each does and is full: so is each next one
+                    rack = compute_rack()
+                    computes.append(rack)
+                    rack.add("nvl72" if nvl else "node", system.id, "node", placed, take, node_u, node_w)
+                    placed += take
         leaf_racks: list[_RackDraft] = []
         if not wiring.tor:
             for plane, island in wiring.plane_islands():
