@@ -896,7 +896,8 @@ class RackPlaces(NamedTuple):
                 parts.setdefault(prefix, []).append((start + (0 if leaf else shift + shifts), at, first_u, height))
         tables = {}
         for prefix, found in parts.items():
-            starts = np.concatenate([np.broadcast_to(p[0], p[1].shape) for p in found]).astype(np.int64)
+            starts = np.concatenate([p[0] if isinstance(p[0], np.ndarray) else np.full(len(p[1]), p[0], dtype=np.int64)
+                                     for p in found])
             racks_ = np.concatenate([p[1] for p in found])
             first = np.concatenate([np.full(len(p[1]), p[2], dtype=float) for p in found])
             height = np.concatenate([np.full(len(p[1]), p[3], dtype=float) for p in found])
