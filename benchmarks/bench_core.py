@@ -10,13 +10,12 @@ computed afresh, the physical layer's cable lengths included). ``x64`` is a desi
 counts them from the arrangement's blocks, and measures the cable lengths per repeating block and kind of link
 (``core.physical.lengths.placed_link_lengths``: node-leaf once per SU template, a Dragonfly's links inside its groups
 once per class of groups alike, a Clos's leaf-spine per pair of rack cells, the other classes counted per class of
-rack pairs and pair of port heights). MISS (docs/performance.md, CPU time, 2026-12-05): flat in size. Cold, 131,072
-GPUs over 64: 3.6-12x (before these blocks 11-40x; 7-31 ms against 22-110 ms): the spine-core and the Dragonflies'
-global links still take one integer pass over their links, and the rack arrangement
-(``core.physical.layout.arrange``) is O(SUs). With the stage caches (``plan ms``, 2026-12-05, CPU time): 0.52-1.07 /
-1.5-3.7 ms at 64 / 131,072 GPUs, 2.8-5.0x (before the SUs in closed form and the Dragonfly+ spine racks filled once
-per group size: 3.1-6.2x); the rows are still built one step per row and per SU, and the bill's link rows grow too
-(the lengths come from the cache there).
+rack pairs and pair of port heights); the rack arrangement's rows are repeating blocks
+(``core.physical.rowblocks.RowBlock``: no step per row or per SU). MISS (docs/performance.md, CPU time, 2026-12-06):
+flat in size. With the stage caches (``plan ms``): 0.44-1.12 / 1.1-3.7 ms at 64 / 131,072 GPUs, 1.9-4.4x (before the
+row blocks 0.54-1.57 / 1.8-4.9 ms, 2.4-6.3x): the bill's compute link rows (one per length bin and media), the
+central racks' fills per role, plane and island and the media still grow. Cold: 3.1-7.8x (the spine-core, the
+Dragonflies' global links and the fabrics with islands still take one integer pass over their links).
 """
 
 from __future__ import annotations

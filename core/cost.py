@@ -603,10 +603,10 @@ def _bundled_media_prices(*key) -> tuple[tuple, ...]:
 
 def other_network_rows(resolved: ResolvedDesign, catalog: Catalog, networks: ClusterNetworks) -> tuple[BomRow, ...]:
     """The rows ``build_bom`` adds for ``networks`` (``network_rows``: storage, in-band and out-of-band networks,
-    the compute fabric's UFM appliances and links), priced at ``resolved``'s price basis and overrides."""
-    rows: list[BomRow] = []
-    network_rows(catalog, networks, _row_adder(resolved, rows), rows)
-    return tuple(rows)
+    the compute fabric's UFM appliances and links), priced at ``resolved``'s price basis and overrides; each
+    network's rows from their cached stage (``_group_rows``, by what they read)."""
+    pricing, language = Pricing.of(resolved), current_language()
+    return tuple(row for group in _network_groups(networks) for row in _group_rows(*group, pricing, catalog, language))
 
 
 PricingDesign = view("PricingDesign", "price_basis")

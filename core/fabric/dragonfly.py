@@ -530,12 +530,13 @@ def _spine_between_every_pair(wiring: DragonflyWiring) -> bool:
     groups, lam, s = wiring.group_count, wiring.global_pair_links, wiring.spines_per_pod
     needed = (groups - 1) * (groups - 2)
     used = (groups - 1) * lam
-    offsets = [{q // lam for q in range(j, used, s)} for j in range(s)]
-    if sum(len(o) * (len(o) - 1) for o in offsets) < needed:
+    q = np.arange(used)
+    has = np.zeros((s, groups - 1), dtype=bool)  # spine j has offset d (global port q: spine q mod s, offset q // lam)
+    has[q % s, q // lam] = True
+    distinct = has.sum(axis=1)
+    if int((distinct * (distinct - 1)).sum()) < needed:
         return False
-    has = np.zeros((s, groups - 1), dtype=np.int64)  # spine j has offset d
-    for j, o in enumerate(offsets):
-        has[j, list(o)] = 1
-    together = has.T @ has  # (d1, d2): spines having both; every off-diagonal entry must be at least 1
-    np.fill_diagonal(together, 1)
-    return bool((together > 0).all())
+    spines = np.packbits(has.T, axis=1)  # per offset d, its spines as bits
+    together = (spines[:, None, :] & spines[None, :, :]).any(axis=2)  # (d1, d2): a spine has both
+    np.fill_diagonal(together, True)  # every off-diagonal entry must hold
+    return bool(together.all())

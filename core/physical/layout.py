@@ -38,7 +38,9 @@ identical devices stacked from ``first_u`` with consecutive ids (``prefix`` + in
 
 **Repeating blocks.** ``arrange`` gives the ``Arrangement``: the racks of each distinct SU size once (a template
 every SU of that size refers to with its first node and leaf), identical full central racks as one run
-(``_Repeat``), rows as runs of them; no object per rack. ``place`` returns its ``Layout``: the rack counts per
+(``_Repeat``), rows as runs of them, and identical rows (whole SUs of one size, whole rows of one run of central
+racks, a Dragonfly+ group's rows) held once with their copies (``core.physical.rowblocks.RowBlock``): no object per
+rack, and no step per row or per SU. ``place`` returns its ``Layout``: the rack counts per
 kind, the most power per rack, the rows and the hall come from the blocks (``Arrangement.counts``, ``max_kw``);
 the cable lengths from their positions (``Arrangement.places``); the ``Rack`` and ``Row`` objects and the device
 index are built only when read (a rack drawing, the cabling plan, an export: ``Arrangement.built``), the same in
@@ -66,6 +68,8 @@ from core.fabric.sizing import FabricPlan
 from core.fabric.wiring import Wiring, wiring_of
 from core.i18n import _
 from core.physical.racks import RackCatalog, RackPreset, load_racks
+from core.physical.rowblocks import (RowBlock, central_blocks, copies, expanded, pack_sus, row_count, split,
+                                     su_slice)
 
 RackKind = Literal["compute", "network", "storage", "management"]
 DeviceKind = Literal["node", "leaf", "spine", "core", "storage", "management", "nvl72", "nvswitch", "nvlink2"]
@@ -219,7 +223,7 @@ class Layout(BaseModel):
     def row_count(self) -> int:
         """Rows of the hall (``len(rows)``, without building them)."""
         arrangement = self.arrangement
-        return len(arrangement.rows) if arrangement is not None else len(self.rows)
+        return arrangement.row_count if arrangement is not None else len(self.rows)
 
     def counts(self) -> dict[str, int]:
         """Racks by kind (compute, network, storage, management) and ``total`` (from the arrangement's SU blocks
@@ -507,37 +511,47 @@ def place(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, catalog: 
     return arrange(resolved, fabric, networks, racks).layout()
 
 
-def _group_spine_racks(wiring: Wiring, network_rack, models: dict, watts: dict) -> list[list[_RackDraft]]:
-    """Per Dragonfly+ group (a pod of the wiring), the racks of its spines of every plane (``spines_of_pod``);
-    empty for the folded Clos."""
+def _group_runs(wiring: Wiring, su_count: int, su_runs: list, network_rack, models: dict, watts: dict) -> list:
+    """The Dragonfly+ groups (the wiring's pods) as runs of groups that stand alike: ``(first SU, SUs per group,
+    groups, spine racks, spine shift, spine step)``, the spine racks those of the run's first group (every plane's
+    spines, ``spines_of_pod``, as ``(draft, times, step)``, filled once per number of spines and numbered ``spine
+    shift`` later), the next group's spines ``spine step`` later. Groups stand alike when they are whole, their SUs
+    within one run of SUs (``su_runs``) and their spines the same number, consecutive; empty for the folded Clos."""
     if not wiring.spines_with_pods:
         return []
+    per = wiring.groups_per_pod
+    bounds = []  # (first SU, last SU + 1) of each run of SUs
+    for _key, _node, _leaf, count, _dn, _dl in su_runs:
+        start = bounds[-1][1] if bounds else 0
+        bounds.append((start, start + count))
     out = []
     filled: dict[int, tuple[int, list]] = {}  # spines per group -> (first spine, racks) of the first group so filled
-    for pod in range(wiring.pods):
+    pod = 0
+    while pod < wiring.pods:
         spines = wiring.spines_of_pod(pod)
-        if len(spines) in filled:  # the same racks as that group's, the spines numbered from this group's first
-            first, drafts = filled[len(spines)]
-            out.append([_shifted(entry, spines[0] - first) for entry in drafts])
-            continue
-        racks: list[_RackDraft] = []
-        for plane, island in wiring.plane_islands():
-            _fill(racks, network_rack, "spine", models["spine"].id, wiring.prefix(plane, island) + "spine",
-                  spines[0], len(spines), models["spine"].rack_units, watts["spine"], repeat=True)
-        filled[len(spines)] = (spines[0], racks)
-        out.append(racks)
+        first, size = pod * per, min(per, su_count - pod * per)
+        alike = 1
+        if size == per and per > 0:
+            stop = next((b for a, b in bounds if a <= first < b), first)
+            alike = max(1, min(wiring.pods - pod, (stop - first) // per))
+            last = wiring.spines_of_pod(pod + alike - 1)
+            if len(last) != len(spines) or last.start != spines.start + (alike - 1) * len(spines):
+                alike = 1  # pragma: no cover - a Dragonfly+ group's spines are consecutive, as many in each
+        if len(spines) not in filled:
+            racks: list = []
+            for plane, island in wiring.plane_islands():
+                _fill(racks, network_rack, "spine", models["spine"].id, wiring.prefix(plane, island) + "spine",
+                      spines[0], len(spines), models["spine"].rack_units, watts["spine"], repeat=True)
+            filled[len(spines)] = (spines[0], [_run_of(entry) for entry in racks])
+        start, racks = filled[len(spines)]
+        out.append((first, size, alike, racks, spines[0] - start if len(spines) else 0, len(spines)))
+        pod += alike
     return out
 
 
-def _shifted(entry, shift: int):
-    """A copy of a rack draft (or ``_Repeat`` of one) with its devices numbered ``shift`` later."""
-    if isinstance(entry, _Repeat):
-        return entry._replace(draft=_shifted(entry.draft, shift))
-    copy = _RackDraft.__new__(_RackDraft)
-    for name in _RackDraft.__slots__:
-        setattr(copy, name, getattr(entry, name))
-    copy.slots = [slot._replace(start=slot.start + shift) for slot in entry.slots]
-    return copy
+def _run_of(entry) -> tuple:
+    """``(draft, times, step)`` of a rack draft or a ``_Repeat`` of one."""
+    return (entry.draft, entry.times, entry.step) if isinstance(entry, _Repeat) else (entry, 1, 0)
 
 
 def _level2_racks(resolved: ResolvedDesign, network_rack) -> list[_RackDraft]:
@@ -579,114 +593,71 @@ def _central_racks(wiring: Wiring, extra, network_rack, models: dict, watts: dic
     return central
 
 
-def _chunks(racks: list, max_row: int) -> list[list]:
-    """Racks outside the SUs (drafts and ``_Repeat`` runs) in rows of at most ``max_row``, each row a list of runs
-    ``((draft,), shift, 0, times, step)`` (``Arrangement.rows``; a run split where a row ends)."""
-    rows: list[list] = []
-    row: list = []
-    used = 0
-    for entry in racks:
-        draft, times, step = entry if isinstance(entry, _Repeat) else (entry, 1, 0)
-        shift = 0
-        while times:
-            if used == max_row:
-                rows.append(row)
-                row, used = [], 0
-            take = min(times, max_row - used)
-            row.append(((draft,), shift, 0, take, step))
-            used, times, shift = used + take, times - take, shift + take * step
-    return rows + [row] if row else rows
-
-
-def _row_order(sizes: list[int], central: list[_RackDraft], max_row: int, groups: list) -> list[tuple[str, object]]:
-    """The rows in hall order: ``("compute", (first SU, last SU + 1))`` rows of whole SU blocks (``sizes``: racks
-    per SU; at most ``max_row`` racks, a longer block alone) and ``("central", runs)`` rows (``_chunks``); the central
-    rows in the middle of the SU rows; with ``groups`` (Dragonfly+: per group its first SU, SUs and spine racks)
-    each group's SU rows then its spine rows, group by group, the central rows in the middle of the groups."""
-    bounds = [(g0, g0 + n) for g0, n, _spines in groups] or [(0, len(sizes))]
-    per_group: list[list[tuple[str, object]]] = []
-    for index, (start, stop) in enumerate(bounds):
-        rows: list[tuple[str, object]] = []
-        while start < stop:
-            end, length = start, 0
-            while end < stop and (end == start or length + sizes[end] <= max_row):
-                length += sizes[end]
-                end += 1
-            rows.append(("compute", (start, end)))
-            start = end
-        if groups:
-            rows += [("central", r) for r in _chunks(groups[index][2], max_row)]
-        per_group.append(rows)
-    central_rows = [("central", r) for r in _chunks(central, max_row)]
+def _row_blocks(su_runs: list, templates: dict, central: list, max_row: int, groups: list) -> list[RowBlock]:
+    """The rows in hall order as ``RowBlock``s (``core.physical.rowblocks``): compute rows of whole SUs (``su_runs``;
+    at most ``max_row`` racks, a longer SU alone) and the central rows (``central``: rack drafts and ``_Repeat``
+    runs) in the middle of the SU rows; with ``groups`` (Dragonfly+: ``_group_runs``) each group's SU rows then its
+    spine rows, group by group, a run of groups alike one block, the central rows in the middle of the groups."""
+    central_rows = central_blocks([_run_of(entry) for entry in central], max_row)
     if not groups:
-        su_rows = per_group[0]
-        half = len(su_rows) // 2 if central_rows else len(su_rows)
-        return su_rows[:half] + central_rows + su_rows[half:]
-    half = len(per_group) // 2 if central_rows else len(per_group)
-    return [r for rows in per_group[:half] for r in rows] + central_rows + [r for rows in per_group[half:] for r in rows]
+        su_rows = pack_sus(su_runs, templates, max_row)
+        before, after = split(su_rows, copies(su_rows) // 2 if central_rows else copies(su_rows))
+        return before + central_rows + after
+    blocks = []
+    for first, size, alike, spine_racks, shift, spine_step in groups:
+        group = pack_sus(su_slice(su_runs, first, first + size), templates, max_row, first)
+        spine_rows = expanded(central_blocks(spine_racks, max_row, shift))
+        rows = tuple(expanded(group))
+        steps = ((0, 0),) * len(rows)
+        if alike > 1:  # the groups of the run: within one run of SUs, their node and leaf steps that run's
+            _key, _node, _leaf, _count, node_step, leaf_step = su_slice(su_runs, first, first + 1)[0]
+            steps = ((size * node_step, size * leaf_step),) * len(rows)
+        blocks.append(RowBlock(rows + tuple(spine_rows), alike, steps + ((spine_step, 0),) * len(spine_rows), size))
+    before, after = split(blocks, copies(blocks) // 2 if central_rows else copies(blocks))
+    return before + central_rows + after
 
 
-def _rows(su_meta: list, templates: dict, central: list[_RackDraft], max_row: int, groups: list = ()):
-    """``(rows, instances, singles, racks per row, shapes)``: the rows of ``_row_order`` as runs of racks (``Arrangement.rows``:
-    one run per SU, its template's drafts with its first node and leaf; the central rows' runs of ``_chunks``); per
-    SU its template, first rack, first node and first leaf; per central run its first rack's index, draft, device
-    number shift, racks and step (spines of a Dragonfly+ group included); per row its SU templates' keys (``None``
-    for a central row: ``_row_widths``). One step per SU and per central run, none per rack."""
-    sizes = [len(templates[key]) for key, _first, _leaf in su_meta]
-    order = _row_order(sizes, central, max_row, list(groups))
-    rows: list[tuple[str, list, tuple[int, int]]] = []
-    instances: list[tuple[tuple[int, int], int, int, int]] = []  # per SU: template, first rack, first node, leaf
-    singles: list[tuple] = []  # (first rack index, draft, shift, times, step) of the central runs
-    counts: list[int] = []
-    shapes: list = []
+def _row_racks(row: tuple) -> int:
+    """Racks of a row of ``RowBlock.rows``."""
+    return sum(len(drafts) * times for drafts, _n, _l, times, _dn, _dl in row[1])
+
+
+def _row_width(row: tuple) -> float:
+    """Length of a row of ``RowBlock.rows`` [m]: its racks' widths added rack by rack in row order (the same
+    additions as the racks' x)."""
+    return sum(d.width for drafts, _n, _l, times, _dn, _dl in row[1] for _t in range(times) for d in drafts)
+
+
+def _runs_placed(blocks: list[RowBlock]) -> tuple[list, list, tuple]:
+    """``(instances, singles, racks per row)`` of ``Arrangement``: where each run of SUs and of central racks of
+    ``blocks`` starts, in rack order, and the racks of each block's rows; one step per block row and run."""
+    instances: list[tuple] = []
+    singles: list[tuple] = []
+    per_row: list[tuple] = []
     offset = 0
-    for kind, item in order:
-        if kind == "compute":
-            a, b = item
-            runs: list = []
-            keys: list = []
-            at = offset
-            for g in range(a, b):
-                key, first, leaf_start = su_meta[g]
-                instances.append((key, at, first, leaf_start))
-                runs.append((templates[key], first, leaf_start, 1, 0))
-                keys.append(key)
-                at += sizes[g]
-            rows.append(("compute", runs, (a, b)))
-            counts.append(at - offset)
-            shapes.append(tuple(keys))
-        else:
-            at = offset
-            for (draft,), shift, _leaf, times, step in item:
-                singles.append((at, draft, shift, times, step))
-                at += times
-            rows.append(("central", item, (0, 0)))
-            counts.append(at - offset)
-            shapes.append(None)
-        offset += counts[-1]
-    return rows, instances, singles, tuple(counts), shapes
+    for block in blocks:
+        racks = tuple(map(_row_racks, block.rows))
+        span = sum(racks)  # racks of one copy of the block
+        at = offset
+        for (kind, runs, _sus, keys), (node_step, leaf_step) in zip(block.rows, block.steps):
+            for (drafts, node, leaf, times, dn, dl), key in zip(runs, keys):
+                if kind == "compute":
+                    instances.append((key, at, node, leaf, times, len(drafts), dn, dl, block.times, span, node_step,
+                                      leaf_step))
+                else:
+                    singles.append((at, drafts[0], node, times, dn, block.times, span, node_step))
+                at += len(drafts) * times
+        per_row.append((racks, block.times))
+        offset += span * block.times
+    return instances, singles, tuple(per_row)
 
 
-def _row_widths(rows: list, shapes: list) -> list[float]:
-    """Length of each row of ``Arrangement.rows`` [m]: its racks' widths added rack by rack in row order (the same
-    additions as the racks' x), once per distinct sequence of SU templates (``shapes``, from ``_rows``; a central
-    row, ``None``, on its own)."""
-    seen: dict[tuple, float] = {}
-    out = []
-    for (_kind, runs, _sus), shape in zip(rows, shapes):
-        width = seen.get(shape) if shape is not None else None
-        if width is None:
-            width = sum(d.width for drafts, _n, _l, times, _s in runs for _t in range(times) for d in drafts)
-            if shape is not None:
-                seen[shape] = width
-        out.append(width)
-    return out
-
-
-def _su_meta(wiring) -> list[tuple[tuple[int, int], int, int]]:
-    """Per SU (group of the wiring, up to the first empty one): ((nodes, leaves per plane and island), first node,
-    first leaf; 0 without leaves). The Clos ``Wiring``'s groups (a Dragonfly's are its Clos's) in closed form, the
-    same numbers as its ``nodes_of_group`` and ``leaves_of_group``; another wiring's (a torus) asked group by group."""
+def _su_runs(wiring) -> list[tuple]:
+    """The SUs (groups of the wiring, up to the first empty one) as runs ``(key, first node, first leaf, SUs,
+    node step, leaf step)`` (``core.physical.rowblocks``), key (nodes, leaves per plane and island), first leaf 0
+    without leaves. The Clos ``Wiring``'s groups (a Dragonfly's are its Clos's) in closed form, the same numbers as
+    its ``nodes_of_group`` and ``leaves_of_group``: the whole SUs, then a partial one; another wiring's (a torus)
+    asked group by group, runs of one key whose numbers step alike joined."""
     owner = getattr(wiring.nodes_of_group, "__self__", None)
     groups = max(1, wiring.groups)
     if type(owner) is Wiring and getattr(wiring.leaves_of_group, "__self__", None) is owner and owner.tiers > 1 \
@@ -694,18 +665,26 @@ def _su_meta(wiring) -> list[tuple[tuple[int, int], int, int]]:
         per, size = owner.leaves_per_group if owner.links_per_node_leaf == 1 else 1, owner.nodes_per_group
         full = min(groups, owner.nodes // size)  # whole SUs
         step = 1 if owner.tor else owner.leaves_per_group
-        out = [((size, per), g * size, g * step if per else 0) for g in range(full)]
+        out = [((size, per), 0, 0, full, size, step if per else 0)] if full else []
         rest = owner.nodes - full * size
         if full < groups and rest > 0:
-            out.append(((rest, per), full * size, full * step if per else 0))
+            out.append(((rest, per), full * size, full * step if per else 0, 1, 0, 0))
         return out
-    out = []
+    out: list[list] = []
     for g in range(groups):
         su_nodes, su_leaves = wiring.nodes_of_group(g), wiring.leaves_of_group(g)
         if len(su_nodes) <= 0:
             break
-        out.append(((len(su_nodes), len(su_leaves)), su_nodes.start, su_leaves[0] if su_leaves else 0))
-    return out
+        key, node, leaf = (len(su_nodes), len(su_leaves)), su_nodes.start, su_leaves[0] if su_leaves else 0
+        last = out[-1] if out else None
+        if last is not None and last[0] == key and (last[3] == 1 or (node, leaf) == (
+                last[1] + last[3] * last[4], last[2] + last[3] * last[5])):
+            if last[3] == 1:
+                last[4], last[5] = node - last[1], leaf - last[2]
+            last[3] += 1
+        else:
+            out.append([key, node, leaf, 1, 0, 0])
+    return [tuple(run) for run in out]
 
 
 def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: RackCatalog | None = None
@@ -765,7 +744,8 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
                 computes.append(compute_rack())
             rack = computes[-1]
             in_rack = sum(s.count for s in rack.slots if s.kind in ("node", "nvl72"))
-            take = min(per_rack - in_rack, rack.room(node_u, node_w), count - placed)
+            fresh, room = not rack.slots, rack.room(node_u, node_w)
+            take = min(per_rack - in_rack, room, count - placed)
             if take <= 0:
                 computes.append(compute_rack())
                 continue
@@ -777,6 +757,13 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
                 placed, take = placed + half, take - half
             rack.add("nvl72" if nvl else "node", system.id, "node", placed, take, node_u, node_w)
             placed += take
+            if fresh and not trays and take == min(per_rack, room) and (take >= per_rack or
+                                                                         rack.room(node_u, node_w) <= 0):
+                while count - placed >= take:  # an empty rack took what each does and is full: so is each next one
+                    rack = compute_rack()
+                    computes.append(rack)
+                    rack.add("nvl72" if nvl else "node", system.id, "node", placed, take, node_u, node_w)
+                    placed += take
         leaf_racks: list[_RackDraft] = []
         if not wiring.tor:
             for plane, island in wiring.plane_islands():
@@ -787,22 +774,20 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
 
     # SUs of the same size have the same racks: one block per size, referred to with each SU's device numbers
     templates: dict[tuple[int, int], list[_RackDraft]] = {}
-    su_meta = _su_meta(wiring)  # per SU: its template, first node, first leaf
-    for key in dict.fromkeys(key for key, _first, _leaf in su_meta):
+    su_runs = _su_runs(wiring)  # runs of SUs: their template, first node, first leaf, SUs, steps
+    for key in dict.fromkeys(run[0] for run in su_runs):
         templates[key] = su_block(*key)
 
     central = _central_racks(wiring, extra, network_rack, models, watts, _level2_racks(resolved, network_rack))
-    spine_groups = _group_spine_racks(wiring, network_rack, models, watts)
-    groups = [(pod * wiring.groups_per_pod, min(wiring.groups_per_pod, len(su_meta) - pod * wiring.groups_per_pod),
-               spine_groups[pod]) for pod in range(len(spine_groups))]
+    groups = _group_runs(wiring, sum(run[3] for run in su_runs), su_runs, network_rack, models, watts)
     per_rack_devices = [d for d in extra if d.per_rack]
 
     # rows: whole SU blocks up to the row length; central rows in the middle (Dragonfly+: group by group)
-    row_runs, instances, singles, per_row, shapes = _rows(su_meta, templates, central, racks.hall.max_racks_per_row,
-                                                          groups)
+    blocks = _row_blocks(su_runs, templates, central, racks.hall.max_racks_per_row, groups)
+    instances, singles, per_row = _runs_placed(blocks)
 
     # out-of-band (per-rack) devices: one per rack in the rack's reserved top U, in rack order
-    total = sum(per_row)
+    total = sum(sum(counts) * times for counts, times in per_row)
     for device in per_rack_devices:  # placed in ``Arrangement.layout``
         if device.count > total:
             for rest in range(total, device.count):  # more than racks: stack them in a management rack
@@ -813,11 +798,10 @@ def arrange(resolved: ResolvedDesign, fabric: FabricPlan, networks=None, racks: 
     pitch = depth + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
     end_aisle = racks.hall.end_aisle_mm / 1000
     # rows side by side in columns so the hall is about square: rows_per_column x pitch ~ columns x row length
-    widths = _row_widths(row_runs, shapes)
-    row_span = max(widths, default=0.0) + 2 * end_aisle
-    per_column = rows_per_column(len(row_runs), row_span, pitch)
+    row_span = max((_row_width(row) for block in blocks for row in block.rows), default=0.0) + 2 * end_aisle
+    per_column = rows_per_column(row_count(blocks), row_span, pitch)
     return Arrangement(preset=preset.id, power_limit_kw=limit, rack_units=units, nodes_per_rack=per_rack,
-                       node_kw=node_w / 1000, rows=row_runs, racks_per_row=per_row, templates=templates,
+                       node_kw=node_w / 1000, rows=tuple(blocks), racks_per_row=per_row, templates=templates,
                        instances=instances,
                        singles=singles, per_rack=tuple(per_rack_devices), pitch=pitch,
                        end_aisle=end_aisle, row_span=row_span, per_column=per_column, notes=tuple(notes))
@@ -843,12 +827,14 @@ def rows_per_column(rows: int, row_span: float, pitch: float) -> int:
 
 class RackPlaces(NamedTuple):
     """Where an ``Arrangement``'s racks stand and where some of its devices sit (``Arrangement.places``), as frozen
-    values: the hall geometry [m] (row span, end aisle, row pitch, rows per column), the racks per row, per SU its
-    template's key, first rack, node and leaf, of each template rack its height [U], width [m] and the slots of the
-    devices asked for (leaf or not, prefix, first number, first U, height [U]), and of each run of central racks
-    its first rack, the same of its rack, its device number shift, racks and step; every rack is an SU's or a
-    central one. Arrangements that differ elsewhere (device models, power) give equal places, and
-    so one cable-length computation."""
+    values: the hall geometry [m] (row span, end aisle, row pitch, rows per column), the racks per row (per block of
+    rows, ``RowBlock``: its rows' racks and copies), per run of SUs its template's key, first rack, node and leaf,
+    SUs and their steps, copies and their steps (``Arrangement.instances``), of each template rack its height [U],
+    width [m] and the slots of the devices asked for (leaf or not, prefix, first number, first U, height [U]), and
+    of each run of central racks its first rack, the same of its rack, its device number shift, racks and step,
+    copies and their steps; every rack is an SU's or a central one. Arrangements that differ elsewhere (device
+    models, power) give equal places, and so one cable-length computation; the places of a large hall are as few
+    values as its distinct blocks."""
 
     row_span: float
     end_aisle: float
@@ -859,92 +845,110 @@ class RackPlaces(NamedTuple):
     templates: tuple
     singles: tuple
 
+    def _rack_rows(self) -> np.ndarray:
+        """Racks of each row, in hall order (``rows`` expanded)."""
+        parts = [np.tile(np.array(counts, dtype=np.int64), times) for counts, times in self.rows]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+    def _su_racks(self) -> dict[tuple, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """Per SU template key: (first rack, first node, first leaf) of each of its SUs, as arrays."""
+        found: dict[tuple, list] = {}
+        for key, rack0, node0, leaf0, count, rack_step, dn, dl, times, rack_d, node_d, leaf_d in self.instances:
+            i, t = np.arange(count, dtype=np.int64), np.arange(times, dtype=np.int64)[:, None]
+            found.setdefault(key, []).append(((rack0 + i * rack_step + t * rack_d).ravel(),
+                                              (node0 + i * dn + t * node_d).ravel(), (leaf0 + i * dl + t * leaf_d).ravel()))
+        return {key: tuple(np.concatenate(column) for column in zip(*parts)) for key, parts in found.items()}
+
+    @staticmethod
+    def _central(rack0, times, step, copies, rack_d, shift_d) -> tuple[np.ndarray, np.ndarray]:
+        """(rack index, device number shift) of every rack of a run of central racks, copy by copy."""
+        k, t = np.arange(times, dtype=np.int64), np.arange(copies, dtype=np.int64)[:, None]
+        return (rack0 + k + t * rack_d).ravel(), (k * step + t * shift_d).ravel()
+
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """What ``core.physical.lengths`` reads of the layout, the same numbers ``Arrangement.layout()`` gives: per
         rack in rack order its centre x [m], row line y [m], height [U] and row, and for each device prefix its
         slots as arrays (starts, rack indices, first U, height [U]) ordered by start (the out-of-band devices are
-        not among them). Vectorised over the racks that share a template."""
-        row_span, end_aisle, pitch, per_column = self.row_span, self.end_aisle, self.pitch, self.per_column
+        not among them). Vectorised over the racks that share a template and the runs of central racks."""
         templates = dict(self.templates)
-        width = np.full(sum(self.rows), math.nan)
+        counts = self._rack_rows()
+        width = np.full(int(counts.sum()), math.nan)
         height_u = width.copy()
-        by_template: dict[tuple[int, int], list] = {}
-        for key, rack_i, first, leaf_start in self.instances:
-            by_template.setdefault(key, []).append((rack_i, first, leaf_start))
-        for key, found in by_template.items():  # the SUs of one size at once
-            at = np.array([rack_i for rack_i, _n, _l in found], dtype=np.int64)
+        sus = self._su_racks()
+        for key, (at, _node, _leaf) in sus.items():  # the SUs of one size at once
             for k, (u_total, w, _slots) in enumerate(templates[key]):
                 width[at + k], height_u[at + k] = w, u_total
-        for rack_i, (u_total, w, _slots), _shift, times, _step in self.singles:
-            width[rack_i:rack_i + times], height_u[rack_i:rack_i + times] = w, u_total
+        central = [(self._central(rack0, times, step, copies, rack_d, shift_d), rack, shift)
+                   for rack0, rack, shift, times, step, copies, rack_d, shift_d in self.singles]
+        for (at, _shift), (u_total, w, _slots), _s in central:
+            width[at], height_u[at] = w, u_total
         if np.isnan(width).any():  # pragma: no cover - arrange places every rack in an SU or centrally
             raise AssertionError("a rack is neither an SU's nor a central one")
-        counts = np.array(self.rows, dtype=np.int64)
-        rows = np.repeat(np.arange(len(counts)), counts)
-        columns, lines = np.divmod(rows, per_column)
-        before = np.zeros(len(width))  # per rack the running sum of the widths before it in its row, added in order
-        for first_rack, count in zip(np.cumsum(counts) - counts, counts):  # (np.cumsum adds one by one)
-            before[first_rack + 1:first_rack + count] = np.cumsum(width[first_rack:first_rack + count - 1])
-        # the same additions as layout(): x0 + (running sum of the widths before) + half this width
-        xs = (columns * row_span + end_aisle) + before + width / 2
-        ys = lines * pitch
-        tops = height_u
+        xs, ys, rows = self._positions(counts, width)
         parts: dict[str, list] = {}
-        for key, found in by_template.items():  # the SUs of one size at once
-            at, node_shift, leaf_shift = (np.array(column, dtype=np.int64) for column in zip(*found))
+        for key, (at, node_shift, leaf_shift) in sus.items():  # the SUs of one size at once
             for k, (_u, _w, slots) in enumerate(templates[key]):
-                for leaf, prefix, start, first_u, height_u in slots:
+                for leaf, prefix, start, first_u, height in slots:
                     parts.setdefault(prefix, []).append(
-                        (start + (leaf_shift if leaf else node_shift), at + k, first_u, height_u))
-        single: dict[str, tuple[list, list, list, list]] = {}  # the central racks' slots, one by one
-        for rack_i, (_u, _w, slots), shift, times, step in self.singles:
-            for leaf, prefix, start, first_u, height_u in slots:
-                starts, racks_, first, height = single.setdefault(prefix, ([], [], [], []))
-                start += 0 if leaf else shift  # as Arrangement.built numbers them
-                starts.extend(range(start, start + times * step, step) if step else [start])
-                racks_.extend(range(rack_i, rack_i + times))
-                first.extend([first_u] * times)
-                height.extend([height_u] * times)
+                        (start + (leaf_shift if leaf else node_shift), at + k, first_u, height))
+        for (at, shifts), (_u, _w, slots), shift in central:
+            for leaf, prefix, start, first_u, height in slots:
+                parts.setdefault(prefix, []).append((start + (0 if leaf else shift + shifts), at, first_u, height))
         tables = {}
-        for prefix in dict.fromkeys([*parts, *single]):
-            found = parts.get(prefix, [])
-            one = single.get(prefix, ([], [], [], []))
-            starts = np.concatenate([p[0] for p in found] + [np.array(one[0], dtype=np.int64)])
-            racks_ = np.concatenate([p[1] for p in found] + [np.array(one[1], dtype=np.int64)])
-            first = np.concatenate([np.full(len(p[1]), p[2], dtype=float) for p in found] + [np.array(one[2], dtype=float)])
-            height = np.concatenate([np.full(len(p[1]), p[3], dtype=float) for p in found]
-                                    + [np.array(one[3], dtype=float)])
+        for prefix, found in parts.items():
+            starts = np.concatenate([p[0] if isinstance(p[0], np.ndarray) else np.full(len(p[1]), p[0], dtype=np.int64)
+                                     for p in found])
+            racks_ = np.concatenate([p[1] for p in found])
+            first = np.concatenate([np.full(len(p[1]), p[2], dtype=float) for p in found])
+            height = np.concatenate([np.full(len(p[1]), p[3], dtype=float) for p in found])
             order = np.argsort(starts, kind="stable")  # by device number, as Layout.index
             tables[prefix] = (starts[order], racks_[order], first[order], height[order])
-        return xs, ys, tops, rows, tables
+        return xs, ys, height_u, rows, tables
+
+    def _positions(self, counts: np.ndarray, width: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(centre x [m], row line y [m], row) of every rack from the racks per row ``counts`` and their widths [m],
+        with the additions of ``Arrangement.built``: x0 + (running sum of the widths before it in its row) + half
+        its width, the running sums row by row (``np.cumsum`` adds one by one; rows of one length at once)."""
+        rows = np.repeat(np.arange(len(counts)), counts)
+        columns, lines = np.divmod(rows, self.per_column)
+        before = np.zeros(len(width))
+        firsts = np.cumsum(counts) - counts
+        for length in np.unique(counts).tolist():
+            if length > 1:
+                at = firsts[counts == length][:, None] + np.arange(length - 1)
+                before[at + 1] = np.cumsum(width[at], axis=1)
+        xs = (columns * self.row_span + self.end_aisle) + before + width / 2
+        return xs, lines * self.pitch, rows
 
 
 class Arrangement(NamedTuple):
-    """Racks in rows before they become a ``Layout``, as repeating blocks: each row a list of runs (an SU's
-    template drafts with its first node and leaf, the drafts shared by every SU of its size, their node and leaf
-    slots numbered from 0; or a central row's drafts), and the out-of-band devices that go one per rack in rack
-    order. The rack counts, the most power per rack (``counts``, ``max_kw``) and the hall come from the blocks;
+    """Racks in rows before they become a ``Layout``, as repeating blocks: the rows as ``RowBlock``s
+    (``core.physical.rowblocks``: rows held once with their copies; each row a list of runs, an SU template's drafts
+    with its SUs' first node and leaf, the drafts shared by every SU of its size, their node and leaf slots
+    numbered from 0, or a central row's drafts), and the out-of-band devices that go one per rack in rack order.
+    The rack counts, the most power per rack (``counts``, ``max_kw``) and the hall come from the blocks;
     ``layout()`` gives the ``Layout`` (its racks built when read: ``built``); ``places()`` only the rack positions
-    and device tables the cable lengths read (``core.physical.lengths``), without one Python object per rack."""
+    and device tables the cable lengths read (``core.physical.lengths``), without one Python object per rack or
+    per row."""
 
     preset: str
     power_limit_kw: float
     rack_units: int
     nodes_per_rack: int
     node_kw: float
-    rows: list
-    """(kind, runs, (first SU, last SU + 1)) per row; a run ``(drafts, node shift, leaf shift, times, step)`` is
-    ``times`` copies of ``drafts`` side by side, the t-th with its devices numbered from ``shift + t * step`` (the
-    node shift for every slot but a leaf's): an SU's template drafts (``templates``) with its first node and leaf
-    once, or identical central racks (``_Repeat``)."""
+    rows: tuple
+    """The rows in hall order as ``RowBlock``s."""
     racks_per_row: tuple
-    """Racks of each row."""
+    """Per block, (racks of each of its rows, copies)."""
     templates: dict
     """(SU nodes, leaves per plane and island) -> the SU's drafts, its first node and leaf numbered 0."""
     instances: list
-    """Per SU: (its template's key, index of its first rack, its first node, its first leaf)."""
+    """Per run of SUs of a block's row: (its template's key, index of its first rack, its first node, its first leaf,
+    SUs, racks, node and leaf steps from one SU to the next, copies of the block, racks, node and leaf steps from one
+    copy to the next), in rack order of the first copies."""
     singles: list
-    """(first rack index, draft, device number shift, racks, step) of every run of central racks."""
+    """Per run of central racks of a block's row: (first rack index, draft, device number shift, racks, step,
+    copies of the block, racks and device number steps from one copy to the next)."""
     per_rack: tuple
     """``NetDevice``s placed one per rack (rack i takes number i) in each rack's reserved top U."""
     pitch: float
@@ -964,15 +968,25 @@ class Arrangement(NamedTuple):
             row_span=self.row_span, end_aisle=self.end_aisle, pitch=self.pitch, per_column=self.per_column,
             rows=self.racks_per_row, instances=tuple(self.instances),
             templates=tuple((key, tuple(map(rack, drafts))) for key, drafts in self.templates.items()),
-            singles=tuple((rack_i, rack(draft), shift, times, step) for rack_i, draft, shift, times, step in self.singles))
+            singles=tuple((rack_i, rack(draft), *rest) for rack_i, draft, *rest in self.singles))
 
     def rack_arrays(self, prefixes: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """``RackPlaces.arrays`` of ``places(prefixes)``: the rack positions and device tables of ``prefixes``."""
         return self.places(prefixes).arrays()
 
+    @property
+    def row_count(self) -> int:
+        """Rows of the hall."""
+        return row_count(self.rows)
+
+    @property
+    def total_racks(self) -> int:
+        """Racks of the hall."""
+        return sum(sum(counts) * times for counts, times in self.racks_per_row)
+
     def layout(self) -> Layout:
         """The ``Layout``: its hall numbers now, its racks, rows and device index when first read (``built``)."""
-        rows, pitch, per_column = len(self.rows), self.pitch, self.per_column
+        rows, pitch, per_column = self.row_count, self.pitch, self.per_column
         columns = math.ceil(rows / per_column) if rows else 1
         hall_length = columns * self.row_span
         hall_width = min(rows, per_column) * pitch
@@ -997,54 +1011,54 @@ class Arrangement(NamedTuple):
 
     def _drafts(self):
         """(draft, first rack index of that draft) of every distinct rack draft: a template's rack at its first SU,
-        each central rack; with the out-of-band devices (taken by the first racks) the first rack of a draft has
-        its most power."""
+        each run of central racks' at its first; with the out-of-band devices (taken by the first racks) the first
+        rack of a draft has its most power."""
         first: dict[tuple, int] = {}
-        for key, rack_i, _node, _leaf in self.instances:
-            first.setdefault(key, rack_i)  # instances in rack order
+        for key, rack_i, *_rest in self.instances:
+            first.setdefault(key, rack_i)  # runs in rack order of their first copies
         for key, rack_i in first.items():
             for k, draft in enumerate(self.templates[key]):
                 yield draft, rack_i + k
-        yield from ((draft, rack_i) for rack_i, draft, _shift, _times, _step in self.singles)
+        yield from ((draft, rack_i) for rack_i, draft, *_rest in self.singles)
 
     def counts(self) -> dict[str, int]:
         """Racks by kind and ``total`` (``Layout.counts``), per SU template times its SUs plus the central racks."""
         out = {kind: 0 for kind in KIND_ORDER}
         sus: dict[tuple, int] = {}
-        for key, _rack, _node, _leaf in self.instances:
-            sus[key] = sus.get(key, 0) + 1
+        for key, _rack, _node, _leaf, count, _r, _dn, _dl, times, *_steps in self.instances:
+            sus[key] = sus.get(key, 0) + count * times
         for key, times in sus.items():
             for draft in self.templates[key]:
                 out[draft.kind] += times
-        for _rack_i, draft, _shift, times, _step in self.singles:
-            out[draft.kind] += times
+        for _rack_i, draft, _shift, racks, _step, times, *_steps in self.singles:
+            out[draft.kind] += racks * times
         out["total"] = sum(out[kind] for kind in KIND_ORDER)
         return out
 
     def max_kw(self) -> float:
         """The most power one rack draws [kW] (``Layout.max_kw_per_rack``), over the distinct racks (``_drafts``)."""
-        total = sum(self.racks_per_row)
+        total = self.total_racks
         per_rack = [(device, min(device.count, total)) for device in self.per_rack]
         return max((self._rack_kw(draft, rack_i, per_rack) for draft, rack_i in self._drafts()), default=0.0)
 
     def built(self) -> tuple[tuple[Rack, ...], tuple[Row, ...], dict]:
         """(racks, rows, device index) of the ``Layout``: one ``Rack`` per rack, one ``Row`` per row."""
-        row_racks, pitch, row_span, end_aisle, per_column = (self.rows, self.pitch, self.row_span, self.end_aisle,
-                                                             self.per_column)
-        digits_row = max(2, len(str(len(row_racks))))
-        digits_pos = max(2, len(str(max(self.racks_per_row, default=1))))
-        total = sum(self.racks_per_row)
+        pitch, row_span, end_aisle, per_column = self.pitch, self.row_span, self.end_aisle, self.per_column
+        digits_row = max(2, len(str(self.row_count)))
+        digits_pos = max(2, len(str(max((n for counts, _t in self.racks_per_row for n in counts), default=1))))
+        total = self.total_racks
         per_rack = [(device, min(device.count, total)) for device in self.per_rack]
         out: list[Rack] = []
         rows: list[Row] = []
         index: dict[str, list] = {}
-        for row_i, (kind, runs, sus) in enumerate(row_racks):
+        for row_i, (kind, runs, sus, _keys) in enumerate(expanded(self.rows)):
             column, line = divmod(row_i, per_column)
             x0 = column * row_span + end_aisle
             x = 0.0
             first_rack = len(out)
             for pos, (draft, node_shift, leaf_shift) in enumerate(
-                    (d, n + t * step, lf) for drafts, n, lf, times, step in runs for t in range(times) for d in drafts):
+                    (d, n + t * dn, lf + t * dl) for drafts, n, lf, times, dn, dl in runs for t in range(times)
+                    for d in drafts):
                 rack_i = len(out)
                 if node_shift or leaf_shift:
                     slots = [Slot(s.kind, s.model, s.prefix, s.start + (leaf_shift if s.kind == "leaf" else node_shift),

@@ -481,12 +481,12 @@ def _node_leaf_blocks(wiring, ends: LinkEnds, routing, places: RackPlaces | None
     if places is None or not places.instances or not isinstance(clos, Wiring) or "node-leaf" not in clos.link_classes:
         return None
     sus: dict[tuple, list] = {}
-    for key, _rack, first, leaf_start in places.instances:
-        found = sus.get(key)
+    for key, _rack, first, leaf_start, count, _racks, _dn, _dl, copies, *_steps in places.instances:
+        found = sus.get(key)  # the first SU of each template (runs in rack order of their first copies)
         if found is None:
-            sus[key] = [first, leaf_start, 1]
+            sus[key] = [first, leaf_start, count * copies]
         else:
-            found[2] += 1
+            found[2] += count * copies
     if sum(key[0] * x[2] for key, x in sus.items()) != clos.nodes:
         return None  # pragma: no cover - every node in one SU
     parts = []
