@@ -152,6 +152,10 @@ def physical_fingerprints(kwargs: dict) -> dict[str, str]:
 
 
 def main(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help") or (argv[0].startswith("-") and argv[0] not in ("--compare",
+                                                                                                 "--physical")):
+        print(__doc__)
+        return 0 if argv and argv[0] in ("-h", "--help") else 2
     if argv and argv[0] == "--compare":
         a, b = (json.load(open(p)) for p in argv[1:3])
         diff = [(d, k) for d in a for k in a[d] if b.get(d, {}).get(k) != a[d][k]]
