@@ -627,11 +627,21 @@ def priced_network_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: C
                            current_language())
 
 
-def network_floor_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> tuple:
+def network_floor_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, least: bool = False) -> tuple:
     """``priced_network_rows`` summed for ``cost_floor`` (``summed_network_rows``): the same totals in a few rows,
-    cached by the same views; raises as ``priced_network_rows`` does."""
-    return summed_network_rows(NetworkInputs.of(resolved), NetworkFabric.of(fabric), Pricing.of(resolved), catalog,
-                               current_language())
+    cached by the same views; raises as ``priced_network_rows`` does.
+
+    With ``least``: a lower bound on those totals shared by every fabric of the same leaf groups and islands, the
+    networks sized for a fabric of at most one switch (as many as ``fabric`` when it has none). Only the out-of-band
+    network reads the fabric's switch count (one management port per switch, ``size_oob``), and the in-band network
+    reads the out-of-band switch count (their uplinks): each count, and so each row's quantity, never falls as the
+    switch count grows, with the same models and prices; and nothing that raises reads the count (the storage
+    fabric is sized from the fabric's shape alone), so it raises as the exact rows do
+    (``tests/test_optimize_bounds.py`` checks both)."""
+    view = NetworkFabric.of(fabric)
+    if least:
+        view = view._replace(switch_count_total=min(view.switch_count_total, 1))
+    return summed_network_rows(NetworkInputs.of(resolved), view, Pricing.of(resolved), catalog, current_language())
 
 
 @stage(0.04, lambda rows: 512 + 384 * len(rows), errors=(FabricPlannerError,))

@@ -614,9 +614,11 @@ class _Evaluator:
             failed.append("min_busbw_gbytes")
             if not full:
                 return _rejected(cand, failed)
+        first = self.bounded and not full and self._floored_later()
         if self.bounded and not full:
             try:  # the other networks raise as when the physical layer sizes them (``physical_of``)
-                floor = cost_floor(resolved, fabric, self.catalog, network_floor_rows(resolved, fabric, self.catalog))
+                floor = cost_floor(resolved, fabric, self.catalog,
+                                   network_floor_rows(resolved, fabric, self.catalog, least=first))
             except FabricPlannerError as exc:
                 cand.reason = _reason(exc)
                 return cand
@@ -635,10 +637,19 @@ class _Evaluator:
             return cand
         return self.detail(cand, state, full)
 
+    def _floored_later(self) -> bool:
+        """Whether no check in ``evaluate`` reads the floor (no budget, no power limit, no serving search before the
+        bill: ``early_serving``), so only ``_decide`` does, which raises it before costing (``refine``): ``evaluate``
+        then takes the other networks at their least (``network_floor_rows``: one sizing per fabric shape rather than
+        per switch count)."""
+        c = self.c
+        return c.budget_usd is None and c.max_power_kw is None and (c.serving is None or c.job is not None)
+
     def refine(self, cand: Candidate, state: "_Detail") -> None:
         """Raise a pending candidate's floors (``Candidate.capex_floor_usd``, ``network_floor_usd``) to
         ``cost_floor``'s with the compute links priced per length bin of its rack arrangement (``arrange``, the
-        lengths ``detail`` bills them by, kept on ``state``); unchanged when arranging raises."""
+        lengths ``detail`` bills them by, kept on ``state``) and the other networks exact (``evaluate``'s floor may
+        take them at their least, ``_floored_later``); unchanged when arranging raises."""
         resolved, fabric = state.resolved, state.fabric
         try:
             networks = size_networks(resolved, fabric, self.catalog)
