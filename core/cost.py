@@ -524,13 +524,23 @@ def _node_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, len
         _preset, _kw, units, per_rack = compute_rack_fit(resolved)
     except FabricPlannerError:
         return links
-    racks = load_racks()
+    nodes = _nodes_within(load_racks(), resolved.system.node_rack_units, units, per_rack, resolved.switch.rack_units,
+                          length_m)
+    return min(links, fabric.leaf_count_total * per_node * nodes)
+
+
+@lru_cache(maxsize=4096)
+def _nodes_within(racks: RackCatalog, node_units: float, units: int, per_rack: int, leaf_units: float,
+                  length_m: float) -> int:
+    """``_node_links_within``'s count of the nodes a link ``length_m`` [m] long or shorter can reach from one leaf
+    of ``leaf_units`` [U], in compute racks of ``units`` [U] holding ``per_rack`` nodes of ``node_units`` [U] each
+    (``racks``: their geometry and routing); cached by these arguments."""
     r, u_m = racks.routing, racks.routing.u_mm / 1000
-    node_m = min(resolved.system.node_rack_units, units / max(1, per_rack)) * u_m
+    node_m = min(node_units, units / max(1, per_rack)) * u_m
     width = min(p.width_mm for p in racks.presets) / 1000
     pitch = min(p.depth_mm for p in racks.presets) / 1000 + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
     budget = (length_m - 2 * r.slack_end_m) / (1 + r.slack_fraction) - 2 * r.tray_above_rack_m \
-        - resolved.switch.rack_units * u_m / 2  # the climbs and tray run a link this short may have
+        - leaf_units * u_m / 2  # the climbs and tray run a link this short may have
 
     def fit(left: float) -> int:
         """Nodes of one rack whose climb fits ``left`` [m]."""
@@ -543,7 +553,7 @@ def _node_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, len
             nodes += (2 if line == 0 else 4) * fit(budget - line * pitch - step * width)
             step += 1
         line += 1
-    return min(links, fabric.leaf_count_total * per_node * nodes)
+    return nodes
 
 
 def _bundled() -> Catalog:
