@@ -32,7 +32,8 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   objects built; ``core.physical.lengths.placed_link_lengths``: candidates whose racks stand in the same places
   share them) and the media per length bin (``core.physical.media.chosen_media``);
 * bounds before detail (``bounded``): each candidate's capex floor (``core.cost.cost_floor``: its counts priced,
-  and the compute links at the least their media can cost from the rack geometry alone, ``core.cost.links_floor``)
+  and the compute links at the least their media can cost from the rack geometry alone, ``core.cost.links_floor``;
+  when only ``_decide`` reads it, the other networks at their least, ``core.cost.network_floor_rows``)
   orders the costing, and a feasible candidate that a costed one dominates by it is decided without its physical
   layer and bill (``_decide``; the workers of a parallel search share their costed candidates, ``_Witnesses``);
   one that floor does not decide has it raised by its rack arrangement's length bins (``_Evaluator.refine``: each
