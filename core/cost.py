@@ -524,13 +524,23 @@ def _node_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, len
         _preset, _kw, units, per_rack = compute_rack_fit(resolved)
     except FabricPlannerError:
         return links
-    racks = load_racks()
+    nodes = _nodes_within(load_racks(), resolved.system.node_rack_units, units, per_rack, resolved.switch.rack_units,
+                          length_m)
+    return min(links, fabric.leaf_count_total * per_node * nodes)
+
+
+@lru_cache(maxsize=4096)
+def _nodes_within(racks: RackCatalog, node_units: float, units: int, per_rack: int, leaf_units: float,
+                  length_m: float) -> int:
+    """``_node_links_within``'s count of the nodes a link ``length_m`` [m] long or shorter can reach from one leaf
+    of ``leaf_units`` [U], in compute racks of ``units`` [U] holding ``per_rack`` nodes of ``node_units`` [U] each
+    (``racks``: their geometry and routing); cached by these arguments."""
     r, u_m = racks.routing, racks.routing.u_mm / 1000
-    node_m = min(resolved.system.node_rack_units, units / max(1, per_rack)) * u_m
+    node_m = min(node_units, units / max(1, per_rack)) * u_m
     width = min(p.width_mm for p in racks.presets) / 1000
     pitch = min(p.depth_mm for p in racks.presets) / 1000 + (racks.hall.hot_aisle_mm + racks.hall.cold_aisle_mm) / 2000
     budget = (length_m - 2 * r.slack_end_m) / (1 + r.slack_fraction) - 2 * r.tray_above_rack_m \
-        - resolved.switch.rack_units * u_m / 2  # the climbs and tray run a link this short may have
+        - leaf_units * u_m / 2  # the climbs and tray run a link this short may have
 
     def fit(left: float) -> int:
         """Nodes of one rack whose climb fits ``left`` [m]."""
@@ -543,7 +553,7 @@ def _node_links_within(resolved: ResolvedDesign, fabric: FabricPlan, wiring, len
             nodes += (2 if line == 0 else 4) * fit(budget - line * pitch - step * width)
             step += 1
         line += 1
-    return min(links, fabric.leaf_count_total * per_node * nodes)
+    return nodes
 
 
 def _bundled() -> Catalog:
@@ -627,11 +637,21 @@ def priced_network_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: C
                            current_language())
 
 
-def network_floor_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog) -> tuple:
+def network_floor_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, least: bool = False) -> tuple:
     """``priced_network_rows`` summed for ``cost_floor`` (``summed_network_rows``): the same totals in a few rows,
-    cached by the same views; raises as ``priced_network_rows`` does."""
-    return summed_network_rows(NetworkInputs.of(resolved), NetworkFabric.of(fabric), Pricing.of(resolved), catalog,
-                               current_language())
+    cached by the same views; raises as ``priced_network_rows`` does.
+
+    With ``least``: a lower bound on those totals shared by every fabric of the same leaf groups and islands, the
+    networks sized for a fabric of at most one switch (as many as ``fabric`` when it has none). Only the out-of-band
+    network reads the fabric's switch count (one management port per switch, ``size_oob``), and the in-band network
+    reads the out-of-band switch count (their uplinks): each count, and so each row's quantity, never falls as the
+    switch count grows, with the same models and prices; and nothing that raises reads the count (the storage
+    fabric is sized from the fabric's shape alone), so it raises as the exact rows do
+    (``tests/test_optimize_bounds.py`` checks both)."""
+    view = NetworkFabric.of(fabric)
+    if least:
+        view = view._replace(switch_count_total=min(view.switch_count_total, 1))
+    return summed_network_rows(NetworkInputs.of(resolved), view, Pricing.of(resolved), catalog, current_language())
 
 
 @stage(0.04, lambda rows: 512 + 384 * len(rows), errors=(FabricPlannerError,))

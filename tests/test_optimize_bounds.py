@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from core.analysis.optimize import Constraints, Grid, candidate_designs, families, optimize
 from core.catalog import load_catalog
-from core.cost import class_links, cost_floor, link_length_floors, links_floor, other_network_rows
+from core.cost import class_links, cost_floor, link_length_floors, links_floor, network_floor_rows, other_network_rows
 from core.design import Design
 from core.errors import FabricPlannerError
 from core.plan import plan
@@ -163,12 +163,52 @@ def test_floors_never_exceed_the_full_plan(gpus, pick, spares, basis, media, ove
         return
     catalog = load_catalog()
     others = other_network_rows(p.resolved, catalog, p.networks)
-    for lengths in (None, p.lengths):  # the counts alone, and the compute links per length bin of the layout
-        floor = cost_floor(p.resolved, p.fabric, catalog, others, lengths)
+    least = network_floor_rows(p.resolved, p.fabric, catalog, least=True)  # the search's first floor's networks
+    for lengths, rows in ((None, others), (p.lengths, others), (None, least)):  # counts alone, length bins
+        floor = cost_floor(p.resolved, p.fabric, catalog, rows, lengths)
         assert floor.capex_usd <= p.cost.capex_usd
         assert floor.network_capex_usd <= p.cost.network_capex_usd
         assert floor.facility_kw <= p.cost.facility_kw
         assert floor.capex_usd > 0 and floor.facility_kw > 0
+
+
+def _row_totals(rows) -> dict:
+    """Per (category, network, spare): the rows' extended prices [USD: point, low, high] and power [W]."""
+    out: dict = {}
+    for r in rows:
+        total = out.setdefault((r.category, r.network, r.spare), [0.0, 0.0, 0.0, 0.0])
+        for i, value in enumerate((r.unit_price_usd, r.unit_price_low_usd, r.unit_price_high_usd, r.unit_power_w)):
+            total[i] += r.quantity * value
+    return out
+
+
+def test_least_network_rows_never_exceed_the_exact_ones():
+    """``network_floor_rows(least=True)`` (the other networks sized for a fabric of at most one switch, shared by
+    the fabrics of one shape) is, total by total, at most the exact rows of each design, lower for some (the
+    out-of-band network's switch ports), and a design whose exact rows raise raises with the least ones too."""
+    catalog = load_catalog()
+    from core.analysis.optimize import _Evaluator
+
+    evaluator = _Evaluator(Constraints(), catalog)
+    lower = 0
+    for design in _DESIGNS[1024][::7] + _DESIGNS[8192][::29]:
+        try:
+            resolved = evaluator.resolve(design)
+            fabric, _bandwidth = evaluator.size(resolved)
+        except FabricPlannerError:
+            continue
+        try:
+            exact = _row_totals(network_floor_rows(resolved, fabric, catalog))
+        except FabricPlannerError:
+            with pytest.raises(FabricPlannerError):
+                network_floor_rows(resolved, fabric, catalog, least=True)
+            continue
+        least = _row_totals(network_floor_rows(resolved, fabric, catalog, least=True))
+        assert set(least) <= set(exact)
+        for key, totals in least.items():
+            assert all(a <= b + 1e-6 * max(1.0, b) for a, b in zip(totals, exact[key])), key
+        lower += least != exact
+    assert lower, "no design's least rows differ from its exact ones: the test checks nothing"
 
 
 def _link_rows_usd(p) -> float:

@@ -32,7 +32,8 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   objects built; ``core.physical.lengths.placed_link_lengths``: candidates whose racks stand in the same places
   share them) and the media per length bin (``core.physical.media.chosen_media``);
 * bounds before detail (``bounded``): each candidate's capex floor (``core.cost.cost_floor``: its counts priced,
-  and the compute links at the least their media can cost from the rack geometry alone, ``core.cost.links_floor``)
+  and the compute links at the least their media can cost from the rack geometry alone, ``core.cost.links_floor``;
+  when only ``_decide`` reads it, the other networks at their least, ``core.cost.network_floor_rows``)
   orders the costing, and a feasible candidate that a costed one dominates by it is decided without its physical
   layer and bill (``_decide``; the workers of a parallel search share their costed candidates, ``_Witnesses``);
   one that floor does not decide has it raised by its rack arrangement's length bins (``_Evaluator.refine``: each
@@ -614,9 +615,11 @@ class _Evaluator:
             failed.append("min_busbw_gbytes")
             if not full:
                 return _rejected(cand, failed)
+        first = self.bounded and not full and self._floored_later()
         if self.bounded and not full:
             try:  # the other networks raise as when the physical layer sizes them (``physical_of``)
-                floor = cost_floor(resolved, fabric, self.catalog, network_floor_rows(resolved, fabric, self.catalog))
+                floor = cost_floor(resolved, fabric, self.catalog,
+                                   network_floor_rows(resolved, fabric, self.catalog, least=first))
             except FabricPlannerError as exc:
                 cand.reason = _reason(exc)
                 return cand
@@ -635,10 +638,19 @@ class _Evaluator:
             return cand
         return self.detail(cand, state, full)
 
+    def _floored_later(self) -> bool:
+        """Whether no check in ``evaluate`` reads the floor (no budget, no power limit, no serving search before the
+        bill: ``early_serving``), so only ``_decide`` does, which raises it before costing (``refine``): ``evaluate``
+        then takes the other networks at their least (``network_floor_rows``: one sizing per fabric shape rather than
+        per switch count)."""
+        c = self.c
+        return c.budget_usd is None and c.max_power_kw is None and (c.serving is None or c.job is not None)
+
     def refine(self, cand: Candidate, state: "_Detail") -> None:
         """Raise a pending candidate's floors (``Candidate.capex_floor_usd``, ``network_floor_usd``) to
         ``cost_floor``'s with the compute links priced per length bin of its rack arrangement (``arrange``, the
-        lengths ``detail`` bills them by, kept on ``state``); unchanged when arranging raises."""
+        lengths ``detail`` bills them by, kept on ``state``) and the other networks exact (``evaluate``'s floor may
+        take them at their least, ``_floored_later``); unchanged when arranging raises."""
         resolved, fabric = state.resolved, state.fabric
         try:
             networks = size_networks(resolved, fabric, self.catalog)
@@ -1232,12 +1244,18 @@ def _collector_paused():
     """Python's cyclic garbage collector off for one search: a search builds tens of thousands of short-lived
     objects and no cycles worth collecting, and each full collection walks every object of the process (a
     tenth of a 16,384-GPU search's serial time). Reference counting still frees everything; the collector's
-    state is restored at the end (nested searches, ``largest_within``, leave it as they found it)."""
+    state is restored at the end (nested searches, ``largest_within``, leave it as they found it). At the end the
+    objects the search left (its stages' caches) join the oldest generation at once (``gc.freeze`` then
+    ``gc.unfreeze``, when nothing else is frozen), so the first collection after it does not walk them as young
+    objects (half a second at 16,384 GPUs)."""
     was = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if not gc.get_freeze_count():  # the search's survivors (its caches) to the oldest generation, unwalked
+            gc.freeze()
+            gc.unfreeze()
         if was:
             gc.enable()
 
