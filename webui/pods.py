@@ -92,7 +92,10 @@ def pods_section(design: Design, key: str, language: str) -> None:
     if not design.pods:
         return
     result = _mixed(key, language)
-    with st.expander(_("Mixed pods under one spine layer"), expanded=True):
+    from core.analysis.pods import pods_title
+
+    summary = None if isinstance(result, FabricPlannerError) else result[0]
+    with st.expander(pods_title(summary), expanded=True):
         if isinstance(result, FabricPlannerError):
             st.warning(safe.md(str(result)))
             _way_out_buttons(result)
@@ -128,7 +131,7 @@ def _three_tiers(summary: dict, unit: str) -> None:
                  units.bandwidth(units.from_gbytes(p["allreduce_busbw_gbytes"]), unit)} for p in summary["pods"]]
     tables.show_turned(rows, _("Pod"))
     for label, words in pods_lines(summary)[len(summary["pods"]):]:
-        st.markdown(safe.md(f"**{label}**: {words}"))
+        st.markdown(f"**{safe.md(label)}**: {safe.md(words)}")
 
 
 def _two_tiers(summary: dict, unit: str) -> None:

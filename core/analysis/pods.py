@@ -271,6 +271,14 @@ def pods_summary(mixed: MixedPlan) -> dict:
     }
 
 
+def pods_title(summary: dict | None) -> str:
+    """The heading of a design's pods section (the Designer's box, the review pack): under one spine layer, or
+    under one core layer for pods on three tiers (``summary`` from ``pods_summary``; None: not sized)."""
+    if summary is not None and "cores" in summary:
+        return _("Mixed pods under one core layer")
+    return _("Mixed pods under one spine layer")
+
+
 def pods_lines(summary: dict) -> list[tuple[str, str]]:
     """(label, words) per line of a mixed design's summary (``pods_summary``), in the current language: a line per
     pod (system, nodes, speeds [Gb/s per direction], leaves, uplinks, the all-reduce on the pod [GB/s]), the shared

@@ -875,16 +875,16 @@ def _pods(doc: _Doc, plan) -> None:
     """Mixed pods under one spine layer (``Design.pods``), when the design has them: the lines of
     ``core.analysis.pods.pods_lines``, as ``python -m core plan`` prints them."""
     from core.analysis.podcoreplan import three_tiers_note
-    from core.analysis.pods import mixed_plan, pods_lines, pods_summary
+    from core.analysis.pods import mixed_plan, pods_lines, pods_summary, pods_title
 
     if not plan.design.pods:
         return
-    title = _("Mixed pods under one spine layer")
     try:
         summary = pods_summary(mixed_plan(plan.design))
     except FabricPlannerError as exc:
-        doc.section("pods", title, _p(str(exc), note=True))
+        doc.section("pods", pods_title(None), _p(str(exc), note=True))
         return
+    title = pods_title(summary)
     lines = pods_lines(summary)
     body = _p(_("The numbers above are the whole design's: every pod's nodes and leaves, the shared spines and "
                 "the mixed bill. Each pod has its own leaves sized for its nodes and NIC speed; the spine layer is "
