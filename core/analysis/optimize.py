@@ -36,7 +36,11 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   orders the costing, and a feasible candidate that a costed one dominates by it is decided without its physical
   layer and bill (``_decide``; the workers of a parallel search share their costed candidates, ``_Witnesses``);
   one that floor does not decide has it raised by its rack arrangement's length bins (``_Evaluator.refine``: each
-  bin at the least its media may cost, within a few percent of the bill's links) before it is costed;
+  bin at the least its media may cost, within a few percent of the bill's links, and may draw,
+  ``core.analysis.linkpower``) before it is costed. The floor is the objective's (``floor_of``: capex, compute
+  fabric capex, TCO or cost per GPU-hour; with days or the cost per token as the objective, the front's capex and
+  that performance). Under a budget or power limit nothing is pruned (a pruned candidate must be feasible), but one
+  the raised floors put over the limit is ruled out without its bill (``_Evaluator.refused``);
 * the collector is paused for a search (``_collector_paused``): it builds tens of thousands of short-lived
   objects and no cycles;
 * large grids are split over the machine's cores (``workers``) in chunks handed to whichever worker is
@@ -55,7 +59,8 @@ with a job (``constraints.job``) the metric is days to train at the job's fastes
 (``core.analysis.jobsplit``: the split search of ``python -m core train``, cached by what it reads), run only for
 candidates that met every other constraint checked before the floor (it reads no bill, so the bounds decide job
 candidates by their days as they decide the others by busbw). With a serving target the serving search reads no
-bill either (``core.analysis.servingstep.served_before_bill``): without a budget, power limit or job it runs before
+bill either (``core.analysis.servingstep.served_before_bill``): without a budget or power limit (and with a job, for a
+candidate whose split meets the job's limits) it runs before
 the physical layer (``_Evaluator.early_serving``), a candidate it cannot serve or whose cost per token at its floor TCO
 exceeds the limit is ruled out there, and the bounds decide the others by that floor's cost per token
 (``_best_performance``); ruled-out candidates the explanation may name are costed after (``_served_floored``).
@@ -643,7 +648,8 @@ class _Evaluator:
         """Raise a pending candidate's floors (``Candidate.capex_floor_usd``, ``network_floor_usd``,
         ``power_floor_kw``, ``tco_floor_usd``) to ``cost_floor``'s with the compute links priced per length bin of
         its rack arrangement (``arrange``, the lengths ``detail`` bills them by, kept on ``state``) and their power
-        at its floor (``core.analysis.linkpower.links_power_floor``); unchanged when arranging raises."""
+        at its floor (``core.analysis.linkpower.links_power_floor``), and with them ``usd_per_mtok_floor``
+        (``core.analysis.servingstep.per_million``: proportional to the TCO); unchanged when arranging raises."""
         resolved, fabric = state.resolved, state.fabric
         try:
             networks = size_networks(resolved, fabric, self.catalog)
@@ -656,7 +662,10 @@ class _Evaluator:
         cand.capex_floor_usd = max(cand.capex_floor_usd, floor.capex_usd)
         cand.network_floor_usd = max(cand.network_floor_usd, floor.network_capex_usd)
         cand.power_floor_kw = max(cand.power_floor_kw, floor.facility_kw)
-        cand.tco_floor_usd = max(cand.tco_floor_usd, floor.tco_usd)
+        if floor.tco_usd > cand.tco_floor_usd:  # the cost per token at the floor TCO is proportional to it
+            if cand.usd_per_mtok_floor > 0:
+                cand.usd_per_mtok_floor *= floor.tco_usd / cand.tco_floor_usd
+            cand.tco_floor_usd = floor.tco_usd
 
     def refused(self, cand: Candidate, state: "_Detail") -> bool:
         """Under a budget or power limit: raise a pending candidate's floors (``refine``) and rule it out without
