@@ -9,12 +9,18 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from core.analysis.linkpower import links_power_floor
 from core.analysis.optimize import Constraints, _Evaluator, optimize
 from core.catalog import load_catalog
+from core.cost import cost_floor, other_network_rows
+from core.errors import FabricPlannerError
+from core.plan import plan
 from core.perf.serving import parse_deployment
 from core.perf.training import parse_job
-from test_optimize_bounds import ETHERNET, MIXED, _same
+from test_optimize_bounds import _DESIGNS, ETHERNET, MIXED, _same
 
 
 def _target(rate: float = 8.0) -> object:
@@ -105,3 +111,53 @@ def test_a_limit_is_decided_by_the_refined_floors_as_the_full_bill(kind, objecti
     for c in refused:
         assert c.capex_floor_usd <= by_index[c.index].capex_usd
         assert c.power_floor_kw <= by_index[c.index].facility_kw
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(gpus=st.sampled_from(sorted(_DESIGNS)), pick=st.integers(min_value=0),
+       media=st.sampled_from(["auto", "copper", "aoc", "optics", "smf"]),
+       per_rack=st.sampled_from([None, 1, 2, 8]),
+       override=st.sampled_from([None, ("ACC-400G", 0.0), ("OSFP-800G-2xSR4", 0.0), ("OSFP-800G-2xSR4", 40.0),
+                                 ("QSFP56-200G-SR4", 0.5), ("FIBER-MMF-OM4-MPO12", 3.0)]))
+def test_links_power_floor_never_exceeds_the_bill(gpus, pick, media, per_rack, override):
+    """Property: the compute links' power floor from the layout's length bins (``links_power_floor``) is at most the
+    bill's cables and transceivers of the compute links' power, and the refined floors (``cost_floor`` with it) are
+    at most the full plan's power, TCO, capex and compute fabric capex, for any design of the grid with its cable
+    media, nodes per rack and a power override of a cable or module drawn."""
+    design = _DESIGNS[gpus][pick % len(_DESIGNS[gpus])]
+    update = {"cable_media": media}
+    if per_rack is not None:
+        update["nodes_per_rack"] = per_rack
+    if override is not None:
+        update["power_overrides"] = {override[0]: override[1]}
+    try:
+        p = plan(type(design)(**{**design.model_dump(), **update}))
+    except FabricPlannerError:
+        return
+    catalog = load_catalog()
+    bill = sum(r.extended_power_w for r in p.bom
+               if r.network == "compute" and r.category in ("cable", "transceiver") and not r.spare)
+    watts = links_power_floor(p.resolved, p.fabric, catalog, p.lengths)
+    assert 0 <= watts <= bill * (1 + 1e-12)
+    floor = cost_floor(p.resolved, p.fabric, catalog, other_network_rows(p.resolved, catalog, p.networks), p.lengths,
+                       watts)
+    assert floor.facility_kw <= p.cost.facility_kw and floor.tco_usd <= p.cost.tco_usd
+    assert floor.capex_usd <= p.cost.capex_usd and floor.network_capex_usd <= p.cost.network_capex_usd
+
+
+def test_links_power_floor_is_near_the_bill():
+    """Over grid designs at three sizes the links' power floor is within a percent of the bill's links on average
+    (so the power limit decides candidates by it), and never above."""
+    catalog = load_catalog()
+    ratios = []
+    for designs in _DESIGNS.values():
+        for design in designs[::61]:
+            try:
+                p = plan(design)
+            except FabricPlannerError:
+                continue
+            bill = sum(r.extended_power_w for r in p.bom
+                       if r.network == "compute" and r.category in ("cable", "transceiver") and not r.spare)
+            if bill:
+                ratios.append(links_power_floor(p.resolved, p.fabric, catalog, p.lengths) / bill)
+    assert len(ratios) > 30 and max(ratios) <= 1 + 1e-12 and sum(ratios) / len(ratios) > 0.99

@@ -531,6 +531,11 @@ class _Detail:
     error arranging raised (``detail`` raises it again where it always did)."""
 
 
+REFINE_MARGIN = 0.05
+"""Under a budget or power limit, a pending candidate whose counts' floor is within this share below the limit has
+its floors raised by its length bins before its bill (``_Evaluator.refused``); speed only, never the answer."""
+
+
 class _Evaluator:
     """Evaluates candidates (one per process). The stages it runs are cached by their arguments
     (``core.memo.stage``): the resolution, the collectives' curves, the other networks and their rows, the cable
@@ -670,8 +675,14 @@ class _Evaluator:
     def refused(self, cand: Candidate, state: "_Detail") -> bool:
         """Under a budget or power limit: raise a pending candidate's floors (``refine``) and rule it out without
         its bill when they exceed the limit the bill would find it over first (``CONSTRAINT_ORDER``: the budget,
-        then the power, whose floor decides it only without a budget); whether it did."""
+        then the power, whose floor decides it only without a budget); whether it did. Only a candidate whose counts'
+        floors are within ``REFINE_MARGIN`` of the limit is refined here (the length bins raise them by a few
+        tenths of a percent: the others would be billed anyway, and ``detail`` arranges them once)."""
         c = self.c
+        near = 1 - REFINE_MARGIN
+        if not (c.budget_usd is not None and cand.capex_floor_usd > c.budget_usd * near or
+                c.budget_usd is None and c.max_power_kw is not None and cand.power_floor_kw > c.max_power_kw * near):
+            return False
         self.refine(cand, state)
         if not _limit(cand.capex_floor_usd, c.budget_usd, True):
             key = "budget_usd"
