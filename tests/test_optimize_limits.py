@@ -161,3 +161,15 @@ def test_links_power_floor_is_near_the_bill():
             if bill:
                 ratios.append(links_power_floor(p.resolved, p.fabric, catalog, p.lengths) / bill)
     assert len(ratios) > 30 and max(ratios) <= 1 + 1e-12 and sum(ratios) / len(ratios) > 0.99
+
+
+@pytest.mark.parametrize("objective", ["days", "gpu_hour"])
+def test_a_limit_with_a_job_or_per_gpu_hour_is_decided_as_the_full_bill(objective):
+    """A budget with days to train or the cost per GPU-hour as the objective: the candidates the floors rule out
+    are costed only when the explanation may name them (never for days: costed, they stop at the budget before
+    their days), and the answer and explanation are those of costing every candidate."""
+    constraints = _limits("budget").tightened(job=_job())
+    bounded = optimize("H100", 512, constraints, MIXED, workers=1, objective=objective, strict=False)
+    full = optimize("H100", 512, constraints, MIXED, workers=1, objective=objective, strict=False, bounded=False)
+    _same(bounded, full)
+    assert bounded.costed < full.costed

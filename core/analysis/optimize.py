@@ -1370,21 +1370,23 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
 
 
 def _cost_floored(cands: list[Candidate], constraints: Constraints, catalog: Catalog, objective: str) -> None:
-    """Detail the candidates that their power floor alone rejected (``_Evaluator.evaluate``, ``refused``) and whose
-    floor of the money objective (``floor_of``, in its ``places`` less one unit; every one for days or the cost per
-    token) is at most the best feasible candidate's: the explanation names the cheapest candidate one constraint
-    ruled out (``_binding``), so its capex must be known; those above it cannot be that one."""
+    """Detail the candidates that their budget or power floor alone rejected (``_Evaluator.evaluate``, ``refused``)
+    and whose floor of the money objective (``floor_of``, in its ``places`` less one unit) is at most the best
+    feasible candidate's: the explanation names the cheapest candidate one constraint ruled out (``_binding``; over
+    the budget, one may have a lower TCO or compute fabric capex than the best), so its capex must be known; those
+    above it cannot be that one. None for days or the cost per token: costed, such a candidate stops at the limit
+    before its days or cost per token (``_Evaluator.detail``), so ``_order`` never puts it before the best."""
     feasible = [c for c in cands if c.costed]
-    if not feasible or constraints.max_power_kw is None:
+    if not feasible or constraints.max_power_kw is None and constraints.budget_usd is None:
         return
-    money = objective in MONEY  # the floors are money floors (``floor_of``)
+    if objective not in MONEY:  # costed, it would stop at the limit with no days or cost per token: never named
+        return
     digits = places(objective)
-    cheapest = round(capex_of(min(feasible, key=lambda c: _order(c, objective)), objective), digits) if money \
-        else math.inf
+    cheapest = round(capex_of(min(feasible, key=lambda c: _order(c, objective)), objective), digits)
     evaluator = _Evaluator(constraints, catalog, bounded=False)
     for i, c in enumerate(cands):
-        if c.reason == "max_power_kw" and math.isnan(c.capex_usd) and \
-                (not money or round(floor_of(c, objective), digits) - 10.0 ** -digits <= cheapest):
+        if c.reason in ("budget_usd", "max_power_kw") and math.isnan(c.capex_usd) and \
+                round(floor_of(c, objective), digits) - 10.0 ** -digits <= cheapest:
             cands[i] = evaluator.evaluate(c.index, c.design)
 
 
