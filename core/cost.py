@@ -365,23 +365,25 @@ def _unsaid(_text: str, *_args, **_kwargs) -> str:
 
 
 def cost_floor(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog,
-               others: tuple[BomRow, ...] = (), lengths: tuple[LinkLengths, ...] | None = None) -> "CostSummary":
+               others: tuple[BomRow, ...] = (), lengths: tuple[LinkLengths, ...] | None = None,
+               links_power_w: float = 0.0) -> "CostSummary":
     """A lower bound on ``summarize_cost(resolved, build_bom(resolved, fabric, catalog, networks=networks))``'s
     capex, compute fabric capex [USD] and power [kW], without a layout: the summary of the bill's rows from counts
     alone (the compute nodes, the NICs, the compute fabric's switches, ``_fabric_rows``, and ``others``:
     ``other_network_rows(resolved, catalog, networks)``, the same for every design with those networks and prices,
     or ``network_floor_rows``: their totals in a few rows),
     the compute links' cables and transceivers at their floor (``links_floor``, with ``lengths``: the length bins of
-    the design's rack arrangement, ``core.physical.lengths.arranged_link_lengths``; no power) and no spares. Every row
+    the design's rack arrangement, ``core.physical.lengths.arranged_link_lengths``; at ``links_power_w`` [W], a lower
+    bound of their power, ``core.analysis.linkpower.links_power_floor``, else none) and no spares. Every row
     of a bill has a quantity, unit price and unit power of at least 0, so each total is at most the full bill's (up
     to the rounding of a sum, a millionth of a cent at a billion dollars; ``tests/test_optimize_bounds.py`` checks
     it against full plans)."""
     rows: list[BomRow] = []
     _fabric_rows(resolved, fabric, catalog, rows, _row_adder(resolved, rows, _FloorRow), words=False)
     links = links_floor(resolved, fabric, catalog, lengths)
-    if links > 0:  # one unnamed row (never shown) for the compute links' cables and transceivers: no power
+    if links > 0 or links_power_w > 0:  # one unnamed row (never shown) for the compute links' cables and transceivers
         rows.append(_FloorRow(category="cable", item="", catalog_id="", quantity=1, unit_price_usd=links,
-                              unit_power_w=0.0, price_basis="estimate", why=""))
+                              unit_power_w=links_power_w, price_basis="estimate", why=""))
     return summarize_cost(resolved, _bought(resolved, [*rows, *others]))
 
 

@@ -55,10 +55,15 @@ class BoundedCache:
         ``sizeof(value) -> int``, the entry's size [bytes].
     max_entries : int
         Also at most this many entries (an entry's size may be tiny).
+    key_sizeof : callable, optional
+        ``key_sizeof(key) -> int``, the key's own size [bytes], counted in the entry's when a key may hold more
+        than its value (a view of a plan); None: keys are small beside their values and not counted.
     """
 
-    def __init__(self, max_bytes: int, sizeof: Callable[[Any], int], max_entries: int = 1 << 16):
+    def __init__(self, max_bytes: int, sizeof: Callable[[Any], int], max_entries: int = 1 << 16,
+                 key_sizeof: Callable[[Any], int] | None = None):
         self.max_bytes, self.sizeof, self.max_entries = int(max_bytes), sizeof, int(max_entries)
+        self.key_sizeof = key_sizeof
         self._lock = threading.Lock()
         self._entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self.bytes = 0
@@ -83,7 +88,7 @@ class BoundedCache:
 
     def fill(self, key: Hashable, value: Any) -> Any:
         """Keep ``value`` as ``key``'s (within the budget, dropping the least recently used) and return it."""
-        size = max(0, int(self.sizeof(value)))
+        size = max(0, int(self.sizeof(value)) + (int(self.key_sizeof(key)) if self.key_sizeof is not None else 0))
         with self._lock:
             old = self._entries.pop(key, None)
             if old is not None:
@@ -181,7 +186,8 @@ class _Raised:
         self.error = error
 
 
-def stage(share: float, sizeof: Callable[[Any], int], errors: tuple = (), max_entries: int = 1 << 16):
+def stage(share: float, sizeof: Callable[[Any], int], errors: tuple = (), max_entries: int = 1 << 16,
+          key_sizeof: Callable[[Any], int] | None = None):
     """Decorator: cache a pure function by its arguments in a ``BoundedCache`` of ``share`` of
     ``STAGE_CACHE_BYTES``.
 
@@ -203,12 +209,15 @@ def stage(share: float, sizeof: Callable[[Any], int], errors: tuple = (), max_en
         Errors kept as results.
     max_entries : int
         Also at most this many entries.
+    key_sizeof : callable, optional
+        ``key_sizeof(key) -> int`` [bytes], an upper bound of a key's size (the positional arguments' tuple),
+        counted in its entry's (``BoundedCache``); for a stage whose arguments may weigh more than its answer.
     """
     def size(value) -> int:
         return ERROR_BYTES if isinstance(value, _Raised) else sizeof(value)
 
     def wrap(fn):
-        cache = BoundedCache(int(STAGE_CACHE_BYTES * share), size, max_entries)
+        cache = BoundedCache(int(STAGE_CACHE_BYTES * share), size, max_entries, key_sizeof)
 
         def make(args, kwargs):
             try:

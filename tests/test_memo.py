@@ -185,7 +185,8 @@ def test_every_stage_is_keyed_by_its_arguments_alone():
     """For every cached stage (``core.memo.STAGES``) and a sample of what a search and some plans cached: the key is
     the stage's arguments, all frozen values; the uncached function run on them afresh, in another language than
     the request's (any language the result depends on is an argument), gives the cached value, field for field;
-    and the stage's size bound is at least the value's measured size (``deep_sizeof``, catalog entries shared)."""
+    and the stage's size bound is at least the value's measured size (``deep_sizeof``, catalog entries shared), and
+    the value's and the key's for a stage that counts its keys (``stage(key_sizeof=...)``)."""
     import inspect
 
     from core.catalog import Catalog, _Entry
@@ -218,6 +219,8 @@ def test_every_stage_is_keyed_by_its_arguments_alone():
             assert not isinstance(value, _Raised), cached.__name__
             assert _same(fresh, value), cached.__name__
             assert size >= deep_sizeof(value, shared), (cached.__name__, size, deep_sizeof(value, shared))
+            if cached.cache.key_sizeof is not None:  # a key that may weigh more than its value is counted too
+                assert size >= deep_sizeof(value, shared) + deep_sizeof(key, shared), (cached.__name__, size)
 
 
 def _same(a, b) -> bool:
@@ -416,3 +419,29 @@ rows = sorted([], key=order_key)
 seen = {1}
 ''')
     assert not _identity_keys(clean) and not _hand_written_keys(clean)
+
+
+def test_the_collective_time_cache_counts_its_keys():
+    """``core.perf.training.communicator_time`` keeps a plan's view in each key, some 2 KB against its answer's few
+    hundred bytes: its entries count their keys (``_time_key_bytes``), a bound at least the key's measured size for
+    plans of every kind that changes the view's size (tiers, Dragonfly+, a torus, a named calibration, NVL72)."""
+    from core.catalog import Catalog, _Entry
+    from core.memo import deep_sizeof
+    from core.perf.constants import CollectiveConstants
+    from core.perf.training import _time_key_bytes, collective_time, communicator_time
+    from core.physical.racks import Routing
+
+    shared = (_Entry, Catalog, CollectiveConstants, Routing)
+    designs = (Design(gpu="H100", gpus=131072, fabric="ethernet"), Design(gpu="GB200", gpus=1152),
+               Design(gpu="H100", gpus=2048, switch="QM9700", topology="dragonfly"),
+               Design(gpu="H100", gpus=256, topology="torus", torus_dims=(4, 8)),
+               Design(gpu="H100", gpus=256, calibration="lat=3.5, net=0.92,name=Pod A, March measurements"))
+    communicator_time.cache_clear()
+    for design in designs:
+        collective_time(plan_module.plan(design), "all-reduce", 1 << 20, 8, 1)
+    entries = list(communicator_time.cache._entries.items())
+    assert len(entries) == len(designs)
+    for key, (value, size) in entries:
+        assert _time_key_bytes(key) >= deep_sizeof(key, shared) > 1000
+        assert size == _time_key_bytes(key) + 320
+    assert communicator_time.cache.bytes == sum(size for _key, (_value, size) in entries)

@@ -92,12 +92,27 @@ def objective_value(c, objective: str = "cluster") -> float:
     return capex_of(c, objective)
 
 
+def places(objective: str) -> int:
+    """Decimal places ``order`` compares ``objective``'s value to: money [USD] to the cent, other values (a cost
+    per GPU-hour or per million tokens [USD], days) to a millionth."""
+    return 2 if objective in ("cluster", "compute", "tco") else 6
+
+
 def order(c, objective: str = "cluster") -> tuple:
-    """Best first by ``objective`` (money to the cent, other values to a millionth); ties: the whole cluster's
-    capex, fewer switches, grid order."""
+    """Best first by ``objective`` (to its ``places``); ties: the whole cluster's capex, fewer switches, grid
+    order."""
     value = objective_value(c, objective)
-    return (round(value, 2 if objective in ("cluster", "compute", "tco") else 6), round(c.capex_usd, 2), c.switches,
-            c.index)
+    return (round(value, places(objective)), round(c.capex_usd, 2), c.switches, c.index)
+
+
+def floor_of(c, objective: str = "cluster") -> float:
+    """A lower bound on ``capex_of(c, objective)`` from an optimizer candidate's floors (``capex_floor_usd``,
+    ``network_floor_usd``, ``tco_floor_usd``: ``core.cost.cost_floor``) [USD; USD per GPU-hour for ``gpu_hour``]:
+    ``capex_of`` is non-decreasing in each amount it reads."""
+    from types import SimpleNamespace
+
+    return capex_of(SimpleNamespace(capex_usd=c.capex_floor_usd, network_capex_usd=c.network_floor_usd,
+                                    tco_usd=c.tco_floor_usd, design=c.design), objective)
 
 
 def objective_text(c, objective: str = "cluster") -> str:

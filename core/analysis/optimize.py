@@ -37,7 +37,11 @@ Exactness: nothing is approximated. Speed comes from structure that does not cha
   orders the costing, and a feasible candidate that a costed one dominates by it is decided without its physical
   layer and bill (``_decide``; the workers of a parallel search share their costed candidates, ``_Witnesses``);
   one that floor does not decide has it raised by its rack arrangement's length bins (``_Evaluator.refine``: each
-  bin at the least its media may cost, within a few percent of the bill's links) before it is costed;
+  bin at the least its media may cost, within a few percent of the bill's links, and may draw,
+  ``core.analysis.linkpower``) before it is costed. The floor is the objective's (``floor_of``: capex, compute
+  fabric capex, TCO or cost per GPU-hour; with days or the cost per token as the objective, the front's capex and
+  that performance). Under a budget or power limit nothing is pruned (a pruned candidate must be feasible), but one
+  the raised floors put over the limit is ruled out without its bill (``_Evaluator.refused``);
 * the collector is paused for a search (``_collector_paused``): it builds tens of thousands of short-lived
   objects and no cycles;
 * large grids are split over the machine's cores (``workers``) in chunks handed to whichever worker is
@@ -56,7 +60,8 @@ with a job (``constraints.job``) the metric is days to train at the job's fastes
 (``core.analysis.jobsplit``: the split search of ``python -m core train``, cached by what it reads), run only for
 candidates that met every other constraint checked before the floor (it reads no bill, so the bounds decide job
 candidates by their days as they decide the others by busbw). With a serving target the serving search reads no
-bill either (``core.analysis.servingstep.served_before_bill``): without a budget, power limit or job it runs before
+bill either (``core.analysis.servingstep.served_before_bill``): without a budget or power limit (and with a job, for a
+candidate whose split meets the job's limits) it runs before
 the physical layer (``_Evaluator.early_serving``), a candidate it cannot serve or whose cost per token at its floor TCO
 exceeds the limit is ruled out there, and the bounds decide the others by that floor's cost per token
 (``_best_performance``); ruled-out candidates the explanation may name are costed after (``_served_floored``).
@@ -88,9 +93,10 @@ from core.cost import (NETWORK_CATEGORIES, build_bom, cost_floor, network_floor_
 from core.design import Design, DesignFields, field_bounds, offered_port_speeds, resolved_design, tidy_spaces
 from core import progress
 from core.analysis import jobsplit
+from core.analysis.linkpower import links_power_floor
 # the objective, what the best design minimises, is declared in core.analysis.objectives (its names re-exported)
 from core.analysis.objectives import OBJECTIVES, OBJECTIVE_WORDS, capex_of, objective_word  # noqa: F401
-from core.analysis.objectives import MONEY, PER_UNIT, cost_axis, objective_text
+from core.analysis.objectives import MONEY, PER_UNIT, cost_axis, floor_of, objective_text, places
 from core.analysis.objectives import check_objective as _check_objective
 from core.analysis.objectives import order as _order
 from core.processes import die_with_parent, usable_cpus
@@ -526,6 +532,11 @@ class _Detail:
     error arranging raised (``detail`` raises it again where it always did)."""
 
 
+REFINE_MARGIN = 0.05
+"""Under a budget or power limit, a pending candidate whose counts' floor is within this share below the limit has
+its floors raised by its length bins before its bill (``_Evaluator.refused``); speed only, never the answer."""
+
+
 class _Evaluator:
     """Evaluates candidates (one per process). The stages it runs are cached by their arguments
     (``core.memo.stage``): the resolution, the collectives' curves, the other networks and their rows, the cable
@@ -629,10 +640,13 @@ class _Evaluator:
                 return _rejected(cand, failed + ["budget_usd"])
             if c.budget_usd is None and not _limit(floor.facility_kw, c.max_power_kw, True):
                 return _rejected(cand, failed + ["max_power_kw"])
-            early = self.early_serving(cand, resolved, fabric, bandwidth, floor)
+            split = self.early_split(cand, resolved, fabric, bandwidth, full)
+            early = self.early_serving(cand, resolved, fabric, bandwidth, floor, split)
             if early:
                 return _rejected(cand, failed + early)
-        state = _Detail(resolved, fabric, bandwidth, failed, self.early_split(cand, resolved, fabric, bandwidth, full))
+        else:
+            split = None
+        state = _Detail(resolved, fabric, bandwidth, failed, split)
         if not detail:
             cand.pending = state
             return cand
@@ -647,21 +661,50 @@ class _Evaluator:
         return c.budget_usd is None and c.max_power_kw is None and (c.serving is None or c.job is not None)
 
     def refine(self, cand: Candidate, state: "_Detail") -> None:
-        """Raise a pending candidate's floors (``Candidate.capex_floor_usd``, ``network_floor_usd``) to
-        ``cost_floor``'s with the compute links priced per length bin of its rack arrangement (``arrange``, the
-        lengths ``detail`` bills them by, kept on ``state``) and the other networks exact (``evaluate``'s floor may
-        take them at their least, ``_floored_later``); unchanged when arranging raises."""
+        """Raise a pending candidate's floors (``Candidate.capex_floor_usd``, ``network_floor_usd``,
+        ``power_floor_kw``, ``tco_floor_usd``) to ``cost_floor``'s with the compute links priced per length bin of
+        its rack arrangement (``arrange``, the lengths ``detail`` bills them by, kept on ``state``) and their power
+        at its floor (``core.analysis.linkpower.links_power_floor``), the other networks exact (``evaluate``'s floor
+        may take them at their least, ``_floored_later``), and with them ``usd_per_mtok_floor``
+        (``core.analysis.servingstep.per_million``: proportional to the TCO); unchanged when arranging raises."""
         resolved, fabric = state.resolved, state.fabric
         try:
             networks = size_networks(resolved, fabric, self.catalog)
             state.lengths = arranged_link_lengths(resolved, fabric, arrange(resolved, fabric, networks))
             floor = cost_floor(resolved, fabric, self.catalog, network_floor_rows(resolved, fabric, self.catalog),
-                               state.lengths)
+                               state.lengths, links_power_floor(resolved, fabric, self.catalog, state.lengths))
         except FabricPlannerError as exc:
             state.lengths = exc
             return
         cand.capex_floor_usd = max(cand.capex_floor_usd, floor.capex_usd)
         cand.network_floor_usd = max(cand.network_floor_usd, floor.network_capex_usd)
+        cand.power_floor_kw = max(cand.power_floor_kw, floor.facility_kw)
+        if floor.tco_usd > cand.tco_floor_usd:  # the cost per token at the floor TCO is proportional to it
+            if cand.usd_per_mtok_floor > 0:
+                cand.usd_per_mtok_floor *= floor.tco_usd / cand.tco_floor_usd
+            cand.tco_floor_usd = floor.tco_usd
+
+    def refused(self, cand: Candidate, state: "_Detail") -> bool:
+        """Under a budget or power limit: raise a pending candidate's floors (``refine``) and rule it out without
+        its bill when they exceed the limit the bill would find it over first (``CONSTRAINT_ORDER``: the budget,
+        then the power, whose floor decides it only without a budget); whether it did. Only a candidate whose counts'
+        floors are within ``REFINE_MARGIN`` of the limit is refined here (the length bins raise them by a few
+        tenths of a percent: the others would be billed anyway, and ``detail`` arranges them once)."""
+        c = self.c
+        near = 1 - REFINE_MARGIN
+        if not (c.budget_usd is not None and cand.capex_floor_usd > c.budget_usd * near or
+                c.budget_usd is None and c.max_power_kw is not None and cand.power_floor_kw > c.max_power_kw * near):
+            return False
+        self.refine(cand, state)
+        if not _limit(cand.capex_floor_usd, c.budget_usd, True):
+            key = "budget_usd"
+        elif c.budget_usd is None and not _limit(cand.power_floor_kw, c.max_power_kw, True):
+            key = "max_power_kw"
+        else:
+            return False
+        cand.pending = None
+        _rejected(cand, list(state.failed) + [key])
+        return True
 
     def detail(self, cand: Candidate, state: "_Detail", full: bool = False) -> Candidate:
         """The stages after the bounds (``evaluate`` with ``detail=False`` left ``state``): the physical layer, the
@@ -723,21 +766,21 @@ class _Evaluator:
             return exc
 
     def early_split(self, cand: Candidate, resolved, fabric, bandwidth, full: bool):
-        """With a training job, when the bounds may decide the candidate (``_decide``: no budget, power or serving
-        limit): the job's split before the floor, its step time and days set on ``cand``; else None (``detail``
-        searches it after the bill, as it checks it)."""
+        """With a training job, when the bounds may decide the candidate (``_decide``: no budget or power limit):
+        the job's split before the floor, its step time and days set on ``cand``; else None (``detail`` searches it
+        after the bill, as it checks it)."""
         c = self.c
-        if c.job is None or full or not self.bounded or c.serving is not None or c.budget_usd is not None or \
-                c.max_power_kw is not None:
+        if c.job is None or full or not self.bounded or c.budget_usd is not None or c.max_power_kw is not None:
             return None
         split = self.split_of(resolved, fabric, bandwidth)
         if not isinstance(split, FabricPlannerError):
             cand.step_s, cand.days, cand.split = split.step_s, split.days, astuple(split)
         return split
 
-    def early_serving(self, cand: Candidate, resolved, fabric, bandwidth, floor) -> list[str]:
-        """With a serving target and no check between the floor and it that reads the bill (no budget, power or
-        training job: those come first in ``CONSTRAINT_ORDER``): the serving search before the bill
+    def early_serving(self, cand: Candidate, resolved, fabric, bandwidth, floor, split=None) -> list[str]:
+        """With a serving target and no check between the floor and it that reads the bill (no budget or power
+        limit; with a training job, whose checks come first in ``CONSTRAINT_ORDER``, its ``split`` found before the
+        bill, ``early_split``, and within the step time and days limits): the serving search before the bill
         (``core.analysis.servingstep.served_before_bill``, the cached search ``detail`` prices again), and the
         serving constraint it fails whatever the bill: ``serving_target`` (no deployment serves the target) or
         ``max_usd_per_million_tokens`` (the deployment at the floor TCO ``floor.tco_usd``, with a relative
@@ -745,8 +788,11 @@ class _Evaluator:
         from core.analysis.servingstep import per_million, served_before_bill
 
         c = self.c
-        if c.serving is None or c.job is not None or c.budget_usd is not None or c.max_power_kw is not None:
+        if c.serving is None or c.budget_usd is not None or c.max_power_kw is not None:
             return []
+        if c.job is not None and (split is None or isinstance(split, FabricPlannerError) or not (
+                _limit(split.step_s, c.max_step_s, True) and _limit(split.days, c.max_days, True))):
+            return []  # the job's checks come first: ``detail`` decides them, after the bill
         found = served_before_bill(resolved, fabric, bandwidth, c.serving)
         if found is None:
             return ["serving_target"]
@@ -943,22 +989,26 @@ def _switch_family(c: Candidate) -> tuple[str, str, str]:
 
 
 def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tracker=None, witnesses=None) -> None:
-    """Detail every candidate ``cands`` left pending (``Candidate.pending``), cheapest capex floor first, except
+    """Detail every candidate ``cands`` left pending (``Candidate.pending``), cheapest floor first, except
     those its bounds decide (``Candidate.pruned``): when the front's performance is known before the floor, or
     bounded there (all-reduce busbw, a training job's days, or a serving target's cost per million output tokens,
-    at most at the floor TCO: ``_decidable``, ``_best_performance``), a pending candidate is pruned when, among the candidates costed so far and
-    feasible (by this process, or by any worker of a parallel search: ``_Witnesses``), one of its switch family (``families``) costs less than its floor (so it is not that family's
-    cheapest, nor its fabric's), one that carries all traffic (``_serves_all_traffic``) does too when it does
-    (so it is not the traffic warning's cheapest), and one that costs less has at least its performance (busbw, or
-    at most its days or its cost per token's floor: so it is
-    neither the optimum nor on the front, ``pareto_front``: cheaper in ``_order`` and no slower). Only without a
-    budget or power limit, the constraints checked on the cost: a pruned candidate is then feasible (it passed every
-    check before the floor), as costing it would find. Capex compared in
-    cents (``_order``), the objective's (``capex_of``); the floor never exceeds the capex (``cost_floor``). Only
-    for the capex objectives (``cluster``, ``compute``: the floors are capex floors); ``tracker`` is told of each
-    candidate as it is decided; ``witnesses``: the parallel search's shared array (``_Witnesses``), else None.
-    A candidate its counts' floor does not decide has its floors raised by its rack arrangement's length bins
-    (``_Evaluator.refine``) and goes back in the queue at the raised floor before it is costed."""
+    at most at the floor TCO: ``_decidable``, ``_best_performance``), a pending candidate is pruned when, among the
+    candidates costed so far and feasible (by this process, or by any worker of a parallel search: ``_Witnesses``),
+    one of its switch family (``families``) comes before it in the objective's order (``_order``) whatever its
+    bill (so it is not that family's cheapest, nor its fabric's), one that carries all traffic
+    (``_serves_all_traffic``) does too when it does (so it is not the traffic warning's cheapest), and one costs
+    less on the front's money axis (``cost_axis``) with at least its performance (busbw, or at most its days or its
+    cost per token's floor: so it is neither the optimum nor on the front, ``pareto_front``). Only without a budget
+    or power limit, the constraints checked on the cost: a pruned candidate is then feasible (it passed every check
+    before the floor), as costing it would find (``_prunes``). Money compared in the objective's ``places`` less
+    one unit (a sum's rounding never puts a tie out of order), from the candidate's floor (``floor_of``: capex,
+    compute fabric capex, TCO or cost per GPU-hour of ``core.cost.cost_floor``, never above the bill's). For the
+    money objectives a family's earlier candidate is a cheaper one; for days or the cost per token (the front's
+    performance) a cheaper one with at least the performance. ``tracker`` is told of each candidate as it is
+    decided; ``witnesses``: the parallel search's shared array (``_Witnesses``), else None. A candidate its
+    counts' floor does not decide has its floors raised by its rack arrangement's length bins
+    (``_Evaluator.refine``) and goes back in the queue at the raised floor before it is costed; under a budget or
+    power limit, one the raised floors put over it is ruled out without its bill (``_Evaluator.refused``)."""
     pending = [c for c in cands if c.pending is not None]
     limits = evaluator.c
     told_tracker = tracker.add if tracker is not None else (lambda _cands: None)
@@ -971,26 +1021,31 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
     if not pending:
         progress.report(1, 1)
     metric = performance_metric(limits)
-    if not evaluator.bounded or metric not in ("busbw_gbytes", "days", "usd_per_mtok") or \
-            limits.budget_usd is not None or \
-            limits.max_power_kw is not None or objective not in ("cluster", "compute"):
-        for c in pending:  # a pruned candidate must be feasible (nothing after the floor to check), its floor capex's
-            evaluator.detail(c, c.pending)
+    if not evaluator.bounded or not _prunes(limits, metric, objective):
+        limited = evaluator.bounded and (limits.budget_usd is not None or limits.max_power_kw is not None)
+        for c in pending:  # a pruned candidate must be feasible (nothing after the floor to check)
+            if not (limited and evaluator.refused(c, c.pending)):
+                evaluator.detail(c, c.pending)
             told((c,))
         return
-    compute = objective == "compute"
-    at = lambda c: (round(c.network_floor_usd if compute else c.capex_floor_usd, 2), c.index)  # noqa: E731
+    axis = cost_axis(objective)
+    digits = places(axis)
+    unit = 10.0 ** -digits
+    at = lambda c: (round(floor_of(c, axis), digits), c.index)  # noqa: E731
     queue = [(*at(c), c) for c in pending]
     heapq.heapify(queue)
-    family_least: dict[tuple, float] = {}
+    by_family: dict[tuple, _Front] = {}
     known = _Witnesses(witnesses)
-    while queue:  # a cent below the floor: a sum's rounding never puts a tie in cents out of order
+    alone = -math.inf if objective in MONEY else None  # a family's earlier candidate: any cheaper one
+    while queue:
         c = heapq.heappop(queue)[-1]
-        floor = round(c.network_floor_usd if compute else c.capex_floor_usd, 2) - 0.01
-        if family_least.get(_switch_family(c), math.inf) < floor:
+        floor = round(floor_of(c, axis), digits) - unit
+        best = _best_performance(c, metric) if _decidable(c, limits, metric) else None
+        family = by_family.get(_switch_family(c))
+        if best is not None and family is not None and family.faster_below(floor, best if alone is None else alone):
             known.update()
-            if (known.serving_least < floor or not _serves_all_traffic(c)) and _decidable(c, limits, metric) and \
-                    known.faster_below(floor, _best_performance(c, metric)):
+            if (not _serves_all_traffic(c) or known.serving.faster_below(floor, best if alone is None else alone)) \
+                    and known.faster_below(floor, best):
                 c.pruned, c.pending = True, None
                 told((c,))
                 continue
@@ -1002,10 +1057,17 @@ def _decide(evaluator: "_Evaluator", cands: list[Candidate], objective: str, tra
         told((c,))
         if not c.feasible:
             continue
-        cost = round(capex_of(c, objective), 2)
-        family = _switch_family(c)
-        family_least[family] = min(family_least.get(family, math.inf), cost)
-        known.add(cost, _performance(c, metric), _serves_all_traffic(c))
+        cost, performance = round(capex_of(c, objective), digits), _performance(c, metric)
+        by_family.setdefault(_switch_family(c), _Front()).add(cost, performance)
+        known.add(cost, performance, _serves_all_traffic(c))
+
+
+def _prunes(limits: Constraints, metric: str, objective: str) -> bool:
+    """Whether ``_decide`` may decide candidates by their bounds: no budget or power limit (a pruned candidate must
+    be feasible whatever its bill), and the objective is money (its floor is ``floor_of``'s) or the front's
+    performance itself (days to train with a job, the cost per million output tokens with a serving target)."""
+    return limits.budget_usd is None and limits.max_power_kw is None and metric in PERFORMANCE and \
+        (objective in MONEY or objective == metric)
 
 
 def _best_performance(c: Candidate, metric: str) -> float:
@@ -1030,37 +1092,49 @@ _SHARED: dict = {}
 ``multiprocessing.Array``, ``_Witnesses``), set by the parent before the fork."""
 
 
-class _Witnesses:
-    """The costed feasible candidates ``_decide`` prunes by: capex [USD, cents, the objective's] ascending with the
-    most busbw [GB/s] at or below each, and the least capex of those carrying all traffic. With ``shared`` (a
-    ``multiprocessing.Array`` of doubles: a count, then (capex, busbw, carries all traffic) triples) every worker of
-    a parallel search adds its costed candidates there and reads the others' (``update``): each is a costed feasible
-    candidate of the same search, so a witness from any worker proves what one from this worker would."""
+class _Front:
+    """Costed feasible candidates as (money, performance) pairs: money [the objective's money axis, rounded to its
+    ``places``] ascending with the most performance (higher better, ``_performance``) at or below each."""
 
-    def __init__(self, shared=None):
-        self.shared = shared
-        self.seen = 0
+    def __init__(self):
         self.costs: list[float] = []
-        self.fastest: list[float] = []  # fastest[i]: the most busbw of costs[: i + 1]
-        self.serving_least = math.inf
+        self.fastest: list[float] = []  # fastest[i]: the most performance of costs[: i + 1]
 
-    def faster_below(self, floor: float, busbw: float) -> bool:
-        """Whether a witness costs less than ``floor`` and has at least ``busbw``."""
+    def faster_below(self, floor: float, performance: float) -> bool:
+        """Whether one costs less than ``floor`` and has at least ``performance``."""
         below = bisect.bisect_left(self.costs, floor)
-        return bool(below) and self.fastest[below - 1] >= busbw
+        return bool(below) and self.fastest[below - 1] >= performance
 
-    def add(self, cost: float, busbw: float, serves: bool, publish: bool = True) -> None:
-        """Take a costed feasible candidate (and with ``publish`` share it with the other workers)."""
-        if serves:
-            self.serving_least = min(self.serving_least, cost)
+    def add(self, cost: float, performance: float) -> None:
+        """Take one."""
         costs, fastest = self.costs, self.fastest
         at = bisect.bisect_right(costs, cost)
         costs.insert(at, cost)
-        fastest.insert(at, max(busbw, fastest[at - 1] if at else -math.inf))
+        fastest.insert(at, max(performance, fastest[at - 1] if at else -math.inf))
         for i in range(at + 1, len(fastest)):
             if fastest[i] >= fastest[at]:
                 break
             fastest[i] = fastest[at]
+
+
+class _Witnesses(_Front):
+    """The costed feasible candidates ``_decide`` prunes by (a ``_Front``), and those of them carrying all traffic
+    (``serving``, a ``_Front``). With ``shared`` (a ``multiprocessing.Array`` of doubles: a count, then (money,
+    performance, carries all traffic) triples) every worker of a parallel search adds its costed candidates there
+    and reads the others' (``update``): each is a costed feasible candidate of the same search, so a witness from
+    any worker proves what one from this worker would."""
+
+    def __init__(self, shared=None):
+        super().__init__()
+        self.shared = shared
+        self.seen = 0
+        self.serving = _Front()
+
+    def add(self, cost: float, busbw: float, serves: bool = False, publish: bool = True) -> None:
+        """Take a costed feasible candidate (and with ``publish`` share it with the other workers)."""
+        if serves:
+            self.serving.add(cost, busbw)
+        super().add(cost, busbw)
         if publish and self.shared is not None:
             with self.shared.get_lock():
                 n = int(self.shared[0])
@@ -1314,18 +1388,23 @@ def _optimize(gpu: str, gpus: int, constraints: Constraints | None, grid: Grid |
 
 
 def _cost_floored(cands: list[Candidate], constraints: Constraints, catalog: Catalog, objective: str) -> None:
-    """Detail the candidates that their power floor alone rejected (``_Evaluator.evaluate``) and whose capex floor
-    is below the cheapest feasible candidate's capex: the explanation names the cheapest candidate one constraint
-    ruled out (``_binding``), so its capex must be known; those above it cannot be that one."""
+    """Detail the candidates that their budget or power floor alone rejected (``_Evaluator.evaluate``, ``refused``)
+    and whose floor of the money objective (``floor_of``, in its ``places`` less one unit) is at most the best
+    feasible candidate's: the explanation names the cheapest candidate one constraint ruled out (``_binding``; over
+    the budget, one may have a lower TCO or compute fabric capex than the best), so its capex must be known; those
+    above it cannot be that one. None for days or the cost per token: costed, such a candidate stops at the limit
+    before its days or cost per token (``_Evaluator.detail``), so ``_order`` never puts it before the best."""
     feasible = [c for c in cands if c.costed]
-    if not feasible or constraints.max_power_kw is None:
+    if not feasible or constraints.max_power_kw is None and constraints.budget_usd is None:
         return
-    axis = objective if objective in ("cluster", "compute") else None  # the floors are capex floors
-    cheapest = round(capex_of(min(feasible, key=lambda c: _order(c, objective)), axis), 2) if axis else math.inf
+    if objective not in MONEY:  # costed, it would stop at the limit with no days or cost per token: never named
+        return
+    digits = places(objective)
+    cheapest = round(capex_of(min(feasible, key=lambda c: _order(c, objective)), objective), digits)
     evaluator = _Evaluator(constraints, catalog, bounded=False)
     for i, c in enumerate(cands):
-        floor = c.network_floor_usd if objective == "compute" else c.capex_floor_usd
-        if c.reason == "max_power_kw" and math.isnan(c.capex_usd) and round(floor, 2) <= cheapest:
+        if c.reason in ("budget_usd", "max_power_kw") and math.isnan(c.capex_usd) and \
+                round(floor_of(c, objective), digits) - 10.0 ** -digits <= cheapest:
             cands[i] = evaluator.evaluate(c.index, c.design)
 
 

@@ -13,7 +13,7 @@ unkeyed.
 
 from __future__ import annotations
 
-from core.memo import view
+from core.memo import text_bytes, view
 
 PerfDesign = view("PerfDesign", "calibration gpus_per_node nvlink_domain_gpus storage_ports_per_node")
 """What the estimates read of the design: its calibration, and the fields that size the NVLink domains' runs and
@@ -65,3 +65,14 @@ BusbwPlan = view("BusbwPlan", "", design=PerfCalibration, resolved=BusbwResolved
 and contention, the collective constants): ``PerfPlan`` without the networks and the cost, so plans that differ
 only in prices, optics, other networks, switch models of the same structure or NIC models of the same transport
 (``BusbwNic``) share one collective time."""
+
+
+def busbw_plan_bytes(plan: BusbwPlan) -> int:
+    """Upper bound of the memory a ``BusbwPlan`` holds [bytes], the catalog's entries it refers to (the system,
+    switch) not counted (``tests/test_memo.py`` checks it against ``core.memo.deep_sizeof``): the views' tuples and
+    numbers, a few hundred bytes a switch group, a calibration's text (twice: the plan's and the design's) and the
+    NVLink domains' and torus dimensions' tuples."""
+    calibration = plan.design.calibration  # the design's text (``Design.calibration``), or None
+    calibrated = 0 if calibration is None else 2 * text_bytes([str(calibration)])
+    return (2560 + 256 * len(plan.fabric.switch_groups) + calibrated
+            + 64 * (len(plan.resolved.nvlink_domain_sizes or ()) + len(plan.fabric.torus_dims or ())))

@@ -64,7 +64,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from core.memo import stage
 from core.perf import congestion
 from core.perf.collectives import nccl_release, nccl_release_now, sweep
-from core.perf.commview import BusbwPlan
+from core.perf.commview import BusbwPlan, busbw_plan_bytes
 from core.perf.compute import FULL_RECOMPUTE_FACTOR, micro_batch_compute, precision_peak_tflops
 from core.perf.constants import constants_for, load_constants
 from core.perf.expert_dispatch import ep_layer
@@ -930,13 +930,21 @@ def _time_bytes(found) -> int:
     return 320
 
 
-@stage(0.02, _time_bytes, max_entries=8192)
+def _time_key_bytes(key: tuple) -> int:
+    """Upper bound of the memory of a ``communicator_time`` key [bytes]: its plan's view
+    (``core.perf.commview.busbw_plan_bytes``: each key holds the view of the call that made it) and the small
+    arguments (``tests/test_memo.py``)."""
+    return busbw_plan_bytes(key[0]) + 640
+
+
+@stage(0.08, _time_bytes, max_entries=8192, key_sizeof=_time_key_bytes)
 def communicator_time(plan: BusbwPlan, op: str, nbytes: float, n: int, stride: int, sharp: bool,
                       assumed: congestion.Assumptions, release: str | None) -> tuple[float, str, str]:
     """(time [s], fastest algorithm, fabric level) of ``op`` on ``nbytes`` bytes among ``n`` ranks ``stride`` GPUs
     apart of ``plan`` (``sweep``'s choice at that size), under the routing and placement ``assumed`` and NCCL
     ``release`` (None: the catalog's default). The answer holds no words, so no language is an argument; its errors
-    are not kept. At most 8,192 entries: a key holds its plan's view, which the size bound does not count."""
+    are not kept. At most 8,192 entries, and within its bytes: an entry counts its key too (``_time_key_bytes``: the
+    plan's view each key holds, some 2 KB against the answer's few hundred bytes)."""
     with congestion.assumptions(assumed.routing, assumed.placement), nccl_release(release):
         result = sweep(plan, op, [nbytes], gpus=n, stride=stride, sharp=sharp)
     t, alg, _protocol = result.best()
