@@ -14,7 +14,7 @@ from core.designwords import plan_words
 from core.errors import DesignError, FabricPlannerError, InputError, shown
 from core.fabric.families import node_to_node, tier_words
 from core.fabric.naming import NamingError, NamingScheme, naming_scheme
-from core.figures.cost import networks_figure, networks_table, price_sensitivity_figure
+from core.figures.cost import networks_figure, networks_note, networks_table, price_sensitivity_figure
 from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, size_caption
 from core.figures.style import sep
 from core.formats import filenames
@@ -219,6 +219,8 @@ def main() -> None:
                     c: tables.money_column(c, table[c]) if c == money_header
                     else st.column_config.NumberColumn(format="localized")
                     for c in table.columns[1:]})
+                if networks_note(plan):
+                    st.caption(networks_note(plan))
             downloads = st.container(horizontal=True)  # buttons as wide as their labels
             # bytes, not callables, and no rerun on click: a deferred file is dropped by the next rerun, so
             # quick successive clicks lost downloads ("MediaFileStorageError: Deferred file ... not found")

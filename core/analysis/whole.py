@@ -79,6 +79,8 @@ def whole_plan(p: Plan) -> Plan:
     docstring): capex [USD], capex per GPU over every pod's GPUs, power [kW], TCO, compute racks summed over the
     pods. Pods that cannot be planned together (``mixed_plan`` raises) give ``p``: the pages and commands that show
     totals call ``mixed_plan`` and say its error."""
+    if isinstance(p, WholePlan):
+        return p
     try:
         mixed = design_mixed(p.design)
     except FabricPlannerError:  # pods that cannot be planned together: the caller says why (mixed_plan raises it)
