@@ -265,10 +265,11 @@ SWITCH_HELP = {
 def size_caption(plan) -> str:
     """How big the cluster is, in words a buyer uses: ``1,016 x H100 in 127 nodes``, or for NVLink
     racks ``576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)``; a design with pods
-    (``core.analysis.whole.WholePlan``) ``768 GPUs in 2 pods (H100 + B200, 96 nodes)``."""
+    (its plan or its ``core.analysis.whole.WholePlan``) ``768 GPUs in 2 pods (H100 + B200, 96 nodes)``."""
+    from core.analysis.whole import whole_plan
     from core.scaleup import rack_word
 
-    mixed = getattr(plan, "mixed", None)
+    mixed = getattr(whole_plan(plan), "mixed", None)
     if mixed is not None:
         f = mixed.fabric
         return _("{gpus} GPUs in {pods} pods ({systems}, {nodes} nodes)").format(
