@@ -62,6 +62,40 @@ SHARE_DIGITS = 4
 """Decimals a share keeps in ``Plan.summary()`` (0.0535 = 5.35%): every view formats that one rounded value."""
 
 
+SECONDS_PER_TCO_YEAR = 365.0 * 86400.0
+"""Seconds in one year of ``Design.tco_years`` (365 days): the year every TCO share is taken over."""
+
+
+def tco_share_usd_per_s(tco_usd: float, tco_years: float, gpus: float, of_gpus: float) -> float:
+    """What ``gpus`` GPUs of a design of ``of_gpus`` GPUs cost per second [USD per second]: the design's TCO
+    ``tco_usd`` [USD over ``tco_years`` years of 365 days: capex plus energy] spread evenly over every second of
+    ``tco_years`` and over every GPU of the design, times ``gpus``. The one rule every job's cost uses: a training
+    run's cost [USD] (x its seconds), a deployment's cost per million output tokens [USD] and the optimizer's cost
+    per GPU-hour [USD per GPU-hour] (``gpus = of_gpus = 1``: x 3,600). A design with pods shares its whole TCO over
+    all its GPUs (``Plan.cost_basis``): a job on one pod pays its GPUs' share of every pod and of the shared spines.
+
+    Parameters
+    ----------
+    tco_usd : float
+        The design's total cost of ownership [USD].
+    tco_years : float
+        Years the TCO covers (``Design.tco_years``).
+    gpus : float
+        GPUs the job uses.
+    of_gpus : float
+        GPUs of the whole design the TCO pays for.
+    """
+    return tco_usd / (tco_years * SECONDS_PER_TCO_YEAR) * gpus / of_gpus
+
+
+def cost_basis(p) -> tuple[CostSummary, int]:
+    """``p.cost_basis()`` of a ``Plan`` (the cost a job on some of its GPUs is charged a share of and the GPUs it
+    is shared over); a view of a plan without that method (``core.analysis.perfview``) gives its own ``cost`` and
+    ``resolved.gpus``."""
+    own = getattr(p, "cost_basis", None)
+    return own() if callable(own) else (p.cost, p.resolved.gpus)
+
+
 def shown_share(share: float) -> float:
     """``share`` (0..1) rounded once, as ``Plan.summary()`` keeps it and every view formats it."""
     return round(share, SHARE_DIGITS)
@@ -88,6 +122,12 @@ class Plan(BaseModel):
     """Media per link class and length bin (``core.physical.media.select_media``; ``media_for`` looks a link up)."""
     networks: ClusterNetworks | None = None
     """Storage, in-band and out-of-band networks (``core.networks.size_networks``)."""
+
+    def cost_basis(self) -> tuple[CostSummary, int]:
+        """The cost summary a job on some of this plan's GPUs is charged a share of and the GPUs it is shared over
+        (``tco_share_usd_per_s``): the plan's own ``cost`` and GPUs; the plans of a design with pods
+        (``core.analysis.whole``: the whole design's and a pod's) give the whole design's cost and GPUs."""
+        return self.cost, self.resolved.gpus
 
     @property
     def reserved_network_capex_usd(self) -> float:

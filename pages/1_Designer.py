@@ -8,15 +8,15 @@ import streamlit as st
 
 from core import i18n, spares
 from core import units, vocab
-from core.analysis.whole import bisection_note, design_mixed, pods_models, whole_plan, whole_summary
+from core.analysis.whole import bisection_note, design_mixed, whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
-from core.designwords import plan_words
 from core.errors import DesignError, FabricPlannerError, InputError, shown
-from core.fabric.families import node_to_node, tier_words
+from core.fabric.families import node_to_node
 from core.fabric.naming import NamingError, NamingScheme, naming_scheme
-from core.figures.cost import networks_figure, networks_table, price_sensitivity_figure
-from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers, size_caption
+from core.figures.cost import networks_figure, networks_note, networks_table, price_sensitivity_figure
+from core.figures.keynumbers import cards_html, cost_key_numbers, key_numbers
 from core.figures.style import sep
+from core.figures.subtitle import design_subtitle
 from core.formats import filenames
 from core.formats.design_file import design_from_bytes
 from core.formats.exports import exports, pod_coverage
@@ -44,24 +44,9 @@ def main() -> None:
 
     st.title(_("Fabric planner"))
     if cur.plan is not None:
-        s = cur.plan.summary()
         basis = vocab.PRICE_BASIS.label(cur.plan.cost.price_basis)
-        if node_to_node(cur.plan.fabric.family):  # no switch and no tier: the torus in words (core.designwords)
-            st.caption(_("{size} · {words} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
-                size=size_caption(cur.plan), words=plan_words(cur.plan), basis=basis))
-        else:
-            try:  # a design with pods: every pod's switches, NICs and speeds
-                models = pods_models(design_mixed(cur.plan.design)) if cur.plan.design.pods else {}
-            except FabricPlannerError:
-                models = {}
-            st.caption(
-                _("{size} · {fabric} {speed}G · {topology} · {tiers} · {planes} plane(s) · switch {switch} · "
-                  "NIC {nic} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
-                    size=size_caption(whole_plan(cur.plan)),
-                    fabric=vocab.fabric_label(s["fabric"], cur.plan.resolved.nic.transport),
-                    speed=models.get("speed", s["port_speed_gbps"]),
-                    topology=vocab.TOPOLOGY.word(s["topology"]), tiers=tier_words(cur.plan.fabric), planes=s["planes"],
-                    switch=models.get("switch", s["switch_model"]), nic=models.get("nic", s["nic_model"]), basis=basis))
+        st.caption(_("{subtitle} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
+            subtitle=design_subtitle(cur.plan), basis=basis))
     state.show_warnings(cur)
     if cur.plan is None:
         state.show_error(cur)
@@ -219,6 +204,8 @@ def main() -> None:
                     c: tables.money_column(c, table[c]) if c == money_header
                     else st.column_config.NumberColumn(format="localized")
                     for c in table.columns[1:]})
+                if networks_note(plan):
+                    st.caption(networks_note(plan))
             downloads = st.container(horizontal=True)  # buttons as wide as their labels
             # bytes, not callables, and no rerun on click: a deferred file is dropped by the next rerun, so
             # quick successive clicks lost downloads ("MediaFileStorageError: Deferred file ... not found")

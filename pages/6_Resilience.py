@@ -16,7 +16,7 @@ from core.analysis import failure, load, sparing
 from core.analysis.podload import pods_spine_load
 from core.analysis.pods import mixed_wiring
 from core.analysis.podwhatif import (
-    alone_note, link_failures, loss_rows, pods_what_if, split_failures, whole_choices, whole_failures,
+    link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whole_choices, whole_failures,
 )
 from core.analysis.whole import design_mixed, whole_plan  # a design with pods: its totals in the size caption
 from core.spares import policy_words
@@ -362,8 +362,9 @@ def _failure_section(cur, store: dict, key: str, lang: str) -> None:
 
 
 def _on_pods_failed(mixed) -> None:
-    """The whole-fabric picks drive the what-if below too: a shared spine or pod 1's leaf is failed there as pod 1's
-    own (``PodsWiring.alone_of_whole``); another pod's leaf is kept for the whole fabric only."""
+    """The whole-fabric picks into the page's one failure list (the link's ``rs_fail``): a shared spine or pod 1's
+    leaf under pod 1's own name (``PodsWiring.alone_of_whole``); another pod's leaf is kept for the whole fabric
+    only."""
     ss = st.session_state
     wiring = mixed_wiring(mixed)
     picked = list(ss.get(W + "pods_failed") or [])
@@ -396,8 +397,8 @@ def _three_tiers(mixed) -> bool:
 
 def _pods_whole_fabric(cur, store: dict) -> None:
     """A design with pods: lose shared spines and pods' leaves on the whole fabric and show what each pod loses
-    (``core.analysis.podwhatif``); one selection with the what-if below (a shared spine failed there is failed
-    here)."""
+    (``core.analysis.podwhatif``); the page's only failure what-if for pods (pod 1 alone has spines the design does
+    not buy: ``standalone_hidden_note``)."""
     try:
         mixed = design_mixed(cur.plan.design)
     except FabricPlannerError:
@@ -416,7 +417,7 @@ def _pods_whole_fabric(cur, store: dict) -> None:
                  "spines (a max-flow), which traffic between pods crosses. Bandwidths: failed / healthy, one "
                  "direction."))
     tables.show_turned(loss_rows(pods_what_if(mixed, picked), cur.unit), _("Pod"))  # five columns cut at 1,024 px
-    st.info(safe.md(alone_note(mixed, cur.plan)))
+    st.info(safe.md(standalone_hidden_note(mixed, cur.plan)))
 
 
 def _pods_spine_load(cur) -> None:
@@ -761,8 +762,9 @@ def main() -> None:
     for index, (tab, draw) in enumerate(zip(tabs, sections)):
         with tab:
             if tab.open:
-                if pod_one and index == 0:
+                if pod_one and index == 0:  # the whole fabric's what-if only: pod 1 alone has spines not bought
                     _pods_whole_fabric(cur, store)
+                    continue
                 if pod_one and index and rl.TABS[index] not in WHOLE_FABRIC_TABS:  # the what-if: alone_note
                     st.info(pod_one)
                 draw()

@@ -17,7 +17,7 @@ from core import i18n
 from core.analysis.jobsplit import Split
 from core.analysis.objectives import MONEY, money_text, objective_text
 from core.analysis.optimize import DEFAULT_TOPOLOGIES, OBJECTIVES, capex_of, design_label, objective_word
-from core.analysis.optimizewords import search_words
+from core.analysis.optimizewords import bandwidth_against, front_rule, search_words
 from core.analysis.whole import one_fabric_only
 from core.catalog import load_catalog
 from core.design import Design, resolve_design
@@ -175,6 +175,12 @@ def _dollars(shown: float, dollars: float, rate: float) -> float:
     return float(dollars) if float(shown) == float(dollars) * rate else float(shown) / rate
 
 
+def _sidebar_plan():
+    """The sidebar design's plan (None when it has none): the headline compares the answer's bandwidth with it."""
+    cur: state.Current | None = st.session_state.get("fp_current")
+    return None if cur is None else cur.plan
+
+
 def _best(result) -> None:
     best = result.best
     other = "compute" if result.objective == "cluster" else "cluster"
@@ -185,7 +191,8 @@ def _best(result) -> None:
     st.success(said.format(
         size=safe.md(size_caption(result.best_plan)), design=safe.md(design_label(best)),
         value=objective_text(best, result.objective), objective=objective_word(result.objective),
-        other_capex=i18n.usd(capex_of(best, other)), other_objective=objective_word(other)))
+        other_capex=i18n.usd(capex_of(best, other)), other_objective=objective_word(other))
+        + " " + bandwidth_against(result.best_plan, _sidebar_plan(), state.bandwidth_unit()))
     if best.split:
         split = Split(*best.split)
         st.markdown(_("The training job's fastest split on it: **{split}**, global batch {batch}, {step} s per step, "
@@ -224,14 +231,14 @@ def _tables(result) -> None:
     # static tables: their cells wrap, so a design's words are whole at every width, and each front row's design
     # (each family's cheapest) is the link that opens it on the Designer (a data grid cut the words and hid a
     # link column past its right edge at 1,024 px)
-    st.caption(_("Click a design to open it in the Designer."))
+    st.caption(front_rule(result.metric) + " " + _("Click a design to open it in the Designer."))
     st.table(pd.DataFrame([{
         _("Design"): _linked(r["design"], by_index[r["index"]].design),
         capex: safe.md(r["capex"]),  # markdown cells: a dollar sign is text, not the start of a formula
         performance: safe.md(i18n.usd(r["performance_usd"], cents=True)) if money_metric else
         i18n.number(r["performance"], 1),
         _("Tiers"): str(r["tiers"]), _("Switches"): i18n.number(r["switches"]),
-        _("Power [kW]"): i18n.number(r["power_kw"])} for r in rows]), hide_index=True, border="horizontal")
+        _("Facility power [kW]"): i18n.number(r["power_kw"])} for r in rows]), hide_index=True, border="horizontal")
     st.markdown("#### " + _("Switch families"))
     st.caption(_("Each family is a fabric, a leaf switch model and a topology; a family with no design that meets "
                  "every constraint shows what ruled most of it out."))

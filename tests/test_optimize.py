@@ -60,9 +60,9 @@ def _brute(gpu: str, gpus: int, constraints: Constraints, grid: Grid) -> list[di
 def _brute_front(rows: list[dict]) -> list[tuple[float, float]]:
     front, best = [], -math.inf
     for r in sorted((r for r in rows if r["ok"]), key=lambda r: (round(r["capex"], 2), r["switches"], r["index"])):
-        if r["busbw"] > best + 1e-6:
+        if round(r["busbw"] / 0.1) > best:  # the front's tie rule: busbw equal at 0.1 GB/s
             front.append((round(r["capex"], 2), round(r["busbw"], 2)))
-            best = r["busbw"]
+            best = round(r["busbw"] / 0.1)
     return front
 
 

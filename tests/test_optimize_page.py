@@ -165,7 +165,7 @@ def test_page_runs_the_linked_search_and_links_the_cheapest_design():
     assert unescaped(front["Capex, whole cluster [USD]"].iloc[0]) == usd(best.best.capex_usd)
     assert len(front) == len(best.pareto)
     assert sum(int(n.replace(",", "")) for n in fams["Candidates"]) == best.considered
-    assert all(power == f"{round(c.facility_kw):,}" for power, c in zip(front["Power [kW]"], best.pareto))
+    assert all(power == f"{round(c.facility_kw):,}" for power, c in zip(front["Facility power [kW]"], best.pareto))
     link = at.sidebar.code[0].value
     assert "/optimize?" in link and "n=32" in link and "opt_fab=infiniband" in link and "opt_run=1" in link
 

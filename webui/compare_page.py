@@ -19,7 +19,7 @@ from core.analysis import compare as cmp
 from core.design import MAX_GPUS, MAX_NAME_CHARS, Design, clean_name
 from core.errors import FabricPlannerError, InputError
 from core.figures import compare as figs
-from core.figures.keynumbers import size_caption
+from core.figures.subtitle import design_subtitle
 from core.formats import comparelink, sharelink
 from core.formats.joblink import DEFAULTS
 from core.i18n import _
@@ -367,11 +367,7 @@ def main() -> None:
             badge = " · " + _("baseline") if index == store["baseline"] else ""
             st.markdown(f"**{safe.md(_column_header(index, entry['name']))}**{safe.md(badge)}")
             if column.plan is not None:
-                s = column.plan.summary()
-                st.caption(_("{size} · {fabric} {speed}G · {tiers} tier(s) · switch {switch}").format(
-                    size=size_caption(column.plan), fabric=vocab.fabric_label(s["fabric"], column.plan.resolved.nic.transport),
-                    speed=s["port_speed_gbps"],
-                    tiers=s["tiers"], switch=s["switch_model"]))
+                st.caption(design_subtitle(column.plan))  # the Designer's words for the design
             else:
                 st.error(safe.md(_("This design cannot be built: {problem}").format(problem=column.error)))
             if column.job is not None and "days_to_train" in column.values:

@@ -19,9 +19,11 @@ cluster's capex, fewer switches, grid order (``order``).
 
 from __future__ import annotations
 
-from core.cost import HOURS_PER_YEAR
 from core.errors import InputError
 from core.i18n import N_, _
+from core.plan import tco_share_usd_per_s
+
+SECONDS_PER_HOUR = 3600.0
 
 OBJECTIVES = ("cluster", "compute", "tco", "gpu_hour", "days", "usd_per_mtok")
 """Every objective, the default first."""
@@ -63,9 +65,10 @@ def cost_axis(objective: str) -> str:
 
 
 def usd_per_gpu_hour(c) -> float:
-    """The candidate's TCO over every GPU-hour of its ``tco_years`` [USD per GPU-hour]."""
+    """The candidate's TCO over every GPU-hour of its ``tco_years`` [USD per GPU-hour]: one GPU's share of it for
+    an hour (``core.plan.tco_share_usd_per_s``, the rule a job's cost uses)."""
     d = c.design
-    return c.tco_usd / (d.gpus * d.tco_years * HOURS_PER_YEAR)
+    return tco_share_usd_per_s(c.tco_usd, d.tco_years, 1, d.gpus) * SECONDS_PER_HOUR
 
 
 def capex_of(c, objective: str = "cluster") -> float:

@@ -1260,15 +1260,29 @@ def _performance(c: Candidate, metric: str) -> float:
     return getattr(c, attr) if higher else -getattr(c, attr)
 
 
+FRONT_STEP = {"busbw_gbytes": 0.1, "days": 0.1, "usd_per_mtok": 0.01}
+"""The front's performance resolution, as the Optimize page shows it: busbw [GB/s] and days to one decimal, the
+cost per million output tokens to the cent [USD]; two values that round to the same step tie (``front_value``)."""
+
+
+def front_value(c: Candidate, metric: str) -> float:
+    """The candidate's performance on the front (higher is better): ``metric`` rounded to ``FRONT_STEP``, as a
+    whole number of steps (infinite and NaN values as they are)."""
+    value = _performance(c, metric)
+    return value if not math.isfinite(value) else float(round(value / FRONT_STEP[metric]))
+
+
 def pareto_front(cands: Iterable[Candidate], metric: str, objective: str = "cluster") -> list[Candidate]:
     """Feasible candidates no other beats on money (the objective's money axis, ``capex_of``: its own value, or the
-    whole cluster's capex for days and the serving cost) and performance (cheapest first; a tie on both keeps the
-    first in ``_order``)."""
+    whole cluster's capex for days and the serving cost) and performance at the front's resolution
+    (``front_value``: busbw equal when it rounds to the same 0.1 GB/s), cheapest first: a design joins when it
+    performs a step better than every cheaper one, so no row is beaten by a cheaper row showing the same
+    performance (a tie on both keeps the first in ``_order``)."""
     front: list[Candidate] = []
     best_perf = -math.inf
     for c in sorted((c for c in cands if c.costed), key=lambda c: _order(c, cost_axis(objective))):
-        perf = _performance(c, metric)
-        if perf > best_perf + 1e-12 * abs(best_perf) if math.isfinite(best_perf) else perf > best_perf:
+        perf = front_value(c, metric)
+        if perf > best_perf:
             front.append(c)
             best_perf = perf
     return front

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core import vocab
+from core import units, vocab
 from core.i18n import _, join, ngettext, number, pgettext, usd
 
 if TYPE_CHECKING:
@@ -81,3 +81,35 @@ def why_costlier(best: Candidate, other: Candidate, objective: str = "cluster") 
           "all{differs}.")
     return said.format(fabric=fabric, outside=usd(outside), inside=usd(abs(inside)),
                        total=usd(other.capex_usd - best.capex_usd), differs=differs)
+
+
+def bandwidth_against(best, sidebar, unit: str) -> str:
+    """The winner's scale-out bandwidth per GPU [``unit``, one direction] and end-to-end oversubscription against
+    the sidebar design's, in one sentence of the current language (the headline says it, so a cheaper answer that
+    cuts each GPU's share of the fabric reads as that); ``best`` and ``sidebar`` are plans (``core.plan.Plan``),
+    ``sidebar`` None (the sidebar has no plan) gives "". A share is of the sidebar design's per-GPU bandwidth."""
+    if sidebar is None:
+        return ""
+    ours, theirs = best.bandwidth, sidebar.bandwidth
+    share = ours.scaleout_gbits_per_gpu / theirs.scaleout_gbits_per_gpu if theirs.scaleout_gbits_per_gpu else 1.0
+    same = abs(share - 1.0) < 0.005
+    text = (_("Per GPU it has {ours} of scale-out bandwidth (one direction), the same as the sidebar design's.")
+            if same else _("Per GPU it has {ours} of scale-out bandwidth (one direction), {share}% of the sidebar "
+                           "design's {theirs}.")).format(
+        ours=units.bandwidth(ours.scaleout_gbits_per_gpu, unit), theirs=units.bandwidth(theirs.scaleout_gbits_per_gpu,
+                                                                                          unit),
+        share=number(share * 100, 0 if share >= 0.1 else 1))
+    return text + " " + _("Oversubscription end to end: {ours} (the sidebar design's: {theirs}).").format(
+        ours=units.ratio(ours.oversubscription), theirs=units.ratio(theirs.oversubscription))
+
+
+def front_rule(metric: str) -> str:
+    """The front's tie rule in one sentence of the current language (``core.analysis.optimize.pareto_front``: the
+    performance ``metric`` rounded to ``FRONT_STEP``)."""
+    from core.analysis.optimize import FRONT_STEP
+
+    step = FRONT_STEP[metric]
+    precision = {"busbw_gbytes": _("{step} GB/s of all-reduce bus bandwidth"), "days": _("{step} days to train"),
+                 "usd_per_mtok": _("{step} USD per million output tokens")}[metric].format(step=step)
+    return _("Each design on the front performs better than every cheaper one at {precision}; a costlier design "
+             "that rounds to the same value is left out.").format(precision=precision)

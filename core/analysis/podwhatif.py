@@ -72,15 +72,17 @@ def whole_failures(mixed: MixedPlan, failed: list[str]) -> list[str]:
     return out
 
 
-def alone_note(mixed: MixedPlan, plan) -> str:
-    """What the failure what-if of pod 1 planned alone (``plan``, its ``FabricPlan`` tiers) draws against the design's
-    shared spine layer: its own spines' count and model, and the shared spines'."""
+def standalone_hidden_note(mixed: MixedPlan, plan) -> str:
+    """Why the Resilience page shows no failure what-if of pod 1 planned alone (``plan``) for a design with pods:
+    alone, pod 1 has spines the design does not buy (their count and model against the shared spines'), so its
+    diagram and its failures would be of switches not in the bill; the whole-fabric what-if above loses the real
+    shared spines and every pod's leaves."""
     f = plan.fabric  # pod 1's own tiers
-    return _("Pod 1 ({system}) is drawn and analysed as if alone, with the spines it would have alone ({count} x "
-             "{model}); the design's shared spines are {shared} x {shared_model}. A spine or leaf failed here is "
-             "failed on the whole fabric above too.").format(
-        system=plan.resolved.system.id, count=f.spine_count, model=plan.resolved.tier_switches["spine"].id, shared=mixed.fabric.spines,
-        shared_model=mixed.fabric.spine_switch)
+    return _("Pod 1 planned alone would have its own spines ({count} x {model}), which the design does not buy: its "
+             "spines are the {shared} shared {shared_model}. So the page does not draw or fail pod 1 as if alone; "
+             "the what-if above loses the real shared spines and every pod's leaves and shows what each pod "
+             "loses.").format(count=f.spine_count, model=plan.resolved.tier_switches["spine"].id,
+                              shared=mixed.fabric.spines, shared_model=mixed.fabric.spine_switch)
 
 
 def _cable(wiring, element: str) -> tuple[tuple[int, int, int], int] | None:

@@ -10,6 +10,7 @@ from core.errors import FabricPlannerError
 from core.memo import stage
 from core.perf import congestion
 from core.perf.collectives import nccl_release, nccl_release_now
+from core.plan import cost_basis, tco_share_usd_per_s
 
 
 def _served_bytes(found) -> int:
@@ -44,16 +45,17 @@ def price(plan, deployment) -> tuple[int, float] | None:
     found = served(unpriced(plan), deployment, congestion.current(), nccl_release_now())
     if found is None:
         return None
-    return found[0], per_million(found, plan.cost.tco_usd, plan.cost.tco_years, plan.resolved.gpus)
+    cost, of_gpus = cost_basis(plan)
+    return found[0], per_million(found, cost.tco_usd, cost.tco_years, of_gpus)
 
 
 def per_million(found: tuple[int, float], tco_usd: float, tco_years: float, gpus: int) -> float:
     """Cost per million output tokens [USD] of the deployment ``found`` (``served``'s GPUs and output tokens/s) on
     a design of ``gpus`` GPUs whose TCO is ``tco_usd`` [USD] over ``tco_years``: the TCO per second over the share
-    of the GPUs the deployment takes. Non-decreasing in ``tco_usd``, so a floor of the TCO gives a floor of it."""
+    of the GPUs the deployment takes (``core.plan.tco_share_usd_per_s``). Non-decreasing in ``tco_usd``, so a
+    floor of the TCO gives a floor of it."""
     used, tokens_per_s = found
-    tco_per_s = tco_usd / (tco_years * 365.0 * 86400.0)
-    return tco_per_s * used / gpus / tokens_per_s * 1e6
+    return tco_share_usd_per_s(tco_usd, tco_years, used, gpus) / tokens_per_s * 1e6
 
 
 def served_before_bill(resolved, fabric, bandwidth, deployment) -> tuple[int, float] | None:

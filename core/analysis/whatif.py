@@ -33,7 +33,9 @@ def oversubscription_sweep(design: Design, values: tuple[float, ...] = OVERSUBSC
     cross-fabric bandwidth [Gb/s, one direction] (scale-out per GPU divided by
     the effective end-to-end oversubscription), bisection [Tb/s], switch count
     (all planes) and network capex [USD]. A value the engine cannot build has
-    ``feasible=False`` and the engine's message in ``note``.
+    ``feasible=False`` and the engine's message in ``note``. A buildable value whose design does not reach that
+    ratio says so in ``note`` (``_achieved_note``): the end-to-end ratio it builds (whole ports, the leaves' down
+    ports capped by the scalable units) and, when it is the design of a lower value, "same design as" that value.
     """
     rows = []
     for value in sorted({float(v) for v in values} | {float(design.oversubscription)}):
@@ -55,19 +57,38 @@ def oversubscription_sweep(design: Design, values: tuple[float, ...] = OVERSUBSC
             "network_capex_usd": result.cost.network_capex_usd,
             "network_capex_per_gpu_usd": result.cost.network_capex_usd / result.resolved.gpus,
             "tiers": result.fabric.tiers,
-            "note": "",
+            "note": _achieved_note(value, bw.oversubscription, bw.spine_oversubscription, rows),
         })
     return pd.DataFrame.from_records(rows, columns=SWEEP_COLUMNS)
+
+
+def _achieved_note(asked: float, achieved: float, spine: float, rows: list[dict]) -> str:
+    """The note of a leaf oversubscription ``asked`` whose design's end-to-end ratio is ``achieved`` (the spines'
+    ``spine`` on top of the leaves'): "" when it is ``asked`` x ``spine`` within 2 %; else the ratio it builds, and the lowest
+    earlier value of ``rows`` (the sweep so far, by value) with the same end-to-end ratio, as "same design as"."""
+    if abs(achieved - asked * spine) <= 0.02 * asked * spine:  # whole ports: 2.98:1 is the 3:1 asked
+        return ""
+    same = next((r["oversubscription"] for r in rows if r.get("feasible")
+                 and abs(r["effective_oversubscription"] - achieved) <= 1e-9 * achieved), None)
+    if same is not None:
+        return _("same design as {ratio}: the leaves build {achieved} end to end").format(
+            ratio=units.ratio(same), achieved=units.ratio(achieved))
+    return _("builds {achieved} end to end (whole ports and scalable units)").format(
+        achieved=units.ratio(achieved))
 
 
 def sweep_display_table(frame: pd.DataFrame, unit: str) -> pd.DataFrame:
     """The oversubscription sweep as shown to people, bandwidth in ``unit`` ("GB/s" bytes or "Gb/s" bits).
 
-    Cross-fabric bandwidth is per GPU, one direction; bisection is one direction in TB/s or Tb/s.
+    Cross-fabric bandwidth is per GPU, one direction; bisection is one direction in TB/s or Tb/s. A ratio the
+    design does not reach reads ``4:1 → 2.67:1`` (asked, built end to end; ``oversubscription_sweep``'s note).
     """
     scale = 1 / 8 if unit == "GB/s" else 1  # the sweep is in bits
+    # a value the design does not reach (its note says so): the ratio asked -> the end-to-end ratio built
+    built = [f"{units.ratio(v)} → {units.ratio(e)}" if ok and note else units.ratio(v) for v, e, ok, note in zip(
+        frame["oversubscription"], frame["effective_oversubscription"], frame["feasible"], frame["note"])]
     return pd.DataFrame({
-        _("leaf oversubscription"): [units.ratio(v) for v in frame["oversubscription"]],
+        _("leaf oversubscription"): built,
         _("buildable"): frame["feasible"],
         _("cross-fabric per GPU [{unit}]").format(unit=unit): (frame["cross_fabric_gbits_per_gpu"] * scale).round(1),
         _("bisection [{unit}]").format(unit=f"T{unit[1]}/s"): (frame["bisection_tbits"] * scale).round(2),

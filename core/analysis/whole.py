@@ -20,7 +20,7 @@ from pydantic import ConfigDict
 
 from core.analysis.pods import MixedPlan, mixed_plan, pods_summary
 from core.fabric.pods import pod_specs
-from core.cost import summarize_cost
+from core.cost import CostSummary, summarize_cost
 from core.design import Design
 from core.errors import FabricPlannerError
 from core.i18n import N_, _, current, language as speaking
@@ -55,12 +55,32 @@ class WholePlan(Plan):
         """``Plan.summary()`` with the mixed totals and ``mixed_pods`` (``whole_summary``)."""
         return _totals(super().summary(), self.mixed, self.cost)
 
+    def cost_basis(self) -> tuple[CostSummary, int]:
+        """The mixed cost summary and every pod's GPUs: a job is charged its GPUs' share of the whole design."""
+        return self.cost, self.mixed.fabric.gpus
+
+
+class PodPlan(Plan):
+    """One pod of a design with pods planned alone (``MixedPlan.plans``: its system, NICs, leaves), for the job or
+    deployment that runs on it, carrying the whole design's cost and GPUs it is charged a share of."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    whole_cost: CostSummary
+    whole_gpus: int
+
+    def cost_basis(self) -> tuple[CostSummary, int]:
+        """The whole design's cost summary and GPUs (``WholePlan.cost_basis``), not the pod's own as if alone."""
+        return self.whole_cost, self.whole_gpus
+
 
 def whole_plan(p: Plan) -> Plan:
     """``p`` without pods; with pods a ``WholePlan``: ``p`` carrying the mixed bill and its cost (module
     docstring): capex [USD], capex per GPU over every pod's GPUs, power [kW], TCO, compute racks summed over the
     pods. Pods that cannot be planned together (``mixed_plan`` raises) give ``p``: the pages and commands that show
     totals call ``mixed_plan`` and say its error."""
+    if isinstance(p, WholePlan):
+        return p
     try:
         mixed = design_mixed(p.design)
     except FabricPlannerError:  # pods that cannot be planned together: the caller says why (mixed_plan raises it)
@@ -158,14 +178,17 @@ def pod_count(design: Design) -> int:
 def pod_plan(p: Plan, pod: int) -> tuple[Plan, str | None]:
     """The plan a job on pod ``pod`` (1-based; out of range: pod 1) of ``p``'s design runs on, and the words saying
     so: ``(p, None)`` without pods; with pods the pod planned alone (``MixedPlan.plans``: its system, NICs and
-    leaves) and a sentence naming the pod and the bound across pods (an all-reduce of 1 GiB [GB/s bus bandwidth],
+    leaves; a ``PodPlan``, charged its GPUs' share of the whole design's TCO) and a sentence naming the pod and the bound across pods (an all-reduce of 1 GiB [GB/s bus bandwidth],
     the slowest pod's, ``core.analysis.pods.pods_summary``). Raises what ``mixed_plan`` raises."""
     mixed = design_mixed(p.design)
     if mixed is None:
         return p, None
     index = pod - 1 if 1 <= pod <= len(mixed.plans) else 0
     own, summary = mixed.fabric.pods[index], pods_summary(mixed)
-    return mixed.plans[index], _(
+    whole = whole_plan(p)
+    chosen = PodPlan.model_construct(**dict(mixed.plans[index]), whole_cost=whole.cost,
+                                     whole_gpus=whole.cost_basis()[1])
+    return chosen, _(
         "The job runs on pod {pod}: {system}, {nodes} nodes, {gpus} GPUs; the estimates use its system, NICs and "
         "leaves. A collective across every pod runs at the slowest pod's rate (pod {slowest}): an all-reduce of "
         "1 GiB across every pod reaches at most {busbw} GB/s bus bandwidth.").format(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from core.analysis.optimizewords import search_words
+from core.analysis.optimizewords import front_rule, search_words
 from core.cli.common import add_format_option, model_name, number, positive_int, ratio, row, size, to_json, tokens
 from core.cli.serve import add_workload_options, flag_names, workload_of
 from core.errors import shown
@@ -214,6 +214,7 @@ def run(args: argparse.Namespace) -> str:
               "usd_per_mtok": in_currency(_("USD per million output tokens"))}[result.metric]
     lines.append(row(_("front"), _("{objective} against {metric}:").format(objective=objective_word(cost_axis(result.objective)),
                                                                            metric=metric)))
+    lines.append("  " + front_rule(result.metric))
     for c in result.pareto:
         value = {"busbw_gbytes": f"{c.busbw_gbytes:,.1f}", "days": f"{c.days:,.1f}",
                  "usd_per_mtok": f"{c.usd_per_mtok * fx_rate():,.3f}"}[result.metric]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from core.figures.keynumbers import format_power
+from core.analysis.whole import whole_summary
+from core.figures.keynumbers import format_power, unbilled_by_cards
 from core.units import money_axis
 from core.cost import CATEGORY_LABELS, price_sensitivity
 from core.figures.style import CATEGORY_COLOURS, base_layout
@@ -111,8 +112,9 @@ NETWORK_NAMES = {"compute": N_("compute (nodes and fabric)"), "storage": N_("sto
 
 def networks_figure(plan) -> go.Figure:
     """Capex [USD] and IT power [kW] by network (``Plan.summary()["networks"]``: compute with its nodes, the
-    storage fabric, in-band and out-of-band management), side by side as shares of the totals."""
-    networks = plan.summary()["networks"]
+    storage fabric, in-band and out-of-band management), side by side as shares of the totals; a design with pods:
+    the whole design's (``core.analysis.whole.whole_summary``)."""
+    networks = whole_summary(plan)["networks"]
     keys = [k for k in ("oob", "inband", "storage", "compute") if k in networks]
     capex = sum(networks[k]["capex_usd"] for k in keys) or 1.0
     power = sum(networks[k]["power_kw"] for k in keys) or 1.0
@@ -138,9 +140,22 @@ def networks_figure(plan) -> go.Figure:
 
 
 def networks_table(plan) -> pd.DataFrame:
-    """Switches, links, transceivers, capex [USD] and IT power [kW] per network, headers in the current language."""
-    networks = plan.summary()["networks"]
+    """Switches, links, transceivers, capex [USD] and IT power [kW] per network, headers in the current language; a
+    design with pods: the whole design's (``core.analysis.whole.whole_summary``, as the review pack)."""
+    networks = whole_summary(plan)["networks"]
     rows = [{_("Network"): _(NETWORK_NAMES[k]), _("Switches"): v["switches"], _("Links"): v["links"],
              _("Transceivers"): v["transceivers"], _("Capex [USD]"): v["capex_usd"], _("IT power [kW]"): round(v["power_kw"], 1)}
             for k, v in networks.items()]
     return pd.DataFrame(rows)
+
+
+def networks_note(plan) -> str:
+    """What the By network table's compute row counts that the Links and Transceivers cards do not (the UFM
+    appliances' links and transceivers, ``core.figures.keynumbers.unbilled_by_cards``), in one sentence of the
+    current language; "" when they count the same. A design with pods: the whole design's."""
+    links, transceivers = unbilled_by_cards(whole_summary(plan))
+    if not (links or transceivers):
+        return ""
+    return _("The compute row is the compute network's whole bill: the fabric's node and switch-to-switch links and "
+             "their transceivers (the Links and Transceivers cards) plus the UFM appliances' {links} links and "
+             "{transceivers} transceivers.").format(links=f"{links:,}", transceivers=f"{transceivers:,}")

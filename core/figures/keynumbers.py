@@ -102,14 +102,30 @@ def family_links_text(summary: dict) -> str | None:
                                                **{k: f"{v:,}" for k, v in links.items()})
 
 
+def unbilled_by_cards(summary: dict) -> tuple[int, int]:
+    """Links and transceivers of the compute network that the Links and Transceivers cards leave out: the UFM
+    appliances' (the By network table's compute row, ``summary["networks"]["compute"]``, less the fabric's node,
+    switch-to-switch and their optics, ``summary["links"]`` and ``summary["transceivers"]``); (0, 0) without it."""
+    compute = (summary.get("networks") or {}).get("compute") or {}
+    links = sum(summary["links"].values())
+    xcvr = summary["transceivers"]["switch_side"] + summary["transceivers"]["node_side"]
+    return max(0, compute.get("links", links) - links), max(0, compute.get("transceivers", xcvr) - xcvr)
+
+
+def _ufm_words(count: int) -> str:
+    """``; not counted: the UFM appliances' 4 (the By network table's compute row has them)`` ("" for none)."""
+    return _("; not counted: the UFM appliances' {count} (the By network table's compute row counts them)").format(
+        count=f"{count:,}") if count else ""
+
+
 def _links_number(summary: dict, links: dict) -> KeyNumber:
     """The Links card: the count by class, or on a cloud instance's adapters the provider's (``provider_links``)."""
     why = provider_links(summary)
     if why:
         return KeyNumber("links", _("Links"), _("provider's"), why)
-    own = family_links_text(summary)
+    own, ufm = family_links_text(summary), _ufm_words(unbilled_by_cards(summary)[0])
     if own is not None:
-        return KeyNumber("links", _("Links"), f"{sum(links.values()):,}", own)
+        return KeyNumber("links", _("Links"), f"{sum(links.values()):,}", own + ufm)
     return KeyNumber("links", _("Links"), f"{sum(links.values()):,}",
                      _("node-leaf {node_leaf}, leaf-spine {leaf_spine}, spine-core {spine_core} (all planes)").format(
                          node_leaf=f"{links['node_leaf']:,}", leaf_spine=f"{links['leaf_spine']:,}",
@@ -117,7 +133,7 @@ def _links_number(summary: dict, links: dict) -> KeyNumber:
                              "; global {links} ({family} groups)").format(
                                  links=f"{links['global']:,}", family=vocab.TOPOLOGY.label(summary["topology"]))) + (
                          "" if "torus" not in links else _("; torus {links}, node to node").format(
-                             links=f"{links['torus']:,}")))
+                             links=f"{links['torus']:,}")) + ufm)
 
 
 def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
@@ -155,7 +171,8 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
         KeyNumber("transceivers", _("Transceivers"), _("provider's"), provider_links(summary)) if provider_links(summary)
         else KeyNumber("transceivers", _("Transceivers"), f"{xcvr['switch_side'] + xcvr['node_side']:,}",
                        _("switch side {switch_side}, node side {node_side}").format(
-                           switch_side=f"{xcvr['switch_side']:,}", node_side=f"{xcvr['node_side']:,}")),
+                           switch_side=f"{xcvr['switch_side']:,}", node_side=f"{xcvr['node_side']:,}")
+                       + _ufm_words(unbilled_by_cards(summary)[1])),
         KeyNumber("bisection", _("Bisection (1 dir)"),
                   bandwidth(from_tbits(bw["bisection_tbits_one_direction"]), unit),
                   _("worst balanced cut of the nodes, one direction; bisection ratio {ratio} (half the injection "
@@ -248,10 +265,11 @@ SWITCH_HELP = {
 def size_caption(plan) -> str:
     """How big the cluster is, in words a buyer uses: ``1,016 x H100 in 127 nodes``, or for NVLink
     racks ``576 GPUs in 8 GB200-NVL72 racks (144 compute trays of 4 GPUs)``; a design with pods
-    (``core.analysis.whole.WholePlan``) ``768 GPUs in 2 pods (H100 + B200, 96 nodes)``."""
+    (its plan or its ``core.analysis.whole.WholePlan``) ``768 GPUs in 2 pods (H100 + B200, 96 nodes)``."""
+    from core.analysis.whole import whole_plan
     from core.scaleup import rack_word
 
-    mixed = getattr(plan, "mixed", None)
+    mixed = getattr(whole_plan(plan), "mixed", None)
     if mixed is not None:
         f = mixed.fabric
         return _("{gpus} GPUs in {pods} pods ({systems}, {nodes} nodes)").format(

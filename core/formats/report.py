@@ -689,6 +689,7 @@ def _cost(doc: _Doc, plan) -> None:
 def _networks(doc: _Doc, plan) -> None:
     """Storage, in-band and out-of-band networks (``Plan.networks``, ``Plan.summary()["networks"]``), when present;
     a design with pods: the totals and every pod's own (``core.formats.podreport.pods_networks``)."""
+    from core.figures.cost import networks_note
     from core.formats.podreport import pods_networks
 
     networks = getattr(plan, "networks", None)
@@ -704,6 +705,7 @@ def _networks(doc: _Doc, plan) -> None:
                      number(s.get("transceivers", 0)), usd(s.get("capex_usd", 0.0)), number(s.get("power_kw", 0.0), 1)])
     body = _table([_("network"), _("switches"), _("links"), _("transceivers"), in_currency(_("capex USD")), _("power kW")], rows,
                   {1, 2, 3, 4, 5}) if rows else ""
+    body += _p(networks_note(plan), note=True) if rows and networks_note(plan) else ""
     body += "".join(_network_details(sizings, word) for word, sizings in pods_networks(plan, networks))
     doc.section("networks", _("Storage and management networks"), body or _p(_("No other networks sized."), True))
 

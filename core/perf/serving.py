@@ -55,7 +55,7 @@ from core.perf.placement import contention, links, place
 from core.perf.serving_constants import load_serving_constants
 from core.perf.training import ModelSpec, collective_time, model_preset, precision_peak_tflops
 from core.perf.training_constants import load_training_catalog
-from core.plan import Plan
+from core.plan import Plan, cost_basis, tco_share_usd_per_s
 
 Mode = Literal["aggregated", "disaggregated"]
 ServingPrecision = Literal["bf16", "fp8", "fp4"]
@@ -66,7 +66,6 @@ PrecisionSetting = Literal["auto", "bf16", "fp8", "fp4"]
 """A weight precision as set: ``AUTO_PRECISION`` or one of ``ServingPrecision``."""
 KvPrecision = Literal["bf16", "fp8"]
 Network = Literal["fabric", "frontend"]
-SECONDS_PER_YEAR = 365.0 * 86400.0
 BATCH_TOLERANCE = 1e-3
 """The decode batch a rate sets is found to this share of the KV cache's cap [sequences per rank]."""
 MAX_TOKENS = 1_000_000
@@ -930,10 +929,11 @@ def _decode_pool(plan: Plan, dep: Deployment, split: PoolSplit, batch: float, ca
 
 def cluster_tco_and_power(plan: Plan, network: str = "fabric") -> tuple[float, float]:
     """The cluster's TCO [USD over ``Design.tco_years``] and facility power [kW] that serving shares out: the
-    plan's (``CostSummary.tco_usd``, ``facility_kw``), or with ``network = "frontend"`` (the what-if without
-    the compute fabric) less the compute fabric's capex (``compute_fabric_capex_usd``: switches, optics,
-    cables and the nodes' compute NICs) and its power at the design's PUE and its energy price."""
-    cost = plan.cost
+    plan's (``CostSummary.tco_usd``, ``facility_kw``; a design with pods: the whole design's, ``Plan.cost_basis``),
+    or with ``network = "frontend"`` (the what-if without the compute fabric) less the compute fabric's capex
+    (``compute_fabric_capex_usd``: switches, optics, cables and the nodes' compute NICs) and its power at the
+    design's PUE and its energy price."""
+    cost = cost_basis(plan)[0]
     if network != "frontend":
         return cost.tco_usd, cost.facility_kw
     fabric_kw = cost.network_kw * cost.pue  # facility power of the compute fabric
@@ -943,12 +943,14 @@ def cluster_tco_and_power(plan: Plan, network: str = "fabric") -> tuple[float, f
 
 def _finish(plan: Plan, dep: Deployment, prefill: PoolResult, decode: PoolResult, kv: KvTransfer | None,
             rate: float, parts: dict[str, float], warnings: list[str]) -> ServingEstimate:
-    """Cost, energy and the estimate: the deployment's share of the cluster's TCO per second and facility power."""
+    """Cost, energy and the estimate: the deployment's GPUs' share of the cluster's TCO per second
+    (``core.plan.tco_share_usd_per_s``) and of its facility power (a design with pods: the whole design's)."""
     r = plan.resolved
+    cost, of_gpus = cost_basis(plan)
     gpus = sum(p.nodes for p in dep.pools) * r.gpus_per_node
-    share = gpus / r.gpus
+    share = gpus / of_gpus
     tco_usd, facility_kw = cluster_tco_and_power(plan, dep.network)
-    usd_per_s = tco_usd / (plan.cost.tco_years * SECONDS_PER_YEAR) * share
+    usd_per_s = tco_share_usd_per_s(tco_usd, cost.tco_years, gpus, of_gpus)
     served = min(rate, decode.tokens_per_s / dep.workload.output_tokens)
     est = ServingEstimate(dep, prefill, decode, kv, served, parts, decode.step.time_s, gpus, r.gpus, usd_per_s,
                           facility_kw * 1e3 * share, warnings)

@@ -73,7 +73,7 @@ from core.perf.training_constants import load_training_catalog
 from core.design import describe_validation_error
 from core.errors import DesignError, InputError, shown
 from core.i18n import _
-from core.plan import Plan
+from core.plan import Plan, cost_basis, tco_share_usd_per_s
 
 Precision = Literal["bf16", "fp8", "fp8-128", "mxfp8", "nvfp4"]
 """Training precisions: ``[[precision]]`` in assets/catalog/training.toml (FP8 with per-tensor or block scaling,
@@ -1348,8 +1348,8 @@ def _estimate(job: TrainingJob, timing: _Timing) -> TrainingEstimate:
     # compute that overlaps the dispatch kernels runs on the SMs they leave
     compute_s = cp.compute + sum(c.hidden_s for c in comm if c.kind == "EP") * load_training_catalog().schedule.dispatch_sm_share
 
-    cost = plan.cost
-    per_day = cost.tco_usd / (cost.tco_years * 365.0) * gpus / r.gpus
+    cost, of_gpus = cost_basis(plan)
+    per_day = tco_share_usd_per_s(cost.tco_usd, cost.tco_years, gpus, of_gpus) * SECONDS_PER_DAY
     return TrainingEstimate(
         job=job, gpus=gpus, dp=dp, microbatches=m, tokens_per_step=float(job.global_batch * job.seq_len),
         flops_per_token=cp.flops_token, peak_tflops=cp.peak, compute_efficiency=cp.eff, compute_s=compute_s,

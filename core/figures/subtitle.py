@@ -1,0 +1,34 @@
+"""The design in one line, as the Designer's title shows it and every page that names a design repeats it: its size
+(``core.figures.keynumbers.size_caption``), fabric and port speed, topology, tiers, planes, switch and NIC models; a
+design with pods names every pod's (``core.analysis.whole.pods_models``: both speeds, leaf and spine models, NICs);
+a fabric without switches (a torus) its words (``core.designwords.plan_words``)."""
+
+from __future__ import annotations
+
+from core import vocab
+from core.analysis.whole import design_mixed, pods_models, whole_plan
+from core.designwords import plan_words
+from core.errors import FabricPlannerError
+from core.fabric.families import node_to_node, tier_words
+from core.figures.keynumbers import size_caption
+from core.i18n import _
+from core.plan import Plan
+
+
+def design_subtitle(plan) -> str:
+    """``plan``'s design in one line of the current language (module docstring), e.g. ``768 GPUs in 2 pods (H100 +
+    B200, 96 nodes) · InfiniBand 400 / 800G · fat-tree · 2 tiers · 1 plane(s) · switch QM9700 + Q3400 leaves, Q3400
+    spines · NIC ...``; ``plan`` is a design's plan or its whole plan (``core.analysis.whole.whole_plan``)."""
+    size = size_caption(whole_plan(plan))
+    if node_to_node(plan.fabric.family):  # no switch and no tier: the torus in words (core.designwords)
+        return _("{size} · {design}").format(size=size, design=plan_words(plan))
+    s = Plan.summary(plan)  # the design's own fields (a whole plan's summary holds the totals)
+    try:  # a design with pods: every pod's switches, NICs and speeds
+        models = pods_models(design_mixed(plan.design)) if plan.design.pods else {}
+    except FabricPlannerError:
+        models = {}
+    return _("{size} · {fabric} {speed}G · {topology} · {tiers} · {planes} plane(s) · switch {switch} · NIC {nic}").format(
+        size=size, fabric=vocab.fabric_label(s["fabric"], plan.resolved.nic.transport),
+        speed=models.get("speed", s["port_speed_gbps"]), topology=vocab.TOPOLOGY.word(s["topology"]),
+        tiers=tier_words(plan.fabric), planes=s["planes"], switch=models.get("switch", s["switch_model"]),
+        nic=models.get("nic", s["nic_model"]))

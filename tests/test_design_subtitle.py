@@ -1,0 +1,36 @@
+"""The Compare page names a design as the Designer does (``core.figures.subtitle.design_subtitle``): a design with
+pods by the whole design (every pod's GPUs, speeds and switches), in its column's subtitle and in the sidebar."""
+
+from __future__ import annotations
+
+from core.analysis.whole import whole_plan
+from core.design import Design
+from core.figures.subtitle import design_subtitle
+from core.plan import plan
+from tests import pagetest
+
+MIXED = {"n": "64", "pods": "B200:32:800"}
+
+
+def _captions(at) -> list[str]:
+    return [str(c.value).replace("\\", "") for c in [*at.caption, *at.sidebar.caption]]
+
+
+def test_a_design_with_pods_is_named_by_the_whole_design():
+    p = plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))
+    words = design_subtitle(p)
+    assert words == design_subtitle(whole_plan(p))
+    assert words.startswith("768 GPUs in 2 pods (H100 + B200, 96 nodes) · InfiniBand 400 / 800G")
+    assert "switch QM9700 + Q3400 leaves, Q3400 spines" in words
+
+
+def test_the_compare_page_names_the_design_as_the_designer():
+    designer = pagetest.opener("../pages/1_Designer.py")(MIXED)
+    subtitle = next(c for c in _captions(designer) if c.startswith("768 GPUs in 2 pods"))
+    at = pagetest.opener("../pages/4_Compare.py")({**MIXED, "c1_name": "mixed", "c1_n": "64", "c1_pods": "B200:32:800"})
+    assert not at.exception and not at.error
+    captions = _captions(at)
+    assert subtitle.startswith(design_subtitle(plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))))
+    assert any(c == design_subtitle(plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))) for c in captions)
+    assert any(c.startswith("The Designer's design: 768 GPUs in 2 pods") for c in captions)
+    assert not any("512 x H100 in 64 nodes" in c for c in captions)
