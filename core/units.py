@@ -24,7 +24,9 @@ from core.i18n import currencies, currency, current, fx_rate, usd
 
 BANDWIDTH_UNITS = ("GB/s", "Gb/s")
 LINK_UNITS = {"gbyte": "GB/s", "gbit": "Gb/s"}
-"""The link's ``ui_bw`` value -> the unit."""
+"""The link's ``ui_bw`` value -> the unit (also the CLI's ``--units``)."""
+DEFAULT_LINK_UNIT = "gbyte"
+"""The unit shown until the user asks for another: bytes (the web's sidebar toggle off, the CLI's default)."""
 _PREFIXES = ((1e6, "P"), (1e3, "T"))
 
 
@@ -70,6 +72,24 @@ def number(value: float) -> str:
 def ratio(value: float) -> str:
     """A ratio such as an oversubscription, ``1.33:1`` (three significant figures): the one ratio format."""
     return f"{value:.3g}:1"
+
+
+def power(kw: float) -> str:
+    """An electrical power given in kW, three significant figures like money: ``687 kW``, ``41 kW``, ``1.24 MW``,
+    ``23.5 MW`` (MW from 1,000 kW): the one power format of cards, charts, tables, the pack and the CLI."""
+    return f"{number(kw / 1000)} MW" if abs(kw) >= 1000 else f"{number(kw)} kW"
+
+
+def kw(kw: float) -> str:
+    """The number alone of a power in kW, as :func:`power` writes it below 1 MW (``41``, ``40.8``, ``1,241``):
+    for a template that names the unit itself (``"{it} kW IT"``) or a column headed [kW]."""
+    return number(kw)
+
+
+def percent(fraction: float) -> str:
+    """A share or a probability given as a fraction (0.751), in percent to three significant figures: ``75.1%``,
+    ``63%``, ``0.44%``, ``0%`` (a Monte Carlo estimate or a share has no fourth digit)."""
+    return f"{number(fraction * 100)}%"
 
 
 def bandwidth(gbits: float, unit: str) -> str:

@@ -6,7 +6,7 @@ import json
 
 import streamlit as st
 
-from core import i18n, spares
+from core import i18n, plurals, spares
 from core import units, vocab
 from core.analysis.whole import bisection_note, design_mixed, pods_models, whole_plan, whole_summary
 from core.design import MAX_DESIGN_FILE_BYTES, Design, resolve_design
@@ -55,12 +55,12 @@ def main() -> None:
             except FabricPlannerError:
                 models = {}
             st.caption(
-                _("{size} · {fabric} {speed}G · {topology} · {tiers} · {planes} plane(s) · switch {switch} · "
+                _("{size} · {fabric} {speed}G · {topology} · {tiers} · {planes} · switch {switch} · "
                   "NIC {nic} · {basis} prices (estimates, ranges on the Cost & power tab)").format(
                     size=size_caption(whole_plan(cur.plan)),
                     fabric=vocab.fabric_label(s["fabric"], cur.plan.resolved.nic.transport),
                     speed=models.get("speed", s["port_speed_gbps"]),
-                    topology=vocab.TOPOLOGY.word(s["topology"]), tiers=tier_words(cur.plan.fabric), planes=s["planes"],
+                    topology=vocab.TOPOLOGY.word(s["topology"]), tiers=tier_words(cur.plan.fabric), planes=plurals.planes(s["planes"]),
                     switch=models.get("switch", s["switch_model"]), nic=models.get("nic", s["nic_model"]), basis=basis))
     state.show_warnings(cur)
     if cur.plan is None:

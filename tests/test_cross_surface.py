@@ -60,7 +60,8 @@ from core.analysis import availability as avail
 from core.analysis.compare import busbw_values, metric_label, metrics
 from core.design import Design
 from core import units
-from core.figures.keynumbers import format_power, training_key_numbers
+from core.figures.keynumbers import training_key_numbers
+from core.units import power as power_text
 from core.formats import sharelink
 from core.formats.exports import export_text
 from core.formats.report import report_job_settings
@@ -160,7 +161,7 @@ def reference(case_id: str) -> Reference:
                                                       "links_spine_core")}
         ref.text.update(
             bisection=units.bandwidth(ref.value["bisection_gbits"], unit), capex=usd(cost["capex_usd"]),
-            capex_fabric=usd(cost["network_capex_usd"]), it_power=format_power(s["power"]["it_kw"]),
+            capex_fabric=usd(cost["network_capex_usd"]), it_power=power_text(s["power"]["it_kw"]),
             busbw=units.bandwidth(units.from_gbytes(busbw), unit),
             step_time=next(k.value for k in training_key_numbers(estimate) if k.key == "step_time"),
             availability=f"{run_fraction:.2%}")

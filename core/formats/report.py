@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Mapping
 from urllib.parse import unquote
 
-from core import scaleup, units, vocab
+from core import plurals, scaleup, units, vocab
 from core.errors import FabricPlannerError, InputError
 from core.fabric import domainlevels
 from core.i18n import HTML_LANG, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
@@ -487,15 +487,15 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
     bw = plan.bandwidth if whole is plan else whole.bandwidth.model_copy(update={
         k: s["bandwidth"][k] for k in ("scaleout_gbits_per_gpu", "bisection_tbits_one_direction", "oversubscription")})
     out = [_("What it is: {size}, on a {tiers}-tier {fabric} {topology} fabric at {speed} per GPU (one "
-             "direction), {planes} plane(s).").format(
+             "direction), {planes}.").format(
         size=size_caption(whole), tiers=s["tiers"], fabric=vocab.fabric_label(r.fabric, r.nic.transport),
         topology=vocab.TOPOLOGY.word(r.topology), speed=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
-        planes=s["planes"])]
+        planes=plurals.planes(s["planes"]))]
     out.append(_("What it costs: {capex} of capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, the "
                  "network {share} of it; {it_kw} kW of IT power; {tco} over {years} years with energy.").format(
         capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis), low=usd(cost.capex_usd_low),
         high=usd(cost.capex_usd_high), per_gpu=usd(s["cost"]["capex_per_gpu_usd"]),
-        share=f"{s['cost']['network_share']:.0%}", it_kw=number(cost.it_kw), tco=usd(s["cost"]["tco_usd"]),
+        share=f"{s['cost']['network_share']:.0%}", it_kw=units.kw(cost.it_kw), tco=usd(s["cost"]["tco_usd"]),
         years=f"{cost.tco_years:g}"))
     achieves = _("What it achieves: bisection {bisection} (one direction), oversubscription {ratio} end to "
                  "end.").format(bisection=units.bandwidth(units.from_tbits(bw.bisection_tbits_one_direction), unit),
@@ -525,11 +525,11 @@ def _risks(plan, facts: Mapping) -> list[str]:
     if isinstance(racks, Mapping) and racks.get("max_kw_per_rack"):
         limit = racks.get("power_limit_kw")
         risks.append((_("up to {kw} kW in one rack (limit {limit} kW)") if limit else _("up to {kw} kW in one rack"))
-                     .format(kw=number(racks["max_kw_per_rack"], 1), limit=number(limit or 0, 1)))
+                     .format(kw=units.kw(racks["max_kw_per_rack"]), limit=units.kw(limit or 0)))
     a = facts.get("availability")
     if a is not None:
         risks.append(_("a job on {gpus} GPUs can run {share} of the time").format(
-            gpus=number(a.job_gpus), share=f"{a.job_run_fraction:.2%}"))
+            gpus=number(a.job_gpus), share=units.percent(a.job_run_fraction)))
     scenario = facts.get("scenario")
     if scenario is not None:
         risks.append(_("the failure scenario cuts off {gpus} GPUs").format(gpus=number(scenario.gpus_disconnected)))
@@ -559,7 +559,8 @@ def _topology(doc: _Doc, plan) -> None:
     note = (_("Aggregated view by scalable unit, pod and rail: {count} drawn elements.") if aggregated
             else _("Every switch and node drawn: {count} elements.")).format(count=number(count_drawn_elements(fig)))
     body = doc.figure(fig, 620) + _p(note, note=True) + doc.figure(scaleup_figure(plan, unit=doc.unit, height=560), 560)
-    body += _p(scaleup.describe(plan.nvlink_summary(), library_label(plan.resolved.system.collective_library)))
+    body += _p(scaleup.describe(plan.nvlink_summary(), library_label(plan.resolved.system.collective_library),
+                                  doc.unit))
     body += _h3(_("How the fabric was sized")) + _list(plan.fabric.explanation)
     headers = [_("role"), _("switches per plane"), _("down ports"), _("up ports"), _("free ports"), _("radix"),
                _("cabling")]
@@ -669,7 +670,7 @@ def _cost(doc: _Doc, plan) -> None:
     body = _p(_("Part names are the catalog's, quoted as published. Capex {capex}, at {basis} prices (range {low} to "
                 "{high}); IT power {power} kW.").format(
         capex=usd(plan.cost.capex_usd), basis=vocab.PRICE_BASES.label(plan.cost.price_basis), low=usd(plan.cost.capex_usd_low),
-        high=usd(plan.cost.capex_usd_high), power=number(plan.cost.it_kw, 1)), note=True)
+        high=usd(plan.cost.capex_usd_high), power=units.kw(plan.cost.it_kw)), note=True)
     if plan.cost.spares_capex_usd:  # Design.spares: spare rows follow each network's installed rows
         body += _p(_("Capex includes {usd} of spares (sparing policy {policy}): their rows follow the installed "
                      "ones, each with its rule in its why, at no power (on a shelf).").format(
@@ -719,9 +720,9 @@ def _network_details(networks, word: str = "") -> str:
         body += _h3(_("{pod}: {network}").format(pod=word, network=_network_label(key)) if word
                     else _network_label(key))
         fabric = getattr(sizing, "fabric", "")  # a management network is plain Ethernet, not RoCE
-        body += _p(_("{fabric} {speed}G, {tiers} tier(s), oversubscription {ratio}").format(
+        body += _p(_("{fabric} {speed}G, {tiers}, oversubscription {ratio}").format(
             fabric=vocab.FABRIC.label(fabric) if key == "storage" else vocab.FABRIC.word(fabric),
-            speed=getattr(sizing, "port_speed_gbps", ""), tiers=getattr(sizing, "tiers", ""),
+            speed=getattr(sizing, "port_speed_gbps", ""), tiers=plurals.tiers(getattr(sizing, "tiers", 1)),
             ratio=units.ratio(float(getattr(sizing, "oversubscription", 1.0)))))
         switches = [[sw.model, number(sw.count), number(sw.down_ports_used), number(sw.up_ports_used),
                      number(sw.radix), sw.description] for sw in getattr(sizing, "switches", ())]
@@ -880,7 +881,7 @@ def _pods(doc: _Doc, plan) -> None:
         return
     title = _("Mixed pods under one spine layer")
     try:
-        lines = pods_lines(pods_summary(mixed_plan(plan.design)))
+        lines = pods_lines(pods_summary(mixed_plan(plan.design)), doc.unit)
     except FabricPlannerError as exc:
         doc.section("pods", title, _p(str(exc), note=True))
         return
