@@ -1031,15 +1031,15 @@ def _availability(plan, resilience: Mapping | None) -> tuple[str, object]:
     whole = a.job_gpus == plan.resolved.gpus
     rows = [[_("share of time a job on every GPU can run") if whole else
              _("share of time a job on {gpus} GPUs can run").format(gpus=number(a.job_gpus)),
-             f"{a.job_run_fraction:.2%}"]]
+             units.percent(a.job_run_fraction)]]
     if spared is not None:
         rows.append([_("share of time a job on {gpus} GPUs (the spare nodes held back) can run").format(
-            gpus=number(smaller)), f"{spared.job_run_fraction:.2%}"])
+            gpus=number(smaller)), units.percent(spared.job_run_fraction)])
     rows += [
             [_("GPUs usable on average"), number(a.expected_gpus_usable, 1)],
-            [_("failures per day, whole cluster"), f"{a.interruptions_per_day:.3g}"],
+            [_("failures per day, whole cluster"), units.number(a.interruptions_per_day)],
             [_("spare nodes for a job that runs 99% of the time"), number(a.spare_nodes_for_99pct)],
-            [_("bandwidth left on average"), f"{a.expected_bandwidth_share:.2%}"]]
+            [_("bandwidth left on average"), units.percent(a.expected_bandwidth_share)]]
     body += _table([_("measure"), _("value")], rows, {1}) + _monte_carlo_note(a.trials, values)
     for note in a.notes:  # a cloud instance's adapters: the provider's links and switches are left out
         body += _p(note, note=True)
