@@ -164,7 +164,7 @@ def reference(case_id: str) -> Reference:
             capex_fabric=usd(cost["network_capex_usd"]), it_power=power_text(s["power"]["it_kw"]),
             busbw=units.bandwidth(units.from_gbytes(busbw), unit),
             step_time=next(k.value for k in training_key_numbers(estimate) if k.key == "step_time"),
-            availability=f"{run_fraction:.2%}")
+            availability=units.percent(run_fraction))
     ref.switch_box = _switch_box_label(p, case.lang)
     return ref
 
@@ -391,7 +391,7 @@ def test_cli_json(case, design_files):
     assert t["step_time_s"] == pytest.approx(ref.value["step_time_s"], abs=1e-4)
 
     a = cli_json("availability", *design, "--trials", str(ref.trials), "--seed", "0", "--format", "json")
-    assert f"{a['availability']['job_run_fraction']:.2%}" == ref.text["availability"]
+    assert units.percent(a["availability"]["job_run_fraction"]) == ref.text["availability"]
 
 
 HEADER = re.compile(r"^# [Dd]esign: ([\d,]+) x (\S+)(?: GPUs)? in ([\d,]+) nodes; \S+ \d+G, [^,]+, (\d+) tier\(s\), "
