@@ -86,6 +86,16 @@ def kw(kw: float) -> str:
     return number(kw)
 
 
+def metres(m: float, below: float = math.inf) -> str:
+    """A length [m] to one decimal (``18.1``), or as many more (up to three) as keep it under ``below``, the top
+    of the length bin it was sorted into: 19.99 m in a 10-20 m bin reads ``19.99``, not ``20.0``."""
+    for digits in (1, 2, 3):
+        text = f"{m:,.{digits}f}"
+        if m >= below or float(text.replace(",", "")) < below:
+            break
+    return text
+
+
 def percent(fraction: float) -> str:
     """A share or a probability given as a fraction (0.751), in percent to three significant figures: ``75.1%``,
     ``63%``, ``0.44%``, ``0%`` (a Monte Carlo estimate or a share has no fourth digit)."""

@@ -406,3 +406,9 @@ def test_no_message_counts_with_s_in_brackets():
     assert plurals.micro_batches(1) == "1 micro-batch" and plurals.links(4) == "4 links"
     with language("zh"):
         assert plurals.planes(2) == "2 个网络平面"
+
+
+def test_a_longest_cable_stays_inside_its_length_bin():
+    """The pack's media table read "10.0-20.0 m ... longest 20.0" for a 19.99 m cable."""
+    assert units.metres(19.99, 20) == "19.99" and units.metres(49.96, 50) == "49.96" and units.metres(18.1, 20) == "18.1"
+    assert units.metres(85.02) == "85.0" and units.metres(20.0, 20) == "20.0"

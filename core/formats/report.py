@@ -832,7 +832,7 @@ def lengths_html(lengths: list[tuple], media: list[tuple]) -> str:
             parts = [x for x in (m.cable_id, m.switch_module_id, m.node_module_id, getattr(m, "fibre_id", "")) if x]
             span = (f"{number(m.low_m, 1)}–{number(m.high_m, 1)}" if math.isfinite(m.high_m)
                     else f"≥ {number(m.low_m, 1)}")
-            rows.append([word] * pods + [cls(m.link_class), span, number(m.links), number(m.max_m, 1),
+            rows.append([word] * pods + [cls(m.link_class), span, number(m.links), units.metres(m.max_m, m.high_m),
                                          _(KIND_LABELS[m.kind]), ", ".join(dict.fromkeys(parts))])
         body += _h3(_("Media by length"))
         body += _table(head + [_("link class"), _("length [m]"), _("links"), _("longest [m]"), _("media"),
