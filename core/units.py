@@ -9,6 +9,11 @@ One scaling rule everywhere: the value in the chosen unit, with the prefix G, T 
 largest value in it (so the column shares one prefix). Network figures are per direction; a label says
 so. Numbers: three significant figures below 100, whole numbers with separators from 100.
 
+Power, shares and table numbers. :func:`power` writes an electrical power (``687 kW``, ``1.24 MW``: three
+significant figures like money), :func:`kw` its number alone for a template that names ``kW``; :func:`percent`
+a share or a probability (``75.1%``); :func:`metres` a length inside its bin; :func:`cell` an engine table's
+number. tests/test_units.py greps for hand-made power and two-decimal percentages.
+
 Money. ``core.i18n.usd`` is the one money format (English ``$1.10 B`` / ``$853 M`` / ``$49,983``,
 Chinese ``11.0亿美元`` / ``4.998万美元``); Plotly axes get their tick labels from it
 (:func:`money_axis`), hover texts get it as ``customdata``, and XLSX cells a number format that reads
@@ -21,6 +26,7 @@ from __future__ import annotations
 import math
 
 from core.i18n import currencies, currency, current, fx_rate, usd
+from core.i18n import number as number_text
 
 BANDWIDTH_UNITS = ("GB/s", "Gb/s")
 LINK_UNITS = {"gbyte": "GB/s", "gbit": "Gb/s"}
@@ -94,6 +100,15 @@ def metres(m: float, below: float = math.inf) -> str:
         if m >= below or float(text.replace(",", "")) < below:
             break
     return text
+
+
+def cell(value: int | float) -> str:
+    """A number in a table of engine values (the training step's communication table on the Performance page and in
+    the review pack): a whole count with separators (``5,120``), a measure to four significant figures
+    (``687.2``, ``0.01234``), separators from 1,000 (``1,235``)."""
+    if isinstance(value, int) or abs(value) >= 1000:
+        return number_text(value)
+    return f"{value:,.4g}"
 
 
 def percent(fraction: float) -> str:

@@ -303,8 +303,9 @@ def main() -> None:
         steps[alt_label] = other
     st.plotly_chart(step_figure(steps), key="step_chart", config={"displaylogo": False})
     comm = jobform.communication_rows(here, r.system)
-    if comm:
-        st.dataframe(pd.DataFrame(comm), hide_index=True, width="stretch")
+    if comm:  # the numbers as the review pack writes them (core.units.cell)
+        st.dataframe(pd.DataFrame([{k: v if isinstance(v, str) else units.cell(v) for k, v in row.items()}
+                                   for row in comm]), hide_index=True, width="stretch")
 
     # --- scaling ---------------------------------------------------------------------------------------
     st.subheader(_("Scaling"))

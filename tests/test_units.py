@@ -412,3 +412,11 @@ def test_a_longest_cable_stays_inside_its_length_bin():
     """The pack's media table read "10.0-20.0 m ... longest 20.0" for a 19.99 m cable."""
     assert units.metres(19.99, 20) == "19.99" and units.metres(49.96, 50) == "49.96" and units.metres(18.1, 20) == "18.1"
     assert units.metres(85.02) == "85.0" and units.metres(20.0, 20) == "20.0"
+
+
+def test_engine_table_cells_are_one_format():
+    """The Performance page's communication table showed "5120", "1024", "687.195" where the pack printed
+    "5,120", "1,024", "687.2": both now write ``core.units.cell``."""
+    assert units.cell(5120) == "5,120" and units.cell(687.195) == "687.2" and units.cell(1234.5) == "1,234"
+    source = (ROOT / "pages" / "3_Performance.py").read_text(encoding="utf-8")
+    assert "units.cell(v)" in source.split("communication_rows(here", 1)[1].split("st.subheader", 1)[0]

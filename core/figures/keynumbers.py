@@ -16,7 +16,8 @@ from core.catalog import load_catalog
 from core.fabric.families import words
 from core.figures.style import CJK_FONTS, sep
 from core.text import html_text
-from core.units import bandwidth, from_gbytes, from_tbits, kw, number, power, ratio
+from core.units import bandwidth, from_gbytes, from_tbits, kw, power, ratio
+from core.units import number as significant
 from core.i18n import N_, _, ngettext, number, usd
 
 
@@ -320,12 +321,12 @@ def training_key_numbers(estimate_, system=None) -> list[KeyNumber]:
     e = estimate_
     cost = usd(e.cost_usd)
     return in_noun([
-        KeyNumber("step_time", _("Step time"), f"{e.step_time_s:.2f} s", _("seconds per optimizer step")),
+        KeyNumber("step_time", _("Step time"), f"{significant(e.step_time_s)} s", _("seconds per optimizer step")),
         KeyNumber("tokens_per_s", _("Tokens/s"), number(e.tokens_per_s), _("tokens trained per second, whole job")),
         KeyNumber("mfu", _("MFU"), f"{e.mfu:.1%}", _("model FLOPs / (GPUs x dense peak x time)")),
         KeyNumber("comm", _("Communicating"), f"{e.comm_fraction:.1%}",
                   _("share of the step spent in communication that compute does not hide")),
-        KeyNumber("days", _("Days to train"), f"{e.days_to_train:,.1f}",
+        KeyNumber("days", _("Days to train"), significant(e.days_to_train),
                   _("{tokens} tokens at this throughput").format(tokens=f"{e.job.tokens_to_train:.3g}")),
         KeyNumber("cost", _("Cost of the run"), cost,
                   _("share of the cluster's TCO per day (catalog price estimates) x days")),
@@ -408,7 +409,7 @@ def _ms(seconds: float) -> str:
     """A latency in milliseconds (three significant figures, separators from 1,000), or "unbounded" [s in]."""
     if seconds != seconds or seconds == float("inf"):
         return _("unbounded")
-    return f"{number(seconds * 1e3)} ms"
+    return f"{significant(seconds * 1e3)} ms"
 
 
 def _per_gpu(value: float) -> str:
@@ -442,7 +443,7 @@ def serving_key_numbers(estimate_, system=None) -> list[KeyNumber]:
                     "energy), catalog price estimates").format(gpus=f"{e.gpus:,}")),
         KeyNumber("joules", _("Energy per output token"),
                   _("unbounded") if e.joules_per_output_token == float("inf") else
-                  f"{number(e.joules_per_output_token)} J",
+                  f"{significant(e.joules_per_output_token)} J",
                   _("the deployment's share of facility power over its output tokens per second")),
         KeyNumber("slo", _("Meets the targets"), met,
                   _("targets: {targets}").format(targets=sep().join(targets)) if targets else _("no targets set")),
@@ -461,9 +462,9 @@ def kv_key_numbers(kv, unit: str = "GB/s") -> list[KeyNumber]:
                   _("the prompt's cache, moved from a prefill rank to a decode rank")),
         KeyNumber("kv_time", _("Transfer time"), _ms(kv.time_s),
                   _("fixed cost, switch hops and the bytes over the sending GPUs' share of the network")),
-        KeyNumber("kv_rate", _("KV traffic"), bandwidth(from_gbytes(kv.gbytes_per_s), unit),
+        KeyNumber("kv_rate", _("KV traffic (1 dir)"), bandwidth(from_gbytes(kv.gbytes_per_s), unit),
                   _("at the deployment's request rate, one direction")),
-        KeyNumber("kv_offered", _("Network between the pools"), bandwidth(from_gbytes(kv.network_gbytes_per_s), unit),
+        KeyNumber("kv_offered", _("Network between the pools (1 dir)"), bandwidth(from_gbytes(kv.network_gbytes_per_s), unit),
                   _("the smaller pool's NIC bandwidth (the cache leaves one pool and enters the other), at most the "
                     "fabric's bisection; one direction; farthest level crossed: {level}").format(
                       level=level)),

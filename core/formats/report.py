@@ -369,10 +369,8 @@ def _frame_table(rows: list[dict], numeric_columns: tuple[str, ...] = ()) -> str
 def _plain(value) -> str:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    if isinstance(value, int):
-        return number(value)
-    if isinstance(value, float):
-        return f"{value:,.4g}" if abs(value) < 1000 else number(value)
+    if isinstance(value, (int, float)):
+        return units.cell(value)
     return str(value)
 
 
