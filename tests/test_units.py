@@ -302,6 +302,7 @@ def test_percent_three_significant_figures(fraction, text):
 
 
 POWER_SCANNED = [*RATIO_SCANNED, *sorted((ROOT / "core" / "cli").glob("plan*.py")), ROOT / "core" / "cli" / "pods.py",
+                 *sorted((ROOT / "core" / "cli").glob("*availability.py")),
                  ROOT / "core" / "analysis" / "pods.py", ROOT / "core" / "scaleup.py", ROOT / "core" / "cost.py",
                  ROOT / "core" / "physical" / "layout.py"]
 POWER_RULES = [
