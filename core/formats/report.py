@@ -700,7 +700,7 @@ def _networks(doc: _Doc, plan) -> None:
         if not isinstance(s, Mapping):
             continue
         rows.append([_network_label(key), number(s.get("switches", 0)), number(s.get("links", 0)),
-                     number(s.get("transceivers", 0)), usd(s.get("capex_usd", 0.0)), number(s.get("power_kw", 0.0), 1)])
+                     number(s.get("transceivers", 0)), usd(s.get("capex_usd", 0.0)), units.kw(s.get("power_kw", 0.0))])
     body = _table([_("network"), _("switches"), _("links"), _("transceivers"), in_currency(_("capex USD")), _("power kW")], rows,
                   {1, 2, 3, 4, 5}) if rows else ""
     body += "".join(_network_details(sizings, word) for word, sizings in pods_networks(plan, networks))
@@ -770,9 +770,9 @@ def racks_html(layout, racks: Mapping, tags: Mapping[int, str] | None = None) ->
                 [_("management racks"), number(racks.get("management", 0))],
                 [_("racks in total"), number(racks.get("total", 0))],
                 [_("rows"), number(racks.get("rows", 0))],
-                [_("most power in one rack [kW]"), number(racks.get("max_kw_per_rack", 0.0), 1)]]
+                [_("most power in one rack [kW]"), units.kw(racks.get("max_kw_per_rack", 0.0))]]
         if racks.get("power_limit_kw"):
-            rows.append([_("power limit per rack [kW]"), number(racks["power_limit_kw"], 1)])
+            rows.append([_("power limit per rack [kW]"), units.kw(racks["power_limit_kw"])])
         if racks.get("floor_area_m2"):
             rows.append([_("floor area [m²]"), number(racks["floor_area_m2"], 1)])
         body += _table([_("racks"), _("count")], rows, {1})
