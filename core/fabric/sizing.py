@@ -758,7 +758,7 @@ def _two_tier_spines(stage: _Stage, counts_only: bool = False) -> _Upper:
     ).format(uplinks=leaf_uplinks, pair=pair_links, spines=spine_count, leaves=leaf_count, down=spine_down,
              radix=radix))
     spines = SwitchGroup(role="spine", count=spine_count, down_ports_used=spine_down, up_ports_used=0, radix=radix,
-                         **_tier(resolved, "spine"), description=_("{pair} link(s) to each of {leaves} leaves").format(pair=pair_links,
+                         **_tier(resolved, "spine"), description=_("{pair} to each of {leaves} leaves").format(pair=plurals.links(pair_links),
                                                                                           leaves=leaf_count))
     return _Upper(leaf_uplinks=leaf_uplinks, spines_per_pod=spine_count, spine_count=spine_count,
                   pair_links=pair_links, groups=[spines])
@@ -812,8 +812,8 @@ def _three_tier_pods(stage: _Stage, counts_only: bool = False) -> _Upper:
         up.groups.append(
             SwitchGroup(role="spine", count=full_pods * up.spines_per_pod, down_ports_used=spine_down,
                         up_ports_used=up.spine_uplinks, radix=radix, **_tier(resolved, "spine"),
-                        description=_("{pair} link(s) to each of {leaves} leaves in its pod").format(
-                            pair=up.pair_links, leaves=leaves_per_pod))
+                        description=_("{pair} to each of {leaves} leaves in its pod").format(
+                            pair=plurals.links(up.pair_links), leaves=leaves_per_pod))
         )
     if full_pods < up.pod_count:
         core_down += _partial_pod(stage, up, last_pod_groups)
