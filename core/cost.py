@@ -38,7 +38,7 @@ from typing import Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict
 
-from core import vocab
+from core import plurals, vocab
 from core.catalog import PRICE_POINT, Catalog, System, form_factor_family
 from core.design import ResolvedDesign
 from core.errors import FabricPlannerError
@@ -826,10 +826,10 @@ def link_rows(resolved: ResolvedDesign, fabric: FabricPlan, catalog: Catalog, me
             module = modules[module_id]
             spans = ", ".join(f"{b.label()} {b.links:,}" for b, _n in parts)
             add_row("transceiver", module, sum(n for _b, n in parts),
-                    _("switch side, {link_class}: {terms} ({per_cage} port(s) per cage); {media} for {links} links "
+                    _("switch side, {link_class}: {terms} ({per_cage} per cage); {media} for {links} links "
                       "by length: {spans}").format(
                         link_class=_(LINK_CLASS_LABELS[link_class]), terms=" + ".join(terms[link_class]),
-                        per_cage=cage_ports[link_class], media=_(KIND_LABELS[parts[0][0].kind]),
+                        per_cage=plurals.ports(cage_ports[link_class]), media=_(KIND_LABELS[parts[0][0].kind]),
                         links=f"{sum(b.links for b, _n in parts):,}", spans=spans)
                     + _with_space(optics_note(module, switches[link_class])),
                     item=(_(items[link_class]).format(name=module.name) if link_class in items else

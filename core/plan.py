@@ -482,7 +482,7 @@ def _candidates(
             out.append((_("use the rack preset's height"), {"rack_units": None}))
         for preset in load_racks().compute_presets:
             if preset.id != design.rack_preset:
-                out.append((_("use the {preset} rack preset ({kw} kW)").format(preset=preset.id, kw=f"{preset.power_kw:g}"),
+                out.append((_("use the {preset} rack preset ({kw} kW)").format(preset=preset.id, kw=units.kw(preset.power_kw)),
                             {"rack_preset": preset.id, "rack_kw": None, "rack_units": None}))
         for k in range((design.nodes_per_rack or 1) - 1, 0, -1):
             out.append((ngettext("put {count} node in a rack", "put {count} nodes in a rack", k).format(count=k),

@@ -31,6 +31,7 @@ import re
 from core.catalog import Catalog, System
 from core.errors import DesignError, InputError
 from core.i18n import N_, _, number, pgettext
+from core import units
 
 KIND_LABELS = {"switch": N_("switch-based"), "mesh": N_("direct mesh")}
 """``System.scaleup_kind`` -> its words, marked for translation: ``_(KIND_LABELS[kind])``."""
@@ -137,22 +138,22 @@ def ring_gbytes(peer: float, ranks: int) -> float:
     return ring_count(ranks) * peer
 
 
-def describe(nvl: dict, library: str) -> str:
+def describe(nvl: dict, library: str, unit: str = "GB/s") -> str:
     """One sentence on a plan's scale-up domain from ``Plan.nvlink_summary()`` (``nvl``): its name and kind,
-    links, switch chips, bandwidth to one peer and to all peers [GB/s, one direction] and the collective
-    library, in the current language. ``library``: the library's own name (``core.perf.constants.library_label``
+    links, switch chips, bandwidth to one peer and to all peers (one direction, in ``unit``: "GB/s" or "Gb/s",
+    ``core.units.bandwidth``) and the collective library, in the current language. ``library``: the library's own name (``core.perf.constants.library_label``
     of ``nvl["collective_library"]``, a proper name the same in every language)."""
     values = dict(name=nvl["name"], kind=_(KIND_LABELS[nvl["kind"]]), gpus=number(nvl["domain_gpus"]),
                   links=number(nvl["links_per_gpu"]), chips=number(nvl["nvswitch_chips"]),
-                  peer=number(nvl["peer_gbytes_per_direction"], 1),
-                  all=number(nvl["all_peers_gbytes_per_direction"], 1),
+                  peer=units.bandwidth(units.from_gbytes(nvl["peer_gbytes_per_direction"]), unit),
+                  all=units.bandwidth(units.from_gbytes(nvl["all_peers_gbytes_per_direction"]), unit),
                   library=library)
     if nvl["kind"] == "mesh":
-        return _("{name}, {kind} of {gpus} accelerators, {links} links each, {per} to each peer: {peer} GB/s "
-                 "to one peer and {all} GB/s to all peers at once (one direction); collectives by {library}.").format(
+        return _("{name}, {kind} of {gpus} accelerators, {links} links each, {per} to each peer: {peer} "
+                 "to one peer and {all} to all peers at once (one direction); collectives by {library}.").format(
             per=number(nvl["links_per_peer"]), **values)
     return _("{name}, {kind} domain of {gpus} accelerators, {links} links each into {chips} switch chips: "
-             "{all} GB/s to any peer (one direction); collectives by {library}.").format(**values)
+             "{all} to any peer (one direction); collectives by {library}.").format(**values)
 
 
 

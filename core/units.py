@@ -9,6 +9,11 @@ One scaling rule everywhere: the value in the chosen unit, with the prefix G, T 
 largest value in it (so the column shares one prefix). Network figures are per direction; a label says
 so. Numbers: three significant figures below 100, whole numbers with separators from 100.
 
+Power, shares and table numbers. :func:`power` writes an electrical power (``687 kW``, ``1.24 MW``: three
+significant figures like money), :func:`kw` its number alone for a template that names ``kW``; :func:`percent`
+a share or a probability (``75.1%``); :func:`metres` a length inside its bin; :func:`cell` an engine table's
+number. tests/test_units.py greps for hand-made power and two-decimal percentages.
+
 Money. ``core.i18n.usd`` is the one money format (English ``$1.10 B`` / ``$853 M`` / ``$49,983``,
 Chinese ``11.0亿美元`` / ``4.998万美元``); Plotly axes get their tick labels from it
 (:func:`money_axis`), hover texts get it as ``customdata``, and XLSX cells a number format that reads
@@ -21,10 +26,13 @@ from __future__ import annotations
 import math
 
 from core.i18n import currencies, currency, current, fx_rate, usd
+from core.i18n import number as number_text
 
 BANDWIDTH_UNITS = ("GB/s", "Gb/s")
 LINK_UNITS = {"gbyte": "GB/s", "gbit": "Gb/s"}
-"""The link's ``ui_bw`` value -> the unit."""
+"""The link's ``ui_bw`` value -> the unit (also the CLI's ``--units``)."""
+DEFAULT_LINK_UNIT = "gbyte"
+"""The unit shown until the user asks for another: bytes (the web's sidebar toggle off, the CLI's default)."""
 _PREFIXES = ((1e6, "P"), (1e3, "T"))
 
 
@@ -70,6 +78,43 @@ def number(value: float) -> str:
 def ratio(value: float) -> str:
     """A ratio such as an oversubscription, ``1.33:1`` (three significant figures): the one ratio format."""
     return f"{value:.3g}:1"
+
+
+def power(kw: float) -> str:
+    """An electrical power given in kW, three significant figures like money: ``687 kW``, ``41 kW``, ``1.24 MW``,
+    ``23.5 MW`` (MW from 1,000 kW): the one power format of cards, charts, tables, the pack and the CLI."""
+    return f"{number(kw / 1000)} MW" if abs(kw) >= 1000 else f"{number(kw)} kW"
+
+
+def kw(kw: float) -> str:
+    """The number alone of a power in kW, as :func:`power` writes it below 1 MW (``41``, ``40.8``, ``1,241``):
+    for a template that names the unit itself (``"{it} kW IT"``) or a column headed [kW]."""
+    return number(kw)
+
+
+def metres(m: float, below: float = math.inf) -> str:
+    """A length [m] to one decimal (``18.1``), or as many more (up to three) as keep it under ``below``, the top
+    of the length bin it was sorted into: 19.99 m in a 10-20 m bin reads ``19.99``, not ``20.0``."""
+    for digits in (1, 2, 3):
+        text = f"{m:,.{digits}f}"
+        if m >= below or float(text.replace(",", "")) < below:
+            break
+    return text
+
+
+def cell(value: int | float) -> str:
+    """A number in a table of engine values (the training step's communication table on the Performance page and in
+    the review pack): a whole count with separators (``5,120``), a measure to four significant figures
+    (``687.2``, ``0.01234``), separators from 1,000 (``1,235``)."""
+    if isinstance(value, int) or abs(value) >= 1000:
+        return number_text(value)
+    return f"{value:,.4g}"
+
+
+def percent(fraction: float) -> str:
+    """A share or a probability given as a fraction (0.751), in percent to three significant figures: ``75.1%``,
+    ``63%``, ``0.44%``, ``0%`` (a Monte Carlo estimate or a share has no fourth digit)."""
+    return f"{number(fraction * 100)}%"
 
 
 def bandwidth(gbits: float, unit: str) -> str:

@@ -7,7 +7,7 @@ from typing import get_args
 import pandas as pd
 import streamlit as st
 
-from core import units, vocab
+from core import plurals, units, vocab
 from core import i18n
 from core.errors import FabricPlannerError
 from core.figures.keynumbers import cards_html, size_caption, training_key_numbers
@@ -118,12 +118,12 @@ def main() -> None:
     jobstate.fit(plan)
     jobstate.seed_widgets(r.gpus)
     st.caption(
-        _("{size} · {scaleup} {domain} {noun} · {fabric} {speed}G x {nics} NICs/node · {tiers} tier(s) · "
+        _("{size} · {scaleup} {domain} {noun} · {fabric} {speed}G x {nics} NICs/node · {tiers} · "
           "oversubscription {ratio} · {library}-style latency-bandwidth model").format(
             size=size_caption(plan), scaleup=domain_word(r.system), domain=r.nvlink_domain_gpus,
             noun=accelerator_noun(r.system, plural=True),
             library=library_label(r.system.collective_library), fabric=vocab.fabric_label(r.fabric, r.nic.transport),
-            speed=r.port_speed_gbps, nics=r.nics_per_node, tiers=plan.fabric.tiers,
+            speed=r.port_speed_gbps, nics=r.nics_per_node, tiers=plurals.tiers(plan.fabric.tiers),
             ratio=units.ratio(plan.bandwidth.oversubscription))
     )
     constants = load_constants()
@@ -303,8 +303,9 @@ def main() -> None:
         steps[alt_label] = other
     st.plotly_chart(step_figure(steps), key="step_chart", config={"displaylogo": False})
     comm = jobform.communication_rows(here, r.system)
-    if comm:
-        st.dataframe(pd.DataFrame(comm), hide_index=True, width="stretch")
+    if comm:  # the numbers as the review pack writes them (core.units.cell)
+        st.dataframe(pd.DataFrame([{k: v if isinstance(v, str) else units.cell(v) for k, v in row.items()}
+                                   for row in comm]), hide_index=True, width="stretch")
 
     # --- scaling ---------------------------------------------------------------------------------------
     st.subheader(_("Scaling"))

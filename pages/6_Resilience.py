@@ -503,22 +503,21 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
         return
     m = st.columns(4)
     _job_can_run(m[0], result)
-    m[1].metric(_("GPUs usable (expected)"), i18n.number(round(result.expected_gpus_usable)))
-    m[2].metric(_("Expected bandwidth"), f"{result.expected_bandwidth_share:.2%}",
+    m[1].metric(_("GPUs usable (expected)"), i18n.number(result.expected_gpus_usable, 1))  # as the pack's table
+    m[2].metric(_("Expected bandwidth"), units.percent(result.expected_bandwidth_share),
                 help=_("Expected share of the fabric's uplink bandwidth alive; bisection {now} of {healthy} "
                        "(one direction)").format(
                     now=units.bandwidth(from_tbits(result.expected_bisection_tbits_one_direction), cur.unit),
                     healthy=units.bandwidth(from_tbits(result.healthy_bisection_tbits_one_direction), cur.unit)))
-    m[3].metric(_("Interruptions per day"), f"{result.interruptions_per_day:,.2f}",
+    m[3].metric(_("Interruptions per day"), units.number(result.interruptions_per_day),
                 help=_("Failures per day over every element of the cluster"))
     rows = [{_("element class"): cache.class_label(name), _("elements"): result.elements.get(name, 0),
              _("expected down"): result.expected_down.get(name, 0.0),
              _("failures per year"): result.rates[name]["afr"], _("repair [h]"): result.rates[name]["mttr_hours"],
-             _("unavailability"): result.rates[name]["unavailability"]} for name in result.expected_down]
+             _("unavailability"): units.percent(result.rates[name]["unavailability"])} for name in result.expected_down]
     st.dataframe(rows, hide_index=True, width="stretch", column_config={
         _("elements"): st.column_config.NumberColumn(format="localized"),  # 4,096 links, as on every page
-        _("expected down"): st.column_config.NumberColumn(format="%.3f"),
-        _("unavailability"): st.column_config.NumberColumn(format="%.2e")})
+        _("expected down"): st.column_config.NumberColumn(format="%.3f")})
     for note in result.notes:  # a cloud instance's adapters: the provider's links and switches are left out
         st.caption(safe.md(note))
     st.caption(_("Expected GPUs cut off {cut:,.1f}, degraded {deg:,.1f}; nodes to hold back so the job runs 99% of "
@@ -534,9 +533,9 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
 def _job_can_run(col, result) -> None:
     """The availability's first card: the share of time the job's GPUs are healthy and reachable (a design's or
     every pod's result)."""
-    col.metric(_("Job can run"), f"{result.job_run_fraction:.2%}",
-               help=_("Fraction of time at least {gpus} GPUs are healthy and reachable (± {err:.2%})").format(
-                   gpus=i18n.number(result.job_gpus), err=result.job_run_fraction_stderr))
+    col.metric(_("Job can run"), units.percent(result.job_run_fraction),
+               help=_("Fraction of time at least {gpus} GPUs are healthy and reachable (± {err})").format(
+                   gpus=i18n.number(result.job_gpus), err=units.percent(result.job_run_fraction_stderr)))
 
 
 def _pods_availability(cur, store: dict, key: str) -> None:
@@ -547,12 +546,12 @@ def _pods_availability(cur, store: dict, key: str) -> None:
         return
     m = st.columns(3)
     _job_can_run(m[0], result)
-    m[1].metric(_("GPUs usable (expected)"), i18n.number(round(result.expected_gpus_available)))
+    m[1].metric(_("GPUs usable (expected)"), i18n.number(result.expected_gpus_available, 1))
     m[2].metric(_("GPUs"), i18n.number(result.gpus))
     st.dataframe([{_("Pod"): _("pod {pod}").format(pod=p.pod) + f" ({p.system})", _("GPUs"): i18n.number(p.gpus),
                    _("GPUs usable (expected)"): i18n.number(p.expected_gpus_available, 1),
                    _("GPUs cut off (expected)"): i18n.number(p.expected_gpus_cut_off, 1),
-                   _("Every GPU usable"): f"{p.all_available_fraction:.2%}"} for p in result.pods],
+                   _("Every GPU usable"): units.percent(p.all_available_fraction)} for p in result.pods],
                  hide_index=True, width="stretch")
     from core.analysis.podavail import METHOD_NOTE
 

@@ -56,7 +56,9 @@ def test_csv_is_the_bill_of_materials(capsys):
 
 def test_table_is_readable(capsys):
     code, out, _ = run(capsys, "plan", "--nodes", "64")
-    assert code == 0 and "switches" in out and "Gb/s" in out and "GB/s" in out
+    assert code == 0 and "switches" in out and "GB/s" in out and "Gb/s" not in out  # bytes, as the web's default
+    code, out, _ = run(capsys, "plan", "--nodes", "64", "--units", "gbit")
+    assert code == 0 and "Tb/s" in out and "GB/s" not in out
 
 
 @pytest.mark.parametrize(

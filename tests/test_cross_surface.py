@@ -31,8 +31,8 @@ GPUs, nodes, tiers, planes, switch; GraphML's graph data: GPUs, nodes, tiers, pl
 tiers; SimAI's first line: GPUs and network switches (its link count merges parallel links, so it is not the plan's
 link count); NetBox and the cabling CSV write no header with counts. SimAI refuses rail-only and per-rail-plane
 designs (no path between rails). (3) SimAI: switches in total. (4) the Links card's help. (5) the healthy
-bisection in the "Expected bandwidth" help. (6) kW with one decimal in a [kW] row. (7) ``collective --size
-1GiB``, busbw in GB/s. (8) seconds with three decimals in a [s] row; the Performance card writes two. (9) ``train``
+bisection in the "Expected bandwidth" help. (6) ``core.units.kw`` in a [kW] row. (7) ``collective --size
+1GiB``, busbw in GB/s. (8) ``core.units.number`` in a [s] row, as the Performance card. (9) ``train``
 with the page's job (model, tp, pp, global batch, sequence, micro-batch, precision, GPUs); without them the CLI
 chooses the same default job (``core.perf.training.default_split``, test below). (10) ``availability --trials N --seed 0`` with the page's N.
 (11) the sidebar's Switch-model box (every page shares it; read on the Designer). (12) the column's caption
@@ -60,7 +60,8 @@ from core.analysis import availability as avail
 from core.analysis.compare import busbw_values, metric_label, metrics
 from core.design import Design
 from core import units
-from core.figures.keynumbers import format_power, training_key_numbers
+from core.figures.keynumbers import training_key_numbers
+from core.units import power as power_text
 from core.formats import sharelink
 from core.formats.exports import export_text
 from core.formats.report import report_job_settings
@@ -160,10 +161,10 @@ def reference(case_id: str) -> Reference:
                                                       "links_spine_core")}
         ref.text.update(
             bisection=units.bandwidth(ref.value["bisection_gbits"], unit), capex=usd(cost["capex_usd"]),
-            capex_fabric=usd(cost["network_capex_usd"]), it_power=format_power(s["power"]["it_kw"]),
+            capex_fabric=usd(cost["network_capex_usd"]), it_power=power_text(s["power"]["it_kw"]),
             busbw=units.bandwidth(units.from_gbytes(busbw), unit),
             step_time=next(k.value for k in training_key_numbers(estimate) if k.key == "step_time"),
-            availability=f"{run_fraction:.2%}")
+            availability=units.percent(run_fraction))
     ref.switch_box = _switch_box_label(p, case.lang)
     return ref
 
@@ -241,8 +242,8 @@ def test_compare_column(case, pages):
                         ("capex", "capex_usd"), ("capex_fabric", "network_capex_usd"),
                         ("busbw", f"busbw_gbytes_{GIB}")):
         assert column[label[metric]] == ref.text[key], (key, column[label[metric]], ref.text[key])
-    assert float(column[label["it_kw"]].replace(",", "")) == round(ref.value["it_kw"], 1)
-    assert float(column[label["step_time_s"]].replace(",", "")) == round(ref.value["step_time_s"], 3)
+    assert column[label["it_kw"]] == units.kw(ref.value["it_kw"])  # the one power format's number
+    assert column[label["step_time_s"]] == units.number(ref.value["step_time_s"])  # as the Performance card
     caption = " ".join(c.value for c in at.caption)
     assert re.search(rf"\b{re.escape(ref.summary['switch_model'])}\b", caption)  # "switch QM9700" in the column
 
@@ -390,7 +391,7 @@ def test_cli_json(case, design_files):
     assert t["step_time_s"] == pytest.approx(ref.value["step_time_s"], abs=1e-4)
 
     a = cli_json("availability", *design, "--trials", str(ref.trials), "--seed", "0", "--format", "json")
-    assert f"{a['availability']['job_run_fraction']:.2%}" == ref.text["availability"]
+    assert units.percent(a["availability"]["job_run_fraction"]) == ref.text["availability"]
 
 
 HEADER = re.compile(r"^# [Dd]esign: ([\d,]+) x (\S+)(?: GPUs)? in ([\d,]+) nodes; \S+ \d+G, [^,]+, (\d+) tier\(s\), "

@@ -76,7 +76,7 @@ def test_hover_shows_model_ports_and_bandwidth():
     leaf = next(t for t in fig.data if t.legendgroup == "leaf" and t.customdata is not None)
     assert "QM9700" in leaf.hovertext[0] and "ports used 64 of 64" in leaf.hovertext[0]
     bundles = [h for t in fig.data if t.name == "spine link bundles" for h in t.hovertext]
-    assert "leaf 1 - spine 1<br>2 link(s) x 400G = 800 Gb/s per direction" in bundles
+    assert "leaf 1 - spine 1<br>2 links x 400G = 800 Gb/s per direction" in bundles
     agg = figures.topology_figure(plan(Design(gpu="B300", gpus=131072)), unit="GB/s")
     assert any("of 144 ports used" in h for t in agg.data if t.customdata is not None for h in t.hovertext)
 

@@ -17,7 +17,7 @@ CORE = ROOT / "core"
 # lowest first; a module may import its own layer and any layer before it
 LAYERS = [
     ("core.i18n", "core.text", "core.progress"),
-    ("core.units",),
+    ("core.units", "core.plurals"),
     ("core.errors", "core.memo", "core.processes"),
     ("core.vocab",),
     ("core.catalog", "core.spares", "core.scaleup"),

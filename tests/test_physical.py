@@ -64,7 +64,7 @@ def test_a_lower_power_limit_spreads_the_nodes():
 def test_rack_limit_below_one_node_is_a_design_error_with_a_way_out_that_builds():
     with pytest.raises(DesignError) as info:
         plan(Design(gpu="H100", nodes=8, rack_kw=8.0))
-    assert "10.2 kW" in info.value.message and "8.0 kW" in info.value.message
+    assert "10.2 kW" in info.value.message and "the 8 kW rack power limit" in info.value.message
     assert info.value.fixes
     for _phrase, changes in info.value.fixes:
         plan(Design(**{**Design(gpu="H100", nodes=8, rack_kw=8.0).model_dump(exclude_defaults=True), **changes}))

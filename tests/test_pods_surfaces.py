@@ -3,6 +3,7 @@ fabric's availability (core.analysis.podavail) and single points (core.analysis.
 
 from __future__ import annotations
 
+from core import units
 import json
 
 from core.analysis import availability as avail
@@ -56,7 +57,7 @@ def test_the_review_pack_holds_every_pods_availability():
     page = pods_availability_of(design_mixed(TWO), DEFAULTS)
     assert "pod 1 (H100)" in html and "pod 2 (B200)" in html
     assert f"{page.pods[1].expected_gpus_available:,.1f}" in html
-    assert f"{page.job_run_fraction:.2%}" in html
+    assert units.percent(page.job_run_fraction) in html
     assert "shared spines" in html  # the single points' whole-fabric note
     assert "this scenario fails elements of pod 1" in html
 

@@ -10,6 +10,7 @@ share link starts with the configured public address (CLI flag, environment vari
 
 from __future__ import annotations
 
+from core import units
 import re
 from html import escape, unescape
 from html.parser import HTMLParser
@@ -194,8 +195,8 @@ def test_availability_is_the_apps_figure(values):
     rows = {r[0]: r[1] for r in _rows(section)}
     label = ("share of time a job on every GPU can run" if app.job_gpus == 1024 else
              f"share of time a job on {app.job_gpus:,} GPUs can run")
-    assert rows[label] == f"{app.job_run_fraction:.2%}"
-    assert rows["bandwidth left on average"] == f"{app.expected_bandwidth_share:.2%}"
+    assert rows[label] == units.percent(app.job_run_fraction)
+    assert rows["bandwidth left on average"] == units.percent(app.expected_bandwidth_share)
     assert f"{shown_trials(1024):,} trials" in html_text(section)
 
 

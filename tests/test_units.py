@@ -145,6 +145,17 @@ def hand_written_formats(source: str, name: str = "<source>", rules: list | None
     """Every string literal (not a docstring) or keyword in ``source`` that formats money or bandwidth by hand
     (or breaks one of ``rules``, pairs of a pattern and what it finds, instead)."""
     tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    encoded = [line.encode("utf-8") for line in lines]
+
+    def segment(node) -> str:  # ast.get_source_segment, without re-splitting the file for every literal
+        first = starts[node.lineno - 1] + len(encoded[node.lineno - 1][:node.col_offset].decode("utf-8"))
+        last = starts[node.end_lineno - 1] + len(encoded[node.end_lineno - 1][:node.end_col_offset].decode("utf-8"))
+        return source[first:last]
+
     skip = _docstrings(tree)
     inner = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
     money = rules is None
@@ -159,7 +170,7 @@ def hand_written_formats(source: str, name: str = "<source>", rules: list | None
             continue
         if id(node) in skip or id(node) in inner:
             continue
-        text = ast.get_source_segment(source, node) or ""
+        text = segment(node)
         if (name, text) in ALLOWED:
             continue
         if money and isinstance(node, ast.Constant) and node.value == "$":
@@ -271,3 +282,142 @@ def test_the_performance_pages_design_labels_write_the_ratio_once():
     with language("en"):
         assert jobform.fabric_label(plan) == "This design (InfiniBand, 1.92:1)"
         assert jobform.linked_label(plan) == "Linked design (768 x H100, InfiniBand, 1.92:1)"
+
+
+# --- one power format ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kw, text", [
+    (1241.3, "1.24 MW"), (1613.7, "1.61 MW"), (23_482.7, "23.5 MW"), (30_527.5, "30.5 MW"), (687.1, "687 kW"),
+    (41.0, "41 kW"), (40.8, "40.8 kW"), (96.7, "96.7 kW"), (0, "0 kW"), (1000, "1 MW"), (150_000, "150 MW"),
+])
+def test_power_format_three_significant_figures(kw, text):
+    """IT power read "1 MW" for 1,241.3 kW (a 19 % rounding) on the key card, the cost chart and the pack."""
+    assert units.power(kw) == text
+    assert units.kw(41.0) == "41" and units.kw(30_527.5) == "30,528" and units.kw(40.84) == "40.8"
+
+
+@pytest.mark.parametrize("fraction, text", [(0.63, "63%"), (0.751, "75.1%"), (0.99, "99%"), (0.0, "0%"),
+                                            (0.0044, "0.44%"), (1.0, "100%")])
+def test_percent_three_significant_figures(fraction, text):
+    assert units.percent(fraction) == text
+
+
+POWER_SCANNED = [*RATIO_SCANNED, *sorted((ROOT / "core" / "cli").glob("plan*.py")), ROOT / "core" / "cli" / "pods.py",
+                 *sorted((ROOT / "core" / "cli").glob("*availability.py")),
+                 ROOT / "core" / "analysis" / "pods.py", ROOT / "core" / "scaleup.py", ROOT / "core" / "cost.py",
+                 ROOT / "core" / "physical" / "layout.py"]
+POWER_RULES = [
+    (re.compile(r"(\}|\d)\s*MW\b"), "a number followed by MW (core.units.power)"),
+    (re.compile(r"\{[^{}]*:[^{}]*\}\s*kW\b"), "a format spec followed by kW (core.units.power / kw)"),
+    (re.compile(r"\{[^{}]*:[^{}]*\.[2-9]%\}"), "a percentage with two decimals (core.units.percent)"),
+]
+POWER_FORMATTERS = {"kw", "_kw", "power", "power_text"}
+
+
+def kw_template_values(source: str, name: str = "<source>") -> list[str]:
+    """Every ``_("... {x} kW ...").format(x=VALUE)`` in ``source`` whose VALUE is not written by ``core.units.kw``
+    (or ``power``): a hand-made ``f"{v:,.1f}"`` beside a ``kw(v)`` printed "limit 41.0 kW" next to "of 41 kW"."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"):
+            continue
+        texts = [a.value for n in ast.walk(node.func.value) if isinstance(n, ast.Call)
+                 for a in n.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        fields = {m for text in texts for m in re.findall(r"\{(\w+)\}\s*kW\b", text)}
+        for keyword in node.keywords:
+            if keyword.arg in fields:
+                value = keyword.value
+                func = value.func if isinstance(value, ast.Call) else None
+                called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+                if called not in POWER_FORMATTERS:
+                    found.append(f"{name}:{keyword.lineno}: {keyword.arg}= not by core.units.kw")
+    return found
+
+
+def test_the_grep_finds_hand_written_power():
+    for snippet in ['x = f"{v / 1000:.0f} MW"', 'x = f"{v:,.1f} kW"', 'x = f"{a.share:.2%}"']:
+        assert hand_written_formats(snippet, rules=POWER_RULES), snippet
+    for snippet in ['x = _("limit {kw} kW").format(kw=f"{v:g}")', 'x = _("IT {it} kW").format(it=number(v, 1))']:
+        assert kw_template_values(snippet), snippet
+    for snippet in ['x = units.power(v)', 'x = _("limit {kw} kW").format(kw=units.kw(v))', 'x = f"{v:.1%}"',
+                    'x = _("{rack}, {share:.0%} of its {limit} kW limit").format(limit=kw(v), share=s)']:
+        assert not hand_written_formats(snippet, rules=POWER_RULES) and not kw_template_values(snippet), snippet
+
+
+def test_no_hand_written_power():
+    found = []
+    for path in dict.fromkeys(POWER_SCANNED):
+        name = path.relative_to(ROOT).as_posix()
+        if name not in EXEMPT_FILES:
+            text = path.read_text(encoding="utf-8")
+            found += hand_written_formats(text, name, rules=POWER_RULES) + kw_template_values(text, name)
+    assert not found, "\n".join(found)
+
+
+# --- the CLI's plan and the mixed pods' lines speak the one bandwidth unit ---------------------------------
+BANDWIDTH_RULES = RULES[:3]
+CLI_SCANNED = [ROOT / "core" / "cli" / "plan.py", ROOT / "core" / "cli" / "pods.py", ROOT / "core" / "analysis" / "pods.py",
+               ROOT / "core" / "scaleup.py"]
+
+
+def test_plan_and_pods_lines_have_no_hand_written_bandwidth():
+    """``pods_lines`` printed "363.011 GB/s" and "153.6 Tb/s" in the pack a page after its cards' "19.2 TB/s"; the
+    scale-up sentence "450.0 GB/s" with the unit switch on bits."""
+    found = []
+    for path in CLI_SCANNED:
+        found += hand_written_formats(path.read_text(encoding="utf-8"), path.relative_to(ROOT).as_posix(),
+                                      rules=BANDWIDTH_RULES)
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("flag, other", [("gbyte", r"\d\s*[GTP]b/s"), ("gbit", r"\d\s*[GTP]B/s")])
+def test_cli_plan_speaks_one_bandwidth_unit(flag, other):
+    from core.cli import main
+
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["plan", "--nodes", "64", "--pods", "B200:32:800", "--format", "table", "--units", flag])
+    text = out.getvalue()
+    assert not re.findall(other, text), re.findall(r".{0,30}" + other, text)[:5]
+    assert "InfiniBand" in text and "infiniband" not in text  # the display word, as the Designer's subtitle
+    assert "(s)" not in text and "1 plane," in text
+
+
+# --- counted nouns, not "(s)" --------------------------------------------------------------------------------
+NOT_YET_COUNTED = 29
+"""Messages that still write ``(s)``: only ever fewer (each one moved to ``core.plurals`` lowers this)."""
+
+
+def test_no_message_counts_with_s_in_brackets():
+    """Users read "1 plane(s)", "2 tier(s)", "4 link(s) per spine-core pair", "1 micro-batches per step"."""
+    from tools.i18n_update import extract
+
+    ids = {m.id if isinstance(m.id, str) else m.id[0] for m in extract() if m.id}
+    bracketed = sorted(i for i in ids if re.search(r"[A-Za-z}]\(s\)", i) and "http(s)" not in i)
+    assert len(bracketed) <= NOT_YET_COUNTED, bracketed
+    for seen in ("{planes} plane(s)", "switches in {tiers} tier(s)", "tier(s) · oversubscription", "per spine-core pair",
+                 "scalable unit(s) =", "per cage", "micro-batches per"):
+        assert not [i for i in bracketed if seen in i], seen
+    from core import plurals
+    from core.i18n import language
+
+    assert plurals.planes(1) == "1 plane" and plurals.planes(2) == "2 planes"
+    assert plurals.micro_batches(1) == "1 micro-batch" and plurals.links(4) == "4 links"
+    with language("zh"):
+        assert plurals.planes(2) == "2 个网络平面"
+
+
+def test_a_longest_cable_stays_inside_its_length_bin():
+    """The pack's media table read "10.0-20.0 m ... longest 20.0" for a 19.99 m cable."""
+    assert units.metres(19.99, 20) == "19.99" and units.metres(49.96, 50) == "49.96" and units.metres(18.1, 20) == "18.1"
+    assert units.metres(85.02) == "85.0" and units.metres(20.0, 20) == "20.0"
+
+
+def test_engine_table_cells_are_one_format():
+    """The Performance page's communication table showed "5120", "1024", "687.195" where the pack printed
+    "5,120", "1,024", "687.2": both now write ``core.units.cell``."""
+    assert units.cell(5120) == "5,120" and units.cell(687.195) == "687.2" and units.cell(1234.5) == "1,234"
+    source = (ROOT / "pages" / "3_Performance.py").read_text(encoding="utf-8")
+    assert "units.cell(v)" in source.split("communication_rows(here", 1)[1].split("st.subheader", 1)[0]

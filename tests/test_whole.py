@@ -87,8 +87,8 @@ def test_cli_plan_prints_the_totals():
     assert "the totals above are the whole design's" in text
     # every pod's words where the summary's own fields are pod 1's: switches, speeds, NVLink, scale-up
     assert "400 / 800G" in text and "switch QM9700 + Q3400 leaves, Q3400 spines" in text
-    assert "NVLink 900 / 1,800 GB/s per GPU" in text and "core QM9700" not in text
-    assert "scale-up pod 1" in text and "scale-up pod 2" in text and "900.0 GB/s to any peer" in text
+    assert "NVLink 900 GB/s / 1.8 TB/s per GPU" in text and "core QM9700" not in text
+    assert "pod 1: NVLink" in text and "pod 2: NVLink" in text and "900 GB/s to any peer" in text
 
 
 def test_cli_compare_compares_by_totals(tmp_path):

@@ -155,7 +155,7 @@ def _two_tiers(summary: dict, unit: str) -> None:
         "direction); an all-reduce of 1 GiB across every pod at most {busbw} bus bandwidth. Mixed total: "
         "{gpus} GPUs, capex {capex}.").format(
         busbw=units.bandwidth(units.from_gbytes(summary["cross_pod_allreduce_busbw_gbytes"]), unit),
-        count=s["count"], switch=s["switch"], speed=units.bandwidth(s["speed_gbps"], "Gb/s"),
+        count=s["count"], switch=s["switch"], speed=f"{s['speed_gbps']}G",
         used=s["ports_used_each"], radix=s["radix"], stage=summary["spine_sized_for_stage"],
         rate=units.bandwidth(summary["cross_pod_gbps_per_gpu"], unit), pod=summary["slowest_pod"],
         bisection=units.bandwidth(units.from_tbits(summary["bisection_tbits_one_direction"]), unit),

@@ -23,7 +23,7 @@ from urllib.parse import urlencode, urlsplit
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from core import i18n
+from core import i18n, units
 from core.formats import inferencelink, optimizelink, sharelink
 from core.formats.entry import SIZE_UNITS, count_in, nodes_for, parse_whole
 from core.formats.joblink import JOB
@@ -662,7 +662,7 @@ def sidebar() -> Current:
             _label("rack_preset"), [AUTO, *presets], key=K + "rp",
             format_func=lambda v: _("auto") if v == AUTO else _("{preset} ({kw} kW, {units}U)").format(
                 preset=_(RACK_PRESET_LABELS[v]) if v in RACK_PRESET_LABELS else v,
-                kw=f"{RACKS.preset(v).power_kw:g}", units=RACKS.preset(v).rack_units),
+                kw=units.kw(RACKS.preset(v).power_kw), units=RACKS.preset(v).rack_units),
             help=_("Power and cooling a compute rack carries, and its height; auto takes the smallest preset "
                    "that holds the system's default rack. Sources in the hardware catalog."))
         st.number_input(_label("rack_kw"), min_value=0.5, max_value=1000.0, step=1.0, value=None,

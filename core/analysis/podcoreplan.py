@@ -102,9 +102,11 @@ def three_tier_summary(mixed, busbw: list[float], allreduce_bytes: int) -> dict:
     }
 
 
-def three_tier_lines(summary: dict) -> list[tuple[str, str]]:
+def three_tier_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]:
     """(label, words) per line of ``three_tier_summary`` in the current language (``core.analysis.pods.pods_lines``'
-    lines for pods on three tiers: speeds in Gb/s per direction, bus bandwidth in GB/s, money in USD)."""
+    lines for pods on three tiers: port speeds by their line rate, bandwidths per direction in ``unit`` ("GB/s" or
+    "Gb/s", ``core.units``), capex in US dollars, IT power)."""
+    from core import units
     from core.i18n import usd
 
     lines = []
@@ -112,14 +114,14 @@ def three_tier_lines(summary: dict) -> list[tuple[str, str]]:
         lines.append((_("pod {pod}").format(pod=pod["pod"]), _(
             "{system} x {nodes} nodes ({gpus} GPUs), stage {stage}: {leaves} {leaf} leaves at {speed}G, {uplinks} "
             "uplinks each at {up}G to its own {spines} {spine} spines, {spine_up} core uplinks each, {pair} to each "
-            "core of its group; {rate} Gb/s per GPU in the pod, {cross} across the core; all-reduce of 1 GiB on the "
-            "pod {busbw} GB/s bus bandwidth").format(
+            "core of its group; {rate} per GPU in the pod, {cross} across the core; all-reduce of 1 GiB on the "
+            "pod {busbw} bus bandwidth").format(
             system=pod["system"], nodes=f"{pod['nodes']:,}", gpus=f"{pod['gpus']:,}", stage=pod["stage"],
             leaves=f"{pod['leaves']:,}", leaf=pod["leaf_switch"], speed=pod["port_speed_gbps"],
             uplinks=pod["uplinks_per_leaf"], up=pod["uplink_speed_gbps"], spines=pod["spines"],
             spine=pod["spine_switch"], spine_up=pod["spine_uplinks"], pair=pod["links_per_spine_core_pair"],
-            rate=f"{pod['gbps_per_gpu']:g}", cross=f"{pod['cross_gbps_per_gpu']:g}",
-            busbw=f"{pod['allreduce_busbw_gbytes']:g}")))
+            rate=units.bandwidth(pod["gbps_per_gpu"], unit), cross=units.bandwidth(pod["cross_gbps_per_gpu"], unit),
+            busbw=units.bandwidth(units.from_gbytes(pod["allreduce_busbw_gbytes"]), unit))))
     c = summary["cores"]
     lines.append((_("shared cores"), _(
         "{count} {switch} at {speed}G in {groups} groups of {per_group}, {used} of {radix} ports used on each core "
@@ -127,14 +129,14 @@ def three_tier_lines(summary: dict) -> list[tuple[str, str]]:
         count=c["count"], switch=c["switch"], speed=c["speed_gbps"], groups=c["groups"], per_group=c["per_group"],
         used=c["ports_used_each"], radix=c["radix"], stage=summary["core_sized_for_stage"])))
     lines.append((_("across pods"), _(
-        "{rate} Gb/s per GPU (pod {pod}, the slowest, bounds it); bisection {bisection} Tb/s (one direction); "
-        "all-reduce of 1 GiB across every pod at most {busbw} GB/s bus bandwidth").format(
-        rate=f"{summary['cross_pod_gbps_per_gpu']:g}", pod=summary["slowest_pod"],
-        busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:g}",
-        bisection=f"{summary['bisection_tbits_one_direction']:,.1f}")))
-    lines.append((_("mixed total"), _("{gpus} GPUs, {switches} compute fabric switches, capex {capex}, IT {kw} kW")
+        "{rate} per GPU (pod {pod}, the slowest, bounds it); bisection {bisection} (one direction); "
+        "all-reduce of 1 GiB across every pod at most {busbw} bus bandwidth").format(
+        rate=units.bandwidth(summary["cross_pod_gbps_per_gpu"], unit), pod=summary["slowest_pod"],
+        busbw=units.bandwidth(units.from_gbytes(summary["cross_pod_allreduce_busbw_gbytes"]), unit),
+        bisection=units.bandwidth(units.from_tbits(summary["bisection_tbits_one_direction"]), unit))))
+    lines.append((_("mixed total"), _("{gpus} GPUs, {switches} compute fabric switches, capex {capex}, IT power {power}")
                   .format(gpus=f"{summary['gpus']:,}", switches=f"{summary['switches']:,}",
-                          capex=usd(summary["capex_usd"], exact=True), kw=f"{summary['it_kw']:,.1f}")))
+                          capex=usd(summary["capex_usd"]), power=units.power(summary["it_kw"]))))
     return lines
 
 

@@ -30,6 +30,7 @@ from core.errors import InputError
 from core.fabric.podwiring import PodsWiring
 from core.fabric.pods import MixedFabric, pod_design, pod_specs, pod_stages, size_pods, two_tiers_only
 from core.fabric.wiring import Wiring
+from core import units
 from core.i18n import _, usd
 from core.perf.collectives import collective
 from core.physical.cabling import compute_links
@@ -279,36 +280,38 @@ def pods_title(summary: dict | None) -> str:
     return _("Mixed pods under one spine layer")
 
 
-def pods_lines(summary: dict) -> list[tuple[str, str]]:
+def pods_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]:
     """(label, words) per line of a mixed design's summary (``pods_summary``), in the current language: a line per
-    pod (system, nodes, speeds [Gb/s per direction], leaves, uplinks, the all-reduce on the pod [GB/s]), the shared
-    spines, the bound across pods and the totals [USD, kW]; the ``plan`` command and the review pack show them."""
+    pod (system, nodes, port speeds by their line rate, leaves, uplinks, the bandwidth per GPU and the all-reduce on
+    the pod), the shared spines, the bound across pods and the totals (capex in US dollars, IT power); bandwidths
+    per direction in ``unit`` ("GB/s" or "Gb/s", ``core.units``); the ``plan`` command and the review pack show them."""
     if "cores" in summary:
         from core.analysis.podcoreplan import three_tier_lines
 
-        return three_tier_lines(summary)
+        return three_tier_lines(summary, unit)
     lines = []
     for pod in summary["pods"]:
         lines.append((_("pod {pod}").format(pod=pod["pod"]), _(
             "{system} x {nodes} nodes ({gpus} GPUs), stage {stage}: {leaves} {leaf} leaves at {speed}G, {uplinks} "
-            "uplinks each at {up}G, {pair} to each spine, {share} per spine port; {rate} Gb/s per GPU; all-reduce of "
-            "1 GiB on the pod {busbw} GB/s bus bandwidth").format(busbw=f"{pod['allreduce_busbw_gbytes']:g}",
+            "uplinks each at {up}G, {pair} to each spine, {share} per spine port; {rate} per GPU; all-reduce of "
+            "1 GiB on the pod {busbw} bus bandwidth").format(
+            busbw=units.bandwidth(units.from_gbytes(pod["allreduce_busbw_gbytes"]), unit),
             system=pod["system"], nodes=f"{pod['nodes']:,}", gpus=f"{pod['gpus']:,}", stage=pod["stage"],
             leaves=f"{pod['leaves']:,}", leaf=pod["leaf_switch"], speed=pod["port_speed_gbps"],
             uplinks=pod["uplinks_per_leaf"], up=pod["uplink_speed_gbps"], pair=pod["links_per_leaf_spine_pair"],
-            share=pod["uplinks_per_spine_port"], rate=f"{pod['gbps_per_gpu']:g}")))
+            share=pod["uplinks_per_spine_port"], rate=units.bandwidth(pod["gbps_per_gpu"], unit))))
     s = summary["spines"]
     lines.append((_("shared spines"), _(
         "{count} {switch} at {speed}G, {used} of {radix} ports used on each (sized for stage {stage})").format(
         count=s["count"], switch=s["switch"], speed=s["speed_gbps"], used=s["ports_used_each"], radix=s["radix"],
         stage=summary["spine_sized_for_stage"])))
     lines.append((_("across pods"), _(
-        "{rate} Gb/s per GPU (pod {pod}, the slowest, bounds it); bisection {bisection} Tb/s (one direction); "
-        "all-reduce of 1 GiB across every pod at most {busbw} GB/s bus bandwidth").format(
-        rate=f"{summary['cross_pod_gbps_per_gpu']:g}", pod=summary["slowest_pod"],
-        busbw=f"{summary['cross_pod_allreduce_busbw_gbytes']:g}",
-        bisection=f"{summary['bisection_tbits_one_direction']:,.1f}")))
-    lines.append((_("mixed total"), _("{gpus} GPUs, {switches} compute fabric switches, capex {capex}, IT {kw} kW")
+        "{rate} per GPU (pod {pod}, the slowest, bounds it); bisection {bisection} (one direction); "
+        "all-reduce of 1 GiB across every pod at most {busbw} bus bandwidth").format(
+        rate=units.bandwidth(summary["cross_pod_gbps_per_gpu"], unit), pod=summary["slowest_pod"],
+        busbw=units.bandwidth(units.from_gbytes(summary["cross_pod_allreduce_busbw_gbytes"]), unit),
+        bisection=units.bandwidth(units.from_tbits(summary["bisection_tbits_one_direction"]), unit))))
+    lines.append((_("mixed total"), _("{gpus} GPUs, {switches} compute fabric switches, capex {capex}, IT power {power}")
                      .format(gpus=f"{summary['gpus']:,}", switches=f"{summary['switches']:,}",
-                             capex=usd(summary["capex_usd"], exact=True), kw=f"{summary['it_kw']:,.1f}")))
+                             capex=usd(summary["capex_usd"]), power=units.power(summary["it_kw"]))))
     return lines

@@ -16,6 +16,7 @@ from core.cli.common import (MAX_SEED, add_design_options, add_format_option, de
                              seed, to_json)
 from core.errors import InputError, shown
 from core.i18n import _, usd
+from core.units import percent
 
 
 def register(subparsers) -> None:
@@ -91,7 +92,7 @@ def run(args: argparse.Namespace) -> str:
         return "\n".join(pods_lines(avail, spares)) + "\n" + checklist_table(checks)
     lines = [
         row(_("job"), _("{job} of {total} GPUs runs {fraction} of the time ({trials} trials, seed {seed})").format(
-            job=f"{avail.job_gpus:,}", total=f"{result.resolved.gpus:,}", fraction=f"{avail.job_run_fraction:.2%}",
+            job=f"{avail.job_gpus:,}", total=f"{result.resolved.gpus:,}", fraction=percent(avail.job_run_fraction),
             trials=f"{avail.trials:,}", seed=avail.seed)),
         row(_("interruptions"), _("{per_day:.2f} failures a day across the cluster (one every {hours:.1f} h)").format(
             per_day=avail.interruptions_per_day, hours=24 / avail.interruptions_per_day if avail.interruptions_per_day

@@ -6,7 +6,8 @@ import argparse
 import io
 import json
 
-from core import scaleup, vocab
+from core import plurals, scaleup, units, vocab
+from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.cli.common import add_design_options, add_format_option, design_from_args, row, to_json
 from core.i18n import _, usd
 from core.fabric.families import summary_rows, words
@@ -22,32 +23,33 @@ def register(subparsers) -> None:
     add_design_options(parser)
     add_format_option(parser, ("json", "table", "csv"),
                       _("json: summary + BOM; table: readable summary; csv: the bill of materials"))
+    add_units_option(parser)
     parser.set_defaults(handler=run)
 
 
 def _fabric_word(summary: dict) -> str:
-    """The compute fabric in running text: a cloud instance's transport by its name (``vocab.fabric_label``), else
-    the fabric kind's word."""
+    """The compute fabric's display name, as the Designer's subtitle writes it (``vocab.fabric_label``: a cloud
+    instance's transport by its name, else "InfiniBand" / "Ethernet RoCE")."""
     from core.catalog import load_catalog
 
-    transport = load_catalog().nic(summary["nic_model"]).transport
-    return vocab.fabric_label(summary["fabric"], transport) if transport else vocab.FABRIC.word(summary["fabric"])
+    return vocab.fabric_label(summary["fabric"], load_catalog().nic(summary["nic_model"]).transport)
 
 
-def _render_table(summary: dict, tiers: str, pods: dict | None = None) -> str:
+def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str = "GB/s") -> str:
     """The plan CLI's table of ``summary`` (``Plan.summary()``); ``tiers`` the fabric's tiers in its family's words
     (``core.fabric.families.tier_words``). ``pods``: a design with pods, its every-pod words (``models``:
     ``core.analysis.whole.pods_models``; ``scaleup``: each pod's scale-up sentence) for the headline, the bandwidth
-    and scale-up rows, where the summary's own fields are pod 1's."""
+    and scale-up rows, where the summary's own fields are pod 1's. Bandwidths in ``unit`` ("GB/s" or "Gb/s",
+    ``core.units.bandwidth``), power by ``core.units.power``."""
     out = io.StringIO()
     w = out.write
     nvl = summary["nvlink"]
     w(_("{gpus} x {model} {noun} in {nodes} nodes; {fabric} {speed}G, {topology}, {tiers}, "
-        "{planes} plane(s), switch {switch}").format(
+        "{planes}, switch {switch}").format(
         gpus=f"{summary['gpus']:,}", model=summary["gpu_model"], noun=scaleup.accelerator_noun(nvl, plural=True),
         nodes=f"{summary['nodes']:,}", fabric=_fabric_word(summary),
         speed=pods["models"]["speed"] if pods else summary["port_speed_gbps"],
-        topology=vocab.TOPOLOGY.word(summary["topology"]), tiers=tiers, planes=summary["planes"],
+        topology=vocab.TOPOLOGY.word(summary["topology"]), tiers=tiers, planes=plurals.planes(summary["planes"]),
         switch=pods["models"]["switch"] if pods else summary["switch_model"]) + "\n")
     models = summary.get("switch_models", {})
     if not pods and (len(set(models.values())) > 1 or summary.get("uplink_speed_gbps", summary["port_speed_gbps"])
@@ -104,24 +106,26 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None) -> str:
     w(row(_("transceivers"), _("switch side {switch_side}  node side {node_side}").format(
         switch_side=f"{t['switch_side']:,}", node_side=f"{t['node_side']:,}")) + "\n")
     b = summary["bandwidth"]
-    w(row(_("bandwidth"), _("{link} {nvlink} GB/s per GPU (bidir); scale-out {scaleout} Gb/s per GPU "
-                            "(per direction); bisection {bisection} Tb/s (one direction); "
-                            "oversubscription {oversubscription}:1").format(link=scaleup.link_word(nvl),
-        nvlink=" / ".join(f"{v:,g}" for v in b["nvlink_gbytes_per_gpu_bidir_pods"]) if pods
-        else f"{b['nvlink_gbytes_per_gpu_bidir']:g}",
-        scaleout=f"{b['scaleout_gbits_per_gpu']:g}",
-        bisection=f"{b['bisection_tbits_one_direction']:,.1f}", oversubscription=f"{b['oversubscription']:g}"))
-      + "\n")
-    for label, text in (pods["scaleup"] if pods else [(_("scale-up"), scaleup.describe(
-            summary["nvlink"], library_label(summary["nvlink"]["collective_library"])))]):
-        w(row(label, text) + "\n")
+    nvlink = b["nvlink_gbytes_per_gpu_bidir_pods"] if pods else [b["nvlink_gbytes_per_gpu_bidir"]]
+    w(row(_("bandwidth"), _("{link} {nvlink} per GPU (both directions); scale-out {scaleout} per GPU "
+                            "(one direction); bisection {bisection} (one direction); "
+                            "oversubscription {oversubscription}").format(link=scaleup.link_word(nvl),
+        nvlink=" / ".join(units.bandwidth(units.from_gbytes(v), unit) for v in nvlink),
+        scaleout=units.bandwidth(b["scaleout_gbits_per_gpu"], unit),
+        bisection=units.bandwidth(units.from_tbits(b["bisection_tbits_one_direction"]), unit),
+        oversubscription=units.ratio(b["oversubscription"]))) + "\n")
+    scale = pods["scaleup"] if pods else [scaleup.describe(
+        summary["nvlink"], library_label(summary["nvlink"]["collective_library"]), unit)]
+    for i, text in enumerate(scale):  # a design with pods: a line per pod under one label
+        w(row(_("scale-up") if i == 0 else "", text) + "\n")
     n = summary["nvlink"]
     if n.get("levels") == 2:  # core.fabric.domainlevels
         w(row(_("NVLink levels"), _("domains of {domain} GPUs = {racks} x {level1}; level 2: {switches} switch units, "
-                                     "{cables} cables, {l2} GB/s per GPU (one direction), taper {taper}:1").format(
+                                     "{cables} cables, {l2} per GPU (one direction), taper {taper}").format(
             domain=n["domain_gpus"], racks=n["domain_gpus"] // n["level1_gpus"], level1=n["level1_gpus"],
             switches=f"{n['level2_switches_total']:,}", cables=f"{n['level2_cables_total']:,}",
-            l2=f"{n['level2_gbytes_per_gpu_per_direction']:g}", taper=f"{1 / n['level2_taper']:.3g}"))
+            l2=units.bandwidth(units.from_gbytes(n["level2_gbytes_per_gpu_per_direction"]), unit),
+            taper=units.ratio(1 / n["level2_taper"])))
           + (_("; {pairs} pairs of racks cabled to each other, no level-2 switch (NVL36x2)").format(
               pairs=f"{n['direct_pairs']:,}") if n.get("direct_pairs") else "") + "\n")
     c = summary["cost"]
@@ -136,24 +140,25 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None) -> str:
         w(row(_("spares"), _("{spend} of the capex above ({policy}; on a shelf, no power)").format(
             spend=usd(c["spares_capex_usd"], exact=True),
             policy=policy_words(c["spares"]))) + "\n")
-    w(row(_("power"), _("IT {it} kW (network {network} kW), facility {facility} kW at PUE {pue}").format(
-        it=f"{p['it_kw']:,.1f}", network=f"{p['network_kw']:,.1f}", facility=f"{p['facility_kw']:,.1f}",
+    w(row(_("power"), _("IT {it} (network {network}), facility {facility} at PUE {pue}").format(
+        it=units.power(p["it_kw"]), network=units.power(p["network_kw"]), facility=units.power(p["facility_kw"]),
         pue=f"{p['pue']:g}")) + "\n")
     for line in summary["explanation"]:
         w(f"  - {line}\n")
     return out.getvalue()
 
 
-def _pods_words(mixed) -> dict:
+def _pods_words(mixed, unit: str) -> dict:
     """Every pod's words for the plan table (``_render_table``'s ``pods``): the headline's switch models and port
-    speeds (``core.analysis.whole.pods_models``) and each pod's scale-up sentence, labelled by pod."""
+    speeds (``core.analysis.whole.pods_models``) and each pod's scale-up sentence prefixed by its pod, bandwidths
+    in ``unit``."""
     from core.analysis.whole import pods_models
 
     scale = []
     for pod, p in zip(mixed.fabric.pods, mixed.plans):
         nvl = p.nvlink_summary()
-        scale.append((_("scale-up pod {pod}").format(pod=pod.index + 1),
-                      scaleup.describe(nvl, library_label(nvl["collective_library"]))))
+        scale.append(_("pod {pod}: {words}").format(pod=pod.index + 1, words=scaleup.describe(
+            nvl, library_label(nvl["collective_library"]), unit)))
     return {"models": pods_models(mixed), "scaleup": scale}
 
 
@@ -184,8 +189,9 @@ def run(args: argparse.Namespace) -> str:
         summary = result.summary()
     if mixed is not None:
         if args.format != "json":
-            return _render_table(summary, tier_words(result.fabric), _pods_words(mixed)) + pods_table(
-                summary["mixed_pods"])
+            unit = bandwidth_unit(args)
+            return _render_table(summary, tier_words(result.fabric), _pods_words(mixed, unit), unit) + pods_table(
+                summary["mixed_pods"], unit)
     if args.format == "json":
         summary["design"] = json.loads(design.model_dump_json(exclude_defaults=True))
         summary["bom"] = json.loads(result.bom_frame().to_json(orient="records"))
@@ -194,4 +200,4 @@ def run(args: argparse.Namespace) -> str:
 
             summary["reserved_bom"] = json.loads(bom_dataframe(result.reserved_bom).to_json(orient="records"))
         return to_json(summary)
-    return _render_table(summary, tier_words(result.fabric))
+    return _render_table(summary, tier_words(result.fabric), unit=bandwidth_unit(args))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from core.cli.common import display_width, pad, row
 from core.i18n import _, number, usd
+from core.units import percent
 
 
 def pods_result(mixed, args, rates):
@@ -29,7 +30,7 @@ def pods_lines(avail, spares) -> list[str]:
 
     lines = [
         row(_("job"), _("{job} of {total} GPUs runs {fraction} of the time ({trials} trials, seed {seed})").format(
-            job=f"{avail.job_gpus:,}", total=f"{avail.gpus:,}", fraction=f"{avail.job_run_fraction:.2%}",
+            job=f"{avail.job_gpus:,}", total=f"{avail.gpus:,}", fraction=percent(avail.job_run_fraction),
             trials=f"{avail.trials:,}", seed=avail.seed)),
         row(_("GPUs usable (expected)"), number(avail.expected_gpus_available, 1))]
     names = (_("GPUs"), _("GPUs usable (expected)"), _("GPUs cut off (expected)"), _("Every GPU usable"))
@@ -37,7 +38,7 @@ def pods_lines(avail, spares) -> list[str]:
     for p in avail.pods:
         lines.append(_("pod {pod}").format(pod=p.pod) + f" ({p.system})")
         values = (number(p.gpus), number(p.expected_gpus_available, 1), number(p.expected_gpus_cut_off, 1),
-                  f"{p.all_available_fraction:.2%}")
+                  percent(p.all_available_fraction))
         lines += ["  " + pad(name, width) + value for name, value in zip(names, values)]
     lines += [
         row(_("spares"), _("{count} spare rows, {spend}; capex with spares {capex}").format(

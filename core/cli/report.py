@@ -21,6 +21,7 @@ import sys
 from urllib.parse import urlencode, urlsplit
 
 from core.cli.common import add_design_options, check_output, design_from_args
+from core.cli.bwunit import add_units_option, bandwidth_unit
 from core.errors import InputError, shown
 from core.i18n import _, current, number
 
@@ -62,6 +63,7 @@ def register(subparsers) -> None:
         parser.add_argument(flag, default="", metavar="TEXT",
                             help=_("{what}, on the cover (text, at most {limit} characters shown)").format(
                                 what=what, limit=COVER_TEXT_CHARS))
+    add_units_option(parser)
     parser.set_defaults(handler=run)
 
 
@@ -89,9 +91,11 @@ def run(args: argparse.Namespace) -> str:
     link = share_link(design, args.link_base or report.public_base_url() or DEFAULT_LINK_BASE)
     cover = report.Cover(customer=args.customer, author=args.author, version=args.version_label, edition=args.edition)
     if args.format == "pdf":
-        data = report.design_report_pdf(p, name=name, share_link=link, cover=cover)
+        data = report.design_report_pdf(p, name=name, share_link=link, cover=cover,
+                                         unit=bandwidth_unit(args))
     else:
-        data = report.design_report_html(p, name=name, share_link=link, cover=cover).encode("utf-8")
+        data = report.design_report_html(p, name=name, share_link=link, cover=cover,
+                                          unit=bandwidth_unit(args)).encode("utf-8")
     if args.output is None:
         if args.format == "html":
             return data.decode("utf-8")

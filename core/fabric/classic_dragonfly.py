@@ -88,7 +88,7 @@ WORDS = {
     "input:oversubscription:off": N_("No effect on a Dragonfly: a router's local and global ports follow from the "
                                      "routers per group and the global ratio (Advanced)."),
     "input:tiers:off": N_("No effect on a Dragonfly: one router tier, groups joined by global links."),
-    "card:leaf:help": N_("{count} {switch} routers, all {planes} plane(s): one router tier, no spine and no core"),
+    "card:leaf:help": N_("{count} {switch} routers, all {planes}: one router tier, no spine and no core"),
     "input:group_leaves": N_("Routers per Dragonfly group (0 = auto)"),
     "input:group_leaves:help": N_("Dragonfly: a multiple of the rails, joined all to all. auto: twice the nodes per "
                                   "router (Kim et al.'s balance), at most what the router radix holds with the global "

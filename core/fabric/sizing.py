@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict
 from core.design import ResolvedDesign
 from core.errors import DesignError
 from core.fabric.families import family as topology_family
+from core import plurals
 from core.i18n import N_, _, ngettext
 from core.memo import stage, view
 
@@ -757,7 +758,7 @@ def _two_tier_spines(stage: _Stage, counts_only: bool = False) -> _Upper:
     ).format(uplinks=leaf_uplinks, pair=pair_links, spines=spine_count, leaves=leaf_count, down=spine_down,
              radix=radix))
     spines = SwitchGroup(role="spine", count=spine_count, down_ports_used=spine_down, up_ports_used=0, radix=radix,
-                         **_tier(resolved, "spine"), description=_("{pair} link(s) to each of {leaves} leaves").format(pair=pair_links,
+                         **_tier(resolved, "spine"), description=_("{pair} to each of {leaves} leaves").format(pair=plurals.links(pair_links),
                                                                                           leaves=leaf_count))
     return _Upper(leaf_uplinks=leaf_uplinks, spines_per_pod=spine_count, spine_count=spine_count,
                   pair_links=pair_links, groups=[spines])
@@ -789,11 +790,11 @@ def _three_tier_pods(stage: _Stage, counts_only: bool = False) -> _Upper:
     if counts_only:
         return up
     up.spine_core_pair = up.spine_uplinks // up.cores_per_group
-    pod = (_("A pod is {groups} scalable unit(s) = {leaves} leaves and {spines} spines; ceil({all_groups} / "
+    pod = (_("A pod is {units} = {leaves} leaves and {spines} spines; ceil({all_groups} / "
              "{groups}) = {pods} pods.") if stage.rail else
            _("A pod is {groups} top-of-rack leaf(s) = {leaves} leaves and {spines} spines; ceil({all_groups} / "
              "{groups}) = {pods} pods."))
-    stage.why.append(pod.format(groups=up.groups_per_pod, leaves=leaves_per_pod, spines=up.spines_per_pod,
+    stage.why.append(pod.format(groups=up.groups_per_pod, units=plurals.scalable_units(up.groups_per_pod), leaves=leaves_per_pod, spines=up.spines_per_pod,
                                 all_groups=stage.group_count, pods=up.pod_count))
     stage.why.append(_(
         "Each leaf has {uplinks} uplinks, {pair} to each spine of its pod; each spine has {down} down and {up} up."
@@ -804,14 +805,15 @@ def _three_tier_pods(stage: _Stage, counts_only: bool = False) -> _Upper:
     up.spine_core_links = full_pods * up.spines_per_pod * up.spine_uplinks
     stage.why.append(_(
         "Spine j of every pod connects to core group j: {core_groups} groups x {per_group} cores = {cores} cores, "
-        "{pair} link(s) per spine-core pair."
-    ).format(core_groups=up.core_groups, per_group=up.cores_per_group, cores=up.core_count, pair=up.spine_core_pair))
+        "{pair} per spine-core pair."
+    ).format(core_groups=up.core_groups, per_group=up.cores_per_group, cores=up.core_count,
+             pair=plurals.links(up.spine_core_pair)))
     if full_pods:
         up.groups.append(
             SwitchGroup(role="spine", count=full_pods * up.spines_per_pod, down_ports_used=spine_down,
                         up_ports_used=up.spine_uplinks, radix=radix, **_tier(resolved, "spine"),
-                        description=_("{pair} link(s) to each of {leaves} leaves in its pod").format(
-                            pair=up.pair_links, leaves=leaves_per_pod))
+                        description=_("{pair} to each of {leaves} leaves in its pod").format(
+                            pair=plurals.links(up.pair_links), leaves=leaves_per_pod))
         )
     if full_pods < up.pod_count:
         core_down += _partial_pod(stage, up, last_pod_groups)

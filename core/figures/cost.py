@@ -6,8 +6,8 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from core.analysis.whole import whole_summary
-from core.figures.keynumbers import format_power, unbilled_by_cards
-from core.units import money_axis
+from core.figures.keynumbers import unbilled_by_cards
+from core.units import money_axis, power as power_text
 from core.cost import CATEGORY_LABELS, price_sensitivity
 from core.figures.style import CATEGORY_COLOURS, base_layout
 from core.i18n import N_, _, in_currency, usd
@@ -51,10 +51,10 @@ def power_figure(plan) -> go.Figure:
     top = max(values) if values else 1.0
     fig = go.Figure(go.Bar(  # labels of bars under 5% of the tallest only on hover: they would overlap
         x=[category_name(c) for c in labels], y=values, marker_color=[CATEGORY_COLOURS.get(c, "#999") for c in labels],
-        text=[format_power(v) if v >= 0.05 * top else "" for v in values], textposition="outside", cliponaxis=False,
-        customdata=[format_power(v) for v in values], hovertemplate="%{x}: %{customdata}<extra></extra>"))
+        text=[power_text(v) if v >= 0.05 * top else "" for v in values], textposition="outside", cliponaxis=False,
+        customdata=[power_text(v) for v in values], hovertemplate="%{x}: %{customdata}<extra></extra>"))
     base_layout(fig, _("Power by category: IT {it}, facility {facility} at PUE {pue} [kW]").format(
-        it=format_power(plan.cost.it_kw), facility=format_power(plan.cost.facility_kw), pue=f"{plan.cost.pue:g}"), 360)
+        it=power_text(plan.cost.it_kw), facility=power_text(plan.cost.facility_kw), pue=f"{plan.cost.pue:g}"), 360)
     fig.update_layout(yaxis=dict(title="kW", range=[0, max(values) * 1.15]), xaxis=dict(tickangle=-40),
                       uniformtext=dict(minsize=10, mode="show"))
     return fig
@@ -122,7 +122,7 @@ def networks_figure(plan) -> go.Figure:
     colours = {"compute": "#5d6d7e", "storage": "#2e86c1", "inband": "#117a65", "oob": "#d35400"}
     fig = go.Figure()
     for metric, total, label, shown in (("capex_usd", capex, _("capex"), usd),
-                                        ("power_kw", power, _("IT power"), format_power)):
+                                        ("power_kw", power, _("IT power"), power_text)):
         values = [networks[k][metric] for k in keys]
         fig.add_trace(go.Bar(
             y=[label] * len(keys), x=[v / total * 100 for v in values], orientation="h", name=label,

@@ -11,12 +11,13 @@ import unicodedata
 
 from dataclasses import dataclass
 
-from core import vocab
+from core import plurals, vocab
 from core.catalog import load_catalog
 from core.fabric.families import words
 from core.figures.style import CJK_FONTS, sep
 from core.text import html_text
-from core.units import bandwidth, from_gbytes, from_tbits, number, ratio
+from core.units import bandwidth, from_gbytes, from_tbits, kw, power, ratio
+from core.units import number as significant
 from core.i18n import N_, _, ngettext, number, usd
 
 
@@ -28,11 +29,6 @@ class KeyNumber:
     help: str
 
 
-def format_power(kw: float) -> str:
-    """kW below 1 MW, MW above."""
-    return f"{number(kw / 1000)} MW" if kw >= 1000 else f"{number(kw)} kW"
-
-
 def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
     """The metrics: GPUs, switches per tier (leaf, spine, core), links, transceivers, bisection,
     per-GPU scale-up and scale-out bandwidth, capex of the compute fabric and of the whole cluster, capex per
@@ -42,9 +38,9 @@ def key_numbers(summary: dict, unit: str = "GB/s") -> list[KeyNumber]:
     xcvr = summary["transceivers"]
     bw = summary["bandwidth"]
     cost = summary["cost"]
-    power = summary["power"]
+    power_kw = summary["power"]
     nvlink_gbits = bw["nvlink_gbytes_per_gpu_bidir"] * 8
-    return in_noun([*_base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits),
+    return in_noun([*_base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbits),
                     *_growth_numbers(summary)], summary.get("nvlink"))
 
 
@@ -146,7 +142,8 @@ def _switch_numbers(summary: dict, sw: dict) -> list[KeyNumber]:
     return [KeyNumber(f"switches_{t}", words(topology, f"card:{t}", SWITCH_LABELS[t]), f"{sw[t]:,}",
                       words(topology, f"card:{t}:help", SWITCH_HELP[t]).format(
         count=f"{sw[t]:,}", switch=summary.get("switch_models", {}).get(t, summary["switch_model"]),
-        planes=summary["planes"], total=f"{sw['total']:,}", tiers=summary["tiers"])) for t in ("leaf", "spine", "core")
+        planes=plurals.planes(summary["planes"]), total=f"{sw['total']:,}", tiers=plurals.tiers(summary["tiers"])))
+        for t in ("leaf", "spine", "core")
         if words(topology, f"card:{t}", SWITCH_LABELS[t]) is not None]  # None: a tier the family does not have
 
 
@@ -157,7 +154,7 @@ def _scaleup_value(bw: dict, nvlink_gbits: float, unit: str) -> str:
     return " / ".join(dict.fromkeys(bandwidth(v * 8, unit) for v in pods)) if pods else bandwidth(nvlink_gbits, unit)
 
 
-def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits) -> list[KeyNumber]:
+def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power_kw, nvlink_gbits) -> list[KeyNumber]:
     from core.scaleup import accelerator_noun
 
     nvl = summary.get("nvlink", {})  # a summary without one (an old JSON file): GPUs
@@ -205,10 +202,10 @@ def _base_numbers(summary, unit, sw, links, xcvr, bw, cost, power, nvlink_gbits)
                                                        share=f"{cost['network_share']:.1%}")),
         KeyNumber("capex_per_gpu", _("Capex / GPU"), usd(cost["capex_per_gpu_usd"]),
                   _("{amount} per GPU").format(amount=usd(cost["capex_per_gpu_usd"]))),
-        KeyNumber("it_power", _("IT power"), format_power(power["it_kw"]),
+        KeyNumber("it_power", _("IT power"), power(power_kw["it_kw"]),
                   _("{it} kW IT (network {network} kW); facility {facility} kW at PUE {pue}").format(
-                      it=f"{power['it_kw']:,.1f}", network=f"{power['network_kw']:,.1f}",
-                      facility=f"{power['facility_kw']:,.1f}", pue=f"{power['pue']:g}")
+                      it=kw(power_kw["it_kw"]), network=kw(power_kw["network_kw"]),
+                      facility=kw(power_kw["facility_kw"]), pue=f"{power_kw['pue']:g}")
                   + _network_split(summary, "power_kw")),
     ]
 
@@ -224,7 +221,7 @@ def _network_split(summary: dict, key: str) -> str:
     networks = summary.get("networks") or {}
     if not any(v.get(key) for n, v in networks.items() if n != "compute"):
         return ""
-    shown = usd if key == "capex_usd" else (lambda kw: f"{kw:,.1f} kW")
+    shown = usd if key == "capex_usd" else power
     parts = [_("{network} {amount}").format(network=_(NETWORK_WORDS.get(n, n)), amount=shown(v[key]))
              for n, v in networks.items() if v.get(key)]
     return _("; by network: {parts}").format(parts=sep().join(parts))
@@ -255,9 +252,9 @@ def _growth_note(summary: dict) -> str:
 
 SWITCH_LABELS = {"leaf": N_("Leaf switches"), "spine": N_("Spine switches"), "core": N_("Core switches")}
 SWITCH_HELP = {
-    "leaf": N_("{count} {switch} leaf switches, all {planes} plane(s); {total} switches in {tiers} tier(s)"),
-    "spine": N_("{count} {switch} spine switches, all {planes} plane(s); {total} switches in {tiers} tier(s)"),
-    "core": N_("{count} {switch} core switches, all {planes} plane(s); {total} switches in {tiers} tier(s)"),
+    "leaf": N_("{count} {switch} leaf switches, all {planes}; {total} switches in {tiers}"),
+    "spine": N_("{count} {switch} spine switches, all {planes}; {total} switches in {tiers}"),
+    "core": N_("{count} {switch} core switches, all {planes}; {total} switches in {tiers}"),
 }
 """The switch cards' labels and tooltips, per tier."""
 
@@ -342,12 +339,12 @@ def training_key_numbers(estimate_, system=None) -> list[KeyNumber]:
     e = estimate_
     cost = usd(e.cost_usd)
     return in_noun([
-        KeyNumber("step_time", _("Step time"), f"{e.step_time_s:.2f} s", _("seconds per optimizer step")),
+        KeyNumber("step_time", _("Step time"), f"{significant(e.step_time_s)} s", _("seconds per optimizer step")),
         KeyNumber("tokens_per_s", _("Tokens/s"), number(e.tokens_per_s), _("tokens trained per second, whole job")),
         KeyNumber("mfu", _("MFU"), f"{e.mfu:.1%}", _("model FLOPs / (GPUs x dense peak x time)")),
         KeyNumber("comm", _("Communicating"), f"{e.comm_fraction:.1%}",
                   _("share of the step spent in communication that compute does not hide")),
-        KeyNumber("days", _("Days to train"), f"{e.days_to_train:,.1f}",
+        KeyNumber("days", _("Days to train"), significant(e.days_to_train),
                   _("{tokens} tokens at this throughput").format(tokens=f"{e.job.tokens_to_train:.3g}")),
         KeyNumber("cost", _("Cost of the run"), cost,
                   _("share of the cluster's TCO per day (catalog price estimates) x days")),
@@ -372,7 +369,7 @@ def cost_key_numbers(plan) -> list[KeyNumber]:
                   _("NICs, switches, transceivers and cables as a share of capex")),
         KeyNumber("energy", _("Energy per year"), usd(cost.energy_usd_per_year),
                   _("facility {power} kW x 8,760 h x {price}/kWh").format(  # the price by the one money format
-                      power=f"{cost.facility_kw:,.0f}", price=usd(plan.design.electricity_usd_per_kwh, cents=True))),
+                      power=kw(cost.facility_kw), price=usd(plan.design.electricity_usd_per_kwh, cents=True))),
         KeyNumber("tco", _("TCO ({years} years)").format(years=f"{cost.tco_years:g}"), usd(cost.tco_usd),
                   _("capex + years x energy; staff, space, maintenance and financing not included")),
         KeyNumber("racks", _("Compute racks"), f"{cost.racks_compute:,}", _racks_help(plan)),
@@ -390,8 +387,8 @@ def _racks_help(plan) -> str:
     limit = max(layout.racks, key=lambda r: r.kw).kw_limit if hall is not None else layout.power_limit_kw
     return _("racks of compute nodes; {total} racks in all ({network} network), at most {kw} kW per rack of "
              "{limit} kW (Racks & cabling tab)").format(
-        total=f"{counts['total']:,}", network=f"{counts['network']:,}", kw=f"{layout.max_kw_per_rack:,.1f}",
-        limit=f"{limit:g}")
+        total=f"{counts['total']:,}", network=f"{counts['network']:,}", kw=kw(layout.max_kw_per_rack),
+        limit=kw(limit))
 
 
 def rack_key_numbers(plan) -> list[KeyNumber]:
@@ -407,10 +404,10 @@ def rack_key_numbers(plan) -> list[KeyNumber]:
                       **{k: f"{v:,}" for k, v in counts.items()})),
         KeyNumber("nodes_per_rack", _("Nodes per rack"), f"{layout.nodes_per_rack:,}",
                   _("under the {limit} kW and {units}U rack limits ({preset})").format(
-                      limit=f"{layout.power_limit_kw:g}", units=layout.rack_units, preset=layout.preset)),
-        KeyNumber("max_kw", _("Most power in a rack"), f"{worst.kw:,.1f} kW",
+                      limit=kw(layout.power_limit_kw), units=layout.rack_units, preset=layout.preset)),
+        KeyNumber("max_kw", _("Most power in a rack"), power(worst.kw),
                   _("{rack}, {share:.0%} of its {limit} kW limit").format(
-                      rack=worst.name, share=worst.kw / worst.kw_limit, limit=f"{worst.kw_limit:g}")),
+                      rack=worst.name, share=worst.kw / worst.kw_limit, limit=kw(worst.kw_limit))),
         KeyNumber("rows", _("Rows"), f"{len(layout.rows):,}",
                   _("scalable units in rows of up to {most} racks; spine, core and management racks in the middle")
                   .format(most=load_racks().hall.max_racks_per_row)),
@@ -430,7 +427,7 @@ def _ms(seconds: float) -> str:
     """A latency in milliseconds (three significant figures, separators from 1,000), or "unbounded" [s in]."""
     if seconds != seconds or seconds == float("inf"):
         return _("unbounded")
-    return f"{number(seconds * 1e3)} ms"
+    return f"{significant(seconds * 1e3)} ms"
 
 
 def _per_gpu(value: float) -> str:
@@ -464,7 +461,7 @@ def serving_key_numbers(estimate_, system=None) -> list[KeyNumber]:
                     "energy), catalog price estimates").format(gpus=f"{e.gpus:,}")),
         KeyNumber("joules", _("Energy per output token"),
                   _("unbounded") if e.joules_per_output_token == float("inf") else
-                  f"{number(e.joules_per_output_token)} J",
+                  f"{significant(e.joules_per_output_token)} J",
                   _("the deployment's share of facility power over its output tokens per second")),
         KeyNumber("slo", _("Meets the targets"), met,
                   _("targets: {targets}").format(targets=sep().join(targets)) if targets else _("no targets set")),
@@ -483,9 +480,9 @@ def kv_key_numbers(kv, unit: str = "GB/s") -> list[KeyNumber]:
                   _("the prompt's cache, moved from a prefill rank to a decode rank")),
         KeyNumber("kv_time", _("Transfer time"), _ms(kv.time_s),
                   _("fixed cost, switch hops and the bytes over the sending GPUs' share of the network")),
-        KeyNumber("kv_rate", _("KV traffic"), bandwidth(from_gbytes(kv.gbytes_per_s), unit),
+        KeyNumber("kv_rate", _("KV traffic (1 dir)"), bandwidth(from_gbytes(kv.gbytes_per_s), unit),
                   _("at the deployment's request rate, one direction")),
-        KeyNumber("kv_offered", _("Network between the pools"), bandwidth(from_gbytes(kv.network_gbytes_per_s), unit),
+        KeyNumber("kv_offered", _("Network between the pools (1 dir)"), bandwidth(from_gbytes(kv.network_gbytes_per_s), unit),
                   _("the smaller pool's NIC bandwidth (the cache leaves one pool and enters the other), at most the "
                     "fabric's bisection; one direction; farthest level crossed: {level}").format(
                       level=level)),

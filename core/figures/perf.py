@@ -160,7 +160,7 @@ def step_figure(estimates: dict, height: int = 320) -> go.Figure:
             hovertemplate=_("{part}: %{{x:.3f}} s").format(part=label) + "<extra>%{y}</extra>",
         ))
     totals = [est.step_time_s for est in estimates.values()]
-    fig.add_trace(go.Scatter(y=labels, x=totals, mode="text", text=[f"  {t:.2f} s" for t in totals],
+    fig.add_trace(go.Scatter(y=labels, x=totals, mode="text", text=[f"  {units.number(t)} s" for t in totals],
                              textposition="middle right", showlegend=False, hoverinfo="skip"))
     fig.update_layout(barmode="stack")
     fig.update_xaxes(title=_("seconds per step"), range=[0, max(totals or [1]) * 1.18])

@@ -13,7 +13,8 @@ import math
 import plotly.graph_objects as go
 
 from core.figures.style import base_layout
-from core.i18n import N_, _
+from core.i18n import N_, _, number
+from core.units import kw
 from core.physical.layout import Layout, Rack
 
 MAX_RACK_TYPES = 8
@@ -34,7 +35,7 @@ RACK_LABELS = {"compute": N_("compute"), "network": N_("network"), "storage": N_
 
 
 def _kw(value: float) -> str:
-    return f"{value:,.1f}"
+    return kw(value)
 
 
 def rack_types(layout: Layout) -> list[tuple[Rack, int]]:
@@ -162,7 +163,7 @@ def floor_plan_figure(layout: Layout, row_tags: dict[int, str] | None = None) ->
             d = by_kind.setdefault(rack.kind, {"x": [], "y": [], "text": [], "hover": [], "fill": []})
             d["x"].append(rack.position + 1)
             d["y"].append(line)
-            d["text"].append(f"{rack.kw:.0f}")
+            d["text"].append(number(rack.kw))  # a whole kW fits the floor plan's dot
             d["fill"].append(min(1.0, rack.kw / rack.kw_limit) if rack.kw_limit else 0)
             devices = ", ".join(f"{s.count} x {s.model}" for s in rack.slots) or _("empty")
             d["hover"].append(_("{rack} ({kind}){also}<br>{kw} of {limit} kW, {used} of {units}U<br>{devices}").format(

@@ -12,6 +12,7 @@ from core.scaleup import KIND_LABELS, all_peers_gbytes, in_noun, links_per_peer
 from core.units import bandwidth as format_bandwidth
 from core.figures.style import TIER_COLOURS, FigureSpec, base_layout, line_width, scatter, wrap_text
 from core.figures.scaleup_levels import two_level_figure
+from core import plurals
 from core.i18n import _
 
 
@@ -89,8 +90,8 @@ def _mesh(fig: FigureSpec, plan, domain: int, links: int, link_bidir: float, uni
                "peers at once {all} (per direction)").format(
         per=per, peers=domain - 1, peer=format_bandwidth(peer * 8, unit),
         all=format_bandwidth(all_peers_gbytes(peer, domain) * 8, unit))
-    detail += "<br>" + _("Scale-out: {nics} x {nic} at {speed}G per node ({planes} plane(s))").format(
-        nics=r.nics_per_node, nic=r.nic.id, speed=r.port_speed_gbps, planes=r.planes)
+    detail += "<br>" + _("Scale-out: {nics} x {nic} at {speed}G per node ({planes})").format(
+        nics=r.nics_per_node, nic=r.nic.id, speed=r.port_speed_gbps, planes=plurals.planes(r.planes))
     note = wrap_text(detail, 36)
     fig.add_annotation(text=note, xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left",
                        yanchor="top", align="left", font=dict(size=11))
@@ -281,11 +282,11 @@ def scaleup_figure(plan, unit: str = "GB/s", height: int = 560) -> go.Figure:
                                                      chips=chips_per_unit)
         detail += "<br>" + _("Each line: {links} links between a compute tray and a switch tray").format(links=per_tray)
     # the node's NICs: the rails into the scale-out fabric
-    scaleout = dict(nics=r.nics_per_node, nic=r.nic.id, speed=r.port_speed_gbps, planes=r.planes)
+    scaleout = dict(nics=r.nics_per_node, nic=r.nic.id, speed=r.port_speed_gbps, planes=plurals.planes(r.planes))
     if gpus_per_unit == 1:
-        detail += "<br>" + _("Scale-out: {nics} x {nic} at {speed}G per node ({planes} plane(s))").format(**scaleout)
+        detail += "<br>" + _("Scale-out: {nics} x {nic} at {speed}G per node ({planes})").format(**scaleout)
     else:
-        detail += "<br>" + _("Scale-out: {nics} x {nic} at {speed}G per tray ({planes} plane(s))").format(**scaleout)
+        detail += "<br>" + _("Scale-out: {nics} x {nic} at {speed}G per tray ({planes})").format(**scaleout)
     note = wrap_text(detail, 36)
     fig.add_annotation(text=note,
                        xref="paper", yref="paper", x=0, y=-0.02, showarrow=False, xanchor="left", yanchor="top",

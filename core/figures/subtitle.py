@@ -5,7 +5,7 @@ a fabric without switches (a torus) its words (``core.designwords.plan_words``).
 
 from __future__ import annotations
 
-from core import vocab
+from core import plurals, vocab
 from core.analysis.whole import design_mixed, pods_models, whole_plan
 from core.designwords import plan_words
 from core.errors import FabricPlannerError
@@ -17,7 +17,7 @@ from core.plan import Plan
 
 def design_subtitle(plan) -> str:
     """``plan``'s design in one line of the current language (module docstring), e.g. ``768 GPUs in 2 pods (H100 +
-    B200, 96 nodes) · InfiniBand 400 / 800G · fat-tree · 2 tiers · 1 plane(s) · switch QM9700 + Q3400 leaves, Q3400
+    B200, 96 nodes) · InfiniBand 400 / 800G · fat-tree · 2 tiers · 1 plane · switch QM9700 + Q3400 leaves, Q3400
     spines · NIC ...``; ``plan`` is a design's plan or its whole plan (``core.analysis.whole.whole_plan``)."""
     size = size_caption(whole_plan(plan))
     if node_to_node(plan.fabric.family):  # no switch and no tier: the torus in words (core.designwords)
@@ -27,8 +27,8 @@ def design_subtitle(plan) -> str:
         models = pods_models(design_mixed(plan.design)) if plan.design.pods else {}
     except FabricPlannerError:
         models = {}
-    return _("{size} · {fabric} {speed}G · {topology} · {tiers} · {planes} plane(s) · switch {switch} · NIC {nic}").format(
+    return _("{size} · {fabric} {speed}G · {topology} · {tiers} · {planes} · switch {switch} · NIC {nic}").format(
         size=size, fabric=vocab.fabric_label(s["fabric"], plan.resolved.nic.transport),
         speed=models.get("speed", s["port_speed_gbps"]), topology=vocab.TOPOLOGY.word(s["topology"]),
-        tiers=tier_words(plan.fabric), planes=s["planes"], switch=models.get("switch", s["switch_model"]),
+        tiers=tier_words(plan.fabric), planes=plurals.planes(s["planes"]), switch=models.get("switch", s["switch_model"]),
         nic=models.get("nic", s["nic_model"]))

@@ -13,7 +13,7 @@ from collections import defaultdict
 import networkx as nx
 import plotly.graph_objects as go
 
-from core import vocab
+from core import plurals, vocab
 from core.analysis.pods import MixedPlan, mixed_wiring
 from core.analysis.whole import design_mixed
 from core.errors import FabricPlannerError
@@ -386,8 +386,8 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         name_a, name_b = vertex_name(graph, lower), vertex_name(graph, upper)
         hover_points[upper_role].append((
             (pos[lower][0] + pos[upper][0]) / 2, (pos[lower][1] + pos[upper][1]) / 2,
-            f"{name_a} - {name_b}<br>" + _("{links} link(s) x {speed}G = {bandwidth} per direction").format(
-                links=f"{data['links']:,}", speed=data.get("speed_gbps", f.port_speed_gbps),
+            f"{name_a} - {name_b}<br>" + _("{links} x {speed}G = {bandwidth} per direction").format(
+                links=plurals.links(data["links"]), speed=data.get("speed_gbps", f.port_speed_gbps),
                 bandwidth=format_bandwidth(data["capacity_gbps"], unit)),
         ))
 

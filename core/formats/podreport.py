@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
+from core import units
 from core.errors import FabricPlannerError
 from core.i18n import _, number
 
@@ -31,14 +32,14 @@ def pods_availability_html(plan, values: Mapping) -> tuple[str, object]:
     whole = a.job_gpus == a.gpus
     rows = [[_("share of time a job on every GPU can run") if whole else
              _("share of time a job on {gpus} GPUs can run").format(gpus=number(a.job_gpus)),
-             f"{a.job_run_fraction:.2%}"],
+             units.percent(a.job_run_fraction)],
             [_("GPUs usable on average"), number(a.expected_gpus_available, 1)]]
     body = _h3(_("Availability")) + _table([_("measure"), _("value")], rows, {1})
     body += _table([_("Pod"), _("GPUs"), _("GPUs usable (expected)"), _("GPUs cut off (expected)"),
                     _("Every GPU usable")],
                    [[_("pod {pod}").format(pod=p.pod) + f" ({p.system})", number(p.gpus),
                      number(p.expected_gpus_available, 1), number(p.expected_gpus_cut_off, 1),
-                     f"{p.all_available_fraction:.2%}"] for p in a.pods], {1, 2, 3, 4})
+                     units.percent(p.all_available_fraction)] for p in a.pods], {1, 2, 3, 4})
     body += _monte_carlo_note(a.trials, values) + _p(_(METHOD_NOTE).replace("`", ""), note=True)
     return body, a
 

@@ -67,7 +67,7 @@ from pathlib import Path
 from typing import Mapping
 from urllib.parse import unquote
 
-from core import scaleup, units, vocab
+from core import plurals, scaleup, units, vocab
 from core.errors import FabricPlannerError, InputError
 from core.fabric import domainlevels
 from core.i18n import HTML_LANG, _, babel_locale, current, in_currency, money_note, ngettext, number, usd
@@ -369,10 +369,8 @@ def _frame_table(rows: list[dict], numeric_columns: tuple[str, ...] = ()) -> str
 def _plain(value) -> str:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    if isinstance(value, int):
-        return number(value)
-    if isinstance(value, float):
-        return f"{value:,.4g}" if abs(value) < 1000 else number(value)
+    if isinstance(value, (int, float)):
+        return units.cell(value)
     return str(value)
 
 
@@ -487,15 +485,15 @@ def _executive_summary(plan, unit: str, facts: Mapping) -> list[str]:
     bw = plan.bandwidth if whole is plan else whole.bandwidth.model_copy(update={
         k: s["bandwidth"][k] for k in ("scaleout_gbits_per_gpu", "bisection_tbits_one_direction", "oversubscription")})
     out = [_("What it is: {size}, on a {tiers}-tier {fabric} {topology} fabric at {speed} per GPU (one "
-             "direction), {planes} plane(s).").format(
+             "direction), {planes}.").format(
         size=size_caption(whole), tiers=s["tiers"], fabric=vocab.fabric_label(r.fabric, r.nic.transport),
         topology=vocab.TOPOLOGY.word(r.topology), speed=units.bandwidth(bw.scaleout_gbits_per_gpu, unit),
-        planes=s["planes"])]
+        planes=plurals.planes(s["planes"]))]
     out.append(_("What it costs: {capex} of capex at {basis} prices (range {low} to {high}), {per_gpu} per GPU, the "
                  "network {share} of it; {it_kw} kW of IT power; {tco} over {years} years with energy.").format(
         capex=usd(cost.capex_usd), basis=vocab.PRICE_BASES.label(cost.price_basis), low=usd(cost.capex_usd_low),
         high=usd(cost.capex_usd_high), per_gpu=usd(s["cost"]["capex_per_gpu_usd"]),
-        share=f"{s['cost']['network_share']:.0%}", it_kw=number(cost.it_kw), tco=usd(s["cost"]["tco_usd"]),
+        share=f"{s['cost']['network_share']:.0%}", it_kw=units.kw(cost.it_kw), tco=usd(s["cost"]["tco_usd"]),
         years=f"{cost.tco_years:g}"))
     achieves = _("What it achieves: bisection {bisection} (one direction), oversubscription {ratio} end to "
                  "end.").format(bisection=units.bandwidth(units.from_tbits(bw.bisection_tbits_one_direction), unit),
@@ -525,11 +523,11 @@ def _risks(plan, facts: Mapping) -> list[str]:
     if isinstance(racks, Mapping) and racks.get("max_kw_per_rack"):
         limit = racks.get("power_limit_kw")
         risks.append((_("up to {kw} kW in one rack (limit {limit} kW)") if limit else _("up to {kw} kW in one rack"))
-                     .format(kw=number(racks["max_kw_per_rack"], 1), limit=number(limit or 0, 1)))
+                     .format(kw=units.kw(racks["max_kw_per_rack"]), limit=units.kw(limit or 0)))
     a = facts.get("availability")
     if a is not None:
         risks.append(_("a job on {gpus} GPUs can run {share} of the time").format(
-            gpus=number(a.job_gpus), share=f"{a.job_run_fraction:.2%}"))
+            gpus=number(a.job_gpus), share=units.percent(a.job_run_fraction)))
     scenario = facts.get("scenario")
     if scenario is not None:
         risks.append(_("the failure scenario cuts off {gpus} GPUs").format(gpus=number(scenario.gpus_disconnected)))
@@ -559,7 +557,8 @@ def _topology(doc: _Doc, plan) -> None:
     note = (_("Aggregated view by scalable unit, pod and rail: {count} drawn elements.") if aggregated
             else _("Every switch and node drawn: {count} elements.")).format(count=number(count_drawn_elements(fig)))
     body = doc.figure(fig, 620) + _p(note, note=True) + doc.figure(scaleup_figure(plan, unit=doc.unit, height=560), 560)
-    body += _p(scaleup.describe(plan.nvlink_summary(), library_label(plan.resolved.system.collective_library)))
+    body += _p(scaleup.describe(plan.nvlink_summary(), library_label(plan.resolved.system.collective_library),
+                                  doc.unit))
     body += _h3(_("How the fabric was sized")) + _list(plan.fabric.explanation)
     headers = [_("role"), _("switches per plane"), _("down ports"), _("up ports"), _("free ports"), _("radix"),
                _("cabling")]
@@ -669,7 +668,7 @@ def _cost(doc: _Doc, plan) -> None:
     body = _p(_("Part names are the catalog's, quoted as published. Capex {capex}, at {basis} prices (range {low} to "
                 "{high}); IT power {power} kW.").format(
         capex=usd(plan.cost.capex_usd), basis=vocab.PRICE_BASES.label(plan.cost.price_basis), low=usd(plan.cost.capex_usd_low),
-        high=usd(plan.cost.capex_usd_high), power=number(plan.cost.it_kw, 1)), note=True)
+        high=usd(plan.cost.capex_usd_high), power=units.kw(plan.cost.it_kw)), note=True)
     if plan.cost.spares_capex_usd:  # Design.spares: spare rows follow each network's installed rows
         body += _p(_("Capex includes {usd} of spares (sparing policy {policy}): their rows follow the installed "
                      "ones, each with its rule in its why, at no power (on a shelf).").format(
@@ -702,7 +701,7 @@ def _networks(doc: _Doc, plan) -> None:
         if not isinstance(s, Mapping):
             continue
         rows.append([_network_label(key), number(s.get("switches", 0)), number(s.get("links", 0)),
-                     number(s.get("transceivers", 0)), usd(s.get("capex_usd", 0.0)), number(s.get("power_kw", 0.0), 1)])
+                     number(s.get("transceivers", 0)), usd(s.get("capex_usd", 0.0)), units.kw(s.get("power_kw", 0.0))])
     body = _table([_("network"), _("switches"), _("links"), _("transceivers"), in_currency(_("capex USD")), _("power kW")], rows,
                   {1, 2, 3, 4, 5}) if rows else ""
     body += _p(networks_note(plan), note=True) if rows and networks_note(plan) else ""
@@ -721,9 +720,9 @@ def _network_details(networks, word: str = "") -> str:
         body += _h3(_("{pod}: {network}").format(pod=word, network=_network_label(key)) if word
                     else _network_label(key))
         fabric = getattr(sizing, "fabric", "")  # a management network is plain Ethernet, not RoCE
-        body += _p(_("{fabric} {speed}G, {tiers} tier(s), oversubscription {ratio}").format(
+        body += _p(_("{fabric} {speed}G, {tiers}, oversubscription {ratio}").format(
             fabric=vocab.FABRIC.label(fabric) if key == "storage" else vocab.FABRIC.word(fabric),
-            speed=getattr(sizing, "port_speed_gbps", ""), tiers=getattr(sizing, "tiers", ""),
+            speed=getattr(sizing, "port_speed_gbps", ""), tiers=plurals.tiers(getattr(sizing, "tiers", 1)),
             ratio=units.ratio(float(getattr(sizing, "oversubscription", 1.0)))))
         switches = [[sw.model, number(sw.count), number(sw.down_ports_used), number(sw.up_ports_used),
                      number(sw.radix), sw.description] for sw in getattr(sizing, "switches", ())]
@@ -773,9 +772,9 @@ def racks_html(layout, racks: Mapping, tags: Mapping[int, str] | None = None) ->
                 [_("management racks"), number(racks.get("management", 0))],
                 [_("racks in total"), number(racks.get("total", 0))],
                 [_("rows"), number(racks.get("rows", 0))],
-                [_("most power in one rack [kW]"), number(racks.get("max_kw_per_rack", 0.0), 1)]]
+                [_("most power in one rack [kW]"), units.kw(racks.get("max_kw_per_rack", 0.0))]]
         if racks.get("power_limit_kw"):
-            rows.append([_("power limit per rack [kW]"), number(racks["power_limit_kw"], 1)])
+            rows.append([_("power limit per rack [kW]"), units.kw(racks["power_limit_kw"])])
         if racks.get("floor_area_m2"):
             rows.append([_("floor area [m²]"), number(racks["floor_area_m2"], 1)])
         body += _table([_("racks"), _("count")], rows, {1})
@@ -833,7 +832,7 @@ def lengths_html(lengths: list[tuple], media: list[tuple]) -> str:
             parts = [x for x in (m.cable_id, m.switch_module_id, m.node_module_id, getattr(m, "fibre_id", "")) if x]
             span = (f"{number(m.low_m, 1)}–{number(m.high_m, 1)}" if math.isfinite(m.high_m)
                     else f"≥ {number(m.low_m, 1)}")
-            rows.append([word] * pods + [cls(m.link_class), span, number(m.links), number(m.max_m, 1),
+            rows.append([word] * pods + [cls(m.link_class), span, number(m.links), units.metres(m.max_m, m.high_m),
                                          _(KIND_LABELS[m.kind]), ", ".join(dict.fromkeys(parts))])
         body += _h3(_("Media by length"))
         body += _table(head + [_("link class"), _("length [m]"), _("links"), _("longest [m]"), _("media"),
@@ -887,7 +886,7 @@ def _pods(doc: _Doc, plan) -> None:
         doc.section("pods", pods_title(None), _p(str(exc), note=True))
         return
     title = pods_title(summary)
-    lines = pods_lines(summary)
+    lines = pods_lines(summary, doc.unit)
     body = _p(_("The numbers above are the whole design's: every pod's nodes and leaves, the shared spines and "
                 "the mixed bill. Each pod has its own leaves sized for its nodes and NIC speed; the spine layer is "
                 "shared and sized for the sum of their uplinks.") if "cores" not in summary else three_tiers_note(),
@@ -1035,15 +1034,15 @@ def _availability(plan, resilience: Mapping | None) -> tuple[str, object]:
     whole = a.job_gpus == plan.resolved.gpus
     rows = [[_("share of time a job on every GPU can run") if whole else
              _("share of time a job on {gpus} GPUs can run").format(gpus=number(a.job_gpus)),
-             f"{a.job_run_fraction:.2%}"]]
+             units.percent(a.job_run_fraction)]]
     if spared is not None:
         rows.append([_("share of time a job on {gpus} GPUs (the spare nodes held back) can run").format(
-            gpus=number(smaller)), f"{spared.job_run_fraction:.2%}"])
+            gpus=number(smaller)), units.percent(spared.job_run_fraction)])
     rows += [
             [_("GPUs usable on average"), number(a.expected_gpus_usable, 1)],
-            [_("failures per day, whole cluster"), f"{a.interruptions_per_day:.3g}"],
+            [_("failures per day, whole cluster"), units.number(a.interruptions_per_day)],
             [_("spare nodes for a job that runs 99% of the time"), number(a.spare_nodes_for_99pct)],
-            [_("bandwidth left on average"), f"{a.expected_bandwidth_share:.2%}"]]
+            [_("bandwidth left on average"), units.percent(a.expected_bandwidth_share)]]
     body += _table([_("measure"), _("value")], rows, {1}) + _monte_carlo_note(a.trials, values)
     for note in a.notes:  # a cloud instance's adapters: the provider's links and switches are left out
         body += _p(note, note=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import inspect
 from typing import Mapping
 
-from core import vocab
+from core import plurals, vocab
 from core.units import ratio
 from core.catalog import load_catalog
 from core.design import Design, parse_design, tidy_spaces
@@ -232,7 +232,7 @@ def placement_notes(sweeps: list[Sweep], gpus: int, system_id: str, references: 
     """What the busbw chart assumes and shows, in sentences (``routing``: the class's label)."""
     p = sweeps[0].placement
     pods = (ngettext("{count} {family} group", "{count} {family} groups", p.pods) if p.dragonfly else
-            _("{count} pod(s)")).format(count=f"{p.pods:,}", family=p.family)
+            ngettext("{count} pod", "{count} pods", p.pods)).format(count=f"{p.pods:,}", family=p.family)
     system = load_catalog().system(system_id)
     values = dict(gpus=f"{gpus:,}", domains=f"{p.domains:,}", ranks=p.ranks_per_domain, last=p.last,
                   nodes=f"{p.nodes:,}", groups=f"{p.groups:,}", pods=pods, level=level_label(p.level, system),
@@ -373,9 +373,9 @@ def memory_caption(estimate_: TrainingEstimate, model_name: str, settings: Mappi
     s = estimate_.summary()
     memory = {k: f"{v:.1f}" for k, v in estimate_.memory_gb.items()}  # weights, gradients, optimizer, activations
     return (in_noun(_("{model}: {params}B parameters ({active}B active), {gpus} GPUs = tp {tp} x pp {pp} x cp {cp} x dp "
-              "{dp}; {microbatches} micro-batches per step; memory per GPU weights {weights}, gradients {gradients}, "
+              "{dp}; {microbatches} per step; memory per GPU weights {weights}, gradients {gradients}, "
               "optimizer {optimizer}, activations {activations} GiB of {hbm} GiB. ").format(
                 model=model_name, params=f"{s['params_b']:,.1f}", active=f"{s['active_params_b']:,.1f}",
                 gpus=f"{estimate_.gpus:,}", tp=settings["tp"], pp=settings["pp"], cp=settings["cp"], dp=estimate_.dp,
-                microbatches=estimate_.microbatches, hbm=f"{estimate_.hbm_gb:g}", **memory), system)
+                microbatches=plurals.micro_batches(estimate_.microbatches), hbm=f"{estimate_.hbm_gb:g}", **memory), system)
             + " ".join(estimate_.warnings))

@@ -309,7 +309,9 @@ def _nodes_per_domain(resolved: ResolvedDesign) -> int:
 
 
 def _kw(value: float) -> str:
-    return f"{value:,.1f}"
+    from core.units import kw
+
+    return kw(value)
 
 
 def choose_preset(resolved: ResolvedDesign, racks: RackCatalog | None = None) -> RackPreset:

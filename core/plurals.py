@@ -1,0 +1,43 @@
+"""Counted nouns in the current language: ``1 plane`` / ``4 planes`` (Chinese ``4 个平面``), never ``plane(s)``.
+
+A message that counts more than one thing takes each count as its own piece (``{planes}``), so each noun gets its
+own singular and plural (``core.i18n.ngettext``); tests/test_units.py forbids ``(s)`` in new messages.
+"""
+
+from __future__ import annotations
+
+from core.i18n import ngettext
+
+
+def _count(n: int) -> str:
+    return f"{n:,}"
+
+
+def planes(n: int) -> str:
+    """``1 plane`` / ``2 planes``."""
+    return ngettext("{count} plane", "{count} planes", n).format(count=_count(n))
+
+
+def tiers(n: int) -> str:
+    """``1 tier`` / ``3 tiers`` (of switches)."""
+    return ngettext("{count} tier", "{count} tiers", n).format(count=_count(n))
+
+
+def links(n: int) -> str:
+    """``1 link`` / ``4 links``."""
+    return ngettext("{count} link", "{count} links", n).format(count=_count(n))
+
+
+def scalable_units(n: int) -> str:
+    """``1 scalable unit`` / ``4 scalable units``."""
+    return ngettext("{count} scalable unit", "{count} scalable units", n).format(count=_count(n))
+
+
+def ports(n: int) -> str:
+    """``1 port`` / ``2 ports``."""
+    return ngettext("{count} port", "{count} ports", n).format(count=_count(n))
+
+
+def micro_batches(n: int) -> str:
+    """``1 micro-batch`` / ``8 micro-batches``."""
+    return ngettext("{count} micro-batch", "{count} micro-batches", n).format(count=_count(n))
