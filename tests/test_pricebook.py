@@ -162,6 +162,7 @@ def test_sensitivity_axis_names_parts_and_the_legend_is_the_bars_shading():
     the bars' two shades (light = low price, dark = high), and the bars themselves stay out of the legend."""
     from core.figures.cost import PART_LABEL_CHARS, part_label, price_sensitivity_figure
     from core.figures.style import text_width
+    from core.i18n import language
     p = plan(Design(gpu="H100", gpus=16384))
     fig, top = price_sensitivity_figure(p), price_sensitivity(p.bom)
     labels = list(fig.layout.yaxis.ticktext)
@@ -174,6 +175,9 @@ def test_sensitivity_axis_names_parts_and_the_legend_is_the_bars_shading():
     assert len({t.marker.color for t in legend}) == 1 and legend[0].opacity == fig.data[0].opacity < legend[1].opacity
     assert part_label("NVIDIA DGX H100 with 8x H100 SXM5 80GB node").endswith("…")
     assert part_label("并行文件系统存储设备，2U，8 个 200G 端口") == "并行文件系统存储设备"
+    with language("zh"):  # a part whose own name holds brackets keeps its name, less its place in the bill
+        small = price_sensitivity_figure(plan(Design(gpu="H100", nodes=4, tiers="1")))
+    assert "User (home) storage" in small.layout.yaxis.ticktext and "User" not in small.layout.yaxis.ticktext
 
 
 # --- golden: DeepSeek's fabric cost per endpoint --------------------------------------------------------

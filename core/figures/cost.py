@@ -76,15 +76,11 @@ PART_LABEL_CHARS = 30
 
 
 def part_label(item: str, width: int = PART_LABEL_CHARS) -> str:
-    """A BOM part name short enough for a chart axis: without bracketed notes and what follows its first comma,
-    then cut after the last whole word (or character) that fits ``width`` (``core.figures.style.text_width``),
-    with an ellipsis: ``"NVIDIA ConnectX-7, 1x 400G NDR / 400GbE OSFP"`` -> ``"NVIDIA ConnectX-7"``."""
+    """A BOM part name short enough for a chart axis: the name up to its first comma, cut after the last whole word
+    (or character) that fits ``width`` (``core.figures.style.text_width``), with an ellipsis; the start of the
+    name as published, so it reads as the BOM's: ``"NVIDIA ConnectX-7, 1x 400G NDR / 400GbE OSFP"`` ->
+    ``"NVIDIA ConnectX-7"``."""
     text = item
-    for opening, closing in (("(", ")"), ("（", "）")):
-        while opening in text and closing in text[text.index(opening):]:
-            start = text.index(opening)
-            end = text.index(closing, start)
-            text = (text[:start].rstrip() + " " + text[end + 1:].lstrip()).strip()
     for comma in (", ", "，"):
         text = text.split(comma)[0]
     text = text.strip() or item

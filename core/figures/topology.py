@@ -496,8 +496,7 @@ def _title(plan, mixed: MixedPlan | None, aggregated: bool) -> str:
         sub = _("Every switch and server drawn")
     else:
         sub = _("Every switch drawn; servers grouped per scalable unit / leaf")
-    title += f"<br><sup>{sub}</sup>"
-    return title + _rails_line(f.leaves_per_group if f.topology == "rail-optimized" and f.tiers > 1 else 0)
+    return title + _subtitle(sub, f.leaves_per_group if f.topology == "rail-optimized" and f.tiers > 1 else 0)
 
 
 def _group_labels(fig, vertices: list[tuple[tuple[float, float], dict]]) -> None:
@@ -530,12 +529,15 @@ def _title_parts(f) -> list[str]:
     return parts
 
 
-def _rails_line(rails: int) -> str:
-    """The title's line saying a leaf's colour is its rail (empty with one rail)."""
+def _subtitle(sub: str, rails: int) -> str:
+    """The title's subtitle: what is drawn and, with several rails, that a leaf's colour is its rail, as one
+    ``<sup>`` line of two sentences (two ``<sup>`` lines would be rejoined without a stop when the review pack
+    re-wraps the title for a whole page)."""
     if rails <= 1:
-        return ""
+        return f"<br><sup>{sub}</sup>"
     dots = "  ".join(f"<span style='color:{rail_colour(r)}'>&#9679;</span> {r + 1}" for r in range(rails))
-    return "<br><sup>" + _("Leaf and link colour = rail: {rails}").format(rails=dots) + "</sup>"
+    rail_words = _("Leaf and link colour = rail: {rails}").format(rails=dots)
+    return "<br><sup>" + _("{sentence}. {next}").format(sentence=sub, next=rail_words) + "</sup>"
 
 
 def _pods_title(mixed: MixedPlan, aggregated: bool) -> str:
@@ -550,7 +552,7 @@ def _pods_title(mixed: MixedPlan, aggregated: bool) -> str:
     else:
         sub = _("Every pod's switches drawn, grouped by pod under the shared spines")
     rails = max((p.fabric.leaves_per_group for p in mixed.plans if p.fabric.topology == "rail-optimized"), default=0)
-    return title + f"<br><sup>{sub}</sup>" + _rails_line(rails)
+    return title + _subtitle(sub, rails)
 
 
 def _legend_name(plan, role: str, mixed: MixedPlan | None = None) -> str:
