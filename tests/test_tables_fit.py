@@ -9,7 +9,7 @@ from core.analysis.whatif import oversubscription_sweep, sweep_display_table
 from core.design import Design
 from core.figures.style import text_width
 from core.formats.xlsx import bom_headers, bom_table
-from core.i18n import language
+from core.i18n import _, language
 from core.plan import plan
 from webui import tablefit, tables
 
@@ -55,3 +55,17 @@ def test_the_full_table_would_not_fit():
     """The rule has work to do: the what-if table as the engine words it scrolls at 1,024 px."""
     frame = sweep_display_table(oversubscription_sweep(Design(gpu="H100", gpus=16384)), "GB/s")
     assert sum(tables.fitting_width(frame[c].tolist(), c) for c in frame.columns) > tablefit.MAIN_PX
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_cable_tables_links_media_and_longest_fit(large, lang):
+    from webui.physical_tab import _media_rows
+    import pandas as pd
+
+    with language(lang):
+        frame = pd.DataFrame(_media_rows(large.media))
+        shown, config = tablefit.media_columns(frame)
+        first = shown[:len(tablefit.MEDIA_FIRST)]
+        assert first == [_(c) for c in tablefit.MEDIA_FIRST]
+    assert tablefit.leading_px(frame, config, first) <= tablefit.MAIN_PX
+    assert all(c.get("help") for c in config.values() if c.get("label") not in (None, *frame.columns))

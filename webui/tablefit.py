@@ -12,8 +12,8 @@ import streamlit as st
 from core.i18n import N_, _, in_currency
 from webui import tables
 
-MAIN_PX = 564
-"""The main area's width at a 1,024 px window with the sidebar open [px] (the Designer's tables: 380 to 944 px)."""
+MAIN_PX = tables.PAGE_PX_AT_1024
+"""The main area's width at a 1,024 px window with the sidebar open [px]."""
 NAMED_PX = {"small": 75, "medium": 200, "large": 400}
 """Streamlit's named column widths [px]."""
 HEADER_CHARS = 16
@@ -108,3 +108,21 @@ def sweep_columns(frame: pd.DataFrame, unit: str) -> tuple[list[str], dict]:
                         st.column_config.Column(label, help=tip, width=tables.fitting_width(frame[full].tolist(), label)))
         first.append(full)
     return order(frame, first), config
+
+
+# --- cable lengths and media ------------------------------------------------------------------------------
+
+MEDIA_FIRST = ("Link class", "Length", "Links", "Media", "Longest [m]")
+"""The Racks tab's cable table (``webui.physical_tab``) columns a buyer needs first, by their header's English text:
+which links, how long, how many, on what; the mean, route, part and reach follow."""
+MEDIA_SHORT = {"Longest [m]": (N_("Max [m]"), N_("The longest link of the bin, slack included [m]"))}
+"""Its headers shortened to fit (short header, the full words in the tooltip)."""
+
+
+def media_columns(frame: pd.DataFrame) -> tuple[list[str], dict]:
+    """(column order, column configuration) of the cable lengths and media table, headers in the current
+    language: ``MEDIA_FIRST`` leading within ``MAIN_PX``, links with separators."""
+    config = {_("Links"): st.column_config.NumberColumn(format="localized")}  # 2,048 links, as on every page
+    for english, (short, words) in MEDIA_SHORT.items():
+        config[_(english)] = st.column_config.NumberColumn(_(short), help=_(words))
+    return order(frame, [_(c) for c in MEDIA_FIRST]), config
