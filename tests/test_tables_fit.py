@@ -69,3 +69,20 @@ def test_the_cable_tables_links_media_and_longest_fit(large, lang):
         assert first == [_(c) for c in tablefit.MEDIA_FIRST]
     assert tablefit.leading_px(frame, config, first) <= tablefit.MAIN_PX
     assert all(c.get("help") for c in config.values() if c.get("label") not in (None, *frame.columns))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_training_steps_exposed_time_is_in_view(large, lang):
+    import pandas as pd
+
+    from core.perf import jobform
+    from core.perf.training import TrainingJob, estimate, model_preset
+
+    job = TrainingJob(model=model_preset("llama3-70b"), tp=8, pp=2)
+    with language(lang):
+        frame = pd.DataFrame(jobform.communication_rows(estimate(large, job), large.resolved.system))
+        shown, config = tablefit.comm_columns(frame)
+        first = [_(c) for c in tablefit.COMM_FIRST]
+        exposed, collective = _("exposed [s]"), _("collective")
+    assert shown[:len(first)] == first and exposed in first and shown[len(first)] == collective
+    assert tablefit.leading_px(frame, config, first) <= tablefit.MAIN_PX

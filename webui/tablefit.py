@@ -126,3 +126,25 @@ def media_columns(frame: pd.DataFrame) -> tuple[list[str], dict]:
     for english, (short, words) in MEDIA_SHORT.items():
         config[_(english)] = st.column_config.NumberColumn(_(short), help=_(words))
     return order(frame, [_(c) for c in MEDIA_FIRST]), config
+
+
+# --- the training step's communication --------------------------------------------------------------------
+
+COMM_FIRST = ("parallelism", "exposed [s]", "time [s]", "hidden")
+"""The Performance page's communication table (``core.perf.jobform.COMMUNICATION_COLUMNS``) columns that say where
+the step's time goes, first: which parallelism's traffic, its time not hidden behind compute, its time and the share
+hidden; the collective follows (partly in view), then the group, calls, volume, algorithm and level."""
+COMM_COLLECTIVE_PX = 190
+"""The collective's width [px]: ``all-gather + reduce-scatter`` cut to fit (whole in the cell's tooltip)."""
+SECONDS_SHOWN = "0.0000"
+"""The widest time the grid shows in the table [s] (four decimals)."""
+
+
+def comm_columns(frame: pd.DataFrame) -> tuple[list[str], dict]:
+    """(column order, column configuration) of the training step's communication table, headers in the current
+    language: ``COMM_FIRST`` leading within ``MAIN_PX``, the times as wide as four decimals."""
+    config = {_("collective"): st.column_config.TextColumn(_("collective"), width=COMM_COLLECTIVE_PX)}
+    for seconds in ("exposed [s]", "time [s]"):
+        label = _(seconds)
+        config[label] = st.column_config.Column(label, width=tables.fitting_width([SECONDS_SHOWN], label))
+    return order(frame, [_(c) for c in (*COMM_FIRST, "collective")]), config
