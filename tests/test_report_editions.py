@@ -300,3 +300,5 @@ def test_main_risks_carry_the_spare_nodes_for_99_percent(share, spares, expected
     with language("zh"):
         line = report.availability_risk(a, 16384)
     assert f"{spares:,}" in line and english_leaks(line) == []
+    pods = SimpleNamespace(job_gpus=768, job_run_fraction=share)  # a design with pods' availability: no spares
+    assert report.availability_risk(pods, 768).startswith("a job on 768 GPUs can run")

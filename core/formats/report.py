@@ -545,10 +545,11 @@ def availability_risk(a, gpus: int) -> str:
 
     Parameters
     ----------
-    a : the job's availability (``job_gpus``, ``job_run_fraction`` [fraction], ``spare_nodes_for_99pct`` [nodes]).
+    a : the job's availability (``job_gpus``, ``job_run_fraction`` [fraction], ``spare_nodes_for_99pct`` [nodes];
+        a design with pods' ``core.analysis.podavail.PodsAvailability`` has no spare nodes: none are said).
     gpus : the design's GPUs [count]; a job on all of them is said so.
     """
-    share, spares = a.job_run_fraction, a.spare_nodes_for_99pct
+    share, spares = a.job_run_fraction, getattr(a, "spare_nodes_for_99pct", 0)
     values = dict(gpus=number(a.job_gpus), share=f"{share:.2%}", count=number(spares))
     if share >= 0.99 or not spares:
         return _("a job on {gpus} GPUs can run {share} of the time").format(**values)
