@@ -170,6 +170,8 @@ def test_sensitivity_axis_names_parts_and_the_legend_is_the_bars_shading():
     assert not {s.catalog_id for s in top} & set(labels)
     assert all(text_width(label) <= PART_LABEL_CHARS for label in labels)
     assert "NVIDIA ConnectX-7" in labels
+    from core.figures.cost import AXIS_TITLE_CHARS  # the axis title wraps under the narrower plot
+    assert all(text_width(line) <= AXIS_TITLE_CHARS for line in fig.layout.xaxis.title.text.split("<br>"))
     legend = [t for t in fig.data if t.showlegend is not False]
     assert [t.name for t in legend] == ["at its low price", "at its high price"]
     assert len({t.marker.color for t in legend}) == 1 and legend[0].opacity == fig.data[0].opacity < legend[1].opacity

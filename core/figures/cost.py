@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from core.figures.keynumbers import format_power
 from core.units import money_axis
 from core.cost import CATEGORY_LABELS, price_sensitivity
-from core.figures.style import CATEGORY_COLOURS, base_layout, plain, text_width
+from core.figures.style import CATEGORY_COLOURS, base_layout, plain, text_width, wrap_text
 from core.i18n import N_, _, in_currency, usd
 
 FACILITY_OVERHEAD = N_("facility overhead")
@@ -59,6 +59,9 @@ def power_figure(plan) -> go.Figure:
     return fig
 
 
+AXIS_TITLE_CHARS = 48
+"""The price-sensitivity axis title's line length [Latin letters]: the plot beside the part names and the legend
+is about half the page wide at a 1,024 px window."""
 LOW_OPACITY = 0.55
 """The price-sensitivity chart's low-price bars: their category's colour, lighter."""
 LEGEND_GREY = "#5d6d7e"
@@ -135,11 +138,11 @@ def price_sensitivity_figure(plan, top: int = 5) -> go.Figure:
         fig.add_trace(go.Bar(y=[None], x=[None], orientation="h", name=name, marker_color=LEGEND_GREY,
                              opacity=opacity, hoverinfo="skip"))
     base_layout(fig, in_currency(_("The {count} prices that move capex most [USD]")).format(count=len(swings)),
-                140 + 50 * max(1, len(swings)))
+                160 + 50 * max(1, len(swings)))
     fig.update_layout(barmode="overlay", xaxis=money_axis(
         widest * 1.35, -widest * 1.35, range=[-widest * 1.35, widest * 1.35],
-        title=in_currency(_("capex change from {capex}, one part at the low or high end of its price range [USD]")).format(
-            capex=usd(capex))),
+        title=wrap_text(in_currency(_("capex change from {capex}, one part at the low or high end of its price range "
+                                      "[USD]")).format(capex=usd(capex)), AXIS_TITLE_CHARS)),
                       yaxis=dict(title=None, tickmode="array", tickvals=names, ticktext=labels), showlegend=True)
     return fig
 
