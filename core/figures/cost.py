@@ -6,7 +6,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from core.figures.keynumbers import format_power
-from core.units import money_axis
+from core.units import money_axis, money_unit
 from core.cost import CATEGORY_LABELS, price_sensitivity
 from core.figures.style import CATEGORY_COLOURS, base_layout, plain, text_width, wrap_text
 from core.i18n import N_, _, in_currency, usd
@@ -34,7 +34,7 @@ def capex_figure(plan) -> go.Figure:
         hovertemplate=_("%{x}: %{customdata} (%{text} of capex)") + "<extra></extra>"))  # short bar labels stay legible
     base_layout(fig, in_currency(_("Capex by category: {total} total, {per_gpu} per GPU [USD, estimates]")).format(
         total=usd(total), per_gpu=usd(plan.cost.capex_per_gpu_usd)), 360)
-    fig.update_layout(yaxis=money_axis(frame.max() * 1.15, title=in_currency("USD"), range=[0, frame.max() * 1.15]),
+    fig.update_layout(yaxis=money_axis(frame.max() * 1.15, title=money_unit(), range=[0, frame.max() * 1.15]),
                       xaxis=dict(tickangle=-40),
                       uniformtext=dict(minsize=10, mode="show"))
     return fig

@@ -13,9 +13,9 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from core import units
-from core.units import money_axis
+from core.units import money_axis, money_unit
 from core.figures.style import base_layout, plain, sep
-from core.i18n import _, in_currency, number, usd
+from core.i18n import _, number, usd
 from core.perf.algorithms import algorithm_label, fastest_label, names_protocols
 from core.perf.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
 from core.perf.jobform import COLLECTIVE_COLUMNS
@@ -219,7 +219,7 @@ def comparison_figure(rows: list[dict], height: int = 340) -> go.Figure:
                          text=[usd(c) for c in costs], customdata=[usd(c) for c in costs],
                          textposition="auto", hovertemplate="%{x}: %{customdata}<extra></extra>"), row=1, col=2)
     fig.update_yaxes(title_text=_("days"), row=1, col=1, rangemode="tozero")
-    fig.update_yaxes(title_text=in_currency("USD"), row=1, col=2, rangemode="tozero", **money_axis(max(costs, default=0) * 1.1))
+    fig.update_yaxes(title_text=money_unit(), row=1, col=2, rangemode="tozero", **money_axis(max(costs, default=0) * 1.1))
     return _layout(fig, _("Same job, two fabrics"), height)
 
 
