@@ -41,7 +41,10 @@ for file, title, path in (("3_Performance.py", _("Performance"), "performance"),
 # cutting "360 GB/s" to "360 G..." in a four-column row at 1,024 px.
 METRIC_CSS = ('[data-testid="stMetricValue"] > div {font-size: clamp(1.3rem, 2.4vw, 2.25rem); overflow: visible;} '
               '[data-testid="stMetricLabel"] * {white-space: normal !important; overflow: visible; text-overflow: clip;}')
-st.markdown("<style>" + CARDS_CSS + METRIC_CSS + "</style>", unsafe_allow_html=True)
+# Static tables' headers (st.table: Optimize) wrap between words only: a narrow Chinese column broke 层数 and 交换机
+# inside the word ("层/数"); keep-all breaks Chinese at its punctuation and spaces, as Latin text.
+TABLE_CSS = '[data-testid="stTable"] th, [data-testid="stTable"] th * {word-break: keep-all !important;} '  # the cell's text sets its own
+st.markdown("<style>" + CARDS_CSS + METRIC_CSS + TABLE_CSS + "</style>", unsafe_allow_html=True)
 
 page = st.navigation(pages, position="sidebar")
 # the Compare page edits its own columns: its sidebar names the Designer's design instead of drawing its controls

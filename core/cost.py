@@ -1042,10 +1042,14 @@ def price_sensitivity(rows: tuple[BomRow, ...] | list[BomRow], top: int = 5) -> 
 
 
 def _item_name(item: str) -> str:
-    """A BOM item without its place: ``"<name> (leaf)"`` -> ``"<name>"`` (half- or full-width brackets)."""
-    for opening in (" (", "（"):
-        if item.endswith(")") or item.endswith("）"):
-            cut = item.rfind(opening)
-            if cut > 0:
-                return item[:cut]
+    """A BOM item without its place: ``"<name> (leaf)"`` -> ``"<name>"`` (half- or full-width brackets); only the
+    last bracket, so a name's own brackets stay (``"User (home) storage, NFS（带内管理网络）"``)."""
+    pairs = {")": "(", "）": "（"}
+    if item[-1:] not in pairs:
+        return item
+    depth = 0
+    for index in range(len(item) - 1, -1, -1):
+        depth += {item[-1]: 1, pairs[item[-1]]: -1}.get(item[index], 0)
+        if depth == 0:
+            return item[:index].rstrip() if index > 0 else item
     return item

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 
-from core.i18n import currencies, currency, current, fx_rate, usd
+from core.i18n import N_, _, currencies, currency, current, fx_rate, in_currency, usd
 from core.i18n import number as number_text
 
 BANDWIDTH_UNITS = ("GB/s", "Gb/s")
@@ -149,6 +149,16 @@ def money_ticks(top: float, bottom: float = 0.0, count: int = 5) -> list[float]:
         ticks.append(0.0 if abs(value) < step * 1e-9 else value)
         value += step
     return ticks
+
+
+MONEY_UNIT = N_("USD")
+"""A money axis's title when it is only the unit: the currency in the page's language (美元 in Chinese, as the
+amounts on the axis; ``in_currency`` names the session's currency)."""
+
+
+def money_unit() -> str:
+    """``MONEY_UNIT`` in the current language and currency (``USD`` / ``美元``; ``CNY`` / ``元``)."""
+    return in_currency(_(MONEY_UNIT))
 
 
 def money_axis(top: float, bottom: float = 0.0, **extra) -> dict:

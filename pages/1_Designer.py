@@ -23,7 +23,7 @@ from core.formats.exports import exports, pod_coverage
 from core.formats.nameexamples import name_examples
 from core.scaleup import link_word
 from core.i18n import N_, _
-from webui import cached, jobs, jobwork, pagestate, safe, state, tables, verify_view
+from webui import cached, jobs, jobwork, pagestate, safe, state, tablefit, tables, verify_view
 from webui.physical_tab import physical_tab
 from webui.pods import explanation, pod_keys, pods_section
 
@@ -134,7 +134,10 @@ def main() -> None:
                     total=units.ratio(bw.oversubscription), same_rail=bw.hops_same_rail, cross_rail=bw.hops_cross_rail,
                     cross_pod=bw.hops_cross_pod, ratio=units.ratio(bw.scaleup_to_scaleout_ratio))
             )
-            st.dataframe(cached.sweep_table(key, unit, lang), hide_index=True, width="stretch")
+            sweep_frame = cached.sweep_table(key, unit, lang)
+            sweep_order, sweep_config = tablefit.sweep_columns(sweep_frame, unit)  # fits 1,024 px
+            st.dataframe(sweep_frame, hide_index=True, width="stretch", column_order=sweep_order,
+                         column_config=sweep_config)
 
     # --- cost & power -----------------------------------------------------------------------------
     with tabs["Cost & power"]:
@@ -153,27 +156,8 @@ def main() -> None:
                 bom = bom.rename(columns=header)
             col = (lambda c: c) if i18n.current() == i18n.DEFAULT_LANGUAGE else header.get
             bom = tables.money(bom, [col("unit_price_usd"), col("extended_price_usd")])
-            st.dataframe(
-                bom, hide_index=True, width="stretch",
-                column_config={
-                    col("category"): st.column_config.TextColumn(header["category"], width="small"),
-                    # medium: at 1,024 px a large item column pushed the quantity and prices out of view
-                    col("item"): st.column_config.TextColumn(header["item"], width="medium"),
-                    col("where"): st.column_config.TextColumn(
-                        header["where"], help=_("Switch role, or the link end and link class a transceiver or "
-                                                "cable serves")),
-                    col("quantity"): st.column_config.NumberColumn(header["quantity"], format="localized"),
-                    col("unit_price_usd"): tables.money_column(header["unit_price_usd"], bom[col("unit_price_usd")]),
-                    col("extended_price_usd"): tables.money_column(header["extended_price_usd"],
-                                                                   bom[col("extended_price_usd")]),
-                    col("unit_power_w"): st.column_config.NumberColumn(header["unit_power_w"], format="localized"),
-                    col("extended_power_w"): st.column_config.NumberColumn(header["extended_power_w"],
-                                                                           format="localized"),
-                    col("why"): st.column_config.TextColumn(header["why"], width="large"),
-                    col("price_basis"): st.column_config.TextColumn(header["price_basis"]),
-                    col("catalog_id"): st.column_config.TextColumn(header["catalog_id"]),
-                },
-            )
+            bom_order, bom_config = tablefit.bom_columns(bom, header, col)  # the item to its total fit 1,024 px
+            st.dataframe(bom, hide_index=True, width="stretch", column_order=bom_order, column_config=bom_config)
             reserved = cached.reserved_table(key, lang)
             if len(reserved):
                 st.markdown("#### " + _("Reserved for growth"))

@@ -213,7 +213,7 @@ def calibration_section(lang: str) -> None:
     headers = {c: _(label) for c, label in training_calibration.CALIBRATION_COLUMNS.items()}
     frame = pd.DataFrame(rows, columns=list(headers)).rename(columns=headers)
     st.dataframe(frame, hide_index=True, width="stretch", height=420, column_config={
-        headers["id"]: st.column_config.TextColumn(headers["id"], width=250, pinned=True),  # the longest id whole
+        headers["run"]: st.column_config.TextColumn(headers["run"], width=250, pinned=True),  # the longest run whole
         headers["moe"]: st.column_config.CheckboxColumn(headers["moe"]),
         **{headers[c]: st.column_config.TextColumn(headers[c], width="large") for c in ("note", "source")}})
     st.caption(_("Sources are quoted as published; the constants and the reasons for misses are quoted as "
@@ -278,7 +278,7 @@ def main() -> None:
     state.show_warnings(cur)
     st.markdown(_(
         "Every number the Designer shows comes from these tables and formulas. Each entry names its **source** "
-        "and the date it was checked (**as_of**); each price names its **basis** and its own source."))
+        "and the date it was checked; each price names its **basis** and its own source."))
 
     catalog = load_catalog()
     st.markdown("#### " + _("Price basis"))
@@ -289,7 +289,7 @@ def main() -> None:
         _("**{street}**: a reseller or reported purchase price.").format(street=labels["street"]),
         _("**{hyperscale}**: a volume or white-box price (real hyperscale contract prices are not public).").format(
             hyperscale=labels["hyperscale"]),
-        _("**{estimate}**: no public price found; the figure is an assumption explained in `price_source`.").format(
+        _("**{estimate}**: no public price found; the figure is an assumption explained in its price source.").format(
             estimate=labels["estimate"]),
     ]
     counts = series([_("{count} {basis}").format(count=n, basis=vocab.PRICE_BASES.label(b)) for b, n in basis.items()])
@@ -313,8 +313,8 @@ def main() -> None:
                                             headers.get("id", "id"), width="medium", pinned=True),
                                         **{headers.get(c, c): st.column_config.TextColumn(headers.get(c, c), width="large")
                                            for c in LONG_TEXT if c in frame}})
-    st.caption(_("Sources (source, price_source, power_source), product names and specifications are quoted as "
-                 "published."))
+    st.caption(_("Sources (of the entry, its price and its power), product names and specifications are quoted "
+                 "as published."))
 
     st.markdown("#### " + _("Price book"))
     st.markdown(_(

@@ -25,7 +25,7 @@ from core.scaleup import accelerator_noun, domain_word, in_noun
 from core.perf.compute import precision_label
 from core.perf.training import CP_COMMS, OFFLOADS, PRESETS, Precision, scaling, scaling_gpu_counts
 from core.plan import plan as make_plan
-from webui import calibration, jobstate, podpick, safe, state, tables
+from webui import calibration, jobstate, podpick, safe, state, tablefit, tables
 
 W = jobstate.W
 CP_COMM_LABELS = {"ring": N_("ring"), "all-to-all": N_("all-to-all")}
@@ -303,9 +303,11 @@ def main() -> None:
         steps[alt_label] = other
     st.plotly_chart(step_figure(steps), key="step_chart", config={"displaylogo": False})
     comm = jobform.communication_rows(here, r.system)
-    if comm:  # the numbers as the review pack writes them (core.units.cell)
-        st.dataframe(pd.DataFrame([{k: v if isinstance(v, str) else units.cell(v) for k, v in row.items()}
-                                   for row in comm]), hide_index=True, width="stretch")
+    if comm:  # the numbers as the review pack writes them (core.units.cell); where the time goes fits 1,024 px
+        comm_frame = pd.DataFrame([{k: v if isinstance(v, str) else units.cell(v) for k, v in row.items()}
+                                   for row in comm])
+        comm_order, comm_config = tablefit.comm_columns(comm_frame)
+        st.dataframe(comm_frame, hide_index=True, width="stretch", column_order=comm_order, column_config=comm_config)
 
     # --- scaling ---------------------------------------------------------------------------------------
     st.subheader(_("Scaling"))

@@ -105,6 +105,27 @@ def preset_sources() -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(sorted(documents, key=len, reverse=True)), tuple(sorted(publishers, key=len, reverse=True))
 
 
+SHORT_NAME_CHARS = 12
+"""The shortest start of a product name that ``_strip_cut_names`` takes for the name (a chart axis's part name)."""
+
+
+def _strip_cut_names(text: str, names: tuple[str, ...]) -> str:
+    """``text`` without product names a chart shortened (``core.figures.cost.part_label``): a start of a name of
+    ``SHORT_NAME_CHARS`` or more ending in an ellipsis, or a name's part before its first comma."""
+    for name in names:
+        head = name.split(", ")[0]
+        if len(head) >= SHORT_NAME_CHARS and head != name:
+            text = re.sub(rf"{re.escape(head)}(?![\w-])", " ", text)
+    for match in reversed(list(re.finditer(r"[^\n…]{%d,}…" % SHORT_NAME_CHARS, text))):
+        cut = match.group(0)[:-1].lstrip()
+        starts = [0] + [i + 1 for i, char in enumerate(cut) if char == " "]
+        for start in starts:
+            if len(cut) - start >= SHORT_NAME_CHARS and any(n.startswith(cut[start:]) for n in names):
+                text = text[:match.start() + (len(match.group(0)) - 1 - len(cut)) + start] + " " + text[match.end():]
+                break
+    return text
+
+
 def _strip_quoted(text: str, name: str) -> str:
     """``text`` without ``name`` and without any cut-off start of it of 30 characters or more (a hover text
     may show a long citation shortened)."""
@@ -131,6 +152,7 @@ def english_leaks(text: str) -> list[str]:
         text = text.replace(name, " ")
     for name in product_names():
         text = _strip_quoted(text, name)
+    text = _strip_cut_names(text, product_names())
     for name in publishers:  # after them: "NVIDIA" starts many a product name
         text = text.replace(name, " ")
     for token in WORD.findall(text):

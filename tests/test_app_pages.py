@@ -12,6 +12,7 @@ from core.formats import sharelink
 from core.design import Design
 from core.figures.keynumbers import key_numbers
 from core.plan import plan
+from webui import tablefit
 
 ENTRY = str(Path(__file__).with_name("apptest_entry.py"))
 CATALOG_PAGE = "../pages/2_Catalog.py"
@@ -185,7 +186,7 @@ def test_each_tab_renders(tab, charts_expected):
         assert len(set(zip(xcvr["item"], xcvr["where"]))) == len(xcvr)  # every row tells its end and class
         assert not any(("switch end" in i or "NIC end" in i) for i in bom["item"])
         config = json.loads(at.dataframe[0].proto.columns or "{}")  # quantity and prices in view at 1,024 px
-        assert config["item"]["width"] == "medium"
+        assert config["item"]["width"] == tablefit.BOM_PX["item"]  # webui.tablefit: item to total fit 1,024 px
         labels = [b.label for b in at.get("download_button")]
         assert labels == ["BOM as CSV", "BOM as XLSX", "Design as JSON"]
 

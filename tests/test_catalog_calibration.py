@@ -22,6 +22,8 @@ def test_rows_carry_every_run_its_role_error_and_citation(results):
     rows = calibration_rows(results)
     runs = load_runs()
     assert [r["id"] for r in rows] == [run.id for run in runs.run]
+    assert rows[0]["run"] == "Llama 3 70B on 64 GPUs (GB300-NVL72)"  # in words, not the catalog's id
+    assert not {r["id"] for r in rows} & {r["run"] for r in rows}
     for row, result in zip(rows, results):
         assert row["error"] == f"{result.error:+.1%}"
         assert row["source"] == runs.source(result.run) and row["source"]
@@ -53,9 +55,9 @@ def test_catalog_page_shows_the_calibration_from_the_engine(lang, results):
         expected = calibration_rows(results)
         title = _("Training estimate: calibration against published runs")
     table = next(d.value for d in at.dataframe if headers["error"] in d.value.columns
-                 and headers["id"] in d.value.columns)
+                 and headers["run"] in d.value.columns)
     assert list(table.columns) == list(headers.values())
-    assert list(table[headers["id"]]) == [r["id"] for r in expected]
+    assert list(table[headers["run"]]) == [r["run"] for r in expected]
     assert list(table[headers["error"]]) == [r["error"] for r in expected]
     assert list(table[headers["role"]]) == [r["role"] for r in expected]
     assert any(title in m.value for m in at.markdown)

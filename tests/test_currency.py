@@ -175,7 +175,8 @@ def test_xlsx_money_cells_in_cny():
     summary = yuan.worksheets[0]
     assert "CNY" in summary["B5"].value and "7" in summary["B5"].value
     headers = [c.value for c in yuan.worksheets[1][1]]
-    assert any("CNY" in str(h) for h in headers) and not any("USD" in str(h) for h in headers)
+    # Chinese money labels name the currency in Chinese as the amounts do ([美元] -> [元]; the glossary's term)
+    assert any("[元]" in str(h) for h in headers) and not any("USD" in str(h) or "美元" in str(h) for h in headers)
 
 
 # --- the Designer -------------------------------------------------------------------------------

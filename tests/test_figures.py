@@ -185,14 +185,14 @@ def test_nvl72_scaleup_is_thin_lines_with_a_per_tray_note():
 
 
 def test_titles_and_notes_wrap_to_fit_a_narrow_column():
-    from core.figures.style import TITLE_CHARS, wrap_title
+    from core.figures.style import TITLE_CHARS, TITLE_CHARS_THREE_FIFTHS, wrap_title
 
-    fig = figures.topology_figure(plan(Design(gpu="GB200-NVL72", nodes=1800)))
+    fig = figures.topology_figure(plan(Design(gpu="GB200-NVL72", nodes=1800)))  # three fifths of the page
     import re
     for line in fig.layout.title.text.split("<br>"):
         visible = re.sub(r"&#?\w+;", "x", re.sub(r"</?sup>", "", line))
         visible = re.sub(r"<[^>]+>", "", visible)
-        assert len(visible) <= TITLE_CHARS * 1.35, line
+        assert len(visible) <= TITLE_CHARS_THREE_FIFTHS * 1.35, line
     text, lines = wrap_title("a " * 60)
     assert lines == len(text.split("<br>")) >= 3 and all(len(x) <= TITLE_CHARS for x in text.split("<br>"))
     scale = figures.scaleup_figure(plan(Design(gpu="GB200-NVL72", nodes=18)))

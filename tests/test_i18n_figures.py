@@ -17,7 +17,7 @@ from core.design import Design
 from core.fabric.bandwidth import tier_capacities_gbits
 from core.figures import keynumbers as kn
 from core.figures import perf as pf
-from core.figures.style import CJK_FONTS, FONT, TITLE_CHARS, text_width, wrap_text, wrap_title
+from core.figures.style import CJK_FONTS, FONT, TITLE_CHARS, TITLE_CHARS_THREE_FIFTHS, text_width, wrap_text, wrap_title
 from core.i18n import current, language, usd
 from core.perf.collectives import OPS, load_constants, size_sweep, sweep
 from core.perf.training import estimate, parse_job, scaling, scaling_gpu_counts
@@ -242,7 +242,7 @@ def test_english_texts_are_as_before():
                       "IT power"]
     assert usd(45_776_640) == "$45.8 M" and usd(44_704) == "$44,704"
     title = figures.topology_figure(p).layout.title.text
-    assert title.startswith("Scale-out fabric, plane 1 of 1: 2<br>tiers, 32 leaves")
+    assert title.startswith("Scale-out fabric, plane 1 of 1: 2 tiers, 32<br>leaves")  # three fifths of the page
     assert list(figures.capex_figure(p).data[0].x)[0] == "compute"
 
 
@@ -343,7 +343,7 @@ def test_chinese_titles_and_notes_fit_a_narrow_column(name):
         figs = _designer_figures(DESIGNS[name])
         figs["oversubscription"] = figures.oversubscription_figure(oversubscription_sweep(Design(nodes=64)), 1.0)
     for kind, fig in figs.items():
-        width = 28 if kind == "scale-up" else TITLE_CHARS
+        width = {"scale-up": 28, "topology": TITLE_CHARS_THREE_FIFTHS}.get(kind, TITLE_CHARS)
         for line in fig.layout.title.text.split("<br>"):
             limit = width * 1.35 if line.startswith("<sup>") else width
             assert _width(re.sub(r"<span[^>]*>|</span>", "", line)) <= limit + 1, (kind, line)

@@ -233,7 +233,9 @@ def test_forced_algorithm_notes():
 
 # ---- labels ------------------------------------------------------------------------------------------
 def test_display_labels():
-    ids = {"algorithm": ["ring", "tree", "nvls", "sharp", "hierarchical", "direct", "p2p"],
+    from core.perf.algorithms import NCCL_NAMES
+
+    ids = {"algorithm": ["ring", "tree", "nvls", "pat", "sharp", "hierarchical", "direct", "p2p"],
            "level": ["nvlink", "leaf", "spine", "core", "fabric"],
            "memory": ["weights", "gradients", "optimizer", "activations"],
            "kind": ["TP", "CP", "PP", "DP", "DP (experts)", "EP"],
@@ -242,12 +244,14 @@ def test_display_labels():
                  "kind": parallelism_label, "collective": comm_collective_label}
     for kind, values in ids.items():
         label = functions[kind]
-        assert [label(v) for v in values] == values  # English shows the ids as before
+        # English shows the ids as before, but NCCL's names as NCCL writes them (NVLS, PAT)
+        assert [label(v) for v in values] == [NCCL_NAMES.get(v, v) if kind == "algorithm" else v for v in values]
         with language("zh"):
             shown = [label(v) for v in values]
             assert label("unknown-id") == "unknown-id"
         assert not leaks_zh(" ".join(shown)), (kind, shown)
     with language("zh"):
         assert algorithm_label("hierarchical") == "分层" and algorithm_label("ring") == "ring"
+        assert algorithm_label("nvls") == "NVLS" and algorithm_label("pat") == "PAT"
         assert level_label("leaf") == "叶交换机" and level_label("nvlink") == "NVLink"
         assert memory_label("optimizer") == "优化器状态"

@@ -63,7 +63,7 @@ def test_growth_stages_within_grow_to_move_no_cable():
 
 
 @pytest.mark.parametrize("lang, heading, direct", [("en", "Level-2 NVLink cables", "rack to rack"),
-                                                   ("zh", "二级 NVLink 线缆", "机柜至机柜")])
+                                                   ("zh", "第二级 NVLink 线缆", "机柜至机柜")])
 def test_racks_tab_lists_the_level2_nvlink_cables(lang, heading, direct):
     """nvd=72&nvr=36: NVL36x2 pairs, cabled rack to rack; nvd=576: level-2 switches in the central racks."""
     at = run({"tab": "Racks & cabling", "lang": lang, "g": "GB200-NVL72", "ng": "144", "nvd": "72", "nvr": "36"})

@@ -50,7 +50,7 @@ def test_the_rows_card_names_the_pods_central_racks(halls):
     level2 = {r.row for r in gb200.hall.layout.racks if any(s.kind == "nvlink2" for s in r.slots)}
     assert level2 and all(gb200.hall.pods_of_rows[row] == (0,) for row in level2)  # pod 1's own rows
     with speaking("zh"):
-        assert "管理、存储、二级 NVLink" in _rows_card(gb200)
+        assert "管理、存储、第二级 NVLink" in _rows_card(gb200)
 
 
 def test_the_packs_level2_caption_is_the_halls(halls):
@@ -59,3 +59,18 @@ def test_the_packs_level2_caption_is_the_halls(halls):
     html = pods_nvlink_html(gb200)
     assert html_escape(NVLINK_NOTE) in html and "pod 2 not listed" in html
     assert not re.search(r"the central rows \(an assumption", html)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_nodes_per_rack_card_names_the_rack_presets_in_words(halls, lang):
+    """Each pod's rack preset by the sidebar's name for it (``core.physical.racks.PRESET_LABELS``), never its
+    catalog id, in the hall's card as in a single fabric's."""
+    from core.physical.racks import PRESET_LABELS, preset_label
+
+    mixed = halls[0]
+    with speaking(lang):
+        words = next(n.help for n in hall_key_numbers(mixed) if n.key == "nodes_per_rack")
+        single = next(n.help for n in rack_key_numbers(mixed.plans[0]) if n.key == "nodes_per_rack")
+        names = [preset_label(p.layout.preset) for p in mixed.plans]
+    assert not any(f"({key})" in words or f"（{key}）" in words or key in single for key in PRESET_LABELS)
+    assert all(name in words for name in names) and names[0] in single

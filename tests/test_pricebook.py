@@ -157,6 +157,31 @@ def test_sensitivity_figure_draws_the_ranking():
     assert fig.data[1].x[-1] == pytest.approx(top[0].capex_high_usd - p.cost.capex_usd)
 
 
+def test_sensitivity_axis_names_parts_and_the_legend_is_the_bars_shading():
+    """The axis shows the BOM's part names (short), never the catalog ids; the legend's two keys are one colour in
+    the bars' two shades (light = low price, dark = high), and the bars themselves stay out of the legend."""
+    from core.figures.cost import PART_LABEL_CHARS, part_label, price_sensitivity_figure
+    from core.figures.style import text_width
+    from core.i18n import language
+    p = plan(Design(gpu="H100", gpus=16384))
+    fig, top = price_sensitivity_figure(p), price_sensitivity(p.bom)
+    labels = list(fig.layout.yaxis.ticktext)
+    assert labels == [part_label(s.item) for s in top][::-1]
+    assert not {s.catalog_id for s in top} & set(labels)
+    assert all(text_width(label) <= PART_LABEL_CHARS for label in labels)
+    assert "NVIDIA ConnectX-7" in labels
+    from core.figures.cost import AXIS_TITLE_CHARS  # the axis title wraps under the narrower plot
+    assert all(text_width(line) <= AXIS_TITLE_CHARS for line in fig.layout.xaxis.title.text.split("<br>"))
+    legend = [t for t in fig.data if t.showlegend is not False]
+    assert [t.name for t in legend] == ["at its low price", "at its high price"]
+    assert len({t.marker.color for t in legend}) == 1 and legend[0].opacity == fig.data[0].opacity < legend[1].opacity
+    assert part_label("NVIDIA DGX H100 with 8x H100 SXM5 80GB node").endswith("…")
+    assert part_label("并行文件系统存储设备，2U，8 个 200G 端口") == "并行文件系统存储设备"
+    with language("zh"):  # a part whose own name holds brackets keeps its name, less its place in the bill
+        small = price_sensitivity_figure(plan(Design(gpu="H100", nodes=4, tiers="1")))
+    assert "User (home) storage" in small.layout.yaxis.ticktext and "User" not in small.layout.yaxis.ticktext
+
+
 # --- golden: DeepSeek's fabric cost per endpoint --------------------------------------------------------
 
 @pytest.mark.parametrize("gpus,planes,mode,switches,inter_switch_links,per_endpoint_kusd", [

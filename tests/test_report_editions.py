@@ -284,3 +284,22 @@ def test_comparison_cover_has_the_customer_and_no_edition():
     cover = _section(document, "title")
     assert "&lt;em&gt;ACME&lt;/em&gt;" in cover and "<em>" not in cover and "v2" in cover
     assert 'data-cover="edition"' not in cover  # a comparison cites no catalog sources
+
+
+@pytest.mark.parametrize("share,spares,expected", [
+    (0.0, 16, "a job on all 16,384 GPUs almost never runs (hold back 16 spare nodes for 99%)"),
+    (0.63, 1, "a job on 16,384 GPUs can run 63.00% of the time (hold back 1 spare node for 99%)"),
+    (0.995, 0, "a job on 16,384 GPUs can run 99.50% of the time"),
+])
+def test_main_risks_carry_the_spare_nodes_for_99_percent(share, spares, expected):
+    """A job that seldom runs on every GPU is not read alone as a fabric that never runs: the risk line carries the
+    Availability table's spare nodes (the same ``spare_nodes_for_99pct``)."""
+    from types import SimpleNamespace
+
+    a = SimpleNamespace(job_gpus=16384, job_run_fraction=share, spare_nodes_for_99pct=spares)
+    assert report.availability_risk(a, 16384 if share == 0.0 else 20000) == expected
+    with language("zh"):
+        line = report.availability_risk(a, 16384)
+    assert f"{spares:,}" in line and english_leaks(line) == []
+    pods = SimpleNamespace(job_gpus=768, job_run_fraction=share)  # a design with pods' availability: no spares
+    assert report.availability_risk(pods, 768).startswith("a job on 768 GPUs can run")

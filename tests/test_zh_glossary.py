@@ -27,6 +27,16 @@ GLOSSARY = (
     (r"(?i)all-reduce", "all-reduce", r"全归约|全规约|全局归约|全局规约"),
     (r"(?i)all-to-all", "all-to-all", r"全对全"),
     (r"(?i)central rows?\b", "中央机柜排", r"中心机柜排"),
+    (r"(?i)\bone direction\b|\b1 dir\b", _TERMS["per direction / bidirectional"].split(" / ")[0], r"单方向"),
+    (r"(?i)\bfirst[- ]level\b|\bfirst NVLink level", _TERMS["first / second NVLink level"].split(" / ")[0],
+     r"(?<![第统单])一级"),
+    (r"(?i)\blevel-2\b|\bsecond[- ]level\b|\bsecond NVLink level", _TERMS["first / second NVLink level"].split(" / ")[1],
+     r"(?<!第)二级"),
+    # a money label's unit: [USD] in English, [美元] in Chinese as the amounts' 万美元 / 亿美元
+    (r"\[[^\]]*\bUSD\b[^\]]*\]|^[\w-]+(?: [\w-]+)? USD(?: \((?:high|low)\))?$", _TERMS["US dollar (unit labels)"],
+     r"\[[^\]]*\bUSD\b|\S+ USD(?:（|$)"),
+    # NCCL's algorithm names as NCCL writes them (the glossary's "NCCL algorithm names")
+    (r"(?i)(?<![\w-])nvls(?![\w-])", "NVLS", r"(?<![\w-])nvls(?![\w-])"),
 )
 """The glossary as the catalog is checked against it: a regular expression of the English term (placeholders
 ``{name}``, ``--flags`` and ``key=`` settings left out), the one Chinese term (the house glossary's where it has the
@@ -76,7 +86,8 @@ def test_the_glossary_catches_a_stray_term():
     for english, chinese, others in GLOSSARY:
         assert re.search(others, {"网卡": "每块 NIC 的端口", "多模": "MMF 光模块", "单模": "SMF 光模块",
                                   "all-reduce": "1 GiB 全归约", "all-to-all": "全对全", "收敛": "超订比",
-                                  "中央机柜排": "中心机柜排"}[chinese])
+                                  "中央机柜排": "中心机柜排", "单向": "对分带宽（单方向）", "第一级": "两个一级域",
+                                  "第二级": "无二级交换机", "美元": "资本支出 [USD]", "NVLS": "nvls 算法"}[chinese])
     assert not re.search(GLOSSARY[0][2], "网卡（NIC）模式") and not re.search(GLOSSARY[0][2], "BlueField SuperNIC")
 
 
@@ -91,3 +102,21 @@ def test_the_packs_media_column_is_the_racks_tabs():
         html = lengths_html([], [("", media)])
     assert "多模光模块" in html and ">MMF<" not in html
     assert KIND_LABELS["mmf"] in lengths_html([], [("", media)])
+
+
+def test_the_pods_switch_words_name_switch_once():
+    """The Designer's subtitle and the CLI headline say "switch {switch}"; the pods' words (leaf models, spine
+    model) that fill it must not say switch again ("交换机 叶交换机 QM9700 + Q3400")."""
+    from collections import defaultdict
+
+    from core.analysis.whole import design_mixed, pods_models
+    from core.design import Design
+    from core.i18n import _, language
+
+    mixed = design_mixed(Design(gpu="H100", nodes=64, pods="B200:32:800"))
+    with language("zh"):
+        switch = pods_models(mixed)["switch"]
+        caption = _("{size} · {fabric} {speed}G · {tiers} tier(s) · switch {switch}").format_map(
+            defaultdict(str, switch=switch))
+    assert "QM9700 + Q3400" in switch and "Q3400" in switch
+    assert not re.search(r"交换机\s*[叶脊]?交换机", caption), caption

@@ -22,7 +22,7 @@ from core.physical.cabling import nvlink_summary
 from core.physical.media import KIND_LABELS, NVLINK_CLASS_LABELS
 from core.physical.racks import load_racks
 from core.plan import plan as plan_of
-from webui import jobs, jobwork, safe
+from webui import jobs, jobwork, safe, tablefit
 from webui.tables import show_wide
 
 CONFIG = {"displaylogo": False}
@@ -80,8 +80,9 @@ def physical_tab(cur, key: str, lang: str) -> None:
     lengths_caption()
     if plan.lengths:
         st.plotly_chart(lengths, key="cable_lengths_chart", config=CONFIG)
-        show_wide(media_table(key, lang), hide_index=True, width="stretch",  # 2,048 links, as on every page
-                  column_config={_("Links"): st.column_config.NumberColumn(format="localized")})
+        media = media_table(key, lang)
+        media_order, media_config = tablefit.media_columns(media)  # what a buyer needs first fits 1,024 px
+        show_wide(media, hide_index=True, width="stretch", column_order=media_order, column_config=media_config)
     nvlink_section(key, lang)
     growth_section(cur, key)
 

@@ -38,11 +38,10 @@ from core.design import (
 from core.errors import DesignError, InputError, shown
 from core.fabric import naming
 from core.fabric.families import words
-from core import units
 from core.figures.keynumbers import size_caption
 from core.i18n import LANGUAGES, N_, _
 from core.networks.policy import policy
-from core.physical.racks import load_racks
+from core.physical.racks import load_racks, preset_label
 from core.plan import Plan, plan
 from core.scaleup import in_noun, link_word, rack_word
 from webui import gallery, inferencestate, jobstate, pagestate, safe
@@ -51,10 +50,6 @@ from webui.pods import pod_widgets
 CATALOG = load_catalog()
 RACKS = load_racks()
 SYSTEMS = {s.id: s for s in CATALOG.systems}
-RACK_PRESET_LABELS = {"air-15": N_("air-cooled"), "superpod-41": N_("SuperPOD air-cooled"),
-                      "dense-60": N_("high-density air-cooled"), "nvl72-liquid": N_("liquid-cooled NVL72"),
-                      "liquid-230": N_("liquid-cooled, Vera Rubin class")}
-"""Rack presets (``assets/catalog/racks.toml`` ids) as the sidebar names them."""
 NODE_STEPS = sorted({*range(1, 17), *[b * m for b in (16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
                                                         32768, 65536) for m in (1, 1.5) if b * m == int(b * m)],
                      2 ** 17, 2 ** 18, 500_000, 1_000_000})
@@ -661,7 +656,7 @@ def sidebar() -> Current:
         st.selectbox(
             _label("rack_preset"), [AUTO, *presets], key=K + "rp",
             format_func=lambda v: _("auto") if v == AUTO else _("{preset} ({kw} kW, {units}U)").format(
-                preset=_(RACK_PRESET_LABELS[v]) if v in RACK_PRESET_LABELS else v,
+                preset=preset_label(v),
                 kw=units.kw(RACKS.preset(v).power_kw), units=RACKS.preset(v).rack_units),
             help=_("Power and cooling a compute rack carries, and its height; auto takes the smallest preset "
                    "that holds the system's default rack. Sources in the hardware catalog."))

@@ -16,22 +16,14 @@ from core.cli.common import (
     size,
     to_json,
 )
-from core.i18n import N_, _
-from core.perf.algorithms import fastest_label
+from core.i18n import _
+from core.perf.algorithms import algorithm_label, fastest_label
 from core.perf.collectives import ALGORITHMS, OPS, collective
 from core.perf.placement import level_label
 from core.perf.constants import library_label
 from core.perf.sizes import format_size, parse_size
 from core.design import tidy_spaces
 from core.scaleup import domain_word
-
-
-ALGORITHM_LABELS = {"hierarchical": N_("hierarchical"), "direct": N_("direct")}
-"""Algorithm ids as the table shows them (English: the id itself; the others are NCCL's names)."""
-
-
-def algorithm_label(algorithm: str) -> str:
-    return _(ALGORITHM_LABELS[algorithm]) if algorithm in ALGORITHM_LABELS else algorithm
 
 
 def register(subparsers) -> None:

@@ -35,7 +35,7 @@ def cost_figure(comparison: Comparison, height: int = 380) -> go.Figure:
                              hovertemplate="%{x}: %{customdata}<extra>" + category_name(category) + "</extra>"))
     base_layout(fig, in_currency(_("Capex by category, per design [USD, estimates]")), height)
     top = max((sum(category_capex(comparison.columns[i].plan).values()) for i, _n in shown), default=0.0)
-    fig.update_layout(barmode="stack", yaxis=units.money_axis(top * 1.05, title=in_currency("USD"), rangemode="tozero"),
+    fig.update_layout(barmode="stack", yaxis=units.money_axis(top * 1.05, title=units.money_unit(), rangemode="tozero"),
                       xaxis=dict(automargin=True),
                       legend=dict(orientation="h", yref="container", y=0, yanchor="bottom"))  # under slanted names
     return fig

@@ -7,9 +7,9 @@ import plotly.graph_objects as go
 
 from core.analysis.whole import whole_summary
 from core.figures.keynumbers import unbilled_by_cards
-from core.units import money_axis, power as power_text
+from core.units import money_axis, money_unit, power as power_text
 from core.cost import CATEGORY_LABELS, price_sensitivity
-from core.figures.style import CATEGORY_COLOURS, base_layout
+from core.figures.style import CATEGORY_COLOURS, base_layout, plain, text_width, wrap_text
 from core.i18n import N_, _, in_currency, usd
 
 FACILITY_OVERHEAD = N_("facility overhead")
@@ -35,7 +35,7 @@ def capex_figure(plan) -> go.Figure:
         hovertemplate=_("%{x}: %{customdata} (%{text} of capex)") + "<extra></extra>"))  # short bar labels stay legible
     base_layout(fig, in_currency(_("Capex by category: {total} total, {per_gpu} per GPU [USD, estimates]")).format(
         total=usd(total), per_gpu=usd(plan.cost.capex_per_gpu_usd)), 360)
-    fig.update_layout(yaxis=money_axis(frame.max() * 1.15, title=in_currency("USD"), range=[0, frame.max() * 1.15]),
+    fig.update_layout(yaxis=money_axis(frame.max() * 1.15, title=money_unit(), range=[0, frame.max() * 1.15]),
                       xaxis=dict(tickangle=-40),
                       uniformtext=dict(minsize=10, mode="show"))
     return fig
@@ -60,10 +60,47 @@ def power_figure(plan) -> go.Figure:
     return fig
 
 
+AXIS_TITLE_CHARS = 48
+"""The price-sensitivity axis title's line length [Latin letters]: the plot beside the part names and the legend
+is about half the page wide at a 1,024 px window."""
+LOW_OPACITY = 0.55
+"""The price-sensitivity chart's low-price bars: their category's colour, lighter."""
+LEGEND_GREY = "#5d6d7e"
+"""The price-sensitivity legend's keys: one neutral colour in the bars' two shades (the bars are by category)."""
+
+
 def _label_position(value: float, widest: float) -> str:
     """A bar's label inside it when the bar takes most of its half of the axis (outside it would run into the
     part names on the left or off the chart on the right), else just beyond its end."""
     return "inside" if widest > 0 and abs(value) > 0.6 * widest else "outside"
+
+
+PART_LABEL_CHARS = 30
+"""The widest part name on the price-sensitivity chart's axis [Latin letters, a CJK character two]."""
+
+
+def part_label(item: str, width: int = PART_LABEL_CHARS) -> str:
+    """A BOM part name short enough for a chart axis: the name up to its first comma, cut after the last whole word
+    (or character) that fits ``width`` (``core.figures.style.text_width``), with an ellipsis; the start of the
+    name as published, so it reads as the BOM's: ``"NVIDIA ConnectX-7, 1x 400G NDR / 400GbE OSFP"`` ->
+    ``"NVIDIA ConnectX-7"``."""
+    text = item
+    for comma in (", ", "，"):
+        text = text.split(comma)[0]
+    text = text.strip() or item
+    if text_width(text) <= width:
+        return text
+    words, kept = text.split(" "), ""
+    for word in words:
+        if text_width(f"{kept} {word}".strip()) > width - 1:
+            break
+        kept = f"{kept} {word}".strip()
+    if not kept:  # one long word or Chinese text without spaces: cut between characters
+        for char in text:
+            if text_width(kept + char) > width - 1:
+                break
+            kept += char
+    return kept.rstrip(" -/,") + "…"
 
 
 def price_sensitivity_figure(plan, top: int = 5) -> go.Figure:
@@ -76,7 +113,8 @@ def price_sensitivity_figure(plan, top: int = 5) -> go.Figure:
     swings = price_sensitivity(plan.bom, top)
     capex = plan.cost.capex_usd
     swings = swings[::-1]  # widest on top
-    names = [f"{s.catalog_id}" for s in swings]
+    names = [s.catalog_id for s in swings]  # the bars' keys; the axis shows the BOM's part names
+    labels = [plain(part_label(s.item)) for s in swings]
     hover = [_("{item}: {quantity} x {low} to {high} per unit; capex {capex_low} to {capex_high}").format(
         item=s.item, quantity=f"{s.quantity:,}", low=usd(s.unit_low_usd), high=usd(s.unit_high_usd),
         capex_low=usd(s.capex_low_usd), capex_high=usd(s.capex_high_usd)) for s in swings]
@@ -85,23 +123,28 @@ def price_sensitivity_figure(plan, top: int = 5) -> go.Figure:
     fig = go.Figure()
     fig.add_trace(go.Bar(
         y=names, x=[s.capex_low_usd - capex for s in swings], orientation="h", name=_("at its low price"),
-        marker_color=[CATEGORY_COLOURS.get(s.category, "#999") for s in swings], opacity=0.55,
+        marker_color=[CATEGORY_COLOURS.get(s.category, "#999") for s in swings], opacity=LOW_OPACITY,
+        showlegend=False,
         customdata=hover, hovertemplate="%{customdata}<extra></extra>",
         text=[usd(s.capex_low_usd - capex) for s in swings], cliponaxis=False,
         textposition=[_label_position(s.capex_low_usd - capex, widest) for s in swings]))
     fig.add_trace(go.Bar(
         y=names, x=[s.capex_high_usd - capex for s in swings], orientation="h", name=_("at its high price"),
-        marker_color=[CATEGORY_COLOURS.get(s.category, "#999") for s in swings],
+        marker_color=[CATEGORY_COLOURS.get(s.category, "#999") for s in swings], showlegend=False,
         customdata=hover, hovertemplate="%{customdata}<extra></extra>",
         text=[usd(s.capex_high_usd - capex, signed=True) for s in swings], cliponaxis=False,
         textposition=[_label_position(s.capex_high_usd - capex, widest) for s in swings]))
+    for name, opacity in ((_("at its low price"), LOW_OPACITY), (_("at its high price"), 1.0)):
+        # the legend's keys in the bars' shading (light = low, dark = high); the bars' colour is their category
+        fig.add_trace(go.Bar(y=[None], x=[None], orientation="h", name=name, marker_color=LEGEND_GREY,
+                             opacity=opacity, hoverinfo="skip"))
     base_layout(fig, in_currency(_("The {count} prices that move capex most [USD]")).format(count=len(swings)),
-                140 + 50 * max(1, len(swings)))
+                160 + 50 * max(1, len(swings)))
     fig.update_layout(barmode="overlay", xaxis=money_axis(
         widest * 1.35, -widest * 1.35, range=[-widest * 1.35, widest * 1.35],
-        title=in_currency(_("capex change from {capex}, one part at the low or high end of its price range [USD]")).format(
-            capex=usd(capex))),
-                      yaxis=dict(title=None), showlegend=True)
+        title=wrap_text(in_currency(_("capex change from {capex}, one part at the low or high end of its price range "
+                                      "[USD]")).format(capex=usd(capex)), AXIS_TITLE_CHARS)),
+                      yaxis=dict(title=None, tickmode="array", tickvals=names, ticktext=labels), showlegend=True)
     return fig
 
 

@@ -393,7 +393,7 @@ def _racks_help(plan) -> str:
 
 def rack_key_numbers(plan) -> list[KeyNumber]:
     """The Racks & cabling tab's cards: racks by kind, the worst rack's power, rows, floor area."""
-    from core.physical.racks import load_racks
+    from core.physical.racks import load_racks, preset_label
 
     layout = plan.layout
     counts = layout.counts()
@@ -404,7 +404,7 @@ def rack_key_numbers(plan) -> list[KeyNumber]:
                       **{k: f"{v:,}" for k, v in counts.items()})),
         KeyNumber("nodes_per_rack", _("Nodes per rack"), f"{layout.nodes_per_rack:,}",
                   _("under the {limit} kW and {units}U rack limits ({preset})").format(
-                      limit=kw(layout.power_limit_kw), units=layout.rack_units, preset=layout.preset)),
+                      limit=kw(layout.power_limit_kw), units=layout.rack_units, preset=preset_label(layout.preset))),
         KeyNumber("max_kw", _("Most power in a rack"), power(worst.kw),
                   _("{rack}, {share:.0%} of its {limit} kW limit").format(
                       rack=worst.name, share=worst.kw / worst.kw_limit, limit=kw(worst.kw_limit))),

@@ -13,9 +13,9 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from core import units
-from core.units import money_axis
+from core.units import money_axis, money_unit
 from core.figures.style import base_layout, plain, sep
-from core.i18n import _, in_currency, number, usd
+from core.i18n import _, number, usd
 from core.perf.algorithms import algorithm_label, fastest_label, names_protocols
 from core.perf.collectives import IN_NETWORK, ReferencePoint, Sweep, format_size
 from core.perf.jobform import COLLECTIVE_COLUMNS
@@ -168,6 +168,15 @@ def step_figure(estimates: dict, height: int = 320) -> go.Figure:
     return _layout(fig, _("Training step: where the time goes"), height)
 
 
+LEGEND_UNDER_PX = 70
+"""Room under a two-axis chart's x-axis title for its legend [px]."""
+LEGEND_UNDER_Y = -0.42
+"""Where that legend's top stands [fraction of the plot's height; below the rotated ticks and the axis title]."""
+PANEL_SPACING = 0.24
+"""The gap between the two panels of "Same job, two fabrics" [fraction of the width]: room for the right panel's
+money ticks and axis title, clear of the left panel."""
+
+
 def scaling_figure(rows: list[dict], height: int = 380) -> go.Figure:
     """Weak-scaling efficiency [%] and exposed communication share [%] vs GPU count (log x)."""
     fig = make_subplots(specs=[[{"secondary_y": True}]])
@@ -188,13 +197,17 @@ def scaling_figure(rows: list[dict], height: int = 380) -> go.Figure:
     top = max([100 * r["comm_fraction"] for r in rows] or [1])
     fig.update_yaxes(title_text=_("communication share [%]"), range=[0, max(5.0, top * 1.25)], tickformat=".0f",
                      secondary_y=True, showgrid=False, tickmode="auto")
-    return _layout(fig, _("Scaling: tokens/s per GPU relative to the smallest job"), height)
+    _layout(fig, _("Scaling: tokens/s per GPU relative to the smallest job"), height + LEGEND_UNDER_PX)
+    # the legend under the axis: at the right it sat on the right axis's title (two y axes, 1,024 px)
+    fig.update_layout(legend=dict(orientation="h", yanchor="top", y=LEGEND_UNDER_Y, xanchor="left", x=0.0),
+                      margin=dict(b=LEGEND_UNDER_PX))
+    return fig
 
 
 def comparison_figure(rows: list[dict], height: int = 340) -> go.Figure:
     """Side-by-side bars per fabric: days to train and training cost [USD]."""
     fig = make_subplots(rows=1, cols=2, subplot_titles=(_("Days to train"), _("Cost of the run (share of TCO)")),
-                        horizontal_spacing=0.14)
+                        horizontal_spacing=PANEL_SPACING)
     # a design's details on a second line: "This design<br>(InfiniBand, 1:1)", a linked design's too
     labels = [r["label"].replace(" (", "<br>(", 1).replace("（", "<br>（", 1) for r in rows]
     colours = ["#2e86c1", "#d35400", "#117a65", "#7d3c98"][: len(rows)]
@@ -206,7 +219,7 @@ def comparison_figure(rows: list[dict], height: int = 340) -> go.Figure:
                          text=[usd(c) for c in costs], customdata=[usd(c) for c in costs],
                          textposition="auto", hovertemplate="%{x}: %{customdata}<extra></extra>"), row=1, col=2)
     fig.update_yaxes(title_text=_("days"), row=1, col=1, rangemode="tozero")
-    fig.update_yaxes(title_text=in_currency("USD"), row=1, col=2, rangemode="tozero", **money_axis(max(costs, default=0) * 1.1))
+    fig.update_yaxes(title_text=money_unit(), row=1, col=2, rangemode="tozero", **money_axis(max(costs, default=0) * 1.1))
     return _layout(fig, _("Same job, two fabrics"), height)
 
 

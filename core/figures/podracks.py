@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 
 from core.figures.keynumbers import KeyNumber, rack_key_numbers
 from core.figures.racks import MAX_RACK_TYPES, floor_plan_figure, rack_elevation_figure, series_lengths_figure
+from core.physical.racks import preset_label
 from core.i18n import N_, _, ngettext
 from core.units import kw
 
@@ -62,7 +63,7 @@ def hall_key_numbers(mixed) -> list[KeyNumber]:
     per_pod = " / ".join(f"{p.layout.nodes_per_rack:,}" for p in mixed.plans)
     words = _("; ").join(_("{pod}: {limit} kW, {units}U ({preset})").format(
         pod=pod_word(mixed, i), limit=kw(p.layout.power_limit_kw), units=p.layout.rack_units,
-        preset=p.layout.preset) for i, p in enumerate(mixed.plans))
+        preset=preset_label(p.layout.preset)) for i, p in enumerate(mixed.plans))
     return [KeyNumber(n.key, n.label, per_pod, words) if n.key == "nodes_per_rack" else
             KeyNumber(n.key, n.label, n.value, _rows_words(hall)) if n.key == "rows" else n for n in numbers]
 

@@ -60,6 +60,11 @@ TITLE_CHARS = 36
 """Most visible characters per title line: a chart in half of a 1,024 px page still shows every word.
 
 Counted in Latin letters: a CJK character is two (see ``text_width``), so a Chinese line holds 18."""
+TITLE_CHARS_WIDE = 70
+"""Most visible characters per title line of a chart as wide as a 1,024 px page's main area."""
+TITLE_CHARS_THREE_FIFTHS = 46
+"""Most visible characters per title line of a chart in three fifths of a 1,024 px page (the Designer's
+topology beside the scale-up drawing)."""
 _TAG = re.compile(r"<[A-Za-z/][^<>]*>|&#?\w+;")
 _TOKEN = re.compile(r"<[A-Za-z/][^<>]*>|&#?\w+;|.", re.S)
 """One token of a word: an HTML tag (no width), an entity (one character wide) or one character."""

@@ -15,7 +15,8 @@ from core.design import FIELDS
 from core.analysis.sweep import CATEGORICAL, METRICS, SETTINGS, SweepResult, metric_label, setting_label
 from core.figures.compare import format_value
 from core.figures.style import TIER_COLOURS, base_layout, plain, wrap_text
-from core.i18n import _, fx_rate, in_currency
+from core.i18n import _, fx_rate
+from core.units import money_unit
 
 LINE_COLOUR = TIER_COLOURS["leaf"]
 GAP_COLOUR = "#a6acaf"
@@ -173,7 +174,7 @@ def heatmap_figure(result: SweepResult, height: int = 460, unit: str | None = No
     better_high = METRICS[spec.metric].better == "higher"
     fig = go.Figure(go.Heatmap(
         z=z, x=xs, y=ys, text=text, hoverongaps=True, colorscale="Viridis", reversescale=not better_high,
-        colorbar=dict(title=dict(text=in_currency("USD") if METRICS[spec.metric].kind in MONEY_KINDS else "", side="right"),
+        colorbar=dict(title=dict(text=money_unit() if METRICS[spec.metric].kind in MONEY_KINDS else "", side="right"),
                       **_axis_ticks(result, [v for row in z for v in row], axis=False, unit=unit)),
         hovertemplate=setting_label(spec.x.setting).replace("%", "%%") + ": %{x}<br>"
         + setting_label(spec.y.setting).replace("%", "%%") + ": %{y}<br>%{text}<extra></extra>"))

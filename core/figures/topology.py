@@ -23,7 +23,8 @@ from core.fabric.topology import aggregated_graph, fabric_graph
 from core.fabric.wiring import Wiring
 from core.units import bandwidth as format_bandwidth
 from core.figures.style import (
-    HIGHLIGHT, TIER_COLOURS, TIER_NAMES, TIER_Y, FigureSpec, base_layout, line_width, rail_colour, scatter, sep,
+    HIGHLIGHT, TIER_COLOURS, TIER_NAMES, TIER_Y, TITLE_CHARS_THREE_FIFTHS, FigureSpec, base_layout, line_width, rail_colour,
+    scatter, sep,
 )
 from core.i18n import N_, _, ngettext
 
@@ -343,7 +344,7 @@ def _local_arcs(fig, arcs: list[tuple[list, list, float]], dim: float) -> None:
 
 
 def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", height: int = 560,
-                    every_pod: bool = True) -> go.Figure:
+                    every_pod: bool = True, title_chars: int = TITLE_CHARS_THREE_FIFTHS) -> go.Figure:
     """Spine-leaf / fat-tree diagram of plane 0 of ``plan``.
 
     Tiers are layers (core, spine, leaf, servers); leaves and their links are
@@ -352,7 +353,8 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
     vertex id, as in ``customdata``) highlights that switch and its links.
     Legend entries toggle tiers. Past ``FULL_GRAPH_LIMIT`` elements the
     aggregated graph is drawn and the title says so. A design with pods draws every pod under the shared spines,
-    each labelled with its system and leaf speed (``every_pod`` False: pod 1's own fabric).
+    each labelled with its system and leaf speed (``every_pod`` False: pod 1's own fabric). ``title_chars``: the
+    title's line length [Latin letters] for the chart's width (the Designer's three fifths of the page by default).
     """
     if node_to_node(plan.fabric.family):  # no switch tiers: the torus's own drawing
         from core.figures.torus import torus_figure
@@ -456,7 +458,7 @@ def topology_figure(plan, selected: str | None = None, unit: str = "Gb/s", heigh
         _pod_labels(fig, mixed, graph, pos)
 
     title = _title(plan, mixed, aggregated)
-    base_layout(fig, title, height)
+    base_layout(fig, title, height, title_chars=title_chars)
     title_top = fig.margin_top
     staggered = any(isinstance(s, str) and s.startswith("<br><br>") for tr in fig.data for s in (tr.get("text") or ()))
     top = max(TIER_Y[graph.nodes[v]["role"]] for v in graph.nodes)
@@ -497,8 +499,7 @@ def _title(plan, mixed: MixedPlan | None, aggregated: bool) -> str:
         sub = _("Every switch and server drawn")
     else:
         sub = _("Every switch drawn; servers grouped per scalable unit / leaf")
-    title += f"<br><sup>{sub}</sup>"
-    return title + _rails_line(f.leaves_per_group if f.topology == "rail-optimized" and f.tiers > 1 else 0)
+    return title + _subtitle(sub, f.leaves_per_group if f.topology == "rail-optimized" and f.tiers > 1 else 0)
 
 
 def _group_labels(fig, vertices: list[tuple[tuple[float, float], dict]]) -> None:
@@ -531,12 +532,15 @@ def _title_parts(f) -> list[str]:
     return parts
 
 
-def _rails_line(rails: int) -> str:
-    """The title's line saying a leaf's colour is its rail (empty with one rail)."""
+def _subtitle(sub: str, rails: int) -> str:
+    """The title's subtitle: what is drawn and, with several rails, that a leaf's colour is its rail, as one
+    ``<sup>`` line of two sentences (two ``<sup>`` lines would be rejoined without a stop when the review pack
+    re-wraps the title for a whole page)."""
     if rails <= 1:
-        return ""
+        return f"<br><sup>{sub}</sup>"
     dots = "  ".join(f"<span style='color:{rail_colour(r)}'>&#9679;</span> {r + 1}" for r in range(rails))
-    return "<br><sup>" + _("Leaf and link colour = rail: {rails}").format(rails=dots) + "</sup>"
+    rail_words = _("Leaf and link colour = rail: {rails}").format(rails=dots)
+    return "<br><sup>" + _("{sentence}. {next}").format(sentence=sub, next=rail_words) + "</sup>"
 
 
 def _pods_title(mixed: MixedPlan, aggregated: bool) -> str:
@@ -557,7 +561,7 @@ def _pods_title(mixed: MixedPlan, aggregated: bool) -> str:
         sub = (_("Every pod's switches drawn, grouped by pod under the shared cores") if mixed.fabric.tiers == 3
                else _("Every pod's switches drawn, grouped by pod under the shared spines"))
     rails = max((p.fabric.leaves_per_group for p in mixed.plans if p.fabric.topology == "rail-optimized"), default=0)
-    return title + f"<br><sup>{sub}</sup>" + _rails_line(rails)
+    return title + _subtitle(sub, rails)
 
 
 def _legend_name(plan, role: str, mixed: MixedPlan | None = None) -> str:

@@ -526,12 +526,42 @@ def _risks(plan, facts: Mapping) -> list[str]:
                      .format(kw=units.kw(racks["max_kw_per_rack"]), limit=units.kw(limit or 0)))
     a = facts.get("availability")
     if a is not None:
-        risks.append(_("a job on {gpus} GPUs can run {share} of the time").format(
-            gpus=number(a.job_gpus), share=units.percent(a.job_run_fraction)))
+        risks.append(availability_risk(a, plan.resolved.gpus))
     scenario = facts.get("scenario")
     if scenario is not None:
         risks.append(_("the failure scenario cuts off {gpus} GPUs").format(gpus=number(scenario.gpus_disconnected)))
     return risks
+
+
+ALMOST_NEVER = 0.005
+"""A job that runs less than this share of the time [fraction] "almost never" runs (it would show as 0.00%)."""
+
+
+def availability_risk(a, gpus: int) -> str:
+    """The Main risks line of a job's availability (``core.analysis.availability``), carrying the Availability
+    table's answer when the job runs less than 99% of the time: the spare nodes to hold back for 99%.
+
+    Parameters
+    ----------
+    a : the job's availability (``job_gpus``, ``job_run_fraction`` [fraction], ``spare_nodes_for_99pct`` [nodes];
+        a design with pods' ``core.analysis.podavail.PodsAvailability`` has no spare nodes: none are said).
+    gpus : the design's GPUs [count]; a job on all of them is said so.
+    """
+    share, spares = a.job_run_fraction, getattr(a, "spare_nodes_for_99pct", 0)
+    values = dict(gpus=number(a.job_gpus), share=units.percent(share), count=number(spares))
+    if share >= 0.99 or not spares:
+        return _("a job on {gpus} GPUs can run {share} of the time").format(**values)
+    if share >= ALMOST_NEVER:
+        return ngettext("a job on {gpus} GPUs can run {share} of the time (hold back {count} spare node for 99%)",
+                        "a job on {gpus} GPUs can run {share} of the time (hold back {count} spare nodes for 99%)",
+                        spares).format(**values)
+    if a.job_gpus == gpus:
+        return ngettext("a job on all {gpus} GPUs almost never runs (hold back {count} spare node for 99%)",
+                        "a job on all {gpus} GPUs almost never runs (hold back {count} spare nodes for 99%)",
+                        spares).format(**values)
+    return ngettext("a job on {gpus} GPUs almost never runs (hold back {count} spare node for 99%)",
+                    "a job on {gpus} GPUs almost never runs (hold back {count} spare nodes for 99%)",
+                    spares).format(**values)
 
 
 def _key_numbers(doc: _Doc, plan) -> None:

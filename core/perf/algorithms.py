@@ -331,7 +331,7 @@ def nvls(ctx: SweepContext) -> AlgorithmCurve | None:
     alg, S, m = ctx.alg, ctx.sizes, ctx.m
     if not ctx.nvls_ok:
         if ctx.forced and ctx.links.nvls_efficiency is None:
-            ctx.notes.append(_("nvls needs NVSwitch generation 3 or later (Hopper+) in an NVLink domain"))
+            ctx.notes.append(_("NVLS needs NVSwitch generation 3 or later (Hopper+) in an NVLink domain"))
         return None
     if ctx.op == "all-reduce":
         if m > 1 and ctx.blackwell_nvls_tree_slow():
@@ -568,15 +568,20 @@ def library_default(library: LibraryConstants) -> tuple[str, ...]:
     return library.algorithms or NCCL_DEFAULT
 
 
+NCCL_NAMES = {"nvls": "NVLS", "pat": "PAT"}
+"""Algorithm ids NCCL writes in capitals (its logs and ``NCCL_ALGO``: NVLS, PAT); ring and tree read as NCCL's
+lower-case names in prose (the glossary's "NCCL algorithm names")."""
+
+
 def algorithm_label(name: str) -> str:
     """An algorithm's name (a ``REGISTRY`` key, or ``"p2p"``) for display.
 
-    NCCL's own names (ring, tree, nvls, pat, sharp) and p2p read the same in every language; the
-    descriptive ones (hierarchical, direct) and a published point's "default" (NCCL chose) are
-    translated.
+    NCCL's own names (ring, tree, NVLS, PAT, sharp) and p2p read the same in every language, as NCCL writes them
+    (``NCCL_NAMES``; ``assets/glossary.toml``, "NCCL algorithm names"); the descriptive ones (hierarchical, direct)
+    and a published point's "default" (NCCL chose) are translated.
     """
     labels = {"hierarchical": _("hierarchical"), "direct": _("direct"), "default": _("NCCL's choice"),
-              "mesh": _("mesh"), "hccl-ring": _("ring (HCCL)"), "rhd": "RHD", "nhr": "NHR"}
+              "mesh": _("mesh"), "hccl-ring": _("ring (HCCL)"), "rhd": "RHD", "nhr": "NHR", **NCCL_NAMES}
     return labels.get(name, name)
 
 

@@ -499,23 +499,23 @@ def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None, nccl
     if algorithm == "nvls":
         if r.nvlink_domain_gpus <= 1 or r.system.nvswitch_generation < 3:
             raise DesignError(
-                (_("nvls (NVLink SHARP) needs NVSwitch generation 3 or later (Hopper and newer); {system} has "
+                (_("NVLS (NVLink SHARP) needs NVSwitch generation 3 or later (Hopper and newer); {system} has "
                    "NVSwitch generation {generation}.") if r.system.nvswitch_generation else
-                 _("nvls (NVLink SHARP) needs NVSwitch generation 3 or later (Hopper and newer); {system} has "
+                 _("NVLS (NVLink SHARP) needs NVSwitch generation 3 or later (Hopper and newer); {system} has "
                    "no NVSwitch.")).format(system=r.system.id, generation=r.system.nvswitch_generation),
                 _("Use ring or tree, or an H100/H200/B200/GB200-class system."))
         if spans_level2(plan, p):
             raise DesignError(
-                _("nvls across the second NVLink level is not modelled: NVIDIA published no NVLink SHARP figure "
+                _("NVLS across the second NVLink level is not modelled: NVIDIA published no NVLink SHARP figure "
                   "across NVLink domains of two levels; this job's ranks span {racks} first-level domains.").format(
                     racks=-(-p.ranks_per_domain * p.stride // r.nvlink_rack_gpus)),
                 _("Use at most {gpus} GPUs, or ring or tree.").format(gpus=r.nvlink_rack_gpus))
         if p.ranks_per_domain < 2:
-            raise DesignError(_("nvls needs at least 2 ranks of the communicator in one NVLink domain."),
+            raise DesignError(_("NVLS needs at least 2 ranks of the communicator in one NVLink domain."),
                               _("Use a communicator with neighbouring GPUs (stride 1)."))
         if op != "all-reduce" and p.domains > 1:
             raise DesignError(
-                _("nvls {op} runs inside one NVLink domain; this job spans {domains} domains.").format(
+                _("NVLS {op} runs inside one NVLink domain; this job spans {domains} domains.").format(
                     op=op, domains=p.domains),
                 _("Use at most {gpus} GPUs, or ring or hierarchical.").format(gpus=p.ranks_per_domain))
         version = nccl_version_of(nccl_version if nccl_version is not None else _NCCL_RELEASE.get(), c)
@@ -546,7 +546,7 @@ def _check_algorithm(plan: Plan, op: str, algorithm: str, gpus: int | None, nccl
                                                                              version=entry.version), quantum)
         if p.domains < 2:
             raise DesignError(_("sharp reduces between NVLink domains; this job fits in one domain."),
-                              _("Use more than {gpus} GPUs, or nvls/ring inside the domain.").format(
+                              _("Use more than {gpus} GPUs, or NVLS/ring inside the domain.").format(
                                   gpus=p.ranks_per_domain))
     elif algorithm == "hierarchical" and (p.domains < 2 or p.ranks_per_domain < 2):
         raise DesignError(_("hierarchical needs a job spanning NVLink domains with at least 2 ranks in each."),

@@ -140,7 +140,7 @@ def results_table(results: list[RunResult]) -> list[dict]:
 
 
 CALIBRATION_COLUMNS = {
-    "id": N_("published run"), "role": N_("role"), "error": N_("error"), "measure": N_("measure"),
+    "run": N_("published run"), "role": N_("role"), "error": N_("error"), "measure": N_("measure"),
     "published": N_("published"), "estimate": N_("estimate"), "architecture": N_("GPU family"),
     "precision": N_("precision"), "moe": N_("mixture of experts"), "note": N_("constant it set, or why it misses"),
     "source": N_("source"),
@@ -163,14 +163,28 @@ def calibration_rows(results: list[RunResult]) -> list[dict]:
     held out), GPU family, precision, what was measured (``MEASURE_LABELS``), the published and the estimated value
     in that measure (``shown_value``), the error (estimated / published throughput - 1, signed percent), the constant a fit run set or
     why a held-out run misses (``miss``; empty within ``HELD_OUT_TARGET``), and its citation (quoted as
-    published). Keys as ``CALIBRATION_COLUMNS``."""
+    published). Keys as ``CALIBRATION_COLUMNS``, and the run's catalog ``id``."""
     runs = load_runs()
-    return [{"id": r.run.id, "role": _(ROLE_LABELS[r.run.role]), "architecture": r.architecture,
+    return [{"id": r.run.id, "run": run_label(r.run), "role": _(ROLE_LABELS[r.run.role]), "architecture": r.architecture,
              "precision": r.precision.upper(), "moe": r.moe, "measure": _(MEASURE_LABELS[r.run.measure]),
              "published": shown_value(r.run.measure, r.run.value), "estimate": shown_value(r.run.measure, r.got),
              "error": f"{r.error:+.1%}",
              "note": r.run.sets if r.run.role == "fit" else r.run.miss, "source": runs.source(r.run)}
             for r in results]
+
+
+def run_label(run: PublishedRun) -> str:
+    """A published run in words, for a reader rather than the catalog's id: its model and its GPUs [count] and
+    system (``"Llama 3 70B on 64 GPUs (GB300-NVL72)"``); the precision and the document are columns of their own."""
+    from core.perf.training import model_preset
+
+    model = run.job.get("model")
+    try:
+        name = model.get("name", "") if isinstance(model, dict) else model_preset(str(model)).name
+    except InputError:
+        name = str(model)
+    return _("{model} on {gpus} GPUs ({system})").format(model=name or run.id, gpus=number(run.design.get("gpus", 0)),
+                                                    system=run.design.get("gpu", ""))
 
 
 def held_out_summary(results: list[RunResult]) -> tuple[int, int, int]:
@@ -240,6 +254,6 @@ def error_band_sentence(architecture: str, precision: str, moe: bool) -> str:
     return text
 
 
-__all__ = ["CALIBRATION_COLUMNS", "MEASURE_LABELS", "ROLE_LABELS", "calibration_rows", "held_out_summary", "shown_value",
+__all__ = ["CALIBRATION_COLUMNS", "MEASURE_LABELS", "ROLE_LABELS", "calibration_rows", "held_out_summary", "run_label", "shown_value",
            "HELD_OUT_TARGET", "PendingRun", "PublishedRun", "RunResult", "error_band", "error_band_sentence", "evaluate",
            "evaluate_all", "load_runs", "results_table", "stored_results", "throughput_error"]

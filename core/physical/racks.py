@@ -21,6 +21,16 @@ from core.i18n import N_, _
 NETWORK_PRESET = "network-52"
 """The preset every non-compute rack (network, management, storage) uses."""
 
+PRESET_LABELS = {"air-15": N_("air-cooled"), "superpod-41": N_("SuperPOD air-cooled"),
+                 "dense-60": N_("high-density air-cooled"), "nvl72-liquid": N_("liquid-cooled NVL72"),
+                 "liquid-230": N_("liquid-cooled, Vera Rubin class")}
+"""Compute rack presets (``assets/catalog/racks.toml`` ids) in words, as the sidebar, cards and review pack name them."""
+
+
+def preset_label(preset_id: str) -> str:
+    """A compute rack preset's name in the current language (``PRESET_LABELS``; an unknown id as given)."""
+    return _(PRESET_LABELS[preset_id]) if preset_id in PRESET_LABELS else preset_id
+
 
 class _Sourced(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")

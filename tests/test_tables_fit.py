@@ -1,0 +1,88 @@
+"""The Designer's wide tables at a 1,024 px window (webui.tablefit): the columns a reader needs come first and fit
+the main area together, short headers keep their full words in the tooltip; the rest is a sideways scroll away."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.analysis.whatif import oversubscription_sweep, sweep_display_table
+from core.design import Design
+from core.figures.style import text_width
+from core.formats.xlsx import bom_headers, bom_table
+from core.i18n import _, language
+from core.plan import plan
+from webui import tablefit, tables
+
+
+@pytest.fixture(scope="module")
+def large():
+    return plan(Design(gpu="H100", gpus=16384))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_boms_item_to_its_total_fit_the_window(large, lang):
+    with language(lang):
+        header = bom_headers()
+        bom = bom_table(large)
+        col = (lambda c: c) if lang == "en" else header.get
+        if lang != "en":
+            bom = bom.rename(columns=header)
+        bom = tables.money(bom, [col("unit_price_usd"), col("extended_price_usd")])
+        shown, config = tablefit.bom_columns(bom, header, col)
+    first = [col(c) for c in tablefit.BOM_FIRST]
+    assert shown[:len(first)] == first and set(shown) == set(bom.columns)
+    assert tablefit.leading_px(bom, config, first) <= tablefit.MAIN_PX
+    assert shown[len(first)] == col("unit_price_usd")  # next, partly in view; the count's words a scroll away
+    assert tablefit.leading_px(bom, config, first + [col("unit_price_usd"), col("category"), col("why")]) > tablefit.MAIN_PX
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("unit", ["GB/s", "Gb/s"])
+def test_the_what_if_tables_leading_columns_fit_with_short_headers(large, lang, unit):
+    with language(lang):
+        frame = sweep_display_table(oversubscription_sweep(large.design), unit)
+        shown, config = tablefit.sweep_columns(frame, unit)
+    first = shown[:len(tablefit.SWEEP_SHORT)]
+    assert set(first) == set(config) and len(first) == len(tablefit.SWEEP_SHORT)  # every short header matched
+    assert tablefit.leading_px(frame, config, first[:tablefit.SWEEP_IN_VIEW]) <= tablefit.MAIN_PX
+    labels = [config[c]["label"] for c in first]
+    assert all(text_width(label) <= tablefit.HEADER_CHARS for label in labels), labels
+    shortened = [c for c in first if config[c]["label"] != c]
+    assert len(shortened) >= 3 and all(config[c].get("help") for c in shortened)  # the full words in the tooltip
+
+
+def test_the_full_table_would_not_fit():
+    """The rule has work to do: the what-if table as the engine words it scrolls at 1,024 px."""
+    frame = sweep_display_table(oversubscription_sweep(Design(gpu="H100", gpus=16384)), "GB/s")
+    assert sum(tables.fitting_width(frame[c].tolist(), c) for c in frame.columns) > tablefit.MAIN_PX
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_cable_tables_links_media_and_longest_fit(large, lang):
+    from webui.physical_tab import _media_rows
+    import pandas as pd
+
+    with language(lang):
+        frame = pd.DataFrame(_media_rows(large.media))
+        shown, config = tablefit.media_columns(frame)
+        first = shown[:len(tablefit.MEDIA_FIRST)]
+        assert first == [_(c) for c in tablefit.MEDIA_FIRST]
+    assert tablefit.leading_px(frame, config, first) <= tablefit.MAIN_PX
+    assert all(c.get("help") for c in config.values() if c.get("label") not in (None, *frame.columns))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_training_steps_exposed_time_is_in_view(large, lang):
+    import pandas as pd
+
+    from core.perf import jobform
+    from core.perf.training import TrainingJob, estimate, model_preset
+
+    job = TrainingJob(model=model_preset("llama3-70b"), tp=8, pp=2)
+    with language(lang):
+        frame = pd.DataFrame(jobform.communication_rows(estimate(large, job), large.resolved.system))
+        shown, config = tablefit.comm_columns(frame)
+        first = [_(c) for c in tablefit.COMM_FIRST]
+        exposed, collective = _("exposed [s]"), _("collective")
+    assert shown[:len(first)] == first and exposed in first and shown[len(first)] == collective
+    assert tablefit.leading_px(frame, config, first) <= tablefit.MAIN_PX

@@ -1,0 +1,150 @@
+"""Wide tables that show what matters at a 1,024 px window: the important columns first and narrow enough that
+together they fit the main area (``MAIN_PX``) without scrolling sideways; a short header carries its full words
+in its tooltip. The other columns follow, a sideways scroll away. Widths are the data grid's (``webui.tables``:
+``CHAR_PX`` a character, ``CELL_PADDING_PX`` a cell's padding; ``small`` / ``medium`` / ``large`` as Streamlit
+draws them)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from core.i18n import N_, _, in_currency
+from webui import tables
+
+MAIN_PX = tables.PAGE_PX_AT_1024
+"""The main area's width at a 1,024 px window with the sidebar open [px]."""
+NAMED_PX = {"small": 75, "medium": 200, "large": 400}
+"""Streamlit's named column widths [px]."""
+HEADER_CHARS = 16
+"""The longest short header [``core.figures.style.text_width``, a CJK character two]."""
+
+
+def column_px(values, config: dict | None, name: str) -> int:
+    """The width a column is drawn at [px]: its configured width, else as wide as its header and widest value
+    (``webui.tables.fitting_width``)."""
+    config = config or {}
+    width = config.get("width")
+    if isinstance(width, int):
+        return width
+    if width in NAMED_PX:
+        return NAMED_PX[width]
+    return tables.fitting_width(values, config.get("label") or name)
+
+
+def leading_px(frame: pd.DataFrame, config: dict, columns) -> int:
+    """The width the ``columns`` of ``frame`` take side by side [px] (``column_px`` each)."""
+    return sum(column_px(frame[c].tolist(), config.get(c), c) for c in columns)
+
+
+def order(frame: pd.DataFrame, first) -> list[str]:
+    """``frame``'s columns with ``first`` (those present) leading, the others after them in their order."""
+    lead = [c for c in first if c in frame.columns]
+    return lead + [c for c in frame.columns if c not in lead]
+
+
+# --- the bill of materials ------------------------------------------------------------------------------
+
+BOM_FIRST = ("item", "where", "quantity", "extended_price_usd")
+"""The BOM columns a reader needs at a glance, in this order (ids of ``core.formats.xlsx.BOM_HEADERS``); the unit
+price follows them, then the category and the rest."""
+BOM_PX = {"item": 190, "where": 140}
+"""The BOM's text columns that would take the window [px]: the part's name and where it sits, cut to fit (whole in
+the cell's tooltip and the downloads)."""
+
+
+def bom_columns(bom: pd.DataFrame, header: dict[str, str], col) -> tuple[list[str], dict]:
+    """(column order, column configuration) of the Designer's BOM table: ``BOM_FIRST`` leading within ``MAIN_PX``,
+    category and the rest after. ``header``: column id -> its header (``bom_headers``); ``col``: column id -> the
+    frame's column (the id in English, the header in other languages)."""
+    money = ("unit_price_usd", "extended_price_usd")
+    config = {
+        col("category"): st.column_config.TextColumn(header["category"], width="small"),
+        col("item"): st.column_config.TextColumn(header["item"], width=BOM_PX["item"]),
+        col("where"): st.column_config.TextColumn(
+            header["where"], width=BOM_PX["where"],
+            help=_("Switch role, or the link end and link class a transceiver or cable serves")),
+        col("quantity"): st.column_config.NumberColumn(header["quantity"], format="localized"),
+        **{col(c): tables.money_column(header[c], bom[col(c)]) for c in money if col(c) in bom.columns},
+        col("unit_power_w"): st.column_config.NumberColumn(header["unit_power_w"], format="localized"),
+        col("extended_power_w"): st.column_config.NumberColumn(header["extended_power_w"], format="localized"),
+        col("why"): st.column_config.TextColumn(header["why"], width="large"),
+        col("price_basis"): st.column_config.TextColumn(header["price_basis"]),
+        col("catalog_id"): st.column_config.TextColumn(header["catalog_id"]),
+    }
+    first = [col(c) for c in (*BOM_FIRST, "unit_price_usd", "category")]
+    return order(bom, first), {c: v for c, v in config.items() if c in bom.columns}
+
+
+# --- the oversubscription what-if -------------------------------------------------------------------------
+
+SWEEP_SHORT = {
+    "leaf oversubscription": (N_("leaf ratio"), N_("Leaf oversubscription, down:up")),
+    "cross-fabric per GPU [{unit}]": (N_("per GPU [{unit}]"),
+                                      N_("Cross-fabric bandwidth per GPU, one direction, re-planned by the engine")),
+    "network capex per GPU [USD]": (N_("net/GPU [USD]"), N_("Network capex per GPU")),
+    "switches": (N_("switches"), None),
+    "bisection [{unit}]": (N_("bisection [{unit}]"), N_("Bisection bandwidth, one direction")),
+}
+"""The what-if table's (``core.analysis.whatif.sweep_display_table``) leading columns, by their header's English
+text: (short header, its words in the tooltip). In this order; the others (buildable, tiers, note) follow."""
+SWEEP_IN_VIEW = 4
+"""The what-if's leading columns that fit ``MAIN_PX`` whole (the ratio, bandwidth and cost per GPU, switches); the
+bisection follows, partly in view."""
+
+
+def sweep_columns(frame: pd.DataFrame, unit: str) -> tuple[list[str], dict]:
+    """(column order, column configuration) of the Bandwidth tab's oversubscription what-if table in ``unit``
+    (``GB/s`` or ``Gb/s``; bisection in ``TB/s`` / ``Tb/s``)."""
+    units = {"cross-fabric per GPU [{unit}]": unit, "bisection [{unit}]": f"T{unit[1]}/s"}
+    config, first = {}, []
+    for english, (short, words) in SWEEP_SHORT.items():
+        shown = units.get(english, "")
+        full = in_currency(_(english).format(unit=shown))
+        if full not in frame.columns:
+            continue
+        label, tip = _(short).format(unit=shown), _(words) if words else None
+        config[full] = (tables.money_column(label, frame[full].tolist(), help=tip) if "USD" in english else
+                        st.column_config.Column(label, help=tip, width=tables.fitting_width(frame[full].tolist(), label)))
+        first.append(full)
+    return order(frame, first), config
+
+
+# --- cable lengths and media ------------------------------------------------------------------------------
+
+MEDIA_FIRST = ("Link class", "Length", "Links", "Media", "Longest [m]")
+"""The Racks tab's cable table (``webui.physical_tab``) columns a buyer needs first, by their header's English text:
+which links, how long, how many, on what; the mean, route, part and reach follow."""
+MEDIA_SHORT = {"Longest [m]": (N_("Max [m]"), N_("The longest link of the bin, slack included [m]"))}
+"""Its headers shortened to fit (short header, the full words in the tooltip)."""
+
+
+def media_columns(frame: pd.DataFrame) -> tuple[list[str], dict]:
+    """(column order, column configuration) of the cable lengths and media table, headers in the current
+    language: ``MEDIA_FIRST`` leading within ``MAIN_PX``, links with separators."""
+    config = {_("Links"): st.column_config.NumberColumn(format="localized")}  # 2,048 links, as on every page
+    for english, (short, words) in MEDIA_SHORT.items():
+        config[_(english)] = st.column_config.NumberColumn(_(short), help=_(words))
+    return order(frame, [_(c) for c in MEDIA_FIRST]), config
+
+
+# --- the training step's communication --------------------------------------------------------------------
+
+COMM_FIRST = ("parallelism", "exposed [s]", "time [s]", "hidden")
+"""The Performance page's communication table (``core.perf.jobform.COMMUNICATION_COLUMNS``) columns that say where
+the step's time goes, first: which parallelism's traffic, its time not hidden behind compute, its time and the share
+hidden; the collective follows (partly in view), then the group, calls, volume, algorithm and level."""
+COMM_COLLECTIVE_PX = 190
+"""The collective's width [px]: ``all-gather + reduce-scatter`` cut to fit (whole in the cell's tooltip)."""
+SECONDS_SHOWN = "0.0000"
+"""The widest time the grid shows in the table [s] (four decimals)."""
+
+
+def comm_columns(frame: pd.DataFrame) -> tuple[list[str], dict]:
+    """(column order, column configuration) of the training step's communication table, headers in the current
+    language: ``COMM_FIRST`` leading within ``MAIN_PX``, the times as wide as four decimals."""
+    config = {_("collective"): st.column_config.TextColumn(_("collective"), width=COMM_COLLECTIVE_PX)}
+    for seconds in ("exposed [s]", "time [s]"):
+        label = _(seconds)
+        config[label] = st.column_config.Column(label, width=tables.fitting_width([SECONDS_SHOWN], label))
+    return order(frame, [_(c) for c in (*COMM_FIRST, "collective")]), config
