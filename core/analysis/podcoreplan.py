@@ -107,7 +107,6 @@ def three_tier_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]
     lines for pods on three tiers: port speeds by their line rate, bandwidths per direction in ``unit`` ("GB/s" or
     "Gb/s", ``core.units``), capex in US dollars, IT power)."""
     from core import units
-    from core.i18n import usd
 
     lines = []
     for pod in summary["pods"]:
@@ -128,16 +127,9 @@ def three_tier_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]
         "(sized for stage {stage})").format(
         count=c["count"], switch=c["switch"], speed=c["speed_gbps"], groups=c["groups"], per_group=c["per_group"],
         used=c["ports_used_each"], radix=c["radix"], stage=summary["core_sized_for_stage"])))
-    lines.append((_("across pods"), _(
-        "{rate} per GPU (pod {pod}, the slowest, bounds it); bisection {bisection} (one direction); "
-        "all-reduce of 1 GiB across every pod at most {busbw} bus bandwidth").format(
-        rate=units.bandwidth(summary["cross_pod_gbps_per_gpu"], unit), pod=summary["slowest_pod"],
-        busbw=units.bandwidth(units.from_gbytes(summary["cross_pod_allreduce_busbw_gbytes"]), unit),
-        bisection=units.bandwidth(units.from_tbits(summary["bisection_tbits_one_direction"]), unit))))
-    lines.append((_("mixed total"), _("{gpus} GPUs, {switches} compute fabric switches, capex {capex}, IT power {power}")
-                  .format(gpus=f"{summary['gpus']:,}", switches=f"{summary['switches']:,}",
-                          capex=usd(summary["capex_usd"]), power=units.power(summary["it_kw"]))))
-    return lines
+    from core.analysis.pods import totals_lines  # it reads this module's lines for pods on three tiers
+
+    return lines + totals_lines(summary, unit)
 
 
 def three_tiers_note() -> str:

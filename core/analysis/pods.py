@@ -305,13 +305,18 @@ def pods_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]:
         "{count} {switch} at {speed}G, {used} of {radix} ports used on each (sized for stage {stage})").format(
         count=s["count"], switch=s["switch"], speed=s["speed_gbps"], used=s["ports_used_each"], radix=s["radix"],
         stage=summary["spine_sized_for_stage"])))
-    lines.append((_("across pods"), _(
+    return lines + totals_lines(summary, unit)
+
+
+def totals_lines(summary: dict, unit: str = "GB/s") -> list[tuple[str, str]]:
+    """The last two of ``pods_lines`` (two tiers or three): the bound across pods (per GPU and all-reduce per
+    direction in ``unit``, bisection one direction) and the mixed totals (capex in US dollars, IT power)."""
+    return [(_("across pods"), _(
         "{rate} per GPU (pod {pod}, the slowest, bounds it); bisection {bisection} (one direction); "
         "all-reduce of 1 GiB across every pod at most {busbw} bus bandwidth").format(
         rate=units.bandwidth(summary["cross_pod_gbps_per_gpu"], unit), pod=summary["slowest_pod"],
         busbw=units.bandwidth(units.from_gbytes(summary["cross_pod_allreduce_busbw_gbytes"]), unit),
-        bisection=units.bandwidth(units.from_tbits(summary["bisection_tbits_one_direction"]), unit))))
-    lines.append((_("mixed total"), _("{gpus} GPUs, {switches} compute fabric switches, capex {capex}, IT power {power}")
-                     .format(gpus=f"{summary['gpus']:,}", switches=f"{summary['switches']:,}",
-                             capex=usd(summary["capex_usd"]), power=units.power(summary["it_kw"]))))
-    return lines
+        bisection=units.bandwidth(units.from_tbits(summary["bisection_tbits_one_direction"]), unit))),
+        (_("mixed total"), _("{gpus} GPUs, {switches} compute fabric switches, capex {capex}, IT power {power}")
+         .format(gpus=f"{summary['gpus']:,}", switches=f"{summary['switches']:,}", capex=usd(summary["capex_usd"]),
+                 power=units.power(summary["it_kw"])))]

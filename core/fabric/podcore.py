@@ -44,6 +44,7 @@ from core.design import Design, ResolvedDesign, resolve_design
 from core.errors import DesignError
 from core.fabric.pods import (
     MixedFabric, PodLeaves, _leaves, _resolved_pod, breakout_lanes, fewer_nodes, pod_specs, pods_text,
+    smallest_even_split,
 )
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.i18n import _
@@ -111,23 +112,12 @@ def _cores_per_group(rows: list[dict], plans: dict, specs, radix: int, groups: i
     the raised pods; None when no size fits."""
     units = sum(row["own_spines"] // groups * row["spine_uplinks"] / row["uplinks_per_core_port"] for row in rows)
     most = min(row["spine_radix"] - row["spine_down_ports"] for row in rows)
-    for cores in range(max(1, math.ceil(units / radix - 1e-9)), max(1, most) + 1):
-        raised = {}
-        for row in rows:
-            want = -(-row["spine_uplinks"] // cores) * cores
-            if want != row["spine_uplinks"]:
-                raised[row["index"]] = _more_core_uplinks(*plans[row["index"]], want)
-                if raised[row["index"]] is None:
-                    break
-        else:
-            trial = [{**row, **_pod_row(row["index"], specs[row["index"]], *raised[row["index"]]),
-                      "uplinks_per_core_port": row["uplinks_per_core_port"]}
-                     if row["index"] in raised else row for row in rows]
-            if _core_ports(trial, groups, cores) <= radix:
-                plans.update(raised)
-                rows[:] = trial
-                return cores
-    return None
+    return smallest_even_split(
+        rows, "spine_uplinks", plans, max(1, math.ceil(units / radix - 1e-9)), max(1, most),
+        lambda index, want: _more_core_uplinks(*plans[index], want),
+        lambda row, plan: {**row, **_pod_row(row["index"], specs[row["index"]], *plan),
+                           "uplinks_per_core_port": row["uplinks_per_core_port"]},
+        lambda trial, cores: _core_ports(trial, groups, cores) <= radix)
 
 
 def _core_error(design: Design, rows: list[dict], switch: str, radix: int, speed: int) -> DesignError:

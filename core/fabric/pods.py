@@ -393,28 +393,42 @@ def _more_uplinks(resolved: ResolvedDesign, fabric: FabricPlan, uplinks: int
     return (again, sized) if (sized.leaf_count, sized.leaf_uplinks) == (fabric.leaf_count, uplinks) else None
 
 
+def smallest_even_split(rows: list[dict], count: str, plans: dict, first: int, last: int, more, rebuild,
+                        fits) -> int | None:
+    """The smallest ``k`` in ``first..last`` that splits every row's ``row[count]`` evenly once each row ``k`` does
+    not divide is re-planned with the next multiple of ``k`` (``more(index, want)``: the raised plan, or None when
+    the row cannot take it; ``rebuild(row, plan)``: the row of that plan) and the trial rows fit (``fits(trial,
+    k)``). Updates ``rows`` and ``plans`` (by row ``index``) to the raised rows; None when no ``k`` fits. The shared
+    spine layer's count (``N``, uplinks per leaf) and a core group's size (``C``, a pod spine's core uplinks,
+    ``core.fabric.podcore``) are chosen so."""
+    for k in range(first, last + 1):
+        raised = {}
+        for row in rows:
+            want = -(-row[count] // k) * k
+            if want != row[count]:
+                raised[row["index"]] = more(row["index"], want)
+                if raised[row["index"]] is None:
+                    break
+        else:
+            trial = [rebuild(row, raised[row["index"]]) if row["index"] in raised else row for row in rows]
+            if fits(trial, k):
+                plans.update(raised)
+                rows[:] = trial
+                return k
+    return None
+
+
 def _widened(sizing: list[dict], plans: dict, specs: tuple[PodSpec, ...], radix: int) -> int | None:
     """``N`` when no spine count divides the pods' uplinks as sized: the smallest ``N`` for which every pod whose
     uplinks per leaf ``N`` does not divide can take the next multiple of ``N`` (``_more_uplinks``) and the spines'
     ports fit ``radix``. Updates ``sizing`` and ``plans`` to the widened pods; None when no ``N`` fits."""
     units = sum(pod["leaves"] * pod["uplinks_per_leaf"] / pod["uplinks_per_spine_port"] for pod in sizing)
-    for spines in range(max(1, math.ceil(units / radix - 1e-9)), radix + 1):
-        widened = {}
-        for pod in sizing:
-            want = -(-pod["uplinks_per_leaf"] // spines) * spines
-            if want != pod["uplinks_per_leaf"]:
-                widened[pod["index"]] = _more_uplinks(*plans[pod["index"]], want)
-                if widened[pod["index"]] is None:
-                    break
-        else:
-            trial = [{**pod, **_leaves(pod["index"], specs[pod["index"]], *widened[pod["index"]])}
-                     if pod["index"] in widened else pod for pod in sizing]
-            if sum(math.ceil(p["leaves"] * (p["uplinks_per_leaf"] // spines) / p["uplinks_per_spine_port"])
-                   for p in trial) <= radix:
-                plans.update(widened)
-                sizing[:] = trial
-                return spines
-    return None
+    return smallest_even_split(
+        sizing, "uplinks_per_leaf", plans, max(1, math.ceil(units / radix - 1e-9)), radix,
+        lambda index, want: _more_uplinks(*plans[index], want),
+        lambda pod, plan: {**pod, **_leaves(pod["index"], specs[pod["index"]], *plan)},
+        lambda trial, spines: sum(math.ceil(p["leaves"] * (p["uplinks_per_leaf"] // spines)
+                                            / p["uplinks_per_spine_port"]) for p in trial) <= radix)
 
 
 def _spine_error(design: Design, pods: list[dict], switch: str, radix: int, speed: int) -> DesignError:
