@@ -113,10 +113,11 @@ def test_the_pods_switch_words_name_switch_once():
     from core.design import Design
     from core.i18n import _, language
 
-    mixed = design_mixed(Design(gpu="H100", nodes=64, pods="B200:32:800"))
-    with language("zh"):
-        switch = pods_models(mixed)["switch"]
-        caption = _("{size} · {fabric} {speed}G · {tiers} tier(s) · switch {switch}").format_map(
-            defaultdict(str, switch=switch))
-    assert "QM9700 + Q3400" in switch and "Q3400" in switch
-    assert not re.search(r"交换机\s*[叶脊]?交换机", caption), caption
+    for tiers in ("auto", 3):  # under shared spines, and pods' own spines under shared cores
+        mixed = design_mixed(Design(gpu="H100", nodes=64, pods="B200:32:800", tiers=tiers))
+        with language("zh"):
+            switch = pods_models(mixed)["switch"]
+            caption = _("{size} · {fabric} {speed}G · {topology} · {tiers} · {planes} · switch {switch} · NIC {nic}"
+                        ).format_map(defaultdict(str, switch=switch))
+        assert "QM9700 + Q3400" in switch and "Q3400" in switch
+        assert not re.search(r"交换机\s*[叶脊核]?[心]?交换机", caption), caption
