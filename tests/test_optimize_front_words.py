@@ -36,7 +36,7 @@ def test_days_tie_at_a_tenth():
 
 @pytest.mark.parametrize("lang,words", [
     ("en", "Each design on the front performs better than every cheaper one at 0.1 GB/s of all-reduce bus bandwidth"),
-    ("zh", "前沿上的每个设计在 全归约总线带宽 0.1 GB/s 的精度下")])
+    ("zh", "前沿上的每个设计在 all-reduce 总线带宽 0.1 GB/s 的精度下")])
 def test_the_rule_is_said(lang, words):
     with language(lang):
         assert front_rule("busbw_gbytes").startswith(words)
