@@ -14,7 +14,8 @@ spines into each group, step 3). The sizing, closed form, in steps:
    way out gives it the most nodes one spine pod holds.
 2. **Core speed and model.** The core ports run at ``S``, the fastest pod's uplink speed; the core model is the
    first pod's core switch when it runs ``S``, else the fastest pod's; ``R`` its ports at ``S``. A slower uplink takes
-   ``b_p`` lanes of a core port as the shared spine layer does (``core.fabric.pods.breakout_lanes``).
+   ``b_p`` lanes of a core port as the shared spine layer does (one rule for both layers:
+   ``core.fabric.pods.shared_layer``; steps 1 and 5's per-pod plans: ``core.fabric.pods.pod_plans``).
 3. **Core groups.** ``G = gcd_p N_p`` groups (the single-fabric rule's ``N`` when every pod has ``N`` spines).
    Own spine ``k`` of pod ``p`` reaches core group ``k mod G`` (spine ``j`` of every pod to group ``j`` when every
    pod has ``G`` spines), so each group has ``N_p / G`` spines of every pod below it and every pod reaches every
@@ -43,8 +44,7 @@ from core.catalog import Catalog
 from core.design import Design, ResolvedDesign, resolve_design
 from core.errors import DesignError
 from core.fabric.pods import (
-    MixedFabric, PodLeaves, _leaves, _resolved_pod, breakout_lanes, fewer_nodes, pod_specs, pods_text,
-    smallest_even_split,
+    MixedFabric, PodLeaves, _leaves, fewer_nodes, pod_plans, pod_specs, pods_text, shared_layer, smallest_even_split,
 )
 from core.fabric.sizing import FabricPlan, size_fabric
 from core.i18n import _
@@ -157,25 +157,10 @@ def size_three_tiers(design: Design, stage: int | None, catalog: Catalog) -> Mix
         A pod that is not a one-plane folded Clos or not one spine pod, an unknown system, or spine uplinks no
         balanced core layer holds; each with ways out.
     """
-    specs = pod_specs(design)
-    final = max(spec.stage for spec in specs)
-    stage = final if stage is None else stage
-    sized_for = final if design.pods_final else stage
-    first = _resolved_pod(design, 0, "", catalog)
-    plans: dict[int, tuple[ResolvedDesign, FabricPlan]] = {}
-    for index, spec in enumerate(specs):
-        if spec.stage <= sized_for:
-            two = first if index == 0 else _resolved_pod(design, index, first.fabric, catalog)
-            plans[index] = _one_spine_pod(design, index, two, catalog)
+    specs, stage, sized_for, first, plans = pod_plans(
+        design, stage, catalog, lambda design, index, resolved: _one_spine_pod(design, index, resolved, catalog))
     rows = [_pod_row(i, specs[i], *plans[i]) for i in sorted(plans)]
-    speed = max(row["uplink_speed_gbps"] for row in rows)
-    core = first.tier_switches["core"]
-    if not core.ports_at(speed):
-        fastest = next(row["index"] for row in rows if row["uplink_speed_gbps"] == speed)
-        core = plans[fastest][0].tier_switches["core"]
-    radix = core.ports_at(speed) or 0
-    for row in rows:
-        row["uplinks_per_core_port"] = breakout_lanes(core, row["uplink_speed_gbps"], radix)
+    core, speed, radix = shared_layer(first, plans, rows, "core")
     groups = math.gcd(*(row["own_spines"] for row in rows))
     cores = _cores_per_group(rows, plans, specs, radix, groups) if radix else None
     if cores is None:

@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from functools import reduce
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -355,6 +356,69 @@ def breakout_lanes(switch, speed: int, radix: int) -> int:
     return lanes // radix if lanes > radix and lanes % radix == 0 else 1
 
 
+class PodPlans(NamedTuple):
+    """What the two- and three-tier sizings of the pods share (``pod_plans``): the pods, the stage asked, the stage
+    the shared layer is sized for, the first pod resolved and each pod planned alone."""
+
+    specs: tuple[PodSpec, ...]
+    stage: int
+    sized_for: int
+    first: ResolvedDesign
+    plans: dict[int, tuple[ResolvedDesign, FabricPlan]]
+    """Pod index -> (resolved, its plan alone), for the pods present at ``sized_for``."""
+
+
+def pod_plans(design: Design, stage: int | None, catalog: Catalog, plan_alone) -> PodPlans:
+    """The pods of ``design`` present at the stage the shared layer is sized for (the final stage with
+    ``Design.pods_final``, else ``stage``; None: the final one), each resolved (``_resolved_pod``) and planned alone
+    by ``plan_alone(design, index, resolved)`` -> ``(resolved, FabricPlan)`` (two tiers: ``_sized_alone``; three
+    tiers: ``core.fabric.podcore``'s one spine pod).
+
+    Raises
+    ------
+    DesignError
+        An unknown system, a pod of another shape, or ``plan_alone``'s error.
+    """
+    specs = pod_specs(design)
+    final = max(spec.stage for spec in specs)
+    stage = final if stage is None else stage
+    sized_for = final if design.pods_final else stage
+    first = _resolved_pod(design, 0, "", catalog)
+    plans: dict[int, tuple[ResolvedDesign, FabricPlan]] = {}
+    for index, spec in enumerate(specs):
+        if spec.stage <= sized_for:
+            resolved = first if index == 0 else _resolved_pod(design, index, first.fabric, catalog)
+            plans[index] = plan_alone(design, index, resolved)
+    return PodPlans(specs, stage, sized_for, first, plans)
+
+
+_LANES = {"spine": "uplinks_per_spine_port", "core": "uplinks_per_core_port"}
+"""The row field of a pod's breakout lanes at each shared layer's tier."""
+
+
+def shared_layer(first: ResolvedDesign, plans: dict, rows: list[dict], tier: str):
+    """The shared layer's switch at ``tier`` (``spine``: the shared spines; ``core``: the shared cores of
+    ``core.fabric.podcore``): its speed ``S``, the fastest pod's uplink speed [Gb/s per direction]; its model, the
+    first pod's switch at ``tier`` when it runs ``S``, else the fastest pod's; ``R``, its ports at ``S``. Sets each
+    row's breakout lanes at that layer (``breakout_lanes``; ``uplinks_per_spine_port`` or
+    ``uplinks_per_core_port``).
+
+    Returns
+    -------
+    tuple
+        ``(switch, S [Gb/s per direction], R [ports])``.
+    """
+    speed = max(row["uplink_speed_gbps"] for row in rows)
+    switch = first.tier_switches[tier]
+    if not switch.ports_at(speed):
+        fastest = next(row["index"] for row in rows if row["uplink_speed_gbps"] == speed)
+        switch = plans[fastest][0].tier_switches[tier]
+    radix = switch.ports_at(speed) or 0
+    for row in rows:
+        row[_LANES[tier]] = breakout_lanes(switch, row["uplink_speed_gbps"], radix)
+    return switch, speed, radix
+
+
 def _leaves(index: int, spec: PodSpec, resolved: ResolvedDesign, fabric: FabricPlan) -> dict:
     """The fields of a pod's ``PodLeaves`` that do not depend on the spine layer."""
     uplink = fabric.uplink_speed_gbps or fabric.port_speed_gbps
@@ -505,25 +569,10 @@ def _size_pods(design: Design, stage: int | None = None, catalog: Catalog | None
         from core.fabric.podcore import size_three_tiers
 
         return size_three_tiers(design, stage, catalog)
-    specs = pod_specs(design)
-    final = max(spec.stage for spec in specs)
-    stage = final if stage is None else stage
-    sized_for = final if design.pods_final else stage
-    plans: dict[int, tuple[ResolvedDesign, FabricPlan]] = {}  # pod index -> (resolved, sized alone)
-    first = _resolved_pod(design, 0, "", catalog)
-    for index, spec in enumerate(specs):
-        if spec.stage <= sized_for:
-            resolved = first if index == 0 else _resolved_pod(design, index, first.fabric, catalog)
-            plans[index] = (resolved, _sized_alone(design, index, resolved))
-    sizing = [_leaves(i, specs[i], *plans[i]) for i in sorted(plans) if specs[i].stage <= sized_for]
-    speed = max(pod["uplink_speed_gbps"] for pod in sizing)
-    spine = first.tier_switches["spine"]
-    if not spine.ports_at(speed):
-        fastest = next(pod["index"] for pod in sizing if pod["uplink_speed_gbps"] == speed)
-        spine = plans[fastest][0].tier_switches["spine"]
-    radix = spine.ports_at(speed) or 0
-    for pod in sizing:
-        pod["uplinks_per_spine_port"] = breakout_lanes(spine, pod["uplink_speed_gbps"], radix)
+    specs, stage, sized_for, first, plans = pod_plans(
+        design, stage, catalog, lambda design, index, resolved: (resolved, _sized_alone(design, index, resolved)))
+    sizing = [_leaves(i, specs[i], *plans[i]) for i in sorted(plans)]
+    spine, speed, radix = shared_layer(first, plans, sizing, "spine")
     spines = _spine_count(sizing, radix) or _widened(sizing, plans, specs, radix)
     if spines is None:
         error = _spine_error(design, sizing, spine.id, radix, speed)
