@@ -31,7 +31,18 @@ extra pod names a GPU system, its nodes, its NIC and leaf port speed and the gro
   without it each stage's spine layer is sized for that stage's pods.
 
 Only the folded Clos of two tiers, one plane, rail-optimized or top-of-rack, takes pods; anything else is a
-``DesignError`` saying which setting to change. When the pods fit no shared spine layer (tiers auto) or the design
+``DesignError`` saying which setting to change.
+
+**Several planes are refused** (``_check_shape``), with ways out that size: one plane with each NIC port at
+``planes`` times its speed (the same bandwidth per GPU, offered only where the NICs run it and the pods then fit),
+one plane at today's speed, or each pod planned alone with its planes. Sizing them would be easy (the planes are
+identical copies: this rule once per plane, each plane its own shared spine layer, the bandwidth times the planes),
+but ``MixedFabric``'s counts are read as the whole design's, not per plane, by the bill's shared spine row and
+out-of-band ports (``core.analysis.pods``, ``core.analysis.podmgmt``), the totals (``core.analysis.whole``) and the
+hall (``core.physical.podlayout``), and the wiring's ids name one plane (``core.fabric.podwiring``: ``pod2.p0.leaf1``,
+``spine0``), which the cabling plan, the stages' cable comparison, the topology, single points, analyses and
+exports read: a plane-blind consumer would count one plane and say it is the design. Lifting this refusal needs
+each of them made plane-aware (or refusing) first. When the pods fit no shared spine layer (tiers auto) or the design
 asks for three tiers, each pod keeps its own spines under a shared core layer (``core.fabric.podcore``).
 """
 
@@ -282,19 +293,47 @@ def two_tiers_only(fabric: MixedFabric) -> None:
         raise error
 
 
-def _check_shape(resolved: ResolvedDesign) -> None:
-    """Pods need a one-plane, two-tier folded Clos that is rail-optimized or top-of-rack (``DesignError``; the way
-    out given as data drops the extra pods)."""
+def _check_shape(design: Design, resolved: ResolvedDesign) -> None:
+    """Pods need a one-plane, two-tier folded Clos that is rail-optimized or top-of-rack (``DesignError``; the ways
+    out given as data drop the extra pods or, for planes, ``_one_plane``'s)."""
     drop = _("drop the extra pods")
     if resolved.topology not in ("rail-optimized", "top-of-rack"):
         raise DesignError(_("Pods share one spine layer: the topology must be rail-optimized or top-of-rack."),
                           _("Set the topology to rail-optimized, or {drop}.").format(drop=drop),
                           fixes=((drop, {"pods": None}),))
     if resolved.planes > 1 or resolved.islands > 1:
-        one = _("set planes to 1")
-        raise DesignError(_("Pods share one spine layer in one plane: this design has several planes."),
-                          _("Set planes to 1, or {drop}.").format(drop=drop),
-                          fixes=((one, {"planes": 1}), (drop, {"pods": None})))
+        suggestion, fixes = _one_plane(design, resolved, drop)
+        raise DesignError(
+            _("Pods are planned in one plane: this design has {planes} planes. The pods' shared spines, their "
+              "wiring, hall, bill and exports name one plane.").format(planes=max(resolved.planes,
+                                                                                  resolved.islands)),
+            suggestion, fixes=(*fixes, (drop, {"pods": None})))
+
+
+def _one_plane(design: Design, resolved: ResolvedDesign, drop: str) -> tuple[str, tuple[tuple[str, dict], ...]]:
+    """The ways out of several planes for pods, (words, fixes): one plane with each NIC port at ``planes`` times its
+    speed (the same bandwidth per GPU, the extra pods' stated speeds scaled alike; offered only when it sizes), one
+    plane at the same speeds (per-port planes:
+    ``1 / planes`` of the bandwidth per GPU; per-rail planes: the same, each NIC is in one plane), ``drop``, or each
+    pod planned alone."""
+    one = {"planes": 1, "plane_mode": "per-port"}
+    phrase = _("set planes to 1")
+    if resolved.planes < 2:  # per-rail planes: NIC i in plane i mod planes only
+        return (_("Set planes to 1 (each NIC is in one plane: the same bandwidth per GPU), {drop}, or plan each pod "
+                  "alone with its planes.").format(drop=drop), ((phrase, one),))
+    planes, speed = resolved.planes, resolved.port_speed_gbps * resolved.planes
+    specs = tuple(replace(spec, speed_gbps=spec.speed_gbps * planes if spec.speed_gbps else None)
+                  for spec in pod_specs(design))
+    faster = {**one, "port_speed_gbps": speed, "pods": pods_text(specs)}
+    try:
+        _size_pods(design.model_copy(update=faster))
+    except (DesignError, InputError):
+        return (_("Set planes to 1 (1/{planes} of the bandwidth per GPU), {drop}, or plan each pod alone with its "
+                  "planes.").format(planes=planes, drop=drop), ((phrase, one),))
+    same = _("set planes to 1 with {speed}G NIC ports").format(speed=speed)
+    return (_("Set planes to 1 with {speed}G NIC ports (the same bandwidth per GPU) or at today's speed (1/{planes} of "
+              "it), {drop}, or plan each pod alone with its planes.").format(speed=speed, planes=planes, drop=drop),
+            ((same, faster), (phrase, one)))
 
 
 def _resolved_pod(design: Design, index: int, fabric: str, catalog: Catalog) -> ResolvedDesign:
@@ -311,7 +350,7 @@ def _resolved_pod(design: Design, index: int, fabric: str, catalog: Catalog) -> 
             fixes=((drop, {"pods": pods_text(tuple(s for i, s in enumerate(pod_specs(design)) if i != index))}),)
         ) from None
     resolved = resolve_design(pod_design(design, index, fabric), catalog)
-    _check_shape(resolved)
+    _check_shape(design, resolved)
     return resolved
 
 
