@@ -21,7 +21,8 @@ smallest along its one path. The local link ``i`` joins routers ``first[i] < sec
 
 Cost: arrays of one entry per connection, per (global link, router of its group) pair (``4 g (g - 1) lam a / 2``)
 and, Valiant, a batched product of ``g`` matrices of ``g x a`` (the intermediate groups' transit); no graph.
-``tests/test_load_classic_dragonfly.py`` checks the loads against an explicit routing of every connection.
+``tests/test_classic_dragonfly_analyses.py`` checks the loads against an explicit routing of every connection;
+``tests/test_classic_dragonfly_routes.py`` the route inside a group against networkx shortest paths.
 """
 
 from __future__ import annotations

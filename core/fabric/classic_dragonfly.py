@@ -7,7 +7,10 @@ Source: Kim, Dally, Scott, Abts, "Technology-Driven, Highly-Scalable Dragonfly T
 ``a`` routers, each with ``p`` terminals, ``a - 1`` local links (one to every other router of its group) and
 ``h`` global links; at most ``a h + 1`` groups and ``a p (a h + 1)`` terminals; balanced at ``a = 2p = 2h``;
 minimal routes take at most one local, one global and one local link (diameter 3 router-to-router hops),
-Valiant routes at most five. HPE Slingshot builds it from 64-port Rosetta switches: ``p = 16``, ``a = 32``
+Valiant routes at most five. Inside a group a minimal route is the one local link between the two routers (1 hop,
+2 switches: ``hop_counts``; the link load routes so, ``core.analysis.loadlocal``); the non-minimal detour through
+a third router of the group (adaptive routing as Slingshot's) is not modelled, and the load note says so.
+``tests/test_classic_dragonfly_routes.py`` checks the routes inside a group against networkx shortest paths. HPE Slingshot builds it from 64-port Rosetta switches: ``p = 16``, ``a = 32``
 (31 local links), ``h = 17`` (De Sensi et al., "An In-Depth Analysis of the Slingshot Interconnect", SC20).
 
 Terms (counts per plane; ``core.fabric.wiring``'s words keep their meaning):
