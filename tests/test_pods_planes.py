@@ -4,11 +4,14 @@ same bandwidth per GPU) when that sizes, else one plane; per-rail planes: one pl
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from core.cli import main as cli_main
 from core.design import Design
 from core.errors import DesignError
 from core.fabric.pods import size_pods
+from core.plan import plan
 
 # two planes of dual-port 100G NICs: 8 NICs x 2 planes x 100G / 8 GPUs = 200 Gb/s per GPU, per direction
 TWO_PLANES = Design(gpu="H100", nodes=16, nic="CX7-2P", port_speed_gbps=100, planes=2, pods="H100:8:100")
@@ -55,3 +58,22 @@ def test_cli_refuses_with_the_way_out(capsys):
                      "--planes", "2", "--pods", "H100:8:100"]) == 3
     out = capsys.readouterr()
     assert "Set planes to 1 with 200G NIC ports" in out.out + out.err
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fabric=st.sampled_from(["infiniband", "ethernet"]), nodes=st.integers(2, 40), extra=st.integers(1, 24))
+def test_every_way_out_sizes_and_the_faster_one_keeps_the_bandwidth(fabric, nodes, extra):
+    speed = 100
+    design = Design(gpu="H100", nodes=nodes, fabric=fabric, nic="CX7-2P", port_speed_gbps=speed, planes=2,
+                    pods=f"H100:{extra}:{speed}")
+    error = _refusal(design)
+    for phrase, changes in error.fixes:
+        changed = design.model_copy(update=changes)
+        if changed.pods is None:
+            plan(changed)
+            continue
+        fabric = size_pods(changed)
+        if changes.get("port_speed_gbps"):  # 8 NICs x 2 planes x speed / 8 GPUs, now in one plane
+            assert "the same bandwidth per GPU" in error.suggestion and f"{2 * speed}G" in phrase
+            assert all(pod.gbps_per_gpu <= 2 * speed for pod in fabric.pods)
+            assert all(pod.gbps_per_gpu == 2 * speed for pod in fabric.pods if pod.oversubscription <= 1)
