@@ -211,3 +211,31 @@ def test_the_cabling_plan_measures_every_compute_cable_in_the_hall(name):
     uplinks = [r for r in rows if r.link_class == shared]
     assert uplinks and max(r.length_m for r in uplinks) >= max(x.max_m for c in mixed.lengths for x in c
                                                                if x.link_class == shared)
+
+
+@pytest.mark.parametrize("name", ["two", "tiers3"])
+def test_extra_out_of_band_switches_fill_the_shared_racks_then_racks_of_their_own(name):
+    """However many extra out-of-band switches the shared layer needs, each stands once, within its rack's U and
+    power, in the shared rows; when the shared racks are full they get racks of their own, whose PDUs raise the
+    count again (here 40 + 30 per shared rack): the count placed is the count for the racks the hall ends with."""
+    from core.catalog import load_catalog
+    from core.physical.podlayout import ExtraSwitches, pods_hall
+
+    mixed = mixed_plan(DESIGNS[name])
+    wiring = _wiring(mixed)
+    f = mixed.fabric
+    top = load_catalog().switch(f.core_switch if wiring.three_tiers else f.spine_switch)
+    extra = ExtraSwitches("SN2201", "pod1.oob.switch", 7, 1.0, 100.0, lambda racks: 40 + 30 * racks)
+    hall = pods_hall(wiring, [p.layout for p in mixed.plans], top, top.power_w, extra=extra)
+    placed = [(rack, slot) for rack in hall.layout.racks for slot in rack.slots
+              if slot.prefix == extra.prefix and slot.start >= extra.first]  # the pod's own are 0 .. 6
+    ids = [i for _rack, slot in placed for i in slot.ids()]
+    assert ids == [f"pod1.oob.switch{k}" for k in range(7, 7 + 40 + 30 * hall.spine_racks)]
+    assert hall.spine_racks > len({hall.layout.position(d).rack for d in _shared_ids(mixed, wiring)})  # own racks
+    usable = load_racks().network.usable_u
+    assert all(not hall.pods_of_rows[rack.row] for rack, _slot in placed)
+    for rack, _slot in placed:
+        assert max(s.top_u for s in rack.slots) <= usable and rack.kw <= rack.kw_limit + 1e-9
+        tops = sorted((s.first_u, s.top_u) for s in rack.slots)
+        assert all(a[1] < b[0] for a, b in zip(tops, tops[1:]))  # no two slots share a U
+    assert {rack.kind for rack, slot in placed if len(rack.slots) == 1} == {"management"}

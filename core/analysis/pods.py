@@ -49,7 +49,7 @@ class MixedPlan:
     """The present pods' plans, each alone (in ``fabric.pods`` order)."""
     bom: tuple[BomRow, ...]
     hall: PodsHall | None = None
-    """Every pod's racks and the shared spines' in one hall (``core.physical.podlayout``)."""
+    """Every pod's racks and the shared spines' (three tiers: cores') in one hall (``core.physical.podlayout``)."""
     lengths: tuple[tuple[LinkLengths, ...], ...] = ()
     """Per pod the lengths of its compute link classes in the hall (``pods_link_lengths``)."""
     media: tuple[tuple[MediaBin, ...], ...] = ()

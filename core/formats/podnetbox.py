@@ -145,7 +145,8 @@ def _oob_ends(mixed: MixedPlan, used: list[CableRow], freed: list[CableRow],
               naming: NamingScheme | None = None) -> Iterator[tuple[str, int | None, str, str]]:
     """``(rack, U, switch name, port)`` of the first pod's out-of-band switch ports the shared layer's management
     takes: those its own spines freed (``freed``), then its switches' ports no cable of ``used`` takes, switch by
-    switch, named as their cabled ports are (``swp17``), then its extra switches' (``_extra_oob``, unplaced)."""
+    switch, named as their cabled ports are (``swp17``), then its extra switches' (``_extra_oob``, in the shared
+    racks)."""
     import re
 
     for row in freed:

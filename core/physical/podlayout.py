@@ -16,6 +16,13 @@ the whole design stands in one hall by these rules:
   (``core.physical.layout.how_many``), in rows of at most ``hall.max_racks_per_row`` racks; these rows stand in the
   middle of the hall's rows (after the first half of the pods' rows, as a one-fabric layout puts its central rows
   in the middle of its scalable units' rows), so a pod's rows can stand on both sides of them.
+* **Pods on three tiers** (``core.fabric.podcore``): each pod keeps its own spines in its own central rows and
+  loses its own cores (the design has none); the ``shared cores`` (``core0`` ...) fill the middle rows' network
+  racks as the shared spines would, so a pod's spine-core cables run across rows to them.
+* **Extra out-of-band switches** (``ExtraSwitches``: the first pod's, for the shared layer's management ports and
+  its racks' PDUs, ``core.analysis.podmgmt``): above the shared switches in the shared racks' free U and power, rack
+  by rack, the rest in network racks of their own after them in the shared rows; their count depends on the shared
+  racks (their PDUs), so it is settled by repeating until it holds.
 * **Floor.** The one-fabric layout's floor rule over the hall's rows: the row pitch is the largest of the pods'
   (rack depth plus half the aisles), every row starts after an end aisle, rows stand in columns of
   ``core.physical.layout.rows_per_column`` rows (row span: the longest row plus two end aisles); a rack's centre is
@@ -30,7 +37,8 @@ ids, at their places and names in the hall (a pod's cabling plan and NetBox devi
 its own layout).
 
 **Lengths.** ``pods_link_arrays`` measures every compute link of the wiring (``PodsWiring.bundles``: each pod's
-node-leaf links and every pod leaf's links to every shared spine) between its two ends' places in the hall by
+node-leaf links and every pod leaf's links to every shared spine; on three tiers each pod's own leaf-spine links
+and every pod spine's links to the cores of its group) between its two ends' places in the hall by
 ``core.physical.lengths``' routing rule, per pod and link class; ``pods_link_lengths`` bins them
 (``core.physical.lengths.bin_lengths``). A pod's node-leaf links stay in its scalable unit's row, so their lengths
 are those of the pod alone; its leaf-spine links run to the shared spines' rows, rows away, not to the pod's own
@@ -78,11 +86,11 @@ class PodsHall:
     views: tuple[Layout, ...]
     """Per pod (``MixedFabric.pods`` order) its own racks in the hall under its own ids (``node3``, ``p0.leaf1``)."""
     pods_of_rows: tuple[tuple[int, ...], ...]
-    """Per hall row the positions of the pods whose racks stand in it (empty: a row of shared spines)."""
+    """Per hall row the positions of the pods whose racks stand in it (empty: a row of shared spines or cores)."""
     rack_names: tuple[dict, ...]
     """Per pod: the name of each of its racks in its layout alone -> its name in the hall."""
     spine_racks: int
-    """Racks of the shared spines."""
+    """Racks of the shared rows: the shared spines' (three tiers: cores') and the extra out-of-band switches' own."""
 
 
 def _spine_racks(wiring: PodsWiring, spine: Switch, watts: float, racks: RackCatalog) -> list[tuple]:
@@ -251,7 +259,8 @@ def _placed(hall_rows: list, layouts: Sequence[Layout], racks: RackCatalog, spin
         for pos, (rack, own, whole, preset, u_total, kw_limit) in enumerate(row):
             width = preset.width_mm / 1000
             name = f"R{row_i + 1:0{digits_row}d}-{pos + 1:0{digits_pos}d}"
-            kind = rack.kind if rack is not None else "network"
+            kind = rack.kind if rack is not None else (  # a rack of extra out-of-band switches alone: management
+                "management" if all(s.kind == "management" for s in whole) else "network")
             kw = rack.kw if rack is not None else sum(s.count * s.watts_each for s in whole) / 1000
             used = rack.u_used if rack is not None else sum(s.count * s.height_u for s in whole)
             placed = Rack(name, kind, row_i, pos, u_total, used, kw, kw_limit, preset.id, whole,
