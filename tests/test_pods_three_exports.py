@@ -154,6 +154,16 @@ def test_netbox_holds_every_pods_spines_and_the_shared_cores_in_the_hall():
         (c["side_b_device"], c["side_b_name"]) for c in cables]
     assert len(ends) == len(set(ends)) and set(ends) <= interfaces and {d for d, _n in ends} <= set(names)
     assert sum(1 for c in cables if "spine-core" in c["description"]) == 768
+    # NetBox's import forms (tests/test_netbox.py, netbox v4.6.8): required fields filled, choices NetBox has
+    from tests.test_netbox import (NETBOX_CABLE_REQUIRED, NETBOX_CABLE_TYPES, NETBOX_DEVICE_REQUIRED,
+                                   NETBOX_DEVICE_STATUS, NETBOX_FACES, NETBOX_INTERFACE_TYPES)
+
+    assert all(r[f] for r in devices for f in NETBOX_DEVICE_REQUIRED)
+    assert {r["status"] for r in devices} <= NETBOX_DEVICE_STATUS
+    assert {r["face"] for r in devices} <= NETBOX_FACES | {""}
+    assert all(c[f] for c in cables for f in NETBOX_CABLE_REQUIRED)
+    assert {c["type"] for c in cables} <= NETBOX_CABLE_TYPES | {""}
+    assert {i["type"] for i in _rows(export_text(p, "netbox-interfaces"))} <= NETBOX_INTERFACE_TYPES
 
 
 # --- ibsim --------------------------------------------------------------------------------------------------------

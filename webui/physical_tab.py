@@ -98,8 +98,8 @@ def lengths_caption() -> None:
 
 def _hall(key: str, language: str):
     """(key numbers, floor plan, rack elevations, cable lengths, media rows, each pod's layout notes, the hall's
-    words) of the hall of the design with pods ``key`` (``core.figures.podracks``), in ``language``; None when its pods cannot be planned together (the pods
-    section says why)."""
+    words) of the hall of the design with pods ``key`` (``core.figures.podracks``), in ``language``; None when its
+    pods cannot be planned together (the pods section says why)."""
     from core.analysis.whole import design_mixed
     from core.figures.podracks import hall_figures, hall_key_numbers, hall_notes, pod_word
 

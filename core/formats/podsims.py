@@ -211,7 +211,8 @@ def astra_dimensions(mixed: MixedPlan) -> tuple[list, list[list]]:
     whole = [d.model_copy(update={"gbytes_per_s": slowest[d.level]}) for d in whole]
     three = mixed.fabric.tiers == 3  # the leaf sets joined through the pods' own spines and the shared cores
     whole.append(Dimension(level="core" if three else "spine", topology="Switch",
-                           npus=mixed.fabric.gpus // (domain * sets), gbytes_per_s=mixed.fabric.cross_pod_gbps_per_gpu / 8,
+                           npus=mixed.fabric.gpus // (domain * sets),
+                           gbytes_per_s=mixed.fabric.cross_pod_gbps_per_gpu / 8,
                            latency_ns=(3 if three else 2) * link_ns))
     return [d for d in whole if d.npus > 1], own
 
@@ -224,10 +225,10 @@ def write_mixed_astra(mixed: MixedPlan, out: TextIO) -> None:
     whole, own = astra_dimensions(mixed)
     f = mixed.fabric
     three = f.tiers == 3
-    shared = (f"each with its own spines, under {f.cores} shared {f.core_switch} cores" if three else
-              f"under {f.spines} shared {f.spine_switch} spines")
+    shared = (f", each with its own spines, under {f.cores} shared {f.core_switch} cores" if three else
+              f" under {f.spines} shared {f.spine_switch} spines")
     out.write("# ASTRA-sim 2.x analytical network configuration (--network-configuration), written by fabric planner\n")
-    out.write(f"# design: {f.gpus:,} GPUs in {f.nodes:,} nodes, {len(f.pods)} pods {shared} "
+    out.write(f"# design: {f.gpus:,} GPUs in {f.nodes:,} nodes, {len(f.pods)} pods{shared} "
               f"({mixed.plans[0].resolved.fabric}, {f.tiers} tiers, 1 plane); NPUs numbered pod by pod (pod 1's "
               "first)\n")
     for pod, p, dims in zip(f.pods, mixed.plans, own):
@@ -239,9 +240,9 @@ def write_mixed_astra(mixed: MixedPlan, out: TextIO) -> None:
               "#   slowest pod's (a collective across pods waits for its slowest member); a job on a faster pod alone\n"
               "#   runs faster than this file says (its own values above). The GPU types' compute is the workload's\n"
               "#   (its traces' compute times), not this file's.\n")
-    write_dimensions(whole, "# core dimension: the leaf sets of every pod joined by the pods' own spines and the shared "
-                     "cores, at the slowest pod's rate across the core (a job inside one pod's spines is written as "
-                     "slow)\n" if three else "# spine dimension: the leaf sets of every pod joined by the shared "
+    write_dimensions(whole, "# core dimension: the leaf sets of every pod joined by the pods' own spines and the "
+                     "shared cores, at the slowest pod's rate across the core (a job inside one pod's spines is "
+                     "written as slow)\n" if three else "# spine dimension: the leaf sets of every pod joined by the shared "
                      "spines, at the slowest pod's share of its leaves' uplinks\n", out)
 
 
