@@ -119,6 +119,13 @@ def test_the_cabling_plan_cables_every_port_once_and_the_spine_core_links_of_the
     assert [(r["a_device"], r["z_device"]) for r in core_rows] == [
         (names[a], f"core{int(z[4:]) + 1:03d}") for a, z in planned]
     assert all(r["length_m"] and float(r["length_m"]) > 0 and r["a_rack"] != r["z_rack"] for r in core_rows)
+    graph = nx.Graph()  # the compute cables as a device graph: the index graph, device by device
+    for r in rows:
+        if r["network"] == "compute" and r["link_class"] in ("node-leaf", "leaf-spine", "spine-core"):
+            a, z = r["a_device"], r["z_device"]
+            links = graph[a][z]["links"] + 1 if graph.has_edge(a, z) else 1
+            graph.add_edge(a, z, links=links)
+    assert _is_the_index_graph(graph, MIXED)
 
 
 def test_the_cores_management_is_the_bills():
