@@ -41,13 +41,13 @@ def test_the_cabling_plans_management_cables_are_the_bills(pods):
 
 def test_the_shared_spine_racks_have_pdus_in_the_exports():
     mixed = mixed_plan(Design(nodes=64, pods="B200:32:800"))
-    assert shared_racks(mixed.hall.layout) and shared_pdus(mixed.hall.layout) > 0
+    assert shared_racks(mixed.hall) and shared_pdus(mixed.hall) > 0
     from core.formats.netbox import devices
 
     names = {d[0] for d in mixed_devices(mixed, None, "site", devices)}
     pdus = [r for r in mixed_cabling_rows(mixed, None)
             if r.link_class == "pdu-mgmt" and not r.a_device.startswith("pod")]
-    assert len(pdus) == shared_pdus(mixed.hall.layout)
+    assert len(pdus) == shared_pdus(mixed.hall)
     assert all(r.a_device in names and r.z_device in names for r in pdus)
 
 

@@ -68,9 +68,6 @@ def physical_tab(cur, key: str, lang: str) -> None:
         nvlink_section(key, lang)
         growth_section(cur, key)
         return
-    if plan.design.pods and _three_tier_pods(plan.design):
-        st.info(_("The racks and cables below are pod 1's alone: the hall of pods on three tiers (each pod's own "
-                  "spines under shared cores) is not drawn yet."))
     st.markdown(cards_html(rack_key_numbers(plan)), unsafe_allow_html=True)
     for note in plan.layout.notes:
         st.caption(note)
@@ -99,24 +96,12 @@ def lengths_caption() -> None:
                      slack=routing.slack_fraction, end=f"{routing.slack_end_m:g}"))
 
 
-@st.cache_resource(max_entries=16, show_spinner=False)
-def _three_tier_pods(design: Design) -> bool:
-    """Whether ``design``'s pods stand on three tiers (``core.fabric.podcore``; no hall drawn for them)."""
-    from core.analysis.whole import design_mixed
-
-    try:
-        mixed = design_mixed(design)
-    except FabricPlannerError:
-        return False
-    return mixed is not None and mixed.fabric.tiers == 3
-
-
 def _hall(key: str, language: str):
-    """(key numbers, floor plan, rack elevations, cable lengths, media rows) of the hall of the design with pods
-    ``key`` (``core.figures.podracks``), in ``language``; None when its pods cannot be planned together (the pods
-    section says why)."""
+    """(key numbers, floor plan, rack elevations, cable lengths, media rows, each pod's layout notes, the hall's
+    words) of the hall of the design with pods ``key`` (``core.figures.podracks``), in ``language``; None when its
+    pods cannot be planned together (the pods section says why)."""
     from core.analysis.whole import design_mixed
-    from core.figures.podracks import hall_figures, hall_key_numbers, pod_word
+    from core.figures.podracks import hall_figures, hall_key_numbers, hall_notes, pod_word
 
     with speaking(language):
         try:
@@ -128,19 +113,17 @@ def _hall(key: str, language: str):
         rows = [{_("Pod"): pod_word(mixed, i), **row} for i, media in enumerate(mixed.media)
                 for row in _media_rows(media)]
         return (hall_key_numbers(mixed), *hall_figures(mixed), pd.DataFrame(rows),
-                tuple(f"{pod_word(mixed, i)}: {note}" for i, p in enumerate(mixed.plans) for note in p.layout.notes))
+                tuple(f"{pod_word(mixed, i)}: {note}" for i, p in enumerate(mixed.plans) for note in p.layout.notes),
+                tuple(hall_notes(mixed)))
 
 
 def pods_racks(key: str, lang: str) -> None:
     """The hall of a design with pods: its key numbers, floor plan, rack elevations, the cable lengths of every pod's
     link classes and their media (``_hall``)."""
-    numbers, floor, elevation, lengths, media, notes = _hall(key, lang)
+    numbers, floor, elevation, lengths, media, notes, hall_words = _hall(key, lang)
     st.markdown(cards_html(numbers), unsafe_allow_html=True)
-    for note in notes:
+    for note in notes + hall_words:
         st.caption(note)
-    from core.figures.podracks import HALL_NOTE
-
-    st.caption(_(HALL_NOTE))
     st.plotly_chart(floor, key="floor_plan_chart", config=CONFIG)
     st.plotly_chart(elevation, key="rack_elevation_chart", config=CONFIG)
     lengths_caption()

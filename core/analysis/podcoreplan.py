@@ -4,19 +4,18 @@ with the shared core layer bought once in place of the pods' own cores.
 Each present pod is planned alone on three tiers (``core.analysis.pods.mixed_plan``): its nodes, leaves, its own
 spines, the node-leaf, leaf-spine and spine-core cables and optics and its other networks are its own bill's rows.
 The mixed bill keeps every row but the pod's own core switches (installed, not spare), and buys the shared cores
-once (``MixedFabric.cores`` of the core model). Approximations, as with the shared spine layer: the spine-core
-cables' lengths and media are each pod's own layout's (to its own core racks; no hall is drawn for pods on three
-tiers, ``MixedPlan.hall`` is None), and the core-side optics are counted as each pod alone counts them. The
-out-of-band network loses each pod's own cores' management ports and the first pod's takes the shared cores'
-(``core.analysis.podmgmt.with_shared_management``); the shared cores' racks' PDUs are not added.
+once (``MixedFabric.cores`` of the core model). The cables' lengths and media are the hall's
+(``core.physical.podlayout``: every pod's racks with its own spines, the shared cores' racks in the middle rows;
+a spine-core cable runs from the pod's spine rack to its core's rack). Approximation, as with the shared spine
+layer: the core-side optics are counted as each pod alone counts them (at its own core speed). The out-of-band
+network loses each pod's own cores' management ports and the first pod's takes the shared cores' and their racks'
+PDUs (``core.analysis.podmgmt.with_shared_management``).
 """
 
 from __future__ import annotations
 
-from core.catalog import load_catalog
-from core.cost import BomRow, build_bom
+from core.cost import BomRow
 from core.fabric.pods import MixedFabric
-from core.fabric.wiring import Wiring
 from core.i18n import _
 
 
@@ -28,7 +27,7 @@ def _core_row(p, bom: tuple[BomRow, ...]) -> BomRow | None:
                  and not row.spare), None)
 
 
-def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list) -> dict:
+def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list, boms: list) -> dict:
     """The ``core.analysis.pods.MixedPlan`` fields of pods on three tiers (module docstring).
 
     Parameters
@@ -40,6 +39,9 @@ def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list) -> dict:
         shared core row is the first of their core rows of the core model.
     present : list of core.plan.Plan
         The present pods' own plans on three tiers (``fabric.pods`` order).
+    boms : list of tuple of BomRow
+        Each present pod's own bill in the hall (``core.analysis.pods._in_hall``: its compute cables' media from
+        the hall's lengths, its out-of-band network with the shared cores' management).
 
     Returns
     -------
@@ -47,13 +49,8 @@ def mixed_three_tiers(fabric: MixedFabric, sized: list, present: list) -> dict:
         ``fabric``, ``plans`` and ``bom`` (every pod's rows but its own cores, the shared cores first; prices in
         USD as the pods' own bills).
     """
-    from core.analysis.podmgmt import with_shared_management
-
-    catalog = load_catalog()
     rows: list[BomRow] = []
-    for i, p in enumerate(present):
-        networks = with_shared_management(p, p.networks, i == 0, fabric.cores, 0, own=Wiring.of(p).cores)
-        bom = build_bom(p.resolved, p.fabric, catalog, layout=p.layout, networks=networks)
+    for p, bom in zip(present, boms):
         own = _core_row(p, bom)
         rows += [row for row in bom if row is not own]
     shared = next((row for row in (_core_row(p, p.bom) for p in sized)

@@ -1,12 +1,12 @@
-"""The out-of-band management of a design with pods' shared spine layer: its switches' management ports and its
-racks' PDUs.
+"""The out-of-band management of a design with pods' shared spine layer (pods on three tiers: shared core layer):
+its switches' management ports and its racks' PDUs.
 
-Each pod planned alone (``core.analysis.pods``) sizes its out-of-band network for its own spines and racks; the
-mixed design has no such spines but the shared ones, in racks of their own (``core.physical.podlayout``). So on
-the whole design:
+Each pod planned alone (``core.analysis.pods``) sizes its out-of-band network for its own spines (three tiers: its
+own cores) and racks; the mixed design has no such switches but the shared ones, in racks of their own
+(``core.physical.podlayout``). So on the whole design:
 
-* each pod's ``switch-mgmt`` links lose its own spines' (one management port per switch);
-* the first pod's out-of-band network takes the shared spines' management ports (one each) and the shared spine
+* each pod's ``switch-mgmt`` links lose its own spines' (three tiers: cores'; one management port per switch);
+* the first pod's out-of-band network takes the shared spines' (cores') management ports (one each) and the shared
   racks' PDUs (``pdus_per_other_rack`` per rack, ``core.networks.policy``), cabled to the ports its own spines
   freed and then to its switches' free ports (``core.formats.podnetbox``).
 
@@ -14,8 +14,10 @@ Each pod's out-of-band switches are then re-sized for the ports they serve on th
 pod alone sizes them (``core.networks.management.size_oob``: ``ceil(ports / radix)``), never fewer than the pod
 alone has (the cabling plan and NetBox draw those), each carrying ``ceil(ports / switches)`` ports (the bill's
 "x of y ports used"). The first pod's extra switches (``extra_oob_switches``) take the shared layer's ports its
-own switches have no room for. Their 100G uplinks to the in-band network are not added (the in-band network is
-sized for the pod alone).
+own switches have no room for; they stand in the shared layer's racks (``extra_switches``,
+``core.physical.podlayout``: in the free U and power of the shared racks, else in network racks of their own in
+the shared rows, whose PDUs they serve too). Their 100G uplinks to the in-band network are not added (the in-band
+network is sized for the pod alone).
 
 The mixed bill (``core.analysis.pods.mixed_plan``) counts these links and switches and the cabling plan and
 NetBox exports draw them (``core.formats.podnetbox``), so all three give the same management cables and switches.
@@ -30,22 +32,28 @@ from core.fabric.wiring import Wiring
 from core.i18n import _
 from core.networks.policy import ipolicy
 
-SPINE_PREFIX = PodsWiring.spine_id(0).rstrip("0123456789")
-"""Id prefix of the shared spines in the hall (``spine``: ``spine0``, ``spine1`` ...)."""
 MANAGEMENT_PORTS = ("bmc", "switch-mgmt", "device-mgmt", "pdu-mgmt")
 """The out-of-band link classes that take a port of an out-of-band switch each (``size_oob``'s ports)."""
 PDU_PREFIX = "pdu"
-"""Id prefix of the shared spine racks' PDUs (``pdu0`` ...; named ``pdu001`` in the exports, no pod prefix)."""
+"""Id prefix of the shared racks' PDUs (``pdu0`` ...; named ``pdu001`` in the exports, no pod prefix)."""
 
 
-def shared_racks(layout) -> list[str]:
-    """Names of the racks of the hall ``layout`` holding shared spines, in hall order."""
-    return [r.name for r in layout.racks if any(s.prefix == SPINE_PREFIX for s in r.slots)]
+def shared_count(fabric) -> int:
+    """Switches of the shared layer of the ``core.fabric.pods.MixedFabric`` ``fabric``: its shared spines, or its
+    shared cores on three tiers."""
+    return fabric.cores if fabric.tiers == 3 else fabric.spines
 
 
-def shared_pdus(layout) -> int:
-    """Rack PDUs of the shared spine racks of the hall ``layout`` (``pdus_per_other_rack`` each)."""
-    return len(shared_racks(layout)) * ipolicy("pdus_per_other_rack")
+def shared_racks(hall) -> list[str]:
+    """Names of the racks of the ``core.physical.podlayout.PodsHall`` ``hall`` in its shared rows (the shared
+    spines' or cores', and the extra out-of-band switches'), in hall order."""
+    return [r.name for r in hall.layout.racks if not hall.pods_of_rows[r.row]]
+
+
+def shared_pdus(hall) -> int:
+    """Rack PDUs of the shared racks of the ``core.physical.podlayout.PodsHall`` ``hall`` (``pdus_per_other_rack``
+    each)."""
+    return hall.spine_racks * ipolicy("pdus_per_other_rack")
 
 
 def with_shared_management(plan, networks, first: bool, spines: int, pdus: int, own: int | None = None):
@@ -88,6 +96,36 @@ def resized(oob, own: int, spines: int, pdus: int):
     return oob.model_copy(update={"switches": tuple(groups), "explanation": (*oob.explanation, why)})
 
 
+def _own_replaced(plan, fabric) -> int:
+    """The switches of the pod ``plan`` alone the shared layer replaces: its own spines, or its own cores on three
+    tiers."""
+    wiring = Wiring.of(plan)
+    return wiring.cores if fabric.tiers == 3 else wiring.spines
+
+
+def _extra_count(fabric, first, racks: int) -> int:
+    """Extra out-of-band switches the first pod ``first`` (its plan alone) adds when the shared layer stands in
+    ``racks`` racks (``resized``)."""
+    networks = first.networks
+    whole = with_shared_management(first, networks, True, shared_count(fabric),
+                                   racks * ipolicy("pdus_per_other_rack"), own=_own_replaced(first, fabric))
+    return whole.oob.switches[0].count - networks.oob.switches[0].count
+
+
+def extra_switches(fabric, first):
+    """The ``core.physical.podlayout.ExtraSwitches`` of the out-of-band switches the first pod ``first`` (its plan
+    alone) of the ``core.fabric.pods.MixedFabric`` ``fabric`` adds for the shared layer (module docstring), their
+    count a function of the shared racks; None without an out-of-band network."""
+    from core.physical.podlayout import ExtraSwitches
+
+    networks = first.networks
+    if networks is None or networks.oob is None or not networks.oob.switches or not networks.oob.switches[0].radix:
+        return None
+    own = networks.oob.switches[0]
+    return ExtraSwitches(own.model, PodsWiring(fabric, ()).prefix(0) + own.id_prefix, own.first + own.count,
+                         own.height_u, own.watts_each, lambda racks: _extra_count(fabric, first, racks))
+
+
 def extra_oob_switches(mixed) -> tuple[str, int, int]:
     """``(id prefix, first, count)`` of the out-of-band switches the first pod of ``mixed`` (a
     ``core.analysis.pods.MixedPlan``) adds for the shared layer's management (``resized``): ids ``oob.switch4`` ...
@@ -97,5 +135,4 @@ def extra_oob_switches(mixed) -> tuple[str, int, int]:
     if networks is None or networks.oob is None or not networks.oob.switches:
         return "", 0, 0
     own = networks.oob.switches[0]
-    whole = with_shared_management(first, networks, True, mixed.fabric.spines, shared_pdus(mixed.hall.layout))
-    return own.id_prefix, own.first + own.count, whole.oob.switches[0].count - own.count
+    return own.id_prefix, own.first + own.count, _extra_count(mixed.fabric, first, mixed.hall.spine_racks)

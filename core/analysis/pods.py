@@ -49,7 +49,7 @@ class MixedPlan:
     """The present pods' plans, each alone (in ``fabric.pods`` order)."""
     bom: tuple[BomRow, ...]
     hall: PodsHall | None = None
-    """Every pod's racks and the shared spines' in one hall (``core.physical.podlayout``)."""
+    """Every pod's racks and the shared spines' (three tiers: cores') in one hall (``core.physical.podlayout``)."""
     lengths: tuple[tuple[LinkLengths, ...], ...] = ()
     """Per pod the lengths of its compute link classes in the hall (``pods_link_lengths``)."""
     media: tuple[tuple[MediaBin, ...], ...] = ()
@@ -76,19 +76,21 @@ def _spine_row(p: Plan, bom: tuple[BomRow, ...] | None = None) -> BomRow | None:
 
 def _in_hall(fabric: MixedFabric, plans: list[Plan]) -> tuple[PodsHall, tuple, tuple, list[tuple[BomRow, ...]]]:
     """(hall, lengths per pod, media per pod, bill per pod) of the present pods' ``plans`` (module docstring): each
-    pod's bill is its own (``core.cost.build_bom``) with its compute cables' media from the hall's lengths."""
+    pod's bill is its own (``core.cost.build_bom``) with its compute cables' media from the hall's lengths. The
+    hall's shared layer is the shared spines, or for pods on three tiers the shared cores."""
+    from core.analysis.podmgmt import extra_switches, shared_count, shared_pdus, with_shared_management
+
     catalog = load_catalog()
     wiring = PodsWiring(fabric, tuple(Wiring.of(p) for p in plans))
-    spine = catalog.switch(fabric.spine_switch)
-    watts = plans[0].resolved.power_overrides.get(spine.id, spine.power_w)
-    hall = pods_hall(wiring, [p.layout for p in plans], spine, watts)
+    top = catalog.switch(fabric.core_switch if wiring.three_tiers else fabric.spine_switch)
+    watts = plans[0].resolved.power_overrides.get(top.id, top.power_w)
+    hall = pods_hall(wiring, [p.layout for p in plans], top, watts, extra=extra_switches(fabric, plans[0]))
     lengths = pods_link_lengths(hall, wiring)
     media = tuple(select_media(catalog, p.resolved, own) for p, own in zip(plans, lengths))
-    from core.analysis.podmgmt import shared_pdus, with_shared_management
-
-    pdus = shared_pdus(hall.layout)  # the shared spines' management on the first pod's OOB network
+    pdus = shared_pdus(hall)  # the shared layer's management on the first pod's OOB network
     boms = [build_bom(p.resolved, p.fabric, catalog, media=m, networks=with_shared_management(
-        p, p.networks, i == 0, fabric.spines, pdus)) for i, (p, m) in enumerate(zip(plans, media))]
+        p, p.networks, i == 0, shared_count(fabric), pdus, own=Wiring.of(p).cores if wiring.three_tiers else None))
+        for i, (p, m) in enumerate(zip(plans, media))]
     return hall, lengths, media, boms
 
 
@@ -105,11 +107,12 @@ def mixed_plan(design: Design, stage: int | None = None) -> MixedPlan:
         update={"oversubscription": pod.oversubscription, **three,
                 **({"spine_oversubscription": pod.spine_oversubscription} if three else {})})) for pod in sized.pods}
     present = [plans[pod.index] for pod in fabric.pods]
+    hall, lengths, media, boms = _in_hall(fabric, present)
     if three:
         from core.analysis.podcoreplan import mixed_three_tiers
 
-        return MixedPlan(**mixed_three_tiers(fabric, list(plans.values()), present))
-    hall, lengths, media, boms = _in_hall(fabric, present)
+        return MixedPlan(**mixed_three_tiers(fabric, list(plans.values()), present, boms), hall=hall,
+                         lengths=lengths, media=media)
     rows: list[BomRow] = []
     spine_row = None
     for p, bom in zip(present, boms):
@@ -138,8 +141,8 @@ def spine_id(spine: int) -> str:
 def mixed_wiring(mixed: MixedPlan, three_tiers: bool = False) -> PodsWiring:
     """The wiring of ``mixed``'s compute fabric: the pods' own wirings under the shared spines
     (``core.fabric.podwiring``). Pods on three tiers only for a caller that handles them (``three_tiers``: the
-    topology graphs, the cabling plan, the stages); any other is refused with ``two_tiers_only``'s
-    ``DesignError``."""
+    topology graphs, the cabling plan, the NetBox and simulator exports, the stages); any other is refused with
+    ``two_tiers_only``'s ``DesignError``."""
     if not three_tiers:
         two_tiers_only(mixed.fabric)
     return PodsWiring(mixed.fabric, tuple(Wiring.of(p) for p in mixed.plans))

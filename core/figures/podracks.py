@@ -21,6 +21,13 @@ HALL_NOTE = N_("Every pod's racks stand in one hall, pod by pod: each pod's rows
                "their media and the mixed bill's cables and optics are this hall's.")
 """How the hall of a design with pods is laid out (the Racks tab's and the review pack's words;
 ``core.physical.podlayout``)."""
+HALL_NOTE_THREE = N_("Every pod's racks stand in one hall, pod by pod: each pod's rows as the pod alone would have "
+                     "them, with its own spines and without its own cores (its management, storage and any level-2 "
+                     "NVLink racks stay in its own central rows); the shared cores' racks stand in rows of their own "
+                     "in the middle of the hall, after the first half of the pods' rows, and every pod's spine-core "
+                     "cables run to them. The lengths, their media and the mixed bill's cables and optics are this "
+                     "hall's.")
+"""How the hall of a design with pods on three tiers is laid out (``HALL_NOTE``'s words for the shared cores)."""
 NVLINK_NOTE = N_("From each rack's NVLink switch trays (or each node's NVLink cages) to the level-2 NVLink switches, "
                  "which stand in network racks of their own pod's central rows, among the pod's rows, not with the "
                  "shared spines (an assumption: NVIDIA published no floor plan for them); an NVL36x2 pair is cabled "
@@ -35,9 +42,27 @@ def pod_word(mixed, pod: int) -> str:
 
 
 def row_tags(mixed) -> dict[int, str]:
-    """0-based hall row -> whose racks stand in it: its pods (``pod 2``) or the shared spines."""
-    return {row: ", ".join(pod_word(mixed, i) for i in pods) if pods else _("shared spines")
+    """0-based hall row -> whose racks stand in it: its pods (``pod 2``) or the shared spines (three tiers: cores)."""
+    shared = _("shared cores") if mixed.fabric.tiers == 3 else _("shared spines")
+    return {row: ", ".join(pod_word(mixed, i) for i in pods) if pods else shared
             for row, pods in enumerate(mixed.hall.pods_of_rows)}
+
+
+def hall_notes(mixed) -> list[str]:
+    """The hall's words in the current language: how it is laid out (``HALL_NOTE``, ``HALL_NOTE_THREE`` for pods on
+    three tiers) and, when the first pod adds out-of-band switches for the shared layer's management
+    (``core.analysis.podmgmt.extra_oob_switches``), where they stand."""
+    from core.analysis.podmgmt import extra_oob_switches
+
+    notes = [_(HALL_NOTE_THREE if mixed.fabric.tiers == 3 else HALL_NOTE)]
+    extra = extra_oob_switches(mixed)[2]
+    if extra:
+        notes.append(ngettext(
+            "{count} out-of-band switch is added to {pod}'s management network for the shared switches and their "
+            "racks' PDUs; it stands in the shared rows' racks.",
+            "{count} out-of-band switches are added to {pod}'s management network for the shared switches and their "
+            "racks' PDUs; they stand in the shared rows' racks.", extra).format(count=extra, pod=pod_word(mixed, 0)))
+    return notes
 
 
 def hall_figures(mixed) -> tuple[go.Figure, go.Figure, go.Figure]:
@@ -76,9 +101,11 @@ def _rows_words(hall) -> str:
     names = [name for kind, name in (("management", _("management")), ("storage", _("storage")),
                                      ("nvlink2", _("level-2 NVLink"))) if kind in kinds]
     pods, spines = sum(1 for t in hall.pods_of_rows if t), sum(1 for t in hall.pods_of_rows if not t)
+    shared = (ngettext("{spines} row of shared cores in the middle", "{spines} rows of shared cores in the middle",
+                       spines) if any(s.kind == "core" for r in hall.layout.racks for s in r.slots) else
+              ngettext("{spines} row of shared spines in the middle", "{spines} rows of shared spines in the middle",
+                       spines))
     first = (_("{pods} rows of the pods, pod by pod (each pod's scalable units and its own central rows of {kinds} "
                "racks)").format(pods=f"{pods:,}", kinds=_(", ").join(names)) if names else
              _("{pods} rows of the pods, pod by pod").format(pods=f"{pods:,}"))
-    return _("; ").join((first, ngettext("{spines} row of shared spines in the middle",
-                                         "{spines} rows of shared spines in the middle", spines).format(
-        spines=f"{spines:,}")))
+    return _("; ").join((first, shared.format(spines=f"{spines:,}")))

@@ -15,6 +15,12 @@ The wiring is ``core.fabric.podwiring.PodsWiring``'s (which pod device meets whi
 * each port line carries its own link's rate (``core.formats.ibsim.sim_rate``): a pod at HDR comes up at 4xHDR
   beside a pod at EDR.
 
+Pods on three tiers (``core.fabric.podcore``): a switch per leaf, per pod's own spine and per shared core
+(``core001`` ...); each pod's node-leaf and leaf-spine cables are its own wiring's with its own port numbers (a
+spine's down and up ports ``core.formats.ibsim.switch_ports`` of the pod's plan), and the spine-core cables are
+``PodsWiring.core_links``': a spine's uplink ``k`` takes its own up port ``k``, a core port broken out to ``b``
+lanes (``PodLeaves.uplinks_per_core_port``, the most of any pod) is ibsim ports ``p * b + 1`` .. ``p * b + b``.
+
 The limits are ibsim's (``core.formats.ibsim.MAX_SWITCHES`` switches, ``MAX_PORTS`` ports a device), over the whole
 fabric; the file's first comments give the pods and the command that holds it.
 """
@@ -27,6 +33,7 @@ from core.analysis.pods import MixedPlan, mixed_wiring
 from core.errors import InputError
 from core.fabric.naming import NamingScheme
 from core.fabric.podwiring import PodsWiring
+from core.fabric.wiring import Wiring
 from core.formats.ibsim import (
     MAX_PORTS, MAX_SWITCHES, _port_of, nic_name, port_lines, sim_rate, switch_line, switch_ports,
 )
@@ -36,26 +43,45 @@ from core.i18n import _
 
 
 def spine_lanes(mixed: MixedPlan) -> int:
-    """Breakout lanes of a shared spine port in the net file: the most uplinks a pod puts on one spine port."""
+    """Breakout lanes of a shared spine port in the net file: the most uplinks a pod puts on one spine port (three
+    tiers: on one core port)."""
+    if mixed.fabric.tiers == 3:
+        return max(pod.uplinks_per_core_port for pod in mixed.fabric.pods)
     return max(pod.uplinks_per_spine_port for pod in mixed.fabric.pods)
 
 
 def spine_port_number(mixed: MixedPlan, spine_port: int, lane: int) -> int:
-    """The ibsim port (1-based) of lane ``lane`` of shared spine port ``spine_port`` (both 0-based)."""
+    """The ibsim port (1-based) of lane ``lane`` of shared spine (core) port ``spine_port`` (both 0-based)."""
     return spine_port * spine_lanes(mixed) + lane + 1
+
+
+def _shared(mixed: MixedPlan) -> tuple[list[str], int]:
+    """``(ids, ports each in the file)`` of the shared spines, or the shared cores on three tiers (a port counted
+    in breakout lanes)."""
+    f = mixed.fabric
+    if f.tiers == 3:
+        return [PodsWiring.core_id(k) for k in range(f.cores)], f.core_radix * spine_lanes(mixed)
+    return [PodsWiring.spine_id(j) for j in range(f.spines)], f.spine_radix * spine_lanes(mixed)
+
+
+def _switch_count(mixed: MixedPlan) -> int:
+    """Switches of the whole fabric in the net file: every pod's leaves (and own spines) and the shared layer's."""
+    f = mixed.fabric
+    return f.leaves + sum(pod.own_spines for pod in f.pods) + len(_shared(mixed)[0])
 
 
 def check_mixed_size(mixed: MixedPlan, wiring: PodsWiring) -> list[dict]:
     """Each pod's ``core.formats.ibsim.switch_ports`` if ibsim holds the whole fabric; ``InputError`` for more than
-    ``MAX_SWITCHES`` switches or a device of more than ``MAX_PORTS`` ports (a spine counted in breakout lanes)."""
-    f = mixed.fabric
-    switches = f.leaves + f.spines
+    ``MAX_SWITCHES`` switches or a device of more than ``MAX_PORTS`` ports (a shared switch counted in breakout
+    lanes)."""
+    switches = _switch_count(mixed)
     if switches > MAX_SWITCHES:
         raise InputError(_("ibsim holds at most {limit} switches and this design has {count}; export a smaller "
                            "design (fewer GPUs or planes) to simulate it").format(
             limit=MAX_SWITCHES, count=f"{switches:,}"))
     ports = [switch_ports(p, own) for p, own in zip(mixed.plans, wiring.wirings)]
-    most = max(f.spine_radix * spine_lanes(mixed), *(pod["leaf"][0] for pod in ports))
+    most = max(_shared(mixed)[1], *(units for pod in ports for role, (units, _d, _u) in pod.items()
+                                    if role == "leaf" or (role == "spine" and wiring.three_tiers)))
     if most > MAX_PORTS:
         raise InputError(_("ibsim devices have at most {limit} ports and this design's switches have {count}")
                          .format(limit=MAX_PORTS, count=most))
@@ -67,40 +93,61 @@ def mixed_ibsim_command(mixed: MixedPlan, ports: list[dict], path: str = "net") 
     device and port limits raised as needed (``core.formats.ibsim.ibsim_command``'s rule)."""
     f = mixed.fabric
     hcas = sum(pod.nodes * p.resolved.nics_per_node for pod, p in zip(f.pods, mixed.plans))
+    shared, each = _shared(mixed)
     total = (sum(pod.leaves * (own["leaf"][0] + 1) for pod, own in zip(f.pods, ports))
-             + f.spines * (f.spine_radix * spine_lanes(mixed) + 1) + 2 * hcas)
-    return f"ibsim -s -N {max(2048, f.leaves + f.spines + hcas)} -S {MAX_SWITCHES} -P {max(13312, total)} {path}"
+             + sum(pod.own_spines * (own["spine"][0] + 1) for pod, own in zip(f.pods, ports) if pod.own_spines)
+             + len(shared) * (each + 1) + 2 * hcas)
+    return f"ibsim -s -N {max(2048, _switch_count(mixed) + hcas)} -S {MAX_SWITCHES} -P {max(13312, total)} {path}"
 
 
-def write_mixed_ibsim(mixed: MixedPlan, out: TextIO, naming: NamingScheme | None = None) -> None:
-    """Write the whole fabric of ``mixed`` as an ibsim net file (module docstring), devices named under ``naming``
-    as every export of the design names them; the first record is a leaf of pod 1 (ibsim's SM port)."""
-    wiring = mixed_wiring(mixed)
-    ports = check_mixed_size(mixed, wiring)
-    names = PodNames(mixed, naming)
-    f = mixed.fabric
-    switch_lines: dict[str, list[str]] = {}
-    hca_lines: dict[str, list[str]] = {}
-    for i, own in enumerate(wiring.wirings):
-        switch_lines.update((wiring.local_id(i, sid), []) for sid in own.switch_ids("leaf"))
-        for link in own.links():
-            if link.kind == "node-leaf":
-                whole = link._replace(a=wiring.local_id(i, link.a), b=wiring.local_id(i, link.b))
-                port_lines(own, whole, 0, ports[i], names.device, switch_lines, hca_lines)
-    switch_lines.update((PodsWiring.spine_id(j), []) for j in range(f.spines))
+def _shared_lines(mixed: MixedPlan, wiring: PodsWiring, ports: list[dict], name, switch_lines: dict) -> None:
+    """Add the port lines of the cables to the shared layer at both ends: every pod leaf's uplinks to the shared
+    spines, or on three tiers every pod spine's uplinks to the shared cores (module docstring)."""
+    if wiring.three_tiers:
+        for up in wiring.core_links():
+            lower, upper = wiring.own_spine_id(up.pod, up.spine), PodsWiring.core_id(up.core)
+            lower_port = ports[up.pod]["spine"][2][up.spine_port]
+            upper_port = spine_port_number(mixed, up.core_port, up.lane)
+            rate = sim_rate(up.speed_gbps)
+            switch_line(switch_lines, lower, lower_port, name(upper), upper_port, rate)
+            switch_line(switch_lines, upper, upper_port, name(lower), lower_port, rate)
+        return
     for up in wiring.uplinks():
         leaf, spine = wiring.leaf_id(up.pod, up.leaf), PodsWiring.spine_id(up.spine)
         leaf_port = ports[up.pod]["leaf"][2][up.leaf_port]
         spine_port = spine_port_number(mixed, up.spine_port, up.lane)
         rate = sim_rate(up.speed_gbps)
-        switch_line(switch_lines, leaf, leaf_port, names.device(spine), spine_port, rate)
-        switch_line(switch_lines, spine, spine_port, names.device(leaf), leaf_port, rate)
-    out.write(f"# fabric planner: {f.gpus:,} GPUs, {f.nodes:,} nodes in {len(f.pods)} pods, {f.leaves + f.spines:,} "
-              "switches, as an ibsim fabric file\n" + mixed_header(mixed))
+        switch_line(switch_lines, leaf, leaf_port, name(spine), spine_port, rate)
+        switch_line(switch_lines, spine, spine_port, name(leaf), leaf_port, rate)
+
+
+def write_mixed_ibsim(mixed: MixedPlan, out: TextIO, naming: NamingScheme | None = None) -> None:
+    """Write the whole fabric of ``mixed`` as an ibsim net file (module docstring), devices named under ``naming``
+    as every export of the design names them; the first record is a leaf of pod 1 (ibsim's SM port)."""
+    wiring = mixed_wiring(mixed, three_tiers=True)
+    ports = check_mixed_size(mixed, wiring)
+    names = PodNames(mixed, naming)
+    f = mixed.fabric
+    three = wiring.three_tiers
+    switch_lines: dict[str, list[str]] = {}
+    hca_lines: dict[str, list[str]] = {}
+    for i, own in enumerate(wiring.wirings):
+        switch_lines.update((wiring.local_id(i, sid), []) for sid in own.switch_ids("leaf"))
+        if three:
+            switch_lines.update((wiring.local_id(i, sid), []) for sid in own.switch_ids("spine"))
+        for link in own.links():
+            if link.kind == "node-leaf" or (three and link.kind == "leaf-spine"):
+                whole = link._replace(a=wiring.local_id(i, link.a), b=wiring.local_id(i, link.b))
+                port_lines(own, whole, 0, ports[i], names.device, switch_lines, hca_lines)
+    shared, each = _shared(mixed)
+    switch_lines.update((sid, []) for sid in shared)
+    _shared_lines(mixed, wiring, ports, names.device, switch_lines)
+    out.write(f"# fabric planner: {f.gpus:,} GPUs, {f.nodes:,} nodes in {len(f.pods)} pods, "
+              f"{_switch_count(mixed):,} switches, as an ibsim fabric file\n" + mixed_header(mixed))
     out.write(f"# run: {mixed_ibsim_command(mixed, ports)}\n\n")
     for sid, lines in switch_lines.items():
         found = wiring.parse(sid)
-        count = f.spine_radix * spine_lanes(mixed) if found is None else ports[found[0]]["leaf"][0]
+        count = each if found is None else ports[found[0]][Wiring.parse(found[1])[0]][0]
         out.write(f'Switch\t{count} "{names.device(sid)}"\n' + "\n".join(sorted(lines, key=_port_of)) + "\n\n")
     for i, (own, p) in enumerate(zip(wiring.wirings, mixed.plans)):
         for n in range(own.nodes):
@@ -109,4 +156,3 @@ def write_mixed_ibsim(mixed: MixedPlan, out: TextIO, naming: NamingScheme | None
                 lines = hca_lines.get(hca)
                 if lines:
                     out.write(f'Hca\t1 "{hca}"\n' + "\n".join(sorted(lines, key=_port_of)) + "\n\n")
-

@@ -7,13 +7,16 @@ prefix from the scheme (a PDU, a storage system) and a cable label get ``pod<n>-
 name. The pods' own spines (each pod planned alone has some) and their cables are left out; the shared spines
 (``spine001`` ...: the design's switch prefix, the first pod's padding) and the leaf-spine cables of the mixed
 cabling plan (``core.analysis.pods.mixed_links``: which leaf port meets which spine port) take their place.
+Pods on three tiers (``core.fabric.podcore``) keep their own spines and leaf-spine cables; their own cores and
+their cables are left out, and the shared cores (``core001`` ...) and the spine-core cables of the mixed cabling
+plan (which pod spine port meets which core port) take their place.
 
 Racks, positions and lengths are the hall's (``MixedPlan.hall``, ``core.physical.podlayout``: every pod's racks and
-the shared spines' in one hall, named ``R{row}-{position}`` over the whole hall): every device, a shared spine too,
-has its rack and lowest U there; every cable's length runs between its two ends' places there (a leaf-spine cable
-to its shared spine's rack, ``core.physical.cabling``'s rule), and its media, part and transceivers are those of
-its length bin among the pod's hall media (``MixedPlan.media``, which the mixed bill counts). Every field is
-English.
+the shared spines' or cores' in one hall, named ``R{row}-{position}`` over the whole hall): every device, a shared
+switch and the first pod's extra out-of-band switches too, has its rack and lowest U there; every cable's length
+runs between its two ends' places there (a leaf-spine cable to its shared spine's rack, a spine-core cable to its
+shared core's, ``core.physical.cabling``'s rule), and its media, part and transceivers are those of its length bin
+among the pod's hall media (``MixedPlan.media``, which the mixed bill counts). Every field is English.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Iterator
 from core.analysis.pods import MixedPlan, mixed_links, mixed_wiring, spine_id
 from core.catalog import load_catalog
 from core.fabric.naming import Namer, NamingScheme
+from core.fabric.podwiring import PodsWiring
 from core.fabric.wiring import Wiring
 from core.formats.podslurm import mixed_of, pod_scheme
 from core.physical.cabling import CableRow, bin_media, cabling_rows, class_media, placed_ends
@@ -35,16 +39,28 @@ def _tag(pod: int):
     return lambda name: name if not name or name.startswith(tag) else tag + name
 
 
-def _own_spines(p, scheme: NamingScheme) -> set[str]:
-    """Names of the spines a pod planned alone has (left out of the mixed import)."""
+def _own_spines(p, scheme: NamingScheme, three: bool = False) -> set[str]:
+    """Names of the switches a pod planned alone has that the mixed import leaves out: its spines, or its cores
+    for pods on three tiers (``three``)."""
     namer, wiring = Namer.of(p, scheme), Wiring.of(p)
-    return {namer.switch("spine", k) for k in range(wiring.spines)}
+    role = "core" if three else "spine"
+    return {namer.switch(role, k) for k in range(wiring.cores if three else wiring.spines)}
 
 
 def spine_names(mixed: MixedPlan, naming: NamingScheme | None) -> list[str]:
     """Names of the shared spines (the design's switch prefix, padded as the first pod's spines)."""
     namer = Namer.of(mixed.plans[0], naming)
     return [namer.switch("spine", j) for j in range(mixed.fabric.spines)]
+
+
+def shared_switches(mixed: MixedPlan, naming: NamingScheme | None) -> list[tuple[str, str]]:
+    """``(whole-fabric id, name)`` of the shared layer's switches: the shared spines (``spine0``, ``spine001``), or
+    the shared cores of pods on three tiers (``core0``, ``core001``: the design's names, as
+    ``core.formats.podexports.PodNames`` gives them)."""
+    if mixed.fabric.tiers != 3:
+        return [(spine_id(j), name) for j, name in enumerate(spine_names(mixed, naming))]
+    namer = Namer.of(mixed.plans[0], naming)
+    return [(PodsWiring.core_id(k), namer.switch("core", k)) for k in range(mixed.fabric.cores)]
 
 
 def in_hall(mixed: MixedPlan, pod: int):
@@ -56,46 +72,50 @@ def in_hall(mixed: MixedPlan, pod: int):
 
 def mixed_devices(mixed: MixedPlan, naming: NamingScheme | None, site: str, devices) -> Iterator[tuple]:
     """Rows of the devices CSV of ``mixed`` (``devices``: ``core.formats.netbox.devices``, for one pod): every pod's
-    devices but its own spines, renamed, in the hall's racks (module docstring), then the shared spines in
-    theirs."""
+    devices but its own spines (three tiers: cores), renamed, in the hall's racks (module docstring), the first
+    pod's extra out-of-band switches after its own, then the shared spines (cores) in theirs."""
     from core.formats.netbox import DEVICE_ROLES, ROLES, device_type, manufacturer
 
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True)
+    three = wiring.three_tiers
+    role_out = ROLES["core" if three else "spine"]
     prefix, first, extra = _extra_oob(mixed, naming)
     for i, (pod, p) in enumerate(zip(mixed.fabric.pods, mixed.plans)):
         scheme = pod_scheme(naming, pod.index + 1)
-        tag, skip = _tag(pod.index + 1), _own_spines(p, scheme)
+        tag, skip = _tag(pod.index + 1), _own_spines(p, scheme, three)
         for name, role, maker, model, status, where, rack, position, face, vertex in devices(
                 in_hall(mixed, i), scheme, site):
-            if not (role == ROLES["spine"] and name in skip):
+            if not (role == role_out and name in skip):
                 yield (tag(name), role, maker, model, status, where, rack, position, face,
                        wiring.local_id(i, vertex))
-            if i == 0 and vertex == f"{prefix}{first - 1}":  # the first pod's extra out-of-band switches, unplaced
+            if i == 0 and vertex == f"{prefix}{first - 1}":  # the first pod's extra out-of-band switches
                 for device, extra_name in extra:
-                    yield (extra_name, role, maker, model, status, where, "", "", "", wiring.local_id(0, device))
-    switch = load_catalog().switch(mixed.fabric.spine_switch)
-    for j, name in enumerate(spine_names(mixed, naming)):
-        place = mixed.hall.layout.position(wiring.spine_id(j))
-        yield (name, ROLES["spine"], manufacturer(switch), device_type(switch), "planned", site, place.rack,
-               str(place.u), "front", wiring.spine_id(j))
+                    place = mixed.hall.layout.position(wiring.local_id(0, device))
+                    yield (extra_name, role, maker, model, status, where, place.rack, str(place.u), "front",
+                           wiring.local_id(0, device))
+    switch = load_catalog().switch(mixed.fabric.core_switch if three else mixed.fabric.spine_switch)
+    for device, name in shared_switches(mixed, naming):
+        place = mixed.hall.layout.position(device)
+        yield (name, role_out, manufacturer(switch), device_type(switch), "planned", site, place.rack,
+               str(place.u), "front", device)
     for device, name in _shared_pdus(mixed):  # not placed, as every pod's PDUs
         yield name, DEVICE_ROLES["pdu"], "Generic", "PDU", "planned", site, "", "", "", device
 
 
 def mixed_cabling_rows(mixed: MixedPlan, naming: NamingScheme | None) -> Iterator[CableRow]:
     """Every cable of ``mixed`` as ``CableRow``: each pod's cabling plan in the hall (``in_hall``) without its own
-    spines' cables, renamed, then the leaf-spine cables to the shared spines, measured in the hall, with the media of
-    their length bins (module docstring)."""
-    wiring = mixed_wiring(mixed)
+    spines' (three tiers: cores') cables, renamed, then the leaf-spine (spine-core) cables to the shared spines
+    (cores), measured in the hall, with the media of their length bins (module docstring)."""
+    three = mixed.fabric.tiers == 3
     namers = []
     oob: list[CableRow] = []  # the first pod's out-of-band cables (their switch ends), then the freed ones
     freed: list[CableRow] = []
     for i, (pod, p) in enumerate(zip(mixed.fabric.pods, mixed.plans)):
         scheme = pod_scheme(naming, pod.index + 1)
-        tag, skip = _tag(pod.index + 1), _own_spines(p, scheme)
+        tag, skip = _tag(pod.index + 1), _own_spines(p, scheme, three)
         namers.append(Namer.of(p, scheme))
         for row in cabling_rows(in_hall(mixed, i), scheme):
-            lost = row.a_device in skip or row.z_device in skip  # a cable of the pod's own spines
+            lost = row.a_device in skip or row.z_device in skip  # a cable of the pod's own spines (cores)
             row = row._replace(cable_id=tag(row.cable_id), a_device=tag(row.a_device), z_device=tag(row.z_device))
             if lost:
                 if row.network == "oob" and i == 0:
@@ -104,7 +124,7 @@ def mixed_cabling_rows(mixed: MixedPlan, naming: NamingScheme | None) -> Iterato
             if row.network == "oob" and i == 0:
                 oob.append(row)
             yield row
-    yield from _leaf_spine_rows(mixed, naming, namers)
+    yield from _shared_layer_rows(mixed, naming, namers)
     yield from _shared_management_rows(mixed, naming, oob, freed)
 
 
@@ -125,7 +145,8 @@ def _oob_ends(mixed: MixedPlan, used: list[CableRow], freed: list[CableRow],
               naming: NamingScheme | None = None) -> Iterator[tuple[str, int | None, str, str]]:
     """``(rack, U, switch name, port)`` of the first pod's out-of-band switch ports the shared layer's management
     takes: those its own spines freed (``freed``), then its switches' ports no cable of ``used`` takes, switch by
-    switch, named as their cabled ports are (``swp17``), then its extra switches' (``_extra_oob``, unplaced)."""
+    switch, named as their cabled ports are (``swp17``), then its extra switches' (``_extra_oob``, in the shared
+    racks)."""
     import re
 
     for row in freed:
@@ -145,22 +166,24 @@ def _oob_ends(mixed: MixedPlan, used: list[CableRow], freed: list[CableRow],
             if port not in taken[device]:
                 yield rack, u, device, port
     sample = next(iter(where.values()), ("", None, "1"))[2]
-    for _device, name in _extra_oob(mixed, naming)[2]:
+    for device, name in _extra_oob(mixed, naming)[2]:
+        place = mixed.hall.layout.position(PodsWiring(mixed.fabric, ()).prefix(0) + device)
         for n in range(1, count + 1):
-            yield "", None, name, re.sub(r"\d+$", str(n), sample)
+            yield place.rack, place.u, name, re.sub(r"\d+$", str(n), sample)
 
 
 def _shared_management_rows(mixed: MixedPlan, naming: NamingScheme | None, used: list[CableRow],
                             freed: list[CableRow]) -> Iterator[CableRow]:
-    """The shared spines' management cables and their racks' PDUs' (``core.analysis.podmgmt``: ``switch-mgmt``,
-    ``pdu-mgmt``) to the first pod's out-of-band switches (``_oob_ends``), measured in the hall; a PDU has no
-    place, so no length. Ids ``M000001`` ...; nothing when the first pod has no out-of-band switch port."""
+    """The shared spines' (cores') management cables and their racks' PDUs' (``core.analysis.podmgmt``:
+    ``switch-mgmt``, ``pdu-mgmt``) to the first pod's out-of-band switches (``_oob_ends``), measured in the hall; a
+    PDU has no place, so no length. Ids ``M000001`` ...; nothing when the first pod has no out-of-band switch
+    port."""
     ends = placed_ends(mixed.hall.layout)
     targets = _oob_ends(mixed, used, freed, naming)
     template = next((r for r in used + freed if r.link_class == "switch-mgmt"), None)
     if template is None:
         return
-    hosts = [(spine_id(j), name, "switch-mgmt") for j, name in enumerate(spine_names(mixed, naming))]
+    hosts = [(device, name, "switch-mgmt") for device, name in shared_switches(mixed, naming)]
     hosts += [(device, name, "pdu-mgmt") for device, name in _shared_pdus(mixed)]
     for number, ((device, name, kind), (rack, u, switch, port)) in enumerate(zip(hosts, targets), start=1):
         a_end = ends.of(device)
@@ -171,10 +194,10 @@ def _shared_management_rows(mixed: MixedPlan, naming: NamingScheme | None, used:
 
 
 def _shared_pdus(mixed: MixedPlan) -> list[tuple[str, str]]:
-    """``(id, name)`` of the shared spine racks' PDUs (``core.analysis.podmgmt``): ``pdu0``, ``pdu001`` ..."""
+    """``(id, name)`` of the shared racks' PDUs (``core.analysis.podmgmt``): ``pdu0``, ``pdu001`` ..."""
     from core.analysis.podmgmt import PDU_PREFIX, shared_pdus
 
-    count = shared_pdus(mixed.hall.layout)
+    count = shared_pdus(mixed.hall)
     digits = max(3, len(str(count)))
     return [(f"{PDU_PREFIX}{k}", f"{PDU_PREFIX}{k + 1:0{digits}d}") for k in range(count)]
 
@@ -191,27 +214,28 @@ def _hall_id(layout, rack: str, u: int | None) -> str:
     return ""
 
 
-def _leaf_spine_rows(mixed: MixedPlan, naming: NamingScheme | None, namers: list[Namer]) -> Iterator[CableRow]:
-    """The leaf-spine cables to the shared spines (``mixed_links``), measured in the hall, with the media of their
-    length bins (module docstring)."""
-    wiring = mixed_wiring(mixed)
-    spines = spine_names(mixed, naming)
+def _shared_layer_rows(mixed: MixedPlan, naming: NamingScheme | None, namers: list[Namer]) -> Iterator[CableRow]:
+    """The leaf-spine cables to the shared spines, or on three tiers the spine-core cables to the shared cores
+    (``mixed_links``), measured in the hall, with the media of their length bins (module docstring)."""
+    wiring = mixed_wiring(mixed, three_tiers=True)
+    kind, role = ("spine-core", "spine") if wiring.three_tiers else ("leaf-spine", "leaf")
+    shared = dict(shared_switches(mixed, naming))
     ends = placed_ends(mixed.hall.layout)
-    fallback = [class_media(p)["leaf-spine"] for p in mixed.plans]
+    fallback = [class_media(p)[kind] for p in mixed.plans]
     number = 0
-    for kind, a, a_port, z, z_port, speed in mixed_links(mixed):
-        if kind != "leaf-spine":
+    for link_class, a, a_port, z, z_port, speed in mixed_links(mixed):
+        if link_class != kind:
             continue
         number += 1
         i, own = wiring.parse(a)
         pod = mixed.fabric.pods[i]
-        leaf = _tag(pod.index + 1)(namers[i].switch("leaf", Wiring.parse(own)[3]))
+        lower = _tag(pod.index + 1)(namers[i].switch(role, Wiring.parse(own)[3]))
         a_end, z_end = ends.of(a), ends.of(z)
         length = ends.length(a_end, z_end)
-        found = media_for(mixed.media[i], "leaf-spine", length) if length is not None else None
+        found = media_for(mixed.media[i], kind, length) if length is not None else None
         m = bin_media(found) if found is not None else fallback[i]
-        yield CableRow(f"S{number:06d}", "compute", "leaf-spine", a_end[0], a_end[1], leaf, a_port, z_end[0],
-                       z_end[1], spines[int(z[len("spine"):])], z_port, speed, m[0], length, m[1], m[2], m[3])
+        yield CableRow(f"S{number:06d}", "compute", kind, a_end[0], a_end[1], lower, a_port, z_end[0], z_end[1],
+                       shared[z], z_port, speed, m[0], length, m[1], m[2], m[3])
 
 
 def plan_cabling_rows(plan, naming: NamingScheme | None) -> Iterator[CableRow]:

@@ -50,7 +50,7 @@ def pods_physical_html(plan) -> str:
     rows, and every pod's cable lengths and media; "" when the pods cannot be planned together (the pods section
     says why)."""
     from core.analysis.whole import design_mixed
-    from core.figures.podracks import HALL_NOTE, hall_key_numbers, pod_word, row_tags
+    from core.figures.podracks import hall_key_numbers, hall_notes, pod_word, row_tags
     from core.formats.report import _list, _p, _table, lengths_html, racks_html
 
     try:
@@ -60,7 +60,7 @@ def pods_physical_html(plan) -> str:
     if mixed is None or mixed.hall is None:
         return ""
     layout = mixed.hall.layout
-    body = _p(_(HALL_NOTE))
+    body = "".join(_p(note) for note in hall_notes(mixed))
     body += _table([_("measure"), _("value"), ""], [[n.label, n.value, n.help] for n in hall_key_numbers(mixed)],
                    {1})
     racks = {k: v for k, v in layout.summary().items() if k != "power_limit_kw"}  # each pod's own: the cards say

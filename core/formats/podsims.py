@@ -5,7 +5,9 @@ every pod under the shared spine layer, as far as each format can say it.
 per NVLink domain, then every pod's leaves and the shared spines; each GPU's NVLink line at its own pod's NVLink
 rate and its NIC line to its own pod's leaf at the pod's port speed; the leaf-spine lines are
 ``core.fabric.podwiring.PodsWiring``'s bundles (``u_p / N`` links at the pod's uplink speed, one line per pair).
-What the format cannot say:
+Pods on three tiers (``core.fabric.podcore``): every pod's leaves, then every pod's own spines, then the shared
+cores; each pod's leaf-spine lines its own wiring's bundles and the spine-core lines ``PodsWiring``'s (``U_p / C``
+links at the pod's uplink speed, one line per spine-core pair). What the format cannot say:
 
 * one GPU type per file (``gpu_type``): pods of one system write it; pods of several write their systems joined by
   ``+`` (``H100+B200``), a name SimAI does not know, so it applies no GPU type's model (``GPUType::NONE``) to any
@@ -23,7 +25,12 @@ which the shared spines join. The format is a regular grid with one bandwidth a 
   slowest member (``core.fabric.pods``: the slower pod bounds; the spine dimension is
   ``MixedFabric.cross_pod_gbps_per_gpu``), so a job on a faster pod alone runs faster than the file says; the
   file's comments give each pod's own values. The NPUs' compute (each pod's GPU type) is the workload's (its
-  traces), not the network file's.
+  traces), not the network file's;
+* pods on three tiers: the outer dimension is a core level, the leaf sets of every pod joined by the pods' own
+  spines and the shared cores, at the slowest pod's rate across the core (``MixedFabric.cross_pod_gbps_per_gpu``,
+  which no pod's own spine level is slower than) with a core dimension's latency; a pod's own spine level is not a
+  dimension of its own (pods of other leaf set counts would make the grid irregular), so a job inside one pod's
+  spines is written as slow as one across the core.
 """
 
 from __future__ import annotations
@@ -80,19 +87,26 @@ def simai_counts(mixed: MixedPlan) -> tuple[int, int, int, int]:
     """``(GPUs, NVLink domain size, NVSwitch vertices, network switches)`` of the SimAI file of ``mixed``."""
     domain = simai_domain(mixed)
     f = mixed.fabric
-    return f.gpus, domain, f.gpus // domain, f.leaves + f.spines
+    return f.gpus, domain, f.gpus // domain, f.leaves + sum(pod.own_spines for pod in f.pods) + f.spines + f.cores
 
 
 def simai_switch_ids(mixed: MixedPlan) -> dict[str, int]:
     """The SimAI id of every switch of the whole fabric, by whole-fabric device id: every pod's leaves pod by pod,
-    then the shared spines."""
-    wiring = mixed_wiring(mixed)
+    then the shared spines; on three tiers every pod's leaves, every pod's own spines, then the shared cores."""
+    wiring = mixed_wiring(mixed, three_tiers=True)
     gpus, _domain, nvswitches, _switches = simai_counts(mixed)
     ids, next_id = {}, gpus + nvswitches
     for i, own in enumerate(wiring.wirings):
         for k in range(own.leaves):
             ids[wiring.leaf_id(i, k)] = next_id
             next_id += 1
+    if wiring.three_tiers:
+        for i, own in enumerate(wiring.wirings):
+            for k in range(own.spines):
+                ids[wiring.own_spine_id(i, k)] = next_id
+                next_id += 1
+        ids.update((PodsWiring.core_id(k), next_id + k) for k in range(mixed.fabric.cores))
+        return ids
     for j in range(mixed.fabric.spines):
         ids[PodsWiring.spine_id(j)] = next_id + j
     return ids
@@ -100,10 +114,10 @@ def simai_switch_ids(mixed: MixedPlan) -> dict[str, int]:
 
 def simai_links(mixed: MixedPlan) -> Iterator[tuple[int, int, float, float]]:
     """Every line of the SimAI link list of ``mixed``: ``(src, dst, rate [Gb/s, one direction], latency [ns])``
-    (module docstring), pod by pod, then the leaf-spine lines."""
+    (module docstring), pod by pod, then the leaf-spine lines (three tiers: then the spine-core lines)."""
     from core.formats.astrasim import simulator_latencies
 
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True)
     gpus, domain, _nvswitches, _switches = simai_counts(mixed)
     ids = simai_switch_ids(mixed)
     latency = simulator_latencies()
@@ -118,13 +132,17 @@ def simai_links(mixed: MixedPlan) -> Iterator[tuple[int, int, float, float]]:
             yield first + gpu, ids[wiring.leaf_id(i, leaf)], own.port_gbps, nic_ns
         first += p.resolved.gpus
     for bundle in wiring.bundles():
-        if bundle.kind == "leaf-spine" and bundle.count > 0:
+        if bundle.kind in ("leaf-spine", "spine-core") and bundle.count > 0:
             yield ids[bundle.a], ids[bundle.b], bundle.count * bundle.speed_gbps, nic_ns
 
 
 def simai_link_count(mixed: MixedPlan) -> int:
-    """Lines of the link list of ``mixed``'s SimAI file: two per GPU and one per leaf-spine pair."""
+    """Lines of the link list of ``mixed``'s SimAI file: two per GPU and one per leaf-spine pair (three tiers: and
+    one per spine-core pair; counted over the wiring's bundles, O(bundles))."""
     f = mixed.fabric
+    if f.tiers == 3:
+        return 2 * f.gpus + sum(1 for b in mixed_wiring(mixed, three_tiers=True).bundles()
+                                if b.kind in ("leaf-spine", "spine-core") and b.count > 0)
     return 2 * f.gpus + sum(pod.leaves for pod in f.pods if pod.links_per_leaf_spine_pair) * f.spines
 
 
@@ -142,9 +160,18 @@ def write_mixed_simai(mixed: MixedPlan, out: TextIO) -> None:
 def simai_note(mixed: MixedPlan) -> str:
     """What the SimAI file of ``mixed`` says of its pods, in the current language (the export's description)."""
     systems = list(dict.fromkeys(p.resolved.system.id for p in mixed.plans))
+    three = mixed.fabric.tiers == 3
     if len(systems) == 1:
+        if three:
+            return _("every pod's GPUs ({system}) under its own spines and the shared cores, each pod's NVLink and NIC "
+                     "rates on its own links").format(system=systems[0])
         return _("every pod's GPUs ({system}) under the shared spines, each pod's NVLink and NIC rates on its own "
                  "links").format(system=systems[0])
+    if three:
+        return _("every pod under its own spines and the shared cores, each pod's NVLink and NIC rates on its own "
+                 "links; SimAI reads one GPU type a file, so the type is written {token}, which SimAI does not know: "
+                 "it applies no GPU type's model to any of the {systems} GPUs").format(
+            token=simai_gpu_type(mixed), systems=", ".join(systems))
     return _("every pod under the shared spines, each pod's NVLink and NIC rates on its own links; SimAI reads one "
              "GPU type a file, so the type is written {token}, which SimAI does not know: it applies no GPU type's "
              "model to any of the {systems} GPUs").format(token=simai_gpu_type(mixed), systems=", ".join(systems))
@@ -182,9 +209,12 @@ def astra_dimensions(mixed: MixedPlan) -> tuple[list, list[list]]:
     link_ns = simulator_latencies()["astrasim-network-link"].ns
     whole = [d for d in own[0] if d.level in ("nvlink", "leaf")]
     whole = [d.model_copy(update={"gbytes_per_s": slowest[d.level]}) for d in whole]
-    whole.append(Dimension(level="spine", topology="Switch", npus=mixed.fabric.gpus // (domain * sets),
-                           gbytes_per_s=mixed.fabric.cross_pod_gbps_per_gpu / 8, latency_ns=2 * link_ns))
-    return whole, own
+    three = mixed.fabric.tiers == 3  # the leaf sets joined through the pods' own spines and the shared cores
+    whole.append(Dimension(level="core" if three else "spine", topology="Switch",
+                           npus=mixed.fabric.gpus // (domain * sets),
+                           gbytes_per_s=mixed.fabric.cross_pod_gbps_per_gpu / 8,
+                           latency_ns=(3 if three else 2) * link_ns))
+    return [d for d in whole if d.npus > 1], own
 
 
 def write_mixed_astra(mixed: MixedPlan, out: TextIO) -> None:
@@ -192,15 +222,15 @@ def write_mixed_astra(mixed: MixedPlan, out: TextIO) -> None:
     its comments give each pod's own dimensions and what the one bandwidth a dimension means for mixed pods."""
     from core.formats.astrasim import _LEVEL, _number, write_dimensions
 
-    from core.fabric.pods import two_tiers_only
-
-    two_tiers_only(mixed.fabric)  # its spine dimension is the shared spine layer
     whole, own = astra_dimensions(mixed)
     f = mixed.fabric
+    three = f.tiers == 3
+    shared = (f", each with its own spines, under {f.cores} shared {f.core_switch} cores" if three else
+              f" under {f.spines} shared {f.spine_switch} spines")
     out.write("# ASTRA-sim 2.x analytical network configuration (--network-configuration), written by fabric planner\n")
-    out.write(f"# design: {f.gpus:,} GPUs in {f.nodes:,} nodes, {len(f.pods)} pods under {f.spines} shared "
-              f"{f.spine_switch} spines ({mixed.plans[0].resolved.fabric}, 2 tiers, 1 plane); NPUs numbered pod by "
-              "pod (pod 1's first)\n")
+    out.write(f"# design: {f.gpus:,} GPUs in {f.nodes:,} nodes, {len(f.pods)} pods{shared} "
+              f"({mixed.plans[0].resolved.fabric}, {f.tiers} tiers, 1 plane); NPUs numbered pod by pod (pod 1's "
+              "first)\n")
     for pod, p, dims in zip(f.pods, mixed.plans, own):
         out.write(f"#   pod {pod.index + 1}: {pod.gpus:,} x {pod.system} in {pod.nodes:,} nodes at "
                   f"{pod.port_speed_gbps}G, leaf {pod.leaf_switch}; alone: " + ", ".join(
@@ -210,11 +240,16 @@ def write_mixed_astra(mixed: MixedPlan, out: TextIO) -> None:
               "#   slowest pod's (a collective across pods waits for its slowest member); a job on a faster pod alone\n"
               "#   runs faster than this file says (its own values above). The GPU types' compute is the workload's\n"
               "#   (its traces' compute times), not this file's.\n")
-    write_dimensions(whole, "# spine dimension: the leaf sets of every pod joined by the shared spines, at the slowest "
-                     "pod's share of its leaves' uplinks\n", out)
+    write_dimensions(whole, "# core dimension: the leaf sets of every pod joined by the pods' own spines and the "
+                     "shared cores, at the slowest pod's rate across the core (a job inside one pod's spines is "
+                     "written as slow)\n" if three else "# spine dimension: the leaf sets of every pod joined by the shared "
+                     "spines, at the slowest pod's share of its leaves' uplinks\n", out)
 
 
 def astra_note(mixed: MixedPlan) -> str:
     """What the ASTRA-sim file of ``mixed`` says of its pods, in the current language (the export's description)."""
+    if mixed.fabric.tiers == 3:
+        return _("every pod's leaf sets under their own spines and the shared cores, each dimension at the slowest "
+                 "pod's bandwidth (the file's comments give each pod's own)")
     return _("every pod's leaf sets under the shared spines, each dimension at the slowest pod's bandwidth (the "
              "file's comments give each pod's own)")

@@ -16,6 +16,13 @@ the whole design stands in one hall by these rules:
   (``core.physical.layout.how_many``), in rows of at most ``hall.max_racks_per_row`` racks; these rows stand in the
   middle of the hall's rows (after the first half of the pods' rows, as a one-fabric layout puts its central rows
   in the middle of its scalable units' rows), so a pod's rows can stand on both sides of them.
+* **Pods on three tiers** (``core.fabric.podcore``): each pod keeps its own spines in its own central rows and
+  loses its own cores (the design has none); the ``shared cores`` (``core0`` ...) fill the middle rows' network
+  racks as the shared spines would, so a pod's spine-core cables run across rows to them.
+* **Extra out-of-band switches** (``ExtraSwitches``: the first pod's, for the shared layer's management ports and
+  its racks' PDUs, ``core.analysis.podmgmt``): above the shared switches in the shared racks' free U and power, rack
+  by rack, the rest in network racks of their own after them in the shared rows; their count depends on the shared
+  racks (their PDUs), so it is settled by repeating until it holds.
 * **Floor.** The one-fabric layout's floor rule over the hall's rows: the row pitch is the largest of the pods'
   (rack depth plus half the aisles), every row starts after an end aisle, rows stand in columns of
   ``core.physical.layout.rows_per_column`` rows (row span: the longest row plus two end aisles); a rack's centre is
@@ -30,7 +37,8 @@ ids, at their places and names in the hall (a pod's cabling plan and NetBox devi
 its own layout).
 
 **Lengths.** ``pods_link_arrays`` measures every compute link of the wiring (``PodsWiring.bundles``: each pod's
-node-leaf links and every pod leaf's links to every shared spine) between its two ends' places in the hall by
+node-leaf links and every pod leaf's links to every shared spine; on three tiers each pod's own leaf-spine links
+and every pod spine's links to the cores of its group) between its two ends' places in the hall by
 ``core.physical.lengths``' routing rule, per pod and link class; ``pods_link_lengths`` bins them
 (``core.physical.lengths.bin_lengths``). A pod's node-leaf links stay in its scalable unit's row, so their lengths
 are those of the pod alone; its leaf-spine links run to the shared spines' rows, rows away, not to the pod's own
@@ -42,7 +50,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -54,9 +62,17 @@ from core.physical.racks import RackCatalog, load_racks
 
 _SPINE_PREFIX = PodsWiring.spine_id(0)[:-1]
 """Slot prefix of the shared spines (``spine``: ``PodsWiring.spine_id`` without its number)."""
+_CORE_PREFIX = PodsWiring.core_id(0)[:-1]
+"""Slot prefix of the shared cores of pods on three tiers (``core``: ``PodsWiring.core_id`` without its number)."""
 _ID = re.compile(r"^(.*?)(\d+)$")
-LINK_CLASSES = ("node-leaf", "leaf-spine")
-"""The compute link classes of a design with pods, in order."""
+LINK_CLASSES = ("node-leaf", "leaf-spine", "spine-core")
+"""The compute link classes of a design with pods, in order (spine-core: pods on three tiers)."""
+
+
+def shared_kind(wiring: PodsWiring) -> str:
+    """The switch kind of the hall's shared layer (and the slot kind a pod alone has that the hall drops):
+    ``spine``, or ``core`` for pods on three tiers."""
+    return "core" if wiring.three_tiers else "spine"
 
 
 @dataclass(frozen=True)
@@ -70,39 +86,95 @@ class PodsHall:
     views: tuple[Layout, ...]
     """Per pod (``MixedFabric.pods`` order) its own racks in the hall under its own ids (``node3``, ``p0.leaf1``)."""
     pods_of_rows: tuple[tuple[int, ...], ...]
-    """Per hall row the positions of the pods whose racks stand in it (empty: a row of shared spines)."""
+    """Per hall row the positions of the pods whose racks stand in it (empty: a row of shared spines or cores)."""
     rack_names: tuple[dict, ...]
     """Per pod: the name of each of its racks in its layout alone -> its name in the hall."""
     spine_racks: int
-    """Racks of the shared spines."""
+    """Racks of the shared rows: the shared spines' (three tiers: cores') and the extra out-of-band switches' own."""
 
 
 def _spine_racks(wiring: PodsWiring, spine: Switch, watts: float, racks: RackCatalog) -> list[tuple]:
-    """``(preset, u_total, kw_limit, slots)`` of the shared spines' network racks: ``how_many`` spines of
-    ``spine`` (``watts`` [W] each) a rack takes by usable U and power, filled from U1 up, spine by spine."""
+    """``(preset, u_total, kw_limit, slots)`` of the shared spines' (three tiers: cores') network racks:
+    ``how_many`` switches of ``spine`` (``watts`` [W] each) a rack takes by usable U and power, filled from U1 up,
+    switch by switch."""
+    kind = shared_kind(wiring)
+    prefix, total = (_CORE_PREFIX, wiring.fabric.cores) if wiring.three_tiers else (_SPINE_PREFIX, wiring.fabric.spines)
     preset = racks.network
     usable = preset.rack_units - min(preset.reserved_u, preset.rack_units - 1)
     per_rack = min(how_many(usable, spine.rack_units, 10**6), how_many(preset.power_kw * 1000, watts, 10**6))
     per_rack = max(1, per_rack)  # a spine taller or hungrier than a network rack stands alone in one (drawn over)
     out, first = [], 0
-    while first < wiring.fabric.spines:
-        count = min(per_rack, wiring.fabric.spines - first)
+    while first < total:
+        count = min(per_rack, total - first)
         out.append((preset, preset.rack_units, preset.power_kw,
-                    (Slot("spine", spine.id, _SPINE_PREFIX, first, count, 1, spine.rack_units, watts),)))
+                    (Slot(kind, spine.id, prefix, first, count, 1, spine.rack_units, watts),)))
         first += count
     return out
 
 
+class ExtraSwitches(NamedTuple):
+    """Out-of-band switches the shared layer's management adds to the first pod's network
+    (``core.analysis.podmgmt.extra_switches``): model, whole-fabric id prefix (``pod1.oob.switch``), first index,
+    height [U], power [W] each, and their count as a function of the shared layer's racks (whose PDUs they serve)."""
+
+    model: str
+    prefix: str
+    first: int
+    height_u: float
+    watts: float
+    count_of: Callable[[int], int]
+
+
+def _room(slots: tuple, usable: float, kw_limit: float, extra: ExtraSwitches, most: int) -> tuple[int, int]:
+    """``(how many, first U)`` of ``extra``'s switches (at most ``most``) a rack of ``slots`` takes above them in
+    its ``usable`` U and its power limit ``kw_limit`` [kW]."""
+    used_u = sum(s.count * s.height_u for s in slots)
+    used_w = sum(s.count * s.watts_each for s in slots)
+    fits = min(how_many(max(0.0, usable - math.ceil(used_u)), extra.height_u, most),
+               how_many(max(0.0, kw_limit * 1000 - used_w), extra.watts, most))
+    return max(0, fits), math.ceil(used_u) + 1
+
+
+def _with_extras(shared: list[tuple], extra: ExtraSwitches, racks: RackCatalog) -> list[tuple]:
+    """The shared layer's racks (``_spine_racks``' tuples) with ``extra``'s switches in them: in each rack's free U
+    and power in turn, the rest in network racks of their own after them; their count is ``extra.count_of`` the
+    racks this makes (a rack of their own adds PDUs to serve, so the count is settled by repeating until it holds)."""
+    preset = racks.network
+    usable = preset.rack_units - min(preset.reserved_u, preset.rack_units - 1)
+    added = 0
+    for _attempt in range(64):
+        count, out, start = extra.count_of(len(shared) + added), [], extra.first
+        for rack_preset, u_total, kw_limit, slots in shared:
+            take, first_u = _room(slots, usable, kw_limit, extra, count - (start - extra.first))
+            if take:
+                slots = slots + (Slot("management", extra.model, extra.prefix, start, take, first_u, extra.height_u,
+                                      extra.watts),)
+                start += take
+            out.append((rack_preset, u_total, kw_limit, slots))
+        left = count - (start - extra.first)
+        per_rack = max(1, _room((), usable, preset.power_kw, extra, max(1, left))[0])
+        if math.ceil(left / per_rack) <= added:
+            break
+        added = math.ceil(left / per_rack)
+    while left > 0:
+        take = min(per_rack, left)
+        out.append((preset, preset.rack_units, preset.power_kw, (Slot(
+            "management", extra.model, extra.prefix, start, take, 1, extra.height_u, extra.watts),)))
+        start, left = start + take, left - take
+    return out
+
+
 def _pod_rows(i: int, wiring: PodsWiring, layout: Layout) -> list[list[tuple[Rack, tuple, tuple]]]:
-    """The rows of pod ``i``'s own ``layout`` without its own spines: per row, per rack kept, (the rack, its slots
-    under the pod's own ids, the same under the whole fabric's ids); a rack that held spines among other devices
-    keeps the others (its power [kW] and U used without the spines)."""
+    """The rows of pod ``i``'s own ``layout`` without its own spines (three tiers: its own cores): per row, per rack
+    kept, (the rack, its slots under the pod's own ids, the same under the whole fabric's ids); a rack that held
+    them among other devices keeps the others (its power [kW] and U used without them)."""
+    dropped = shared_kind(wiring)
     rows: list[list] = [[] for _row in layout.rows]
     for rack in layout.racks:
-        own = tuple(s for s in rack.slots if s.kind != "spine")
+        own = tuple(s for s in rack.slots if s.kind != dropped)
         if own:
             if len(own) < len(rack.slots):
-                gone = [s for s in rack.slots if s.kind == "spine"]
+                gone = [s for s in rack.slots if s.kind == dropped]
                 rack = rack._replace(kw=rack.kw - sum(s.count * s.watts_each for s in gone) / 1000,
                                      u_used=rack.u_used - sum(s.count * s.height_u for s in gone))
             whole = tuple(s._replace(prefix=wiring.local_id(i, s.prefix)) for s in own)
@@ -124,7 +196,7 @@ def _index(racks: Sequence[Rack]) -> dict:
 
 
 def pods_hall(wiring: PodsWiring, layouts: Sequence[Layout], spine: Switch, spine_watts: float,
-              racks: RackCatalog | None = None) -> PodsHall:
+              racks: RackCatalog | None = None, extra: ExtraSwitches | None = None) -> PodsHall:
     """The hall of a design with pods (module docstring).
 
     Parameters
@@ -134,11 +206,13 @@ def pods_hall(wiring: PodsWiring, layouts: Sequence[Layout], spine: Switch, spin
     layouts : sequence of Layout
         Each present pod's layout planned alone (``MixedPlan.plans``' ``layout``), in ``wiring.fabric.pods`` order.
     spine : Switch
-        The shared spines' model (its height [U]).
+        The shared layer's model (its height [U]): the shared spines', or on three tiers the shared cores'.
     spine_watts : float
-        Power of one shared spine [W] (the catalog's or the design's override).
+        Power of one shared spine (core) [W] (the catalog's or the design's override).
     racks : RackCatalog, optional
         Rack presets and hall rules (default the shipped ones).
+    extra : ExtraSwitches, optional
+        The out-of-band switches the shared layer's management adds, placed in the shared racks (module docstring).
 
     Returns
     -------
@@ -148,6 +222,8 @@ def pods_hall(wiring: PodsWiring, layouts: Sequence[Layout], spine: Switch, spin
     racks = racks or load_racks()
     pod_rows = [(i, row) for i, layout in enumerate(layouts) for row in _pod_rows(i, wiring, layout)]
     spine_racks = _spine_racks(wiring, spine, spine_watts, racks)
+    if extra is not None:
+        spine_racks = _with_extras(spine_racks, extra, racks)
     most = racks.hall.max_racks_per_row
     spine_rows = [[(None, slots, slots, preset, u_total, kw_limit) for preset, u_total, kw_limit, slots
                    in spine_racks[k:k + most]] for k in range(0, len(spine_racks), most)]
@@ -183,7 +259,8 @@ def _placed(hall_rows: list, layouts: Sequence[Layout], racks: RackCatalog, spin
         for pos, (rack, own, whole, preset, u_total, kw_limit) in enumerate(row):
             width = preset.width_mm / 1000
             name = f"R{row_i + 1:0{digits_row}d}-{pos + 1:0{digits_pos}d}"
-            kind = rack.kind if rack is not None else "network"
+            kind = rack.kind if rack is not None else (  # a rack of extra out-of-band switches alone: management
+                "management" if all(s.kind == "management" for s in whole) else "network")
             kw = rack.kw if rack is not None else sum(s.count * s.watts_each for s in whole) / 1000
             used = rack.u_used if rack is not None else sum(s.count * s.height_u for s in whole)
             placed = Rack(name, kind, row_i, pos, u_total, used, kw, kw_limit, preset.id, whole,
