@@ -553,9 +553,9 @@ def _pods_availability(cur, store: dict, key: str) -> None:
                    _("GPUs cut off (expected)"): i18n.number(p.expected_gpus_cut_off, 1),
                    _("Every GPU usable"): units.percent(p.all_available_fraction)} for p in result.pods],
                  hide_index=True, width="stretch")
-    from core.analysis.podavail import METHOD_NOTE
+    from core.analysis.podavail import method_note
 
-    st.caption(_(METHOD_NOTE))
+    st.caption(_(method_note(result)))
 
 
 def _spares_section(cur, store: dict, key: str, lang: str) -> None:
