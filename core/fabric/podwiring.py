@@ -164,6 +164,20 @@ class PodsWiring:
         own, c = (self.parse_own_spine(spine), self.parse_core(core)) if dash else (None, None)
         return (*own, c) if own is not None and c is not None and c in self.cores_of_spine(own[1]) else None
 
+    def bundle_of(self, lower: str, upper: str) -> str | None:
+        """The bundle id of a leaf-spine or spine-core cable between the device ids ``lower`` and ``upper``
+        (``link_id``: ``pod2.p0.leaf1-spine0`` also for a pod's own spine on three tiers; ``core_link_id``); None
+        for another pair."""
+        found = self.parse(lower)
+        parsed = Wiring.parse(found[1]) if found is not None else None
+        if parsed is not None and parsed[0] == "leaf":
+            own = self.parse_own_spine(upper)
+            spine = (own[1] if own is not None and own[0] == found[0] else None) if self.three_tiers else (
+                int(upper[len(_SPINE):]) if upper.startswith(_SPINE) and upper[len(_SPINE):].isdigit() else None)
+            return self.link_id(found[0], parsed[3], spine) if spine is not None else None
+        own, core = self.parse_own_spine(lower), self.parse_core(upper)
+        return self.core_link_id(*own, core) if own is not None and core is not None else None
+
     def parse(self, device: str) -> tuple[int, str] | None:
         """``(pod position, the pod's own id)`` of a pod device id; None for a shared spine or another id."""
         found = _POD_ID.match(device)
