@@ -13,7 +13,7 @@ import streamlit as st
 from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
-from core.analysis.podload import pods_spine_load
+from core.analysis.podload import pods_core_load, pods_spine_load
 from core.analysis.pods import mixed_wiring
 from core.analysis.podwhatif import (
     link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whole_choices, whole_failures,
@@ -28,7 +28,7 @@ from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.formats.linknames import link_names, scheme_of
-from core.formats.podslurm import mixed_of as _mixed_of
+from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
 from webui import jobstate, jobwork, pagestate, safe, state, tables
 from webui import resilience_cache as cache
@@ -366,7 +366,7 @@ def _on_pods_failed(mixed) -> None:
     leaf under pod 1's own name (``PodsWiring.alone_of_whole``); another pod's leaf is kept for the whole fabric
     only."""
     ss = st.session_state
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True)
     picked = list(ss.get(W + "pods_failed") or [])
     alone = [wiring.alone_of_whole(e) for e in picked]
     store = ss[STORE]
@@ -376,60 +376,50 @@ def _on_pods_failed(mixed) -> None:
     ss[PODS_EXTRA] = [e for e, a in zip(picked, alone) if a is None]
 
 
-def mixed_of(plan):
-    """The mixed plan of ``plan``'s design with pods (``core.formats.podslurm.mixed_of``); None for pods on three
-    tiers too, whose whole fabric this page does not analyse yet: it shows pod 1 alone and says so
-    (``_three_tiers``)."""
-    mixed = _mixed_of(plan)
-    return None if mixed is not None and mixed.fabric.tiers == 3 else mixed
-
-
-def _three_tiers(mixed) -> bool:
-    """Pods on three tiers, which the whole-fabric failure, load and availability do not handle yet: says so and
-    returns True."""
-    from core.fabric.pods import three_tiers_refused
-
-    error = three_tiers_refused(mixed.fabric) if mixed is not None else None
-    if error is not None:
-        st.info(safe.md(str(error)))
-    return error is not None
-
-
 def _pods_whole_fabric(cur, store: dict) -> None:
-    """A design with pods: lose shared spines and pods' leaves on the whole fabric and show what each pod loses
-    (``core.analysis.podwhatif``); the page's only failure what-if for pods (pod 1 alone has spines the design does
-    not buy: ``standalone_hidden_note``)."""
+    """A design with pods: lose shared spines and pods' leaves (pods on three tiers: shared cores, pods' spines and
+    leaves) on the whole fabric and show what each pod loses (``core.analysis.podwhatif``); the page's only failure
+    what-if of the pods' switches (pod 1 alone has spines or cores the design does not buy:
+    ``standalone_hidden_note``)."""
     try:
         mixed = design_mixed(cur.plan.design)
     except FabricPlannerError:
         return
-    if _three_tiers(mixed):
-        return
-    st.markdown("##### " + _("Every pod under the shared spines"))
+    three = mixed.fabric.tiers == 3
+    st.markdown("##### " + (_("Every pod's spines under the shared cores") if three else
+                            _("Every pod under the shared spines")))
     options = whole_choices(mixed)
     picked = whole_failures(mixed, list(store["fail"])) + [
         e for e in st.session_state.get(PODS_EXTRA, []) if e in options]
     st.session_state[W + "pods_failed"] = picked
-    st.multiselect(_("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed",
+    st.multiselect(_("Shared cores, pods' spines and leaves to lose") if three else
+                   _("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed",
                    on_change=_on_pods_failed, args=(mixed,), placeholder=_("none: the healthy fabric"))
-    st.caption(_("GPUs cut off: servers whose every leaf is lost (without spines, those outside the scalable unit "
+    st.caption(_("GPUs cut off: servers whose every leaf is lost (without cores, or a pod without spines, those "
+                 "outside the part holding the most GPUs). Into the shared cores: the most a pod's servers can send "
+                 "through its live leaves and spines into the live cores (a max-flow), which traffic between pods "
+                 "crosses. Bandwidths: failed / healthy, one direction.") if three else
+               _("GPUs cut off: servers whose every leaf is lost (without spines, those outside the scalable unit "
                  "holding the most GPUs). Into the shared spines: the most a pod's servers can send into the live "
                  "spines (a max-flow), which traffic between pods crosses. Bandwidths: failed / healthy, one "
                  "direction."))
-    tables.show_turned(loss_rows(pods_what_if(mixed, picked), cur.unit), _("Pod"))  # five columns cut at 1,024 px
+    tables.show_turned(loss_rows(pods_what_if(mixed, picked), cur.unit, cores=three), _("Pod"))  # 1,024 px
     st.info(safe.md(standalone_hidden_note(mixed, cur.plan)))
 
 
 def _pods_spine_load(cur) -> None:
-    """A design with pods: uniform traffic over the shared spines, per pod (``core.analysis.podload``)."""
+    """A design with pods: uniform traffic over the shared spines, per pod (pods on three tiers: over each pod's
+    spines and the shared cores; ``core.analysis.podload``)."""
     try:
         mixed = design_mixed(cur.plan.design)
     except FabricPlannerError:
         return
-    if _three_tiers(mixed):
-        return
-    with st.expander(_("Uniform traffic over the shared spines, every pod (expected values)")):
+    three = mixed.fabric.tiers == 3
+    with st.expander(_("Uniform traffic over the pods' spines and the shared cores, every pod (expected values)")
+                     if three else _("Uniform traffic over the shared spines, every pod (expected values)")):
         _pods_spine_table(cur, mixed)
+        if three:
+            _pods_core_table(cur, mixed)
 
 
 def _pods_spine_table(cur, mixed) -> None:
@@ -443,7 +433,23 @@ def _pods_spine_table(cur, mixed) -> None:
     st.caption(_("Every GPU sends at line rate, spread evenly over every other GPU of every pod; traffic leaving "
                  "its scalable unit crosses its leaves' uplinks to the shared spines, spread evenly (adaptive "
                  "routing, expected values). A pod of faster servers sends more into a slower pod than it gets "
+                 "back.") if mixed.fabric.tiers != 3 else
+               _("Every GPU sends at line rate, spread evenly over every other GPU of every pod; traffic leaving "
+                 "its scalable unit crosses its leaves' uplinks to its pod's spines, spread evenly (adaptive "
+                 "routing, expected values). A pod of faster servers sends more into a slower pod than it gets "
                  "back."))
+
+
+def _pods_core_table(cur, mixed) -> None:
+    """Pods on three tiers: each pod's spines' core uplinks under the uniform traffic (``pods_core_load``)."""
+    st.dataframe([{_("Pod"): _("pod {pod}").format(pod=p.pod) + f" ({p.system})",
+                   _("Up, each spine (1 dir)"): units.bandwidth(p.up_gbps, cur.unit),
+                   _("Down, each spine (1 dir)"): units.bandwidth(p.down_gbps, cur.unit),
+                   _("Spine uplinks to the cores (1 dir)"): units.bandwidth(p.capacity_gbps, cur.unit),
+                   _("Utilization"): f"{p.utilization:.0%}"} for p in pods_core_load(mixed)],
+                 hide_index=True, width="stretch")
+    st.caption(_("Traffic between pods climbs each pod's spines, spread evenly over them and over each spine's "
+                 "uplinks to the cores of its group, and comes down the other pod's spines the same way."))
 
 
 def _spof_section(cur, key: str, lang: str) -> None:
@@ -495,8 +501,7 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
             r3.caption(_("{afr} failures per year, repaired in {mttr} h by default").format(
                 afr=f"{rate.afr:g}", mttr=f"{rate.mttr_hours:g}"))
     if mixed is not None:
-        if not _three_tiers(mixed):
-            _pods_availability(cur, store, key)
+        _pods_availability(cur, store, key)
         return
     finished, result = cache.availability(key, int(store["jg"]), tuple(store["rate"]), gpus)
     if not finished:

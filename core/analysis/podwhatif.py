@@ -49,6 +49,7 @@ class PodLoss(BaseModel):
     injection_gbps: float
     healthy_injection_gbps: float
     spine_gbps: float
+    """Into the shared spines (pods on three tiers: into the shared cores), per direction [Gb/s]."""
     healthy_spine_gbps: float
 
 
@@ -81,8 +82,15 @@ def standalone_hidden_note(mixed: MixedPlan, plan) -> str:
     """Why the Resilience page shows no failure what-if of pod 1 planned alone (``plan``) for a design with pods:
     alone, pod 1 has spines the design does not buy (their count and model against the shared spines'), so its
     diagram and its failures would be of switches not in the bill; the whole-fabric what-if above loses the real
-    shared spines and every pod's leaves."""
+    shared spines and every pod's leaves (pods on three tiers: pod 1 alone has cores the design does not buy)."""
     f = plan.fabric  # pod 1's own tiers
+    if mixed.fabric.tiers == 3:
+        return _("Pod 1 planned alone would have its own cores ({count} x {model}), which the design does not buy: its "
+                 "spines sit under the {shared} shared {shared_model} cores. So the page does not draw or fail pod 1 "
+                 "as if alone; the what-if above loses the real shared cores and every pod's spines and leaves and "
+                 "shows what each pod loses.").format(
+            count=f.core_count, model=plan.resolved.tier_switches["core"].id, shared=mixed.fabric.cores,
+            shared_model=mixed.fabric.core_switch)
     return _("Pod 1 planned alone would have its own spines ({count} x {model}), which the design does not buy: its "
              "spines are the {shared} shared {shared_model}. So the page does not draw or fail pod 1 as if alone; "
              "the what-if above loses the real shared spines and every pod's leaves and shows what each pod "
@@ -302,11 +310,12 @@ def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
     return _cut_apart(mixed, wiring, parts, groups, lost_leaves, out)
 
 
-def loss_rows(losses: list[PodLoss], unit: str) -> list[dict[str, str]]:
+def loss_rows(losses: list[PodLoss], unit: str, cores: bool = False) -> list[dict[str, str]]:
     """A row per pod of ``losses`` for a table, in the current language: the pod and its system, GPUs cut off of
-    its GPUs, servers degraded, injection and bandwidth into the shared spines as ``failed / healthy`` (per
-    direction, in the one unit the headers name: ``core.units.scale`` of the largest healthy value in ``unit``;
-    short cells, so a column per pod fits a 1,024 px page in Chinese too)."""
+    its GPUs, servers degraded, injection and bandwidth into the shared spines (``cores``: pods on three tiers, into
+    the shared cores) as ``failed / healthy`` (per direction, in the one unit the headers name: ``core.units.scale``
+    of the largest healthy value in ``unit``; short cells, so a column per pod fits a 1,024 px page in Chinese
+    too)."""
     from core.i18n import number
     from core.units import bandwidth_in, scale
 
@@ -321,6 +330,6 @@ def loss_rows(losses: list[PodLoss], unit: str) -> list[dict[str, str]]:
              _("Servers degraded"): number(loss.nodes_degraded),
              _("Injection [{unit}, 1 dir]").format(unit=label): left(loss.injection_gbps,
                                                                     loss.healthy_injection_gbps),
-             _("Into shared spines [{unit}, 1 dir]").format(unit=label): left(loss.spine_gbps,
-                                                                                 loss.healthy_spine_gbps)}
+             (_("Into shared cores [{unit}, 1 dir]") if cores else _("Into shared spines [{unit}, 1 dir]")).format(
+                 unit=label): left(loss.spine_gbps, loss.healthy_spine_gbps)}
             for loss in losses]

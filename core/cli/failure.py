@@ -113,7 +113,8 @@ def render_table(out: dict, system=None) -> str:
 
 
 def _whole_fabric(design, failed: list[str], fmt: str) -> str | None:
-    """A design with pods whose ``failed`` are all shared spines and pods' leaves (``spine0``, ``pod2.p0.leaf1``):
+    """A design with pods whose ``failed`` are all shared spines and pods' leaves (``spine0``, ``pod2.p0.leaf1``; pods
+    on three tiers: shared cores, pods' spines and leaves and their bundles, ``core0``, ``pod2.p0.spine0-core1``):
     what each pod loses on the whole fabric (``core.analysis.podwhatif``), as text or JSON; None otherwise (the
     what-if then analyses pod 1 alone)."""
     from core.analysis.podwhatif import is_whole_element, loss_rows, pods_what_if
@@ -127,7 +128,7 @@ def _whole_fabric(design, failed: list[str], fmt: str) -> str | None:
         return to_json({"failed": failed, "pods": [loss.model_dump() for loss in losses],
                         "units": "Gb/s per direction"}) + "\n"
     lines = [_("failed: {elements}").format(elements=", ".join(failed))]
-    rows = loss_rows(losses, "Gb/s")
+    rows = loss_rows(losses, "Gb/s", cores=mixed.fabric.tiers == 3)
     width = max(display_width(name) for name in rows[0]) + 2
     for entry in rows:
         label, *rest = entry.items()
