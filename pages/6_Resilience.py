@@ -13,6 +13,7 @@ import streamlit as st
 from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
+from core.analysis.podinside import inside_spec, inside_what_if
 from core.analysis.podload import pods_core_load, pods_spine_load
 from core.analysis.pods import mixed_wiring
 from core.analysis.podwhatif import (
@@ -110,7 +111,7 @@ def _link_values(plan, store: dict) -> dict:
     if mixed is None:
         return store
     options = set(whole_choices(mixed))
-    extra = [e for e in st.session_state.get(PODS_EXTRA, []) if e in options]
+    extra = [e for e in st.session_state.get(PODS_EXTRA, []) if e in options or inside_spec(mixed, e)]
     return {**store, "fail": link_failures(mixed, store["fail"], extra)}
 
 
@@ -371,9 +372,10 @@ def _on_pods_failed(mixed) -> None:
     alone = [wiring.alone_of_whole(e) for e in picked]
     store = ss[STORE]
     kept = [spec for spec in store["fail"] if wiring.whole_of_alone(spec) is None]  # a NIC, a rack...: not here
+    inside = [e for e in ss.get(PODS_EXTRA, []) if inside_spec(mixed, e)]  # the failures inside a pod stay
     store["fail"] = ()
     _add(kept + [a for a in alone if a is not None])
-    ss[PODS_EXTRA] = [e for e, a in zip(picked, alone) if a is None]
+    ss[PODS_EXTRA] = [e for e, a in zip(picked, alone) if a is None] + inside
 
 
 def _pods_whole_fabric(cur, store: dict) -> None:
@@ -405,6 +407,73 @@ def _pods_whole_fabric(cur, store: dict) -> None:
                  "direction."))
     tables.show_turned(loss_rows(pods_what_if(mixed, picked), cur.unit, cores=three), _("Pod"))  # 1,024 px
     st.info(safe.md(standalone_hidden_note(mixed, cur.plan)))
+    _pods_inside(mixed)
+
+
+def _on_inside_add(mixed) -> None:
+    """The form's names, under the chosen pod's prefix, into the failures inside the pods (``PODS_EXTRA``); a name
+    that is not a NIC, rack, power feed or scale-up part of the pod is said."""
+    ss = st.session_state
+    pod = int(ss.get(W + "inside_pod") or 1)
+    problems, extra = [], list(ss.get(PODS_EXTRA, []))
+    for name in str(ss.get(W + "inside_names") or "").split(","):
+        name = name.strip().lower()
+        spec = f"pod{pod}.{name}"
+        if not name or spec in extra:
+            continue
+        if inside_spec(mixed, spec) is None:
+            problems.append(_("{name} is not a NIC, rack, power feed or scale-up part of pod {pod}; its switches and "
+                              "their bundles fail above.").format(name=safe.md(name[:40]), pod=pod))
+        else:
+            extra.append(spec)
+    ss[PODS_EXTRA], ss[W + "inside_names"] = extra, ""
+    if problems:
+        ss[NOTICE] = problems
+
+
+def _on_inside_edit(mixed) -> None:
+    ss = st.session_state
+    kept = set(ss.get(W + "inside_failed") or [])
+    ss[PODS_EXTRA] = [e for e in ss.get(PODS_EXTRA, []) if not inside_spec(mixed, e) or e in kept]
+
+
+def _pods_inside(mixed) -> None:
+    """A design with pods: failures inside one pod (a NIC, a rack or its power feed, a scale-up part), each its pod's
+    own what-if (``core.analysis.podinside``), in the link's failed elements under the pod's prefix."""
+    ss = st.session_state
+    st.markdown("##### " + _("Inside one pod: NICs, racks and scale-up"))
+    numbers = {p.index + 1: p.system for p in mixed.fabric.pods}
+    c1, c2, c3 = st.columns([1.2, 3, 1], vertical_alignment="bottom")
+    c1.selectbox(_("Pod"), list(numbers), key=W + "inside_pod",
+                 format_func=lambda n: _("pod {pod}").format(pod=n) + f" ({numbers[n]})")
+    c2.text_input(_("Its elements"), key=W + "inside_names", max_chars=400,
+                  placeholder="node5.nic2, rack3, rack3.feedA, node5.nvswitch1",
+                  help=_("Comma-separated, as the pod alone names them: a NIC of a node (node5.nic2), a rack (rack3: "
+                         "its power lost) or one of its power feeds (rack3.feedA), an NVSwitch chip of a node "
+                         "(node5.nvswitch1) or of an NVL72 rack (rack3.nvswitch7), an NVLink switch tray "
+                         "(rack3.nvswitch-tray2)."))
+    c3.button(_("Fail these"), key=W + "inside_add", on_click=_on_inside_add, args=(mixed,), width="stretch")
+    for problem in ss.pop(NOTICE, None) or []:
+        st.error(safe.md(problem))
+    inside = [e for e in ss.get(PODS_EXTRA, []) if inside_spec(mixed, e)]
+    if not inside:
+        return
+    ss[W + "inside_failed"] = inside
+    st.multiselect(_("Failed inside the pods"), inside, key=W + "inside_failed", on_change=_on_inside_edit,
+                   args=(mixed,), help=_("Remove an element to restore it."))
+    gpus = {p.index + 1: p.gpus for p in mixed.fabric.pods}
+    rows, notes = [], []
+    for pod, result in inside_what_if(mixed, inside):
+        rows.append({_("Pod"): _("pod {pod}").format(pod=pod) + f" ({numbers[pod]})",
+                     _("GPUs cut off"): _("{lost} of {gpus}").format(lost=i18n.number(result.gpus_disconnected),
+                                                                    gpus=i18n.number(gpus[pod])),
+                     _("GPUs degraded"): i18n.number(result.gpus_degraded)})
+        notes += [_("pod {pod}").format(pod=pod) + ": " + note for note in result.notes]
+    tables.show_turned(rows, _("Pod"))
+    for note in notes:
+        st.caption(safe.md(note))
+    st.caption(_("Each pod's own what-if (the pod's plan alone: below its leaves nothing is shared); the table of "
+                 "every pod above does not add these."))
 
 
 def _pods_spine_load(cur) -> None:

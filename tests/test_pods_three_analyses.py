@@ -255,3 +255,44 @@ def test_resilience_page_availability_and_load_of_pods_on_three_tiers():
     assert len(tiers) == 12  # 2 pods x (node-leaf, leaf-spine, spine-core) x (up, down)
     core = at.dataframe[-1].value  # each pod's spines' core uplinks
     assert len(core) == 2 and any("cores" in str(c) for c in core.columns)
+
+
+def test_failures_inside_a_pod_are_its_own_what_if():
+    """``pod2.node5.nic2`` is pod 2's NIC (its plan alone: one of 8 NICs, 1 GPU degraded); ``pod1.rack3`` pod 1's
+    rack of 4 H100 servers (32 GPUs cut off); a pod's switch or a shared spine is not inside a pod."""
+    from core.analysis.podinside import inside_spec, inside_what_if
+    from core.analysis.podwhatif import link_failures, split_failures
+
+    mixed = mixed_plan(Design(gpu="H100", nodes=64, pods="B200:32:800"))
+    assert inside_spec(mixed, "pod2.node5.nic2") == (1, "node5.nic2")
+    assert inside_spec(mixed, "pod2.rack1.feedA") == (1, "rack1.feeda")
+    for other in ("pod2.p0.leaf1", "spine0", "pod3.node1.nic0", "pod2.node99.nic0", "pod1.nic:2", "node5.nic2"):
+        assert inside_spec(mixed, other) is None, other
+    results = dict(inside_what_if(mixed, ["pod2.node5.nic2", "pod1.rack3", "spine0"]))
+    assert (results[1].gpus_disconnected, results[2].gpus_disconnected, results[2].gpus_degraded) == (32, 0, 1)
+    alone, whole = split_failures(mixed, ["p0.spine0", "pod2.node5.nic2"])
+    assert (alone, whole) == (["p0.spine0"], ["pod2.node5.nic2"])
+    assert link_failures(mixed, alone, whole) == ("spine0", "pod2.node5.nic2")
+
+
+def test_resilience_page_fails_a_nic_inside_a_pod():
+    """A link naming pod 2's NIC (``rs_fail=pod2.node5.nic2``) shows it failed inside pod 2, no warning, and the
+    link keeps it; the form adds pod 1's rack."""
+    from tests import pagetest
+
+    link = {"n": "64", "pods": "B200:32:800", "ti": "3", "lang": "en", "rs_tab": "Failure what-if",
+            "rs_fail": "pod2.node5.nic2"}
+    at = pagetest.open_page("../pages/6_Resilience.py", link)
+    assert not at.exception and not at.error and not at.warning
+    assert at.multiselect(key="rs_w_inside_failed").value == ["pod2.node5.nic2"]
+    at.selectbox(key="rs_w_inside_pod").set_value(1)
+    at.text_input(key="rs_w_inside_names").set_value("rack3, p0.leaf0")
+    at.button(key="rs_w_inside_add").click()
+    pagetest.rerun(at)
+    assert not at.exception
+    assert at.multiselect(key="rs_w_inside_failed").value == ["pod2.node5.nic2", "pod1.rack3"]
+    assert any("is not a NIC" in str(e.value) for e in at.error)
+    table = at.dataframe[-1].value.to_string()
+    assert "32 of 512" in table and "256" in table
+    params = {k: at.query_params[k] for k in at.query_params}
+    assert "pod2.node5.nic2,pod1.rack3" in str(params.get("rs_fail"))

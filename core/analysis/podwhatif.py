@@ -172,13 +172,20 @@ def split_failures(mixed: MixedPlan, specs) -> tuple[list[str], list[str]]:
     a shared spine, ``pod2.p0.leaf1`` pod 2's leaf) that pod 1 planned alone has too is given as pod 1's own id
     (``PodsWiring.alone_of_whole``: ``p0.spine0``, ``p0.leaf1``); another pod's leaf or bundle is whole-fabric only;
     a spec that is not a whole-fabric id (``p0.spine0``, ``node5.nic2``, ``leaf:2``) is pod 1's as typed. A pod-1
-    bundle (``pod1.p0.leaf1-spine0``) is in both lists. Specs are lower-cased and stripped; order kept, no repeats.
+    bundle (``pod1.p0.leaf1-spine0``) is in both lists. A failure inside one pod under its prefix
+    (``pod2.node5.nic2``: ``core.analysis.podinside``) is whole-fabric only. Specs are lower-cased and stripped;
+    order kept, no repeats.
     """
     wiring = mixed_wiring(mixed, three_tiers=True)
     alone: list[str] = []
     whole: list[str] = []
+    from core.analysis.podinside import inside_spec
+
     for spec in (str(s).strip().lower() for s in specs):
         if not spec:
+            continue
+        if inside_spec(mixed, spec) is not None:  # a pod's NIC, rack or scale-up part: its pod's own what-if
+            whole += [spec] if spec not in whole else []
             continue
         own = wiring.alone_of_whole(spec) if is_whole_element(mixed, spec) else spec
         if own is not None and own not in alone:
