@@ -449,9 +449,9 @@ def _pods_inside(mixed) -> None:
     c2.text_input(_("Its elements"), key=W + "inside_names", max_chars=400,
                   placeholder="node5.nic2, rack3, rack3.feedA, node5.nvswitch1",
                   help=_("Comma-separated, as the pod alone names them: a NIC of a node (node5.nic2), a rack (rack3: "
-                         "its power lost) or one of its power feeds (rack3.feedA), an NVSwitch chip of a node "
+                         "its power lost) or one of its power feeds ({feed}), an NVSwitch chip of a node "
                          "(node5.nvswitch1) or of an NVL72 rack (rack3.nvswitch7), an NVLink switch tray "
-                         "(rack3.nvswitch-tray2)."))
+                         "(rack3.nvswitch-tray2).").format(feed="rack3.feedA"))
     c3.button(_("Fail these"), key=W + "inside_add", on_click=_on_inside_add, args=(mixed,), width="stretch")
     for problem in ss.pop(NOTICE, None) or []:
         st.error(safe.md(problem))
