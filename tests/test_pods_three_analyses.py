@@ -296,3 +296,18 @@ def test_resilience_page_fails_a_nic_inside_a_pod():
     assert "32 of 512" in table and "256" in table
     params = {k: at.query_params[k] for k in at.query_params}
     assert "pod2.node5.nic2,pod1.rack3" in str(params.get("rs_fail"))
+
+
+def test_cli_fails_cores_and_a_nic_inside_a_pod(capsys):
+    """``python -m core failure --pods`` on three tiers: core0 (25,600 Gb/s of each pod's 204,800 into the cores),
+    pod 1's rack of 4 servers (32 GPUs) and pod 2's NIC (1 GPU degraded), each inside one its pod's own what-if."""
+    import json
+
+    from tests.conftest import run_cli
+
+    code, out, _err = run_cli(capsys, "--lang", "en", "failure", "--gpu", "H100", "--nodes", "64", "--pods",
+                              "B200:32:800", "--tiers", "3", "--fail", "core0", "--fail", "pod2.node5.nic2",
+                              "--fail", "pod1.rack3", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and [p["spine_gbps"] for p in data["pods"]] == [179_200, 179_200]
+    assert [(x["pod"], x["gpus_cut_off"], x["gpus_degraded"]) for x in data["inside"]] == [(1, 32, 0), (2, 0, 1)]
