@@ -27,6 +27,10 @@ share rule are ``core.analysis.load``'s (its module docstring); what the pods ch
   evenly over its links from the spines; static ECMP hashes each flow onto one uplink of its leaf (so one spine)
   and one of the destination leaf's parallel links from that spine (seeded).
 
+Pods on three tiers (``core.fabric.podcore``): each leaf's ``u_p`` uplinks go to its pod's own spines, and a flow
+between pods climbs a spine of its pod, a core and a spine of the other pod (``core.analysis.loadpodcore``: the
+spine-core rows, their adaptive and ECMP loads).
+
 Link ids are the wiring's (``pod2.node3.nic1 -> pod2.p0.leaf1``, ``pod2.p0.leaf1 -> spine0#1``: parallel link 1 of
 the bundle). Cost: arrays of one entry per flow (numpy), no graph; ``tests/test_load_pods.py`` checks the loads
 against an explicit routing over every connection on ``core.fabric.podgraph.pods_fabric_graph``.

@@ -17,6 +17,9 @@ form from the wiring (O(groups x leaves per group x spines), never a graph):
   max-flow from all its servers to the live spines: each live leaf passes the lesser of its live servers' links
   and its links to live spines (``u_p / N`` per spine at the pod's uplink speed, less its lost cables). Traffic
   between pods crosses it.
+
+Pods on three tiers (``core.fabric.podcore``) are ``core.analysis.podcorewhatif``'s: the shared cores, every pod's
+own spines and leaves and their bundles, the bandwidth up into the cores; the same ``PodLoss`` rows.
 """
 
 from __future__ import annotations

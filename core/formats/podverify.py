@@ -10,6 +10,12 @@ ibsim net file's (``core.formats.podibsim``): a pod's leaf port ``n`` as the pod
 (``core.analysis.verify.port_labels``), a shared spine's port ``n`` is port ``(n - 1) // b``, lane ``(n - 1) % b``
 (``b``: ``core.formats.podibsim.spine_lanes``).
 
+Pods on three tiers (``core.fabric.podcore``): each pod's leaf-spine cables are its own (a pod spine's port named
+as the pod's own plan numbers it), the spine-core cables ``PodsWiring.core_links``' with a shared core's port
+``1/<port>/<lane>`` (``b``: the most spine uplinks a pod puts on one core port); a spine on another core is
+``wrong-core``, and a lost spine-core cable is one cable of the spine's bundle to the core
+(``pod2.p0.spine0-core1#0``), priced by its bandwidth into the cores and the busiest spine-core link left.
+
 Kinds are ``core.analysis.verify.KINDS``': ``missing``, ``extra``, ``wrong-speed``, and on a planned port another
 link's cable: a NIC on a leaf of its own pod is a fabric's (``core.analysis.verify.nic_fault`` on the pod's wiring:
 ``wrong-port`` on its planned leaf, ``rail-swap`` on another rail's leaf of its leaf group, else ``wrong-leaf``), on
