@@ -468,7 +468,7 @@ def _pods_inside(mixed) -> None:
                      _("GPUs cut off"): _("{lost} of {gpus}").format(lost=i18n.number(result.gpus_disconnected),
                                                                     gpus=i18n.number(gpus[pod])),
                      _("GPUs degraded"): i18n.number(result.gpus_degraded)})
-        notes += [_("pod {pod}").format(pod=pod) + ": " + note for note in result.notes]
+        notes += [_("{label}: {note}").format(label=_("pod {pod}").format(pod=pod), note=note) for note in result.notes]
     tables.show_turned(rows, _("Pod"))
     for note in notes:
         st.caption(safe.md(note))
