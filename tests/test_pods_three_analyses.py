@@ -275,12 +275,13 @@ def test_failures_inside_a_pod_are_its_own_what_if():
     assert link_failures(mixed, alone, whole) == ("spine0", "pod2.node5.nic2")
 
 
-def test_resilience_page_fails_a_nic_inside_a_pod():
+@pytest.mark.parametrize("tiers", [{"ti": "3"}, {}])
+def test_resilience_page_fails_a_nic_inside_a_pod(tiers):
     """A link naming pod 2's NIC (``rs_fail=pod2.node5.nic2``) shows it failed inside pod 2, no warning, and the
-    link keeps it; the form adds pod 1's rack."""
+    link keeps it; the form adds pod 1's rack (pods on three tiers or two)."""
     from tests import pagetest
 
-    link = {"n": "64", "pods": "B200:32:800", "ti": "3", "lang": "en", "rs_tab": "Failure what-if",
+    link = {"n": "64", "pods": "B200:32:800", **tiers, "lang": "en", "rs_tab": "Failure what-if",
             "rs_fail": "pod2.node5.nic2"}
     at = pagetest.open_page("../pages/6_Resilience.py", link)
     assert not at.exception and not at.error and not at.warning
