@@ -17,10 +17,11 @@ a bundle (``x`` below its ``u_p / N_p`` or ``U_p / C`` cables). Per pod:
   speed) to the live cores (``b_j``: spine ``j``'s live cables to the live cores of its group, ``U_p / C`` per core).
   Traffic between pods crosses it. With every leaf-spine cable whole the leaf-spine layer is complete and uniform
   and the minimum cut is closed form: ``min over t of (the N - t smallest b_j) + sum_k min(a_k, t * c)`` (the cut
-  puts the ``t`` spines of the largest ``b_j`` on the cores' side); a lost leaf-spine cable makes the layer uneven,
-  and a max-flow on the pod's leaves and spines (``networkx``) gives it.
+  puts the ``t`` spines of the largest ``b_j`` on the cores' side); a lost leaf-spine cable makes the layer uneven:
+  the cut then also tries every subset of the spines with a short pair (``uneven_cut``), and past
+  ``UNEVEN_SPINES`` of them a max-flow on the pod's leaves and spines (``networkx``) gives it.
 
-Cost: O(leaves x spines) per pod, a graph only when a leaf-spine cable is lost.
+Cost: O(leaves x spines) per pod, ``2^s`` times that for ``s`` spines with a lost leaf-spine cable.
 """
 
 from __future__ import annotations
@@ -109,12 +110,44 @@ def lost_of(wiring: PodsWiring, failed: list[str]) -> Lost:
     return lost
 
 
+UNEVEN_SPINES = 10
+"""The most spines with a lost leaf-spine cable the minimum cut enumerates (``min_cut``); more take a max-flow."""
+
+
 def min_cut(a: list[float], b: list[float], c: float) -> float:
     """The max-flow from leaves of capacities ``a`` (their servers' links) through a complete, uniform leaf-spine
     layer (``c`` per leaf-spine pair) to spines of capacities ``b`` into the cores, as its minimum cut (module
     docstring); all in Gb/s per direction."""
     b = sorted(b)
     return min(sum(b[:len(b) - t]) + sum(min(x, t * c) for x in a) for t in range(len(b) + 1))
+
+
+def uneven_cut(a: dict[int, float], b: dict[int, float], c: float, short: dict[tuple[int, int], float]) -> float:
+    """``min_cut`` when some leaf-spine pairs carry less than ``c``: ``short`` (leaf, spine) -> the capacity they lost
+    [Gb/s per direction]; ``a`` leaf -> capacity, ``b`` spine -> capacity (the live ones). The cut's spines on the
+    cores' side are a subset ``S`` of the spines with a short pair and the ``m`` others of the largest ``b``: every
+    ``S`` and ``m`` is tried (``2^s x N`` cuts, ``s`` such spines), a short leaf taking ``t c`` less its lost share
+    towards ``S``; a max-flow (``networkx``) past ``UNEVEN_SPINES`` such spines."""
+    short = {(k, j): x for (k, j), x in short.items() if k in a and j in b}
+    spines = sorted({j for _k, j in short})
+    if len(spines) > UNEVEN_SPINES:
+        return _flow(a, {(k, j): c - short.get((k, j), 0.0) for k in a for j in b}, b)
+    leaves = sorted({k for k, _j in short})
+    rest = sorted((x for j, x in b.items() if j not in spines), reverse=True)
+    top = [0.0]
+    for x in rest:
+        top.append(top[-1] + x)
+    even = [x for k, x in a.items() if k not in leaves]
+    even_sum = [sum(min(x, t * c) for x in even) for t in range(len(b) + 1)]
+    total, best = sum(b.values()), float("inf")
+    for mask in range(1 << len(spines)):
+        chosen = [j for i, j in enumerate(spines) if mask >> i & 1]
+        kept = total - sum(b[j] for j in chosen)
+        deficit = {k: sum(short.get((k, j), 0.0) for j in chosen) for k in leaves}
+        for m in range(len(rest) + 1):
+            t = len(chosen) + m
+            best = min(best, kept - top[m] + even_sum[t] + sum(min(a[k], t * c - deficit[k]) for k in leaves))
+    return best
 
 
 def _flow(a: dict[int, float], cap: dict[tuple[int, int], float], b: dict[int, float]) -> float:
@@ -138,11 +171,10 @@ def into_cores(wiring: PodsWiring, i: int, lost: Lost, node_links: float) -> flo
     spines = [j for j in range(own.spines) if j not in lost.spines[i]]
     b = {j: s * sum(pod.links_per_spine_core_pair - lost.core_cables.get((i, j, c), 0)
                     for c in wiring.cores_of_spine(j) if c not in lost.cores) for j in spines}
-    uneven = {(k, j): (pair - lost.leaf_cables[i, k, j]) * s for k in a for j in spines
-              if (i, k, j) in lost.leaf_cables}
-    if not uneven:
+    short = {(k, j): n * s for (p, k, j), n in lost.leaf_cables.items() if p == i}
+    if not short:
         return min_cut(list(a.values()), list(b.values()), pair * s)
-    return _flow(a, {(k, j): uneven.get((k, j), pair * s) for k in a for j in spines}, b)
+    return uneven_cut(a, b, pair * s, short)
 
 
 def join_parts(wiring: PodsWiring, lost: Lost, parts) -> None:
