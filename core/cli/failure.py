@@ -24,8 +24,10 @@ def register(subparsers) -> None:
     g = parser.add_argument_group(_("failures"))
     g.add_argument("--fail", action="append", required=True, metavar="TIER:COUNT|TIER:NAME",
                    help=_("fail elements: a tier and a count {counts} (chosen where they hurt most) or a name "
-                          "{names}; repeat the option. A design with pods: shared spines and pods' leaves ({pods}) "
-                          "fail on the whole fabric").format(pods="spine0 pod2.p0.leaf1",
+                          "{names}; repeat the option. A design with pods: shared spines or cores and the pods' "
+                          "switches and bundles ({pods}) fail on the whole fabric, a pod's NIC, rack or scale-up part "
+                          "({inside}) on its pod").format(pods="spine0 pod2.p0.leaf1 core0 pod2.p0.spine0-core1",
+                                                         inside="pod2.node5.nic2 pod1.rack3",
                        counts="[spine:2 leaf:1 tor:1 nic:1 plane:1 core:1 rack:1 link:1 nvswitch:1 tray:1 feed:1 "
                               "global:1]",
                        names="[leaf:p0.leaf3 su1-rail3 p1 node5.nic2 rack3 p0.leaf3-spine1 p0.leaf3-spine1#2 "
