@@ -13,7 +13,8 @@ import streamlit as st
 from core import i18n
 from core.analysis import availability as avail
 from core.analysis import failure, load, sparing
-from core.analysis.podload import pods_spine_load
+from core.analysis.podinside import inside_spec, inside_what_if
+from core.analysis.podload import pods_core_load, pods_spine_load
 from core.analysis.pods import mixed_wiring
 from core.analysis.podwhatif import (
     link_failures, loss_rows, pods_what_if, split_failures, standalone_hidden_note, whole_choices, whole_failures,
@@ -28,7 +29,7 @@ from core.figures.keynumbers import KeyNumber, cards_html, size_caption
 from core.units import from_gbytes, from_tbits
 from core.formats import resiliencelink as rl
 from core.formats.linknames import link_names, scheme_of
-from core.formats.podslurm import mixed_of as _mixed_of
+from core.formats.podslurm import mixed_of
 from core.i18n import N_, _
 from webui import jobstate, jobwork, pagestate, safe, state, tables
 from webui import resilience_cache as cache
@@ -110,7 +111,7 @@ def _link_values(plan, store: dict) -> dict:
     if mixed is None:
         return store
     options = set(whole_choices(mixed))
-    extra = [e for e in st.session_state.get(PODS_EXTRA, []) if e in options]
+    extra = [e for e in st.session_state.get(PODS_EXTRA, []) if e in options or inside_spec(mixed, e)]
     return {**store, "fail": link_failures(mixed, store["fail"], extra)}
 
 
@@ -366,70 +367,128 @@ def _on_pods_failed(mixed) -> None:
     leaf under pod 1's own name (``PodsWiring.alone_of_whole``); another pod's leaf is kept for the whole fabric
     only."""
     ss = st.session_state
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True)
     picked = list(ss.get(W + "pods_failed") or [])
     alone = [wiring.alone_of_whole(e) for e in picked]
     store = ss[STORE]
     kept = [spec for spec in store["fail"] if wiring.whole_of_alone(spec) is None]  # a NIC, a rack...: not here
+    inside = [e for e in ss.get(PODS_EXTRA, []) if inside_spec(mixed, e)]  # the failures inside a pod stay
     store["fail"] = ()
     _add(kept + [a for a in alone if a is not None])
-    ss[PODS_EXTRA] = [e for e, a in zip(picked, alone) if a is None]
-
-
-def mixed_of(plan):
-    """The mixed plan of ``plan``'s design with pods (``core.formats.podslurm.mixed_of``); None for pods on three
-    tiers too, whose whole fabric this page does not analyse yet: it shows pod 1 alone and says so
-    (``_three_tiers``)."""
-    mixed = _mixed_of(plan)
-    return None if mixed is not None and mixed.fabric.tiers == 3 else mixed
-
-
-def _three_tiers(mixed) -> bool:
-    """Pods on three tiers, which the whole-fabric failure, load and availability do not handle yet: says so and
-    returns True."""
-    from core.fabric.pods import three_tiers_refused
-
-    error = three_tiers_refused(mixed.fabric) if mixed is not None else None
-    if error is not None:
-        st.info(safe.md(str(error)))
-    return error is not None
+    ss[PODS_EXTRA] = [e for e, a in zip(picked, alone) if a is None] + inside
 
 
 def _pods_whole_fabric(cur, store: dict) -> None:
-    """A design with pods: lose shared spines and pods' leaves on the whole fabric and show what each pod loses
-    (``core.analysis.podwhatif``); the page's only failure what-if for pods (pod 1 alone has spines the design does
-    not buy: ``standalone_hidden_note``)."""
+    """A design with pods: lose shared spines and pods' leaves (pods on three tiers: shared cores, pods' spines and
+    leaves) on the whole fabric and show what each pod loses (``core.analysis.podwhatif``); the page's only failure
+    what-if of the pods' switches (pod 1 alone has spines or cores the design does not buy:
+    ``standalone_hidden_note``)."""
     try:
         mixed = design_mixed(cur.plan.design)
     except FabricPlannerError:
         return
-    if _three_tiers(mixed):
-        return
-    st.markdown("##### " + _("Every pod under the shared spines"))
+    three = mixed.fabric.tiers == 3
+    st.markdown("##### " + (_("Every pod's spines under the shared cores") if three else
+                            _("Every pod under the shared spines")))
     options = whole_choices(mixed)
     picked = whole_failures(mixed, list(store["fail"])) + [
         e for e in st.session_state.get(PODS_EXTRA, []) if e in options]
     st.session_state[W + "pods_failed"] = picked
-    st.multiselect(_("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed",
+    st.multiselect(_("Shared cores, pods' spines and leaves to lose") if three else
+                   _("Shared spines and pods' leaves to lose"), options, key=W + "pods_failed",
                    on_change=_on_pods_failed, args=(mixed,), placeholder=_("none: the healthy fabric"))
-    st.caption(_("GPUs cut off: servers whose every leaf is lost (without spines, those outside the scalable unit "
+    st.caption(_("GPUs cut off: servers whose every leaf is lost (without cores, or a pod without spines, those "
+                 "outside the part holding the most GPUs). Into the shared cores: the most a pod's servers can send "
+                 "through its live leaves and spines into the live cores (a max-flow), which traffic between pods "
+                 "crosses. Bandwidths: failed / healthy, one direction.") if three else
+               _("GPUs cut off: servers whose every leaf is lost (without spines, those outside the scalable unit "
                  "holding the most GPUs). Into the shared spines: the most a pod's servers can send into the live "
                  "spines (a max-flow), which traffic between pods crosses. Bandwidths: failed / healthy, one "
                  "direction."))
-    tables.show_turned(loss_rows(pods_what_if(mixed, picked), cur.unit), _("Pod"))  # five columns cut at 1,024 px
+    tables.show_turned(loss_rows(pods_what_if(mixed, picked), cur.unit, cores=three), _("Pod"))  # 1,024 px
     st.info(safe.md(standalone_hidden_note(mixed, cur.plan)))
+    _pods_inside(mixed)
+
+
+def _on_inside_add(mixed) -> None:
+    """The form's names, under the chosen pod's prefix, into the failures inside the pods (``PODS_EXTRA``); a name
+    that is not a NIC, rack, power feed or scale-up part of the pod is said."""
+    ss = st.session_state
+    pod = int(ss.get(W + "inside_pod") or 1)
+    problems, extra = [], list(ss.get(PODS_EXTRA, []))
+    for name in str(ss.get(W + "inside_names") or "").split(","):
+        name = name.strip().lower()
+        spec = f"pod{pod}.{name}"
+        if not name or spec in extra:
+            continue
+        if inside_spec(mixed, spec) is None:
+            problems.append(_("{name} is not a NIC, rack, power feed or scale-up part of pod {pod}; its switches and "
+                              "their bundles fail above.").format(name=safe.md(name[:40]), pod=pod))
+        else:
+            extra.append(spec)
+    ss[PODS_EXTRA], ss[W + "inside_names"] = extra, ""
+    if problems:
+        ss[NOTICE] = problems
+
+
+def _on_inside_edit(mixed) -> None:
+    ss = st.session_state
+    kept = set(ss.get(W + "inside_failed") or [])
+    ss[PODS_EXTRA] = [e for e in ss.get(PODS_EXTRA, []) if not inside_spec(mixed, e) or e in kept]
+
+
+def _pods_inside(mixed) -> None:
+    """A design with pods: failures inside one pod (a NIC, a rack or its power feed, a scale-up part), each its pod's
+    own what-if (``core.analysis.podinside``), in the link's failed elements under the pod's prefix."""
+    ss = st.session_state
+    st.markdown("##### " + _("Inside one pod: NICs, racks and scale-up"))
+    numbers = {p.index + 1: p.system for p in mixed.fabric.pods}
+    c1, c2, c3 = st.columns([1.2, 3, 1], vertical_alignment="bottom")
+    c1.selectbox(_("Pod"), list(numbers), key=W + "inside_pod",
+                 format_func=lambda n: _("pod {pod}").format(pod=n) + f" ({numbers[n]})")
+    c2.text_input(_("Its elements"), key=W + "inside_names", max_chars=400,
+                  placeholder="node5.nic2, rack3, rack3.feedA, node5.nvswitch1",
+                  help=_("Comma-separated, as the pod alone names them: a NIC of a node (node5.nic2), a rack (rack3: "
+                         "its power lost) or one of its power feeds ({feed}), an NVSwitch chip of a node "
+                         "(node5.nvswitch1) or of an NVL72 rack (rack3.nvswitch7), an NVLink switch tray "
+                         "(rack3.nvswitch-tray2).").format(feed="rack3.feedA"))
+    c3.button(_("Fail these"), key=W + "inside_add", on_click=_on_inside_add, args=(mixed,), width="stretch")
+    for problem in ss.pop(NOTICE, None) or []:
+        st.error(safe.md(problem))
+    inside = [e for e in ss.get(PODS_EXTRA, []) if inside_spec(mixed, e)]
+    if not inside:
+        return
+    ss[W + "inside_failed"] = inside
+    st.multiselect(_("Failed inside the pods"), inside, key=W + "inside_failed", on_change=_on_inside_edit,
+                   args=(mixed,), help=_("Remove an element to restore it."))
+    gpus = {p.index + 1: p.gpus for p in mixed.fabric.pods}
+    rows, notes = [], []
+    for pod, result in inside_what_if(mixed, inside):
+        rows.append({_("Pod"): _("pod {pod}").format(pod=pod) + f" ({numbers[pod]})",
+                     _("GPUs cut off"): _("{lost} of {gpus}").format(lost=i18n.number(result.gpus_disconnected),
+                                                                    gpus=i18n.number(gpus[pod])),
+                     _("GPUs degraded"): i18n.number(result.gpus_degraded)})
+        notes += [_("{label}: {note}").format(label=_("pod {pod}").format(pod=pod), note=note) for note in result.notes]
+    tables.show_turned(rows, _("Pod"))
+    for note in notes:
+        st.caption(safe.md(note))
+    st.caption(_("Each pod's own what-if (the pod's plan alone: below its leaves nothing is shared); the table of "
+                 "every pod above does not add these."))
 
 
 def _pods_spine_load(cur) -> None:
-    """A design with pods: uniform traffic over the shared spines, per pod (``core.analysis.podload``)."""
+    """A design with pods: uniform traffic over the shared spines, per pod (pods on three tiers: over each pod's
+    spines and the shared cores; ``core.analysis.podload``)."""
     try:
         mixed = design_mixed(cur.plan.design)
     except FabricPlannerError:
         return
-    if _three_tiers(mixed):
-        return
-    with st.expander(_("Uniform traffic over the shared spines, every pod (expected values)")):
+    three = mixed.fabric.tiers == 3
+    with st.expander(_("Uniform traffic over the pods' spines and the shared cores, every pod (expected values)")
+                     if three else _("Uniform traffic over the shared spines, every pod (expected values)")):
         _pods_spine_table(cur, mixed)
+        if three:
+            _pods_core_table(cur, mixed)
 
 
 def _pods_spine_table(cur, mixed) -> None:
@@ -443,7 +502,23 @@ def _pods_spine_table(cur, mixed) -> None:
     st.caption(_("Every GPU sends at line rate, spread evenly over every other GPU of every pod; traffic leaving "
                  "its scalable unit crosses its leaves' uplinks to the shared spines, spread evenly (adaptive "
                  "routing, expected values). A pod of faster servers sends more into a slower pod than it gets "
+                 "back.") if mixed.fabric.tiers != 3 else
+               _("Every GPU sends at line rate, spread evenly over every other GPU of every pod; traffic leaving "
+                 "its scalable unit crosses its leaves' uplinks to its pod's spines, spread evenly (adaptive "
+                 "routing, expected values). A pod of faster servers sends more into a slower pod than it gets "
                  "back."))
+
+
+def _pods_core_table(cur, mixed) -> None:
+    """Pods on three tiers: each pod's spines' core uplinks under the uniform traffic (``pods_core_load``)."""
+    st.dataframe([{_("Pod"): _("pod {pod}").format(pod=p.pod) + f" ({p.system})",
+                   _("Up, each spine (1 dir)"): units.bandwidth(p.up_gbps, cur.unit),
+                   _("Down, each spine (1 dir)"): units.bandwidth(p.down_gbps, cur.unit),
+                   _("Spine uplinks to the cores (1 dir)"): units.bandwidth(p.capacity_gbps, cur.unit),
+                   _("Utilization"): f"{p.utilization:.0%}"} for p in pods_core_load(mixed)],
+                 hide_index=True, width="stretch")
+    st.caption(_("Traffic between pods climbs each pod's spines, spread evenly over them and over each spine's "
+                 "uplinks to the cores of its group, and comes down the other pod's spines the same way."))
 
 
 def _spof_section(cur, key: str, lang: str) -> None:
@@ -495,8 +570,7 @@ def _availability_section(cur, store: dict, key: str, lang: str) -> None:
             r3.caption(_("{afr} failures per year, repaired in {mttr} h by default").format(
                 afr=f"{rate.afr:g}", mttr=f"{rate.mttr_hours:g}"))
     if mixed is not None:
-        if not _three_tiers(mixed):
-            _pods_availability(cur, store, key)
+        _pods_availability(cur, store, key)
         return
     finished, result = cache.availability(key, int(store["jg"]), tuple(store["rate"]), gpus)
     if not finished:
@@ -553,9 +627,9 @@ def _pods_availability(cur, store: dict, key: str) -> None:
                    _("GPUs cut off (expected)"): i18n.number(p.expected_gpus_cut_off, 1),
                    _("Every GPU usable"): units.percent(p.all_available_fraction)} for p in result.pods],
                  hide_index=True, width="stretch")
-    from core.analysis.podavail import METHOD_NOTE
+    from core.analysis.podavail import method_note
 
-    st.caption(_(METHOD_NOTE))
+    st.caption(_(method_note(result)))
 
 
 def _spares_section(cur, store: dict, key: str, lang: str) -> None:

@@ -3,7 +3,8 @@
 Brute force: every connection of the model's pattern is routed on the whole fabric's graph
 (``core.fabric.podgraph.pods_fabric_graph``): from its NIC (each pod's own ``Wiring.links``: which leaf a NIC is
 cabled to) to its leaf, over every shortest path between the two leaves through the shared spines, its demand
-split evenly over the paths (adaptive routing), into the destination NIC. The per-edge sums must equal the
+split evenly over the paths (adaptive routing), into the destination NIC; pods on three tiers: through a pod's own
+spines and, between pods, a shared core (every shortest path climbs to the cores and comes down). The per-edge sums must equal the
 model's adaptive loads summed over a bundle's parallel links, at the edge's own speed; static ECMP must put every
 flow on a graph edge and carry the same totals.
 """
@@ -29,6 +30,9 @@ SMALL = {
     "rail-optimized H100 + B200 at 800": Design(gpu="H100", nodes=64, pods="B200:32:800"),
     "top-of-rack H100 + B200": Design(gpu="H100", nodes=8, topology="top-of-rack", pods="B200:4:400"),
     "H100 + GB200 NVL72 (4 GPUs a server, NVLink over 18)": Design(gpu="H100", nodes=16, pods="GB200:36"),
+    "H100 + B200 on three tiers (own spines, shared cores)": Design(gpu="H100", nodes=64, pods="B200:32:800", tiers=3),
+    "top-of-rack H100 + B200 on three tiers": Design(gpu="H100", nodes=8, topology="top-of-rack", pods="B200:4:400",
+                                                     tiers=3),
 }
 CASES = [("uniform", "node", None), ("uniform", "random", None), ("ring", "rail", None), ("ring", "random", None),
          ("alltoall", "node", "all"), ("alltoall", "rail", "all"), ("alltoall", "random", None), ("pp", "rail", None), ("tree", "node", None)]
@@ -41,7 +45,7 @@ def mixed(request):
 
 def _ports(mixed) -> list[tuple[str, str]]:
     """Global NIC port -> (its id ``pod2.node3.nic1``, the leaf it is cabled to), from each pod's own cables."""
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True)
     out = []
     for i, own in enumerate(wiring.wirings):
         leaf_of = {(link.a, link.a_port): link.b for link in own.links() if link.kind == "node-leaf"}
@@ -53,7 +57,7 @@ def _ports(mixed) -> list[tuple[str, str]]:
 
 def _brute(mixed, arrays) -> dict:
     """Directed edge -> demand [Gb/s], split evenly over the shortest leaf-to-leaf paths of the whole graph."""
-    graph = pods_fabric_graph(mixed_wiring(mixed), (1,) * len(mixed.plans), (1.0,) * len(mixed.plans), "none")
+    graph = pods_fabric_graph(mixed_wiring(mixed, three_tiers=True), (1,) * len(mixed.plans), (1.0,) * len(mixed.plans), "none")
     ports = _ports(mixed)
     loads, by_leaves = defaultdict(float), defaultdict(float)
     for ps, pd, dem in zip(*(a.tolist() for a in arrays["pairs"])):
@@ -64,7 +68,9 @@ def _brute(mixed, arrays) -> dict:
             by_leaves[(a, b)] += dem
     for (a, b), dem in by_leaves.items():
         paths = list(nx.all_shortest_paths(graph, a, b))
-        assert all(len(path) == 3 for path in paths)  # leaf, a shared spine, leaf
+        between = mixed_wiring(mixed, three_tiers=True).parse(a)[0] != mixed_wiring(mixed, three_tiers=True).parse(b)[0]
+        # leaf, a shared spine, leaf; on three tiers between pods leaf, spine, core, spine, leaf
+        assert all(len(path) == (5 if between and mixed.fabric.tiers == 3 else 3) for path in paths)
         for path in paths:
             for x, y in zip(path, path[1:]):
                 loads[(x, y)] += dem / len(paths)
@@ -100,14 +106,15 @@ def test_adaptive_loads_equal_even_split_over_the_whole_fabrics_shortest_paths(m
     brute = _brute(mixed, arrays)
     model, _speed = _model(arrays, 0)
     keys = {k for k, v in brute.items() if v > 1e-6} | {k for k, v in model.items() if v > 1e-6}
-    assert any(a.startswith("spine") or b.startswith("spine") for a, b in keys), "nothing crossed the spines"
+    shared = "core" if mixed.fabric.tiers == 3 else "spine"
+    assert any(a.startswith(shared) or b.startswith(shared) for a, b in keys), "nothing crossed the shared layer"
     for key in keys:
         assert model.get(key, 0.0) == pytest.approx(brute.get(key, 0.0), rel=1e-6, abs=1e-6), key
 
 
 def test_every_link_runs_at_its_pods_own_speed(mixed):
     _result, arrays = _run(mixed, "uniform", "node", None)
-    graph = pods_fabric_graph(mixed_wiring(mixed), (1,) * len(mixed.plans), (1.0,) * len(mixed.plans), "each")
+    graph = pods_fabric_graph(mixed_wiring(mixed, three_tiers=True), (1,) * len(mixed.plans), (1.0,) * len(mixed.plans), "each")
     _model_loads, speed = _model(arrays, 0)
     for (a, b), gbps in speed.items():
         a, b = (v.rsplit(".nic", 1)[0] for v in (a, b))  # a NIC's edge is its server's in the graph
@@ -117,7 +124,7 @@ def test_every_link_runs_at_its_pods_own_speed(mixed):
 @pytest.mark.parametrize("pattern,placement,group", [("uniform", "node", None), ("alltoall", "node", "all")])
 def test_ecmp_flows_ride_graph_edges_and_conserve_each_pods_tier(mixed, pattern, placement, group):
     result, arrays = _run(mixed, pattern, placement, group)
-    graph = pods_fabric_graph(mixed_wiring(mixed), (1,) * len(mixed.plans), (1.0,) * len(mixed.plans), "none")
+    graph = pods_fabric_graph(mixed_wiring(mixed, three_tiers=True), (1,) * len(mixed.plans), (1.0,) * len(mixed.plans), "none")
     ecmp, _speed = _model(arrays, 1)
     for a, b in ecmp:
         if ".nic" not in a and ".nic" not in b:
@@ -167,7 +174,7 @@ def test_a_ring_across_pods_is_bounded_by_the_slower_pods_nic():
 
 def test_names_are_the_wirings_ids():
     mixed = mixed_plan(SMALL["rail-optimized H100 + B200 at 800"])
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True)
     result = pods_link_load(mixed, "uniform", "node", seed=1)
     spine_links = [h["link"] for h in result.hot_links if h["tier"] == "leaf_spine"]
     assert spine_links

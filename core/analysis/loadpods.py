@@ -27,6 +27,10 @@ share rule are ``core.analysis.load``'s (its module docstring); what the pods ch
   evenly over its links from the spines; static ECMP hashes each flow onto one uplink of its leaf (so one spine)
   and one of the destination leaf's parallel links from that spine (seeded).
 
+Pods on three tiers (``core.fabric.podcore``): each leaf's ``u_p`` uplinks go to its pod's own spines, and a flow
+between pods climbs a spine of its pod, a core and a spine of the other pod (``core.analysis.loadpodcore``: the
+spine-core rows, their adaptive and ECMP loads).
+
 Link ids are the wiring's (``pod2.node3.nic1 -> pod2.p0.leaf1``, ``pod2.p0.leaf1 -> spine0#1``: parallel link 1 of
 the bundle). Cost: arrays of one entry per flow (numpy), no graph; ``tests/test_load_pods.py`` checks the loads
 against an explicit routing over every connection on ``core.fabric.podgraph.pods_fabric_graph``.
@@ -142,7 +146,7 @@ class _Fabric:
     start, and one past the last pod's)."""
 
     def __init__(self, mixed: MixedPlan):
-        self.wiring: PodsWiring = mixed_wiring(mixed)
+        self.wiring: PodsWiring = mixed_wiring(mixed, three_tiers=True)
         self.mixed = mixed
         node, gpu, port, leaf = [], [], [], []
         doms = leaves = 0
@@ -176,6 +180,10 @@ class _Fabric:
         pods = len(mixed.plans)
         self.pod_ports, self.pod_links = (np.searchsorted(of, np.arange(pods + 1)) for of in (
             np.repeat(self.node_pod, self.node_nics), np.repeat(self.leaf_pod, self.leaf_U)))
+        if self.wiring.three_tiers:  # every pod's own spines and their core uplinks
+            from core.analysis.loadpodcore import spine_arrays
+
+            spine_arrays(self)
 
     @property
     def gpus(self) -> int:
@@ -186,9 +194,14 @@ class _Fabric:
         return reduce(math.gcd, (p.resolved.gpus_per_node for p in self.mixed.plans))
 
     def link(self, tier: str, direction: str, idx: int) -> str:
-        """Name of link ``idx`` of ``tier`` (node-leaf: by NIC port; leaf-spine: by leaf and uplink) in
-        ``direction``, with the wiring's ids (module docstring)."""
+        """Name of link ``idx`` of ``tier`` (node-leaf: by NIC port; leaf-spine: by leaf and uplink; spine-core: by
+        own spine and uplink, ``core.analysis.loadpodcore``) in ``direction``, with the wiring's ids (module
+        docstring)."""
         w = self.wiring
+        if tier == "spine_core":
+            from core.analysis.loadpodcore import core_name
+
+            return core_name(self, direction, idx)
         if tier == "node_leaf":
             node = int(np.searchsorted(self.node_port0, idx, side="right") - 1)
             pod = int(self.node_pod[node])
@@ -199,7 +212,7 @@ class _Fabric:
             pod, pair = int(self.leaf_pod[leaf]), int(self.leaf_pair[leaf])
             spine, q = divmod(int(idx - self.leaf_link0[leaf]), pair)
             a = w.leaf_id(pod, int(self.leaf_local[leaf]))
-            b = w.spine_id(spine) + (f"#{q}" if pair > 1 else "")
+            b = (w.own_spine_id(pod, spine) if w.three_tiers else w.spine_id(spine)) + (f"#{q}" if pair > 1 else "")
         return f"{a} -> {b}" if direction == "up" else f"{b} -> {a}"
 
 
@@ -227,6 +240,7 @@ class _PodFlows:
         self.port_d = fab.node_port0[nd] + nic_d
         self.leaf_s, self.leaf_d = fab.port_leaf[self.port_s], fab.port_leaf[self.port_d]
         self.cross = self.leaf_s != self.leaf_d
+        self.between = self.cross & (fab.leaf_pod[self.leaf_s] != fab.leaf_pod[self.leaf_d])  # across the cores
         self.gpu_s = gs
         self.wsum = np.bincount(gs, weights=weight, minlength=fab.gpus)
         self.demand = fab.gpu_line[gs] * weight / np.maximum(self.wsum[gs], 1e-300)
@@ -247,13 +261,19 @@ def _routing(fab: _Fabric, f: _PodFlows, per_conn: int, rng, eff: float) -> dict
     ls, ld = f.leaf_s[x], f.leaf_d[x]
     ar_share[x] = np.minimum(ar_share[x], np.minimum(_kappa(up_tot[ls] / U[ls], fab.leaf_cap[ls], eff),
                                                      _kappa(down_tot[ld] / U[ld], fab.leaf_cap[ld], eff)))
+    three = fab.wiring.three_tiers
+    if three:  # between pods: their spines' core uplinks (core.analysis.loadpodcore)
+        from core.analysis import loadpodcore
+
+        totals = loadpodcore.ar_share(fab, f, ar_share, eff)
     fl = np.repeat(np.flatnonzero(x), per_conn)
     fdem = f.demand[fl] / per_conn
     ls, ld = f.leaf_s[fl], f.leaf_d[fl]
     u = rng.integers(0, U[ls])
     spine = u // fab.leaf_pair[ls]
+    paths = loadpodcore.ecmp_paths(fab, f, fl, spine, rng) if three else (spine,)
     ids = {"up": fab.leaf_link0[ls] + u,
-           "down": fab.leaf_link0[ld] + spine * fab.leaf_pair[ld] + rng.integers(0, fab.leaf_pair[ld])}
+           "down": fab.leaf_link0[ld] + paths[0] * fab.leaf_pair[ld] + rng.integers(0, fab.leaf_pair[ld])}
     ecmp_share = ar_share[fl]  # never better than adaptive routing (congestion.tier_share)
     port_flows = {d: np.bincount(p, minlength=n_ports) * per_conn for d, p in (("up", f.port_s), ("down", f.port_d))}
     links = {("node_leaf", "up"): (inj, inj, port_flows["up"], fab.port_cap),
@@ -263,6 +283,9 @@ def _routing(fab: _Fabric, f: _PodFlows, per_conn: int, rng, eff: float) -> dict
         ecmp_share = np.minimum(ecmp_share, _kappa(load[ids[direction]], fab.link_cap[ids[direction]], eff))
         links[("leaf_spine", direction)] = (np.repeat(tot / U, fab.leaf_U), load,
                                             np.bincount(ids[direction], minlength=n_links), fab.link_cap)
+    if three:
+        core, ecmp_share = loadpodcore.core_links(fab, fdem, paths, totals, ecmp_share, eff)
+        links.update(core)
     return {"ar_share": ar_share, "fl": fl, "fdem": fdem, "ecmp_share": ecmp_share, "links": links}
 
 
@@ -274,17 +297,21 @@ def _per_pod(fab: _Fabric, links: dict) -> tuple[list, list]:
         w = fab.wiring.wirings[i]
         number = pod.index + 1
         for (tier, direction), (ar, ecmp, flows, cap) in links.items():
-            offsets = fab.pod_ports if tier == "node_leaf" else fab.pod_links
+            offsets = {"node_leaf": fab.pod_ports, "leaf_spine": fab.pod_links,
+                       "spine_core": getattr(fab, "pod_core_links", None)}[tier]
             part = slice(int(offsets[i]), int(offsets[i + 1]))
             speed = float(pod.port_speed_gbps if tier == "node_leaf" else pod.uplink_speed_gbps)
             row = _tier_row(tier, direction, part.stop - part.start, speed, ecmp[part].sum(), ar[part], ecmp[part],
                             flows[part])
             rows.append(PodTierLoad(**row.model_dump(), pod=number, system=pod.system))
-            if tier == "node_leaf":  # the leaf group of the port's server, of the uplink's leaf
+            units = w.groups
+            if tier == "node_leaf":  # the leaf group of the port's server, of the uplink's leaf; the pod's spine
                 unit = w.group_of_node(np.arange(part.stop - part.start) // fab.mixed.plans[i].resolved.nics_per_node)
-            else:
+            elif tier == "leaf_spine":
                 unit = w.group_of_leaf(np.repeat(np.arange(w.leaves), pod.uplinks_per_leaf))
-            blocks += [{**b, "pod": number} for b in bin_blocks(tier, direction, unit, w.groups, ecmp[part] / cap[part],
+            else:
+                unit, units = np.repeat(np.arange(pod.own_spines), pod.spine_uplinks), pod.own_spines
+            blocks += [{**b, "pod": number} for b in bin_blocks(tier, direction, unit, units, ecmp[part] / cap[part],
                                                                  ar[part] / cap[part])]
     return rows, blocks
 
@@ -341,7 +368,11 @@ def _pods_link_load(mixed: MixedPlan, pattern: str, placement: str, *, job_gpus:
     f = _PodFlows(fab, src, dst, weight, n, placement, rng)
     notes = [_("Every pod under the shared spines: ranks fill pod 1's GPUs first, then each next pod's; each GPU "
                "offers its own pod's NIC line rate, and each pod's links run at its own speeds. Between pods no leaf "
-               "is shared: a flow leaves on its own NIC whatever the placement.")]
+               "is shared: a flow leaves on its own NIC whatever the placement.") if not fab.wiring.three_tiers else
+             _("Every pod's own spines under the shared cores: ranks fill pod 1's GPUs first, then each next pod's; "
+               "each GPU offers its own pod's NIC line rate, and each pod's links run at its own speeds. A flow "
+               "between pods climbs a spine of its pod, a core and a spine of the other pod; no leaf is shared: it "
+               "leaves on its own NIC whatever the placement.")]
     if pattern == "job":
         notes.append(_("The training job runs on {gpus} GPUs of every pod's {total}, ranks filling pod 1 first: its "
                        "collectives' groups and bytes are estimated with pod 1's system at every pod's GPUs (the model "
@@ -390,5 +421,7 @@ def _pods_link_load(mixed: MixedPlan, pattern: str, placement: str, *, job_gpus:
         routing=congestion.fabric_class(first.resolved), nic_gbps_per_gpu=line, gpus_on_fabric=int(active.sum()),
         flows=int(flows_total), flows_per_connection=int(per_conn), tiers=tuple(rows), ar=single._spread(ar_v),
         ecmp=single._spread(ecmp_v), hot_links=hot, blocks=tuple(blocks), histogram=hist, mix=mix,
-        notes=tuple(notes), method=METHOD + "; every pod under the shared spines, each pod's links at its own speeds",
+        notes=tuple(notes), method=METHOD + ("; every pod's own spines under the shared cores" if fab.wiring.three_tiers
+                                             else "; every pod under the shared spines")
+        + ", each pod's links at its own speeds",
         pods=_pod_spreads(fab, active, ar_gpu, ecmp_gpu))

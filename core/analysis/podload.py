@@ -9,7 +9,12 @@ over every other GPU of the whole fabric (all pods). Under adaptive routing:
   uplink speed, ``u_p / N`` to every shared spine: ``core.fabric.podwiring``);
 * the traffic into a group from every GPU outside it comes down the same way, onto the group's leaves' uplinks.
 
-Per pod, the busiest leaf's uplinks up and down [Gb/s per direction] against their capacity. A pod of fast servers
+Per pod, the busiest leaf's uplinks up and down [Gb/s per direction] against their capacity.
+
+**Pods on three tiers** (``core.fabric.podcore``): a leaf's uplinks go to its pod's own spines, the same rule
+(``pods_spine_load``); traffic leaving the pod then climbs its spines' core uplinks (``pods_core_load``): the pod's
+GPUs' traffic to every GPU of the other pods, spread evenly over its ``N_p`` spines and each spine's ``U_p``
+uplinks at the pod's uplink speed, and the other pods' traffic into it comes down the same way. A pod of fast servers
 sends more into a pod of slower uplinks than that pod sends back: the down direction of the slow pod loads most.
 Expected values of the uniform pattern (``core.analysis.load``'s ``uniform`` draws one random permutation); no
 ECMP hashing.
@@ -45,7 +50,7 @@ class PodSpineLoad(BaseModel):
 
 def _groups(mixed: MixedPlan) -> list[tuple[int, int, int, float]]:
     """``(pod position, GPUs, leaves, rate per GPU [Gb/s per direction])`` of every leaf group of every pod."""
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True)
     out = []
     for i, own in enumerate(wiring.wirings):
         gpn = mixed.plans[i].resolved.gpus_per_node
@@ -71,4 +76,25 @@ def pods_spine_load(mixed: MixedPlan) -> list[PodSpineLoad]:
             down = max(down, (sent - n * rate) * n / max(1, gpus - 1) / leaves)
         out.append(PodSpineLoad(pod=pod.index + 1, system=pod.system, up_gbps=up, down_gbps=down,
                                 capacity_gbps=pod.uplinks_per_leaf * pod.uplink_speed_gbps))
+    return out
+
+
+def pods_core_load(mixed: MixedPlan) -> list[PodSpineLoad]:
+    """Pods on three tiers: per pod of ``mixed`` (in ``mixed.fabric.pods`` order), one own spine's core uplinks under
+    uniform traffic over the whole fabric (module docstring; every spine of a pod carries the same share), as
+    ``PodSpineLoad`` rows of a spine's uplinks (``capacity_gbps``: its ``U_p`` uplinks at the pod's uplink speed);
+    empty on two tiers."""
+    if mixed.fabric.tiers != 3:
+        return []
+    groups = _groups(mixed)
+    gpus = sum(g[1] for g in groups)
+    sent = sum(g[1] * g[3] for g in groups)  # every GPU's rate [Gb/s per direction]
+    out = []
+    for i, pod in enumerate(mixed.fabric.pods):
+        mine = sum(g[1] for g in groups if g[0] == i)
+        own = sum(g[1] * g[3] for g in groups if g[0] == i)
+        up = own * (gpus - mine) / max(1, gpus - 1) / pod.own_spines  # to the other pods' GPUs, over its spines
+        down = (sent - own) * mine / max(1, gpus - 1) / pod.own_spines
+        out.append(PodSpineLoad(pod=pod.index + 1, system=pod.system, up_gbps=up, down_gbps=down,
+                                capacity_gbps=pod.spine_uplinks * pod.uplink_speed_gbps))
     return out

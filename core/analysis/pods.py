@@ -141,8 +141,8 @@ def spine_id(spine: int) -> str:
 def mixed_wiring(mixed: MixedPlan, three_tiers: bool = False) -> PodsWiring:
     """The wiring of ``mixed``'s compute fabric: the pods' own wirings under the shared spines
     (``core.fabric.podwiring``). Pods on three tiers only for a caller that handles them (``three_tiers``: the
-    topology graphs, the cabling plan, the NetBox and simulator exports, the stages); any other is refused with
-    ``two_tiers_only``'s ``DesignError``."""
+    topology graphs, the cabling plan, the NetBox and simulator exports, the stages, the whole-fabric what-if, link
+    load, availability and as-built check); any other is refused with ``two_tiers_only``'s ``DesignError``."""
     if not three_tiers:
         two_tiers_only(mixed.fabric)
     return PodsWiring(mixed.fabric, tuple(Wiring.of(p) for p in mixed.plans))

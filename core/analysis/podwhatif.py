@@ -17,6 +17,9 @@ form from the wiring (O(groups x leaves per group x spines), never a graph):
   max-flow from all its servers to the live spines: each live leaf passes the lesser of its live servers' links
   and its links to live spines (``u_p / N`` per spine at the pod's uplink speed, less its lost cables). Traffic
   between pods crosses it.
+
+Pods on three tiers (``core.fabric.podcore``) are ``core.analysis.podcorewhatif``'s: the shared cores, every pod's
+own spines and leaves and their bundles, the bandwidth up into the cores; the same ``PodLoss`` rows.
 """
 
 from __future__ import annotations
@@ -49,12 +52,18 @@ class PodLoss(BaseModel):
     injection_gbps: float
     healthy_injection_gbps: float
     spine_gbps: float
+    """Into the shared spines (pods on three tiers: into the shared cores), per direction [Gb/s]."""
     healthy_spine_gbps: float
 
 
 def pod_elements(mixed: MixedPlan) -> list[str]:
-    """Every element the whole-fabric what-if takes: the shared spines, then every pod's leaves (device ids)."""
-    wiring = mixed_wiring(mixed)
+    """Every element the whole-fabric what-if takes: the shared spines, then every pod's leaves (device ids); pods on
+    three tiers: the shared cores, every pod's own spines, then every pod's leaves."""
+    wiring = mixed_wiring(mixed, three_tiers=True)
+    if wiring.three_tiers:
+        from core.analysis.podcorewhatif import core_elements
+
+        return core_elements(wiring)
     return [wiring.spine_id(j) for j in range(mixed.fabric.spines)] + [
         wiring.leaf_id(i, k) for i, own in enumerate(wiring.wirings) for k in range(own.leaves)]
 
@@ -63,7 +72,7 @@ def whole_failures(mixed: MixedPlan, failed: list[str]) -> list[str]:
     """The whole-fabric elements (``pod_elements`` ids) of the failure what-if's ``failed`` elements of pod 1 planned
     alone: its spines are the shared spines, its leaves pod 1's (``PodsWiring.whole_of_alone``); the others (a NIC,
     a rack, a spine the shared layer does not have) have no whole-fabric counterpart here and are left out."""
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True)
     out = []
     for element in failed:
         whole = wiring.whole_of_alone(element)
@@ -76,8 +85,15 @@ def standalone_hidden_note(mixed: MixedPlan, plan) -> str:
     """Why the Resilience page shows no failure what-if of pod 1 planned alone (``plan``) for a design with pods:
     alone, pod 1 has spines the design does not buy (their count and model against the shared spines'), so its
     diagram and its failures would be of switches not in the bill; the whole-fabric what-if above loses the real
-    shared spines and every pod's leaves."""
+    shared spines and every pod's leaves (pods on three tiers: pod 1 alone has cores the design does not buy)."""
     f = plan.fabric  # pod 1's own tiers
+    if mixed.fabric.tiers == 3:
+        return _("Pod 1 planned alone would have its own cores ({count} x {model}), which the design does not buy: its "
+                 "spines sit under the {shared} shared {shared_model} cores. So the page does not draw or fail pod 1 "
+                 "as if alone; the what-if above loses the real shared cores and every pod's spines and leaves and "
+                 "shows what each pod loses.").format(
+            count=f.core_count, model=plan.resolved.tier_switches["core"].id, shared=mixed.fabric.cores,
+            shared_model=mixed.fabric.core_switch)
     return _("Pod 1 planned alone would have its own spines ({count} x {model}), which the design does not buy: its "
              "spines are the {shared} shared {shared_model}. So the page does not draw or fail pod 1 as if alone; "
              "the what-if above loses the real shared spines and every pod's leaves and shows what each pod "
@@ -99,7 +115,7 @@ def _lost(mixed: MixedPlan, failed: list[str]) -> tuple[set[int], list[set[int]]
     """The lost shared spines, each pod's lost leaves (indices) and the cables lost of each leaf-spine bundle
     ``(pod position, leaf, spine) -> count`` of ``failed`` ids (a bundle: all its cables); ``InputError`` for an id
     that is not a shared spine, a pod's leaf, a leaf-spine bundle (``PodsWiring.link_id``) or a cable of one."""
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True)
     spines = {wiring.spine_id(j): j for j in range(mixed.fabric.spines)}
     lost_spines, lost_leaves, cables = set(), [set() for _w in wiring.wirings], {}
     for element in failed:
@@ -126,16 +142,27 @@ def _lost(mixed: MixedPlan, failed: list[str]) -> tuple[set[int], list[set[int]]
 
 
 def whole_choices(mixed: MixedPlan) -> list[str]:
-    """Every element ``pods_what_if`` takes: ``pod_elements`` and every leaf's bundle to every shared spine."""
-    wiring = mixed_wiring(mixed)
+    """Every element ``pods_what_if`` takes: ``pod_elements`` and every leaf's bundle to every shared spine (pods on
+    three tiers: to every spine of its pod, and every pod spine's bundle to every core of its group)."""
+    wiring = mixed_wiring(mixed, three_tiers=True)
+    if wiring.three_tiers:
+        from core.analysis.podcorewhatif import core_choices
+
+        return core_choices(wiring)
     return pod_elements(mixed) + [wiring.link_id(i, k, j) for i, own in enumerate(wiring.wirings)
                                   for k in range(own.leaves) for j in range(mixed.fabric.spines)]
 
 
 def is_whole_element(mixed: MixedPlan, element: str) -> bool:
-    """Whether ``pods_what_if`` takes ``element``: a shared spine, a pod's leaf or a leaf-spine bundle."""
+    """Whether ``pods_what_if`` takes ``element``: a shared spine, a pod's leaf or a leaf-spine bundle (pods on three
+    tiers: ``core.analysis.podcorewhatif``'s elements)."""
     try:
-        _lost(mixed, [element])
+        if mixed.fabric.tiers == 3:
+            from core.analysis.podcorewhatif import lost_of
+
+            lost_of(mixed_wiring(mixed, three_tiers=True), [element])
+        else:
+            _lost(mixed, [element])
     except InputError:
         return False
     return True
@@ -148,13 +175,20 @@ def split_failures(mixed: MixedPlan, specs) -> tuple[list[str], list[str]]:
     a shared spine, ``pod2.p0.leaf1`` pod 2's leaf) that pod 1 planned alone has too is given as pod 1's own id
     (``PodsWiring.alone_of_whole``: ``p0.spine0``, ``p0.leaf1``); another pod's leaf or bundle is whole-fabric only;
     a spec that is not a whole-fabric id (``p0.spine0``, ``node5.nic2``, ``leaf:2``) is pod 1's as typed. A pod-1
-    bundle (``pod1.p0.leaf1-spine0``) is in both lists. Specs are lower-cased and stripped; order kept, no repeats.
+    bundle (``pod1.p0.leaf1-spine0``) is in both lists. A failure inside one pod under its prefix
+    (``pod2.node5.nic2``: ``core.analysis.podinside``) is whole-fabric only. Specs are lower-cased and stripped;
+    order kept, no repeats.
     """
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True)
     alone: list[str] = []
     whole: list[str] = []
+    from core.analysis.podinside import inside_spec
+
     for spec in (str(s).strip().lower() for s in specs):
         if not spec:
+            continue
+        if inside_spec(mixed, spec) is not None:  # a pod's NIC, rack or scale-up part: its pod's own what-if
+            whole += [spec] if spec not in whole else []
             continue
         own = wiring.alone_of_whole(spec) if is_whole_element(mixed, spec) else spec
         if own is not None and own not in alone:
@@ -169,7 +203,7 @@ def link_failures(mixed: MixedPlan, alone, whole) -> tuple[str, ...]:
     """The share link's failed elements of a design with pods (``split_failures``' inverse): pod 1's switches the
     whole fabric has under their whole-fabric ids (``p0.spine0``: ``spine0``, as the CLI names them), the other
     specs of ``alone`` as they are, then ``whole``; no repeats."""
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True)
     out = [wiring.whole_of_alone(spec) or spec for spec in alone] + list(whole)
     return tuple(dict.fromkeys(out))
 
@@ -193,41 +227,30 @@ class _Parts:
         self.parent[self.find(a)] = self.find(b)
 
 
-def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
-    """What each pod of ``mixed`` loses when the ``failed`` leaves, shared spines and leaf-spine bundles are lost
-    (module docstring), in ``mixed.fabric.pods`` order."""
-    wiring = mixed_wiring(mixed)
-    f = mixed.fabric
-    lost_spines, lost_leaves, lost_cables = _lost(mixed, failed)
-    live_spines = [j for j in range(f.spines) if j not in lost_spines]
-    parts = _Parts()
-    groups = []  # (pod position, group, connected GPUs, one of its live leaves) of every leaf group
-    out = []
-    for i, own in enumerate(wiring.wirings):
-        pod, gpn = f.pods[i], mixed.plans[i].resolved.gpus_per_node
-        node_links = own.links_per_node_leaf * own.port_gbps  # one server to one of its leaves [Gb/s]
-        pair = pod.links_per_leaf_spine_pair  # cables of one leaf to one shared spine
-        cut = degraded = 0
-        injection = healthy_injection = spine = healthy_spine = 0.0
-        for g in range(own.groups):
-            nodes, leaves = own.group_nodes(g), own.leaves_of_group(g)
-            live = [k for k in leaves if k not in lost_leaves[i]]
-            healthy_injection += nodes * len(leaves) * node_links
-            injection += nodes * len(live) * node_links
-            cut += 0 if live else nodes
-            degraded += nodes if live and len(live) < len(leaves) else 0
-            healthy_spine += len(leaves) * min(nodes * node_links, f.spines * pair * pod.uplink_speed_gbps)
-            for k in live:  # the group's servers join its live leaves; each leaf its live spines
-                left = {j: pair - lost_cables.get((i, k, j), 0) for j in live_spines}
-                ups = [j for j in live_spines if left[j] > 0]
-                spine += min(nodes * node_links, sum(left.values()) * pod.uplink_speed_gbps)
-                parts.join(("leaf", i, k), ("leaf", i, live[0]))
-                for j in ups:
-                    parts.join(("leaf", i, k), ("spine", j))
-            groups.append((i, g, nodes * gpn if live else 0, ("leaf", i, live[0]) if live else None))
-        out.append(dict(pod=pod.index + 1, system=pod.system, gpus=pod.gpus, nodes_cut_off=cut,
-                        gpus_cut_off=cut * gpn, nodes_degraded=degraded, injection_gbps=injection,
-                        healthy_injection_gbps=healthy_injection, spine_gbps=spine, healthy_spine_gbps=healthy_spine))
+def _servers(mixed: MixedPlan, wiring, i: int, lost_leaves: set[int], groups: list) -> dict:
+    """The pod at position ``i``'s servers with ``lost_leaves`` (module docstring): its ``PodLoss`` fields but the
+    bandwidth up (``spine_gbps``, ``healthy_spine_gbps``); appends ``(pod position, group, connected GPUs, one of
+    its live leaves)`` of every leaf group of the pod to ``groups``."""
+    own, pod, gpn = wiring.wirings[i], mixed.fabric.pods[i], mixed.plans[i].resolved.gpus_per_node
+    node_links = own.links_per_node_leaf * own.port_gbps  # one server to one of its leaves [Gb/s]
+    cut = degraded = 0
+    injection = healthy_injection = 0.0
+    for g in range(own.groups):
+        nodes, leaves = own.group_nodes(g), own.leaves_of_group(g)
+        live = [k for k in leaves if k not in lost_leaves]
+        healthy_injection += nodes * len(leaves) * node_links
+        injection += nodes * len(live) * node_links
+        cut += 0 if live else nodes
+        degraded += nodes if live and len(live) < len(leaves) else 0
+        groups.append((i, g, nodes * gpn if live else 0, ("leaf", i, live[0]) if live else None))
+    return dict(pod=pod.index + 1, system=pod.system, gpus=pod.gpus, nodes_cut_off=cut, gpus_cut_off=cut * gpn,
+                nodes_degraded=degraded, injection_gbps=injection, healthy_injection_gbps=healthy_injection)
+
+
+def _cut_apart(mixed: MixedPlan, wiring, parts: "_Parts", groups: list, lost_leaves: list[set[int]],
+               out: list[dict]) -> list[PodLoss]:
+    """``out`` with the GPUs outside the part of ``parts`` holding the most GPUs cut off (module docstring), as
+    ``PodLoss`` rows; ``groups`` as ``_servers`` gives them."""
     held: dict = {}  # GPUs of each part still connected
     for _i, _g, gpus, leaf in groups:
         if leaf is not None:
@@ -243,11 +266,66 @@ def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
     return [PodLoss(**row) for row in out]
 
 
-def loss_rows(losses: list[PodLoss], unit: str) -> list[dict[str, str]]:
+def _three_tiers_what_if(mixed: MixedPlan, wiring, failed: list[str]) -> list[PodLoss]:
+    """``pods_what_if`` of pods on three tiers (``core.analysis.podcorewhatif``): the bandwidth up is into the
+    shared cores."""
+    from core.analysis.podcorewhatif import into_cores, join_parts, lost_of
+
+    lost, healthy = lost_of(wiring, failed), lost_of(wiring, [])
+    parts, groups, out = _Parts(), [], []
+    join_parts(wiring, lost, parts)
+    for i, own in enumerate(wiring.wirings):
+        row = _servers(mixed, wiring, i, lost.leaves[i], groups)
+        for _i, g, _gpus, leaf in groups[-own.groups:]:  # a group's servers join its live leaves
+            for k in own.leaves_of_group(g) if leaf is not None else ():
+                if k not in lost.leaves[i]:
+                    parts.join(("leaf", i, k), leaf)
+        node_links = own.links_per_node_leaf * own.port_gbps
+        out.append({**row, "spine_gbps": into_cores(wiring, i, lost, node_links),
+                    "healthy_spine_gbps": into_cores(wiring, i, healthy, node_links)})
+    return _cut_apart(mixed, wiring, parts, groups, lost.leaves, out)
+
+
+def pods_what_if(mixed: MixedPlan, failed: list[str]) -> list[PodLoss]:
+    """What each pod of ``mixed`` loses when the ``failed`` leaves, shared spines and leaf-spine bundles are lost
+    (module docstring), in ``mixed.fabric.pods`` order; pods on three tiers: their cores, own spines and bundles too
+    (``core.analysis.podcorewhatif``)."""
+    wiring = mixed_wiring(mixed, three_tiers=True)
+    if wiring.three_tiers:
+        return _three_tiers_what_if(mixed, wiring, failed)
+    f = mixed.fabric
+    lost_spines, lost_leaves, lost_cables = _lost(mixed, failed)
+    live_spines = [j for j in range(f.spines) if j not in lost_spines]
+    parts = _Parts()
+    groups: list = []  # (pod position, group, connected GPUs, one of its live leaves) of every leaf group
+    out = []
+    for i, own in enumerate(wiring.wirings):
+        pod = f.pods[i]
+        row = _servers(mixed, wiring, i, lost_leaves[i], groups)
+        node_links = own.links_per_node_leaf * own.port_gbps  # one server to one of its leaves [Gb/s]
+        pair = pod.links_per_leaf_spine_pair  # cables of one leaf to one shared spine
+        spine = healthy_spine = 0.0
+        for g in range(own.groups):
+            nodes, leaves = own.group_nodes(g), own.leaves_of_group(g)
+            live = [k for k in leaves if k not in lost_leaves[i]]
+            healthy_spine += len(leaves) * min(nodes * node_links, f.spines * pair * pod.uplink_speed_gbps)
+            for k in live:  # the group's servers join its live leaves; each leaf its live spines
+                left = {j: pair - lost_cables.get((i, k, j), 0) for j in live_spines}
+                ups = [j for j in live_spines if left[j] > 0]
+                spine += min(nodes * node_links, sum(left.values()) * pod.uplink_speed_gbps)
+                parts.join(("leaf", i, k), ("leaf", i, live[0]))
+                for j in ups:
+                    parts.join(("leaf", i, k), ("spine", j))
+        out.append({**row, "spine_gbps": spine, "healthy_spine_gbps": healthy_spine})
+    return _cut_apart(mixed, wiring, parts, groups, lost_leaves, out)
+
+
+def loss_rows(losses: list[PodLoss], unit: str, cores: bool = False) -> list[dict[str, str]]:
     """A row per pod of ``losses`` for a table, in the current language: the pod and its system, GPUs cut off of
-    its GPUs, servers degraded, injection and bandwidth into the shared spines as ``failed / healthy`` (per
-    direction, in the one unit the headers name: ``core.units.scale`` of the largest healthy value in ``unit``;
-    short cells, so a column per pod fits a 1,024 px page in Chinese too)."""
+    its GPUs, servers degraded, injection and bandwidth into the shared spines (``cores``: pods on three tiers, into
+    the shared cores) as ``failed / healthy`` (per direction, in the one unit the headers name: ``core.units.scale``
+    of the largest healthy value in ``unit``; short cells, so a column per pod fits a 1,024 px page in Chinese
+    too)."""
     from core.i18n import number
     from core.units import bandwidth_in, scale
 
@@ -262,6 +340,6 @@ def loss_rows(losses: list[PodLoss], unit: str) -> list[dict[str, str]]:
              _("Servers degraded"): number(loss.nodes_degraded),
              _("Injection [{unit}, 1 dir]").format(unit=label): left(loss.injection_gbps,
                                                                     loss.healthy_injection_gbps),
-             _("Into shared spines [{unit}, 1 dir]").format(unit=label): left(loss.spine_gbps,
-                                                                                 loss.healthy_spine_gbps)}
+             (_("Into shared cores [{unit}, 1 dir]") if cores else _("Into shared spines [{unit}, 1 dir]")).format(
+                 unit=label): left(loss.spine_gbps, loss.healthy_spine_gbps)}
             for loss in losses]

@@ -24,8 +24,10 @@ def register(subparsers) -> None:
     g = parser.add_argument_group(_("failures"))
     g.add_argument("--fail", action="append", required=True, metavar="TIER:COUNT|TIER:NAME",
                    help=_("fail elements: a tier and a count {counts} (chosen where they hurt most) or a name "
-                          "{names}; repeat the option. A design with pods: shared spines and pods' leaves ({pods}) "
-                          "fail on the whole fabric").format(pods="spine0 pod2.p0.leaf1",
+                          "{names}; repeat the option. A design with pods: shared spines or cores and the pods' "
+                          "switches and bundles ({pods}) fail on the whole fabric, a pod's NIC, rack or scale-up part "
+                          "({inside}) on its pod").format(pods="spine0 pod2.p0.leaf1 core0 pod2.p0.spine0-core1",
+                                                         inside="pod2.node5.nic2 pod1.rack3",
                        counts="[spine:2 leaf:1 tor:1 nic:1 plane:1 core:1 rack:1 link:1 nvswitch:1 tray:1 feed:1 "
                               "global:1]",
                        names="[leaf:p0.leaf3 su1-rail3 p1 node5.nic2 rack3 p0.leaf3-spine1 p0.leaf3-spine1#2 "
@@ -113,26 +115,38 @@ def render_table(out: dict, system=None) -> str:
 
 
 def _whole_fabric(design, failed: list[str], fmt: str) -> str | None:
-    """A design with pods whose ``failed`` are all shared spines and pods' leaves (``spine0``, ``pod2.p0.leaf1``):
+    """A design with pods whose ``failed`` are all shared spines and pods' leaves (``spine0``, ``pod2.p0.leaf1``; pods
+    on three tiers: shared cores, pods' spines and leaves and their bundles, ``core0``, ``pod2.p0.spine0-core1``)
+    or failures inside one pod (``pod2.node5.nic2``: ``core.analysis.podinside``, each its pod's own what-if):
     what each pod loses on the whole fabric (``core.analysis.podwhatif``), as text or JSON; None otherwise (the
     what-if then analyses pod 1 alone)."""
+    from core.analysis.podinside import inside_spec, inside_what_if
     from core.analysis.podwhatif import is_whole_element, loss_rows, pods_what_if
     from core.analysis.whole import design_mixed
 
     mixed = design_mixed(design)
-    if mixed is None or not all(is_whole_element(mixed, e) for e in failed):
+    inside = [e for e in failed if mixed is not None and inside_spec(mixed, e) is not None]
+    if mixed is None or not all(e in inside or is_whole_element(mixed, e) for e in failed):
         return None
-    losses = pods_what_if(mixed, failed)
+    losses = pods_what_if(mixed, [e for e in failed if e not in inside])
+    results = inside_what_if(mixed, inside)
     if fmt == "json":
         return to_json({"failed": failed, "pods": [loss.model_dump() for loss in losses],
+                        **({"inside": [{"pod": pod, "gpus_cut_off": r.gpus_disconnected,
+                                        "gpus_degraded": r.gpus_degraded, "notes": list(r.notes)}
+                                       for pod, r in results]} if results else {}),
                         "units": "Gb/s per direction"}) + "\n"
     lines = [_("failed: {elements}").format(elements=", ".join(failed))]
-    rows = loss_rows(losses, "Gb/s")
+    rows = loss_rows(losses, "Gb/s", cores=mixed.fabric.tiers == 3)
     width = max(display_width(name) for name in rows[0]) + 2
     for entry in rows:
         label, *rest = entry.items()
         lines.append(label[1])
         lines += ["  " + pad(name, width) + value for name, value in rest]
+    for pod, result in results:  # each pod's own what-if (core.analysis.podinside)
+        lines.append(_("pod {pod}, inside: {lost} GPUs cut off, {degraded} degraded").format(
+            pod=pod, lost=f"{result.gpus_disconnected:,}", degraded=f"{result.gpus_degraded:,}"))
+        lines += ["  " + note for note in result.notes]
     return "\n".join(lines) + "\n"
 
 

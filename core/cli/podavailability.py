@@ -26,7 +26,7 @@ def pods_lines(avail, spares) -> list[str]:
     """The text lines of the whole fabric's availability ``avail`` (a ``PodsAvailability``) and the spares
     ``spares`` (a ``core.analysis.sparing.Spares``; money in USD): the totals, one block per pod with the Resilience
     page's columns, the method."""
-    from core.analysis.podavail import METHOD_NOTE
+    from core.analysis.podavail import method_note
 
     lines = [
         row(_("job"), _("{job} of {total} GPUs runs {fraction} of the time ({trials} trials, seed {seed})").format(
@@ -44,6 +44,6 @@ def pods_lines(avail, spares) -> list[str]:
         row(_("spares"), _("{count} spare rows, {spend}; capex with spares {capex}").format(
             count=len(spares.rows), spend=usd(spares.spares_capex_usd, exact=True),
             capex=usd(spares.capex_with_spares_usd, exact=True))),
-        _(METHOD_NOTE).replace("`", ""),
+        _(method_note(avail)).replace("`", ""),
         ""]
     return lines

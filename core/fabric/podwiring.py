@@ -137,6 +137,47 @@ class PodsWiring:
         ok = parsed[3] < self.wirings[found[0]].leaves and j < spines
         return (found[0], parsed[3], j) if ok else None
 
+    def core_link_id(self, pod: int, k: int, core: int) -> str:
+        """Three tiers: id of the link bundle from own spine ``k`` of the pod at position ``pod`` to shared core
+        ``core``: ``pod2.p0.spine0-core1``."""
+        return f"{self.own_spine_id(pod, k)}-{self.core_id(core)}"
+
+    def parse_core(self, device: str) -> int | None:
+        """Three tiers: the number of a shared core id (``core1``: 1); None for another id or a core this fabric
+        lacks."""
+        number = device[len(_CORE):] if device.startswith(_CORE) else ""
+        return int(number) if number.isdigit() and int(number) < self.fabric.cores else None
+
+    def parse_own_spine(self, device: str) -> tuple[int, int] | None:
+        """Three tiers: ``(pod position, own spine)`` of an ``own_spine_id``; None for another id or one this fabric
+        lacks."""
+        found = self.parse(device) if self.three_tiers else None
+        parsed = Wiring.parse(found[1]) if found is not None else None
+        if parsed is None or parsed[0] != "spine" or parsed[1] or parsed[2]:
+            return None
+        return (found[0], parsed[3]) if parsed[3] < self.wirings[found[0]].spines else None
+
+    def parse_core_link(self, element: str) -> tuple[int, int, int] | None:
+        """Three tiers: ``(pod position, own spine, shared core)`` of a ``core_link_id``; None for another id or a
+        pair the wiring does not join (the core outside the spine's group, ``cores_of_spine``)."""
+        spine, dash, core = element.rpartition("-")
+        own, c = (self.parse_own_spine(spine), self.parse_core(core)) if dash else (None, None)
+        return (*own, c) if own is not None and c is not None and c in self.cores_of_spine(own[1]) else None
+
+    def bundle_of(self, lower: str, upper: str) -> str | None:
+        """The bundle id of a leaf-spine or spine-core cable between the device ids ``lower`` and ``upper``
+        (``link_id``: ``pod2.p0.leaf1-spine0`` also for a pod's own spine on three tiers; ``core_link_id``); None
+        for another pair."""
+        found = self.parse(lower)
+        parsed = Wiring.parse(found[1]) if found is not None else None
+        if parsed is not None and parsed[0] == "leaf":
+            own = self.parse_own_spine(upper)
+            spine = (own[1] if own is not None and own[0] == found[0] else None) if self.three_tiers else (
+                int(upper[len(_SPINE):]) if upper.startswith(_SPINE) and upper[len(_SPINE):].isdigit() else None)
+            return self.link_id(found[0], parsed[3], spine) if spine is not None else None
+        own, core = self.parse_own_spine(lower), self.parse_core(upper)
+        return self.core_link_id(*own, core) if own is not None and core is not None else None
+
     def parse(self, device: str) -> tuple[int, str] | None:
         """``(pod position, the pod's own id)`` of a pod device id; None for a shared spine or another id."""
         found = _POD_ID.match(device)

@@ -199,7 +199,7 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
     """Worst link load per block of the topology (leaf groups; pods for spine-core links) [% of capacity];
     ``family`` (a ``FabricPlan.family``) names the blocks in its words (``load:blocks``: a Dragonfly's groups). A
     design with pods (blocks with ``pod``, ``core.analysis.loadpods``): a row per pod, tier and direction, its blocks
-    the pod's leaf groups."""
+    the pod's leaf groups (on three tiers the pod's own spines for spine-core links)."""
     key = "ecmp_max" if routing == "ecmp" else "ar_max"
     rows: dict[tuple[int, str, str], list[dict]] = {}
     for b in result.blocks:
@@ -236,6 +236,8 @@ def load_heatmap_figure(result: LoadResult, routing: str = "ecmp", height: int =
     ticks = list(range(0, width, step))
     axis = words(family, "load:blocks", None) or (
         _("block: leaf groups (global: sender)") if (0, "global", "up") in rows else
+        _("block of the pod's leaf groups (its spines for spine-core), left to right")
+        if pods != [0] and any(t == "spine_core" for _p, t, _d in rows) else
         _("block of the pod's leaf groups, left to right") if pods != [0] else
         _("block of leaf groups (pods for spine-core), left to right"))
     axis, lines = wrap_title(axis, HEATMAP_AXIS_CHARS)  # a half-page chart at 1,024 px cut one long line

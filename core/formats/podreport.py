@@ -20,7 +20,7 @@ def pods_availability_html(plan, values: Mapping) -> tuple[str, object]:
     """The availability section's HTML of the design with pods of ``plan`` under the Resilience page's settings
     ``values`` and its ``PodsAvailability`` (None when the engine cannot compute it): the totals, a row per pod
     with the page's columns (GPUs, counts; the share of time every GPU of the pod is usable), the method."""
-    from core.analysis.podavail import METHOD_NOTE
+    from core.analysis.podavail import method_note
     from core.analysis.whole import design_mixed
     from core.formats.report import _h3, _monte_carlo_note, _p, _table
     from core.formats.resiliencelink import pods_availability_of
@@ -40,7 +40,7 @@ def pods_availability_html(plan, values: Mapping) -> tuple[str, object]:
                    [[_("pod {pod}").format(pod=p.pod) + f" ({p.system})", number(p.gpus),
                      number(p.expected_gpus_available, 1), number(p.expected_gpus_cut_off, 1),
                      units.percent(p.all_available_fraction)] for p in a.pods], {1, 2, 3, 4})
-    body += _monte_carlo_note(a.trials, values) + _p(_(METHOD_NOTE).replace("`", ""), note=True)
+    body += _monte_carlo_note(a.trials, values) + _p(_(method_note(a)).replace("`", ""), note=True)
     return body, a
 
 

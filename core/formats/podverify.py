@@ -10,6 +10,12 @@ ibsim net file's (``core.formats.podibsim``): a pod's leaf port ``n`` as the pod
 (``core.analysis.verify.port_labels``), a shared spine's port ``n`` is port ``(n - 1) // b``, lane ``(n - 1) % b``
 (``b``: ``core.formats.podibsim.spine_lanes``).
 
+Pods on three tiers (``core.fabric.podcore``): each pod's leaf-spine cables are its own (a pod spine's port named
+as the pod's own plan numbers it), the spine-core cables ``PodsWiring.core_links``' with a shared core's port
+``1/<port>/<lane>`` (``b``: the most spine uplinks a pod puts on one core port); a spine on another core is
+``wrong-core``, and a lost spine-core cable is one cable of the spine's bundle to the core
+(``pod2.p0.spine0-core1#0``), priced by its bandwidth into the cores and the busiest spine-core link left.
+
 Kinds are ``core.analysis.verify.KINDS``': ``missing``, ``extra``, ``wrong-speed``, and on a planned port another
 link's cable: a NIC on a leaf of its own pod is a fabric's (``core.analysis.verify.nic_fault`` on the pod's wiring:
 ``wrong-port`` on its planned leaf, ``rail-swap`` on another rail's leaf of its leaf group, else ``wrong-leaf``), on
@@ -44,7 +50,7 @@ from core.fabric.wiring import Wiring
 from core.i18n import _
 from core.physical.cabling import node_port, port_names, position_of
 
-_RANK = {"leaf": 1, "spine": 2}
+_RANK = {"leaf": 1, "spine": 2, "core": 3}
 
 
 class _PodsIndex:
@@ -54,7 +60,8 @@ class _PodsIndex:
         from core.formats.podexports import PodNames
         from core.formats.podibsim import spine_lanes
 
-        self.mixed, self.wiring = mixed, mixed_wiring(mixed)
+        self.mixed, self.wiring = mixed, mixed_wiring(mixed, three_tiers=True)
+        self.shared = "spine-core" if self.wiring.three_tiers else "leaf-spine"  # the links to the shared layer
         self.lanes = spine_lanes(mixed)
         self.names = PodNames(mixed, naming)
         self.leaf_ports = [port_labels(p, own, port_names(p, own)) for p, own in zip(mixed.plans, self.wiring.wirings)]
@@ -69,13 +76,14 @@ class _PodsIndex:
         ids = {link.a for link in self.links} | {link.b for link in self.links}
         self.lookup = {i.casefold(): i for i in ids}
         self.lookup.update({self.names.device(i).casefold(): i for i in ids})
-        self.spine_labels = {link.b_label.casefold(): link.b_label for link in self.links if link.kind == "leaf-spine"}
+        self.spine_labels = {link.b_label.casefold(): link.b_label for link in self.links if link.kind == self.shared}
 
     def role(self, device: str) -> tuple[str, int | None]:
-        """``(role, pod position)`` of a device id: ``server``, ``leaf`` (with its pod) or ``spine`` (pod None)."""
+        """``(role, pod position)`` of a device id: ``server``, ``leaf`` (with its pod) or ``spine`` (pod None: a
+        shared one; on three tiers a pod's own, with its pod) or ``core`` (pod None)."""
         found = self.wiring.parse(device)
         if found is None:
-            return "spine", None
+            return ("core" if self.wiring.three_tiers else "spine"), None
         parsed = Wiring.parse(found[1])
         return ("server" if parsed is None else parsed[0]), found[0]
 
@@ -92,10 +100,10 @@ class _PodsIndex:
             return device, found.port if found.port.startswith("nic") else None
         if found.port.isdigit():
             n = int(found.port)
-            if role == "spine":
+            if pod is None:  # a shared spine or core: its port n is port (n - 1) // b, lane (n - 1) % b
                 return device, f"1/{(n - 1) // self.lanes + 1}/{(n - 1) % self.lanes + 1}" if n > 0 else None
-            return device, self.leaf_ports[pod][0]["leaf"].get(n)
-        table = self.spine_labels if role == "spine" else self.leaf_ports[pod][1]["leaf"]
+            return device, self.leaf_ports[pod][0][role].get(n)
+        table = self.spine_labels if pod is None else self.leaf_ports[pod][1][role]
         return device, table.get(found.port.casefold())
 
     def vertex(self, device: str) -> str:
@@ -128,6 +136,8 @@ def _classify(index: _PodsIndex, ends: tuple, used: set) -> tuple[str, int | Non
         return "wrong-leaf", planned
     if lower == "leaf" and upper == "spine":
         return "wrong-spine", planned
+    if lower == "spine" and upper == "core":
+        return "wrong-core", planned
     return "wrong-device", planned
 
 
@@ -147,13 +157,15 @@ def pods_diff(index: _PodsIndex, found: list, mapping: dict, skip_speed: bool = 
 
 def spec_of(index: _PodsIndex, fault: Fault) -> str | None:
     """What a fault loses: one cable of a leaf's bundle to a spine (``pod2.p0.leaf1-spine0#0``: its ordinal in the
-    bundle, ``core.analysis.podwhatif``) or a server's NIC (``pod2.node3.nic1``, 0-based); None for a wrong port,
-    an extra or a slow link."""
+    bundle, ``core.analysis.podwhatif``), of a pod spine's bundle to a core on three tiers
+    (``pod2.p0.spine0-core1#0``) or a server's NIC (``pod2.node3.nic1``, 0-based); None for a wrong port, an extra
+    or a slow link."""
     if fault.planned is None or fault.kind in ("extra", "wrong-port", "wrong-speed"):
         return None
     link = index.links[fault.planned]
-    if link.kind == "leaf-spine":
-        return f"{link.a}-{link.b}#{index.pairs[link.a, link.b].index(fault.planned)}"
+    if link.kind in ("leaf-spine", "spine-core"):
+        bundle = index.wiring.bundle_of(link.a, link.b)
+        return f"{bundle}#{index.pairs[link.a, link.b].index(fault.planned)}"
     return f"{link.a}.nic{int(link.a_label[3:link.a_label.index('/')]) - 1}"
 
 
@@ -210,13 +222,14 @@ class _Pricer:
                                                                                 "node_leaf"))
             if load is not None and m < c:
                 found.append((pod, "node_leaf", load, load * (1 + math.ceil(m / (c - m)))))
-        for leaf, lost in Counter(b.rpartition("-")[0] for b in bundles).items():  # one cable each
-            pod = wiring.parse(leaf)[0]
+        for lower, lost in Counter(b.rpartition("-")[0] for b in bundles).items():  # one cable each
+            pod = wiring.parse(lower)[0]
             spec = mixed.fabric.pods[pod]
-            n = spec.uplinks_per_leaf
-            load = self.loads.get((spec.index + 1, "leaf_spine"))
+            tier = "spine_core" if wiring.parse_own_spine(lower) is not None else "leaf_spine"
+            n = spec.spine_uplinks if tier == "spine_core" else spec.uplinks_per_leaf
+            load = self.loads.get((spec.index + 1, tier))
             if load is not None and lost < n:
-                found.append((pod, "leaf_spine", load, load * n / (n - lost)))
+                found.append((pod, tier, load, load * n / (n - lost)))
         if not found:
             return None
         pod, tier, healthy, value = max(found, key=lambda item: item[3])
@@ -329,5 +342,9 @@ def verify_pods(mixed: MixedPlan, found: list, mapping: dict | None = None, nami
     coverage, checked = coverage_of(index, matched, faults, found, unknown, skip_speed)
     notes = [_("A design with pods: checked against the whole fabric, every pod under the shared spines "
                "({pods} pods, {spines} shared spines).").format(pods=len(mixed.fabric.pods),
-                                                                spines=mixed.fabric.spines), *checked]
+                                                                spines=mixed.fabric.spines)
+             if mixed.fabric.tiers != 3 else
+             _("A design with pods on three tiers: checked against the whole fabric, every pod's leaves and own "
+               "spines under the shared cores ({pods} pods, {cores} shared cores).").format(
+                 pods=len(mixed.fabric.pods), cores=mixed.fabric.cores), *checked]
     return result_of(rows, matched, together, fixes, coverage, notes)

@@ -246,17 +246,13 @@ def check_pod_failures(plan, mixed, specs) -> tuple[tuple[str, ...], list[str], 
     """A design with pods: ``(pod 1's specs that plan has, whole-fabric-only specs, warnings)``. The specs are
     split as ``python -m core failure`` reads them (``core.analysis.podwhatif.split_failures``); a pod-1 spec that
     ``plan`` (pod 1 alone) lacks but the whole fabric has (``PodsWiring.whole_of_alone``: a shared spine pod 1
-    alone does not have) is failed on the whole fabric only, without a warning. Pods on three tiers: every spec is
-    pod 1's (``check_failures``)."""
+    alone does not have) is failed on the whole fabric only, without a warning."""
     from core.analysis.pods import mixed_wiring
     from core.analysis.podwhatif import split_failures
 
-    if mixed.fabric.tiers == 3:  # pods on three tiers: the what-if is pod 1's alone (the whole fabric's refuses)
-        good, problems = check_failures(plan, specs)
-        return good, [], problems
     alone, whole = split_failures(mixed, specs)
     good, problems = check_failures(plan, alone)
-    wiring = mixed_wiring(mixed)
+    wiring = mixed_wiring(mixed, three_tiers=True)
     kept = []
     for spec, problem in zip([spec for spec in alone if spec not in good], problems):  # in the warnings' order
         target = wiring.whole_of_alone(spec)
