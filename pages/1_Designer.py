@@ -125,7 +125,7 @@ def main() -> None:
                 st.caption(bisection_note(design_mixed(plan.design), unit))
                 st.markdown("#### " + _("Oversubscription of pod 1"))
             st.plotly_chart(cached.oversubscription(key, unit, lang), key="bw_oversub", config={"displaylogo": False})
-            bw = plan.bandwidth
+            bw = whole_plan(plan).bandwidth  # pod 1's, with the hops between pods
             st.markdown(
                 _("**Oversubscription** leaf {leaf}, spine {spine}, end to end {total} · **hops** (switches "
                   "crossed) same rail {same_rail}, cross rail {cross_rail}, cross pod {cross_pod} · **{link} : "

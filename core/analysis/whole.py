@@ -77,7 +77,8 @@ class PodPlan(Plan):
 def whole_plan(p: Plan) -> Plan:
     """``p`` without pods; with pods a ``WholePlan``: ``p`` carrying the mixed bill and its cost (module
     docstring): capex [USD], capex per GPU over every pod's GPUs, power [kW], TCO, compute racks summed over the
-    pods. Pods that cannot be planned together (``mixed_plan`` raises) give ``p``: the pages and commands that show
+    pods, and the hops between pods (``MixedFabric.cross_pod_hops``) in its bandwidth. Pods that cannot be
+    planned together (``mixed_plan`` raises) give ``p``: the pages and commands that show
     totals call ``mixed_plan`` and say its error."""
     if isinstance(p, WholePlan):
         return p
@@ -90,7 +91,9 @@ def whole_plan(p: Plan) -> Plan:
     totals = p.resolved.model_copy(update={"gpus": mixed.fabric.gpus, "nodes": mixed.fabric.nodes})
     cost = summarize_cost(totals, mixed.bom).model_copy(update={
         "racks_compute": sum(pod.cost.racks_compute for pod in mixed.plans)})
-    return WholePlan.model_construct(**{**dict(p), "bom": mixed.bom, "cost": cost, "mixed": mixed})
+    bandwidth = p.bandwidth.model_copy(update={"hops_cross_pod": mixed.fabric.cross_pod_hops})  # across the pods
+    return WholePlan.model_construct(**{**dict(p), "bom": mixed.bom, "cost": cost, "mixed": mixed,
+                                        "bandwidth": bandwidth})
 
 
 def _sum(dicts: list[dict]) -> dict:

@@ -602,8 +602,9 @@ def _bandwidth(doc: _Doc, plan) -> None:
     from core.analysis.whatif import oversubscription_sweep, sweep_display_table
     from core.fabric.bandwidth import tier_capacities_gbits
     from core.figures.bandwidth import bandwidth_hierarchy_figure, oversubscription_figure, tier_capacity_figure
+    from core.analysis.whole import whole_plan
 
-    bw = plan.bandwidth
+    bw = whole_plan(plan).bandwidth  # a design with pods: pod 1's, with the hops between pods
     body = doc.figure(bandwidth_hierarchy_figure(plan, unit=doc.unit), 380)
     capacities = tier_capacities_gbits(plan.resolved, plan.fabric)
     body += doc.figure(tier_capacity_figure(plan, capacities, unit=doc.unit), 360)
@@ -621,7 +622,7 @@ def _bandwidth(doc: _Doc, plan) -> None:
         return
     try:
         sweep = oversubscription_sweep(plan.design)
-        body += _h3(_("What if the leaves were oversubscribed"))
+        body += _h3(_("Oversubscription of pod 1") if plan.design.pods else _("What if the leaves were oversubscribed"))
         body += doc.figure(oversubscription_figure(sweep, plan.design.oversubscription, unit=doc.unit), 380)
         table = sweep_display_table(sweep, doc.unit)
         body += _frame_table(table.to_dict("records"))
