@@ -8,7 +8,8 @@ networks and bill), in the shapes the single design's numbers use, so every page
 * ``whole_summary(plan)``: ``Plan.summary()`` without pods, byte for byte; with pods, the mixed totals in its keys
   (GPUs, nodes, switches by tier with the shared spines, links, transceivers, capex low/typical/high, power, the
   bisection) and ``mixed_pods`` (``core.analysis.pods.pods_summary``: the pods and the bound across them). The
-  per-GPU injection and scale-up bandwidth are the slowest pod's (a collective across pods runs at its rate); the
+  per-GPU injection and scale-up bandwidth are the slowest pod's (a collective across pods runs at its rate), and
+  every pod's, in pod order, in ``nvlink_gbytes_per_gpu_bidir_pods`` and ``scaleout_gbits_per_gpu_pods``; the
   bisection ratio is the worst cut's side's (``MixedFabric.slower_half``): its GPUs' injection over the bisection.
 """
 
@@ -138,7 +139,8 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
         "nvlink_gbytes_per_gpu_bidir", "nvlink_gbytes_per_gpu_per_direction", "scaleout_gbits_per_gpu")},
         "bisection_tbits_one_direction": round(f.bisection_gbps / 1000, 6),
         "oversubscription": round(injection / f.bisection_gbps, 4),
-        "nvlink_gbytes_per_gpu_bidir_pods": [pod["bandwidth"]["nvlink_gbytes_per_gpu_bidir"] for pod in pods]}
+        "nvlink_gbytes_per_gpu_bidir_pods": [pod["bandwidth"]["nvlink_gbytes_per_gpu_bidir"] for pod in pods],
+        "scaleout_gbits_per_gpu_pods": [pod["bandwidth"]["scaleout_gbits_per_gpu"] for pod in pods]}
     if mixed.hall is not None:  # the whole hall's racks: every pod's rows and the shared spines'
         s["racks"] = hall_racks(mixed)
     networks = _sum([pod["networks"] for pod in pods])

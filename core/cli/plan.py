@@ -111,7 +111,8 @@ def _render_table(summary: dict, tiers: str, pods: dict | None = None, unit: str
                             "(one direction); bisection {bisection} (one direction); "
                             "oversubscription {oversubscription}").format(link=scaleup.link_word(nvl),
         nvlink=" / ".join(units.bandwidth(units.from_gbytes(v), unit) for v in nvlink),
-        scaleout=units.bandwidth(b["scaleout_gbits_per_gpu"], unit),
+        scaleout=" / ".join(units.bandwidth(v, unit) for v in b.get("scaleout_gbits_per_gpu_pods")
+                            or [b["scaleout_gbits_per_gpu"]]),  # a design with pods: every pod's, as NVLink
         bisection=units.bandwidth(units.from_tbits(b["bisection_tbits_one_direction"]), unit),
         oversubscription=units.ratio(b["oversubscription"]))) + "\n")
     scale = pods["scaleup"] if pods else [scaleup.describe(
