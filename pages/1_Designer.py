@@ -435,7 +435,7 @@ def _upload_box(cur: state.Current, heading: bool = True) -> None:
         st.markdown("#### " + _("Load a design file"))
     widget = f"ho_upload_{ss.get(UPLOAD_COUNTER, 0)}"
     st.file_uploader(
-        _("Design JSON (at most 1 MB)"), type=["json"], key=widget, on_change=_on_upload, args=(widget,),
+        _("Design JSON file"), type=["json"], key=widget, on_change=_on_upload, args=(widget,),
         max_upload_size=1,
         help=_("A design file as this app writes it (Design as JSON) and {command} reads it; it replaces the "
                "design in the sidebar and the link. Files of at most 1 MB ({bytes} bytes).").format(

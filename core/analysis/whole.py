@@ -130,7 +130,7 @@ def _totals(s: dict, mixed: MixedPlan, cost) -> dict:
         "switches": {"leaf": f.leaves, "spine": f.spines + f.own_spines, "core": f.cores, "total": f.switches},
         "links": _sum([pod["links"] for pod in pods]),
         "switch_models": {**s["switch_models"], "leaf": " + ".join(dict.fromkeys(pod.leaf_switch for pod in f.pods)),
-                          "spine": _spine_models(f), **({"core": f.core_switch} if f.tiers == 3 else {})},
+                          "spine": _spine_models(f), "core": f.core_switch if f.tiers == 3 else f.spine_switch},
         "explanation": [line for line in s["explanation"] if line not in mixed.plans[0].fabric.explanation],
         "growth": None, "racks_compute": cost.racks_compute,
         "mixed_pods": pods_summary(mixed),
